@@ -1,0 +1,167 @@
+"""The wire converter: snake_case attributes <-> camelCase JSON, strict types, no unknown keys.
+
+One cattrs converter for the whole contract. Structuring is strict where cattrs' defaults are lenient:
+a string field refuses ``123``, an integer field refuses ``"1"``, ``1.5`` and ``true``, unknown keys are
+refused. :func:`structure` turns cattrs' errors into one 400 naming every offending field.
+
+Fields that SPEC marks "present only when ..." carry ``metadata={"omit_if_none": True}`` and are left out
+of the JSON when ``None``.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any, TypeVar
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from livecore.clock import format_ts, parse_ts
+from livecore.errors import invalid_request
+
+T = TypeVar("T")
+
+OMIT_IF_NONE = {"omit_if_none": True}
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _strict_str(value: Any, _: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("must be a string")
+    return value
+
+
+def _strict_int(value: Any, _: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("must be an integer")
+    return value
+
+
+def _strict_float(value: Any, _: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError("must be a number")
+    return float(value)
+
+
+def _strict_bool(value: Any, _: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("must be a boolean")
+    return value
+
+
+def _strict_dict(value: Any, _: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError("must be an object")
+    return value
+
+
+def _structure_ts(value: Any, _: Any) -> datetime:
+    if not isinstance(value, str):
+        raise TypeError("must be a timestamp string")
+    return parse_ts(value)
+
+
+def _structure_enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
+    try:
+        return cls(value)
+    except ValueError:
+        allowed = ", ".join(str(m.value) for m in cls)
+        raise ValueError(f"must be one of {allowed}") from None
+
+
+def make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_structure_hook(str, _strict_str)
+    conv.register_structure_hook(int, _strict_int)
+    conv.register_structure_hook(float, _strict_float)
+    conv.register_structure_hook(bool, _strict_bool)
+    # StrEnum explicitly: it comes before ``str`` in a StrEnum's MRO, ``Enum`` comes after.
+    conv.register_structure_hook(enum.StrEnum, _structure_enum)
+    conv.register_structure_hook(enum.Enum, _structure_enum)
+    conv.register_structure_hook_func(lambda t: t == dict[str, Any], _strict_dict)
+    conv.register_structure_hook(datetime, _structure_ts)
+    conv.register_unstructure_hook(datetime, format_ts)
+
+    def structure_factory(cls: type[Any]) -> Any:
+        overrides = {f.name: override(rename=camel(f.name)) for f in attrs.fields(cls)}
+        return make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True, **overrides)
+
+    def unstructure_factory(cls: type[Any]) -> Any:
+        fields = attrs.fields(cls)
+        overrides = {f.name: override(rename=camel(f.name)) for f in fields}
+        base = make_dict_unstructure_fn(cls, conv, **overrides)
+        omit = {camel(f.name) for f in fields if f.metadata.get("omit_if_none")}
+        if not omit:
+            return base
+
+        def unstructure(value: Any) -> dict[str, Any]:
+            out: dict[str, Any] = base(value)
+            for key in omit:
+                if out.get(key) is None:
+                    out.pop(key, None)
+            return out
+
+        return unstructure
+
+    conv.register_structure_hook_factory(attrs.has, structure_factory)
+    conv.register_unstructure_hook_factory(attrs.has, unstructure_factory)
+    return conv
+
+
+converter = make_converter()
+
+
+_EXTRA = "\x00extra:"
+
+
+def _format_error(exc: BaseException, type_: Any) -> str:
+    if isinstance(exc, KeyError):
+        return "is required"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return _EXTRA + ",".join(sorted(exc.extra_fields))
+    if isinstance(exc, TypeError | ValueError) and str(exc).startswith("must"):
+        return str(exc)
+    if type_ is not None:
+        return f"must be of type {getattr(type_, '__name__', type_)}"
+    return str(exc)
+
+
+def _wire_path(path: str) -> str:
+    parts = path.removeprefix("$").lstrip(".").split(".")
+    return ".".join(camel(p) if not p.startswith("[") else p for p in parts if p)
+
+
+def _field_errors(exc: BaseException) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for message in cattrs.transform_error(exc, path="$", format_exception=_format_error):
+        text, _, where = message.rpartition(" @ ")
+        path = _wire_path(where)
+        if text.startswith(_EXTRA):
+            for key in text.removeprefix(_EXTRA).split(","):
+                fields[f"{path}.{key}" if path else key] = "is not a known field"
+        else:
+            fields[path or "body"] = text
+    return fields
+
+
+def structure(data: Any, cls: type[T]) -> T:
+    """Structure ``data`` into ``cls`` or raise a 400 whose details name every offending field."""
+    if not isinstance(data, dict):
+        raise invalid_request("The request body must be a JSON object.", {"body": "must be an object"})
+    try:
+        return converter.structure(data, cls)
+    except cattrs.BaseValidationError as exc:
+        fields = _field_errors(exc)
+    except (ValueError, TypeError) as exc:
+        fields = {"body": str(exc)}
+    raise invalid_request(f"The request is invalid: {', '.join(sorted(fields))}.", fields)
+
+
+def unstructure(value: Any) -> Any:
+    return converter.unstructure(value)

@@ -1,0 +1,71 @@
+"""Service time. The core never reads the wall clock: a :class:`Clock` is passed in.
+
+Timestamps on the wire are ``YYYY-MM-DDTHH:MM:SS.sssZ`` (DECISIONS 7); :func:`format_ts` and
+:func:`parse_ts` are the only conversions.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current service time, timezone-aware UTC."""
+        ...
+
+
+class ManualClock:
+    """A clock that moves only when told: simulations and ``serve --clock manual`` (DECISIONS 1.2)."""
+
+    def __init__(self, start: datetime) -> None:
+        if start.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
+        self._now = start.astimezone(UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, seconds: float) -> datetime:
+        if seconds < 0:
+            raise ValueError("time only moves forward")
+        self._now += timedelta(seconds=seconds)
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        """Move to ``when``; never backwards."""
+        if when < self._now:
+            raise ValueError("time only moves forward")
+        self._now = when
+
+
+def format_ts(value: datetime) -> str:
+    """``2026-11-21T20:40:15.123Z``: UTC, milliseconds, trailing Z."""
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def parse_ts(text: str) -> datetime:
+    """Parse an ISO 8601 timestamp; naive values are refused because they are ambiguous."""
+    value = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
+    if value.tzinfo is None:
+        raise ValueError("timestamp needs a time zone (use Z for UTC)")
+    return value.astimezone(UTC)
+
+
+def utc_day(value: datetime) -> date:
+    return value.astimezone(UTC).date()
+
+
+def to_millis(value: datetime) -> int:
+    """Milliseconds since the epoch: the storage form of a timestamp (sortable, exact to the wire)."""
+    delta = value.astimezone(UTC) - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+
+
+def from_millis(ms: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=ms)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

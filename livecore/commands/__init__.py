@@ -1,0 +1,40 @@
+"""Commands: load what a rule needs through the store port, apply the rule, write the result and the
+events it caused, all in the caller's transaction. The server and an embedded simulation run these same
+functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from livecore.clock import Clock
+from livecore.events import DomainEvent
+from livecore.hashing import KeyedHasher
+from livecore.ids import Prefix, new_id
+from livecore.rand import RandomSource
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+@attrs.frozen
+class Runtime:
+    """What a command may use besides the store: time, randomness, the secret hasher."""
+
+    clock: Clock
+    rng: RandomSource
+    hasher: KeyedHasher
+
+
+def emit(tx: Transaction, rt: Runtime, scope: Scope, kind: str, data: dict[str, Any]) -> DomainEvent:
+    event = DomainEvent(
+        id=new_id(Prefix.EVENT, rt.clock.now(), rt.rng),
+        kind=kind,
+        studio_id=scope.studio_id,
+        game_id=scope.game_id,
+        env=scope.env,
+        occurred_at=rt.clock.now(),
+        data=data,
+    )
+    tx.emit(event)
+    return event

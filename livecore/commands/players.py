@@ -1,0 +1,201 @@
+"""Player commands: first contact, register, identity, player authentication, the streak sweep."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from livecore.clock import format_ts
+from livecore.commands import Runtime, emit
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import Game
+from livecore.identity import Identity, normalize_avatar, normalize_country, normalize_name
+from livecore.ids import Prefix, new_id, new_secret
+from livecore.players import (
+    SECRET_PREFIX_LEN,
+    Player,
+    check_register,
+    ensure_not_banned,
+    record_activity,
+    streak_cutoff,
+)
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+PLAYER_SECRET_PREFIX = "ps_"
+
+
+def load_game(tx: Transaction, scope: Scope) -> Game:
+    game = tx.get_game(scope.game_id)
+    if game is None:  # a key always names an existing game; this is a broken invariant
+        raise LivecoreError(ErrorCode.NOT_FOUND, "Game not found.")
+    return game
+
+
+def find_player(tx: Transaction, scope: Scope, external_id: str) -> Player | None:
+    """The player as this scope sees it: a player of the other environment does not exist here."""
+    player = tx.get_player(scope.game_id, external_id)
+    if player is None or player.env is not scope.env:
+        return None
+    return player
+
+
+def other_env_holds(tx: Transaction, scope: Scope, external_id: str) -> bool:
+    player = tx.get_player(scope.game_id, external_id)
+    return player is not None and player.env is not scope.env
+
+
+def get_player(tx: Transaction, scope: Scope, external_id: str) -> Player:
+    player = find_player(tx, scope, external_id)
+    if player is None:
+        raise LivecoreError(
+            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+        )
+    return player
+
+
+def first_contact(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    external_id: str,
+    *,
+    context: dict[str, Any] | None = None,
+    country: str | None = None,
+) -> Player:
+    """Get the player, creating it (and firing ``player.registered``) on first contact."""
+    existing = find_player(tx, scope, external_id)
+    if existing is not None:
+        return existing
+    if other_env_holds(tx, scope, external_id):
+        raise LivecoreError(
+            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+        )
+    game = load_game(tx, scope)
+    now = rt.clock.now()
+    anonymized = game.identity_pool.compose(game.id, external_id)
+    player = Player(
+        id=new_id(Prefix.PLAYER, now, rt.rng),
+        game_id=scope.game_id,
+        env=scope.env,
+        external_id=external_id,
+        first_seen_at=now,
+        last_seen_at=now,
+        anonymized=attrs.evolve(anonymized, country=normalize_country(country)),
+        country=normalize_country(country),
+        context=dict(context or {}),
+    )
+    tx.insert_player(player)
+    emit(
+        tx,
+        rt,
+        scope,
+        "player.registered",
+        {
+            "playerId": player.id,
+            "externalPlayerId": external_id,
+            "firstSeenAt": format_ts(now),
+            "contextSnapshot": player.context,
+        },
+    )
+    return player
+
+
+@attrs.frozen
+class Registered:
+    player: Player
+    secret: str
+    created: bool
+
+
+def register(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    external_id: str,
+    *,
+    force: bool = False,
+    context: dict[str, Any] | None = None,
+    country: str | None = None,
+) -> Registered:
+    """Mint the player secret (SPEC 5 rule 4). Country: ``playerContext.country`` wins over geo."""
+    existing = find_player(tx, scope, external_id)
+    check_register(existing, force=force, env=scope.env)
+    context_country = (context or {}).get("country")
+    resolved_country = normalize_country(context_country if isinstance(context_country, str) else country)
+    player = first_contact(tx, rt, scope, external_id, context=context, country=resolved_country)
+    now = rt.clock.now()
+    secret = new_secret(rt.rng, prefix=PLAYER_SECRET_PREFIX)
+    rotating = player.registered
+    player = attrs.evolve(
+        player,
+        secret_hash=rt.hasher.hash(secret),
+        secret_prefix=secret[:SECRET_PREFIX_LEN],
+        registered_at=player.registered_at or now,
+        secret_rotated_at=now if rotating else None,
+        country=resolved_country or player.country,
+        context=dict(context) if context else player.context,
+        last_seen_at=now,
+        activity=record_activity(player.activity, now),
+    )
+    tx.update_player(player)
+    emit(
+        tx,
+        rt,
+        scope,
+        "player.secret_rotated" if rotating else "player.secret_set",
+        {
+            "playerId": player.id,
+            "externalPlayerId": external_id,
+            "secretPrefix": player.secret_prefix,
+            "registeredAt": format_ts(player.registered_at or now),
+            "secretRotatedAt": format_ts(now) if rotating else None,
+            "via": "force_rotate" if rotating else "sdk_register",
+        },
+    )
+    return Registered(player=player, secret=secret, created=existing is None)
+
+
+def authenticate(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, secret: str | None) -> Player:
+    """SPEC 5 rule 2: the player secret must match ``{externalId}``; 404 for an unknown player is not
+    given here, so a wrong secret and an unknown player look the same to a caller without the secret."""
+    player = find_player(tx, scope, external_id)
+    if player is None and other_env_holds(tx, scope, external_id):
+        raise LivecoreError(
+            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+        )
+    if player is None or secret is None or not rt.hasher.verify(secret, player.secret_hash):
+        raise LivecoreError(
+            ErrorCode.PLAYER_SECRET_INVALID, "The player secret is missing or does not match this player."
+        )
+    return player
+
+
+def set_identity(
+    tx: Transaction,
+    rt: Runtime,
+    player: Player,
+    *,
+    name: str,
+    avatar: str | None,
+    by_player: bool,
+) -> Player:
+    """Set the display identity; the anonymized identity is never touched (SPEC 2.2).
+
+    A player acting on itself is a player-scoped write: refused when banned, and counted as activity.
+    """
+    if by_player:
+        ensure_not_banned(player)
+    now = rt.clock.now()
+    display = Identity(name=normalize_name(name), avatar=normalize_avatar(avatar), country=player.country)
+    updated = attrs.evolve(player, display=display, last_seen_at=now)
+    if by_player:
+        updated = attrs.evolve(updated, activity=record_activity(player.activity, now))
+    tx.update_player(updated)
+    return updated
+
+
+def sweep_streaks(tx: Transaction, rt: Runtime) -> int:
+    """The hourly streak sweep (SPEC 2.3)."""
+    return tx.reset_missed_streaks(streak_cutoff(rt.clock.now()))

@@ -1,0 +1,127 @@
+"""Domain errors and the one table of stable error codes.
+
+Every refusal the service can give is a :class:`LivecoreError` carrying a stable ``code`` (clients match
+on it), a human ``message`` (clients must not), optional ``details`` and an HTTP status hint, so the
+transport layer turns it into the SPEC 7 envelope without the core knowing HTTP.
+
+The code -> status table is SPEC 7 plus DECISIONS 3; a code's status never depends on the call site.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+
+class ErrorCode(enum.StrEnum):
+    # Generic (SPEC 7, DECISIONS 3)
+    INVALID_REQUEST = "invalid_request"
+    INVALID_API_KEY = "invalid_api_key"
+    PERMISSION_DENIED = "permission_denied"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    RATE_LIMITED = "rate_limited"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    INTERNAL_ERROR = "internal_error"
+    # Players and identity
+    PLAYER_NOT_FOUND = "player_not_found"
+    PLAYER_SECRET_INVALID = "player_secret_invalid"
+    PLAYER_ALREADY_REGISTERED = "player_already_registered"
+    PLAYER_BANNED = "player_banned"
+    SYSTEM_RESOURCE_LOCKED = "system_resource_locked"
+    # Friends
+    CANNOT_FRIEND_SELF = "cannot_friend_self"
+    ALREADY_FRIENDS = "already_friends"
+    FRIEND_CODE_INVALID = "friend_code_invalid"
+    PLAYER_BLOCKED = "player_blocked"
+    FRIEND_LIMIT_REACHED = "friend_limit_reached"
+    # Gifts
+    GIFTING_DISABLED = "gifting_disabled"
+    NOT_FRIENDS = "not_friends"
+    GIFT_NOT_ALLOWED = "gift_not_allowed"
+    GIFT_AMOUNT_INVALID = "gift_amount_invalid"
+    GIFT_COOLDOWN = "gift_cooldown"
+    GIFT_LIMIT_REACHED = "gift_limit_reached"
+    GIFT_INSUFFICIENT_BALANCE = "gift_insufficient_balance"
+    GIFT_EXPIRED = "gift_expired"
+    # Other features
+    INSUFFICIENT_ENTRY_COST = "insufficient_entry_cost"
+    ANTI_CHEAT_REJECTED = "anti_cheat_rejected"
+    UNKNOWN_CURRENCY = "unknown_currency"
+    LOCKED_ELSEWHERE = "locked_elsewhere"
+    LOBBY_FORMING = "lobby_forming"
+    CONFLICT = "conflict"
+    INVALID_MERGE = "invalid_merge"
+
+
+STATUS: Mapping[ErrorCode, int] = {
+    ErrorCode.INVALID_REQUEST: 400,
+    ErrorCode.INVALID_API_KEY: 401,
+    ErrorCode.PERMISSION_DENIED: 403,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.PAYLOAD_TOO_LARGE: 413,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.IDEMPOTENCY_CONFLICT: 409,
+    ErrorCode.INTERNAL_ERROR: 500,
+    ErrorCode.PLAYER_NOT_FOUND: 404,
+    ErrorCode.PLAYER_SECRET_INVALID: 401,
+    ErrorCode.PLAYER_ALREADY_REGISTERED: 409,
+    ErrorCode.PLAYER_BANNED: 403,
+    ErrorCode.SYSTEM_RESOURCE_LOCKED: 409,
+    ErrorCode.CANNOT_FRIEND_SELF: 400,
+    ErrorCode.ALREADY_FRIENDS: 409,
+    ErrorCode.FRIEND_CODE_INVALID: 404,
+    ErrorCode.PLAYER_BLOCKED: 403,
+    ErrorCode.FRIEND_LIMIT_REACHED: 409,
+    ErrorCode.GIFTING_DISABLED: 403,
+    ErrorCode.NOT_FRIENDS: 403,
+    ErrorCode.GIFT_NOT_ALLOWED: 403,
+    ErrorCode.GIFT_AMOUNT_INVALID: 400,
+    ErrorCode.GIFT_COOLDOWN: 409,
+    ErrorCode.GIFT_LIMIT_REACHED: 409,
+    ErrorCode.GIFT_INSUFFICIENT_BALANCE: 409,
+    ErrorCode.GIFT_EXPIRED: 410,
+    ErrorCode.INSUFFICIENT_ENTRY_COST: 409,
+    ErrorCode.ANTI_CHEAT_REJECTED: 422,
+    ErrorCode.UNKNOWN_CURRENCY: 400,
+    ErrorCode.LOCKED_ELSEWHERE: 409,
+    ErrorCode.LOBBY_FORMING: 202,
+    ErrorCode.CONFLICT: 409,
+    ErrorCode.INVALID_MERGE: 422,
+}
+
+
+class LivecoreError(Exception):
+    """A refusal with a stable code. ``status`` is a hint for the transport, taken from :data:`STATUS`."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        details: Mapping[str, Any] | None = None,
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = dict(details) if details else None
+        # Extra response headers the refusal implies (Retry-After on 429); transport-neutral strings.
+        self.headers = dict(headers) if headers else {}
+
+    @property
+    def status(self) -> int:
+        return STATUS[self.code]
+
+    def __repr__(self) -> str:
+        return f"LivecoreError({self.code.value!r}, {self.message!r}, details={self.details!r})"
+
+
+def invalid_request(message: str, fields: Mapping[str, str] | None = None) -> LivecoreError:
+    """A 400 whose ``details.fields`` maps each offending field path to what is wrong with it."""
+    return LivecoreError(ErrorCode.INVALID_REQUEST, message, {"fields": dict(fields)} if fields else None)

@@ -1,0 +1,80 @@
+"""Idempotency rules (SPEC 7, DECISIONS 5).
+
+- A write's key comes from the body field ``idempotencyKey`` where the route names one, else from the
+  ``Idempotency-Key`` header; both present and different is a 400.
+- Keys are scoped to the game, environment and route, and kept 24 hours.
+- The fingerprint covers method, concrete path, query and the body's JSON value (key order and white
+  space do not matter), so a replay with the same request answers the stored response with
+  ``Idempotent-Replay: true`` (201 becomes 200), and a different request under the same key is a 409.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+import attrs
+
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+
+TTL = timedelta(hours=24)
+MAX_KEY_LENGTH = 255
+
+
+@attrs.frozen
+class StoredResponse:
+    scope: str
+    key: str
+    fingerprint: str
+    status: int
+    body: bytes
+    created_at: datetime
+
+
+def choose_key(body_key: Any, header_key: str | None) -> str | None:
+    if body_key is not None and not isinstance(body_key, str):
+        raise invalid_request("idempotencyKey must be a string.", {"idempotencyKey": "must be a string"})
+    if body_key is not None and header_key is not None and body_key != header_key:
+        raise invalid_request(
+            "The Idempotency-Key header and the idempotencyKey field differ.",
+            {"idempotencyKey": "differs from the Idempotency-Key header"},
+        )
+    key = body_key if body_key is not None else header_key
+    if key is not None and not 1 <= len(key) <= MAX_KEY_LENGTH:
+        raise invalid_request(
+            "Idempotency key must be 1 to 255 characters.",
+            {"idempotencyKey": f"must be 1 to {MAX_KEY_LENGTH} characters"},
+        )
+    return key
+
+
+def fingerprint(method: str, path: str, query: str, body: Any) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256()
+    for part in (method.upper(), path, query, canonical):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+def is_live(stored: StoredResponse, now: datetime) -> bool:
+    return now - stored.created_at < TTL
+
+
+def check_replay(stored: StoredResponse | None, fp: str, now: datetime) -> StoredResponse | None:
+    """The stored response to replay, None to run the write, or a 409 for a different request."""
+    if stored is None or not is_live(stored, now):
+        return None
+    if stored.fingerprint != fp:
+        raise LivecoreError(
+            ErrorCode.IDEMPOTENCY_CONFLICT,
+            "This idempotency key was used with a different request.",
+            {"idempotencyKey": stored.key},
+        )
+    return stored
+
+
+def replay_status(original: int) -> int:
+    return 200 if original == 201 else original

@@ -1,0 +1,144 @@
+"""Player identity (SPEC 2.2, DECISIONS 4 and 7).
+
+Rules:
+- The anonymized identity is composed once, deterministically, from the game's identity pool and the
+  player's external id: the same player in the same game always gets the same synthetic name and avatar,
+  whatever machine or store computes it. Set-identity never changes it.
+- The display identity is what the player (or the studio) set; when never set it falls back to the
+  anonymized value, so responses always carry an object.
+- A display name is 1 to 32 characters after trimming; an avatar is at most 512 characters or null.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import attrs
+
+from livecore.errors import invalid_request
+
+NAME_MAX = 32
+AVATAR_MAX = 512
+
+
+@attrs.frozen
+class Identity:
+    name: str
+    avatar: str | None
+    country: str | None = None
+
+
+@attrs.frozen
+class IdentityPool:
+    """Words and avatars a synthetic identity is drawn from. ``name = "<adjective> <noun> <nn>"``."""
+
+    adjectives: tuple[str, ...]
+    nouns: tuple[str, ...]
+    avatars: tuple[str, ...]
+
+    def compose(self, game_id: str, external_id: str) -> Identity:
+        # SHA-256 rather than hash(): stable across processes, versions and stores.
+        digest = hashlib.sha256(f"{game_id}\x00{external_id}".encode()).digest()
+        a = int.from_bytes(digest[0:4], "big") % len(self.adjectives)
+        n = int.from_bytes(digest[4:8], "big") % len(self.nouns)
+        v = int.from_bytes(digest[8:12], "big") % len(self.avatars)
+        number = int.from_bytes(digest[12:14], "big") % 100
+        return Identity(name=f"{self.adjectives[a]} {self.nouns[n]} {number:02d}", avatar=self.avatars[v])
+
+
+DEFAULT_POOL = IdentityPool(
+    adjectives=(
+        "Brave",
+        "Swift",
+        "Clever",
+        "Lucky",
+        "Mighty",
+        "Quiet",
+        "Bold",
+        "Sunny",
+        "Fuzzy",
+        "Nimble",
+        "Jolly",
+        "Witty",
+        "Calm",
+        "Fierce",
+        "Gentle",
+        "Happy",
+        "Keen",
+        "Merry",
+        "Proud",
+        "Rapid",
+        "Shiny",
+        "Sly",
+        "Steady",
+        "Tiny",
+        "Vivid",
+        "Wild",
+        "Zesty",
+        "Cosmic",
+        "Frosty",
+        "Golden",
+    ),
+    nouns=(
+        "Otter",
+        "Falcon",
+        "Panda",
+        "Tiger",
+        "Fox",
+        "Badger",
+        "Comet",
+        "Dragon",
+        "Eagle",
+        "Gecko",
+        "Hawk",
+        "Koala",
+        "Lynx",
+        "Moose",
+        "Narwhal",
+        "Owl",
+        "Puffin",
+        "Raven",
+        "Shark",
+        "Turtle",
+        "Walrus",
+        "Wolf",
+        "Yak",
+        "Zebra",
+        "Bison",
+        "Cobra",
+        "Dolphin",
+        "Heron",
+        "Ibis",
+        "Jaguar",
+    ),
+    avatars=tuple(f"avatar_{i:02d}" for i in range(1, 25)),
+)
+
+
+def normalize_name(name: str, *, field: str = "name") -> str:
+    trimmed = name.strip()
+    if not 1 <= len(trimmed) <= NAME_MAX:
+        raise invalid_request(
+            "Display name must be 1 to 32 characters after trimming.",
+            {field: f"must be 1 to {NAME_MAX} characters after trimming"},
+        )
+    return trimmed
+
+
+def normalize_avatar(avatar: str | None, *, field: str = "avatar") -> str | None:
+    if avatar is not None and len(avatar) > AVATAR_MAX:
+        raise invalid_request("Avatar is too long.", {field: f"must be at most {AVATAR_MAX} characters"})
+    return avatar
+
+
+def normalize_country(country: str | None) -> str | None:
+    """ISO 3166-1 alpha-2, upper case; anything else is treated as unknown (null)."""
+    if country is None:
+        return None
+    code = country.strip().upper()
+    return code if len(code) == 2 and code.isascii() and code.isalpha() else None
+
+
+def display_identity(display: Identity | None, anonymized: Identity) -> Identity:
+    """DECISIONS 7: always an object; the anonymized value when the player never set one."""
+    return display if display is not None else anonymized

@@ -1,0 +1,180 @@
+"""Players: the record, first contact, registration, the ban machine, sessions and login streak.
+
+Rules (SPEC 2.3, 3.5, 3.8, 5; DECISIONS 7):
+- First contact creates the player in the environment of the key that made it; a key of the other
+  environment naming that player sees 404 (the player does not exist for it).
+- Register mints the player secret once. Registering again gives 409 ``player_already_registered``,
+  unless ``force`` rotates it in place, which only a test-environment key may ask for (live: 403).
+  A banned player gets 403 ``player_banned`` before any 409.
+- Ban machine (:data:`BAN_TRANSITIONS`): a transition table; ``applied`` tells whether the state moved.
+  Banning a banned player refreshes the reason without a transition.
+- A session opens on first activity and again after 30 minutes of silence. The login streak counts
+  consecutive UTC days with activity; the next active day after a gap starts it at 1; an hourly sweep
+  sets it to 0 once a full UTC day was missed. Best streak never decreases.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import attrs
+
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.identity import Identity
+from livecore.scope import Environment
+
+SESSION_GAP = timedelta(minutes=30)
+SECRET_PREFIX_LEN = 8
+
+
+@attrs.frozen
+class Activity:
+    """Sessions and login streak. Zero for a player who never had a counted session."""
+
+    sessions: int = 0
+    last_active_at: datetime | None = None
+    streak: int = 0
+    best_streak: int = 0
+    streak_day: date | None = None
+
+
+@attrs.frozen
+class Ban:
+    reason: str
+    banned_at: datetime
+
+
+@attrs.frozen
+class Player:
+    id: str
+    game_id: str
+    env: Environment
+    external_id: str
+    first_seen_at: datetime
+    last_seen_at: datetime
+    anonymized: Identity
+    display: Identity | None = None
+    country: str | None = None
+    secret_hash: str | None = None
+    secret_prefix: str | None = None
+    registered_at: datetime | None = None
+    secret_rotated_at: datetime | None = None
+    ban: Ban | None = None
+    activity: Activity = Activity()
+    context: dict[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def registered(self) -> bool:
+        return self.secret_hash is not None
+
+    @property
+    def banned(self) -> bool:
+        return self.ban is not None
+
+    @property
+    def is_test(self) -> bool:
+        return self.env is Environment.TEST
+
+
+def ensure_not_banned(player: Player) -> None:
+    if player.ban is not None:
+        raise LivecoreError(ErrorCode.PLAYER_BANNED, "This player is banned.")
+
+
+def check_register(player: Player | None, *, force: bool, env: Environment) -> None:
+    """Refusals of register, in the pinned order: live force (403), banned (403), registered (409)."""
+    if force and env is not Environment.TEST:
+        raise LivecoreError(
+            ErrorCode.PERMISSION_DENIED, "force=true is accepted only with a test-environment key."
+        )
+    if player is None:
+        return
+    ensure_not_banned(player)
+    if player.registered and not force:
+        raise LivecoreError(
+            ErrorCode.PLAYER_ALREADY_REGISTERED,
+            "This player already has a secret; rotate it through the studio backend.",
+        )
+
+
+# --- Ban machine --------------------------------------------------------------------------------
+
+
+class BanState(enum.Enum):
+    NOT_BANNED = "not_banned"
+    BANNED = "banned"
+
+
+class BanTrigger(enum.Enum):
+    BAN = "ban"
+    UNBAN = "unban"
+
+
+@attrs.frozen
+class BanTransition:
+    next: BanState
+    applied: bool
+
+
+BAN_TRANSITIONS: dict[tuple[BanState, BanTrigger], BanTransition] = {
+    (BanState.NOT_BANNED, BanTrigger.BAN): BanTransition(BanState.BANNED, applied=True),
+    (BanState.BANNED, BanTrigger.BAN): BanTransition(BanState.BANNED, applied=False),
+    (BanState.BANNED, BanTrigger.UNBAN): BanTransition(BanState.NOT_BANNED, applied=True),
+    (BanState.NOT_BANNED, BanTrigger.UNBAN): BanTransition(BanState.NOT_BANNED, applied=False),
+}
+
+
+def ban_state(player: Player) -> BanState:
+    return BanState.BANNED if player.ban is not None else BanState.NOT_BANNED
+
+
+def ban(player: Player, reason: str, now: datetime) -> tuple[Player, bool]:
+    """Returns the new record and ``applied``. A re-ban refreshes the reason, keeps ``banned_at``."""
+    step = BAN_TRANSITIONS[(ban_state(player), BanTrigger.BAN)]
+    banned_at = player.ban.banned_at if player.ban is not None else now
+    return attrs.evolve(player, ban=Ban(reason=reason, banned_at=banned_at)), step.applied
+
+
+def unban(player: Player) -> tuple[Player, bool]:
+    step = BAN_TRANSITIONS[(ban_state(player), BanTrigger.UNBAN)]
+    return attrs.evolve(player, ban=None), step.applied
+
+
+# --- Sessions and login streak -------------------------------------------------------------------
+
+
+def record_activity(activity: Activity, now: datetime) -> Activity:
+    """Apply one moment of player activity at ``now``."""
+    new_session = activity.last_active_at is None or now - activity.last_active_at >= SESSION_GAP
+    sessions = activity.sessions + 1 if new_session else activity.sessions
+    today = now.date()
+    if activity.streak_day == today:
+        streak = activity.streak
+    elif activity.streak_day is not None and activity.streak_day == today - timedelta(days=1):
+        streak = activity.streak + 1
+    else:
+        streak = 1
+    # Activity recorded out of order (an older timestamp) never moves the streak day back.
+    if activity.streak_day is not None and activity.streak_day > today:
+        return attrs.evolve(activity, sessions=sessions)
+    return Activity(
+        sessions=sessions,
+        last_active_at=now if activity.last_active_at is None else max(now, activity.last_active_at),
+        streak=streak,
+        best_streak=max(activity.best_streak, streak),
+        streak_day=today,
+    )
+
+
+def streak_cutoff(now: datetime) -> date:
+    """A streak whose last active day is before this day has missed a full UTC day."""
+    return now.date() - timedelta(days=1)
+
+
+def sweep_streak(activity: Activity, now: datetime) -> Activity:
+    """The hourly sweep, for one player: reset to 0 after a missed full day."""
+    if activity.streak > 0 and activity.streak_day is not None and activity.streak_day < streak_cutoff(now):
+        return attrs.evolve(activity, streak=0)
+    return activity

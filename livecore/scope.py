@@ -1,0 +1,41 @@
+"""Who is asking: every request is scoped to one studio, game and environment, derived from the API key
+(SPEC 1), and acts as an actor that webhooks and audit records name."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import attrs
+
+
+class Environment(enum.StrEnum):
+    TEST = "test"
+    LIVE = "live"
+
+
+class Permission(enum.StrEnum):
+    CLIENT_SDK = "client_sdk"
+    SERVER_INTEGRATION = "server_integration"
+
+
+@attrs.frozen
+class Actor:
+    """``{kind:'api_key', prefix}`` for keys, ``{kind:'system'}`` for workers (SPEC 6.2)."""
+
+    kind: str
+    prefix: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.kind, "prefix": self.prefix} if self.prefix else {"kind": self.kind}
+
+
+SYSTEM = Actor(kind="system")
+
+
+@attrs.frozen
+class Scope:
+    studio_id: str
+    game_id: str
+    env: Environment
+    actor: Actor = SYSTEM
