@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -75,8 +76,12 @@ def _structure_enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
         raise ValueError(f"must be one of {allowed}") from None
 
 
-def make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
+def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -> cattrs.Converter:
+    """The strict wire converter. ``camel_case=False`` keeps attribute names (the TOML manifest);
+    ``forbid_extra_keys=False`` gives the lenient reader clients use for responses, since SPEC 9 lets
+    new optional fields land in v1 without notice."""
+    rename = camel if camel_case else (lambda name: name)
+    conv = cattrs.Converter(forbid_extra_keys=forbid_extra_keys)
     conv.register_structure_hook(str, _strict_str)
     conv.register_structure_hook(int, _strict_int)
     conv.register_structure_hook(float, _strict_float)
@@ -89,14 +94,14 @@ def make_converter() -> cattrs.Converter:
     conv.register_unstructure_hook(datetime, format_ts)
 
     def structure_factory(cls: type[Any]) -> Any:
-        overrides = {f.name: override(rename=camel(f.name)) for f in attrs.fields(cls)}
-        return make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True, **overrides)
+        overrides = {f.name: override(rename=rename(f.name)) for f in attrs.fields(cls)}
+        return make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=forbid_extra_keys, **overrides)
 
     def unstructure_factory(cls: type[Any]) -> Any:
         fields = attrs.fields(cls)
-        overrides = {f.name: override(rename=camel(f.name)) for f in fields}
+        overrides = {f.name: override(rename=rename(f.name)) for f in fields}
         base = make_dict_unstructure_fn(cls, conv, **overrides)
-        omit = {camel(f.name) for f in fields if f.metadata.get("omit_if_none")}
+        omit = {rename(f.name) for f in fields if f.metadata.get("omit_if_none")}
         if not omit:
             return base
 
@@ -115,6 +120,7 @@ def make_converter() -> cattrs.Converter:
 
 
 converter = make_converter()
+response_converter = make_converter(forbid_extra_keys=False)
 
 
 _EXTRA = "\x00extra:"
@@ -132,16 +138,18 @@ def _format_error(exc: BaseException, type_: Any) -> str:
     return str(exc)
 
 
-def _wire_path(path: str) -> str:
+def _wire_path(path: str, rename: Callable[[str], str]) -> str:
     parts = path.removeprefix("$").lstrip(".").split(".")
-    return ".".join(camel(p) if not p.startswith("[") else p for p in parts if p)
+    return ".".join(rename(p) if not p.startswith("[") else p for p in parts if p)
 
 
-def _field_errors(exc: BaseException) -> dict[str, str]:
+def field_errors(exc: BaseException, *, camel_case: bool = True) -> dict[str, str]:
+    """Every offending field of a cattrs validation error, by its path (``items[1].amount``)."""
+    rename = camel if camel_case else (lambda name: name)
     fields: dict[str, str] = {}
     for message in cattrs.transform_error(exc, path="$", format_exception=_format_error):
         text, _, where = message.rpartition(" @ ")
-        path = _wire_path(where)
+        path = _wire_path(where, rename)
         if text.startswith(_EXTRA):
             for key in text.removeprefix(_EXTRA).split(","):
                 fields[f"{path}.{key}" if path else key] = "is not a known field"
@@ -157,7 +165,7 @@ def structure(data: Any, cls: type[T]) -> T:
     try:
         return converter.structure(data, cls)
     except cattrs.BaseValidationError as exc:
-        fields = _field_errors(exc)
+        fields = field_errors(exc)
     except (ValueError, TypeError) as exc:
         fields = {"body": str(exc)}
     raise invalid_request(f"The request is invalid: {', '.join(sorted(fields))}.", fields)
@@ -165,3 +173,56 @@ def structure(data: Any, cls: type[T]) -> T:
 
 def unstructure(value: Any) -> Any:
     return converter.unstructure(value)
+
+
+def _query_value(raw: list[str], type_: Any, name: str) -> Any:
+    """Query strings carry text; coerce by the declared field type (DECISIONS 2: lists may be
+    comma-separated or repeated)."""
+    base = _strip_optional(type_)
+    if base is bool:
+        value = raw[-1].lower()
+        if value not in ("true", "false"):
+            raise invalid_request(f"{name} must be true or false.", {name: "must be true or false"})
+        return value == "true"
+    if base is int:
+        try:
+            return int(raw[-1])
+        except ValueError:
+            raise invalid_request(f"{name} must be an integer.", {name: "must be an integer"}) from None
+    if getattr(base, "__origin__", None) in (list, tuple):
+        return [part for item in raw for part in item.split(",") if part]
+    return raw[-1]
+
+
+def _strip_optional(type_: Any) -> Any:
+    args = [a for a in getattr(type_, "__args__", ()) if a is not type(None)]
+    if type(None) in getattr(type_, "__args__", ()) and len(args) == 1:
+        return args[0]
+    return type_
+
+
+def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
+    """Structure query parameters (name -> every value given) into ``cls``; unknown names are a 400."""
+    fields = {camel(f.name): f for f in attrs.fields(cls)}
+    unknown = sorted(set(params) - set(fields))
+    if unknown:
+        raise invalid_request(
+            f"Unknown query parameter: {', '.join(unknown)}.", {n: "is not a known parameter" for n in unknown}
+        )
+    values = {wire: _query_value(params[wire], f.type, wire) for wire, f in fields.items() if wire in params}
+    return structure(values, cls)
+
+
+def unstructure_query(value: Any) -> dict[str, str]:
+    """The client side of :func:`structure_query`: omit ``None``, booleans as true/false, lists joined."""
+    out: dict[str, str] = {}
+    for key, item in converter.unstructure(value).items():
+        if item is None:
+            continue
+        if isinstance(item, bool):
+            out[key] = "true" if item else "false"
+        elif isinstance(item, list | tuple):
+            out[key] = ",".join(str(v) for v in item)
+        else:
+            out[key] = str(item)
+    return out

@@ -83,6 +83,11 @@ class RegisterRequest:
 
 
 @attrs.frozen
+class RegisterQuery:
+    force: bool = False
+
+
+@attrs.frozen
 class RegisterResponse:
     player_id: str
     external_player_id: str

@@ -58,7 +58,7 @@ class Route:
     request: type | None = None
     request_optional: bool = False
     response: type | None = None
-    query: tuple[str, ...] = ()
+    query: type | None = None  # attrs model of the query parameters
     idempotency: Idempotency = Idempotency.NONE
     # SPEC names an ``idempotencyKey`` body field for this route (else only the header is read).
     body_idempotency_field: bool = False
@@ -128,7 +128,7 @@ REGISTER = Route(
     request=m.RegisterRequest,
     request_optional=True,
     response=m.RegisterResponse,
-    query=("force",),
+    query=m.RegisterQuery,
     idempotency=Idempotency.OPTIONAL,
     errors=(
         ErrorCode.PLAYER_ALREADY_REGISTERED,
