@@ -11,6 +11,7 @@ of the JSON when ``None``.
 from __future__ import annotations
 
 import enum
+import typing
 from datetime import datetime
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -203,13 +204,14 @@ def _strip_optional(type_: Any) -> Any:
 
 def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
     """Structure query parameters (name -> every value given) into ``cls``; unknown names are a 400."""
-    fields = {camel(f.name): f for f in attrs.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    fields = {camel(f.name): hints[f.name] for f in attrs.fields(cls)}
     unknown = sorted(set(params) - set(fields))
     if unknown:
         raise invalid_request(
             f"Unknown query parameter: {', '.join(unknown)}.", {n: "is not a known parameter" for n in unknown}
         )
-    values = {wire: _query_value(params[wire], f.type, wire) for wire, f in fields.items() if wire in params}
+    values = {wire: _query_value(params[wire], t, wire) for wire, t in fields.items() if wire in params}
     return structure(values, cls)
 
 
