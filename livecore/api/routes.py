@@ -37,6 +37,17 @@ class Idempotency(enum.Enum):
     REQUIRED = "required"  # server writes (DECISIONS 7): a missing key is a 400
 
 
+def bucket_for(surface: Surface, method: str) -> BucketName:
+    """SPEC 8: SDK reads and writes are limited apart; server and admin have one bucket each."""
+    if surface is Surface.SDK:
+        return BucketName.SDK_READ if method in ("GET", "HEAD") else BucketName.SDK_WRITE
+    return BucketName.SERVER_API if surface is Surface.SERVER else BucketName.ADMIN
+
+
+def permission_for(surface: Surface) -> Permission:
+    return Permission.CLIENT_SDK if surface is Surface.SDK else Permission.SERVER_INTEGRATION
+
+
 @attrs.frozen
 class Deprecation:
     """SPEC 9 rule 3: ``Deprecation: true``, then ``Sunset``, successor ``Link`` and a reason."""
@@ -72,15 +83,11 @@ class Route:
 
     @property
     def permission(self) -> Permission | None:
-        if self.auth is Auth.PUBLIC:
-            return None
-        return Permission.CLIENT_SDK if self.surface is Surface.SDK else Permission.SERVER_INTEGRATION
+        return None if self.auth is Auth.PUBLIC else permission_for(self.surface)
 
     @property
     def bucket(self) -> BucketName:
-        if self.surface is Surface.SDK:
-            return BucketName.SDK_READ if self.method == "GET" else BucketName.SDK_WRITE
-        return BucketName.SERVER_API if self.surface is Surface.SERVER else BucketName.ADMIN
+        return bucket_for(self.surface, self.method)
 
     @property
     def is_write(self) -> bool:

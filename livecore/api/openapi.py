@@ -1,0 +1,643 @@
+"""The OpenAPI 3.1 documents of the public surfaces, generated from the route declarations.
+
+SPEC 9 rule 6 publishes one document for the client surface (``/sdk/v1``) and one for the server surface
+(``/server/v1``); the admin surface is not part of the public contract and has none. Everything here is
+derived from :mod:`livecore.api.routes` and the attrs wire models, so the documents cannot drift from
+the server and the clients:
+
+- JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses) is generated generically from the attrs models:
+  properties by camelCase wire name, nested models as ``#/components/schemas/<ClassName>`` references.
+- A model reached from a request body is *closed* (``additionalProperties: false``: the server refuses
+  unknown keys); a model reached from a response stays open, since SPEC 9 rule 2 lets new fields land in
+  v1. A model reached both ways gets two components: ``<ClassName>`` (response) and
+  ``<ClassName>Input`` (request).
+- ``required`` lists the fields without a default; a response field marked ``omit_if_none`` is left out
+  of ``required`` and is never ``null`` (the converter omits it instead).
+
+Pure: no I/O. Serialise the returned dictionaries with any JSON encoder.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import enum
+import http
+import inspect
+import re
+import types
+import typing
+from collections.abc import Iterable
+from datetime import date, datetime
+from typing import Any, Literal
+
+import attrs
+
+from livecore.api import models
+from livecore.api.convert import camel
+from livecore.api.routes import ALL, Auth, Idempotency, Route, Surface
+from livecore.errors import STATUS, ErrorCode
+
+OPENAPI_VERSION = "3.1.0"
+JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
+
+#: The surfaces that have a published document (SPEC 9 rule 6).
+PUBLIC_SURFACES: tuple[Surface, ...] = (Surface.SDK, Surface.SERVER)
+
+_Mode = Literal["input", "output"]
+_NONE_TYPE = type(None)
+_PATH_PARAM = re.compile(r"\{([^{}/]+)\}")
+_JSON = "application/json"
+
+_TITLES: dict[Surface, tuple[str, str]] = {
+    Surface.SDK: (
+        "livecore client API",
+        "The game-client surface (`/sdk/v1`). Every call carries the game's `client_sdk` API key as "
+        "`Authorization: Bearer <API_KEY>`; routes that read or change one player's state also need that "
+        "player's secret in `X-Player-Secret` (minted by register). Send `X-Svc-SDK: <name>/<version>` on "
+        "every request.",
+    ),
+    Surface.SERVER: (
+        "livecore server API",
+        "The studio-backend surface (`/server/v1`). Every call carries a `server_integration` API key as "
+        "`Authorization: Bearer <API_KEY>`; never ship that key in a game client. Every state-changing "
+        "route needs an idempotency key. Send `X-Svc-SDK: <name>/<version>` on every request.",
+    ),
+}
+
+_SECURITY_SCHEMES: dict[str, Any] = {
+    "apiKey": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The game's API key: `client_sdk` on `/sdk/v1`, `server_integration` on `/server/v1`.",
+    },
+    "playerSecret": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Player-Secret",
+        "description": "The player's secret, minted by register; needed on every player-scoped route.",
+    },
+}
+
+_RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
+
+_HEADERS: dict[str, Any] = {
+    "RateLimit-Limit": {
+        "description": "Requests allowed per minute in this route's rate-limit bucket.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left in the bucket.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until the bucket is full again (a delta, not a timestamp).",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "Idempotent-Replay": {
+        "description": "`true` when this is the stored answer to an earlier request with the same "
+        "idempotency key and body; the write was not applied again.",
+        "required": False,
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+}
+
+_SDK_HEADER = "XSvcSdk"
+_PARAMETERS: dict[str, Any] = {
+    _SDK_HEADER: {
+        "name": "X-Svc-SDK",
+        "in": "header",
+        "required": False,
+        "description": "SDK identification, `<name>/<version>`; direct REST callers should send their own.",
+        "schema": {"type": "string"},
+        "example": "livecore-python/0.1.0",
+    },
+}
+
+
+def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: str) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``surface`` (``Surface.SDK`` or ``Surface.SERVER``) from ``routes``.
+
+    Routes of other surfaces are ignored. ``version`` is the document's ``info.version`` (the package
+    version, say). Raises :class:`ValueError` for the admin surface, a repeated operation name or a
+    repeated method and path, and :class:`TypeError` for a model field type with no JSON Schema.
+    """
+    if surface not in _TITLES:
+        raise ValueError(f"{surface.value} is not a public surface; documents exist for {PUBLIC_SURFACES}")
+    selected = [route for route in routes if route.surface is surface]
+    _check_unique(selected)
+
+    schemas = _Schemas()
+    schemas.collect(models.ErrorEnvelope, "output")
+    for route in selected:
+        if route.request is not None:
+            schemas.collect(route.request, "input")
+        if route.response is not None:
+            schemas.collect(route.response, "output")
+
+    paths: dict[str, dict[str, Any]] = {}
+    for route in selected:
+        paths.setdefault(route.full_path, {})[route.method.lower()] = _operation(route, schemas)
+
+    title, description = _TITLES[surface]
+    tags = sorted({_tag(route) for route in selected})
+    return {
+        "openapi": OPENAPI_VERSION,
+        "jsonSchemaDialect": JSON_SCHEMA_DIALECT,
+        "info": {
+            "title": title,
+            "version": version,
+            "description": description,
+            "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+        },
+        "servers": [{"url": "/"}],
+        "tags": [{"name": tag} for tag in tags],
+        "paths": paths,
+        "components": {
+            "schemas": schemas.components(),
+            "securitySchemes": dict(_SECURITY_SCHEMES),
+            "headers": dict(_HEADERS),
+            "parameters": dict(_PARAMETERS),
+        },
+    }
+
+
+def build_documents(routes: Iterable[Route] = ALL, *, version: str) -> dict[Surface, dict[str, Any]]:
+    """Both published documents, by surface."""
+    selected = tuple(routes)
+    return {surface: build_document(surface, selected, version=version) for surface in PUBLIC_SURFACES}
+
+
+# --- Operations -----------------------------------------------------------------------------------
+
+
+def _check_unique(routes: list[Route]) -> None:
+    names: set[str] = set()
+    endpoints: set[tuple[str, str]] = set()
+    for route in routes:
+        endpoint = (route.method.upper(), route.full_path)
+        if route.name in names:
+            raise ValueError(f"two routes are named {route.name!r}")
+        if endpoint in endpoints:
+            raise ValueError(f"two routes answer {endpoint[0]} {endpoint[1]}")
+        names.add(route.name)
+        endpoints.add(endpoint)
+
+
+def _tag(route: Route) -> str:
+    return route.path.strip("/").split("/", 1)[0] or "root"
+
+
+def _operation(route: Route, schemas: _Schemas) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "operationId": route.name,
+        "summary": route.summary,
+        "description": _description(route),
+        "tags": [_tag(route)],
+        "parameters": _parameters(route, schemas),
+    }
+    if route.request is not None:
+        op["requestBody"] = {
+            "required": not route.request_optional,
+            "content": {_JSON: {"schema": schemas.schema(route.request, "input")}},
+        }
+    op["responses"] = _responses(route, schemas)
+    op["security"] = _security(route.auth)
+    if route.deprecated is not None:
+        op["deprecated"] = True
+        deprecation: dict[str, Any] = {"reason": route.deprecated.reason}
+        if route.deprecated.sunset is not None:
+            deprecation["sunset"] = route.deprecated.sunset.isoformat()
+        if route.deprecated.successor is not None:
+            deprecation["successor"] = route.deprecated.successor
+        op["x-deprecation"] = deprecation
+    if route.test_only:
+        op["x-test-only"] = True
+    op["x-rate-limit-bucket"] = route.bucket.value
+    return op
+
+
+def _description(route: Route) -> str:
+    lines = [route.summary]
+    if route.auth is Auth.PLAYER:
+        lines.append("Needs the API key and the player's secret (`X-Player-Secret`).")
+    elif route.auth is Auth.PUBLIC:
+        lines.append("Needs no credentials.")
+    if route.idempotency is Idempotency.REQUIRED:
+        lines.append(f"Needs an idempotency key ({_key_source(route)}); a missing key is a 400.")
+    elif route.idempotency is Idempotency.OPTIONAL:
+        lines.append(f"Takes an optional idempotency key ({_key_source(route)}).")
+    if route.idempotency is not Idempotency.NONE:
+        replay = "200" if route.status == 201 else str(route.status)
+        lines.append(
+            f"Repeating a request with the same key and body answers the stored response ({replay}, "
+            "`Idempotent-Replay: true`) without applying it again; a different body under the same key is "
+            "a 409 `idempotency_conflict`."
+        )
+    if route.test_only:
+        lines.append("Test-environment keys only: a live key gets 403 `permission_denied`.")
+    if route.deprecated is not None:
+        text = f"Deprecated: {route.deprecated.reason}"
+        if route.deprecated.sunset is not None:
+            text += f" Removed after {route.deprecated.sunset.isoformat()}."
+        if route.deprecated.successor is not None:
+            text += f" Use `{route.deprecated.successor}` instead."
+        lines.append(text)
+    return "\n\n".join(lines)
+
+
+def _key_source(route: Route) -> str:
+    if route.body_idempotency_field:
+        return "body field `idempotencyKey`, or the `Idempotency-Key` header"
+    return "`Idempotency-Key` header"
+
+
+def _security(auth: Auth) -> list[dict[str, list[str]]]:
+    if auth is Auth.PUBLIC:
+        return []
+    if auth is Auth.PLAYER:
+        return [{"apiKey": [], "playerSecret": []}]
+    return [{"apiKey": []}]
+
+
+def _parameters(route: Route, schemas: _Schemas) -> list[dict[str, Any]]:
+    params: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for name in _PATH_PARAM.findall(route.path):
+        if name in seen:
+            raise ValueError(f"{route.name}: path parameter {{{name}}} appears twice")
+        seen.add(name)
+        params.append({"name": name, "in": "path", "required": True, "schema": {"type": "string"}})
+    if route.query is not None:
+        params.extend(schemas.query_parameters(route.query))
+    if route.idempotency is not Idempotency.NONE:
+        required = route.idempotency is Idempotency.REQUIRED and not route.body_idempotency_field
+        params.append(
+            {
+                "name": "Idempotency-Key",
+                "in": "header",
+                "required": required,
+                "description": "Makes the write safe to retry; kept 24 hours per game, environment and "
+                "route.",
+                "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            }
+        )
+    params.append({"$ref": f"#/components/parameters/{_SDK_HEADER}"})
+    return params
+
+
+def _error_codes(route: Route) -> dict[int, list[str]]:
+    """Every error status of ``route`` with the codes it can carry: the generic ones, then the route's."""
+    codes: dict[int, list[str]] = {}
+
+    def add(code: ErrorCode) -> None:
+        listed = codes.setdefault(STATUS[code], [])
+        if code.value not in listed:
+            listed.append(code.value)
+
+    add(ErrorCode.INVALID_REQUEST)
+    if route.auth is not Auth.PUBLIC:
+        add(ErrorCode.INVALID_API_KEY)
+        if route.auth is Auth.PLAYER:
+            add(ErrorCode.PLAYER_SECRET_INVALID)
+        add(ErrorCode.PERMISSION_DENIED)
+    add(ErrorCode.NOT_FOUND)
+    if route.idempotency is not Idempotency.NONE:
+        add(ErrorCode.IDEMPOTENCY_CONFLICT)
+    add(ErrorCode.RATE_LIMITED)
+    for code in route.errors:
+        add(code)
+    return codes
+
+
+def _headers(route: Route, *, status: int, success: bool) -> dict[str, Any]:
+    headers: dict[str, Any] = {name: _header_ref(name) for name in _RATE_LIMIT_HEADERS}
+    if status == 429:
+        headers["Retry-After"] = _header_ref("Retry-After")
+    if success and route.idempotency is not Idempotency.NONE and route.is_write:
+        headers["Idempotent-Replay"] = _header_ref("Idempotent-Replay")
+    deprecation = route.deprecated
+    if deprecation is not None:
+        headers["Deprecation"] = {
+            "description": "This route is deprecated (SPEC 9).",
+            "required": True,
+            "schema": {"type": "string", "enum": ["true"]},
+        }
+        headers["X-Svc-Deprecation-Reason"] = {
+            "description": "Why the route is deprecated.",
+            "required": True,
+            "schema": {"type": "string", "example": deprecation.reason},
+        }
+        if deprecation.sunset is not None:
+            headers["Sunset"] = {
+                "description": "When the route will be removed (IMF-fixdate, RFC 8594).",
+                "required": True,
+                "schema": {"type": "string"},
+            }
+        if deprecation.successor is not None:
+            headers["Link"] = {
+                "description": f'`<{deprecation.successor}>; rel="successor-version"`',
+                "required": True,
+                "schema": {"type": "string"},
+            }
+    return headers
+
+
+def _header_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
+    envelope = schemas.schema(models.ErrorEnvelope, "output")
+    success: dict[str, Any] = {"description": http.HTTPStatus(route.status).phrase}
+    success_schema: dict[str, Any] | None = None
+    if route.response is not None or route.status != 204:
+        data = schemas.schema(route.response, "output") if route.response is not None else {}
+        success_schema = {"type": "object", "properties": {"data": data}, "required": ["data"]}
+    responses: dict[int, dict[str, Any]] = {}
+
+    for status, codes in _error_codes(route).items():
+        listed = ", ".join(f"`{code}`" for code in codes)
+        response: dict[str, Any] = {
+            "description": f"{http.HTTPStatus(status).phrase}: {listed}.",
+            "headers": _headers(route, status=status, success=False),
+            "content": {_JSON: {"schema": envelope}},
+            "x-error-codes": codes,
+        }
+        if status == route.status:  # a non-error refusal sharing the success status (202 lobby_forming)
+            success["description"] += f", or the error envelope with {listed}"
+            success_schema = envelope if success_schema is None else {"oneOf": [success_schema, envelope]}
+            success["x-error-codes"] = codes
+            continue
+        responses[status] = response
+
+    success["headers"] = _headers(route, status=route.status, success=True)
+    if success_schema is not None:
+        success["content"] = {_JSON: {"schema": success_schema}}
+    responses[route.status] = success
+    if route.status == 201 and route.idempotency is not Idempotency.NONE and 200 not in responses:
+        replay = {key: value for key, value in success.items() if key != "description"}
+        responses[200] = {"description": "Idempotent replay of an earlier 201 (`Idempotent-Replay: true`)."}
+        responses[200].update(replay)
+    return {str(status): responses[status] for status in sorted(responses)}
+
+
+# --- JSON Schema from attrs models -----------------------------------------------------------------
+
+
+class _Schemas:
+    """Component schemas of one document: collect every model first (so a model reached both from a
+    request and a response is known to need two variants), then render."""
+
+    def __init__(self) -> None:
+        self._uses: dict[type, set[_Mode]] = {}
+
+    def collect(self, tp: Any, mode: _Mode) -> None:
+        for cls in _models_in(tp):
+            modes = self._uses.setdefault(cls, set())
+            if mode not in modes:
+                modes.add(mode)
+                hints = typing.get_type_hints(cls)
+                for field in attrs.fields(cls):
+                    self.collect(hints[field.name], mode)
+
+    def ref_name(self, cls: type, mode: _Mode) -> str:
+        modes = self._uses.get(cls)
+        if modes is None or mode not in modes:
+            raise KeyError(f"{cls.__qualname__} was not collected as an {mode} model")
+        return f"{cls.__name__}Input" if mode == "input" and "output" in modes else cls.__name__
+
+    def components(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        owners: dict[str, type] = {}
+        for cls, modes in self._uses.items():
+            for mode in sorted(modes):
+                name = self.ref_name(cls, mode)
+                if name in owners:
+                    raise ValueError(
+                        f"two models render as component {name!r}: "
+                        f"{owners[name].__module__}.{owners[name].__qualname__} and "
+                        f"{cls.__module__}.{cls.__qualname__}"
+                    )
+                owners[name] = cls
+                out[name] = self._object(cls, mode)
+        return {name: out[name] for name in sorted(out)}
+
+    def query_parameters(self, model: type) -> list[dict[str, Any]]:
+        hints = typing.get_type_hints(model)
+        params: list[dict[str, Any]] = []
+        for field in attrs.fields(model):
+            type_ = _strip_none(hints[field.name])
+            if _models_in(type_):
+                raise TypeError(f"query parameter {model.__name__}.{field.name} must be a scalar or a list")
+            schema = self.schema(type_, "input")
+            has_default, default = _json_default(field.default)
+            if has_default and default is not None:
+                schema = {**schema, "default": default}
+            param: dict[str, Any] = {
+                "name": camel(field.name),
+                "in": "query",
+                "required": field.default is attrs.NOTHING,
+                "schema": schema,
+            }
+            if description := field.metadata.get("description"):
+                param["description"] = description
+            if schema.get("type") == "array":
+                param["style"] = "form"
+                param["explode"] = False
+            params.append(param)
+        return params
+
+    def schema(self, tp: Any, mode: _Mode) -> dict[str, Any]:
+        """The JSON Schema of a type expression; models become references."""
+        if tp is Any or tp is object:
+            return {}
+        if isinstance(tp, typing.NewType):
+            return self.schema(tp.__supertype__, mode)
+        origin = typing.get_origin(tp)
+        args = typing.get_args(tp)
+        if origin is typing.Annotated:
+            return self.schema(args[0], mode)
+        if origin is typing.Union or origin is types.UnionType:
+            return self._union(args, mode)
+        if origin is Literal:
+            return _enum_schema(list(args))
+        if isinstance(tp, type):
+            if attrs.has(tp):
+                return {"$ref": f"#/components/schemas/{self.ref_name(tp, mode)}"}
+            if issubclass(tp, enum.Enum):
+                return _enum_schema([member.value for member in tp])
+            scalar = _scalar(tp)
+            if scalar is not None:
+                return scalar
+        container = origin if origin is not None else tp
+        if container in (dict, collections.abc.Mapping, collections.abc.MutableMapping):
+            value = args[1] if len(args) == 2 else Any
+            if args and args[0] is not str:
+                raise TypeError(f"JSON object keys must be strings: {tp!r}")
+            value_schema = self.schema(value, mode)
+            return (
+                {"type": "object", "additionalProperties": value_schema}
+                if value_schema
+                else {"type": "object"}
+            )
+        if container in (list, collections.abc.Sequence, collections.abc.MutableSequence):
+            return {"type": "array", "items": self.schema(args[0] if args else Any, mode)}
+        if container in (set, frozenset, collections.abc.Set, collections.abc.MutableSet):
+            return {
+                "type": "array",
+                "uniqueItems": True,
+                "items": self.schema(args[0] if args else Any, mode),
+            }
+        if container is tuple:
+            if not args or (len(args) == 2 and args[1] is Ellipsis):
+                return {"type": "array", "items": self.schema(args[0] if args else Any, mode)}
+            return {
+                "type": "array",
+                "prefixItems": [self.schema(arg, mode) for arg in args],
+                "minItems": len(args),
+                "maxItems": len(args),
+            }
+        raise TypeError(f"no JSON Schema for type {tp!r}")
+
+    def _union(self, args: tuple[Any, ...], mode: _Mode) -> dict[str, Any]:
+        members = [arg for arg in args if arg is not _NONE_TYPE]
+        if len(members) == 1:
+            inner = self.schema(members[0], mode)
+        else:
+            inner = {"anyOf": [self.schema(member, mode) for member in members]}
+        return _nullable(inner) if len(members) < len(args) else inner
+
+    def _object(self, cls: type, mode: _Mode) -> dict[str, Any]:
+        hints = typing.get_type_hints(cls)
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for field in attrs.fields(cls):
+            name = camel(field.name)
+            omitted_when_none = bool(field.metadata.get("omit_if_none"))
+            type_ = hints[field.name]
+            if omitted_when_none and mode == "output":
+                type_ = _strip_none(type_)  # never null on the wire: left out instead
+            prop = self.schema(type_, mode)
+            if field.default is attrs.NOTHING and not omitted_when_none:
+                required.append(name)
+            elif mode == "input":
+                has_default, default = _json_default(field.default)
+                if has_default:
+                    prop = {**prop, "default": default}
+            if description := field.metadata.get("description"):
+                prop = {**prop, "description": description}
+            properties[name] = prop
+        schema: dict[str, Any] = {"type": "object"}
+        doc = cls.__dict__.get("__doc__")
+        if isinstance(doc, str) and doc.strip():
+            schema["description"] = inspect.cleandoc(doc).replace("``", "`")  # reST literals to Markdown
+        schema["properties"] = properties
+        if required:
+            schema["required"] = required
+        if mode == "input":
+            schema["additionalProperties"] = False
+        return schema
+
+
+def _models_in(tp: Any) -> list[type]:
+    """The attrs classes a type expression names directly (not those inside the classes)."""
+    if isinstance(tp, type) and attrs.has(tp) and typing.get_origin(tp) is None:
+        return [tp]
+    if isinstance(tp, typing.NewType):
+        return _models_in(tp.__supertype__)
+    if typing.get_origin(tp) is Literal:
+        return []
+    found: list[type] = []
+    for arg in typing.get_args(tp):
+        found.extend(cls for cls in _models_in(arg) if cls not in found)
+    return found
+
+
+def _scalar(tp: type) -> dict[str, Any] | None:
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is float:
+        return {"type": "number"}
+    if tp is str:
+        return {"type": "string"}
+    if tp is datetime:
+        return {"type": "string", "format": "date-time"}
+    if tp is date:
+        return {"type": "string", "format": "date"}
+    return None
+
+
+def _enum_schema(values: list[Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = {}
+    types_ = []
+    for json_type, python_type in (("string", str), ("boolean", bool), ("integer", int), ("number", float)):
+        if any(_json_type_of(value) is python_type for value in values):
+            types_.append(json_type)
+    if None in values:
+        types_.append("null")
+    if types_:
+        schema["type"] = types_[0] if len(types_) == 1 else types_
+    schema["enum"] = list(values)
+    return schema
+
+
+def _json_type_of(value: Any) -> type | None:
+    for python_type in (bool, str, int, float):
+        if isinstance(value, python_type):
+            return python_type
+    return None
+
+
+def _nullable(inner: dict[str, Any]) -> dict[str, Any]:
+    if not inner:
+        return inner  # any value already includes null
+    if "type" in inner and "$ref" not in inner:
+        out = dict(inner)
+        current = out["type"] if isinstance(out["type"], list) else [out["type"]]
+        out["type"] = current if "null" in current else [*current, "null"]
+        if "enum" in out and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        return out
+    if set(inner) == {"anyOf"}:
+        return {"anyOf": [*inner["anyOf"], {"type": "null"}]}
+    return {"anyOf": [inner, {"type": "null"}]}
+
+
+def _strip_none(tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is typing.Union or origin is types.UnionType:
+        members = [arg for arg in typing.get_args(tp) if arg is not _NONE_TYPE]
+        if len(members) == 1:
+            return members[0]
+        if len(members) < len(typing.get_args(tp)):
+            return typing.Union[tuple(members)]  # noqa: UP007 - built from a runtime tuple
+    return tp
+
+
+def _json_default(default: Any) -> tuple[bool, Any]:
+    """A field default as a JSON value, when it is one (only empty-container factories are evaluated)."""
+    if default is attrs.NOTHING:  # itself an enum member: test it first
+        return False, None
+    if isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # attrs.Factory is a class at runtime
+        if not default.takes_self and default.factory in (list, tuple, set, frozenset):
+            return True, []
+        if not default.takes_self and default.factory is dict:
+            return True, {}
+        return False, None
+    if isinstance(default, enum.Enum):
+        return True, default.value
+    if default is None or isinstance(default, bool | int | float | str):
+        return True, default
+    if isinstance(default, tuple | frozenset) and not default:
+        return True, []
+    return False, None

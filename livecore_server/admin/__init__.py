@@ -1,0 +1,1 @@
+"""``/admin/v1``: operator routes."""

@@ -1,0 +1,129 @@
+"""The application factory: one root app with the error envelope, and one sub-app per namespace
+(``/sdk/v1``, ``/server/v1``, ``/admin/v1``), each with its own key and rate-limit middleware.
+
+Routes come from :mod:`livecore.api.routes`; each namespace package lists its handler bindings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterable
+
+import orjson
+from aiohttp import web
+
+from livecore import __version__
+from livecore.api import routes
+from livecore.api.routes import Auth, Route, Surface
+from livecore_server.admin import health
+from livecore_server.http.endpoint import Binding, make_handler
+from livecore_server.http.envelope import json_response
+from livecore_server.http.middlewares import error_envelope, namespace
+from livecore_server.sdk import players as sdk_players
+from livecore_server.server import players as server_players
+from livecore_server.server import system
+from livecore_server.services import SERVICES, Services
+
+log = logging.getLogger("livecore_server")
+
+MAX_BODY = 1024 * 1024  # SPEC-level limit for every request body: 413 above it
+
+BINDINGS: tuple[Binding, ...] = (
+    *health.BINDINGS,
+    *system.BINDINGS,
+    *sdk_players.BINDINGS,
+    *server_players.BINDINGS,
+)
+
+
+def _openapi_route(surface: Surface) -> Route:
+    return Route(
+        name=f"openapi.{surface.name.lower()}",
+        surface=surface,
+        method="GET",
+        path="/openapi.json",
+        summary="This surface's OpenAPI 3.1 document.",
+        auth=Auth.PUBLIC,
+    )
+
+
+def _openapi_handler(surface: Surface) -> web.Handler:
+    from livecore.api.openapi import build_document
+
+    body = orjson.dumps(build_document(surface, routes.ALL, version=__version__))
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return json_response(body, 200)
+
+    return handler
+
+
+async def _bench_baseline(request: web.Request) -> web.StreamResponse:
+    """The benchmark baseline: a bare handler, same loop and JSON library, no middleware."""
+    return json_response(_BASELINE_BODY, 200)
+
+
+_BASELINE_BODY = orjson.dumps(
+    {
+        "data": {
+            "ok": True,
+            "studioId": "std_baseline000000000000000000",
+            "gameId": "gam_baseline000000000000000000",
+            "environment": "test",
+            "keyPrefix": "lc_test_base",
+            "time": "2026-01-01T00:00:00.000Z",
+        }
+    }
+)
+
+
+def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Application:
+    """Build the app. ``extra`` adds bindings (tests mount a deprecated test-only route this way)."""
+    root = web.Application(middlewares=[error_envelope], client_max_size=MAX_BODY)
+    root[SERVICES] = services
+    bindings = (*BINDINGS, *extra)
+    for surface in Surface:
+        own = [b for b in bindings if b.route.surface is surface]
+        declared = {b.route.name: b.route for b in own}
+        openapi = surface is not Surface.ADMIN
+        if openapi:
+            declared[_openapi_route(surface).name] = _openapi_route(surface)
+        sub = web.Application(middlewares=[namespace(surface, declared)], client_max_size=MAX_BODY)
+        for b in own:
+            sub.router.add_route(b.route.method, b.route.path, make_handler(b), name=b.route.name)
+        if openapi:
+            sub.router.add_get("/openapi.json", _openapi_handler(surface), name=_openapi_route(surface).name)
+        root.add_subapp(surface.value, sub)
+    if services.config.bench_baseline:
+        root.router.add_get("/bench/baseline", _bench_baseline)
+    root.cleanup_ctx.append(_background(services))
+    return root
+
+
+def _background(services: Services):  # type: ignore[no-untyped-def]
+    async def ctx(app: web.Application) -> AsyncIterator[None]:
+        tasks = [asyncio.create_task(_housekeeping(services))]
+        if not services.manual_clock:
+            tasks.append(asyncio.create_task(services.scheduler.run_forever()))
+        yield
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        services.close()
+
+    return ctx
+
+
+async def _housekeeping(services: Services, every: float = 5.0) -> None:
+    """Real-time chores that are not service rules: flush key usage, drop refilled buckets."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            services.usage.flush(services.store)
+            services.ratelimiter.prune()
+        except Exception:
+            log.exception("housekeeping failed")

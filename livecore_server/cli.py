@@ -1,0 +1,156 @@
+"""The ``livecore-server`` command (DECISIONS 1): ``serve``, ``apply``, ``demo``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from typing import Any
+
+import click
+from aiohttp import web
+
+from livecore.clock import Clock, ManualClock
+from livecore.commands import Runtime
+from livecore.rand import SystemRandomSource
+from livecore_server.app import create_app
+from livecore_server.apply import apply_manifest, rotate_key
+from livecore_server.clock import SystemClock
+from livecore_server.crypto import ServerKeyError
+from livecore_server.manifest import Manifest, ManifestError, demo_manifest, load_manifest
+from livecore_server.services import Config, Services, build_services
+
+DB_HELP = "SQLite file path or sqlite:///abs/path.db (default: $LIVECORE_DB, else livecore.db)."
+
+
+def _db(db: str | None) -> str:
+    return db or os.environ.get("LIVECORE_DB") or "livecore.db"
+
+
+def _services(db: str, clock: Clock) -> Services:
+    if db.startswith(("postgresql://", "postgres://")):
+        raise click.ClickException("PostgreSQL is not supported yet; use a SQLite file.")
+    try:
+        return build_services(
+            Config(db=db, bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1"), clock
+        )
+    except ServerKeyError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop where installed (measured faster, docs/architecture.md); LIVECORE_EVENT_LOOP=asyncio opts out."""
+    if os.environ.get("LIVECORE_EVENT_LOOP", "uvloop") != "asyncio":
+        try:
+            import uvloop
+
+            return uvloop.new_event_loop()
+        except ImportError:
+            pass
+    return asyncio.new_event_loop()
+
+
+def _serve(services: Services, host: str, port: int, access_log: bool) -> None:
+    app = create_app(services)
+    clock = "manual" if services.manual_clock else "system"
+    click.echo(f"livecore-server listening on http://{host}:{port} (db {services.config.db}, clock {clock})")
+    # run_app handles SIGINT and SIGTERM: it stops accepting, lets in-flight requests finish (up to the
+    # shutdown timeout) and runs the cleanup contexts, which close the database.
+    web.run_app(
+        app,
+        host=host,
+        port=port,
+        loop=_event_loop(),
+        access_log=logging.getLogger("aiohttp.access") if access_log else None,
+        shutdown_timeout=10.0,
+        print=None,
+    )
+
+
+@click.group()
+@click.version_option(package_name="livecore")
+def main() -> None:
+    """livecore reference server."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@click.option("--db", default=None, help=DB_HELP)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option("--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True)
+@click.option("--access-log/--no-access-log", default=False, help="Log every request line.")
+def serve(db: str | None, host: str, port: int, clock_kind: str, access_log: bool) -> None:
+    """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
+    clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
+    _serve(_services(_db(db), clock), host, port, access_log)
+
+
+def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
+    services = _services(db, SystemClock())
+    result = apply_manifest(services.store, services.keys, services.runtime, manifest)
+    services.key_cache.clear()
+    return services, result
+
+
+@main.command()
+@click.argument("manifest", type=click.Path(exists=True, dir_okay=False))
+@click.option("--db", default=None, help=DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def apply(manifest: str, db: str | None, as_json: bool) -> None:
+    """Create or update studios, games, settings, API keys and webhooks from a TOML manifest."""
+    try:
+        parsed = load_manifest(manifest)
+    except ManifestError as exc:
+        click.echo(f"manifest {manifest} refused; nothing was applied:\n{exc}", err=True)
+        sys.exit(2)
+    services, result = _apply(_db(db), parsed)
+    services.close()
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        _print_result(result)
+
+
+def _print_result(result: dict[str, Any]) -> None:
+    click.echo(f"studio {result['studio']['key']} ({result['studio']['id']})")
+    for game_key, game in result["games"].items():
+        click.echo(f"  game {game_key} ({game['id']})")
+        for name, key in game["apiKeys"].items():
+            secret = key["secret"] or "(unchanged; shown only when created)"
+            click.echo(f"    api key {name} [{key['env']}, {key['permission']}]: {secret}")
+        for name, hook in game["webhooks"].items():
+            secret = hook["secret"] or "(unchanged; shown only when created)"
+            click.echo(f"    webhook {name} [{hook['env']}] signing secret: {secret}")
+
+
+@main.command()
+@click.option("--db", default=None, help=DB_HELP)
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option("--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True)
+def demo(db: str | None, port: int, clock_kind: str) -> None:
+    """Apply the built-in demo manifest, print fresh demo keys, then serve on 127.0.0.1."""
+    services, result = _apply(_db(db), demo_manifest())
+    # Keys are shown once; on a second run the demo rotates them so there is always a key to print.
+    for game in result["games"].values():
+        for name, key in game["apiKeys"].items():
+            if key["secret"] is None:
+                game["apiKeys"][name] = rotate_key(services.store, services.runtime, game["id"], name)
+    services.close()
+    _print_result(result)
+    game = next(iter(result["games"].values()))
+    client = next((k["secret"] for k in game["apiKeys"].values() if k["permission"] == "client_sdk"), None)
+    server = next((k["secret"] for k in game["apiKeys"].values() if k["permission"] == "server_integration"), None)
+    base = f"http://127.0.0.1:{port}"
+    click.echo("\nTry it:")
+    click.echo(f"  curl -s {base}/server/v1/ping -H 'Authorization: Bearer {server}'")
+    click.echo(f"  curl -s -X POST {base}/sdk/v1/players/alice/register -H 'Authorization: Bearer {client}'")
+    click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json\n")
+    clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
+    _serve(_services(_db(db), clock), "127.0.0.1", port, access_log=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Binding route declarations to handlers: the one place a request becomes a command call.
+
+For every route: read and validate the body and query (400 naming the fields), pick the idempotency key
+(DECISIONS 5), then in ONE store transaction: authenticate the player when the route is player-scoped,
+answer a replay from the idempotency record, or run the handler and store its response under the key.
+The handler's writes, its webhook events and the idempotency record commit together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import attrs
+from aiohttp import web
+
+from livecore.api.convert import structure, structure_query
+from livecore.api.routes import Auth, Idempotency, Route
+from livecore.commands import Runtime
+from livecore.commands.players import authenticate
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
+from livecore.players import Player
+from livecore.scope import Actor, Environment, Scope
+from livecore_server.http.envelope import JSON, data_body, json_response, loads
+from livecore_server.services import SERVICES, Services
+from livecore_server.storage.records import ApiKey
+from livecore_server.storage.sqlite import SqliteTransaction
+
+API_KEY = web.RequestKey("api_key", ApiKey)
+
+
+@attrs.frozen
+class Call:
+    """One request, as a handler sees it."""
+
+    route: Route
+    services: Services
+    scope: Scope
+    params: Mapping[str, str]
+    body: Any
+    query: Any
+    headers: Mapping[str, str]
+    player: Player | None = None
+
+    @property
+    def rt(self) -> Runtime:
+        return self.services.runtime
+
+    @property
+    def external_id(self) -> str:
+        return self.params["externalId"]
+
+
+@attrs.frozen
+class Reply:
+    """A handler's answer when the status differs from the route's declared one."""
+
+    value: Any
+    status: int
+
+
+TxHandler = Callable[[Call, SqliteTransaction], Any]
+DirectHandler = Callable[[Call], Awaitable[Any]]
+
+
+@attrs.frozen
+class Binding:
+    route: Route
+    handler: TxHandler | DirectHandler
+    # False for handlers that open no transaction of their own (health, ping, clock advance).
+    transactional: bool = True
+
+
+def bind(route: Route, handler: TxHandler) -> Binding:
+    return Binding(route, handler)
+
+
+def bind_direct(route: Route, handler: DirectHandler) -> Binding:
+    return Binding(route, handler, transactional=False)
+
+
+def scope_of(key: ApiKey | None) -> Scope:
+    if key is None:
+        return Scope(studio_id="", game_id="", env=Environment.LIVE)
+    return Scope(
+        studio_id=key.studio_id, game_id=key.game_id, env=key.env, actor=Actor(kind="api_key", prefix=key.prefix)
+    )
+
+
+async def _read_json(request: web.Request, route: Route) -> Any:
+    raw = await request.read() if request.body_exists else b""
+    if not raw.strip():
+        if route.request is not None and not route.request_optional:
+            raise invalid_request("A JSON body is required.", {"body": "is required"})
+        return None
+    if request.content_type != JSON:
+        raise LivecoreError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.")
+    try:
+        value = loads(raw)
+    except ValueError:
+        raise invalid_request("The body is not valid JSON.", {"body": "is not valid JSON"}) from None
+    if route.request is None and value != {}:
+        raise invalid_request("This route takes no body.", {"body": "must be empty"})
+    return value
+
+
+def _parse_query(request: web.Request, route: Route) -> Any:
+    params = {name: request.query.getall(name) for name in request.query}
+    if route.query is None:
+        if params:
+            raise invalid_request(
+                "This route takes no query parameters.", {n: "is not a known parameter" for n in params}
+            )
+        return None
+    return structure_query(params, route.query)
+
+
+def _idempotency_key(request: web.Request, route: Route, raw_body: Any) -> str | None:
+    if route.idempotency is Idempotency.NONE:
+        return None
+    body_key = raw_body.get("idempotencyKey") if route.body_idempotency_field and isinstance(raw_body, dict) else None
+    key = choose_key(body_key, request.headers.get("Idempotency-Key"))
+    if key is None and route.idempotency is Idempotency.REQUIRED:
+        raise invalid_request(
+            "This route needs an idempotency key (Idempotency-Key header).", {"Idempotency-Key": "is required"}
+        )
+    return key
+
+
+@attrs.frozen
+class _Outcome:
+    status: int
+    body: bytes
+    replayed: bool
+
+
+def _execute(tx: SqliteTransaction, binding: Binding, call: Call, key: str | None, fp: str | None) -> _Outcome:
+    route = call.route
+    now = call.rt.clock.now()
+    if route.auth is Auth.PLAYER:
+        secret = call.headers.get("X-Player-Secret")
+        call = attrs.evolve(call, player=authenticate(tx, call.rt, call.scope, call.external_id, secret))
+    scope_key = f"{call.scope.game_id}:{call.scope.env.value}:{route.name}"
+    if key is not None and fp is not None:
+        replay = check_replay(tx.get_idempotent(scope_key, key), fp, now)
+        if replay is not None:
+            return _Outcome(replay_status(replay.status), replay.body, replayed=True)
+    result = binding.handler(call, tx)  # type: ignore[call-arg]
+    value, status = (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
+    body = data_body(value)
+    if key is not None and fp is not None:
+        tx.put_idempotent(StoredResponse(scope_key, key, fp, status, body, now))
+    return _Outcome(status, body, replayed=False)
+
+
+def make_handler(binding: Binding) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    route = binding.route
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        services = request.config_dict[SERVICES]
+        api_key = request.get(API_KEY)
+        if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
+            raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
+        raw_body = await _read_json(request, route) if route.method not in ("GET", "HEAD") else None
+        body = structure(raw_body, route.request) if route.request is not None and raw_body is not None else None
+        query = _parse_query(request, route)
+        key = _idempotency_key(request, route, raw_body)
+        call = Call(
+            route=route,
+            services=services,
+            scope=scope_of(api_key),
+            params=request.match_info,
+            body=body,
+            query=query,
+            headers=request.headers,
+        )
+        if not binding.transactional:
+            result = await binding.handler(call)  # type: ignore[call-arg,misc]
+            value, status = (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
+            return json_response(data_body(value), status)
+        fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
+        outcome = services.store.run(lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write)
+        headers = {"Idempotent-Replay": "true"} if outcome.replayed else None
+        return json_response(outcome.body, outcome.status, headers)
+
+    return handle

@@ -1,0 +1,120 @@
+"""Middlewares: the SPEC 7 envelope for every error (root app), and per namespace the API key, the
+rate limit and the headers every response of that namespace carries.
+
+Order inside a namespace: parse the key; an unknown key is counted against the caller's address and
+answered 401; a known key takes a token from its own bucket (429 when empty) and is then checked for the
+namespace's permission (403). Rate-limit and deprecation headers ride on every response, errors included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, time
+from email.utils import format_datetime
+
+from aiohttp import web
+
+from livecore.api.routes import Auth, Deprecation, Route, Surface, bucket_for, permission_for
+from livecore.clock import to_millis
+from livecore.errors import ErrorCode, LivecoreError
+from livecore_server.http.endpoint import API_KEY
+from livecore_server.http.envelope import error_response
+from livecore_server.services import SERVICES
+
+log = logging.getLogger("livecore_server")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+RESPONSE_HEADERS = web.RequestKey("response_headers", dict)
+
+_HTTP_ERRORS = {
+    404: (ErrorCode.NOT_FOUND, "No such route."),
+    405: (ErrorCode.METHOD_NOT_ALLOWED, "Method not allowed on this route."),
+    413: (ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB."),
+    415: (ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json."),
+}
+
+
+@web.middleware
+async def error_envelope(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except LivecoreError as err:
+        return error_response(err, request.get(RESPONSE_HEADERS))
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        code, message = _HTTP_ERRORS.get(exc.status, (ErrorCode.INVALID_REQUEST, exc.reason))
+        headers = dict(request.get(RESPONSE_HEADERS) or {})
+        if exc.status == 405 and "Allow" in exc.headers:
+            headers["Allow"] = exc.headers["Allow"]
+        return error_response(LivecoreError(code, message), headers)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        # The message is generic on purpose: internals (and anything secret in them) stay in the log.
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        err = LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error.")
+        return error_response(err, request.get(RESPONSE_HEADERS))
+
+
+def deprecation_headers(dep: Deprecation) -> dict[str, str]:
+    """SPEC 9 rule 3; ``Sunset`` is an IMF-fixdate (RFC 8594)."""
+    headers = {"Deprecation": "true", "X-Svc-Deprecation-Reason": dep.reason}
+    if dep.sunset is not None:
+        headers["Sunset"] = format_datetime(datetime.combine(dep.sunset, time(0), UTC), usegmt=True)
+    if dep.successor is not None:
+        headers["Link"] = f'<{dep.successor}>; rel="successor-version"'
+    return headers
+
+
+def _bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def namespace(surface: Surface, routes: dict[str, Route]) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The middleware of one namespace sub-app; ``routes`` maps aiohttp route names to declarations."""
+    permission = permission_for(surface)
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        services = request.config_dict[SERVICES]
+        route = routes.get(request.match_info.route.name or "")
+        headers: dict[str, str] = {}
+        request[RESPONSE_HEADERS] = headers
+        if route is not None and route.deprecated is not None:
+            headers.update(deprecation_headers(route.deprecated))
+        bucket = route.bucket if route is not None else bucket_for(surface, request.method)
+        public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
+        secret = None if public else _bearer(request)
+        key = services.key_cache.lookup(secret) if secret else None
+        subject = f"key:{key.id}" if key is not None else f"addr:{request.remote}"
+        decision = services.ratelimiter.take(subject, bucket, key.rate_limits if key is not None else None)
+        headers.update(decision.headers())
+        if not decision.allowed:
+            raise LivecoreError(ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
+        if not public:
+            if key is None:
+                raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")
+            services.usage.record(
+                key.id,
+                to_millis(services.clock.now()),
+                route.name if route is not None else f"{request.method} {request.path}",
+                request.headers.get("X-Svc-SDK"),
+            )
+            if key.permission is not permission:
+                raise LivecoreError(
+                    ErrorCode.PERMISSION_DENIED,
+                    f"This route needs a {permission.value} key; this key is {key.permission.value}.",
+                )
+            request[API_KEY] = key
+        response = await handler(request)
+        response.headers.update(headers)
+        return response
+
+    return middleware

@@ -1,0 +1,1 @@
+"""``/sdk/v1``: routes for game clients."""

@@ -1,0 +1,56 @@
+"""Client player routes: register and set own identity."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands.players import register, set_identity
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.storage.sqlite import SqliteTransaction
+
+
+def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+    """The country a CDN put in a geo header (SPEC 2.2); the first configured header present wins."""
+    for name in names:
+        value = headers.get(name)
+        if value:
+            return value
+    return None
+
+
+def register_player(call: Call, tx: SqliteTransaction) -> m.RegisterResponse:
+    body: m.RegisterRequest = call.body or m.RegisterRequest()
+    result = register(
+        tx,
+        call.rt,
+        call.scope,
+        call.external_id,
+        force=call.query.force,
+        context=body.player_context,
+        country=geo_country(call.headers, call.services.config.geo_headers),
+    )
+    p = result.player
+    return m.RegisterResponse(
+        player_id=p.id,
+        external_player_id=p.external_id,
+        player_secret=result.secret,
+        country=p.country,
+        synthetic_identity=m.anonymized_view(p),
+        display_identity=m.display_view(p),
+        anonymized_identity=m.anonymized_view(p),
+    )
+
+
+def set_own_identity(call: Call, tx: SqliteTransaction) -> m.IdentityResponse:
+    assert call.player is not None  # player-scoped route: authenticated before the handler runs
+    body: m.SetIdentityRequest = call.body
+    player = set_identity(tx, call.rt, call.player, name=body.name, avatar=body.avatar, by_player=True)
+    return m.IdentityResponse(display_identity=m.display_view(player))
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.REGISTER, register_player),
+    bind(routes.SDK_SET_IDENTITY, set_own_identity),
+]

@@ -1,0 +1,1 @@
+"""``/server/v1``: routes for studio backends."""

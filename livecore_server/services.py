@@ -1,0 +1,88 @@
+"""Everything a request handler may use, built once per server, and the typed app keys."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import attrs
+from aiohttp import web
+
+from livecore.clock import Clock, ManualClock, to_millis
+from livecore.commands import Runtime
+from livecore.commands.players import sweep_streaks
+from livecore.idempotency import TTL
+from livecore.rand import RandomSource, SystemRandomSource
+from livecore_server.crypto import ServerKeys, load_server_key
+from livecore_server.keys import KeyCache, UsageRecorder
+from livecore_server.ratelimit import RateLimiter
+from livecore_server.scheduler import Scheduler
+from livecore_server.storage.sqlite import SqliteStore, sqlite_path
+
+
+@attrs.frozen
+class Config:
+    db: str = "livecore.db"
+    geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
+    key_cache_ttl: float = 1.0
+    bench_baseline: bool = False
+
+
+@attrs.define
+class Services:
+    config: Config
+    store: SqliteStore
+    clock: Clock
+    rng: RandomSource
+    keys: ServerKeys
+    runtime: Runtime
+    scheduler: Scheduler
+    ratelimiter: RateLimiter
+    key_cache: KeyCache
+    usage: UsageRecorder
+
+    @property
+    def manual_clock(self) -> bool:
+        return isinstance(self.clock, ManualClock)
+
+    def close(self) -> None:
+        self.usage.flush(self.store)
+        self.store.close()
+
+
+def build_services(config: Config, clock: Clock, rng: RandomSource | None = None) -> Services:
+    path = sqlite_path(config.db)
+    store = SqliteStore(path)
+    keys = ServerKeys(load_server_key(path))
+    rng = rng or SystemRandomSource()
+    runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
+    services = Services(
+        config=config,
+        store=store,
+        clock=clock,
+        rng=rng,
+        keys=keys,
+        runtime=runtime,
+        scheduler=Scheduler(clock),
+        ratelimiter=RateLimiter(clock),
+        key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
+        usage=UsageRecorder(),
+    )
+    schedule_sweeps(services)
+    return services
+
+
+def schedule_sweeps(s: Services) -> None:
+    """The scheduled work of the service; later features add theirs here."""
+
+    async def streaks() -> None:
+        s.store.run(lambda tx: sweep_streaks(tx, s.runtime))
+
+    async def idempotency() -> None:
+        cutoff = to_millis(s.clock.now() - TTL)
+        s.store.run(lambda tx: tx.purge_idempotency(cutoff))
+
+    s.scheduler.every("login_streak_sweep", timedelta(hours=1), streaks)
+    s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
+
+
+SERVICES = web.AppKey("services", Services)

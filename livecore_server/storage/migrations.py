@@ -1,0 +1,110 @@
+"""Schema migrations, applied in order on start (DECISIONS 1: no separate migrate step).
+
+Each migration is a list of SQL statements, applied once in its own transaction and recorded in
+``_migrations``. Append new migrations; never edit an applied one.
+
+Timestamps are stored as integer milliseconds since the epoch (exact to the wire format, sortable).
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    (
+        "0001_foundation",
+        [
+            """CREATE TABLE studios (
+                id TEXT PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL
+            )""",
+            """CREATE TABLE games (
+                id TEXT PRIMARY KEY,
+                studio_id TEXT NOT NULL REFERENCES studios(id),
+                key TEXT NOT NULL,
+                name TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                UNIQUE (studio_id, key)
+            )""",
+            """CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY,
+                game_id TEXT NOT NULL REFERENCES games(id),
+                name TEXT NOT NULL,
+                env TEXT NOT NULL,
+                permission TEXT NOT NULL,
+                secret_hash TEXT NOT NULL UNIQUE,
+                prefix TEXT NOT NULL,
+                rate_limits TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                revoked_at INTEGER,
+                last_used_at INTEGER,
+                last_operation TEXT,
+                last_sdk TEXT
+            )""",
+            "CREATE INDEX api_keys_by_game_name ON api_keys (game_id, name) WHERE revoked_at IS NULL",
+            """CREATE TABLE webhook_endpoints (
+                id TEXT PRIMARY KEY,
+                game_id TEXT NOT NULL REFERENCES games(id),
+                name TEXT NOT NULL,
+                env TEXT NOT NULL,
+                url TEXT NOT NULL,
+                events TEXT NOT NULL,
+                secret_enc BLOB NOT NULL,
+                status TEXT NOT NULL DEFAULT 'active',
+                consecutive_failures INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                UNIQUE (game_id, name)
+            )""",
+            """CREATE TABLE players (
+                id TEXT PRIMARY KEY,
+                game_id TEXT NOT NULL REFERENCES games(id),
+                env TEXT NOT NULL,
+                external_id TEXT NOT NULL,
+                first_seen_at INTEGER NOT NULL,
+                last_seen_at INTEGER NOT NULL,
+                anon_name TEXT NOT NULL,
+                anon_avatar TEXT,
+                display_name TEXT,
+                display_avatar TEXT,
+                country TEXT,
+                secret_hash TEXT,
+                secret_prefix TEXT,
+                registered_at INTEGER,
+                secret_rotated_at INTEGER,
+                ban_reason TEXT,
+                banned_at INTEGER,
+                sessions INTEGER NOT NULL DEFAULT 0,
+                last_active_at INTEGER,
+                streak INTEGER NOT NULL DEFAULT 0,
+                best_streak INTEGER NOT NULL DEFAULT 0,
+                streak_day TEXT,
+                context TEXT NOT NULL DEFAULT '{}',
+                UNIQUE (game_id, external_id)
+            )""",
+            # The streak sweep touches only players with a running streak.
+            "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
+            """CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                studio_id TEXT NOT NULL,
+                game_id TEXT NOT NULL,
+                env TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                occurred_at INTEGER NOT NULL,
+                data TEXT NOT NULL
+            )""",
+            """CREATE TABLE idempotency (
+                scope TEXT NOT NULL,
+                key TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                status INTEGER NOT NULL,
+                body BLOB NOT NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (scope, key)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX idempotency_by_age ON idempotency (created_at)",
+        ],
+    ),
+]

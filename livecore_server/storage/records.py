@@ -1,0 +1,65 @@
+"""Server-only records: API keys and webhook endpoints as the server reads them back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore.api.convert import make_converter
+from livecore.ratelimit import BucketName
+from livecore.scope import Environment, Permission
+
+# Game settings are stored as JSON with attribute names; lenient so an older server reads newer rows.
+settings_converter = make_converter(camel_case=False, forbid_extra_keys=False)
+
+
+@attrs.frozen
+class ApiKey:
+    id: str
+    game_id: str
+    studio_id: str
+    name: str
+    env: Environment
+    permission: Permission
+    prefix: str
+    rate_limits: dict[BucketName, int]
+
+    @classmethod
+    def from_row(cls, r: tuple[Any, ...]) -> ApiKey:
+        return cls(
+            id=r[0],
+            game_id=r[1],
+            studio_id=r[2],
+            name=r[3],
+            env=Environment(r[4]),
+            permission=Permission(r[5]),
+            prefix=r[6],
+            rate_limits={BucketName(k): int(v) for k, v in orjson.loads(r[7]).items()},
+        )
+
+
+@attrs.frozen
+class WebhookEndpoint:
+    id: str
+    game_id: str
+    name: str
+    env: Environment
+    url: str
+    events: tuple[str, ...]
+    secret_enc: bytes
+    status: str
+
+    @classmethod
+    def from_row(cls, r: tuple[Any, ...]) -> WebhookEndpoint:
+        return cls(
+            id=r[0],
+            game_id=r[1],
+            name=r[2],
+            env=Environment(r[3]),
+            url=r[4],
+            events=tuple(orjson.loads(r[5])),
+            secret_enc=bytes(r[6]),
+            status=r[7],
+        )

@@ -1,0 +1,303 @@
+"""The SQLite store: the :mod:`livecore.store` port plus the server's configuration tables.
+
+Concurrency model: one connection, used only from the event loop thread, and every command runs to the
+end of its transaction without awaiting. Writes are therefore serialized inside the process (no
+"database is locked" between our own requests) and a transaction can never interleave with another.
+WAL mode lets a second process (``livecore-server apply`` against a running server) read and write
+alongside, with ``busy_timeout`` covering the brief write overlap. SQLite statements on indexed rows take
+microseconds, so running them on the loop is cheaper than hopping to a thread per query.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+import sqlite_utils
+
+from livecore.clock import from_millis, to_millis
+from livecore.events import DomainEvent
+from livecore.games import Game, GameSettings
+from livecore.idempotency import StoredResponse
+from livecore.identity import Identity
+from livecore.players import Activity, Ban, Player
+from livecore.scope import Environment
+from livecore_server.storage.migrations import MIGRATIONS
+from livecore_server.storage.records import ApiKey, WebhookEndpoint, settings_converter
+
+T = TypeVar("T")
+
+
+def connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode: a commit is durable against process crashes; only an OS crash or power loss
+    # can lose the last transactions, never corrupt the database.
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations; returns the names applied."""
+    db = sqlite_utils.Database(conn)
+    if "_migrations" not in db.table_names():
+        conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
+    done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+    applied = []
+    for name, statements in MIGRATIONS:
+        if name in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have applied it between our read and our lock.
+            if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone():
+                conn.execute("ROLLBACK")
+                continue
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO _migrations (name, applied_at) VALUES (?, strftime('%s','now') * 1000)", (name,)
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        applied.append(name)
+    return applied
+
+
+def sqlite_path(db: str) -> str:
+    """``livecore.db`` or ``sqlite:///abs/path.db`` -> a filesystem path."""
+    if db.startswith("sqlite:///"):
+        return db.removeprefix("sqlite://")
+    if db.startswith("sqlite://"):
+        return db.removeprefix("sqlite://")
+    return str(Path(db))
+
+
+class SqliteStore:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.conn = connect(path)
+        migrate(self.conn)
+        self._tx = SqliteTransaction(self.conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self, *, write: bool = True) -> Iterator[SqliteTransaction]:
+        # IMMEDIATE takes the write lock up front, so a write never fails half-way on a lock upgrade.
+        self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield self._tx
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def run(self, fn: Callable[[SqliteTransaction], T], *, write: bool = True) -> T:
+        with self.transaction(write=write) as tx:
+            return fn(tx)
+
+
+def _ms(value: Any) -> int | None:
+    return None if value is None else to_millis(value)
+
+
+def _dt(ms: int | None) -> Any:
+    return None if ms is None else from_millis(ms)
+
+
+_PLAYER_COLUMNS = (
+    "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
+    " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
+    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context"
+)
+
+
+def _player_row(p: Player) -> tuple[Any, ...]:
+    a = p.activity
+    return (
+        p.id,
+        p.game_id,
+        p.env.value,
+        p.external_id,
+        to_millis(p.first_seen_at),
+        to_millis(p.last_seen_at),
+        p.anonymized.name,
+        p.anonymized.avatar,
+        p.display.name if p.display else None,
+        p.display.avatar if p.display else None,
+        p.country,
+        p.secret_hash,
+        p.secret_prefix,
+        _ms(p.registered_at),
+        _ms(p.secret_rotated_at),
+        p.ban.reason if p.ban else None,
+        _ms(p.ban.banned_at) if p.ban else None,
+        a.sessions,
+        _ms(a.last_active_at),
+        a.streak,
+        a.best_streak,
+        a.streak_day.isoformat() if a.streak_day else None,
+        orjson.dumps(p.context).decode(),
+    )
+
+
+def _player(r: tuple[Any, ...]) -> Player:
+    return Player(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        external_id=r[3],
+        first_seen_at=from_millis(r[4]),
+        last_seen_at=from_millis(r[5]),
+        anonymized=Identity(name=r[6], avatar=r[7]),
+        display=Identity(name=r[8], avatar=r[9]) if r[8] is not None else None,
+        country=r[10],
+        secret_hash=r[11],
+        secret_prefix=r[12],
+        registered_at=_dt(r[13]),
+        secret_rotated_at=_dt(r[14]),
+        ban=Ban(reason=r[15], banned_at=from_millis(r[16])) if r[16] is not None else None,
+        activity=Activity(
+            sessions=r[17],
+            last_active_at=_dt(r[18]),
+            streak=r[19],
+            best_streak=r[20],
+            streak_day=date.fromisoformat(r[21]) if r[21] else None,
+        ),
+        context=orjson.loads(r[22]),
+    )
+
+
+class SqliteTransaction:
+    """The port on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # --- Games ---------------------------------------------------------------------------------
+    def get_game(self, game_id: str) -> Game | None:
+        row = self.conn.execute(
+            "SELECT id, studio_id, key, name, settings FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        settings = settings_converter.structure(orjson.loads(row[4]), GameSettings)
+        return Game(id=row[0], studio_id=row[1], key=row[2], name=row[3], settings=settings)
+
+    # --- Players -------------------------------------------------------------------------------
+    def get_player(self, game_id: str, external_id: str) -> Player | None:
+        row = self.conn.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
+            (game_id, external_id),
+        ).fetchone()
+        return None if row is None else _player(row)
+
+    def insert_player(self, player: Player) -> None:
+        self.conn.execute(
+            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 23)})", _player_row(player)
+        )
+
+    def update_player(self, player: Player) -> None:
+        names = [c.strip() for c in _PLAYER_COLUMNS.split(",")][1:]
+        values = _player_row(player)
+        self.conn.execute(
+            f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+            (*values[1:], values[0]),
+        )
+
+    def reset_missed_streaks(self, last_day_before: date) -> int:
+        cur = self.conn.execute(
+            "UPDATE players SET streak = 0 WHERE streak > 0 AND streak_day < ?", (last_day_before.isoformat(),)
+        )
+        return cur.rowcount
+
+    # --- Outbox --------------------------------------------------------------------------------
+    def emit(self, event: DomainEvent) -> None:
+        self.conn.execute(
+            "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                event.id,
+                event.studio_id,
+                event.game_id,
+                event.env.value,
+                event.kind,
+                to_millis(event.occurred_at),
+                orjson.dumps(event.data).decode(),
+            ),
+        )
+
+    def outbox(self) -> list[DomainEvent]:
+        rows = self.conn.execute(
+            "SELECT id, kind, studio_id, game_id, env, occurred_at, data FROM outbox ORDER BY seq"
+        ).fetchall()
+        return [
+            DomainEvent(
+                id=r[0],
+                kind=r[1],
+                studio_id=r[2],
+                game_id=r[3],
+                env=Environment(r[4]),
+                occurred_at=from_millis(r[5]),
+                data=orjson.loads(r[6]),
+            )
+            for r in rows
+        ]
+
+    # --- Idempotency ---------------------------------------------------------------------------
+    def get_idempotent(self, scope: str, key: str) -> StoredResponse | None:
+        row = self.conn.execute(
+            "SELECT fingerprint, status, body, created_at FROM idempotency WHERE scope = ? AND key = ?",
+            (scope, key),
+        ).fetchone()
+        if row is None:
+            return None
+        return StoredResponse(
+            scope=scope, key=key, fingerprint=row[0], status=row[1], body=row[2], created_at=from_millis(row[3])
+        )
+
+    def put_idempotent(self, stored: StoredResponse) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (stored.scope, stored.key, stored.fingerprint, stored.status, stored.body, to_millis(stored.created_at)),
+        )
+
+    def purge_idempotency(self, before_ms: int) -> int:
+        return self.conn.execute("DELETE FROM idempotency WHERE created_at < ?", (before_ms,)).rowcount
+
+    # --- Configuration (server-only tables) ----------------------------------------------------
+    def api_key_by_hash(self, secret_hash: str) -> ApiKey | None:
+        row = self.conn.execute(
+            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits"
+            " FROM api_keys k JOIN games g ON g.id = k.game_id"
+            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL",
+            (secret_hash,),
+        ).fetchone()
+        return None if row is None else ApiKey.from_row(row)
+
+    def record_key_usage(self, usage: dict[str, tuple[int, str, str | None]]) -> None:
+        self.conn.executemany(
+            "UPDATE api_keys SET last_used_at = ?, last_operation = ?, last_sdk = COALESCE(?, last_sdk)"
+            " WHERE id = ?",
+            [(ms, op, sdk, key_id) for key_id, (ms, op, sdk) in usage.items()],
+        )
+
+    def webhook_endpoints(self, game_id: str) -> list[WebhookEndpoint]:
+        rows = self.conn.execute(
+            "SELECT id, game_id, name, env, url, events, secret_enc, status FROM webhook_endpoints"
+            " WHERE game_id = ? ORDER BY name",
+            (game_id,),
+        ).fetchall()
+        return [WebhookEndpoint.from_row(r) for r in rows]
