@@ -43,7 +43,7 @@ class MemoryStore:
 class MemoryTransaction:
     def __init__(self, store: MemoryStore) -> None:
         self._s = store
-        self._undo: list[Callable[[], None]] = []
+        self._undo: list[Callable[[], object]] = []
 
     def rollback(self) -> None:
         for step in reversed(self._undo):

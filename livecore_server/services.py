@@ -45,6 +45,8 @@ class Services:
         return isinstance(self.clock, ManualClock)
 
     def close(self) -> None:
+        if self.store.closed:
+            return
         self.usage.flush(self.store)
         self.store.close()
 

@@ -10,11 +10,13 @@ of the JSON when ``None``.
 
 from __future__ import annotations
 
+import ast
 import enum
+import re
 import typing
 from datetime import datetime
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
@@ -95,12 +97,12 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     conv.register_unstructure_hook(datetime, format_ts)
 
     def structure_factory(cls: type[Any]) -> Any:
-        overrides = {f.name: override(rename=rename(f.name)) for f in attrs.fields(cls)}
+        overrides: dict[str, Any] = {f.name: override(rename=rename(f.name)) for f in attrs.fields(cls)}
         return make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=forbid_extra_keys, **overrides)
 
     def unstructure_factory(cls: type[Any]) -> Any:
         fields = attrs.fields(cls)
-        overrides = {f.name: override(rename=rename(f.name)) for f in fields}
+        overrides: dict[str, Any] = {f.name: override(rename=rename(f.name)) for f in fields}
         base = make_dict_unstructure_fn(cls, conv, **overrides)
         omit = {rename(f.name) for f in fields if f.metadata.get("omit_if_none")}
         if not omit:
@@ -139,9 +141,21 @@ def _format_error(exc: BaseException, type_: Any) -> str:
     return str(exc)
 
 
+_SEGMENT = re.compile(r"""\.(\w+)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
+
+
 def _wire_path(path: str, rename: Callable[[str], str]) -> str:
-    parts = path.removeprefix("$").lstrip(".").split(".")
-    return ".".join(rename(p) if not p.startswith("[") else p for p in parts if p)
+    """cattrs paths (``$.items[1].rate_limits['sdk_read']``) as wire paths (``items[1].rateLimits.sdk_read``):
+    attribute names are renamed, list indexes kept, mapping keys written as they are."""
+    out = ""
+    for attr, index, key in _SEGMENT.findall(path.removeprefix("$")):
+        if attr:
+            out += f".{rename(attr)}"
+        elif index:
+            out += f"[{index}]"
+        else:
+            out += f".{ast.literal_eval(key)}"
+    return out.lstrip(".")
 
 
 def field_errors(exc: BaseException, *, camel_case: bool = True) -> dict[str, str]:
@@ -205,7 +219,7 @@ def _strip_optional(type_: Any) -> Any:
 def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
     """Structure query parameters (name -> every value given) into ``cls``; unknown names are a 400."""
     hints = typing.get_type_hints(cls)
-    fields = {camel(f.name): hints[f.name] for f in attrs.fields(cls)}
+    fields = {camel(f.name): hints[f.name] for f in attrs.fields(cast(Any, cls))}
     unknown = sorted(set(params) - set(fields))
     if unknown:
         raise invalid_request(

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from livecore.api.convert import OMIT_IF_NONE
 from livecore.identity import Identity
 from livecore.players import Player
 
@@ -116,7 +117,7 @@ class IdentityResponse:
 class ErrorBody:
     code: str
     message: str
-    details: dict[str, Any] | None = None
+    details: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
 
 
 @attrs.frozen

@@ -20,6 +20,7 @@ Pure: no I/O. Serialise the returned dictionaries with any JSON encoder.
 from __future__ import annotations
 
 import collections.abc
+import copy
 import enum
 import http
 import inspect
@@ -162,9 +163,9 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
         "paths": paths,
         "components": {
             "schemas": schemas.components(),
-            "securitySchemes": dict(_SECURITY_SCHEMES),
-            "headers": dict(_HEADERS),
-            "parameters": dict(_PARAMETERS),
+            "securitySchemes": copy.deepcopy(_SECURITY_SCHEMES),
+            "headers": copy.deepcopy(_HEADERS),
+            "parameters": copy.deepcopy(_PARAMETERS),
         },
     }
 
@@ -350,13 +351,20 @@ def _headers(route: Route, *, status: int, success: bool) -> dict[str, Any]:
     return headers
 
 
+def _phrase(status: int) -> str:
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return f"Status {status}"
+
+
 def _header_ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/headers/{name}"}
 
 
 def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
-    envelope = schemas.schema(models.ErrorEnvelope, "output")
-    success: dict[str, Any] = {"description": http.HTTPStatus(route.status).phrase}
+    # Every node is built afresh (no shared sub-objects), so YAML dumpers write no anchors.
+    success: dict[str, Any] = {"description": _phrase(route.status)}
     success_schema: dict[str, Any] | None = None
     if route.response is not None or route.status != 204:
         data = schemas.schema(route.response, "output") if route.response is not None else {}
@@ -366,13 +374,14 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
     for status, codes in _error_codes(route).items():
         listed = ", ".join(f"`{code}`" for code in codes)
         response: dict[str, Any] = {
-            "description": f"{http.HTTPStatus(status).phrase}: {listed}.",
+            "description": f"{_phrase(status)}: {listed}.",
             "headers": _headers(route, status=status, success=False),
-            "content": {_JSON: {"schema": envelope}},
+            "content": {_JSON: {"schema": schemas.schema(models.ErrorEnvelope, "output")}},
             "x-error-codes": codes,
         }
         if status == route.status:  # a non-error refusal sharing the success status (202 lobby_forming)
             success["description"] += f", or the error envelope with {listed}"
+            envelope = schemas.schema(models.ErrorEnvelope, "output")
             success_schema = envelope if success_schema is None else {"oneOf": [success_schema, envelope]}
             success["x-error-codes"] = codes
             continue
@@ -383,7 +392,7 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
         success["content"] = {_JSON: {"schema": success_schema}}
     responses[route.status] = success
     if route.status == 201 and route.idempotency is not Idempotency.NONE and 200 not in responses:
-        replay = {key: value for key, value in success.items() if key != "description"}
+        replay = {key: copy.deepcopy(value) for key, value in success.items() if key != "description"}
         responses[200] = {"description": "Idempotent replay of an earlier 201 (`Idempotent-Replay: true`)."}
         responses[200].update(replay)
     return {str(status): responses[status] for status in sorted(responses)}

@@ -88,8 +88,14 @@ class SqliteStore:
         self.conn = connect(path)
         migrate(self.conn)
         self._tx = SqliteTransaction(self.conn)
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def close(self) -> None:
+        self._closed = True
         self.conn.close()
 
     @contextmanager

@@ -1,0 +1,211 @@
+"""Fixtures: a real server app on a real SQLite file, with a manual clock, for API tests; and a live
+server on 127.0.0.1 in a thread for client tests."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from livecore.clock import ManualClock
+from livecore.rand import SeededRandomSource
+from livecore_server.app import create_app
+from livecore_server.apply import apply_manifest
+from livecore_server.http.endpoint import Binding
+from livecore_server.manifest import parse_manifest
+from livecore_server.services import Config, Services, build_services
+
+START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+TEST_MANIFEST = """
+studio = "acme"
+
+[games.space-race]
+name = "Space Race"
+
+[games.space-race.gifting]
+enabled = true
+
+[games.space-race.resources.coins]
+type = "currency"
+giftable = true
+max_per_gift = 100
+
+[games.space-race.api_keys.test-client]
+env = "test"
+permission = "client_sdk"
+
+[games.space-race.api_keys.test-server]
+env = "test"
+permission = "server_integration"
+
+[games.space-race.api_keys.live-client]
+env = "live"
+permission = "client_sdk"
+
+[games.space-race.api_keys.live-server]
+env = "live"
+permission = "server_integration"
+
+[games.space-race.api_keys.tight-server]
+env = "test"
+permission = "server_integration"
+rate_limits = { server_api = 3 }
+
+[games.space-race.api_keys.tight-client]
+env = "test"
+permission = "client_sdk"
+rate_limits = { sdk_read = 2, sdk_write = 2 }
+
+[games.other-game]
+name = "Other Game"
+
+[games.other-game.api_keys.test-server]
+env = "test"
+permission = "server_integration"
+
+[games.other-game.api_keys.test-client]
+env = "test"
+permission = "client_sdk"
+"""
+
+
+@attrs.define
+class World:
+    """A server app on a real SQLite file with the test manifest applied and a manual clock."""
+
+    services: Services
+    client: TestClient[web.Request, web.Application]
+    keys: dict[str, str]
+    other_keys: dict[str, str]
+    applied: dict[str, Any]
+
+    @property
+    def clock(self) -> ManualClock:
+        assert isinstance(self.services.clock, ManualClock)
+        return self.services.clock
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        key: str | None = "test-server",
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        secret: str | None = None,
+        **kw: Any,
+    ) -> tuple[int, Any, Any]:
+        """Make a request; ``key`` names a manifest key (or is a raw ``Bearer`` value if it starts with
+        ``lc_``). Returns status, parsed JSON body and headers."""
+        h = dict(headers or {})
+        if key is not None:
+            h["Authorization"] = f"Bearer {self.keys.get(key, key)}"
+        if secret is not None:
+            h["X-Player-Secret"] = secret
+        resp = await self.client.request(method, path, json=json, headers=h, **kw)
+        body = await resp.json() if resp.content_type == "application/json" else await resp.text()
+        return resp.status, body, resp.headers
+
+    async def register(self, external_id: str, *, key: str = "test-client") -> str:
+        status, body, _ = await self.call("POST", f"/sdk/v1/players/{external_id}/register", key=key)
+        assert status == 201, body
+        secret: str = body["data"]["playerSecret"]
+        return secret
+
+    def events(self) -> list[Any]:
+        return self.services.store.run(lambda tx: tx.outbox(), write=False)
+
+    def event_kinds(self) -> list[str]:
+        return [e.kind for e in self.events()]
+
+
+def make_services(db: Path, *, manual: bool = True, seed: int = 7) -> Services:
+    clock = ManualClock(START) if manual else None
+    from livecore_server.clock import SystemClock
+
+    return build_services(Config(db=str(db)), clock or SystemClock(), SeededRandomSource(seed))
+
+
+def apply_test_manifest(services: Services) -> dict[str, Any]:
+    return apply_manifest(services.store, services.keys, services.runtime, parse_manifest(TEST_MANIFEST))
+
+
+@pytest.fixture
+def extra_bindings() -> list[Binding]:
+    """Override in a test module to mount test-only routes."""
+    return []
+
+
+@pytest.fixture
+async def world(tmp_path: Path, extra_bindings: list[Binding]) -> AsyncIterator[World]:
+    services = make_services(tmp_path / "test.db")
+    applied = apply_test_manifest(services)
+    app = create_app(services, extra=extra_bindings)
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    game = applied["games"]["space-race"]
+    other = applied["games"]["other-game"]
+    try:
+        yield World(
+            services=services,
+            client=client,
+            keys={name: k["secret"] for name, k in game["apiKeys"].items()},
+            other_keys={name: k["secret"] for name, k in other["apiKeys"].items()},
+            applied=applied,
+        )
+    finally:
+        await client.close()
+
+
+@attrs.define
+class LiveServer:
+    """A real server on 127.0.0.1 in its own thread and event loop (sync clients block their caller)."""
+
+    base_url: str
+    keys: dict[str, str]
+    services: Services
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    services = make_services(tmp_path_factory.mktemp("live") / "live.db")
+    applied = apply_test_manifest(services)
+    port = _free_port()
+    loop = asyncio.new_event_loop()
+    runner = web.AppRunner(create_app(services))
+    started = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(runner.setup())
+        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+        started.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert started.wait(10)
+    keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
+    try:
+        yield LiveServer(base_url=f"http://127.0.0.1:{port}", keys=keys, services=services)
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
