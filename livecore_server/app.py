@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import orjson
 from aiohttp import web
@@ -49,7 +49,7 @@ def _openapi_route(surface: Surface) -> Route:
     )
 
 
-def _openapi_handler(surface: Surface) -> web.Handler:
+def _openapi_handler(surface: Surface) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     from livecore.api.openapi import build_document
 
     body = orjson.dumps(build_document(surface, routes.ALL, version=__version__))

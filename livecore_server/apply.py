@@ -39,13 +39,17 @@ def _apply(tx: SqliteTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
     row = conn.execute("SELECT id FROM studios WHERE key = ?", (manifest.studio,)).fetchone()
     if row is None:
         studio_id = new_id(Prefix.STUDIO, rt.clock.now(), rt.rng)
-        conn.execute("INSERT INTO studios (id, key, created_at) VALUES (?, ?, ?)", (studio_id, manifest.studio, now))
+        conn.execute(
+            "INSERT INTO studios (id, key, created_at) VALUES (?, ?, ?)", (studio_id, manifest.studio, now)
+        )
     else:
         studio_id = row[0]
     games: dict[str, Any] = {}
     for game_key, game in manifest.games.items():
         settings = orjson.dumps(settings_converter.unstructure(game.settings())).decode()
-        row = conn.execute("SELECT id FROM games WHERE studio_id = ? AND key = ?", (studio_id, game_key)).fetchone()
+        row = conn.execute(
+            "SELECT id FROM games WHERE studio_id = ? AND key = ?", (studio_id, game_key)
+        ).fetchone()
         if row is None:
             game_id = new_id(Prefix.GAME, rt.clock.now(), rt.rng)
             conn.execute(
@@ -67,7 +71,9 @@ def _apply(tx: SqliteTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
     return {"studio": {"key": manifest.studio, "id": studio_id}, "games": games}
 
 
-def _api_key(tx: SqliteTransaction, rt: Runtime, game_id: str, name: str, spec: ApiKeyManifest) -> dict[str, Any]:
+def _api_key(
+    tx: SqliteTransaction, rt: Runtime, game_id: str, name: str, spec: ApiKeyManifest
+) -> dict[str, Any]:
     conn = tx.conn
     limits = orjson.dumps({b.value: n for b, n in spec.rate_limits.items()}).decode()
     row = conn.execute(
@@ -95,7 +101,8 @@ def mint_key(
     key_id = new_id(Prefix.API_KEY, now, rt.rng)
     secret = new_secret(rt.rng, prefix=f"lc_{env.value}_")
     tx.conn.execute(
-        "INSERT INTO api_keys (id, game_id, name, env, permission, secret_hash, prefix, rate_limits, created_at)"
+        "INSERT INTO api_keys"
+        " (id, game_id, name, env, permission, secret_hash, prefix, rate_limits, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             key_id,
@@ -136,7 +143,9 @@ def _webhook(
     conn = tx.conn
     now = to_millis(rt.clock.now())
     events = orjson.dumps(list(spec.events)).decode()
-    row = conn.execute("SELECT id FROM webhook_endpoints WHERE game_id = ? AND name = ?", (game_id, name)).fetchone()
+    row = conn.execute(
+        "SELECT id FROM webhook_endpoints WHERE game_id = ? AND name = ?", (game_id, name)
+    ).fetchone()
     if row is not None:
         conn.execute(
             "UPDATE webhook_endpoints SET env = ?, url = ?, events = ?, updated_at = ? WHERE id = ?",
@@ -145,9 +154,21 @@ def _webhook(
         return {"id": row[0], "env": spec.env.value, "secret": None}
     endpoint_id = new_id(Prefix.WEBHOOK_ENDPOINT, rt.clock.now(), rt.rng)
     secret = new_secret(rt.rng, prefix="whsec_")
+    encrypted = keys.encrypt(secret, context=endpoint_id)
     conn.execute(
-        "INSERT INTO webhook_endpoints (id, game_id, name, env, url, events, secret_enc, created_at, updated_at)"
+        "INSERT INTO webhook_endpoints"
+        " (id, game_id, name, env, url, events, secret_enc, created_at, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (endpoint_id, game_id, name, spec.env.value, spec.url, events, keys.encrypt(secret, context=endpoint_id), now, now),
+        (
+            endpoint_id,
+            game_id,
+            name,
+            spec.env.value,
+            spec.url,
+            events,
+            encrypted,
+            now,
+            now,
+        ),
     )
     return {"id": endpoint_id, "env": spec.env.value, "secret": secret}

@@ -13,8 +13,6 @@ import click
 from aiohttp import web
 
 from livecore.clock import Clock, ManualClock
-from livecore.commands import Runtime
-from livecore.rand import SystemRandomSource
 from livecore_server.app import create_app
 from livecore_server.apply import apply_manifest, rotate_key
 from livecore_server.clock import SystemClock
@@ -33,15 +31,16 @@ def _services(db: str, clock: Clock) -> Services:
     if db.startswith(("postgresql://", "postgres://")):
         raise click.ClickException("PostgreSQL is not supported yet; use a SQLite file.")
     try:
-        return build_services(
-            Config(db=db, bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1"), clock
-        )
+        config = Config(db=db, bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1")
+        return build_services(config, clock)
     except ServerKeyError as exc:
         raise click.ClickException(str(exc)) from None
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:
-    """uvloop where installed (measured faster, docs/architecture.md); LIVECORE_EVENT_LOOP=asyncio opts out."""
+    """uvloop where installed (measured faster, docs/architecture.md).
+
+    ``LIVECORE_EVENT_LOOP=asyncio`` opts out."""
     if os.environ.get("LIVECORE_EVENT_LOOP", "uvloop") != "asyncio":
         try:
             import uvloop
@@ -80,7 +79,9 @@ def main() -> None:
 @click.option("--db", default=None, help=DB_HELP)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
-@click.option("--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True)
+@click.option(
+    "--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True
+)
 @click.option("--access-log/--no-access-log", default=False, help="Log every request line.")
 def serve(db: str | None, host: str, port: int, clock_kind: str, access_log: bool) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
@@ -126,23 +127,34 @@ def _print_result(result: dict[str, Any]) -> None:
             click.echo(f"    webhook {name} [{hook['env']}] signing secret: {secret}")
 
 
-@main.command()
-@click.option("--db", default=None, help=DB_HELP)
-@click.option("--port", default=8080, show_default=True, type=int)
-@click.option("--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True)
-def demo(db: str | None, port: int, clock_kind: str) -> None:
-    """Apply the built-in demo manifest, print fresh demo keys, then serve on 127.0.0.1."""
-    services, result = _apply(_db(db), demo_manifest())
-    # Keys are shown once; on a second run the demo rotates them so there is always a key to print.
+def apply_demo(db: str) -> tuple[Services, dict[str, Any]]:
+    """Apply the demo manifest. Keys are shown only when minted, so on a second run the demo rotates
+    its keys: there is always a working key to print."""
+    services, result = _apply(db, demo_manifest())
     for game in result["games"].values():
         for name, key in game["apiKeys"].items():
             if key["secret"] is None:
                 game["apiKeys"][name] = rotate_key(services.store, services.runtime, game["id"], name)
+    services.key_cache.clear()
+    return services, result
+
+
+@main.command()
+@click.option("--db", default=None, help=DB_HELP)
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option(
+    "--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True
+)
+def demo(db: str | None, port: int, clock_kind: str) -> None:
+    """Apply the built-in demo manifest, print fresh demo keys, then serve on 127.0.0.1."""
+    services, result = apply_demo(_db(db))
     services.close()
     _print_result(result)
     game = next(iter(result["games"].values()))
     client = next((k["secret"] for k in game["apiKeys"].values() if k["permission"] == "client_sdk"), None)
-    server = next((k["secret"] for k in game["apiKeys"].values() if k["permission"] == "server_integration"), None)
+    server = next(
+        (k["secret"] for k in game["apiKeys"].values() if k["permission"] == "server_integration"), None
+    )
     base = f"http://127.0.0.1:{port}"
     click.echo("\nTry it:")
     click.echo(f"  curl -s {base}/server/v1/ping -H 'Authorization: Bearer {server}'")

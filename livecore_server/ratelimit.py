@@ -15,7 +15,9 @@ class RateLimiter:
         self._clock = clock
         self._buckets: dict[tuple[str, BucketName], Bucket] = {}
 
-    def take(self, subject: str, bucket: BucketName, overrides: dict[BucketName, int] | None = None) -> Decision:
+    def take(
+        self, subject: str, bucket: BucketName, overrides: dict[BucketName, int] | None = None
+    ) -> Decision:
         limit = (overrides or {}).get(bucket) or DEFAULT_LIMITS[bucket]
         key = (subject, bucket)
         state, decision = take(self._buckets.get(key), limit, to_millis(self._clock.now()))

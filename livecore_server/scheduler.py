@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 import attrs
 
-from livecore.clock import Clock, ManualClock, to_millis, from_millis
+from livecore.clock import Clock, ManualClock, from_millis, to_millis
 
 log = logging.getLogger(__name__)
 

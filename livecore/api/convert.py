@@ -14,8 +14,8 @@ import ast
 import enum
 import re
 import typing
-from datetime import datetime
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any, TypeVar, cast
 
 import attrs
@@ -223,7 +223,8 @@ def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
     unknown = sorted(set(params) - set(fields))
     if unknown:
         raise invalid_request(
-            f"Unknown query parameter: {', '.join(unknown)}.", {n: "is not a known parameter" for n in unknown}
+            f"Unknown query parameter: {', '.join(unknown)}.",
+            {n: "is not a known parameter" for n in unknown},
         )
     values = {wire: _query_value(params[wire], t, wire) for wire, t in fields.items() if wire in params}
     return structure(values, cls)

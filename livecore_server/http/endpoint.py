@@ -84,7 +84,10 @@ def scope_of(key: ApiKey | None) -> Scope:
     if key is None:
         return Scope(studio_id="", game_id="", env=Environment.LIVE)
     return Scope(
-        studio_id=key.studio_id, game_id=key.game_id, env=key.env, actor=Actor(kind="api_key", prefix=key.prefix)
+        studio_id=key.studio_id,
+        game_id=key.game_id,
+        env=key.env,
+        actor=Actor(kind="api_key", prefix=key.prefix),
     )
 
 
@@ -119,11 +122,16 @@ def _parse_query(request: web.Request, route: Route) -> Any:
 def _idempotency_key(request: web.Request, route: Route, raw_body: Any) -> str | None:
     if route.idempotency is Idempotency.NONE:
         return None
-    body_key = raw_body.get("idempotencyKey") if route.body_idempotency_field and isinstance(raw_body, dict) else None
+    body_key = (
+        raw_body.get("idempotencyKey")
+        if route.body_idempotency_field and isinstance(raw_body, dict)
+        else None
+    )
     key = choose_key(body_key, request.headers.get("Idempotency-Key"))
     if key is None and route.idempotency is Idempotency.REQUIRED:
         raise invalid_request(
-            "This route needs an idempotency key (Idempotency-Key header).", {"Idempotency-Key": "is required"}
+            "This route needs an idempotency key (Idempotency-Key header).",
+            {"Idempotency-Key": "is required"},
         )
     return key
 
@@ -135,7 +143,9 @@ class _Outcome:
     replayed: bool
 
 
-def _execute(tx: SqliteTransaction, binding: Binding, call: Call, key: str | None, fp: str | None) -> _Outcome:
+def _execute(
+    tx: SqliteTransaction, binding: Binding, call: Call, key: str | None, fp: str | None
+) -> _Outcome:
     route = call.route
     now = call.rt.clock.now()
     if route.auth is Auth.PLAYER:
@@ -163,7 +173,9 @@ def make_handler(binding: Binding) -> Callable[[web.Request], Awaitable[web.Stre
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if route.method not in ("GET", "HEAD") else None
-        body = structure(raw_body, route.request) if route.request is not None and raw_body is not None else None
+        body = (
+            structure(raw_body, route.request) if route.request is not None and raw_body is not None else None
+        )
         query = _parse_query(request, route)
         key = _idempotency_key(request, route, raw_body)
         call = Call(
@@ -176,8 +188,10 @@ def make_handler(binding: Binding) -> Callable[[web.Request], Awaitable[web.Stre
             headers=request.headers,
         )
         if not binding.transactional:
-            result = await binding.handler(call)  # type: ignore[call-arg,misc]
-            value, status = (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
+            result = await binding.handler(call)  # type: ignore[call-arg]
+            value, status = (
+                (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
+            )
             return json_response(data_body(value), status)
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
         outcome = services.store.run(lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write)

@@ -55,8 +55,8 @@ async def error_envelope(request: web.Request, handler: Handler) -> web.StreamRe
     except Exception:
         # The message is generic on purpose: internals (and anything secret in them) stay in the log.
         log.exception("unhandled error on %s %s", request.method, request.path)
-        err = LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error.")
-        return error_response(err, request.get(RESPONSE_HEADERS))
+        internal = LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error.")
+        return error_response(internal, request.get(RESPONSE_HEADERS))
 
 
 def deprecation_headers(dep: Deprecation) -> dict[str, str]:
@@ -97,7 +97,9 @@ def namespace(surface: Surface, routes: dict[str, Route]) -> Callable[..., Await
         decision = services.ratelimiter.take(subject, bucket, key.rate_limits if key is not None else None)
         headers.update(decision.headers())
         if not decision.allowed:
-            raise LivecoreError(ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
+            raise LivecoreError(
+                ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
+            )
         if not public:
             if key is None:
                 raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")

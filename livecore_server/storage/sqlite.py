@@ -224,7 +224,8 @@ class SqliteTransaction:
 
     def reset_missed_streaks(self, last_day_before: date) -> int:
         cur = self.conn.execute(
-            "UPDATE players SET streak = 0 WHERE streak > 0 AND streak_day < ?", (last_day_before.isoformat(),)
+            "UPDATE players SET streak = 0 WHERE streak > 0 AND streak_day < ?",
+            (last_day_before.isoformat(),),
         )
         return cur.rowcount
 
@@ -270,14 +271,26 @@ class SqliteTransaction:
         if row is None:
             return None
         return StoredResponse(
-            scope=scope, key=key, fingerprint=row[0], status=row[1], body=row[2], created_at=from_millis(row[3])
+            scope=scope,
+            key=key,
+            fingerprint=row[0],
+            status=row[1],
+            body=row[2],
+            created_at=from_millis(row[3]),
         )
 
     def put_idempotent(self, stored: StoredResponse) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (stored.scope, stored.key, stored.fingerprint, stored.status, stored.body, to_millis(stored.created_at)),
+            (
+                stored.scope,
+                stored.key,
+                stored.fingerprint,
+                stored.status,
+                stored.body,
+                to_millis(stored.created_at),
+            ),
         )
 
     def purge_idempotency(self, before_ms: int) -> int:

@@ -9,9 +9,15 @@ from tests.conftest import World
 
 @pytest.mark.parametrize(
     ("path", "key"),
-    [("/server/v1/ping", None), ("/server/v1/ping", "lc_test_not-a-real-key"), ("/sdk/v1/players/p/register", None)],
+    [
+        ("/server/v1/ping", None),
+        ("/server/v1/ping", "lc_test_not-a-real-key"),
+        ("/sdk/v1/players/p/register", None),
+    ],
 )
-async def test_missing_or_unknown_key_is_401_invalid_api_key(world: World, path: str, key: str | None) -> None:
+async def test_missing_or_unknown_key_is_401_invalid_api_key(
+    world: World, path: str, key: str | None
+) -> None:
     method = "GET" if "ping" in path else "POST"
     status, body, _ = await world.call(method, path, key=key)
     assert status == 401
@@ -72,7 +78,10 @@ async def test_key_of_the_other_environment_naming_a_player_is_404(world: World)
     status, body, _ = await world.call("POST", "/sdk/v1/players/alice/register", key="live-client")
     assert (status, body["error"]["code"]) == (404, "player_not_found")
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/alice/identity", key="live-server", json={"name": "A"},
+        "PUT",
+        "/server/v1/players/alice/identity",
+        key="live-server",
+        json={"name": "A"},
         headers={"Idempotency-Key": "k"},
     )
     assert (status, body["error"]["code"]) == (404, "player_not_found")
@@ -81,12 +90,17 @@ async def test_key_of_the_other_environment_naming_a_player_is_404(world: World)
 async def test_players_of_another_game_are_invisible(world: World) -> None:
     await world.register("alice")
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/alice/identity", key=world.other_keys["test-server"], json={"name": "A"},
+        "PUT",
+        "/server/v1/players/alice/identity",
+        key=world.other_keys["test-server"],
+        json={"name": "A"},
         headers={"Idempotency-Key": "k"},
     )
     assert (status, body["error"]["code"]) == (404, "player_not_found")
     # The same external id registers independently in the other game.
-    status, _, _ = await world.call("POST", "/sdk/v1/players/alice/register", key=world.other_keys["test-client"])
+    status, _, _ = await world.call(
+        "POST", "/sdk/v1/players/alice/register", key=world.other_keys["test-client"]
+    )
     assert status == 201
 
 

@@ -29,7 +29,9 @@ async def test_advance_needs_positive_seconds(world: World) -> None:
 
 
 async def test_advance_with_a_live_key_is_403(world: World) -> None:
-    status, body, _ = await world.call("POST", "/server/v1/dev/clock/advance", key="live-server", json={"seconds": 5})
+    status, body, _ = await world.call(
+        "POST", "/server/v1/dev/clock/advance", key="live-server", json={"seconds": 5}
+    )
     assert (status, body["error"]["code"]) == (403, "permission_denied")
 
 

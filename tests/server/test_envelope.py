@@ -31,8 +31,10 @@ async def test_wrong_method_is_405_envelope_with_allow(world: World) -> None:
 
 async def test_malformed_json_is_400(world: World) -> None:
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/a/identity", data=b"{not json", headers={
-            "Content-Type": "application/json", "Idempotency-Key": "k"}
+        "PUT",
+        "/server/v1/players/a/identity",
+        data=b"{not json",
+        headers={"Content-Type": "application/json", "Idempotency-Key": "k"},
     )
     assert status == 400
     assert_envelope(body, "invalid_request")
@@ -41,7 +43,9 @@ async def test_malformed_json_is_400(world: World) -> None:
 
 async def test_non_utf8_body_is_400(world: World) -> None:
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/a/identity", data=b'{"name": "\xff\xfe"}',
+        "PUT",
+        "/server/v1/players/a/identity",
+        data=b'{"name": "\xff\xfe"}',
         headers={"Content-Type": "application/json", "Idempotency-Key": "k"},
     )
     assert status == 400
@@ -50,7 +54,9 @@ async def test_non_utf8_body_is_400(world: World) -> None:
 
 async def test_wrong_content_type_is_415(world: World) -> None:
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/a/identity", data=b'{"name":"x"}',
+        "PUT",
+        "/server/v1/players/a/identity",
+        data=b'{"name":"x"}',
         headers={"Content-Type": "text/plain", "Idempotency-Key": "k"},
     )
     assert status == 415
@@ -60,7 +66,9 @@ async def test_wrong_content_type_is_415(world: World) -> None:
 async def test_body_over_one_mib_is_413(world: World) -> None:
     big = b'{"name":"' + b"x" * (1024 * 1024) + b'"}'
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/a/identity", data=big,
+        "PUT",
+        "/server/v1/players/a/identity",
+        data=big,
         headers={"Content-Type": "application/json", "Idempotency-Key": "k"},
     )
     assert status == 413
@@ -70,7 +78,9 @@ async def test_body_over_one_mib_is_413(world: World) -> None:
 async def test_validation_errors_name_every_offending_field(world: World) -> None:
     await world.register("alice")
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/alice/identity", json={"name": 5, "avatar": 3, "colour": "red"},
+        "PUT",
+        "/server/v1/players/alice/identity",
+        json={"name": 5, "avatar": 3, "colour": "red"},
         headers={"Idempotency-Key": "k"},
     )
     assert status == 400
@@ -120,11 +130,15 @@ async def test_internal_errors_are_500_envelope_without_internals(world: World) 
     async def boom(call: Any) -> Any:
         raise RuntimeError("secret internals")
 
-    failing = bind_direct(Route(name="test.boom", surface=Surface.SERVER, method="GET", path="/test/boom", summary="x"), boom)
+    failing = bind_direct(
+        Route(name="test.boom", surface=Surface.SERVER, method="GET", path="/test/boom", summary="x"), boom
+    )
     client = TestClient(TestServer(create_app(world.services, extra=[failing])))
     await client.start_server()
     try:
-        resp = await client.get("/server/v1/test/boom", headers={"Authorization": f"Bearer {world.keys['test-server']}"})
+        resp = await client.get(
+            "/server/v1/test/boom", headers={"Authorization": f"Bearer {world.keys['test-server']}"}
+        )
         body = await resp.json()
     finally:
         await client.close()

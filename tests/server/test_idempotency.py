@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -48,7 +47,9 @@ async def test_same_key_on_another_path_is_409(world: World) -> None:
     await world.register("bob")
     headers = {"Idempotency-Key": "shared"}
     await world.call("PUT", "/server/v1/players/alice/identity", json={"name": "A"}, headers=headers)
-    status, body, _ = await world.call("PUT", "/server/v1/players/bob/identity", json={"name": "A"}, headers=headers)
+    status, body, _ = await world.call(
+        "PUT", "/server/v1/players/bob/identity", json={"name": "A"}, headers=headers
+    )
     assert (status, body["error"]["code"]) == (409, "idempotency_conflict")
 
 
@@ -138,7 +139,11 @@ async def test_replay_needs_the_player_secret(world: World) -> None:
     secret = await world.register("alice")
     path = "/sdk/v1/players/alice/identity"
     h = {"Idempotency-Key": "sec"}
-    status, _, _ = await world.call("PUT", path, key="test-client", json={"name": "A"}, headers=h, secret=secret)
+    status, _, _ = await world.call(
+        "PUT", path, key="test-client", json={"name": "A"}, headers=h, secret=secret
+    )
     assert status == 200
-    status, body, _ = await world.call("PUT", path, key="test-client", json={"name": "A"}, headers=h, secret="ps_bad")
+    status, body, _ = await world.call(
+        "PUT", path, key="test-client", json={"name": "A"}, headers=h, secret="ps_bad"
+    )
     assert (status, body["error"]["code"]) == (401, "player_secret_invalid")

@@ -42,7 +42,13 @@ async def test_register_fires_registered_then_secret_set(world: World) -> None:
     assert secret_set.data["via"] == "sdk_register"
     assert secret_set.data["secretRotatedAt"] is None
     assert set(secret_set.data) == {
-        "playerId", "externalPlayerId", "secretPrefix", "registeredAt", "secretRotatedAt", "via"}
+        "playerId",
+        "externalPlayerId",
+        "secretPrefix",
+        "registeredAt",
+        "secretRotatedAt",
+        "via",
+    }
     assert registered.env.value == "test"
 
 
@@ -98,8 +104,11 @@ async def test_banned_player_cannot_set_own_identity(world: World) -> None:
 
 async def test_player_context_country_wins_over_geo(world: World) -> None:
     status, body, _ = await world.call(
-        "POST", "/sdk/v1/players/alice/register", key="test-client",
-        json={"playerContext": {"country": "jp", "level": 3}}, headers={"CF-IPCountry": "DE"},
+        "POST",
+        "/sdk/v1/players/alice/register",
+        key="test-client",
+        json={"playerContext": {"country": "jp", "level": 3}},
+        headers={"CF-IPCountry": "DE"},
     )
     assert status == 201
     assert body["data"]["country"] == "JP"
@@ -107,7 +116,7 @@ async def test_player_context_country_wins_over_geo(world: World) -> None:
 
 
 async def test_unknown_country_is_null(world: World) -> None:
-    status, body, _ = await world.call(
+    _, body, _ = await world.call(
         "POST", "/sdk/v1/players/alice/register", key="test-client", headers={"CF-IPCountry": "XX1"}
     )
     assert body["data"]["country"] is None
@@ -115,7 +124,9 @@ async def test_unknown_country_is_null(world: World) -> None:
 
 async def test_synthetic_identity_is_deterministic_per_game(world: World) -> None:
     _, a, _ = await world.call("POST", "/sdk/v1/players/same-id/register", key="test-client")
-    _, b, _ = await world.call("POST", "/sdk/v1/players/same-id/register", key=world.other_keys["test-client"])
+    _, b, _ = await world.call(
+        "POST", "/sdk/v1/players/same-id/register", key=world.other_keys["test-client"]
+    )
     game_a = world.applied["games"]["space-race"]["id"]
     from livecore.identity import DEFAULT_POOL
 
@@ -127,11 +138,18 @@ async def test_synthetic_identity_is_deterministic_per_game(world: World) -> Non
 async def test_set_own_identity_trims_and_keeps_anonymized(world: World) -> None:
     secret = await world.register("alice")
     status, body, _ = await world.call(
-        "PUT", "/sdk/v1/players/alice/identity", key="test-client",
-        json={"name": "  Ally  ", "avatar": "https://cdn.example/a.png"}, secret=secret,
+        "PUT",
+        "/sdk/v1/players/alice/identity",
+        key="test-client",
+        json={"name": "  Ally  ", "avatar": "https://cdn.example/a.png"},
+        secret=secret,
     )
     assert status == 200
-    assert body["data"]["displayIdentity"] == {"name": "Ally", "avatar": "https://cdn.example/a.png", "country": None}
+    assert body["data"]["displayIdentity"] == {
+        "name": "Ally",
+        "avatar": "https://cdn.example/a.png",
+        "country": None,
+    }
     game_id = world.applied["games"]["space-race"]["id"]
     player = world.services.store.run(lambda tx: tx.get_player(game_id, "alice"), write=False)
     from livecore.identity import DEFAULT_POOL
@@ -142,18 +160,26 @@ async def test_set_own_identity_trims_and_keeps_anonymized(world: World) -> None
 async def test_identity_limits(world: World) -> None:
     secret = await world.register("alice")
     path = "/sdk/v1/players/alice/identity"
-    for bad, field in [({"name": "   "}, "name"), ({"name": "x" * 33}, "name"), ({"name": "ok", "avatar": "a" * 513}, "avatar")]:
+    for bad, field in [
+        ({"name": "   "}, "name"),
+        ({"name": "x" * 33}, "name"),
+        ({"name": "ok", "avatar": "a" * 513}, "avatar"),
+    ]:
         status, body, _ = await world.call("PUT", path, key="test-client", json=bad, secret=secret)
         assert status == 400, bad
         assert field in body["error"]["details"]["fields"]
-    status, _, _ = await world.call("PUT", path, key="test-client", json={"name": "x" * 32, "avatar": "a" * 512}, secret=secret)
+    status, _, _ = await world.call(
+        "PUT", path, key="test-client", json={"name": "x" * 32, "avatar": "a" * 512}, secret=secret
+    )
     assert status == 200
 
 
 async def test_server_sets_identity_of_an_existing_player(world: World) -> None:
     await world.register("alice")
     status, body, _ = await world.call(
-        "PUT", "/server/v1/players/alice/identity", json={"name": "Studio Name", "avatar": None},
+        "PUT",
+        "/server/v1/players/alice/identity",
+        json={"name": "Studio Name", "avatar": None},
         headers={"Idempotency-Key": "s1"},
     )
     assert status == 200

@@ -1,0 +1,62 @@
+"""livecore_client: typed Python clients for the livecore service.
+
+- :class:`SdkClient` / :class:`AsyncSdkClient` for the game-client surface ``/sdk/v1``;
+- :class:`ServerClient` / :class:`AsyncServerClient` for the studio-backend surface ``/server/v1``;
+- :mod:`livecore_client.errors`: one exception per meaning, all under :class:`LivecoreClientError`;
+- :mod:`livecore_client.models`: the wire models the methods accept and return.
+"""
+
+from livecore import __version__
+
+from . import models
+from ._transport import RetryPolicy
+from .errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    AuthenticationError,
+    ConflictError,
+    IdempotencyConflictError,
+    InternalServerError,
+    InvalidRequestError,
+    LivecoreAPIError,
+    LivecoreClientError,
+    NotFoundError,
+    PermissionDeniedError,
+    PlayerAlreadyRegisteredError,
+    PlayerBannedError,
+    PlayerNotFoundError,
+    PlayerSecretInvalidError,
+    RateLimitError,
+    UnprocessableEntityError,
+)
+from .sdk import AsyncSdkClient, SdkClient
+from .server import AsyncServerClient, ServerClient
+
+__all__ = [
+    "APIConnectionError",
+    "APIResponseValidationError",
+    "APITimeoutError",
+    "AsyncSdkClient",
+    "AsyncServerClient",
+    "AuthenticationError",
+    "ConflictError",
+    "IdempotencyConflictError",
+    "InternalServerError",
+    "InvalidRequestError",
+    "LivecoreAPIError",
+    "LivecoreClientError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "PlayerAlreadyRegisteredError",
+    "PlayerBannedError",
+    "PlayerNotFoundError",
+    "PlayerSecretInvalidError",
+    "RateLimitError",
+    "RetryPolicy",
+    "SdkClient",
+    "ServerClient",
+    "UnprocessableEntityError",
+    "__version__",
+    "models",
+]

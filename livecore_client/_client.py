@@ -1,0 +1,157 @@
+"""The sync and async client bases, and the adapters that turn one call builder into both methods.
+
+Each API method is written once, as a builder returning a :class:`~livecore_client._transport.Call`
+(its signature and docstring are the public ones). :func:`sync_method` and :func:`async_method` wrap the
+builder into the real method, so the sync and async clients share every parameter, default and type by
+construction::
+
+    class _PlayerCalls:
+        def _register(self, external_id: str, *, force: bool = False) -> Call[RegisterResponse]:
+            \"\"\"Register a player.\"\"\"
+            return Call(routes.REGISTER, RegisterResponse, path={"externalId": external_id}, ...)
+
+    class SdkClient(SyncClient, _PlayerCalls):
+        register = sync_method(_PlayerCalls._register)      # (external_id, *, force) -> RegisterResponse
+
+    class AsyncSdkClient(AsyncClient, _PlayerCalls):
+        register = async_method(_PlayerCalls._register)     # awaitable of the same
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from types import TracebackType
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar
+
+import attrs
+import httpx
+
+from ._transport import Call, PreparedRequest, RetryPolicy, build_request, send_async, send_sync
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_RETRIES = 2
+
+
+class _BaseClient:
+    def __init__(
+        self, api_key: str, *, base_url: str, max_retries: int, retry_policy: RetryPolicy | None
+    ) -> None:
+        if not api_key:
+            raise ValueError("api_key must not be empty")
+        self._api_key = api_key
+        self.base_url = base_url.rstrip("/")
+        # The constructor's max_retries is the one knob; a given policy supplies delays, jitter and sleep.
+        self._retry = attrs.evolve(retry_policy or RetryPolicy(), max_retries=max_retries)
+
+    def _prepare(self, call: Call[Any]) -> PreparedRequest:
+        return build_request(call, api_key=self._api_key)
+
+
+class SyncClient(_BaseClient):
+    """Base of the blocking clients. Closes the HTTP client only if it created it."""
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        http_client: httpx.Client | None = None,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
+        super().__init__(api_key, base_url=base_url, max_retries=max_retries, retry_policy=retry_policy)
+        self._owns_http = http_client is None
+        self._http = http_client if http_client is not None else httpx.Client(timeout=timeout)
+
+    def _send(self, call: Call[T]) -> T:
+        return send_sync(self._http, self.base_url, self._prepare(call), call.response, self._retry)
+
+    def close(self) -> None:
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class AsyncClient(_BaseClient):
+    """Base of the asyncio clients. Closes the HTTP client only if it created it."""
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        http_client: httpx.AsyncClient | None = None,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
+        super().__init__(api_key, base_url=base_url, max_retries=max_retries, retry_policy=retry_policy)
+        self._owns_http = http_client is None
+        self._http = http_client if http_client is not None else httpx.AsyncClient(timeout=timeout)
+
+    async def _send(self, call: Call[T]) -> T:
+        return await send_async(self._http, self.base_url, self._prepare(call), call.response, self._retry)
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+def sync_method(build: Callable[Concatenate[Any, P], Call[T]]) -> Callable[Concatenate[SyncClient, P], T]:
+    """The blocking method for a call builder: same parameters, returns the response model."""
+
+    def method(self: SyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._send(build(self, *args, **kwargs))
+
+    return _present(method, build)
+
+
+def async_method(
+    build: Callable[Concatenate[Any, P], Call[T]],
+) -> Callable[Concatenate[AsyncClient, P], Coroutine[Any, Any, T]]:
+    """The asyncio method for a call builder: same parameters, returns an awaitable of the model."""
+
+    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._send(build(self, *args, **kwargs))
+
+    return _present(method, build)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _present(method: _F, build: Callable[..., Any]) -> _F:
+    """Show the builder's docstring and parameters in help() and IDEs rather than the adapter's
+    ``*args, **kwargs``; the return annotation is dropped because it names the builder's Call."""
+    name = build.__name__.lstrip("_")
+    signature = inspect.signature(build).replace(return_annotation=inspect.Signature.empty)
+    for attribute, value in (
+        ("__name__", name),
+        ("__qualname__", name),
+        ("__doc__", build.__doc__),
+        ("__module__", build.__module__),
+        ("__signature__", signature),
+    ):
+        setattr(method, attribute, value)
+    return method

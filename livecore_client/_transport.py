@@ -1,0 +1,306 @@
+"""The one description of a call that the sync and async clients share, so the two cannot drift.
+
+A call goes: :class:`Call` (what a client method asked for) -> :func:`build_request` ->
+:class:`PreparedRequest` (the exact bytes, built once) -> a sender loop (send, maybe sleep, send the same
+bytes again) -> :func:`parse_response` -> the response model, or an exception from
+:mod:`livecore_client.errors`.
+
+Building the request once, before the retry loop, is what makes retries safe: the idempotency key is part
+of the prepared bytes, so every attempt of a write carries the same key and the service applies it at
+most once (SPEC 7, SPEC 8). Only the two ``send_*`` loops at the bottom know about sync or async.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+import attrs
+import cattrs
+import httpx
+import orjson
+
+import livecore
+from livecore.api.convert import response_converter, unstructure, unstructure_query
+from livecore.api.routes import Auth, Idempotency, Route
+
+from .errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    LivecoreAPIError,
+    LivecoreClientError,
+    error_from_response,
+    retry_after_seconds,
+)
+
+T = TypeVar("T")
+
+SDK_IDENTIFICATION = f"livecore-python/{livecore.__version__}"
+BODY_IDEMPOTENCY_FIELD = "idempotencyKey"
+
+
+@attrs.frozen
+class Call(Generic[T]):
+    """What a client method asks for. ``response`` repeats ``route.response`` so the method's return
+    type is checked statically; the two are compared at construction so they cannot disagree."""
+
+    route: Route
+    response: type[T]
+    path: Mapping[str, str] = attrs.field(factory=dict)
+    query: object | None = None
+    body: object | None = None
+    idempotency_key: str | None = None
+    player_secret: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        expected = self.route.response if self.route.response is not None else type(None)
+        if self.response is not expected:
+            raise TypeError(f"{self.route.name} answers {expected.__name__}, not {self.response.__name__}")
+
+
+@attrs.frozen
+class PreparedRequest:
+    method: str
+    path: str  # surface prefix included, path parameters filled in and escaped
+    params: Mapping[str, str]
+    headers: Mapping[str, str]
+    content: bytes | None
+    idempotency_key: str | None
+    # False for a write without an idempotency key: resending after an unknown outcome could apply it
+    # twice, so only a 429 (refused before any effect) may be retried.
+    retry_safe: bool
+
+
+def new_idempotency_key() -> str:
+    """SPEC 8: SDKs stamp writes with a random 16-byte key."""
+    return secrets.token_hex(16)
+
+
+def build_request(
+    call: Call[Any], *, api_key: str, new_key: Callable[[], str] = new_idempotency_key
+) -> PreparedRequest:
+    route = call.route
+    payload = _body(call)
+    key = _idempotency_key(call, payload, new_key)
+    if key is not None and route.body_idempotency_field:
+        # DECISIONS 5: the body field wins where SPEC names one; sending the same value in both places
+        # keeps the header useful to proxies and logs without ever disagreeing.
+        payload = {**(payload or {}), BODY_IDEMPOTENCY_FIELD: key}
+
+    headers = {"Accept": "application/json", "X-Svc-SDK": SDK_IDENTIFICATION}
+    if route.auth is not Auth.PUBLIC:
+        headers["Authorization"] = f"Bearer {api_key}"
+    if route.auth is Auth.PLAYER:
+        if not call.player_secret:
+            # Fail before the network: the service would only answer 401 player_secret_invalid.
+            raise ValueError(f"{route.name} needs the player's secret: pass player_secret")
+        headers["X-Player-Secret"] = call.player_secret
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    content = None
+    if payload is not None:
+        headers["Content-Type"] = "application/json"
+        content = orjson.dumps(payload)
+
+    return PreparedRequest(
+        method=route.method,
+        path=route.surface.value + _fill_path(route.path, call.path),
+        params=_query(call),
+        headers=headers,
+        content=content,
+        idempotency_key=key,
+        retry_safe=not route.is_write or key is not None,
+    )
+
+
+_PATH_PARAM = re.compile(r"\{(\w+)\}")
+
+
+def _fill_path(template: str, values: Mapping[str, str]) -> str:
+    names = set(_PATH_PARAM.findall(template))
+    if names != set(values):
+        raise ValueError(f"{template} takes path parameters {sorted(names)}, got {sorted(values)}")
+    for name, value in values.items():
+        if not value:
+            # An empty segment would silently address a different route.
+            raise ValueError(f"path parameter {name} must not be empty")
+    # safe="": a "/" inside an id must stay inside its segment.
+    return _PATH_PARAM.sub(lambda match: quote(values[match.group(1)], safe=""), template)
+
+
+def _query(call: Call[Any]) -> dict[str, str]:
+    if call.query is None:
+        return {}
+    if call.route.query is None or not isinstance(call.query, call.route.query):
+        raise TypeError(f"{call.route.name} does not take query {type(call.query).__name__}")
+    return unstructure_query(call.query)
+
+
+def _body(call: Call[Any]) -> dict[str, Any] | None:
+    route = call.route
+    if call.body is None:
+        if route.request is not None and not route.request_optional:
+            raise ValueError(f"{route.name} needs a {route.request.__name__} body")
+        return None
+    if route.request is None or not isinstance(call.body, route.request):
+        raise TypeError(f"{route.name} does not take a {type(call.body).__name__} body")
+    payload: dict[str, Any] = unstructure(call.body)
+    return payload
+
+
+def _idempotency_key(
+    call: Call[Any], payload: dict[str, Any] | None, new_key: Callable[[], str]
+) -> str | None:
+    route = call.route
+    given = call.idempotency_key
+    if given is not None and not given:
+        raise ValueError("idempotency_key must not be empty")
+    if route.idempotency is Idempotency.NONE:
+        if given is not None:
+            raise ValueError(f"{route.name} does not take an idempotency key")
+        return None
+    in_body = payload.get(BODY_IDEMPOTENCY_FIELD) if payload and route.body_idempotency_field else None
+    if given is not None and in_body is not None and given != in_body:
+        raise ValueError("idempotency_key and the body's idempotency key differ")
+    # Our SDKs key every keyable write (OPTIONAL included), so their retries are always safe.
+    return given or in_body or new_key()
+
+
+def parse_response(response: type[T], status: int, headers: Mapping[str, str], content: bytes) -> T:
+    """The model inside ``data`` of a 2xx answer, or the exception for an error answer.
+
+    The lenient converter reads responses: SPEC 9 lets new fields appear in v1 without notice, and an
+    old client must keep working when they do.
+    """
+    payload = _decode(content)
+    is_envelope = isinstance(payload, dict) and "error" in payload and "data" not in payload
+    # SPEC 7: the 202 lobby_forming answer is an error envelope too, so the body decides, not the status.
+    if not 200 <= status < 300 or is_envelope:
+        raise error_from_response(status, headers, payload, content.decode("utf-8", "replace"))
+    if response is type(None):
+        return None
+    if not isinstance(payload, dict) or "data" not in payload:
+        raise APIResponseValidationError(
+            f"HTTP {status} answer has no data: {content[:200]!r}", status=status, headers=headers
+        )
+    try:
+        return response_converter.structure(payload["data"], response)
+    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
+        raise APIResponseValidationError(
+            f"HTTP {status} answer does not match {response.__name__}: {exc}", status=status, headers=headers
+        ) from exc
+
+
+def _decode(content: bytes) -> Any:
+    if not content:
+        return None
+    try:
+        return orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def connection_error(exc: httpx.TransportError) -> APIConnectionError:
+    error_type = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+    error = error_type(f"{type(exc).__name__}: {exc}")
+    error.__cause__ = exc
+    return error
+
+
+@attrs.frozen
+class RetryPolicy:
+    """When to retry and how long to wait. ``rand``, ``sleep`` and ``async_sleep`` are injectable so
+    tests run fast and deterministically."""
+
+    max_retries: int = attrs.field(default=2, validator=attrs.validators.ge(0))
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+    # A Retry-After beyond this is raised to the caller rather than slept through inside a call.
+    max_retry_after: float = 60.0
+    rand: Callable[[], float] = random.random
+    sleep: Callable[[float], None] = time.sleep
+    async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+    def delay(self, attempt: int, error: LivecoreClientError, *, retry_safe: bool) -> float | None:
+        """Seconds to wait before retrying after failed attempt number ``attempt`` (0-based), or
+        ``None`` to raise ``error``."""
+        if attempt >= self.max_retries or not self._retryable(error, retry_safe):
+            return None
+        hint = retry_after_seconds(error.headers) if isinstance(error, LivecoreAPIError) else None
+        if hint is not None:
+            return hint if hint <= self.max_retry_after else None
+        # Full jitter: spreads the retries of many clients hit by the same outage.
+        return self.rand() * min(self.max_delay, self.base_delay * 2.0**attempt)
+
+    @staticmethod
+    def _retryable(error: LivecoreClientError, retry_safe: bool) -> bool:
+        if isinstance(error, LivecoreAPIError) and error.status == 429:
+            return True  # refused before any effect, so safe even for an unkeyed write
+        if not retry_safe:
+            return False
+        if isinstance(error, APIConnectionError):
+            return True
+        return isinstance(error, LivecoreAPIError) and error.status >= 500
+
+
+def send_sync(
+    http: httpx.Client, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
+) -> T:
+    attempt = 0
+    while True:
+        error: LivecoreClientError
+        try:
+            raw = http.request(
+                request.method,
+                base_url + request.path,
+                params=request.params,
+                headers=request.headers,
+                content=request.content,
+            )
+        except httpx.TransportError as exc:
+            error = connection_error(exc)
+        else:
+            try:
+                return parse_response(response, raw.status_code, raw.headers, raw.content)
+            except LivecoreAPIError as exc:
+                error = exc
+        delay = policy.delay(attempt, error, retry_safe=request.retry_safe)
+        if delay is None:
+            raise error
+        policy.sleep(delay)
+        attempt += 1
+
+
+async def send_async(
+    http: httpx.AsyncClient, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
+) -> T:
+    attempt = 0
+    while True:
+        error: LivecoreClientError
+        try:
+            raw = await http.request(
+                request.method,
+                base_url + request.path,
+                params=request.params,
+                headers=request.headers,
+                content=request.content,
+            )
+        except httpx.TransportError as exc:
+            error = connection_error(exc)
+        else:
+            try:
+                return parse_response(response, raw.status_code, raw.headers, raw.content)
+            except LivecoreAPIError as exc:
+                error = exc
+        delay = policy.delay(attempt, error, retry_safe=request.retry_safe)
+        if delay is None:
+            raise error
+        await policy.async_sleep(delay)
+        attempt += 1

@@ -1,0 +1,227 @@
+"""Exceptions raised by the clients: one class per meaning, so callers catch what they can handle.
+
+Callers should match on the class or on ``code`` (stable, SPEC 7), never on ``message``. The classes form
+two families under :class:`LivecoreClientError`:
+
+- :class:`LivecoreAPIError`: the service answered with an error envelope. A class per stable code
+  subclasses the class of its HTTP status, so ``except NotFoundError`` also catches
+  :class:`PlayerNotFoundError`.
+- :class:`APIConnectionError` (and :class:`APITimeoutError`): no answer came back.
+
+A new error code gets its class with one line in :data:`_BY_CODE`; an unknown code still maps by status,
+because SPEC 7 says the complete code list is not shown and new codes may appear.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from livecore.errors import ErrorCode
+
+__all__ = [
+    "APIConnectionError",
+    "APIResponseValidationError",
+    "APITimeoutError",
+    "AuthenticationError",
+    "ConflictError",
+    "IdempotencyConflictError",
+    "InternalServerError",
+    "InvalidRequestError",
+    "LivecoreAPIError",
+    "LivecoreClientError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "PlayerAlreadyRegisteredError",
+    "PlayerBannedError",
+    "PlayerNotFoundError",
+    "PlayerSecretInvalidError",
+    "RateLimitError",
+    "UnprocessableEntityError",
+    "error_from_response",
+    "retry_after_seconds",
+]
+
+REQUEST_ID_HEADER = "X-Request-Id"
+
+
+class LivecoreClientError(Exception):
+    """Anything this package raises about a call; catch it to handle every failure in one place."""
+
+
+class APIConnectionError(LivecoreClientError):
+    """The request got no response: DNS, refused connection, reset, or a broken proxy."""
+
+
+class APITimeoutError(APIConnectionError):
+    """The request timed out. A write may or may not have been applied; a retry with the same
+    idempotency key is safe (SPEC 7), which is what the client's own retries do."""
+
+
+class APIResponseValidationError(LivecoreClientError):
+    """A 2xx answer whose body does not match the contract: a server bug or a proxy in the way."""
+
+    def __init__(self, message: str, *, status: int, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.headers = httpx.Headers(headers)
+
+
+class LivecoreAPIError(LivecoreClientError):
+    """The service refused the call. ``code`` is ``None`` only when the body was not an error envelope
+    (for example an HTML page from a proxy)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details: dict[str, Any] | None = dict(details) if details is not None else None
+        self.headers = httpx.Headers(headers)
+        self.request_id: str | None = self.headers.get(REQUEST_ID_HEADER)
+
+    def __str__(self) -> str:
+        return f"[{self.status} {self.code or 'no code'}] {self.message}"
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(status={self.status}, code={self.code!r}, message={self.message!r}, "
+            f"details={self.details!r})"
+        )
+
+
+class InvalidRequestError(LivecoreAPIError):
+    """400: the request failed validation; ``details["fields"]`` names each offending field."""
+
+
+class AuthenticationError(LivecoreAPIError):
+    """401: missing, unknown or revoked API key."""
+
+
+class PlayerSecretInvalidError(AuthenticationError):
+    """401: wrong or missing player secret on a player-scoped route."""
+
+
+class PermissionDeniedError(LivecoreAPIError):
+    """403: the key's permission set does not allow the route (e.g. a client key on a server route)."""
+
+
+class PlayerBannedError(PermissionDeniedError):
+    """403: the player is banned; registration and player-scoped writes are refused."""
+
+
+class NotFoundError(LivecoreAPIError):
+    """404: no such resource (including a player of the other environment)."""
+
+
+class PlayerNotFoundError(NotFoundError):
+    """404: no such player in this game and environment."""
+
+
+class ConflictError(LivecoreAPIError):
+    """409: the request conflicts with the current state."""
+
+
+class IdempotencyConflictError(ConflictError):
+    """409: the idempotency key was already used with a different body (or is still in flight)."""
+
+
+class PlayerAlreadyRegisteredError(ConflictError):
+    """409: the player already has a secret; recover with the admin rotate-secret route."""
+
+
+class UnprocessableEntityError(LivecoreAPIError):
+    """422: well-formed but refused by a rule (e.g. an invalid merge)."""
+
+
+class RateLimitError(LivecoreAPIError):
+    """429: the key's bucket is empty; ``retry_after`` is the server's hint in seconds, if sent."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.retry_after = retry_after_seconds(self.headers)
+
+
+class InternalServerError(LivecoreAPIError):
+    """5xx: the service failed; the clients retry these before raising."""
+
+
+# Checked first: the code says exactly what went wrong.
+_BY_CODE: dict[str, type[LivecoreAPIError]] = {
+    ErrorCode.INVALID_REQUEST: InvalidRequestError,
+    ErrorCode.INVALID_API_KEY: AuthenticationError,
+    ErrorCode.PLAYER_SECRET_INVALID: PlayerSecretInvalidError,
+    ErrorCode.PERMISSION_DENIED: PermissionDeniedError,
+    ErrorCode.PLAYER_BANNED: PlayerBannedError,
+    ErrorCode.NOT_FOUND: NotFoundError,
+    ErrorCode.PLAYER_NOT_FOUND: PlayerNotFoundError,
+    ErrorCode.IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
+    ErrorCode.PLAYER_ALREADY_REGISTERED: PlayerAlreadyRegisteredError,
+    ErrorCode.RATE_LIMITED: RateLimitError,
+}
+
+# Then the status family, for codes without a class of their own (and codes added after this release).
+_BY_STATUS: dict[int, type[LivecoreAPIError]] = {
+    400: InvalidRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
+}
+
+
+def error_class(status: int, code: str | None) -> type[LivecoreAPIError]:
+    if code is not None and code in _BY_CODE:
+        return _BY_CODE[code]
+    if status in _BY_STATUS:
+        return _BY_STATUS[status]
+    return InternalServerError if status >= 500 else LivecoreAPIError
+
+
+def error_from_response(status: int, headers: Mapping[str, str], payload: Any, text: str) -> LivecoreAPIError:
+    """The exception for an error answer. ``payload`` is the decoded JSON body (``None`` when it was not
+    JSON); ``text`` is the raw body, quoted when there is no envelope so the cause is not lost."""
+    envelope = payload.get("error") if isinstance(payload, dict) else None
+    if isinstance(envelope, dict) and isinstance(envelope.get("code"), str):
+        code: str | None = envelope["code"]
+        message = str(envelope.get("message", ""))
+        raw_details = envelope.get("details")
+        details = raw_details if isinstance(raw_details, dict) else None
+    else:
+        code, details = None, None
+        message = f"HTTP {status} without an error envelope: {text[:200]!r}"
+    cls = error_class(status, code)
+    return cls(message, status=status, code=code, details=details, headers=headers)
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """``Retry-After`` in seconds (DECISIONS 4: always a delta), or ``None`` when absent or unusable."""
+    raw = httpx.Headers(headers).get("Retry-After")
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None

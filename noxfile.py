@@ -1,0 +1,45 @@
+"""Developer sessions; CI runs the same ones (.ci/run)."""
+
+from __future__ import annotations
+
+import shutil
+
+import nox
+
+nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.reuse_existing_virtualenvs = True
+
+SOURCES = ["livecore", "livecore_server", "livecore_client", "tests", "benchmarks", "examples", "noxfile.py"]
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the test suite (core, server API on real SQLite, clients against a live server)."""
+    session.install("-e", ".[dev]")
+    session.run("pytest", "-n", "2", "--dist", "loadfile", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Ruff lint and format check."""
+    session.install("ruff")
+    session.run("ruff", "check", *SOURCES)
+    session.run("ruff", "format", "--check", *SOURCES)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy: strict for livecore and livecore_client, checked for livecore_server."""
+    session.install("-e", ".[dev]")
+    session.run("mypy", "livecore", "livecore_client", "livecore_server", *session.posargs)
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmarks with wrk, as ratios to a bare-aiohttp baseline in the same run; writes JSON too."""
+    if shutil.which("wrk") is None:
+        # wrk comes from Debian's package; the machines we run on let the session install it.
+        session.run("apt-get", "update", "-qq", external=True)
+        session.run("apt-get", "install", "-y", "-qq", "wrk", external=True)
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "benchmarks", "--json", "benchmarks/results/latest.json", *session.posargs)

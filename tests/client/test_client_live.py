@@ -1,0 +1,145 @@
+"""The clients against the real server (the ``live_server`` fixture): proves the client and the server
+agree on the wire, which the mocked tests cannot."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from livecore_client import (
+    AsyncSdkClient,
+    AsyncServerClient,
+    AuthenticationError,
+    IdempotencyConflictError,
+    InvalidRequestError,
+    PermissionDeniedError,
+    PlayerAlreadyRegisteredError,
+    PlayerSecretInvalidError,
+    RateLimitError,
+    SdkClient,
+    ServerClient,
+)
+
+_ids = itertools.count()
+
+
+@pytest.fixture
+def external_id() -> str:
+    """A fresh player per test: the live server is shared by the whole module."""
+    return f"player-{next(_ids)}"
+
+
+@pytest.fixture
+def sdk(live_server: Any) -> Iterator[SdkClient]:
+    with SdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as client:
+        yield client
+
+
+@pytest.fixture
+def server(live_server: Any) -> Iterator[ServerClient]:
+    with ServerClient(live_server.keys["test-server"], base_url=live_server.base_url) as client:
+        yield client
+
+
+def test_register_then_set_identity(sdk: SdkClient, external_id: str) -> None:
+    registered = sdk.register(external_id, player_context={"country": "FR"})
+    assert registered.external_player_id == external_id
+    assert registered.country == "FR"
+
+    sdk.player_secret = registered.player_secret
+    result = sdk.set_identity(external_id, name="Otter", avatar="otter.png")
+    assert (result.display_identity.name, result.display_identity.avatar) == ("Otter", "otter.png")
+
+
+def test_register_errors_and_force(sdk: SdkClient, external_id: str) -> None:
+    first = sdk.register(external_id)
+    with pytest.raises(PlayerAlreadyRegisteredError) as info:
+        sdk.register(external_id)
+    assert (info.value.status, info.value.code) == (409, "player_already_registered")
+
+    rotated = sdk.register(external_id, force=True)  # test key: rotates in place
+    assert rotated.player_secret != first.player_secret
+    with pytest.raises(PlayerSecretInvalidError):
+        sdk.set_identity(external_id, name="Otter", player_secret=first.player_secret)
+
+
+def test_live_key_refuses_force(live_server: Any, external_id: str) -> None:
+    with (
+        SdkClient(live_server.keys["live-client"], base_url=live_server.base_url) as live,
+        pytest.raises(PermissionDeniedError) as info,
+    ):
+        live.register(external_id, force=True)
+    assert info.value.code == "permission_denied"
+
+
+def test_idempotent_replay_and_conflict(sdk: SdkClient, external_id: str) -> None:
+    secret = sdk.register(external_id).player_secret
+    first = sdk.set_identity(external_id, name="Otter", player_secret=secret, idempotency_key="k-1")
+    again = sdk.set_identity(external_id, name="Otter", player_secret=secret, idempotency_key="k-1")
+    assert again == first
+    with pytest.raises(IdempotencyConflictError):
+        sdk.set_identity(external_id, name="Badger", player_secret=secret, idempotency_key="k-1")
+
+
+def test_server_calls(server: ServerClient, sdk: SdkClient, external_id: str) -> None:
+    ping = server.ping()
+    assert ping.ok
+    assert ping.environment == "test"
+    assert server.health().status
+
+    sdk.register(external_id)
+    assert (
+        server.set_identity(external_id, name="Named By Backend").display_identity.name == "Named By Backend"
+    )
+
+    before = server.advance_clock(1).now
+    assert (server.advance_clock(60).now - before).total_seconds() == 60
+
+
+def test_validation_error_names_the_field(server: ServerClient, sdk: SdkClient, external_id: str) -> None:
+    sdk.register(external_id)
+    with pytest.raises(InvalidRequestError) as info:
+        server.set_identity(external_id, name="x" * 33)
+    assert info.value.details is not None
+
+
+def test_wrong_keys(live_server: Any) -> None:
+    with (
+        ServerClient("lc_not_a_key", base_url=live_server.base_url) as bad,
+        pytest.raises(AuthenticationError),
+    ):
+        bad.ping()
+    with (
+        ServerClient(live_server.keys["test-client"], base_url=live_server.base_url) as client_key,
+        pytest.raises(PermissionDeniedError),
+    ):
+        client_key.ping()
+
+
+def test_rate_limit_surfaces_retry_after(live_server: Any) -> None:
+    base_url = live_server.base_url
+    with ServerClient(live_server.keys["tight-server"], base_url=base_url, max_retries=0) as tight:
+        for _ in range(3):  # the manifest gives this key 3 server calls a minute
+            tight.ping()
+        with pytest.raises(RateLimitError) as info:
+            tight.ping()
+    assert info.value.retry_after is not None
+    assert info.value.retry_after > 0
+
+
+async def test_async_clients(live_server: Any, external_id: str) -> None:
+    async with (
+        AsyncSdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk,
+        AsyncServerClient(live_server.keys["test-server"], base_url=live_server.base_url) as server,
+    ):
+        registered = await sdk.register(external_id)
+        sdk.player_secret = registered.player_secret
+        assert (
+            await sdk.set_identity(external_id, name="Async Otter")
+        ).display_identity.name == "Async Otter"
+        assert (await server.ping()).ok
+        with pytest.raises(PlayerAlreadyRegisteredError):
+            await sdk.register(external_id)

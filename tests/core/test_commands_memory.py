@@ -1,0 +1,91 @@
+"""The player commands on the in-memory store: the embedded simulation behaves like the server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from livecore.clock import ManualClock
+from livecore.commands import Runtime
+from livecore.commands.players import authenticate, first_contact, register, set_identity, sweep_streaks
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import Game, Studio
+from livecore.hashing import KeyedHasher
+from livecore.memory import MemoryStore
+from livecore.rand import SeededRandomSource
+from livecore.scope import Environment, Scope
+
+T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+TEST = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
+LIVE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.LIVE)
+
+
+@pytest.fixture
+def sim() -> tuple[MemoryStore, Runtime, ManualClock]:
+    store = MemoryStore()
+    store.add_game(Studio(id="std_1", key="acme"), Game(id="gam_1", studio_id="std_1", key="g", name="G"))
+    clock = ManualClock(T0)
+    return store, Runtime(clock=clock, rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32)), clock
+
+
+def test_register_then_authenticate(sim) -> None:  # type: ignore[no-untyped-def]
+    store, rt, _ = sim
+    with store.transaction() as tx:
+        result = register(tx, rt, TEST, "alice")
+    assert result.created
+    assert [e.kind for e in store.outbox] == ["player.registered", "player.secret_set"]
+    with store.transaction() as tx:
+        assert authenticate(tx, rt, TEST, "alice", result.secret).external_id == "alice"
+        with pytest.raises(LivecoreError) as exc:
+            authenticate(tx, rt, TEST, "alice", "ps_wrong")
+    assert exc.value.code is ErrorCode.PLAYER_SECRET_INVALID
+
+
+def test_simulation_replays_exactly_with_the_same_seed() -> None:
+    def run() -> list[str]:
+        store = MemoryStore()
+        store.add_game(Studio(id="std_1", key="acme"), Game(id="gam_1", studio_id="std_1", key="g", name="G"))
+        rt = Runtime(clock=ManualClock(T0), rng=SeededRandomSource(42), hasher=KeyedHasher(b"k" * 32))
+        with store.transaction() as tx:
+            secret = register(tx, rt, TEST, "alice").secret
+        return [secret, *(e.id for e in store.outbox)]
+
+    assert run() == run()
+
+
+def test_a_failing_command_leaves_nothing_behind(sim) -> None:  # type: ignore[no-untyped-def]
+    store, rt, _ = sim
+    with pytest.raises(LivecoreError), store.transaction() as tx:
+        player = first_contact(tx, rt, TEST, "bob")
+        set_identity(tx, rt, player, name=" ", avatar=None, by_player=True)  # invalid: rolls back
+    assert store.players == {}
+    assert store.outbox == []
+
+
+def test_other_environment_sees_404(sim) -> None:  # type: ignore[no-untyped-def]
+    store, rt, _ = sim
+    with store.transaction() as tx:
+        register(tx, rt, TEST, "alice")
+    with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
+        register(tx, rt, LIVE, "alice")
+    assert exc.value.code is ErrorCode.PLAYER_NOT_FOUND
+
+
+def test_first_contact_then_register_sets_the_secret_without_a_second_registered_event(sim) -> None:  # type: ignore[no-untyped-def]
+    store, rt, _ = sim
+    with store.transaction() as tx:
+        first_contact(tx, rt, TEST, "carol")
+        result = register(tx, rt, TEST, "carol")
+    assert not result.created
+    assert [e.kind for e in store.outbox] == ["player.registered", "player.secret_set"]
+
+
+def test_streak_sweep_on_memory_store(sim) -> None:  # type: ignore[no-untyped-def]
+    store, rt, clock = sim
+    with store.transaction() as tx:
+        register(tx, rt, TEST, "alice")
+    clock.advance(2 * 86400)
+    with store.transaction() as tx:
+        assert sweep_streaks(tx, rt) == 1
+    assert store.players[("gam_1", "alice")].activity.streak == 0

@@ -1,0 +1,149 @@
+"""The livecore-server command (DECISIONS 1): apply, its --json output, refusals, serve and SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+
+from livecore_server.cli import main
+from tests.conftest import TEST_MANIFEST
+
+WEBHOOK = """
+[games.space-race.webhooks.backend]
+env = "test"
+url = "http://127.0.0.1:9000/hooks"
+events = ["*"]
+"""
+
+
+def _apply(tmp_path: Path, text: str, *extra: str) -> tuple[int, str, str]:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(text)
+    result = CliRunner().invoke(main, ["apply", str(manifest), "--db", str(tmp_path / "c.db"), *extra])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_apply_json_prints_the_pinned_shape_and_secrets_once(tmp_path: Path) -> None:
+    code, out, _ = _apply(tmp_path, TEST_MANIFEST + WEBHOOK, "--json")
+    assert code == 0
+    first = json.loads(out)
+    assert first["studio"]["key"] == "acme"
+    assert first["studio"]["id"].startswith("std_")
+    game = first["games"]["space-race"]
+    assert game["id"].startswith("gam_")
+    key = game["apiKeys"]["test-client"]
+    assert key["id"].startswith("key_")
+    assert (key["env"], key["permission"]) == ("test", "client_sdk")
+    assert key["secret"].startswith("lc_test_")
+    hook = game["webhooks"]["backend"]
+    assert hook["id"].startswith("whe_") and hook["env"] == "test" and hook["secret"].startswith("whsec_")
+
+    code, out, _ = _apply(tmp_path, TEST_MANIFEST + WEBHOOK, "--json")
+    again = json.loads(out)
+    assert code == 0
+    # Idempotent: same ids, no secret printed twice.
+    assert again["games"]["space-race"]["id"] == game["id"]
+    assert again["games"]["space-race"]["apiKeys"]["test-client"] == {**key, "secret": None}
+    assert again["games"]["space-race"]["webhooks"]["backend"]["secret"] is None
+
+
+def test_webhook_secret_is_stored_encrypted(tmp_path: Path) -> None:
+    _, out, _ = _apply(tmp_path, TEST_MANIFEST + WEBHOOK, "--json")
+    secret = json.loads(out)["games"]["space-race"]["webhooks"]["backend"]["secret"]
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("c.db*"))
+    assert secret.encode() not in raw
+    key_file = tmp_path / "c.db.key"
+    assert key_file.exists()
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+
+
+def test_changing_a_keys_environment_mints_a_successor(tmp_path: Path) -> None:
+    _, out, _ = _apply(tmp_path, TEST_MANIFEST, "--json")
+    before = json.loads(out)["games"]["space-race"]["apiKeys"]["test-client"]
+    changed = TEST_MANIFEST.replace(
+        '[games.space-race.api_keys.test-client]\nenv = "test"',
+        '[games.space-race.api_keys.test-client]\nenv = "live"',
+    )
+    _, out, _ = _apply(tmp_path, changed, "--json")
+    after = json.loads(out)["games"]["space-race"]["apiKeys"]["test-client"]
+    assert after["id"] != before["id"]
+    assert after["env"] == "live" and after["secret"].startswith("lc_live_")
+
+
+def test_invalid_manifest_exits_2_names_the_field_and_applies_nothing(tmp_path: Path) -> None:
+    bad = TEST_MANIFEST.replace('permission = "client_sdk"', 'permission = "root"', 1)
+    code, out, err = _apply(tmp_path, bad + "\n[games.space-race.presence]\nttl = 5\n", "--json")
+    assert code == 2
+    assert "games.space-race.api_keys.test-client.permission" in err
+    assert "games.space-race.presence.ttl" in err
+    assert out == ""
+    assert not (tmp_path / "c.db").exists() or _count_studios(tmp_path / "c.db") == 0
+
+
+def _count_studios(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM studios").fetchone()[0])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "LIVECORE_DB": str(tmp_path / "s.db")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "livecore_server.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/admin/v1/health", timeout=1)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "server did not start"
+                time.sleep(0.1)
+        assert r.status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_demo_prints_working_keys_on_every_run(tmp_path: Path) -> None:
+    from livecore_server.cli import apply_demo
+
+    db = str(tmp_path / "d.db")
+    services, first = apply_demo(db)
+    services.close()
+    services, second = apply_demo(db)
+    try:
+        keys1 = first["games"]["space-race"]["apiKeys"]
+        keys2 = second["games"]["space-race"]["apiKeys"]
+        assert set(keys1) == {"demo-client", "demo-server"}
+        for name in keys1:
+            assert keys1[name]["secret"] and keys2[name]["secret"]
+            assert keys1[name]["secret"] != keys2[name]["secret"]
+            assert services.key_cache.lookup(keys1[name]["secret"]) is None  # the old one is revoked
+            assert services.key_cache.lookup(keys2[name]["secret"]) is not None
+    finally:
+        services.close()
