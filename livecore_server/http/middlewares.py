@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, time
 from email.utils import format_datetime
@@ -54,7 +55,8 @@ async def error_envelope(request: web.Request, handler: Handler) -> web.StreamRe
         raise
     except Exception:
         # The message is generic on purpose: internals (and anything secret in them) stay in the log.
-        log.exception("unhandled error on %s %s", request.method, request.path)
+        request_id = (request.get(RESPONSE_HEADERS) or {}).get("X-Request-Id")
+        log.exception("unhandled error on %s %s (%s)", request.method, request.path, request_id)
         internal = LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error.")
         return error_response(internal, request.get(RESPONSE_HEADERS))
 
@@ -85,7 +87,8 @@ def namespace(surface: Surface, routes: dict[str, Route]) -> Callable[..., Await
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         services = request.config_dict[SERVICES]
         route = routes.get(request.match_info.route.name or "")
-        headers: dict[str, str] = {}
+        # A request id on every answer, so a studio can quote it and we can find it in our logs.
+        headers: dict[str, str] = {"X-Request-Id": f"req_{secrets.token_hex(8)}"}
         request[RESPONSE_HEADERS] = headers
         if route is not None and route.deprecated is not None:
             headers.update(deprecation_headers(route.deprecated))

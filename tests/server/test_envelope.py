@@ -146,3 +146,12 @@ async def test_internal_errors_are_500_envelope_without_internals(world: World) 
     assert_envelope(body, "internal_error")
     assert "secret internals" not in str(body)
     assert "RateLimit-Remaining" in resp.headers
+
+
+async def test_every_namespaced_answer_has_a_request_id(world: World) -> None:
+    ids = set()
+    for key in ("test-server", None):
+        _, _, headers = await world.call("GET", "/server/v1/ping", key=key)
+        assert headers["X-Request-Id"].startswith("req_")
+        ids.add(headers["X-Request-Id"])
+    assert len(ids) == 2

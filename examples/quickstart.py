@@ -1,0 +1,97 @@
+"""The typed clients against a running livecore server.
+
+Start the demo server in one terminal (it prints two keys):
+
+    livecore-server demo
+
+then, in another:
+
+    LIVECORE_CLIENT_KEY=lc_test_... LIVECORE_SERVER_KEY=lc_test_... python examples/quickstart.py
+
+Without the two variables the example starts its own server on a temporary SQLite file and uses that,
+so it also runs as written with nothing else set up.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from livecore_client import PlayerAlreadyRegisteredError, SdkClient, ServerClient
+
+
+@contextmanager
+def demo_server() -> Iterator[tuple[str, str, str]]:
+    """An in-process demo server on 127.0.0.1 (the same app `livecore-server demo` serves)."""
+    import asyncio
+    import socket
+    import threading
+
+    from aiohttp import web
+
+    from livecore_server.app import create_app
+    from livecore_server.cli import apply_demo
+
+    with tempfile.TemporaryDirectory() as tmp:
+        services, applied = apply_demo(f"{tmp}/demo.db")
+        keys = applied["games"]["space-race"]["apiKeys"]
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        loop = asyncio.new_event_loop()
+        runner = web.AppRunner(create_app(services))
+        ready = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(runner.setup())
+            loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+            ready.set()
+            loop.run_forever()
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        ready.wait(10)
+        try:
+            yield f"http://127.0.0.1:{port}", keys["demo-client"]["secret"], keys["demo-server"]["secret"]
+        finally:
+            asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(10)
+
+
+def tour(base_url: str, client_key: str, server_key: str) -> None:
+    player = f"player-{secrets.token_hex(3)}"
+    with (
+        SdkClient(client_key, base_url=base_url) as sdk,
+        ServerClient(server_key, base_url=base_url) as server,
+    ):
+        print("ping:", server.ping().environment)
+        reg = sdk.register(player, player_context={"country": "se"})
+        print(f"registered {reg.external_player_id} as {reg.display_identity.name!r} ({reg.country})")
+        try:
+            sdk.register(player)
+        except PlayerAlreadyRegisteredError as exc:
+            print("second register refused:", exc.code)
+        sdk.player_secret = reg.player_secret
+        mine = sdk.set_identity(player, name="Stella", avatar="avatar_07")
+        print("player set its own name:", mine.display_identity.name)
+        theirs = server.set_identity(player, name="Stella (VIP)")
+        print("studio backend renamed it:", theirs.display_identity.name)
+
+
+def main() -> None:
+    client_key = os.environ.get("LIVECORE_CLIENT_KEY")
+    server_key = os.environ.get("LIVECORE_SERVER_KEY")
+    if client_key and server_key:
+        tour(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key, server_key)
+        return
+    with demo_server() as (base_url, client, server):
+        tour(base_url, client, server)
+
+
+if __name__ == "__main__":
+    main()
