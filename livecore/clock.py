@@ -42,8 +42,10 @@ class ManualClock:
 
 def format_ts(value: datetime) -> str:
     """``2026-11-21T20:40:15.123Z``: UTC, milliseconds, trailing Z."""
-    value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    # isoformat is several times faster than strftime, and timestamps are on every response.
+    return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 def parse_ts(text: str) -> datetime:
@@ -59,9 +61,9 @@ def utc_day(value: datetime) -> date:
 
 
 def to_millis(value: datetime) -> int:
-    """Milliseconds since the epoch: the storage form of a timestamp (sortable, exact to the wire)."""
-    delta = value.astimezone(UTC) - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+    """Milliseconds since the epoch: the storage form of a timestamp (sortable, exact to the wire).
+    Integer arithmetic, not ``timestamp()``: a float can land one millisecond off."""
+    return (value - _EPOCH) // _MILLI
 
 
 def from_millis(ms: int) -> datetime:
@@ -69,3 +71,4 @@ def from_millis(ms: int) -> datetime:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MILLI = timedelta(milliseconds=1)

@@ -17,9 +17,10 @@ from aiohttp import web
 from livecore import __version__
 from livecore.api import routes
 from livecore.api.routes import Auth, Route, Surface
+from livecore.errors import ErrorCode, LivecoreError
 from livecore_server.admin import health
 from livecore_server.http.endpoint import Binding, make_handler
-from livecore_server.http.envelope import json_response
+from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import error_envelope, namespace
 from livecore_server.sdk import players as sdk_players
 from livecore_server.server import players as server_players
@@ -60,6 +61,10 @@ def _openapi_handler(surface: Surface) -> Callable[[web.Request], Awaitable[web.
     return handler
 
 
+async def _outside_namespaces(request: web.Request) -> web.StreamResponse:
+    return error_response(LivecoreError(ErrorCode.NOT_FOUND, "No such route."))
+
+
 async def _bench_baseline(request: web.Request) -> web.StreamResponse:
     """The benchmark baseline: a bare handler, same loop and JSON library, no middleware."""
     return json_response(_BASELINE_BODY, 200)
@@ -81,7 +86,9 @@ _BASELINE_BODY = orjson.dumps(
 
 def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Application:
     """Build the app. ``extra`` adds bindings (tests mount a deprecated test-only route this way)."""
-    root = web.Application(middlewares=[error_envelope], client_max_size=MAX_BODY)
+    # The envelope middleware sits in each namespace (outermost) rather than on the root, where it would
+    # wrap every request a second time; the root only answers paths outside any namespace.
+    root = web.Application(client_max_size=MAX_BODY)
     root[SERVICES] = services
     bindings = (*BINDINGS, *extra)
     for surface in Surface:
@@ -90,14 +97,18 @@ def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Applica
         openapi = surface is not Surface.ADMIN
         if openapi:
             declared[_openapi_route(surface).name] = _openapi_route(surface)
-        sub = web.Application(middlewares=[namespace(surface, declared)], client_max_size=MAX_BODY)
+        sub = web.Application(
+            middlewares=[error_envelope, namespace(surface, declared, services)], client_max_size=MAX_BODY
+        )
         for b in own:
-            sub.router.add_route(b.route.method, b.route.path, make_handler(b), name=b.route.name)
+            sub.router.add_route(b.route.method, b.route.path, make_handler(b, services), name=b.route.name)
         if openapi:
             sub.router.add_get("/openapi.json", _openapi_handler(surface), name=_openapi_route(surface).name)
         root.add_subapp(surface.value, sub)
     if services.config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
+    # Last, so every namespace and route above matches first.
+    root.router.add_route("*", "/{tail:.*}", _outside_namespaces)
     root.cleanup_ctx.append(_background(services))
     return root
 

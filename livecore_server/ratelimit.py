@@ -16,11 +16,11 @@ class RateLimiter:
         self._buckets: dict[tuple[str, BucketName], Bucket] = {}
 
     def take(
-        self, subject: str, bucket: BucketName, overrides: dict[BucketName, int] | None = None
+        self, subject: str, bucket: BucketName, now_ms: int, overrides: dict[BucketName, int] | None = None
     ) -> Decision:
         limit = (overrides or {}).get(bucket) or DEFAULT_LIMITS[bucket]
         key = (subject, bucket)
-        state, decision = take(self._buckets.get(key), limit, to_millis(self._clock.now()))
+        state, decision = take(self._buckets.get(key), limit, now_ms)
         self._buckets[key] = state
         return decision
 

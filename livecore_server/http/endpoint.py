@@ -21,9 +21,9 @@ from livecore.commands.players import authenticate
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
 from livecore.players import Player
-from livecore.scope import Actor, Environment, Scope
+from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
-from livecore_server.services import SERVICES, Services
+from livecore_server.services import Services
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.sqlite import SqliteTransaction
 
@@ -80,15 +80,8 @@ def bind_direct(route: Route, handler: DirectHandler) -> Binding:
     return Binding(route, handler, transactional=False)
 
 
-def scope_of(key: ApiKey | None) -> Scope:
-    if key is None:
-        return Scope(studio_id="", game_id="", env=Environment.LIVE)
-    return Scope(
-        studio_id=key.studio_id,
-        game_id=key.game_id,
-        env=key.env,
-        actor=Actor(kind="api_key", prefix=key.prefix),
-    )
+# Public routes act for nobody: no game, no environment.
+NO_SCOPE = Scope(studio_id="", game_id="", env=Environment.LIVE)
 
 
 async def _read_json(request: web.Request, route: Route) -> Any:
@@ -109,6 +102,8 @@ async def _read_json(request: web.Request, route: Route) -> Any:
 
 
 def _parse_query(request: web.Request, route: Route) -> Any:
+    if not request.query_string:
+        return structure_query({}, route.query) if route.query is not None else None
     params = {name: request.query.getall(name) for name in request.query}
     if route.query is None:
         if params:
@@ -164,15 +159,17 @@ def _execute(
     return _Outcome(status, body, replayed=False)
 
 
-def make_handler(binding: Binding) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def make_handler(
+    binding: Binding, services: Services
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     route = binding.route
+    reads_body = route.method not in ("GET", "HEAD")
 
     async def handle(request: web.Request) -> web.StreamResponse:
-        services = request.config_dict[SERVICES]
         api_key = request.get(API_KEY)
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
-        raw_body = await _read_json(request, route) if route.method not in ("GET", "HEAD") else None
+        raw_body = await _read_json(request, route) if reads_body else None
         body = (
             structure(raw_body, route.request) if route.request is not None and raw_body is not None else None
         )
@@ -181,7 +178,7 @@ def make_handler(binding: Binding) -> Callable[[web.Request], Awaitable[web.Stre
         call = Call(
             route=route,
             services=services,
-            scope=scope_of(api_key),
+            scope=api_key.scope if api_key is not None else NO_SCOPE,
             params=request.match_info,
             body=body,
             query=query,

@@ -31,8 +31,13 @@ def data_body(model: Any) -> bytes:
     return orjson.dumps({"data": unstructure(model)})
 
 
+_JSON_HEADERS = {"Content-Type": JSON}
+
+
 def json_response(body: bytes, status: int, headers: Mapping[str, str] | None = None) -> web.Response:
-    return web.Response(body=body, status=status, content_type=JSON, headers=headers)
+    return web.Response(
+        body=body, status=status, headers={**_JSON_HEADERS, **headers} if headers else _JSON_HEADERS
+    )
 
 
 def error_body(err: LivecoreError) -> bytes:

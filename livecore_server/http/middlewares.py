@@ -9,6 +9,7 @@ namespace's permission (403). Rate-limit and deprecation headers ride on every r
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -22,7 +23,7 @@ from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore_server.http.endpoint import API_KEY
 from livecore_server.http.envelope import error_response
-from livecore_server.services import SERVICES
+from livecore_server.services import Services
 
 log = logging.getLogger("livecore_server")
 
@@ -79,25 +80,43 @@ def _bearer(request: web.Request) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def namespace(surface: Surface, routes: dict[str, Route]) -> Callable[..., Awaitable[web.StreamResponse]]:
+class RequestIds:
+    """``req_<process prefix><counter>``: unique per process start, and cheaper than random per request."""
+
+    def __init__(self) -> None:
+        self._prefix = f"req_{secrets.token_hex(4)}"
+        self._next = itertools.count(1).__next__
+
+    def new(self) -> str:
+        return f"{self._prefix}{self._next():08x}"
+
+
+def namespace(
+    surface: Surface, routes: dict[str, Route], services: Services
+) -> Callable[..., Awaitable[web.StreamResponse]]:
     """The middleware of one namespace sub-app; ``routes`` maps aiohttp route names to declarations."""
     permission = permission_for(surface)
+    request_ids = RequestIds()
+    deprecations = {name: deprecation_headers(r.deprecated) for name, r in routes.items() if r.deprecated}
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        services = request.config_dict[SERVICES]
-        route = routes.get(request.match_info.route.name or "")
+        route_name = request.match_info.route.name or ""
+        route = routes.get(route_name)
         # A request id on every answer, so a studio can quote it and we can find it in our logs.
-        headers: dict[str, str] = {"X-Request-Id": f"req_{secrets.token_hex(8)}"}
+        headers: dict[str, str] = {"X-Request-Id": request_ids.new()}
         request[RESPONSE_HEADERS] = headers
-        if route is not None and route.deprecated is not None:
-            headers.update(deprecation_headers(route.deprecated))
+        if route_name in deprecations:
+            headers.update(deprecations[route_name])
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
         public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
         secret = None if public else _bearer(request)
         key = services.key_cache.lookup(secret) if secret else None
         subject = f"key:{key.id}" if key is not None else f"addr:{request.remote}"
-        decision = services.ratelimiter.take(subject, bucket, key.rate_limits if key is not None else None)
+        now_ms = to_millis(services.clock.now())
+        decision = services.ratelimiter.take(
+            subject, bucket, now_ms, key.rate_limits if key is not None else None
+        )
         headers.update(decision.headers())
         if not decision.allowed:
             raise LivecoreError(
@@ -108,7 +127,7 @@ def namespace(surface: Surface, routes: dict[str, Route]) -> Callable[..., Await
                 raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")
             services.usage.record(
                 key.id,
-                to_millis(services.clock.now()),
+                now_ms,
                 route.name if route is not None else f"{request.method} {request.path}",
                 request.headers.get("X-Svc-SDK"),
             )
