@@ -1,0 +1,249 @@
+"""One benchmark run: a fresh database, one server process, the scenarios interleaved over the rounds.
+
+Round 1 runs every scenario for one slice (baseline first), then round 2 does the same, and so on,
+so a slow spell of this shared machine hits every scenario alike instead of one scenario's rounds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import platform
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from benchmarks import report, wrk
+from benchmarks.context import BenchContext
+from benchmarks.scenarios import BASELINE, SCENARIOS, UNIQUE, Scenario
+from benchmarks.server import ServerProcess, apply_manifest, manifest_vars, server_env
+
+MANIFEST = Path(__file__).parent / "manifest.toml"
+REPO = Path(__file__).resolve().parent.parent
+
+Log = Callable[[str], None]
+
+
+class BenchError(RuntimeError):
+    """The run cannot give meaningful figures."""
+
+
+@dataclass(frozen=True)
+class Options:
+    rounds: int = 3
+    slice_s: int = 5
+    warmup_s: int = 1
+    connections: int = 8
+    threads: int = wrk.DEFAULT_THREADS
+    scenarios: Sequence[str] = ()  # empty: all registered
+    db_dir: Path | None = None
+    server_env: Mapping[str, str] = field(default_factory=dict)
+    manifest: Path = MANIFEST
+
+
+@dataclass
+class Outcome:
+    meta: dict[str, Any]
+    rows: list[report.ScenarioFigures]
+    errors: list[str]  # one line per slice with errors
+
+
+@dataclass(frozen=True)
+class Prepared:
+    scenario: Scenario
+    request: wrk.Request
+    variables: Mapping[str, str]
+
+
+def select(names: Sequence[str]) -> list[Scenario]:
+    """The scenarios to run, in registry order, the baseline always included and first."""
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        raise BenchError(f"unknown scenario(s) {', '.join(unknown)}; known: {', '.join(SCENARIOS)}")
+    wanted = set(names) | {BASELINE} if names else set(SCENARIOS)
+    chosen = [s for s in SCENARIOS.values() if s.name in wanted]
+    return sorted(chosen, key=lambda s: s.name != BASELINE)
+
+
+def prepare(
+    scenario: Scenario, base_url: str, client: httpx.Client, variables: Mapping[str, str]
+) -> Prepared:
+    ctx = BenchContext(base_url=base_url, client=client, vars=dict(variables))
+    if scenario.setup is not None:
+        try:
+            scenario.setup(ctx)
+        except Exception as exc:
+            raise BenchError(f"setup of {scenario.name} failed: {exc}") from exc
+    request = wrk.Request(
+        method=scenario.method,
+        path=ctx.render(scenario.path),
+        headers={k: ctx.render(v) for k, v in scenario.headers.items()},
+        body=None if scenario.body is None else ctx.render(scenario.body),
+    )
+    return Prepared(scenario, request, dict(ctx.vars))
+
+
+def probe(prepared: Prepared, client: httpx.Client) -> str:
+    """Send the scenario's request once (``{{unique}}`` filled) and describe the answer."""
+    unique = f"probe-{secrets.token_hex(4)}"
+    req = prepared.request
+    try:
+        response = client.request(
+            req.method,
+            req.path.replace(UNIQUE, unique),
+            headers={k: v.replace(UNIQUE, unique) for k, v in req.headers.items()},
+            content=None if req.body is None else req.body.replace(UNIQUE, unique).encode(),
+        )
+    except httpx.HTTPError as exc:
+        return f"probe {req.method} {req.path}: {exc!r}"
+    note = " (custom Lua: the probe sends the static request only)" if prepared.scenario.lua else ""
+    return f"probe {req.method} {req.path} -> {response.status_code}{note}: {response.text[:500]}"
+
+
+def error_summary(result: wrk.WrkResult) -> str:
+    errors = ", ".join(f"{k}={v}" for k, v in result.errors.items() if v) or "no request completed"
+    return f"{errors} out of {result.requests} requests"
+
+
+def loud(where: str, result: wrk.WrkResult, probed: str, consequence: str) -> str:
+    bar = "!" * 78
+    return (
+        f"\n{bar}\n!!! ERROR in {where}: {error_summary(result)}.\n"
+        f"!!! Figures of error responses are worthless; {consequence}.\n!!! {probed}\n{bar}"
+    )
+
+
+def describe(result: wrk.WrkResult) -> str:
+    lat = result.latency_us
+    share = result.server_cpu_share
+    cpu = "" if share is None else f", server CPU {share:.0%}"
+    return f"{result.rps:.0f} req/s, p50 {lat['p50'] / 1000:.2f} ms, p99 {lat['p99'] / 1000:.2f} ms{cpu}"
+
+
+def git_commit() -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, timeout=10, check=False
+        )
+    except OSError:
+        return None
+    return done.stdout.strip() or None
+
+
+def meta(options: Options, scenarios: Sequence[Scenario]) -> dict[str, Any]:
+    return {
+        "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "loadavg_start": list(os.getloadavg()),
+        "rounds": options.rounds,
+        "slice_s": options.slice_s,
+        "warmup_s": options.warmup_s,
+        "connections": options.connections,
+        "wrk_threads": options.threads,
+        "server_env": dict(options.server_env),
+        "scenarios": [s.name for s in scenarios],
+    }
+
+
+def workdir(db_dir: Path | None) -> Path:
+    if db_dir is None:
+        return Path(tempfile.mkdtemp(prefix="livecore-bench-"))
+    db_dir.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=dt.datetime.now().strftime("run-%Y%m%d-%H%M%S-"), dir=db_dir))
+
+
+def run(options: Options, log: Log = lambda line: print(line, file=sys.stderr, flush=True)) -> Outcome:
+    scenarios = select(options.scenarios)
+    info = meta(options, scenarios)
+    work = workdir(options.db_dir)
+    try:
+        log(f"bench: work dir {work}")
+        results, errors = _run_in(work, options, scenarios, log)
+    finally:
+        if options.db_dir is None:
+            shutil.rmtree(work, ignore_errors=True)
+    info["loadavg_end"] = list(os.getloadavg())
+    return Outcome(meta=info, rows=report.figures(scenarios, results), errors=errors)
+
+
+def _run_in(
+    work: Path, options: Options, scenarios: Sequence[Scenario], log: Log
+) -> tuple[dict[str, list[wrk.WrkResult]], list[str]]:
+    db = work / "bench.db"
+    env = server_env(options.server_env)
+    variables = manifest_vars(apply_manifest(options.manifest, db, env))
+    with (
+        ServerProcess(db, work / "server.log", env) as server,
+        httpx.Client(base_url=server.base_url, timeout=30.0) as client,
+    ):
+        log(f"bench: server on {server.base_url}, pid {server.process.pid if server.process else '?'}")
+        prepared = [prepare(s, server.base_url, client, variables) for s in scenarios]
+        return Slicer(work, options, server, client, log).run(prepared)
+
+
+@dataclass
+class Slicer:
+    """Runs the warm-up and the interleaved rounds against a ready server."""
+
+    work: Path
+    options: Options
+    server: ServerProcess
+    client: httpx.Client
+    log: Log
+
+    def run(self, prepared: Sequence[Prepared]) -> tuple[dict[str, list[wrk.WrkResult]], list[str]]:
+        results: dict[str, list[wrk.WrkResult]] = {p.scenario.name: [] for p in prepared}
+        errors: list[str] = []
+        if self.options.warmup_s > 0:
+            for p in prepared:
+                result = self.slice(p, self.options.warmup_s)
+                self.log(f"warm-up {p.scenario.name}: {describe(result)}")
+                if result.failed:
+                    where = f"warm-up of {p.scenario.name}"
+                    raise BenchError(loud(where, result, probe(p, self.client), "the run stops here"))
+        rounds = self.options.rounds
+        for round_no in range(1, rounds + 1):
+            for p in prepared:
+                result = self.slice(p, self.options.slice_s)
+                results[p.scenario.name].append(result)
+                self.log(f"round {round_no}/{rounds} {p.scenario.name}: {describe(result)}")
+                if result.failed:
+                    where = f"round {round_no} of {p.scenario.name}"
+                    probed = probe(p, self.client)
+                    errors.append(f"{where}: {error_summary(result)}; {probed}")
+                    self.log(loud(where, result, probed, "this scenario is marked ERROR"))
+        return results, errors
+
+    def slice(self, p: Prepared, seconds: int) -> wrk.WrkResult:
+        """One wrk run of one scenario, with a fresh nonce for its unique ids."""
+        script = self.work / f"{p.scenario.name}.lua"
+        lua = wrk.build_script(
+            p.request, nonce=secrets.token_hex(4), variables=p.variables, extra_lua=p.scenario.lua
+        )
+        script.write_text(lua)
+        cpu_before = self.server.cpu_seconds()
+        result = wrk.run(
+            self.server.base_url,
+            script,
+            seconds=seconds,
+            connections=self.options.connections,
+            threads=self.options.threads,
+        )
+        cpu_after = self.server.cpu_seconds()
+        if not self.server.alive():
+            raise BenchError(f"the server died during {p.scenario.name}:\n{self.server.log_tail()}")
+        if cpu_before is not None and cpu_after is not None:
+            result = dataclasses.replace(result, server_cpu_s=round(cpu_after - cpu_before, 3))
+        return result

@@ -1,0 +1,107 @@
+"""The scenario registry: what the harness measures. Add a scenario with one ``register(Scenario(...))``.
+
+A scenario is data: one HTTP request that wrk repeats for a slice. Text fields (path, header values,
+body) may contain
+
+* ``${name}``: filled once from the context variables before the rounds (``${server_key}``,
+  ``${client_key}``, ``${game_id}``, ``${studio_id}``, plus whatever the scenario's ``setup`` adds);
+* ``{{unique}}`` (:data:`UNIQUE`): filled by wrk with a new id on every request (the same id
+  everywhere in one request), for unique paths, ``Idempotency-Key`` headers and body fields.
+
+For anything else, ``lua`` holds Lua that wrk loads after the request fields are set; it may define
+``request()`` (see wrk's SCRIPTING), call ``unique_id()`` and read ``vars.<name>``.
+See ``benchmarks/README.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from benchmarks.context import BenchContext
+
+UNIQUE = "{{unique}}"
+BASELINE = "baseline"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    path: str
+    method: str = "GET"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: str | None = None
+    # Lua loaded after the request fields; may define request(), use unique_id() and vars.
+    lua: str | None = None
+    # Run once before the rounds (after the manifest is applied), e.g. to create players over HTTP.
+    setup: Callable[[BenchContext], None] | None = None
+    # PASS when median req/s / baseline median req/s >= target_ratio.
+    target_ratio: float | None = None
+    # PASS only when no round's p99 is above this.
+    max_p99_ms: float | None = None
+    description: str = ""
+
+    @property
+    def has_target(self) -> bool:
+        return self.target_ratio is not None or self.max_p99_ms is not None
+
+
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def register(scenario: Scenario) -> Scenario:
+    if scenario.name in SCENARIOS:
+        raise ValueError(f"scenario {scenario.name!r} is registered twice")
+    SCENARIOS[scenario.name] = scenario
+    return scenario
+
+
+def server_auth() -> dict[str, str]:
+    return {"Authorization": "Bearer ${server_key}"}
+
+
+def client_auth() -> dict[str, str]:
+    return {"Authorization": "Bearer ${client_key}"}
+
+
+def unique_write(headers: Mapping[str, str]) -> dict[str, str]:
+    """``headers`` plus a fresh ``Idempotency-Key`` on every request."""
+    return {**headers, "Idempotency-Key": UNIQUE}
+
+
+def register_player(ctx: BenchContext, external_id: str) -> str:
+    """Setup helper: register a player over HTTP with the client key; returns its player secret
+    (sent as ``X-Player-Secret`` by player-authenticated SDK routes)."""
+    body = ctx.call("POST", f"/sdk/v1/players/{external_id}/register", key="client_key")
+    return str(body["data"]["playerSecret"])
+
+
+# --- Scenarios --------------------------------------------------------------------------------------
+
+register(
+    Scenario(
+        name=BASELINE,
+        path="/bench/baseline",
+        description="Bare aiohttp handler returning ~200 bytes of JSON (no middleware): the yardstick.",
+    )
+)
+
+register(
+    Scenario(
+        name="server_ping",
+        path="/server/v1/ping",
+        headers=server_auth(),
+        target_ratio=0.80,
+        description="Authenticated no-op server route through the whole middleware stack.",
+    )
+)
+
+register(
+    Scenario(
+        name="sdk_register",
+        method="POST",
+        path=f"/sdk/v1/players/bench-{UNIQUE}/register",
+        headers=unique_write(client_auth()),
+        description="Write example: registers a new player per request (unique path and Idempotency-Key).",
+    )
+)
