@@ -1,13 +1,20 @@
 """Domain events: what a command tells the studio through webhooks (SPEC 6).
 
 A command emits events into its transaction; the store writes them to the outbox in the same
-transaction as the change (issue #3 delivers them). ``data`` is the per-kind payload exactly as SPEC 6.2
-names its fields (camelCase), built by the rule that caused it.
+transaction as the change, and the dispatcher delivers them. ``data`` is the per-kind payload exactly as
+SPEC 6.2 names its fields (camelCase), built by the rule that caused it.
+
+``env`` routes the event (SPEC 6.1): the environment of the key that caused it; worker-driven events
+(sweeps, windows) are emitted live.
+
+Debounce: an event with a ``debounce_key`` waits :data:`DEBOUNCE` before it is sent; another event with
+the same key emitted meanwhile replaces its payload (last state wins, one delivery per burst, the first
+event's id). ``event.progress_updated`` uses the attempt id as its key.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import attrs
@@ -24,3 +31,7 @@ class DomainEvent:
     env: Environment
     occurred_at: datetime
     data: dict[str, Any]
+    debounce_key: str | None = None
+
+
+DEBOUNCE = timedelta(seconds=5)

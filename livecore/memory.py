@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, datetime
 
 import attrs
 
-from livecore.events import DomainEvent
+from livecore.events import DEBOUNCE, DomainEvent
 from livecore.games import Game, Studio
 from livecore.idempotency import StoredResponse
 from livecore.players import Player
@@ -24,6 +24,7 @@ class MemoryStore:
         self.games: dict[str, Game] = {}
         self.players: dict[tuple[str, str], Player] = {}
         self.outbox: list[DomainEvent] = []
+        self.bursts: dict[str, tuple[int, datetime]] = {}  # debounce key -> (outbox index, first time)
         self.idempotency: dict[tuple[str, str], StoredResponse] = {}
 
     def add_game(self, studio: Studio, game: Game) -> None:
@@ -88,6 +89,21 @@ class MemoryTransaction:
 
     def emit(self, event: DomainEvent) -> None:
         outbox = self._s.outbox
+        bursts = self._s.bursts
+        key = event.debounce_key
+        if key is not None and key in bursts:
+            index, started = bursts[key]
+            # Same rule as the server's outbox: within DEBOUNCE of the burst's first event, the burst's
+            # one event takes the latest state (and time), keeping the first event's id.
+            if event.occurred_at < started + DEBOUNCE:
+                previous = outbox[index]
+                outbox[index] = attrs.evolve(previous, data=event.data, occurred_at=event.occurred_at)
+                self._undo.append(lambda: outbox.__setitem__(index, previous))
+                return
+        if key is not None:
+            old = bursts.get(key)
+            bursts[key] = (len(outbox), event.occurred_at)
+            self._undo.append(lambda: bursts.__setitem__(key, old) if old else bursts.pop(key, None))
         outbox.append(event)
         self._undo.append(outbox.pop)
 

@@ -26,6 +26,7 @@ from livecore_server.sdk import players as sdk_players
 from livecore_server.server import players as server_players
 from livecore_server.server import system
 from livecore_server.services import SERVICES, Services
+from livecore_server.workers.dispatcher import Dispatcher
 
 log = logging.getLogger("livecore_server")
 
@@ -111,6 +112,9 @@ def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Applica
 
 def _background(services: Services):  # type: ignore[no-untyped-def]
     async def ctx(app: web.Application) -> AsyncIterator[None]:
+        dispatcher = Dispatcher(services, timeout=services.config.webhook_timeout)
+        await dispatcher.start()
+        services.dispatcher = dispatcher
         tasks = [asyncio.create_task(_housekeeping(services))]
         if not services.manual_clock:
             tasks.append(asyncio.create_task(services.scheduler.run_forever()))
@@ -120,6 +124,7 @@ def _background(services: Services):  # type: ignore[no-untyped-def]
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await dispatcher.stop()
         services.close()
 
     return ctx

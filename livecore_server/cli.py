@@ -7,12 +7,22 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 from aiohttp import web
 
 from livecore.clock import Clock, ManualClock
+from livecore.webhooks.delivery import DeliveryStatus
+from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
+from livecore_server.admin.webhooks import (
+    OperationError,
+    list_deliveries,
+    replay_delivery,
+    send_sample,
+    unpause_endpoint,
+)
 from livecore_server.app import create_app
 from livecore_server.apply import apply_manifest, rotate_key
 from livecore_server.clock import SystemClock
@@ -162,6 +172,80 @@ def demo(db: str | None, port: int, clock_kind: str) -> None:
     click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json\n")
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
     _serve(_services(_db(db), clock), "127.0.0.1", port, access_log=False)
+
+
+@main.group()
+def webhooks() -> None:
+    """Operator actions on webhook endpoints and deliveries (a running server picks them up within 1 s)."""
+
+
+def _operate(db: str | None, action: Callable[[Services], Any]) -> Any:
+    services = _services(_db(db), SystemClock())
+    try:
+        return action(services)
+    except OperationError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        services.close()
+
+
+@webhooks.command("endpoints")
+@click.option("--db", default=None, help=DB_HELP)
+def webhook_endpoints(db: str | None) -> None:
+    """List webhook endpoints with their status."""
+
+    def run(services: Services) -> list[Any]:
+        rows = services.store.conn.execute(
+            "SELECT e.id, g.key, e.name, e.env, e.status, e.consecutive_failures, e.url"
+            " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name"
+        ).fetchall()
+        return list(rows)
+
+    for row in _operate(db, run):
+        click.echo("{}  {}/{}  [{}]  {}  failures={}  {}".format(*row))
+
+
+@webhooks.command("deliveries")
+@click.argument("endpoint_id")
+@click.option("--status", type=click.Choice([s.value for s in DeliveryStatus]), default=None)
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--db", default=None, help=DB_HELP)
+def webhook_deliveries(endpoint_id: str, status: str | None, limit: int, db: str | None) -> None:
+    """List an endpoint's deliveries, newest first, as JSON lines."""
+    rows = _operate(
+        db,
+        lambda s: list_deliveries(
+            s, endpoint_id, status=DeliveryStatus(status) if status else None, limit=limit
+        ),
+    )
+    for row in rows:
+        click.echo(json.dumps(row))
+
+
+@webhooks.command("replay")
+@click.argument("delivery_id")
+@click.option("--db", default=None, help=DB_HELP)
+def webhook_replay(delivery_id: str, db: str | None) -> None:
+    """Send a delivered or failed delivery's event again (a new delivery, the same event id)."""
+    click.echo(_operate(db, lambda s: replay_delivery(s, delivery_id)))
+
+
+@webhooks.command("unpause")
+@click.argument("endpoint_id")
+@click.option("--db", default=None, help=DB_HELP)
+def webhook_unpause(endpoint_id: str, db: str | None) -> None:
+    """Resume a paused endpoint; its held deliveries go out oldest first."""
+    changed = _operate(db, lambda s: unpause_endpoint(s, endpoint_id))
+    click.echo("unpaused" if changed else "was not paused")
+
+
+@webhooks.command("sample")
+@click.argument("endpoint_id")
+@click.option("--kind", default=DEFAULT_SAMPLE_KIND, show_default=True)
+@click.option("--db", default=None, help=DB_HELP)
+def webhook_sample(endpoint_id: str, kind: str, db: str | None) -> None:
+    """Send a signed sample event with placeholder values (header X-Svc-Webhook-Test: 1)."""
+    click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind)))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """Scheduled work, driven by the service clock (DECISIONS 1.2).
 
-Jobs run at fixed intervals aligned to the clock (an hourly job at every full hour). With the wall clock
-a background task runs whatever came due, once a second. With the manual clock nothing runs on its own:
-:meth:`Scheduler.advance` moves the clock to each due time in order and runs the job there, so a job
-sees the time it was due at, exactly as it would have in real time.
+Periodic jobs run at fixed intervals aligned to the clock (an hourly job at every full hour). Other work
+says itself when it is next due (the webhook dispatcher: its next retry): :meth:`Scheduler.when`. With
+the wall clock a background task runs the periodic jobs that came due, once a second (the dispatcher has
+its own loop). With the manual clock nothing runs on its own: :meth:`Scheduler.advance` moves the clock to
+each due time in order and runs that work there, so it sees the time it was due at, as in real time.
 """
 
 from __future__ import annotations
@@ -30,6 +31,15 @@ class Job:
     next_due: datetime
 
 
+@attrs.define
+class DueWork:
+    """Work that computes its own next due time (None: nothing to do)."""
+
+    name: str
+    due: Callable[[], datetime | None]
+    fn: JobFn
+
+
 def _aligned(now: datetime, interval: timedelta) -> datetime:
     step = int(interval.total_seconds() * 1000)
     ms = to_millis(now)
@@ -40,10 +50,15 @@ class Scheduler:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self.jobs: list[Job] = []
+        self.work: list[DueWork] = []
         self._lock = asyncio.Lock()
 
     def every(self, name: str, interval: timedelta, fn: JobFn) -> None:
         self.jobs.append(Job(name, interval, fn, _aligned(self.clock.now(), interval)))
+
+    def when(self, name: str, due: Callable[[], datetime | None], fn: JobFn) -> None:
+        """Register work run by :meth:`advance` whenever ``due()`` has come (manual clock)."""
+        self.work.append(DueWork(name, due, fn))
 
     async def run_due(self) -> int:
         """Run every job due at the current time (wall clock)."""
@@ -63,18 +78,36 @@ class Scheduler:
 
     async def _run_until(self, until: datetime, *, step_clock: bool) -> int:
         ran = 0
-        while self.jobs:
-            job = min(self.jobs, key=lambda j: j.next_due)
-            if job.next_due > until:
+        repeats: dict[tuple[str, datetime], int] = {}
+        while True:
+            candidates: list[tuple[datetime, str, JobFn, Job | None]] = [
+                (j.next_due, j.name, j.fn, j) for j in self.jobs
+            ]
+            if step_clock:
+                for w in self.work:
+                    due = w.due()
+                    if due is None:
+                        continue
+                    due = max(due, self.clock.now())
+                    # Work still due at the same time after running (it could not finish) must not spin.
+                    if repeats.get((w.name, due), 0) < 3:
+                        candidates.append((due, w.name, w.fn, None))
+            if not candidates:
                 break
-            if step_clock and isinstance(self.clock, ManualClock) and job.next_due > self.clock.now():
-                self.clock.set(job.next_due)
-            job.next_due += job.interval
+            due_at, name, fn, job = min(candidates, key=lambda c: c[0])
+            if due_at > until:
+                break
+            if step_clock and isinstance(self.clock, ManualClock) and due_at > self.clock.now():
+                self.clock.set(due_at)
+            if job is not None:
+                job.next_due += job.interval
+            else:
+                repeats[(name, due_at)] = repeats.get((name, due_at), 0) + 1
             try:
-                await job.fn()
+                await fn()
             except Exception:
                 # One failing job must not stop the others; it runs again at its next due time.
-                log.exception("scheduled job %s failed", job.name)
+                log.exception("scheduled work %s failed", name)
             ran += 1
         return ran
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import attrs
 from aiohttp import web
@@ -25,6 +26,7 @@ class Config:
     geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
     key_cache_ttl: float = 1.0
     bench_baseline: bool = False
+    webhook_timeout: float = 10.0  # DECISIONS 6; tests shorten it
 
 
 @attrs.define
@@ -39,6 +41,8 @@ class Services:
     ratelimiter: RateLimiter
     key_cache: KeyCache
     usage: UsageRecorder
+    # Started with the app (it needs the event loop); None outside a running server.
+    dispatcher: Any = None
 
     @property
     def manual_clock(self) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -129,15 +129,34 @@ class World:
         return [e.kind for e in self.events()]
 
 
-def make_services(db: Path, *, manual: bool = True, seed: int = 7) -> Services:
+def make_services(db: Path, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
     clock = ManualClock(START) if manual else None
     from livecore_server.clock import SystemClock
 
-    return build_services(Config(db=str(db)), clock or SystemClock(), SeededRandomSource(seed))
+    return build_services(Config(db=str(db), **config), clock or SystemClock(), SeededRandomSource(seed))
 
 
-def apply_test_manifest(services: Services) -> dict[str, Any]:
-    return apply_manifest(services.store, services.keys, services.runtime, parse_manifest(TEST_MANIFEST))
+def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
+    manifest = parse_manifest(TEST_MANIFEST + extra)
+    return apply_manifest(services.store, services.keys, services.runtime, manifest)
+
+
+async def start_world(
+    db: Path, *, manifest_extra: str = "", bindings: list[Binding] | None = None, **config: Any
+) -> World:
+    services = make_services(db, **config)
+    applied = apply_test_manifest(services, manifest_extra)
+    client = TestClient(TestServer(create_app(services, extra=bindings or [])))
+    await client.start_server()
+    game = applied["games"]["space-race"]
+    other = applied["games"]["other-game"]
+    return World(
+        services=services,
+        client=client,
+        keys={name: k["secret"] for name, k in game["apiKeys"].items()},
+        other_keys={name: k["secret"] for name, k in other["apiKeys"].items()},
+        applied=applied,
+    )
 
 
 @pytest.fixture
@@ -148,23 +167,11 @@ def extra_bindings() -> list[Binding]:
 
 @pytest.fixture
 async def world(tmp_path: Path, extra_bindings: list[Binding]) -> AsyncIterator[World]:
-    services = make_services(tmp_path / "test.db")
-    applied = apply_test_manifest(services)
-    app = create_app(services, extra=extra_bindings)
-    client = TestClient(TestServer(app))
-    await client.start_server()
-    game = applied["games"]["space-race"]
-    other = applied["games"]["other-game"]
+    w = await start_world(tmp_path / "test.db", bindings=extra_bindings)
     try:
-        yield World(
-            services=services,
-            client=client,
-            keys={name: k["secret"] for name, k in game["apiKeys"].items()},
-            other_keys={name: k["secret"] for name, k in other["apiKeys"].items()},
-            applied=applied,
-        )
+        yield w
     finally:
-        await client.close()
+        await w.client.close()
 
 
 @attrs.define
@@ -209,3 +216,77 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+
+
+@attrs.define
+class Received:
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def envelope(self) -> Any:
+        import orjson
+
+        return orjson.loads(self.body)
+
+
+@attrs.define
+class Receiver:
+    """A real HTTP endpoint on 127.0.0.1 that records what it receives and answers as told:
+    ``statuses`` are the next answers in order, then ``default_status``; while ``gate`` is set and not
+    open, requests wait (a slow or hung endpoint)."""
+
+    default_status: int = 200
+    statuses: list[int] = attrs.Factory(list)
+    respond: Callable[[Any], int] | None = None  # envelope -> status, when answers depend on the event
+    gate: asyncio.Event | None = None
+    received: list[Received] = attrs.Factory(list)
+    answered: list[tuple[str, int]] = attrs.Factory(list)  # (event id, status) of completed answers
+    url: str = ""
+    _runner: web.AppRunner | None = None
+
+    async def start(self, port: int = 0) -> Receiver:
+        app = web.Application()
+        app.router.add_post("/hooks", self._handle)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}/hooks"
+        return self
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        self.received.append(Received(dict(request.headers), body))
+        if self.gate is not None:
+            await self.gate.wait()
+        envelope = Received({}, body).envelope
+        if self.respond is not None:
+            status = self.respond(envelope)
+        else:
+            status = self.statuses.pop(0) if self.statuses else self.default_status
+        self.answered.append((envelope["id"], status))
+        return web.Response(status=status)
+
+    async def wait_for(self, count: int, within: float = 10.0) -> list[Received]:
+        deadline = asyncio.get_running_loop().time() + within
+        while len(self.received) < count:
+            assert asyncio.get_running_loop().time() < deadline, f"got {len(self.received)} of {count}"
+            await asyncio.sleep(0.01)
+        return self.received
+
+    def kinds(self) -> list[str]:
+        return [r.envelope["eventName"] for r in self.received]
+
+
+def webhook_manifest(**endpoints: tuple[str, str, str]) -> str:
+    """``name=(env, url, events-toml)`` -> manifest text for the space-race game."""
+    return "".join(
+        f'\n[games.space-race.webhooks.{name}]\nenv = "{env}"\nurl = "{url}"\nevents = {events}\n'
+        for name, (env, url, events) in endpoints.items()
+    )

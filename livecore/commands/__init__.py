@@ -13,7 +13,7 @@ from livecore.events import DomainEvent
 from livecore.hashing import KeyedHasher
 from livecore.ids import Prefix, new_id
 from livecore.rand import RandomSource
-from livecore.scope import Scope
+from livecore.scope import Environment, Scope
 from livecore.store import Transaction
 
 
@@ -26,15 +26,27 @@ class Runtime:
     hasher: KeyedHasher
 
 
-def emit(tx: Transaction, rt: Runtime, scope: Scope, kind: str, data: dict[str, Any]) -> DomainEvent:
+def emit(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    kind: str,
+    data: dict[str, Any],
+    *,
+    env: Environment | None = None,
+    debounce_key: str | None = None,
+) -> DomainEvent:
+    """Emit an event in the caller's transaction. ``env`` overrides the scope's environment for
+    worker-driven events, which fire live (SPEC 6.1)."""
     event = DomainEvent(
         id=new_id(Prefix.EVENT, rt.clock.now(), rt.rng),
         kind=kind,
         studio_id=scope.studio_id,
         game_id=scope.game_id,
-        env=scope.env,
+        env=env or scope.env,
         occurred_at=rt.clock.now(),
         data=data,
+        debounce_key=debounce_key,
     )
     tx.emit(event)
     return event

@@ -107,4 +107,33 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX idempotency_by_age ON idempotency (created_at)",
         ],
     ),
+    (
+        "0002_webhook_delivery",
+        [
+            # The dispatcher fans committed events out to deliveries; an index on what is left to do.
+            "ALTER TABLE outbox ADD COLUMN fanned_out INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE outbox ADD COLUMN not_before INTEGER",
+            "ALTER TABLE outbox ADD COLUMN debounce_key TEXT",
+            "ALTER TABLE outbox ADD COLUMN target_endpoint TEXT",
+            "CREATE INDEX outbox_to_fan_out ON outbox (seq) WHERE fanned_out = 0",
+            "CREATE UNIQUE INDEX outbox_debouncing ON outbox (debounce_key) WHERE fanned_out = 0",
+            "ALTER TABLE webhook_endpoints ADD COLUMN paused_at INTEGER",
+            """CREATE TABLE webhook_deliveries (
+                id TEXT PRIMARY KEY,
+                event_seq INTEGER NOT NULL REFERENCES outbox(seq),
+                endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id),
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at INTEGER NOT NULL,
+                last_status INTEGER,
+                last_error TEXT,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                delivered_at INTEGER
+            )""",
+            "CREATE INDEX deliveries_due ON webhook_deliveries (next_attempt_at, event_seq)"
+            " WHERE status = 'pending'",
+            "CREATE INDEX deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at)",
+        ],
+    ),
 ]

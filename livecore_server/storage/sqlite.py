@@ -21,7 +21,7 @@ import orjson
 import sqlite_utils
 
 from livecore.clock import from_millis, to_millis
-from livecore.events import DomainEvent
+from livecore.events import DEBOUNCE, DomainEvent
 from livecore.games import Game, GameSettings
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
@@ -89,6 +89,7 @@ class SqliteStore:
         migrate(self.conn)
         self._tx = SqliteTransaction(self.conn)
         self._closed = False
+        self._commit_listeners: list[Callable[[], None]] = []
 
     @property
     def closed(self) -> bool:
@@ -98,16 +99,25 @@ class SqliteStore:
         self._closed = True
         self.conn.close()
 
+    def on_events_committed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every commit that wrote events to the outbox."""
+        self._commit_listeners.append(listener)
+
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[SqliteTransaction]:
         # IMMEDIATE takes the write lock up front, so a write never fails half-way on a lock upgrade.
         self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        tx = self._tx
+        tx.emitted = False
         try:
-            yield self._tx
+            yield tx
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+        if tx.emitted:
+            for listener in self._commit_listeners:
+                listener()
 
     def run(self, fn: Callable[[SqliteTransaction], T], *, write: bool = True) -> T:
         with self.transaction(write=write) as tx:
@@ -185,11 +195,29 @@ def _player(r: tuple[Any, ...]) -> Player:
     )
 
 
+OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
+
+
+def outbox_event(r: tuple[Any, ...]) -> DomainEvent:
+    return DomainEvent(
+        id=r[0],
+        kind=r[1],
+        studio_id=r[2],
+        game_id=r[3],
+        env=Environment(r[4]),
+        occurred_at=from_millis(r[5]),
+        data=orjson.loads(r[6]),
+        debounce_key=r[7],
+    )
+
+
 class SqliteTransaction:
     """The port on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        # Set by emit; the store tells its commit listeners (the dispatcher) once the events are durable.
+        self.emitted = False
 
     # --- Games ---------------------------------------------------------------------------------
     def get_game(self, game_id: str) -> Game | None:
@@ -231,9 +259,22 @@ class SqliteTransaction:
 
     # --- Outbox --------------------------------------------------------------------------------
     def emit(self, event: DomainEvent) -> None:
+        self.emitted = True
+        data = orjson.dumps(event.data).decode()
+        not_before = None
+        if event.debounce_key is not None:
+            # Last state wins: a burst with one key is one event, sent DEBOUNCE after its first one.
+            replaced = self.conn.execute(
+                "UPDATE outbox SET data = ?, occurred_at = ? WHERE debounce_key = ? AND fanned_out = 0",
+                (data, to_millis(event.occurred_at), event.debounce_key),
+            ).rowcount
+            if replaced:
+                return
+            not_before = to_millis(event.occurred_at + DEBOUNCE)
         self.conn.execute(
-            "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox"
+            " (id, studio_id, game_id, env, kind, occurred_at, data, debounce_key, not_before)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 event.id,
                 event.studio_id,
@@ -241,26 +282,15 @@ class SqliteTransaction:
                 event.env.value,
                 event.kind,
                 to_millis(event.occurred_at),
-                orjson.dumps(event.data).decode(),
+                data,
+                event.debounce_key,
+                not_before,
             ),
         )
 
     def outbox(self) -> list[DomainEvent]:
-        rows = self.conn.execute(
-            "SELECT id, kind, studio_id, game_id, env, occurred_at, data FROM outbox ORDER BY seq"
-        ).fetchall()
-        return [
-            DomainEvent(
-                id=r[0],
-                kind=r[1],
-                studio_id=r[2],
-                game_id=r[3],
-                env=Environment(r[4]),
-                occurred_at=from_millis(r[5]),
-                data=orjson.loads(r[6]),
-            )
-            for r in rows
-        ]
+        rows = self.conn.execute(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq").fetchall()
+        return [outbox_event(r) for r in rows]
 
     # --- Idempotency ---------------------------------------------------------------------------
     def get_idempotent(self, scope: str, key: str) -> StoredResponse | None:

@@ -1,0 +1,162 @@
+"""Webhook delivery rules (SPEC 3.7, 6.1, 8; DECISIONS 6).
+
+- Routing: an event goes to every endpoint of its game whose environment is the event's environment and
+  which subscribes to its kind (or to ``*``). ``webhook.endpoint.failed`` never goes to the endpoint that
+  failed. A sample event goes to the one endpoint it was sent to, whatever its subscriptions.
+- Attempts: the first at once, then retries 30 s, 2 min, 10 min, 1 h, 6 h and 24 h after the previous
+  attempt; a delivery whose sixth retry fails is ``failed``. An attempt fails on a non-2xx answer, a
+  connection error or no answer within 10 seconds. A delivery is ``delivered`` only on a 2xx.
+- Circuit breaker: 5 consecutive failed attempts to one endpoint, whatever the event, pause it; a 2xx
+  resets the count. A paused endpoint holds its deliveries (nothing is dropped); unpausing sends them
+  again, oldest first, continuing their schedules.
+- Replay: a delivered or failed delivery can be sent again as a new delivery of the same event (same
+  ``evt_`` id, so receivers dedupe it) with a fresh schedule.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Collection
+from datetime import datetime, timedelta
+
+import attrs
+
+from livecore.events import DomainEvent
+from livecore.scope import Environment
+
+RETRY_SCHEDULE: tuple[timedelta, ...] = (
+    timedelta(seconds=30),
+    timedelta(minutes=2),
+    timedelta(minutes=10),
+    timedelta(hours=1),
+    timedelta(hours=6),
+    timedelta(hours=24),
+)
+MAX_ATTEMPTS = 1 + len(RETRY_SCHEDULE)
+ATTEMPT_TIMEOUT = timedelta(seconds=10)
+BREAKER_THRESHOLD = 5
+ENDPOINT_FAILED = "webhook.endpoint.failed"
+
+
+class DeliveryStatus(enum.StrEnum):
+    PENDING = "pending"
+    DELIVERED = "delivered"
+    FAILED = "failed"
+
+
+class EndpointStatus(enum.StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+
+
+@attrs.frozen
+class Endpoint:
+    id: str
+    game_id: str
+    name: str
+    env: Environment
+    url: str
+    events: tuple[str, ...]
+    status: EndpointStatus = EndpointStatus.ACTIVE
+    consecutive_failures: int = 0
+
+
+@attrs.frozen
+class Delivery:
+    id: str
+    event_id: str
+    endpoint_id: str
+    status: DeliveryStatus
+    attempts: int  # attempts made so far; the next one is number attempts + 1
+    next_attempt_at: datetime
+    created_at: datetime
+    last_status: int | None = None
+    last_error: str | None = None
+    delivered_at: datetime | None = None
+
+
+@attrs.frozen
+class AttemptResult:
+    """What one HTTP attempt produced: a status (None when no answer came) or an error text."""
+
+    status: int | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def receives(endpoint: Endpoint, event: DomainEvent, *, target: str | None = None) -> bool:
+    if target is not None:
+        return endpoint.id == target
+    if endpoint.game_id != event.game_id or endpoint.env is not event.env:
+        return False
+    if event.kind == ENDPOINT_FAILED and event.data.get("endpointId") == endpoint.id:
+        return False
+    return "*" in endpoint.events or event.kind in endpoint.events
+
+
+def subscribed_kinds_valid(events: Collection[str]) -> bool:
+    return bool(events) and (tuple(events) == ("*",) or "*" not in events)
+
+
+def after_attempt(delivery: Delivery, result: AttemptResult, now: datetime) -> Delivery:
+    """The delivery once an attempt finished at ``now``."""
+    attempts = delivery.attempts + 1
+    if result.ok:
+        return attrs.evolve(
+            delivery,
+            status=DeliveryStatus.DELIVERED,
+            attempts=attempts,
+            last_status=result.status,
+            last_error=None,
+            delivered_at=now,
+        )
+    failed = attrs.evolve(delivery, attempts=attempts, last_status=result.status, last_error=result.error)
+    if attempts >= MAX_ATTEMPTS:
+        return attrs.evolve(failed, status=DeliveryStatus.FAILED)
+    return attrs.evolve(failed, next_attempt_at=now + RETRY_SCHEDULE[attempts - 1])
+
+
+def endpoint_after_attempt(endpoint: Endpoint, result: AttemptResult) -> tuple[Endpoint, bool]:
+    """The endpoint's breaker once an attempt finished; ``True`` when this attempt trips it."""
+    if result.ok:
+        return attrs.evolve(endpoint, consecutive_failures=0), False
+    failures = endpoint.consecutive_failures + 1
+    trips = endpoint.status is EndpointStatus.ACTIVE and failures >= BREAKER_THRESHOLD
+    status = EndpointStatus.PAUSED if trips else endpoint.status
+    return attrs.evolve(endpoint, consecutive_failures=failures, status=status), trips
+
+
+def unpause(endpoint: Endpoint) -> Endpoint:
+    return attrs.evolve(endpoint, status=EndpointStatus.ACTIVE, consecutive_failures=0)
+
+
+def replay(delivery: Delivery, new_id: str, now: datetime) -> Delivery:
+    """A fresh delivery of the same event to the same endpoint, due at once."""
+    if delivery.status is DeliveryStatus.PENDING:
+        raise ValueError("this delivery is still pending; it will be attempted on its schedule")
+    return Delivery(
+        id=new_id,
+        event_id=delivery.event_id,
+        endpoint_id=delivery.endpoint_id,
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        next_attempt_at=now,
+        created_at=now,
+    )
+
+
+def endpoint_failed_payload(endpoint: Endpoint, result: AttemptResult) -> dict[str, object]:
+    """SPEC 6.2 ``webhook.endpoint.failed``."""
+    return {
+        "endpointId": endpoint.id,
+        "endpointKey": endpoint.name,
+        "url": endpoint.url,
+        "consecutiveFailures": endpoint.consecutive_failures,
+        "threshold": BREAKER_THRESHOLD,
+        "lastStatus": result.status,
+        "lastError": result.error,
+        "reason": "consecutive_failures",
+    }

@@ -1,0 +1,44 @@
+"""Placeholder payloads for sample deliveries (SPEC 6.1: sent through the normal signed pipeline with
+``X-Svc-Webhook-Test: 1``). Every value is recognisably fake; kinds without a payload yet get an
+empty object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SAMPLE_TS = "2026-01-01T00:00:00.000Z"
+SAMPLE_PLAYER = {"playerId": "plr_sample0000000000000000000", "externalPlayerId": "sample-player"}
+
+SAMPLES: dict[str, dict[str, Any]] = {
+    "player.registered": {**SAMPLE_PLAYER, "firstSeenAt": SAMPLE_TS, "contextSnapshot": {}},
+    "player.secret_set": {
+        **SAMPLE_PLAYER,
+        "secretPrefix": "ps_sampl",
+        "registeredAt": SAMPLE_TS,
+        "secretRotatedAt": None,
+        "via": "sdk_register",
+    },
+    "player.secret_rotated": {
+        **SAMPLE_PLAYER,
+        "secretPrefix": "ps_sampl",
+        "registeredAt": SAMPLE_TS,
+        "secretRotatedAt": SAMPLE_TS,
+        "via": "force_rotate",
+    },
+    "webhook.endpoint.failed": {
+        "endpointId": "whe_sample000000000000000000",
+        "endpointKey": "sample-endpoint",
+        "url": "https://example.invalid/hooks",
+        "consecutiveFailures": 5,
+        "threshold": 5,
+        "lastStatus": 503,
+        "lastError": None,
+        "reason": "consecutive_failures",
+    },
+}
+
+DEFAULT_SAMPLE_KIND = "player.registered"
+
+
+def sample_data(kind: str) -> dict[str, Any]:
+    return dict(SAMPLES.get(kind, {}))

@@ -1,0 +1,232 @@
+"""Webhook tables on SQLite: endpoints, the outbox fan-out and deliveries.
+
+The fan-out turns committed outbox rows into one delivery per receiving endpoint (the routing rule is
+:func:`livecore.webhooks.delivery.receives`) and marks the rows done, in one transaction, so a committed
+event is never left without its deliveries and never fanned out twice.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore.clock import from_millis, to_millis
+from livecore.events import DomainEvent
+from livecore.scope import Environment
+from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
+from livecore_server.storage.sqlite import OUTBOX_COLUMNS, outbox_event
+
+_ENDPOINT_COLUMNS = "id, game_id, name, env, url, events, status, consecutive_failures"
+_DELIVERY_COLUMNS = (
+    "d.id, o.id, d.endpoint_id, d.status, d.attempts, d.next_attempt_at, d.created_at, d.last_status,"
+    " d.last_error, d.delivered_at"
+)
+
+
+@attrs.frozen
+class DueDelivery:
+    delivery: Delivery
+    endpoint: Endpoint
+    secret_enc: bytes
+    event: DomainEvent
+    sample: bool
+
+
+def _endpoint(r: tuple[Any, ...]) -> Endpoint:
+    return Endpoint(
+        id=r[0],
+        game_id=r[1],
+        name=r[2],
+        env=Environment(r[3]),
+        url=r[4],
+        events=tuple(orjson.loads(r[5])),
+        status=EndpointStatus(r[6]),
+        consecutive_failures=r[7],
+    )
+
+
+def _delivery(r: tuple[Any, ...]) -> Delivery:
+    return Delivery(
+        id=r[0],
+        event_id=r[1],
+        endpoint_id=r[2],
+        status=DeliveryStatus(r[3]),
+        attempts=r[4],
+        next_attempt_at=from_millis(r[5]),
+        created_at=from_millis(r[6]),
+        last_status=r[7],
+        last_error=r[8],
+        delivered_at=from_millis(r[9]) if r[9] is not None else None,
+    )
+
+
+def endpoints_of_game(conn: sqlite3.Connection, game_id: str) -> list[Endpoint]:
+    rows = conn.execute(f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE game_id = ?", (game_id,))
+    return [_endpoint(r) for r in rows]
+
+
+def get_endpoint(conn: sqlite3.Connection, endpoint_id: str) -> Endpoint | None:
+    row = conn.execute(
+        f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?", (endpoint_id,)
+    ).fetchone()
+    return None if row is None else _endpoint(row)
+
+
+def save_endpoint(conn: sqlite3.Connection, endpoint: Endpoint, now: datetime) -> None:
+    conn.execute(
+        "UPDATE webhook_endpoints SET status = ?, consecutive_failures = ?, updated_at = ?,"
+        " paused_at = CASE WHEN ? = 'paused' THEN COALESCE(paused_at, ?) ELSE NULL END WHERE id = ?",
+        (
+            endpoint.status.value,
+            endpoint.consecutive_failures,
+            to_millis(now),
+            endpoint.status.value,
+            to_millis(now),
+            endpoint.id,
+        ),
+    )
+
+
+def fan_out(conn: sqlite3.Connection, now: datetime, new_id: Callable[[], str], limit: int = 500) -> int:
+    """Create the deliveries of committed events that are due (debounced ones wait); returns how many."""
+    now_ms = to_millis(now)
+    rows = conn.execute(
+        f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE fanned_out = 0"
+        " AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?",
+        (now_ms, limit),
+    ).fetchall()
+    endpoints: dict[str, list[Endpoint]] = {}
+    created = 0
+    for row in rows:
+        seq, target, event = row[0], row[1], outbox_event(row[2:])
+        if event.game_id not in endpoints:
+            endpoints[event.game_id] = endpoints_of_game(conn, event.game_id)
+        for endpoint in endpoints[event.game_id]:
+            if receives(endpoint, event, target=target):
+                conn.execute(
+                    "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts,"
+                    " next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
+                    (new_id(), seq, endpoint.id, now_ms, now_ms, now_ms),
+                )
+                created += 1
+        conn.execute("UPDATE outbox SET fanned_out = 1 WHERE seq = ?", (seq,))
+    return created
+
+
+def due_deliveries(
+    conn: sqlite3.Connection, now: datetime, *, limit: int, exclude: set[str]
+) -> list[DueDelivery]:
+    """Pending deliveries due by ``now`` to active endpoints, oldest first."""
+    rows = conn.execute(
+        f"SELECT {_DELIVERY_COLUMNS}, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}, e.secret_enc,"
+        f" o.target_endpoint IS NOT NULL, {', '.join('o.' + c for c in OUTBOX_COLUMNS.split(', '))}"
+        " FROM webhook_deliveries d"
+        " JOIN webhook_endpoints e ON e.id = d.endpoint_id"
+        " JOIN outbox o ON o.seq = d.event_seq"
+        " WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.status = 'active'"
+        " ORDER BY d.next_attempt_at, d.event_seq LIMIT ?",
+        (to_millis(now), limit + len(exclude)),
+    ).fetchall()
+    out = []
+    for r in rows:
+        if r[0] in exclude:
+            continue
+        out.append(
+            DueDelivery(
+                delivery=_delivery(r[0:10]),
+                endpoint=_endpoint(r[10:18]),
+                secret_enc=bytes(r[18]),
+                sample=bool(r[19]),
+                event=outbox_event(r[20:]),
+            )
+        )
+    return out[:limit]
+
+
+def next_due(conn: sqlite3.Connection) -> datetime | None:
+    """When the dispatcher next has work: an undelivered event to fan out or a delivery coming due."""
+    row = conn.execute(
+        "SELECT min(t) FROM ("
+        " SELECT COALESCE(not_before, 0) AS t FROM outbox WHERE fanned_out = 0"
+        " UNION ALL"
+        " SELECT d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id"
+        " WHERE d.status = 'pending' AND e.status = 'active')"
+    ).fetchone()
+    return None if row[0] is None else from_millis(row[0])
+
+
+def get_delivery(conn: sqlite3.Connection, delivery_id: str) -> Delivery | None:
+    row = conn.execute(
+        f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+        " WHERE d.id = ?",
+        (delivery_id,),
+    ).fetchone()
+    return None if row is None else _delivery(row)
+
+
+def save_delivery(conn: sqlite3.Connection, delivery: Delivery, now: datetime) -> None:
+    conn.execute(
+        "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?,"
+        " last_error = ?, delivered_at = ?, updated_at = ? WHERE id = ?",
+        (
+            delivery.status.value,
+            delivery.attempts,
+            to_millis(delivery.next_attempt_at),
+            delivery.last_status,
+            delivery.last_error,
+            to_millis(delivery.delivered_at) if delivery.delivered_at else None,
+            to_millis(now),
+            delivery.id,
+        ),
+    )
+
+
+def insert_delivery_like(conn: sqlite3.Connection, source_id: str, delivery: Delivery) -> None:
+    """A new delivery of the same event as ``source_id`` (replay)."""
+    ms = to_millis(delivery.created_at)
+    conn.execute(
+        "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts, next_attempt_at,"
+        " created_at, updated_at) SELECT ?, event_seq, endpoint_id, 'pending', 0, ?, ?, ?"
+        " FROM webhook_deliveries WHERE id = ?",
+        (delivery.id, to_millis(delivery.next_attempt_at), ms, ms, source_id),
+    )
+
+
+def list_deliveries(
+    conn: sqlite3.Connection, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
+) -> list[tuple[Delivery, str]]:
+    """Newest first, with each delivery's event kind."""
+    query = (
+        f"SELECT {_DELIVERY_COLUMNS}, o.kind FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+        " WHERE d.endpoint_id = ?"
+    )
+    params: list[Any] = [endpoint_id]
+    if status is not None:
+        query += " AND d.status = ?"
+        params.append(status.value)
+    query += " ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?"
+    params.append(limit)
+    return [(_delivery(r[:10]), r[10]) for r in conn.execute(query, params)]
+
+
+def insert_sample(conn: sqlite3.Connection, event: DomainEvent, endpoint_id: str) -> None:
+    """A sample event for one endpoint; fanned out only to it (SPEC 6.1 sample deliveries)."""
+    conn.execute(
+        "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, target_endpoint)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.id,
+            event.studio_id,
+            event.game_id,
+            event.env.value,
+            event.kind,
+            to_millis(event.occurred_at),
+            orjson.dumps(event.data).decode(),
+            endpoint_id,
+        ),
+    )

@@ -1,0 +1,1 @@
+"""Background workers started with the server: the webhook dispatcher."""

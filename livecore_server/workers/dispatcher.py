@@ -1,0 +1,174 @@
+"""The webhook dispatcher: fans committed events out to deliveries and attempts them (SPEC 6.1, 8).
+
+Each pass: fan out the outbox rows that are due, then start an attempt for every due delivery to an
+active endpoint, a few at a time per endpoint, so one slow endpoint never holds up the others. An
+attempt POSTs the envelope signed over the exact bytes sent; its outcome (delivered only on a 2xx, else
+the retry schedule) and the endpoint's breaker are written in one transaction after the answer, so a
+crash mid-attempt leaves the delivery pending and it is sent again after a restart (at least once).
+
+Wall clock: a background loop wakes on every commit that wrote events, and once a second. Manual clock:
+the same loop sends what is due at the service time, and ``clock/advance`` runs each retry at its due
+time and waits for the attempts to finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from datetime import datetime
+
+import aiohttp
+
+from livecore import __version__
+from livecore.commands import emit
+from livecore.ids import Prefix, new_id
+from livecore.scope import SYSTEM, Scope
+from livecore.webhooks.delivery import (
+    ATTEMPT_TIMEOUT,
+    ENDPOINT_FAILED,
+    AttemptResult,
+    after_attempt,
+    endpoint_after_attempt,
+    endpoint_failed_payload,
+)
+from livecore.webhooks.envelope import build_envelope
+from livecore.webhooks.signing import signature_header
+from livecore_server.services import Services
+from livecore_server.storage import webhooks as db
+from livecore_server.storage.sqlite import SqliteTransaction
+
+log = logging.getLogger("livecore_server.webhooks")
+
+PER_ENDPOINT = 4  # attempts in flight per endpoint
+BATCH = 200
+TEST_HEADER = "X-Svc-Webhook-Test"
+
+
+class Dispatcher:
+    def __init__(self, services: Services, *, timeout: float = ATTEMPT_TIMEOUT.total_seconds()) -> None:
+        self.services = services
+        self.timeout = timeout
+        self._wake = asyncio.Event()
+        self._inflight: dict[str, asyncio.Task[None]] = {}
+        self._per_endpoint: dict[str, int] = {}
+        self._session: aiohttp.ClientSession | None = None
+        self._loop_task: asyncio.Task[None] | None = None
+
+    # --- lifecycle --------------------------------------------------------------------------------
+    async def start(self) -> None:
+        self._session = aiohttp.ClientSession(
+            timeout=aiohttp.ClientTimeout(total=self.timeout),
+            headers={"User-Agent": f"livecore-webhooks/{__version__}"},
+        )
+        self.services.store.on_events_committed(self.wake)
+        if self.services.manual_clock:
+            self.services.scheduler.when("webhook_dispatch", self.next_due, self.drain_due)
+        self._loop_task = asyncio.create_task(self._run_forever())
+
+    async def stop(self) -> None:
+        """Stop attempting; attempts cut short stay pending and are sent again after a restart."""
+        if self._loop_task is not None:
+            self._loop_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop_task
+        for task in list(self._inflight.values()):
+            task.cancel()
+        await asyncio.gather(*self._inflight.values(), return_exceptions=True)
+        if self._session is not None:
+            await self._session.close()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _run_forever(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_once()
+            except Exception:
+                log.exception("webhook dispatch pass failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), 1.0)
+
+    # --- passes -----------------------------------------------------------------------------------
+    def next_due(self) -> datetime | None:
+        return self.services.store.run(lambda tx: db.next_due(tx.conn), write=False)
+
+    async def drain_due(self) -> None:
+        """Start everything due now and wait until every attempt in flight has finished."""
+        await self.run_once()
+        while self._inflight:
+            await asyncio.gather(*self._inflight.values(), return_exceptions=True)
+            await self.run_once()
+
+    async def run_once(self) -> int:
+        s = self.services
+        now = s.clock.now()
+        rt = s.runtime
+        s.store.run(lambda tx: db.fan_out(tx.conn, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)))
+        due = s.store.run(
+            lambda tx: db.due_deliveries(tx.conn, now, limit=BATCH, exclude=set(self._inflight)), write=False
+        )
+        started = 0
+        for item in due:
+            endpoint_id = item.endpoint.id
+            if self._per_endpoint.get(endpoint_id, 0) >= PER_ENDPOINT:
+                continue
+            self._per_endpoint[endpoint_id] = self._per_endpoint.get(endpoint_id, 0) + 1
+            task = asyncio.create_task(self._attempt(item))
+            self._inflight[item.delivery.id] = task
+            task.add_done_callback(functools.partial(self._done, item.delivery.id, endpoint_id))
+            started += 1
+        return started
+
+    def _done(self, delivery_id: str, endpoint_id: str, _: asyncio.Task[None]) -> None:
+        self._inflight.pop(delivery_id, None)
+        self._per_endpoint[endpoint_id] -= 1
+        # A slot is free: look again at once rather than at the next tick.
+        self._wake.set()
+
+    # --- one attempt ------------------------------------------------------------------------------
+    async def _attempt(self, item: db.DueDelivery) -> None:
+        assert self._session is not None
+        body = build_envelope(item.event, delivery_attempt=item.delivery.attempts + 1)
+        secret = self.services.keys.decrypt(item.secret_enc, context=item.endpoint.id)
+        headers = {
+            "Content-Type": "application/json",
+            # DECISIONS 7: the signature's t is wall-clock time, even under a manual clock.
+            "X-Signature": signature_header(secret, int(time.time()), body),
+        }
+        if item.sample:
+            headers[TEST_HEADER] = "1"
+        try:
+            async with self._session.post(
+                item.endpoint.url, data=body, headers=headers, allow_redirects=False
+            ) as response:
+                status = response.status
+                result = AttemptResult(status, None if 200 <= status < 300 else f"HTTP {status}")
+        except TimeoutError:
+            result = AttemptResult(None, f"no answer within {self.timeout:g} s")
+        except aiohttp.ClientError as exc:
+            result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
+        self.services.store.run(lambda tx: self._record(tx, item, result))
+
+    def _record(self, tx: SqliteTransaction, item: db.DueDelivery, result: AttemptResult) -> None:
+        s = self.services
+        now = s.clock.now()
+        delivery = db.get_delivery(tx.conn, item.delivery.id)
+        endpoint = db.get_endpoint(tx.conn, item.endpoint.id)
+        if delivery is None or endpoint is None:
+            return
+        db.save_delivery(tx.conn, after_attempt(delivery, result, now), now)
+        endpoint, tripped = endpoint_after_attempt(endpoint, result)
+        db.save_endpoint(tx.conn, endpoint, now)
+        if tripped:
+            log.warning(
+                "webhook endpoint %s paused after %d failures", endpoint.id, endpoint.consecutive_failures
+            )
+            scope = Scope(
+                studio_id=item.event.studio_id, game_id=endpoint.game_id, env=endpoint.env, actor=SYSTEM
+            )
+            emit(tx, s.runtime, scope, ENDPOINT_FAILED, endpoint_failed_payload(endpoint, result))

@@ -1,0 +1,117 @@
+"""A server killed mid-delivery loses no committed event, and marks nothing delivered without a 2xx."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from livecore_server.apply import apply_manifest
+from livecore_server.clock import SystemClock
+from livecore_server.manifest import parse_manifest
+from livecore_server.services import Config, build_services
+from tests.conftest import TEST_MANIFEST, Receiver, webhook_manifest
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "livecore_server.cli", "serve", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=os.environ.copy(),
+    )
+
+
+async def _ready(base: str) -> None:
+    deadline = time.monotonic() + 20
+    async with httpx.AsyncClient() as client:
+        while True:
+            try:
+                if (await client.get(f"{base}/admin/v1/health")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "server did not start"
+            await asyncio.sleep(0.1)
+
+
+def _rows(db: Path, query: str) -> list[tuple[object, ...]]:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute(query).fetchall()
+
+
+async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path) -> None:
+    receiver = await Receiver(gate=asyncio.Event()).start()  # hangs: the delivery is in flight
+    db = tmp_path / "kill.db"
+    services = build_services(Config(db=str(db)), SystemClock())
+    applied = apply_manifest(
+        services.store,
+        services.keys,
+        services.runtime,
+        parse_manifest(TEST_MANIFEST + webhook_manifest(hook=("test", receiver.url, '["*"]'))),
+    )
+    services.close()
+    client_key = applied["games"]["space-race"]["apiKeys"]["test-client"]["secret"]
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    server = _serve(db, port)
+    try:
+        await _ready(base)
+        async with httpx.AsyncClient() as client:
+            for name in ("alice", "bob"):
+                r = await client.post(
+                    f"{base}/sdk/v1/players/{name}/register",
+                    headers={"Authorization": f"Bearer {client_key}"},
+                )
+                assert r.status_code == 201
+        await receiver.wait_for(1)  # at least one attempt is hanging in the receiver
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    committed = {row[0] for row in _rows(db, "SELECT id FROM outbox")}
+    assert len(committed) == 4  # registered + secret_set, twice
+    assert _rows(db, "SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered'") == [(0,)]
+    assert receiver.answered == []
+
+    # Restart with a healthy receiver: every committed event arrives, and each delivery marked
+    # delivered was answered 2xx.
+    receiver.gate.set()  # type: ignore[union-attr]
+    await receiver.stop()
+    healthy = await Receiver().start(port=int(receiver.url.split(":")[2].split("/")[0]))
+    server = _serve(db, port)
+    try:
+        await _ready(base)
+        deadline = time.monotonic() + 20
+        while {eid for eid, status in healthy.answered if status == 200} < committed:
+            assert time.monotonic() < deadline, f"delivered {healthy.answered} of {committed}"
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # let the server record the last outcomes
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(20)
+        await healthy.stop()
+    delivered = _rows(
+        db,
+        "SELECT o.id FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+        " WHERE d.status = 'delivered'",
+    )
+    ok = {eid for eid, status in healthy.answered if 200 <= status < 300}
+    assert {row[0] for row in delivered} <= ok
+    assert {row[0] for row in delivered} == committed
