@@ -8,7 +8,7 @@
 
 from livecore import __version__
 
-from . import models
+from . import models, webhooks
 from ._transport import RetryPolicy
 from .errors import (
     APIConnectionError,
@@ -32,6 +32,7 @@ from .errors import (
 )
 from .sdk import AsyncSdkClient, SdkClient
 from .server import AsyncServerClient, ServerClient
+from .webhooks import InvalidPayloadError, WebhookError, WebhookEvent, WebhookSignatureError, construct_event
 
 __all__ = [
     "APIConnectionError",
@@ -43,6 +44,7 @@ __all__ = [
     "ConflictError",
     "IdempotencyConflictError",
     "InternalServerError",
+    "InvalidPayloadError",
     "InvalidRequestError",
     "LivecoreAPIError",
     "LivecoreClientError",
@@ -57,6 +59,11 @@ __all__ = [
     "SdkClient",
     "ServerClient",
     "UnprocessableEntityError",
+    "WebhookError",
+    "WebhookEvent",
+    "WebhookSignatureError",
     "__version__",
+    "construct_event",
     "models",
+    "webhooks",
 ]

@@ -1,0 +1,312 @@
+"""Verify and read livecore webhooks in a studio's backend (SPEC 6.1 and 6.2, DECISIONS 6).
+
+    from livecore_client.webhooks import construct_event, WebhookError
+
+    body = await request.read()  # the raw bytes: never re-serialize parsed JSON
+    try:
+        event = construct_event(body, request.headers.get("X-Signature"), secret)
+    except WebhookError:
+        return 400
+    if already_seen(event.id):  # delivery is at least once: dedupe by id
+        return 200
+
+Rules:
+
+- Verify the raw body as it arrived. Decoding and re-encoding JSON changes bytes and breaks the signature.
+- The checks are ``livecore.webhooks.signing``'s, the same code the service signs with: any ``v1`` in
+  the header may match any of the secrets given (pass ``[new, old]`` while rotating). Signatures are
+  compared in constant time. A timestamp more than ``tolerance`` (300) seconds old or more than
+  ``future_tolerance`` (60) seconds ahead is refused. This module only turns the core's errors into
+  the client's exception classes, all under :class:`~livecore_client.errors.LivecoreClientError`.
+- The body is read only after the signature checks out. A body that is not UTF-8, not JSON, or not the
+  envelope shape is an :class:`InvalidPayloadError`.
+- ``data`` is a typed class for every kind in :data:`PAYLOAD_TYPES` and a plain ``dict`` for other
+  kinds, so a new kind never breaks an older client. Unknown fields are ignored because SPEC 9 lets new
+  optional fields land in v1 without notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import attrs
+import cattrs
+import orjson
+
+from livecore.api.convert import field_errors, response_converter
+from livecore.webhooks import signing
+from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
+
+from .errors import LivecoreClientError
+
+__all__ = [
+    "DEFAULT_FUTURE_TOLERANCE",
+    "DEFAULT_TOLERANCE",
+    "PAYLOAD_TYPES",
+    "SIGNATURE_HEADER",
+    "TEST_DELIVERY_HEADER",
+    "InvalidPayloadError",
+    "InvalidSignatureError",
+    "MalformedSignatureHeaderError",
+    "PlayerRegistered",
+    "PlayerSecretChange",
+    "PlayerSecretRotated",
+    "PlayerSecretSet",
+    "TimestampTooNewError",
+    "TimestampTooOldError",
+    "WebhookData",
+    "WebhookEndpointFailed",
+    "WebhookError",
+    "WebhookEvent",
+    "WebhookSignatureError",
+    "construct_event",
+    "verify",
+]
+
+# Sample deliveries sent from the portal carry this header with the value "1", and their payloads hold
+# placeholder values (SPEC 6.1).
+TEST_DELIVERY_HEADER = "X-Svc-Webhook-Test"
+
+
+# --- Errors -------------------------------------------------------------------------------------------
+
+
+class WebhookError(LivecoreClientError):
+    """Anything :func:`verify` or :func:`construct_event` refuses. Answer 400 and do not act on it."""
+
+
+class WebhookSignatureError(WebhookError):
+    """The delivery is not provably from livecore, or is not fresh."""
+
+
+class MalformedSignatureHeaderError(WebhookSignatureError):
+    """The ``X-Signature`` header is missing or unreadable (no ``t=``, a non-integer ``t``, no ``v1=``,
+    or items that are not ``key=value``)."""
+
+    def __init__(self, message: str, *, header: str) -> None:
+        super().__init__(message)
+        self.header = header
+
+
+class InvalidSignatureError(WebhookSignatureError):
+    """No signature matches: the body or timestamp was changed, or the secret is wrong. Check that the
+    raw body is passed and that the secret is the endpoint's."""
+
+
+class _WebhookTimestampError(WebhookSignatureError):
+    def __init__(self, message: str, *, timestamp: int, now: int, tolerance: int) -> None:
+        super().__init__(message)
+        self.timestamp = timestamp
+        self.now = now
+        self.tolerance = tolerance
+
+
+class TimestampTooOldError(_WebhookTimestampError):
+    """The signature is valid but older than ``tolerance`` seconds: a replay, or a clock that is off."""
+
+
+class TimestampTooNewError(_WebhookTimestampError):
+    """The signature is valid but more than ``future_tolerance`` seconds in the future: a clock is off."""
+
+
+class InvalidPayloadError(WebhookError):
+    """The signature is valid but the body is not a webhook envelope: not UTF-8, not JSON, or the wrong
+    shape. ``fields`` maps each offending field path (``data.playerId``) to what is wrong with it."""
+
+    def __init__(self, message: str, *, fields: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.fields = dict(fields) if fields else {}
+
+
+def _client_error(exc: signing.SignatureError) -> WebhookSignatureError:
+    message = str(exc)
+    if isinstance(exc, signing.MalformedHeaderError):
+        return MalformedSignatureHeaderError(message, header=exc.header)
+    if isinstance(exc, signing.BadSignatureError):
+        return InvalidSignatureError(message)
+    if isinstance(exc, signing.TimestampTooOldError):
+        return TimestampTooOldError(message, timestamp=exc.timestamp, now=exc.now, tolerance=exc.tolerance)
+    if isinstance(exc, signing.TimestampTooNewError):
+        return TimestampTooNewError(message, timestamp=exc.timestamp, now=exc.now, tolerance=exc.tolerance)
+    # A refusal added to the core later is still a signature error to callers of this release.
+    return WebhookSignatureError(message)
+
+
+# --- Typed payloads (SPEC 6.2) ------------------------------------------------------------------------
+
+
+@attrs.frozen
+class WebhookData:
+    """Base of the typed ``data`` classes; ``isinstance(event.data, PlayerRegistered)`` picks a kind."""
+
+
+@attrs.frozen
+class PlayerRegistered(WebhookData):
+    """``player.registered``: the player row was first created."""
+
+    player_id: str
+    external_player_id: str
+    first_seen_at: datetime
+    context_snapshot: dict[str, Any]
+
+
+@attrs.frozen
+class PlayerSecretChange(WebhookData):
+    """The fields shared by ``player.secret_set`` and ``player.secret_rotated``."""
+
+    player_id: str
+    external_player_id: str
+    secret_prefix: str
+    registered_at: datetime
+    secret_rotated_at: datetime | None
+    via: str
+
+
+@attrs.frozen
+class PlayerSecretSet(PlayerSecretChange):
+    """``player.secret_set``: the first secret was minted (``via`` ``sdk_register``)."""
+
+
+@attrs.frozen
+class PlayerSecretRotated(PlayerSecretChange):
+    """``player.secret_rotated``: the secret was replaced (``via`` e.g. ``force_rotate``)."""
+
+
+@attrs.frozen
+class WebhookEndpointFailed(WebhookData):
+    """``webhook.endpoint.failed``: another endpoint of the game tripped its circuit breaker."""
+
+    endpoint_id: str
+    endpoint_key: str
+    url: str
+    consecutive_failures: int
+    threshold: int
+    last_status: int | None
+    last_error: str | None
+    reason: str
+
+
+# One line per kind; kinds not listed keep ``data`` as a dict.
+PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
+    "player.registered": PlayerRegistered,
+    "player.secret_set": PlayerSecretSet,
+    "player.secret_rotated": PlayerSecretRotated,
+    "webhook.endpoint.failed": WebhookEndpointFailed,
+}
+
+
+# --- The event ----------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class WebhookEvent:
+    """One delivery, verified. ``id`` is the same on every retry and replay of an event: dedupe by it."""
+
+    id: str
+    event_name: str
+    studio_id: str
+    game_id: str
+    occurred_at: datetime
+    delivery_attempt: int
+    data: WebhookData | dict[str, Any]
+    # Everything that was sent, including fields newer than this client's classes.
+    raw: dict[str, Any] = attrs.field(factory=dict, repr=False, eq=False)
+
+
+@attrs.frozen
+class _Envelope:
+    id: str
+    event_name: str
+    studio_id: str
+    game_id: str
+    occurred_at: datetime
+    delivery_attempt: int
+    data: dict[str, Any]
+
+
+def verify(
+    payload: bytes,
+    header: str | None,
+    secret: str | Sequence[str],
+    *,
+    tolerance: int = DEFAULT_TOLERANCE,
+    future_tolerance: int = DEFAULT_FUTURE_TOLERANCE,
+    now: int | None = None,
+) -> None:
+    """Check that ``header`` (the ``X-Signature`` value; ``None`` when it was absent) signs the raw
+    ``payload`` under one of the secrets and is fresh. ``now`` (Unix seconds) defaults to this machine's
+    clock. Raises a :class:`WebhookSignatureError` subclass."""
+    when = int(time.time()) if now is None else now
+    try:
+        signing.verify_header(
+            payload, header or "", secret, now=when, tolerance=tolerance, future_tolerance=future_tolerance
+        )
+    except signing.SignatureError as exc:
+        raise _client_error(exc) from exc
+
+
+def construct_event(
+    payload: bytes,
+    header: str | None,
+    secret: str | Sequence[str],
+    *,
+    tolerance: int = DEFAULT_TOLERANCE,
+    future_tolerance: int = DEFAULT_FUTURE_TOLERANCE,
+    now: int | None = None,
+) -> WebhookEvent:
+    """:func:`verify`, then read the envelope. Raises :class:`WebhookSignatureError` subclasses, or
+    :class:`InvalidPayloadError` for an authentic body that is not a webhook envelope."""
+    verify(payload, header, secret, tolerance=tolerance, future_tolerance=future_tolerance, now=now)
+    body = _decode(payload)
+    try:
+        envelope = response_converter.structure(body, _Envelope)
+    except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+        raise _shape_error(exc, "") from None
+    data: WebhookData | dict[str, Any] = envelope.data
+    payload_type = PAYLOAD_TYPES.get(envelope.event_name)
+    if payload_type is not None:
+        try:
+            data = response_converter.structure(envelope.data, payload_type)
+        except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
+            raise _shape_error(exc, "data") from None
+    return WebhookEvent(
+        id=envelope.id,
+        event_name=envelope.event_name,
+        studio_id=envelope.studio_id,
+        game_id=envelope.game_id,
+        occurred_at=envelope.occurred_at,
+        delivery_attempt=envelope.delivery_attempt,
+        data=data,
+        raw=body,
+    )
+
+
+def _decode(payload: bytes) -> dict[str, Any]:
+    try:
+        body = orjson.loads(payload)
+    except orjson.JSONDecodeError as exc:
+        # Find out which it was only on this error path, so valid bodies are not decoded twice.
+        try:
+            bytes(payload).decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidPayloadError("the webhook body is not UTF-8 text") from None
+        raise InvalidPayloadError(f"the webhook body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise InvalidPayloadError(
+            "the webhook body is not a JSON object", fields={"body": "must be an object"}
+        )
+    return body
+
+
+def _shape_error(exc: BaseException, prefix: str) -> InvalidPayloadError:
+    if isinstance(exc, cattrs.BaseValidationError):
+        fields = field_errors(exc)
+    else:
+        fields = {prefix or "body": str(exc)}
+    if prefix:
+        fields = {(f"{prefix}.{path}" if path != "body" else prefix): text for path, text in fields.items()}
+    listed = ", ".join(f"{path} {text}" for path, text in sorted(fields.items()))
+    return InvalidPayloadError(f"the webhook body is not a valid envelope: {listed}", fields=fields)

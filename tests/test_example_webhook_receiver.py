@@ -1,0 +1,166 @@
+"""examples/webhook_receiver.py: verified events are printed once, duplicates acknowledged, forgeries 400."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+
+import httpx
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from livecore.events import DomainEvent
+from livecore.scope import Environment
+from livecore.webhooks.envelope import build_envelope
+from livecore.webhooks.signing import signature_header
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "webhook_receiver.py"
+SECRET = "whsec_example_secret"
+Client = TestClient[web.Request, web.Application]
+
+
+def load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("webhook_receiver_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+receiver = load_example()
+
+
+def delivery(
+    event_id: str = "evt_01a", *, attempt: int = 1, secret: str = SECRET
+) -> tuple[bytes, dict[str, str]]:
+    event = DomainEvent(
+        id=event_id,
+        kind="player.registered",
+        studio_id="std_1",
+        game_id="gam_1",
+        env=Environment.LIVE,
+        occurred_at=datetime(2026, 3, 2, 12, 0, tzinfo=UTC),
+        data={
+            "playerId": "plr_1",
+            "externalPlayerId": "ada",
+            "firstSeenAt": "2026-03-02T12:00:00.000Z",
+            "contextSnapshot": {},
+        },
+    )
+    body = build_envelope(event, delivery_attempt=attempt)
+    # The receiver checks against its own clock, so sign with the real time.
+    header = signature_header(secret, int(time.time()), body)
+    return body, {"X-Signature": header, "Content-Type": "application/json"}
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[Client]:
+    async with TestClient(TestServer(receiver.make_app(SECRET))) as c:
+        yield c
+
+
+async def test_valid_event_is_accepted_and_printed(
+    client: Client, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body, headers = delivery()
+    response = await client.post("/webhooks", data=body, headers=headers)
+    assert response.status == 200
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        'evt_01a player.registered attempt=1 game=gam_1 data={"playerId":"plr_1","externalPlayerId":"ada",'
+        '"firstSeenAt":"2026-03-02T12:00:00.000Z","contextSnapshot":{}}'
+    ]
+
+
+async def test_duplicate_is_acknowledged_but_not_printed_twice(
+    client: Client,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    body, headers = delivery()
+    assert (await client.post("/webhooks", data=body, headers=headers)).status == 200
+    retry_body, retry_headers = delivery(attempt=2)  # a retry: same id, next attempt number
+    response = await client.post("/webhooks", data=retry_body, headers=retry_headers)
+    assert response.status == 200
+    assert await response.text() == "duplicate\n"
+    assert capsys.readouterr().out.count("evt_01a") == 1
+
+
+async def test_bad_signature_is_400_and_not_printed(
+    client: Client,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    body, headers = delivery(secret="whsec_someone_else")
+    response = await client.post("/webhooks", data=body, headers=headers)
+    assert response.status == 400
+    assert await response.text() == "bad signature\n"
+    body, headers = delivery()
+    tampered = body.replace(b'"ada"', b'"eve"')
+    assert (await client.post("/webhooks", data=tampered, headers=headers)).status == 400
+    headers.pop("X-Signature")
+    assert (await client.post("/webhooks", data=body, headers=headers)).status == 400
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "InvalidSignatureError" in captured.err
+    assert "MalformedSignatureHeaderError" in captured.err
+    # A rejected delivery is not remembered: the genuine one still gets through afterwards.
+    headers = delivery()[1]
+    assert (await client.post("/webhooks", data=body, headers=headers)).status == 200
+    assert capsys.readouterr().out.count("evt_01a") == 1
+
+
+async def test_authentic_body_that_is_not_an_envelope_is_400(client: Client) -> None:
+    body = b"[]"
+    headers = {"X-Signature": signature_header(SECRET, int(time.time()), body)}
+    response = await client.post("/webhooks", data=body, headers=headers)
+    assert response.status == 400
+    assert await response.text() == "invalid payload\n"
+
+
+def test_recent_ids_are_bounded() -> None:
+    seen = receiver.RecentIds(limit=2)
+    assert seen.add("a") and seen.add("b")
+    assert not seen.add("a")  # also makes "a" the most recent
+    assert seen.add("c")  # evicts "b", the oldest
+    assert len(seen) == 2
+    assert not seen.add("a")
+    assert seen.add("b")
+
+
+def test_runs_as_written() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, str(EXAMPLE), "--secret", SECRET, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"receiver did not start: {proc.communicate()[1]}")
+                time.sleep(0.05)
+        body, headers = delivery("evt_01run")
+        url = f"http://127.0.0.1:{port}/webhooks"
+        assert httpx.post(url, content=body, headers=headers).status_code == 200
+        assert httpx.post(url, content=body, headers=headers).status_code == 200
+        assert httpx.post(url, content=body + b" ", headers=headers).status_code == 400
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert out.splitlines()[0] == f"listening on http://127.0.0.1:{port}/webhooks"
+    assert out.count("evt_01run player.registered attempt=1") == 1
