@@ -13,11 +13,13 @@ from livecore.commands import Runtime
 from livecore.commands.players import sweep_streaks
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
+from livecore.webhooks.delivery import RETENTION
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.ratelimit import RateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.sqlite import SqliteStore, sqlite_path
+from livecore_server.storage.webhooks import purge_finished
 
 
 @attrs.frozen
@@ -87,8 +89,13 @@ def schedule_sweeps(s: Services) -> None:
         cutoff = to_millis(s.clock.now() - TTL)
         s.store.run(lambda tx: tx.purge_idempotency(cutoff))
 
+    async def webhook_history() -> None:
+        cutoff = s.clock.now() - RETENTION
+        s.store.run(lambda tx: purge_finished(tx.conn, cutoff))
+
     s.scheduler.every("login_streak_sweep", timedelta(hours=1), streaks)
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
+    s.scheduler.every("webhook_retention", timedelta(hours=1), webhook_history)
 
 
 SERVICES = web.AppKey("services", Services)

@@ -11,6 +11,8 @@
   again, oldest first, continuing their schedules.
 - Replay: a delivered or failed delivery can be sent again as a new delivery of the same event (same
   ``evt_`` id, so receivers dedupe it) with a fresh schedule.
+- Retention: finished deliveries are kept 30 days, then removed with events that have no delivery left;
+  pending deliveries are never removed.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ RETRY_SCHEDULE: tuple[timedelta, ...] = (
 MAX_ATTEMPTS = 1 + len(RETRY_SCHEDULE)
 ATTEMPT_TIMEOUT = timedelta(seconds=10)
 BREAKER_THRESHOLD = 5
+# Finished deliveries (and events left with none) are kept this long for listing and replay.
+RETENTION = timedelta(days=30)
 ENDPOINT_FAILED = "webhook.endpoint.failed"
 
 

@@ -136,4 +136,12 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at)",
         ],
     ),
+    (
+        "0003_webhook_retention",
+        [
+            "CREATE INDEX outbox_fanned_by_time ON outbox (occurred_at) WHERE fanned_out = 1",
+            "CREATE INDEX deliveries_finished_by_time ON webhook_deliveries (updated_at)"
+            " WHERE status != 'pending'",
+        ],
+    ),
 ]

@@ -230,3 +230,18 @@ def insert_sample(conn: sqlite3.Connection, event: DomainEvent, endpoint_id: str
             endpoint_id,
         ),
     )
+
+
+def purge_finished(conn: sqlite3.Connection, before: datetime) -> int:
+    """Remove finished deliveries last touched before ``before``, then fanned-out events that old with
+    no delivery left. Pending deliveries and their events stay."""
+    cutoff = to_millis(before)
+    removed = conn.execute(
+        "DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated_at < ?", (cutoff,)
+    ).rowcount
+    conn.execute(
+        "DELETE FROM outbox WHERE fanned_out = 1 AND occurred_at < ?"
+        " AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = outbox.seq)",
+        (cutoff,),
+    )
+    return removed

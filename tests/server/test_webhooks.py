@@ -280,3 +280,17 @@ async def test_a_rolled_back_write_emits_nothing(hooked: Hooked) -> None:
     await hooked.flush()
     assert hooked.all.received == []
     assert services.store.conn.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
+
+
+async def test_finished_deliveries_are_kept_30_days_pending_ones_forever(hooked: Hooked) -> None:
+    hooked.players.default_status = 500  # fails until the breaker pauses it: its delivery stays pending
+    await hooked.world.register("alice")
+    await hooked.flush()
+    await hooked.advance(29 * 86400)
+    assert len(hooked.deliveries("all")) == 3  # two player events and webhook.endpoint.failed
+    await hooked.advance(2 * 86400)
+    assert hooked.deliveries("all") == []
+    (kept,) = hooked.deliveries("players")
+    assert kept.status.value == "pending"
+    events = hooked.world.services.store.conn.execute("SELECT kind FROM outbox").fetchall()
+    assert events == [("player.registered",)]  # only the event with a delivery still pending
