@@ -2,7 +2,8 @@
 names a UUID (gifts, grants).
 
 Both are UUIDv7-shaped: 48 bits of milliseconds then random bits, so ids created together sort together
-and database inserts stay local to the end of an index.
+and database inserts stay local to the end of an index. The prefixed form is the UUID's 32 hex digits
+(hex rather than base32: the standard library's base32 is pure Python, and ids are minted on every write).
 """
 
 from __future__ import annotations
@@ -27,20 +28,22 @@ class Prefix(enum.StrEnum):
     FRIEND_REQUEST = "frq"
 
 
-def uuid7(now: datetime, rng: RandomSource) -> uuid.UUID:
-    """RFC 9562 UUIDv7 from the given time and random source."""
+def _uuid7_int(now: datetime, rng: RandomSource) -> int:
     ms = to_millis(now) & ((1 << 48) - 1)
     rand = int.from_bytes(rng.token_bytes(10), "big")
     rand_a = rand >> 68 & 0xFFF
     rand_b = rand & ((1 << 62) - 1)
-    value = ms << 80 | 0x7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
-    return uuid.UUID(int=value)
+    return ms << 80 | 0x7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
+
+
+def uuid7(now: datetime, rng: RandomSource) -> uuid.UUID:
+    """RFC 9562 UUIDv7 from the given time and random source."""
+    return uuid.UUID(int=_uuid7_int(now, rng))
 
 
 def new_id(prefix: Prefix, now: datetime, rng: RandomSource) -> str:
-    """``plr_01jd...``: prefix, underscore, 26 lowercase base32 characters of a UUIDv7."""
-    raw = uuid7(now, rng).bytes
-    return f"{prefix.value}_{base64.b32encode(raw).decode('ascii').rstrip('=').lower()}"
+    """``plr_0193...``: prefix, underscore, the 32 lowercase hex digits of a UUIDv7."""
+    return f"{prefix.value}_{_uuid7_int(now, rng):032x}"
 
 
 def new_uuid(now: datetime, rng: RandomSource) -> str:

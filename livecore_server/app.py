@@ -112,6 +112,7 @@ def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Applica
 
 def _background(services: Services):  # type: ignore[no-untyped-def]
     async def ctx(app: web.Application) -> AsyncIterator[None]:
+        services.store.start_checkpointer()
         dispatcher = Dispatcher(services, timeout=services.config.webhook_timeout)
         await dispatcher.start()
         services.dispatcher = dispatcher

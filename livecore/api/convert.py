@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import re
 import typing
 from collections.abc import Callable, Mapping
@@ -216,10 +217,16 @@ def _strip_optional(type_: Any) -> Any:
     return type_
 
 
+@functools.cache
+def _query_fields(cls: type) -> dict[str, Any]:
+    """Wire name -> declared type of a query model (resolving annotations is slow: once per class)."""
+    hints = typing.get_type_hints(cls)
+    return {camel(f.name): hints[f.name] for f in attrs.fields(cast(Any, cls))}
+
+
 def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
     """Structure query parameters (name -> every value given) into ``cls``; unknown names are a 400."""
-    hints = typing.get_type_hints(cls)
-    fields = {camel(f.name): hints[f.name] for f in attrs.fields(cast(Any, cls))}
+    fields = _query_fields(cast(type, cls))
     unknown = sorted(set(params) - set(fields))
     if unknown:
         raise invalid_request(

@@ -11,6 +11,8 @@ microseconds, so running them on the loop is cheaper than hopping to a thread pe
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -82,12 +84,17 @@ def sqlite_path(db: str) -> str:
     return str(Path(db))
 
 
+GAME_CACHE_TTL = 1.0  # seconds; games change only through `apply`, which clears the cache in-process
+
+
 class SqliteStore:
     def __init__(self, path: str) -> None:
         self.path = path
         self.conn = connect(path)
         migrate(self.conn)
         self._tx = SqliteTransaction(self.conn)
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpoints = threading.Event()
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
 
@@ -97,7 +104,33 @@ class SqliteStore:
 
     def close(self) -> None:
         self._closed = True
+        self._stop_checkpoints.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
         self.conn.close()
+
+    def clear_caches(self) -> None:
+        self._tx.games.clear()
+
+    def start_checkpointer(self, every: float = 1.0) -> None:
+        """Checkpoint the WAL from a thread of its own instead of inside a committing request.
+
+        SQLite's automatic checkpoint runs in whichever commit crosses 1,000 WAL pages and copies them
+        into the database file (with an fsync) while that request waits: a latency spike on every
+        thousandth page. A PASSIVE checkpoint on a separate connection never blocks readers or writers.
+        """
+        self.conn.execute("PRAGMA wal_autocheckpoint=0")
+
+        def run() -> None:
+            conn = sqlite3.connect(self.path, timeout=5)
+            try:
+                while not self._stop_checkpoints.wait(every):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                conn.close()
+
+        self._checkpointer = threading.Thread(target=run, name="sqlite-checkpoint", daemon=True)
+        self._checkpointer.start()
 
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every commit that wrote events to the outbox."""
@@ -218,9 +251,21 @@ class SqliteTransaction:
         self.conn = conn
         # Set by emit; the store tells its commit listeners (the dispatcher) once the events are durable.
         self.emitted = False
+        # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
+        self.games: dict[str, tuple[float, Game]] = {}
 
     # --- Games ---------------------------------------------------------------------------------
     def get_game(self, game_id: str) -> Game | None:
+        cached = self.games.get(game_id)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < GAME_CACHE_TTL:
+            return cached[1]
+        game = self._load_game(game_id)
+        if game is not None:
+            self.games[game_id] = (now, game)
+        return game
+
+    def _load_game(self, game_id: str) -> Game | None:
         row = self.conn.execute(
             "SELECT id, studio_id, key, name, settings FROM games WHERE id = ?", (game_id,)
         ).fetchone()
