@@ -47,6 +47,14 @@ class ErrorCode(enum.StrEnum):
     GIFT_LIMIT_REACHED = "gift_limit_reached"
     GIFT_INSUFFICIENT_BALANCE = "gift_insufficient_balance"
     GIFT_EXPIRED = "gift_expired"
+    # Economy and grants
+    RESOURCE_NOT_FOUND = "resource_not_found"
+    INSUFFICIENT_BALANCE = "insufficient_balance"
+    INSUFFICIENT_QUANTITY = "insufficient_quantity"
+    STUDIO_MANAGED_ECONOMY = "studio_managed_economy"
+    GRANT_NOT_FOUND = "grant_not_found"
+    GRANT_ALREADY_CLAIMED = "grant_already_claimed"
+    GRANT_EXPIRED = "grant_expired"
     # Other features
     INSUFFICIENT_ENTRY_COST = "insufficient_entry_cost"
     ANTI_CHEAT_REJECTED = "anti_cheat_rejected"
@@ -86,6 +94,13 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.GIFT_LIMIT_REACHED: 409,
     ErrorCode.GIFT_INSUFFICIENT_BALANCE: 409,
     ErrorCode.GIFT_EXPIRED: 410,
+    ErrorCode.RESOURCE_NOT_FOUND: 404,
+    ErrorCode.INSUFFICIENT_BALANCE: 409,
+    ErrorCode.INSUFFICIENT_QUANTITY: 409,
+    ErrorCode.STUDIO_MANAGED_ECONOMY: 409,
+    ErrorCode.GRANT_NOT_FOUND: 404,
+    ErrorCode.GRANT_ALREADY_CLAIMED: 409,
+    ErrorCode.GRANT_EXPIRED: 409,
     ErrorCode.INSUFFICIENT_ENTRY_COST: 409,
     ErrorCode.ANTI_CHEAT_REJECTED: 422,
     ErrorCode.UNKNOWN_CURRENCY: 400,

@@ -7,6 +7,7 @@ code. Defaults here are the single source of the defaults the manifest documents
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
 
@@ -30,6 +31,8 @@ class Resource:
     giftable: bool = False
     max_per_gift: int | None = None
     costs_sender: bool = False
+    # Items only: per-instance attributes every player's item starts with (overridable per player).
+    parameters: dict[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -26,6 +26,7 @@ class Prefix(enum.StrEnum):
     EVENT = "evt"
     DELIVERY = "dlv"
     FRIEND_REQUEST = "frq"
+    LEDGER_ENTRY = "led"
 
 
 def _uuid7_int(now: datetime, rng: RandomSource) -> int:

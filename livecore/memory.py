@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
+from typing import Any
 
 import attrs
 
+from livecore.economy import Holding, LedgerEntry
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.games import Game, Studio
+from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
 from livecore.players import Player
 
@@ -26,6 +29,9 @@ class MemoryStore:
         self.outbox: list[DomainEvent] = []
         self.bursts: dict[str, tuple[int, datetime]] = {}  # debounce key -> (outbox index, first time)
         self.idempotency: dict[tuple[str, str], StoredResponse] = {}
+        self.holdings: dict[tuple[str, str], Holding] = {}
+        self.entries: list[LedgerEntry] = []
+        self.grants: dict[tuple[str, str], Grant] = {}
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -51,7 +57,7 @@ class MemoryTransaction:
             step()
         self._undo.clear()
 
-    def _set(self, table: dict[tuple[str, str], Player], key: tuple[str, str], value: Player) -> None:
+    def _set(self, table: dict[tuple[str, str], Any], key: tuple[str, str], value: Any) -> None:
         if key in table:
             old = table[key]
             self._undo.append(lambda: table.__setitem__(key, old))
@@ -86,6 +92,50 @@ class MemoryTransaction:
                 )
                 changed += 1
         return changed
+
+    def get_holding(self, player_id: str, key: str) -> Holding:
+        return self._s.holdings.get((player_id, key)) or Holding(key=key)
+
+    def get_holdings(self, player_id: str) -> dict[str, Holding]:
+        return {k: h for (p, k), h in self._s.holdings.items() if p == player_id}
+
+    def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None:
+        entries = self._s.entries
+        entries.append(entry)
+        self._undo.append(entries.pop)
+        self._set(self._s.holdings, (entry.player_id, entry.resource_key), holding)
+
+    def ledger(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
+        return [
+            e for e in self._s.entries if e.player_id == player_id and (key is None or e.resource_key == key)
+        ]
+
+    def insert_grant(self, grant: Grant) -> None:
+        self._set(self._s.grants, (grant.game_id, grant.id), grant)
+
+    def get_grant(self, game_id: str, grant_id: str) -> Grant | None:
+        return self._s.grants.get((game_id, grant_id))
+
+    def update_grant(self, grant: Grant) -> None:
+        self._set(self._s.grants, (grant.game_id, grant.id), grant)
+
+    def pending_grants(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
+        pending = [
+            g
+            for g in self._s.grants.values()
+            if g.player_id == player_id
+            and g.status is GrantStatus.PENDING
+            and (g.expires_at is None or g.expires_at > now)
+        ]
+        return sorted(pending, key=lambda g: (g.created_at, g.id))[:limit]
+
+    def grants_past_expiry(self, now: datetime, limit: int) -> list[Grant]:
+        due = [
+            g
+            for g in self._s.grants.values()
+            if g.status is GrantStatus.PENDING and g.expires_at is not None and g.expires_at <= now
+        ]
+        return sorted(due, key=lambda g: (g.expires_at, g.id))[:limit]
 
     def emit(self, event: DomainEvent) -> None:
         outbox = self._s.outbox

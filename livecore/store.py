@@ -11,11 +11,13 @@ Records go in and out whole (frozen attrs values); a store never applies a rule 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from datetime import date
+from datetime import date, datetime
 from typing import Protocol
 
+from livecore.economy import Holding, LedgerEntry
 from livecore.events import DomainEvent
 from livecore.games import Game
+from livecore.grants import Grant
 from livecore.idempotency import StoredResponse
 from livecore.players import Player
 
@@ -30,6 +32,24 @@ class Transaction(Protocol):
     def update_player(self, player: Player) -> None: ...
     def reset_missed_streaks(self, last_day_before: date) -> int:
         """Set ``streak`` to 0 for every player whose streak day is before the given day."""
+        ...
+
+    # Ledger: append-only entries; the holding (balance and item parameters) moves with each entry.
+    def get_holding(self, player_id: str, key: str) -> Holding: ...
+    def get_holdings(self, player_id: str) -> dict[str, Holding]: ...
+    def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None: ...
+    def ledger(self, player_id: str, key: str | None = None) -> list[LedgerEntry]: ...
+
+    # Grants, by (game_id, grant id).
+    def insert_grant(self, grant: Grant) -> None: ...
+    def get_grant(self, game_id: str, grant_id: str) -> Grant | None: ...
+    def update_grant(self, grant: Grant) -> None: ...
+    def pending_grants(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
+        """Pending grants of a player not yet past their expiry, oldest first."""
+        ...
+
+    def grants_past_expiry(self, now: datetime, limit: int) -> list[Grant]:
+        """Pending grants whose expiry has passed (for the sweep), oldest expiry first."""
         ...
 
     # Outbox: events commit with the change that caused them.

@@ -124,6 +124,7 @@ class ResourceManifest:
     giftable: bool = False
     max_per_gift: int | None = None
     costs_sender: bool = False
+    parameters: dict[str, Any] = attrs.field(factory=dict)
 
     def to_resource(self, key: str) -> Resource:
         return Resource(
@@ -132,6 +133,7 @@ class ResourceManifest:
             giftable=self.giftable,
             max_per_gift=self.max_per_gift,
             costs_sender=self.costs_sender,
+            parameters=dict(self.parameters),
         )
 
 
@@ -312,6 +314,17 @@ _KEY_RULES: dict[tuple[type, str], Rule] = {
 }
 
 
+def _parameters_only_for_items(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    if raw.get("parameters") and raw.get("type") != "item":
+        problems[f"{path}.parameters" if path else "parameters"] = "only items carry parameters"
+
+
+# Rules that look at a whole table (several of its fields together).
+_TABLE_RULES: dict[type, Callable[[Mapping[str, Any], str, Problems], None]] = {
+    ResourceManifest: _parameters_only_for_items,
+}
+
+
 def _check(cls: type, raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     """Walk the raw TOML beside the model ``cls``: tables where tables belong, then the value rules."""
     hints = typing.get_type_hints(cls)
@@ -339,6 +352,9 @@ def _check(cls: type, raw: Mapping[str, Any], path: str, problems: Problems) -> 
         rule = _FIELD_RULES.get((cls, field.name))
         if rule:
             rule(value, where, problems)
+    table_rule = _TABLE_RULES.get(cls)
+    if table_rule:
+        table_rule(raw, path, problems)
 
 
 # --- parsing ------------------------------------------------------------------------------------------

@@ -170,5 +170,188 @@ SERVER_SET_IDENTITY = Route(
     errors=(ErrorCode.PLAYER_NOT_FOUND,),
 )
 
-ALL: tuple[Route, ...] = (HEALTH, PING, CLOCK_ADVANCE, REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY)
+# --- Economy and grants (issue #4) -----------------------------------------------------------------
+
+_PLAYER_WRITE_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_BANNED, ErrorCode.PLAYER_NOT_FOUND)
+_SPEND_ERRORS = (
+    *_PLAYER_WRITE_ERRORS,
+    ErrorCode.RESOURCE_NOT_FOUND,
+    ErrorCode.SYSTEM_RESOURCE_LOCKED,
+    ErrorCode.STUDIO_MANAGED_ECONOMY,
+)
+
+SDK_WALLET = Route(
+    name="wallet.get",
+    surface=Surface.SDK,
+    method="GET",
+    path="/players/{externalId}/wallet",
+    summary="The player's currency balances (every declared currency; 0 when never earned).",
+    auth=Auth.PLAYER,
+    response=m.WalletResponse,
+    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+SDK_WALLET_DEBIT = Route(
+    name="wallet.debit",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/wallet/{economyKey}/debit",
+    summary="Spend currency (platform-managed games); never below zero.",
+    auth=Auth.PLAYER,
+    request=m.AdjustWalletRequest,
+    response=m.WalletAdjustResponse,
+    idempotency=Idempotency.OPTIONAL,
+    body_idempotency_field=True,
+    errors=(*_SPEND_ERRORS, ErrorCode.INSUFFICIENT_BALANCE),
+)
+
+SDK_INVENTORY = Route(
+    name="inventory.get",
+    surface=Surface.SDK,
+    method="GET",
+    path="/players/{externalId}/inventory",
+    summary="The player's items with their parameters, and the system items sessions and login_streak.",
+    auth=Auth.PLAYER,
+    response=m.InventoryResponse,
+    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+SDK_INVENTORY_CONSUME = Route(
+    name="inventory.consume",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/inventory/{itemKey}/consume",
+    summary="Use up items (platform-managed games); never below zero.",
+    auth=Auth.PLAYER,
+    request=m.AdjustItemRequest,
+    response=m.ItemAdjustResponse,
+    idempotency=Idempotency.OPTIONAL,
+    body_idempotency_field=True,
+    errors=(*_SPEND_ERRORS, ErrorCode.INSUFFICIENT_QUANTITY),
+)
+
+SDK_PENDING_GRANTS = Route(
+    name="grants.pending",
+    surface=Surface.SDK,
+    method="GET",
+    path="/players/{externalId}/pending-grants",
+    summary="Grants waiting to be claimed, oldest first.",
+    auth=Auth.PLAYER,
+    response=m.GrantListResponse,
+    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+SDK_CLAIM_GRANT = Route(
+    name="grants.claim",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/grants/{grantId}/claim",
+    summary="Claim a pending grant: its entries are credited now.",
+    auth=Auth.PLAYER,
+    response=m.GrantResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(
+        *_PLAYER_WRITE_ERRORS,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.GRANT_ALREADY_CLAIMED,
+        ErrorCode.GRANT_EXPIRED,
+    ),
+)
+
+SERVER_CREATE_GRANT = Route(
+    name="server.grants.create",
+    surface=Surface.SERVER,
+    method="POST",
+    path="/players/{externalId}/grants",
+    summary="Create a pending reward grant (the player is created on first contact).",
+    status=201,
+    request=m.CreateGrantRequest,
+    response=m.GrantResponse,
+    idempotency=Idempotency.REQUIRED,
+    body_idempotency_field=True,
+    errors=(ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+SERVER_ACK_GRANT = Route(
+    name="server.grants.ack",
+    surface=Surface.SERVER,
+    method="POST",
+    path="/players/{externalId}/grants/{grantId}/ack",
+    summary="Mark a grant claimed by the studio backend (ackedBy=server_api); idempotent.",
+    response=m.GrantResponse,
+    idempotency=Idempotency.REQUIRED,
+    errors=(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.GRANT_NOT_FOUND, ErrorCode.GRANT_EXPIRED),
+)
+
+_ADJUST_ERRORS = (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED)
+
+
+def _server_adjust(
+    name: str, path: str, summary: str, request: type, response: type, *extra: ErrorCode
+) -> Route:
+    return Route(
+        name=name,
+        surface=Surface.SERVER,
+        method="POST",
+        path=path,
+        summary=summary,
+        request=request,
+        response=response,
+        idempotency=Idempotency.REQUIRED,
+        body_idempotency_field=True,
+        errors=(*_ADJUST_ERRORS, *extra),
+    )
+
+
+SERVER_INVENTORY_GRANT = _server_adjust(
+    "server.inventory.grant",
+    "/players/{externalId}/inventory/{itemKey}/grant",
+    "Add items (atomic increment); may set the player's item parameters.",
+    m.AdjustItemRequest,
+    m.ItemAdjustResponse,
+)
+SERVER_INVENTORY_REVOKE = _server_adjust(
+    "server.inventory.revoke",
+    "/players/{externalId}/inventory/{itemKey}/revoke",
+    "Remove items (atomic decrement); 409 when the player holds fewer.",
+    m.AdjustItemRequest,
+    m.ItemAdjustResponse,
+    ErrorCode.INSUFFICIENT_QUANTITY,
+)
+SERVER_WALLET_CREDIT = _server_adjust(
+    "server.wallet.credit",
+    "/players/{externalId}/wallet/{economyKey}/credit",
+    "Mint currency; only the server API can credit.",
+    m.AdjustWalletRequest,
+    m.WalletAdjustResponse,
+)
+SERVER_WALLET_DEBIT = _server_adjust(
+    "server.wallet.debit",
+    "/players/{externalId}/wallet/{economyKey}/debit",
+    "Take currency; 409 when the balance is insufficient.",
+    m.AdjustWalletRequest,
+    m.WalletAdjustResponse,
+    ErrorCode.INSUFFICIENT_BALANCE,
+)
+
+ALL: tuple[Route, ...] = (
+    HEALTH,
+    PING,
+    CLOCK_ADVANCE,
+    REGISTER,
+    SDK_SET_IDENTITY,
+    SERVER_SET_IDENTITY,
+    SDK_WALLET,
+    SDK_WALLET_DEBIT,
+    SDK_INVENTORY,
+    SDK_INVENTORY_CONSUME,
+    SDK_PENDING_GRANTS,
+    SDK_CLAIM_GRANT,
+    SERVER_CREATE_GRANT,
+    SERVER_ACK_GRANT,
+    SERVER_INVENTORY_GRANT,
+    SERVER_INVENTORY_REVOKE,
+    SERVER_WALLET_CREDIT,
+    SERVER_WALLET_DEBIT,
+)
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,8 +23,10 @@ import orjson
 import sqlite_utils
 
 from livecore.clock import from_millis, to_millis
+from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DEBOUNCE, DomainEvent
-from livecore.games import Game, GameSettings
+from livecore.games import Game, GameSettings, ResourceType
+from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.players import Activity, Ban, Player
@@ -235,6 +237,78 @@ def _player(r: tuple[Any, ...]) -> Player:
     )
 
 
+_LEDGER_COLUMNS = (
+    "id, player_id, game_id, resource_key, resource_type, delta, balance_after, reason, note, source_ref_id,"
+    " actor, created_at"
+)
+
+
+def _ledger_entry(r: tuple[Any, ...]) -> LedgerEntry:
+    return LedgerEntry(
+        id=r[0],
+        player_id=r[1],
+        game_id=r[2],
+        resource_key=r[3],
+        resource_type=ResourceType(r[4]),
+        delta=r[5],
+        balance_after=r[6],
+        reason=Reason(r[7]),
+        note=r[8],
+        source_ref_id=r[9],
+        actor=orjson.loads(r[10]),
+        created_at=from_millis(r[11]),
+    )
+
+
+_GRANT_COLUMNS = (
+    "id, game_id, player_id, external_player_id, kind, status, entries, source_kind, source_ref_id, metadata,"
+    " created_at, expires_at, claimed_at, acked_by"
+)
+
+
+def _grant_row(g: Grant) -> tuple[Any, ...]:
+    return (
+        g.id,
+        g.game_id,
+        g.player_id,
+        g.external_player_id,
+        g.kind.value,
+        g.status.value,
+        orjson.dumps([entry_payload(e) for e in g.entries]).decode(),
+        g.source_kind,
+        g.source_ref_id,
+        orjson.dumps(g.metadata).decode(),
+        to_millis(g.created_at),
+        _ms(g.expires_at),
+        _ms(g.claimed_at),
+        g.acked_by.value if g.acked_by else None,
+    )
+
+
+def _grant(r: tuple[Any, ...]) -> Grant:
+    return Grant(
+        id=r[0],
+        game_id=r[1],
+        player_id=r[2],
+        external_player_id=r[3],
+        kind=GrantKind(r[4]),
+        status=GrantStatus(r[5]),
+        entries=tuple(
+            Entry(
+                type=ResourceType(e["type"]), key=e["key"], amount=e["amount"], parameters=e.get("parameters")
+            )
+            for e in orjson.loads(r[6])
+        ),
+        source_kind=r[7],
+        source_ref_id=r[8],
+        metadata=orjson.loads(r[9]),
+        created_at=from_millis(r[10]),
+        expires_at=_dt(r[11]),
+        claimed_at=_dt(r[12]),
+        acked_by=AckedBy(r[13]) if r[13] else None,
+    )
+
+
 OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
 
 
@@ -308,6 +382,97 @@ class SqliteTransaction:
             (last_day_before.isoformat(),),
         )
         return cur.rowcount
+
+    # --- Ledger --------------------------------------------------------------------------------
+    def get_holding(self, player_id: str, key: str) -> Holding:
+        row = self.conn.execute(
+            "SELECT amount, parameters FROM holdings WHERE player_id = ? AND resource_key = ?",
+            (player_id, key),
+        ).fetchone()
+        return (
+            Holding(key=key)
+            if row is None
+            else Holding(key=key, amount=row[0], parameters=orjson.loads(row[1]))
+        )
+
+    def get_holdings(self, player_id: str) -> dict[str, Holding]:
+        rows = self.conn.execute(
+            "SELECT resource_key, amount, parameters FROM holdings WHERE player_id = ?", (player_id,)
+        )
+        return {r[0]: Holding(key=r[0], amount=r[1], parameters=orjson.loads(r[2])) for r in rows}
+
+    def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None:
+        self.conn.execute(
+            "INSERT INTO ledger (id, player_id, game_id, resource_key, resource_type, delta, balance_after,"
+            " reason, note, source_ref_id, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                entry.id,
+                entry.player_id,
+                entry.game_id,
+                entry.resource_key,
+                entry.resource_type.value,
+                entry.delta,
+                entry.balance_after,
+                entry.reason.value,
+                entry.note,
+                entry.source_ref_id,
+                orjson.dumps(entry.actor).decode(),
+                to_millis(entry.created_at),
+            ),
+        )
+        self.conn.execute(
+            "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = excluded.amount,"
+            " parameters = excluded.parameters",
+            (entry.player_id, entry.resource_key, holding.amount, orjson.dumps(holding.parameters).decode()),
+        )
+
+    def ledger(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
+        query = f"SELECT {_LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
+        params: tuple[str, ...] = (player_id,)
+        if key is not None:
+            query += " AND resource_key = ?"
+            params = (player_id, key)
+        return [_ledger_entry(r) for r in self.conn.execute(query + " ORDER BY seq", params)]
+
+    # --- Grants --------------------------------------------------------------------------------
+    def insert_grant(self, grant: Grant) -> None:
+        self.conn.execute(
+            f"INSERT INTO grants ({_GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", _grant_row(grant)
+        )
+
+    def get_grant(self, game_id: str, grant_id: str) -> Grant | None:
+        row = self.conn.execute(
+            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
+        ).fetchone()
+        return None if row is None else _grant(row)
+
+    def update_grant(self, grant: Grant) -> None:
+        self.conn.execute(
+            "UPDATE grants SET status = ?, claimed_at = ?, acked_by = ? WHERE id = ?",
+            (
+                grant.status.value,
+                _ms(grant.claimed_at),
+                grant.acked_by.value if grant.acked_by else None,
+                grant.id,
+            ),
+        )
+
+    def pending_grants(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
+        rows = self.conn.execute(
+            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE player_id = ? AND status = 'pending'"
+            " AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id LIMIT ?",
+            (player_id, to_millis(now), limit),
+        )
+        return [_grant(r) for r in rows]
+
+    def grants_past_expiry(self, now: datetime, limit: int) -> list[Grant]:
+        rows = self.conn.execute(
+            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
+            " AND expires_at <= ? ORDER BY expires_at LIMIT ?",
+            (to_millis(now), limit),
+        )
+        return [_grant(r) for r in rows]
 
     # --- Outbox --------------------------------------------------------------------------------
     def emit(self, event: DomainEvent) -> None:

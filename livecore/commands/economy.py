@@ -1,0 +1,164 @@
+"""Economy commands: every balance change goes through :func:`change` (ledger entry, holding, webhook)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from livecore.clock import format_ts
+from livecore.commands import Runtime, emit
+from livecore.economy import (
+    Holding,
+    LedgerEntry,
+    Reason,
+    apply_delta,
+    check_amount,
+    check_client_spend,
+    is_platform_managed,
+    merged_parameters,
+    resource,
+)
+from livecore.games import Game, Resource, ResourceType
+from livecore.ids import Prefix, new_id
+from livecore.players import Player, ensure_not_banned
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+@attrs.frozen
+class Change:
+    resource: Resource
+    holding: Holding
+    entry: LedgerEntry
+
+    def parameters(self) -> dict[str, Any]:
+        return merged_parameters(self.resource, self.holding.parameters)
+
+
+def change(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    player: Player,
+    res: Resource,
+    delta: int,
+    reason: Reason,
+    *,
+    note: str | None = None,
+    source_ref_id: str | None = None,
+    parameters: dict[str, Any] | None = None,
+) -> Change:
+    """Apply ``delta`` to the player's holding of ``res``: refuses to go below zero, appends the ledger
+    entry, sets item parameter overrides, and in a platform-managed game fires the balance webhook."""
+    now = rt.clock.now()
+    holding = apply_delta(tx.get_holding(player.id, res.key), delta, res)
+    if parameters:
+        holding = attrs.evolve(holding, parameters={**holding.parameters, **parameters})
+    entry = LedgerEntry(
+        id=new_id(Prefix.LEDGER_ENTRY, now, rt.rng),
+        player_id=player.id,
+        game_id=game.id,
+        resource_key=res.key,
+        resource_type=res.type,
+        delta=delta,
+        balance_after=holding.amount,
+        reason=reason,
+        note=note,
+        source_ref_id=source_ref_id,
+        actor=scope.actor.to_wire(),
+        created_at=now,
+    )
+    tx.append_ledger(entry, holding)
+    result = Change(res, holding, entry)
+    if is_platform_managed(game):
+        emit(tx, rt, scope, *_balance_event(player, result))
+    return result
+
+
+def _balance_event(player: Player, c: Change) -> tuple[str, dict[str, Any]]:
+    """``wallet.changed`` / ``inventory.changed`` (SPEC 6.3 leaves their fields open)."""
+    common = {
+        "playerId": player.id,
+        "externalPlayerId": player.external_id,
+        "delta": c.entry.delta,
+        "reason": c.entry.reason.value,
+        "note": c.entry.note,
+        "sourceRefId": c.entry.source_ref_id,
+        "entryId": c.entry.id,
+        "actor": c.entry.actor,
+        "changedAt": format_ts(c.entry.created_at),
+    }
+    if c.resource.type is ResourceType.CURRENCY:
+        return "wallet.changed", {**common, "economyKey": c.resource.key, "balance": c.holding.amount}
+    return "inventory.changed", {
+        **common,
+        "itemKey": c.resource.key,
+        "quantity": c.holding.amount,
+        "parameters": c.parameters(),
+    }
+
+
+_SERVER_REASONS = {
+    (ResourceType.CURRENCY, True): Reason.SERVER_CREDIT,
+    (ResourceType.CURRENCY, False): Reason.SERVER_DEBIT,
+    (ResourceType.ITEM, True): Reason.SERVER_GRANT,
+    (ResourceType.ITEM, False): Reason.SERVER_REVOKE,
+}
+
+
+def server_adjust(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    player: Player,
+    kind: ResourceType,
+    key: str,
+    amount: int,
+    *,
+    credit: bool,
+    note: str | None,
+    source_ref_id: str | None,
+    parameters: dict[str, Any] | None = None,
+) -> Change:
+    """Server wallet credit/debit and inventory grant/revoke (SPEC 4.3): atomic, never below zero."""
+    res = resource(game, key, kind)
+    check_amount(amount, "amount" if kind is ResourceType.CURRENCY else "quantity")
+    delta = amount if credit else -amount
+    return change(
+        tx,
+        rt,
+        scope,
+        game,
+        player,
+        res,
+        delta,
+        _SERVER_REASONS[(kind, credit)],
+        note=note,
+        source_ref_id=source_ref_id,
+        parameters=parameters if credit else None,
+    )
+
+
+def client_spend(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    player: Player,
+    kind: ResourceType,
+    key: str,
+    amount: int,
+    *,
+    note: str | None,
+    source_ref_id: str | None,
+) -> Change:
+    """Client wallet debit / inventory consume: a player-scoped write of a platform-managed game."""
+    ensure_not_banned(player)
+    res = resource(game, key, kind)
+    check_client_spend(game)
+    check_amount(amount, "amount" if kind is ResourceType.CURRENCY else "quantity")
+    reason = Reason.CLIENT_DEBIT if kind is ResourceType.CURRENCY else Reason.CLIENT_CONSUME
+    return change(tx, rt, scope, game, player, res, -amount, reason, note=note, source_ref_id=source_ref_id)

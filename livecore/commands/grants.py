@@ -1,0 +1,123 @@
+"""Grant commands: create (server), claim (client), ack (server), the expiry sweep."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from livecore.commands import Runtime, emit
+from livecore.commands.economy import change
+from livecore.commands.players import first_contact, load_game
+from livecore.economy import Reason, resource
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.grants import (
+    Entry,
+    Grant,
+    GrantKind,
+    GrantStatus,
+    GrantTrigger,
+    grant_payload,
+    transition,
+    validate_entries,
+    validate_expiry,
+)
+from livecore.ids import new_uuid
+from livecore.players import Player, ensure_not_banned
+from livecore.scope import SYSTEM, Environment, Scope
+from livecore.store import Transaction
+
+SWEEP_BATCH = 500
+
+
+def create_grant(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    external_id: str,
+    *,
+    kind: GrantKind,
+    entries: list[Entry],
+    expires_at: datetime | None,
+    source_kind: str,
+    source_ref_id: str | None,
+    metadata: dict[str, Any] | None,
+) -> Grant:
+    """A pending grant for the player, created on first contact if needed; fires ``grant.created``."""
+    game = load_game(tx, scope)
+    now = rt.clock.now()
+    checked = validate_entries(game, entries)
+    validate_expiry(expires_at, now)
+    player = first_contact(tx, rt, scope, external_id)
+    grant = Grant(
+        id=new_uuid(now, rt.rng),
+        player_id=player.id,
+        external_player_id=player.external_id,
+        game_id=game.id,
+        kind=kind,
+        status=GrantStatus.PENDING,
+        entries=checked,
+        source_kind=source_kind,
+        source_ref_id=source_ref_id,
+        metadata=dict(metadata or {}),
+        created_at=now,
+        expires_at=expires_at,
+    )
+    tx.insert_grant(grant)
+    emit(tx, rt, scope, "grant.created", grant_payload(grant))
+    return grant
+
+
+def get_grant(tx: Transaction, scope: Scope, player: Player, grant_id: str) -> Grant:
+    grant = tx.get_grant(scope.game_id, grant_id)
+    if grant is None or grant.player_id != player.id:
+        raise LivecoreError(ErrorCode.GRANT_NOT_FOUND, "Grant not found.", {"grantId": grant_id})
+    return grant
+
+
+def settle(
+    tx: Transaction, rt: Runtime, scope: Scope, player: Player, grant_id: str, trigger: GrantTrigger
+) -> Grant:
+    """Claim, ack or force-claim: the grant becomes claimed, its entries are credited and
+    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged."""
+    if trigger is GrantTrigger.CLAIM:
+        ensure_not_banned(player)
+    grant = get_grant(tx, scope, player, grant_id)
+    now = rt.clock.now()
+    settled, changed = transition(grant, trigger, now)
+    if not changed:
+        return settled
+    game = load_game(tx, scope)
+    for entry in settled.entries:
+        change(
+            tx,
+            rt,
+            scope,
+            game,
+            player,
+            resource(game, entry.key, entry.type),
+            entry.amount,
+            Reason.GRANT,
+            source_ref_id=settled.id,
+            parameters=entry.parameters,
+        )
+    tx.update_grant(settled)
+    emit(tx, rt, scope, "grant.claimed", grant_payload(settled))
+    return settled
+
+
+def expire_grants(tx: Transaction, rt: Runtime) -> int:
+    """The expiry sweep: pending grants past ``expiresAt`` become expired; ``grant.expired`` is
+    worker-driven and fires live (DECISIONS 7)."""
+    now = rt.clock.now()
+    due = tx.grants_past_expiry(now, SWEEP_BATCH)
+    for grant in due:
+        expired, _ = transition(grant, GrantTrigger.EXPIRE, now)
+        tx.update_grant(expired)
+        game = tx.get_game(grant.game_id)
+        studio_id = game.studio_id if game is not None else ""
+        scope = Scope(studio_id=studio_id, game_id=grant.game_id, env=Environment.LIVE, actor=SYSTEM)
+        emit(tx, rt, scope, "grant.expired", grant_payload(expired))
+    return len(due)
+
+
+__all__ = ["create_grant", "expire_grants", "get_grant", "settle"]
