@@ -22,7 +22,9 @@ from livecore_server.admin import health
 from livecore_server.http.endpoint import Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import namespace
+from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import players as sdk_players
+from livecore_server.server import economy as server_economy
 from livecore_server.server import players as server_players
 from livecore_server.server import system
 from livecore_server.services import SERVICES, Services
@@ -36,7 +38,9 @@ BINDINGS: tuple[Binding, ...] = (
     *health.BINDINGS,
     *system.BINDINGS,
     *sdk_players.BINDINGS,
+    *sdk_economy.BINDINGS,
     *server_players.BINDINGS,
+    *server_economy.BINDINGS,
 )
 
 

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
+from livecore.commands.grants import SWEEP_BATCH, expire_grants
 from livecore.commands.players import sweep_streaks
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
@@ -93,6 +94,11 @@ def schedule_sweeps(s: Services) -> None:
         cutoff = s.clock.now() - RETENTION
         s.store.run(lambda tx: purge_finished(tx.conn, cutoff))
 
+    async def grant_expiry() -> None:
+        while s.store.run(lambda tx: expire_grants(tx, s.runtime)) == SWEEP_BATCH:
+            pass
+
+    s.scheduler.every("grant_expiry_sweep", timedelta(minutes=1), grant_expiry)
     s.scheduler.every("login_streak_sweep", timedelta(hours=1), streaks)
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
     s.scheduler.every("webhook_retention", timedelta(hours=1), webhook_history)

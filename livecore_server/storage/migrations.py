@@ -188,8 +188,10 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 claimed_at INTEGER,
                 acked_by TEXT
             ) WITHOUT ROWID""",
-            "CREATE INDEX grants_pending_by_player ON grants (player_id, created_at) WHERE status = 'pending'",
-            "CREATE INDEX grants_to_expire ON grants (expires_at) WHERE status = 'pending' AND expires_at IS NOT NULL",
+            "CREATE INDEX grants_pending_by_player ON grants (player_id, created_at)"
+            " WHERE status = 'pending'",
+            "CREATE INDEX grants_to_expire ON grants (expires_at)"
+            " WHERE status = 'pending' AND expires_at IS NOT NULL",
         ],
     ),
 ]

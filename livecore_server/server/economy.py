@@ -1,0 +1,92 @@
+"""Server grant, inventory and wallet routes (SPEC 4.3)."""
+
+from __future__ import annotations
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands.economy import server_adjust
+from livecore.commands.grants import create_grant, settle
+from livecore.commands.players import get_player, load_game
+from livecore.games import ResourceType
+from livecore.grants import GrantTrigger
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.sdk.economy import items_adjusted, reject_parameters, wallet_adjusted
+from livecore_server.storage.sqlite import SqliteTransaction
+
+
+def create(call: Call, tx: SqliteTransaction) -> m.GrantResponse:
+    body: m.CreateGrantRequest = call.body
+    grant = create_grant(
+        tx,
+        call.rt,
+        call.scope,
+        call.external_id,
+        kind=body.kind,
+        entries=[e.to_entry() for e in body.entries],
+        expires_at=body.expires_at,
+        source_kind=body.source_kind.value,
+        source_ref_id=body.source_ref_id,
+        metadata=body.metadata,
+    )
+    return m.GrantResponse(grant=m.GrantView.of(grant))
+
+
+def ack(call: Call, tx: SqliteTransaction) -> m.GrantResponse:
+    player = get_player(tx, call.scope, call.external_id)
+    grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
+    return m.GrantResponse(grant=m.GrantView.of(grant))
+
+
+def _adjust_items(credit: bool):  # type: ignore[no-untyped-def]
+    def handler(call: Call, tx: SqliteTransaction) -> m.ItemAdjustResponse:
+        body: m.AdjustItemRequest = call.body
+        if not credit:
+            reject_parameters(body)
+        c = server_adjust(
+            tx,
+            call.rt,
+            call.scope,
+            load_game(tx, call.scope),
+            get_player(tx, call.scope, call.external_id),
+            ResourceType.ITEM,
+            call.params["itemKey"],
+            body.quantity,
+            credit=credit,
+            note=body.reason,
+            source_ref_id=body.source_ref_id,
+            parameters=body.parameters,
+        )
+        return items_adjusted(c)
+
+    return handler
+
+
+def _adjust_wallet(credit: bool):  # type: ignore[no-untyped-def]
+    def handler(call: Call, tx: SqliteTransaction) -> m.WalletAdjustResponse:
+        body: m.AdjustWalletRequest = call.body
+        c = server_adjust(
+            tx,
+            call.rt,
+            call.scope,
+            load_game(tx, call.scope),
+            get_player(tx, call.scope, call.external_id),
+            ResourceType.CURRENCY,
+            call.params["economyKey"],
+            body.amount,
+            credit=credit,
+            note=body.reason,
+            source_ref_id=body.source_ref_id,
+        )
+        return wallet_adjusted(c)
+
+    return handler
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.SERVER_CREATE_GRANT, create),
+    bind(routes.SERVER_ACK_GRANT, ack),
+    bind(routes.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
+    bind(routes.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
+    bind(routes.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
+    bind(routes.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
+]

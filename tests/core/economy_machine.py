@@ -1,0 +1,180 @@
+"""A hypothesis state machine over the economy commands, run against any store (memory, SQLite).
+
+The model is a dict of balances. After every step: each holding equals the model, is never negative,
+equals the sum of its ledger entries, and equals the last entry's ``balance_after``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from livecore.clock import ManualClock
+from livecore.commands import Runtime
+from livecore.commands.economy import client_spend, server_adjust
+from livecore.commands.grants import create_grant, settle
+from livecore.commands.players import first_contact, load_game
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import ResourceType
+from livecore.grants import Entry, GrantKind, GrantTrigger
+from livecore.hashing import KeyedHasher
+from livecore.rand import SeededRandomSource
+from livecore.scope import Scope
+
+PLAYERS = ("p0", "p1", "p2")
+RESOURCES = {"coins": ResourceType.CURRENCY, "sword": ResourceType.ITEM}
+REFUSALS = {ErrorCode.INSUFFICIENT_BALANCE, ErrorCode.INSUFFICIENT_QUANTITY, ErrorCode.GRANT_ALREADY_CLAIMED}
+
+StoreFactory = Callable[[], tuple[Any, Scope]]  # a store with a platform-managed game, and its scope
+
+
+def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
+    class EconomyMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.store, self.scope = factory()
+            self.rt = Runtime(
+                clock=ManualClock(datetime(2026, 3, 2, tzinfo=UTC)),
+                rng=SeededRandomSource(3),
+                hasher=KeyedHasher(b"m" * 32),
+            )
+            self.model: dict[tuple[str, str], int] = {}
+            self.player_ids: dict[str, str] = {}
+            self.grants: list[tuple[str, str, dict[str, int]]] = []  # (player, grant id, credits)
+            with self.store.transaction() as tx:
+                for p in PLAYERS:
+                    self.player_ids[p] = first_contact(tx, self.rt, self.scope, p).id
+
+        def _run(self, fn: Callable[[Any], Any]) -> bool:
+            try:
+                with self.store.transaction() as tx:
+                    fn(tx)
+            except LivecoreError as exc:
+                if exc.code not in REFUSALS:
+                    raise
+                return False
+            return True
+
+        def _adjust(self, player: str, key: str, amount: int, credit: bool, client: bool) -> None:
+            def op(tx: Any) -> None:
+                game = load_game(tx, self.scope)
+                p = tx.get_player(self.scope.game_id, player)
+                if client:
+                    client_spend(
+                        tx,
+                        self.rt,
+                        self.scope,
+                        game,
+                        p,
+                        RESOURCES[key],
+                        key,
+                        amount,
+                        note=None,
+                        source_ref_id=None,
+                    )
+                else:
+                    server_adjust(
+                        tx,
+                        self.rt,
+                        self.scope,
+                        game,
+                        p,
+                        RESOURCES[key],
+                        key,
+                        amount,
+                        credit=credit,
+                        note=None,
+                        source_ref_id=None,
+                    )
+
+            current = self.model.get((player, key), 0)
+            applied = self._run(op)
+            delta = amount if credit else -amount
+            # A change applies exactly when it keeps the balance at or above zero.
+            assert applied == (current + delta >= 0)
+            if applied:
+                self.model[(player, key)] = current + delta
+
+        @rule(
+            player=st.sampled_from(PLAYERS), key=st.sampled_from(list(RESOURCES)), amount=st.integers(1, 50)
+        )
+        def credit(self, player: str, key: str, amount: int) -> None:
+            self._adjust(player, key, amount, credit=True, client=False)
+
+        @rule(
+            player=st.sampled_from(PLAYERS),
+            key=st.sampled_from(list(RESOURCES)),
+            amount=st.integers(1, 50),
+            client=st.booleans(),
+        )
+        def debit(self, player: str, key: str, amount: int, client: bool) -> None:
+            self._adjust(player, key, amount, credit=False, client=client)
+
+        @rule(player=st.sampled_from(PLAYERS), coins=st.integers(1, 30), swords=st.integers(0, 3))
+        def grant(self, player: str, coins: int, swords: int) -> None:
+            entries = [Entry(ResourceType.CURRENCY, "coins", coins)]
+            if swords:
+                entries.append(Entry(ResourceType.ITEM, "sword", swords))
+            holder: list[str] = []
+
+            def op(tx: Any) -> None:
+                g = create_grant(
+                    tx,
+                    self.rt,
+                    self.scope,
+                    player,
+                    kind=GrantKind.REWARD,
+                    entries=entries,
+                    expires_at=None,
+                    source_kind="api",
+                    source_ref_id=None,
+                    metadata=None,
+                )
+                holder.append(g.id)
+
+            assert self._run(op)
+            self.grants.append((player, holder[0], {"coins": coins, "sword": swords}))
+
+        @precondition(lambda self: bool(self.grants))
+        @rule(data=st.data())
+        def claim(self, data: st.DataObject) -> None:
+            player, grant_id, credits = data.draw(st.sampled_from(self.grants))
+            first = grant_id not in getattr(self, "claimed", set())
+
+            def op(tx: Any) -> None:
+                settle(
+                    tx,
+                    self.rt,
+                    self.scope,
+                    tx.get_player(self.scope.game_id, player),
+                    grant_id,
+                    GrantTrigger.CLAIM,
+                )
+
+            applied = self._run(op)
+            assert applied == first
+            if applied:
+                self.claimed = {*getattr(self, "claimed", set()), grant_id}
+                for key, amount in credits.items():
+                    if amount:
+                        self.model[(player, key)] = self.model.get((player, key), 0) + amount
+
+        @invariant()
+        def balances_match_the_ledger(self) -> None:
+            with self.store.transaction() as tx:
+                for p in PLAYERS:
+                    pid = self.player_ids[p]
+                    for key in RESOURCES:
+                        holding = tx.get_holding(pid, key)
+                        entries = tx.ledger(pid, key)
+                        assert holding.amount == self.model.get((p, key), 0) >= 0
+                        assert holding.amount == sum(e.delta for e in entries)
+                        if entries:
+                            assert entries[-1].balance_after == holding.amount
+                        assert all(e.balance_after >= 0 for e in entries)
+
+    return EconomyMachine
