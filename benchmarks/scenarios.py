@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+import orjson
+
 from benchmarks.context import BenchContext
 
 UNIQUE = "{{unique}}"
@@ -103,5 +105,55 @@ register(
         path=f"/sdk/v1/players/bench-{UNIQUE}/register",
         headers=unique_write(client_auth()),
         description="Write example: registers a new player per request (unique path and Idempotency-Key).",
+    )
+)
+
+
+# --- Issue #4: grants ------------------------------------------------------------------------------
+
+GRANT_ENTRIES = (
+    '[{"type": "currency", "key": "coins", "amount": 10}, {"type": "item", "key": "sword", "amount": 1}]'
+)
+
+
+def _grantee(ctx: BenchContext) -> None:
+    register_player(ctx, "bench-grantee")
+
+
+def _replayed_grant(ctx: BenchContext) -> None:
+    register_player(ctx, "bench-replay")
+    ctx.call(
+        "POST",
+        "/server/v1/players/bench-replay/grants",
+        key="server_key",
+        json={"idempotencyKey": "bench-replay-1", "entries": orjson.loads(GRANT_ENTRIES)},
+    )
+
+
+register(
+    Scenario(
+        name="server_grant",
+        method="POST",
+        path="/server/v1/players/bench-grantee/grants",
+        headers={**server_auth(), "Content-Type": "application/json"},
+        body=f'{{"idempotencyKey": "{UNIQUE}", "entries": {GRANT_ENTRIES}}}',
+        setup=_grantee,
+        target_ratio=0.20,
+        max_p99_ms=100,
+        description="Server grant create: a new grant (and its grant.created event) per request.",
+    )
+)
+
+register(
+    Scenario(
+        name="server_grant_replay",
+        method="POST",
+        path="/server/v1/players/bench-replay/grants",
+        headers={**server_auth(), "Content-Type": "application/json"},
+        body=f'{{"idempotencyKey": "bench-replay-1", "entries": {GRANT_ENTRIES}}}',
+        setup=_replayed_grant,
+        target_ratio=0.40,
+        max_p99_ms=100,
+        description="The same grant request again: answered from the idempotency record.",
     )
 )

@@ -28,7 +28,12 @@ __all__ = [
     "APITimeoutError",
     "AuthenticationError",
     "ConflictError",
+    "GrantAlreadyClaimedError",
+    "GrantExpiredError",
+    "GrantNotFoundError",
     "IdempotencyConflictError",
+    "InsufficientBalanceError",
+    "InsufficientQuantityError",
     "InternalServerError",
     "InvalidRequestError",
     "LivecoreAPIError",
@@ -40,6 +45,9 @@ __all__ = [
     "PlayerNotFoundError",
     "PlayerSecretInvalidError",
     "RateLimitError",
+    "ResourceNotFoundError",
+    "StudioManagedEconomyError",
+    "SystemResourceLockedError",
     "UnprocessableEntityError",
     "error_from_response",
     "retry_after_seconds",
@@ -129,6 +137,14 @@ class PlayerNotFoundError(NotFoundError):
     """404: no such player in this game and environment."""
 
 
+class ResourceNotFoundError(NotFoundError):
+    """404: the currency or item key is not a resource of this game (or not of the route's type)."""
+
+
+class GrantNotFoundError(NotFoundError):
+    """404: no such grant for this player."""
+
+
 class ConflictError(LivecoreAPIError):
     """409: the request conflicts with the current state."""
 
@@ -139,6 +155,31 @@ class IdempotencyConflictError(ConflictError):
 
 class PlayerAlreadyRegisteredError(ConflictError):
     """409: the player already has a secret; recover with the admin rotate-secret route."""
+
+
+class InsufficientBalanceError(ConflictError):
+    """409: a wallet debit larger than the balance; nothing was taken (balances never go below zero)."""
+
+
+class InsufficientQuantityError(ConflictError):
+    """409: a consume or revoke of more items than the player holds; nothing was taken."""
+
+
+class StudioManagedEconomyError(ConflictError):
+    """409: the game's economy is studio-managed, so balances live in the studio's backend and a client
+    cannot spend through the service."""
+
+
+class GrantAlreadyClaimedError(ConflictError):
+    """409: the grant was already claimed (by the client, a server ack or an operator)."""
+
+
+class GrantExpiredError(ConflictError):
+    """409: the grant passed its ``expiresAt`` unclaimed."""
+
+
+class SystemResourceLockedError(ConflictError):
+    """409: the system items ``sessions`` and ``login_streak`` cannot be changed by hand."""
 
 
 class UnprocessableEntityError(LivecoreAPIError):
@@ -177,6 +218,14 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
     ErrorCode.PLAYER_ALREADY_REGISTERED: PlayerAlreadyRegisteredError,
     ErrorCode.RATE_LIMITED: RateLimitError,
+    ErrorCode.RESOURCE_NOT_FOUND: ResourceNotFoundError,
+    ErrorCode.GRANT_NOT_FOUND: GrantNotFoundError,
+    ErrorCode.INSUFFICIENT_BALANCE: InsufficientBalanceError,
+    ErrorCode.INSUFFICIENT_QUANTITY: InsufficientQuantityError,
+    ErrorCode.STUDIO_MANAGED_ECONOMY: StudioManagedEconomyError,
+    ErrorCode.GRANT_ALREADY_CLAIMED: GrantAlreadyClaimedError,
+    ErrorCode.GRANT_EXPIRED: GrantExpiredError,
+    ErrorCode.SYSTEM_RESOURCE_LOCKED: SystemResourceLockedError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

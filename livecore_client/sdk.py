@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+# The economy and grant models, until livecore_client.models re-exports them (the very same classes).
+from livecore.api import models as wire
 from livecore.api import routes
 
 from . import models as m
@@ -76,7 +78,117 @@ class _SdkCalls:
             path={"externalId": external_id},
             body=m.SetIdentityRequest(name=name, avatar=avatar),
             idempotency_key=idempotency_key,
-            player_secret=player_secret if player_secret is not None else self.player_secret,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _secret(self, player_secret: str | None) -> str | None:
+        """The call's own secret, else the client's."""
+        return player_secret if player_secret is not None else self.player_secret
+
+    # --- Economy and grants -----------------------------------------------------------------------
+
+    def _wallet(self, external_id: str, *, player_secret: str | None = None) -> Call[wire.WalletResponse]:
+        """The player's balance of every currency the game declares (0 when never earned)."""
+        return Call(
+            routes.SDK_WALLET,
+            wire.WalletResponse,
+            path={"externalId": external_id},
+            player_secret=self._secret(player_secret),
+        )
+
+    def _debit(
+        self,
+        external_id: str,
+        economy_key: str,
+        amount: int,
+        *,
+        reason: str | None = None,
+        source_ref_id: str | None = None,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[wire.WalletAdjustResponse]:
+        """Spend ``amount`` of currency ``economy_key`` (platform-managed games only).
+
+        Raises :class:`~livecore_client.errors.InsufficientBalanceError` when the balance is lower (nothing
+        is taken) and :class:`~livecore_client.errors.StudioManagedEconomyError` in a studio-managed game.
+        """
+        return Call(
+            routes.SDK_WALLET_DEBIT,
+            wire.WalletAdjustResponse,
+            path={"externalId": external_id, "economyKey": economy_key},
+            body=wire.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _inventory(
+        self, external_id: str, *, player_secret: str | None = None
+    ) -> Call[wire.InventoryResponse]:
+        """The player's items with their parameters, plus the read-only system items ``sessions`` and
+        ``login_streak`` (``system=True``)."""
+        return Call(
+            routes.SDK_INVENTORY,
+            wire.InventoryResponse,
+            path={"externalId": external_id},
+            player_secret=self._secret(player_secret),
+        )
+
+    def _consume(
+        self,
+        external_id: str,
+        item_key: str,
+        quantity: int,
+        *,
+        reason: str | None = None,
+        source_ref_id: str | None = None,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[wire.ItemAdjustResponse]:
+        """Use up ``quantity`` of item ``item_key`` (platform-managed games only).
+
+        Raises :class:`~livecore_client.errors.InsufficientQuantityError` when the player holds fewer
+        (nothing is taken).
+        """
+        return Call(
+            routes.SDK_INVENTORY_CONSUME,
+            wire.ItemAdjustResponse,
+            path={"externalId": external_id, "itemKey": item_key},
+            body=wire.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _pending_grants(
+        self, external_id: str, *, player_secret: str | None = None
+    ) -> Call[wire.GrantListResponse]:
+        """The grants waiting for this player to claim, oldest first."""
+        return Call(
+            routes.SDK_PENDING_GRANTS,
+            wire.GrantListResponse,
+            path={"externalId": external_id},
+            player_secret=self._secret(player_secret),
+        )
+
+    def _claim_grant(
+        self,
+        external_id: str,
+        grant_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[wire.GrantResponse]:
+        """Claim a pending grant: its entries are credited now and the grant comes back ``claimed``.
+
+        Raises :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a grant claimed before (by
+        another call, a server ack or an operator), :class:`~livecore_client.errors.GrantExpiredError`
+        past its ``expires_at`` and :class:`~livecore_client.errors.GrantNotFoundError` for an unknown id.
+        """
+        return Call(
+            routes.SDK_CLAIM_GRANT,
+            wire.GrantResponse,
+            path={"externalId": external_id, "grantId": grant_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
         )
 
 
@@ -106,6 +218,12 @@ class SdkClient(SyncClient, _SdkCalls):
 
     register = sync_method(_SdkCalls._register)
     set_identity = sync_method(_SdkCalls._set_identity)
+    wallet = sync_method(_SdkCalls._wallet)
+    debit = sync_method(_SdkCalls._debit)
+    inventory = sync_method(_SdkCalls._inventory)
+    consume = sync_method(_SdkCalls._consume)
+    pending_grants = sync_method(_SdkCalls._pending_grants)
+    claim_grant = sync_method(_SdkCalls._claim_grant)
 
 
 class AsyncSdkClient(AsyncClient, _SdkCalls):
@@ -134,3 +252,9 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
 
     register = async_method(_SdkCalls._register)
     set_identity = async_method(_SdkCalls._set_identity)
+    wallet = async_method(_SdkCalls._wallet)
+    debit = async_method(_SdkCalls._debit)
+    inventory = async_method(_SdkCalls._inventory)
+    consume = async_method(_SdkCalls._consume)
+    pending_grants = async_method(_SdkCalls._pending_grants)
+    claim_grant = async_method(_SdkCalls._claim_grant)

@@ -9,11 +9,19 @@ Adding a route: one ``_name`` builder in :class:`_ServerCalls`, one line in each
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+# The economy and grant models, until livecore_client.models re-exports them (the very same classes).
+from livecore.api import models as wire
 from livecore.api import routes
+from livecore.api.models import GrantSourceKind, RewardEntry
+from livecore.grants import GrantKind
 
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method
-from ._transport import Call
+from ._transport import Call, new_idempotency_key
 
 __all__ = ["AsyncServerClient", "ServerClient"]
 
@@ -45,6 +53,146 @@ class _ServerCalls:
         """
         return Call(routes.CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=seconds))
 
+    # --- Grants -----------------------------------------------------------------------------------
+
+    def _create_grant(
+        self,
+        external_id: str,
+        entries: Sequence[RewardEntry],
+        *,
+        kind: GrantKind = GrantKind.REWARD,
+        expires_at: datetime | None = None,
+        source_kind: GrantSourceKind = GrantSourceKind.API,
+        source_ref_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[wire.GrantResponse]:
+        """Create a pending grant of ``entries`` for the player (created on first contact).
+
+        Derive ``idempotency_key`` from your own reward id (``f"season-reward:{player}:{season}"``): a
+        repeated create with the same key and body answers the original grant instead of a second one.
+        Without one, a random key is made once per call and reused by its retries. The player receives
+        the grant through ``pending_grants``/``claim_grant``, or your backend credits it and calls
+        :meth:`ack_grant`.
+        """
+        # The body field is required by the model, so the key is made here, once, before any retry.
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
+        return Call(
+            routes.SERVER_CREATE_GRANT,
+            wire.GrantResponse,
+            path={"externalId": external_id},
+            body=wire.CreateGrantRequest(
+                idempotency_key=key,
+                entries=list(entries),
+                kind=kind,
+                expires_at=expires_at,
+                source_kind=source_kind,
+                source_ref_id=source_ref_id,
+                metadata=None if metadata is None else dict(metadata),
+            ),
+            idempotency_key=key,
+        )
+
+    def _ack_grant(
+        self, external_id: str, grant_id: str, *, idempotency_key: str | None = None
+    ) -> Call[wire.GrantResponse]:
+        """Mark a grant claimed by your backend (``acked_by="server_api"``) after crediting it yourself.
+
+        Idempotent: acking a grant that is already claimed answers it as it is.
+        """
+        return Call(
+            routes.SERVER_ACK_GRANT,
+            wire.GrantResponse,
+            path={"externalId": external_id, "grantId": grant_id},
+            idempotency_key=idempotency_key,
+        )
+
+    # --- Inventory and wallet -----------------------------------------------------------------------
+
+    def _grant_item(
+        self,
+        external_id: str,
+        item_key: str,
+        quantity: int,
+        *,
+        reason: str | None = None,
+        source_ref_id: str | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[wire.ItemAdjustResponse]:
+        """Add ``quantity`` of item ``item_key``; ``parameters`` override the catalog's, key by key."""
+        return Call(
+            routes.SERVER_INVENTORY_GRANT,
+            wire.ItemAdjustResponse,
+            path={"externalId": external_id, "itemKey": item_key},
+            body=wire.AdjustItemRequest(
+                quantity=quantity,
+                reason=reason,
+                source_ref_id=source_ref_id,
+                parameters=None if parameters is None else dict(parameters),
+            ),
+            idempotency_key=idempotency_key,
+        )
+
+    def _revoke_item(
+        self,
+        external_id: str,
+        item_key: str,
+        quantity: int,
+        *,
+        reason: str | None = None,
+        source_ref_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[wire.ItemAdjustResponse]:
+        """Remove ``quantity`` of item ``item_key``; raises
+        :class:`~livecore_client.errors.InsufficientQuantityError` when the player holds fewer."""
+        return Call(
+            routes.SERVER_INVENTORY_REVOKE,
+            wire.ItemAdjustResponse,
+            path={"externalId": external_id, "itemKey": item_key},
+            body=wire.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
+            idempotency_key=idempotency_key,
+        )
+
+    def _credit_wallet(
+        self,
+        external_id: str,
+        economy_key: str,
+        amount: int,
+        *,
+        reason: str | None = None,
+        source_ref_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[wire.WalletAdjustResponse]:
+        """Mint ``amount`` of currency ``economy_key`` (only the server API can credit)."""
+        return Call(
+            routes.SERVER_WALLET_CREDIT,
+            wire.WalletAdjustResponse,
+            path={"externalId": external_id, "economyKey": economy_key},
+            body=wire.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
+            idempotency_key=idempotency_key,
+        )
+
+    def _debit_wallet(
+        self,
+        external_id: str,
+        economy_key: str,
+        amount: int,
+        *,
+        reason: str | None = None,
+        source_ref_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[wire.WalletAdjustResponse]:
+        """Take ``amount`` of currency ``economy_key``; raises
+        :class:`~livecore_client.errors.InsufficientBalanceError` when the balance is lower."""
+        return Call(
+            routes.SERVER_WALLET_DEBIT,
+            wire.WalletAdjustResponse,
+            path={"externalId": external_id, "economyKey": economy_key},
+            body=wire.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
+            idempotency_key=idempotency_key,
+        )
+
     def _health(self) -> Call[m.HealthResponse]:
         """The public liveness probe (``/admin/v1/health``); sent without the API key."""
         return Call(routes.HEALTH, m.HealthResponse)
@@ -56,6 +204,12 @@ class ServerClient(SyncClient, _ServerCalls):
     ping = sync_method(_ServerCalls._ping)
     set_identity = sync_method(_ServerCalls._set_identity)
     advance_clock = sync_method(_ServerCalls._advance_clock)
+    create_grant = sync_method(_ServerCalls._create_grant)
+    ack_grant = sync_method(_ServerCalls._ack_grant)
+    grant_item = sync_method(_ServerCalls._grant_item)
+    revoke_item = sync_method(_ServerCalls._revoke_item)
+    credit_wallet = sync_method(_ServerCalls._credit_wallet)
+    debit_wallet = sync_method(_ServerCalls._debit_wallet)
     health = sync_method(_ServerCalls._health)
 
 
@@ -65,4 +219,10 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     ping = async_method(_ServerCalls._ping)
     set_identity = async_method(_ServerCalls._set_identity)
     advance_clock = async_method(_ServerCalls._advance_clock)
+    create_grant = async_method(_ServerCalls._create_grant)
+    ack_grant = async_method(_ServerCalls._ack_grant)
+    grant_item = async_method(_ServerCalls._grant_item)
+    revoke_item = async_method(_ServerCalls._revoke_item)
+    credit_wallet = async_method(_ServerCalls._credit_wallet)
+    debit_wallet = async_method(_ServerCalls._debit_wallet)
     health = async_method(_ServerCalls._health)

@@ -191,7 +191,9 @@ def make_handler(
             )
             return json_response(data_body(value), status)
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
-        outcome = services.store.run(lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write)
+        outcome = await services.store.run_async(
+            lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write
+        )
         headers = {"Idempotent-Replay": "true"} if outcome.replayed else None
         return json_response(outcome.body, outcome.status, headers)
 

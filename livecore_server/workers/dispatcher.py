@@ -106,6 +106,8 @@ class Dispatcher:
 
     async def run_once(self) -> int:
         s = self.services
+        # Only committed events are delivered: wait out a commit group that is still open.
+        await s.store.settled()
         now = s.clock.now()
         rt = s.runtime
         s.store.run(lambda tx: db.fan_out(tx.conn, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)))
@@ -152,6 +154,7 @@ class Dispatcher:
             result = AttemptResult(None, f"no answer within {self.timeout:g} s")
         except aiohttp.ClientError as exc:
             result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
+        await self.services.store.settled()
         self.services.store.run(lambda tx: self._record(tx, item, result))
 
     def _record(self, tx: SqliteTransaction, item: db.DueDelivery, result: AttemptResult) -> None:

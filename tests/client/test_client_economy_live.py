@@ -1,0 +1,386 @@
+"""Economy and grant methods against a real server on 127.0.0.1: proves the client and the server agree on
+the wire (paths, camelCase bodies, idempotency keys, error codes), which the mocked tests cannot.
+
+The module's own server carries the test manifest plus a platform-managed game, ``armory``; the test
+manifest's ``space-race`` is studio-managed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import socket
+import threading
+import uuid
+from collections.abc import Iterator
+from datetime import timedelta
+
+import attrs
+import httpx
+import pytest
+from aiohttp import web
+
+from livecore.api.models import CurrencyBalance, GrantSourceKind, ItemHolding, RewardEntry
+from livecore.games import ResourceType
+from livecore.grants import AckedBy, GrantKind, GrantStatus
+from livecore_client import (
+    AsyncSdkClient,
+    AsyncServerClient,
+    GrantAlreadyClaimedError,
+    GrantExpiredError,
+    GrantNotFoundError,
+    IdempotencyConflictError,
+    InsufficientBalanceError,
+    InsufficientQuantityError,
+    InvalidRequestError,
+    ResourceNotFoundError,
+    SdkClient,
+    ServerClient,
+    StudioManagedEconomyError,
+    SystemResourceLockedError,
+)
+from livecore_server.app import create_app
+from tests.conftest import apply_test_manifest, make_services
+
+ARMORY = """
+[games.armory]
+name = "Armory"
+economy = "platform"
+
+[games.armory.resources.coins]
+type = "currency"
+
+[games.armory.resources.gems]
+type = "currency"
+
+[games.armory.resources.sword]
+type = "item"
+parameters = { level = 1, color = "grey" }
+
+[games.armory.api_keys.client]
+env = "test"
+permission = "client_sdk"
+
+[games.armory.api_keys.server]
+env = "test"
+permission = "server_integration"
+"""
+
+COINS_AND_SWORD = [
+    RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=50),
+    RewardEntry(type=ResourceType.ITEM, key="sword", amount=1, parameters={"level": 4}),
+]
+
+
+@attrs.define
+class EconServer:
+    base_url: str
+    keys: dict[str, str]  # armory keys: client, server
+    studio_keys: dict[str, str]  # space-race (studio-managed) keys
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def econ_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EconServer]:
+    """The conftest ``live_server`` recipe with the armory game added (a manual clock, real SQLite)."""
+    services = make_services(tmp_path_factory.mktemp("econ-live") / "live.db")
+    applied = apply_test_manifest(services, ARMORY)
+    port = _free_port()
+    loop = asyncio.new_event_loop()
+    runner = web.AppRunner(create_app(services))
+    started = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(runner.setup())
+        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+        started.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert started.wait(10)
+
+    def keys(game: str) -> dict[str, str]:
+        return {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
+
+    try:
+        yield EconServer(f"http://127.0.0.1:{port}", keys("armory"), keys("space-race"))
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        services.close()
+
+
+_ids = itertools.count()
+
+
+@pytest.fixture
+def player() -> str:
+    """A fresh external id per test: the server is shared by the whole module."""
+    return f"econ-{next(_ids)}"
+
+
+@pytest.fixture
+def statuses() -> list[int]:
+    """HTTP statuses the server client saw, in order (the typed result does not carry them)."""
+    return []
+
+
+@pytest.fixture
+def server(econ_server: EconServer, statuses: list[int]) -> Iterator[ServerClient]:
+    def record(response: httpx.Response) -> None:
+        statuses.append(response.status_code)
+
+    with (
+        httpx.Client(timeout=10, event_hooks={"response": [record]}) as http,
+        ServerClient(econ_server.keys["server"], base_url=econ_server.base_url, http_client=http) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def sdk(econ_server: EconServer, player: str) -> Iterator[SdkClient]:
+    """A client key with ``player`` registered and its secret set on the client."""
+    with SdkClient(econ_server.keys["client"], base_url=econ_server.base_url) as client:
+        client.player_secret = client.register(player).player_secret
+        yield client
+
+
+def balance(sdk: SdkClient, player: str, key: str = "coins") -> int:
+    return next(c.balance for c in sdk.wallet(player).currencies if c.key == key)
+
+
+def holding(sdk: SdkClient, player: str, key: str = "sword") -> ItemHolding:
+    return next(i for i in sdk.inventory(player).items if i.key == key)
+
+
+# --- Wallet ---------------------------------------------------------------------------------------
+
+
+def test_credit_then_debit_then_insufficient_balance(
+    sdk: SdkClient, server: ServerClient, player: str
+) -> None:
+    assert sdk.wallet(player).currencies == [
+        CurrencyBalance(key="coins", balance=0),
+        CurrencyBalance(key="gems", balance=0),
+    ]
+    credited = server.credit_wallet(player, "coins", 50, reason="welcome", source_ref_id="w-1")
+    assert (credited.key, credited.balance, credited.delta) == ("coins", 50, 50)
+    assert credited.entry_id
+
+    spent = sdk.debit(player, "coins", 20, reason="shop", source_ref_id="order-1")
+    assert (spent.balance, spent.delta) == (30, -20)
+    assert balance(sdk, player) == 30
+
+    with pytest.raises(InsufficientBalanceError) as info:
+        sdk.debit(player, "coins", 31)
+    assert (info.value.status, info.value.code) == (409, "insufficient_balance")
+    assert balance(sdk, player) == 30  # nothing taken
+
+    assert server.debit_wallet(player, "coins", 30).balance == 0
+    with pytest.raises(InsufficientBalanceError):
+        server.debit_wallet(player, "coins", 1)
+    assert balance(sdk, player) == 0
+
+
+def test_debit_replay_applies_once(sdk: SdkClient, server: ServerClient, player: str) -> None:
+    server.credit_wallet(player, "gems", 10, idempotency_key=f"{player}:gems")
+    # A replayed credit (same key and body) is the same ledger entry, not a second 10 gems.
+    again = server.credit_wallet(player, "gems", 10, idempotency_key=f"{player}:gems")
+    assert again.balance == 10
+
+    first = sdk.debit(player, "gems", 4, idempotency_key="spend-1")
+    replay = sdk.debit(player, "gems", 4, idempotency_key="spend-1")
+    assert replay == first
+    assert balance(sdk, player, "gems") == 6
+    with pytest.raises(IdempotencyConflictError):
+        sdk.debit(player, "gems", 5, idempotency_key="spend-1")
+
+
+def test_unknown_and_system_resources(sdk: SdkClient, server: ServerClient, player: str) -> None:
+    with pytest.raises(ResourceNotFoundError) as info:
+        server.credit_wallet(player, "gold", 1)
+    assert (info.value.status, info.value.code) == (404, "resource_not_found")
+    with pytest.raises(ResourceNotFoundError):
+        sdk.debit(player, "gold", 1)
+
+    with pytest.raises(SystemResourceLockedError) as locked:
+        server.grant_item(player, "sessions", 1)
+    assert (locked.value.status, locked.value.code) == (409, "system_resource_locked")
+    with pytest.raises(SystemResourceLockedError):
+        sdk.consume(player, "sessions", 1)
+    with pytest.raises(SystemResourceLockedError):
+        server.create_grant(player, [RewardEntry(type=ResourceType.ITEM, key="login_streak", amount=1)])
+
+
+# --- Inventory ------------------------------------------------------------------------------------
+
+
+def test_item_grant_with_parameters_then_consume(sdk: SdkClient, server: ServerClient, player: str) -> None:
+    assert holding(sdk, player) == ItemHolding(
+        key="sword", quantity=0, parameters={"level": 1, "color": "grey"}
+    )
+
+    granted = server.grant_item(player, "sword", 3, reason="quest", parameters={"level": 3})
+    assert (granted.quantity, granted.delta) == (3, 3)
+    assert granted.parameters == {"level": 3, "color": "grey"}  # the catalog's, overridden key by key
+
+    inventory = sdk.inventory(player).items
+    assert ItemHolding(key="sword", quantity=3, parameters={"level": 3, "color": "grey"}) in inventory
+    assert {i.key for i in inventory if i.system} == {"sessions", "login_streak"}
+
+    used = sdk.consume(player, "sword", 2, reason="broke")
+    assert (used.quantity, used.delta) == (1, -2)
+    with pytest.raises(InsufficientQuantityError) as info:
+        sdk.consume(player, "sword", 2)
+    assert (info.value.status, info.value.code) == (409, "insufficient_quantity")
+
+    assert server.revoke_item(player, "sword", 1, reason="refund").quantity == 0
+    with pytest.raises(InsufficientQuantityError):
+        server.revoke_item(player, "sword", 1)
+    assert holding(sdk, player).quantity == 0
+
+
+# --- Grants ---------------------------------------------------------------------------------------
+
+
+def test_grant_created_listed_claimed_and_credited(
+    sdk: SdkClient, server: ServerClient, player: str, statuses: list[int]
+) -> None:
+    created = server.create_grant(
+        player,
+        COINS_AND_SWORD,
+        source_ref_id="season-3",
+        metadata={"season": 3},
+        idempotency_key=f"season-reward:{player}:3",
+    ).grant
+    assert statuses == [201]
+    assert (created.status, created.kind, created.source_kind) == (
+        GrantStatus.PENDING,
+        GrantKind.REWARD,
+        "api",
+    )
+    assert created.external_player_id == player
+    assert created.entries == COINS_AND_SWORD
+    assert (created.source_ref_id, created.metadata) == ("season-3", {"season": 3})
+    uuid.UUID(created.grant_id)  # DECISIONS 7: a UUID
+
+    [pending] = sdk.pending_grants(player).grants
+    assert pending == created
+
+    claimed = sdk.claim_grant(player, created.grant_id).grant
+    assert (claimed.status, claimed.acked_by) == (GrantStatus.CLAIMED, AckedBy.CLIENT)
+    assert claimed.claimed_at is not None
+    assert balance(sdk, player) == 50
+    assert holding(sdk, player) == ItemHolding(
+        key="sword", quantity=1, parameters={"level": 4, "color": "grey"}
+    )
+
+    with pytest.raises(GrantAlreadyClaimedError) as info:
+        sdk.claim_grant(player, created.grant_id)
+    assert (info.value.status, info.value.code) == (409, "grant_already_claimed")
+    assert sdk.pending_grants(player).grants == []
+    assert balance(sdk, player) == 50  # credited once
+
+
+def test_create_grant_replay_returns_the_same_grant(
+    sdk: SdkClient, server: ServerClient, player: str, statuses: list[int]
+) -> None:
+    key = f"season-reward:{player}:4"
+    first = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.CRATE, idempotency_key=key).grant
+    replay = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.CRATE, idempotency_key=key).grant
+    assert replay == first
+    assert statuses == [201, 200]  # DECISIONS 5: a replay of a 201 answers 200
+    assert [g.grant_id for g in sdk.pending_grants(player).grants] == [first.grant_id]
+
+    with pytest.raises(IdempotencyConflictError):
+        server.create_grant(player, COINS_AND_SWORD[:1], idempotency_key=key)
+
+    other = server.create_grant(player, COINS_AND_SWORD, source_kind=GrantSourceKind.ADMIN).grant
+    assert other.grant_id != first.grant_id  # a fresh random key per call
+    assert other.source_kind == "admin"
+
+
+def test_ack_is_idempotent(sdk: SdkClient, server: ServerClient, player: str) -> None:
+    grant = server.create_grant(player, COINS_AND_SWORD[:1]).grant
+    acked = server.ack_grant(player, grant.grant_id, idempotency_key=f"ack:{grant.grant_id}").grant
+    assert (acked.status, acked.acked_by) == (GrantStatus.CLAIMED, AckedBy.SERVER_API)
+    assert server.ack_grant(player, grant.grant_id, idempotency_key=f"ack:{grant.grant_id}").grant == acked
+    assert server.ack_grant(player, grant.grant_id).grant == acked  # another key: answered as it is
+
+    assert sdk.pending_grants(player).grants == []
+    with pytest.raises(GrantAlreadyClaimedError):
+        sdk.claim_grant(player, grant.grant_id)
+
+
+def test_unknown_grant(sdk: SdkClient, server: ServerClient, player: str) -> None:
+    unknown = str(uuid.uuid4())
+    with pytest.raises(GrantNotFoundError) as info:
+        sdk.claim_grant(player, unknown)
+    assert (info.value.status, info.value.code) == (404, "grant_not_found")
+    with pytest.raises(GrantNotFoundError):
+        server.ack_grant(player, unknown)
+
+
+def test_grant_validation(server: ServerClient, player: str) -> None:
+    with pytest.raises(ResourceNotFoundError):
+        server.create_grant(player, [RewardEntry(type=ResourceType.CURRENCY, key="gold", amount=1)])
+    with pytest.raises(InvalidRequestError) as info:
+        server.create_grant(player, [])
+    assert info.value.details is not None
+
+
+def test_expired_grant(sdk: SdkClient, server: ServerClient, player: str) -> None:
+    now = server.advance_clock(1).now  # the module's server runs a manual clock
+    grant = server.create_grant(player, COINS_AND_SWORD[:1], expires_at=now + timedelta(minutes=1)).grant
+    assert grant.expires_at == now + timedelta(minutes=1)
+    server.advance_clock(120)
+    with pytest.raises(GrantExpiredError) as info:
+        sdk.claim_grant(player, grant.grant_id)
+    assert (info.value.status, info.value.code) == (409, "grant_expired")
+    with pytest.raises(GrantExpiredError):
+        server.ack_grant(player, grant.grant_id)
+    assert balance(sdk, player) == 0
+
+
+# --- Studio-managed game --------------------------------------------------------------------------
+
+
+def test_studio_managed_game_refuses_client_spend(econ_server: EconServer, player: str) -> None:
+    with SdkClient(econ_server.studio_keys["test-client"], base_url=econ_server.base_url) as sdk:
+        sdk.player_secret = sdk.register(player).player_secret
+        with pytest.raises(StudioManagedEconomyError) as info:
+            sdk.debit(player, "coins", 1)
+        assert (info.value.status, info.value.code) == (409, "studio_managed_economy")
+        assert sdk.wallet(player).currencies == [CurrencyBalance(key="coins", balance=0)]
+
+
+# --- Async ----------------------------------------------------------------------------------------
+
+
+async def test_async_grant_flow(econ_server: EconServer, player: str) -> None:
+    async with (
+        AsyncSdkClient(econ_server.keys["client"], base_url=econ_server.base_url) as sdk,
+        AsyncServerClient(econ_server.keys["server"], base_url=econ_server.base_url) as server,
+    ):
+        sdk.player_secret = (await sdk.register(player)).player_secret
+        await server.credit_wallet(player, "coins", 5)
+        grant = (await server.create_grant(player, COINS_AND_SWORD, idempotency_key=f"async:{player}")).grant
+        assert [g.grant_id for g in (await sdk.pending_grants(player)).grants] == [grant.grant_id]
+        assert (await sdk.claim_grant(player, grant.grant_id)).grant.status is GrantStatus.CLAIMED
+        assert (await sdk.debit(player, "coins", 55)).balance == 0
+        assert (await sdk.consume(player, "sword", 1)).quantity == 0
+        with pytest.raises(GrantAlreadyClaimedError):
+            await sdk.claim_grant(player, grant.grant_id)
+        wallet = await sdk.wallet(player)
+        inventory = await sdk.inventory(player)
+        assert wallet.currencies[0] == CurrencyBalance(key="coins", balance=0)
+        assert inventory.items[0].key == "sword"
