@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import datetime, timedelta
 from typing import Any
 
 import attrs
+import orjson
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 
@@ -51,11 +51,13 @@ def choose_key(body_key: Any, header_key: str | None) -> str | None:
 
 
 def fingerprint(method: str, path: str, query: str, body: Any) -> str:
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # Sorted keys make the canonical form; orjson because every idempotent write computes it.
+    canonical = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256()
-    for part in (method.upper(), path, query, canonical):
+    for part in (method.upper(), path, query):
         digest.update(part.encode("utf-8"))
         digest.update(b"\x00")
+    digest.update(canonical)
     return digest.hexdigest()
 
 

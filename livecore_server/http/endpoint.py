@@ -80,6 +80,8 @@ def bind_direct(route: Route, handler: DirectHandler) -> Binding:
     return Binding(route, handler, transactional=False)
 
 
+_REPLAY_HEADERS = {"Idempotent-Replay": "true"}
+
 # Public routes act for nobody: no game, no environment.
 NO_SCOPE = Scope(studio_id="", game_id="", env=Environment.LIVE)
 
@@ -124,10 +126,9 @@ def _idempotency_key(request: web.Request, route: Route, raw_body: Any) -> str |
     )
     key = choose_key(body_key, request.headers.get("Idempotency-Key"))
     if key is None and route.idempotency is Idempotency.REQUIRED:
-        raise invalid_request(
-            "This route needs an idempotency key (Idempotency-Key header).",
-            {"Idempotency-Key": "is required"},
-        )
+        # Name the place the route documents: its body field where SPEC gives one, else the header.
+        where = "idempotencyKey" if route.body_idempotency_field else "Idempotency-Key"
+        raise invalid_request(f"This route needs an idempotency key ({where}).", {where: "is required"})
     return key
 
 
@@ -138,24 +139,42 @@ class _Outcome:
     replayed: bool
 
 
+def _idempotency_scope(call: Call) -> str:
+    return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
+
+
+def _authenticated(tx: SqliteTransaction, call: Call) -> Call:
+    if call.route.auth is not Auth.PLAYER:
+        return call
+    secret = call.headers.get("X-Player-Secret")
+    return attrs.evolve(call, player=authenticate(tx, call.rt, call.scope, call.external_id, secret))
+
+
+def _replay(tx: SqliteTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
+    """The stored answer to this request, after checking the player secret (a replay must not leak)."""
+    _authenticated(tx, call)
+    stored = check_replay(tx.get_idempotent(_idempotency_scope(call), key), fp, call.rt.clock.now())
+    return None if stored is None else _Outcome(replay_status(stored.status), stored.body, replayed=True)
+
+
 def _execute(
     tx: SqliteTransaction, binding: Binding, call: Call, key: str | None, fp: str | None
 ) -> _Outcome:
-    route = call.route
-    now = call.rt.clock.now()
-    if route.auth is Auth.PLAYER:
-        secret = call.headers.get("X-Player-Secret")
-        call = attrs.evolve(call, player=authenticate(tx, call.rt, call.scope, call.external_id, secret))
-    scope_key = f"{call.scope.game_id}:{call.scope.env.value}:{route.name}"
+    call = _authenticated(tx, call)
     if key is not None and fp is not None:
-        replay = check_replay(tx.get_idempotent(scope_key, key), fp, now)
+        # Checked again inside the write: a duplicate may have committed since the read outside it.
+        replay = _replay(tx, call, key, fp)
         if replay is not None:
-            return _Outcome(replay_status(replay.status), replay.body, replayed=True)
+            return replay
     result = binding.handler(call, tx)  # type: ignore[call-arg]
-    value, status = (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
+    value, status = (
+        (result.value, result.status) if isinstance(result, Reply) else (result, call.route.status)
+    )
     body = data_body(value)
     if key is not None and fp is not None:
-        tx.put_idempotent(StoredResponse(scope_key, key, fp, status, body, now))
+        tx.put_idempotent(
+            StoredResponse(_idempotency_scope(call), key, fp, status, body, call.rt.clock.now())
+        )
     return _Outcome(status, body, replayed=False)
 
 
@@ -170,31 +189,35 @@ def make_handler(
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
-        body = (
-            structure(raw_body, route.request) if route.request is not None and raw_body is not None else None
-        )
-        query = _parse_query(request, route)
         key = _idempotency_key(request, route, raw_body)
         call = Call(
             route=route,
             services=services,
             scope=api_key.scope if api_key is not None else NO_SCOPE,
             params=request.match_info,
-            body=body,
-            query=query,
+            body=None,
+            query=None,
             headers=request.headers,
         )
+        fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
+        if key is not None and fp is not None:
+            # A replay is answered from committed data, before parsing the body or joining a write.
+            replay = await services.store.run_async(lambda tx: _replay(tx, call, key, fp), write=False)
+            if replay is not None:
+                return json_response(replay.body, replay.status, _REPLAY_HEADERS)
+        if route.request is not None and raw_body is not None:
+            call = attrs.evolve(call, body=structure(raw_body, route.request))
+        if route.query is not None or request.query_string:
+            call = attrs.evolve(call, query=_parse_query(request, route))
         if not binding.transactional:
             result = await binding.handler(call)  # type: ignore[call-arg]
             value, status = (
                 (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
             )
             return json_response(data_body(value), status)
-        fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
         outcome = await services.store.run_async(
             lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write
         )
-        headers = {"Idempotent-Replay": "true"} if outcome.replayed else None
-        return json_response(outcome.body, outcome.status, headers)
+        return json_response(outcome.body, outcome.status, _REPLAY_HEADERS if outcome.replayed else None)
 
     return handle
