@@ -201,8 +201,13 @@ def make_handler(
         )
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
         if key is not None and fp is not None:
-            # A replay is answered from committed data, before parsing the body or joining a write.
-            replay = await services.store.run_async(lambda tx: _replay(tx, call, key, fp), write=False)
+            # A replay is answered before parsing the body or joining a write, and only from committed
+            # data: a record still inside an open commit group is waited for and read again.
+            store = services.store
+            replay = store.peek(lambda tx: _replay(tx, call, key, fp))
+            if replay is not None and store.in_group:
+                await store.settled()
+                replay = store.peek(lambda tx: _replay(tx, call, key, fp))
             if replay is not None:
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
         if route.request is not None and raw_body is not None:

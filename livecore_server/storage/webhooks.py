@@ -101,20 +101,21 @@ def fan_out(conn: sqlite3.Connection, now: datetime, new_id: Callable[[], str], 
         (now_ms, limit),
     ).fetchall()
     endpoints: dict[str, list[Endpoint]] = {}
-    created = 0
+    deliveries = []
     for row in rows:
         seq, target, event = row[0], row[1], outbox_event(row[2:])
         if event.game_id not in endpoints:
             endpoints[event.game_id] = endpoints_of_game(conn, event.game_id)
         for endpoint in endpoints[event.game_id]:
             if receives(endpoint, event, target=target):
-                conn.execute(
-                    "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts,"
-                    " next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
-                    (new_id(), seq, endpoint.id, now_ms, now_ms, now_ms),
-                )
-                created += 1
-        conn.execute("UPDATE outbox SET fanned_out = 1 WHERE seq = ?", (seq,))
+                deliveries.append((new_id(), seq, endpoint.id, now_ms, now_ms, now_ms))
+    conn.executemany(
+        "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts,"
+        " next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
+        deliveries,
+    )
+    conn.executemany("UPDATE outbox SET fanned_out = 1 WHERE seq = ?", [(row[0],) for row in rows])
+    created = len(deliveries)
     return created
 
 

@@ -145,3 +145,13 @@ def test_replay_conflict_and_expiry() -> None:
         check_replay(stored, "other", T0)
     assert exc.value.code is ErrorCode.IDEMPOTENCY_CONFLICT
     assert replay_status(201) == 200 and replay_status(200) == 200
+
+
+def test_system_random_hands_out_each_byte_once() -> None:
+    from livecore.rand import SystemRandomSource
+
+    rng = SystemRandomSource()
+    chunks = [rng.token_bytes(10) for _ in range(1000)]  # crosses the 4 KiB refill twice
+    assert all(len(c) == 10 for c in chunks)
+    assert len(set(chunks)) == 1000
+    assert len(rng.token_bytes(5000)) == 5000  # larger than a chunk
