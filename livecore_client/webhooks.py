@@ -37,6 +37,7 @@ import cattrs
 import orjson
 
 from livecore.api.convert import field_errors, response_converter
+from livecore.api.models import RewardEntry
 from livecore.webhooks import signing
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 
@@ -189,12 +190,81 @@ class WebhookEndpointFailed(WebhookData):
     reason: str
 
 
+@attrs.frozen
+class GrantChange(WebhookData):
+    """``grant.created``, ``grant.claimed``, ``grant.expired``: the grant record (docs/grants.md)."""
+
+    grant_id: str
+    player_id: str
+    external_player_id: str
+    kind: str
+    status: str
+    entries: list[RewardEntry]
+    source_kind: str
+    source_ref_id: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    claimed_at: datetime | None
+    expires_at: datetime | None
+    acked_by: str | None
+
+
+@attrs.frozen
+class GrantCreated(GrantChange):
+    pass
+
+
+@attrs.frozen
+class GrantClaimed(GrantChange):
+    pass
+
+
+@attrs.frozen
+class GrantExpired(GrantChange):
+    pass
+
+
+@attrs.frozen
+class BalanceChange(WebhookData):
+    player_id: str
+    external_player_id: str
+    delta: int
+    reason: str
+    note: str | None
+    source_ref_id: str | None
+    entry_id: str
+    actor: dict[str, Any]
+    changed_at: datetime
+
+
+@attrs.frozen
+class WalletChanged(BalanceChange):
+    """``wallet.changed``: a platform-managed currency balance changed."""
+
+    economy_key: str
+    balance: int
+
+
+@attrs.frozen
+class InventoryChanged(BalanceChange):
+    """``inventory.changed``: a platform-managed item quantity changed."""
+
+    item_key: str
+    quantity: int
+    parameters: dict[str, Any]
+
+
 # One line per kind; kinds not listed keep ``data`` as a dict.
 PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "player.registered": PlayerRegistered,
     "player.secret_set": PlayerSecretSet,
     "player.secret_rotated": PlayerSecretRotated,
     "webhook.endpoint.failed": WebhookEndpointFailed,
+    "grant.created": GrantCreated,
+    "grant.claimed": GrantClaimed,
+    "grant.expired": GrantExpired,
+    "wallet.changed": WalletChanged,
+    "inventory.changed": InventoryChanged,
 }
 
 

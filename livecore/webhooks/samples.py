@@ -37,6 +37,38 @@ SAMPLES: dict[str, dict[str, Any]] = {
     },
 }
 
+_SAMPLE_GRANT: dict[str, Any] = {
+    "grantId": "00000000-0000-7000-8000-000000000000",
+    **SAMPLE_PLAYER,
+    "kind": "reward",
+    "entries": [{"type": "currency", "key": "coins", "amount": 100}],
+    "sourceKind": "api",
+    "sourceRefId": "sample",
+    "metadata": {},
+    "createdAt": SAMPLE_TS,
+    "expiresAt": None,
+}
+SAMPLES["grant.created"] = {**_SAMPLE_GRANT, "status": "pending", "claimedAt": None, "ackedBy": None}
+SAMPLES["grant.claimed"] = {**_SAMPLE_GRANT, "status": "claimed", "claimedAt": SAMPLE_TS, "ackedBy": "client"}
+SAMPLES["grant.expired"] = {**_SAMPLE_GRANT, "status": "expired", "claimedAt": None, "ackedBy": None}
+_SAMPLE_CHANGE: dict[str, Any] = {
+    **SAMPLE_PLAYER,
+    "delta": 100,
+    "reason": "grant",
+    "note": None,
+    "sourceRefId": "sample",
+    "entryId": "led_00000000000070008000000000000000",
+    "actor": {"kind": "api_key", "prefix": "lc_test_sample00"},
+    "changedAt": SAMPLE_TS,
+}
+SAMPLES["wallet.changed"] = {**_SAMPLE_CHANGE, "economyKey": "coins", "balance": 100}
+SAMPLES["inventory.changed"] = {
+    **_SAMPLE_CHANGE,
+    "itemKey": "sword",
+    "quantity": 1,
+    "parameters": {"level": 1},
+}
+
 DEFAULT_SAMPLE_KIND = "player.registered"
 
 

@@ -365,3 +365,27 @@ def test_stripe_verifies_our_header_and_we_verify_stripes() -> None:
     # And the other way round: a header made by Stripe verifies here.
     theirs = stripe.WebhookSignature.generate_signature_header(body.decode(), SECRET, timestamp=t)
     assert construct_event(body, theirs, SECRET, now=t).event_name == "player.registered"
+
+
+@pytest.mark.parametrize(
+    "kind", ["grant.created", "grant.claimed", "grant.expired", "wallet.changed", "inventory.changed"]
+)
+def test_economy_kinds_parse_typed_from_the_server_samples(kind: str) -> None:
+    from livecore.webhooks.samples import sample_data
+    from livecore_client import webhooks as wh
+
+    payload = orjson.dumps(
+        {
+            "id": "evt_1",
+            "eventName": kind,
+            "studioId": "std_1",
+            "gameId": "gam_1",
+            "occurredAt": "2026-01-01T00:00:00.000Z",
+            "deliveryAttempt": 1,
+            "data": sample_data(kind),
+        }
+    )
+    now = 1_767_225_600
+    header = signature_header("whsec_test", now, payload)
+    event = wh.construct_event(payload, header, "whsec_test", now=now)
+    assert type(event.data) is wh.PAYLOAD_TYPES[kind]
