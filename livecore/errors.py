@@ -38,6 +38,9 @@ class ErrorCode(enum.StrEnum):
     FRIEND_CODE_INVALID = "friend_code_invalid"
     PLAYER_BLOCKED = "player_blocked"
     FRIEND_LIMIT_REACHED = "friend_limit_reached"
+    FRIEND_REQUEST_NOT_FOUND = "friend_request_not_found"
+    NOT_FRIENDS_YET = "not_friends_yet"
+    NOT_BLOCKED = "not_blocked"
     # Gifts
     GIFTING_DISABLED = "gifting_disabled"
     NOT_FRIENDS = "not_friends"
@@ -86,6 +89,9 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.FRIEND_CODE_INVALID: 404,
     ErrorCode.PLAYER_BLOCKED: 403,
     ErrorCode.FRIEND_LIMIT_REACHED: 409,
+    ErrorCode.FRIEND_REQUEST_NOT_FOUND: 404,
+    ErrorCode.NOT_FRIENDS_YET: 404,
+    ErrorCode.NOT_BLOCKED: 404,
     ErrorCode.GIFTING_DISABLED: 403,
     ErrorCode.NOT_FRIENDS: 403,
     ErrorCode.GIFT_NOT_ALLOWED: 403,

@@ -1,0 +1,162 @@
+"""The friend graph (SPEC 2.4-2.9, 3.1, 4.1; DECISIONS 2, 3, 4).
+
+The relationship of a pair, seen from the acting player, is one of :class:`Relation`. The transitions
+of SPEC 3.1 are the table :data:`TRANSITIONS`: (relation, trigger) -> (next relation, effect). A pair
+missing from the table is a refusal, with the error :func:`refusal` gives.
+
+Rules:
+- Nobody befriends, requests, blocks or unblocks themself (400 ``cannot_friend_self``).
+- Adding a player who already asked the caller makes them friends at once (200 ``accepted``,
+  ``friend.request_accepted`` with ``reciprocal: true``, no ``friend.request_sent``). Adding a player
+  the caller already asked answers the existing request (no second request, no second webhook).
+- At most one pending request per unordered pair; friendship is symmetric; a blocked pair (either way)
+  has no friendship and no request, and cannot add each other (403 ``player_blocked``).
+- Only the target accepts or declines a request, only the sender cancels it; anyone else sees 404.
+- ``max_friends`` (manifest, default 500) is checked for both players when a request is sent and when
+  it is accepted (409 ``friend_limit_reached``).
+- Friend codes: 6 characters of ``ABCDEFGHJKLMNPQRSTUVWXYZ23456789``, unique per game and environment,
+  made on the player's first friends call and kept for life; matched case-insensitively.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+import attrs
+
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.rand import RandomSource
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+class Relation(enum.Enum):
+    NONE = "none"
+    OUTGOING = "request_outgoing"  # the caller asked the other
+    INCOMING = "request_incoming"  # the other asked the caller
+    FRIENDS = "friends"
+    BLOCKING = "blocking"  # the caller blocked the other (the other may have blocked the caller too)
+    BLOCKED_BY = "blocked_by"  # only the other blocked the caller
+
+
+class Trigger(enum.Enum):
+    ADD = "add"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+    REMOVE = "remove"
+    BLOCK = "block"
+    UNBLOCK = "unblock"
+
+
+class Effect(enum.Enum):
+    SEND_REQUEST = "send_request"
+    KEEP_REQUEST = "keep_request"  # add again while already asked: the existing request stands
+    BEFRIEND = "befriend"  # accept, or the reciprocal add
+    DROP_REQUEST = "drop_request"
+    UNFRIEND = "unfriend"
+    BLOCK = "block"
+    KEEP_BLOCK = "keep_block"  # blocking again: the existing block stands
+    UNBLOCK = "unblock"
+
+
+TRANSITIONS: dict[tuple[Relation, Trigger], tuple[Relation, Effect]] = {
+    (Relation.NONE, Trigger.ADD): (Relation.OUTGOING, Effect.SEND_REQUEST),
+    (Relation.OUTGOING, Trigger.ADD): (Relation.OUTGOING, Effect.KEEP_REQUEST),
+    (Relation.INCOMING, Trigger.ADD): (Relation.FRIENDS, Effect.BEFRIEND),
+    (Relation.INCOMING, Trigger.ACCEPT): (Relation.FRIENDS, Effect.BEFRIEND),
+    (Relation.INCOMING, Trigger.DECLINE): (Relation.NONE, Effect.DROP_REQUEST),
+    (Relation.OUTGOING, Trigger.CANCEL): (Relation.NONE, Effect.DROP_REQUEST),
+    (Relation.FRIENDS, Trigger.REMOVE): (Relation.NONE, Effect.UNFRIEND),
+    (Relation.NONE, Trigger.BLOCK): (Relation.BLOCKING, Effect.BLOCK),
+    (Relation.OUTGOING, Trigger.BLOCK): (Relation.BLOCKING, Effect.BLOCK),
+    (Relation.INCOMING, Trigger.BLOCK): (Relation.BLOCKING, Effect.BLOCK),
+    (Relation.FRIENDS, Trigger.BLOCK): (Relation.BLOCKING, Effect.BLOCK),
+    (Relation.BLOCKED_BY, Trigger.BLOCK): (Relation.BLOCKING, Effect.BLOCK),
+    (Relation.BLOCKING, Trigger.BLOCK): (Relation.BLOCKING, Effect.KEEP_BLOCK),
+    # After an unblock the pair is NONE, or BLOCKED_BY when the other's own block remains.
+    (Relation.BLOCKING, Trigger.UNBLOCK): (Relation.NONE, Effect.UNBLOCK),
+}
+
+
+def refusal(relation: Relation, trigger: Trigger) -> LivecoreError:
+    if trigger is Trigger.UNBLOCK:
+        return LivecoreError(ErrorCode.NOT_BLOCKED, "You have not blocked this player.")
+    if trigger is Trigger.REMOVE:
+        return LivecoreError(ErrorCode.NOT_FRIENDS_YET, "This player is not your friend.")
+    if relation in (Relation.BLOCKING, Relation.BLOCKED_BY):
+        return LivecoreError(ErrorCode.PLAYER_BLOCKED, "A block exists between these players.")
+    if trigger is Trigger.ADD:
+        return LivecoreError(ErrorCode.ALREADY_FRIENDS, "You are already friends.")
+    return LivecoreError(ErrorCode.FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
+
+
+def step(relation: Relation, trigger: Trigger) -> tuple[Relation, Effect]:
+    found = TRANSITIONS.get((relation, trigger))
+    if found is None:
+        raise refusal(relation, trigger)
+    return found
+
+
+def check_not_self(caller_id: str, other_id: str) -> None:
+    if caller_id == other_id:
+        raise LivecoreError(ErrorCode.CANNOT_FRIEND_SELF, "You cannot do that with yourself.")
+
+
+def check_limit(count: int, max_friends: int, *, whose: str) -> None:
+    if count >= max_friends:
+        raise LivecoreError(
+            ErrorCode.FRIEND_LIMIT_REACHED,
+            f"{whose} already has the most friends a player can have ({max_friends}).",
+            {"maxFriends": max_friends},
+        )
+
+
+def new_friend_code(rng: RandomSource) -> str:
+    raw = rng.token_bytes(CODE_LENGTH)
+    return "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in raw)
+
+
+def normalize_code(code: str) -> str:
+    """Friend codes match case-insensitively; anything not of the alphabet cannot be a code."""
+    upper = code.strip().upper()
+    if len(upper) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in upper):
+        raise LivecoreError(ErrorCode.FRIEND_CODE_INVALID, "No player has this friend code.")
+    return upper
+
+
+def one_target(friend_code: str | None, external_player_id: str | None) -> None:
+    """DECISIONS 2: exactly one of ``friendCode`` and ``externalPlayerId``."""
+    if (friend_code is None) == (external_player_id is None):
+        raise invalid_request(
+            "Send exactly one of friendCode and externalPlayerId.",
+            {
+                "friendCode": "exactly one of friendCode and externalPlayerId",
+                "externalPlayerId": "exactly one",
+            },
+        )
+
+
+@attrs.frozen
+class FriendRequest:
+    id: str
+    game_id: str
+    from_player_id: str
+    to_player_id: str
+    created_at: datetime
+
+
+@attrs.frozen
+class Friendship:
+    player_id: str
+    friend_id: str
+    since: datetime
+
+
+@attrs.frozen
+class Block:
+    blocker_id: str
+    blocked_id: str
+    created_at: datetime

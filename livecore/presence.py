@@ -1,0 +1,39 @@
+"""Presence (SPEC 2.10, 8; DECISIONS 4).
+
+- A heartbeat carries an optional status label (string or null; null clears the label but the player
+  stays online), at most 64 characters.
+- A player is online while the last heartbeat is within the game's presence TTL (90 s by default);
+  ``lastActiveAt`` stays after the player goes offline. There is no go-offline call.
+- A block hides presence: a player never sees the presence of someone who blocked them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import attrs
+
+from livecore.errors import invalid_request
+
+STATUS_MAX = 64
+
+
+@attrs.frozen
+class Presence:
+    last_active_at: datetime | None = None
+    status: str | None = None
+
+    def online(self, now: datetime, ttl_seconds: int) -> bool:
+        return self.last_active_at is not None and now - self.last_active_at < timedelta(seconds=ttl_seconds)
+
+
+def check_status(status: str | None) -> str | None:
+    if status is not None and len(status) > STATUS_MAX:
+        raise invalid_request(
+            "The status label is too long.", {"status": f"must be at most {STATUS_MAX} characters"}
+        )
+    return status
+
+
+def heartbeat(status: str | None, now: datetime) -> Presence:
+    return Presence(last_active_at=now, status=check_status(status))
