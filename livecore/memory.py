@@ -15,10 +15,12 @@ import attrs
 
 from livecore.economy import Holding, LedgerEntry
 from livecore.events import DEBOUNCE, DomainEvent
+from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, Studio
 from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
 from livecore.players import Player
+from livecore.scope import Environment
 
 
 class MemoryStore:
@@ -32,6 +34,9 @@ class MemoryStore:
         self.holdings: dict[tuple[str, str], Holding] = {}
         self.entries: list[LedgerEntry] = []
         self.grants: dict[tuple[str, str], Grant] = {}
+        self.requests: dict[str, FriendRequest] = {}
+        self.friendships: dict[tuple[str, str], Friendship] = {}
+        self.blocks: dict[tuple[str, str], Block] = {}
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -92,6 +97,68 @@ class MemoryTransaction:
                 )
                 changed += 1
         return changed
+
+    def get_player_by_id(self, player_id: str) -> Player | None:
+        return next((p for p in self._s.players.values() if p.id == player_id), None)
+
+    def find_by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
+        return next(
+            (
+                p
+                for p in self._s.players.values()
+                if p.game_id == game_id and p.env is env and p.friend_code == code
+            ),
+            None,
+        )
+
+    def _put(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        had, old = key in table, table.get(key)
+        self._undo.append(lambda: table.__setitem__(key, old) if had else table.pop(key, None))
+        table[key] = value
+
+    def _drop(self, table: dict[Any, Any], key: Any) -> None:
+        if key in table:
+            old = table.pop(key)
+            self._undo.append(lambda: table.__setitem__(key, old))
+
+    def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
+        found = self._s.requests.get(request_id)
+        return found if found is not None and found.game_id == game_id else None
+
+    def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
+        pair = {a_id, b_id}
+        return next(
+            (r for r in self._s.requests.values() if {r.from_player_id, r.to_player_id} == pair), None
+        )
+
+    def insert_request(self, request: FriendRequest) -> None:
+        self._put(self._s.requests, request.id, request)
+
+    def delete_request(self, request_id: str) -> None:
+        self._drop(self._s.requests, request_id)
+
+    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        return self._s.friendships.get((player_id, friend_id))
+
+    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
+        self._put(self._s.friendships, (a_id, b_id), Friendship(a_id, b_id, since))
+        self._put(self._s.friendships, (b_id, a_id), Friendship(b_id, a_id, since))
+
+    def delete_friendship(self, a_id: str, b_id: str) -> None:
+        self._drop(self._s.friendships, (a_id, b_id))
+        self._drop(self._s.friendships, (b_id, a_id))
+
+    def count_friends(self, player_id: str) -> int:
+        return sum(1 for a, _ in self._s.friendships if a == player_id)
+
+    def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
+        return self._s.blocks.get((blocker_id, blocked_id))
+
+    def insert_block(self, block: Block) -> None:
+        self._put(self._s.blocks, (block.blocker_id, block.blocked_id), block)
+
+    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
+        self._drop(self._s.blocks, (blocker_id, blocked_id))
 
     def get_holding(self, player_id: str, key: str) -> Holding:
         return self._s.holdings.get((player_id, key)) or Holding(key=key)

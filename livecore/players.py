@@ -64,6 +64,7 @@ class Player:
     ban: Ban | None = None
     activity: Activity = Activity()
     context: dict[str, Any] = attrs.field(factory=dict)
+    friend_code: str | None = None
 
     @property
     def registered(self) -> bool:

@@ -1,0 +1,235 @@
+"""Friend commands: the SPEC 3.1 transitions with their checks and webhooks, and friend codes."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.clock import format_ts
+from livecore.commands import Runtime, emit
+from livecore.commands.players import get_player
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.friends import (
+    Block,
+    Effect,
+    FriendRequest,
+    Relation,
+    Trigger,
+    check_limit,
+    check_not_self,
+    new_friend_code,
+    normalize_code,
+    one_target,
+    step,
+)
+from livecore.games import Game
+from livecore.ids import Prefix, new_id
+from livecore.players import Player
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+CODE_ATTEMPTS = 20
+
+
+def ensure_friend_code(tx: Transaction, rt: Runtime, player: Player) -> Player:
+    """Made on the player's first friends call, unique per game and environment, kept for life."""
+    if player.friend_code is not None:
+        return player
+    for _ in range(CODE_ATTEMPTS):
+        code = new_friend_code(rt.rng)
+        if tx.find_by_friend_code(player.game_id, player.env, code) is None:
+            updated = attrs.evolve(player, friend_code=code)
+            tx.update_player(updated)
+            return updated
+    # 32^6 codes: twenty collisions in a row means the code space of this game is nearly full.
+    raise LivecoreError(ErrorCode.INTERNAL_ERROR, "Could not allocate a friend code.")
+
+
+def resolve_target(tx: Transaction, scope: Scope, friend_code: str | None, external_id: str | None) -> Player:
+    one_target(friend_code, external_id)
+    if friend_code is not None:
+        found = tx.find_by_friend_code(scope.game_id, scope.env, normalize_code(friend_code))
+        if found is None:
+            raise LivecoreError(ErrorCode.FRIEND_CODE_INVALID, "No player has this friend code.")
+        return found
+    assert external_id is not None
+    return get_player(tx, scope, external_id)
+
+
+def relation(tx: Transaction, caller: Player, other: Player) -> tuple[Relation, FriendRequest | None]:
+    if tx.get_block(caller.id, other.id) is not None:
+        return Relation.BLOCKING, None
+    if tx.get_block(other.id, caller.id) is not None:
+        return Relation.BLOCKED_BY, None
+    if tx.get_friendship(caller.id, other.id) is not None:
+        return Relation.FRIENDS, None
+    request = tx.request_between(caller.id, other.id)
+    if request is None:
+        return Relation.NONE, None
+    return (Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING), request
+
+
+@attrs.frozen
+class Added:
+    """The answer to an add: a pending request, or (reciprocal add) a friendship."""
+
+    accepted: bool
+    request: FriendRequest | None = None
+    friend: Player | None = None
+
+
+def add(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, target: Player) -> Added:
+    check_not_self(caller.id, target.id)
+    rel, request = relation(tx, caller, target)
+    _, effect = step(rel, Trigger.ADD)
+    if effect is Effect.KEEP_REQUEST:
+        return Added(accepted=False, request=request)
+    if effect is Effect.BEFRIEND:
+        assert request is not None
+        _befriend(tx, rt, scope, game, caller, target, request, reciprocal=True)
+        return Added(accepted=True, friend=target)
+    max_friends = game.settings.friends.max_friends
+    check_limit(tx.count_friends(caller.id), max_friends, whose="You")
+    check_limit(tx.count_friends(target.id), max_friends, whose="That player")
+    now = rt.clock.now()
+    request = FriendRequest(
+        id=new_id(Prefix.FRIEND_REQUEST, now, rt.rng),
+        game_id=game.id,
+        from_player_id=caller.id,
+        to_player_id=target.id,
+        created_at=now,
+    )
+    tx.insert_request(request)
+    emit(
+        tx,
+        rt,
+        scope,
+        "friend.request_sent",
+        {
+            "requesterPlayerId": caller.id,
+            "requesterExternalPlayerId": caller.external_id,
+            "targetPlayerId": target.id,
+            "targetExternalPlayerId": target.external_id,
+            "requestId": request.id,
+            "createdAt": format_ts(now),
+        },
+    )
+    return Added(accepted=False, request=request)
+
+
+def _befriend(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    caller: Player,
+    other: Player,
+    request: FriendRequest,
+    *,
+    reciprocal: bool,
+) -> None:
+    max_friends = game.settings.friends.max_friends
+    check_limit(tx.count_friends(caller.id), max_friends, whose="You")
+    check_limit(tx.count_friends(other.id), max_friends, whose="That player")
+    now = rt.clock.now()
+    tx.delete_request(request.id)
+    tx.insert_friendship(caller.id, other.id, now)
+    emit(
+        tx,
+        rt,
+        scope,
+        "friend.request_accepted",
+        {
+            "requestId": request.id,
+            "playerId": caller.id,
+            "externalPlayerId": caller.external_id,
+            "friendPlayerId": other.id,
+            "friendExternalPlayerId": other.external_id,
+            "reciprocal": reciprocal,
+            "friendsSince": format_ts(now),
+        },
+    )
+
+
+def _request_for(
+    tx: Transaction, scope: Scope, caller: Player, request_id: str
+) -> tuple[FriendRequest, Player]:
+    request = tx.get_request(scope.game_id, request_id)
+    if request is None or caller.id not in (request.from_player_id, request.to_player_id):
+        raise LivecoreError(ErrorCode.FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
+    other_id = request.to_player_id if request.from_player_id == caller.id else request.from_player_id
+    other = tx.get_player_by_id(other_id)
+    assert other is not None
+    return request, other
+
+
+def accept(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, request_id: str) -> Player:
+    """Only the target accepts; returns the new friend."""
+    request, other = _request_for(tx, scope, caller, request_id)
+    rel = Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING
+    step(rel, Trigger.ACCEPT)
+    _befriend(tx, rt, scope, game, caller, other, request, reciprocal=False)
+    return other
+
+
+def decline(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
+    request, _ = _request_for(tx, scope, caller, request_id)
+    step(Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING, Trigger.DECLINE)
+    tx.delete_request(request.id)
+    return request
+
+
+def cancel(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
+    request, _ = _request_for(tx, scope, caller, request_id)
+    step(Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING, Trigger.CANCEL)
+    tx.delete_request(request.id)
+    return request
+
+
+def _removed(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player, reason: str) -> None:
+    tx.delete_friendship(caller.id, other.id)
+    emit(
+        tx,
+        rt,
+        scope,
+        "friend.removed",
+        {
+            "playerId": caller.id,
+            "externalPlayerId": caller.external_id,
+            "friendPlayerId": other.id,
+            "friendExternalPlayerId": other.external_id,
+            "reason": reason,
+            "removedAt": format_ts(rt.clock.now()),
+        },
+    )
+
+
+def remove(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player) -> None:
+    check_not_self(caller.id, other.id)
+    rel, _ = relation(tx, caller, other)
+    step(rel, Trigger.REMOVE)
+    _removed(tx, rt, scope, caller, other, "removed")
+
+
+def block(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player) -> Block:
+    """Breaks a friendship (``friend.removed`` reason ``blocked``) and pending requests either way."""
+    check_not_self(caller.id, other.id)
+    rel, request = relation(tx, caller, other)
+    _, effect = step(rel, Trigger.BLOCK)
+    if effect is Effect.KEEP_BLOCK:
+        existing = tx.get_block(caller.id, other.id)
+        assert existing is not None
+        return existing
+    if rel is Relation.FRIENDS:
+        _removed(tx, rt, scope, caller, other, "blocked")
+    if request is not None:
+        tx.delete_request(request.id)
+    new = Block(blocker_id=caller.id, blocked_id=other.id, created_at=rt.clock.now())
+    tx.insert_block(new)
+    return new
+
+
+def unblock(tx: Transaction, caller: Player, other: Player) -> None:
+    check_not_self(caller.id, other.id)
+    rel, _ = relation(tx, caller, other)
+    step(rel, Trigger.UNBLOCK)
+    tx.delete_block(caller.id, other.id)
