@@ -194,4 +194,38 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             " WHERE status = 'pending' AND expires_at IS NOT NULL",
         ],
     ),
+    (
+        "0005_friends",
+        [
+            "ALTER TABLE players ADD COLUMN friend_code TEXT",
+            "CREATE UNIQUE INDEX players_by_friend_code ON players (game_id, env, friend_code)"
+            " WHERE friend_code IS NOT NULL",
+            """CREATE TABLE friend_requests (
+                id TEXT PRIMARY KEY,
+                game_id TEXT NOT NULL,
+                from_player_id TEXT NOT NULL REFERENCES players(id),
+                to_player_id TEXT NOT NULL REFERENCES players(id),
+                -- the unordered pair: at most one pending request between two players
+                pair TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL
+            ) WITHOUT ROWID""",
+            "CREATE INDEX friend_requests_incoming ON friend_requests (to_player_id, created_at)",
+            "CREATE INDEX friend_requests_outgoing ON friend_requests (from_player_id, created_at)",
+            # One row per direction: a player's friends are one index range.
+            """CREATE TABLE friendships (
+                player_id TEXT NOT NULL REFERENCES players(id),
+                friend_id TEXT NOT NULL REFERENCES players(id),
+                since INTEGER NOT NULL,
+                PRIMARY KEY (player_id, friend_id),
+                CHECK (player_id != friend_id)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE blocks (
+                blocker_id TEXT NOT NULL REFERENCES players(id),
+                blocked_id TEXT NOT NULL REFERENCES players(id),
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (blocker_id, blocked_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
+        ],
+    ),
 ]

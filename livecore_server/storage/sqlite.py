@@ -28,6 +28,7 @@ import sqlite_utils
 from livecore.clock import from_millis, to_millis
 from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DEBOUNCE, DomainEvent
+from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, GameSettings, ResourceType
 from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
@@ -266,7 +267,7 @@ def _dt(ms: int | None) -> Any:
 _PLAYER_COLUMNS = (
     "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
-    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context"
+    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code"
 )
 
 
@@ -296,6 +297,7 @@ def _player_row(p: Player) -> tuple[Any, ...]:
         a.best_streak,
         a.streak_day.isoformat() if a.streak_day else None,
         orjson.dumps(p.context).decode(),
+        p.friend_code,
     )
 
 
@@ -323,6 +325,17 @@ def _player(r: tuple[Any, ...]) -> Player:
             streak_day=date.fromisoformat(r[21]) if r[21] else None,
         ),
         context=orjson.loads(r[22]),
+        friend_code=r[23],
+    )
+
+
+def _pair(a_id: str, b_id: str) -> str:
+    return f"{min(a_id, b_id)}:{max(a_id, b_id)}"
+
+
+def _request(r: tuple[Any, ...]) -> FriendRequest:
+    return FriendRequest(
+        id=r[0], game_id=r[1], from_player_id=r[2], to_player_id=r[3], created_at=from_millis(r[4])
     )
 
 
@@ -454,7 +467,7 @@ class SqliteTransaction:
 
     def insert_player(self, player: Player) -> None:
         self.conn.execute(
-            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 23)})", _player_row(player)
+            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 24)})", _player_row(player)
         )
 
     def update_player(self, player: Player) -> None:
@@ -471,6 +484,96 @@ class SqliteTransaction:
             (last_day_before.isoformat(),),
         )
         return cur.rowcount
+
+    def get_player_by_id(self, player_id: str) -> Player | None:
+        row = self.conn.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)
+        ).fetchone()
+        return None if row is None else _player(row)
+
+    def find_by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
+        row = self.conn.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
+            (game_id, env.value, code),
+        ).fetchone()
+        return None if row is None else _player(row)
+
+    # --- Friend graph --------------------------------------------------------------------------
+    def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
+        row = self.conn.execute(
+            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
+            " WHERE id = ? AND game_id = ?",
+            (request_id, game_id),
+        ).fetchone()
+        return None if row is None else _request(row)
+
+    def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
+        row = self.conn.execute(
+            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
+            " WHERE pair = ?",
+            (_pair(a_id, b_id),),
+        ).fetchone()
+        return None if row is None else _request(row)
+
+    def insert_request(self, request: FriendRequest) -> None:
+        self.conn.execute(
+            "INSERT INTO friend_requests (id, game_id, from_player_id, to_player_id, pair, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                request.id,
+                request.game_id,
+                request.from_player_id,
+                request.to_player_id,
+                _pair(request.from_player_id, request.to_player_id),
+                to_millis(request.created_at),
+            ),
+        )
+
+    def delete_request(self, request_id: str) -> None:
+        self.conn.execute("DELETE FROM friend_requests WHERE id = ?", (request_id,))
+
+    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        row = self.conn.execute(
+            "SELECT since FROM friendships WHERE player_id = ? AND friend_id = ?", (player_id, friend_id)
+        ).fetchone()
+        return None if row is None else Friendship(player_id, friend_id, from_millis(row[0]))
+
+    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
+        ms = to_millis(since)
+        self.conn.executemany(
+            "INSERT INTO friendships (player_id, friend_id, since) VALUES (?, ?, ?)",
+            [(a_id, b_id, ms), (b_id, a_id, ms)],
+        )
+
+    def delete_friendship(self, a_id: str, b_id: str) -> None:
+        self.conn.execute(
+            "DELETE FROM friendships"
+            " WHERE (player_id = ? AND friend_id = ?) OR (player_id = ? AND friend_id = ?)",
+            (a_id, b_id, b_id, a_id),
+        )
+
+    def count_friends(self, player_id: str) -> int:
+        row = self.conn.execute(
+            "SELECT count(*) FROM friendships WHERE player_id = ?", (player_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
+        row = self.conn.execute(
+            "SELECT created_at FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
+        ).fetchone()
+        return None if row is None else Block(blocker_id, blocked_id, from_millis(row[0]))
+
+    def insert_block(self, block: Block) -> None:
+        self.conn.execute(
+            "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
+            (block.blocker_id, block.blocked_id, to_millis(block.created_at)),
+        )
+
+    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
+        self.conn.execute(
+            "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
+        )
 
     # --- Ledger --------------------------------------------------------------------------------
     def get_holding(self, player_id: str, key: str) -> Holding:

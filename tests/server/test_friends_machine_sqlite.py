@@ -1,0 +1,35 @@
+"""The friend-graph invariants of tests/core/friends_machine.py on the server's SQLite store."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import settings
+
+from livecore.scope import Environment, Scope
+from livecore_server.apply import apply_manifest
+from livecore_server.manifest import parse_manifest
+from tests.conftest import make_services
+from tests.core.friends_machine import MAX_FRIENDS, make_machine
+
+MANIFEST = f"""
+studio = "fr"
+[games.g]
+name = "G"
+[games.g.friends]
+max_friends = {MAX_FRIENDS}
+"""
+
+
+def sqlite_store() -> tuple[Any, Scope]:
+    services = make_services(Path(tempfile.mkdtemp()) / "friends.db")
+    applied = apply_manifest(services.store, services.keys, services.runtime, parse_manifest(MANIFEST))
+    return services.store, Scope(
+        studio_id=applied["studio"]["id"], game_id=applied["games"]["g"]["id"], env=Environment.TEST
+    )
+
+
+TestFriendsOnSqlite = make_machine(sqlite_store).TestCase
+TestFriendsOnSqlite.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
