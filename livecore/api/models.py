@@ -259,6 +259,185 @@ class ItemAdjustResponse:
     entry_id: str
 
 
+# --- Friends and presence (issue #5) ---------------------------------------------------------------
+
+
+@attrs.frozen
+class ProgressionQuery:
+    """``progression``: up to 8 economy keys, comma-separated or repeated (DECISIONS 2)."""
+
+    progression: list[str] | None = None
+
+
+@attrs.frozen
+class SuggestionsQuery:
+    limit: int = 5
+    progression: list[str] | None = None
+
+
+@attrs.frozen
+class SearchQuery:
+    q: str
+    limit: int = 20
+    progression: list[str] | None = None
+
+
+@attrs.frozen
+class Counterparty:
+    external_player_id: str
+    display_identity: IdentityView
+
+
+@attrs.frozen
+class FriendRow:
+    """SPEC 2.5."""
+
+    external_player_id: str
+    display_identity: IdentityView
+    friends_since: datetime
+    online: bool
+    last_active_at: datetime | None
+    status: str | None
+    gift_cooldown_until: datetime | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class SuggestionRow:
+    """SPEC 2.6: the friend row without ``friendsSince`` and ``giftCooldownUntil``."""
+
+    external_player_id: str
+    display_identity: IdentityView
+    online: bool
+    last_active_at: datetime | None
+    status: str | None
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+class RelationshipView(enum.StrEnum):
+    NONE = "none"
+    FRIENDS = "friends"
+    REQUEST_INCOMING = "request_incoming"
+    REQUEST_OUTGOING = "request_outgoing"
+
+
+@attrs.frozen
+class SearchHit:
+    """SPEC 2.7."""
+
+    display_identity: IdentityView
+    external_player_id: str
+    relationship: RelationshipView
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+class Direction(enum.StrEnum):
+    INCOMING = "incoming"
+    OUTGOING = "outgoing"
+
+
+@attrs.frozen
+class RequestRow:
+    """SPEC 2.8."""
+
+    request_id: str
+    direction: Direction
+    player: Counterparty
+    created_at: datetime
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class BlockRow:
+    """SPEC 2.9 plus ``externalPlayerId`` (DECISIONS 2)."""
+
+    external_player_id: str
+    display_identity: IdentityView
+    blocked_at: datetime
+
+
+@attrs.frozen
+class FriendTarget:
+    """Exactly one of ``friendCode`` and ``externalPlayerId`` (DECISIONS 2)."""
+
+    friend_code: str | None = None
+    external_player_id: str | None = None
+    idempotency_key: str | None = None
+
+
+@attrs.frozen
+class SendRequestResponse:
+    status: str  # "pending" or "accepted"
+    request: RequestRow | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    friend: FriendRow | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class FriendResponse:
+    friend: FriendRow
+
+
+@attrs.frozen
+class RequestDone:
+    request_id: str
+    status: str  # "declined" or "cancelled"
+
+
+@attrs.frozen
+class FriendsResponse:
+    friends: list[FriendRow]
+
+
+@attrs.frozen
+class SuggestionsResponse:
+    suggestions: list[SuggestionRow]
+
+
+@attrs.frozen
+class RequestsResponse:
+    incoming: list[RequestRow]
+    outgoing: list[RequestRow]
+
+
+@attrs.frozen
+class RemovedResponse:
+    removed: bool
+
+
+@attrs.frozen
+class BlockResponse:
+    block: BlockRow
+
+
+@attrs.frozen
+class BlocksResponse:
+    blocks: list[BlockRow]
+
+
+@attrs.frozen
+class UnblockedResponse:
+    unblocked: bool
+
+
+@attrs.frozen
+class FriendCodeResponse:
+    friend_code: str
+    display_identity: IdentityView
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class HeartbeatRequest:
+    status: str | None = None
+
+
+@attrs.frozen
+class PresenceResponse:
+    online: bool
+    last_active_at: datetime | None
+    status: str | None
+
+
 # --- Errors (OpenAPI only: the server renders the envelope directly) ------------------------------
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from datetime import date
+from typing import Any
 
 import attrs
 
@@ -68,7 +69,7 @@ class Route:
     status: int = 200
     request: type | None = None
     request_optional: bool = False
-    response: type | None = None
+    response: Any = None  # an attrs model, or list[model] where DECISIONS pins a bare array
     query: type | None = None  # attrs model of the query parameters
     idempotency: Idempotency = Idempotency.NONE
     # SPEC names an ``idempotencyKey`` body field for this route (else only the header is read).
@@ -334,6 +335,192 @@ SERVER_WALLET_DEBIT = _server_adjust(
     ErrorCode.INSUFFICIENT_BALANCE,
 )
 
+# --- Friends and presence (issue #5) -------------------------------------------------------------
+
+_P = "/players/{externalId}"
+_FRIEND_READ_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND)
+_TARGET_ERRORS = (
+    *_PLAYER_WRITE_ERRORS,
+    ErrorCode.CANNOT_FRIEND_SELF,
+    ErrorCode.FRIEND_CODE_INVALID,
+    ErrorCode.PLAYER_BLOCKED,
+)
+
+
+def _friends_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:
+    write = method != "GET"
+    return Route(
+        name=name,
+        surface=Surface.SDK,
+        method=method,
+        path=f"{_P}{path}",
+        summary=summary,
+        auth=Auth.PLAYER,
+        response=response,
+        idempotency=Idempotency.OPTIONAL if write else Idempotency.NONE,
+        errors=kw.pop("errors", _PLAYER_WRITE_ERRORS if write else _FRIEND_READ_ERRORS),
+        **kw,
+    )
+
+
+FRIEND_CODE = _friends_route(
+    "friends.code",
+    "GET",
+    "/friends/code",
+    "The player's own friend code (made on first use).",
+    m.FriendCodeResponse,
+    query=m.ProgressionQuery,
+)
+FRIENDS_SEARCH = _friends_route(
+    "friends.search",
+    "GET",
+    "/friends/search",
+    "Search players by display name (blocked players omitted).",
+    list[m.SearchHit],
+    query=m.SearchQuery,
+)
+FRIEND_SEND_REQUEST = _friends_route(
+    "friends.requests.send",
+    "POST",
+    "/friends/requests",
+    "Send a friend request by friend code or external id; accepted at once when they asked you first.",
+    m.SendRequestResponse,
+    status=201,
+    request=m.FriendTarget,
+    body_idempotency_field=True,
+    errors=(*_TARGET_ERRORS, ErrorCode.ALREADY_FRIENDS, ErrorCode.FRIEND_LIMIT_REACHED),
+)
+FRIEND_REQUESTS = _friends_route(
+    "friends.requests.list",
+    "GET",
+    "/friends/requests",
+    "Pending requests, incoming and outgoing.",
+    m.RequestsResponse,
+    query=m.ProgressionQuery,
+)
+FRIEND_ACCEPT = _friends_route(
+    "friends.requests.accept",
+    "POST",
+    "/friends/requests/{requestId}/accept",
+    "Accept a request you received.",
+    m.FriendResponse,
+    errors=(*_PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND, ErrorCode.FRIEND_LIMIT_REACHED),
+)
+FRIEND_DECLINE = _friends_route(
+    "friends.requests.decline",
+    "POST",
+    "/friends/requests/{requestId}/decline",
+    "Decline a request you received.",
+    m.RequestDone,
+    errors=(*_PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+)
+FRIEND_CANCEL = _friends_route(
+    "friends.requests.cancel",
+    "POST",
+    "/friends/requests/{requestId}/cancel",
+    "Cancel a request you sent.",
+    m.RequestDone,
+    errors=(*_PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+)
+FRIENDS_LIST = _friends_route(
+    "friends.list",
+    "GET",
+    "/friends",
+    "Your friends with presence.",
+    m.FriendsResponse,
+    query=m.ProgressionQuery,
+)
+FRIEND_REMOVE = _friends_route(
+    "friends.remove",
+    "DELETE",
+    "/friends/{friendExternalId}",
+    "Remove a friend.",
+    m.RemovedResponse,
+    errors=(*_PLAYER_WRITE_ERRORS, ErrorCode.NOT_FRIENDS_YET),
+)
+FRIENDS_SUGGESTIONS = _friends_route(
+    "friends.suggestions",
+    "GET",
+    "/friends/suggestions",
+    "Recently active players you have no tie with, re-drawn on every call.",
+    m.SuggestionsResponse,
+    query=m.SuggestionsQuery,
+)
+FRIEND_BLOCK = _friends_route(
+    "friends.blocks.add",
+    "POST",
+    "/friends/blocks",
+    "Block a player: ends a friendship and pending requests either way.",
+    m.BlockResponse,
+    status=201,
+    request=m.FriendTarget,
+    body_idempotency_field=True,
+    errors=_TARGET_ERRORS,
+)
+FRIEND_BLOCKS = _friends_route(
+    "friends.blocks.list", "GET", "/friends/blocks", "Players you blocked.", m.BlocksResponse
+)
+FRIEND_UNBLOCK = _friends_route(
+    "friends.blocks.remove",
+    "DELETE",
+    "/friends/blocks/{externalPlayerId}",
+    "Unblock a player.",
+    m.UnblockedResponse,
+    errors=(*_PLAYER_WRITE_ERRORS, ErrorCode.NOT_BLOCKED),
+)
+PRESENCE_HEARTBEAT = _friends_route(
+    "presence.heartbeat",
+    "POST",
+    "/presence",
+    "Heartbeat (about every 30 s) with an optional status label.",
+    m.PresenceResponse,
+    request=m.HeartbeatRequest,
+    request_optional=True,
+)
+
+
+def _server_read(name: str, path: str, summary: str, response: Any) -> Route:
+    return Route(
+        name=name,
+        surface=Surface.SERVER,
+        method="GET",
+        path=f"{_P}{path}",
+        summary=summary,
+        response=response,
+        errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    )
+
+
+SERVER_FRIENDS = _server_read(
+    "server.friends.list", "/friends", "A player's friends with presence.", m.FriendsResponse
+)
+SERVER_FRIEND_REQUESTS = _server_read(
+    "server.friends.requests", "/friends/requests", "A player's pending requests.", m.RequestsResponse
+)
+SERVER_BLOCKS = _server_read(
+    "server.friends.blocks", "/blocks", "The players a player blocked.", m.BlocksResponse
+)
+
+FRIENDS_ROUTES = (
+    FRIEND_CODE,
+    FRIENDS_SEARCH,
+    FRIEND_SEND_REQUEST,
+    FRIEND_REQUESTS,
+    FRIEND_ACCEPT,
+    FRIEND_DECLINE,
+    FRIEND_CANCEL,
+    FRIENDS_LIST,
+    FRIEND_REMOVE,
+    FRIENDS_SUGGESTIONS,
+    FRIEND_BLOCK,
+    FRIEND_BLOCKS,
+    FRIEND_UNBLOCK,
+    PRESENCE_HEARTBEAT,
+    SERVER_FRIENDS,
+    SERVER_FRIEND_REQUESTS,
+    SERVER_BLOCKS,
+)
+
 ALL: tuple[Route, ...] = (
     HEALTH,
     PING,
@@ -353,5 +540,6 @@ ALL: tuple[Route, ...] = (
     SERVER_INVENTORY_REVOKE,
     SERVER_WALLET_CREDIT,
     SERVER_WALLET_DEBIT,
+    *FRIENDS_ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

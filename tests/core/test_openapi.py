@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+import typing
 from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Any, Literal
@@ -330,7 +331,12 @@ def test_request_models_are_closed_and_response_models_open() -> None:
                 ref = _op(current, route)["requestBody"]["content"]["application/json"]["schema"]["$ref"]
                 assert _resolve(current, ref)["additionalProperties"] is False
             if route.surface is surface and route.response is not None:
-                assert "additionalProperties" not in _schema(current, route.response.__name__)
+                model = (
+                    typing.get_args(route.response)[0]
+                    if typing.get_origin(route.response)
+                    else route.response
+                )
+                assert "additionalProperties" not in _schema(current, model.__name__)
 
 
 def test_model_used_both_ways_gets_a_closed_input_variant() -> None:
