@@ -160,6 +160,38 @@ class MemoryTransaction:
     def delete_block(self, blocker_id: str, blocked_id: str) -> None:
         self._drop(self._s.blocks, (blocker_id, blocked_id))
 
+    def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
+        rows = [f for (a, _), f in self._s.friendships.items() if a == player_id]
+        return [
+            (f, p) for f in sorted(rows, key=lambda f: f.since) if (p := self.get_player_by_id(f.friend_id))
+        ]
+
+    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
+        out = []
+        for r in sorted(self._s.requests.values(), key=lambda r: r.created_at):
+            if player_id in (r.from_player_id, r.to_player_id):
+                other = self.get_player_by_id(
+                    r.to_player_id if r.from_player_id == player_id else r.from_player_id
+                )
+                if other is not None:
+                    out.append((r, other))
+        return out
+
+    def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
+        rows = [b for (a, _), b in self._s.blocks.items() if a == player_id]
+        return [
+            (b, p)
+            for b in sorted(rows, key=lambda b: b.created_at)
+            if (p := self.get_player_by_id(b.blocked_id))
+        ]
+
+    def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for (pid, key), h in self._s.holdings.items():
+            if pid in player_ids and key in keys:
+                out.setdefault(pid, {})[key] = h.amount
+        return out
+
     def get_holding(self, player_id: str, key: str) -> Holding:
         return self._s.holdings.get((player_id, key)) or Holding(key=key)
 

@@ -23,6 +23,7 @@ import attrs
 
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.identity import Identity
+from livecore.presence import Presence
 from livecore.scope import Environment
 
 SESSION_GAP = timedelta(minutes=30)
@@ -65,6 +66,7 @@ class Player:
     activity: Activity = Activity()
     context: dict[str, Any] = attrs.field(factory=dict)
     friend_code: str | None = None
+    presence: Presence = attrs.field(factory=Presence)
 
     @property
     def registered(self) -> bool:

@@ -228,4 +228,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
         ],
     ),
+    (
+        "0006_presence",
+        [
+            "ALTER TABLE players ADD COLUMN presence_at INTEGER",
+            "ALTER TABLE players ADD COLUMN presence_status TEXT",
+        ],
+    ),
 ]

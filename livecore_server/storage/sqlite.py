@@ -34,6 +34,7 @@ from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.players import Activity, Ban, Player
+from livecore.presence import Presence
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.records import ApiKey, WebhookEndpoint, settings_converter
@@ -267,7 +268,8 @@ def _dt(ms: int | None) -> Any:
 _PLAYER_COLUMNS = (
     "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
-    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code"
+    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
+    " presence_at, presence_status"
 )
 
 
@@ -298,6 +300,8 @@ def _player_row(p: Player) -> tuple[Any, ...]:
         a.streak_day.isoformat() if a.streak_day else None,
         orjson.dumps(p.context).decode(),
         p.friend_code,
+        _ms(p.presence.last_active_at),
+        p.presence.status,
     )
 
 
@@ -326,7 +330,11 @@ def _player(r: tuple[Any, ...]) -> Player:
         ),
         context=orjson.loads(r[22]),
         friend_code=r[23],
+        presence=Presence(last_active_at=_dt(r[24]), status=r[25]),
     )
+
+
+_P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in _PLAYER_COLUMNS.split(","))
 
 
 def _pair(a_id: str, b_id: str) -> str:
@@ -467,7 +475,7 @@ class SqliteTransaction:
 
     def insert_player(self, player: Player) -> None:
         self.conn.execute(
-            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 24)})", _player_row(player)
+            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 26)})", _player_row(player)
         )
 
     def update_player(self, player: Player) -> None:
@@ -574,6 +582,47 @@ class SqliteTransaction:
         self.conn.execute(
             "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
         )
+
+    def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
+        rows = self.conn.execute(
+            f"SELECT f.since, {_P_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
+            " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
+            (player_id,),
+        )
+        return [(Friendship(player_id, r[1], from_millis(r[0])), _player(r[1:])) for r in rows]
+
+    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
+        rows = self.conn.execute(
+            f"SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {_P_COLUMNS}"
+            " FROM friend_requests r JOIN players p ON p.id = r.from_player_id WHERE r.to_player_id = ?"
+            f" UNION ALL SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {_P_COLUMNS}"
+            " FROM friend_requests r JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ?"
+            " ORDER BY 5, 1",
+            (player_id, player_id),
+        )
+        return [(_request(r[:5]), _player(r[5:])) for r in rows]
+
+    def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
+        rows = self.conn.execute(
+            f"SELECT b.created_at, {_P_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
+            " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
+            (player_id,),
+        )
+        return [(Block(player_id, r[1], from_millis(r[0])), _player(r[1:])) for r in rows]
+
+    def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
+        if not player_ids or not keys:
+            return {}
+        players, resources = ", ".join("?" * len(player_ids)), ", ".join("?" * len(keys))
+        rows = self.conn.execute(
+            "SELECT player_id, resource_key, amount FROM holdings"
+            f" WHERE player_id IN ({players}) AND resource_key IN ({resources})",
+            (*player_ids, *keys),
+        )
+        out: dict[str, dict[str, int]] = {}
+        for pid, key, amount in rows:
+            out.setdefault(pid, {})[key] = amount
+        return out
 
     # --- Ledger --------------------------------------------------------------------------------
     def get_holding(self, player_id: str, key: str) -> Holding:
