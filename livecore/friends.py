@@ -160,3 +160,56 @@ class Block:
     blocker_id: str
     blocked_id: str
     created_at: datetime
+
+
+SUGGESTION_POOL = 200  # most recently active candidates a draw picks from
+SEARCH_LIMIT_MAX = 50
+SEARCH_TEXT_MAX = 32
+MAX_PROGRESSION_KEYS = 8
+
+
+def clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> list[str]:
+    """A weighted random sample without replacement, biased to the most recently active: the candidate
+    of rank r (0 = most recent) weighs 1 / (r + 1). Re-drawn on every call (SPEC 4.1 rule 2)."""
+    pool = list(enumerate(candidates))
+    picked: list[str] = []
+    while pool and len(picked) < limit:
+        total = sum(1.0 / (rank + 1) for rank, _ in pool)
+        point = rng.random() * total
+        for i, (rank, candidate) in enumerate(pool):
+            point -= 1.0 / (rank + 1)
+            if point <= 0 or i == len(pool) - 1:
+                picked.append(candidate)
+                del pool[i]
+                break
+    return picked
+
+
+def check_search_text(q: str) -> str:
+    text = q.strip()
+    if not 1 <= len(text) <= SEARCH_TEXT_MAX:
+        raise invalid_request(
+            "Search text must be 1 to 32 characters.", {"q": f"must be 1 to {SEARCH_TEXT_MAX} characters"}
+        )
+    return text
+
+
+def check_progression_keys(keys: list[str] | None, known: set[str]) -> list[str]:
+    if not keys:
+        return []
+    unique = list(dict.fromkeys(keys))
+    if len(unique) > MAX_PROGRESSION_KEYS:
+        raise invalid_request(
+            "At most 8 progression keys.", {"progression": f"at most {MAX_PROGRESSION_KEYS} keys"}
+        )
+    unknown = [k for k in unique if k not in known]
+    if unknown:
+        raise invalid_request(
+            f"Unknown progression keys: {', '.join(unknown)}.",
+            {"progression": f"unknown keys: {', '.join(unknown)}"},
+        )
+    return unique

@@ -185,6 +185,28 @@ class MemoryTransaction:
             if (p := self.get_player_by_id(b.blocked_id))
         ]
 
+    def blocked_either_way(self, player_id: str) -> set[str]:
+        return {b if a == player_id else a for (a, b) in self._s.blocks if player_id in (a, b)}
+
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
+        active = [
+            p
+            for p in self._s.players.values()
+            if p.game_id == game_id and p.env is env and p.activity.last_active_at is not None
+        ]
+        return sorted(active, key=lambda p: p.activity.last_active_at or p.first_seen_at, reverse=True)[
+            :limit
+        ]
+
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
+        needle = text.lower()
+        found = [
+            p
+            for p in self._s.players.values()
+            if p.game_id == game_id and p.env is env and needle in (p.display or p.anonymized).name.lower()
+        ]
+        return sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())[:limit]
+
     def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
         for (pid, key), h in self._s.holdings.items():

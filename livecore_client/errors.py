@@ -26,8 +26,13 @@ __all__ = [
     "APIConnectionError",
     "APIResponseValidationError",
     "APITimeoutError",
+    "AlreadyFriendsError",
     "AuthenticationError",
+    "CannotFriendSelfError",
     "ConflictError",
+    "FriendCodeInvalidError",
+    "FriendLimitReachedError",
+    "FriendRequestNotFoundError",
     "GrantAlreadyClaimedError",
     "GrantExpiredError",
     "GrantNotFoundError",
@@ -38,10 +43,13 @@ __all__ = [
     "InvalidRequestError",
     "LivecoreAPIError",
     "LivecoreClientError",
+    "NotBlockedError",
     "NotFoundError",
+    "NotFriendsError",
     "PermissionDeniedError",
     "PlayerAlreadyRegisteredError",
     "PlayerBannedError",
+    "PlayerBlockedError",
     "PlayerNotFoundError",
     "PlayerSecretInvalidError",
     "RateLimitError",
@@ -113,6 +121,10 @@ class InvalidRequestError(LivecoreAPIError):
     """400: the request failed validation; ``details["fields"]`` names each offending field."""
 
 
+class CannotFriendSelfError(InvalidRequestError):
+    """400: a player tried to befriend, request, block or unblock themself."""
+
+
 class AuthenticationError(LivecoreAPIError):
     """401: missing, unknown or revoked API key."""
 
@@ -129,6 +141,10 @@ class PlayerBannedError(PermissionDeniedError):
     """403: the player is banned; registration and player-scoped writes are refused."""
 
 
+class PlayerBlockedError(PermissionDeniedError):
+    """403: a block stands between the two players (either way), so neither can add the other."""
+
+
 class NotFoundError(LivecoreAPIError):
     """404: no such resource (including a player of the other environment)."""
 
@@ -143,6 +159,24 @@ class ResourceNotFoundError(NotFoundError):
 
 class GrantNotFoundError(NotFoundError):
     """404: no such grant for this player."""
+
+
+class FriendCodeInvalidError(NotFoundError):
+    """404: no player of this game and environment has that friend code."""
+
+
+class FriendRequestNotFoundError(NotFoundError):
+    """404: no such pending request for this player: unknown, already answered, or not theirs to
+    accept or decline (incoming) or cancel (outgoing)."""
+
+
+class NotFriendsError(NotFoundError):
+    """404 ``not_friends_yet``: removing a player who is not a friend. (The gift refusal ``not_friends``,
+    403, is a different code.)"""
+
+
+class NotBlockedError(NotFoundError):
+    """404: unblocking a player this player has not blocked."""
 
 
 class ConflictError(LivecoreAPIError):
@@ -180,6 +214,14 @@ class GrantExpiredError(ConflictError):
 
 class SystemResourceLockedError(ConflictError):
     """409: the system items ``sessions`` and ``login_streak`` cannot be changed by hand."""
+
+
+class AlreadyFriendsError(ConflictError):
+    """409: the two players are already friends."""
+
+
+class FriendLimitReachedError(ConflictError):
+    """409: either player is at the game's ``max_friends`` (checked on send and again on accept)."""
 
 
 class UnprocessableEntityError(LivecoreAPIError):
@@ -226,6 +268,14 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.GRANT_ALREADY_CLAIMED: GrantAlreadyClaimedError,
     ErrorCode.GRANT_EXPIRED: GrantExpiredError,
     ErrorCode.SYSTEM_RESOURCE_LOCKED: SystemResourceLockedError,
+    ErrorCode.CANNOT_FRIEND_SELF: CannotFriendSelfError,
+    ErrorCode.ALREADY_FRIENDS: AlreadyFriendsError,
+    ErrorCode.FRIEND_CODE_INVALID: FriendCodeInvalidError,
+    ErrorCode.PLAYER_BLOCKED: PlayerBlockedError,
+    ErrorCode.FRIEND_LIMIT_REACHED: FriendLimitReachedError,
+    ErrorCode.FRIEND_REQUEST_NOT_FOUND: FriendRequestNotFoundError,
+    ErrorCode.NOT_FRIENDS_YET: NotFriendsError,
+    ErrorCode.NOT_BLOCKED: NotBlockedError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

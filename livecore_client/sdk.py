@@ -120,9 +120,7 @@ class _SdkCalls:
             player_secret=self._secret(player_secret),
         )
 
-    def _inventory(
-        self, external_id: str, *, player_secret: str | None = None
-    ) -> Call[m.InventoryResponse]:
+    def _inventory(self, external_id: str, *, player_secret: str | None = None) -> Call[m.InventoryResponse]:
         """The player's items with their parameters, plus the read-only system items ``sessions`` and
         ``login_streak`` (``system=True``)."""
         return Call(

@@ -13,15 +13,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-# The economy and grant models, until livecore_client.models re-exports them (the very same classes).
-from livecore.api import models as wire
 from livecore.api import routes
-from livecore.api.models import GrantSourceKind, RewardEntry
-from livecore.grants import GrantKind
 
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method
 from ._transport import Call, new_idempotency_key
+from .models import GrantKind, GrantSourceKind, RewardEntry
 
 __all__ = ["AsyncServerClient", "ServerClient"]
 
@@ -66,7 +63,7 @@ class _ServerCalls:
         source_ref_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[wire.GrantResponse]:
+    ) -> Call[m.GrantResponse]:
         """Create a pending grant of ``entries`` for the player (created on first contact).
 
         Derive ``idempotency_key`` from your own reward id (``f"season-reward:{player}:{season}"``): a
@@ -79,9 +76,9 @@ class _ServerCalls:
         key = new_idempotency_key() if idempotency_key is None else idempotency_key
         return Call(
             routes.SERVER_CREATE_GRANT,
-            wire.GrantResponse,
+            m.GrantResponse,
             path={"externalId": external_id},
-            body=wire.CreateGrantRequest(
+            body=m.CreateGrantRequest(
                 idempotency_key=key,
                 entries=list(entries),
                 kind=kind,
@@ -95,14 +92,14 @@ class _ServerCalls:
 
     def _ack_grant(
         self, external_id: str, grant_id: str, *, idempotency_key: str | None = None
-    ) -> Call[wire.GrantResponse]:
+    ) -> Call[m.GrantResponse]:
         """Mark a grant claimed by your backend (``acked_by="server_api"``) after crediting it yourself.
 
         Idempotent: acking a grant that is already claimed answers it as it is.
         """
         return Call(
             routes.SERVER_ACK_GRANT,
-            wire.GrantResponse,
+            m.GrantResponse,
             path={"externalId": external_id, "grantId": grant_id},
             idempotency_key=idempotency_key,
         )
@@ -119,13 +116,13 @@ class _ServerCalls:
         source_ref_id: str | None = None,
         parameters: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[wire.ItemAdjustResponse]:
+    ) -> Call[m.ItemAdjustResponse]:
         """Add ``quantity`` of item ``item_key``; ``parameters`` override the catalog's, key by key."""
         return Call(
             routes.SERVER_INVENTORY_GRANT,
-            wire.ItemAdjustResponse,
+            m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
-            body=wire.AdjustItemRequest(
+            body=m.AdjustItemRequest(
                 quantity=quantity,
                 reason=reason,
                 source_ref_id=source_ref_id,
@@ -143,14 +140,14 @@ class _ServerCalls:
         reason: str | None = None,
         source_ref_id: str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[wire.ItemAdjustResponse]:
+    ) -> Call[m.ItemAdjustResponse]:
         """Remove ``quantity`` of item ``item_key``; raises
         :class:`~livecore_client.errors.InsufficientQuantityError` when the player holds fewer."""
         return Call(
             routes.SERVER_INVENTORY_REVOKE,
-            wire.ItemAdjustResponse,
+            m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
-            body=wire.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
+            body=m.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
             idempotency_key=idempotency_key,
         )
 
@@ -163,13 +160,13 @@ class _ServerCalls:
         reason: str | None = None,
         source_ref_id: str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[wire.WalletAdjustResponse]:
+    ) -> Call[m.WalletAdjustResponse]:
         """Mint ``amount`` of currency ``economy_key`` (only the server API can credit)."""
         return Call(
             routes.SERVER_WALLET_CREDIT,
-            wire.WalletAdjustResponse,
+            m.WalletAdjustResponse,
             path={"externalId": external_id, "economyKey": economy_key},
-            body=wire.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
+            body=m.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
             idempotency_key=idempotency_key,
         )
 
@@ -182,16 +179,30 @@ class _ServerCalls:
         reason: str | None = None,
         source_ref_id: str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[wire.WalletAdjustResponse]:
+    ) -> Call[m.WalletAdjustResponse]:
         """Take ``amount`` of currency ``economy_key``; raises
         :class:`~livecore_client.errors.InsufficientBalanceError` when the balance is lower."""
         return Call(
             routes.SERVER_WALLET_DEBIT,
-            wire.WalletAdjustResponse,
+            m.WalletAdjustResponse,
             path={"externalId": external_id, "economyKey": economy_key},
-            body=wire.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
+            body=m.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
             idempotency_key=idempotency_key,
         )
+
+    # --- Friends (read-only) -------------------------------------------------------------------------
+
+    def _friends(self, external_id: str) -> Call[m.FriendsResponse]:
+        """A player's friends with presence (``online``, ``last_active_at``, ``status``)."""
+        return Call(routes.SERVER_FRIENDS, m.FriendsResponse, path={"externalId": external_id})
+
+    def _friend_requests(self, external_id: str) -> Call[m.RequestsResponse]:
+        """A player's pending friend requests, ``incoming`` and ``outgoing``."""
+        return Call(routes.SERVER_FRIEND_REQUESTS, m.RequestsResponse, path={"externalId": external_id})
+
+    def _blocks(self, external_id: str) -> Call[m.BlocksResponse]:
+        """The players a player blocked."""
+        return Call(routes.SERVER_BLOCKS, m.BlocksResponse, path={"externalId": external_id})
 
     def _health(self) -> Call[m.HealthResponse]:
         """The public liveness probe (``/admin/v1/health``); sent without the API key."""
@@ -210,6 +221,9 @@ class ServerClient(SyncClient, _ServerCalls):
     revoke_item = sync_method(_ServerCalls._revoke_item)
     credit_wallet = sync_method(_ServerCalls._credit_wallet)
     debit_wallet = sync_method(_ServerCalls._debit_wallet)
+    friends = sync_method(_ServerCalls._friends)
+    friend_requests = sync_method(_ServerCalls._friend_requests)
+    blocks = sync_method(_ServerCalls._blocks)
     health = sync_method(_ServerCalls._health)
 
 
@@ -225,4 +239,7 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     revoke_item = async_method(_ServerCalls._revoke_item)
     credit_wallet = async_method(_ServerCalls._credit_wallet)
     debit_wallet = async_method(_ServerCalls._debit_wallet)
+    friends = async_method(_ServerCalls._friends)
+    friend_requests = async_method(_ServerCalls._friend_requests)
+    blocks = async_method(_ServerCalls._blocks)
     health = async_method(_ServerCalls._health)

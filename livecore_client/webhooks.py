@@ -49,6 +49,9 @@ __all__ = [
     "PAYLOAD_TYPES",
     "SIGNATURE_HEADER",
     "TEST_DELIVERY_HEADER",
+    "FriendRemoved",
+    "FriendRequestAccepted",
+    "FriendRequestSent",
     "InvalidPayloadError",
     "InvalidSignatureError",
     "MalformedSignatureHeaderError",
@@ -254,6 +257,45 @@ class InventoryChanged(BalanceChange):
     parameters: dict[str, Any]
 
 
+@attrs.frozen
+class FriendRequestSent(WebhookData):
+    """``friend.request_sent``: a pending request was created (never on a reciprocal add)."""
+
+    requester_player_id: str
+    requester_external_player_id: str
+    target_player_id: str
+    target_external_player_id: str
+    request_id: str
+    created_at: datetime
+
+
+@attrs.frozen
+class FriendRequestAccepted(WebhookData):
+    """``friend.request_accepted``: once per new friendship. ``player_id``/``external_player_id`` is the
+    player who accepted (on a reciprocal add, the one who added); ``reciprocal`` tells which it was."""
+
+    request_id: str
+    player_id: str
+    external_player_id: str
+    friend_player_id: str
+    friend_external_player_id: str
+    reciprocal: bool
+    friends_since: datetime
+
+
+@attrs.frozen
+class FriendRemoved(WebhookData):
+    """``friend.removed``: a friendship ended; ``reason`` is ``removed`` or ``blocked``. ``player_id`` is
+    the player who removed or blocked."""
+
+    player_id: str
+    external_player_id: str
+    friend_player_id: str
+    friend_external_player_id: str
+    reason: str
+    removed_at: datetime
+
+
 # One line per kind; kinds not listed keep ``data`` as a dict.
 PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "player.registered": PlayerRegistered,
@@ -265,6 +307,9 @@ PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "grant.expired": GrantExpired,
     "wallet.changed": WalletChanged,
     "inventory.changed": InventoryChanged,
+    "friend.request_sent": FriendRequestSent,
+    "friend.request_accepted": FriendRequestAccepted,
+    "friend.removed": FriendRemoved,
 }
 
 

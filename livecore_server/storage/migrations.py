@@ -235,4 +235,12 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "ALTER TABLE players ADD COLUMN presence_status TEXT",
         ],
     ),
+    (
+        "0007_friend_discovery",
+        [
+            # Suggestions: a bounded range of the most recently active players of a game.
+            "CREATE INDEX players_recently_active ON players (game_id, env, last_active_at)"
+            " WHERE last_active_at IS NOT NULL",
+        ],
+    ),
 ]

@@ -610,6 +610,33 @@ class SqliteTransaction:
         )
         return [(Block(player_id, r[1], from_millis(r[0])), _player(r[1:])) for r in rows]
 
+    def blocked_either_way(self, player_id: str) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT blocked_id FROM blocks WHERE blocker_id = ?"
+            " UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
+            (player_id, player_id),
+        )
+        return {r[0] for r in rows}
+
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
+        rows = self.conn.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players"
+            " WHERE game_id = ? AND env = ? AND last_active_at IS NOT NULL"
+            " ORDER BY last_active_at DESC LIMIT ?",
+            (game_id, env.value, limit),
+        )
+        return [_player(r) for r in rows]
+
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self.conn.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
+            " AND COALESCE(display_name, anon_name) LIKE ? ESCAPE '\\'"
+            " ORDER BY lower(COALESCE(display_name, anon_name)) LIMIT ?",
+            (game_id, env.value, pattern, limit),
+        )
+        return [_player(r) for r in rows]
+
     def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
         if not player_ids or not keys:
             return {}
