@@ -20,7 +20,7 @@ from livecore.commands import Runtime
 from livecore.commands.players import authenticate
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
-from livecore.players import Player
+from livecore.players import Player, ensure_not_banned
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import Services
@@ -147,7 +147,11 @@ def _authenticated(tx: SqliteTransaction, call: Call) -> Call:
     if call.route.auth is not Auth.PLAYER:
         return call
     secret = call.headers.get("X-Player-Secret")
-    return attrs.evolve(call, player=authenticate(tx, call.rt, call.scope, call.external_id, secret))
+    player = authenticate(tx, call.rt, call.scope, call.external_id, secret)
+    if call.route.is_write:
+        # DECISIONS 7: every player-scoped client write of a banned player is 403 player_banned.
+        ensure_not_banned(player)
+    return attrs.evolve(call, player=player)
 
 
 def _replay(tx: SqliteTransaction, call: Call, key: str, fp: str) -> _Outcome | None:

@@ -1,0 +1,309 @@
+"""Client friends and presence routes (SPEC 4.1, DECISIONS 2). The caller is ``{externalId}``,
+authenticated by its player secret; it can act only on its own graph."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import attrs
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands import friends as cmd
+from livecore.commands.players import get_player, load_game
+from livecore.economy import SYSTEM_ITEMS, progression
+from livecore.friends import (
+    SEARCH_LIMIT_MAX,
+    SUGGESTION_POOL,
+    check_progression_keys,
+    check_search_text,
+    clamp,
+    sample_suggestions,
+)
+from livecore.games import Game
+from livecore.players import Player, record_activity
+from livecore.presence import heartbeat
+from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.storage.sqlite import SqliteTransaction
+
+
+def _me(call: Call) -> Player:
+    assert call.player is not None  # player-scoped: authenticated before the handler runs
+    return call.player
+
+
+def identity(p: Player) -> m.IdentityView:
+    return m.display_view(p)
+
+
+def progression_for(
+    tx: SqliteTransaction, game: Game, keys: list[str] | None, players: list[Player]
+) -> dict[str, dict[str, int]] | None:
+    """Progression of every row of a page, from one query (None when not asked for)."""
+    wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
+    if not wanted:
+        return None
+    held = tx.holdings_of([p.id for p in players], [k for k in wanted if k not in SYSTEM_ITEMS])
+    return {p.id: progression(wanted, held.get(p.id, {}), p.activity) for p in players}
+
+
+def friend_row(
+    game: Game, p: Player, since: datetime, now: datetime, prog: dict[str, dict[str, int]] | None
+) -> m.FriendRow:
+    ttl = game.settings.presence.ttl_seconds
+    return m.FriendRow(
+        external_player_id=p.external_id,
+        display_identity=identity(p),
+        friends_since=since,
+        online=p.presence.online(now, ttl),
+        last_active_at=p.presence.last_active_at,
+        status=p.presence.status,
+        progression=prog.get(p.id) if prog is not None else None,
+    )
+
+
+def friends_view(
+    call: Call, tx: SqliteTransaction, player: Player, keys: list[str] | None
+) -> m.FriendsResponse:
+    game = load_game(tx, call.scope)
+    rows = tx.list_friends(player.id)
+    prog = progression_for(tx, game, keys, [p for _, p in rows])
+    now = call.rt.clock.now()
+    return m.FriendsResponse(friends=[friend_row(game, p, f.since, now, prog) for f, p in rows])
+
+
+def requests_view(
+    call: Call, tx: SqliteTransaction, player: Player, keys: list[str] | None
+) -> m.RequestsResponse:
+    game = load_game(tx, call.scope)
+    rows = tx.list_requests(player.id)
+    prog = progression_for(tx, game, keys, [p for _, p in rows])
+    incoming: list[m.RequestRow] = []
+    outgoing: list[m.RequestRow] = []
+    for request, other in rows:
+        row = m.RequestRow(
+            request_id=request.id,
+            direction=m.Direction.INCOMING if request.to_player_id == player.id else m.Direction.OUTGOING,
+            player=m.Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
+            created_at=request.created_at,
+            progression=prog.get(other.id) if prog is not None else None,
+        )
+        (incoming if row.direction is m.Direction.INCOMING else outgoing).append(row)
+    return m.RequestsResponse(incoming=incoming, outgoing=outgoing)
+
+
+def blocks_view(tx: SqliteTransaction, player: Player) -> m.BlocksResponse:
+    return m.BlocksResponse(
+        blocks=[
+            m.BlockRow(
+                external_player_id=p.external_id, display_identity=identity(p), blocked_at=b.created_at
+            )
+            for b, p in tx.list_blocks(player.id)
+        ]
+    )
+
+
+def _request_row(tx: SqliteTransaction, caller: Player, added: cmd.Added) -> m.RequestRow:
+    assert added.request is not None
+    other = tx.get_player_by_id(added.request.to_player_id)
+    assert other is not None
+    return m.RequestRow(
+        request_id=added.request.id,
+        direction=m.Direction.OUTGOING,
+        player=m.Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
+        created_at=added.request.created_at,
+    )
+
+
+def _with_code(tx: SqliteTransaction, call: Call) -> Player:
+    """The friend code is made on the player's first friends call."""
+    return cmd.ensure_friend_code(tx, call.rt, _me(call))
+
+
+# --- handlers ---------------------------------------------------------------------------------------
+
+
+def get_code(call: Call, tx: SqliteTransaction) -> m.FriendCodeResponse:
+    me = _with_code(tx, call)
+    assert me.friend_code is not None
+    prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
+    return m.FriendCodeResponse(
+        friend_code=me.friend_code, display_identity=identity(me), progression=prog[me.id] if prog else None
+    )
+
+
+def search(call: Call, tx: SqliteTransaction) -> list[m.SearchHit]:
+    me = _with_code(tx, call)
+    text = check_search_text(call.query.q)
+    limit = clamp(call.query.limit, 1, SEARCH_LIMIT_MAX)
+    hidden = tx.blocked_either_way(me.id) | {me.id}
+    # Fetch past the limit by the hidden count so hiding never shortens a full page.
+    found = [
+        p
+        for p in tx.search_by_name(call.scope.game_id, call.scope.env, text, limit + len(hidden))
+        if p.id not in hidden
+    ]
+    found = found[:limit]
+    game = load_game(tx, call.scope)
+    prog = progression_for(tx, game, call.query.progression, found)
+    friends = {p.id for _, p in tx.list_friends(me.id)}
+    requests = {
+        (r.to_player_id if r.from_player_id == me.id else r.from_player_id): r.from_player_id == me.id
+        for r, _ in tx.list_requests(me.id)
+    }
+    hits = []
+    for p in found:
+        if p.id in friends:
+            rel = m.RelationshipView.FRIENDS
+        elif p.id in requests:
+            rel = (
+                m.RelationshipView.REQUEST_OUTGOING if requests[p.id] else m.RelationshipView.REQUEST_INCOMING
+            )
+        else:
+            rel = m.RelationshipView.NONE
+        hits.append(
+            m.SearchHit(
+                display_identity=identity(p),
+                external_player_id=p.external_id,
+                relationship=rel,
+                progression=prog.get(p.id) if prog is not None else None,
+            )
+        )
+    return hits
+
+
+def send_request(call: Call, tx: SqliteTransaction) -> m.SendRequestResponse | Reply:
+    body: m.FriendTarget = call.body
+    me = _with_code(tx, call)
+    target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    game = load_game(tx, call.scope)
+    added = cmd.add(tx, call.rt, call.scope, game, me, target)
+    if added.accepted:
+        friend = tx.get_player_by_id(target.id)
+        assert friend is not None
+        row = friend_row(game, friend, call.rt.clock.now(), call.rt.clock.now(), None)
+        # SPEC 4.1: a reciprocal add answers 200 (the route's declared status is the pending 201).
+        return Reply(m.SendRequestResponse(status="accepted", friend=row), 200)
+    return m.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
+
+
+def list_requests(call: Call, tx: SqliteTransaction) -> m.RequestsResponse:
+    return requests_view(call, tx, _with_code(tx, call), call.query.progression)
+
+
+def accept(call: Call, tx: SqliteTransaction) -> m.FriendResponse:
+    me = _with_code(tx, call)
+    game = load_game(tx, call.scope)
+    friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
+    now = call.rt.clock.now()
+    return m.FriendResponse(friend=friend_row(game, friend, now, now, None))
+
+
+def decline(call: Call, tx: SqliteTransaction) -> m.RequestDone:
+    request = cmd.decline(tx, call.scope, _with_code(tx, call), call.params["requestId"])
+    return m.RequestDone(request_id=request.id, status="declined")
+
+
+def cancel(call: Call, tx: SqliteTransaction) -> m.RequestDone:
+    request = cmd.cancel(tx, call.scope, _with_code(tx, call), call.params["requestId"])
+    return m.RequestDone(request_id=request.id, status="cancelled")
+
+
+def list_friends(call: Call, tx: SqliteTransaction) -> m.FriendsResponse:
+    return friends_view(call, tx, _with_code(tx, call), call.query.progression)
+
+
+def remove(call: Call, tx: SqliteTransaction) -> m.RemovedResponse:
+    me = _with_code(tx, call)
+    other = get_player(tx, call.scope, call.params["friendExternalId"])
+    cmd.remove(tx, call.rt, call.scope, me, other)
+    return m.RemovedResponse(removed=True)
+
+
+def suggestions(call: Call, tx: SqliteTransaction) -> m.SuggestionsResponse:
+    me = _with_code(tx, call)
+    limit = clamp(call.query.limit, 1, 25)
+    game = load_game(tx, call.scope)
+    excluded = tx.blocked_either_way(me.id) | {me.id}
+    excluded |= {p.id for _, p in tx.list_friends(me.id)}
+    excluded |= {p.id for _, p in tx.list_requests(me.id)}
+    pool = [
+        p
+        for p in tx.recently_active(call.scope.game_id, call.scope.env, SUGGESTION_POOL)
+        if p.id not in excluded
+    ]
+    by_id = {p.id: p for p in pool}
+    chosen = [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, call.rt.rng)]
+    prog = progression_for(tx, game, call.query.progression, chosen)
+    now = call.rt.clock.now()
+    ttl = game.settings.presence.ttl_seconds
+    return m.SuggestionsResponse(
+        suggestions=[
+            m.SuggestionRow(
+                external_player_id=p.external_id,
+                display_identity=identity(p),
+                online=p.presence.online(now, ttl),
+                last_active_at=p.presence.last_active_at,
+                status=p.presence.status,
+                progression=prog.get(p.id) if prog is not None else None,
+            )
+            for p in chosen
+        ]
+    )
+
+
+def block(call: Call, tx: SqliteTransaction) -> m.BlockResponse:
+    body: m.FriendTarget = call.body
+    me = _with_code(tx, call)
+    target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    made = cmd.block(tx, call.rt, call.scope, me, target)
+    return m.BlockResponse(
+        block=m.BlockRow(
+            external_player_id=target.external_id,
+            display_identity=identity(target),
+            blocked_at=made.created_at,
+        )
+    )
+
+
+def list_blocks(call: Call, tx: SqliteTransaction) -> m.BlocksResponse:
+    return blocks_view(tx, _with_code(tx, call))
+
+
+def unblock(call: Call, tx: SqliteTransaction) -> m.UnblockedResponse:
+    me = _with_code(tx, call)
+    cmd.unblock(tx, me, get_player(tx, call.scope, call.params["externalPlayerId"]))
+    return m.UnblockedResponse(unblocked=True)
+
+
+def beat(call: Call, tx: SqliteTransaction) -> m.PresenceResponse:
+    """A heartbeat is also activity for sessions and the login streak (SPEC 2.3)."""
+    body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
+    me = _me(call)
+    now = call.rt.clock.now()
+    presence = heartbeat(body.status, now)
+    tx.update_player(
+        attrs.evolve(me, presence=presence, last_seen_at=now, activity=record_activity(me.activity, now))
+    )
+    ttl = load_game(tx, call.scope).settings.presence.ttl_seconds
+    return m.PresenceResponse(
+        online=presence.online(now, ttl), last_active_at=presence.last_active_at, status=presence.status
+    )
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.FRIEND_CODE, get_code),
+    bind(routes.FRIENDS_SEARCH, search),
+    bind(routes.FRIEND_SEND_REQUEST, send_request),
+    bind(routes.FRIEND_REQUESTS, list_requests),
+    bind(routes.FRIEND_ACCEPT, accept),
+    bind(routes.FRIEND_DECLINE, decline),
+    bind(routes.FRIEND_CANCEL, cancel),
+    bind(routes.FRIENDS_LIST, list_friends),
+    bind(routes.FRIEND_REMOVE, remove),
+    bind(routes.FRIENDS_SUGGESTIONS, suggestions),
+    bind(routes.FRIEND_BLOCK, block),
+    bind(routes.FRIEND_BLOCKS, list_blocks),
+    bind(routes.FRIEND_UNBLOCK, unblock),
+    bind(routes.PRESENCE_HEARTBEAT, beat),
+]
