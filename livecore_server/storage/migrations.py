@@ -243,4 +243,29 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             " WHERE last_active_at IS NOT NULL",
         ],
     ),
+    (
+        "0008_player_search",
+        [
+            # The name search matches on: the display name, else the anonymized one, lower-cased.
+            "ALTER TABLE players ADD COLUMN search_name TEXT",
+            "UPDATE players SET search_name = lower(COALESCE(display_name, anon_name))",
+            # Short text (1-2 characters) matches name prefixes through this index.
+            "CREATE INDEX players_by_search_name ON players (game_id, env, search_name)",
+            # Longer text matches anywhere in the name through a trigram index kept by triggers, which
+            # fire only when the name changes (a heartbeat rewrites the row, not the name).
+            "CREATE VIRTUAL TABLE player_names USING fts5("
+            "search_name, content='players', content_rowid='rowid', tokenize='trigram')",
+            "INSERT INTO player_names (player_names) VALUES ('rebuild')",
+            "CREATE TRIGGER player_names_insert AFTER INSERT ON players BEGIN"
+            " INSERT INTO player_names (rowid, search_name) VALUES (new.rowid, new.search_name); END",
+            "CREATE TRIGGER player_names_delete AFTER DELETE ON players BEGIN"
+            " INSERT INTO player_names (player_names, rowid, search_name)"
+            " VALUES ('delete', old.rowid, old.search_name); END",
+            "CREATE TRIGGER player_names_update AFTER UPDATE OF search_name ON players"
+            " WHEN old.search_name IS NOT new.search_name BEGIN"
+            " INSERT INTO player_names (player_names, rowid, search_name)"
+            " VALUES ('delete', old.rowid, old.search_name);"
+            " INSERT INTO player_names (rowid, search_name) VALUES (new.rowid, new.search_name); END",
+        ],
+    ),
 ]

@@ -269,7 +269,7 @@ _PLAYER_COLUMNS = (
     "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
     " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
-    " presence_at, presence_status"
+    " presence_at, presence_status, search_name"
 )
 
 
@@ -302,6 +302,7 @@ def _player_row(p: Player) -> tuple[Any, ...]:
         p.friend_code,
         _ms(p.presence.last_active_at),
         p.presence.status,
+        (p.display or p.anonymized).name.lower(),
     )
 
 
@@ -475,7 +476,7 @@ class SqliteTransaction:
 
     def insert_player(self, player: Player) -> None:
         self.conn.execute(
-            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 26)})", _player_row(player)
+            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 27)})", _player_row(player)
         )
 
     def update_player(self, player: Player) -> None:
@@ -628,13 +629,22 @@ class SqliteTransaction:
         return [_player(r) for r in rows]
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self.conn.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
-            " AND COALESCE(display_name, anon_name) LIKE ? ESCAPE '\\'"
-            " ORDER BY lower(COALESCE(display_name, anon_name)) LIMIT ?",
-            (game_id, env.value, pattern, limit),
-        )
+        needle = text.lower()
+        if len(needle) >= 3:
+            # Trigram index: any substring of three or more characters.
+            phrase = '"' + needle.replace('"', '""') + '"'
+            rows = self.conn.execute(
+                f"SELECT {_P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
+                " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
+                (phrase, game_id, env.value, limit),
+            )
+        else:
+            # Too short for trigrams: names starting with the text, a range of the prefix index.
+            rows = self.conn.execute(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
+                " AND search_name >= ? AND search_name < ? ORDER BY search_name LIMIT ?",
+                (game_id, env.value, needle, needle + "\U0010ffff", limit),
+            )
         return [_player(r) for r in rows]
 
     def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:

@@ -1,0 +1,103 @@
+"""Friend reads stay a bounded number of indexed queries at any size (issue #5): every statement the
+friend routes run is checked with EXPLAIN QUERY PLAN for table scans, and the number of statements per
+request does not grow with the number of rows."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.conftest import World
+
+SCAN = re.compile(r"\bSCAN (?!.*VIRTUAL TABLE)(\w+)")
+
+
+async def _plans(
+    world: World, method: str, path: str, secret: str | None, *, key: str = "test-client"
+) -> list[str]:
+    conn = world.services.store.conn
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        status, _, _ = await world.call(method, path, key=key, secret=secret)
+    finally:
+        conn.set_trace_callback(None)
+    assert status == 200, path
+    selects = [s for s in statements if s.lstrip().upper().startswith(("SELECT", "WITH"))]
+    assert selects, path
+    for sql in selects:
+        plan = " | ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        scans = [t for t in SCAN.findall(plan) if not t.startswith("player_names")]
+        assert not scans, f"{path}: {sql}\n{plan}"
+    return selects
+
+
+async def _grow(world: World, secrets: dict[str, str], n: int) -> None:
+    """ann befriends n players, gets requests from n more and blocks n more."""
+    for i in range(n):
+        for prefix in ("f", "r", "b"):
+            name = f"{prefix}{len(secrets)}"
+            secrets[name] = await world.register(name)
+            if prefix == "f":
+                _, body, _ = await world.call(
+                    "POST",
+                    "/sdk/v1/players/ann/friends/requests",
+                    key="test-client",
+                    json={"externalPlayerId": name},
+                    secret=secrets["ann"],
+                )
+                rid = body["data"]["request"]["requestId"]
+                await world.call(
+                    "POST",
+                    f"/sdk/v1/players/{name}/friends/requests/{rid}/accept",
+                    key="test-client",
+                    secret=secrets[name],
+                )
+            elif prefix == "r":
+                await world.call(
+                    "POST",
+                    f"/sdk/v1/players/{name}/friends/requests",
+                    key="test-client",
+                    json={"externalPlayerId": "ann"},
+                    secret=secrets[name],
+                )
+            else:
+                await world.call(
+                    "POST",
+                    "/sdk/v1/players/ann/friends/blocks",
+                    key="test-client",
+                    json={"externalPlayerId": name},
+                    secret=secrets["ann"],
+                )
+
+
+READS: list[tuple[str, str]] = [
+    ("GET", "/sdk/v1/players/ann/friends?progression=coins,sessions"),
+    ("GET", "/sdk/v1/players/ann/friends/requests?progression=coins"),
+    ("GET", "/sdk/v1/players/ann/friends/blocks"),
+    ("GET", "/sdk/v1/players/ann/friends/suggestions?limit=25&progression=coins"),
+    ("GET", "/sdk/v1/players/ann/friends/search?q=otter&progression=coins"),
+    ("GET", "/sdk/v1/players/ann/friends/search?q=b"),
+    ("GET", "/sdk/v1/players/ann/friends/code?progression=login_streak"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), READS)
+async def test_friend_reads_use_indexes_and_a_fixed_number_of_queries(
+    world: World, method: str, path: str
+) -> None:
+    secrets: dict[str, Any] = {"ann": await world.register("ann")}
+    await _grow(world, secrets, 2)
+    small = await _plans(world, method, path, secrets["ann"])
+    await _grow(world, secrets, 6)
+    large = await _plans(world, method, path, secrets["ann"])
+    assert len(large) == len(small), f"{path}: {len(small)} queries for 2 rows, {len(large)} for 8"
+
+
+@pytest.mark.parametrize("path", ["/friends", "/friends/requests", "/blocks"])
+async def test_server_reads_use_indexes(world: World, path: str) -> None:
+    secrets: dict[str, Any] = {"ann": await world.register("ann")}
+    await _grow(world, secrets, 3)
+    await _plans(world, "GET", f"/server/v1/players/ann{path}", None, key="test-server")
