@@ -157,3 +157,89 @@ register(
         description="The same grant request again: answered from the idempotency record.",
     )
 )
+
+
+# --- Issue #5: friends and presence ------------------------------------------------------------------
+
+HEARTBEATERS = 200
+FRIENDS_EACH = 50
+
+
+def _heartbeaters(ctx: BenchContext) -> None:
+    """Many players, each with a secret; the Lua below picks one at random per request."""
+    pool = []
+    for i in range(HEARTBEATERS):
+        name = f"bench-hb-{i}"
+        pool.append(f"{name}:{register_player(ctx, name)}")
+    ctx.vars["pool"] = ",".join(pool)
+
+
+PICK_PLAYER_LUA = """
+local players = {}
+for entry in string.gmatch(vars.pool, "[^,]+") do
+   local name, secret = string.match(entry, "([^:]+):(.+)")
+   table.insert(players, {name = name, secret = secret})
+end
+request = function()
+   local p = players[math.random(#players)]
+   wrk.headers["X-Player-Secret"] = p.secret
+   return wrk.format(nil, string.format(wrk.path, p.name))
+end
+"""
+
+
+def _hub_with_friends(ctx: BenchContext) -> None:
+    """A player with 50 friends (who heartbeat once, so rows carry presence)."""
+    hub = register_player(ctx, "bench-hub")
+    ctx.vars["hub_secret"] = hub
+    for i in range(FRIENDS_EACH):
+        name = f"bench-friend-{i}"
+        secret = register_player(ctx, name)
+        sent = ctx.call(
+            "POST",
+            "/sdk/v1/players/bench-hub/friends/requests",
+            key="client_key",
+            json={"externalPlayerId": name},
+            headers={"X-Player-Secret": hub},
+        )
+        ctx.call(
+            "POST",
+            f"/sdk/v1/players/{name}/friends/requests/{sent['data']['request']['requestId']}/accept",
+            key="client_key",
+            headers={"X-Player-Secret": secret},
+        )
+        ctx.call(
+            "POST",
+            f"/sdk/v1/players/{name}/presence",
+            key="client_key",
+            json={"status": "in lobby"},
+            headers={"X-Player-Secret": secret},
+        )
+
+
+register(
+    Scenario(
+        name="heartbeat",
+        method="POST",
+        path="/sdk/v1/players/%s/presence",
+        headers={**client_auth(), "Content-Type": "application/json"},
+        body='{"status": "in a match"}',
+        lua=PICK_PLAYER_LUA,
+        setup=_heartbeaters,
+        target_ratio=0.50,
+        max_p99_ms=15,
+        description="Presence heartbeats from 200 players chosen at random.",
+    )
+)
+
+register(
+    Scenario(
+        name="list_friends",
+        path="/sdk/v1/players/bench-hub/friends",
+        headers={**client_auth(), "X-Player-Secret": "${hub_secret}"},
+        setup=_hub_with_friends,
+        target_ratio=0.30,
+        max_p99_ms=15,
+        description="A player lists its 50 friends with presence.",
+    )
+)

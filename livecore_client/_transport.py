@@ -17,6 +17,7 @@ import random
 import re
 import secrets
 import time
+import typing
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
@@ -61,7 +62,7 @@ class Call(Generic[T]):
 
     def __attrs_post_init__(self) -> None:
         expected = self.route.response if self.route.response is not None else type(None)
-        if self.response is not expected:
+        if self.response != expected:  # == so that list[Model] matches the route's list[Model]
             raise TypeError(f"{self.route.name} answers {expected.__name__}, not {self.response.__name__}")
 
 
@@ -190,11 +191,18 @@ def parse_response(response: type[T], status: int, headers: Mapping[str, str], c
         raise APIResponseValidationError(
             f"HTTP {status} answer has no data: {content[:200]!r}", status=status, headers=headers
         )
+    if typing.get_origin(response) is list and not isinstance(payload["data"], list):
+        # cattrs would iterate an object's keys into a list: a list answer must be a JSON array.
+        raise APIResponseValidationError(
+            f"HTTP {status} answer should be an array: {content[:200]!r}", status=status, headers=headers
+        )
     try:
         return response_converter.structure(payload["data"], response)
     except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
         raise APIResponseValidationError(
-            f"HTTP {status} answer does not match {response.__name__}: {exc}", status=status, headers=headers
+            f"HTTP {status} answer does not match {getattr(response, '__name__', response)}: {exc}",
+            status=status,
+            headers=headers,
         ) from exc
 
 

@@ -69,6 +69,27 @@ SAMPLES["inventory.changed"] = {
     "parameters": {"level": 1},
 }
 
+_SAMPLE_FRIEND = {
+    "friendPlayerId": "plr_sample0000000000000000001",
+    "friendExternalPlayerId": "sample-friend",
+}
+SAMPLES["friend.request_sent"] = {
+    "requesterPlayerId": SAMPLE_PLAYER["playerId"],
+    "requesterExternalPlayerId": SAMPLE_PLAYER["externalPlayerId"],
+    "targetPlayerId": _SAMPLE_FRIEND["friendPlayerId"],
+    "targetExternalPlayerId": _SAMPLE_FRIEND["friendExternalPlayerId"],
+    "requestId": "frq_sample000000000000000000",
+    "createdAt": SAMPLE_TS,
+}
+SAMPLES["friend.request_accepted"] = {
+    "requestId": "frq_sample000000000000000000",
+    **SAMPLE_PLAYER,
+    **_SAMPLE_FRIEND,
+    "reciprocal": False,
+    "friendsSince": SAMPLE_TS,
+}
+SAMPLES["friend.removed"] = {**SAMPLE_PLAYER, **_SAMPLE_FRIEND, "reason": "removed", "removedAt": SAMPLE_TS}
+
 DEFAULT_SAMPLE_KIND = "player.registered"
 
 

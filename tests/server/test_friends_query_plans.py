@@ -36,7 +36,7 @@ async def _plans(
 
 async def _grow(world: World, secrets: dict[str, str], n: int) -> None:
     """ann befriends n players, gets requests from n more and blocks n more."""
-    for i in range(n):
+    for _ in range(n):
         for prefix in ("f", "r", "b"):
             name = f"{prefix}{len(secrets)}"
             secrets[name] = await world.register(name)

@@ -1,0 +1,144 @@
+"""Two players become friends through a friend code, then see each other online.
+
+What a game client does, with one :class:`~livecore_client.SdkClient` per player (each holds its own
+player secret):
+
+1. register the player and keep the secret it returns (once);
+2. set a display name, so friends see "Bea" rather than an anonymized name;
+3. share a friend code: Ada types in Bea's code, which sends Bea a friend request;
+4. Bea lists her incoming requests and accepts Ada's;
+5. both send a heartbeat (a real game sends one about every 30 seconds, with a status label);
+6. each lists friends: presence shows who is online and what they are doing.
+
+Friends are who a player can send gifts to, so the example ends with the pair "gifting-ready".
+
+Run it against a server (only the client key is needed):
+
+    livecore-server demo
+    LIVECORE_CLIENT_KEY=lc_test_... python examples/friends.py
+
+Without ``LIVECORE_CLIENT_KEY`` it starts its own demo server on a temporary SQLite file.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+from livecore_client import AlreadyFriendsError, SdkClient
+from livecore_client.models import FriendRow
+
+
+def describe(friend: FriendRow) -> str:
+    presence = "online" if friend.online else "offline"
+    status = f", {friend.status!r}" if friend.status else ""
+    return f"{friend.display_identity.name} ({presence}{status})"
+
+
+def run(base_url: str, client_key: str) -> None:
+    run_id = secrets.token_hex(3)
+    with ExitStack() as stack:
+
+        def join(name: str) -> tuple[str, SdkClient]:
+            """Register a player, keep its secret on its own client, and set its display name."""
+            player = f"{name.lower()}-{run_id}"
+            sdk = stack.enter_context(SdkClient(client_key, base_url=base_url))
+            sdk.player_secret = sdk.register(player).player_secret
+            sdk.set_identity(player, name=name)
+            return player, sdk
+
+        ada, ada_sdk = join("Ada")
+        bea, bea_sdk = join("Bea")
+        print(f"registered {ada} (Ada) and {bea} (Bea)")
+
+        code = bea_sdk.friend_code(bea).friend_code
+        print(f"Bea's friend code: {code}")
+
+        sent = ada_sdk.send_friend_request(ada, friend_code=code)
+        assert sent.request is not None  # "pending": Bea had not asked Ada first
+        print(f"Ada sent a friend request by code: {sent.status}")
+
+        [incoming] = bea_sdk.friend_requests(bea).incoming
+        print(f"Bea has a request from {incoming.player.display_identity.name}")
+        friend = bea_sdk.accept_friend_request(bea, incoming.request_id).friend
+        print(f"Bea accepted: friends with {friend.display_identity.name}")
+
+        try:
+            ada_sdk.send_friend_request(ada, friend_code=code)
+        except AlreadyFriendsError as exc:
+            print(f"adding again is refused: {exc.code}")
+
+        for name, player, sdk, status in (
+            ("Ada", ada, ada_sdk, "in the hangar"),
+            ("Bea", bea, bea_sdk, "racing"),
+        ):
+            presence = sdk.heartbeat(player, status)
+            print(f"{name} heartbeat: online={presence.online} status={presence.status!r}")
+
+        ada_friends = ada_sdk.friends(ada).friends
+        bea_friends = bea_sdk.friends(bea).friends
+        print("Ada's friends:", ", ".join(describe(f) for f in ada_friends))
+        print("Bea's friends:", ", ".join(describe(f) for f in bea_friends))
+
+        ada_sees = [f.external_player_id for f in ada_friends]
+        bea_sees = [f.external_player_id for f in bea_friends]
+        if ada_sees != [bea] or bea_sees != [ada]:
+            raise SystemExit(f"unexpected friend lists: Ada sees {ada_sees}, Bea sees {bea_sees}")
+        print("Ada and Bea are friends: gifting-ready")
+
+
+@contextmanager
+def demo_server() -> Iterator[tuple[str, str]]:
+    """An in-process demo server on 127.0.0.1 (the same app `livecore-server demo` serves)."""
+    import asyncio
+    import socket
+    import threading
+
+    from aiohttp import web
+
+    from livecore_server.app import create_app
+    from livecore_server.cli import apply_demo
+
+    with tempfile.TemporaryDirectory() as tmp:
+        services, applied = apply_demo(f"{tmp}/demo.db")
+        keys = applied["games"]["space-race"]["apiKeys"]
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        loop = asyncio.new_event_loop()
+        runner = web.AppRunner(create_app(services))
+        ready = threading.Event()
+
+        def serve() -> None:
+            asyncio.set_event_loop(loop)
+            loop.run_until_complete(runner.setup())
+            loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
+            ready.set()
+            loop.run_forever()
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        ready.wait(10)
+        try:
+            yield f"http://127.0.0.1:{port}", keys["demo-client"]["secret"]
+        finally:
+            asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(10)
+            services.close()
+
+
+def main() -> None:
+    client_key = os.environ.get("LIVECORE_CLIENT_KEY")
+    if client_key:
+        run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key)
+        return
+    with demo_server() as (base_url, key):
+        run(base_url, key)
+
+
+if __name__ == "__main__":
+    main()
