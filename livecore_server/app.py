@@ -140,11 +140,12 @@ def _background(services: Services):  # type: ignore[no-untyped-def]
 
 
 async def _housekeeping(services: Services, every: float = 5.0) -> None:
-    """Real-time chores that are not service rules: flush key usage, drop refilled buckets."""
+    """Real-time chores that are not service rules: flush key usage and presence, drop refilled buckets."""
     while True:
         await asyncio.sleep(every)
         try:
             services.usage.flush(services.store)
+            services.presence.flush(services.store)
             services.ratelimiter.prune()
         except Exception:
             log.exception("housekeeping failed")

@@ -17,6 +17,7 @@ from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
+from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.sqlite import SqliteStore, sqlite_path
@@ -44,6 +45,7 @@ class Services:
     ratelimiter: RateLimiter
     key_cache: KeyCache
     usage: UsageRecorder
+    presence: PresenceBoard
     # Started with the app (it needs the event loop); None outside a running server.
     dispatcher: Any = None
 
@@ -55,6 +57,7 @@ class Services:
         if self.store.closed:
             return
         self.usage.flush(self.store)
+        self.presence.flush(self.store)
         self.store.close()
 
 
@@ -75,6 +78,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         ratelimiter=RateLimiter(clock),
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
+        presence=PresenceBoard(),
     )
     schedule_sweeps(services)
     return services

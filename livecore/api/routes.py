@@ -357,7 +357,7 @@ def _friends_route(name: str, method: str, path: str, summary: str, response: An
         summary=summary,
         auth=Auth.PLAYER,
         response=response,
-        idempotency=Idempotency.OPTIONAL if write else Idempotency.NONE,
+        idempotency=kw.pop("idempotency", Idempotency.OPTIONAL if write else Idempotency.NONE),
         errors=kw.pop("errors", _PLAYER_WRITE_ERRORS if write else _FRIEND_READ_ERRORS),
         **kw,
     )

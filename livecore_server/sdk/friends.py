@@ -10,7 +10,7 @@ import attrs
 from livecore.api import models as m
 from livecore.api import routes
 from livecore.commands import friends as cmd
-from livecore.commands.players import get_player, load_game
+from livecore.commands.players import authenticate, get_player, load_game
 from livecore.economy import SYSTEM_ITEMS, progression
 from livecore.friends import (
     SEARCH_LIMIT_MAX,
@@ -21,9 +21,9 @@ from livecore.friends import (
     sample_suggestions,
 )
 from livecore.games import Game
-from livecore.players import Player, record_activity
+from livecore.players import Player, ensure_not_banned, record_activity
 from livecore.presence import heartbeat
-from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
 from livecore_server.storage.sqlite import SqliteTransaction
 
 
@@ -48,16 +48,16 @@ def progression_for(
 
 
 def friend_row(
-    game: Game, p: Player, since: datetime, now: datetime, prog: dict[str, dict[str, int]] | None
+    call: Call, game: Game, p: Player, since: datetime, prog: dict[str, dict[str, int]] | None
 ) -> m.FriendRow:
-    ttl = game.settings.presence.ttl_seconds
+    presence = call.services.presence.presence_of(p)
     return m.FriendRow(
         external_player_id=p.external_id,
         display_identity=identity(p),
         friends_since=since,
-        online=p.presence.online(now, ttl),
-        last_active_at=p.presence.last_active_at,
-        status=p.presence.status,
+        online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
+        last_active_at=presence.last_active_at,
+        status=presence.status,
         progression=prog.get(p.id) if prog is not None else None,
     )
 
@@ -68,8 +68,7 @@ def friends_view(
     game = load_game(tx, call.scope)
     rows = tx.list_friends(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
-    now = call.rt.clock.now()
-    return m.FriendsResponse(friends=[friend_row(game, p, f.since, now, prog) for f, p in rows])
+    return m.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog) for f, p in rows])
 
 
 def requests_view(
@@ -181,7 +180,7 @@ def send_request(call: Call, tx: SqliteTransaction) -> m.SendRequestResponse | R
     if added.accepted:
         friend = tx.get_player_by_id(target.id)
         assert friend is not None
-        row = friend_row(game, friend, call.rt.clock.now(), call.rt.clock.now(), None)
+        row = friend_row(call, game, friend, call.rt.clock.now(), None)
         # SPEC 4.1: a reciprocal add answers 200 (the route's declared status is the pending 201).
         return Reply(m.SendRequestResponse(status="accepted", friend=row), 200)
     return m.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
@@ -195,8 +194,7 @@ def accept(call: Call, tx: SqliteTransaction) -> m.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
-    now = call.rt.clock.now()
-    return m.FriendResponse(friend=friend_row(game, friend, now, now, None))
+    return m.FriendResponse(friend=friend_row(call, game, friend, call.rt.clock.now(), None))
 
 
 def decline(call: Call, tx: SqliteTransaction) -> m.RequestDone:
@@ -235,20 +233,20 @@ def suggestions(call: Call, tx: SqliteTransaction) -> m.SuggestionsResponse:
     by_id = {p.id: p for p in pool}
     chosen = [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, call.rt.rng)]
     prog = progression_for(tx, game, call.query.progression, chosen)
-    now = call.rt.clock.now()
-    ttl = game.settings.presence.ttl_seconds
-    return m.SuggestionsResponse(
-        suggestions=[
-            m.SuggestionRow(
-                external_player_id=p.external_id,
-                display_identity=identity(p),
-                online=p.presence.online(now, ttl),
-                last_active_at=p.presence.last_active_at,
-                status=p.presence.status,
-                progression=prog.get(p.id) if prog is not None else None,
-            )
-            for p in chosen
-        ]
+    return m.SuggestionsResponse(suggestions=[_suggestion_row(call, game, p, prog) for p in chosen])
+
+
+def _suggestion_row(
+    call: Call, game: Game, p: Player, prog: dict[str, dict[str, int]] | None
+) -> m.SuggestionRow:
+    presence = call.services.presence.presence_of(p)
+    return m.SuggestionRow(
+        external_player_id=p.external_id,
+        display_identity=identity(p),
+        online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
+        last_active_at=presence.last_active_at,
+        status=presence.status,
+        progression=prog.get(p.id) if prog is not None else None,
     )
 
 
@@ -276,16 +274,29 @@ def unblock(call: Call, tx: SqliteTransaction) -> m.UnblockedResponse:
     return m.UnblockedResponse(unblocked=True)
 
 
-def beat(call: Call, tx: SqliteTransaction) -> m.PresenceResponse:
-    """A heartbeat is also activity for sessions and the login streak (SPEC 2.3)."""
+async def beat(call: Call) -> m.PresenceResponse:
+    """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
+    login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
+    services = call.services
+    store = services.store
+    await store.settled()  # authenticate against committed data only
+    secret = call.headers.get("X-Player-Secret")
+    player = store.peek(lambda tx: authenticate(tx, call.rt, call.scope, call.external_id, secret))
+    ensure_not_banned(player)
     body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
-    me = _me(call)
     now = call.rt.clock.now()
     presence = heartbeat(body.status, now)
-    tx.update_player(
-        attrs.evolve(me, presence=presence, last_seen_at=now, activity=record_activity(me.activity, now))
-    )
-    ttl = load_game(tx, call.scope).settings.presence.ttl_seconds
+    current = services.presence.overlay(player).activity
+    activity = record_activity(current, now)
+    if attrs.evolve(activity, last_active_at=None) != attrs.evolve(current, last_active_at=None):
+
+        def durable(tx: SqliteTransaction) -> None:
+            stored = get_player(tx, call.scope, call.external_id)
+            tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
+
+        await store.run_async(durable)
+    services.presence.record(player.id, presence)
+    ttl = store.peek(lambda tx: load_game(tx, call.scope)).settings.presence.ttl_seconds
     return m.PresenceResponse(
         online=presence.online(now, ttl), last_active_at=presence.last_active_at, status=presence.status
     )
@@ -305,5 +316,5 @@ BINDINGS: list[Binding] = [
     bind(routes.FRIEND_BLOCK, block),
     bind(routes.FRIEND_BLOCKS, list_blocks),
     bind(routes.FRIEND_UNBLOCK, unblock),
-    bind(routes.PRESENCE_HEARTBEAT, beat),
+    bind_direct(routes.PRESENCE_HEARTBEAT, beat),
 ]

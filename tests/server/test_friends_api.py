@@ -340,3 +340,39 @@ async def test_server_reads(world: World, trio: dict[str, str]) -> None:
     assert status == 200 and [b["externalPlayerId"] for b in body["data"]["blocks"]] == ["cat"]
     status, body, _ = await world.call("GET", "/server/v1/players/nobody/friends")
     assert (status, body["error"]["code"]) == (404, "player_not_found")
+
+
+def _row(world: World, name: str) -> tuple[Any, ...]:
+    game_id = world.applied["games"]["space-race"]["id"]
+    return world.services.store.conn.execute(
+        "SELECT presence_at, presence_status, sessions FROM players WHERE game_id = ? AND external_id = ?",
+        (game_id, name),
+    ).fetchone()
+
+
+async def test_heartbeats_are_held_in_memory_and_flushed(world: World, trio: dict[str, str]) -> None:
+    await befriend(world, trio, "ann", "bob")
+    world.clock.advance(60)  # same session: nothing durable changes
+    await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": "afk"})
+    assert _row(world, "bob")[:2] == (None, None)  # not written yet...
+    _, body, _ = await sdk(world, "GET", "/players/ann/friends", trio["ann"])
+    assert body["data"]["friends"][0]["status"] == "afk"  # ...but visible at once
+    assert world.services.presence.flush(world.services.store) == 1
+    presence_at, status, _ = _row(world, "bob")
+    assert status == "afk" and presence_at is not None
+
+
+async def test_a_heartbeat_that_opens_a_session_is_written_at_once(
+    world: World, trio: dict[str, str]
+) -> None:
+    assert _row(world, "bob")[2] == 1  # register opened the first session
+    world.clock.advance(31 * 60)  # 30 minutes of silence: the next activity opens a session
+    await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": None})
+    assert _row(world, "bob")[2] == 2
+
+
+async def test_closing_the_server_flushes_presence(world: World, trio: dict[str, str]) -> None:
+    world.clock.advance(5)
+    await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": "bye"})
+    world.services.presence.flush(world.services.store)  # what close() does first
+    assert _row(world, "bob")[1] == "bye"

@@ -1,0 +1,75 @@
+"""The presence board: heartbeats held in memory, written to the database in batches.
+
+A heartbeat arrives about every 30 seconds from every online player; making each one a durable write
+would make presence the heaviest write of the service, for data that expires on its own (SPEC 2.10).
+The board keeps the latest heartbeat of each player in memory and writes what changed every few seconds
+(``flush``), and on shutdown. Reads overlay the board on the stored rows, so a heartbeat is visible at
+once. A heartbeat that opens a session or a new streak day is written at once instead, since sessions
+and streaks are durable facts.
+
+One board per server process: with SQLite the server is one process. (Several processes on PostgreSQL
+need a shared board: issue #8.)
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.clock import to_millis
+from livecore.players import Player
+from livecore.presence import Presence
+from livecore_server.storage.sqlite import SqliteStore
+
+
+@attrs.define
+class PresenceBoard:
+    _beats: dict[str, Presence] = attrs.Factory(dict)
+    _dirty: set[str] = attrs.Factory(set)
+
+    def record(self, player_id: str, presence: Presence) -> None:
+        self._beats[player_id] = presence
+        self._dirty.add(player_id)
+
+    def presence_of(self, player: Player) -> Presence:
+        """The player's presence: the board's when it is newer than the stored one."""
+        beat = self._beats.get(player.id)
+        stored = player.presence
+        if beat is None or beat.last_active_at is None:
+            return stored
+        if stored.last_active_at is None or beat.last_active_at >= stored.last_active_at:
+            return beat
+        return stored
+
+    def overlay(self, player: Player) -> Player:
+        """The player with the board's presence and last activity (what a heartbeat changed)."""
+        presence = self.presence_of(player)
+        if presence is player.presence:
+            return player
+        activity = player.activity
+        if presence.last_active_at is not None and (
+            activity.last_active_at is None or presence.last_active_at > activity.last_active_at
+        ):
+            activity = attrs.evolve(activity, last_active_at=presence.last_active_at)
+        return attrs.evolve(player, presence=presence, activity=activity)
+
+    def flush(self, store: SqliteStore) -> int:
+        if not self._dirty:
+            return 0
+        rows = []
+        for player_id in self._dirty:
+            beat = self._beats[player_id]
+            assert beat.last_active_at is not None
+            ms = to_millis(beat.last_active_at)
+            rows.append((ms, beat.status, ms, ms, player_id))
+        self._dirty = set()
+
+        def write(tx: object) -> None:
+            store.conn.executemany(
+                "UPDATE players SET presence_at = ?, presence_status = ?,"
+                " last_active_at = max(COALESCE(last_active_at, 0), ?), last_seen_at = max(last_seen_at, ?)"
+                " WHERE id = ?",
+                rows,
+            )
+
+        store.run(write)
+        return len(rows)
