@@ -372,7 +372,11 @@ async def test_a_heartbeat_that_opens_a_session_is_written_at_once(
 
 
 async def test_closing_the_server_flushes_presence(world: World, trio: dict[str, str]) -> None:
+    import sqlite3
+
     world.clock.advance(5)
     await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": "bye"})
-    world.services.presence.flush(world.services.store)  # what close() does first
-    assert _row(world, "bob")[1] == "bye"
+    world.services.close()  # what the app's cleanup does on SIGTERM
+    with sqlite3.connect(world.services.store.path) as conn:
+        status = conn.execute("SELECT presence_status FROM players WHERE external_id = 'bob'").fetchone()[0]
+    assert status == "bye"
