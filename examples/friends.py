@@ -93,42 +93,14 @@ def run(base_url: str, client_key: str) -> None:
 @contextmanager
 def demo_server() -> Iterator[tuple[str, str]]:
     """An in-process demo server on 127.0.0.1 (the same app `livecore-server demo` serves)."""
-    import asyncio
-    import socket
-    import threading
-
-    from aiohttp import web
-
-    from livecore_server.app import create_app
     from livecore_server.cli import apply_demo
+    from livecore_server.embedded import serve_in_thread
 
     with tempfile.TemporaryDirectory() as tmp:
         services, applied = apply_demo(f"{tmp}/demo.db")
         keys = applied["games"]["space-race"]["apiKeys"]
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        loop = asyncio.new_event_loop()
-        runner = web.AppRunner(create_app(services))
-        ready = threading.Event()
-
-        def serve() -> None:
-            asyncio.set_event_loop(loop)
-            loop.run_until_complete(runner.setup())
-            loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
-            ready.set()
-            loop.run_forever()
-
-        thread = threading.Thread(target=serve, daemon=True)
-        thread.start()
-        ready.wait(10)
-        try:
-            yield f"http://127.0.0.1:{port}", keys["demo-client"]["secret"]
-        finally:
-            asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(10)
-            services.close()
+        with serve_in_thread(services) as base_url:
+            yield base_url, keys["demo-client"]["secret"]
 
 
 def main() -> None:

@@ -4,8 +4,6 @@ server on 127.0.0.1 in a thread for client tests."""
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +18,7 @@ from livecore.clock import ManualClock
 from livecore.rand import SeededRandomSource
 from livecore_server.app import create_app
 from livecore_server.apply import apply_manifest
+from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Config, Services, build_services
@@ -183,39 +182,13 @@ class LiveServer:
     services: Services
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     services = make_services(tmp_path_factory.mktemp("live") / "live.db")
     applied = apply_test_manifest(services)
-    port = _free_port()
-    loop = asyncio.new_event_loop()
-    runner = web.AppRunner(create_app(services))
-    started = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(runner.setup())
-        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
-        started.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    assert started.wait(10)
     keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
-    try:
-        yield LiveServer(base_url=f"http://127.0.0.1:{port}", keys=keys, services=services)
-    finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
+    with serve_in_thread(services) as base_url:
+        yield LiveServer(base_url=base_url, keys=keys, services=services)
 
 
 @attrs.define

@@ -7,10 +7,7 @@ manifest's ``space-race`` is studio-managed.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import socket
-import threading
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
@@ -18,7 +15,6 @@ from datetime import timedelta
 import attrs
 import httpx
 import pytest
-from aiohttp import web
 
 from livecore.api.models import CurrencyBalance, GrantSourceKind, ItemHolding, RewardEntry
 from livecore.games import ResourceType
@@ -39,7 +35,7 @@ from livecore_client import (
     StudioManagedEconomyError,
     SystemResourceLockedError,
 )
-from livecore_server.app import create_app
+from livecore_server.embedded import serve_in_thread
 from tests.conftest import apply_test_manifest, make_services
 
 ARMORY = """
@@ -79,44 +75,17 @@ class EconServer:
     studio_keys: dict[str, str]  # space-race (studio-managed) keys
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def econ_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EconServer]:
     """The conftest ``live_server`` recipe with the armory game added (a manual clock, real SQLite)."""
     services = make_services(tmp_path_factory.mktemp("econ-live") / "live.db")
     applied = apply_test_manifest(services, ARMORY)
-    port = _free_port()
-    loop = asyncio.new_event_loop()
-    runner = web.AppRunner(create_app(services))
-    started = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(runner.setup())
-        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
-        started.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    assert started.wait(10)
 
     def keys(game: str) -> dict[str, str]:
         return {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
 
-    try:
-        yield EconServer(f"http://127.0.0.1:{port}", keys("armory"), keys("space-race"))
-    finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
-        services.close()
+    with serve_in_thread(services) as base_url:
+        yield EconServer(base_url, keys("armory"), keys("space-race"))
 
 
 _ids = itertools.count()

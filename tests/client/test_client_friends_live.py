@@ -9,17 +9,13 @@ and ``tiny`` (``max_friends = 1``). Keys get generous rate limits: the manual cl
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import secrets
-import socket
-import threading
 from collections.abc import Callable, Iterator
 
 import attrs
 import httpx
 import pytest
-from aiohttp import web
 
 from livecore_client import (
     AlreadyFriendsError,
@@ -37,7 +33,7 @@ from livecore_client import (
     ServerClient,
 )
 from livecore_client.models import Direction, RelationshipView
-from livecore_server.app import create_app
+from livecore_server.embedded import serve_in_thread
 from tests.conftest import apply_test_manifest, make_services
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
@@ -89,44 +85,17 @@ class FriendsServer:
     keys: dict[str, dict[str, str]]  # game -> key name -> secret
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def friends_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FriendsServer]:
     """The conftest ``live_server`` recipe with this module's games (a manual clock, real SQLite)."""
     services = make_services(tmp_path_factory.mktemp("friends-live") / "live.db")
     applied = apply_test_manifest(services, GAMES)
-    port = _free_port()
-    loop = asyncio.new_event_loop()
-    runner = web.AppRunner(create_app(services))
-    started = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(runner.setup())
-        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
-        started.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    assert started.wait(10)
     keys = {
         game: {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
         for game in ("circle", "lounge", "tiny")
     }
-    try:
-        yield FriendsServer(f"http://127.0.0.1:{port}", keys)
-    finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
-        services.close()
+    with serve_in_thread(services) as base_url:
+        yield FriendsServer(base_url, keys)
 
 
 _ids = itertools.count()
