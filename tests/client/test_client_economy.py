@@ -4,8 +4,7 @@ idempotency key in header and body, player secret), response parsing, and one er
 from __future__ import annotations
 
 import inspect
-import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,14 +34,13 @@ from livecore_client import (
     LivecoreAPIError,
     NotFoundError,
     ResourceNotFoundError,
-    RetryPolicy,
     SdkClient,
     ServerClient,
     StudioManagedEconomyError,
     SystemResourceLockedError,
 )
+from tests.client.support import BASE, Sleeps, sent_json, sent_key
 
-BASE = "http://livecore.test"
 SDK = f"{BASE}/sdk/v1/players"
 SRV = f"{BASE}/server/v1/players"
 GRANT_ID = "0b6c5c8e-6a7e-4a3e-9d59-1f1d2a3b4c5d"
@@ -91,57 +89,6 @@ def ok(data: dict[str, Any], status: int = 200) -> httpx.Response:
 
 def refusal(status: int, code: str) -> httpx.Response:
     return httpx.Response(status, json={"error": {"code": code, "message": f"{code} message"}})
-
-
-def sent_json(route: respx.Route, index: int = -1) -> Any:
-    return json.loads(route.calls[index].request.content)
-
-
-def sent_key(route: respx.Route, index: int = -1) -> str:
-    key: str = route.calls[index].request.headers["Idempotency-Key"]
-    return key
-
-
-class Sleeps(list[float]):
-    def sleep(self, seconds: float) -> None:
-        self.append(seconds)
-
-    async def async_sleep(self, seconds: float) -> None:
-        self.append(seconds)
-
-
-@pytest.fixture
-def sleeps() -> Sleeps:
-    return Sleeps()
-
-
-@pytest.fixture
-def policy(sleeps: Sleeps) -> RetryPolicy:
-    return RetryPolicy(rand=lambda: 0.5, sleep=sleeps.sleep, async_sleep=sleeps.async_sleep)
-
-
-@pytest.fixture
-def sdk(policy: RetryPolicy) -> Iterator[SdkClient]:
-    with SdkClient("ck_test", base_url=BASE, player_secret="sec_1", retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-def server(policy: RetryPolicy) -> Iterator[ServerClient]:
-    with ServerClient("sk_test", base_url=BASE, retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-async def async_sdk(policy: RetryPolicy) -> AsyncIterator[AsyncSdkClient]:
-    async with AsyncSdkClient("ck_test", base_url=BASE, player_secret="sec_1", retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-async def async_server(policy: RetryPolicy) -> AsyncIterator[AsyncServerClient]:
-    async with AsyncServerClient("sk_test", base_url=BASE, retry_policy=policy) as client:
-        yield client
 
 
 def assert_read(route: respx.Route, secret: str = "sec_1") -> None:

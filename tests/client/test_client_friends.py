@@ -5,8 +5,7 @@ the bare-array search answer), one error class per code, and the typed friend we
 from __future__ import annotations
 
 import inspect
-import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,7 +42,6 @@ from livecore_client import (
     NotFriendsError,
     PermissionDeniedError,
     PlayerBlockedError,
-    RetryPolicy,
     SdkClient,
     ServerClient,
 )
@@ -64,8 +62,13 @@ from livecore_client.webhooks import (
     FriendRequestSent,
     construct_event,
 )
+from tests.client.support import BASE, sent_json
 
-BASE = "http://livecore.test"
+
+def params(route: respx.Route) -> dict[str, str]:
+    return dict(route.calls.last.request.url.params)
+
+
 SDK = f"{BASE}/sdk/v1/players"
 SRV = f"{BASE}/server/v1/players"
 TS = "2026-03-02T12:00:00.000Z"
@@ -104,43 +107,6 @@ def ok(data: Any, status: int = 200) -> httpx.Response:
 
 def refusal(status: int, code: str) -> httpx.Response:
     return httpx.Response(status, json={"error": {"code": code, "message": f"{code} message"}})
-
-
-def sent_json(route: respx.Route) -> Any:
-    return json.loads(route.calls.last.request.content)
-
-
-def params(route: respx.Route) -> dict[str, str]:
-    return dict(route.calls.last.request.url.params)
-
-
-@pytest.fixture
-def policy() -> RetryPolicy:
-    return RetryPolicy(rand=lambda: 0.5, sleep=lambda _: None)
-
-
-@pytest.fixture
-def sdk(policy: RetryPolicy) -> Iterator[SdkClient]:
-    with SdkClient("ck_test", base_url=BASE, player_secret="sec_1", retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-def server(policy: RetryPolicy) -> Iterator[ServerClient]:
-    with ServerClient("sk_test", base_url=BASE, retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-async def async_sdk(policy: RetryPolicy) -> AsyncIterator[AsyncSdkClient]:
-    async with AsyncSdkClient("ck_test", base_url=BASE, player_secret="sec_1", retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-async def async_server(policy: RetryPolicy) -> AsyncIterator[AsyncServerClient]:
-    async with AsyncServerClient("sk_test", base_url=BASE, retry_policy=policy) as client:
-        yield client
 
 
 def assert_read(route: respx.Route, query: dict[str, str] | None = None, secret: str = "sec_1") -> None:

@@ -3,8 +3,6 @@ async."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,8 +31,8 @@ from livecore_client import (
     ServerClient,
     models,
 )
+from tests.client.support import BASE, Sleeps, sent_json
 
-BASE = "http://livecore.test"
 SDK_HEADER = f"livecore-python/{livecore.__version__}"
 IDENTITY: dict[str, Any] = {"name": "Brave Otter", "avatar": None, "country": "FR"}
 REGISTER_DATA = {
@@ -66,55 +64,6 @@ def refusal(status: int, code: str, headers: dict[str, str] | None = None, **det
     if details:
         error["details"] = details
     return httpx.Response(status, json={"error": error}, headers=headers)
-
-
-def sent_json(route: respx.Route, index: int = -1) -> Any:
-    return json.loads(route.calls[index].request.content)
-
-
-class Sleeps(list[float]):
-    """Records the delays the client would have slept, for both sync and async senders."""
-
-    def sleep(self, seconds: float) -> None:
-        self.append(seconds)
-
-    async def async_sleep(self, seconds: float) -> None:
-        self.append(seconds)
-
-
-@pytest.fixture
-def sleeps() -> Sleeps:
-    return Sleeps()
-
-
-@pytest.fixture
-def policy(sleeps: Sleeps) -> RetryPolicy:
-    # rand=0.5: backoff delays are exactly half the capped exponential, 0.25 s then 0.5 s.
-    return RetryPolicy(rand=lambda: 0.5, sleep=sleeps.sleep, async_sleep=sleeps.async_sleep)
-
-
-@pytest.fixture
-def sdk(policy: RetryPolicy) -> Iterator[SdkClient]:
-    with SdkClient("ck_test", base_url=BASE, player_secret="sec_1", retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-def server(policy: RetryPolicy) -> Iterator[ServerClient]:
-    with ServerClient("sk_test", base_url=BASE, retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-async def async_sdk(policy: RetryPolicy) -> AsyncIterator[AsyncSdkClient]:
-    async with AsyncSdkClient("ck_test", base_url=BASE, player_secret="sec_1", retry_policy=policy) as client:
-        yield client
-
-
-@pytest.fixture
-async def async_server(policy: RetryPolicy) -> AsyncIterator[AsyncServerClient]:
-    async with AsyncServerClient("sk_test", base_url=BASE, retry_policy=policy) as client:
-        yield client
 
 
 # --- Request shape and parsing --------------------------------------------------------------------
