@@ -1,7 +1,7 @@
 """Economy and grant methods against a real server on 127.0.0.1: proves the client and the server agree on
 the wire (paths, camelCase bodies, idempotency keys, error codes), which the mocked tests cannot.
 
-The module's own server carries the test manifest plus a platform-managed game, ``armory``; the test
+The module's own server carries the test manifest plus a platform-managed game, ``bazaar``; the test
 manifest's ``space-race`` is studio-managed.
 """
 
@@ -37,30 +37,7 @@ from livecore_client import (
 )
 from livecore_server.embedded import serve_in_thread
 from tests.conftest import apply_test_manifest, make_services
-
-ARMORY = """
-[games.armory]
-name = "Armory"
-economy = "platform"
-
-[games.armory.resources.coins]
-type = "currency"
-
-[games.armory.resources.gems]
-type = "currency"
-
-[games.armory.resources.sword]
-type = "item"
-parameters = { level = 1, color = "grey" }
-
-[games.armory.api_keys.client]
-env = "test"
-permission = "client_sdk"
-
-[games.armory.api_keys.server]
-env = "test"
-permission = "server_integration"
-"""
+from tests.server.economy_support import BAZAAR
 
 COINS_AND_SWORD = [
     RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=50),
@@ -71,21 +48,21 @@ COINS_AND_SWORD = [
 @attrs.define
 class EconServer:
     base_url: str
-    keys: dict[str, str]  # armory keys: client, server
+    keys: dict[str, str]  # bazaar keys: client, server
     studio_keys: dict[str, str]  # space-race (studio-managed) keys
 
 
 @pytest.fixture(scope="module")
 def econ_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EconServer]:
-    """The conftest ``live_server`` recipe with the armory game added (a manual clock, real SQLite)."""
+    """The conftest ``live_server`` recipe with the bazaar game added (a manual clock, real SQLite)."""
     services = make_services(tmp_path_factory.mktemp("econ-live") / "live.db")
-    applied = apply_test_manifest(services, ARMORY)
+    applied = apply_test_manifest(services, BAZAAR)
 
     def keys(game: str) -> dict[str, str]:
         return {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
 
     with serve_in_thread(services) as base_url:
-        yield EconServer(base_url, keys("armory"), keys("space-race"))
+        yield EconServer(base_url, keys("bazaar"), keys("space-race"))
 
 
 _ids = itertools.count()
