@@ -100,6 +100,16 @@ def step(relation: Relation, trigger: Trigger) -> tuple[Relation, Effect]:
     return found
 
 
+def seen_relation(other_id: str, friend_ids: set[str], request_peers: dict[str, bool]) -> Relation:
+    """How a player relates to ``other_id`` on a search hit (blocked players are never shown):
+    ``request_peers`` maps each pending request's other player to whether the caller sent it."""
+    if other_id in friend_ids:
+        return Relation.FRIENDS
+    if other_id in request_peers:
+        return Relation.OUTGOING if request_peers[other_id] else Relation.INCOMING
+    return Relation.NONE
+
+
 def check_not_self(caller_id: str, other_id: str) -> None:
     if caller_id == other_id:
         raise LivecoreError(ErrorCode.CANNOT_FRIEND_SELF, "You cannot do that with yourself.")

@@ -185,6 +185,18 @@ class MemoryTransaction:
             if (p := self.get_player_by_id(b.blocked_id))
         ]
 
+    def friend_ids(self, player_id: str) -> set[str]:
+        return {b for (a, b) in self._s.friendships if a == player_id}
+
+    def request_peers(self, player_id: str) -> dict[str, bool]:
+        peers = {}
+        for r in self._s.requests.values():
+            if r.from_player_id == player_id:
+                peers[r.to_player_id] = True
+            elif r.to_player_id == player_id:
+                peers[r.from_player_id] = False
+        return peers
+
     def blocked_either_way(self, player_id: str) -> set[str]:
         return {b if a == player_id else a for (a, b) in self._s.blocks if player_id in (a, b)}
 

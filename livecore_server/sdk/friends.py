@@ -19,6 +19,7 @@ from livecore.friends import (
     check_search_text,
     clamp,
     sample_suggestions,
+    seen_relation,
 )
 from livecore.games import Game
 from livecore.players import Player, ensure_not_banned, record_activity
@@ -145,29 +146,17 @@ def search(call: Call, tx: SqliteTransaction) -> list[m.SearchHit]:
     found = found[:limit]
     game = load_game(tx, call.scope)
     prog = progression_for(tx, game, call.query.progression, found)
-    friends = {p.id for _, p in tx.list_friends(me.id)}
-    requests = {
-        (r.to_player_id if r.from_player_id == me.id else r.from_player_id): r.from_player_id == me.id
-        for r, _ in tx.list_requests(me.id)
-    }
-    hits = []
-    for p in found:
-        if p.id in friends:
-            rel = m.RelationshipView.FRIENDS
-        elif p.id in requests:
-            rel = (
-                m.RelationshipView.REQUEST_OUTGOING if requests[p.id] else m.RelationshipView.REQUEST_INCOMING
-            )
-        else:
-            rel = m.RelationshipView.NONE
-        hits.append(
-            m.SearchHit(
-                display_identity=identity(p),
-                external_player_id=p.external_id,
-                relationship=rel,
-                progression=prog.get(p.id) if prog is not None else None,
-            )
+    friend_ids = tx.friend_ids(me.id)
+    peers = tx.request_peers(me.id)
+    hits = [
+        m.SearchHit(
+            display_identity=identity(p),
+            external_player_id=p.external_id,
+            relationship=m.RelationshipView(seen_relation(p.id, friend_ids, peers).value),
+            progression=prog.get(p.id) if prog is not None else None,
         )
+        for p in found
+    ]
     return hits
 
 
@@ -223,8 +212,7 @@ def suggestions(call: Call, tx: SqliteTransaction) -> m.SuggestionsResponse:
     limit = clamp(call.query.limit, 1, 25)
     game = load_game(tx, call.scope)
     excluded = tx.blocked_either_way(me.id) | {me.id}
-    excluded |= {p.id for _, p in tx.list_friends(me.id)}
-    excluded |= {p.id for _, p in tx.list_requests(me.id)}
+    excluded |= tx.friend_ids(me.id) | set(tx.request_peers(me.id))
     pool = [
         p
         for p in tx.recently_active(call.scope.game_id, call.scope.env, SUGGESTION_POOL)

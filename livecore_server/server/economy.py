@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from livecore.api import models as m
 from livecore.api import routes
 from livecore.commands.economy import server_adjust
@@ -37,7 +39,7 @@ def ack(call: Call, tx: SqliteTransaction) -> m.GrantResponse:
     return m.GrantResponse(grant=m.GrantView.of(grant))
 
 
-def _adjust_items(credit: bool):  # type: ignore[no-untyped-def]
+def _adjust_items(credit: bool) -> Callable[[Call, SqliteTransaction], m.ItemAdjustResponse]:
     def handler(call: Call, tx: SqliteTransaction) -> m.ItemAdjustResponse:
         body: m.AdjustItemRequest = call.body
         if not credit:
@@ -61,7 +63,7 @@ def _adjust_items(credit: bool):  # type: ignore[no-untyped-def]
     return handler
 
 
-def _adjust_wallet(credit: bool):  # type: ignore[no-untyped-def]
+def _adjust_wallet(credit: bool) -> Callable[[Call, SqliteTransaction], m.WalletAdjustResponse]:
     def handler(call: Call, tx: SqliteTransaction) -> m.WalletAdjustResponse:
         body: m.AdjustWalletRequest = call.body
         c = server_adjust(

@@ -611,6 +611,20 @@ class SqliteTransaction:
         )
         return [(Block(player_id, r[1], from_millis(r[0])), _player(r[1:])) for r in rows]
 
+    def friend_ids(self, player_id: str) -> set[str]:
+        return {
+            r[0]
+            for r in self.conn.execute("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
+        }
+
+    def request_peers(self, player_id: str) -> dict[str, bool]:
+        rows = self.conn.execute(
+            "SELECT to_player_id, 1 FROM friend_requests WHERE from_player_id = ?"
+            " UNION ALL SELECT from_player_id, 0 FROM friend_requests WHERE to_player_id = ?",
+            (player_id, player_id),
+        )
+        return {peer: bool(sent) for peer, sent in rows}
+
     def blocked_either_way(self, player_id: str) -> set[str]:
         rows = self.conn.execute(
             "SELECT blocked_id FROM blocks WHERE blocker_id = ?"
