@@ -50,6 +50,8 @@ class ErrorCode(enum.StrEnum):
     GIFT_LIMIT_REACHED = "gift_limit_reached"
     GIFT_INSUFFICIENT_BALANCE = "gift_insufficient_balance"
     GIFT_EXPIRED = "gift_expired"
+    GIFT_NOT_FOUND = "gift_not_found"
+    GIFT_ALREADY_CLAIMED = "gift_already_claimed"
     # Economy and grants
     RESOURCE_NOT_FOUND = "resource_not_found"
     INSUFFICIENT_BALANCE = "insufficient_balance"
@@ -100,6 +102,8 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.GIFT_LIMIT_REACHED: 409,
     ErrorCode.GIFT_INSUFFICIENT_BALANCE: 409,
     ErrorCode.GIFT_EXPIRED: 410,
+    ErrorCode.GIFT_NOT_FOUND: 404,
+    ErrorCode.GIFT_ALREADY_CLAIMED: 409,
     ErrorCode.RESOURCE_NOT_FOUND: 404,
     ErrorCode.INSUFFICIENT_BALANCE: 409,
     ErrorCode.INSUFFICIENT_QUANTITY: 409,

@@ -77,3 +77,5 @@ class Game:
     name: str
     settings: GameSettings = GameSettings()
     identity_pool: IdentityPool = DEFAULT_POOL
+    # Set once any applied manifest enabled gifting: the server gift history answers from then on.
+    gifting_ever_enabled: bool = False

@@ -6,6 +6,7 @@ exactly like a database rollback.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -17,6 +18,7 @@ from livecore.economy import Holding, LedgerEntry
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, Studio
+from livecore.gifts import Gift, GiftListing, SenderStats, is_claimable
 from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
 from livecore.players import Player
@@ -37,6 +39,10 @@ class MemoryStore:
         self.requests: dict[str, FriendRequest] = {}
         self.friendships: dict[tuple[str, str], Friendship] = {}
         self.blocks: dict[tuple[str, str], Block] = {}
+        self.gifts: dict[str, Gift] = {}
+        self.gift_keys: dict[tuple[str, str], str] = {}  # (sender id, idempotency key) -> gift id
+        # sender id -> (sent_at, recipient id, gift id), in time order: cooldown and daily limit by bisect.
+        self.gifts_sent: dict[str, list[tuple[datetime, str, str]]] = {}
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -269,6 +275,64 @@ class MemoryTransaction:
             if g.status is GrantStatus.PENDING and g.expires_at is not None and g.expires_at <= now
         ]
         return sorted(due, key=lambda g: (g.expires_at, g.id))[:limit]
+
+    def insert_gift(self, gift: Gift) -> None:
+        self._put(self._s.gifts, gift.id, gift)
+        if gift.idempotency_key is not None:
+            self._put(self._s.gift_keys, (gift.sender_id, gift.idempotency_key), gift.id)
+        sent = self._s.gifts_sent.setdefault(gift.sender_id, [])
+        row = (gift.sent_at, gift.recipient_id, gift.id)
+        bisect.insort(sent, row)
+        self._undo.append(lambda: sent.remove(row))
+
+    def get_gift(self, game_id: str, gift_id: str) -> Gift | None:
+        found = self._s.gifts.get(gift_id)
+        return found if found is not None and found.game_id == game_id else None
+
+    def update_gift(self, gift: Gift) -> None:
+        self._put(self._s.gifts, gift.id, gift)
+
+    def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
+        gift_id = self._s.gift_keys.get((sender_id, idempotency_key))
+        return None if gift_id is None else self._s.gifts[gift_id]
+
+    def _sent_after(
+        self, sender_id: str, since: datetime, *, inclusive: bool
+    ) -> list[tuple[datetime, str, str]]:
+        """The sender's gifts sent after ``since`` (or at it, when ``inclusive``), oldest first."""
+        sent = self._s.gifts_sent.get(sender_id, [])
+        find = bisect.bisect_left if inclusive else bisect.bisect_right
+        return sent[find(sent, since, key=lambda row: row[0]) :]
+
+    def gift_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime
+    ) -> SenderStats:
+        last = None
+        for sent_at, recipient, _ in reversed(self._sent_after(sender_id, cooldown_since, inclusive=False)):
+            if recipient == recipient_id:
+                last = sent_at
+                break
+        return SenderStats(last, len(self._sent_after(sender_id, day_start, inclusive=True)))
+
+    def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
+        return {r: t for t, r, _ in self._sent_after(sender_id, since, inclusive=False)}
+
+    def list_gifts(
+        self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
+    ) -> list[GiftListing]:
+        mine = [
+            g
+            for g in self._s.gifts.values()
+            if (g.sender_id if sent else g.recipient_id) == player_id
+            and (claimable_at is None or is_claimable(g, claimable_at))
+        ]
+        out = []
+        for g in sorted(mine, key=lambda g: (g.sent_at, g.id), reverse=True)[:limit]:
+            other = self.get_player_by_id(g.recipient_id if sent else g.sender_id)
+            grant = self._s.grants.get((g.game_id, g.grant_id))
+            if other is not None and grant is not None:
+                out.append(GiftListing(g, other, grant.status))
+        return out
 
     def emit(self, event: DomainEvent) -> None:
         outbox = self._s.outbox

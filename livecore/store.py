@@ -18,6 +18,7 @@ from livecore.economy import Holding, LedgerEntry
 from livecore.events import DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game
+from livecore.gifts import Gift, GiftListing, SenderStats
 from livecore.grants import Grant
 from livecore.idempotency import StoredResponse
 from livecore.players import Player
@@ -99,6 +100,29 @@ class Transaction(Protocol):
 
     def grants_past_expiry(self, now: datetime, limit: int) -> list[Grant]:
         """Pending grants whose expiry has passed (for the sweep), oldest expiry first."""
+        ...
+
+    # Gifts, by (game_id, gift id). A gift's grant has the gift id as its ``source_ref_id``.
+    def insert_gift(self, gift: Gift) -> None: ...
+    def get_gift(self, game_id: str, gift_id: str) -> Gift | None: ...
+    def update_gift(self, gift: Gift) -> None: ...
+    def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None: ...
+    def gift_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime
+    ) -> SenderStats:
+        """The latest gift to ``recipient_id`` sent after ``cooldown_since`` and the count sent since
+        ``day_start``, in one read."""
+        ...
+
+    def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
+        """Recipient id -> the latest gift sent to them after ``since`` (friend rows' cooldowns)."""
+        ...
+
+    def list_gifts(
+        self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
+    ) -> list[GiftListing]:
+        """Gifts the player received (or sent), newest first; with ``claimable_at``, only those still
+        pending and not expired then."""
         ...
 
     # Outbox: events commit with the change that caused them.

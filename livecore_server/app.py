@@ -24,9 +24,11 @@ from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import namespace
 from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
+from livecore_server.sdk import gifts as sdk_gifts
 from livecore_server.sdk import players as sdk_players
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
+from livecore_server.server import gifts as server_gifts
 from livecore_server.server import players as server_players
 from livecore_server.server import system
 from livecore_server.services import SERVICES, Services
@@ -41,10 +43,12 @@ BINDINGS: tuple[Binding, ...] = (
     *system.BINDINGS,
     *sdk_players.BINDINGS,
     *sdk_economy.BINDINGS,
+    *sdk_gifts.BINDINGS,  # before friends: /friends/gifts/... must not read as /friends/{id}
     *sdk_friends.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
+    *server_gifts.BINDINGS,
 )
 
 

@@ -63,6 +63,8 @@ def _apply(tx: SqliteTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
                 "UPDATE games SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
                 (game.name, settings, now, game_id),
             )
+        if game.gifting.enabled:
+            conn.execute("UPDATE games SET gifting_ever_enabled = 1 WHERE id = ?", (game_id,))
         games[game_key] = {
             "id": game_id,
             "apiKeys": {name: _api_key(tx, rt, game_id, name, k) for name, k in game.api_keys.items()},

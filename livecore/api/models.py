@@ -14,6 +14,7 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.games import ResourceType
+from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, effective_status
 from livecore.identity import Identity
 from livecore.players import Player
@@ -436,6 +437,113 @@ class PresenceResponse:
     online: bool
     last_active_at: datetime | None
     status: str | None
+
+
+# --- Gifting (issue #6) ----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class SendGiftRequest:
+    """SPEC 4.1 send gift; the target is exactly one of ``externalPlayerId`` and ``friendCode``."""
+
+    type: ResourceType
+    resource_key: str
+    amount: int
+    external_player_id: str | None = None
+    friend_code: str | None = None
+    message: str | None = None
+    idempotency_key: str | None = None
+
+
+@attrs.frozen
+class GiftView:
+    """SPEC 2.11, seen by one of its two players (``direction`` and ``player`` are relative to them).
+    The server gift history adds ``grantStatus``, the delivering grant's status."""
+
+    gift_id: str
+    grant_id: str
+    direction: Direction
+    player: Counterparty
+    type: ResourceType
+    resource_key: str
+    amount: int
+    message: str | None
+    status: GiftStatus
+    sent_at: datetime
+    claimed_at: datetime | None
+    expires_at: datetime | None
+    grant_status: GrantStatus | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+    @classmethod
+    def of(
+        cls, gift: Gift, viewer_id: str, counterparty: Player, grant_status: GrantStatus | None = None
+    ) -> GiftView:
+        return cls(
+            gift_id=gift.id,
+            grant_id=gift.grant_id,
+            direction=Direction.OUTGOING if gift.sender_id == viewer_id else Direction.INCOMING,
+            player=Counterparty(
+                external_player_id=counterparty.external_id, display_identity=display_view(counterparty)
+            ),
+            type=gift.type,
+            resource_key=gift.resource_key,
+            amount=gift.amount,
+            message=gift.message,
+            status=gift.status,
+            sent_at=gift.sent_at,
+            claimed_at=gift.claimed_at,
+            expires_at=gift.expires_at,
+            grant_status=grant_status,
+        )
+
+
+@attrs.frozen
+class GiftResponse:
+    gift: GiftView
+
+
+@attrs.frozen
+class GiftCatalogResource:
+    type: ResourceType
+    key: str
+    max_amount: int
+    costs_sender: bool
+
+
+@attrs.frozen
+class GiftCatalogResponse:
+    """SPEC 2.12, plus ``enabled`` (additive): the game's gifting switch."""
+
+    enabled: bool
+    cooldown_seconds: int
+    daily_send_limit: int | None
+    sent_today: int
+    resources: list[GiftCatalogResource]
+
+
+@attrs.frozen
+class GiftListQuery:
+    """Inbox and sent lists: ``pending=true`` keeps gifts still claimable; ``limit`` 1 to 200."""
+
+    pending: bool = False
+    limit: int = 100
+
+
+class GiftHistoryDirection(enum.StrEnum):
+    RECEIVED = "received"
+    SENT = "sent"
+
+
+@attrs.frozen
+class ServerGiftsQuery:
+    direction: GiftHistoryDirection = GiftHistoryDirection.RECEIVED
+    limit: int = 50
+
+
+@attrs.frozen
+class ServerGiftsResponse:
+    direction: GiftHistoryDirection
+    gifts: list[GiftView]
 
 
 # --- Errors (OpenAPI only: the server renders the envelope directly) ------------------------------

@@ -256,6 +256,9 @@ SDK_CLAIM_GRANT = Route(
         ErrorCode.GRANT_NOT_FOUND,
         ErrorCode.GRANT_ALREADY_CLAIMED,
         ErrorCode.GRANT_EXPIRED,
+        # A gift's grant is claimed under the gift's rule.
+        ErrorCode.GIFT_ALREADY_CLAIMED,
+        ErrorCode.GIFT_EXPIRED,
     ),
 )
 
@@ -501,6 +504,84 @@ SERVER_BLOCKS = _server_read(
     "server.friends.blocks", "/blocks", "The players a player blocked.", m.BlocksResponse
 )
 
+# --- Gifting (issue #6) ----------------------------------------------------------------------------
+
+_GIFT_READ_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND)
+
+GIFT_SEND = _friends_route(
+    "gifts.send",
+    "POST",
+    "/friends/gifts",
+    "Send a gift to a friend (by external id or friend code); the friend claims it later.",
+    m.GiftResponse,
+    status=201,
+    request=m.SendGiftRequest,
+    body_idempotency_field=True,
+    errors=(
+        *_PLAYER_WRITE_ERRORS,
+        ErrorCode.FRIEND_CODE_INVALID,
+        ErrorCode.GIFTING_DISABLED,
+        ErrorCode.NOT_FRIENDS,
+        ErrorCode.GIFT_NOT_ALLOWED,
+        ErrorCode.GIFT_AMOUNT_INVALID,
+        ErrorCode.GIFT_COOLDOWN,
+        ErrorCode.GIFT_LIMIT_REACHED,
+        ErrorCode.GIFT_INSUFFICIENT_BALANCE,
+        ErrorCode.IDEMPOTENCY_CONFLICT,
+    ),
+)
+GIFT_CLAIM = _friends_route(
+    "gifts.claim",
+    "POST",
+    "/friends/gifts/{giftId}/claim",
+    "Claim a gift you received: its contents are credited now.",
+    m.GiftResponse,
+    errors=(
+        *_PLAYER_WRITE_ERRORS,
+        ErrorCode.GIFT_NOT_FOUND,
+        ErrorCode.GIFT_ALREADY_CLAIMED,
+        ErrorCode.GIFT_EXPIRED,
+    ),
+)
+GIFT_CATALOG = _friends_route(
+    "gifts.catalog",
+    "GET",
+    "/friends/gifts/catalog",
+    "What can be gifted, the cooldown and daily limit, and how many gifts you sent today (UTC).",
+    m.GiftCatalogResponse,
+    errors=_GIFT_READ_ERRORS,
+)
+GIFT_INBOX = _friends_route(
+    "gifts.inbox",
+    "GET",
+    "/friends/gifts/inbox",
+    "Gifts you received, newest first (pending=true: only those you can still claim).",
+    list[m.GiftView],
+    query=m.GiftListQuery,
+    errors=_GIFT_READ_ERRORS,
+)
+GIFT_SENT = _friends_route(
+    "gifts.sent",
+    "GET",
+    "/friends/gifts/sent",
+    "Gifts you sent, newest first (pending=true: only those not yet claimed nor expired).",
+    list[m.GiftView],
+    query=m.GiftListQuery,
+    errors=_GIFT_READ_ERRORS,
+)
+SERVER_GIFTS = Route(
+    name="server.gifts.list",
+    surface=Surface.SERVER,
+    method="GET",
+    path=f"{_P}/gifts",
+    summary="A player's gift history with counterparties and the delivering grants' status.",
+    response=m.ServerGiftsResponse,
+    query=m.ServerGiftsQuery,
+    errors=(ErrorCode.GIFTING_DISABLED, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+GIFT_ROUTES = (GIFT_SEND, GIFT_CLAIM, GIFT_CATALOG, GIFT_INBOX, GIFT_SENT, SERVER_GIFTS)
+
 FRIENDS_ROUTES = (
     FRIEND_CODE,
     FRIENDS_SEARCH,
@@ -541,5 +622,6 @@ ALL: tuple[Route, ...] = (
     SERVER_WALLET_CREDIT,
     SERVER_WALLET_DEBIT,
     *FRIENDS_ROUTES,
+    *GIFT_ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

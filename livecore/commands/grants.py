@@ -10,6 +10,7 @@ from livecore.commands.economy import change
 from livecore.commands.players import first_contact, load_game
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.gifts import GIFT_SOURCE_KIND, GiftStatus, check_claim, claimed, claimed_payload
 from livecore.grants import (
     Entry,
     Grant,
@@ -44,18 +45,47 @@ def create_grant(
 ) -> Grant:
     """A pending grant for the player, created on first contact if needed; fires ``grant.created``."""
     game = load_game(tx, scope)
-    now = rt.clock.now()
     checked = validate_entries(game, entries)
-    validate_expiry(expires_at, now)
+    validate_expiry(expires_at, rt.clock.now())
     player = first_contact(tx, rt, scope, external_id)
+    return issue_grant(
+        tx,
+        rt,
+        scope,
+        player,
+        kind=kind,
+        entries=checked,
+        expires_at=expires_at,
+        source_kind=source_kind,
+        source_ref_id=source_ref_id,
+        metadata=metadata,
+    )
+
+
+def issue_grant(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    player: Player,
+    *,
+    kind: GrantKind,
+    entries: tuple[Entry, ...],
+    expires_at: datetime | None,
+    source_kind: str,
+    source_ref_id: str | None,
+    metadata: dict[str, Any] | None = None,
+    grant_id: str | None = None,
+) -> Grant:
+    """Insert a pending grant of already-checked entries and fire ``grant.created``."""
+    now = rt.clock.now()
     grant = Grant(
-        id=new_uuid(now, rt.rng),
+        id=grant_id or new_uuid(now, rt.rng),
         player_id=player.id,
         external_player_id=player.external_id,
-        game_id=game.id,
+        game_id=player.game_id,
         kind=kind,
         status=GrantStatus.PENDING,
-        entries=checked,
+        entries=entries,
         source_kind=source_kind,
         source_ref_id=source_ref_id,
         metadata=dict(metadata or {}),
@@ -78,11 +108,22 @@ def settle(
     tx: Transaction, rt: Runtime, scope: Scope, player: Player, grant_id: str, trigger: GrantTrigger
 ) -> Grant:
     """Claim, ack or force-claim: the grant becomes claimed, its entries are credited and
-    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged."""
+    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged.
+
+    A gift's grant is the gift: a client claim of it runs the gift's claim rule (410 ``gift_expired``,
+    409 ``gift_already_claimed``), and whatever claims the grant claims the gift with it
+    (``gift.claimed`` fires before ``grant.claimed``)."""
     if trigger is GrantTrigger.CLAIM:
         ensure_not_banned(player)
     grant = get_grant(tx, scope, player, grant_id)
     now = rt.clock.now()
+    gift = (
+        tx.get_gift(grant.game_id, grant.source_ref_id or "")
+        if grant.source_kind == GIFT_SOURCE_KIND
+        else None
+    )
+    if gift is not None and trigger is GrantTrigger.CLAIM:
+        check_claim(gift, now)
     settled, changed = transition(grant, trigger, now)
     if not changed:
         return settled
@@ -101,6 +142,10 @@ def settle(
             parameters=entry.parameters,
         )
     tx.update_grant(settled)
+    if gift is not None and gift.status is not GiftStatus.CLAIMED:
+        gift = claimed(gift, now)
+        tx.update_gift(gift)
+        emit(tx, rt, scope, "gift.claimed", claimed_payload(gift))
     emit(tx, rt, scope, "grant.claimed", grant_payload(settled))
     return settled
 
@@ -120,4 +165,4 @@ def expire_grants(tx: Transaction, rt: Runtime) -> int:
     return len(due)
 
 
-__all__ = ["create_grant", "expire_grants", "get_grant", "settle"]
+__all__ = ["create_grant", "expire_grants", "get_grant", "issue_grant", "settle"]

@@ -42,6 +42,8 @@ class Call:
     query: Any
     headers: Mapping[str, str]
     player: Player | None = None
+    # The write's idempotency key (body field or header), for commands that keep it on their record.
+    idempotency_key: str | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -202,6 +204,7 @@ def make_handler(
             body=None,
             query=None,
             headers=request.headers,
+            idempotency_key=key,
         )
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
         if key is not None and fp is not None:

@@ -10,6 +10,7 @@ import attrs
 from livecore.api import models as m
 from livecore.api import routes
 from livecore.commands import friends as cmd
+from livecore.commands import gifts as gift_cmd
 from livecore.commands.players import authenticate, get_player, load_game
 from livecore.economy import SYSTEM_ITEMS, progression
 from livecore.friends import (
@@ -49,8 +50,14 @@ def progression_for(
 
 
 def friend_row(
-    call: Call, game: Game, p: Player, since: datetime, prog: dict[str, dict[str, int]] | None
+    call: Call,
+    game: Game,
+    p: Player,
+    since: datetime,
+    prog: dict[str, dict[str, int]] | None,
+    cooldowns: dict[str, datetime],
 ) -> m.FriendRow:
+    """SPEC 2.5; ``cooldowns`` (friend id -> until) are the viewer's gift cooldowns (SPEC 4.1 rule 5)."""
     presence = call.services.presence.presence_of(p)
     return m.FriendRow(
         external_player_id=p.external_id,
@@ -59,8 +66,15 @@ def friend_row(
         online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
+        gift_cooldown_until=cooldowns.get(p.id),
         progression=prog.get(p.id) if prog is not None else None,
     )
+
+
+def new_friend_row(call: Call, tx: SqliteTransaction, game: Game, me: Player, friend: Player) -> m.FriendRow:
+    """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
+    cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
+    return friend_row(call, game, friend, call.rt.clock.now(), None, cooldowns)
 
 
 def friends_view(
@@ -69,7 +83,8 @@ def friends_view(
     game = load_game(tx, call.scope)
     rows = tx.list_friends(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
-    return m.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog) for f, p in rows])
+    cooldowns = gift_cmd.cooldowns(tx, game, player, call.rt.clock.now()) if rows else {}
+    return m.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog, cooldowns) for f, p in rows])
 
 
 def requests_view(
@@ -169,7 +184,7 @@ def send_request(call: Call, tx: SqliteTransaction) -> m.SendRequestResponse | R
     if added.accepted:
         friend = tx.get_player_by_id(target.id)
         assert friend is not None
-        row = friend_row(call, game, friend, call.rt.clock.now(), None)
+        row = new_friend_row(call, tx, game, me, friend)
         # SPEC 4.1: a reciprocal add answers 200 (the route's declared status is the pending 201).
         return Reply(m.SendRequestResponse(status="accepted", friend=row), 200)
     return m.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
@@ -183,7 +198,7 @@ def accept(call: Call, tx: SqliteTransaction) -> m.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
-    return m.FriendResponse(friend=friend_row(call, game, friend, call.rt.clock.now(), None))
+    return m.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
 
 
 def decline(call: Call, tx: SqliteTransaction) -> m.RequestDone:

@@ -268,4 +268,34 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             " INSERT INTO player_names (rowid, search_name) VALUES (new.rowid, new.search_name); END",
         ],
     ),
+    (
+        "0009_gifts",
+        [
+            # Set by `apply` once a manifest enables gifting; never cleared (SPEC 4.3 gift history).
+            "ALTER TABLE games ADD COLUMN gifting_ever_enabled INTEGER NOT NULL DEFAULT 0",
+            """CREATE TABLE gifts (
+                id TEXT PRIMARY KEY,
+                game_id TEXT NOT NULL,
+                grant_id TEXT NOT NULL UNIQUE,
+                sender_id TEXT NOT NULL REFERENCES players(id),
+                recipient_id TEXT NOT NULL REFERENCES players(id),
+                type TEXT NOT NULL,
+                resource_key TEXT NOT NULL,
+                amount INTEGER NOT NULL CHECK (amount > 0),
+                message TEXT,
+                status TEXT NOT NULL,
+                sent_at INTEGER NOT NULL,
+                expires_at INTEGER,
+                claimed_at INTEGER,
+                deducted INTEGER NOT NULL,
+                idempotency_key TEXT
+            ) WITHOUT ROWID""",
+            # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
+            "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
+            "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",
+            # A repeated idempotency key answers the gift it made, however long ago (SPEC 4.1 rule 4).
+            "CREATE UNIQUE INDEX gifts_by_key ON gifts (sender_id, idempotency_key)"
+            " WHERE idempotency_key IS NOT NULL",
+        ],
+    ),
 ]

@@ -30,6 +30,7 @@ from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, GameSettings, ResourceType
+from livecore.gifts import Gift, GiftListing, GiftStatus, SenderStats
 from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
@@ -420,6 +421,37 @@ def _grant(r: tuple[Any, ...]) -> Grant:
     )
 
 
+_GIFT_COLUMNS = (
+    "g.id, g.grant_id, g.game_id, g.sender_id, s.external_id, g.recipient_id, r.external_id, g.type,"
+    " g.resource_key, g.amount, g.message, g.status, g.sent_at, g.expires_at, g.claimed_at, g.deducted,"
+    " g.idempotency_key"
+)
+# Every gift read names both players' external ids (gift views and webhooks carry them).
+_GIFT_FROM = "FROM gifts g JOIN players s ON s.id = g.sender_id JOIN players r ON r.id = g.recipient_id"
+
+
+def _gift(r: tuple[Any, ...]) -> Gift:
+    return Gift(
+        id=r[0],
+        grant_id=r[1],
+        game_id=r[2],
+        sender_id=r[3],
+        sender_external_id=r[4],
+        recipient_id=r[5],
+        recipient_external_id=r[6],
+        type=ResourceType(r[7]),
+        resource_key=r[8],
+        amount=r[9],
+        message=r[10],
+        status=GiftStatus(r[11]),
+        sent_at=from_millis(r[12]),
+        expires_at=_dt(r[13]),
+        claimed_at=_dt(r[14]),
+        deducted_from_sender=bool(r[15]),
+        idempotency_key=r[16],
+    )
+
+
 OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
 
 
@@ -459,12 +491,20 @@ class SqliteTransaction:
 
     def _load_game(self, game_id: str) -> Game | None:
         row = self.conn.execute(
-            "SELECT id, studio_id, key, name, settings FROM games WHERE id = ?", (game_id,)
+            "SELECT id, studio_id, key, name, settings, gifting_ever_enabled FROM games WHERE id = ?",
+            (game_id,),
         ).fetchone()
         if row is None:
             return None
         settings = settings_converter.structure(orjson.loads(row[4]), GameSettings)
-        return Game(id=row[0], studio_id=row[1], key=row[2], name=row[3], settings=settings)
+        return Game(
+            id=row[0],
+            studio_id=row[1],
+            key=row[2],
+            name=row[3],
+            settings=settings,
+            gifting_ever_enabled=bool(row[5]),
+        )
 
     # --- Players -------------------------------------------------------------------------------
     def get_player(self, game_id: str, external_id: str) -> Player | None:
@@ -765,6 +805,83 @@ class SqliteTransaction:
             (to_millis(now), limit),
         )
         return [_grant(r) for r in rows]
+
+    # --- Gifts ---------------------------------------------------------------------------------
+    def insert_gift(self, gift: Gift) -> None:
+        self.conn.execute(
+            "INSERT INTO gifts (id, game_id, grant_id, sender_id, recipient_id, type, resource_key, amount,"
+            " message, status, sent_at, expires_at, claimed_at, deducted, idempotency_key)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                gift.id,
+                gift.game_id,
+                gift.grant_id,
+                gift.sender_id,
+                gift.recipient_id,
+                gift.type.value,
+                gift.resource_key,
+                gift.amount,
+                gift.message,
+                gift.status.value,
+                to_millis(gift.sent_at),
+                _ms(gift.expires_at),
+                _ms(gift.claimed_at),
+                int(gift.deducted_from_sender),
+                gift.idempotency_key,
+            ),
+        )
+
+    def get_gift(self, game_id: str, gift_id: str) -> Gift | None:
+        row = self.conn.execute(
+            f"SELECT {_GIFT_COLUMNS} {_GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
+        ).fetchone()
+        return None if row is None else _gift(row)
+
+    def update_gift(self, gift: Gift) -> None:
+        self.conn.execute(
+            "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
+            (gift.status.value, _ms(gift.claimed_at), gift.id),
+        )
+
+    def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
+        row = self.conn.execute(
+            f"SELECT {_GIFT_COLUMNS} {_GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
+            (sender_id, idempotency_key),
+        ).fetchone()
+        return None if row is None else _gift(row)
+
+    def gift_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime
+    ) -> SenderStats:
+        since, day = to_millis(cooldown_since), to_millis(day_start)
+        last, today = self.conn.execute(
+            "SELECT MAX(CASE WHEN recipient_id = ? AND sent_at > ? THEN sent_at END),"
+            " COUNT(CASE WHEN sent_at >= ? THEN 1 END)"
+            " FROM gifts WHERE sender_id = ? AND sent_at >= ?",
+            (recipient_id, since, day, sender_id, min(since, day)),
+        ).fetchone()
+        return SenderStats(last_to_recipient=_dt(last), sent_today=today)
+
+    def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
+        rows = self.conn.execute(
+            "SELECT recipient_id, MAX(sent_at) FROM gifts WHERE sender_id = ? AND sent_at > ?"
+            " GROUP BY recipient_id",
+            (sender_id, to_millis(since)),
+        )
+        return {r[0]: from_millis(r[1]) for r in rows}
+
+    def list_gifts(
+        self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
+    ) -> list[GiftListing]:
+        mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
+        query = f"SELECT {_GIFT_COLUMNS}, t.status, {_P_COLUMNS} {_GIFT_FROM}"
+        query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
+        params: list[Any] = [player_id]
+        if claimable_at is not None:
+            query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
+            params.append(to_millis(claimable_at))
+        rows = self.conn.execute(query + " ORDER BY g.sent_at DESC, g.id DESC LIMIT ?", (*params, limit))
+        return [GiftListing(_gift(r[:17]), _player(r[18:]), GrantStatus(r[17])) for r in rows]
 
     # --- Outbox --------------------------------------------------------------------------------
     def emit(self, event: DomainEvent) -> None:

@@ -1,0 +1,131 @@
+"""Gift commands: send (one transaction: gift, its pending grant, the sender's debit, the webhooks),
+claim (through the grant, so both routes pay out identically), and the reads behind the catalog and the
+friends list's ``giftCooldownUntil``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import attrs
+
+from livecore.commands import Runtime, emit
+from livecore.commands.economy import change
+from livecore.commands.grants import issue_grant, settle
+from livecore.economy import Reason
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import Game
+from livecore.gifts import (
+    GIFT_SOURCE_KIND,
+    Gift,
+    GiftStatus,
+    SendRequest,
+    check_message,
+    check_replay,
+    check_send,
+    cooldown_until,
+    cooldown_window_start,
+    day_start,
+    expiry,
+    sent_payload,
+)
+from livecore.grants import Entry, GrantKind, GrantTrigger
+from livecore.ids import new_uuid
+from livecore.players import Player, ensure_not_banned
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+@attrs.frozen
+class Sent:
+    gift: Gift
+    replayed: bool = False  # the idempotency key named a gift sent before: nothing new happened
+
+
+def send(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    sender: Player,
+    recipient: Player,
+    request: SendRequest,
+) -> Sent:
+    """Send a gift: the refusal checks of :func:`livecore.gifts.check_send`, then the gift, its pending
+    grant (``grant.created``), the sender's debit when the resource costs the sender, and ``gift.sent``."""
+    ensure_not_banned(sender)
+    check_message(request.message)
+    if request.idempotency_key is not None:
+        earlier = tx.gift_by_key(sender.id, request.idempotency_key)
+        if earlier is not None:
+            return Sent(check_replay(earlier, recipient.id, request), replayed=True)
+    now = rt.clock.now()
+    settings = game.settings.gifting
+    are_friends = sender.id != recipient.id and tx.get_friendship(sender.id, recipient.id) is not None
+    stats = tx.gift_stats(sender.id, recipient.id, cooldown_window_start(settings, now), day_start(now))
+    res_declared = game.settings.resources.get(request.resource_key)
+    costs = res_declared is not None and res_declared.costs_sender
+    balance = tx.get_holding(sender.id, request.resource_key).amount if costs else 0
+    res = check_send(game, request, are_friends=are_friends, stats=stats, balance=balance, now=now)
+    gift = Gift(
+        id=new_uuid(now, rt.rng),
+        grant_id=new_uuid(now, rt.rng),
+        game_id=game.id,
+        sender_id=sender.id,
+        sender_external_id=sender.external_id,
+        recipient_id=recipient.id,
+        recipient_external_id=recipient.external_id,
+        type=res.type,
+        resource_key=res.key,
+        amount=request.amount,
+        message=request.message,
+        status=GiftStatus.PENDING,
+        sent_at=now,
+        expires_at=expiry(settings, now),
+        deducted_from_sender=res.costs_sender,
+        idempotency_key=request.idempotency_key,
+    )
+    if res.costs_sender:
+        change(tx, rt, scope, game, sender, res, -gift.amount, Reason.GIFT_COST, source_ref_id=gift.id)
+    tx.insert_gift(gift)
+    emit(tx, rt, scope, "gift.sent", sent_payload(gift))
+    issue_grant(
+        tx,
+        rt,
+        scope,
+        recipient,
+        kind=GrantKind.REWARD,
+        entries=(Entry(type=res.type, key=res.key, amount=gift.amount),),
+        expires_at=gift.expires_at,
+        source_kind=GIFT_SOURCE_KIND,
+        source_ref_id=gift.id,
+        grant_id=gift.grant_id,
+    )
+    return Sent(gift)
+
+
+def get_gift(tx: Transaction, scope: Scope, recipient: Player, gift_id: str) -> Gift:
+    """A gift as its recipient sees it; anyone else (the sender too) is told it does not exist."""
+    gift = tx.get_gift(scope.game_id, gift_id)
+    if gift is None or gift.recipient_id != recipient.id:
+        raise LivecoreError(ErrorCode.GIFT_NOT_FOUND, "No such gift for you.", {"giftId": gift_id})
+    return gift
+
+
+def claim(tx: Transaction, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
+    """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
+    gift = get_gift(tx, scope, recipient, gift_id)
+    settle(tx, rt, scope, recipient, gift.grant_id, GrantTrigger.CLAIM)
+    claimed = tx.get_gift(scope.game_id, gift_id)
+    assert claimed is not None
+    return claimed
+
+
+def sent_today(tx: Transaction, sender: Player, now: datetime) -> int:
+    return tx.gift_stats(sender.id, None, now, day_start(now)).sent_today
+
+
+def cooldowns(tx: Transaction, game: Game, sender: Player, now: datetime) -> dict[str, datetime]:
+    """Friend id -> when the sender may gift them again, for friends still on cooldown."""
+    settings = game.settings.gifting
+    last = tx.gift_cooldowns(sender.id, cooldown_window_start(settings, now))
+    return {pid: until for pid, t in last.items() if (until := cooldown_until(t, settings, now)) is not None}

@@ -1,0 +1,95 @@
+"""Client gift routes (SPEC 4.1, DECISIONS 2): send, claim, catalog, inbox and sent lists."""
+
+from __future__ import annotations
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands import gifts as cmd
+from livecore.commands.friends import resolve_target
+from livecore.commands.players import load_game
+from livecore.friends import clamp
+from livecore.gifts import SendRequest, max_amount, sendable
+from livecore.players import Player
+from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.storage.sqlite import SqliteTransaction
+
+LIST_LIMIT_MAX = 200
+
+
+def _me(call: Call) -> Player:
+    assert call.player is not None  # player-scoped: authenticated before the handler runs
+    return call.player
+
+
+def send(call: Call, tx: SqliteTransaction) -> m.GiftResponse | Reply:
+    body: m.SendGiftRequest = call.body
+    me = _me(call)
+    target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    request = SendRequest(
+        type=body.type,
+        resource_key=body.resource_key,
+        amount=body.amount,
+        message=body.message,
+        idempotency_key=call.idempotency_key,
+    )
+    sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, request)
+    view = m.GiftResponse(gift=m.GiftView.of(sent.gift, me.id, target))
+    # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
+    return Reply(view, 200) if sent.replayed else view
+
+
+def claim(call: Call, tx: SqliteTransaction) -> m.GiftResponse:
+    me = _me(call)
+    gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
+    sender = tx.get_player_by_id(gift.sender_id)
+    assert sender is not None
+    return m.GiftResponse(gift=m.GiftView.of(gift, me.id, sender))
+
+
+def catalog(call: Call, tx: SqliteTransaction) -> m.GiftCatalogResponse:
+    game = load_game(tx, call.scope)
+    settings = game.settings.gifting
+    return m.GiftCatalogResponse(
+        enabled=settings.enabled,
+        cooldown_seconds=settings.cooldown_seconds,
+        daily_send_limit=settings.daily_send_limit,
+        sent_today=cmd.sent_today(tx, _me(call), call.rt.clock.now()),
+        resources=[
+            m.GiftCatalogResource(
+                type=res.type, key=res.key, max_amount=max_amount(res), costs_sender=res.costs_sender
+            )
+            for _, res in sorted(game.settings.resources.items())
+            if settings.enabled and sendable(game, res)
+        ],
+    )
+
+
+def gift_list(
+    call: Call, tx: SqliteTransaction, player: Player, *, sent: bool, pending: bool, limit: int
+) -> list[m.GiftView]:
+    now = call.rt.clock.now()
+    rows = tx.list_gifts(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
+    return [m.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
+
+
+def inbox(call: Call, tx: SqliteTransaction) -> list[m.GiftView]:
+    q: m.GiftListQuery = call.query
+    return gift_list(
+        call, tx, _me(call), sent=False, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
+    )
+
+
+def sent(call: Call, tx: SqliteTransaction) -> list[m.GiftView]:
+    q: m.GiftListQuery = call.query
+    return gift_list(
+        call, tx, _me(call), sent=True, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
+    )
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.GIFT_SEND, send),
+    bind(routes.GIFT_CLAIM, claim),
+    bind(routes.GIFT_CATALOG, catalog),
+    bind(routes.GIFT_INBOX, inbox),
+    bind(routes.GIFT_SENT, sent),
+]

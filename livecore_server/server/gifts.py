@@ -1,0 +1,30 @@
+"""Server gift history of a player (SPEC 4.3)."""
+
+from __future__ import annotations
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands.players import get_player, load_game
+from livecore.errors import invalid_request
+from livecore.gifts import check_history_visible
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.storage.sqlite import SqliteTransaction
+
+LIMIT_MAX = 200
+
+
+def history(call: Call, tx: SqliteTransaction) -> m.ServerGiftsResponse:
+    q: m.ServerGiftsQuery = call.query
+    if not 1 <= q.limit <= LIMIT_MAX:
+        raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
+    check_history_visible(load_game(tx, call.scope))
+    player = get_player(tx, call.scope, call.external_id)
+    sent = q.direction is m.GiftHistoryDirection.SENT
+    rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=q.limit)
+    return m.ServerGiftsResponse(
+        direction=q.direction,
+        gifts=[m.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status) for r in rows],
+    )
+
+
+BINDINGS: list[Binding] = [bind(routes.SERVER_GIFTS, history)]
