@@ -305,14 +305,15 @@ class MemoryTransaction:
         return sent[find(sent, since, key=lambda row: row[0]) :]
 
     def gift_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
     ) -> SenderStats:
         last = None
         for sent_at, recipient, _ in reversed(self._sent_after(sender_id, cooldown_since, inclusive=False)):
             if recipient == recipient_id:
                 last = sent_at
                 break
-        return SenderStats(last, len(self._sent_after(sender_id, day_start, inclusive=True)))
+        today = 0 if day_start is None else len(self._sent_after(sender_id, day_start, inclusive=True))
+        return SenderStats(last, today)
 
     def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
         return {r: t for t, r, _ in self._sent_after(sender_id, since, inclusive=False)}

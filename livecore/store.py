@@ -108,10 +108,10 @@ class Transaction(Protocol):
     def update_gift(self, gift: Gift) -> None: ...
     def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None: ...
     def gift_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
     ) -> SenderStats:
         """The latest gift to ``recipient_id`` sent after ``cooldown_since`` and the count sent since
-        ``day_start``, in one read."""
+        ``day_start`` (0 when None: nothing to count against), in one read."""
         ...
 
     def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:

@@ -61,7 +61,8 @@ def send(
     now = rt.clock.now()
     settings = game.settings.gifting
     are_friends = sender.id != recipient.id and tx.get_friendship(sender.id, recipient.id) is not None
-    stats = tx.gift_stats(sender.id, recipient.id, cooldown_window_start(settings, now), day_start(now))
+    counted = day_start(now) if settings.daily_send_limit is not None else None
+    stats = tx.gift_stats(sender.id, recipient.id, cooldown_window_start(settings, now), counted)
     res_declared = game.settings.resources.get(request.resource_key)
     costs = res_declared is not None and res_declared.costs_sender
     balance = tx.get_holding(sender.id, request.resource_key).amount if costs else 0

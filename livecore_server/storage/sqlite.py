@@ -851,16 +851,19 @@ class SqliteTransaction:
         return None if row is None else _gift(row)
 
     def gift_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
     ) -> SenderStats:
-        since, day = to_millis(cooldown_since), to_millis(day_start)
+        since = to_millis(cooldown_since)
+        # Without a daily limit nothing is counted, so the read stays inside the cooldown window (which
+        # holds at most about one gift per friend).
+        day = since if day_start is None else to_millis(day_start)
         last, today = self.conn.execute(
             "SELECT MAX(CASE WHEN recipient_id = ? AND sent_at > ? THEN sent_at END),"
             " COUNT(CASE WHEN sent_at >= ? THEN 1 END)"
             " FROM gifts WHERE sender_id = ? AND sent_at >= ?",
             (recipient_id, since, day, sender_id, min(since, day)),
         ).fetchone()
-        return SenderStats(last_to_recipient=_dt(last), sent_today=today)
+        return SenderStats(last_to_recipient=_dt(last), sent_today=today if day_start is not None else 0)
 
     def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
         rows = self.conn.execute(
