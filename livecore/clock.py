@@ -6,6 +6,7 @@ Timestamps on the wire are ``YYYY-MM-DDTHH:MM:SS.sssZ`` (DECISIONS 7); :func:`fo
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 
@@ -40,8 +41,12 @@ class ManualClock:
         self._now = when
 
 
+@functools.lru_cache(maxsize=1024)
 def format_ts(value: datetime) -> str:
-    """``2026-11-21T20:40:15.123Z``: UTC, milliseconds, trailing Z."""
+    """``2026-11-21T20:40:15.123Z``: UTC, milliseconds, trailing Z.
+
+    Cached: one command writes the same instant several times (the record's time, each event payload's,
+    the response's), and a simulation's manual clock repeats instants across many commands."""
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
     # isoformat is several times faster than strftime, and timestamps are on every response.
@@ -60,6 +65,7 @@ def utc_day(value: datetime) -> date:
     return value.astimezone(UTC).date()
 
 
+@functools.lru_cache(maxsize=1024)
 def to_millis(value: datetime) -> int:
     """Milliseconds since the epoch: the storage form of a timestamp (sortable, exact to the wire).
     Integer arithmetic, not ``timestamp()``: a float can land one millisecond off."""

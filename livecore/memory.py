@@ -7,8 +7,7 @@ exactly like a database rollback.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -41,21 +40,33 @@ class MemoryStore:
         self.blocks: dict[tuple[str, str], Block] = {}
         self.gifts: dict[str, Gift] = {}
         self.gift_keys: dict[tuple[str, str], str] = {}  # (sender id, idempotency key) -> gift id
-        # sender id -> (sent_at, recipient id, gift id), in time order: cooldown and daily limit by bisect.
+        # sender id -> (sent_at, recipient id, gift id), in time order: the daily count by bisect.
         self.gifts_sent: dict[str, list[tuple[datetime, str, str]]] = {}
+        self.last_gift: dict[tuple[str, str], datetime] = {}  # (sender, recipient) -> latest sent_at
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
         self.games[game.id] = game
 
-    @contextmanager
-    def transaction(self) -> Iterator[MemoryTransaction]:
-        tx = MemoryTransaction(self)
-        try:
-            yield tx
-        except BaseException:
-            tx.rollback()
-            raise
+    def transaction(self) -> _Transaction:
+        return _Transaction(self)
+
+
+class _Transaction:
+    """``with store.transaction() as tx``: rolls the transaction back when the block raises. A class
+    rather than a generator-based context manager: simulations run one per command."""
+
+    __slots__ = ("tx",)
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.tx = MemoryTransaction(store)
+
+    def __enter__(self) -> MemoryTransaction:
+        return self.tx
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:
+            self.tx.rollback()
 
 
 class MemoryTransaction:
@@ -282,8 +293,14 @@ class MemoryTransaction:
             self._put(self._s.gift_keys, (gift.sender_id, gift.idempotency_key), gift.id)
         sent = self._s.gifts_sent.setdefault(gift.sender_id, [])
         row = (gift.sent_at, gift.recipient_id, gift.id)
-        bisect.insort(sent, row)
+        if sent and row < sent[-1]:
+            bisect.insort(sent, row)  # only when a simulation moved its clock back
+        else:
+            sent.append(row)
         self._undo.append(lambda: sent.remove(row))
+        pair = (gift.sender_id, gift.recipient_id)
+        if gift.sent_at >= self._s.last_gift.get(pair, gift.sent_at):
+            self._put(self._s.last_gift, pair, gift.sent_at)
 
     def get_gift(self, game_id: str, gift_id: str) -> Gift | None:
         found = self._s.gifts.get(gift_id)
@@ -296,27 +313,23 @@ class MemoryTransaction:
         gift_id = self._s.gift_keys.get((sender_id, idempotency_key))
         return None if gift_id is None else self._s.gifts[gift_id]
 
-    def _sent_after(
-        self, sender_id: str, since: datetime, *, inclusive: bool
-    ) -> list[tuple[datetime, str, str]]:
-        """The sender's gifts sent after ``since`` (or at it, when ``inclusive``), oldest first."""
+    def _sent_after(self, sender_id: str, since: datetime) -> list[tuple[datetime, str, str]]:
+        """The sender's gifts sent after ``since``, oldest first."""
         sent = self._s.gifts_sent.get(sender_id, [])
-        find = bisect.bisect_left if inclusive else bisect.bisect_right
-        return sent[find(sent, since, key=lambda row: row[0]) :]
+        return sent[bisect.bisect_right(sent, since, key=lambda row: row[0]) :]
 
     def gift_stats(
         self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
     ) -> SenderStats:
-        last = None
-        for sent_at, recipient, _ in reversed(self._sent_after(sender_id, cooldown_since, inclusive=False)):
-            if recipient == recipient_id:
-                last = sent_at
-                break
-        today = 0 if day_start is None else len(self._sent_after(sender_id, day_start, inclusive=True))
-        return SenderStats(last, today)
+        last = self._s.last_gift.get((sender_id, recipient_id or ""))
+        today = 0
+        if day_start is not None:
+            sent = self._s.gifts_sent.get(sender_id, [])
+            today = len(sent) - bisect.bisect_left(sent, day_start, key=lambda row: row[0])
+        return SenderStats(last if last is not None and last > cooldown_since else None, today)
 
     def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
-        return {r: t for t, r, _ in self._sent_after(sender_id, since, inclusive=False)}
+        return {r: t for t, r, _ in self._sent_after(sender_id, since)}
 
     def list_gifts(
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
