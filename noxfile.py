@@ -43,3 +43,5 @@ def bench(session: nox.Session) -> None:
         session.run("apt-get", "install", "-y", "-qq", "wrk", external=True)
     session.install("-e", ".[dev]")
     session.run("python", "-m", "benchmarks", "--json", "benchmarks/results/latest.json", *session.posargs)
+    # The embedded figure (core commands on the in-memory store, no server): sends per second.
+    session.run("python", "-m", "benchmarks.embedded", "--json", "benchmarks/results/embedded.json")
