@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import httpx
 
+from livecore.clock import parse_ts
 from livecore.errors import ErrorCode
 
 __all__ = [
@@ -33,6 +35,17 @@ __all__ = [
     "FriendCodeInvalidError",
     "FriendLimitReachedError",
     "FriendRequestNotFoundError",
+    "GiftAlreadyClaimedError",
+    "GiftAmountInvalidError",
+    "GiftCooldownError",
+    "GiftExpiredError",
+    "GiftInsufficientBalanceError",
+    "GiftLimitReachedError",
+    "GiftNotAllowedError",
+    "GiftNotFoundError",
+    "GiftNotFriendsError",
+    "GiftingDisabledError",
+    "GoneError",
     "GrantAlreadyClaimedError",
     "GrantExpiredError",
     "GrantNotFoundError",
@@ -125,6 +138,11 @@ class CannotFriendSelfError(InvalidRequestError):
     """400: a player tried to befriend, request, block or unblock themself."""
 
 
+class GiftAmountInvalidError(InvalidRequestError):
+    """400: a gift amount below 1 or above the resource's ``maxAmount`` (see the gift catalog);
+    ``details`` carries ``amount`` and ``maxAmount``."""
+
+
 class AuthenticationError(LivecoreAPIError):
     """401: missing, unknown or revoked API key."""
 
@@ -143,6 +161,21 @@ class PlayerBannedError(PermissionDeniedError):
 
 class PlayerBlockedError(PermissionDeniedError):
     """403: a block stands between the two players (either way), so neither can add the other."""
+
+
+class GiftingDisabledError(PermissionDeniedError):
+    """403: the game has not enabled gifting (on the server gift history: has never enabled it)."""
+
+
+class GiftNotFriendsError(PermissionDeniedError):
+    """403 ``not_friends``: a gift to a player who is not an accepted friend (a stranger, a pending
+    request, a block, or the sender themself). Not :class:`NotFriendsError`, which is the 404
+    ``not_friends_yet`` of removing a friend."""
+
+
+class GiftNotAllowedError(PermissionDeniedError):
+    """403: the resource is not giftable in this game (not on the allowlist, or it costs the sender in a
+    studio-managed game); the gift catalog lists what is."""
 
 
 class NotFoundError(LivecoreAPIError):
@@ -172,11 +205,15 @@ class FriendRequestNotFoundError(NotFoundError):
 
 class NotFriendsError(NotFoundError):
     """404 ``not_friends_yet``: removing a player who is not a friend. (The gift refusal ``not_friends``,
-    403, is a different code.)"""
+    403, is a different code: :class:`GiftNotFriendsError`.)"""
 
 
 class NotBlockedError(NotFoundError):
     """404: unblocking a player this player has not blocked."""
+
+
+class GiftNotFoundError(NotFoundError):
+    """404: no such gift received by this player (its sender cannot claim it either)."""
 
 
 class ConflictError(LivecoreAPIError):
@@ -222,6 +259,45 @@ class AlreadyFriendsError(ConflictError):
 
 class FriendLimitReachedError(ConflictError):
     """409: either player is at the game's ``max_friends`` (checked on send and again on accept)."""
+
+
+class GiftCooldownError(ConflictError):
+    """409: the sender gifted this friend less than the game's cooldown ago. ``cooldown_until`` is when
+    they may gift this friend again (``None`` if the service did not say); the friends list shows the
+    same time as ``gift_cooldown_until``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.cooldown_until = _timestamp(self.details, "cooldownUntil")
+
+
+class GiftLimitReachedError(ConflictError):
+    """409: the sender already sent the game's daily number of gifts (the UTC day)."""
+
+
+class GiftInsufficientBalanceError(ConflictError):
+    """409: the gift costs the sender and their balance is lower than the amount; nothing was taken.
+    ``details`` carries ``resource``, ``needed`` and ``have``."""
+
+
+class GiftAlreadyClaimedError(ConflictError):
+    """409: the gift was already claimed (through the gift, or through its delivering grant)."""
+
+
+class GoneError(LivecoreAPIError):
+    """410: the thing existed but is no longer available, for good."""
+
+
+class GiftExpiredError(GoneError):
+    """410: the gift passed its ``expires_at`` unclaimed and can no longer be claimed."""
 
 
 class UnprocessableEntityError(LivecoreAPIError):
@@ -276,6 +352,16 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.FRIEND_REQUEST_NOT_FOUND: FriendRequestNotFoundError,
     ErrorCode.NOT_FRIENDS_YET: NotFriendsError,
     ErrorCode.NOT_BLOCKED: NotBlockedError,
+    ErrorCode.GIFTING_DISABLED: GiftingDisabledError,
+    ErrorCode.NOT_FRIENDS: GiftNotFriendsError,
+    ErrorCode.GIFT_NOT_ALLOWED: GiftNotAllowedError,
+    ErrorCode.GIFT_AMOUNT_INVALID: GiftAmountInvalidError,
+    ErrorCode.GIFT_COOLDOWN: GiftCooldownError,
+    ErrorCode.GIFT_LIMIT_REACHED: GiftLimitReachedError,
+    ErrorCode.GIFT_INSUFFICIENT_BALANCE: GiftInsufficientBalanceError,
+    ErrorCode.GIFT_EXPIRED: GiftExpiredError,
+    ErrorCode.GIFT_NOT_FOUND: GiftNotFoundError,
+    ErrorCode.GIFT_ALREADY_CLAIMED: GiftAlreadyClaimedError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).
@@ -285,6 +371,7 @@ _BY_STATUS: dict[int, type[LivecoreAPIError]] = {
     403: PermissionDeniedError,
     404: NotFoundError,
     409: ConflictError,
+    410: GoneError,
     422: UnprocessableEntityError,
     429: RateLimitError,
 }
@@ -312,6 +399,17 @@ def error_from_response(status: int, headers: Mapping[str, str], payload: Any, t
         message = f"HTTP {status} without an error envelope: {text[:200]!r}"
     cls = error_class(status, code)
     return cls(message, status=status, code=code, details=details, headers=headers)
+
+
+def _timestamp(details: Mapping[str, Any] | None, name: str) -> datetime | None:
+    """A timestamp field of ``details``, or ``None`` when absent or unreadable (details are advisory)."""
+    raw = details.get(name) if details is not None else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        return parse_ts(raw)
+    except ValueError:
+        return None
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:

@@ -21,6 +21,12 @@ from livecore.api.models import (
     FriendRow,
     FriendsResponse,
     FriendTarget,
+    GiftCatalogResource,
+    GiftCatalogResponse,
+    GiftHistoryDirection,
+    GiftListQuery,
+    GiftResponse,
+    GiftView,
     GrantListResponse,
     GrantResponse,
     GrantSourceKind,
@@ -45,7 +51,10 @@ from livecore.api.models import (
     RewardEntry,
     SearchHit,
     SearchQuery,
+    SendGiftRequest,
     SendRequestResponse,
+    ServerGiftsQuery,
+    ServerGiftsResponse,
     ServerPingResponse,
     SetIdentityRequest,
     SuggestionRow,
@@ -56,6 +65,7 @@ from livecore.api.models import (
     WalletResponse,
 )
 from livecore.games import ResourceType
+from livecore.gifts import GiftStatus
 from livecore.grants import AckedBy, GrantKind, GrantStatus
 
 __all__ = [
@@ -78,6 +88,13 @@ __all__ = [
     "FriendRow",
     "FriendTarget",
     "FriendsResponse",
+    "GiftCatalogResource",
+    "GiftCatalogResponse",
+    "GiftHistoryDirection",
+    "GiftListQuery",
+    "GiftResponse",
+    "GiftStatus",
+    "GiftView",
     "GrantKind",
     "GrantListResponse",
     "GrantResponse",
@@ -105,7 +122,10 @@ __all__ = [
     "RewardEntry",
     "SearchHit",
     "SearchQuery",
+    "SendGiftRequest",
     "SendRequestResponse",
+    "ServerGiftsQuery",
+    "ServerGiftsResponse",
     "ServerPingResponse",
     "SetIdentityRequest",
     "SuggestionRow",

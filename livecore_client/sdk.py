@@ -28,6 +28,7 @@ from ._client import (
     sync_method,
 )
 from ._transport import Call, RetryPolicy
+from .models import ResourceType
 
 __all__ = ["AsyncSdkClient", "SdkClient"]
 
@@ -179,6 +180,9 @@ class _SdkCalls:
         Raises :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a grant claimed before (by
         another call, a server ack or an operator), :class:`~livecore_client.errors.GrantExpiredError`
         past its ``expires_at`` and :class:`~livecore_client.errors.GrantNotFoundError` for an unknown id.
+        The grant that delivers a gift is claimed under the gift's rule instead:
+        :class:`~livecore_client.errors.GiftAlreadyClaimedError` and
+        :class:`~livecore_client.errors.GiftExpiredError` (410).
         """
         return Call(
             routes.SDK_CLAIM_GRANT,
@@ -457,9 +461,141 @@ class _SdkCalls:
             player_secret=self._secret(player_secret),
         )
 
+    # --- Gifts --------------------------------------------------------------------------------------
 
-# Calls compare response types by identity, so the search call names the route's own list[SearchHit].
+    def _send_gift(
+        self,
+        external_id: str,
+        *,
+        type: ResourceType | str,
+        resource_key: str,
+        amount: int,
+        external_player_id: str | None = None,
+        friend_code: str | None = None,
+        message: str | None = None,
+        player_secret: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.GiftResponse]:
+        """Send a friend ``amount`` of resource ``resource_key`` (``type`` ``"item"`` or ``"currency"``,
+        XP included), by ``external_player_id`` or by ``friend_code`` (exactly one), with an optional
+        ``message`` of up to 200 characters. The gift comes back ``pending`` (201); the friend claims it
+        later with :meth:`claim_gift` (or by claiming its ``grant_id`` as a pending grant), and only
+        then is it credited. The gift catalog says what may be sent and how much.
+
+        The idempotency key (made once per call unless given, sent in the body's ``idempotencyKey``)
+        makes a resend answer the original gift (200) instead of failing the cooldown; the same key with
+        a different gift raises :class:`~livecore_client.errors.IdempotencyConflictError`.
+
+        Refusals, checked in this order:
+        :class:`~livecore_client.errors.GiftingDisabledError`,
+        :class:`~livecore_client.errors.GiftNotFriendsError` (not an accepted friend, or yourself),
+        :class:`~livecore_client.errors.GiftNotAllowedError` (not giftable),
+        :class:`~livecore_client.errors.GiftAmountInvalidError` (below 1 or above the resource's cap),
+        :class:`~livecore_client.errors.GiftCooldownError` (this friend was gifted too recently; see its
+        ``cooldown_until``), :class:`~livecore_client.errors.GiftLimitReachedError` (the daily send
+        limit) and :class:`~livecore_client.errors.GiftInsufficientBalanceError` (a gift that costs
+        the sender). An unknown target raises :class:`~livecore_client.errors.PlayerNotFoundError` or
+        :class:`~livecore_client.errors.FriendCodeInvalidError`; ``ValueError`` (before any request)
+        when both or neither target is given, or ``type`` is not a resource type.
+        """
+        target = _target(friend_code, external_player_id)
+        return Call(
+            routes.GIFT_SEND,
+            m.GiftResponse,
+            path={"externalId": external_id},
+            body=m.SendGiftRequest(
+                type=ResourceType(type),
+                resource_key=resource_key,
+                amount=amount,
+                external_player_id=target.external_player_id,
+                friend_code=target.friend_code,
+                message=message,
+            ),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _claim_gift(
+        self,
+        external_id: str,
+        gift_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.GiftResponse]:
+        """Claim a gift this player received: its contents are credited now and the gift comes back
+        ``claimed`` with ``claimed_at`` set (its delivering grant is claimed with it).
+
+        Raises :class:`~livecore_client.errors.GiftNotFoundError` for a gift that is not this
+        player's to claim (unknown, or one they sent),
+        :class:`~livecore_client.errors.GiftAlreadyClaimedError` for a gift claimed before (here or
+        through its grant) and :class:`~livecore_client.errors.GiftExpiredError` (410) past its
+        ``expires_at``.
+        """
+        return Call(
+            routes.GIFT_CLAIM,
+            m.GiftResponse,
+            path={"externalId": external_id, "giftId": gift_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _gift_catalog(
+        self, external_id: str, *, player_secret: str | None = None
+    ) -> Call[m.GiftCatalogResponse]:
+        """What this player can gift: whether gifting is ``enabled``, the per-friend ``cooldown_seconds``,
+        the ``daily_send_limit`` (``None``: unlimited) and how many gifts they sent today (UTC,
+        ``sent_today``), and the giftable ``resources`` (each with its ``max_amount`` per gift and
+        whether it ``costs_sender``). Empty while gifting is off."""
+        return Call(
+            routes.GIFT_CATALOG,
+            m.GiftCatalogResponse,
+            path={"externalId": external_id},
+            player_secret=self._secret(player_secret),
+        )
+
+    def _gift_inbox(
+        self,
+        external_id: str,
+        *,
+        pending: bool = False,
+        limit: int | None = None,
+        player_secret: str | None = None,
+    ) -> Call[list[m.GiftView]]:
+        """The gifts this player received, newest first (``direction="incoming"``, ``player`` is the
+        sender). ``pending=True`` keeps only those still claimable (pending and not expired). ``limit``
+        defaults to 100 and is clamped to 1..200 by the service."""
+        return Call(
+            routes.GIFT_INBOX,
+            _GIFTS,
+            path={"externalId": external_id},
+            query=_gift_list_query(pending, limit),
+            player_secret=self._secret(player_secret),
+        )
+
+    def _sent_gifts(
+        self,
+        external_id: str,
+        *,
+        pending: bool = False,
+        limit: int | None = None,
+        player_secret: str | None = None,
+    ) -> Call[list[m.GiftView]]:
+        """The gifts this player sent, newest first (``direction="outgoing"``, ``player`` is the
+        recipient). ``pending=True`` keeps only those not yet claimed nor expired. ``limit`` defaults
+        to 100 and is clamped to 1..200 by the service."""
+        return Call(
+            routes.GIFT_SENT,
+            _GIFTS,
+            path={"externalId": external_id},
+            query=_gift_list_query(pending, limit),
+            player_secret=self._secret(player_secret),
+        )
+
+
+# Calls compare response types by identity, so the list calls name the routes' own list[...] types.
 _SEARCH_HITS: type[list[m.SearchHit]] = routes.FRIENDS_SEARCH.response
+_GIFTS: type[list[m.GiftView]] = routes.GIFT_INBOX.response
 
 
 def _keys(progression: Sequence[str] | None) -> list[str] | None:
@@ -473,6 +609,11 @@ def _keys(progression: Sequence[str] | None) -> list[str] | None:
 def _progression_query(progression: Sequence[str] | None) -> m.ProgressionQuery | None:
     keys = _keys(progression)
     return None if keys is None else m.ProgressionQuery(progression=keys)
+
+
+def _gift_list_query(pending: bool, limit: int | None) -> m.GiftListQuery:
+    query = m.GiftListQuery(pending=pending)
+    return query if limit is None else attrs.evolve(query, limit=limit)
 
 
 def _target(friend_code: str | None, external_player_id: str | None) -> m.FriendTarget:
@@ -528,6 +669,11 @@ class SdkClient(SyncClient, _SdkCalls):
     blocks = sync_method(_SdkCalls._blocks)
     unblock_player = sync_method(_SdkCalls._unblock_player)
     heartbeat = sync_method(_SdkCalls._heartbeat)
+    send_gift = sync_method(_SdkCalls._send_gift)
+    claim_gift = sync_method(_SdkCalls._claim_gift)
+    gift_catalog = sync_method(_SdkCalls._gift_catalog)
+    gift_inbox = sync_method(_SdkCalls._gift_inbox)
+    sent_gifts = sync_method(_SdkCalls._sent_gifts)
 
 
 class AsyncSdkClient(AsyncClient, _SdkCalls):
@@ -576,3 +722,8 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     blocks = async_method(_SdkCalls._blocks)
     unblock_player = async_method(_SdkCalls._unblock_player)
     heartbeat = async_method(_SdkCalls._heartbeat)
+    send_gift = async_method(_SdkCalls._send_gift)
+    claim_gift = async_method(_SdkCalls._claim_gift)
+    gift_catalog = async_method(_SdkCalls._gift_catalog)
+    gift_inbox = async_method(_SdkCalls._gift_inbox)
+    sent_gifts = async_method(_SdkCalls._sent_gifts)

@@ -13,12 +13,14 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import attrs
+
 from livecore.api import routes
 
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method
 from ._transport import Call, new_idempotency_key
-from .models import GrantKind, GrantSourceKind, RewardEntry
+from .models import GiftHistoryDirection, GrantKind, GrantSourceKind, RewardEntry
 
 __all__ = ["AsyncServerClient", "ServerClient"]
 
@@ -204,6 +206,29 @@ class _ServerCalls:
         """The players a player blocked."""
         return Call(routes.SERVER_BLOCKS, m.BlocksResponse, path={"externalId": external_id})
 
+    # --- Gifts (read-only) ---------------------------------------------------------------------------
+
+    def _player_gifts(
+        self,
+        external_id: str,
+        *,
+        direction: GiftHistoryDirection | str = GiftHistoryDirection.RECEIVED,
+        limit: int | None = None,
+    ) -> Call[m.ServerGiftsResponse]:
+        """A player's gift history, newest first: the gifts they received (``direction="received"``,
+        the default) or sent (``"sent"``), each with its counterparty's identity and the delivering
+        grant's status (``grant_status``). ``limit`` defaults to 50 and must be from 1 to 200 (else
+        :class:`~livecore_client.errors.InvalidRequestError`).
+
+        Raises :class:`~livecore_client.errors.GiftingDisabledError` when the game has never enabled
+        gifting and :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player;
+        ``ValueError`` (before any request) for a ``direction`` other than the two.
+        """
+        query = m.ServerGiftsQuery(direction=GiftHistoryDirection(direction))
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        return Call(routes.SERVER_GIFTS, m.ServerGiftsResponse, path={"externalId": external_id}, query=query)
+
     def _health(self) -> Call[m.HealthResponse]:
         """The public liveness probe (``/admin/v1/health``); sent without the API key."""
         return Call(routes.HEALTH, m.HealthResponse)
@@ -224,6 +249,7 @@ class ServerClient(SyncClient, _ServerCalls):
     friends = sync_method(_ServerCalls._friends)
     friend_requests = sync_method(_ServerCalls._friend_requests)
     blocks = sync_method(_ServerCalls._blocks)
+    player_gifts = sync_method(_ServerCalls._player_gifts)
     health = sync_method(_ServerCalls._health)
 
 
@@ -242,4 +268,5 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     friends = async_method(_ServerCalls._friends)
     friend_requests = async_method(_ServerCalls._friend_requests)
     blocks = async_method(_ServerCalls._blocks)
+    player_gifts = async_method(_ServerCalls._player_gifts)
     health = async_method(_ServerCalls._health)

@@ -52,6 +52,8 @@ __all__ = [
     "FriendRemoved",
     "FriendRequestAccepted",
     "FriendRequestSent",
+    "GiftClaimed",
+    "GiftSent",
     "InvalidPayloadError",
     "InvalidSignatureError",
     "MalformedSignatureHeaderError",
@@ -296,6 +298,46 @@ class FriendRemoved(WebhookData):
     removed_at: datetime
 
 
+@attrs.frozen
+class GiftSent(WebhookData):
+    """``gift.sent``: a player sent a friend a gift, which waits for the recipient to claim it; fires
+    beside ``grant.created`` for the delivering pending grant (``grant_id``). ``type`` is ``item`` or
+    ``currency``. ``deducted_from_sender`` is true when the amount was taken from the sender's
+    platform-managed balance (the resource costs the sender); otherwise the gift was minted.
+    ``expires_at`` is ``None`` when gifts never expire in this game."""
+
+    gift_id: str
+    grant_id: str
+    sender_player_id: str
+    sender_external_player_id: str
+    recipient_player_id: str
+    recipient_external_player_id: str
+    type: str
+    resource_key: str
+    amount: int
+    deducted_from_sender: bool
+    message: str | None
+    sent_at: datetime
+    expires_at: datetime | None
+
+
+@attrs.frozen
+class GiftClaimed(WebhookData):
+    """``gift.claimed``: the recipient claimed the gift and its contents were credited to them now;
+    fires beside ``grant.claimed`` for the delivering grant (``grant_id``)."""
+
+    gift_id: str
+    grant_id: str
+    sender_player_id: str
+    sender_external_player_id: str
+    recipient_player_id: str
+    recipient_external_player_id: str
+    type: str
+    resource_key: str
+    amount: int
+    claimed_at: datetime
+
+
 # One line per kind; kinds not listed keep ``data`` as a dict.
 PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "player.registered": PlayerRegistered,
@@ -310,6 +352,8 @@ PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "friend.request_sent": FriendRequestSent,
     "friend.request_accepted": FriendRequestAccepted,
     "friend.removed": FriendRemoved,
+    "gift.sent": GiftSent,
+    "gift.claimed": GiftClaimed,
 }
 
 

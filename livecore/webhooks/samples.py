@@ -90,6 +90,26 @@ SAMPLES["friend.request_accepted"] = {
 }
 SAMPLES["friend.removed"] = {**SAMPLE_PLAYER, **_SAMPLE_FRIEND, "reason": "removed", "removedAt": SAMPLE_TS}
 
+_SAMPLE_GIFT: dict[str, Any] = {
+    "giftId": "00000000-0000-7000-8000-000000000001",
+    "grantId": "00000000-0000-7000-8000-000000000002",
+    "senderPlayerId": SAMPLE_PLAYER["playerId"],
+    "senderExternalPlayerId": SAMPLE_PLAYER["externalPlayerId"],
+    "recipientPlayerId": _SAMPLE_FRIEND["friendPlayerId"],
+    "recipientExternalPlayerId": _SAMPLE_FRIEND["friendExternalPlayerId"],
+    "type": "currency",
+    "resourceKey": "coins",
+    "amount": 10,
+}
+SAMPLES["gift.sent"] = {
+    **_SAMPLE_GIFT,
+    "deductedFromSender": False,
+    "message": "sample gift",
+    "sentAt": SAMPLE_TS,
+    "expiresAt": None,
+}
+SAMPLES["gift.claimed"] = {**_SAMPLE_GIFT, "claimedAt": SAMPLE_TS}
+
 DEFAULT_SAMPLE_KIND = "player.registered"
 
 

@@ -56,10 +56,12 @@ class Call:
 
 @attrs.frozen
 class Reply:
-    """A handler's answer when the status differs from the route's declared one."""
+    """A handler's answer when the status differs from the route's declared one. ``replayed``: the
+    handler answered an earlier write it found by its own record of the key (``Idempotent-Replay``)."""
 
     value: Any
     status: int
+    replayed: bool = False
 
 
 TxHandler = Callable[[Call, SqliteTransaction], Any]
@@ -181,7 +183,7 @@ def _execute(
         tx.put_idempotent(
             StoredResponse(_idempotency_scope(call), key, fp, status, body, call.rt.clock.now())
         )
-    return _Outcome(status, body, replayed=False)
+    return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 
 def make_handler(

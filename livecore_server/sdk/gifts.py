@@ -35,7 +35,7 @@ def send(call: Call, tx: SqliteTransaction) -> m.GiftResponse | Reply:
     sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, request)
     view = m.GiftResponse(gift=m.GiftView.of(sent.gift, me.id, target))
     # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
-    return Reply(view, 200) if sent.replayed else view
+    return Reply(view, 200, replayed=True) if sent.replayed else view
 
 
 def claim(call: Call, tx: SqliteTransaction) -> m.GiftResponse:

@@ -35,6 +35,7 @@ from livecore_client import (
     FriendCodeInvalidError,
     FriendLimitReachedError,
     FriendRequestNotFoundError,
+    GiftNotFriendsError,
     InvalidRequestError,
     LivecoreAPIError,
     NotBlockedError,
@@ -467,11 +468,12 @@ def test_error_codes_raise_their_class(
 
 
 def test_gift_not_friends_is_not_the_remove_refusal(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
-    # not_friends (403, gifting) has no class of its own here: it maps by status, not to NotFriendsError.
+    # not_friends (403, gifting) is GiftNotFriendsError, never NotFriendsError (404 not_friends_yet).
     respx_mock.delete(f"{SDK}/p1/friends/p2").mock(return_value=refusal(403, "not_friends"))
     with pytest.raises(PermissionDeniedError) as info:
         sdk.remove_friend("p1", "p2")
-    assert type(info.value) is PermissionDeniedError
+    assert type(info.value) is GiftNotFriendsError
+    assert not isinstance(info.value, NotFriendsError)
 
 
 # --- Sync and async are one definition ------------------------------------------------------------

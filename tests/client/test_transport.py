@@ -277,7 +277,10 @@ ERROR_CASES = [
     (429, "rate_limited", errors.RateLimitError),
     (500, "internal_error", errors.InternalServerError),
     # Codes without a class of their own (or unknown to this release) map by status family.
-    (409, "gift_cooldown", errors.ConflictError),
+    (409, "gift_cooldown", errors.GiftCooldownError),
+    (410, "gift_expired", errors.GiftExpiredError),
+    (409, "some_future_conflict", errors.ConflictError),
+    (410, "some_future_gone", errors.GoneError),
     (403, "some_future_refusal", errors.PermissionDeniedError),
     (503, "maintenance", errors.InternalServerError),
 ]
@@ -319,9 +322,9 @@ def test_error_without_envelope_keeps_the_body_text() -> None:
 
 
 def test_unknown_status_without_class_is_the_base_error() -> None:
-    envelope = {"error": {"code": "gift_expired", "message": "expired"}}
+    envelope = {"error": {"code": "teapot", "message": "short and stout"}}
     with pytest.raises(errors.LivecoreAPIError) as info:
-        parse_response(m.ServerPingResponse, 410, {}, body(envelope))
+        parse_response(m.ServerPingResponse, 418, {}, body(envelope))
     assert type(info.value) is errors.LivecoreAPIError
     assert info.value.details is None
 
