@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 
 from livecore_client import AlreadyFriendsError, SdkClient
 from livecore_client.models import FriendRow
+from livecore_server.embedded import demo_server
 
 
 def describe(friend: FriendRow) -> str:
@@ -90,26 +89,13 @@ def run(base_url: str, client_key: str) -> None:
         print("Ada and Bea are friends: gifting-ready")
 
 
-@contextmanager
-def demo_server() -> Iterator[tuple[str, str]]:
-    """An in-process demo server on 127.0.0.1 (the same app `livecore-server demo` serves)."""
-    from livecore_server.cli import apply_demo
-    from livecore_server.embedded import serve_in_thread
-
-    with tempfile.TemporaryDirectory() as tmp:
-        services, applied = apply_demo(f"{tmp}/demo.db")
-        keys = applied["games"]["space-race"]["apiKeys"]
-        with serve_in_thread(services) as base_url:
-            yield base_url, keys["demo-client"]["secret"]
-
-
 def main() -> None:
     client_key = os.environ.get("LIVECORE_CLIENT_KEY")
     if client_key:
         run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key)
         return
-    with demo_server() as (base_url, key):
-        run(base_url, key)
+    with demo_server() as demo:
+        run(demo.base_url, demo.client_key)
 
 
 if __name__ == "__main__":

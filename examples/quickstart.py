@@ -16,24 +16,9 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from livecore_client import PlayerAlreadyRegisteredError, SdkClient, ServerClient
-
-
-@contextmanager
-def demo_server() -> Iterator[tuple[str, str, str]]:
-    """An in-process demo server on 127.0.0.1 (the same app `livecore-server demo` serves)."""
-    from livecore_server.cli import apply_demo
-    from livecore_server.embedded import serve_in_thread
-
-    with tempfile.TemporaryDirectory() as tmp:
-        services, applied = apply_demo(f"{tmp}/demo.db")
-        keys = applied["games"]["space-race"]["apiKeys"]
-        with serve_in_thread(services) as base_url:
-            yield base_url, keys["demo-client"]["secret"], keys["demo-server"]["secret"]
+from livecore_server.embedded import demo_server
 
 
 def tour(base_url: str, client_key: str, server_key: str) -> None:
@@ -62,8 +47,8 @@ def main() -> None:
     if client_key and server_key:
         tour(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key, server_key)
         return
-    with demo_server() as (base_url, client, server):
-        tour(base_url, client, server)
+    with demo_server() as demo:
+        tour(demo.base_url, demo.client_key, demo.server_key)
 
 
 if __name__ == "__main__":

@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from livecore.api.models import GrantView, RewardEntry
 from livecore.games import ResourceType
 from livecore_client import ServerClient
+from livecore_server.embedded import demo_server
 
 SEASON_REWARD = [
     RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=100),
@@ -96,26 +94,13 @@ def run(base_url: str, server_key: str) -> None:
     print(f"studio balances for {player}: {balances}")
 
 
-@contextmanager
-def demo_server() -> Iterator[tuple[str, str]]:
-    """An in-process demo server on 127.0.0.1 (the same app `livecore-server demo` serves)."""
-    from livecore_server.cli import apply_demo
-    from livecore_server.embedded import serve_in_thread
-
-    with tempfile.TemporaryDirectory() as tmp:
-        services, applied = apply_demo(f"{tmp}/demo.db")
-        keys = applied["games"]["space-race"]["apiKeys"]
-        with serve_in_thread(services) as base_url:
-            yield base_url, keys["demo-server"]["secret"]
-
-
 def main() -> None:
     server_key = os.environ.get("LIVECORE_SERVER_KEY")
     if server_key:
         run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), server_key)
         return
-    with demo_server() as (base_url, key):
-        run(base_url, key)
+    with demo_server() as demo:
+        run(demo.base_url, demo.server_key)
 
 
 if __name__ == "__main__":

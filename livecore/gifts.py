@@ -282,8 +282,14 @@ def check_history_visible(game: Game) -> None:
 
 @attrs.frozen
 class GiftListing:
-    """A gift in a list: the record, the other player, and the delivering grant's status."""
+    """A gift in a list: the record, the other player, and the delivering grant's stored status."""
 
     gift: Gift
     counterparty: Player
     grant_status: GrantStatus
+
+    def grant_status_at(self, now: datetime) -> GrantStatus:
+        """The grant's status as a claim would see it: past expiry it is expired before the sweep."""
+        if self.grant_status is GrantStatus.PENDING and is_expired(self.gift, now):
+            return GrantStatus.EXPIRED
+        return self.grant_status

@@ -341,7 +341,8 @@ class MemoryTransaction:
             and (claimable_at is None or is_claimable(g, claimable_at))
         ]
         out = []
-        for g in sorted(mine, key=lambda g: (g.sent_at, g.id), reverse=True)[:limit]:
+        # Newest first; at the same instant, the latest inserted first (dicts keep insertion order).
+        for g in sorted(reversed(mine), key=lambda g: g.sent_at, reverse=True)[:limit]:
             other = self.get_player_by_id(g.recipient_id if sent else g.sender_id)
             grant = self._s.grants.get((g.game_id, g.grant_id))
             if other is not None and grant is not None:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import attrs
 from aiohttp import web
 
 from livecore_server.app import create_app
@@ -52,3 +54,23 @@ def serve_in_thread(services: Services, host: str = "127.0.0.1", port: int = 0) 
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
         loop.close()
+
+
+@attrs.frozen
+class Demo:
+    base_url: str
+    client_key: str  # the demo game's test client_sdk key
+    server_key: str  # its test server_integration key
+
+
+@contextmanager
+def demo_server() -> Iterator[Demo]:
+    """What ``livecore-server demo`` serves (the built-in demo manifest), on a temporary SQLite file, in
+    a thread: for examples and tools that want a demo without a server process."""
+    from livecore_server.cli import apply_demo  # the CLI module imports this one
+
+    with tempfile.TemporaryDirectory() as tmp:
+        services, applied = apply_demo(f"{tmp}/demo.db")
+        keys = applied["games"]["space-race"]["apiKeys"]
+        with serve_in_thread(services) as base_url:
+            yield Demo(base_url, keys["demo-client"]["secret"], keys["demo-server"]["secret"])

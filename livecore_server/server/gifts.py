@@ -21,9 +21,10 @@ def history(call: Call, tx: SqliteTransaction) -> m.ServerGiftsResponse:
     player = get_player(tx, call.scope, call.external_id)
     sent = q.direction is m.GiftHistoryDirection.SENT
     rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=q.limit)
+    now = call.rt.clock.now()
     return m.ServerGiftsResponse(
         direction=q.direction,
-        gifts=[m.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status) for r in rows],
+        gifts=[m.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status_at(now)) for r in rows],
     )
 
 

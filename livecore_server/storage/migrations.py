@@ -289,7 +289,9 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 claimed_at INTEGER,
                 deducted INTEGER NOT NULL,
                 idempotency_key TEXT
-            ) WITHOUT ROWID""",
+            )""",
+            # A rowid table: the rowid is the insertion order, which breaks ties between gifts sent in the
+            # same millisecond ("newest first" stays exact).
             # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
             "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
             "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",

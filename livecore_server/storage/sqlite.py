@@ -883,7 +883,7 @@ class SqliteTransaction:
         if claimable_at is not None:
             query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
             params.append(to_millis(claimable_at))
-        rows = self.conn.execute(query + " ORDER BY g.sent_at DESC, g.id DESC LIMIT ?", (*params, limit))
+        rows = self.conn.execute(query + " ORDER BY g.sent_at DESC, g.rowid DESC LIMIT ?", (*params, limit))
         return [GiftListing(_gift(r[:17]), _player(r[18:]), GrantStatus(r[17])) for r in rows]
 
     # --- Outbox --------------------------------------------------------------------------------
