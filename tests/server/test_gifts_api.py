@@ -987,6 +987,23 @@ async def test_server_gift_history_shows_pending_claimed_and_expired_grants(gala
     ]
 
 
+async def test_server_gift_history_shows_a_grant_expired_before_the_sweep_reaches_it(gala: Game) -> None:
+    gift = await gala.sent_gift("ann", "bob", resource="xp", amount=1)
+    gala.world.clock.advance(7200)  # exactly at expiresAt; the manual clock ran no sweep
+    status, body, _ = await gala.history("bob")
+    assert status == 200
+    assert [(x["giftId"], x["grantStatus"]) for x in body["data"]["gifts"]] == [(gift["giftId"], "expired")]
+
+
+async def test_gifts_sent_in_the_same_millisecond_list_newest_first(sr: Game) -> None:
+    for friend in ("cat", "dan"):
+        await sr.befriend(friend, "bob")
+    sent = [await sr.sent_gift(sender, "bob") for sender in ("ann", "cat", "dan")]  # one clock instant
+    status, body, _ = await sr.history("bob")
+    assert status == 200
+    assert [x["giftId"] for x in body["data"]["gifts"]] == [g["giftId"] for g in reversed(sent)]
+
+
 async def test_server_gift_history_of_a_game_that_never_enabled_gifting_is_403(g: dict[str, Game]) -> None:
     other = g["other-game"]
     await other.register("ann")
