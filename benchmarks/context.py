@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 import string
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import httpx
+import orjson
 
 
 class SetupError(RuntimeError):
     """A setup request did not succeed."""
+
+
+@dataclass(frozen=True)
+class SetupCall:
+    """One request of :meth:`BenchContext.call_many` (the arguments of :meth:`BenchContext.call`)."""
+
+    method: str
+    path: str
+    key: str | None = None
+    json: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -56,3 +71,35 @@ class BenchContext:
         if not response.is_success:
             raise SetupError(f"{method} {path} -> {response.status_code}: {response.text[:500]}")
         return response.json() if response.content else None
+
+    def call_many(self, calls: Iterable[SetupCall], *, concurrency: int = 8) -> list[Any]:
+        """Send many setup requests, ``concurrency`` at a time, started in order; returns their JSON
+        bodies in order. The first non-2xx answer raises (and the rest are not sent).
+
+        For setups of thousands of requests: it uses aiohttp, whose client costs about a seventh of
+        httpx's CPU per request (~140 vs ~900 µs measured here), CPU the server needs on 2 cores.
+        """
+        return asyncio.run(self._call_many(list(calls), concurrency))
+
+    async def _call_many(self, calls: list[SetupCall], concurrency: int) -> list[Any]:
+        answers: list[Any] = [None] * len(calls)
+        pending = iter(enumerate(calls))
+
+        async def worker(session: aiohttp.ClientSession) -> None:
+            for i, c in pending:  # one shared iterator: every worker takes the next call
+                sent = dict(c.headers)
+                if c.key is not None:
+                    sent["Authorization"] = f"Bearer {self.vars[c.key]}"
+                async with session.request(c.method, c.path, json=c.json, headers=sent) as response:
+                    text = await response.text()
+                    if not 200 <= response.status < 300:
+                        raise SetupError(f"{c.method} {c.path} -> {response.status}: {text[:500]}")
+                    answers[i] = orjson.loads(text) if text else None
+
+        try:
+            async with aiohttp.ClientSession(self.base_url) as session, asyncio.TaskGroup() as group:
+                for _ in range(concurrency):
+                    group.create_task(worker(session))
+        except ExceptionGroup as errors:
+            raise errors.exceptions[0] from None  # the first failure, not "1 sub-exception"
+        return answers

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,12 +185,19 @@ def _run_in(
     db = work / "bench.db"
     env = server_env(options.server_env)
     variables = manifest_vars(apply_manifest(options.manifest, db, env))
+    # How long each scenario runs (warm-up + rounds), for setups that size a pool the run consumes.
+    variables["run_seconds"] = str(options.warmup_s + options.rounds * options.slice_s)
     with (
         ServerProcess(db, work / "server.log", env) as server,
         httpx.Client(base_url=server.base_url, timeout=30.0) as client,
     ):
         log(f"bench: server on {server.base_url}, pid {server.process.pid if server.process else '?'}")
-        prepared = [prepare(s, server.base_url, client, variables) for s in scenarios]
+        prepared = []
+        for s in scenarios:
+            started = time.monotonic()
+            prepared.append(prepare(s, server.base_url, client, variables))
+            if s.setup is not None:
+                log(f"setup {s.name}: {time.monotonic() - started:.1f} s")
         return Slicer(work, options, server, client, log).run(prepared)
 
 
