@@ -268,9 +268,10 @@ GIFTERS = 80
 # a pair comes back after 2 s or more.
 CLAIMERS = 64
 # Pending gifts per second of the run (run_seconds: warm-up + rounds), each claim consuming one. A claim
-# also costs ~1.4 ms of server CPU, so ~700 claims/s is today's ceiling: 1,200/s leaves 1.7x headroom
-# (16 s x 1,200 = 19,200 gifts for a default run). A run that outgrows it fails loudly (404s on the
-# EXHAUSTED id); raise this then.
+# also costs ~1.4 ms of server CPU, so ~700 claims/s is today's ceiling (600-930/s measured): 1,500/s
+# leaves 2x headroom. A default run needs 16 s x 1,500 + CLAIM_SPARE = 25,000 gifts, ~30 s of setup
+# (each costs a send, ~0.75-1 ms of server CPU). A run that outgrows the pool fails loudly (404s on the
+# EXHAUSTED id): raise this then.
 CLAIMS_PER_SECOND = 1_500
 CLAIM_SPARE = 1_000  # what slices leave of their last chunk (under CHUNK per wrk process and thread)
 CHUNK = 100
