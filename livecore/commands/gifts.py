@@ -10,7 +10,7 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.commands.economy import change
-from livecore.commands.grants import issue_grant, settle
+from livecore.commands.grants import issue_grant, settle_loaded
 from livecore.economy import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
@@ -115,8 +115,9 @@ def get_gift(tx: Transaction, scope: Scope, recipient: Player, gift_id: str) -> 
 def claim(tx: Transaction, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
     """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
     gift = get_gift(tx, scope, recipient, gift_id)
-    settle(tx, rt, scope, recipient, gift.grant_id, GrantTrigger.CLAIM)
-    claimed = tx.get_gift(scope.game_id, gift_id)
+    grant = tx.get_grant(scope.game_id, gift.grant_id)
+    assert grant is not None  # written with the gift
+    _, claimed = settle_loaded(tx, rt, scope, recipient, grant, gift, GrantTrigger.CLAIM)
     assert claimed is not None
     return claimed
 

@@ -10,7 +10,7 @@ from livecore.commands.economy import change
 from livecore.commands.players import first_contact, load_game
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.gifts import GIFT_SOURCE_KIND, GiftStatus, check_claim, claimed, claimed_payload
+from livecore.gifts import GIFT_SOURCE_KIND, Gift, GiftStatus, check_claim, claimed, claimed_payload
 from livecore.grants import (
     Entry,
     Grant,
@@ -113,20 +113,33 @@ def settle(
     A gift's grant is the gift: a client claim of it runs the gift's claim rule (410 ``gift_expired``,
     409 ``gift_already_claimed``), and whatever claims the grant claims the gift with it
     (``gift.claimed`` fires before ``grant.claimed``)."""
-    if trigger is GrantTrigger.CLAIM:
-        ensure_not_banned(player)
     grant = get_grant(tx, scope, player, grant_id)
-    now = rt.clock.now()
     gift = (
         tx.get_gift(grant.game_id, grant.source_ref_id or "")
         if grant.source_kind == GIFT_SOURCE_KIND
         else None
     )
+    return settle_loaded(tx, rt, scope, player, grant, gift, trigger)[0]
+
+
+def settle_loaded(
+    tx: Transaction,
+    rt: Runtime,
+    scope: Scope,
+    player: Player,
+    grant: Grant,
+    gift: Gift | None,
+    trigger: GrantTrigger,
+) -> tuple[Grant, Gift | None]:
+    """:func:`settle` of a grant (and the gift it delivers, if any) already read; returns both after."""
+    if trigger is GrantTrigger.CLAIM:
+        ensure_not_banned(player)
+    now = rt.clock.now()
     if gift is not None and trigger is GrantTrigger.CLAIM:
         check_claim(gift, now)
     settled, changed = transition(grant, trigger, now)
     if not changed:
-        return settled
+        return settled, gift
     game = load_game(tx, scope)
     for entry in settled.entries:
         change(
@@ -147,7 +160,7 @@ def settle(
         tx.update_gift(gift)
         emit(tx, rt, scope, "gift.claimed", claimed_payload(gift))
     emit(tx, rt, scope, "grant.claimed", grant_payload(settled))
-    return settled
+    return settled, gift
 
 
 def expire_grants(tx: Transaction, rt: Runtime) -> int:
@@ -165,4 +178,4 @@ def expire_grants(tx: Transaction, rt: Runtime) -> int:
     return len(due)
 
 
-__all__ = ["create_grant", "expire_grants", "get_grant", "issue_grant", "settle"]
+__all__ = ["create_grant", "expire_grants", "get_grant", "issue_grant", "settle", "settle_loaded"]

@@ -159,9 +159,14 @@ def _authenticated(tx: SqliteTransaction, call: Call) -> Call:
 
 
 def _replay(tx: SqliteTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
-    """The stored answer to this request, after checking the player secret (a replay must not leak)."""
-    _authenticated(tx, call)
-    stored = check_replay(tx.get_idempotent(_idempotency_scope(call), key), fp, call.rt.clock.now())
+    """The stored answer to this request, if any. Player-scoped routes answer it only to the player's
+    secret (a replay must not leak); the secret is checked only when there is something to answer."""
+    record = tx.get_idempotent(_idempotency_scope(call), key)
+    if record is None:
+        return None
+    if call.player is None:
+        _authenticated(tx, call)
+    stored = check_replay(record, fp, call.rt.clock.now())
     return None if stored is None else _Outcome(replay_status(stored.status), stored.body, replayed=True)
 
 
