@@ -28,6 +28,7 @@ class Prefix(enum.StrEnum):
     DELIVERY = "dlv"
     FRIEND_REQUEST = "frq"
     LEDGER_ENTRY = "led"
+    PURCHASE = "pur"
 
 
 _MS_MASK = (1 << 48) - 1

@@ -14,13 +14,25 @@ from typing import Any
 import attrs
 
 from livecore.economy import Holding, LedgerEntry
+from livecore.erasure import ErasureRecord
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, Studio
 from livecore.gifts import Gift, GiftListing, SenderStats, is_claimable
 from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
+from livecore.merge import MergeRecord
+from livecore.migration import MigrationKind
 from livecore.players import Player
+from livecore.purchases import (
+    PlayerSpend,
+    Purchase,
+    RevenueSummary,
+    Spender,
+    player_spend,
+    spenders,
+    summarize,
+)
 from livecore.scope import Environment
 
 
@@ -43,6 +55,10 @@ class MemoryStore:
         # sender id -> (sent_at, recipient id, gift id), in time order: the daily count by bisect.
         self.gifts_sent: dict[str, list[tuple[datetime, str, str]]] = {}
         self.last_gift: dict[tuple[str, str], datetime] = {}  # (sender, recipient) -> latest sent_at
+        self.merges: dict[tuple[str, str], MergeRecord] = {}  # (game id, original external id)
+        self.erasures: dict[tuple[str, str], ErasureRecord] = {}  # (game id, hash of the external id)
+        self.purchases: dict[tuple[str, str], Purchase] = {}  # (game id, transaction id)
+        self.migration_keys: dict[tuple[str, str, str, str], str] = {}  # (game, env, kind, key) -> fp
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -113,7 +129,14 @@ class MemoryTransaction:
         self._put(self._s.players, key, player)
 
     def update_player(self, player: Player) -> None:
-        self._put(self._s.players, (player.game_id, player.external_id), player)
+        key = (player.game_id, player.external_id)
+        current = self._s.players.get(key)
+        if current is None or current.id != player.id:
+            # A merge or an erasure renamed the player: drop it under its old external id.
+            old = self.get_player_by_id(player.id)
+            if old is not None:
+                self._drop(self._s.players, (old.game_id, old.external_id))
+        self._put(self._s.players, key, player)
 
     def reset_missed_streaks(self, last_day_before: date) -> int:
         changed = 0
@@ -351,6 +374,135 @@ class MemoryTransaction:
             if other is not None and grant is not None:
                 out.append(GiftListing(g, other, grant.status))
         return out
+
+    # --- Player tools ------------------------------------------------------------------------------
+    def recent_grants(self, player_id: str, limit: int) -> list[Grant]:
+        mine = [g for g in self._s.grants.values() if g.player_id == player_id]
+        return sorted(mine, key=lambda g: (g.created_at, g.id), reverse=True)[:limit]
+
+    def grant_counts(self, player_id: str) -> dict[GrantStatus, int]:
+        counts = dict.fromkeys(GrantStatus, 0)
+        for g in self._s.grants.values():
+            if g.player_id == player_id:
+                counts[g.status] += 1
+        return counts
+
+    def get_merge(self, game_id: str, from_external_id: str) -> MergeRecord | None:
+        return self._s.merges.get((game_id, from_external_id))
+
+    def insert_merge(self, record: MergeRecord) -> None:
+        self._put(self._s.merges, (record.game_id, record.from_external_id), record)
+
+    def reassign_records(self, from_id: str, to: Player) -> None:
+        for key, g in list(self._s.grants.items()):
+            if g.player_id == from_id:
+                self._put(
+                    self._s.grants, key, attrs.evolve(g, player_id=to.id, external_player_id=to.external_id)
+                )
+        for gift_id, gift in list(self._s.gifts.items()):
+            if from_id in (gift.sender_id, gift.recipient_id):
+                moved = gift
+                if gift.sender_id == from_id:
+                    moved = attrs.evolve(moved, sender_id=to.id, sender_external_id=to.external_id)
+                if gift.recipient_id == from_id:
+                    moved = attrs.evolve(moved, recipient_id=to.id, recipient_external_id=to.external_id)
+                self._put(self._s.gifts, gift_id, moved)
+        for key, p in list(self._s.purchases.items()):
+            if p.player_id == from_id:
+                self._put(
+                    self._s.purchases,
+                    key,
+                    attrs.evolve(p, player_id=to.id, external_player_id=to.external_id),
+                )
+
+    def move_ledger(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
+        store = self._s
+        before = store.entries
+        store.entries = [attrs.evolve(e, player_id=to_id) if e.player_id == from_id else e for e in before]
+        self._undo.append(lambda: setattr(store, "entries", before))
+        for pid, key in [k for k in store.holdings if k[0] == from_id]:
+            self._drop(store.holdings, (pid, key))
+        for key, held in holdings.items():
+            self._put(store.holdings, (to_id, key), held)
+
+    def blocks_involving(self, player_id: str) -> list[Block]:
+        return [b for (a, c), b in self._s.blocks.items() if player_id in (a, c)]
+
+    def remove_from_graph(self, player_id: str) -> None:
+        for key in [k for k in self._s.friendships if player_id in k]:
+            self._drop(self._s.friendships, key)
+        for rid in [
+            r.id for r in self._s.requests.values() if player_id in (r.from_player_id, r.to_player_id)
+        ]:
+            self._drop(self._s.requests, rid)
+        for key in [k for k in self._s.blocks if player_id in k]:
+            self._drop(self._s.blocks, key)
+
+    def clear_gift_messages(self, player_id: str) -> None:
+        for gift_id, gift in list(self._s.gifts.items()):
+            if player_id in (gift.sender_id, gift.recipient_id) and gift.message is not None:
+                self._put(self._s.gifts, gift_id, attrs.evolve(gift, message=None))
+
+    def get_erasure(self, game_id: str, external_id_hash: str) -> ErasureRecord | None:
+        return self._s.erasures.get((game_id, external_id_hash))
+
+    def insert_erasure(self, record: ErasureRecord) -> None:
+        self._put(self._s.erasures, (record.game_id, record.external_id_hash), record)
+
+    # --- Purchases ---------------------------------------------------------------------------------
+    def get_purchase(self, game_id: str, transaction_id: str) -> Purchase | None:
+        return self._s.purchases.get((game_id, transaction_id))
+
+    def insert_purchase(self, purchase: Purchase) -> None:
+        self._put(self._s.purchases, (purchase.game_id, purchase.transaction_id), purchase)
+
+    def _purchases_of(self, player_id: str) -> list[Purchase]:
+        return [p for p in self._s.purchases.values() if p.player_id == player_id]
+
+    def list_purchases(
+        self, player_id: str, before: tuple[datetime, str] | None, limit: int
+    ) -> list[Purchase]:
+        rows = sorted(self._purchases_of(player_id), key=lambda p: (p.purchased_at, p.id), reverse=True)
+        if before is not None:
+            rows = [p for p in rows if (p.purchased_at, p.id) < before]
+        return rows[:limit]
+
+    def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
+        return player_spend(self._purchases_of(player_id), now, windows)
+
+    def _revenue_rows(self, game_id: str, env: Environment) -> list[Purchase]:
+        counted = {
+            p.id
+            for p in self._s.players.values()
+            if p.game_id == game_id and p.env is env and p.debug is None
+        }
+        return [p for p in self._s.purchases.values() if p.player_id in counted]
+
+    def spenders(
+        self,
+        game_id: str,
+        env: Environment,
+        min_amount_minor: int,
+        since: datetime | None,
+        limit: int,
+        offset: int,
+    ) -> list[Spender]:
+        found = spenders(self._revenue_rows(game_id, env), min_amount_minor, since)
+        return found[offset : offset + limit]
+
+    def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
+        return summarize(self._revenue_rows(game_id, env), start, end)
+
+    def migration_keys(
+        self, game_id: str, env: Environment, kind: MigrationKind, keys: list[str]
+    ) -> dict[str, str]:
+        table = self._s.migration_keys
+        return {k: fp for k in keys if (fp := table.get((game_id, env.value, kind.value, k))) is not None}
+
+    def put_migration_key(
+        self, game_id: str, env: Environment, kind: MigrationKind, key: str, fingerprint: str, at: datetime
+    ) -> None:
+        self._put(self._s.migration_keys, (game_id, env.value, kind.value, key), fingerprint)
 
     def emit(self, event: DomainEvent) -> None:
         outbox = self._s.outbox

@@ -48,6 +48,22 @@ class Ban:
 
 
 @attrs.frozen
+class DebugFlag:
+    """A studio's test or QA account: left out of revenue reporting (SPEC 4.3)."""
+
+    reason: str | None
+    flagged_at: datetime
+
+
+class Lifecycle(enum.StrEnum):
+    """SPEC 3.8: a merged or erased player keeps its row under a placeholder external id."""
+
+    ACTIVE = "active"
+    MERGED = "merged"
+    DELETED = "deleted"
+
+
+@attrs.frozen
 class Player:
     id: str
     game_id: str
@@ -67,6 +83,9 @@ class Player:
     context: dict[str, Any] = attrs.field(factory=dict)
     friend_code: str | None = None
     presence: Presence = attrs.field(factory=Presence)
+    debug: DebugFlag | None = None
+    lifecycle: Lifecycle = Lifecycle.ACTIVE
+    merged_into: str | None = None  # the target player's id, once merged
 
     @property
     def registered(self) -> bool:
@@ -143,6 +162,20 @@ def ban(player: Player, reason: str, now: datetime) -> tuple[Player, bool]:
 def unban(player: Player) -> tuple[Player, bool]:
     step = BAN_TRANSITIONS[(ban_state(player), BanTrigger.UNBAN)]
     return attrs.evolve(player, ban=None), step.applied
+
+
+# --- Debug flag ---------------------------------------------------------------------------------
+
+
+def flag_debug(player: Player, reason: str | None, now: datetime) -> tuple[Player, bool]:
+    """Flag a debug account; ``applied`` only when it was not flagged. A repeat refreshes the reason."""
+    if player.debug is not None:
+        return attrs.evolve(player, debug=attrs.evolve(player.debug, reason=reason)), False
+    return attrs.evolve(player, debug=DebugFlag(reason=reason, flagged_at=now)), True
+
+
+def unflag_debug(player: Player) -> tuple[Player, bool]:
+    return attrs.evolve(player, debug=None), player.debug is not None
 
 
 # --- Sessions and login streak -------------------------------------------------------------------

@@ -15,13 +15,17 @@ from datetime import date, datetime
 from typing import Protocol
 
 from livecore.economy import Holding, LedgerEntry
+from livecore.erasure import ErasureRecord
 from livecore.events import DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game
 from livecore.gifts import Gift, GiftListing, SenderStats
-from livecore.grants import Grant
+from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
+from livecore.merge import MergeRecord
+from livecore.migration import MigrationKind
 from livecore.players import Player
+from livecore.purchases import PlayerSpend, Purchase, RevenueSummary, Spender
 from livecore.scope import Environment
 
 
@@ -124,6 +128,69 @@ class Transaction(Protocol):
         """Gifts the player received (or sent), newest first; with ``claimable_at``, only those still
         pending and not expired then."""
         ...
+
+    # Player tools (issue #7). A player's id is stable; merge and erasure move or keep records by it.
+    def recent_grants(self, player_id: str, limit: int) -> list[Grant]:
+        """The player's grants, newest first."""
+        ...
+
+    def grant_counts(self, player_id: str) -> dict[GrantStatus, int]: ...
+    def get_merge(self, game_id: str, from_external_id: str) -> MergeRecord | None: ...
+    def insert_merge(self, record: MergeRecord) -> None: ...
+    def reassign_records(self, from_id: str, to: Player) -> None:
+        """Grants, gifts (either side) and purchases of ``from_id`` become ``to``'s."""
+        ...
+
+    def move_ledger(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
+        """Every ledger entry of ``from_id`` becomes ``to_id``'s; ``from_id`` holds nothing after, and
+        ``to_id``'s holdings become ``holdings``."""
+        ...
+
+    def blocks_involving(self, player_id: str) -> list[Block]:
+        """Blocks the player made or received."""
+        ...
+
+    def remove_from_graph(self, player_id: str) -> None:
+        """Delete the player's friendships, pending requests and blocks, either way."""
+        ...
+
+    def clear_gift_messages(self, player_id: str) -> None: ...
+    def get_erasure(self, game_id: str, external_id_hash: str) -> ErasureRecord | None: ...
+    def insert_erasure(self, record: ErasureRecord) -> None: ...
+
+    # Purchases, by (game_id, transaction id); spend in US cents.
+    def get_purchase(self, game_id: str, transaction_id: str) -> Purchase | None: ...
+    def insert_purchase(self, purchase: Purchase) -> None: ...
+    def list_purchases(
+        self, player_id: str, before: tuple[datetime, str] | None, limit: int
+    ) -> list[Purchase]:
+        """Newest first (by ``purchasedAt``, then id), strictly after the ``before`` keyset position."""
+        ...
+
+    def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend: ...
+    def spenders(
+        self,
+        game_id: str,
+        env: Environment,
+        min_amount_minor: int,
+        since: datetime | None,
+        limit: int,
+        offset: int,
+    ) -> list[Spender]:
+        """Players of the game at or above the threshold, highest first; debug accounts left out."""
+        ...
+
+    def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
+        """Purchases made in [start, end); debug accounts left out."""
+        ...
+
+    # Migration row keys: kind + key -> the row's fingerprint.
+    def migration_keys(
+        self, game_id: str, env: Environment, kind: MigrationKind, keys: list[str]
+    ) -> dict[str, str]: ...
+    def put_migration_key(
+        self, game_id: str, env: Environment, kind: MigrationKind, key: str, fingerprint: str, at: datetime
+    ) -> None: ...
 
     # Outbox: events commit with the change that caused them.
     def emit(self, event: DomainEvent) -> None: ...

@@ -49,9 +49,11 @@ def change(
     note: str | None = None,
     source_ref_id: str | None = None,
     parameters: dict[str, Any] | None = None,
+    announce: bool = True,
 ) -> Change:
     """Apply ``delta`` to the player's holding of ``res``: refuses to go below zero, appends the ledger
-    entry, sets item parameter overrides, and in a platform-managed game fires the balance webhook."""
+    entry, sets item parameter overrides, and in a platform-managed game fires the balance webhook
+    (unless ``announce`` is off, as for a migration)."""
     now = rt.clock.now()
     holding = apply_delta(tx.get_holding(player.id, res.key), delta, res)
     if parameters:
@@ -72,7 +74,7 @@ def change(
     )
     tx.append_ledger(entry, holding)
     result = Change(res, holding, entry)
-    if is_platform_managed(game):
+    if announce and is_platform_managed(game):
         emit(tx, rt, scope, *_balance_event(player, result))
     return result
 

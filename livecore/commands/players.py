@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -63,8 +64,11 @@ def first_contact(
     *,
     context: dict[str, Any] | None = None,
     country: str | None = None,
+    announce: bool = True,
+    first_seen_at: datetime | None = None,
 ) -> Player:
-    """Get the player, creating it (and firing ``player.registered``) on first contact."""
+    """Get the player, creating it (and firing ``player.registered`` unless ``announce`` is off, as for a
+    migration) on first contact."""
     existing = find_player(tx, scope, external_id)
     if existing is not None:
         return existing
@@ -80,13 +84,15 @@ def first_contact(
         game_id=scope.game_id,
         env=scope.env,
         external_id=external_id,
-        first_seen_at=now,
+        first_seen_at=first_seen_at or now,
         last_seen_at=now,
         anonymized=attrs.evolve(anonymized, country=normalize_country(country)),
         country=normalize_country(country),
         context=dict(context or {}),
     )
     tx.insert_player(player)
+    if not announce:
+        return player
     emit(
         tx,
         rt,
@@ -95,7 +101,7 @@ def first_contact(
         {
             "playerId": player.id,
             "externalPlayerId": external_id,
-            "firstSeenAt": format_ts(now),
+            "firstSeenAt": format_ts(player.first_seen_at),
             "contextSnapshot": player.context,
         },
     )

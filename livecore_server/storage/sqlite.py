@@ -27,6 +27,7 @@ import sqlite_utils
 
 from livecore.clock import from_millis, to_millis
 from livecore.economy import Holding, LedgerEntry, Reason
+from livecore.erasure import ErasureReason, ErasureRecord
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, GameSettings, ResourceType
@@ -34,8 +35,21 @@ from livecore.gifts import Gift, GiftListing, GiftStatus, SenderStats
 from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
-from livecore.players import Activity, Ban, Player
+from livecore.merge import MergeRecord
+from livecore.migration import MigrationKind
+from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
 from livecore.presence import Presence
+from livecore.purchases import (
+    DayRevenue,
+    PlayerSpend,
+    ProductRevenue,
+    Purchase,
+    RevenueSummary,
+    Spender,
+    ValidationStatus,
+    Window,
+    window_start,
+)
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.records import ApiKey, WebhookEndpoint, settings_converter
@@ -270,7 +284,7 @@ _PLAYER_COLUMNS = (
     "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
     " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
-    " presence_at, presence_status, search_name"
+    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into"
 )
 
 
@@ -304,6 +318,10 @@ def _player_row(p: Player) -> tuple[Any, ...]:
         _ms(p.presence.last_active_at),
         p.presence.status,
         (p.display or p.anonymized).name.lower(),
+        p.debug.reason if p.debug else None,
+        _ms(p.debug.flagged_at) if p.debug else None,
+        p.lifecycle.value,
+        p.merged_into,
     )
 
 
@@ -333,6 +351,10 @@ def _player(r: tuple[Any, ...]) -> Player:
         context=orjson.loads(r[22]),
         friend_code=r[23],
         presence=Presence(last_active_at=_dt(r[24]), status=r[25]),
+        # r[26] is the search name, derived from the identity
+        debug=DebugFlag(reason=r[27], flagged_at=from_millis(r[28])) if r[28] is not None else None,
+        lifecycle=Lifecycle(r[29]),
+        merged_into=r[30],
     )
 
 
@@ -452,6 +474,35 @@ def _gift(r: tuple[Any, ...]) -> Gift:
     )
 
 
+_PURCHASE_COLUMNS = (
+    "u.id, u.game_id, u.player_id, p.external_id, u.transaction_id, u.store, u.product_id, u.product_type,"
+    " u.amount_minor, u.currency, u.normalized_amount_minor, u.fx_rate, u.validation_status, u.purchased_at,"
+    " u.tracked_at, u.metadata"
+)
+_PURCHASE_FROM = "FROM purchases u JOIN players p ON p.id = u.player_id"
+
+
+def _purchase(r: tuple[Any, ...]) -> Purchase:
+    return Purchase(
+        id=r[0],
+        game_id=r[1],
+        player_id=r[2],
+        external_player_id=r[3],
+        transaction_id=r[4],
+        store=r[5],
+        product_id=r[6],
+        product_type=r[7],
+        amount_minor=r[8],
+        currency=r[9],
+        normalized_amount_minor=r[10],
+        fx_rate=r[11],
+        validation_status=ValidationStatus(r[12]),
+        purchased_at=from_millis(r[13]),
+        tracked_at=from_millis(r[14]),
+        metadata=orjson.loads(r[15]),
+    )
+
+
 OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
 
 
@@ -516,7 +567,7 @@ class SqliteTransaction:
 
     def insert_player(self, player: Player) -> None:
         self.conn.execute(
-            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 27)})", _player_row(player)
+            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 31)})", _player_row(player)
         )
 
     def update_player(self, player: Player) -> None:
@@ -885,6 +936,242 @@ class SqliteTransaction:
             params.append(to_millis(claimable_at))
         rows = self.conn.execute(query + " ORDER BY g.sent_at DESC, g.rowid DESC LIMIT ?", (*params, limit))
         return [GiftListing(_gift(r[:17]), _player(r[18:]), GrantStatus(r[17])) for r in rows]
+
+    # --- Player tools --------------------------------------------------------------------------
+    def recent_grants(self, player_id: str, limit: int) -> list[Grant]:
+        rows = self.conn.execute(
+            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE player_id = ?"
+            " ORDER BY created_at DESC, id DESC LIMIT ?",
+            (player_id, limit),
+        )
+        return [_grant(r) for r in rows]
+
+    def grant_counts(self, player_id: str) -> dict[GrantStatus, int]:
+        counts = dict.fromkeys(GrantStatus, 0)
+        for status, n in self.conn.execute(
+            "SELECT status, COUNT(*) FROM grants WHERE player_id = ? GROUP BY status", (player_id,)
+        ):
+            counts[GrantStatus(status)] = n
+        return counts
+
+    def get_merge(self, game_id: str, from_external_id: str) -> MergeRecord | None:
+        row = self.conn.execute(
+            "SELECT game_id, from_external_id, from_player_id, to_player_id, placeholder, merged_at"
+            " FROM merges WHERE game_id = ? AND from_external_id = ?",
+            (game_id, from_external_id),
+        ).fetchone()
+        return (
+            None if row is None else MergeRecord(row[0], row[1], row[2], row[3], row[4], from_millis(row[5]))
+        )
+
+    def insert_merge(self, record: MergeRecord) -> None:
+        self.conn.execute(
+            "INSERT INTO merges (game_id, from_external_id, from_player_id, to_player_id, placeholder,"
+            " merged_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                record.game_id,
+                record.from_external_id,
+                record.from_player_id,
+                record.to_player_id,
+                record.placeholder,
+                to_millis(record.merged_at),
+            ),
+        )
+
+    def reassign_records(self, from_id: str, to: Player) -> None:
+        self.conn.execute(
+            "UPDATE grants SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+        self.conn.execute("UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
+        self.conn.execute("UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
+        self.conn.execute("UPDATE purchases SET player_id = ? WHERE player_id = ?", (to.id, from_id))
+
+    def move_ledger(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
+        self.conn.execute("UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))
+        self.conn.execute("DELETE FROM holdings WHERE player_id IN (?, ?)", (from_id, to_id))
+        self.conn.executemany(
+            "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)",
+            [(to_id, h.key, h.amount, orjson.dumps(h.parameters).decode()) for h in holdings.values()],
+        )
+
+    def blocks_involving(self, player_id: str) -> list[Block]:
+        rows = self.conn.execute(
+            "SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocker_id = ?"
+            " UNION ALL SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocked_id = ?",
+            (player_id, player_id),
+        )
+        return [Block(r[0], r[1], from_millis(r[2])) for r in rows]
+
+    def remove_from_graph(self, player_id: str) -> None:
+        self.conn.execute("DELETE FROM friendships WHERE player_id = ?", (player_id,))
+        self.conn.execute("DELETE FROM friendships WHERE friend_id = ?", (player_id,))
+        self.conn.execute("DELETE FROM friend_requests WHERE from_player_id = ?", (player_id,))
+        self.conn.execute("DELETE FROM friend_requests WHERE to_player_id = ?", (player_id,))
+        self.conn.execute("DELETE FROM blocks WHERE blocker_id = ?", (player_id,))
+        self.conn.execute("DELETE FROM blocks WHERE blocked_id = ?", (player_id,))
+
+    def clear_gift_messages(self, player_id: str) -> None:
+        self.conn.execute("UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))
+        self.conn.execute("UPDATE gifts SET message = NULL WHERE recipient_id = ?", (player_id,))
+
+    def get_erasure(self, game_id: str, external_id_hash: str) -> ErasureRecord | None:
+        row = self.conn.execute(
+            "SELECT game_id, external_id_hash, player_id, placeholder, reason, erased_at FROM erasures"
+            " WHERE game_id = ? AND external_id_hash = ?",
+            (game_id, external_id_hash),
+        ).fetchone()
+        if row is None:
+            return None
+        return ErasureRecord(row[0], row[1], row[2], row[3], ErasureReason(row[4]), from_millis(row[5]))
+
+    def insert_erasure(self, record: ErasureRecord) -> None:
+        self.conn.execute(
+            "INSERT INTO erasures (game_id, external_id_hash, player_id, placeholder, reason, erased_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                record.game_id,
+                record.external_id_hash,
+                record.player_id,
+                record.placeholder,
+                record.reason.value,
+                to_millis(record.erased_at),
+            ),
+        )
+
+    # --- Purchases -----------------------------------------------------------------------------
+    def get_purchase(self, game_id: str, transaction_id: str) -> Purchase | None:
+        row = self.conn.execute(
+            f"SELECT {_PURCHASE_COLUMNS} {_PURCHASE_FROM} WHERE u.game_id = ? AND u.transaction_id = ?",
+            (game_id, transaction_id),
+        ).fetchone()
+        return None if row is None else _purchase(row)
+
+    def insert_purchase(self, purchase: Purchase) -> None:
+        env = self.conn.execute("SELECT env FROM players WHERE id = ?", (purchase.player_id,)).fetchone()[0]
+        self.conn.execute(
+            "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
+            " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
+            " purchased_at, tracked_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                purchase.id,
+                purchase.game_id,
+                env,
+                purchase.player_id,
+                purchase.transaction_id,
+                purchase.store,
+                purchase.product_id,
+                purchase.product_type,
+                purchase.amount_minor,
+                purchase.currency,
+                purchase.normalized_amount_minor,
+                purchase.fx_rate,
+                purchase.validation_status.value,
+                to_millis(purchase.purchased_at),
+                to_millis(purchase.tracked_at),
+                orjson.dumps(purchase.metadata).decode(),
+            ),
+        )
+
+    def list_purchases(
+        self, player_id: str, before: tuple[datetime, str] | None, limit: int
+    ) -> list[Purchase]:
+        query = f"SELECT {_PURCHASE_COLUMNS} {_PURCHASE_FROM} WHERE u.player_id = ?"
+        params: list[Any] = [player_id]
+        if before is not None:
+            query += " AND (u.purchased_at, u.id) < (?, ?)"
+            params += [to_millis(before[0]), before[1]]
+        rows = self.conn.execute(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
+        return [_purchase(r) for r in rows]
+
+    def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
+        sums = "".join(
+            f", SUM(CASE WHEN purchased_at > {to_millis(window_start(now, d))} THEN normalized_amount_minor"
+            f" ELSE 0 END), SUM(purchased_at > {to_millis(window_start(now, d))})"
+            for d in windows
+        )
+        row = self.conn.execute(
+            "SELECT COALESCE(SUM(normalized_amount_minor), 0), COUNT(*), MIN(purchased_at), MAX(purchased_at)"
+            f"{sums} FROM purchases WHERE player_id = ?",
+            (player_id,),
+        ).fetchone()
+        return PlayerSpend(
+            lifetime_amount_minor=row[0],
+            purchase_count=row[1],
+            first_purchase_at=_dt(row[2]),
+            last_purchase_at=_dt(row[3]),
+            windows=tuple(Window(d, row[4 + 2 * i] or 0, row[5 + 2 * i] or 0) for i, d in enumerate(windows)),
+        )
+
+    def spenders(
+        self,
+        game_id: str,
+        env: Environment,
+        min_amount_minor: int,
+        since: datetime | None,
+        limit: int,
+        offset: int,
+    ) -> list[Spender]:
+        rows = self.conn.execute(
+            "SELECT u.player_id, p.external_id, SUM(u.normalized_amount_minor) AS total, COUNT(*),"
+            " MAX(u.purchased_at) FROM purchases u JOIN players p ON p.id = u.player_id"
+            " WHERE u.game_id = ? AND u.env = ? AND u.purchased_at > ? AND p.debug_at IS NULL"
+            " GROUP BY u.player_id HAVING total >= ? ORDER BY total DESC, p.external_id LIMIT ? OFFSET ?",
+            (game_id, env.value, to_millis(since) if since else -(2**62), min_amount_minor, limit, offset),
+        )
+        return [Spender(r[0], r[1], r[2], r[3], from_millis(r[4])) for r in rows]
+
+    def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
+        where = (
+            " FROM purchases u JOIN players p ON p.id = u.player_id WHERE u.game_id = ? AND u.env = ?"
+            " AND u.purchased_at >= ? AND u.purchased_at < ? AND p.debug_at IS NULL"
+        )
+        params = (game_id, env.value, to_millis(start), to_millis(end))
+        gross, count, paying = self.conn.execute(
+            "SELECT COALESCE(SUM(u.normalized_amount_minor), 0), COUNT(*),"
+            f" COUNT(DISTINCT u.player_id){where}",
+            params,
+        ).fetchone()
+        products = self.conn.execute(
+            f"SELECT u.product_id, SUM(u.normalized_amount_minor) AS total, COUNT(*){where}"
+            " GROUP BY u.product_id ORDER BY total DESC, u.product_id",
+            params,
+        )
+        days = self.conn.execute(
+            f"SELECT u.purchased_at / 86400000 AS day, SUM(u.normalized_amount_minor), COUNT(*){where}"
+            " GROUP BY day ORDER BY day",
+            params,
+        )
+        return RevenueSummary(
+            gross_amount_minor=gross,
+            purchase_count=count,
+            paying_players=paying,
+            per_product=tuple(ProductRevenue(*r) for r in products),
+            per_day=tuple(DayRevenue(from_millis(r[0] * 86_400_000).date(), r[1], r[2]) for r in days),
+        )
+
+    def migration_keys(
+        self, game_id: str, env: Environment, kind: MigrationKind, keys: list[str]
+    ) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for start in range(0, len(keys), 500):  # SQLite's bound-parameter limit
+            chunk = keys[start : start + 500]
+            rows = self.conn.execute(
+                "SELECT key, fingerprint FROM migration_keys WHERE game_id = ? AND env = ? AND kind = ?"
+                f" AND key IN ({', '.join('?' * len(chunk))})",
+                (game_id, env.value, kind.value, *chunk),
+            )
+            found.update(dict(rows))
+        return found
+
+    def put_migration_key(
+        self, game_id: str, env: Environment, kind: MigrationKind, key: str, fingerprint: str, at: datetime
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO migration_keys (game_id, env, kind, key, fingerprint, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, env.value, kind.value, key, fingerprint, to_millis(at)),
+        )
 
     # --- Outbox --------------------------------------------------------------------------------
     def emit(self, event: DomainEvent) -> None:

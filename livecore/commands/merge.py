@@ -1,0 +1,140 @@
+"""The merge command: the rules of :mod:`livecore.merge` applied through the store, in one transaction."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.clock import format_ts
+from livecore.commands import Runtime, emit
+from livecore.commands.players import find_player
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.friends import Block, FriendRequest
+from livecore.ids import new_uuid
+from livecore.merge import (
+    MERGED_PREFIX,
+    GraphFacts,
+    MergeRecord,
+    MergeStatus,
+    check_distinct,
+    check_source,
+    check_target,
+    fold_holdings,
+    friends_to_move,
+    invalid,
+    merged_payload,
+    placeholder,
+    replay_of,
+    tie_moves,
+)
+from livecore.players import Lifecycle, Player
+from livecore.presence import Presence
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+@attrs.frozen
+class Merged:
+    status: MergeStatus
+    record: MergeRecord
+    target: Player
+
+
+def _not_found(external_id: str) -> LivecoreError:
+    return LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
+
+
+def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_external_id: str) -> Merged:
+    check_distinct(from_external_id, to_external_id)
+    source = find_player(tx, scope, from_external_id)
+    target = find_player(tx, scope, to_external_id)
+    if source is None:
+        record = tx.get_merge(scope.game_id, from_external_id)
+        if replay_of(record, target):
+            assert record is not None and target is not None
+            return Merged(MergeStatus.NO_OP_ALREADY_MERGED, record, target)
+        if record is not None and target is not None:
+            raise invalid("The source player was already merged into another player.")
+        raise _not_found(from_external_id)
+    if target is None:
+        raise _not_found(to_external_id)
+    check_source(source)
+    check_target(target)
+    now = rt.clock.now()
+    record = MergeRecord(
+        game_id=scope.game_id,
+        from_external_id=source.external_id,
+        from_player_id=source.id,
+        to_player_id=target.id,
+        placeholder=placeholder(MERGED_PREFIX, new_uuid(now, rt.rng)),
+        merged_at=now,
+    )
+    _fold_graph(tx, source, target)
+    tx.move_ledger(
+        source.id, target.id, fold_holdings(tx.get_holdings(source.id), tx.get_holdings(target.id))
+    )
+    tx.reassign_records(source.id, target)
+    # The source row stays, under its placeholder, pointing at the target.
+    tx.update_player(
+        attrs.evolve(
+            source,
+            external_id=record.placeholder,
+            secret_hash=None,
+            secret_prefix=None,
+            friend_code=None,
+            presence=Presence(),
+            lifecycle=Lifecycle.MERGED,
+            merged_into=target.id,
+        )
+    )
+    tx.insert_merge(record)
+    emit(
+        tx,
+        rt,
+        scope,
+        "player.merged",
+        merged_payload(record, source, target, scope.actor.to_wire(), format_ts(now)),
+    )
+    return Merged(MergeStatus.MERGED, record, target)
+
+
+def _fold_graph(tx: Transaction, source: Player, target: Player) -> None:
+    """Friendships, requests and blocks of the source become the target's (deduplicated)."""
+    requests = tx.list_requests(source.id)
+    blocks = tx.blocks_involving(source.id)
+    target_friends = tx.friend_ids(target.id)
+    blocked_by_target = tx.blocked_either_way(target.id)
+    facts = GraphFacts(
+        source_friends={f.friend_id: f.since for f, _ in tx.list_friends(source.id)},
+        target_friends=target_friends,
+        target_ties=target_friends | set(tx.request_peers(target.id)) | blocked_by_target,
+        blocked_either_way_by_target=blocked_by_target,
+    )
+    moving = friends_to_move(source.id, target.id, facts)
+    for friend_id in facts.source_friends:
+        tx.delete_friendship(source.id, friend_id)
+    for friend_id, since in moving.items():
+        tx.insert_friendship(target.id, friend_id, since)
+    for request, _ in requests:
+        tx.delete_request(request.id)
+    for block in blocks:
+        tx.delete_block(block.blocker_id, block.blocked_id)
+    for request, other in requests:
+        if tie_moves(other.id, source.id, target.id, facts):
+            outgoing = request.from_player_id == source.id
+            tx.insert_request(
+                FriendRequest(
+                    id=request.id,  # the same request, now the target's: clients keep its id
+                    game_id=request.game_id,
+                    from_player_id=target.id if outgoing else other.id,
+                    to_player_id=other.id if outgoing else target.id,
+                    created_at=request.created_at,
+                )
+            )
+    moved_blocks: set[tuple[str, str]] = set()
+    for block in blocks:
+        other_id = block.blocked_id if block.blocker_id == source.id else block.blocker_id
+        if tie_moves(other_id, source.id, target.id, facts):
+            pair = (target.id, other_id) if block.blocker_id == source.id else (other_id, target.id)
+            if pair not in moved_blocks:  # the source and the other may have blocked each other
+                moved_blocks.add(pair)
+                tx.insert_block(Block(blocker_id=pair[0], blocked_id=pair[1], created_at=block.created_at))

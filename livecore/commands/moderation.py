@@ -1,0 +1,72 @@
+"""Moderation commands of the server API: ban, unban (SPEC 3.5) and the debug-account flag."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.clock import format_ts
+from livecore.commands import Runtime, emit
+from livecore.players import Player, ban, flag_debug, unban, unflag_debug
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+@attrs.frozen
+class Moderated:
+    player: Player
+    applied: bool
+
+
+def ban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player, reason: str) -> Moderated:
+    """``player.banned`` on the transition only; a re-ban refreshes the reason quietly."""
+    now = rt.clock.now()
+    updated, applied = ban(player, reason, now)
+    tx.update_player(updated)
+    if applied:
+        emit(
+            tx,
+            rt,
+            scope,
+            "player.banned",
+            {
+                "playerId": player.id,
+                "externalPlayerId": player.external_id,
+                "reason": reason,
+                "bannedAt": format_ts(now),
+                "actor": scope.actor.to_wire(),
+            },
+        )
+    return Moderated(updated, applied)
+
+
+def unban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player) -> Moderated:
+    """``player.unbanned`` on a real unban only."""
+    updated, applied = unban(player)
+    if applied:
+        tx.update_player(updated)
+        emit(
+            tx,
+            rt,
+            scope,
+            "player.unbanned",
+            {
+                "playerId": player.id,
+                "externalPlayerId": player.external_id,
+                "unbannedAt": format_ts(rt.clock.now()),
+                "actor": scope.actor.to_wire(),
+            },
+        )
+    return Moderated(updated, applied)
+
+
+def set_debug(tx: Transaction, rt: Runtime, player: Player, reason: str | None) -> Moderated:
+    updated, applied = flag_debug(player, reason, rt.clock.now())
+    tx.update_player(updated)
+    return Moderated(updated, applied)
+
+
+def clear_debug(tx: Transaction, player: Player) -> Moderated:
+    updated, applied = unflag_debug(player)
+    if applied:
+        tx.update_player(updated)
+    return Moderated(updated, applied)

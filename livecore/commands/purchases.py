@@ -1,0 +1,62 @@
+"""Purchase tracking: :mod:`livecore.purchases` applied through the store."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.commands import Runtime, emit
+from livecore.commands.players import load_game
+from livecore.ids import Prefix, new_id
+from livecore.players import Player
+from livecore.purchases import (
+    PlayerSpend,
+    Purchase,
+    PurchaseRequest,
+    check_replay,
+    check_request,
+    normalize,
+    tracked_payload,
+    usd_rate,
+)
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+@attrs.frozen
+class Tracked:
+    purchase: Purchase
+    spend: PlayerSpend  # the player's spend after this purchase
+    replayed: bool = False
+
+
+def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: PurchaseRequest) -> Tracked:
+    """Record a purchase once per ``transactionId``; ``purchase.tracked`` fires for new ones only."""
+    now = rt.clock.now()
+    request = check_request(request, now)
+    stored = tx.get_purchase(scope.game_id, request.transaction_id)
+    if stored is not None:
+        check_replay(stored, player.id, request)
+        return Tracked(stored, tx.player_spend(player.id, now, ()), replayed=True)
+    rate = usd_rate(request.currency, load_game(tx, scope).settings.exchange_rates)
+    purchase = Purchase(
+        id=new_id(Prefix.PURCHASE, now, rt.rng),
+        game_id=scope.game_id,
+        player_id=player.id,
+        external_player_id=player.external_id,
+        transaction_id=request.transaction_id,
+        store=request.store,
+        product_id=request.product_id,
+        product_type=request.product_type,
+        amount_minor=request.amount_minor,
+        currency=request.currency,
+        normalized_amount_minor=normalize(request.amount_minor, request.currency, rate),
+        fx_rate=rate,
+        validation_status=request.validation_status,
+        purchased_at=request.purchased_at or now,
+        tracked_at=now,
+        metadata=dict(request.metadata or {}),
+    )
+    tx.insert_purchase(purchase)
+    spend = tx.player_spend(player.id, now, ())
+    emit(tx, rt, scope, "purchase.tracked", tracked_payload(purchase, spend))
+    return Tracked(purchase, spend)

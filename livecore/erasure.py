@@ -1,0 +1,77 @@
+"""Erasing a player (SPEC 3.8, 4.3; GDPR).
+
+``player.deleted`` fires first, with the original external id; then the row is anonymized in place under
+a ``__deleted_<uuid>__`` placeholder: display and synthetic identity, country, player context, secret,
+friend code, presence, activity and ban reason are removed (a debug flag stays: it keeps the
+retained purchases out of revenue reporting); friendships, requests and blocks either way are
+deleted; gift messages the player wrote or received are cleared. Financial records stay: the wallet and
+inventory ledgers, grants, gifts (without messages) and purchases, now attached to the anonymous row.
+
+Idempotent: erasing again answers ``no_op_already_deleted`` and a never-seen player ``no_op_not_found``.
+The service remembers erasures by a keyed hash of the original id, never the id itself.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.identity import Identity
+from livecore.players import Activity, Lifecycle, Player
+from livecore.presence import Presence
+
+ERASED_NAME = "Deleted player"
+
+
+class ErasureReason(enum.StrEnum):
+    GDPR_ERASURE = "gdpr_erasure"
+    STUDIO_REQUEST = "studio_request"
+    TEST = "test"
+
+
+class ErasureStatus(enum.StrEnum):
+    DELETED = "deleted"
+    NO_OP_ALREADY_DELETED = "no_op_already_deleted"
+    NO_OP_NOT_FOUND = "no_op_not_found"
+
+
+@attrs.frozen
+class ErasureRecord:
+    game_id: str
+    external_id_hash: str  # keyed hash of the original external id
+    player_id: str
+    placeholder: str
+    reason: ErasureReason
+    erased_at: datetime
+
+
+def anonymized(player: Player, placeholder: str) -> Player:
+    """The row as it is kept: the id and the financial link only."""
+    return attrs.evolve(
+        player,
+        external_id=placeholder,
+        anonymized=Identity(name=ERASED_NAME, avatar=None),
+        display=None,
+        country=None,
+        secret_hash=None,
+        secret_prefix=None,
+        context={},
+        friend_code=None,
+        presence=Presence(),
+        activity=Activity(),
+        ban=None,  # its reason is free text about the person
+        lifecycle=Lifecycle.DELETED,
+    )
+
+
+def deleted_payload(player: Player, reason: ErasureReason, placeholder: str) -> dict[str, Any]:
+    """``player.deleted`` (SPEC 6.2), sent before anonymization with the original id."""
+    return {
+        "playerId": player.id,
+        "externalPlayerId": player.external_id,
+        "reason": reason.value,
+        "anonymizedExternalId": placeholder,
+    }

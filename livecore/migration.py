@@ -1,0 +1,117 @@
+"""Bulk migration from another backend (SPEC 4.3; DECISIONS 7): players, wallet balances, inventory.
+
+Rules:
+- At most :data:`MAX_ROWS` rows per call (more: 400 ``invalid_request``, nothing applied).
+- Every row carries its own ``idempotencyKey`` (scoped to the game, environment and kind of migration):
+  a row seen before with the same content counts as ``replayed`` and changes nothing; the same key with
+  other content fails that row with ``idempotency_conflict``.
+- A bad row (unknown resource, bad amount, bad name) fails alone and is reported in ``failures`` with its
+  index, key, code and message; the other rows apply.
+- Players: created on first sight (no ``player.registered`` by default), with the given display
+  identity, country and ``firstSeenAt``; a player that exists gets the given fields set.
+- Wallet rows credit ``amount`` (>= 0; 0 only ensures the player) and inventory rows add ``quantity``
+  with optional per-player item ``parameters``; both are ledger entries with reason ``migration`` and
+  create missing players. No webhooks unless the call asks for them (``emitWebhooks: true``).
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+
+MAX_ROWS = 1_000
+
+
+class MigrationKind(enum.StrEnum):
+    PLAYERS = "players"
+    WALLET = "wallet"
+    INVENTORY = "inventory"
+
+
+@attrs.frozen
+class PlayerRow:
+    external_player_id: str
+    idempotency_key: str
+    name: str | None = None
+    avatar: str | None = None
+    country: str | None = None
+    first_seen_at: datetime | None = None
+
+
+@attrs.frozen
+class WalletRow:
+    external_player_id: str
+    idempotency_key: str
+    economy_key: str
+    amount: int
+
+
+@attrs.frozen
+class InventoryRow:
+    external_player_id: str
+    idempotency_key: str
+    item_key: str
+    quantity: int
+    parameters: dict[str, Any] | None = None
+
+
+Row = PlayerRow | WalletRow | InventoryRow
+
+
+@attrs.frozen
+class Failure:
+    index: int
+    idempotency_key: str
+    code: str
+    message: str
+
+
+@attrs.frozen
+class Outcome:
+    applied: int
+    replayed: int
+    failed: int
+    failures: tuple[Failure, ...]
+
+
+def check_batch(rows: list[Any]) -> None:
+    if len(rows) > MAX_ROWS:
+        raise invalid_request(f"At most {MAX_ROWS} rows per call.", {"rows": f"more than {MAX_ROWS}"})
+
+
+def check_row_keys(rows: list[Row]) -> None:
+    """Keys identify rows: a key repeated inside one call would apply twice or race itself."""
+    seen: set[str] = set()
+    for i, row in enumerate(rows):
+        if not row.idempotency_key or not row.external_player_id:
+            raise invalid_request(
+                "Every row needs an externalPlayerId and an idempotencyKey.", {f"rows[{i}]": "missing ids"}
+            )
+        if row.idempotency_key in seen:
+            raise invalid_request(
+                f"idempotencyKey {row.idempotency_key!r} appears twice in this call.",
+                {f"rows[{i}].idempotencyKey": "duplicate"},
+            )
+        seen.add(row.idempotency_key)
+
+
+def row_fingerprint(row: Row) -> str:
+    """What makes two rows with one key the same row."""
+    return repr(attrs.astuple(row))
+
+
+def failure(index: int, row: Row, exc: LivecoreError) -> Failure:
+    return Failure(index=index, idempotency_key=row.idempotency_key, code=exc.code.value, message=exc.message)
+
+
+def conflict() -> LivecoreError:
+    return LivecoreError(ErrorCode.IDEMPOTENCY_CONFLICT, "This idempotencyKey was used for a different row.")
+
+
+def outcome(applied: int, replayed: int, failures: list[Failure]) -> Outcome:
+    return Outcome(applied=applied, replayed=replayed, failed=len(failures), failures=tuple(failures))
