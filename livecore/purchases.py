@@ -254,8 +254,8 @@ def spenders(purchases: Iterable[Purchase], min_amount_minor: int, since: dateti
 
 
 def summarize(purchases: Iterable[Purchase], start: datetime, end: datetime) -> RevenueSummary:
-    """Revenue of purchases made in [start, end)."""
-    rows = [p for p in purchases if start <= p.purchased_at < end]
+    """Revenue of purchases made from ``start`` to ``end``, both included."""
+    rows = [p for p in purchases if start <= p.purchased_at <= end]
     products: dict[str, list[int]] = {}
     days: dict[date, list[int]] = {}
     for p in rows:

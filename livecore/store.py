@@ -181,7 +181,7 @@ class Transaction(Protocol):
         ...
 
     def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
-        """Purchases made in [start, end); debug accounts left out."""
+        """Purchases made from ``start`` to ``end`` (both included); debug accounts left out."""
         ...
 
     # Migration row keys: kind + key -> the row's fingerprint.

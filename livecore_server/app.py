@@ -29,7 +29,10 @@ from livecore_server.sdk import players as sdk_players
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
+from livecore_server.server import migrate as server_migrate
+from livecore_server.server import player_tools as server_player_tools
 from livecore_server.server import players as server_players
+from livecore_server.server import purchases as server_purchases
 from livecore_server.server import system
 from livecore_server.services import SERVICES, Services
 from livecore_server.workers.dispatcher import Dispatcher
@@ -49,6 +52,9 @@ BINDINGS: tuple[Binding, ...] = (
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
     *server_gifts.BINDINGS,
+    *server_player_tools.BINDINGS,
+    *server_purchases.BINDINGS,
+    *server_migrate.BINDINGS,
 )
 
 

@@ -206,7 +206,10 @@ def _query_value(raw: list[str], type_: Any, name: str) -> Any:
         except ValueError:
             raise invalid_request(f"{name} must be an integer.", {name: "must be an integer"}) from None
     if getattr(base, "__origin__", None) in (list, tuple):
-        return [part for item in raw for part in item.split(",") if part]
+        parts = [part for item in raw for part in item.split(",") if part]
+        if base.__args__[0] is int:
+            return [_query_value([part], int, name) for part in parts]
+        return parts
     return raw[-1]
 
 

@@ -546,6 +546,372 @@ class ServerGiftsResponse:
     gifts: list[GiftView]
 
 
+# --- Player tools (issue #7) ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class ProfileQuery:
+    limit: int = 50
+
+
+@attrs.frozen
+class ProfilePlayer:
+    id: str
+    external_player_id: str
+    first_seen_at: datetime
+    last_seen_at: datetime
+    last_context_snapshot: dict[str, Any]
+    display_identity: IdentityView
+    banned: bool
+    debug: bool
+    lifecycle: str
+
+
+@attrs.frozen
+class ProfileSummary:
+    attempt_count: int
+    attempts_completed: int
+    attempts_expired: int
+    grants_pending: int
+    grants_claimed: int
+    lobbies_active: int
+
+
+@attrs.frozen
+class PlayerProfileResponse:
+    """SPEC 2.14 player profile; ``attempts`` and ``lobbies`` stay empty until those features exist."""
+
+    player: ProfilePlayer
+    attempts: list[dict[str, Any]]
+    grants: list[GrantView]
+    lobbies: list[dict[str, Any]]
+    summary: ProfileSummary
+
+
+@attrs.frozen
+class BanRequest:
+    reason: str
+
+
+@attrs.frozen
+class BanState:
+    external_player_id: str
+    banned: bool
+    reason: str | None
+    banned_at: datetime | None
+
+
+@attrs.frozen
+class BanPlayerResponse:
+    applied: bool
+    ban: BanState
+
+
+@attrs.frozen
+class DebugRequest:
+    reason: str | None = None
+
+
+@attrs.frozen
+class DebugPlayerResponse:
+    applied: bool
+    external_player_id: str
+    debug: bool
+    reason: str | None
+    flagged_at: datetime | None
+
+
+@attrs.frozen
+class MergePlayerResponse:
+    status: str  # "merged" or "no_op_already_merged"
+    from_external_player_id: str
+    to_external_player_id: str
+    anonymized_external_player_id: str
+    merged_at: datetime
+
+
+class ErasureReasonView(enum.StrEnum):
+    GDPR_ERASURE = "gdpr_erasure"
+    STUDIO_REQUEST = "studio_request"
+    TEST = "test"
+
+
+@attrs.frozen
+class DeletePlayerRequest:
+    reason: ErasureReasonView = ErasureReasonView.GDPR_ERASURE
+
+
+@attrs.frozen
+class DeletePlayerResponse:
+    status: str  # "deleted", "no_op_already_deleted", "no_op_not_found"
+    anonymized_external_id: str | None
+
+
+@attrs.frozen
+class HoldingView:
+    key: str
+    amount: int
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class ExportPlayer:
+    id: str
+    external_player_id: str
+    first_seen_at: datetime
+    last_seen_at: datetime
+    display_identity: IdentityView
+    anonymized_identity: IdentityView
+    country: str | None
+    context: dict[str, Any]
+    registered_at: datetime | None
+    banned: bool
+    ban_reason: str | None
+    debug: bool
+    lifecycle: str
+    sessions: int
+    login_streak: int
+    best_login_streak: int
+    friend_code: str | None
+
+
+@attrs.frozen
+class ExportPlayerResponse:
+    """The bundle of SPEC 4.3, each list capped at 1,000 rows (plus purchases, additive)."""
+
+    player: ExportPlayer
+    attempts: list[dict[str, Any]]
+    grants: list[GrantView]
+    inventory: list[HoldingView]
+    wallet: list[HoldingView]
+    lobby_memberships: list[dict[str, Any]]
+    purchases: list[PurchaseView]
+
+
+# Purchases and spend
+
+
+class ValidationStatusView(enum.StrEnum):
+    UNVERIFIED = "unverified"
+    VERIFIED = "verified"
+
+
+@attrs.frozen
+class TrackPurchaseRequest:
+    """DECISIONS 7 purchase body (client route)."""
+
+    transaction_id: str
+    store: str
+    product_id: str
+    product_type: str
+    amount_minor: int
+    currency: str
+    purchased_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@attrs.frozen
+class ServerTrackPurchaseRequest:
+    """The client body plus ``validationStatus`` (server route)."""
+
+    transaction_id: str
+    store: str
+    product_id: str
+    product_type: str
+    amount_minor: int
+    currency: str
+    purchased_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+    validation_status: ValidationStatusView = ValidationStatusView.UNVERIFIED
+
+
+@attrs.frozen
+class PurchaseView:
+    purchase_id: str
+    external_player_id: str
+    transaction_id: str
+    store: str
+    product_id: str
+    product_type: str
+    amount_minor: int
+    currency: str
+    normalized_amount_minor: int
+    fx_rate: float
+    validation_status: ValidationStatusView
+    purchased_at: datetime
+    tracked_at: datetime
+    metadata: dict[str, Any]
+
+
+@attrs.frozen
+class TrackPurchaseResponse:
+    purchase: PurchaseView
+    lifetime_amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class PurchaseListQuery:
+    limit: int = 50
+    cursor: str | None = None
+
+
+@attrs.frozen
+class PurchaseListResponse:
+    purchases: list[PurchaseView]
+    next_cursor: str | None
+
+
+@attrs.frozen
+class SpendQuery:
+    """``windows``: day counts, comma-separated or repeated (``windows=7,30``)."""
+
+    windows: list[int] | None = None
+
+
+@attrs.frozen
+class SpendWindow:
+    days: int
+    amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class PlayerSpendResponse:
+    external_player_id: str
+    lifetime_amount_minor: int
+    purchase_count: int
+    first_purchase_at: datetime | None
+    last_purchase_at: datetime | None
+    windows: list[SpendWindow]
+    debug: bool
+
+
+@attrs.frozen
+class SpendPlayersQuery:
+    min_amount_minor: int = 0
+    window_days: int | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+@attrs.frozen
+class Spender:
+    external_player_id: str
+    amount_minor: int
+    purchase_count: int
+    last_purchase_at: datetime
+
+
+@attrs.frozen
+class SpendQueryResponse:
+    players: list[Spender]
+    min_amount_minor: int
+    window_days: int | None
+    limit: int
+    offset: int
+
+
+@attrs.frozen
+class RevenueQuery:
+    """``from``/``to``: timestamps or dates (a date ``to`` includes that whole UTC day)."""
+
+    from_: str | None = None  # on the wire: ``from``
+    to: str | None = None
+
+
+@attrs.frozen
+class ProductRevenue:
+    product_id: str
+    amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class DayRevenue:
+    date: str
+    amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class RevenueSummaryResponse:
+    from_: datetime  # on the wire: ``from``
+    to: datetime
+    gross_amount_minor: int
+    purchase_count: int
+    paying_players: int
+    arppu_minor: int | None
+    per_product: list[ProductRevenue]
+    per_day: list[DayRevenue]
+
+
+# Migration
+
+
+@attrs.frozen
+class MigratePlayerRow:
+    external_player_id: str
+    idempotency_key: str
+    name: str | None = None
+    avatar: str | None = None
+    country: str | None = None
+    first_seen_at: datetime | None = None
+
+
+@attrs.frozen
+class MigrateWalletRow:
+    external_player_id: str
+    idempotency_key: str
+    economy_key: str
+    amount: int
+
+
+@attrs.frozen
+class MigrateInventoryRow:
+    external_player_id: str
+    idempotency_key: str
+    item_key: str
+    quantity: int
+    parameters: dict[str, Any] | None = None
+
+
+@attrs.frozen
+class MigratePlayersRequest:
+    rows: list[MigratePlayerRow]
+    emit_webhooks: bool = False
+
+
+@attrs.frozen
+class MigrateWalletRequest:
+    rows: list[MigrateWalletRow]
+    emit_webhooks: bool = False
+
+
+@attrs.frozen
+class MigrateInventoryRequest:
+    rows: list[MigrateInventoryRow]
+    emit_webhooks: bool = False
+
+
+@attrs.frozen
+class MigrateFailure:
+    index: int
+    idempotency_key: str
+    code: str
+    message: str
+
+
+@attrs.frozen
+class MigrateOutcome:
+    """DECISIONS 7."""
+
+    applied: int
+    replayed: int
+    failed: int
+    failures: list[MigrateFailure]
+
+
 # --- Errors (OpenAPI only: the server renders the envelope directly) ------------------------------
 
 

@@ -582,6 +582,198 @@ SERVER_GIFTS = Route(
 
 GIFT_ROUTES = (GIFT_SEND, GIFT_CLAIM, GIFT_CATALOG, GIFT_INBOX, GIFT_SENT, SERVER_GIFTS)
 
+# --- Player tools (issue #7) ----------------------------------------------------------------------
+
+
+def _server(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:
+    """A server route; writes need an idempotency key (DECISIONS 7)."""
+    write = method != "GET"
+    return Route(
+        name=name,
+        surface=Surface.SERVER,
+        method=method,
+        path=path,
+        summary=summary,
+        response=response,
+        idempotency=Idempotency.REQUIRED if write else Idempotency.NONE,
+        **kw,
+    )
+
+
+PLAYER_PROFILE = _server(
+    "server.players.profile",
+    "GET",
+    _P,
+    "A player's profile: the record, recent attempts, grants and lobbies, and summary counters.",
+    m.PlayerProfileResponse,
+    query=m.ProfileQuery,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+PLAYER_BAN = _server(
+    "server.players.ban",
+    "POST",
+    f"{_P}/ban",
+    "Ban a player (soft): every player-scoped client write is refused; reads still work.",
+    m.BanPlayerResponse,
+    request=m.BanRequest,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+PLAYER_UNBAN = _server(
+    "server.players.unban",
+    "POST",
+    f"{_P}/unban",
+    "Lift a ban.",
+    m.BanPlayerResponse,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+PLAYER_MERGE = _server(
+    "server.players.merge",
+    "POST",
+    "/players/{fromExternalId}/merge-into/{toExternalId}",
+    "Fold one player into another: grants, gifts, friends, ledgers (summed), purchases.",
+    m.MergePlayerResponse,
+    errors=(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.INVALID_MERGE),
+)
+PLAYER_DEBUG_SET = _server(
+    "server.players.debug_set",
+    "POST",
+    f"{_P}/debug",
+    "Flag a debug account: left out of revenue reporting, retroactively.",
+    m.DebugPlayerResponse,
+    request=m.DebugRequest,
+    request_optional=True,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+PLAYER_DEBUG_CLEAR = _server(
+    "server.players.debug_clear",
+    "DELETE",
+    f"{_P}/debug",
+    "Unflag a debug account, retroactively.",
+    m.DebugPlayerResponse,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+PLAYER_DELETE = _server(
+    "server.players.delete",
+    "POST",
+    f"{_P}/delete",
+    "Erase a player: anonymized in place; financial records kept; idempotent (no_op_ statuses).",
+    m.DeletePlayerResponse,
+    request=m.DeletePlayerRequest,
+    request_optional=True,
+)
+PLAYER_EXPORT = _server(
+    "server.players.export",
+    "GET",
+    f"{_P}/export",
+    "Everything held about a player, each list capped at 1,000 rows.",
+    m.ExportPlayerResponse,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+_MIGRATE_ERRORS = (ErrorCode.INVALID_REQUEST,)
+MIGRATE_PLAYERS = _server(
+    "server.migrate.players",
+    "POST",
+    "/migrate/players",
+    "Import up to 1,000 players; each row has its own idempotency key; bad rows are reported.",
+    m.MigrateOutcome,
+    request=m.MigratePlayersRequest,
+    errors=_MIGRATE_ERRORS,
+)
+MIGRATE_WALLET = _server(
+    "server.migrate.wallet",
+    "POST",
+    "/migrate/wallet",
+    "Import up to 1,000 wallet balances (credits; players created as needed).",
+    m.MigrateOutcome,
+    request=m.MigrateWalletRequest,
+    errors=_MIGRATE_ERRORS,
+)
+MIGRATE_INVENTORY = _server(
+    "server.migrate.inventory",
+    "POST",
+    "/migrate/inventory",
+    "Import up to 1,000 inventory rows, with optional per-player item parameters.",
+    m.MigrateOutcome,
+    request=m.MigrateInventoryRequest,
+    errors=_MIGRATE_ERRORS,
+)
+_PURCHASE_ERRORS = (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.UNKNOWN_CURRENCY, ErrorCode.IDEMPOTENCY_CONFLICT)
+SDK_TRACK_PURCHASE = Route(
+    name="purchases.track",
+    surface=Surface.SDK,
+    method="POST",
+    path=f"{_P}/purchases",
+    summary="Report a store purchase (unverified); idempotent on transactionId.",
+    auth=Auth.PLAYER,
+    request=m.TrackPurchaseRequest,
+    response=m.TrackPurchaseResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(*_PLAYER_WRITE_ERRORS, *_PURCHASE_ERRORS),
+)
+SERVER_TRACK_PURCHASE = _server(
+    "server.purchases.track",
+    "POST",
+    f"{_P}/purchases",
+    "Track a purchase (may be marked verified); idempotent on transactionId.",
+    m.TrackPurchaseResponse,
+    request=m.ServerTrackPurchaseRequest,
+    errors=_PURCHASE_ERRORS,
+)
+SERVER_PURCHASES = _server(
+    "server.purchases.list",
+    "GET",
+    f"{_P}/purchases",
+    "A player's purchases, newest first, with a keyset cursor.",
+    m.PurchaseListResponse,
+    query=m.PurchaseListQuery,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+PLAYER_SPEND = _server(
+    "server.spend.player",
+    "GET",
+    f"{_P}/spend",
+    "A player's spend in US cents: lifetime, count, first and last, rolling windows.",
+    m.PlayerSpendResponse,
+    query=m.SpendQuery,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+SPEND_PLAYERS = _server(
+    "server.spend.players",
+    "GET",
+    "/spend/players",
+    "Players at or above a spend threshold, highest first (debug accounts left out).",
+    m.SpendQueryResponse,
+    query=m.SpendPlayersQuery,
+)
+SPEND_SUMMARY = _server(
+    "server.spend.summary",
+    "GET",
+    "/spend/summary",
+    "Revenue summary: gross, purchases, paying players, ARPPU, per product and per day (US cents).",
+    m.RevenueSummaryResponse,
+    query=m.RevenueQuery,
+)
+
+PLAYER_TOOL_ROUTES = (
+    PLAYER_PROFILE,
+    PLAYER_BAN,
+    PLAYER_UNBAN,
+    PLAYER_MERGE,
+    PLAYER_DEBUG_SET,
+    PLAYER_DEBUG_CLEAR,
+    PLAYER_DELETE,
+    PLAYER_EXPORT,
+    MIGRATE_PLAYERS,
+    MIGRATE_WALLET,
+    MIGRATE_INVENTORY,
+    SDK_TRACK_PURCHASE,
+    SERVER_TRACK_PURCHASE,
+    SERVER_PURCHASES,
+    PLAYER_SPEND,
+    SPEND_PLAYERS,
+    SPEND_SUMMARY,
+)
+
 FRIENDS_ROUTES = (
     FRIEND_CODE,
     FRIENDS_SEARCH,
@@ -623,5 +815,6 @@ ALL: tuple[Route, ...] = (
     SERVER_WALLET_DEBIT,
     *FRIENDS_ROUTES,
     *GIFT_ROUTES,
+    *PLAYER_TOOL_ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

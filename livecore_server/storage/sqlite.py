@@ -1124,7 +1124,7 @@ class SqliteTransaction:
     def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
         where = (
             " FROM purchases u JOIN players p ON p.id = u.player_id WHERE u.game_id = ? AND u.env = ?"
-            " AND u.purchased_at >= ? AND u.purchased_at < ? AND p.debug_at IS NULL"
+            " AND u.purchased_at >= ? AND u.purchased_at <= ? AND p.debug_at IS NULL"
         )
         params = (game_id, env.value, to_millis(start), to_millis(end))
         gross, count, paying = self.conn.execute(

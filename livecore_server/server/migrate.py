@@ -1,0 +1,53 @@
+"""Migration routes (SPEC 4.3; DECISIONS 7): players, wallet and inventory, up to 1,000 rows a call."""
+
+from __future__ import annotations
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands import migration as cmd
+from livecore.migration import InventoryRow, Outcome, PlayerRow, WalletRow, check_batch
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.storage.sqlite import SqliteTransaction
+
+
+def _outcome(o: Outcome) -> m.MigrateOutcome:
+    return m.MigrateOutcome(
+        applied=o.applied,
+        replayed=o.replayed,
+        failed=o.failed,
+        failures=[m.MigrateFailure(f.index, f.idempotency_key, f.code, f.message) for f in o.failures],
+    )
+
+
+def players(call: Call, tx: SqliteTransaction) -> m.MigrateOutcome:
+    body: m.MigratePlayersRequest = call.body
+    check_batch(body.rows)
+    rows = [
+        PlayerRow(r.external_player_id, r.idempotency_key, r.name, r.avatar, r.country, r.first_seen_at)
+        for r in body.rows
+    ]
+    return _outcome(cmd.migrate_players(tx, call.rt, call.scope, rows, announce=body.emit_webhooks))
+
+
+def wallet(call: Call, tx: SqliteTransaction) -> m.MigrateOutcome:
+    body: m.MigrateWalletRequest = call.body
+    check_batch(body.rows)
+    rows = [WalletRow(r.external_player_id, r.idempotency_key, r.economy_key, r.amount) for r in body.rows]
+    return _outcome(cmd.migrate_wallet(tx, call.rt, call.scope, rows, announce=body.emit_webhooks))
+
+
+def inventory(call: Call, tx: SqliteTransaction) -> m.MigrateOutcome:
+    body: m.MigrateInventoryRequest = call.body
+    check_batch(body.rows)
+    rows = [
+        InventoryRow(r.external_player_id, r.idempotency_key, r.item_key, r.quantity, r.parameters)
+        for r in body.rows
+    ]
+    return _outcome(cmd.migrate_inventory(tx, call.rt, call.scope, rows, announce=body.emit_webhooks))
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.MIGRATE_PLAYERS, players),
+    bind(routes.MIGRATE_WALLET, wallet),
+    bind(routes.MIGRATE_INVENTORY, inventory),
+]

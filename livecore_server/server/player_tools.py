@@ -1,0 +1,173 @@
+"""Server player tools (SPEC 4.3): profile, ban and unban, debug flag, merge, erasure, export."""
+
+from __future__ import annotations
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.commands import erasure, merge, moderation
+from livecore.commands.players import get_player
+from livecore.erasure import ErasureReason
+from livecore.errors import invalid_request
+from livecore.games import ResourceType
+from livecore.grants import GrantStatus
+from livecore.players import Player
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.server.purchases import purchase_view
+from livecore_server.storage.sqlite import SqliteTransaction
+
+PROFILE_LIMIT_MAX = 200
+EXPORT_LIMIT = 1_000
+
+
+def _player(call: Call, tx: SqliteTransaction) -> Player:
+    return get_player(tx, call.scope, call.external_id)
+
+
+def profile(call: Call, tx: SqliteTransaction) -> m.PlayerProfileResponse:
+    q: m.ProfileQuery = call.query
+    if not 1 <= q.limit <= PROFILE_LIMIT_MAX:
+        raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
+    player = _player(call, tx)
+    counts = tx.grant_counts(player.id)
+    return m.PlayerProfileResponse(
+        player=m.ProfilePlayer(
+            id=player.id,
+            external_player_id=player.external_id,
+            first_seen_at=player.first_seen_at,
+            last_seen_at=player.last_seen_at,
+            last_context_snapshot=player.context,
+            display_identity=m.display_view(player),
+            banned=player.banned,
+            debug=player.debug is not None,
+            lifecycle=player.lifecycle.value,
+        ),
+        attempts=[],  # attempts arrive with events
+        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.recent_grants(player.id, q.limit)],
+        lobbies=[],  # lobbies arrive with events
+        summary=m.ProfileSummary(
+            attempt_count=0,
+            attempts_completed=0,
+            attempts_expired=0,
+            grants_pending=counts[GrantStatus.PENDING],
+            grants_claimed=counts[GrantStatus.CLAIMED],
+            lobbies_active=0,
+        ),
+    )
+
+
+def _ban_view(p: Player) -> m.BanState:
+    return m.BanState(
+        external_player_id=p.external_id,
+        banned=p.ban is not None,
+        reason=p.ban.reason if p.ban else None,
+        banned_at=p.ban.banned_at if p.ban else None,
+    )
+
+
+def ban(call: Call, tx: SqliteTransaction) -> m.BanPlayerResponse:
+    body: m.BanRequest = call.body
+    reason = body.reason.strip()
+    if not reason or len(reason) > 500:
+        raise invalid_request("reason must be 1 to 500 characters.", {"reason": "1 to 500 characters"})
+    done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), reason)
+    return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
+
+
+def unban(call: Call, tx: SqliteTransaction) -> m.BanPlayerResponse:
+    done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
+    return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
+
+
+def _debug_view(applied: bool, p: Player) -> m.DebugPlayerResponse:
+    return m.DebugPlayerResponse(
+        applied=applied,
+        external_player_id=p.external_id,
+        debug=p.debug is not None,
+        reason=p.debug.reason if p.debug else None,
+        flagged_at=p.debug.flagged_at if p.debug else None,
+    )
+
+
+def set_debug(call: Call, tx: SqliteTransaction) -> m.DebugPlayerResponse:
+    body: m.DebugRequest = call.body or m.DebugRequest()
+    if body.reason is not None and len(body.reason) > 500:
+        raise invalid_request("reason is at most 500 characters.", {"reason": "too long"})
+    done = moderation.set_debug(tx, call.rt, _player(call, tx), body.reason)
+    return _debug_view(done.applied, done.player)
+
+
+def clear_debug(call: Call, tx: SqliteTransaction) -> m.DebugPlayerResponse:
+    done = moderation.clear_debug(tx, _player(call, tx))
+    return _debug_view(done.applied, done.player)
+
+
+def merge_into(call: Call, tx: SqliteTransaction) -> m.MergePlayerResponse:
+    done = merge.merge(tx, call.rt, call.scope, call.params["fromExternalId"], call.params["toExternalId"])
+    return m.MergePlayerResponse(
+        status=done.status.value,
+        from_external_player_id=done.record.from_external_id,
+        to_external_player_id=done.target.external_id,
+        anonymized_external_player_id=done.record.placeholder,
+        merged_at=done.record.merged_at,
+    )
+
+
+def delete(call: Call, tx: SqliteTransaction) -> m.DeletePlayerResponse:
+    body: m.DeletePlayerRequest = call.body or m.DeletePlayerRequest()
+    done = erasure.erase(tx, call.rt, call.scope, call.external_id, ErasureReason(body.reason.value))
+    return m.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
+
+
+def export(call: Call, tx: SqliteTransaction) -> m.ExportPlayerResponse:
+    player = _player(call, tx)
+    game_resources = tx.get_game(call.scope.game_id)
+    types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}
+    holdings = sorted(tx.get_holdings(player.id).values(), key=lambda h: h.key)
+    a = player.activity
+    return m.ExportPlayerResponse(
+        player=m.ExportPlayer(
+            id=player.id,
+            external_player_id=player.external_id,
+            first_seen_at=player.first_seen_at,
+            last_seen_at=player.last_seen_at,
+            display_identity=m.display_view(player),
+            anonymized_identity=m.anonymized_view(player),
+            country=player.country,
+            context=player.context,
+            registered_at=player.registered_at,
+            banned=player.banned,
+            ban_reason=player.ban.reason if player.ban else None,
+            debug=player.debug is not None,
+            lifecycle=player.lifecycle.value,
+            sessions=a.sessions,
+            login_streak=a.streak,
+            best_login_streak=a.best_streak,
+            friend_code=player.friend_code,
+        ),
+        attempts=[],
+        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.recent_grants(player.id, EXPORT_LIMIT)],
+        inventory=[
+            m.HoldingView(key=h.key, amount=h.amount, parameters=h.parameters)
+            for h in holdings
+            if types.get(h.key) is ResourceType.ITEM
+        ][:EXPORT_LIMIT],
+        wallet=[
+            m.HoldingView(key=h.key, amount=h.amount)
+            for h in holdings
+            if types.get(h.key) is ResourceType.CURRENCY
+        ][:EXPORT_LIMIT],
+        lobby_memberships=[],
+        purchases=[purchase_view(p) for p in tx.list_purchases(player.id, None, EXPORT_LIMIT)],
+    )
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.PLAYER_PROFILE, profile),
+    bind(routes.PLAYER_BAN, ban),
+    bind(routes.PLAYER_UNBAN, unban),
+    bind(routes.PLAYER_DEBUG_SET, set_debug),
+    bind(routes.PLAYER_DEBUG_CLEAR, clear_debug),
+    bind(routes.PLAYER_MERGE, merge_into),
+    bind(routes.PLAYER_DELETE, delete),
+    bind(routes.PLAYER_EXPORT, export),
+]

@@ -1,0 +1,204 @@
+"""Purchases and spend (SPEC 4.3; DECISIONS 7): track (client and server), list, spend, revenue."""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime, timedelta
+
+import orjson
+
+from livecore.api import models as m
+from livecore.api import routes
+from livecore.clock import from_millis, parse_ts, to_millis
+from livecore.commands import purchases as cmd
+from livecore.commands.players import get_player
+from livecore.errors import invalid_request
+from livecore.players import Player
+from livecore.purchases import (
+    MAX_WINDOW_DAYS,
+    Purchase,
+    PurchaseRequest,
+    ValidationStatus,
+    check_windows,
+    window_start,
+)
+from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.storage.sqlite import SqliteTransaction
+
+LIST_LIMIT_MAX = 200
+REVENUE_DAYS = 30
+
+
+def purchase_view(p: Purchase) -> m.PurchaseView:
+    return m.PurchaseView(
+        purchase_id=p.id,
+        external_player_id=p.external_player_id,
+        transaction_id=p.transaction_id,
+        store=p.store,
+        product_id=p.product_id,
+        product_type=p.product_type,
+        amount_minor=p.amount_minor,
+        currency=p.currency,
+        normalized_amount_minor=p.normalized_amount_minor,
+        fx_rate=p.fx_rate,
+        validation_status=m.ValidationStatusView(p.validation_status.value),
+        purchased_at=p.purchased_at,
+        tracked_at=p.tracked_at,
+        metadata=p.metadata,
+    )
+
+
+def _track(
+    call: Call,
+    tx: SqliteTransaction,
+    player: Player,
+    body: m.TrackPurchaseRequest | m.ServerTrackPurchaseRequest,
+    status: ValidationStatus,
+) -> m.TrackPurchaseResponse | Reply:
+    request = PurchaseRequest(
+        transaction_id=body.transaction_id,
+        store=body.store,
+        product_id=body.product_id,
+        product_type=body.product_type,
+        amount_minor=body.amount_minor,
+        currency=body.currency,
+        purchased_at=body.purchased_at,
+        metadata=body.metadata,
+        validation_status=status,
+    )
+    done = cmd.track(tx, call.rt, call.scope, player, request)
+    view = m.TrackPurchaseResponse(
+        purchase=purchase_view(done.purchase),
+        lifetime_amount_minor=done.spend.lifetime_amount_minor,
+        purchase_count=done.spend.purchase_count,
+    )
+    return Reply(view, 200, replayed=True) if done.replayed else view
+
+
+def sdk_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Reply:
+    assert call.player is not None
+    return _track(call, tx, call.player, call.body, ValidationStatus.UNVERIFIED)
+
+
+def server_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Reply:
+    body: m.ServerTrackPurchaseRequest = call.body
+    player = get_player(tx, call.scope, call.external_id)
+    return _track(call, tx, player, body, ValidationStatus(body.validation_status.value))
+
+
+def _cursor(p: Purchase) -> str:
+    raw = orjson.dumps([to_millis(p.purchased_at), p.id])
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _after(cursor: str) -> tuple[datetime, str]:
+    try:
+        ms, pid = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        return from_millis(int(ms)), str(pid)
+    except (ValueError, TypeError):
+        raise invalid_request("cursor is not one this service returned.", {"cursor": "invalid"}) from None
+
+
+def _limit(value: int) -> int:
+    if not 1 <= value <= LIST_LIMIT_MAX:
+        raise invalid_request(f"limit must be from 1 to {LIST_LIMIT_MAX}.", {"limit": "out of range"})
+    return value
+
+
+def list_purchases(call: Call, tx: SqliteTransaction) -> m.PurchaseListResponse:
+    q: m.PurchaseListQuery = call.query
+    limit = _limit(q.limit)
+    player = get_player(tx, call.scope, call.external_id)
+    # One row past the page says whether there is a next page.
+    rows = tx.list_purchases(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
+    page = rows[:limit]
+    return m.PurchaseListResponse(
+        purchases=[purchase_view(p) for p in page],
+        next_cursor=_cursor(page[-1]) if len(rows) > limit else None,
+    )
+
+
+def player_spend(call: Call, tx: SqliteTransaction) -> m.PlayerSpendResponse:
+    q: m.SpendQuery = call.query
+    windows = check_windows(q.windows or ())
+    player = get_player(tx, call.scope, call.external_id)
+    spend = tx.player_spend(player.id, call.rt.clock.now(), windows)
+    return m.PlayerSpendResponse(
+        external_player_id=player.external_id,
+        lifetime_amount_minor=spend.lifetime_amount_minor,
+        purchase_count=spend.purchase_count,
+        first_purchase_at=spend.first_purchase_at,
+        last_purchase_at=spend.last_purchase_at,
+        windows=[m.SpendWindow(w.days, w.amount_minor, w.purchase_count) for w in spend.windows],
+        debug=player.debug is not None,
+    )
+
+
+def spend_players(call: Call, tx: SqliteTransaction) -> m.SpendQueryResponse:
+    q: m.SpendPlayersQuery = call.query
+    limit = _limit(q.limit)
+    if q.offset < 0:
+        raise invalid_request("offset must be 0 or more.", {"offset": "negative"})
+    if q.min_amount_minor < 0:
+        raise invalid_request("minAmountMinor must be 0 or more.", {"minAmountMinor": "negative"})
+    if q.window_days is not None:
+        check_windows((q.window_days,))
+    since = window_start(call.rt.clock.now(), q.window_days) if q.window_days is not None else None
+    found = tx.spenders(call.scope.game_id, call.scope.env, q.min_amount_minor, since, limit, q.offset)
+    return m.SpendQueryResponse(
+        players=[
+            m.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
+            for s in found
+        ],
+        min_amount_minor=q.min_amount_minor,
+        window_days=q.window_days,
+        limit=limit,
+        offset=q.offset,
+    )
+
+
+def _bound(text: str, name: str, *, end: bool) -> datetime:
+    """A timestamp, or a date: ``from`` a date starts that UTC day, ``to`` a date includes all of it."""
+    try:
+        if len(text) == 10:
+            day = parse_ts(f"{text}T00:00:00Z")
+            return day + timedelta(days=1) - timedelta(milliseconds=1) if end else day
+        return parse_ts(text)
+    except ValueError:
+        raise invalid_request(
+            f"{name} must be a date or a timestamp.", {name: "not a date or timestamp"}
+        ) from None
+
+
+def revenue(call: Call, tx: SqliteTransaction) -> m.RevenueSummaryResponse:
+    q: m.RevenueQuery = call.query
+    now = call.rt.clock.now()
+    end = _bound(q.to, "to", end=True) if q.to else now
+    start = _bound(q.from_, "from", end=False) if q.from_ else end - timedelta(days=REVENUE_DAYS)
+    if start > end:
+        raise invalid_request("from must not be after to.", {"from": "after to"})
+    if end - start > timedelta(days=MAX_WINDOW_DAYS):
+        raise invalid_request(f"At most {MAX_WINDOW_DAYS} days per summary.", {"from": "range too long"})
+    summary = tx.revenue(call.scope.game_id, call.scope.env, start, end)
+    return m.RevenueSummaryResponse(
+        from_=start,
+        to=end,
+        gross_amount_minor=summary.gross_amount_minor,
+        purchase_count=summary.purchase_count,
+        paying_players=summary.paying_players,
+        arppu_minor=summary.arppu_minor,
+        per_product=[
+            m.ProductRevenue(p.product_id, p.amount_minor, p.purchase_count) for p in summary.per_product
+        ],
+        per_day=[m.DayRevenue(d.day.isoformat(), d.amount_minor, d.purchase_count) for d in summary.per_day],
+    )
+
+
+BINDINGS: list[Binding] = [
+    bind(routes.SDK_TRACK_PURCHASE, sdk_track),
+    bind(routes.SERVER_TRACK_PURCHASE, server_track),
+    bind(routes.SERVER_PURCHASES, list_purchases),
+    bind(routes.PLAYER_SPEND, player_spend),
+    bind(routes.SPEND_PLAYERS, spend_players),
+    bind(routes.SPEND_SUMMARY, revenue),
+]
