@@ -9,9 +9,9 @@ Adding a route: one ``_name`` builder in :class:`_ServerCalls`, one line in each
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import date, datetime
+from typing import Any, TypeVar
 
 import attrs
 
@@ -20,7 +20,14 @@ from livecore.api import routes
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method
 from ._transport import Call, new_idempotency_key
-from .models import GiftHistoryDirection, GrantKind, GrantSourceKind, RewardEntry
+from .models import (
+    ErasureReasonView,
+    GiftHistoryDirection,
+    GrantKind,
+    GrantSourceKind,
+    RewardEntry,
+    ValidationStatusView,
+)
 
 __all__ = ["AsyncServerClient", "ServerClient"]
 
@@ -229,9 +236,314 @@ class _ServerCalls:
             query = attrs.evolve(query, limit=limit)
         return Call(routes.SERVER_GIFTS, m.ServerGiftsResponse, path={"externalId": external_id}, query=query)
 
+    # --- Player tools ----------------------------------------------------------------------------------
+
+    def _player_profile(self, external_id: str, *, limit: int | None = None) -> Call[m.PlayerProfileResponse]:
+        """A player's profile: the record (with ``banned``, ``debug`` and ``lifecycle``), the most recent
+        ``grants`` (and ``attempts`` and ``lobbies``), and the ``summary`` counters. ``limit`` caps each
+        list; it defaults to 50 and must be from 1 to 200 (else
+        :class:`~livecore_client.errors.InvalidRequestError`). Raises
+        :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player.
+        """
+        query = m.ProfileQuery() if limit is None else m.ProfileQuery(limit=limit)
+        return Call(routes.PLAYER_PROFILE, m.PlayerProfileResponse, path={"externalId": external_id}, query=query)
+
+    def _ban_player(
+        self, external_id: str, *, reason: str, idempotency_key: str | None = None
+    ) -> Call[m.BanPlayerResponse]:
+        """Ban a player (soft): their player-scoped client writes and registration raise
+        :class:`~livecore_client.errors.PlayerBannedError`; reads keep working. ``reason`` (1 to 500
+        characters) is required.
+
+        ``applied`` is true only on the transition (which fires ``player.banned``); banning a banned
+        player refreshes the reason quietly and answers ``applied=False``. ``ban`` is the state after.
+        """
+        return Call(
+            routes.PLAYER_BAN,
+            m.BanPlayerResponse,
+            path={"externalId": external_id},
+            body=m.BanRequest(reason=reason),
+            idempotency_key=idempotency_key,
+        )
+
+    def _unban_player(self, external_id: str, *, idempotency_key: str | None = None) -> Call[m.BanPlayerResponse]:
+        """Lift a ban. ``applied`` is true only when the player was banned (which fires
+        ``player.unbanned``); unbanning a player who is not banned answers ``applied=False``."""
+        return Call(
+            routes.PLAYER_UNBAN,
+            m.BanPlayerResponse,
+            path={"externalId": external_id},
+            idempotency_key=idempotency_key,
+        )
+
+    def _flag_debug(
+        self, external_id: str, *, reason: str | None = None, idempotency_key: str | None = None
+    ) -> Call[m.DebugPlayerResponse]:
+        """Flag a debug (test or staff) account: it is left out of revenue reporting
+        (:meth:`spend_players`, :meth:`revenue_summary`), retroactively, while its own
+        :meth:`player_spend` keeps counting. ``reason`` is optional (at most 500 characters).
+        Idempotent: ``applied`` is false when the player was already flagged."""
+        return Call(
+            routes.PLAYER_DEBUG_SET,
+            m.DebugPlayerResponse,
+            path={"externalId": external_id},
+            body=None if reason is None else m.DebugRequest(reason=reason),
+            idempotency_key=idempotency_key,
+        )
+
+    def _unflag_debug(
+        self, external_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.DebugPlayerResponse]:
+        """Remove the debug flag, retroactively: the player's purchases count in revenue reporting
+        again. Idempotent: ``applied`` is false when the player was not flagged."""
+        return Call(
+            routes.PLAYER_DEBUG_CLEAR,
+            m.DebugPlayerResponse,
+            path={"externalId": external_id},
+            idempotency_key=idempotency_key,
+        )
+
+    def _merge_players(
+        self, from_external_id: str, to_external_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.MergePlayerResponse]:
+        """Fold player ``from_external_id`` into ``to_external_id``: grants, gifts, purchases, friends
+        and the wallet and inventory ledgers move to the target (balances of the same key are summed).
+        The source's row stays under the placeholder ``anonymized_external_player_id`` and its
+        original id becomes free. Fires ``player.merged``.
+
+        ``status`` is ``"merged"``, or ``"no_op_already_merged"`` when the source was already merged
+        into this same target (a safe replay). Raises
+        :class:`~livecore_client.errors.PlayerNotFoundError` when either player never existed and
+        :class:`~livecore_client.errors.InvalidMergeError` (422) for the same player twice, a source
+        merged elsewhere or erased, or a banned, merged or erased target.
+        """
+        return Call(
+            routes.PLAYER_MERGE,
+            m.MergePlayerResponse,
+            path={"fromExternalId": from_external_id, "toExternalId": to_external_id},
+            idempotency_key=idempotency_key,
+        )
+
+    def _delete_player(
+        self,
+        external_id: str,
+        *,
+        reason: ErasureReasonView | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.DeletePlayerResponse]:
+        """Erase a player: ``player.deleted`` fires with the original id, then the row is anonymized in
+        place under ``anonymized_external_id``; financial records (purchases, ledgers) are kept.
+        ``reason`` is ``"gdpr_erasure"`` (the service's default), ``"studio_request"`` or ``"test"``
+        (or :class:`~livecore_client.models.ErasureReasonView`); ``ValueError`` (before any request)
+        for another value.
+
+        Idempotent: ``status`` is ``"deleted"``, or begins with ``no_op_`` for a player already erased
+        or one that never existed (``anonymized_external_id`` may then be ``None``).
+        """
+        body = None if reason is None else m.DeletePlayerRequest(reason=ErasureReasonView(reason))
+        return Call(
+            routes.PLAYER_DELETE,
+            m.DeletePlayerResponse,
+            path={"externalId": external_id},
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+
+    def _export_player(self, external_id: str) -> Call[m.ExportPlayerResponse]:
+        """Everything held about a player (a data-access request): the player record, grants, inventory
+        and wallet holdings, purchases, attempts and lobby memberships, each list capped at 1,000 rows.
+        Raises :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player."""
+        return Call(routes.PLAYER_EXPORT, m.ExportPlayerResponse, path={"externalId": external_id})
+
+    # --- Migration ------------------------------------------------------------------------------------
+
+    def _migrate_players(
+        self,
+        rows: Sequence[m.MigratePlayerRow | Mapping[str, Any]],
+        *,
+        emit_webhooks: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Call[m.MigrateOutcome]:
+        """Import up to 1,000 players from a legacy backend: ``MigratePlayerRow(external_player_id,
+        idempotency_key, name=None, avatar=None, country=None, first_seen_at=None)``, or mappings of
+        those names. Each row's own ``idempotency_key`` makes a re-run of the same rows ``replayed``
+        rather than applied twice; give them stable values (``f"players:{legacy_id}"``).
+
+        Bad rows are reported in ``failures`` (``index``, ``idempotency_key``, ``code``, ``message``)
+        and the others apply. No webhooks fire unless ``emit_webhooks=True``.
+        """
+        return Call(
+            routes.MIGRATE_PLAYERS,
+            m.MigrateOutcome,
+            body=m.MigratePlayersRequest(rows=_rows(m.MigratePlayerRow, rows), emit_webhooks=emit_webhooks),
+            idempotency_key=idempotency_key,
+        )
+
+    def _migrate_wallet(
+        self,
+        rows: Sequence[m.MigrateWalletRow | Mapping[str, Any]],
+        *,
+        emit_webhooks: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Call[m.MigrateOutcome]:
+        """Import up to 1,000 currency balances: ``MigrateWalletRow(external_player_id,
+        idempotency_key, economy_key, amount)`` (or mappings of those names), each credited once per
+        row key; players are created as needed. Outcome and webhooks as :meth:`migrate_players`."""
+        return Call(
+            routes.MIGRATE_WALLET,
+            m.MigrateOutcome,
+            body=m.MigrateWalletRequest(rows=_rows(m.MigrateWalletRow, rows), emit_webhooks=emit_webhooks),
+            idempotency_key=idempotency_key,
+        )
+
+    def _migrate_inventory(
+        self,
+        rows: Sequence[m.MigrateInventoryRow | Mapping[str, Any]],
+        *,
+        emit_webhooks: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Call[m.MigrateOutcome]:
+        """Import up to 1,000 item holdings: ``MigrateInventoryRow(external_player_id, idempotency_key,
+        item_key, quantity, parameters=None)`` (or mappings of those names); ``parameters`` are the
+        player's per-instance item attributes. Outcome and webhooks as :meth:`migrate_players`."""
+        return Call(
+            routes.MIGRATE_INVENTORY,
+            m.MigrateOutcome,
+            body=m.MigrateInventoryRequest(
+                rows=_rows(m.MigrateInventoryRow, rows), emit_webhooks=emit_webhooks
+            ),
+            idempotency_key=idempotency_key,
+        )
+
+    # --- Purchases and spend --------------------------------------------------------------------------
+
+    def _track_purchase(
+        self,
+        external_id: str,
+        *,
+        transaction_id: str,
+        store: str,
+        product_id: str,
+        product_type: str,
+        amount_minor: int,
+        currency: str,
+        purchased_at: datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        validation_status: ValidationStatusView | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.TrackPurchaseResponse]:
+        """Record a store purchase: ``amount_minor`` charged in ``currency``'s minor unit (cents), which
+        the service normalises to US cents with the game's exchange rate. ``validation_status`` is
+        ``"unverified"`` by default, or ``"verified"`` when your backend checked the receipt;
+        ``purchased_at`` defaults to now. Answers the stored ``purchase`` and the player's lifetime
+        spend after it; fires ``purchase.tracked`` once per transaction.
+
+        Idempotent on ``transaction_id``: tracking it again answers the stored purchase; the same id
+        with a different purchase raises :class:`~livecore_client.errors.IdempotencyConflictError`.
+        Raises :class:`~livecore_client.errors.UnknownCurrencyError` when no exchange rate is on file
+        and :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player.
+        """
+        body = m.ServerTrackPurchaseRequest(
+            transaction_id=transaction_id,
+            store=store,
+            product_id=product_id,
+            product_type=product_type,
+            amount_minor=amount_minor,
+            currency=currency,
+            purchased_at=purchased_at,
+            metadata=None if metadata is None else dict(metadata),
+        )
+        if validation_status is not None:
+            body = attrs.evolve(body, validation_status=ValidationStatusView(validation_status))
+        return Call(
+            routes.SERVER_TRACK_PURCHASE,
+            m.TrackPurchaseResponse,
+            path={"externalId": external_id},
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+
+    def _purchases(
+        self, external_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> Call[m.PurchaseListResponse]:
+        """One page of a player's purchases, newest first. ``limit`` defaults to 50 and must be from 1
+        to 200; pass the page's ``next_cursor`` as ``cursor`` for the next page (``None`` on the last
+        one). :meth:`iter_purchases` walks every page."""
+        query = m.PurchaseListQuery(cursor=cursor)
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        return Call(
+            routes.SERVER_PURCHASES, m.PurchaseListResponse, path={"externalId": external_id}, query=query
+        )
+
+    def _player_spend(
+        self, external_id: str, *, windows: Sequence[int] | None = None
+    ) -> Call[m.PlayerSpendResponse]:
+        """A player's spend in US cents: lifetime total, purchase count, first and last purchase, and a
+        rolling total for each of ``windows`` (day counts, e.g. ``[7, 30]``; at most 8, each 1 to
+        3,650). Debug accounts count here too (``debug`` says whether the player is one)."""
+        days = None if windows is None else list(windows) or None
+        return Call(
+            routes.PLAYER_SPEND,
+            m.PlayerSpendResponse,
+            path={"externalId": external_id},
+            query=m.SpendQuery(windows=days),
+        )
+
+    def _spend_players(
+        self,
+        *,
+        min_amount_minor: int = 0,
+        window_days: int | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+    ) -> Call[m.SpendQueryResponse]:
+        """Players who spent at least ``min_amount_minor`` US cents (inclusive), highest spender first:
+        over the last ``window_days`` days, or lifetime without it. Debug accounts are left out.
+        ``limit`` defaults to 50 (1 to 200), ``offset`` to 0."""
+        query = m.SpendPlayersQuery(min_amount_minor=min_amount_minor, window_days=window_days)
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        if offset is not None:
+            query = attrs.evolve(query, offset=offset)
+        return Call(routes.SPEND_PLAYERS, m.SpendQueryResponse, query=query)
+
+    def _revenue_summary(
+        self, *, from_: date | datetime | str | None = None, to: date | datetime | str | None = None
+    ) -> Call[m.RevenueSummaryResponse]:
+        """Revenue in US cents from ``from_`` to ``to`` (both included): gross, purchase count, paying
+        players, ARPPU (``None`` when nobody paid), and per-product and per-day breakdowns. Debug
+        accounts are left out. Each bound is a ``datetime`` (timezone-aware), a ``date`` (``from_``
+        starts that UTC day, ``to`` includes all of it) or the wire text; without them the last 30
+        days up to now. ``ValueError`` (before any request) for a naive ``datetime``."""
+        return Call(
+            routes.SPEND_SUMMARY,
+            m.RevenueSummaryResponse,
+            query=m.RevenueQuery(from_=_bound(from_, "from_"), to=_bound(to, "to")),
+        )
+
     def _health(self) -> Call[m.HealthResponse]:
         """The public liveness probe (``/admin/v1/health``); sent without the API key."""
         return Call(routes.HEALTH, m.HealthResponse)
+
+
+_Row = TypeVar("_Row", m.MigratePlayerRow, m.MigrateWalletRow, m.MigrateInventoryRow)
+
+
+def _rows(cls: type[_Row], rows: Sequence[_Row | Mapping[str, Any]]) -> list[_Row]:
+    """The rows as ``cls``; a mapping is read as keyword arguments (``TypeError`` for unknown names)."""
+    return [row if isinstance(row, cls) else cls(**row) for row in rows]  # type: ignore[arg-type]
+
+
+def _bound(value: date | datetime | str | None, name: str) -> str | None:
+    """A revenue bound as the wire text: a timestamp, or a ``YYYY-MM-DD`` date."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError(f"{name} needs a timezone-aware datetime (or a date)")
+        return format_ts(value)
+    return value.isoformat()
 
 
 class ServerClient(SyncClient, _ServerCalls):

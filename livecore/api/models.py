@@ -17,6 +17,7 @@ from livecore.games import ResourceType
 from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, effective_status
 from livecore.identity import Identity
+from livecore.migration import InventoryRow, PlayerRow, WalletRow
 from livecore.players import Player
 
 # --- Shared shapes --------------------------------------------------------------------------------
@@ -849,31 +850,10 @@ class RevenueSummaryResponse:
 # Migration
 
 
-@attrs.frozen
-class MigratePlayerRow:
-    external_player_id: str
-    idempotency_key: str
-    name: str | None = None
-    avatar: str | None = None
-    country: str | None = None
-    first_seen_at: datetime | None = None
-
-
-@attrs.frozen
-class MigrateWalletRow:
-    external_player_id: str
-    idempotency_key: str
-    economy_key: str
-    amount: int
-
-
-@attrs.frozen
-class MigrateInventoryRow:
-    external_player_id: str
-    idempotency_key: str
-    item_key: str
-    quantity: int
-    parameters: dict[str, Any] | None = None
+# The rows are the core's records (DECISIONS 7 names their fields): one definition for both.
+MigratePlayerRow = PlayerRow
+MigrateWalletRow = WalletRow
+MigrateInventoryRow = InventoryRow
 
 
 @attrs.frozen

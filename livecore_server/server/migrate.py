@@ -5,7 +5,7 @@ from __future__ import annotations
 from livecore.api import models as m
 from livecore.api import routes
 from livecore.commands import migration as cmd
-from livecore.migration import InventoryRow, Outcome, PlayerRow, WalletRow, check_batch
+from livecore.migration import Outcome, check_batch
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.storage.sqlite import SqliteTransaction
 
@@ -22,28 +22,19 @@ def _outcome(o: Outcome) -> m.MigrateOutcome:
 def players(call: Call, tx: SqliteTransaction) -> m.MigrateOutcome:
     body: m.MigratePlayersRequest = call.body
     check_batch(body.rows)
-    rows = [
-        PlayerRow(r.external_player_id, r.idempotency_key, r.name, r.avatar, r.country, r.first_seen_at)
-        for r in body.rows
-    ]
-    return _outcome(cmd.migrate_players(tx, call.rt, call.scope, rows, announce=body.emit_webhooks))
+    return _outcome(cmd.migrate_players(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
 
 
 def wallet(call: Call, tx: SqliteTransaction) -> m.MigrateOutcome:
     body: m.MigrateWalletRequest = call.body
     check_batch(body.rows)
-    rows = [WalletRow(r.external_player_id, r.idempotency_key, r.economy_key, r.amount) for r in body.rows]
-    return _outcome(cmd.migrate_wallet(tx, call.rt, call.scope, rows, announce=body.emit_webhooks))
+    return _outcome(cmd.migrate_wallet(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
 
 
 def inventory(call: Call, tx: SqliteTransaction) -> m.MigrateOutcome:
     body: m.MigrateInventoryRequest = call.body
     check_batch(body.rows)
-    rows = [
-        InventoryRow(r.external_player_id, r.idempotency_key, r.item_key, r.quantity, r.parameters)
-        for r in body.rows
-    ]
-    return _outcome(cmd.migrate_inventory(tx, call.rt, call.scope, rows, announce=body.emit_webhooks))
+    return _outcome(cmd.migrate_inventory(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
 
 
 BINDINGS: list[Binding] = [
