@@ -4,7 +4,7 @@
   ``Idempotency-Key`` header; both present and different is a 400.
 - Keys are scoped to the game, environment and route, and kept 24 hours.
 - The fingerprint covers method, concrete path, query and the body's JSON value (key order and white
-  space do not matter), so a replay with the same request answers the stored response with
+  space do not matter, nor whether the key travels in the body or the header), so a replay with the same request answers the stored response with
   ``Idempotent-Replay: true`` (201 becomes 200), and a different request under the same key is a 409.
 """
 
@@ -51,6 +51,8 @@ def choose_key(body_key: Any, header_key: str | None) -> str | None:
 
 
 def fingerprint(method: str, path: str, query: str, body: Any) -> str:
+    if isinstance(body, dict) and "idempotencyKey" in body:
+        body = {k: v for k, v in body.items() if k != "idempotencyKey"}
     # Sorted keys make the canonical form; orjson because every idempotent write computes it.
     canonical = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256()

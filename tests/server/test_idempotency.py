@@ -147,3 +147,14 @@ async def test_replay_needs_the_player_secret(world: World) -> None:
         "PUT", path, key="test-client", json={"name": "A"}, headers=h, secret="ps_bad"
     )
     assert (status, body["error"]["code"]) == (401, "player_secret_invalid")
+
+
+async def test_a_key_moved_from_the_body_to_the_header_is_the_same_request(world: World) -> None:
+    secret = await world.register("kim")
+    body = {"amount": 5, "reason": "quest"}
+    path = "/server/v1/players/kim/wallet/coins/credit"
+    first = await world.call("POST", path, json={**body, "idempotencyKey": "move-1"})
+    again = await world.call("POST", path, json=body, headers={"Idempotency-Key": "move-1"})
+    assert secret and first[0] == 200
+    assert again[0] == 200 and again[2].get("Idempotent-Replay") == "true"
+    assert again[1] == first[1]
