@@ -19,17 +19,20 @@ from typing import Any
 
 import attrs
 
-from livecore.identity import Identity
-from livecore.players import Activity, Lifecycle, Player
-from livecore.presence import Presence
-
-ERASED_NAME = "Deleted player"
+from livecore.hashing import KeyedHasher
+from livecore.players import Lifecycle, Player, tombstone
+from livecore.scope import Environment
 
 
 class ErasureReason(enum.StrEnum):
     GDPR_ERASURE = "gdpr_erasure"
     STUDIO_REQUEST = "studio_request"
     TEST = "test"
+
+
+def id_hash(hasher: KeyedHasher, game_id: str, env: Environment, external_id: str) -> str:
+    """How erasures are remembered: never the id itself."""
+    return hasher.hash(f"{game_id}:{env.value}:{external_id}")
 
 
 class ErasureStatus(enum.StrEnum):
@@ -41,7 +44,7 @@ class ErasureStatus(enum.StrEnum):
 @attrs.frozen
 class ErasureRecord:
     game_id: str
-    external_id_hash: str  # keyed hash of the original external id
+    external_id_hash: str  # keyed hash of the game, environment and original external id
     player_id: str
     placeholder: str
     reason: ErasureReason
@@ -49,22 +52,8 @@ class ErasureRecord:
 
 
 def anonymized(player: Player, placeholder: str) -> Player:
-    """The row as it is kept: the id and the financial link only."""
-    return attrs.evolve(
-        player,
-        external_id=placeholder,
-        anonymized=Identity(name=ERASED_NAME, avatar=None),
-        display=None,
-        country=None,
-        secret_hash=None,
-        secret_prefix=None,
-        context={},
-        friend_code=None,
-        presence=Presence(),
-        activity=Activity(),
-        ban=None,  # its reason is free text about the person
-        lifecycle=Lifecycle.DELETED,
-    )
+    """The row as it is kept after an erasure."""
+    return tombstone(player, placeholder, Lifecycle.DELETED)
 
 
 def deleted_payload(player: Player, reason: ErasureReason, placeholder: str) -> dict[str, Any]:

@@ -4,8 +4,9 @@
   ``Idempotency-Key`` header; both present and different is a 400.
 - Keys are scoped to the game, environment and route, and kept 24 hours.
 - The fingerprint covers method, concrete path, query and the body's JSON value (key order and white
-  space do not matter, nor whether the key travels in the body or the header), so a replay with the same request answers the stored response with
-  ``Idempotent-Replay: true`` (201 becomes 200), and a different request under the same key is a 409.
+  space do not matter, nor whether the key travels in the body or the header), so a replay with the
+  same request answers the stored response with ``Idempotent-Replay: true`` (201 becomes 200), and a
+  different request under the same key is a 409.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
 from livecore.merge import MergeRecord
 from livecore.migration import MigrationKind
-from livecore.players import Player
+from livecore.players import Lifecycle, Player
 from livecore.purchases import (
     PlayerSpend,
     Purchase,
@@ -55,9 +55,10 @@ class MemoryStore:
         # sender id -> (sent_at, recipient id, gift id), in time order: the daily count by bisect.
         self.gifts_sent: dict[str, list[tuple[datetime, str, str]]] = {}
         self.last_gift: dict[tuple[str, str], datetime] = {}  # (sender, recipient) -> latest sent_at
-        self.merges: dict[tuple[str, str], MergeRecord] = {}  # (game id, original external id)
-        self.erasures: dict[tuple[str, str], ErasureRecord] = {}  # (game id, hash of the external id)
-        self.purchases: dict[tuple[str, str], Purchase] = {}  # (game id, transaction id)
+        # (game id, env, original external id) and (game id, id hash) -> the latest record
+        self.merges: dict[tuple[str, str, str], MergeRecord] = {}
+        self.erasures: dict[tuple[str, str], ErasureRecord] = {}
+        self.purchases: dict[tuple[str, str, str], Purchase] = {}  # (game id, env, transaction id)
         self.migration_keys: dict[tuple[str, str, str, str], str] = {}  # (game, env, kind, key) -> fp
 
     def add_game(self, studio: Studio, game: Game) -> None:
@@ -247,7 +248,10 @@ class MemoryTransaction:
         active = [
             p
             for p in self._s.players.values()
-            if p.game_id == game_id and p.env is env and p.activity.last_active_at is not None
+            if p.game_id == game_id
+            and p.env is env
+            and p.activity.last_active_at is not None
+            and p.lifecycle is Lifecycle.ACTIVE
         ]
         return sorted(active, key=lambda p: p.activity.last_active_at or p.first_seen_at, reverse=True)[
             :limit
@@ -258,7 +262,10 @@ class MemoryTransaction:
         found = [
             p
             for p in self._s.players.values()
-            if p.game_id == game_id and p.env is env and needle in (p.display or p.anonymized).name.lower()
+            if p.game_id == game_id
+            and p.env is env
+            and p.lifecycle is Lifecycle.ACTIVE
+            and needle in (p.display or p.anonymized).name.lower()
         ]
         return sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())[:limit]
 
@@ -387,11 +394,15 @@ class MemoryTransaction:
                 counts[g.status] += 1
         return counts
 
-    def get_merge(self, game_id: str, from_external_id: str) -> MergeRecord | None:
-        return self._s.merges.get((game_id, from_external_id))
+    def get_merge(self, game_id: str, env: Environment, from_external_id: str) -> MergeRecord | None:
+        return self._s.merges.get((game_id, env.value, from_external_id))
 
     def insert_merge(self, record: MergeRecord) -> None:
-        self._put(self._s.merges, (record.game_id, record.from_external_id), record)
+        self._put(self._s.merges, (record.game_id, record.env.value, record.from_external_id), record)
+
+    def forget_merges_into(self, player_id: str) -> None:
+        for key in [k for k, r in self._s.merges.items() if r.to_player_id == player_id]:
+            self._drop(self._s.merges, key)
 
     def reassign_records(self, from_id: str, to: Player) -> None:
         for key, g in list(self._s.grants.items()):
@@ -407,11 +418,11 @@ class MemoryTransaction:
                 if gift.recipient_id == from_id:
                     moved = attrs.evolve(moved, recipient_id=to.id, recipient_external_id=to.external_id)
                 self._put(self._s.gifts, gift_id, moved)
-        for key, p in list(self._s.purchases.items()):
+        for pkey, p in list(self._s.purchases.items()):
             if p.player_id == from_id:
                 self._put(
                     self._s.purchases,
-                    key,
+                    pkey,
                     attrs.evolve(p, player_id=to.id, external_player_id=to.external_id),
                 )
 
@@ -450,11 +461,13 @@ class MemoryTransaction:
         self._put(self._s.erasures, (record.game_id, record.external_id_hash), record)
 
     # --- Purchases ---------------------------------------------------------------------------------
-    def get_purchase(self, game_id: str, transaction_id: str) -> Purchase | None:
-        return self._s.purchases.get((game_id, transaction_id))
+    def get_purchase(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
+        return self._s.purchases.get((game_id, env.value, transaction_id))
 
     def insert_purchase(self, purchase: Purchase) -> None:
-        self._put(self._s.purchases, (purchase.game_id, purchase.transaction_id), purchase)
+        self._put(
+            self._s.purchases, (purchase.game_id, purchase.env.value, purchase.transaction_id), purchase
+        )
 
     def _purchases_of(self, player_id: str) -> list[Purchase]:
         return [p for p in self._s.purchases.values() if p.player_id == player_id]

@@ -5,9 +5,10 @@
 becomes free for a new player).
 
 Refusals, in order: the same player twice is 422 ``invalid_merge``; a source that no longer exists but
-was merged into this same target answers 200 ``no_op_already_merged`` (a replay); a player that never
-existed is 404 ``player_not_found`` (the source first); a source already merged into another player, an
-erased source, and a banned, merged or erased target are 422 ``invalid_merge``.
+was merged into this same target answers 200 ``no_op_already_merged`` (a replay); a source merged into
+another player or erased is 422 ``invalid_merge``, a source that never existed 404 ``player_not_found``;
+then a target merged away or erased is 422, one that never existed 404, a banned one 422. Players are
+named by their original external ids; merge and erasure records remember those per environment.
 
 What moves:
 - grants, gifts (sent and received) and purchases: reassigned to the target;
@@ -19,7 +20,8 @@ What moves:
   either side blocked; pending requests move unless they involve the target or a player the target
   already has a tie with (friendship, request or block); blocks move, except between the two;
 - lobby memberships and attempts: moved once those features exist (deduplicated).
-The source's secret, friend code and presence are dropped.
+The source row is retired like an erased one (``livecore.players.tombstone``): its identity, context,
+secret, friend code and presence are dropped (they now live on in the target, or nowhere).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import attrs
 from livecore.economy import Holding
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.players import Lifecycle, Player
+from livecore.scope import Environment
 
 MERGED_PREFIX = "__merged_"
 DELETED_PREFIX = "__deleted_"
@@ -47,6 +50,7 @@ class MergeRecord:
     """Remembers a merge by the source's original external id (replays answer ``no_op``)."""
 
     game_id: str
+    env: Environment
     from_external_id: str
     from_player_id: str
     to_player_id: str

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 import attrs
+import orjson
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 
@@ -101,8 +102,8 @@ def check_row_keys(rows: list[Row]) -> None:
 
 
 def row_fingerprint(row: Row) -> str:
-    """What makes two rows with one key the same row."""
-    return repr(attrs.astuple(row))
+    """What makes two rows with one key the same row (JSON objects are unordered: keys sorted)."""
+    return orjson.dumps(attrs.asdict(row), option=orjson.OPT_SORT_KEYS, default=str).decode()
 
 
 def failure(index: int, row: Row, exc: LivecoreError) -> Failure:

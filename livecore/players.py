@@ -164,6 +164,35 @@ def unban(player: Player) -> tuple[Player, bool]:
     return attrs.evolve(player, ban=None), step.applied
 
 
+# --- Retired rows (SPEC 3.8) ---------------------------------------------------------------------
+
+RETIRED_NAME = "Deleted player"
+
+
+def tombstone(
+    player: Player, placeholder: str, lifecycle: Lifecycle, merged_into: str | None = None
+) -> Player:
+    """The row a merge or an erasure keeps: the id, the financial link and the debug flag (so retained
+    purchases stay out of revenue reports); identity, context, secret, friend code, presence, activity
+    and ban reason removed. A retired row is no player for the API: its placeholder id answers 404."""
+    return attrs.evolve(
+        player,
+        external_id=placeholder,
+        anonymized=Identity(name=RETIRED_NAME, avatar=None),
+        display=None,
+        country=None,
+        secret_hash=None,
+        secret_prefix=None,
+        context={},
+        friend_code=None,
+        presence=Presence(),
+        activity=Activity(),
+        ban=None,  # its reason is free text about the person
+        lifecycle=lifecycle,
+        merged_into=merged_into,
+    )
+
+
 # --- Debug flag ---------------------------------------------------------------------------------
 
 

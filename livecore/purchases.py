@@ -1,9 +1,9 @@
 """Purchases and spend (SPEC 4.3, 6.2 ``purchase.tracked``; DECISIONS 7).
 
 Rules:
-- A purchase is tracked once per ``transactionId`` in a game: tracking it again answers the stored
-  purchase (no second webhook, no second count); the same id with a different purchase (another player,
-  product, amount or currency) is 409 ``idempotency_conflict``.
+- A purchase is tracked once per ``transactionId`` in a game and environment: tracking it again
+  answers the stored purchase (no second webhook, no second count); the same id with a different
+  purchase (another player, product, amount or currency) is 409 ``idempotency_conflict``.
 - ``amountMinor`` is in the currency's minor unit (cents; yen have none; dinars have thousandths, see
   :data:`EXPONENTS`). It is normalised to US cents with the manifest's exchange rate (USD per unit;
   USD is always 1): ``normalizedAmountMinor = round_half_even(amountMinor / 10^exponent * rate * 100)``.
@@ -28,6 +28,7 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.scope import Environment
 
 MAX_AMOUNT_MINOR = 10**12
 MAX_WINDOW_DAYS = 3_650
@@ -64,6 +65,7 @@ class PurchaseRequest:
 class Purchase:
     id: str
     game_id: str
+    env: Environment
     player_id: str
     external_player_id: str
     transaction_id: str

@@ -39,6 +39,7 @@ from .errors import (
     InsufficientBalanceError,
     InsufficientQuantityError,
     InternalServerError,
+    InvalidMergeError,
     InvalidRequestError,
     LivecoreAPIError,
     LivecoreClientError,
@@ -55,6 +56,7 @@ from .errors import (
     ResourceNotFoundError,
     StudioManagedEconomyError,
     SystemResourceLockedError,
+    UnknownCurrencyError,
     UnprocessableEntityError,
 )
 from .sdk import AsyncSdkClient, SdkClient
@@ -92,6 +94,7 @@ __all__ = [
     "InsufficientBalanceError",
     "InsufficientQuantityError",
     "InternalServerError",
+    "InvalidMergeError",
     "InvalidPayloadError",
     "InvalidRequestError",
     "LivecoreAPIError",
@@ -112,6 +115,7 @@ __all__ = [
     "ServerClient",
     "StudioManagedEconomyError",
     "SystemResourceLockedError",
+    "UnknownCurrencyError",
     "UnprocessableEntityError",
     "WebhookError",
     "WebhookEvent",

@@ -53,6 +53,7 @@ __all__ = [
     "InsufficientBalanceError",
     "InsufficientQuantityError",
     "InternalServerError",
+    "InvalidMergeError",
     "InvalidRequestError",
     "LivecoreAPIError",
     "LivecoreClientError",
@@ -69,6 +70,7 @@ __all__ = [
     "ResourceNotFoundError",
     "StudioManagedEconomyError",
     "SystemResourceLockedError",
+    "UnknownCurrencyError",
     "UnprocessableEntityError",
     "error_from_response",
     "retry_after_seconds",
@@ -141,6 +143,11 @@ class CannotFriendSelfError(InvalidRequestError):
 class GiftAmountInvalidError(InvalidRequestError):
     """400: a gift amount below 1 or above the resource's ``maxAmount`` (see the gift catalog);
     ``details`` carries ``amount`` and ``maxAmount``."""
+
+
+class UnknownCurrencyError(InvalidRequestError):
+    """400: a purchase in a currency the game has no exchange rate for (USD is always known; rates are
+    the manifest's ``[exchange_rates]``); ``details["currency"]`` names it. Nothing was recorded."""
 
 
 class AuthenticationError(LivecoreAPIError):
@@ -304,6 +311,11 @@ class UnprocessableEntityError(LivecoreAPIError):
     """422: well-formed but refused by a rule (e.g. an invalid merge)."""
 
 
+class InvalidMergeError(UnprocessableEntityError):
+    """422: the merge is not allowed: the same player twice, a source already merged into another
+    player or erased, or a target that is banned, merged or erased. Nothing moved."""
+
+
 class RateLimitError(LivecoreAPIError):
     """429: the key's bucket is empty; ``retry_after`` is the server's hint in seconds, if sent."""
 
@@ -362,6 +374,8 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.GIFT_EXPIRED: GiftExpiredError,
     ErrorCode.GIFT_NOT_FOUND: GiftNotFoundError,
     ErrorCode.GIFT_ALREADY_CLAIMED: GiftAlreadyClaimedError,
+    ErrorCode.UNKNOWN_CURRENCY: UnknownCurrencyError,
+    ErrorCode.INVALID_MERGE: InvalidMergeError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

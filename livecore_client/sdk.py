@@ -10,6 +10,7 @@ Adding a route: one ``_name`` builder in :class:`_SdkCalls`, one line in each cl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -592,6 +593,52 @@ class _SdkCalls:
             player_secret=self._secret(player_secret),
         )
 
+    # --- Purchases ----------------------------------------------------------------------------------
+
+    def _track_purchase(
+        self,
+        external_id: str,
+        *,
+        transaction_id: str,
+        store: str,
+        product_id: str,
+        product_type: str,
+        amount_minor: int,
+        currency: str,
+        purchased_at: datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        player_secret: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.TrackPurchaseResponse]:
+        """Report a store purchase from the game: ``amount_minor`` charged in ``currency``'s minor unit
+        (cents), normalised by the service to US cents. It is stored ``unverified`` (only the studio
+        backend can report a verified one); ``purchased_at`` defaults to now. Answers the stored
+        ``purchase`` and the player's lifetime spend after it.
+
+        Idempotent on ``transaction_id``: reporting it again (after a crash, on the next launch)
+        answers the stored purchase; the same id with a different purchase raises
+        :class:`~livecore_client.errors.IdempotencyConflictError`. Raises
+        :class:`~livecore_client.errors.UnknownCurrencyError` when the game has no exchange rate for
+        ``currency`` and :class:`~livecore_client.errors.PlayerBannedError` for a banned player.
+        """
+        return Call(
+            routes.SDK_TRACK_PURCHASE,
+            m.TrackPurchaseResponse,
+            path={"externalId": external_id},
+            body=m.TrackPurchaseRequest(
+                transaction_id=transaction_id,
+                store=store,
+                product_id=product_id,
+                product_type=product_type,
+                amount_minor=amount_minor,
+                currency=currency,
+                purchased_at=purchased_at,
+                metadata=None if metadata is None else dict(metadata),
+            ),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
 
 # Calls compare response types by identity, so the list calls name the routes' own list[...] types.
 _SEARCH_HITS: type[list[m.SearchHit]] = routes.FRIENDS_SEARCH.response
@@ -674,6 +721,7 @@ class SdkClient(SyncClient, _SdkCalls):
     gift_catalog = sync_method(_SdkCalls._gift_catalog)
     gift_inbox = sync_method(_SdkCalls._gift_inbox)
     sent_gifts = sync_method(_SdkCalls._sent_gifts)
+    track_purchase = sync_method(_SdkCalls._track_purchase)
 
 
 class AsyncSdkClient(AsyncClient, _SdkCalls):
@@ -727,3 +775,4 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     gift_catalog = async_method(_SdkCalls._gift_catalog)
     gift_inbox = async_method(_SdkCalls._gift_inbox)
     sent_gifts = async_method(_SdkCalls._sent_gifts)
+    track_purchase = async_method(_SdkCalls._track_purchase)

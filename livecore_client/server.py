@@ -4,7 +4,9 @@
 Use a ``server_integration`` key, and never ship it in a game client (SPEC 5 rule 1). Server routes need
 no player secret; every state-changing one requires an idempotency key, which these clients always send.
 
-Adding a route: one ``_name`` builder in :class:`_ServerCalls`, one line in each client.
+Adding a route: one ``_name`` builder in :class:`_ServerCalls`, one line in each client. The only
+hand-written pair is ``iter_purchases`` (a generator cannot be one builder): it just walks
+``purchases`` page by page.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 import attrs
 
 from livecore.api import routes
+from livecore.clock import format_ts
 
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method
@@ -246,7 +249,9 @@ class _ServerCalls:
         :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player.
         """
         query = m.ProfileQuery() if limit is None else m.ProfileQuery(limit=limit)
-        return Call(routes.PLAYER_PROFILE, m.PlayerProfileResponse, path={"externalId": external_id}, query=query)
+        return Call(
+            routes.PLAYER_PROFILE, m.PlayerProfileResponse, path={"externalId": external_id}, query=query
+        )
 
     def _ban_player(
         self, external_id: str, *, reason: str, idempotency_key: str | None = None
@@ -266,7 +271,9 @@ class _ServerCalls:
             idempotency_key=idempotency_key,
         )
 
-    def _unban_player(self, external_id: str, *, idempotency_key: str | None = None) -> Call[m.BanPlayerResponse]:
+    def _unban_player(
+        self, external_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.BanPlayerResponse]:
         """Lift a ban. ``applied`` is true only when the player was banned (which fires
         ``player.unbanned``); unbanning a player who is not banned answers ``applied=False``."""
         return Call(
@@ -532,7 +539,7 @@ _Row = TypeVar("_Row", m.MigratePlayerRow, m.MigrateWalletRow, m.MigrateInventor
 
 def _rows(cls: type[_Row], rows: Sequence[_Row | Mapping[str, Any]]) -> list[_Row]:
     """The rows as ``cls``; a mapping is read as keyword arguments (``TypeError`` for unknown names)."""
-    return [row if isinstance(row, cls) else cls(**row) for row in rows]  # type: ignore[arg-type]
+    return [cls(**row) if isinstance(row, Mapping) else row for row in rows]
 
 
 def _bound(value: date | datetime | str | None, name: str) -> str | None:
@@ -562,7 +569,35 @@ class ServerClient(SyncClient, _ServerCalls):
     friend_requests = sync_method(_ServerCalls._friend_requests)
     blocks = sync_method(_ServerCalls._blocks)
     player_gifts = sync_method(_ServerCalls._player_gifts)
+    player_profile = sync_method(_ServerCalls._player_profile)
+    ban_player = sync_method(_ServerCalls._ban_player)
+    unban_player = sync_method(_ServerCalls._unban_player)
+    flag_debug = sync_method(_ServerCalls._flag_debug)
+    unflag_debug = sync_method(_ServerCalls._unflag_debug)
+    merge_players = sync_method(_ServerCalls._merge_players)
+    delete_player = sync_method(_ServerCalls._delete_player)
+    export_player = sync_method(_ServerCalls._export_player)
+    migrate_players = sync_method(_ServerCalls._migrate_players)
+    migrate_wallet = sync_method(_ServerCalls._migrate_wallet)
+    migrate_inventory = sync_method(_ServerCalls._migrate_inventory)
+    track_purchase = sync_method(_ServerCalls._track_purchase)
+    purchases = sync_method(_ServerCalls._purchases)
+    player_spend = sync_method(_ServerCalls._player_spend)
+    spend_players = sync_method(_ServerCalls._spend_players)
+    revenue_summary = sync_method(_ServerCalls._revenue_summary)
     health = sync_method(_ServerCalls._health)
+
+    def iter_purchases(self, external_id: str, *, page_size: int | None = None) -> Iterator[m.PurchaseView]:
+        """Every purchase of a player, newest first, fetching pages of ``page_size`` (default 50) as
+        the iteration reaches them by following ``next_cursor``."""
+        cursor: str | None = None
+        while True:
+            page = self.purchases(external_id, limit=page_size, cursor=cursor)
+            yield from page.purchases
+            # A cursor handed back unchanged would repeat this page for ever: stop instead.
+            if page.next_cursor is None or page.next_cursor == cursor:
+                return
+            cursor = page.next_cursor
 
 
 class AsyncServerClient(AsyncClient, _ServerCalls):
@@ -581,4 +616,35 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     friend_requests = async_method(_ServerCalls._friend_requests)
     blocks = async_method(_ServerCalls._blocks)
     player_gifts = async_method(_ServerCalls._player_gifts)
+    player_profile = async_method(_ServerCalls._player_profile)
+    ban_player = async_method(_ServerCalls._ban_player)
+    unban_player = async_method(_ServerCalls._unban_player)
+    flag_debug = async_method(_ServerCalls._flag_debug)
+    unflag_debug = async_method(_ServerCalls._unflag_debug)
+    merge_players = async_method(_ServerCalls._merge_players)
+    delete_player = async_method(_ServerCalls._delete_player)
+    export_player = async_method(_ServerCalls._export_player)
+    migrate_players = async_method(_ServerCalls._migrate_players)
+    migrate_wallet = async_method(_ServerCalls._migrate_wallet)
+    migrate_inventory = async_method(_ServerCalls._migrate_inventory)
+    track_purchase = async_method(_ServerCalls._track_purchase)
+    purchases = async_method(_ServerCalls._purchases)
+    player_spend = async_method(_ServerCalls._player_spend)
+    spend_players = async_method(_ServerCalls._spend_players)
+    revenue_summary = async_method(_ServerCalls._revenue_summary)
     health = async_method(_ServerCalls._health)
+
+    async def iter_purchases(
+        self, external_id: str, *, page_size: int | None = None
+    ) -> AsyncIterator[m.PurchaseView]:
+        """Every purchase of a player, newest first, fetching pages of ``page_size`` (default 50) as
+        the iteration reaches them by following ``next_cursor`` (``async for``)."""
+        cursor: str | None = None
+        while True:
+            page = await self.purchases(external_id, limit=page_size, cursor=cursor)
+            for purchase in page.purchases:
+                yield purchase
+            # A cursor handed back unchanged would repeat this page for ever: stop instead.
+            if page.next_cursor is None or page.next_cursor == cursor:
+                return
+            cursor = page.next_cursor

@@ -57,10 +57,15 @@ __all__ = [
     "InvalidPayloadError",
     "InvalidSignatureError",
     "MalformedSignatureHeaderError",
+    "PlayerBanned",
+    "PlayerDeleted",
+    "PlayerMerged",
     "PlayerRegistered",
     "PlayerSecretChange",
     "PlayerSecretRotated",
     "PlayerSecretSet",
+    "PlayerUnbanned",
+    "PurchaseTracked",
     "TimestampTooNewError",
     "TimestampTooOldError",
     "WebhookData",
@@ -338,6 +343,81 @@ class GiftClaimed(WebhookData):
     claimed_at: datetime
 
 
+@attrs.frozen
+class PlayerBanned(WebhookData):
+    """``player.banned``: the player went from not banned to banned (a re-ban fires nothing).
+    ``actor`` is ``{"kind": "api_key", "prefix": ...}`` or ``{"kind": "member", "memberId": ...}``."""
+
+    player_id: str
+    external_player_id: str
+    reason: str
+    banned_at: datetime
+    actor: dict[str, Any]
+
+
+@attrs.frozen
+class PlayerUnbanned(WebhookData):
+    """``player.unbanned``: a banned player was unbanned (unbanning a player who is not banned fires
+    nothing). ``actor`` as in :class:`PlayerBanned`."""
+
+    player_id: str
+    external_player_id: str
+    unbanned_at: datetime
+    actor: dict[str, Any]
+
+
+@attrs.frozen
+class PlayerMerged(WebhookData):
+    """``player.merged``: player ``from_*`` was folded into ``to_*``. The source's row now carries
+    ``anonymized_external_player_id`` (a ``__merged_<uuid>__`` placeholder) and its original id is
+    free again. ``actor`` is ``{"kind": "api_key", "prefix": ...}``."""
+
+    from_player_id: str
+    from_external_player_id: str
+    to_player_id: str
+    to_external_player_id: str
+    anonymized_external_player_id: str
+    merged_at: datetime
+    actor: dict[str, Any]
+
+
+@attrs.frozen
+class PlayerDeleted(WebhookData):
+    """``player.deleted``: sent before the player is anonymized, with the original
+    ``external_player_id``; the row then carries ``anonymized_external_id`` (``__deleted_<uuid>__``).
+    ``reason`` is ``gdpr_erasure``, ``studio_request`` or ``test``. Erase your own copy of the player."""
+
+    player_id: str
+    external_player_id: str
+    reason: str
+    anonymized_external_id: str
+
+
+@attrs.frozen
+class PurchaseTracked(WebhookData):
+    """``purchase.tracked``: once per store transaction (a re-report of ``transaction_id`` fires
+    nothing). ``amount_minor`` is what was charged in ``currency``; ``normalized_amount_minor`` the
+    same in US cents at ``fx_rate`` (USD per unit). ``validation_status`` is ``unverified`` or
+    ``verified``; ``lifetime_amount_minor`` and ``purchase_count`` are the player's totals after it."""
+
+    purchase_id: str
+    player_id: str
+    external_player_id: str
+    transaction_id: str
+    store: str
+    product_id: str
+    product_type: str
+    amount_minor: int
+    currency: str
+    normalized_amount_minor: int
+    fx_rate: float
+    validation_status: str
+    purchased_at: datetime
+    lifetime_amount_minor: int
+    purchase_count: int
+    metadata: dict[str, Any]
+
+
 # One line per kind; kinds not listed keep ``data`` as a dict.
 PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "player.registered": PlayerRegistered,
@@ -354,6 +434,11 @@ PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
     "friend.removed": FriendRemoved,
     "gift.sent": GiftSent,
     "gift.claimed": GiftClaimed,
+    "player.banned": PlayerBanned,
+    "player.unbanned": PlayerUnbanned,
+    "player.merged": PlayerMerged,
+    "player.deleted": PlayerDeleted,
+    "purchase.tracked": PurchaseTracked,
 }
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.players import find_player
+from livecore.commands.players import find_player, find_record
 from livecore.erasure import (
     ErasureReason,
     ErasureRecord,
     ErasureStatus,
     anonymized,
     deleted_payload,
+    id_hash,
 )
 from livecore.ids import new_uuid
 from livecore.merge import DELETED_PREFIX, placeholder
@@ -27,12 +28,15 @@ class Erased:
 
 
 def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: ErasureReason) -> Erased:
-    id_hash = rt.hasher.hash(f"{scope.game_id}:{scope.env.value}:{external_id}")
+    key = id_hash(rt.hasher, scope.game_id, scope.env, external_id)
     player = find_player(tx, scope, external_id)
-    if player is None or player.lifecycle is not Lifecycle.ACTIVE:
-        earlier = tx.get_erasure(scope.game_id, id_hash)
-        if earlier is not None or (player is not None and player.lifecycle is Lifecycle.DELETED):
-            return Erased(ErasureStatus.NO_OP_ALREADY_DELETED, earlier.placeholder if earlier else None)
+    if player is None:
+        earlier = tx.get_erasure(scope.game_id, key)
+        if earlier is not None:
+            return Erased(ErasureStatus.NO_OP_ALREADY_DELETED, earlier.placeholder)
+        row = find_record(tx, scope, external_id)  # named by its placeholder
+        if row is not None and row.lifecycle is Lifecycle.DELETED:
+            return Erased(ErasureStatus.NO_OP_ALREADY_DELETED, row.external_id)
         return Erased(ErasureStatus.NO_OP_NOT_FOUND)
     now = rt.clock.now()
     kept_as = placeholder(DELETED_PREFIX, new_uuid(now, rt.rng))
@@ -40,6 +44,9 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     emit(tx, rt, scope, "player.deleted", deleted_payload(player, reason, kept_as))
     tx.remove_from_graph(player.id)
     tx.clear_gift_messages(player.id)
-    tx.update_player(anonymized(player, kept_as))
-    tx.insert_erasure(ErasureRecord(scope.game_id, id_hash, player.id, kept_as, reason, now))
+    kept = anonymized(player, kept_as)
+    tx.update_player(kept)
+    tx.reassign_records(player.id, kept)  # grants and gifts name the placeholder from now on
+    tx.forget_merges_into(player.id)  # their records hold the original ids of the accounts it absorbed
+    tx.insert_erasure(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)

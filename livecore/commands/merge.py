@@ -6,7 +6,8 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
-from livecore.commands.players import find_player
+from livecore.commands.players import find_player, find_record
+from livecore.erasure import id_hash
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import Block, FriendRequest
 from livecore.ids import new_uuid
@@ -26,8 +27,7 @@ from livecore.merge import (
     replay_of,
     tie_moves,
 )
-from livecore.players import Lifecycle, Player
-from livecore.presence import Presence
+from livecore.players import Lifecycle, Player, tombstone
 from livecore.scope import Scope
 from livecore.store import Transaction
 
@@ -43,25 +43,43 @@ def _not_found(external_id: str) -> LivecoreError:
     return LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
 
 
+def _retired(tx: Transaction, rt: Runtime, scope: Scope, external_id: str) -> str | None:
+    """Why an id names no player although one was known by it, by its original id or its placeholder:
+    "merged into another player" or "erased" (else None)."""
+    row = find_record(tx, scope, external_id)
+    if row is not None and row.lifecycle is not Lifecycle.ACTIVE:
+        return "erased" if row.lifecycle is Lifecycle.DELETED else "merged into another player"
+    if tx.get_merge(scope.game_id, scope.env, external_id) is not None:
+        return "merged into another player"
+    if tx.get_erasure(scope.game_id, id_hash(rt.hasher, scope.game_id, scope.env, external_id)) is not None:
+        return "erased"
+    return None
+
+
 def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_external_id: str) -> Merged:
     check_distinct(from_external_id, to_external_id)
     source = find_player(tx, scope, from_external_id)
     target = find_player(tx, scope, to_external_id)
     if source is None:
-        record = tx.get_merge(scope.game_id, from_external_id)
+        record = tx.get_merge(scope.game_id, scope.env, from_external_id)
         if replay_of(record, target):
             assert record is not None and target is not None
             return Merged(MergeStatus.NO_OP_ALREADY_MERGED, record, target)
-        if record is not None and target is not None:
-            raise invalid("The source player was already merged into another player.")
+        why = _retired(tx, rt, scope, from_external_id)
+        if why is not None:
+            raise invalid(f"The source player was {why}.")
         raise _not_found(from_external_id)
     if target is None:
+        why = _retired(tx, rt, scope, to_external_id)
+        if why is not None:
+            raise invalid(f"The target player was {why}.")
         raise _not_found(to_external_id)
     check_source(source)
     check_target(target)
     now = rt.clock.now()
     record = MergeRecord(
         game_id=scope.game_id,
+        env=scope.env,
         from_external_id=source.external_id,
         from_player_id=source.id,
         to_player_id=target.id,
@@ -73,19 +91,8 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
         source.id, target.id, fold_holdings(tx.get_holdings(source.id), tx.get_holdings(target.id))
     )
     tx.reassign_records(source.id, target)
-    # The source row stays, under its placeholder, pointing at the target.
-    tx.update_player(
-        attrs.evolve(
-            source,
-            external_id=record.placeholder,
-            secret_hash=None,
-            secret_prefix=None,
-            friend_code=None,
-            presence=Presence(),
-            lifecycle=Lifecycle.MERGED,
-            merged_into=target.id,
-        )
-    )
+    # The source row stays, retired under its placeholder, pointing at the target.
+    tx.update_player(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
     tx.insert_merge(record)
     emit(
         tx,

@@ -87,25 +87,36 @@ def migrate_players(
         if row.first_seen_at is not None and row.first_seen_at > rt.clock.now():
             raise invalid_request("firstSeenAt is in the future.", {"firstSeenAt": "in the future"})
         existed = find_player(tx, scope, row.external_player_id)
-        player = existed or first_contact(
-            tx,
-            rt,
-            scope,
-            row.external_player_id,
-            country=country,
-            announce=announce,
-            first_seen_at=row.first_seen_at,
-        )
-        updated = player
-        if name is not None:
-            updated = attrs.evolve(
-                updated, display=Identity(name=name, avatar=avatar, country=country or player.country)
+        if existed is None:
+            # One insert with everything the row gives (no update after it: imports are bulk).
+            display = Identity(name=name, avatar=avatar, country=country) if name is not None else None
+            first_contact(
+                tx,
+                rt,
+                scope,
+                row.external_player_id,
+                country=country,
+                announce=announce,
+                first_seen_at=row.first_seen_at,
+                display=display,
             )
-        if existed is not None and country is not None:
+            return
+        updated = existed
+        if name is not None or (avatar is not None and existed.display is not None):
+            shown = existed.display
+            updated = attrs.evolve(
+                updated,
+                display=Identity(
+                    name=name if name is not None else shown.name if shown else "",
+                    avatar=avatar if avatar is not None else shown.avatar if shown else None,
+                    country=country or existed.country,
+                ),
+            )
+        if country is not None:
             updated = attrs.evolve(updated, country=country)
-        if existed is not None and row.first_seen_at is not None and row.first_seen_at < player.first_seen_at:
+        if row.first_seen_at is not None and row.first_seen_at < existed.first_seen_at:
             updated = attrs.evolve(updated, first_seen_at=row.first_seen_at)
-        if updated is not player:
+        if updated is not existed:
             tx.update_player(updated)
 
     return _run(tx, rt, scope, MigrationKind.PLAYERS, rows, apply)

@@ -15,6 +15,7 @@ from livecore.identity import Identity, normalize_avatar, normalize_country, nor
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.players import (
     SECRET_PREFIX_LEN,
+    Lifecycle,
     Player,
     check_register,
     ensure_not_banned,
@@ -35,9 +36,10 @@ def load_game(tx: Transaction, scope: Scope) -> Game:
 
 
 def find_player(tx: Transaction, scope: Scope, external_id: str) -> Player | None:
-    """The player as this scope sees it: a player of the other environment does not exist here."""
+    """The player as this scope sees it: a player of the other environment does not exist here, nor
+    does the retired row a merge or an erasure leaves under its placeholder id."""
     player = tx.get_player(scope.game_id, external_id)
-    if player is None or player.env is not scope.env:
+    if player is None or player.env is not scope.env or player.lifecycle is not Lifecycle.ACTIVE:
         return None
     return player
 
@@ -47,8 +49,16 @@ def other_env_holds(tx: Transaction, scope: Scope, external_id: str) -> bool:
     return player is not None and player.env is not scope.env
 
 
-def get_player(tx: Transaction, scope: Scope, external_id: str) -> Player:
-    player = find_player(tx, scope, external_id)
+def find_record(tx: Transaction, scope: Scope, external_id: str) -> Player | None:
+    """Like :func:`find_player`, but a retired row is found by its placeholder id too: the server's
+    record reads (profile, export, spend, purchases, gift history) show what a merge or erasure kept."""
+    player = tx.get_player(scope.game_id, external_id)
+    return player if player is not None and player.env is scope.env else None
+
+
+def get_player(tx: Transaction, scope: Scope, external_id: str, *, retired: bool = False) -> Player:
+    """The player, else 404; ``retired=True`` for the record reads of :func:`find_record`."""
+    player = (find_record if retired else find_player)(tx, scope, external_id)
     if player is None:
         raise LivecoreError(
             ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
@@ -66,13 +76,15 @@ def first_contact(
     country: str | None = None,
     announce: bool = True,
     first_seen_at: datetime | None = None,
+    display: Identity | None = None,
 ) -> Player:
     """Get the player, creating it (and firing ``player.registered`` unless ``announce`` is off, as for a
     migration) on first contact."""
     existing = find_player(tx, scope, external_id)
     if existing is not None:
         return existing
-    if other_env_holds(tx, scope, external_id):
+    # The id is taken by a row this scope cannot see: the other environment's, or a retired placeholder.
+    if tx.get_player(scope.game_id, external_id) is not None:
         raise LivecoreError(
             ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
         )
@@ -87,6 +99,7 @@ def first_contact(
         first_seen_at=first_seen_at or now,
         last_seen_at=now,
         anonymized=attrs.evolve(anonymized, country=normalize_country(country)),
+        display=display,
         country=normalize_country(country),
         context=dict(context or {}),
     )

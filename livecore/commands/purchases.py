@@ -33,7 +33,7 @@ def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: P
     """Record a purchase once per ``transactionId``; ``purchase.tracked`` fires for new ones only."""
     now = rt.clock.now()
     request = check_request(request, now)
-    stored = tx.get_purchase(scope.game_id, request.transaction_id)
+    stored = tx.get_purchase(scope.game_id, scope.env, request.transaction_id)
     if stored is not None:
         check_replay(stored, player.id, request)
         return Tracked(stored, tx.player_spend(player.id, now, ()), replayed=True)
@@ -41,6 +41,7 @@ def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: P
     purchase = Purchase(
         id=new_id(Prefix.PURCHASE, now, rt.rng),
         game_id=scope.game_id,
+        env=scope.env,
         player_id=player.id,
         external_player_id=player.external_id,
         transaction_id=request.transaction_id,

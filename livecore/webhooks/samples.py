@@ -110,6 +110,46 @@ SAMPLES["gift.sent"] = {
 }
 SAMPLES["gift.claimed"] = {**_SAMPLE_GIFT, "claimedAt": SAMPLE_TS}
 
+_SAMPLE_ACTOR = {"kind": "api_key", "prefix": "lc_test_sample00"}
+SAMPLES["player.banned"] = {
+    **SAMPLE_PLAYER,
+    "reason": "sample ban",
+    "bannedAt": SAMPLE_TS,
+    "actor": _SAMPLE_ACTOR,
+}
+SAMPLES["player.unbanned"] = {**SAMPLE_PLAYER, "unbannedAt": SAMPLE_TS, "actor": _SAMPLE_ACTOR}
+SAMPLES["player.merged"] = {
+    "fromPlayerId": _SAMPLE_FRIEND["friendPlayerId"],
+    "fromExternalPlayerId": _SAMPLE_FRIEND["friendExternalPlayerId"],
+    "toPlayerId": SAMPLE_PLAYER["playerId"],
+    "toExternalPlayerId": SAMPLE_PLAYER["externalPlayerId"],
+    "anonymizedExternalPlayerId": "__merged_00000000-0000-7000-8000-000000000003__",
+    "mergedAt": SAMPLE_TS,
+    "actor": _SAMPLE_ACTOR,
+}
+SAMPLES["player.deleted"] = {
+    **SAMPLE_PLAYER,
+    "reason": "gdpr_erasure",
+    "anonymizedExternalId": "__deleted_00000000-0000-7000-8000-000000000004__",
+}
+SAMPLES["purchase.tracked"] = {
+    "purchaseId": "pur_sample000000000000000000",
+    **SAMPLE_PLAYER,
+    "transactionId": "sample-transaction",
+    "store": "app_store",
+    "productId": "sample.coins.100",
+    "productType": "consumable",
+    "amountMinor": 99,
+    "currency": "USD",
+    "normalizedAmountMinor": 99,
+    "fxRate": 1.0,
+    "validationStatus": "unverified",
+    "purchasedAt": SAMPLE_TS,
+    "lifetimeAmountMinor": 99,
+    "purchaseCount": 1,
+    "metadata": {},
+}
+
 DEFAULT_SAMPLE_KIND = "player.registered"
 
 

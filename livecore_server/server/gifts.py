@@ -18,7 +18,7 @@ def history(call: Call, tx: SqliteTransaction) -> m.ServerGiftsResponse:
     if not 1 <= q.limit <= LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
     check_history_visible(load_game(tx, call.scope))
-    player = get_player(tx, call.scope, call.external_id)
+    player = get_player(tx, call.scope, call.external_id, retired=True)
     sent = q.direction is m.GiftHistoryDirection.SENT
     rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=q.limit)
     now = call.rt.clock.now()

@@ -23,11 +23,16 @@ def _player(call: Call, tx: SqliteTransaction) -> Player:
     return get_player(tx, call.scope, call.external_id)
 
 
+def _record(call: Call, tx: SqliteTransaction) -> Player:
+    """Reads also show a retired (merged or erased) row by its placeholder id."""
+    return get_player(tx, call.scope, call.external_id, retired=True)
+
+
 def profile(call: Call, tx: SqliteTransaction) -> m.PlayerProfileResponse:
     q: m.ProfileQuery = call.query
     if not 1 <= q.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
-    player = _player(call, tx)
+    player = _record(call, tx)
     counts = tx.grant_counts(player.id)
     return m.PlayerProfileResponse(
         player=m.ProfilePlayer(
@@ -119,7 +124,7 @@ def delete(call: Call, tx: SqliteTransaction) -> m.DeletePlayerResponse:
 
 
 def export(call: Call, tx: SqliteTransaction) -> m.ExportPlayerResponse:
-    player = _player(call, tx)
+    player = _record(call, tx)
     game_resources = tx.get_game(call.scope.game_id)
     types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}
     holdings = sorted(tx.get_holdings(player.id).values(), key=lambda h: h.key)

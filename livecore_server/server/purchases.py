@@ -95,7 +95,7 @@ def _after(cursor: str) -> tuple[datetime, str]:
     try:
         ms, pid = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         return from_millis(int(ms)), str(pid)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         raise invalid_request("cursor is not one this service returned.", {"cursor": "invalid"}) from None
 
 
@@ -108,7 +108,7 @@ def _limit(value: int) -> int:
 def list_purchases(call: Call, tx: SqliteTransaction) -> m.PurchaseListResponse:
     q: m.PurchaseListQuery = call.query
     limit = _limit(q.limit)
-    player = get_player(tx, call.scope, call.external_id)
+    player = get_player(tx, call.scope, call.external_id, retired=True)
     # One row past the page says whether there is a next page.
     rows = tx.list_purchases(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
     page = rows[:limit]
@@ -121,7 +121,7 @@ def list_purchases(call: Call, tx: SqliteTransaction) -> m.PurchaseListResponse:
 def player_spend(call: Call, tx: SqliteTransaction) -> m.PlayerSpendResponse:
     q: m.SpendQuery = call.query
     windows = check_windows(q.windows or ())
-    player = get_player(tx, call.scope, call.external_id)
+    player = get_player(tx, call.scope, call.external_id, retired=True)
     spend = tx.player_spend(player.id, call.rt.clock.now(), windows)
     return m.PlayerSpendResponse(
         external_player_id=player.external_id,
@@ -173,8 +173,13 @@ def _bound(text: str, name: str, *, end: bool) -> datetime:
 def revenue(call: Call, tx: SqliteTransaction) -> m.RevenueSummaryResponse:
     q: m.RevenueQuery = call.query
     now = call.rt.clock.now()
-    end = _bound(q.to, "to", end=True) if q.to else now
-    start = _bound(q.from_, "from", end=False) if q.from_ else end - timedelta(days=REVENUE_DAYS)
+    try:
+        end = _bound(q.to, "to", end=True) if q.to else now
+        start = _bound(q.from_, "from", end=False) if q.from_ else end - timedelta(days=REVENUE_DAYS)
+    except OverflowError:  # a date at the end of the calendar
+        raise invalid_request(
+            "from and to must be dates this side of year 9999.", {"to": "out of range"}
+        ) from None
     if start > end:
         raise invalid_request("from must not be after to.", {"from": "after to"})
     if end - start > timedelta(days=MAX_WINDOW_DAYS):

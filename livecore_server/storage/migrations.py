@@ -310,15 +310,18 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX grants_by_player ON grants (player_id, created_at)",
             "CREATE INDEX gifts_by_recipient ON gifts (recipient_id)",
             # A merge is remembered by the source's original external id (replays answer no_op).
+            # An id can be merged again once a new player took it: one row per merged player.
             """CREATE TABLE merges (
                 game_id TEXT NOT NULL,
+                env TEXT NOT NULL,
                 from_external_id TEXT NOT NULL,
                 from_player_id TEXT NOT NULL,
                 to_player_id TEXT NOT NULL,
                 placeholder TEXT NOT NULL,
                 merged_at INTEGER NOT NULL,
-                PRIMARY KEY (game_id, from_external_id)
+                PRIMARY KEY (game_id, env, from_external_id, from_player_id)
             ) WITHOUT ROWID""",
+            "CREATE INDEX merges_into ON merges (to_player_id)",
             # An erasure is remembered by a keyed hash of the original external id, never the id.
             """CREATE TABLE erasures (
                 game_id TEXT NOT NULL,
@@ -327,7 +330,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 placeholder TEXT NOT NULL,
                 reason TEXT NOT NULL,
                 erased_at INTEGER NOT NULL,
-                PRIMARY KEY (game_id, external_id_hash)
+                PRIMARY KEY (game_id, external_id_hash, player_id)
             ) WITHOUT ROWID""",
             """CREATE TABLE purchases (
                 id TEXT PRIMARY KEY,
@@ -346,7 +349,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 purchased_at INTEGER NOT NULL,
                 tracked_at INTEGER NOT NULL,
                 metadata TEXT NOT NULL,
-                UNIQUE (game_id, transaction_id)
+                UNIQUE (game_id, env, transaction_id)
             ) WITHOUT ROWID""",
             "CREATE INDEX purchases_by_player ON purchases (player_id, purchased_at, id)",
             # Revenue reads: a game's purchases in a time range.

@@ -317,7 +317,8 @@ def _player_row(p: Player) -> tuple[Any, ...]:
         p.friend_code,
         _ms(p.presence.last_active_at),
         p.presence.status,
-        (p.display or p.anonymized).name.lower(),
+        # Retired rows are not searchable.
+        (p.display or p.anonymized).name.lower() if p.lifecycle is Lifecycle.ACTIVE else None,
         p.debug.reason if p.debug else None,
         _ms(p.debug.flagged_at) if p.debug else None,
         p.lifecycle.value,
@@ -475,9 +476,9 @@ def _gift(r: tuple[Any, ...]) -> Gift:
 
 
 _PURCHASE_COLUMNS = (
-    "u.id, u.game_id, u.player_id, p.external_id, u.transaction_id, u.store, u.product_id, u.product_type,"
-    " u.amount_minor, u.currency, u.normalized_amount_minor, u.fx_rate, u.validation_status, u.purchased_at,"
-    " u.tracked_at, u.metadata"
+    "u.id, u.game_id, u.env, u.player_id, p.external_id, u.transaction_id, u.store, u.product_id,"
+    " u.product_type, u.amount_minor, u.currency, u.normalized_amount_minor, u.fx_rate,"
+    " u.validation_status, u.purchased_at, u.tracked_at, u.metadata"
 )
 _PURCHASE_FROM = "FROM purchases u JOIN players p ON p.id = u.player_id"
 
@@ -486,20 +487,21 @@ def _purchase(r: tuple[Any, ...]) -> Purchase:
     return Purchase(
         id=r[0],
         game_id=r[1],
-        player_id=r[2],
-        external_player_id=r[3],
-        transaction_id=r[4],
-        store=r[5],
-        product_id=r[6],
-        product_type=r[7],
-        amount_minor=r[8],
-        currency=r[9],
-        normalized_amount_minor=r[10],
-        fx_rate=r[11],
-        validation_status=ValidationStatus(r[12]),
-        purchased_at=from_millis(r[13]),
-        tracked_at=from_millis(r[14]),
-        metadata=orjson.loads(r[15]),
+        env=Environment(r[2]),
+        player_id=r[3],
+        external_player_id=r[4],
+        transaction_id=r[5],
+        store=r[6],
+        product_id=r[7],
+        product_type=r[8],
+        amount_minor=r[9],
+        currency=r[10],
+        normalized_amount_minor=r[11],
+        fx_rate=r[12],
+        validation_status=ValidationStatus(r[13]),
+        purchased_at=from_millis(r[14]),
+        tracked_at=from_millis(r[15]),
+        metadata=orjson.loads(r[16]),
     )
 
 
@@ -954,22 +956,24 @@ class SqliteTransaction:
             counts[GrantStatus(status)] = n
         return counts
 
-    def get_merge(self, game_id: str, from_external_id: str) -> MergeRecord | None:
+    def get_merge(self, game_id: str, env: Environment, from_external_id: str) -> MergeRecord | None:
         row = self.conn.execute(
-            "SELECT game_id, from_external_id, from_player_id, to_player_id, placeholder, merged_at"
-            " FROM merges WHERE game_id = ? AND from_external_id = ?",
-            (game_id, from_external_id),
+            "SELECT game_id, env, from_external_id, from_player_id, to_player_id, placeholder, merged_at"
+            " FROM merges WHERE game_id = ? AND env = ? AND from_external_id = ?"
+            " ORDER BY merged_at DESC LIMIT 1",
+            (game_id, env.value, from_external_id),
         ).fetchone()
-        return (
-            None if row is None else MergeRecord(row[0], row[1], row[2], row[3], row[4], from_millis(row[5]))
-        )
+        if row is None:
+            return None
+        return MergeRecord(row[0], Environment(row[1]), row[2], row[3], row[4], row[5], from_millis(row[6]))
 
     def insert_merge(self, record: MergeRecord) -> None:
         self.conn.execute(
-            "INSERT INTO merges (game_id, from_external_id, from_player_id, to_player_id, placeholder,"
-            " merged_at) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO merges (game_id, env, from_external_id, from_player_id, to_player_id, placeholder,"
+            " merged_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 record.game_id,
+                record.env.value,
                 record.from_external_id,
                 record.from_player_id,
                 record.to_player_id,
@@ -977,6 +981,9 @@ class SqliteTransaction:
                 to_millis(record.merged_at),
             ),
         )
+
+    def forget_merges_into(self, player_id: str) -> None:
+        self.conn.execute("DELETE FROM merges WHERE to_player_id = ?", (player_id,))
 
     def reassign_records(self, from_id: str, to: Player) -> None:
         self.conn.execute(
@@ -1018,7 +1025,7 @@ class SqliteTransaction:
     def get_erasure(self, game_id: str, external_id_hash: str) -> ErasureRecord | None:
         row = self.conn.execute(
             "SELECT game_id, external_id_hash, player_id, placeholder, reason, erased_at FROM erasures"
-            " WHERE game_id = ? AND external_id_hash = ?",
+            " WHERE game_id = ? AND external_id_hash = ? ORDER BY erased_at DESC LIMIT 1",
             (game_id, external_id_hash),
         ).fetchone()
         if row is None:
@@ -1040,15 +1047,15 @@ class SqliteTransaction:
         )
 
     # --- Purchases -----------------------------------------------------------------------------
-    def get_purchase(self, game_id: str, transaction_id: str) -> Purchase | None:
+    def get_purchase(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
         row = self.conn.execute(
-            f"SELECT {_PURCHASE_COLUMNS} {_PURCHASE_FROM} WHERE u.game_id = ? AND u.transaction_id = ?",
-            (game_id, transaction_id),
+            f"SELECT {_PURCHASE_COLUMNS} {_PURCHASE_FROM}"
+            " WHERE u.game_id = ? AND u.env = ? AND u.transaction_id = ?",
+            (game_id, env.value, transaction_id),
         ).fetchone()
         return None if row is None else _purchase(row)
 
     def insert_purchase(self, purchase: Purchase) -> None:
-        env = self.conn.execute("SELECT env FROM players WHERE id = ?", (purchase.player_id,)).fetchone()[0]
         self.conn.execute(
             "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
             " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
@@ -1056,7 +1063,7 @@ class SqliteTransaction:
             (
                 purchase.id,
                 purchase.game_id,
-                env,
+                purchase.env.value,
                 purchase.player_id,
                 purchase.transaction_id,
                 purchase.store,

@@ -273,7 +273,8 @@ ERROR_CASES = [
     (409, "idempotency_conflict", errors.IdempotencyConflictError),
     (409, "player_already_registered", errors.PlayerAlreadyRegisteredError),
     (409, "conflict", errors.ConflictError),
-    (422, "invalid_merge", errors.UnprocessableEntityError),
+    (422, "invalid_merge", errors.InvalidMergeError),
+    (400, "unknown_currency", errors.UnknownCurrencyError),
     (429, "rate_limited", errors.RateLimitError),
     (500, "internal_error", errors.InternalServerError),
     # Codes without a class of their own (or unknown to this release) map by status family.
@@ -281,6 +282,7 @@ ERROR_CASES = [
     (410, "gift_expired", errors.GiftExpiredError),
     (409, "some_future_conflict", errors.ConflictError),
     (410, "some_future_gone", errors.GoneError),
+    (422, "some_future_rule", errors.UnprocessableEntityError),
     (403, "some_future_refusal", errors.PermissionDeniedError),
     (503, "maintenance", errors.InternalServerError),
 ]

@@ -92,7 +92,7 @@ def test_friends_move_except_self_target_duplicates_and_blocked() -> None:
 
 
 def test_a_replay_is_a_missing_source_remembered_as_merged_into_this_target() -> None:
-    record = MergeRecord("gam_1", "old", "plr_old", "plr_to", "__merged_x__", T0)
+    record = MergeRecord("gam_1", Environment.TEST, "old", "plr_old", "plr_to", "__merged_x__", T0)
     target = first_contact_player("plr_to")
     assert replay_of(record, target)
     assert not replay_of(record, first_contact_player("plr_other"))
