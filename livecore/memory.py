@@ -29,6 +29,7 @@ from livecore.purchases import (
     Purchase,
     RevenueSummary,
     Spender,
+    ValidationStatus,
     player_spend,
     spenders,
     summarize,
@@ -468,6 +469,11 @@ class MemoryTransaction:
         self._put(
             self._s.purchases, (purchase.game_id, purchase.env.value, purchase.transaction_id), purchase
         )
+
+    def set_purchase_validation(self, purchase_id: str, status: ValidationStatus) -> None:
+        for key, p in list(self._s.purchases.items()):
+            if p.id == purchase_id:
+                self._put(self._s.purchases, key, attrs.evolve(p, validation_status=status))
 
     def _purchases_of(self, player_id: str) -> list[Purchase]:
         return [p for p in self._s.purchases.values() if p.player_id == player_id]

@@ -8,7 +8,9 @@ Rules:
   :data:`EXPONENTS`). It is normalised to US cents with the manifest's exchange rate (USD per unit;
   USD is always 1): ``normalizedAmountMinor = round_half_even(amountMinor / 10^exponent * rate * 100)``.
   A currency with no rate on file is 400 ``unknown_currency``.
-- ``validationStatus`` is ``unverified`` from the client route; the server route may say ``verified``.
+- ``validationStatus`` is ``unverified`` from the client route; the server route may say ``verified``,
+  also for a purchase already tracked unverified (the status is upgraded; nothing else changes, no
+  second webhook). A verified purchase never goes back to unverified.
 - Spend is reported in US cents. A player's own spend (lifetime, count, first and last, rolling windows of
   N days back from now by ``purchasedAt``) always counts every purchase; revenue reporting (players above
   a threshold, the revenue summary) leaves out players flagged as debug accounts, whenever they were
@@ -195,6 +197,14 @@ def check_replay(stored: Purchase, player_id: str, request: PurchaseRequest) -> 
             {"transactionId": request.transaction_id},
         )
     return stored
+
+
+def upgrades(stored: Purchase, request: PurchaseRequest) -> bool:
+    """A repeat that verifies an unverified purchase."""
+    return (
+        stored.validation_status is ValidationStatus.UNVERIFIED
+        and request.validation_status is ValidationStatus.VERIFIED
+    )
 
 
 def check_windows(days: Iterable[int]) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ from livecore.idempotency import StoredResponse
 from livecore.merge import MergeRecord
 from livecore.migration import MigrationKind
 from livecore.players import Player
-from livecore.purchases import PlayerSpend, Purchase, RevenueSummary, Spender
+from livecore.purchases import PlayerSpend, Purchase, RevenueSummary, Spender, ValidationStatus
 from livecore.scope import Environment
 
 
@@ -171,6 +171,7 @@ class Transaction(Protocol):
     # Purchases, by (game_id, env, transaction id); spend in US cents.
     def get_purchase(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None: ...
     def insert_purchase(self, purchase: Purchase) -> None: ...
+    def set_purchase_validation(self, purchase_id: str, status: ValidationStatus) -> None: ...
     def list_purchases(
         self, player_id: str, before: tuple[datetime, str] | None, limit: int
     ) -> list[Purchase]:

@@ -12,10 +12,12 @@ from livecore.purchases import (
     PlayerSpend,
     Purchase,
     PurchaseRequest,
+    ValidationStatus,
     check_replay,
     check_request,
     normalize,
     tracked_payload,
+    upgrades,
     usd_rate,
 )
 from livecore.scope import Scope
@@ -36,6 +38,11 @@ def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: P
     stored = tx.get_purchase(scope.game_id, scope.env, request.transaction_id)
     if stored is not None:
         check_replay(stored, player.id, request)
+        if upgrades(stored, request):
+            # The studio verified a receipt the client reported: the one change a repeat may make.
+            verified = attrs.evolve(stored, validation_status=ValidationStatus.VERIFIED)
+            tx.set_purchase_validation(stored.id, ValidationStatus.VERIFIED)
+            return Tracked(verified, tx.player_spend(player.id, now, ()))
         return Tracked(stored, tx.player_spend(player.id, now, ()), replayed=True)
     rate = usd_rate(request.currency, load_game(tx, scope).settings.exchange_rates)
     purchase = Purchase(

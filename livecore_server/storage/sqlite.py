@@ -1080,6 +1080,11 @@ class SqliteTransaction:
             ),
         )
 
+    def set_purchase_validation(self, purchase_id: str, status: ValidationStatus) -> None:
+        self.conn.execute(
+            "UPDATE purchases SET validation_status = ? WHERE id = ?", (status.value, purchase_id)
+        )
+
     def list_purchases(
         self, player_id: str, before: tuple[datetime, str] | None, limit: int
     ) -> list[Purchase]:

@@ -817,3 +817,40 @@ async def test_summary_bounds_at_the_ends_of_the_calendar_are_answered_not_500(
     """A date the service parses must not crash it: a 200 (nothing sold then) or a 400 (range refused)."""
     status, got, _ = await server(world, "GET", "/spend/summary", params=params)
     assert status in (200, 400), got
+
+
+async def test_the_server_verifies_a_purchase_the_client_reported_unverified(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import start_world
+
+    world = await start_world(tmp_path / "verify.db")
+    try:
+        secret = await world.register("vic")
+        body = {
+            "transactionId": "tx-verify",
+            "store": "app_store",
+            "productId": "gems",
+            "productType": "consumable",
+            "amountMinor": 199,
+            "currency": "USD",
+        }
+        status, sent, _ = await world.call(
+            "POST", "/sdk/v1/players/vic/purchases", key="test-client", secret=secret, json=body
+        )
+        assert status == 200 and sent["data"]["purchase"]["validationStatus"] == "unverified"
+        status, verified, headers = await world.call(
+            "POST",
+            "/server/v1/players/vic/purchases",
+            json={**body, "validationStatus": "verified"},
+            headers={"Idempotency-Key": "verify-1"},
+        )
+        assert status == 200 and "Idempotent-Replay" not in headers
+        assert verified["data"]["purchase"]["validationStatus"] == "verified"
+        assert verified["data"]["purchaseCount"] == 1
+        # Never back to unverified, and one purchase.tracked only.
+        status, again, _ = await world.call(
+            "POST", "/server/v1/players/vic/purchases", json=body, headers={"Idempotency-Key": "verify-2"}
+        )
+        assert again["data"]["purchase"]["validationStatus"] == "verified"
+        assert world.event_kinds().count("purchase.tracked") == 1
+    finally:
+        await world.client.close()
