@@ -87,7 +87,7 @@ def migrate_players(
         if row.first_seen_at is not None and row.first_seen_at > rt.clock.now():
             raise invalid_request("firstSeenAt is in the future.", {"firstSeenAt": "in the future"})
         existed = find_player(tx, scope, row.external_player_id)
-        if existed is None:
+        if existed is None:  # first_contact refuses an id a hidden row holds (other env, retired)
             # One insert with everything the row gives (no update after it: imports are bulk).
             display = Identity(name=name, avatar=avatar, country=country) if name is not None else None
             first_contact(

@@ -80,11 +80,11 @@ def first_contact(
 ) -> Player:
     """Get the player, creating it (and firing ``player.registered`` unless ``announce`` is off, as for a
     migration) on first contact."""
-    existing = find_player(tx, scope, external_id)
-    if existing is not None:
-        return existing
+    row = tx.get_player(scope.game_id, external_id)
+    if row is not None and row.env is scope.env and row.lifecycle is Lifecycle.ACTIVE:
+        return row
     # The id is taken by a row this scope cannot see: the other environment's, or a retired placeholder.
-    if tx.get_player(scope.game_id, external_id) is not None:
+    if row is not None:
         raise LivecoreError(
             ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
         )
