@@ -19,6 +19,7 @@ from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, effec
 from livecore.identity import Identity
 from livecore.migration import InventoryRow, PlayerRow, WalletRow
 from livecore.players import Player
+from livecore.purchases import PurchaseRequest, ValidationStatus
 
 # --- Shared shapes --------------------------------------------------------------------------------
 
@@ -692,9 +693,7 @@ class ExportPlayerResponse:
 # Purchases and spend
 
 
-class ValidationStatusView(enum.StrEnum):
-    UNVERIFIED = "unverified"
-    VERIFIED = "verified"
+ValidationStatusView = ValidationStatus
 
 
 @attrs.frozen
@@ -711,19 +710,8 @@ class TrackPurchaseRequest:
     metadata: dict[str, Any] | None = None
 
 
-@attrs.frozen
-class ServerTrackPurchaseRequest:
-    """The client body plus ``validationStatus`` (server route)."""
-
-    transaction_id: str
-    store: str
-    product_id: str
-    product_type: str
-    amount_minor: int
-    currency: str
-    purchased_at: datetime | None = None
-    metadata: dict[str, Any] | None = None
-    validation_status: ValidationStatusView = ValidationStatusView.UNVERIFIED
+# The server body is the core's purchase request: the client body plus ``validationStatus``.
+ServerTrackPurchaseRequest = PurchaseRequest
 
 
 @attrs.frozen

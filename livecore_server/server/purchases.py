@@ -18,7 +18,6 @@ from livecore.purchases import (
     MAX_WINDOW_DAYS,
     Purchase,
     PurchaseRequest,
-    ValidationStatus,
     check_windows,
     window_start,
 )
@@ -41,7 +40,7 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
         currency=p.currency,
         normalized_amount_minor=p.normalized_amount_minor,
         fx_rate=p.fx_rate,
-        validation_status=m.ValidationStatusView(p.validation_status.value),
+        validation_status=p.validation_status,
         purchased_at=p.purchased_at,
         tracked_at=p.tracked_at,
         metadata=p.metadata,
@@ -49,23 +48,8 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
 
 
 def _track(
-    call: Call,
-    tx: SqliteTransaction,
-    player: Player,
-    body: m.TrackPurchaseRequest | m.ServerTrackPurchaseRequest,
-    status: ValidationStatus,
+    call: Call, tx: SqliteTransaction, player: Player, request: PurchaseRequest
 ) -> m.TrackPurchaseResponse | Reply:
-    request = PurchaseRequest(
-        transaction_id=body.transaction_id,
-        store=body.store,
-        product_id=body.product_id,
-        product_type=body.product_type,
-        amount_minor=body.amount_minor,
-        currency=body.currency,
-        purchased_at=body.purchased_at,
-        metadata=body.metadata,
-        validation_status=status,
-    )
     done = cmd.track(tx, call.rt, call.scope, player, request)
     view = m.TrackPurchaseResponse(
         purchase=purchase_view(done.purchase),
@@ -76,14 +60,24 @@ def _track(
 
 
 def sdk_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Reply:
+    """The client's report: the same request, never verified."""
     assert call.player is not None
-    return _track(call, tx, call.player, call.body, ValidationStatus.UNVERIFIED)
+    body: m.TrackPurchaseRequest = call.body
+    request = PurchaseRequest(
+        transaction_id=body.transaction_id,
+        store=body.store,
+        product_id=body.product_id,
+        product_type=body.product_type,
+        amount_minor=body.amount_minor,
+        currency=body.currency,
+        purchased_at=body.purchased_at,
+        metadata=body.metadata,
+    )
+    return _track(call, tx, call.player, request)
 
 
 def server_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Reply:
-    body: m.ServerTrackPurchaseRequest = call.body
-    player = get_player(tx, call.scope, call.external_id)
-    return _track(call, tx, player, body, ValidationStatus(body.validation_status.value))
+    return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
 def _cursor(p: Purchase) -> str:

@@ -639,7 +639,7 @@ def test_server_track_purchase(server: ServerClient, respx_mock: respx.MockRoute
 def test_server_track_purchase_refuses_an_unknown_status_locally(
     server: ServerClient, respx_mock: respx.MockRouter
 ) -> None:
-    with pytest.raises(ValueError, match="ValidationStatusView"):
+    with pytest.raises(ValueError, match="ValidationStatus"):
         _server_track(server, validation_status="pending")
     assert not respx_mock.calls
 
