@@ -26,19 +26,17 @@ import orjson
 import sqlite_utils
 
 from livecore.clock import from_millis, to_millis
-from livecore.economy import Holding, LedgerEntry, Reason
+from livecore.economy import Holding, LedgerEntry
 from livecore.erasure import ErasureReason, ErasureRecord
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import Block, FriendRequest, Friendship
-from livecore.games import Game, GameSettings, ResourceType
-from livecore.gifts import Gift, GiftListing, GiftStatus, SenderStats
-from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
+from livecore.games import Game, GameSettings
+from livecore.gifts import Gift, GiftListing, SenderStats
+from livecore.grants import Grant, GrantStatus
 from livecore.idempotency import StoredResponse
-from livecore.identity import Identity
 from livecore.merge import MergeRecord
 from livecore.migration import MigrationKind
-from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
-from livecore.presence import Presence
+from livecore.players import Player
 from livecore.purchases import (
     DayRevenue,
     PlayerSpend,
@@ -53,6 +51,29 @@ from livecore.purchases import (
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.records import ApiKey, WebhookEndpoint, settings_converter
+from livecore_server.storage.rows import (
+    GIFT_COLUMNS,
+    GIFT_FROM,
+    GRANT_COLUMNS,
+    LEDGER_COLUMNS,
+    OUTBOX_COLUMNS,
+    P_COLUMNS,
+    PLAYER_COLUMNS,
+    PURCHASE_COLUMNS,
+    PURCHASE_FROM,
+    dt,
+    gift_of,
+    grant_of,
+    grant_row,
+    ledger_entry_of,
+    ms,
+    outbox_event,
+    pair_key,
+    player_of,
+    player_row,
+    purchase_of,
+    request_of,
+)
 
 T = TypeVar("T")
 
@@ -272,255 +293,6 @@ class _Group:
     emitted: bool = False
 
 
-def _ms(value: Any) -> int | None:
-    return None if value is None else to_millis(value)
-
-
-def _dt(ms: int | None) -> Any:
-    return None if ms is None else from_millis(ms)
-
-
-_PLAYER_COLUMNS = (
-    "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
-    " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
-    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
-    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into"
-)
-
-
-def _player_row(p: Player) -> tuple[Any, ...]:
-    a = p.activity
-    return (
-        p.id,
-        p.game_id,
-        p.env.value,
-        p.external_id,
-        to_millis(p.first_seen_at),
-        to_millis(p.last_seen_at),
-        p.anonymized.name,
-        p.anonymized.avatar,
-        p.display.name if p.display else None,
-        p.display.avatar if p.display else None,
-        p.country,
-        p.secret_hash,
-        p.secret_prefix,
-        _ms(p.registered_at),
-        _ms(p.secret_rotated_at),
-        p.ban.reason if p.ban else None,
-        _ms(p.ban.banned_at) if p.ban else None,
-        a.sessions,
-        _ms(a.last_active_at),
-        a.streak,
-        a.best_streak,
-        a.streak_day.isoformat() if a.streak_day else None,
-        orjson.dumps(p.context).decode(),
-        p.friend_code,
-        _ms(p.presence.last_active_at),
-        p.presence.status,
-        # Retired rows are not searchable.
-        (p.display or p.anonymized).name.lower() if p.lifecycle is Lifecycle.ACTIVE else None,
-        p.debug.reason if p.debug else None,
-        _ms(p.debug.flagged_at) if p.debug else None,
-        p.lifecycle.value,
-        p.merged_into,
-    )
-
-
-def _player(r: tuple[Any, ...]) -> Player:
-    return Player(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        external_id=r[3],
-        first_seen_at=from_millis(r[4]),
-        last_seen_at=from_millis(r[5]),
-        anonymized=Identity(name=r[6], avatar=r[7]),
-        display=Identity(name=r[8], avatar=r[9]) if r[8] is not None else None,
-        country=r[10],
-        secret_hash=r[11],
-        secret_prefix=r[12],
-        registered_at=_dt(r[13]),
-        secret_rotated_at=_dt(r[14]),
-        ban=Ban(reason=r[15], banned_at=from_millis(r[16])) if r[16] is not None else None,
-        activity=Activity(
-            sessions=r[17],
-            last_active_at=_dt(r[18]),
-            streak=r[19],
-            best_streak=r[20],
-            streak_day=date.fromisoformat(r[21]) if r[21] else None,
-        ),
-        context=orjson.loads(r[22]),
-        friend_code=r[23],
-        presence=Presence(last_active_at=_dt(r[24]), status=r[25]),
-        # r[26] is the search name, derived from the identity
-        debug=DebugFlag(reason=r[27], flagged_at=from_millis(r[28])) if r[28] is not None else None,
-        lifecycle=Lifecycle(r[29]),
-        merged_into=r[30],
-    )
-
-
-_P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in _PLAYER_COLUMNS.split(","))
-
-
-def _pair(a_id: str, b_id: str) -> str:
-    return f"{min(a_id, b_id)}:{max(a_id, b_id)}"
-
-
-def _request(r: tuple[Any, ...]) -> FriendRequest:
-    return FriendRequest(
-        id=r[0], game_id=r[1], from_player_id=r[2], to_player_id=r[3], created_at=from_millis(r[4])
-    )
-
-
-_LEDGER_COLUMNS = (
-    "id, player_id, game_id, resource_key, resource_type, delta, balance_after, reason, note, source_ref_id,"
-    " actor, created_at"
-)
-
-
-def _ledger_entry(r: tuple[Any, ...]) -> LedgerEntry:
-    return LedgerEntry(
-        id=r[0],
-        player_id=r[1],
-        game_id=r[2],
-        resource_key=r[3],
-        resource_type=ResourceType(r[4]),
-        delta=r[5],
-        balance_after=r[6],
-        reason=Reason(r[7]),
-        note=r[8],
-        source_ref_id=r[9],
-        actor=orjson.loads(r[10]),
-        created_at=from_millis(r[11]),
-    )
-
-
-_GRANT_COLUMNS = (
-    "id, game_id, player_id, external_player_id, kind, status, entries, source_kind, source_ref_id, metadata,"
-    " created_at, expires_at, claimed_at, acked_by"
-)
-
-
-def _grant_row(g: Grant) -> tuple[Any, ...]:
-    return (
-        g.id,
-        g.game_id,
-        g.player_id,
-        g.external_player_id,
-        g.kind.value,
-        g.status.value,
-        orjson.dumps([entry_payload(e) for e in g.entries]).decode(),
-        g.source_kind,
-        g.source_ref_id,
-        orjson.dumps(g.metadata).decode(),
-        to_millis(g.created_at),
-        _ms(g.expires_at),
-        _ms(g.claimed_at),
-        g.acked_by.value if g.acked_by else None,
-    )
-
-
-def _grant(r: tuple[Any, ...]) -> Grant:
-    return Grant(
-        id=r[0],
-        game_id=r[1],
-        player_id=r[2],
-        external_player_id=r[3],
-        kind=GrantKind(r[4]),
-        status=GrantStatus(r[5]),
-        entries=tuple(
-            Entry(
-                type=ResourceType(e["type"]), key=e["key"], amount=e["amount"], parameters=e.get("parameters")
-            )
-            for e in orjson.loads(r[6])
-        ),
-        source_kind=r[7],
-        source_ref_id=r[8],
-        metadata=orjson.loads(r[9]),
-        created_at=from_millis(r[10]),
-        expires_at=_dt(r[11]),
-        claimed_at=_dt(r[12]),
-        acked_by=AckedBy(r[13]) if r[13] else None,
-    )
-
-
-_GIFT_COLUMNS = (
-    "g.id, g.grant_id, g.game_id, g.sender_id, s.external_id, g.recipient_id, r.external_id, g.type,"
-    " g.resource_key, g.amount, g.message, g.status, g.sent_at, g.expires_at, g.claimed_at, g.deducted,"
-    " g.idempotency_key"
-)
-# Every gift read names both players' external ids (gift views and webhooks carry them).
-_GIFT_FROM = "FROM gifts g JOIN players s ON s.id = g.sender_id JOIN players r ON r.id = g.recipient_id"
-
-
-def _gift(r: tuple[Any, ...]) -> Gift:
-    return Gift(
-        id=r[0],
-        grant_id=r[1],
-        game_id=r[2],
-        sender_id=r[3],
-        sender_external_id=r[4],
-        recipient_id=r[5],
-        recipient_external_id=r[6],
-        type=ResourceType(r[7]),
-        resource_key=r[8],
-        amount=r[9],
-        message=r[10],
-        status=GiftStatus(r[11]),
-        sent_at=from_millis(r[12]),
-        expires_at=_dt(r[13]),
-        claimed_at=_dt(r[14]),
-        deducted_from_sender=bool(r[15]),
-        idempotency_key=r[16],
-    )
-
-
-_PURCHASE_COLUMNS = (
-    "u.id, u.game_id, u.env, u.player_id, p.external_id, u.transaction_id, u.store, u.product_id,"
-    " u.product_type, u.amount_minor, u.currency, u.normalized_amount_minor, u.fx_rate,"
-    " u.validation_status, u.purchased_at, u.tracked_at, u.metadata"
-)
-_PURCHASE_FROM = "FROM purchases u JOIN players p ON p.id = u.player_id"
-
-
-def _purchase(r: tuple[Any, ...]) -> Purchase:
-    return Purchase(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        player_id=r[3],
-        external_player_id=r[4],
-        transaction_id=r[5],
-        store=r[6],
-        product_id=r[7],
-        product_type=r[8],
-        amount_minor=r[9],
-        currency=r[10],
-        normalized_amount_minor=r[11],
-        fx_rate=r[12],
-        validation_status=ValidationStatus(r[13]),
-        purchased_at=from_millis(r[14]),
-        tracked_at=from_millis(r[15]),
-        metadata=orjson.loads(r[16]),
-    )
-
-
-OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
-
-
-def outbox_event(r: tuple[Any, ...]) -> DomainEvent:
-    return DomainEvent(
-        id=r[0],
-        kind=r[1],
-        studio_id=r[2],
-        game_id=r[3],
-        env=Environment(r[4]),
-        occurred_at=from_millis(r[5]),
-        data=orjson.loads(r[6]),
-        debounce_key=r[7],
-    )
-
-
 class SqliteTransaction:
     """The port on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
 
@@ -562,19 +334,19 @@ class SqliteTransaction:
     # --- Players -------------------------------------------------------------------------------
     def get_player(self, game_id: str, external_id: str) -> Player | None:
         row = self.conn.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
             (game_id, external_id),
         ).fetchone()
-        return None if row is None else _player(row)
+        return None if row is None else player_of(row)
 
     def insert_player(self, player: Player) -> None:
         self.conn.execute(
-            f"INSERT INTO players ({_PLAYER_COLUMNS}) VALUES ({', '.join('?' * 31)})", _player_row(player)
+            f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ({', '.join('?' * 31)})", player_row(player)
         )
 
     def update_player(self, player: Player) -> None:
-        names = [c.strip() for c in _PLAYER_COLUMNS.split(",")][1:]
-        values = _player_row(player)
+        names = [c.strip() for c in PLAYER_COLUMNS.split(",")][1:]
+        values = player_row(player)
         self.conn.execute(
             f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
             (*values[1:], values[0]),
@@ -588,17 +360,15 @@ class SqliteTransaction:
         return cur.rowcount
 
     def get_player_by_id(self, player_id: str) -> Player | None:
-        row = self.conn.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)
-        ).fetchone()
-        return None if row is None else _player(row)
+        row = self.conn.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None else player_of(row)
 
     def find_by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
         row = self.conn.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
             (game_id, env.value, code),
         ).fetchone()
-        return None if row is None else _player(row)
+        return None if row is None else player_of(row)
 
     # --- Friend graph --------------------------------------------------------------------------
     def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
@@ -607,15 +377,15 @@ class SqliteTransaction:
             " WHERE id = ? AND game_id = ?",
             (request_id, game_id),
         ).fetchone()
-        return None if row is None else _request(row)
+        return None if row is None else request_of(row)
 
     def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
         row = self.conn.execute(
             "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
             " WHERE pair = ?",
-            (_pair(a_id, b_id),),
+            (pair_key(a_id, b_id),),
         ).fetchone()
-        return None if row is None else _request(row)
+        return None if row is None else request_of(row)
 
     def insert_request(self, request: FriendRequest) -> None:
         self.conn.execute(
@@ -626,7 +396,7 @@ class SqliteTransaction:
                 request.game_id,
                 request.from_player_id,
                 request.to_player_id,
-                _pair(request.from_player_id, request.to_player_id),
+                pair_key(request.from_player_id, request.to_player_id),
                 to_millis(request.created_at),
             ),
         )
@@ -679,30 +449,30 @@ class SqliteTransaction:
 
     def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
         rows = self.conn.execute(
-            f"SELECT f.since, {_P_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
+            f"SELECT f.since, {P_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
             " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
             (player_id,),
         )
-        return [(Friendship(player_id, r[1], from_millis(r[0])), _player(r[1:])) for r in rows]
+        return [(Friendship(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
         rows = self.conn.execute(
-            f"SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {_P_COLUMNS}"
+            f"SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
             " FROM friend_requests r JOIN players p ON p.id = r.from_player_id WHERE r.to_player_id = ?"
-            f" UNION ALL SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {_P_COLUMNS}"
+            f" UNION ALL SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
             " FROM friend_requests r JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ?"
             " ORDER BY 5, 1",
             (player_id, player_id),
         )
-        return [(_request(r[:5]), _player(r[5:])) for r in rows]
+        return [(request_of(r[:5]), player_of(r[5:])) for r in rows]
 
     def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
         rows = self.conn.execute(
-            f"SELECT b.created_at, {_P_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
+            f"SELECT b.created_at, {P_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
             " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
             (player_id,),
         )
-        return [(Block(player_id, r[1], from_millis(r[0])), _player(r[1:])) for r in rows]
+        return [(Block(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
 
     def friend_ids(self, player_id: str) -> set[str]:
         return {
@@ -728,12 +498,12 @@ class SqliteTransaction:
 
     def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
         rows = self.conn.execute(
-            f"SELECT {_PLAYER_COLUMNS} FROM players"
+            f"SELECT {PLAYER_COLUMNS} FROM players"
             " WHERE game_id = ? AND env = ? AND last_active_at IS NOT NULL"
             " ORDER BY last_active_at DESC LIMIT ?",
             (game_id, env.value, limit),
         )
-        return [_player(r) for r in rows]
+        return [player_of(r) for r in rows]
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
         needle = text.lower()
@@ -741,18 +511,18 @@ class SqliteTransaction:
             # Trigram index: any substring of three or more characters.
             phrase = '"' + needle.replace('"', '""') + '"'
             rows = self.conn.execute(
-                f"SELECT {_P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
+                f"SELECT {P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
                 " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
                 (phrase, game_id, env.value, limit),
             )
         else:
             # Too short for trigrams: names starting with the text, a range of the prefix index.
             rows = self.conn.execute(
-                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
                 " AND search_name >= ? AND search_name < ? ORDER BY search_name LIMIT ?",
                 (game_id, env.value, needle, needle + "\U0010ffff", limit),
             )
-        return [_player(r) for r in rows]
+        return [player_of(r) for r in rows]
 
     def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
         if not player_ids or not keys:
@@ -813,31 +583,31 @@ class SqliteTransaction:
         )
 
     def ledger(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
-        query = f"SELECT {_LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
+        query = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
         params: tuple[str, ...] = (player_id,)
         if key is not None:
             query += " AND resource_key = ?"
             params = (player_id, key)
-        return [_ledger_entry(r) for r in self.conn.execute(query + " ORDER BY seq", params)]
+        return [ledger_entry_of(r) for r in self.conn.execute(query + " ORDER BY seq", params)]
 
     # --- Grants --------------------------------------------------------------------------------
     def insert_grant(self, grant: Grant) -> None:
         self.conn.execute(
-            f"INSERT INTO grants ({_GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", _grant_row(grant)
+            f"INSERT INTO grants ({GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", grant_row(grant)
         )
 
     def get_grant(self, game_id: str, grant_id: str) -> Grant | None:
         row = self.conn.execute(
-            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
+            f"SELECT {GRANT_COLUMNS} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
         ).fetchone()
-        return None if row is None else _grant(row)
+        return None if row is None else grant_of(row)
 
     def update_grant(self, grant: Grant) -> None:
         self.conn.execute(
             "UPDATE grants SET status = ?, claimed_at = ?, acked_by = ? WHERE id = ?",
             (
                 grant.status.value,
-                _ms(grant.claimed_at),
+                ms(grant.claimed_at),
                 grant.acked_by.value if grant.acked_by else None,
                 grant.id,
             ),
@@ -845,19 +615,19 @@ class SqliteTransaction:
 
     def pending_grants(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
         rows = self.conn.execute(
-            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE player_id = ? AND status = 'pending'"
+            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ? AND status = 'pending'"
             " AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id LIMIT ?",
             (player_id, to_millis(now), limit),
         )
-        return [_grant(r) for r in rows]
+        return [grant_of(r) for r in rows]
 
     def grants_past_expiry(self, now: datetime, limit: int) -> list[Grant]:
         rows = self.conn.execute(
-            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
+            f"SELECT {GRANT_COLUMNS} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
             " AND expires_at <= ? ORDER BY expires_at LIMIT ?",
             (to_millis(now), limit),
         )
-        return [_grant(r) for r in rows]
+        return [grant_of(r) for r in rows]
 
     # --- Gifts ---------------------------------------------------------------------------------
     def insert_gift(self, gift: Gift) -> None:
@@ -877,8 +647,8 @@ class SqliteTransaction:
                 gift.message,
                 gift.status.value,
                 to_millis(gift.sent_at),
-                _ms(gift.expires_at),
-                _ms(gift.claimed_at),
+                ms(gift.expires_at),
+                ms(gift.claimed_at),
                 int(gift.deducted_from_sender),
                 gift.idempotency_key,
             ),
@@ -886,22 +656,22 @@ class SqliteTransaction:
 
     def get_gift(self, game_id: str, gift_id: str) -> Gift | None:
         row = self.conn.execute(
-            f"SELECT {_GIFT_COLUMNS} {_GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
+            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
         ).fetchone()
-        return None if row is None else _gift(row)
+        return None if row is None else gift_of(row)
 
     def update_gift(self, gift: Gift) -> None:
         self.conn.execute(
             "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
-            (gift.status.value, _ms(gift.claimed_at), gift.id),
+            (gift.status.value, ms(gift.claimed_at), gift.id),
         )
 
     def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
         row = self.conn.execute(
-            f"SELECT {_GIFT_COLUMNS} {_GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
+            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
             (sender_id, idempotency_key),
         ).fetchone()
-        return None if row is None else _gift(row)
+        return None if row is None else gift_of(row)
 
     def gift_stats(
         self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
@@ -916,7 +686,7 @@ class SqliteTransaction:
             " FROM gifts WHERE sender_id = ? AND sent_at >= ?",
             (recipient_id, since, day, sender_id, min(since, day)),
         ).fetchone()
-        return SenderStats(last_to_recipient=_dt(last), sent_today=today if day_start is not None else 0)
+        return SenderStats(last_to_recipient=dt(last), sent_today=today if day_start is not None else 0)
 
     def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
         rows = self.conn.execute(
@@ -930,23 +700,23 @@ class SqliteTransaction:
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
     ) -> list[GiftListing]:
         mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
-        query = f"SELECT {_GIFT_COLUMNS}, t.status, {_P_COLUMNS} {_GIFT_FROM}"
+        query = f"SELECT {GIFT_COLUMNS}, t.status, {P_COLUMNS} {GIFT_FROM}"
         query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
         params: list[Any] = [player_id]
         if claimable_at is not None:
             query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
             params.append(to_millis(claimable_at))
         rows = self.conn.execute(query + " ORDER BY g.sent_at DESC, g.rowid DESC LIMIT ?", (*params, limit))
-        return [GiftListing(_gift(r[:17]), _player(r[18:]), GrantStatus(r[17])) for r in rows]
+        return [GiftListing(gift_of(r[:17]), player_of(r[18:]), GrantStatus(r[17])) for r in rows]
 
     # --- Player tools --------------------------------------------------------------------------
     def recent_grants(self, player_id: str, limit: int) -> list[Grant]:
         rows = self.conn.execute(
-            f"SELECT {_GRANT_COLUMNS} FROM grants WHERE player_id = ?"
+            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ?"
             " ORDER BY created_at DESC, id DESC LIMIT ?",
             (player_id, limit),
         )
-        return [_grant(r) for r in rows]
+        return [grant_of(r) for r in rows]
 
     def grant_counts(self, player_id: str) -> dict[GrantStatus, int]:
         counts = dict.fromkeys(GrantStatus, 0)
@@ -1049,11 +819,11 @@ class SqliteTransaction:
     # --- Purchases -----------------------------------------------------------------------------
     def get_purchase(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
         row = self.conn.execute(
-            f"SELECT {_PURCHASE_COLUMNS} {_PURCHASE_FROM}"
+            f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM}"
             " WHERE u.game_id = ? AND u.env = ? AND u.transaction_id = ?",
             (game_id, env.value, transaction_id),
         ).fetchone()
-        return None if row is None else _purchase(row)
+        return None if row is None else purchase_of(row)
 
     def insert_purchase(self, purchase: Purchase) -> None:
         self.conn.execute(
@@ -1088,13 +858,13 @@ class SqliteTransaction:
     def list_purchases(
         self, player_id: str, before: tuple[datetime, str] | None, limit: int
     ) -> list[Purchase]:
-        query = f"SELECT {_PURCHASE_COLUMNS} {_PURCHASE_FROM} WHERE u.player_id = ?"
+        query = f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM} WHERE u.player_id = ?"
         params: list[Any] = [player_id]
         if before is not None:
             query += " AND (u.purchased_at, u.id) < (?, ?)"
             params += [to_millis(before[0]), before[1]]
         rows = self.conn.execute(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
-        return [_purchase(r) for r in rows]
+        return [purchase_of(r) for r in rows]
 
     def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
         sums = "".join(
@@ -1110,8 +880,8 @@ class SqliteTransaction:
         return PlayerSpend(
             lifetime_amount_minor=row[0],
             purchase_count=row[1],
-            first_purchase_at=_dt(row[2]),
-            last_purchase_at=_dt(row[3]),
+            first_purchase_at=dt(row[2]),
+            last_purchase_at=dt(row[3]),
             windows=tuple(Window(d, row[4 + 2 * i] or 0, row[5 + 2 * i] or 0) for i, d in enumerate(windows)),
         )
 

@@ -19,7 +19,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.events import DomainEvent
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
-from livecore_server.storage.sqlite import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
 
 _ENDPOINT_COLUMNS = "id, game_id, name, env, url, events, status, consecutive_failures"
 _DELIVERY_COLUMNS = (

@@ -1,0 +1,271 @@
+"""Row <-> record conversions shared by the SQLite and PostgreSQL stores: both keep the same row layout
+(timestamps as integer milliseconds, JSON as text), so a record is read and written one way."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import orjson
+
+from livecore.clock import from_millis, to_millis
+from livecore.economy import LedgerEntry, Reason
+from livecore.events import DomainEvent
+from livecore.friends import FriendRequest
+from livecore.games import ResourceType
+from livecore.gifts import Gift, GiftStatus
+from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
+from livecore.identity import Identity
+from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
+from livecore.presence import Presence
+from livecore.purchases import Purchase, ValidationStatus
+from livecore.scope import Environment
+
+
+def ms(value: Any) -> int | None:
+    return None if value is None else to_millis(value)
+
+
+def dt(ms: int | None) -> Any:
+    return None if ms is None else from_millis(ms)
+
+
+PLAYER_COLUMNS = (
+    "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
+    " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
+    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
+    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into"
+)
+
+
+def player_row(p: Player) -> tuple[Any, ...]:
+    a = p.activity
+    return (
+        p.id,
+        p.game_id,
+        p.env.value,
+        p.external_id,
+        to_millis(p.first_seen_at),
+        to_millis(p.last_seen_at),
+        p.anonymized.name,
+        p.anonymized.avatar,
+        p.display.name if p.display else None,
+        p.display.avatar if p.display else None,
+        p.country,
+        p.secret_hash,
+        p.secret_prefix,
+        ms(p.registered_at),
+        ms(p.secret_rotated_at),
+        p.ban.reason if p.ban else None,
+        ms(p.ban.banned_at) if p.ban else None,
+        a.sessions,
+        ms(a.last_active_at),
+        a.streak,
+        a.best_streak,
+        a.streak_day.isoformat() if a.streak_day else None,
+        orjson.dumps(p.context).decode(),
+        p.friend_code,
+        ms(p.presence.last_active_at),
+        p.presence.status,
+        # Retired rows are not searchable.
+        (p.display or p.anonymized).name.lower() if p.lifecycle is Lifecycle.ACTIVE else None,
+        p.debug.reason if p.debug else None,
+        ms(p.debug.flagged_at) if p.debug else None,
+        p.lifecycle.value,
+        p.merged_into,
+    )
+
+
+def player_of(r: tuple[Any, ...]) -> Player:
+    return Player(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        external_id=r[3],
+        first_seen_at=from_millis(r[4]),
+        last_seen_at=from_millis(r[5]),
+        anonymized=Identity(name=r[6], avatar=r[7]),
+        display=Identity(name=r[8], avatar=r[9]) if r[8] is not None else None,
+        country=r[10],
+        secret_hash=r[11],
+        secret_prefix=r[12],
+        registered_at=dt(r[13]),
+        secret_rotated_at=dt(r[14]),
+        ban=Ban(reason=r[15], banned_at=from_millis(r[16])) if r[16] is not None else None,
+        activity=Activity(
+            sessions=r[17],
+            last_active_at=dt(r[18]),
+            streak=r[19],
+            best_streak=r[20],
+            streak_day=date.fromisoformat(r[21]) if r[21] else None,
+        ),
+        context=orjson.loads(r[22]),
+        friend_code=r[23],
+        presence=Presence(last_active_at=dt(r[24]), status=r[25]),
+        # r[26] is the search name, derived from the identity
+        debug=DebugFlag(reason=r[27], flagged_at=from_millis(r[28])) if r[28] is not None else None,
+        lifecycle=Lifecycle(r[29]),
+        merged_into=r[30],
+    )
+
+
+P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+
+
+def pair_key(a_id: str, b_id: str) -> str:
+    return f"{min(a_id, b_id)}:{max(a_id, b_id)}"
+
+
+def request_of(r: tuple[Any, ...]) -> FriendRequest:
+    return FriendRequest(
+        id=r[0], game_id=r[1], from_player_id=r[2], to_player_id=r[3], created_at=from_millis(r[4])
+    )
+
+
+LEDGER_COLUMNS = (
+    "id, player_id, game_id, resource_key, resource_type, delta, balance_after, reason, note, source_ref_id,"
+    " actor, created_at"
+)
+
+
+def ledger_entry_of(r: tuple[Any, ...]) -> LedgerEntry:
+    return LedgerEntry(
+        id=r[0],
+        player_id=r[1],
+        game_id=r[2],
+        resource_key=r[3],
+        resource_type=ResourceType(r[4]),
+        delta=r[5],
+        balance_after=r[6],
+        reason=Reason(r[7]),
+        note=r[8],
+        source_ref_id=r[9],
+        actor=orjson.loads(r[10]),
+        created_at=from_millis(r[11]),
+    )
+
+
+GRANT_COLUMNS = (
+    "id, game_id, player_id, external_player_id, kind, status, entries, source_kind, source_ref_id, metadata,"
+    " created_at, expires_at, claimed_at, acked_by"
+)
+
+
+def grant_row(g: Grant) -> tuple[Any, ...]:
+    return (
+        g.id,
+        g.game_id,
+        g.player_id,
+        g.external_player_id,
+        g.kind.value,
+        g.status.value,
+        orjson.dumps([entry_payload(e) for e in g.entries]).decode(),
+        g.source_kind,
+        g.source_ref_id,
+        orjson.dumps(g.metadata).decode(),
+        to_millis(g.created_at),
+        ms(g.expires_at),
+        ms(g.claimed_at),
+        g.acked_by.value if g.acked_by else None,
+    )
+
+
+def grant_of(r: tuple[Any, ...]) -> Grant:
+    return Grant(
+        id=r[0],
+        game_id=r[1],
+        player_id=r[2],
+        external_player_id=r[3],
+        kind=GrantKind(r[4]),
+        status=GrantStatus(r[5]),
+        entries=tuple(
+            Entry(
+                type=ResourceType(e["type"]), key=e["key"], amount=e["amount"], parameters=e.get("parameters")
+            )
+            for e in orjson.loads(r[6])
+        ),
+        source_kind=r[7],
+        source_ref_id=r[8],
+        metadata=orjson.loads(r[9]),
+        created_at=from_millis(r[10]),
+        expires_at=dt(r[11]),
+        claimed_at=dt(r[12]),
+        acked_by=AckedBy(r[13]) if r[13] else None,
+    )
+
+
+GIFT_COLUMNS = (
+    "g.id, g.grant_id, g.game_id, g.sender_id, s.external_id, g.recipient_id, r.external_id, g.type,"
+    " g.resource_key, g.amount, g.message, g.status, g.sent_at, g.expires_at, g.claimed_at, g.deducted,"
+    " g.idempotency_key"
+)
+# Every gift read names both players' external ids (gift views and webhooks carry them).
+GIFT_FROM = "FROM gifts g JOIN players s ON s.id = g.sender_id JOIN players r ON r.id = g.recipient_id"
+
+
+def gift_of(r: tuple[Any, ...]) -> Gift:
+    return Gift(
+        id=r[0],
+        grant_id=r[1],
+        game_id=r[2],
+        sender_id=r[3],
+        sender_external_id=r[4],
+        recipient_id=r[5],
+        recipient_external_id=r[6],
+        type=ResourceType(r[7]),
+        resource_key=r[8],
+        amount=r[9],
+        message=r[10],
+        status=GiftStatus(r[11]),
+        sent_at=from_millis(r[12]),
+        expires_at=dt(r[13]),
+        claimed_at=dt(r[14]),
+        deducted_from_sender=bool(r[15]),
+        idempotency_key=r[16],
+    )
+
+
+PURCHASE_COLUMNS = (
+    "u.id, u.game_id, u.env, u.player_id, p.external_id, u.transaction_id, u.store, u.product_id,"
+    " u.product_type, u.amount_minor, u.currency, u.normalized_amount_minor, u.fx_rate,"
+    " u.validation_status, u.purchased_at, u.tracked_at, u.metadata"
+)
+PURCHASE_FROM = "FROM purchases u JOIN players p ON p.id = u.player_id"
+
+
+def purchase_of(r: tuple[Any, ...]) -> Purchase:
+    return Purchase(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        player_id=r[3],
+        external_player_id=r[4],
+        transaction_id=r[5],
+        store=r[6],
+        product_id=r[7],
+        product_type=r[8],
+        amount_minor=r[9],
+        currency=r[10],
+        normalized_amount_minor=r[11],
+        fx_rate=r[12],
+        validation_status=ValidationStatus(r[13]),
+        purchased_at=from_millis(r[14]),
+        tracked_at=from_millis(r[15]),
+        metadata=orjson.loads(r[16]),
+    )
+
+
+OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
+
+
+def outbox_event(r: tuple[Any, ...]) -> DomainEvent:
+    return DomainEvent(
+        id=r[0],
+        kind=r[1],
+        studio_id=r[2],
+        game_id=r[3],
+        env=Environment(r[4]),
+        occurred_at=from_millis(r[5]),
+        data=orjson.loads(r[6]),
+        debounce_key=r[7],
+    )

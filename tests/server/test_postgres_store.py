@@ -1,0 +1,624 @@
+"""The PostgreSQL store against the SQLite store, step for step: the same commands and port calls on
+both (same seed, same clock) must return the same records, in the same order. Covers what the
+model-based machines do not reach: merge and erasure, purchases and spend, migration keys, gift lists
+and stats, idempotency records, the outbox with debounce; plus migrations, rollback and retry."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import attrs
+import orjson
+import psycopg
+import pytest
+
+from livecore.clock import ManualClock, to_millis
+from livecore.commands import Runtime
+from livecore.commands import friends as friends_cmd
+from livecore.commands import gifts as gifts_cmd
+from livecore.commands.economy import server_adjust
+from livecore.commands.erasure import erase
+from livecore.commands.merge import merge
+from livecore.commands.players import first_contact, load_game
+from livecore.economy import Holding, LedgerEntry, Reason
+from livecore.erasure import ErasureReason, ErasureRecord
+from livecore.events import DEBOUNCE, DomainEvent
+from livecore.games import Game, ResourceType
+from livecore.gifts import SendRequest
+from livecore.hashing import KeyedHasher
+from livecore.idempotency import StoredResponse
+from livecore.identity import Identity
+from livecore.migration import MigrationKind
+from livecore.players import DebugFlag
+from livecore.purchases import Purchase, ValidationStatus
+from livecore.rand import SeededRandomSource
+from livecore.scope import Environment, Scope
+from livecore_server.manifest import parse_manifest
+from livecore_server.storage.postgres import PostgresStore
+from livecore_server.storage.records import settings_converter
+from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.sqlite import SqliteStore
+from tests.postgres_support import drop_store, new_store, require_postgres
+
+START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+MANIFEST = """
+studio = "pg"
+[games.g]
+name = "G"
+economy = "platform"
+[games.g.gifting]
+enabled = true
+cooldown_seconds = 60
+daily_send_limit = 10
+claim_expiry_seconds = 3600
+[games.g.resources.coins]
+type = "currency"
+giftable = true
+max_per_gift = 50
+costs_sender = true
+[games.g.resources.gems]
+type = "currency"
+giftable = true
+max_per_gift = 5
+[games.g.resources.sword]
+type = "item"
+"""
+
+
+@pytest.fixture(autouse=True)
+def _postgres() -> None:
+    require_postgres()
+
+
+@attrs.define
+class Twin:
+    """The same game on SQLite and on PostgreSQL, each with its own runtime (same seed, same clock)."""
+
+    sqlite: SqliteStore
+    pg: PostgresStore
+    scope: Scope
+    runtimes: list[Runtime]
+
+    def do(self, fn: Callable[[Any, Runtime], Any]) -> Any:
+        """Run ``fn(tx, rt)`` in a transaction on each store; both must return the same; returns it."""
+        results = []
+        for store, rt in zip((self.sqlite, self.pg), self.runtimes, strict=True):
+            with store.transaction() as tx:
+                results.append(fn(tx, rt))
+        assert results[0] == results[1]
+        return results[1]
+
+    def read(self, fn: Callable[[Any], Any]) -> Any:
+        return self.do(lambda tx, _rt: fn(tx))
+
+    def advance(self, seconds: float) -> None:
+        for rt in self.runtimes:
+            assert isinstance(rt.clock, ManualClock)
+            rt.clock.advance(seconds)
+
+    def player(self, tx: Any, external_id: str) -> Any:
+        return tx.get_player(self.scope.game_id, external_id)
+
+    def game(self, tx: Any) -> Game:
+        return load_game(tx, self.scope)
+
+
+@pytest.fixture
+def twin(tmp_path: Path) -> Iterator[Twin]:
+    manifest = parse_manifest(MANIFEST)
+    game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=manifest.games["g"].settings())
+    sqlite = SqliteStore(str(tmp_path / "twin.db"))
+    sqlite.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 'pg', 0)")
+    sqlite.conn.execute(
+        "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at, gifting_ever_enabled)"
+        " VALUES (?, ?, ?, ?, ?, 0, 0, 1)",
+        (
+            game.id,
+            game.studio_id,
+            game.key,
+            game.name,
+            orjson.dumps(settings_converter.unstructure(game.settings)),
+        ),
+    )
+    pg = new_store()
+    try:
+        pg.put_game(game)
+        runtimes = [
+            Runtime(clock=ManualClock(START), rng=SeededRandomSource(11), hasher=KeyedHasher(b"k" * 32))
+            for _ in range(2)
+        ]
+        yield Twin(sqlite, pg, Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST), runtimes)
+    finally:
+        sqlite.close()
+        drop_store(pg)
+
+
+def pg_outbox(store: PostgresStore) -> list[tuple[DomainEvent, int | None]]:
+    with store.transaction() as tx:
+        rows = tx.conn.execute(f"SELECT {OUTBOX_COLUMNS}, not_before FROM outbox ORDER BY seq").fetchall()
+    return [(outbox_event(r[:-1]), r[-1]) for r in rows]
+
+
+def sqlite_outbox(store: SqliteStore) -> list[tuple[DomainEvent, int | None]]:
+    rows = store.conn.execute(f"SELECT {OUTBOX_COLUMNS}, not_before FROM outbox ORDER BY seq").fetchall()
+    return [(outbox_event(r[:-1]), r[-1]) for r in rows]
+
+
+def players(twin: Twin, *names: str) -> None:
+    for name in names:
+        twin.do(lambda tx, rt, name=name: first_contact(tx, rt, twin.scope, name))
+
+
+def befriend(twin: Twin, a: str, b: str) -> None:
+    def op(tx: Any, rt: Runtime) -> Any:
+        game = twin.game(tx)
+        friends_cmd.add(tx, rt, twin.scope, game, twin.player(tx, a), twin.player(tx, b))
+        return friends_cmd.add(tx, rt, twin.scope, game, twin.player(tx, b), twin.player(tx, a))
+
+    twin.do(op)
+
+
+def credit(twin: Twin, who: str, key: str, amount: int) -> None:
+    twin.do(
+        lambda tx, rt: server_adjust(
+            tx,
+            rt,
+            twin.scope,
+            twin.game(tx),
+            twin.player(tx, who),
+            ResourceType.CURRENCY,
+            key,
+            amount,
+            credit=True,
+            note=None,
+            source_ref_id=None,
+        )
+    )
+
+
+def send(twin: Twin, sender: str, to: str, key: str, amount: int, **kw: Any) -> Any:
+    return twin.do(
+        lambda tx, rt: gifts_cmd.send(
+            tx,
+            rt,
+            twin.scope,
+            twin.game(tx),
+            twin.player(tx, sender),
+            twin.player(tx, to),
+            SendRequest(ResourceType.CURRENCY, key, amount, **kw),
+        )
+    )
+
+
+def purchase(twin: Twin, who: str, n: int, *, at: datetime, cents: int, product: str = "p1") -> Purchase:
+    def op(tx: Any, _rt: Runtime) -> Purchase:
+        p = twin.player(tx, who)
+        record = Purchase(
+            id=f"pur_{n:03d}",
+            game_id=twin.scope.game_id,
+            env=Environment.TEST,
+            player_id=p.id,
+            external_player_id=p.external_id,
+            transaction_id=f"tx{n}",
+            store="apple",
+            product_id=product,
+            product_type="consumable",
+            amount_minor=cents,
+            currency="USD",
+            normalized_amount_minor=cents,
+            fx_rate=1.0,
+            validation_status=ValidationStatus.UNVERIFIED,
+            purchased_at=at,
+            tracked_at=at,
+            metadata={"z": 1, "a": [n]},
+        )
+        tx.insert_purchase(record)
+        return record
+
+    result: Purchase = twin.do(op)
+    return result
+
+
+# --- migrations ---------------------------------------------------------------------------------------
+
+
+def test_migrations_apply_once_even_when_processes_start_together() -> None:
+    first = new_store()
+    try:
+        assert first.applied == ["0001_core"]
+        assert first.name_trigrams  # pg_trgm is available on the test database
+        again = PostgresStore(first.dsn, schema=first.schema)
+        assert again.applied == []
+        again.close()
+    finally:
+        drop_store(first)
+
+    # Several stores starting at once on a new schema: the migration lock lets exactly one apply.
+    dsn, schema = require_postgres(), f"lc_test_{secrets.token_hex(6)}"
+    results: list[Any] = []
+
+    def start() -> None:
+        try:
+            results.append(PostgresStore(dsn, schema=schema))
+        except Exception as exc:
+            results.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert all(isinstance(r, PostgresStore) for r in results), results
+        assert sorted(len(r.applied) for r in results) == [0, 0, 0, 1]
+    finally:
+        for r in results:
+            if isinstance(r, PostgresStore):
+                r.close()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+# --- players and search -------------------------------------------------------------------------------
+
+
+def test_players_search_suggestions_and_streaks(twin: Twin) -> None:
+    names = {"p1": "Alpha", "p2": "alphabet", "p3": "Beta_x", "p4": "100% Fun", "p5": "Zeta", "p6": "Éclair"}
+    players(twin, *names)
+    for i, (ext, name) in enumerate(names.items()):
+        twin.advance(1)
+
+        def rename(tx: Any, rt: Runtime, ext: str = ext, name: str = name, i: int = i) -> None:
+            p = twin.player(tx, ext)
+            activity = attrs.evolve(
+                p.activity, last_active_at=rt.clock.now(), streak=i, streak_day=START.date()
+            )
+            tx.update_player(attrs.evolve(p, display=Identity(name=name, avatar=None), activity=activity))
+
+        twin.do(rename)
+    for text in ("al", "a", "AL", "pha", "ALPHA", "_x", "a_x", "100%", "0% f", "zzz", "éc", "lair", "%", "_"):
+        found = twin.read(
+            lambda tx, text=text: tx.search_by_name(twin.scope.game_id, Environment.TEST, text, 10)
+        )
+        assert all(text.lower() in p.display.name.lower() for p in found), text
+    assert [
+        p.external_id for p in twin.read(lambda tx: tx.search_by_name("gam_1", Environment.TEST, "ALP", 10))
+    ] == [
+        "p1",
+        "p2",
+    ]
+    assert len(twin.read(lambda tx: tx.search_by_name("gam_1", Environment.LIVE, "alp", 10))) == 0
+    recent = twin.read(lambda tx: tx.recently_active("gam_1", Environment.TEST, 3))
+    assert [p.external_id for p in recent] == ["p6", "p5", "p4"]
+    code = twin.read(lambda tx: twin.player(tx, "p3").friend_code)
+    if code is not None:
+        twin.read(lambda tx: tx.find_by_friend_code("gam_1", Environment.TEST, code))
+    assert twin.read(lambda tx: tx.reset_missed_streaks(START.date() + timedelta(days=1))) == 5
+    twin.read(lambda tx: [tx.get_player_by_id(twin.player(tx, e).id) for e in names])
+
+
+# --- friends ------------------------------------------------------------------------------------------
+
+
+def test_friend_lists(twin: Twin) -> None:
+    players(twin, "a", "b", "c", "d", "e")
+    befriend(twin, "a", "b")
+    twin.advance(1)
+    befriend(twin, "a", "c")
+
+    def op(tx: Any, rt: Runtime) -> None:
+        game = twin.game(tx)
+        friends_cmd.add(tx, rt, twin.scope, game, twin.player(tx, "a"), twin.player(tx, "d"))
+        friends_cmd.add(tx, rt, twin.scope, game, twin.player(tx, "e"), twin.player(tx, "a"))
+        friends_cmd.block(tx, rt, twin.scope, twin.player(tx, "b"), twin.player(tx, "e"))
+
+    twin.do(op)
+    a_id, b_id, e_id = twin.read(lambda tx: [twin.player(tx, x).id for x in "abe"])
+    assert len(twin.read(lambda tx: tx.list_friends(a_id))) == 2
+    assert len(twin.read(lambda tx: tx.list_requests(a_id))) == 2
+    assert twin.read(lambda tx: tx.request_peers(a_id)) == {
+        twin.read(lambda tx: twin.player(tx, "d").id): True,
+        e_id: False,
+    }
+    assert twin.read(lambda tx: tx.blocked_either_way(e_id)) == {b_id}
+    assert len(twin.read(lambda tx: tx.list_blocks(b_id))) == 1
+    twin.read(lambda tx: (tx.friend_ids(a_id), tx.count_friends(a_id), tx.blocks_involving(e_id)))
+    twin.read(
+        lambda tx: (tx.get_friendship(a_id, b_id), tx.get_block(b_id, e_id), tx.request_between(e_id, a_id))
+    )
+
+
+# --- gifts --------------------------------------------------------------------------------------------
+
+
+def test_gift_lists_stats_and_keys(twin: Twin) -> None:
+    players(twin, "a", "b", "c")
+    befriend(twin, "a", "b")
+    befriend(twin, "a", "c")
+    credit(twin, "a", "coins", 100)
+    # Two gifts in the same millisecond: "newest first" breaks the tie by insertion order.
+    first = send(twin, "a", "b", "coins", 5, message="hi", idempotency_key="k1")
+    send(twin, "a", "c", "gems", 2)
+    twin.advance(61)
+    send(twin, "a", "b", "gems", 1)
+    twin.do(lambda tx, rt: gifts_cmd.claim(tx, rt, twin.scope, twin.player(tx, "b"), first.gift.id))
+    a_id, b_id, c_id = twin.read(lambda tx: [twin.player(tx, x).id for x in "abc"])
+    now = twin.runtimes[0].clock.now()
+    sent = twin.read(lambda tx: tx.list_gifts(a_id, sent=True, claimable_at=None, limit=10))
+    assert len(sent) == 3
+    assert len(twin.read(lambda tx: tx.list_gifts(b_id, sent=False, claimable_at=now, limit=10))) == 1
+    assert len(twin.read(lambda tx: tx.list_gifts(b_id, sent=False, claimable_at=None, limit=1))) == 1
+    # The claimable list leaves out what expired by then.
+    assert (
+        twin.read(lambda tx: tx.list_gifts(c_id, sent=False, claimable_at=now + timedelta(hours=2), limit=9))
+        == []
+    )
+    stats = twin.read(
+        lambda tx: tx.gift_stats(a_id, b_id, now - timedelta(seconds=60), now - timedelta(hours=1))
+    )
+    assert stats.sent_today == 3 and stats.last_to_recipient == now
+    assert twin.read(lambda tx: tx.gift_stats(a_id, None, now - timedelta(seconds=60), None)).sent_today == 0
+    assert twin.read(lambda tx: tx.gift_cooldowns(a_id, now - timedelta(hours=1))) == {b_id: now, c_id: START}
+    assert twin.read(lambda tx: tx.gift_by_key(a_id, "k1")).id == first.gift.id
+    twin.read(lambda tx: (tx.get_gift("gam_1", first.gift.id), tx.pending_grants(c_id, now, 10)))
+    twin.read(lambda tx: tx.grants_past_expiry(now + timedelta(hours=2), 10))
+    twin.read(lambda tx: (tx.ledger(a_id), tx.ledger(a_id, "coins"), tx.get_holdings(a_id)))
+    assert twin.read(lambda tx: tx.holdings_of([a_id, b_id, c_id], ["coins", "gems"])) == {
+        a_id: {"coins": 95},
+        b_id: {"coins": 5},
+    }
+    twin.read(lambda tx: (tx.recent_grants(b_id, 10), tx.grant_counts(b_id)))
+
+
+# --- merge and erasure --------------------------------------------------------------------------------
+
+
+def test_merge_moves_grants_gifts_purchases_and_ledger(twin: Twin) -> None:
+    players(twin, "old", "new", "friend")
+    befriend(twin, "old", "friend")
+    credit(twin, "old", "coins", 30)
+    credit(twin, "new", "coins", 4)
+    send(twin, "old", "friend", "coins", 5)
+    send(twin, "friend", "old", "gems", 2)
+    purchase(twin, "old", 1, at=START, cents=499)
+    old_id = twin.read(lambda tx: twin.player(tx, "old").id)
+    twin.advance(1)
+    merged = twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "old", "new"))
+    new_id = twin.read(lambda tx: twin.player(tx, "new").id)
+    assert twin.read(lambda tx: tx.get_holdings(new_id))["coins"].amount == 29
+    assert twin.read(lambda tx: tx.get_holdings(old_id)) == {}
+    assert twin.read(lambda tx: tx.ledger(old_id)) == []
+    assert {e.player_id for e in twin.read(lambda tx: tx.ledger(new_id))} == {new_id}
+    assert {g.player_id for g in twin.read(lambda tx: tx.recent_grants(new_id, 10))} == {new_id}
+    assert len(twin.read(lambda tx: tx.list_gifts(new_id, sent=True, claimable_at=None, limit=10))) == 1
+    assert len(twin.read(lambda tx: tx.list_gifts(new_id, sent=False, claimable_at=None, limit=10))) == 1
+    assert [p.player_id for p in twin.read(lambda tx: tx.list_purchases(new_id, None, 10))] == [new_id]
+    assert twin.read(lambda tx: tx.get_merge("gam_1", Environment.TEST, "old")) == merged.record
+    # A replay is a no-op on both.
+    twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "old", "new"))
+
+
+def test_erasure_forgets_the_graph_messages_and_merges(twin: Twin) -> None:
+    players(twin, "x", "y", "z", "w")
+    befriend(twin, "x", "y")
+    credit(twin, "x", "coins", 10)
+    send(twin, "x", "y", "coins", 3, message="secret")
+    twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "w", "x"))
+
+    def graph(tx: Any, rt: Runtime) -> None:
+        friends_cmd.add(tx, rt, twin.scope, twin.game(tx), twin.player(tx, "z"), twin.player(tx, "x"))
+        friends_cmd.block(tx, rt, twin.scope, twin.player(tx, "x"), twin.player(tx, "z"))
+
+    twin.do(graph)
+    x_id, y_id = twin.read(lambda tx: [twin.player(tx, "x").id, twin.player(tx, "y").id])
+    twin.advance(1)
+    twin.do(lambda tx, rt: erase(tx, rt, twin.scope, "x", ErasureReason.GDPR_ERASURE))
+    assert twin.read(lambda tx: tx.list_friends(y_id)) == []
+    assert twin.read(lambda tx: tx.friend_ids(x_id)) == set()
+    assert twin.read(lambda tx: tx.blocks_involving(x_id)) == []
+    assert [
+        g.gift.message
+        for g in twin.read(lambda tx: tx.list_gifts(y_id, sent=False, claimable_at=None, limit=9))
+    ] == [None]
+    assert twin.read(lambda tx: tx.get_merge("gam_1", Environment.TEST, "w")) is None
+    # A second erasure record of the same hash: the latest one is answered.
+    record = ErasureRecord("gam_1", "h1", "ply_a", "ph_a", ErasureReason.TEST, START)
+    twin.read(lambda tx: tx.insert_erasure(record))
+    twin.read(
+        lambda tx: tx.insert_erasure(attrs.evolve(record, player_id="ply_b", erased_at=START + timedelta(1)))
+    )
+    assert twin.read(lambda tx: tx.get_erasure("gam_1", "h1")).player_id == "ply_b"
+
+
+# --- purchases ----------------------------------------------------------------------------------------
+
+
+def test_purchases_spend_spenders_and_revenue(twin: Twin) -> None:
+    players(twin, "a", "b", "dbg")
+    day = timedelta(days=1)
+    for n, (who, at, cents, product) in enumerate(
+        [
+            ("a", START, 100, "p1"),
+            ("a", START, 250, "p2"),  # same millisecond: the keyset breaks the tie by id
+            ("a", START + day, 999, "p1"),
+            ("b", START + 2 * day, 400, "p2"),
+            ("b", START - 40 * day, 50, "p1"),
+            ("dbg", START, 10_000, "p1"),
+        ]
+    ):
+        purchase(twin, who, n, at=at, cents=cents, product=product)
+
+    def flag(tx: Any, _rt: Runtime) -> None:
+        p = twin.player(tx, "dbg")
+        tx.update_player(attrs.evolve(p, debug=DebugFlag(reason="qa", flagged_at=START)))
+
+    twin.do(flag)
+    a_id, b_id = twin.read(lambda tx: [twin.player(tx, "a").id, twin.player(tx, "b").id])
+    page1 = twin.read(lambda tx: tx.list_purchases(a_id, None, 2))
+    assert [p.product_id for p in page1] == ["p1", "p2"]
+    last = page1[-1]
+    page2 = twin.read(lambda tx: tx.list_purchases(a_id, (last.purchased_at, last.id), 2))
+    assert [p.id for p in page2] == ["pur_000"]
+    twin.read(lambda tx: tx.set_purchase_validation("pur_000", ValidationStatus.VERIFIED))
+    assert twin.read(lambda tx: tx.get_purchase("gam_1", Environment.TEST, "tx0")).validation_status == (
+        ValidationStatus.VERIFIED
+    )
+    now = START + 3 * day
+    spend = twin.read(lambda tx: tx.player_spend(b_id, now, (7, 30, 90)))
+    assert (spend.lifetime_amount_minor, spend.purchase_count) == (450, 2)
+    assert [(w.amount_minor, w.purchase_count) for w in spend.windows] == [(400, 1), (400, 1), (450, 2)]
+    twin.read(lambda tx: tx.player_spend("nobody", now, (7,)))
+    ranked = twin.read(lambda tx: tx.spenders("gam_1", Environment.TEST, 0, None, 10, 0))
+    assert [(s.external_player_id, s.amount_minor) for s in ranked] == [("a", 1349), ("b", 450)]
+    assert (
+        twin.read(lambda tx: tx.spenders("gam_1", Environment.TEST, 500, START - day, 10, 0))[0].amount_minor
+        == 1349
+    )
+    assert (
+        twin.read(lambda tx: tx.spenders("gam_1", Environment.TEST, 0, None, 10, 1))[0].external_player_id
+        == "b"
+    )
+    summary = twin.read(lambda tx: tx.revenue("gam_1", Environment.TEST, START - 50 * day, START + 3 * day))
+    assert (summary.gross_amount_minor, summary.purchase_count, summary.paying_players) == (1799, 5, 2)
+    assert [p.product_id for p in summary.per_product] == ["p1", "p2"]
+    assert len(summary.per_day) == 4
+
+
+def test_migration_keys(twin: Twin) -> None:
+    for i in range(3):
+        twin.read(
+            lambda tx, i=i: tx.put_migration_key(
+                "gam_1", Environment.TEST, MigrationKind.WALLET, f"k{i}", f"f{i}", START
+            )
+        )
+    got = twin.read(
+        lambda tx: tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k0", "k2", "k9"])
+    )
+    assert got == {"k0": "f0", "k2": "f2"}
+    assert (
+        twin.read(lambda tx: tx.migration_keys("gam_1", Environment.LIVE, MigrationKind.WALLET, ["k0"])) == {}
+    )
+    assert twin.read(lambda tx: tx.migration_keys("gam_1", Environment.TEST, MigrationKind.PLAYERS, [])) == {}
+
+
+# --- idempotency and outbox ---------------------------------------------------------------------------
+
+
+def test_idempotency_records(twin: Twin) -> None:
+    stored = StoredResponse("scope", "key", "fp1", 201, b'{"a":1}\x00\xff', START)
+    twin.read(lambda tx: tx.put_idempotent(stored))
+    assert twin.read(lambda tx: tx.get_idempotent("scope", "key")) == stored
+    replaced = attrs.evolve(stored, fingerprint="fp2", status=200, body=b"x")
+    twin.read(lambda tx: tx.put_idempotent(replaced))
+    assert twin.read(lambda tx: tx.get_idempotent("scope", "key")) == replaced
+    assert twin.read(lambda tx: tx.get_idempotent("scope", "other")) is None
+
+
+def test_outbox_debounces_by_key(twin: Twin) -> None:
+    def event(n: int, key: str | None, at: datetime) -> DomainEvent:
+        return DomainEvent(
+            f"evt_{n}", "player.updated", "std_1", "gam_1", Environment.TEST, at, {"n": n, "b": [1]}, key
+        )
+
+    twin.read(lambda tx: tx.emit(event(1, "d1", START)))
+    twin.read(lambda tx: tx.emit(event(2, None, START)))
+    twin.read(lambda tx: tx.emit(event(3, "d1", START + timedelta(seconds=2))))  # replaces evt_1's data
+    twin.read(lambda tx: tx.emit(event(4, "d2", START)))
+    expected = sqlite_outbox(twin.sqlite)
+    assert pg_outbox(twin.pg) == expected
+    assert [(e.id, e.data["n"], nb) for e, nb in expected] == [
+        ("evt_1", 3, to_millis(START + DEBOUNCE)),
+        ("evt_2", 2, None),
+        ("evt_4", 4, to_millis(START + DEBOUNCE)),
+    ]
+
+
+# --- transactions -------------------------------------------------------------------------------------
+
+
+def test_rollback_and_the_database_refuses_a_negative_holding(twin: Twin) -> None:
+    players(twin, "a")
+    store = twin.pg
+    with pytest.raises(RuntimeError, match="boom"), store.transaction() as tx:
+        tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+        raise RuntimeError("boom")
+    with store.transaction() as tx:
+        assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
+        a = tx.get_player("gam_1", "a")
+    entry = LedgerEntry(
+        "led_x",
+        a.id,
+        "gam_1",
+        "coins",
+        ResourceType.CURRENCY,
+        -1,
+        0,
+        Reason.SERVER_DEBIT,
+        None,
+        None,
+        {},
+        START,
+    )
+    with pytest.raises(psycopg.errors.CheckViolation), store.transaction() as tx:
+        tx.append_ledger(entry, Holding("coins", -1))
+    with store.transaction() as tx:
+        assert tx.ledger(a.id) == []
+    # A failed statement whose error the block swallowed must not commit the rest silently.
+    with pytest.raises(RuntimeError, match="rolled back"), store.transaction() as tx:
+        tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+    with store.transaction() as tx:
+        assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
+
+
+def test_concurrent_debits_serialize_and_retry(twin: Twin) -> None:
+    """Two transactions read the same balance and both write it: SERIALIZABLE fails one, run() retries it
+    from the start, and the result is as if they ran one after the other."""
+    players(twin, "a")
+    credit(twin, "a", "coins", 10)
+    store = twin.pg
+    both_read = threading.Barrier(2, timeout=10)
+    attempts: list[int] = []
+
+    def debit(n: int) -> Callable[[Any], None]:
+        def fn(tx: Any) -> None:
+            attempts.append(n)
+            player = tx.get_player("gam_1", "a")
+            holding = tx.get_holding(player.id, "coins")
+            if attempts.count(n) == 1:
+                both_read.wait()  # the first attempts overlap
+            entry = LedgerEntry(
+                f"led_{n}_{attempts.count(n)}",
+                player.id,
+                "gam_1",
+                "coins",
+                ResourceType.CURRENCY,
+                -3,
+                holding.amount - 3,
+                Reason.SERVER_DEBIT,
+                None,
+                None,
+                {},
+                START,
+            )
+            tx.append_ledger(entry, Holding("coins", holding.amount - 3))
+
+        return fn
+
+    threads = [threading.Thread(target=store.run, args=(debit(n),)) for n in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with store.transaction() as tx:
+        a = tx.get_player("gam_1", "a")
+        assert tx.get_holding(a.id, "coins").amount == 4
+        assert [e.balance_after for e in tx.ledger(a.id, "coins")] == [10, 7, 4]
+    assert len(attempts) == 3  # one of the two ran twice
