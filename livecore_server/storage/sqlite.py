@@ -14,66 +14,26 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
-import orjson
 import sqlite_utils
 
-from livecore.clock import from_millis, to_millis
-from livecore.economy import Holding, LedgerEntry
-from livecore.erasure import ErasureReason, ErasureRecord
-from livecore.events import DEBOUNCE, DomainEvent
-from livecore.friends import Block, FriendRequest, Friendship
-from livecore.games import Game, GameSettings
-from livecore.gifts import Gift, GiftListing, SenderStats
-from livecore.grants import Grant, GrantStatus
-from livecore.idempotency import StoredResponse
-from livecore.merge import MergeRecord
-from livecore.migration import MigrationKind
+from livecore.events import DomainEvent
 from livecore.players import Player
-from livecore.purchases import (
-    DayRevenue,
-    PlayerSpend,
-    ProductRevenue,
-    Purchase,
-    RevenueSummary,
-    Spender,
-    ValidationStatus,
-    Window,
-    window_start,
-)
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
-from livecore_server.storage.records import ApiKey, WebhookEndpoint, settings_converter
+from livecore_server.storage.records import ApiKey, WebhookEndpoint
 from livecore_server.storage.rows import (
-    GIFT_COLUMNS,
-    GIFT_FROM,
-    GRANT_COLUMNS,
-    LEDGER_COLUMNS,
     OUTBOX_COLUMNS,
     P_COLUMNS,
-    PLAYER_COLUMNS,
-    PURCHASE_COLUMNS,
-    PURCHASE_FROM,
-    dt,
-    gift_of,
-    grant_of,
-    grant_row,
-    ledger_entry_of,
-    ms,
     outbox_event,
-    pair_key,
     player_of,
-    player_row,
-    purchase_of,
-    request_of,
 )
+from livecore_server.storage.sqlport import SqlTransaction
 
 T = TypeVar("T")
 
@@ -130,9 +90,6 @@ def sqlite_path(db: str) -> str:
     if db.startswith("sqlite://"):
         return db.removeprefix("sqlite://")
     return str(Path(db))
-
-
-GAME_CACHE_TTL = 1.0  # seconds; games change only through `apply`, which clears the cache in-process
 
 
 class SqliteStore:
@@ -293,733 +250,51 @@ class _Group:
     emitted: bool = False
 
 
-class SqliteTransaction:
+class SqliteTransaction(SqlTransaction):
     """The port on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
+
+    GIFT_TIEBREAK = "g.rowid"
+    NOT_FANNED_OUT = "fanned_out = 0"  # an INTEGER flag, as the outbox's partial indexes say
+    INT_SUM = ""
+    SPENDERS_GROUP = "GROUP BY u.player_id HAVING total >= ?"
+    PUT_IDEMPOTENT = (
+        "INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    MAX_IN_LIST = 500  # SQLite's bound-parameter limit
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        # Set by emit; the store tells its commit listeners (the dispatcher) once the events are durable.
+        # The connection's own methods: SQLite takes the shared statements' ``?`` placeholders as they are.
+        self._execute = conn.execute
+        self._executemany = conn.executemany
         self.emitted = False
-        # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
-        self.games: dict[str, tuple[float, Game]] = {}
+        self.games = {}
 
-    # --- Games ---------------------------------------------------------------------------------
-    def get_game(self, game_id: str) -> Game | None:
-        cached = self.games.get(game_id)
-        now = time.monotonic()
-        if cached is not None and now - cached[0] < GAME_CACHE_TTL:
-            return cached[1]
-        game = self._load_game(game_id)
-        if game is not None:
-            self.games[game_id] = (now, game)
-        return game
-
-    def _load_game(self, game_id: str) -> Game | None:
-        row = self.conn.execute(
-            "SELECT id, studio_id, key, name, settings, gifting_ever_enabled FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        settings = settings_converter.structure(orjson.loads(row[4]), GameSettings)
-        return Game(
-            id=row[0],
-            studio_id=row[1],
-            key=row[2],
-            name=row[3],
-            settings=settings,
-            gifting_ever_enabled=bool(row[5]),
-        )
-
-    # --- Players -------------------------------------------------------------------------------
-    def get_player(self, game_id: str, external_id: str) -> Player | None:
-        row = self.conn.execute(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
-            (game_id, external_id),
-        ).fetchone()
-        return None if row is None else player_of(row)
-
-    def insert_player(self, player: Player) -> None:
-        self.conn.execute(
-            f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ({', '.join('?' * 31)})", player_row(player)
-        )
-
-    def update_player(self, player: Player) -> None:
-        names = [c.strip() for c in PLAYER_COLUMNS.split(",")][1:]
-        values = player_row(player)
-        self.conn.execute(
-            f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
-            (*values[1:], values[0]),
-        )
-
-    def reset_missed_streaks(self, last_day_before: date) -> int:
-        cur = self.conn.execute(
-            "UPDATE players SET streak = 0 WHERE streak > 0 AND streak_day < ?",
-            (last_day_before.isoformat(),),
-        )
-        return cur.rowcount
-
-    def get_player_by_id(self, player_id: str) -> Player | None:
-        row = self.conn.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
-        return None if row is None else player_of(row)
-
-    def find_by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
-        row = self.conn.execute(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
-            (game_id, env.value, code),
-        ).fetchone()
-        return None if row is None else player_of(row)
-
-    # --- Friend graph --------------------------------------------------------------------------
-    def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
-        row = self.conn.execute(
-            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
-            " WHERE id = ? AND game_id = ?",
-            (request_id, game_id),
-        ).fetchone()
-        return None if row is None else request_of(row)
-
-    def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
-        row = self.conn.execute(
-            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
-            " WHERE pair = ?",
-            (pair_key(a_id, b_id),),
-        ).fetchone()
-        return None if row is None else request_of(row)
-
-    def insert_request(self, request: FriendRequest) -> None:
-        self.conn.execute(
-            "INSERT INTO friend_requests (id, game_id, from_player_id, to_player_id, pair, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                request.id,
-                request.game_id,
-                request.from_player_id,
-                request.to_player_id,
-                pair_key(request.from_player_id, request.to_player_id),
-                to_millis(request.created_at),
-            ),
-        )
-
-    def delete_request(self, request_id: str) -> None:
-        self.conn.execute("DELETE FROM friend_requests WHERE id = ?", (request_id,))
-
-    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
-        row = self.conn.execute(
-            "SELECT since FROM friendships WHERE player_id = ? AND friend_id = ?", (player_id, friend_id)
-        ).fetchone()
-        return None if row is None else Friendship(player_id, friend_id, from_millis(row[0]))
-
-    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
-        ms = to_millis(since)
-        self.conn.executemany(
-            "INSERT INTO friendships (player_id, friend_id, since) VALUES (?, ?, ?)",
-            [(a_id, b_id, ms), (b_id, a_id, ms)],
-        )
-
-    def delete_friendship(self, a_id: str, b_id: str) -> None:
-        self.conn.execute(
-            "DELETE FROM friendships"
-            " WHERE (player_id = ? AND friend_id = ?) OR (player_id = ? AND friend_id = ?)",
-            (a_id, b_id, b_id, a_id),
-        )
-
-    def count_friends(self, player_id: str) -> int:
-        row = self.conn.execute(
-            "SELECT count(*) FROM friendships WHERE player_id = ?", (player_id,)
-        ).fetchone()
-        return int(row[0])
-
-    def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
-        row = self.conn.execute(
-            "SELECT created_at FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
-        ).fetchone()
-        return None if row is None else Block(blocker_id, blocked_id, from_millis(row[0]))
-
-    def insert_block(self, block: Block) -> None:
-        self.conn.execute(
-            "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
-            (block.blocker_id, block.blocked_id, to_millis(block.created_at)),
-        )
-
-    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
-        self.conn.execute(
-            "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
-        )
-
-    def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
+    # --- The port where SQLite's dialect differs -----------------------------------------------
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
+        # Trigram index (FTS5): any substring of three or more characters.
+        phrase = '"' + needle.replace('"', '""') + '"'
         rows = self.conn.execute(
-            f"SELECT f.since, {P_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
-            " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
-            (player_id,),
-        )
-        return [(Friendship(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
-
-    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
-        rows = self.conn.execute(
-            f"SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
-            " FROM friend_requests r JOIN players p ON p.id = r.from_player_id WHERE r.to_player_id = ?"
-            f" UNION ALL SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
-            " FROM friend_requests r JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ?"
-            " ORDER BY 5, 1",
-            (player_id, player_id),
-        )
-        return [(request_of(r[:5]), player_of(r[5:])) for r in rows]
-
-    def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
-        rows = self.conn.execute(
-            f"SELECT b.created_at, {P_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
-            " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
-            (player_id,),
-        )
-        return [(Block(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
-
-    def friend_ids(self, player_id: str) -> set[str]:
-        return {
-            r[0]
-            for r in self.conn.execute("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
-        }
-
-    def request_peers(self, player_id: str) -> dict[str, bool]:
-        rows = self.conn.execute(
-            "SELECT to_player_id, 1 FROM friend_requests WHERE from_player_id = ?"
-            " UNION ALL SELECT from_player_id, 0 FROM friend_requests WHERE to_player_id = ?",
-            (player_id, player_id),
-        )
-        return {peer: bool(sent) for peer, sent in rows}
-
-    def blocked_either_way(self, player_id: str) -> set[str]:
-        rows = self.conn.execute(
-            "SELECT blocked_id FROM blocks WHERE blocker_id = ?"
-            " UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
-            (player_id, player_id),
-        )
-        return {r[0] for r in rows}
-
-    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
-        rows = self.conn.execute(
-            f"SELECT {PLAYER_COLUMNS} FROM players"
-            " WHERE game_id = ? AND env = ? AND last_active_at IS NOT NULL"
-            " ORDER BY last_active_at DESC LIMIT ?",
-            (game_id, env.value, limit),
+            f"SELECT {P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
+            " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
+            (phrase, game_id, env.value, limit),
         )
         return [player_of(r) for r in rows]
 
-    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
-        needle = text.lower()
-        if len(needle) >= 3:
-            # Trigram index: any substring of three or more characters.
-            phrase = '"' + needle.replace('"', '""') + '"'
-            rows = self.conn.execute(
-                f"SELECT {P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
-                " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
-                (phrase, game_id, env.value, limit),
-            )
-        else:
-            # Too short for trigrams: names starting with the text, a range of the prefix index.
-            rows = self.conn.execute(
-                f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
-                " AND search_name >= ? AND search_name < ? ORDER BY search_name LIMIT ?",
-                (game_id, env.value, needle, needle + "\U0010ffff", limit),
-            )
-        return [player_of(r) for r in rows]
+    def _in_list(self, column: str, values: list[str]) -> tuple[str, tuple[Any, ...]]:
+        return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
 
-    def holdings_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
-        if not player_ids or not keys:
-            return {}
-        players, resources = ", ".join("?" * len(player_ids)), ", ".join("?" * len(keys))
-        rows = self.conn.execute(
-            "SELECT player_id, resource_key, amount FROM holdings"
-            f" WHERE player_id IN ({players}) AND resource_key IN ({resources})",
-            (*player_ids, *keys),
-        )
-        out: dict[str, dict[str, int]] = {}
-        for pid, key, amount in rows:
-            out.setdefault(pid, {})[key] = amount
-        return out
-
-    # --- Ledger --------------------------------------------------------------------------------
-    def get_holding(self, player_id: str, key: str) -> Holding:
-        row = self.conn.execute(
-            "SELECT amount, parameters FROM holdings WHERE player_id = ? AND resource_key = ?",
-            (player_id, key),
-        ).fetchone()
+    def _window_sums(self, since: int) -> str:
         return (
-            Holding(key=key)
-            if row is None
-            else Holding(key=key, amount=row[0], parameters=orjson.loads(row[1]))
+            f", SUM(CASE WHEN purchased_at > {since} THEN normalized_amount_minor ELSE 0 END),"
+            f" SUM(purchased_at > {since})"
         )
 
-    def get_holdings(self, player_id: str) -> dict[str, Holding]:
-        rows = self.conn.execute(
-            "SELECT resource_key, amount, parameters FROM holdings WHERE player_id = ?", (player_id,)
-        )
-        return {r[0]: Holding(key=r[0], amount=r[1], parameters=orjson.loads(r[2])) for r in rows}
-
-    def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None:
-        self.conn.execute(
-            "INSERT INTO ledger (id, player_id, game_id, resource_key, resource_type, delta, balance_after,"
-            " reason, note, source_ref_id, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                entry.id,
-                entry.player_id,
-                entry.game_id,
-                entry.resource_key,
-                entry.resource_type.value,
-                entry.delta,
-                entry.balance_after,
-                entry.reason.value,
-                entry.note,
-                entry.source_ref_id,
-                orjson.dumps(entry.actor).decode(),
-                to_millis(entry.created_at),
-            ),
-        )
-        self.conn.execute(
-            "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = excluded.amount,"
-            " parameters = excluded.parameters",
-            (entry.player_id, entry.resource_key, holding.amount, orjson.dumps(holding.parameters).decode()),
-        )
-
-    def ledger(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
-        query = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
-        params: tuple[str, ...] = (player_id,)
-        if key is not None:
-            query += " AND resource_key = ?"
-            params = (player_id, key)
-        return [ledger_entry_of(r) for r in self.conn.execute(query + " ORDER BY seq", params)]
-
-    # --- Grants --------------------------------------------------------------------------------
-    def insert_grant(self, grant: Grant) -> None:
-        self.conn.execute(
-            f"INSERT INTO grants ({GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", grant_row(grant)
-        )
-
-    def get_grant(self, game_id: str, grant_id: str) -> Grant | None:
-        row = self.conn.execute(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
-        ).fetchone()
-        return None if row is None else grant_of(row)
-
-    def update_grant(self, grant: Grant) -> None:
-        self.conn.execute(
-            "UPDATE grants SET status = ?, claimed_at = ?, acked_by = ? WHERE id = ?",
-            (
-                grant.status.value,
-                ms(grant.claimed_at),
-                grant.acked_by.value if grant.acked_by else None,
-                grant.id,
-            ),
-        )
-
-    def pending_grants(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
-        rows = self.conn.execute(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ? AND status = 'pending'"
-            " AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id LIMIT ?",
-            (player_id, to_millis(now), limit),
-        )
-        return [grant_of(r) for r in rows]
-
-    def grants_past_expiry(self, now: datetime, limit: int) -> list[Grant]:
-        rows = self.conn.execute(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
-            " AND expires_at <= ? ORDER BY expires_at LIMIT ?",
-            (to_millis(now), limit),
-        )
-        return [grant_of(r) for r in rows]
-
-    # --- Gifts ---------------------------------------------------------------------------------
-    def insert_gift(self, gift: Gift) -> None:
-        self.conn.execute(
-            "INSERT INTO gifts (id, game_id, grant_id, sender_id, recipient_id, type, resource_key, amount,"
-            " message, status, sent_at, expires_at, claimed_at, deducted, idempotency_key)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                gift.id,
-                gift.game_id,
-                gift.grant_id,
-                gift.sender_id,
-                gift.recipient_id,
-                gift.type.value,
-                gift.resource_key,
-                gift.amount,
-                gift.message,
-                gift.status.value,
-                to_millis(gift.sent_at),
-                ms(gift.expires_at),
-                ms(gift.claimed_at),
-                int(gift.deducted_from_sender),
-                gift.idempotency_key,
-            ),
-        )
-
-    def get_gift(self, game_id: str, gift_id: str) -> Gift | None:
-        row = self.conn.execute(
-            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
-        ).fetchone()
-        return None if row is None else gift_of(row)
-
-    def update_gift(self, gift: Gift) -> None:
-        self.conn.execute(
-            "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
-            (gift.status.value, ms(gift.claimed_at), gift.id),
-        )
-
-    def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
-        row = self.conn.execute(
-            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
-            (sender_id, idempotency_key),
-        ).fetchone()
-        return None if row is None else gift_of(row)
-
-    def gift_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
-    ) -> SenderStats:
-        since = to_millis(cooldown_since)
-        # Without a daily limit nothing is counted, so the read stays inside the cooldown window (which
-        # holds at most about one gift per friend).
-        day = since if day_start is None else to_millis(day_start)
-        last, today = self.conn.execute(
-            "SELECT MAX(CASE WHEN recipient_id = ? AND sent_at > ? THEN sent_at END),"
-            " COUNT(CASE WHEN sent_at >= ? THEN 1 END)"
-            " FROM gifts WHERE sender_id = ? AND sent_at >= ?",
-            (recipient_id, since, day, sender_id, min(since, day)),
-        ).fetchone()
-        return SenderStats(last_to_recipient=dt(last), sent_today=today if day_start is not None else 0)
-
-    def gift_cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
-        rows = self.conn.execute(
-            "SELECT recipient_id, MAX(sent_at) FROM gifts WHERE sender_id = ? AND sent_at > ?"
-            " GROUP BY recipient_id",
-            (sender_id, to_millis(since)),
-        )
-        return {r[0]: from_millis(r[1]) for r in rows}
-
-    def list_gifts(
-        self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
-    ) -> list[GiftListing]:
-        mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
-        query = f"SELECT {GIFT_COLUMNS}, t.status, {P_COLUMNS} {GIFT_FROM}"
-        query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
-        params: list[Any] = [player_id]
-        if claimable_at is not None:
-            query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
-            params.append(to_millis(claimable_at))
-        rows = self.conn.execute(query + " ORDER BY g.sent_at DESC, g.rowid DESC LIMIT ?", (*params, limit))
-        return [GiftListing(gift_of(r[:17]), player_of(r[18:]), GrantStatus(r[17])) for r in rows]
-
-    # --- Player tools --------------------------------------------------------------------------
-    def recent_grants(self, player_id: str, limit: int) -> list[Grant]:
-        rows = self.conn.execute(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ?"
-            " ORDER BY created_at DESC, id DESC LIMIT ?",
-            (player_id, limit),
-        )
-        return [grant_of(r) for r in rows]
-
-    def grant_counts(self, player_id: str) -> dict[GrantStatus, int]:
-        counts = dict.fromkeys(GrantStatus, 0)
-        for status, n in self.conn.execute(
-            "SELECT status, COUNT(*) FROM grants WHERE player_id = ? GROUP BY status", (player_id,)
-        ):
-            counts[GrantStatus(status)] = n
-        return counts
-
-    def get_merge(self, game_id: str, env: Environment, from_external_id: str) -> MergeRecord | None:
-        row = self.conn.execute(
-            "SELECT game_id, env, from_external_id, from_player_id, to_player_id, placeholder, merged_at"
-            " FROM merges WHERE game_id = ? AND env = ? AND from_external_id = ?"
-            " ORDER BY merged_at DESC LIMIT 1",
-            (game_id, env.value, from_external_id),
-        ).fetchone()
-        if row is None:
-            return None
-        return MergeRecord(row[0], Environment(row[1]), row[2], row[3], row[4], row[5], from_millis(row[6]))
-
-    def insert_merge(self, record: MergeRecord) -> None:
-        self.conn.execute(
-            "INSERT INTO merges (game_id, env, from_external_id, from_player_id, to_player_id, placeholder,"
-            " merged_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                record.game_id,
-                record.env.value,
-                record.from_external_id,
-                record.from_player_id,
-                record.to_player_id,
-                record.placeholder,
-                to_millis(record.merged_at),
-            ),
-        )
-
-    def forget_merges_into(self, player_id: str) -> None:
-        self.conn.execute("DELETE FROM merges WHERE to_player_id = ?", (player_id,))
-
-    def reassign_records(self, from_id: str, to: Player) -> None:
-        self.conn.execute(
-            "UPDATE grants SET player_id = ?, external_player_id = ? WHERE player_id = ?",
-            (to.id, to.external_id, from_id),
-        )
-        self.conn.execute("UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
-        self.conn.execute("UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
-        self.conn.execute("UPDATE purchases SET player_id = ? WHERE player_id = ?", (to.id, from_id))
-
-    def move_ledger(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
-        self.conn.execute("UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))
-        self.conn.execute("DELETE FROM holdings WHERE player_id IN (?, ?)", (from_id, to_id))
-        self.conn.executemany(
-            "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)",
-            [(to_id, h.key, h.amount, orjson.dumps(h.parameters).decode()) for h in holdings.values()],
-        )
-
-    def blocks_involving(self, player_id: str) -> list[Block]:
-        rows = self.conn.execute(
-            "SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocker_id = ?"
-            " UNION ALL SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocked_id = ?",
-            (player_id, player_id),
-        )
-        return [Block(r[0], r[1], from_millis(r[2])) for r in rows]
-
-    def remove_from_graph(self, player_id: str) -> None:
-        self.conn.execute("DELETE FROM friendships WHERE player_id = ?", (player_id,))
-        self.conn.execute("DELETE FROM friendships WHERE friend_id = ?", (player_id,))
-        self.conn.execute("DELETE FROM friend_requests WHERE from_player_id = ?", (player_id,))
-        self.conn.execute("DELETE FROM friend_requests WHERE to_player_id = ?", (player_id,))
-        self.conn.execute("DELETE FROM blocks WHERE blocker_id = ?", (player_id,))
-        self.conn.execute("DELETE FROM blocks WHERE blocked_id = ?", (player_id,))
-
-    def clear_gift_messages(self, player_id: str) -> None:
-        self.conn.execute("UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))
-        self.conn.execute("UPDATE gifts SET message = NULL WHERE recipient_id = ?", (player_id,))
-
-    def get_erasure(self, game_id: str, external_id_hash: str) -> ErasureRecord | None:
-        row = self.conn.execute(
-            "SELECT game_id, external_id_hash, player_id, placeholder, reason, erased_at FROM erasures"
-            " WHERE game_id = ? AND external_id_hash = ? ORDER BY erased_at DESC LIMIT 1",
-            (game_id, external_id_hash),
-        ).fetchone()
-        if row is None:
-            return None
-        return ErasureRecord(row[0], row[1], row[2], row[3], ErasureReason(row[4]), from_millis(row[5]))
-
-    def insert_erasure(self, record: ErasureRecord) -> None:
-        self.conn.execute(
-            "INSERT INTO erasures (game_id, external_id_hash, player_id, placeholder, reason, erased_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                record.game_id,
-                record.external_id_hash,
-                record.player_id,
-                record.placeholder,
-                record.reason.value,
-                to_millis(record.erased_at),
-            ),
-        )
-
-    # --- Purchases -----------------------------------------------------------------------------
-    def get_purchase(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
-        row = self.conn.execute(
-            f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM}"
-            " WHERE u.game_id = ? AND u.env = ? AND u.transaction_id = ?",
-            (game_id, env.value, transaction_id),
-        ).fetchone()
-        return None if row is None else purchase_of(row)
-
-    def insert_purchase(self, purchase: Purchase) -> None:
-        self.conn.execute(
-            "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
-            " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
-            " purchased_at, tracked_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                purchase.id,
-                purchase.game_id,
-                purchase.env.value,
-                purchase.player_id,
-                purchase.transaction_id,
-                purchase.store,
-                purchase.product_id,
-                purchase.product_type,
-                purchase.amount_minor,
-                purchase.currency,
-                purchase.normalized_amount_minor,
-                purchase.fx_rate,
-                purchase.validation_status.value,
-                to_millis(purchase.purchased_at),
-                to_millis(purchase.tracked_at),
-                orjson.dumps(purchase.metadata).decode(),
-            ),
-        )
-
-    def set_purchase_validation(self, purchase_id: str, status: ValidationStatus) -> None:
-        self.conn.execute(
-            "UPDATE purchases SET validation_status = ? WHERE id = ?", (status.value, purchase_id)
-        )
-
-    def list_purchases(
-        self, player_id: str, before: tuple[datetime, str] | None, limit: int
-    ) -> list[Purchase]:
-        query = f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM} WHERE u.player_id = ?"
-        params: list[Any] = [player_id]
-        if before is not None:
-            query += " AND (u.purchased_at, u.id) < (?, ?)"
-            params += [to_millis(before[0]), before[1]]
-        rows = self.conn.execute(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
-        return [purchase_of(r) for r in rows]
-
-    def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
-        sums = "".join(
-            f", SUM(CASE WHEN purchased_at > {to_millis(window_start(now, d))} THEN normalized_amount_minor"
-            f" ELSE 0 END), SUM(purchased_at > {to_millis(window_start(now, d))})"
-            for d in windows
-        )
-        row = self.conn.execute(
-            "SELECT COALESCE(SUM(normalized_amount_minor), 0), COUNT(*), MIN(purchased_at), MAX(purchased_at)"
-            f"{sums} FROM purchases WHERE player_id = ?",
-            (player_id,),
-        ).fetchone()
-        return PlayerSpend(
-            lifetime_amount_minor=row[0],
-            purchase_count=row[1],
-            first_purchase_at=dt(row[2]),
-            last_purchase_at=dt(row[3]),
-            windows=tuple(Window(d, row[4 + 2 * i] or 0, row[5 + 2 * i] or 0) for i, d in enumerate(windows)),
-        )
-
-    def spenders(
-        self,
-        game_id: str,
-        env: Environment,
-        min_amount_minor: int,
-        since: datetime | None,
-        limit: int,
-        offset: int,
-    ) -> list[Spender]:
-        rows = self.conn.execute(
-            "SELECT u.player_id, p.external_id, SUM(u.normalized_amount_minor) AS total, COUNT(*),"
-            " MAX(u.purchased_at) FROM purchases u JOIN players p ON p.id = u.player_id"
-            " WHERE u.game_id = ? AND u.env = ? AND u.purchased_at > ? AND p.debug_at IS NULL"
-            " GROUP BY u.player_id HAVING total >= ? ORDER BY total DESC, p.external_id LIMIT ? OFFSET ?",
-            (game_id, env.value, to_millis(since) if since else -(2**62), min_amount_minor, limit, offset),
-        )
-        return [Spender(r[0], r[1], r[2], r[3], from_millis(r[4])) for r in rows]
-
-    def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
-        where = (
-            " FROM purchases u JOIN players p ON p.id = u.player_id WHERE u.game_id = ? AND u.env = ?"
-            " AND u.purchased_at >= ? AND u.purchased_at <= ? AND p.debug_at IS NULL"
-        )
-        params = (game_id, env.value, to_millis(start), to_millis(end))
-        gross, count, paying = self.conn.execute(
-            "SELECT COALESCE(SUM(u.normalized_amount_minor), 0), COUNT(*),"
-            f" COUNT(DISTINCT u.player_id){where}",
-            params,
-        ).fetchone()
-        products = self.conn.execute(
-            f"SELECT u.product_id, SUM(u.normalized_amount_minor) AS total, COUNT(*){where}"
-            " GROUP BY u.product_id ORDER BY total DESC, u.product_id",
-            params,
-        )
-        days = self.conn.execute(
-            f"SELECT u.purchased_at / 86400000 AS day, SUM(u.normalized_amount_minor), COUNT(*){where}"
-            " GROUP BY day ORDER BY day",
-            params,
-        )
-        return RevenueSummary(
-            gross_amount_minor=gross,
-            purchase_count=count,
-            paying_players=paying,
-            per_product=tuple(ProductRevenue(*r) for r in products),
-            per_day=tuple(DayRevenue(from_millis(r[0] * 86_400_000).date(), r[1], r[2]) for r in days),
-        )
-
-    def migration_keys(
-        self, game_id: str, env: Environment, kind: MigrationKind, keys: list[str]
-    ) -> dict[str, str]:
-        found: dict[str, str] = {}
-        for start in range(0, len(keys), 500):  # SQLite's bound-parameter limit
-            chunk = keys[start : start + 500]
-            rows = self.conn.execute(
-                "SELECT key, fingerprint FROM migration_keys WHERE game_id = ? AND env = ? AND kind = ?"
-                f" AND key IN ({', '.join('?' * len(chunk))})",
-                (game_id, env.value, kind.value, *chunk),
-            )
-            found.update(dict(rows))
-        return found
-
-    def put_migration_key(
-        self, game_id: str, env: Environment, kind: MigrationKind, key: str, fingerprint: str, at: datetime
-    ) -> None:
-        self.conn.execute(
-            "INSERT INTO migration_keys (game_id, env, kind, key, fingerprint, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, env.value, kind.value, key, fingerprint, to_millis(at)),
-        )
-
-    # --- Outbox --------------------------------------------------------------------------------
-    def emit(self, event: DomainEvent) -> None:
-        self.emitted = True
-        data = orjson.dumps(event.data).decode()
-        not_before = None
-        if event.debounce_key is not None:
-            # Last state wins: a burst with one key is one event, sent DEBOUNCE after its first one.
-            replaced = self.conn.execute(
-                "UPDATE outbox SET data = ?, occurred_at = ? WHERE debounce_key = ? AND fanned_out = 0",
-                (data, to_millis(event.occurred_at), event.debounce_key),
-            ).rowcount
-            if replaced:
-                return
-            not_before = to_millis(event.occurred_at + DEBOUNCE)
-        self.conn.execute(
-            "INSERT INTO outbox"
-            " (id, studio_id, game_id, env, kind, occurred_at, data, debounce_key, not_before)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                event.id,
-                event.studio_id,
-                event.game_id,
-                event.env.value,
-                event.kind,
-                to_millis(event.occurred_at),
-                data,
-                event.debounce_key,
-                not_before,
-            ),
-        )
-
+    # --- Server-only: outbox listing, idempotency purge -----------------------------------------
     def outbox(self) -> list[DomainEvent]:
         rows = self.conn.execute(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq").fetchall()
         return [outbox_event(r) for r in rows]
-
-    # --- Idempotency ---------------------------------------------------------------------------
-    def get_idempotent(self, scope: str, key: str) -> StoredResponse | None:
-        row = self.conn.execute(
-            "SELECT fingerprint, status, body, created_at FROM idempotency WHERE scope = ? AND key = ?",
-            (scope, key),
-        ).fetchone()
-        if row is None:
-            return None
-        return StoredResponse(
-            scope=scope,
-            key=key,
-            fingerprint=row[0],
-            status=row[1],
-            body=row[2],
-            created_at=from_millis(row[3]),
-        )
-
-    def put_idempotent(self, stored: StoredResponse) -> None:
-        self.conn.execute(
-            "INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                stored.scope,
-                stored.key,
-                stored.fingerprint,
-                stored.status,
-                stored.body,
-                to_millis(stored.created_at),
-            ),
-        )
 
     def purge_idempotency(self, before_ms: int) -> int:
         return self.conn.execute("DELETE FROM idempotency WHERE created_at < ?", (before_ms,)).rowcount
