@@ -45,5 +45,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks", "--json", "benchmarks/results/latest.json", *session.posargs)
     # The embedded figure (core commands on the in-memory store, no server): sends per second.
     session.run("python", "-m", "benchmarks.embedded", "--json", "benchmarks/results/embedded.json")
+    # PostgreSQL drivers for the same write shape (issue #8): psycopg on threads vs asyncpg.
+    session.run("python", "-m", "benchmarks.pg_drivers", "--json", "benchmarks/results/pg_drivers.json")
     # Issue #7: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")
