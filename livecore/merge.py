@@ -27,10 +27,12 @@ secret, friend code and presence are dropped (they now live on in the target, or
 from __future__ import annotations
 
 import enum
+from datetime import datetime
 from typing import Any
 
 import attrs
 
+from livecore.clock import format_ts
 from livecore.economy import Holding
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.players import Lifecycle, Player
@@ -55,7 +57,7 @@ class MergeRecord:
     from_player_id: str
     to_player_id: str
     placeholder: str
-    merged_at: Any
+    merged_at: datetime
 
 
 def placeholder(prefix: str, uuid: str) -> str:
@@ -110,13 +112,13 @@ def fold_holdings(source: dict[str, Holding], target: dict[str, Holding]) -> dic
 class GraphFacts:
     """The friend graph around the two players, as ids (what the fold needs to decide)."""
 
-    source_friends: dict[str, Any]  # friend id -> since
+    source_friends: dict[str, datetime]  # friend id -> since
     target_friends: set[str]
     target_ties: set[str]  # everyone the target is friends with, has a request with, or a block with
     blocked_either_way_by_target: set[str]
 
 
-def friends_to_move(source_id: str, target_id: str, facts: GraphFacts) -> dict[str, Any]:
+def friends_to_move(source_id: str, target_id: str, facts: GraphFacts) -> dict[str, datetime]:
     """The source's friendships the target takes over (friend id -> since)."""
     return {
         fid: since
@@ -133,7 +135,7 @@ def tie_moves(other_id: str, source_id: str, target_id: str, facts: GraphFacts) 
 
 
 def merged_payload(
-    record: MergeRecord, source: Player, target: Player, actor: dict[str, Any], merged_at: str
+    record: MergeRecord, source: Player, target: Player, actor: dict[str, Any]
 ) -> dict[str, Any]:
     """``player.merged`` (SPEC 6.2)."""
     return {
@@ -142,6 +144,6 @@ def merged_payload(
         "toPlayerId": target.id,
         "toExternalPlayerId": target.external_id,
         "anonymizedExternalPlayerId": record.placeholder,
-        "mergedAt": merged_at,
+        "mergedAt": format_ts(record.merged_at),
         "actor": actor,
     }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.commands.players import find_player, find_record
 from livecore.erasure import id_hash
@@ -99,7 +98,7 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
         rt,
         scope,
         "player.merged",
-        merged_payload(record, source, target, scope.actor.to_wire(), format_ts(now)),
+        merged_payload(record, source, target, scope.actor.to_wire()),
     )
     return Merged(MergeStatus.MERGED, record, target)
 

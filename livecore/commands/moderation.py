@@ -6,7 +6,7 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
-from livecore.players import Player, ban, flag_debug, unban, unflag_debug
+from livecore.players import Player, ban, check_reason, flag_debug, unban, unflag_debug
 from livecore.scope import Scope
 from livecore.store import Transaction
 
@@ -19,6 +19,7 @@ class Moderated:
 
 def ban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player, reason: str) -> Moderated:
     """``player.banned`` on the transition only; a re-ban refreshes the reason quietly."""
+    reason = check_reason(reason, required=True) or ""
     now = rt.clock.now()
     updated, applied = ban(player, reason, now)
     tx.update_player(updated)
@@ -60,6 +61,7 @@ def unban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player) -> 
 
 
 def set_debug(tx: Transaction, rt: Runtime, player: Player, reason: str | None) -> Moderated:
+    reason = check_reason(reason, required=False)
     updated, applied = flag_debug(player, reason, rt.clock.now())
     tx.update_player(updated)
     return Moderated(updated, applied)

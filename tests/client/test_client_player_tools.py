@@ -1142,7 +1142,7 @@ def test_classes_name_every_field_of_the_payload_functions() -> None:
         merged_at=WHEN,
     )
     actor = {"kind": "api_key", "prefix": "lc_test_abcd"}
-    merged = merged_payload(record, bob, ada, actor, TS)
+    merged = merged_payload(record, bob, ada, actor)
     assert receive("player.merged", merged) == PlayerMerged(
         from_player_id="plr_2",
         from_external_player_id="bob",
