@@ -53,24 +53,33 @@ class Decision(NamedTuple):
         return out
 
 
-def take(bucket: Bucket | None, limit: int, now_ms: int) -> tuple[Bucket, Decision]:
-    """Take one token at ``now_ms``. A missing bucket starts full."""
-    per_ms = limit / 60_000
+def refill(bucket: Bucket | None, limit: int, now_ms: int) -> float:
+    """The tokens in ``bucket`` at ``now_ms``, before taking one. A missing bucket starts full."""
     if bucket is None:
-        tokens = float(limit)
-    else:
-        elapsed = max(0, now_ms - bucket.updated_ms)
-        tokens = min(float(limit), bucket.tokens + elapsed * per_ms)
-    allowed = tokens >= 1.0
-    if allowed:
-        tokens -= 1.0
+        return float(limit)
+    elapsed = max(0, now_ms - bucket.updated_ms)
+    return min(float(limit), bucket.tokens + elapsed * (limit / 60_000))
+
+
+def decide(tokens: float, allowed: bool, limit: int) -> Decision:
+    """The decision (and headers) for a bucket left with ``tokens`` after a take that was ``allowed`` or
+    not. Shared by the in-process buckets and the database-held ones (livecore_server.ratelimit)."""
+    per_ms = limit / 60_000
     retry_after = None if allowed else max(1, math.ceil((1.0 - tokens) / per_ms / 1000))
     reset = math.ceil((limit - tokens) / per_ms / 1000) if tokens < limit else 0
-    decision = Decision(
+    return Decision(
         allowed=allowed,
         limit=limit,
         remaining=int(tokens),
         reset_seconds=reset,
         retry_after_seconds=retry_after,
     )
-    return Bucket(tokens=tokens, updated_ms=now_ms), decision
+
+
+def take(bucket: Bucket | None, limit: int, now_ms: int) -> tuple[Bucket, Decision]:
+    """Take one token at ``now_ms``: allowed when at least one whole token is there."""
+    tokens = refill(bucket, limit, now_ms)
+    allowed = tokens >= 1.0
+    if allowed:
+        tokens -= 1.0
+    return Bucket(tokens=tokens, updated_ms=now_ms), decide(tokens, allowed, limit)

@@ -130,11 +130,11 @@ def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Applica
 
 def _background(services: Services):  # type: ignore[no-untyped-def]
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        services.store.start_checkpointer()
+        services.store.start()
         dispatcher = Dispatcher(services, timeout=services.config.webhook_timeout)
         await dispatcher.start()
         services.dispatcher = dispatcher
-        tasks = [asyncio.create_task(_housekeeping(services))]
+        tasks = [asyncio.create_task(_housekeeping(services, services.config.flush_seconds))]
         if not services.manual_clock:
             tasks.append(asyncio.create_task(services.scheduler.run_forever()))
         yield
@@ -149,13 +149,13 @@ def _background(services: Services):  # type: ignore[no-untyped-def]
     return ctx
 
 
-async def _housekeeping(services: Services, every: float = 5.0) -> None:
+async def _housekeeping(services: Services, every: float) -> None:
     """Real-time chores that are not service rules: flush key usage and presence, drop refilled buckets."""
     while True:
         await asyncio.sleep(every)
         try:
-            services.usage.flush(services.store)
-            services.presence.flush(services.store)
-            services.ratelimiter.prune()
+            await services.usage.flush_async(services.store)
+            await services.presence.flush_async(services.store)
+            await services.ratelimiter.prune()
         except Exception:
             log.exception("housekeeping failed")

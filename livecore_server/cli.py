@@ -9,8 +9,10 @@ import os
 import sys
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import click
+import psycopg
 from aiohttp import web
 
 from livecore.clock import Clock, ManualClock
@@ -29,22 +31,31 @@ from livecore_server.clock import SystemClock
 from livecore_server.crypto import ServerKeyError
 from livecore_server.manifest import Manifest, ManifestError, demo_manifest, load_manifest
 from livecore_server.services import Config, Services, build_services
+from livecore_server.storage.server_store import is_postgres
 
-DB_HELP = "SQLite file path or sqlite:///abs/path.db (default: $LIVECORE_DB, else livecore.db)."
+DB_HELP = (
+    "SQLite file path, sqlite:///abs/path.db or postgresql://user@host/dbname"
+    " (default: $LIVECORE_DB, else livecore.db)."
+)
+POOL_HELP = "PostgreSQL connections (and worker threads) of this process."
 
 
 def _db(db: str | None) -> str:
     return db or os.environ.get("LIVECORE_DB") or "livecore.db"
 
 
-def _services(db: str, clock: Clock) -> Services:
-    if db.startswith(("postgresql://", "postgres://")):
-        raise click.ClickException("PostgreSQL is not supported yet; use a SQLite file.")
+def _services(db: str, clock: Clock, pool_size: int = 8) -> Services:
     try:
-        config = Config(db=db, bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1")
+        config = Config(
+            db=db,
+            pool_size=pool_size,
+            bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
+        )
         return build_services(config, clock)
     except ServerKeyError as exc:
         raise click.ClickException(str(exc)) from None
+    except psycopg.OperationalError as exc:
+        raise click.ClickException(f"cannot reach PostgreSQL: {str(exc).strip()}") from None
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:
@@ -61,10 +72,12 @@ def _event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.new_event_loop()
 
 
-def _serve(services: Services, host: str, port: int, access_log: bool) -> None:
+def _serve(services: Services, host: str, port: int, access_log: bool, reuse_port: bool = False) -> None:
     app = create_app(services)
     clock = "manual" if services.manual_clock else "system"
-    click.echo(f"livecore-server listening on http://{host}:{port} (db {services.config.db}, clock {clock})")
+    click.echo(
+        f"livecore-server listening on http://{host}:{port} (db {redact(services.config.db)}, clock {clock})"
+    )
     # run_app handles SIGINT and SIGTERM: it stops accepting, lets in-flight requests finish (up to the
     # shutdown timeout) and runs the cleanup contexts, which close the database.
     web.run_app(
@@ -75,7 +88,16 @@ def _serve(services: Services, host: str, port: int, access_log: bool) -> None:
         access_log=logging.getLogger("aiohttp.access") if access_log else None,
         shutdown_timeout=10.0,
         print=None,
+        reuse_port=reuse_port or None,
     )
+
+
+def redact(db: str) -> str:
+    """The database URL without its password, for logs."""
+    parts = urlsplit(db)
+    if not is_postgres(db) or parts.password is None:
+        return db
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
 
 
 @click.group()
@@ -93,10 +115,23 @@ def main() -> None:
     "--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True
 )
 @click.option("--access-log/--no-access-log", default=False, help="Log every request line.")
-def serve(db: str | None, host: str, port: int, clock_kind: str, access_log: bool) -> None:
+@click.option(
+    "--db-pool", "pool_size", default=8, show_default=True, type=click.IntRange(1, 256), help=POOL_HELP
+)
+@click.option(
+    "--reuse-port",
+    is_flag=True,
+    help="Share the port with other livecore-server processes on this machine (SO_REUSEPORT; PostgreSQL).",
+)
+def serve(
+    db: str | None, host: str, port: int, clock_kind: str, access_log: bool, pool_size: int, reuse_port: bool
+) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
-    _serve(_services(_db(db), clock), host, port, access_log)
+    db = _db(db)
+    if reuse_port and not is_postgres(db):
+        raise click.ClickException("--reuse-port runs several processes on one database: use PostgreSQL.")
+    _serve(_services(db, clock, pool_size), host, port, access_log, reuse_port)
 
 
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
@@ -196,11 +231,15 @@ def webhook_endpoints(db: str | None) -> None:
     """List webhook endpoints with their status."""
 
     def run(services: Services) -> list[Any]:
-        rows = services.store.conn.execute(
-            "SELECT e.id, g.key, e.name, e.env, e.status, e.consecutive_failures, e.url"
-            " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name"
-        ).fetchall()
-        return list(rows)
+        return services.store.run(
+            lambda tx: list(
+                tx.execute(
+                    "SELECT e.id, g.key, e.name, e.env, e.status, e.consecutive_failures, e.url"
+                    " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name"
+                )
+            ),
+            write=False,
+        )
 
     for row in _operate(db, run):
         click.echo("{}  {}/{}  [{}]  {}  failures={}  {}".format(*row))

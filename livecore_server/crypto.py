@@ -31,7 +31,7 @@ def key_file_for(db_path: str | None) -> Path:
     return Path(f"{db_path}.key") if db_path else Path("livecore.key")
 
 
-def load_server_key(db_path: str | None) -> bytes:
+def load_server_key(db_path: str | None, key_file: str | None = None) -> bytes:
     raw = os.environ.get(ENV_VAR)
     if raw:
         try:
@@ -41,7 +41,7 @@ def load_server_key(db_path: str | None) -> bytes:
         if len(key) < 32:
             raise ServerKeyError(f"{ENV_VAR} must decode to at least 32 bytes")
         return key
-    path = key_file_for(db_path)
+    path = Path(key_file) if key_file else key_file_for(db_path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -14,23 +14,23 @@ import time
 
 from livecore.hashing import KeyedHasher
 from livecore_server.storage.records import ApiKey
-from livecore_server.storage.sqlite import SqliteStore
+from livecore_server.storage.server_store import ServerStore
 
 
 class KeyCache:
-    def __init__(self, store: SqliteStore, hasher: KeyedHasher, ttl: float = 1.0) -> None:
+    def __init__(self, store: ServerStore, hasher: KeyedHasher, ttl: float = 1.0) -> None:
         self._store = store
         self._hasher = hasher
         self._ttl = ttl
         self._entries: dict[str, tuple[float, ApiKey | None]] = {}
 
-    def lookup(self, secret: str) -> ApiKey | None:
+    async def lookup(self, secret: str) -> ApiKey | None:
         now = time.monotonic()
         hit = self._entries.get(secret)
         if hit is not None and now - hit[0] < self._ttl:
             return hit[1]
         digest = self._hasher.hash(secret)
-        key = self._store.run(lambda tx: tx.api_key_by_hash(digest), write=False)
+        key = await self._store.read(lambda tx: tx.api_key_by_hash(digest))
         if len(self._entries) > 10_000:
             self._entries.clear()
         self._entries[secret] = (now, key)
@@ -47,9 +47,19 @@ class UsageRecorder:
     def record(self, key_id: str, now_ms: int, operation: str, sdk: str | None) -> None:
         self._pending[key_id] = (now_ms, operation, sdk[:200] if sdk else None)
 
-    def flush(self, store: SqliteStore) -> int:
-        if not self._pending:
-            return 0
-        batch, self._pending = self._pending, {}
-        store.run(lambda tx: tx.record_key_usage(batch))
+    def flush(self, store: ServerStore) -> int:
+        """Write what is pending now, on this thread (at shutdown)."""
+        batch = self._take()
+        if batch:
+            store.run(lambda tx: tx.record_key_usage(batch))
         return len(batch)
+
+    async def flush_async(self, store: ServerStore) -> int:
+        batch = self._take()
+        if batch:
+            await store.run_async(lambda tx: tx.record_key_usage(batch))
+        return len(batch)
+
+    def _take(self) -> dict[str, tuple[int, str, str | None]]:
+        batch, self._pending = self._pending, {}
+        return batch

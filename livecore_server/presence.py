@@ -7,8 +7,11 @@ The board keeps the latest heartbeat of each player in memory and writes what ch
 once. A heartbeat that opens a session or a new streak day is written at once instead, since sessions
 and streaks are durable facts.
 
-One board per server process: with SQLite the server is one process. (Several processes on PostgreSQL
-need a shared board: issue #8.)
+One board per server process. Several processes on PostgreSQL share presence through the database: each
+writes its board every second (``Config.flush_seconds``) and reads the others' heartbeats from the player
+rows, so a heartbeat is visible at once on the process that took it and within about a second on the
+others (docs/deployment.md). Writes never move presence or activity back in time, whichever process
+writes last.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import attrs
 from livecore.clock import to_millis
 from livecore.players import Player
 from livecore.presence import Presence
-from livecore_server.storage.sqlite import SqliteStore
+from livecore_server.storage.server_store import ServerStore
 
 
 @attrs.define
@@ -52,24 +55,24 @@ class PresenceBoard:
             activity = attrs.evolve(activity, last_active_at=presence.last_active_at)
         return attrs.evolve(player, presence=presence, activity=activity)
 
-    def flush(self, store: SqliteStore) -> int:
-        if not self._dirty:
-            return 0
-        rows = []
+    def flush(self, store: ServerStore) -> int:
+        """Write what changed now, on this thread (at shutdown)."""
+        beats = self._take()
+        if beats:
+            store.run(lambda tx: tx.record_presence(beats))
+        return len(beats)
+
+    async def flush_async(self, store: ServerStore) -> int:
+        beats = self._take()
+        if beats:
+            await store.run_async(lambda tx: tx.record_presence(beats))
+        return len(beats)
+
+    def _take(self) -> list[tuple[str, int, str | None]]:
+        beats = []
         for player_id in self._dirty:
             beat = self._beats[player_id]
             assert beat.last_active_at is not None
-            ms = to_millis(beat.last_active_at)
-            rows.append((ms, beat.status, ms, ms, player_id))
+            beats.append((player_id, to_millis(beat.last_active_at), beat.status))
         self._dirty = set()
-
-        def write(tx: object) -> None:
-            store.conn.executemany(
-                "UPDATE players SET presence_at = ?, presence_status = ?,"
-                " last_active_at = max(COALESCE(last_active_at, 0), ?), last_seen_at = max(last_seen_at, ?)"
-                " WHERE id = ?",
-                rows,
-            )
-
-        store.run(write)
-        return len(rows)
+        return beats

@@ -5,6 +5,11 @@ says itself when it is next due (the webhook dispatcher: its next retry): :meth:
 the wall clock a background task runs the periodic jobs that came due, once a second (the dispatcher has
 its own loop). With the manual clock nothing runs on its own: :meth:`Scheduler.advance` moves the clock to
 each due time in order and runs that work there, so it sees the time it was due at, as in real time.
+
+Several processes on one database each run this scheduler; a periodic job's run is *claimed* first
+(``claim``: one row per job in the database holding the last claimed due time), so each due time runs in
+one process only. A process that dies during a run loses that run; the next due time runs again (every
+job here catches up on what it missed).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from livecore.clock import Clock, ManualClock, from_millis, to_millis
 log = logging.getLogger(__name__)
 
 JobFn = Callable[[], Awaitable[None]]
+# (job name, due time) -> True for the one process that runs it.
+ClaimFn = Callable[[str, datetime], Awaitable[bool]]
 
 
 @attrs.define
@@ -47,8 +54,9 @@ def _aligned(now: datetime, interval: timedelta) -> datetime:
 
 
 class Scheduler:
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, claim: ClaimFn | None = None) -> None:
         self.clock = clock
+        self.claim = claim
         self.jobs: list[Job] = []
         self.work: list[DueWork] = []
         self._lock = asyncio.Lock()
@@ -104,7 +112,8 @@ class Scheduler:
             else:
                 repeats[(name, due_at)] = repeats.get((name, due_at), 0) + 1
             try:
-                await fn()
+                if job is None or self.claim is None or await self.claim(name, due_at):
+                    await fn()
             except Exception:
                 # One failing job must not stop the others; it runs again at its next due time.
                 log.exception("scheduled work %s failed", name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import attrs
@@ -18,9 +18,10 @@ from livecore.webhooks.delivery import RETENTION
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.presence import PresenceBoard
-from livecore_server.ratelimit import RateLimiter
+from livecore_server.ratelimit import RateLimiter, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
-from livecore_server.storage.sqlite import SqliteStore, sqlite_path
+from livecore_server.storage.server_store import ServerStore, is_postgres, open_store
+from livecore_server.storage.sqlite import sqlite_path
 from livecore_server.storage.webhooks import purge_finished
 
 
@@ -31,18 +32,36 @@ class Config:
     key_cache_ttl: float = 1.0
     bench_baseline: bool = False
     webhook_timeout: float = 10.0  # DECISIONS 6; tests shorten it
+    # PostgreSQL: connections (and worker threads) per process.
+    pool_size: int = 8
+    # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see
+    # each other's heartbeats through the database, so they write them often.
+    flush_every: float | None = None
+    # Where the server key is kept when LIVECORE_SECRET_KEY is not set (None: livecore_server.crypto's
+    # default place). Every process of one deployment needs the same key.
+    key_file: str | None = None
+
+    @property
+    def postgres(self) -> bool:
+        return is_postgres(self.db)
+
+    @property
+    def flush_seconds(self) -> float:
+        if self.flush_every is not None:
+            return self.flush_every
+        return 1.0 if self.postgres else 5.0
 
 
 @attrs.define
 class Services:
     config: Config
-    store: SqliteStore
+    store: ServerStore
     clock: Clock
     rng: RandomSource
     keys: ServerKeys
     runtime: Runtime
     scheduler: Scheduler
-    ratelimiter: RateLimiter
+    ratelimiter: RateLimiter | SharedRateLimiter
     key_cache: KeyCache
     usage: UsageRecorder
     presence: PresenceBoard
@@ -62,11 +81,25 @@ class Services:
 
 
 def build_services(config: Config, clock: Clock, rng: RandomSource | None = None) -> Services:
-    path = sqlite_path(config.db)
-    store = SqliteStore(path)
-    keys = ServerKeys(load_server_key(path))
+    # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
+    # deployment needs the same one) or ./livecore.key.
+    keys = ServerKeys(load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file))
+    store = open_store(config.db, pool_size=config.pool_size)
+    ratelimiter: RateLimiter | SharedRateLimiter
+    if config.postgres:
+        from livecore_server.storage.postgres import PostgresStore
+
+        assert isinstance(store, PostgresStore)
+        ratelimiter = SharedRateLimiter(store, clock)
+    else:
+        ratelimiter = RateLimiter(clock)
     rng = rng or SystemRandomSource()
     runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
+
+    async def claim(job: str, due: datetime) -> bool:
+        now = to_millis(clock.now())
+        return await store.run_async(lambda tx: tx.claim_scheduled_run(job, to_millis(due), now))
+
     services = Services(
         config=config,
         store=store,
@@ -74,8 +107,8 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         rng=rng,
         keys=keys,
         runtime=runtime,
-        scheduler=Scheduler(clock),
-        ratelimiter=RateLimiter(clock),
+        scheduler=Scheduler(clock, claim=claim),
+        ratelimiter=ratelimiter,
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),
@@ -88,18 +121,18 @@ def schedule_sweeps(s: Services) -> None:
     """The scheduled work of the service; later features add theirs here."""
 
     async def streaks() -> None:
-        s.store.run(lambda tx: sweep_streaks(tx, s.runtime))
+        await s.store.run_async(lambda tx: sweep_streaks(tx, s.runtime))
 
     async def idempotency() -> None:
         cutoff = to_millis(s.clock.now() - TTL)
-        s.store.run(lambda tx: tx.purge_idempotency(cutoff))
+        await s.store.run_async(lambda tx: tx.purge_idempotency(cutoff))
 
     async def webhook_history() -> None:
         cutoff = s.clock.now() - RETENTION
-        s.store.run(lambda tx: purge_finished(tx.conn, cutoff))
+        await s.store.run_async(lambda tx: purge_finished(tx, cutoff))
 
     async def grant_expiry() -> None:
-        while s.store.run(lambda tx: expire_grants(tx, s.runtime)) == SWEEP_BATCH:
+        while await s.store.run_async(lambda tx: expire_grants(tx, s.runtime)) == SWEEP_BATCH:
             pass
 
     s.scheduler.every("grant_expiry_sweep", timedelta(minutes=1), grant_expiry)

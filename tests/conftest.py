@@ -1,5 +1,11 @@
-"""Fixtures: a real server app on a real SQLite file, with a manual clock, for API tests; and a live
-server on 127.0.0.1 in a thread for client tests."""
+"""Fixtures: a real server app on a real database, with a manual clock, for API tests; and a live
+server on 127.0.0.1 in a thread for client tests.
+
+Every test that uses ``world`` (or ``db_url``) runs twice: on SQLite (``[sqlite]``) and on PostgreSQL
+(``[postgres]``, a fresh schema of this run's fresh database; skipped when PostgreSQL is not reachable,
+failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only overrides the
+``backend`` fixture.
+"""
 
 from __future__ import annotations
 
@@ -78,9 +84,41 @@ permission = "client_sdk"
 """
 
 
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store API tests run on; override in a module to pin one."""
+    return str(request.param)
+
+
+@pytest.fixture
+def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh database for one test: a SQLite file, or a PostgreSQL schema (dropped after)."""
+    if backend == "sqlite":
+        yield str(tmp_path / "test.db")
+        return
+    from tests.postgres_support import drop_schema, new_schema
+
+    url, schema = new_schema()
+    try:
+        yield url
+    finally:
+        drop_schema(schema)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_postgres_run_databases() -> Iterator[None]:
+    yield
+    from tests.postgres_support import drop_run_databases
+
+    drop_run_databases()
+
+
 @attrs.define
 class World:
-    """A server app on a real SQLite file with the test manifest applied and a manual clock."""
+    """A server app on a real database with the test manifest applied and a manual clock."""
 
     services: Services
     client: TestClient[web.Request, web.Application]
@@ -124,15 +162,35 @@ class World:
     def events(self) -> list[Any]:
         return self.services.store.run(lambda tx: tx.outbox(), write=False)
 
+    def rows(self, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a read-only statement (``?`` placeholders) on whichever store the world runs."""
+        return self.services.store.run(
+            lambda tx: [tuple(r) for r in tx.execute(statement, params)], write=False
+        )
+
+    @property
+    def on_postgres(self) -> bool:
+        return self.services.config.postgres
+
     def event_kinds(self) -> list[str]:
         return [e.kind for e in self.events()]
 
 
-def make_services(db: Path, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
+def make_services(db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
+    """Services on a SQLite file or a PostgreSQL URL (whose server key is kept beside the test's files
+    when the URL is a test schema's, not in the working directory)."""
     clock = ManualClock(START) if manual else None
     from livecore_server.clock import SystemClock
 
+    if str(db).startswith("postgresql://") and "key_file" not in config:
+        config["key_file"] = _pg_key_file()
     return build_services(Config(db=str(db), **config), clock or SystemClock(), SeededRandomSource(seed))
+
+
+def _pg_key_file() -> str:
+    import tempfile
+
+    return str(Path(tempfile.gettempdir()) / "livecore-tests-postgres.key")
 
 
 def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
@@ -141,7 +199,7 @@ def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
 
 
 async def start_world(
-    db: Path, *, manifest_extra: str = "", bindings: list[Binding] | None = None, **config: Any
+    db: Path | str, *, manifest_extra: str = "", bindings: list[Binding] | None = None, **config: Any
 ) -> World:
     services = make_services(db, **config)
     applied = apply_test_manifest(services, manifest_extra)
@@ -165,8 +223,8 @@ def extra_bindings() -> list[Binding]:
 
 
 @pytest.fixture
-async def world(tmp_path: Path, extra_bindings: list[Binding]) -> AsyncIterator[World]:
-    w = await start_world(tmp_path / "test.db", bindings=extra_bindings)
+async def world(db_url: str, extra_bindings: list[Binding]) -> AsyncIterator[World]:
+    w = await start_world(db_url, bindings=extra_bindings)
     try:
         yield w
     finally:

@@ -1,8 +1,10 @@
-"""PostgreSQL for tests: a fresh schema per test (or per state-machine example), dropped after.
+"""PostgreSQL for tests: a fresh database per test run (per xdist worker), and in it a fresh schema per
+test (or per state-machine example), dropped after.
 
-The database is ``LIVECORE_TEST_POSTGRES`` (default ``postgresql://postgres@127.0.0.1:5432/test``). When
-it cannot be reached, PostgreSQL tests are skipped and say why, unless ``LIVECORE_REQUIRE_POSTGRES=1``
-(CI), which turns the skip into a failure.
+The server is ``LIVECORE_TEST_POSTGRES`` (default ``postgresql://postgres@127.0.0.1:5432/test``); each
+run creates a database ``lc_run_<random>`` there and drops it at the end. When the server cannot be
+reached, PostgreSQL tests are skipped and say why, unless ``LIVECORE_REQUIRE_POSTGRES=1`` (CI), which turns
+the skip into a failure.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import secrets
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -41,8 +44,8 @@ def _problem(target: str) -> str | None:
 
 
 def require_postgres() -> str:
-    """The DSN to use; skips the calling test (or fails it, with LIVECORE_REQUIRE_POSTGRES=1) when no
-    PostgreSQL answers there."""
+    """The DSN of this run's fresh database; skips the calling test (or fails it, with
+    LIVECORE_REQUIRE_POSTGRES=1) when no PostgreSQL answers."""
     target = dsn()
     problem = _problem(target)
     if problem is not None:
@@ -50,7 +53,48 @@ def require_postgres() -> str:
         if os.environ.get("LIVECORE_REQUIRE_POSTGRES") == "1":
             pytest.fail(message + " [LIVECORE_REQUIRE_POSTGRES=1]")
         pytest.skip(message)
-    return target
+    return _run_database(target)
+
+
+_created: list[tuple[str, str]] = []  # (server DSN, database) made by this process
+
+
+@functools.cache
+def _run_database(server: str) -> str:
+    name = f"lc_run_{secrets.token_hex(6)}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    _created.append((server, name))
+    return _with(server, path=f"/{name}")
+
+
+def drop_run_databases() -> None:
+    """Drop the databases this process created (at the end of the test session)."""
+    while _created:
+        server, name = _created.pop()
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def new_schema() -> tuple[str, str]:
+    """A new, empty schema in this run's database: (its DSN, with the schema as search path; its name)."""
+    base = require_postgres()
+    schema = f"lc_test_{secrets.token_hex(6)}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+    return _with(base, query=urlencode({"options": f"-csearch_path={schema}"})), schema
+
+
+def _with(url: str, **parts: str) -> str:
+    """``url`` (a postgresql:// URL, as ``--db`` takes) with some of its parts replaced."""
+    return urlunsplit(urlsplit(url)._replace(**parts))
+
+
+def drop_schema(schema: str) -> None:
+    if not schema.startswith("lc_test_"):
+        raise ValueError(f"not a test schema: {schema!r}")
+    with psycopg.connect(require_postgres(), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def new_store() -> PostgresStore:
@@ -60,10 +104,7 @@ def new_store() -> PostgresStore:
 
 def drop_store(store: PostgresStore) -> None:
     store.close()
-    if store.schema is None or not store.schema.startswith("lc_test_"):
-        raise ValueError(f"not a test schema: {store.schema!r}")
-    with psycopg.connect(store.dsn, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(store.schema)))
+    drop_schema(store.schema or "")
 
 
 def store_with_game(manifest: str, game_key: str = "g") -> tuple[PostgresStore, Scope]:

@@ -23,7 +23,7 @@ def list_deliveries(
     services: Services, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
 ) -> list[dict[str, Any]]:
     def run(tx: Any) -> list[dict[str, Any]]:
-        if db.get_endpoint(tx.conn, endpoint_id) is None:
+        if db.get_endpoint(tx, endpoint_id) is None:
             raise OperationError(f"no webhook endpoint {endpoint_id}")
         return [
             {
@@ -38,7 +38,7 @@ def list_deliveries(
                 "createdAt": format_ts(d.created_at),
                 "deliveredAt": format_ts(d.delivered_at) if d.delivered_at else None,
             }
-            for d, kind in db.list_deliveries(tx.conn, endpoint_id, status=status, limit=limit)
+            for d, kind in db.list_deliveries(tx, endpoint_id, status=status, limit=limit)
         ]
 
     return services.store.run(run, write=False)
@@ -49,14 +49,14 @@ def replay_delivery(services: Services, delivery_id: str) -> str:
     now = services.clock.now()
 
     def run(tx: Any) -> str:
-        delivery = db.get_delivery(tx.conn, delivery_id)
+        delivery = db.get_delivery(tx, delivery_id)
         if delivery is None:
             raise OperationError(f"no delivery {delivery_id}")
         try:
             fresh = replay(delivery, new_id(Prefix.DELIVERY, now, services.rng), now)
         except ValueError as exc:
             raise OperationError(str(exc)) from None
-        db.insert_delivery_like(tx.conn, delivery_id, fresh)
+        db.insert_delivery_like(tx, delivery_id, fresh)
         return fresh.id
 
     new = services.store.run(run)
@@ -69,11 +69,11 @@ def unpause_endpoint(services: Services, endpoint_id: str) -> bool:
     now = services.clock.now()
 
     def run(tx: Any) -> bool:
-        endpoint = db.get_endpoint(tx.conn, endpoint_id)
+        endpoint = db.get_endpoint(tx, endpoint_id)
         if endpoint is None:
             raise OperationError(f"no webhook endpoint {endpoint_id}")
         resumed = unpause(endpoint)
-        db.save_endpoint(tx.conn, resumed, now)
+        db.save_endpoint(tx, resumed, now)
         return resumed != endpoint
 
     changed = services.store.run(run)
@@ -87,10 +87,10 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
     now = services.clock.now()
 
     def run(tx: Any) -> str:
-        endpoint = db.get_endpoint(tx.conn, endpoint_id)
+        endpoint = db.get_endpoint(tx, endpoint_id)
         if endpoint is None:
             raise OperationError(f"no webhook endpoint {endpoint_id}")
-        studio = tx.conn.execute("SELECT studio_id FROM games WHERE id = ?", (endpoint.game_id,)).fetchone()
+        studio = tx.execute("SELECT studio_id FROM games WHERE id = ?", (endpoint.game_id,)).fetchone()
         event = DomainEvent(
             id=new_id(Prefix.EVENT, now, services.rng),
             kind=kind,
@@ -100,7 +100,7 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
             occurred_at=now,
             data=sample_data(kind),
         )
-        db.insert_sample(tx.conn, event, endpoint_id)
+        db.insert_sample(tx, event, endpoint_id)
         return event.id
 
     event_id = services.store.run(run)

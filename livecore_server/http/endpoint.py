@@ -25,7 +25,7 @@ from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import Services
 from livecore_server.storage.records import ApiKey
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 API_KEY = web.RequestKey("api_key", ApiKey)
 
@@ -64,7 +64,7 @@ class Reply:
     replayed: bool = False
 
 
-TxHandler = Callable[[Call, SqliteTransaction], Any]
+TxHandler = Callable[[Call, SqlTransaction], Any]
 DirectHandler = Callable[[Call], Awaitable[Any]]
 
 
@@ -147,7 +147,7 @@ def _idempotency_scope(call: Call) -> str:
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
 
 
-def _authenticated(tx: SqliteTransaction, call: Call) -> Call:
+def _authenticated(tx: SqlTransaction, call: Call) -> Call:
     if call.route.auth is not Auth.PLAYER:
         return call
     secret = call.headers.get("X-Player-Secret")
@@ -158,7 +158,7 @@ def _authenticated(tx: SqliteTransaction, call: Call) -> Call:
     return attrs.evolve(call, player=player)
 
 
-def _replay(tx: SqliteTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
+def _replay(tx: SqlTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
     """The stored answer to this request, if any. Player-scoped routes answer it only to the player's
     secret (a replay must not leak); the secret is checked only when there is something to answer."""
     record = tx.get_idempotent(_idempotency_scope(call), key)
@@ -170,9 +170,7 @@ def _replay(tx: SqliteTransaction, call: Call, key: str, fp: str) -> _Outcome | 
     return None if stored is None else _Outcome(replay_status(stored.status), stored.body, replayed=True)
 
 
-def _execute(
-    tx: SqliteTransaction, binding: Binding, call: Call, key: str | None, fp: str | None
-) -> _Outcome:
+def _execute(tx: SqlTransaction, binding: Binding, call: Call, key: str | None, fp: str | None) -> _Outcome:
     call = _authenticated(tx, call)
     if key is not None and fp is not None:
         # Checked again inside the write: a duplicate may have committed since the read outside it.
@@ -217,11 +215,7 @@ def make_handler(
         if key is not None and fp is not None:
             # A replay is answered before parsing the body or joining a write, and only from committed
             # data: a record still inside an open commit group is waited for and read again.
-            store = services.store
-            replay = store.peek(lambda tx: _replay(tx, call, key, fp))
-            if replay is not None and store.in_group:
-                await store.settled()
-                replay = store.peek(lambda tx: _replay(tx, call, key, fp))
+            replay = await services.store.lookup(lambda tx: _replay(tx, call, key, fp))
             if replay is not None:
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
         if route.request is not None and raw_body is not None:

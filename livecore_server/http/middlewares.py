@@ -121,11 +121,11 @@ def namespace(
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
         public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
         secret = None if public else _bearer(request)
-        key = services.key_cache.lookup(secret) if secret else None
+        key = await services.key_cache.lookup(secret) if secret else None
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
         subject = key.id if key is not None else f"addr:{request.remote}"
         now_ms = to_millis(services.clock.now())
-        decision = services.ratelimiter.take(
+        decision = await services.ratelimiter.take(
             subject, bucket, now_ms, key.rate_limits if key is not None else None
         )
         headers.update(decision.headers())

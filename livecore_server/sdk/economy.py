@@ -12,7 +12,7 @@ from livecore.games import ResourceType
 from livecore.grants import GrantTrigger
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 PENDING_LIMIT = 200
 
@@ -22,7 +22,7 @@ def _player(call: Call) -> Player:
     return call.player
 
 
-def wallet_view(call: Call, tx: SqliteTransaction, player: Player) -> m.WalletResponse:
+def wallet_view(call: Call, tx: SqlTransaction, player: Player) -> m.WalletResponse:
     game = load_game(tx, call.scope)
     holdings = tx.get_holdings(player.id)
     return m.WalletResponse(
@@ -34,7 +34,7 @@ def wallet_view(call: Call, tx: SqliteTransaction, player: Player) -> m.WalletRe
     )
 
 
-def inventory_view(call: Call, tx: SqliteTransaction, player: Player) -> m.InventoryResponse:
+def inventory_view(call: Call, tx: SqlTransaction, player: Player) -> m.InventoryResponse:
     game = load_game(tx, call.scope)
     holdings = tx.get_holdings(player.id)
     items = [
@@ -69,11 +69,11 @@ def items_adjusted(c: Change) -> m.ItemAdjustResponse:
     )
 
 
-def get_wallet(call: Call, tx: SqliteTransaction) -> m.WalletResponse:
+def get_wallet(call: Call, tx: SqlTransaction) -> m.WalletResponse:
     return wallet_view(call, tx, _player(call))
 
 
-def debit(call: Call, tx: SqliteTransaction) -> m.WalletAdjustResponse:
+def debit(call: Call, tx: SqlTransaction) -> m.WalletAdjustResponse:
     body: m.AdjustWalletRequest = call.body
     game = load_game(tx, call.scope)
     c = client_spend(
@@ -91,11 +91,11 @@ def debit(call: Call, tx: SqliteTransaction) -> m.WalletAdjustResponse:
     return wallet_adjusted(c)
 
 
-def get_inventory(call: Call, tx: SqliteTransaction) -> m.InventoryResponse:
+def get_inventory(call: Call, tx: SqlTransaction) -> m.InventoryResponse:
     return inventory_view(call, tx, _player(call))
 
 
-def consume(call: Call, tx: SqliteTransaction) -> m.ItemAdjustResponse:
+def consume(call: Call, tx: SqlTransaction) -> m.ItemAdjustResponse:
     body: m.AdjustItemRequest = call.body
     reject_parameters(body)
     game = load_game(tx, call.scope)
@@ -121,12 +121,12 @@ def reject_parameters(body: m.AdjustItemRequest) -> None:
         raise invalid_request("parameters can be set only when granting items.", {"parameters": "grant only"})
 
 
-def pending_grants(call: Call, tx: SqliteTransaction) -> m.GrantListResponse:
+def pending_grants(call: Call, tx: SqlTransaction) -> m.GrantListResponse:
     grants = tx.pending_grants(_player(call).id, call.rt.clock.now(), PENDING_LIMIT)
     return m.GrantListResponse(grants=[m.GrantView.of(g) for g in grants])
 
 
-def claim_grant(call: Call, tx: SqliteTransaction) -> m.GrantResponse:
+def claim_grant(call: Call, tx: SqlTransaction) -> m.GrantResponse:
     grant = settle(tx, call.rt, call.scope, _player(call), call.params["grantId"], GrantTrigger.CLAIM)
     return m.GrantResponse(grant=m.GrantView.of(grant))
 

@@ -26,7 +26,7 @@ from livecore.games import Game
 from livecore.players import Player, ensure_not_banned, record_activity
 from livecore.presence import heartbeat
 from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 
 def _me(call: Call) -> Player:
@@ -39,7 +39,7 @@ def identity(p: Player) -> m.IdentityView:
 
 
 def progression_for(
-    tx: SqliteTransaction, game: Game, keys: list[str] | None, players: list[Player]
+    tx: SqlTransaction, game: Game, keys: list[str] | None, players: list[Player]
 ) -> dict[str, dict[str, int]] | None:
     """Progression of every row of a page, from one query (None when not asked for)."""
     wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
@@ -71,15 +71,13 @@ def friend_row(
     )
 
 
-def new_friend_row(call: Call, tx: SqliteTransaction, game: Game, me: Player, friend: Player) -> m.FriendRow:
+def new_friend_row(call: Call, tx: SqlTransaction, game: Game, me: Player, friend: Player) -> m.FriendRow:
     """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
     cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
     return friend_row(call, game, friend, call.rt.clock.now(), None, cooldowns)
 
 
-def friends_view(
-    call: Call, tx: SqliteTransaction, player: Player, keys: list[str] | None
-) -> m.FriendsResponse:
+def friends_view(call: Call, tx: SqlTransaction, player: Player, keys: list[str] | None) -> m.FriendsResponse:
     game = load_game(tx, call.scope)
     rows = tx.list_friends(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
@@ -88,7 +86,7 @@ def friends_view(
 
 
 def requests_view(
-    call: Call, tx: SqliteTransaction, player: Player, keys: list[str] | None
+    call: Call, tx: SqlTransaction, player: Player, keys: list[str] | None
 ) -> m.RequestsResponse:
     game = load_game(tx, call.scope)
     rows = tx.list_requests(player.id)
@@ -107,7 +105,7 @@ def requests_view(
     return m.RequestsResponse(incoming=incoming, outgoing=outgoing)
 
 
-def blocks_view(tx: SqliteTransaction, player: Player) -> m.BlocksResponse:
+def blocks_view(tx: SqlTransaction, player: Player) -> m.BlocksResponse:
     return m.BlocksResponse(
         blocks=[
             m.BlockRow(
@@ -118,7 +116,7 @@ def blocks_view(tx: SqliteTransaction, player: Player) -> m.BlocksResponse:
     )
 
 
-def _request_row(tx: SqliteTransaction, caller: Player, added: cmd.Added) -> m.RequestRow:
+def _request_row(tx: SqlTransaction, caller: Player, added: cmd.Added) -> m.RequestRow:
     assert added.request is not None
     other = tx.get_player_by_id(added.request.to_player_id)
     assert other is not None
@@ -130,7 +128,7 @@ def _request_row(tx: SqliteTransaction, caller: Player, added: cmd.Added) -> m.R
     )
 
 
-def _with_code(tx: SqliteTransaction, call: Call) -> Player:
+def _with_code(tx: SqlTransaction, call: Call) -> Player:
     """The friend code is made on the player's first friends call."""
     return cmd.ensure_friend_code(tx, call.rt, _me(call))
 
@@ -138,7 +136,7 @@ def _with_code(tx: SqliteTransaction, call: Call) -> Player:
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-def get_code(call: Call, tx: SqliteTransaction) -> m.FriendCodeResponse:
+def get_code(call: Call, tx: SqlTransaction) -> m.FriendCodeResponse:
     me = _with_code(tx, call)
     assert me.friend_code is not None
     prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
@@ -147,7 +145,7 @@ def get_code(call: Call, tx: SqliteTransaction) -> m.FriendCodeResponse:
     )
 
 
-def search(call: Call, tx: SqliteTransaction) -> list[m.SearchHit]:
+def search(call: Call, tx: SqlTransaction) -> list[m.SearchHit]:
     me = _with_code(tx, call)
     text = check_search_text(call.query.q)
     limit = clamp(call.query.limit, 1, SEARCH_LIMIT_MAX)
@@ -175,7 +173,7 @@ def search(call: Call, tx: SqliteTransaction) -> list[m.SearchHit]:
     return hits
 
 
-def send_request(call: Call, tx: SqliteTransaction) -> m.SendRequestResponse | Reply:
+def send_request(call: Call, tx: SqlTransaction) -> m.SendRequestResponse | Reply:
     body: m.FriendTarget = call.body
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
@@ -190,39 +188,39 @@ def send_request(call: Call, tx: SqliteTransaction) -> m.SendRequestResponse | R
     return m.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
 
 
-def list_requests(call: Call, tx: SqliteTransaction) -> m.RequestsResponse:
+def list_requests(call: Call, tx: SqlTransaction) -> m.RequestsResponse:
     return requests_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def accept(call: Call, tx: SqliteTransaction) -> m.FriendResponse:
+def accept(call: Call, tx: SqlTransaction) -> m.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
     return m.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
 
 
-def decline(call: Call, tx: SqliteTransaction) -> m.RequestDone:
+def decline(call: Call, tx: SqlTransaction) -> m.RequestDone:
     request = cmd.decline(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return m.RequestDone(request_id=request.id, status="declined")
 
 
-def cancel(call: Call, tx: SqliteTransaction) -> m.RequestDone:
+def cancel(call: Call, tx: SqlTransaction) -> m.RequestDone:
     request = cmd.cancel(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return m.RequestDone(request_id=request.id, status="cancelled")
 
 
-def list_friends(call: Call, tx: SqliteTransaction) -> m.FriendsResponse:
+def list_friends(call: Call, tx: SqlTransaction) -> m.FriendsResponse:
     return friends_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def remove(call: Call, tx: SqliteTransaction) -> m.RemovedResponse:
+def remove(call: Call, tx: SqlTransaction) -> m.RemovedResponse:
     me = _with_code(tx, call)
     other = get_player(tx, call.scope, call.params["friendExternalId"])
     cmd.remove(tx, call.rt, call.scope, me, other)
     return m.RemovedResponse(removed=True)
 
 
-def suggestions(call: Call, tx: SqliteTransaction) -> m.SuggestionsResponse:
+def suggestions(call: Call, tx: SqlTransaction) -> m.SuggestionsResponse:
     me = _with_code(tx, call)
     limit = clamp(call.query.limit, 1, 25)
     game = load_game(tx, call.scope)
@@ -253,7 +251,7 @@ def _suggestion_row(
     )
 
 
-def block(call: Call, tx: SqliteTransaction) -> m.BlockResponse:
+def block(call: Call, tx: SqlTransaction) -> m.BlockResponse:
     body: m.FriendTarget = call.body
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
@@ -267,11 +265,11 @@ def block(call: Call, tx: SqliteTransaction) -> m.BlockResponse:
     )
 
 
-def list_blocks(call: Call, tx: SqliteTransaction) -> m.BlocksResponse:
+def list_blocks(call: Call, tx: SqlTransaction) -> m.BlocksResponse:
     return blocks_view(tx, _with_code(tx, call))
 
 
-def unblock(call: Call, tx: SqliteTransaction) -> m.UnblockedResponse:
+def unblock(call: Call, tx: SqlTransaction) -> m.UnblockedResponse:
     me = _with_code(tx, call)
     cmd.unblock(tx, me, get_player(tx, call.scope, call.params["externalPlayerId"]))
     return m.UnblockedResponse(unblocked=True)
@@ -282,9 +280,13 @@ async def beat(call: Call) -> m.PresenceResponse:
     login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
     services = call.services
     store = services.store
-    await store.settled()  # authenticate against committed data only
     secret = call.headers.get("X-Player-Secret")
-    player = store.peek(lambda tx: authenticate(tx, call.rt, call.scope, call.external_id, secret))
+    player, game = await store.read(
+        lambda tx: (
+            authenticate(tx, call.rt, call.scope, call.external_id, secret),
+            load_game(tx, call.scope),
+        )
+    )
     ensure_not_banned(player)
     body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
     now = call.rt.clock.now()
@@ -293,13 +295,13 @@ async def beat(call: Call) -> m.PresenceResponse:
     activity = record_activity(current, now)
     if attrs.evolve(activity, last_active_at=None) != attrs.evolve(current, last_active_at=None):
 
-        def durable(tx: SqliteTransaction) -> None:
+        def durable(tx: SqlTransaction) -> None:
             stored = get_player(tx, call.scope, call.external_id)
             tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
 
         await store.run_async(durable)
     services.presence.record(player.id, presence)
-    ttl = store.peek(lambda tx: load_game(tx, call.scope)).settings.presence.ttl_seconds
+    ttl = game.settings.presence.ttl_seconds
     return m.PresenceResponse(
         online=presence.online(now, ttl), last_active_at=presence.last_active_at, status=presence.status
     )

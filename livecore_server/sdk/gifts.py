@@ -11,7 +11,7 @@ from livecore.friends import clamp
 from livecore.gifts import SendRequest, max_amount, sendable
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 LIST_LIMIT_MAX = 200
 
@@ -21,7 +21,7 @@ def _me(call: Call) -> Player:
     return call.player
 
 
-def send(call: Call, tx: SqliteTransaction) -> m.GiftResponse | Reply:
+def send(call: Call, tx: SqlTransaction) -> m.GiftResponse | Reply:
     body: m.SendGiftRequest = call.body
     me = _me(call)
     target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
@@ -38,7 +38,7 @@ def send(call: Call, tx: SqliteTransaction) -> m.GiftResponse | Reply:
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
 
-def claim(call: Call, tx: SqliteTransaction) -> m.GiftResponse:
+def claim(call: Call, tx: SqlTransaction) -> m.GiftResponse:
     me = _me(call)
     gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
     sender = tx.get_player_by_id(gift.sender_id)
@@ -46,7 +46,7 @@ def claim(call: Call, tx: SqliteTransaction) -> m.GiftResponse:
     return m.GiftResponse(gift=m.GiftView.of(gift, me.id, sender))
 
 
-def catalog(call: Call, tx: SqliteTransaction) -> m.GiftCatalogResponse:
+def catalog(call: Call, tx: SqlTransaction) -> m.GiftCatalogResponse:
     game = load_game(tx, call.scope)
     settings = game.settings.gifting
     return m.GiftCatalogResponse(
@@ -65,21 +65,21 @@ def catalog(call: Call, tx: SqliteTransaction) -> m.GiftCatalogResponse:
 
 
 def gift_list(
-    call: Call, tx: SqliteTransaction, player: Player, *, sent: bool, pending: bool, limit: int
+    call: Call, tx: SqlTransaction, player: Player, *, sent: bool, pending: bool, limit: int
 ) -> list[m.GiftView]:
     now = call.rt.clock.now()
     rows = tx.list_gifts(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
     return [m.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
 
 
-def inbox(call: Call, tx: SqliteTransaction) -> list[m.GiftView]:
+def inbox(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
     q: m.GiftListQuery = call.query
     return gift_list(
         call, tx, _me(call), sent=False, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
     )
 
 
-def sent(call: Call, tx: SqliteTransaction) -> list[m.GiftView]:
+def sent(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
     q: m.GiftListQuery = call.query
     return gift_list(
         call, tx, _me(call), sent=True, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)

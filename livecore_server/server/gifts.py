@@ -8,12 +8,12 @@ from livecore.commands.players import get_player, load_game
 from livecore.errors import invalid_request
 from livecore.gifts import check_history_visible
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 LIMIT_MAX = 200
 
 
-def history(call: Call, tx: SqliteTransaction) -> m.ServerGiftsResponse:
+def history(call: Call, tx: SqlTransaction) -> m.ServerGiftsResponse:
     q: m.ServerGiftsQuery = call.query
     if not 1 <= q.limit <= LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})

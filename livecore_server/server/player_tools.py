@@ -13,22 +13,22 @@ from livecore.grants import GrantStatus
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.server.purchases import purchase_view
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 PROFILE_LIMIT_MAX = 200
 EXPORT_LIMIT = 1_000
 
 
-def _player(call: Call, tx: SqliteTransaction) -> Player:
+def _player(call: Call, tx: SqlTransaction) -> Player:
     return get_player(tx, call.scope, call.external_id)
 
 
-def _record(call: Call, tx: SqliteTransaction) -> Player:
+def _record(call: Call, tx: SqlTransaction) -> Player:
     """Reads also show a retired (merged or erased) row by its placeholder id."""
     return get_player(tx, call.scope, call.external_id, retired=True)
 
 
-def profile(call: Call, tx: SqliteTransaction) -> m.PlayerProfileResponse:
+def profile(call: Call, tx: SqlTransaction) -> m.PlayerProfileResponse:
     q: m.ProfileQuery = call.query
     if not 1 <= q.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
@@ -69,13 +69,13 @@ def _ban_view(p: Player) -> m.BanState:
     )
 
 
-def ban(call: Call, tx: SqliteTransaction) -> m.BanPlayerResponse:
+def ban(call: Call, tx: SqlTransaction) -> m.BanPlayerResponse:
     body: m.BanRequest = call.body
     done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), body.reason)
     return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
 
-def unban(call: Call, tx: SqliteTransaction) -> m.BanPlayerResponse:
+def unban(call: Call, tx: SqlTransaction) -> m.BanPlayerResponse:
     done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
     return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
@@ -90,18 +90,18 @@ def _debug_view(applied: bool, p: Player) -> m.DebugPlayerResponse:
     )
 
 
-def set_debug(call: Call, tx: SqliteTransaction) -> m.DebugPlayerResponse:
+def set_debug(call: Call, tx: SqlTransaction) -> m.DebugPlayerResponse:
     body: m.DebugRequest = call.body or m.DebugRequest()
     done = moderation.set_debug(tx, call.rt, _player(call, tx), body.reason)
     return _debug_view(done.applied, done.player)
 
 
-def clear_debug(call: Call, tx: SqliteTransaction) -> m.DebugPlayerResponse:
+def clear_debug(call: Call, tx: SqlTransaction) -> m.DebugPlayerResponse:
     done = moderation.clear_debug(tx, _player(call, tx))
     return _debug_view(done.applied, done.player)
 
 
-def merge_into(call: Call, tx: SqliteTransaction) -> m.MergePlayerResponse:
+def merge_into(call: Call, tx: SqlTransaction) -> m.MergePlayerResponse:
     done = merge.merge(tx, call.rt, call.scope, call.params["fromExternalId"], call.params["toExternalId"])
     return m.MergePlayerResponse(
         status=done.status.value,
@@ -112,13 +112,13 @@ def merge_into(call: Call, tx: SqliteTransaction) -> m.MergePlayerResponse:
     )
 
 
-def delete(call: Call, tx: SqliteTransaction) -> m.DeletePlayerResponse:
+def delete(call: Call, tx: SqlTransaction) -> m.DeletePlayerResponse:
     body: m.DeletePlayerRequest = call.body or m.DeletePlayerRequest()
     done = erasure.erase(tx, call.rt, call.scope, call.external_id, ErasureReason(body.reason.value))
     return m.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
 
 
-def export(call: Call, tx: SqliteTransaction) -> m.ExportPlayerResponse:
+def export(call: Call, tx: SqlTransaction) -> m.ExportPlayerResponse:
     player = _record(call, tx)
     game_resources = tx.get_game(call.scope.game_id)
     types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}

@@ -22,7 +22,7 @@ from livecore.purchases import (
     window_start,
 )
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 LIST_LIMIT_MAX = 200
 REVENUE_DAYS = 30
@@ -48,7 +48,7 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
 
 
 def _track(
-    call: Call, tx: SqliteTransaction, player: Player, request: PurchaseRequest
+    call: Call, tx: SqlTransaction, player: Player, request: PurchaseRequest
 ) -> m.TrackPurchaseResponse | Reply:
     done = cmd.track(tx, call.rt, call.scope, player, request)
     view = m.TrackPurchaseResponse(
@@ -59,7 +59,7 @@ def _track(
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
-def sdk_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Reply:
+def sdk_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
     """The client's report: the same request, never verified."""
     assert call.player is not None
     body: m.TrackPurchaseRequest = call.body
@@ -76,7 +76,7 @@ def sdk_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Re
     return _track(call, tx, call.player, request)
 
 
-def server_track(call: Call, tx: SqliteTransaction) -> m.TrackPurchaseResponse | Reply:
+def server_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
     return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
@@ -99,7 +99,7 @@ def _limit(value: int) -> int:
     return value
 
 
-def list_purchases(call: Call, tx: SqliteTransaction) -> m.PurchaseListResponse:
+def list_purchases(call: Call, tx: SqlTransaction) -> m.PurchaseListResponse:
     q: m.PurchaseListQuery = call.query
     limit = _limit(q.limit)
     player = get_player(tx, call.scope, call.external_id, retired=True)
@@ -112,7 +112,7 @@ def list_purchases(call: Call, tx: SqliteTransaction) -> m.PurchaseListResponse:
     )
 
 
-def player_spend(call: Call, tx: SqliteTransaction) -> m.PlayerSpendResponse:
+def player_spend(call: Call, tx: SqlTransaction) -> m.PlayerSpendResponse:
     q: m.SpendQuery = call.query
     windows = check_windows(q.windows or ())
     player = get_player(tx, call.scope, call.external_id, retired=True)
@@ -128,7 +128,7 @@ def player_spend(call: Call, tx: SqliteTransaction) -> m.PlayerSpendResponse:
     )
 
 
-def spend_players(call: Call, tx: SqliteTransaction) -> m.SpendQueryResponse:
+def spend_players(call: Call, tx: SqlTransaction) -> m.SpendQueryResponse:
     q: m.SpendPlayersQuery = call.query
     limit = _limit(q.limit)
     if q.offset < 0:
@@ -164,7 +164,7 @@ def _bound(text: str, name: str, *, end: bool) -> datetime:
         ) from None
 
 
-def revenue(call: Call, tx: SqliteTransaction) -> m.RevenueSummaryResponse:
+def revenue(call: Call, tx: SqlTransaction) -> m.RevenueSummaryResponse:
     q: m.RevenueQuery = call.query
     now = call.rt.clock.now()
     try:

@@ -365,4 +365,20 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             ) WITHOUT ROWID""",
         ],
     ),
+    (
+        "0011_scale_out",
+        [
+            # A delivery being attempted is claimed until this wall-clock time (ms): another dispatcher
+            # leaves it alone meanwhile, and takes it over if the claimer died (docs/webhooks.md).
+            "ALTER TABLE webhook_deliveries ADD COLUMN claimed_until INTEGER",
+            "CREATE INDEX deliveries_by_event ON webhook_deliveries (event_seq)",
+            # Scheduled work runs once per due time across processes (one process on SQLite, but the
+            # same claim as on PostgreSQL).
+            """CREATE TABLE scheduled_runs (
+                job TEXT PRIMARY KEY,
+                due_at INTEGER NOT NULL,
+                claimed_at INTEGER NOT NULL
+            )""",
+        ],
+    ),
 ]

@@ -1,7 +1,9 @@
-"""The PostgreSQL store (issue #8, first step): the :mod:`livecore.store` port on PostgreSQL.
+"""The PostgreSQL store: the :mod:`livecore.store` port and the server's tables on PostgreSQL, for one or
+several server processes on one database (docs/deployment.md).
 
 Concurrency model: the commands are synchronous functions over the port, so each transaction holds one
-synchronous psycopg 3 connection from start to end (a worker thread per request, later). Transactions run
+synchronous psycopg 3 connection from start to end, on a worker thread (the event loop goes on serving
+other requests meanwhile). Write transactions run
 at SERIALIZABLE isolation: two transactions that would interleave into a result no serial order gives
 (two sends racing past a daily limit, two debits of one balance) make one of them fail with a
 serialization error instead, which :meth:`PostgresStore.run` retries.
@@ -11,18 +13,21 @@ the row <-> record conversions are :mod:`livecore_server.storage.rows`' own. Mos
 :class:`~livecore_server.storage.sqlport.SqlTransaction`'s, shared with SQLite (with the same ordering
 rules); PostgresTransaction overrides the few where the dialects differ.
 
-Not here yet: the server's own tables (API keys, webhook endpoints and deliveries), ``apply``, and the
-server wiring; :meth:`PostgresStore.put_game` stands in for ``apply`` in tests.
+What several processes share lives here: idempotency records, the outbox and deliveries (claimed with
+``FOR UPDATE SKIP LOCKED``, :mod:`~livecore_server.storage.webhooks`), rate-limit buckets
+(:mod:`livecore_server.ratelimit`), presence, and the claims of scheduled runs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import random
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -32,6 +37,7 @@ from psycopg import errors, sql
 from psycopg.abc import Buffer
 from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
+from psycopg_pool import ConnectionPool
 
 from livecore.games import Game
 from livecore.players import Player
@@ -51,8 +57,12 @@ T = TypeVar("T")
 # starting at once apply each migration once, and never race on CREATE EXTENSION.
 MIGRATION_LOCK = 0x6C69_7665_636F_7265
 
-# A transaction that lost a serialization race (or a deadlock) can be run again from the start.
-RETRYABLE = (errors.SerializationFailure, errors.DeadlockDetected)
+# A transaction that lost a serialization race (or a deadlock) can be run again from the start. So can
+# one that hit a unique violation: every command looks a row up before inserting it, so a duplicate key
+# means a concurrent transaction inserted it after our snapshot (PostgreSQL reports that as a unique
+# violation rather than a serialization failure when the lookup and the insert differ in predicate); run
+# again, the command sees that row and answers as it would have serially.
+RETRYABLE = (errors.SerializationFailure, errors.DeadlockDetected, errors.UniqueViolation)
 
 
 class _JsonText(Loader):
@@ -63,12 +73,16 @@ class _JsonText(Loader):
         return bytes(data)
 
 
-def connect(dsn: str, schema: str | None = None) -> psycopg.Connection[Any]:
-    conn = psycopg.connect(dsn, autocommit=True)
+def _configure(conn: psycopg.Connection[Any], schema: str | None = None) -> None:
     if schema is not None:
         conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
     conn.adapters.register_loader("json", _JsonText)
     conn.adapters.register_loader("jsonb", _JsonText)
+
+
+def connect(dsn: str, schema: str | None = None) -> psycopg.Connection[Any]:
+    conn = psycopg.connect(dsn, autocommit=True)
+    _configure(conn, schema)
     return conn
 
 
@@ -124,16 +138,20 @@ def _ensure_name_trigrams(conn: psycopg.Connection[Any]) -> bool:
 class PostgresStore:
     """The port on one PostgreSQL database (and optionally one schema of it, which is created).
 
-    Connections are opened on demand and kept idle for reuse (up to ``max_idle``); any thread may run a
-    transaction, each on a connection of its own."""
+    Connections come from a psycopg_pool pool of ``pool_size``; a command runs on a worker thread of an
+    executor of the same size (:meth:`run_async`), so the event loop never waits for the database and
+    at most ``pool_size`` transactions are open at once per process."""
 
-    def __init__(self, dsn: str, *, schema: str | None = None, max_idle: int = 4) -> None:
+    # Several server processes may share the database: nothing here assumes it is the only one.
+    single_process = False
+
+    def __init__(self, dsn: str, *, schema: str | None = None, pool_size: int = 8, attempts: int = 8) -> None:
         self.dsn = dsn
         self.schema = schema
-        self.max_idle = max_idle
-        self._idle: list[psycopg.Connection[Any]] = []
-        self._lock = threading.Lock()
+        self.pool_size = pool_size
+        self.attempts = attempts
         self._closed = False
+        self._commit_listeners: list[Callable[[], None]] = []
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
         conn = connect(dsn, schema)
@@ -142,50 +160,55 @@ class PostgresStore:
             self.name_trigrams = conn.execute("SELECT to_regclass('players_name_trigrams')").fetchone() != (
                 None,
             )
-        except BaseException:
+        finally:
             conn.close()
-            raise
-        self._release(conn)
+        self._pool = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True},
+            configure=functools.partial(_configure, schema=schema),
+            name="livecore",
+            open=True,
+        )
+        self._executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="livecore-db")
 
     @property
     def closed(self) -> bool:
         return self._closed
 
+    def start(self) -> None:
+        """Nothing runs in the background: the pool is open from the start."""
+
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
+        if self._closed:
+            return
+        self._closed = True
+        self._executor.shutdown(wait=True)
+        self._pool.close()
 
     def clear_caches(self) -> None:
         self.games.clear()
 
-    def _acquire(self) -> psycopg.Connection[Any]:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the store is closed")
-            while self._idle:
-                conn = self._idle.pop()
-                if not conn.closed:
-                    return conn
-        return connect(self.dsn, self.schema)
-
-    def _release(self, conn: psycopg.Connection[Any]) -> None:
-        healthy = not conn.closed and conn.info.transaction_status is TransactionStatus.IDLE
-        with self._lock:
-            if healthy and not self._closed and len(self._idle) < self.max_idle:
-                self._idle.append(conn)
-                return
-        conn.close()
+    def on_events_committed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (on the caller's thread or, for :meth:`run_async`, on the event loop) after
+        every commit that wrote events to the outbox."""
+        self._commit_listeners.append(listener)
 
     @contextmanager
-    def transaction(self) -> Iterator[PostgresTransaction]:
-        """One unit of work on one connection: BEGIN (SERIALIZABLE) ... COMMIT, or ROLLBACK when the
-        block raises. A serialization failure surfaces from a statement or from the COMMIT."""
-        conn = self._acquire()
+    def transaction(self, *, write: bool = True) -> Iterator[PostgresTransaction]:
+        """One unit of work on one connection: BEGIN ... COMMIT, or ROLLBACK when the block raises. Writes
+        are SERIALIZABLE (a serialization failure surfaces from a statement or from the COMMIT); reads
+        are one consistent READ ONLY snapshot, which never fails that way."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        conn = self._pool.getconn()
         try:
-            conn.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+            conn.execute(
+                "BEGIN ISOLATION LEVEL SERIALIZABLE"
+                if write
+                else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+            )
             try:
                 yield PostgresTransaction(conn, self)
             except BaseException:
@@ -201,19 +224,62 @@ class PostgresStore:
                 raise RuntimeError("a statement of the transaction failed; it was rolled back")
             conn.execute("COMMIT")
         finally:
-            self._release(conn)
+            self._pool.putconn(conn)
 
-    def run(self, fn: Callable[[PostgresTransaction], T], *, attempts: int = 5) -> T:
-        """Run ``fn`` in a transaction, again (from the start) when it loses a serialization race."""
-        for attempt in range(attempts):
+    def _attempt(self, fn: Callable[[PostgresTransaction], T], write: bool) -> tuple[T, bool]:
+        """Run ``fn`` in a transaction, again (from the start) when it loses a serialization race; returns
+        its result and whether it emitted events."""
+        for attempt in range(self.attempts):
             try:
-                with self.transaction() as tx:
-                    return fn(tx)
+                with self.transaction(write=write) as tx:
+                    result = fn(tx)
+                return result, tx.emitted
             except RETRYABLE:
-                if attempt == attempts - 1:
+                if attempt == self.attempts - 1:
                     raise
-                time.sleep(0.001 * 2**attempt)
+                # Jittered backoff, so two losers of the same race do not meet again.
+                time.sleep(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
         raise AssertionError("unreachable")
+
+    def run(self, fn: Callable[[PostgresTransaction], T], *, write: bool = True) -> T:
+        """Run ``fn`` in a transaction on the calling thread (CLI, tests, tools)."""
+        result, emitted = self._attempt(fn, write)
+        if emitted:
+            self._events_committed()
+        return result
+
+    async def run_async(self, fn: Callable[[PostgresTransaction], T], *, write: bool = True) -> T:
+        """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile."""
+        loop = asyncio.get_running_loop()
+        result, emitted = await loop.run_in_executor(self._executor, self._attempt, fn, write)
+        if emitted:
+            self._events_committed()
+        return result
+
+    async def read(self, fn: Callable[[PostgresTransaction], T]) -> T:
+        return await self.run_async(fn, write=False)
+
+    async def lookup(self, fn: Callable[[PostgresTransaction], T | None]) -> T | None:
+        """A usually-missing record: its statements run without a transaction around them (each reads
+        what is committed when it runs), saving the BEGIN and COMMIT round trips."""
+        return await self.autocommit(fn)
+
+    async def autocommit(self, fn: Callable[[PostgresTransaction], T]) -> T:
+        """Run ``fn`` on a worker thread with each statement a transaction of its own (READ COMMITTED):
+        for single statements that must not fail on a concurrent update of a hot row (rate-limit
+        buckets), since PostgreSQL re-reads the row's latest version under its lock instead."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+
+        def run() -> T:
+            with self._pool.connection() as conn:
+                return fn(PostgresTransaction(conn, self))
+
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+
+    def _events_committed(self) -> None:
+        for listener in self._commit_listeners:
+            listener()
 
     def put_game(self, game: Game, studio_id: str | None = None) -> None:
         """Create or replace a game row (the manifest's ``apply`` comes later; tests use this). Like
@@ -259,6 +325,8 @@ class PostgresTransaction(SqlTransaction):
         " status = excluded.status, body = excluded.body, created_at = excluded.created_at"
     )
     MAX_IN_LIST = sys.maxsize  # one array parameter holds them all
+    FANNED_OUT = "fanned_out"
+    GREATEST = "GREATEST"
 
     def __init__(self, conn: psycopg.Connection[Any], store: PostgresStore) -> None:
         self.conn = conn
@@ -274,6 +342,9 @@ class PostgresTransaction(SqlTransaction):
         if rows:
             with self.conn.cursor() as cur:
                 cur.executemany(_placeholders(statement), rows)
+
+    def skip_locked(self, of: str | None = None) -> str:
+        return f" FOR UPDATE OF {of} SKIP LOCKED" if of else " FOR UPDATE SKIP LOCKED"
 
     # --- The port where PostgreSQL's dialect differs -------------------------------------------
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:

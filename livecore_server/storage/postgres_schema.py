@@ -256,6 +256,84 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        # The server's own tables (SQLite's 0001-0003 and 0011), and what several processes share.
+        "0002_server",
+        [
+            f"""CREATE TABLE studios (
+                id {T} PRIMARY KEY,
+                key {T} NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL
+            )""",
+            f"""CREATE TABLE api_keys (
+                id {T} PRIMARY KEY,
+                game_id {T} NOT NULL REFERENCES games(id),
+                name {T} NOT NULL,
+                env {T} NOT NULL,
+                permission {T} NOT NULL,
+                secret_hash {T} NOT NULL UNIQUE,
+                prefix {T} NOT NULL,
+                rate_limits JSON NOT NULL,
+                created_at BIGINT NOT NULL,
+                revoked_at BIGINT,
+                last_used_at BIGINT,
+                last_operation {T},
+                last_sdk {T}
+            )""",
+            "CREATE INDEX api_keys_by_game_name ON api_keys (game_id, name) WHERE revoked_at IS NULL",
+            f"""CREATE TABLE webhook_endpoints (
+                id {T} PRIMARY KEY,
+                game_id {T} NOT NULL REFERENCES games(id),
+                name {T} NOT NULL,
+                env {T} NOT NULL,
+                url {T} NOT NULL,
+                events JSON NOT NULL,
+                secret_enc BYTEA NOT NULL,
+                status {T} NOT NULL DEFAULT 'active',
+                consecutive_failures INTEGER NOT NULL DEFAULT 0,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                paused_at BIGINT,
+                UNIQUE (game_id, name)
+            )""",
+            f"ALTER TABLE outbox ADD COLUMN target_endpoint {T}",
+            f"""CREATE TABLE webhook_deliveries (
+                id {T} PRIMARY KEY,
+                event_seq BIGINT NOT NULL REFERENCES outbox(seq),
+                endpoint_id {T} NOT NULL REFERENCES webhook_endpoints(id),
+                status {T} NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL,
+                last_status INTEGER,
+                last_error {T},
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                delivered_at BIGINT,
+                claimed_until BIGINT
+            )""",
+            "CREATE INDEX deliveries_due ON webhook_deliveries (next_attempt_at, event_seq)"
+            " WHERE status = 'pending'",
+            "CREATE INDEX deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at)",
+            "CREATE INDEX deliveries_by_event ON webhook_deliveries (event_seq)",
+            "CREATE INDEX deliveries_finished_by_time ON webhook_deliveries (updated_at)"
+            " WHERE status != 'pending'",
+            f"""CREATE TABLE scheduled_runs (
+                job {T} PRIMARY KEY,
+                due_at BIGINT NOT NULL,
+                claimed_at BIGINT NOT NULL
+            )""",
+            # Rate-limit buckets shared by every process (SPEC 8): one row per key (or address) and bucket.
+            f"""CREATE TABLE rate_buckets (
+                subject {T} NOT NULL,
+                bucket {T} NOT NULL,
+                tokens DOUBLE PRECISION NOT NULL,
+                updated_ms BIGINT NOT NULL,
+                allowed BOOLEAN NOT NULL,
+                PRIMARY KEY (subject, bucket)
+            )""",
+            "CREATE INDEX rate_buckets_by_age ON rate_buckets (updated_ms)",
+        ],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

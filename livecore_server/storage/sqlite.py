@@ -22,17 +22,10 @@ from typing import Any, TypeVar
 import attrs
 import sqlite_utils
 
-from livecore.events import DomainEvent
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
-from livecore_server.storage.records import ApiKey, WebhookEndpoint
-from livecore_server.storage.rows import (
-    OUTBOX_COLUMNS,
-    P_COLUMNS,
-    outbox_event,
-    player_of,
-)
+from livecore_server.storage.rows import P_COLUMNS, player_of
 from livecore_server.storage.sqlport import SqlTransaction
 
 T = TypeVar("T")
@@ -93,6 +86,10 @@ def sqlite_path(db: str) -> str:
 
 
 class SqliteStore:
+    # One server process per database file (a second process may only apply manifests or run operator
+    # commands): the dispatcher may take back webhook claims left by an earlier run of the server.
+    single_process = True
+
     def __init__(self, path: str) -> None:
         self.path = path
         self.conn = connect(path)
@@ -117,6 +114,10 @@ class SqliteStore:
 
     def clear_caches(self) -> None:
         self._tx.games.clear()
+
+    def start(self) -> None:
+        """Background work of a serving store: the WAL checkpointer."""
+        self.start_checkpointer()
 
     def start_checkpointer(self, every: float = 0.25) -> None:
         """Copy WAL pages into the database from a thread of its own, ahead of SQLite's own checkpoint.
@@ -193,6 +194,19 @@ class SqliteStore:
         await asyncio.shield(group.committed)
         return result
 
+    async def read(self, fn: Callable[[SqliteTransaction], T]) -> T:
+        """Read committed data: wait out an open commit group, then read on the loop."""
+        await self.settled()
+        return fn(self._tx)
+
+    async def lookup(self, fn: Callable[[SqliteTransaction], T | None]) -> T | None:
+        """A lookup that is usually a miss (an idempotency record, a replay): read at once, and wait out
+        an open commit group only when something was found, since it may still roll back."""
+        found = fn(self._tx)
+        if found is not None and self._group is not None:
+            return await self.read(fn)
+        return found
+
     @property
     def in_group(self) -> bool:
         """True while a commit group is open: what :meth:`peek` reads may still roll back."""
@@ -262,6 +276,8 @@ class SqliteTransaction(SqlTransaction):
         " VALUES (?, ?, ?, ?, ?, ?)"
     )
     MAX_IN_LIST = 500  # SQLite's bound-parameter limit
+    FANNED_OUT = "fanned_out = 1"
+    GREATEST = "max"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -270,6 +286,9 @@ class SqliteTransaction(SqlTransaction):
         self._executemany = conn.executemany
         self.emitted = False
         self.games = {}
+
+    def skip_locked(self, of: str | None = None) -> str:
+        return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip
 
     # --- The port where SQLite's dialect differs -----------------------------------------------
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
@@ -290,36 +309,3 @@ class SqliteTransaction(SqlTransaction):
             f", SUM(CASE WHEN purchased_at > {since} THEN normalized_amount_minor ELSE 0 END),"
             f" SUM(purchased_at > {since})"
         )
-
-    # --- Server-only: outbox listing, idempotency purge -----------------------------------------
-    def outbox(self) -> list[DomainEvent]:
-        rows = self.conn.execute(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq").fetchall()
-        return [outbox_event(r) for r in rows]
-
-    def purge_idempotency(self, before_ms: int) -> int:
-        return self.conn.execute("DELETE FROM idempotency WHERE created_at < ?", (before_ms,)).rowcount
-
-    # --- Configuration (server-only tables) ----------------------------------------------------
-    def api_key_by_hash(self, secret_hash: str) -> ApiKey | None:
-        row = self.conn.execute(
-            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits"
-            " FROM api_keys k JOIN games g ON g.id = k.game_id"
-            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL",
-            (secret_hash,),
-        ).fetchone()
-        return None if row is None else ApiKey.from_row(row)
-
-    def record_key_usage(self, usage: dict[str, tuple[int, str, str | None]]) -> None:
-        self.conn.executemany(
-            "UPDATE api_keys SET last_used_at = ?, last_operation = ?, last_sdk = COALESCE(?, last_sdk)"
-            " WHERE id = ?",
-            [(ms, op, sdk, key_id) for key_id, (ms, op, sdk) in usage.items()],
-        )
-
-    def webhook_endpoints(self, game_id: str) -> list[WebhookEndpoint]:
-        rows = self.conn.execute(
-            "SELECT id, game_id, name, env, url, events, secret_enc, status FROM webhook_endpoints"
-            " WHERE game_id = ? ORDER BY name",
-            (game_id,),
-        ).fetchall()
-        return [WebhookEndpoint.from_row(r) for r in rows]

@@ -42,12 +42,13 @@ from livecore.purchases import (
     window_start,
 )
 from livecore.scope import Environment
-from livecore_server.storage.records import settings_converter
+from livecore_server.storage.records import ApiKey, settings_converter
 from livecore_server.storage.rows import (
     GIFT_COLUMNS,
     GIFT_FROM,
     GRANT_COLUMNS,
     LEDGER_COLUMNS,
+    OUTBOX_COLUMNS,
     P_COLUMNS,
     PLAYER_COLUMNS,
     PURCHASE_COLUMNS,
@@ -58,6 +59,7 @@ from livecore_server.storage.rows import (
     grant_row,
     ledger_entry_of,
     ms,
+    outbox_event,
     pair_key,
     player_of,
     player_row,
@@ -72,6 +74,7 @@ class Cursor(Protocol):
     @property
     def rowcount(self) -> int: ...
     def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
     def __iter__(self) -> Iterator[Any]: ...
 
 
@@ -88,6 +91,8 @@ class SqlTransaction:
     SPENDERS_GROUP: ClassVar[str]  # spenders' GROUP BY, and HAVING the total >= ?
     PUT_IDEMPOTENT: ClassVar[str]  # insert or replace one idempotency row (six values)
     MAX_IN_LIST: ClassVar[int]  # the most values one _in_list may hold
+    FANNED_OUT: ClassVar[str]  # outbox rows already fanned out
+    GREATEST: ClassVar[str]  # the larger of two values: SQLite's scalar max(), PostgreSQL's GREATEST()
 
     # Set by emit; the store tells its commit listeners (the dispatcher) once the events are durable.
     emitted: bool
@@ -96,6 +101,18 @@ class SqlTransaction:
     # Run one statement (``?`` placeholders) and return its cursor; run one statement per parameter row.
     _execute: Callable[[str, Sequence[Any]], Cursor]
     _executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
+
+    def skip_locked(self, of: str | None = None) -> str:
+        """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips
+        rows another process holds; SQLite has one writer at a time, so it adds nothing."""
+        raise NotImplementedError
+
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
+        """One statement with ``?`` placeholders, for the server's own tables (webhooks, keys, apply)."""
+        return self._execute(statement, params)
+
+    def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
+        self._executemany(statement, params)
 
     # --- Games ---------------------------------------------------------------------------------
     def get_game(self, game_id: str) -> Game | None:
@@ -807,3 +824,52 @@ class SqlTransaction:
                 to_millis(stored.created_at),
             ),
         )
+
+    # --- Server-only: outbox listing, idempotency purge ----------------------------------------
+    def outbox(self) -> list[DomainEvent]:
+        rows = self._execute(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq", ())
+        return [outbox_event(r) for r in rows]
+
+    def purge_idempotency(self, before_ms: int) -> int:
+        return self._execute("DELETE FROM idempotency WHERE created_at < ?", (before_ms,)).rowcount
+
+    # --- Configuration (server-only tables) ---------------------------------------------------
+    def api_key_by_hash(self, secret_hash: str) -> ApiKey | None:
+        row = self._execute(
+            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits"
+            " FROM api_keys k JOIN games g ON g.id = k.game_id"
+            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL",
+            (secret_hash,),
+        ).fetchone()
+        return None if row is None else ApiKey.from_row(row)
+
+    def record_key_usage(self, usage: dict[str, tuple[int, str, str | None]]) -> None:
+        self._executemany(
+            "UPDATE api_keys SET last_used_at = ?, last_operation = ?, last_sdk = COALESCE(?, last_sdk)"
+            " WHERE id = ?",
+            [(ms, op, sdk, key_id) for key_id, (ms, op, sdk) in usage.items()],
+        )
+
+    # --- Presence (written in batches by the presence board) ----------------------------------
+    def record_presence(self, beats: list[tuple[str, int, str | None]]) -> None:
+        """(player id, heartbeat time in ms, status) per player: presence and last activity, never
+        moving either back (another process may have written a later heartbeat)."""
+        self._executemany(
+            "UPDATE players SET presence_status = CASE WHEN COALESCE(presence_at, 0) <= ? THEN ?"
+            f" ELSE presence_status END, presence_at = {self.GREATEST}(COALESCE(presence_at, 0), ?),"
+            f" last_active_at = {self.GREATEST}(COALESCE(last_active_at, 0), ?),"
+            f" last_seen_at = {self.GREATEST}(last_seen_at, ?) WHERE id = ?",
+            [(at, status, at, at, at, player_id) for player_id, at, status in beats],
+        )
+
+    # --- Scheduled work ----------------------------------------------------------------------
+    def claim_scheduled_run(self, job: str, due_ms: int, now_ms: int) -> bool:
+        """True for the one caller, across every process on this database, that claims ``job``'s run due
+        at ``due_ms``; False when that run (or a later one) was already claimed."""
+        claimed = self._execute(
+            "INSERT INTO scheduled_runs (job, due_at, claimed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (job) DO UPDATE SET due_at = excluded.due_at, claimed_at = excluded.claimed_at"
+            " WHERE scheduled_runs.due_at < excluded.due_at",
+            (job, due_ms, now_ms),
+        ).rowcount
+        return claimed == 1

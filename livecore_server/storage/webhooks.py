@@ -1,14 +1,16 @@
-"""Webhook tables on SQLite: endpoints, the outbox fan-out and deliveries.
+"""Webhook tables (SQLite and PostgreSQL alike): endpoints, the outbox fan-out and deliveries.
 
 The fan-out turns committed outbox rows into one delivery per receiving endpoint (the routing rule is
 :func:`livecore.webhooks.delivery.receives`) and marks the rows done, in one transaction, so a committed
-event is never left without its deliveries and never fanned out twice.
+event is never left without its deliveries and never fanned out twice. With several processes on one
+PostgreSQL database the fan-out locks the rows it takes (``FOR UPDATE SKIP LOCKED``), and a delivery is
+*claimed* until a wall-clock time before it is attempted (:func:`claim`): one process attempts it at a
+time, and if that process dies the claim runs out and another one takes the delivery over.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +22,7 @@ from livecore.events import DomainEvent
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
 from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.sqlport import SqlTransaction
 
 _ENDPOINT_COLUMNS = "id, game_id, name, env, url, events, status, consecutive_failures"
 _DELIVERY_COLUMNS = (
@@ -65,20 +68,20 @@ def _delivery(r: tuple[Any, ...]) -> Delivery:
     )
 
 
-def endpoints_of_game(conn: sqlite3.Connection, game_id: str) -> list[Endpoint]:
-    rows = conn.execute(f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE game_id = ?", (game_id,))
+def endpoints_of_game(tx: SqlTransaction, game_id: str) -> list[Endpoint]:
+    rows = tx.execute(f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE game_id = ?", (game_id,))
     return [_endpoint(r) for r in rows]
 
 
-def get_endpoint(conn: sqlite3.Connection, endpoint_id: str) -> Endpoint | None:
-    row = conn.execute(
+def get_endpoint(tx: SqlTransaction, endpoint_id: str) -> Endpoint | None:
+    row = tx.execute(
         f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?", (endpoint_id,)
     ).fetchone()
     return None if row is None else _endpoint(row)
 
 
-def save_endpoint(conn: sqlite3.Connection, endpoint: Endpoint, now: datetime) -> None:
-    conn.execute(
+def save_endpoint(tx: SqlTransaction, endpoint: Endpoint, now: datetime) -> None:
+    tx.execute(
         "UPDATE webhook_endpoints SET status = ?, consecutive_failures = ?, updated_at = ?,"
         " paused_at = CASE WHEN ? = 'paused' THEN COALESCE(paused_at, ?) ELSE NULL END WHERE id = ?",
         (
@@ -92,12 +95,12 @@ def save_endpoint(conn: sqlite3.Connection, endpoint: Endpoint, now: datetime) -
     )
 
 
-def fan_out(conn: sqlite3.Connection, now: datetime, new_id: Callable[[], str], limit: int = 500) -> int:
+def fan_out(tx: SqlTransaction, now: datetime, new_id: Callable[[], str], limit: int = 500) -> int:
     """Create the deliveries of committed events that are due (debounced ones wait); returns how many."""
     now_ms = to_millis(now)
-    rows = conn.execute(
-        f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE fanned_out = 0"
-        " AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?",
+    rows = tx.execute(
+        f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE {tx.NOT_FANNED_OUT}"
+        f" AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?{tx.skip_locked()}",
         (now_ms, limit),
     ).fetchall()
     endpoints: dict[str, list[Endpoint]] = {}
@@ -105,55 +108,82 @@ def fan_out(conn: sqlite3.Connection, now: datetime, new_id: Callable[[], str], 
     for row in rows:
         seq, target, event = row[0], row[1], outbox_event(row[2:])
         if event.game_id not in endpoints:
-            endpoints[event.game_id] = endpoints_of_game(conn, event.game_id)
+            endpoints[event.game_id] = endpoints_of_game(tx, event.game_id)
         for endpoint in endpoints[event.game_id]:
             if receives(endpoint, event, target=target):
                 deliveries.append((new_id(), seq, endpoint.id, now_ms, now_ms, now_ms))
-    conn.executemany(
+    tx.executemany(
         "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts,"
         " next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
         deliveries,
     )
-    conn.executemany("UPDATE outbox SET fanned_out = 1 WHERE seq = ?", [(row[0],) for row in rows])
+    tx.executemany("UPDATE outbox SET fanned_out = TRUE WHERE seq = ?", [(row[0],) for row in rows])
     created = len(deliveries)
     return created
 
 
-def due_deliveries(
-    conn: sqlite3.Connection, now: datetime, *, limit: int, exclude: set[str]
+def claim_due(
+    tx: SqlTransaction,
+    now: datetime,
+    wall_ms: int,
+    claim_until_ms: int,
+    *,
+    limit: int,
+    busy: Mapping[str, int],
+    per_endpoint: int,
 ) -> list[DueDelivery]:
-    """Pending deliveries due by ``now`` to active endpoints, oldest first."""
-    rows = conn.execute(
+    """Claim pending deliveries due by ``now`` (service time) to active endpoints, oldest first, that no
+    live claim holds (claims are wall-clock ms): of the first ``limit``, as many per endpoint as it has
+    free slots (``per_endpoint`` less what the caller has ``busy`` there), claimed until
+    ``claim_until_ms``. Rows another process is claiming right now are skipped, not waited for."""
+    rows = tx.execute(
         f"SELECT {_DELIVERY_COLUMNS}, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}, e.secret_enc,"
         f" o.target_endpoint IS NOT NULL, {', '.join('o.' + c for c in OUTBOX_COLUMNS.split(', '))}"
         " FROM webhook_deliveries d"
         " JOIN webhook_endpoints e ON e.id = d.endpoint_id"
         " JOIN outbox o ON o.seq = d.event_seq"
         " WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.status = 'active'"
-        " ORDER BY d.next_attempt_at, d.event_seq LIMIT ?",
-        (to_millis(now), limit + len(exclude)),
+        " AND (d.claimed_until IS NULL OR d.claimed_until <= ?)"
+        f" ORDER BY d.next_attempt_at, d.event_seq LIMIT ?{tx.skip_locked('d')}",
+        (to_millis(now), wall_ms, limit),
     ).fetchall()
+    taken = dict(busy)
     out = []
     for r in rows:
-        if r[0] in exclude:
-            continue
-        out.append(
-            DueDelivery(
-                delivery=_delivery(r[0:10]),
-                endpoint=_endpoint(r[10:18]),
-                secret_enc=bytes(r[18]),
-                sample=bool(r[19]),
-                event=outbox_event(r[20:]),
-            )
-        )
-    return out[:limit]
+        item = _due(r)
+        endpoint_id = item.endpoint.id
+        if taken.get(endpoint_id, 0) < per_endpoint:
+            taken[endpoint_id] = taken.get(endpoint_id, 0) + 1
+            out.append(item)
+    tx.executemany(
+        "UPDATE webhook_deliveries SET claimed_until = ? WHERE id = ?",
+        [(claim_until_ms, item.delivery.id) for item in out],
+    )
+    return out
 
 
-def next_due(conn: sqlite3.Connection) -> datetime | None:
+def release_claims(tx: SqlTransaction) -> int:
+    """Forget every claim: for a single-process store starting up, whose earlier run left them."""
+    return tx.execute(
+        "UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL"
+    ).rowcount
+
+
+def _due(r: tuple[Any, ...]) -> DueDelivery:
+    return DueDelivery(
+        delivery=_delivery(r[0:10]),
+        endpoint=_endpoint(r[10:18]),
+        secret_enc=bytes(r[18]),
+        sample=bool(r[19]),
+        event=outbox_event(r[20:]),
+    )
+
+
+def next_due(tx: SqlTransaction) -> datetime | None:
     """When the dispatcher next has work: an undelivered event to fan out or a delivery coming due."""
-    row = conn.execute(
+    row = tx.execute(
         "SELECT min(t) FROM ("
-        " SELECT COALESCE(not_before, 0) AS t FROM outbox WHERE fanned_out = 0"
+        f" SELECT COALESCE(not_before, 0) AS t FROM outbox WHERE {tx.NOT_FANNED_OUT}"
         " UNION ALL"
         " SELECT d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id"
         " WHERE d.status = 'pending' AND e.status = 'active')"
@@ -161,8 +191,8 @@ def next_due(conn: sqlite3.Connection) -> datetime | None:
     return None if row[0] is None else from_millis(row[0])
 
 
-def get_delivery(conn: sqlite3.Connection, delivery_id: str) -> Delivery | None:
-    row = conn.execute(
+def get_delivery(tx: SqlTransaction, delivery_id: str) -> Delivery | None:
+    row = tx.execute(
         f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
         " WHERE d.id = ?",
         (delivery_id,),
@@ -170,10 +200,10 @@ def get_delivery(conn: sqlite3.Connection, delivery_id: str) -> Delivery | None:
     return None if row is None else _delivery(row)
 
 
-def save_delivery(conn: sqlite3.Connection, delivery: Delivery, now: datetime) -> None:
-    conn.execute(
+def save_delivery(tx: SqlTransaction, delivery: Delivery, now: datetime) -> None:
+    tx.execute(
         "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?,"
-        " last_error = ?, delivered_at = ?, updated_at = ? WHERE id = ?",
+        " last_error = ?, delivered_at = ?, updated_at = ?, claimed_until = NULL WHERE id = ?",
         (
             delivery.status.value,
             delivery.attempts,
@@ -187,10 +217,10 @@ def save_delivery(conn: sqlite3.Connection, delivery: Delivery, now: datetime) -
     )
 
 
-def insert_delivery_like(conn: sqlite3.Connection, source_id: str, delivery: Delivery) -> None:
+def insert_delivery_like(tx: SqlTransaction, source_id: str, delivery: Delivery) -> None:
     """A new delivery of the same event as ``source_id`` (replay)."""
     ms = to_millis(delivery.created_at)
-    conn.execute(
+    tx.execute(
         "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts, next_attempt_at,"
         " created_at, updated_at) SELECT ?, event_seq, endpoint_id, 'pending', 0, ?, ?, ?"
         " FROM webhook_deliveries WHERE id = ?",
@@ -199,7 +229,7 @@ def insert_delivery_like(conn: sqlite3.Connection, source_id: str, delivery: Del
 
 
 def list_deliveries(
-    conn: sqlite3.Connection, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
+    tx: SqlTransaction, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
 ) -> list[tuple[Delivery, str]]:
     """Newest first, with each delivery's event kind."""
     query = (
@@ -210,14 +240,15 @@ def list_deliveries(
     if status is not None:
         query += " AND d.status = ?"
         params.append(status.value)
-    query += " ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?"
+    # Ids are time-ordered: they break ties between deliveries created in the same millisecond.
+    query += " ORDER BY d.created_at DESC, d.id DESC LIMIT ?"
     params.append(limit)
-    return [(_delivery(r[:10]), r[10]) for r in conn.execute(query, params)]
+    return [(_delivery(r[:10]), r[10]) for r in tx.execute(query, params)]
 
 
-def insert_sample(conn: sqlite3.Connection, event: DomainEvent, endpoint_id: str) -> None:
+def insert_sample(tx: SqlTransaction, event: DomainEvent, endpoint_id: str) -> None:
     """A sample event for one endpoint; fanned out only to it (SPEC 6.1 sample deliveries)."""
-    conn.execute(
+    tx.execute(
         "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, target_endpoint)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -233,15 +264,15 @@ def insert_sample(conn: sqlite3.Connection, event: DomainEvent, endpoint_id: str
     )
 
 
-def purge_finished(conn: sqlite3.Connection, before: datetime) -> int:
+def purge_finished(tx: SqlTransaction, before: datetime) -> int:
     """Remove finished deliveries last touched before ``before``, then fanned-out events that old with
     no delivery left. Pending deliveries and their events stay."""
     cutoff = to_millis(before)
-    removed = conn.execute(
+    removed = tx.execute(
         "DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated_at < ?", (cutoff,)
     ).rowcount
-    conn.execute(
-        "DELETE FROM outbox WHERE fanned_out = 1 AND occurred_at < ?"
+    tx.execute(
+        f"DELETE FROM outbox WHERE {tx.FANNED_OUT} AND occurred_at < ?"
         " AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = outbox.seq)",
         (cutoff,),
     )

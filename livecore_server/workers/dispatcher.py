@@ -1,10 +1,15 @@
 """The webhook dispatcher: fans committed events out to deliveries and attempts them (SPEC 6.1, 8).
 
-Each pass: fan out the outbox rows that are due, then start an attempt for every due delivery to an
-active endpoint, a few at a time per endpoint, so one slow endpoint never holds up the others. An
+Each pass: fan out the outbox rows that are due, then claim and start an attempt for every due delivery
+to an active endpoint, a few at a time per endpoint, so one slow endpoint never holds up the others. An
 attempt POSTs the envelope signed over the exact bytes sent; its outcome (delivered only on a 2xx, else
 the retry schedule) and the endpoint's breaker are written in one transaction after the answer, so a
-crash mid-attempt leaves the delivery pending and it is sent again after a restart (at least once).
+crash mid-attempt leaves the delivery pending and it is sent again (at least once).
+
+Several processes on one PostgreSQL database each run a dispatcher. A delivery is claimed before its
+attempt until ``timeout + CLAIM_MARGIN`` from now (wall clock): no other process attempts it meanwhile.
+When the claimer dies mid-attempt, the claim runs out and another process (or the same one restarted)
+sends it. On SQLite there is one server process, so its claims are released when it starts.
 
 Wall clock: a background loop wakes on every commit that wrote events, and once a second. Manual clock:
 the same loop sends what is due at the service time, and ``clock/advance`` runs each retry at its due
@@ -38,12 +43,13 @@ from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.signing import signature_header
 from livecore_server.services import Services
 from livecore_server.storage import webhooks as db
-from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 log = logging.getLogger("livecore_server.webhooks")
 
 PER_ENDPOINT = 4  # attempts in flight per endpoint
 BATCH = 200
+CLAIM_MARGIN = 30.0  # seconds a claim outlives the attempt's own timeout
 TEST_HEADER = "X-Svc-Webhook-Test"
 
 
@@ -63,7 +69,10 @@ class Dispatcher:
             timeout=aiohttp.ClientTimeout(total=self.timeout),
             headers={"User-Agent": f"livecore-webhooks/{__version__}"},
         )
-        self.services.store.on_events_committed(self.wake)
+        store = self.services.store
+        if store.single_process:
+            await store.run_async(db.release_claims)
+        store.on_events_committed(self.wake)
         if self.services.manual_clock:
             self.services.scheduler.when("webhook_dispatch", self.next_due, self.drain_due)
         self._loop_task = asyncio.create_task(self._run_forever())
@@ -95,7 +104,7 @@ class Dispatcher:
 
     # --- passes -----------------------------------------------------------------------------------
     def next_due(self) -> datetime | None:
-        return self.services.store.run(lambda tx: db.next_due(tx.conn), write=False)
+        return self.services.store.run(db.next_due, write=False)
 
     async def drain_due(self) -> None:
         """Start everything due now and wait until every attempt in flight has finished."""
@@ -106,19 +115,21 @@ class Dispatcher:
 
     async def run_once(self) -> int:
         s = self.services
-        # Only committed events are delivered: wait out a commit group that is still open.
-        await s.store.settled()
         now = s.clock.now()
         rt = s.runtime
-        s.store.run(lambda tx: db.fan_out(tx.conn, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)))
-        due = s.store.run(
-            lambda tx: db.due_deliveries(tx.conn, now, limit=BATCH, exclude=set(self._inflight)), write=False
+        await s.store.run_async(lambda tx: db.fan_out(tx, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)))
+        wall_ms = time.time_ns() // 1_000_000
+        until_ms = wall_ms + int((self.timeout + CLAIM_MARGIN) * 1000)
+        busy = dict(self._per_endpoint)
+        # Claimed in a transaction of its own, committed before any attempt starts.
+        due = await s.store.run_async(
+            lambda tx: db.claim_due(
+                tx, now, wall_ms, until_ms, limit=BATCH, busy=busy, per_endpoint=PER_ENDPOINT
+            )
         )
         started = 0
         for item in due:
             endpoint_id = item.endpoint.id
-            if self._per_endpoint.get(endpoint_id, 0) >= PER_ENDPOINT:
-                continue
             self._per_endpoint[endpoint_id] = self._per_endpoint.get(endpoint_id, 0) + 1
             task = asyncio.create_task(self._attempt(item))
             self._inflight[item.delivery.id] = task
@@ -154,19 +165,18 @@ class Dispatcher:
             result = AttemptResult(None, f"no answer within {self.timeout:g} s")
         except aiohttp.ClientError as exc:
             result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
-        await self.services.store.settled()
-        self.services.store.run(lambda tx: self._record(tx, item, result))
+        await self.services.store.run_async(lambda tx: self._record(tx, item, result))
 
-    def _record(self, tx: SqliteTransaction, item: db.DueDelivery, result: AttemptResult) -> None:
+    def _record(self, tx: SqlTransaction, item: db.DueDelivery, result: AttemptResult) -> None:
         s = self.services
         now = s.clock.now()
-        delivery = db.get_delivery(tx.conn, item.delivery.id)
-        endpoint = db.get_endpoint(tx.conn, item.endpoint.id)
+        delivery = db.get_delivery(tx, item.delivery.id)
+        endpoint = db.get_endpoint(tx, item.endpoint.id)
         if delivery is None or endpoint is None:
             return
-        db.save_delivery(tx.conn, after_attempt(delivery, result, now), now)
+        db.save_delivery(tx, after_attempt(delivery, result, now), now)
         endpoint, tripped = endpoint_after_attempt(endpoint, result)
-        db.save_endpoint(tx.conn, endpoint, now)
+        db.save_endpoint(tx, endpoint, now)
         if tripped:
             log.warning(
                 "webhook endpoint %s paused after %d failures", endpoint.id, endpoint.consecutive_failures

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -72,5 +71,5 @@ class Econ:
         return [e for e in self.world.events() if e.kind == kind and e.game_id == self.game_id]
 
 
-async def start_econ(tmp_path: Path) -> Econ:
-    return Econ(await start_world(tmp_path / "econ.db", manifest_extra=BAZAAR))
+async def start_econ(db_url: str) -> Econ:
+    return Econ(await start_world(db_url, manifest_extra=BAZAAR))

@@ -15,7 +15,6 @@ The manifest below is added to the shared test manifest (``tests/conftest.py``):
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -114,8 +113,8 @@ def gift_manifest(*, lapsed_enabled: bool = True) -> str:
     return GIFT_GAMES.format(lapsed_enabled="true" if lapsed_enabled else "false") + keys
 
 
-async def start_gift_world(tmp_path: Path) -> World:
-    return await start_world(tmp_path / "gifts.db", manifest_extra=gift_manifest())
+async def start_gift_world(db_url: str) -> World:
+    return await start_world(db_url, manifest_extra=gift_manifest())
 
 
 def disable_lapsed(world: World) -> None:

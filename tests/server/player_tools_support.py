@@ -11,7 +11,6 @@ limits high enough for long scenarios; ``live-client`` and ``live-server`` are i
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -184,6 +183,6 @@ class Arena(Game):
         return self.world.services.store.run(lambda tx: tx.get_player_by_id(player_id), write=False)
 
 
-async def start_arena(tmp_path: Path) -> Arena:
-    world: World = await start_world(tmp_path / "tools.db", manifest_extra=ARENA)
+async def start_arena(db_url: str) -> Arena:
+    world: World = await start_world(db_url, manifest_extra=ARENA)
     return Arena(world, "arena")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -143,7 +144,7 @@ def test_demo_prints_working_keys_on_every_run(tmp_path: Path) -> None:
         for name in keys1:
             assert keys1[name]["secret"] and keys2[name]["secret"]
             assert keys1[name]["secret"] != keys2[name]["secret"]
-            assert services.key_cache.lookup(keys1[name]["secret"]) is None  # the old one is revoked
-            assert services.key_cache.lookup(keys2[name]["secret"]) is not None
+            assert asyncio.run(services.key_cache.lookup(keys1[name]["secret"])) is None  # old one revoked
+            assert asyncio.run(services.key_cache.lookup(keys2[name]["secret"])) is not None
     finally:
         services.close()

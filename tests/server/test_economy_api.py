@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from tests.server.economy_support import Econ, start_econ
 
 
 @pytest.fixture
-async def econ(tmp_path: Path) -> AsyncIterator[Econ]:
-    e = await start_econ(tmp_path)
+async def econ(db_url: str) -> AsyncIterator[Econ]:
+    e = await start_econ(db_url)
     try:
         yield e
     finally:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +20,8 @@ REAL_NAME = "Annie Realname"
 
 
 @pytest.fixture
-async def arena(tmp_path: Path) -> AsyncIterator[Arena]:
-    a = await start_arena(tmp_path)
+async def arena(db_url: str) -> AsyncIterator[Arena]:
+    a = await start_arena(db_url)
     try:
         yield a
     finally:

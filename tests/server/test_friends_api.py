@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -214,8 +213,8 @@ permission = "client_sdk"
 """
 
 
-async def test_friend_limit_on_send_and_accept(tmp_path: Path) -> None:
-    world = await start_world(tmp_path / "tiny.db", manifest_extra=TINY)
+async def test_friend_limit_on_send_and_accept(db_url: str) -> None:
+    world = await start_world(db_url, manifest_extra=TINY)
     key = world.applied["games"]["tiny"]["apiKeys"]["client"]["secret"]
     try:
         secrets = {n: await world.register(n, key=key) for n in ("a", "b", "c")}

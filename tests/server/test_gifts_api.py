@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +27,8 @@ DAY = 86_400
 
 
 @pytest.fixture
-async def g(tmp_path: Path) -> AsyncIterator[dict[str, Game]]:
-    world = await start_gift_world(tmp_path)
+async def g(db_url: str) -> AsyncIterator[dict[str, Game]]:
+    world = await start_gift_world(db_url)
     try:
         yield games(world)
     finally:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +15,8 @@ from tests.server.gift_support import Game, games, start_gift_world
 
 
 @pytest.fixture
-async def g(tmp_path: Path) -> AsyncIterator[dict[str, Game]]:
-    world = await start_gift_world(tmp_path)
+async def g(db_url: str) -> AsyncIterator[dict[str, Game]]:
+    world = await start_gift_world(db_url)
     try:
         yield games(world)
     finally:

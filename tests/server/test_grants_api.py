@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +16,8 @@ SWORD = {"type": "item", "key": "sword", "amount": 1, "parameters": {"level": 5}
 
 
 @pytest.fixture
-async def econ(tmp_path: Path) -> AsyncIterator[Econ]:
-    e = await start_econ(tmp_path)
+async def econ(db_url: str) -> AsyncIterator[Econ]:
+    e = await start_econ(db_url)
     try:
         yield e
     finally:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +16,8 @@ _keys = itertools.count()
 
 
 @pytest.fixture
-async def econ(tmp_path: Path) -> AsyncIterator[Econ]:
-    e = await start_econ(tmp_path)
+async def econ(db_url: str) -> AsyncIterator[Econ]:
+    e = await start_econ(db_url)
     try:
         yield e
     finally:

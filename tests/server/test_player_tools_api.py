@@ -8,7 +8,6 @@ Merge is in ``test_merge_api.py``, erasure in ``test_erasure_api.py``. The game 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +26,8 @@ SUMMARY_FIELDS = {
 
 
 @pytest.fixture
-async def arena(tmp_path: Path) -> AsyncIterator[Arena]:
-    a = await start_arena(tmp_path)
+async def arena(db_url: str) -> AsyncIterator[Arena]:
+    a = await start_arena(db_url)
     try:
         yield a
     finally:

@@ -6,7 +6,6 @@ import base64
 import itertools
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,8 +43,8 @@ _keys = itertools.count()
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    w = await start_world(tmp_path / "purchases.db", manifest_extra=RATES)
+async def world(db_url: str) -> AsyncIterator[World]:
+    w = await start_world(db_url, manifest_extra=RATES)
     try:
         yield w
     finally:
@@ -819,10 +818,10 @@ async def test_summary_bounds_at_the_ends_of_the_calendar_are_answered_not_500(
     assert status in (200, 400), got
 
 
-async def test_the_server_verifies_a_purchase_the_client_reported_unverified(tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_the_server_verifies_a_purchase_the_client_reported_unverified(db_url: str) -> None:
     from tests.conftest import start_world
 
-    world = await start_world(tmp_path / "verify.db")
+    world = await start_world(db_url)
     try:
         secret = await world.register("vic")
         body = {

@@ -10,7 +10,6 @@ import hashlib
 import hmac
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import attrs
 import pytest
@@ -48,7 +47,7 @@ class Hooked:
         return [d for d, _ in rows]
 
 
-async def _hooked(tmp_path: Path, **config: float) -> Hooked:
+async def _hooked(db_url: str, **config: float) -> Hooked:
     receivers = [await Receiver().start() for _ in range(3)]
     extra = webhook_manifest(
         **{
@@ -57,13 +56,13 @@ async def _hooked(tmp_path: Path, **config: float) -> Hooked:
             "live": ("live", receivers[2].url, '["*"]'),
         }
     )
-    world = await start_world(tmp_path / "hooks.db", manifest_extra=extra, **config)
+    world = await start_world(db_url, manifest_extra=extra, **config)
     return Hooked(world, *receivers)
 
 
 @pytest.fixture
-async def hooked(tmp_path: Path) -> AsyncIterator[Hooked]:
-    h = await _hooked(tmp_path)
+async def hooked(db_url: str) -> AsyncIterator[Hooked]:
+    h = await _hooked(db_url)
     try:
         yield h
     finally:
@@ -192,8 +191,8 @@ async def test_a_slow_endpoint_does_not_hold_up_others(hooked: Hooked) -> None:
     assert len(hooked.all.answered) == 2
 
 
-async def test_no_answer_within_the_timeout_fails_the_attempt(tmp_path: Path) -> None:
-    h = await _hooked(tmp_path, webhook_timeout=0.3)
+async def test_no_answer_within_the_timeout_fails_the_attempt(db_url: str) -> None:
+    h = await _hooked(db_url, webhook_timeout=0.3)
     try:
         h.players.gate = asyncio.Event()
         await h.world.register("alice")

@@ -1,0 +1,70 @@
+"""What the server needs of a store, and opening one from ``--db``.
+
+Two implementations: :class:`~livecore_server.storage.sqlite.SqliteStore` (embedded, one server
+process, commands on the event loop with group commit) and
+:class:`~livecore_server.storage.postgres.PostgresStore` (several processes on one database, commands on
+worker threads). Handlers and workers see only this protocol and :class:`SqlTransaction`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from livecore_server.storage.sqlport import SqlTransaction
+
+T = TypeVar("T")
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class ServerStore(Protocol):
+    # True when the store's database serves one server process only (SQLite).
+    single_process: bool
+
+    @property
+    def closed(self) -> bool: ...
+
+    def start(self) -> None:
+        """Start the store's background work (called once the server serves)."""
+
+    def close(self) -> None: ...
+
+    def clear_caches(self) -> None:
+        """Forget cached game settings (after ``apply`` in this process)."""
+
+    def on_events_committed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` on the event loop after each commit that wrote outbox events."""
+
+    def run(self, fn: Callable[[SqlTransaction], T], *, write: bool = True) -> T:
+        """Run ``fn`` in one transaction on the calling thread (CLI, tools, tests)."""
+        ...
+
+    async def run_async(self, fn: Callable[[SqlTransaction], T], *, write: bool = True) -> T:
+        """Run ``fn`` in one transaction for a request: its writes and events commit together before
+        this returns."""
+        ...
+
+    async def read(self, fn: Callable[[SqlTransaction], T]) -> T:
+        """Read committed data."""
+        ...
+
+    async def lookup(self, fn: Callable[[SqlTransaction], T | None]) -> T | None:
+        """Read committed data for a lookup that is usually a miss (it may be cheaper than :meth:`read`)."""
+        ...
+
+
+def is_postgres(db: str) -> bool:
+    return db.startswith(POSTGRES_SCHEMES)
+
+
+def open_store(db: str, *, pool_size: int = 8) -> ServerStore:
+    """``postgresql://...`` opens PostgreSQL (a pool of ``pool_size`` connections); anything else is a
+    SQLite file. Migrations are applied on opening, in both cases."""
+    if is_postgres(db):
+        from livecore_server.storage.postgres import PostgresStore
+
+        return PostgresStore(db, pool_size=pool_size)
+    from livecore_server.storage.sqlite import SqliteStore, sqlite_path
+
+    return SqliteStore(sqlite_path(db))
