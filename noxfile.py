@@ -14,7 +14,7 @@ SOURCES = ["livecore", "livecore_server", "livecore_client", "tests", "benchmark
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the test suite (core, server API on real SQLite, clients against a live server)."""
+    """Run the test suite (core; server API on real SQLite and PostgreSQL; clients against a live server)."""
     session.install("-e", ".[dev]")
     session.run("pytest", "-n", "2", "--dist", "loadfile", *session.posargs)
 

@@ -240,13 +240,29 @@ class LiveServer:
     services: Services
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    services = make_services(tmp_path_factory.mktemp("live") / "live.db")
-    applied = apply_test_manifest(services)
-    keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
-    with serve_in_thread(services) as base_url:
-        yield LiveServer(base_url=base_url, keys=keys, services=services)
+@pytest.fixture(scope="module", params=BACKENDS)
+def live_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """The clients' live server, on each store in turn."""
+    schema = None
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("live") / "live.db")
+    else:
+        from tests.postgres_support import new_schema
+
+        db, schema = new_schema()
+    try:
+        services = make_services(db)
+        applied = apply_test_manifest(services)
+        keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
+        with serve_in_thread(services) as base_url:
+            yield LiveServer(base_url=base_url, keys=keys, services=services)
+    finally:
+        if schema is not None:
+            from tests.postgres_support import drop_schema
+
+            drop_schema(schema)
 
 
 @attrs.define

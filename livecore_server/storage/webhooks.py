@@ -186,7 +186,7 @@ def next_due(tx: SqlTransaction) -> datetime | None:
         f" SELECT COALESCE(not_before, 0) AS t FROM outbox WHERE {tx.NOT_FANNED_OUT}"
         " UNION ALL"
         " SELECT d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id"
-        " WHERE d.status = 'pending' AND e.status = 'active')"
+        " WHERE d.status = 'pending' AND e.status = 'active') AS due"
     ).fetchone()
     return None if row[0] is None else from_millis(row[0])
 
