@@ -57,7 +57,12 @@ class UsageRecorder:
     async def flush_async(self, store: ServerStore) -> int:
         batch = self._take()
         if batch:
-            await store.run_async(lambda tx: tx.record_key_usage(batch))
+            try:
+                await store.run_async(lambda tx: tx.record_key_usage(batch))
+            except BaseException:
+                # Written next time, unless newer usage of the key replaced it meanwhile.
+                self._pending = {**batch, **self._pending}
+                raise
         return len(batch)
 
     def _take(self) -> dict[str, tuple[int, str, str | None]]:

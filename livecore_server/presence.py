@@ -65,7 +65,12 @@ class PresenceBoard:
     async def flush_async(self, store: ServerStore) -> int:
         beats = self._take()
         if beats:
-            await store.run_async(lambda tx: tx.record_presence(beats))
+            try:
+                await store.run_async(lambda tx: tx.record_presence(beats))
+            except BaseException:
+                # Written next time (unless a newer heartbeat replaced it, which is written instead).
+                self._dirty.update(player_id for player_id, _, _ in beats)
+                raise
         return len(beats)
 
     def _take(self) -> list[tuple[str, int, str | None]]:

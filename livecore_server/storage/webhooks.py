@@ -162,11 +162,18 @@ def claim_due(
     return out
 
 
-def release_claims(tx: SqlTransaction) -> int:
-    """Forget every claim: for a single-process store starting up, whose earlier run left them."""
-    return tx.execute(
-        "UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL"
-    ).rowcount
+def release_claims(tx: SqlTransaction, delivery_ids: list[str] | None = None) -> int:
+    """Give up the claims on ``delivery_ids`` (attempts cut short by a shutdown), or every claim (a
+    single-process store starting up, whose earlier run left them)."""
+    if delivery_ids is None:
+        return tx.execute(
+            "UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL"
+        ).rowcount
+    tx.executemany(
+        "UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ? AND status = 'pending'",
+        [(d,) for d in delivery_ids],
+    )
+    return len(delivery_ids)
 
 
 def _due(r: tuple[Any, ...]) -> DueDelivery:

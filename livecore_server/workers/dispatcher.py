@@ -71,21 +71,28 @@ class Dispatcher:
         )
         store = self.services.store
         if store.single_process:
-            await store.run_async(db.release_claims)
+            await store.run_async(lambda tx: db.release_claims(tx))
         store.on_events_committed(self.wake)
         if self.services.manual_clock:
             self.services.scheduler.when("webhook_dispatch", self.next_due, self.drain_due)
         self._loop_task = asyncio.create_task(self._run_forever())
 
     async def stop(self) -> None:
-        """Stop attempting; attempts cut short stay pending and are sent again after a restart."""
+        """Stop attempting. Attempts cut short stay pending, and their claims are given up so that
+        another process (or this one restarted) sends them at once rather than when the claims run out."""
         if self._loop_task is not None:
             self._loop_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop_task
+        cut_short = list(self._inflight)
         for task in list(self._inflight.values()):
             task.cancel()
         await asyncio.gather(*self._inflight.values(), return_exceptions=True)
+        if cut_short:
+            try:
+                await self.services.store.run_async(lambda tx: db.release_claims(tx, cut_short))
+            except Exception:  # the claims run out on their own
+                log.exception("could not give up the claims of %d cut-short attempts", len(cut_short))
         if self._session is not None:
             await self._session.close()
 
