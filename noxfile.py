@@ -43,6 +43,30 @@ def bench(session: nox.Session) -> None:
         session.run("apt-get", "install", "-y", "-qq", "wrk", external=True)
     session.install("-e", ".[dev]")
     session.run("python", "-m", "benchmarks", "--json", "benchmarks/results/latest.json", *session.posargs)
+    # Issue #8: the same scenarios on PostgreSQL (a fresh database on $LIVECORE_BENCH_POSTGRES, else
+    # postgresql://postgres@127.0.0.1:5432/test), with one server process, then two sharing one port.
+    session.run(
+        "python",
+        "-m",
+        "benchmarks",
+        "--db",
+        "postgres",
+        "--json",
+        "benchmarks/results/postgres.json",
+        *session.posargs,
+    )
+    session.run(
+        "python",
+        "-m",
+        "benchmarks",
+        "--db",
+        "postgres",
+        "--processes",
+        "2",
+        "--json",
+        "benchmarks/results/postgres-2p.json",
+        *session.posargs,
+    )
     # The embedded figure (core commands on the in-memory store, no server): sends per second.
     session.run("python", "-m", "benchmarks.embedded", "--json", "benchmarks/results/embedded.json")
     # PostgreSQL drivers for the same write shape (issue #8): psycopg on threads vs asyncpg.

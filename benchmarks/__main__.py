@@ -7,8 +7,10 @@ import signal
 import sys
 from pathlib import Path
 
-from benchmarks import report, wrk
-from benchmarks.harness import BenchError, Options, run
+import psycopg
+
+from benchmarks import postgres, report, wrk
+from benchmarks.harness import STORES, BenchError, Options, run
 from benchmarks.scenarios import SCENARIOS
 from benchmarks.server import ServerError
 
@@ -61,8 +63,51 @@ def parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="environment variable for the server process (repeatable), e.g. LIVECORE_EVENT_LOOP=asyncio",
     )
+    p.add_argument(
+        "--db",
+        choices=STORES,
+        default="sqlite",
+        help="the store: a SQLite file (default), or a fresh PostgreSQL database on --pg-server, dropped "
+        "at the end",
+    )
+    p.add_argument(
+        "--pg-server",
+        metavar="URL",
+        help=f"PostgreSQL server to create the run's database on (default: ${postgres.SERVER_ENV}, else "
+        f"{postgres.DEFAULT_SERVER})",
+    )
+    p.add_argument(
+        "--processes",
+        type=positive,
+        default=1,
+        help="server processes sharing one port (--reuse-port; more than 1 needs --db postgres)",
+    )
+    p.add_argument(
+        "--db-pool", type=positive, metavar="N", help="PostgreSQL connections per server process (serve's)"
+    )
+    p.add_argument(
+        "--setup-concurrency",
+        type=positive,
+        metavar="N",
+        help="setup requests in flight (default: 8 on SQLite, 1 on PostgreSQL; see README)",
+    )
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    p = parser()
+    args = p.parse_args(argv)
+    if args.processes > 1 and args.db != "postgres":
+        p.error("--processes above 1 runs several servers on one database: add --db postgres")
+    if (args.pg_server is not None or args.db_pool is not None) and args.db != "postgres":
+        p.error("--pg-server and --db-pool are for --db postgres")
+    return args
+
+
+def _targets(ratio: float | None, p99: float | None) -> str:
+    parts = ([] if ratio is None else [f">= {ratio:.2f}"]) + ([] if p99 is None else [f"p99 <= {p99:g} ms"])
+    return ", ".join(parts) or "-"
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -70,7 +115,7 @@ def _stop(signum: int, frame: object) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parse(argv)
     # Ctrl-C, and a SIGTERM from nox or CI, unwind normally, so the server is stopped and the temp dir
     # removed (SIGINT may arrive ignored when started in the background: restore the default).
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -78,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         for s in SCENARIOS.values():
             print(f"{s.name:24} {s.method:6} {s.path}  {s.description}")
+            sqlite = _targets(s.target_ratio, s.max_p99_ms)
+            pg = _targets(s.postgres_target_ratio, s.postgres_max_p99_ms)
+            print(f"{'':24} targets: SQLite {sqlite}; PostgreSQL {pg}")
         return 0
     options = Options(
         rounds=args.rounds,
@@ -88,20 +136,28 @@ def main(argv: list[str] | None = None) -> int:
         scenarios=args.scenario,
         db_dir=args.db_dir,
         server_env=dict(args.server_env),
+        store=args.db,
+        pg_server=args.pg_server,
+        processes=args.processes,
+        db_pool=args.db_pool,
+        setup_concurrency=args.setup_concurrency,
     )
     try:
         outcome = run(options)
-    except (BenchError, ServerError, wrk.WrkError) as exc:
+    except (BenchError, ServerError, wrk.WrkError, postgres.PostgresError, psycopg.Error) as exc:
         print(f"bench: FAILED: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("bench: interrupted; server stopped", file=sys.stderr)
         return 130
 
-    env = " ".join(f"{k}={v}" for k, v in options.server_env.items()) or "default"
+    env = " ".join(f"{k}={v}" for k, v in outcome.meta["server_env"].items()) or "default"
+    store = "SQLite" if options.store == "sqlite" else "PostgreSQL"
+    pool = "" if options.db_pool is None else f", --db-pool {options.db_pool}"
     print(
-        f"\n{options.rounds} rounds x {options.slice_s} s slices, {options.connections} connections, "
-        f"wrk threads {options.threads}, server env: {env}\n"
+        f"\n{store}, {options.processes} server process(es){pool}; {options.rounds} rounds x "
+        f"{options.slice_s} s slices, {options.connections} connections, wrk threads {options.threads}, "
+        f"server env: {env}\n"
     )
     print(report.markdown(outcome.rows))
     for note in report.notes(outcome.rows):

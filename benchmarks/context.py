@@ -41,6 +41,8 @@ class BenchContext:
     base_url: str
     client: httpx.Client
     vars: dict[str, str] = field(default_factory=dict)
+    # Requests in flight in call_many (the harness sets it per store: see harness.setup_concurrency).
+    concurrency: int = 8
 
     def render(self, text: str) -> str:
         """Fill ``${name}`` from :attr:`vars`; an unknown name is an error, not an empty string."""
@@ -72,14 +74,15 @@ class BenchContext:
             raise SetupError(f"{method} {path} -> {response.status_code}: {response.text[:500]}")
         return response.json() if response.content else None
 
-    def call_many(self, calls: Iterable[SetupCall], *, concurrency: int = 8) -> list[Any]:
-        """Send many setup requests, ``concurrency`` at a time, started in order; returns their JSON
-        bodies in order. The first non-2xx answer raises (and the rest are not sent).
+    def call_many(self, calls: Iterable[SetupCall], *, concurrency: int | None = None) -> list[Any]:
+        """Send many setup requests, ``concurrency`` (default :attr:`concurrency`) at a time, started in
+        order; returns their JSON bodies in order. The first non-2xx answer raises (and the rest are not
+        sent).
 
         For setups of thousands of requests: it uses aiohttp, whose client costs about a seventh of
         httpx's CPU per request (~140 vs ~900 µs measured here), CPU the server needs on 2 cores.
         """
-        return asyncio.run(self._call_many(list(calls), concurrency))
+        return asyncio.run(self._call_many(list(calls), concurrency or self.concurrency))
 
     async def _call_many(self, calls: list[SetupCall], concurrency: int) -> list[Any]:
         answers: list[Any] = [None] * len(calls)

@@ -1,7 +1,9 @@
-"""The server under test: ``livecore-server apply`` once, then ``serve`` in its own process."""
+"""The server under test: ``livecore-server apply`` once, then ``serve`` in its own process (or several
+processes sharing one port, on PostgreSQL)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -10,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
@@ -19,6 +21,9 @@ import httpx
 
 HEALTH_PATH = "/admin/v1/health"
 BASELINE_ENV = "LIVECORE_BENCH_BASELINE"
+# The server key (livecore_server.crypto). Every process of one deployment must share it; on SQLite the
+# server keeps it in a file beside the database, on PostgreSQL the harness sets a fresh one per run.
+SECRET_KEY_ENV = "LIVECORE_SECRET_KEY"
 HOST = "127.0.0.1"
 
 
@@ -43,7 +48,7 @@ def free_port() -> int:
         return port
 
 
-def apply_manifest(manifest: Path, db: Path, env: Mapping[str, str]) -> dict[str, Any]:
+def apply_manifest(manifest: Path, db: Path | str, env: Mapping[str, str]) -> dict[str, Any]:
     command = [*server_command(), "apply", str(manifest), "--db", str(db), "--json"]
     done = subprocess.run(command, capture_output=True, text=True, env=dict(env), timeout=120, check=False)
     if done.returncode != 0:
@@ -73,25 +78,62 @@ def manifest_vars(applied: Mapping[str, Any], game: str = "bench") -> dict[str, 
 
 
 class ServerProcess:
-    """``livecore-server serve`` on a free loopback port; always stopped on exit (SIGTERM, then kill)."""
+    """``livecore-server serve`` on a free loopback port: one process, or ``processes`` of them on the same
+    port (``--reuse-port``, SO_REUSEPORT; PostgreSQL only), the kernel spreading the connections across
+    them. Always stopped on exit (SIGTERM, then kill after 10 s)."""
 
-    def __init__(self, db: Path, log_path: Path, env: Mapping[str, str]) -> None:
-        self.db = db
+    def __init__(
+        self,
+        db: Path | str,
+        log_path: Path,
+        env: Mapping[str, str],
+        *,
+        processes: int = 1,
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        if processes < 1:
+            raise ValueError(f"processes must be at least 1, not {processes}")
+        self.db = str(db)
         self.log_path = log_path
         self.env = dict(env)
+        self.count = processes
+        self.extra_args = list(extra_args)
         self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log: IO[bytes] | None = None
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self._logs: list[IO[bytes]] = []
 
     @property
     def base_url(self) -> str:
         return f"http://{HOST}:{self.port}"
 
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.processes]
+
+    @property
+    def log_paths(self) -> list[Path]:
+        """``server.log`` for one process; ``server-1.log``, ``server-2.log``, ... for several."""
+        if self.count == 1:
+            return [self.log_path]
+        stem, suffix = self.log_path.stem, self.log_path.suffix
+        return [self.log_path.with_name(f"{stem}-{i}{suffix}") for i in range(1, self.count + 1)]
+
+    def command(self) -> list[str]:
+        command = [*server_command(), "serve", "--db", self.db, "--host", HOST, "--port", str(self.port)]
+        command += self.extra_args
+        if self.count > 1:
+            command.append("--reuse-port")
+        return command
+
     def __enter__(self) -> Self:
-        command = [*server_command(), "serve", "--db", str(self.db), "--host", HOST, "--port", str(self.port)]
-        self._log = self.log_path.open("wb")
-        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=self.env)
+        command = self.command()
         try:
+            for path in self.log_paths:
+                log = path.open("wb")
+                self._logs.append(log)
+                self.processes.append(
+                    subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
+                )
             self.wait_ready()
         except BaseException:
             self.stop()
@@ -104,58 +146,131 @@ class ServerProcess:
         self.stop()
 
     def wait_ready(self, timeout_s: float = 60.0) -> None:
-        assert self.process is not None
+        """Until ``GET /admin/v1/health`` answers 200 on the port and every process listens on it (with
+        several processes, the health answer comes from whichever one the kernel picked)."""
         deadline = time.monotonic() + timeout_s
         last = "no answer"
         with httpx.Client(base_url=self.base_url, timeout=2.0) as client:
             while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise ServerError(f"server exited {self.process.returncode} at start:\n{self.log_tail()}")
+                for p in self.processes:
+                    if p.poll() is not None:
+                        raise ServerError(
+                            f"server pid {p.pid} exited {p.returncode} at start:\n{self.log_tail()}"
+                        )
                 try:
                     response = client.get(HEALTH_PATH)
                     if response.status_code == 200:
-                        return
-                    last = f"{response.status_code} {response.text[:200]}"
+                        waiting = not_listening(self.pids, self.port)
+                        if not waiting:
+                            return
+                        last = f"health 200, but pid(s) {waiting} not listening on port {self.port} yet"
+                    else:
+                        last = f"{response.status_code} {response.text[:200]}"
                 except httpx.TransportError as exc:
                     last = repr(exc)
                 time.sleep(0.1)
         raise ServerError(f"server not ready after {timeout_s:.0f} s ({last}):\n{self.log_tail()}")
 
     def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            process.send_signal(signal.SIGTERM)
+        processes, self.processes = self.processes, []
+        running = [p for p in processes if p.poll() is None]
+        for p in running:
+            p.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for p in running:
             try:
-                process.wait(timeout=10)
+                p.wait(timeout=max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+                p.kill()
+                p.wait()
+        logs, self._logs = self._logs, []
+        for log in logs:
+            log.close()
 
     def cpu_seconds(self) -> float | None:
-        """User + system CPU the server process has used so far (Linux ``/proc``; else None)."""
-        if self.process is None:
+        """User + system CPU all server processes have used so far (Linux ``/proc``; else None)."""
+        if not self.processes:
             return None
-        try:
-            stat = Path(f"/proc/{self.process.pid}/stat").read_text()
-        except OSError:
-            return None
-        fields = stat.rsplit(")", 1)[1].split()  # after the command name; fields[0] is field 3 (state)
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in self.pids:
+            cpu = process_cpu_seconds(pid)
+            if cpu is None:
+                return None
+            total += cpu
+        return total
 
     def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
+        """Every server process still runs."""
+        return bool(self.processes) and all(p.poll() is None for p in self.processes)
 
     def log_tail(self, lines: int = 40) -> str:
+        tails = []
+        for path in self.log_paths:
+            try:
+                text = "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+            except OSError:
+                text = "(no server log)"
+            tails.append(text if self.count == 1 else f"--- {path.name}\n{text}")
+        return "\n".join(tails)
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU of ``pid`` so far, all its threads (Linux ``/proc``; else None)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()  # after the command name; fields[0] is field 3 (state)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _listening_inodes(port: int) -> set[int] | None:
+    """Socket inodes listening on TCP ``port`` (``/proc/net/tcp*``), or None where unknown."""
+    inodes: set[int] = set()
+    known = False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
-            text = self.log_path.read_text(errors="replace")
+            lines = Path(table).read_text().splitlines()[1:]
         except OSError:
-            return "(no server log)"
-        return "\n".join(text.splitlines()[-lines:])
+            continue
+        known = True
+        for line in lines:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                inodes.add(int(inode))
+    return inodes if known else None
+
+
+def socket_inodes(pid: int) -> set[int]:
+    out: set[int] = set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return out
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            out.add(int(target[len("socket:[") : -1]))
+    return out
+
+
+def not_listening(pids: Sequence[int], port: int) -> list[int]:
+    """Those of ``pids`` with no socket listening on ``port`` (none where ``/proc`` cannot tell)."""
+    listening = _listening_inodes(port)
+    if listening is None:
+        return []
+    return [pid for pid in pids if not socket_inodes(pid) & listening]
 
 
 def server_env(overrides: Mapping[str, str]) -> dict[str, str]:
     """This process's environment, the baseline route switched on, then the ``--server-env`` pairs."""
     return {**os.environ, BASELINE_ENV: "1", **overrides}
+
+
+def fresh_secret_key() -> str:
+    """A new server key as ``LIVECORE_SECRET_KEY`` takes it: urlsafe base64 of 32 random bytes."""
+    return base64.urlsafe_b64encode(os.urandom(32)).decode()

@@ -49,8 +49,11 @@ class WrkResult:
     bytes: int
     errors: Mapping[str, int]
     latency_us: Mapping[str, float]
-    # CPU time the server process used during the run (set by the harness; None where unknown).
+    # CPU time the server used during the run, all its processes together (set by the harness; None
+    # where unknown).
     server_cpu_s: float | None = None
+    # CPU time PostgreSQL's backends for the run's database used (PostgreSQL on this machine; else None).
+    db_cpu_s: float | None = None
 
     @property
     def rps(self) -> float:
@@ -58,7 +61,8 @@ class WrkResult:
 
     @property
     def server_cpu_share(self) -> float | None:
-        """Fraction of one core the server used: well below 1 means it was not the bottleneck."""
+        """Cores the server used (all its processes): well below 1 means one process was not the
+        bottleneck."""
         if self.server_cpu_s is None or not self.duration_us:
             return None
         return self.server_cpu_s / (self.duration_us / 1e6)
@@ -69,6 +73,13 @@ class WrkResult:
         if self.server_cpu_s is None or not self.requests:
             return None
         return self.server_cpu_s * 1e6 / self.requests
+
+    @property
+    def db_cpu_us_per_request(self) -> float | None:
+        """PostgreSQL backend CPU per request: the database's share of the cost."""
+        if self.db_cpu_s is None or not self.requests:
+            return None
+        return self.db_cpu_s * 1e6 / self.requests
 
     @property
     def error_count(self) -> int:
@@ -90,6 +101,8 @@ class WrkResult:
             "server_cpu_s": self.server_cpu_s,
             "server_cpu_share": _round(self.server_cpu_share, 3),
             "cpu_us_per_request": _round(self.cpu_us_per_request, 1),
+            "db_cpu_s": self.db_cpu_s,
+            "db_cpu_us_per_request": _round(self.db_cpu_us_per_request, 1),
         }
 
 

@@ -189,6 +189,14 @@ def _execute(tx: SqlTransaction, binding: Binding, call: Call, key: str | None, 
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 
+def write_queue(call: Call) -> str | None:
+    """A game's writes queue up one at a time (docs/deployment.md): on PostgreSQL, concurrent writes of
+    one game would otherwise mostly conflict under SERIALIZABLE and run again."""
+    if not call.route.is_write or not call.scope.game_id:
+        return None
+    return f"game:{call.scope.game_id}"
+
+
 def make_handler(
     binding: Binding, services: Services
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
@@ -229,7 +237,7 @@ def make_handler(
             )
             return json_response(data_body(value), status)
         outcome = await services.store.run_async(
-            lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write
+            lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write, queue=write_queue(call)
         )
         return json_response(outcome.body, outcome.status, _REPLAY_HEADERS if outcome.replayed else None)
 

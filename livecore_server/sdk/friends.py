@@ -299,7 +299,7 @@ async def beat(call: Call) -> m.PresenceResponse:
             stored = get_player(tx, call.scope, call.external_id)
             tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
 
-        await store.run_async(durable)
+        await store.run_async(durable, queue=f"game:{call.scope.game_id}")
     services.presence.record(player.id, presence)
     ttl = game.settings.presence.ttl_seconds
     return m.PresenceResponse(

@@ -196,19 +196,31 @@ class PostgresStore:
         self._commit_listeners.append(listener)
 
     @contextmanager
-    def transaction(self, *, write: bool = True) -> Iterator[PostgresTransaction]:
-        """One unit of work on one connection: BEGIN ... COMMIT, or ROLLBACK when the block raises. Writes
-        are SERIALIZABLE (a serialization failure surfaces from a statement or from the COMMIT); reads
-        are one consistent READ ONLY snapshot, which never fails that way."""
+    def transaction(
+        self, *, write: bool = True, queue: str | None = None, row_locked: bool = False
+    ) -> Iterator[PostgresTransaction]:
+        """One unit of work on one connection: BEGIN ... COMMIT, or ROLLBACK when the block raises.
+
+        Writes are SERIALIZABLE (a serialization failure surfaces from a statement or from the COMMIT),
+        unless ``row_locked``: work that locks every row it changes itself (``FOR UPDATE``, the webhook
+        dispatcher) runs at READ COMMITTED and never fails that way. Reads are one consistent READ ONLY
+        snapshot. ``queue`` names a queue of writes that run one at a time across every process (a
+        session advisory lock taken before BEGIN, so the transaction's snapshot comes after the previous
+        one's commit): writes that would conflict wait in line instead of failing and running again."""
         if self._closed:
             raise RuntimeError("the store is closed")
         conn = self._pool.getconn()
+        locked = False
         try:
-            conn.execute(
-                "BEGIN ISOLATION LEVEL SERIALIZABLE"
-                if write
-                else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-            )
+            if queue is not None:
+                conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (queue,))
+                locked = True
+            if not write:
+                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            elif row_locked:
+                conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            else:
+                conn.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
             try:
                 yield PostgresTransaction(conn, self)
             except BaseException:
@@ -224,14 +236,21 @@ class PostgresStore:
                 raise RuntimeError("a statement of the transaction failed; it was rolled back")
             conn.execute("COMMIT")
         finally:
+            if locked and not conn.closed:
+                try:
+                    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (queue,))
+                except psycopg.Error:
+                    conn.close()  # closing the session releases the lock; the pool replaces it
             self._pool.putconn(conn)
 
-    def _attempt(self, fn: Callable[[PostgresTransaction], T], write: bool) -> tuple[T, bool]:
+    def _attempt(
+        self, fn: Callable[[PostgresTransaction], T], write: bool, queue: str | None, row_locked: bool
+    ) -> tuple[T, bool]:
         """Run ``fn`` in a transaction, again (from the start) when it loses a serialization race; returns
         its result and whether it emitted events."""
         for attempt in range(self.attempts):
             try:
-                with self.transaction(write=write) as tx:
+                with self.transaction(write=write, queue=queue, row_locked=row_locked) as tx:
                     result = fn(tx)
                 return result, tx.emitted
             except RETRYABLE:
@@ -241,17 +260,33 @@ class PostgresStore:
                 time.sleep(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
         raise AssertionError("unreachable")
 
-    def run(self, fn: Callable[[PostgresTransaction], T], *, write: bool = True) -> T:
+    def run(
+        self,
+        fn: Callable[[PostgresTransaction], T],
+        *,
+        write: bool = True,
+        queue: str | None = None,
+        row_locked: bool = False,
+    ) -> T:
         """Run ``fn`` in a transaction on the calling thread (CLI, tests, tools)."""
-        result, emitted = self._attempt(fn, write)
+        result, emitted = self._attempt(fn, write, queue, row_locked)
         if emitted:
             self._events_committed()
         return result
 
-    async def run_async(self, fn: Callable[[PostgresTransaction], T], *, write: bool = True) -> T:
+    async def run_async(
+        self,
+        fn: Callable[[PostgresTransaction], T],
+        *,
+        write: bool = True,
+        queue: str | None = None,
+        row_locked: bool = False,
+    ) -> T:
         """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile."""
         loop = asyncio.get_running_loop()
-        result, emitted = await loop.run_in_executor(self._executor, self._attempt, fn, write)
+        result, emitted = await loop.run_in_executor(
+            self._executor, self._attempt, fn, write, queue, row_locked
+        )
         if emitted:
             self._events_committed()
         return result
@@ -344,7 +379,10 @@ class PostgresTransaction(SqlTransaction):
                 cur.executemany(_placeholders(statement), rows)
 
     def skip_locked(self, of: str | None = None) -> str:
-        return f" FOR UPDATE OF {of} SKIP LOCKED" if of else " FOR UPDATE SKIP LOCKED"
+        return self.for_update(of) + " SKIP LOCKED"
+
+    def for_update(self, of: str | None = None) -> str:
+        return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
 
     # --- The port where PostgreSQL's dialect differs -------------------------------------------
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:

@@ -36,13 +36,28 @@ class ServerStore(Protocol):
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` on the event loop after each commit that wrote outbox events."""
 
-    def run(self, fn: Callable[[SqlTransaction], T], *, write: bool = True) -> T:
+    def run(
+        self,
+        fn: Callable[[SqlTransaction], T],
+        *,
+        write: bool = True,
+        queue: str | None = None,
+        row_locked: bool = False,
+    ) -> T:
         """Run ``fn`` in one transaction on the calling thread (CLI, tools, tests)."""
         ...
 
-    async def run_async(self, fn: Callable[[SqlTransaction], T], *, write: bool = True) -> T:
+    async def run_async(
+        self,
+        fn: Callable[[SqlTransaction], T],
+        *,
+        write: bool = True,
+        queue: str | None = None,
+        row_locked: bool = False,
+    ) -> T:
         """Run ``fn`` in one transaction for a request: its writes and events commit together before
-        this returns."""
+        this returns. Writes with the same ``queue`` (a game's) run one at a time across processes;
+        ``row_locked`` work locks the rows it changes itself (the webhook dispatcher)."""
         ...
 
     async def read(self, fn: Callable[[SqlTransaction], T]) -> T:

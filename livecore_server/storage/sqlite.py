@@ -166,7 +166,15 @@ class SqliteStore:
         if tx.emitted:
             self._events_committed()
 
-    def run(self, fn: Callable[[SqliteTransaction], T], *, write: bool = True) -> T:
+    def run(
+        self,
+        fn: Callable[[SqliteTransaction], T],
+        *,
+        write: bool = True,
+        queue: str | None = None,
+        row_locked: bool = False,
+    ) -> T:
+        """``queue`` and ``row_locked`` mean nothing here: SQLite runs one write at a time."""
         with self.transaction(write=write) as tx:
             return fn(tx)
 
@@ -180,7 +188,14 @@ class SqliteStore:
     # failed COMMIT fails every request of the group. Reads wait for an open group to commit, so they never
     # show data that could still roll back.
 
-    async def run_async(self, fn: Callable[[SqliteTransaction], T], *, write: bool = True) -> T:
+    async def run_async(
+        self,
+        fn: Callable[[SqliteTransaction], T],
+        *,
+        write: bool = True,
+        queue: str | None = None,
+        row_locked: bool = False,
+    ) -> T:
         if not write:
             await self.settled()
             return self.run(fn, write=False)
@@ -289,6 +304,9 @@ class SqliteTransaction(SqlTransaction):
 
     def skip_locked(self, of: str | None = None) -> str:
         return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip
+
+    def for_update(self, of: str | None = None) -> str:
+        return ""
 
     # --- The port where SQLite's dialect differs -----------------------------------------------
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:

@@ -107,6 +107,11 @@ class SqlTransaction:
         rows another process holds; SQLite has one writer at a time, so it adds nothing."""
         raise NotImplementedError
 
+    def for_update(self, of: str | None = None) -> str:
+        """Appended to a SELECT whose rows (of table alias ``of``) the transaction will change:
+        PostgreSQL locks them; SQLite has one writer at a time."""
+        raise NotImplementedError
+
     def execute(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
         """One statement with ``?`` placeholders, for the server's own tables (webhooks, keys, apply)."""
         return self._execute(statement, params)

@@ -73,9 +73,11 @@ def endpoints_of_game(tx: SqlTransaction, game_id: str) -> list[Endpoint]:
     return [_endpoint(r) for r in rows]
 
 
-def get_endpoint(tx: SqlTransaction, endpoint_id: str) -> Endpoint | None:
+def get_endpoint(tx: SqlTransaction, endpoint_id: str, *, lock: bool = False) -> Endpoint | None:
+    """The endpoint; ``lock``: for update (its breaker is read, changed and written back)."""
     row = tx.execute(
-        f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?", (endpoint_id,)
+        f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?{tx.for_update() if lock else ''}",
+        (endpoint_id,),
     ).fetchone()
     return None if row is None else _endpoint(row)
 
@@ -198,10 +200,11 @@ def next_due(tx: SqlTransaction) -> datetime | None:
     return None if row[0] is None else from_millis(row[0])
 
 
-def get_delivery(tx: SqlTransaction, delivery_id: str) -> Delivery | None:
+def get_delivery(tx: SqlTransaction, delivery_id: str, *, lock: bool = False) -> Delivery | None:
+    """The delivery; ``lock``: its row for update."""
     row = tx.execute(
         f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
-        " WHERE d.id = ?",
+        f" WHERE d.id = ?{tx.for_update('d') if lock else ''}",
         (delivery_id,),
     ).fetchone()
     return None if row is None else _delivery(row)

@@ -71,7 +71,7 @@ class Dispatcher:
         )
         store = self.services.store
         if store.single_process:
-            await store.run_async(lambda tx: db.release_claims(tx))
+            await store.run_async(lambda tx: db.release_claims(tx), row_locked=True)
         store.on_events_committed(self.wake)
         if self.services.manual_clock:
             self.services.scheduler.when("webhook_dispatch", self.next_due, self.drain_due)
@@ -90,7 +90,9 @@ class Dispatcher:
         await asyncio.gather(*self._inflight.values(), return_exceptions=True)
         if cut_short:
             try:
-                await self.services.store.run_async(lambda tx: db.release_claims(tx, cut_short))
+                await self.services.store.run_async(
+                    lambda tx: db.release_claims(tx, cut_short), row_locked=True
+                )
             except Exception:  # the claims run out on their own
                 log.exception("could not give up the claims of %d cut-short attempts", len(cut_short))
         if self._session is not None:
@@ -124,7 +126,9 @@ class Dispatcher:
         s = self.services
         now = s.clock.now()
         rt = s.runtime
-        await s.store.run_async(lambda tx: db.fan_out(tx, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)))
+        await s.store.run_async(
+            lambda tx: db.fan_out(tx, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)), row_locked=True
+        )
         wall_ms = time.time_ns() // 1_000_000
         until_ms = wall_ms + int((self.timeout + CLAIM_MARGIN) * 1000)
         busy = dict(self._per_endpoint)
@@ -132,7 +136,8 @@ class Dispatcher:
         due = await s.store.run_async(
             lambda tx: db.claim_due(
                 tx, now, wall_ms, until_ms, limit=BATCH, busy=busy, per_endpoint=PER_ENDPOINT
-            )
+            ),
+            row_locked=True,
         )
         started = 0
         for item in due:
@@ -172,13 +177,14 @@ class Dispatcher:
             result = AttemptResult(None, f"no answer within {self.timeout:g} s")
         except aiohttp.ClientError as exc:
             result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
-        await self.services.store.run_async(lambda tx: self._record(tx, item, result))
+        await self.services.store.run_async(lambda tx: self._record(tx, item, result), row_locked=True)
 
     def _record(self, tx: SqlTransaction, item: db.DueDelivery, result: AttemptResult) -> None:
         s = self.services
         now = s.clock.now()
-        delivery = db.get_delivery(tx, item.delivery.id)
-        endpoint = db.get_endpoint(tx, item.endpoint.id)
+        # Locked: another process may record an attempt of this endpoint (its breaker) at the same time.
+        delivery = db.get_delivery(tx, item.delivery.id, lock=True)
+        endpoint = db.get_endpoint(tx, item.endpoint.id, lock=True)
         if delivery is None or endpoint is None:
             return
         db.save_delivery(tx, after_attempt(delivery, result, now), now)
