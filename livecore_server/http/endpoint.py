@@ -74,10 +74,13 @@ class Binding:
     handler: TxHandler | DirectHandler
     # False for handlers that open no transaction of their own (health, ping, clock advance).
     transactional: bool = True
+    # A read route whose handler may write once (the friend code made on a player's first friends call):
+    # it runs in a write transaction, though for everything else (bans, idempotency) it is a read.
+    may_write: bool = False
 
 
-def bind(route: Route, handler: TxHandler) -> Binding:
-    return Binding(route, handler)
+def bind(route: Route, handler: TxHandler, *, may_write: bool = False) -> Binding:
+    return Binding(route, handler, may_write=may_write)
 
 
 def bind_direct(route: Route, handler: DirectHandler) -> Binding:
@@ -191,7 +194,8 @@ def _execute(tx: SqlTransaction, binding: Binding, call: Call, key: str | None, 
 
 def write_queue(call: Call) -> str | None:
     """A game's writes queue up one at a time (docs/deployment.md): on PostgreSQL, concurrent writes of
-    one game would otherwise mostly conflict under SERIALIZABLE and run again."""
+    one game would otherwise mostly conflict under SERIALIZABLE and run again. Reads that may write
+    (rarely) do not queue: they are retried if they lose a race."""
     if not call.route.is_write or not call.scope.game_id:
         return None
     return f"game:{call.scope.game_id}"
@@ -237,7 +241,9 @@ def make_handler(
             )
             return json_response(data_body(value), status)
         outcome = await services.store.run_async(
-            lambda tx: _execute(tx, binding, call, key, fp), write=route.is_write, queue=write_queue(call)
+            lambda tx: _execute(tx, binding, call, key, fp),
+            write=route.is_write or binding.may_write,
+            queue=write_queue(call),
         )
         return json_response(outcome.body, outcome.status, _REPLAY_HEADERS if outcome.replayed else None)
 

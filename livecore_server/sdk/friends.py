@@ -129,7 +129,8 @@ def _request_row(tx: SqlTransaction, caller: Player, added: cmd.Added) -> m.Requ
 
 
 def _with_code(tx: SqlTransaction, call: Call) -> Player:
-    """The friend code is made on the player's first friends call."""
+    """The friend code is made on the player's first friends call (read routes calling this are bound
+    ``may_write``)."""
     return cmd.ensure_friend_code(tx, call.rt, _me(call))
 
 
@@ -308,18 +309,18 @@ async def beat(call: Call) -> m.PresenceResponse:
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.FRIEND_CODE, get_code),
-    bind(routes.FRIENDS_SEARCH, search),
+    bind(routes.FRIEND_CODE, get_code, may_write=True),
+    bind(routes.FRIENDS_SEARCH, search, may_write=True),
     bind(routes.FRIEND_SEND_REQUEST, send_request),
-    bind(routes.FRIEND_REQUESTS, list_requests),
+    bind(routes.FRIEND_REQUESTS, list_requests, may_write=True),
     bind(routes.FRIEND_ACCEPT, accept),
     bind(routes.FRIEND_DECLINE, decline),
     bind(routes.FRIEND_CANCEL, cancel),
-    bind(routes.FRIENDS_LIST, list_friends),
+    bind(routes.FRIENDS_LIST, list_friends, may_write=True),
     bind(routes.FRIEND_REMOVE, remove),
-    bind(routes.FRIENDS_SUGGESTIONS, suggestions),
+    bind(routes.FRIENDS_SUGGESTIONS, suggestions, may_write=True),
     bind(routes.FRIEND_BLOCK, block),
-    bind(routes.FRIEND_BLOCKS, list_blocks),
+    bind(routes.FRIEND_BLOCKS, list_blocks, may_write=True),
     bind(routes.FRIEND_UNBLOCK, unblock),
     bind_direct(routes.PRESENCE_HEARTBEAT, beat),
 ]

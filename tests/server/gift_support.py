@@ -288,7 +288,7 @@ class Game:
 
         def count(tx: Any) -> tuple[int, ...]:
             return tuple(
-                tx.conn.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (self.id,)).fetchone()[0]
+                tx.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (self.id,)).fetchone()[0]
                 for table in ("gifts", "grants", "outbox", "ledger")
             )
 

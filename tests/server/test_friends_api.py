@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from livecore.players import ban
+from livecore_server.storage.server_store import open_store
 from tests.conftest import START, World, start_world
 
 
@@ -341,41 +343,71 @@ async def test_server_reads(world: World, trio: dict[str, str]) -> None:
     assert (status, body["error"]["code"]) == (404, "player_not_found")
 
 
+@pytest.fixture
+async def quiet_world(db_url: str) -> AsyncIterator[World]:
+    """A world whose housekeeping does not flush presence while a test runs (it would every second on
+    PostgreSQL): what is written, and when, is up to the test."""
+    w = await start_world(db_url, flush_every=3600.0)
+    try:
+        yield w
+    finally:
+        await w.client.close()
+
+
+@pytest.fixture
+async def quiet_trio(quiet_world: World) -> dict[str, str]:
+    return {name: await quiet_world.register(name) for name in ("ann", "bob", "cat")}
+
+
+PRESENCE_ROW = (
+    "SELECT presence_at, presence_status, sessions FROM players WHERE game_id = ? AND external_id = ?"
+)
+
+
 def _row(world: World, name: str) -> tuple[Any, ...]:
     game_id = world.applied["games"]["space-race"]["id"]
-    return world.services.store.conn.execute(
-        "SELECT presence_at, presence_status, sessions FROM players WHERE game_id = ? AND external_id = ?",
-        (game_id, name),
-    ).fetchone()
+    (row,) = world.rows(PRESENCE_ROW, (game_id, name))
+    return row
 
 
-async def test_heartbeats_are_held_in_memory_and_flushed(world: World, trio: dict[str, str]) -> None:
+async def test_heartbeats_are_held_in_memory_and_flushed(
+    quiet_world: World, quiet_trio: dict[str, str]
+) -> None:
+    world, trio = quiet_world, quiet_trio
     await befriend(world, trio, "ann", "bob")
     world.clock.advance(60)  # same session: nothing durable changes
     await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": "afk"})
     assert _row(world, "bob")[:2] == (None, None)  # not written yet...
     _, body, _ = await sdk(world, "GET", "/players/ann/friends", trio["ann"])
     assert body["data"]["friends"][0]["status"] == "afk"  # ...but visible at once
-    assert world.services.presence.flush(world.services.store) == 1
+    assert await world.services.presence.flush_async(world.services.store) == 1
     presence_at, status, _ = _row(world, "bob")
     assert status == "afk" and presence_at is not None
 
 
 async def test_a_heartbeat_that_opens_a_session_is_written_at_once(
-    world: World, trio: dict[str, str]
+    quiet_world: World, quiet_trio: dict[str, str]
 ) -> None:
+    world, trio = quiet_world, quiet_trio
     assert _row(world, "bob")[2] == 1  # register opened the first session
     world.clock.advance(31 * 60)  # 30 minutes of silence: the next activity opens a session
     await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": None})
     assert _row(world, "bob")[2] == 2
 
 
-async def test_closing_the_server_flushes_presence(world: World, trio: dict[str, str]) -> None:
-    import sqlite3
-
+async def test_closing_the_server_flushes_presence(quiet_world: World, quiet_trio: dict[str, str]) -> None:
+    world, trio = quiet_world, quiet_trio
     world.clock.advance(5)
     await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": "bye"})
+    assert _row(world, "bob")[1] is None  # held in memory until now
     world.services.close()  # what the app's cleanup does on SIGTERM
-    with sqlite3.connect(world.services.store.path) as conn:
-        status = conn.execute("SELECT presence_status FROM players WHERE external_id = 'bob'").fetchone()[0]
-    assert status == "bye"
+    # The world's store is closed: read what it left behind through a store of its own.
+    store = open_store(world.services.config.db)
+    try:
+        game_id = world.applied["games"]["space-race"]["id"]
+        rows = store.run(
+            lambda tx: [tuple(r) for r in tx.execute(PRESENCE_ROW, (game_id, "bob"))], write=False
+        )
+    finally:
+        store.close()
+    assert rows[0][1] == "bye"

@@ -9,15 +9,26 @@ from typing import Any
 
 import pytest
 
+from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
 
 SCAN = re.compile(r"\bSCAN (?!.*VIRTUAL TABLE)(\w+)")
 
 
+@pytest.fixture
+def backend() -> str:
+    """SQLite only: these tests read SQLite's EXPLAIN QUERY PLAN and count the statements SQLite runs
+    through its trace callback. PostgreSQL's plans (and how to count its statements) are a different
+    matter, not tested here."""
+    return "sqlite"
+
+
 async def _plans(
     world: World, method: str, path: str, secret: str | None, *, key: str = "test-client"
 ) -> list[str]:
-    conn = world.services.store.conn
+    store = world.services.store
+    assert isinstance(store, SqliteStore)  # the module is pinned to SQLite (see `backend`)
+    conn = store.conn
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     try:

@@ -554,7 +554,7 @@ async def test_idempotency_key_in_header_and_body_must_agree(sr: Game) -> None:
 
 def idempotency_records(game: Game, key: str) -> int:
     def count(tx: Any) -> int:
-        return int(tx.conn.execute("SELECT COUNT(*) FROM idempotency WHERE key = ?", (key,)).fetchone()[0])
+        return int(tx.execute("SELECT COUNT(*) FROM idempotency WHERE key = ?", (key,)).fetchone()[0])
 
     return int(game.world.services.store.run(count, write=False))
 

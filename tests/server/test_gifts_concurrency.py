@@ -1,6 +1,6 @@
 """Gifting under real concurrent requests (issue #6): many sends or claims in flight at once against the
-app on a real SQLite database must apply the rules as if they came one by one (SPEC 3.2, 4.1 rule 4, 7;
-DECISIONS 5)."""
+app on a real database (SQLite, and PostgreSQL with several transactions truly at once) must apply the
+rules as if they came one by one (SPEC 3.2, 4.1 rule 4, 7; DECISIONS 5)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def outcome(answer: tuple[int, Any, Any]) -> tuple[int, str]:
 
 def gift_count(game: Game) -> int:
     def count(tx: Any) -> int:
-        return int(tx.conn.execute("SELECT COUNT(*) FROM gifts WHERE game_id = ?", (game.id,)).fetchone()[0])
+        return int(tx.execute("SELECT COUNT(*) FROM gifts WHERE game_id = ?", (game.id,)).fetchone()[0])
 
     return int(game.world.services.store.run(count, write=False))
 

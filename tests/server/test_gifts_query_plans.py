@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
 from tests.server.test_friends_query_plans import SCAN
 
@@ -16,10 +17,20 @@ P = "/sdk/v1/players"
 WEBHOOK_TABLES = re.compile(r"\bFROM (outbox|webhook_\w+|deliveries)\b")
 
 
+@pytest.fixture
+def backend() -> str:
+    """SQLite only: these tests read SQLite's EXPLAIN QUERY PLAN and count the statements SQLite runs
+    through its trace callback. PostgreSQL's plans (and how to count its statements) are a different
+    matter, not tested here."""
+    return "sqlite"
+
+
 async def _selects(
     world: World, method: str, path: str, secret: str | None, *, key: str, json: Any = None
 ) -> list[str]:
-    conn = world.services.store.conn
+    store = world.services.store
+    assert isinstance(store, SqliteStore)  # the module is pinned to SQLite (see `backend`)
+    conn = store.conn
     if method == "GET":  # fill the caches (API key, game settings) first: both sizes are measured alike
         await world.call(method, path, key=key, secret=secret)
     statements: list[str] = []
