@@ -175,9 +175,7 @@ class Arena(Game):
 
     # --- direct reads of the store ---------------------------------------------------------------
     def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        return list(
-            self.world.services.store.run(lambda tx: tx.conn.execute(sql, params).fetchall(), write=False)
-        )
+        return self.world.rows(sql, params)
 
     def player_row(self, player_id: str) -> Any:
         return self.world.services.store.run(lambda tx: tx.get_player_by_id(player_id), write=False)

@@ -127,10 +127,10 @@ async def test_revoked_key_stops_working(world: World) -> None:
 async def test_key_usage_records_time_operation_and_sdk(world: World) -> None:
     await world.call("GET", "/server/v1/ping", headers={"X-Svc-SDK": "acme-backend/2.1"})
     world.services.usage.flush(world.services.store)
-    row = world.services.store.conn.execute(
+    (row,) = world.rows(
         "SELECT last_used_at, last_operation, last_sdk FROM api_keys WHERE name = 'test-server'"
         " AND game_id = ?",
         (world.applied["games"]["space-race"]["id"],),
-    ).fetchone()
+    )
     assert row[0] is not None
     assert row[1:] == ("ping", "acme-backend/2.1")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from livecore_server.services import Config
-from tests.conftest import World
+from tests.conftest import World, make_services
 
 
 def _player(world: World, external_id: str):  # type: ignore[no-untyped-def]
@@ -39,10 +38,11 @@ async def test_advance_without_manual_clock_is_404(world: World) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
     from livecore_server.app import create_app
-    from livecore_server.clock import SystemClock
-    from livecore_server.services import build_services
 
-    services = build_services(Config(db=world.services.config.db), SystemClock())
+    # The same database (and server key) as the world, on the wall clock; the world's server steps aside
+    # first (one server per SQLite file: two on one event loop would wait on each other's write lock).
+    await world.client.close()
+    services = make_services(world.services.config.db, manual=False)
     client = TestClient(TestServer(create_app(services)))
     await client.start_server()
     try:

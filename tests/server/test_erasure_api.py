@@ -48,8 +48,16 @@ async def erased(arena: Arena, who: str = ANNIE, body: Any = None) -> str:
     return placeholder
 
 
+# The outbox without its delivery bookkeeping, which the dispatcher updates in the background.
+DUMP_COLUMNS = {"outbox": "seq, id, studio_id, game_id, env, kind, occurred_at, data"}
+
+
 def table_dump(arena: Arena, table: str) -> str:
-    return repr(arena.rows(f"SELECT * FROM {table}"))
+    """Every row of a table as text, in a stable order (PostgreSQL returns updated rows in no fixed order;
+    its JSON columns read back as bytes, shown here as their text)."""
+    rows = arena.rows(f"SELECT {DUMP_COLUMNS.get(table, '*')} FROM {table}")
+    text = [tuple(v.decode() if isinstance(v, bytes) else v for v in row) for row in rows]
+    return repr(sorted(text, key=repr))
 
 
 # --- player.deleted ---------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -119,8 +118,8 @@ async def test_concurrent_duplicates_apply_once(world: World) -> None:
 async def test_replay_survives_a_restart(world: World) -> None:
     status, first, _ = await _register(world, "alice", "persist")
     assert status == 201
-    # A fresh server on the same database file answers the replay from the stored record.
-    restarted = make_services(Path(world.services.config.db), seed=99)
+    # A fresh server on the same database answers the replay from the stored record.
+    restarted = make_services(world.services.config.db, seed=99)
     client = TestClient(TestServer(create_app(restarted)))
     await client.start_server()
     try:

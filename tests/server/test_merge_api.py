@@ -430,16 +430,17 @@ async def test_a_merge_that_fails_midway_leaves_nothing_behind(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """All-or-nothing: the last store write of the merge fails after everything else was moved."""
-    from livecore_server.storage.sqlite import SqliteTransaction
+    from livecore_server.storage.sqlport import SqlTransaction
 
     await rich(arena, "sam", "tom", "ann")
     await arena.befriend("sam", "ann")
     await arena.sent_gift("sam", "ann")
 
-    def fail(self: SqliteTransaction, record: Any) -> None:
+    def fail(self: SqlTransaction, record: Any) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(SqliteTransaction, "insert_merge", fail)
+    # Both stores' transactions share the statement (sqlport), so this fails the merge on either.
+    monkeypatch.setattr(SqlTransaction, "insert_merge", fail)
     before = snapshot(arena)
     status, _, _ = await arena.merge("sam", "tom")
     assert status == 500

@@ -48,7 +48,9 @@ def snapshot(a: Arena) -> dict[str, list[Any]]:
         "blocks",
         "purchases",
     )
-    return {t: sorted(a.rows(f"SELECT * FROM {t}"), key=repr) for t in tables}
+    # The outbox without its delivery bookkeeping, which the dispatcher updates in the background.
+    columns = {"outbox": "seq, id, studio_id, game_id, env, kind, occurred_at, data"}
+    return {t: sorted(a.rows(f"SELECT {columns.get(t, '*')} FROM {t}"), key=repr) for t in tables}
 
 
 # --- Profile ------------------------------------------------------------------------------------------
@@ -588,29 +590,26 @@ async def test_export_with_a_client_key_is_403(arena: Arena) -> None:
 def insert_grant_copies(arena: Arena, grant_id: str, count: int) -> None:
     """``count`` older copies of a grant, straight into the store (one second apart, older and older)."""
     arena.world.services.store.run(
-        lambda tx: tx.conn.execute(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-            " INSERT INTO grants (id, game_id, player_id, external_player_id, kind, status, entries,"
+        lambda tx: tx.executemany(
+            "INSERT INTO grants (id, game_id, player_id, external_player_id, kind, status, entries,"
             " source_kind, source_ref_id, metadata, created_at, expires_at, claimed_at, acked_by)"
-            " SELECT printf('00000000-0000-4000-8000-%012d', i), game_id, player_id, external_player_id,"
-            " kind, status, entries, source_kind, source_ref_id, metadata, created_at - i * 1000, NULL,"
-            " NULL, NULL FROM n, grants WHERE grants.id = ?",
-            (count, grant_id),
+            " SELECT ?, game_id, player_id, external_player_id, kind, status, entries, source_kind,"
+            " source_ref_id, metadata, created_at - ?, NULL, NULL, NULL FROM grants WHERE id = ?",
+            [(f"00000000-0000-4000-8000-{i:012d}", i * 1000, grant_id) for i in range(1, count + 1)],
         )
     )
 
 
 def insert_purchase_copies(arena: Arena, purchase_id: str, count: int) -> None:
+    """``count`` older copies of a purchase (one second apart, older and older)."""
     arena.world.services.store.run(
-        lambda tx: tx.conn.execute(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
-            " INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
+        lambda tx: tx.executemany(
+            "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
             " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
             " purchased_at, tracked_at, metadata)"
-            " SELECT printf('pur_copy%06d', i), game_id, env, player_id, printf('tx-copy-%06d', i), store,"
-            " product_id, product_type, amount_minor, currency, normalized_amount_minor, fx_rate,"
-            " validation_status, purchased_at - i * 1000, tracked_at, metadata FROM n, purchases"
-            " WHERE purchases.id = ?",
-            (count, purchase_id),
+            " SELECT ?, game_id, env, player_id, ?, store, product_id, product_type, amount_minor, currency,"
+            " normalized_amount_minor, fx_rate, validation_status, purchased_at - ?, tracked_at, metadata"
+            " FROM purchases WHERE id = ?",
+            [(f"pur_copy{i:06d}", f"tx-copy-{i:06d}", i * 1000, purchase_id) for i in range(1, count + 1)],
         )
     )

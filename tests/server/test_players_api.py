@@ -57,8 +57,8 @@ async def test_the_secret_is_never_returned_twice_or_stored_in_clear(world: Worl
     status, body, _ = await world.call("POST", "/sdk/v1/players/alice/register", key="test-client")
     assert (status, body["error"]["code"]) == (409, "player_already_registered")
     assert secret not in str(body)
-    raw = world.services.store.conn.execute("SELECT * FROM players").fetchall()
-    assert secret not in str(raw)
+    raw = world.rows("SELECT * FROM players")
+    assert raw and secret not in str(raw)
     assert secret not in str([e.data for e in world.events()])
 
 
