@@ -108,8 +108,11 @@ class Dispatcher:
                 await self.run_once()
             except Exception:
                 log.exception("webhook dispatch pass failed")
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that
+            # arrives as the event is set, and stop() would then wait for this loop forever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await self._wake.wait()
 
     # --- passes -----------------------------------------------------------------------------------
     def next_due(self) -> datetime | None:

@@ -103,7 +103,8 @@ def test_a_long_exact_sequence_matches_including_refusals(pg_url: str) -> None:
     store = PostgresStore(pg_url)
     limiter = SharedRateLimiter(store, clock=None)  # type: ignore[arg-type]
     requests = [(0, 3), (0, 3), (0, 3), (0, 3), (1, 3), (19_999, 3), (0, 3), (600_000, 3), (-500, 3)]
-    requests += [(0, 60), (10, 1), (0, 1), (60_000, 1), (0, 1000), (0, 1000)]
+    requests += [(0, 60), (10, 1), (0, 1), (60_000, 1), (0, 1000), (0, 1000), (120_000, 1000)]
+    requests += [(0, 3), (0, 3), (0, 3)]
     expected, _ = _model(requests)
 
     async def run() -> list[Decision]:
@@ -119,12 +120,8 @@ def test_a_long_exact_sequence_matches_including_refusals(pg_url: str) -> None:
     finally:
         store.close()
     assert got == expected
-    allowed = [d.allowed for d in got]
-    assert allowed == [True] * 3 + [False] * 2 + [True, False] + [True] * 3 + [False] * 2 + [
-        True,
-        False,
-        False,
-    ]
+    assert "".join("Y" if d.allowed else "N" for d in got) == "YYYNNYNYYYNNYNNYYYY"
+    assert [d.remaining for d in got[-4:]] == [999, 2, 1, 0]  # 999 tokens held, capped at the new limit
     assert got[3].retry_after_seconds == 20 and got[8].remaining == 1
 
 

@@ -1,0 +1,545 @@
+"""Several ``livecore-server serve`` processes on one PostgreSQL database (issue: scale out): requests
+alternating between two real server processes apply the rules as one server would, and every committed
+event reaches a webhook endpoint once.
+
+The processes share the server key (``LIVECORE_SECRET_KEY``), the database and nothing else. The kill
+tests need a short claim (webhook timeout + ``CLAIM_MARGIN``), which ``serve`` does not offer: there is no
+flag and no environment variable for ``Config.webhook_timeout``. One kill test runs the ``serve`` command
+in a process whose ``Config`` and ``CLAIM_MARGIN`` are patched before it starts, and kills it with SIGKILL;
+the other runs two in-process servers, one of them stopped dead mid-delivery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import httpx
+import psycopg
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from livecore_server.app import create_app
+from livecore_server.services import Services
+from livecore_server.workers import dispatcher as dispatcher_module
+from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
+from tests.postgres_support import drop_schema, new_schema
+
+BIG = "{ sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
+
+MANIFEST = f"""
+studio = "scale"
+
+[games.arena]
+name = "Arena"
+economy = "platform"
+
+[games.arena.gifting]
+enabled = true
+
+[games.arena.resources.gold]
+type = "currency"
+giftable = true
+max_per_gift = 100
+
+[games.arena.api_keys.client]
+env = "test"
+permission = "client_sdk"
+rate_limits = {BIG}
+
+[games.arena.api_keys.server]
+env = "test"
+permission = "server_integration"
+rate_limits = {BIG}
+
+[games.arena.webhooks.hook]
+env = "test"
+url = "{{url}}"
+events = ["*"]
+"""
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    url, schema = new_schema()
+    try:
+        yield url
+    finally:
+        drop_schema(schema)
+
+
+def _rows(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return [tuple(r) for r in conn.execute(query, params).fetchall()]
+
+
+# --- two real server processes ------------------------------------------------------------------------
+
+
+@attrs.define
+class Cluster:
+    """Two ``livecore-server serve`` processes on one schema, and the manifest's keys."""
+
+    url: str
+    bases: list[str]
+    procs: list[subprocess.Popen[bytes]]
+    logs: list[Path]
+    keys: dict[str, str]
+    http: httpx.AsyncClient
+    secrets: dict[str, str] = attrs.Factory(dict)
+    turn: int = 0
+
+    def base(self, i: int | None = None) -> str:
+        """Server ``i``, or the next one in turn (requests alternate between the two)."""
+        if i is None:
+            i, self.turn = self.turn, self.turn + 1
+        return self.bases[i % len(self.bases)]
+
+    def log_tail(self) -> str:
+        return "\n".join(f"--- {p.name}\n{_tail(p)}" for p in self.logs)
+
+    async def sdk(
+        self, method: str, who: str, path: str = "", body: Any = None, *, at: int | None = None
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {self.keys['client']}", "X-Player-Secret": self.secrets[who]}
+        return await self.http.request(
+            method, f"{self.base(at)}/sdk/v1/players/{who}{path}", json=body, headers=headers
+        )
+
+    async def server(
+        self, method: str, path: str, body: Any = None, *, idem: str | None = None, at: int | None = None
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {self.keys['server']}"}
+        if idem is not None:
+            headers["Idempotency-Key"] = idem
+        return await self.http.request(method, f"{self.base(at)}/server/v1{path}", json=body, headers=headers)
+
+    async def befriend(self, a: str, b: str) -> None:
+        r = await self.sdk("POST", a, "/friends/requests", {"externalPlayerId": b}, at=0)
+        assert r.status_code == 201, r.text
+        request_id = r.json()["data"]["request"]["requestId"]
+        r = await self.sdk("POST", b, f"/friends/requests/{request_id}/accept", at=1)
+        assert r.status_code == 200, r.text
+
+    async def balance(self, who: str) -> int:
+        r = await self.sdk("GET", who, "/wallet")
+        assert r.status_code == 200, r.text
+        return int(next(c["balance"] for c in r.json()["data"]["currencies"] if c["key"] == "gold"))
+
+    def rows(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return _rows(self.url, query, params)
+
+
+def _env() -> dict[str, str]:
+    key = base64.urlsafe_b64encode(os.urandom(32)).decode()
+    return {**os.environ, "LIVECORE_SECRET_KEY": key}
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "livecore_server.cli", *args]
+
+
+def _tail(log: Path) -> str:
+    return log.read_text()[-3000:]
+
+
+async def _ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    async with httpx.AsyncClient() as client:
+        while True:
+            assert proc.poll() is None, f"server exited: {_tail(log)}"
+            try:
+                if (await client.get(f"{base}/admin/v1/health")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, f"server did not start: {_tail(log)}"
+            await asyncio.sleep(0.1)
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(10)
+
+
+@pytest.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    r = await Receiver().start()
+    try:
+        yield r
+    finally:
+        await r.stop()
+
+
+def _apply(url: str, env: dict[str, str], manifest: Path) -> dict[str, str]:
+    """``livecore-server apply --json``; the game's API key secrets by name."""
+    applied = subprocess.run(
+        _cli("apply", str(manifest), "--db", url, "--json"), env=env, capture_output=True, timeout=60
+    )
+    assert applied.returncode == 0, applied.stderr.decode()
+    game = json.loads(applied.stdout)["games"]["arena"]
+    return {name: k["secret"] for name, k in game["apiKeys"].items()}
+
+
+def _serve(url: str, env: dict[str, str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    port = _port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            _cli("serve", "--db", url, "--port", str(port), "--db-pool", "4"),
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    return f"http://127.0.0.1:{port}", proc
+
+
+@pytest.fixture
+async def cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncIterator[Cluster]:
+    env = _env()  # one server key for every process
+    manifest = tmp_path / "scale.toml"
+    manifest.write_text(MANIFEST.replace("{url}", receiver.url))
+    keys = await asyncio.to_thread(_apply, pg_url, env, manifest)
+    procs: list[subprocess.Popen[bytes]] = []
+    logs = [tmp_path / f"server{i}.log" for i in range(2)]
+    bases = []
+    try:
+        for log in logs:
+            base, proc = _serve(pg_url, env, log)
+            bases.append(base)
+            procs.append(proc)
+        await asyncio.gather(*(_ready(b, p, log) for b, p, log in zip(bases, procs, logs, strict=True)))
+        async with httpx.AsyncClient(timeout=30) as http:
+            yield Cluster(pg_url, bases, procs, logs, keys, http)
+    finally:
+        await asyncio.to_thread(_stop, procs)
+
+
+def _outcome(r: httpx.Response) -> tuple[int, str]:
+    return r.status_code, r.json()["error"]["code"] if r.status_code >= 400 else "ok"
+
+
+async def test_two_server_processes_apply_the_rules_as_one(cluster: Cluster, receiver: Receiver) -> None:
+    c = cluster
+    # A burst of registrations on both servers at once: every one succeeds.
+    names = ["ann", "bob", "cat", "dan", "eve", "fay"] + [f"p{i:02d}" for i in range(24)]
+    answers = await asyncio.gather(
+        *(
+            c.http.post(
+                f"{c.base()}/sdk/v1/players/{name}/register",
+                headers={"Authorization": f"Bearer {c.keys['client']}"},
+            )
+            for name in names
+        )
+    )
+    assert [r.status_code for r in answers] == [201] * len(names), [r.text for r in answers]
+    c.secrets.update({n: r.json()["data"]["playerSecret"] for n, r in zip(names, answers, strict=True)})
+    await c.befriend("ann", "bob")
+
+    # (a) Gift sends from one sender to one friend, concurrently on both servers: the cooldown lets one
+    # through.
+    sends = await asyncio.gather(
+        *(
+            c.sdk(
+                "POST",
+                "ann",
+                "/friends/gifts",
+                {"type": "currency", "resourceKey": "gold", "amount": i + 1, "externalPlayerId": "bob"},
+            )
+            for i in range(8)
+        )
+    )
+    assert Counter(_outcome(r) for r in sends) == {(201, "ok"): 1, (409, "gift_cooldown"): 7}, c.log_tail()
+    assert c.rows("SELECT count(*) FROM gifts") == [(1,)]
+
+    # (b) Debits of one wallet beyond its balance: never below zero, no lost update.
+    r = await c.server("POST", "/players/cat/wallet/gold/credit", {"amount": 10}, idem=str(uuid.uuid4()))
+    assert r.status_code == 200, r.text
+    debits = await asyncio.gather(
+        *(
+            c.server("POST", "/players/cat/wallet/gold/debit", {"amount": 3}, idem=str(uuid.uuid4()))
+            for _ in range(8)
+        )
+    )
+    assert Counter(_outcome(r) for r in debits) == {(200, "ok"): 3, (409, "insufficient_balance"): 5}, (
+        c.log_tail()
+    )
+    won = [r.json()["data"] for r in debits if r.status_code == 200]
+    assert sorted(d["balance"] for d in won) == [1, 4, 7]  # each debit saw the one before it
+    assert sum(-d["delta"] for d in won) == 10 - await c.balance("cat") == 9
+    ledger = c.rows(
+        "SELECT l.delta, l.balance_after FROM ledger l JOIN players p ON p.id = l.player_id"
+        " WHERE p.external_id = 'cat' ORDER BY l.balance_after DESC"
+    )
+    assert ledger == [(10, 10), (-3, 7), (-3, 4), (-3, 1)]
+
+    # (c) Friend adds in both directions at once: one friendship.
+    adds = await asyncio.gather(
+        *(
+            c.sdk("POST", a, "/friends/requests", {"externalPlayerId": b})
+            for a, b in [("dan", "eve"), ("eve", "dan")] * 2
+        )
+    )
+    assert all(r.status_code in (200, 201, 409) for r in adds), [r.text for r in adds]
+    statuses = [r.json()["data"].get("status") for r in adds if r.status_code in (200, 201)]
+    assert statuses.count("accepted") == 1, [r.text for r in adds]  # one add found the other's request
+    for a, b in (("dan", "eve"), ("eve", "dan")):
+        r = await c.sdk("GET", a, "/friends")
+        assert [f["externalPlayerId"] for f in r.json()["data"]["friends"]] == [b]
+    accepted = c.rows("SELECT count(*) FROM outbox WHERE kind = 'friend.request_accepted'")
+    assert accepted == [(2,)]  # ann and bob's, and this one
+    assert c.rows("SELECT count(*) FROM friend_requests") == [(0,)]
+
+    # (d) One idempotency key on both servers at once: one credit, one answer, replays marked.
+    same = await asyncio.gather(
+        *(
+            c.server("POST", "/players/fay/wallet/gold/credit", {"amount": 5}, idem="fay-once", at=i)
+            for i in range(6)
+        )
+    )
+    assert [r.status_code for r in same] == [200] * 6, [r.text for r in same]
+    replays = [r.headers.get("Idempotent-Replay") for r in same]
+    assert sorted(replays, key=str) == [None] + ["true"] * 5
+    assert len({json.dumps(r.json()["data"], sort_keys=True) for r in same}) == 1
+    assert await c.balance("fay") == 5
+    assert c.rows(
+        "SELECT count(*) FROM ledger l JOIN players p ON p.id = l.player_id WHERE p.external_id = 'fay'"
+    ) == [(1,)]
+
+    # Every committed event reaches the endpoint exactly once.
+    await _all_delivered(c.url, receiver)
+    await asyncio.sleep(0.5)  # let both servers go idle before they are stopped
+    await asyncio.to_thread(_stop, c.procs)  # nothing can send any more
+    await asyncio.sleep(0.2)  # let the receiver read what was already on the wire
+    events = {row[0] for row in c.rows("SELECT id FROM outbox")}
+    got = Counter(r.envelope["id"] for r in receiver.received)
+    assert set(got) == events
+    assert [e for e, n in got.items() if n > 1] == []
+    assert c.rows("SELECT DISTINCT status, attempts FROM webhook_deliveries") == [("delivered", 1)]
+
+
+async def _all_delivered(url: str, receiver: Receiver, within: float = 30.0) -> None:
+    """Wait until every outbox event was received and every delivery is delivered."""
+    deadline = time.monotonic() + within
+    while True:
+        events = {row[0] for row in _rows(url, "SELECT id FROM outbox")}
+        received = {r.envelope["id"] for r in receiver.received}
+        pending = _rows(url, "SELECT count(*) FROM webhook_deliveries WHERE status != 'delivered'")
+        fanned = _rows(url, "SELECT count(*) FROM outbox WHERE NOT fanned_out")
+        if events <= received and pending == [(0,)] and fanned == [(0,)]:
+            return
+        assert time.monotonic() < deadline, f"missing {events - received}, pending {pending}"
+        await asyncio.sleep(0.05)
+
+
+# --- a server that dies mid-delivery -------------------------------------------------------------------
+
+
+async def halt_dispatcher(services: Services) -> None:
+    """Cancel an in-process server's dispatcher loop until it has stopped, before the server is closed:
+    ``Dispatcher.stop()`` alone can wait forever when its cancellation meets a wake-up (Python 3.11
+    ``asyncio.wait_for``; test_dispatch_claims.py::test_dispatcher_stop_returns_when_a_wake_up_coincides).
+    """
+    task = getattr(services.dispatcher, "_loop_task", None)
+    while task is not None and not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=0.2)
+
+
+@attrs.define
+class ThreadServer:
+    """A server on its own event loop in a thread, which can be stopped dead: its loop stops with the
+    attempt in flight, which neither finishes nor records anything, as if the process were killed."""
+
+    services: Services
+    loop: asyncio.AbstractEventLoop = attrs.Factory(asyncio.new_event_loop)
+    runner: web.AppRunner | None = None
+    thread: threading.Thread | None = None
+    base: str = ""
+
+    def start(self) -> ThreadServer:
+        port = _port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.runner = web.AppRunner(create_app(self.services))
+        ready = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(self.loop)
+            assert self.runner is not None
+            self.loop.run_until_complete(self.runner.setup())
+            self.loop.run_until_complete(web.TCPSite(self.runner, "127.0.0.1", port).start())
+            ready.set()
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(20)
+        return self
+
+    def kill(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        assert self.thread is not None
+        self.thread.join(10)
+
+    def cleanup(self) -> None:
+        """After the test: let the dead server's loop run once more to close what it holds."""
+        if self.runner is None:
+            return
+
+        async def shutdown() -> None:
+            assert self.runner is not None
+            await halt_dispatcher(self.services)
+            await self.runner.cleanup()
+
+        def run() -> None:
+            self.loop.run_until_complete(shutdown())
+            self.loop.close()
+
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        t.join(20)
+
+
+async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One server dies while its attempts hang; its claims run out (timeout 2 s + margin 0.5 s) and the
+    other server sends the events. Nothing is recorded for the dead attempts."""
+    monkeypatch.setattr(dispatcher_module, "CLAIM_MARGIN", 0.5)
+    receiver = await Receiver(gate=asyncio.Event()).start()
+    first = make_services(pg_url, manual=False, seed=1, webhook_timeout=2.0)
+    applied = apply_test_manifest(first, webhook_manifest(hook=("test", receiver.url, '["*"]')))
+    key = applied["games"]["space-race"]["apiKeys"]["test-client"]["secret"]
+    dying = ThreadServer(first).start()
+    survivor: TestClient[Any, Any] | None = None
+    second: Services | None = None
+    try:
+        async with httpx.AsyncClient() as http:
+            r = await http.post(
+                f"{dying.base}/sdk/v1/players/alice/register", headers={"Authorization": f"Bearer {key}"}
+            )
+            assert r.status_code == 201, r.text
+        await receiver.wait_for(2)  # both attempts (registered, secret_set) are hanging in the receiver
+        dying.kill()
+        assert receiver.answered == []
+        events = {row[0] for row in _rows(pg_url, "SELECT id FROM outbox")}
+        assert {r.envelope["id"] for r in receiver.received} == events and len(events) == 2
+        claims = _rows(pg_url, "SELECT status, attempts, claimed_until IS NOT NULL FROM webhook_deliveries")
+        assert claims == [("pending", 0, True)] * 2  # claimed by the dead server, nothing recorded
+
+        receiver.gate.set()  # type: ignore[union-attr]  # the endpoint is healthy again
+        second = make_services(pg_url, manual=False, seed=2, webhook_timeout=2.0)
+        survivor = TestClient(TestServer(create_app(second)))
+        await survivor.start_server()
+        await _all_delivered(pg_url, receiver)
+        got = Counter(r.envelope["id"] for r in receiver.received)
+        assert got == dict.fromkeys(events, 2)  # the dead attempt, and the survivor's
+        assert _rows(pg_url, "SELECT DISTINCT status, attempts, claimed_until FROM webhook_deliveries") == [
+            ("delivered", 1, None)
+        ]
+    finally:
+        if survivor is not None and second is not None:
+            await halt_dispatcher(second)
+            await survivor.close()
+        if receiver.gate is not None:
+            receiver.gate.set()
+        await receiver.stop()
+        await asyncio.to_thread(dying.cleanup)
+
+
+# The ``serve`` command with a short webhook timeout and claim margin (no flag or variable sets them).
+SHORT_CLAIMS = (
+    "import functools, sys;"
+    "from livecore_server import cli;"
+    "from livecore_server.services import Config;"
+    "from livecore_server.workers import dispatcher;"
+    "dispatcher.CLAIM_MARGIN = 0.5;"
+    "cli.Config = functools.partial(Config, webhook_timeout=2.0);"
+    "cli.main(sys.argv[1:])"
+)
+
+
+def _serve_short_claims(url: str, env: dict[str, str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    port = _port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SHORT_CLAIMS, "serve", "--db", url, "--port", str(port), "--db-pool", "2"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    return f"http://127.0.0.1:{port}", proc
+
+
+async def test_a_server_process_killed_mid_delivery_leaves_the_event_to_the_other(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """SIGKILL a ``serve`` process while its attempts hang in the receiver; once its claims run out
+    (2 s timeout + 0.5 s margin) a second process sends the events, and each is marked delivered at
+    the one attempt that was answered."""
+    receiver = await Receiver(gate=asyncio.Event()).start()
+    env = _env()
+    manifest = tmp_path / "kill.toml"
+    manifest.write_text(MANIFEST.replace("{url}", receiver.url))
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        keys = await asyncio.to_thread(_apply, pg_url, env, manifest)
+        base, dying = _serve_short_claims(pg_url, env, tmp_path / "dying.log")
+        procs.append(dying)
+        await _ready(base, dying, tmp_path / "dying.log")
+        async with httpx.AsyncClient() as http:
+            r = await http.post(
+                f"{base}/sdk/v1/players/alice/register", headers={"Authorization": f"Bearer {keys['client']}"}
+            )
+            assert r.status_code == 201, r.text
+        await receiver.wait_for(2)  # both attempts (registered, secret_set) hang in the receiver
+        dying.send_signal(signal.SIGKILL)
+        await asyncio.to_thread(dying.wait, 10)
+        assert receiver.answered == []
+        events = {row[0] for row in _rows(pg_url, "SELECT id FROM outbox")}
+        assert len(events) == 2 and {r.envelope["id"] for r in receiver.received} == events
+        claims = _rows(pg_url, "SELECT status, attempts, claimed_until IS NOT NULL FROM webhook_deliveries")
+        assert claims == [("pending", 0, True)] * 2  # claimed by the dead process, nothing recorded
+
+        receiver.gate.set()  # type: ignore[union-attr]  # the endpoint is healthy again
+        base, survivor = _serve_short_claims(pg_url, env, tmp_path / "survivor.log")
+        procs.append(survivor)
+        await _ready(base, survivor, tmp_path / "survivor.log")
+        await _all_delivered(pg_url, receiver)
+        got = Counter(r.envelope["id"] for r in receiver.received)
+        assert got == dict.fromkeys(events, 2)  # the dead attempt, and the survivor's
+        assert _rows(pg_url, "SELECT DISTINCT status, attempts, claimed_until FROM webhook_deliveries") == [
+            ("delivered", 1, None)
+        ]
+    finally:
+        await asyncio.to_thread(_stop, procs)
+        if receiver.gate is not None:
+            receiver.gate.set()
+        await receiver.stop()
