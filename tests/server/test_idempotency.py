@@ -118,7 +118,8 @@ async def test_concurrent_duplicates_apply_once(world: World) -> None:
 async def test_replay_survives_a_restart(world: World) -> None:
     status, first, _ = await _register(world, "alice", "persist")
     assert status == 201
-    # A fresh server on the same database answers the replay from the stored record.
+    # The server stops; a fresh one on the same database answers the replay from the stored record.
+    await world.client.close()
     restarted = make_services(world.services.config.db, seed=99)
     client = TestClient(TestServer(create_app(restarted)))
     await client.start_server()
