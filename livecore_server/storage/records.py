@@ -1,4 +1,4 @@
-"""Server-only records: API keys and webhook endpoints as the server reads them back."""
+"""Server-only records: API keys as the server reads them back, and how game settings are stored."""
 
 from __future__ import annotations
 
@@ -41,29 +41,4 @@ class ApiKey:
             prefix=r[6],
             rate_limits={BucketName(k): int(v) for k, v in orjson.loads(r[7]).items()},
             scope=Scope(studio_id=r[2], game_id=r[1], env=env, actor=Actor(kind="api_key", prefix=r[6])),
-        )
-
-
-@attrs.frozen
-class WebhookEndpoint:
-    id: str
-    game_id: str
-    name: str
-    env: Environment
-    url: str
-    events: tuple[str, ...]
-    secret_enc: bytes
-    status: str
-
-    @classmethod
-    def from_row(cls, r: tuple[Any, ...]) -> WebhookEndpoint:
-        return cls(
-            id=r[0],
-            game_id=r[1],
-            name=r[2],
-            env=Environment(r[3]),
-            url=r[4],
-            events=tuple(orjson.loads(r[5])),
-            secret_enc=bytes(r[6]),
-            status=r[7],
         )

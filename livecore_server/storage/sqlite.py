@@ -222,17 +222,6 @@ class SqliteStore:
             return await self.read(fn)
         return found
 
-    @property
-    def in_group(self) -> bool:
-        """True while a commit group is open: what :meth:`peek` reads may still roll back."""
-        return self._group is not None
-
-    def peek(self, fn: Callable[[SqliteTransaction], T]) -> T:
-        """Run read-only statements now, without a transaction of their own: inside an open group they
-        see its uncommitted writes (check :attr:`in_group`), otherwise each statement reads committed
-        data. For cheap lookups on a hot path."""
-        return fn(self._tx)
-
     async def settled(self) -> None:
         """Wait until no commit group is open (its data is committed or rolled back)."""
         while self._group is not None:
