@@ -17,6 +17,7 @@ from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
+from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
@@ -30,6 +31,8 @@ class Config:
     db: str = "livecore.db"
     geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
     key_cache_ttl: float = 1.0
+    # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache).
+    player_cache_ttl: float = 1.0
     bench_baseline: bool = False
     webhook_timeout: float = 10.0  # DECISIONS 6; tests shorten it
     # PostgreSQL: connections (and worker threads) per process.
@@ -65,6 +68,7 @@ class Services:
     key_cache: KeyCache
     usage: UsageRecorder
     presence: PresenceBoard
+    players: PlayerCache
     # Started with the app (it needs the event loop); None outside a running server.
     dispatcher: Any = None
 
@@ -112,7 +116,9 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),
+        players=PlayerCache(config.player_cache_ttl),
     )
+    store.on_player_written(services.players.forget)
     schedule_sweeps(services)
     return services
 

@@ -23,7 +23,7 @@ from livecore.friends import (
     seen_relation,
 )
 from livecore.games import Game
-from livecore.players import Player, ensure_not_banned, record_activity
+from livecore.players import Activity, Player, ensure_not_banned, record_activity
 from livecore.presence import heartbeat
 from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
 from livecore_server.storage.sqlport import SqlTransaction
@@ -276,31 +276,56 @@ def unblock(call: Call, tx: SqlTransaction) -> m.UnblockedResponse:
     return m.UnblockedResponse(unblocked=True)
 
 
-async def beat(call: Call) -> m.PresenceResponse:
-    """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
-    login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
+async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
+    """The authenticated caller of a heartbeat and its game, from the process's player cache when it
+    read them within the last second (livecore_server.player_cache), else from the database."""
     services = call.services
-    store = services.store
     secret = call.headers.get("X-Player-Secret")
-    player, game = await store.read(
+    cached = services.players.get(call.scope, call.external_id)
+    if cached is not None and secret is not None and call.rt.hasher.verify(secret, cached[0].secret_hash):
+        return cached
+    # A miss, or a secret that does not match what was cached (it may have been rotated since): ask the
+    # database, which also gives the error answer.
+    player, game = await services.store.read(
         lambda tx: (
             authenticate(tx, call.rt, call.scope, call.external_id, secret),
             load_game(tx, call.scope),
         )
     )
+    services.players.put(call.scope, call.external_id, player, game)
+    return player, game
+
+
+def _opens_activity(current: Activity, now: datetime) -> Activity | None:
+    """The activity a heartbeat at ``now`` leaves, when it changes more than the last-active time (a
+    session opens, a streak day starts): that is written at once. None when it changes nothing else."""
+    activity = record_activity(current, now)
+    if attrs.evolve(activity, last_active_at=None) == attrs.evolve(current, last_active_at=None):
+        return None
+    return activity
+
+
+async def beat(call: Call) -> m.PresenceResponse:
+    """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
+    login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
+    services = call.services
+    player, game = await _heartbeat_caller(call)
     ensure_not_banned(player)
     body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
     now = call.rt.clock.now()
     presence = heartbeat(body.status, now)
-    current = services.presence.overlay(player).activity
-    activity = record_activity(current, now)
-    if attrs.evolve(activity, last_active_at=None) != attrs.evolve(current, last_active_at=None):
+    if _opens_activity(services.presence.overlay(player).activity, now) is not None:
 
         def durable(tx: SqlTransaction) -> None:
+            # Decided again on the row as it is now: the one above may be up to a second old, and
+            # another heartbeat (here or in another process) may have opened the session meanwhile.
             stored = get_player(tx, call.scope, call.external_id)
-            tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
+            ensure_not_banned(stored)
+            activity = _opens_activity(services.presence.overlay(stored).activity, now)
+            if activity is not None:
+                tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
 
-        await store.run_async(durable, queue=f"game:{call.scope.game_id}")
+        await services.store.run_async(durable, queue=f"game:{call.scope.game_id}")
     services.presence.record(player.id, presence)
     ttl = game.settings.presence.ttl_seconds
     return m.PresenceResponse(

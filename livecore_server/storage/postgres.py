@@ -152,6 +152,7 @@ class PostgresStore:
         self.attempts = attempts
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
+        self.player_listeners: list[Callable[[str], None]] = []
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
         conn = connect(dsn, schema)
@@ -194,6 +195,11 @@ class PostgresStore:
         """Call ``listener`` (on the caller's thread or, for :meth:`run_async`, on the event loop) after
         every commit that wrote events to the outbox."""
         self._commit_listeners.append(listener)
+
+    def on_player_written(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with the id of every player row a transaction writes, as it writes it (on
+        the transaction's thread)."""
+        self.player_listeners.append(listener)
 
     @contextmanager
     def transaction(
@@ -368,6 +374,7 @@ class PostgresTransaction(SqlTransaction):
         self.store = store
         self.emitted = False
         self.games = store.games  # the store's cache, shared by its transactions
+        self.player_listeners = store.player_listeners
 
     def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
         return self.conn.execute(_placeholders(statement), params)

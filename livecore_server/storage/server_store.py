@@ -36,6 +36,10 @@ class ServerStore(Protocol):
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` on the event loop after each commit that wrote outbox events."""
 
+    def on_player_written(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with the id of each player row a transaction writes, when it writes it
+        (before the commit, possibly on a worker thread): for caches of player rows to forget it."""
+
     def run(
         self,
         fn: Callable[[SqlTransaction], T],

@@ -95,6 +95,7 @@ class SqliteStore:
         self.conn = connect(path)
         migrate(self.conn)
         self._tx = SqliteTransaction(self.conn)
+        self.player_listeners = self._tx.player_listeners
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
         self._closed = False
@@ -144,6 +145,10 @@ class SqliteStore:
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every commit that wrote events to the outbox."""
         self._commit_listeners.append(listener)
+
+    def on_player_written(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with the id of every player row a transaction writes, as it writes it."""
+        self.player_listeners.append(listener)
 
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[SqliteTransaction]:
@@ -290,6 +295,7 @@ class SqliteTransaction(SqlTransaction):
         self._executemany = conn.executemany
         self.emitted = False
         self.games = {}
+        self.player_listeners = []
 
     def skip_locked(self, of: str | None = None) -> str:
         return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip

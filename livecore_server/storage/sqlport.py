@@ -98,6 +98,8 @@ class SqlTransaction:
     emitted: bool
     # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
     games: dict[str, tuple[float, Game]]
+    # Told the id of every player row this transaction writes (the store's on_player_written).
+    player_listeners: list[Callable[[str], None]]
     # Run one statement (``?`` placeholders) and return its cursor; run one statement per parameter row.
     _execute: Callable[[str, Sequence[Any]], Cursor]
     _executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
@@ -167,6 +169,8 @@ class SqlTransaction:
             f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
             (*values[1:], values[0]),
         )
+        for listener in self.player_listeners:
+            listener(player.id)
 
     def reset_missed_streaks(self, last_day_before: date) -> int:
         cur = self._execute(
