@@ -4,6 +4,12 @@ A bucket holds up to ``limit`` tokens and refills at ``limit`` per minute; each 
 Headers: ``RateLimit-Limit`` the per-minute limit, ``RateLimit-Remaining`` whole tokens left,
 ``RateLimit-Reset`` seconds until the bucket is full again, and on refusal ``Retry-After`` seconds until
 one token is back. All in whole seconds, rounded up, so a client that waits that long succeeds.
+
+Several server processes on PostgreSQL share one bucket per key in the database. So that every request
+does not cost a database round trip, a process may take several tokens at once (:func:`take_up_to`, a
+*lease* of :func:`lease_size` tokens) and hand them out locally for up to :data:`LEASE_MS`
+(livecore_server.ratelimit). Leasing never admits more than the bucket grants; tokens a process leased
+but did not use are lost to the key, at most one lease per process and bucket per :data:`LEASE_MS`.
 """
 
 from __future__ import annotations
@@ -76,10 +82,42 @@ def decide(tokens: float, allowed: bool, limit: int) -> Decision:
     )
 
 
-def take(bucket: Bucket | None, limit: int, now_ms: int) -> tuple[Bucket, Decision]:
-    """Take one token at ``now_ms``: allowed when at least one whole token is there."""
+def take_up_to(bucket: Bucket | None, limit: int, now_ms: int, want: int) -> tuple[Bucket, int]:
+    """Take up to ``want`` whole tokens at ``now_ms``: as many as the refilled bucket holds, at most
+    ``want``. Returns the bucket after the take and the number granted (0 when not even one is there).
+
+    Whole tokens only, so a fraction is never spent: the bucket keeps it and the refill completes it.
+    The SQL form (livecore_server.ratelimit.TAKE) is held to this by tests/server/test_ratelimit_shared.py.
+    """
+    if want < 1:
+        raise ValueError(f"want must be at least 1, not {want}")
     tokens = refill(bucket, limit, now_ms)
-    allowed = tokens >= 1.0
-    if allowed:
-        tokens -= 1.0
-    return Bucket(tokens=tokens, updated_ms=now_ms), decide(tokens, allowed, limit)
+    granted = max(0, min(want, math.floor(tokens)))
+    return Bucket(tokens=tokens - granted, updated_ms=now_ms), granted
+
+
+def take(bucket: Bucket | None, limit: int, now_ms: int) -> tuple[Bucket, Decision]:
+    """Take one token at ``now_ms`` (one request): allowed when at least one whole token is there."""
+    state, granted = take_up_to(bucket, limit, now_ms, 1)
+    return state, decide(state.tokens, granted == 1, limit)
+
+
+LEASE_MS = 1_000
+"""How long a process may hand out tokens it leased: long enough that a busy key costs about one
+database take a second per process, short enough that tokens it does not use are soon let go of."""
+
+LEASE_CAP = 100
+"""The most tokens one process takes at once, whatever the limit: bounds what an idle or dying process
+can hold out of a key's budget."""
+
+
+def lease_size(limit: int) -> int:
+    """How many tokens one process takes from a shared bucket at once for a key limited to ``limit`` a
+    minute: the bucket's refill in 100 ms (``limit // 600``), at least 1 and at most :data:`LEASE_CAP`.
+
+    The default limits (120 to 1000 a minute) give 1, so each request takes its own token, exactly as
+    without leases: at those rates a lease would hold back a visible share of the budget, and the
+    database round trip per request is affordable. A lifted limit (1,000,000 a minute) gives 100, one
+    round trip per 100 requests, and what a process can waste (one lease per :data:`LEASE_MS`) is at
+    most a tenth of the refill per process."""
+    return max(1, min(LEASE_CAP, limit // 600))

@@ -1,17 +1,35 @@
 """Rate-limit buckets (SPEC 8), using the arithmetic of :mod:`livecore.ratelimit`.
 
 :class:`RateLimiter` keeps buckets in memory: a SQLite server is one process. :class:`SharedRateLimiter`
-keeps them in the database, so several processes behind a load balancer share one budget per key: each
-request takes its token with one ``INSERT ... ON CONFLICT DO UPDATE`` statement, which PostgreSQL applies
+keeps them in the database, so several processes behind a load balancer share one budget per key. Each
+take from the database is one ``INSERT ... ON CONFLICT DO UPDATE`` statement, which PostgreSQL applies
 under the row's lock, so concurrent takes from any process are counted one after another.
+
+So that a busy key does not cost a round trip per request, a process takes a *lease* of several tokens
+at once (:func:`livecore.ratelimit.lease_size`: 1 for the default limits, up to 100 for lifted ones) and
+hands them to the next requests of that key and bucket without a database call, for up to
+:data:`~livecore.ratelimit.LEASE_MS`. Every request it admits holds a token the shared bucket granted, so
+all processes together never admit more than one bucket would.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import enum
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from livecore.clock import Clock, to_millis
-from livecore.ratelimit import DEFAULT_LIMITS, Bucket, BucketName, Decision, decide, take
+from livecore.ratelimit import (
+    DEFAULT_LIMITS,
+    LEASE_MS,
+    Bucket,
+    BucketName,
+    Decision,
+    decide,
+    lease_size,
+    take,
+)
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
@@ -45,45 +63,183 @@ class RateLimiter:
         return len(stale)
 
 
-# The SQL form of livecore.ratelimit.take (refill, then take one whole token if there is one); the
-# decision headers come from livecore.ratelimit.decide. tests/server/test_ratelimit_shared.py holds the
-# two to the same answers.
+# The SQL form of livecore.ratelimit.take_up_to (refill, then take as many whole tokens as are there, at
+# most %(want)s); the decision headers come from livecore.ratelimit.decide. RETURNING sees only the row's
+# new values, so the number granted is stored in the row (column ``granted``) to be returned. ``allowed``
+# is still written for a process of the previous version (which returns it) during a rolling upgrade.
+# tests/server/test_ratelimit_shared.py holds the SQL and the pure arithmetic to the same answers.
 _REFILLED = "LEAST(%(limit)s::float8, b.tokens + GREATEST(0, %(now)s - b.updated_ms) * %(per_ms)s)"
-TAKE = f"""INSERT INTO rate_buckets AS b (subject, bucket, tokens, updated_ms, allowed)
-    VALUES (%(subject)s, %(bucket)s, %(limit)s::float8 - 1, %(now)s, TRUE)
+_GRANTED = f"GREATEST(0, LEAST(%(want)s, FLOOR({_REFILLED})))"
+TAKE = f"""INSERT INTO rate_buckets AS b (subject, bucket, tokens, updated_ms, allowed, granted)
+    VALUES (%(subject)s, %(bucket)s, %(limit)s::float8 - LEAST(%(want)s, %(limit)s), %(now)s, TRUE,
+        LEAST(%(want)s, %(limit)s))
     ON CONFLICT (subject, bucket) DO UPDATE SET
-        tokens = {_REFILLED} - CASE WHEN {_REFILLED} >= 1 THEN 1 ELSE 0 END,
-        allowed = {_REFILLED} >= 1,
+        tokens = {_REFILLED} - {_GRANTED},
+        granted = {_GRANTED},
+        allowed = {_GRANTED} >= 1,
         updated_ms = %(now)s
-    RETURNING tokens, allowed"""
+    RETURNING tokens, granted"""
 
 
 def take_shared(
-    tx: PostgresTransaction, subject: str, bucket: BucketName, limit: int, now_ms: int
-) -> Decision:
+    tx: PostgresTransaction, subject: str, bucket: BucketName, limit: int, now_ms: int, want: int = 1
+) -> tuple[float, int]:
+    """Take up to ``want`` tokens from the shared bucket: the tokens it has left, and how many it granted."""
+    if want < 1:
+        raise ValueError(f"want must be at least 1, not {want}")
     row = tx.conn.execute(
         TAKE,
-        {"subject": subject, "bucket": bucket.value, "limit": limit, "now": now_ms, "per_ms": limit / 60_000},
+        {
+            "subject": subject,
+            "bucket": bucket.value,
+            "limit": limit,
+            "now": now_ms,
+            "per_ms": limit / 60_000,
+            "want": want,
+        },
     ).fetchone()
     assert row is not None  # an upsert always returns its row
-    return decide(float(row[0]), bool(row[1]), limit)
+    return float(row[0]), int(row[1])
+
+
+class Lease(NamedTuple):
+    """Tokens this process took from a shared bucket and has not handed out yet."""
+
+    tokens: int  # whole tokens left to hand out, each one already taken from the shared bucket
+    shared_left: float  # the shared bucket's tokens just after the take (for RateLimit-Remaining)
+    taken_ms: int  # the server clock of the request that took it
+    limit: int  # the limit it was taken under: under another limit (a manifest change) it is dropped
+
+    def usable(self, limit: int, now_ms: int) -> bool:
+        """Whether it may hand out a token at ``now_ms``: tokens left, the same limit, and taken less than
+        LEASE_MS ago. A clock stepped back by more than that lets it go too, so no lease outlives its
+        second whatever the clock does."""
+        return self.tokens >= 1 and self.limit == limit and abs(now_ms - self.taken_ms) < LEASE_MS
+
+
+class _Took(enum.Enum):
+    """How a take from the database ended, for the requests that waited for it."""
+
+    GRANTED = enum.auto()  # a lease may be there: look again
+    REFUSED = enum.auto()  # the bucket was empty: take yourself (a token may have refilled since)
+    ABANDONED = enum.auto()  # the request taking it was cancelled: look again (one of you takes)
 
 
 class SharedRateLimiter:
-    """Buckets held in the database (PostgreSQL), shared by every server process on it."""
+    """Buckets held in the database (PostgreSQL), shared by every server process on it, taken in leases.
 
-    def __init__(self, store: PostgresStore, clock: Clock) -> None:
+    A request uses a token of its process's lease for its key and bucket when there is one (no database
+    call); otherwise it takes :func:`~livecore.ratelimit.lease_size` tokens from the database at once:
+    none granted is a refusal, exactly as the unleased arithmetic; g granted admits this request and
+    leases the other g - 1. Unused leased tokens are dropped when the lease expires, never given back:
+    the cost of leasing is at most one lease per process, key and bucket per LEASE_MS.
+
+    While one request of a process takes a lease (lease size above 1), the others of that key and bucket
+    wait for it rather than each take their own, so a burst costs one round trip per lease, not one per
+    request.
+
+    ``RateLimit-Remaining`` is the shared bucket's tokens at this process's last take plus the tokens it
+    still leases (``RateLimit-Reset`` likewise). With leases of 1 that is exactly the unleased answer.
+    With larger leases and one process it leaves out only the refill since the take (less than a second
+    of it: on the safe side); with several processes it is approximate by up to one lease per other
+    process, since their leases, and their takes since this one, do not show.
+    """
+
+    def __init__(
+        self, store: PostgresStore, clock: Clock, *, sizes: Callable[[int], int] = lease_size
+    ) -> None:
+        """``sizes`` gives the lease size for a limit (tests lease small buckets in several tokens)."""
         self._store = store
         self._clock = clock
+        self._sizes = sizes
+        # Only keys whose lease size is above 1 and that were used within about LEASE_MS: prune() drops
+        # the expired ones, so this stays as small as the set of busy keys.
+        self._leases: dict[tuple[str, BucketName], Lease] = {}
+        # The take from the database in flight per key and bucket, which other requests wait for.
+        self._taking: dict[tuple[str, BucketName], asyncio.Future[_Took | Exception]] = {}
 
     async def take(
         self, subject: str, bucket: BucketName, now_ms: int, overrides: dict[BucketName, int] | None = None
     ) -> Decision:
         limit = limit_for(bucket, overrides)
-        return await self._store.autocommit(lambda tx: take_shared(tx, subject, bucket, limit, now_ms))
+        key = (subject, bucket)
+        size = self._sizes(limit)
+        while True:
+            decision = self._from_lease(key, limit, now_ms)
+            if decision is not None:
+                return decision
+            taking = self._taking.get(key) if size > 1 else None
+            if taking is None:
+                break
+            # shield: a waiter that is cancelled must not cancel what the others wait for.
+            took = await asyncio.shield(taking)
+            if isinstance(took, Exception):
+                raise RuntimeError("taking a rate-limit lease from the database failed") from took
+            if took is _Took.REFUSED:
+                break
+        return await self._take_from_database(key, limit, size, now_ms)
+
+    def _from_lease(self, key: tuple[str, BucketName], limit: int, now_ms: int) -> Decision | None:
+        lease = self._leases.get(key)
+        if lease is None:
+            return None
+        if not lease.usable(limit, now_ms):
+            del self._leases[key]
+            return None
+        left = lease.tokens - 1
+        if left:
+            self._leases[key] = lease._replace(tokens=left)
+        else:
+            del self._leases[key]
+        return decide(min(float(limit), lease.shared_left + left), True, limit)
+
+    async def _take_from_database(
+        self, key: tuple[str, BucketName], limit: int, size: int, now_ms: int
+    ) -> Decision:
+        subject, bucket = key
+        waiters: asyncio.Future[_Took | Exception] | None = None
+        if size > 1 and key not in self._taking:
+            waiters = asyncio.get_running_loop().create_future()
+            self._taking[key] = waiters
+        try:
+            shared_left, granted = await self._store.autocommit(
+                lambda tx: take_shared(tx, subject, bucket, limit, now_ms, size)
+            )
+        except BaseException as exc:
+            if waiters is not None:
+                del self._taking[key]
+                waiters.set_result(exc if isinstance(exc, Exception) else _Took.ABANDONED)
+            raise
+        if granted == 0:
+            decision = decide(shared_left, False, limit)
+        else:
+            leased = self._keep(key, Lease(granted - 1, shared_left, now_ms, limit))
+            decision = decide(min(float(limit), shared_left + leased), True, limit)
+        if waiters is not None:  # after the lease is stored, so that the waiters find it
+            del self._taking[key]
+            waiters.set_result(_Took.GRANTED if granted else _Took.REFUSED)
+        return decision
+
+    def _keep(self, key: tuple[str, BucketName], new: Lease) -> int:
+        """Store ``new``, adding the tokens of a lease still usable (another take of this process ran
+        at the same time); the sum expires with the older one. Returns the tokens now leased."""
+        old = self._leases.get(key)
+        if old is not None and old.usable(new.limit, new.taken_ms):
+            new = new._replace(tokens=new.tokens + old.tokens, taken_ms=min(new.taken_ms, old.taken_ms))
+        if new.tokens:
+            self._leases[key] = new
+        else:
+            self._leases.pop(key, None)
+        return new.tokens
 
     async def prune(self) -> int:
-        cutoff = to_millis(self._clock.now()) - IDLE_MS
-        return await self._store.autocommit(
+        """Drop expired leases, and buckets that have refilled completely; returns how many of both."""
+        now = to_millis(self._clock.now())
+        expired = [k for k, lease in self._leases.items() if abs(now - lease.taken_ms) >= LEASE_MS]
+        for k in expired:
+            del self._leases[k]
+        cutoff = now - IDLE_MS
+        rows: int = await self._store.autocommit(
             lambda tx: tx.execute("DELETE FROM rate_buckets WHERE updated_ms < ?", (cutoff,)).rowcount
         )
+        return rows + len(expired)

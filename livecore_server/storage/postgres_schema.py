@@ -334,6 +334,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX rate_buckets_by_age ON rate_buckets (updated_ms)",
         ],
     ),
+    (
+        # Rate-limit leases (issue #8): a take may grant several tokens, and RETURNING sees only the
+        # row's new values, so the number granted is stored to be returned. ``allowed`` stays, written
+        # as ``granted >= 1``, for a process of the previous version during a rolling upgrade. Adding a
+        # column with a constant default rewrites nothing (PostgreSQL 11 and later).
+        "0003_rate_leases",
+        ["ALTER TABLE rate_buckets ADD COLUMN granted INTEGER NOT NULL DEFAULT 0"],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

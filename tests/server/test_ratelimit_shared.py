@@ -3,24 +3,31 @@
 The database-held bucket (:class:`livecore_server.ratelimit.SharedRateLimiter`, one upsert statement)
 must answer exactly as the pure arithmetic of :func:`livecore.ratelimit.take` would for the same sequence
 of requests, and two server processes on one database must draw on one budget per key, not one each.
+
+Leases (issue #8 performance): the upsert takes up to ``want`` tokens exactly as
+:func:`livecore.ratelimit.take_up_to`; several limiters (processes) leasing from one bucket never admit
+more than the bucket grants; with leases of one token they decide exactly as without leases; and a lifted
+limit costs one database take per lease, not one per request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from livecore.clock import to_millis
-from livecore.ratelimit import Bucket, BucketName, Decision, take
+from livecore.clock import ManualClock, to_millis
+from livecore.ratelimit import LEASE_MS, Bucket, BucketName, Decision, lease_size, take, take_up_to
 from livecore_server.app import create_app
-from livecore_server.ratelimit import SharedRateLimiter
+from livecore_server.ratelimit import SharedRateLimiter, take_shared
 from livecore_server.services import Services
 from livecore_server.storage.postgres import PostgresStore
 from tests.conftest import START, apply_test_manifest, make_services
@@ -180,3 +187,313 @@ async def test_concurrent_takes_from_two_processes_never_exceed_the_limit(pg_url
     finally:
         first.close()
         second.close()
+
+
+# Leases (issue #8 performance) -------------------------------------------------------------------------
+
+T = TypeVar("T")
+WANTS = st.one_of(st.just(1), st.integers(1, 10), st.integers(1, 1_500))
+TAKES = st.lists(st.tuples(STEPS, LIMITS, WANTS), min_size=1, max_size=40)
+
+
+def _model_up_to(takes: list[tuple[int, int, int]]) -> tuple[list[tuple[float, int]], Bucket | None]:
+    bucket: Bucket | None = None
+    out = []
+    now = START_MS
+    for step, limit, want in takes:
+        now += step
+        bucket, granted = take_up_to(bucket, limit, now, want)
+        out.append((bucket.tokens, granted))
+    return out, bucket
+
+
+def test_database_take_up_to_matches_the_pure_arithmetic(pg_url: str) -> None:
+    store = PostgresStore(pg_url, pool_size=1)
+    subjects = itertools.count()
+
+    async def run(subject: str, bucket: BucketName, takes: list[tuple[int, int, int]]) -> list[Any]:
+        out = []
+        now = START_MS
+        for step, limit, want in takes:
+            now += step
+            one = functools.partial(
+                take_shared, subject=subject, bucket=bucket, limit=limit, now_ms=now, want=want
+            )
+            out.append(await store.autocommit(one))
+        return out
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(takes=TAKES, bucket=st.sampled_from(list(BucketName)))
+    def check(takes: list[tuple[int, int, int]], bucket: BucketName) -> None:
+        subject = f"key_{next(subjects)}"
+        expected, final = _model_up_to(takes)
+        assert asyncio.run(run(subject, bucket, takes)) == expected
+        row = store.run(
+            lambda tx: tx.execute(
+                "SELECT tokens, updated_ms, granted, allowed FROM rate_buckets"
+                " WHERE subject = ? AND bucket = ?",
+                (subject, bucket.value),
+            ).fetchone(),
+            write=False,
+        )
+        assert final is not None and row is not None
+        granted = expected[-1][1]
+        # ``allowed`` is still written, for a process of the previous version during a rolling upgrade.
+        assert (float(row[0]), int(row[1]), int(row[2]), bool(row[3])) == (
+            final.tokens,
+            final.updated_ms,
+            granted,
+            granted >= 1,
+        )
+
+    try:
+        check()
+    finally:
+        store.close()
+
+
+def _count_takes(store: PostgresStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Wrap ``store.autocommit`` (every database take of a SharedRateLimiter goes through it): returns a
+    list that gets the number of tokens granted by each take."""
+    granted: list[int] = []
+    real = store.autocommit
+
+    async def counting(fn: Callable[[Any], T]) -> T:
+        result = await real(fn)
+        if isinstance(result, tuple):  # a take (prune returns a row count)
+            granted.append(result[1])
+        return result
+
+    monkeypatch.setattr(store, "autocommit", counting)
+    return granted
+
+
+@pytest.fixture
+def three_stores(pg_url: str) -> Iterator[list[PostgresStore]]:
+    """Three stores on one database, as three server processes would have (one connection each, opened
+    here: a pool growing during an example would draw on the global random module, which hypothesis
+    flags)."""
+    stores = [PostgresStore(pg_url, pool_size=1) for _ in range(3)]
+    try:
+        yield stores
+    finally:
+        for s in stores:
+            s.close()
+
+
+# What happens in a run: the shared clock moves on, one limiter takes, or a burst of takes runs
+# concurrently across the limiters.
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("step"), st.integers(0, 3_000)),
+        st.tuples(st.just("take"), st.integers(0, 2)),
+        st.tuples(st.just("burst"), st.integers(2, 15)),
+    ),
+    min_size=1,
+    max_size=50,
+)
+
+
+def test_leasing_processes_never_admit_more_than_one_bucket(
+    three_stores: list[PostgresStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The invariant of leases: whatever the lease size, the number of processes and the interleaving,
+    the requests admitted in all are at most what the shared bucket granted, which is at most what one
+    bucket admits (the limit, plus the refill over the elapsed time)."""
+    granted = [_count_takes(s, monkeypatch) for s in three_stores]
+    subjects = itertools.count()
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        ops=OPS,
+        limit=st.sampled_from([1, 2, 3, 7, 20, 60, 600]),
+        size=st.integers(1, 8),
+        processes=st.integers(1, 3),
+    )
+    def check(ops: list[tuple[str, int]], limit: int, size: int, processes: int) -> None:
+        limiters = [
+            SharedRateLimiter(s, clock=None, sizes=lambda _limit: size)  # type: ignore[arg-type]
+            for s in three_stores[:processes]
+        ]
+        subject = f"key_{next(subjects)}"
+        overrides = {BucketName.SDK_WRITE: limit}
+        for g in granted:
+            g.clear()
+
+        async def run() -> tuple[int, int]:
+            now = START_MS
+            decisions: list[Decision] = []
+            for op, n in ops:
+                if op == "step":
+                    now += n
+                    continue
+                chosen = (
+                    [limiters[n % processes]] if op == "take" else [limiters[i % processes] for i in range(n)]
+                )
+                decisions += await asyncio.gather(
+                    *(lim.take(subject, BucketName.SDK_WRITE, now, overrides) for lim in chosen)
+                )
+            for d in decisions:
+                assert 0 <= d.remaining <= limit
+                assert d.allowed == (d.retry_after_seconds is None)
+            return sum(d.allowed for d in decisions), now - START_MS
+
+        admitted, elapsed = asyncio.run(run())
+        from_bucket = sum(sum(g) for g in granted)
+        assert all(0 <= t <= size for g in granted for t in g)
+        assert admitted <= from_bucket <= limit + elapsed * limit / 60_000 + 1e-9
+
+    check()
+
+
+def test_leases_of_one_token_decide_exactly_as_without_leases(three_stores: list[PostgresStore]) -> None:
+    """The default limits lease one token: several processes taking in turn then answer exactly as the
+    pure arithmetic of one bucket, clock steps backwards included."""
+    subjects = itertools.count()
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(requests=st.lists(st.tuples(STEPS, LIMITS, st.integers(0, 2)), min_size=1, max_size=40))
+    def check(requests: list[tuple[int, int, int]]) -> None:
+        limiters = [SharedRateLimiter(s, clock=None) for s in three_stores]  # type: ignore[arg-type]
+        subject = f"key_{next(subjects)}"
+        assert all(lease_size(limit) == 1 for _, limit, _ in requests)
+        expected, _ = _model([(step, limit) for step, limit, _ in requests])
+
+        async def run() -> list[Decision]:
+            out = []
+            now = START_MS
+            for step, limit, which in requests:
+                now += step
+                out.append(
+                    await limiters[which].take(
+                        subject, BucketName.SDK_READ, now, {BucketName.SDK_READ: limit}
+                    )
+                )
+            return out
+
+        assert asyncio.run(run()) == expected
+
+    check()
+
+
+LIFTED = 1_000_000  # the highest limit a manifest may set: leases of 100 tokens
+
+
+async def test_a_lifted_limit_takes_from_the_database_once_per_lease(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = PostgresStore(pg_url)
+    granted = _count_takes(store, monkeypatch)
+    clock = ManualClock(START)
+    limiter = SharedRateLimiter(store, clock)
+    overrides = {BucketName.SDK_READ: LIFTED}
+    assert lease_size(LIFTED) == 100
+    try:
+        decisions = [
+            await limiter.take("key_busy", BucketName.SDK_READ, START_MS, overrides) for _ in range(250)
+        ]
+        assert all(d.allowed for d in decisions)
+        assert granted == [100, 100, 100]  # one database take per 100 requests, not one per request
+        # With one process the header is exact: each request one token fewer.
+        assert [d.remaining for d in decisions] == list(range(LIFTED - 1, LIFTED - 251, -1))
+
+        # The 50 tokens left are used for up to LEASE_MS after their take, then dropped.
+        await limiter.take("key_busy", BucketName.SDK_READ, START_MS + LEASE_MS - 1, overrides)
+        assert len(granted) == 3
+        await limiter.take("key_busy", BucketName.SDK_READ, START_MS + LEASE_MS, overrides)
+        assert len(granted) == 4
+
+        # A concurrent burst waits for the take in flight instead of each request taking its own.
+        granted.clear()
+        later = START_MS + 2 * LEASE_MS
+        burst = await asyncio.gather(
+            *(limiter.take("key_busy", BucketName.SDK_READ, later, overrides) for _ in range(250))
+        )
+        assert all(d.allowed for d in burst)
+        assert granted == [100, 100, 100]
+        assert len({d.remaining for d in burst}) == 250
+
+        # Expired leases are dropped at prune time: the memory held is the busy keys of the last second.
+        clock.advance(2)  # the clock of the burst: its lease is still in use
+        assert await limiter.prune() == 0
+        clock.advance(1)
+        assert await limiter.prune() == 1
+        assert limiter._leases == {}
+    finally:
+        store.close()
+
+
+async def test_two_processes_lease_separately_and_stay_within_the_bucket(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = PostgresStore(pg_url), PostgresStore(pg_url)
+    granted = [_count_takes(s, monkeypatch) for s in (first, second)]
+    limiters = [SharedRateLimiter(s, clock=None) for s in (first, second)]  # type: ignore[arg-type]
+    limit = 1_200  # leases of 2: the bucket runs dry after 1,200 requests
+    overrides = {BucketName.SERVER_API: limit}
+    try:
+        decisions = [
+            await limiters[i % 2].take("key_two", BucketName.SERVER_API, START_MS, overrides)
+            for i in range(1_300)
+        ]
+        assert sum(d.allowed for d in decisions) == limit
+        assert [d.allowed for d in decisions] == [True] * limit + [False] * 100
+        assert sum(len(g) for g in granted) == limit // 2 + 100  # a take per lease of 2, then per refusal
+        # Headers stay within the limit and end at 0; each process sees the other's takes at its next one.
+        assert decisions[limit - 1].remaining == 0 and decisions[-1].retry_after_seconds == 1
+    finally:
+        first.close()
+        second.close()
+
+
+async def test_waiting_requests_share_a_failed_take_and_take_over_an_abandoned_one(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = PostgresStore(pg_url)
+    limiter = SharedRateLimiter(store, clock=None)  # type: ignore[arg-type]
+    real = store.autocommit
+    calls: list[str] = []
+    gate = asyncio.Event()
+    behaviour = {"first": "fail"}
+
+    async def gated(fn: Callable[[Any], T]) -> T:
+        calls.append("take")
+        if len(calls) == 1:
+            await gate.wait()
+            if behaviour["first"] == "fail":
+                raise OSError("database unreachable")
+        return await real(fn)
+
+    monkeypatch.setattr(store, "autocommit", gated)
+    overrides = {BucketName.SDK_READ: LIFTED}
+
+    def takes(n: int) -> list[asyncio.Task[Decision]]:
+        return [
+            asyncio.create_task(limiter.take("key_wait", BucketName.SDK_READ, START_MS, overrides))
+            for _ in range(n)
+        ]
+
+    try:
+        # The take in flight fails: the requests waiting for it fail too, without a take of their own.
+        tasks = takes(5)
+        await asyncio.sleep(0.01)
+        gate.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert isinstance(results[0], OSError)
+        assert all(isinstance(r, RuntimeError) and isinstance(r.__cause__, OSError) for r in results[1:])
+        assert calls == ["take"]
+
+        # The request taking is cancelled (its client went away): one of the waiting ones takes instead.
+        calls.clear()
+        gate.clear()
+        behaviour["first"] = "hang"
+        tasks = takes(5)
+        await asyncio.sleep(0.01)
+        tasks[0].cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert isinstance(results[0], asyncio.CancelledError)
+        assert all(isinstance(r, Decision) and r.allowed for r in results[1:])
+        assert calls == ["take", "take"]
+    finally:
+        gate.set()
+        store.close()
