@@ -401,8 +401,8 @@ class PostgresTransaction(SqlTransaction):
         )
         return [player_of(r) for r in rows]
 
-    def _in_list(self, column: str, values: list[str]) -> tuple[str, tuple[Any, ...]]:
-        return f"{column} = ANY(?)", (values,)
+    def _in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
+        return f"{column} = ANY(?)", (list(values),)  # psycopg sends a list as an array
 
     def _window_sums(self, since: int) -> str:
         return (

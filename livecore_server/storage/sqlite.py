@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -314,7 +314,7 @@ class SqliteTransaction(SqlTransaction):
         )
         return [player_of(r) for r in rows]
 
-    def _in_list(self, column: str, values: list[str]) -> tuple[str, tuple[Any, ...]]:
+    def _in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
 
     def _window_sums(self, since: int) -> str:

@@ -328,7 +328,7 @@ class SqlTransaction:
         """Players whose lower-cased name contains ``needle`` (three characters or more)."""
         raise NotImplementedError
 
-    def _in_list(self, column: str, values: list[str]) -> tuple[str, tuple[Any, ...]]:
+    def _in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         """A condition ``column`` is one of ``values`` (not empty), and its parameters."""
         raise NotImplementedError
 
