@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -38,18 +39,34 @@ DB_HELP = (
     " (default: $LIVECORE_DB, else livecore.db)."
 )
 POOL_HELP = "PostgreSQL connections (and worker threads) of this process."
+# DECISIONS 6 fixes the webhook attempt timeout at 10 s (Config's default); an operator may change it.
+# The upper bound keeps a hanging receiver from holding one of an endpoint's 4 attempt slots, and the
+# delivery's claim (timeout + 30 s), for long.
+DEFAULT_WEBHOOK_TIMEOUT = Config().webhook_timeout
+WEBHOOK_TIMEOUT_MAX = 60.0
+WEBHOOK_TIMEOUT_HELP = "Seconds a webhook attempt waits for the receiver's answer before it counts as failed."
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """FloatRange lets NaN through (every comparison with it is false)."""
+    if math.isnan(value):
+        raise click.BadParameter("must be a number of seconds, not NaN", ctx, param)
+    return value
 
 
 def _db(db: str | None) -> str:
     return db or os.environ.get("LIVECORE_DB") or "livecore.db"
 
 
-def _services(db: str, clock: Clock, pool_size: int = 8) -> Services:
+def _services(
+    db: str, clock: Clock, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT
+) -> Services:
     try:
         config = Config(
             db=db,
             pool_size=pool_size,
             bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
+            webhook_timeout=webhook_timeout,
         )
         return build_services(config, clock)
     except ServerKeyError as exc:
@@ -123,15 +140,33 @@ def main() -> None:
     is_flag=True,
     help="Share the port with other livecore-server processes on this machine (SO_REUSEPORT; PostgreSQL).",
 )
+@click.option(
+    "--webhook-timeout",
+    type=click.FloatRange(0, WEBHOOK_TIMEOUT_MAX, min_open=True),
+    default=DEFAULT_WEBHOOK_TIMEOUT,
+    show_default=True,
+    envvar="LIVECORE_WEBHOOK_TIMEOUT",
+    show_envvar=True,
+    metavar="SECONDS",
+    callback=_finite,
+    help=WEBHOOK_TIMEOUT_HELP,
+)
 def serve(
-    db: str | None, host: str, port: int, clock_kind: str, access_log: bool, pool_size: int, reuse_port: bool
+    db: str | None,
+    host: str,
+    port: int,
+    clock_kind: str,
+    access_log: bool,
+    pool_size: int,
+    reuse_port: bool,
+    webhook_timeout: float,
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
     db = _db(db)
     if reuse_port and not is_postgres(db):
         raise click.ClickException("--reuse-port runs several processes on one database: use PostgreSQL.")
-    _serve(_services(db, clock, pool_size), host, port, access_log, reuse_port)
+    _serve(_services(db, clock, pool_size, webhook_timeout), host, port, access_log, reuse_port)
 
 
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:

@@ -34,7 +34,7 @@ class Config:
     # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache).
     player_cache_ttl: float = 1.0
     bench_baseline: bool = False
-    webhook_timeout: float = 10.0  # DECISIONS 6; tests shorten it
+    webhook_timeout: float = 10.0  # DECISIONS 6; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
     # PostgreSQL: connections (and worker threads) per process.
     pool_size: int = 8
     # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see

@@ -1,10 +1,12 @@
 """The webhook dispatcher: fans committed events out to deliveries and attempts them (SPEC 6.1, 8).
 
 Each pass: fan out the outbox rows that are due, then claim and start an attempt for every due delivery
-to an active endpoint, a few at a time per endpoint, so one slow endpoint never holds up the others. An
-attempt POSTs the envelope signed over the exact bytes sent; its outcome (delivered only on a 2xx, else
-the retry schedule) and the endpoint's breaker are written in one transaction after the answer, so a
-crash mid-attempt leaves the delivery pending and it is sent again (at least once).
+to an active endpoint, a few at a time per endpoint, so one slow endpoint never holds up the others. One
+dispatcher runs one pass at a time (its background loop and ``drain_due`` take turns); the attempts a
+pass starts run outside it. An attempt POSTs the envelope signed over the exact bytes sent; its outcome
+(delivered only on a 2xx, else the retry schedule) and the endpoint's breaker are written in one
+transaction after the answer, so a crash mid-attempt leaves the delivery pending and it is sent again
+(at least once).
 
 Several processes on one PostgreSQL database each run a dispatcher. A delivery is claimed before its
 attempt until ``timeout + CLAIM_MARGIN`` from now (wall clock): no other process attempts it meanwhile.
@@ -62,6 +64,10 @@ class Dispatcher:
         self._per_endpoint: dict[str, int] = {}
         self._session: aiohttp.ClientSession | None = None
         self._loop_task: asyncio.Task[None] | None = None
+        # One pass at a time: the background loop and drain_due (the manual clock's scheduler, tests)
+        # both call run_once, and a pass awaits its fan-out and its claim. Two passes at once would
+        # both count the same attempts in flight (``busy``) and overrun PER_ENDPOINT.
+        self._pass_lock = asyncio.Lock()
 
     # --- lifecycle --------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -126,6 +132,12 @@ class Dispatcher:
             await self.run_once()
 
     async def run_once(self) -> int:
+        """One pass: fan out what is due, claim due deliveries and start their attempts; how many
+        started. Passes of this dispatcher take turns; the attempts run on after the pass."""
+        async with self._pass_lock:
+            return await self._pass()
+
+    async def _pass(self) -> int:
         s = self.services
         now = s.clock.now()
         rt = s.runtime

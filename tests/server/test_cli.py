@@ -13,9 +13,12 @@ import time
 from pathlib import Path
 
 import httpx
-from click.testing import CliRunner
+import pytest
+from click.testing import CliRunner, Result
 
+from livecore_server import cli
 from livecore_server.cli import main
+from livecore_server.services import Config, Services
 from tests.conftest import TEST_MANIFEST
 
 WEBHOOK = """
@@ -128,6 +131,53 @@ def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _serve_config(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[Result, Config | None]:
+    """Run ``serve`` up to the point where it would start serving; the Config it built, if any."""
+    built: list[Config] = []
+
+    def capture(services: Services, *_: object, **__: object) -> None:
+        built.append(services.config)
+        services.close()
+
+    monkeypatch.setattr(cli, "_serve", capture)
+    monkeypatch.delenv("LIVECORE_WEBHOOK_TIMEOUT", raising=False)
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "t.db"), *args], env=env)
+    return result, built[0] if built else None
+
+
+def test_serve_webhook_timeout_flag_and_variable_reach_the_config(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    result, config = _serve_config(monkeypatch, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert config is not None and config.webhook_timeout == 10.0  # DECISIONS 6
+    result, config = _serve_config(monkeypatch, tmp_path, "--webhook-timeout", "2.5")
+    assert result.exit_code == 0, result.output
+    assert config is not None and config.webhook_timeout == 2.5
+    result, config = _serve_config(monkeypatch, tmp_path, env={"LIVECORE_WEBHOOK_TIMEOUT": "60"})
+    assert result.exit_code == 0, result.output
+    assert config is not None and config.webhook_timeout == 60.0
+    # The flag wins over the variable.
+    result, config = _serve_config(
+        monkeypatch, tmp_path, "--webhook-timeout", "0.5", env={"LIVECORE_WEBHOOK_TIMEOUT": "30"}
+    )
+    assert result.exit_code == 0, result.output
+    assert config is not None and config.webhook_timeout == 0.5
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "60.5", "inf", "nan", "ten"])
+def test_serve_refuses_a_bad_webhook_timeout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str
+) -> None:
+    for args, env in [(("--webhook-timeout", value), None), ((), {"LIVECORE_WEBHOOK_TIMEOUT": value})]:
+        result, config = _serve_config(monkeypatch, tmp_path, *args, env=env)
+        assert result.exit_code == 2, result.output
+        assert config is None
+        assert "Invalid value for '--webhook-timeout'" in result.stderr
 
 
 def test_demo_prints_working_keys_on_every_run(tmp_path: Path) -> None:

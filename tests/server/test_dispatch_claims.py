@@ -27,7 +27,7 @@ from livecore.scope import Environment, Scope
 from livecore_server.app import create_app
 from livecore_server.services import Services
 from livecore_server.storage import webhooks as db
-from livecore_server.workers.dispatcher import Dispatcher
+from livecore_server.workers.dispatcher import PER_ENDPOINT, Dispatcher
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
 from tests.postgres_support import drop_schema, new_schema
 
@@ -295,6 +295,65 @@ async def test_postgres_dispatcher_start_keeps_other_processes_claims(pg_url: st
         assert [tuple(r) for r in rows] == [("delivered", 1, None)] * 2
     finally:
         await close_app(client, starting)
+        hooks.services.close()
+        for r in receivers:
+            await r.stop()
+
+
+# --- one process runs one dispatch pass at a time ----------------------------------------------------
+
+
+async def test_one_process_runs_one_dispatch_pass_at_a_time(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background loop and ``drain_due`` (the scheduler's, a test's) may both call ``run_once``, and a
+    pass awaits its fan-out and its claim (on PostgreSQL on worker threads, on SQLite a group commit): the
+    passes of one dispatcher take turns, each fanning out and claiming before the next begins. Else two
+    passes would count the same attempts in flight and start up to twice ``PER_ENDPOINT`` per endpoint."""
+    receivers = [await Receiver().start() for _ in range(2)]
+    hooks = _hooks(db_url, urls=(receivers[0].url, receivers[1].url))
+    passes = {"open": 0, "most": 0}  # passes between the start of their fan-out and the end of their claim
+    attempts: dict[str, int] = Counter()
+    most_attempts = 0
+    fan_out, claim_due, attempt = db.fan_out, db.claim_due, Dispatcher._attempt
+
+    def counted_fan_out(*args: Any, **kwargs: Any) -> int:
+        passes["open"] += 1
+        passes["most"] = max(passes["most"], passes["open"])
+        time.sleep(0.005)  # a pass that would start meanwhile gets the time to begin
+        return fan_out(*args, **kwargs)
+
+    def counted_claim_due(*args: Any, **kwargs: Any) -> list[db.DueDelivery]:
+        due = claim_due(*args, **kwargs)
+        passes["open"] -= 1
+        return due
+
+    async def counted_attempt(self: Dispatcher, item: db.DueDelivery) -> None:
+        nonlocal most_attempts
+        attempts[item.endpoint.id] += 1
+        most_attempts = max(most_attempts, attempts[item.endpoint.id])
+        try:
+            await attempt(self, item)
+        finally:
+            attempts[item.endpoint.id] -= 1
+
+    monkeypatch.setattr(db, "fan_out", counted_fan_out)
+    monkeypatch.setattr(db, "claim_due", counted_claim_due)
+    monkeypatch.setattr(Dispatcher, "_attempt", counted_attempt)
+    dispatcher = Dispatcher(hooks.services)
+    try:
+        hooks.emit(12)  # 12 deliveries to each endpoint: several passes of PER_ENDPOINT each
+        await dispatcher.start()  # its background loop makes a pass at once
+        await asyncio.gather(
+            dispatcher.drain_due(), dispatcher.drain_due(), dispatcher.run_once(), dispatcher.run_once()
+        )
+        await dispatcher.drain_due()
+        assert passes["most"] == 1, "two dispatch passes of one process overlapped"
+        assert 1 <= most_attempts <= PER_ENDPOINT  # without the turns: up to 12
+        for r in receivers:  # each event once
+            assert len(r.received) == len({got.envelope["id"] for got in r.received}) == 12
+    finally:
+        await dispatcher.stop()
         hooks.services.close()
         for r in receivers:
             await r.stop()

@@ -3,10 +3,10 @@ alternating between two real server processes apply the rules as one server woul
 event reaches a webhook endpoint once.
 
 The processes share the server key (``LIVECORE_SECRET_KEY``), the database and nothing else. The kill
-tests need a short claim (webhook timeout + ``CLAIM_MARGIN``), which ``serve`` does not offer: there is no
-flag and no environment variable for ``Config.webhook_timeout``. One kill test runs the ``serve`` command
-in a process whose ``Config`` and ``CLAIM_MARGIN`` are patched before it starts, and kills it with SIGKILL;
-the other runs two in-process servers, one of them stopped dead mid-delivery.
+tests need a short claim (webhook timeout + ``CLAIM_MARGIN``): ``serve --webhook-timeout`` shortens the
+timeout, but no flag sets ``CLAIM_MARGIN``. One kill test runs the ``serve`` command in a process whose
+``CLAIM_MARGIN`` is patched before it starts, and kills it with SIGKILL; the other runs two in-process
+servers, one of them stopped dead mid-delivery.
 """
 
 from __future__ import annotations
@@ -474,26 +474,23 @@ async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
         await asyncio.to_thread(dying.cleanup)
 
 
-# The ``serve`` command with a short webhook timeout and claim margin (no flag or variable sets them).
+# The ``serve`` command with a short claim margin (no flag or variable sets it); the short webhook
+# timeout is ``--webhook-timeout``.
 SHORT_CLAIMS = (
-    "import functools, sys;"
+    "import sys;"
     "from livecore_server import cli;"
-    "from livecore_server.services import Config;"
     "from livecore_server.workers import dispatcher;"
     "dispatcher.CLAIM_MARGIN = 0.5;"
-    "cli.Config = functools.partial(Config, webhook_timeout=2.0);"
     "cli.main(sys.argv[1:])"
 )
 
 
 def _serve_short_claims(url: str, env: dict[str, str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
+    args = ["serve", "--db", url, "--port", str(port), "--db-pool", "2", "--webhook-timeout", "2"]
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-c", SHORT_CLAIMS, "serve", "--db", url, "--port", str(port), "--db-pool", "2"],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
+            [sys.executable, "-c", SHORT_CLAIMS, *args], env=env, stdout=out, stderr=subprocess.STDOUT
         )
     return f"http://127.0.0.1:{port}", proc
 
