@@ -51,6 +51,7 @@ log = logging.getLogger("livecore_server.webhooks")
 
 PER_ENDPOINT = 4  # attempts in flight per endpoint
 BATCH = 200
+PASS_GAP = 0.05  # seconds between two passes of the background loop, at least
 CLAIM_MARGIN = 30.0  # seconds a claim outlives the attempt's own timeout
 TEST_HEADER = "X-Svc-Webhook-Test"
 
@@ -114,6 +115,10 @@ class Dispatcher:
                 await self.run_once()
             except Exception:
                 log.exception("webhook dispatch pass failed")
+            # Under a steady stream of commits every one of them wakes the loop: without a pause each
+            # would cost a pass (two transactions) for an event or two. Pausing lets a pass take all the
+            # events of the last PASS_GAP at once.
+            await asyncio.sleep(PASS_GAP)
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that
             # arrives as the event is set, and stop() would then wait for this loop forever.
             with contextlib.suppress(TimeoutError):

@@ -27,7 +27,7 @@ from livecore.scope import Environment, Scope
 from livecore_server.app import create_app
 from livecore_server.services import Services
 from livecore_server.storage import webhooks as db
-from livecore_server.workers.dispatcher import PER_ENDPOINT, Dispatcher
+from livecore_server.workers.dispatcher import PASS_GAP, PER_ENDPOINT, Dispatcher
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
 from tests.postgres_support import drop_schema, new_schema
 
@@ -357,6 +357,34 @@ async def test_one_process_runs_one_dispatch_pass_at_a_time(
         hooks.services.close()
         for r in receivers:
             await r.stop()
+
+
+async def test_a_stream_of_wake_ups_costs_one_pass_per_pass_gap_not_one_per_commit(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every commit with events wakes the dispatcher; under a steady stream the background loop still
+    makes at most one pass per PASS_GAP, each taking everything committed meanwhile."""
+    hooks = _hooks(db_url)
+    passes = [0]
+    fan_out = db.fan_out
+
+    def counted_fan_out(*args: Any, **kwargs: Any) -> int:
+        passes[0] += 1
+        return fan_out(*args, **kwargs)
+
+    monkeypatch.setattr(db, "fan_out", counted_fan_out)
+    dispatcher = Dispatcher(hooks.services)
+    try:
+        await dispatcher.start()
+        started = time.monotonic()
+        while time.monotonic() - started < 0.5:
+            dispatcher.wake()  # as a commit with events does
+            await asyncio.sleep(0.002)
+        elapsed = time.monotonic() - started
+        assert passes[0] <= elapsed / PASS_GAP + 2, f"{passes[0]} passes in {elapsed:.2f} s"
+    finally:
+        await dispatcher.stop()
+        hooks.services.close()
 
 
 # --- (3) end to end: two servers, one database, every event delivered once per endpoint ---------------
