@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 import orjson
 import psycopg
-from psycopg import errors, sql
+from psycopg import Pipeline, errors, sql
 from psycopg.abc import Buffer
 from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
@@ -212,7 +212,9 @@ class PostgresStore:
         dispatcher) runs at READ COMMITTED and never fails that way. Reads are one consistent READ ONLY
         snapshot. ``queue`` names a queue of writes that run one at a time across every process (a
         session advisory lock taken before BEGIN, so the transaction's snapshot comes after the previous
-        one's commit): writes that would conflict wait in line instead of failing and running again."""
+        one's commit): writes that would conflict wait in line instead of failing and running again.
+        Write transactions run in pipeline mode (:meth:`_pipelined`): their BEGIN, their unread writes,
+        their COMMIT and the queue's unlock take no round trip of their own."""
         if self._closed:
             raise RuntimeError("the store is closed")
         conn = self._pool.getconn()
@@ -222,25 +224,20 @@ class PostgresStore:
                 conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (queue,))
                 locked = True
             if not write:
-                conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
             elif row_locked:
-                conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
             else:
-                conn.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-            try:
-                yield PostgresTransaction(conn, self)
-            except BaseException:
-                if not conn.closed:
-                    # A lost connection fails the ROLLBACK too: the block's error is the one to raise.
-                    with contextlib.suppress(psycopg.Error):
-                        conn.execute("ROLLBACK")
-                raise
-            if conn.info.transaction_status is TransactionStatus.INERROR:
-                # A statement failed and the block swallowed the error: PostgreSQL would turn the COMMIT
-                # into a silent ROLLBACK. Say so instead.
-                conn.execute("ROLLBACK")
-                raise RuntimeError("a statement of the transaction failed; it was rolled back")
-            conn.execute("COMMIT")
+                begin = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+            if write:
+                with self._pipelined(conn, begin, unlock=queue if locked else None) as tx:
+                    yield tx
+                locked = False  # given back right after the COMMIT, in the same round trip
+            else:
+                conn.execute(begin)
+                with self._ended(conn):
+                    yield PostgresTransaction(conn, self)
+                conn.execute("COMMIT")
         finally:
             if locked and not conn.closed:
                 try:
@@ -248,6 +245,48 @@ class PostgresStore:
                 except psycopg.Error:
                     conn.close()  # closing the session releases the lock; the pool replaces it
             self._pool.putconn(conn)
+
+    @contextmanager
+    def _pipelined(
+        self, conn: psycopg.Connection[Any], begin: str, unlock: str | None
+    ) -> Iterator[PostgresTransaction]:
+        """A write transaction in pipeline mode: its BEGIN travels with its first statement, and the
+        writes nobody reads the answer of (``_write``) with the next statement or the COMMIT, so they
+        cost no round trip of their own. Every other statement waits for its answer as usual. With
+        ``unlock``, the queue's lock is given back right after a successful COMMIT, in its round trip
+        (after a failed one PostgreSQL skips it, and the caller gives it back)."""
+        try:
+            with conn.pipeline() as pipeline:
+                conn.execute(begin)
+                with self._ended(conn):
+                    yield PostgresTransaction(conn, self, pipeline)
+                conn.execute("COMMIT")
+                if unlock is not None:
+                    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (unlock,))
+        finally:
+            # The block raised while writes were still on their way (they ran, then the ROLLBACK queued
+            # behind them), or one of them failed and the pipeline skipped what followed it: whatever
+            # is left of the transaction ends here.
+            if not conn.closed and conn.info.transaction_status is not TransactionStatus.IDLE:
+                with contextlib.suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+
+    @contextmanager
+    def _ended(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
+        """Roll back when the block raises; refuse to commit a transaction a swallowed error broke."""
+        try:
+            yield
+        except BaseException:
+            if not conn.closed:
+                # A lost connection fails the ROLLBACK too: the block's error is the one to raise.
+                with contextlib.suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+            raise
+        if conn.info.transaction_status is TransactionStatus.INERROR:
+            # A statement failed and the block swallowed the error: PostgreSQL would turn the COMMIT
+            # into a silent ROLLBACK. Say so instead.
+            conn.execute("ROLLBACK")
+            raise RuntimeError("a statement of the transaction failed; it was rolled back")
 
     def _attempt(
         self, fn: Callable[[PostgresTransaction], T], write: bool, queue: str | None, row_locked: bool
@@ -369,21 +408,32 @@ class PostgresTransaction(SqlTransaction):
     FANNED_OUT = "fanned_out"
     GREATEST = "GREATEST"
 
-    def __init__(self, conn: psycopg.Connection[Any], store: PostgresStore) -> None:
+    def __init__(
+        self, conn: psycopg.Connection[Any], store: PostgresStore, pipeline: Pipeline | None = None
+    ) -> None:
         self.conn = conn
         self.store = store
+        self._pipeline = pipeline
         self.emitted = False
         self.games = store.games  # the store's cache, shared by its transactions
         self.player_listeners = store.player_listeners
 
     def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        return self.conn.execute(_placeholders(statement), params)
+        cursor = self.conn.execute(_placeholders(statement), params)
+        if self._pipeline is not None:
+            self._pipeline.sync()  # the answer is read now (rows, rowcount), and errors raised here
+        return cursor
+
+    def _write(self, statement: str, params: Sequence[Any] = ()) -> None:
+        self.conn.execute(_placeholders(statement), params)
 
     def _executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
         rows = list(params)
         if rows:
             with self.conn.cursor() as cur:
                 cur.executemany(_placeholders(statement), rows)
+                if self._pipeline is not None:
+                    self._pipeline.sync()  # before the cursor closes
 
     def skip_locked(self, of: str | None = None) -> str:
         return self.for_update(of) + " SKIP LOCKED"

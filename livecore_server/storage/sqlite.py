@@ -293,6 +293,7 @@ class SqliteTransaction(SqlTransaction):
         # The connection's own methods: SQLite takes the shared statements' ``?`` placeholders as they are.
         self._execute = conn.execute
         self._executemany = conn.executemany
+        self._write = conn.execute
         self.emitted = False
         self.games = {}
         self.player_listeners = []

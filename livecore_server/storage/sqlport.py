@@ -103,6 +103,11 @@ class SqlTransaction:
     # Run one statement (``?`` placeholders) and return its cursor; run one statement per parameter row.
     _execute: Callable[[str, Sequence[Any]], Cursor]
     _executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
+    # Run one statement whose result nobody reads (an insert, an update by key): PostgreSQL sends it
+    # without waiting for its answer, which comes with the next statement's (or the COMMIT's), so a
+    # command's writes cost one round trip together. An error it raises surfaces there too (the whole
+    # transaction fails either way). SQLite runs it at once.
+    _write: Callable[[str, Sequence[Any]], object]
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips
@@ -158,14 +163,14 @@ class SqlTransaction:
         return None if row is None else player_of(row)
 
     def insert_player(self, player: Player) -> None:
-        self._execute(
+        self._write(
             f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ({', '.join('?' * 31)})", player_row(player)
         )
 
     def update_player(self, player: Player) -> None:
         names = [c.strip() for c in PLAYER_COLUMNS.split(",")][1:]
         values = player_row(player)
-        self._execute(
+        self._write(
             f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
             (*values[1:], values[0]),
         )
@@ -378,7 +383,7 @@ class SqlTransaction:
         return {r[0]: Holding(key=r[0], amount=r[1], parameters=orjson.loads(r[2])) for r in rows}
 
     def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None:
-        self._execute(
+        self._write(
             "INSERT INTO ledger (id, player_id, game_id, resource_key, resource_type, delta, balance_after,"
             " reason, note, source_ref_id, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -396,7 +401,7 @@ class SqlTransaction:
                 to_millis(entry.created_at),
             ),
         )
-        self._execute(
+        self._write(
             "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = excluded.amount,"
             " parameters = excluded.parameters",
@@ -413,9 +418,7 @@ class SqlTransaction:
 
     # --- Grants --------------------------------------------------------------------------------
     def insert_grant(self, grant: Grant) -> None:
-        self._execute(
-            f"INSERT INTO grants ({GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", grant_row(grant)
-        )
+        self._write(f"INSERT INTO grants ({GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", grant_row(grant))
 
     def get_grant(self, game_id: str, grant_id: str) -> Grant | None:
         row = self._execute(
@@ -424,7 +427,7 @@ class SqlTransaction:
         return None if row is None else grant_of(row)
 
     def update_grant(self, grant: Grant) -> None:
-        self._execute(
+        self._write(
             "UPDATE grants SET status = ?, claimed_at = ?, acked_by = ? WHERE id = ?",
             (
                 grant.status.value,
@@ -452,7 +455,7 @@ class SqlTransaction:
 
     # --- Gifts ---------------------------------------------------------------------------------
     def insert_gift(self, gift: Gift) -> None:
-        self._execute(
+        self._write(
             "INSERT INTO gifts (id, game_id, grant_id, sender_id, recipient_id, type, resource_key, amount,"
             " message, status, sent_at, expires_at, claimed_at, deducted, idempotency_key)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -482,7 +485,7 @@ class SqlTransaction:
         return None if row is None else gift_of(row)
 
     def update_gift(self, gift: Gift) -> None:
-        self._execute(
+        self._write(
             "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
             (gift.status.value, ms(gift.claimed_at), gift.id),
         )
@@ -787,7 +790,7 @@ class SqlTransaction:
             if replaced:
                 return
             not_before = to_millis(event.occurred_at + DEBOUNCE)
-        self._execute(
+        self._write(
             "INSERT INTO outbox"
             " (id, studio_id, game_id, env, kind, occurred_at, data, debounce_key, not_before)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -822,7 +825,7 @@ class SqlTransaction:
         )
 
     def put_idempotent(self, stored: StoredResponse) -> None:
-        self._execute(
+        self._write(
             self.PUT_IDEMPOTENT,
             (
                 stored.scope,

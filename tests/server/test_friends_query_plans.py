@@ -13,6 +13,8 @@ from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
 
 SCAN = re.compile(r"\bSCAN (?!.*VIRTUAL TABLE)(\w+)")
+# The webhook dispatcher shares the connection and may run a pass during a request: not the route's.
+WEBHOOK_TABLES = re.compile(r"\bFROM (outbox|webhook_\w+|deliveries)\b")
 
 
 @pytest.fixture
@@ -36,7 +38,11 @@ async def _plans(
     finally:
         conn.set_trace_callback(None)
     assert status == 200, path
-    selects = [s for s in statements if s.lstrip().upper().startswith(("SELECT", "WITH"))]
+    selects = [
+        s
+        for s in statements
+        if s.lstrip().upper().startswith(("SELECT", "WITH")) and not WEBHOOK_TABLES.search(s)
+    ]
     assert selects, path
     for sql in selects:
         plan = " | ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))

@@ -4,17 +4,15 @@ not grow with the number of friends and gifts."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
-from tests.server.test_friends_query_plans import SCAN
+from tests.server.test_friends_query_plans import SCAN, WEBHOOK_TABLES
 
 P = "/sdk/v1/players"
-WEBHOOK_TABLES = re.compile(r"\bFROM (outbox|webhook_\w+|deliveries)\b")
 
 
 @pytest.fixture

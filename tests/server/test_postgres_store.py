@@ -579,6 +579,75 @@ def test_rollback_and_the_database_refuses_a_negative_holding(twin: Twin) -> Non
         assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
 
 
+def _bad_ledger_entry(player_id: str) -> tuple[LedgerEntry, Holding]:
+    """A write the database refuses (a negative holding), sent without waiting for its answer."""
+    entry = LedgerEntry(
+        "led_bad", player_id, "gam_1", "coins", ResourceType.CURRENCY, -1, -1, Reason.SERVER_DEBIT,
+        None, None, {}, START,
+    )  # fmt: skip
+    return entry, Holding("coins", -1)
+
+
+def test_a_write_transactions_writes_travel_together_with_the_next_answer(
+    twin: Twin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writes nobody reads the answer of are sent without waiting: a transaction of one read and five
+    writes waits for the server twice (the read, then the writes with the COMMIT), not seven times."""
+    players(twin, "a", "b")
+    store = twin.pg
+    syncs = [0]
+    sync = psycopg.Pipeline.sync
+
+    def counted(self: psycopg.Pipeline) -> None:
+        syncs[0] += 1
+        sync(self)
+
+    monkeypatch.setattr(psycopg.Pipeline, "sync", counted)
+    with store.transaction() as tx:
+        a = tx.get_player("gam_1", "a")
+        syncs[0] = 0
+        for n in range(5):
+            tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, f"k{n}", "f", START)
+            tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(seconds=n)))
+    # put_migration_key reads its answer (it checks the key): 5 syncs; the 5 player updates ride along
+    # with them and with the COMMIT (the pipeline's own sync at its end is not counted here).
+    assert syncs[0] == 5
+    with store.transaction(write=False) as tx:
+        assert tx.get_player("gam_1", "a").last_seen_at == START + timedelta(seconds=4)
+
+
+def test_a_refused_write_fails_the_transaction_where_its_answer_arrives(twin: Twin) -> None:
+    players(twin, "a")
+    store = twin.pg
+    # At the next statement that waits for an answer...
+    with pytest.raises(psycopg.errors.CheckViolation), store.transaction() as tx:
+        a = tx.get_player("gam_1", "a")
+        tx.append_ledger(*_bad_ledger_entry(a.id))
+        tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+    # ...or at the COMMIT, and nothing of the transaction stays.
+    with pytest.raises(psycopg.errors.CheckViolation), store.transaction() as tx:
+        tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(days=1)))
+        tx.append_ledger(*_bad_ledger_entry(a.id))
+    with store.transaction(write=False) as tx:
+        assert tx.get_player("gam_1", "a").last_seen_at == a.last_seen_at
+        assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
+        assert tx.ledger(a.id) == []
+
+
+def test_the_write_queue_is_given_back_after_a_commit_and_after_a_failed_one(twin: Twin) -> None:
+    players(twin, "a")
+    store = twin.pg
+    with store.transaction(queue="game:q") as tx:
+        a = tx.get_player("gam_1", "a")
+        tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(seconds=1)))
+    with pytest.raises(psycopg.errors.CheckViolation), store.transaction(queue="game:q") as tx:
+        tx.append_ledger(*_bad_ledger_entry(a.id))
+    # Another session takes the queue at once: nobody holds it any more.
+    with psycopg.connect(store.dsn, autocommit=True) as other:
+        (got,) = other.execute("SELECT pg_try_advisory_lock(hashtextextended('game:q', 0))").fetchone()
+        assert got is True
+
+
 def test_concurrent_debits_serialize_and_retry(twin: Twin) -> None:
     """Two transactions read the same balance and both write it: SERIALIZABLE fails one, run() retries it
     from the start, and the result is as if they ran one after the other."""
