@@ -247,6 +247,20 @@ def record_activity(activity: Activity, now: datetime) -> Activity:
     )
 
 
+def durable_activity(activity: Activity, now: datetime) -> Activity | None:
+    """The activity a moment at ``now`` leaves when it changes more than the last-active time (a session
+    opens, a streak day starts): a durable fact, written at once. None when it changes nothing else,
+    which a heartbeat may keep in memory (livecore_server.presence)."""
+    new = record_activity(activity, now)
+    unchanged = (new.sessions, new.streak, new.best_streak, new.streak_day) == (
+        activity.sessions,
+        activity.streak,
+        activity.best_streak,
+        activity.streak_day,
+    )
+    return None if unchanged else new
+
+
 def streak_cutoff(now: datetime) -> date:
     """A streak whose last active day is before this day has missed a full UTC day."""
     return now.date() - timedelta(days=1)

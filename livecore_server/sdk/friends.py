@@ -23,7 +23,7 @@ from livecore.friends import (
     seen_relation,
 )
 from livecore.games import Game
-from livecore.players import Activity, Player, ensure_not_banned, record_activity
+from livecore.players import Player, durable_activity, ensure_not_banned
 from livecore.presence import heartbeat
 from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
 from livecore_server.storage.sqlport import SqlTransaction
@@ -296,15 +296,6 @@ async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
     return player, game
 
 
-def _opens_activity(current: Activity, now: datetime) -> Activity | None:
-    """The activity a heartbeat at ``now`` leaves, when it changes more than the last-active time (a
-    session opens, a streak day starts): that is written at once. None when it changes nothing else."""
-    activity = record_activity(current, now)
-    if attrs.evolve(activity, last_active_at=None) == attrs.evolve(current, last_active_at=None):
-        return None
-    return activity
-
-
 async def beat(call: Call) -> m.PresenceResponse:
     """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
     login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
@@ -314,14 +305,14 @@ async def beat(call: Call) -> m.PresenceResponse:
     body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
     now = call.rt.clock.now()
     presence = heartbeat(body.status, now)
-    if _opens_activity(services.presence.overlay(player).activity, now) is not None:
+    if durable_activity(services.presence.overlay(player).activity, now) is not None:
 
         def durable(tx: SqlTransaction) -> None:
             # Decided again on the row as it is now: the one above may be up to a second old, and
             # another heartbeat (here or in another process) may have opened the session meanwhile.
             stored = get_player(tx, call.scope, call.external_id)
             ensure_not_banned(stored)
-            activity = _opens_activity(services.presence.overlay(stored).activity, now)
+            activity = durable_activity(services.presence.overlay(stored).activity, now)
             if activity is not None:
                 tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
 
