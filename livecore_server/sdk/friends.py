@@ -285,15 +285,17 @@ async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
     if cached is not None and secret is not None and call.rt.hasher.verify(secret, cached[0].secret_hash):
         return cached
     # A miss, or a secret that does not match what was cached (it may have been rotated since): ask the
-    # database, which also gives the error answer.
-    player, game = await services.store.read(
+    # database, which also gives the error answer. One statement most of the time (the game's settings
+    # are cached too), so no transaction around it: on PostgreSQL that saves its BEGIN and COMMIT.
+    found = await services.store.lookup(
         lambda tx: (
             authenticate(tx, call.rt, call.scope, call.external_id, secret),
             load_game(tx, call.scope),
         )
     )
-    services.players.put(call.scope, call.external_id, player, game)
-    return player, game
+    assert found is not None  # authenticate raises rather than return nothing
+    services.players.put(call.scope, call.external_id, *found)
+    return found
 
 
 async def beat(call: Call) -> m.PresenceResponse:
