@@ -44,6 +44,15 @@ class Hooked:
         assert not services.dispatcher._inflight
         assert due is None or due > services.clock.now(), f"webhook work still due at {due}"
 
+    def only_hourly_jobs(self) -> None:
+        """Leave out the scheduled jobs that run more often than hourly (the minute grant-expiry sweep):
+        they have nothing to do in a webhook test, and running one per minute of service time over days
+        took minutes on PostgreSQL. The hourly jobs (webhook retention among them) and the dispatcher's
+        retries still run at each of their due times."""
+        scheduler = self.world.services.scheduler
+        assert "webhook_retention" in {job.name for job in scheduler.jobs}
+        scheduler.jobs = [job for job in scheduler.jobs if job.interval >= timedelta(hours=1)]
+
     async def advance(self, seconds: float) -> None:
         status, _, _ = await self.world.call(
             "POST", "/server/v1/dev/clock/advance", json={"seconds": seconds}
@@ -127,6 +136,7 @@ async def test_retry_schedule_breaker_hold_unpause_and_final_failure(hooked: Hoo
     """One event to an endpoint that always fails: attempts at 0, 30 s, 2 min, 10 min, 1 h; the fifth
     consecutive failure pauses the endpoint and tells the game's other endpoints; the held delivery
     continues its schedule after unpause (6 h, then 24 h) and is failed after the sixth retry."""
+    hooked.only_hourly_jobs()  # 79 hours of service time
     hooked.players.default_status = 500
     await hooked.world.register("alice")
     await hooked.flush()
@@ -301,13 +311,7 @@ async def test_a_rolled_back_write_emits_nothing(hooked: Hooked) -> None:
 
 
 async def test_finished_deliveries_are_kept_30_days_pending_ones_forever(hooked: Hooked) -> None:
-    # A month of service time. The jobs that run more often than hourly (the minute grant-expiry sweep)
-    # have nothing to do here, and running them 44,640 times took minutes on PostgreSQL: they are left
-    # out. The hourly jobs (the webhook retention sweep among them) and the dispatcher's retries still
-    # run at each of their due times.
-    scheduler = hooked.world.services.scheduler
-    assert "webhook_retention" in {job.name for job in scheduler.jobs}
-    scheduler.jobs = [job for job in scheduler.jobs if job.interval >= timedelta(hours=1)]
+    hooked.only_hourly_jobs()  # a month of service time
     hooked.players.default_status = 500  # fails until the breaker pauses it: its delivery stays pending
     await hooked.world.register("alice")
     await hooked.flush()
