@@ -3,15 +3,17 @@ no database round trip for most heartbeats, and nothing stale once this process 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
+from livecore.players import ban
 from livecore.scope import Environment, Scope
 from livecore_server import player_cache
 from livecore_server.player_cache import PlayerCache
-from tests.conftest import World, start_world
+from tests.conftest import START, World, make_services, start_world
 from tests.core.test_players_rules import make_player
 
 BEAT = {"status": "in a match"}
@@ -107,6 +109,31 @@ async def test_a_deleted_player_is_not_found_by_the_next_heartbeat(world: World)
     assert status in (200, 202), body
     status, _ = await _beat(world, "alice", secret)
     assert status in (401, 404)
+
+
+async def test_a_ban_made_by_another_process_reaches_heartbeats_within_the_ttl(db_url: str) -> None:
+    """Two processes on one PostgreSQL database: the one that cached the player takes its heartbeats for
+    at most ``player_cache_ttl`` after the other banned it, then refuses them."""
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("one SQLite database is served by one process")
+    here = await start_world(db_url, player_cache_ttl=1.0)
+    there = make_services(db_url)
+    try:
+        secret = await here.register("alice")
+        assert (await _beat(here, "alice", secret))[0] == 200  # cached here now
+        game_id = here.applied["games"]["space-race"]["id"]
+
+        def banned(tx: Any) -> None:
+            tx.update_player(ban(tx.get_player(game_id, "alice"), "cheating", START)[0])
+
+        there.store.run(banned)
+        assert (await _beat(here, "alice", secret))[0] == 200  # still within the TTL here
+        await asyncio.sleep(1.0)
+        status, body = await _beat(here, "alice", secret)
+        assert (status, body["error"]["code"]) == (403, "player_banned")
+    finally:
+        there.close()
+        await here.client.close()
 
 
 # --- The cache itself ---------------------------------------------------------------------------------
