@@ -134,7 +134,11 @@ def _background(services: Services):  # type: ignore[no-untyped-def]
         dispatcher = Dispatcher(services, timeout=services.config.webhook_timeout)
         await dispatcher.start()
         services.dispatcher = dispatcher
-        tasks = [asyncio.create_task(_housekeeping(services, services.config.flush_seconds))]
+        players = services.players
+        tasks = [
+            asyncio.create_task(_housekeeping(services, services.config.flush_seconds)),
+            asyncio.create_task(services.store.watch_players(players.forget, players.watch)),
+        ]
         if not services.manual_clock:
             tasks.append(asyncio.create_task(services.scheduler.run_forever()))
         yield

@@ -19,7 +19,7 @@ from __future__ import annotations
 import attrs
 
 from livecore.clock import to_millis
-from livecore.players import Player
+from livecore.players import Activity, Player
 from livecore.presence import Presence
 from livecore_server.storage.server_store import ServerStore
 
@@ -43,17 +43,15 @@ class PresenceBoard:
             return beat
         return stored
 
-    def overlay(self, player: Player) -> Player:
-        """The player with the board's presence and last activity (what a heartbeat changed)."""
+    def activity_of(self, player: Player) -> Activity:
+        """The player's activity with the board's last-active time, when a heartbeat moved it later."""
         presence = self.presence_of(player)
-        if presence is player.presence:
-            return player
         activity = player.activity
-        if presence.last_active_at is not None and (
-            activity.last_active_at is None or presence.last_active_at > activity.last_active_at
-        ):
-            activity = attrs.evolve(activity, last_active_at=presence.last_active_at)
-        return attrs.evolve(player, presence=presence, activity=activity)
+        if presence is player.presence or presence.last_active_at is None:
+            return activity
+        if activity.last_active_at is None or presence.last_active_at > activity.last_active_at:
+            return attrs.evolve(activity, last_active_at=presence.last_active_at)
+        return activity
 
     def flush(self, store: ServerStore) -> int:
         """Write what changed now, on this thread (at shutdown)."""

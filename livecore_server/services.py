@@ -31,7 +31,10 @@ class Config:
     db: str = "livecore.db"
     geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
     key_cache_ttl: float = 1.0
-    # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache).
+    # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache): while this
+    # process hears of every player write (always on SQLite; on PostgreSQL while its notification
+    # connection listens), and while it does not.
+    player_cache_watched_ttl: float = 300.0
     player_cache_ttl: float = 1.0
     bench_baseline: bool = False
     webhook_timeout: float = 10.0  # DECISIONS 6; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
@@ -116,7 +119,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),
-        players=PlayerCache(config.player_cache_ttl),
+        players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
     )
     store.on_player_written(services.players.forget)
     schedule_sweeps(services)

@@ -277,16 +277,22 @@ def unblock(call: Call, tx: SqlTransaction) -> m.UnblockedResponse:
 
 
 async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
-    """The authenticated caller of a heartbeat and its game, from the process's player cache when it
-    read them within the last second (livecore_server.player_cache), else from the database."""
+    """The authenticated caller of a heartbeat and its game: the player from the process's player cache
+    (livecore_server.player_cache) and the game from the store's settings cache when they have them, else
+    from the database."""
     services = call.services
     secret = call.headers.get("X-Player-Secret")
     cached = services.players.get(call.scope, call.external_id)
-    if cached is not None and secret is not None and call.rt.hasher.verify(secret, cached[0].secret_hash):
-        return cached
+    if cached is not None and secret is not None and call.rt.hasher.verify(secret, cached.secret_hash):
+        game = services.store.cached_game(call.scope.game_id)
+        if game is None:
+            game = await services.store.lookup(lambda tx: load_game(tx, call.scope))
+            assert game is not None  # load_game raises rather than return nothing
+        return cached, game
     # A miss, or a secret that does not match what was cached (it may have been rotated since): ask the
     # database, which also gives the error answer. One statement most of the time (the game's settings
     # are cached too), so no transaction around it: on PostgreSQL that saves its BEGIN and COMMIT.
+    generation = services.players.generation
     found = await services.store.lookup(
         lambda tx: (
             authenticate(tx, call.rt, call.scope, call.external_id, secret),
@@ -294,7 +300,7 @@ async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
         )
     )
     assert found is not None  # authenticate raises rather than return nothing
-    services.players.put(call.scope, call.external_id, *found)
+    services.players.put(call.scope, call.external_id, found[0], generation)
     return found
 
 
@@ -307,18 +313,25 @@ async def beat(call: Call) -> m.PresenceResponse:
     body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
     now = call.rt.clock.now()
     presence = heartbeat(body.status, now)
-    if durable_activity(services.presence.overlay(player).activity, now) is not None:
+    if durable_activity(services.presence.activity_of(player), now) is not None:
 
-        def durable(tx: SqlTransaction) -> None:
-            # Decided again on the row as it is now: the one above may be up to a second old, and
-            # another heartbeat (here or in another process) may have opened the session meanwhile.
+        def durable(tx: SqlTransaction) -> Player:
+            # Decided again on the row as it is now: the cached one may be minutes old, and another
+            # heartbeat (here or in another process) may have opened the session meanwhile.
             stored = get_player(tx, call.scope, call.external_id)
             ensure_not_banned(stored)
-            activity = durable_activity(services.presence.overlay(stored).activity, now)
-            if activity is not None:
-                tx.update_player(attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now))
+            activity = durable_activity(services.presence.activity_of(stored), now)
+            if activity is None:
+                return stored
+            updated = attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now)
+            tx.update_player(updated)
+            return updated
 
-        await services.store.run_async(durable, queue=f"game:{call.scope.game_id}")
+        generation = services.players.generation
+        stored = await services.store.run_async(durable, queue=f"game:{call.scope.game_id}")
+        # What was read in there, so the next heartbeat decides on it, not on the older cached row
+        # again. Not kept when the row was written (that forgot the player: the next one reads it).
+        services.players.put(call.scope, call.external_id, stored, generation)
     services.presence.record(player.id, presence)
     ttl = game.settings.presence.ttl_seconds
     return m.PresenceResponse(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import random
 import sys
 import time
@@ -49,9 +50,20 @@ from livecore_server.storage.rows import (
     PLAYER_COLUMNS,
     player_of,
 )
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.sqlport import SqlTransaction, cached_game
 
 T = TypeVar("T")
+
+log = logging.getLogger("livecore_server.storage")
+
+# The NOTIFY channel of player-row writes (watch_players). Channels are per database, not per schema:
+# deployments in two schemas of one database hear each other's player ids, which only makes a cache
+# read a row again (ids are unique).
+PLAYERS_CHANNEL = "livecore_players"
+# The notification connection is checked with a round trip after this many seconds, and given as long to
+# answer: a connection that died without a word (a network partition) is noticed within about 10 s.
+WATCH_CHECK_EVERY = 5.0
+WATCH_RETRY_MAX = 5.0  # seconds between attempts to listen again, at most (from 0.1 s, doubling)
 
 # pg_advisory_xact_lock key for migrations ("livecore" in ASCII): one per database, so processes
 # starting at once apply each migration once, and never race on CREATE EXTENSION.
@@ -153,6 +165,7 @@ class PostgresStore:
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
         self.player_listeners: list[Callable[[str], None]] = []
+        self.watch_backend_pid: int | None = None  # the notification connection's (watch_players)
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
         conn = connect(dsn, schema)
@@ -200,6 +213,56 @@ class PostgresStore:
         """Call ``listener`` with the id of every player row a transaction writes, as it writes it (on
         the transaction's thread)."""
         self.player_listeners.append(listener)
+
+    async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
+        """LISTEN on :data:`PLAYERS_CHANNEL` from a connection of its own, outside the pool, and tell
+        ``written`` each player id that arrives (every transaction that writes a player row sends one,
+        delivered when it commits: :meth:`PostgresTransaction.update_player`). ``watching(True)`` once it
+        listens; on any failure ``watching(False)``, then it listens again (0.1 s later, doubling up to
+        WATCH_RETRY_MAX), since writes may go unheard until it does."""
+        retry = 0.1
+        lost = False  # a loss was logged, and listening has not resumed since
+
+        def listening() -> None:
+            nonlocal retry, lost
+            watching(True)
+            if lost:
+                log.info("player-row notifications are back; heartbeats trust cached players again")
+            retry, lost = 0.1, False
+
+        while True:
+            try:
+                await self._listen_for_players(written, listening)
+            except Exception as exc:  # whatever it was, writes may now go unheard
+                watching(False)
+                if not lost:
+                    log.warning(
+                        "player-row notifications lost (%s: %s); until they are back, heartbeats read a"
+                        " player again after player_cache_ttl",
+                        type(exc).__name__,
+                        exc,
+                    )
+                    lost = True
+            else:
+                raise AssertionError("listening ends only by an error or a cancellation")
+            await asyncio.sleep(retry)
+            retry = min(2 * retry, WATCH_RETRY_MAX)
+
+    async def _listen_for_players(
+        self, written: Callable[[str], None], listening: Callable[[], None]
+    ) -> None:
+        connecting = psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        async with await asyncio.wait_for(connecting, 2 * WATCH_CHECK_EVERY) as conn:
+            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(PLAYERS_CHANNEL)))
+            self.watch_backend_pid = conn.info.backend_pid
+            listening()
+            while True:
+                async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
+                    written(notify.payload)
+                await asyncio.wait_for(conn.execute("SELECT 1"), WATCH_CHECK_EVERY)
+
+    def cached_game(self, game_id: str) -> Game | None:
+        return cached_game(self.games, game_id)
 
     @contextmanager
     def transaction(
@@ -434,6 +497,12 @@ class PostgresTransaction(SqlTransaction):
                 cur.executemany(_placeholders(statement), rows)
                 if self._pipeline is not None:
                     self._pipeline.sync()  # before the cursor closes
+
+    def update_player(self, player: Player) -> None:
+        super().update_player(player)
+        # Heard by every process's watch_players when this commits (and never if it rolls back), so
+        # their player caches forget the row.
+        self._write("SELECT pg_notify(?, ?)", (PLAYERS_CHANNEL, player.id))
 
     def skip_locked(self, of: str | None = None) -> str:
         return self.for_update(of) + " SKIP LOCKED"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
+from livecore.games import Game
 from livecore_server.storage.sqlport import SqlTransaction
 
 T = TypeVar("T")
@@ -37,8 +38,17 @@ class ServerStore(Protocol):
         """Call ``listener`` on the event loop after each commit that wrote outbox events."""
 
     def on_player_written(self, listener: Callable[[str], None]) -> None:
-        """Call ``listener`` with the id of each player row a transaction writes, when it writes it
-        (before the commit, possibly on a worker thread): for caches of player rows to forget it."""
+        """Call ``listener`` with the id of each player row a transaction of this process writes, when it
+        writes it (before the commit, possibly on a worker thread): for caches of player rows to forget it."""
+
+    async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
+        """Hear of the player rows every process writes, for as long as this runs (a background task):
+        ``watching(True)`` once ``written`` is sure to be told the id of every player row any process
+        commits from then on, ``watching(False)`` when that stops being so (then True again, if it
+        recovers). Returns at once when the writes of this process are all there is (SQLite)."""
+
+    def cached_game(self, game_id: str) -> Game | None:
+        """The game's settings if read within the last ``GAME_CACHE_TTL``, without reading the database."""
 
     def run(
         self,

@@ -22,11 +22,12 @@ from typing import Any, TypeVar
 import attrs
 import sqlite_utils
 
+from livecore.games import Game
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.rows import P_COLUMNS, player_of
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.sqlport import SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -149,6 +150,16 @@ class SqliteStore:
     def on_player_written(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with the id of every player row a transaction writes, as it writes it."""
         self.player_listeners.append(listener)
+
+    async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
+        """Every write to the database is this process's (one serving process per file; operator
+        commands write no players), and each reaches ``on_player_written`` as it is made. A read sees
+        an open commit group's writes and waits for it to settle (:meth:`lookup`), so nothing older
+        than a write can be cached after it."""
+        watching(True)
+
+    def cached_game(self, game_id: str) -> Game | None:
+        return cached_game(self._tx.games, game_id)
 
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[SqliteTransaction]:

@@ -81,6 +81,14 @@ class Cursor(Protocol):
 GAME_CACHE_TTL = 1.0  # seconds; games change only through `apply`, which clears the cache in-process
 
 
+def cached_game(games: dict[str, tuple[float, Game]], game_id: str) -> Game | None:
+    """The game's settings from a store's cache when read within GAME_CACHE_TTL, else None."""
+    cached = games.get(game_id)
+    if cached is not None and time.monotonic() - cached[0] < GAME_CACHE_TTL:
+        return cached[1]
+    return None
+
+
 class SqlTransaction:
     """The port's statements shared by both dialects; subclasses provide the connection and execution."""
 
@@ -128,13 +136,11 @@ class SqlTransaction:
 
     # --- Games ---------------------------------------------------------------------------------
     def get_game(self, game_id: str) -> Game | None:
-        cached = self.games.get(game_id)
-        now = time.monotonic()
-        if cached is not None and now - cached[0] < GAME_CACHE_TTL:
-            return cached[1]
-        game = self._load_game(game_id)
-        if game is not None:
-            self.games[game_id] = (now, game)
+        game = cached_game(self.games, game_id)
+        if game is None:
+            game = self._load_game(game_id)
+            if game is not None:
+                self.games[game_id] = (time.monotonic(), game)
         return game
 
     def _load_game(self, game_id: str) -> Game | None:

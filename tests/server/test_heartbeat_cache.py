@@ -1,5 +1,6 @@
-"""Heartbeats reuse the player row a process read within the last second (livecore_server.player_cache):
-no database round trip for most heartbeats, and nothing stale once this process wrote the player."""
+"""Heartbeats reuse the player row a process read (livecore_server.player_cache): no database round trip for
+most heartbeats, nothing stale once this process wrote the player, and on PostgreSQL nothing stale once
+another process's write is heard (or, without notifications, within the short TTL)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from livecore.players import ban
 from livecore.scope import Environment, Scope
 from livecore_server import player_cache
 from livecore_server.player_cache import PlayerCache
+from livecore_server.storage import sqlport
 from tests.conftest import START, World, make_services, start_world
 from tests.core.test_players_rules import make_player
 
@@ -45,14 +47,17 @@ async def _beat(world: World, who: str, secret: str) -> tuple[int, Any]:
 
 @pytest.fixture
 async def uncached(db_url: str) -> AsyncIterator[World]:
-    w = await start_world(db_url, player_cache_ttl=0.0)
+    w = await start_world(db_url, player_cache_ttl=0.0, player_cache_watched_ttl=0.0)
     try:
         yield w
     finally:
         await w.client.close()
 
 
-async def test_heartbeats_read_the_player_once_within_the_ttl(world: World) -> None:
+async def test_heartbeats_read_the_player_once_within_the_ttl(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlport, "GAME_CACHE_TTL", 3600.0)  # the game's settings are not read again
     secret = await world.register("alice")
     reads = _count_reads(world)
     for _ in range(3):
@@ -111,28 +116,131 @@ async def test_a_deleted_player_is_not_found_by_the_next_heartbeat(world: World)
     assert status in (401, 404)
 
 
-async def test_a_ban_made_by_another_process_reaches_heartbeats_within_the_ttl(db_url: str) -> None:
-    """Two processes on one PostgreSQL database: the one that cached the player takes its heartbeats for
-    at most ``player_cache_ttl`` after the other banned it, then refuses them."""
+async def _beat_until(world: World, who: str, secret: str, status: int, within: float) -> None:
+    """Heartbeat until one answers ``status`` (fails after ``within`` seconds)."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    while (await _beat(world, who, secret))[0] != status:
+        assert loop.time() - began < within, f"no {status} within {within} s"
+        await asyncio.sleep(0.02)
+
+
+async def _watched(world: World, expected: bool = True) -> None:
+    for _ in range(500):
+        if world.services.players.watched is expected:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the player cache's watched never became {expected}")
+
+
+def _ban_in(services: Any, game_id: str, who: str) -> None:
+    def banned(tx: Any) -> None:
+        tx.update_player(ban(tx.get_player(game_id, who), "cheating", START)[0])
+
+    services.store.run(banned)
+
+
+async def test_a_ban_made_by_another_process_reaches_heartbeats_through_its_notification(
+    db_url: str,
+) -> None:
+    """Two processes on one PostgreSQL database, the cache trusted for an hour while notifications are
+    heard: the other process's ban still refuses the next heartbeats here at once, not in an hour."""
     if not db_url.startswith("postgresql://"):
         pytest.skip("one SQLite database is served by one process")
-    here = await start_world(db_url, player_cache_ttl=1.0)
+    here = await start_world(db_url, player_cache_watched_ttl=3600.0)
     there = make_services(db_url)
     try:
+        await _watched(here)
         secret = await here.register("alice")
         assert (await _beat(here, "alice", secret))[0] == 200  # cached here now
-        game_id = here.applied["games"]["space-race"]["id"]
-
-        def banned(tx: Any) -> None:
-            tx.update_player(ban(tx.get_player(game_id, "alice"), "cheating", START)[0])
-
-        there.store.run(banned)
-        assert (await _beat(here, "alice", secret))[0] == 200  # still within the TTL here
-        await asyncio.sleep(1.0)
-        status, body = await _beat(here, "alice", secret)
-        assert (status, body["error"]["code"]) == (403, "player_banned")
+        assert (await _beat(here, "alice", secret))[0] == 200
+        _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
+        await _beat_until(here, "alice", secret, 403, within=5.0)
     finally:
         there.close()
+        await here.client.close()
+
+
+async def test_without_notifications_a_ban_made_by_another_process_reaches_heartbeats_within_the_ttl(
+    db_url: str,
+) -> None:
+    """The notification connection is cut: this process forgets what it cached and, until it listens
+    again, takes a heartbeat from a player the other process banned for at most ``player_cache_ttl``."""
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("one SQLite database is served by one process")
+    here = await start_world(db_url, player_cache_ttl=1.0, player_cache_watched_ttl=3600.0)
+    there = make_services(db_url)
+    store: Any = here.services.store
+    try:
+        await _watched(here)
+        secret = await here.register("alice")
+        assert (await _beat(here, "alice", secret))[0] == 200
+        pid = store.watch_backend_pid
+        # Keep it from listening again for now: every new connection of this role is refused.
+        store.dsn += "&" if "?" in store.dsn else "?"
+        store.dsn += "user=livecore_no_such_role"
+        there.store.run(lambda tx: tx.execute("SELECT pg_terminate_backend(?)", (pid,)))
+        await _watched(here, expected=False)
+        assert (await _beat(here, "alice", secret))[0] == 200  # read again and cached, for 1 s
+        _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
+        await _beat_until(here, "alice", secret, 403, within=3.0)  # not the hour of a watched cache
+    finally:
+        there.close()
+        await here.client.close()
+
+
+async def test_the_notification_connection_listens_again_after_it_is_lost(db_url: str) -> None:
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("SQLite needs no notifications")
+    here = await start_world(db_url, player_cache_watched_ttl=3600.0)
+    there = make_services(db_url)
+    store: Any = here.services.store
+    try:
+        await _watched(here)
+        pid = store.watch_backend_pid
+        there.store.run(lambda tx: tx.execute("SELECT pg_terminate_backend(?)", (pid,)))
+        await _watched(here, expected=False)
+        await _watched(here)
+        assert store.watch_backend_pid != pid
+        secret = await here.register("alice")
+        assert (await _beat(here, "alice", secret))[0] == 200
+        _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
+        await _beat_until(here, "alice", secret, 403, within=5.0)  # heard again
+    finally:
+        there.close()
+        await here.client.close()
+
+
+async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str) -> None:
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("SQLite needs no notifications")
+    here = await start_world(db_url)
+    heard: list[str] = []
+    listening = asyncio.Event()
+    store: Any = here.services.store
+    watching = asyncio.create_task(
+        store.watch_players(heard.append, lambda up: listening.set() if up else listening.clear())
+    )
+    try:
+        await here.register("alice")
+        game_id = here.applied["games"]["space-race"]["id"]
+        await asyncio.wait_for(listening.wait(), 10)
+
+        def banned_then_failed(tx: Any) -> None:
+            tx.update_player(ban(tx.get_player(game_id, "alice"), "cheating", START)[0])
+            raise RuntimeError("rolled back")
+
+        with pytest.raises(RuntimeError):
+            store.run(banned_then_failed)
+        _ban_in(here.services, game_id, "alice")
+        for _ in range(200):
+            if heard:
+                break
+            await asyncio.sleep(0.01)
+        player = store.run(lambda tx: tx.get_player(game_id, "alice"))
+        assert heard == [player.id]  # the committed ban's, once; none from the rolled-back one
+    finally:
+        watching.cancel()
         await here.client.close()
 
 
@@ -153,21 +261,54 @@ def _player(player_id: str) -> Any:
     return make_player(id=player_id)
 
 
-def test_an_entry_expires_after_the_ttl() -> None:
+def _put(cache: PlayerCache, external_id: str, player_id: str) -> Any:
+    player = _player(player_id)
+    cache.put(SCOPE, external_id, player, cache.generation)
+    return player
+
+
+def test_an_entry_expires_after_the_ttl_or_while_watched_the_watched_ttl() -> None:
     clock = FakeClock()
-    cache = PlayerCache(ttl=1.0, clock=clock)
-    player, game = _player("p1"), object()
-    cache.put(SCOPE, "alice", player, game)  # type: ignore[arg-type]
-    assert cache.get(SCOPE, "alice") == (player, game)
+    cache = PlayerCache(ttl=1.0, watched_ttl=60.0, clock=clock)
+    player = _put(cache, "alice", "p1")
+    assert cache.get(SCOPE, "alice") == player
     clock.now += 0.999
     assert cache.get(SCOPE, "alice") is not None
     clock.now += 0.001
     assert cache.get(SCOPE, "alice") is None
+    cache.watch(True)
+    player = _put(cache, "alice", "p1")
+    clock.now += 59.999
+    assert cache.get(SCOPE, "alice") == player
+    clock.now += 0.001
+    assert cache.get(SCOPE, "alice") is None
+
+
+def test_starting_or_stopping_to_watch_forgets_everything() -> None:
+    cache = PlayerCache(ttl=1.0, watched_ttl=60.0, clock=FakeClock())
+    _put(cache, "alice", "p1")
+    cache.watch(True)  # writes before now may have gone unheard
+    assert cache.get(SCOPE, "alice") is None
+    _put(cache, "alice", "p1")
+    cache.watch(False)
+    assert cache.get(SCOPE, "alice") is None
+
+
+def test_a_row_read_before_a_forget_is_not_kept() -> None:
+    """The read began, a write was heard (of any player), then the row arrived: it may predate the
+    write, whose notification has come and gone, so it is not cached."""
+    cache = PlayerCache(ttl=1.0, clock=FakeClock())
+    generation = cache.generation
+    cache.forget("p1")
+    cache.put(SCOPE, "alice", _player("p1"), generation)
+    assert cache.get(SCOPE, "alice") is None
+    cache.put(SCOPE, "alice", _player("p1"), cache.generation)
+    assert cache.get(SCOPE, "alice") is not None
 
 
 def test_forget_drops_the_entry_by_player_id_and_scopes_do_not_mix() -> None:
     cache = PlayerCache(ttl=1.0, clock=FakeClock())
-    cache.put(SCOPE, "alice", _player("p1"), object())  # type: ignore[arg-type]
+    _put(cache, "alice", "p1")
     live = Scope(studio_id="s", game_id="g", env=Environment.LIVE)
     assert cache.get(live, "alice") is None
     cache.forget("p1")
@@ -175,15 +316,19 @@ def test_forget_drops_the_entry_by_player_id_and_scopes_do_not_mix() -> None:
     cache.forget("unknown")  # nothing to forget: no error
 
 
-def test_the_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(player_cache, "MAX_ENTRIES", 10)
+def test_the_cache_stays_bounded_dropping_expired_then_the_oldest(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(player_cache, "MAX_ENTRIES", 8)
     clock = FakeClock()
     cache = PlayerCache(ttl=1.0, clock=clock)
-    for i in range(10):
-        cache.put(SCOPE, f"old{i}", _player(f"o{i}"), object())  # type: ignore[arg-type]
-    clock.now += 2  # all expired: the next put prunes them
-    cache.put(SCOPE, "new", _player("n"), object())  # type: ignore[arg-type]
-    assert len(cache._entries) == 1
-    for i in range(10):  # all fresh: the next put clears everything
-        cache.put(SCOPE, f"fresh{i}", _player(f"f{i}"), object())  # type: ignore[arg-type]
-    assert len(cache._entries) <= 10
+    for i in range(8):
+        _put(cache, f"old{i}", f"o{i}")
+    clock.now += 2  # all expired: the next put drops them all
+    _put(cache, "new", "n")
+    assert list(cache._entries) == [("g", "test", "new")]
+    for i in range(7):
+        clock.now += 0.01
+        _put(cache, f"fresh{i}", f"f{i}")
+    _put(cache, "new", "n")  # read again: now the most recent
+    _put(cache, "last", "l")  # full of fresh entries: the oldest quarter (2) goes
+    assert [key[2] for key in cache._entries] == [f"fresh{i}" for i in range(2, 7)] + ["new", "last"]
+    assert set(cache._keys) == {f"f{i}" for i in range(2, 7)} | {"n", "l"}
