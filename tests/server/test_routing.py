@@ -1,0 +1,56 @@
+"""create_app adds the hot routes first (livecore_server.app.FIRST), ahead of the order of BINDINGS: every
+request must resolve exactly as it would in that order, to the same route or to the same error."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import make_mocked_request
+
+from livecore_server import app as app_module
+from livecore_server.app import BINDINGS, FIRST, create_app
+from tests.conftest import make_services
+
+# Parameters filled with a plain word, and with the literal words of sibling routes (so /friends/{id}
+# is also tried as /friends/code, /friends/requests, ...).
+SAMPLES = ("alice", "code", "requests", "gifts", "blocks", "presence", "claim", "inbox", "wallet")
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _requests() -> list[tuple[str, str]]:
+    paths = {
+        re.sub(r"\{[^}]+\}", sample, b.route.surface.value + b.route.path)
+        for b in BINDINGS
+        for sample in SAMPLES
+    }
+    return [(method, path) for path in sorted(paths) for method in METHODS]
+
+
+async def _resolved(app: web.Application) -> list[tuple[str, str, object]]:
+    answers = []
+    for method, path in _requests():
+        match = await app.router.resolve(make_mocked_request(method, path, app=app))
+        error = match.http_exception
+        answers.append((method, path, match.route.name if error is None else type(error).__name__))
+    return answers
+
+
+async def test_every_request_resolves_as_in_the_declared_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services = make_services(tmp_path / "routing.db")
+    try:
+        hot_first = await _resolved(create_app(services))
+        monkeypatch.setattr(app_module, "FIRST", ())
+        declared = await _resolved(create_app(services))
+    finally:
+        services.close()
+    assert hot_first == declared
+    assert any(answer[2] in FIRST for answer in hot_first)
+
+
+def test_the_hot_routes_are_routes() -> None:
+    assert set(FIRST) <= {b.route.name for b in BINDINGS}
