@@ -226,8 +226,7 @@ class PostgresStore:
         def listening() -> None:
             nonlocal retry, lost
             watching(True)
-            if lost:
-                log.info("player-row notifications are back; heartbeats trust cached players again")
+            log.info("listening for player-row notifications%s", " again" if lost else "")
             retry, lost = 0.1, False
 
         while True:

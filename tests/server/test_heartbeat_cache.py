@@ -15,7 +15,7 @@ from livecore.scope import Environment, Scope
 from livecore_server import player_cache
 from livecore_server.player_cache import PlayerCache
 from livecore_server.storage import sqlport
-from tests.conftest import START, World, make_services, start_world
+from tests.conftest import START, World, apply_test_manifest, make_services, start_world
 from tests.core.test_players_rules import make_player
 
 BEAT = {"status": "in a match"}
@@ -332,3 +332,41 @@ def test_the_cache_stays_bounded_dropping_expired_then_the_oldest(monkeypatch: p
     _put(cache, "last", "l")  # full of fresh entries: the oldest quarter (2) goes
     assert [key[2] for key in cache._entries] == [f"fresh{i}" for i in range(2, 7)] + ["new", "last"]
     assert set(cache._keys) == {f"f{i}" for i in range(2, 7)} | {"n", "l"}
+
+
+def test_notifications_are_heard_on_uvloop(db_url: str) -> None:
+    """``serve`` runs on uvloop: the notification connection (psycopg's async connection) works there."""
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("SQLite needs no notifications")
+    uvloop = pytest.importorskip("uvloop")
+    services = make_services(db_url)
+    try:
+        apply_test_manifest(services)
+        game_id = services.store.run(lambda tx: tx.execute("SELECT id FROM games").fetchone()[0])
+        player = make_player(id="plr_uvloop", game_id=game_id, external_id="alice")
+        services.store.run(lambda tx: tx.insert_player(player))
+
+        async def heard() -> list[str]:
+            ids: list[str] = []
+            listening = asyncio.Event()
+            watching = asyncio.create_task(
+                services.store.watch_players(ids.append, lambda up: listening.set() if up else None)
+            )
+            try:
+                await asyncio.wait_for(listening.wait(), 10)
+                await asyncio.to_thread(_ban_in, services, game_id, "alice")
+                for _ in range(500):
+                    if ids:
+                        break
+                    await asyncio.sleep(0.01)
+                return ids
+            finally:
+                watching.cancel()
+
+        loop = uvloop.new_event_loop()
+        try:
+            assert loop.run_until_complete(heard()) == [player.id]
+        finally:
+            loop.close()
+    finally:
+        services.close()
