@@ -58,6 +58,7 @@ async def test_heartbeats_read_the_player_once_within_the_ttl(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlport, "GAME_CACHE_TTL", 3600.0)  # the game's settings are not read again
+    await _watched(world)  # it empties the cache when it starts
     secret = await world.register("alice")
     reads = _count_reads(world)
     for _ in range(3):
