@@ -69,6 +69,10 @@ WATCH_RETRY_MAX = 5.0  # seconds between attempts to listen again, at most (from
 # starting at once apply each migration once, and never race on CREATE EXTENSION.
 MIGRATION_LOCK = 0x6C69_7665_636F_7265
 
+# A queue of writes (PostgresStore.transaction) is a session advisory lock on the hash of its name.
+LOCK_QUEUE = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
+UNLOCK_QUEUE = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+
 # A transaction that lost a serialization race (or a deadlock) can be run again from the start. So can
 # one that hit a unique violation: every command looks a row up before inserting it, so a duplicate key
 # means a concurrent transaction inserted it after our snapshot (PostgreSQL reports that as a unique
@@ -280,11 +284,11 @@ class PostgresStore:
         if self._closed:
             raise RuntimeError("the store is closed")
         conn = self._pool.getconn()
+        # Whether the queue's lock may be held: then it is given back if the transaction does not end
+        # with the COMMIT that gives it back. (Should its taking have failed, unlocking a lock not held
+        # only draws a warning in PostgreSQL's log.)
         locked = False
         try:
-            if queue is not None:
-                conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (queue,))
-                locked = True
             if not write:
                 begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
             elif row_locked:
@@ -292,10 +296,14 @@ class PostgresStore:
             else:
                 begin = "BEGIN ISOLATION LEVEL SERIALIZABLE"
             if write:
-                with self._pipelined(conn, begin, unlock=queue if locked else None) as tx:
+                locked = queue is not None
+                with self._pipelined(conn, begin, queue) as tx:
                     yield tx
                 locked = False  # given back right after the COMMIT, in the same round trip
             else:
+                if queue is not None:
+                    conn.execute(LOCK_QUEUE, (queue,))
+                    locked = True
                 conn.execute(begin)
                 with self._ended(conn):
                     yield PostgresTransaction(conn, self)
@@ -303,28 +311,33 @@ class PostgresStore:
         finally:
             if locked and not conn.closed:
                 try:
-                    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (queue,))
+                    conn.execute(UNLOCK_QUEUE, (queue,))
                 except psycopg.Error:
                     conn.close()  # closing the session releases the lock; the pool replaces it
             self._pool.putconn(conn)
 
     @contextmanager
     def _pipelined(
-        self, conn: psycopg.Connection[Any], begin: str, unlock: str | None
+        self, conn: psycopg.Connection[Any], begin: str, queue: str | None
     ) -> Iterator[PostgresTransaction]:
-        """A write transaction in pipeline mode: its BEGIN travels with its first statement, and the
-        writes nobody reads the answer of (``_write``) with the next statement or the COMMIT, so they
-        cost no round trip of their own. Every other statement waits for its answer as usual. With
-        ``unlock``, the queue's lock is given back right after a successful COMMIT, in its round trip
-        (after a failed one PostgreSQL skips it, and the caller gives it back)."""
+        """A write transaction in pipeline mode: the queue's lock, BEGIN and the first statement travel
+        together (the backend runs BEGIN as soon as it holds the lock, so the snapshot still comes after
+        the previous holder's commit, and the wait for the queue costs no round trip of its own); the
+        writes nobody reads the answer of (``_write``) travel with the next statement or the COMMIT.
+        Every other statement waits for its answer as usual. The queue's lock is given back right after
+        a successful COMMIT, in its round trip (after a failed one PostgreSQL skips it, and the caller
+        gives it back)."""
         try:
             with conn.pipeline() as pipeline:
+                if queue is not None:
+                    conn.execute(LOCK_QUEUE, (queue,))
+                    _end_implicit_transaction(pipeline)
                 conn.execute(begin)
                 with self._ended(conn):
                     yield PostgresTransaction(conn, self, pipeline)
                 conn.execute("COMMIT")
-                if unlock is not None:
-                    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (unlock,))
+                if queue is not None:
+                    conn.execute(UNLOCK_QUEUE, (queue,))
         finally:
             # The block raised while writes were still on their way (they ran, then the ROLLBACK queued
             # behind them), or one of them failed and the pipeline skipped what followed it: whatever
@@ -439,6 +452,23 @@ class PostgresStore:
                 (game.id, studio_id or game.studio_id, game.key, game.name, settings, now, now, ever),
             )
         self.games.pop(game.id, None)
+
+
+def _end_implicit_transaction(pipeline: Pipeline) -> None:
+    """End the implicit transaction the statements queued so far run in, without waiting for them.
+
+    In pipeline mode everything up to a Sync message is one transaction unless it says otherwise, and a
+    BEGIN in it continues it, snapshot included: so a BEGIN queued right after the queue's lock would
+    take the snapshot of the lock's statement, from before the wait, and could not set its isolation
+    level. A Sync in between ends it. psycopg's public ``Pipeline.sync()`` also waits for the answers,
+    which is the round trip this saves, so this queues the Sync through psycopg's own (private) method,
+    keeping its bookkeeping of expected results right; should a psycopg release drop it, the Sync is
+    sent the public way (a round trip more, nothing else changes)."""
+    enqueue = getattr(pipeline, "_enqueue_sync", None)
+    if enqueue is not None:
+        enqueue()
+    else:
+        pipeline.sync()
 
 
 @functools.lru_cache(maxsize=1024)

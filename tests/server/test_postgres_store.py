@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -692,3 +693,73 @@ def test_concurrent_debits_serialize_and_retry(twin: Twin) -> None:
         assert tx.get_holding(a.id, "coins").amount == 4
         assert [e.balance_after for e in tx.ledger(a.id, "coins")] == [10, 7, 4]
     assert len(attempts) == 3  # one of the two ran twice
+
+
+def test_a_queued_transaction_sees_what_the_previous_holder_of_its_queue_committed(twin: Twin) -> None:
+    """The queue's lock travels with BEGIN and the first read; the snapshot must still come after the
+    lock is granted, so a writer waiting in the queue reads the previous holder's write, at SERIALIZABLE."""
+    players(twin, "a")
+    store = twin.pg
+    holding = threading.Event()
+    seen: list[Any] = []
+
+    def first() -> None:
+        with store.transaction(queue="game:q") as tx:
+            a = tx.get_player("gam_1", "a")
+            holding.set()
+            time.sleep(0.3)  # the second transaction is waiting for the queue meanwhile
+            tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(days=3)))
+
+    def second() -> None:
+        holding.wait(10)
+        with store.transaction(queue="game:q") as tx:
+            seen.append(tx.get_player("gam_1", "a").last_seen_at)
+            seen.append(tx.execute("SHOW transaction_isolation").fetchone()[0])
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [START + timedelta(days=3), "serializable"]
+
+
+def test_a_queued_transaction_costs_no_round_trip_for_its_queue(
+    twin: Twin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock, BEGIN and the first read come back together: one wait for all three."""
+    players(twin, "a")
+    store = twin.pg
+    syncs = [0]
+    sync = psycopg.Pipeline.sync
+    execute = psycopg.Connection.execute
+    outside = [0]
+
+    def counted(self: psycopg.Pipeline) -> None:
+        syncs[0] += 1
+        sync(self)
+
+    def counted_execute(self: psycopg.Connection[Any], *args: Any, **kw: Any) -> Any:
+        if self._pipeline is None:
+            outside[0] += 1
+        return execute(self, *args, **kw)
+
+    monkeypatch.setattr(psycopg.Pipeline, "sync", counted)
+    monkeypatch.setattr(psycopg.Connection, "execute", counted_execute)
+    with store.transaction(queue="game:q") as tx:
+        tx.get_player("gam_1", "a")
+    assert (syncs[0], outside[0]) == (1, 0)
+
+
+def test_without_psycopgs_private_sync_the_implicit_transaction_ends_the_public_way() -> None:
+    from livecore_server.storage.postgres import _end_implicit_transaction
+
+    class PublicOnly:
+        synced = 0
+
+        def sync(self) -> None:
+            self.synced += 1
+
+    pipeline = PublicOnly()
+    _end_implicit_transaction(pipeline)  # type: ignore[arg-type]
+    assert pipeline.synced == 1
