@@ -44,6 +44,7 @@ from livecore.games import Game
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore.store import Transaction
+from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import (
@@ -189,7 +190,8 @@ class PostgresStore:
             name="livecore",
             open=True,
         )
-        self._executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="livecore-db")
+        self.executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="livecore-db")
+        self._groups = QueueGroups(self, RETRYABLE)
 
     @property
     def closed(self) -> bool:
@@ -202,7 +204,7 @@ class PostgresStore:
         if self._closed:
             return
         self._closed = True
-        self._executor.shutdown(wait=True)
+        self.executor.shutdown(wait=True)
         self._pool.close()
 
     def clear_caches(self) -> None:
@@ -402,11 +404,18 @@ class PostgresStore:
         queue: str | None = None,
         row_locked: bool = False,
     ) -> T:
-        """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile."""
-        loop = asyncio.get_running_loop()
-        result, emitted = await loop.run_in_executor(
-            self._executor, self._attempt, fn, write, queue, row_locked
-        )
+        """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile. Writes
+        of one queue that wait in this process run together, each in a savepoint of one transaction
+        (:mod:`~livecore_server.storage.postgres_groups`)."""
+        if write and queue is not None and not row_locked:
+            if self._closed:
+                raise RuntimeError("the store is closed")
+            result, emitted = await self._groups.run(fn, queue)
+        else:
+            loop = asyncio.get_running_loop()
+            result, emitted = await loop.run_in_executor(
+                self.executor, self._attempt, fn, write, queue, row_locked
+            )
         if emitted:
             self._events_committed()
         return result
@@ -430,7 +439,7 @@ class PostgresStore:
             with self._pool.connection() as conn:
                 return fn(PostgresTransaction(conn, self))
 
-        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, run)
 
     def _events_committed(self) -> None:
         for listener in self._commit_listeners:
@@ -526,6 +535,23 @@ class PostgresTransaction(SqlTransaction):
                 cur.executemany(_placeholders(statement), rows)
                 if self._pipeline is not None:
                     self._pipeline.sync()  # before the cursor closes
+
+    # --- A write of a commit group (postgres_groups) -------------------------------------------
+    def savepoint(self) -> None:
+        self._write("SAVEPOINT unit")
+
+    def release_savepoint(self) -> None:
+        """Release it, and wait for the answers of everything sent since (errors are raised here)."""
+        self._write("RELEASE SAVEPOINT unit")
+        assert self._pipeline is not None  # groups are write transactions, which are pipelined
+        self._pipeline.sync()
+
+    def rollback_to_savepoint(self) -> None:
+        """Undo everything since the savepoint, a failed statement included, and carry on."""
+        self._write("ROLLBACK TO SAVEPOINT unit")
+        self._write("RELEASE SAVEPOINT unit")
+        assert self._pipeline is not None
+        self._pipeline.sync()
 
     def update_player(self, player: Player) -> None:
         super().update_player(player)

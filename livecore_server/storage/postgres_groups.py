@@ -1,0 +1,155 @@
+"""Group commit for a game's write queue on PostgreSQL (docs/architecture.md, "Group commit").
+
+A game's writes run one at a time across every process (``PostgresStore.transaction(queue=...)``, a
+session advisory lock). Handing that lock from one request's transaction to the next costs about as much
+as the write itself: the next holder's thread has to wake up and win the GIL before its first statement
+goes out. So the writes of one queue that wait in one process run together, one after another, in one
+transaction on one worker thread: each in a SAVEPOINT of its own, so one that raises (a rule refused it,
+a constraint failed) rolls back alone and answers its own error, and the group commits once. Every answer
+waits for that COMMIT, so nothing is acknowledged before it is durable; a COMMIT that fails fails every
+write of the group. A serialization failure (rare under the queue: only writers outside it race) runs the
+whole group again from the start, as a single write's transaction would be.
+
+This is what the SQLite store does with its commit groups, with the same guarantees; the order of the
+writes of a group is the order they arrived in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
+
+T = TypeVar("T")
+
+# At most this many writes in one transaction: each is a subtransaction, and PostgreSQL keeps the ids of
+# 64 per backend in shared memory before other sessions' visibility checks get slower.
+MAX_GROUP = 32
+
+
+@attrs.define
+class _Write:
+    fn: Callable[[PostgresTransaction], Any]
+    future: asyncio.Future[tuple[Any, bool]]
+    loop: asyncio.AbstractEventLoop
+
+
+@attrs.frozen
+class _Refused:
+    """A write of the group that raised: rolled back to its savepoint, its error answered to it alone."""
+
+    error: Exception
+
+
+class QueueGroups:
+    """The writes of each queue waiting in this process, and the group of each queue being written."""
+
+    def __init__(self, store: PostgresStore, retryable: tuple[type[Exception], ...]) -> None:
+        self._store = store
+        self._retryable = retryable
+        self._lock = threading.Lock()
+        # A queue is a key here while a worker thread writes its groups; the list is what waits for the
+        # next group.
+        self._waiting: dict[str, list[_Write]] = {}
+
+    async def run(self, fn: Callable[[PostgresTransaction], T], queue: str) -> tuple[T, bool]:
+        """Run ``fn`` in the next group of ``queue``: its result, and whether its group emitted events."""
+        loop = asyncio.get_running_loop()
+        write = _Write(fn, loop.create_future(), loop)
+        with self._lock:
+            waiting = self._waiting.get(queue)
+            if waiting is None:
+                self._waiting[queue] = [write]
+            else:
+                waiting.append(write)
+        if waiting is None:
+            loop.run_in_executor(self._store.executor, self._drain, queue)
+        # shield: a request that goes away does not take its write out of a group already running.
+        answer: tuple[T, bool] = await asyncio.shield(write.future)
+        return answer
+
+    def _drain(self, queue: str) -> None:
+        """Write the groups of ``queue`` until none waits (on a worker thread)."""
+        while True:
+            with self._lock:
+                waiting = self._waiting[queue]
+                if not waiting:
+                    del self._waiting[queue]
+                    return
+                group, waiting[:] = waiting[:MAX_GROUP], waiting[MAX_GROUP:]
+            self._write_group(queue, group)
+
+    def _write_group(self, queue: str, group: list[_Write]) -> None:
+        store = self._store
+        for attempt in range(store.attempts):
+            try:
+                with store.transaction(queue=queue) as tx:
+                    outcomes = [_one(tx, write.fn, self._retryable) for write in group]
+                emitted = tx.emitted
+            except self._retryable as exc:
+                if attempt < store.attempts - 1:
+                    # Jittered backoff, so two losers of the same race do not meet again.
+                    time.sleep(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
+                    continue
+                _answer_all(group, exc)
+            except Exception as exc:  # the COMMIT or the connection: nothing of the group was applied
+                _answer_all(group, exc)
+            except BaseException as exc:
+                _answer_all(group, exc)
+                raise
+            else:
+                for write, outcome in zip(group, outcomes, strict=True):
+                    if isinstance(outcome, _Refused):
+                        _answer(write, error=outcome.error)
+                    else:
+                        _answer(write, result=(outcome, emitted))
+            return
+
+
+def _one(
+    tx: PostgresTransaction, fn: Callable[[PostgresTransaction], Any], retryable: tuple[type[Exception], ...]
+) -> Any:
+    """One write of a group, in a savepoint: its result, or :class:`_Refused` when it raised (its
+    statements rolled back). A serialization failure is the group's, not its own: it goes up."""
+    tx.savepoint()
+    try:
+        result = fn(tx)
+        # Waits for the write's own unread statements, so that an error among them is its own, not the
+        # next write's.
+        tx.release_savepoint()
+    except retryable:
+        raise
+    except Exception as exc:
+        tx.rollback_to_savepoint()
+        return _Refused(exc)
+    return result
+
+
+def _answer(
+    write: _Write, *, result: tuple[Any, bool] | None = None, error: BaseException | None = None
+) -> None:
+    def settle() -> None:
+        if write.future.done():
+            return
+        if error is not None:
+            write.future.set_exception(error)
+        else:
+            write.future.set_result(result)  # type: ignore[arg-type]
+
+    # RuntimeError: the loop has closed (shutdown), nobody waits for the answer any more.
+    with contextlib.suppress(RuntimeError):
+        write.loop.call_soon_threadsafe(settle)
+
+
+def _answer_all(group: list[_Write], error: BaseException) -> None:
+    for write in group:
+        _answer(write, error=error)

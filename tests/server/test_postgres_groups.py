@@ -1,0 +1,167 @@
+"""Group commit of a write queue on PostgreSQL (livecore_server.storage.postgres_groups): the writes of one
+queue waiting in a process run in one transaction, each in its own savepoint."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from livecore_server.storage import postgres_groups
+from livecore_server.storage.postgres import PostgresStore
+from tests.postgres_support import drop_store, new_store, require_postgres
+
+
+@pytest.fixture
+def store() -> Iterator[PostgresStore]:
+    require_postgres()
+    s = new_store()
+    s.run(lambda tx: tx.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL CHECK (v >= 0))"))
+    try:
+        yield s
+    finally:
+        drop_store(s)
+
+
+def _rows(store: PostgresStore) -> dict[str, int]:
+    return dict(store.run(lambda tx: tx.execute("SELECT k, v FROM t").fetchall(), write=False))
+
+
+def insert(k: str, v: int = 1) -> Callable[[Any], int]:
+    """A write that inserts (k, v) and returns the id of its transaction."""
+
+    def fn(tx: Any) -> int:
+        tx.execute("INSERT INTO t (k, v) VALUES (?, ?)", (k, v))
+        return int(tx.execute("SELECT txid_current()").fetchone()[0])
+
+    return fn
+
+
+async def _after_a_holder(store: PostgresStore, fns: list[Callable[[Any], Any]]) -> list[Any]:
+    """Run ``fns`` on one queue while a first write holds it, so that they all wait together; returns
+    their outcomes (a result or the exception), in order, and checks the holder committed alone."""
+    release = threading.Event()
+
+    def holder(tx: Any) -> int:
+        release.wait(10)
+        return insert("holder")(tx)
+
+    first = asyncio.create_task(store.run_async(holder, queue="game:g"))
+    await asyncio.sleep(0.05)  # the holder's group is running
+    rest = [asyncio.create_task(store.run_async(fn, queue="game:g")) for fn in fns]
+    await asyncio.sleep(0.05)  # all of them wait for the next group
+    release.set()
+    held = await first
+    outcomes = await asyncio.gather(*rest, return_exceptions=True)
+    assert held not in outcomes
+    return outcomes
+
+
+async def test_writes_that_wait_for_a_queue_commit_together(store: PostgresStore) -> None:
+    txids = await _after_a_holder(store, [insert(f"k{i}") for i in range(5)])
+    assert len(set(txids)) == 1
+    assert _rows(store) == {"holder": 1, **{f"k{i}": 1 for i in range(5)}}
+
+
+async def test_a_group_holds_at_most_max_group_writes(
+    store: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres_groups, "MAX_GROUP", 2)
+    txids = await _after_a_holder(store, [insert(f"k{i}") for i in range(5)])
+    assert [txids.count(t) for t in dict.fromkeys(txids)] == [2, 2, 1]  # in the order they arrived
+
+
+async def test_a_write_that_raises_rolls_back_alone_and_answers_its_own_error(store: PostgresStore) -> None:
+    def refused(tx: Any) -> None:
+        insert("refused")(tx)
+        raise ValueError("a rule said no")
+
+    outcomes = await _after_a_holder(store, [insert("a"), refused, insert("b")])
+    assert isinstance(outcomes[1], ValueError)
+    assert outcomes[0] == outcomes[2]  # one transaction, committed
+    assert _rows(store) == {"holder": 1, "a": 1, "b": 1}
+
+
+async def test_a_statement_whose_answer_was_not_read_fails_its_own_write(store: PostgresStore) -> None:
+    """A write's unread statements are waited for before the next write starts, so a constraint they
+    break is that write's error, not its neighbour's."""
+
+    def broken(tx: Any) -> None:
+        tx._write("INSERT INTO t (k, v) VALUES (?, ?)", ("broken", -1))  # answer not read here
+
+    outcomes = await _after_a_holder(store, [insert("a"), broken, insert("b")])
+    assert isinstance(outcomes[1], psycopg.errors.CheckViolation)
+    assert outcomes[0] == outcomes[2]
+    assert _rows(store) == {"holder": 1, "a": 1, "b": 1}
+
+
+async def test_a_serialization_failure_runs_the_whole_group_again(store: PostgresStore) -> None:
+    calls: list[str] = []
+
+    def counted(k: str, fail_first: bool = False) -> Callable[[Any], int]:
+        def fn(tx: Any) -> int:
+            calls.append(k)
+            txid = insert(k)(tx)
+            if fail_first and calls.count(k) == 1:
+                raise psycopg.errors.SerializationFailure("lost a race")
+            return txid
+
+        return fn
+
+    outcomes = await _after_a_holder(store, [counted("a"), counted("b", fail_first=True), counted("c")])
+    assert calls == ["a", "b", "a", "b", "c"]
+    assert len(set(outcomes)) == 1
+    assert _rows(store) == {"holder": 1, "a": 1, "b": 1, "c": 1}
+
+
+async def test_a_group_that_keeps_losing_answers_every_write_with_the_error(store: PostgresStore) -> None:
+    def loser(tx: Any) -> None:
+        insert("loser")(tx)
+        raise psycopg.errors.SerializationFailure("lost a race")
+
+    outcomes = await _after_a_holder(store, [insert("a"), loser, insert("b")])
+    assert all(isinstance(o, psycopg.errors.SerializationFailure) for o in outcomes)
+    assert _rows(store) == {"holder": 1}
+
+
+async def test_a_write_whose_request_went_away_is_still_written_with_its_group(store: PostgresStore) -> None:
+    release = threading.Event()
+
+    def holder(tx: Any) -> int:
+        release.wait(10)
+        return insert("holder")(tx)
+
+    first = asyncio.create_task(store.run_async(holder, queue="game:g"))
+    await asyncio.sleep(0.05)
+    gone = asyncio.create_task(store.run_async(insert("gone"), queue="game:g"))
+    kept = asyncio.create_task(store.run_async(insert("kept"), queue="game:g"))
+    await asyncio.sleep(0.05)
+    gone.cancel()
+    release.set()
+    await first
+    await kept
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    assert _rows(store) == {"holder": 1, "gone": 1, "kept": 1}
+
+
+async def test_other_queues_and_unqueued_writes_do_not_wait_for_a_group(store: PostgresStore) -> None:
+    release = threading.Event()
+
+    def holder(tx: Any) -> int:
+        release.wait(10)
+        return insert("holder")(tx)
+
+    first = asyncio.create_task(store.run_async(holder, queue="game:g"))
+    await asyncio.sleep(0.05)
+    try:
+        await asyncio.wait_for(store.run_async(insert("other"), queue="game:h"), 5)
+        await asyncio.wait_for(store.run_async(insert("unqueued")), 5)
+    finally:
+        release.set()
+        await first
+    assert _rows(store) == {"holder": 1, "other": 1, "unqueued": 1}
