@@ -548,9 +548,14 @@ class PostgresTransaction(SqlTransaction):
 
     def rollback_to_savepoint(self) -> None:
         """Undo everything since the savepoint, a failed statement included, and carry on."""
+        assert self._pipeline is not None
+        # First the answers still on their way: after a failed statement, those of what was sent behind
+        # it (PipelineAborted), or the errors of writes of a write that raised for its own reasons. The
+        # write has failed already; they change nothing.
+        with contextlib.suppress(psycopg.Error):
+            self._pipeline.sync()
         self._write("ROLLBACK TO SAVEPOINT unit")
         self._write("RELEASE SAVEPOINT unit")
-        assert self._pipeline is not None
         self._pipeline.sync()
 
     def update_player(self, player: Player) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import threading
 import time
@@ -25,6 +26,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
+
+log = logging.getLogger("livecore_server.storage")
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
@@ -72,21 +75,39 @@ class QueueGroups:
             else:
                 waiting.append(write)
         if waiting is None:
-            loop.run_in_executor(self._store.executor, self._drain, queue)
+            try:
+                loop.run_in_executor(self._store.executor, self._drain, queue)
+            except BaseException as exc:  # the executor is shut down: the store is closing
+                self._give_up(queue, exc)
         # shield: a request that goes away does not take its write out of a group already running.
         answer: tuple[T, bool] = await asyncio.shield(write.future)
         return answer
 
     def _drain(self, queue: str) -> None:
         """Write the groups of ``queue`` until none waits (on a worker thread)."""
-        while True:
-            with self._lock:
-                waiting = self._waiting[queue]
-                if not waiting:
-                    del self._waiting[queue]
-                    return
-                group, waiting[:] = waiting[:MAX_GROUP], waiting[MAX_GROUP:]
-            self._write_group(queue, group)
+        group: list[_Write] = []
+        try:
+            while True:
+                with self._lock:
+                    waiting = self._waiting[queue]
+                    if not waiting:
+                        del self._waiting[queue]
+                        return
+                    group, waiting[:] = waiting[:MAX_GROUP], waiting[MAX_GROUP:]
+                self._write_group(queue, group)
+        except BaseException as exc:
+            # Whatever went wrong here, no write may wait for a drain that is gone: answer them all
+            # (those of the group already answered keep their answer).
+            _answer_all(group, exc)
+            self._give_up(queue, exc)
+            if not isinstance(exc, Exception):
+                raise
+            log.exception("writing a commit group of %s failed", queue)
+
+    def _give_up(self, queue: str, error: BaseException) -> None:
+        with self._lock:
+            waiting = self._waiting.pop(queue, [])
+        _answer_all(waiting, error)
 
     def _write_group(self, queue: str, group: list[_Write]) -> None:
         store = self._store

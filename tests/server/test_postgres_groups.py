@@ -165,3 +165,32 @@ async def test_other_queues_and_unqueued_writes_do_not_wait_for_a_group(store: P
         release.set()
         await first
     assert _rows(store) == {"holder": 1, "other": 1, "unqueued": 1}
+
+
+async def test_a_drain_that_breaks_leaves_no_write_waiting(
+    store: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should writing a group fail outside every expected error, its writes and those waiting behind
+    them answer that error, and the next write of the queue starts a new drain."""
+    groups: Any = store._groups
+    write_group = groups._write_group
+    broken = [True]
+
+    def once_broken(queue: str, group: list[Any]) -> None:
+        if broken[0]:
+            broken[0] = False
+            raise RuntimeError("a bug in the drain")
+        write_group(queue, group)
+
+    monkeypatch.setattr(groups, "_write_group", once_broken)
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(
+            *(store.run_async(insert(f"k{i}"), queue="game:g") for i in range(3)), return_exceptions=True
+        ),
+        10,
+    )
+    assert isinstance(outcomes[0], RuntimeError)  # the others may have come in time for a new drain
+    await asyncio.wait_for(store.run_async(insert("after"), queue="game:g"), 5)
+    written = {f"k{i}" for i, o in enumerate(outcomes) if not isinstance(o, BaseException)}
+    assert set(_rows(store)) == written | {"after"}
+    assert groups._waiting == {}
