@@ -1,4 +1,4 @@
-"""Group commit for a game's write queue on PostgreSQL (docs/architecture.md, "Group commit").
+"""Group commit for a game's write queue on PostgreSQL (docs/architecture.md, "Concurrency").
 
 A game's writes run one at a time across every process (``PostgresStore.transaction(queue=...)``, a
 session advisory lock). Handing that lock from one request's transaction to the next costs about as much
