@@ -4,8 +4,9 @@ queue waiting in a process run in one transaction, each in its own savepoint."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import psycopg
@@ -41,20 +42,31 @@ def insert(k: str, v: int = 1) -> Callable[[Any], int]:
     return fn
 
 
-async def _after_a_holder(store: PostgresStore, fns: list[Callable[[Any], Any]]) -> list[Any]:
-    """Run ``fns`` on one queue while a first write holds it, so that they all wait together; returns
-    their outcomes (a result or the exception), in order, and checks the holder committed alone."""
-    release = threading.Event()
+@contextlib.asynccontextmanager
+async def _queue_held(store: PostgresStore) -> AsyncIterator[asyncio.Task[Any]]:
+    """A first write holds the queue ``game:g`` (its group is running) until the block ends."""
+    started, release = threading.Event(), threading.Event()
 
     def holder(tx: Any) -> int:
+        started.set()
         release.wait(10)
         return insert("holder")(tx)
 
     first = asyncio.create_task(store.run_async(holder, queue="game:g"))
-    await asyncio.sleep(0.05)  # the holder's group is running
-    rest = [asyncio.create_task(store.run_async(fn, queue="game:g")) for fn in fns]
-    await asyncio.sleep(0.05)  # all of them wait for the next group
-    release.set()
+    assert await asyncio.to_thread(started.wait, 10)
+    try:
+        yield first
+    finally:
+        release.set()
+        await first
+
+
+async def _after_a_holder(store: PostgresStore, fns: list[Callable[[Any], Any]]) -> list[Any]:
+    """Run ``fns`` on one queue while a first write holds it, so that they all wait together; returns
+    their outcomes (a result or the exception), in order, and checks the holder committed alone."""
+    async with _queue_held(store) as first:
+        rest = [asyncio.create_task(store.run_async(fn, queue="game:g")) for fn in fns]
+        await asyncio.sleep(0.05)  # all of them wait for the next group
     held = await first
     outcomes = await asyncio.gather(*rest, return_exceptions=True)
     assert held not in outcomes
@@ -129,20 +141,11 @@ async def test_a_group_that_keeps_losing_answers_every_write_with_the_error(stor
 
 
 async def test_a_write_whose_request_went_away_is_still_written_with_its_group(store: PostgresStore) -> None:
-    release = threading.Event()
-
-    def holder(tx: Any) -> int:
-        release.wait(10)
-        return insert("holder")(tx)
-
-    first = asyncio.create_task(store.run_async(holder, queue="game:g"))
-    await asyncio.sleep(0.05)
-    gone = asyncio.create_task(store.run_async(insert("gone"), queue="game:g"))
-    kept = asyncio.create_task(store.run_async(insert("kept"), queue="game:g"))
-    await asyncio.sleep(0.05)
-    gone.cancel()
-    release.set()
-    await first
+    async with _queue_held(store):
+        gone = asyncio.create_task(store.run_async(insert("gone"), queue="game:g"))
+        kept = asyncio.create_task(store.run_async(insert("kept"), queue="game:g"))
+        await asyncio.sleep(0.05)
+        gone.cancel()
     await kept
     with pytest.raises(asyncio.CancelledError):
         await gone
@@ -150,20 +153,9 @@ async def test_a_write_whose_request_went_away_is_still_written_with_its_group(s
 
 
 async def test_other_queues_and_unqueued_writes_do_not_wait_for_a_group(store: PostgresStore) -> None:
-    release = threading.Event()
-
-    def holder(tx: Any) -> int:
-        release.wait(10)
-        return insert("holder")(tx)
-
-    first = asyncio.create_task(store.run_async(holder, queue="game:g"))
-    await asyncio.sleep(0.05)
-    try:
+    async with _queue_held(store):
         await asyncio.wait_for(store.run_async(insert("other"), queue="game:h"), 5)
         await asyncio.wait_for(store.run_async(insert("unqueued")), 5)
-    finally:
-        release.set()
-        await first
     assert _rows(store) == {"holder": 1, "other": 1, "unqueued": 1}
 
 
