@@ -217,6 +217,19 @@ async def start_world(
 
 
 @pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema of this run's PostgreSQL database (dropped after), for tests of PostgreSQL itself
+    (several processes, shared state); skipped without PostgreSQL, like every ``[postgres]`` test."""
+    from tests.postgres_support import drop_schema, new_schema
+
+    url, schema = new_schema()
+    try:
+        yield url
+    finally:
+        drop_schema(schema)
+
+
+@pytest.fixture
 def extra_bindings() -> list[Binding]:
     """Override in a test module to mount test-only routes."""
     return []

@@ -13,7 +13,7 @@ import functools
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -29,18 +29,8 @@ from livecore_server.services import Services
 from livecore_server.storage import webhooks as db
 from livecore_server.workers.dispatcher import PASS_GAP, PER_ENDPOINT, Dispatcher
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
-from tests.postgres_support import drop_schema, new_schema
 
 FAR = 2**62  # a claim that does not run out during the test
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    url, schema = new_schema()
-    try:
-        yield url
-    finally:
-        drop_schema(schema)
 
 
 def _wall_ms() -> int:

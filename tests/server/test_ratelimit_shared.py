@@ -31,7 +31,6 @@ from livecore_server.ratelimit import SharedRateLimiter, take_shared
 from livecore_server.services import Services
 from livecore_server.storage.postgres import PostgresStore
 from tests.conftest import START, apply_test_manifest, make_services
-from tests.postgres_support import drop_schema, new_schema
 
 START_MS = to_millis(START)
 
@@ -45,15 +44,6 @@ STEPS = st.one_of(
 )
 LIMITS = st.sampled_from([1, 2, 3, 7, 60, 120, 1000])
 REQUESTS = st.lists(st.tuples(STEPS, LIMITS), min_size=1, max_size=40)
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    url, schema = new_schema()
-    try:
-        yield url
-    finally:
-        drop_schema(schema)
 
 
 def _model(requests: list[tuple[int, int]]) -> tuple[list[Decision], Bucket | None]:

@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,6 @@ from livecore_server.app import create_app
 from livecore_server.services import Services
 from livecore_server.workers import dispatcher as dispatcher_module
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
-from tests.postgres_support import drop_schema, new_schema
 
 BIG = "{ sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 
@@ -78,15 +77,6 @@ def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    url, schema = new_schema()
-    try:
-        yield url
-    finally:
-        drop_schema(schema)
 
 
 def _rows(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

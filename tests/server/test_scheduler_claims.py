@@ -10,27 +10,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
-
-import pytest
 
 from livecore.clock import ManualClock, from_millis, to_millis
 from livecore_server.services import Services
 from tests.conftest import START, make_services
-from tests.postgres_support import drop_schema, new_schema
 
 JOBS = ("grant_expiry_sweep", "login_streak_sweep", "idempotency_purge", "webhook_retention")
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    url, schema = new_schema()
-    try:
-        yield url
-    finally:
-        drop_schema(schema)
 
 
 class Probe:
