@@ -352,6 +352,17 @@ async def _all_delivered(url: str, receiver: Receiver, within: float = 30.0) -> 
 # --- a server that dies mid-delivery -------------------------------------------------------------------
 
 
+async def _delivered_by_the_survivor(url: str, receiver: Receiver, events: Any) -> None:
+    """Every event arrived twice (the dead server's attempt, then the survivor's), and every delivery is
+    recorded once, delivered, its claim cleared."""
+    await _all_delivered(url, receiver)
+    got = Counter(r.envelope["id"] for r in receiver.received)
+    assert got == dict.fromkeys(events, 2)
+    assert _rows(url, "SELECT DISTINCT status, attempts, claimed_until FROM webhook_deliveries") == [
+        ("delivered", 1, None)
+    ]
+
+
 async def halt_dispatcher(services: Services) -> None:
     """Cancel an in-process server's dispatcher loop until it has stopped, before the server is closed:
     ``Dispatcher.stop()`` alone can wait forever when its cancellation meets a wake-up (Python 3.11
@@ -448,12 +459,7 @@ async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
         second = make_services(pg_url, manual=False, seed=2, webhook_timeout=2.0)
         survivor = TestClient(TestServer(create_app(second)))
         await survivor.start_server()
-        await _all_delivered(pg_url, receiver)
-        got = Counter(r.envelope["id"] for r in receiver.received)
-        assert got == dict.fromkeys(events, 2)  # the dead attempt, and the survivor's
-        assert _rows(pg_url, "SELECT DISTINCT status, attempts, claimed_until FROM webhook_deliveries") == [
-            ("delivered", 1, None)
-        ]
+        await _delivered_by_the_survivor(pg_url, receiver, events)
     finally:
         if survivor is not None and second is not None:
             await halt_dispatcher(second)
@@ -519,12 +525,7 @@ async def test_a_server_process_killed_mid_delivery_leaves_the_event_to_the_othe
         base, survivor = _serve_short_claims(pg_url, env, tmp_path / "survivor.log")
         procs.append(survivor)
         await _ready(base, survivor, tmp_path / "survivor.log")
-        await _all_delivered(pg_url, receiver)
-        got = Counter(r.envelope["id"] for r in receiver.received)
-        assert got == dict.fromkeys(events, 2)  # the dead attempt, and the survivor's
-        assert _rows(pg_url, "SELECT DISTINCT status, attempts, claimed_until FROM webhook_deliveries") == [
-            ("delivered", 1, None)
-        ]
+        await _delivered_by_the_survivor(pg_url, receiver, events)
     finally:
         await asyncio.to_thread(_stop, procs)
         if receiver.gate is not None:
