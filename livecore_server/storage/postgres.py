@@ -239,6 +239,10 @@ class PostgresStore:
             try:
                 await self._listen_for_players(written, listening)
             except Exception as exc:  # whatever it was, writes may now go unheard
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # Stopping (a library turned the cancellation into an error of its own): stop.
+                    raise asyncio.CancelledError from exc
                 watching(False)
                 if not lost:
                     log.warning(
@@ -256,15 +260,19 @@ class PostgresStore:
     async def _listen_for_players(
         self, written: Callable[[str], None], listening: Callable[[], None]
     ) -> None:
-        connecting = psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-        async with await asyncio.wait_for(connecting, 2 * WATCH_CHECK_EVERY) as conn:
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation that arrives as
+        # its awaitable completes, and this task would then never stop.
+        async with asyncio.timeout(2 * WATCH_CHECK_EVERY):
+            conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        async with conn:
             await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(PLAYERS_CHANNEL)))
             self.watch_backend_pid = conn.info.backend_pid
             listening()
             while True:
                 async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
                     written(notify.payload)
-                await asyncio.wait_for(conn.execute("SELECT 1"), WATCH_CHECK_EVERY)
+                async with asyncio.timeout(WATCH_CHECK_EVERY):
+                    await conn.execute("SELECT 1")
 
     def cached_game(self, game_id: str) -> Game | None:
         return cached_game(self.games, game_id)

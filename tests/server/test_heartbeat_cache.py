@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import psycopg
 import pytest
 
 from livecore.players import ban
@@ -369,5 +370,32 @@ def test_notifications_are_heard_on_uvloop(db_url: str) -> None:
             assert loop.run_until_complete(heard()) == [player.id]
         finally:
             loop.close()
+    finally:
+        services.close()
+
+
+async def test_watching_stops_when_cancelled_even_if_the_cancellation_becomes_an_error(db_url: str) -> None:
+    """A library may turn the cancellation of a query into an error of its own; the watch must still end
+    (the app waits for it at shutdown) rather than take it for a lost connection and listen again."""
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("SQLite needs no notifications")
+    services = make_services(db_url)
+    store: Any = services.store
+    listening = asyncio.Event()
+
+    async def listen(written: Any, up: Callable[[], None]) -> None:
+        up()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError as exc:
+            raise psycopg.OperationalError("query cancelled") from exc
+
+    store._listen_for_players = listen
+    try:
+        task = asyncio.create_task(store.watch_players(lambda _: None, lambda up: listening.set()))
+        await asyncio.wait_for(listening.wait(), 5)
+        task.cancel()
+        await asyncio.wait({task}, timeout=5)  # not wait_for: that would cancel it again, and wait
+        assert task.cancelled()
     finally:
         services.close()
