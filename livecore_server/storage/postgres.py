@@ -345,9 +345,13 @@ class PostgresStore:
                 conn.execute(begin)
                 with self._ended(conn):
                     yield PostgresTransaction(conn, self, pipeline)
-                conn.execute("COMMIT")
+                commit = conn.execute("COMMIT")
                 if queue is not None:
                     conn.execute(UNLOCK_QUEUE, (queue,))
+            # _ended may not have seen a swallowed error yet (its answer still on the way): PostgreSQL
+            # then answers the COMMIT of the failed transaction with ROLLBACK. Say so.
+            if commit.statusmessage == "ROLLBACK":
+                raise RuntimeError("a statement of the transaction failed; it was rolled back")
         finally:
             # The block raised while writes were still on their way (they ran, then the ROLLBACK queued
             # behind them), or one of them failed and the pipeline skipped what followed it: whatever
