@@ -98,6 +98,13 @@ def cooldown_window_start(settings: GiftingSettings, now: datetime) -> datetime:
     return now - timedelta(seconds=settings.cooldown_seconds)
 
 
+def stats_window(settings: GiftingSettings, now: datetime) -> tuple[datetime, datetime | None]:
+    """What a send reads of the sender's gifts (:class:`SenderStats`): the start of the cooldown window,
+    and of the day counted against the daily limit (None when there is no limit: nothing to count)."""
+    counted = day_start(now) if settings.daily_send_limit is not None else None
+    return cooldown_window_start(settings, now), counted
+
+
 def cooldown_until(last_sent: datetime | None, settings: GiftingSettings, now: datetime) -> datetime | None:
     """When the sender may gift this friend again, or None when they may now."""
     if last_sent is None:

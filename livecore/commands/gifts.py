@@ -27,6 +27,7 @@ from livecore.gifts import (
     day_start,
     expiry,
     sent_payload,
+    stats_window,
 )
 from livecore.grants import Entry, GrantKind, GrantTrigger
 from livecore.ids import new_uuid
@@ -61,8 +62,7 @@ def send(
     now = rt.clock.now()
     settings = game.settings.gifting
     are_friends = sender.id != recipient.id and tx.get_friendship(sender.id, recipient.id) is not None
-    counted = day_start(now) if settings.daily_send_limit is not None else None
-    stats = tx.gift_stats(sender.id, recipient.id, cooldown_window_start(settings, now), counted)
+    stats = tx.gift_stats(sender.id, recipient.id, *stats_window(settings, now))
     res_declared = game.settings.resources.get(request.resource_key)
     costs = res_declared is not None and res_declared.costs_sender
     balance = tx.get_holding(sender.id, request.resource_key).amount if costs else 0

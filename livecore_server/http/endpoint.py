@@ -24,6 +24,7 @@ from livecore.players import Player, ensure_not_banned
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import Services
+from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.sqlport import SqlTransaction
 
@@ -66,6 +67,8 @@ class Reply:
 
 TxHandler = Callable[[Call, SqlTransaction], Any]
 DirectHandler = Callable[[Call], Awaitable[Any]]
+# What a write's handler will read beyond the caller and the idempotency record (postgres_prefetch).
+Reads = Callable[[Call, SqlTransaction], Prefetch]
 
 
 @attrs.frozen
@@ -77,10 +80,11 @@ class Binding:
     # A read route whose handler may write once (the friend code made on a player's first friends call):
     # it runs in a write transaction, though for everything else (bans, idempotency) it is a read.
     may_write: bool = False
+    reads: Reads | None = None
 
 
-def bind(route: Route, handler: TxHandler, *, may_write: bool = False) -> Binding:
-    return Binding(route, handler, may_write=may_write)
+def bind(route: Route, handler: TxHandler, *, may_write: bool = False, reads: Reads | None = None) -> Binding:
+    return Binding(route, handler, may_write=may_write, reads=reads)
 
 
 def bind_direct(route: Route, handler: DirectHandler) -> Binding:
@@ -192,6 +196,21 @@ def _execute(tx: SqlTransaction, binding: Binding, call: Call, key: str | None, 
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 
+def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[SqlTransaction], Prefetch]:
+    """What a queued write will read, for its commit group to read ahead: the caller (player-scoped
+    routes authenticate it), the idempotency record of its key, and what its handler declares."""
+
+    def reads(tx: SqlTransaction) -> Prefetch:
+        scope = call.scope
+        own = Prefetch(
+            players=((scope.game_id, call.external_id),) if call.route.auth is Auth.PLAYER else (),
+            idempotency=((_idempotency_scope(call), key),) if key is not None else (),
+        )
+        return own if binding.reads is None else own + binding.reads(call, tx)
+
+    return reads
+
+
 def write_queue(call: Call) -> str | None:
     """A game's writes queue up one at a time (docs/deployment.md): on PostgreSQL, concurrent writes of
     one game would otherwise mostly conflict under SERIALIZABLE and run again. Reads that may write
@@ -240,10 +259,12 @@ def make_handler(
                 (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
             )
             return json_response(data_body(value), status)
+        queue = write_queue(call)
         outcome = await services.store.run_async(
             lambda tx: _execute(tx, binding, call, key, fp),
             write=route.is_write or binding.may_write,
-            queue=write_queue(call),
+            queue=queue,
+            reads=None if queue is None else _reads(binding, call, key),
         )
         return json_response(outcome.body, outcome.status, _REPLAY_HEADERS if outcome.replayed else None)
 

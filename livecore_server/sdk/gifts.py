@@ -8,9 +8,10 @@ from livecore.commands import gifts as cmd
 from livecore.commands.friends import resolve_target
 from livecore.commands.players import load_game
 from livecore.friends import clamp
-from livecore.gifts import SendRequest, max_amount, sendable
+from livecore.gifts import SendRequest, max_amount, sendable, stats_window
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.storage.postgres_prefetch import GiftSendReads, Prefetch
 from livecore_server.storage.sqlport import SqlTransaction
 
 LIST_LIMIT_MAX = 200
@@ -36,6 +37,28 @@ def send(call: Call, tx: SqlTransaction) -> m.GiftResponse | Reply:
     view = m.GiftResponse(gift=m.GiftView.of(sent.gift, me.id, target))
     # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
     return Reply(view, 200, replayed=True) if sent.replayed else view
+
+
+def send_reads(call: Call, tx: SqlTransaction) -> Prefetch:
+    """What :func:`send` reads beyond the sender and its idempotency record (read ahead on PostgreSQL):
+    the recipient, then the friendship, the gift key, the sender's recent gifts and the balance paid
+    from. A recipient named by friend code is looked up as the send runs."""
+    body: m.SendGiftRequest = call.body
+    game = tx.get_game(call.scope.game_id)
+    if body.external_player_id is None or game is None:
+        return Prefetch()
+    res = game.settings.resources.get(body.resource_key)
+    since, day = stats_window(game.settings.gifting, call.rt.clock.now())
+    sender, recipient = (call.scope.game_id, call.external_id), (call.scope.game_id, body.external_player_id)
+    read = GiftSendReads(
+        sender=sender,
+        recipient=recipient,
+        idempotency_key=call.idempotency_key,
+        cost_key=body.resource_key if res is not None and res.costs_sender else None,
+        cooldown_since=since,
+        day_start=day,
+    )
+    return Prefetch(players=(recipient,), gift_sends=(read,))
 
 
 def claim(call: Call, tx: SqlTransaction) -> m.GiftResponse:
@@ -87,7 +110,7 @@ def sent(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.GIFT_SEND, send),
+    bind(routes.GIFT_SEND, send, reads=send_reads),
     bind(routes.GIFT_CLAIM, claim),
     bind(routes.GIFT_CATALOG, catalog),
     bind(routes.GIFT_INBOX, inbox),

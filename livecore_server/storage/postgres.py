@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, TypeVar
 
 import orjson
@@ -40,11 +41,16 @@ from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
+from livecore.economy import Holding, LedgerEntry
+from livecore.friends import Friendship
 from livecore.games import Game
+from livecore.gifts import Gift, SenderStats
+from livecore.idempotency import StoredResponse
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore.store import Transaction
 from livecore_server.storage.postgres_groups import QueueGroups
+from livecore_server.storage.postgres_prefetch import MISSING, Prefetch, Prefetched, keeps_prefetched, load
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import (
@@ -415,14 +421,16 @@ class PostgresStore:
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
+        reads: Callable[[PostgresTransaction], Prefetch] | None = None,
     ) -> T:
         """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile. Writes
         of one queue that wait in this process run together, each in a savepoint of one transaction
-        (:mod:`~livecore_server.storage.postgres_groups`)."""
+        (:mod:`~livecore_server.storage.postgres_groups`), after the group read ahead what their
+        ``reads`` declare (:mod:`~livecore_server.storage.postgres_prefetch`)."""
         if write and queue is not None and not row_locked:
             if self._closed:
                 raise RuntimeError("the store is closed")
-            result, emitted = await self._groups.run(fn, queue)
+            result, emitted = await self._groups.run(fn, queue, reads)
         else:
             loop = asyncio.get_running_loop()
             result, emitted = await loop.run_in_executor(
@@ -530,17 +538,30 @@ class PostgresTransaction(SqlTransaction):
         self.emitted = False
         self.games = store.games  # the store's cache, shared by its transactions
         self.player_listeners = store.player_listeners
+        # What a commit group read ahead for its writes (postgres_prefetch), while it is still exact.
+        self.prefetched: Prefetched | None = None
+        self._exact_write = False  # a write that forgets exactly what it changes is running
 
     def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        self._forget(statement)
         cursor = self.conn.execute(_placeholders(statement), params)
         if self._pipeline is not None:
             self._pipeline.sync()  # the answer is read now (rows, rowcount), and errors raised here
         return cursor
 
     def _write(self, statement: str, params: Sequence[Any] = ()) -> None:
+        self._forget(statement)
         self.conn.execute(_placeholders(statement), params)
 
+    def execute_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """Several reads in one round trip: their rows, in order."""
+        cursors = [self.conn.execute(_placeholders(s), params) for s, params in statements]
+        if self._pipeline is not None:
+            self._pipeline.sync()
+        return [cursor.fetchall() for cursor in cursors]
+
     def _executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
+        self._forget(statement)
         rows = list(params)
         if rows:
             with self.conn.cursor() as cur:
@@ -552,29 +573,114 @@ class PostgresTransaction(SqlTransaction):
     def savepoint(self) -> None:
         self._write("SAVEPOINT unit")
 
-    def release_savepoint(self) -> None:
-        """Release it, and wait for the answers of everything sent since (errors are raised here)."""
+    def release_savepoint(self, *, wait: bool = True) -> None:
+        """Release it; with ``wait``, wait for the answers of everything sent since (errors are raised
+        here). Without, they come with the next statement that waits, or the COMMIT."""
         self._write("RELEASE SAVEPOINT unit")
         assert self._pipeline is not None  # groups are write transactions, which are pipelined
-        self._pipeline.sync()
-
-    def rollback_to_savepoint(self) -> None:
-        """Undo everything since the savepoint, a failed statement included, and carry on."""
-        assert self._pipeline is not None
-        # First the answers still on their way: after a failed statement, those of what was sent behind
-        # it (PipelineAborted), or the errors of writes of a write that raised for its own reasons. The
-        # write has failed already; they change nothing.
-        with contextlib.suppress(psycopg.Error):
+        if wait:
             self._pipeline.sync()
+
+    def rollback_to_savepoint(self, *, wait: bool = True) -> None:
+        """Undo everything since the savepoint, a failed statement included, and carry on. Without
+        ``wait``, nothing sent before is waited for: should any of it have failed, PostgreSQL skips the
+        rollback too and the transaction fails where the next answer is read."""
+        assert self._pipeline is not None
+        if wait:
+            # First the answers still on their way: after a failed statement, those of what was sent
+            # behind it (PipelineAborted), or the errors of writes of a write that raised for its own
+            # reasons. The write has failed already; they change nothing.
+            with contextlib.suppress(psycopg.Error):
+                self._pipeline.sync()
         self._write("ROLLBACK TO SAVEPOINT unit")
         self._write("RELEASE SAVEPOINT unit")
-        self._pipeline.sync()
+        if wait:
+            self._pipeline.sync()
+
+    # --- Reads ahead (postgres_prefetch) ---------------------------------------------------------
+    def prefetch(self, prefetch: Prefetch) -> None:
+        """Read what ``prefetch`` names now; the port's reads answer from it while it is exact."""
+        self.prefetched = load(self, prefetch)
+
+    def _forget(self, statement: str) -> None:
+        if self.prefetched is not None and not self._exact_write and not keeps_prefetched(statement):
+            self.prefetched = None
+
+    def _ahead(self, kind: str, key: tuple[str, str]) -> Any:
+        """What was read ahead for this port read (it may be None: no such row), or MISSING."""
+        return MISSING if self.prefetched is None else getattr(self.prefetched, kind).get(key, MISSING)
+
+    @contextmanager
+    def _exactly(self) -> Iterator[Prefetched | None]:
+        """Around a write that forgets exactly the prefetched rows it changes (it is given them)."""
+        self._exact_write = True
+        try:
+            yield self.prefetched
+        finally:
+            self._exact_write = False
+
+    def get_player(self, game_id: str, external_id: str) -> Player | None:
+        ahead = self._ahead("players", (game_id, external_id))
+        return super().get_player(game_id, external_id) if ahead is MISSING else ahead
+
+    def get_idempotent(self, scope: str, key: str) -> StoredResponse | None:
+        ahead = self._ahead("idempotency", (scope, key))
+        return super().get_idempotent(scope, key) if ahead is MISSING else ahead
+
+    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        ahead = self._ahead("friendships", (player_id, friend_id))
+        return super().get_friendship(player_id, friend_id) if ahead is MISSING else ahead
+
+    def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
+        ahead = self._ahead("gift_keys", (sender_id, idempotency_key))
+        return super().gift_by_key(sender_id, idempotency_key) if ahead is MISSING else ahead
+
+    def get_holding(self, player_id: str, key: str) -> Holding:
+        ahead = self._ahead("holdings", (player_id, key))
+        return super().get_holding(player_id, key) if ahead is MISSING else ahead
+
+    def gift_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
+    ) -> SenderStats:
+        ahead = None
+        if self.prefetched is not None:
+            ahead = self.prefetched.gift_stats(sender_id, recipient_id, cooldown_since, day_start)
+        return (
+            super().gift_stats(sender_id, recipient_id, cooldown_since, day_start) if ahead is None else ahead
+        )
+
+    def insert_player(self, player: Player) -> None:
+        with self._exactly() as prefetched:
+            if prefetched is not None:
+                prefetched.player_written(player)
+            super().insert_player(player)
 
     def update_player(self, player: Player) -> None:
-        super().update_player(player)
+        with self._exactly() as prefetched:
+            if prefetched is not None:
+                prefetched.player_written(player)
+            super().update_player(player)
         # Heard by every process's watch_players when this commits (and never if it rolls back), so
         # their player caches forget the row.
         self._write("SELECT pg_notify(?, ?)", (PLAYERS_CHANNEL, player.id))
+
+    def insert_gift(self, gift: Gift) -> None:
+        with self._exactly() as prefetched:
+            if prefetched is not None:
+                prefetched.gift_written(gift)
+            super().insert_gift(gift)
+
+    def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None:
+        with self._exactly() as prefetched:
+            if prefetched is not None:
+                prefetched.holding_written(entry.player_id, entry.resource_key)
+            super().append_ledger(entry, holding)
+
+    def put_idempotent(self, stored: StoredResponse) -> None:
+        with self._exactly() as prefetched:
+            if prefetched is not None:
+                prefetched.idempotency_written(stored.scope, stored.key)
+            super().put_idempotent(stored)
 
     def skip_locked(self, of: str | None = None) -> str:
         return self.for_update(of) + " SKIP LOCKED"

@@ -4,7 +4,8 @@ A game's writes run one at a time across every process (``PostgresStore.transact
 session advisory lock). Handing that lock from one request's transaction to the next costs about as much
 as the write itself: the next holder's thread has to wake up and win the GIL before its first statement
 goes out. So the writes of one queue that wait in one process run together, one after another, in one
-transaction on one worker thread: each in a SAVEPOINT of its own, so one that raises (a rule refused it,
+transaction on one worker thread, after reading ahead, in two round trips, what they declared they would
+read (:mod:`.postgres_prefetch`): each in a SAVEPOINT of its own, so one that raises (a rule refused it,
 a constraint failed) rolls back alone and answers its own error, and the group commits once. Every answer
 waits for that COMMIT, so nothing is acknowledged before it is durable; a COMMIT that fails fails every
 write of the group. A serialization failure (rare under the queue: only writers outside it race) runs the
@@ -26,6 +27,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
+import psycopg
+
+from livecore_server.storage.postgres_prefetch import Prefetch, union
 
 log = logging.getLogger("livecore_server.storage")
 
@@ -44,6 +48,7 @@ class _Write:
     fn: Callable[[PostgresTransaction], Any]
     future: asyncio.Future[tuple[Any, bool]]
     loop: asyncio.AbstractEventLoop
+    reads: Callable[[PostgresTransaction], Prefetch] | None  # what fn will read (postgres_prefetch)
 
 
 @attrs.frozen
@@ -64,10 +69,16 @@ class QueueGroups:
         # next group.
         self._waiting: dict[str, list[_Write]] = {}
 
-    async def run(self, fn: Callable[[PostgresTransaction], T], queue: str) -> tuple[T, bool]:
-        """Run ``fn`` in the next group of ``queue``: its result, and whether its group emitted events."""
+    async def run(
+        self,
+        fn: Callable[[PostgresTransaction], T],
+        queue: str,
+        reads: Callable[[PostgresTransaction], Prefetch] | None = None,
+    ) -> tuple[T, bool]:
+        """Run ``fn`` in the next group of ``queue``: its result, and whether its group emitted events.
+        ``reads`` declares what ``fn`` will read: the group reads it ahead with its other writes'."""
         loop = asyncio.get_running_loop()
-        write = _Write(fn, loop.create_future(), loop)
+        write = _Write(fn, loop.create_future(), loop, reads)
         with self._lock:
             waiting = self._waiting.get(queue)
             if waiting is None:
@@ -111,18 +122,33 @@ class QueueGroups:
 
     def _write_group(self, queue: str, group: list[_Write]) -> None:
         store = self._store
-        for attempt in range(store.attempts):
+        # First without waiting for each write's answers: a group then costs its two prefetch round
+        # trips and its COMMIT's, whatever its size. Should a statement fail, nothing says whose it was
+        # (it surfaces later, at the latest at the COMMIT): the group runs again with each write waiting
+        # for its own answers, so that the failure is its writer's alone.
+        careful = False
+        attempt = 0
+        while True:
             try:
                 with store.transaction(queue=queue) as tx:
-                    outcomes = [_one(tx, write.fn, self._retryable) for write in group]
+                    declared = [_declared(write, tx) for write in group if write.reads is not None]
+                    if declared:
+                        tx.prefetch(union(declared))
+                    outcomes = [_one(tx, write.fn, self._retryable, careful) for write in group]
                 emitted = tx.emitted
             except self._retryable as exc:
-                if attempt < store.attempts - 1:
+                attempt += 1
+                if attempt < store.attempts:
                     # Jittered backoff, so two losers of the same race do not meet again.
-                    time.sleep(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
+                    time.sleep(random.uniform(0.5, 1.5) * 0.001 * 2 ** (attempt - 1))
                     continue
                 _answer_all(group, exc)
-            except Exception as exc:  # the COMMIT or the connection: nothing of the group was applied
+            except psycopg.Error as exc:
+                if not careful:
+                    careful = True
+                    continue
+                _answer_all(group, exc)  # the COMMIT or the connection: nothing of the group was applied
+            except Exception as exc:
                 _answer_all(group, exc)
             except BaseException as exc:
                 _answer_all(group, exc)
@@ -136,21 +162,41 @@ class QueueGroups:
             return
 
 
+def _declared(write: _Write, tx: PostgresTransaction) -> Prefetch:
+    """What a write declared it will read. A declaration that fails is a bug of its route's: the write
+    then reads as it runs, and the others of the group are not affected (a database error is the
+    group's, as any of its statements' is)."""
+    assert write.reads is not None
+    try:
+        return write.reads(tx)
+    except psycopg.Error:
+        raise
+    except Exception:
+        log.exception("declaring the reads of a write failed; it reads as it runs")
+        return Prefetch()
+
+
 def _one(
-    tx: PostgresTransaction, fn: Callable[[PostgresTransaction], Any], retryable: tuple[type[Exception], ...]
+    tx: PostgresTransaction,
+    fn: Callable[[PostgresTransaction], Any],
+    retryable: tuple[type[Exception], ...],
+    careful: bool,
 ) -> Any:
     """One write of a group, in a savepoint: its result, or :class:`_Refused` when it raised (its
-    statements rolled back). A serialization failure is the group's, not its own: it goes up."""
+    statements rolled back). A serialization failure is the group's, not its own: it goes up. So does,
+    unless ``careful``, a database error, which may be an earlier write's."""
     tx.savepoint()
     try:
         result = fn(tx)
-        # Waits for the write's own unread statements, so that an error among them is its own, not the
-        # next write's.
-        tx.release_savepoint()
+        # careful: waits for the write's own unread statements, so that an error among them is its own,
+        # not the next write's.
+        tx.release_savepoint(wait=careful)
     except retryable:
         raise
     except Exception as exc:
-        tx.rollback_to_savepoint()
+        if isinstance(exc, psycopg.Error) and not careful:
+            raise  # perhaps an earlier write's: the group runs again, carefully
+        tx.rollback_to_savepoint(wait=careful)
         return _Refused(exc)
     return result
 

@@ -9,12 +9,13 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.economy import LedgerEntry, Reason
+from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
 from livecore.friends import FriendRequest
 from livecore.games import ResourceType
 from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
+from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
 from livecore.presence import Presence
@@ -149,6 +150,18 @@ GRANT_COLUMNS = (
     "id, game_id, player_id, external_player_id, kind, status, entries, source_kind, source_ref_id, metadata,"
     " created_at, expires_at, claimed_at, acked_by"
 )
+
+
+def holding_of(key: str, r: tuple[Any, ...] | None) -> Holding:
+    """A holding from its (amount, parameters) columns; no row holds nothing."""
+    return Holding(key=key) if r is None else Holding(key=key, amount=r[0], parameters=orjson.loads(r[1]))
+
+
+def stored_response_of(scope: str, key: str, r: tuple[Any, ...]) -> StoredResponse:
+    """An idempotency record from its (fingerprint, status, body, created_at) columns."""
+    return StoredResponse(
+        scope=scope, key=key, fingerprint=r[0], status=r[1], body=bytes(r[2]), created_at=from_millis(r[3])
+    )
 
 
 def grant_row(g: Grant) -> tuple[Any, ...]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from livecore.games import Game
+from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.sqlport import SqlTransaction
 
 T = TypeVar("T")
@@ -68,10 +69,12 @@ class ServerStore(Protocol):
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
+        reads: Callable[[SqlTransaction], Prefetch] | None = None,
     ) -> T:
         """Run ``fn`` in one transaction for a request: its writes and events commit together before
         this returns. Writes with the same ``queue`` (a game's) run one at a time across processes;
-        ``row_locked`` work locks the rows it changes itself (the webhook dispatcher)."""
+        ``row_locked`` work locks the rows it changes itself (the webhook dispatcher). ``reads``
+        declares what a queued ``fn`` will read, for a store that reads ahead (PostgreSQL)."""
         ...
 
     async def read(self, fn: Callable[[SqlTransaction], T]) -> T:

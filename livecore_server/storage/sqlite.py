@@ -26,6 +26,7 @@ from livecore.games import Game
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
+from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.rows import P_COLUMNS, player_of
 from livecore_server.storage.sqlport import SqlTransaction, cached_game
 
@@ -211,7 +212,9 @@ class SqliteStore:
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
+        reads: Callable[[SqliteTransaction], Prefetch] | None = None,
     ) -> T:
+        # reads: nothing to read ahead; a read in-process costs no round trip.
         if not write:
             await self.settled()
             return self.run(fn, write=False)

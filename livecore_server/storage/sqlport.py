@@ -57,6 +57,7 @@ from livecore_server.storage.rows import (
     gift_of,
     grant_of,
     grant_row,
+    holding_of,
     ledger_entry_of,
     ms,
     outbox_event,
@@ -65,7 +66,18 @@ from livecore_server.storage.rows import (
     player_row,
     purchase_of,
     request_of,
+    stored_response_of,
 )
+
+# The read behind a send's SenderStats, for one sender or (PostgreSQL's commit-group prefetch) for many
+# at once: the latest gift to the recipient inside the cooldown window and the gifts counted since the
+# day's start, read from the sender's gifts since the earlier of the two.
+GIFT_STATS = (
+    "SELECT MAX(CASE WHEN recipient_id = {recipient} AND sent_at > {since} THEN sent_at END),"
+    " COUNT(CASE WHEN sent_at >= {day} THEN 1 END)"
+    " FROM gifts WHERE sender_id = {sender} AND sent_at >= {lower}"
+)
+GIFT_STATS_OF_ONE = GIFT_STATS.format(recipient="?", since="?", day="?", sender="?", lower="?")
 
 
 class Cursor(Protocol):
@@ -376,11 +388,7 @@ class SqlTransaction:
             "SELECT amount, parameters FROM holdings WHERE player_id = ? AND resource_key = ?",
             (player_id, key),
         ).fetchone()
-        return (
-            Holding(key=key)
-            if row is None
-            else Holding(key=key, amount=row[0], parameters=orjson.loads(row[1]))
-        )
+        return holding_of(key, row)
 
     def get_holdings(self, player_id: str) -> dict[str, Holding]:
         rows = self._execute(
@@ -511,10 +519,7 @@ class SqlTransaction:
         # holds at most about one gift per friend).
         day = since if day_start is None else to_millis(day_start)
         last, today = self._execute(
-            "SELECT MAX(CASE WHEN recipient_id = ? AND sent_at > ? THEN sent_at END),"
-            " COUNT(CASE WHEN sent_at >= ? THEN 1 END)"
-            " FROM gifts WHERE sender_id = ? AND sent_at >= ?",
-            (recipient_id, since, day, sender_id, min(since, day)),
+            GIFT_STATS_OF_ONE, (recipient_id, since, day, sender_id, min(since, day))
         ).fetchone()
         return SenderStats(last_to_recipient=dt(last), sent_today=today if day_start is not None else 0)
 
@@ -819,16 +824,7 @@ class SqlTransaction:
             "SELECT fingerprint, status, body, created_at FROM idempotency WHERE scope = ? AND key = ?",
             (scope, key),
         ).fetchone()
-        if row is None:
-            return None
-        return StoredResponse(
-            scope=scope,
-            key=key,
-            fingerprint=row[0],
-            status=row[1],
-            body=bytes(row[2]),
-            created_at=from_millis(row[3]),
-        )
+        return None if row is None else stored_response_of(scope, key, row)
 
     def put_idempotent(self, stored: StoredResponse) -> None:
         self._write(

@@ -7,7 +7,7 @@ The games are described in ``tests/server/gift_support.py``. The manual clock st
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -18,21 +18,10 @@ from tests.server.gift_support import (
     GIFT_SENT_FIELDS,
     Game,
     disable_lapsed,
-    games,
-    start_gift_world,
 )
 
 T0 = "2026-03-02T12:00:00.000Z"
 DAY = 86_400
-
-
-@pytest.fixture
-async def g(db_url: str) -> AsyncIterator[dict[str, Game]]:
-    world = await start_gift_world(db_url)
-    try:
-        yield games(world)
-    finally:
-        await world.client.close()
 
 
 @pytest.fixture

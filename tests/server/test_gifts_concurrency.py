@@ -6,21 +6,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
-
-from tests.server.gift_support import Game, games, start_gift_world
-
-
-@pytest.fixture
-async def g(db_url: str) -> AsyncIterator[dict[str, Game]]:
-    world = await start_gift_world(db_url)
-    try:
-        yield games(world)
-    finally:
-        await world.client.close()
+from tests.server.gift_support import Game
 
 
 def outcome(answer: tuple[int, Any, Any]) -> tuple[int, str]:

@@ -190,3 +190,21 @@ async def test_a_drain_that_breaks_leaves_no_write_waiting(
             break
         await asyncio.sleep(0.01)
     assert groups._waiting == {}
+
+
+async def test_a_write_whose_declared_reads_fail_still_runs_with_its_group(
+    store: PostgresStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken_reads(tx: Any) -> Any:
+        raise KeyError("a route's bug")
+
+    async with _queue_held(store):
+        tasks = [
+            asyncio.create_task(store.run_async(insert(k), queue="game:g", reads=reads))
+            for k, reads in (("a", None), ("b", broken_reads), ("c", None))
+        ]
+        await asyncio.sleep(0.05)
+    txids = await asyncio.gather(*tasks)
+    assert len(set(txids)) == 1
+    assert _rows(store) == {"holder": 1, "a": 1, "b": 1, "c": 1}
+    assert "declaring the reads of a write failed" in caplog.text

@@ -1,0 +1,294 @@
+"""Reads a commit group makes ahead of its writes, on PostgreSQL (docs/architecture.md, "Concurrency").
+
+The writes of one game's queue run one after another in one transaction (:mod:`.postgres_groups`), so
+every read they make is a round trip inside the queue, where nothing else of that game can run: a gift
+send read the sender, its idempotency record, the recipient, the gift key, the friendship, the sender's
+recent gifts and the balance, one round trip each. Instead, each queued write declares what it will read
+(a :class:`Prefetch`, from the request alone), and the group reads all of it for all its writes in two
+set-based round trips before the first write runs. The writes then run unchanged: the transaction
+answers a read from what was prefetched when it can, and from the database otherwise.
+
+What makes that exact: the prefetch reads the transaction's own snapshot, so a prefetched row is what
+the write would have read, unless a write of the group changed it first. Every statement that could
+change a prefetched row therefore forgets it: the writes a send makes forget precisely the rows they
+change (:meth:`Prefetched.gift_written` and the others), and any other statement that is not known to
+leave every prefetched kind alone (:func:`keeps_prefetched`) forgets everything. A write rolled back to
+its savepoint leaves forgotten rows forgotten (they are read again), and changed nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from livecore.clock import from_millis, to_millis
+from livecore.economy import Holding
+from livecore.friends import Friendship
+from livecore.gifts import Gift, SenderStats
+from livecore.idempotency import StoredResponse
+from livecore.players import Player
+from livecore_server.storage.rows import (
+    GIFT_COLUMNS,
+    GIFT_FROM,
+    PLAYER_COLUMNS,
+    dt,
+    gift_of,
+    holding_of,
+    player_of,
+    stored_response_of,
+)
+from livecore_server.storage.sqlport import GIFT_STATS
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+PlayerKey = tuple[str, str]  # (game id, external id)
+
+
+@attrs.frozen
+class GiftSendReads:
+    """What a gift send reads once its two players are known (``livecore.commands.gifts.send``)."""
+
+    sender: PlayerKey
+    recipient: PlayerKey
+    idempotency_key: str | None
+    cost_key: str | None  # the resource the sender pays with, when the gift costs them
+    cooldown_since: datetime
+    day_start: datetime | None
+
+
+@attrs.frozen
+class Prefetch:
+    """The reads one queued write declares; a group reads the union of its writes'."""
+
+    players: tuple[PlayerKey, ...] = ()
+    idempotency: tuple[tuple[str, str], ...] = ()  # (scope, key)
+    gift_sends: tuple[GiftSendReads, ...] = ()
+
+    def __add__(self, other: Prefetch) -> Prefetch:
+        return Prefetch(
+            self.players + other.players,
+            self.idempotency + other.idempotency,
+            self.gift_sends + other.gift_sends,
+        )
+
+
+def union(prefetches: Iterable[Prefetch]) -> Prefetch:
+    total = Prefetch()
+    for prefetch in prefetches:
+        total += prefetch
+    return total
+
+
+class _Missing:
+    pass
+
+
+MISSING: Final = _Missing()  # not prefetched (or forgotten): read the database
+
+
+@attrs.frozen
+class _Stats:
+    """A sender's gift statistics as prefetched for one window; other windows derive from it."""
+
+    cooldown_since: int
+    day_start: int | None
+    last_to_recipient: int | None
+    sent_today: int
+
+
+def stats_for(stats: _Stats, cooldown_since: datetime, day_start: datetime | None) -> SenderStats | None:
+    """The statistics of a later window of the same sender and recipient, when the prefetched one tells
+    them: same counted day, a cooldown window starting no earlier (a later read in the same transaction
+    has a later clock). The latest gift inside the later window is the prefetched latest if it is still
+    inside it, else there is none (the later window is a part of the earlier one). None: read again."""
+    since = to_millis(cooldown_since)
+    day = None if day_start is None else to_millis(day_start)
+    if day != stats.day_start or since < stats.cooldown_since:
+        return None
+    last = stats.last_to_recipient
+    return SenderStats(
+        last_to_recipient=dt(last) if last is not None and last > since else None,
+        sent_today=stats.sent_today if day is not None else 0,
+    )
+
+
+# Statements that change nothing a prefetch reads (players, idempotency records, friendships, gifts and
+# holdings): reads, savepoints, and writes of the outbox, grants and the ledger. The writes of the kinds
+# a prefetch reads forget exactly what they change (Prefetched's *_written); any other statement forgets
+# everything.
+_KEEPING = (
+    "SELECT ",
+    "SAVEPOINT ",
+    "RELEASE SAVEPOINT ",
+    "ROLLBACK TO SAVEPOINT ",
+    "INSERT INTO outbox ",
+    "UPDATE outbox ",
+    "INSERT INTO grants ",
+    "UPDATE grants ",
+    "INSERT INTO ledger ",
+)
+
+
+def keeps_prefetched(statement: str) -> bool:
+    return statement.startswith(_KEEPING)
+
+
+@attrs.define
+class Prefetched:
+    """The rows a group read ahead, by the arguments of the port method that reads them."""
+
+    players: dict[PlayerKey, Player | None] = attrs.Factory(dict)
+    idempotency: dict[tuple[str, str], StoredResponse | None] = attrs.Factory(dict)
+    friendships: dict[tuple[str, str], Friendship | None] = attrs.Factory(dict)
+    gift_keys: dict[tuple[str, str], Gift | None] = attrs.Factory(dict)
+    stats: dict[tuple[str, str], _Stats] = attrs.Factory(dict)  # (sender id, recipient id)
+    holdings: dict[tuple[str, str], Holding] = attrs.Factory(dict)
+
+    def gift_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
+    ) -> SenderStats | None:
+        stats = self.stats.get((sender_id, recipient_id or ""))
+        return None if stats is None else stats_for(stats, cooldown_since, day_start)
+
+    # --- What the writes of a send forget -------------------------------------------------------
+    def player_written(self, player: Player) -> None:
+        """A player row was inserted or updated: forget it, and whatever was read by its key."""
+        for key, value in list(self.players.items()):
+            if key == (player.game_id, player.external_id) or (value is not None and value.id == player.id):
+                del self.players[key]
+        self.gift_keys.clear()  # they carry players' external ids
+
+    def gift_written(self, gift: Gift) -> None:
+        for key in [k for k in self.stats if k[0] == gift.sender_id]:
+            del self.stats[key]
+        for key in [k for k in self.gift_keys if k[0] == gift.sender_id]:
+            del self.gift_keys[key]
+
+    def holding_written(self, player_id: str, key: str) -> None:
+        self.holdings.pop((player_id, key), None)
+
+    def idempotency_written(self, scope: str, key: str) -> None:
+        self.idempotency.pop((scope, key), None)
+
+
+def _unnest(columns: str, types: str) -> str:
+    """``unnest(?::t1[], ?::t2[], ...) AS k(columns)``: one parameter array per column."""
+    arrays = ", ".join(f"?::{t}[]" for t in types.split())
+    return f"unnest({arrays}) AS k({columns})"
+
+
+PLAYERS = (
+    f"SELECT {', '.join('p.' + c.strip() for c in PLAYER_COLUMNS.split(','))}"
+    f" FROM {_unnest('game_id, external_id', 'text text')}"
+    " JOIN players p ON p.game_id = k.game_id AND p.external_id = k.external_id"
+)
+IDEMPOTENCY = (
+    "SELECT i.scope, i.key, i.fingerprint, i.status, i.body, i.created_at"
+    f" FROM {_unnest('scope, key', 'text text')} JOIN idempotency i ON i.scope = k.scope AND i.key = k.key"
+)
+FRIENDSHIPS = (
+    "SELECT f.player_id, f.friend_id, f.since"
+    f" FROM {_unnest('a, b', 'text text')} JOIN friendships f ON f.player_id = k.a AND f.friend_id = k.b"
+)
+GIFT_KEYS = (
+    f"SELECT {GIFT_COLUMNS} {GIFT_FROM}"
+    f" JOIN {_unnest('sender, key', 'text text')} ON g.sender_id = k.sender AND g.idempotency_key = k.key"
+)
+STATS = (
+    "SELECT k.sender, k.recipient, s.* FROM"
+    f" {_unnest('sender, recipient, since, day', 'text text bigint bigint')} CROSS JOIN LATERAL ("
+    + GIFT_STATS.format(
+        recipient="k.recipient",
+        since="k.since",
+        day="k.day",
+        sender="k.sender",
+        lower="LEAST(k.since, k.day)",
+    )
+    + ") s"
+)
+HOLDINGS = (
+    "SELECT h.player_id, h.resource_key, h.amount, h.parameters"
+    f" FROM {_unnest('player, key', 'text text')}"
+    " JOIN holdings h ON h.player_id = k.player AND h.resource_key = k.key"
+)
+
+
+def _columns(rows: Iterable[tuple[Any, ...]]) -> list[list[Any]]:
+    """Parameter rows as one list per column (the arrays of an unnest)."""
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
+    """Read everything ``prefetch`` names, in two round trips: the players and idempotency records, then
+    what the gift sends read by their players' ids."""
+    found = Prefetched()
+    sends = prefetch.gift_sends
+    player_keys = sorted({*prefetch.players, *(s.sender for s in sends), *(s.recipient for s in sends)})
+    idempotency_keys = sorted(set(prefetch.idempotency))
+    first: list[tuple[str, list[list[Any]]]] = []
+    if player_keys:
+        first.append((PLAYERS, _columns(player_keys)))
+    if idempotency_keys:
+        first.append((IDEMPOTENCY, _columns(idempotency_keys)))
+    results = iter(tx.execute_together(first))
+    if player_keys:
+        found.players = dict.fromkeys(player_keys)
+        for row in next(results):
+            player = player_of(row)
+            found.players[player.game_id, player.external_id] = player
+    if idempotency_keys:
+        found.idempotency = dict.fromkeys(idempotency_keys)
+        for row in next(results):
+            found.idempotency[row[0], row[1]] = stored_response_of(row[0], row[1], row[2:])
+    _load_sends(tx, sends, found)
+    return found
+
+
+def _load_sends(tx: PostgresTransaction, sends: tuple[GiftSendReads, ...], found: Prefetched) -> None:
+    pairs: set[tuple[str, str]] = set()
+    keys: set[tuple[str, str]] = set()
+    windows: dict[tuple[str, str], tuple[int, int | None]] = {}
+    costs: set[tuple[str, str]] = set()
+    for send in sends:
+        sender, recipient = found.players.get(send.sender), found.players.get(send.recipient)
+        if sender is None or recipient is None:
+            continue  # the send is refused before it reads anything else
+        pairs.add((sender.id, recipient.id))
+        if send.idempotency_key is not None:
+            keys.add((sender.id, send.idempotency_key))
+        day = None if send.day_start is None else to_millis(send.day_start)
+        windows[sender.id, recipient.id] = (to_millis(send.cooldown_since), day)
+        if send.cost_key is not None:
+            costs.add((sender.id, send.cost_key))
+    if not pairs:
+        return
+    statements: list[tuple[str, list[list[Any]]]] = [(FRIENDSHIPS, _columns(sorted(pairs)))]
+    if keys:
+        statements.append((GIFT_KEYS, _columns(sorted(keys))))
+    # Without a daily limit nothing is counted: the read stays inside the cooldown window, as gift_stats'.
+    stats_rows = sorted(
+        (s, r, since, since if day is None else day) for (s, r), (since, day) in windows.items()
+    )
+    statements.append((STATS, _columns(stats_rows)))
+    if costs:
+        statements.append((HOLDINGS, _columns(sorted(costs))))
+    results = iter(tx.execute_together(statements))
+    found.friendships = dict.fromkeys(sorted(pairs))
+    for a, b, since in next(results):
+        found.friendships[a, b] = Friendship(a, b, from_millis(since))
+    if keys:
+        found.gift_keys = dict.fromkeys(sorted(keys))
+        for row in next(results):
+            gift = gift_of(row)
+            found.gift_keys[gift.sender_id, gift.idempotency_key or ""] = gift
+    for sender_id, recipient_id, last, today in next(results):
+        since, day = windows[sender_id, recipient_id]
+        found.stats[sender_id, recipient_id] = _Stats(since, day, last, today)
+    if costs:
+        found.holdings = {(p, k): holding_of(k, None) for p, k in costs}
+        for player_id, key, amount, parameters in next(results):
+            found.holdings[player_id, key] = holding_of(key, (amount, parameters))
