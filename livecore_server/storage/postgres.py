@@ -541,6 +541,7 @@ class PostgresTransaction(SqlTransaction):
         # What a commit group read ahead for its writes (postgres_prefetch), while it is still exact.
         self.prefetched: Prefetched | None = None
         self._exact_write = False  # a write that forgets exactly what it changes is running
+        self._writer: psycopg.Cursor[Any] | None = None  # _write's
 
     def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
         self._forget(statement)
@@ -551,7 +552,11 @@ class PostgresTransaction(SqlTransaction):
 
     def _write(self, statement: str, params: Sequence[Any] = ()) -> None:
         self._forget(statement)
-        self.conn.execute(_placeholders(statement), params)
+        # One cursor for all of them: nobody reads their results, and a cursor per statement cost about
+        # four times psycopg's own work per statement (measured: 125-189 against 30 µs here).
+        if self._writer is None:
+            self._writer = self.conn.cursor()
+        self._writer.execute(_placeholders(statement), params)
 
     def execute_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """Several reads in one round trip: their rows, in order."""
