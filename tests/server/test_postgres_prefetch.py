@@ -5,25 +5,47 @@ write of the group has changed it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import attrs
 import psycopg
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from livecore.clock import to_millis
-from livecore.games import ResourceType
-from livecore.gifts import Gift, GiftStatus, SenderStats
+from livecore.clock import ManualClock, to_millis
+from livecore.commands import Runtime
+from livecore.commands import friends as friends_cmd
+from livecore.commands import gifts as gifts_cmd
+from livecore.commands.economy import server_adjust
+from livecore.commands.players import first_contact
+from livecore.errors import LivecoreError
+from livecore.games import Game, ResourceType
+from livecore.gifts import Gift, GiftStatus, SenderStats, SendRequest, stats_window
+from livecore.hashing import KeyedHasher
+from livecore.idempotency import StoredResponse
+from livecore.rand import SeededRandomSource
+from livecore.scope import Environment, Scope
+from livecore_server.manifest import parse_manifest
 from livecore_server.storage import postgres_groups
+from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
 from livecore_server.storage.postgres_prefetch import (
+    GiftSendReads,
+    Prefetch,
     Prefetched,
     _Stats,
     keeps_prefetched,
     stats_for,
 )
-from tests.server.gift_support import Game
+from livecore_server.storage.sqlport import SqlTransaction
+from tests.postgres_support import drop_store, new_store, require_postgres
+from tests.server.gift_support import Game as GiftGame
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
@@ -118,7 +140,7 @@ def backend() -> str:
     return "postgres"
 
 
-async def _in_one_group(game: Game, sends: list[Any]) -> tuple[list[tuple[int, Any, Any]], int]:
+async def _in_one_group(game: GiftGame, sends: list[Any]) -> tuple[list[tuple[int, Any, Any]], int]:
     """Run ``sends`` (awaitables of requests) so that they wait for the game's queue together, behind a
     write that holds it; their answers, and how many times the group's writer waited for PostgreSQL."""
     store = game.world.services.store
@@ -167,7 +189,7 @@ async def _in_one_group(game: Game, sends: list[Any]) -> tuple[list[tuple[int, A
 
 
 async def test_a_group_of_sends_waits_for_postgres_the_same_few_times_whatever_its_size(
-    g: dict[str, Game],
+    g: dict[str, GiftGame],
 ) -> None:
     gala = g["gala"]
     senders = [f"s{i}" for i in range(6)]
@@ -185,7 +207,7 @@ async def test_a_group_of_sends_waits_for_postgres_the_same_few_times_whatever_i
     assert (n_few, n_many) == (2, 2)
 
 
-async def test_sends_of_one_group_see_each_others_gifts_balance_and_keys(g: dict[str, Game]) -> None:
+async def test_sends_of_one_group_see_each_others_gifts_balance_and_keys(g: dict[str, GiftGame]) -> None:
     """The second send of a pair in one group is on cooldown, a debit sees the one before it, and a key
     used twice answers the first gift: prefetched rows are forgotten when the group's writes change them."""
     quota = g["quota"]  # cooldown 1 hour, daily limit 3, gold costs the sender
@@ -215,3 +237,192 @@ async def test_sends_of_one_group_see_each_others_gifts_balance_and_keys(g: dict
         (409, "gift_limit_reached"),
     ], answers
     assert answers[3][1]["data"]["gift"]["giftId"] == answers[4][1]["data"]["gift"]["giftId"]
+
+
+# --- Property: a read answered from what was read ahead is what the database answers -----------------
+
+PG_MANIFEST = """
+studio = "pf"
+[games.g]
+name = "G"
+economy = "platform"
+[games.g.gifting]
+enabled = true
+cooldown_seconds = 60
+daily_send_limit = 4
+[games.g.resources.coins]
+type = "currency"
+giftable = true
+max_per_gift = 50
+costs_sender = true
+[games.g.resources.gems]
+type = "currency"
+giftable = true
+max_per_gift = 5
+"""
+GID = "gam_pf"
+NAMES = ("a", "b", "c", "zed")  # zed does not exist until an op makes it
+PICKED = st.sampled_from(("a", "b", "a", "b", "c", "zed"))  # mostly the two friends
+KEYS = ("k1", "k2")
+SCOPE_KEY = "gam_pf:test:gifts.send"
+
+
+class _Rollback(Exception):
+    pass
+
+
+@attrs.frozen
+class _World:
+    store: PostgresStore
+    rt: Runtime
+    scope: Scope
+    game: Game
+
+
+@pytest.fixture
+def pf() -> Iterator[_World]:
+    """A game with players a, b and c, a and b friends, a and b holding coins (committed once; every
+    example of the property runs in a transaction that is rolled back)."""
+    require_postgres()
+    manifest = parse_manifest(PG_MANIFEST)
+    game = Game(id=GID, studio_id="std_pf", key="g", name="G", settings=manifest.games["g"].settings())
+    store = new_store()
+    try:
+        store.put_game(game)
+        rt = Runtime(clock=ManualClock(T0), rng=SeededRandomSource(5), hasher=KeyedHasher(b"k" * 32))
+        scope = Scope(studio_id="std_pf", game_id=GID, env=Environment.TEST)
+        world = _World(store, rt, scope, game)
+
+        def seed(tx: Any) -> None:
+            for name in NAMES[:3]:
+                first_contact(tx, rt, scope, name)
+            a, b = tx.get_player(GID, "a"), tx.get_player(GID, "b")
+            friends_cmd.add(tx, rt, scope, game, a, b)
+            friends_cmd.add(tx, rt, scope, game, b, a)
+            # A gift a -> b at the start: a's statistics read ahead hold a latest gift, which later
+            # windows drop once the clock has moved past it.
+            request = SendRequest(ResourceType.CURRENCY, "gems", 1)
+            gifts_cmd.send(tx, rt, scope, game, a, b, request)
+            for p in (a, b):
+                server_adjust(
+                    tx, rt, scope, game, p, ResourceType.CURRENCY, "coins", 5,
+                    credit=True, note=None, source_ref_id=None,
+                )  # fmt: skip
+
+        store.run(seed)
+        yield world
+    finally:
+        drop_store(store)
+
+
+def _declared(w: _World) -> Prefetch:
+    since, day = stats_window(w.game.settings.gifting, w.rt.clock.now())
+    return Prefetch(
+        players=tuple((GID, n) for n in NAMES),
+        idempotency=tuple((SCOPE_KEY, k) for k in KEYS),
+        gift_sends=tuple(
+            GiftSendReads((GID, s), (GID, r), "k1", "coins", since, day)
+            for s in NAMES
+            for r in NAMES
+            if s != r
+        ),
+    )
+
+
+def _all_reads_agree(tx: PostgresTransaction, w: _World) -> None:
+    """Every read the prefetch may answer, through the transaction and straight from the database."""
+    base = SqlTransaction
+    since, day = stats_window(w.game.settings.gifting, w.rt.clock.now())
+    ids = []
+    for name in NAMES:
+        player = tx.get_player(GID, name)
+        assert player == base.get_player(tx, GID, name)
+        if player is not None:
+            ids.append(player.id)
+    for key in KEYS:
+        assert tx.get_idempotent(SCOPE_KEY, key) == base.get_idempotent(tx, SCOPE_KEY, key)
+    for s in ids:
+        assert tx.get_holding(s, "coins") == base.get_holding(tx, s, "coins")
+        for key in KEYS:
+            assert tx.gift_by_key(s, key) == base.gift_by_key(tx, s, key)
+        for r in ids:
+            if s != r:
+                assert tx.get_friendship(s, r) == base.get_friendship(tx, s, r)
+                assert tx.gift_stats(s, r, since, day) == base.gift_stats(tx, s, r, since, day)
+
+
+OPS = st.one_of(
+    st.tuples(st.just("send"), PICKED, PICKED,
+              st.sampled_from(("coins", "gems")), st.sampled_from((None, *KEYS))),
+    st.tuples(st.just("credit"), PICKED, st.integers(1, 3)),
+    st.tuples(st.just("record"), st.sampled_from(KEYS)),
+    st.tuples(st.just("touch"), PICKED),
+    st.tuples(st.just("register"), PICKED),
+    st.tuples(st.just("befriend"), PICKED, PICKED),
+    st.tuples(st.just("other"),),
+)  # fmt: skip
+
+
+def _apply(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
+    kind, *args = op
+    now = w.rt.clock.now()
+    find = functools.partial(tx.get_player, GID)
+    if kind == "send":
+        sender, recipient = find(args[0]), find(args[1])
+        if sender is not None and recipient is not None:
+            request = SendRequest(ResourceType.CURRENCY, args[2], 1, idempotency_key=args[3])
+            gifts_cmd.send(tx, w.rt, w.scope, w.game, sender, recipient, request)
+    elif kind == "credit" and (player := find(args[0])) is not None:
+        server_adjust(
+            tx, w.rt, w.scope, w.game, player, ResourceType.CURRENCY, "coins", args[1],
+            credit=True, note=None, source_ref_id=None,
+        )  # fmt: skip
+    elif kind == "record":
+        tx.put_idempotent(StoredResponse(SCOPE_KEY, args[0], "fp", 201, b"{}", now))
+    elif kind == "touch" and (player := find(args[0])) is not None:
+        tx.update_player(attrs.evolve(player, last_seen_at=now))
+    elif kind == "register":
+        first_contact(tx, w.rt, w.scope, args[0])
+    elif kind == "befriend":
+        a, b = find(args[0]), find(args[1])
+        if a is not None and b is not None and a.id != b.id:
+            friends_cmd.add(tx, w.rt, w.scope, w.game, a, b)
+    elif kind == "other":
+        # A write the prefetch knows nothing about, changing a prefetched kind.
+        tx.execute(
+            "UPDATE holdings SET amount = amount + 1"
+            " WHERE player_id IN (SELECT id FROM players WHERE game_id = ?)",
+            (GID,),
+        )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45), st.booleans()), min_size=1, max_size=10)
+)
+def test_a_read_answered_from_the_reads_ahead_is_what_the_database_answers(
+    pf: _World, steps: list[tuple[tuple[Any, ...], bool, int, bool]]
+) -> None:
+    """Writes of a group in any order, kept or rolled back to their savepoint, with the clock moving
+    (windows of the gift statistics move on): after each, every prefetchable read agrees."""
+    clock = ManualClock(T0)  # each example from the same instant (the seed's)
+    pf = attrs.evolve(pf, rt=attrs.evolve(pf.rt, clock=clock))
+    with contextlib.suppress(_Rollback), pf.store.transaction(queue=f"game:{GID}") as tx:
+        tx.prefetch(_declared(pf))
+        _all_reads_agree(tx, pf)
+        for op, keep, seconds, check_before in steps:
+            clock.advance(seconds)
+            if check_before:
+                _all_reads_agree(tx, pf)
+            tx.savepoint()
+            try:
+                _apply(tx, pf, op)
+            except LivecoreError:
+                tx.rollback_to_savepoint()
+            else:
+                if keep:
+                    tx.release_savepoint()
+                else:
+                    tx.rollback_to_savepoint()
+            _all_reads_agree(tx, pf)
+        raise _Rollback
