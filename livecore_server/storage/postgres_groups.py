@@ -4,7 +4,7 @@ A game's writes run one at a time across every process (``PostgresStore.transact
 session advisory lock). Handing that lock from one request's transaction to the next costs about as much
 as the write itself: the next holder's thread has to wake up and win the GIL before its first statement
 goes out. So the writes of one queue that wait in one process run together, one after another, in one
-transaction on one worker thread, after reading ahead, in two round trips, what they declared they would
+transaction on one worker thread, after reading ahead, in one round trip, what they declared they would
 read (:mod:`.postgres_prefetch`): each in a SAVEPOINT of its own, so one that raises (a rule refused it,
 a constraint failed) rolls back alone and answers its own error, and the group commits once. Every answer
 waits for that COMMIT, so nothing is acknowledged before it is durable; a COMMIT that fails fails every
@@ -122,8 +122,8 @@ class QueueGroups:
 
     def _write_group(self, queue: str, group: list[_Write]) -> None:
         store = self._store
-        # First without waiting for each write's answers: a group then costs its two prefetch round
-        # trips and its COMMIT's, whatever its size. Should a statement fail, nothing says whose it was
+        # First without waiting for each write's answers: a group then costs its prefetch's round trip
+        # and its COMMIT's, whatever its size. Should a statement fail, nothing says whose it was
         # (it surfaces later, at the latest at the COMMIT): the group runs again with each write waiting
         # for its own answers, so that the failure is its writer's alone.
         careful = False

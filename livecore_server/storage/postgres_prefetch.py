@@ -4,8 +4,8 @@ The writes of one game's queue run one after another in one transaction (:mod:`.
 every read they make is a round trip inside the queue, where nothing else of that game can run: a gift
 send read the sender, its idempotency record, the recipient, the gift key, the friendship, the sender's
 recent gifts and the balance, one round trip each. Instead, each queued write declares what it will read
-(a :class:`Prefetch`, from the request alone), and the group reads all of it for all its writes in two
-set-based round trips before the first write runs. The writes then run unchanged: the transaction
+(a :class:`Prefetch`, from the request alone), and the group reads all of it for all its writes in one
+round trip of set-based statements before the first write runs. The writes then run unchanged: the transaction
 answers a read from what was prefetched when it can, and from the database otherwise.
 
 What makes that exact: the prefetch reads the transaction's own snapshot, so a prefetched row is what
@@ -190,30 +190,36 @@ IDEMPOTENCY = (
     "SELECT i.scope, i.key, i.fingerprint, i.status, i.body, i.created_at"
     f" FROM {_unnest('scope, key', 'text text')} JOIN idempotency i ON i.scope = k.scope AND i.key = k.key"
 )
+# A gift send's reads name its players by external id and join them here, so that they travel in the
+# same round trip as the players themselves.
+_SENDER = "JOIN players s ON s.game_id = k.game AND s.external_id = k.sender"
+_RECIPIENT = "JOIN players r ON r.game_id = k.game AND r.external_id = k.recipient"
 FRIENDSHIPS = (
-    "SELECT f.player_id, f.friend_id, f.since"
-    f" FROM {_unnest('a, b', 'text text')} JOIN friendships f ON f.player_id = k.a AND f.friend_id = k.b"
+    "SELECT s.id, r.id, f.since"
+    f" FROM {_unnest('game, sender, recipient', 'text text text')} {_SENDER} {_RECIPIENT}"
+    " JOIN friendships f ON f.player_id = s.id AND f.friend_id = r.id"
 )
 GIFT_KEYS = (
-    f"SELECT {GIFT_COLUMNS} {GIFT_FROM}"
-    f" JOIN {_unnest('sender, key', 'text text')} ON g.sender_id = k.sender AND g.idempotency_key = k.key"
+    f"SELECT {GIFT_COLUMNS} {GIFT_FROM} JOIN {_unnest('game, sender, key', 'text text text')}"
+    " ON s.game_id = k.game AND s.external_id = k.sender AND g.idempotency_key = k.key"
 )
 STATS = (
-    "SELECT k.sender, k.recipient, s.* FROM"
-    f" {_unnest('sender, recipient, since, day', 'text text bigint bigint')} CROSS JOIN LATERAL ("
+    "SELECT s.id, r.id, x.* FROM"
+    f" {_unnest('game, sender, recipient, since, day', 'text text text bigint bigint')}"
+    f" {_SENDER} {_RECIPIENT} CROSS JOIN LATERAL ("
     + GIFT_STATS.format(
-        recipient="k.recipient",
+        recipient="r.id",
         since="k.since",
         day="k.day",
-        sender="k.sender",
+        sender="s.id",
         lower="LEAST(k.since, k.day)",
     )
-    + ") s"
+    + ") x"
 )
-HOLDINGS = (
-    "SELECT h.player_id, h.resource_key, h.amount, h.parameters"
-    f" FROM {_unnest('player, key', 'text text')}"
-    " JOIN holdings h ON h.player_id = k.player AND h.resource_key = k.key"
+HOLDINGS = (  # every sender found, with or without a holding of the key
+    "SELECT s.id, k.key, h.amount, h.parameters"
+    f" FROM {_unnest('game, sender, key', 'text text text')} {_SENDER}"
+    " LEFT JOIN holdings h ON h.player_id = s.id AND h.resource_key = k.key"
 )
 
 
@@ -223,18 +229,39 @@ def _columns(rows: Iterable[tuple[Any, ...]]) -> list[list[Any]]:
 
 
 def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
-    """Read everything ``prefetch`` names, in two round trips: the players and idempotency records, then
-    what the gift sends read by their players' ids."""
+    """Read everything ``prefetch`` names, in one round trip."""
     found = Prefetched()
     sends = prefetch.gift_sends
     player_keys = sorted({*prefetch.players, *(s.sender for s in sends), *(s.recipient for s in sends)})
     idempotency_keys = sorted(set(prefetch.idempotency))
-    first: list[tuple[str, list[list[Any]]]] = []
-    if player_keys:
-        first.append((PLAYERS, _columns(player_keys)))
-    if idempotency_keys:
-        first.append((IDEMPOTENCY, _columns(idempotency_keys)))
-    results = iter(tx.execute_together(first))
+    pairs = sorted({(*s.sender, s.recipient[1]) for s in sends if s.sender[0] == s.recipient[0]})
+    keys = sorted({(*s.sender, s.idempotency_key) for s in sends if s.idempotency_key is not None})
+    costs = sorted({(*s.sender, s.cost_key) for s in sends if s.cost_key is not None})
+    # Without a daily limit nothing is counted: the read stays inside the cooldown window, as gift_stats'.
+    windows = {
+        (*s.sender, s.recipient[1]): (
+            to_millis(s.cooldown_since),
+            None if s.day_start is None else to_millis(s.day_start),
+        )
+        for s in sends
+        if s.sender[0] == s.recipient[0]
+    }
+    statements = [
+        (sql, _columns(rows))
+        for sql, rows in (
+            (PLAYERS, player_keys),
+            (IDEMPOTENCY, idempotency_keys),
+            (FRIENDSHIPS, pairs),
+            (GIFT_KEYS, keys),
+            (
+                STATS,
+                [(*k, since, since if day is None else day) for k, (since, day) in sorted(windows.items())],
+            ),
+            (HOLDINGS, costs),
+        )
+        if rows
+    ]
+    results = iter(tx.execute_together(statements))
     if player_keys:
         found.players = dict.fromkeys(player_keys)
         for row in next(results):
@@ -244,51 +271,27 @@ def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
         found.idempotency = dict.fromkeys(idempotency_keys)
         for row in next(results):
             found.idempotency[row[0], row[1]] = stored_response_of(row[0], row[1], row[2:])
-    _load_sends(tx, sends, found)
-    return found
-
-
-def _load_sends(tx: PostgresTransaction, sends: tuple[GiftSendReads, ...], found: Prefetched) -> None:
-    pairs: set[tuple[str, str]] = set()
-    keys: set[tuple[str, str]] = set()
-    windows: dict[tuple[str, str], tuple[int, int | None]] = {}
-    costs: set[tuple[str, str]] = set()
-    for send in sends:
-        sender, recipient = found.players.get(send.sender), found.players.get(send.recipient)
-        if sender is None or recipient is None:
-            continue  # the send is refused before it reads anything else
-        pairs.add((sender.id, recipient.id))
-        if send.idempotency_key is not None:
-            keys.add((sender.id, send.idempotency_key))
-        day = None if send.day_start is None else to_millis(send.day_start)
-        windows[sender.id, recipient.id] = (to_millis(send.cooldown_since), day)
-        if send.cost_key is not None:
-            costs.add((sender.id, send.cost_key))
-    if not pairs:
-        return
-    statements: list[tuple[str, list[list[Any]]]] = [(FRIENDSHIPS, _columns(sorted(pairs)))]
+    ids = {key: p.id for key, p in found.players.items() if p is not None}
+    if pairs:
+        # No row: not friends, for every pair of players that exist.
+        found.friendships = {
+            (ids[g, a], ids[g, b]): None for g, a, b in pairs if (g, a) in ids and (g, b) in ids
+        }
+        for a, b, since in next(results):
+            found.friendships[a, b] = Friendship(a, b, from_millis(since))
     if keys:
-        statements.append((GIFT_KEYS, _columns(sorted(keys))))
-    # Without a daily limit nothing is counted: the read stays inside the cooldown window, as gift_stats'.
-    stats_rows = sorted(
-        (s, r, since, since if day is None else day) for (s, r), (since, day) in windows.items()
-    )
-    statements.append((STATS, _columns(stats_rows)))
-    if costs:
-        statements.append((HOLDINGS, _columns(sorted(costs))))
-    results = iter(tx.execute_together(statements))
-    found.friendships = dict.fromkeys(sorted(pairs))
-    for a, b, since in next(results):
-        found.friendships[a, b] = Friendship(a, b, from_millis(since))
-    if keys:
-        found.gift_keys = dict.fromkeys(sorted(keys))
+        found.gift_keys = {(ids[g, a], key): None for g, a, key in keys if (g, a) in ids}
         for row in next(results):
             gift = gift_of(row)
             found.gift_keys[gift.sender_id, gift.idempotency_key or ""] = gift
-    for sender_id, recipient_id, last, today in next(results):
-        since, day = windows[sender_id, recipient_id]
-        found.stats[sender_id, recipient_id] = _Stats(since, day, last, today)
+    if windows:
+        by_ids = {
+            (ids[g, a], ids[g, b]): w for (g, a, b), w in windows.items() if (g, a) in ids and (g, b) in ids
+        }
+        for sender_id, recipient_id, last, today in next(results):
+            since, day = by_ids[sender_id, recipient_id]
+            found.stats[sender_id, recipient_id] = _Stats(since, day, last, today)
     if costs:
-        found.holdings = {(p, k): holding_of(k, None) for p, k in costs}
         for player_id, key, amount, parameters in next(results):
-            found.holdings[player_id, key] = holding_of(key, (amount, parameters))
+            found.holdings[player_id, key] = holding_of(key, None if amount is None else (amount, parameters))
+    return found
