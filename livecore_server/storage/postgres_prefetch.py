@@ -1,4 +1,5 @@
-"""Reads a commit group makes ahead of its writes, on PostgreSQL (docs/architecture.md, "Concurrency").
+"""Reads a commit group makes ahead of its writes, on PostgreSQL (docs/architecture.md, "Reads ahead of
+a group").
 
 The writes of one game's queue run one after another in one transaction (:mod:`.postgres_groups`), so
 every read they make is a round trip inside the queue, where nothing else of that game can run: a gift
