@@ -49,6 +49,7 @@ from livecore.idempotency import StoredResponse
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore.store import Transaction
+from livecore_server.storage.postgres_batches import shape_of, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_prefetch import MISSING, Prefetch, Prefetched, keeps_prefetched, load
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
@@ -350,7 +351,9 @@ class PostgresStore:
                     _end_implicit_transaction(pipeline)
                 conn.execute(begin)
                 with self._ended(conn):
-                    yield PostgresTransaction(conn, self, pipeline)
+                    tx = PostgresTransaction(conn, self, pipeline)
+                    yield tx
+                    tx.send_held()
                 commit = conn.execute("COMMIT")
                 if queue is not None:
                     conn.execute(UNLOCK_QUEUE, (queue,))
@@ -506,6 +509,14 @@ def _placeholders(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
+@functools.lru_cache(maxsize=1024)
+def _numbered(statement: str) -> str:
+    """A shared statement in PostgreSQL's own style, for a raw cursor: ``?`` placeholders become ``$1``,
+    ``$2``, ...; psycopg then sends it as it is (see PostgresTransaction._send)."""
+    parts = statement.split("?")
+    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
+
+
 def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
@@ -541,9 +552,40 @@ class PostgresTransaction(SqlTransaction):
         # What a commit group read ahead for its writes (postgres_prefetch), while it is still exact.
         self.prefetched: Prefetched | None = None
         self._exact_write = False  # a write that forgets exactly what it changes is running
-        self._writer: psycopg.Cursor[Any] | None = None  # _write's
+        self._writer: psycopg.RawCursor[Any] | None = None  # _send's
+        self._readers: list[psycopg.RawCursor[Any]] = []  # execute_together's, reused (as _writer)
+        # Inserts held back until a statement whose answer is read, or the COMMIT (postgres_batches);
+        # None: every statement goes out as it comes (not pipelined, or a group running carefully).
+        self._held: list[tuple[str, Sequence[Any]]] | None = [] if pipeline is not None else None
+        # Where the running write of a group began in _held, while its SAVEPOINT has not gone out: it
+        # goes out only if the write sends a statement, so a write whose statements are all held back
+        # costs no savepoint, and one that fails just drops what it held.
+        self._unit_at: int | None = None
+
+    def hold_writes(self, hold: bool) -> None:
+        """Hold inserts back (the default in a pipelined transaction) or send each as it comes."""
+        self.send_held()
+        self._held = [] if hold and self._pipeline is not None else None
+
+    def send_held(self) -> None:
+        """Send what is held back (and the running write's SAVEPOINT before its part of it), without
+        waiting for the answers."""
+        held = self._held
+        if not held and self._unit_at is None:
+            return
+        assert held is not None
+        at = len(held) if self._unit_at is None else self._unit_at
+        for statement, params in together(held[:at]):
+            self._send(statement, params)
+        if self._unit_at is not None:
+            self._unit_at = None
+            self._send("SAVEPOINT unit")
+            for statement, params in together(held[at:]):
+                self._send(statement, params)
+        held.clear()
 
     def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        self.send_held()
         self._forget(statement)
         cursor = self.conn.execute(_placeholders(statement), params)
         if self._pipeline is not None:
@@ -551,21 +593,36 @@ class PostgresTransaction(SqlTransaction):
         return cursor
 
     def _write(self, statement: str, params: Sequence[Any] = ()) -> None:
-        self._forget(statement)
+        self._forget(statement)  # now, not when it goes out: a read in between must not be answered ahead
+        if self._held is not None and shape_of(statement) is not None:
+            self._held.append((statement, params))
+        else:
+            self.send_held()
+            self._send(statement, params)
+
+    def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
+        """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""
         # One cursor for all of them: nobody reads their results, and a cursor per statement cost psycopg
-        # about half as much work again per statement (docs/architecture.md: 90-96 against 57 µs).
+        # about half as much work again per statement (docs/architecture.md: 90-96 against 57 µs). A raw
+        # one: psycopg converts a %s statement of more than 50 parameters (the inserts sent together)
+        # anew each time, which cost more than twice the client time of sending it (docs/architecture.md).
         if self._writer is None:
-            self._writer = self.conn.cursor()
-        self._writer.execute(_placeholders(statement), params)
+            self._writer = psycopg.RawCursor(self.conn)
+        self._writer.execute(_numbered(statement), params)
 
     def execute_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """Several reads in one round trip: their rows, in order."""
-        cursors = [self.conn.execute(_placeholders(s), params) for s, params in statements]
+        self.send_held()
+        while len(self._readers) < len(statements):
+            self._readers.append(psycopg.RawCursor(self.conn))
+        for cursor, (statement, params) in zip(self._readers, statements, strict=False):
+            cursor.execute(_numbered(statement), params)
         if self._pipeline is not None:
             self._pipeline.sync()
-        return [cursor.fetchall() for cursor in cursors]
+        return [cursor.fetchall() for cursor in self._readers[: len(statements)]]
 
     def _executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
+        self.send_held()
         self._forget(statement)
         rows = list(params)
         if rows:
@@ -576,14 +633,22 @@ class PostgresTransaction(SqlTransaction):
 
     # --- A write of a commit group (postgres_groups) -------------------------------------------
     def savepoint(self) -> None:
-        self._write("SAVEPOINT unit")
+        if self._held is not None:
+            self._unit_at = len(self._held)  # sent with the first statement that goes out (send_held)
+        else:
+            self._send("SAVEPOINT unit")
 
     def release_savepoint(self, *, wait: bool = True) -> None:
         """Release it; with ``wait``, wait for the answers of everything sent since (errors are raised
         here). Without, they come with the next statement that waits, or the COMMIT."""
-        self._write("RELEASE SAVEPOINT unit")
         assert self._pipeline is not None  # groups are write transactions, which are pipelined
+        if self._unit_at is not None:
+            self._unit_at = None  # nothing of the write went out: its held inserts just stay held
+        else:
+            # What the write still holds goes out later, outside the savepoint: it is kept either way.
+            self._send("RELEASE SAVEPOINT unit")
         if wait:
+            self.send_held()
             self._pipeline.sync()
 
     def rollback_to_savepoint(self, *, wait: bool = True) -> None:
@@ -591,14 +656,22 @@ class PostgresTransaction(SqlTransaction):
         ``wait``, nothing sent before is waited for: should any of it have failed, PostgreSQL skips the
         rollback too and the transaction fails where the next answer is read."""
         assert self._pipeline is not None
+        if self._unit_at is not None:
+            # Nothing of the write went out: dropping what it held undoes it.
+            assert self._held is not None
+            del self._held[self._unit_at :]
+            self._unit_at = None
+            return
+        if self._held:
+            self._held.clear()  # held since its SAVEPOINT went out (send_held): the write's own
         if wait:
             # First the answers still on their way: after a failed statement, those of what was sent
             # behind it (PipelineAborted), or the errors of writes of a write that raised for its own
             # reasons. The write has failed already; they change nothing.
             with contextlib.suppress(psycopg.Error):
                 self._pipeline.sync()
-        self._write("ROLLBACK TO SAVEPOINT unit")
-        self._write("RELEASE SAVEPOINT unit")
+        self._send("ROLLBACK TO SAVEPOINT unit")
+        self._send("RELEASE SAVEPOINT unit")
         if wait:
             self._pipeline.sync()
 

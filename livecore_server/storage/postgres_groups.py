@@ -58,16 +58,22 @@ class _Refused:
     error: Exception
 
 
+@attrs.define
+class _Queue:
+    waiting: list[_Write] = attrs.Factory(list)  # for the next group
+    # Worker threads writing the queue's groups: one, or two while the next group waits behind the COMMIT
+    # of the one before (QueueGroups._start_next).
+    drains: int = 0
+
+
 class QueueGroups:
-    """The writes of each queue waiting in this process, and the group of each queue being written."""
+    """The writes of each queue waiting in this process, and the groups of each queue being written."""
 
     def __init__(self, store: PostgresStore, retryable: tuple[type[Exception], ...]) -> None:
         self._store = store
         self._retryable = retryable
         self._lock = threading.Lock()
-        # A queue is a key here while a worker thread writes its groups; the list is what waits for the
-        # next group.
-        self._waiting: dict[str, list[_Write]] = {}
+        self._queues: dict[str, _Queue] = {}  # a queue is here while a worker thread writes its groups
 
     async def run(
         self,
@@ -80,12 +86,12 @@ class QueueGroups:
         loop = asyncio.get_running_loop()
         write = _Write(fn, loop.create_future(), loop, reads)
         with self._lock:
-            waiting = self._waiting.get(queue)
-            if waiting is None:
-                self._waiting[queue] = [write]
-            else:
-                waiting.append(write)
-        if waiting is None:
+            q = self._queues.setdefault(queue, _Queue())
+            q.waiting.append(write)
+            start = q.drains == 0
+            if start:
+                q.drains = 1
+        if start:
             try:
                 loop.run_in_executor(self._store.executor, self._drain, queue)
             except BaseException as exc:  # the executor is shut down: the store is closing
@@ -95,16 +101,19 @@ class QueueGroups:
         return answer
 
     def _drain(self, queue: str) -> None:
-        """Write the groups of ``queue`` until none waits (on a worker thread)."""
+        """Write the groups of ``queue`` until none waits, or until another drain writes the next one
+        (on a worker thread)."""
         group: list[_Write] = []
         try:
             while True:
                 with self._lock:
-                    waiting = self._waiting[queue]
-                    if not waiting:
-                        del self._waiting[queue]
+                    q = self._queues[queue]
+                    if not q.waiting or (group and q.drains > 1):
+                        q.drains -= 1
+                        if q.drains == 0:
+                            del self._queues[queue]
                         return
-                    group, waiting[:] = waiting[:MAX_GROUP], waiting[MAX_GROUP:]
+                    group, q.waiting[:] = q.waiting[:MAX_GROUP], q.waiting[MAX_GROUP:]
                 self._write_group(queue, group)
         except BaseException as exc:
             # Whatever went wrong here, no write may wait for a drain that is gone: answer them all
@@ -115,26 +124,52 @@ class QueueGroups:
                 raise
             log.exception("writing a commit group of %s failed", queue)
 
+    def _start_next(self, queue: str) -> None:
+        """Start writing the next group of ``queue`` while this one commits: its lock, BEGIN and reads
+        ahead wait in PostgreSQL behind this group's COMMIT (the queue's lock, given back in the same
+        round trip), instead of setting out only once the COMMIT has come back, so that the queue is
+        never idle between two groups (docs/architecture.md, "Concurrency")."""
+        with self._lock:
+            q = self._queues.get(queue)
+            if q is None or not q.waiting or q.drains > 1:
+                return
+            q.drains += 1
+        try:
+            self._store.executor.submit(self._drain, queue)
+        except RuntimeError:  # the store is closing: this drain takes the waiting writes after its group
+            with self._lock:
+                q.drains -= 1
+
     def _give_up(self, queue: str, error: BaseException) -> None:
         with self._lock:
-            waiting = self._waiting.pop(queue, [])
+            q = self._queues.get(queue)
+            if q is None:
+                return
+            waiting, q.waiting = q.waiting, []
+            q.drains -= 1
+            if q.drains == 0:
+                del self._queues[queue]
         _answer_all(waiting, error)
 
     def _write_group(self, queue: str, group: list[_Write]) -> None:
         store = self._store
         # First without waiting for each write's answers: a group then costs its prefetch's round trip
-        # and its COMMIT's, whatever its size. Should a statement fail, nothing says whose it was
-        # (it surfaces later, at the latest at the COMMIT): the group runs again with each write waiting
-        # for its own answers, so that the failure is its writer's alone.
+        # and its COMMIT's, whatever its size, and its inserts go out together (postgres_batches).
+        # Should a statement fail, nothing says whose it was (it surfaces later, at the latest at the
+        # COMMIT): the group runs again with each write waiting for its own answers, so that the failure
+        # is its writer's alone.
         careful = False
         attempt = 0
         while True:
             try:
                 with store.transaction(queue=queue) as tx:
+                    # Carefully, each write's inserts go out as they come, inside its own savepoint.
+                    tx.hold_writes(not careful)
                     declared = [_declared(write, tx) for write in group if write.reads is not None]
                     if declared:
                         tx.prefetch(union(declared))
                     outcomes = [_one(tx, write.fn, self._retryable, careful) for write in group]
+                    self._start_next(queue)
                 emitted = tx.emitted
             except self._retryable as exc:
                 attempt += 1

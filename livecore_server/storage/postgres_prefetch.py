@@ -195,19 +195,17 @@ IDEMPOTENCY = (
 # same round trip as the players themselves.
 _SENDER = "JOIN players s ON s.game_id = k.game AND s.external_id = k.sender"
 _RECIPIENT = "JOIN players r ON r.game_id = k.game AND r.external_id = k.recipient"
-FRIENDSHIPS = (
-    "SELECT s.id, r.id, f.since"
-    f" FROM {_unnest('game, sender, recipient', 'text text text')} {_SENDER} {_RECIPIENT}"
-    " JOIN friendships f ON f.player_id = s.id AND f.friend_id = r.id"
-)
 GIFT_KEYS = (
     f"SELECT {GIFT_COLUMNS} {GIFT_FROM} JOIN {_unnest('game, sender, key', 'text text text')}"
     " ON s.game_id = k.game AND s.external_id = k.sender AND g.idempotency_key = k.key"
 )
-STATS = (
-    "SELECT s.id, r.id, x.* FROM"
+# The friendship of a sender and recipient, and the sender's gift statistics for the pair's window.
+PAIRS = (
+    "SELECT s.id, r.id, f.since, x.* FROM"
     f" {_unnest('game, sender, recipient, since, day', 'text text text bigint bigint')}"
-    f" {_SENDER} {_RECIPIENT} CROSS JOIN LATERAL ("
+    f" {_SENDER} {_RECIPIENT}"
+    " LEFT JOIN friendships f ON f.player_id = s.id AND f.friend_id = r.id"
+    " CROSS JOIN LATERAL ("
     + GIFT_STATS.format(
         recipient="r.id",
         since="k.since",
@@ -235,10 +233,10 @@ def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
     sends = prefetch.gift_sends
     player_keys = sorted({*prefetch.players, *(s.sender for s in sends), *(s.recipient for s in sends)})
     idempotency_keys = sorted(set(prefetch.idempotency))
-    pairs = sorted({(*s.sender, s.recipient[1]) for s in sends if s.sender[0] == s.recipient[0]})
     keys = sorted({(*s.sender, s.idempotency_key) for s in sends if s.idempotency_key is not None})
     costs = sorted({(*s.sender, s.cost_key) for s in sends if s.cost_key is not None})
-    # Without a daily limit nothing is counted: the read stays inside the cooldown window, as gift_stats'.
+    # The pairs of players of one game, each with its window of gift statistics. Without a daily limit
+    # nothing is counted: the read stays inside the cooldown window, as gift_stats'.
     windows = {
         (*s.sender, s.recipient[1]): (
             to_millis(s.cooldown_since),
@@ -252,10 +250,9 @@ def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
         for sql, rows in (
             (PLAYERS, player_keys),
             (IDEMPOTENCY, idempotency_keys),
-            (FRIENDSHIPS, pairs),
             (GIFT_KEYS, keys),
             (
-                STATS,
+                PAIRS,
                 [(*k, since, since if day is None else day) for k, (since, day) in sorted(windows.items())],
             ),
             (HOLDINGS, costs),
@@ -273,13 +270,6 @@ def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
         for row in next(results):
             found.idempotency[row[0], row[1]] = stored_response_of(row[0], row[1], row[2:])
     ids = {key: p.id for key, p in found.players.items() if p is not None}
-    if pairs:
-        # No row: not friends, for every pair of players that exist.
-        found.friendships = {
-            (ids[g, a], ids[g, b]): None for g, a, b in pairs if (g, a) in ids and (g, b) in ids
-        }
-        for a, b, since in next(results):
-            found.friendships[a, b] = Friendship(a, b, from_millis(since))
     if keys:
         found.gift_keys = {(ids[g, a], key): None for g, a, key in keys if (g, a) in ids}
         for row in next(results):
@@ -289,9 +279,14 @@ def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
         by_ids = {
             (ids[g, a], ids[g, b]): w for (g, a, b), w in windows.items() if (g, a) in ids and (g, b) in ids
         }
-        for sender_id, recipient_id, last, today in next(results):
+        for sender_id, recipient_id, friends_since, last, today in next(results):
             since, day = by_ids[sender_id, recipient_id]
             found.stats[sender_id, recipient_id] = _Stats(since, day, last, today)
+            found.friendships[sender_id, recipient_id] = (
+                None
+                if friends_since is None
+                else Friendship(sender_id, recipient_id, from_millis(friends_since))
+            )
     if costs:
         for player_id, key, amount, parameters in next(results):
             found.holdings[player_id, key] = holding_of(key, None if amount is None else (amount, parameters))

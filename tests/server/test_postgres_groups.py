@@ -152,6 +152,46 @@ async def test_a_write_whose_request_went_away_is_still_written_with_its_group(s
     assert _rows(store) == {"holder": 1, "gone": 1, "kept": 1}
 
 
+async def test_the_next_group_sees_what_the_group_before_it_committed(store: PostgresStore) -> None:
+    """The next group sets out while the one before it commits (QueueGroups._start_next): its snapshot
+    must still come after that COMMIT."""
+
+    def sees_holder(tx: Any) -> int:
+        return int(tx.execute("SELECT count(*) FROM t WHERE k = 'holder'").fetchone()[0])
+
+    assert await _after_a_holder(store, [sees_holder, sees_holder]) == [1, 1]
+
+
+async def test_many_writes_of_one_queue_are_each_written_once_and_the_queue_let_go(
+    store: PostgresStore,
+) -> None:
+    """Writes arriving while groups are written, with the next group setting out behind each COMMIT:
+    every write answered and written once, each group's writes after the group before's."""
+
+    def numbered(k: str) -> Callable[[Any], int]:
+        def fn(tx: Any) -> int:
+            # Each write sees every write of the earlier groups: the count of rows before it.
+            seen = int(tx.execute("SELECT count(*) FROM t").fetchone()[0])
+            tx.execute("INSERT INTO t (k, v) VALUES (?, ?)", (k, seen))
+            return seen
+
+        return fn
+
+    async def arrive(i: int) -> int:
+        await asyncio.sleep(i % 7 * 0.002)
+        return await store.run_async(numbered(f"k{i}"), queue="game:g")
+
+    seen = await asyncio.wait_for(asyncio.gather(*(arrive(i) for i in range(120))), 60)
+    assert sorted(seen) == list(range(120))  # one after another, none twice, none lost
+    assert len(_rows(store)) == 120
+    groups: Any = store._groups
+    for _ in range(500):
+        if not groups._queues:
+            break
+        await asyncio.sleep(0.01)
+    assert groups._queues == {}
+
+
 async def test_other_queues_and_unqueued_writes_do_not_wait_for_a_group(store: PostgresStore) -> None:
     async with _queue_held(store):
         await asyncio.wait_for(store.run_async(insert("other"), queue="game:h"), 5)
@@ -186,10 +226,10 @@ async def test_a_drain_that_breaks_leaves_no_write_waiting(
     written = {f"k{i}" for i, o in enumerate(outcomes) if not isinstance(o, BaseException)}
     assert set(_rows(store)) == written | {"after"}
     for _ in range(500):  # the drain lets go of the queue just after its last answer
-        if not groups._waiting:
+        if not groups._queues:
             break
         await asyncio.sleep(0.01)
-    assert groups._waiting == {}
+    assert groups._queues == {}
 
 
 async def test_a_write_whose_declared_reads_fail_still_runs_with_its_group(

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import psycopg
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
@@ -140,13 +140,22 @@ def backend() -> str:
     return "postgres"
 
 
-async def _in_one_group(game: GiftGame, sends: list[Any]) -> tuple[list[tuple[int, Any, Any]], int]:
+@attrs.frozen
+class _Group:
+    answers: list[tuple[int, Any, Any]]
+    syncs: int  # how many times the group's writer waited for PostgreSQL
+    sent: Counter[str]  # the statements it sent without waiting, by their first words
+
+
+async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
     """Run ``sends`` (awaitables of requests) so that they wait for the game's queue together, behind a
-    write that holds it; their answers, and how many times the group's writer waited for PostgreSQL."""
+    write that holds it."""
     store = game.world.services.store
     started, release = threading.Event(), threading.Event()
     syncs: Counter[int] = Counter()
+    sent: Counter[str] = Counter()
     sync = psycopg.Pipeline.sync
+    send_out = PostgresTransaction._send
 
     in_group = threading.local()  # counted while a group is written (not the dispatcher's passes)
     write_group = postgres_groups.QueueGroups._write_group
@@ -163,17 +172,22 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> tuple[list[tuple[in
             syncs[threading.get_ident()] += 1
         sync(self)
 
-    writer: list[int] = []
+    def counted_send(self: PostgresTransaction, statement: str, params: Any = ()) -> None:
+        if getattr(in_group, "on", False):
+            sent[" ".join(statement.split()[:3])] += 1
+        send_out(self, statement, params)
 
     def holder(tx: Any) -> None:
-        writer.append(threading.get_ident())  # the drain that goes on to write the next group
         started.set()
         release.wait(10)
         tx.get_game(game.id)  # the game's settings are cached for the next group (GAME_CACHE_TTL)
-        syncs.clear()  # from here: the group after this one (its COMMIT ends the pipeline, uncounted)
+        # From here: the group after this one (its COMMIT ends the pipeline, uncounted).
+        syncs.clear()
+        sent.clear()
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(psycopg.Pipeline, "sync", counted)
+        mp.setattr(PostgresTransaction, "_send", counted_send)
         mp.setattr(postgres_groups.QueueGroups, "_write_group", measured)
         first = asyncio.create_task(store.run_async(holder, queue=f"game:{game.id}"))
         assert await asyncio.to_thread(started.wait, 10)
@@ -185,7 +199,8 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> tuple[list[tuple[in
         release.set()
         await first
         answers = await asyncio.gather(*tasks)
-    return answers, syncs[writer[0]]
+    # The next group's drain is a thread of its own (_start_next): every thread's count.
+    return _Group(answers, sum(syncs.values()), sent)
 
 
 async def test_a_group_of_sends_waits_for_postgres_the_same_few_times_whatever_its_size(
@@ -198,13 +213,26 @@ async def test_a_group_of_sends_waits_for_postgres_the_same_few_times_whatever_i
     await gala.befriend("bob", *senders)
     for sender in senders:
         await gala.credit(sender, "gold", 10)
-    few, n_few = await _in_one_group(gala, [gala.send(s, "ann", resource="xp") for s in senders[:2]])
+    few = await _in_one_group(gala, [gala.send(s, "ann", resource="xp") for s in senders[:2]])
     # gold costs the sender: each of these sends also reads and debits its sender's balance.
-    many, n_many = await _in_one_group(gala, [gala.send(s, "bob", resource="gold") for s in senders])
-    assert [a[0] for a in few + many] == [201] * 8, [a[1] for a in few + many]
+    many = await _in_one_group(gala, [gala.send(s, "bob", resource="gold") for s in senders])
+    answers = few.answers + many.answers
+    assert [a[0] for a in answers] == [201] * 8, [a[1] for a in answers]
     # One round trip of reads ahead, whatever the group's size (the COMMIT's is the pipeline's own, not
     # counted); without it, each send waited for its six reads and its savepoint.
-    assert (n_few, n_many) == (1, 1)
+    assert (few.syncs, many.syncs) == (1, 1)
+    # And one insert per table, whatever the group's size: the inserts were held back and sent together
+    # (postgres_batches); one by one, the six sends made 30 of them, and each a savepoint.
+    inserts = [{k: n for k, n in group.sent.items() if k.startswith("INSERT")} for group in (few, many)]
+    assert inserts == [
+        dict.fromkeys(("INSERT INTO gifts", "INSERT INTO grants", "INSERT INTO outbox"), 1),
+        dict.fromkeys(
+            ("INSERT INTO gifts", "INSERT INTO grants", "INSERT INTO outbox", "INSERT INTO ledger",
+             "INSERT INTO holdings"),
+            1,
+        ),
+    ]  # fmt: skip
+    assert not any(k.startswith("SAVEPOINT") for k in many.sent)
 
 
 async def test_sends_of_one_group_see_each_others_gifts_balance_and_keys(g: dict[str, GiftGame]) -> None:
@@ -214,18 +242,20 @@ async def test_sends_of_one_group_see_each_others_gifts_balance_and_keys(g: dict
     await quota.register("ann", "bob", "cid", "dee", "eve", "fay")
     await quota.befriend("ann", "bob", "cid", "dee", "eve", "fay")
     await quota.credit("ann", "gold", 5)
-    answers, _ = await _in_one_group(
-        quota,
-        [
-            quota.send("ann", "bob", resource="gold", amount=3),
-            quota.send("ann", "bob", resource="heart"),  # the pair is on cooldown now
-            quota.send("ann", "cid", resource="gold", amount=3),  # 2 gold left
-            quota.send("ann", "dee", resource="heart", idempotencyKey="same"),
-            quota.send("ann", "dee", resource="heart", idempotencyKey="same"),  # a replay
-            quota.send("ann", "eve", resource="heart"),  # the third gift of the day
-            quota.send("ann", "fay", resource="heart"),  # the daily limit (3) is reached
-        ],
-    )
+    answers = (
+        await _in_one_group(
+            quota,
+            [
+                quota.send("ann", "bob", resource="gold", amount=3),
+                quota.send("ann", "bob", resource="heart"),  # the pair is on cooldown now
+                quota.send("ann", "cid", resource="gold", amount=3),  # 2 gold left
+                quota.send("ann", "dee", resource="heart", idempotencyKey="same"),
+                quota.send("ann", "dee", resource="heart", idempotencyKey="same"),  # a replay
+                quota.send("ann", "eve", resource="heart"),  # the third gift of the day
+                quota.send("ann", "fay", resource="heart"),  # the daily limit (3) is reached
+            ],
+        )
+    ).answers
     codes = [(s, b["error"]["code"] if s >= 400 else "ok") for s, b, _ in answers]
     assert codes == [
         (201, "ok"),
@@ -414,15 +444,68 @@ def test_a_read_answered_from_the_reads_ahead_is_what_the_database_answers(
             clock.advance(seconds)
             if check_before:
                 _all_reads_agree(tx, pf)
-            tx.savepoint()
-            try:
-                _apply(tx, pf, op)
-            except LivecoreError:
-                tx.rollback_to_savepoint()
-            else:
-                if keep:
-                    tx.release_savepoint()
-                else:
-                    tx.rollback_to_savepoint()
+            _one_write(tx, pf, op, keep)
             _all_reads_agree(tx, pf)
         raise _Rollback
+
+
+def _one_write(tx: PostgresTransaction, w: _World, op: tuple[Any, ...], keep: bool) -> None:
+    """``op`` as a write of a group runs it (without waiting for its answers): kept, or rolled back to
+    its savepoint when it raises or ``keep`` is false."""
+    tx.savepoint()
+    try:
+        _apply(tx, w, op)
+    except LivecoreError:
+        tx.rollback_to_savepoint(wait=False)
+    else:
+        if keep:
+            tx.release_savepoint(wait=False)
+        else:
+            tx.rollback_to_savepoint(wait=False)
+
+
+# Every table a group's writes change, and the order its rows are compared in (seq itself differs: a
+# sequence moves on in rolled-back transactions too).
+_TABLES = {
+    "players": "id",
+    "friendships": "player_id, friend_id",
+    "gifts": "seq",
+    "grants": "id",
+    "ledger": "seq",
+    "holdings": "player_id, resource_key",
+    "outbox": "seq",
+    "idempotency": "scope, key",
+}
+
+
+def _tables(tx: PostgresTransaction) -> dict[str, list[tuple[Any, ...]]]:
+    dump = {}
+    for table, order in _TABLES.items():
+        cursor = tx.execute(f"SELECT * FROM {table} ORDER BY {order}")
+        names = [column.name for column in cursor.description or ()]
+        dump[table] = [tuple(v for n, v in zip(names, row, strict=True) if n != "seq") for row in cursor]
+    return dump
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45)), min_size=1, max_size=12))
+# One key's record written twice, nothing read in between: two changes of one row held back together.
+@example(steps=[(("record", "k1"), True, 0), (("record", "k1"), True, 0)])
+def test_inserts_held_back_leave_what_inserts_sent_at_once_leave(
+    pf: _World, steps: list[tuple[tuple[Any, ...], bool, int]]
+) -> None:
+    """The same writes of a group, kept or rolled back, once with their inserts held back and sent
+    together (postgres_batches) and once each as it comes: the same rows, in the same order."""
+    dumps = []
+    for hold in (True, False):
+        clock = ManualClock(T0)
+        w = attrs.evolve(pf, rt=attrs.evolve(pf.rt, clock=clock, rng=SeededRandomSource(11)))
+        with contextlib.suppress(_Rollback), w.store.transaction(queue=f"game:{GID}") as tx:
+            tx.hold_writes(hold)
+            tx.prefetch(_declared(w))  # reads answered ahead send nothing: inserts pile up, as in a group
+            for op, keep, seconds in steps:
+                clock.advance(seconds)
+                _one_write(tx, w, op, keep)
+            dumps.append(_tables(tx))
+            raise _Rollback
+    assert dumps[0] == dumps[1]
