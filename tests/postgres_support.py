@@ -97,9 +97,9 @@ def drop_schema(schema: str) -> None:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
-def new_store() -> PostgresStore:
+def new_store(pool_size: int = 8) -> PostgresStore:
     """A store on a new, empty schema ``lc_test_<random>`` (migrated); drop it with :func:`drop_store`."""
-    return PostgresStore(require_postgres(), schema=f"lc_test_{secrets.token_hex(6)}")
+    return PostgresStore(require_postgres(), schema=f"lc_test_{secrets.token_hex(6)}", pool_size=pool_size)
 
 
 def drop_store(store: PostgresStore) -> None:

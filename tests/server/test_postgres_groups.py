@@ -192,6 +192,27 @@ async def test_many_writes_of_one_queue_are_each_written_once_and_the_queue_let_
     assert groups._queues == {}
 
 
+@pytest.mark.parametrize("pool_size", [1, 2])
+async def test_a_pool_too_small_for_two_groups_still_writes_every_write(pool_size: int) -> None:
+    """With one connection (and one worker thread) the next group can only start once the one before has
+    committed; with two, a read holding the other connection makes it wait in the pool. Either way every
+    write is written."""
+    require_postgres()
+    store = new_store(pool_size=pool_size)
+    try:
+        store.run(lambda tx: tx.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL)"))
+
+        def slow_read(tx: Any) -> int:
+            return int(tx.execute("SELECT count(*) FROM pg_sleep(0.05), t").fetchone()[0])
+
+        writes = [store.run_async(insert(f"k{i}"), queue="game:g") for i in range(20)]
+        reads = [store.run_async(slow_read, write=False) for _ in range(3)]
+        await asyncio.wait_for(asyncio.gather(*writes, *reads), 30)
+        assert len(_rows(store)) == 20
+    finally:
+        drop_store(store)
+
+
 async def test_other_queues_and_unqueued_writes_do_not_wait_for_a_group(store: PostgresStore) -> None:
     async with _queue_held(store):
         await asyncio.wait_for(store.run_async(insert("other"), queue="game:h"), 5)
