@@ -504,15 +504,9 @@ def _end_implicit_transaction(pipeline: Pipeline) -> None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _placeholders(statement: str) -> str:
-    """A shared statement in psycopg's style: ``?`` placeholders become ``%s``, literal ``%`` ``%%``."""
-    return statement.replace("%", "%%").replace("?", "%s")
-
-
-@functools.lru_cache(maxsize=1024)
 def _numbered(statement: str) -> str:
-    """A shared statement in PostgreSQL's own style, for a raw cursor: ``?`` placeholders become ``$1``,
-    ``$2``, ...; psycopg then sends it as it is (see PostgresTransaction._send)."""
+    """A shared statement in PostgreSQL's own style, for psycopg's raw cursors: ``?`` placeholders become
+    ``$1``, ``$2``, ...; psycopg then sends it as it is, without converting it (see _send for why)."""
     parts = statement.split("?")
     return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
 
@@ -587,7 +581,8 @@ class PostgresTransaction(SqlTransaction):
     def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
         self.send_held()
         self._forget(statement)
-        cursor = self.conn.execute(_placeholders(statement), params)
+        cursor = psycopg.RawCursor(self.conn)
+        cursor.execute(_numbered(statement), params)
         if self._pipeline is not None:
             self._pipeline.sync()  # the answer is read now (rows, rowcount), and errors raised here
         return cursor
@@ -626,8 +621,8 @@ class PostgresTransaction(SqlTransaction):
         self._forget(statement)
         rows = list(params)
         if rows:
-            with self.conn.cursor() as cur:
-                cur.executemany(_placeholders(statement), rows)
+            with psycopg.RawCursor(self.conn) as cur:
+                cur.executemany(_numbered(statement), rows)
                 if self._pipeline is not None:
                     self._pipeline.sync()  # before the cursor closes
 

@@ -29,7 +29,7 @@ import attrs
 # Tables whose inserts may be held back and reordered among each other (above).
 BATCHED_TABLES = frozenset({"outbox", "gifts", "grants", "idempotency", "ledger", "holdings"})
 
-# PostgreSQL takes at most 65,535 parameters in one statement.
+# PostgreSQL takes at most 65,535 parameters in one statement; a batch stays well under it.
 MAX_PARAMETERS = 30_000
 
 _INSERT = re.compile(

@@ -11,6 +11,9 @@ waits for that COMMIT, so nothing is acknowledged before it is durable; a COMMIT
 write of the group. A serialization failure (rare under the queue: only writers outside it race) runs the
 whole group again from the start, as a single write's transaction would be.
 
+While a group commits, the next one already waits in PostgreSQL for the queue's lock
+(:meth:`QueueGroups._start_next`), so that the queue is not idle between two groups.
+
 This is what the SQLite store does with its commit groups, with the same guarantees; the order of the
 writes of a group is the order they arrived in.
 """
@@ -128,7 +131,8 @@ class QueueGroups:
         """Start writing the next group of ``queue`` while this one commits: its lock, BEGIN and reads
         ahead wait in PostgreSQL behind this group's COMMIT (the queue's lock, given back in the same
         round trip), instead of setting out only once the COMMIT has come back, so that the queue is
-        never idle between two groups (docs/architecture.md, "Concurrency")."""
+        never idle between two groups (docs/architecture.md, "The next group sets out behind the
+        COMMIT")."""
         with self._lock:
             q = self._queues.get(queue)
             if q is None or not q.waiting or q.drains > 1:
