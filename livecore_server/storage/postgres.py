@@ -51,6 +51,7 @@ from livecore.scope import Environment
 from livecore.store import Transaction
 from livecore_server.storage.postgres_batches import shape_of, together
 from livecore_server.storage.postgres_groups import QueueGroups
+from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import MISSING, Prefetch, Prefetched, keeps_prefetched, load
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
@@ -199,6 +200,7 @@ class PostgresStore:
         )
         self.executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="livecore-db")
         self._groups = QueueGroups(self, RETRYABLE)
+        self._lookups = Lookups(self)
 
     @property
     def closed(self) -> bool:
@@ -448,8 +450,11 @@ class PostgresStore:
 
     async def lookup(self, fn: Callable[[PostgresTransaction], T | None]) -> T | None:
         """A usually-missing record: its statements run without a transaction around them (each reads
-        what is committed when it runs), saving the BEGIN and COMMIT round trips."""
-        return await self.autocommit(fn)
+        what is committed when it runs), saving the BEGIN and COMMIT round trips; look-ups that arrive
+        together share a worker thread's hop (:mod:`~livecore_server.storage.postgres_lookups`)."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        return await self._lookups.run(fn)
 
     async def autocommit(self, fn: Callable[[PostgresTransaction], T]) -> T:
         """Run ``fn`` on a worker thread with each statement a transaction of its own (READ COMMITTED):
@@ -459,10 +464,14 @@ class PostgresStore:
             raise RuntimeError("the store is closed")
 
         def run() -> T:
-            with self._pool.connection() as conn:
+            with self.connection() as conn:
                 return fn(PostgresTransaction(conn, self))
 
         return await asyncio.get_running_loop().run_in_executor(self.executor, run)
+
+    def connection(self) -> contextlib.AbstractContextManager[psycopg.Connection[Any]]:
+        """A connection of the pool, in autocommit (each statement a transaction of its own)."""
+        return self._pool.connection()
 
     def _events_committed(self) -> None:
         for listener in self._commit_listeners:

@@ -21,7 +21,6 @@ writes of a group is the order they arrived in.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import threading
@@ -32,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import psycopg
 
+from livecore_server.storage.answers import answer_from_thread
 from livecore_server.storage.postgres_prefetch import Prefetch, union
 
 log = logging.getLogger("livecore_server.storage")
@@ -50,7 +50,6 @@ MAX_GROUP = 32
 class _Write:
     fn: Callable[[PostgresTransaction], Any]
     future: asyncio.Future[tuple[Any, bool]]
-    loop: asyncio.AbstractEventLoop
     reads: Callable[[PostgresTransaction], Prefetch] | None  # what fn will read (postgres_prefetch)
 
 
@@ -87,7 +86,7 @@ class QueueGroups:
         """Run ``fn`` in the next group of ``queue``: its result, and whether its group emitted events.
         ``reads`` declares what ``fn`` will read: the group reads it ahead with its other writes'."""
         loop = asyncio.get_running_loop()
-        write = _Write(fn, loop.create_future(), loop, reads)
+        write = _Write(fn, loop.create_future(), reads)
         with self._lock:
             q = self._queues.setdefault(queue, _Queue())
             q.waiting.append(write)
@@ -96,7 +95,9 @@ class QueueGroups:
                 q.drains = 1
         if start:
             try:
-                loop.run_in_executor(self._store.executor, self._drain, queue)
+                # submit, not run_in_executor: nobody awaits the drain itself (it answers every write),
+                # and its future would wake the loop once more when it ends.
+                self._store.executor.submit(self._drain, queue)
             except BaseException as exc:  # the executor is shut down: the store is closing
                 self._give_up(queue, exc)
         # shield: a request that goes away does not take its write out of a group already running.
@@ -193,11 +194,12 @@ class QueueGroups:
                 _answer_all(group, exc)
                 raise
             else:
-                for write, outcome in zip(group, outcomes, strict=True):
-                    if isinstance(outcome, _Refused):
-                        _answer(write, error=outcome.error)
-                    else:
-                        _answer(write, result=(outcome, emitted))
+                answer_from_thread(
+                    (write.future, None, outcome.error)
+                    if isinstance(outcome, _Refused)
+                    else (write.future, (outcome, emitted), None)
+                    for write, outcome in zip(group, outcomes, strict=True)
+                )
             return
 
 
@@ -240,22 +242,5 @@ def _one(
     return result
 
 
-def _answer(
-    write: _Write, *, result: tuple[Any, bool] | None = None, error: BaseException | None = None
-) -> None:
-    def settle() -> None:
-        if write.future.done():
-            return
-        if error is not None:
-            write.future.set_exception(error)
-        else:
-            write.future.set_result(result)  # type: ignore[arg-type]
-
-    # RuntimeError: the loop has closed (shutdown), nobody waits for the answer any more.
-    with contextlib.suppress(RuntimeError):
-        write.loop.call_soon_threadsafe(settle)
-
-
 def _answer_all(group: list[_Write], error: BaseException) -> None:
-    for write in group:
-        _answer(write, error=error)
+    answer_from_thread((write.future, None, error) for write in group)

@@ -33,7 +33,6 @@ from livecore.idempotency import StoredResponse
 from livecore.players import Player
 from livecore_server.storage.rows import (
     GIFT_COLUMNS,
-    GIFT_FROM,
     PLAYER_COLUMNS,
     dt,
     gift_of,
@@ -182,30 +181,45 @@ def _unnest(columns: str, types: str) -> str:
     return f"unnest({arrays}) AS k({columns})"
 
 
-PLAYERS = (
-    f"SELECT {', '.join('p.' + c.strip() for c in PLAYER_COLUMNS.split(','))}"
-    f" FROM {_unnest('game_id, external_id', 'text text')}"
-    " JOIN players p ON p.game_id = k.game_id AND p.external_id = k.external_id"
+# Every row is found by its key through a LATERAL subquery with LIMIT 1 (a unique key: one row at most),
+# which PostgreSQL runs once per key as an index look-up. Joined plainly, the plan depends on the
+# statistics of when the server prepared the statement: on a new database, tables that were nearly empty
+# got a hash join over a sequential scan of every player (or idempotency record), cached for the life of
+# the connection and growing with the table (docs/architecture.md, "Reads ahead of a group"); a
+# subquery with LIMIT is never flattened into such a join.
+def _one(alias: str, columns: str, table: str, where: str) -> str:
+    """Join the row of ``table`` that ``where`` names (there is one)."""
+    return f"CROSS JOIN LATERAL (SELECT {columns} FROM {table} WHERE {where} LIMIT 1) {alias}"
+
+
+def _maybe(alias: str, columns: str, table: str, where: str) -> str:
+    """Join the row of ``table`` that ``where`` names, or NULLs when there is none."""
+    return f"LEFT JOIN LATERAL (SELECT {columns} FROM {table} WHERE {where} LIMIT 1) {alias} ON TRUE"
+
+
+PLAYERS = f"SELECT p.* FROM {_unnest('game_id, external_id', 'text text')} " + _one(
+    "p", PLAYER_COLUMNS, "players", "game_id = k.game_id AND external_id = k.external_id"
 )
-IDEMPOTENCY = (
-    "SELECT i.scope, i.key, i.fingerprint, i.status, i.body, i.created_at"
-    f" FROM {_unnest('scope, key', 'text text')} JOIN idempotency i ON i.scope = k.scope AND i.key = k.key"
+IDEMPOTENCY = f"SELECT i.* FROM {_unnest('scope, key', 'text text')} " + _one(
+    "i", "scope, key, fingerprint, status, body, created_at", "idempotency", "scope = k.scope AND key = k.key"
 )
 # A gift send's reads name its players by external id and join them here, so that they travel in the
 # same round trip as the players themselves.
-_SENDER = "JOIN players s ON s.game_id = k.game AND s.external_id = k.sender"
-_RECIPIENT = "JOIN players r ON r.game_id = k.game AND r.external_id = k.recipient"
+_SENDER = _one("s", "id, external_id", "players", "game_id = k.game AND external_id = k.sender")
+_RECIPIENT = _one("r", "id", "players", "game_id = k.game AND external_id = k.recipient")
 GIFT_KEYS = (
-    f"SELECT {GIFT_COLUMNS} {GIFT_FROM} JOIN {_unnest('game, sender, key', 'text text text')}"
-    " ON s.game_id = k.game AND s.external_id = k.sender AND g.idempotency_key = k.key"
+    f"SELECT {GIFT_COLUMNS} FROM {_unnest('game, sender, key', 'text text text')} {_SENDER} "
+    + _one("g", "*", "gifts", "sender_id = s.id AND idempotency_key = k.key")
+    + " "
+    + _one("r", "external_id", "players", "id = g.recipient_id")
 )
 # The friendship of a sender and recipient, and the sender's gift statistics for the pair's window.
 PAIRS = (
     "SELECT s.id, r.id, f.since, x.* FROM"
     f" {_unnest('game, sender, recipient, since, day', 'text text text bigint bigint')}"
-    f" {_SENDER} {_RECIPIENT}"
-    " LEFT JOIN friendships f ON f.player_id = s.id AND f.friend_id = r.id"
-    " CROSS JOIN LATERAL ("
+    f" {_SENDER} {_RECIPIENT} "
+    + _maybe("f", "since", "friendships", "player_id = s.id AND friend_id = r.id")
+    + " CROSS JOIN LATERAL ("
     + GIFT_STATS.format(
         recipient="r.id",
         since="k.since",
@@ -216,9 +230,9 @@ PAIRS = (
     + ") x"
 )
 HOLDINGS = (  # every sender found, with or without a holding of the key
-    "SELECT s.id, k.key, h.amount, h.parameters"
-    f" FROM {_unnest('game, sender, key', 'text text text')} {_SENDER}"
-    " LEFT JOIN holdings h ON h.player_id = s.id AND h.resource_key = k.key"
+    f"SELECT s.id, k.key, h.amount, h.parameters FROM {_unnest('game, sender, key', 'text text text')}"
+    f" {_SENDER} "
+    + _maybe("h", "amount, parameters", "holdings", "player_id = s.id AND resource_key = k.key")
 )
 
 

@@ -33,8 +33,8 @@ from livecore.idempotency import StoredResponse
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.manifest import parse_manifest
-from livecore_server.storage import postgres_groups
-from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
+from livecore_server.storage import postgres_groups, postgres_prefetch
+from livecore_server.storage.postgres import PostgresStore, PostgresTransaction, _numbered
 from livecore_server.storage.postgres_prefetch import (
     GiftSendReads,
     Prefetch,
@@ -509,3 +509,27 @@ def test_inserts_held_back_leave_what_inserts_sent_at_once_leave(
             dumps.append(_tables(tx))
             raise _Rollback
     assert dumps[0] == dumps[1]
+
+
+def test_reads_ahead_planned_on_empty_tables_look_rows_up_by_index() -> None:
+    """A server prepares its statements early, often on a new database whose tables are still empty, and
+    PostgreSQL keeps a prepared statement's generic plan for the life of the connection (until the
+    tables are analyzed). Those plans must find each key's row through an index, not scan a whole table
+    that grows under them (a hash join over every player, say)."""
+    require_postgres()
+    store = new_store()
+    try:
+        with store.connection() as conn:
+            conn.execute("SET plan_cache_mode = force_generic_plan")
+            for name in ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS"):
+                statement = _numbered(getattr(postgres_prefetch, name))
+                arguments = ", ".join(
+                    "'{1}'" if f"${n}::bigint[]" in statement else "'{x}'"
+                    for n in range(1, statement.count("$") + 1)
+                )
+                conn.execute(f"PREPARE {name} AS {statement}")
+                conn.execute(f"EXECUTE {name} ({arguments})")  # planned now, on empty tables
+                plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN EXECUTE {name} ({arguments})"))
+                assert "Seq Scan" not in plan, f"{name}:\n{plan}"
+    finally:
+        drop_store(store)
