@@ -5,8 +5,9 @@ error; and answers from worker threads wake each loop once (livecore_server.stor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import psycopg
@@ -38,8 +39,10 @@ def _where(value: Any) -> Any:
     return fn
 
 
-async def _behind_a_running_lookup(store: PostgresStore, fns: list[Any]) -> list[Any]:
-    """Start ``fns`` as look-ups while a first look-up holds the look-up worker; their outcomes."""
+@contextlib.asynccontextmanager
+async def _lookup_worker_held(store: PostgresStore) -> AsyncIterator[None]:
+    """A first look-up holds the store's look-up worker until the block ends (the look-ups started
+    inside wait for it together)."""
     started, release = threading.Event(), threading.Event()
 
     def holder(tx: Any) -> str:
@@ -49,10 +52,18 @@ async def _behind_a_running_lookup(store: PostgresStore, fns: list[Any]) -> list
 
     first = asyncio.create_task(store.lookup(holder))
     assert await asyncio.to_thread(started.wait, 10)
-    rest = [asyncio.create_task(store.lookup(fn)) for fn in fns]
-    await asyncio.sleep(0.05)
-    release.set()
-    assert await first == "holder"
+    try:
+        yield
+        await asyncio.sleep(0.05)  # every look-up started is waiting
+    finally:
+        release.set()
+        assert await first == "holder"
+
+
+async def _behind_a_running_lookup(store: PostgresStore, fns: list[Any]) -> list[Any]:
+    """Start ``fns`` as look-ups while a first look-up holds the look-up worker; their outcomes."""
+    async with _lookup_worker_held(store):
+        rest = [asyncio.create_task(store.lookup(fn)) for fn in fns]
     return await asyncio.gather(*rest, return_exceptions=True)
 
 
@@ -96,21 +107,11 @@ async def test_lookups_read_what_is_committed_when_they_run(store: PostgresStore
 
 
 async def test_a_lookup_that_went_away_leaves_the_others_answered(store: PostgresStore) -> None:
-    started, release = threading.Event(), threading.Event()
-
-    def holder(tx: Any) -> str:
-        started.set()
-        release.wait(10)
-        return "holder"
-
-    first = asyncio.create_task(store.lookup(holder))
-    assert await asyncio.to_thread(started.wait, 10)
-    gone = asyncio.create_task(store.lookup(_where("gone")))
-    kept = asyncio.create_task(store.lookup(_where("kept")))
-    await asyncio.sleep(0.02)
-    gone.cancel()
-    release.set()
-    assert await first == "holder"
+    async with _lookup_worker_held(store):
+        gone = asyncio.create_task(store.lookup(_where("gone")))
+        kept = asyncio.create_task(store.lookup(_where("kept")))
+        await asyncio.sleep(0.02)
+        gone.cancel()
     assert (await kept)[0] == "kept"
     with pytest.raises(asyncio.CancelledError):
         await gone
