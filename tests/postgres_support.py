@@ -9,10 +9,11 @@ the skip into a failure.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -105,6 +106,18 @@ def new_store(pool_size: int = 8) -> PostgresStore:
 def drop_store(store: PostgresStore) -> None:
     store.close()
     drop_schema(store.schema or "")
+
+
+@contextlib.contextmanager
+def scratch_store(*statements: str, pool_size: int = 8) -> Iterator[PostgresStore]:
+    """A store on a new schema with ``statements`` run in it (a scratch table, say), dropped after."""
+    store = new_store(pool_size)
+    try:
+        for statement in statements:
+            store.run(lambda tx, statement=statement: tx.execute(statement))
+        yield store
+    finally:
+        drop_store(store)
 
 
 def store_with_game(manifest: str, game_key: str = "g") -> tuple[PostgresStore, Scope]:

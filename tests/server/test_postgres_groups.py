@@ -14,18 +14,13 @@ import pytest
 
 from livecore_server.storage import postgres_groups
 from livecore_server.storage.postgres import PostgresStore
-from tests.postgres_support import drop_store, new_store, require_postgres
+from tests.postgres_support import scratch_store
 
 
 @pytest.fixture
 def store() -> Iterator[PostgresStore]:
-    require_postgres()
-    s = new_store()
-    s.run(lambda tx: tx.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL CHECK (v >= 0))"))
-    try:
+    with scratch_store("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL CHECK (v >= 0))") as s:
         yield s
-    finally:
-        drop_store(s)
 
 
 def _rows(store: PostgresStore) -> dict[str, int]:
@@ -197,10 +192,7 @@ async def test_a_pool_too_small_for_two_groups_still_writes_every_write(pool_siz
     """With one connection (and one worker thread) the next group can only start once the one before has
     committed; with two, a read holding the other connection makes it wait in the pool. Either way every
     write is written."""
-    require_postgres()
-    store = new_store(pool_size=pool_size)
-    try:
-        store.run(lambda tx: tx.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL)"))
+    with scratch_store("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL)", pool_size=pool_size) as store:
 
         def slow_read(tx: Any) -> int:
             return int(tx.execute("SELECT count(*) FROM pg_sleep(0.05), t").fetchone()[0])
@@ -209,8 +201,6 @@ async def test_a_pool_too_small_for_two_groups_still_writes_every_write(pool_siz
         reads = [store.run_async(slow_read, write=False) for _ in range(3)]
         await asyncio.wait_for(asyncio.gather(*writes, *reads), 30)
         assert len(_rows(store)) == 20
-    finally:
-        drop_store(store)
 
 
 async def test_other_queues_and_unqueued_writes_do_not_wait_for_a_group(store: PostgresStore) -> None:

@@ -15,18 +15,13 @@ import pytest
 
 from livecore_server.storage.answers import answer_from_thread
 from livecore_server.storage.postgres import PostgresStore
-from tests.postgres_support import drop_store, new_store, require_postgres
+from tests.postgres_support import scratch_store
 
 
 @pytest.fixture
 def store() -> Iterator[PostgresStore]:
-    require_postgres()
-    s = new_store()
-    s.run(lambda tx: tx.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL)"))
-    try:
+    with scratch_store("CREATE TABLE t (k TEXT PRIMARY KEY, v INT NOT NULL)") as s:
         yield s
-    finally:
-        drop_store(s)
 
 
 def _where(value: Any) -> Any:

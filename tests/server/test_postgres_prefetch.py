@@ -44,7 +44,7 @@ from livecore_server.storage.postgres_prefetch import (
     stats_for,
 )
 from livecore_server.storage.sqlport import SqlTransaction
-from tests.postgres_support import drop_store, new_store, require_postgres
+from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -516,20 +516,15 @@ def test_reads_ahead_planned_on_empty_tables_look_rows_up_by_index() -> None:
     PostgreSQL keeps a prepared statement's generic plan for the life of the connection (until the
     tables are analyzed). Those plans must find each key's row through an index, not scan a whole table
     that grows under them (a hash join over every player, say)."""
-    require_postgres()
-    store = new_store()
-    try:
-        with store.connection() as conn:
-            conn.execute("SET plan_cache_mode = force_generic_plan")
-            for name in ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS"):
-                statement = _numbered(getattr(postgres_prefetch, name))
-                arguments = ", ".join(
-                    "'{1}'" if f"${n}::bigint[]" in statement else "'{x}'"
-                    for n in range(1, statement.count("$") + 1)
-                )
-                conn.execute(f"PREPARE {name} AS {statement}")
-                conn.execute(f"EXECUTE {name} ({arguments})")  # planned now, on empty tables
-                plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN EXECUTE {name} ({arguments})"))
-                assert "Seq Scan" not in plan, f"{name}:\n{plan}"
-    finally:
-        drop_store(store)
+    with scratch_store() as store, store.connection() as conn:
+        conn.execute("SET plan_cache_mode = force_generic_plan")
+        for name in ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS"):
+            statement = _numbered(getattr(postgres_prefetch, name))
+            arguments = ", ".join(
+                "'{1}'" if f"${n}::bigint[]" in statement else "'{x}'"
+                for n in range(1, statement.count("$") + 1)
+            )
+            conn.execute(f"PREPARE {name} AS {statement}")
+            conn.execute(f"EXECUTE {name} ({arguments})")  # planned now, on empty tables
+            plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN EXECUTE {name} ({arguments})"))
+            assert "Seq Scan" not in plan, f"{name}:\n{plan}"
