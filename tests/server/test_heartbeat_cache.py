@@ -217,6 +217,9 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
     if not db_url.startswith("postgresql://"):
         pytest.skip("SQLite needs no notifications")
     here = await start_world(db_url)
+    # Registered before listening: registration writes the player row too, and its notification would
+    # otherwise be heard or not depending on whether it commits before the LISTEN.
+    await here.register("alice")
     heard: list[str] = []
     listening = asyncio.Event()
     store: Any = here.services.store
@@ -224,7 +227,6 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
         store.watch_players(heard.append, lambda up: listening.set() if up else listening.clear())
     )
     try:
-        await here.register("alice")
         game_id = here.applied["games"]["space-race"]["id"]
         await asyncio.wait_for(listening.wait(), 10)
 
