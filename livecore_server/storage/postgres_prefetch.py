@@ -273,7 +273,7 @@ def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
         )
         if rows
     ]
-    results = iter(tx.execute_together(statements))
+    results = iter(tx.execute_together(statements, generic_plans=True))
     if player_keys:
         found.players = dict.fromkeys(player_keys)
         for row in next(results):

@@ -514,8 +514,10 @@ def test_inserts_held_back_leave_what_inserts_sent_at_once_leave(
 def test_reads_ahead_planned_on_empty_tables_look_rows_up_by_index() -> None:
     """A server prepares its statements early, often on a new database whose tables are still empty, and
     PostgreSQL keeps a prepared statement's generic plan for the life of the connection (until the
-    tables are analyzed). Those plans must find each key's row through an index, not scan a whole table
-    that grows under them (a hash join over every player, say)."""
+    tables are analyzed); the reads ahead always use theirs (GENERIC_PLANS). Those plans must find each
+    key's row through an index on the whole key, not scan a whole table that grows under them (a hash
+    join over every player, say), nor an index range with the rest of the key as a filter (every player
+    of the game through the search-name index)."""
     with scratch_store() as store, store.connection() as conn:
         conn.execute("SET plan_cache_mode = force_generic_plan")
         for name in ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS"):
@@ -528,3 +530,26 @@ def test_reads_ahead_planned_on_empty_tables_look_rows_up_by_index() -> None:
             conn.execute(f"EXECUTE {name} ({arguments})")  # planned now, on empty tables
             plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN EXECUTE {name} ({arguments})"))
             assert "Seq Scan" not in plan, f"{name}:\n{plan}"
+            assert "Filter:" not in plan, f"{name}:\n{plan}"
+
+
+def test_reads_ahead_are_planned_once_and_leave_other_statements_planning_alone() -> None:
+    """A prepared statement with array parameters would get a custom plan on every run (planning the
+    reads ahead cost PostgreSQL more than running them): they run with their generic plan, and only
+    they do: the transaction's other statements are planned as the session says."""
+    reads = Prefetch(
+        players=(("g", "a"), ("g", "b")),
+        gift_sends=(GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),),
+    )
+    with scratch_store(pool_size=1) as store:
+        for _ in range(8):  # psycopg prepares a statement on its 5th run
+            with store.transaction(queue="game:g") as tx:
+                tx.prefetch(reads)
+                assert tx.execute("SHOW plan_cache_mode").fetchone() == ("auto",)
+        with store.connection() as conn:
+            plans = conn.execute(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE statement LIKE '%unnest%'"
+            ).fetchall()
+    assert len(plans) == 4  # players, gift keys, pairs, holdings (no idempotency record declared)
+    assert all(generic > 0 and custom == 0 for generic, custom in plans), plans
