@@ -81,14 +81,6 @@ MIGRATION_LOCK = 0x6C69_7665_636F_7265
 # A queue of writes (PostgresStore.transaction) is a session advisory lock on the hash of its name.
 LOCK_QUEUE = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
 UNLOCK_QUEUE = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
-# A prepared statement whose parameters are arrays (unnest($1::text[]), the reads ahead) gets a custom
-# plan on every run: its generic plan counts 10 rows per array where the custom one counts the real 1-8,
-# so it always looks dearer. Planning the reads ahead cost PostgreSQL more than running them (measured:
-# 0.98 s of planning against 1.19 s of running in a 10 s send_gift slice, on the queue's critical path).
-# Their plans are index look-ups whatever the statistics (postgres_prefetch), so they use the generic
-# one; SET LOCAL, taken back right after them, leaves every other statement's planning alone.
-GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan"
-CHOSEN_PLANS = "SET LOCAL plan_cache_mode TO DEFAULT"
 
 # A transaction that lost a serialization race (or a deadlock) can be run again from the start. So can
 # one that hit a unique violation: every command looks a row up before inserting it, so a duplicate key
@@ -622,21 +614,13 @@ class PostgresTransaction(SqlTransaction):
             self._writer = psycopg.RawCursor(self.conn)
         self._writer.execute(_numbered(statement), params)
 
-    def execute_together(
-        self, statements: Sequence[tuple[str, Sequence[Any]]], *, generic_plans: bool = False
-    ) -> list[list[Any]]:
-        """Several reads in one round trip: their rows, in order. ``generic_plans``: they are prepared
-        once and never planned again (for statements whose every plan is the same index look-ups:
-        PostgreSQL would otherwise plan them anew on each run, see :data:`GENERIC_PLANS`)."""
+    def execute_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """Several reads in one round trip: their rows, in order."""
         self.send_held()
         while len(self._readers) < len(statements):
             self._readers.append(psycopg.RawCursor(self.conn))
-        if generic_plans:
-            self._send(GENERIC_PLANS)
         for cursor, (statement, params) in zip(self._readers, statements, strict=False):
             cursor.execute(_numbered(statement), params)
-        if generic_plans:
-            self._send(CHOSEN_PLANS)
         if self._pipeline is not None:
             self._pipeline.sync()
         return [cursor.fetchall() for cursor in self._readers[: len(statements)]]
