@@ -344,11 +344,12 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ),
     (
         # A player is looked up by (game_id, external_id) through its unique index. Until its table is
-        # analyzed, PostgreSQL rates the search-name index, which also starts with game_id, as dear, and
-        # could pick it for that look-up (measured in the reads ahead: every player of the game read
-        # for each key, in search-name order, external_id a filter). Partial on a condition every name
-        # search implies (its comparisons and ILIKE are false on NULL), it serves only name searches.
-        # search_name is never NULL (the lower-cased display or anonymous name): the index loses no row.
+        # analyzed, PostgreSQL rates the search-name index, which also starts with game_id, as cheap as
+        # that one, and could pick it for that look-up (measured in the reads ahead: every player of the
+        # game read for each key, in search-name order, external_id a filter). Partial on a condition
+        # every name search implies (its comparisons and ILIKE are false on NULL), it serves only name
+        # searches. search_name is never NULL (the lower-cased display or anonymous name): the index
+        # loses no row.
         "0004_search_name_index_for_searches_only",
         [
             "DROP INDEX players_by_search_name",

@@ -48,8 +48,9 @@ from tests.postgres_support import drop_store, new_store, require_postgres, scra
 from tests.server.gift_support import Game as GiftGame
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-READS_AHEAD = ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS")
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
+# The statements of postgres_prefetch a group reads ahead with, by name.
+READS_AHEAD = ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS")
 
 
 def _stats(last: datetime | None, today: int = 3) -> _Stats:
