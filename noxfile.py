@@ -71,5 +71,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks.embedded", "--json", "benchmarks/results/embedded.json")
     # PostgreSQL drivers for the same write shape (issue #8): psycopg on threads vs asyncpg.
     session.run("python", "-m", "benchmarks.pg_drivers", "--json", "benchmarks/results/pg_drivers.json")
+    # What PostgreSQL alone leaves of the send_gift target's CPU budget (issue #8): pgbench, no server.
+    session.run("python", "-m", "benchmarks.pg_ceiling", "--json", "benchmarks/results/pg_ceiling.json")
     # Issue #7: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")
