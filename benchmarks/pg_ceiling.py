@@ -38,6 +38,7 @@ from typing import Any
 import psycopg
 
 from benchmarks import postgres, wrk
+from benchmarks.harness import Log
 from benchmarks.server import ServerProcess, server_env
 
 SCRIPT = Path(__file__).parent / "sql" / "gift_group.sql"
@@ -152,7 +153,7 @@ def baseline_slice(server: ServerProcess, work: Path, seconds: int) -> float:
     return result.rps
 
 
-def measure(pg_server: str, rounds: int, slice_s: int, log: Any = print) -> dict[str, Any]:
+def measure(pg_server: str, rounds: int, slice_s: int, log: Log = print) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="livecore-ceiling-") as tmp:
         work = Path(tmp)
         with (
