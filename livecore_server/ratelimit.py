@@ -6,7 +6,7 @@ take from the database is one ``INSERT ... ON CONFLICT DO UPDATE`` statement, wh
 under the row's lock, so concurrent takes from any process are counted one after another.
 
 So that a busy key does not cost a round trip per request, a process takes a *lease* of several tokens
-at once (:func:`livecore.ratelimit.lease_size`: 1 for the default limits, up to 100 for lifted ones) and
+at once (:func:`livecore.ratelimit.lease_size`: 1 for the default limits, up to 1,000 for lifted ones) and
 hands them to the next requests of that key and bucket without a database call, for up to
 :data:`~livecore.ratelimit.LEASE_MS`. Every request it admits holds a token the shared bucket granted, so
 all processes together never admit more than one bucket would.

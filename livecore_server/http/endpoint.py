@@ -232,27 +232,35 @@ def make_handler(
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
         key = _idempotency_key(request, route, raw_body)
-        call = Call(
-            route=route,
-            services=services,
-            scope=api_key.scope if api_key is not None else NO_SCOPE,
-            params=request.match_info,
-            body=None,
-            query=None,
-            headers=request.headers,
-            idempotency_key=key,
-        )
+        scope = api_key.scope if api_key is not None else NO_SCOPE
+
+        def call_with(body: Any = None, query: Any = None) -> Call:
+            return Call(
+                route=route,
+                services=services,
+                scope=scope,
+                params=request.match_info,
+                body=body,
+                query=query,
+                headers=request.headers,
+                idempotency_key=key,
+            )
+
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
         if key is not None and fp is not None:
             # A replay is answered before parsing the body or joining a write, and only from committed
             # data: a record still inside an open commit group is waited for and read again.
-            replay = await services.store.lookup(lambda tx: _replay(tx, call, key, fp))
+            unparsed = call_with()
+            replay = await services.store.lookup(lambda tx: _replay(tx, unparsed, key, fp))
             if replay is not None:
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
-        if route.request is not None and raw_body is not None:
-            call = attrs.evolve(call, body=structure(raw_body, route.request))
-        if route.query is not None or request.query_string:
-            call = attrs.evolve(call, query=_parse_query(request, route))
+        # One Call, built once the body and query are parsed (attrs.evolve cost a heartbeat 2-3 µs).
+        call = call_with(
+            structure(raw_body, route.request)
+            if route.request is not None and raw_body is not None
+            else None,
+            _parse_query(request, route) if route.query is not None or request.query_string else None,
+        )
         if not binding.transactional:
             result = await binding.handler(call)  # type: ignore[call-arg]
             value, status = (

@@ -101,7 +101,16 @@ def test_default_limits_lease_one_token_so_they_behave_as_before() -> None:
 
 @pytest.mark.parametrize(
     ("limit", "size"),
-    [(1, 1), (599, 1), (1199, 1), (1200, 2), (6_000, 10), (60_000, 100), (1_000_000, 100)],
+    [
+        (1, 1),
+        (599, 1),
+        (1199, 1),
+        (1200, 2),
+        (6_000, 10),
+        (60_000, 100),
+        (600_000, 1_000),
+        (1_000_000, 1_000),
+    ],
 )
 def test_lease_size_is_the_refill_of_100_ms_capped(limit: int, size: int) -> None:
     assert lease_size(limit) == size

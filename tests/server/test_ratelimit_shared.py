@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
-from livecore.ratelimit import LEASE_MS, Bucket, BucketName, Decision, lease_size, take, take_up_to
+from livecore.ratelimit import LEASE_CAP, LEASE_MS, Bucket, BucketName, Decision, lease_size, take, take_up_to
 from livecore_server.app import create_app
 from livecore_server.ratelimit import SharedRateLimiter, take_shared
 from livecore_server.services import Services
@@ -366,7 +366,8 @@ def test_leases_of_one_token_decide_exactly_as_without_leases(three_stores: list
     check()
 
 
-LIFTED = 1_000_000  # the highest limit a manifest may set: leases of 100 tokens
+LIFTED = 1_000_000  # the highest limit a manifest may set: leases of LEASE_CAP (1,000) tokens
+LEASE = LEASE_CAP
 
 
 async def test_a_lifted_limit_takes_from_the_database_once_per_lease(
@@ -377,17 +378,18 @@ async def test_a_lifted_limit_takes_from_the_database_once_per_lease(
     clock = ManualClock(START)
     limiter = SharedRateLimiter(store, clock)
     overrides = {BucketName.SDK_READ: LIFTED}
-    assert lease_size(LIFTED) == 100
+    assert lease_size(LIFTED) == LEASE == 1_000
+    requests = 2 * LEASE + LEASE // 2
     try:
         decisions = [
-            await limiter.take("key_busy", BucketName.SDK_READ, START_MS, overrides) for _ in range(250)
+            await limiter.take("key_busy", BucketName.SDK_READ, START_MS, overrides) for _ in range(requests)
         ]
         assert all(d.allowed for d in decisions)
-        assert granted == [100, 100, 100]  # one database take per 100 requests, not one per request
+        assert granted == [LEASE] * 3  # one database take per lease, not one per request
         # With one process the header is exact: each request one token fewer.
-        assert [d.remaining for d in decisions] == list(range(LIFTED - 1, LIFTED - 251, -1))
+        assert [d.remaining for d in decisions] == list(range(LIFTED - 1, LIFTED - requests - 1, -1))
 
-        # The 50 tokens left are used for up to LEASE_MS after their take, then dropped.
+        # The half lease left is used for up to LEASE_MS after its take, then dropped.
         await limiter.take("key_busy", BucketName.SDK_READ, START_MS + LEASE_MS - 1, overrides)
         assert len(granted) == 3
         await limiter.take("key_busy", BucketName.SDK_READ, START_MS + LEASE_MS, overrides)
@@ -397,11 +399,11 @@ async def test_a_lifted_limit_takes_from_the_database_once_per_lease(
         granted.clear()
         later = START_MS + 2 * LEASE_MS
         burst = await asyncio.gather(
-            *(limiter.take("key_busy", BucketName.SDK_READ, later, overrides) for _ in range(250))
+            *(limiter.take("key_busy", BucketName.SDK_READ, later, overrides) for _ in range(requests))
         )
         assert all(d.allowed for d in burst)
-        assert granted == [100, 100, 100]
-        assert len({d.remaining for d in burst}) == 250
+        assert granted == [LEASE] * 3
+        assert len({d.remaining for d in burst}) == requests
 
         # Expired leases are dropped at prune time: the memory held is the busy keys of the last second.
         clock.advance(2)  # the clock of the burst: its lease is still in use
