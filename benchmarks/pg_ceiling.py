@@ -39,7 +39,7 @@ import psycopg
 
 from benchmarks import postgres, wrk
 from benchmarks.harness import Log
-from benchmarks.server import ServerProcess, server_env
+from benchmarks.server import ServerProcess, clock_ticks, proc_stat, server_env
 
 SCRIPT = Path(__file__).parent / "sql" / "gift_group.sql"
 SENDS_PER_GROUP = 4  # the script's commit group
@@ -86,8 +86,10 @@ def seed(url: str) -> None:
 
 def _children_cpu_seconds(pid: int) -> float:
     """User + system CPU of ``pid``'s children that have exited and been reaped (``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime, cstime
+    found = proc_stat(pid)
+    if found is None:
+        raise CeilingError(f"the PostgreSQL server's process {pid} is gone")
+    return clock_ticks(found[1][13:15])  # cutime, cstime
 
 
 def _reaped_children_cpu_seconds() -> float:
@@ -101,11 +103,10 @@ def postmaster_pid(url: str) -> int:
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT pg_backend_pid()").fetchone()
     assert row is not None
-    try:
-        stat = Path(f"/proc/{row[0]}/stat").read_text()
-    except OSError as exc:
-        raise CeilingError("PostgreSQL does not run on this machine: its CPU cannot be read") from exc
-    return int(stat.rsplit(")", 1)[1].split()[1])
+    found = proc_stat(row[0])
+    if found is None:
+        raise CeilingError("PostgreSQL does not run on this machine: its CPU cannot be read")
+    return int(found[1][1])  # field 4, the parent
 
 
 def pgbench_slice(url: str, seconds: int, postmaster: int) -> dict[str, float]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from pathlib import Path
 from types import TracebackType
 from typing import Self
 from urllib.parse import urlsplit, urlunsplit
@@ -19,6 +18,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg import sql
 from psycopg.rows import TupleRow
+
+from benchmarks.server import clock_ticks, proc_stat
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 SERVER_ENV = "LIVECORE_BENCH_POSTGRES"
@@ -91,13 +92,8 @@ def exists(server: str, name: str) -> bool:
 
 def _proc_cpu_seconds(pid: int) -> tuple[str, float] | None:
     """(command name, user + system CPU seconds) of ``pid`` from ``/proc``, or None."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    head, tail = stat.rsplit(")", 1)
-    fields = tail.split()  # fields[0] is field 3 (state); utime and stime are fields 14 and 15
-    return head.partition("(")[2], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    found = proc_stat(pid)
+    return None if found is None else (found[0], clock_ticks(found[1][11:13]))
 
 
 class BackendCpu:

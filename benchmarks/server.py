@@ -214,14 +214,26 @@ class ServerProcess:
         return "\n".join(tails)
 
 
-def process_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU of ``pid`` so far, all its threads (Linux ``/proc``; else None)."""
+def proc_stat(pid: int) -> tuple[str, list[str]] | None:
+    """``pid``'s command name and the fields of ``/proc/<pid>/stat`` after it (``fields[0]`` is field 3,
+    the state; utime and stime are ``fields[11:13]``, the reaped children's ``fields[13:15]``), or None."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = stat.rsplit(")", 1)[1].split()  # after the command name; fields[0] is field 3 (state)
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    head, tail = stat.rsplit(")", 1)
+    return head.partition("(")[2], tail.split()
+
+
+def clock_ticks(fields: Sequence[str]) -> float:
+    """Seconds of CPU in the sum of ``fields`` (clock ticks, as ``/proc`` counts them)."""
+    return sum(int(f) for f in fields) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU of ``pid`` so far, all its threads (Linux ``/proc``; else None)."""
+    found = proc_stat(pid)
+    return None if found is None else clock_ticks(found[1][11:13])
 
 
 def _listening_inodes(port: int) -> set[int] | None:
