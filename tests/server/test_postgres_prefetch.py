@@ -197,7 +197,13 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
         for send in sends:  # one by one, so that they join the queue in this order
             tasks.append(asyncio.create_task(send))
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.2)  # every request passed its idempotency look-up and waits in the queue
+        # Until every request passed its idempotency look-up and waits in the queue (a fixed sleep was
+        # too short on a loaded machine: a late send made a second group).
+        queue = store._groups._queues[f"game:{game.id}"]
+        for _ in range(200):
+            if len(queue.waiting) == len(sends):
+                break
+            await asyncio.sleep(0.05)
         release.set()
         await first
         answers = await asyncio.gather(*tasks)
