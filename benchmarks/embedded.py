@@ -59,7 +59,7 @@ class Simulation:
             ring: list[Player] = [first_contact(tx, self.rt, SCOPE, f"p{i}") for i in range(players)]
             for i, player in enumerate(ring):
                 for offset in range(1, half + 1):
-                    tx.insert_friendship(player.id, ring[(i + offset) % players].id, self.clock.now())
+                    tx.friends.insert_friendship(player.id, ring[(i + offset) % players].id, self.clock.now())
         offsets = [*range(1, half + 1), *range(-half, 0)]
         self.pairs = [(ring[i], ring[(i + o) % players]) for o in offsets for i in range(players)]
 

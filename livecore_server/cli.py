@@ -17,7 +17,7 @@ import psycopg
 from aiohttp import web
 
 from livecore.clock import Clock, ManualClock
-from livecore.webhooks.delivery import DeliveryStatus
+from livecore.webhooks.delivery import DeliveryStatus, Endpoint
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
 from livecore_server.admin.webhooks import (
     OperationError,
@@ -265,19 +265,14 @@ def _operate(db: str | None, action: Callable[[Services], Any]) -> Any:
 def webhook_endpoints(db: str | None) -> None:
     """List webhook endpoints with their status."""
 
-    def run(services: Services) -> list[Any]:
-        return services.store.run(
-            lambda tx: list(
-                tx.execute(
-                    "SELECT e.id, g.key, e.name, e.env, e.status, e.consecutive_failures, e.url"
-                    " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name"
-                )
-            ),
-            write=False,
-        )
+    def run(services: Services) -> list[tuple[str, Endpoint]]:
+        return services.store.run(lambda tx: tx.webhooks.all_endpoints(), write=False)
 
-    for row in _operate(db, run):
-        click.echo("{}  {}/{}  [{}]  {}  failures={}  {}".format(*row))
+    for game_key, e in _operate(db, run):
+        click.echo(
+            f"{e.id}  {game_key}/{e.name}  [{e.env.value}]  {e.status.value}"
+            f"  failures={e.consecutive_failures}  {e.url}"
+        )
 
 
 @webhooks.command("deliveries")

@@ -30,7 +30,7 @@ class KeyCache:
         if hit is not None and now - hit[0] < self._ttl:
             return hit[1]
         digest = self._hasher.hash(secret)
-        key = await self._store.read(lambda tx: tx.api_key_by_hash(digest))
+        key = await self._store.read(lambda tx: tx.keys.by_hash(digest))
         if len(self._entries) > 10_000:
             self._entries.clear()
         self._entries[secret] = (now, key)
@@ -51,14 +51,14 @@ class UsageRecorder:
         """Write what is pending now, on this thread (at shutdown)."""
         batch = self._take()
         if batch:
-            store.run(lambda tx: tx.record_key_usage(batch))
+            store.run(lambda tx: tx.keys.record_usage(batch))
         return len(batch)
 
     async def flush_async(self, store: ServerStore) -> int:
         batch = self._take()
         if batch:
             try:
-                await store.run_async(lambda tx: tx.record_key_usage(batch))
+                await store.run_async(lambda tx: tx.keys.record_usage(batch))
             except BaseException:
                 # Written next time, unless newer usage of the key replaced it meanwhile.
                 self._pending = {**batch, **self._pending}

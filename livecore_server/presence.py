@@ -57,14 +57,14 @@ class PresenceBoard:
         """Write what changed now, on this thread (at shutdown)."""
         beats = self._take()
         if beats:
-            store.run(lambda tx: tx.record_presence(beats))
+            store.run(lambda tx: tx.presence.record(beats))
         return len(beats)
 
     async def flush_async(self, store: ServerStore) -> int:
         beats = self._take()
         if beats:
             try:
-                await store.run_async(lambda tx: tx.record_presence(beats))
+                await store.run_async(lambda tx: tx.presence.record(beats))
             except BaseException:
                 # Written next time (unless a newer heartbeat replaced it, which is written instead).
                 self._dirty.update(player_id for player_id, _, _ in beats)

@@ -23,7 +23,6 @@ from livecore_server.ratelimit import RateLimiter, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, is_postgres, open_store
 from livecore_server.storage.sqlite import sqlite_path
-from livecore_server.storage.webhooks import purge_finished
 
 
 @attrs.frozen
@@ -105,7 +104,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
 
     async def claim(job: str, due: datetime) -> bool:
         now = to_millis(clock.now())
-        return await store.run_async(lambda tx: tx.claim_scheduled_run(job, to_millis(due), now))
+        return await store.run_async(lambda tx: tx.schedule.claim(job, to_millis(due), now))
 
     services = Services(
         config=config,
@@ -134,11 +133,11 @@ def schedule_sweeps(s: Services) -> None:
 
     async def idempotency() -> None:
         cutoff = to_millis(s.clock.now() - TTL)
-        await s.store.run_async(lambda tx: tx.purge_idempotency(cutoff))
+        await s.store.run_async(lambda tx: tx.idempotency.purge(cutoff))
 
     async def webhook_history() -> None:
         cutoff = s.clock.now() - RETENTION
-        await s.store.run_async(lambda tx: purge_finished(tx, cutoff))
+        await s.store.run_async(lambda tx: tx.webhooks.purge_finished(cutoff))
 
     async def grant_expiry() -> None:
         while await s.store.run_async(lambda tx: expire_grants(tx, s.runtime)) == SWEEP_BATCH:

@@ -160,7 +160,7 @@ class World:
         return secret
 
     def events(self) -> list[Any]:
-        return self.services.store.run(lambda tx: tx.outbox(), write=False)
+        return self.services.store.run(lambda tx: tx.outbox.events(), write=False)
 
     def rows(self, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of a read-only statement (``?`` placeholders) on whichever store the world runs."""

@@ -14,7 +14,7 @@ from livecore.hashing import KeyedHasher
 from livecore.ids import Prefix, new_id
 from livecore.rand import RandomSource
 from livecore.scope import Environment, Scope
-from livecore.store import Transaction
+from livecore.store import HasOutbox
 
 
 @attrs.frozen
@@ -27,7 +27,7 @@ class Runtime:
 
 
 def emit(
-    tx: Transaction,
+    tx: HasOutbox,
     rt: Runtime,
     scope: Scope,
     kind: str,
@@ -48,5 +48,5 @@ def emit(
         data=data,
         debounce_key=debounce_key,
     )
-    tx.emit(event)
+    tx.outbox.emit(event)
     return event

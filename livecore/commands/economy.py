@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -23,7 +23,11 @@ from livecore.games import Game, Resource, ResourceType
 from livecore.ids import Prefix, new_id
 from livecore.players import Player, ensure_not_banned
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasLedger, HasOutbox
+
+
+class EconomyTx(HasLedger, HasOutbox, Protocol):
+    """The ports these commands use."""
 
 
 @attrs.frozen
@@ -37,7 +41,7 @@ class Change:
 
 
 def change(
-    tx: Transaction,
+    tx: EconomyTx,
     rt: Runtime,
     scope: Scope,
     game: Game,
@@ -55,7 +59,7 @@ def change(
     entry, sets item parameter overrides, and in a platform-managed game fires the balance webhook
     (unless ``announce`` is off, as for a migration)."""
     now = rt.clock.now()
-    holding = apply_delta(tx.get_holding(player.id, res.key), delta, res)
+    holding = apply_delta(tx.ledger.holding(player.id, res.key), delta, res)
     if parameters:
         holding = attrs.evolve(holding, parameters={**holding.parameters, **parameters})
     entry = LedgerEntry(
@@ -72,7 +76,7 @@ def change(
         actor=scope.actor.to_wire(),
         created_at=now,
     )
-    tx.append_ledger(entry, holding)
+    tx.ledger.append(entry, holding)
     result = Change(res, holding, entry)
     if announce and is_platform_managed(game):
         emit(tx, rt, scope, *_balance_event(player, result))
@@ -111,7 +115,7 @@ _SERVER_REASONS = {
 
 
 def server_adjust(
-    tx: Transaction,
+    tx: EconomyTx,
     rt: Runtime,
     scope: Scope,
     game: Game,
@@ -145,7 +149,7 @@ def server_adjust(
 
 
 def client_spend(
-    tx: Transaction,
+    tx: EconomyTx,
     rt: Runtime,
     scope: Scope,
     game: Game,

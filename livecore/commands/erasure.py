@@ -31,7 +31,7 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     key = id_hash(rt.hasher, scope.game_id, scope.env, external_id)
     player = find_player(tx, scope, external_id)
     if player is None:
-        earlier = tx.get_erasure(scope.game_id, key)
+        earlier = tx.erasures.get(scope.game_id, key)
         if earlier is not None:
             return Erased(ErasureStatus.NO_OP_ALREADY_DELETED, earlier.placeholder)
         row = find_record(tx, scope, external_id)  # named by its placeholder
@@ -42,11 +42,14 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     kept_as = placeholder(DELETED_PREFIX, new_uuid(now, rt.rng))
     # First, with the original id: the studio's systems can still find the player it names.
     emit(tx, rt, scope, "player.deleted", deleted_payload(player, reason, kept_as))
-    tx.remove_from_graph(player.id)
-    tx.clear_gift_messages(player.id)
+    tx.friends.remove_player(player.id)
+    tx.gifts.clear_messages(player.id)
     kept = anonymized(player, kept_as)
-    tx.update_player(kept)
-    tx.reassign_records(player.id, kept)  # grants and gifts name the placeholder from now on
-    tx.forget_merges_into(player.id)  # their records hold the original ids of the accounts it absorbed
-    tx.insert_erasure(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
+    tx.players.update(kept)
+    # Grants, gifts and purchases name the placeholder from now on.
+    tx.grants.reassign(player.id, kept)
+    tx.gifts.reassign(player.id, kept)
+    tx.purchases.reassign(player.id, kept)
+    tx.merges.forget_into(player.id)  # their records hold the original ids of the accounts it absorbed
+    tx.erasures.insert(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)

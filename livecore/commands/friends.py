@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import attrs
 
 from livecore.clock import format_ts
@@ -25,29 +27,34 @@ from livecore.games import Game
 from livecore.ids import Prefix, new_id
 from livecore.players import Player
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasFriends, HasOutbox, HasPlayers
+
+
+class FriendsTx(HasPlayers, HasFriends, HasOutbox, Protocol):
+    """The ports these commands use."""
+
 
 CODE_ATTEMPTS = 20
 
 
-def ensure_friend_code(tx: Transaction, rt: Runtime, player: Player) -> Player:
+def ensure_friend_code(tx: FriendsTx, rt: Runtime, player: Player) -> Player:
     """Made on the player's first friends call, unique per game and environment, kept for life."""
     if player.friend_code is not None:
         return player
     for _ in range(CODE_ATTEMPTS):
         code = new_friend_code(rt.rng)
-        if tx.find_by_friend_code(player.game_id, player.env, code) is None:
+        if tx.players.by_friend_code(player.game_id, player.env, code) is None:
             updated = attrs.evolve(player, friend_code=code)
-            tx.update_player(updated)
+            tx.players.update(updated)
             return updated
     # 32^6 codes: twenty collisions in a row means the code space of this game is nearly full.
     raise LivecoreError(ErrorCode.INTERNAL_ERROR, "Could not allocate a friend code.")
 
 
-def resolve_target(tx: Transaction, scope: Scope, friend_code: str | None, external_id: str | None) -> Player:
+def resolve_target(tx: FriendsTx, scope: Scope, friend_code: str | None, external_id: str | None) -> Player:
     one_target(friend_code, external_id)
     if friend_code is not None:
-        found = tx.find_by_friend_code(scope.game_id, scope.env, normalize_code(friend_code))
+        found = tx.players.by_friend_code(scope.game_id, scope.env, normalize_code(friend_code))
         if found is None:
             raise LivecoreError(ErrorCode.FRIEND_CODE_INVALID, "No player has this friend code.")
         return found
@@ -55,14 +62,14 @@ def resolve_target(tx: Transaction, scope: Scope, friend_code: str | None, exter
     return get_player(tx, scope, external_id)
 
 
-def relation(tx: Transaction, caller: Player, other: Player) -> tuple[Relation, FriendRequest | None]:
-    if tx.get_block(caller.id, other.id) is not None:
+def relation(tx: FriendsTx, caller: Player, other: Player) -> tuple[Relation, FriendRequest | None]:
+    if tx.friends.get_block(caller.id, other.id) is not None:
         return Relation.BLOCKING, None
-    if tx.get_block(other.id, caller.id) is not None:
+    if tx.friends.get_block(other.id, caller.id) is not None:
         return Relation.BLOCKED_BY, None
-    if tx.get_friendship(caller.id, other.id) is not None:
+    if tx.friends.get_friendship(caller.id, other.id) is not None:
         return Relation.FRIENDS, None
-    request = tx.request_between(caller.id, other.id)
+    request = tx.friends.request_between(caller.id, other.id)
     if request is None:
         return Relation.NONE, None
     return (Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING), request
@@ -77,7 +84,7 @@ class Added:
     friend: Player | None = None
 
 
-def add(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, target: Player) -> Added:
+def add(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, target: Player) -> Added:
     check_not_self(caller.id, target.id)
     rel, request = relation(tx, caller, target)
     _, effect = step(rel, Trigger.ADD)
@@ -88,8 +95,8 @@ def add(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, 
         _befriend(tx, rt, scope, game, caller, target, request, reciprocal=True)
         return Added(accepted=True, friend=target)
     max_friends = game.settings.friends.max_friends
-    check_limit(tx.count_friends(caller.id), max_friends, whose="You")
-    check_limit(tx.count_friends(target.id), max_friends, whose="That player")
+    check_limit(tx.friends.count_friends(caller.id), max_friends, whose="You")
+    check_limit(tx.friends.count_friends(target.id), max_friends, whose="That player")
     now = rt.clock.now()
     request = FriendRequest(
         id=new_id(Prefix.FRIEND_REQUEST, now, rt.rng),
@@ -98,7 +105,7 @@ def add(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, 
         to_player_id=target.id,
         created_at=now,
     )
-    tx.insert_request(request)
+    tx.friends.insert_request(request)
     emit(
         tx,
         rt,
@@ -117,7 +124,7 @@ def add(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, 
 
 
 def _befriend(
-    tx: Transaction,
+    tx: FriendsTx,
     rt: Runtime,
     scope: Scope,
     game: Game,
@@ -128,11 +135,11 @@ def _befriend(
     reciprocal: bool,
 ) -> None:
     max_friends = game.settings.friends.max_friends
-    check_limit(tx.count_friends(caller.id), max_friends, whose="You")
-    check_limit(tx.count_friends(other.id), max_friends, whose="That player")
+    check_limit(tx.friends.count_friends(caller.id), max_friends, whose="You")
+    check_limit(tx.friends.count_friends(other.id), max_friends, whose="That player")
     now = rt.clock.now()
-    tx.delete_request(request.id)
-    tx.insert_friendship(caller.id, other.id, now)
+    tx.friends.delete_request(request.id)
+    tx.friends.insert_friendship(caller.id, other.id, now)
     emit(
         tx,
         rt,
@@ -151,18 +158,18 @@ def _befriend(
 
 
 def _request_for(
-    tx: Transaction, scope: Scope, caller: Player, request_id: str
+    tx: FriendsTx, scope: Scope, caller: Player, request_id: str
 ) -> tuple[FriendRequest, Player]:
-    request = tx.get_request(scope.game_id, request_id)
+    request = tx.friends.get_request(scope.game_id, request_id)
     if request is None or caller.id not in (request.from_player_id, request.to_player_id):
         raise LivecoreError(ErrorCode.FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
     other_id = request.to_player_id if request.from_player_id == caller.id else request.from_player_id
-    other = tx.get_player_by_id(other_id)
+    other = tx.players.by_id(other_id)
     assert other is not None
     return request, other
 
 
-def accept(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, request_id: str) -> Player:
+def accept(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, request_id: str) -> Player:
     """Only the target accepts; returns the new friend."""
     request, other = _request_for(tx, scope, caller, request_id)
     rel = Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING
@@ -171,22 +178,22 @@ def accept(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Playe
     return other
 
 
-def decline(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
+def decline(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING, Trigger.DECLINE)
-    tx.delete_request(request.id)
+    tx.friends.delete_request(request.id)
     return request
 
 
-def cancel(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
+def cancel(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING, Trigger.CANCEL)
-    tx.delete_request(request.id)
+    tx.friends.delete_request(request.id)
     return request
 
 
-def _removed(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player, reason: str) -> None:
-    tx.delete_friendship(caller.id, other.id)
+def _removed(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player, reason: str) -> None:
+    tx.friends.delete_friendship(caller.id, other.id)
     emit(
         tx,
         rt,
@@ -203,33 +210,33 @@ def _removed(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: 
     )
 
 
-def remove(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player) -> None:
+def remove(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
     step(rel, Trigger.REMOVE)
     _removed(tx, rt, scope, caller, other, "removed")
 
 
-def block(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player) -> Block:
+def block(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player) -> Block:
     """Breaks a friendship (``friend.removed`` reason ``blocked``) and pending requests either way."""
     check_not_self(caller.id, other.id)
     rel, request = relation(tx, caller, other)
     _, effect = step(rel, Trigger.BLOCK)
     if effect is Effect.KEEP_BLOCK:
-        existing = tx.get_block(caller.id, other.id)
+        existing = tx.friends.get_block(caller.id, other.id)
         assert existing is not None
         return existing
     if rel is Relation.FRIENDS:
         _removed(tx, rt, scope, caller, other, "blocked")
     if request is not None:
-        tx.delete_request(request.id)
+        tx.friends.delete_request(request.id)
     new = Block(blocker_id=caller.id, blocked_id=other.id, created_at=rt.clock.now())
-    tx.insert_block(new)
+    tx.friends.insert_block(new)
     return new
 
 
-def unblock(tx: Transaction, caller: Player, other: Player) -> None:
+def unblock(tx: FriendsTx, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
     step(rel, Trigger.UNBLOCK)
-    tx.delete_block(caller.id, other.id)
+    tx.friends.delete_block(caller.id, other.id)

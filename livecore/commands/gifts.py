@@ -5,6 +5,7 @@ friends list's ``giftCooldownUntil``."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 import attrs
 
@@ -33,7 +34,11 @@ from livecore.grants import Entry, GrantKind, GrantTrigger
 from livecore.ids import new_uuid
 from livecore.players import Player, ensure_not_banned
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+
+
+class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
+    """The ports these commands use."""
 
 
 @attrs.frozen
@@ -43,7 +48,7 @@ class Sent:
 
 
 def send(
-    tx: Transaction,
+    tx: GiftsTx,
     rt: Runtime,
     scope: Scope,
     game: Game,
@@ -56,16 +61,16 @@ def send(
     ensure_not_banned(sender)
     check_message(request.message)
     if request.idempotency_key is not None:
-        earlier = tx.gift_by_key(sender.id, request.idempotency_key)
+        earlier = tx.gifts.by_key(sender.id, request.idempotency_key)
         if earlier is not None:
             return Sent(check_replay(earlier, recipient.id, request), replayed=True)
     now = rt.clock.now()
     settings = game.settings.gifting
-    are_friends = sender.id != recipient.id and tx.get_friendship(sender.id, recipient.id) is not None
-    stats = tx.gift_stats(sender.id, recipient.id, *stats_window(settings, now))
+    are_friends = sender.id != recipient.id and tx.friends.get_friendship(sender.id, recipient.id) is not None
+    stats = tx.gifts.sender_stats(sender.id, recipient.id, *stats_window(settings, now))
     res_declared = game.settings.resources.get(request.resource_key)
     costs = res_declared is not None and res_declared.costs_sender
-    balance = tx.get_holding(sender.id, request.resource_key).amount if costs else 0
+    balance = tx.ledger.holding(sender.id, request.resource_key).amount if costs else 0
     res = check_send(game, request, are_friends=are_friends, stats=stats, balance=balance, now=now)
     gift = Gift(
         id=new_uuid(now, rt.rng),
@@ -87,7 +92,7 @@ def send(
     )
     if res.costs_sender:
         change(tx, rt, scope, game, sender, res, -gift.amount, Reason.GIFT_COST, source_ref_id=gift.id)
-    tx.insert_gift(gift)
+    tx.gifts.insert(gift)
     emit(tx, rt, scope, "gift.sent", sent_payload(gift))
     issue_grant(
         tx,
@@ -104,30 +109,30 @@ def send(
     return Sent(gift)
 
 
-def get_gift(tx: Transaction, scope: Scope, recipient: Player, gift_id: str) -> Gift:
+def get_gift(tx: GiftsTx, scope: Scope, recipient: Player, gift_id: str) -> Gift:
     """A gift as its recipient sees it; anyone else (the sender too) is told it does not exist."""
-    gift = tx.get_gift(scope.game_id, gift_id)
+    gift = tx.gifts.get(scope.game_id, gift_id)
     if gift is None or gift.recipient_id != recipient.id:
         raise LivecoreError(ErrorCode.GIFT_NOT_FOUND, "No such gift for you.", {"giftId": gift_id})
     return gift
 
 
-def claim(tx: Transaction, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
+def claim(tx: GiftsTx, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
     """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
     gift = get_gift(tx, scope, recipient, gift_id)
-    grant = tx.get_grant(scope.game_id, gift.grant_id)
+    grant = tx.grants.get(scope.game_id, gift.grant_id)
     assert grant is not None  # written with the gift
     _, claimed = settle_loaded(tx, rt, scope, recipient, grant, gift, GrantTrigger.CLAIM)
     assert claimed is not None
     return claimed
 
 
-def sent_today(tx: Transaction, sender: Player, now: datetime) -> int:
-    return tx.gift_stats(sender.id, None, now, day_start(now)).sent_today
+def sent_today(tx: GiftsTx, sender: Player, now: datetime) -> int:
+    return tx.gifts.sender_stats(sender.id, None, now, day_start(now)).sent_today
 
 
-def cooldowns(tx: Transaction, game: Game, sender: Player, now: datetime) -> dict[str, datetime]:
+def cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[str, datetime]:
     """Friend id -> when the sender may gift them again, for friends still on cooldown."""
     settings = game.settings.gifting
-    last = tx.gift_cooldowns(sender.id, cooldown_window_start(settings, now))
+    last = tx.gifts.cooldowns(sender.id, cooldown_window_start(settings, now))
     return {pid: until for pid, t in last.items() if (until := cooldown_until(t, settings, now)) is not None}

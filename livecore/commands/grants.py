@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from livecore.commands import Runtime, emit
 from livecore.commands.economy import change
@@ -25,13 +25,18 @@ from livecore.grants import (
 from livecore.ids import new_uuid
 from livecore.players import Player, ensure_not_banned
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import Transaction
+from livecore.store import HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+
+
+class GrantsTx(HasGames, HasPlayers, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
+    """The ports these commands use."""
+
 
 SWEEP_BATCH = 500
 
 
 def create_grant(
-    tx: Transaction,
+    tx: GrantsTx,
     rt: Runtime,
     scope: Scope,
     external_id: str,
@@ -63,7 +68,7 @@ def create_grant(
 
 
 def issue_grant(
-    tx: Transaction,
+    tx: GrantsTx,
     rt: Runtime,
     scope: Scope,
     player: Player,
@@ -92,20 +97,20 @@ def issue_grant(
         created_at=now,
         expires_at=expires_at,
     )
-    tx.insert_grant(grant)
+    tx.grants.insert(grant)
     emit(tx, rt, scope, "grant.created", grant_payload(grant))
     return grant
 
 
-def get_grant(tx: Transaction, scope: Scope, player: Player, grant_id: str) -> Grant:
-    grant = tx.get_grant(scope.game_id, grant_id)
+def get_grant(tx: GrantsTx, scope: Scope, player: Player, grant_id: str) -> Grant:
+    grant = tx.grants.get(scope.game_id, grant_id)
     if grant is None or grant.player_id != player.id:
         raise LivecoreError(ErrorCode.GRANT_NOT_FOUND, "Grant not found.", {"grantId": grant_id})
     return grant
 
 
 def settle(
-    tx: Transaction, rt: Runtime, scope: Scope, player: Player, grant_id: str, trigger: GrantTrigger
+    tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str, trigger: GrantTrigger
 ) -> Grant:
     """Claim, ack or force-claim: the grant becomes claimed, its entries are credited and
     ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged.
@@ -115,7 +120,7 @@ def settle(
     (``gift.claimed`` fires before ``grant.claimed``)."""
     grant = get_grant(tx, scope, player, grant_id)
     gift = (
-        tx.get_gift(grant.game_id, grant.source_ref_id or "")
+        tx.gifts.get(grant.game_id, grant.source_ref_id or "")
         if grant.source_kind == GIFT_SOURCE_KIND
         else None
     )
@@ -123,7 +128,7 @@ def settle(
 
 
 def settle_loaded(
-    tx: Transaction,
+    tx: GrantsTx,
     rt: Runtime,
     scope: Scope,
     player: Player,
@@ -154,24 +159,24 @@ def settle_loaded(
             source_ref_id=settled.id,
             parameters=entry.parameters,
         )
-    tx.update_grant(settled)
+    tx.grants.update(settled)
     if gift is not None and gift.status is not GiftStatus.CLAIMED:
         gift = claimed(gift, now)
-        tx.update_gift(gift)
+        tx.gifts.update(gift)
         emit(tx, rt, scope, "gift.claimed", claimed_payload(gift))
     emit(tx, rt, scope, "grant.claimed", grant_payload(settled))
     return settled, gift
 
 
-def expire_grants(tx: Transaction, rt: Runtime) -> int:
+def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
     """The expiry sweep: pending grants past ``expiresAt`` become expired; ``grant.expired`` is
     worker-driven and fires live (DECISIONS 7)."""
     now = rt.clock.now()
-    due = tx.grants_past_expiry(now, SWEEP_BATCH)
+    due = tx.grants.past_expiry(now, SWEEP_BATCH)
     for grant in due:
         expired, _ = transition(grant, GrantTrigger.EXPIRE, now)
-        tx.update_grant(expired)
-        game = tx.get_game(grant.game_id)
+        tx.grants.update(expired)
+        game = tx.games.get(grant.game_id)
         studio_id = game.studio_id if game is not None else ""
         scope = Scope(studio_id=studio_id, game_id=grant.game_id, env=Environment.LIVE, actor=SYSTEM)
         emit(tx, rt, scope, "grant.expired", grant_payload(expired))

@@ -48,9 +48,9 @@ def _retired(tx: Transaction, rt: Runtime, scope: Scope, external_id: str) -> st
     row = find_record(tx, scope, external_id)
     if row is not None and row.lifecycle is not Lifecycle.ACTIVE:
         return "erased" if row.lifecycle is Lifecycle.DELETED else "merged into another player"
-    if tx.get_merge(scope.game_id, scope.env, external_id) is not None:
+    if tx.merges.get(scope.game_id, scope.env, external_id) is not None:
         return "merged into another player"
-    if tx.get_erasure(scope.game_id, id_hash(rt.hasher, scope.game_id, scope.env, external_id)) is not None:
+    if tx.erasures.get(scope.game_id, id_hash(rt.hasher, scope.game_id, scope.env, external_id)) is not None:
         return "erased"
     return None
 
@@ -60,7 +60,7 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
     source = find_player(tx, scope, from_external_id)
     target = find_player(tx, scope, to_external_id)
     if source is None:
-        record = tx.get_merge(scope.game_id, scope.env, from_external_id)
+        record = tx.merges.get(scope.game_id, scope.env, from_external_id)
         if replay_of(record, target):
             assert record is not None and target is not None
             return Merged(MergeStatus.NO_OP_ALREADY_MERGED, record, target)
@@ -86,13 +86,15 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
         merged_at=now,
     )
     _fold_graph(tx, source, target)
-    tx.move_ledger(
-        source.id, target.id, fold_holdings(tx.get_holdings(source.id), tx.get_holdings(target.id))
+    tx.ledger.move(
+        source.id, target.id, fold_holdings(tx.ledger.holdings(source.id), tx.ledger.holdings(target.id))
     )
-    tx.reassign_records(source.id, target)
+    tx.grants.reassign(source.id, target)
+    tx.gifts.reassign(source.id, target)
+    tx.purchases.reassign(source.id, target)
     # The source row stays, retired under its placeholder, pointing at the target.
-    tx.update_player(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
-    tx.insert_merge(record)
+    tx.players.update(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
+    tx.merges.insert(record)
     emit(
         tx,
         rt,
@@ -105,29 +107,29 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
 
 def _fold_graph(tx: Transaction, source: Player, target: Player) -> None:
     """Friendships, requests and blocks of the source become the target's (deduplicated)."""
-    requests = tx.list_requests(source.id)
-    blocks = tx.blocks_involving(source.id)
-    target_friends = tx.friend_ids(target.id)
-    blocked_by_target = tx.blocked_either_way(target.id)
+    requests = tx.friends.list_requests(source.id)
+    blocks = tx.friends.blocks_involving(source.id)
+    target_friends = tx.friends.friend_ids(target.id)
+    blocked_by_target = tx.friends.blocked_either_way(target.id)
     facts = GraphFacts(
-        source_friends={f.friend_id: f.since for f, _ in tx.list_friends(source.id)},
+        source_friends={f.friend_id: f.since for f, _ in tx.friends.list_friends(source.id)},
         target_friends=target_friends,
-        target_ties=target_friends | set(tx.request_peers(target.id)) | blocked_by_target,
+        target_ties=target_friends | set(tx.friends.request_peers(target.id)) | blocked_by_target,
         blocked_either_way_by_target=blocked_by_target,
     )
     moving = friends_to_move(source.id, target.id, facts)
     for friend_id in facts.source_friends:
-        tx.delete_friendship(source.id, friend_id)
+        tx.friends.delete_friendship(source.id, friend_id)
     for friend_id, since in moving.items():
-        tx.insert_friendship(target.id, friend_id, since)
+        tx.friends.insert_friendship(target.id, friend_id, since)
     for request, _ in requests:
-        tx.delete_request(request.id)
+        tx.friends.delete_request(request.id)
     for block in blocks:
-        tx.delete_block(block.blocker_id, block.blocked_id)
+        tx.friends.delete_block(block.blocker_id, block.blocked_id)
     for request, other in requests:
         if tie_moves(other.id, source.id, target.id, facts):
             outgoing = request.from_player_id == source.id
-            tx.insert_request(
+            tx.friends.insert_request(
                 FriendRequest(
                     id=request.id,  # the same request, now the target's: clients keep its id
                     game_id=request.game_id,
@@ -143,4 +145,6 @@ def _fold_graph(tx: Transaction, source: Player, target: Player) -> None:
             pair = (target.id, other_id) if block.blocker_id == source.id else (other_id, target.id)
             if pair not in moved_blocks:  # the source and the other may have blocked each other
                 moved_blocks.add(pair)
-                tx.insert_block(Block(blocker_id=pair[0], blocked_id=pair[1], created_at=block.created_at))
+                tx.friends.insert_block(
+                    Block(blocker_id=pair[0], blocked_id=pair[1], created_at=block.created_at)
+                )

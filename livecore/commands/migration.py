@@ -7,7 +7,7 @@ behind while the rows around it apply.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import attrs
 
@@ -35,22 +35,28 @@ from livecore.migration import (
 )
 from livecore.players import Player
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasGames, HasLedger, HasMigrations, HasOutbox, HasPlayers
+
+
+class MigrationTx(HasGames, HasPlayers, HasLedger, HasMigrations, HasOutbox, Protocol):
+    """The ports these commands use."""
+
 
 R = TypeVar("R", bound=Row)
 
 
 def _run(
-    tx: Transaction,
+    tx: MigrationTx,
     rt: Runtime,
     scope: Scope,
     kind: MigrationKind,
     rows: list[R],
     apply: Callable[[R], None],
 ) -> Outcome:
+
     check_batch(rows)
     check_row_keys(list(rows))
-    known = tx.migration_keys(scope.game_id, scope.env, kind, [r.idempotency_key for r in rows])
+    known = tx.migrations.fingerprints(scope.game_id, scope.env, kind, [r.idempotency_key for r in rows])
     applied = replayed = 0
     failures: list[Failure] = []
     now = rt.clock.now()
@@ -68,17 +74,17 @@ def _run(
         except LivecoreError as exc:
             failures.append(failure(i, row, exc))
             continue
-        tx.put_migration_key(scope.game_id, scope.env, kind, row.idempotency_key, fp, now)
+        tx.migrations.put(scope.game_id, scope.env, kind, row.idempotency_key, fp, now)
         applied += 1
     return outcome(applied, replayed, failures)
 
 
-def _player(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, announce: bool) -> Player:
+def _player(tx: MigrationTx, rt: Runtime, scope: Scope, external_id: str, announce: bool) -> Player:
     return first_contact(tx, rt, scope, external_id, announce=announce)
 
 
 def migrate_players(
-    tx: Transaction, rt: Runtime, scope: Scope, rows: list[PlayerRow], *, announce: bool
+    tx: MigrationTx, rt: Runtime, scope: Scope, rows: list[PlayerRow], *, announce: bool
 ) -> Outcome:
     def apply(row: PlayerRow) -> None:
         name = normalize_name(row.name) if row.name is not None else None
@@ -117,13 +123,13 @@ def migrate_players(
         if row.first_seen_at is not None and row.first_seen_at < existed.first_seen_at:
             updated = attrs.evolve(updated, first_seen_at=row.first_seen_at)
         if updated is not existed:
-            tx.update_player(updated)
+            tx.players.update(updated)
 
     return _run(tx, rt, scope, MigrationKind.PLAYERS, rows, apply)
 
 
 def _credit(
-    tx: Transaction,
+    tx: MigrationTx,
     rt: Runtime,
     scope: Scope,
     game: Game,
@@ -155,7 +161,7 @@ def _credit(
 
 
 def migrate_wallet(
-    tx: Transaction, rt: Runtime, scope: Scope, rows: list[WalletRow], *, announce: bool
+    tx: MigrationTx, rt: Runtime, scope: Scope, rows: list[WalletRow], *, announce: bool
 ) -> Outcome:
     game = load_game(tx, scope)
 
@@ -177,7 +183,7 @@ def migrate_wallet(
 
 
 def migrate_inventory(
-    tx: Transaction, rt: Runtime, scope: Scope, rows: list[InventoryRow], *, announce: bool
+    tx: MigrationTx, rt: Runtime, scope: Scope, rows: list[InventoryRow], *, announce: bool
 ) -> Outcome:
     game = load_game(tx, scope)
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.players import Player, ban, check_reason, flag_debug, unban, unflag_debug
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasOutbox, HasPlayers
+
+
+class ModerationTx(HasPlayers, HasOutbox, Protocol):
+    """The ports these commands use."""
 
 
 @attrs.frozen
@@ -17,12 +23,12 @@ class Moderated:
     applied: bool
 
 
-def ban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player, reason: str) -> Moderated:
+def ban_player(tx: ModerationTx, rt: Runtime, scope: Scope, player: Player, reason: str) -> Moderated:
     """``player.banned`` on the transition only; a re-ban refreshes the reason quietly."""
     reason = check_reason(reason, required=True) or ""
     now = rt.clock.now()
     updated, applied = ban(player, reason, now)
-    tx.update_player(updated)
+    tx.players.update(updated)
     if applied:
         emit(
             tx,
@@ -40,11 +46,11 @@ def ban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player, reaso
     return Moderated(updated, applied)
 
 
-def unban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player) -> Moderated:
+def unban_player(tx: ModerationTx, rt: Runtime, scope: Scope, player: Player) -> Moderated:
     """``player.unbanned`` on a real unban only."""
     updated, applied = unban(player)
     if applied:
-        tx.update_player(updated)
+        tx.players.update(updated)
         emit(
             tx,
             rt,
@@ -60,15 +66,15 @@ def unban_player(tx: Transaction, rt: Runtime, scope: Scope, player: Player) -> 
     return Moderated(updated, applied)
 
 
-def set_debug(tx: Transaction, rt: Runtime, player: Player, reason: str | None) -> Moderated:
+def set_debug(tx: ModerationTx, rt: Runtime, player: Player, reason: str | None) -> Moderated:
     reason = check_reason(reason, required=False)
     updated, applied = flag_debug(player, reason, rt.clock.now())
-    tx.update_player(updated)
+    tx.players.update(updated)
     return Moderated(updated, applied)
 
 
-def clear_debug(tx: Transaction, player: Player) -> Moderated:
+def clear_debug(tx: ModerationTx, player: Player) -> Moderated:
     updated, applied = unflag_debug(player)
     if applied:
-        tx.update_player(updated)
+        tx.players.update(updated)
     return Moderated(updated, applied)

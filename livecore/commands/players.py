@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -23,40 +23,45 @@ from livecore.players import (
     streak_cutoff,
 )
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasGames, HasOutbox, HasPlayers
+
+
+class PlayersTx(HasGames, HasPlayers, HasOutbox, Protocol):
+    """The ports these commands use."""
+
 
 PLAYER_SECRET_PREFIX = "ps_"
 
 
-def load_game(tx: Transaction, scope: Scope) -> Game:
-    game = tx.get_game(scope.game_id)
+def load_game(tx: HasGames, scope: Scope) -> Game:
+    game = tx.games.get(scope.game_id)
     if game is None:  # a key always names an existing game; this is a broken invariant
         raise LivecoreError(ErrorCode.NOT_FOUND, "Game not found.")
     return game
 
 
-def find_player(tx: Transaction, scope: Scope, external_id: str) -> Player | None:
+def find_player(tx: HasPlayers, scope: Scope, external_id: str) -> Player | None:
     """The player as this scope sees it: a player of the other environment does not exist here, nor
     does the retired row a merge or an erasure leaves under its placeholder id."""
-    player = tx.get_player(scope.game_id, external_id)
+    player = tx.players.get(scope.game_id, external_id)
     if player is None or player.env is not scope.env or player.lifecycle is not Lifecycle.ACTIVE:
         return None
     return player
 
 
-def other_env_holds(tx: Transaction, scope: Scope, external_id: str) -> bool:
-    player = tx.get_player(scope.game_id, external_id)
+def other_env_holds(tx: HasPlayers, scope: Scope, external_id: str) -> bool:
+    player = tx.players.get(scope.game_id, external_id)
     return player is not None and player.env is not scope.env
 
 
-def find_record(tx: Transaction, scope: Scope, external_id: str) -> Player | None:
+def find_record(tx: HasPlayers, scope: Scope, external_id: str) -> Player | None:
     """Like :func:`find_player`, but a retired row is found by its placeholder id too: the server's
     record reads (profile, export, spend, purchases, gift history) show what a merge or erasure kept."""
-    player = tx.get_player(scope.game_id, external_id)
+    player = tx.players.get(scope.game_id, external_id)
     return player if player is not None and player.env is scope.env else None
 
 
-def get_player(tx: Transaction, scope: Scope, external_id: str, *, retired: bool = False) -> Player:
+def get_player(tx: HasPlayers, scope: Scope, external_id: str, *, retired: bool = False) -> Player:
     """The player, else 404; ``retired=True`` for the record reads of :func:`find_record`."""
     player = (find_record if retired else find_player)(tx, scope, external_id)
     if player is None:
@@ -67,7 +72,7 @@ def get_player(tx: Transaction, scope: Scope, external_id: str, *, retired: bool
 
 
 def first_contact(
-    tx: Transaction,
+    tx: PlayersTx,
     rt: Runtime,
     scope: Scope,
     external_id: str,
@@ -80,7 +85,7 @@ def first_contact(
 ) -> Player:
     """Get the player, creating it (and firing ``player.registered`` unless ``announce`` is off, as for a
     migration) on first contact."""
-    row = tx.get_player(scope.game_id, external_id)
+    row = tx.players.get(scope.game_id, external_id)
     if row is not None and row.env is scope.env and row.lifecycle is Lifecycle.ACTIVE:
         return row
     # The id is taken by a row this scope cannot see: the other environment's, or a retired placeholder.
@@ -103,7 +108,7 @@ def first_contact(
         country=normalize_country(country),
         context=dict(context or {}),
     )
-    tx.insert_player(player)
+    tx.players.insert(player)
     if not announce:
         return player
     emit(
@@ -129,7 +134,7 @@ class Registered:
 
 
 def register(
-    tx: Transaction,
+    tx: PlayersTx,
     rt: Runtime,
     scope: Scope,
     external_id: str,
@@ -158,7 +163,7 @@ def register(
         last_seen_at=now,
         activity=record_activity(player.activity, now),
     )
-    tx.update_player(player)
+    tx.players.update(player)
     emit(
         tx,
         rt,
@@ -176,7 +181,7 @@ def register(
     return Registered(player=player, secret=secret, created=existing is None)
 
 
-def authenticate(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, secret: str | None) -> Player:
+def authenticate(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str, secret: str | None) -> Player:
     """SPEC 5 rule 2: the player secret must match ``{externalId}``; 404 for an unknown player is not
     given here, so a wrong secret and an unknown player look the same to a caller without the secret."""
     player = find_player(tx, scope, external_id)
@@ -192,7 +197,7 @@ def authenticate(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, s
 
 
 def set_identity(
-    tx: Transaction,
+    tx: PlayersTx,
     rt: Runtime,
     player: Player,
     *,
@@ -211,10 +216,10 @@ def set_identity(
     updated = attrs.evolve(player, display=display, last_seen_at=now)
     if by_player:
         updated = attrs.evolve(updated, activity=record_activity(player.activity, now))
-    tx.update_player(updated)
+    tx.players.update(updated)
     return updated
 
 
-def sweep_streaks(tx: Transaction, rt: Runtime) -> int:
+def sweep_streaks(tx: PlayersTx, rt: Runtime) -> int:
     """The hourly streak sweep (SPEC 2.3)."""
-    return tx.reset_missed_streaks(streak_cutoff(rt.clock.now()))
+    return tx.players.reset_missed_streaks(streak_cutoff(rt.clock.now()))

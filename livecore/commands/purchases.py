@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import attrs
 
 from livecore.commands import Runtime, emit
@@ -21,7 +23,11 @@ from livecore.purchases import (
     usd_rate,
 )
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store import HasGames, HasOutbox, HasPurchases
+
+
+class PurchasesTx(HasGames, HasPurchases, HasOutbox, Protocol):
+    """The ports these commands use."""
 
 
 @attrs.frozen
@@ -31,19 +37,19 @@ class Tracked:
     replayed: bool = False
 
 
-def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: PurchaseRequest) -> Tracked:
+def track(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: PurchaseRequest) -> Tracked:
     """Record a purchase once per ``transactionId``; ``purchase.tracked`` fires for new ones only."""
     now = rt.clock.now()
     request = check_request(request, now)
-    stored = tx.get_purchase(scope.game_id, scope.env, request.transaction_id)
+    stored = tx.purchases.get(scope.game_id, scope.env, request.transaction_id)
     if stored is not None:
         check_replay(stored, player.id, request)
         if upgrades(stored, request):
             # The studio verified a receipt the client reported: the one change a repeat may make.
             verified = attrs.evolve(stored, validation_status=ValidationStatus.VERIFIED)
-            tx.set_purchase_validation(stored.id, ValidationStatus.VERIFIED)
-            return Tracked(verified, tx.player_spend(player.id, now, ()))
-        return Tracked(stored, tx.player_spend(player.id, now, ()), replayed=True)
+            tx.purchases.set_validation(stored.id, ValidationStatus.VERIFIED)
+            return Tracked(verified, tx.purchases.player_spend(player.id, now, ()))
+        return Tracked(stored, tx.purchases.player_spend(player.id, now, ()), replayed=True)
     rate = usd_rate(request.currency, load_game(tx, scope).settings.exchange_rates)
     purchase = Purchase(
         id=new_id(Prefix.PURCHASE, now, rt.rng),
@@ -64,7 +70,7 @@ def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: P
         tracked_at=now,
         metadata=dict(request.metadata or {}),
     )
-    tx.insert_purchase(purchase)
-    spend = tx.player_spend(player.id, now, ())
+    tx.purchases.insert(purchase)
+    spend = tx.purchases.player_spend(player.id, now, ())
     emit(tx, rt, scope, "purchase.tracked", tracked_payload(purchase, spend))
     return Tracked(purchase, spend)

@@ -12,7 +12,7 @@ from livecore.ids import Prefix, new_id
 from livecore.webhooks.delivery import DeliveryStatus, replay, unpause
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_data
 from livecore_server.services import Services
-from livecore_server.storage import webhooks as db
+from livecore_server.storage.server_store import ServerTransaction
 
 
 class OperationError(LookupError):
@@ -22,8 +22,8 @@ class OperationError(LookupError):
 def list_deliveries(
     services: Services, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
 ) -> list[dict[str, Any]]:
-    def run(tx: Any) -> list[dict[str, Any]]:
-        if db.get_endpoint(tx, endpoint_id) is None:
+    def run(tx: ServerTransaction) -> list[dict[str, Any]]:
+        if tx.webhooks.get_endpoint(endpoint_id) is None:
             raise OperationError(f"no webhook endpoint {endpoint_id}")
         return [
             {
@@ -38,7 +38,7 @@ def list_deliveries(
                 "createdAt": format_ts(d.created_at),
                 "deliveredAt": format_ts(d.delivered_at) if d.delivered_at else None,
             }
-            for d, kind in db.list_deliveries(tx, endpoint_id, status=status, limit=limit)
+            for d, kind in tx.webhooks.list_deliveries(endpoint_id, status=status, limit=limit)
         ]
 
     return services.store.run(run, write=False)
@@ -48,15 +48,15 @@ def replay_delivery(services: Services, delivery_id: str) -> str:
     """Send a delivered or failed delivery's event again; returns the new delivery id."""
     now = services.clock.now()
 
-    def run(tx: Any) -> str:
-        delivery = db.get_delivery(tx, delivery_id)
+    def run(tx: ServerTransaction) -> str:
+        delivery = tx.webhooks.get_delivery(delivery_id)
         if delivery is None:
             raise OperationError(f"no delivery {delivery_id}")
         try:
             fresh = replay(delivery, new_id(Prefix.DELIVERY, now, services.rng), now)
         except ValueError as exc:
             raise OperationError(str(exc)) from None
-        db.insert_delivery_like(tx, delivery_id, fresh)
+        tx.webhooks.insert_delivery_like(delivery_id, fresh)
         return fresh.id
 
     new = services.store.run(run)
@@ -68,12 +68,12 @@ def unpause_endpoint(services: Services, endpoint_id: str) -> bool:
     """Resume a paused endpoint; its held deliveries go out oldest first. False when it was not paused."""
     now = services.clock.now()
 
-    def run(tx: Any) -> bool:
-        endpoint = db.get_endpoint(tx, endpoint_id)
+    def run(tx: ServerTransaction) -> bool:
+        endpoint = tx.webhooks.get_endpoint(endpoint_id)
         if endpoint is None:
             raise OperationError(f"no webhook endpoint {endpoint_id}")
         resumed = unpause(endpoint)
-        db.save_endpoint(tx, resumed, now)
+        tx.webhooks.save_endpoint(resumed, now)
         return resumed != endpoint
 
     changed = services.store.run(run)
@@ -86,21 +86,22 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
     with ``X-Svc-Webhook-Test: 1``. Returns the event id."""
     now = services.clock.now()
 
-    def run(tx: Any) -> str:
-        endpoint = db.get_endpoint(tx, endpoint_id)
+    def run(tx: ServerTransaction) -> str:
+        endpoint = tx.webhooks.get_endpoint(endpoint_id)
         if endpoint is None:
             raise OperationError(f"no webhook endpoint {endpoint_id}")
-        studio = tx.execute("SELECT studio_id FROM games WHERE id = ?", (endpoint.game_id,)).fetchone()
+        game = tx.games.get(endpoint.game_id)
+        assert game is not None  # an endpoint belongs to its game
         event = DomainEvent(
             id=new_id(Prefix.EVENT, now, services.rng),
             kind=kind,
-            studio_id=studio[0],
+            studio_id=game.studio_id,
             game_id=endpoint.game_id,
             env=endpoint.env,
             occurred_at=now,
             data=sample_data(kind),
         )
-        db.insert_sample(tx, event, endpoint_id)
+        tx.webhooks.insert_sample(event, endpoint_id)
         return event.id
 
     event_id = services.store.run(run)

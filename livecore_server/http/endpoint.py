@@ -26,7 +26,7 @@ from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import Services
 from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.records import ApiKey
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 API_KEY = web.RequestKey("api_key", ApiKey)
 
@@ -65,10 +65,10 @@ class Reply:
     replayed: bool = False
 
 
-TxHandler = Callable[[Call, SqlTransaction], Any]
+TxHandler = Callable[[Call, ServerTransaction], Any]
 DirectHandler = Callable[[Call], Awaitable[Any]]
 # What a write's handler will read beyond the caller and the idempotency record (postgres_prefetch).
-Reads = Callable[[Call, SqlTransaction], Prefetch]
+Reads = Callable[[Call, ServerTransaction], Prefetch]
 
 
 @attrs.frozen
@@ -154,7 +154,7 @@ def _idempotency_scope(call: Call) -> str:
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
 
 
-def _authenticated(tx: SqlTransaction, call: Call) -> Call:
+def _authenticated(tx: ServerTransaction, call: Call) -> Call:
     if call.route.auth is not Auth.PLAYER:
         return call
     secret = call.headers.get("X-Player-Secret")
@@ -165,10 +165,10 @@ def _authenticated(tx: SqlTransaction, call: Call) -> Call:
     return attrs.evolve(call, player=player)
 
 
-def _replay(tx: SqlTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
+def _replay(tx: ServerTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
     """The stored answer to this request, if any. Player-scoped routes answer it only to the player's
     secret (a replay must not leak); the secret is checked only when there is something to answer."""
-    record = tx.get_idempotent(_idempotency_scope(call), key)
+    record = tx.idempotency.get(_idempotency_scope(call), key)
     if record is None:
         return None
     if call.player is None:
@@ -177,7 +177,9 @@ def _replay(tx: SqlTransaction, call: Call, key: str, fp: str) -> _Outcome | Non
     return None if stored is None else _Outcome(replay_status(stored.status), stored.body, replayed=True)
 
 
-def _execute(tx: SqlTransaction, binding: Binding, call: Call, key: str | None, fp: str | None) -> _Outcome:
+def _execute(
+    tx: ServerTransaction, binding: Binding, call: Call, key: str | None, fp: str | None
+) -> _Outcome:
     call = _authenticated(tx, call)
     if key is not None and fp is not None:
         # Checked again inside the write: a duplicate may have committed since the read outside it.
@@ -190,17 +192,17 @@ def _execute(tx: SqlTransaction, binding: Binding, call: Call, key: str | None, 
     )
     body = data_body(value)
     if key is not None and fp is not None:
-        tx.put_idempotent(
+        tx.idempotency.put(
             StoredResponse(_idempotency_scope(call), key, fp, status, body, call.rt.clock.now())
         )
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 
-def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[SqlTransaction], Prefetch]:
+def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[ServerTransaction], Prefetch]:
     """What a queued write will read, for its commit group to read ahead: the caller (player-scoped
     routes authenticate it), the idempotency record of its key, and what its handler declares."""
 
-    def reads(tx: SqlTransaction) -> Prefetch:
+    def reads(tx: ServerTransaction) -> Prefetch:
         scope = call.scope
         own = Prefetch(
             players=((scope.game_id, call.external_id),) if call.route.auth is Auth.PLAYER else (),

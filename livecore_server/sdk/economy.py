@@ -12,7 +12,7 @@ from livecore.games import ResourceType
 from livecore.grants import GrantTrigger
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 PENDING_LIMIT = 200
 
@@ -22,9 +22,9 @@ def _player(call: Call) -> Player:
     return call.player
 
 
-def wallet_view(call: Call, tx: SqlTransaction, player: Player) -> m.WalletResponse:
+def wallet_view(call: Call, tx: ServerTransaction, player: Player) -> m.WalletResponse:
     game = load_game(tx, call.scope)
-    holdings = tx.get_holdings(player.id)
+    holdings = tx.ledger.holdings(player.id)
     return m.WalletResponse(
         currencies=[
             m.CurrencyBalance(key=key, balance=holdings[key].amount if key in holdings else 0)
@@ -34,9 +34,9 @@ def wallet_view(call: Call, tx: SqlTransaction, player: Player) -> m.WalletRespo
     )
 
 
-def inventory_view(call: Call, tx: SqlTransaction, player: Player) -> m.InventoryResponse:
+def inventory_view(call: Call, tx: ServerTransaction, player: Player) -> m.InventoryResponse:
     game = load_game(tx, call.scope)
-    holdings = tx.get_holdings(player.id)
+    holdings = tx.ledger.holdings(player.id)
     items = [
         m.ItemHolding(
             key=key,
@@ -69,11 +69,11 @@ def items_adjusted(c: Change) -> m.ItemAdjustResponse:
     )
 
 
-def get_wallet(call: Call, tx: SqlTransaction) -> m.WalletResponse:
+def get_wallet(call: Call, tx: ServerTransaction) -> m.WalletResponse:
     return wallet_view(call, tx, _player(call))
 
 
-def debit(call: Call, tx: SqlTransaction) -> m.WalletAdjustResponse:
+def debit(call: Call, tx: ServerTransaction) -> m.WalletAdjustResponse:
     body: m.AdjustWalletRequest = call.body
     game = load_game(tx, call.scope)
     c = client_spend(
@@ -91,11 +91,11 @@ def debit(call: Call, tx: SqlTransaction) -> m.WalletAdjustResponse:
     return wallet_adjusted(c)
 
 
-def get_inventory(call: Call, tx: SqlTransaction) -> m.InventoryResponse:
+def get_inventory(call: Call, tx: ServerTransaction) -> m.InventoryResponse:
     return inventory_view(call, tx, _player(call))
 
 
-def consume(call: Call, tx: SqlTransaction) -> m.ItemAdjustResponse:
+def consume(call: Call, tx: ServerTransaction) -> m.ItemAdjustResponse:
     body: m.AdjustItemRequest = call.body
     reject_parameters(body)
     game = load_game(tx, call.scope)
@@ -121,12 +121,12 @@ def reject_parameters(body: m.AdjustItemRequest) -> None:
         raise invalid_request("parameters can be set only when granting items.", {"parameters": "grant only"})
 
 
-def pending_grants(call: Call, tx: SqlTransaction) -> m.GrantListResponse:
-    grants = tx.pending_grants(_player(call).id, call.rt.clock.now(), PENDING_LIMIT)
+def pending_grants(call: Call, tx: ServerTransaction) -> m.GrantListResponse:
+    grants = tx.grants.pending(_player(call).id, call.rt.clock.now(), PENDING_LIMIT)
     return m.GrantListResponse(grants=[m.GrantView.of(g) for g in grants])
 
 
-def claim_grant(call: Call, tx: SqlTransaction) -> m.GrantResponse:
+def claim_grant(call: Call, tx: ServerTransaction) -> m.GrantResponse:
     grant = settle(tx, call.rt, call.scope, _player(call), call.params["grantId"], GrantTrigger.CLAIM)
     return m.GrantResponse(grant=m.GrantView.of(grant))
 

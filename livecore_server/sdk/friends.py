@@ -26,7 +26,7 @@ from livecore.games import Game
 from livecore.players import Player, durable_activity, ensure_not_banned
 from livecore.presence import heartbeat
 from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 
 def _me(call: Call) -> Player:
@@ -39,13 +39,13 @@ def identity(p: Player) -> m.IdentityView:
 
 
 def progression_for(
-    tx: SqlTransaction, game: Game, keys: list[str] | None, players: list[Player]
+    tx: ServerTransaction, game: Game, keys: list[str] | None, players: list[Player]
 ) -> dict[str, dict[str, int]] | None:
     """Progression of every row of a page, from one query (None when not asked for)."""
     wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
     if not wanted:
         return None
-    held = tx.holdings_of([p.id for p in players], [k for k in wanted if k not in SYSTEM_ITEMS])
+    held = tx.ledger.balances_of([p.id for p in players], [k for k in wanted if k not in SYSTEM_ITEMS])
     return {p.id: progression(wanted, held.get(p.id, {}), p.activity) for p in players}
 
 
@@ -71,25 +71,27 @@ def friend_row(
     )
 
 
-def new_friend_row(call: Call, tx: SqlTransaction, game: Game, me: Player, friend: Player) -> m.FriendRow:
+def new_friend_row(call: Call, tx: ServerTransaction, game: Game, me: Player, friend: Player) -> m.FriendRow:
     """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
     cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
     return friend_row(call, game, friend, call.rt.clock.now(), None, cooldowns)
 
 
-def friends_view(call: Call, tx: SqlTransaction, player: Player, keys: list[str] | None) -> m.FriendsResponse:
+def friends_view(
+    call: Call, tx: ServerTransaction, player: Player, keys: list[str] | None
+) -> m.FriendsResponse:
     game = load_game(tx, call.scope)
-    rows = tx.list_friends(player.id)
+    rows = tx.friends.list_friends(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
     cooldowns = gift_cmd.cooldowns(tx, game, player, call.rt.clock.now()) if rows else {}
     return m.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog, cooldowns) for f, p in rows])
 
 
 def requests_view(
-    call: Call, tx: SqlTransaction, player: Player, keys: list[str] | None
+    call: Call, tx: ServerTransaction, player: Player, keys: list[str] | None
 ) -> m.RequestsResponse:
     game = load_game(tx, call.scope)
-    rows = tx.list_requests(player.id)
+    rows = tx.friends.list_requests(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
     incoming: list[m.RequestRow] = []
     outgoing: list[m.RequestRow] = []
@@ -105,20 +107,20 @@ def requests_view(
     return m.RequestsResponse(incoming=incoming, outgoing=outgoing)
 
 
-def blocks_view(tx: SqlTransaction, player: Player) -> m.BlocksResponse:
+def blocks_view(tx: ServerTransaction, player: Player) -> m.BlocksResponse:
     return m.BlocksResponse(
         blocks=[
             m.BlockRow(
                 external_player_id=p.external_id, display_identity=identity(p), blocked_at=b.created_at
             )
-            for b, p in tx.list_blocks(player.id)
+            for b, p in tx.friends.list_blocks(player.id)
         ]
     )
 
 
-def _request_row(tx: SqlTransaction, caller: Player, added: cmd.Added) -> m.RequestRow:
+def _request_row(tx: ServerTransaction, caller: Player, added: cmd.Added) -> m.RequestRow:
     assert added.request is not None
-    other = tx.get_player_by_id(added.request.to_player_id)
+    other = tx.players.by_id(added.request.to_player_id)
     assert other is not None
     return m.RequestRow(
         request_id=added.request.id,
@@ -128,7 +130,7 @@ def _request_row(tx: SqlTransaction, caller: Player, added: cmd.Added) -> m.Requ
     )
 
 
-def _with_code(tx: SqlTransaction, call: Call) -> Player:
+def _with_code(tx: ServerTransaction, call: Call) -> Player:
     """The friend code is made on the player's first friends call (read routes calling this are bound
     ``may_write``)."""
     return cmd.ensure_friend_code(tx, call.rt, _me(call))
@@ -137,7 +139,7 @@ def _with_code(tx: SqlTransaction, call: Call) -> Player:
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-def get_code(call: Call, tx: SqlTransaction) -> m.FriendCodeResponse:
+def get_code(call: Call, tx: ServerTransaction) -> m.FriendCodeResponse:
     me = _with_code(tx, call)
     assert me.friend_code is not None
     prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
@@ -146,22 +148,22 @@ def get_code(call: Call, tx: SqlTransaction) -> m.FriendCodeResponse:
     )
 
 
-def search(call: Call, tx: SqlTransaction) -> list[m.SearchHit]:
+def search(call: Call, tx: ServerTransaction) -> list[m.SearchHit]:
     me = _with_code(tx, call)
     text = check_search_text(call.query.q)
     limit = clamp(call.query.limit, 1, SEARCH_LIMIT_MAX)
-    hidden = tx.blocked_either_way(me.id) | {me.id}
+    hidden = tx.friends.blocked_either_way(me.id) | {me.id}
     # Fetch past the limit by the hidden count so hiding never shortens a full page.
     found = [
         p
-        for p in tx.search_by_name(call.scope.game_id, call.scope.env, text, limit + len(hidden))
+        for p in tx.players.search_by_name(call.scope.game_id, call.scope.env, text, limit + len(hidden))
         if p.id not in hidden
     ]
     found = found[:limit]
     game = load_game(tx, call.scope)
     prog = progression_for(tx, game, call.query.progression, found)
-    friend_ids = tx.friend_ids(me.id)
-    peers = tx.request_peers(me.id)
+    friend_ids = tx.friends.friend_ids(me.id)
+    peers = tx.friends.request_peers(me.id)
     hits = [
         m.SearchHit(
             display_identity=identity(p),
@@ -174,14 +176,14 @@ def search(call: Call, tx: SqlTransaction) -> list[m.SearchHit]:
     return hits
 
 
-def send_request(call: Call, tx: SqlTransaction) -> m.SendRequestResponse | Reply:
+def send_request(call: Call, tx: ServerTransaction) -> m.SendRequestResponse | Reply:
     body: m.FriendTarget = call.body
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
     game = load_game(tx, call.scope)
     added = cmd.add(tx, call.rt, call.scope, game, me, target)
     if added.accepted:
-        friend = tx.get_player_by_id(target.id)
+        friend = tx.players.by_id(target.id)
         assert friend is not None
         row = new_friend_row(call, tx, game, me, friend)
         # SPEC 4.1: a reciprocal add answers 200 (the route's declared status is the pending 201).
@@ -189,47 +191,47 @@ def send_request(call: Call, tx: SqlTransaction) -> m.SendRequestResponse | Repl
     return m.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
 
 
-def list_requests(call: Call, tx: SqlTransaction) -> m.RequestsResponse:
+def list_requests(call: Call, tx: ServerTransaction) -> m.RequestsResponse:
     return requests_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def accept(call: Call, tx: SqlTransaction) -> m.FriendResponse:
+def accept(call: Call, tx: ServerTransaction) -> m.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
     return m.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
 
 
-def decline(call: Call, tx: SqlTransaction) -> m.RequestDone:
+def decline(call: Call, tx: ServerTransaction) -> m.RequestDone:
     request = cmd.decline(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return m.RequestDone(request_id=request.id, status="declined")
 
 
-def cancel(call: Call, tx: SqlTransaction) -> m.RequestDone:
+def cancel(call: Call, tx: ServerTransaction) -> m.RequestDone:
     request = cmd.cancel(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return m.RequestDone(request_id=request.id, status="cancelled")
 
 
-def list_friends(call: Call, tx: SqlTransaction) -> m.FriendsResponse:
+def list_friends(call: Call, tx: ServerTransaction) -> m.FriendsResponse:
     return friends_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def remove(call: Call, tx: SqlTransaction) -> m.RemovedResponse:
+def remove(call: Call, tx: ServerTransaction) -> m.RemovedResponse:
     me = _with_code(tx, call)
     other = get_player(tx, call.scope, call.params["friendExternalId"])
     cmd.remove(tx, call.rt, call.scope, me, other)
     return m.RemovedResponse(removed=True)
 
 
-def suggestions(call: Call, tx: SqlTransaction) -> m.SuggestionsResponse:
+def suggestions(call: Call, tx: ServerTransaction) -> m.SuggestionsResponse:
     me = _with_code(tx, call)
     limit = clamp(call.query.limit, 1, 25)
     game = load_game(tx, call.scope)
-    excluded = tx.blocked_either_way(me.id) | {me.id}
-    excluded |= tx.friend_ids(me.id) | set(tx.request_peers(me.id))
+    excluded = tx.friends.blocked_either_way(me.id) | {me.id}
+    excluded |= tx.friends.friend_ids(me.id) | set(tx.friends.request_peers(me.id))
     pool = [
         p
-        for p in tx.recently_active(call.scope.game_id, call.scope.env, SUGGESTION_POOL)
+        for p in tx.players.recently_active(call.scope.game_id, call.scope.env, SUGGESTION_POOL)
         if p.id not in excluded
     ]
     by_id = {p.id: p for p in pool}
@@ -252,7 +254,7 @@ def _suggestion_row(
     )
 
 
-def block(call: Call, tx: SqlTransaction) -> m.BlockResponse:
+def block(call: Call, tx: ServerTransaction) -> m.BlockResponse:
     body: m.FriendTarget = call.body
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
@@ -266,11 +268,11 @@ def block(call: Call, tx: SqlTransaction) -> m.BlockResponse:
     )
 
 
-def list_blocks(call: Call, tx: SqlTransaction) -> m.BlocksResponse:
+def list_blocks(call: Call, tx: ServerTransaction) -> m.BlocksResponse:
     return blocks_view(tx, _with_code(tx, call))
 
 
-def unblock(call: Call, tx: SqlTransaction) -> m.UnblockedResponse:
+def unblock(call: Call, tx: ServerTransaction) -> m.UnblockedResponse:
     me = _with_code(tx, call)
     cmd.unblock(tx, me, get_player(tx, call.scope, call.params["externalPlayerId"]))
     return m.UnblockedResponse(unblocked=True)
@@ -315,7 +317,7 @@ async def beat(call: Call) -> m.PresenceResponse:
     presence = heartbeat(body.status, now)
     if durable_activity(services.presence.activity_of(player), now) is not None:
 
-        def durable(tx: SqlTransaction) -> Player:
+        def durable(tx: ServerTransaction) -> Player:
             # Decided again on the row as it is now: the cached one may be minutes old, and another
             # heartbeat (here or in another process) may have opened the session meanwhile.
             stored = get_player(tx, call.scope, call.external_id)
@@ -324,7 +326,7 @@ async def beat(call: Call) -> m.PresenceResponse:
             if activity is None:
                 return stored
             updated = attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now)
-            tx.update_player(updated)
+            tx.players.update(updated)
             return updated
 
         generation = services.players.generation

@@ -12,7 +12,7 @@ from livecore.gifts import SendRequest, max_amount, sendable, stats_window
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
 from livecore_server.storage.postgres_prefetch import GiftSendReads, Prefetch
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 LIST_LIMIT_MAX = 200
 
@@ -22,7 +22,7 @@ def _me(call: Call) -> Player:
     return call.player
 
 
-def send(call: Call, tx: SqlTransaction) -> m.GiftResponse | Reply:
+def send(call: Call, tx: ServerTransaction) -> m.GiftResponse | Reply:
     body: m.SendGiftRequest = call.body
     me = _me(call)
     target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
@@ -39,12 +39,12 @@ def send(call: Call, tx: SqlTransaction) -> m.GiftResponse | Reply:
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
 
-def send_reads(call: Call, tx: SqlTransaction) -> Prefetch:
+def send_reads(call: Call, tx: ServerTransaction) -> Prefetch:
     """What :func:`send` reads beyond the sender and its idempotency record (read ahead on PostgreSQL):
     the recipient, then the friendship, the gift key, the sender's recent gifts and the balance paid
     from. A recipient named by friend code is looked up as the send runs."""
     body: m.SendGiftRequest = call.body
-    game = tx.get_game(call.scope.game_id)
+    game = tx.games.get(call.scope.game_id)
     if body.external_player_id is None or game is None:
         return Prefetch()
     res = game.settings.resources.get(body.resource_key)
@@ -61,15 +61,15 @@ def send_reads(call: Call, tx: SqlTransaction) -> Prefetch:
     return Prefetch(players=(recipient,), gift_sends=(read,))
 
 
-def claim(call: Call, tx: SqlTransaction) -> m.GiftResponse:
+def claim(call: Call, tx: ServerTransaction) -> m.GiftResponse:
     me = _me(call)
     gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
-    sender = tx.get_player_by_id(gift.sender_id)
+    sender = tx.players.by_id(gift.sender_id)
     assert sender is not None
     return m.GiftResponse(gift=m.GiftView.of(gift, me.id, sender))
 
 
-def catalog(call: Call, tx: SqlTransaction) -> m.GiftCatalogResponse:
+def catalog(call: Call, tx: ServerTransaction) -> m.GiftCatalogResponse:
     game = load_game(tx, call.scope)
     settings = game.settings.gifting
     return m.GiftCatalogResponse(
@@ -88,21 +88,21 @@ def catalog(call: Call, tx: SqlTransaction) -> m.GiftCatalogResponse:
 
 
 def gift_list(
-    call: Call, tx: SqlTransaction, player: Player, *, sent: bool, pending: bool, limit: int
+    call: Call, tx: ServerTransaction, player: Player, *, sent: bool, pending: bool, limit: int
 ) -> list[m.GiftView]:
     now = call.rt.clock.now()
-    rows = tx.list_gifts(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
+    rows = tx.gifts.page(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
     return [m.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
 
 
-def inbox(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
+def inbox(call: Call, tx: ServerTransaction) -> list[m.GiftView]:
     q: m.GiftListQuery = call.query
     return gift_list(
         call, tx, _me(call), sent=False, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
     )
 
 
-def sent(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
+def sent(call: Call, tx: ServerTransaction) -> list[m.GiftView]:
     q: m.GiftListQuery = call.query
     return gift_list(
         call, tx, _me(call), sent=True, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)

@@ -8,7 +8,7 @@ from livecore.api import models as m
 from livecore.api import routes
 from livecore.commands.players import register, set_identity
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 
 def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
@@ -20,7 +20,7 @@ def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | Non
     return None
 
 
-def register_player(call: Call, tx: SqlTransaction) -> m.RegisterResponse:
+def register_player(call: Call, tx: ServerTransaction) -> m.RegisterResponse:
     body: m.RegisterRequest = call.body or m.RegisterRequest()
     result = register(
         tx,
@@ -43,7 +43,7 @@ def register_player(call: Call, tx: SqlTransaction) -> m.RegisterResponse:
     )
 
 
-def set_own_identity(call: Call, tx: SqlTransaction) -> m.IdentityResponse:
+def set_own_identity(call: Call, tx: ServerTransaction) -> m.IdentityResponse:
     assert call.player is not None  # player-scoped route: authenticated before the handler runs
     body: m.SetIdentityRequest = call.body
     player = set_identity(tx, call.rt, call.player, name=body.name, avatar=body.avatar, by_player=True)

@@ -13,10 +13,10 @@ from livecore.games import ResourceType
 from livecore.grants import GrantTrigger
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.sdk.economy import items_adjusted, reject_parameters, wallet_adjusted
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 
-def create(call: Call, tx: SqlTransaction) -> m.GrantResponse:
+def create(call: Call, tx: ServerTransaction) -> m.GrantResponse:
     body: m.CreateGrantRequest = call.body
     grant = create_grant(
         tx,
@@ -33,14 +33,14 @@ def create(call: Call, tx: SqlTransaction) -> m.GrantResponse:
     return m.GrantResponse(grant=m.GrantView.of(grant))
 
 
-def ack(call: Call, tx: SqlTransaction) -> m.GrantResponse:
+def ack(call: Call, tx: ServerTransaction) -> m.GrantResponse:
     player = get_player(tx, call.scope, call.external_id)
     grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
     return m.GrantResponse(grant=m.GrantView.of(grant))
 
 
-def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], m.ItemAdjustResponse]:
-    def handler(call: Call, tx: SqlTransaction) -> m.ItemAdjustResponse:
+def _adjust_items(credit: bool) -> Callable[[Call, ServerTransaction], m.ItemAdjustResponse]:
+    def handler(call: Call, tx: ServerTransaction) -> m.ItemAdjustResponse:
         body: m.AdjustItemRequest = call.body
         if not credit:
             reject_parameters(body)
@@ -63,8 +63,8 @@ def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], m.ItemAdjust
     return handler
 
 
-def _adjust_wallet(credit: bool) -> Callable[[Call, SqlTransaction], m.WalletAdjustResponse]:
-    def handler(call: Call, tx: SqlTransaction) -> m.WalletAdjustResponse:
+def _adjust_wallet(credit: bool) -> Callable[[Call, ServerTransaction], m.WalletAdjustResponse]:
+    def handler(call: Call, tx: ServerTransaction) -> m.WalletAdjustResponse:
         body: m.AdjustWalletRequest = call.body
         c = server_adjust(
             tx,

@@ -7,18 +7,18 @@ from livecore.api import routes
 from livecore.commands.players import get_player
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.sdk.friends import blocks_view, friends_view, requests_view
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 
-def friends(call: Call, tx: SqlTransaction) -> m.FriendsResponse:
+def friends(call: Call, tx: ServerTransaction) -> m.FriendsResponse:
     return friends_view(call, tx, get_player(tx, call.scope, call.external_id), None)
 
 
-def requests(call: Call, tx: SqlTransaction) -> m.RequestsResponse:
+def requests(call: Call, tx: ServerTransaction) -> m.RequestsResponse:
     return requests_view(call, tx, get_player(tx, call.scope, call.external_id), None)
 
 
-def blocks(call: Call, tx: SqlTransaction) -> m.BlocksResponse:
+def blocks(call: Call, tx: ServerTransaction) -> m.BlocksResponse:
     return blocks_view(tx, get_player(tx, call.scope, call.external_id))
 
 

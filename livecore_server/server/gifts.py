@@ -8,19 +8,19 @@ from livecore.commands.players import get_player, load_game
 from livecore.errors import invalid_request
 from livecore.gifts import check_history_visible
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 LIMIT_MAX = 200
 
 
-def history(call: Call, tx: SqlTransaction) -> m.ServerGiftsResponse:
+def history(call: Call, tx: ServerTransaction) -> m.ServerGiftsResponse:
     q: m.ServerGiftsQuery = call.query
     if not 1 <= q.limit <= LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
     check_history_visible(load_game(tx, call.scope))
     player = get_player(tx, call.scope, call.external_id, retired=True)
     sent = q.direction is m.GiftHistoryDirection.SENT
-    rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=q.limit)
+    rows = tx.gifts.page(player.id, sent=sent, claimable_at=None, limit=q.limit)
     now = call.rt.clock.now()
     return m.ServerGiftsResponse(
         direction=q.direction,

@@ -7,7 +7,7 @@ from livecore.api import routes
 from livecore.commands import migration as cmd
 from livecore.migration import Outcome, check_batch
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 
 def _outcome(o: Outcome) -> m.MigrateOutcome:
@@ -19,19 +19,19 @@ def _outcome(o: Outcome) -> m.MigrateOutcome:
     )
 
 
-def players(call: Call, tx: SqlTransaction) -> m.MigrateOutcome:
+def players(call: Call, tx: ServerTransaction) -> m.MigrateOutcome:
     body: m.MigratePlayersRequest = call.body
     check_batch(body.rows)
     return _outcome(cmd.migrate_players(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
 
 
-def wallet(call: Call, tx: SqlTransaction) -> m.MigrateOutcome:
+def wallet(call: Call, tx: ServerTransaction) -> m.MigrateOutcome:
     body: m.MigrateWalletRequest = call.body
     check_batch(body.rows)
     return _outcome(cmd.migrate_wallet(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
 
 
-def inventory(call: Call, tx: SqlTransaction) -> m.MigrateOutcome:
+def inventory(call: Call, tx: ServerTransaction) -> m.MigrateOutcome:
     body: m.MigrateInventoryRequest = call.body
     check_batch(body.rows)
     return _outcome(cmd.migrate_inventory(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))

@@ -13,27 +13,27 @@ from livecore.grants import GrantStatus
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.server.purchases import purchase_view
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 PROFILE_LIMIT_MAX = 200
 EXPORT_LIMIT = 1_000
 
 
-def _player(call: Call, tx: SqlTransaction) -> Player:
+def _player(call: Call, tx: ServerTransaction) -> Player:
     return get_player(tx, call.scope, call.external_id)
 
 
-def _record(call: Call, tx: SqlTransaction) -> Player:
+def _record(call: Call, tx: ServerTransaction) -> Player:
     """Reads also show a retired (merged or erased) row by its placeholder id."""
     return get_player(tx, call.scope, call.external_id, retired=True)
 
 
-def profile(call: Call, tx: SqlTransaction) -> m.PlayerProfileResponse:
+def profile(call: Call, tx: ServerTransaction) -> m.PlayerProfileResponse:
     q: m.ProfileQuery = call.query
     if not 1 <= q.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
     player = _record(call, tx)
-    counts = tx.grant_counts(player.id)
+    counts = tx.grants.counts(player.id)
     return m.PlayerProfileResponse(
         player=m.ProfilePlayer(
             id=player.id,
@@ -47,7 +47,7 @@ def profile(call: Call, tx: SqlTransaction) -> m.PlayerProfileResponse:
             lifecycle=player.lifecycle.value,
         ),
         attempts=[],  # attempts arrive with events
-        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.recent_grants(player.id, q.limit)],
+        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, q.limit)],
         lobbies=[],  # lobbies arrive with events
         summary=m.ProfileSummary(
             attempt_count=0,
@@ -69,13 +69,13 @@ def _ban_view(p: Player) -> m.BanState:
     )
 
 
-def ban(call: Call, tx: SqlTransaction) -> m.BanPlayerResponse:
+def ban(call: Call, tx: ServerTransaction) -> m.BanPlayerResponse:
     body: m.BanRequest = call.body
     done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), body.reason)
     return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
 
-def unban(call: Call, tx: SqlTransaction) -> m.BanPlayerResponse:
+def unban(call: Call, tx: ServerTransaction) -> m.BanPlayerResponse:
     done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
     return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
@@ -90,18 +90,18 @@ def _debug_view(applied: bool, p: Player) -> m.DebugPlayerResponse:
     )
 
 
-def set_debug(call: Call, tx: SqlTransaction) -> m.DebugPlayerResponse:
+def set_debug(call: Call, tx: ServerTransaction) -> m.DebugPlayerResponse:
     body: m.DebugRequest = call.body or m.DebugRequest()
     done = moderation.set_debug(tx, call.rt, _player(call, tx), body.reason)
     return _debug_view(done.applied, done.player)
 
 
-def clear_debug(call: Call, tx: SqlTransaction) -> m.DebugPlayerResponse:
+def clear_debug(call: Call, tx: ServerTransaction) -> m.DebugPlayerResponse:
     done = moderation.clear_debug(tx, _player(call, tx))
     return _debug_view(done.applied, done.player)
 
 
-def merge_into(call: Call, tx: SqlTransaction) -> m.MergePlayerResponse:
+def merge_into(call: Call, tx: ServerTransaction) -> m.MergePlayerResponse:
     done = merge.merge(tx, call.rt, call.scope, call.params["fromExternalId"], call.params["toExternalId"])
     return m.MergePlayerResponse(
         status=done.status.value,
@@ -112,17 +112,17 @@ def merge_into(call: Call, tx: SqlTransaction) -> m.MergePlayerResponse:
     )
 
 
-def delete(call: Call, tx: SqlTransaction) -> m.DeletePlayerResponse:
+def delete(call: Call, tx: ServerTransaction) -> m.DeletePlayerResponse:
     body: m.DeletePlayerRequest = call.body or m.DeletePlayerRequest()
     done = erasure.erase(tx, call.rt, call.scope, call.external_id, ErasureReason(body.reason.value))
     return m.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
 
 
-def export(call: Call, tx: SqlTransaction) -> m.ExportPlayerResponse:
+def export(call: Call, tx: ServerTransaction) -> m.ExportPlayerResponse:
     player = _record(call, tx)
-    game_resources = tx.get_game(call.scope.game_id)
+    game_resources = tx.games.get(call.scope.game_id)
     types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}
-    holdings = sorted(tx.get_holdings(player.id).values(), key=lambda h: h.key)
+    holdings = sorted(tx.ledger.holdings(player.id).values(), key=lambda h: h.key)
     a = player.activity
     return m.ExportPlayerResponse(
         player=m.ExportPlayer(
@@ -145,7 +145,7 @@ def export(call: Call, tx: SqlTransaction) -> m.ExportPlayerResponse:
             friend_code=player.friend_code,
         ),
         attempts=[],
-        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.recent_grants(player.id, EXPORT_LIMIT)],
+        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, EXPORT_LIMIT)],
         inventory=[
             m.HoldingView(key=h.key, amount=h.amount, parameters=h.parameters)
             for h in holdings
@@ -157,7 +157,7 @@ def export(call: Call, tx: SqlTransaction) -> m.ExportPlayerResponse:
             if types.get(h.key) is ResourceType.CURRENCY
         ][:EXPORT_LIMIT],
         lobby_memberships=[],
-        purchases=[purchase_view(p) for p in tx.list_purchases(player.id, None, EXPORT_LIMIT)],
+        purchases=[purchase_view(p) for p in tx.purchases.page(player.id, None, EXPORT_LIMIT)],
     )
 
 

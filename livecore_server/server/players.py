@@ -6,10 +6,10 @@ from livecore.api import models as m
 from livecore.api import routes
 from livecore.commands.players import get_player, set_identity
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 
-def set_player_identity(call: Call, tx: SqlTransaction) -> m.IdentityResponse:
+def set_player_identity(call: Call, tx: ServerTransaction) -> m.IdentityResponse:
     body: m.SetIdentityRequest = call.body
     player = get_player(tx, call.scope, call.external_id)
     player = set_identity(tx, call.rt, player, name=body.name, avatar=body.avatar, by_player=False)

@@ -22,7 +22,7 @@ from livecore.purchases import (
     window_start,
 )
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 
 LIST_LIMIT_MAX = 200
 REVENUE_DAYS = 30
@@ -48,7 +48,7 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
 
 
 def _track(
-    call: Call, tx: SqlTransaction, player: Player, request: PurchaseRequest
+    call: Call, tx: ServerTransaction, player: Player, request: PurchaseRequest
 ) -> m.TrackPurchaseResponse | Reply:
     done = cmd.track(tx, call.rt, call.scope, player, request)
     view = m.TrackPurchaseResponse(
@@ -59,7 +59,7 @@ def _track(
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
-def sdk_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
+def sdk_track(call: Call, tx: ServerTransaction) -> m.TrackPurchaseResponse | Reply:
     """The client's report: the same request, never verified."""
     assert call.player is not None
     body: m.TrackPurchaseRequest = call.body
@@ -76,7 +76,7 @@ def sdk_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply
     return _track(call, tx, call.player, request)
 
 
-def server_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
+def server_track(call: Call, tx: ServerTransaction) -> m.TrackPurchaseResponse | Reply:
     return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
@@ -99,12 +99,12 @@ def _limit(value: int) -> int:
     return value
 
 
-def list_purchases(call: Call, tx: SqlTransaction) -> m.PurchaseListResponse:
+def list_purchases(call: Call, tx: ServerTransaction) -> m.PurchaseListResponse:
     q: m.PurchaseListQuery = call.query
     limit = _limit(q.limit)
     player = get_player(tx, call.scope, call.external_id, retired=True)
     # One row past the page says whether there is a next page.
-    rows = tx.list_purchases(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
+    rows = tx.purchases.page(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
     page = rows[:limit]
     return m.PurchaseListResponse(
         purchases=[purchase_view(p) for p in page],
@@ -112,11 +112,11 @@ def list_purchases(call: Call, tx: SqlTransaction) -> m.PurchaseListResponse:
     )
 
 
-def player_spend(call: Call, tx: SqlTransaction) -> m.PlayerSpendResponse:
+def player_spend(call: Call, tx: ServerTransaction) -> m.PlayerSpendResponse:
     q: m.SpendQuery = call.query
     windows = check_windows(q.windows or ())
     player = get_player(tx, call.scope, call.external_id, retired=True)
-    spend = tx.player_spend(player.id, call.rt.clock.now(), windows)
+    spend = tx.purchases.player_spend(player.id, call.rt.clock.now(), windows)
     return m.PlayerSpendResponse(
         external_player_id=player.external_id,
         lifetime_amount_minor=spend.lifetime_amount_minor,
@@ -128,7 +128,7 @@ def player_spend(call: Call, tx: SqlTransaction) -> m.PlayerSpendResponse:
     )
 
 
-def spend_players(call: Call, tx: SqlTransaction) -> m.SpendQueryResponse:
+def spend_players(call: Call, tx: ServerTransaction) -> m.SpendQueryResponse:
     q: m.SpendPlayersQuery = call.query
     limit = _limit(q.limit)
     if q.offset < 0:
@@ -138,7 +138,9 @@ def spend_players(call: Call, tx: SqlTransaction) -> m.SpendQueryResponse:
     if q.window_days is not None:
         check_windows((q.window_days,))
     since = window_start(call.rt.clock.now(), q.window_days) if q.window_days is not None else None
-    found = tx.spenders(call.scope.game_id, call.scope.env, q.min_amount_minor, since, limit, q.offset)
+    found = tx.purchases.spenders(
+        call.scope.game_id, call.scope.env, q.min_amount_minor, since, limit, q.offset
+    )
     return m.SpendQueryResponse(
         players=[
             m.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
@@ -164,7 +166,7 @@ def _bound(text: str, name: str, *, end: bool) -> datetime:
         ) from None
 
 
-def revenue(call: Call, tx: SqlTransaction) -> m.RevenueSummaryResponse:
+def revenue(call: Call, tx: ServerTransaction) -> m.RevenueSummaryResponse:
     q: m.RevenueQuery = call.query
     now = call.rt.clock.now()
     try:
@@ -178,7 +180,7 @@ def revenue(call: Call, tx: SqlTransaction) -> m.RevenueSummaryResponse:
         raise invalid_request("from must not be after to.", {"from": "after to"})
     if end - start > timedelta(days=MAX_WINDOW_DAYS):
         raise invalid_request(f"At most {MAX_WINDOW_DAYS} days per summary.", {"from": "range too long"})
-    summary = tx.revenue(call.scope.game_id, call.scope.env, start, end)
+    summary = tx.purchases.revenue(call.scope.game_id, call.scope.env, start, end)
     return m.RevenueSummaryResponse(
         from_=start,
         to=end,

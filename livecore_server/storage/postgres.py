@@ -30,7 +30,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime
 from typing import Any, TypeVar
 
 import orjson
@@ -41,25 +40,32 @@ from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
-from livecore.economy import Holding, LedgerEntry
-from livecore.friends import Friendship
 from livecore.games import Game
-from livecore.gifts import Gift, SenderStats
-from livecore.idempotency import StoredResponse
-from livecore.players import Player
-from livecore.scope import Environment
 from livecore.store import Transaction
 from livecore_server.storage.postgres_batches import shape_of, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
-from livecore_server.storage.postgres_prefetch import MISSING, Prefetch, Prefetched, keeps_prefetched, load
+from livecore_server.storage.postgres_prefetch import Prefetch, Prefetched, keeps_prefetched, load
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.rows import (
-    PLAYER_COLUMNS,
-    player_of,
-)
-from livecore_server.storage.sqlport import SqlTransaction, cached_game
+from livecore_server.storage.sql.erasures import SqlErasures
+from livecore_server.storage.sql.friends import PostgresFriendGraph
+from livecore_server.storage.sql.games import SqlGames
+from livecore_server.storage.sql.gifts import PostgresGifts
+from livecore_server.storage.sql.grants import SqlGrants
+from livecore_server.storage.sql.idempotency import PostgresIdempotency
+from livecore_server.storage.sql.keys import SqlKeys
+from livecore_server.storage.sql.ledger import PostgresLedger
+from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.merges import SqlMerges
+from livecore_server.storage.sql.migrations import SqlMigrationKeys
+from livecore_server.storage.sql.outbox import SqlOutbox
+from livecore_server.storage.sql.players import PLAYERS_CHANNEL, PostgresPlayers
+from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.purchases import PostgresPurchases
+from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.webhooks import SqlWebhooks
+from livecore_server.storage.sqlport import MISSING, SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -68,7 +74,6 @@ log = logging.getLogger("livecore_server.storage")
 # The NOTIFY channel of player-row writes (watch_players). Channels are per database, not per schema:
 # deployments in two schemas of one database hear each other's player ids, which only makes a cache
 # read a row again (ids are unique).
-PLAYERS_CHANNEL = "livecore_players"
 # The notification connection is checked with a round trip after this many seconds, and given as long to
 # answer: a connection that died without a word (a network partition) is noticed within about 10 s.
 WATCH_CHECK_EVERY = 5.0
@@ -520,10 +525,6 @@ def _numbered(statement: str) -> str:
     return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
 
 
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 class PostgresTransaction(SqlTransaction):
     """The port on one PostgreSQL connection; valid only inside :meth:`PostgresStore.transaction`."""
 
@@ -550,7 +551,7 @@ class PostgresTransaction(SqlTransaction):
         self.store = store
         self._pipeline = pipeline
         self.emitted = False
-        self.games = store.games  # the store's cache, shared by its transactions
+        self.game_cache = store.games  # the store's cache, shared by its transactions
         self.player_listeners = store.player_listeners
         # What a commit group read ahead for its writes (postgres_prefetch), while it is still exact.
         self.prefetched: Prefetched | None = None
@@ -564,6 +565,23 @@ class PostgresTransaction(SqlTransaction):
         # goes out only if the write sends a statement, so a write whose statements are all held back
         # costs no savepoint, and one that fails just drops what it held.
         self._unit_at: int | None = None
+        self.games = SqlGames(self)
+        self.players = PostgresPlayers(self)
+        self.friends = PostgresFriendGraph(self)
+        self.ledger = PostgresLedger(self)
+        self.grants = SqlGrants(self)
+        self.gifts = PostgresGifts(self)
+        self.purchases = PostgresPurchases(self)
+        self.merges = SqlMerges(self)
+        self.erasures = SqlErasures(self)
+        self.migrations = SqlMigrationKeys(self)
+        self.outbox = SqlOutbox(self)
+        self.idempotency = PostgresIdempotency(self)
+        self.keys = SqlKeys(self)
+        self.presence = SqlPresence(self)
+        self.schedule = SqlSchedule(self)
+        self.webhooks = SqlWebhooks(self)
+        self.manifest = SqlManifest(self)
 
     def hold_writes(self, hold: bool) -> None:
         """Hold inserts back (the default in a pipelined transaction) or send each as it comes."""
@@ -587,7 +605,7 @@ class PostgresTransaction(SqlTransaction):
                 self._send(statement, params)
         held.clear()
 
-    def _execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
         self.send_held()
         self._forget(statement)
         cursor = psycopg.RawCursor(self.conn)
@@ -596,7 +614,7 @@ class PostgresTransaction(SqlTransaction):
             self._pipeline.sync()  # the answer is read now (rows, rowcount), and errors raised here
         return cursor
 
-    def _write(self, statement: str, params: Sequence[Any] = ()) -> None:
+    def write(self, statement: str, params: Sequence[Any] = ()) -> None:
         self._forget(statement)  # now, not when it goes out: a read in between must not be answered ahead
         if self._held is not None and shape_of(statement) is not None:
             self._held.append((statement, params))
@@ -625,7 +643,7 @@ class PostgresTransaction(SqlTransaction):
             self._pipeline.sync()
         return [cursor.fetchall() for cursor in self._readers[: len(statements)]]
 
-    def _executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
+    def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
         self.send_held()
         self._forget(statement)
         rows = list(params)
@@ -688,12 +706,12 @@ class PostgresTransaction(SqlTransaction):
         if self.prefetched is not None and not self._exact_write and not keeps_prefetched(statement):
             self.prefetched = None
 
-    def _ahead(self, kind: str, key: tuple[str, str]) -> Any:
+    def ahead(self, kind: str, key: tuple[str, str]) -> Any:
         """What was read ahead for this port read (it may be None: no such row), or MISSING."""
         return MISSING if self.prefetched is None else getattr(self.prefetched, kind).get(key, MISSING)
 
     @contextmanager
-    def _exactly(self, forget: Callable[[Prefetched], None]) -> Iterator[None]:
+    def exactly(self, forget: Callable[[Prefetched], None]) -> Iterator[None]:
         """Around a write that forgets exactly the prefetched rows it changes (``forget``), instead of
         everything as :meth:`_forget` would."""
         if self.prefetched is not None:
@@ -704,83 +722,14 @@ class PostgresTransaction(SqlTransaction):
         finally:
             self._exact_write = False
 
-    def get_player(self, game_id: str, external_id: str) -> Player | None:
-        ahead = self._ahead("players", (game_id, external_id))
-        return super().get_player(game_id, external_id) if ahead is MISSING else ahead
-
-    def get_idempotent(self, scope: str, key: str) -> StoredResponse | None:
-        ahead = self._ahead("idempotency", (scope, key))
-        return super().get_idempotent(scope, key) if ahead is MISSING else ahead
-
-    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
-        ahead = self._ahead("friendships", (player_id, friend_id))
-        return super().get_friendship(player_id, friend_id) if ahead is MISSING else ahead
-
-    def gift_by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
-        ahead = self._ahead("gift_keys", (sender_id, idempotency_key))
-        return super().gift_by_key(sender_id, idempotency_key) if ahead is MISSING else ahead
-
-    def get_holding(self, player_id: str, key: str) -> Holding:
-        ahead = self._ahead("holdings", (player_id, key))
-        return super().get_holding(player_id, key) if ahead is MISSING else ahead
-
-    def gift_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
-    ) -> SenderStats:
-        ahead = None
-        if self.prefetched is not None:
-            ahead = self.prefetched.gift_stats(sender_id, recipient_id, cooldown_since, day_start)
-        return (
-            super().gift_stats(sender_id, recipient_id, cooldown_since, day_start) if ahead is None else ahead
-        )
-
-    def insert_player(self, player: Player) -> None:
-        with self._exactly(lambda p: p.player_written(player)):
-            super().insert_player(player)
-
-    def update_player(self, player: Player) -> None:
-        with self._exactly(lambda p: p.player_written(player)):
-            super().update_player(player)
-        # Heard by every process's watch_players when this commits (and never if it rolls back), so
-        # their player caches forget the row.
-        self._write("SELECT pg_notify(?, ?)", (PLAYERS_CHANNEL, player.id))
-
-    def insert_gift(self, gift: Gift) -> None:
-        with self._exactly(lambda p: p.gift_written(gift)):
-            super().insert_gift(gift)
-
-    def append_ledger(self, entry: LedgerEntry, holding: Holding) -> None:
-        with self._exactly(lambda p: p.holding_written(entry.player_id, entry.resource_key)):
-            super().append_ledger(entry, holding)
-
-    def put_idempotent(self, stored: StoredResponse) -> None:
-        with self._exactly(lambda p: p.idempotency_written(stored.scope, stored.key)):
-            super().put_idempotent(stored)
-
     def skip_locked(self, of: str | None = None) -> str:
         return self.for_update(of) + " SKIP LOCKED"
 
     def for_update(self, of: str | None = None) -> str:
         return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
 
-    # --- The port where PostgreSQL's dialect differs -------------------------------------------
-    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
-        # ILIKE, through the trigram index when there is one.
-        rows = self._execute(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
-            " AND search_name ILIKE ? ORDER BY search_name LIMIT ?",
-            (game_id, env.value, f"%{_like_escape(needle)}%", limit),
-        )
-        return [player_of(r) for r in rows]
-
-    def _in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} = ANY(?)", (list(values),)  # psycopg sends a list as an array
-
-    def _window_sums(self, since: int) -> str:
-        return (
-            f", COALESCE(SUM(normalized_amount_minor) FILTER (WHERE purchased_at > {since}), 0)::BIGINT,"
-            f" COUNT(*) FILTER (WHERE purchased_at > {since})"
-        )
 
 
 def _implements_the_port(tx: PostgresTransaction) -> Transaction:

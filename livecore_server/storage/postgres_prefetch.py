@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import orjson
@@ -41,7 +41,7 @@ from livecore_server.storage.rows import (
     player_of,
     stored_response_of,
 )
-from livecore_server.storage.sqlport import GIFT_STATS
+from livecore_server.storage.sql.gifts import GIFT_STATS
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
@@ -82,13 +82,6 @@ def union(prefetches: Iterable[Prefetch]) -> Prefetch:
     for prefetch in prefetches:
         total += prefetch
     return total
-
-
-class _Missing:
-    pass
-
-
-MISSING: Final = _Missing()  # not prefetched (or forgotten): read the database
 
 
 @attrs.frozen

@@ -3,7 +3,8 @@
 Two implementations: :class:`~livecore_server.storage.sqlite.SqliteStore` (embedded, one server
 process, commands on the event loop with group commit) and
 :class:`~livecore_server.storage.postgres.PostgresStore` (several processes on one database, commands on
-worker threads). Handlers and workers see only this protocol and :class:`SqlTransaction`.
+worker threads). Handlers and workers see only this protocol and :class:`ServerTransaction`: the core's
+ports (:class:`livecore.store.Transaction`) and the server's own.
 """
 
 from __future__ import annotations
@@ -12,12 +13,39 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from livecore.games import Game
+from livecore.store import Transaction
 from livecore_server.storage.postgres_prefetch import Prefetch
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.sql.idempotency import SqlIdempotency
+from livecore_server.storage.sql.keys import SqlKeys
+from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.outbox import SqlOutbox
+from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.webhooks import SqlWebhooks
 
 T = TypeVar("T")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class ServerTransaction(Transaction, Protocol):
+    """A server transaction: every core port, and the tables only the server has (API keys, presence
+    batches, scheduled runs, webhook endpoints and deliveries, what ``apply`` writes)."""
+
+    @property
+    def outbox(self) -> SqlOutbox: ...
+    @property
+    def idempotency(self) -> SqlIdempotency: ...
+    @property
+    def keys(self) -> SqlKeys: ...
+    @property
+    def presence(self) -> SqlPresence: ...
+    @property
+    def schedule(self) -> SqlSchedule: ...
+    @property
+    def webhooks(self) -> SqlWebhooks: ...
+    @property
+    def manifest(self) -> SqlManifest: ...
 
 
 class ServerStore(Protocol):
@@ -53,7 +81,7 @@ class ServerStore(Protocol):
 
     def run(
         self,
-        fn: Callable[[SqlTransaction], T],
+        fn: Callable[[ServerTransaction], T],
         *,
         write: bool = True,
         queue: str | None = None,
@@ -64,12 +92,12 @@ class ServerStore(Protocol):
 
     async def run_async(
         self,
-        fn: Callable[[SqlTransaction], T],
+        fn: Callable[[ServerTransaction], T],
         *,
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
-        reads: Callable[[SqlTransaction], Prefetch] | None = None,
+        reads: Callable[[ServerTransaction], Prefetch] | None = None,
     ) -> T:
         """Run ``fn`` in one transaction for a request: its writes and events commit together before
         this returns. Writes with the same ``queue`` (a game's) run one at a time across processes;
@@ -77,11 +105,11 @@ class ServerStore(Protocol):
         declares what a queued ``fn`` will read, for a store that reads ahead (PostgreSQL)."""
         ...
 
-    async def read(self, fn: Callable[[SqlTransaction], T]) -> T:
+    async def read(self, fn: Callable[[ServerTransaction], T]) -> T:
         """Read committed data."""
         ...
 
-    async def lookup(self, fn: Callable[[SqlTransaction], T | None]) -> T | None:
+    async def lookup(self, fn: Callable[[ServerTransaction], T | None]) -> T | None:
         """Read committed data for a lookup that is usually a miss (it may be cheaper than :meth:`read`)."""
         ...
 

@@ -23,11 +23,25 @@ import attrs
 import sqlite_utils
 
 from livecore.games import Game
-from livecore.players import Player
-from livecore.scope import Environment
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.postgres_prefetch import Prefetch
-from livecore_server.storage.rows import P_COLUMNS, player_of
+from livecore_server.storage.sql.erasures import SqlErasures
+from livecore_server.storage.sql.friends import SqlFriendGraph
+from livecore_server.storage.sql.games import SqlGames
+from livecore_server.storage.sql.gifts import SqlGifts
+from livecore_server.storage.sql.grants import SqlGrants
+from livecore_server.storage.sql.idempotency import SqlIdempotency
+from livecore_server.storage.sql.keys import SqlKeys
+from livecore_server.storage.sql.ledger import SqlLedger
+from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.merges import SqlMerges
+from livecore_server.storage.sql.migrations import SqlMigrationKeys
+from livecore_server.storage.sql.outbox import SqlOutbox
+from livecore_server.storage.sql.players import SqlitePlayers
+from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.purchases import SqlitePurchases
+from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import SqlTransaction, cached_game
 
 T = TypeVar("T")
@@ -116,7 +130,7 @@ class SqliteStore:
         self.conn.close()
 
     def clear_caches(self) -> None:
-        self._tx.games.clear()
+        self._tx.game_cache.clear()
 
     def start(self) -> None:
         """Background work of a serving store: the WAL checkpointer."""
@@ -160,7 +174,7 @@ class SqliteStore:
         watching(True)
 
     def cached_game(self, game_id: str) -> Game | None:
-        return cached_game(self._tx.games, game_id)
+        return cached_game(self._tx.game_cache, game_id)
 
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[SqliteTransaction]:
@@ -305,12 +319,29 @@ class SqliteTransaction(SqlTransaction):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         # The connection's own methods: SQLite takes the shared statements' ``?`` placeholders as they are.
-        self._execute = conn.execute
-        self._executemany = conn.executemany
-        self._write = conn.execute
+        self.execute = conn.execute
+        self.executemany = conn.executemany
+        self.write = conn.execute
         self.emitted = False
-        self.games = {}
+        self.game_cache = {}
         self.player_listeners = []
+        self.games = SqlGames(self)
+        self.players = SqlitePlayers(self)
+        self.friends = SqlFriendGraph(self)
+        self.ledger = SqlLedger(self)
+        self.grants = SqlGrants(self)
+        self.gifts = SqlGifts(self)
+        self.purchases = SqlitePurchases(self)
+        self.merges = SqlMerges(self)
+        self.erasures = SqlErasures(self)
+        self.migrations = SqlMigrationKeys(self)
+        self.outbox = SqlOutbox(self)
+        self.idempotency = SqlIdempotency(self)
+        self.keys = SqlKeys(self)
+        self.presence = SqlPresence(self)
+        self.schedule = SqlSchedule(self)
+        self.webhooks = SqlWebhooks(self)
+        self.manifest = SqlManifest(self)
 
     def skip_locked(self, of: str | None = None) -> str:
         return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip
@@ -318,22 +349,5 @@ class SqliteTransaction(SqlTransaction):
     def for_update(self, of: str | None = None) -> str:
         return ""
 
-    # --- The port where SQLite's dialect differs -----------------------------------------------
-    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
-        # Trigram index (FTS5): any substring of three or more characters.
-        phrase = '"' + needle.replace('"', '""') + '"'
-        rows = self.conn.execute(
-            f"SELECT {P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
-            " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
-            (phrase, game_id, env.value, limit),
-        )
-        return [player_of(r) for r in rows]
-
-    def _in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
-
-    def _window_sums(self, since: int) -> str:
-        return (
-            f", SUM(CASE WHEN purchased_at > {since} THEN normalized_amount_minor ELSE 0 END),"
-            f" SUM(purchased_at > {since})"
-        )

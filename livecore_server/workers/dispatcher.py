@@ -44,8 +44,8 @@ from livecore.webhooks.delivery import (
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.signing import signature_header
 from livecore_server.services import Services
-from livecore_server.storage import webhooks as db
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.sql.webhooks import DueDelivery
 
 log = logging.getLogger("livecore_server.webhooks")
 
@@ -78,7 +78,7 @@ class Dispatcher:
         )
         store = self.services.store
         if store.single_process:
-            await store.run_async(lambda tx: db.release_claims(tx), row_locked=True)
+            await store.run_async(lambda tx: tx.webhooks.release_claims(), row_locked=True)
         store.on_events_committed(self.wake)
         if self.services.manual_clock:
             self.services.scheduler.when("webhook_dispatch", self.next_due, self.drain_due)
@@ -98,7 +98,7 @@ class Dispatcher:
         if cut_short:
             try:
                 await self.services.store.run_async(
-                    lambda tx: db.release_claims(tx, cut_short), row_locked=True
+                    lambda tx: tx.webhooks.release_claims(cut_short), row_locked=True
                 )
             except Exception:  # the claims run out on their own
                 log.exception("could not give up the claims of %d cut-short attempts", len(cut_short))
@@ -127,7 +127,7 @@ class Dispatcher:
 
     # --- passes -----------------------------------------------------------------------------------
     def next_due(self) -> datetime | None:
-        return self.services.store.run(db.next_due, write=False)
+        return self.services.store.run(lambda tx: tx.webhooks.next_due(), write=False)
 
     async def drain_due(self) -> None:
         """Start everything due now and wait until every attempt in flight has finished."""
@@ -147,15 +147,15 @@ class Dispatcher:
         now = s.clock.now()
         rt = s.runtime
         await s.store.run_async(
-            lambda tx: db.fan_out(tx, now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)), row_locked=True
+            lambda tx: tx.webhooks.fan_out(now, lambda: new_id(Prefix.DELIVERY, now, rt.rng)), row_locked=True
         )
         wall_ms = time.time_ns() // 1_000_000
         until_ms = wall_ms + int((self.timeout + CLAIM_MARGIN) * 1000)
         busy = dict(self._per_endpoint)
         # Claimed in a transaction of its own, committed before any attempt starts.
         due = await s.store.run_async(
-            lambda tx: db.claim_due(
-                tx, now, wall_ms, until_ms, limit=BATCH, busy=busy, per_endpoint=PER_ENDPOINT
+            lambda tx: tx.webhooks.claim_due(
+                now, wall_ms, until_ms, limit=BATCH, busy=busy, per_endpoint=PER_ENDPOINT
             ),
             row_locked=True,
         )
@@ -176,7 +176,7 @@ class Dispatcher:
         self._wake.set()
 
     # --- one attempt ------------------------------------------------------------------------------
-    async def _attempt(self, item: db.DueDelivery) -> None:
+    async def _attempt(self, item: DueDelivery) -> None:
         assert self._session is not None
         body = build_envelope(item.event, delivery_attempt=item.delivery.attempts + 1)
         secret = self.services.keys.decrypt(item.secret_enc, context=item.endpoint.id)
@@ -199,17 +199,17 @@ class Dispatcher:
             result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
         await self.services.store.run_async(lambda tx: self._record(tx, item, result), row_locked=True)
 
-    def _record(self, tx: SqlTransaction, item: db.DueDelivery, result: AttemptResult) -> None:
+    def _record(self, tx: ServerTransaction, item: DueDelivery, result: AttemptResult) -> None:
         s = self.services
         now = s.clock.now()
         # Locked: another process may record an attempt of this endpoint (its breaker) at the same time.
-        delivery = db.get_delivery(tx, item.delivery.id, lock=True)
-        endpoint = db.get_endpoint(tx, item.endpoint.id, lock=True)
+        delivery = tx.webhooks.get_delivery(item.delivery.id, lock=True)
+        endpoint = tx.webhooks.get_endpoint(item.endpoint.id, lock=True)
         if delivery is None or endpoint is None:
             return
-        db.save_delivery(tx, after_attempt(delivery, result, now), now)
+        tx.webhooks.save_delivery(after_attempt(delivery, result, now), now)
         endpoint, tripped = endpoint_after_attempt(endpoint, result)
-        db.save_endpoint(tx, endpoint, now)
+        tx.webhooks.save_endpoint(endpoint, now)
         if tripped:
             log.warning(
                 "webhook endpoint %s paused after %d failures", endpoint.id, endpoint.consecutive_failures

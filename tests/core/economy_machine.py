@@ -62,7 +62,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
         def _adjust(self, player: str, key: str, amount: int, credit: bool, client: bool) -> None:
             def op(tx: Any) -> None:
                 game = load_game(tx, self.scope)
-                p = tx.get_player(self.scope.game_id, player)
+                p = tx.players.get(self.scope.game_id, player)
                 if client:
                     client_spend(
                         tx,
@@ -150,7 +150,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                     tx,
                     self.rt,
                     self.scope,
-                    tx.get_player(self.scope.game_id, player),
+                    tx.players.get(self.scope.game_id, player),
                     grant_id,
                     GrantTrigger.CLAIM,
                 )
@@ -169,8 +169,8 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 for p in PLAYERS:
                     pid = self.player_ids[p]
                     for key in RESOURCES:
-                        holding = tx.get_holding(pid, key)
-                        entries = tx.ledger(pid, key)
+                        holding = tx.ledger.holding(pid, key)
+                        entries = tx.ledger.entries(pid, key)
                         assert holding.amount == self.model.get((p, key), 0) >= 0
                         assert holding.amount == sum(e.delta for e in entries)
                         if entries:

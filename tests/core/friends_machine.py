@@ -62,7 +62,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 return None, exc.code.value
 
         def player(self, tx: Any, p: str) -> Any:
-            return tx.get_player(self.scope.game_id, p)
+            return tx.players.get(self.scope.game_id, p)
 
         # --- rules -----------------------------------------------------------------------------
         @rule(x=st.sampled_from(PLAYERS), y=st.sampled_from(PLAYERS))
@@ -167,17 +167,19 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
         def graph_matches_the_model(self) -> None:
             with self.store.transaction() as tx:
                 for x in PLAYERS:
-                    assert tx.count_friends(self.ids[x]) == self.count(x) <= MAX_FRIENDS
-                    assert tx.get_friendship(self.ids[x], self.ids[x]) is None
+                    assert tx.friends.count_friends(self.ids[x]) == self.count(x) <= MAX_FRIENDS
+                    assert tx.friends.get_friendship(self.ids[x], self.ids[x]) is None
                     for y in PLAYERS:
                         if x == y:
                             continue
-                        fxy = tx.get_friendship(self.ids[x], self.ids[y]) is not None
-                        fyx = tx.get_friendship(self.ids[y], self.ids[x]) is not None
+                        fxy = tx.friends.get_friendship(self.ids[x], self.ids[y]) is not None
+                        fyx = tx.friends.get_friendship(self.ids[y], self.ids[x]) is not None
                         assert fxy == fyx == (frozenset((x, y)) in self.friends)
-                        request = tx.request_between(self.ids[x], self.ids[y])
+                        request = tx.friends.request_between(self.ids[x], self.ids[y])
                         assert (request is not None) == (frozenset((x, y)) in self.requests)
-                        assert (tx.get_block(self.ids[x], self.ids[y]) is not None) == ((x, y) in self.blocks)
+                        assert (tx.friends.get_block(self.ids[x], self.ids[y]) is not None) == (
+                            (x, y) in self.blocks
+                        )
                         if self.blocked(x, y):
                             assert not fxy and request is None
 

@@ -107,10 +107,10 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                     player = first_contact(tx, self.rt, self.scope, p)
                     coins = resource(game, "coins")
                     change(tx, self.rt, self.scope, game, player, coins, START_COINS, Reason.SERVER_CREDIT)
-                ids = {p: tx.get_player(self.scope.game_id, p).id for p in PLAYERS}
+                ids = {p: tx.players.get(self.scope.game_id, p).id for p in PLAYERS}
                 for pair in FRIENDS:
                     x, y = sorted(pair)
-                    tx.insert_friendship(ids[x], ids[y], self.clock.now())
+                    tx.friends.insert_friendship(ids[x], ids[y], self.clock.now())
 
         def run(self, fn: Callable[[Any], Any]) -> tuple[Any, str | None]:
             try:
@@ -120,7 +120,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 return None, exc.code.value
 
         def player(self, tx: Any, p: str) -> Any:
-            return tx.get_player(self.scope.game_id, p)
+            return tx.players.get(self.scope.game_id, p)
 
         def expired(self, g: ModelGift) -> bool:
             return not g.claimed and self.clock.now() >= g.sent_at + timedelta(seconds=EXPIRY)
@@ -223,9 +223,9 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 for p in PLAYERS:
                     pid = self.player(tx, p).id
                     for key in ("coins", "gems"):
-                        held = tx.get_holding(pid, key).amount
+                        held = tx.ledger.holding(pid, key).amount
                         assert held == self.balances[p][key] >= 0, (p, key, held)
-                        assert sum(e.delta for e in tx.ledger(pid, key)) == held
+                        assert sum(e.delta for e in tx.ledger.entries(pid, key)) == held
 
         @invariant()
         def coins_are_conserved(self) -> None:
@@ -237,8 +237,8 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
         def a_gift_is_claimed_exactly_when_its_grant_is(self) -> None:
             with self.store.transaction() as tx:
                 for g in self.gifts:
-                    gift = tx.get_gift(self.scope.game_id, g.id)
-                    grant = tx.get_grant(self.scope.game_id, g.grant_id)
+                    gift = tx.gifts.get(self.scope.game_id, g.id)
+                    grant = tx.grants.get(self.scope.game_id, g.grant_id)
                     assert (gift.status is GiftStatus.CLAIMED) == g.claimed
                     assert (grant.status is GrantStatus.CLAIMED) == g.claimed
 

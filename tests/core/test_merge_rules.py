@@ -125,7 +125,7 @@ def test_merge_refusals_in_order() -> None:
         assert code(lambda: merge(tx, rt, SCOPE, "a", "a")) is ErrorCode.INVALID_MERGE
         assert code(lambda: merge(tx, rt, SCOPE, "ghost", "a")) is ErrorCode.PLAYER_NOT_FOUND
         assert code(lambda: merge(tx, rt, SCOPE, "a", "ghost")) is ErrorCode.PLAYER_NOT_FOUND
-        ban_player(tx, rt, SCOPE, tx.get_player("gam_1", "d"), "x")
+        ban_player(tx, rt, SCOPE, tx.players.get("gam_1", "d"), "x")
         assert code(lambda: merge(tx, rt, SCOPE, "a", "d")) is ErrorCode.INVALID_MERGE
     with store.transaction() as tx:
         assert merge(tx, rt, SCOPE, "a", "b").status is MergeStatus.MERGED
@@ -138,15 +138,15 @@ def test_merge_never_makes_a_self_friendship_and_keeps_one_friendship_per_pair()
     setup_pair(store, rt)
     a, b, c = pid(store, "a"), pid(store, "b"), pid(store, "c")
     with store.transaction() as tx:
-        tx.insert_friendship(a, b, T0)
-        tx.insert_friendship(a, c, T0)
-        tx.insert_friendship(b, c, T0)
-        tx.insert_block(Block(a, pid(store, "d"), T0))
+        tx.friends.insert_friendship(a, b, T0)
+        tx.friends.insert_friendship(a, c, T0)
+        tx.friends.insert_friendship(b, c, T0)
+        tx.friends.insert_block(Block(a, pid(store, "d"), T0))
         merge(tx, rt, SCOPE, "a", "b")
-        assert tx.friend_ids(b) == {c}
-        assert tx.friend_ids(c) == {b}
-        assert tx.friend_ids(a) == set()
-        assert tx.get_block(b, pid(store, "d")) is not None
+        assert tx.friends.friend_ids(b) == {c}
+        assert tx.friends.friend_ids(c) == {b}
+        assert tx.friends.friend_ids(a) == set()
+        assert tx.friends.get_block(b, pid(store, "d")) is not None
     source = next(p for p in store.players.values() if p.id == a)
     assert source.lifecycle is Lifecycle.MERGED and source.external_id.startswith("__merged_")
     assert source.merged_into == b
@@ -165,11 +165,11 @@ def test_a_merge_preserves_the_total_of_every_resource_across_the_two_players(
     with store.transaction() as tx:
         game = load_game(tx, SCOPE)
         for name, credits in (("a", source), ("b", target)):
-            player = tx.get_player("gam_1", name)
+            player = tx.players.get("gam_1", name)
             for batch in credits:
                 for key, n in batch.items():
                     change(tx, rt, SCOPE, game, player, resource(game, key), n, Reason.SERVER_CREDIT)
-            held = tx.get_holding(player.id, "coins").amount
+            held = tx.ledger.holding(player.id, "coins").amount
             if held:  # some spend too, so ledgers carry debits
                 change(
                     tx,
@@ -182,13 +182,13 @@ def test_a_merge_preserves_the_total_of_every_resource_across_the_two_players(
                     Reason.SERVER_DEBIT,
                 )
         a, b = pid(store, "a"), pid(store, "b")
-        before = {k: tx.get_holding(a, k).amount + tx.get_holding(b, k).amount for k in RESOURCES}
+        before = {k: tx.ledger.holding(a, k).amount + tx.ledger.holding(b, k).amount for k in RESOURCES}
         merge(tx, rt, SCOPE, "a", "b")
         for key in RESOURCES:
-            assert tx.get_holding(b, key).amount == before[key]
-            assert tx.get_holding(a, key).amount == 0
-            assert sum(e.delta for e in tx.ledger(b, key)) == before[key]
-            assert tx.ledger(a, key) == []
+            assert tx.ledger.holding(b, key).amount == before[key]
+            assert tx.ledger.holding(a, key).amount == 0
+            assert sum(e.delta for e in tx.ledger.entries(b, key)) == before[key]
+            assert tx.ledger.entries(a, key) == []
 
 
 # --- erasure -----------------------------------------------------------------------------------------
@@ -199,8 +199,8 @@ def test_erasure_fires_deleted_first_then_anonymizes_and_is_idempotent() -> None
     with store.transaction() as tx:
         secret = register(tx, rt, SCOPE, "eve").secret
         other = first_contact(tx, rt, SCOPE, "bob")
-        eve = tx.get_player("gam_1", "eve")
-        tx.insert_friendship(eve.id, other.id, T0)
+        eve = tx.players.get("gam_1", "eve")
+        tx.friends.insert_friendship(eve.id, other.id, T0)
         change(tx, rt, SCOPE, load_game(tx, SCOPE), eve, RESOURCES["coins"], 5, Reason.SERVER_CREDIT)
     assert secret
     events_before = len(store.outbox)
@@ -214,8 +214,8 @@ def test_erasure_fires_deleted_first_then_anonymizes_and_is_idempotent() -> None
     assert kept.lifecycle is Lifecycle.DELETED and kept.secret_hash is None and kept.display is None
     assert kept.country is None and kept.context == {}
     with store.transaction() as tx:
-        assert tx.friend_ids(other.id) == set()
-        assert tx.get_holding(kept.id, "coins").amount == 5  # financial ledgers are retained
+        assert tx.friends.friend_ids(other.id) == set()
+        assert tx.ledger.holding(kept.id, "coins").amount == 5  # financial ledgers are retained
         assert erase(tx, rt, SCOPE, "eve", ErasureReason.TEST).status is ErasureStatus.NO_OP_ALREADY_DELETED
         assert erase(tx, rt, SCOPE, "never", ErasureReason.TEST).status is ErasureStatus.NO_OP_NOT_FOUND
     assert all("eve" not in r.external_id_hash for r in store.erasures.values())

@@ -472,8 +472,8 @@ def test_debug_players_leave_revenue_reporting_retroactively_but_keep_their_own_
 
     def report() -> tuple[list[tuple[str, int]], RevenueSummary]:
         with sim.store.transaction() as tx:
-            found = tx.spenders("gam_1", Environment.TEST, 0, None, 50, 0)
-            return [(s.external_player_id, s.amount_minor) for s in found], tx.revenue(
+            found = tx.purchases.spenders("gam_1", Environment.TEST, 0, None, 50, 0)
+            return [(s.external_player_id, s.amount_minor) for s in found], tx.purchases.revenue(
                 "gam_1", Environment.TEST, start, end
             )
 
@@ -481,21 +481,21 @@ def test_debug_players_leave_revenue_reporting_retroactively_but_keep_their_own_
     assert found == [("ann", 1000), ("bob", 600)]
     assert (summary.gross_amount_minor, summary.purchase_count, summary.paying_players) == (1600, 3, 2)
     with sim.store.transaction() as tx:
-        set_debug(tx, sim.rt, tx.get_player("gam_1", "ann"), "qa")  # type: ignore[arg-type]
+        set_debug(tx, sim.rt, tx.players.get("gam_1", "ann"), "qa")  # type: ignore[arg-type]
     found, summary = report()
     assert found == [("bob", 600)]
     assert (summary.gross_amount_minor, summary.purchase_count, summary.paying_players) == (600, 2, 1)
     assert summary.arppu_minor == 600
     with sim.store.transaction() as tx:
-        ann = tx.get_player("gam_1", "ann")
+        ann = tx.players.get("gam_1", "ann")
         assert ann is not None
-        assert tx.player_spend(ann.id, NOW, (7,)).lifetime_amount_minor == 1000
+        assert tx.purchases.player_spend(ann.id, NOW, (7,)).lifetime_amount_minor == 1000
         # The debug player's spend keeps updating.
     sim.track("ann", transaction_id="t5", amount_minor=1)
     with sim.store.transaction() as tx:
-        ann = tx.get_player("gam_1", "ann")
+        ann = tx.players.get("gam_1", "ann")
         assert ann is not None
-        assert tx.player_spend(ann.id, NOW, (7,)).windows == (Window(7, 1001, 2),)
+        assert tx.purchases.player_spend(ann.id, NOW, (7,)).windows == (Window(7, 1001, 2),)
         clear_debug(tx, ann)
     found, summary = report()
     assert found == [("ann", 1001), ("bob", 600)]
@@ -506,9 +506,9 @@ def test_memory_store_lists_newest_first_with_a_keyset(sim: Sim) -> None:
     for i in range(5):
         sim.track("ann", transaction_id=f"t{i}", purchased_at=NOW - timedelta(hours=5 - i))
     with sim.store.transaction() as tx:
-        ann = tx.get_player("gam_1", "ann")
+        ann = tx.players.get("gam_1", "ann")
         assert ann is not None
-        first = tx.list_purchases(ann.id, None, 2)
+        first = tx.purchases.page(ann.id, None, 2)
         assert [p.transaction_id for p in first] == ["t4", "t3"]
-        rest = tx.list_purchases(ann.id, (first[-1].purchased_at, first[-1].id), 10)
+        rest = tx.purchases.page(ann.id, (first[-1].purchased_at, first[-1].id), 10)
         assert [p.transaction_id for p in rest] == ["t2", "t1", "t0"]

@@ -264,7 +264,7 @@ class Game:
         return [e.kind for e in self.events()]
 
     def player_id(self, who: str) -> str:
-        player = self.world.services.store.run(lambda tx: tx.get_player(self.id, who), write=False)
+        player = self.world.services.store.run(lambda tx: tx.players.get(self.id, who), write=False)
         assert player is not None
         return str(player.id)
 
@@ -272,16 +272,16 @@ class Game:
         """Ban a player in the store (the server ban route is not part of this feature's tests)."""
         now = self.world.clock.now()
         self.world.services.store.run(
-            lambda tx: tx.update_player(ban(tx.get_player(self.id, who), "test", now)[0])
+            lambda tx: tx.players.update(ban(tx.players.get(self.id, who), "test", now)[0])
         )
 
     def ledger(self, who: str, key: str) -> list[Any]:
         pid = self.player_id(who)
-        return list(self.world.services.store.run(lambda tx: tx.ledger(pid, key), write=False))
+        return list(self.world.services.store.run(lambda tx: tx.ledger.entries(pid, key), write=False))
 
     def holding(self, who: str, key: str) -> int:
         pid = self.player_id(who)
-        return int(self.world.services.store.run(lambda tx: tx.get_holding(pid, key).amount, write=False))
+        return int(self.world.services.store.run(lambda tx: tx.ledger.holding(pid, key).amount, write=False))
 
     def footprint(self) -> tuple[int, ...]:
         """Rows a send could leave behind in this game: gifts, grants, outbox events, ledger entries."""

@@ -178,7 +178,7 @@ class Arena(Game):
         return self.world.rows(sql, params)
 
     def player_row(self, player_id: str) -> Any:
-        return self.world.services.store.run(lambda tx: tx.get_player_by_id(player_id), write=False)
+        return self.world.services.store.run(lambda tx: tx.players.by_id(player_id), write=False)
 
 
 async def start_arena(db_url: str) -> Arena:

@@ -7,7 +7,7 @@ from tests.conftest import World, make_services
 
 def _player(world: World, external_id: str):  # type: ignore[no-untyped-def]
     game_id = world.applied["games"]["space-race"]["id"]
-    return world.services.store.run(lambda tx: tx.get_player(game_id, external_id), write=False)
+    return world.services.store.run(lambda tx: tx.players.get(game_id, external_id), write=False)
 
 
 async def test_advance_moves_service_time(world: World) -> None:

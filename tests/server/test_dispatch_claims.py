@@ -26,7 +26,7 @@ from livecore.ids import Prefix, new_id
 from livecore.scope import Environment, Scope
 from livecore_server.app import create_app
 from livecore_server.services import Services
-from livecore_server.storage import webhooks as db
+from livecore_server.storage.sql.webhooks import DueDelivery, SqlWebhooks
 from livecore_server.workers.dispatcher import PASS_GAP, PER_ENDPOINT, Dispatcher
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
 
@@ -75,7 +75,8 @@ class Hooks:
         now = s.clock.now()
         return int(
             s.store.run(
-                lambda tx: db.fan_out(tx, now, lambda: new_id(Prefix.DELIVERY, now, s.rng)), row_locked=True
+                lambda tx: tx.webhooks.fan_out(now, lambda: new_id(Prefix.DELIVERY, now, s.rng)),
+                row_locked=True,
             )
         )
 
@@ -108,7 +109,7 @@ def claim(services: Services, wall_ms: int, until_ms: int, *, limit: int = 200, 
     now = services.clock.now()
 
     def run(tx: Any) -> list[str]:
-        due = db.claim_due(tx, now, wall_ms, until_ms, limit=limit, busy={}, per_endpoint=1000)
+        due = tx.webhooks.claim_due(now, wall_ms, until_ms, limit=limit, busy={}, per_endpoint=1000)
         if fn is not None:
             fn()
         return [d.delivery.id for d in due]
@@ -229,9 +230,9 @@ def test_a_claimed_delivery_is_not_claimable_until_its_claim_runs_out(db_url: st
         assert sorted(again) == sorted(taken)
         # Recording an attempt's outcome ends the claim: a retry is claimable when due.
         s = hooks.services
-        done = s.store.run(lambda tx: db.get_delivery(tx, again[0]), write=False)
+        done = s.store.run(lambda tx: tx.webhooks.get_delivery(again[0]), write=False)
         assert done is not None
-        s.store.run(lambda tx: db.save_delivery(tx, done, s.clock.now()))
+        s.store.run(lambda tx: tx.webhooks.save_delivery(done, s.clock.now()))
         assert hooks.claims()[again[0]] is None
         assert claim(hooks.services, wall + 40_000, wall + 80_000) == [again[0]]
     finally:
@@ -305,7 +306,7 @@ async def test_one_process_runs_one_dispatch_pass_at_a_time(
     passes = {"open": 0, "most": 0}  # passes between the start of their fan-out and the end of their claim
     attempts: dict[str, int] = Counter()
     most_attempts = 0
-    fan_out, claim_due, attempt = db.fan_out, db.claim_due, Dispatcher._attempt
+    fan_out, claim_due, attempt = SqlWebhooks.fan_out, SqlWebhooks.claim_due, Dispatcher._attempt
 
     def counted_fan_out(*args: Any, **kwargs: Any) -> int:
         passes["open"] += 1
@@ -313,12 +314,12 @@ async def test_one_process_runs_one_dispatch_pass_at_a_time(
         time.sleep(0.005)  # a pass that would start meanwhile gets the time to begin
         return fan_out(*args, **kwargs)
 
-    def counted_claim_due(*args: Any, **kwargs: Any) -> list[db.DueDelivery]:
+    def counted_claim_due(*args: Any, **kwargs: Any) -> list[DueDelivery]:
         due = claim_due(*args, **kwargs)
         passes["open"] -= 1
         return due
 
-    async def counted_attempt(self: Dispatcher, item: db.DueDelivery) -> None:
+    async def counted_attempt(self: Dispatcher, item: DueDelivery) -> None:
         nonlocal most_attempts
         attempts[item.endpoint.id] += 1
         most_attempts = max(most_attempts, attempts[item.endpoint.id])
@@ -327,8 +328,8 @@ async def test_one_process_runs_one_dispatch_pass_at_a_time(
         finally:
             attempts[item.endpoint.id] -= 1
 
-    monkeypatch.setattr(db, "fan_out", counted_fan_out)
-    monkeypatch.setattr(db, "claim_due", counted_claim_due)
+    monkeypatch.setattr(SqlWebhooks, "fan_out", counted_fan_out)
+    monkeypatch.setattr(SqlWebhooks, "claim_due", counted_claim_due)
     monkeypatch.setattr(Dispatcher, "_attempt", counted_attempt)
     dispatcher = Dispatcher(hooks.services)
     try:
@@ -356,13 +357,13 @@ async def test_a_stream_of_wake_ups_costs_one_pass_per_pass_gap_not_one_per_comm
     makes at most one pass per PASS_GAP, each taking everything committed meanwhile."""
     hooks = _hooks(db_url)
     passes = [0]
-    fan_out = db.fan_out
+    fan_out = SqlWebhooks.fan_out
 
     def counted_fan_out(*args: Any, **kwargs: Any) -> int:
         passes[0] += 1
         return fan_out(*args, **kwargs)
 
-    monkeypatch.setattr(db, "fan_out", counted_fan_out)
+    monkeypatch.setattr(SqlWebhooks, "fan_out", counted_fan_out)
     dispatcher = Dispatcher(hooks.services)
     try:
         await dispatcher.start()
@@ -449,7 +450,7 @@ async def test_two_servers_deliver_every_event_once_per_endpoint(two_servers: Tw
     await asyncio.gather(*(register(i) for i in range(24)))
     rows = await _settled(two)
 
-    events = two.services[0].store.run(lambda tx: tx.outbox(), write=False)
+    events = two.services[0].store.run(lambda tx: tx.outbox.events(), write=False)
     by_kind = Counter(e.kind for e in events)
     assert by_kind == {"player.registered": 24, "player.secret_set": 24}
     got_all = Counter(r.envelope["id"] for r in two.receivers["all"].received)

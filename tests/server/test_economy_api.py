@@ -54,8 +54,8 @@ async def test_server_credit_then_client_debit_with_ledger_and_webhooks(econ: Ec
     )
     assert c.data["actor"]["kind"] == "api_key"
     assert d.data["reason"] == "client_debit" and d.data["balance"] == 30
-    player = econ.world.services.store.run(lambda tx: tx.get_player(econ.game_id, "ann"), write=False)
-    ledger = econ.world.services.store.run(lambda tx: tx.ledger(player.id, "coins"), write=False)
+    player = econ.world.services.store.run(lambda tx: tx.players.get(econ.game_id, "ann"), write=False)
+    ledger = econ.world.services.store.run(lambda tx: tx.ledger.entries(player.id, "coins"), write=False)
     assert [e.delta for e in ledger] == [50, -20]
     assert [e.balance_after for e in ledger] == [50, 30]
 
@@ -168,7 +168,7 @@ async def test_banned_player_cannot_spend_but_can_read(econ: Econ) -> None:
     secret = await econ.register("ann")
     await credit(econ, "ann", 5, "c1")
     econ.world.services.store.run(
-        lambda tx: tx.update_player(ban(tx.get_player(econ.game_id, "ann"), "x", START)[0])
+        lambda tx: tx.players.update(ban(tx.players.get(econ.game_id, "ann"), "x", START)[0])
     )
     status, body, _ = await econ.sdk("POST", "/players/ann/wallet/coins/debit", secret, {"amount": 1})
     assert (status, body["error"]["code"]) == (403, "player_banned")

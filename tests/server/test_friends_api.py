@@ -320,7 +320,7 @@ async def test_another_players_secret_cannot_act(world: World, trio: dict[str, s
 
 async def test_banned_player_cannot_write_but_can_read(world: World, trio: dict[str, str]) -> None:
     game_id = world.applied["games"]["space-race"]["id"]
-    world.services.store.run(lambda tx: tx.update_player(ban(tx.get_player(game_id, "ann"), "x", START)[0]))
+    world.services.store.run(lambda tx: tx.players.update(ban(tx.players.get(game_id, "ann"), "x", START)[0]))
     status, body, _ = await sdk(
         world, "POST", "/players/ann/friends/requests", trio["ann"], {"externalPlayerId": "bob"}
     )

@@ -194,7 +194,7 @@ async def test_banned_player_cannot_claim(econ: Econ) -> None:
     secret = await econ.register("ann")
     _, body, _ = await create(econ, "ann", "g1")
     econ.world.services.store.run(
-        lambda tx: tx.update_player(ban(tx.get_player(econ.game_id, "ann"), "x", START)[0])
+        lambda tx: tx.players.update(ban(tx.players.get(econ.game_id, "ann"), "x", START)[0])
     )
     status, body, _ = await econ.sdk(
         "POST", f"/players/ann/grants/{body['data']['grant']['grantId']}/claim", secret

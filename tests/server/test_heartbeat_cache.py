@@ -137,7 +137,7 @@ async def _watched(world: World, expected: bool = True) -> None:
 
 def _ban_in(services: Any, game_id: str, who: str) -> None:
     def banned(tx: Any) -> None:
-        tx.update_player(ban(tx.get_player(game_id, who), "cheating", START)[0])
+        tx.players.update(ban(tx.players.get(game_id, who), "cheating", START)[0])
 
     services.store.run(banned)
 
@@ -231,7 +231,7 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
         await asyncio.wait_for(listening.wait(), 10)
 
         def banned_then_failed(tx: Any) -> None:
-            tx.update_player(ban(tx.get_player(game_id, "alice"), "cheating", START)[0])
+            tx.players.update(ban(tx.players.get(game_id, "alice"), "cheating", START)[0])
             raise RuntimeError("rolled back")
 
         with pytest.raises(RuntimeError):
@@ -241,7 +241,7 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
             if heard:
                 break
             await asyncio.sleep(0.01)
-        player = store.run(lambda tx: tx.get_player(game_id, "alice"))
+        player = store.run(lambda tx: tx.players.get(game_id, "alice"))
         assert heard == [player.id]  # the committed ban's, once; none from the rolled-back one
     finally:
         watching.cancel()
@@ -348,7 +348,7 @@ def test_notifications_are_heard_on_uvloop(db_url: str) -> None:
         apply_test_manifest(services)
         game_id = services.store.run(lambda tx: tx.execute("SELECT id FROM games").fetchone()[0])
         player = make_player(id="plr_uvloop", game_id=game_id, external_id="alice")
-        services.store.run(lambda tx: tx.insert_player(player))
+        services.store.run(lambda tx: tx.players.insert(player))
 
         async def heard() -> list[str]:
             ids: list[str] = []

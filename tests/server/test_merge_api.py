@@ -430,17 +430,17 @@ async def test_a_merge_that_fails_midway_leaves_nothing_behind(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """All-or-nothing: the last store write of the merge fails after everything else was moved."""
-    from livecore_server.storage.sqlport import SqlTransaction
+    from livecore_server.storage.sql.merges import SqlMerges
 
     await rich(arena, "sam", "tom", "ann")
     await arena.befriend("sam", "ann")
     await arena.sent_gift("sam", "ann")
 
-    def fail(self: SqlTransaction, record: Any) -> None:
+    def fail(self: SqlMerges, record: Any) -> None:
         raise RuntimeError("disk full")
 
-    # Both stores' transactions share the statement (sqlport), so this fails the merge on either.
-    monkeypatch.setattr(SqlTransaction, "insert_merge", fail)
+    # Both stores share the merges port's statements, so this fails the merge on either.
+    monkeypatch.setattr(SqlMerges, "insert", fail)
     before = snapshot(arena)
     status, _, _ = await arena.merge("sam", "tom")
     assert status == 500

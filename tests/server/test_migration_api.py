@@ -188,8 +188,8 @@ async def test_wallet_rows_credit_and_auto_create_players(econ: Econ) -> None:
     assert status == 200, got
     assert got["data"]["currencies"] == [{"key": "coins", "balance": 100}, {"key": "gems", "balance": 5}]
     # Migration credits are ledger entries with their own reason.
-    player = econ.world.services.store.run(lambda tx: tx.get_player(econ.game_id, "ann"), write=False)
-    ledger = econ.world.services.store.run(lambda tx: tx.ledger(player.id, "coins"), write=False)
+    player = econ.world.services.store.run(lambda tx: tx.players.get(econ.game_id, "ann"), write=False)
+    ledger = econ.world.services.store.run(lambda tx: tx.ledger.entries(player.id, "coins"), write=False)
     assert [(e.delta, e.balance_after, e.reason.value) for e in ledger] == [(100, 100, "migration")]
 
 

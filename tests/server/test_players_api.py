@@ -11,8 +11,8 @@ from tests.conftest import START, World
 def _ban(world: World, external_id: str) -> None:
     def run(tx):  # type: ignore[no-untyped-def]
         game_id = world.applied["games"]["space-race"]["id"]
-        player = tx.get_player(game_id, external_id)
-        tx.update_player(ban(player, "cheating", START)[0])
+        player = tx.players.get(game_id, external_id)
+        tx.players.update(ban(player, "cheating", START)[0])
 
     world.services.store.run(run)
 
@@ -151,7 +151,7 @@ async def test_set_own_identity_trims_and_keeps_anonymized(world: World) -> None
         "country": None,
     }
     game_id = world.applied["games"]["space-race"]["id"]
-    player = world.services.store.run(lambda tx: tx.get_player(game_id, "alice"), write=False)
+    player = world.services.store.run(lambda tx: tx.players.get(game_id, "alice"), write=False)
     from livecore.identity import DEFAULT_POOL
 
     assert player.anonymized == attrs.evolve(DEFAULT_POOL.compose(game_id, "alice"), country=None)
@@ -197,6 +197,6 @@ async def test_server_identity_of_unknown_player_is_404_and_creates_nothing(worl
 async def test_register_counts_a_session_and_starts_the_streak(world: World) -> None:
     await world.register("alice")
     game_id = world.applied["games"]["space-race"]["id"]
-    player = world.services.store.run(lambda tx: tx.get_player(game_id, "alice"), write=False)
+    player = world.services.store.run(lambda tx: tx.players.get(game_id, "alice"), write=False)
     assert player.activity.sessions == 1
     assert player.activity.streak == 1

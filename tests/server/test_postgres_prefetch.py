@@ -43,7 +43,7 @@ from livecore_server.storage.postgres_prefetch import (
     keeps_prefetched,
     stats_for,
 )
-from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.storage.server_store import ServerTransaction
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 
@@ -182,7 +182,7 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
     def holder(tx: Any) -> None:
         started.set()
         release.wait(10)
-        tx.get_game(game.id)  # the game's settings are cached for the next group (GAME_CACHE_TTL)
+        tx.games.get(game.id)  # the game's settings are cached for the next group (GAME_CACHE_TTL)
         # From here: the group after this one (its COMMIT ends the pipeline, uncounted).
         syncs.clear()
         sent.clear()
@@ -334,7 +334,7 @@ def pf() -> Iterator[_World]:
         def seed(tx: Any) -> None:
             for name in NAMES[:3]:
                 first_contact(tx, rt, scope, name)
-            a, b = tx.get_player(GID, "a"), tx.get_player(GID, "b")
+            a, b = tx.players.get(GID, "a"), tx.players.get(GID, "b")
             friends_cmd.add(tx, rt, scope, game, a, b)
             friends_cmd.add(tx, rt, scope, game, b, a)
             # A gift a -> b at the start: a's statistics read ahead hold a latest gift, which later
@@ -369,24 +369,24 @@ def _declared(w: _World) -> Prefetch:
 
 def _all_reads_agree(tx: PostgresTransaction, w: _World) -> None:
     """Every read the prefetch may answer, through the transaction and straight from the database."""
-    base = SqlTransaction
+    base = ServerTransaction
     since, day = stats_window(w.game.settings.gifting, w.rt.clock.now())
     ids = []
     for name in NAMES:
-        player = tx.get_player(GID, name)
+        player = tx.players.get(GID, name)
         assert player == base.get_player(tx, GID, name)
         if player is not None:
             ids.append(player.id)
     for key in KEYS:
-        assert tx.get_idempotent(SCOPE_KEY, key) == base.get_idempotent(tx, SCOPE_KEY, key)
+        assert tx.idempotency.get(SCOPE_KEY, key) == base.get_idempotent(tx, SCOPE_KEY, key)
     for s in ids:
-        assert tx.get_holding(s, "coins") == base.get_holding(tx, s, "coins")
+        assert tx.ledger.holding(s, "coins") == base.get_holding(tx, s, "coins")
         for key in KEYS:
-            assert tx.gift_by_key(s, key) == base.gift_by_key(tx, s, key)
+            assert tx.gifts.by_key(s, key) == base.gift_by_key(tx, s, key)
         for r in ids:
             if s != r:
-                assert tx.get_friendship(s, r) == base.get_friendship(tx, s, r)
-                assert tx.gift_stats(s, r, since, day) == base.gift_stats(tx, s, r, since, day)
+                assert tx.friends.get_friendship(s, r) == base.get_friendship(tx, s, r)
+                assert tx.gifts.sender_stats(s, r, since, day) == base.gift_stats(tx, s, r, since, day)
 
 
 OPS = st.one_of(
@@ -416,9 +416,9 @@ def _apply(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
             credit=True, note=None, source_ref_id=None,
         )  # fmt: skip
     elif kind == "record":
-        tx.put_idempotent(StoredResponse(SCOPE_KEY, args[0], "fp", 201, b"{}", now))
+        tx.idempotency.put(StoredResponse(SCOPE_KEY, args[0], "fp", 201, b"{}", now))
     elif kind == "touch" and (player := find(args[0])) is not None:
-        tx.update_player(attrs.evolve(player, last_seen_at=now))
+        tx.players.update(attrs.evolve(player, last_seen_at=now))
     elif kind == "register":
         first_contact(tx, w.rt, w.scope, args[0])
     elif kind == "befriend":

@@ -105,7 +105,7 @@ class Twin:
             rt.clock.advance(seconds)
 
     def player(self, tx: Any, external_id: str) -> Any:
-        return tx.get_player(self.scope.game_id, external_id)
+        return tx.players.get(self.scope.game_id, external_id)
 
     def game(self, tx: Any) -> Game:
         return load_game(tx, self.scope)
@@ -220,7 +220,7 @@ def purchase(twin: Twin, who: str, n: int, *, at: datetime, cents: int, product:
             tracked_at=at,
             metadata={"z": 1, "a": [n]},
         )
-        tx.insert_purchase(record)
+        tx.purchases.insert(record)
         return record
 
     result: Purchase = twin.do(op)
@@ -281,28 +281,29 @@ def test_players_search_suggestions_and_streaks(twin: Twin) -> None:
             activity = attrs.evolve(
                 p.activity, last_active_at=rt.clock.now(), streak=i, streak_day=START.date()
             )
-            tx.update_player(attrs.evolve(p, display=Identity(name=name, avatar=None), activity=activity))
+            tx.players.update(attrs.evolve(p, display=Identity(name=name, avatar=None), activity=activity))
 
         twin.do(rename)
     for text in ("al", "a", "AL", "pha", "ALPHA", "_x", "a_x", "100%", "0% f", "zzz", "éc", "lair", "%", "_"):
         found = twin.read(
-            lambda tx, text=text: tx.search_by_name(twin.scope.game_id, Environment.TEST, text, 10)
+            lambda tx, text=text: tx.players.search_by_name(twin.scope.game_id, Environment.TEST, text, 10)
         )
         assert all(text.lower() in p.display.name.lower() for p in found), text
     assert [
-        p.external_id for p in twin.read(lambda tx: tx.search_by_name("gam_1", Environment.TEST, "ALP", 10))
+        p.external_id
+        for p in twin.read(lambda tx: tx.players.search_by_name("gam_1", Environment.TEST, "ALP", 10))
     ] == [
         "p1",
         "p2",
     ]
-    assert len(twin.read(lambda tx: tx.search_by_name("gam_1", Environment.LIVE, "alp", 10))) == 0
-    recent = twin.read(lambda tx: tx.recently_active("gam_1", Environment.TEST, 3))
+    assert len(twin.read(lambda tx: tx.players.search_by_name("gam_1", Environment.LIVE, "alp", 10))) == 0
+    recent = twin.read(lambda tx: tx.players.recently_active("gam_1", Environment.TEST, 3))
     assert [p.external_id for p in recent] == ["p6", "p5", "p4"]
     code = twin.read(lambda tx: twin.player(tx, "p3").friend_code)
     if code is not None:
-        twin.read(lambda tx: tx.find_by_friend_code("gam_1", Environment.TEST, code))
-    assert twin.read(lambda tx: tx.reset_missed_streaks(START.date() + timedelta(days=1))) == 5
-    twin.read(lambda tx: [tx.get_player_by_id(twin.player(tx, e).id) for e in names])
+        twin.read(lambda tx: tx.players.by_friend_code("gam_1", Environment.TEST, code))
+    assert twin.read(lambda tx: tx.players.reset_missed_streaks(START.date() + timedelta(days=1))) == 5
+    twin.read(lambda tx: [tx.players.by_id(twin.player(tx, e).id) for e in names])
 
 
 # --- friends ------------------------------------------------------------------------------------------
@@ -322,17 +323,27 @@ def test_friend_lists(twin: Twin) -> None:
 
     twin.do(op)
     a_id, b_id, e_id = twin.read(lambda tx: [twin.player(tx, x).id for x in "abe"])
-    assert len(twin.read(lambda tx: tx.list_friends(a_id))) == 2
-    assert len(twin.read(lambda tx: tx.list_requests(a_id))) == 2
-    assert twin.read(lambda tx: tx.request_peers(a_id)) == {
+    assert len(twin.read(lambda tx: tx.friends.list_friends(a_id))) == 2
+    assert len(twin.read(lambda tx: tx.friends.list_requests(a_id))) == 2
+    assert twin.read(lambda tx: tx.friends.request_peers(a_id)) == {
         twin.read(lambda tx: twin.player(tx, "d").id): True,
         e_id: False,
     }
-    assert twin.read(lambda tx: tx.blocked_either_way(e_id)) == {b_id}
-    assert len(twin.read(lambda tx: tx.list_blocks(b_id))) == 1
-    twin.read(lambda tx: (tx.friend_ids(a_id), tx.count_friends(a_id), tx.blocks_involving(e_id)))
+    assert twin.read(lambda tx: tx.friends.blocked_either_way(e_id)) == {b_id}
+    assert len(twin.read(lambda tx: tx.friends.list_blocks(b_id))) == 1
     twin.read(
-        lambda tx: (tx.get_friendship(a_id, b_id), tx.get_block(b_id, e_id), tx.request_between(e_id, a_id))
+        lambda tx: (
+            tx.friends.friend_ids(a_id),
+            tx.friends.count_friends(a_id),
+            tx.friends.blocks_involving(e_id),
+        )
+    )
+    twin.read(
+        lambda tx: (
+            tx.friends.get_friendship(a_id, b_id),
+            tx.friends.get_block(b_id, e_id),
+            tx.friends.request_between(e_id, a_id),
+        )
     )
 
 
@@ -352,30 +363,38 @@ def test_gift_lists_stats_and_keys(twin: Twin) -> None:
     twin.do(lambda tx, rt: gifts_cmd.claim(tx, rt, twin.scope, twin.player(tx, "b"), first.gift.id))
     a_id, b_id, c_id = twin.read(lambda tx: [twin.player(tx, x).id for x in "abc"])
     now = twin.runtimes[0].clock.now()
-    sent = twin.read(lambda tx: tx.list_gifts(a_id, sent=True, claimable_at=None, limit=10))
+    sent = twin.read(lambda tx: tx.gifts.page(a_id, sent=True, claimable_at=None, limit=10))
     assert len(sent) == 3
-    assert len(twin.read(lambda tx: tx.list_gifts(b_id, sent=False, claimable_at=now, limit=10))) == 1
-    assert len(twin.read(lambda tx: tx.list_gifts(b_id, sent=False, claimable_at=None, limit=1))) == 1
+    assert len(twin.read(lambda tx: tx.gifts.page(b_id, sent=False, claimable_at=now, limit=10))) == 1
+    assert len(twin.read(lambda tx: tx.gifts.page(b_id, sent=False, claimable_at=None, limit=1))) == 1
     # The claimable list leaves out what expired by then.
     assert (
-        twin.read(lambda tx: tx.list_gifts(c_id, sent=False, claimable_at=now + timedelta(hours=2), limit=9))
+        twin.read(lambda tx: tx.gifts.page(c_id, sent=False, claimable_at=now + timedelta(hours=2), limit=9))
         == []
     )
     stats = twin.read(
-        lambda tx: tx.gift_stats(a_id, b_id, now - timedelta(seconds=60), now - timedelta(hours=1))
+        lambda tx: tx.gifts.sender_stats(a_id, b_id, now - timedelta(seconds=60), now - timedelta(hours=1))
     )
     assert stats.sent_today == 3 and stats.last_to_recipient == now
-    assert twin.read(lambda tx: tx.gift_stats(a_id, None, now - timedelta(seconds=60), None)).sent_today == 0
-    assert twin.read(lambda tx: tx.gift_cooldowns(a_id, now - timedelta(hours=1))) == {b_id: now, c_id: START}
-    assert twin.read(lambda tx: tx.gift_by_key(a_id, "k1")).id == first.gift.id
-    twin.read(lambda tx: (tx.get_gift("gam_1", first.gift.id), tx.pending_grants(c_id, now, 10)))
-    twin.read(lambda tx: tx.grants_past_expiry(now + timedelta(hours=2), 10))
-    twin.read(lambda tx: (tx.ledger(a_id), tx.ledger(a_id, "coins"), tx.get_holdings(a_id)))
-    assert twin.read(lambda tx: tx.holdings_of([a_id, b_id, c_id], ["coins", "gems"])) == {
+    assert (
+        twin.read(lambda tx: tx.gifts.sender_stats(a_id, None, now - timedelta(seconds=60), None)).sent_today
+        == 0
+    )
+    assert twin.read(lambda tx: tx.gifts.cooldowns(a_id, now - timedelta(hours=1))) == {
+        b_id: now,
+        c_id: START,
+    }
+    assert twin.read(lambda tx: tx.gifts.by_key(a_id, "k1")).id == first.gift.id
+    twin.read(lambda tx: (tx.gifts.get("gam_1", first.gift.id), tx.grants.pending(c_id, now, 10)))
+    twin.read(lambda tx: tx.grants.past_expiry(now + timedelta(hours=2), 10))
+    twin.read(
+        lambda tx: (tx.ledger.entries(a_id), tx.ledger.entries(a_id, "coins"), tx.ledger.holdings(a_id))
+    )
+    assert twin.read(lambda tx: tx.ledger.balances_of([a_id, b_id, c_id], ["coins", "gems"])) == {
         a_id: {"coins": 95},
         b_id: {"coins": 5},
     }
-    twin.read(lambda tx: (tx.recent_grants(b_id, 10), tx.grant_counts(b_id)))
+    twin.read(lambda tx: (tx.grants.recent(b_id, 10), tx.grants.counts(b_id)))
 
 
 # --- merge and erasure --------------------------------------------------------------------------------
@@ -393,15 +412,15 @@ def test_merge_moves_grants_gifts_purchases_and_ledger(twin: Twin) -> None:
     twin.advance(1)
     merged = twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "old", "new"))
     new_id = twin.read(lambda tx: twin.player(tx, "new").id)
-    assert twin.read(lambda tx: tx.get_holdings(new_id))["coins"].amount == 29
-    assert twin.read(lambda tx: tx.get_holdings(old_id)) == {}
-    assert twin.read(lambda tx: tx.ledger(old_id)) == []
-    assert {e.player_id for e in twin.read(lambda tx: tx.ledger(new_id))} == {new_id}
-    assert {g.player_id for g in twin.read(lambda tx: tx.recent_grants(new_id, 10))} == {new_id}
-    assert len(twin.read(lambda tx: tx.list_gifts(new_id, sent=True, claimable_at=None, limit=10))) == 1
-    assert len(twin.read(lambda tx: tx.list_gifts(new_id, sent=False, claimable_at=None, limit=10))) == 1
-    assert [p.player_id for p in twin.read(lambda tx: tx.list_purchases(new_id, None, 10))] == [new_id]
-    assert twin.read(lambda tx: tx.get_merge("gam_1", Environment.TEST, "old")) == merged.record
+    assert twin.read(lambda tx: tx.ledger.holdings(new_id))["coins"].amount == 29
+    assert twin.read(lambda tx: tx.ledger.holdings(old_id)) == {}
+    assert twin.read(lambda tx: tx.ledger.entries(old_id)) == []
+    assert {e.player_id for e in twin.read(lambda tx: tx.ledger.entries(new_id))} == {new_id}
+    assert {g.player_id for g in twin.read(lambda tx: tx.grants.recent(new_id, 10))} == {new_id}
+    assert len(twin.read(lambda tx: tx.gifts.page(new_id, sent=True, claimable_at=None, limit=10))) == 1
+    assert len(twin.read(lambda tx: tx.gifts.page(new_id, sent=False, claimable_at=None, limit=10))) == 1
+    assert [p.player_id for p in twin.read(lambda tx: tx.purchases.page(new_id, None, 10))] == [new_id]
+    assert twin.read(lambda tx: tx.merges.get("gam_1", Environment.TEST, "old")) == merged.record
     # A replay is a no-op on both.
     twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "old", "new"))
 
@@ -421,21 +440,21 @@ def test_erasure_forgets_the_graph_messages_and_merges(twin: Twin) -> None:
     x_id, y_id = twin.read(lambda tx: [twin.player(tx, "x").id, twin.player(tx, "y").id])
     twin.advance(1)
     twin.do(lambda tx, rt: erase(tx, rt, twin.scope, "x", ErasureReason.GDPR_ERASURE))
-    assert twin.read(lambda tx: tx.list_friends(y_id)) == []
-    assert twin.read(lambda tx: tx.friend_ids(x_id)) == set()
-    assert twin.read(lambda tx: tx.blocks_involving(x_id)) == []
+    assert twin.read(lambda tx: tx.friends.list_friends(y_id)) == []
+    assert twin.read(lambda tx: tx.friends.friend_ids(x_id)) == set()
+    assert twin.read(lambda tx: tx.friends.blocks_involving(x_id)) == []
     assert [
         g.gift.message
-        for g in twin.read(lambda tx: tx.list_gifts(y_id, sent=False, claimable_at=None, limit=9))
+        for g in twin.read(lambda tx: tx.gifts.page(y_id, sent=False, claimable_at=None, limit=9))
     ] == [None]
-    assert twin.read(lambda tx: tx.get_merge("gam_1", Environment.TEST, "w")) is None
+    assert twin.read(lambda tx: tx.merges.get("gam_1", Environment.TEST, "w")) is None
     # A second erasure record of the same hash: the latest one is answered.
     record = ErasureRecord("gam_1", "h1", "ply_a", "ph_a", ErasureReason.TEST, START)
-    twin.read(lambda tx: tx.insert_erasure(record))
+    twin.read(lambda tx: tx.erasures.insert(record))
     twin.read(
-        lambda tx: tx.insert_erasure(attrs.evolve(record, player_id="ply_b", erased_at=START + timedelta(1)))
+        lambda tx: tx.erasures.insert(attrs.evolve(record, player_id="ply_b", erased_at=START + timedelta(1)))
     )
-    assert twin.read(lambda tx: tx.get_erasure("gam_1", "h1")).player_id == "ply_b"
+    assert twin.read(lambda tx: tx.erasures.get("gam_1", "h1")).player_id == "ply_b"
 
 
 # --- purchases ----------------------------------------------------------------------------------------
@@ -458,35 +477,41 @@ def test_purchases_spend_spenders_and_revenue(twin: Twin) -> None:
 
     def flag(tx: Any, _rt: Runtime) -> None:
         p = twin.player(tx, "dbg")
-        tx.update_player(attrs.evolve(p, debug=DebugFlag(reason="qa", flagged_at=START)))
+        tx.players.update(attrs.evolve(p, debug=DebugFlag(reason="qa", flagged_at=START)))
 
     twin.do(flag)
     a_id, b_id = twin.read(lambda tx: [twin.player(tx, "a").id, twin.player(tx, "b").id])
-    page1 = twin.read(lambda tx: tx.list_purchases(a_id, None, 2))
+    page1 = twin.read(lambda tx: tx.purchases.page(a_id, None, 2))
     assert [p.product_id for p in page1] == ["p1", "p2"]
     last = page1[-1]
-    page2 = twin.read(lambda tx: tx.list_purchases(a_id, (last.purchased_at, last.id), 2))
+    page2 = twin.read(lambda tx: tx.purchases.page(a_id, (last.purchased_at, last.id), 2))
     assert [p.id for p in page2] == ["pur_000"]
-    twin.read(lambda tx: tx.set_purchase_validation("pur_000", ValidationStatus.VERIFIED))
-    assert twin.read(lambda tx: tx.get_purchase("gam_1", Environment.TEST, "tx0")).validation_status == (
+    twin.read(lambda tx: tx.purchases.set_validation("pur_000", ValidationStatus.VERIFIED))
+    assert twin.read(lambda tx: tx.purchases.get("gam_1", Environment.TEST, "tx0")).validation_status == (
         ValidationStatus.VERIFIED
     )
     now = START + 3 * day
-    spend = twin.read(lambda tx: tx.player_spend(b_id, now, (7, 30, 90)))
+    spend = twin.read(lambda tx: tx.purchases.player_spend(b_id, now, (7, 30, 90)))
     assert (spend.lifetime_amount_minor, spend.purchase_count) == (450, 2)
     assert [(w.amount_minor, w.purchase_count) for w in spend.windows] == [(400, 1), (400, 1), (450, 2)]
-    twin.read(lambda tx: tx.player_spend("nobody", now, (7,)))
-    ranked = twin.read(lambda tx: tx.spenders("gam_1", Environment.TEST, 0, None, 10, 0))
+    twin.read(lambda tx: tx.purchases.player_spend("nobody", now, (7,)))
+    ranked = twin.read(lambda tx: tx.purchases.spenders("gam_1", Environment.TEST, 0, None, 10, 0))
     assert [(s.external_player_id, s.amount_minor) for s in ranked] == [("a", 1349), ("b", 450)]
     assert (
-        twin.read(lambda tx: tx.spenders("gam_1", Environment.TEST, 500, START - day, 10, 0))[0].amount_minor
+        twin.read(lambda tx: tx.purchases.spenders("gam_1", Environment.TEST, 500, START - day, 10, 0))[
+            0
+        ].amount_minor
         == 1349
     )
     assert (
-        twin.read(lambda tx: tx.spenders("gam_1", Environment.TEST, 0, None, 10, 1))[0].external_player_id
+        twin.read(lambda tx: tx.purchases.spenders("gam_1", Environment.TEST, 0, None, 10, 1))[
+            0
+        ].external_player_id
         == "b"
     )
-    summary = twin.read(lambda tx: tx.revenue("gam_1", Environment.TEST, START - 50 * day, START + 3 * day))
+    summary = twin.read(
+        lambda tx: tx.purchases.revenue("gam_1", Environment.TEST, START - 50 * day, START + 3 * day)
+    )
     assert (summary.gross_amount_minor, summary.purchase_count, summary.paying_players) == (1799, 5, 2)
     assert [p.product_id for p in summary.per_product] == ["p1", "p2"]
     assert len(summary.per_day) == 4
@@ -495,18 +520,26 @@ def test_purchases_spend_spenders_and_revenue(twin: Twin) -> None:
 def test_migration_keys(twin: Twin) -> None:
     for i in range(3):
         twin.read(
-            lambda tx, i=i: tx.put_migration_key(
+            lambda tx, i=i: tx.migrations.put(
                 "gam_1", Environment.TEST, MigrationKind.WALLET, f"k{i}", f"f{i}", START
             )
         )
     got = twin.read(
-        lambda tx: tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k0", "k2", "k9"])
+        lambda tx: tx.migrations.fingerprints(
+            "gam_1", Environment.TEST, MigrationKind.WALLET, ["k0", "k2", "k9"]
+        )
     )
     assert got == {"k0": "f0", "k2": "f2"}
     assert (
-        twin.read(lambda tx: tx.migration_keys("gam_1", Environment.LIVE, MigrationKind.WALLET, ["k0"])) == {}
+        twin.read(
+            lambda tx: tx.migrations.fingerprints("gam_1", Environment.LIVE, MigrationKind.WALLET, ["k0"])
+        )
+        == {}
     )
-    assert twin.read(lambda tx: tx.migration_keys("gam_1", Environment.TEST, MigrationKind.PLAYERS, [])) == {}
+    assert (
+        twin.read(lambda tx: tx.migrations.fingerprints("gam_1", Environment.TEST, MigrationKind.PLAYERS, []))
+        == {}
+    )
 
 
 # --- idempotency and outbox ---------------------------------------------------------------------------
@@ -514,12 +547,12 @@ def test_migration_keys(twin: Twin) -> None:
 
 def test_idempotency_records(twin: Twin) -> None:
     stored = StoredResponse("scope", "key", "fp1", 201, b'{"a":1}\x00\xff', START)
-    twin.read(lambda tx: tx.put_idempotent(stored))
-    assert twin.read(lambda tx: tx.get_idempotent("scope", "key")) == stored
+    twin.read(lambda tx: tx.idempotency.put(stored))
+    assert twin.read(lambda tx: tx.idempotency.get("scope", "key")) == stored
     replaced = attrs.evolve(stored, fingerprint="fp2", status=200, body=b"x")
-    twin.read(lambda tx: tx.put_idempotent(replaced))
-    assert twin.read(lambda tx: tx.get_idempotent("scope", "key")) == replaced
-    assert twin.read(lambda tx: tx.get_idempotent("scope", "other")) is None
+    twin.read(lambda tx: tx.idempotency.put(replaced))
+    assert twin.read(lambda tx: tx.idempotency.get("scope", "key")) == replaced
+    assert twin.read(lambda tx: tx.idempotency.get("scope", "other")) is None
 
 
 def test_outbox_debounces_by_key(twin: Twin) -> None:
@@ -528,10 +561,12 @@ def test_outbox_debounces_by_key(twin: Twin) -> None:
             f"evt_{n}", "player.updated", "std_1", "gam_1", Environment.TEST, at, {"n": n, "b": [1]}, key
         )
 
-    twin.read(lambda tx: tx.emit(event(1, "d1", START)))
-    twin.read(lambda tx: tx.emit(event(2, None, START)))
-    twin.read(lambda tx: tx.emit(event(3, "d1", START + timedelta(seconds=2))))  # replaces evt_1's data
-    twin.read(lambda tx: tx.emit(event(4, "d2", START)))
+    twin.read(lambda tx: tx.outbox.emit(event(1, "d1", START)))
+    twin.read(lambda tx: tx.outbox.emit(event(2, None, START)))
+    twin.read(
+        lambda tx: tx.outbox.emit(event(3, "d1", START + timedelta(seconds=2)))
+    )  # replaces evt_1's data
+    twin.read(lambda tx: tx.outbox.emit(event(4, "d2", START)))
     expected = sqlite_outbox(twin.sqlite)
     assert pg_outbox(twin.pg) == expected
     assert [(e.id, e.data["n"], nb) for e, nb in expected] == [
@@ -548,11 +583,11 @@ def test_rollback_and_the_database_refuses_a_negative_holding(twin: Twin) -> Non
     players(twin, "a")
     store = twin.pg
     with pytest.raises(RuntimeError, match="boom"), store.transaction() as tx:
-        tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+        tx.migrations.put("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
         raise RuntimeError("boom")
     with store.transaction() as tx:
-        assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
-        a = tx.get_player("gam_1", "a")
+        assert tx.migrations.fingerprints("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
+        a = tx.players.get("gam_1", "a")
     entry = LedgerEntry(
         "led_x",
         a.id,
@@ -568,16 +603,16 @@ def test_rollback_and_the_database_refuses_a_negative_holding(twin: Twin) -> Non
         START,
     )
     with pytest.raises(psycopg.errors.CheckViolation), store.transaction() as tx:
-        tx.append_ledger(entry, Holding("coins", -1))
+        tx.ledger.append(entry, Holding("coins", -1))
     with store.transaction() as tx:
-        assert tx.ledger(a.id) == []
+        assert tx.ledger.entries(a.id) == []
     # A failed statement whose error the block swallowed must not commit the rest silently.
     with pytest.raises(RuntimeError, match="rolled back"), store.transaction() as tx:
-        tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+        tx.migrations.put("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
         with pytest.raises(psycopg.errors.UniqueViolation):
-            tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+            tx.migrations.put("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
     with store.transaction() as tx:
-        assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
+        assert tx.migrations.fingerprints("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
 
 
 def _bad_ledger_entry(player_id: str) -> tuple[LedgerEntry, Holding]:
@@ -605,16 +640,16 @@ def test_a_write_transactions_writes_travel_together_with_the_next_answer(
 
     monkeypatch.setattr(psycopg.Pipeline, "sync", counted)
     with store.transaction() as tx:
-        a = tx.get_player("gam_1", "a")
+        a = tx.players.get("gam_1", "a")
         syncs[0] = 0
         for n in range(5):
-            tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, f"k{n}", "f", START)
-            tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(seconds=n)))
+            tx.migrations.put("gam_1", Environment.TEST, MigrationKind.WALLET, f"k{n}", "f", START)
+            tx.players.update(attrs.evolve(a, last_seen_at=START + timedelta(seconds=n)))
     # put_migration_key reads its answer (it checks the key): 5 syncs; the 5 player updates ride along
     # with them and with the COMMIT (the pipeline's own sync at its end is not counted here).
     assert syncs[0] == 5
     with store.transaction(write=False) as tx:
-        assert tx.get_player("gam_1", "a").last_seen_at == START + timedelta(seconds=4)
+        assert tx.players.get("gam_1", "a").last_seen_at == START + timedelta(seconds=4)
 
 
 def test_a_refused_write_fails_the_transaction_where_its_answer_arrives(twin: Twin) -> None:
@@ -622,27 +657,27 @@ def test_a_refused_write_fails_the_transaction_where_its_answer_arrives(twin: Tw
     store = twin.pg
     # At the next statement that waits for an answer...
     with pytest.raises(psycopg.errors.CheckViolation), store.transaction() as tx:
-        a = tx.get_player("gam_1", "a")
-        tx.append_ledger(*_bad_ledger_entry(a.id))
-        tx.put_migration_key("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
+        a = tx.players.get("gam_1", "a")
+        tx.ledger.append(*_bad_ledger_entry(a.id))
+        tx.migrations.put("gam_1", Environment.TEST, MigrationKind.WALLET, "k", "f", START)
     # ...or at the COMMIT, and nothing of the transaction stays.
     with pytest.raises(psycopg.errors.CheckViolation), store.transaction() as tx:
-        tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(days=1)))
-        tx.append_ledger(*_bad_ledger_entry(a.id))
+        tx.players.update(attrs.evolve(a, last_seen_at=START + timedelta(days=1)))
+        tx.ledger.append(*_bad_ledger_entry(a.id))
     with store.transaction(write=False) as tx:
-        assert tx.get_player("gam_1", "a").last_seen_at == a.last_seen_at
-        assert tx.migration_keys("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
-        assert tx.ledger(a.id) == []
+        assert tx.players.get("gam_1", "a").last_seen_at == a.last_seen_at
+        assert tx.migrations.fingerprints("gam_1", Environment.TEST, MigrationKind.WALLET, ["k"]) == {}
+        assert tx.ledger.entries(a.id) == []
 
 
 def test_the_write_queue_is_given_back_after_a_commit_and_after_a_failed_one(twin: Twin) -> None:
     players(twin, "a")
     store = twin.pg
     with store.transaction(queue="game:q") as tx:
-        a = tx.get_player("gam_1", "a")
-        tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(seconds=1)))
+        a = tx.players.get("gam_1", "a")
+        tx.players.update(attrs.evolve(a, last_seen_at=START + timedelta(seconds=1)))
     with pytest.raises(psycopg.errors.CheckViolation), store.transaction(queue="game:q") as tx:
-        tx.append_ledger(*_bad_ledger_entry(a.id))
+        tx.ledger.append(*_bad_ledger_entry(a.id))
     # Another session takes the queue at once: nobody holds it any more.
     with psycopg.connect(store.dsn, autocommit=True) as other:
         (got,) = other.execute("SELECT pg_try_advisory_lock(hashtextextended('game:q', 0))").fetchone()
@@ -661,8 +696,8 @@ def test_concurrent_debits_serialize_and_retry(twin: Twin) -> None:
     def debit(n: int) -> Callable[[Any], None]:
         def fn(tx: Any) -> None:
             attempts.append(n)
-            player = tx.get_player("gam_1", "a")
-            holding = tx.get_holding(player.id, "coins")
+            player = tx.players.get("gam_1", "a")
+            holding = tx.ledger.holding(player.id, "coins")
             if attempts.count(n) == 1:
                 both_read.wait()  # the first attempts overlap
             entry = LedgerEntry(
@@ -679,7 +714,7 @@ def test_concurrent_debits_serialize_and_retry(twin: Twin) -> None:
                 {},
                 START,
             )
-            tx.append_ledger(entry, Holding("coins", holding.amount - 3))
+            tx.ledger.append(entry, Holding("coins", holding.amount - 3))
 
         return fn
 
@@ -689,9 +724,9 @@ def test_concurrent_debits_serialize_and_retry(twin: Twin) -> None:
     for t in threads:
         t.join()
     with store.transaction() as tx:
-        a = tx.get_player("gam_1", "a")
-        assert tx.get_holding(a.id, "coins").amount == 4
-        assert [e.balance_after for e in tx.ledger(a.id, "coins")] == [10, 7, 4]
+        a = tx.players.get("gam_1", "a")
+        assert tx.ledger.holding(a.id, "coins").amount == 4
+        assert [e.balance_after for e in tx.ledger.entries(a.id, "coins")] == [10, 7, 4]
     assert len(attempts) == 3  # one of the two ran twice
 
 
@@ -705,15 +740,15 @@ def test_a_queued_transaction_sees_what_the_previous_holder_of_its_queue_committ
 
     def first() -> None:
         with store.transaction(queue="game:q") as tx:
-            a = tx.get_player("gam_1", "a")
+            a = tx.players.get("gam_1", "a")
             holding.set()
             time.sleep(0.3)  # the second transaction is waiting for the queue meanwhile
-            tx.update_player(attrs.evolve(a, last_seen_at=START + timedelta(days=3)))
+            tx.players.update(attrs.evolve(a, last_seen_at=START + timedelta(days=3)))
 
     def second() -> None:
         holding.wait(10)
         with store.transaction(queue="game:q") as tx:
-            seen.append(tx.get_player("gam_1", "a").last_seen_at)
+            seen.append(tx.players.get("gam_1", "a").last_seen_at)
             seen.append(tx.execute("SHOW transaction_isolation").fetchone()[0])
 
     threads = [threading.Thread(target=first), threading.Thread(target=second)]
@@ -747,7 +782,7 @@ def test_a_queued_transaction_costs_no_round_trip_for_its_queue(
     monkeypatch.setattr(psycopg.Pipeline, "sync", counted)
     monkeypatch.setattr(psycopg.Connection, "execute", counted_execute)
     with store.transaction(queue="game:q") as tx:
-        tx.get_player("gam_1", "a")
+        tx.players.get("gam_1", "a")
     assert (syncs[0], outside[0]) == (1, 0)
 
 

@@ -1,7 +1,7 @@
 """Scheduled jobs with several server processes on one database (DECISIONS 1.2; issue: scale out).
 
 Every process runs the same scheduler; a periodic job's due time is claimed first
-(``SqlTransaction.claim_scheduled_run``, table ``scheduled_runs``), so each due time runs in one process
+(``SqlSchedule.claim``, table ``scheduled_runs``), so each due time runs in one process
 only. Two Services on one PostgreSQL schema stand for two processes: each has its own pool, caches and
 (manual) clock.
 """
@@ -128,7 +128,7 @@ def test_claim_rule_one_caller_per_job_and_due_time(db_url: str) -> None:
     due = to_millis(START)
 
     def claim(job: str, due_ms: int) -> bool:
-        return bool(store.run(lambda tx: tx.claim_scheduled_run(job, due_ms, due_ms + 5)))
+        return bool(store.run(lambda tx: tx.schedule.claim(job, due_ms, due_ms + 5)))
 
     try:
         assert claim("sweep", due) is True

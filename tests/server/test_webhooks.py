@@ -19,7 +19,6 @@ from livecore.commands import emit
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import Delivery, Endpoint
 from livecore_server.admin.webhooks import replay_delivery, send_sample, unpause_endpoint
-from livecore_server.storage import webhooks as db
 from tests.conftest import Receiver, World, start_world, webhook_manifest
 
 
@@ -40,7 +39,7 @@ class Hooked:
         waits for its attempts too, so nothing is due or in flight afterwards."""
         services = self.world.services
         await services.dispatcher.drain_due()
-        due = services.store.run(db.next_due, write=False)
+        due = services.store.run(lambda tx: tx.webhooks.next_due(), write=False)
         assert not services.dispatcher._inflight
         assert due is None or due > services.clock.now(), f"webhook work still due at {due}"
 
@@ -61,7 +60,7 @@ class Hooked:
 
     def deliveries(self, name: str) -> list[Delivery]:
         endpoint_id = self.endpoint(name)["id"]
-        rows = self.world.services.store.run(lambda tx: db.list_deliveries(tx, endpoint_id), write=False)
+        rows = self.world.services.store.run(lambda tx: tx.webhooks.list_deliveries(endpoint_id), write=False)
         return [d for d, _ in rows]
 
 
@@ -188,7 +187,9 @@ async def test_retry_schedule_breaker_hold_unpause_and_final_failure(hooked: Hoo
 async def test_a_2xx_resets_the_breaker(hooked: Hooked) -> None:
     def players_endpoint() -> Endpoint:
         endpoint_id = hooked.endpoint("players")["id"]
-        endpoint = hooked.world.services.store.run(lambda tx: db.get_endpoint(tx, endpoint_id), write=False)
+        endpoint = hooked.world.services.store.run(
+            lambda tx: tx.webhooks.get_endpoint(endpoint_id), write=False
+        )
         assert endpoint is not None
         return endpoint
 

@@ -1,0 +1,57 @@
+"""What every in-memory port shares: the store's tables and the transaction's undo log.
+
+A transaction records an undo step for each write, so a command that raises leaves nothing behind,
+exactly like a database rollback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from livecore.memory.store import MemoryStore
+
+_MISSING = object()
+# An undo step: (table, key, the value before or _MISSING) for a dict write, else a callable.
+Undo = tuple[dict[Any, Any], Any, Any] | Callable[[], object]
+
+
+class Journal:
+    """One transaction's undo log."""
+
+    __slots__ = ("undo",)
+
+    def __init__(self) -> None:
+        self.undo: list[Undo] = []
+
+    def rollback(self) -> None:
+        for step in reversed(self.undo):
+            if isinstance(step, tuple):
+                table, key, old = step
+                if old is _MISSING:
+                    table.pop(key, None)
+                else:
+                    table[key] = old
+            else:
+                step()
+        self.undo.clear()
+
+    def put(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        # A tuple rather than a closure: simulations write millions of times, and tuples are cheaper.
+        self.undo.append((table, key, table.get(key, _MISSING)))
+        table[key] = value
+
+    def drop(self, table: dict[Any, Any], key: Any) -> None:
+        if key in table:
+            self.undo.append((table, key, table.pop(key)))
+
+
+class MemoryPort:
+    """A port's view of the store's tables, writing through one transaction's journal."""
+
+    __slots__ = ("_s", "_tx")
+
+    def __init__(self, store: MemoryStore, journal: Journal) -> None:
+        self._s = store
+        self._tx = journal

@@ -1,0 +1,30 @@
+"""The outbox port in memory."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.events import DEBOUNCE, DomainEvent
+from livecore.memory.journal import MemoryPort
+
+
+class MemoryOutbox(MemoryPort):
+    __slots__ = ()
+
+    def emit(self, event: DomainEvent) -> None:
+        outbox = self._s.outbox
+        bursts = self._s.bursts
+        key = event.debounce_key
+        if key is not None and key in bursts:
+            index, started = bursts[key]
+            # Same rule as the server's outbox: within DEBOUNCE of the burst's first event, the burst's
+            # one event takes the latest state (and time), keeping the first event's id.
+            if event.occurred_at < started + DEBOUNCE:
+                previous = outbox[index]
+                outbox[index] = attrs.evolve(previous, data=event.data, occurred_at=event.occurred_at)
+                self._tx.undo.append(lambda: outbox.__setitem__(index, previous))
+                return
+        if key is not None:
+            self._tx.put(bursts, key, (len(outbox), event.occurred_at))
+        outbox.append(event)
+        self._tx.undo.append(outbox.pop)

@@ -1,0 +1,128 @@
+"""The in-memory store: every port on plain dicts, for simulations and tests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from livecore.economy import Holding, LedgerEntry
+from livecore.erasure import ErasureRecord
+from livecore.events import DomainEvent
+from livecore.friends import Block, FriendRequest, Friendship
+from livecore.games import Game, Studio
+from livecore.gifts import Gift
+from livecore.grants import Grant
+from livecore.idempotency import StoredResponse
+from livecore.memory.erasures import MemoryErasures
+from livecore.memory.friends import MemoryFriendGraph
+from livecore.memory.games import MemoryGames
+from livecore.memory.gifts import MemoryGifts
+from livecore.memory.grants import MemoryGrants
+from livecore.memory.idempotency import MemoryIdempotency
+from livecore.memory.journal import Journal
+from livecore.memory.ledger import MemoryLedger
+from livecore.memory.merges import MemoryMerges
+from livecore.memory.migrations import MemoryMigrationKeys
+from livecore.memory.outbox import MemoryOutbox
+from livecore.memory.players import MemoryPlayers
+from livecore.memory.purchases import MemoryPurchases
+from livecore.merge import MergeRecord
+from livecore.players import Player
+from livecore.purchases import Purchase
+from livecore.store import Transaction
+
+
+class MemoryStore:
+    """The tables. Ports read and write them; nothing here applies a rule."""
+
+    def __init__(self) -> None:
+        self.studios: dict[str, Studio] = {}
+        self.games: dict[str, Game] = {}
+        self.players: dict[tuple[str, str], Player] = {}
+        self.outbox: list[DomainEvent] = []
+        self.bursts: dict[str, tuple[int, datetime]] = {}  # debounce key -> (outbox index, first time)
+        self.idempotency: dict[tuple[str, str], StoredResponse] = {}
+        self.holdings: dict[tuple[str, str], Holding] = {}
+        self.entries: list[LedgerEntry] = []
+        self.grants: dict[tuple[str, str], Grant] = {}
+        self.requests: dict[str, FriendRequest] = {}
+        self.friendships: dict[tuple[str, str], Friendship] = {}
+        self.blocks: dict[tuple[str, str], Block] = {}
+        self.gifts: dict[str, Gift] = {}
+        self.gift_keys: dict[tuple[str, str], str] = {}  # (sender id, idempotency key) -> gift id
+        # sender id -> (sent_at, recipient id, gift id), in time order: the daily count by bisect.
+        self.gifts_sent: dict[str, list[tuple[datetime, str, str]]] = {}
+        self.last_gift: dict[tuple[str, str], datetime] = {}  # (sender, recipient) -> latest sent_at
+        # (game id, env, original external id) and (game id, id hash) -> the latest record
+        self.merges: dict[tuple[str, str, str], MergeRecord] = {}
+        self.erasures: dict[tuple[str, str], ErasureRecord] = {}
+        self.purchases: dict[tuple[str, str, str], Purchase] = {}  # (game id, env, transaction id)
+        self.migration_keys: dict[tuple[str, str, str, str], str] = {}  # (game, env, kind, key) -> fp
+
+    def add_game(self, studio: Studio, game: Game) -> None:
+        self.studios[studio.id] = studio
+        self.games[game.id] = game
+
+    def player_by_id(self, player_id: str) -> Player | None:
+        return next((p for p in self.players.values() if p.id == player_id), None)
+
+    def transaction(self) -> _Transaction:
+        return _Transaction(self)
+
+
+class MemoryTransaction:
+    """Every port over one store, writing through one journal."""
+
+    __slots__ = (
+        "erasures",
+        "friends",
+        "games",
+        "gifts",
+        "grants",
+        "idempotency",
+        "journal",
+        "ledger",
+        "merges",
+        "migrations",
+        "outbox",
+        "players",
+        "purchases",
+    )
+
+    def __init__(self, store: MemoryStore) -> None:
+        journal = self.journal = Journal()
+        self.games = MemoryGames(store, journal)
+        self.players = MemoryPlayers(store, journal)
+        self.friends = MemoryFriendGraph(store, journal)
+        self.ledger = MemoryLedger(store, journal)
+        self.grants = MemoryGrants(store, journal)
+        self.gifts = MemoryGifts(store, journal)
+        self.purchases = MemoryPurchases(store, journal)
+        self.merges = MemoryMerges(store, journal)
+        self.erasures = MemoryErasures(store, journal)
+        self.migrations = MemoryMigrationKeys(store, journal)
+        self.outbox = MemoryOutbox(store, journal)
+        self.idempotency = MemoryIdempotency(store, journal)
+
+    def rollback(self) -> None:
+        self.journal.rollback()
+
+
+class _Transaction:
+    """``with store.transaction() as tx``: rolls the transaction back when the block raises. A class
+    rather than a generator-based context manager: simulations run one per command."""
+
+    __slots__ = ("tx",)
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.tx = MemoryTransaction(store)
+
+    def __enter__(self) -> MemoryTransaction:
+        return self.tx
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:
+            self.tx.rollback()
+
+
+def _implements_the_port(tx: MemoryTransaction) -> Transaction:
+    return tx  # mypy checks MemoryTransaction against the Protocol here

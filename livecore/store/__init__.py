@@ -1,0 +1,80 @@
+"""The store port: what commands need from storage, one ``typing.Protocol`` per aggregate.
+
+Commands run inside one :class:`Transaction`; everything they write, including the events they emit,
+commits together or not at all. A transaction reaches each aggregate's port by an attribute
+(``tx.players``, ``tx.gifts``, ...), and a command is typed against only the ports it uses: its own
+protocol combines the ``Has...`` holders it needs, and :class:`Transaction` combines them all.
+``livecore.memory`` implements every port in memory (simulation and tests); ``livecore_server.storage``
+implements them on SQLite and PostgreSQL, so the same command code runs embedded and in the server.
+
+Records go in and out whole (frozen attrs values); a store never applies a rule of its own.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from livecore.store.erasures import ErasureStore, HasErasures
+from livecore.store.friends import FriendGraph, HasFriends
+from livecore.store.games import GameStore, HasGames
+from livecore.store.gifts import GiftStore, HasGifts
+from livecore.store.grants import GrantStore, HasGrants
+from livecore.store.idempotency import HasIdempotency, IdempotencyStore
+from livecore.store.ledger import HasLedger, Ledger
+from livecore.store.merges import HasMerges, MergeStore
+from livecore.store.migrations import HasMigrations, MigrationKeys
+from livecore.store.outbox import HasOutbox, Outbox
+from livecore.store.players import HasPlayers, PlayerStore
+from livecore.store.purchases import HasPurchases, PurchaseStore
+
+__all__ = [
+    "ErasureStore",
+    "FriendGraph",
+    "GameStore",
+    "GiftStore",
+    "GrantStore",
+    "HasErasures",
+    "HasFriends",
+    "HasGames",
+    "HasGifts",
+    "HasGrants",
+    "HasIdempotency",
+    "HasLedger",
+    "HasMerges",
+    "HasMigrations",
+    "HasOutbox",
+    "HasPlayers",
+    "HasPurchases",
+    "IdempotencyStore",
+    "Ledger",
+    "MergeStore",
+    "MigrationKeys",
+    "Outbox",
+    "PlayerStore",
+    "PurchaseStore",
+    "Store",
+    "Transaction",
+]
+
+
+class Transaction(
+    HasGames,
+    HasPlayers,
+    HasFriends,
+    HasLedger,
+    HasGrants,
+    HasGifts,
+    HasPurchases,
+    HasMerges,
+    HasErasures,
+    HasMigrations,
+    HasOutbox,
+    HasIdempotency,
+    Protocol,
+):
+    """Every port of the core, in one unit of work."""
+
+
+class Store(Protocol):
+    def transaction(self) -> AbstractContextManager[Transaction]: ...

@@ -1,0 +1,18 @@
+"""The games port. Games and their settings, as the manifest applied them."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from livecore.games import Game
+
+
+class GameStore(Protocol):
+    def get(self, game_id: str) -> Game | None: ...
+
+
+class HasGames(Protocol):
+    """A transaction that reaches the games port."""
+
+    @property
+    def games(self) -> GameStore: ...

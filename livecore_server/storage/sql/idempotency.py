@@ -1,0 +1,53 @@
+"""The idempotency port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from livecore.clock import to_millis
+from livecore.idempotency import StoredResponse
+from livecore_server.storage.rows import stored_response_of
+from livecore_server.storage.sqlport import MISSING, SqlPort
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+
+class SqlIdempotency(SqlPort):
+    __slots__ = ()
+
+    def get(self, scope: str, key: str) -> StoredResponse | None:
+        row = self.db.execute(
+            "SELECT fingerprint, status, body, created_at FROM idempotency WHERE scope = ? AND key = ?",
+            (scope, key),
+        ).fetchone()
+        return None if row is None else stored_response_of(scope, key, row)
+
+    def put(self, stored: StoredResponse) -> None:
+        self.db.write(
+            self.db.PUT_IDEMPOTENT,
+            (
+                stored.scope,
+                stored.key,
+                stored.fingerprint,
+                stored.status,
+                stored.body,
+                to_millis(stored.created_at),
+            ),
+        )
+
+    def purge(self, before_ms: int) -> int:
+        return self.db.execute("DELETE FROM idempotency WHERE created_at < ?", (before_ms,)).rowcount
+
+
+class PostgresIdempotency(SqlIdempotency):
+    __slots__ = ()
+    db: PostgresTransaction
+
+    def get(self, scope: str, key: str) -> StoredResponse | None:
+        ahead = self.db.ahead("idempotency", (scope, key))
+        return super().get(scope, key) if ahead is MISSING else ahead
+
+    def put(self, stored: StoredResponse) -> None:
+        with self.db.exactly(lambda p: p.idempotency_written(stored.scope, stored.key)):
+            super().put(stored)

@@ -1,0 +1,77 @@
+"""The API keys port in SQL (server-only): keys as authentication reads them, and their usage."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.scope import Environment, Permission
+from livecore_server.storage.records import ApiKey
+from livecore_server.storage.sqlport import SqlPort
+
+
+@attrs.frozen
+class KeyRow:
+    """An active key as ``apply`` and rotation see it (never its secret)."""
+
+    id: str
+    env: Environment
+    permission: Permission
+    rate_limits: str  # JSON text, as stored
+
+
+class SqlKeys(SqlPort):
+    __slots__ = ()
+
+    def by_hash(self, secret_hash: str) -> ApiKey | None:
+        row = self.db.execute(
+            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits"
+            " FROM api_keys k JOIN games g ON g.id = k.game_id"
+            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL",
+            (secret_hash,),
+        ).fetchone()
+        return None if row is None else ApiKey.from_row(row)
+
+    def record_usage(self, usage: dict[str, tuple[int, str, str | None]]) -> None:
+        self.db.executemany(
+            "UPDATE api_keys SET last_used_at = ?, last_operation = ?, last_sdk = COALESCE(?, last_sdk)"
+            " WHERE id = ?",
+            [(ms, op, sdk, key_id) for key_id, (ms, op, sdk) in usage.items()],
+        )
+
+    def active(self, game_id: str, name: str) -> KeyRow | None:
+        """The game's active (not revoked) key of that name."""
+        row = self.db.execute(
+            "SELECT id, env, permission, rate_limits FROM api_keys"
+            " WHERE game_id = ? AND name = ? AND revoked_at IS NULL",
+            (game_id, name),
+        ).fetchone()
+        if row is None:
+            return None
+        # JSON columns read back as text (SQLite) or its bytes (PostgreSQL).
+        limits = row[3] if isinstance(row[3], str) else bytes(row[3]).decode()
+        return KeyRow(row[0], Environment(row[1]), Permission(row[2]), limits)
+
+    def insert(
+        self,
+        key_id: str,
+        game_id: str,
+        name: str,
+        env: Environment,
+        permission: Permission,
+        secret_hash: str,
+        prefix: str,
+        rate_limits: str,
+        now_ms: int,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO api_keys"
+            " (id, game_id, name, env, permission, secret_hash, prefix, rate_limits, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key_id, game_id, name, env.value, permission.value, secret_hash, prefix, rate_limits, now_ms),
+        )
+
+    def set_rate_limits(self, key_id: str, rate_limits: str) -> None:
+        self.db.execute("UPDATE api_keys SET rate_limits = ? WHERE id = ?", (rate_limits, key_id))
+
+    def revoke(self, key_id: str, now_ms: int) -> None:
+        self.db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))

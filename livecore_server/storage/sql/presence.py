@@ -1,0 +1,21 @@
+"""The presence port in SQL (server-only): heartbeats written in batches by the presence board."""
+
+from __future__ import annotations
+
+from livecore_server.storage.sqlport import SqlPort
+
+
+class SqlPresence(SqlPort):
+    __slots__ = ()
+
+    def record(self, beats: list[tuple[str, int, str | None]]) -> None:
+        """(player id, heartbeat time in ms, status) per player: presence and last activity, never
+        moving either back (another process may have written a later heartbeat)."""
+        greatest = self.db.GREATEST
+        self.db.executemany(
+            "UPDATE players SET presence_status = CASE WHEN COALESCE(presence_at, 0) <= ? THEN ?"
+            f" ELSE presence_status END, presence_at = {greatest}(COALESCE(presence_at, 0), ?),"
+            f" last_active_at = {greatest}(COALESCE(last_active_at, 0), ?),"
+            f" last_seen_at = {greatest}(last_seen_at, ?) WHERE id = ?",
+            [(at, status, at, at, at, player_id) for player_id, at, status in beats],
+        )

@@ -1,0 +1,338 @@
+"""The webhooks port in SQL (server-only; SQLite and PostgreSQL alike): endpoints, the outbox fan-out
+and deliveries.
+
+The fan-out turns committed outbox rows into one delivery per receiving endpoint (the routing rule is
+:func:`livecore.webhooks.delivery.receives`) and marks the rows done, in one transaction, so a committed
+event is never left without its deliveries and never fanned out twice. With several processes on one
+PostgreSQL database the fan-out locks the rows it takes (``FOR UPDATE SKIP LOCKED``), and a delivery is
+*claimed* until a wall-clock time before it is attempted (:meth:`SqlWebhooks.claim_due`): one process
+attempts it at a time, and if that process dies the claim runs out and another one takes the delivery
+over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore.clock import from_millis, to_millis
+from livecore.events import DomainEvent
+from livecore.scope import Environment
+from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
+from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.sqlport import SqlPort
+
+_ENDPOINT_COLUMNS = "id, game_id, name, env, url, events, status, consecutive_failures"
+_DELIVERY_COLUMNS = (
+    "d.id, o.id, d.endpoint_id, d.status, d.attempts, d.next_attempt_at, d.created_at, d.last_status,"
+    " d.last_error, d.delivered_at"
+)
+
+
+@attrs.frozen
+class DueDelivery:
+    delivery: Delivery
+    endpoint: Endpoint
+    secret_enc: bytes
+    event: DomainEvent
+    sample: bool
+
+
+def _endpoint(r: tuple[Any, ...]) -> Endpoint:
+    return Endpoint(
+        id=r[0],
+        game_id=r[1],
+        name=r[2],
+        env=Environment(r[3]),
+        url=r[4],
+        events=tuple(orjson.loads(r[5])),
+        status=EndpointStatus(r[6]),
+        consecutive_failures=r[7],
+    )
+
+
+def _delivery(r: tuple[Any, ...]) -> Delivery:
+    return Delivery(
+        id=r[0],
+        event_id=r[1],
+        endpoint_id=r[2],
+        status=DeliveryStatus(r[3]),
+        attempts=r[4],
+        next_attempt_at=from_millis(r[5]),
+        created_at=from_millis(r[6]),
+        last_status=r[7],
+        last_error=r[8],
+        delivered_at=from_millis(r[9]) if r[9] is not None else None,
+    )
+
+
+def _due(r: tuple[Any, ...]) -> DueDelivery:
+    return DueDelivery(
+        delivery=_delivery(r[0:10]),
+        endpoint=_endpoint(r[10:18]),
+        secret_enc=bytes(r[18]),
+        sample=bool(r[19]),
+        event=outbox_event(r[20:]),
+    )
+
+
+class SqlWebhooks(SqlPort):
+    """Webhook endpoints, the outbox fan-out and deliveries."""
+
+    __slots__ = ()
+
+    def all_endpoints(self) -> list[tuple[str, Endpoint]]:
+        """Every endpoint with its game's key, by game key and name (the operator's listing)."""
+        rows = self.db.execute(
+            f"SELECT g.key, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}"
+            " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name",
+            (),
+        )
+        return [(r[0], _endpoint(r[1:])) for r in rows]
+
+    def endpoints_of_game(self, game_id: str) -> list[Endpoint]:
+        rows = self.db.execute(
+            f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE game_id = ?", (game_id,)
+        )
+        return [_endpoint(r) for r in rows]
+
+    def get_endpoint(self, endpoint_id: str, *, lock: bool = False) -> Endpoint | None:
+        """The endpoint; ``lock``: for update (its breaker is read, changed and written back)."""
+        row = self.db.execute(
+            f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?"
+            f"{self.db.for_update() if lock else ''}",
+            (endpoint_id,),
+        ).fetchone()
+        return None if row is None else _endpoint(row)
+
+    def save_endpoint(self, endpoint: Endpoint, now: datetime) -> None:
+        self.db.execute(
+            "UPDATE webhook_endpoints SET status = ?, consecutive_failures = ?, updated_at = ?,"
+            " paused_at = CASE WHEN ? = 'paused' THEN COALESCE(paused_at, ?) ELSE NULL END WHERE id = ?",
+            (
+                endpoint.status.value,
+                endpoint.consecutive_failures,
+                to_millis(now),
+                endpoint.status.value,
+                to_millis(now),
+                endpoint.id,
+            ),
+        )
+
+    def fan_out(self, now: datetime, new_id: Callable[[], str], limit: int = 500) -> int:
+        """Create the deliveries of committed events that are due (debounced ones wait); returns how many."""
+        assert limit <= self.db.MAX_IN_LIST  # the fanned-out rows are marked with one IN list
+        now_ms = to_millis(now)
+        rows = self.db.execute(
+            f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
+            f" AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?{self.db.skip_locked()}",
+            (now_ms, limit),
+        ).fetchall()
+        endpoints: dict[str, list[Endpoint]] = {}
+        deliveries = []
+        for row in rows:
+            seq, target, event = row[0], row[1], outbox_event(row[2:])
+            if event.game_id not in endpoints:
+                endpoints[event.game_id] = self.endpoints_of_game(event.game_id)
+            for endpoint in endpoints[event.game_id]:
+                if receives(endpoint, event, target=target):
+                    deliveries.append((new_id(), seq, endpoint.id, now_ms, now_ms, now_ms))
+        self.db.executemany(
+            "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts,"
+            " next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
+            deliveries,
+        )
+        if rows:
+            # One statement for the whole batch: on PostgreSQL each statement costs the server a round trip.
+            fanned, params = self.db.in_list("seq", [row[0] for row in rows])
+            self.db.execute(f"UPDATE outbox SET fanned_out = TRUE WHERE {fanned}", params)
+        created = len(deliveries)
+        return created
+
+    def claim_due(
+        self,
+        now: datetime,
+        wall_ms: int,
+        claim_until_ms: int,
+        *,
+        limit: int,
+        busy: Mapping[str, int],
+        per_endpoint: int,
+    ) -> list[DueDelivery]:
+        """Claim pending deliveries due by ``now`` (service time) to active endpoints, oldest first, that no
+        live claim holds (claims are wall-clock ms): of the first ``limit``, as many per endpoint as it has
+        free slots (``per_endpoint`` less what the caller has ``busy`` there), claimed until
+        ``claim_until_ms``. Rows another process is claiming right now are skipped, not waited for."""
+        rows = self.db.execute(
+            f"SELECT {_DELIVERY_COLUMNS}, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}, e.secret_enc,"
+            f" o.target_endpoint IS NOT NULL, {', '.join('o.' + c for c in OUTBOX_COLUMNS.split(', '))}"
+            " FROM webhook_deliveries d"
+            " JOIN webhook_endpoints e ON e.id = d.endpoint_id"
+            " JOIN outbox o ON o.seq = d.event_seq"
+            " WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.status = 'active'"
+            " AND (d.claimed_until IS NULL OR d.claimed_until <= ?)"
+            f" ORDER BY d.next_attempt_at, d.event_seq LIMIT ?{self.db.skip_locked('d')}",
+            (to_millis(now), wall_ms, limit),
+        ).fetchall()
+        taken = dict(busy)
+        out = []
+        for r in rows:
+            item = _due(r)
+            endpoint_id = item.endpoint.id
+            if taken.get(endpoint_id, 0) < per_endpoint:
+                taken[endpoint_id] = taken.get(endpoint_id, 0) + 1
+                out.append(item)
+        self.db.executemany(
+            "UPDATE webhook_deliveries SET claimed_until = ? WHERE id = ?",
+            [(claim_until_ms, item.delivery.id) for item in out],
+        )
+        return out
+
+    def release_claims(self, delivery_ids: list[str] | None = None) -> int:
+        """Give up the claims on ``delivery_ids`` (attempts cut short by a shutdown), or every claim (a
+        single-process store starting up, whose earlier run left them)."""
+        if delivery_ids is None:
+            return self.db.execute(
+                "UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL", ()
+            ).rowcount
+        self.db.executemany(
+            "UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ? AND status = 'pending'",
+            [(d,) for d in delivery_ids],
+        )
+        return len(delivery_ids)
+
+    def next_due(self) -> datetime | None:
+        """When the dispatcher next has work: an undelivered event to fan out or a delivery coming due."""
+        row = self.db.execute(
+            "SELECT min(t) FROM ("
+            f" SELECT COALESCE(not_before, 0) AS t FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
+            " UNION ALL"
+            " SELECT d.next_attempt_at FROM webhook_deliveries d"
+            " JOIN webhook_endpoints e ON e.id = d.endpoint_id"
+            " WHERE d.status = 'pending' AND e.status = 'active') AS due",
+            (),
+        ).fetchone()
+        return None if row[0] is None else from_millis(row[0])
+
+    def get_delivery(self, delivery_id: str, *, lock: bool = False) -> Delivery | None:
+        """The delivery; ``lock``: its row for update."""
+        row = self.db.execute(
+            f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+            f" WHERE d.id = ?{self.db.for_update('d') if lock else ''}",
+            (delivery_id,),
+        ).fetchone()
+        return None if row is None else _delivery(row)
+
+    def save_delivery(self, delivery: Delivery, now: datetime) -> None:
+        self.db.execute(
+            "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?,"
+            " last_error = ?, delivered_at = ?, updated_at = ?, claimed_until = NULL WHERE id = ?",
+            (
+                delivery.status.value,
+                delivery.attempts,
+                to_millis(delivery.next_attempt_at),
+                delivery.last_status,
+                delivery.last_error,
+                to_millis(delivery.delivered_at) if delivery.delivered_at else None,
+                to_millis(now),
+                delivery.id,
+            ),
+        )
+
+    def insert_delivery_like(self, source_id: str, delivery: Delivery) -> None:
+        """A new delivery of the same event as ``source_id`` (replay)."""
+        ms = to_millis(delivery.created_at)
+        self.db.execute(
+            "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts, next_attempt_at,"
+            " created_at, updated_at) SELECT ?, event_seq, endpoint_id, 'pending', 0, ?, ?, ?"
+            " FROM webhook_deliveries WHERE id = ?",
+            (delivery.id, to_millis(delivery.next_attempt_at), ms, ms, source_id),
+        )
+
+    def list_deliveries(
+        self, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
+    ) -> list[tuple[Delivery, str]]:
+        """Newest first, with each delivery's event kind."""
+        query = (
+            f"SELECT {_DELIVERY_COLUMNS}, o.kind"
+            " FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+            " WHERE d.endpoint_id = ?"
+        )
+        params: list[Any] = [endpoint_id]
+        if status is not None:
+            query += " AND d.status = ?"
+            params.append(status.value)
+        # Ids are time-ordered: they break ties between deliveries created in the same millisecond.
+        query += " ORDER BY d.created_at DESC, d.id DESC LIMIT ?"
+        params.append(limit)
+        return [(_delivery(r[:10]), r[10]) for r in self.db.execute(query, params)]
+
+    def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
+        """A sample event for one endpoint; fanned out only to it (SPEC 6.1 sample deliveries)."""
+        self.db.execute(
+            "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, target_endpoint)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                event.id,
+                event.studio_id,
+                event.game_id,
+                event.env.value,
+                event.kind,
+                to_millis(event.occurred_at),
+                orjson.dumps(event.data).decode(),
+                endpoint_id,
+            ),
+        )
+
+    def purge_finished(self, before: datetime) -> int:
+        """Remove finished deliveries last touched before ``before``, then fanned-out events that old with
+        no delivery left. Pending deliveries and their events stay."""
+        cutoff = to_millis(before)
+        removed = self.db.execute(
+            "DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated_at < ?", (cutoff,)
+        ).rowcount
+        self.db.execute(
+            f"DELETE FROM outbox WHERE {self.db.FANNED_OUT} AND occurred_at < ?"
+            " AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = outbox.seq)",
+            (cutoff,),
+        )
+        return removed
+
+    def endpoint_id(self, game_id: str, name: str) -> str | None:
+        """The id of the game's endpoint of that name (``apply`` matches endpoints by name)."""
+        row = self.db.execute(
+            "SELECT id FROM webhook_endpoints WHERE game_id = ? AND name = ?", (game_id, name)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def insert_endpoint(self, endpoint: Endpoint, secret_enc: bytes, now_ms: int) -> None:
+        """A new endpoint with its signing secret encrypted (the secret itself is never stored)."""
+        self.db.execute(
+            "INSERT INTO webhook_endpoints"
+            " (id, game_id, name, env, url, events, secret_enc, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                endpoint.id,
+                endpoint.game_id,
+                endpoint.name,
+                endpoint.env.value,
+                endpoint.url,
+                orjson.dumps(list(endpoint.events)).decode(),
+                secret_enc,
+                now_ms,
+                now_ms,
+            ),
+        )
+
+    def update_endpoint_target(
+        self, endpoint_id: str, env: Environment, url: str, events: tuple[str, ...], now_ms: int
+    ) -> None:
+        """Environment, URL and event kinds, in place (status, failures and secret stay)."""
+        self.db.execute(
+            "UPDATE webhook_endpoints SET env = ?, url = ?, events = ?, updated_at = ? WHERE id = ?",
+            (env.value, url, orjson.dumps(list(events)).decode(), now_ms, endpoint_id),
+        )
