@@ -381,4 +381,10 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        # gifts_received (recipient_id, sent_at) serves every look-up by recipient, as it does on
+        # PostgreSQL, which never had this index; dropping it saves a write on every gift.
+        "0012_drop_gifts_by_recipient",
+        ["DROP INDEX gifts_by_recipient"],
+    ),
 ]
