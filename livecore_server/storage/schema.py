@@ -87,6 +87,10 @@ class Column:
     references: Ref | None = None
     check: str | None = None
     only: Only | None = None
+    # Added after its table was created, by the migration named here (with :func:`add_column` or
+    # :func:`create_index`): the table's creating migration, rendered again on a new database, leaves it
+    # out. Only for tables whose creating migration is rendered from this declaration.
+    since: str | None = None
 
 
 @attrs.frozen
@@ -134,6 +138,10 @@ class Index:
     # may hold ``{ops}``, the extension's operator class, filled in then.
     optional: bool = False
     only: Only | None = None
+    # Added after its table was created, by the migration named here (with :func:`add_column` or
+    # :func:`create_index`): the table's creating migration, rendered again on a new database, leaves it
+    # out. Only for tables whose creating migration is rendered from this declaration.
+    since: str | None = None
 
     def where_in(self, dialect: Dialect) -> str | None:
         return self.where.sql(dialect) if isinstance(self.where, Where) else self.where
@@ -176,8 +184,9 @@ def _c(
     references: Ref | None = None,
     check: str | None = None,
     only: Only | None = None,
+    since: str | None = None,
 ) -> Column:
-    return Column(name, kind, null, default, unique, references, check, only)
+    return Column(name, kind, null, default, unique, references, check, only, since)
 
 
 def _null(name: str, kind: Kind = TEXT) -> Column:
@@ -705,10 +714,12 @@ def column_sql(declared: Table, column: Column, dialect: Dialect) -> str:
     return " ".join(parts)
 
 
-def create_table(name: str, dialect: Dialect) -> str:
+def create_table(name: str, dialect: Dialect, *, complete: bool = True) -> str:
+    """CREATE TABLE with every declared column, or (``complete=False``) those it was created with."""
     declared = table(name)
     _require(declared.only, dialect, name)
-    lines = [column_sql(declared, column, dialect) for column in declared.columns_in(dialect)]
+    kept = [c for c in declared.columns_in(dialect) if complete or c.since is None]
+    lines = [column_sql(declared, column, dialect) for column in kept]
     if len(declared.primary_key) > 1:
         lines.append(f"PRIMARY KEY ({', '.join(declared.primary_key)})")
     lines += [f"UNIQUE ({', '.join(columns)})" for columns in declared.unique]
@@ -739,18 +750,28 @@ def add_column(table_name: str, column_name: str, dialect: Dialect) -> str:
 
 
 def create_statements(table_name: str, dialect: Dialect) -> list[str]:
-    """A new table's migration in ``dialect``: the table, its indexes (but the optional ones, built
-    outside the migrations) and the dialect's own objects serving it."""
-    return [
-        create_table(table_name, dialect),
-        *(create_index(i.name, dialect) for i in indexes(dialect, table_name) if not i.optional),
-        *(r.sql for r in raw(dialect, table_name)),
-    ]
+    """A new table's migration in ``dialect``: the table, its indexes and the dialect's own objects
+    serving it, as first created (what a later migration adds, ``since``, is left out; so are the
+    optional indexes, built outside the migrations)."""
+    return _table_statements(table_name, dialect, complete=False)
 
 
 def statements(dialect: Dialect) -> list[str]:
-    """The whole schema of ``dialect``, for an empty database (tables in dependency order)."""
-    return [s for t in tables(dialect) for s in create_statements(t.name, dialect)]
+    """The whole schema of ``dialect``, as it is now, for an empty database (tables in dependency
+    order; the optional indexes left out)."""
+    return [s for t in tables(dialect) for s in _table_statements(t.name, dialect, complete=True)]
+
+
+def _table_statements(table_name: str, dialect: Dialect, *, complete: bool) -> list[str]:
+    return [
+        create_table(table_name, dialect, complete=complete),
+        *(
+            create_index(i.name, dialect)
+            for i in indexes(dialect, table_name)
+            if not i.optional and (complete or i.since is None)
+        ),
+        *(r.sql for r in raw(dialect, table_name)),
+    ]
 
 
 def _require(only: Only | None, dialect: Dialect, what: str) -> None:

@@ -456,6 +456,52 @@ def test_a_changed_partial_condition_or_default_is_reported(empty: Any) -> None:
     assert {line.split(":")[0] for line in found} == expected, found
 
 
+# A table as a future migration would add it: created from the declaration, then given a column and an
+# index by a later migration.
+LATER = "a later migration"
+EXAMPLE = schema.Table(
+    "example_scores",
+    (
+        schema.Column("seq", schema.SEQ),
+        schema.Column("player_id", schema.TEXT, references=schema.Ref("players")),
+        schema.Column("score", schema.BIGINT, check="score >= 0"),
+        schema.Column("flagged", schema.BOOL, default=False),
+        schema.Column("meta", schema.JSON, default="{}"),
+        schema.Column("note", schema.TEXT, null=True, since=LATER),
+    ),
+    primary_key=("seq",),
+)
+EXAMPLE_INDEXES = (
+    schema.Index("example_scores_by_player", "example_scores", ("player_id", "seq")),
+    schema.Index(
+        "example_scores_flagged",
+        "example_scores",
+        ("seq",),
+        where=schema.Where("flagged = 1", "flagged", "a flag"),
+        since=LATER,
+    ),
+)
+
+
+def test_a_table_added_by_rendered_migrations_is_the_declared_one(
+    empty: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(schema, "TABLES", (*schema.TABLES, EXAMPLE))
+    monkeypatch.setattr(schema, "INDEXES", (*schema.INDEXES, *EXAMPLE_INDEXES))
+    db = empty()
+    db.migrate()
+    creation = schema.create_statements("example_scores", db.dialect)
+    assert not any("note" in s or "example_scores_flagged" in s for s in creation), creation
+    for statement in [
+        *creation,
+        schema.add_column("example_scores", "note", db.dialect),
+        schema.create_index("example_scores_flagged", db.dialect),
+    ]:
+        db.execute(statement)
+    assert "example_scores" in db.catalogue().tables
+    assert differences(declared_catalogue(db.dialect, db.trigram_ops()), db.catalogue()) == []
+
+
 def test_the_declaration_holds_together() -> None:
     for dialect in schema.DIALECTS:
         declared = {t.name: t for t in schema.tables(dialect)}
