@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 import psycopg
@@ -317,15 +317,6 @@ def differences(expected: Catalogue, live: Catalogue) -> list[str]:
 # --- Fresh databases ---
 
 
-class Database(Protocol):
-    dialect: Dialect
-
-    def execute(self, statement: str) -> None: ...
-    def migrate(self) -> None: ...
-    def catalogue(self) -> Catalogue: ...
-    def trigram_ops(self) -> str | None: ...
-
-
 class SqliteDatabase:
     dialect: Dialect = SQLITE
 
@@ -386,13 +377,17 @@ class PostgresDatabase:
         drop_schema(self.namespace)
 
 
-@pytest.fixture(params=[SQLITE, POSTGRES])
-def empty(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
-    """A factory of empty databases of the dialect, closed (and dropped) after the test."""
-    made: list[SqliteDatabase | PostgresDatabase] = []
+Database = SqliteDatabase | PostgresDatabase
+Empty = Callable[[], Database]
 
-    def make() -> SqliteDatabase | PostgresDatabase:
-        db: SqliteDatabase | PostgresDatabase = (
+
+@pytest.fixture(params=[SQLITE, POSTGRES])
+def empty(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Empty]:
+    """A factory of empty databases of the dialect, closed (and dropped) after the test."""
+    made: list[Database] = []
+
+    def make() -> Database:
+        db: Database = (
             SqliteDatabase(tmp_path / f"{len(made)}.db") if request.param == SQLITE else PostgresDatabase()
         )
         made.append(db)
@@ -405,13 +400,13 @@ def empty(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
             db.close()
 
 
-def test_the_migrations_build_the_declared_schema(empty: Any) -> None:
+def test_the_migrations_build_the_declared_schema(empty: Empty) -> None:
     db = empty()
     db.migrate()
     assert differences(declared_catalogue(db.dialect, db.trigram_ops()), db.catalogue()) == []
 
 
-def test_the_rendered_schema_builds_what_the_migrations_build(empty: Any) -> None:
+def test_the_rendered_schema_builds_what_the_migrations_build(empty: Empty) -> None:
     migrated, rendered = empty(), empty()
     migrated.migrate()
     for statement in schema.statements(migrated.dialect):
@@ -433,7 +428,7 @@ def test_the_rendered_schema_builds_what_the_migrations_build(empty: Any) -> Non
         ("CREATE TABLE notes (id TEXT PRIMARY KEY)", "table notes: in the database"),
     ],
 )
-def test_a_drift_from_the_declaration_is_reported(empty: Any, drift: str, reported: str) -> None:
+def test_a_drift_from_the_declaration_is_reported(empty: Empty, drift: str, reported: str) -> None:
     db = empty()
     db.migrate()
     db.execute(drift)
@@ -441,7 +436,7 @@ def test_a_drift_from_the_declaration_is_reported(empty: Any, drift: str, report
     assert any(line.startswith(reported) for line in found), found
 
 
-def test_a_changed_partial_condition_or_default_is_reported(empty: Any) -> None:
+def test_a_changed_partial_condition_or_default_is_reported(empty: Empty) -> None:
     db = empty()
     db.migrate()
     db.execute("DROP INDEX grants_to_expire")
@@ -484,7 +479,7 @@ EXAMPLE_INDEXES = (
 
 
 def test_a_table_added_by_rendered_migrations_is_the_declared_one(
-    empty: Any, monkeypatch: pytest.MonkeyPatch
+    empty: Empty, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(schema, "TABLES", (*schema.TABLES, EXAMPLE))
     monkeypatch.setattr(schema, "INDEXES", (*schema.INDEXES, *EXAMPLE_INDEXES))
@@ -503,6 +498,7 @@ def test_a_table_added_by_rendered_migrations_is_the_declared_one(
 
 
 def test_the_declaration_holds_together() -> None:
+    assert {kind.name for kind in schema.KINDS} == REPORTED.keys()
     for dialect in schema.DIALECTS:
         declared = {t.name: t for t in schema.tables(dialect)}
         seen: set[str] = set()
