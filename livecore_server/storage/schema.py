@@ -138,10 +138,7 @@ class Index:
     # may hold ``{ops}``, the extension's operator class, filled in then.
     optional: bool = False
     only: Only | None = None
-    # Added after its table was created, by the migration named here (with :func:`add_column` or
-    # :func:`create_index`): the table's creating migration, rendered again on a new database, leaves it
-    # out. Only for tables whose creating migration is rendered from this declaration.
-    since: str | None = None
+    since: str | None = None  # as a column's
 
     def where_in(self, dialect: Dialect) -> str | None:
         return self.where.sql(dialect) if isinstance(self.where, Where) else self.where
@@ -179,8 +176,11 @@ def _null(name: str, kind: Kind = TEXT) -> Column:
 
 
 PLAYER = Ref("players")
-# One server process serves a SQLite database, so its rate-limit buckets live in that process's memory.
-SHARED_RATE_LIMITS = Only(POSTGRES, "rate-limit buckets shared by the processes of a deployment")
+SHARED_RATE_LIMITS = Only(
+    POSTGRES,
+    "rate-limit buckets shared by the processes of a deployment; a SQLite database has one server"
+    " process, which keeps its buckets in memory",
+)
 
 TABLES: tuple[Table, ...] = (
     _t("studios", Column("id"), Column("key", unique=True), Column("created_at", MS)),

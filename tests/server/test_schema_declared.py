@@ -518,7 +518,8 @@ def test_the_declaration_holds_together() -> None:
             assert index.table in declared, index.name
             names = {c.name for c in declared[index.table].columns_in(dialect)}
             assert {c.split()[0] for c in index.columns} <= names, index.name
-    for only in (
-        [t.only for t in schema.TABLES] + [i.only for i in schema.INDEXES] + [r.only for r in schema.RAW]
-    ):
-        assert only is None or only.why
+    onlies = [t.only for t in schema.TABLES] + [i.only for i in schema.INDEXES] + [r.only for r in schema.RAW]
+    for table in schema.TABLES:
+        onlies += [c.only for c in table.columns] + [c.references.only for c in table.columns if c.references]
+    assert all(only is None or only.why for only in onlies)
+    assert all(i.where.why for i in schema.INDEXES if isinstance(i.where, schema.Where))
