@@ -58,7 +58,7 @@ class LiveTable:
     primary_key: tuple[str, ...]
     unique: frozenset[tuple[str, ...]]
     foreign_keys: frozenset[tuple[str, str, str]]  # (column, table, column)
-    checks: frozenset[str]  # PostgreSQL only: SQLite's catalogue does not list them
+    checks: frozenset[str]
     without_rowid: bool  # SQLite only
 
 
@@ -102,6 +102,7 @@ def sqlite_catalogue(conn: sqlite3.Connection) -> Catalogue:
     }
     tables: dict[str, LiveTable] = {}
     indexes: dict[str, LiveIndex] = {}
+    statements = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
     for name in sorted(without_rowid):
         info = conn.execute(f"PRAGMA table_info({name})").fetchall()
         unique = set()
@@ -124,7 +125,8 @@ def sqlite_catalogue(conn: sqlite3.Connection) -> Catalogue:
             foreign_keys=frozenset(
                 (r[3], r[2], r[4]) for r in conn.execute(f"PRAGMA foreign_key_list({name})")
             ),
-            checks=frozenset(),
+            # SQLite keeps a table's CHECK constraints only in its statement.
+            checks=frozenset(expr(c) or "" for c in re.findall(r"CHECK \(([^()]*)\)", statements[name])),
             without_rowid=without_rowid[name],
         )
     raw = {
@@ -261,11 +263,9 @@ def declared_catalogue(dialect: Dialect, trigram_ops: str | None) -> Catalogue:
                 if c.references is not None and schema.in_dialect(c.references.only, dialect)
             ),
             checks=frozenset(
-                (expr(check) or "" for check in table.checks),
-            )
-            | frozenset(expr(c.check) or "" for c in table.columns_in(dialect) if c.check)
-            if dialect == POSTGRES
-            else frozenset(),
+                expr(check) or ""
+                for check in (*table.checks, *(c.check for c in table.columns_in(dialect) if c.check))
+            ),
             without_rowid=dialect == SQLITE and not table.rowid,
         )
     indexes = {
