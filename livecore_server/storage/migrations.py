@@ -1,7 +1,10 @@
 """Schema migrations, applied in order on start (DECISIONS 1: no separate migrate step).
 
 Each migration is a list of SQL statements, applied once in its own transaction and recorded in
-``_migrations``. Append new migrations; never edit an applied one.
+``_migrations``. Append new migrations; never edit an applied one. The schema they build is declared in
+:mod:`livecore_server.storage.schema`: a new migration is rendered from that declaration
+(``schema.create_statements(table, schema.SQLITE)``), and a test checks that the migrated database
+matches it.
 
 Timestamps are stored as integer milliseconds since the epoch (exact to the wire format, sortable).
 """
@@ -380,5 +383,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 claimed_at INTEGER NOT NULL
             )""",
         ],
+    ),
+    (
+        # gifts_received (recipient_id, sent_at) serves every look-up by recipient, as it does on
+        # PostgreSQL, which never had this index; dropping it saves a write on every gift.
+        "0012_drop_gifts_by_recipient",
+        ["DROP INDEX gifts_by_recipient"],
     ),
 ]

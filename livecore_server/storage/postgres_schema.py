@@ -13,10 +13,15 @@ the epoch, JSON documents are read back as their text. Differences:
   (ledger, outbox, gifts);
 - the name search is ``ILIKE`` over a pg_trgm GIN index (see :data:`TRGM_INDEX`) instead of FTS5.
 
-Migrations are applied in order, each once, recorded in ``_migrations``; append, never edit.
+Migrations are applied in order, each once, recorded in ``_migrations``; append, never edit. The schema
+they build is declared in :mod:`livecore_server.storage.schema`: a new migration is rendered from that
+declaration (``schema.create_statements(table, schema.POSTGRES)``), and a test checks that the migrated
+database matches it.
 """
 
 from __future__ import annotations
+
+from livecore_server.storage import schema
 
 # Text in byte order (SQLite's BINARY collation), whatever the database's default collation.
 T = 'TEXT COLLATE "C"'
@@ -362,4 +367,4 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built
 # when the pg_trgm extension exists or can be created (``{ops}`` is its operator class, schema-qualified:
 # the extension lives in one schema of the database); without it the search scans the game's rows.
-TRGM_INDEX = "CREATE INDEX IF NOT EXISTS players_name_trigrams ON players USING GIN (search_name {ops})"
+TRGM_INDEX = schema.create_index("players_name_trigrams", schema.POSTGRES)
