@@ -3,6 +3,7 @@ and every route of the registry must have its section."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,34 @@ def test_the_reference_names_no_file_outside_the_repository() -> None:
     for page, text in PAGES.items():
         for outside in ("shared/", "SPEC.md", "DECISIONS"):
             assert outside not in text, f"docs/reference/{page}.md mentions {outside!r}"
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings of a page: lower case, punctuation dropped, spaces to hyphens."""
+    anchors = set()
+    for line in text.splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+def test_every_link_between_reference_pages_resolves() -> None:
+    broken = []
+    for page, text in PAGES.items():
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if "://" in target:
+                continue
+            file, _, anchor = target.partition("#")
+            linked = (DOCS / file).resolve() if file else DOCS / f"{page}.md"
+            anchored_here = anchor and linked.parent == DOCS
+            if not linked.exists() or (anchored_here and anchor not in _anchors(PAGES[linked.stem])):
+                broken.append(f"{page}.md -> {target}")
+    assert not broken, f"broken links in docs/reference: {broken}"
+
+
+def test_no_page_repeats_a_heading() -> None:
+    for page, text in PAGES.items():
+        titles = [line for line in text.splitlines() if line.startswith("#") and not line.startswith("## ")]
+        repeated = {title for title in titles if titles.count(title) > 1}
+        assert not repeated, f"docs/reference/{page}.md repeats {repeated}: links to them would be ambiguous"
