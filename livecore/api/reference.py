@@ -44,6 +44,7 @@ from livecore.api import routes as registry
 from livecore.api.convert import camel
 from livecore.api.openapi import (
     _PATH_PARAM,
+    _description,
     _error_codes,
     _json_default,
     _Mode,
@@ -57,7 +58,7 @@ from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
 from livecore.ratelimit import DEFAULT_LIMITS
 from livecore.webhooks import delivery, signing
 
-__all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "webhook_payloads"]
+__all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "route_section", "webhook_payloads"]
 
 #: Each page of ``docs/reference/`` that lists routes, with the route-name prefixes it covers. A route
 #: belongs to the page of its longest matching prefix; a route no prefix matches stops the generator.
@@ -152,77 +153,67 @@ def _seconds(value: timedelta) -> str:
     return f"{total} s"
 
 
-# The limits the core declares, with where each is described: (what, value, page).
-def _limit_rows() -> list[tuple[str, str, str]]:
-    buckets = [
-        (f"Rate limit, bucket `{bucket.value}`", f"{limit:,} requests a minute per API key", "conventions")
-        for bucket, limit in DEFAULT_LIMITS.items()
-    ]
+def _limits() -> dict[str, list[tuple[str, str]]]:
+    """The limits the core declares, by the page that describes them: (what, value)."""
     retries = ", ".join(_seconds(step) for step in delivery.RETRY_SCHEDULE)
-    return [
-        *buckets,
-        (
-            "Idempotency key",
-            f"1 to {idempotency.MAX_KEY_LENGTH} characters, kept {_seconds(idempotency.TTL)}",
-            "conventions",
-        ),
-        (
-            "Session gap (a new session opens after this much silence)",
-            _seconds(players.SESSION_GAP),
-            "players-and-identity",
-        ),
-        ("Display name", f"1 to {identity.NAME_MAX} characters after trimming", "players-and-identity"),
-        ("Avatar", f"at most {identity.AVATAR_MAX} characters", "players-and-identity"),
-        ("Ban and debug-flag reason", f"at most {players.MAX_REASON} characters", "player-tools"),
-        (
-            "Friend code",
-            f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`",
-            "friends-and-presence",
-        ),
-        (
-            "Friends per player (default, per game)",
-            str(FriendsSettings().max_friends),
-            "friends-and-presence",
-        ),
-        ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}", "friends-and-presence"),
-        ("Search text `q`", f"1 to {friends.SEARCH_TEXT_MAX} characters", "friends-and-presence"),
-        ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}", "friends-and-presence"),
-        (
-            "Presence time-to-live (default, per game)",
-            f"{PresenceSettings().ttl_seconds} s",
-            "friends-and-presence",
-        ),
-        ("Presence status label", f"at most {presence.STATUS_MAX} characters", "friends-and-presence"),
-        (
-            "Gift cooldown per sender and friend (default, per game)",
-            _seconds(timedelta(seconds=GiftingSettings().cooldown_seconds)),
-            "gifts",
-        ),
-        ("Gift message", f"at most {gifts.MAX_MESSAGE} characters", "gifts"),
-        ("Entries per grant", f"1 to {grants.MAX_ENTRIES}", "grants"),
-        ("Amount or quantity of one change", f"1 to {MAX_AMOUNT:,}", "economy"),
-        ("Purchase `amountMinor`", f"0 to {purchases.MAX_AMOUNT_MINOR:,}", "economy"),
-        (
-            "Purchase `purchasedAt` ahead of service time",
-            f"at most {_seconds(purchases.FUTURE_TOLERANCE)}",
-            "economy",
-        ),
-        (
-            "Spend windows per request",
-            f"at most {purchases.MAX_WINDOWS}, 1 to {purchases.MAX_WINDOW_DAYS:,} days each",
-            "economy",
-        ),
-        ("Migration rows per call", f"up to {migration.MAX_ROWS:,}", "player-tools"),
-        ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last", "webhooks"),
-        ("Webhook attempt timeout (default)", _seconds(delivery.ATTEMPT_TIMEOUT), "webhooks"),
-        ("Webhook circuit breaker", f"{delivery.BREAKER_THRESHOLD} consecutive failed attempts", "webhooks"),
-        (
-            "Webhook signature tolerance",
-            f"{signing.DEFAULT_TOLERANCE} s past, {signing.DEFAULT_FUTURE_TOLERANCE} s future",
-            "webhooks",
-        ),
-        ("Finished webhook deliveries kept", _seconds(delivery.RETENTION), "webhooks"),
-    ]
+    gift_cooldown = _seconds(timedelta(seconds=GiftingSettings().cooldown_seconds))
+    return {
+        "conventions": [
+            *(
+                (f"Rate limit, bucket `{b.value}`", f"{n:,} requests a minute per API key")
+                for b, n in DEFAULT_LIMITS.items()
+            ),
+            (
+                "Idempotency key",
+                f"1 to {idempotency.MAX_KEY_LENGTH} characters, kept {_seconds(idempotency.TTL)}",
+            ),
+        ],
+        "players-and-identity": [
+            ("Session gap (a new session opens after this much silence)", _seconds(players.SESSION_GAP)),
+            ("Display name", f"1 to {identity.NAME_MAX} characters after trimming"),
+            ("Avatar", f"at most {identity.AVATAR_MAX} characters"),
+        ],
+        "friends-and-presence": [
+            ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
+            ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
+            ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
+            ("Search text `q`", f"1 to {friends.SEARCH_TEXT_MAX} characters"),
+            ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
+            ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
+            ("Presence status label", f"at most {presence.STATUS_MAX} characters"),
+        ],
+        "gifts": [
+            ("Gift cooldown per sender and friend (default, per game)", gift_cooldown),
+            ("Gift message", f"at most {gifts.MAX_MESSAGE} characters"),
+        ],
+        "grants": [("Entries per grant", f"1 to {grants.MAX_ENTRIES}")],
+        "economy": [
+            ("Amount or quantity of one change", f"1 to {MAX_AMOUNT:,}"),
+            ("Purchase `amountMinor`", f"0 to {purchases.MAX_AMOUNT_MINOR:,}"),
+            (
+                "Purchase `purchasedAt` ahead of service time",
+                f"at most {_seconds(purchases.FUTURE_TOLERANCE)}",
+            ),
+            (
+                "Spend windows per request",
+                f"at most {purchases.MAX_WINDOWS}, 1 to {purchases.MAX_WINDOW_DAYS:,} days each",
+            ),
+        ],
+        "player-tools": [
+            ("Ban and debug-flag reason", f"at most {players.MAX_REASON} characters"),
+            ("Migration rows per call", f"up to {migration.MAX_ROWS:,}"),
+        ],
+        "webhooks": [
+            ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
+            ("Webhook attempt timeout (default)", _seconds(delivery.ATTEMPT_TIMEOUT)),
+            ("Webhook circuit breaker", f"{delivery.BREAKER_THRESHOLD} consecutive failed attempts"),
+            (
+                "Webhook signature tolerance",
+                f"{signing.DEFAULT_TOLERANCE} s past, {signing.DEFAULT_FUTURE_TOLERANCE} s future",
+            ),
+            ("Finished webhook deliveries kept", _seconds(delivery.RETENTION)),
+        ],
+    }
 
 
 def webhook_payloads() -> Mapping[str, type]:
@@ -425,12 +416,8 @@ def _route_section(ctx: _Context, route: registry.Route, page: str) -> str:
     )
     facts.append(f"- Errors: {errors}")
     if route.deprecated is not None:
-        text = f"- Deprecated: {route.deprecated.reason}"
-        if route.deprecated.sunset is not None:
-            text += f"; removed after {route.deprecated.sunset.isoformat()}"
-        if route.deprecated.successor is not None:
-            text += f"; use `{route.deprecated.successor}`"
-        facts.append(text)
+        # The OpenAPI description ends with the deprecation sentence; the reference says it the same way.
+        facts.append("- " + _description(route).rsplit("\n\n", 1)[-1])
     parts.append("\n".join(facts))
     path_params = _PATH_PARAM.findall(route.path)
     if path_params:
@@ -496,7 +483,8 @@ def _errors_block() -> str:
 
 def _limits_block() -> str:
     rows = ["| Limit | Value | Described in |", "|---|---|---|"]
-    rows.extend(f"| {what} | {value} | [{page}]({page}.md) |" for what, value, page in _limit_rows())
+    for page, limits in _limits().items():
+        rows.extend(f"| {what} | {value} | [{page}]({page}.md) |" for what, value in limits)
     return "\n".join(rows)
 
 
@@ -529,6 +517,11 @@ def _render(ctx: _Context, spec: str, page: str) -> str:
 @functools.cache
 def _context() -> _Context:
     return _Context(registry.ALL, webhook_payloads())
+
+
+def route_section(route: registry.Route, page: str) -> str:
+    """The section of one route, as the ``routes`` block of ``page`` shows it."""
+    return _route_section(_context(), route, page)
 
 
 def regenerate(text: str, page: str) -> str:

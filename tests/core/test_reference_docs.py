@@ -4,12 +4,14 @@ and every route of the registry must have its section."""
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
+import attrs
 import pytest
 
 from livecore.api import reference
-from livecore.api.routes import ALL
+from livecore.api.routes import ALL, Deprecation
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "reference"
 PAGES = {path.stem: path.read_text(encoding="utf-8") for path in sorted(DOCS.glob("*.md"))}
@@ -90,3 +92,12 @@ def test_no_page_repeats_a_heading() -> None:
         titles = [line for line in text.splitlines() if line.startswith("#") and not line.startswith("## ")]
         repeated = {title for title in titles if titles.count(title) > 1}
         assert not repeated, f"docs/reference/{page}.md repeats {repeated}: links to them would be ambiguous"
+
+
+def test_a_deprecated_route_says_so() -> None:
+    route = attrs.evolve(
+        ALL[1],
+        deprecated=Deprecation(reason="Use the new probe.", sunset=date(2027, 1, 31), successor="/v2/ping"),
+    )
+    section = reference.route_section(route, "conventions")
+    assert "- Deprecated: Use the new probe. Removed after 2027-01-31. Use `/v2/ping` instead." in section
