@@ -35,6 +35,13 @@ def typecheck(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def docs(session: nox.Session) -> None:
+    """Regenerate the generated tables of docs/reference from the declarations (--check: only compare)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "livecore.api.reference", *session.posargs)
+
+
+@nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Benchmarks with wrk, as ratios to a bare-aiohttp baseline in the same run; writes JSON too."""
     if shutil.which("wrk") is None:

@@ -1,0 +1,579 @@
+"""The generated parts of the wire reference in ``docs/reference/``.
+
+The pages are written by hand; what can be derived from the declarations is rendered here and sits
+between markers inside them, so prose and tables live together and the tables cannot drift:
+
+    <!-- generated: routes gifts -->
+    ...
+    <!-- end generated -->
+
+Blocks (the text after ``generated:``):
+
+- ``routes AREA``: every route of the registry (:data:`livecore.api.routes.ALL`) whose area is AREA (see
+  :data:`AREAS`), in registry order: method and path, auth, rate-limit bucket, idempotency, path and query
+  parameters, request body fields, success status and response fields, error codes.
+- ``schemas AREA``: the nested models first reached from AREA's routes (in :data:`AREAS` order); other
+  pages link to them there.
+- ``route-index``: one row per route, linking to its page.
+- ``errors``: every code of :class:`livecore.errors.ErrorCode` with its status and meaning.
+- ``limits``: the limits that are constants of the core.
+- ``webhook KIND``: the payload fields of one webhook kind; ``webhook-schemas``: models nested in
+  payloads that no route reaches.
+
+Types and field rules come from the same JSON Schema generator as the OpenAPI documents, so the two
+agree. Pure apart from :func:`main`, which rewrites the pages (``python -m livecore.api.reference``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import re
+import sys
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore import friends, gifts, grants, idempotency, identity, migration, players, presence, purchases
+from livecore.api import routes as registry
+from livecore.api.convert import camel
+from livecore.api.openapi import (
+    _PATH_PARAM,
+    _description,
+    _error_codes,
+    _json_default,
+    _Mode,
+    _models_in,
+    _Schemas,
+    _strip_none,
+)
+from livecore.economy import MAX_AMOUNT
+from livecore.errors import STATUS, ErrorCode
+from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
+from livecore.ratelimit import DEFAULT_LIMITS
+from livecore.webhooks import delivery, signing
+
+__all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "route_section", "webhook_payloads"]
+
+#: Each page of ``docs/reference/`` that lists routes, with the route-name prefixes it covers. A route
+#: belongs to the page of its longest matching prefix; a route no prefix matches stops the generator.
+AREAS: Mapping[str, tuple[str, ...]] = {
+    "conventions": ("health", "ping", "dev."),
+    "players-and-identity": ("players.", "server.players.set_identity"),
+    "friends-and-presence": ("friends.", "presence.", "server.friends."),
+    "gifts": ("gifts.", "server.gifts."),
+    "grants": ("grants.", "server.grants."),
+    "economy": (
+        "wallet.",
+        "inventory.",
+        "purchases.",
+        "server.wallet.",
+        "server.inventory.",
+        "server.purchases.",
+        "server.spend.",
+    ),
+    "player-tools": ("server.players.", "server.migrate."),
+}
+
+WEBHOOKS_PAGE = "webhooks"
+
+_BLOCK = re.compile(r"<!-- generated: (?P<spec>[^>]*?) -->\n.*?<!-- end generated -->", re.DOTALL)
+
+# What each code means; a code added to ErrorCode without a line here stops the generator.
+_MEANINGS: Mapping[ErrorCode, str] = {
+    ErrorCode.INVALID_REQUEST: "The body, query or a header failed validation; `details.fields` names each "
+    "offending field by its wire path.",
+    ErrorCode.INVALID_API_KEY: "The API key is missing, unknown or revoked.",
+    ErrorCode.PERMISSION_DENIED: "The key's permission set does not fit the surface, or a test-only route "
+    "or option was called with a live key.",
+    ErrorCode.NOT_FOUND: "No such route, or a record id in the path names nothing the caller may see.",
+    ErrorCode.METHOD_NOT_ALLOWED: "The path exists but not with this method (see the `Allow` header).",
+    ErrorCode.PAYLOAD_TOO_LARGE: "The body is over 1 MiB.",
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: "A body that is not `application/json`.",
+    ErrorCode.RATE_LIMITED: "The key's bucket is empty; `Retry-After` says when to retry.",
+    ErrorCode.IDEMPOTENCY_CONFLICT: "The idempotency key was used before with a different request, or that "
+    "request is still in flight.",
+    ErrorCode.INTERNAL_ERROR: "A fault of the service; quote the `X-Request-Id`.",
+    ErrorCode.PLAYER_NOT_FOUND: "No such player in the key's game and environment.",
+    ErrorCode.PLAYER_SECRET_INVALID: "Wrong or missing `X-Player-Secret` on a player-scoped route (also for "
+    "a player that does not exist).",
+    ErrorCode.PLAYER_ALREADY_REGISTERED: "Register on a player that already has a secret.",
+    ErrorCode.PLAYER_BANNED: "A banned player's register or player-scoped write.",
+    ErrorCode.SYSTEM_RESOURCE_LOCKED: "A manual change to the system items `sessions` or `login_streak`.",
+    ErrorCode.CANNOT_FRIEND_SELF: "A player named itself as the other side of a friends operation.",
+    ErrorCode.ALREADY_FRIENDS: "The target is already a friend.",
+    ErrorCode.FRIEND_CODE_INVALID: "No player has that friend code.",
+    ErrorCode.PLAYER_BLOCKED: "A block exists between the two players, either way.",
+    ErrorCode.FRIEND_LIMIT_REACHED: "Either player already has the game's maximum number of friends.",
+    ErrorCode.FRIEND_REQUEST_NOT_FOUND: "No such request, or the caller is not the side that may act on it.",
+    ErrorCode.NOT_FRIENDS_YET: "Remove a player who is not a friend.",
+    ErrorCode.NOT_BLOCKED: "Unblock a player the caller has not blocked.",
+    ErrorCode.GIFTING_DISABLED: "The game has gifting turned off (the server history: never turned on).",
+    ErrorCode.NOT_FRIENDS: "The gift's target is not an accepted friend.",
+    ErrorCode.GIFT_NOT_ALLOWED: "The resource is not giftable, or it costs the sender in a studio-managed "
+    "game.",
+    ErrorCode.GIFT_AMOUNT_INVALID: "The amount is below 1 or above the resource's cap per gift.",
+    ErrorCode.GIFT_COOLDOWN: "Too soon to gift this friend again; `details.cooldownUntil` says when.",
+    ErrorCode.GIFT_LIMIT_REACHED: "The sender reached the game's daily send limit; `details.resetsAt`.",
+    ErrorCode.GIFT_INSUFFICIENT_BALANCE: "The gift costs the sender, who holds too little.",
+    ErrorCode.GIFT_EXPIRED: "The gift was not claimed before it expired.",
+    ErrorCode.GIFT_NOT_FOUND: "No such gift among those the caller received.",
+    ErrorCode.GIFT_ALREADY_CLAIMED: "The gift (or the grant delivering it) was claimed already.",
+    ErrorCode.RESOURCE_NOT_FOUND: "The key is not a resource of that type in the game.",
+    ErrorCode.INSUFFICIENT_BALANCE: "The debit would take the balance below zero.",
+    ErrorCode.INSUFFICIENT_QUANTITY: "The consume or revoke would take the quantity below zero.",
+    ErrorCode.STUDIO_MANAGED_ECONOMY: "A client debit or consume in a game whose studio manages the economy.",
+    ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
+    ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
+    ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
+    ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
+    "(`details: {resource, needed, have}`).",
+    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied.",
+    ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
+    ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
+    ErrorCode.LOBBY_FORMING: "The lobby is still forming (202, with the error envelope).",
+    ErrorCode.CONFLICT: "The request conflicts with the record's current state.",
+    ErrorCode.INVALID_MERGE: "The merge is not possible: the same player twice, or a banned, merged or "
+    "erased target, or a source merged elsewhere or erased.",
+}
+
+
+def _seconds(value: timedelta) -> str:
+    total = int(value.total_seconds())
+    if total % 86_400 == 0 and total >= 2 * 86_400:
+        return f"{total // 86_400} days"
+    for unit, size in (("h", 3600), ("min", 60)):
+        if total % size == 0 and total >= size:
+            return f"{total // size} {unit}"
+    return f"{total} s"
+
+
+def _limits() -> dict[str, list[tuple[str, str]]]:
+    """The limits the core declares, by the page that describes them: (what, value)."""
+    retries = ", ".join(_seconds(step) for step in delivery.RETRY_SCHEDULE)
+    gift_cooldown = _seconds(timedelta(seconds=GiftingSettings().cooldown_seconds))
+    return {
+        "conventions": [
+            *(
+                (f"Rate limit, bucket `{b.value}`", f"{n:,} requests a minute per API key")
+                for b, n in DEFAULT_LIMITS.items()
+            ),
+            (
+                "Idempotency key",
+                f"1 to {idempotency.MAX_KEY_LENGTH} characters, kept {_seconds(idempotency.TTL)}",
+            ),
+        ],
+        "players-and-identity": [
+            ("Session gap (a new session opens after this much silence)", _seconds(players.SESSION_GAP)),
+            ("Display name", f"1 to {identity.NAME_MAX} characters after trimming"),
+            ("Avatar", f"at most {identity.AVATAR_MAX} characters"),
+        ],
+        "friends-and-presence": [
+            ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
+            ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
+            ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
+            ("Search text `q`", f"1 to {friends.SEARCH_TEXT_MAX} characters"),
+            ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
+            ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
+            ("Presence status label", f"at most {presence.STATUS_MAX} characters"),
+        ],
+        "gifts": [
+            ("Gift cooldown per sender and friend (default, per game)", gift_cooldown),
+            ("Gift message", f"at most {gifts.MAX_MESSAGE} characters"),
+        ],
+        "grants": [("Entries per grant", f"1 to {grants.MAX_ENTRIES}")],
+        "economy": [
+            ("Amount or quantity of one change", f"1 to {MAX_AMOUNT:,}"),
+            ("Purchase `amountMinor`", f"0 to {purchases.MAX_AMOUNT_MINOR:,}"),
+            (
+                "Purchase `purchasedAt` ahead of service time",
+                f"at most {_seconds(purchases.FUTURE_TOLERANCE)}",
+            ),
+            (
+                "Spend windows per request",
+                f"at most {purchases.MAX_WINDOWS}, 1 to {purchases.MAX_WINDOW_DAYS:,} days each",
+            ),
+        ],
+        "player-tools": [
+            ("Ban and debug-flag reason", f"at most {players.MAX_REASON} characters"),
+            ("Migration rows per call", f"up to {migration.MAX_ROWS:,}"),
+        ],
+        "webhooks": [
+            ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
+            ("Webhook attempt timeout (default)", _seconds(delivery.ATTEMPT_TIMEOUT)),
+            ("Webhook circuit breaker", f"{delivery.BREAKER_THRESHOLD} consecutive failed attempts"),
+            (
+                "Webhook signature tolerance",
+                f"{signing.DEFAULT_TOLERANCE} s past, {signing.DEFAULT_FUTURE_TOLERANCE} s future",
+            ),
+            ("Finished webhook deliveries kept", _seconds(delivery.RETENTION)),
+        ],
+    }
+
+
+def webhook_payloads() -> Mapping[str, type]:
+    """Every webhook kind with the attrs class its ``data`` is declared by. The one place that knows
+    where payload classes live."""
+    from livecore_client.webhooks import PAYLOAD_TYPES
+
+    return PAYLOAD_TYPES
+
+
+def area_of(route: registry.Route) -> str:
+    """The page of ``route``: the area of the longest prefix of its name (:data:`AREAS`)."""
+    best: tuple[int, str] | None = None
+    for area, prefixes in AREAS.items():
+        for prefix in prefixes:
+            if route.name.startswith(prefix) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), area)
+    if best is None:
+        raise ValueError(f"route {route.name!r} belongs to no area of livecore.api.reference.AREAS")
+    return best[1]
+
+
+# --- The model graph ------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Model:
+    cls: type
+    mode: _Mode
+    name: str
+
+
+class _Context:
+    """Everything the blocks are rendered from, computed once: one schema collector over every route
+    and webhook payload (so a model's name is the same everywhere), and each nested model's home page."""
+
+    def __init__(self, routes: Sequence[registry.Route], payloads: Mapping[str, type]) -> None:
+        self.routes = tuple(routes)
+        self.payloads = dict(payloads)
+        self.schemas = _Schemas()
+        for route in self.routes:
+            if route.request is not None:
+                self.schemas.collect(route.request, "input")
+            if route.response is not None:
+                self.schemas.collect(route.response, "output")
+        for cls in self.payloads.values():
+            self.schemas.collect(cls, "output")
+        self.models: dict[str, _Model] = {}
+        self.home: dict[str, str] = {}
+        self.by_area: dict[str, list[registry.Route]] = {area: [] for area in AREAS}
+        for route in self.routes:
+            self.by_area[area_of(route)].append(route)
+        for area, area_routes in self.by_area.items():
+            for route in area_routes:
+                for model in self._top_models(route):
+                    self._place(self._nested(model), area)
+        for cls in self.payloads.values():
+            self._place(self._nested(self._model(cls, "output")), WEBHOOKS_PAGE)
+
+    def _model(self, cls: type, mode: _Mode) -> _Model:
+        name = self.schemas.ref_name(cls, mode)
+        return self.models.setdefault(name, _Model(cls, mode, name))
+
+    def _top_models(self, route: registry.Route) -> list[_Model]:
+        """The models a route's own tables show inline: its request body and its response."""
+        found = [self._model(cls, "input") for cls in _models_in(route.request)]
+        return found + [self._model(cls, "output") for cls in _models_in(route.response)]
+
+    def _nested(self, model: _Model) -> list[_Model]:
+        """Models reached from ``model``'s fields, depth first, without ``model`` itself."""
+        out: list[_Model] = []
+
+        def walk(current: _Model) -> None:
+            hints = typing.get_type_hints(current.cls)
+            for field in attrs.fields(current.cls):
+                for cls in _models_in(hints[field.name]):
+                    found = self._model(cls, current.mode)
+                    if found not in out and found != model:
+                        out.append(found)
+                        walk(found)
+
+        walk(model)
+        return out
+
+    def _place(self, found: Iterable[_Model], page: str) -> None:
+        for model in found:
+            self.home.setdefault(model.name, page)
+
+    def homed_at(self, page: str) -> list[_Model]:
+        return [self.models[name] for name, home in self.home.items() if home == page]
+
+    # --- rendering --------------------------------------------------------------------------------------
+
+    def link(self, name: str, page: str) -> str:
+        home = self.home.get(name)
+        if home is None:
+            raise ValueError(f"model {name} has no page")
+        anchor = f"#{name.lower()}"
+        return f"[{name}]({anchor})" if home == page else f"[{name}]({home}.md{anchor})"
+
+    def type_text(self, schema: Mapping[str, Any], page: str) -> str:
+        """A JSON Schema (as the OpenAPI generator writes it) in words."""
+        if "$ref" in schema:
+            return self.link(str(schema["$ref"]).rsplit("/", 1)[1], page)
+        for combinator in ("anyOf", "oneOf"):
+            if combinator in schema:
+                return " or ".join(self.type_text(part, page) for part in schema[combinator])
+        if "enum" in schema:
+            values = [value for value in schema["enum"] if value is not None]
+            text = "one of " + ", ".join(f"`{value}`" for value in values)
+            return text + (", or null" if None in schema["enum"] else "")
+        declared = schema.get("type")
+        kinds = declared if isinstance(declared, list) else [declared] if declared else []
+        words = [self._kind_text(kind, schema, page) for kind in kinds if kind != "null"]
+        text = " or ".join(words) if words else "any JSON value"
+        return text + " or null" if "null" in kinds else text
+
+    def _kind_text(self, kind: str, schema: Mapping[str, Any], page: str) -> str:
+        if kind == "string":
+            return {"date-time": "timestamp", "date": "date"}.get(schema.get("format", ""), "string")
+        if kind == "array":
+            return f"array of {self.type_text(schema.get('items', {}), page)}"
+        if kind == "object":
+            values = schema.get("additionalProperties")
+            return f"object of {self.type_text(values, page)}" if values else "object"
+        return {"integer": "integer", "number": "number", "boolean": "boolean"}.get(kind, kind)
+
+    def field_table(self, model: _Model, page: str) -> str:
+        hints = typing.get_type_hints(model.cls)
+        if model.mode == "input":
+            rows = ["| Field | Type | Required | Default |", "|---|---|---|---|"]
+        else:
+            rows = ["| Field | Type | Present |", "|---|---|---|"]
+        for field in attrs.fields(model.cls):
+            omitted = bool(field.metadata.get("omit_if_none"))
+            hint = _strip_none(hints[field.name]) if omitted and model.mode == "output" else hints[field.name]
+            type_text = self.type_text(self.schemas.schema(hint, model.mode), page)
+            if description := field.metadata.get("description"):
+                type_text += f"; {description}"
+            if model.mode == "input":
+                required = field.default is attrs.NOTHING
+                rows.append(
+                    f"| `{camel(field.name)}` | {type_text} | {'yes' if required else 'no'} | "
+                    f"{'' if required else _default_text(field.default)} |"
+                )
+            else:
+                rows.append(
+                    f"| `{camel(field.name)}` | {type_text} | {'when set' if omitted else 'always'} |"
+                )
+        return "\n".join(rows)
+
+
+def _default_text(default: Any) -> str:
+    has_default, value = _json_default(default)
+    return f"`{orjson.dumps(value).decode()}`" if has_default else ""
+
+
+# --- Blocks ---------------------------------------------------------------------------------------------
+
+
+def _auth_text(route: registry.Route) -> str:
+    if route.auth is registry.Auth.PUBLIC:
+        return "none"
+    permission = route.permission
+    key = f"`{permission.value}` API key" if permission is not None else "API key"
+    text = f"{key} and the player's secret (`X-Player-Secret`)" if route.auth is registry.Auth.PLAYER else key
+    if route.test_only:
+        text += "; test environment only (a live key gets 403 `permission_denied`)"
+    return text
+
+
+def _idempotency_text(route: registry.Route) -> str:
+    if route.idempotency is registry.Idempotency.NONE:
+        return "none" if route.is_write else "none (a read)"
+    source = (
+        "body field `idempotencyKey` or header `Idempotency-Key`"
+        if route.body_idempotency_field
+        else ("header `Idempotency-Key`")
+    )
+    if route.idempotency is registry.Idempotency.REQUIRED:
+        return f"required ({source}); missing: 400 `invalid_request`"
+    return f"optional ({source})"
+
+
+def _route_section(ctx: _Context, route: registry.Route, page: str) -> str:
+    parts = [f"### `{route.method} {route.full_path}`", route.summary]
+    facts = [
+        f"- Operation: `{route.name}`",
+        f"- Auth: {_auth_text(route)}",
+        f"- Rate-limit bucket: `{route.bucket.value}`",
+        f"- Idempotency: {_idempotency_text(route)}",
+    ]
+    success = f"- Success: {route.status}"
+    if route.status == 201 and route.idempotency is not registry.Idempotency.NONE:
+        success += " (200 when replayed)"
+    facts.append(success)
+    errors = "; ".join(
+        f"{status} " + ", ".join(f"`{code}`" for code in codes)
+        for status, codes in sorted(_error_codes(route).items())
+    )
+    facts.append(f"- Errors: {errors}")
+    if route.deprecated is not None:
+        # The OpenAPI description ends with the deprecation sentence; the reference says it the same way.
+        facts.append("- " + _description(route).rsplit("\n\n", 1)[-1])
+    parts.append("\n".join(facts))
+    path_params = _PATH_PARAM.findall(route.path)
+    if path_params:
+        parts.append("Path parameters: " + ", ".join(f"`{name}`" for name in path_params) + ".")
+    if route.query is not None:
+        rows = ["| Query parameter | Type | Required | Default |", "|---|---|---|---|"]
+        for param in ctx.schemas.query_parameters(route.query):
+            schema = dict(param["schema"])
+            default = schema.pop("default", None)
+            kind = ctx.type_text(schema, page)
+            if schema.get("type") == "array":
+                kind += " (comma-separated or repeated)"
+            shown = f"`{orjson.dumps(default).decode()}`" if default is not None else ""
+            rows.append(f"| `{param['name']}` | {kind} | {'yes' if param['required'] else 'no'} | {shown} |")
+        parts.append("\n".join(rows))
+    if route.request is not None:
+        optional = " (optional: the body may be left out)" if route.request_optional else ""
+        parts.append(f"Request body{optional}; unknown fields are refused:")
+        parts.extend(ctx.field_table(ctx._model(cls, "input"), page) for cls in _models_in(route.request))
+    parts.append(_response_text(ctx, route, page))
+    return "\n\n".join(parts)
+
+
+def _response_text(ctx: _Context, route: registry.Route, page: str) -> str:
+    if route.response is None:
+        return 'Response: `{"data": {}}`.'
+    top = _models_in(route.response)
+    if typing.get_origin(route.response) is list:
+        table = ctx.field_table(ctx._model(top[0], "output"), page)
+        return f"Response `data`: an array of objects, each:\n\n{table}"
+    return "Response `data`:\n\n" + ctx.field_table(ctx._model(top[0], "output"), page)
+
+
+def _schemas_block(ctx: _Context, page: str) -> str:
+    sections = []
+    for model in ctx.homed_at(page):
+        title = f"#### {model.name}"
+        note = (
+            "Part of a request; unknown fields are refused."
+            if model.mode == "input"
+            else ("Part of a response; new fields may be added (clients ignore unknown fields).")
+        )
+        sections.append(f"{title}\n\n{note}\n\n{ctx.field_table(model, page)}")
+    return "\n\n".join(sections) if sections else "No models of their own."
+
+
+def _route_index(ctx: _Context) -> str:
+    rows = ["| Method | Path | Page | What it does |", "|---|---|---|---|"]
+    for route in ctx.routes:
+        area = area_of(route)
+        rows.append(f"| {route.method} | `{route.full_path}` | [{area}]({area}.md) | {route.summary} |")
+    return "\n".join(rows)
+
+
+def _errors_block() -> str:
+    missing_meaning = [code.value for code in ErrorCode if code not in _MEANINGS]
+    if missing_meaning:
+        raise ValueError(f"error codes without a meaning in livecore.api.reference: {missing_meaning}")
+    rows = ["| Code | Status | Meaning |", "|---|---|---|"]
+    rows.extend(f"| `{code.value}` | {STATUS[code]} | {_MEANINGS[code]} |" for code in ErrorCode)
+    return "\n".join(rows)
+
+
+def _limits_block() -> str:
+    rows = ["| Limit | Value | Described in |", "|---|---|---|"]
+    for page, limits in _limits().items():
+        rows.extend(f"| {what} | {value} | [{page}]({page}.md) |" for what, value in limits)
+    return "\n".join(rows)
+
+
+def _webhook_block(ctx: _Context, kind: str) -> str:
+    cls = ctx.payloads.get(kind)
+    if cls is None:
+        raise ValueError(f"no webhook kind {kind!r}")
+    return f"`data` of `{kind}`:\n\n" + ctx.field_table(ctx._model(cls, "output"), WEBHOOKS_PAGE)
+
+
+def _render(ctx: _Context, spec: str, page: str) -> str:
+    kind, _, arg = spec.partition(" ")
+    if kind == "routes" and arg in AREAS:
+        return "\n\n".join(_route_section(ctx, route, page) for route in ctx.by_area[arg])
+    if kind == "schemas" and arg in AREAS:
+        return _schemas_block(ctx, arg)
+    if kind == "webhook":
+        return _webhook_block(ctx, arg)
+    if spec == "webhook-schemas":
+        return _schemas_block(ctx, WEBHOOKS_PAGE)
+    if spec == "route-index":
+        return _route_index(ctx)
+    if spec == "errors":
+        return _errors_block()
+    if spec == "limits":
+        return _limits_block()
+    raise ValueError(f"unknown generated block {spec!r} in {page}.md")
+
+
+@functools.cache
+def _context() -> _Context:
+    return _Context(registry.ALL, webhook_payloads())
+
+
+def route_section(route: registry.Route, page: str) -> str:
+    """The section of one route, as the ``routes`` block of ``page`` shows it."""
+    return _route_section(_context(), route, page)
+
+
+def regenerate(text: str, page: str) -> str:
+    """``text`` (the page ``page``.md) with every generated block rendered afresh."""
+    ctx = _context()
+
+    def replace(match: re.Match[str]) -> str:
+        spec = match["spec"].strip()
+        return f"<!-- generated: {spec} -->\n\n{_render(ctx, spec, page)}\n\n<!-- end generated -->"
+
+    return _BLOCK.sub(replace, text)
+
+
+def missing(pages: Mapping[str, str]) -> list[str]:
+    """What the pages (stem -> text) fail to show: routes, models and webhook kinds without a section."""
+    ctx = _context()
+    absent = []
+    for route in ctx.routes:
+        if f"### `{route.method} {route.full_path}`" not in pages.get(area_of(route), ""):
+            absent.append(f"route {route.name} ({area_of(route)}.md)")
+    for name, home in ctx.home.items():
+        if f"#### {name}\n" not in pages.get(home, ""):
+            absent.append(f"model {name} ({home}.md)")
+    for kind in ctx.payloads:
+        if f"<!-- generated: webhook {kind} -->" not in pages.get(WEBHOOKS_PAGE, ""):
+            absent.append(f"webhook {kind} ({WEBHOOKS_PAGE}.md)")
+    return absent
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m livecore.api.reference", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("directory", nargs="?", default="docs/reference", type=Path)
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when a page is stale")
+    args = parser.parse_args(argv)
+    pages = {path.stem: path for path in sorted(args.directory.glob("*.md"))}
+    texts = {stem: path.read_text(encoding="utf-8") for stem, path in pages.items()}
+    stale = []
+    for stem, path in pages.items():
+        fresh = regenerate(texts[stem], stem)
+        if fresh != texts[stem]:
+            stale.append(path)
+            texts[stem] = fresh
+            if not args.check:
+                path.write_text(fresh, encoding="utf-8")
+    for item in missing(texts):
+        print(f"missing: {item}", file=sys.stderr)
+    for path in stale:
+        print(f"{'stale' if args.check else 'rewrote'}: {path}")
+    return 1 if (args.check and stale) or missing(texts) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
