@@ -347,7 +347,7 @@ class PostgresStore:
         """A write transaction in pipeline mode: the queue's lock, BEGIN and the first statement travel
         together (the backend runs BEGIN as soon as it holds the lock, so the snapshot still comes after
         the previous holder's commit, and the wait for the queue costs no round trip of its own); the
-        writes nobody reads the answer of (``_write``) travel with the next statement or the COMMIT.
+        writes nobody reads the answer of (``write``) travel with the next statement or the COMMIT.
         Every other statement waits for its answer as usual. The queue's lock is given back right after
         a successful COMMIT, in its round trip (after a failed one PostgreSQL skips it, and the caller
         gives it back)."""

@@ -4,7 +4,7 @@
 A gift send inserts its gift, its grant, two or three outbox events, its idempotency record, and for a
 gift that costs the sender a ledger entry and a balance: a commit group of four sends made some thirty
 statements, and each cost psycopg about as much client work as PostgreSQL's for running it. Nobody reads
-the answer of an insert, so the transaction holds them back (``PostgresTransaction._write``) until a
+the answer of an insert, so the transaction holds them back (``PostgresTransaction.write``) until a
 statement whose answer it reads, or the COMMIT, and :func:`together` turns them into one ``INSERT ...
 VALUES (...), (...)`` per table. (One array per column through ``unnest`` would keep one statement text
 whatever the number of rows, but psycopg builds array parameters in Python: it cost twice the client

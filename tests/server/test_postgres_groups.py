@@ -98,7 +98,7 @@ async def test_a_statement_whose_answer_was_not_read_fails_its_own_write(store: 
     break is that write's error, not its neighbour's."""
 
     def broken(tx: Any) -> None:
-        tx._write("INSERT INTO t (k, v) VALUES (?, ?)", ("broken", -1))  # answer not read here
+        tx.write("INSERT INTO t (k, v) VALUES (?, ?)", ("broken", -1))  # answer not read here
 
     outcomes = await _after_a_holder(store, [insert("a"), broken, insert("b")])
     assert isinstance(outcomes[1], psycopg.errors.CheckViolation)
