@@ -237,7 +237,7 @@ class PostgresStore:
     async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
         """LISTEN on :data:`PLAYERS_CHANNEL` from a connection of its own, outside the pool, and tell
         ``written`` each player id that arrives (every transaction that writes a player row sends one,
-        delivered when it commits: :meth:`PostgresTransaction.update_player`). ``watching(True)`` once it
+        delivered when it commits: :meth:`PostgresPlayers.update`). ``watching(True)`` once it
         listens; on any failure ``watching(False)``, then it listens again (0.1 s later, doubling up to
         WATCH_RETRY_MAX), since writes may go unheard until it does."""
         retry = 0.1

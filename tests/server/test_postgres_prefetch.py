@@ -43,7 +43,11 @@ from livecore_server.storage.postgres_prefetch import (
     keeps_prefetched,
     stats_for,
 )
-from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.sql.friends import SqlFriendGraph
+from livecore_server.storage.sql.gifts import SqlGifts
+from livecore_server.storage.sql.idempotency import SqlIdempotency
+from livecore_server.storage.sql.ledger import SqlLedger
+from livecore_server.storage.sql.players import SqlPlayers
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 
@@ -368,25 +372,27 @@ def _declared(w: _World) -> Prefetch:
 
 
 def _all_reads_agree(tx: PostgresTransaction, w: _World) -> None:
-    """Every read the prefetch may answer, through the transaction and straight from the database."""
-    base = ServerTransaction
+    """Every read the prefetch may answer, through the transaction and straight from the database (the
+    SQL ports the PostgreSQL ones subclass)."""
     since, day = stats_window(w.game.settings.gifting, w.rt.clock.now())
     ids = []
     for name in NAMES:
         player = tx.players.get(GID, name)
-        assert player == base.get_player(tx, GID, name)
+        assert player == SqlPlayers.get(tx.players, GID, name)
         if player is not None:
             ids.append(player.id)
     for key in KEYS:
-        assert tx.idempotency.get(SCOPE_KEY, key) == base.get_idempotent(tx, SCOPE_KEY, key)
+        assert tx.idempotency.get(SCOPE_KEY, key) == SqlIdempotency.get(tx.idempotency, SCOPE_KEY, key)
     for s in ids:
-        assert tx.ledger.holding(s, "coins") == base.get_holding(tx, s, "coins")
+        assert tx.ledger.holding(s, "coins") == SqlLedger.holding(tx.ledger, s, "coins")
         for key in KEYS:
-            assert tx.gifts.by_key(s, key) == base.gift_by_key(tx, s, key)
+            assert tx.gifts.by_key(s, key) == SqlGifts.by_key(tx.gifts, s, key)
         for r in ids:
             if s != r:
-                assert tx.friends.get_friendship(s, r) == base.get_friendship(tx, s, r)
-                assert tx.gifts.sender_stats(s, r, since, day) == base.gift_stats(tx, s, r, since, day)
+                assert tx.friends.get_friendship(s, r) == SqlFriendGraph.get_friendship(tx.friends, s, r)
+                assert tx.gifts.sender_stats(s, r, since, day) == SqlGifts.sender_stats(
+                    tx.gifts, s, r, since, day
+                )
 
 
 OPS = st.one_of(
@@ -404,7 +410,7 @@ OPS = st.one_of(
 def _apply(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
     kind, *args = op
     now = w.rt.clock.now()
-    find = functools.partial(tx.get_player, GID)
+    find = functools.partial(tx.players.get, GID)
     if kind == "send":
         sender, recipient = find(args[0]), find(args[1])
         if sender is not None and recipient is not None:
