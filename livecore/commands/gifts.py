@@ -12,6 +12,7 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant, settle_loaded
+from livecore.commands.reads import GiftSendReads, Reads
 from livecore.economy import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
@@ -45,6 +46,33 @@ class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, 
 class Sent:
     gift: Gift
     replayed: bool = False  # the idempotency key named a gift sent before: nothing new happened
+
+
+def send_reads(
+    scope: Scope,
+    game: Game,
+    sender_external_id: str,
+    recipient_external_id: str | None,
+    request: SendRequest,
+    now: datetime,
+) -> Reads:
+    """What :func:`send` reads beyond the sender and its idempotency record: the recipient, then the
+    friendship, the gift key, the sender's recent gifts and the balance paid from. A recipient named by
+    friend code is found as the send runs (nothing to declare)."""
+    if recipient_external_id is None:
+        return Reads()
+    res = game.settings.resources.get(request.resource_key)
+    since, day = stats_window(game.settings.gifting, now)
+    sender, recipient = (scope.game_id, sender_external_id), (scope.game_id, recipient_external_id)
+    read = GiftSendReads(
+        sender=sender,
+        recipient=recipient,
+        idempotency_key=request.idempotency_key,
+        cost_key=request.resource_key if res is not None and res.costs_sender else None,
+        cooldown_since=since,
+        day_start=day,
+    )
+    return Reads(players=(recipient,), gift_sends=(read,))
 
 
 def send(

@@ -18,13 +18,13 @@ from livecore.api.convert import structure, structure_query
 from livecore.api.routes import Auth, Idempotency, Route
 from livecore.commands import Runtime
 from livecore.commands.players import authenticate
+from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
 from livecore.players import Player, ensure_not_banned
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import Services
-from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerTransaction
 
@@ -68,7 +68,7 @@ class Reply:
 TxHandler = Callable[[Call, ServerTransaction], Any]
 DirectHandler = Callable[[Call], Awaitable[Any]]
 # What a write's handler will read beyond the caller and the idempotency record (postgres_prefetch).
-Reads = Callable[[Call, ServerTransaction], Prefetch]
+DeclaredReads = Callable[[Call, ServerTransaction], Reads]
 
 
 @attrs.frozen
@@ -80,10 +80,12 @@ class Binding:
     # A read route whose handler may write once (the friend code made on a player's first friends call):
     # it runs in a write transaction, though for everything else (bans, idempotency) it is a read.
     may_write: bool = False
-    reads: Reads | None = None
+    reads: DeclaredReads | None = None
 
 
-def bind(route: Route, handler: TxHandler, *, may_write: bool = False, reads: Reads | None = None) -> Binding:
+def bind(
+    route: Route, handler: TxHandler, *, may_write: bool = False, reads: DeclaredReads | None = None
+) -> Binding:
     return Binding(route, handler, may_write=may_write, reads=reads)
 
 
@@ -198,13 +200,13 @@ def _execute(
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 
-def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[ServerTransaction], Prefetch]:
+def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[ServerTransaction], Reads]:
     """What a queued write will read, for its commit group to read ahead: the caller (player-scoped
     routes authenticate it), the idempotency record of its key, and what its handler declares."""
 
-    def reads(tx: ServerTransaction) -> Prefetch:
+    def reads(tx: ServerTransaction) -> Reads:
         scope = call.scope
-        own = Prefetch(
+        own = Reads(
             players=((scope.game_id, call.external_id),) if call.route.auth is Auth.PLAYER else (),
             idempotency=((_idempotency_scope(call), key),) if key is not None else (),
         )

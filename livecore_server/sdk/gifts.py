@@ -7,11 +7,11 @@ from livecore.api import routes
 from livecore.commands import gifts as cmd
 from livecore.commands.friends import resolve_target
 from livecore.commands.players import load_game
+from livecore.commands.reads import Reads
 from livecore.friends import clamp
-from livecore.gifts import SendRequest, max_amount, sendable, stats_window
+from livecore.gifts import SendRequest, max_amount, sendable
 from livecore.players import Player
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
-from livecore_server.storage.postgres_prefetch import GiftSendReads, Prefetch
 from livecore_server.storage.server_store import ServerTransaction
 
 LIST_LIMIT_MAX = 200
@@ -22,43 +22,35 @@ def _me(call: Call) -> Player:
     return call.player
 
 
-def send(call: Call, tx: ServerTransaction) -> m.GiftResponse | Reply:
+def _request(call: Call) -> SendRequest:
     body: m.SendGiftRequest = call.body
-    me = _me(call)
-    target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
-    request = SendRequest(
+    return SendRequest(
         type=body.type,
         resource_key=body.resource_key,
         amount=body.amount,
         message=body.message,
         idempotency_key=call.idempotency_key,
     )
-    sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, request)
+
+
+def send(call: Call, tx: ServerTransaction) -> m.GiftResponse | Reply:
+    body: m.SendGiftRequest = call.body
+    me = _me(call)
+    target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, _request(call))
     view = m.GiftResponse(gift=m.GiftView.of(sent.gift, me.id, target))
     # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
 
-def send_reads(call: Call, tx: ServerTransaction) -> Prefetch:
-    """What :func:`send` reads beyond the sender and its idempotency record (read ahead on PostgreSQL):
-    the recipient, then the friendship, the gift key, the sender's recent gifts and the balance paid
-    from. A recipient named by friend code is looked up as the send runs."""
+def send_reads(call: Call, tx: ServerTransaction) -> Reads:
     body: m.SendGiftRequest = call.body
     game = tx.games.get(call.scope.game_id)
-    if body.external_player_id is None or game is None:
-        return Prefetch()
-    res = game.settings.resources.get(body.resource_key)
-    since, day = stats_window(game.settings.gifting, call.rt.clock.now())
-    sender, recipient = (call.scope.game_id, call.external_id), (call.scope.game_id, body.external_player_id)
-    read = GiftSendReads(
-        sender=sender,
-        recipient=recipient,
-        idempotency_key=call.idempotency_key,
-        cost_key=body.resource_key if res is not None and res.costs_sender else None,
-        cooldown_since=since,
-        day_start=day,
+    if game is None:
+        return Reads()
+    return cmd.send_reads(
+        call.scope, game, call.external_id, body.external_player_id, _request(call), call.rt.clock.now()
     )
-    return Prefetch(players=(recipient,), gift_sends=(read,))
 
 
 def claim(call: Call, tx: ServerTransaction) -> m.GiftResponse:

@@ -40,12 +40,13 @@ from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
+from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
-from livecore_server.storage.postgres_batches import shape_of, together
+from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
-from livecore_server.storage.postgres_prefetch import Prefetch, Prefetched, keeps_prefetched, load
+from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetched, load
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sql.erasures import SqlErasures
@@ -65,7 +66,7 @@ from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import PostgresPurchases
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.webhooks import SqlWebhooks
-from livecore_server.storage.sqlport import MISSING, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import MISSING, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -431,7 +432,7 @@ class PostgresStore:
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
-        reads: Callable[[PostgresTransaction], Prefetch] | None = None,
+        reads: Callable[[PostgresTransaction], Reads] | None = None,
     ) -> T:
         """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile. Writes
         of one queue that wait in this process run together, each in a savepoint of one transaction
@@ -534,12 +535,6 @@ class PostgresTransaction(SqlTransaction):
     # SUM over BIGINT is NUMERIC in PostgreSQL: cast back, so amounts come back as int.
     INT_SUM = "::BIGINT"
     SPENDERS_GROUP = "GROUP BY u.player_id, p.external_id HAVING SUM(u.normalized_amount_minor) >= ?"
-    PUT_IDEMPOTENT = (
-        "INSERT INTO idempotency (scope, key, fingerprint, status, body, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint,"
-        " status = excluded.status, body = excluded.body, created_at = excluded.created_at"
-    )
     MAX_IN_LIST = sys.maxsize  # one array parameter holds them all
     FANNED_OUT = "fanned_out"
     GREATEST = "GREATEST"
@@ -560,7 +555,7 @@ class PostgresTransaction(SqlTransaction):
         self._readers: list[psycopg.RawCursor[Any]] = []  # execute_together's, reused (as _writer)
         # Inserts held back until a statement whose answer is read, or the COMMIT (postgres_batches);
         # None: every statement goes out as it comes (not pipelined, or a group running carefully).
-        self._held: list[tuple[str, Sequence[Any]]] | None = [] if pipeline is not None else None
+        self._held: list[tuple[Insert, Sequence[Any]]] | None = [] if pipeline is not None else None
         # Where the running write of a group began in _held, while its SAVEPOINT has not gone out: it
         # goes out only if the write sends a statement, so a write whose statements are all held back
         # costs no savepoint, and one that fails just drops what it held.
@@ -605,22 +600,39 @@ class PostgresTransaction(SqlTransaction):
                 self._send(statement, params)
         held.clear()
 
-    def execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+    def read(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
         self.send_held()
-        self._forget(statement)
         cursor = psycopg.RawCursor(self.conn)
         cursor.execute(_numbered(statement), params)
         if self._pipeline is not None:
             self._pipeline.sync()  # the answer is read now (rows, rowcount), and errors raised here
         return cursor
 
-    def write(self, statement: str, params: Sequence[Any] = ()) -> None:
-        self._forget(statement)  # now, not when it goes out: a read in between must not be answered ahead
-        if self._held is not None and shape_of(statement) is not None:
-            self._held.append((statement, params))
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        self._forget(None)
+        return self.read(statement, params)
+
+    def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        self._forget(table)
+        return self.read(statement, params)
+
+    def write(self, table: str, statement: str, params: Sequence[Any] = ()) -> None:
+        self._forget(table)  # now, not when it goes out: a read in between must not be answered ahead
+        self.send_held()
+        self._send(statement, params)
+
+    def insert(self, insert: Insert, params: Sequence[Any]) -> None:
+        self._forget(insert.table)
+        if self._held is not None and insert.table in BATCHED_TABLES:
+            self._held.append((insert, params))
         else:
             self.send_held()
-            self._send(statement, params)
+            self._send(insert.sql, params)
+
+    def notify(self, channel: str, payload: str) -> None:
+        """``NOTIFY``, delivered when the transaction commits (never if it rolls back)."""
+        self.send_held()
+        self._send("SELECT pg_notify(?, ?)", (channel, payload))
 
     def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
         """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""
@@ -645,7 +657,7 @@ class PostgresTransaction(SqlTransaction):
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
         self.send_held()
-        self._forget(statement)
+        self._forget(None)
         rows = list(params)
         if rows:
             with psycopg.RawCursor(self.conn) as cur:
@@ -698,12 +710,16 @@ class PostgresTransaction(SqlTransaction):
             self._pipeline.sync()
 
     # --- Reads ahead (postgres_prefetch) ---------------------------------------------------------
-    def prefetch(self, prefetch: Prefetch) -> None:
+    def prefetch(self, prefetch: Reads) -> None:
         """Read what ``prefetch`` names now; the port's reads answer from it while it is exact."""
         self.prefetched = load(self, prefetch)
 
-    def _forget(self, statement: str) -> None:
-        if self.prefetched is not None and not self._exact_write and not keeps_prefetched(statement):
+    def _forget(self, table: str | None) -> None:
+        """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
+        table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""
+        if self.prefetched is None or self._exact_write:
+            return
+        if table is None or table in READ_AHEAD_TABLES:
             self.prefetched = None
 
     def ahead(self, kind: str, key: tuple[str, str]) -> Any:

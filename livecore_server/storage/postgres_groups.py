@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import psycopg
 
+from livecore.commands.reads import Reads, union
 from livecore_server.storage.answers import answer_from_thread
-from livecore_server.storage.postgres_prefetch import Prefetch, union
 
 log = logging.getLogger("livecore_server.storage")
 
@@ -50,7 +50,7 @@ MAX_GROUP = 32
 class _Write:
     fn: Callable[[PostgresTransaction], Any]
     future: asyncio.Future[tuple[Any, bool]]
-    reads: Callable[[PostgresTransaction], Prefetch] | None  # what fn will read (postgres_prefetch)
+    reads: Callable[[PostgresTransaction], Reads] | None  # what fn will read (postgres_prefetch)
 
 
 @attrs.frozen
@@ -81,7 +81,7 @@ class QueueGroups:
         self,
         fn: Callable[[PostgresTransaction], T],
         queue: str,
-        reads: Callable[[PostgresTransaction], Prefetch] | None = None,
+        reads: Callable[[PostgresTransaction], Reads] | None = None,
     ) -> tuple[T, bool]:
         """Run ``fn`` in the next group of ``queue``: its result, and whether its group emitted events.
         ``reads`` declares what ``fn`` will read: the group reads it ahead with its other writes'."""
@@ -203,7 +203,7 @@ class QueueGroups:
             return
 
 
-def _declared(write: _Write, tx: PostgresTransaction) -> Prefetch:
+def _declared(write: _Write, tx: PostgresTransaction) -> Reads:
     """What a write declared it will read. A declaration that fails is a bug of its route's: the write
     then reads as it runs, and the others of the group are not affected (a database error is the
     group's, as any of its statements' is)."""
@@ -214,7 +214,7 @@ def _declared(write: _Write, tx: PostgresTransaction) -> Prefetch:
         raise
     except Exception:
         log.exception("declaring the reads of a write failed; it reads as it runs")
-        return Prefetch()
+        return Reads()
 
 
 def _one(

@@ -5,15 +5,16 @@ The writes of one game's queue run one after another in one transaction (:mod:`.
 every read they make is a round trip inside the queue, where nothing else of that game can run: a gift
 send read the sender, its idempotency record, the recipient, the gift key, the friendship, the sender's
 recent gifts and the balance, one round trip each. Instead, each queued write declares what it will read
-(a :class:`Prefetch`, from the request alone), and the group reads all of it for all its writes in one
+(a :class:`Reads`, from the request alone), and the group reads all of it for all its writes in one
 round trip of set-based statements before the first write runs. The writes then run unchanged: the transaction
 answers a read from what was prefetched when it can, and from the database otherwise.
 
 What makes that exact: the prefetch reads the transaction's own snapshot, so a prefetched row is what
 the write would have read, unless a write of the group changed it first. Every statement that could
 change a prefetched row therefore forgets it: the writes a send makes forget precisely the rows they
-change (:meth:`Prefetched.gift_written` and the others), and any other statement that is not known to
-leave every prefetched kind alone (:func:`keeps_prefetched`) forgets everything. A write rolled back to
+change (:meth:`Prefetched.gift_written` and the others), and any other statement that changes a table the
+reads ahead read (:data:`READ_AHEAD_TABLES`: each statement names the table it changes) forgets
+everything. A write rolled back to
 its savepoint leaves forgotten rows forgotten (they are read again), and changed nothing else.
 """
 
@@ -27,6 +28,7 @@ import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
+from livecore.commands.reads import PlayerKey, Reads
 from livecore.economy import Holding
 from livecore.friends import Friendship
 from livecore.gifts import Gift, SenderStats
@@ -45,43 +47,6 @@ from livecore_server.storage.sql.gifts import GIFT_STATS
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
-
-PlayerKey = tuple[str, str]  # (game id, external id)
-
-
-@attrs.frozen
-class GiftSendReads:
-    """What a gift send reads once its two players are known (``livecore.commands.gifts.send``)."""
-
-    sender: PlayerKey
-    recipient: PlayerKey
-    idempotency_key: str | None
-    cost_key: str | None  # the resource the sender pays with, when the gift costs them
-    cooldown_since: datetime
-    day_start: datetime | None
-
-
-@attrs.frozen
-class Prefetch:
-    """The reads one queued write declares; a group reads the union of its writes'."""
-
-    players: tuple[PlayerKey, ...] = ()
-    idempotency: tuple[tuple[str, str], ...] = ()  # (scope, key)
-    gift_sends: tuple[GiftSendReads, ...] = ()
-
-    def __add__(self, other: Prefetch) -> Prefetch:
-        return Prefetch(
-            self.players + other.players,
-            self.idempotency + other.idempotency,
-            self.gift_sends + other.gift_sends,
-        )
-
-
-def union(prefetches: Iterable[Prefetch]) -> Prefetch:
-    total = Prefetch()
-    for prefetch in prefetches:
-        total += prefetch
-    return total
 
 
 @attrs.frozen
@@ -110,25 +75,10 @@ def stats_for(stats: _Stats, cooldown_since: datetime, day_start: datetime | Non
     )
 
 
-# Statements that change nothing a prefetch reads (players, idempotency records, friendships, gifts and
-# holdings): reads, savepoints, and writes of the outbox, grants and the ledger. The writes of the kinds
-# a prefetch reads forget exactly what they change (Prefetched's *_written); any other statement forgets
-# everything.
-_KEEPING = (
-    "SELECT ",
-    "SAVEPOINT ",
-    "RELEASE SAVEPOINT ",
-    "ROLLBACK TO SAVEPOINT ",
-    "INSERT INTO outbox ",
-    "UPDATE outbox ",
-    "INSERT INTO grants ",
-    "UPDATE grants ",
-    "INSERT INTO ledger ",
-)
-
-
-def keeps_prefetched(statement: str) -> bool:
-    return statement.startswith(_KEEPING)
+# The tables the reads ahead read. A statement that changes one of them forgets what was read ahead,
+# unless it forgets exactly the rows it changes (PostgresTransaction.exactly, Prefetched's *_written);
+# statements that change other tables (the outbox, grants, the ledger) leave it exact.
+READ_AHEAD_TABLES = frozenset({"players", "idempotency", "friendships", "gifts", "holdings"})
 
 
 @attrs.define
@@ -257,12 +207,12 @@ HOLDINGS = _read(  # every sender found, with or without a holding of the key
 )
 
 
-def load(tx: PostgresTransaction, prefetch: Prefetch) -> Prefetched:
-    """Read everything ``prefetch`` names, in one round trip."""
+def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
+    """Read everything ``reads`` names, in one round trip."""
     found = Prefetched()
-    sends = prefetch.gift_sends
-    player_keys = sorted({*prefetch.players, *(s.sender for s in sends), *(s.recipient for s in sends)})
-    idempotency_keys = sorted(set(prefetch.idempotency))
+    sends = reads.gift_sends
+    player_keys = sorted({*reads.players, *(s.sender for s in sends), *(s.recipient for s in sends)})
+    idempotency_keys = sorted(set(reads.idempotency))
     keys = sorted({(*s.sender, s.idempotency_key) for s in sends if s.idempotency_key is not None})
     costs = sorted({(*s.sender, s.cost_key) for s in sends if s.cost_key is not None})
     # The pairs of players of one game, each with its window of gift statistics. Without a daily limit

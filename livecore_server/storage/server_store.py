@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
+from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
-from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
@@ -97,7 +97,7 @@ class ServerStore(Protocol):
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
-        reads: Callable[[ServerTransaction], Prefetch] | None = None,
+        reads: Callable[[ServerTransaction], Reads] | None = None,
     ) -> T:
         """Run ``fn`` in one transaction for a request: its writes and events commit together before
         this returns. Writes with the same ``queue`` (a game's) run one at a time across processes;

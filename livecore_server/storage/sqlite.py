@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 import attrs
 import sqlite_utils
 
+from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.migrations import MIGRATIONS
-from livecore_server.storage.postgres_prefetch import Prefetch
 from livecore_server.storage.sql.erasures import SqlErasures
 from livecore_server.storage.sql.friends import SqlFriendGraph
 from livecore_server.storage.sql.games import SqlGames
@@ -42,7 +42,7 @@ from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import SqlitePurchases
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.webhooks import SqlWebhooks
-from livecore_server.storage.sqlport import SqlTransaction, cached_game
+from livecore_server.storage.sqlport import Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -226,7 +226,7 @@ class SqliteStore:
         write: bool = True,
         queue: str | None = None,
         row_locked: bool = False,
-        reads: Callable[[SqliteTransaction], Prefetch] | None = None,
+        reads: Callable[[SqliteTransaction], Reads] | None = None,
     ) -> T:
         # reads: nothing to read ahead; a read in-process costs no round trip.
         if not write:
@@ -308,10 +308,6 @@ class SqliteTransaction(SqlTransaction):
     NOT_FANNED_OUT = "fanned_out = 0"  # an INTEGER flag, as the outbox's partial indexes say
     INT_SUM = ""
     SPENDERS_GROUP = "GROUP BY u.player_id HAVING total >= ?"
-    PUT_IDEMPOTENT = (
-        "INSERT OR REPLACE INTO idempotency (scope, key, fingerprint, status, body, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)"
-    )
     MAX_IN_LIST = 500  # SQLite's bound-parameter limit
     FANNED_OUT = "fanned_out = 1"
     GREATEST = "max"
@@ -319,9 +315,8 @@ class SqliteTransaction(SqlTransaction):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         # The connection's own methods: SQLite takes the shared statements' ``?`` placeholders as they are.
-        self.execute = conn.execute
+        self.read = self.execute = conn.execute
         self.executemany = conn.executemany
-        self.write = conn.execute
         self.emitted = False
         self.game_cache = {}
         self.player_listeners = []
@@ -342,6 +337,15 @@ class SqliteTransaction(SqlTransaction):
         self.schedule = SqlSchedule(self)
         self.webhooks = SqlWebhooks(self)
         self.manifest = SqlManifest(self)
+
+    def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        return self.conn.execute(statement, params)
+
+    def write(self, table: str, statement: str, params: Sequence[Any] = ()) -> None:
+        self.conn.execute(statement, params)
+
+    def insert(self, insert: Insert, params: Sequence[Any]) -> None:
+        self.conn.execute(insert.sql, params)
 
     def skip_locked(self, of: str | None = None) -> str:
         return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip

@@ -11,9 +11,12 @@ differ are attributes each transaction class sets (:attr:`SqlTransaction.GIFT_TI
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
+
+import attrs
 
 from livecore.games import Game
 
@@ -42,6 +45,40 @@ class _Missing:
 
 
 MISSING: Final = _Missing()  # not read ahead (or forgotten): read the database
+
+
+@attrs.frozen
+class Insert:
+    """A one-row INSERT, declared by its table and columns (and its ON CONFLICT clause): a port declares
+    each once, and a transaction may hold it back and send it with the other rows of its table
+    (PostgreSQL, :mod:`~livecore_server.storage.postgres_batches`) without reading SQL text."""
+
+    table: str
+    columns: tuple[str, ...]
+    conflict: tuple[str, ...] = ()  # the ON CONFLICT target, when there is one
+    action: str = ""  # what ON CONFLICT does: "DO UPDATE SET ..."
+
+    @functools.cached_property
+    def head(self) -> str:
+        """Up to and including VALUES."""
+        return f"INSERT INTO {self.table} ({', '.join(self.columns)}) VALUES "
+
+    @functools.cached_property
+    def row(self) -> str:
+        return f"({', '.join('?' * len(self.columns))})"
+
+    @functools.cached_property
+    def tail(self) -> str:
+        return f" ON CONFLICT ({', '.join(self.conflict)}) {self.action}" if self.conflict else ""
+
+    @functools.cached_property
+    def key(self) -> tuple[int, ...]:
+        """The conflict target's positions among the columns."""
+        return tuple(self.columns.index(c) for c in self.conflict)
+
+    @functools.cached_property
+    def sql(self) -> str:
+        return self.head + self.row + self.tail
 
 
 class Cursor(Protocol):
@@ -74,7 +111,6 @@ class SqlTransaction:
     NOT_FANNED_OUT: ClassVar[str]  # outbox rows not fanned out yet
     INT_SUM: ClassVar[str]  # appended to SUM(...) of BIGINT amounts, so they come back as int
     SPENDERS_GROUP: ClassVar[str]  # spenders' GROUP BY, and HAVING the total >= ?
-    PUT_IDEMPOTENT: ClassVar[str]  # insert or replace one idempotency row (six values)
     MAX_IN_LIST: ClassVar[int]  # the most values one in_list may hold
     FANNED_OUT: ClassVar[str]  # outbox rows already fanned out
     GREATEST: ClassVar[str]  # the larger of two values: SQLite's scalar max(), PostgreSQL's GREATEST()
@@ -86,14 +122,31 @@ class SqlTransaction:
     game_cache: dict[str, tuple[float, Game]]
     # Told the id of every player row this transaction writes (the store's on_player_written).
     player_listeners: list[Callable[[str], None]]
-    # Run one statement (``?`` placeholders) and return its cursor; run one statement per parameter row.
+    # How a port runs its statements (``?`` placeholders). Each says what it may change, so that
+    # PostgreSQL knows what a commit group read ahead stays exact (postgres_prefetch) without reading
+    # SQL text:
+    # - ``read``: a SELECT; its cursor.
+    read: Callable[[str, Sequence[Any]], Cursor]
+    # - ``execute``, ``executemany``: any statement, its cursor (or one statement per parameter row):
+    #   for the server's own tables and tools; on PostgreSQL they forget whatever was read ahead.
     execute: Callable[[str, Sequence[Any]], Cursor]
     executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
-    # Run one statement whose result nobody reads (an insert, an update by key): PostgreSQL sends it
-    # without waiting for its answer, which comes with the next statement's (or the COMMIT's), so a
-    # command's writes cost one round trip together. An error it raises surfaces there too (the whole
-    # transaction fails either way). SQLite runs it at once.
-    write: Callable[[str, Sequence[Any]], object]
+
+    def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> Cursor:
+        """An UPDATE or DELETE of ``table`` whose answer (its row count) is read."""
+        raise NotImplementedError
+
+    def write(self, table: str, statement: str, params: Sequence[Any] = ()) -> None:
+        """An UPDATE of ``table`` whose answer nobody reads: PostgreSQL sends it without waiting for its
+        answer, which comes with the next statement's (or the COMMIT's), so a command's writes cost one
+        round trip together. An error it raises surfaces there too (the whole transaction fails either
+        way). SQLite runs it at once."""
+        raise NotImplementedError
+
+    def insert(self, insert: Insert, params: Sequence[Any]) -> None:
+        """One row, as :meth:`write` sends a statement (PostgreSQL may also hold it back and send it with
+        the other rows of its table)."""
+        raise NotImplementedError
 
     # The ports (livecore.store's, then the server's own).
     games: SqlGames

@@ -1,56 +1,45 @@
-"""Inserts held back and sent together on PostgreSQL (livecore_server.storage.postgres_batches): which
-statements may be held back, and how together() turns them into few statements with the same effect.
-(That they leave the same database as statements sent one by one is a property in
-test_postgres_prefetch.py, on a real database.)"""
+"""Inserts held back and sent together on PostgreSQL (livecore_server.storage.postgres_batches): how
+together() turns declared inserts into few statements with the same effect. (That they leave the same
+database as statements sent one by one is a property in test_postgres_prefetch.py, on a real database.)"""
 
 from __future__ import annotations
 
-import pytest
+from livecore_server.storage.postgres_batches import BATCHED_TABLES, MAX_PARAMETERS, together
+from livecore_server.storage.sql.gifts import INSERT_GIFT
+from livecore_server.storage.sql.grants import INSERT_GRANT
+from livecore_server.storage.sql.idempotency import PUT_RECORD
+from livecore_server.storage.sql.ledger import INSERT_ENTRY, PUT_HOLDING
+from livecore_server.storage.sql.outbox import INSERT_EVENT
+from livecore_server.storage.sql.players import INSERT_PLAYER
+from livecore_server.storage.sqlport import Insert
 
-from livecore_server.storage.postgres import PostgresTransaction
-from livecore_server.storage.postgres_batches import MAX_PARAMETERS, shape_of, together
-
-OUTBOX = "INSERT INTO outbox (id, kind) VALUES (?, ?)"
-GIFT = "INSERT INTO gifts (id, sender_id) VALUES (?, ?)"
-HOLDING = (
-    "INSERT INTO holdings (player_id, resource_key, amount) VALUES (?, ?, ?)"
-    " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = excluded.amount"
+OUTBOX = Insert("outbox", ("id", "kind"))
+GIFT = Insert("gifts", ("id", "sender_id"))
+HOLDING = Insert(
+    "holdings",
+    ("player_id", "resource_key", "amount"),
+    conflict=("player_id", "resource_key"),
+    action="DO UPDATE SET amount = excluded.amount",
 )
-PLAIN_HOLDING = "INSERT INTO holdings (player_id, resource_key, amount) VALUES (?, ?, ?)"
+PLAIN_HOLDING = Insert("holdings", ("player_id", "resource_key", "amount"))
 
 
-@pytest.mark.parametrize(
-    "statement",
-    [
-        OUTBOX,
-        HOLDING,
-        PostgresTransaction.PUT_IDEMPOTENT,
-        "INSERT INTO ledger (id, player_id) VALUES (?, ?)",
-        "INSERT INTO grants (id) VALUES (?)",
-    ],
-)
-def test_an_insert_of_a_batched_table_is_held_back(statement: str) -> None:
-    assert shape_of(statement) is not None
+def test_a_declared_insert_is_the_statement_it_names() -> None:
+    assert HOLDING.sql == (
+        "INSERT INTO holdings (player_id, resource_key, amount) VALUES (?, ?, ?)"
+        " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = excluded.amount"
+    )
+    assert HOLDING.key == (0, 1)
+    assert OUTBOX.sql == "INSERT INTO outbox (id, kind) VALUES (?, ?)" and OUTBOX.key == ()
 
 
-@pytest.mark.parametrize(
-    "statement",
-    [
-        # Other tables: players are what the held-back rows point to (their foreign keys).
-        "INSERT INTO players (id, game_id) VALUES (?, ?)",
-        "INSERT INTO friendships (player_id, friend_id, since) VALUES (?, ?, ?)",
-        # Anything but one plain row of placeholders, or a conflict target that is not a column list.
-        "UPDATE outbox SET data = ? WHERE id = ?",
-        "INSERT INTO outbox (id, kind) VALUES (?, 'x')",
-        "INSERT INTO outbox (id, kind) VALUES (?, ?) RETURNING seq",
-        "INSERT INTO outbox (id, kind) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        "INSERT INTO outbox (id, kind) VALUES (?, ?) ON CONFLICT ON CONSTRAINT pk DO NOTHING",
-        "INSERT INTO outbox (id, kind) VALUES (?, ?, ?)",
-        "INSERT INTO outbox (id, kind) SELECT ?, ?",
-    ],
-)
-def test_any_other_statement_goes_out_as_it_comes(statement: str) -> None:
-    assert shape_of(statement) is None
+def test_the_ports_batch_the_inserts_of_a_send_and_never_a_players_row() -> None:
+    """What a gift send inserts may be held back; players are what the held-back rows point to (their
+    foreign keys), so a player's row always goes out as it comes."""
+    assert {
+        i.table for i in (INSERT_GIFT, INSERT_GRANT, PUT_RECORD, INSERT_ENTRY, PUT_HOLDING, INSERT_EVENT)
+    } <= (BATCHED_TABLES)
+    assert INSERT_PLAYER.table not in BATCHED_TABLES
 
 
 def test_rows_of_one_table_go_out_in_one_statement_in_their_order() -> None:
@@ -71,7 +60,7 @@ def test_rows_of_one_table_go_out_in_one_statement_in_their_order() -> None:
 
 
 def test_a_single_row_goes_out_as_it_came() -> None:
-    assert together([(GIFT, ("g1", "ann"))]) == [(GIFT, ("g1", "ann"))]
+    assert together([(GIFT, ("g1", "ann"))]) == [(GIFT.sql, ("g1", "ann"))]
 
 
 def test_a_repeated_conflict_key_starts_the_next_statements() -> None:
@@ -90,7 +79,7 @@ def test_a_repeated_conflict_key_starts_the_next_statements() -> None:
         ("e1", "economy"),
         ["ann", "gold", 4, "ann", "gems", 2],
     ]
-    assert sent[0][0] == HOLDING.replace("(?, ?, ?)", "(?, ?, ?), (?, ?, ?)")
+    assert sent[0][0] == HOLDING.sql.replace("(?, ?, ?)", "(?, ?, ?), (?, ?, ?)")
 
 
 def test_another_statement_form_for_a_table_starts_the_next_statements() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from livecore_server.storage import postgres_groups
 from livecore_server.storage.postgres import PostgresStore
+from livecore_server.storage.sqlport import Insert
 from tests.postgres_support import scratch_store
 
 
@@ -98,7 +99,7 @@ async def test_a_statement_whose_answer_was_not_read_fails_its_own_write(store: 
     break is that write's error, not its neighbour's."""
 
     def broken(tx: Any) -> None:
-        tx.write("INSERT INTO t (k, v) VALUES (?, ?)", ("broken", -1))  # answer not read here
+        tx.insert(Insert("t", ("k", "v")), ("broken", -1))  # answer not read here
 
     outcomes = await _after_a_holder(store, [insert("a"), broken, insert("b")])
     assert isinstance(outcomes[1], psycopg.errors.CheckViolation)

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from livecore.clock import from_millis, to_millis
 from livecore.erasure import ErasureReason, ErasureRecord
 from livecore_server.storage.sqlport import SqlPort
-
-if TYPE_CHECKING:
-    pass
 
 
 class SqlErasures(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, external_id_hash: str) -> ErasureRecord | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT game_id, external_id_hash, player_id, placeholder, reason, erased_at FROM erasures"
             " WHERE game_id = ? AND external_id_hash = ? ORDER BY erased_at DESC LIMIT 1",
             (game_id, external_id_hash),
@@ -26,7 +21,8 @@ class SqlErasures(SqlPort):
         return ErasureRecord(row[0], row[1], row[2], row[3], ErasureReason(row[4]), from_millis(row[5]))
 
     def insert(self, record: ErasureRecord) -> None:
-        self.db.execute(
+        self.db.change(
+            "erasures",
             "INSERT INTO erasures (game_id, external_id_hash, player_id, placeholder, reason, erased_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (

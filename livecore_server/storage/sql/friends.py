@@ -19,7 +19,7 @@ class SqlFriendGraph(SqlPort):
     __slots__ = ()
 
     def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
             " WHERE id = ? AND game_id = ?",
             (request_id, game_id),
@@ -27,7 +27,7 @@ class SqlFriendGraph(SqlPort):
         return None if row is None else request_of(row)
 
     def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
             " WHERE pair = ?",
             (pair_key(a_id, b_id),),
@@ -35,7 +35,8 @@ class SqlFriendGraph(SqlPort):
         return None if row is None else request_of(row)
 
     def insert_request(self, request: FriendRequest) -> None:
-        self.db.execute(
+        self.db.change(
+            "friend_requests",
             "INSERT INTO friend_requests (id, game_id, from_player_id, to_player_id, pair, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (
@@ -49,10 +50,10 @@ class SqlFriendGraph(SqlPort):
         )
 
     def delete_request(self, request_id: str) -> None:
-        self.db.execute("DELETE FROM friend_requests WHERE id = ?", (request_id,))
+        self.db.change("friend_requests", "DELETE FROM friend_requests WHERE id = ?", (request_id,))
 
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT since FROM friendships WHERE player_id = ? AND friend_id = ?", (player_id, friend_id)
         ).fetchone()
         return None if row is None else Friendship(player_id, friend_id, from_millis(row[0]))
@@ -65,35 +66,37 @@ class SqlFriendGraph(SqlPort):
         )
 
     def delete_friendship(self, a_id: str, b_id: str) -> None:
-        self.db.execute(
+        self.db.change(
+            "friendships",
             "DELETE FROM friendships"
             " WHERE (player_id = ? AND friend_id = ?) OR (player_id = ? AND friend_id = ?)",
             (a_id, b_id, b_id, a_id),
         )
 
     def count_friends(self, player_id: str) -> int:
-        row = self.db.execute("SELECT count(*) FROM friendships WHERE player_id = ?", (player_id,)).fetchone()
+        row = self.db.read("SELECT count(*) FROM friendships WHERE player_id = ?", (player_id,)).fetchone()
         return int(row[0])
 
     def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT created_at FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
         ).fetchone()
         return None if row is None else Block(blocker_id, blocked_id, from_millis(row[0]))
 
     def insert_block(self, block: Block) -> None:
-        self.db.execute(
+        self.db.change(
+            "blocks",
             "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
             (block.blocker_id, block.blocked_id, to_millis(block.created_at)),
         )
 
     def delete_block(self, blocker_id: str, blocked_id: str) -> None:
-        self.db.execute(
-            "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
+        self.db.change(
+            "blocks", "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
         )
 
     def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT f.since, {P_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
             " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
             (player_id,),
@@ -101,7 +104,7 @@ class SqlFriendGraph(SqlPort):
         return [(Friendship(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
             " FROM friend_requests r JOIN players p ON p.id = r.from_player_id WHERE r.to_player_id = ?"
             f" UNION ALL SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
@@ -112,7 +115,7 @@ class SqlFriendGraph(SqlPort):
         return [(request_of(r[:5]), player_of(r[5:])) for r in rows]
 
     def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT b.created_at, {P_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
             " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
             (player_id,),
@@ -121,12 +124,11 @@ class SqlFriendGraph(SqlPort):
 
     def friend_ids(self, player_id: str) -> set[str]:
         return {
-            r[0]
-            for r in self.db.execute("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
+            r[0] for r in self.db.read("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
         }
 
     def request_peers(self, player_id: str) -> dict[str, bool]:
-        rows = self.db.execute(
+        rows = self.db.read(
             "SELECT to_player_id, 1 FROM friend_requests WHERE from_player_id = ?"
             " UNION ALL SELECT from_player_id, 0 FROM friend_requests WHERE to_player_id = ?",
             (player_id, player_id),
@@ -134,7 +136,7 @@ class SqlFriendGraph(SqlPort):
         return {peer: bool(sent) for peer, sent in rows}
 
     def blocked_either_way(self, player_id: str) -> set[str]:
-        rows = self.db.execute(
+        rows = self.db.read(
             "SELECT blocked_id FROM blocks WHERE blocker_id = ?"
             " UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
             (player_id, player_id),
@@ -142,7 +144,7 @@ class SqlFriendGraph(SqlPort):
         return {r[0] for r in rows}
 
     def blocks_involving(self, player_id: str) -> list[Block]:
-        rows = self.db.execute(
+        rows = self.db.read(
             "SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocker_id = ?"
             " UNION ALL SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocked_id = ?",
             (player_id, player_id),
@@ -150,12 +152,15 @@ class SqlFriendGraph(SqlPort):
         return [Block(r[0], r[1], from_millis(r[2])) for r in rows]
 
     def remove_player(self, player_id: str) -> None:
-        self.db.execute("DELETE FROM friendships WHERE player_id = ?", (player_id,))
-        self.db.execute("DELETE FROM friendships WHERE friend_id = ?", (player_id,))
-        self.db.execute("DELETE FROM friend_requests WHERE from_player_id = ?", (player_id,))
-        self.db.execute("DELETE FROM friend_requests WHERE to_player_id = ?", (player_id,))
-        self.db.execute("DELETE FROM blocks WHERE blocker_id = ?", (player_id,))
-        self.db.execute("DELETE FROM blocks WHERE blocked_id = ?", (player_id,))
+        for table, column in (
+            ("friendships", "player_id"),
+            ("friendships", "friend_id"),
+            ("friend_requests", "from_player_id"),
+            ("friend_requests", "to_player_id"),
+            ("blocks", "blocker_id"),
+            ("blocks", "blocked_id"),
+        ):
+            self.db.change(table, f"DELETE FROM {table} WHERE {column} = ?", (player_id,))
 
 
 class PostgresFriendGraph(SqlFriendGraph):

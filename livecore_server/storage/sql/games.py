@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 import orjson
 
 from livecore.games import Game, GameSettings
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlport import SqlPort, cached_game
-
-if TYPE_CHECKING:
-    pass
 
 
 class SqlGames(SqlPort):
@@ -27,7 +23,7 @@ class SqlGames(SqlPort):
         return game
 
     def _load_game(self, game_id: str) -> Game | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT id, studio_id, key, name, settings, gifting_ever_enabled FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()

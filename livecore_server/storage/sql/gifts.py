@@ -10,7 +10,7 @@ from livecore.gifts import Gift, GiftListing, SenderStats
 from livecore.grants import GrantStatus
 from livecore.players import Player
 from livecore_server.storage.rows import GIFT_COLUMNS, GIFT_FROM, P_COLUMNS, dt, gift_of, ms, player_of
-from livecore_server.storage.sqlport import MISSING, SqlPort
+from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
@@ -27,14 +27,34 @@ GIFT_STATS = (
 GIFT_STATS_OF_ONE = GIFT_STATS.format(recipient="?", since="?", day="?", sender="?", lower="?")
 
 
+INSERT_GIFT = Insert(
+    "gifts",
+    (
+        "id",
+        "game_id",
+        "grant_id",
+        "sender_id",
+        "recipient_id",
+        "type",
+        "resource_key",
+        "amount",
+        "message",
+        "status",
+        "sent_at",
+        "expires_at",
+        "claimed_at",
+        "deducted",
+        "idempotency_key",
+    ),
+)
+
+
 class SqlGifts(SqlPort):
     __slots__ = ()
 
     def insert(self, gift: Gift) -> None:
-        self.db.write(
-            "INSERT INTO gifts (id, game_id, grant_id, sender_id, recipient_id, type, resource_key, amount,"
-            " message, status, sent_at, expires_at, claimed_at, deducted, idempotency_key)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self.db.insert(
+            INSERT_GIFT,
             (
                 gift.id,
                 gift.game_id,
@@ -55,19 +75,20 @@ class SqlGifts(SqlPort):
         )
 
     def get(self, game_id: str, gift_id: str) -> Gift | None:
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
         ).fetchone()
         return None if row is None else gift_of(row)
 
     def update(self, gift: Gift) -> None:
         self.db.write(
+            "gifts",
             "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
             (gift.status.value, ms(gift.claimed_at), gift.id),
         )
 
     def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
             (sender_id, idempotency_key),
         ).fetchone()
@@ -80,13 +101,13 @@ class SqlGifts(SqlPort):
         # Without a daily limit nothing is counted, so the read stays inside the cooldown window (which
         # holds at most about one gift per friend).
         day = since if day_start is None else to_millis(day_start)
-        last, today = self.db.execute(
+        last, today = self.db.read(
             GIFT_STATS_OF_ONE, (recipient_id, since, day, sender_id, min(since, day))
         ).fetchone()
         return SenderStats(last_to_recipient=dt(last), sent_today=today if day_start is not None else 0)
 
     def cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
-        rows = self.db.execute(
+        rows = self.db.read(
             "SELECT recipient_id, MAX(sent_at) FROM gifts WHERE sender_id = ? AND sent_at > ?"
             " GROUP BY recipient_id",
             (sender_id, to_millis(since)),
@@ -103,18 +124,18 @@ class SqlGifts(SqlPort):
         if claimable_at is not None:
             query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
             params.append(to_millis(claimable_at))
-        rows = self.db.execute(
+        rows = self.db.read(
             query + f" ORDER BY g.sent_at DESC, {self.db.GIFT_TIEBREAK} DESC LIMIT ?", (*params, limit)
         )
         return [GiftListing(gift_of(r[:17]), player_of(r[18:]), GrantStatus(r[17])) for r in rows]
 
     def clear_messages(self, player_id: str) -> None:
-        self.db.execute("UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))
-        self.db.execute("UPDATE gifts SET message = NULL WHERE recipient_id = ?", (player_id,))
+        self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))
+        self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE recipient_id = ?", (player_id,))
 
     def reassign(self, from_id: str, to: Player) -> None:
-        self.db.execute("UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
-        self.db.execute("UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
+        self.db.change("gifts", "UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
+        self.db.change("gifts", "UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
 
 
 class PostgresGifts(SqlGifts):

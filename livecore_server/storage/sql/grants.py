@@ -3,34 +3,31 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from livecore.clock import to_millis
 from livecore.grants import Grant, GrantStatus
 from livecore.players import Player
 from livecore_server.storage.rows import GRANT_COLUMNS, grant_of, grant_row, ms
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort
 
-if TYPE_CHECKING:
-    pass
+INSERT_GRANT = Insert("grants", tuple(c.strip() for c in GRANT_COLUMNS.split(",")))
 
 
 class SqlGrants(SqlPort):
     __slots__ = ()
 
     def insert(self, grant: Grant) -> None:
-        self.db.write(
-            f"INSERT INTO grants ({GRANT_COLUMNS}) VALUES ({', '.join('?' * 14)})", grant_row(grant)
-        )
+        self.db.insert(INSERT_GRANT, grant_row(grant))
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {GRANT_COLUMNS} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
         ).fetchone()
         return None if row is None else grant_of(row)
 
     def update(self, grant: Grant) -> None:
         self.db.write(
+            "grants",
             "UPDATE grants SET status = ?, claimed_at = ?, acked_by = ? WHERE id = ?",
             (
                 grant.status.value,
@@ -41,7 +38,7 @@ class SqlGrants(SqlPort):
         )
 
     def pending(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ? AND status = 'pending'"
             " AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id LIMIT ?",
             (player_id, to_millis(now), limit),
@@ -49,7 +46,7 @@ class SqlGrants(SqlPort):
         return [grant_of(r) for r in rows]
 
     def past_expiry(self, now: datetime, limit: int) -> list[Grant]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {GRANT_COLUMNS} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
             " AND expires_at <= ? ORDER BY expires_at LIMIT ?",
             (to_millis(now), limit),
@@ -57,7 +54,7 @@ class SqlGrants(SqlPort):
         return [grant_of(r) for r in rows]
 
     def recent(self, player_id: str, limit: int) -> list[Grant]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ?"
             " ORDER BY created_at DESC, id DESC LIMIT ?",
             (player_id, limit),
@@ -66,14 +63,15 @@ class SqlGrants(SqlPort):
 
     def counts(self, player_id: str) -> dict[GrantStatus, int]:
         counts = dict.fromkeys(GrantStatus, 0)
-        for status, n in self.db.execute(
+        for status, n in self.db.read(
             "SELECT status, COUNT(*) FROM grants WHERE player_id = ? GROUP BY status", (player_id,)
         ):
             counts[GrantStatus(status)] = n
         return counts
 
     def reassign(self, from_id: str, to: Player) -> None:
-        self.db.execute(
+        self.db.change(
+            "grants",
             "UPDATE grants SET player_id = ?, external_player_id = ? WHERE player_id = ?",
             (to.id, to.external_id, from_id),
         )

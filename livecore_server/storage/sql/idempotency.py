@@ -7,25 +7,35 @@ from typing import TYPE_CHECKING
 from livecore.clock import to_millis
 from livecore.idempotency import StoredResponse
 from livecore_server.storage.rows import stored_response_of
-from livecore_server.storage.sqlport import MISSING, SqlPort
+from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
+
+
+# Insert or replace the record of a key.
+PUT_RECORD = Insert(
+    "idempotency",
+    ("scope", "key", "fingerprint", "status", "body", "created_at"),
+    conflict=("scope", "key"),
+    action="DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,"
+    " body = excluded.body, created_at = excluded.created_at",
+)
 
 
 class SqlIdempotency(SqlPort):
     __slots__ = ()
 
     def get(self, scope: str, key: str) -> StoredResponse | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT fingerprint, status, body, created_at FROM idempotency WHERE scope = ? AND key = ?",
             (scope, key),
         ).fetchone()
         return None if row is None else stored_response_of(scope, key, row)
 
     def put(self, stored: StoredResponse) -> None:
-        self.db.write(
-            self.db.PUT_IDEMPOTENT,
+        self.db.insert(
+            PUT_RECORD,
             (
                 stored.scope,
                 stored.key,
@@ -37,7 +47,9 @@ class SqlIdempotency(SqlPort):
         )
 
     def purge(self, before_ms: int) -> int:
-        return self.db.execute("DELETE FROM idempotency WHERE created_at < ?", (before_ms,)).rowcount
+        return self.db.change(
+            "idempotency", "DELETE FROM idempotency WHERE created_at < ?", (before_ms,)
+        ).rowcount
 
 
 class PostgresIdempotency(SqlIdempotency):

@@ -23,7 +23,7 @@ class SqlKeys(SqlPort):
     __slots__ = ()
 
     def by_hash(self, secret_hash: str) -> ApiKey | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits"
             " FROM api_keys k JOIN games g ON g.id = k.game_id"
             " WHERE k.secret_hash = ? AND k.revoked_at IS NULL",
@@ -40,7 +40,7 @@ class SqlKeys(SqlPort):
 
     def active(self, game_id: str, name: str) -> KeyRow | None:
         """The game's active (not revoked) key of that name."""
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT id, env, permission, rate_limits FROM api_keys"
             " WHERE game_id = ? AND name = ? AND revoked_at IS NULL",
             (game_id, name),
@@ -63,7 +63,8 @@ class SqlKeys(SqlPort):
         rate_limits: str,
         now_ms: int,
     ) -> None:
-        self.db.execute(
+        self.db.change(
+            "api_keys",
             "INSERT INTO api_keys"
             " (id, game_id, name, env, permission, secret_hash, prefix, rate_limits, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -71,7 +72,7 @@ class SqlKeys(SqlPort):
         )
 
     def set_rate_limits(self, key_id: str, rate_limits: str) -> None:
-        self.db.execute("UPDATE api_keys SET rate_limits = ? WHERE id = ?", (rate_limits, key_id))
+        self.db.change("api_keys", "UPDATE api_keys SET rate_limits = ? WHERE id = ?", (rate_limits, key_id))
 
     def revoke(self, key_id: str, now_ms: int) -> None:
-        self.db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))
+        self.db.change("api_keys", "UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))

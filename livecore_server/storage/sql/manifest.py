@@ -9,16 +9,16 @@ class SqlManifest(SqlPort):
     __slots__ = ()
 
     def studio_id(self, key: str) -> str | None:
-        row = self.db.execute("SELECT id FROM studios WHERE key = ?", (key,)).fetchone()
+        row = self.db.read("SELECT id FROM studios WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def insert_studio(self, studio_id: str, key: str, now_ms: int) -> None:
-        self.db.execute(
-            "INSERT INTO studios (id, key, created_at) VALUES (?, ?, ?)", (studio_id, key, now_ms)
+        self.db.change(
+            "studios", "INSERT INTO studios (id, key, created_at) VALUES (?, ?, ?)", (studio_id, key, now_ms)
         )
 
     def game_id(self, studio_id: str, key: str) -> str | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT id FROM games WHERE studio_id = ? AND key = ?", (studio_id, key)
         ).fetchone()
         return None if row is None else str(row[0])
@@ -27,7 +27,8 @@ class SqlManifest(SqlPort):
         self, game_id: str, studio_id: str, key: str, name: str, settings: str, now_ms: int
     ) -> None:
         """``settings``: the game settings as stored (JSON text)."""
-        self.db.execute(
+        self.db.change(
+            "games",
             "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, studio_id, key, name, settings, now_ms, now_ms),
@@ -38,9 +39,10 @@ class SqlManifest(SqlPort):
     ) -> None:
         """Replace the name and settings; once gifting was enabled, the game keeps
         ``gifting_ever_enabled``."""
-        self.db.execute(
+        self.db.change(
+            "games",
             "UPDATE games SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
             (name, settings, now_ms, game_id),
         )
         if gifting_enabled:
-            self.db.execute("UPDATE games SET gifting_ever_enabled = TRUE WHERE id = ?", (game_id,))
+            self.db.change("games", "UPDATE games SET gifting_ever_enabled = TRUE WHERE id = ?", (game_id,))

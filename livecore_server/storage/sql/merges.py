@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from livecore.clock import from_millis, to_millis
 from livecore.merge import MergeRecord
 from livecore.scope import Environment
 from livecore_server.storage.sqlport import SqlPort
-
-if TYPE_CHECKING:
-    pass
 
 
 class SqlMerges(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, env: Environment, from_external_id: str) -> MergeRecord | None:
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT game_id, env, from_external_id, from_player_id, to_player_id, placeholder, merged_at"
             " FROM merges WHERE game_id = ? AND env = ? AND from_external_id = ?"
             " ORDER BY merged_at DESC LIMIT 1",
@@ -28,7 +23,8 @@ class SqlMerges(SqlPort):
         return MergeRecord(row[0], Environment(row[1]), row[2], row[3], row[4], row[5], from_millis(row[6]))
 
     def insert(self, record: MergeRecord) -> None:
-        self.db.execute(
+        self.db.change(
+            "merges",
             "INSERT INTO merges (game_id, env, from_external_id, from_player_id, to_player_id, placeholder,"
             " merged_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
@@ -43,4 +39,4 @@ class SqlMerges(SqlPort):
         )
 
     def forget_into(self, player_id: str) -> None:
-        self.db.execute("DELETE FROM merges WHERE to_player_id = ?", (player_id,))
+        self.db.change("merges", "DELETE FROM merges WHERE to_player_id = ?", (player_id,))

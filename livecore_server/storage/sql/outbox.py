@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import orjson
 
 from livecore.clock import to_millis
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort
 
-if TYPE_CHECKING:
-    pass
+INSERT_EVENT = Insert(
+    "outbox",
+    ("id", "studio_id", "game_id", "env", "kind", "occurred_at", "data", "debounce_key", "not_before"),
+)
 
 
 class SqlOutbox(SqlPort):
@@ -24,7 +24,8 @@ class SqlOutbox(SqlPort):
         not_before = None
         if event.debounce_key is not None:
             # Last state wins: a burst with one key is one event, sent DEBOUNCE after its first one.
-            replaced = self.db.execute(
+            replaced = self.db.change(
+                "outbox",
                 "UPDATE outbox SET data = ?, occurred_at = ?"
                 f" WHERE debounce_key = ? AND {self.db.NOT_FANNED_OUT}",
                 (data, to_millis(event.occurred_at), event.debounce_key),
@@ -32,10 +33,8 @@ class SqlOutbox(SqlPort):
             if replaced:
                 return
             not_before = to_millis(event.occurred_at + DEBOUNCE)
-        self.db.write(
-            "INSERT INTO outbox"
-            " (id, studio_id, game_id, env, kind, occurred_at, data, debounce_key, not_before)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self.db.insert(
+            INSERT_EVENT,
             (
                 event.id,
                 event.studio_id,
@@ -50,5 +49,5 @@ class SqlOutbox(SqlPort):
         )
 
     def events(self) -> list[DomainEvent]:
-        rows = self.db.execute(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq", ())
+        rows = self.db.read(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq", ())
         return [outbox_event(r) for r in rows]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore_server.storage.rows import P_COLUMNS, PLAYER_COLUMNS, player_of, player_row
-from livecore_server.storage.sqlport import MISSING, SqlPort
+from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
@@ -18,25 +18,27 @@ if TYPE_CHECKING:
 PLAYERS_CHANNEL = "livecore_players"
 
 
+INSERT_PLAYER = Insert("players", tuple(c.strip() for c in PLAYER_COLUMNS.split(",")))
+
+
 class SqlPlayers(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, external_id: str) -> Player | None:
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
             (game_id, external_id),
         ).fetchone()
         return None if row is None else player_of(row)
 
     def insert(self, player: Player) -> None:
-        self.db.write(
-            f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ({', '.join('?' * 31)})", player_row(player)
-        )
+        self.db.insert(INSERT_PLAYER, player_row(player))
 
     def update(self, player: Player) -> None:
         names = [c.strip() for c in PLAYER_COLUMNS.split(",")][1:]
         values = player_row(player)
         self.db.write(
+            "players",
             f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
             (*values[1:], values[0]),
         )
@@ -44,18 +46,19 @@ class SqlPlayers(SqlPort):
             listener(player.id)
 
     def reset_missed_streaks(self, last_day_before: date) -> int:
-        cur = self.db.execute(
+        cur = self.db.change(
+            "players",
             "UPDATE players SET streak = 0 WHERE streak > 0 AND streak_day < ?",
             (last_day_before.isoformat(),),
         )
         return cur.rowcount
 
     def by_id(self, player_id: str) -> Player | None:
-        row = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
+        row = self.db.read(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
         return None if row is None else player_of(row)
 
     def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
             (game_id, env.value, code),
         ).fetchone()
@@ -67,7 +70,7 @@ class SqlPlayers(SqlPort):
             return self._names_containing(game_id, env, needle, limit)
         # Too short for trigrams: names starting with the text, a range of the prefix index (the column
         # collates in byte order on both databases).
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
             " AND search_name >= ? AND search_name < ? ORDER BY search_name LIMIT ?",
             (game_id, env.value, needle, needle + "\U0010ffff", limit),
@@ -75,7 +78,7 @@ class SqlPlayers(SqlPort):
         return [player_of(r) for r in rows]
 
     def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {PLAYER_COLUMNS} FROM players"
             " WHERE game_id = ? AND env = ? AND last_active_at IS NOT NULL"
             " ORDER BY last_active_at DESC LIMIT ?",
@@ -94,7 +97,7 @@ class SqlitePlayers(SqlPlayers):
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
         # Trigram index (FTS5): any substring of three or more characters.
         phrase = '"' + needle.replace('"', '""') + '"'
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
             " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
             (phrase, game_id, env.value, limit),
@@ -119,11 +122,11 @@ class PostgresPlayers(SqlPlayers):
             super().update(player)
         # Heard by every process's watch_players when this commits (and never if it rolls back), so
         # their player caches forget the row.
-        self.db.write("SELECT pg_notify(?, ?)", (PLAYERS_CHANNEL, player.id))
+        self.db.notify(PLAYERS_CHANNEL, player.id)
 
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
         # ILIKE, through the trigram index when there is one.
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
             " AND search_name ILIKE ? ORDER BY search_name LIMIT ?",
             (game_id, env.value, f"%{_like_escape(needle)}%", limit),

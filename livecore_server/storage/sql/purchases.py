@@ -32,7 +32,7 @@ class SqlPurchases(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM}"
             " WHERE u.game_id = ? AND u.env = ? AND u.transaction_id = ?",
             (game_id, env.value, transaction_id),
@@ -40,7 +40,8 @@ class SqlPurchases(SqlPort):
         return None if row is None else purchase_of(row)
 
     def insert(self, purchase: Purchase) -> None:
-        self.db.execute(
+        self.db.change(
+            "purchases",
             "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
             " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
             " purchased_at, tracked_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -65,8 +66,10 @@ class SqlPurchases(SqlPort):
         )
 
     def set_validation(self, purchase_id: str, status: ValidationStatus) -> None:
-        self.db.execute(
-            "UPDATE purchases SET validation_status = ? WHERE id = ?", (status.value, purchase_id)
+        self.db.change(
+            "purchases",
+            "UPDATE purchases SET validation_status = ? WHERE id = ?",
+            (status.value, purchase_id),
         )
 
     def page(self, player_id: str, before: tuple[datetime, str] | None, limit: int) -> list[Purchase]:
@@ -75,12 +78,12 @@ class SqlPurchases(SqlPort):
         if before is not None:
             query += " AND (u.purchased_at, u.id) < (?, ?)"
             params += [to_millis(before[0]), before[1]]
-        rows = self.db.execute(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
+        rows = self.db.read(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
         return [purchase_of(r) for r in rows]
 
     def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
         sums = "".join(self._window_sums(to_millis(window_start(now, d))) for d in windows)
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT COALESCE(SUM(normalized_amount_minor), 0){self.db.INT_SUM}, COUNT(*), MIN(purchased_at),"
             f" MAX(purchased_at){sums} FROM purchases WHERE player_id = ?",
             (player_id,),
@@ -102,7 +105,7 @@ class SqlPurchases(SqlPort):
         limit: int,
         offset: int,
     ) -> list[Spender]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT u.player_id, p.external_id, SUM(u.normalized_amount_minor){self.db.INT_SUM} AS total,"
             " COUNT(*), MAX(u.purchased_at) FROM purchases u JOIN players p ON p.id = u.player_id"
             " WHERE u.game_id = ? AND u.env = ? AND u.purchased_at > ? AND p.debug_at IS NULL"
@@ -117,17 +120,17 @@ class SqlPurchases(SqlPort):
             " AND u.purchased_at >= ? AND u.purchased_at <= ? AND p.debug_at IS NULL"
         )
         params = (game_id, env.value, to_millis(start), to_millis(end))
-        gross, count, paying = self.db.execute(
+        gross, count, paying = self.db.read(
             f"SELECT COALESCE(SUM(u.normalized_amount_minor), 0){self.db.INT_SUM}, COUNT(*),"
             f" COUNT(DISTINCT u.player_id){where}",
             params,
         ).fetchone()
-        products = self.db.execute(
+        products = self.db.read(
             f"SELECT u.product_id, SUM(u.normalized_amount_minor){self.db.INT_SUM} AS total, COUNT(*){where}"
             " GROUP BY u.product_id ORDER BY total DESC, u.product_id",
             params,
         )
-        days = self.db.execute(
+        days = self.db.read(
             f"SELECT u.purchased_at / 86400000 AS day, SUM(u.normalized_amount_minor){self.db.INT_SUM},"
             f" COUNT(*){where} GROUP BY day ORDER BY day",
             params,
@@ -141,7 +144,9 @@ class SqlPurchases(SqlPort):
         )
 
     def reassign(self, from_id: str, to: Player) -> None:
-        self.db.execute("UPDATE purchases SET player_id = ? WHERE player_id = ?", (to.id, from_id))
+        self.db.change(
+            "purchases", "UPDATE purchases SET player_id = ? WHERE player_id = ?", (to.id, from_id)
+        )
 
     def _window_sums(self, since: int) -> str:
         """Two columns for player_spend: the amount and the count of purchases after ``since``."""

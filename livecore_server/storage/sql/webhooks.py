@@ -87,7 +87,7 @@ class SqlWebhooks(SqlPort):
 
     def all_endpoints(self) -> list[tuple[str, Endpoint]]:
         """Every endpoint with its game's key, by game key and name (the operator's listing)."""
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT g.key, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}"
             " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name",
             (),
@@ -95,14 +95,14 @@ class SqlWebhooks(SqlPort):
         return [(r[0], _endpoint(r[1:])) for r in rows]
 
     def endpoints_of_game(self, game_id: str) -> list[Endpoint]:
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE game_id = ?", (game_id,)
         )
         return [_endpoint(r) for r in rows]
 
     def get_endpoint(self, endpoint_id: str, *, lock: bool = False) -> Endpoint | None:
         """The endpoint; ``lock``: for update (its breaker is read, changed and written back)."""
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?"
             f"{self.db.for_update() if lock else ''}",
             (endpoint_id,),
@@ -110,7 +110,8 @@ class SqlWebhooks(SqlPort):
         return None if row is None else _endpoint(row)
 
     def save_endpoint(self, endpoint: Endpoint, now: datetime) -> None:
-        self.db.execute(
+        self.db.change(
+            "webhook_endpoints",
             "UPDATE webhook_endpoints SET status = ?, consecutive_failures = ?, updated_at = ?,"
             " paused_at = CASE WHEN ? = 'paused' THEN COALESCE(paused_at, ?) ELSE NULL END WHERE id = ?",
             (
@@ -127,7 +128,7 @@ class SqlWebhooks(SqlPort):
         """Create the deliveries of committed events that are due (debounced ones wait); returns how many."""
         assert limit <= self.db.MAX_IN_LIST  # the fanned-out rows are marked with one IN list
         now_ms = to_millis(now)
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
             f" AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?{self.db.skip_locked()}",
             (now_ms, limit),
@@ -149,7 +150,7 @@ class SqlWebhooks(SqlPort):
         if rows:
             # One statement for the whole batch: on PostgreSQL each statement costs the server a round trip.
             fanned, params = self.db.in_list("seq", [row[0] for row in rows])
-            self.db.execute(f"UPDATE outbox SET fanned_out = TRUE WHERE {fanned}", params)
+            self.db.change("outbox", f"UPDATE outbox SET fanned_out = TRUE WHERE {fanned}", params)
         created = len(deliveries)
         return created
 
@@ -167,7 +168,7 @@ class SqlWebhooks(SqlPort):
         live claim holds (claims are wall-clock ms): of the first ``limit``, as many per endpoint as it has
         free slots (``per_endpoint`` less what the caller has ``busy`` there), claimed until
         ``claim_until_ms``. Rows another process is claiming right now are skipped, not waited for."""
-        rows = self.db.execute(
+        rows = self.db.read(
             f"SELECT {_DELIVERY_COLUMNS}, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}, e.secret_enc,"
             f" o.target_endpoint IS NOT NULL, {', '.join('o.' + c for c in OUTBOX_COLUMNS.split(', '))}"
             " FROM webhook_deliveries d"
@@ -196,8 +197,10 @@ class SqlWebhooks(SqlPort):
         """Give up the claims on ``delivery_ids`` (attempts cut short by a shutdown), or every claim (a
         single-process store starting up, whose earlier run left them)."""
         if delivery_ids is None:
-            return self.db.execute(
-                "UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL", ()
+            return self.db.change(
+                "webhook_deliveries",
+                "UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL",
+                (),
             ).rowcount
         self.db.executemany(
             "UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ? AND status = 'pending'",
@@ -207,7 +210,7 @@ class SqlWebhooks(SqlPort):
 
     def next_due(self) -> datetime | None:
         """When the dispatcher next has work: an undelivered event to fan out or a delivery coming due."""
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT min(t) FROM ("
             f" SELECT COALESCE(not_before, 0) AS t FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
             " UNION ALL"
@@ -220,7 +223,7 @@ class SqlWebhooks(SqlPort):
 
     def get_delivery(self, delivery_id: str, *, lock: bool = False) -> Delivery | None:
         """The delivery; ``lock``: its row for update."""
-        row = self.db.execute(
+        row = self.db.read(
             f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
             f" WHERE d.id = ?{self.db.for_update('d') if lock else ''}",
             (delivery_id,),
@@ -228,7 +231,8 @@ class SqlWebhooks(SqlPort):
         return None if row is None else _delivery(row)
 
     def save_delivery(self, delivery: Delivery, now: datetime) -> None:
-        self.db.execute(
+        self.db.change(
+            "webhook_deliveries",
             "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?,"
             " last_error = ?, delivered_at = ?, updated_at = ?, claimed_until = NULL WHERE id = ?",
             (
@@ -246,7 +250,8 @@ class SqlWebhooks(SqlPort):
     def insert_delivery_like(self, source_id: str, delivery: Delivery) -> None:
         """A new delivery of the same event as ``source_id`` (replay)."""
         ms = to_millis(delivery.created_at)
-        self.db.execute(
+        self.db.change(
+            "webhook_deliveries",
             "INSERT INTO webhook_deliveries (id, event_seq, endpoint_id, status, attempts, next_attempt_at,"
             " created_at, updated_at) SELECT ?, event_seq, endpoint_id, 'pending', 0, ?, ?, ?"
             " FROM webhook_deliveries WHERE id = ?",
@@ -269,11 +274,12 @@ class SqlWebhooks(SqlPort):
         # Ids are time-ordered: they break ties between deliveries created in the same millisecond.
         query += " ORDER BY d.created_at DESC, d.id DESC LIMIT ?"
         params.append(limit)
-        return [(_delivery(r[:10]), r[10]) for r in self.db.execute(query, params)]
+        return [(_delivery(r[:10]), r[10]) for r in self.db.read(query, params)]
 
     def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
         """A sample event for one endpoint; fanned out only to it (SPEC 6.1 sample deliveries)."""
-        self.db.execute(
+        self.db.change(
+            "outbox",
             "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, target_endpoint)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -292,10 +298,13 @@ class SqlWebhooks(SqlPort):
         """Remove finished deliveries last touched before ``before``, then fanned-out events that old with
         no delivery left. Pending deliveries and their events stay."""
         cutoff = to_millis(before)
-        removed = self.db.execute(
-            "DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated_at < ?", (cutoff,)
+        removed = self.db.change(
+            "webhook_deliveries",
+            "DELETE FROM webhook_deliveries WHERE status != 'pending' AND updated_at < ?",
+            (cutoff,),
         ).rowcount
-        self.db.execute(
+        self.db.change(
+            "outbox",
             f"DELETE FROM outbox WHERE {self.db.FANNED_OUT} AND occurred_at < ?"
             " AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = outbox.seq)",
             (cutoff,),
@@ -304,14 +313,15 @@ class SqlWebhooks(SqlPort):
 
     def endpoint_id(self, game_id: str, name: str) -> str | None:
         """The id of the game's endpoint of that name (``apply`` matches endpoints by name)."""
-        row = self.db.execute(
+        row = self.db.read(
             "SELECT id FROM webhook_endpoints WHERE game_id = ? AND name = ?", (game_id, name)
         ).fetchone()
         return None if row is None else str(row[0])
 
     def insert_endpoint(self, endpoint: Endpoint, secret_enc: bytes, now_ms: int) -> None:
         """A new endpoint with its signing secret encrypted (the secret itself is never stored)."""
-        self.db.execute(
+        self.db.change(
+            "webhook_endpoints",
             "INSERT INTO webhook_endpoints"
             " (id, game_id, name, env, url, events, secret_enc, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -332,7 +342,8 @@ class SqlWebhooks(SqlPort):
         self, endpoint_id: str, env: Environment, url: str, events: tuple[str, ...], now_ms: int
     ) -> None:
         """Environment, URL and event kinds, in place (status, failures and secret stay)."""
-        self.db.execute(
+        self.db.change(
+            "webhook_endpoints",
             "UPDATE webhook_endpoints SET env = ?, url = ?, events = ?, updated_at = ? WHERE id = ?",
             (env.value, url, orjson.dumps(list(events)).decode(), now_ms, endpoint_id),
         )
