@@ -16,7 +16,8 @@ from aiohttp import web
 
 from livecore import __version__
 from livecore.api import routes
-from livecore.api.routes import Auth, Route, Surface
+from livecore.api.friends import PRESENCE_HEARTBEAT
+from livecore.api.route import Auth, Route, Surface
 from livecore.errors import ErrorCode, LivecoreError
 from livecore_server.admin import health
 from livecore_server.http.endpoint import Binding, make_handler
@@ -62,7 +63,7 @@ BINDINGS: tuple[Binding, ...] = (
 # far the most frequent request (every online player, about every 30 s), are added first: last but one of
 # 28, they paid ~10 µs of pattern matching each (a twentieth of a heartbeat). No other route's pattern
 # matches their path, so nothing else resolves differently (tests/server/test_routing.py).
-FIRST = (routes.PRESENCE_HEARTBEAT.name,)
+FIRST = (PRESENCE_HEARTBEAT.name,)
 
 
 def _openapi_route(surface: Surface) -> Route:

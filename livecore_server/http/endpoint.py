@@ -15,7 +15,7 @@ import attrs
 from aiohttp import web
 
 from livecore.api.convert import structure, structure_query
-from livecore.api.routes import Auth, Idempotency, Route
+from livecore.api.route import Auth, Idempotency, Route
 from livecore.commands import Runtime
 from livecore.commands.players import authenticate
 from livecore.errors import ErrorCode, LivecoreError, invalid_request

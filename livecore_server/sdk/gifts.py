@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import gifts as api
 from livecore.commands import gifts as cmd
 from livecore.commands.friends import resolve_target
 from livecore.commands.players import load_game
@@ -22,8 +21,8 @@ def _me(call: Call) -> Player:
     return call.player
 
 
-def send(call: Call, tx: SqlTransaction) -> m.GiftResponse | Reply:
-    body: m.SendGiftRequest = call.body
+def send(call: Call, tx: SqlTransaction) -> api.GiftResponse | Reply:
+    body: api.SendGiftRequest = call.body
     me = _me(call)
     target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
     request = SendRequest(
@@ -34,7 +33,7 @@ def send(call: Call, tx: SqlTransaction) -> m.GiftResponse | Reply:
         idempotency_key=call.idempotency_key,
     )
     sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, request)
-    view = m.GiftResponse(gift=m.GiftView.of(sent.gift, me.id, target))
+    view = api.GiftResponse(gift=api.GiftView.of(sent.gift, me.id, target))
     # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
@@ -43,7 +42,7 @@ def send_reads(call: Call, tx: SqlTransaction) -> Prefetch:
     """What :func:`send` reads beyond the sender and its idempotency record (read ahead on PostgreSQL):
     the recipient, then the friendship, the gift key, the sender's recent gifts and the balance paid
     from. A recipient named by friend code is looked up as the send runs."""
-    body: m.SendGiftRequest = call.body
+    body: api.SendGiftRequest = call.body
     game = tx.get_game(call.scope.game_id)
     if body.external_player_id is None or game is None:
         return Prefetch()
@@ -61,24 +60,24 @@ def send_reads(call: Call, tx: SqlTransaction) -> Prefetch:
     return Prefetch(players=(recipient,), gift_sends=(read,))
 
 
-def claim(call: Call, tx: SqlTransaction) -> m.GiftResponse:
+def claim(call: Call, tx: SqlTransaction) -> api.GiftResponse:
     me = _me(call)
     gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
     sender = tx.get_player_by_id(gift.sender_id)
     assert sender is not None
-    return m.GiftResponse(gift=m.GiftView.of(gift, me.id, sender))
+    return api.GiftResponse(gift=api.GiftView.of(gift, me.id, sender))
 
 
-def catalog(call: Call, tx: SqlTransaction) -> m.GiftCatalogResponse:
+def catalog(call: Call, tx: SqlTransaction) -> api.GiftCatalogResponse:
     game = load_game(tx, call.scope)
     settings = game.settings.gifting
-    return m.GiftCatalogResponse(
+    return api.GiftCatalogResponse(
         enabled=settings.enabled,
         cooldown_seconds=settings.cooldown_seconds,
         daily_send_limit=settings.daily_send_limit,
         sent_today=cmd.sent_today(tx, _me(call), call.rt.clock.now()),
         resources=[
-            m.GiftCatalogResource(
+            api.GiftCatalogResource(
                 type=res.type, key=res.key, max_amount=max_amount(res), costs_sender=res.costs_sender
             )
             for _, res in sorted(game.settings.resources.items())
@@ -89,30 +88,30 @@ def catalog(call: Call, tx: SqlTransaction) -> m.GiftCatalogResponse:
 
 def gift_list(
     call: Call, tx: SqlTransaction, player: Player, *, sent: bool, pending: bool, limit: int
-) -> list[m.GiftView]:
+) -> list[api.GiftView]:
     now = call.rt.clock.now()
     rows = tx.list_gifts(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
-    return [m.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
+    return [api.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
 
 
-def inbox(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
-    q: m.GiftListQuery = call.query
+def inbox(call: Call, tx: SqlTransaction) -> list[api.GiftView]:
+    q: api.GiftListQuery = call.query
     return gift_list(
         call, tx, _me(call), sent=False, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
     )
 
 
-def sent(call: Call, tx: SqlTransaction) -> list[m.GiftView]:
-    q: m.GiftListQuery = call.query
+def sent(call: Call, tx: SqlTransaction) -> list[api.GiftView]:
+    q: api.GiftListQuery = call.query
     return gift_list(
         call, tx, _me(call), sent=True, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
     )
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.GIFT_SEND, send, reads=send_reads),
-    bind(routes.GIFT_CLAIM, claim),
-    bind(routes.GIFT_CATALOG, catalog),
-    bind(routes.GIFT_INBOX, inbox),
-    bind(routes.GIFT_SENT, sent),
+    bind(api.GIFT_SEND, send, reads=send_reads),
+    bind(api.GIFT_CLAIM, claim),
+    bind(api.GIFT_CATALOG, catalog),
+    bind(api.GIFT_INBOX, inbox),
+    bind(api.GIFT_SENT, sent),
 ]

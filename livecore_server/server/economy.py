@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import economy as api
+from livecore.api.grants import (
+    SERVER_ACK_GRANT,
+    SERVER_CREATE_GRANT,
+    CreateGrantRequest,
+    GrantResponse,
+    GrantView,
+)
 from livecore.commands.economy import server_adjust
 from livecore.commands.grants import create_grant, settle
 from livecore.commands.players import get_player, load_game
@@ -16,8 +22,8 @@ from livecore_server.sdk.economy import items_adjusted, reject_parameters, walle
 from livecore_server.storage.sqlport import SqlTransaction
 
 
-def create(call: Call, tx: SqlTransaction) -> m.GrantResponse:
-    body: m.CreateGrantRequest = call.body
+def create(call: Call, tx: SqlTransaction) -> GrantResponse:
+    body: CreateGrantRequest = call.body
     grant = create_grant(
         tx,
         call.rt,
@@ -30,18 +36,18 @@ def create(call: Call, tx: SqlTransaction) -> m.GrantResponse:
         source_ref_id=body.source_ref_id,
         metadata=body.metadata,
     )
-    return m.GrantResponse(grant=m.GrantView.of(grant))
+    return GrantResponse(grant=GrantView.of(grant))
 
 
-def ack(call: Call, tx: SqlTransaction) -> m.GrantResponse:
+def ack(call: Call, tx: SqlTransaction) -> GrantResponse:
     player = get_player(tx, call.scope, call.external_id)
     grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
-    return m.GrantResponse(grant=m.GrantView.of(grant))
+    return GrantResponse(grant=GrantView.of(grant))
 
 
-def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], m.ItemAdjustResponse]:
-    def handler(call: Call, tx: SqlTransaction) -> m.ItemAdjustResponse:
-        body: m.AdjustItemRequest = call.body
+def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], api.ItemAdjustResponse]:
+    def handler(call: Call, tx: SqlTransaction) -> api.ItemAdjustResponse:
+        body: api.AdjustItemRequest = call.body
         if not credit:
             reject_parameters(body)
         c = server_adjust(
@@ -63,9 +69,9 @@ def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], m.ItemAdjust
     return handler
 
 
-def _adjust_wallet(credit: bool) -> Callable[[Call, SqlTransaction], m.WalletAdjustResponse]:
-    def handler(call: Call, tx: SqlTransaction) -> m.WalletAdjustResponse:
-        body: m.AdjustWalletRequest = call.body
+def _adjust_wallet(credit: bool) -> Callable[[Call, SqlTransaction], api.WalletAdjustResponse]:
+    def handler(call: Call, tx: SqlTransaction) -> api.WalletAdjustResponse:
+        body: api.AdjustWalletRequest = call.body
         c = server_adjust(
             tx,
             call.rt,
@@ -85,10 +91,10 @@ def _adjust_wallet(credit: bool) -> Callable[[Call, SqlTransaction], m.WalletAdj
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.SERVER_CREATE_GRANT, create),
-    bind(routes.SERVER_ACK_GRANT, ack),
-    bind(routes.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
-    bind(routes.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
-    bind(routes.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
-    bind(routes.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
+    bind(SERVER_CREATE_GRANT, create),
+    bind(SERVER_ACK_GRANT, ack),
+    bind(api.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
+    bind(api.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
+    bind(api.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
+    bind(api.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
 ]

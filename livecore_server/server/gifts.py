@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import gifts as api
 from livecore.commands.players import get_player, load_game
 from livecore.errors import invalid_request
 from livecore.gifts import check_history_visible
@@ -13,19 +12,19 @@ from livecore_server.storage.sqlport import SqlTransaction
 LIMIT_MAX = 200
 
 
-def history(call: Call, tx: SqlTransaction) -> m.ServerGiftsResponse:
-    q: m.ServerGiftsQuery = call.query
+def history(call: Call, tx: SqlTransaction) -> api.ServerGiftsResponse:
+    q: api.ServerGiftsQuery = call.query
     if not 1 <= q.limit <= LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
     check_history_visible(load_game(tx, call.scope))
     player = get_player(tx, call.scope, call.external_id, retired=True)
-    sent = q.direction is m.GiftHistoryDirection.SENT
+    sent = q.direction is api.GiftHistoryDirection.SENT
     rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=q.limit)
     now = call.rt.clock.now()
-    return m.ServerGiftsResponse(
+    return api.ServerGiftsResponse(
         direction=q.direction,
-        gifts=[m.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status_at(now)) for r in rows],
+        gifts=[api.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status_at(now)) for r in rows],
     )
 
 
-BINDINGS: list[Binding] = [bind(routes.SERVER_GIFTS, history)]
+BINDINGS: list[Binding] = [bind(api.SERVER_GIFTS, history)]

@@ -7,8 +7,7 @@ from datetime import datetime, timedelta
 
 import orjson
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import purchases as api
 from livecore.clock import from_millis, parse_ts, to_millis
 from livecore.commands import purchases as cmd
 from livecore.commands.players import get_player
@@ -28,8 +27,8 @@ LIST_LIMIT_MAX = 200
 REVENUE_DAYS = 30
 
 
-def purchase_view(p: Purchase) -> m.PurchaseView:
-    return m.PurchaseView(
+def purchase_view(p: Purchase) -> api.PurchaseView:
+    return api.PurchaseView(
         purchase_id=p.id,
         external_player_id=p.external_player_id,
         transaction_id=p.transaction_id,
@@ -49,9 +48,9 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
 
 def _track(
     call: Call, tx: SqlTransaction, player: Player, request: PurchaseRequest
-) -> m.TrackPurchaseResponse | Reply:
+) -> api.TrackPurchaseResponse | Reply:
     done = cmd.track(tx, call.rt, call.scope, player, request)
-    view = m.TrackPurchaseResponse(
+    view = api.TrackPurchaseResponse(
         purchase=purchase_view(done.purchase),
         lifetime_amount_minor=done.spend.lifetime_amount_minor,
         purchase_count=done.spend.purchase_count,
@@ -59,10 +58,10 @@ def _track(
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
-def sdk_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
+def sdk_track(call: Call, tx: SqlTransaction) -> api.TrackPurchaseResponse | Reply:
     """The client's report: the same request, never verified."""
     assert call.player is not None
-    body: m.TrackPurchaseRequest = call.body
+    body: api.TrackPurchaseRequest = call.body
     request = PurchaseRequest(
         transaction_id=body.transaction_id,
         store=body.store,
@@ -76,7 +75,7 @@ def sdk_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply
     return _track(call, tx, call.player, request)
 
 
-def server_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
+def server_track(call: Call, tx: SqlTransaction) -> api.TrackPurchaseResponse | Reply:
     return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
@@ -99,37 +98,37 @@ def _limit(value: int) -> int:
     return value
 
 
-def list_purchases(call: Call, tx: SqlTransaction) -> m.PurchaseListResponse:
-    q: m.PurchaseListQuery = call.query
+def list_purchases(call: Call, tx: SqlTransaction) -> api.PurchaseListResponse:
+    q: api.PurchaseListQuery = call.query
     limit = _limit(q.limit)
     player = get_player(tx, call.scope, call.external_id, retired=True)
     # One row past the page says whether there is a next page.
     rows = tx.list_purchases(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
     page = rows[:limit]
-    return m.PurchaseListResponse(
+    return api.PurchaseListResponse(
         purchases=[purchase_view(p) for p in page],
         next_cursor=_cursor(page[-1]) if len(rows) > limit else None,
     )
 
 
-def player_spend(call: Call, tx: SqlTransaction) -> m.PlayerSpendResponse:
-    q: m.SpendQuery = call.query
+def player_spend(call: Call, tx: SqlTransaction) -> api.PlayerSpendResponse:
+    q: api.SpendQuery = call.query
     windows = check_windows(q.windows or ())
     player = get_player(tx, call.scope, call.external_id, retired=True)
     spend = tx.player_spend(player.id, call.rt.clock.now(), windows)
-    return m.PlayerSpendResponse(
+    return api.PlayerSpendResponse(
         external_player_id=player.external_id,
         lifetime_amount_minor=spend.lifetime_amount_minor,
         purchase_count=spend.purchase_count,
         first_purchase_at=spend.first_purchase_at,
         last_purchase_at=spend.last_purchase_at,
-        windows=[m.SpendWindow(w.days, w.amount_minor, w.purchase_count) for w in spend.windows],
+        windows=[api.SpendWindow(w.days, w.amount_minor, w.purchase_count) for w in spend.windows],
         debug=player.debug is not None,
     )
 
 
-def spend_players(call: Call, tx: SqlTransaction) -> m.SpendQueryResponse:
-    q: m.SpendPlayersQuery = call.query
+def spend_players(call: Call, tx: SqlTransaction) -> api.SpendQueryResponse:
+    q: api.SpendPlayersQuery = call.query
     limit = _limit(q.limit)
     if q.offset < 0:
         raise invalid_request("offset must be 0 or more.", {"offset": "negative"})
@@ -139,9 +138,9 @@ def spend_players(call: Call, tx: SqlTransaction) -> m.SpendQueryResponse:
         check_windows((q.window_days,))
     since = window_start(call.rt.clock.now(), q.window_days) if q.window_days is not None else None
     found = tx.spenders(call.scope.game_id, call.scope.env, q.min_amount_minor, since, limit, q.offset)
-    return m.SpendQueryResponse(
+    return api.SpendQueryResponse(
         players=[
-            m.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
+            api.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
             for s in found
         ],
         min_amount_minor=q.min_amount_minor,
@@ -164,8 +163,8 @@ def _bound(text: str, name: str, *, end: bool) -> datetime:
         ) from None
 
 
-def revenue(call: Call, tx: SqlTransaction) -> m.RevenueSummaryResponse:
-    q: m.RevenueQuery = call.query
+def revenue(call: Call, tx: SqlTransaction) -> api.RevenueSummaryResponse:
+    q: api.RevenueQuery = call.query
     now = call.rt.clock.now()
     try:
         end = _bound(q.to, "to", end=True) if q.to else now
@@ -179,7 +178,7 @@ def revenue(call: Call, tx: SqlTransaction) -> m.RevenueSummaryResponse:
     if end - start > timedelta(days=MAX_WINDOW_DAYS):
         raise invalid_request(f"At most {MAX_WINDOW_DAYS} days per summary.", {"from": "range too long"})
     summary = tx.revenue(call.scope.game_id, call.scope.env, start, end)
-    return m.RevenueSummaryResponse(
+    return api.RevenueSummaryResponse(
         from_=start,
         to=end,
         gross_amount_minor=summary.gross_amount_minor,
@@ -187,17 +186,19 @@ def revenue(call: Call, tx: SqlTransaction) -> m.RevenueSummaryResponse:
         paying_players=summary.paying_players,
         arppu_minor=summary.arppu_minor,
         per_product=[
-            m.ProductRevenue(p.product_id, p.amount_minor, p.purchase_count) for p in summary.per_product
+            api.ProductRevenue(p.product_id, p.amount_minor, p.purchase_count) for p in summary.per_product
         ],
-        per_day=[m.DayRevenue(d.day.isoformat(), d.amount_minor, d.purchase_count) for d in summary.per_day],
+        per_day=[
+            api.DayRevenue(d.day.isoformat(), d.amount_minor, d.purchase_count) for d in summary.per_day
+        ],
     )
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.SDK_TRACK_PURCHASE, sdk_track),
-    bind(routes.SERVER_TRACK_PURCHASE, server_track),
-    bind(routes.SERVER_PURCHASES, list_purchases),
-    bind(routes.PLAYER_SPEND, player_spend),
-    bind(routes.SPEND_PLAYERS, spend_players),
-    bind(routes.SPEND_SUMMARY, revenue),
+    bind(api.SDK_TRACK_PURCHASE, sdk_track),
+    bind(api.SERVER_TRACK_PURCHASE, server_track),
+    bind(api.SERVER_PURCHASES, list_purchases),
+    bind(api.PLAYER_SPEND, player_spend),
+    bind(api.SPEND_PLAYERS, spend_players),
+    bind(api.SPEND_SUMMARY, revenue),
 ]
