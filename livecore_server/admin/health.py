@@ -7,7 +7,7 @@ from livecore.api import system as api
 from livecore_server.http.endpoint import Binding, Call, bind_direct
 
 
-async def health(call: Call) -> api.HealthResponse:
+async def health(call: Call[None, None]) -> api.HealthResponse:
     return api.HealthResponse(status="ok", version=__version__, time=call.services.clock.now())
 
 

@@ -17,18 +17,18 @@ from livecore.economy import SYSTEM_ITEMS, merged_parameters, system_item_amount
 from livecore.games import ResourceType
 from livecore.grants import GrantTrigger
 from livecore.players import Player
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.storage.sqlport import SqlTransaction
 
 PENDING_LIMIT = 200
 
 
-def _player(call: Call) -> Player:
+def _player(call: AnyCall) -> Player:
     assert call.player is not None  # player-scoped: authenticated before the handler runs
     return call.player
 
 
-def wallet_view(call: Call, tx: SqlTransaction, player: Player) -> api.WalletResponse:
+def wallet_view(call: AnyCall, tx: SqlTransaction, player: Player) -> api.WalletResponse:
     game = load_game(tx, call.scope)
     holdings = tx.get_holdings(player.id)
     return api.WalletResponse(
@@ -40,7 +40,7 @@ def wallet_view(call: Call, tx: SqlTransaction, player: Player) -> api.WalletRes
     )
 
 
-def inventory_view(call: Call, tx: SqlTransaction, player: Player) -> api.InventoryResponse:
+def inventory_view(call: AnyCall, tx: SqlTransaction, player: Player) -> api.InventoryResponse:
     game = load_game(tx, call.scope)
     holdings = tx.get_holdings(player.id)
     items = [
@@ -77,12 +77,11 @@ def items_adjusted(c: Change) -> api.ItemAdjustResponse:
     )
 
 
-def get_wallet(call: Call, tx: SqlTransaction) -> api.WalletResponse:
+def get_wallet(call: Call[None, None], tx: SqlTransaction) -> api.WalletResponse:
     return wallet_view(call, tx, _player(call))
 
 
-def debit(call: Call, tx: SqlTransaction) -> api.WalletAdjustResponse:
-    body: api.AdjustWalletRequest = call.body
+def debit(call: Call[api.AdjustWalletRequest, None], tx: SqlTransaction) -> api.WalletAdjustResponse:
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,
@@ -92,20 +91,19 @@ def debit(call: Call, tx: SqlTransaction) -> api.WalletAdjustResponse:
         _player(call),
         ResourceType.CURRENCY,
         call.params["economyKey"],
-        body.amount,
-        note=body.reason,
-        source_ref_id=body.source_ref_id,
+        call.body.amount,
+        note=call.body.reason,
+        source_ref_id=call.body.source_ref_id,
     )
     return wallet_adjusted(c)
 
 
-def get_inventory(call: Call, tx: SqlTransaction) -> api.InventoryResponse:
+def get_inventory(call: Call[None, None], tx: SqlTransaction) -> api.InventoryResponse:
     return inventory_view(call, tx, _player(call))
 
 
-def consume(call: Call, tx: SqlTransaction) -> api.ItemAdjustResponse:
-    body: api.AdjustItemRequest = call.body
-    reject_parameters(body)
+def consume(call: Call[api.AdjustItemRequest, None], tx: SqlTransaction) -> api.ItemAdjustResponse:
+    reject_parameters(call.body)
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,
@@ -115,9 +113,9 @@ def consume(call: Call, tx: SqlTransaction) -> api.ItemAdjustResponse:
         _player(call),
         ResourceType.ITEM,
         call.params["itemKey"],
-        body.quantity,
-        note=body.reason,
-        source_ref_id=body.source_ref_id,
+        call.body.quantity,
+        note=call.body.reason,
+        source_ref_id=call.body.source_ref_id,
     )
     return items_adjusted(c)
 
@@ -129,12 +127,12 @@ def reject_parameters(body: api.AdjustItemRequest) -> None:
         raise invalid_request("parameters can be set only when granting items.", {"parameters": "grant only"})
 
 
-def pending_grants(call: Call, tx: SqlTransaction) -> GrantListResponse:
+def pending_grants(call: Call[None, None], tx: SqlTransaction) -> GrantListResponse:
     grants = tx.pending_grants(_player(call).id, call.rt.clock.now(), PENDING_LIMIT)
     return GrantListResponse(grants=[GrantView.of(g) for g in grants])
 
 
-def claim_grant(call: Call, tx: SqlTransaction) -> GrantResponse:
+def claim_grant(call: Call[None, None], tx: SqlTransaction) -> GrantResponse:
     grant = settle(tx, call.rt, call.scope, _player(call), call.params["grantId"], GrantTrigger.CLAIM)
     return GrantResponse(grant=GrantView.of(grant))
 

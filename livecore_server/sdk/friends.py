@@ -25,11 +25,11 @@ from livecore.friends import (
 from livecore.games import Game
 from livecore.players import Player, durable_activity, ensure_not_banned
 from livecore.presence import heartbeat
-from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind, bind_direct
 from livecore_server.storage.sqlport import SqlTransaction
 
 
-def _me(call: Call) -> Player:
+def _me(call: AnyCall) -> Player:
     assert call.player is not None  # player-scoped: authenticated before the handler runs
     return call.player
 
@@ -50,7 +50,7 @@ def progression_for(
 
 
 def friend_row(
-    call: Call,
+    call: AnyCall,
     game: Game,
     p: Player,
     since: datetime,
@@ -71,14 +71,16 @@ def friend_row(
     )
 
 
-def new_friend_row(call: Call, tx: SqlTransaction, game: Game, me: Player, friend: Player) -> api.FriendRow:
+def new_friend_row(
+    call: AnyCall, tx: SqlTransaction, game: Game, me: Player, friend: Player
+) -> api.FriendRow:
     """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
     cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
     return friend_row(call, game, friend, call.rt.clock.now(), None, cooldowns)
 
 
 def friends_view(
-    call: Call, tx: SqlTransaction, player: Player, keys: list[str] | None
+    call: AnyCall, tx: SqlTransaction, player: Player, keys: list[str] | None
 ) -> api.FriendsResponse:
     game = load_game(tx, call.scope)
     rows = tx.list_friends(player.id)
@@ -88,7 +90,7 @@ def friends_view(
 
 
 def requests_view(
-    call: Call, tx: SqlTransaction, player: Player, keys: list[str] | None
+    call: AnyCall, tx: SqlTransaction, player: Player, keys: list[str] | None
 ) -> api.RequestsResponse:
     game = load_game(tx, call.scope)
     rows = tx.list_requests(player.id)
@@ -130,7 +132,7 @@ def _request_row(tx: SqlTransaction, caller: Player, added: cmd.Added) -> api.Re
     )
 
 
-def _with_code(tx: SqlTransaction, call: Call) -> Player:
+def _with_code(tx: SqlTransaction, call: AnyCall) -> Player:
     """The friend code is made on the player's first friends call (read routes calling this are bound
     ``may_write``)."""
     return cmd.ensure_friend_code(tx, call.rt, _me(call))
@@ -139,7 +141,7 @@ def _with_code(tx: SqlTransaction, call: Call) -> Player:
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-def get_code(call: Call, tx: SqlTransaction) -> api.FriendCodeResponse:
+def get_code(call: Call[None, api.ProgressionQuery], tx: SqlTransaction) -> api.FriendCodeResponse:
     me = _with_code(tx, call)
     assert me.friend_code is not None
     prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
@@ -148,7 +150,7 @@ def get_code(call: Call, tx: SqlTransaction) -> api.FriendCodeResponse:
     )
 
 
-def search(call: Call, tx: SqlTransaction) -> list[api.SearchHit]:
+def search(call: Call[None, api.SearchQuery], tx: SqlTransaction) -> list[api.SearchHit]:
     me = _with_code(tx, call)
     text = check_search_text(call.query.q)
     limit = clamp(call.query.limit, 1, SEARCH_LIMIT_MAX)
@@ -176,10 +178,9 @@ def search(call: Call, tx: SqlTransaction) -> list[api.SearchHit]:
     return hits
 
 
-def send_request(call: Call, tx: SqlTransaction) -> api.SendRequestResponse | Reply:
-    body: api.FriendTarget = call.body
+def send_request(call: Call[api.FriendTarget, None], tx: SqlTransaction) -> api.SendRequestResponse | Reply:
     me = _with_code(tx, call)
-    target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     game = load_game(tx, call.scope)
     added = cmd.add(tx, call.rt, call.scope, game, me, target)
     if added.accepted:
@@ -191,39 +192,39 @@ def send_request(call: Call, tx: SqlTransaction) -> api.SendRequestResponse | Re
     return api.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
 
 
-def list_requests(call: Call, tx: SqlTransaction) -> api.RequestsResponse:
+def list_requests(call: Call[None, api.ProgressionQuery], tx: SqlTransaction) -> api.RequestsResponse:
     return requests_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def accept(call: Call, tx: SqlTransaction) -> api.FriendResponse:
+def accept(call: Call[None, None], tx: SqlTransaction) -> api.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
     return api.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
 
 
-def decline(call: Call, tx: SqlTransaction) -> api.RequestDone:
+def decline(call: Call[None, None], tx: SqlTransaction) -> api.RequestDone:
     request = cmd.decline(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return api.RequestDone(request_id=request.id, status="declined")
 
 
-def cancel(call: Call, tx: SqlTransaction) -> api.RequestDone:
+def cancel(call: Call[None, None], tx: SqlTransaction) -> api.RequestDone:
     request = cmd.cancel(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return api.RequestDone(request_id=request.id, status="cancelled")
 
 
-def list_friends(call: Call, tx: SqlTransaction) -> api.FriendsResponse:
+def list_friends(call: Call[None, api.ProgressionQuery], tx: SqlTransaction) -> api.FriendsResponse:
     return friends_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def remove(call: Call, tx: SqlTransaction) -> api.RemovedResponse:
+def remove(call: Call[None, None], tx: SqlTransaction) -> api.RemovedResponse:
     me = _with_code(tx, call)
     other = get_player(tx, call.scope, call.params["friendExternalId"])
     cmd.remove(tx, call.rt, call.scope, me, other)
     return api.RemovedResponse(removed=True)
 
 
-def suggestions(call: Call, tx: SqlTransaction) -> api.SuggestionsResponse:
+def suggestions(call: Call[None, api.SuggestionsQuery], tx: SqlTransaction) -> api.SuggestionsResponse:
     me = _with_code(tx, call)
     limit = clamp(call.query.limit, 1, 25)
     game = load_game(tx, call.scope)
@@ -241,7 +242,7 @@ def suggestions(call: Call, tx: SqlTransaction) -> api.SuggestionsResponse:
 
 
 def _suggestion_row(
-    call: Call, game: Game, p: Player, prog: dict[str, dict[str, int]] | None
+    call: AnyCall, game: Game, p: Player, prog: dict[str, dict[str, int]] | None
 ) -> api.SuggestionRow:
     presence = call.services.presence.presence_of(p)
     return api.SuggestionRow(
@@ -254,10 +255,9 @@ def _suggestion_row(
     )
 
 
-def block(call: Call, tx: SqlTransaction) -> api.BlockResponse:
-    body: api.FriendTarget = call.body
+def block(call: Call[api.FriendTarget, None], tx: SqlTransaction) -> api.BlockResponse:
     me = _with_code(tx, call)
-    target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     made = cmd.block(tx, call.rt, call.scope, me, target)
     return api.BlockResponse(
         block=api.BlockRow(
@@ -268,17 +268,17 @@ def block(call: Call, tx: SqlTransaction) -> api.BlockResponse:
     )
 
 
-def list_blocks(call: Call, tx: SqlTransaction) -> api.BlocksResponse:
+def list_blocks(call: Call[None, None], tx: SqlTransaction) -> api.BlocksResponse:
     return blocks_view(tx, _with_code(tx, call))
 
 
-def unblock(call: Call, tx: SqlTransaction) -> api.UnblockedResponse:
+def unblock(call: Call[None, None], tx: SqlTransaction) -> api.UnblockedResponse:
     me = _with_code(tx, call)
     cmd.unblock(tx, me, get_player(tx, call.scope, call.params["externalPlayerId"]))
     return api.UnblockedResponse(unblocked=True)
 
 
-async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
+async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:
     """The authenticated caller of a heartbeat and its game: the player from the process's player cache
     (livecore_server.player_cache) and the game from the store's settings cache when they have them, else
     from the database."""
@@ -306,7 +306,7 @@ async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
     return found
 
 
-async def beat(call: Call) -> api.PresenceResponse:
+async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceResponse:
     """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
     login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
     services = call.services

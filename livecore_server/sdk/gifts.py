@@ -9,27 +9,26 @@ from livecore.commands.players import load_game
 from livecore.friends import clamp
 from livecore.gifts import SendRequest, max_amount, sendable, stats_window
 from livecore.players import Player
-from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
 from livecore_server.storage.postgres_prefetch import GiftSendReads, Prefetch
 from livecore_server.storage.sqlport import SqlTransaction
 
 LIST_LIMIT_MAX = 200
 
 
-def _me(call: Call) -> Player:
+def _me(call: AnyCall) -> Player:
     assert call.player is not None  # player-scoped: authenticated before the handler runs
     return call.player
 
 
-def send(call: Call, tx: SqlTransaction) -> api.GiftResponse | Reply:
-    body: api.SendGiftRequest = call.body
+def send(call: Call[api.SendGiftRequest, None], tx: SqlTransaction) -> api.GiftResponse | Reply:
     me = _me(call)
-    target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    target = resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     request = SendRequest(
-        type=body.type,
-        resource_key=body.resource_key,
-        amount=body.amount,
-        message=body.message,
+        type=call.body.type,
+        resource_key=call.body.resource_key,
+        amount=call.body.amount,
+        message=call.body.message,
         idempotency_key=call.idempotency_key,
     )
     sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, request)
@@ -38,29 +37,31 @@ def send(call: Call, tx: SqlTransaction) -> api.GiftResponse | Reply:
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
 
-def send_reads(call: Call, tx: SqlTransaction) -> Prefetch:
+def send_reads(call: Call[api.SendGiftRequest, None], tx: SqlTransaction) -> Prefetch:
     """What :func:`send` reads beyond the sender and its idempotency record (read ahead on PostgreSQL):
     the recipient, then the friendship, the gift key, the sender's recent gifts and the balance paid
     from. A recipient named by friend code is looked up as the send runs."""
-    body: api.SendGiftRequest = call.body
     game = tx.get_game(call.scope.game_id)
-    if body.external_player_id is None or game is None:
+    if call.body.external_player_id is None or game is None:
         return Prefetch()
-    res = game.settings.resources.get(body.resource_key)
+    res = game.settings.resources.get(call.body.resource_key)
     since, day = stats_window(game.settings.gifting, call.rt.clock.now())
-    sender, recipient = (call.scope.game_id, call.external_id), (call.scope.game_id, body.external_player_id)
+    sender, recipient = (
+        (call.scope.game_id, call.external_id),
+        (call.scope.game_id, call.body.external_player_id),
+    )
     read = GiftSendReads(
         sender=sender,
         recipient=recipient,
         idempotency_key=call.idempotency_key,
-        cost_key=body.resource_key if res is not None and res.costs_sender else None,
+        cost_key=call.body.resource_key if res is not None and res.costs_sender else None,
         cooldown_since=since,
         day_start=day,
     )
     return Prefetch(players=(recipient,), gift_sends=(read,))
 
 
-def claim(call: Call, tx: SqlTransaction) -> api.GiftResponse:
+def claim(call: Call[None, None], tx: SqlTransaction) -> api.GiftResponse:
     me = _me(call)
     gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
     sender = tx.get_player_by_id(gift.sender_id)
@@ -68,7 +69,7 @@ def claim(call: Call, tx: SqlTransaction) -> api.GiftResponse:
     return api.GiftResponse(gift=api.GiftView.of(gift, me.id, sender))
 
 
-def catalog(call: Call, tx: SqlTransaction) -> api.GiftCatalogResponse:
+def catalog(call: Call[None, None], tx: SqlTransaction) -> api.GiftCatalogResponse:
     game = load_game(tx, call.scope)
     settings = game.settings.gifting
     return api.GiftCatalogResponse(
@@ -87,24 +88,32 @@ def catalog(call: Call, tx: SqlTransaction) -> api.GiftCatalogResponse:
 
 
 def gift_list(
-    call: Call, tx: SqlTransaction, player: Player, *, sent: bool, pending: bool, limit: int
+    call: AnyCall, tx: SqlTransaction, player: Player, *, sent: bool, pending: bool, limit: int
 ) -> list[api.GiftView]:
     now = call.rt.clock.now()
     rows = tx.list_gifts(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
     return [api.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
 
 
-def inbox(call: Call, tx: SqlTransaction) -> list[api.GiftView]:
-    q: api.GiftListQuery = call.query
+def inbox(call: Call[None, api.GiftListQuery], tx: SqlTransaction) -> list[api.GiftView]:
     return gift_list(
-        call, tx, _me(call), sent=False, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
+        call,
+        tx,
+        _me(call),
+        sent=False,
+        pending=call.query.pending,
+        limit=clamp(call.query.limit, 1, LIST_LIMIT_MAX),
     )
 
 
-def sent(call: Call, tx: SqlTransaction) -> list[api.GiftView]:
-    q: api.GiftListQuery = call.query
+def sent(call: Call[None, api.GiftListQuery], tx: SqlTransaction) -> list[api.GiftView]:
     return gift_list(
-        call, tx, _me(call), sent=True, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
+        call,
+        tx,
+        _me(call),
+        sent=True,
+        pending=call.query.pending,
+        limit=clamp(call.query.limit, 1, LIST_LIMIT_MAX),
     )
 
 

@@ -20,8 +20,10 @@ def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | Non
     return None
 
 
-def register_player(call: Call, tx: SqlTransaction) -> api.RegisterResponse:
-    body: api.RegisterRequest = call.body or api.RegisterRequest()
+def register_player(
+    call: Call[api.RegisterRequest | None, api.RegisterQuery], tx: SqlTransaction
+) -> api.RegisterResponse:
+    body = call.body or api.RegisterRequest()
     result = register(
         tx,
         call.rt,
@@ -43,10 +45,11 @@ def register_player(call: Call, tx: SqlTransaction) -> api.RegisterResponse:
     )
 
 
-def set_own_identity(call: Call, tx: SqlTransaction) -> api.IdentityResponse:
+def set_own_identity(call: Call[api.SetIdentityRequest, None], tx: SqlTransaction) -> api.IdentityResponse:
     assert call.player is not None  # player-scoped route: authenticated before the handler runs
-    body: api.SetIdentityRequest = call.body
-    player = set_identity(tx, call.rt, call.player, name=body.name, avatar=body.avatar, by_player=True)
+    player = set_identity(
+        tx, call.rt, call.player, name=call.body.name, avatar=call.body.avatar, by_player=True
+    )
     return api.IdentityResponse(display_identity=display_view(player))
 
 

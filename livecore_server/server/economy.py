@@ -22,34 +22,34 @@ from livecore_server.sdk.economy import items_adjusted, reject_parameters, walle
 from livecore_server.storage.sqlport import SqlTransaction
 
 
-def create(call: Call, tx: SqlTransaction) -> GrantResponse:
-    body: CreateGrantRequest = call.body
+def create(call: Call[CreateGrantRequest, None], tx: SqlTransaction) -> GrantResponse:
     grant = create_grant(
         tx,
         call.rt,
         call.scope,
         call.external_id,
-        kind=body.kind,
-        entries=[e.to_entry() for e in body.entries],
-        expires_at=body.expires_at,
-        source_kind=body.source_kind.value,
-        source_ref_id=body.source_ref_id,
-        metadata=body.metadata,
+        kind=call.body.kind,
+        entries=[e.to_entry() for e in call.body.entries],
+        expires_at=call.body.expires_at,
+        source_kind=call.body.source_kind.value,
+        source_ref_id=call.body.source_ref_id,
+        metadata=call.body.metadata,
     )
     return GrantResponse(grant=GrantView.of(grant))
 
 
-def ack(call: Call, tx: SqlTransaction) -> GrantResponse:
+def ack(call: Call[None, None], tx: SqlTransaction) -> GrantResponse:
     player = get_player(tx, call.scope, call.external_id)
     grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
     return GrantResponse(grant=GrantView.of(grant))
 
 
-def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], api.ItemAdjustResponse]:
-    def handler(call: Call, tx: SqlTransaction) -> api.ItemAdjustResponse:
-        body: api.AdjustItemRequest = call.body
+def _adjust_items(
+    credit: bool,
+) -> Callable[[Call[api.AdjustItemRequest, None], SqlTransaction], api.ItemAdjustResponse]:
+    def handler(call: Call[api.AdjustItemRequest, None], tx: SqlTransaction) -> api.ItemAdjustResponse:
         if not credit:
-            reject_parameters(body)
+            reject_parameters(call.body)
         c = server_adjust(
             tx,
             call.rt,
@@ -58,20 +58,21 @@ def _adjust_items(credit: bool) -> Callable[[Call, SqlTransaction], api.ItemAdju
             get_player(tx, call.scope, call.external_id),
             ResourceType.ITEM,
             call.params["itemKey"],
-            body.quantity,
+            call.body.quantity,
             credit=credit,
-            note=body.reason,
-            source_ref_id=body.source_ref_id,
-            parameters=body.parameters,
+            note=call.body.reason,
+            source_ref_id=call.body.source_ref_id,
+            parameters=call.body.parameters,
         )
         return items_adjusted(c)
 
     return handler
 
 
-def _adjust_wallet(credit: bool) -> Callable[[Call, SqlTransaction], api.WalletAdjustResponse]:
-    def handler(call: Call, tx: SqlTransaction) -> api.WalletAdjustResponse:
-        body: api.AdjustWalletRequest = call.body
+def _adjust_wallet(
+    credit: bool,
+) -> Callable[[Call[api.AdjustWalletRequest, None], SqlTransaction], api.WalletAdjustResponse]:
+    def handler(call: Call[api.AdjustWalletRequest, None], tx: SqlTransaction) -> api.WalletAdjustResponse:
         c = server_adjust(
             tx,
             call.rt,
@@ -80,10 +81,10 @@ def _adjust_wallet(credit: bool) -> Callable[[Call, SqlTransaction], api.WalletA
             get_player(tx, call.scope, call.external_id),
             ResourceType.CURRENCY,
             call.params["economyKey"],
-            body.amount,
+            call.body.amount,
             credit=credit,
-            note=body.reason,
-            source_ref_id=body.source_ref_id,
+            note=call.body.reason,
+            source_ref_id=call.body.source_ref_id,
         )
         return wallet_adjusted(c)
 

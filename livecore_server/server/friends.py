@@ -9,15 +9,15 @@ from livecore_server.sdk.friends import blocks_view, friends_view, requests_view
 from livecore_server.storage.sqlport import SqlTransaction
 
 
-def friends(call: Call, tx: SqlTransaction) -> api.FriendsResponse:
+def friends(call: Call[None, None], tx: SqlTransaction) -> api.FriendsResponse:
     return friends_view(call, tx, get_player(tx, call.scope, call.external_id), None)
 
 
-def requests(call: Call, tx: SqlTransaction) -> api.RequestsResponse:
+def requests(call: Call[None, None], tx: SqlTransaction) -> api.RequestsResponse:
     return requests_view(call, tx, get_player(tx, call.scope, call.external_id), None)
 
 
-def blocks(call: Call, tx: SqlTransaction) -> api.BlocksResponse:
+def blocks(call: Call[None, None], tx: SqlTransaction) -> api.BlocksResponse:
     return blocks_view(tx, get_player(tx, call.scope, call.external_id))
 
 

@@ -12,17 +12,16 @@ from livecore_server.storage.sqlport import SqlTransaction
 LIMIT_MAX = 200
 
 
-def history(call: Call, tx: SqlTransaction) -> api.ServerGiftsResponse:
-    q: api.ServerGiftsQuery = call.query
-    if not 1 <= q.limit <= LIMIT_MAX:
+def history(call: Call[None, api.ServerGiftsQuery], tx: SqlTransaction) -> api.ServerGiftsResponse:
+    if not 1 <= call.query.limit <= LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
     check_history_visible(load_game(tx, call.scope))
     player = get_player(tx, call.scope, call.external_id, retired=True)
-    sent = q.direction is api.GiftHistoryDirection.SENT
-    rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=q.limit)
+    sent = call.query.direction is api.GiftHistoryDirection.SENT
+    rows = tx.list_gifts(player.id, sent=sent, claimable_at=None, limit=call.query.limit)
     now = call.rt.clock.now()
     return api.ServerGiftsResponse(
-        direction=q.direction,
+        direction=call.query.direction,
         gifts=[api.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status_at(now)) for r in rows],
     )
 

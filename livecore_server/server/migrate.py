@@ -18,22 +18,25 @@ def _outcome(o: Outcome) -> api.MigrateOutcome:
     )
 
 
-def players(call: Call, tx: SqlTransaction) -> api.MigrateOutcome:
-    body: api.MigratePlayersRequest = call.body
-    check_batch(body.rows)
-    return _outcome(cmd.migrate_players(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
+def players(call: Call[api.MigratePlayersRequest, None], tx: SqlTransaction) -> api.MigrateOutcome:
+    check_batch(call.body.rows)
+    return _outcome(
+        cmd.migrate_players(tx, call.rt, call.scope, call.body.rows, announce=call.body.emit_webhooks)
+    )
 
 
-def wallet(call: Call, tx: SqlTransaction) -> api.MigrateOutcome:
-    body: api.MigrateWalletRequest = call.body
-    check_batch(body.rows)
-    return _outcome(cmd.migrate_wallet(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
+def wallet(call: Call[api.MigrateWalletRequest, None], tx: SqlTransaction) -> api.MigrateOutcome:
+    check_batch(call.body.rows)
+    return _outcome(
+        cmd.migrate_wallet(tx, call.rt, call.scope, call.body.rows, announce=call.body.emit_webhooks)
+    )
 
 
-def inventory(call: Call, tx: SqlTransaction) -> api.MigrateOutcome:
-    body: api.MigrateInventoryRequest = call.body
-    check_batch(body.rows)
-    return _outcome(cmd.migrate_inventory(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
+def inventory(call: Call[api.MigrateInventoryRequest, None], tx: SqlTransaction) -> api.MigrateOutcome:
+    check_batch(call.body.rows)
+    return _outcome(
+        cmd.migrate_inventory(tx, call.rt, call.scope, call.body.rows, announce=call.body.emit_webhooks)
+    )
 
 
 BINDINGS: list[Binding] = [

@@ -12,7 +12,7 @@ from livecore.errors import invalid_request
 from livecore.games import ResourceType
 from livecore.grants import GrantStatus
 from livecore.players import Player
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.server.purchases import purchase_view
 from livecore_server.storage.sqlport import SqlTransaction
 
@@ -20,18 +20,17 @@ PROFILE_LIMIT_MAX = 200
 EXPORT_LIMIT = 1_000
 
 
-def _player(call: Call, tx: SqlTransaction) -> Player:
+def _player(call: AnyCall, tx: SqlTransaction) -> Player:
     return get_player(tx, call.scope, call.external_id)
 
 
-def _record(call: Call, tx: SqlTransaction) -> Player:
+def _record(call: AnyCall, tx: SqlTransaction) -> Player:
     """Reads also show a retired (merged or erased) row by its placeholder id."""
     return get_player(tx, call.scope, call.external_id, retired=True)
 
 
-def profile(call: Call, tx: SqlTransaction) -> api.PlayerProfileResponse:
-    q: api.ProfileQuery = call.query
-    if not 1 <= q.limit <= PROFILE_LIMIT_MAX:
+def profile(call: Call[None, api.ProfileQuery], tx: SqlTransaction) -> api.PlayerProfileResponse:
+    if not 1 <= call.query.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
     player = _record(call, tx)
     counts = tx.grant_counts(player.id)
@@ -48,7 +47,7 @@ def profile(call: Call, tx: SqlTransaction) -> api.PlayerProfileResponse:
             lifecycle=player.lifecycle.value,
         ),
         attempts=[],  # attempts arrive with events
-        grants=[GrantView.of(g, call.rt.clock.now()) for g in tx.recent_grants(player.id, q.limit)],
+        grants=[GrantView.of(g, call.rt.clock.now()) for g in tx.recent_grants(player.id, call.query.limit)],
         lobbies=[],  # lobbies arrive with events
         summary=api.ProfileSummary(
             attempt_count=0,
@@ -70,13 +69,12 @@ def _ban_view(p: Player) -> api.BanState:
     )
 
 
-def ban(call: Call, tx: SqlTransaction) -> api.BanPlayerResponse:
-    body: api.BanRequest = call.body
-    done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), body.reason)
+def ban(call: Call[api.BanRequest, None], tx: SqlTransaction) -> api.BanPlayerResponse:
+    done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), call.body.reason)
     return api.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
 
-def unban(call: Call, tx: SqlTransaction) -> api.BanPlayerResponse:
+def unban(call: Call[None, None], tx: SqlTransaction) -> api.BanPlayerResponse:
     done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
     return api.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
@@ -91,18 +89,18 @@ def _debug_view(applied: bool, p: Player) -> api.DebugPlayerResponse:
     )
 
 
-def set_debug(call: Call, tx: SqlTransaction) -> api.DebugPlayerResponse:
-    body: api.DebugRequest = call.body or api.DebugRequest()
+def set_debug(call: Call[api.DebugRequest | None, None], tx: SqlTransaction) -> api.DebugPlayerResponse:
+    body = call.body or api.DebugRequest()
     done = moderation.set_debug(tx, call.rt, _player(call, tx), body.reason)
     return _debug_view(done.applied, done.player)
 
 
-def clear_debug(call: Call, tx: SqlTransaction) -> api.DebugPlayerResponse:
+def clear_debug(call: Call[None, None], tx: SqlTransaction) -> api.DebugPlayerResponse:
     done = moderation.clear_debug(tx, _player(call, tx))
     return _debug_view(done.applied, done.player)
 
 
-def merge_into(call: Call, tx: SqlTransaction) -> api.MergePlayerResponse:
+def merge_into(call: Call[None, None], tx: SqlTransaction) -> api.MergePlayerResponse:
     done = merge.merge(tx, call.rt, call.scope, call.params["fromExternalId"], call.params["toExternalId"])
     return api.MergePlayerResponse(
         status=done.status.value,
@@ -113,13 +111,13 @@ def merge_into(call: Call, tx: SqlTransaction) -> api.MergePlayerResponse:
     )
 
 
-def delete(call: Call, tx: SqlTransaction) -> api.DeletePlayerResponse:
-    body: api.DeletePlayerRequest = call.body or api.DeletePlayerRequest()
+def delete(call: Call[api.DeletePlayerRequest | None, None], tx: SqlTransaction) -> api.DeletePlayerResponse:
+    body = call.body or api.DeletePlayerRequest()
     done = erasure.erase(tx, call.rt, call.scope, call.external_id, ErasureReason(body.reason.value))
     return api.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
 
 
-def export(call: Call, tx: SqlTransaction) -> api.ExportPlayerResponse:
+def export(call: Call[None, None], tx: SqlTransaction) -> api.ExportPlayerResponse:
     player = _record(call, tx)
     game_resources = tx.get_game(call.scope.game_id)
     types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}

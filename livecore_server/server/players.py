@@ -9,10 +9,9 @@ from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.storage.sqlport import SqlTransaction
 
 
-def set_player_identity(call: Call, tx: SqlTransaction) -> api.IdentityResponse:
-    body: api.SetIdentityRequest = call.body
+def set_player_identity(call: Call[api.SetIdentityRequest, None], tx: SqlTransaction) -> api.IdentityResponse:
     player = get_player(tx, call.scope, call.external_id)
-    player = set_identity(tx, call.rt, player, name=body.name, avatar=body.avatar, by_player=False)
+    player = set_identity(tx, call.rt, player, name=call.body.name, avatar=call.body.avatar, by_player=False)
     return api.IdentityResponse(display_identity=display_view(player))
 
 

@@ -20,7 +20,7 @@ from livecore.purchases import (
     check_windows,
     window_start,
 )
-from livecore_server.http.endpoint import Binding, Call, Reply, bind
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
 from livecore_server.storage.sqlport import SqlTransaction
 
 LIST_LIMIT_MAX = 200
@@ -47,7 +47,7 @@ def purchase_view(p: Purchase) -> api.PurchaseView:
 
 
 def _track(
-    call: Call, tx: SqlTransaction, player: Player, request: PurchaseRequest
+    call: AnyCall, tx: SqlTransaction, player: Player, request: PurchaseRequest
 ) -> api.TrackPurchaseResponse | Reply:
     done = cmd.track(tx, call.rt, call.scope, player, request)
     view = api.TrackPurchaseResponse(
@@ -58,24 +58,27 @@ def _track(
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
-def sdk_track(call: Call, tx: SqlTransaction) -> api.TrackPurchaseResponse | Reply:
+def sdk_track(
+    call: Call[api.TrackPurchaseRequest, None], tx: SqlTransaction
+) -> api.TrackPurchaseResponse | Reply:
     """The client's report: the same request, never verified."""
     assert call.player is not None
-    body: api.TrackPurchaseRequest = call.body
     request = PurchaseRequest(
-        transaction_id=body.transaction_id,
-        store=body.store,
-        product_id=body.product_id,
-        product_type=body.product_type,
-        amount_minor=body.amount_minor,
-        currency=body.currency,
-        purchased_at=body.purchased_at,
-        metadata=body.metadata,
+        transaction_id=call.body.transaction_id,
+        store=call.body.store,
+        product_id=call.body.product_id,
+        product_type=call.body.product_type,
+        amount_minor=call.body.amount_minor,
+        currency=call.body.currency,
+        purchased_at=call.body.purchased_at,
+        metadata=call.body.metadata,
     )
     return _track(call, tx, call.player, request)
 
 
-def server_track(call: Call, tx: SqlTransaction) -> api.TrackPurchaseResponse | Reply:
+def server_track(
+    call: Call[api.ServerTrackPurchaseRequest, None], tx: SqlTransaction
+) -> api.TrackPurchaseResponse | Reply:
     return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
@@ -98,12 +101,11 @@ def _limit(value: int) -> int:
     return value
 
 
-def list_purchases(call: Call, tx: SqlTransaction) -> api.PurchaseListResponse:
-    q: api.PurchaseListQuery = call.query
-    limit = _limit(q.limit)
+def list_purchases(call: Call[None, api.PurchaseListQuery], tx: SqlTransaction) -> api.PurchaseListResponse:
+    limit = _limit(call.query.limit)
     player = get_player(tx, call.scope, call.external_id, retired=True)
     # One row past the page says whether there is a next page.
-    rows = tx.list_purchases(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
+    rows = tx.list_purchases(player.id, _after(call.query.cursor) if call.query.cursor else None, limit + 1)
     page = rows[:limit]
     return api.PurchaseListResponse(
         purchases=[purchase_view(p) for p in page],
@@ -111,9 +113,8 @@ def list_purchases(call: Call, tx: SqlTransaction) -> api.PurchaseListResponse:
     )
 
 
-def player_spend(call: Call, tx: SqlTransaction) -> api.PlayerSpendResponse:
-    q: api.SpendQuery = call.query
-    windows = check_windows(q.windows or ())
+def player_spend(call: Call[None, api.SpendQuery], tx: SqlTransaction) -> api.PlayerSpendResponse:
+    windows = check_windows(call.query.windows or ())
     player = get_player(tx, call.scope, call.external_id, retired=True)
     spend = tx.player_spend(player.id, call.rt.clock.now(), windows)
     return api.PlayerSpendResponse(
@@ -127,26 +128,31 @@ def player_spend(call: Call, tx: SqlTransaction) -> api.PlayerSpendResponse:
     )
 
 
-def spend_players(call: Call, tx: SqlTransaction) -> api.SpendQueryResponse:
-    q: api.SpendPlayersQuery = call.query
-    limit = _limit(q.limit)
-    if q.offset < 0:
+def spend_players(call: Call[None, api.SpendPlayersQuery], tx: SqlTransaction) -> api.SpendQueryResponse:
+    limit = _limit(call.query.limit)
+    if call.query.offset < 0:
         raise invalid_request("offset must be 0 or more.", {"offset": "negative"})
-    if q.min_amount_minor < 0:
+    if call.query.min_amount_minor < 0:
         raise invalid_request("minAmountMinor must be 0 or more.", {"minAmountMinor": "negative"})
-    if q.window_days is not None:
-        check_windows((q.window_days,))
-    since = window_start(call.rt.clock.now(), q.window_days) if q.window_days is not None else None
-    found = tx.spenders(call.scope.game_id, call.scope.env, q.min_amount_minor, since, limit, q.offset)
+    if call.query.window_days is not None:
+        check_windows((call.query.window_days,))
+    since = (
+        window_start(call.rt.clock.now(), call.query.window_days)
+        if call.query.window_days is not None
+        else None
+    )
+    found = tx.spenders(
+        call.scope.game_id, call.scope.env, call.query.min_amount_minor, since, limit, call.query.offset
+    )
     return api.SpendQueryResponse(
         players=[
             api.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
             for s in found
         ],
-        min_amount_minor=q.min_amount_minor,
-        window_days=q.window_days,
+        min_amount_minor=call.query.min_amount_minor,
+        window_days=call.query.window_days,
         limit=limit,
-        offset=q.offset,
+        offset=call.query.offset,
     )
 
 
@@ -163,12 +169,15 @@ def _bound(text: str, name: str, *, end: bool) -> datetime:
         ) from None
 
 
-def revenue(call: Call, tx: SqlTransaction) -> api.RevenueSummaryResponse:
-    q: api.RevenueQuery = call.query
+def revenue(call: Call[None, api.RevenueQuery], tx: SqlTransaction) -> api.RevenueSummaryResponse:
     now = call.rt.clock.now()
     try:
-        end = _bound(q.to, "to", end=True) if q.to else now
-        start = _bound(q.from_, "from", end=False) if q.from_ else end - timedelta(days=REVENUE_DAYS)
+        end = _bound(call.query.to, "to", end=True) if call.query.to else now
+        start = (
+            _bound(call.query.from_, "from", end=False)
+            if call.query.from_
+            else end - timedelta(days=REVENUE_DAYS)
+        )
     except OverflowError:  # a date at the end of the calendar
         raise invalid_request(
             "from and to must be dates this side of year 9999.", {"to": "out of range"}

@@ -7,7 +7,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore_server.http.endpoint import Binding, Call, bind_direct
 
 
-async def ping(call: Call) -> api.ServerPingResponse:
+async def ping(call: Call[None, None]) -> api.ServerPingResponse:
     return api.ServerPingResponse(
         ok=True,
         studio_id=call.scope.studio_id,
@@ -18,13 +18,12 @@ async def ping(call: Call) -> api.ServerPingResponse:
     )
 
 
-async def advance_clock(call: Call) -> api.ClockAdvanceResponse:
+async def advance_clock(call: Call[api.ClockAdvanceRequest, None]) -> api.ClockAdvanceResponse:
     if not call.services.manual_clock:
         raise LivecoreError(ErrorCode.NOT_FOUND, "The clock is not manual (serve --clock manual).")
-    body: api.ClockAdvanceRequest = call.body
-    if not body.seconds > 0:
+    if not call.body.seconds > 0:
         raise invalid_request("seconds must be greater than 0.", {"seconds": "must be greater than 0"})
-    now = await call.services.scheduler.advance(body.seconds)
+    now = await call.services.scheduler.advance(call.body.seconds)
     return api.ClockAdvanceResponse(now=now)
 
 
