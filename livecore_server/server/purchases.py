@@ -1,4 +1,5 @@
-"""Purchases and spend (SPEC 4.3; DECISIONS 7): track (client and server), list, spend, revenue."""
+"""Purchases and spend (SPEC 4.3; DECISIONS 7): track from the studio backend, list, spend, revenue.
+The client's report (``livecore_server.sdk.purchases``) is tracked by the same :func:`track`."""
 
 from __future__ import annotations
 
@@ -46,9 +47,10 @@ def purchase_view(p: Purchase) -> api.PurchaseView:
     )
 
 
-def _track(
+def track(
     call: AnyCall, tx: SqlTransaction, player: Player, request: PurchaseRequest
 ) -> api.TrackPurchaseResponse | Reply:
+    """Track ``request`` for ``player``; a repeated transaction id answers the purchase tracked first."""
     done = cmd.track(tx, call.rt, call.scope, player, request)
     view = api.TrackPurchaseResponse(
         purchase=purchase_view(done.purchase),
@@ -58,28 +60,10 @@ def _track(
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
-def sdk_track(
-    call: Call[api.TrackPurchaseRequest, None], tx: SqlTransaction
-) -> api.TrackPurchaseResponse | Reply:
-    """The client's report: the same request, never verified."""
-    assert call.player is not None
-    request = PurchaseRequest(
-        transaction_id=call.body.transaction_id,
-        store=call.body.store,
-        product_id=call.body.product_id,
-        product_type=call.body.product_type,
-        amount_minor=call.body.amount_minor,
-        currency=call.body.currency,
-        purchased_at=call.body.purchased_at,
-        metadata=call.body.metadata,
-    )
-    return _track(call, tx, call.player, request)
-
-
 def server_track(
     call: Call[api.ServerTrackPurchaseRequest, None], tx: SqlTransaction
 ) -> api.TrackPurchaseResponse | Reply:
-    return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
+    return track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
 def _cursor(p: Purchase) -> str:
@@ -204,7 +188,6 @@ def revenue(call: Call[None, api.RevenueQuery], tx: SqlTransaction) -> api.Reven
 
 
 BINDINGS: list[Binding] = [
-    bind(api.SDK_TRACK_PURCHASE, sdk_track),
     bind(api.SERVER_TRACK_PURCHASE, server_track),
     bind(api.SERVER_PURCHASES, list_purchases),
     bind(api.PLAYER_SPEND, player_spend),
