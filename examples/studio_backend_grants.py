@@ -27,7 +27,7 @@ import os
 import secrets
 from collections import Counter
 
-from livecore.api.models import GrantView, RewardEntry
+from livecore.api.grants import GrantView, RewardEntry
 from livecore.games import ResourceType
 from livecore_client import ServerClient
 from livecore_server.embedded import demo_server

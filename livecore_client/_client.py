@@ -8,7 +8,7 @@ construction::
     class _PlayerCalls:
         def _register(self, external_id: str, *, force: bool = False) -> Call[RegisterResponse]:
             \"\"\"Register a player.\"\"\"
-            return Call(routes.REGISTER, RegisterResponse, path={"externalId": external_id}, ...)
+            return Call(REGISTER, RegisterResponse, path={"externalId": external_id}, ...)
 
     class SdkClient(SyncClient, _PlayerCalls):
         register = sync_method(_PlayerCalls._register)      # (external_id, *, force) -> RegisterResponse

@@ -29,7 +29,7 @@ import orjson
 
 import livecore
 from livecore.api.convert import response_converter, unstructure, unstructure_query
-from livecore.api.routes import Auth, Idempotency, Route
+from livecore.api.route import Auth, Idempotency, Route
 
 from .errors import (
     APIConnectionError,

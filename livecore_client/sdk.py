@@ -16,7 +16,27 @@ from typing import Any
 import attrs
 import httpx
 
-from livecore.api import routes
+from livecore.api.economy import SDK_INVENTORY, SDK_INVENTORY_CONSUME, SDK_WALLET, SDK_WALLET_DEBIT
+from livecore.api.friends import (
+    FRIEND_ACCEPT,
+    FRIEND_BLOCK,
+    FRIEND_BLOCKS,
+    FRIEND_CANCEL,
+    FRIEND_CODE,
+    FRIEND_DECLINE,
+    FRIEND_REMOVE,
+    FRIEND_REQUESTS,
+    FRIEND_SEND_REQUEST,
+    FRIEND_UNBLOCK,
+    FRIENDS_LIST,
+    FRIENDS_SEARCH,
+    FRIENDS_SUGGESTIONS,
+    PRESENCE_HEARTBEAT,
+)
+from livecore.api.gifts import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
+from livecore.api.grants import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
+from livecore.api.players import REGISTER, SDK_SET_IDENTITY
+from livecore.api.purchases import SDK_TRACK_PURCHASE
 
 from . import models as m
 from ._client import (
@@ -54,7 +74,7 @@ class _SdkCalls:
         ``player_context={"country": "FR"}`` overrides the geo-resolved country.
         """
         return Call(
-            routes.REGISTER,
+            REGISTER,
             m.RegisterResponse,
             path={"externalId": external_id},
             # Sent only when set: the default needs no query string and a live key must never see force.
@@ -74,7 +94,7 @@ class _SdkCalls:
     ) -> Call[m.IdentityResponse]:
         """Set the player's own display identity; ``player_secret`` defaults to the client's."""
         return Call(
-            routes.SDK_SET_IDENTITY,
+            SDK_SET_IDENTITY,
             m.IdentityResponse,
             path={"externalId": external_id},
             body=m.SetIdentityRequest(name=name, avatar=avatar),
@@ -91,7 +111,7 @@ class _SdkCalls:
     def _wallet(self, external_id: str, *, player_secret: str | None = None) -> Call[m.WalletResponse]:
         """The player's balance of every currency the game declares (0 when never earned)."""
         return Call(
-            routes.SDK_WALLET,
+            SDK_WALLET,
             m.WalletResponse,
             path={"externalId": external_id},
             player_secret=self._secret(player_secret),
@@ -114,7 +134,7 @@ class _SdkCalls:
         is taken) and :class:`~livecore_client.errors.StudioManagedEconomyError` in a studio-managed game.
         """
         return Call(
-            routes.SDK_WALLET_DEBIT,
+            SDK_WALLET_DEBIT,
             m.WalletAdjustResponse,
             path={"externalId": external_id, "economyKey": economy_key},
             body=m.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
@@ -126,7 +146,7 @@ class _SdkCalls:
         """The player's items with their parameters, plus the read-only system items ``sessions`` and
         ``login_streak`` (``system=True``)."""
         return Call(
-            routes.SDK_INVENTORY,
+            SDK_INVENTORY,
             m.InventoryResponse,
             path={"externalId": external_id},
             player_secret=self._secret(player_secret),
@@ -149,7 +169,7 @@ class _SdkCalls:
         (nothing is taken).
         """
         return Call(
-            routes.SDK_INVENTORY_CONSUME,
+            SDK_INVENTORY_CONSUME,
             m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
             body=m.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
@@ -162,7 +182,7 @@ class _SdkCalls:
     ) -> Call[m.GrantListResponse]:
         """The grants waiting for this player to claim, oldest first."""
         return Call(
-            routes.SDK_PENDING_GRANTS,
+            SDK_PENDING_GRANTS,
             m.GrantListResponse,
             path={"externalId": external_id},
             player_secret=self._secret(player_secret),
@@ -186,7 +206,7 @@ class _SdkCalls:
         :class:`~livecore_client.errors.GiftExpiredError` (410).
         """
         return Call(
-            routes.SDK_CLAIM_GRANT,
+            SDK_CLAIM_GRANT,
             m.GrantResponse,
             path={"externalId": external_id, "grantId": grant_id},
             idempotency_key=idempotency_key,
@@ -205,7 +225,7 @@ class _SdkCalls:
         """The player's own friend code (6 characters, made on first use, kept for life) and display
         identity; ``progression`` adds the player's own balances of those economy keys."""
         return Call(
-            routes.FRIEND_CODE,
+            FRIEND_CODE,
             m.FriendCodeResponse,
             path={"externalId": external_id},
             query=_progression_query(progression),
@@ -228,7 +248,7 @@ class _SdkCalls:
         if limit is not None:
             query = attrs.evolve(query, limit=limit)
         return Call(
-            routes.FRIENDS_SEARCH,
+            FRIENDS_SEARCH,
             _SEARCH_HITS,
             path={"externalId": external_id},
             query=query,
@@ -256,7 +276,7 @@ class _SdkCalls:
         when both or neither target is given.
         """
         return Call(
-            routes.FRIEND_SEND_REQUEST,
+            FRIEND_SEND_REQUEST,
             m.SendRequestResponse,
             path={"externalId": external_id},
             body=_target(friend_code, external_player_id),
@@ -274,7 +294,7 @@ class _SdkCalls:
         """The player's pending friend requests: ``incoming`` (to accept or decline) and ``outgoing``
         (to cancel)."""
         return Call(
-            routes.FRIEND_REQUESTS,
+            FRIEND_REQUESTS,
             m.RequestsResponse,
             path={"externalId": external_id},
             query=_progression_query(progression),
@@ -293,7 +313,7 @@ class _SdkCalls:
         :class:`~livecore_client.errors.FriendRequestNotFoundError` for a request that is not
         incoming to this player and :class:`~livecore_client.errors.FriendLimitReachedError`."""
         return Call(
-            routes.FRIEND_ACCEPT,
+            FRIEND_ACCEPT,
             m.FriendResponse,
             path={"externalId": external_id, "requestId": request_id},
             idempotency_key=idempotency_key,
@@ -312,7 +332,7 @@ class _SdkCalls:
         :class:`~livecore_client.errors.FriendRequestNotFoundError` when it is not incoming to this
         player."""
         return Call(
-            routes.FRIEND_DECLINE,
+            FRIEND_DECLINE,
             m.RequestDone,
             path={"externalId": external_id, "requestId": request_id},
             idempotency_key=idempotency_key,
@@ -331,7 +351,7 @@ class _SdkCalls:
         :class:`~livecore_client.errors.FriendRequestNotFoundError` when it is not outgoing from this
         player."""
         return Call(
-            routes.FRIEND_CANCEL,
+            FRIEND_CANCEL,
             m.RequestDone,
             path={"externalId": external_id, "requestId": request_id},
             idempotency_key=idempotency_key,
@@ -348,7 +368,7 @@ class _SdkCalls:
         """The player's friends with presence (``online``, ``last_active_at``, ``status``), gift
         cooldowns, and each friend's balances of the ``progression`` economy keys when given."""
         return Call(
-            routes.FRIENDS_LIST,
+            FRIENDS_LIST,
             m.FriendsResponse,
             path={"externalId": external_id},
             query=_progression_query(progression),
@@ -366,7 +386,7 @@ class _SdkCalls:
         """End a friendship (for both players); raises :class:`~livecore_client.errors.NotFriendsError`
         when the two are not friends."""
         return Call(
-            routes.FRIEND_REMOVE,
+            FRIEND_REMOVE,
             m.RemovedResponse,
             path={"externalId": external_id, "friendExternalId": friend_external_id},
             idempotency_key=idempotency_key,
@@ -387,7 +407,7 @@ class _SdkCalls:
         if limit is not None:
             query = attrs.evolve(query, limit=limit)
         return Call(
-            routes.FRIENDS_SUGGESTIONS,
+            FRIENDS_SUGGESTIONS,
             m.SuggestionsResponse,
             path={"externalId": external_id},
             query=query,
@@ -407,7 +427,7 @@ class _SdkCalls:
         friendship and pending requests either way, and hides each from the other's search and
         suggestions. Blocking again answers the existing block."""
         return Call(
-            routes.FRIEND_BLOCK,
+            FRIEND_BLOCK,
             m.BlockResponse,
             path={"externalId": external_id},
             body=_target(friend_code, external_player_id),
@@ -418,7 +438,7 @@ class _SdkCalls:
     def _blocks(self, external_id: str, *, player_secret: str | None = None) -> Call[m.BlocksResponse]:
         """The players this player blocked."""
         return Call(
-            routes.FRIEND_BLOCKS,
+            FRIEND_BLOCKS,
             m.BlocksResponse,
             path={"externalId": external_id},
             player_secret=self._secret(player_secret),
@@ -435,7 +455,7 @@ class _SdkCalls:
         """Lift this player's block of ``blocked_external_id``; raises
         :class:`~livecore_client.errors.NotBlockedError` when there is none."""
         return Call(
-            routes.FRIEND_UNBLOCK,
+            FRIEND_UNBLOCK,
             m.UnblockedResponse,
             path={"externalId": external_id, "externalPlayerId": blocked_external_id},
             idempotency_key=idempotency_key,
@@ -454,7 +474,7 @@ class _SdkCalls:
         an optional ``status`` label of up to 64 characters. ``None`` clears the label; the player
         stays online."""
         return Call(
-            routes.PRESENCE_HEARTBEAT,
+            PRESENCE_HEARTBEAT,
             m.PresenceResponse,
             path={"externalId": external_id},
             body=m.HeartbeatRequest(status=status),
@@ -501,7 +521,7 @@ class _SdkCalls:
         """
         target = _target(friend_code, external_player_id)
         return Call(
-            routes.GIFT_SEND,
+            GIFT_SEND,
             m.GiftResponse,
             path={"externalId": external_id},
             body=m.SendGiftRequest(
@@ -534,7 +554,7 @@ class _SdkCalls:
         ``expires_at``.
         """
         return Call(
-            routes.GIFT_CLAIM,
+            GIFT_CLAIM,
             m.GiftResponse,
             path={"externalId": external_id, "giftId": gift_id},
             idempotency_key=idempotency_key,
@@ -549,7 +569,7 @@ class _SdkCalls:
         ``sent_today``), and the giftable ``resources`` (each with its ``max_amount`` per gift and
         whether it ``costs_sender``). Empty while gifting is off."""
         return Call(
-            routes.GIFT_CATALOG,
+            GIFT_CATALOG,
             m.GiftCatalogResponse,
             path={"externalId": external_id},
             player_secret=self._secret(player_secret),
@@ -567,7 +587,7 @@ class _SdkCalls:
         sender). ``pending=True`` keeps only those still claimable (pending and not expired). ``limit``
         defaults to 100 and is clamped to 1..200 by the service."""
         return Call(
-            routes.GIFT_INBOX,
+            GIFT_INBOX,
             _GIFTS,
             path={"externalId": external_id},
             query=_gift_list_query(pending, limit),
@@ -586,7 +606,7 @@ class _SdkCalls:
         recipient). ``pending=True`` keeps only those not yet claimed nor expired. ``limit`` defaults
         to 100 and is clamped to 1..200 by the service."""
         return Call(
-            routes.GIFT_SENT,
+            GIFT_SENT,
             _GIFTS,
             path={"externalId": external_id},
             query=_gift_list_query(pending, limit),
@@ -622,7 +642,7 @@ class _SdkCalls:
         ``currency`` and :class:`~livecore_client.errors.PlayerBannedError` for a banned player.
         """
         return Call(
-            routes.SDK_TRACK_PURCHASE,
+            SDK_TRACK_PURCHASE,
             m.TrackPurchaseResponse,
             path={"externalId": external_id},
             body=m.TrackPurchaseRequest(
@@ -641,8 +661,8 @@ class _SdkCalls:
 
 
 # Calls compare response types by identity, so the list calls name the routes' own list[...] types.
-_SEARCH_HITS: type[list[m.SearchHit]] = routes.FRIENDS_SEARCH.response
-_GIFTS: type[list[m.GiftView]] = routes.GIFT_INBOX.response
+_SEARCH_HITS: type[list[m.SearchHit]] = FRIENDS_SEARCH.response
+_GIFTS: type[list[m.GiftView]] = GIFT_INBOX.response
 
 
 def _keys(progression: Sequence[str] | None) -> list[str] | None:

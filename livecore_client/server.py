@@ -17,7 +17,37 @@ from typing import Any, TypeVar
 
 import attrs
 
-from livecore.api import routes
+from livecore.api.economy import (
+    SERVER_INVENTORY_GRANT,
+    SERVER_INVENTORY_REVOKE,
+    SERVER_WALLET_CREDIT,
+    SERVER_WALLET_DEBIT,
+)
+from livecore.api.friends import SERVER_BLOCKS, SERVER_FRIEND_REQUESTS, SERVER_FRIENDS
+from livecore.api.gifts import SERVER_GIFTS
+from livecore.api.grants import SERVER_ACK_GRANT, SERVER_CREATE_GRANT
+from livecore.api.player_tools import (
+    MIGRATE_INVENTORY,
+    MIGRATE_PLAYERS,
+    MIGRATE_WALLET,
+    PLAYER_BAN,
+    PLAYER_DEBUG_CLEAR,
+    PLAYER_DEBUG_SET,
+    PLAYER_DELETE,
+    PLAYER_EXPORT,
+    PLAYER_MERGE,
+    PLAYER_PROFILE,
+    PLAYER_UNBAN,
+)
+from livecore.api.players import SERVER_SET_IDENTITY
+from livecore.api.purchases import (
+    PLAYER_SPEND,
+    SERVER_PURCHASES,
+    SERVER_TRACK_PURCHASE,
+    SPEND_PLAYERS,
+    SPEND_SUMMARY,
+)
+from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
 from livecore.clock import format_ts
 
 from . import models as m
@@ -40,14 +70,14 @@ class _ServerCalls:
 
     def _ping(self) -> Call[m.ServerPingResponse]:
         """Check connectivity and the key: which studio, game and environment it belongs to."""
-        return Call(routes.PING, m.ServerPingResponse)
+        return Call(PING, m.ServerPingResponse)
 
     def _set_identity(
         self, external_id: str, *, name: str, avatar: str | None = None, idempotency_key: str | None = None
     ) -> Call[m.IdentityResponse]:
         """Set a player's display identity from the studio backend."""
         return Call(
-            routes.SERVER_SET_IDENTITY,
+            SERVER_SET_IDENTITY,
             m.IdentityResponse,
             path={"externalId": external_id},
             body=m.SetIdentityRequest(name=name, avatar=avatar),
@@ -60,7 +90,7 @@ class _ServerCalls:
         Not idempotent: a timeout or 5xx is raised rather than retried, since a resend could advance
         the clock twice.
         """
-        return Call(routes.CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=seconds))
+        return Call(CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=seconds))
 
     # --- Grants -----------------------------------------------------------------------------------
 
@@ -87,7 +117,7 @@ class _ServerCalls:
         # The body field is required by the model, so the key is made here, once, before any retry.
         key = new_idempotency_key() if idempotency_key is None else idempotency_key
         return Call(
-            routes.SERVER_CREATE_GRANT,
+            SERVER_CREATE_GRANT,
             m.GrantResponse,
             path={"externalId": external_id},
             body=m.CreateGrantRequest(
@@ -110,7 +140,7 @@ class _ServerCalls:
         Idempotent: acking a grant that is already claimed answers it as it is.
         """
         return Call(
-            routes.SERVER_ACK_GRANT,
+            SERVER_ACK_GRANT,
             m.GrantResponse,
             path={"externalId": external_id, "grantId": grant_id},
             idempotency_key=idempotency_key,
@@ -131,7 +161,7 @@ class _ServerCalls:
     ) -> Call[m.ItemAdjustResponse]:
         """Add ``quantity`` of item ``item_key``; ``parameters`` override the catalog's, key by key."""
         return Call(
-            routes.SERVER_INVENTORY_GRANT,
+            SERVER_INVENTORY_GRANT,
             m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
             body=m.AdjustItemRequest(
@@ -156,7 +186,7 @@ class _ServerCalls:
         """Remove ``quantity`` of item ``item_key``; raises
         :class:`~livecore_client.errors.InsufficientQuantityError` when the player holds fewer."""
         return Call(
-            routes.SERVER_INVENTORY_REVOKE,
+            SERVER_INVENTORY_REVOKE,
             m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
             body=m.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
@@ -175,7 +205,7 @@ class _ServerCalls:
     ) -> Call[m.WalletAdjustResponse]:
         """Mint ``amount`` of currency ``economy_key`` (only the server API can credit)."""
         return Call(
-            routes.SERVER_WALLET_CREDIT,
+            SERVER_WALLET_CREDIT,
             m.WalletAdjustResponse,
             path={"externalId": external_id, "economyKey": economy_key},
             body=m.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
@@ -195,7 +225,7 @@ class _ServerCalls:
         """Take ``amount`` of currency ``economy_key``; raises
         :class:`~livecore_client.errors.InsufficientBalanceError` when the balance is lower."""
         return Call(
-            routes.SERVER_WALLET_DEBIT,
+            SERVER_WALLET_DEBIT,
             m.WalletAdjustResponse,
             path={"externalId": external_id, "economyKey": economy_key},
             body=m.AdjustWalletRequest(amount=amount, reason=reason, source_ref_id=source_ref_id),
@@ -206,15 +236,15 @@ class _ServerCalls:
 
     def _friends(self, external_id: str) -> Call[m.FriendsResponse]:
         """A player's friends with presence (``online``, ``last_active_at``, ``status``)."""
-        return Call(routes.SERVER_FRIENDS, m.FriendsResponse, path={"externalId": external_id})
+        return Call(SERVER_FRIENDS, m.FriendsResponse, path={"externalId": external_id})
 
     def _friend_requests(self, external_id: str) -> Call[m.RequestsResponse]:
         """A player's pending friend requests, ``incoming`` and ``outgoing``."""
-        return Call(routes.SERVER_FRIEND_REQUESTS, m.RequestsResponse, path={"externalId": external_id})
+        return Call(SERVER_FRIEND_REQUESTS, m.RequestsResponse, path={"externalId": external_id})
 
     def _blocks(self, external_id: str) -> Call[m.BlocksResponse]:
         """The players a player blocked."""
-        return Call(routes.SERVER_BLOCKS, m.BlocksResponse, path={"externalId": external_id})
+        return Call(SERVER_BLOCKS, m.BlocksResponse, path={"externalId": external_id})
 
     # --- Gifts (read-only) ---------------------------------------------------------------------------
 
@@ -237,7 +267,7 @@ class _ServerCalls:
         query = m.ServerGiftsQuery(direction=GiftHistoryDirection(direction))
         if limit is not None:
             query = attrs.evolve(query, limit=limit)
-        return Call(routes.SERVER_GIFTS, m.ServerGiftsResponse, path={"externalId": external_id}, query=query)
+        return Call(SERVER_GIFTS, m.ServerGiftsResponse, path={"externalId": external_id}, query=query)
 
     # --- Player tools ----------------------------------------------------------------------------------
 
@@ -249,9 +279,7 @@ class _ServerCalls:
         :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player.
         """
         query = m.ProfileQuery() if limit is None else m.ProfileQuery(limit=limit)
-        return Call(
-            routes.PLAYER_PROFILE, m.PlayerProfileResponse, path={"externalId": external_id}, query=query
-        )
+        return Call(PLAYER_PROFILE, m.PlayerProfileResponse, path={"externalId": external_id}, query=query)
 
     def _ban_player(
         self, external_id: str, *, reason: str, idempotency_key: str | None = None
@@ -264,7 +292,7 @@ class _ServerCalls:
         player refreshes the reason quietly and answers ``applied=False``. ``ban`` is the state after.
         """
         return Call(
-            routes.PLAYER_BAN,
+            PLAYER_BAN,
             m.BanPlayerResponse,
             path={"externalId": external_id},
             body=m.BanRequest(reason=reason),
@@ -277,7 +305,7 @@ class _ServerCalls:
         """Lift a ban. ``applied`` is true only when the player was banned (which fires
         ``player.unbanned``); unbanning a player who is not banned answers ``applied=False``."""
         return Call(
-            routes.PLAYER_UNBAN,
+            PLAYER_UNBAN,
             m.BanPlayerResponse,
             path={"externalId": external_id},
             idempotency_key=idempotency_key,
@@ -291,7 +319,7 @@ class _ServerCalls:
         :meth:`player_spend` keeps counting. ``reason`` is optional (at most 500 characters).
         Idempotent: ``applied`` is false when the player was already flagged."""
         return Call(
-            routes.PLAYER_DEBUG_SET,
+            PLAYER_DEBUG_SET,
             m.DebugPlayerResponse,
             path={"externalId": external_id},
             body=None if reason is None else m.DebugRequest(reason=reason),
@@ -304,7 +332,7 @@ class _ServerCalls:
         """Remove the debug flag, retroactively: the player's purchases count in revenue reporting
         again. Idempotent: ``applied`` is false when the player was not flagged."""
         return Call(
-            routes.PLAYER_DEBUG_CLEAR,
+            PLAYER_DEBUG_CLEAR,
             m.DebugPlayerResponse,
             path={"externalId": external_id},
             idempotency_key=idempotency_key,
@@ -325,7 +353,7 @@ class _ServerCalls:
         merged elsewhere or erased, or a banned, merged or erased target.
         """
         return Call(
-            routes.PLAYER_MERGE,
+            PLAYER_MERGE,
             m.MergePlayerResponse,
             path={"fromExternalId": from_external_id, "toExternalId": to_external_id},
             idempotency_key=idempotency_key,
@@ -349,7 +377,7 @@ class _ServerCalls:
         """
         body = None if reason is None else m.DeletePlayerRequest(reason=ErasureReasonView(reason))
         return Call(
-            routes.PLAYER_DELETE,
+            PLAYER_DELETE,
             m.DeletePlayerResponse,
             path={"externalId": external_id},
             body=body,
@@ -360,7 +388,7 @@ class _ServerCalls:
         """Everything held about a player (a data-access request): the player record, grants, inventory
         and wallet holdings, purchases, attempts and lobby memberships, each list capped at 1,000 rows.
         Raises :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player."""
-        return Call(routes.PLAYER_EXPORT, m.ExportPlayerResponse, path={"externalId": external_id})
+        return Call(PLAYER_EXPORT, m.ExportPlayerResponse, path={"externalId": external_id})
 
     # --- Migration ------------------------------------------------------------------------------------
 
@@ -380,7 +408,7 @@ class _ServerCalls:
         and the others apply. No webhooks fire unless ``emit_webhooks=True``.
         """
         return Call(
-            routes.MIGRATE_PLAYERS,
+            MIGRATE_PLAYERS,
             m.MigrateOutcome,
             body=m.MigratePlayersRequest(rows=_rows(m.MigratePlayerRow, rows), emit_webhooks=emit_webhooks),
             idempotency_key=idempotency_key,
@@ -397,7 +425,7 @@ class _ServerCalls:
         idempotency_key, economy_key, amount)`` (or mappings of those names), each credited once per
         row key; players are created as needed. Outcome and webhooks as :meth:`migrate_players`."""
         return Call(
-            routes.MIGRATE_WALLET,
+            MIGRATE_WALLET,
             m.MigrateOutcome,
             body=m.MigrateWalletRequest(rows=_rows(m.MigrateWalletRow, rows), emit_webhooks=emit_webhooks),
             idempotency_key=idempotency_key,
@@ -414,7 +442,7 @@ class _ServerCalls:
         item_key, quantity, parameters=None)`` (or mappings of those names); ``parameters`` are the
         player's per-instance item attributes. Outcome and webhooks as :meth:`migrate_players`."""
         return Call(
-            routes.MIGRATE_INVENTORY,
+            MIGRATE_INVENTORY,
             m.MigrateOutcome,
             body=m.MigrateInventoryRequest(
                 rows=_rows(m.MigrateInventoryRow, rows), emit_webhooks=emit_webhooks
@@ -463,7 +491,7 @@ class _ServerCalls:
         if validation_status is not None:
             body = attrs.evolve(body, validation_status=ValidationStatusView(validation_status))
         return Call(
-            routes.SERVER_TRACK_PURCHASE,
+            SERVER_TRACK_PURCHASE,
             m.TrackPurchaseResponse,
             path={"externalId": external_id},
             body=body,
@@ -479,9 +507,7 @@ class _ServerCalls:
         query = m.PurchaseListQuery(cursor=cursor)
         if limit is not None:
             query = attrs.evolve(query, limit=limit)
-        return Call(
-            routes.SERVER_PURCHASES, m.PurchaseListResponse, path={"externalId": external_id}, query=query
-        )
+        return Call(SERVER_PURCHASES, m.PurchaseListResponse, path={"externalId": external_id}, query=query)
 
     def _player_spend(
         self, external_id: str, *, windows: Sequence[int] | None = None
@@ -491,7 +517,7 @@ class _ServerCalls:
         3,650). Debug accounts count here too (``debug`` says whether the player is one)."""
         days = None if windows is None else list(windows) or None
         return Call(
-            routes.PLAYER_SPEND,
+            PLAYER_SPEND,
             m.PlayerSpendResponse,
             path={"externalId": external_id},
             query=m.SpendQuery(windows=days),
@@ -513,7 +539,7 @@ class _ServerCalls:
             query = attrs.evolve(query, limit=limit)
         if offset is not None:
             query = attrs.evolve(query, offset=offset)
-        return Call(routes.SPEND_PLAYERS, m.SpendQueryResponse, query=query)
+        return Call(SPEND_PLAYERS, m.SpendQueryResponse, query=query)
 
     def _revenue_summary(
         self, *, from_: date | datetime | str | None = None, to: date | datetime | str | None = None
@@ -524,14 +550,14 @@ class _ServerCalls:
         starts that UTC day, ``to`` includes all of it) or the wire text; without them the last 30
         days up to now. ``ValueError`` (before any request) for a naive ``datetime``."""
         return Call(
-            routes.SPEND_SUMMARY,
+            SPEND_SUMMARY,
             m.RevenueSummaryResponse,
             query=m.RevenueQuery(from_=_bound(from_, "from_"), to=_bound(to, "to")),
         )
 
     def _health(self) -> Call[m.HealthResponse]:
         """The public liveness probe (``/admin/v1/health``); sent without the API key."""
-        return Call(routes.HEALTH, m.HealthResponse)
+        return Call(HEALTH, m.HealthResponse)
 
 
 _Row = TypeVar("_Row", m.MigratePlayerRow, m.MigrateWalletRow, m.MigrateInventoryRow)

@@ -37,7 +37,7 @@ import cattrs
 import orjson
 
 from livecore.api.convert import field_errors, response_converter
-from livecore.api.models import RewardEntry
+from livecore.api.grants import RewardEntry
 from livecore.webhooks import signing
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 

@@ -16,7 +16,8 @@ from aiohttp import web
 
 from livecore import __version__
 from livecore.api import routes
-from livecore.api.routes import Auth, Route, Surface
+from livecore.api.friends import PRESENCE_HEARTBEAT
+from livecore.api.route import Auth, Route, Surface
 from livecore.errors import ErrorCode, LivecoreError
 from livecore_server.admin import health
 from livecore_server.http.endpoint import Binding, make_handler
@@ -26,6 +27,7 @@ from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
 from livecore_server.sdk import players as sdk_players
+from livecore_server.sdk import purchases as sdk_purchases
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
@@ -48,6 +50,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_economy.BINDINGS,
     *sdk_gifts.BINDINGS,  # before friends: /friends/gifts/... must not read as /friends/{id}
     *sdk_friends.BINDINGS,
+    *sdk_purchases.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
@@ -62,7 +65,7 @@ BINDINGS: tuple[Binding, ...] = (
 # far the most frequent request (every online player, about every 30 s), are added first: last but one of
 # 28, they paid ~10 µs of pattern matching each (a twentieth of a heartbeat). No other route's pattern
 # matches their path, so nothing else resolves differently (tests/server/test_routing.py).
-FIRST = (routes.PRESENCE_HEARTBEAT.name,)
+FIRST = (PRESENCE_HEARTBEAT.name,)
 
 
 def _openapi_route(surface: Surface) -> Route:

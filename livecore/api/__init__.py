@@ -1,5 +1,11 @@
 """The HTTP contract, declared once: wire models, route declarations and their converter.
 
+One module per domain holds that domain's wire models and routes (:mod:`~livecore.api.players`,
+:mod:`~livecore.api.friends`, :mod:`~livecore.api.gifts`, :mod:`~livecore.api.grants`,
+:mod:`~livecore.api.economy`, :mod:`~livecore.api.purchases`, :mod:`~livecore.api.player_tools`,
+:mod:`~livecore.api.system`); :mod:`~livecore.api.route` says what a route is, :mod:`~livecore.api.views`
+holds the views several domains show, and :data:`livecore.api.routes.ALL` lists every route.
+
 The server parses requests and renders responses from these declarations and generates its OpenAPI
 documents from them; the client builds its typed methods on the same declarations, so the two cannot
 drift. Pure data: no HTTP library is imported here.

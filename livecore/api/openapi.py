@@ -2,7 +2,7 @@
 
 SPEC 9 rule 6 publishes one document for the client surface (``/sdk/v1``) and one for the server surface
 (``/server/v1``); the admin surface is not part of the public contract and has none. Everything here is
-derived from :mod:`livecore.api.routes` and the attrs wire models, so the documents cannot drift from
+derived from :data:`livecore.api.routes.ALL` and the attrs wire models, so the documents cannot drift from
 the server and the clients:
 
 - JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses) is generated generically from the attrs models:
@@ -33,9 +33,10 @@ from typing import Any, Literal
 
 import attrs
 
-from livecore.api import models
 from livecore.api.convert import camel
-from livecore.api.routes import ALL, Auth, Idempotency, Route, Surface
+from livecore.api.route import Auth, Idempotency, Route, Surface
+from livecore.api.routes import ALL
+from livecore.api.views import ErrorEnvelope
 from livecore.errors import STATUS, ErrorCode
 
 OPENAPI_VERSION = "3.1.0"
@@ -136,7 +137,7 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
     _check_unique(selected)
 
     schemas = _Schemas()
-    schemas.collect(models.ErrorEnvelope, "output")
+    schemas.collect(ErrorEnvelope, "output")
     for route in selected:
         if route.request is not None:
             schemas.collect(route.request, "input")
@@ -376,12 +377,12 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
         response: dict[str, Any] = {
             "description": f"{_phrase(status)}: {listed}.",
             "headers": _headers(route, status=status, success=False),
-            "content": {_JSON: {"schema": schemas.schema(models.ErrorEnvelope, "output")}},
+            "content": {_JSON: {"schema": schemas.schema(ErrorEnvelope, "output")}},
             "x-error-codes": codes,
         }
         if status == route.status:  # a non-error refusal sharing the success status (202 lobby_forming)
             success["description"] += f", or the error envelope with {listed}"
-            envelope = schemas.schema(models.ErrorEnvelope, "output")
+            envelope = schemas.schema(ErrorEnvelope, "output")
             success_schema = envelope if success_schema is None else {"oneOf": [success_schema, envelope]}
             success["x-error-codes"] = codes
             continue

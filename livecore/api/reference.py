@@ -52,6 +52,7 @@ from livecore.api.openapi import (
     _Schemas,
     _strip_none,
 )
+from livecore.api.route import Auth, Idempotency, Route
 from livecore.economy import MAX_AMOUNT
 from livecore.errors import STATUS, ErrorCode
 from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
@@ -224,7 +225,7 @@ def webhook_payloads() -> Mapping[str, type]:
     return PAYLOAD_TYPES
 
 
-def area_of(route: registry.Route) -> str:
+def area_of(route: Route) -> str:
     """The page of ``route``: the area of the longest prefix of its name (:data:`AREAS`)."""
     best: tuple[int, str] | None = None
     for area, prefixes in AREAS.items():
@@ -250,7 +251,7 @@ class _Context:
     """Everything the blocks are rendered from, computed once: one schema collector over every route
     and webhook payload (so a model's name is the same everywhere), and each nested model's home page."""
 
-    def __init__(self, routes: Sequence[registry.Route], payloads: Mapping[str, type]) -> None:
+    def __init__(self, routes: Sequence[Route], payloads: Mapping[str, type]) -> None:
         self.routes = tuple(routes)
         self.payloads = dict(payloads)
         self.schemas = _Schemas()
@@ -263,7 +264,7 @@ class _Context:
             self.schemas.collect(cls, "output")
         self.models: dict[str, _Model] = {}
         self.home: dict[str, str] = {}
-        self.by_area: dict[str, list[registry.Route]] = {area: [] for area in AREAS}
+        self.by_area: dict[str, list[Route]] = {area: [] for area in AREAS}
         for route in self.routes:
             self.by_area[area_of(route)].append(route)
         for area, area_routes in self.by_area.items():
@@ -277,7 +278,7 @@ class _Context:
         name = self.schemas.ref_name(cls, mode)
         return self.models.setdefault(name, _Model(cls, mode, name))
 
-    def _top_models(self, route: registry.Route) -> list[_Model]:
+    def _top_models(self, route: Route) -> list[_Model]:
         """The models a route's own tables show inline: its request body and its response."""
         found = [self._model(cls, "input") for cls in _models_in(route.request)]
         return found + [self._model(cls, "output") for cls in _models_in(route.response)]
@@ -374,31 +375,31 @@ def _default_text(default: Any) -> str:
 # --- Blocks ---------------------------------------------------------------------------------------------
 
 
-def _auth_text(route: registry.Route) -> str:
-    if route.auth is registry.Auth.PUBLIC:
+def _auth_text(route: Route) -> str:
+    if route.auth is Auth.PUBLIC:
         return "none"
     permission = route.permission
     key = f"`{permission.value}` API key" if permission is not None else "API key"
-    text = f"{key} and the player's secret (`X-Player-Secret`)" if route.auth is registry.Auth.PLAYER else key
+    text = f"{key} and the player's secret (`X-Player-Secret`)" if route.auth is Auth.PLAYER else key
     if route.test_only:
         text += "; test environment only (a live key gets 403 `permission_denied`)"
     return text
 
 
-def _idempotency_text(route: registry.Route) -> str:
-    if route.idempotency is registry.Idempotency.NONE:
+def _idempotency_text(route: Route) -> str:
+    if route.idempotency is Idempotency.NONE:
         return "none" if route.is_write else "none (a read)"
     source = (
         "body field `idempotencyKey` or header `Idempotency-Key`"
         if route.body_idempotency_field
         else ("header `Idempotency-Key`")
     )
-    if route.idempotency is registry.Idempotency.REQUIRED:
+    if route.idempotency is Idempotency.REQUIRED:
         return f"required ({source}); missing: 400 `invalid_request`"
     return f"optional ({source})"
 
 
-def _route_section(ctx: _Context, route: registry.Route, page: str) -> str:
+def _route_section(ctx: _Context, route: Route, page: str) -> str:
     parts = [f"### `{route.method} {route.full_path}`", route.summary]
     facts = [
         f"- Operation: `{route.name}`",
@@ -407,7 +408,7 @@ def _route_section(ctx: _Context, route: registry.Route, page: str) -> str:
         f"- Idempotency: {_idempotency_text(route)}",
     ]
     success = f"- Success: {route.status}"
-    if route.status == 201 and route.idempotency is not registry.Idempotency.NONE:
+    if route.status == 201 and route.idempotency is not Idempotency.NONE:
         success += " (200 when replayed)"
     facts.append(success)
     errors = "; ".join(
@@ -441,7 +442,7 @@ def _route_section(ctx: _Context, route: registry.Route, page: str) -> str:
     return "\n\n".join(parts)
 
 
-def _response_text(ctx: _Context, route: registry.Route, page: str) -> str:
+def _response_text(ctx: _Context, route: Route, page: str) -> str:
     if route.response is None:
         return 'Response: `{"data": {}}`.'
     top = _models_in(route.response)
@@ -519,7 +520,7 @@ def _context() -> _Context:
     return _Context(registry.ALL, webhook_payloads())
 
 
-def route_section(route: registry.Route, page: str) -> str:
+def route_section(route: Route, page: str) -> str:
     """The section of one route, as the ``routes`` block of ``page`` shows it."""
     return _route_section(_context(), route, page)
 

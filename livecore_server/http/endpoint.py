@@ -9,13 +9,13 @@ The handler's writes, its webhook events and the idempotency record commit toget
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import attrs
 from aiohttp import web
 
 from livecore.api.convert import structure, structure_query
-from livecore.api.routes import Auth, Idempotency, Route
+from livecore.api.route import Auth, Idempotency, Route
 from livecore.commands import Runtime
 from livecore.commands.players import authenticate
 from livecore.commands.reads import Reads
@@ -31,16 +31,23 @@ from livecore_server.storage.server_store import ServerTransaction
 API_KEY = web.RequestKey("api_key", ApiKey)
 
 
+BodyT = TypeVar("BodyT", covariant=True)
+QueryT = TypeVar("QueryT", covariant=True)
+
+
 @attrs.frozen
-class Call:
-    """One request, as a handler sees it."""
+class Call(Generic[BodyT, QueryT]):
+    """One request, as a handler sees it: ``Call[SendGiftRequest, None]`` for a route whose body is a
+    ``SendGiftRequest`` and that takes no query. The body is ``None`` when the route takes none (and may be
+    when its body is optional); the query is ``None`` when the route declares no query model.
+    ``tests/server/test_bindings.py`` checks every handler's declaration against its route's."""
 
     route: Route
     services: Services
     scope: Scope
     params: Mapping[str, str]
-    body: Any
-    query: Any
+    body: BodyT
+    query: QueryT
     headers: Mapping[str, str]
     player: Player | None = None
     # The write's idempotency key (body field or header), for commands that keep it on their record.
@@ -65,10 +72,11 @@ class Reply:
     replayed: bool = False
 
 
-TxHandler = Callable[[Call, ServerTransaction], Any]
-DirectHandler = Callable[[Call], Awaitable[Any]]
+AnyCall = Call[Any, Any]
+TxHandler = Callable[[AnyCall, ServerTransaction], Any]
+DirectHandler = Callable[[AnyCall], Awaitable[Any]]
 # What a write's handler will read beyond the caller and the idempotency record (postgres_prefetch).
-DeclaredReads = Callable[[Call, ServerTransaction], Reads]
+DeclaredReads = Callable[[AnyCall, ServerTransaction], Reads]
 
 
 @attrs.frozen
@@ -152,11 +160,11 @@ class _Outcome:
     replayed: bool
 
 
-def _idempotency_scope(call: Call) -> str:
+def _idempotency_scope(call: AnyCall) -> str:
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
 
 
-def _authenticated(tx: ServerTransaction, call: Call) -> Call:
+def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
     if call.route.auth is not Auth.PLAYER:
         return call
     secret = call.headers.get("X-Player-Secret")
@@ -167,7 +175,7 @@ def _authenticated(tx: ServerTransaction, call: Call) -> Call:
     return attrs.evolve(call, player=player)
 
 
-def _replay(tx: ServerTransaction, call: Call, key: str, fp: str) -> _Outcome | None:
+def _replay(tx: ServerTransaction, call: AnyCall, key: str, fp: str) -> _Outcome | None:
     """The stored answer to this request, if any. Player-scoped routes answer it only to the player's
     secret (a replay must not leak); the secret is checked only when there is something to answer."""
     record = tx.idempotency.get(_idempotency_scope(call), key)
@@ -180,7 +188,7 @@ def _replay(tx: ServerTransaction, call: Call, key: str, fp: str) -> _Outcome | 
 
 
 def _execute(
-    tx: ServerTransaction, binding: Binding, call: Call, key: str | None, fp: str | None
+    tx: ServerTransaction, binding: Binding, call: AnyCall, key: str | None, fp: str | None
 ) -> _Outcome:
     call = _authenticated(tx, call)
     if key is not None and fp is not None:
@@ -200,7 +208,7 @@ def _execute(
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 
-def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[ServerTransaction], Reads]:
+def _reads(binding: Binding, call: AnyCall, key: str | None) -> Callable[[ServerTransaction], Reads]:
     """What a queued write will read, for its commit group to read ahead: the caller (player-scoped
     routes authenticate it), the idempotency record of its key, and what its handler declares."""
 
@@ -215,7 +223,7 @@ def _reads(binding: Binding, call: Call, key: str | None) -> Callable[[ServerTra
     return reads
 
 
-def write_queue(call: Call) -> str | None:
+def write_queue(call: AnyCall) -> str | None:
     """A game's writes queue up one at a time (docs/deployment.md): on PostgreSQL, concurrent writes of
     one game would otherwise mostly conflict under SERIALIZABLE and run again. Reads that may write
     (rarely) do not queue: they are retried if they lose a race."""
@@ -238,7 +246,7 @@ def make_handler(
         key = _idempotency_key(request, route, raw_body)
         scope = api_key.scope if api_key is not None else NO_SCOPE
 
-        def call_with(body: Any = None, query: Any = None) -> Call:
+        def call_with(body: Any = None, query: Any = None) -> AnyCall:
             return Call(
                 route=route,
                 services=services,

@@ -18,7 +18,7 @@ from email.utils import format_datetime
 
 from aiohttp import web
 
-from livecore.api.routes import Auth, Deprecation, Route, Surface, bucket_for, permission_for
+from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, permission_for
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore_server.http.endpoint import API_KEY

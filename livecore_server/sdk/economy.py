@@ -2,43 +2,48 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import economy as api
+from livecore.api.grants import (
+    SDK_CLAIM_GRANT,
+    SDK_PENDING_GRANTS,
+    GrantListResponse,
+    GrantResponse,
+    GrantView,
+)
 from livecore.commands.economy import Change, client_spend
-from livecore.commands.grants import settle
+from livecore.commands.grants import GrantsTx, settle
 from livecore.commands.players import load_game
 from livecore.economy import SYSTEM_ITEMS, merged_parameters, system_item_amount
 from livecore.games import ResourceType
 from livecore.grants import GrantTrigger
 from livecore.players import Player
-from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 
 PENDING_LIMIT = 200
 
 
-def _player(call: Call) -> Player:
+def _player(call: AnyCall) -> Player:
     assert call.player is not None  # player-scoped: authenticated before the handler runs
     return call.player
 
 
-def wallet_view(call: Call, tx: ServerTransaction, player: Player) -> m.WalletResponse:
+def wallet_view(call: AnyCall, tx: GrantsTx, player: Player) -> api.WalletResponse:
     game = load_game(tx, call.scope)
     holdings = tx.ledger.holdings(player.id)
-    return m.WalletResponse(
+    return api.WalletResponse(
         currencies=[
-            m.CurrencyBalance(key=key, balance=holdings[key].amount if key in holdings else 0)
+            api.CurrencyBalance(key=key, balance=holdings[key].amount if key in holdings else 0)
             for key, res in sorted(game.settings.resources.items())
             if res.type is ResourceType.CURRENCY
         ]
     )
 
 
-def inventory_view(call: Call, tx: ServerTransaction, player: Player) -> m.InventoryResponse:
+def inventory_view(call: AnyCall, tx: GrantsTx, player: Player) -> api.InventoryResponse:
     game = load_game(tx, call.scope)
     holdings = tx.ledger.holdings(player.id)
     items = [
-        m.ItemHolding(
+        api.ItemHolding(
             key=key,
             quantity=holdings[key].amount if key in holdings else 0,
             parameters=merged_parameters(res, holdings[key].parameters if key in holdings else {}),
@@ -47,20 +52,22 @@ def inventory_view(call: Call, tx: ServerTransaction, player: Player) -> m.Inven
         if res.type is ResourceType.ITEM
     ]
     items += [
-        m.ItemHolding(key=key, quantity=system_item_amount(key, player.activity), parameters={}, system=True)
+        api.ItemHolding(
+            key=key, quantity=system_item_amount(key, player.activity), parameters={}, system=True
+        )
         for key in SYSTEM_ITEMS
     ]
-    return m.InventoryResponse(items=items)
+    return api.InventoryResponse(items=items)
 
 
-def wallet_adjusted(c: Change) -> m.WalletAdjustResponse:
-    return m.WalletAdjustResponse(
+def wallet_adjusted(c: Change) -> api.WalletAdjustResponse:
+    return api.WalletAdjustResponse(
         key=c.resource.key, balance=c.holding.amount, delta=c.entry.delta, entry_id=c.entry.id
     )
 
 
-def items_adjusted(c: Change) -> m.ItemAdjustResponse:
-    return m.ItemAdjustResponse(
+def items_adjusted(c: Change) -> api.ItemAdjustResponse:
+    return api.ItemAdjustResponse(
         key=c.resource.key,
         quantity=c.holding.amount,
         delta=c.entry.delta,
@@ -69,12 +76,11 @@ def items_adjusted(c: Change) -> m.ItemAdjustResponse:
     )
 
 
-def get_wallet(call: Call, tx: ServerTransaction) -> m.WalletResponse:
+def get_wallet(call: Call[None, None], tx: GrantsTx) -> api.WalletResponse:
     return wallet_view(call, tx, _player(call))
 
 
-def debit(call: Call, tx: ServerTransaction) -> m.WalletAdjustResponse:
-    body: m.AdjustWalletRequest = call.body
+def debit(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.WalletAdjustResponse:
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,
@@ -84,20 +90,19 @@ def debit(call: Call, tx: ServerTransaction) -> m.WalletAdjustResponse:
         _player(call),
         ResourceType.CURRENCY,
         call.params["economyKey"],
-        body.amount,
-        note=body.reason,
-        source_ref_id=body.source_ref_id,
+        call.body.amount,
+        note=call.body.reason,
+        source_ref_id=call.body.source_ref_id,
     )
     return wallet_adjusted(c)
 
 
-def get_inventory(call: Call, tx: ServerTransaction) -> m.InventoryResponse:
+def get_inventory(call: Call[None, None], tx: GrantsTx) -> api.InventoryResponse:
     return inventory_view(call, tx, _player(call))
 
 
-def consume(call: Call, tx: ServerTransaction) -> m.ItemAdjustResponse:
-    body: m.AdjustItemRequest = call.body
-    reject_parameters(body)
+def consume(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+    reject_parameters(call.body)
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,
@@ -107,35 +112,35 @@ def consume(call: Call, tx: ServerTransaction) -> m.ItemAdjustResponse:
         _player(call),
         ResourceType.ITEM,
         call.params["itemKey"],
-        body.quantity,
-        note=body.reason,
-        source_ref_id=body.source_ref_id,
+        call.body.quantity,
+        note=call.body.reason,
+        source_ref_id=call.body.source_ref_id,
     )
     return items_adjusted(c)
 
 
-def reject_parameters(body: m.AdjustItemRequest) -> None:
+def reject_parameters(body: api.AdjustItemRequest) -> None:
     from livecore.errors import invalid_request
 
     if body.parameters is not None:
         raise invalid_request("parameters can be set only when granting items.", {"parameters": "grant only"})
 
 
-def pending_grants(call: Call, tx: ServerTransaction) -> m.GrantListResponse:
+def pending_grants(call: Call[None, None], tx: GrantsTx) -> GrantListResponse:
     grants = tx.grants.pending(_player(call).id, call.rt.clock.now(), PENDING_LIMIT)
-    return m.GrantListResponse(grants=[m.GrantView.of(g) for g in grants])
+    return GrantListResponse(grants=[GrantView.of(g) for g in grants])
 
 
-def claim_grant(call: Call, tx: ServerTransaction) -> m.GrantResponse:
+def claim_grant(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
     grant = settle(tx, call.rt, call.scope, _player(call), call.params["grantId"], GrantTrigger.CLAIM)
-    return m.GrantResponse(grant=m.GrantView.of(grant))
+    return GrantResponse(grant=GrantView.of(grant))
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.SDK_WALLET, get_wallet),
-    bind(routes.SDK_WALLET_DEBIT, debit),
-    bind(routes.SDK_INVENTORY, get_inventory),
-    bind(routes.SDK_INVENTORY_CONSUME, consume),
-    bind(routes.SDK_PENDING_GRANTS, pending_grants),
-    bind(routes.SDK_CLAIM_GRANT, claim_grant),
+    bind(api.SDK_WALLET, get_wallet),
+    bind(api.SDK_WALLET_DEBIT, debit),
+    bind(api.SDK_INVENTORY, get_inventory),
+    bind(api.SDK_INVENTORY_CONSUME, consume),
+    bind(SDK_PENDING_GRANTS, pending_grants),
+    bind(SDK_CLAIM_GRANT, claim_grant),
 ]

@@ -7,10 +7,11 @@ from datetime import datetime
 
 import attrs
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import friends as api
+from livecore.api.views import Counterparty, Direction, IdentityView, display_view
 from livecore.commands import friends as cmd
 from livecore.commands import gifts as gift_cmd
+from livecore.commands.gifts import GiftsTx
 from livecore.commands.players import authenticate, get_player, load_game
 from livecore.economy import SYSTEM_ITEMS, progression
 from livecore.friends import (
@@ -25,21 +26,20 @@ from livecore.friends import (
 from livecore.games import Game
 from livecore.players import Player, durable_activity, ensure_not_banned
 from livecore.presence import heartbeat
-from livecore_server.http.endpoint import Binding, Call, Reply, bind, bind_direct
-from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind, bind_direct
 
 
-def _me(call: Call) -> Player:
+def _me(call: AnyCall) -> Player:
     assert call.player is not None  # player-scoped: authenticated before the handler runs
     return call.player
 
 
-def identity(p: Player) -> m.IdentityView:
-    return m.display_view(p)
+def identity(p: Player) -> IdentityView:
+    return display_view(p)
 
 
 def progression_for(
-    tx: ServerTransaction, game: Game, keys: list[str] | None, players: list[Player]
+    tx: GiftsTx, game: Game, keys: list[str] | None, players: list[Player]
 ) -> dict[str, dict[str, int]] | None:
     """Progression of every row of a page, from one query (None when not asked for)."""
     wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
@@ -50,16 +50,16 @@ def progression_for(
 
 
 def friend_row(
-    call: Call,
+    call: AnyCall,
     game: Game,
     p: Player,
     since: datetime,
     prog: dict[str, dict[str, int]] | None,
     cooldowns: dict[str, datetime],
-) -> m.FriendRow:
+) -> api.FriendRow:
     """SPEC 2.5; ``cooldowns`` (friend id -> until) are the viewer's gift cooldowns (SPEC 4.1 rule 5)."""
     presence = call.services.presence.presence_of(p)
-    return m.FriendRow(
+    return api.FriendRow(
         external_player_id=p.external_id,
         display_identity=identity(p),
         friends_since=since,
@@ -71,46 +71,42 @@ def friend_row(
     )
 
 
-def new_friend_row(call: Call, tx: ServerTransaction, game: Game, me: Player, friend: Player) -> m.FriendRow:
+def new_friend_row(call: AnyCall, tx: GiftsTx, game: Game, me: Player, friend: Player) -> api.FriendRow:
     """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
     cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
     return friend_row(call, game, friend, call.rt.clock.now(), None, cooldowns)
 
 
-def friends_view(
-    call: Call, tx: ServerTransaction, player: Player, keys: list[str] | None
-) -> m.FriendsResponse:
+def friends_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.FriendsResponse:
     game = load_game(tx, call.scope)
     rows = tx.friends.list_friends(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
     cooldowns = gift_cmd.cooldowns(tx, game, player, call.rt.clock.now()) if rows else {}
-    return m.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog, cooldowns) for f, p in rows])
+    return api.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog, cooldowns) for f, p in rows])
 
 
-def requests_view(
-    call: Call, tx: ServerTransaction, player: Player, keys: list[str] | None
-) -> m.RequestsResponse:
+def requests_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.RequestsResponse:
     game = load_game(tx, call.scope)
     rows = tx.friends.list_requests(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
-    incoming: list[m.RequestRow] = []
-    outgoing: list[m.RequestRow] = []
+    incoming: list[api.RequestRow] = []
+    outgoing: list[api.RequestRow] = []
     for request, other in rows:
-        row = m.RequestRow(
+        row = api.RequestRow(
             request_id=request.id,
-            direction=m.Direction.INCOMING if request.to_player_id == player.id else m.Direction.OUTGOING,
-            player=m.Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
+            direction=Direction.INCOMING if request.to_player_id == player.id else Direction.OUTGOING,
+            player=Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
             created_at=request.created_at,
             progression=prog.get(other.id) if prog is not None else None,
         )
-        (incoming if row.direction is m.Direction.INCOMING else outgoing).append(row)
-    return m.RequestsResponse(incoming=incoming, outgoing=outgoing)
+        (incoming if row.direction is Direction.INCOMING else outgoing).append(row)
+    return api.RequestsResponse(incoming=incoming, outgoing=outgoing)
 
 
-def blocks_view(tx: ServerTransaction, player: Player) -> m.BlocksResponse:
-    return m.BlocksResponse(
+def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
+    return api.BlocksResponse(
         blocks=[
-            m.BlockRow(
+            api.BlockRow(
                 external_player_id=p.external_id, display_identity=identity(p), blocked_at=b.created_at
             )
             for b, p in tx.friends.list_blocks(player.id)
@@ -118,19 +114,19 @@ def blocks_view(tx: ServerTransaction, player: Player) -> m.BlocksResponse:
     )
 
 
-def _request_row(tx: ServerTransaction, caller: Player, added: cmd.Added) -> m.RequestRow:
+def _request_row(tx: GiftsTx, caller: Player, added: cmd.Added) -> api.RequestRow:
     assert added.request is not None
     other = tx.players.by_id(added.request.to_player_id)
     assert other is not None
-    return m.RequestRow(
+    return api.RequestRow(
         request_id=added.request.id,
-        direction=m.Direction.OUTGOING,
-        player=m.Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
+        direction=Direction.OUTGOING,
+        player=Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
         created_at=added.request.created_at,
     )
 
 
-def _with_code(tx: ServerTransaction, call: Call) -> Player:
+def _with_code(tx: GiftsTx, call: AnyCall) -> Player:
     """The friend code is made on the player's first friends call (read routes calling this are bound
     ``may_write``)."""
     return cmd.ensure_friend_code(tx, call.rt, _me(call))
@@ -139,16 +135,16 @@ def _with_code(tx: ServerTransaction, call: Call) -> Player:
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-def get_code(call: Call, tx: ServerTransaction) -> m.FriendCodeResponse:
+def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendCodeResponse:
     me = _with_code(tx, call)
     assert me.friend_code is not None
     prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
-    return m.FriendCodeResponse(
+    return api.FriendCodeResponse(
         friend_code=me.friend_code, display_identity=identity(me), progression=prog[me.id] if prog else None
     )
 
 
-def search(call: Call, tx: ServerTransaction) -> list[m.SearchHit]:
+def search(call: Call[None, api.SearchQuery], tx: GiftsTx) -> list[api.SearchHit]:
     me = _with_code(tx, call)
     text = check_search_text(call.query.q)
     limit = clamp(call.query.limit, 1, SEARCH_LIMIT_MAX)
@@ -165,10 +161,10 @@ def search(call: Call, tx: ServerTransaction) -> list[m.SearchHit]:
     friend_ids = tx.friends.friend_ids(me.id)
     peers = tx.friends.request_peers(me.id)
     hits = [
-        m.SearchHit(
+        api.SearchHit(
             display_identity=identity(p),
             external_player_id=p.external_id,
-            relationship=m.RelationshipView(seen_relation(p.id, friend_ids, peers).value),
+            relationship=api.RelationshipView(seen_relation(p.id, friend_ids, peers).value),
             progression=prog.get(p.id) if prog is not None else None,
         )
         for p in found
@@ -176,10 +172,9 @@ def search(call: Call, tx: ServerTransaction) -> list[m.SearchHit]:
     return hits
 
 
-def send_request(call: Call, tx: ServerTransaction) -> m.SendRequestResponse | Reply:
-    body: m.FriendTarget = call.body
+def send_request(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.SendRequestResponse | Reply:
     me = _with_code(tx, call)
-    target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     game = load_game(tx, call.scope)
     added = cmd.add(tx, call.rt, call.scope, game, me, target)
     if added.accepted:
@@ -187,43 +182,43 @@ def send_request(call: Call, tx: ServerTransaction) -> m.SendRequestResponse | R
         assert friend is not None
         row = new_friend_row(call, tx, game, me, friend)
         # SPEC 4.1: a reciprocal add answers 200 (the route's declared status is the pending 201).
-        return Reply(m.SendRequestResponse(status="accepted", friend=row), 200)
-    return m.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
+        return Reply(api.SendRequestResponse(status="accepted", friend=row), 200)
+    return api.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
 
 
-def list_requests(call: Call, tx: ServerTransaction) -> m.RequestsResponse:
+def list_requests(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.RequestsResponse:
     return requests_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def accept(call: Call, tx: ServerTransaction) -> m.FriendResponse:
+def accept(call: Call[None, None], tx: GiftsTx) -> api.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
-    return m.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
+    return api.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
 
 
-def decline(call: Call, tx: ServerTransaction) -> m.RequestDone:
+def decline(call: Call[None, None], tx: GiftsTx) -> api.RequestDone:
     request = cmd.decline(tx, call.scope, _with_code(tx, call), call.params["requestId"])
-    return m.RequestDone(request_id=request.id, status="declined")
+    return api.RequestDone(request_id=request.id, status="declined")
 
 
-def cancel(call: Call, tx: ServerTransaction) -> m.RequestDone:
+def cancel(call: Call[None, None], tx: GiftsTx) -> api.RequestDone:
     request = cmd.cancel(tx, call.scope, _with_code(tx, call), call.params["requestId"])
-    return m.RequestDone(request_id=request.id, status="cancelled")
+    return api.RequestDone(request_id=request.id, status="cancelled")
 
 
-def list_friends(call: Call, tx: ServerTransaction) -> m.FriendsResponse:
+def list_friends(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendsResponse:
     return friends_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def remove(call: Call, tx: ServerTransaction) -> m.RemovedResponse:
+def remove(call: Call[None, None], tx: GiftsTx) -> api.RemovedResponse:
     me = _with_code(tx, call)
     other = get_player(tx, call.scope, call.params["friendExternalId"])
     cmd.remove(tx, call.rt, call.scope, me, other)
-    return m.RemovedResponse(removed=True)
+    return api.RemovedResponse(removed=True)
 
 
-def suggestions(call: Call, tx: ServerTransaction) -> m.SuggestionsResponse:
+def suggestions(call: Call[None, api.SuggestionsQuery], tx: GiftsTx) -> api.SuggestionsResponse:
     me = _with_code(tx, call)
     limit = clamp(call.query.limit, 1, 25)
     game = load_game(tx, call.scope)
@@ -237,14 +232,14 @@ def suggestions(call: Call, tx: ServerTransaction) -> m.SuggestionsResponse:
     by_id = {p.id: p for p in pool}
     chosen = [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, call.rt.rng)]
     prog = progression_for(tx, game, call.query.progression, chosen)
-    return m.SuggestionsResponse(suggestions=[_suggestion_row(call, game, p, prog) for p in chosen])
+    return api.SuggestionsResponse(suggestions=[_suggestion_row(call, game, p, prog) for p in chosen])
 
 
 def _suggestion_row(
-    call: Call, game: Game, p: Player, prog: dict[str, dict[str, int]] | None
-) -> m.SuggestionRow:
+    call: AnyCall, game: Game, p: Player, prog: dict[str, dict[str, int]] | None
+) -> api.SuggestionRow:
     presence = call.services.presence.presence_of(p)
-    return m.SuggestionRow(
+    return api.SuggestionRow(
         external_player_id=p.external_id,
         display_identity=identity(p),
         online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
@@ -254,13 +249,12 @@ def _suggestion_row(
     )
 
 
-def block(call: Call, tx: ServerTransaction) -> m.BlockResponse:
-    body: m.FriendTarget = call.body
+def block(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.BlockResponse:
     me = _with_code(tx, call)
-    target = cmd.resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     made = cmd.block(tx, call.rt, call.scope, me, target)
-    return m.BlockResponse(
-        block=m.BlockRow(
+    return api.BlockResponse(
+        block=api.BlockRow(
             external_player_id=target.external_id,
             display_identity=identity(target),
             blocked_at=made.created_at,
@@ -268,17 +262,17 @@ def block(call: Call, tx: ServerTransaction) -> m.BlockResponse:
     )
 
 
-def list_blocks(call: Call, tx: ServerTransaction) -> m.BlocksResponse:
+def list_blocks(call: Call[None, None], tx: GiftsTx) -> api.BlocksResponse:
     return blocks_view(tx, _with_code(tx, call))
 
 
-def unblock(call: Call, tx: ServerTransaction) -> m.UnblockedResponse:
+def unblock(call: Call[None, None], tx: GiftsTx) -> api.UnblockedResponse:
     me = _with_code(tx, call)
     cmd.unblock(tx, me, get_player(tx, call.scope, call.params["externalPlayerId"]))
-    return m.UnblockedResponse(unblocked=True)
+    return api.UnblockedResponse(unblocked=True)
 
 
-async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
+async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:
     """The authenticated caller of a heartbeat and its game: the player from the process's player cache
     (livecore_server.player_cache) and the game from the store's settings cache when they have them, else
     from the database."""
@@ -306,18 +300,18 @@ async def _heartbeat_caller(call: Call) -> tuple[Player, Game]:
     return found
 
 
-async def beat(call: Call) -> m.PresenceResponse:
+async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceResponse:
     """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
     login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
     services = call.services
     player, game = await _heartbeat_caller(call)
     ensure_not_banned(player)
-    body: m.HeartbeatRequest = call.body or m.HeartbeatRequest()
+    body: api.HeartbeatRequest = call.body or api.HeartbeatRequest()
     now = call.rt.clock.now()
     presence = heartbeat(body.status, now)
     if durable_activity(services.presence.activity_of(player), now) is not None:
 
-        def durable(tx: ServerTransaction) -> Player:
+        def durable(tx: GiftsTx) -> Player:
             # Decided again on the row as it is now: the cached one may be minutes old, and another
             # heartbeat (here or in another process) may have opened the session meanwhile.
             stored = get_player(tx, call.scope, call.external_id)
@@ -336,24 +330,24 @@ async def beat(call: Call) -> m.PresenceResponse:
         services.players.put(call.scope, call.external_id, stored, generation)
     services.presence.record(player.id, presence)
     ttl = game.settings.presence.ttl_seconds
-    return m.PresenceResponse(
+    return api.PresenceResponse(
         online=presence.online(now, ttl), last_active_at=presence.last_active_at, status=presence.status
     )
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.FRIEND_CODE, get_code, may_write=True),
-    bind(routes.FRIENDS_SEARCH, search, may_write=True),
-    bind(routes.FRIEND_SEND_REQUEST, send_request),
-    bind(routes.FRIEND_REQUESTS, list_requests, may_write=True),
-    bind(routes.FRIEND_ACCEPT, accept),
-    bind(routes.FRIEND_DECLINE, decline),
-    bind(routes.FRIEND_CANCEL, cancel),
-    bind(routes.FRIENDS_LIST, list_friends, may_write=True),
-    bind(routes.FRIEND_REMOVE, remove),
-    bind(routes.FRIENDS_SUGGESTIONS, suggestions, may_write=True),
-    bind(routes.FRIEND_BLOCK, block),
-    bind(routes.FRIEND_BLOCKS, list_blocks, may_write=True),
-    bind(routes.FRIEND_UNBLOCK, unblock),
-    bind_direct(routes.PRESENCE_HEARTBEAT, beat),
+    bind(api.FRIEND_CODE, get_code, may_write=True),
+    bind(api.FRIENDS_SEARCH, search, may_write=True),
+    bind(api.FRIEND_SEND_REQUEST, send_request),
+    bind(api.FRIEND_REQUESTS, list_requests, may_write=True),
+    bind(api.FRIEND_ACCEPT, accept),
+    bind(api.FRIEND_DECLINE, decline),
+    bind(api.FRIEND_CANCEL, cancel),
+    bind(api.FRIENDS_LIST, list_friends, may_write=True),
+    bind(api.FRIEND_REMOVE, remove),
+    bind(api.FRIENDS_SUGGESTIONS, suggestions, may_write=True),
+    bind(api.FRIEND_BLOCK, block),
+    bind(api.FRIEND_BLOCKS, list_blocks, may_write=True),
+    bind(api.FRIEND_UNBLOCK, unblock),
+    bind_direct(api.PRESENCE_HEARTBEAT, beat),
 ]

@@ -2,75 +2,71 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import gifts as api
 from livecore.commands import gifts as cmd
 from livecore.commands.friends import resolve_target
+from livecore.commands.gifts import GiftsTx
 from livecore.commands.players import load_game
 from livecore.commands.reads import Reads
 from livecore.friends import clamp
 from livecore.gifts import SendRequest, max_amount, sendable
 from livecore.players import Player
-from livecore_server.http.endpoint import Binding, Call, Reply, bind
-from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
 
 LIST_LIMIT_MAX = 200
 
 
-def _me(call: Call) -> Player:
+def _me(call: AnyCall) -> Player:
     assert call.player is not None  # player-scoped: authenticated before the handler runs
     return call.player
 
 
-def _request(call: Call) -> SendRequest:
-    body: m.SendGiftRequest = call.body
+def _request(call: Call[api.SendGiftRequest, None]) -> SendRequest:
     return SendRequest(
-        type=body.type,
-        resource_key=body.resource_key,
-        amount=body.amount,
-        message=body.message,
+        type=call.body.type,
+        resource_key=call.body.resource_key,
+        amount=call.body.amount,
+        message=call.body.message,
         idempotency_key=call.idempotency_key,
     )
 
 
-def send(call: Call, tx: ServerTransaction) -> m.GiftResponse | Reply:
-    body: m.SendGiftRequest = call.body
+def send(call: Call[api.SendGiftRequest, None], tx: GiftsTx) -> api.GiftResponse | Reply:
     me = _me(call)
-    target = resolve_target(tx, call.scope, body.friend_code, body.external_player_id)
+    target = resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, _request(call))
-    view = m.GiftResponse(gift=m.GiftView.of(sent.gift, me.id, target))
+    view = api.GiftResponse(gift=api.GiftView.of(sent.gift, me.id, target))
     # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
 
-def send_reads(call: Call, tx: ServerTransaction) -> Reads:
-    body: m.SendGiftRequest = call.body
+def send_reads(call: Call[api.SendGiftRequest, None], tx: GiftsTx) -> Reads:
     game = tx.games.get(call.scope.game_id)
     if game is None:
         return Reads()
     return cmd.send_reads(
-        call.scope, game, call.external_id, body.external_player_id, _request(call), call.rt.clock.now()
+        call.scope, game, call.external_id, call.body.external_player_id, _request(call), call.rt.clock.now()
     )
 
 
-def claim(call: Call, tx: ServerTransaction) -> m.GiftResponse:
+def claim(call: Call[None, None], tx: GiftsTx) -> api.GiftResponse:
     me = _me(call)
     gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
     sender = tx.players.by_id(gift.sender_id)
     assert sender is not None
-    return m.GiftResponse(gift=m.GiftView.of(gift, me.id, sender))
+    return api.GiftResponse(gift=api.GiftView.of(gift, me.id, sender))
 
 
-def catalog(call: Call, tx: ServerTransaction) -> m.GiftCatalogResponse:
+def catalog(call: Call[None, None], tx: GiftsTx) -> api.GiftCatalogResponse:
     game = load_game(tx, call.scope)
     settings = game.settings.gifting
-    return m.GiftCatalogResponse(
+    return api.GiftCatalogResponse(
         enabled=settings.enabled,
         cooldown_seconds=settings.cooldown_seconds,
         daily_send_limit=settings.daily_send_limit,
         sent_today=cmd.sent_today(tx, _me(call), call.rt.clock.now()),
         resources=[
-            m.GiftCatalogResource(
+            api.GiftCatalogResource(
                 type=res.type, key=res.key, max_amount=max_amount(res), costs_sender=res.costs_sender
             )
             for _, res in sorted(game.settings.resources.items())
@@ -80,31 +76,39 @@ def catalog(call: Call, tx: ServerTransaction) -> m.GiftCatalogResponse:
 
 
 def gift_list(
-    call: Call, tx: ServerTransaction, player: Player, *, sent: bool, pending: bool, limit: int
-) -> list[m.GiftView]:
+    call: AnyCall, tx: GiftsTx, player: Player, *, sent: bool, pending: bool, limit: int
+) -> list[api.GiftView]:
     now = call.rt.clock.now()
     rows = tx.gifts.page(player.id, sent=sent, claimable_at=now if pending else None, limit=limit)
-    return [m.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
+    return [api.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
 
 
-def inbox(call: Call, tx: ServerTransaction) -> list[m.GiftView]:
-    q: m.GiftListQuery = call.query
+def inbox(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]:
     return gift_list(
-        call, tx, _me(call), sent=False, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
+        call,
+        tx,
+        _me(call),
+        sent=False,
+        pending=call.query.pending,
+        limit=clamp(call.query.limit, 1, LIST_LIMIT_MAX),
     )
 
 
-def sent(call: Call, tx: ServerTransaction) -> list[m.GiftView]:
-    q: m.GiftListQuery = call.query
+def sent(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]:
     return gift_list(
-        call, tx, _me(call), sent=True, pending=q.pending, limit=clamp(q.limit, 1, LIST_LIMIT_MAX)
+        call,
+        tx,
+        _me(call),
+        sent=True,
+        pending=call.query.pending,
+        limit=clamp(call.query.limit, 1, LIST_LIMIT_MAX),
     )
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.GIFT_SEND, send, reads=send_reads),
-    bind(routes.GIFT_CLAIM, claim),
-    bind(routes.GIFT_CATALOG, catalog),
-    bind(routes.GIFT_INBOX, inbox),
-    bind(routes.GIFT_SENT, sent),
+    bind(api.GIFT_SEND, send, reads=send_reads),
+    bind(api.GIFT_CLAIM, claim),
+    bind(api.GIFT_CATALOG, catalog),
+    bind(api.GIFT_INBOX, inbox),
+    bind(api.GIFT_SENT, sent),
 ]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from livecore.api import models as m
-from livecore.api import routes
-from livecore.commands.players import register, set_identity
+from livecore.api import players as api
+from livecore.api.views import anonymized_view, display_view
+from livecore.commands.players import PlayersTx, register, set_identity
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.server_store import ServerTransaction
 
 
 def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
@@ -20,8 +19,10 @@ def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | Non
     return None
 
 
-def register_player(call: Call, tx: ServerTransaction) -> m.RegisterResponse:
-    body: m.RegisterRequest = call.body or m.RegisterRequest()
+def register_player(
+    call: Call[api.RegisterRequest | None, api.RegisterQuery], tx: PlayersTx
+) -> api.RegisterResponse:
+    body = call.body or api.RegisterRequest()
     result = register(
         tx,
         call.rt,
@@ -32,25 +33,26 @@ def register_player(call: Call, tx: ServerTransaction) -> m.RegisterResponse:
         country=geo_country(call.headers, call.services.config.geo_headers),
     )
     p = result.player
-    return m.RegisterResponse(
+    return api.RegisterResponse(
         player_id=p.id,
         external_player_id=p.external_id,
         player_secret=result.secret,
         country=p.country,
-        synthetic_identity=m.anonymized_view(p),
-        display_identity=m.display_view(p),
-        anonymized_identity=m.anonymized_view(p),
+        synthetic_identity=anonymized_view(p),
+        display_identity=display_view(p),
+        anonymized_identity=anonymized_view(p),
     )
 
 
-def set_own_identity(call: Call, tx: ServerTransaction) -> m.IdentityResponse:
+def set_own_identity(call: Call[api.SetIdentityRequest, None], tx: PlayersTx) -> api.IdentityResponse:
     assert call.player is not None  # player-scoped route: authenticated before the handler runs
-    body: m.SetIdentityRequest = call.body
-    player = set_identity(tx, call.rt, call.player, name=body.name, avatar=body.avatar, by_player=True)
-    return m.IdentityResponse(display_identity=m.display_view(player))
+    player = set_identity(
+        tx, call.rt, call.player, name=call.body.name, avatar=call.body.avatar, by_player=True
+    )
+    return api.IdentityResponse(display_identity=display_view(player))
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.REGISTER, register_player),
-    bind(routes.SDK_SET_IDENTITY, set_own_identity),
+    bind(api.REGISTER, register_player),
+    bind(api.SDK_SET_IDENTITY, set_own_identity),
 ]

@@ -4,46 +4,51 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import economy as api
+from livecore.api.grants import (
+    SERVER_ACK_GRANT,
+    SERVER_CREATE_GRANT,
+    CreateGrantRequest,
+    GrantResponse,
+    GrantView,
+)
 from livecore.commands.economy import server_adjust
-from livecore.commands.grants import create_grant, settle
+from livecore.commands.grants import GrantsTx, create_grant, settle
 from livecore.commands.players import get_player, load_game
 from livecore.games import ResourceType
 from livecore.grants import GrantTrigger
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.sdk.economy import items_adjusted, reject_parameters, wallet_adjusted
-from livecore_server.storage.server_store import ServerTransaction
 
 
-def create(call: Call, tx: ServerTransaction) -> m.GrantResponse:
-    body: m.CreateGrantRequest = call.body
+def create(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> GrantResponse:
     grant = create_grant(
         tx,
         call.rt,
         call.scope,
         call.external_id,
-        kind=body.kind,
-        entries=[e.to_entry() for e in body.entries],
-        expires_at=body.expires_at,
-        source_kind=body.source_kind.value,
-        source_ref_id=body.source_ref_id,
-        metadata=body.metadata,
+        kind=call.body.kind,
+        entries=[e.to_entry() for e in call.body.entries],
+        expires_at=call.body.expires_at,
+        source_kind=call.body.source_kind.value,
+        source_ref_id=call.body.source_ref_id,
+        metadata=call.body.metadata,
     )
-    return m.GrantResponse(grant=m.GrantView.of(grant))
+    return GrantResponse(grant=GrantView.of(grant))
 
 
-def ack(call: Call, tx: ServerTransaction) -> m.GrantResponse:
+def ack(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
     player = get_player(tx, call.scope, call.external_id)
     grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
-    return m.GrantResponse(grant=m.GrantView.of(grant))
+    return GrantResponse(grant=GrantView.of(grant))
 
 
-def _adjust_items(credit: bool) -> Callable[[Call, ServerTransaction], m.ItemAdjustResponse]:
-    def handler(call: Call, tx: ServerTransaction) -> m.ItemAdjustResponse:
-        body: m.AdjustItemRequest = call.body
+def _adjust_items(
+    credit: bool,
+) -> Callable[[Call[api.AdjustItemRequest, None], GrantsTx], api.ItemAdjustResponse]:
+    def handler(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
         if not credit:
-            reject_parameters(body)
+            reject_parameters(call.body)
         c = server_adjust(
             tx,
             call.rt,
@@ -52,20 +57,21 @@ def _adjust_items(credit: bool) -> Callable[[Call, ServerTransaction], m.ItemAdj
             get_player(tx, call.scope, call.external_id),
             ResourceType.ITEM,
             call.params["itemKey"],
-            body.quantity,
+            call.body.quantity,
             credit=credit,
-            note=body.reason,
-            source_ref_id=body.source_ref_id,
-            parameters=body.parameters,
+            note=call.body.reason,
+            source_ref_id=call.body.source_ref_id,
+            parameters=call.body.parameters,
         )
         return items_adjusted(c)
 
     return handler
 
 
-def _adjust_wallet(credit: bool) -> Callable[[Call, ServerTransaction], m.WalletAdjustResponse]:
-    def handler(call: Call, tx: ServerTransaction) -> m.WalletAdjustResponse:
-        body: m.AdjustWalletRequest = call.body
+def _adjust_wallet(
+    credit: bool,
+) -> Callable[[Call[api.AdjustWalletRequest, None], GrantsTx], api.WalletAdjustResponse]:
+    def handler(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.WalletAdjustResponse:
         c = server_adjust(
             tx,
             call.rt,
@@ -74,10 +80,10 @@ def _adjust_wallet(credit: bool) -> Callable[[Call, ServerTransaction], m.Wallet
             get_player(tx, call.scope, call.external_id),
             ResourceType.CURRENCY,
             call.params["economyKey"],
-            body.amount,
+            call.body.amount,
             credit=credit,
-            note=body.reason,
-            source_ref_id=body.source_ref_id,
+            note=call.body.reason,
+            source_ref_id=call.body.source_ref_id,
         )
         return wallet_adjusted(c)
 
@@ -85,10 +91,10 @@ def _adjust_wallet(credit: bool) -> Callable[[Call, ServerTransaction], m.Wallet
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.SERVER_CREATE_GRANT, create),
-    bind(routes.SERVER_ACK_GRANT, ack),
-    bind(routes.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
-    bind(routes.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
-    bind(routes.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
-    bind(routes.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
+    bind(SERVER_CREATE_GRANT, create),
+    bind(SERVER_ACK_GRANT, ack),
+    bind(api.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
+    bind(api.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
+    bind(api.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
+    bind(api.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
 ]

@@ -2,30 +2,39 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from typing import Protocol
+
+from livecore.api import gifts as api
 from livecore.commands.players import get_player, load_game
 from livecore.errors import invalid_request
 from livecore.gifts import check_history_visible
+from livecore.store import (
+    HasGames,
+    HasGifts,
+    HasPlayers,
+)
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.server_store import ServerTransaction
+
+
+class Tx(HasGames, HasPlayers, HasGifts, Protocol):
+    """The ports these handlers use."""
+
 
 LIMIT_MAX = 200
 
 
-def history(call: Call, tx: ServerTransaction) -> m.ServerGiftsResponse:
-    q: m.ServerGiftsQuery = call.query
-    if not 1 <= q.limit <= LIMIT_MAX:
+def history(call: Call[None, api.ServerGiftsQuery], tx: Tx) -> api.ServerGiftsResponse:
+    if not 1 <= call.query.limit <= LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
     check_history_visible(load_game(tx, call.scope))
     player = get_player(tx, call.scope, call.external_id, retired=True)
-    sent = q.direction is m.GiftHistoryDirection.SENT
-    rows = tx.gifts.page(player.id, sent=sent, claimable_at=None, limit=q.limit)
+    sent = call.query.direction is api.GiftHistoryDirection.SENT
+    rows = tx.gifts.page(player.id, sent=sent, claimable_at=None, limit=call.query.limit)
     now = call.rt.clock.now()
-    return m.ServerGiftsResponse(
-        direction=q.direction,
-        gifts=[m.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status_at(now)) for r in rows],
+    return api.ServerGiftsResponse(
+        direction=call.query.direction,
+        gifts=[api.GiftView.of(r.gift, player.id, r.counterparty, r.grant_status_at(now)) for r in rows],
     )
 
 
-BINDINGS: list[Binding] = [bind(routes.SERVER_GIFTS, history)]
+BINDINGS: list[Binding] = [bind(api.SERVER_GIFTS, history)]

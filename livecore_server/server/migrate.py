@@ -2,43 +2,45 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import player_tools as api
 from livecore.commands import migration as cmd
+from livecore.commands.migration import MigrationTx
 from livecore.migration import Outcome, check_batch
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.server_store import ServerTransaction
 
 
-def _outcome(o: Outcome) -> m.MigrateOutcome:
-    return m.MigrateOutcome(
+def _outcome(o: Outcome) -> api.MigrateOutcome:
+    return api.MigrateOutcome(
         applied=o.applied,
         replayed=o.replayed,
         failed=o.failed,
-        failures=[m.MigrateFailure(f.index, f.idempotency_key, f.code, f.message) for f in o.failures],
+        failures=[api.MigrateFailure(f.index, f.idempotency_key, f.code, f.message) for f in o.failures],
     )
 
 
-def players(call: Call, tx: ServerTransaction) -> m.MigrateOutcome:
-    body: m.MigratePlayersRequest = call.body
-    check_batch(body.rows)
-    return _outcome(cmd.migrate_players(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
+def players(call: Call[api.MigratePlayersRequest, None], tx: MigrationTx) -> api.MigrateOutcome:
+    check_batch(call.body.rows)
+    return _outcome(
+        cmd.migrate_players(tx, call.rt, call.scope, call.body.rows, announce=call.body.emit_webhooks)
+    )
 
 
-def wallet(call: Call, tx: ServerTransaction) -> m.MigrateOutcome:
-    body: m.MigrateWalletRequest = call.body
-    check_batch(body.rows)
-    return _outcome(cmd.migrate_wallet(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
+def wallet(call: Call[api.MigrateWalletRequest, None], tx: MigrationTx) -> api.MigrateOutcome:
+    check_batch(call.body.rows)
+    return _outcome(
+        cmd.migrate_wallet(tx, call.rt, call.scope, call.body.rows, announce=call.body.emit_webhooks)
+    )
 
 
-def inventory(call: Call, tx: ServerTransaction) -> m.MigrateOutcome:
-    body: m.MigrateInventoryRequest = call.body
-    check_batch(body.rows)
-    return _outcome(cmd.migrate_inventory(tx, call.rt, call.scope, body.rows, announce=body.emit_webhooks))
+def inventory(call: Call[api.MigrateInventoryRequest, None], tx: MigrationTx) -> api.MigrateOutcome:
+    check_batch(call.body.rows)
+    return _outcome(
+        cmd.migrate_inventory(tx, call.rt, call.scope, call.body.rows, announce=call.body.emit_webhooks)
+    )
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.MIGRATE_PLAYERS, players),
-    bind(routes.MIGRATE_WALLET, wallet),
-    bind(routes.MIGRATE_INVENTORY, inventory),
+    bind(api.MIGRATE_PLAYERS, players),
+    bind(api.MIGRATE_WALLET, wallet),
+    bind(api.MIGRATE_INVENTORY, inventory),
 ]

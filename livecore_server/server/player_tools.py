@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import player_tools as api
+from livecore.api.grants import GrantView
+from livecore.api.views import anonymized_view, display_view
 from livecore.commands import erasure, merge, moderation
 from livecore.commands.players import get_player
 from livecore.erasure import ErasureReason
@@ -11,7 +12,7 @@ from livecore.errors import invalid_request
 from livecore.games import ResourceType
 from livecore.grants import GrantStatus
 from livecore.players import Player
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.server.purchases import purchase_view
 from livecore_server.storage.server_store import ServerTransaction
 
@@ -19,37 +20,36 @@ PROFILE_LIMIT_MAX = 200
 EXPORT_LIMIT = 1_000
 
 
-def _player(call: Call, tx: ServerTransaction) -> Player:
+def _player(call: AnyCall, tx: ServerTransaction) -> Player:
     return get_player(tx, call.scope, call.external_id)
 
 
-def _record(call: Call, tx: ServerTransaction) -> Player:
+def _record(call: AnyCall, tx: ServerTransaction) -> Player:
     """Reads also show a retired (merged or erased) row by its placeholder id."""
     return get_player(tx, call.scope, call.external_id, retired=True)
 
 
-def profile(call: Call, tx: ServerTransaction) -> m.PlayerProfileResponse:
-    q: m.ProfileQuery = call.query
-    if not 1 <= q.limit <= PROFILE_LIMIT_MAX:
+def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.PlayerProfileResponse:
+    if not 1 <= call.query.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
     player = _record(call, tx)
     counts = tx.grants.counts(player.id)
-    return m.PlayerProfileResponse(
-        player=m.ProfilePlayer(
+    return api.PlayerProfileResponse(
+        player=api.ProfilePlayer(
             id=player.id,
             external_player_id=player.external_id,
             first_seen_at=player.first_seen_at,
             last_seen_at=player.last_seen_at,
             last_context_snapshot=player.context,
-            display_identity=m.display_view(player),
+            display_identity=display_view(player),
             banned=player.banned,
             debug=player.debug is not None,
             lifecycle=player.lifecycle.value,
         ),
         attempts=[],  # attempts arrive with events
-        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, q.limit)],
+        grants=[GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, call.query.limit)],
         lobbies=[],  # lobbies arrive with events
-        summary=m.ProfileSummary(
+        summary=api.ProfileSummary(
             attempt_count=0,
             attempts_completed=0,
             attempts_expired=0,
@@ -60,8 +60,8 @@ def profile(call: Call, tx: ServerTransaction) -> m.PlayerProfileResponse:
     )
 
 
-def _ban_view(p: Player) -> m.BanState:
-    return m.BanState(
+def _ban_view(p: Player) -> api.BanState:
+    return api.BanState(
         external_player_id=p.external_id,
         banned=p.ban is not None,
         reason=p.ban.reason if p.ban else None,
@@ -69,19 +69,18 @@ def _ban_view(p: Player) -> m.BanState:
     )
 
 
-def ban(call: Call, tx: ServerTransaction) -> m.BanPlayerResponse:
-    body: m.BanRequest = call.body
-    done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), body.reason)
-    return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
+def ban(call: Call[api.BanRequest, None], tx: ServerTransaction) -> api.BanPlayerResponse:
+    done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), call.body.reason)
+    return api.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
 
-def unban(call: Call, tx: ServerTransaction) -> m.BanPlayerResponse:
+def unban(call: Call[None, None], tx: ServerTransaction) -> api.BanPlayerResponse:
     done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
-    return m.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
+    return api.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
 
 
-def _debug_view(applied: bool, p: Player) -> m.DebugPlayerResponse:
-    return m.DebugPlayerResponse(
+def _debug_view(applied: bool, p: Player) -> api.DebugPlayerResponse:
+    return api.DebugPlayerResponse(
         applied=applied,
         external_player_id=p.external_id,
         debug=p.debug is not None,
@@ -90,20 +89,20 @@ def _debug_view(applied: bool, p: Player) -> m.DebugPlayerResponse:
     )
 
 
-def set_debug(call: Call, tx: ServerTransaction) -> m.DebugPlayerResponse:
-    body: m.DebugRequest = call.body or m.DebugRequest()
+def set_debug(call: Call[api.DebugRequest | None, None], tx: ServerTransaction) -> api.DebugPlayerResponse:
+    body = call.body or api.DebugRequest()
     done = moderation.set_debug(tx, call.rt, _player(call, tx), body.reason)
     return _debug_view(done.applied, done.player)
 
 
-def clear_debug(call: Call, tx: ServerTransaction) -> m.DebugPlayerResponse:
+def clear_debug(call: Call[None, None], tx: ServerTransaction) -> api.DebugPlayerResponse:
     done = moderation.clear_debug(tx, _player(call, tx))
     return _debug_view(done.applied, done.player)
 
 
-def merge_into(call: Call, tx: ServerTransaction) -> m.MergePlayerResponse:
+def merge_into(call: Call[None, None], tx: ServerTransaction) -> api.MergePlayerResponse:
     done = merge.merge(tx, call.rt, call.scope, call.params["fromExternalId"], call.params["toExternalId"])
-    return m.MergePlayerResponse(
+    return api.MergePlayerResponse(
         status=done.status.value,
         from_external_player_id=done.record.from_external_id,
         to_external_player_id=done.target.external_id,
@@ -112,26 +111,28 @@ def merge_into(call: Call, tx: ServerTransaction) -> m.MergePlayerResponse:
     )
 
 
-def delete(call: Call, tx: ServerTransaction) -> m.DeletePlayerResponse:
-    body: m.DeletePlayerRequest = call.body or m.DeletePlayerRequest()
+def delete(
+    call: Call[api.DeletePlayerRequest | None, None], tx: ServerTransaction
+) -> api.DeletePlayerResponse:
+    body = call.body or api.DeletePlayerRequest()
     done = erasure.erase(tx, call.rt, call.scope, call.external_id, ErasureReason(body.reason.value))
-    return m.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
+    return api.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
 
 
-def export(call: Call, tx: ServerTransaction) -> m.ExportPlayerResponse:
+def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerResponse:
     player = _record(call, tx)
     game_resources = tx.games.get(call.scope.game_id)
     types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}
     holdings = sorted(tx.ledger.holdings(player.id).values(), key=lambda h: h.key)
     a = player.activity
-    return m.ExportPlayerResponse(
-        player=m.ExportPlayer(
+    return api.ExportPlayerResponse(
+        player=api.ExportPlayer(
             id=player.id,
             external_player_id=player.external_id,
             first_seen_at=player.first_seen_at,
             last_seen_at=player.last_seen_at,
-            display_identity=m.display_view(player),
-            anonymized_identity=m.anonymized_view(player),
+            display_identity=display_view(player),
+            anonymized_identity=anonymized_view(player),
             country=player.country,
             context=player.context,
             registered_at=player.registered_at,
@@ -145,14 +146,14 @@ def export(call: Call, tx: ServerTransaction) -> m.ExportPlayerResponse:
             friend_code=player.friend_code,
         ),
         attempts=[],
-        grants=[m.GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, EXPORT_LIMIT)],
+        grants=[GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, EXPORT_LIMIT)],
         inventory=[
-            m.HoldingView(key=h.key, amount=h.amount, parameters=h.parameters)
+            api.HoldingView(key=h.key, amount=h.amount, parameters=h.parameters)
             for h in holdings
             if types.get(h.key) is ResourceType.ITEM
         ][:EXPORT_LIMIT],
         wallet=[
-            m.HoldingView(key=h.key, amount=h.amount)
+            api.HoldingView(key=h.key, amount=h.amount)
             for h in holdings
             if types.get(h.key) is ResourceType.CURRENCY
         ][:EXPORT_LIMIT],
@@ -162,12 +163,12 @@ def export(call: Call, tx: ServerTransaction) -> m.ExportPlayerResponse:
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.PLAYER_PROFILE, profile),
-    bind(routes.PLAYER_BAN, ban),
-    bind(routes.PLAYER_UNBAN, unban),
-    bind(routes.PLAYER_DEBUG_SET, set_debug),
-    bind(routes.PLAYER_DEBUG_CLEAR, clear_debug),
-    bind(routes.PLAYER_MERGE, merge_into),
-    bind(routes.PLAYER_DELETE, delete),
-    bind(routes.PLAYER_EXPORT, export),
+    bind(api.PLAYER_PROFILE, profile),
+    bind(api.PLAYER_BAN, ban),
+    bind(api.PLAYER_UNBAN, unban),
+    bind(api.PLAYER_DEBUG_SET, set_debug),
+    bind(api.PLAYER_DEBUG_CLEAR, clear_debug),
+    bind(api.PLAYER_MERGE, merge_into),
+    bind(api.PLAYER_DELETE, delete),
+    bind(api.PLAYER_EXPORT, export),
 ]

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
-from livecore.commands.players import get_player, set_identity
+from livecore.api import players as api
+from livecore.api.views import display_view
+from livecore.commands.players import PlayersTx, get_player, set_identity
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.storage.server_store import ServerTransaction
 
 
-def set_player_identity(call: Call, tx: ServerTransaction) -> m.IdentityResponse:
-    body: m.SetIdentityRequest = call.body
+def set_player_identity(call: Call[api.SetIdentityRequest, None], tx: PlayersTx) -> api.IdentityResponse:
     player = get_player(tx, call.scope, call.external_id)
-    player = set_identity(tx, call.rt, player, name=body.name, avatar=body.avatar, by_player=False)
-    return m.IdentityResponse(display_identity=m.display_view(player))
+    player = set_identity(tx, call.rt, player, name=call.body.name, avatar=call.body.avatar, by_player=False)
+    return api.IdentityResponse(display_identity=display_view(player))
 
 
-BINDINGS: list[Binding] = [bind(routes.SERVER_SET_IDENTITY, set_player_identity)]
+BINDINGS: list[Binding] = [bind(api.SERVER_SET_IDENTITY, set_player_identity)]

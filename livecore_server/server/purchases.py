@@ -1,14 +1,15 @@
-"""Purchases and spend (SPEC 4.3; DECISIONS 7): track (client and server), list, spend, revenue."""
+"""Purchases and spend (SPEC 4.3; DECISIONS 7): track from the studio backend, list, spend, revenue.
+The client's report (``livecore_server.sdk.purchases``) is tracked by the same :func:`track`."""
 
 from __future__ import annotations
 
 import base64
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import orjson
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import purchases as api
 from livecore.clock import from_millis, parse_ts, to_millis
 from livecore.commands import purchases as cmd
 from livecore.commands.players import get_player
@@ -21,15 +22,25 @@ from livecore.purchases import (
     check_windows,
     window_start,
 )
-from livecore_server.http.endpoint import Binding, Call, Reply, bind
-from livecore_server.storage.server_store import ServerTransaction
+from livecore.store import (
+    HasGames,
+    HasOutbox,
+    HasPlayers,
+    HasPurchases,
+)
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
+
+
+class Tx(HasGames, HasPlayers, HasPurchases, HasOutbox, Protocol):
+    """The ports these handlers use."""
+
 
 LIST_LIMIT_MAX = 200
 REVENUE_DAYS = 30
 
 
-def purchase_view(p: Purchase) -> m.PurchaseView:
-    return m.PurchaseView(
+def purchase_view(p: Purchase) -> api.PurchaseView:
+    return api.PurchaseView(
         purchase_id=p.id,
         external_player_id=p.external_player_id,
         transaction_id=p.transaction_id,
@@ -47,11 +58,12 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
     )
 
 
-def _track(
-    call: Call, tx: ServerTransaction, player: Player, request: PurchaseRequest
-) -> m.TrackPurchaseResponse | Reply:
+def track(
+    call: AnyCall, tx: Tx, player: Player, request: PurchaseRequest
+) -> api.TrackPurchaseResponse | Reply:
+    """Track ``request`` for ``player``; a repeated transaction id answers the purchase tracked first."""
     done = cmd.track(tx, call.rt, call.scope, player, request)
-    view = m.TrackPurchaseResponse(
+    view = api.TrackPurchaseResponse(
         purchase=purchase_view(done.purchase),
         lifetime_amount_minor=done.spend.lifetime_amount_minor,
         purchase_count=done.spend.purchase_count,
@@ -59,25 +71,10 @@ def _track(
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
-def sdk_track(call: Call, tx: ServerTransaction) -> m.TrackPurchaseResponse | Reply:
-    """The client's report: the same request, never verified."""
-    assert call.player is not None
-    body: m.TrackPurchaseRequest = call.body
-    request = PurchaseRequest(
-        transaction_id=body.transaction_id,
-        store=body.store,
-        product_id=body.product_id,
-        product_type=body.product_type,
-        amount_minor=body.amount_minor,
-        currency=body.currency,
-        purchased_at=body.purchased_at,
-        metadata=body.metadata,
-    )
-    return _track(call, tx, call.player, request)
-
-
-def server_track(call: Call, tx: ServerTransaction) -> m.TrackPurchaseResponse | Reply:
-    return _track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
+def server_track(
+    call: Call[api.ServerTrackPurchaseRequest, None], tx: Tx
+) -> api.TrackPurchaseResponse | Reply:
+    return track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
 
 
 def _cursor(p: Purchase) -> str:
@@ -99,57 +96,58 @@ def _limit(value: int) -> int:
     return value
 
 
-def list_purchases(call: Call, tx: ServerTransaction) -> m.PurchaseListResponse:
-    q: m.PurchaseListQuery = call.query
-    limit = _limit(q.limit)
+def list_purchases(call: Call[None, api.PurchaseListQuery], tx: Tx) -> api.PurchaseListResponse:
+    limit = _limit(call.query.limit)
     player = get_player(tx, call.scope, call.external_id, retired=True)
     # One row past the page says whether there is a next page.
-    rows = tx.purchases.page(player.id, _after(q.cursor) if q.cursor else None, limit + 1)
+    rows = tx.purchases.page(player.id, _after(call.query.cursor) if call.query.cursor else None, limit + 1)
     page = rows[:limit]
-    return m.PurchaseListResponse(
+    return api.PurchaseListResponse(
         purchases=[purchase_view(p) for p in page],
         next_cursor=_cursor(page[-1]) if len(rows) > limit else None,
     )
 
 
-def player_spend(call: Call, tx: ServerTransaction) -> m.PlayerSpendResponse:
-    q: m.SpendQuery = call.query
-    windows = check_windows(q.windows or ())
+def player_spend(call: Call[None, api.SpendQuery], tx: Tx) -> api.PlayerSpendResponse:
+    windows = check_windows(call.query.windows or ())
     player = get_player(tx, call.scope, call.external_id, retired=True)
     spend = tx.purchases.player_spend(player.id, call.rt.clock.now(), windows)
-    return m.PlayerSpendResponse(
+    return api.PlayerSpendResponse(
         external_player_id=player.external_id,
         lifetime_amount_minor=spend.lifetime_amount_minor,
         purchase_count=spend.purchase_count,
         first_purchase_at=spend.first_purchase_at,
         last_purchase_at=spend.last_purchase_at,
-        windows=[m.SpendWindow(w.days, w.amount_minor, w.purchase_count) for w in spend.windows],
+        windows=[api.SpendWindow(w.days, w.amount_minor, w.purchase_count) for w in spend.windows],
         debug=player.debug is not None,
     )
 
 
-def spend_players(call: Call, tx: ServerTransaction) -> m.SpendQueryResponse:
-    q: m.SpendPlayersQuery = call.query
-    limit = _limit(q.limit)
-    if q.offset < 0:
+def spend_players(call: Call[None, api.SpendPlayersQuery], tx: Tx) -> api.SpendQueryResponse:
+    limit = _limit(call.query.limit)
+    if call.query.offset < 0:
         raise invalid_request("offset must be 0 or more.", {"offset": "negative"})
-    if q.min_amount_minor < 0:
+    if call.query.min_amount_minor < 0:
         raise invalid_request("minAmountMinor must be 0 or more.", {"minAmountMinor": "negative"})
-    if q.window_days is not None:
-        check_windows((q.window_days,))
-    since = window_start(call.rt.clock.now(), q.window_days) if q.window_days is not None else None
-    found = tx.purchases.spenders(
-        call.scope.game_id, call.scope.env, q.min_amount_minor, since, limit, q.offset
+    if call.query.window_days is not None:
+        check_windows((call.query.window_days,))
+    since = (
+        window_start(call.rt.clock.now(), call.query.window_days)
+        if call.query.window_days is not None
+        else None
     )
-    return m.SpendQueryResponse(
+    found = tx.purchases.spenders(
+        call.scope.game_id, call.scope.env, call.query.min_amount_minor, since, limit, call.query.offset
+    )
+    return api.SpendQueryResponse(
         players=[
-            m.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
+            api.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
             for s in found
         ],
-        min_amount_minor=q.min_amount_minor,
-        window_days=q.window_days,
+        min_amount_minor=call.query.min_amount_minor,
+        window_days=call.query.window_days,
         limit=limit,
-        offset=q.offset,
+        offset=call.query.offset,
     )
 
 
@@ -166,12 +164,15 @@ def _bound(text: str, name: str, *, end: bool) -> datetime:
         ) from None
 
 
-def revenue(call: Call, tx: ServerTransaction) -> m.RevenueSummaryResponse:
-    q: m.RevenueQuery = call.query
+def revenue(call: Call[None, api.RevenueQuery], tx: Tx) -> api.RevenueSummaryResponse:
     now = call.rt.clock.now()
     try:
-        end = _bound(q.to, "to", end=True) if q.to else now
-        start = _bound(q.from_, "from", end=False) if q.from_ else end - timedelta(days=REVENUE_DAYS)
+        end = _bound(call.query.to, "to", end=True) if call.query.to else now
+        start = (
+            _bound(call.query.from_, "from", end=False)
+            if call.query.from_
+            else end - timedelta(days=REVENUE_DAYS)
+        )
     except OverflowError:  # a date at the end of the calendar
         raise invalid_request(
             "from and to must be dates this side of year 9999.", {"to": "out of range"}
@@ -181,7 +182,7 @@ def revenue(call: Call, tx: ServerTransaction) -> m.RevenueSummaryResponse:
     if end - start > timedelta(days=MAX_WINDOW_DAYS):
         raise invalid_request(f"At most {MAX_WINDOW_DAYS} days per summary.", {"from": "range too long"})
     summary = tx.purchases.revenue(call.scope.game_id, call.scope.env, start, end)
-    return m.RevenueSummaryResponse(
+    return api.RevenueSummaryResponse(
         from_=start,
         to=end,
         gross_amount_minor=summary.gross_amount_minor,
@@ -189,17 +190,18 @@ def revenue(call: Call, tx: ServerTransaction) -> m.RevenueSummaryResponse:
         paying_players=summary.paying_players,
         arppu_minor=summary.arppu_minor,
         per_product=[
-            m.ProductRevenue(p.product_id, p.amount_minor, p.purchase_count) for p in summary.per_product
+            api.ProductRevenue(p.product_id, p.amount_minor, p.purchase_count) for p in summary.per_product
         ],
-        per_day=[m.DayRevenue(d.day.isoformat(), d.amount_minor, d.purchase_count) for d in summary.per_day],
+        per_day=[
+            api.DayRevenue(d.day.isoformat(), d.amount_minor, d.purchase_count) for d in summary.per_day
+        ],
     )
 
 
 BINDINGS: list[Binding] = [
-    bind(routes.SDK_TRACK_PURCHASE, sdk_track),
-    bind(routes.SERVER_TRACK_PURCHASE, server_track),
-    bind(routes.SERVER_PURCHASES, list_purchases),
-    bind(routes.PLAYER_SPEND, player_spend),
-    bind(routes.SPEND_PLAYERS, spend_players),
-    bind(routes.SPEND_SUMMARY, revenue),
+    bind(api.SERVER_TRACK_PURCHASE, server_track),
+    bind(api.SERVER_PURCHASES, list_purchases),
+    bind(api.PLAYER_SPEND, player_spend),
+    bind(api.SPEND_PLAYERS, spend_players),
+    bind(api.SPEND_SUMMARY, revenue),
 ]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from livecore.api import models as m
-from livecore.api import routes
+from livecore.api import system as api
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore_server.http.endpoint import Binding, Call, bind_direct
 
 
-async def ping(call: Call) -> m.ServerPingResponse:
-    return m.ServerPingResponse(
+async def ping(call: Call[None, None]) -> api.ServerPingResponse:
+    return api.ServerPingResponse(
         ok=True,
         studio_id=call.scope.studio_id,
         game_id=call.scope.game_id,
@@ -19,17 +18,16 @@ async def ping(call: Call) -> m.ServerPingResponse:
     )
 
 
-async def advance_clock(call: Call) -> m.ClockAdvanceResponse:
+async def advance_clock(call: Call[api.ClockAdvanceRequest, None]) -> api.ClockAdvanceResponse:
     if not call.services.manual_clock:
         raise LivecoreError(ErrorCode.NOT_FOUND, "The clock is not manual (serve --clock manual).")
-    body: m.ClockAdvanceRequest = call.body
-    if not body.seconds > 0:
+    if not call.body.seconds > 0:
         raise invalid_request("seconds must be greater than 0.", {"seconds": "must be greater than 0"})
-    now = await call.services.scheduler.advance(body.seconds)
-    return m.ClockAdvanceResponse(now=now)
+    now = await call.services.scheduler.advance(call.body.seconds)
+    return api.ClockAdvanceResponse(now=now)
 
 
 BINDINGS: list[Binding] = [
-    bind_direct(routes.PING, ping),
-    bind_direct(routes.CLOCK_ADVANCE, advance_clock),
+    bind_direct(api.PING, ping),
+    bind_direct(api.CLOCK_ADVANCE, advance_clock),
 ]

@@ -12,14 +12,8 @@ import httpx
 import pytest
 import respx
 
-from livecore.api.models import (
-    CurrencyBalance,
-    GrantSourceKind,
-    ItemAdjustResponse,
-    ItemHolding,
-    RewardEntry,
-    WalletAdjustResponse,
-)
+from livecore.api.economy import CurrencyBalance, ItemAdjustResponse, ItemHolding, WalletAdjustResponse
+from livecore.api.grants import GrantSourceKind, RewardEntry
 from livecore.games import ResourceType
 from livecore.grants import AckedBy, GrantKind, GrantStatus
 from livecore_client import (

@@ -16,7 +16,8 @@ import attrs
 import httpx
 import pytest
 
-from livecore.api.models import CurrencyBalance, GrantSourceKind, ItemHolding, RewardEntry
+from livecore.api.economy import CurrencyBalance, ItemHolding
+from livecore.api.grants import GrantSourceKind, RewardEntry
 from livecore.games import ResourceType
 from livecore.grants import AckedBy, GrantKind, GrantStatus
 from livecore_client import (

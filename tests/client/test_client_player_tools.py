@@ -18,8 +18,30 @@ import pytest
 import respx
 
 import livecore_client
-from livecore.api import routes
+from livecore.api import player_tools, purchases
 from livecore.api.convert import camel
+from livecore.api.player_tools import (
+    MIGRATE_INVENTORY,
+    MIGRATE_PLAYERS,
+    MIGRATE_WALLET,
+    PLAYER_BAN,
+    PLAYER_DEBUG_CLEAR,
+    PLAYER_DEBUG_SET,
+    PLAYER_DELETE,
+    PLAYER_EXPORT,
+    PLAYER_MERGE,
+    PLAYER_PROFILE,
+    PLAYER_UNBAN,
+)
+from livecore.api.purchases import (
+    PLAYER_SPEND,
+    SDK_TRACK_PURCHASE,
+    SERVER_PURCHASES,
+    SERVER_TRACK_PURCHASE,
+    SPEND_PLAYERS,
+    SPEND_SUMMARY,
+)
+from livecore.api.route import Idempotency, Route
 from livecore.clock import ManualClock
 from livecore.commands import Runtime, moderation
 from livecore.commands import erasure as erasure_commands
@@ -908,20 +930,20 @@ SERVER_METHODS = [
 def test_every_player_tool_route_has_a_client_method() -> None:
     srv = ServerClient("sk_test", base_url=BASE)
     sdk = SdkClient("ck_test", base_url=BASE)
-    builders: dict[routes.Route, Any] = {
-        routes.PLAYER_PROFILE: srv._player_profile("p"),
-        routes.PLAYER_BAN: srv._ban_player("p", reason="r"),
-        routes.PLAYER_UNBAN: srv._unban_player("p"),
-        routes.PLAYER_MERGE: srv._merge_players("a", "b"),
-        routes.PLAYER_DEBUG_SET: srv._flag_debug("p"),
-        routes.PLAYER_DEBUG_CLEAR: srv._unflag_debug("p"),
-        routes.PLAYER_DELETE: srv._delete_player("p"),
-        routes.PLAYER_EXPORT: srv._export_player("p"),
-        routes.MIGRATE_PLAYERS: srv._migrate_players([]),
-        routes.MIGRATE_WALLET: srv._migrate_wallet([]),
-        routes.MIGRATE_INVENTORY: srv._migrate_inventory([]),
-        routes.SDK_TRACK_PURCHASE: _sdk_track_call(sdk),
-        routes.SERVER_TRACK_PURCHASE: srv._track_purchase(
+    builders: dict[Route, Any] = {
+        PLAYER_PROFILE: srv._player_profile("p"),
+        PLAYER_BAN: srv._ban_player("p", reason="r"),
+        PLAYER_UNBAN: srv._unban_player("p"),
+        PLAYER_MERGE: srv._merge_players("a", "b"),
+        PLAYER_DEBUG_SET: srv._flag_debug("p"),
+        PLAYER_DEBUG_CLEAR: srv._unflag_debug("p"),
+        PLAYER_DELETE: srv._delete_player("p"),
+        PLAYER_EXPORT: srv._export_player("p"),
+        MIGRATE_PLAYERS: srv._migrate_players([]),
+        MIGRATE_WALLET: srv._migrate_wallet([]),
+        MIGRATE_INVENTORY: srv._migrate_inventory([]),
+        SDK_TRACK_PURCHASE: _sdk_track_call(sdk),
+        SERVER_TRACK_PURCHASE: srv._track_purchase(
             "p",
             transaction_id="t",
             store="s",
@@ -930,16 +952,16 @@ def test_every_player_tool_route_has_a_client_method() -> None:
             amount_minor=1,
             currency="USD",
         ),
-        routes.SERVER_PURCHASES: srv._purchases("p"),
-        routes.PLAYER_SPEND: srv._player_spend("p"),
-        routes.SPEND_PLAYERS: srv._spend_players(),
-        routes.SPEND_SUMMARY: srv._revenue_summary(),
+        SERVER_PURCHASES: srv._purchases("p"),
+        PLAYER_SPEND: srv._player_spend("p"),
+        SPEND_PLAYERS: srv._spend_players(),
+        SPEND_SUMMARY: srv._revenue_summary(),
     }
-    assert set(builders) == set(routes.PLAYER_TOOL_ROUTES)
+    assert set(builders) == {*player_tools.ROUTES, *purchases.ROUTES}
     for route, call in builders.items():
         assert call.route is route
         # Writes are always keyed: every one of these routes requires or accepts a key.
-        assert (route.idempotency is routes.Idempotency.NONE) == (not route.is_write), route.name
+        assert (route.idempotency is Idempotency.NONE) == (not route.is_write), route.name
     srv.close()
     sdk.close()
 

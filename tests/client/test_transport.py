@@ -11,9 +11,27 @@ import httpx
 import pytest
 
 import livecore
-from livecore.api import models as m
-from livecore.api import routes
-from livecore.api.routes import Idempotency, Route, Surface
+from livecore.api.players import (
+    REGISTER,
+    SDK_SET_IDENTITY,
+    SERVER_SET_IDENTITY,
+    IdentityResponse,
+    RegisterQuery,
+    RegisterRequest,
+    RegisterResponse,
+    SetIdentityRequest,
+)
+from livecore.api.route import Idempotency, Route, Surface
+from livecore.api.system import (
+    CLOCK_ADVANCE,
+    HEALTH,
+    PING,
+    ClockAdvanceRequest,
+    ClockAdvanceResponse,
+    HealthResponse,
+    ServerPingResponse,
+)
+from livecore.api.views import IdentityView
 from livecore_client import errors
 from livecore_client._transport import (
     Call,
@@ -53,11 +71,11 @@ def body(data: Any) -> bytes:
 
 def test_register_request_shape() -> None:
     call = Call(
-        routes.REGISTER,
-        m.RegisterResponse,
+        REGISTER,
+        RegisterResponse,
         path={"externalId": "p1"},
-        query=m.RegisterQuery(force=True),
-        body=m.RegisterRequest(player_context={"country": "FR"}),
+        query=RegisterQuery(force=True),
+        body=RegisterRequest(player_context={"country": "FR"}),
     )
     request = build_request(call, api_key="ck_test", new_key=fixed_key)
     assert request.method == "POST"
@@ -76,7 +94,7 @@ def test_register_request_shape() -> None:
 
 
 def test_optional_body_left_out() -> None:
-    call = Call(routes.REGISTER, m.RegisterResponse, path={"externalId": "p1"})
+    call = Call(REGISTER, RegisterResponse, path={"externalId": "p1"})
     request = build_request(call, api_key="ck")
     assert request.content is None
     assert "Content-Type" not in request.headers
@@ -84,7 +102,7 @@ def test_optional_body_left_out() -> None:
 
 
 def test_generated_key_is_16_random_bytes_in_hex() -> None:
-    call = Call(routes.REGISTER, m.RegisterResponse, path={"externalId": "p1"})
+    call = Call(REGISTER, RegisterResponse, path={"externalId": "p1"})
     first = build_request(call, api_key="ck").idempotency_key
     second = build_request(call, api_key="ck").idempotency_key
     assert first is not None
@@ -94,22 +112,22 @@ def test_generated_key_is_16_random_bytes_in_hex() -> None:
 
 
 def test_path_parameters_are_escaped_within_their_segment() -> None:
-    call = Call(routes.REGISTER, m.RegisterResponse, path={"externalId": "a/b c?"})
+    call = Call(REGISTER, RegisterResponse, path={"externalId": "a/b c?"})
     assert build_request(call, api_key="ck").path == "/sdk/v1/players/a%2Fb%20c%3F/register"
 
 
 @pytest.mark.parametrize("path", [{}, {"externalId": ""}, {"externalId": "p1", "other": "x"}])
 def test_bad_path_parameters_refused(path: dict[str, str]) -> None:
     with pytest.raises(ValueError, match="path parameter"):
-        build_request(Call(routes.REGISTER, m.RegisterResponse, path=path), api_key="ck")
+        build_request(Call(REGISTER, RegisterResponse, path=path), api_key="ck")
 
 
 def test_player_route_sends_the_secret() -> None:
     call = Call(
-        routes.SDK_SET_IDENTITY,
-        m.IdentityResponse,
+        SDK_SET_IDENTITY,
+        IdentityResponse,
         path={"externalId": "p1"},
-        body=m.SetIdentityRequest(name="Otter"),
+        body=SetIdentityRequest(name="Otter"),
         player_secret="sec",
     )
     request = build_request(call, api_key="ck", new_key=fixed_key)
@@ -121,10 +139,10 @@ def test_player_route_sends_the_secret() -> None:
 
 def test_player_route_without_secret_fails_before_sending() -> None:
     call = Call(
-        routes.SDK_SET_IDENTITY,
-        m.IdentityResponse,
+        SDK_SET_IDENTITY,
+        IdentityResponse,
         path={"externalId": "p1"},
-        body=m.SetIdentityRequest(name="Otter"),
+        body=SetIdentityRequest(name="Otter"),
     )
     with pytest.raises(ValueError, match="player's secret"):
         build_request(call, api_key="ck")
@@ -132,10 +150,10 @@ def test_player_route_without_secret_fails_before_sending() -> None:
 
 def test_key_route_never_sends_a_player_secret() -> None:
     call = Call(
-        routes.SERVER_SET_IDENTITY,
-        m.IdentityResponse,
+        SERVER_SET_IDENTITY,
+        IdentityResponse,
         path={"externalId": "p1"},
-        body=m.SetIdentityRequest(name="Otter"),
+        body=SetIdentityRequest(name="Otter"),
         player_secret="sec",
     )
     request = build_request(call, api_key="sk")
@@ -145,10 +163,10 @@ def test_key_route_never_sends_a_player_secret() -> None:
 
 def test_required_idempotency_always_keyed_and_caller_key_kept() -> None:
     call = Call(
-        routes.SERVER_SET_IDENTITY,
-        m.IdentityResponse,
+        SERVER_SET_IDENTITY,
+        IdentityResponse,
         path={"externalId": "p1"},
-        body=m.SetIdentityRequest(name="Otter"),
+        body=SetIdentityRequest(name="Otter"),
     )
     assert build_request(call, api_key="sk", new_key=fixed_key).headers["Idempotency-Key"] == KEY
     mine = attrs.evolve(call, idempotency_key="mine")
@@ -156,41 +174,41 @@ def test_required_idempotency_always_keyed_and_caller_key_kept() -> None:
 
 
 def test_public_route_sends_no_credentials() -> None:
-    request = build_request(Call(routes.HEALTH, m.HealthResponse), api_key="sk")
+    request = build_request(Call(HEALTH, HealthResponse), api_key="sk")
     assert request.path == "/admin/v1/health"
     assert "Authorization" not in request.headers
     assert request.headers["X-Svc-SDK"].startswith("livecore-python/")
 
 
 def test_unkeyed_write_is_not_retry_safe() -> None:
-    call = Call(routes.CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=5))
+    call = Call(CLOCK_ADVANCE, ClockAdvanceResponse, body=ClockAdvanceRequest(seconds=5))
     request = build_request(call, api_key="sk")
     assert "Idempotency-Key" not in request.headers
     assert not request.retry_safe
     assert json.loads(request.content or b"") == {"seconds": 5.0}
-    assert build_request(Call(routes.PING, m.ServerPingResponse), api_key="sk").retry_safe
+    assert build_request(Call(PING, ServerPingResponse), api_key="sk").retry_safe
 
 
 def test_key_refused_on_a_route_without_idempotency() -> None:
-    call = Call(routes.PING, m.ServerPingResponse, idempotency_key="k")
+    call = Call(PING, ServerPingResponse, idempotency_key="k")
     with pytest.raises(ValueError, match="does not take an idempotency key"):
         build_request(call, api_key="sk")
 
 
 def test_call_refuses_a_response_type_the_route_does_not_answer() -> None:
     with pytest.raises(TypeError, match="answers ServerPingResponse"):
-        Call(routes.PING, m.HealthResponse)
+        Call(PING, HealthResponse)
 
 
 def test_wrong_body_model_refused() -> None:
-    call = Call(routes.CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.SetIdentityRequest(name="x"))
+    call = Call(CLOCK_ADVANCE, ClockAdvanceResponse, body=SetIdentityRequest(name="x"))
     with pytest.raises(TypeError, match="does not take a SetIdentityRequest body"):
         build_request(call, api_key="sk")
 
 
 def test_missing_required_body_refused() -> None:
     with pytest.raises(ValueError, match="needs a ClockAdvanceRequest body"):
-        build_request(Call(routes.CLOCK_ADVANCE, m.ClockAdvanceResponse), api_key="sk")
+        build_request(Call(CLOCK_ADVANCE, ClockAdvanceResponse), api_key="sk")
 
 
 # A route whose SPEC names an ``idempotencyKey`` body field; none of the routes shipped so far does.
@@ -207,7 +225,7 @@ BODY_KEYED = Route(
     path="/grants",
     summary="test route",
     request=_GrantRequest,
-    response=m.ServerPingResponse,
+    response=ServerPingResponse,
     idempotency=Idempotency.REQUIRED,
     body_idempotency_field=True,
 )
@@ -215,14 +233,14 @@ BODY_KEYED = Route(
 
 def test_body_idempotency_field_carries_the_same_key_as_the_header() -> None:
     request = build_request(
-        Call(BODY_KEYED, m.ServerPingResponse, body=_GrantRequest(amount=3)), api_key="sk", new_key=fixed_key
+        Call(BODY_KEYED, ServerPingResponse, body=_GrantRequest(amount=3)), api_key="sk", new_key=fixed_key
     )
     assert json.loads(request.content or b"") == {"amount": 3, "idempotencyKey": KEY}
     assert request.headers["Idempotency-Key"] == KEY
 
 
 def test_body_idempotency_key_from_the_model_is_used_for_both() -> None:
-    call = Call(BODY_KEYED, m.ServerPingResponse, body=_GrantRequest(amount=3, idempotency_key="row-7"))
+    call = Call(BODY_KEYED, ServerPingResponse, body=_GrantRequest(amount=3, idempotency_key="row-7"))
     request = build_request(call, api_key="sk", new_key=fixed_key)
     assert json.loads(request.content or b"")["idempotencyKey"] == "row-7"
     assert request.headers["Idempotency-Key"] == "row-7"
@@ -231,7 +249,7 @@ def test_body_idempotency_key_from_the_model_is_used_for_both() -> None:
 def test_disagreeing_body_and_argument_keys_refused() -> None:
     call = Call(
         BODY_KEYED,
-        m.ServerPingResponse,
+        ServerPingResponse,
         body=_GrantRequest(amount=3, idempotency_key="row-7"),
         idempotency_key="other",
     )
@@ -245,10 +263,10 @@ def test_disagreeing_body_and_argument_keys_refused() -> None:
 def test_parse_success_tolerates_unknown_fields() -> None:
     data = register_data(newField=1)
     data["displayIdentity"] = {**data["displayIdentity"], "frame": "gold"}
-    result = parse_response(m.RegisterResponse, 201, {}, body({"data": data, "meta": {}}))
-    assert isinstance(result, m.RegisterResponse)
+    result = parse_response(RegisterResponse, 201, {}, body({"data": data, "meta": {}}))
+    assert isinstance(result, RegisterResponse)
     assert result.player_secret == "sec"
-    assert result.display_identity == m.IdentityView(name="Brave Otter", avatar=None, country="FR")
+    assert result.display_identity == IdentityView(name="Brave Otter", avatar=None, country="FR")
 
 
 @pytest.mark.parametrize(
@@ -258,7 +276,7 @@ def test_parse_success_tolerates_unknown_fields() -> None:
 )
 def test_parse_malformed_success_raises_validation_error(content: bytes) -> None:
     with pytest.raises(errors.APIResponseValidationError) as info:
-        parse_response(m.RegisterResponse, 200, {"X-Request-Id": "r1"}, content)
+        parse_response(RegisterResponse, 200, {"X-Request-Id": "r1"}, content)
     assert info.value.status == 200
 
 
@@ -293,7 +311,7 @@ def test_error_class_by_code_then_status(status: int, code: str, cls: type[error
     headers = {"X-Request-Id": "req_1", "RateLimit-Remaining": "0"}
     envelope = {"error": {"code": code, "message": "nope", "details": {"fields": {"name": "is required"}}}}
     with pytest.raises(errors.LivecoreAPIError) as info:
-        parse_response(m.ServerPingResponse, status, headers, body(envelope))
+        parse_response(ServerPingResponse, status, headers, body(envelope))
     error = info.value
     assert type(error) is cls
     assert (error.status, error.code, error.message) == (status, code, "nope")
@@ -316,7 +334,7 @@ def test_code_subclasses_catchable_by_their_status_class() -> None:
 
 def test_error_without_envelope_keeps_the_body_text() -> None:
     with pytest.raises(errors.InternalServerError) as info:
-        parse_response(m.ServerPingResponse, 502, {}, b"<html>Bad Gateway</html>")
+        parse_response(ServerPingResponse, 502, {}, b"<html>Bad Gateway</html>")
     assert info.value.code is None
     assert info.value.details is None
     assert info.value.request_id is None
@@ -326,7 +344,7 @@ def test_error_without_envelope_keeps_the_body_text() -> None:
 def test_unknown_status_without_class_is_the_base_error() -> None:
     envelope = {"error": {"code": "teapot", "message": "short and stout"}}
     with pytest.raises(errors.LivecoreAPIError) as info:
-        parse_response(m.ServerPingResponse, 418, {}, body(envelope))
+        parse_response(ServerPingResponse, 418, {}, body(envelope))
     assert type(info.value) is errors.LivecoreAPIError
     assert info.value.details is None
 
@@ -335,7 +353,7 @@ def test_a_2xx_error_envelope_raises() -> None:
     """SPEC 7: the 202 ``lobby_forming`` answer is an error envelope, not data."""
     envelope = {"error": {"code": "lobby_forming", "message": "wait", "details": {"size": 2}}}
     with pytest.raises(errors.LivecoreAPIError) as info:
-        parse_response(m.ServerPingResponse, 202, {}, body(envelope))
+        parse_response(ServerPingResponse, 202, {}, body(envelope))
     assert (info.value.status, info.value.code) == (202, "lobby_forming")
 
 
@@ -343,7 +361,7 @@ def test_a_2xx_error_envelope_raises() -> None:
 def test_rate_limit_error_retry_after(header: str, expected: float | None) -> None:
     envelope = {"error": {"code": "rate_limited", "message": "slow down"}}
     with pytest.raises(errors.RateLimitError) as info:
-        parse_response(m.ServerPingResponse, 429, {"retry-after": header}, body(envelope))
+        parse_response(ServerPingResponse, 429, {"retry-after": header}, body(envelope))
     assert info.value.retry_after == expected
 
 

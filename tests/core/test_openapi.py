@@ -13,11 +13,13 @@ import attrs
 import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
-from livecore.api import models as m
 from livecore.api import routes as r
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.openapi import PUBLIC_SURFACES, build_document, build_documents
-from livecore.api.routes import Auth, Deprecation, Idempotency, Route, Surface
+from livecore.api.players import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
+from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
+from livecore.api.system import CLOCK_ADVANCE, PING
+from livecore.api.views import ErrorEnvelope
 from livecore.errors import ErrorCode
 
 VERSION = "9.9.9"
@@ -248,10 +250,10 @@ def test_every_route_of_the_surface_appears_with_method_and_status(surface: Surf
 def test_current_routes_are_documented() -> None:
     docs = build_documents(version=VERSION)
     sdk, server = docs[Surface.SDK], docs[Surface.SERVER]
-    assert _op(sdk, r.REGISTER)["responses"]["201"]
+    assert _op(sdk, REGISTER)["responses"]["201"]
     assert "/sdk/v1/players/{externalId}/register" in sdk["paths"]
-    assert _op(server, r.PING)["operationId"] == "ping"
-    assert _op(server, r.SERVER_SET_IDENTITY)["operationId"] == "server.players.set_identity"
+    assert _op(server, PING)["operationId"] == "ping"
+    assert _op(server, SERVER_SET_IDENTITY)["operationId"] == "server.players.set_identity"
 
 
 def test_admin_routes_are_left_out() -> None:
@@ -447,7 +449,7 @@ def test_path_and_query_parameters() -> None:
     assert by_name["limit"]["schema"] == {"type": "integer", "default": 20}
     assert by_name["pending"]["schema"] == {"type": "boolean", "default": False}
     assert by_name["color"]["schema"] == {"type": "string", "enum": ["red", "blue"]}
-    register = {p.get("name"): p for p in _op(_doc(Surface.SDK), r.REGISTER)["parameters"]}
+    register = {p.get("name"): p for p in _op(_doc(Surface.SDK), REGISTER)["parameters"]}
     assert register["force"]["in"] == "query"
     assert register["force"]["schema"] == {"type": "boolean", "default": False}
 
@@ -463,13 +465,13 @@ def test_every_operation_takes_the_sdk_header(surface: Surface, doc: dict[str, A
 
 def test_request_body_required_unless_optional() -> None:
     doc = _doc(Surface.SDK, WIDGET_CREATE)
-    assert _op(doc, r.REGISTER)["requestBody"]["required"] is False
+    assert _op(doc, REGISTER)["requestBody"]["required"] is False
     body = _op(doc, WIDGET_CREATE)["requestBody"]
     assert body == {
         "required": True,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WidgetRequest"}}},
     }
-    assert "requestBody" not in _op(build_document(Surface.SERVER, version=VERSION), r.PING)
+    assert "requestBody" not in _op(build_document(Surface.SERVER, version=VERSION), PING)
 
 
 def test_security_by_auth() -> None:
@@ -483,13 +485,13 @@ def test_security_by_auth() -> None:
     assert schemes["playerSecret"]["type"] == "apiKey"
     assert schemes["playerSecret"]["in"] == "header"
     assert schemes["playerSecret"]["name"] == "X-Player-Secret"
-    for route in (r.SDK_SET_IDENTITY, WIDGET_CREATE):
+    for route in (SDK_SET_IDENTITY, WIDGET_CREATE):
         assert _op(sdk, route)["security"] == [{"apiKey": [], "playerSecret": []}]  # both, in one requirement
         assert "player_secret_invalid" in _op(sdk, route)["responses"]["401"]["x-error-codes"]
-    assert _op(sdk, r.REGISTER)["security"] == [{"apiKey": []}]
-    assert "player_secret_invalid" not in _op(sdk, r.REGISTER)["responses"]["401"]["x-error-codes"]
+    assert _op(sdk, REGISTER)["security"] == [{"apiKey": []}]
+    assert "player_secret_invalid" not in _op(sdk, REGISTER)["responses"]["401"]["x-error-codes"]
     server = build_document(Surface.SERVER, version=VERSION)
-    assert _op(server, r.PING)["security"] == [{"apiKey": []}]
+    assert _op(server, PING)["security"] == [{"apiKey": []}]
     public = _op(sdk, PUBLIC_READ)
     assert public["security"] == []
     assert "401" not in public["responses"]
@@ -512,7 +514,7 @@ def test_error_responses() -> None:
     assert responses["202"]["x-error-codes"] == ["lobby_forming"]
     assert "`gift_expired`" in responses["410"]["description"]
     # A read has no idempotency, hence no 409 unless it declares one.
-    ping = _op(build_document(Surface.SERVER, version=VERSION), r.PING)["responses"]
+    ping = _op(build_document(Surface.SERVER, version=VERSION), PING)["responses"]
     assert set(ping) == {"200", "400", "401", "403", "404", "429"}
 
 
@@ -552,11 +554,11 @@ def test_idempotency_parameters_and_replay() -> None:
                 return bool(param["required"])
         return None
 
-    assert key_required(server, r.SERVER_SET_IDENTITY) is True
+    assert key_required(server, SERVER_SET_IDENTITY) is True
     assert key_required(server, KITCHEN_PUT) is False  # the body field idempotencyKey may carry it instead
-    assert key_required(sdk, r.SDK_SET_IDENTITY) is False
-    assert key_required(server, r.PING) is None
-    assert key_required(server, r.CLOCK_ADVANCE) is None
+    assert key_required(sdk, SDK_SET_IDENTITY) is False
+    assert key_required(server, PING) is None
+    assert key_required(server, CLOCK_ADVANCE) is None
 
     created = _op(sdk, WIDGET_CREATE)["responses"]
     assert created["201"]["headers"]["Idempotent-Replay"] == {
@@ -566,9 +568,9 @@ def test_idempotency_parameters_and_replay() -> None:
     assert created["200"]["headers"]["Idempotent-Replay"] == created["201"]["headers"]["Idempotent-Replay"]
     assert created["200"]["content"] == created["201"]["content"]
     assert "Idempotent-Replay" not in created["400"]["headers"]
-    identity = _op(server, r.SERVER_SET_IDENTITY)["responses"]
+    identity = _op(server, SERVER_SET_IDENTITY)["responses"]
     assert "Idempotent-Replay" in identity["200"]["headers"]
-    assert "Idempotent-Replay" not in _op(server, r.PING)["responses"]["200"]["headers"]
+    assert "Idempotent-Replay" not in _op(server, PING)["responses"]["200"]["headers"]
 
 
 def test_deprecated_route() -> None:
@@ -595,9 +597,9 @@ def test_deprecated_route() -> None:
 
 def test_test_only_route_is_marked() -> None:
     doc = build_document(Surface.SERVER, version=VERSION)
-    assert _op(doc, r.CLOCK_ADVANCE)["x-test-only"] is True
-    assert "x-test-only" not in _op(doc, r.PING)
-    assert "403" in _op(doc, r.CLOCK_ADVANCE)["responses"]
+    assert _op(doc, CLOCK_ADVANCE)["x-test-only"] is True
+    assert "x-test-only" not in _op(doc, PING)
+    assert "403" in _op(doc, CLOCK_ADVANCE)["responses"]
 
 
 @pytest.mark.parametrize(("surface", "doc"), ALL_DOCS, ids=DOC_IDS)
@@ -663,4 +665,4 @@ def test_a_type_without_json_schema_is_refused() -> None:
 
 
 def test_models_module_error_envelope_is_the_one_used() -> None:
-    assert m.ErrorEnvelope.__name__ in build_document(Surface.SDK, version=VERSION)["components"]["schemas"]
+    assert ErrorEnvelope.__name__ in build_document(Surface.SDK, version=VERSION)["components"]["schemas"]

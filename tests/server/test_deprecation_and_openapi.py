@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from openapi_spec_validator import validate
 
-from livecore.api.routes import Deprecation, Route, Surface
+from livecore.api.route import Deprecation, Route, Surface
 from livecore_server.http.endpoint import Binding, Call, bind_direct
 from tests.conftest import World
 

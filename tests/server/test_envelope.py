@@ -123,7 +123,7 @@ async def test_bad_query_value_is_400(world: World) -> None:
 async def test_internal_errors_are_500_envelope_without_internals(world: World) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from livecore.api.routes import Route, Surface
+    from livecore.api.route import Route, Surface
     from livecore_server.app import create_app
     from livecore_server.http.endpoint import bind_direct
 

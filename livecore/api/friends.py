@@ -1,0 +1,378 @@
+"""Friends and presence: friend codes, search, requests, the friend list, suggestions, blocks and the
+presence heartbeat."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.api.convert import OMIT_IF_NONE
+from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
+from livecore.api.views import Counterparty, Direction, IdentityView
+from livecore.errors import ErrorCode
+
+
+@attrs.frozen
+class ProgressionQuery:
+    """``progression``: up to 8 economy keys, comma-separated or repeated (DECISIONS 2)."""
+
+    progression: list[str] | None = None
+
+
+@attrs.frozen
+class SuggestionsQuery:
+    limit: int = 5
+    progression: list[str] | None = None
+
+
+@attrs.frozen
+class SearchQuery:
+    q: str
+    limit: int = 20
+    progression: list[str] | None = None
+
+
+@attrs.frozen
+class FriendRow:
+    """SPEC 2.5."""
+
+    external_player_id: str
+    display_identity: IdentityView
+    friends_since: datetime
+    online: bool
+    last_active_at: datetime | None
+    status: str | None
+    gift_cooldown_until: datetime | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class SuggestionRow:
+    """SPEC 2.6: the friend row without ``friendsSince`` and ``giftCooldownUntil``."""
+
+    external_player_id: str
+    display_identity: IdentityView
+    online: bool
+    last_active_at: datetime | None
+    status: str | None
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+class RelationshipView(enum.StrEnum):
+    NONE = "none"
+    FRIENDS = "friends"
+    REQUEST_INCOMING = "request_incoming"
+    REQUEST_OUTGOING = "request_outgoing"
+
+
+@attrs.frozen
+class SearchHit:
+    """SPEC 2.7."""
+
+    display_identity: IdentityView
+    external_player_id: str
+    relationship: RelationshipView
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class RequestRow:
+    """SPEC 2.8."""
+
+    request_id: str
+    direction: Direction
+    player: Counterparty
+    created_at: datetime
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class BlockRow:
+    """SPEC 2.9 plus ``externalPlayerId`` (DECISIONS 2)."""
+
+    external_player_id: str
+    display_identity: IdentityView
+    blocked_at: datetime
+
+
+@attrs.frozen
+class FriendTarget:
+    """Exactly one of ``friendCode`` and ``externalPlayerId`` (DECISIONS 2)."""
+
+    friend_code: str | None = None
+    external_player_id: str | None = None
+    idempotency_key: str | None = None
+
+
+@attrs.frozen
+class SendRequestResponse:
+    status: str  # "pending" or "accepted"
+    request: RequestRow | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    friend: FriendRow | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class FriendResponse:
+    friend: FriendRow
+
+
+@attrs.frozen
+class RequestDone:
+    request_id: str
+    status: str  # "declined" or "cancelled"
+
+
+@attrs.frozen
+class FriendsResponse:
+    friends: list[FriendRow]
+
+
+@attrs.frozen
+class SuggestionsResponse:
+    suggestions: list[SuggestionRow]
+
+
+@attrs.frozen
+class RequestsResponse:
+    incoming: list[RequestRow]
+    outgoing: list[RequestRow]
+
+
+@attrs.frozen
+class RemovedResponse:
+    removed: bool
+
+
+@attrs.frozen
+class BlockResponse:
+    block: BlockRow
+
+
+@attrs.frozen
+class BlocksResponse:
+    blocks: list[BlockRow]
+
+
+@attrs.frozen
+class UnblockedResponse:
+    unblocked: bool
+
+
+@attrs.frozen
+class FriendCodeResponse:
+    friend_code: str
+    display_identity: IdentityView
+    progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+@attrs.frozen
+class HeartbeatRequest:
+    status: str | None = None
+
+
+@attrs.frozen
+class PresenceResponse:
+    online: bool
+    last_active_at: datetime | None
+    status: str | None
+
+
+_TARGET_ERRORS = (
+    *PLAYER_WRITE_ERRORS,
+    ErrorCode.CANNOT_FRIEND_SELF,
+    ErrorCode.FRIEND_CODE_INVALID,
+    ErrorCode.PLAYER_BLOCKED,
+)
+
+
+FRIEND_CODE = player_route(
+    "friends.code",
+    "GET",
+    "/friends/code",
+    "The player's own friend code (made on first use).",
+    FriendCodeResponse,
+    query=ProgressionQuery,
+)
+
+
+FRIENDS_SEARCH = player_route(
+    "friends.search",
+    "GET",
+    "/friends/search",
+    "Search players by display name (blocked players omitted).",
+    list[SearchHit],
+    query=SearchQuery,
+)
+
+
+FRIEND_SEND_REQUEST = player_route(
+    "friends.requests.send",
+    "POST",
+    "/friends/requests",
+    "Send a friend request by friend code or external id; accepted at once when they asked you first.",
+    SendRequestResponse,
+    status=201,
+    request=FriendTarget,
+    body_idempotency_field=True,
+    errors=(*_TARGET_ERRORS, ErrorCode.ALREADY_FRIENDS, ErrorCode.FRIEND_LIMIT_REACHED),
+)
+
+
+FRIEND_REQUESTS = player_route(
+    "friends.requests.list",
+    "GET",
+    "/friends/requests",
+    "Pending requests, incoming and outgoing.",
+    RequestsResponse,
+    query=ProgressionQuery,
+)
+
+
+FRIEND_ACCEPT = player_route(
+    "friends.requests.accept",
+    "POST",
+    "/friends/requests/{requestId}/accept",
+    "Accept a request you received.",
+    FriendResponse,
+    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND, ErrorCode.FRIEND_LIMIT_REACHED),
+)
+
+
+FRIEND_DECLINE = player_route(
+    "friends.requests.decline",
+    "POST",
+    "/friends/requests/{requestId}/decline",
+    "Decline a request you received.",
+    RequestDone,
+    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+)
+
+
+FRIEND_CANCEL = player_route(
+    "friends.requests.cancel",
+    "POST",
+    "/friends/requests/{requestId}/cancel",
+    "Cancel a request you sent.",
+    RequestDone,
+    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+)
+
+
+FRIENDS_LIST = player_route(
+    "friends.list",
+    "GET",
+    "/friends",
+    "Your friends with presence.",
+    FriendsResponse,
+    query=ProgressionQuery,
+)
+
+
+FRIEND_REMOVE = player_route(
+    "friends.remove",
+    "DELETE",
+    "/friends/{friendExternalId}",
+    "Remove a friend.",
+    RemovedResponse,
+    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.NOT_FRIENDS_YET),
+)
+
+
+FRIENDS_SUGGESTIONS = player_route(
+    "friends.suggestions",
+    "GET",
+    "/friends/suggestions",
+    "Recently active players you have no tie with, re-drawn on every call.",
+    SuggestionsResponse,
+    query=SuggestionsQuery,
+)
+
+
+FRIEND_BLOCK = player_route(
+    "friends.blocks.add",
+    "POST",
+    "/friends/blocks",
+    "Block a player: ends a friendship and pending requests either way.",
+    BlockResponse,
+    status=201,
+    request=FriendTarget,
+    body_idempotency_field=True,
+    errors=_TARGET_ERRORS,
+)
+
+
+FRIEND_BLOCKS = player_route(
+    "friends.blocks.list", "GET", "/friends/blocks", "Players you blocked.", BlocksResponse
+)
+
+
+FRIEND_UNBLOCK = player_route(
+    "friends.blocks.remove",
+    "DELETE",
+    "/friends/blocks/{externalPlayerId}",
+    "Unblock a player.",
+    UnblockedResponse,
+    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.NOT_BLOCKED),
+)
+
+
+PRESENCE_HEARTBEAT = player_route(
+    "presence.heartbeat",
+    "POST",
+    "/presence",
+    "Heartbeat (about every 30 s) with an optional status label.",
+    PresenceResponse,
+    request=HeartbeatRequest,
+    request_optional=True,
+)
+
+
+def _server_read(name: str, path: str, summary: str, response: Any) -> Route:
+    return Route(
+        name=name,
+        surface=Surface.SERVER,
+        method="GET",
+        path=f"{PLAYER_PATH}{path}",
+        summary=summary,
+        response=response,
+        errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    )
+
+
+SERVER_FRIENDS = _server_read(
+    "server.friends.list", "/friends", "A player's friends with presence.", FriendsResponse
+)
+
+
+SERVER_FRIEND_REQUESTS = _server_read(
+    "server.friends.requests", "/friends/requests", "A player's pending requests.", RequestsResponse
+)
+
+
+SERVER_BLOCKS = _server_read(
+    "server.friends.blocks", "/blocks", "The players a player blocked.", BlocksResponse
+)
+
+
+ROUTES = (
+    FRIEND_CODE,
+    FRIENDS_SEARCH,
+    FRIEND_SEND_REQUEST,
+    FRIEND_REQUESTS,
+    FRIEND_ACCEPT,
+    FRIEND_DECLINE,
+    FRIEND_CANCEL,
+    FRIENDS_LIST,
+    FRIEND_REMOVE,
+    FRIENDS_SUGGESTIONS,
+    FRIEND_BLOCK,
+    FRIEND_BLOCKS,
+    FRIEND_UNBLOCK,
+    PRESENCE_HEARTBEAT,
+    SERVER_FRIENDS,
+    SERVER_FRIEND_REQUESTS,
+    SERVER_BLOCKS,
+)

@@ -1,0 +1,157 @@
+"""Grants: reward grants waiting to be claimed, their entries, claim and acknowledgement."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.api.convert import OMIT_IF_NONE
+from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.errors import ErrorCode
+from livecore.games import ResourceType
+from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, effective_status
+
+
+class GrantSourceKind(enum.StrEnum):
+    """What a server grant request may name (SPEC 2.13); other source kinds come from features."""
+
+    API = "api"
+    ADMIN = "admin"
+
+
+@attrs.frozen
+class RewardEntry:
+    """DECISIONS 7: ``{type, key, amount, parameters?}``; ``parameters`` only for items."""
+
+    type: ResourceType
+    key: str
+    amount: int
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+    def to_entry(self) -> Entry:
+        return Entry(type=self.type, key=self.key, amount=self.amount, parameters=self.parameters)
+
+    @classmethod
+    def of(cls, entry: Entry) -> RewardEntry:
+        return cls(type=entry.type, key=entry.key, amount=entry.amount, parameters=entry.parameters)
+
+
+@attrs.frozen
+class GrantView:
+    """DECISIONS 7 grant record."""
+
+    grant_id: str
+    external_player_id: str
+    kind: GrantKind
+    status: GrantStatus
+    entries: list[RewardEntry]
+    source_kind: str
+    source_ref_id: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    claimed_at: datetime | None
+    expires_at: datetime | None
+    acked_by: AckedBy | None
+
+    @classmethod
+    def of(cls, g: Grant, now: datetime | None = None) -> GrantView:
+        return cls(
+            grant_id=g.id,
+            external_player_id=g.external_player_id,
+            kind=g.kind,
+            status=effective_status(g, now) if now is not None else g.status,
+            entries=[RewardEntry.of(e) for e in g.entries],
+            source_kind=g.source_kind,
+            source_ref_id=g.source_ref_id,
+            metadata=g.metadata,
+            created_at=g.created_at,
+            claimed_at=g.claimed_at,
+            expires_at=g.expires_at,
+            acked_by=g.acked_by,
+        )
+
+
+@attrs.frozen
+class CreateGrantRequest:
+    idempotency_key: str
+    entries: list[RewardEntry]
+    kind: GrantKind = GrantKind.REWARD
+    expires_at: datetime | None = None
+    source_kind: GrantSourceKind = GrantSourceKind.API
+    source_ref_id: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@attrs.frozen
+class GrantResponse:
+    grant: GrantView
+
+
+@attrs.frozen
+class GrantListResponse:
+    grants: list[GrantView]
+
+
+SDK_PENDING_GRANTS = Route(
+    name="grants.pending",
+    surface=Surface.SDK,
+    method="GET",
+    path="/players/{externalId}/pending-grants",
+    summary="Grants waiting to be claimed, oldest first.",
+    auth=Auth.PLAYER,
+    response=GrantListResponse,
+    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+
+SDK_CLAIM_GRANT = Route(
+    name="grants.claim",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/grants/{grantId}/claim",
+    summary="Claim a pending grant: its entries are credited now.",
+    auth=Auth.PLAYER,
+    response=GrantResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(
+        *PLAYER_WRITE_ERRORS,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.GRANT_ALREADY_CLAIMED,
+        ErrorCode.GRANT_EXPIRED,
+        # A gift's grant is claimed under the gift's rule.
+        ErrorCode.GIFT_ALREADY_CLAIMED,
+        ErrorCode.GIFT_EXPIRED,
+    ),
+)
+
+
+SERVER_CREATE_GRANT = Route(
+    name="server.grants.create",
+    surface=Surface.SERVER,
+    method="POST",
+    path="/players/{externalId}/grants",
+    summary="Create a pending reward grant (the player is created on first contact).",
+    status=201,
+    request=CreateGrantRequest,
+    response=GrantResponse,
+    idempotency=Idempotency.REQUIRED,
+    body_idempotency_field=True,
+    errors=(ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+
+SERVER_ACK_GRANT = Route(
+    name="server.grants.ack",
+    surface=Surface.SERVER,
+    method="POST",
+    path="/players/{externalId}/grants/{grantId}/ack",
+    summary="Mark a grant claimed by the studio backend (ackedBy=server_api); idempotent.",
+    response=GrantResponse,
+    idempotency=Idempotency.REQUIRED,
+    errors=(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.GRANT_NOT_FOUND, ErrorCode.GRANT_EXPIRED),
+)
+
+ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)

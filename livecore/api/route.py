@@ -1,0 +1,134 @@
+"""What a route declaration is: :class:`Route`, its surface, auth and idempotency, and the builders and
+error lists the domain modules share.
+
+A :class:`Route` says everything both ends need: method and path, the auth it takes, its rate-limit
+bucket, how idempotency applies, the request and response models and the success status. The server
+binds a handler to each route by name; the clients call routes by these declarations; the OpenAPI
+documents are generated from them.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import date
+from typing import Any
+
+import attrs
+
+from livecore.errors import ErrorCode
+from livecore.ratelimit import BucketName
+from livecore.scope import Permission
+
+
+class Surface(enum.StrEnum):
+    SDK = "/sdk/v1"
+    SERVER = "/server/v1"
+    ADMIN = "/admin/v1"
+
+
+class Auth(enum.Enum):
+    PUBLIC = "public"
+    KEY = "key"  # API key of the surface's permission
+    PLAYER = "player"  # client key plus the player's secret for ``{externalId}``
+
+
+class Idempotency(enum.Enum):
+    NONE = "none"  # reads
+    OPTIONAL = "optional"  # SDK writes: applied when the client sends a key (our SDKs always do)
+    REQUIRED = "required"  # server writes (DECISIONS 7): a missing key is a 400
+
+
+def bucket_for(surface: Surface, method: str) -> BucketName:
+    """SPEC 8: SDK reads and writes are limited apart; server and admin have one bucket each."""
+    if surface is Surface.SDK:
+        return BucketName.SDK_READ if method in ("GET", "HEAD") else BucketName.SDK_WRITE
+    return BucketName.SERVER_API if surface is Surface.SERVER else BucketName.ADMIN
+
+
+def permission_for(surface: Surface) -> Permission:
+    return Permission.CLIENT_SDK if surface is Surface.SDK else Permission.SERVER_INTEGRATION
+
+
+@attrs.frozen
+class Deprecation:
+    """SPEC 9 rule 3: ``Deprecation: true``, then ``Sunset``, successor ``Link`` and a reason."""
+
+    reason: str
+    sunset: date | None = None
+    successor: str | None = None
+
+
+@attrs.frozen
+class Route:
+    name: str
+    surface: Surface
+    method: str
+    path: str
+    summary: str
+    auth: Auth = Auth.KEY
+    status: int = 200
+    request: type | None = None
+    request_optional: bool = False
+    response: Any = None  # an attrs model, or list[model] where DECISIONS pins a bare array
+    query: type | None = None  # attrs model of the query parameters
+    idempotency: Idempotency = Idempotency.NONE
+    # SPEC names an ``idempotencyKey`` body field for this route (else only the header is read).
+    body_idempotency_field: bool = False
+    test_only: bool = False  # test-environment key only; a live key gets 403
+    deprecated: Deprecation | None = None
+    errors: tuple[ErrorCode, ...] = ()
+
+    @property
+    def full_path(self) -> str:
+        return f"{self.surface.value}{self.path}"
+
+    @property
+    def permission(self) -> Permission | None:
+        return None if self.auth is Auth.PUBLIC else permission_for(self.surface)
+
+    @property
+    def bucket(self) -> BucketName:
+        return bucket_for(self.surface, self.method)
+
+    @property
+    def is_write(self) -> bool:
+        return self.method not in ("GET", "HEAD", "OPTIONS")
+
+
+#: Where every player-scoped route lives.
+PLAYER_PATH = "/players/{externalId}"
+#: What a player-scoped client read and write can fail with.
+PLAYER_READ_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND)
+PLAYER_WRITE_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_BANNED, ErrorCode.PLAYER_NOT_FOUND)
+
+
+def player_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:
+    """A client route of one player (``path`` under :data:`PLAYER_PATH`), taking the player's secret."""
+    write = method != "GET"
+    return Route(
+        name=name,
+        surface=Surface.SDK,
+        method=method,
+        path=f"{PLAYER_PATH}{path}",
+        summary=summary,
+        auth=Auth.PLAYER,
+        response=response,
+        idempotency=kw.pop("idempotency", Idempotency.OPTIONAL if write else Idempotency.NONE),
+        errors=kw.pop("errors", PLAYER_WRITE_ERRORS if write else PLAYER_READ_ERRORS),
+        **kw,
+    )
+
+
+def server_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:
+    """A server route; writes need an idempotency key (DECISIONS 7)."""
+    write = method != "GET"
+    return Route(
+        name=name,
+        surface=Surface.SERVER,
+        method=method,
+        path=path,
+        summary=summary,
+        response=response,
+        idempotency=Idempotency.REQUIRED if write else Idempotency.NONE,
+        **kw,
+    )
