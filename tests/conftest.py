@@ -10,12 +10,14 @@ failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import attrs
+import orjson
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
@@ -28,6 +30,7 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Config, Services, build_services
+from tests.waiting import until
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -106,6 +109,24 @@ def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         drop_schema(schema)
+
+
+@pytest.fixture(scope="session")
+def valid_openapi() -> Callable[[dict[str, Any]], None]:
+    """``valid_openapi(doc)`` fails the test unless ``doc`` is valid OpenAPI 3.1. Validation is the
+    slowest check of the suite (seconds a document), so each distinct document is validated once per
+    test process and every test that needs it valid reuses the verdict."""
+    from openapi_spec_validator import OpenAPIV31SpecValidator, validate
+
+    valid: set[str] = set()
+
+    def check(doc: dict[str, Any]) -> None:
+        digest = hashlib.sha256(orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        if digest not in valid:
+            validate(doc, cls=OpenAPIV31SpecValidator)
+            valid.add(digest)
+
+    return check
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -236,8 +257,16 @@ def extra_bindings() -> list[Binding]:
 
 
 @pytest.fixture
-async def world(db_url: str, extra_bindings: list[Binding]) -> AsyncIterator[World]:
-    w = await start_world(db_url, bindings=extra_bindings)
+def world_config() -> dict[str, Any]:
+    """Override in a test module to build the world's services with other ``Config`` values."""
+    return {}
+
+
+@pytest.fixture
+async def world(
+    db_url: str, extra_bindings: list[Binding], world_config: dict[str, Any]
+) -> AsyncIterator[World]:
+    w = await start_world(db_url, bindings=extra_bindings, **world_config)
     try:
         yield w
     finally:
@@ -285,8 +314,6 @@ class Received:
 
     @property
     def envelope(self) -> Any:
-        import orjson
-
         return orjson.loads(self.body)
 
 
@@ -333,12 +360,17 @@ class Receiver:
         self.answered.append((envelope["id"], status))
         return web.Response(status=status)
 
-    async def wait_for(self, count: int, within: float = 10.0) -> list[Received]:
-        deadline = asyncio.get_running_loop().time() + within
-        while len(self.received) < count:
-            assert asyncio.get_running_loop().time() < deadline, f"got {len(self.received)} of {count}"
-            await asyncio.sleep(0.01)
+    async def wait_for(self, count: int) -> list[Received]:
+        await until(
+            lambda: len(self.received) >= count, lambda: f"{count} requests, got {len(self.received)}"
+        )
         return self.received
+
+    def idle(self) -> bool:
+        """Every request received was answered, and no sender has a connection open: whatever was on
+        the wire has been read."""
+        assert self._runner is not None and self._runner.server is not None
+        return len(self.answered) == len(self.received) and not self._runner.server.connections
 
     def kinds(self) -> list[str]:
         return [r.envelope["eventName"] for r in self.received]

@@ -108,6 +108,20 @@ def drop_store(store: PostgresStore) -> None:
     drop_schema(store.schema or "")
 
 
+def waiting_for_queue(store: PostgresStore, queue: str) -> int:
+    """How many sessions wait for the lock of the write queue ``queue`` of the store's database."""
+    row = store.run(
+        lambda tx: tx.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND (classid::bigint << 32 | objid::bigint) = hashtextextended(?, 0)",
+            (queue,),
+        ).fetchone(),
+        write=False,
+    )
+    return int(row[0])
+
+
 @contextlib.contextmanager
 def scratch_store(*statements: str, pool_size: int = 8) -> Iterator[PostgresStore]:
     """A store on a new schema with ``statements`` run in it (a scratch table, say), dropped after."""

@@ -18,6 +18,7 @@ from livecore_server.player_cache import PlayerCache
 from livecore_server.storage import sqlport
 from tests.conftest import START, World, apply_test_manifest, make_services, start_world
 from tests.core.test_players_rules import make_player
+from tests.waiting import until
 
 BEAT = {"status": "in a match"}
 
@@ -120,19 +121,15 @@ async def test_a_deleted_player_is_not_found_by_the_next_heartbeat(world: World)
 
 async def _beat_until(world: World, who: str, secret: str, status: int, within: float) -> None:
     """Heartbeat until one answers ``status`` (fails after ``within`` seconds)."""
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    while (await _beat(world, who, secret))[0] != status:
-        assert loop.time() - began < within, f"no {status} within {within} s"
-        await asyncio.sleep(0.02)
+
+    async def answers() -> bool:
+        return (await _beat(world, who, secret))[0] == status
+
+    await until(answers, f"a heartbeat answering {status}", within=within)
 
 
 async def _watched(world: World, expected: bool = True) -> None:
-    for _ in range(500):
-        if world.services.players.watched is expected:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the player cache's watched never became {expected}")
+    await until(lambda: world.services.players.watched is expected, f"the player cache's watched {expected}")
 
 
 def _ban_in(services: Any, game_id: str, who: str) -> None:
@@ -237,10 +234,7 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
         with pytest.raises(RuntimeError):
             store.run(banned_then_failed)
         _ban_in(here.services, game_id, "alice")
-        for _ in range(200):
-            if heard:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: heard, "the ban's notification")
         player = store.run(lambda tx: tx.get_player(game_id, "alice"))
         assert heard == [player.id]  # the committed ban's, once; none from the rolled-back one
     finally:
@@ -359,10 +353,7 @@ def test_notifications_are_heard_on_uvloop(db_url: str) -> None:
             try:
                 await asyncio.wait_for(listening.wait(), 10)
                 await asyncio.to_thread(_ban_in, services, game_id, "alice")
-                for _ in range(500):
-                    if ids:
-                        break
-                    await asyncio.sleep(0.01)
+                await until(lambda: ids, "the ban's notification")
                 return ids
             finally:
                 watching.cancel()

@@ -46,6 +46,7 @@ from livecore_server.storage.postgres_prefetch import (
 from livecore_server.storage.sqlport import SqlTransaction
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
+from tests.waiting import until
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
@@ -194,16 +195,13 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
         first = asyncio.create_task(store.run_async(holder, queue=f"game:{game.id}"))
         assert await asyncio.to_thread(started.wait, 10)
         tasks = []
+        queue = store._groups._queues[f"game:{game.id}"]
         for send in sends:  # one by one, so that they join the queue in this order
             tasks.append(asyncio.create_task(send))
-            await asyncio.sleep(0.05)
-        # Until every request passed its idempotency look-up and waits in the queue (a fixed sleep was
-        # too short on a loaded machine: a late send made a second group).
-        queue = store._groups._queues[f"game:{game.id}"]
-        for _ in range(200):
-            if len(queue.waiting) == len(sends):
-                break
-            await asyncio.sleep(0.05)
+            # Until the request passed its idempotency look-up and waits in the queue.
+            await until(
+                lambda: len(queue.waiting) == len(tasks), lambda: f"{len(queue.waiting)} sends waiting"
+            )
         release.set()
         await first
         answers = await asyncio.gather(*tasks)

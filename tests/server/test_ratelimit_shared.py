@@ -31,6 +31,7 @@ from livecore_server.ratelimit import SharedRateLimiter, take_shared
 from livecore_server.services import Services
 from livecore_server.storage.postgres import PostgresStore
 from tests.conftest import START, apply_test_manifest, make_services
+from tests.waiting import until
 
 START_MS = to_millis(START)
 
@@ -459,16 +460,19 @@ async def test_waiting_requests_share_a_failed_take_and_take_over_an_abandoned_o
     monkeypatch.setattr(store, "autocommit", gated)
     overrides = {BucketName.SDK_READ: LIFTED}
 
-    def takes(n: int) -> list[asyncio.Task[Decision]]:
-        return [
+    async def takes(n: int) -> list[asyncio.Task[Decision]]:
+        """``n`` requests, once the first takes from the database: the others, started with it, then
+        wait for its take (each runs up to its first wait as soon as the loop runs)."""
+        tasks = [
             asyncio.create_task(limiter.take("key_wait", BucketName.SDK_READ, START_MS, overrides))
             for _ in range(n)
         ]
+        await until(lambda: calls == ["take"] and bool(limiter._taking), "the first request's take")
+        return tasks
 
     try:
         # The take in flight fails: the requests waiting for it fail too, without a take of their own.
-        tasks = takes(5)
-        await asyncio.sleep(0.01)
+        tasks = await takes(5)
         gate.set()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         assert isinstance(results[0], OSError)
@@ -479,8 +483,7 @@ async def test_waiting_requests_share_a_failed_take_and_take_over_an_abandoned_o
         calls.clear()
         gate.clear()
         behaviour["first"] = "hang"
-        tasks = takes(5)
-        await asyncio.sleep(0.01)
+        tasks = await takes(5)
         tasks[0].cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         assert isinstance(results[0], asyncio.CancelledError)
