@@ -2,8 +2,8 @@
 server on 127.0.0.1 in a thread for client tests.
 
 Every test that uses ``world`` (or ``db_url``) runs twice: on SQLite (``[sqlite]``) and on PostgreSQL
-(``[postgres]``, a fresh schema of this run's fresh database; skipped when PostgreSQL is not reachable,
-failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only overrides the
+(``[postgres]``, a schema without rows of this run's fresh database; skipped when PostgreSQL is not
+reachable, failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only overrides the
 ``backend`` fixture.
 """
 
@@ -30,7 +30,10 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Config, Services, build_services
+from tests.budget import register_profiles
 from tests.waiting import until
+
+register_profiles()
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -98,17 +101,15 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A fresh database for one test: a SQLite file, or a PostgreSQL schema (dropped after)."""
+    """An empty database for one test: a new SQLite file, or a PostgreSQL schema without rows (a
+    migrated one that an earlier test emptied, when there is one: tests/postgres_support.py)."""
     if backend == "sqlite":
         yield str(tmp_path / "test.db")
         return
-    from tests.postgres_support import drop_schema, new_schema
+    from tests.postgres_support import reused_schema
 
-    url, schema = new_schema()
-    try:
+    with reused_schema() as url:
         yield url
-    finally:
-        drop_schema(schema)
 
 
 @pytest.fixture(scope="session")

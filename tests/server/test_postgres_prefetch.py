@@ -44,6 +44,7 @@ from livecore_server.storage.postgres_prefetch import (
     stats_for,
 )
 from livecore_server.storage.sqlport import SqlTransaction
+from tests.budget import examples
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 from tests.waiting import until
@@ -432,7 +433,9 @@ def _apply(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
         )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45), st.booleans()), min_size=1, max_size=10)
 )
@@ -493,7 +496,9 @@ def _tables(tx: PostgresTransaction) -> dict[str, list[tuple[Any, ...]]]:
     return dump
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45)), min_size=1, max_size=12))
 # One key's record written twice, nothing read in between: two changes of one row held back together.
 @example(steps=[(("record", "k1"), True, 0), (("record", "k1"), True, 0)])
