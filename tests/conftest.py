@@ -3,8 +3,8 @@ server on 127.0.0.1 in a thread for client tests.
 
 Every test that uses ``world`` (or ``db_url``) runs twice: on SQLite (``[sqlite]``) and on PostgreSQL
 (``[postgres]``, a schema without rows of this run's fresh database; skipped when PostgreSQL is not
-reachable, failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only overrides the
-``backend`` fixture.
+reachable, failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only
+overrides the ``backend`` fixture.
 """
 
 from __future__ import annotations
@@ -114,9 +114,9 @@ def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def valid_openapi() -> Callable[[dict[str, Any]], None]:
-    """``valid_openapi(doc)`` fails the test unless ``doc`` is valid OpenAPI 3.1. Validation is the
-    slowest check of the suite (seconds a document), so each distinct document is validated once per
-    test process and every test that needs it valid reuses the verdict."""
+    """``valid_openapi(doc)`` fails the test unless ``doc`` is valid OpenAPI 3.1. Validating a document
+    takes about a second (several without jsonschema-rs), so each distinct document is validated once
+    per test process and every test that needs it valid reuses the verdict."""
     from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
     valid: set[str] = set()
