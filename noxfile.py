@@ -14,9 +14,10 @@ SOURCES = ["livecore", "livecore_server", "livecore_client", "tests", "benchmark
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the test suite (core; server API on real SQLite and PostgreSQL; clients against a live server)."""
+    """Run the test suite (core; server API on real SQLite and PostgreSQL; clients against a live server);
+    the slowest tests are listed at the end (docs/testing.md)."""
     session.install("-e", ".[dev]")
-    session.run("pytest", "-n", "2", "--dist", "loadfile", *session.posargs)
+    session.run("pytest", "-n", "2", "--dist", "loadfile", "--durations=15", *session.posargs)
 
 
 @nox.session

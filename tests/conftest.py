@@ -2,20 +2,22 @@
 server on 127.0.0.1 in a thread for client tests.
 
 Every test that uses ``world`` (or ``db_url``) runs twice: on SQLite (``[sqlite]``) and on PostgreSQL
-(``[postgres]``, a fresh schema of this run's fresh database; skipped when PostgreSQL is not reachable,
-failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only overrides the
-``backend`` fixture.
+(``[postgres]``, a schema without rows of this run's fresh database; skipped when PostgreSQL is not
+reachable, failed instead under LIVECORE_REQUIRE_POSTGRES=1). A module that tests one store only
+overrides the ``backend`` fixture.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import AsyncIterator, Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import attrs
+import orjson
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
@@ -28,6 +30,10 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Config, Services, build_services
+from tests.budget import register_profiles
+from tests.waiting import until
+
+register_profiles()
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -95,17 +101,33 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A fresh database for one test: a SQLite file, or a PostgreSQL schema (dropped after)."""
+    """An empty database for one test: a new SQLite file, or a PostgreSQL schema without rows (a
+    migrated one that an earlier test emptied, when there is one: tests/postgres_support.py)."""
     if backend == "sqlite":
         yield str(tmp_path / "test.db")
         return
-    from tests.postgres_support import drop_schema, new_schema
+    from tests.postgres_support import reused_schema
 
-    url, schema = new_schema()
-    try:
+    with reused_schema() as url:
         yield url
-    finally:
-        drop_schema(schema)
+
+
+@pytest.fixture(scope="session")
+def valid_openapi() -> Callable[[dict[str, Any]], None]:
+    """``valid_openapi(doc)`` fails the test unless ``doc`` is valid OpenAPI 3.1. Validating a document
+    takes about a second (several without jsonschema-rs), so each distinct document is validated once
+    per test process and every test that needs it valid reuses the verdict."""
+    from openapi_spec_validator import OpenAPIV31SpecValidator, validate
+
+    valid: set[str] = set()
+
+    def check(doc: dict[str, Any]) -> None:
+        digest = hashlib.sha256(orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        if digest not in valid:
+            validate(doc, cls=OpenAPIV31SpecValidator)
+            valid.add(digest)
+
+    return check
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -175,6 +197,19 @@ class World:
     def event_kinds(self) -> list[str]:
         return [e.kind for e in self.events()]
 
+    def only_hourly_jobs(self) -> None:
+        only_hourly_jobs(self.services)
+
+
+def only_hourly_jobs(services: Services) -> None:
+    """Leave out the scheduled jobs that run more often than hourly (the minute grant-expiry sweep), for
+    tests that advance the clock by hours or days and have nothing for them to do: one run per minute of
+    service time over a day is 1,440 transactions, many seconds on PostgreSQL on a loaded machine. The
+    hourly jobs still run at each of their due times; a grant past its expiry is expired whether the
+    sweep has marked it or not."""
+    scheduler = services.scheduler
+    scheduler.jobs = [job for job in scheduler.jobs if job.interval >= timedelta(hours=1)]
+
 
 def make_services(db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
     """Services on a SQLite file or a PostgreSQL URL (whose server key is kept beside the test's files
@@ -236,8 +271,16 @@ def extra_bindings() -> list[Binding]:
 
 
 @pytest.fixture
-async def world(db_url: str, extra_bindings: list[Binding]) -> AsyncIterator[World]:
-    w = await start_world(db_url, bindings=extra_bindings)
+def world_config() -> dict[str, Any]:
+    """Override in a test module to build the world's services with other ``Config`` values."""
+    return {}
+
+
+@pytest.fixture
+async def world(
+    db_url: str, extra_bindings: list[Binding], world_config: dict[str, Any]
+) -> AsyncIterator[World]:
+    w = await start_world(db_url, bindings=extra_bindings, **world_config)
     try:
         yield w
     finally:
@@ -257,7 +300,7 @@ class LiveServer:
 def live_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveServer]:
-    """The clients' live server, on each store in turn."""
+    """The clients' live server, on each store in turn (its scheduled jobs hourly at most)."""
     schema = None
     if request.param == "sqlite":
         db = str(tmp_path_factory.mktemp("live") / "live.db")
@@ -269,6 +312,7 @@ def live_server(
         services = make_services(db)
         applied = apply_test_manifest(services)
         keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
+        only_hourly_jobs(services)  # the client tests advance the clock by up to a day
         with serve_in_thread(services) as base_url:
             yield LiveServer(base_url=base_url, keys=keys, services=services)
     finally:
@@ -285,8 +329,6 @@ class Received:
 
     @property
     def envelope(self) -> Any:
-        import orjson
-
         return orjson.loads(self.body)
 
 
@@ -333,12 +375,17 @@ class Receiver:
         self.answered.append((envelope["id"], status))
         return web.Response(status=status)
 
-    async def wait_for(self, count: int, within: float = 10.0) -> list[Received]:
-        deadline = asyncio.get_running_loop().time() + within
-        while len(self.received) < count:
-            assert asyncio.get_running_loop().time() < deadline, f"got {len(self.received)} of {count}"
-            await asyncio.sleep(0.01)
+    async def wait_for(self, count: int) -> list[Received]:
+        await until(
+            lambda: len(self.received) >= count, lambda: f"{count} requests, got {len(self.received)}"
+        )
         return self.received
+
+    def idle(self) -> bool:
+        """Every request received was answered, and no sender has a connection open: whatever was on
+        the wire has been read."""
+        assert self._runner is not None and self._runner.server is not None
+        return len(self.answered) == len(self.received) and not self._runner.server.connections
 
     def kinds(self) -> list[str]:
         return [r.envelope["eventName"] for r in self.received]

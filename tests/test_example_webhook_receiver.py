@@ -21,6 +21,7 @@ from livecore.events import DomainEvent
 from livecore.scope import Environment
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.signing import signature_header
+from tests.waiting import until_sync
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "webhook_receiver.py"
 SECRET = "whsec_example_secret"
@@ -145,15 +146,17 @@ def test_runs_as_written() -> None:
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
+
+        def listening() -> bool:
+            if proc.poll() is not None:
+                pytest.fail(f"receiver exited: {proc.communicate()[1]}")
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return True
             except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"receiver did not start: {proc.communicate()[1]}")
-                time.sleep(0.05)
+                return False
+
+        until_sync(listening, "the receiver to start")
         body, headers = delivery("evt_01run")
         url = f"http://127.0.0.1:{port}/webhooks"
         assert httpx.post(url, content=body, headers=headers).status_code == 200

@@ -13,13 +13,15 @@ deliveries with ``construct_event`` and reads them typed.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import secrets
+import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -60,6 +62,7 @@ from livecore_client.webhooks import (
 )
 from livecore_server.embedded import serve_in_thread
 from tests.conftest import START, LiveServer, apply_test_manifest, make_services
+from tests.waiting import until_sync
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 HOOK_KINDS = ["player.banned", "player.unbanned", "player.merged", "player.deleted", "purchase.tracked"]
@@ -105,14 +108,14 @@ class Inbox:
     deliveries: list[tuple[str | None, bytes]] = attrs.Factory(list)
     lock: threading.Lock = attrs.Factory(threading.Lock)
 
-    def wait_for(self, count: int, within: float = 10.0) -> list[tuple[str | None, bytes]]:
-        deadline = time.monotonic() + within
-        while True:
+    def wait_for(self, count: int) -> list[tuple[str | None, bytes]]:
+        def arrived() -> list[tuple[str | None, bytes]] | None:
             with self.lock:
-                if len(self.deliveries) >= count:
-                    return list(self.deliveries)
-            assert time.monotonic() < deadline, f"got {len(self.deliveries)} of {count} deliveries"
-            time.sleep(0.02)
+                return list(self.deliveries) if len(self.deliveries) >= count else None
+
+        got = until_sync(arrived, lambda: f"{count} deliveries, got {len(self.deliveries)}")
+        assert got is not None
+        return got
 
 
 def _inbox_server(inbox: Inbox) -> ThreadingHTTPServer:
@@ -134,6 +137,7 @@ def _inbox_server(inbox: Inbox) -> ThreadingHTTPServer:
 @attrs.define
 class ToolGames:
     base_url: str
+    db: Path  # the server's SQLite file
     keys: dict[str, dict[str, str]]  # game -> key name -> secret
     webhook_secret: str
     inbox: Inbox
@@ -147,17 +151,28 @@ def tool_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ToolGames]:
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{receiver.server_address[1]}/hooks"
     try:
-        services = make_services(tmp_path_factory.mktemp("tools-live") / "live.db")
+        db = tmp_path_factory.mktemp("tools-live") / "live.db"
+        services = make_services(db)
         manifest = shop_game("shop") + shop_game("shop-async") + shop_game("hooks") + hooks_endpoint(url)
         applied = apply_test_manifest(services, manifest)
         games = ("shop", "shop-async", "hooks")
         keys = {g: {n: k["secret"] for n, k in applied["games"][g]["apiKeys"].items()} for g in games}
         secret = applied["games"]["hooks"]["webhooks"]["backend"]["secret"]
         with serve_in_thread(services) as base_url:
-            yield ToolGames(base_url, keys, secret, inbox)
+            yield ToolGames(base_url, db, keys, secret, inbox)
     finally:
         receiver.shutdown()
         receiver.server_close()
+
+
+def _unsent(db: Path) -> tuple[int, int]:
+    """The server's events not yet fanned out to deliveries, and its deliveries not yet delivered."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        unfanned = conn.execute("SELECT count(*) FROM outbox WHERE NOT fanned_out").fetchone()[0]
+        pending = conn.execute(
+            "SELECT count(*) FROM webhook_deliveries WHERE status != 'delivered'"
+        ).fetchone()
+    return int(unfanned), int(pending[0])
 
 
 _ids = itertools.count()
@@ -760,8 +775,12 @@ def test_webhooks_arrive_signed_and_typed(tool_games: ToolGames) -> None:
         deleted = server.delete_player(ada, reason="test")
         server.delete_player(ada)  # no_op: none
 
+    tool_games.inbox.wait_for(5)
+    # Until the server has sent everything it will: every event fanned out, every delivery answered.
+    until_sync(
+        lambda: _unsent(tool_games.db) == (0, 0), lambda: f"(unfanned, pending) {_unsent(tool_games.db)}"
+    )
     deliveries = tool_games.inbox.wait_for(5)
-    time.sleep(0.3)  # anything extra would have arrived by now
     events: list[WebhookEvent] = [
         construct_event(body, header, tool_games.webhook_secret)
         for header, body in tool_games.inbox.deliveries

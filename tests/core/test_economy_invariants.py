@@ -9,6 +9,7 @@ from hypothesis import settings
 from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.memory import MemoryStore
 from livecore.scope import Environment, Scope
+from tests.budget import examples
 from tests.core.economy_machine import make_machine
 
 GAME = Game(
@@ -33,4 +34,4 @@ def memory_store() -> tuple[Any, Scope]:
 
 
 TestEconomyOnMemory = make_machine(memory_store).TestCase
-TestEconomyOnMemory.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
+TestEconomyOnMemory.settings = settings(max_examples=examples(60), stateful_step_count=40, deadline=None)

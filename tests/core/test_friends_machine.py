@@ -9,6 +9,7 @@ from hypothesis import settings
 from livecore.games import FriendsSettings, Game, GameSettings, Studio
 from livecore.memory import MemoryStore
 from livecore.scope import Environment, Scope
+from tests.budget import examples
 from tests.core.friends_machine import MAX_FRIENDS, make_machine
 
 
@@ -26,4 +27,4 @@ def memory_store() -> tuple[Any, Scope]:
 
 
 TestFriendsOnMemory = make_machine(memory_store).TestCase
-TestFriendsOnMemory.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+TestFriendsOnMemory.settings = settings(max_examples=examples(150), stateful_step_count=40, deadline=None)

@@ -9,6 +9,7 @@ from hypothesis import settings
 from livecore.games import Game, Studio
 from livecore.memory import MemoryStore
 from livecore.scope import Environment, Scope
+from tests.budget import examples
 from tests.core.gifts_machine import SETTINGS, make_machine
 
 
@@ -21,4 +22,4 @@ def memory_store() -> tuple[Any, Scope]:
 
 
 TestGiftsOnMemory = make_machine(memory_store).TestCase
-TestGiftsOnMemory.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+TestGiftsOnMemory.settings = settings(max_examples=examples(150), stateful_step_count=40, deadline=None)

@@ -38,6 +38,7 @@ from livecore.merge import (
 from livecore.players import Lifecycle
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
+from tests.budget import examples
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST, actor=Actor("api_key", "lc_test_x"))
@@ -155,7 +156,7 @@ def test_merge_never_makes_a_self_friendship_and_keeps_one_friendship_per_pair()
 amounts = st.dictionaries(st.sampled_from(sorted(RESOURCES)), st.integers(1, 1_000), max_size=3)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(source=st.lists(amounts, max_size=4), target=st.lists(amounts, max_size=4), spend=st.integers(0, 3))
 def test_a_merge_preserves_the_total_of_every_resource_across_the_two_players(
     source: list[dict[str, int]], target: list[dict[str, int]], spend: int

@@ -27,6 +27,7 @@ from livecore.players import (
     unban,
 )
 from livecore.scope import Environment
+from tests.budget import examples
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -173,7 +174,7 @@ def activity_gaps(draw: st.DrawFn) -> list[timedelta]:
 
 
 @given(activity_gaps())
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 def test_streak_invariants(gaps: list[timedelta]) -> None:
     """For any activity history: streak <= best; streak equals the run of consecutive active UTC days
     ending at the last active day; sessions count the 30-minute gaps."""

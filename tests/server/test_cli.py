@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -20,6 +19,7 @@ from livecore_server import cli
 from livecore_server.cli import main
 from livecore_server.services import Config, Services
 from tests.conftest import TEST_MANIFEST
+from tests.waiting import until_sync
 
 WEBHOOK = """
 [games.space-race.webhooks.backend]
@@ -116,14 +116,14 @@ def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
+
+        def health() -> httpx.Response | None:
             try:
-                r = httpx.get(f"http://127.0.0.1:{port}/admin/v1/health", timeout=1)
-                break
+                return httpx.get(f"http://127.0.0.1:{port}/admin/v1/health", timeout=5)
             except httpx.TransportError:
-                assert time.monotonic() < deadline, "server did not start"
-                time.sleep(0.1)
+                return None
+
+        r = until_sync(health, "the server to start")
         assert r.status_code == 200
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0

@@ -58,6 +58,7 @@ async def test_advance_without_manual_clock_is_404(world: World) -> None:
 
 
 async def test_streak_sweep_runs_when_the_clock_passes_a_missed_day(world: World) -> None:
+    world.only_hourly_jobs()  # the login-streak sweep is hourly
     await world.register("alice")  # Monday 2026-03-02 12:00: streak 1
     assert _player(world, "alice").activity.streak == 1
     # Tuesday passes without activity; the hourly sweep on Wednesday resets it.
@@ -70,6 +71,7 @@ async def test_streak_sweep_runs_when_the_clock_passes_a_missed_day(world: World
 
 
 async def test_streak_continues_on_consecutive_days(world: World) -> None:
+    world.only_hourly_jobs()
     secret = await world.register("alice")
     for _ in range(3):
         await world.call("POST", "/server/v1/dev/clock/advance", json={"seconds": 24 * 3600})

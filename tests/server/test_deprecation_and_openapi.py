@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 import pytest
-from openapi_spec_validator import validate
 
 from livecore.api.route import Deprecation, Route, Surface
 from livecore_server.http.endpoint import Binding, Call, bind_direct
@@ -56,10 +57,12 @@ async def test_other_routes_are_not_deprecated(world: World) -> None:
 @pytest.mark.parametrize(
     ("surface", "expected"), [("sdk", "/sdk/v1/players/{externalId}/register"), ("server", "/server/v1/ping")]
 )
-async def test_served_openapi_documents_are_valid_31(world: World, surface: str, expected: str) -> None:
+async def test_served_openapi_documents_are_valid_31(
+    world: World, surface: str, expected: str, valid_openapi: Callable[[dict[str, Any]], None]
+) -> None:
     status, doc, _ = await world.call("GET", f"/{surface}/v1/openapi.json", key=None)
     assert status == 200
     assert doc["openapi"].startswith("3.1")
-    validate(doc)
+    valid_openapi(doc)  # once per run: the same document on SQLite and PostgreSQL
     assert expected in doc["paths"]
     assert not any(p.startswith("/admin") for p in doc["paths"])

@@ -29,6 +29,7 @@ from livecore_server.services import Services
 from livecore_server.storage.sql.webhooks import DueDelivery, SqlWebhooks
 from livecore_server.workers.dispatcher import PASS_GAP, PER_ENDPOINT, Dispatcher
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
+from tests.waiting import until
 
 FAR = 2**62  # a claim that does not run out during the test
 
@@ -412,13 +413,14 @@ async def two_servers(pg_url: str) -> AsyncIterator[TwoServers]:
             await r.stop()
 
 
-async def _settled(two: TwoServers, within: float = 30.0) -> list[tuple[Any, ...]]:
+async def _settled(two: TwoServers) -> list[tuple[Any, ...]]:
     """Wait until no delivery is pending and neither dispatcher has an attempt in flight; the deliveries
     (event id, endpoint name, status, attempts)."""
     store = two.services[0].store
-    deadline = time.monotonic() + within
-    while True:
-        rows = store.run(
+    rows: list[tuple[Any, ...]] = []
+
+    def settled() -> bool:
+        rows[:] = store.run(
             lambda tx: [
                 tuple(r)
                 for r in tx.execute(
@@ -433,10 +435,10 @@ async def _settled(two: TwoServers, within: float = 30.0) -> list[tuple[Any, ...
             write=False,
         )
         idle = all(not s.dispatcher._inflight for s in two.services)
-        if unfanned == 0 and idle and all(r[2] != "pending" for r in rows):
-            return rows
-        assert time.monotonic() < deadline, f"not settled: {rows}"
-        await asyncio.sleep(0.05)
+        return unfanned == 0 and idle and all(r[2] != "pending" for r in rows)
+
+    await until(settled, lambda: f"the deliveries to settle: {rows}")
+    return rows
 
 
 async def test_two_servers_deliver_every_event_once_per_endpoint(two_servers: TwoServers) -> None:
@@ -476,10 +478,7 @@ async def test_dispatcher_stop_returns_when_a_wake_up_coincides(tmp_path: Any) -
     await dispatcher.start()
     stopping: asyncio.Future[None] | None = None
     try:
-        for _ in range(1000):  # until the loop is parked, waiting for work
-            if dispatcher._wake._waiters:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: dispatcher._wake._waiters, "the loop to park, waiting for work")
         dispatcher.wake()  # a commit wrote events, or an attempt finished
         await asyncio.sleep(0)  # the wait has seen the wake-up; the loop has not resumed yet
         stopping = asyncio.ensure_future(dispatcher.stop())

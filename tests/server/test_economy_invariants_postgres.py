@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+from tests.budget import examples
 from tests.core.economy_machine import make_machine
 from tests.postgres_support import on_postgres, require_postgres
 
@@ -26,4 +27,4 @@ def _postgres() -> None:
 
 
 TestEconomyOnPostgres = on_postgres(make_machine, MANIFEST).TestCase
-TestEconomyOnPostgres.settings = settings(max_examples=25, stateful_step_count=30, deadline=None)
+TestEconomyOnPostgres.settings = settings(max_examples=examples(25), stateful_step_count=30, deadline=None)

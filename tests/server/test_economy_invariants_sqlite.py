@@ -11,6 +11,7 @@ from hypothesis import settings
 from livecore.scope import Environment, Scope
 from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from tests.budget import examples
 from tests.conftest import make_services
 from tests.core.economy_machine import make_machine
 
@@ -36,4 +37,4 @@ def sqlite_store() -> tuple[Any, Scope]:
 
 
 TestEconomyOnSqlite = make_machine(sqlite_store).TestCase
-TestEconomyOnSqlite.settings = settings(max_examples=25, stateful_step_count=30, deadline=None)
+TestEconomyOnSqlite.settings = settings(max_examples=examples(25), stateful_step_count=30, deadline=None)

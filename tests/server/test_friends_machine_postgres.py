@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+from tests.budget import examples
 from tests.core.friends_machine import MAX_FRIENDS, make_machine
 from tests.postgres_support import on_postgres, require_postgres
 
@@ -23,4 +24,4 @@ def _postgres() -> None:
 
 
 TestFriendsOnPostgres = on_postgres(make_machine, MANIFEST).TestCase
-TestFriendsOnPostgres.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+TestFriendsOnPostgres.settings = settings(max_examples=examples(40), stateful_step_count=30, deadline=None)

@@ -11,6 +11,7 @@ from hypothesis import settings
 from livecore.scope import Environment, Scope
 from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from tests.budget import examples
 from tests.conftest import make_services
 from tests.core.friends_machine import MAX_FRIENDS, make_machine
 
@@ -32,4 +33,4 @@ def sqlite_store() -> tuple[Any, Scope]:
 
 
 TestFriendsOnSqlite = make_machine(sqlite_store).TestCase
-TestFriendsOnSqlite.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+TestFriendsOnSqlite.settings = settings(max_examples=examples(40), stateful_step_count=30, deadline=None)

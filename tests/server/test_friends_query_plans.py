@@ -9,12 +9,30 @@ from typing import Any
 
 import pytest
 
+from livecore_server.storage import sqlport
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
 
 SCAN = re.compile(r"\bSCAN (?!.*VIRTUAL TABLE)(\w+)")
 # The webhook dispatcher shares the connection and may run a pass during a request: not the route's.
 WEBHOOK_TABLES = re.compile(r"\bFROM (outbox|webhook_\w+|deliveries)\b")
+
+
+HOUR = 3600.0
+
+
+def caches_kept(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The ``world_config`` of a module that counts a request's statements: the server's caches (API
+    keys, players, game settings) keep what they read for an hour instead of a second, so that a
+    request finds them exactly as the requests before it left them however slowly the machine runs,
+    and the statements counted are the route's own."""
+    monkeypatch.setattr(sqlport, "GAME_CACHE_TTL", HOUR)
+    return {"key_cache_ttl": HOUR, "player_cache_ttl": HOUR}
+
+
+@pytest.fixture
+def world_config(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    return caches_kept(monkeypatch)
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+from tests.budget import examples
 from tests.core.gifts_machine import MANIFEST_GAME, make_machine
 from tests.postgres_support import on_postgres, require_postgres
 
@@ -22,4 +23,4 @@ def _postgres() -> None:
 
 
 TestGiftsOnPostgres = on_postgres(make_machine, MANIFEST).TestCase
-TestGiftsOnPostgres.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+TestGiftsOnPostgres.settings = settings(max_examples=examples(40), stateful_step_count=30, deadline=None)

@@ -11,6 +11,7 @@ from hypothesis import settings
 from livecore.scope import Environment, Scope
 from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from tests.budget import examples
 from tests.conftest import make_services
 from tests.core.gifts_machine import MANIFEST_GAME, make_machine
 
@@ -31,4 +32,4 @@ def sqlite_store() -> tuple[Any, Scope]:
 
 
 TestGiftsOnSqlite = make_machine(sqlite_store).TestCase
-TestGiftsOnSqlite.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+TestGiftsOnSqlite.settings = settings(max_examples=examples(40), stateful_step_count=30, deadline=None)

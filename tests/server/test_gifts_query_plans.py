@@ -10,9 +10,14 @@ import pytest
 
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
-from tests.server.test_friends_query_plans import SCAN, WEBHOOK_TABLES
+from tests.server.test_friends_query_plans import SCAN, WEBHOOK_TABLES, caches_kept
 
 P = "/sdk/v1/players"
+
+
+@pytest.fixture
+def world_config(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    return caches_kept(monkeypatch)
 
 
 @pytest.fixture

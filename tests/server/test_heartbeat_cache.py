@@ -18,6 +18,7 @@ from livecore_server.player_cache import PlayerCache
 from livecore_server.storage import sqlport
 from tests.conftest import START, World, apply_test_manifest, make_services, start_world
 from tests.core.test_players_rules import make_player
+from tests.waiting import until
 
 BEAT = {"status": "in a match"}
 
@@ -118,21 +119,17 @@ async def test_a_deleted_player_is_not_found_by_the_next_heartbeat(world: World)
     assert status in (401, 404)
 
 
-async def _beat_until(world: World, who: str, secret: str, status: int, within: float) -> None:
-    """Heartbeat until one answers ``status`` (fails after ``within`` seconds)."""
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    while (await _beat(world, who, secret))[0] != status:
-        assert loop.time() - began < within, f"no {status} within {within} s"
-        await asyncio.sleep(0.02)
+async def _beat_until(world: World, who: str, secret: str, status: int) -> None:
+    """Heartbeat until one answers ``status``: in seconds at most, against the hour of a watched cache."""
+
+    async def answers() -> bool:
+        return (await _beat(world, who, secret))[0] == status
+
+    await until(answers, f"a heartbeat answering {status}")
 
 
 async def _watched(world: World, expected: bool = True) -> None:
-    for _ in range(500):
-        if world.services.players.watched is expected:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the player cache's watched never became {expected}")
+    await until(lambda: world.services.players.watched is expected, f"the player cache's watched {expected}")
 
 
 def _ban_in(services: Any, game_id: str, who: str) -> None:
@@ -157,7 +154,7 @@ async def test_a_ban_made_by_another_process_reaches_heartbeats_through_its_noti
         assert (await _beat(here, "alice", secret))[0] == 200  # cached here now
         assert (await _beat(here, "alice", secret))[0] == 200
         _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
-        await _beat_until(here, "alice", secret, 403, within=5.0)
+        await _beat_until(here, "alice", secret, 403)
     finally:
         there.close()
         await here.client.close()
@@ -173,6 +170,8 @@ async def test_without_notifications_a_ban_made_by_another_process_reaches_heart
     here = await start_world(db_url, player_cache_ttl=1.0, player_cache_watched_ttl=3600.0)
     there = make_services(db_url)
     store: Any = here.services.store
+    clock = FakeClock()
+    here.services.players._clock = clock  # the cache's time passes when the test says, not while it waits
     try:
         await _watched(here)
         secret = await here.register("alice")
@@ -185,7 +184,8 @@ async def test_without_notifications_a_ban_made_by_another_process_reaches_heart
         await _watched(here, expected=False)
         assert (await _beat(here, "alice", secret))[0] == 200  # read again and cached, for 1 s
         _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
-        await _beat_until(here, "alice", secret, 403, within=3.0)  # not the hour of a watched cache
+        clock.now += 1.0  # the TTL, not the hour of a watched cache
+        assert (await _beat(here, "alice", secret))[0] == 403
     finally:
         there.close()
         await here.client.close()
@@ -207,7 +207,7 @@ async def test_the_notification_connection_listens_again_after_it_is_lost(db_url
         secret = await here.register("alice")
         assert (await _beat(here, "alice", secret))[0] == 200
         _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
-        await _beat_until(here, "alice", secret, 403, within=5.0)  # heard again
+        await _beat_until(here, "alice", secret, 403)  # heard again
     finally:
         there.close()
         await here.client.close()
@@ -237,10 +237,7 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
         with pytest.raises(RuntimeError):
             store.run(banned_then_failed)
         _ban_in(here.services, game_id, "alice")
-        for _ in range(200):
-            if heard:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: heard, "the ban's notification")
         player = store.run(lambda tx: tx.players.get(game_id, "alice"))
         assert heard == [player.id]  # the committed ban's, once; none from the rolled-back one
     finally:
@@ -359,10 +356,7 @@ def test_notifications_are_heard_on_uvloop(db_url: str) -> None:
             try:
                 await asyncio.wait_for(listening.wait(), 10)
                 await asyncio.to_thread(_ban_in, services, game_id, "alice")
-                for _ in range(500):
-                    if ids:
-                        break
-                    await asyncio.sleep(0.01)
+                await until(lambda: ids, "the ban's notification")
                 return ids
             finally:
                 watching.cancel()

@@ -16,6 +16,7 @@ from livecore_server.storage import postgres_groups
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.sqlport import Insert
 from tests.postgres_support import scratch_store
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -57,12 +58,22 @@ async def _queue_held(store: PostgresStore) -> AsyncIterator[asyncio.Task[Any]]:
         await first
 
 
+async def _waiting(store: PostgresStore, count: int) -> None:
+    """Until ``count`` writes wait in the queue ``game:g`` for its next group."""
+    queues = store._groups._queues
+
+    def waiting() -> int:
+        return len(queues["game:g"].waiting) if "game:g" in queues else 0
+
+    await until(lambda: waiting() == count, lambda: f"{waiting()} of {count} writes waiting")
+
+
 async def _after_a_holder(store: PostgresStore, fns: list[Callable[[Any], Any]]) -> list[Any]:
     """Run ``fns`` on one queue while a first write holds it, so that they all wait together; returns
     their outcomes (a result or the exception), in order, and checks the holder committed alone."""
     async with _queue_held(store) as first:
         rest = [asyncio.create_task(store.run_async(fn, queue="game:g")) for fn in fns]
-        await asyncio.sleep(0.05)  # all of them wait for the next group
+        await _waiting(store, len(fns))
     held = await first
     outcomes = await asyncio.gather(*rest, return_exceptions=True)
     assert held not in outcomes
@@ -140,7 +151,7 @@ async def test_a_write_whose_request_went_away_is_still_written_with_its_group(s
     async with _queue_held(store):
         gone = asyncio.create_task(store.run_async(insert("gone"), queue="game:g"))
         kept = asyncio.create_task(store.run_async(insert("kept"), queue="game:g"))
-        await asyncio.sleep(0.05)
+        await _waiting(store, 2)
         gone.cancel()
     await kept
     with pytest.raises(asyncio.CancelledError):
@@ -181,11 +192,7 @@ async def test_many_writes_of_one_queue_are_each_written_once_and_the_queue_let_
     assert sorted(seen) == list(range(120))  # one after another, none twice, none lost
     assert len(_rows(store)) == 120
     groups: Any = store._groups
-    for _ in range(500):
-        if not groups._queues:
-            break
-        await asyncio.sleep(0.01)
-    assert groups._queues == {}
+    await until(lambda: groups._queues == {}, lambda: f"the queues let go: {groups._queues}")
 
 
 @pytest.mark.parametrize("pool_size", [1, 2])
@@ -237,11 +244,8 @@ async def test_a_drain_that_breaks_leaves_no_write_waiting(
     await asyncio.wait_for(store.run_async(insert("after"), queue="game:g"), 5)
     written = {f"k{i}" for i, o in enumerate(outcomes) if not isinstance(o, BaseException)}
     assert set(_rows(store)) == written | {"after"}
-    for _ in range(500):  # the drain lets go of the queue just after its last answer
-        if not groups._queues:
-            break
-        await asyncio.sleep(0.01)
-    assert groups._queues == {}
+    # The drain lets go of the queue just after its last answer.
+    await until(lambda: groups._queues == {}, lambda: f"the queues let go: {groups._queues}")
 
 
 async def test_a_write_whose_declared_reads_fail_still_runs_with_its_group(
@@ -255,7 +259,7 @@ async def test_a_write_whose_declared_reads_fail_still_runs_with_its_group(
             asyncio.create_task(store.run_async(insert(k), queue="game:g", reads=reads))
             for k, reads in (("a", None), ("b", broken_reads), ("c", None))
         ]
-        await asyncio.sleep(0.05)
+        await _waiting(store, 3)
     txids = await asyncio.gather(*tasks)
     assert len(set(txids)) == 1
     assert _rows(store) == {"holder": 1, "a": 1, "b": 1, "c": 1}

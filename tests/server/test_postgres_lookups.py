@@ -16,6 +16,7 @@ import pytest
 from livecore_server.storage.answers import answer_from_thread
 from livecore_server.storage.postgres import PostgresStore
 from tests.postgres_support import scratch_store
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -49,16 +50,24 @@ async def _lookup_worker_held(store: PostgresStore) -> AsyncIterator[None]:
     assert await asyncio.to_thread(started.wait, 10)
     try:
         yield
-        await asyncio.sleep(0.05)  # every look-up started is waiting
     finally:
         release.set()
         assert await first == "holder"
+
+
+async def _waiting(store: PostgresStore, count: int) -> None:
+    """Until ``count`` look-ups wait for the look-up worker."""
+    lookups = store._lookups
+    await until(
+        lambda: len(lookups._waiting) == count, lambda: f"{len(lookups._waiting)} of {count} look-ups waiting"
+    )
 
 
 async def _behind_a_running_lookup(store: PostgresStore, fns: list[Any]) -> list[Any]:
     """Start ``fns`` as look-ups while a first look-up holds the look-up worker; their outcomes."""
     async with _lookup_worker_held(store):
         rest = [asyncio.create_task(store.lookup(fn)) for fn in fns]
+        await _waiting(store, len(fns))
     return await asyncio.gather(*rest, return_exceptions=True)
 
 
@@ -105,7 +114,7 @@ async def test_a_lookup_that_went_away_leaves_the_others_answered(store: Postgre
     async with _lookup_worker_held(store):
         gone = asyncio.create_task(store.lookup(_where("gone")))
         kept = asyncio.create_task(store.lookup(_where("kept")))
-        await asyncio.sleep(0.02)
+        await _waiting(store, 2)
         gone.cancel()
     assert (await kept)[0] == "kept"
     with pytest.raises(asyncio.CancelledError):

@@ -47,8 +47,10 @@ from livecore_server.storage.sql.gifts import SqlGifts
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.ledger import SqlLedger
 from livecore_server.storage.sql.players import SqlPlayers
+from tests.budget import examples
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
+from tests.waiting import until
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
@@ -178,16 +180,13 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
         first = asyncio.create_task(store.run_async(holder, queue=f"game:{game.id}"))
         assert await asyncio.to_thread(started.wait, 10)
         tasks = []
+        queue = store._groups._queues[f"game:{game.id}"]
         for send in sends:  # one by one, so that they join the queue in this order
             tasks.append(asyncio.create_task(send))
-            await asyncio.sleep(0.05)
-        # Until every request passed its idempotency look-up and waits in the queue (a fixed sleep was
-        # too short on a loaded machine: a late send made a second group).
-        queue = store._groups._queues[f"game:{game.id}"]
-        for _ in range(200):
-            if len(queue.waiting) == len(sends):
-                break
-            await asyncio.sleep(0.05)
+            # Until the request passed its idempotency look-up and waits in the queue.
+            await until(
+                lambda: len(queue.waiting) == len(tasks), lambda: f"{len(queue.waiting)} sends waiting"
+            )
         release.set()
         await first
         answers = await asyncio.gather(*tasks)
@@ -420,7 +419,9 @@ def _apply(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
         )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45), st.booleans()), min_size=1, max_size=10)
 )
@@ -481,7 +482,9 @@ def _tables(tx: PostgresTransaction) -> dict[str, list[tuple[Any, ...]]]:
     return dump
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45)), min_size=1, max_size=12))
 # One key's record written twice, nothing read in between: two changes of one row held back together.
 @example(steps=[(("record", "k1"), True, 0), (("record", "k1"), True, 0)])

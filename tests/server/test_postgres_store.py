@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,7 +44,8 @@ from livecore_server.storage.postgres_schema import MIGRATIONS
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
 from livecore_server.storage.sqlite import SqliteStore
-from tests.postgres_support import drop_store, new_store, require_postgres
+from tests.postgres_support import drop_store, new_store, require_postgres, waiting_for_queue
+from tests.waiting import until_sync
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -742,7 +742,7 @@ def test_a_queued_transaction_sees_what_the_previous_holder_of_its_queue_committ
         with store.transaction(queue="game:q") as tx:
             a = tx.players.get("gam_1", "a")
             holding.set()
-            time.sleep(0.3)  # the second transaction is waiting for the queue meanwhile
+            until_sync(lambda: waiting_for_queue(store, "game:q") == 1, "the second transaction to wait")
             tx.players.update(attrs.evolve(a, last_seen_at=START + timedelta(days=3)))
 
     def second() -> None:

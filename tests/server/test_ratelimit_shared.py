@@ -30,7 +30,9 @@ from livecore_server.app import create_app
 from livecore_server.ratelimit import SharedRateLimiter, take_shared
 from livecore_server.services import Services
 from livecore_server.storage.postgres import PostgresStore
+from tests.budget import examples
 from tests.conftest import START, apply_test_manifest, make_services
+from tests.waiting import until
 
 START_MS = to_millis(START)
 
@@ -72,7 +74,7 @@ def test_database_bucket_decides_as_the_pure_arithmetic(pg_url: str) -> None:
             decisions.append(await limiter.take(subject, bucket, now, {bucket: limit}))
         return decisions
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(requests=REQUESTS, bucket=st.sampled_from(list(BucketName)))
     def check(requests: list[tuple[int, int]], bucket: BucketName) -> None:
         subject = f"key_{next(subjects)}"  # a fresh bucket for every example
@@ -212,7 +214,7 @@ def test_database_take_up_to_matches_the_pure_arithmetic(pg_url: str) -> None:
             out.append(await store.autocommit(one))
         return out
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(takes=TAKES, bucket=st.sampled_from(list(BucketName)))
     def check(takes: list[tuple[int, int, int]], bucket: BucketName) -> None:
         subject = f"key_{next(subjects)}"
@@ -293,7 +295,7 @@ def test_leasing_processes_never_admit_more_than_one_bucket(
     granted = [_count_takes(s, monkeypatch) for s in three_stores]
     subjects = itertools.count()
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
         ops=OPS,
         limit=st.sampled_from([1, 2, 3, 7, 20, 60, 600]),
@@ -341,7 +343,7 @@ def test_leases_of_one_token_decide_exactly_as_without_leases(three_stores: list
     pure arithmetic of one bucket, clock steps backwards included."""
     subjects = itertools.count()
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(requests=st.lists(st.tuples(STEPS, LIMITS, st.integers(0, 2)), min_size=1, max_size=40))
     def check(requests: list[tuple[int, int, int]]) -> None:
         limiters = [SharedRateLimiter(s, clock=None) for s in three_stores]  # type: ignore[arg-type]
@@ -459,16 +461,19 @@ async def test_waiting_requests_share_a_failed_take_and_take_over_an_abandoned_o
     monkeypatch.setattr(store, "autocommit", gated)
     overrides = {BucketName.SDK_READ: LIFTED}
 
-    def takes(n: int) -> list[asyncio.Task[Decision]]:
-        return [
+    async def takes(n: int) -> list[asyncio.Task[Decision]]:
+        """``n`` requests, once the first takes from the database: the others, started with it, then
+        wait for its take (each runs up to its first wait as soon as the loop runs)."""
+        tasks = [
             asyncio.create_task(limiter.take("key_wait", BucketName.SDK_READ, START_MS, overrides))
             for _ in range(n)
         ]
+        await until(lambda: calls == ["take"] and bool(limiter._taking), "the first request's take")
+        return tasks
 
     try:
         # The take in flight fails: the requests waiting for it fail too, without a take of their own.
-        tasks = takes(5)
-        await asyncio.sleep(0.01)
+        tasks = await takes(5)
         gate.set()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         assert isinstance(results[0], OSError)
@@ -479,8 +484,7 @@ async def test_waiting_requests_share_a_failed_take_and_take_over_an_abandoned_o
         calls.clear()
         gate.clear()
         behaviour["first"] = "hang"
-        tasks = takes(5)
-        await asyncio.sleep(0.01)
+        tasks = await takes(5)
         tasks[0].cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         assert isinstance(results[0], asyncio.CancelledError)

@@ -20,7 +20,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -38,6 +37,7 @@ from livecore_server.app import create_app
 from livecore_server.services import Services
 from livecore_server.workers import dispatcher as dispatcher_module
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
+from tests.waiting import until
 
 BIG = "{ sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 
@@ -155,17 +155,16 @@ def _tail(log: Path) -> str:
 
 
 async def _ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
     async with httpx.AsyncClient() as client:
-        while True:
+
+        async def healthy() -> bool:
             assert proc.poll() is None, f"server exited: {_tail(log)}"
             try:
-                if (await client.get(f"{base}/admin/v1/health")).status_code == 200:
-                    return
+                return (await client.get(f"{base}/admin/v1/health")).status_code == 200
             except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, f"server did not start: {_tail(log)}"
-            await asyncio.sleep(0.1)
+                return False
+
+        await until(healthy, lambda: f"the server to start: {_tail(log)}")
 
 
 def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -325,9 +324,8 @@ async def test_two_server_processes_apply_the_rules_as_one(cluster: Cluster, rec
 
     # Every committed event reaches the endpoint exactly once.
     await _all_delivered(c.url, receiver)
-    await asyncio.sleep(0.5)  # let both servers go idle before they are stopped
     await asyncio.to_thread(_stop, c.procs)  # nothing can send any more
-    await asyncio.sleep(0.2)  # let the receiver read what was already on the wire
+    await until(receiver.idle, "the receiver to read what was already on the wire")
     events = {row[0] for row in c.rows("SELECT id FROM outbox")}
     got = Counter(r.envelope["id"] for r in receiver.received)
     assert set(got) == events
@@ -335,18 +333,19 @@ async def test_two_server_processes_apply_the_rules_as_one(cluster: Cluster, rec
     assert c.rows("SELECT DISTINCT status, attempts FROM webhook_deliveries") == [("delivered", 1)]
 
 
-async def _all_delivered(url: str, receiver: Receiver, within: float = 30.0) -> None:
+async def _all_delivered(url: str, receiver: Receiver) -> None:
     """Wait until every outbox event was received and every delivery is delivered."""
-    deadline = time.monotonic() + within
-    while True:
+    seen: list[Any] = []
+
+    def delivered() -> bool:
         events = {row[0] for row in _rows(url, "SELECT id FROM outbox")}
         received = {r.envelope["id"] for r in receiver.received}
         pending = _rows(url, "SELECT count(*) FROM webhook_deliveries WHERE status != 'delivered'")
         fanned = _rows(url, "SELECT count(*) FROM outbox WHERE NOT fanned_out")
-        if events <= received and pending == [(0,)] and fanned == [(0,)]:
-            return
-        assert time.monotonic() < deadline, f"missing {events - received}, pending {pending}"
-        await asyncio.sleep(0.05)
+        seen[:] = [events - received, pending]
+        return events <= received and pending == [(0,)] and fanned == [(0,)]
+
+    await until(delivered, lambda: f"every event delivered: missing {seen[0]}, pending {seen[1]}")
 
 
 # --- a server that dies mid-delivery -------------------------------------------------------------------

@@ -10,7 +10,6 @@ import hashlib
 import hmac
 import time
 from collections.abc import AsyncIterator
-from datetime import timedelta
 
 import attrs
 import pytest
@@ -44,13 +43,9 @@ class Hooked:
         assert due is None or due > services.clock.now(), f"webhook work still due at {due}"
 
     def only_hourly_jobs(self) -> None:
-        """Leave out the scheduled jobs that run more often than hourly (the minute grant-expiry sweep):
-        they have nothing to do in a webhook test, and running one per minute of service time over days
-        took minutes on PostgreSQL. The hourly jobs (webhook retention among them) and the dispatcher's
-        retries still run at each of their due times."""
-        scheduler = self.world.services.scheduler
-        assert "webhook_retention" in {job.name for job in scheduler.jobs}
-        scheduler.jobs = [job for job in scheduler.jobs if job.interval >= timedelta(hours=1)]
+        """:meth:`World.only_hourly_jobs`: webhook retention and the dispatcher's retries still run."""
+        assert "webhook_retention" in {job.name for job in self.world.services.scheduler.jobs}
+        self.world.only_hourly_jobs()
 
     async def advance(self, seconds: float) -> None:
         status, _, _ = await self.world.call(

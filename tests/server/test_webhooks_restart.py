@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -18,6 +17,7 @@ from livecore_server.clock import SystemClock
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Config, build_services
 from tests.conftest import TEST_MANIFEST, Receiver, webhook_manifest
+from tests.waiting import until
 
 
 def _port() -> int:
@@ -36,16 +36,15 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 async def _ready(base: str) -> None:
-    deadline = time.monotonic() + 20
     async with httpx.AsyncClient() as client:
-        while True:
+
+        async def healthy() -> bool:
             try:
-                if (await client.get(f"{base}/admin/v1/health")).status_code == 200:
-                    return
+                return (await client.get(f"{base}/admin/v1/health")).status_code == 200
             except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            await asyncio.sleep(0.1)
+                return False
+
+        await until(healthy, "the server to start")
 
 
 def _rows(db: Path, query: str) -> list[tuple[object, ...]]:
@@ -53,6 +52,15 @@ def _rows(db: Path, query: str) -> list[tuple[object, ...]]:
 
     with sqlite3.connect(db) as conn:
         return conn.execute(query).fetchall()
+
+
+def _delivered(db: Path) -> set[object]:
+    """The events whose delivery is recorded as delivered."""
+    query = (
+        "SELECT o.id FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+        " WHERE d.status = 'delivered'"
+    )
+    return {row[0] for row in _rows(db, query)}
 
 
 async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path) -> None:
@@ -98,20 +106,18 @@ async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path
     server = _serve(db, port)
     try:
         await _ready(base)
-        deadline = time.monotonic() + 20
-        while {eid for eid, status in healthy.answered if status == 200} < committed:
-            assert time.monotonic() < deadline, f"delivered {healthy.answered} of {committed}"
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.3)  # let the server record the last outcomes
+        await until(
+            lambda: {eid for eid, status in healthy.answered if status == 200} >= committed,
+            lambda: f"every event answered: {healthy.answered} of {committed}",
+        )
+        await until(
+            lambda: _delivered(db) == committed,
+            lambda: f"the server to record every outcome: {_delivered(db)} of {committed}",
+        )
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(20)
         await healthy.stop()
-    delivered = _rows(
-        db,
-        "SELECT o.id FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
-        " WHERE d.status = 'delivered'",
-    )
     ok = {eid for eid, status in healthy.answered if 200 <= status < 300}
-    assert {row[0] for row in delivered} <= ok
-    assert {row[0] for row in delivered} == committed
+    assert _delivered(db) <= ok
+    assert _delivered(db) == committed
