@@ -6,9 +6,13 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.players import get_player
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import (
+    SEARCH_LIMIT_MAX,
+    SUGGESTION_LIMIT_MAX,
+    SUGGESTION_POOL,
     Block,
     Effect,
     FriendRequest,
@@ -16,10 +20,15 @@ from livecore.friends import (
     Trigger,
     check_limit,
     check_not_self,
+    check_search_text,
+    clamp,
     new_friend_code,
     normalize_code,
     one_target,
+    sample_suggestions,
+    seen_relation,
     step,
+    visible,
 )
 from livecore.games import Game
 from livecore.ids import Prefix, new_id
@@ -77,6 +86,7 @@ class Added:
     friend: Player | None = None
 
 
+@player_write("caller")
 def add(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, target: Player) -> Added:
     check_not_self(caller.id, target.id)
     rel, request = relation(tx, caller, target)
@@ -162,6 +172,7 @@ def _request_for(
     return request, other
 
 
+@player_write("caller")
 def accept(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Player, request_id: str) -> Player:
     """Only the target accepts; returns the new friend."""
     request, other = _request_for(tx, scope, caller, request_id)
@@ -171,6 +182,7 @@ def accept(tx: Transaction, rt: Runtime, scope: Scope, game: Game, caller: Playe
     return other
 
 
+@player_write("caller")
 def decline(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING, Trigger.DECLINE)
@@ -178,6 +190,7 @@ def decline(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> F
     return request
 
 
+@player_write("caller")
 def cancel(tx: Transaction, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING, Trigger.CANCEL)
@@ -203,6 +216,7 @@ def _removed(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: 
     )
 
 
+@player_write("caller")
 def remove(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
@@ -210,6 +224,7 @@ def remove(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Pl
     _removed(tx, rt, scope, caller, other, "removed")
 
 
+@player_write("caller")
 def block(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Player) -> Block:
     """Breaks a friendship (``friend.removed`` reason ``blocked``) and pending requests either way."""
     check_not_self(caller.id, other.id)
@@ -228,8 +243,44 @@ def block(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, other: Pla
     return new
 
 
+@player_write("caller")
 def unblock(tx: Transaction, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
     step(rel, Trigger.UNBLOCK)
     tx.delete_block(caller.id, other.id)
+
+
+# --- Query views --------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class SearchHit:
+    player: Player
+    relation: Relation  # never a block: blocked players are not found
+
+
+def search(tx: Transaction, scope: Scope, caller: Player, text: str, limit: int) -> list[SearchHit]:
+    """Players of the caller's game and environment whose display name matches ``text`` (SPEC 4.1 rule
+    3), in name order: never the caller, nor a player blocked either way. ``limit`` is clamped to 1-50;
+    the store is asked for as many more as it could hide, so hiding never shortens a full page."""
+    text = check_search_text(text)
+    limit = clamp(limit, 1, SEARCH_LIMIT_MAX)
+    hidden = tx.blocked_either_way(caller.id) | {caller.id}
+    found = visible(tx.search_by_name(scope.game_id, scope.env, text, limit + len(hidden)), hidden, limit)
+    friend_ids = tx.friend_ids(caller.id)
+    peers = tx.request_peers(caller.id)
+    return [SearchHit(p, seen_relation(p.id, friend_ids, peers)) for p in found]
+
+
+def suggestions(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, limit: int) -> list[Player]:
+    """A weighted-random draw from the game's most recently active players (SPEC 4.1 rule 2), redrawn on
+    every call: never the caller, a friend, a player with a pending request either way, or a player
+    blocked either way. Those are taken out of the candidates before the draw, so the draw fills the page
+    from whoever remains. ``limit`` is clamped to 1-25."""
+    limit = clamp(limit, 1, SUGGESTION_LIMIT_MAX)
+    excluded = tx.blocked_either_way(caller.id) | {caller.id}
+    excluded |= tx.friend_ids(caller.id) | set(tx.request_peers(caller.id))
+    pool = visible(tx.recently_active(scope.game_id, scope.env, SUGGESTION_POOL), excluded, SUGGESTION_POOL)
+    by_id = {p.id: p for p in pool}
+    return [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, rt.rng)]

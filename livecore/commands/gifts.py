@@ -9,6 +9,7 @@ from datetime import datetime
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant, settle_loaded
 from livecore.economy import Reason
@@ -31,7 +32,7 @@ from livecore.gifts import (
 )
 from livecore.grants import Entry, GrantKind, GrantTrigger
 from livecore.ids import new_uuid
-from livecore.players import Player, ensure_not_banned
+from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
 
@@ -42,6 +43,7 @@ class Sent:
     replayed: bool = False  # the idempotency key named a gift sent before: nothing new happened
 
 
+@player_write("sender")
 def send(
     tx: Transaction,
     rt: Runtime,
@@ -53,7 +55,6 @@ def send(
 ) -> Sent:
     """Send a gift: the refusal checks of :func:`livecore.gifts.check_send`, then the gift, its pending
     grant (``grant.created``), the sender's debit when the resource costs the sender, and ``gift.sent``."""
-    ensure_not_banned(sender)
     check_message(request.message)
     if request.idempotency_key is not None:
         earlier = tx.gift_by_key(sender.id, request.idempotency_key)
@@ -112,6 +113,7 @@ def get_gift(tx: Transaction, scope: Scope, recipient: Player, gift_id: str) -> 
     return gift
 
 
+@player_write("recipient")
 def claim(tx: Transaction, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
     """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
     gift = get_gift(tx, scope, recipient, gift_id)

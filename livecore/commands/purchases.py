@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.players import load_game
 from livecore.ids import Prefix, new_id
 from livecore.players import Player
@@ -68,3 +69,9 @@ def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: P
     spend = tx.player_spend(player.id, now, ())
     emit(tx, rt, scope, "purchase.tracked", tracked_payload(purchase, spend))
     return Tracked(purchase, spend)
+
+
+@player_write("player")
+def report(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: PurchaseRequest) -> Tracked:
+    """The player reports its own purchase (the client's route): :func:`track`, as a player write."""
+    return track(tx, rt, scope, player, request)

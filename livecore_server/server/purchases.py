@@ -48,9 +48,9 @@ def purchase_view(p: Purchase) -> m.PurchaseView:
 
 
 def _track(
-    call: Call, tx: SqlTransaction, player: Player, request: PurchaseRequest
+    call: Call, tx: SqlTransaction, player: Player, request: PurchaseRequest, *, by_player: bool = False
 ) -> m.TrackPurchaseResponse | Reply:
-    done = cmd.track(tx, call.rt, call.scope, player, request)
+    done = (cmd.report if by_player else cmd.track)(tx, call.rt, call.scope, player, request)
     view = m.TrackPurchaseResponse(
         purchase=purchase_view(done.purchase),
         lifetime_amount_minor=done.spend.lifetime_amount_minor,
@@ -73,7 +73,7 @@ def sdk_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply
         purchased_at=body.purchased_at,
         metadata=body.metadata,
     )
-    return _track(call, tx, call.player, request)
+    return _track(call, tx, call.player, request, by_player=True)
 
 
 def server_track(call: Call, tx: SqlTransaction) -> m.TrackPurchaseResponse | Reply:
