@@ -17,8 +17,8 @@ Rules:
 - Friend codes: 6 characters of ``ABCDEFGHJKLMNPQRSTUVWXYZ23456789``, unique per game and environment,
   made on the player's first friends call and kept for life; matched case-insensitively.
 - Search (``livecore.commands.friends.search``) matches display names in the caller's game and
-  environment, 1 to 50 hits in name order, never the caller nor a player blocked either way; a hidden
-  player never shortens a full page.
+  environment (:func:`name_matches`), 1 to 50 hits in name order, never the caller nor a player
+  blocked either way; a hidden player never shortens a full page.
 - Suggestions (``livecore.commands.friends.suggestions``) draw 1 to 25 of the 200 most recently active
   players, weighted to the most recent, leaving out the caller, friends, pending requests either way and
   blocks either way before the draw.
@@ -183,6 +183,7 @@ SUGGESTION_POOL = 200  # most recently active candidates a draw picks from
 SUGGESTION_LIMIT_MAX = 25
 SEARCH_LIMIT_MAX = 50
 SEARCH_TEXT_MAX = 32
+SEARCH_ANYWHERE_MIN = 3  # shorter text matches the start of a name only
 MAX_PROGRESSION_KEYS = 8
 
 
@@ -210,6 +211,13 @@ def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> 
                 del pool[i]
                 break
     return picked
+
+
+def name_matches(name: str, text: str) -> bool:
+    """Whether a search for ``text`` finds the display name ``name``: case-insensitively, anywhere in
+    the name for 3 characters or more, else at its start (the stores' indexes: trigrams, then a prefix)."""
+    needle, name = text.lower(), name.lower()
+    return needle in name if len(needle) >= SEARCH_ANYWHERE_MIN else name.startswith(needle)
 
 
 def check_search_text(q: str) -> str:

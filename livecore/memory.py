@@ -16,7 +16,7 @@ import attrs
 from livecore.economy import Holding, LedgerEntry
 from livecore.erasure import ErasureRecord
 from livecore.events import DEBOUNCE, DomainEvent
-from livecore.friends import Block, FriendRequest, Friendship
+from livecore.friends import Block, FriendRequest, Friendship, name_matches
 from livecore.games import Game, Studio
 from livecore.gifts import Gift, GiftListing, SenderStats, is_claimable
 from livecore.grants import Grant, GrantStatus
@@ -259,14 +259,13 @@ class MemoryTransaction:
         ]
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
-        needle = text.lower()
         found = [
             p
             for p in self._s.players.values()
             if p.game_id == game_id
             and p.env is env
             and p.lifecycle is Lifecycle.ACTIVE
-            and needle in (p.display or p.anonymized).name.lower()
+            and name_matches((p.display or p.anonymized).name, text)
         ]
         return sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())[:limit]
 

@@ -351,6 +351,18 @@ def test_search_hides_the_caller_and_blocks_either_way_and_still_fills_the_page(
     assert names(0) == ["zed4"]  # clamped to at least one
 
 
+def test_search_text_under_3_characters_matches_the_start_of_names_only(sim: Sim) -> None:
+    _names(sim, "Zed", "Ozzie")
+
+    def names(text: str) -> list[str]:
+        me = sim.player("ann")
+        return [h.player.external_id for h in sim.run(lambda tx: friends_cmd.search(tx, SCOPE, me, text, 9))]
+
+    assert names("ZE") == ["Zed"]
+    assert names("zz") == []
+    assert names("zzi") == ["Ozzie"]
+
+
 def test_search_tells_the_relationship_of_each_hit(sim: Sim) -> None:
     build_world(sim)
     ann = sim.player("ann")
