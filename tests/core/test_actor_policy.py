@@ -25,10 +25,7 @@ from livecore.commands.moderation import ban_player
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import Relation
 from livecore.games import (
-    Economy,
     FriendsSettings,
-    Game,
-    GameSettings,
     GiftingSettings,
     Resource,
     ResourceType,
@@ -43,18 +40,17 @@ from livecore.purchases import PurchaseRequest
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.store import Transaction
+from tests.core.test_gifts_rules import PLATFORM
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10)
 POTION = Resource("potion", ResourceType.ITEM)
-GAME = Game(
-    id="gam_1",
-    studio_id="std_1",
-    key="g",
-    name="G",
-    settings=GameSettings(
-        economy=Economy.PLATFORM,
+# The gift rules' platform-managed game, with a plain coin anyone may gift and a potion to consume.
+GAME = attrs.evolve(
+    PLATFORM,
+    settings=attrs.evolve(
+        PLATFORM.settings,
         gifting=GiftingSettings(enabled=True),
         friends=FriendsSettings(max_friends=10),
         resources={r.key: r for r in (COINS, POTION)},

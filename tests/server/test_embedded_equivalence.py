@@ -143,22 +143,17 @@ class Embedded:
         return self._run(op)
 
     def decline(self, who: str, label: str) -> Outcome:
-        return self._run(
-            lambda tx: (
-                {"status": "declined"}
-                if friends_cmd.decline(tx, self.client, self._me(tx, who), self.labels[label])
-                else None
-            )
-        )
+        return self._drop(friends_cmd.decline, who, label, "declined")
 
     def cancel(self, who: str, label: str) -> Outcome:
-        return self._run(
-            lambda tx: (
-                {"status": "cancelled"}
-                if friends_cmd.cancel(tx, self.client, self._me(tx, who), self.labels[label])
-                else None
-            )
-        )
+        return self._drop(friends_cmd.cancel, who, label, "cancelled")
+
+    def _drop(self, command: Callable[..., object], who: str, label: str, status: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            command(tx, self.client, self._me(tx, who), self.labels[label])
+            return {"status": status}
+
+        return self._run(op)
 
     def remove(self, who: str, other: str) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
