@@ -261,9 +261,9 @@ class SearchHit:
 
 
 def search(tx: Transaction, scope: Scope, caller: Player, text: str, limit: int) -> list[SearchHit]:
-    """Players of the caller's game and environment whose display name matches ``text`` (SPEC 4.1 rule
-    3), in name order: never the caller, nor a player blocked either way. ``limit`` is clamped to 1-50;
-    the store is asked for as many more as it could hide, so hiding never shortens a full page."""
+    """Players of the caller's game and environment whose display name matches ``text``, in name
+    order: never the caller, nor a player blocked either way. ``limit`` is clamped to 1-50; the store is
+    asked for as many more as it could hide, so hiding never shortens a full page."""
     text = check_search_text(text)
     limit = clamp(limit, 1, SEARCH_LIMIT_MAX)
     hidden = tx.blocked_either_way(caller.id) | {caller.id}
@@ -274,10 +274,10 @@ def search(tx: Transaction, scope: Scope, caller: Player, text: str, limit: int)
 
 
 def suggestions(tx: Transaction, rt: Runtime, scope: Scope, caller: Player, limit: int) -> list[Player]:
-    """A weighted-random draw from the game's most recently active players (SPEC 4.1 rule 2), redrawn on
-    every call: never the caller, a friend, a player with a pending request either way, or a player
-    blocked either way. Those are taken out of the candidates before the draw, so the draw fills the page
-    from whoever remains. ``limit`` is clamped to 1-25."""
+    """A weighted-random draw from the game's most recently active players, redrawn on every call:
+    never the caller, a friend, a player with a pending request either way, or a player blocked either
+    way. Those are taken out of the candidates before the draw, so the draw fills the page from whoever
+    remains. ``limit`` is clamped to 1-25."""
     limit = clamp(limit, 1, SUGGESTION_LIMIT_MAX)
     excluded = tx.blocked_either_way(caller.id) | {caller.id}
     excluded |= tx.friend_ids(caller.id) | set(tx.request_peers(caller.id))

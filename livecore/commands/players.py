@@ -234,9 +234,9 @@ def _with_identity(
 
 @attrs.frozen
 class Heartbeat:
-    """What a heartbeat does (SPEC 2.3, 2.10): the presence it reports and the player's activity after
-    it. ``durable``: it opened a session or started a streak day, facts written at once; otherwise only
-    the last-active time moved, which a caller keeping presence itself may write later."""
+    """What a heartbeat does: the presence it reports and the player's activity after it.
+    ``durable``: it opened a session or started a streak day, facts written at once; otherwise only the
+    last-active time moved, which a caller keeping presence itself may write later."""
 
     presence: Presence
     activity: Activity
