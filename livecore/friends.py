@@ -16,6 +16,12 @@ Rules:
   it is accepted (409 ``friend_limit_reached``).
 - Friend codes: 6 characters of ``ABCDEFGHJKLMNPQRSTUVWXYZ23456789``, unique per game and environment,
   made on the player's first friends call and kept for life; matched case-insensitively.
+- Search (``livecore.commands.friends.search``) matches display names in the caller's game and
+  environment (:func:`name_matches`), 1 to 50 hits in name order, never the caller nor a player
+  blocked either way; a hidden player never shortens a full page.
+- Suggestions (``livecore.commands.friends.suggestions``) draw 1 to 25 of the 200 most recently active
+  players, weighted to the most recent, leaving out the caller, friends, pending requests either way and
+  blocks either way before the draw.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from datetime import datetime
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.players import Player
 from livecore.rand import RandomSource
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -173,13 +180,20 @@ class Block:
 
 
 SUGGESTION_POOL = 200  # most recently active candidates a draw picks from
+SUGGESTION_LIMIT_MAX = 25
 SEARCH_LIMIT_MAX = 50
 SEARCH_TEXT_MAX = 32
+SEARCH_ANYWHERE_MIN = 3  # shorter text matches the start of a name only
 MAX_PROGRESSION_KEYS = 8
 
 
 def clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
+
+
+def visible(players: list[Player], hidden: set[str], limit: int) -> list[Player]:
+    """The first ``limit`` of ``players`` (in their order) whose id is not ``hidden``."""
+    return [p for p in players if p.id not in hidden][:limit]
 
 
 def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> list[str]:
@@ -197,6 +211,13 @@ def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> 
                 del pool[i]
                 break
     return picked
+
+
+def name_matches(name: str, text: str) -> bool:
+    """Whether a search for ``text`` finds the display name ``name``: case-insensitively, anywhere in
+    the name for 3 characters or more, else at its start (the stores' indexes: trigrams, then a prefix)."""
+    needle, name = text.lower(), name.lower()
+    return needle in name if len(needle) >= SEARCH_ANYWHERE_MIN else name.startswith(needle)
 
 
 def check_search_text(q: str) -> str:

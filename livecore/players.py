@@ -247,18 +247,16 @@ def record_activity(activity: Activity, now: datetime) -> Activity:
     )
 
 
-def durable_activity(activity: Activity, now: datetime) -> Activity | None:
-    """The activity a moment at ``now`` leaves when it changes more than the last-active time (a session
-    opens, a streak day starts): a durable fact, written at once. None when it changes nothing else,
-    which a heartbeat may keep in memory (livecore_server.presence)."""
-    new = record_activity(activity, now)
-    unchanged = (new.sessions, new.streak, new.best_streak, new.streak_day) == (
-        activity.sessions,
-        activity.streak,
-        activity.best_streak,
-        activity.streak_day,
+def is_durable(before: Activity, after: Activity) -> bool:
+    """Whether a moment of activity changed more than the last-active time (a session opened, a streak
+    day started): a durable fact, written at once. A heartbeat that changes nothing else may be kept in
+    memory (livecore_server.presence)."""
+    return (after.sessions, after.streak, after.best_streak, after.streak_day) != (
+        before.sessions,
+        before.streak,
+        before.best_streak,
+        before.streak_day,
     )
-    return None if unchanged else new
 
 
 def streak_cutoff(now: datetime) -> date:

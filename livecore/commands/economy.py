@@ -8,6 +8,7 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.economy import (
     Holding,
     LedgerEntry,
@@ -21,7 +22,7 @@ from livecore.economy import (
 )
 from livecore.games import Game, Resource, ResourceType
 from livecore.ids import Prefix, new_id
-from livecore.players import Player, ensure_not_banned
+from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasLedger, HasOutbox
 
@@ -148,6 +149,7 @@ def server_adjust(
     )
 
 
+@player_write("player")
 def client_spend(
     tx: EconomyTx,
     rt: Runtime,
@@ -162,7 +164,6 @@ def client_spend(
     source_ref_id: str | None,
 ) -> Change:
     """Client wallet debit / inventory consume: a player-scoped write of a platform-managed game."""
-    ensure_not_banned(player)
     res = resource(game, key, kind)
     check_client_spend(game)
     check_amount(amount, "amount" if kind is ResourceType.CURRENCY else "quantity")

@@ -8,9 +8,13 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.players import get_player
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import (
+    SEARCH_LIMIT_MAX,
+    SUGGESTION_LIMIT_MAX,
+    SUGGESTION_POOL,
     Block,
     Effect,
     FriendRequest,
@@ -18,10 +22,15 @@ from livecore.friends import (
     Trigger,
     check_limit,
     check_not_self,
+    check_search_text,
+    clamp,
     new_friend_code,
     normalize_code,
     one_target,
+    sample_suggestions,
+    seen_relation,
     step,
+    visible,
 )
 from livecore.games import Game
 from livecore.ids import Prefix, new_id
@@ -84,6 +93,7 @@ class Added:
     friend: Player | None = None
 
 
+@player_write("caller")
 def add(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, target: Player) -> Added:
     check_not_self(caller.id, target.id)
     rel, request = relation(tx, caller, target)
@@ -169,6 +179,7 @@ def _request_for(
     return request, other
 
 
+@player_write("caller")
 def accept(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, request_id: str) -> Player:
     """Only the target accepts; returns the new friend."""
     request, other = _request_for(tx, scope, caller, request_id)
@@ -178,6 +189,7 @@ def accept(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player,
     return other
 
 
+@player_write("caller")
 def decline(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING, Trigger.DECLINE)
@@ -185,6 +197,7 @@ def decline(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> Fri
     return request
 
 
+@player_write("caller")
 def cancel(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING, Trigger.CANCEL)
@@ -210,6 +223,7 @@ def _removed(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Pl
     )
 
 
+@player_write("caller")
 def remove(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
@@ -217,6 +231,7 @@ def remove(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Play
     _removed(tx, rt, scope, caller, other, "removed")
 
 
+@player_write("caller")
 def block(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player) -> Block:
     """Breaks a friendship (``friend.removed`` reason ``blocked``) and pending requests either way."""
     check_not_self(caller.id, other.id)
@@ -235,8 +250,48 @@ def block(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Playe
     return new
 
 
+@player_write("caller")
 def unblock(tx: FriendsTx, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
     step(rel, Trigger.UNBLOCK)
     tx.friends.delete_block(caller.id, other.id)
+
+
+# --- Query views --------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class SearchHit:
+    player: Player
+    relation: Relation  # never a block: blocked players are not found
+
+
+def search(tx: FriendsTx, scope: Scope, caller: Player, text: str, limit: int) -> list[SearchHit]:
+    """Players of the caller's game and environment whose display name matches ``text``, in name
+    order: never the caller, nor a player blocked either way. ``limit`` is clamped to 1-50; the store is
+    asked for as many more as it could hide, so hiding never shortens a full page."""
+    text = check_search_text(text)
+    limit = clamp(limit, 1, SEARCH_LIMIT_MAX)
+    hidden = tx.friends.blocked_either_way(caller.id) | {caller.id}
+    found = visible(
+        tx.players.search_by_name(scope.game_id, scope.env, text, limit + len(hidden)), hidden, limit
+    )
+    friend_ids = tx.friends.friend_ids(caller.id)
+    peers = tx.friends.request_peers(caller.id)
+    return [SearchHit(p, seen_relation(p.id, friend_ids, peers)) for p in found]
+
+
+def suggestions(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, limit: int) -> list[Player]:
+    """A weighted-random draw from the game's most recently active players, redrawn on every call:
+    never the caller, a friend, a player with a pending request either way, or a player blocked either
+    way. Those are taken out of the candidates before the draw, so the draw fills the page from whoever
+    remains. ``limit`` is clamped to 1-25."""
+    limit = clamp(limit, 1, SUGGESTION_LIMIT_MAX)
+    excluded = tx.friends.blocked_either_way(caller.id) | {caller.id}
+    excluded |= tx.friends.friend_ids(caller.id) | set(tx.friends.request_peers(caller.id))
+    pool = visible(
+        tx.players.recently_active(scope.game_id, scope.env, SUGGESTION_POOL), excluded, SUGGESTION_POOL
+    )
+    by_id = {p.id: p for p in pool}
+    return [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, rt.rng)]

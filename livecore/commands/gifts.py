@@ -10,6 +10,7 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant, settle_loaded
 from livecore.commands.reads import GiftSendReads, Reads
@@ -33,7 +34,7 @@ from livecore.gifts import (
 )
 from livecore.grants import Entry, GrantKind, GrantTrigger
 from livecore.ids import new_uuid
-from livecore.players import Player, ensure_not_banned
+from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
 
@@ -75,6 +76,7 @@ def send_reads(
     return Reads(players=(recipient,), gift_sends=(read,))
 
 
+@player_write("sender")
 def send(
     tx: GiftsTx,
     rt: Runtime,
@@ -86,7 +88,6 @@ def send(
 ) -> Sent:
     """Send a gift: the refusal checks of :func:`livecore.gifts.check_send`, then the gift, its pending
     grant (``grant.created``), the sender's debit when the resource costs the sender, and ``gift.sent``."""
-    ensure_not_banned(sender)
     check_message(request.message)
     if request.idempotency_key is not None:
         earlier = tx.gifts.by_key(sender.id, request.idempotency_key)
@@ -145,6 +146,7 @@ def get_gift(tx: GiftsTx, scope: Scope, recipient: Player, gift_id: str) -> Gift
     return gift
 
 
+@player_write("recipient")
 def claim(tx: GiftsTx, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
     """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
     gift = get_gift(tx, scope, recipient, gift_id)

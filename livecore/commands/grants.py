@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import check_actor, player_write
 from livecore.commands.economy import change
 from livecore.commands.players import first_contact, load_game
 from livecore.economy import Reason, resource
@@ -23,7 +24,7 @@ from livecore.grants import (
     validate_expiry,
 )
 from livecore.ids import new_uuid
-from livecore.players import Player, ensure_not_banned
+from livecore.players import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
 
@@ -127,6 +128,13 @@ def settle(
     return settle_loaded(tx, rt, scope, player, grant, gift, trigger)[0]
 
 
+@player_write("player")
+def claim(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str) -> Grant:
+    """The player claims one of its grants (the client's claim): :func:`settle` with the claim trigger,
+    its ban refused before the grant is looked up."""
+    return settle(tx, rt, scope, player, grant_id, GrantTrigger.CLAIM)
+
+
 def settle_loaded(
     tx: GrantsTx,
     rt: Runtime,
@@ -138,7 +146,7 @@ def settle_loaded(
 ) -> tuple[Grant, Gift | None]:
     """:func:`settle` of a grant (and the gift it delivers, if any) already read; returns both after."""
     if trigger is GrantTrigger.CLAIM:
-        ensure_not_banned(player)
+        check_actor(player)  # a claim is the player's own write, however it was reached
     now = rt.clock.now()
     if gift is not None and trigger is GrantTrigger.CLAIM:
         check_claim(gift, now)
@@ -183,4 +191,4 @@ def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
     return len(due)
 
 
-__all__ = ["create_grant", "expire_grants", "get_grant", "issue_grant", "settle", "settle_loaded"]
+__all__ = ["claim", "create_grant", "expire_grants", "get_grant", "issue_grant", "settle", "settle_loaded"]

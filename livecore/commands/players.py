@@ -1,4 +1,5 @@
-"""Player commands: first contact, register, identity, player authentication, the streak sweep."""
+"""Player commands: first contact, register, identity, player authentication, heartbeats, the streak
+sweep."""
 
 from __future__ import annotations
 
@@ -9,19 +10,23 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
 from livecore.identity import Identity, normalize_avatar, normalize_country, normalize_name
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.players import (
     SECRET_PREFIX_LEN,
+    Activity,
     Lifecycle,
     Player,
     check_register,
-    ensure_not_banned,
+    is_durable,
     record_activity,
     streak_cutoff,
 )
+from livecore.presence import Presence
+from livecore.presence import heartbeat as heartbeat_presence
 from livecore.scope import Scope
 from livecore.store import HasGames, HasOutbox, HasPlayers
 
@@ -205,12 +210,22 @@ def set_identity(
     avatar: str | None,
     by_player: bool,
 ) -> Player:
-    """Set the display identity; the anonymized identity is never touched (SPEC 2.2).
-
-    A player acting on itself is a player-scoped write: refused when banned, and counted as activity.
-    """
+    """Set the display identity; the anonymized identity is never touched (SPEC 2.2). ``by_player``: the
+    player sets its own (:func:`set_own_identity`), else the studio's backend does."""
     if by_player:
-        ensure_not_banned(player)
+        return set_own_identity(tx, rt, player, name=name, avatar=avatar)
+    return _with_identity(tx, rt, player, name, avatar, by_player=False)
+
+
+@player_write("player")
+def set_own_identity(tx: PlayersTx, rt: Runtime, player: Player, *, name: str, avatar: str | None) -> Player:
+    """The player sets its own display identity: a player write, counted as activity."""
+    return _with_identity(tx, rt, player, name, avatar, by_player=True)
+
+
+def _with_identity(
+    tx: PlayersTx, rt: Runtime, player: Player, name: str, avatar: str | None, *, by_player: bool
+) -> Player:
     now = rt.clock.now()
     display = Identity(name=normalize_name(name), avatar=normalize_avatar(avatar), country=player.country)
     updated = attrs.evolve(player, display=display, last_seen_at=now)
@@ -218,6 +233,50 @@ def set_identity(
         updated = attrs.evolve(updated, activity=record_activity(player.activity, now))
     tx.players.update(updated)
     return updated
+
+
+@attrs.frozen
+class Heartbeat:
+    """What a heartbeat does: the presence it reports and the player's activity after it.
+    ``durable``: it opened a session or started a streak day, facts written at once; otherwise only the
+    last-active time moved, which a caller keeping presence itself may write later."""
+
+    presence: Presence
+    activity: Activity
+    durable: bool
+
+
+@player_write("player")
+def beat(player: Player, status: str | None, now: datetime, *, activity: Activity | None = None) -> Heartbeat:
+    """The rule of a heartbeat, deciding without the store. ``activity``: the player's activity as the
+    caller knows it, when it keeps later last-active times than the row (the server's presence board)."""
+    presence = heartbeat_presence(status, now)
+    before = player.activity if activity is None else activity
+    after = record_activity(before, now)
+    return Heartbeat(presence, after, durable=is_durable(before, after))
+
+
+@player_write("player")
+def heartbeat(
+    tx: PlayersTx,
+    rt: Runtime,
+    player: Player,
+    status: str | None,
+    *,
+    activity: Activity | None = None,
+    keeps_presence: bool = False,
+) -> tuple[Player, Heartbeat]:
+    """The heartbeat command: :func:`beat`, and the player written with its presence, activity and
+    last-seen time. ``keeps_presence``: the caller keeps presence and last-active times itself (the
+    server's presence board), so the player is written only when the beat is durable. Returns the
+    player as stored after the beat."""
+    now = rt.clock.now()
+    done = beat(player, status, now, activity=activity)
+    if keeps_presence and not done.durable:
+        return player, done
+    updated = attrs.evolve(player, activity=done.activity, presence=done.presence, last_seen_at=now)
+    tx.players.update(updated)
+    return updated, done
 
 
 def sweep_streaks(tx: PlayersTx, rt: Runtime) -> int:

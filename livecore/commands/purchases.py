@@ -7,6 +7,7 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.players import load_game
 from livecore.ids import Prefix, new_id
 from livecore.players import Player
@@ -74,3 +75,9 @@ def track(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: P
     spend = tx.purchases.player_spend(player.id, now, ())
     emit(tx, rt, scope, "purchase.tracked", tracked_payload(purchase, spend))
     return Tracked(purchase, spend)
+
+
+@player_write("player")
+def report(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: PurchaseRequest) -> Tracked:
+    """The player reports its own purchase (the client's route): :func:`track`, as a player write."""
+    return track(tx, rt, scope, player, request)

@@ -6,6 +6,7 @@ from datetime import date
 
 import attrs
 
+from livecore.friends import name_matches
 from livecore.memory.journal import MemoryPort
 from livecore.players import Lifecycle, Player
 from livecore.scope import Environment
@@ -73,13 +74,12 @@ class MemoryPlayers(MemoryPort):
         ]
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
-        needle = text.lower()
         found = [
             p
             for p in self._s.players.values()
             if p.game_id == game_id
             and p.env is env
             and p.lifecycle is Lifecycle.ACTIVE
-            and needle in (p.display or p.anonymized).name.lower()
+            and name_matches((p.display or p.anonymized).name, text)
         ]
         return sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())[:limit]

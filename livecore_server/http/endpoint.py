@@ -17,11 +17,12 @@ from aiohttp import web
 from livecore.api.convert import structure, structure_query
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.commands import Runtime
+from livecore.commands.actor import check_actor
 from livecore.commands.players import authenticate
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
-from livecore.players import Player, ensure_not_banned
+from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import Services
@@ -170,8 +171,9 @@ def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
     secret = call.headers.get("X-Player-Secret")
     player = authenticate(tx, call.rt, call.scope, call.external_id, secret)
     if call.route.is_write:
-        # DECISIONS 7: every player-scoped client write of a banned player is 403 player_banned.
-        ensure_not_banned(player)
+        # The commands' own policy (livecore.commands.actor), applied here too because the ban must win
+        # over what a handler resolves before its command runs and over a stored replay.
+        check_actor(player)
     return attrs.evolve(call, player=player)
 
 

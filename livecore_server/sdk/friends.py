@@ -5,27 +5,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import attrs
-
 from livecore.api import friends as api
 from livecore.api.views import Counterparty, Direction, IdentityView, display_view
 from livecore.commands import friends as cmd
 from livecore.commands import gifts as gift_cmd
+from livecore.commands import players as players_cmd
 from livecore.commands.gifts import GiftsTx
 from livecore.commands.players import authenticate, get_player, load_game
 from livecore.economy import SYSTEM_ITEMS, progression
-from livecore.friends import (
-    SEARCH_LIMIT_MAX,
-    SUGGESTION_POOL,
-    check_progression_keys,
-    check_search_text,
-    clamp,
-    sample_suggestions,
-    seen_relation,
-)
+from livecore.friends import check_progression_keys
 from livecore.games import Game
-from livecore.players import Player, durable_activity, ensure_not_banned
-from livecore.presence import heartbeat
+from livecore.players import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind, bind_direct
 
 
@@ -146,30 +136,17 @@ def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendC
 
 def search(call: Call[None, api.SearchQuery], tx: GiftsTx) -> list[api.SearchHit]:
     me = _with_code(tx, call)
-    text = check_search_text(call.query.q)
-    limit = clamp(call.query.limit, 1, SEARCH_LIMIT_MAX)
-    hidden = tx.friends.blocked_either_way(me.id) | {me.id}
-    # Fetch past the limit by the hidden count so hiding never shortens a full page.
-    found = [
-        p
-        for p in tx.players.search_by_name(call.scope.game_id, call.scope.env, text, limit + len(hidden))
-        if p.id not in hidden
-    ]
-    found = found[:limit]
-    game = load_game(tx, call.scope)
-    prog = progression_for(tx, game, call.query.progression, found)
-    friend_ids = tx.friends.friend_ids(me.id)
-    peers = tx.friends.request_peers(me.id)
-    hits = [
+    found = cmd.search(tx, call.scope, me, call.query.q, call.query.limit)
+    prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [h.player for h in found])
+    return [
         api.SearchHit(
-            display_identity=identity(p),
-            external_player_id=p.external_id,
-            relationship=api.RelationshipView(seen_relation(p.id, friend_ids, peers).value),
-            progression=prog.get(p.id) if prog is not None else None,
+            display_identity=identity(h.player),
+            external_player_id=h.player.external_id,
+            relationship=api.RelationshipView(h.relation.value),
+            progression=prog.get(h.player.id) if prog is not None else None,
         )
-        for p in found
+        for h in found
     ]
-    return hits
 
 
 def send_request(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.SendRequestResponse | Reply:
@@ -220,17 +197,8 @@ def remove(call: Call[None, None], tx: GiftsTx) -> api.RemovedResponse:
 
 def suggestions(call: Call[None, api.SuggestionsQuery], tx: GiftsTx) -> api.SuggestionsResponse:
     me = _with_code(tx, call)
-    limit = clamp(call.query.limit, 1, 25)
+    chosen = cmd.suggestions(tx, call.rt, call.scope, me, call.query.limit)
     game = load_game(tx, call.scope)
-    excluded = tx.friends.blocked_either_way(me.id) | {me.id}
-    excluded |= tx.friends.friend_ids(me.id) | set(tx.friends.request_peers(me.id))
-    pool = [
-        p
-        for p in tx.players.recently_active(call.scope.game_id, call.scope.env, SUGGESTION_POOL)
-        if p.id not in excluded
-    ]
-    by_id = {p.id: p for p in pool}
-    chosen = [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, call.rt.rng)]
     prog = progression_for(tx, game, call.query.progression, chosen)
     return api.SuggestionsResponse(suggestions=[_suggestion_row(call, game, p, prog) for p in chosen])
 
@@ -301,26 +269,23 @@ async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:
 
 
 async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceResponse:
-    """Heartbeat: kept on the presence board (docs/friends.md). It is also activity for sessions and the
-    login streak (SPEC 2.3); when it opens a session or a new streak day, that is written at once."""
+    """Heartbeat (``livecore.commands.players.heartbeat``), kept on the presence board (docs/friends.md):
+    only a beat that opens a session or a new streak day is written at once."""
     services = call.services
     player, game = await _heartbeat_caller(call)
-    ensure_not_banned(player)
-    body: api.HeartbeatRequest = call.body or api.HeartbeatRequest()
+    status = (call.body or api.HeartbeatRequest()).status
     now = call.rt.clock.now()
-    presence = heartbeat(body.status, now)
-    if durable_activity(services.presence.activity_of(player), now) is not None:
+    done = players_cmd.beat(player, status, now, activity=services.presence.activity_of(player))
+    if done.durable:
 
         def durable(tx: GiftsTx) -> Player:
             # Decided again on the row as it is now: the cached one may be minutes old, and another
             # heartbeat (here or in another process) may have opened the session meanwhile.
             stored = get_player(tx, call.scope, call.external_id)
-            ensure_not_banned(stored)
-            activity = durable_activity(services.presence.activity_of(stored), now)
-            if activity is None:
-                return stored
-            updated = attrs.evolve(stored, activity=activity, presence=presence, last_seen_at=now)
-            tx.players.update(updated)
+            activity = services.presence.activity_of(stored)
+            updated, _ = players_cmd.heartbeat(
+                tx, call.rt, stored, status, activity=activity, keeps_presence=True
+            )
             return updated
 
         generation = services.players.generation
@@ -328,6 +293,7 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
         # What was read in there, so the next heartbeat decides on it, not on the older cached row
         # again. Not kept when the row was written (that forgot the player: the next one reads it).
         services.players.put(call.scope, call.external_id, stored, generation)
+    presence = done.presence
     services.presence.record(player.id, presence)
     ttl = game.settings.presence.ttl_seconds
     return api.PresenceResponse(

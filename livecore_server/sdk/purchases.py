@@ -35,7 +35,7 @@ def sdk_track(call: Call[api.TrackPurchaseRequest, None], tx: Tx) -> api.TrackPu
         purchased_at=body.purchased_at,
         metadata=body.metadata,
     )
-    return track(call, tx, call.player, request)
+    return track(call, tx, call.player, request, by_player=True)
 
 
 BINDINGS: list[Binding] = [bind(api.SDK_TRACK_PURCHASE, sdk_track)]

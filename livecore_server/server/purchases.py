@@ -59,10 +59,11 @@ def purchase_view(p: Purchase) -> api.PurchaseView:
 
 
 def track(
-    call: AnyCall, tx: Tx, player: Player, request: PurchaseRequest
+    call: AnyCall, tx: Tx, player: Player, request: PurchaseRequest, *, by_player: bool = False
 ) -> api.TrackPurchaseResponse | Reply:
-    """Track ``request`` for ``player``; a repeated transaction id answers the purchase tracked first."""
-    done = cmd.track(tx, call.rt, call.scope, player, request)
+    """Track ``request`` for ``player`` (``by_player``: the client's own report, refused to a banned
+    player); a repeated transaction id answers the purchase tracked first."""
+    done = (cmd.report if by_player else cmd.track)(tx, call.rt, call.scope, player, request)
     view = api.TrackPurchaseResponse(
         purchase=purchase_view(done.purchase),
         lifetime_amount_minor=done.spend.lifetime_amount_minor,

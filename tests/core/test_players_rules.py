@@ -21,7 +21,7 @@ from livecore.players import (
     ban,
     ban_state,
     check_register,
-    durable_activity,
+    is_durable,
     record_activity,
     sweep_streak,
     unban,
@@ -210,16 +210,16 @@ def test_streak_invariants(gaps: list[timedelta]) -> None:
         assert swept.streak == (0 if missed else a.streak)
 
 
-def test_durable_activity_is_none_inside_a_session_and_the_new_activity_when_one_opens() -> None:
+def test_activity_is_durable_only_when_a_session_opens() -> None:
     first = record_activity(Activity(), T0)
-    assert durable_activity(first, T0 + timedelta(minutes=29)) is None  # same session, same day
-    opened = durable_activity(first, T0 + timedelta(minutes=30))
-    assert opened is not None and opened.sessions == first.sessions + 1
-    assert opened == record_activity(first, T0 + timedelta(minutes=30))
+    same = record_activity(first, T0 + timedelta(minutes=29))  # same session, same day
+    assert not is_durable(first, same)
+    opened = record_activity(first, T0 + timedelta(minutes=30))
+    assert is_durable(first, opened) and opened.sessions == first.sessions + 1
 
 
-def test_durable_activity_is_the_new_activity_when_a_streak_day_starts() -> None:
+def test_activity_is_durable_when_a_streak_day_starts() -> None:
     late = datetime(2026, 3, 2, 23, 50, tzinfo=UTC)
     first = record_activity(Activity(), late)
-    next_day = durable_activity(first, late + timedelta(minutes=15))  # same session, next UTC day
-    assert next_day is not None and (next_day.sessions, next_day.streak) == (first.sessions, 2)
+    next_day = record_activity(first, late + timedelta(minutes=15))  # same session, next UTC day
+    assert is_durable(first, next_day) and (next_day.sessions, next_day.streak) == (first.sessions, 2)

@@ -1,0 +1,395 @@
+"""The actor policy of the commands (livecore.commands.actor), the heartbeat command and the friends
+query views, on the in-memory store: what an embedded simulation runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import attrs
+import pytest
+
+from livecore.api.route import Auth
+from livecore.api.routes import ALL
+from livecore.clock import ManualClock
+from livecore.commands import Runtime
+from livecore.commands import economy as economy_cmd
+from livecore.commands import friends as friends_cmd
+from livecore.commands import gifts as gifts_cmd
+from livecore.commands import grants as grants_cmd
+from livecore.commands import players as players_cmd
+from livecore.commands import purchases as purchases_cmd
+from livecore.commands.actor import PLAYER_WRITES
+from livecore.commands.moderation import ban_player
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.friends import Relation
+from livecore.games import (
+    FriendsSettings,
+    GiftingSettings,
+    Resource,
+    ResourceType,
+    Studio,
+)
+from livecore.gifts import SendRequest
+from livecore.grants import Entry, GrantKind
+from livecore.hashing import KeyedHasher
+from livecore.memory import MemoryStore
+from livecore.players import Player
+from livecore.purchases import PurchaseRequest
+from livecore.rand import SeededRandomSource
+from livecore.scope import Environment, Scope
+from livecore.store import Transaction
+from tests.core.test_gifts_rules import PLATFORM
+
+T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
+COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10)
+POTION = Resource("potion", ResourceType.ITEM)
+# The gift rules' platform-managed game, with a plain coin anyone may gift and a potion to consume.
+GAME = attrs.evolve(
+    PLATFORM,
+    settings=attrs.evolve(
+        PLATFORM.settings,
+        gifting=GiftingSettings(enabled=True),
+        friends=FriendsSettings(max_friends=10),
+        resources={r.key: r for r in (COINS, POTION)},
+    ),
+)
+
+
+@attrs.define
+class Sim:
+    store: MemoryStore
+    rt: Runtime
+    clock: ManualClock
+
+    def run(self, op: Callable[[Transaction], Any]) -> Any:
+        with self.store.transaction() as tx:
+            return op(tx)
+
+    def player(self, external_id: str) -> Player:
+        found = self.run(lambda tx: players_cmd.find_player(tx, SCOPE, external_id))
+        assert found is not None
+        return found
+
+
+@pytest.fixture
+def sim() -> Sim:
+    store = MemoryStore()
+    store.add_game(Studio(id="std_1", key="acme"), GAME)
+    clock = ManualClock(T0)
+    s = Sim(store, Runtime(clock=clock, rng=SeededRandomSource(3), hasher=KeyedHasher(b"k" * 32)), clock)
+    _names(s, "ann", "bob", "cat", "dan", "eli")
+    return s
+
+
+def _names(s: Sim, *names: str) -> None:
+    """Register players whose display name is their external id."""
+    for name in names:
+        s.run(lambda tx, name=name: players_cmd.register(tx, s.rt, SCOPE, name))
+        s.run(
+            lambda tx, name=name: players_cmd.set_own_identity(
+                tx, s.rt, other(tx, name), name=name, avatar=None
+            )
+        )
+
+
+# --- The world each player write is tried in -----------------------------------------------------
+#
+# ann is the actor. bob is her friend and sent her a gift; cat asked her to be friends; she asked dan;
+# she blocked eli. She holds coins and potions and has a pending grant.
+
+
+@attrs.frozen
+class World:
+    request_from_cat: str
+    request_to_dan: str
+    gift_id: str
+    grant_id: str
+
+
+def build_world(s: Sim) -> World:
+    def build(tx: Transaction) -> World:
+        ann, bob, cat, dan = (players_cmd.get_player(tx, SCOPE, n) for n in ("ann", "bob", "cat", "dan"))
+        friends_cmd.add(tx, s.rt, SCOPE, GAME, bob, ann)
+        friends_cmd.add(tx, s.rt, SCOPE, GAME, ann, bob)
+        from_cat = friends_cmd.add(tx, s.rt, SCOPE, GAME, cat, ann).request
+        to_dan = friends_cmd.add(tx, s.rt, SCOPE, GAME, ann, dan).request
+        assert from_cat is not None and to_dan is not None
+        friends_cmd.block(tx, s.rt, SCOPE, ann, other(tx, "eli"))
+        bob = players_cmd.get_player(tx, SCOPE, "bob")
+        gift = gifts_cmd.send(
+            tx, s.rt, SCOPE, GAME, bob, ann, SendRequest(ResourceType.CURRENCY, "coins", 3)
+        ).gift
+        for kind, key in ((ResourceType.CURRENCY, "coins"), (ResourceType.ITEM, "potion")):
+            economy_cmd.server_adjust(
+                tx, s.rt, SCOPE, GAME, ann, kind, key, 5, credit=True, note=None, source_ref_id=None
+            )
+        grant = grants_cmd.create_grant(
+            tx,
+            s.rt,
+            SCOPE,
+            "ann",
+            kind=GrantKind.REWARD,
+            entries=[Entry(type=ResourceType.CURRENCY, key="coins", amount=2)],
+            expires_at=None,
+            source_kind="api",
+            source_ref_id=None,
+            metadata=None,
+        )
+        return World(from_cat.id, to_dan.id, gift.id, grant.id)
+
+    return s.run(build)
+
+
+def other(tx: Transaction, name: str) -> Player:
+    return players_cmd.get_player(tx, SCOPE, name)
+
+
+Write = Callable[[Transaction, Runtime, Player, World], object]
+
+# The command of every player-scoped client write route, by route name, tried by ``ann``.
+WRITES: dict[str, tuple[Callable[..., Any], Write]] = {
+    "friends.requests.send": (
+        friends_cmd.add,
+        lambda tx, rt, me, w: friends_cmd.add(tx, rt, SCOPE, GAME, me, other(tx, "dan")),
+    ),
+    "friends.requests.accept": (
+        friends_cmd.accept,
+        lambda tx, rt, me, w: friends_cmd.accept(tx, rt, SCOPE, GAME, me, w.request_from_cat),
+    ),
+    "friends.requests.decline": (
+        friends_cmd.decline,
+        lambda tx, rt, me, w: friends_cmd.decline(tx, SCOPE, me, w.request_from_cat),
+    ),
+    "friends.requests.cancel": (
+        friends_cmd.cancel,
+        lambda tx, rt, me, w: friends_cmd.cancel(tx, SCOPE, me, w.request_to_dan),
+    ),
+    "friends.remove": (
+        friends_cmd.remove,
+        lambda tx, rt, me, w: friends_cmd.remove(tx, rt, SCOPE, me, other(tx, "bob")),
+    ),
+    "friends.blocks.add": (
+        friends_cmd.block,
+        lambda tx, rt, me, w: friends_cmd.block(tx, rt, SCOPE, me, other(tx, "cat")),
+    ),
+    "friends.blocks.remove": (
+        friends_cmd.unblock,
+        lambda tx, rt, me, w: friends_cmd.unblock(tx, me, other(tx, "eli")),
+    ),
+    "gifts.send": (
+        gifts_cmd.send,
+        lambda tx, rt, me, w: gifts_cmd.send(
+            tx, rt, SCOPE, GAME, me, other(tx, "bob"), SendRequest(ResourceType.CURRENCY, "coins", 1)
+        ),
+    ),
+    "gifts.claim": (
+        gifts_cmd.claim,
+        lambda tx, rt, me, w: gifts_cmd.claim(tx, rt, SCOPE, me, w.gift_id),
+    ),
+    "grants.claim": (
+        grants_cmd.claim,
+        lambda tx, rt, me, w: grants_cmd.claim(tx, rt, SCOPE, me, w.grant_id),
+    ),
+    "wallet.debit": (
+        economy_cmd.client_spend,
+        lambda tx, rt, me, w: economy_cmd.client_spend(
+            tx, rt, SCOPE, GAME, me, ResourceType.CURRENCY, "coins", 1, note=None, source_ref_id=None
+        ),
+    ),
+    "inventory.consume": (
+        economy_cmd.client_spend,
+        lambda tx, rt, me, w: economy_cmd.client_spend(
+            tx, rt, SCOPE, GAME, me, ResourceType.ITEM, "potion", 1, note=None, source_ref_id=None
+        ),
+    ),
+    "players.set_identity": (
+        players_cmd.set_own_identity,
+        lambda tx, rt, me, w: players_cmd.set_own_identity(tx, rt, me, name="Ann", avatar=None),
+    ),
+    "purchases.track": (
+        purchases_cmd.report,
+        lambda tx, rt, me, w: purchases_cmd.report(
+            tx, rt, SCOPE, me, PurchaseRequest("t-1", "app_store", "gems_100", "consumable", 199, "USD")
+        ),
+    ),
+    "presence.heartbeat": (
+        players_cmd.heartbeat,
+        lambda tx, rt, me, w: players_cmd.heartbeat(tx, rt, me, "in menu"),
+    ),
+}
+
+
+def test_every_player_scoped_client_write_route_has_a_command_declared_a_player_write() -> None:
+    player_writes = {r.name for r in ALL if r.auth is Auth.PLAYER and r.is_write}
+    assert set(WRITES) == player_writes
+    assert {fn for fn, _ in WRITES.values()} <= set(PLAYER_WRITES.values())
+
+
+@pytest.mark.parametrize("route", sorted(WRITES))
+def test_a_banned_actor_is_refused_by_every_player_write(sim: Sim, route: str) -> None:
+    """Each write succeeds for the player, and is refused with 403 player_banned, changing nothing,
+    once the player is banned."""
+    world = build_world(sim)
+    _, write = WRITES[route]
+    before = (dict(sim.store.players), list(sim.store.outbox))
+    with pytest.raises(_Rollback), sim.store.transaction() as tx:
+        write(tx, sim.rt, other(tx, "ann"), world)  # allowed while not banned
+        raise _Rollback
+    sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
+    banned = (dict(sim.store.players), list(sim.store.outbox))
+    with pytest.raises(LivecoreError) as refused, sim.store.transaction() as tx:
+        write(tx, sim.rt, other(tx, "ann"), world)
+    assert refused.value.code is ErrorCode.PLAYER_BANNED
+    assert (dict(sim.store.players), list(sim.store.outbox)) == banned != before
+
+
+class _Rollback(Exception):
+    pass
+
+
+def test_the_ban_is_refused_before_what_the_command_looks_up(sim: Sim) -> None:
+    """A banned player is told it is banned, not that the request, gift or grant it names is unknown
+    (the server's order)."""
+    sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
+    ann = sim.player("ann")
+    for attempt in (
+        lambda tx: friends_cmd.accept(tx, sim.rt, SCOPE, GAME, ann, "frq_unknown"),
+        lambda tx: gifts_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
+        lambda tx: grants_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
+    ):
+        with pytest.raises(LivecoreError) as refused:
+            sim.run(attempt)
+        assert refused.value.code is ErrorCode.PLAYER_BANNED
+
+
+def test_a_banned_player_still_reads(sim: Sim) -> None:
+    sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
+    ann = sim.player("ann")
+    found = sim.run(lambda tx: friends_cmd.search(tx, SCOPE, ann, "bob", 5))
+    assert [h.player.external_id for h in found] == ["bob"]
+    assert sim.run(lambda tx: friends_cmd.suggestions(tx, sim.rt, SCOPE, ann, 5))
+
+
+# --- Heartbeat ----------------------------------------------------------------------------------
+
+
+def test_heartbeat_opens_a_session_after_30_minutes_of_silence_and_counts_the_streak(sim: Sim) -> None:
+    def beat(status: str | None) -> players_cmd.Heartbeat:
+        return sim.run(lambda tx: players_cmd.heartbeat(tx, sim.rt, other(tx, "ann"), status))[1]
+
+    registered = sim.player("ann").activity  # register is the first session
+    assert (registered.sessions, registered.streak) == (1, 1)
+    sim.clock.advance(29 * 60)
+    inside = beat("menu")
+    assert not inside.durable and inside.activity.sessions == 1
+    assert sim.player("ann").presence.status == "menu"  # written all the same: no board here
+    sim.clock.advance(30 * 60)
+    opened = beat(None)
+    assert opened.durable and opened.activity.sessions == 2
+    assert opened.presence.status is None and opened.presence.last_active_at == sim.clock.now()
+    sim.clock.advance(24 * 3600)
+    next_day = beat("lobby")
+    assert next_day.durable and (next_day.activity.streak, next_day.activity.best_streak) == (2, 2)
+    stored = sim.player("ann")
+    assert stored.activity == next_day.activity and stored.last_seen_at == sim.clock.now()
+
+
+def test_heartbeat_for_a_caller_keeping_presence_writes_only_durable_beats(sim: Sim) -> None:
+    sim.clock.advance(60)
+    before = sim.player("ann")
+    player, done = sim.run(
+        lambda tx: players_cmd.heartbeat(tx, sim.rt, other(tx, "ann"), "x", keeps_presence=True)
+    )
+    assert not done.durable and player == before == sim.player("ann")
+    # The caller's own later last-active time (its presence board) is what the session is measured from.
+    sim.clock.advance(40 * 60)
+    kept = attrs.evolve(before.activity, last_active_at=sim.clock.now() - timedelta(minutes=10))
+    assert not players_cmd.beat(before, None, sim.clock.now(), activity=kept).durable
+    assert players_cmd.beat(before, None, sim.clock.now()).durable
+
+
+def test_heartbeat_refuses_a_status_label_over_64_characters(sim: Sim) -> None:
+    with pytest.raises(LivecoreError) as refused:
+        sim.run(lambda tx: players_cmd.heartbeat(tx, sim.rt, other(tx, "ann"), "x" * 65))
+    assert refused.value.code is ErrorCode.INVALID_REQUEST
+
+
+def test_heartbeat_of_a_banned_player_is_refused_before_its_status_is_checked(sim: Sim) -> None:
+    sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
+    with pytest.raises(LivecoreError) as refused:
+        players_cmd.beat(sim.player("ann"), "x" * 65, sim.clock.now())
+    assert refused.value.code is ErrorCode.PLAYER_BANNED
+
+
+# --- Search and suggestions ---------------------------------------------------------------------
+
+
+def test_search_hides_the_caller_and_blocks_either_way_and_still_fills_the_page(sim: Sim) -> None:
+    _names(sim, "zed1", "zed2", "zed3", "zed4", "zed5")
+
+    def names(limit: int) -> list[str]:
+        me = sim.player("zed1")
+        return [
+            h.player.external_id for h in sim.run(lambda tx: friends_cmd.search(tx, SCOPE, me, "zed", limit))
+        ]
+
+    assert names(2) == ["zed2", "zed3"]
+    sim.run(lambda tx: friends_cmd.block(tx, sim.rt, SCOPE, other(tx, "zed1"), other(tx, "zed2")))
+    sim.run(lambda tx: friends_cmd.block(tx, sim.rt, SCOPE, other(tx, "zed3"), other(tx, "zed1")))
+    assert names(2) == ["zed4", "zed5"]  # three hidden, the page still full
+    assert names(0) == ["zed4"]  # clamped to at least one
+
+
+def test_search_text_under_3_characters_matches_the_start_of_names_only(sim: Sim) -> None:
+    _names(sim, "Zed", "Ozzie")
+
+    def names(text: str) -> list[str]:
+        me = sim.player("ann")
+        return [h.player.external_id for h in sim.run(lambda tx: friends_cmd.search(tx, SCOPE, me, text, 9))]
+
+    assert names("ZE") == ["Zed"]
+    assert names("zz") == []
+    assert names("zzi") == ["Ozzie"]
+
+
+def test_search_tells_the_relationship_of_each_hit(sim: Sim) -> None:
+    build_world(sim)
+    ann = sim.player("ann")
+    relations = {}
+    for name in ("bob", "cat", "dan"):
+        found = sim.run(lambda tx, name=name: friends_cmd.search(tx, SCOPE, ann, name, 5))
+        relations[name] = [h.relation for h in found]
+    assert relations == {
+        "bob": [Relation.FRIENDS],
+        "cat": [Relation.INCOMING],
+        "dan": [Relation.OUTGOING],
+    }
+
+
+def test_search_text_must_be_1_to_32_characters(sim: Sim) -> None:
+    for text in ("  ", "x" * 33):
+        with pytest.raises(LivecoreError) as refused:
+            sim.run(lambda tx, text=text: friends_cmd.search(tx, SCOPE, sim.player("ann"), text, 5))
+        assert refused.value.code is ErrorCode.INVALID_REQUEST
+
+
+def test_suggestions_leave_out_the_caller_friends_pending_requests_and_blocks_either_way(sim: Sim) -> None:
+    build_world(sim)  # ann: friend bob, request from cat, request to dan
+    _names(sim, "eve", "fay", "gus", "hal")
+    sim.run(lambda tx: friends_cmd.block(tx, sim.rt, SCOPE, other(tx, "ann"), other(tx, "fay")))
+    sim.run(lambda tx: friends_cmd.block(tx, sim.rt, SCOPE, other(tx, "gus"), other(tx, "ann")))
+    ann = sim.player("ann")
+    for _ in range(5):
+        drawn = sim.run(lambda tx: friends_cmd.suggestions(tx, sim.rt, SCOPE, ann, 25))
+        assert sorted(p.external_id for p in drawn) == ["eve", "hal"]
+
+
+def test_suggestions_draw_at_most_the_clamped_limit_from_the_remaining_pool(sim: Sim) -> None:
+    _names(sim, *(f"p{i:02}" for i in range(30)))
+    ann = sim.player("ann")
+    assert len(sim.run(lambda tx: friends_cmd.suggestions(tx, sim.rt, SCOPE, ann, 0))) == 1
+    many = sim.run(lambda tx: friends_cmd.suggestions(tx, sim.rt, SCOPE, ann, 99))
+    assert len(many) == 25 and len({p.id for p in many}) == 25 and ann.id not in {p.id for p in many}
