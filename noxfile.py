@@ -51,7 +51,7 @@ def bench(session: nox.Session) -> None:
         session.run("apt-get", "install", "-y", "-qq", "wrk", external=True)
     session.install("-e", ".[dev]")
     session.run("python", "-m", "benchmarks", "--json", "benchmarks/results/latest.json", *session.posargs)
-    # Issue #8: the same scenarios on PostgreSQL (a fresh database on $LIVECORE_BENCH_POSTGRES, else
+    # The same scenarios on PostgreSQL (a fresh database on $LIVECORE_BENCH_POSTGRES, else
     # postgresql://postgres@127.0.0.1:5432/test), with one server process, then two sharing one port.
     session.run(
         "python",
@@ -77,9 +77,9 @@ def bench(session: nox.Session) -> None:
     )
     # The embedded figure (core commands on the in-memory store, no server): sends per second.
     session.run("python", "-m", "benchmarks.embedded", "--json", "benchmarks/results/embedded.json")
-    # PostgreSQL drivers for the same write shape (issue #8): psycopg on threads vs asyncpg.
+    # PostgreSQL drivers for the same write shape: psycopg on threads vs asyncpg.
     session.run("python", "-m", "benchmarks.pg_drivers", "--json", "benchmarks/results/pg_drivers.json")
-    # What PostgreSQL alone leaves of the send_gift target's CPU budget (issue #8): pgbench, no server.
+    # What PostgreSQL alone leaves of the send_gift target's CPU budget: pgbench, no server.
     session.run("python", "-m", "benchmarks.pg_ceiling", "--json", "benchmarks/results/pg_ceiling.json")
-    # Issue #7: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
+    # Migration: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")

@@ -1,9 +1,9 @@
-"""Migration throughput: importing players, then their wallets, into a real server (issue #7).
+"""Migration throughput: importing players, then their wallets, into a real server.
 
     python -m benchmarks.migration                          # 100,000 players in calls of 1,000 rows
     python -m benchmarks.migration --players 2000 --batch 1000 --json out.json
 
-Issue #7: "Importing 100,000 players in 100 calls must take seconds, not minutes." The run does what a
+The target: importing 100,000 players in 100 calls takes seconds, not minutes. The run does what a
 studio's import script does: it applies ``benchmarks/manifest.toml`` to a fresh SQLite database, starts
 ``livecore-server serve`` on a free loopback port (as the wrk harness does), then sends, one call after
 the other with httpx,

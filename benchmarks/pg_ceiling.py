@@ -1,8 +1,8 @@
-"""How many gift sends PostgreSQL alone takes on this machine, against the bare baseline (issue #8).
+"""How many gift sends PostgreSQL alone takes on this machine, against the bare baseline.
 
     python -m benchmarks.pg_ceiling [--pg-server URL] [--rounds 3] [--slice 10] [--json PATH]
 
-Issue #8 asks for gift sends on PostgreSQL at 0.10 of the bare baseline. This measures what the database
+The target for gift sends on PostgreSQL is 0.10 of the bare baseline. This measures what the database
 leaves for that on this machine, with no livecore server at all:
 
 - the **baseline**: ``GET /bench/baseline`` of a real ``livecore-server`` (the harness's yardstick), with
@@ -45,7 +45,7 @@ SCRIPT = Path(__file__).parent / "sql" / "gift_group.sql"
 SENDS_PER_GROUP = 4  # the script's commit group
 PLAYERS = 80  # the script's player numbers: p0 ... p79, all friends (as send_gift's clique)
 CLIENTS = 8  # pgbench clients, as the harness's wrk connections
-TARGET = 0.10  # issue #8: send_gift on PostgreSQL
+TARGET = 0.10  # send_gift on PostgreSQL
 GAME = "gam_ceiling"
 
 

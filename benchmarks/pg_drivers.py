@@ -1,4 +1,4 @@
-"""Which PostgreSQL driver for the server (issue #8): psycopg 3 on worker threads vs asyncpg.
+"""Which PostgreSQL driver for the server: psycopg 3 on worker threads vs asyncpg.
 
     python -m benchmarks.pg_drivers [--dsn postgresql://postgres@127.0.0.1:5432/test] [--n 3000]
 

@@ -58,7 +58,7 @@ class Scenario:
     def for_store(self, store: str) -> Scenario:
         """This scenario with the targets of ``store`` (``sqlite`` or ``postgres``) in ``target_ratio`` and
         ``max_p99_ms``, which the report checks. SQLite's are the scenario's own; PostgreSQL's are the
-        ``postgres_*`` fields only, the targets the issues set for PostgreSQL (issue #8), not SQLite's."""
+        ``postgres_*`` fields only, the targets set for PostgreSQL, not SQLite's."""
         if store == "sqlite":
             return self
         if store == "postgres":
@@ -129,7 +129,7 @@ register(
 )
 
 
-# --- Issue #4: grants ------------------------------------------------------------------------------
+# --- Grants ------------------------------------------------------------------------------------
 
 GRANT_ENTRIES = (
     '[{"type": "currency", "key": "coins", "amount": 10}, {"type": "item", "key": "sword", "amount": 1}]'
@@ -179,7 +179,7 @@ register(
 )
 
 
-# --- Issue #5: friends and presence ------------------------------------------------------------------
+# --- Friends and presence ------------------------------------------------------------------------
 
 HEARTBEATERS = 200
 FRIENDS_EACH = 50
@@ -248,7 +248,7 @@ register(
         setup=_heartbeaters,
         target_ratio=0.50,
         max_p99_ms=15,
-        postgres_target_ratio=0.25,  # issue #8
+        postgres_target_ratio=0.25,
         description="Presence heartbeats from 200 players chosen at random.",
     )
 )
@@ -266,7 +266,7 @@ register(
 )
 
 
-# --- Issue #6: gifting -------------------------------------------------------------------------------
+# --- Gifting -------------------------------------------------------------------------------------
 #
 # Sends run every rule (manifest.toml: cooldown 1 s, a daily limit, coins cost the sender), so each
 # scenario works inside a clique of mutual friends and walks its directed pairs in a fixed order: pair k
@@ -485,7 +485,7 @@ register(
         setup=_gifters,
         target_ratio=0.20,
         max_p99_ms=100,
-        postgres_target_ratio=0.10,  # issue #8
+        postgres_target_ratio=0.10,
         description=(
             f"Gifts between {GIFTERS} mutual friends, each send to the pair least recently used (cooldown"
             " and daily count checked); 1 in 4 gifts coins at the sender's cost."

@@ -63,7 +63,7 @@ def test_baseline_always_runs_first() -> None:
     assert [s.name for s in select(["send_gift"], "postgres")] == [BASELINE, "send_gift"]
 
 
-# --- Issue #6: the gifting scenarios' setups against a fake server ---------------------------------
+# --- the gifting scenarios' setups against a fake server ---------------------------------
 
 
 NO_CLIENT = cast(httpx.Client, None)  # call_many does not use the httpx client

@@ -1,4 +1,4 @@
-"""The database-alone measurement (issue #8): its arithmetic, and its pgbench script against livecore's own
+"""The database-alone measurement: its arithmetic, and its pgbench script against livecore's own
 schema (its figures are reported, never asserted)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The harness on PostgreSQL (issue #8): per-store targets, options, the run's database, several server
+"""The harness on PostgreSQL: per-store targets, options, the run's database, several server
 processes on one port. The pure checks always run; the others skip without PostgreSQL (or wrk)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The economy: resources, ledgers and balances (SPEC 2.3, 2.12, 4.2, 4.3; issue #4).
+"""The economy: resources, ledgers and balances (SPEC 2.3, 2.12, 4.2, 4.3).
 
 Rules:
 - A game declares its resources in the manifest: currencies (including XP and other progression

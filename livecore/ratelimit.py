@@ -104,9 +104,8 @@ database take a second per process, short enough that tokens it does not use are
 LEASE_CAP = 1_000
 """The most tokens one process takes at once, whatever the limit: bounds what an idle or dying process
 can hold out of a key's budget. At the highest limit a manifest may set (1,000,000 a minute) a lease is
-60 ms of refill. Measured on PostgreSQL (docs/deployment.md): each take costs the server far more than
-its statement (a worker thread's hand-off, the GIL passed back and forth), and with a cap of 100 the
-benchmark's heartbeats at 8,000 a second spent about a tenth of their CPU on 80 takes a second."""
+60 ms of refill. Each take costs the server far more than its statement (a worker thread's hand-off,
+the GIL passed back and forth), so a busy key takes few, large leases (measured in docs/deployment.md)."""
 
 
 def lease_size(limit: int) -> int:

@@ -62,9 +62,9 @@ BINDINGS: tuple[Binding, ...] = (
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
 # namespace) one by one, in the order they were added, until one matches path and method. Heartbeats, by
-# far the most frequent request (every online player, about every 30 s), are added first: last but one of
-# 28, they paid ~10 µs of pattern matching each (a twentieth of a heartbeat). No other route's pattern
-# matches their path, so nothing else resolves differently (tests/server/test_routing.py).
+# far the most frequent request (every online player, about every 30 s), are added first, so they pay no
+# pattern matching of the other routes (docs/architecture.md, "Hot-path choices"). No other route's
+# pattern matches their path, so nothing else resolves differently (tests/server/test_routing.py).
 FIRST = (PRESENCE_HEARTBEAT.name,)
 
 

@@ -268,7 +268,7 @@ def make_handler(
             replay = await services.store.lookup(lambda tx: _replay(tx, unparsed, key, fp))
             if replay is not None:
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
-        # One Call, built once the body and query are parsed (attrs.evolve cost a heartbeat 2-3 µs).
+        # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
         call = call_with(
             structure(raw_body, route.request)
             if route.request is not None and raw_body is not None

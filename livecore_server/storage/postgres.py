@@ -636,10 +636,10 @@ class PostgresTransaction(SqlTransaction):
 
     def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
         """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""
-        # One cursor for all of them: nobody reads their results, and a cursor per statement cost psycopg
-        # about half as much work again per statement (docs/architecture.md: 90-96 against 57 µs). A raw
-        # one: psycopg converts a %s statement of more than 50 parameters (the inserts sent together)
-        # anew each time, which cost more than twice the client time of sending it (docs/architecture.md).
+        # One cursor for all of them: nobody reads their results, and a cursor per statement costs psycopg
+        # about half as much work again per statement. A raw one: psycopg converts a %s statement of more
+        # than 50 parameters (the inserts sent together) anew each time, which costs more than sending it
+        # (both measured in docs/architecture.md).
         if self._writer is None:
             self._writer = psycopg.RawCursor(self.conn)
         self._writer.execute(_numbered(statement), params)

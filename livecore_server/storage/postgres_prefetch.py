@@ -133,10 +133,9 @@ class _Read:
 # The keys arrive as one JSON array of objects, ``jsonb_to_recordset(?::jsonb) AS k(...)``, rather than
 # one array per column through ``unnest``: PostgreSQL estimates an unnest of a known array at its real
 # length and of a parameter at 10, so a custom plan always looked cheaper than the generic one and every
-# run was planned anew (planning cost more than running: 0.98 s against 1.19 s in a 10 s send_gift
-# slice), where a recordset counts 100 rows either way and the generic plan is kept after PostgreSQL's
-# first five custom ones. And psycopg builds array parameters in Python (about 40 µs for the five arrays
-# of a gift send's statistics), where the JSON is one string.
+# run was planned anew (planning cost about as much as running), where a recordset counts 100 rows either
+# way and the generic plan is kept after PostgreSQL's first five custom ones. And psycopg builds array
+# parameters in Python, where the JSON is one string (measured in docs/architecture.md).
 def _read(columns: str, sql: str) -> _Read:
     """``columns``: ``"name type, ..."`` of a key; ``sql`` takes them from ``{keys}`` (alias ``k``)."""
     names = tuple(column.split()[0] for column in columns.split(","))

@@ -1,4 +1,4 @@
-"""The PostgreSQL schema of the store port (issue #8): the core tables of
+"""The PostgreSQL schema of the store ports: the core tables of
 :mod:`livecore_server.storage.migrations`, column for column, in PostgreSQL's types.
 
 Same conventions as SQLite so the row conversions are shared: timestamps are BIGINT milliseconds since
@@ -340,7 +340,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        # Rate-limit leases (issue #8): a take may grant several tokens, and RETURNING sees only the
+        # Rate-limit leases: a take may grant several tokens, and RETURNING sees only the
         # row's new values, so the number granted is stored to be returned. ``allowed`` stays, written
         # as ``granted >= 1``, for a process of the previous version during a rolling upgrade. Adding a
         # column with a constant default rewrites nothing (PostgreSQL 11 and later).

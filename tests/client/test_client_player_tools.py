@@ -1,4 +1,4 @@
-"""Player tools, purchases, spend and migration (issue #7) over a mocked HTTP layer: request shape
+"""Player tools, purchases, spend and migration over a mocked HTTP layer: request shape
 (method, path, query, camelCase body, the idempotency key every write stamps in its header, no player
 secret on server routes), response parsing, one error class per code (``invalid_merge`` 422,
 ``unknown_currency`` 400 and the rest), the purchase-page iterator, and the typed ``player.banned``,
@@ -905,7 +905,7 @@ def test_new_codes_have_their_class_under_their_status_family() -> None:
     assert STATUS[ErrorCode.UNKNOWN_CURRENCY] == 400
 
 
-# --- Every route of issue #7 has its method; sync and async are one definition ---------------------------
+# --- Every player-tools route has its method; sync and async are one definition ---------------------------
 
 SERVER_METHODS = [
     "player_profile",

@@ -1,6 +1,6 @@
 """A hypothesis state machine over the friend commands against a simple model, for any store.
 
-Invariants (issue #5): friendship is symmetric; nobody is their own friend; at most one pending request
+Invariants: friendship is symmetric; nobody is their own friend; at most one pending request
 per unordered pair; a blocked pair has no friendship and no request; nobody exceeds ``max_friends``.
 Each step's outcome (applied, or the refusal code) must also be the model's.
 """

@@ -1,7 +1,7 @@
 """A hypothesis state machine over the gift commands against a simple model, for any store.
 
 Each step's outcome (applied, or the refusal code) must be the model's, which encodes the documented
-refusal order of ``livecore.gifts``. Invariants (issue #6): balances equal the model's and never go
+refusal order of ``livecore.gifts``. Invariants: balances equal the model's and never go
 below zero; coins are conserved (balances + coins inside unclaimed gifts + coins of gifts that expired
 unclaimed = what was minted); a gift is claimed exactly when its grant is; no two gifts of one sender
 to one friend inside the cooldown; nobody sends more than the daily limit in a UTC day.

@@ -1,4 +1,4 @@
-"""The purchase rules (livecore.purchases) and the purchase command on the in-memory store (issue #7)."""
+"""The purchase rules (livecore.purchases) and the purchase command on the in-memory store."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Games and helpers for the gifting API tests (issue #6).
+"""Games and helpers for the gifting API tests.
 
 The manifest below is added to the shared test manifest (``tests/conftest.py``):
 

@@ -1,4 +1,4 @@
-"""A game and helpers for the player-tools API tests (issue #7): profile, ban, debug flag, merge, erasure
+"""A game and helpers for the player-tools API tests: profile, ban, debug flag, merge, erasure
 and export.
 
 ``arena`` is added to the shared test manifest (``tests/conftest.py``): platform-managed (so the wallet and

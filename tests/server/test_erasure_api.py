@@ -1,4 +1,4 @@
-"""Erasing a player through the API on a real SQLite database (issue #7): SPEC 2.14 (erasure), 3.8 (erase),
+"""Erasing a player through the API on a real SQLite database: SPEC 2.14 (erasure), 3.8 (erase),
 4.3 (delete), 6.2 player.deleted; DECISIONS 5 and 7.
 
 The game is ``arena`` of ``tests/server/player_tools_support.py``. The erased player registers as

@@ -1,4 +1,4 @@
-"""Friend reads stay a bounded number of indexed queries at any size (issue #5): every statement the
+"""Friend reads stay a bounded number of indexed queries at any size: every statement the
 friend routes run is checked with EXPLAIN QUERY PLAN for table scans, and the number of statements per
 request does not grow with the number of rows."""
 

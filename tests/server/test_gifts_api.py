@@ -1,4 +1,4 @@
-"""Gifting through the API on a real SQLite database (issue #6): SPEC 2.5, 2.11, 2.12, 3.2, 3.3, 4.1 (gift
+"""Gifting through the API on a real SQLite database: SPEC 2.5, 2.11, 2.12, 3.2, 3.3, 4.1 (gift
 routes, rules 4-5), 4.3 gift history, 6.2 gift.sent / gift.claimed, 7; DECISIONS 1.1, 1.2, 2, 3, 5, 7.
 
 The games are described in ``tests/server/gift_support.py``. The manual clock starts at

@@ -1,4 +1,4 @@
-"""Gifting under real concurrent requests (issue #6): many sends or claims in flight at once against the
+"""Gifting under real concurrent requests: many sends or claims in flight at once against the
 app on a real database (SQLite, and PostgreSQL with several transactions truly at once) must apply the
 rules as if they came one by one (SPEC 3.2, 4.1 rule 4, 7; DECISIONS 5)."""
 

@@ -1,4 +1,4 @@
-"""Gift reads and the send path stay indexed and a fixed number of statements at any size (issue #6):
+"""Gift reads and the send path stay indexed and a fixed number of statements at any size:
 every SELECT they run is checked with EXPLAIN QUERY PLAN for table scans, and the statement count does
 not grow with the number of friends and gifts."""
 

@@ -1,4 +1,4 @@
-"""Grants through the API: every transition of SPEC 3.3 and every refusal (issue #4)."""
+"""Grants through the API: every transition of SPEC 3.3 and every refusal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Merging one player into another through the API on a real SQLite database (issue #7): SPEC 3.8, 4.3
+"""Merging one player into another through the API on a real SQLite database: SPEC 3.8, 4.3
 (merge-into), 6.2 player.merged, 7 (422 invalid merge); DECISIONS 5 and 7 (merge).
 
 The game is ``arena`` of ``tests/server/player_tools_support.py`` (platform-managed, gifting on). In most

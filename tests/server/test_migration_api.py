@@ -1,4 +1,4 @@
-"""Bulk migration through the API on real SQLite (SPEC 4.3, 8; DECISIONS 7; issue #7)."""
+"""Bulk migration through the API on real SQLite (SPEC 4.3, 8; DECISIONS 7)."""
 
 from __future__ import annotations
 

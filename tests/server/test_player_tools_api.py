@@ -1,4 +1,4 @@
-"""Player tools through the API on a real SQLite database (issue #7): profile, ban and unban, the debug
+"""Player tools through the API on a real SQLite database: profile, ban and unban, the debug
 flag and export. SPEC 2.14, 3.5, 4.3 (player-tool routes), 5 rules 3 and 5, 6.2 player.banned and
 player.unbanned, 7, 8 (profile and export limits); DECISIONS 5 and 7.
 

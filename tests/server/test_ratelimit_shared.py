@@ -4,7 +4,7 @@ The database-held bucket (:class:`livecore_server.ratelimit.SharedRateLimiter`, 
 must answer exactly as the pure arithmetic of :func:`livecore.ratelimit.take` would for the same sequence
 of requests, and two server processes on one database must draw on one budget per key, not one each.
 
-Leases (issue #8 performance): the upsert takes up to ``want`` tokens exactly as
+Leases: the upsert takes up to ``want`` tokens exactly as
 :func:`livecore.ratelimit.take_up_to`; several limiters (processes) leasing from one bucket never admit
 more than the bucket grants; with leases of one token they decide exactly as without leases; and a lifted
 limit costs one database take per lease, not one per request.
@@ -181,7 +181,7 @@ async def test_concurrent_takes_from_two_processes_never_exceed_the_limit(pg_url
         second.close()
 
 
-# Leases (issue #8 performance) -------------------------------------------------------------------------
+# Leases -------------------------------------------------------------------------
 
 T = TypeVar("T")
 WANTS = st.one_of(st.just(1), st.integers(1, 10), st.integers(1, 1_500))
