@@ -59,7 +59,7 @@ from livecore_client.webhooks import (
     construct_event,
 )
 from livecore_server.embedded import serve_in_thread
-from tests.conftest import START, LiveServer, apply_test_manifest, make_services
+from tests.conftest import START, LiveServer, apply_test_manifest, make_services, service_args
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 HOOK_KINDS = ["player.banned", "player.unbanned", "player.merged", "player.deleted", "purchase.tracked"]
@@ -147,14 +147,16 @@ def tool_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ToolGames]:
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{receiver.server_address[1]}/hooks"
     try:
-        services = make_services(tmp_path_factory.mktemp("tools-live") / "live.db")
+        db = tmp_path_factory.mktemp("tools-live") / "live.db"
+        services = make_services(db)
         manifest = shop_game("shop") + shop_game("shop-async") + shop_game("hooks") + hooks_endpoint(url)
         applied = apply_test_manifest(services, manifest)
+        services.close()  # the server opens its own
         games = ("shop", "shop-async", "hooks")
         keys = {g: {n: k["secret"] for n, k in applied["games"][g]["apiKeys"].items()} for g in games}
         secret = applied["games"]["hooks"]["webhooks"]["backend"]["secret"]
-        with serve_in_thread(services) as base_url:
-            yield ToolGames(base_url, keys, secret, inbox)
+        with serve_in_thread(*service_args(db)) as served:
+            yield ToolGames(served.base_url, keys, secret, inbox)
     finally:
         receiver.shutdown()
         receiver.server_close()
