@@ -18,7 +18,9 @@ from livecore import __version__
 from livecore.api import routes
 from livecore.api.friends import PRESENCE_HEARTBEAT
 from livecore.api.route import Auth, Route, Surface
+from livecore.clock import Clock
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.rand import RandomSource
 from livecore_server.admin import health
 from livecore_server.http.endpoint import Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
@@ -36,7 +38,7 @@ from livecore_server.server import player_tools as server_player_tools
 from livecore_server.server import players as server_players
 from livecore_server.server import purchases as server_purchases
 from livecore_server.server import system
-from livecore_server.services import SERVICES, Services
+from livecore_server.services import SERVICES, Config, Services, build_services
 from livecore_server.workers.dispatcher import Dispatcher
 
 log = logging.getLogger("livecore_server")
@@ -112,11 +114,17 @@ _BASELINE = {
 }
 
 
-def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Application:
-    """Build the app. ``extra`` adds bindings (tests mount a deprecated test-only route this way)."""
+DISPATCHER = web.AppKey("dispatcher", Dispatcher)
+
+
+def create_app(
+    config: Config, clock: Clock, rng: RandomSource | None = None, extra: Iterable[Binding] = ()
+) -> web.Application:
+    """Build the app. Its :class:`Services` are built from ``config``, ``clock`` and ``rng`` when it
+    starts and closed when it stops (``app[SERVICES]`` while it runs). ``extra`` adds bindings (tests
+    mount a deprecated test-only route this way)."""
     # Errors become envelopes in each namespace's middleware; the root only answers paths outside them.
     root = web.Application(client_max_size=MAX_BODY)
-    root[SERVICES] = services
     bindings = (*BINDINGS, *extra)
     for surface in Surface:
         own = sorted(
@@ -126,41 +134,55 @@ def create_app(services: Services, extra: Iterable[Binding] = ()) -> web.Applica
         openapi = surface is not Surface.ADMIN
         if openapi:
             declared[_openapi_route(surface).name] = _openapi_route(surface)
-        sub = web.Application(middlewares=[namespace(surface, declared, services)], client_max_size=MAX_BODY)
+        sub = web.Application(middlewares=[namespace(surface, declared, root)], client_max_size=MAX_BODY)
         for b in own:
-            sub.router.add_route(b.route.method, b.route.path, make_handler(b, services), name=b.route.name)
+            sub.router.add_route(b.route.method, b.route.path, make_handler(b, root), name=b.route.name)
         if openapi:
             sub.router.add_get("/openapi.json", _openapi_handler(surface), name=_openapi_route(surface).name)
         root.add_subapp(surface.value, sub)
-    if services.config.bench_baseline:
+    if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
     # Last, so every namespace and route above matches first.
     root.router.add_route("*", "/{tail:.*}", _outside_namespaces)
-    root.cleanup_ctx.append(_background(services))
+    root.cleanup_ctx.append(_lifetime(config, clock, rng))
     return root
 
 
-def _background(services: Services):  # type: ignore[no-untyped-def]
+def _lifetime(
+    config: Config, clock: Clock, rng: RandomSource | None
+) -> Callable[[web.Application], AsyncIterator[None]]:
+    """The app's cleanup context: the services, the webhook dispatcher and the background tasks start
+    with the app, in that order, and stop with it in the reverse order."""
+
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        services.store.start()
-        dispatcher = Dispatcher(services, timeout=services.config.webhook_timeout)
-        await dispatcher.start()
-        services.dispatcher = dispatcher
-        players = services.players
-        tasks = [
-            asyncio.create_task(_housekeeping(services, services.config.flush_seconds)),
-            asyncio.create_task(services.store.watch_players(players.forget, players.watch)),
-        ]
-        if not services.manual_clock:
-            tasks.append(asyncio.create_task(services.scheduler.run_forever()))
-        yield
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await dispatcher.stop()
-        services.close()
+        services = build_services(config, clock, rng)
+        try:
+            app[SERVICES] = services
+            services.store.start()
+            dispatcher = Dispatcher(services, timeout=config.webhook_timeout)
+            await dispatcher.start()
+            try:
+                app[DISPATCHER] = dispatcher
+                services.deliveries_due.listen(dispatcher.wake)
+                players = services.players
+                tasks = [
+                    asyncio.create_task(_housekeeping(services, config.flush_seconds)),
+                    asyncio.create_task(services.store.watch_players(players.forget, players.watch)),
+                ]
+                if not services.manual_clock:
+                    tasks.append(asyncio.create_task(services.scheduler.run_forever()))
+                try:
+                    yield
+                finally:
+                    for task in tasks:
+                        task.cancel()
+                    for task in tasks:
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await task
+            finally:
+                await dispatcher.stop()
+        finally:
+            services.close()
 
     return ctx
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -58,21 +59,29 @@ def _db(db: str | None) -> str:
     return db or os.environ.get("LIVECORE_DB") or "livecore.db"
 
 
-def _services(
-    db: str, clock: Clock, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT
-) -> Services:
+def _config(db: str, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT) -> Config:
+    return Config(
+        db=db,
+        pool_size=pool_size,
+        bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
+        webhook_timeout=webhook_timeout,
+    )
+
+
+@contextlib.contextmanager
+def _opening() -> Iterator[None]:
+    """Why the services could not open, as a one-line CLI error."""
     try:
-        config = Config(
-            db=db,
-            pool_size=pool_size,
-            bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
-            webhook_timeout=webhook_timeout,
-        )
-        return build_services(config, clock)
+        yield
     except ServerKeyError as exc:
         raise click.ClickException(str(exc)) from None
     except psycopg.OperationalError as exc:
         raise click.ClickException(f"cannot reach PostgreSQL: {str(exc).strip()}") from None
+
+
+def _services(db: str, clock: Clock) -> Services:
+    with _opening():
+        return build_services(_config(db), clock)
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:
@@ -89,24 +98,31 @@ def _event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.new_event_loop()
 
 
-def _serve(services: Services, host: str, port: int, access_log: bool, reuse_port: bool = False) -> None:
-    app = create_app(services)
-    clock = "manual" if services.manual_clock else "system"
-    click.echo(
-        f"livecore-server listening on http://{host}:{port} (db {redact(services.config.db)}, clock {clock})"
-    )
-    # run_app handles SIGINT and SIGTERM: it stops accepting, lets in-flight requests finish (up to the
-    # shutdown timeout) and runs the cleanup contexts, which close the database.
-    web.run_app(
-        app,
-        host=host,
-        port=port,
-        loop=_event_loop(),
-        access_log=logging.getLogger("aiohttp.access") if access_log else None,
-        shutdown_timeout=10.0,
-        print=None,
-        reuse_port=reuse_port or None,
-    )
+def _serve(
+    config: Config, clock: Clock, host: str, port: int, access_log: bool, reuse_port: bool = False
+) -> None:
+    app = create_app(config, clock)
+    kind = "manual" if isinstance(clock, ManualClock) else "system"
+
+    async def announce(_: web.Application) -> None:  # after the services opened (the cleanup context)
+        where = f"db {redact(config.db)}, clock {kind}"
+        click.echo(f"livecore-server listening on http://{host}:{port} ({where})")
+
+    app.on_startup.append(announce)
+    # run_app opens the services as the app starts, handles SIGINT and SIGTERM: it stops accepting, lets
+    # in-flight requests finish (up to the shutdown timeout) and runs the cleanup contexts, which close the
+    # database.
+    with _opening():
+        web.run_app(
+            app,
+            host=host,
+            port=port,
+            loop=_event_loop(),
+            access_log=logging.getLogger("aiohttp.access") if access_log else None,
+            shutdown_timeout=10.0,
+            print=None,
+            reuse_port=reuse_port or None,
+        )
 
 
 def redact(db: str) -> str:
@@ -166,7 +182,7 @@ def serve(
     db = _db(db)
     if reuse_port and not is_postgres(db):
         raise click.ClickException("--reuse-port runs several processes on one database: use PostgreSQL.")
-    _serve(_services(db, clock, pool_size, webhook_timeout), host, port, access_log, reuse_port)
+    _serve(_config(db, pool_size, webhook_timeout), clock, host, port, access_log, reuse_port)
 
 
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
@@ -242,7 +258,7 @@ def demo(db: str | None, port: int, clock_kind: str) -> None:
     click.echo(f"  curl -s -X POST {base}/sdk/v1/players/alice/register -H 'Authorization: Bearer {client}'")
     click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json\n")
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
-    _serve(_services(_db(db), clock), "127.0.0.1", port, access_log=False)
+    _serve(_config(_db(db)), clock, "127.0.0.1", port, access_log=False)
 
 
 @main.group()

@@ -17,8 +17,11 @@ from contextlib import contextmanager
 import attrs
 from aiohttp import web
 
+from livecore.clock import Clock
+from livecore.rand import RandomSource
 from livecore_server.app import create_app
-from livecore_server.services import Services
+from livecore_server.clock import SystemClock
+from livecore_server.services import SERVICES, Config, Services
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -28,27 +31,47 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+@attrs.frozen
+class Served:
+    base_url: str
+    services: Services  # the running server's, for callers that seed or inspect its store
+
+
 @contextmanager
-def serve_in_thread(services: Services, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
-    """Serve ``services`` until the block ends; yields the base URL. Closes the services on exit."""
+def serve_in_thread(
+    config: Config, clock: Clock, rng: RandomSource | None = None, host: str = "127.0.0.1", port: int = 0
+) -> Iterator[Served]:
+    """Serve until the block ends. The server's services are built from ``config``, ``clock`` and ``rng``
+    as it starts, and closed as it stops."""
     port = port or free_port(host)
     loop = asyncio.new_event_loop()
-    runner = web.AppRunner(create_app(services))
+    app = create_app(config, clock, rng)
+    runner = web.AppRunner(app)
     ready = threading.Event()
+    failed: list[BaseException] = []
 
     def run() -> None:
         asyncio.set_event_loop(loop)
-        loop.run_until_complete(runner.setup())
-        loop.run_until_complete(web.TCPSite(runner, host, port).start())
-        ready.set()
+        try:
+            loop.run_until_complete(runner.setup())
+            loop.run_until_complete(web.TCPSite(runner, host, port).start())
+        except BaseException as exc:
+            failed.append(exc)
+            return
+        finally:
+            ready.set()
         loop.run_forever()
 
     thread = threading.Thread(target=run, name="livecore-server", daemon=True)
     thread.start()
     if not ready.wait(10):
         raise RuntimeError("the embedded server did not start")
+    if failed:
+        thread.join(10)
+        loop.close()
+        raise failed[0]
     try:
-        yield f"http://{host}:{port}"
+        yield Served(f"http://{host}:{port}", app[SERVICES])
     finally:
         asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
@@ -70,7 +93,9 @@ def demo_server() -> Iterator[Demo]:
     from livecore_server.cli import apply_demo  # the CLI module imports this one
 
     with tempfile.TemporaryDirectory() as tmp:
-        services, applied = apply_demo(f"{tmp}/demo.db")
+        db = f"{tmp}/demo.db"
+        applying, applied = apply_demo(db)
+        applying.close()
         keys = applied["games"]["space-race"]["apiKeys"]
-        with serve_in_thread(services) as base_url:
-            yield Demo(base_url, keys["demo-client"]["secret"], keys["demo-server"]["secret"])
+        with serve_in_thread(Config(db=db), SystemClock()) as served:
+            yield Demo(served.base_url, keys["demo-client"]["secret"], keys["demo-server"]["secret"])

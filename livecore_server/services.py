@@ -1,9 +1,15 @@
-"""Everything a request handler may use, built once per server, and the typed app keys."""
+"""Everything a request handler may use, and the typed app key it is kept under.
+
+A server builds its :class:`Services` when its app starts (``livecore_server.app.create_app``: inside
+the app's cleanup context) and closes them when it stops, so the database and the caches open and close
+together with the server. Commands of the CLI that serve nothing, and tests of the store, build them with
+:func:`build_services` and close them themselves.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 import attrs
 from aiohttp import web
@@ -57,7 +63,22 @@ class Config:
         return 1.0 if self.postgres else 5.0
 
 
-@attrs.define
+@attrs.frozen
+class Signal:
+    """A notice with listeners: who listens is decided once the server runs (the webhook dispatcher
+    starts with the app), the services that carry the signal do not change."""
+
+    _listeners: list[Callable[[], None]] = attrs.Factory(list)
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def notify(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+
+@attrs.frozen
 class Services:
     config: Config
     store: ServerStore
@@ -71,8 +92,9 @@ class Services:
     usage: UsageRecorder
     presence: PresenceBoard
     players: PlayerCache
-    # Started with the app (it needs the event loop); None outside a running server.
-    dispatcher: Any = None
+    # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
+    # now: the running dispatcher listens.
+    deliveries_due: Signal = attrs.Factory(Signal)
 
     @property
     def manual_clock(self) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -22,14 +22,15 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from livecore.clock import ManualClock
-from livecore.rand import SeededRandomSource
-from livecore_server.app import create_app
+from livecore.clock import Clock, ManualClock
+from livecore.rand import RandomSource, SeededRandomSource
+from livecore_server.app import DISPATCHER, create_app
 from livecore_server.apply import apply_manifest
 from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
-from livecore_server.services import Config, Services, build_services
+from livecore_server.services import SERVICES, Config, Services, build_services
+from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
 from tests.waiting import until
 
@@ -153,6 +154,10 @@ class World:
         assert isinstance(self.services.clock, ManualClock)
         return self.services.clock
 
+    @property
+    def dispatcher(self) -> Dispatcher:
+        return self.client.app[DISPATCHER]
+
     async def call(
         self,
         method: str,
@@ -211,15 +216,30 @@ def only_hourly_jobs(services: Services) -> None:
     scheduler.jobs = [job for job in scheduler.jobs if job.interval >= timedelta(hours=1)]
 
 
-def make_services(db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
-    """Services on a SQLite file or a PostgreSQL URL (whose server key is kept beside the test's files
-    when the URL is a test schema's, not in the working directory)."""
-    clock = ManualClock(START) if manual else None
+def service_args(
+    db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any
+) -> tuple[Config, Clock, RandomSource]:
+    """What services on a SQLite file or a PostgreSQL URL are built from (the server key of a test
+    schema's URL is kept beside the test's files, not in the working directory): for ``build_services``,
+    ``create_app`` and ``serve_in_thread``."""
     from livecore_server.clock import SystemClock
 
+    clock = ManualClock(START) if manual else SystemClock()
     if str(db).startswith("postgresql://") and "key_file" not in config:
         config["key_file"] = _pg_key_file()
-    return build_services(Config(db=str(db), **config), clock or SystemClock(), SeededRandomSource(seed))
+    return Config(db=str(db), **config), clock, SeededRandomSource(seed)
+
+
+def make_services(db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
+    """Services of no server (the caller closes them)."""
+    return build_services(*service_args(db, manual=manual, seed=seed, **config))
+
+
+def make_app(
+    db: Path | str, *, extra: Iterable[Binding] = (), manual: bool = True, seed: int = 7, **config: Any
+) -> web.Application:
+    """A server app; ``app[SERVICES]`` once it started."""
+    return create_app(*service_args(db, manual=manual, seed=seed, **config), extra=extra)
 
 
 def _pg_key_file() -> str:
@@ -236,10 +256,11 @@ def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
 async def start_world(
     db: Path | str, *, manifest_extra: str = "", bindings: list[Binding] | None = None, **config: Any
 ) -> World:
-    services = make_services(db, **config)
-    applied = apply_test_manifest(services, manifest_extra)
-    client = TestClient(TestServer(create_app(services, extra=bindings or [])))
+    app = make_app(db, extra=bindings or [], **config)
+    client = TestClient(TestServer(app))
     await client.start_server()
+    services = app[SERVICES]
+    applied = apply_test_manifest(services, manifest_extra)
     game = applied["games"]["space-race"]
     other = applied["games"]["other-game"]
     return World(
@@ -309,12 +330,13 @@ def live_server(
 
         db, schema = new_schema()
     try:
-        services = make_services(db)
-        applied = apply_test_manifest(services)
+        seeding = make_services(db)
+        applied = apply_test_manifest(seeding)
+        seeding.close()  # the server opens its own
         keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
-        only_hourly_jobs(services)  # the client tests advance the clock by up to a day
-        with serve_in_thread(services) as base_url:
-            yield LiveServer(base_url=base_url, keys=keys, services=services)
+        with serve_in_thread(*service_args(db)) as served:
+            only_hourly_jobs(served.services)  # the client tests advance the clock by up to a day
+            yield LiveServer(base_url=served.base_url, keys=keys, services=served.services)
     finally:
         if schema is not None:
             from tests.postgres_support import drop_schema

@@ -60,7 +60,7 @@ def replay_delivery(services: Services, delivery_id: str) -> str:
         return fresh.id
 
     new = services.store.run(run)
-    _wake(services)
+    services.deliveries_due.notify()
     return new
 
 
@@ -77,7 +77,7 @@ def unpause_endpoint(services: Services, endpoint_id: str) -> bool:
         return resumed != endpoint
 
     changed = services.store.run(run)
-    _wake(services)
+    services.deliveries_due.notify()
     return changed
 
 
@@ -105,10 +105,5 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
         return event.id
 
     event_id = services.store.run(run)
-    _wake(services)
+    services.deliveries_due.notify()
     return event_id
-
-
-def _wake(services: Services) -> None:
-    if services.dispatcher is not None:
-        services.dispatcher.wake()

@@ -25,7 +25,7 @@ from livecore.idempotency import StoredResponse, check_replay, choose_key, finge
 from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
-from livecore_server.services import Services
+from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerTransaction
 
@@ -235,12 +235,14 @@ def write_queue(call: AnyCall) -> str | None:
 
 
 def make_handler(
-    binding: Binding, services: Services
+    binding: Binding, app: web.Application
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """The aiohttp handler of ``binding``, using the services ``app`` (the root app) runs with."""
     route = binding.route
     reads_body = route.method not in ("GET", "HEAD")
 
     async def handle(request: web.Request) -> web.StreamResponse:
+        services = app[SERVICES]
         api_key = request.get(API_KEY)
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")

@@ -23,7 +23,7 @@ from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore_server.http.endpoint import API_KEY
 from livecore_server.http.envelope import error_response
-from livecore_server.services import Services
+from livecore_server.services import SERVICES
 
 log = logging.getLogger("livecore_server")
 
@@ -89,9 +89,10 @@ class RequestIds:
 
 
 def namespace(
-    surface: Surface, routes: dict[str, Route], services: Services
+    surface: Surface, routes: dict[str, Route], app: web.Application
 ) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """The middleware of one namespace sub-app; ``routes`` maps aiohttp route names to declarations.
+    """The middleware of one namespace sub-app; ``routes`` maps aiohttp route names to declarations;
+    ``app`` is the root app, whose services it uses.
 
     One middleware rather than an envelope layer plus an auth layer: every layer costs each request."""
     permission = permission_for(surface)
@@ -121,6 +122,7 @@ def namespace(
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
         public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
         secret = None if public else _bearer(request)
+        services = app[SERVICES]
         key = await services.key_cache.lookup(secret) if secret else None
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
         subject = key.id if key is not None else f"addr:{request.remote}"

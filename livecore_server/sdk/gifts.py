@@ -83,26 +83,17 @@ def gift_list(
     return [api.GiftView.of(r.gift, player.id, r.counterparty) for r in rows]
 
 
+def _own_gifts(call: Call[None, api.GiftListQuery], tx: GiftsTx, *, sent: bool) -> list[api.GiftView]:
+    limit = clamp(call.query.limit, 1, LIST_LIMIT_MAX)
+    return gift_list(call, tx, _me(call), sent=sent, pending=call.query.pending, limit=limit)
+
+
 def inbox(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]:
-    return gift_list(
-        call,
-        tx,
-        _me(call),
-        sent=False,
-        pending=call.query.pending,
-        limit=clamp(call.query.limit, 1, LIST_LIMIT_MAX),
-    )
+    return _own_gifts(call, tx, sent=False)
 
 
 def sent(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]:
-    return gift_list(
-        call,
-        tx,
-        _me(call),
-        sent=True,
-        pending=call.query.pending,
-        limit=clamp(call.query.limit, 1, LIST_LIMIT_MAX),
-    )
+    return _own_gifts(call, tx, sent=True)
 
 
 BINDINGS: list[Binding] = [

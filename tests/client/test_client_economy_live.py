@@ -37,7 +37,7 @@ from livecore_client import (
     SystemResourceLockedError,
 )
 from livecore_server.embedded import serve_in_thread
-from tests.conftest import apply_test_manifest, make_services
+from tests.conftest import apply_test_manifest, make_services, service_args
 from tests.server.economy_support import BAZAAR
 
 COINS_AND_SWORD = [
@@ -56,14 +56,16 @@ class EconServer:
 @pytest.fixture(scope="module")
 def econ_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EconServer]:
     """The conftest ``live_server`` recipe with the bazaar game added (a manual clock, real SQLite)."""
-    services = make_services(tmp_path_factory.mktemp("econ-live") / "live.db")
+    db = tmp_path_factory.mktemp("econ-live") / "live.db"
+    services = make_services(db)
     applied = apply_test_manifest(services, BAZAAR)
+    services.close()  # the server opens its own
 
     def keys(game: str) -> dict[str, str]:
         return {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
 
-    with serve_in_thread(services) as base_url:
-        yield EconServer(base_url, keys("bazaar"), keys("space-race"))
+    with serve_in_thread(*service_args(db)) as served:
+        yield EconServer(served.base_url, keys("bazaar"), keys("space-race"))
 
 
 _ids = itertools.count()

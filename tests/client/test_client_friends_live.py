@@ -34,7 +34,7 @@ from livecore_client import (
 )
 from livecore_client.models import Direction, RelationshipView
 from livecore_server.embedded import serve_in_thread
-from tests.conftest import apply_test_manifest, make_services
+from tests.conftest import apply_test_manifest, make_services, service_args
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 GAMES = f"""
@@ -88,14 +88,16 @@ class FriendsServer:
 @pytest.fixture(scope="module")
 def friends_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FriendsServer]:
     """The conftest ``live_server`` recipe with this module's games (a manual clock, real SQLite)."""
-    services = make_services(tmp_path_factory.mktemp("friends-live") / "live.db")
+    db = tmp_path_factory.mktemp("friends-live") / "live.db"
+    services = make_services(db)
     applied = apply_test_manifest(services, GAMES)
+    services.close()  # the server opens its own
     keys = {
         game: {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
         for game in ("circle", "lounge", "tiny")
     }
-    with serve_in_thread(services) as base_url:
-        yield FriendsServer(base_url, keys)
+    with serve_in_thread(*service_args(db)) as served:
+        yield FriendsServer(served.base_url, keys)
 
 
 _ids = itertools.count()

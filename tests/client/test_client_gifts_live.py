@@ -54,7 +54,7 @@ from livecore_client.models import (
     ResourceType,
 )
 from livecore_server.embedded import serve_in_thread
-from tests.conftest import LiveServer, apply_test_manifest, make_services
+from tests.conftest import LiveServer, apply_test_manifest, make_services, service_args
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 GAMES = f"""
@@ -145,14 +145,16 @@ class GiftGames:
 @pytest.fixture(scope="module")
 def gift_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GiftGames]:
     """The conftest ``live_server`` recipe with this module's games."""
-    services = make_services(tmp_path_factory.mktemp("gifts-live") / "live.db")
+    db = tmp_path_factory.mktemp("gifts-live") / "live.db"
+    services = make_services(db)
     applied = apply_test_manifest(services, GAMES)
+    services.close()  # the server opens its own
     keys = {
         game: {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
         for game in ("vault", "mint", "quiet")
     }
-    with serve_in_thread(services) as base_url:
-        yield GiftGames(base_url, keys)
+    with serve_in_thread(*service_args(db)) as served:
+        yield GiftGames(served.base_url, keys)
 
 
 _ids = itertools.count()

@@ -61,7 +61,7 @@ from livecore_client.webhooks import (
     construct_event,
 )
 from livecore_server.embedded import serve_in_thread
-from tests.conftest import START, LiveServer, apply_test_manifest, make_services
+from tests.conftest import START, LiveServer, apply_test_manifest, make_services, service_args
 from tests.waiting import until_sync
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
@@ -155,11 +155,12 @@ def tool_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ToolGames]:
         services = make_services(db)
         manifest = shop_game("shop") + shop_game("shop-async") + shop_game("hooks") + hooks_endpoint(url)
         applied = apply_test_manifest(services, manifest)
+        services.close()  # the server opens its own
         games = ("shop", "shop-async", "hooks")
         keys = {g: {n: k["secret"] for n, k in applied["games"][g]["apiKeys"].items()} for g in games}
         secret = applied["games"]["hooks"]["webhooks"]["backend"]["secret"]
-        with serve_in_thread(services) as base_url:
-            yield ToolGames(base_url, db, keys, secret, inbox)
+        with serve_in_thread(*service_args(db)) as served:
+            yield ToolGames(served.base_url, db, keys, secret, inbox)
     finally:
         receiver.shutdown()
         receiver.server_close()

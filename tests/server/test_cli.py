@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from livecore_server import cli
 from livecore_server.cli import main
-from livecore_server.services import Config, Services
+from livecore_server.services import Config
 from tests.conftest import TEST_MANIFEST
 from tests.waiting import until_sync
 
@@ -139,9 +139,8 @@ def _serve_config(
     """Run ``serve`` up to the point where it would start serving; the Config it built, if any."""
     built: list[Config] = []
 
-    def capture(services: Services, *_: object, **__: object) -> None:
-        built.append(services.config)
-        services.close()
+    def capture(config: Config, *_: object, **__: object) -> None:
+        built.append(config)
 
     monkeypatch.setattr(cli, "_serve", capture)
     monkeypatch.delenv("LIVECORE_WEBHOOK_TIMEOUT", raising=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import World, make_services
+from tests.conftest import World, make_app
 
 
 def _player(world: World, external_id: str):  # type: ignore[no-untyped-def]
@@ -37,13 +37,10 @@ async def test_advance_with_a_live_key_is_403(world: World) -> None:
 async def test_advance_without_manual_clock_is_404(world: World) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from livecore_server.app import create_app
-
     # The same database (and server key) as the world, on the wall clock; the world's server steps aside
     # first (one server per SQLite file: two on one event loop would wait on each other's write lock).
     await world.client.close()
-    services = make_services(world.services.config.db, manual=False)
-    client = TestClient(TestServer(create_app(services)))
+    client = TestClient(TestServer(make_app(world.services.config.db, manual=False)))
     await client.start_server()
     try:
         resp = await client.post(

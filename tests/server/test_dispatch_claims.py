@@ -24,11 +24,11 @@ from aiohttp.test_utils import TestClient, TestServer
 from livecore.commands import emit
 from livecore.ids import Prefix, new_id
 from livecore.scope import Environment, Scope
-from livecore_server.app import create_app
-from livecore_server.services import Services
+from livecore_server.app import DISPATCHER
+from livecore_server.services import SERVICES, Services
 from livecore_server.storage.sql.webhooks import DueDelivery, SqlWebhooks
 from livecore_server.workers.dispatcher import PASS_GAP, PER_ENDPOINT, Dispatcher
-from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
+from tests.conftest import Receiver, apply_test_manifest, make_app, make_services, webhook_manifest
 from tests.waiting import until
 
 FAR = 2**62  # a claim that does not run out during the test
@@ -38,11 +38,11 @@ def _wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-async def close_app(client: TestClient[Any, Any], services: Services) -> None:
+async def close_app(client: TestClient[Any, Any]) -> None:
     """Close an in-process server. Its dispatcher's loop is cancelled until it has stopped first:
     ``Dispatcher.stop()`` alone can wait forever when the cancellation meets a wake-up (see
     :func:`test_dispatcher_stop_returns_when_a_wake_up_coincides`)."""
-    task = getattr(services.dispatcher, "_loop_task", None)
+    task = getattr(client.app.get(DISPATCHER), "_loop_task", None)
     while task is not None and not task.done():
         task.cancel()
         await asyncio.wait([task], timeout=0.2)
@@ -248,14 +248,15 @@ async def test_sqlite_dispatcher_start_releases_claims(tmp_path: Any) -> None:
     hooks.emit(2)
     assert hooks.fan_out() == 4
     assert len(claim(hooks.services, _wall_ms(), FAR)) == 4  # the previous run's claims
-    client = TestClient(TestServer(create_app(hooks.services)))
+    client = TestClient(TestServer(make_app(str(tmp_path / "w.db"))))
     await client.start_server()
     try:
         assert all(v is None for v in hooks.claims().values())
-        await hooks.services.dispatcher.drain_due()
+        await client.app[DISPATCHER].drain_due()
         assert len(receivers[0].received) == 2 and len(receivers[1].received) == 2
     finally:
-        await close_app(client, hooks.services)
+        await close_app(client)
+        hooks.services.close()
         for r in receivers:
             await r.stop()
 
@@ -268,17 +269,17 @@ async def test_postgres_dispatcher_start_keeps_other_processes_claims(pg_url: st
     hooks.emit(1)
     assert hooks.fan_out() == 2
     assert len(claim(hooks.services, _wall_ms(), FAR)) == 2  # "another process" holds both
-    starting = make_services(pg_url, seed=2)
-    client = TestClient(TestServer(create_app(starting)))
+    client = TestClient(TestServer(make_app(pg_url, seed=2)))
     await client.start_server()
+    starting: Dispatcher = client.app[DISPATCHER]
     try:
         assert set(hooks.claims().values()) == {FAR}
-        assert await starting.dispatcher.run_once() == 0
-        await starting.dispatcher.drain_due()
+        assert await starting.run_once() == 0
+        await starting.drain_due()
         assert receivers[0].received == [] and receivers[1].received == []
         # The other process died: its claims run out (moved into the past here), and this one sends.
         hooks.services.store.run(lambda tx: tx.execute("UPDATE webhook_deliveries SET claimed_until = 1"))
-        await starting.dispatcher.drain_due()
+        await starting.drain_due()
         assert len(receivers[0].received) == 1 and len(receivers[1].received) == 1
         rows = hooks.services.store.run(
             lambda tx: list(tx.execute("SELECT status, attempts, claimed_until FROM webhook_deliveries")),
@@ -286,7 +287,7 @@ async def test_postgres_dispatcher_start_keeps_other_processes_claims(pg_url: st
         )
         assert [tuple(r) for r in rows] == [("delivered", 1, None)] * 2
     finally:
-        await close_app(client, starting)
+        await close_app(client)
         hooks.services.close()
         for r in receivers:
             await r.stop()
@@ -393,22 +394,22 @@ class TwoServers:
 @pytest.fixture
 async def two_servers(pg_url: str) -> AsyncIterator[TwoServers]:
     receivers = {"all": await Receiver().start(), "players": await Receiver().start()}
-    first = make_services(pg_url, manual=False, seed=1)
+    seeding = make_services(pg_url)
     extra = webhook_manifest(
         all=("test", receivers["all"].url, '["*"]'),
         players=("test", receivers["players"].url, '["player.registered"]'),
     )
-    applied = apply_test_manifest(first, extra)
-    second = make_services(pg_url, manual=False, seed=2)
-    clients = [TestClient(TestServer(create_app(s))) for s in (first, second)]
+    applied = apply_test_manifest(seeding, extra)
+    seeding.close()
+    clients = [TestClient(TestServer(make_app(pg_url, manual=False, seed=seed))) for seed in (1, 2)]
     try:
         for c in clients:
             await c.start_server()
         keys = {n: k["secret"] for n, k in applied["games"]["space-race"]["apiKeys"].items()}
-        yield TwoServers([first, second], clients, receivers, keys)
+        yield TwoServers([c.app[SERVICES] for c in clients], clients, receivers, keys)
     finally:
-        for c, s in zip(clients, (first, second), strict=True):
-            await close_app(c, s)
+        for c in clients:
+            await close_app(c)
         for r in receivers.values():
             await r.stop()
 
@@ -434,7 +435,7 @@ async def _settled(two: TwoServers) -> list[tuple[Any, ...]]:
             lambda tx: tx.execute("SELECT count(*) FROM outbox WHERE NOT fanned_out").fetchone()[0],
             write=False,
         )
-        idle = all(not s.dispatcher._inflight for s in two.services)
+        idle = all(not c.app[DISPATCHER]._inflight for c in two.clients)
         return unfanned == 0 and idle and all(r[2] != "pending" for r in rows)
 
     await until(settled, lambda: f"the deliveries to settle: {rows}")

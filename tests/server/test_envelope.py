@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conftest import World
+from tests.conftest import World, make_app
 
 
 def assert_envelope(body: Any, code: str) -> None:
@@ -124,7 +124,6 @@ async def test_internal_errors_are_500_envelope_without_internals(world: World) 
     from aiohttp.test_utils import TestClient, TestServer
 
     from livecore.api.route import Route, Surface
-    from livecore_server.app import create_app
     from livecore_server.http.endpoint import bind_direct
 
     async def boom(call: Any) -> Any:
@@ -133,7 +132,9 @@ async def test_internal_errors_are_500_envelope_without_internals(world: World) 
     failing = bind_direct(
         Route(name="test.boom", surface=Surface.SERVER, method="GET", path="/test/boom", summary="x"), boom
     )
-    client = TestClient(TestServer(create_app(world.services, extra=[failing])))
+    # The same database as the world, its server stepped aside (one server per SQLite file).
+    await world.client.close()
+    client = TestClient(TestServer(make_app(world.services.config.db, extra=[failing])))
     await client.start_server()
     try:
         resp = await client.get(

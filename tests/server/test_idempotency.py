@@ -6,8 +6,7 @@ import asyncio
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from livecore_server.app import create_app
-from tests.conftest import World, make_services
+from tests.conftest import World, make_app
 
 
 async def _register(world: World, external_id: str, key: str) -> tuple[int, dict, dict]:  # type: ignore[type-arg]
@@ -120,8 +119,7 @@ async def test_replay_survives_a_restart(world: World) -> None:
     assert status == 201
     # The server stops; a fresh one on the same database answers the replay from the stored record.
     await world.client.close()
-    restarted = make_services(world.services.config.db, seed=99)
-    client = TestClient(TestServer(create_app(restarted)))
+    client = TestClient(TestServer(make_app(world.services.config.db, seed=99)))
     await client.start_server()
     try:
         resp = await client.post(

@@ -26,12 +26,11 @@ from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
 from livecore.ratelimit import LEASE_CAP, LEASE_MS, Bucket, BucketName, Decision, lease_size, take, take_up_to
-from livecore_server.app import create_app
 from livecore_server.ratelimit import SharedRateLimiter, take_shared
-from livecore_server.services import Services
+from livecore_server.services import SERVICES
 from livecore_server.storage.postgres import PostgresStore
 from tests.budget import examples
-from tests.conftest import START, apply_test_manifest, make_services
+from tests.conftest import START, apply_test_manifest, make_app, make_services
 from tests.waiting import until
 
 START_MS = to_millis(START)
@@ -124,21 +123,18 @@ def test_a_long_exact_sequence_matches_including_refusals(pg_url: str) -> None:
     assert got[3].retry_after_seconds == 20 and got[8].remaining == 1
 
 
-async def _two_servers(url: str) -> tuple[Services, Services, dict[str, str]]:
-    first = make_services(url, seed=1)
-    applied = apply_test_manifest(first)
-    second = make_services(url, seed=2)  # another process: its own pool, caches and clock
-    keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
-    return first, second, keys
-
-
 async def test_two_servers_share_one_budget_per_key(pg_url: str) -> None:
-    first, second, keys = await _two_servers(pg_url)
-    assert isinstance(first.ratelimiter, SharedRateLimiter)
-    assert isinstance(second.ratelimiter, SharedRateLimiter)
-    clients = [TestClient(TestServer(create_app(s))) for s in (first, second)]
+    seeding = make_services(pg_url)
+    applied = apply_test_manifest(seeding)
+    seeding.close()
+    keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
+    # Two servers as two processes: each its own pool, caches and clock.
+    clients = [TestClient(TestServer(make_app(pg_url, seed=seed))) for seed in (1, 2)]
     for c in clients:
         await c.start_server()
+    first, second = (c.app[SERVICES] for c in clients)
+    assert isinstance(first.ratelimiter, SharedRateLimiter)
+    assert isinstance(second.ratelimiter, SharedRateLimiter)
     try:
         auth = {"Authorization": f"Bearer {keys['tight-server']}"}  # server_api = 3 per minute
 
@@ -161,7 +157,7 @@ async def test_two_servers_share_one_budget_per_key(pg_url: str) -> None:
 
 
 async def test_concurrent_takes_from_two_processes_never_exceed_the_limit(pg_url: str) -> None:
-    first, second, _ = await _two_servers(pg_url)
+    first, second = make_services(pg_url, seed=1), make_services(pg_url, seed=2)
     try:
         limit = 5
         takes = [

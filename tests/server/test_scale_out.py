@@ -33,10 +33,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from livecore_server.app import create_app
-from livecore_server.services import Services
+from livecore_server.app import DISPATCHER
 from livecore_server.workers import dispatcher as dispatcher_module
-from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
+from tests.conftest import Receiver, apply_test_manifest, make_app, make_services, webhook_manifest
 from tests.waiting import until
 
 BIG = "{ sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
@@ -362,12 +361,12 @@ async def _delivered_by_the_survivor(url: str, receiver: Receiver, events: Any) 
     ]
 
 
-async def halt_dispatcher(services: Services) -> None:
+async def halt_dispatcher(app: web.Application) -> None:
     """Cancel an in-process server's dispatcher loop until it has stopped, before the server is closed:
     ``Dispatcher.stop()`` alone can wait forever when its cancellation meets a wake-up (Python 3.11
     ``asyncio.wait_for``; test_dispatch_claims.py::test_dispatcher_stop_returns_when_a_wake_up_coincides).
     """
-    task = getattr(services.dispatcher, "_loop_task", None)
+    task = getattr(app.get(DISPATCHER), "_loop_task", None)
     while task is not None and not task.done():
         task.cancel()
         await asyncio.wait([task], timeout=0.2)
@@ -378,7 +377,7 @@ class ThreadServer:
     """A server on its own event loop in a thread, which can be stopped dead: its loop stops with the
     attempt in flight, which neither finishes nor records anything, as if the process were killed."""
 
-    services: Services
+    app: web.Application
     loop: asyncio.AbstractEventLoop = attrs.Factory(asyncio.new_event_loop)
     runner: web.AppRunner | None = None
     thread: threading.Thread | None = None
@@ -387,7 +386,7 @@ class ThreadServer:
     def start(self) -> ThreadServer:
         port = _port()
         self.base = f"http://127.0.0.1:{port}"
-        self.runner = web.AppRunner(create_app(self.services))
+        self.runner = web.AppRunner(self.app)
         ready = threading.Event()
 
         def run() -> None:
@@ -415,7 +414,7 @@ class ThreadServer:
 
         async def shutdown() -> None:
             assert self.runner is not None
-            await halt_dispatcher(self.services)
+            await halt_dispatcher(self.app)
             await self.runner.cleanup()
 
         def run() -> None:
@@ -434,12 +433,12 @@ async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
     other server sends the events. Nothing is recorded for the dead attempts."""
     monkeypatch.setattr(dispatcher_module, "CLAIM_MARGIN", 0.5)
     receiver = await Receiver(gate=asyncio.Event()).start()
-    first = make_services(pg_url, manual=False, seed=1, webhook_timeout=2.0)
-    applied = apply_test_manifest(first, webhook_manifest(hook=("test", receiver.url, '["*"]')))
+    seeding = make_services(pg_url)
+    applied = apply_test_manifest(seeding, webhook_manifest(hook=("test", receiver.url, '["*"]')))
+    seeding.close()
     key = applied["games"]["space-race"]["apiKeys"]["test-client"]["secret"]
-    dying = ThreadServer(first).start()
+    dying = ThreadServer(make_app(pg_url, manual=False, seed=1, webhook_timeout=2.0)).start()
     survivor: TestClient[Any, Any] | None = None
-    second: Services | None = None
     try:
         async with httpx.AsyncClient() as http:
             r = await http.post(
@@ -455,13 +454,12 @@ async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
         assert claims == [("pending", 0, True)] * 2  # claimed by the dead server, nothing recorded
 
         receiver.gate.set()  # type: ignore[union-attr]  # the endpoint is healthy again
-        second = make_services(pg_url, manual=False, seed=2, webhook_timeout=2.0)
-        survivor = TestClient(TestServer(create_app(second)))
+        survivor = TestClient(TestServer(make_app(pg_url, manual=False, seed=2, webhook_timeout=2.0)))
         await survivor.start_server()
         await _delivered_by_the_survivor(pg_url, receiver, events)
     finally:
-        if survivor is not None and second is not None:
-            await halt_dispatcher(second)
+        if survivor is not None:
+            await halt_dispatcher(survivor.app)
             await survivor.close()
         if receiver.gate is not None:
             receiver.gate.set()

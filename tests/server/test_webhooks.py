@@ -37,9 +37,9 @@ class Hooked:
         background pass may be under way: ``drain_due`` takes its turn after it (one pass at a time) and
         waits for its attempts too, so nothing is due or in flight afterwards."""
         services = self.world.services
-        await services.dispatcher.drain_due()
+        await self.world.dispatcher.drain_due()
         due = services.store.run(lambda tx: tx.webhooks.next_due(), write=False)
-        assert not services.dispatcher._inflight
+        assert not self.world.dispatcher._inflight
         assert due is None or due > services.clock.now(), f"webhook work still due at {due}"
 
     def only_hourly_jobs(self) -> None:
