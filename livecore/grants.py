@@ -22,7 +22,6 @@ from typing import Any
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.economy import check_amount, resource
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Game, ResourceType
@@ -156,23 +155,3 @@ def entry_payload(entry: Entry) -> dict[str, Any]:
     if entry.parameters is not None:
         out["parameters"] = entry.parameters
     return out
-
-
-def grant_payload(grant: Grant) -> dict[str, Any]:
-    """The ``data`` of ``grant.created``, ``grant.claimed`` and ``grant.expired`` (SPEC 6.3 leaves them
-    open): the grant record as the API shows it, plus the internal player id."""
-    return {
-        "grantId": grant.id,
-        "playerId": grant.player_id,
-        "externalPlayerId": grant.external_player_id,
-        "kind": grant.kind.value,
-        "status": grant.status.value,
-        "entries": [entry_payload(e) for e in grant.entries],
-        "sourceKind": grant.source_kind,
-        "sourceRefId": grant.source_ref_id,
-        "metadata": grant.metadata,
-        "createdAt": format_ts(grant.created_at),
-        "claimedAt": format_ts(grant.claimed_at) if grant.claimed_at else None,
-        "expiresAt": format_ts(grant.expires_at) if grant.expires_at else None,
-        "ackedBy": grant.acked_by.value if grant.acked_by else None,
-    }

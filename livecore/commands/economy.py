@@ -6,7 +6,6 @@ from typing import Any
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.economy import (
     Holding,
@@ -24,6 +23,7 @@ from livecore.ids import Prefix, new_id
 from livecore.players import Player, ensure_not_banned
 from livecore.scope import Scope
 from livecore.store import Transaction
+from livecore.webhooks.economy import balance_changed
 
 
 @attrs.frozen
@@ -75,31 +75,8 @@ def change(
     tx.append_ledger(entry, holding)
     result = Change(res, holding, entry)
     if announce and is_platform_managed(game):
-        emit(tx, rt, scope, *_balance_event(player, result))
+        emit(tx, rt, scope, balance_changed(player, res, holding, entry))
     return result
-
-
-def _balance_event(player: Player, c: Change) -> tuple[str, dict[str, Any]]:
-    """``wallet.changed`` / ``inventory.changed`` (SPEC 6.3 leaves their fields open)."""
-    common = {
-        "playerId": player.id,
-        "externalPlayerId": player.external_id,
-        "delta": c.entry.delta,
-        "reason": c.entry.reason.value,
-        "note": c.entry.note,
-        "sourceRefId": c.entry.source_ref_id,
-        "entryId": c.entry.id,
-        "actor": c.entry.actor,
-        "changedAt": format_ts(c.entry.created_at),
-    }
-    if c.resource.type is ResourceType.CURRENCY:
-        return "wallet.changed", {**common, "economyKey": c.resource.key, "balance": c.holding.amount}
-    return "inventory.changed", {
-        **common,
-        "itemKey": c.resource.key,
-        "quantity": c.holding.amount,
-        "parameters": c.parameters(),
-    }
 
 
 _SERVER_REASONS = {

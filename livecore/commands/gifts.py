@@ -26,7 +26,6 @@ from livecore.gifts import (
     cooldown_window_start,
     day_start,
     expiry,
-    sent_payload,
     stats_window,
 )
 from livecore.grants import Entry, GrantKind, GrantTrigger
@@ -34,6 +33,7 @@ from livecore.ids import new_uuid
 from livecore.players import Player, ensure_not_banned
 from livecore.scope import Scope
 from livecore.store import Transaction
+from livecore.webhooks.gifts import GiftSent
 
 
 @attrs.frozen
@@ -88,7 +88,7 @@ def send(
     if res.costs_sender:
         change(tx, rt, scope, game, sender, res, -gift.amount, Reason.GIFT_COST, source_ref_id=gift.id)
     tx.insert_gift(gift)
-    emit(tx, rt, scope, "gift.sent", sent_payload(gift))
+    emit(tx, rt, scope, GiftSent.of(gift))
     issue_grant(
         tx,
         rt,

@@ -7,7 +7,6 @@ from typing import Any
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
@@ -24,6 +23,7 @@ from livecore.players import (
 )
 from livecore.scope import Scope
 from livecore.store import Transaction
+from livecore.webhooks.players import PlayerRegistered, PlayerSecretRotated, PlayerSecretSet
 
 PLAYER_SECRET_PREFIX = "ps_"
 
@@ -110,13 +110,12 @@ def first_contact(
         tx,
         rt,
         scope,
-        "player.registered",
-        {
-            "playerId": player.id,
-            "externalPlayerId": external_id,
-            "firstSeenAt": format_ts(player.first_seen_at),
-            "contextSnapshot": player.context,
-        },
+        PlayerRegistered(
+            player_id=player.id,
+            external_player_id=external_id,
+            first_seen_at=player.first_seen_at,
+            context_snapshot=player.context,
+        ),
     )
     return player
 
@@ -159,19 +158,19 @@ def register(
         activity=record_activity(player.activity, now),
     )
     tx.update_player(player)
+    secret_change = PlayerSecretRotated if rotating else PlayerSecretSet
     emit(
         tx,
         rt,
         scope,
-        "player.secret_rotated" if rotating else "player.secret_set",
-        {
-            "playerId": player.id,
-            "externalPlayerId": external_id,
-            "secretPrefix": player.secret_prefix,
-            "registeredAt": format_ts(player.registered_at or now),
-            "secretRotatedAt": format_ts(now) if rotating else None,
-            "via": "force_rotate" if rotating else "sdk_register",
-        },
+        secret_change(
+            player_id=player.id,
+            external_player_id=external_id,
+            secret_prefix=secret[:SECRET_PREFIX_LEN],
+            registered_at=player.registered_at or now,
+            secret_rotated_at=now if rotating else None,
+            via="force_rotate" if rotating else "sdk_register",
+        ),
     )
     return Registered(player=player, secret=secret, created=existing is None)
 

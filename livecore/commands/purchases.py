@@ -16,12 +16,12 @@ from livecore.purchases import (
     check_replay,
     check_request,
     normalize,
-    tracked_payload,
     upgrades,
     usd_rate,
 )
 from livecore.scope import Scope
 from livecore.store import Transaction
+from livecore.webhooks.purchases import PurchaseTracked
 
 
 @attrs.frozen
@@ -66,5 +66,5 @@ def track(tx: Transaction, rt: Runtime, scope: Scope, player: Player, request: P
     )
     tx.insert_purchase(purchase)
     spend = tx.player_spend(player.id, now, ())
-    emit(tx, rt, scope, "purchase.tracked", tracked_payload(purchase, spend))
+    emit(tx, rt, scope, PurchaseTracked.of(purchase, spend))
     return Tracked(purchase, spend)
