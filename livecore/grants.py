@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from livecore.api.convert import OMIT_IF_NONE
 from livecore.economy import check_amount, resource
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Game, ResourceType
@@ -55,10 +56,12 @@ class AckedBy(enum.StrEnum):
 
 @attrs.frozen
 class Entry:
+    """One reward: ``parameters`` only for items (left out of the wire form when absent)."""
+
     type: ResourceType
     key: str
     amount: int
-    parameters: dict[str, Any] | None = None
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
 
 
 @attrs.frozen

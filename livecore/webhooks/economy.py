@@ -13,7 +13,7 @@ from livecore.players import Player
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class BalanceChange(WebhookPayload):
     """The fields shared by ``wallet.changed`` and ``inventory.changed``: the ledger entry that made
     the change. ``actor`` is who caused it, as in the ledger."""
@@ -29,7 +29,7 @@ class BalanceChange(WebhookPayload):
     changed_at: datetime
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class WalletChanged(BalanceChange):
     """``wallet.changed``: a platform-managed currency balance changed."""
 
@@ -39,7 +39,7 @@ class WalletChanged(BalanceChange):
     balance: int
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class InventoryChanged(BalanceChange):
     """``inventory.changed``: a platform-managed item quantity changed."""
 

@@ -10,7 +10,7 @@ from livecore.webhooks.delivery import BREAKER_THRESHOLD, ENDPOINT_FAILED, Attem
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class WebhookEndpointFailed(WebhookPayload):
     """``webhook.endpoint.failed``: another endpoint of the game tripped its circuit breaker."""
 

@@ -10,7 +10,7 @@ import attrs
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class FriendRequestSent(WebhookPayload):
     """``friend.request_sent``: a pending request was created (never on a reciprocal add)."""
 
@@ -24,7 +24,7 @@ class FriendRequestSent(WebhookPayload):
     created_at: datetime
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class FriendRequestAccepted(WebhookPayload):
     """``friend.request_accepted``: once per new friendship. ``player_id``/``external_player_id`` is the
     player who accepted (on a reciprocal add, the one who added); ``reciprocal`` tells which it was."""
@@ -40,7 +40,7 @@ class FriendRequestAccepted(WebhookPayload):
     friends_since: datetime
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class FriendRemoved(WebhookPayload):
     """``friend.removed``: a friendship ended; ``reason`` is ``removed`` or ``blocked``. ``player_id`` is
     the player who removed or blocked."""

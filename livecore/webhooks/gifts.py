@@ -11,7 +11,7 @@ from livecore.gifts import Gift
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GiftPayload(WebhookPayload):
     """The fields shared by ``gift.sent`` and ``gift.claimed``: the gift, its delivering grant, both
     players and what the gift holds. ``type`` is ``item`` or ``currency``."""
@@ -41,7 +41,7 @@ def _parties(gift: Gift) -> dict[str, Any]:
     }
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GiftSent(GiftPayload):
     """``gift.sent``: a player sent a friend a gift, which waits for the recipient to claim it; fires
     beside ``grant.created`` for the delivering pending grant (``grant_id``). ``deducted_from_sender``
@@ -67,7 +67,7 @@ class GiftSent(GiftPayload):
         )
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GiftClaimed(GiftPayload):
     """``gift.claimed``: the recipient claimed the gift and its contents were credited to them now;
     fires beside ``grant.claimed`` for the delivering grant (``grant_id``)."""

@@ -7,12 +7,11 @@ from typing import Any, ClassVar, Self
 
 import attrs
 
-from livecore.api.models import RewardEntry
-from livecore.grants import Grant
+from livecore.grants import Entry, Grant
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GrantChange(WebhookPayload):
     """``grant.created``, ``grant.claimed``, ``grant.expired``: the grant record as the API shows it
     (docs/grants.md), plus the internal player id."""
@@ -22,7 +21,7 @@ class GrantChange(WebhookPayload):
     external_player_id: str
     kind: str
     status: str
-    entries: list[RewardEntry]
+    entries: tuple[Entry, ...]
     source_kind: str
     source_ref_id: str | None
     metadata: dict[str, Any]
@@ -39,7 +38,9 @@ class GrantChange(WebhookPayload):
             external_player_id=grant.external_player_id,
             kind=grant.kind.value,
             status=grant.status.value,
-            entries=[RewardEntry.of(e) for e in grant.entries],
+            # The grant's own entry records, shared: every gift sent builds one of these, and copies
+            # would add objects for the cyclic garbage collector to walk.
+            entries=grant.entries,
             source_kind=grant.source_kind,
             source_ref_id=grant.source_ref_id,
             metadata=grant.metadata,
@@ -50,16 +51,16 @@ class GrantChange(WebhookPayload):
         )
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GrantCreated(GrantChange):
     KIND: ClassVar[str] = "grant.created"
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GrantClaimed(GrantChange):
     KIND: ClassVar[str] = "grant.claimed"
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class GrantExpired(GrantChange):
     KIND: ClassVar[str] = "grant.expired"

@@ -16,7 +16,7 @@ import attrs
 from livecore.api.convert import converter
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class WebhookPayload:
     """Base of the typed payloads; ``isinstance(event.data, PlayerRegistered)`` picks a kind."""
 

@@ -13,7 +13,7 @@ from livecore.players import Player
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerRegistered(WebhookPayload):
     """``player.registered``: the player row was first created."""
 
@@ -25,7 +25,7 @@ class PlayerRegistered(WebhookPayload):
     context_snapshot: dict[str, Any]
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerSecretChange(WebhookPayload):
     """The fields shared by ``player.secret_set`` and ``player.secret_rotated``."""
 
@@ -37,21 +37,21 @@ class PlayerSecretChange(WebhookPayload):
     via: str
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerSecretSet(PlayerSecretChange):
     """``player.secret_set``: the first secret was minted (``via`` ``sdk_register``)."""
 
     KIND: ClassVar[str] = "player.secret_set"
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerSecretRotated(PlayerSecretChange):
     """``player.secret_rotated``: the secret was replaced (``via`` e.g. ``force_rotate``)."""
 
     KIND: ClassVar[str] = "player.secret_rotated"
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerBanned(WebhookPayload):
     """``player.banned``: the player went from not banned to banned (a re-ban fires nothing).
     ``actor`` is ``{"kind": "api_key", "prefix": ...}`` or ``{"kind": "member", "memberId": ...}``."""
@@ -65,7 +65,7 @@ class PlayerBanned(WebhookPayload):
     actor: dict[str, Any]
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerUnbanned(WebhookPayload):
     """``player.unbanned``: a banned player was unbanned (unbanning a player who is not banned fires
     nothing). ``actor`` as in :class:`PlayerBanned`."""
@@ -78,7 +78,7 @@ class PlayerUnbanned(WebhookPayload):
     actor: dict[str, Any]
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerMerged(WebhookPayload):
     """``player.merged``: player ``from_*`` was folded into ``to_*``. The source's row now carries
     ``anonymized_external_player_id`` (a ``__merged_<uuid>__`` placeholder) and its original id is
@@ -107,7 +107,7 @@ class PlayerMerged(WebhookPayload):
         )
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PlayerDeleted(WebhookPayload):
     """``player.deleted``: sent before the player is anonymized, with the original
     ``external_player_id``; the row then carries ``anonymized_external_id`` (``__deleted_<uuid>__``).

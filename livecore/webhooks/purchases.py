@@ -11,7 +11,7 @@ from livecore.purchases import PlayerSpend, Purchase
 from livecore.webhooks.payload import WebhookPayload
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class PurchaseTracked(WebhookPayload):
     """``purchase.tracked``: once per store transaction (a re-report of ``transaction_id`` fires
     nothing). ``amount_minor`` is what was charged in ``currency``; ``normalized_amount_minor`` the

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from livecore.api.models import RewardEntry
 from livecore.clock import parse_ts
 from livecore.games import ResourceType
+from livecore.grants import Entry
 from livecore.webhooks.economy import InventoryChanged, WalletChanged
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
@@ -41,7 +41,7 @@ _GRANT: dict[str, Any] = {
     "grant_id": "00000000-0000-7000-8000-000000000000",
     **_PLAYER,
     "kind": "reward",
-    "entries": [RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=100)],
+    "entries": (Entry(ResourceType.CURRENCY, "coins", 100),),
     "source_kind": "api",
     "source_ref_id": "sample",
     "metadata": {},
