@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
 
 import attrs
 
@@ -54,13 +53,3 @@ class ErasureRecord:
 def anonymized(player: Player, placeholder: str) -> Player:
     """The row as it is kept after an erasure."""
     return tombstone(player, placeholder, Lifecycle.DELETED)
-
-
-def deleted_payload(player: Player, reason: ErasureReason, placeholder: str) -> dict[str, Any]:
-    """``player.deleted`` (SPEC 6.2), sent before anonymization with the original id."""
-    return {
-        "playerId": player.id,
-        "externalPlayerId": player.external_id,
-        "reason": reason.value,
-        "anonymizedExternalId": placeholder,
-    }

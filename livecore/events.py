@@ -1,8 +1,10 @@
 """Domain events: what a command tells the studio through webhooks (SPEC 6).
 
 A command emits events into its transaction; the store writes them to the outbox in the same
-transaction as the change, and the dispatcher delivers them. ``data`` is the per-kind payload exactly as
-SPEC 6.2 names its fields (camelCase), built by the rule that caused it.
+transaction as the change, and the dispatcher delivers them. ``payload`` is the kind's payload class
+from ``livecore.webhooks``, built by the rule that caused it; it is turned into JSON only when the event
+is stored or delivered (``data``). An event read back from an outbox carries the stored JSON object as
+it is, so stored events are delivered byte for byte as they were written.
 
 ``env`` routes the event (SPEC 6.1): the environment of the key that caused it; worker-driven events
 (sweeps, windows) are emitted live.
@@ -20,6 +22,7 @@ from typing import Any
 import attrs
 
 from livecore.scope import Environment
+from livecore.webhooks.payload import WebhookPayload
 
 
 @attrs.frozen
@@ -30,8 +33,14 @@ class DomainEvent:
     game_id: str
     env: Environment
     occurred_at: datetime
-    data: dict[str, Any]
+    payload: WebhookPayload | dict[str, Any]
     debounce_key: str | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The envelope's ``data`` object: the payload in its wire form."""
+        payload = self.payload
+        return payload if isinstance(payload, dict) else payload.to_wire()
 
 
 DEBOUNCE = timedelta(seconds=5)

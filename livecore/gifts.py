@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import enum
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import attrs
 
@@ -244,37 +243,6 @@ def check_claim(gift: Gift, now: datetime) -> None:
 
 def claimed(gift: Gift, now: datetime) -> Gift:
     return attrs.evolve(gift, status=GiftStatus.CLAIMED, claimed_at=now)
-
-
-def _parties(gift: Gift) -> dict[str, Any]:
-    return {
-        "giftId": gift.id,
-        "grantId": gift.grant_id,
-        "senderPlayerId": gift.sender_id,
-        "senderExternalPlayerId": gift.sender_external_id,
-        "recipientPlayerId": gift.recipient_id,
-        "recipientExternalPlayerId": gift.recipient_external_id,
-        "type": gift.type.value,
-        "resourceKey": gift.resource_key,
-        "amount": gift.amount,
-    }
-
-
-def sent_payload(gift: Gift) -> dict[str, Any]:
-    """``gift.sent`` (SPEC 6.2)."""
-    return {
-        **_parties(gift),
-        "deductedFromSender": gift.deducted_from_sender,
-        "message": gift.message,
-        "sentAt": format_ts(gift.sent_at),
-        "expiresAt": format_ts(gift.expires_at) if gift.expires_at else None,
-    }
-
-
-def claimed_payload(gift: Gift) -> dict[str, Any]:
-    """``gift.claimed`` (SPEC 6.2)."""
-    assert gift.claimed_at is not None
-    return {**_parties(gift), "claimedAt": format_ts(gift.claimed_at)}
 
 
 def history_visible(game: Game) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from livecore.clock import format_ts
+from livecore.api.convert import OMIT_IF_NONE
 from livecore.economy import check_amount, resource
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Game, ResourceType
@@ -56,10 +56,12 @@ class AckedBy(enum.StrEnum):
 
 @attrs.frozen
 class Entry:
+    """One reward: ``parameters`` only for items (left out of the wire form when absent)."""
+
     type: ResourceType
     key: str
     amount: int
-    parameters: dict[str, Any] | None = None
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
 
 
 @attrs.frozen
@@ -156,23 +158,3 @@ def entry_payload(entry: Entry) -> dict[str, Any]:
     if entry.parameters is not None:
         out["parameters"] = entry.parameters
     return out
-
-
-def grant_payload(grant: Grant) -> dict[str, Any]:
-    """The ``data`` of ``grant.created``, ``grant.claimed`` and ``grant.expired`` (SPEC 6.3 leaves them
-    open): the grant record as the API shows it, plus the internal player id."""
-    return {
-        "grantId": grant.id,
-        "playerId": grant.player_id,
-        "externalPlayerId": grant.external_player_id,
-        "kind": grant.kind.value,
-        "status": grant.status.value,
-        "entries": [entry_payload(e) for e in grant.entries],
-        "sourceKind": grant.source_kind,
-        "sourceRefId": grant.source_ref_id,
-        "metadata": grant.metadata,
-        "createdAt": format_ts(grant.created_at),
-        "claimedAt": format_ts(grant.claimed_at) if grant.claimed_at else None,
-        "expiresAt": format_ts(grant.expires_at) if grant.expires_at else None,
-        "ackedBy": grant.acked_by.value if grant.acked_by else None,
-    }

@@ -28,11 +28,9 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.economy import Holding
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.players import Lifecycle, Player
@@ -132,18 +130,3 @@ def friends_to_move(source_id: str, target_id: str, facts: GraphFacts) -> dict[s
 def tie_moves(other_id: str, source_id: str, target_id: str, facts: GraphFacts) -> bool:
     """Whether a pending request or block between the source and ``other_id`` moves to the target."""
     return other_id not in (source_id, target_id) and other_id not in facts.target_ties
-
-
-def merged_payload(
-    record: MergeRecord, source: Player, target: Player, actor: dict[str, Any]
-) -> dict[str, Any]:
-    """``player.merged`` (SPEC 6.2)."""
-    return {
-        "fromPlayerId": source.id,
-        "fromExternalPlayerId": record.from_external_id,
-        "toPlayerId": target.id,
-        "toExternalPlayerId": target.external_id,
-        "anonymizedExternalPlayerId": record.placeholder,
-        "mergedAt": format_ts(record.merged_at),
-        "actor": actor,
-    }

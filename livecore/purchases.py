@@ -28,7 +28,6 @@ from typing import Any
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.scope import Environment
 
@@ -287,25 +286,3 @@ def summarize(purchases: Iterable[Purchase], start: datetime, end: datetime) -> 
         ),
         per_day=tuple(DayRevenue(d, a, c) for d, (a, c) in sorted(days.items())),
     )
-
-
-def tracked_payload(p: Purchase, spend: PlayerSpend) -> dict[str, Any]:
-    """``purchase.tracked`` (SPEC 6.2)."""
-    return {
-        "purchaseId": p.id,
-        "playerId": p.player_id,
-        "externalPlayerId": p.external_player_id,
-        "transactionId": p.transaction_id,
-        "store": p.store,
-        "productId": p.product_id,
-        "productType": p.product_type,
-        "amountMinor": p.amount_minor,
-        "currency": p.currency,
-        "normalizedAmountMinor": p.normalized_amount_minor,
-        "fxRate": p.fx_rate,
-        "validationStatus": p.validation_status.value,
-        "purchasedAt": format_ts(p.purchased_at),
-        "lifetimeAmountMinor": spend.lifetime_amount_minor,
-        "purchaseCount": spend.purchase_count,
-        "metadata": p.metadata,
-    }

@@ -21,8 +21,10 @@ Rules:
 - The body is read only after the signature checks out. A body that is not UTF-8, not JSON, or not the
   envelope shape is an :class:`InvalidPayloadError`.
 - ``data`` is a typed class for every kind in :data:`PAYLOAD_TYPES` and a plain ``dict`` for other
-  kinds, so a new kind never breaks an older client. Unknown fields are ignored because SPEC 9 lets new
-  optional fields land in v1 without notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
+  kinds, so a new kind never breaks an older client. The classes are the service's own payload classes
+  from ``livecore.webhooks`` (re-exported here), the same ones its commands build and serialise.
+  Unknown fields are ignored because SPEC 9 lets new optional fields land in v1 without notice.
+  ``WebhookEvent.raw`` keeps the whole decoded envelope.
 """
 
 from __future__ import annotations
@@ -37,8 +39,25 @@ import cattrs
 import orjson
 
 from livecore.api.convert import field_errors, response_converter
-from livecore.api.grants import RewardEntry
 from livecore.webhooks import signing
+from livecore.webhooks.economy import BalanceChange, InventoryChanged, WalletChanged
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.webhooks.gifts import GiftClaimed, GiftPayload, GiftSent
+from livecore.webhooks.grants import GrantChange, GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.players import (
+    PlayerBanned,
+    PlayerDeleted,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerSecretChange,
+    PlayerSecretRotated,
+    PlayerSecretSet,
+    PlayerUnbanned,
+)
+from livecore.webhooks.purchases import PurchaseTracked
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 
 from .errors import LivecoreClientError
@@ -49,13 +68,20 @@ __all__ = [
     "PAYLOAD_TYPES",
     "SIGNATURE_HEADER",
     "TEST_DELIVERY_HEADER",
+    "BalanceChange",
     "FriendRemoved",
     "FriendRequestAccepted",
     "FriendRequestSent",
     "GiftClaimed",
+    "GiftPayload",
     "GiftSent",
+    "GrantChange",
+    "GrantClaimed",
+    "GrantCreated",
+    "GrantExpired",
     "InvalidPayloadError",
     "InvalidSignatureError",
+    "InventoryChanged",
     "MalformedSignatureHeaderError",
     "PlayerBanned",
     "PlayerDeleted",
@@ -68,10 +94,12 @@ __all__ = [
     "PurchaseTracked",
     "TimestampTooNewError",
     "TimestampTooOldError",
+    "WalletChanged",
     "WebhookData",
     "WebhookEndpointFailed",
     "WebhookError",
     "WebhookEvent",
+    "WebhookPayload",
     "WebhookSignatureError",
     "construct_event",
     "verify",
@@ -146,300 +174,13 @@ def _client_error(exc: signing.SignatureError) -> WebhookSignatureError:
     return WebhookSignatureError(message)
 
 
-# --- Typed payloads (SPEC 6.2) ------------------------------------------------------------------------
-
-
-@attrs.frozen
-class WebhookData:
-    """Base of the typed ``data`` classes; ``isinstance(event.data, PlayerRegistered)`` picks a kind."""
-
-
-@attrs.frozen
-class PlayerRegistered(WebhookData):
-    """``player.registered``: the player row was first created."""
-
-    player_id: str
-    external_player_id: str
-    first_seen_at: datetime
-    context_snapshot: dict[str, Any]
-
-
-@attrs.frozen
-class PlayerSecretChange(WebhookData):
-    """The fields shared by ``player.secret_set`` and ``player.secret_rotated``."""
-
-    player_id: str
-    external_player_id: str
-    secret_prefix: str
-    registered_at: datetime
-    secret_rotated_at: datetime | None
-    via: str
-
-
-@attrs.frozen
-class PlayerSecretSet(PlayerSecretChange):
-    """``player.secret_set``: the first secret was minted (``via`` ``sdk_register``)."""
-
-
-@attrs.frozen
-class PlayerSecretRotated(PlayerSecretChange):
-    """``player.secret_rotated``: the secret was replaced (``via`` e.g. ``force_rotate``)."""
-
-
-@attrs.frozen
-class WebhookEndpointFailed(WebhookData):
-    """``webhook.endpoint.failed``: another endpoint of the game tripped its circuit breaker."""
-
-    endpoint_id: str
-    endpoint_key: str
-    url: str
-    consecutive_failures: int
-    threshold: int
-    last_status: int | None
-    last_error: str | None
-    reason: str
-
-
-@attrs.frozen
-class GrantChange(WebhookData):
-    """``grant.created``, ``grant.claimed``, ``grant.expired``: the grant record (docs/grants.md)."""
-
-    grant_id: str
-    player_id: str
-    external_player_id: str
-    kind: str
-    status: str
-    entries: list[RewardEntry]
-    source_kind: str
-    source_ref_id: str | None
-    metadata: dict[str, Any]
-    created_at: datetime
-    claimed_at: datetime | None
-    expires_at: datetime | None
-    acked_by: str | None
-
-
-@attrs.frozen
-class GrantCreated(GrantChange):
-    pass
-
-
-@attrs.frozen
-class GrantClaimed(GrantChange):
-    pass
-
-
-@attrs.frozen
-class GrantExpired(GrantChange):
-    pass
-
-
-@attrs.frozen
-class BalanceChange(WebhookData):
-    player_id: str
-    external_player_id: str
-    delta: int
-    reason: str
-    note: str | None
-    source_ref_id: str | None
-    entry_id: str
-    actor: dict[str, Any]
-    changed_at: datetime
-
-
-@attrs.frozen
-class WalletChanged(BalanceChange):
-    """``wallet.changed``: a platform-managed currency balance changed."""
-
-    economy_key: str
-    balance: int
-
-
-@attrs.frozen
-class InventoryChanged(BalanceChange):
-    """``inventory.changed``: a platform-managed item quantity changed."""
-
-    item_key: str
-    quantity: int
-    parameters: dict[str, Any]
-
-
-@attrs.frozen
-class FriendRequestSent(WebhookData):
-    """``friend.request_sent``: a pending request was created (never on a reciprocal add)."""
-
-    requester_player_id: str
-    requester_external_player_id: str
-    target_player_id: str
-    target_external_player_id: str
-    request_id: str
-    created_at: datetime
-
-
-@attrs.frozen
-class FriendRequestAccepted(WebhookData):
-    """``friend.request_accepted``: once per new friendship. ``player_id``/``external_player_id`` is the
-    player who accepted (on a reciprocal add, the one who added); ``reciprocal`` tells which it was."""
-
-    request_id: str
-    player_id: str
-    external_player_id: str
-    friend_player_id: str
-    friend_external_player_id: str
-    reciprocal: bool
-    friends_since: datetime
-
-
-@attrs.frozen
-class FriendRemoved(WebhookData):
-    """``friend.removed``: a friendship ended; ``reason`` is ``removed`` or ``blocked``. ``player_id`` is
-    the player who removed or blocked."""
-
-    player_id: str
-    external_player_id: str
-    friend_player_id: str
-    friend_external_player_id: str
-    reason: str
-    removed_at: datetime
-
-
-@attrs.frozen
-class GiftSent(WebhookData):
-    """``gift.sent``: a player sent a friend a gift, which waits for the recipient to claim it; fires
-    beside ``grant.created`` for the delivering pending grant (``grant_id``). ``type`` is ``item`` or
-    ``currency``. ``deducted_from_sender`` is true when the amount was taken from the sender's
-    platform-managed balance (the resource costs the sender); otherwise the gift was minted.
-    ``expires_at`` is ``None`` when gifts never expire in this game."""
-
-    gift_id: str
-    grant_id: str
-    sender_player_id: str
-    sender_external_player_id: str
-    recipient_player_id: str
-    recipient_external_player_id: str
-    type: str
-    resource_key: str
-    amount: int
-    deducted_from_sender: bool
-    message: str | None
-    sent_at: datetime
-    expires_at: datetime | None
-
-
-@attrs.frozen
-class GiftClaimed(WebhookData):
-    """``gift.claimed``: the recipient claimed the gift and its contents were credited to them now;
-    fires beside ``grant.claimed`` for the delivering grant (``grant_id``)."""
-
-    gift_id: str
-    grant_id: str
-    sender_player_id: str
-    sender_external_player_id: str
-    recipient_player_id: str
-    recipient_external_player_id: str
-    type: str
-    resource_key: str
-    amount: int
-    claimed_at: datetime
-
-
-@attrs.frozen
-class PlayerBanned(WebhookData):
-    """``player.banned``: the player went from not banned to banned (a re-ban fires nothing).
-    ``actor`` is ``{"kind": "api_key", "prefix": ...}`` or ``{"kind": "member", "memberId": ...}``."""
-
-    player_id: str
-    external_player_id: str
-    reason: str
-    banned_at: datetime
-    actor: dict[str, Any]
-
-
-@attrs.frozen
-class PlayerUnbanned(WebhookData):
-    """``player.unbanned``: a banned player was unbanned (unbanning a player who is not banned fires
-    nothing). ``actor`` as in :class:`PlayerBanned`."""
-
-    player_id: str
-    external_player_id: str
-    unbanned_at: datetime
-    actor: dict[str, Any]
-
-
-@attrs.frozen
-class PlayerMerged(WebhookData):
-    """``player.merged``: player ``from_*`` was folded into ``to_*``. The source's row now carries
-    ``anonymized_external_player_id`` (a ``__merged_<uuid>__`` placeholder) and its original id is
-    free again. ``actor`` is ``{"kind": "api_key", "prefix": ...}``."""
-
-    from_player_id: str
-    from_external_player_id: str
-    to_player_id: str
-    to_external_player_id: str
-    anonymized_external_player_id: str
-    merged_at: datetime
-    actor: dict[str, Any]
-
-
-@attrs.frozen
-class PlayerDeleted(WebhookData):
-    """``player.deleted``: sent before the player is anonymized, with the original
-    ``external_player_id``; the row then carries ``anonymized_external_id`` (``__deleted_<uuid>__``).
-    ``reason`` is ``gdpr_erasure``, ``studio_request`` or ``test``. Erase your own copy of the player."""
-
-    player_id: str
-    external_player_id: str
-    reason: str
-    anonymized_external_id: str
-
-
-@attrs.frozen
-class PurchaseTracked(WebhookData):
-    """``purchase.tracked``: once per store transaction (a re-report of ``transaction_id`` fires
-    nothing). ``amount_minor`` is what was charged in ``currency``; ``normalized_amount_minor`` the
-    same in US cents at ``fx_rate`` (USD per unit). ``validation_status`` is ``unverified`` or
-    ``verified``; ``lifetime_amount_minor`` and ``purchase_count`` are the player's totals after it."""
-
-    purchase_id: str
-    player_id: str
-    external_player_id: str
-    transaction_id: str
-    store: str
-    product_id: str
-    product_type: str
-    amount_minor: int
-    currency: str
-    normalized_amount_minor: int
-    fx_rate: float
-    validation_status: str
-    purchased_at: datetime
-    lifetime_amount_minor: int
-    purchase_count: int
-    metadata: dict[str, Any]
-
-
-# One line per kind; kinds not listed keep ``data`` as a dict.
-PAYLOAD_TYPES: dict[str, type[WebhookData]] = {
-    "player.registered": PlayerRegistered,
-    "player.secret_set": PlayerSecretSet,
-    "player.secret_rotated": PlayerSecretRotated,
-    "webhook.endpoint.failed": WebhookEndpointFailed,
-    "grant.created": GrantCreated,
-    "grant.claimed": GrantClaimed,
-    "grant.expired": GrantExpired,
-    "wallet.changed": WalletChanged,
-    "inventory.changed": InventoryChanged,
-    "friend.request_sent": FriendRequestSent,
-    "friend.request_accepted": FriendRequestAccepted,
-    "friend.removed": FriendRemoved,
-    "gift.sent": GiftSent,
-    "gift.claimed": GiftClaimed,
-    "player.banned": PlayerBanned,
-    "player.unbanned": PlayerUnbanned,
-    "player.merged": PlayerMerged,
-    "player.deleted": PlayerDeleted,
-    "purchase.tracked": PurchaseTracked,
-}
+# --- Typed payloads ----------------------------------------------------------------------------------
+# The payload classes are the core's own (``livecore.webhooks``): the service builds and serialises the
+# same classes that construct_event returns, so they cannot drift apart. They are re-exported here under
+# the names this module has always had.
+
+WebhookData = WebhookPayload
+"""Base of the typed ``data`` classes; ``isinstance(event.data, PlayerRegistered)`` picks a kind."""
 
 
 # --- The event ----------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def delivery(
         game_id="gam_1",
         env=Environment.LIVE,
         occurred_at=datetime(2026, 3, 2, 12, 0, tzinfo=UTC),
-        data={
+        payload={
             "playerId": "plr_1",
             "externalPlayerId": "ada",
             "firstSeenAt": "2026-03-02T12:00:00.000Z",

@@ -58,6 +58,7 @@ from livecore.errors import STATUS, ErrorCode
 from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
 from livecore.ratelimit import DEFAULT_LIMITS
 from livecore.webhooks import delivery, signing
+from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "route_section", "webhook_payloads"]
 
@@ -218,10 +219,7 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
 
 
 def webhook_payloads() -> Mapping[str, type]:
-    """Every webhook kind with the attrs class its ``data`` is declared by. The one place that knows
-    where payload classes live."""
-    from livecore_client.webhooks import PAYLOAD_TYPES
-
+    """Every webhook kind with the attrs class its ``data`` is declared by (``livecore/webhooks``)."""
     return PAYLOAD_TYPES
 
 

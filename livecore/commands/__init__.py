@@ -4,8 +4,6 @@ functions."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from livecore.clock import Clock
@@ -15,6 +13,7 @@ from livecore.ids import Prefix, new_id
 from livecore.rand import RandomSource
 from livecore.scope import Environment, Scope
 from livecore.store import HasOutbox
+from livecore.webhooks.payload import WebhookPayload
 
 
 @attrs.frozen
@@ -30,22 +29,21 @@ def emit(
     tx: HasOutbox,
     rt: Runtime,
     scope: Scope,
-    kind: str,
-    data: dict[str, Any],
+    payload: WebhookPayload,
     *,
     env: Environment | None = None,
     debounce_key: str | None = None,
 ) -> DomainEvent:
-    """Emit an event in the caller's transaction. ``env`` overrides the scope's environment for
-    worker-driven events, which fire live (SPEC 6.1)."""
+    """Emit ``payload`` as an event of its kind in the caller's transaction. ``env`` overrides the
+    scope's environment for worker-driven events, which fire live (SPEC 6.1)."""
     event = DomainEvent(
         id=new_id(Prefix.EVENT, rt.clock.now(), rt.rng),
-        kind=kind,
+        kind=payload.KIND,
         studio_id=scope.studio_id,
         game_id=scope.game_id,
         env=env or scope.env,
         occurred_at=rt.clock.now(),
-        data=data,
+        payload=payload,
         debounce_key=debounce_key,
     )
     tx.outbox.emit(event)

@@ -6,7 +6,6 @@ from typing import Any, Protocol
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.economy import (
@@ -25,6 +24,7 @@ from livecore.ids import Prefix, new_id
 from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasLedger, HasOutbox
+from livecore.webhooks.economy import balance_changed
 
 
 class EconomyTx(HasLedger, HasOutbox, Protocol):
@@ -80,31 +80,8 @@ def change(
     tx.ledger.append(entry, holding)
     result = Change(res, holding, entry)
     if announce and is_platform_managed(game):
-        emit(tx, rt, scope, *_balance_event(player, result))
+        emit(tx, rt, scope, balance_changed(player, res, holding, entry))
     return result
-
-
-def _balance_event(player: Player, c: Change) -> tuple[str, dict[str, Any]]:
-    """``wallet.changed`` / ``inventory.changed`` (SPEC 6.3 leaves their fields open)."""
-    common = {
-        "playerId": player.id,
-        "externalPlayerId": player.external_id,
-        "delta": c.entry.delta,
-        "reason": c.entry.reason.value,
-        "note": c.entry.note,
-        "sourceRefId": c.entry.source_ref_id,
-        "entryId": c.entry.id,
-        "actor": c.entry.actor,
-        "changedAt": format_ts(c.entry.created_at),
-    }
-    if c.resource.type is ResourceType.CURRENCY:
-        return "wallet.changed", {**common, "economyKey": c.resource.key, "balance": c.holding.amount}
-    return "inventory.changed", {
-        **common,
-        "itemKey": c.resource.key,
-        "quantity": c.holding.amount,
-        "parameters": c.parameters(),
-    }
 
 
 _SERVER_REASONS = {

@@ -11,7 +11,6 @@ from livecore.erasure import (
     ErasureRecord,
     ErasureStatus,
     anonymized,
-    deleted_payload,
     id_hash,
 )
 from livecore.ids import new_uuid
@@ -19,6 +18,7 @@ from livecore.merge import DELETED_PREFIX, placeholder
 from livecore.players import Lifecycle
 from livecore.scope import Scope
 from livecore.store import Transaction
+from livecore.webhooks.players import PlayerDeleted
 
 
 @attrs.frozen
@@ -41,7 +41,7 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     now = rt.clock.now()
     kept_as = placeholder(DELETED_PREFIX, new_uuid(now, rt.rng))
     # First, with the original id: the studio's systems can still find the player it names.
-    emit(tx, rt, scope, "player.deleted", deleted_payload(player, reason, kept_as))
+    emit(tx, rt, scope, PlayerDeleted.of(player, reason, kept_as))
     tx.friends.remove_player(player.id)
     tx.gifts.clear_messages(player.id)
     kept = anonymized(player, kept_as)

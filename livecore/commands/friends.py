@@ -6,7 +6,6 @@ from typing import Protocol
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.commands.players import get_player
@@ -37,6 +36,7 @@ from livecore.ids import Prefix, new_id
 from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasFriends, HasOutbox, HasPlayers
+from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 
 
 class FriendsTx(HasPlayers, HasFriends, HasOutbox, Protocol):
@@ -120,15 +120,14 @@ def add(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, ta
         tx,
         rt,
         scope,
-        "friend.request_sent",
-        {
-            "requesterPlayerId": caller.id,
-            "requesterExternalPlayerId": caller.external_id,
-            "targetPlayerId": target.id,
-            "targetExternalPlayerId": target.external_id,
-            "requestId": request.id,
-            "createdAt": format_ts(now),
-        },
+        FriendRequestSent(
+            requester_player_id=caller.id,
+            requester_external_player_id=caller.external_id,
+            target_player_id=target.id,
+            target_external_player_id=target.external_id,
+            request_id=request.id,
+            created_at=now,
+        ),
     )
     return Added(accepted=False, request=request)
 
@@ -154,16 +153,15 @@ def _befriend(
         tx,
         rt,
         scope,
-        "friend.request_accepted",
-        {
-            "requestId": request.id,
-            "playerId": caller.id,
-            "externalPlayerId": caller.external_id,
-            "friendPlayerId": other.id,
-            "friendExternalPlayerId": other.external_id,
-            "reciprocal": reciprocal,
-            "friendsSince": format_ts(now),
-        },
+        FriendRequestAccepted(
+            request_id=request.id,
+            player_id=caller.id,
+            external_player_id=caller.external_id,
+            friend_player_id=other.id,
+            friend_external_player_id=other.external_id,
+            reciprocal=reciprocal,
+            friends_since=now,
+        ),
     )
 
 
@@ -211,15 +209,14 @@ def _removed(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Pl
         tx,
         rt,
         scope,
-        "friend.removed",
-        {
-            "playerId": caller.id,
-            "externalPlayerId": caller.external_id,
-            "friendPlayerId": other.id,
-            "friendExternalPlayerId": other.external_id,
-            "reason": reason,
-            "removedAt": format_ts(rt.clock.now()),
-        },
+        FriendRemoved(
+            player_id=caller.id,
+            external_player_id=caller.external_id,
+            friend_player_id=other.id,
+            friend_external_player_id=other.external_id,
+            reason=reason,
+            removed_at=rt.clock.now(),
+        ),
     )
 
 

@@ -29,7 +29,6 @@ from livecore.gifts import (
     cooldown_window_start,
     day_start,
     expiry,
-    sent_payload,
     stats_window,
 )
 from livecore.grants import Entry, GrantKind, GrantTrigger
@@ -37,6 +36,7 @@ from livecore.ids import new_uuid
 from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+from livecore.webhooks.gifts import GiftSent
 
 
 class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
@@ -122,7 +122,7 @@ def send(
     if res.costs_sender:
         change(tx, rt, scope, game, sender, res, -gift.amount, Reason.GIFT_COST, source_ref_id=gift.id)
     tx.gifts.insert(gift)
-    emit(tx, rt, scope, "gift.sent", sent_payload(gift))
+    emit(tx, rt, scope, GiftSent.of(gift))
     issue_grant(
         tx,
         rt,

@@ -11,14 +11,13 @@ from livecore.commands.economy import change
 from livecore.commands.players import first_contact, load_game
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.gifts import GIFT_SOURCE_KIND, Gift, GiftStatus, check_claim, claimed, claimed_payload
+from livecore.gifts import GIFT_SOURCE_KIND, Gift, GiftStatus, check_claim, claimed
 from livecore.grants import (
     Entry,
     Grant,
     GrantKind,
     GrantStatus,
     GrantTrigger,
-    grant_payload,
     transition,
     validate_entries,
     validate_expiry,
@@ -27,6 +26,8 @@ from livecore.ids import new_uuid
 from livecore.players import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+from livecore.webhooks.gifts import GiftClaimed
+from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
 
 
 class GrantsTx(HasGames, HasPlayers, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
@@ -99,7 +100,7 @@ def issue_grant(
         expires_at=expires_at,
     )
     tx.grants.insert(grant)
-    emit(tx, rt, scope, "grant.created", grant_payload(grant))
+    emit(tx, rt, scope, GrantCreated.of(grant))
     return grant
 
 
@@ -171,8 +172,8 @@ def settle_loaded(
     if gift is not None and gift.status is not GiftStatus.CLAIMED:
         gift = claimed(gift, now)
         tx.gifts.update(gift)
-        emit(tx, rt, scope, "gift.claimed", claimed_payload(gift))
-    emit(tx, rt, scope, "grant.claimed", grant_payload(settled))
+        emit(tx, rt, scope, GiftClaimed.of(gift))
+    emit(tx, rt, scope, GrantClaimed.of(settled))
     return settled, gift
 
 
@@ -187,7 +188,7 @@ def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
         game = tx.games.get(grant.game_id)
         studio_id = game.studio_id if game is not None else ""
         scope = Scope(studio_id=studio_id, game_id=grant.game_id, env=Environment.LIVE, actor=SYSTEM)
-        emit(tx, rt, scope, "grant.expired", grant_payload(expired))
+        emit(tx, rt, scope, GrantExpired.of(expired))
     return len(due)
 
 

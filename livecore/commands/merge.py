@@ -21,7 +21,6 @@ from livecore.merge import (
     fold_holdings,
     friends_to_move,
     invalid,
-    merged_payload,
     placeholder,
     replay_of,
     tie_moves,
@@ -29,6 +28,7 @@ from livecore.merge import (
 from livecore.players import Lifecycle, Player, tombstone
 from livecore.scope import Scope
 from livecore.store import Transaction
+from livecore.webhooks.players import PlayerMerged
 
 
 @attrs.frozen
@@ -95,13 +95,7 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
     # The source row stays, retired under its placeholder, pointing at the target.
     tx.players.update(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
     tx.merges.insert(record)
-    emit(
-        tx,
-        rt,
-        scope,
-        "player.merged",
-        merged_payload(record, source, target, scope.actor.to_wire()),
-    )
+    emit(tx, rt, scope, PlayerMerged.of(record, source, target, scope.actor.to_wire()))
     return Merged(MergeStatus.MERGED, record, target)
 
 

@@ -6,11 +6,11 @@ from typing import Protocol
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.players import Player, ban, check_reason, flag_debug, unban, unflag_debug
 from livecore.scope import Scope
 from livecore.store import HasOutbox, HasPlayers
+from livecore.webhooks.players import PlayerBanned, PlayerUnbanned
 
 
 class ModerationTx(HasPlayers, HasOutbox, Protocol):
@@ -34,14 +34,13 @@ def ban_player(tx: ModerationTx, rt: Runtime, scope: Scope, player: Player, reas
             tx,
             rt,
             scope,
-            "player.banned",
-            {
-                "playerId": player.id,
-                "externalPlayerId": player.external_id,
-                "reason": reason,
-                "bannedAt": format_ts(now),
-                "actor": scope.actor.to_wire(),
-            },
+            PlayerBanned(
+                player_id=player.id,
+                external_player_id=player.external_id,
+                reason=reason,
+                banned_at=now,
+                actor=scope.actor.to_wire(),
+            ),
         )
     return Moderated(updated, applied)
 
@@ -55,13 +54,12 @@ def unban_player(tx: ModerationTx, rt: Runtime, scope: Scope, player: Player) ->
             tx,
             rt,
             scope,
-            "player.unbanned",
-            {
-                "playerId": player.id,
-                "externalPlayerId": player.external_id,
-                "unbannedAt": format_ts(rt.clock.now()),
-                "actor": scope.actor.to_wire(),
-            },
+            PlayerUnbanned(
+                player_id=player.id,
+                external_player_id=player.external_id,
+                unbanned_at=rt.clock.now(),
+                actor=scope.actor.to_wire(),
+            ),
         )
     return Moderated(updated, applied)
 

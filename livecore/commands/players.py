@@ -8,7 +8,6 @@ from typing import Any, Protocol
 
 import attrs
 
-from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError
@@ -29,6 +28,7 @@ from livecore.presence import Presence
 from livecore.presence import heartbeat as heartbeat_presence
 from livecore.scope import Scope
 from livecore.store import HasGames, HasOutbox, HasPlayers
+from livecore.webhooks.players import PlayerRegistered, PlayerSecretRotated, PlayerSecretSet
 
 
 class PlayersTx(HasGames, HasPlayers, HasOutbox, Protocol):
@@ -120,13 +120,12 @@ def first_contact(
         tx,
         rt,
         scope,
-        "player.registered",
-        {
-            "playerId": player.id,
-            "externalPlayerId": external_id,
-            "firstSeenAt": format_ts(player.first_seen_at),
-            "contextSnapshot": player.context,
-        },
+        PlayerRegistered(
+            player_id=player.id,
+            external_player_id=external_id,
+            first_seen_at=player.first_seen_at,
+            context_snapshot=player.context,
+        ),
     )
     return player
 
@@ -169,19 +168,19 @@ def register(
         activity=record_activity(player.activity, now),
     )
     tx.players.update(player)
+    secret_change = PlayerSecretRotated if rotating else PlayerSecretSet
     emit(
         tx,
         rt,
         scope,
-        "player.secret_rotated" if rotating else "player.secret_set",
-        {
-            "playerId": player.id,
-            "externalPlayerId": external_id,
-            "secretPrefix": player.secret_prefix,
-            "registeredAt": format_ts(player.registered_at or now),
-            "secretRotatedAt": format_ts(now) if rotating else None,
-            "via": "force_rotate" if rotating else "sdk_register",
-        },
+        secret_change(
+            player_id=player.id,
+            external_player_id=external_id,
+            secret_prefix=secret[:SECRET_PREFIX_LEN],
+            registered_at=player.registered_at or now,
+            secret_rotated_at=now if rotating else None,
+            via="force_rotate" if rotating else "sdk_register",
+        ),
     )
     return Registered(player=player, secret=secret, created=existing is None)
 

@@ -19,12 +19,12 @@ from livecore.purchases import (
     check_replay,
     check_request,
     normalize,
-    tracked_payload,
     upgrades,
     usd_rate,
 )
 from livecore.scope import Scope
 from livecore.store import HasGames, HasOutbox, HasPurchases
+from livecore.webhooks.purchases import PurchaseTracked
 
 
 class PurchasesTx(HasGames, HasPurchases, HasOutbox, Protocol):
@@ -73,7 +73,7 @@ def track(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: P
     )
     tx.purchases.insert(purchase)
     spend = tx.purchases.player_spend(player.id, now, ())
-    emit(tx, rt, scope, "purchase.tracked", tracked_payload(purchase, spend))
+    emit(tx, rt, scope, PurchaseTracked.of(purchase, spend))
     return Tracked(purchase, spend)
 
 

@@ -21,7 +21,7 @@ class MemoryOutbox(MemoryPort):
             # one event takes the latest state (and time), keeping the first event's id.
             if event.occurred_at < started + DEBOUNCE:
                 previous = outbox[index]
-                outbox[index] = attrs.evolve(previous, data=event.data, occurred_at=event.occurred_at)
+                outbox[index] = attrs.evolve(previous, payload=event.payload, occurred_at=event.occurred_at)
                 self._tx.undo.append(lambda: outbox.__setitem__(index, previous))
                 return
         if key is not None:

@@ -150,17 +150,3 @@ def replay(delivery: Delivery, new_id: str, now: datetime) -> Delivery:
         next_attempt_at=now,
         created_at=now,
     )
-
-
-def endpoint_failed_payload(endpoint: Endpoint, result: AttemptResult) -> dict[str, object]:
-    """SPEC 6.2 ``webhook.endpoint.failed``."""
-    return {
-        "endpointId": endpoint.id,
-        "endpointKey": endpoint.name,
-        "url": endpoint.url,
-        "consecutiveFailures": endpoint.consecutive_failures,
-        "threshold": BREAKER_THRESHOLD,
-        "lastStatus": result.status,
-        "lastError": result.error,
-        "reason": "consecutive_failures",
-    }

@@ -4,7 +4,7 @@
 serialized as compact JSON (UTF-8, no spaces). ``id`` is the event's ``evt_`` id and stays the same on
 every retry and replay, so receivers can dedupe on it. ``studioId`` and ``gameId`` are the ``std_``
 and ``gam_`` ids. ``occurredAt`` is service time, written ``YYYY-MM-DDTHH:MM:SS.sssZ``.
-``deliveryAttempt`` starts at 1. ``data`` is the per-kind payload as the rule built it.
+``deliveryAttempt`` starts at 1. ``data`` is the event's payload in its wire form.
 
 The signature covers these bytes, so they are built once per attempt and sent unchanged.
 """

@@ -1,157 +1,151 @@
 """Placeholder payloads for sample deliveries (SPEC 6.1: sent through the normal signed pipeline with
-``X-Svc-Webhook-Test: 1``). Every value is recognisably fake; kinds without a payload yet get an
-empty object."""
+``X-Svc-Webhook-Test: 1``). Every value is recognisably fake, and each sample is an instance of its
+kind's payload class, so it has the same fields in the same order as a real delivery. Kinds without a
+declared payload get an empty object."""
 
 from __future__ import annotations
 
 from typing import Any
 
-SAMPLE_TS = "2026-01-01T00:00:00.000Z"
-SAMPLE_PLAYER = {"playerId": "plr_sample0000000000000000000", "externalPlayerId": "sample-player"}
+from livecore.clock import parse_ts
+from livecore.games import ResourceType
+from livecore.grants import Entry
+from livecore.webhooks.economy import InventoryChanged, WalletChanged
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.webhooks.gifts import GiftClaimed, GiftSent
+from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.players import (
+    PlayerBanned,
+    PlayerDeleted,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerSecretRotated,
+    PlayerSecretSet,
+    PlayerUnbanned,
+)
+from livecore.webhooks.purchases import PurchaseTracked
 
-SAMPLES: dict[str, dict[str, Any]] = {
-    "player.registered": {**SAMPLE_PLAYER, "firstSeenAt": SAMPLE_TS, "contextSnapshot": {}},
-    "player.secret_set": {
-        **SAMPLE_PLAYER,
-        "secretPrefix": "ps_sampl",
-        "registeredAt": SAMPLE_TS,
-        "secretRotatedAt": None,
-        "via": "sdk_register",
-    },
-    "player.secret_rotated": {
-        **SAMPLE_PLAYER,
-        "secretPrefix": "ps_sampl",
-        "registeredAt": SAMPLE_TS,
-        "secretRotatedAt": SAMPLE_TS,
-        "via": "force_rotate",
-    },
-    "webhook.endpoint.failed": {
-        "endpointId": "whe_sample000000000000000000",
-        "endpointKey": "sample-endpoint",
-        "url": "https://example.invalid/hooks",
-        "consecutiveFailures": 5,
-        "threshold": 5,
-        "lastStatus": 503,
-        "lastError": None,
-        "reason": "consecutive_failures",
-    },
+SAMPLE_TS = parse_ts("2026-01-01T00:00:00.000Z")
+_PLAYER: dict[str, Any] = {
+    "player_id": "plr_sample0000000000000000000",
+    "external_player_id": "sample-player",
 }
-
-_SAMPLE_GRANT: dict[str, Any] = {
-    "grantId": "00000000-0000-7000-8000-000000000000",
-    **SAMPLE_PLAYER,
+_FRIEND_ID, _FRIEND_EXTERNAL_ID = "plr_sample0000000000000000001", "sample-friend"
+_FRIEND: dict[str, Any] = {"friend_player_id": _FRIEND_ID, "friend_external_player_id": _FRIEND_EXTERNAL_ID}
+_ACTOR: dict[str, Any] = {"kind": "api_key", "prefix": "lc_test_sample00"}
+_REQUEST_ID = "frq_sample000000000000000000"
+_SECRET: dict[str, Any] = {**_PLAYER, "secret_prefix": "ps_sampl", "registered_at": SAMPLE_TS}
+_GRANT: dict[str, Any] = {
+    "grant_id": "00000000-0000-7000-8000-000000000000",
+    **_PLAYER,
     "kind": "reward",
-    "entries": [{"type": "currency", "key": "coins", "amount": 100}],
-    "sourceKind": "api",
-    "sourceRefId": "sample",
+    "entries": (Entry(ResourceType.CURRENCY, "coins", 100),),
+    "source_kind": "api",
+    "source_ref_id": "sample",
     "metadata": {},
-    "createdAt": SAMPLE_TS,
-    "expiresAt": None,
+    "created_at": SAMPLE_TS,
+    "expires_at": None,
 }
-SAMPLES["grant.created"] = {**_SAMPLE_GRANT, "status": "pending", "claimedAt": None, "ackedBy": None}
-SAMPLES["grant.claimed"] = {**_SAMPLE_GRANT, "status": "claimed", "claimedAt": SAMPLE_TS, "ackedBy": "client"}
-SAMPLES["grant.expired"] = {**_SAMPLE_GRANT, "status": "expired", "claimedAt": None, "ackedBy": None}
-_SAMPLE_CHANGE: dict[str, Any] = {
-    **SAMPLE_PLAYER,
+_CHANGE: dict[str, Any] = {
+    **_PLAYER,
     "delta": 100,
     "reason": "grant",
     "note": None,
-    "sourceRefId": "sample",
-    "entryId": "led_00000000000070008000000000000000",
-    "actor": {"kind": "api_key", "prefix": "lc_test_sample00"},
-    "changedAt": SAMPLE_TS,
+    "source_ref_id": "sample",
+    "entry_id": "led_00000000000070008000000000000000",
+    "actor": _ACTOR,
+    "changed_at": SAMPLE_TS,
 }
-SAMPLES["wallet.changed"] = {**_SAMPLE_CHANGE, "economyKey": "coins", "balance": 100}
-SAMPLES["inventory.changed"] = {
-    **_SAMPLE_CHANGE,
-    "itemKey": "sword",
-    "quantity": 1,
-    "parameters": {"level": 1},
-}
-
-_SAMPLE_FRIEND = {
-    "friendPlayerId": "plr_sample0000000000000000001",
-    "friendExternalPlayerId": "sample-friend",
-}
-SAMPLES["friend.request_sent"] = {
-    "requesterPlayerId": SAMPLE_PLAYER["playerId"],
-    "requesterExternalPlayerId": SAMPLE_PLAYER["externalPlayerId"],
-    "targetPlayerId": _SAMPLE_FRIEND["friendPlayerId"],
-    "targetExternalPlayerId": _SAMPLE_FRIEND["friendExternalPlayerId"],
-    "requestId": "frq_sample000000000000000000",
-    "createdAt": SAMPLE_TS,
-}
-SAMPLES["friend.request_accepted"] = {
-    "requestId": "frq_sample000000000000000000",
-    **SAMPLE_PLAYER,
-    **_SAMPLE_FRIEND,
-    "reciprocal": False,
-    "friendsSince": SAMPLE_TS,
-}
-SAMPLES["friend.removed"] = {**SAMPLE_PLAYER, **_SAMPLE_FRIEND, "reason": "removed", "removedAt": SAMPLE_TS}
-
-_SAMPLE_GIFT: dict[str, Any] = {
-    "giftId": "00000000-0000-7000-8000-000000000001",
-    "grantId": "00000000-0000-7000-8000-000000000002",
-    "senderPlayerId": SAMPLE_PLAYER["playerId"],
-    "senderExternalPlayerId": SAMPLE_PLAYER["externalPlayerId"],
-    "recipientPlayerId": _SAMPLE_FRIEND["friendPlayerId"],
-    "recipientExternalPlayerId": _SAMPLE_FRIEND["friendExternalPlayerId"],
+_GIFT: dict[str, Any] = {
+    "gift_id": "00000000-0000-7000-8000-000000000001",
+    "grant_id": "00000000-0000-7000-8000-000000000002",
+    "sender_player_id": _PLAYER["player_id"],
+    "sender_external_player_id": _PLAYER["external_player_id"],
+    "recipient_player_id": _FRIEND_ID,
+    "recipient_external_player_id": _FRIEND_EXTERNAL_ID,
     "type": "currency",
-    "resourceKey": "coins",
+    "resource_key": "coins",
     "amount": 10,
 }
-SAMPLES["gift.sent"] = {
-    **_SAMPLE_GIFT,
-    "deductedFromSender": False,
-    "message": "sample gift",
-    "sentAt": SAMPLE_TS,
-    "expiresAt": None,
-}
-SAMPLES["gift.claimed"] = {**_SAMPLE_GIFT, "claimedAt": SAMPLE_TS}
 
-_SAMPLE_ACTOR = {"kind": "api_key", "prefix": "lc_test_sample00"}
-SAMPLES["player.banned"] = {
-    **SAMPLE_PLAYER,
-    "reason": "sample ban",
-    "bannedAt": SAMPLE_TS,
-    "actor": _SAMPLE_ACTOR,
-}
-SAMPLES["player.unbanned"] = {**SAMPLE_PLAYER, "unbannedAt": SAMPLE_TS, "actor": _SAMPLE_ACTOR}
-SAMPLES["player.merged"] = {
-    "fromPlayerId": _SAMPLE_FRIEND["friendPlayerId"],
-    "fromExternalPlayerId": _SAMPLE_FRIEND["friendExternalPlayerId"],
-    "toPlayerId": SAMPLE_PLAYER["playerId"],
-    "toExternalPlayerId": SAMPLE_PLAYER["externalPlayerId"],
-    "anonymizedExternalPlayerId": "__merged_00000000-0000-7000-8000-000000000003__",
-    "mergedAt": SAMPLE_TS,
-    "actor": _SAMPLE_ACTOR,
-}
-SAMPLES["player.deleted"] = {
-    **SAMPLE_PLAYER,
-    "reason": "gdpr_erasure",
-    "anonymizedExternalId": "__deleted_00000000-0000-7000-8000-000000000004__",
-}
-SAMPLES["purchase.tracked"] = {
-    "purchaseId": "pur_sample000000000000000000",
-    **SAMPLE_PLAYER,
-    "transactionId": "sample-transaction",
-    "store": "app_store",
-    "productId": "sample.coins.100",
-    "productType": "consumable",
-    "amountMinor": 99,
-    "currency": "USD",
-    "normalizedAmountMinor": 99,
-    "fxRate": 1.0,
-    "validationStatus": "unverified",
-    "purchasedAt": SAMPLE_TS,
-    "lifetimeAmountMinor": 99,
-    "purchaseCount": 1,
-    "metadata": {},
+SAMPLES: dict[str, WebhookPayload] = {
+    sample.KIND: sample
+    for sample in (
+        PlayerRegistered(**_PLAYER, first_seen_at=SAMPLE_TS, context_snapshot={}),
+        PlayerSecretSet(**_SECRET, secret_rotated_at=None, via="sdk_register"),
+        PlayerSecretRotated(**_SECRET, secret_rotated_at=SAMPLE_TS, via="force_rotate"),
+        WebhookEndpointFailed(
+            endpoint_id="whe_sample000000000000000000",
+            endpoint_key="sample-endpoint",
+            url="https://example.invalid/hooks",
+            consecutive_failures=5,
+            threshold=5,
+            last_status=503,
+            last_error=None,
+            reason="consecutive_failures",
+        ),
+        GrantCreated(**_GRANT, status="pending", claimed_at=None, acked_by=None),
+        GrantClaimed(**_GRANT, status="claimed", claimed_at=SAMPLE_TS, acked_by="client"),
+        GrantExpired(**_GRANT, status="expired", claimed_at=None, acked_by=None),
+        WalletChanged(**_CHANGE, economy_key="coins", balance=100),
+        InventoryChanged(**_CHANGE, item_key="sword", quantity=1, parameters={"level": 1}),
+        FriendRequestSent(
+            requester_player_id=_PLAYER["player_id"],
+            requester_external_player_id=_PLAYER["external_player_id"],
+            target_player_id=_FRIEND_ID,
+            target_external_player_id=_FRIEND_EXTERNAL_ID,
+            request_id=_REQUEST_ID,
+            created_at=SAMPLE_TS,
+        ),
+        FriendRequestAccepted(
+            request_id=_REQUEST_ID, **_PLAYER, **_FRIEND, reciprocal=False, friends_since=SAMPLE_TS
+        ),
+        FriendRemoved(**_PLAYER, **_FRIEND, reason="removed", removed_at=SAMPLE_TS),
+        GiftSent(
+            **_GIFT, deducted_from_sender=False, message="sample gift", sent_at=SAMPLE_TS, expires_at=None
+        ),
+        GiftClaimed(**_GIFT, claimed_at=SAMPLE_TS),
+        PlayerBanned(**_PLAYER, reason="sample ban", banned_at=SAMPLE_TS, actor=_ACTOR),
+        PlayerUnbanned(**_PLAYER, unbanned_at=SAMPLE_TS, actor=_ACTOR),
+        PlayerMerged(
+            from_player_id=_FRIEND_ID,
+            from_external_player_id=_FRIEND_EXTERNAL_ID,
+            to_player_id=_PLAYER["player_id"],
+            to_external_player_id=_PLAYER["external_player_id"],
+            anonymized_external_player_id="__merged_00000000-0000-7000-8000-000000000003__",
+            merged_at=SAMPLE_TS,
+            actor=_ACTOR,
+        ),
+        PlayerDeleted(
+            **_PLAYER,
+            reason="gdpr_erasure",
+            anonymized_external_id="__deleted_00000000-0000-7000-8000-000000000004__",
+        ),
+        PurchaseTracked(
+            purchase_id="pur_sample000000000000000000",
+            **_PLAYER,
+            transaction_id="sample-transaction",
+            store="app_store",
+            product_id="sample.coins.100",
+            product_type="consumable",
+            amount_minor=99,
+            currency="USD",
+            normalized_amount_minor=99,
+            fx_rate=1.0,
+            validation_status="unverified",
+            purchased_at=SAMPLE_TS,
+            lifetime_amount_minor=99,
+            purchase_count=1,
+            metadata={},
+        ),
+    )
 }
 
-DEFAULT_SAMPLE_KIND = "player.registered"
+DEFAULT_SAMPLE_KIND = PlayerRegistered.KIND
 
 
-def sample_data(kind: str) -> dict[str, Any]:
-    return dict(SAMPLES.get(kind, {}))
+def sample_payload(kind: str) -> WebhookPayload | dict[str, Any]:
+    """The sample of ``kind``; an empty object for a kind without a declared payload."""
+    return SAMPLES.get(kind) or {}

@@ -10,7 +10,7 @@ from livecore.clock import format_ts
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id
 from livecore.webhooks.delivery import DeliveryStatus, replay, unpause
-from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_data
+from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_payload
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 
@@ -99,7 +99,7 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
             game_id=endpoint.game_id,
             env=endpoint.env,
             occurred_at=now,
-            data=sample_data(kind),
+            payload=sample_payload(kind),
         )
         tx.webhooks.insert_sample(event, endpoint_id)
         return event.id

@@ -279,6 +279,6 @@ def outbox_event(r: tuple[Any, ...]) -> DomainEvent:
         game_id=r[3],
         env=Environment(r[4]),
         occurred_at=from_millis(r[5]),
-        data=orjson.loads(r[6]),
+        payload=orjson.loads(r[6]),
         debounce_key=r[7],
     )

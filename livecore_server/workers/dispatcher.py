@@ -35,12 +35,11 @@ from livecore.ids import Prefix, new_id
 from livecore.scope import SYSTEM, Scope
 from livecore.webhooks.delivery import (
     ATTEMPT_TIMEOUT,
-    ENDPOINT_FAILED,
     AttemptResult,
     after_attempt,
     endpoint_after_attempt,
-    endpoint_failed_payload,
 )
+from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.signing import signature_header
 from livecore_server.services import Services
@@ -217,4 +216,4 @@ class Dispatcher:
             scope = Scope(
                 studio_id=item.event.studio_id, game_id=endpoint.game_id, env=endpoint.env, actor=SYSTEM
             )
-            emit(tx, s.runtime, scope, ENDPOINT_FAILED, endpoint_failed_payload(endpoint, result))
+            emit(tx, s.runtime, scope, WebhookEndpointFailed.of(endpoint, result))

@@ -21,15 +21,14 @@ from livecore.gifts import (
     check_replay,
     check_send,
     claimed,
-    claimed_payload,
     cooldown_until,
     day_start,
     expiry,
     is_claimable,
     max_amount,
     sendable,
-    sent_payload,
 )
+from livecore.webhooks.gifts import GiftClaimed, GiftSent
 
 NOW = datetime(2026, 3, 2, 23, 30, tzinfo=UTC)
 COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10, costs_sender=True)
@@ -220,14 +219,14 @@ def test_a_repeated_key_must_name_the_same_gift() -> None:
 
 
 def test_webhook_payloads_carry_the_spec_fields() -> None:
-    sent = sent_payload(gift(deducted_from_sender=True))
+    sent = GiftSent.of(gift(deducted_from_sender=True)).to_wire()
     assert set(sent) == {
         "giftId", "grantId", "senderPlayerId", "senderExternalPlayerId", "recipientPlayerId",
         "recipientExternalPlayerId", "type", "resourceKey", "amount", "deductedFromSender", "message",
         "sentAt", "expiresAt",
     }  # fmt: skip
     assert sent["deductedFromSender"] is True and sent["expiresAt"] == "2026-03-02T23:40:00.000Z"
-    done = claimed_payload(claimed(gift(), NOW))
+    done = GiftClaimed.of(claimed(gift(), NOW)).to_wire()
     assert set(done) == set(sent) - {"deductedFromSender", "message", "sentAt", "expiresAt"} | {"claimedAt"}
 
 

@@ -40,12 +40,12 @@ from livecore.purchases import (
     same_purchase,
     spenders,
     summarize,
-    tracked_payload,
     usd_rate,
     window_start,
 )
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore.webhooks.purchases import PurchaseTracked
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 MS = timedelta(milliseconds=1)
@@ -376,7 +376,7 @@ def test_summarize_of_nothing_has_null_arppu() -> None:
 
 def test_tracked_payload_has_every_spec_field() -> None:
     p = attrs.evolve(purchase(1), metadata={"campaign": "spring"})
-    payload = tracked_payload(p, PlayerSpend(1234, 3, NOW, NOW))
+    payload = PurchaseTracked.of(p, PlayerSpend(1234, 3, NOW, NOW)).to_wire()
     assert set(payload) == {
         "purchaseId",
         "playerId",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import ClassVar
 
 import attrs
 import pytest
@@ -29,8 +30,21 @@ from livecore.webhooks.delivery import (
     replay,
     unpause,
 )
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.payload import WebhookPayload
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+
+@attrs.frozen
+class ProgressUpdated(WebhookPayload):
+    """A debounced kind, declared here as a studio-facing kind would be in ``livecore.webhooks``."""
+
+    KIND: ClassVar[str] = "event.progress_updated"
+
+    score: int
+
+
 FAIL = AttemptResult(500, "HTTP 500")
 OK = AttemptResult(204)
 
@@ -39,7 +53,7 @@ def event(
     kind: str = "player.registered", env: Environment = Environment.TEST, **data: object
 ) -> DomainEvent:
     return DomainEvent(
-        id="evt_1", kind=kind, studio_id="std_1", game_id="gam_1", env=env, occurred_at=T0, data=dict(data)
+        id="evt_1", kind=kind, studio_id="std_1", game_id="gam_1", env=env, occurred_at=T0, payload=dict(data)
     )
 
 
@@ -111,6 +125,10 @@ def test_routing_by_environment_subscription_and_self() -> None:
     failed = event("webhook.endpoint.failed", endpointId="whe_1")
     assert not receives(endpoint(), failed)
     assert receives(endpoint(id="whe_2"), failed)
+    # As emitted (a payload object) rather than read back from an outbox (its stored JSON object).
+    emitted = attrs.evolve(failed, payload=WebhookEndpointFailed.of(endpoint(), FAIL))
+    assert not receives(endpoint(), emitted)
+    assert receives(endpoint(id="whe_2"), emitted)
     assert receives(endpoint(events=("player.banned",)), event(), target="whe_1")
     assert not receives(endpoint(), event(), target="whe_2")
 
@@ -130,9 +148,9 @@ def test_memory_store_debounces_like_the_server() -> None:
     scope = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
     for score in (1, 2, 3):
         with store.transaction() as tx:
-            emit(tx, rt, scope, "event.progress_updated", {"score": score}, debounce_key="att_1")
+            emit(tx, rt, scope, ProgressUpdated(score), debounce_key="att_1")
         clock.advance(2)
     with store.transaction() as tx:  # 6 s after the burst began: a new burst
-        emit(tx, rt, scope, "event.progress_updated", {"score": 4}, debounce_key="att_1")
+        emit(tx, rt, scope, ProgressUpdated(4), debounce_key="att_1")
     assert [e.data["score"] for e in store.outbox] == [3, 4]
     assert store.outbox[0].occurred_at == T0 + timedelta(seconds=4)

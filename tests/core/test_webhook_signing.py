@@ -387,7 +387,7 @@ def make_event(data: dict[str, object] | None = None) -> DomainEvent:
         game_id="gam_1",
         env=Environment.LIVE,
         occurred_at=OCCURRED,
-        data=data if data is not None else {"playerId": "plr_1", "externalPlayerId": "ada"},
+        payload=data if data is not None else {"playerId": "plr_1", "externalPlayerId": "ada"},
     )
 
 

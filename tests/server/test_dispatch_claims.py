@@ -24,6 +24,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from livecore.commands import emit
 from livecore.ids import Prefix, new_id
 from livecore.scope import Environment, Scope
+from livecore.webhooks.players import PlayerRegistered
 from livecore_server.app import DISPATCHER
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.sql.webhooks import DueDelivery, SqlWebhooks
@@ -66,7 +67,13 @@ class Hooks:
         s, scope = self.services, self.scope
 
         def one(tx: Any, i: int) -> None:
-            emit(tx, s.runtime, scope, "player.registered", {"i": i})
+            registered = PlayerRegistered(
+                player_id=f"plr_{i}",
+                external_player_id=f"p{i}",
+                first_seen_at=s.clock.now(),
+                context_snapshot={},
+            )
+            emit(tx, s.runtime, scope, registered)
 
         for i in range(n):
             s.store.run(functools.partial(one, i=i))

@@ -17,8 +17,10 @@ import pytest
 from livecore.commands import emit
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import Delivery, Endpoint
+from livecore.webhooks.players import PlayerRegistered
 from livecore_server.admin.webhooks import replay_delivery, send_sample, unpause_endpoint
 from tests.conftest import Receiver, World, start_world, webhook_manifest
+from tests.core.test_webhook_delivery import ProgressUpdated
 
 
 @attrs.define
@@ -276,7 +278,7 @@ async def test_debounced_events_send_the_last_state_once(hooked: Hooked) -> None
     for score in (1, 2, 3):
         services.store.run(
             lambda tx, score=score: emit(
-                tx, services.runtime, scope, "event.progress_updated", {"score": score}, debounce_key="att_1"
+                tx, services.runtime, scope, ProgressUpdated(score), debounce_key="att_1"
             )
         )
         hooked.world.clock.advance(1)
@@ -296,7 +298,13 @@ async def test_a_rolled_back_write_emits_nothing(hooked: Hooked) -> None:
     )
 
     def failing(tx: object) -> None:
-        emit(tx, services.runtime, scope, "player.registered", {"externalPlayerId": "ghost"})  # type: ignore[arg-type]
+        ghost = PlayerRegistered(
+            player_id="plr_ghost",
+            external_player_id="ghost",
+            first_seen_at=services.clock.now(),
+            context_snapshot={},
+        )
+        emit(tx, services.runtime, scope, ghost)  # type: ignore[arg-type]
         raise RuntimeError("the write fails after emitting")
 
     with pytest.raises(RuntimeError):

@@ -1,0 +1,46 @@
+"""Every webhook kind with a declared payload, by kind. A new kind is one class in its domain's
+module of this package plus one entry here."""
+
+from __future__ import annotations
+
+from livecore.webhooks.economy import InventoryChanged, WalletChanged
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.webhooks.gifts import GiftClaimed, GiftSent
+from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.players import (
+    PlayerBanned,
+    PlayerDeleted,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerSecretRotated,
+    PlayerSecretSet,
+    PlayerUnbanned,
+)
+from livecore.webhooks.purchases import PurchaseTracked
+
+PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
+    cls.KIND: cls
+    for cls in (
+        PlayerRegistered,
+        PlayerSecretSet,
+        PlayerSecretRotated,
+        WebhookEndpointFailed,
+        GrantCreated,
+        GrantClaimed,
+        GrantExpired,
+        WalletChanged,
+        InventoryChanged,
+        FriendRequestSent,
+        FriendRequestAccepted,
+        FriendRemoved,
+        GiftSent,
+        GiftClaimed,
+        PlayerBanned,
+        PlayerUnbanned,
+        PlayerMerged,
+        PlayerDeleted,
+        PurchaseTracked,
+    )
+}

@@ -1,0 +1,191 @@
+"""Each webhook payload class serialises to exactly the JSON the service has always sent for its kind:
+the same keys in the same order (the signed body shows the order), ``null`` where a value is absent,
+timestamps as ``YYYY-MM-DDTHH:MM:SS.sssZ``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import attrs
+import orjson
+import pytest
+
+from livecore.games import ResourceType
+from livecore.grants import Entry, Grant, GrantKind, GrantStatus
+from livecore.webhooks.grants import GrantCreated
+from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.samples import SAMPLES, sample_payload
+
+# The wire JSON of each kind's sample: the contract the classes keep, byte for byte.
+WIRE: dict[str, bytes] = {
+    "player.registered": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"firstSeenAt":"2026-01-01T00:00:00.000Z","contextSnapshot":{}}'
+    ),
+    "player.secret_set": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"secretPrefix":"ps_sampl","registeredAt":"2026-01-01T00:00:00.000Z","secretRotatedAt":null,'
+        b'"via":"sdk_register"}'
+    ),
+    "player.secret_rotated": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"secretPrefix":"ps_sampl","registeredAt":"2026-01-01T00:00:00.000Z",'
+        b'"secretRotatedAt":"2026-01-01T00:00:00.000Z","via":"force_rotate"}'
+    ),
+    "webhook.endpoint.failed": (
+        b'{"endpointId":"whe_sample000000000000000000","endpointKey":"sample-endpoint",'
+        b'"url":"https://example.invalid/hooks","consecutiveFailures":5,"threshold":5,'
+        b'"lastStatus":503,"lastError":null,"reason":"consecutive_failures"}'
+    ),
+    "grant.created": (
+        b'{"grantId":"00000000-0000-7000-8000-000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"kind":"reward","status":"pending","entries":[{"type":"currency","key":"coins",'
+        b'"amount":100}],"sourceKind":"api","sourceRefId":"sample","metadata":{},'
+        b'"createdAt":"2026-01-01T00:00:00.000Z","claimedAt":null,"expiresAt":null,"ackedBy":null}'
+    ),
+    "grant.claimed": (
+        b'{"grantId":"00000000-0000-7000-8000-000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"kind":"reward","status":"claimed","entries":[{"type":"currency","key":"coins",'
+        b'"amount":100}],"sourceKind":"api","sourceRefId":"sample","metadata":{},'
+        b'"createdAt":"2026-01-01T00:00:00.000Z","claimedAt":"2026-01-01T00:00:00.000Z",'
+        b'"expiresAt":null,"ackedBy":"client"}'
+    ),
+    "grant.expired": (
+        b'{"grantId":"00000000-0000-7000-8000-000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"kind":"reward","status":"expired","entries":[{"type":"currency","key":"coins",'
+        b'"amount":100}],"sourceKind":"api","sourceRefId":"sample","metadata":{},'
+        b'"createdAt":"2026-01-01T00:00:00.000Z","claimedAt":null,"expiresAt":null,"ackedBy":null}'
+    ),
+    "wallet.changed": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","delta":100,'
+        b'"reason":"grant","note":null,"sourceRefId":"sample",'
+        b'"entryId":"led_00000000000070008000000000000000","actor":{"kind":"api_key",'
+        b'"prefix":"lc_test_sample00"},"changedAt":"2026-01-01T00:00:00.000Z","economyKey":"coins",'
+        b'"balance":100}'
+    ),
+    "inventory.changed": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","delta":100,'
+        b'"reason":"grant","note":null,"sourceRefId":"sample",'
+        b'"entryId":"led_00000000000070008000000000000000","actor":{"kind":"api_key",'
+        b'"prefix":"lc_test_sample00"},"changedAt":"2026-01-01T00:00:00.000Z","itemKey":"sword",'
+        b'"quantity":1,"parameters":{"level":1}}'
+    ),
+    "friend.request_sent": (
+        b'{"requesterPlayerId":"plr_sample0000000000000000000",'
+        b'"requesterExternalPlayerId":"sample-player",'
+        b'"targetPlayerId":"plr_sample0000000000000000001","targetExternalPlayerId":"sample-friend",'
+        b'"requestId":"frq_sample000000000000000000","createdAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "friend.request_accepted": (
+        b'{"requestId":"frq_sample000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","friendPlayerId":"plr_sample0000000000000000001",'
+        b'"friendExternalPlayerId":"sample-friend","reciprocal":false,'
+        b'"friendsSince":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "friend.removed": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"friendPlayerId":"plr_sample0000000000000000001","friendExternalPlayerId":"sample-friend",'
+        b'"reason":"removed","removedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "gift.sent": (
+        b'{"giftId":"00000000-0000-7000-8000-000000000001",'
+        b'"grantId":"00000000-0000-7000-8000-000000000002",'
+        b'"senderPlayerId":"plr_sample0000000000000000000","senderExternalPlayerId":"sample-player",'
+        b'"recipientPlayerId":"plr_sample0000000000000000001",'
+        b'"recipientExternalPlayerId":"sample-friend","type":"currency","resourceKey":"coins",'
+        b'"amount":10,"deductedFromSender":false,"message":"sample gift",'
+        b'"sentAt":"2026-01-01T00:00:00.000Z","expiresAt":null}'
+    ),
+    "gift.claimed": (
+        b'{"giftId":"00000000-0000-7000-8000-000000000001",'
+        b'"grantId":"00000000-0000-7000-8000-000000000002",'
+        b'"senderPlayerId":"plr_sample0000000000000000000","senderExternalPlayerId":"sample-player",'
+        b'"recipientPlayerId":"plr_sample0000000000000000001",'
+        b'"recipientExternalPlayerId":"sample-friend","type":"currency","resourceKey":"coins",'
+        b'"amount":10,"claimedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "player.banned": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"reason":"sample ban","bannedAt":"2026-01-01T00:00:00.000Z","actor":{"kind":"api_key",'
+        b'"prefix":"lc_test_sample00"}}'
+    ),
+    "player.unbanned": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"unbannedAt":"2026-01-01T00:00:00.000Z","actor":{"kind":"api_key",'
+        b'"prefix":"lc_test_sample00"}}'
+    ),
+    "player.merged": (
+        b'{"fromPlayerId":"plr_sample0000000000000000001","fromExternalPlayerId":"sample-friend",'
+        b'"toPlayerId":"plr_sample0000000000000000000","toExternalPlayerId":"sample-player",'
+        b'"anonymizedExternalPlayerId":"__merged_00000000-0000-7000-8000-000000000003__",'
+        b'"mergedAt":"2026-01-01T00:00:00.000Z","actor":{"kind":"api_key",'
+        b'"prefix":"lc_test_sample00"}}'
+    ),
+    "player.deleted": (
+        b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"reason":"gdpr_erasure",'
+        b'"anonymizedExternalId":"__deleted_00000000-0000-7000-8000-000000000004__"'
+        b"}"
+    ),
+    "purchase.tracked": (
+        b'{"purchaseId":"pur_sample000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","transactionId":"sample-transaction","store":"app_store",'
+        b'"productId":"sample.coins.100","productType":"consumable","amountMinor":99,"currency":"USD",'
+        b'"normalizedAmountMinor":99,"fxRate":1.0,"validationStatus":"unverified",'
+        b'"purchasedAt":"2026-01-01T00:00:00.000Z","lifetimeAmountMinor":99,"purchaseCount":1,'
+        b'"metadata":{'
+        b"}}"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(WIRE))
+def test_each_kind_serialises_to_its_wire_json(kind: str) -> None:
+    payload = SAMPLES[kind]
+    assert type(payload) is PAYLOAD_TYPES[kind] and kind == payload.KIND
+    assert orjson.dumps(payload.to_wire()) == WIRE[kind]
+
+
+def test_every_declared_kind_has_a_sample_and_its_wire_json() -> None:
+    assert set(PAYLOAD_TYPES) == set(SAMPLES) == set(WIRE)
+    assert all(issubclass(cls, WebhookPayload) for cls in PAYLOAD_TYPES.values())
+
+
+def test_a_kind_without_a_payload_class_samples_as_an_empty_object() -> None:
+    assert sample_payload("lobby.started") == {}
+    assert sample_payload("player.registered") is SAMPLES["player.registered"]
+
+
+def test_grant_entries_carry_parameters_only_for_items_and_times_keep_milliseconds() -> None:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    grant = Grant(
+        id="00000000-0000-7000-8000-000000000000",
+        player_id="plr_sample0000000000000000000",
+        external_player_id="sample-player",
+        game_id="gam_1",
+        kind=GrantKind.REWARD,
+        status=GrantStatus.PENDING,
+        entries=(
+            Entry(ResourceType.ITEM, "sword", 1, {"level": 2}),
+            Entry(ResourceType.CURRENCY, "coins", 5),
+        ),
+        source_kind="api",
+        source_ref_id="sample",
+        metadata={},
+        created_at=at,
+        expires_at=at,
+    )
+    assert orjson.dumps(GrantCreated.of(grant).to_wire()) == (
+        b'{"grantId":"00000000-0000-7000-8000-000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"kind":"reward","status":"pending","entries":[{"type":"item","key":"sword","amount":1,'
+        b'"parameters":{"level":2}},{"type":"currency","key":"coins","amount":5}],"sourceKind":"api",'
+        b'"sourceRefId":"sample","metadata":{},"createdAt":"2026-01-01T00:00:00.000Z",'
+        b'"claimedAt":null,"expiresAt":"2026-01-01T00:00:00.000Z","ackedBy":null}'
+    )
+    later = GrantCreated.of(attrs.evolve(grant, created_at=datetime(2026, 1, 1, 0, 0, 0, 123999, tzinfo=UTC)))
+    assert later.to_wire()["createdAt"] == "2026-01-01T00:00:00.123Z"
