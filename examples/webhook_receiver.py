@@ -3,10 +3,10 @@
     python examples/webhook_receiver.py --secret whsec_... --port 9000
 
 Point a webhook endpoint at ``http://localhost:9000/webhooks``. Plain http is allowed for loopback hosts
-outside production (DECISIONS 6). While the secret is being rotated, pass ``--secret`` twice, new one
-first. Each accepted event is printed on one line.
+outside production (docs/reference/webhooks.md). While the secret is being rotated, pass ``--secret`` twice,
+new one first. Each accepted event is printed on one line.
 
-What a receiver must do (SPEC 6.1):
+What a receiver must do (docs/reference/webhooks.md):
 
 - Verify the raw body exactly as it arrived. Parsing the JSON and serializing it again changes the bytes
   and breaks the signature. ``construct_event`` checks the signature, refuses stale and future
@@ -38,9 +38,9 @@ from livecore_client.webhooks import (
 
 
 class RecentIds:
-    """The last ``limit`` event ids, oldest forgotten first. Retries of an event arrive within about
-    31 hours (SPEC 8), so a few thousand ids cover a small game. A replay after that is processed again,
-    which is why a real receiver keeps its ids in its database."""
+    """The last ``limit`` event ids, oldest forgotten first. Retries of an event arrive within about 31 hours
+    (docs/reference/webhooks.md), so a few thousand ids cover a small game. A replay after that is processed
+    again, which is why a real receiver keeps its ids in its database."""
 
     def __init__(self, limit: int = 10_000) -> None:
         self.limit = limit

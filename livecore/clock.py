@@ -1,7 +1,7 @@
 """Service time. The core never reads the wall clock: a :class:`Clock` is passed in.
 
-Timestamps on the wire are ``YYYY-MM-DDTHH:MM:SS.sssZ`` (DECISIONS 7); :func:`format_ts` and
-:func:`parse_ts` are the only conversions.
+Timestamps on the wire are ``YYYY-MM-DDTHH:MM:SS.sssZ`` (docs/reference/conventions.md#ids-and-timestamps);
+:func:`format_ts` and :func:`parse_ts` are the only conversions.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ class Clock(Protocol):
 
 
 class ManualClock:
-    """A clock that moves only when told: simulations and ``serve --clock manual`` (DECISIONS 1.2)."""
+    """A clock that moves only when told: simulations and ``serve --clock manual``
+    (docs/reference/manifest-and-cli.md#manual-clock)."""
 
     def __init__(self, start: datetime) -> None:
         if start.tzinfo is None:

@@ -1,4 +1,5 @@
-"""The economy: resources, ledgers and balances (SPEC 2.3, 2.12, 4.2, 4.3).
+"""The economy: resources, ledgers and balances (docs/reference/economy.md#resources,
+docs/reference/gifts.md#catalog).
 
 Rules:
 - A game declares its resources in the manifest: currencies (including XP and other progression

@@ -1,4 +1,4 @@
-"""Erasing a player (SPEC 3.8, 4.3; GDPR).
+"""Erasing a player (docs/reference/player-tools.md#erasure; GDPR).
 
 ``player.deleted`` fires first, with the original external id; then the row is anonymized in place under
 a ``__deleted_<uuid>__`` placeholder: display and synthetic identity, country, player context, secret,

@@ -1,10 +1,10 @@
 """Domain errors and the one table of stable error codes.
 
-Every refusal the service can give is a :class:`LivecoreError` carrying a stable ``code`` (clients match
-on it), a human ``message`` (clients must not), optional ``details`` and an HTTP status hint, so the
-transport layer turns it into the SPEC 7 envelope without the core knowing HTTP.
+Every refusal the service can give is a :class:`LivecoreError` carrying a stable ``code`` (clients match on
+it), a human ``message`` (clients must not), optional ``details`` and an HTTP status hint, so the transport
+layer turns it into the error envelope (docs/reference/conventions.md#errors) without the core knowing HTTP.
 
-The code -> status table is SPEC 7 plus DECISIONS 3; a code's status never depends on the call site.
+The code -> status table is docs/reference/errors.md; a code's status never depends on the call site.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 
 class ErrorCode(enum.StrEnum):
-    # Generic (SPEC 7, DECISIONS 3)
+    # Generic (docs/reference/errors.md)
     INVALID_REQUEST = "invalid_request"
     INVALID_API_KEY = "invalid_api_key"
     PERMISSION_DENIED = "permission_denied"

@@ -1,4 +1,4 @@
-"""Domain events: what a command tells the studio through webhooks (SPEC 6).
+"""Domain events: what a command tells the studio through webhooks (docs/reference/webhooks.md).
 
 A command emits events into its transaction; the store writes them to the outbox in the same
 transaction as the change, and the dispatcher delivers them. ``payload`` is the kind's payload class
@@ -6,8 +6,8 @@ from ``livecore.webhooks``, built by the rule that caused it; it is turned into 
 is stored or delivered (``data``). An event read back from an outbox carries the stored JSON object as
 it is, so stored events are delivered byte for byte as they were written.
 
-``env`` routes the event (SPEC 6.1): the environment of the key that caused it; worker-driven events
-(sweeps, windows) are emitted live.
+``env`` routes the event (docs/reference/webhooks.md): the environment of the key that caused it;
+worker-driven events (sweeps, windows) are emitted live.
 
 Debounce: an event with a ``debounce_key`` waits :data:`DEBOUNCE` before it is sent; another event with
 the same key emitted meanwhile replaces its payload (last state wins, one delivery per burst, the first

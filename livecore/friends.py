@@ -1,8 +1,9 @@
-"""The friend graph (SPEC 2.4-2.9, 3.1, 4.1; DECISIONS 2, 3, 4).
+"""The friend graph (docs/reference/friends-and-presence.md).
 
-The relationship of a pair, seen from the acting player, is one of :class:`Relation`. The transitions
-of SPEC 3.1 are the table :data:`TRANSITIONS`: (relation, trigger) -> (next relation, effect). A pair
-missing from the table is a refusal, with the error :func:`refusal` gives.
+The relationship of a pair, seen from the acting player, is one of :class:`Relation`. The transitions of
+docs/reference/friends-and-presence.md#requests-and-friendships are the table :data:`TRANSITIONS`: (relation,
+trigger) -> (next relation, effect). A pair missing from the table is a refusal, with the error
+:func:`refusal` gives.
 
 Rules:
 - Nobody befriends, requests, blocks or unblocks themself (400 ``cannot_friend_self``).
@@ -145,7 +146,7 @@ def normalize_code(code: str) -> str:
 
 
 def one_target(friend_code: str | None, external_player_id: str | None) -> None:
-    """DECISIONS 2: exactly one of ``friendCode`` and ``externalPlayerId``."""
+    """docs/reference/friends-and-presence.md: exactly one of ``friendCode`` and ``externalPlayerId``."""
     if (friend_code is None) == (external_player_id is None):
         raise invalid_request(
             "Send exactly one of friendCode and externalPlayerId.",
@@ -197,8 +198,9 @@ def visible(players: list[Player], hidden: set[str], limit: int) -> list[Player]
 
 
 def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> list[str]:
-    """A weighted random sample without replacement, biased to the most recently active: the candidate
-    of rank r (0 = most recent) weighs 1 / (r + 1). Re-drawn on every call (SPEC 4.1 rule 2)."""
+    """A weighted random sample without replacement, biased to the most recently active: the candidate of rank
+    r (0 = most recent) weighs 1 / (r + 1). Re-drawn on every call
+    (docs/reference/friends-and-presence.md#finding-each-other)."""
     pool = list(enumerate(candidates))
     picked: list[str] = []
     while pool and len(picked) < limit:

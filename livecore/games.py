@@ -1,4 +1,5 @@
-"""Studios and games with their settings (DECISIONS 1.1 manifest, DECISIONS 4 defaults).
+"""Studios and games with their settings (the manifest: docs/reference/manifest-and-cli.md#manifest; defaults:
+docs/reference/conventions.md#limits).
 
 Settings are plain frozen records: the server reads them from the manifest, a simulation builds them in
 code. Defaults here are the single source of the defaults the manifest documents.

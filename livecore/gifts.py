@@ -1,9 +1,9 @@
-"""Gifting between friends (SPEC 2.11, 2.12, 3.2, 4.1 rules 4-5, 7; DECISIONS 2, 3, 4).
+"""Gifting between friends (docs/reference/gifts.md).
 
 A gift is a pending grant to a friend, with the record of who sent what. States: a sent gift is
 ``pending``; claiming it (or claiming its delivering grant through the pending-grants flow, or a server
 ack or operator force-claim of that grant) makes it ``claimed`` and credits the contents to the
-recipient then. A gift past ``expiresAt`` stays ``pending`` on the wire (SPEC shows only two statuses);
+recipient then. A gift past ``expiresAt`` stays ``pending`` on the wire (the contract has only two statuses);
 claiming it is 410 ``gift_expired`` and its grant is swept to ``expired``.
 
 Send refusals, checked in this order (the first that applies answers):
@@ -19,8 +19,8 @@ Send refusals, checked in this order (the first that applies answers):
 6. the sender already sent ``daily_send_limit`` gifts this UTC day: 409 ``gift_limit_reached``;
 7. the gift costs the sender and the sender holds less than the amount: 409 ``gift_insufficient_balance``.
 
-A send carrying an ``idempotencyKey`` the sender used before answers the original gift before any of
-these checks (SPEC 4.1 rule 4: never a cooldown error); the same key with a different gift is 409
+A send carrying an ``idempotencyKey`` the sender used before answers the original gift before any of these
+checks (docs/reference/gifts.md#sending: never a cooldown error); the same key with a different gift is 409
 ``idempotency_conflict``.
 """
 
@@ -38,7 +38,7 @@ from livecore.games import Game, GiftingSettings, Resource, ResourceType
 from livecore.grants import GrantStatus
 from livecore.players import Player
 
-MAX_MESSAGE = 200  # DECISIONS 4
+MAX_MESSAGE = 200  # docs/reference/gifts.md
 GIFT_SOURCE_KIND = "gift"  # the delivering grant's ``sourceKind``; its ``sourceRefId`` is the gift id
 
 
@@ -246,7 +246,8 @@ def claimed(gift: Gift, now: datetime) -> Gift:
 
 
 def history_visible(game: Game) -> bool:
-    """The server gift history answers once the game has ever enabled gifting (SPEC 4.3)."""
+    """The server gift history answers once the game has ever enabled gifting
+    (docs/reference/gifts.md#lists)."""
     return game.settings.gifting.enabled or game.gifting_ever_enabled
 
 

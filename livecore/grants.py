@@ -1,4 +1,4 @@
-"""Reward grants (SPEC 2.13, 3.3; DECISIONS 7).
+"""Reward grants (docs/reference/grants.md#lifecycle).
 
 States, as a transition table: a grant is created ``pending``; a client claim, a server ack or an
 operator force-claim makes it ``claimed``; the expiry sweep makes a pending grant past ``expiresAt``

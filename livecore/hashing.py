@@ -1,5 +1,5 @@
-"""Keyed hashing of secrets (DECISIONS 6): API keys and player secrets are stored only as HMAC-SHA256
-under a server key that lives outside the database, and compared in constant time.
+"""Keyed hashing of secrets (docs/reference/manifest-and-cli.md#secrets): API keys and player secrets are
+stored only as HMAC-SHA256 under a server key that lives outside the database, and compared in constant time.
 
 A plain salted slow hash is not needed: every secret the service mints carries 256 bits of randomness,
 so a fast keyed hash is safe and lets an API key be found by its hash in one indexed lookup.

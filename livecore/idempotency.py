@@ -1,4 +1,4 @@
-"""Idempotency rules (SPEC 7, DECISIONS 5).
+"""Idempotency rules (docs/reference/conventions.md#idempotency).
 
 - A write's key comes from the body field ``idempotencyKey`` where the route names one, else from the
   ``Idempotency-Key`` header; both present and different is a 400.

@@ -1,4 +1,4 @@
-"""Player identity (SPEC 2.2, DECISIONS 4 and 7).
+"""Player identity (docs/reference/players-and-identity.md#identity).
 
 Rules:
 - The anonymized identity is composed once, deterministically, from the game's identity pool and the
@@ -140,5 +140,6 @@ def normalize_country(country: str | None) -> str | None:
 
 
 def display_identity(display: Identity | None, anonymized: Identity) -> Identity:
-    """DECISIONS 7: always an object; the anonymized value when the player never set one."""
+    """docs/reference/players-and-identity.md#identity: always an object; the anonymized value when the player
+    never set one."""
     return display if display is not None else anonymized

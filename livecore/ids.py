@@ -1,4 +1,4 @@
-"""Ids: a short type prefix plus a time-ordered random part (SPEC: ``plr_<id>``), and UUIDs where SPEC
+"""Ids: a short type prefix plus a time-ordered random part (``plr_<id>``), and UUIDs where the contract
 names a UUID (gifts, grants).
 
 Both are UUIDv7-shaped: 48 bits of milliseconds then random bits, so ids created together sort together
@@ -67,6 +67,6 @@ def new_uuid(now: datetime, rng: RandomSource) -> str:
 
 
 def new_secret(rng: RandomSource, *, prefix: str = "") -> str:
-    """A URL-safe secret with 256 bits of randomness (DECISIONS 6)."""
+    """A URL-safe secret with 256 bits of randomness (docs/reference/manifest-and-cli.md#secrets)."""
     body = base64.urlsafe_b64encode(rng.token_bytes(32)).decode("ascii").rstrip("=")
     return f"{prefix}{body}"

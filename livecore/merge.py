@@ -1,4 +1,4 @@
-"""Merging one player into another (SPEC 3.8, 4.3; DECISIONS 7).
+"""Merging one player into another (docs/reference/player-tools.md#merge).
 
 ``merge from into to`` folds everything of ``from`` into ``to`` in one transaction, then keeps the
 ``from`` row under a ``__merged_<uuid>__`` placeholder external id (its original id is remembered, and

@@ -1,4 +1,5 @@
-"""Bulk migration from another backend (SPEC 4.3; DECISIONS 7): players, wallet balances, inventory.
+"""Bulk migration from another backend (docs/reference/player-tools.md#migration): players, wallet balances,
+inventory.
 
 Rules:
 - At most :data:`MAX_ROWS` rows per call (more: 400 ``invalid_request``, nothing applied).

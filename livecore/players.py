@@ -1,6 +1,7 @@
 """Players: the record, first contact, registration, the ban machine, sessions and login streak.
 
-Rules (SPEC 2.3, 3.5, 3.8, 5; DECISIONS 7):
+Rules (docs/reference/players-and-identity.md#sessions-login-streak-and-system-items,
+docs/reference/player-tools.md#ban-and-unban, docs/reference/conventions.md#surfaces-and-credentials):
 - First contact creates the player in the environment of the key that made it; a key of the other
   environment naming that player sees 404 (the player does not exist for it).
 - Register mints the player secret once. Registering again gives 409 ``player_already_registered``,
@@ -49,14 +50,15 @@ class Ban:
 
 @attrs.frozen
 class DebugFlag:
-    """A studio's test or QA account: left out of revenue reporting (SPEC 4.3)."""
+    """A studio's test or QA account: left out of revenue reporting (docs/reference/player-tools.md)."""
 
     reason: str | None
     flagged_at: datetime
 
 
 class Lifecycle(enum.StrEnum):
-    """SPEC 3.8: a merged or erased player keeps its row under a placeholder external id."""
+    """docs/reference/player-tools.md: a merged or erased player keeps its row under a placeholder external
+    id."""
 
     ACTIVE = "active"
     MERGED = "merged"
@@ -178,7 +180,7 @@ def unban(player: Player) -> tuple[Player, bool]:
     return attrs.evolve(player, ban=None), step.applied
 
 
-# --- Retired rows (SPEC 3.8) ---------------------------------------------------------------------
+# --- Retired rows (docs/reference/player-tools.md) ----------------------------------------------------------
 
 RETIRED_NAME = "Deleted player"
 

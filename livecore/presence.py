@@ -1,4 +1,4 @@
-"""Presence (SPEC 2.10, 8; DECISIONS 4).
+"""Presence (docs/reference/friends-and-presence.md#presence).
 
 - A heartbeat carries an optional status label (string or null; null clears the label but the player
   stays online), at most 64 characters.

@@ -1,4 +1,5 @@
-"""Purchases and spend (SPEC 4.3, 6.2 ``purchase.tracked``; DECISIONS 7).
+"""Purchases and spend (docs/reference/economy.md#purchases; ``purchase.tracked``:
+docs/reference/webhooks.md#kinds).
 
 Rules:
 - A purchase is tracked once per ``transactionId`` in a game and environment: tracking it again

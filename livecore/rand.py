@@ -19,7 +19,8 @@ class RandomSource(Protocol):
 
 
 class SystemRandomSource:
-    """Cryptographically secure; what the server uses for secrets (DECISIONS 6: at least 256 bits).
+    """Cryptographically secure; what the server uses for secrets (at least 256 bits:
+    docs/reference/manifest-and-cli.md#secrets).
 
     Reads the OS CSPRNG 4 KiB at a time and hands out slices: a write mints several ids, and one system
     call per id was a measurable part of it. Each byte is handed out once."""

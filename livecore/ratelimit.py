@@ -1,4 +1,5 @@
-"""Rate-limit arithmetic (SPEC 8, DECISIONS 4): a token bucket per API key and bucket name.
+"""Rate-limit arithmetic (docs/reference/conventions.md#rate-limits): a token bucket per API key and bucket
+name.
 
 A bucket holds up to ``limit`` tokens and refills at ``limit`` per minute; each request takes one.
 Headers: ``RateLimit-Limit`` the per-minute limit, ``RateLimit-Remaining`` whole tokens left,

@@ -1,5 +1,6 @@
 """Who is asking: every request is scoped to one studio, game and environment, derived from the API key
-(SPEC 1), and acts as an actor that webhooks and audit records name."""
+(docs/reference/conventions.md#surfaces-and-credentials), and acts as an actor that webhooks and audit records
+name."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class Permission(enum.StrEnum):
 
 @attrs.frozen
 class Actor:
-    """``{kind:'api_key', prefix}`` for keys, ``{kind:'system'}`` for workers (SPEC 6.2)."""
+    """``{kind:'api_key', prefix}`` for keys, ``{kind:'system'}`` for workers
+    (docs/reference/webhooks.md#kinds)."""
 
     kind: str
     prefix: str | None = None

@@ -5,9 +5,10 @@ A call goes: :class:`Call` (what a client method asked for) -> :func:`build_requ
 bytes again) -> :func:`parse_response` -> the response model, or an exception from
 :mod:`livecore_client.errors`.
 
-Building the request once, before the retry loop, is what makes retries safe: the idempotency key is part
-of the prepared bytes, so every attempt of a write carries the same key and the service applies it at
-most once (SPEC 7, SPEC 8). Only the two ``send_*`` loops at the bottom know about sync or async.
+Building the request once, before the retry loop, is what makes retries safe: the idempotency key is part of
+the prepared bytes, so every attempt of a write carries the same key and the service applies it at most once
+(docs/reference/conventions.md#idempotency). Only the two ``send_*`` loops at the bottom know about sync or
+async.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class PreparedRequest:
 
 
 def new_idempotency_key() -> str:
-    """SPEC 8: SDKs stamp writes with a random 16-byte key."""
+    """SDKs stamp writes (docs/reference/conventions.md#idempotency) with a random 16-byte key."""
     return secrets.token_hex(16)
 
 
@@ -91,8 +92,8 @@ def build_request(
     payload = _body(call)
     key = _idempotency_key(call, payload, new_key)
     if key is not None and route.body_idempotency_field:
-        # DECISIONS 5: the body field wins where SPEC names one; sending the same value in both places
-        # keeps the header useful to proxies and logs without ever disagreeing.
+        # The body field wins where the route has one (docs/reference/conventions.md#idempotency); sending the
+        # same value in both places keeps the header useful to proxies and logs without ever disagreeing.
         payload = {**(payload or {}), BODY_IDEMPOTENCY_FIELD: key}
 
     headers = {"Accept": "application/json", "X-Svc-SDK": SDK_IDENTIFICATION}
@@ -177,12 +178,13 @@ def _idempotency_key(
 def parse_response(response: type[T], status: int, headers: Mapping[str, str], content: bytes) -> T:
     """The model inside ``data`` of a 2xx answer, or the exception for an error answer.
 
-    The lenient converter reads responses: SPEC 9 lets new fields appear in v1 without notice, and an
-    old client must keep working when they do.
+    The lenient converter reads responses: The contract
+    (docs/reference/conventions.md#versioning-and-deprecation) lets new fields appear in v1 without notice,
+    and an old client must keep working when they do.
     """
     payload = _decode(content)
     is_envelope = isinstance(payload, dict) and "error" in payload and "data" not in payload
-    # SPEC 7: the 202 lobby_forming answer is an error envelope too, so the body decides, not the status.
+    # The 202 lobby_forming answer is an error envelope too, so the body decides, not the status.
     if not 200 <= status < 300 or is_envelope:
         raise error_from_response(status, headers, payload, content.decode("utf-8", "replace"))
     if response is type(None):

@@ -1,7 +1,7 @@
 """Exceptions raised by the clients: one class per meaning, so callers catch what they can handle.
 
-Callers should match on the class or on ``code`` (stable, SPEC 7), never on ``message``. The classes form
-two families under :class:`LivecoreClientError`:
+Callers should match on the class or on ``code`` (stable, docs/reference/errors.md), never on ``message``. The
+classes form two families under :class:`LivecoreClientError`:
 
 - :class:`LivecoreAPIError`: the service answered with an error envelope. A class per stable code
   subclasses the class of its HTTP status, so ``except NotFoundError`` also catches
@@ -9,7 +9,7 @@ two families under :class:`LivecoreClientError`:
 - :class:`APIConnectionError` (and :class:`APITimeoutError`): no answer came back.
 
 A new error code gets its class with one line in :data:`_BY_CODE`; an unknown code still maps by status,
-because SPEC 7 says the complete code list is not shown and new codes may appear.
+because new codes may appear (docs/reference/errors.md).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class APIConnectionError(LivecoreClientError):
 
 class APITimeoutError(APIConnectionError):
     """The request timed out. A write may or may not have been applied; a retry with the same
-    idempotency key is safe (SPEC 7), which is what the client's own retries do."""
+    idempotency key is safe (docs/reference/errors.md), which is what the client's own retries do."""
 
 
 class APIResponseValidationError(LivecoreClientError):
@@ -427,7 +427,8 @@ def _timestamp(details: Mapping[str, Any] | None, name: str) -> datetime | None:
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
-    """``Retry-After`` in seconds (DECISIONS 4: always a delta), or ``None`` when absent or unusable."""
+    """``Retry-After`` in seconds (docs/reference/conventions.md#rate-limits: always a delta), or ``None``
+    when absent or unusable."""
     raw = httpx.Headers(headers).get("Retry-After")
     if raw is None:
         return None

@@ -1,8 +1,8 @@
 """Clients for the game-client surface ``/sdk/v1``: :class:`SdkClient` and :class:`AsyncSdkClient`.
 
 The ``client_sdk`` key identifies the game, not the player; player-scoped routes also need that player's
-secret (SPEC 5), taken per call or from the client's ``player_secret``. Every write carries an
-idempotency key, so the built-in retries never apply it twice.
+secret (docs/reference/conventions.md#surfaces-and-credentials), taken per call or from the client's
+``player_secret``. Every write carries an idempotency key, so the built-in retries never apply it twice.
 
 Adding a route: one ``_name`` builder in :class:`_SdkCalls`, one line in each client.
 """
@@ -684,7 +684,8 @@ def _gift_list_query(pending: bool, limit: int | None) -> m.GiftListQuery:
 
 
 def _target(friend_code: str | None, external_player_id: str | None) -> m.FriendTarget:
-    """DECISIONS 2: exactly one of the two; checked here so a wrong call never reaches the network."""
+    """docs/reference/friends-and-presence.md: exactly one of the two; checked here so a wrong call never
+    reaches the network."""
     if (friend_code is None) == (external_player_id is None):
         raise ValueError("pass exactly one of friend_code and external_player_id")
     return m.FriendTarget(friend_code=friend_code, external_player_id=external_player_id)

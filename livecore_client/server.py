@@ -1,8 +1,9 @@
 """Clients for the studio-backend surface ``/server/v1``: :class:`ServerClient` and
 :class:`AsyncServerClient`.
 
-Use a ``server_integration`` key, and never ship it in a game client (SPEC 5 rule 1). Server routes need
-no player secret; every state-changing one requires an idempotency key, which these clients always send.
+Use a ``server_integration`` key, and never ship it in a game client
+(docs/reference/conventions.md#surfaces-and-credentials). Server routes need no player secret; every
+state-changing one requires an idempotency key, which these clients always send.
 
 Adding a route: one ``_name`` builder in :class:`_ServerCalls`, one line in each client. The only
 hand-written pair is ``iter_purchases`` (a generator cannot be one builder): it just walks

@@ -1,4 +1,4 @@
-"""Verify and read livecore webhooks in a studio's backend (SPEC 6.1 and 6.2, DECISIONS 6).
+"""Verify and read livecore webhooks in a studio's backend (docs/reference/webhooks.md#kinds).
 
     from livecore_client.webhooks import construct_event, WebhookError
 
@@ -20,11 +20,11 @@ Rules:
   the client's exception classes, all under :class:`~livecore_client.errors.LivecoreClientError`.
 - The body is read only after the signature checks out. A body that is not UTF-8, not JSON, or not the
   envelope shape is an :class:`InvalidPayloadError`.
-- ``data`` is a typed class for every kind in :data:`PAYLOAD_TYPES` and a plain ``dict`` for other
-  kinds, so a new kind never breaks an older client. The classes are the service's own payload classes
-  from ``livecore.webhooks`` (re-exported here), the same ones its commands build and serialise.
-  Unknown fields are ignored because SPEC 9 lets new optional fields land in v1 without notice.
-  ``WebhookEvent.raw`` keeps the whole decoded envelope.
+- ``data`` is a typed class for every kind in :data:`PAYLOAD_TYPES` and a plain ``dict`` for other kinds, so a
+  new kind never breaks an older client. The classes are the service's own payload classes from
+  ``livecore.webhooks`` (re-exported here), the same ones its commands build and serialise. Unknown fields are
+  ignored because the contract (docs/reference/conventions.md#versioning-and-deprecation) lets new optional
+  fields land in v1 without notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ __all__ = [
 ]
 
 # Sample deliveries sent from the portal carry this header with the value "1", and their payloads hold
-# placeholder values (SPEC 6.1).
+# placeholder values (docs/reference/webhooks.md).
 TEST_DELIVERY_HEADER = "X-Svc-Webhook-Test"
 
 

@@ -43,7 +43,7 @@ from livecore_server.workers.dispatcher import Dispatcher
 
 log = logging.getLogger("livecore_server")
 
-MAX_BODY = 1024 * 1024  # SPEC-level limit for every request body: 413 above it
+MAX_BODY = 1024 * 1024  # the contract's limit for every request body: 413 above it
 
 BINDINGS: tuple[Binding, ...] = (
     *health.BINDINGS,

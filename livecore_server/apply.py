@@ -1,5 +1,5 @@
-"""Applying a manifest to the database (DECISIONS 1.1): create or update the studio, its games and
-their settings, API keys and webhook endpoints, in one transaction; idempotent.
+"""Applying a manifest to the database (docs/reference/manifest-and-cli.md#manifest): create or update the
+studio, its games and their settings, API keys and webhook endpoints, in one transaction; idempotent.
 
 - A game is matched by (studio, key) and its name and settings are replaced.
 - An API key is matched by (game, name). Changing its rate limits updates it in place; changing its

@@ -1,4 +1,4 @@
-"""The ``livecore-server`` command (DECISIONS 1): ``serve``, ``apply``, ``demo``."""
+"""The ``livecore-server`` command (docs/reference/manifest-and-cli.md): ``serve``, ``apply``, ``demo``."""
 
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ DB_HELP = (
     " (default: $LIVECORE_DB, else livecore.db)."
 )
 POOL_HELP = "PostgreSQL connections (and worker threads) of this process."
-# DECISIONS 6 fixes the webhook attempt timeout at 10 s (Config's default); an operator may change it.
-# The upper bound keeps a hanging receiver from holding one of an endpoint's 4 attempt slots, and the
-# delivery's claim (timeout + 30 s), for long.
+# The contract (docs/reference/webhooks.md#delivery) fixes the webhook attempt timeout at 10 s (Config's
+# default); an operator may change it. The upper bound keeps a hanging receiver from holding one of an
+# endpoint's 4 attempt slots, and the delivery's claim (timeout + 30 s), for long.
 DEFAULT_WEBHOOK_TIMEOUT = Config().webhook_timeout
 WEBHOOK_TIMEOUT_MAX = 60.0
 WEBHOOK_TIMEOUT_HELP = "Seconds a webhook attempt waits for the receiver's answer before it counts as failed."

@@ -1,4 +1,5 @@
-"""The server's clocks: the wall clock, or a manual clock (``serve --clock manual``, DECISIONS 1.2)."""
+"""The server's clocks: the wall clock, or a manual clock (``serve --clock manual``,
+docs/reference/manifest-and-cli.md#manual-clock)."""
 
 from __future__ import annotations
 

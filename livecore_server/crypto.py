@@ -1,4 +1,4 @@
-"""The server key and what is derived from it (DECISIONS 6).
+"""The server key and what is derived from it (docs/reference/manifest-and-cli.md#secrets).
 
 The server key lives outside the database: environment variable ``LIVECORE_SECRET_KEY`` (base64 of at
 least 32 bytes), else a key file created on first use beside a SQLite database (``<db>.key``, mode 0600)

@@ -1,4 +1,5 @@
-"""API key authentication with a short-lived in-process cache, and key usage recording (SPEC 5 rule 9).
+"""API key authentication with a short-lived in-process cache, and key usage recording
+(docs/reference/conventions.md#surfaces-and-credentials).
 
 Every request names its key; looking it up in the database each time would be the most expensive part
 of a read. Known keys are cached for ``ttl`` seconds (and unknown ones too, so a flood of bad keys does

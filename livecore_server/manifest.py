@@ -1,4 +1,5 @@
-"""The TOML manifest (DECISIONS 1.1): parse and validate it into frozen records, purely (no database).
+"""The TOML manifest (docs/reference/manifest-and-cli.md#manifest): parse and validate it into frozen records,
+purely (no database).
 
 ``livecore-server apply`` and ``demo`` read a manifest with :func:`load_manifest` / :func:`parse_manifest`
 and persist the result. A manifest is all or nothing: any problem raises :class:`ManifestError`, whose
@@ -22,7 +23,7 @@ and ``true`` are not integers)::
       .webhooks.<name>   env, url, events (all required)
       .exchange_rates    <CUR> = <USD per unit>       optional, per game, overrides the top level per currency
 
-Defaults come from :mod:`livecore.games` (the single source of DECISIONS 4 defaults).
+Defaults come from :mod:`livecore.games` (the single source of the defaults).
 
 Rules beyond types:
 
@@ -34,18 +35,20 @@ Rules beyond types:
   ``friends.max_friends`` >= 1; ``resources.<key>.max_per_gift`` >= 1 (omit: no cap).
 - Resource keys ``sessions`` and ``login_streak`` are reserved for system items and refused.
 - ``costs_sender = true`` in a studio-managed game is accepted here; the gift route refuses such a gift at
-  send time with ``gift_not_allowed`` (SPEC 2.12).
-- ``rate_limits``: keys are SPEC 8 bucket names (``sdk_read``, ``sdk_write``, ``server_api``, ``admin``),
-  values integers from 1 to 1,000,000 requests per minute. A bucket the key's permission never uses is
-  accepted and has no effect.
+  send time with ``gift_not_allowed`` (docs/reference/gifts.md#settings).
+- ``rate_limits``: keys are the bucket names of docs/reference/conventions.md#rate-limits (``sdk_read``,
+  ``sdk_write``, ``server_api``, ``admin``), values integers from 1 to 1,000,000 requests per minute. A bucket
+  the key's permission never uses is accepted and has no effect.
 - Webhook ``url``: ``https://`` with a host, or ``http://`` only for a loopback host (``localhost``,
-  ``127.0.0.0/8``, ``[::1]``) (DECISIONS 6), whatever the endpoint's environment; no whitespace, a valid port.
+  ``127.0.0.0/8``, ``[::1]``) (docs/reference/webhooks.md#endpoints-and-routing), whatever the endpoint's
+  environment; no whitespace, a valid port.
 - Webhook ``events``: a non-empty list of non-empty strings without repeats; ``"*"`` (every kind) only alone.
-  Kinds are not checked against the SPEC 6.2 catalog.
-- ``exchange_rates`` (DECISIONS 7): currency codes are 3 upper-case letters, rates finite and > 0. USD is
-  always known (1.0) and may be omitted; declaring it with any other value is refused. The top-level table
-  applies to every game; a game's own ``[games.<key>.exchange_rates]`` overrides it currency by currency.
-  ``GameManifest.exchange_rates`` holds the effective (merged) rates, without USD; ``settings()`` adds USD.
+  Kinds are not checked against the catalog (docs/reference/webhooks.md#kinds).
+- ``exchange_rates`` (docs/reference/economy.md#purchases): currency codes are 3 upper-case letters, rates
+  finite and > 0. USD is always known (1.0) and may be omitted; declaring it with any other value is refused.
+  The top-level table applies to every game; a game's own ``[games.<key>.exchange_rates]`` overrides it
+  currency by currency. ``GameManifest.exchange_rates`` holds the effective (merged) rates, without USD;
+  ``settings()`` adds USD.
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is a file that
   cannot be read or is not UTF-8.
 """
@@ -139,7 +142,8 @@ class ResourceManifest:
 
 @attrs.frozen
 class ApiKeyManifest:
-    """``[games.<key>.api_keys.<name>]``: ``rate_limits`` overrides SPEC 8 per-minute limits for this key."""
+    """``[games.<key>.api_keys.<name>]``: ``rate_limits`` overrides the per-minute limits
+    (docs/reference/conventions.md#rate-limits) for this key."""
 
     env: Environment
     permission: Permission

@@ -1,11 +1,11 @@
 """The presence board: heartbeats held in memory, written to the database in batches.
 
-A heartbeat arrives about every 30 seconds from every online player; making each one a durable write
-would make presence the heaviest write of the service, for data that expires on its own (SPEC 2.10).
-The board keeps the latest heartbeat of each player in memory and writes what changed every few seconds
-(``flush``), and on shutdown. Reads overlay the board on the stored rows, so a heartbeat is visible at
-once. A heartbeat that opens a session or a new streak day is written at once instead, since sessions
-and streaks are durable facts.
+A heartbeat arrives about every 30 seconds from every online player; making each one a durable write would
+make presence the heaviest write of the service, for data that expires on its own
+(docs/reference/friends-and-presence.md#presence). The board keeps the latest heartbeat of each player in
+memory and writes what changed every few seconds (``flush``), and on shutdown. Reads overlay the board on the
+stored rows, so a heartbeat is visible at once. A heartbeat that opens a session or a new streak day is
+written at once instead, since sessions and streaks are durable facts.
 
 One board per server process. Several processes on PostgreSQL share presence through the database: each
 writes its board every second (``Config.flush_seconds``) and reads the others' heartbeats from the player

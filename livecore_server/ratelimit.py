@@ -1,4 +1,5 @@
-"""Rate-limit buckets (SPEC 8), using the arithmetic of :mod:`livecore.ratelimit`.
+"""Rate-limit buckets (docs/reference/conventions.md#rate-limits), using the arithmetic of
+:mod:`livecore.ratelimit`.
 
 :class:`RateLimiter` keeps buckets in memory: a SQLite server is one process. :class:`SharedRateLimiter`
 keeps them in the database, so several processes behind a load balancer share one budget per key. Each

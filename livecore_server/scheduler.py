@@ -1,4 +1,4 @@
-"""Scheduled work, driven by the service clock (DECISIONS 1.2).
+"""Scheduled work, driven by the service clock (docs/reference/manifest-and-cli.md#manual-clock).
 
 Periodic jobs run at fixed intervals aligned to the clock (an hourly job at every full hour). Other work
 says itself when it is next due (the webhook dispatcher: its next retry): :meth:`Scheduler.when`. With

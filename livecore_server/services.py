@@ -42,7 +42,8 @@ class Config:
     player_cache_watched_ttl: float = 300.0
     player_cache_ttl: float = 1.0
     bench_baseline: bool = False
-    webhook_timeout: float = 10.0  # DECISIONS 6; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
+    # docs/reference/webhooks.md; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
+    webhook_timeout: float = 10.0
     # PostgreSQL: connections (and worker threads) per process.
     pool_size: int = 8
     # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see

@@ -4,7 +4,7 @@ One cattrs converter for the whole contract. Structuring is strict where cattrs'
 a string field refuses ``123``, an integer field refuses ``"1"``, ``1.5`` and ``true``, unknown keys are
 refused. :func:`structure` turns cattrs' errors into one 400 naming every offending field.
 
-Fields that SPEC marks "present only when ..." carry ``metadata={"omit_if_none": True}`` and are left out
+Fields the contract marks "present only when ..." carry ``metadata={"omit_if_none": True}`` and are left out
 of the JSON when ``None``.
 """
 
@@ -82,8 +82,9 @@ def _structure_enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
 
 def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -> cattrs.Converter:
     """The strict wire converter. ``camel_case=False`` keeps attribute names (the TOML manifest);
-    ``forbid_extra_keys=False`` gives the lenient reader clients use for responses, since SPEC 9 lets
-    new optional fields land in v1 without notice."""
+    ``forbid_extra_keys=False`` gives the lenient reader clients use for responses, since the contract
+    (docs/reference/conventions.md#versioning-and-deprecation) lets new optional fields land in v1 without
+    notice."""
     rename = camel if camel_case else (lambda name: name)
     conv = cattrs.Converter(forbid_extra_keys=forbid_extra_keys)
     conv.register_structure_hook(str, _strict_str)
@@ -192,8 +193,8 @@ def unstructure(value: Any) -> Any:
 
 
 def _query_value(raw: list[str], type_: Any, name: str) -> Any:
-    """Query strings carry text; coerce by the declared field type (DECISIONS 2: lists may be
-    comma-separated or repeated)."""
+    """Query strings carry text; coerce by the declared field type
+    (docs/reference/friends-and-presence.md#progression: lists may be comma-separated or repeated)."""
     base = _strip_optional(type_)
     if base is bool:
         value = raw[-1].lower()

@@ -37,7 +37,8 @@ class InventoryResponse:
 
 @attrs.frozen
 class AdjustWalletRequest:
-    """Wallet credit/debit (SPEC 2.14). ``reason`` is free text recorded on the ledger entry."""
+    """Wallet credit/debit (docs/reference/economy.md). ``reason`` is free text recorded on the ledger
+    entry."""
 
     amount: int
     reason: str | None = None
@@ -47,7 +48,7 @@ class AdjustWalletRequest:
 
 @attrs.frozen
 class AdjustItemRequest:
-    """Inventory grant/revoke/consume (SPEC 2.14); ``parameters`` only when granting."""
+    """Inventory grant/revoke/consume (docs/reference/economy.md); ``parameters`` only when granting."""
 
     quantity: int
     reason: str | None = None

@@ -17,7 +17,8 @@ from livecore.errors import ErrorCode
 
 @attrs.frozen
 class ProgressionQuery:
-    """``progression``: up to 8 economy keys, comma-separated or repeated (DECISIONS 2)."""
+    """``progression``: up to 8 economy keys, comma-separated or repeated
+    (docs/reference/friends-and-presence.md)."""
 
     progression: list[str] | None = None
 
@@ -37,7 +38,7 @@ class SearchQuery:
 
 @attrs.frozen
 class FriendRow:
-    """SPEC 2.5."""
+    """A friend row (docs/reference/friends-and-presence.md)."""
 
     external_player_id: str
     display_identity: IdentityView
@@ -51,7 +52,8 @@ class FriendRow:
 
 @attrs.frozen
 class SuggestionRow:
-    """SPEC 2.6: the friend row without ``friendsSince`` and ``giftCooldownUntil``."""
+    """A suggestion row (docs/reference/friends-and-presence.md): the friend row without ``friendsSince`` and
+    ``giftCooldownUntil``."""
 
     external_player_id: str
     display_identity: IdentityView
@@ -70,7 +72,7 @@ class RelationshipView(enum.StrEnum):
 
 @attrs.frozen
 class SearchHit:
-    """SPEC 2.7."""
+    """A search hit (docs/reference/friends-and-presence.md)."""
 
     display_identity: IdentityView
     external_player_id: str
@@ -80,7 +82,7 @@ class SearchHit:
 
 @attrs.frozen
 class RequestRow:
-    """SPEC 2.8."""
+    """A friend request row (docs/reference/friends-and-presence.md)."""
 
     request_id: str
     direction: Direction
@@ -91,7 +93,7 @@ class RequestRow:
 
 @attrs.frozen
 class BlockRow:
-    """SPEC 2.9 plus ``externalPlayerId`` (DECISIONS 2)."""
+    """A block row (docs/reference/friends-and-presence.md)."""
 
     external_player_id: str
     display_identity: IdentityView
@@ -100,7 +102,7 @@ class BlockRow:
 
 @attrs.frozen
 class FriendTarget:
-    """Exactly one of ``friendCode`` and ``externalPlayerId`` (DECISIONS 2)."""
+    """Exactly one of ``friendCode`` and ``externalPlayerId`` (docs/reference/friends-and-presence.md)."""
 
     friend_code: str | None = None
     external_player_id: str | None = None

@@ -26,7 +26,8 @@ from livecore.players import Player
 
 @attrs.frozen
 class SendGiftRequest:
-    """SPEC 4.1 send gift; the target is exactly one of ``externalPlayerId`` and ``friendCode``."""
+    """The send-gift body (docs/reference/gifts.md); the target is exactly one of ``externalPlayerId`` and
+    ``friendCode``."""
 
     type: ResourceType
     resource_key: str
@@ -39,8 +40,8 @@ class SendGiftRequest:
 
 @attrs.frozen
 class GiftView:
-    """SPEC 2.11, seen by one of its two players (``direction`` and ``player`` are relative to them).
-    The server gift history adds ``grantStatus``, the delivering grant's status."""
+    """A gift (docs/reference/gifts.md), seen by one of its two players (``direction`` and ``player`` are
+    relative to them). The server gift history adds ``grantStatus``, the delivering grant's status."""
 
     gift_id: str
     grant_id: str
@@ -94,7 +95,8 @@ class GiftCatalogResource:
 
 @attrs.frozen
 class GiftCatalogResponse:
-    """SPEC 2.12, plus ``enabled`` (additive): the game's gifting switch."""
+    """The gift catalog (docs/reference/gifts.md#catalog), with ``enabled`` (additive): the game's gifting
+    switch."""
 
     enabled: bool
     cooldown_seconds: int

@@ -16,7 +16,8 @@ from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, effec
 
 
 class GrantSourceKind(enum.StrEnum):
-    """What a server grant request may name (SPEC 2.13); other source kinds come from features."""
+    """What a server grant request may name (docs/reference/grants.md); other source kinds come from
+    features."""
 
     API = "api"
     ADMIN = "admin"
@@ -24,7 +25,8 @@ class GrantSourceKind(enum.StrEnum):
 
 @attrs.frozen
 class RewardEntry:
-    """DECISIONS 7: ``{type, key, amount, parameters?}``; ``parameters`` only for items."""
+    """A reward entry (docs/reference/grants.md#the-record): ``{type, key, amount, parameters?}``;
+    ``parameters`` only for items."""
 
     type: ResourceType
     key: str
@@ -41,7 +43,7 @@ class RewardEntry:
 
 @attrs.frozen
 class GrantView:
-    """DECISIONS 7 grant record."""
+    """The grant record (docs/reference/grants.md#the-record)."""
 
     grant_id: str
     external_player_id: str

@@ -1,16 +1,16 @@
 """The OpenAPI 3.1 documents of the public surfaces, generated from the route declarations.
 
-SPEC 9 rule 6 publishes one document for the client surface (``/sdk/v1``) and one for the server surface
-(``/server/v1``); the admin surface is not part of the public contract and has none. Everything here is
-derived from :data:`livecore.api.routes.ALL` and the attrs wire models, so the documents cannot drift from
-the server and the clients:
+The contract (docs/reference/conventions.md#versioning-and-deprecation) publishes one document for the client
+surface (``/sdk/v1``) and one for the server surface (``/server/v1``); the admin surface is not part of the
+public contract and has none. Everything here is derived from :data:`livecore.api.routes.ALL` and the attrs
+wire models, so the documents cannot drift from the server and the clients:
 
 - JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses) is generated generically from the attrs models:
   properties by camelCase wire name, nested models as ``#/components/schemas/<ClassName>`` references.
-- A model reached from a request body is *closed* (``additionalProperties: false``: the server refuses
-  unknown keys); a model reached from a response stays open, since SPEC 9 rule 2 lets new fields land in
-  v1. A model reached both ways gets two components: ``<ClassName>`` (response) and
-  ``<ClassName>Input`` (request).
+- A model reached from a request body is *closed* (``additionalProperties: false``: the server refuses unknown
+  keys); a model reached from a response stays open, since the contract
+  (docs/reference/conventions.md#versioning-and-deprecation) lets new fields land in v1. A model reached both
+  ways gets two components: ``<ClassName>`` (response) and ``<ClassName>Input`` (request).
 - ``required`` lists the fields without a default; a response field marked ``omit_if_none`` is left out
   of ``required`` and is never ``null`` (the converter omits it instead).
 
@@ -42,7 +42,7 @@ from livecore.errors import STATUS, ErrorCode
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
 
-#: The surfaces that have a published document (SPEC 9 rule 6).
+#: The surfaces that have a published document (docs/reference/conventions.md#versioning-and-deprecation).
 PUBLIC_SURFACES: tuple[Surface, ...] = (Surface.SDK, Surface.SERVER)
 
 _Mode = Literal["input", "output"]
@@ -328,7 +328,7 @@ def _headers(route: Route, *, status: int, success: bool) -> dict[str, Any]:
     deprecation = route.deprecated
     if deprecation is not None:
         headers["Deprecation"] = {
-            "description": "This route is deprecated (SPEC 9).",
+            "description": "This route is deprecated.",
             "required": True,
             "schema": {"type": "string", "enum": ["true"]},
         }

@@ -48,7 +48,8 @@ class ProfileSummary:
 
 @attrs.frozen
 class PlayerProfileResponse:
-    """SPEC 2.14 player profile; ``attempts`` and ``lobbies`` stay empty until those features exist."""
+    """The player profile (docs/reference/player-tools.md#profile); ``attempts`` and ``lobbies`` stay empty
+    until those features exist."""
 
     player: ProfilePlayer
     attempts: list[dict[str, Any]]
@@ -146,7 +147,8 @@ class ExportPlayer:
 
 @attrs.frozen
 class ExportPlayerResponse:
-    """The bundle of SPEC 4.3, each list capped at 1,000 rows (plus purchases, additive)."""
+    """The export bundle (docs/reference/player-tools.md#export), each list capped at 1,000 rows (plus
+    purchases, additive)."""
 
     player: ExportPlayer
     attempts: list[dict[str, Any]]
@@ -157,7 +159,8 @@ class ExportPlayerResponse:
     purchases: list[PurchaseView]
 
 
-# The rows are the core's records (DECISIONS 7 names their fields): one definition for both.
+# The rows are the core's records (docs/reference/player-tools.md#migration names their fields): one
+# definition for both.
 MigratePlayerRow = PlayerRow
 
 
@@ -195,7 +198,7 @@ class MigrateFailure:
 
 @attrs.frozen
 class MigrateOutcome:
-    """DECISIONS 7."""
+    """The outcome of a migration call (docs/reference/player-tools.md#migration)."""
 
     applied: int
     replayed: int

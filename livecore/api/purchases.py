@@ -24,7 +24,7 @@ ValidationStatusView = ValidationStatus
 
 @attrs.frozen
 class TrackPurchaseRequest:
-    """DECISIONS 7 purchase body (client route)."""
+    """The purchase body of the client route (docs/reference/economy.md#purchases)."""
 
     transaction_id: str
     store: str

@@ -35,11 +35,12 @@ class Auth(enum.Enum):
 class Idempotency(enum.Enum):
     NONE = "none"  # reads
     OPTIONAL = "optional"  # SDK writes: applied when the client sends a key (our SDKs always do)
-    REQUIRED = "required"  # server writes (DECISIONS 7): a missing key is a 400
+    REQUIRED = "required"  # server writes (docs/reference/conventions.md): a missing key is a 400
 
 
 def bucket_for(surface: Surface, method: str) -> BucketName:
-    """SPEC 8: SDK reads and writes are limited apart; server and admin have one bucket each."""
+    """docs/reference/conventions.md#limits: SDK reads and writes are limited apart; server and admin have one
+    bucket each."""
     if surface is Surface.SDK:
         return BucketName.SDK_READ if method in ("GET", "HEAD") else BucketName.SDK_WRITE
     return BucketName.SERVER_API if surface is Surface.SERVER else BucketName.ADMIN
@@ -51,7 +52,8 @@ def permission_for(surface: Surface) -> Permission:
 
 @attrs.frozen
 class Deprecation:
-    """SPEC 9 rule 3: ``Deprecation: true``, then ``Sunset``, successor ``Link`` and a reason."""
+    """docs/reference/conventions.md#versioning-and-deprecation: ``Deprecation: true``, then ``Sunset``,
+    successor ``Link`` and a reason."""
 
     reason: str
     sunset: date | None = None
@@ -69,10 +71,10 @@ class Route:
     status: int = 200
     request: type | None = None
     request_optional: bool = False
-    response: Any = None  # an attrs model, or list[model] where DECISIONS pins a bare array
+    response: Any = None  # an attrs model, or list[model] where the contract answers a bare array
     query: type | None = None  # attrs model of the query parameters
     idempotency: Idempotency = Idempotency.NONE
-    # SPEC names an ``idempotencyKey`` body field for this route (else only the header is read).
+    # The route's body has an ``idempotencyKey`` field (else only the header is read).
     body_idempotency_field: bool = False
     test_only: bool = False  # test-environment key only; a live key gets 403
     deprecated: Deprecation | None = None
@@ -120,7 +122,7 @@ def player_route(name: str, method: str, path: str, summary: str, response: Any,
 
 
 def server_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:
-    """A server route; writes need an idempotency key (DECISIONS 7)."""
+    """A server route; writes need an idempotency key (docs/reference/conventions.md)."""
     write = method != "GET"
     return Route(
         name=name,

@@ -18,7 +18,7 @@ from livecore.players import Player
 
 @attrs.frozen
 class IdentityView:
-    """``{name, avatar, country}`` (SPEC 2.2)."""
+    """``{name, avatar, country}`` (docs/reference/players-and-identity.md#identity)."""
 
     name: str
     avatar: str | None
@@ -30,7 +30,8 @@ class IdentityView:
 
 
 def display_view(player: Player) -> IdentityView:
-    """DECISIONS 7: always an object, the anonymized value when never set."""
+    """Always an object, the anonymized value when never set
+    (docs/reference/players-and-identity.md#identity)."""
     return IdentityView.of(player.display or player.anonymized, player.country)
 
 

@@ -35,7 +35,7 @@ def emit(
     debounce_key: str | None = None,
 ) -> DomainEvent:
     """Emit ``payload`` as an event of its kind in the caller's transaction. ``env`` overrides the
-    scope's environment for worker-driven events, which fire live (SPEC 6.1)."""
+    scope's environment for worker-driven events, which fire live (docs/reference/webhooks.md)."""
     event = DomainEvent(
         id=new_id(Prefix.EVENT, rt.clock.now(), rt.rng),
         kind=payload.KIND,

@@ -107,7 +107,8 @@ def server_adjust(
     source_ref_id: str | None,
     parameters: dict[str, Any] | None = None,
 ) -> Change:
-    """Server wallet credit/debit and inventory grant/revoke (SPEC 4.3): atomic, never below zero."""
+    """Server wallet credit/debit and inventory grant/revoke (docs/reference/economy.md): atomic, never below
+    zero."""
     res = resource(game, key, kind)
     check_amount(amount, "amount" if kind is ResourceType.CURRENCY else "quantity")
     delta = amount if credit else -amount

@@ -1,4 +1,5 @@
-"""Friend commands: the SPEC 3.1 transitions with their checks and webhooks, and friend codes."""
+"""Friend commands: the transitions of docs/reference/friends-and-presence.md#requests-and-friendships with
+their checks and webhooks, and friend codes."""
 
 from __future__ import annotations
 

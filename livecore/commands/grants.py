@@ -179,7 +179,7 @@ def settle_loaded(
 
 def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
     """The expiry sweep: pending grants past ``expiresAt`` become expired; ``grant.expired`` is
-    worker-driven and fires live (DECISIONS 7)."""
+    worker-driven and fires live (docs/reference/grants.md)."""
     now = rt.clock.now()
     due = tx.grants.past_expiry(now, SWEEP_BATCH)
     for grant in due:

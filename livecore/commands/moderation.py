@@ -1,4 +1,5 @@
-"""Moderation commands of the server API: ban, unban (SPEC 3.5) and the debug-account flag."""
+"""Moderation commands of the server API: ban, unban (docs/reference/player-tools.md#ban-and-unban) and the
+debug-account flag."""
 
 from __future__ import annotations
 

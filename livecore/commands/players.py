@@ -147,7 +147,8 @@ def register(
     context: dict[str, Any] | None = None,
     country: str | None = None,
 ) -> Registered:
-    """Mint the player secret (SPEC 5 rule 4). Country: ``playerContext.country`` wins over geo."""
+    """Mint the player secret (docs/reference/players-and-identity.md#register-and-the-player-secret).
+    Country: ``playerContext.country`` wins over geo."""
     existing = find_player(tx, scope, external_id)
     check_register(existing, force=force, env=scope.env)
     context_country = (context or {}).get("country")
@@ -186,8 +187,9 @@ def register(
 
 
 def authenticate(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str, secret: str | None) -> Player:
-    """SPEC 5 rule 2: the player secret must match ``{externalId}``; 404 for an unknown player is not
-    given here, so a wrong secret and an unknown player look the same to a caller without the secret."""
+    """docs/reference/conventions.md#surfaces-and-credentials: the player secret must match ``{externalId}``;
+    404 for an unknown player is not given here, so a wrong secret and an unknown player look the same to a
+    caller without the secret."""
     player = find_player(tx, scope, external_id)
     if player is None and other_env_holds(tx, scope, external_id):
         raise LivecoreError(
@@ -209,8 +211,9 @@ def set_identity(
     avatar: str | None,
     by_player: bool,
 ) -> Player:
-    """Set the display identity; the anonymized identity is never touched (SPEC 2.2). ``by_player``: the
-    player sets its own (:func:`set_own_identity`), else the studio's backend does."""
+    """Set the display identity; the anonymized identity is never touched
+    (docs/reference/players-and-identity.md#identity). ``by_player``: the player sets its own
+    (:func:`set_own_identity`), else the studio's backend does."""
     if by_player:
         return set_own_identity(tx, rt, player, name=name, avatar=avatar)
     return _with_identity(tx, rt, player, name, avatar, by_player=False)
@@ -279,5 +282,6 @@ def heartbeat(
 
 
 def sweep_streaks(tx: PlayersTx, rt: Runtime) -> int:
-    """The hourly streak sweep (SPEC 2.3)."""
+    """The hourly streak sweep
+    (docs/reference/players-and-identity.md#sessions-login-streak-and-system-items)."""
     return tx.players.reset_missed_streaks(streak_cutoff(rt.clock.now()))

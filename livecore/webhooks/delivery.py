@@ -1,4 +1,4 @@
-"""Webhook delivery rules (SPEC 3.7, 6.1, 8; DECISIONS 6).
+"""Webhook delivery rules (docs/reference/webhooks.md#delivery).
 
 - Routing: an event goes to every endpoint of its game whose environment is the event's environment and
   which subscribes to its kind (or to ``*``). ``webhook.endpoint.failed`` never goes to the endpoint that

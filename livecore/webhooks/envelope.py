@@ -1,4 +1,4 @@
-"""The webhook envelope (SPEC 6.1, DECISIONS 7): the exact bytes that are POSTed and signed.
+"""The webhook envelope (docs/reference/webhooks.md#the-envelope): the exact bytes that are POSTed and signed.
 
 ``{"id","eventName","studioId","gameId","occurredAt","deliveryAttempt","data"}`` in that order,
 serialized as compact JSON (UTF-8, no spaces). ``id`` is the event's ``evt_`` id and stays the same on

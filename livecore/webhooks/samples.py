@@ -1,6 +1,6 @@
-"""Placeholder payloads for sample deliveries (SPEC 6.1: sent through the normal signed pipeline with
-``X-Svc-Webhook-Test: 1``). Every value is recognisably fake, and each sample is an instance of its
-kind's payload class, so it has the same fields in the same order as a real delivery. Kinds without a
+"""Placeholder payloads for sample deliveries (docs/reference/webhooks.md: sent through the normal signed
+pipeline with ``X-Svc-Webhook-Test: 1``). Every value is recognisably fake, and each sample is an instance of
+its kind's payload class, so it has the same fields in the same order as a real delivery. Kinds without a
 declared payload get an empty object."""
 
 from __future__ import annotations

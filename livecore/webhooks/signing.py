@@ -1,10 +1,10 @@
-"""Webhook signatures (SPEC 6.1 and 8, DECISIONS 6): the one implementation. The server's dispatcher signs
-with it and ``livecore_client.webhooks`` verifies with it.
+"""Webhook signatures (docs/reference/webhooks.md#signing-and-verifying): the one implementation. The server's
+dispatcher signs with it and ``livecore_client.webhooks`` verifies with it.
 
 Rules:
 
 - Header ``X-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>...]``. ``t`` is the wall-clock time of the
-  delivery attempt (DECISIONS 7), not service time.
+  delivery attempt (docs/reference/webhooks.md#signing-and-verifying), not service time.
 - ``v1`` is the lowercase hex HMAC-SHA256 of ``<t>.`` followed by the raw body bytes, exactly as sent,
   keyed by the UTF-8 bytes of the whole endpoint secret (any ``whsec_`` style prefix included).
   ``<t>`` is the decimal timestamp in ASCII.

@@ -1,4 +1,4 @@
-"""Operator actions on webhooks (SPEC 3.7, 4.4 `webhook.send_sample`): list an endpoint's deliveries,
+"""Operator actions on webhooks (docs/reference/webhooks.md#delivery): list an endpoint's deliveries,
 replay a delivery, unpause an endpoint, send a sample event. The CLI exposes them today; the admin API
 will call the same functions. The rules are in :mod:`livecore.webhooks.delivery`."""
 

@@ -1,2 +1,2 @@
-"""HTTP plumbing shared by every namespace: JSON and the SPEC 7 envelope, middlewares, and the binding
-of route declarations to handlers."""
+"""HTTP plumbing shared by every namespace: JSON and the error envelope
+(docs/reference/conventions.md#errors), middlewares, and the binding of route declarations to handlers."""

@@ -1,9 +1,10 @@
 """Binding route declarations to handlers: the one place a request becomes a command call.
 
 For every route: read and validate the body and query (400 naming the fields), pick the idempotency key
-(DECISIONS 5), then in ONE store transaction: authenticate the player when the route is player-scoped,
-answer a replay from the idempotency record, or run the handler and store its response under the key.
-The handler's writes, its webhook events and the idempotency record commit together or not at all.
+(docs/reference/conventions.md#idempotency), then in ONE store transaction: authenticate the player when the
+route is player-scoped, answer a replay from the idempotency record, or run the handler and store its response
+under the key. The handler's writes, its webhook events and the idempotency record commit together or not at
+all.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ def _idempotency_key(request: web.Request, route: Route, raw_body: Any) -> str |
     )
     key = choose_key(body_key, request.headers.get("Idempotency-Key"))
     if key is None and route.idempotency is Idempotency.REQUIRED:
-        # Name the place the route documents: its body field where SPEC gives one, else the header.
+        # Name the place the route documents: its body field where it has one, else the header.
         where = "idempotencyKey" if route.body_idempotency_field else "Idempotency-Key"
         raise invalid_request(f"This route needs an idempotency key ({where}).", {where: "is required"})
     return key

@@ -1,5 +1,5 @@
-"""JSON in and out, and the SPEC 7 envelopes: ``{"data": ...}`` for success, ``{"error": {code,
-message, details?}}`` for everything else.
+"""JSON in and out, and the envelopes (docs/reference/conventions.md#errors): ``{"data": ...}`` for success,
+``{"error": {code, message, details?}}`` for everything else.
 
 orjson rather than the standard library: it measured faster on every request and response and renders
 the same JSON (docs/architecture.md).

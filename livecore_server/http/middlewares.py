@@ -1,5 +1,5 @@
-"""Middlewares: the SPEC 7 envelope for every error (root app), and per namespace the API key, the
-rate limit and the headers every response of that namespace carries.
+"""Middlewares: the error envelope (docs/reference/conventions.md#errors) for every error (root app), and per
+namespace the API key, the rate limit and the headers every response of that namespace carries.
 
 Order inside a namespace: parse the key; an unknown key is counted against the caller's address and
 answered 401; a known key takes a token from its own bucket (429 when empty) and is then checked for the
@@ -38,7 +38,8 @@ _HTTP_ERRORS = {
 
 
 def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) -> web.StreamResponse:
-    """The SPEC 7 answer to anything a namespaced request raised (aiohttp's own errors included)."""
+    """The error envelope (docs/reference/conventions.md#errors) to anything a namespaced request raised
+    (aiohttp's own errors included)."""
     if isinstance(exc, LivecoreError):
         return error_response(exc, headers)
     if isinstance(exc, web.HTTPException):
@@ -60,7 +61,7 @@ def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) 
 
 
 def deprecation_headers(dep: Deprecation) -> dict[str, str]:
-    """SPEC 9 rule 3; ``Sunset`` is an IMF-fixdate (RFC 8594)."""
+    """docs/reference/conventions.md#versioning-and-deprecation; ``Sunset`` is an IMF-fixdate (RFC 8594)."""
     headers = {"Deprecation": "true", "X-Svc-Deprecation-Reason": dep.reason}
     if dep.sunset is not None:
         headers["Sunset"] = format_datetime(datetime.combine(dep.sunset, time(0), UTC), usegmt=True)

@@ -1,5 +1,5 @@
-"""Client friends and presence routes (SPEC 4.1, DECISIONS 2). The caller is ``{externalId}``,
-authenticated by its player secret; it can act only on its own graph."""
+"""Client friends and presence routes (docs/reference/friends-and-presence.md). The caller is
+``{externalId}``, authenticated by its player secret; it can act only on its own graph."""
 
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ def friend_row(
     prog: dict[str, dict[str, int]] | None,
     cooldowns: dict[str, datetime],
 ) -> api.FriendRow:
-    """SPEC 2.5; ``cooldowns`` (friend id -> until) are the viewer's gift cooldowns (SPEC 4.1 rule 5)."""
+    """A friend row (docs/reference/friends-and-presence.md); ``cooldowns`` (friend id -> until) are the
+    viewer's gift cooldowns (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
     presence = call.services.presence.presence_of(p)
     return api.FriendRow(
         external_player_id=p.external_id,
@@ -158,7 +159,8 @@ def send_request(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.SendReq
         friend = tx.players.by_id(target.id)
         assert friend is not None
         row = new_friend_row(call, tx, game, me, friend)
-        # SPEC 4.1: a reciprocal add answers 200 (the route's declared status is the pending 201).
+        # A reciprocal add answers 200 (docs/reference/friends-and-presence.md#requests-and-friendships) (the
+        # route's declared status is the pending 201).
         return Reply(api.SendRequestResponse(status="accepted", friend=row), 200)
     return api.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
 

@@ -1,4 +1,4 @@
-"""Client gift routes (SPEC 4.1, DECISIONS 2): send, claim, catalog, inbox and sent lists."""
+"""Client gift routes (docs/reference/gifts.md): send, claim, catalog, inbox and sent lists."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ def send(call: Call[api.SendGiftRequest, None], tx: GiftsTx) -> api.GiftResponse
     target = resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     sent = cmd.send(tx, call.rt, call.scope, load_game(tx, call.scope), me, target, _request(call))
     view = api.GiftResponse(gift=api.GiftView.of(sent.gift, me.id, target))
-    # A key that named an earlier gift answers it as a replay does (DECISIONS 5: 200, not 201).
+    # A key that named an earlier gift answers it as a replay does (docs/reference/conventions.md#idempotency:
+    # 200, not 201).
     return Reply(view, 200, replayed=True) if sent.replayed else view
 
 

@@ -11,7 +11,8 @@ from livecore_server.http.endpoint import Binding, Call, bind
 
 
 def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
-    """The country a CDN put in a geo header (SPEC 2.2); the first configured header present wins."""
+    """The country a CDN put in a geo header (docs/reference/players-and-identity.md#identity); the first
+    configured header present wins."""
     for name in names:
         value = headers.get(name)
         if value:

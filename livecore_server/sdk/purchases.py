@@ -1,4 +1,4 @@
-"""Purchases reported by the game client (SPEC 4.3; DECISIONS 7): unverified, idempotent on the
+"""Purchases reported by the game client (docs/reference/economy.md#purchases): unverified, idempotent on the
 transaction id."""
 
 from __future__ import annotations

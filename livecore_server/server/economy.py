@@ -1,4 +1,4 @@
-"""Server grant, inventory and wallet routes (SPEC 4.3)."""
+"""Server grant, inventory and wallet routes (docs/reference/economy.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Server reads of a player's friend graph (SPEC 4.3)."""
+"""Server reads of a player's friend graph (docs/reference/friends-and-presence.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Server gift history of a player (SPEC 4.3)."""
+"""Server gift history of a player (docs/reference/gifts.md#lists)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Migration routes (SPEC 4.3; DECISIONS 7): players, wallet and inventory, up to 1,000 rows a call."""
+"""Migration routes (docs/reference/player-tools.md#migration): players, wallet and inventory, up to 1,000
+rows a call."""
 
 from __future__ import annotations
 

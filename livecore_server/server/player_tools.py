@@ -1,4 +1,5 @@
-"""Server player tools (SPEC 4.3): profile, ban and unban, debug flag, merge, erasure, export."""
+"""Server player tools (docs/reference/player-tools.md): profile, ban and unban, debug flag, merge, erasure,
+export."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Purchases and spend (SPEC 4.3; DECISIONS 7): track from the studio backend, list, spend, revenue.
-The client's report (``livecore_server.sdk.purchases``) is tracked by the same :func:`track`."""
+"""Purchases and spend (docs/reference/economy.md#purchases): track from the studio backend, list, spend,
+revenue. The client's report (``livecore_server.sdk.purchases``) is tracked by the same :func:`track`."""
 
 from __future__ import annotations
 

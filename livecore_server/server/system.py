@@ -1,4 +1,4 @@
-"""Server system routes: ping and the manual clock (DECISIONS 1.2)."""
+"""Server system routes: ping and the manual clock (docs/reference/manifest-and-cli.md#manual-clock)."""
 
 from __future__ import annotations
 

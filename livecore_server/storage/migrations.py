@@ -1,4 +1,5 @@
-"""Schema migrations, applied in order on start (DECISIONS 1: no separate migrate step).
+"""Schema migrations, applied in order on start (docs/reference/manifest-and-cli.md: no separate migrate
+step).
 
 Each migration is a list of SQL statements, applied once in its own transaction and recorded in
 ``_migrations``. Append new migrations; never edit an applied one. The schema they build is declared in
@@ -274,7 +275,8 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     (
         "0009_gifts",
         [
-            # Set by `apply` once a manifest enables gifting; never cleared (SPEC 4.3 gift history).
+            # Set by `apply` once a manifest enables gifting; never cleared (the gift history,
+            # docs/reference/gifts.md#lists).
             "ALTER TABLE games ADD COLUMN gifting_ever_enabled INTEGER NOT NULL DEFAULT 0",
             """CREATE TABLE gifts (
                 id TEXT PRIMARY KEY,
@@ -298,7 +300,8 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
             "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
             "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",
-            # A repeated idempotency key answers the gift it made, however long ago (SPEC 4.1 rule 4).
+            # A repeated idempotency key answers the gift it made, however long ago
+            # (docs/reference/gifts.md#sending).
             "CREATE UNIQUE INDEX gifts_by_key ON gifts (sender_id, idempotency_key)"
             " WHERE idempotency_key IS NOT NULL",
         ],

@@ -203,7 +203,8 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
             "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
             "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",
-            # A repeated idempotency key answers the gift it made, however long ago (SPEC 4.1 rule 4).
+            # A repeated idempotency key answers the gift it made, however long ago
+            # (docs/reference/gifts.md#sending).
             "CREATE UNIQUE INDEX gifts_by_key ON gifts (sender_id, idempotency_key)"
             " WHERE idempotency_key IS NOT NULL",
             # A merge is remembered by the source's original external id; one row per merged player.
@@ -327,7 +328,8 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
                 due_at BIGINT NOT NULL,
                 claimed_at BIGINT NOT NULL
             )""",
-            # Rate-limit buckets shared by every process (SPEC 8): one row per key (or address) and bucket.
+            # Rate-limit buckets shared by every process (docs/reference/conventions.md#rate-limits): one row
+            # per key (or address) and bucket.
             f"""CREATE TABLE rate_buckets (
                 subject {T} NOT NULL,
                 bucket {T} NOT NULL,

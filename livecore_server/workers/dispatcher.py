@@ -1,4 +1,5 @@
-"""The webhook dispatcher: fans committed events out to deliveries and attempts them (SPEC 6.1, 8).
+"""The webhook dispatcher: fans committed events out to deliveries and attempts them
+(docs/reference/webhooks.md#delivery).
 
 Each pass: fan out the outbox rows that are due, then claim and start an attempt for every due delivery
 to an active endpoint, a few at a time per endpoint, so one slow endpoint never holds up the others. One
@@ -181,7 +182,8 @@ class Dispatcher:
         secret = self.services.keys.decrypt(item.secret_enc, context=item.endpoint.id)
         headers = {
             "Content-Type": "application/json",
-            # DECISIONS 7: the signature's t is wall-clock time, even under a manual clock.
+            # The signature's t is wall-clock time, even under a manual clock
+            # (docs/reference/webhooks.md#signing-and-verifying).
             "X-Signature": signature_header(secret, int(time.time()), body),
         }
         if item.sample:

@@ -96,7 +96,8 @@ def assert_read(route: respx.Route, secret: str = "sec_1") -> None:
 
 
 def assert_body_key(route: respx.Route, expected: str | None = None) -> str:
-    """The header and the body field carry the same key (DECISIONS 5); returns it."""
+    """The header and the body field carry the same key (docs/reference/conventions.md#idempotency); returns
+    it."""
     key = sent_key(route)
     assert sent_json(route)["idempotencyKey"] == key
     if expected is None:

@@ -220,7 +220,7 @@ def test_grant_created_listed_claimed_and_credited(
     assert created.external_player_id == player
     assert created.entries == COINS_AND_SWORD
     assert (created.source_ref_id, created.metadata) == ("season-3", {"season": 3})
-    uuid.UUID(created.grant_id)  # DECISIONS 7: a UUID
+    uuid.UUID(created.grant_id)  # docs/reference/conventions.md: a UUID
 
     [pending] = sdk.pending_grants(player).grants
     assert pending == created
@@ -247,7 +247,7 @@ def test_create_grant_replay_returns_the_same_grant(
     first = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.CRATE, idempotency_key=key).grant
     replay = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.CRATE, idempotency_key=key).grant
     assert replay == first
-    assert statuses == [201, 200]  # DECISIONS 5: a replay of a 201 answers 200
+    assert statuses == [201, 200]  # docs/reference/conventions.md#idempotency: a replay of a 201 answers 200
     assert [g.grant_id for g in sdk.pending_grants(player).grants] == [first.grant_id]
 
     with pytest.raises(IdempotencyConflictError):

@@ -574,7 +574,7 @@ async def test_async_server_reads(async_server: AsyncServerClient, respx_mock: r
     assert (await async_server.blocks("p1")).blocks == []
 
 
-# --- Typed friend webhooks (SPEC 6.2) -------------------------------------------------------------
+# --- Typed friend webhooks (docs/reference/webhooks.md#kinds) -----------------------------------------------
 
 WEBHOOK_SECRET = "whsec_friends"
 WEBHOOK_NOW = 1_772_452_800  # 2026-03-02T12:00:00Z

@@ -190,7 +190,7 @@ def test_two_players_become_friends_by_friend_code(
     assert code.display_identity.name == "Bea"
     assert bea.code == code.friend_code  # kept for life
 
-    # Codes match case-insensitively (DECISIONS 2).
+    # Codes match case-insensitively (docs/reference/friends-and-presence.md).
     sent = ada.sdk.send_friend_request(ada.id, friend_code=code.friend_code.lower())
     assert seen.last_status("POST", "/friends/requests") == 201
     assert (sent.status, sent.friend) == ("pending", None)
@@ -421,7 +421,7 @@ def test_each_refusal_raises_its_class(join: Callable[..., Member]) -> None:
         ada.sdk.send_friend_request(ada.id, friend_code="222222" if ada.code != "222222" else "333333")
     assert (bad_code.value.status, bad_code.value.code) == (404, "friend_code_invalid")
 
-    with pytest.raises(PlayerNotFoundError):  # DECISIONS 2: an unknown external id
+    with pytest.raises(PlayerNotFoundError):  # docs/reference/friends-and-presence.md: an unknown external id
         ada.sdk.send_friend_request(ada.id, external_player_id="nobody-here")
 
     befriend(ada, bea)

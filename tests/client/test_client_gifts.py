@@ -174,7 +174,8 @@ def test_send_gift_by_external_id(sdk: SdkClient, respx_mock: respx.MockRouter) 
     )
     key = assert_write(route)
     assert route.calls.last.request.headers["Content-Type"] == "application/json"
-    # The key the client stamps goes in the body's idempotencyKey too (DECISIONS 5), the same value.
+    # The key the client stamps goes in the body's idempotencyKey too
+    # (docs/reference/conventions.md#idempotency), the same value.
     assert sent_json(route) == {
         "type": "currency",
         "resourceKey": "coins",
@@ -576,7 +577,7 @@ async def test_async_server_player_gifts(
         await async_server.player_gifts("p1")
 
 
-# --- Typed gift webhooks (SPEC 6.2) ---------------------------------------------------------------------
+# --- Typed gift webhooks (docs/reference/webhooks.md#kinds) -------------------------------------------------
 
 WEBHOOK_SECRET = "whsec_gifts"
 WEBHOOK_NOW = 1_772_452_800  # 2026-03-02T12:00:00Z
@@ -703,6 +704,6 @@ def test_events_emitted_by_the_gift_commands_structure() -> None:
     )
     assert isinstance(claimed, GiftClaimed)
     assert (claimed.gift_id, claimed.amount, claimed.claimed_at) == (gift.id, 7, WHEN + timedelta(minutes=5))
-    # And they ride beside the grant events, as SPEC 6.2 says.
+    # And they ride beside the grant events, as the contract (docs/reference/webhooks.md#kinds) says.
     kinds = [e.kind for e in store.outbox if e.kind.startswith(("gift.", "grant."))]
     assert kinds == ["gift.sent", "grant.created", "gift.claimed", "grant.claimed"]

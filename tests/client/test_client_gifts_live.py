@@ -304,7 +304,8 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     assert (gift.claimed_at, gift.expires_at, gift.grant_status) == (None, None, None)
     assert ada.sdk.gift_catalog(ada.id).sent_today == 1
 
-    # The friends list shows the per-friend cooldown (SPEC 4.1 rule 5).
+    # The friends list shows the per-friend cooldown
+    # (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows).
     [row] = ada.sdk.friends(ada.id).friends
     assert row.gift_cooldown_until == gift.sent_at + timedelta(days=1)
 
@@ -358,7 +359,7 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
         claimed.claimed_at,
     )
 
-    # The same key answers the original gift (200), never the cooldown (SPEC 4.1 rule 4) ...
+    # The same key answers the original gift (200), never the cooldown (docs/reference/gifts.md#sending) ...
     again = ada.sdk.send_gift(
         ada.id,
         type="currency",
@@ -513,7 +514,8 @@ def test_expired_gift_cannot_be_claimed(
     assert bea.sdk.gift_inbox(bea.id, pending=True) == []
     assert ada.sdk.sent_gifts(ada.id, pending=True) == []
     [listed] = bea.sdk.gift_inbox(bea.id)
-    assert (listed.gift_id, listed.status) == (gift.gift_id, GiftStatus.PENDING)  # SPEC shows two statuses
+    # the contract has two statuses
+    assert (listed.gift_id, listed.status) == (gift.gift_id, GiftStatus.PENDING)
     with pytest.raises(GiftExpiredError) as expired:
         bea.sdk.claim_gift(bea.id, gift.gift_id)
     assert (expired.value.status, expired.value.code) == (410, "gift_expired")
@@ -553,7 +555,7 @@ def test_gifting_disabled(join_game: Callable[..., Member], server_of: Callable[
     catalog = ada.sdk.gift_catalog(ada.id)
     assert (catalog.enabled, catalog.resources, catalog.sent_today) == (False, [], 0)
     assert ada.sdk.gift_inbox(ada.id) == []
-    with pytest.raises(GiftingDisabledError) as history:  # SPEC 4.3: never enabled
+    with pytest.raises(GiftingDisabledError) as history:  # never enabled (docs/reference/gifts.md#lists)
         server_of("quiet").player_gifts(ada.id)
     assert history.value.status == 403
 

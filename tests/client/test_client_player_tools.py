@@ -296,8 +296,9 @@ def assert_read(route: respx.Route, query: dict[str, str] | None = None) -> None
 
 
 def assert_write(route: respx.Route, method: str = "POST", key: str | None = None, body: Any = None) -> str:
-    """A server write: the server key, no secret, an idempotency key in the header (16 random bytes
-    unless given; DECISIONS 7 makes it mandatory), and ``body`` (``None``: no body at all)."""
+    """A server write: the server key, no secret, an idempotency key in the header (16 random bytes unless
+    given; the contract (docs/reference/player-tools.md) makes it mandatory), and ``body`` (``None``: no body
+    at all)."""
     request = route.calls.last.request
     assert request.method == method
     assert request.headers["Authorization"] == "Bearer sk_test"
@@ -1106,7 +1107,7 @@ async def test_async_purchases_and_spend(
     assert params(summary) == {"from": "2026-03-01"}
 
 
-# --- Typed webhooks (SPEC 6.2) ------------------------------------------------------------------------
+# --- Typed webhooks (docs/reference/webhooks.md#kinds) ------------------------------------------------------
 
 WEBHOOK_SECRET = "whsec_tools"
 WEBHOOK_NOW = 1_772_452_800  # 2026-03-02T12:00:00Z

@@ -250,7 +250,8 @@ def test_ban_refuses_client_writes_until_unban(join: Callable[[], Member], serve
     assert banned.ban.banned_at is not None
     assert server.player_profile(ada.id).player.banned is True
 
-    # Player-scoped client writes are refused; reads still work (SPEC 3.5).
+    # Player-scoped client writes are refused; reads still work
+    # (docs/reference/player-tools.md#ban-and-unban).
     with pytest.raises(PlayerBannedError) as refused:
         ada.sdk.track_purchase(ada.id, **buy(new_id("tx")))
     assert (refused.value.status, refused.value.code) == (403, "player_banned")
@@ -358,11 +359,13 @@ def test_player_tools_need_a_server_key_of_the_players_environment(
             lambda: wrong_permission.ban_player(ada.id, reason="x"),
             lambda: wrong_permission.spend_players(),
         ):
-            with pytest.raises(PermissionDeniedError) as denied:  # SPEC 4.3: a client key gets 403
+            # a client key gets 403 (docs/reference/player-tools.md)
+            with pytest.raises(PermissionDeniedError) as denied:
                 call()
             assert (denied.value.status, denied.value.code) == (403, "permission_denied")
     with ServerClient(live_server.keys["live-server"], base_url=base) as other_env:
-        with pytest.raises(PlayerNotFoundError):  # SPEC 5 rule 3: the other environment's player
+        # the other environment's player (docs/reference/conventions.md#surfaces-and-credentials)
+        with pytest.raises(PlayerNotFoundError):
             other_env.player_profile(ada.id)
         with pytest.raises(PlayerNotFoundError):
             other_env.ban_player(ada.id, reason="x")
@@ -613,7 +616,7 @@ def test_export_then_delete(join: Callable[[], Member], server: ServerClient) ->
         with pytest.raises(PlayerNotFoundError):
             gone(ada.id)
 
-    # The anonymized row keeps no identity but the financial records stay (SPEC 3.8).
+    # The anonymized row keeps no identity but the financial records stay (docs/reference/player-tools.md).
     kept = server.export_player(deleted.anonymized_external_id)
     assert kept.player.lifecycle == "deleted"
     assert kept.player.display_identity.name != "Ada Export"
@@ -872,7 +875,8 @@ def test_merge_of_a_reused_external_id(
     ada, bob, reused = join(), join(), new_id("reused")
     _register(live_server, reused)
     assert strict_server.merge_players(reused, ada.id).status == "merged"
-    _register(live_server, reused)  # SPEC 3.8: the original id became free; a new player takes it
+    # the original id became free (docs/reference/player-tools.md); a new player takes it
+    _register(live_server, reused)
     assert strict_server.merge_players(reused, bob.id).status == "merged"
 
 
@@ -887,7 +891,7 @@ def test_erasure_of_a_reused_external_id(live_server: LiveServer, strict_server:
 def test_merge_into_an_erased_target_named_by_its_original_id(
     join: Callable[[], Member], strict_server: ServerClient
 ) -> None:
-    # DECISIONS 7: 422 for an erased target; 404 only for a player that never existed.
+    # docs/reference/player-tools.md: 422 for an erased target; 404 only for a player that never existed.
     ada, gone = join(), join()
     strict_server.delete_player(gone.id, reason="test")
     with pytest.raises(InvalidMergeError):

@@ -1,4 +1,4 @@
-"""Studio-side webhook verification: ``livecore_client.webhooks`` (SPEC 6.1 and 6.2, DECISIONS 6)."""
+"""Studio-side webhook verification: ``livecore_client.webhooks`` (docs/reference/webhooks.md#kinds)."""
 
 from __future__ import annotations
 
@@ -359,7 +359,7 @@ def test_data_must_be_an_object() -> None:
     assert exc.value.fields == {"data": "must be an object"}
 
 
-# --- Stripe compatibility (DECISIONS 6) ----------------------------------------------------------------
+# --- Stripe compatibility (docs/reference/webhooks.md) ------------------------------------------------------
 
 
 def test_stripe_verifies_our_header_and_we_verify_stripes() -> None:

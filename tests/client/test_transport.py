@@ -211,7 +211,7 @@ def test_missing_required_body_refused() -> None:
         build_request(Call(CLOCK_ADVANCE, ClockAdvanceResponse), api_key="sk")
 
 
-# A route whose SPEC names an ``idempotencyKey`` body field; none of the routes shipped so far does.
+# A route whose body has an ``idempotencyKey`` field; none of the routes shipped so far does.
 @attrs.frozen
 class _GrantRequest:
     amount: int
@@ -350,7 +350,7 @@ def test_unknown_status_without_class_is_the_base_error() -> None:
 
 
 def test_a_2xx_error_envelope_raises() -> None:
-    """SPEC 7: the 202 ``lobby_forming`` answer is an error envelope, not data."""
+    """The 202 ``lobby_forming`` answer is an error envelope, not data."""
     envelope = {"error": {"code": "lobby_forming", "message": "wait", "details": {"size": 2}}}
     with pytest.raises(errors.LivecoreAPIError) as info:
         parse_response(ServerPingResponse, 202, {}, body(envelope))

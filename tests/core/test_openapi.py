@@ -572,7 +572,7 @@ def test_idempotency_parameters_and_replay() -> None:
     assert created["201"]["headers"]["Idempotent-Replay"] == {
         "$ref": "#/components/headers/Idempotent-Replay"
     }
-    # DECISIONS 5: a replayed 201 answers 200 with the same body.
+    # docs/reference/conventions.md#idempotency: a replayed 201 answers 200 with the same body.
     assert created["200"]["headers"]["Idempotent-Replay"] == created["201"]["headers"]["Idempotent-Replay"]
     assert created["200"]["content"] == created["201"]["content"]
     assert "Idempotent-Replay" not in created["400"]["headers"]

@@ -1,4 +1,5 @@
-"""Rate-limit arithmetic (SPEC 8): taking several tokens at once, and the lease size per limit.
+"""Rate-limit arithmetic (docs/reference/conventions.md#rate-limits): taking several tokens at once, and the
+lease size per limit.
 
 ``take_up_to`` is what a server process on PostgreSQL uses to lease tokens from a shared bucket
 (livecore_server.ratelimit); ``take`` (one request, one token) is its ``want=1`` case, and the tests of

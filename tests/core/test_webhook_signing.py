@@ -1,4 +1,4 @@
-"""Webhook signing and verification (SPEC 6.1 and 8, DECISIONS 6) and the envelope bytes.
+"""Webhook signing and verification (docs/reference/webhooks.md#signing-and-verifying) and the envelope bytes.
 
 The expected signatures come from an HMAC written out in the test (and two vectors computed with
 ``openssl dgst -sha256 -hmac``), never from the code under test.

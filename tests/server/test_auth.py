@@ -1,4 +1,5 @@
-"""SPEC 5 rules 1-5 and SPEC 7: the auth matrix, through the real app on a real SQLite file."""
+"""docs/reference/conventions.md#surfaces-and-credentials: the auth matrix, through the real app on a real
+SQLite file."""
 
 from __future__ import annotations
 

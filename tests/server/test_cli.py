@@ -1,4 +1,5 @@
-"""The livecore-server command (DECISIONS 1): apply, its --json output, refusals, serve and SIGTERM."""
+"""The livecore-server command (docs/reference/manifest-and-cli.md): apply, its --json output, refusals, serve
+and SIGTERM."""
 
 from __future__ import annotations
 
@@ -153,7 +154,7 @@ def test_serve_webhook_timeout_flag_and_variable_reach_the_config(
 ) -> None:
     result, config = _serve_config(monkeypatch, tmp_path)
     assert result.exit_code == 0, result.output
-    assert config is not None and config.webhook_timeout == 10.0  # DECISIONS 6
+    assert config is not None and config.webhook_timeout == 10.0  # docs/reference/webhooks.md
     result, config = _serve_config(monkeypatch, tmp_path, "--webhook-timeout", "2.5")
     assert result.exit_code == 0, result.output
     assert config is not None and config.webhook_timeout == 2.5

@@ -1,4 +1,5 @@
-"""DECISIONS 1.2: the manual clock route, and scheduled work driven by it (the streak sweep)."""
+"""docs/reference/manifest-and-cli.md#manual-clock: the manual clock route, and scheduled work driven by it
+(the streak sweep)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""SPEC 9: deprecation headers (on a test-only route) and the two served OpenAPI 3.1 documents."""
+"""docs/reference/conventions.md#versioning-and-deprecation: deprecation headers (on a test-only route) and
+the two served OpenAPI 3.1 documents."""
 
 from __future__ import annotations
 

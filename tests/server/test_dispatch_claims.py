@@ -1,4 +1,5 @@
-"""Webhook dispatch with several server processes on one database (SPEC 6.1, 8; issue: scale out).
+"""Webhook dispatch with several server processes on one database (docs/reference/webhooks.md#delivery; issue:
+scale out).
 
 The fan-out takes outbox rows ``FOR UPDATE SKIP LOCKED``; a delivery is claimed (``claimed_until``,
 wall-clock ms) before it is attempted, so one process attempts it at a time, and a claim that runs out

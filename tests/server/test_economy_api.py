@@ -1,4 +1,4 @@
-"""Wallet and inventory through the API (SPEC 2.3, 4.2, 4.3)."""
+"""Wallet and inventory through the API (docs/reference/economy.md#resources)."""
 
 from __future__ import annotations
 

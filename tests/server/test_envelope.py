@@ -1,4 +1,5 @@
-"""SPEC 7: every non-2xx answer is the error envelope, including aiohttp's own errors."""
+"""docs/reference/conventions.md#errors: every non-2xx answer is the error envelope, including aiohttp's own
+errors."""
 
 from __future__ import annotations
 

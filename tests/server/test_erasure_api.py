@@ -1,5 +1,6 @@
-"""Erasing a player through the API on a real SQLite database: SPEC 2.14 (erasure), 3.8 (erase),
-4.3 (delete), 6.2 player.deleted; DECISIONS 5 and 7.
+"""Erasing a player through the API on a real SQLite database: docs/reference/player-tools.md (erasure), 3.8
+(erase), 4.3 (delete), 6.2 player.deleted; docs/reference/conventions.md#idempotency,
+docs/reference/player-tools.md#erasure.
 
 The game is ``arena`` of ``tests/server/player_tools_support.py``. The erased player registers as
 ``annie-7f3a`` with a display name, a country and a context, so that any trace of them is easy to find.

@@ -1,4 +1,5 @@
-"""Friends and presence through the API: every row of SPEC 3.1, every rule of SPEC 4.1 and DECISIONS 2."""
+"""Friends and presence through the API: every rule of
+docs/reference/friends-and-presence.md#requests-and-friendships."""
 
 from __future__ import annotations
 
@@ -255,7 +256,7 @@ async def test_heartbeat_presence_ttl_and_status(world: World, trio: dict[str, s
     assert (row["online"], row["status"]) == (True, "in a match")
     _, body, _ = await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": None})
     assert body["data"]["online"] is True and body["data"]["status"] is None
-    world.clock.advance(90)  # DECISIONS 4: 90 s TTL
+    world.clock.advance(90)  # docs/reference/friends-and-presence.md: 90 s TTL
     _, body, _ = await sdk(world, "GET", "/players/ann/friends", trio["ann"])
     row = body["data"]["friends"][0]
     assert row["online"] is False and row["lastActiveAt"] == "2026-03-02T12:00:00.000Z"

@@ -1,5 +1,8 @@
-"""Gifting through the API on a real SQLite database: SPEC 2.5, 2.11, 2.12, 3.2, 3.3, 4.1 (gift
-routes, rules 4-5), 4.3 gift history, 6.2 gift.sent / gift.claimed, 7; DECISIONS 1.1, 1.2, 2, 3, 5, 7.
+"""Gifting through the API on a real SQLite database:
+docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows, docs/reference/gifts.md#catalog,
+docs/reference/grants.md#lifecycle (gift routes, rules 4-5), 4.3 gift history, 6.2 gift.sent / gift.claimed,
+7; docs/reference/manifest-and-cli.md, docs/reference/gifts.md#sending, docs/reference/errors.md,
+docs/reference/conventions.md#idempotency.
 
 The games are described in ``tests/server/gift_support.py``. The manual clock starts at
 2026-03-02T12:00:00.000Z (a Monday, noon UTC)."""
@@ -471,7 +474,7 @@ async def test_a_gift_that_does_not_cost_the_sender_debits_nothing(gala: Game) -
     assert sent.data["deductedFromSender"] is False
 
 
-# --- Idempotency (SPEC 4.1 rule 4, DECISIONS 5) --------------------------------------------------
+# --- Idempotency (docs/reference/gifts.md#sending, docs/reference/conventions.md#idempotency) ---------------
 
 
 async def test_repeated_idempotency_key_returns_the_original_gift_instead_of_cooldown(sr: Game) -> None:
@@ -573,7 +576,8 @@ async def test_gift_level_replay_after_the_http_cache_is_marked_idempotent_repla
     await sr.advance(25 * 3600)
     status, _, headers = await sr.send("ann", "bob", amount=3, idempotencyKey="gift-old")
     assert status == 200
-    assert headers.get("Idempotent-Replay") == "true"  # DECISIONS 5: a replay says so
+    # docs/reference/conventions.md#idempotency: a replay says so
+    assert headers.get("Idempotent-Replay") == "true"
 
 
 # --- Claim ---------------------------------------------------------------------------------------
@@ -778,7 +782,7 @@ async def test_pending_filter_excludes_claimed_and_expired_gifts(gala: Game) -> 
     assert [(r["giftId"], r["status"]) for r in everything] == [
         (waiting["giftId"], "pending"),
         (claimed["giftId"], "claimed"),
-        (expiring["giftId"], "pending"),  # SPEC shows two statuses; expiry shows in expiresAt
+        (expiring["giftId"], "pending"),  # the contract has two statuses; expiry shows in expiresAt
     ]
     assert await gala.listing("bob", "sent", "?pending=true") == []
     assert await gala.listing("cat", "sent", "?pending=true") == []
@@ -811,7 +815,7 @@ async def test_list_with_a_bad_query_is_400(sr: Game) -> None:
         assert (status, body["error"]["code"]) == (400, "invalid_request"), query
 
 
-# --- giftCooldownUntil on friend rows (SPEC 2.5, 4.1 rule 5) ------------------------------------
+# --- giftCooldownUntil on friend rows (docs/reference/friends-and-presence.md) ---
 
 
 async def test_friend_rows_carry_gift_cooldown_until_while_it_lasts(sr: Game) -> None:
@@ -846,7 +850,7 @@ async def test_accepting_a_friend_again_shows_a_running_cooldown(sr: Game) -> No
     await refused_without_trace(sr, lambda: sr.send("ann", "bob"), 409, "gift_cooldown")
 
 
-# --- Catalog (SPEC 2.12) -------------------------------------------------------------------------
+# --- Catalog (docs/reference/gifts.md) ----------------------------------------------------------------------
 
 
 async def test_catalog_lists_settings_and_only_sendable_resources(g: dict[str, Game]) -> None:
@@ -913,7 +917,7 @@ async def test_catalog_of_a_game_that_disabled_gifting(g: dict[str, Game]) -> No
     await refused_without_trace(lapsed, lambda: lapsed.send("ann", "bob"), 403, "gifting_disabled")
 
 
-# --- Server gift history (SPEC 4.3) --------------------------------------------------------------
+# --- Server gift history (docs/reference/gifts.md) ----------------------------------------------------------
 
 
 async def test_server_gift_history_is_received_by_default_and_sent_on_request(sr: Game) -> None:

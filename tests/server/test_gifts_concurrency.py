@@ -1,6 +1,7 @@
-"""Gifting under real concurrent requests: many sends or claims in flight at once against the
-app on a real database (SQLite, and PostgreSQL with several transactions truly at once) must apply the
-rules as if they came one by one (SPEC 3.2, 4.1 rule 4, 7; DECISIONS 5)."""
+"""Gifting under real concurrent requests: many sends or claims in flight at once against the app on a real
+database (SQLite, and PostgreSQL with several transactions truly at once) must apply the rules as if they came
+one by one (docs/reference/gifts.md#sending, docs/reference/errors.md,
+docs/reference/conventions.md#idempotency)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ async def test_simultaneous_sends_with_one_idempotency_key_create_one_gift(g: di
     )
     statuses = Counter(a[0] for a in answers)
     assert statuses[201] == 1
-    # DECISIONS 5: a duplicate in flight waits for the first (a replay) or answers 409; never a second gift.
+    # docs/reference/conventions.md#idempotency: a duplicate in flight waits for the first (a replay) or
+    # answers 409; never a second gift.
     assert set(statuses) <= {201, 200, 409}
     (first,) = [a[1]["data"]["gift"] for a in answers if a[0] == 201]
     for status, body, headers in answers:

@@ -1,4 +1,4 @@
-"""Grants through the API: every transition of SPEC 3.3 and every refusal."""
+"""Grants through the API: every transition of docs/reference/grants.md#lifecycle and every refusal."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ async def test_expiry_refuses_claims_and_the_sweep_fires_expired_live(econ: Econ
     assert econ.events("grant.expired") == []
     await econ.world.call("POST", "/server/v1/dev/clock/advance", json={"seconds": 60})
     (expired,) = econ.events("grant.expired")
-    assert expired.env.value == "live"  # worker-driven (DECISIONS 7)
+    assert expired.env.value == "live"  # worker-driven (docs/reference/grants.md)
     assert expired.data["grantId"] == grant_id and expired.data["status"] == "expired"
     status, body, _ = await econ.server("POST", f"/players/ann/grants/{grant_id}/ack", idem="a1")
     assert (status, body["error"]["code"]) == (409, "grant_expired")

@@ -1,4 +1,5 @@
-"""DECISIONS 5: idempotency keys, stored in the database, 24 hours, replay and conflict."""
+"""docs/reference/conventions.md#idempotency: idempotency keys, stored in the database, 24 hours, replay and
+conflict."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ async def test_replay_returns_the_original_body_once_applied(world: World) -> No
     assert status == 201
     assert "Idempotent-Replay" not in h1
     status, again, h2 = await _register(world, "alice", "k-1")
-    # DECISIONS 5: the original body, status 201 becomes 200, marked as a replay.
+    # docs/reference/conventions.md#idempotency: the original body, status 201 becomes 200, marked as a
+    # replay.
     assert status == 200
     assert again == first
     assert h2["Idempotent-Replay"] == "true"

@@ -1,4 +1,5 @@
-"""The TOML manifest (DECISIONS 1.1): parsing, defaults, and every validation rule with its field path."""
+"""The TOML manifest (docs/reference/manifest-and-cli.md#manifest): parsing, defaults, and every validation
+rule with its field path."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from livecore_server.manifest import (
     parse_manifest,
 )
 
-# DECISIONS 1.1, verbatim.
+# A manifest with every section (docs/reference/manifest-and-cli.md#manifest).
 DECISIONS_EXAMPLE = """
 studio = "acme"                      # studio key
 
@@ -59,7 +60,7 @@ costs_sender = false
 [games.space-race.api_keys.ci-client]
 env = "test"                         # "test" or "live"
 permission = "client_sdk"            # "client_sdk" or "server_integration"
-rate_limits = { sdk_write = 600 }    # optional per-minute overrides of SPEC 8 buckets for this key
+rate_limits = { sdk_write = 600 }    # optional per-minute overrides of the buckets for this key
 
 [games.space-race.webhooks.backend]
 env = "test"

@@ -1,5 +1,6 @@
-"""Merging one player into another through the API on a real SQLite database: SPEC 3.8, 4.3
-(merge-into), 6.2 player.merged, 7 (422 invalid merge); DECISIONS 5 and 7 (merge).
+"""Merging one player into another through the API on a real SQLite database:
+docs/reference/player-tools.md#merge (merge-into), 6.2 player.merged, 7 (422 invalid merge);
+docs/reference/conventions.md#idempotency, docs/reference/player-tools.md#merge (merge).
 
 The game is ``arena`` of ``tests/server/player_tools_support.py`` (platform-managed, gifting on). In most
 tests ``sam`` is merged into ``tom``. The manual clock starts at 2026-03-02T12:00:00.000Z."""
@@ -377,7 +378,7 @@ async def test_merge_into_an_erased_target_named_by_its_placeholder_is_422(arena
 
 
 async def test_merge_into_an_erased_target_named_by_its_original_id_is_422(arena: Arena) -> None:
-    """DECISIONS 7: 404 only when a player never existed; an erased target is 422."""
+    """docs/reference/player-tools.md#merge: 404 only when a player never existed; an erased target is 422."""
     await rich(arena, "sam", "tom")
     ok(await arena.erase("tom"))
     await refuse(arena, "sam", "tom")
@@ -407,7 +408,8 @@ async def test_merge_into_a_target_that_was_merged_away_named_by_its_placeholder
 async def test_merge_into_a_target_that_was_merged_away_named_by_its_original_id_is_422(
     arena: Arena,
 ) -> None:
-    """merge.py: a merged target is 422 (it existed); DECISIONS 7 keeps 404 for players that never did."""
+    """merge.py: a merged target is 422 (it existed); the contract (docs/reference/player-tools.md#merge)
+    keeps 404 for players that never did."""
     await rich(arena, "sam", "tom", "ann")
     await merged(arena, "tom", "ann")
     await refuse(arena, "sam", "tom")
@@ -450,7 +452,8 @@ async def test_a_merge_that_fails_midway_leaves_nothing_behind(
 
 
 async def test_a_new_player_under_a_merged_id_can_be_merged_too(arena: Arena) -> None:
-    """The original id is free after a merge (SPEC 3.8); the new player under it is a player like any."""
+    """The original id is free after a merge (docs/reference/player-tools.md#merge); the new player under it
+    is a player like any."""
     await rich(arena, "sam", "tom", "ann")
     await merged(arena, "sam", "tom")
     await arena.register("sam")

@@ -1,4 +1,5 @@
-"""Bulk migration through the API on real SQLite (SPEC 4.3, 8; DECISIONS 7)."""
+"""Bulk migration through the API on real SQLite (docs/reference/player-tools.md#migration,
+docs/reference/conventions.md#limits)."""
 
 from __future__ import annotations
 

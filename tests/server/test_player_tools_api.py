@@ -1,6 +1,6 @@
 """Player tools through the API on a real SQLite database: profile, ban and unban, the debug
-flag and export. SPEC 2.14, 3.5, 4.3 (player-tool routes), 5 rules 3 and 5, 6.2 player.banned and
-player.unbanned, 7, 8 (profile and export limits); DECISIONS 5 and 7.
+flag and export. docs/reference/player-tools.md, with ``player.banned`` and
+``player.unbanned``.
 
 Merge is in ``test_merge_api.py``, erasure in ``test_erasure_api.py``. The game is ``arena`` of
 ``tests/server/player_tools_support.py``; the manual clock starts at 2026-03-02T12:00:00.000Z."""
@@ -76,7 +76,8 @@ async def test_profile_names_the_player_its_recent_lists_and_summary_counters(ar
     assert player["lastContextSnapshot"] == {"device": "pixel-8", "locale": "fr-FR"}
     assert data["attempts"] == [] and data["lobbies"] == []
     assert [g["grantId"] for g in data["grants"]] == [grant["grantId"]]
-    assert data["grants"][0] == grant  # the DECISIONS 7 grant record, as the create answered it
+    # the grant record (docs/reference/grants.md#the-record), as the create answered it
+    assert data["grants"][0] == grant
     assert set(data["summary"]) == SUMMARY_FIELDS
     assert data["summary"] == {
         "attemptCount": 0,

@@ -1,4 +1,5 @@
-"""Register (SPEC 4.2, 5 rule 4, DECISIONS 2 and 7) and identity (SPEC 2.2, DECISIONS 2) through the API."""
+"""Register (docs/reference/players-and-identity.md#register-and-the-player-secret) and identity
+(docs/reference/players-and-identity.md#identity) through the API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Purchases, spend and revenue through the API on real SQLite (SPEC 4.3, 6.2, 7, 8; DECISIONS 7)."""
+"""Purchases, spend and revenue through the API on real SQLite (docs/reference/economy.md#purchases,
+docs/reference/webhooks.md#kinds, docs/reference/errors.md, docs/reference/conventions.md#limits)."""
 
 from __future__ import annotations
 
@@ -280,8 +281,9 @@ async def test_transaction_ids_are_scoped_to_the_game(world: World) -> None:
 
 
 async def test_transaction_ids_are_scoped_to_the_environment(world: World) -> None:
-    """SPEC 1: data of one environment is never visible to another; a live purchase must not collide
-    with (and so reveal) a test purchase that carries the same store transaction id."""
+    """docs/reference/conventions.md#surfaces-and-credentials: data of one environment is never visible to
+    another; a live purchase must not collide with (and so reveal) a test purchase that carries the same store
+    transaction id."""
     await world.register("ann")
     await world.register("ann-live", key="live-client")
     await ok(server_track(world, "ann", body()))

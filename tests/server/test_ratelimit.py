@@ -1,4 +1,5 @@
-"""SPEC 8 and DECISIONS 4: token buckets per key and bucket, headers on every response, 429."""
+"""docs/reference/conventions.md#rate-limits: token buckets per key and bucket, headers on every response,
+429."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Rate limits shared by every server process on one PostgreSQL database (SPEC 8; issue: scale out).
+"""Rate limits shared by every server process on one PostgreSQL database
+(docs/reference/conventions.md#rate-limits; issue: scale out).
 
 The database-held bucket (:class:`livecore_server.ratelimit.SharedRateLimiter`, one upsert statement)
 must answer exactly as the pure arithmetic of :func:`livecore.ratelimit.take` would for the same sequence

@@ -1,4 +1,5 @@
-"""Scheduled jobs with several server processes on one database (DECISIONS 1.2; issue: scale out).
+"""Scheduled jobs with several server processes on one database
+(docs/reference/manifest-and-cli.md#manual-clock; issue: scale out).
 
 Every process runs the same scheduler; a periodic job's due time is claimed first
 (``SqlSchedule.claim``, table ``scheduled_runs``), so each due time runs in one process

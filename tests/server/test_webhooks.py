@@ -1,4 +1,4 @@
-"""Webhook delivery (SPEC 3.7, 6.1, 8; DECISIONS 6) against real HTTP receivers on 127.0.0.1.
+"""Webhook delivery (docs/reference/webhooks.md#delivery) against real HTTP receivers on 127.0.0.1.
 
 Signatures are checked with an HMAC computed here, independently of the project's signing code.
 """

@@ -277,7 +277,8 @@ class SqlWebhooks(SqlPort):
         return [(_delivery(r[:10]), r[10]) for r in self.db.read(query, params)]
 
     def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
-        """A sample event for one endpoint; fanned out only to it (SPEC 6.1 sample deliveries)."""
+        """A sample event for one endpoint; fanned out only to it (sample deliveries,
+        docs/reference/webhooks.md#signing-and-verifying)."""
         self.db.change(
             "outbox",
             "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, target_endpoint)"
