@@ -101,7 +101,7 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
             occurred_at=now,
             payload=sample_payload(kind),
         )
-        tx.webhooks.insert_sample(event, endpoint_id)
+        tx.outbox.insert_sample(event, endpoint_id)
         return event.id
 
     event_id = services.store.run(run)

@@ -11,7 +11,18 @@ from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_EVENT = Insert(
     "outbox",
-    ("id", "studio_id", "game_id", "env", "kind", "occurred_at", "data", "debounce_key", "not_before"),
+    (
+        "id",
+        "studio_id",
+        "game_id",
+        "env",
+        "kind",
+        "occurred_at",
+        "data",
+        "debounce_key",
+        "not_before",
+        "target_endpoint",
+    ),
 )
 
 
@@ -33,20 +44,34 @@ class SqlOutbox(SqlPort):
             if replaced:
                 return
             not_before = to_millis(event.occurred_at + DEBOUNCE)
-        self.db.insert(
-            INSERT_EVENT,
-            (
-                event.id,
-                event.studio_id,
-                event.game_id,
-                event.env.value,
-                event.kind,
-                to_millis(event.occurred_at),
-                data,
-                event.debounce_key,
-                not_before,
-            ),
+        self._insert(event, data, not_before=not_before)
+
+    def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
+        """A sample event for one endpoint; fanned out only to it (sample deliveries,
+        docs/reference/webhooks.md#signing-and-verifying)."""
+        self._insert(event, orjson.dumps(event.data).decode(), target_endpoint=endpoint_id)
+
+    def _insert(
+        self,
+        event: DomainEvent,
+        data: str,
+        *,
+        not_before: int | None = None,
+        target_endpoint: str | None = None,
+    ) -> None:
+        row = (
+            event.id,
+            event.studio_id,
+            event.game_id,
+            event.env.value,
+            event.kind,
+            to_millis(event.occurred_at),
+            data,
+            event.debounce_key,
+            not_before,
+            target_endpoint,
         )
+        self.db.insert(INSERT_EVENT, row)
 
     def events(self) -> list[DomainEvent]:
         rows = self.db.read(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq", ())

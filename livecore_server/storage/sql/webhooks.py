@@ -276,25 +276,6 @@ class SqlWebhooks(SqlPort):
         params.append(limit)
         return [(_delivery(r[:10]), r[10]) for r in self.db.read(query, params)]
 
-    def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
-        """A sample event for one endpoint; fanned out only to it (sample deliveries,
-        docs/reference/webhooks.md#signing-and-verifying)."""
-        self.db.change(
-            "outbox",
-            "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, target_endpoint)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                event.id,
-                event.studio_id,
-                event.game_id,
-                event.env.value,
-                event.kind,
-                to_millis(event.occurred_at),
-                orjson.dumps(event.data).decode(),
-                endpoint_id,
-            ),
-        )
-
     def purge_finished(self, before: datetime) -> int:
         """Remove finished deliveries last touched before ``before``, then fanned-out events that old with
         no delivery left. Pending deliveries and their events stay."""
