@@ -15,6 +15,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import orjson
 import pytest
 
 from livecore.clock import ManualClock, format_ts
@@ -95,7 +96,8 @@ class Embedded:
         self.clock.advance(seconds)
 
     def events(self) -> list[tuple[str, dict[str, Any]]]:
-        return [(e.kind, e.data) for e in self.store.outbox]
+        # As a receiver gets them: the payload objects as JSON (the server's come back from its outbox).
+        return [(e.kind, orjson.loads(orjson.dumps(e.data))) for e in self.store.outbox]
 
     def register(self, who: str) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
