@@ -35,16 +35,32 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
     )
 
 
-async def _ready(base: str) -> None:
-    async with httpx.AsyncClient() as client:
+async def _started(db: Path, server_key: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on ``db`` on a free port: the process and its base URL, once it answers a ping with
+    ``server_key``. Another process may take the port between the look for a free one and the server's
+    bind (other test runs share the machine): then this server exits, and whatever answers there does
+    not know the key, so it starts again on another port."""
+    for _ in range(5):
+        port = _port()
+        base = f"http://127.0.0.1:{port}"
+        proc = _serve(db, port)
+        async with httpx.AsyncClient() as client:
 
-        async def healthy() -> bool:
-            try:
-                return (await client.get(f"{base}/admin/v1/health")).status_code == 200
-            except httpx.TransportError:
-                return False
+            async def answered(proc: subprocess.Popen[bytes] = proc, base: str = base) -> bool:
+                if proc.poll() is not None:
+                    return True  # it could not bind the port
+                try:
+                    ping = await client.get(
+                        f"{base}/server/v1/ping", headers={"Authorization": f"Bearer {server_key}"}
+                    )
+                except httpx.TransportError:
+                    return False
+                return ping.status_code == 200
 
-        await until(healthy, "the server to start")
+            await until(answered, "the server to start")
+        if proc.poll() is None:
+            return proc, base
+    raise AssertionError("the server found no free port in five tries")
 
 
 def _rows(db: Path, query: str) -> list[tuple[object, ...]]:
@@ -74,12 +90,10 @@ async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path
         parse_manifest(TEST_MANIFEST + webhook_manifest(hook=("test", receiver.url, '["*"]'))),
     )
     services.close()
-    client_key = applied["games"]["space-race"]["apiKeys"]["test-client"]["secret"]
-    port = _port()
-    base = f"http://127.0.0.1:{port}"
-    server = _serve(db, port)
+    keys = applied["games"]["space-race"]["apiKeys"]
+    client_key, server_key = keys["test-client"]["secret"], keys["test-server"]["secret"]
+    server, base = await _started(db, server_key)
     try:
-        await _ready(base)
         async with httpx.AsyncClient() as client:
             for name in ("alice", "bob"):
                 r = await client.post(
@@ -103,9 +117,8 @@ async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path
     receiver.gate.set()  # type: ignore[union-attr]
     await receiver.stop()
     healthy = await Receiver().start(port=int(receiver.url.split(":")[2].split("/")[0]))
-    server = _serve(db, port)
+    server, base = await _started(db, server_key)
     try:
-        await _ready(base)
         await until(
             lambda: {eid for eid, status in healthy.answered if status == 200} >= committed,
             lambda: f"every event answered: {healthy.answered} of {committed}",
