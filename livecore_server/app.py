@@ -29,6 +29,7 @@ from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
 from livecore_server.sdk import players as sdk_players
+from livecore_server.sdk import presence as sdk_presence
 from livecore_server.sdk import purchases as sdk_purchases
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
@@ -52,6 +53,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_economy.BINDINGS,
     *sdk_gifts.BINDINGS,  # before friends: /friends/gifts/... must not read as /friends/{id}
     *sdk_friends.BINDINGS,
+    *sdk_presence.BINDINGS,
     *sdk_purchases.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
