@@ -24,4 +24,4 @@ def _postgres() -> None:
 
 
 TestFriendsOnPostgres = on_postgres(make_machine, MANIFEST).TestCase
-TestFriendsOnPostgres.settings = settings(max_examples=examples(40), stateful_step_count=30, deadline=None)
+TestFriendsOnPostgres.settings = settings(max_examples=examples(20), stateful_step_count=30, deadline=None)

@@ -23,4 +23,4 @@ def _postgres() -> None:
 
 
 TestGiftsOnPostgres = on_postgres(make_machine, MANIFEST).TestCase
-TestGiftsOnPostgres.settings = settings(max_examples=examples(40), stateful_step_count=30, deadline=None)
+TestGiftsOnPostgres.settings = settings(max_examples=examples(25), stateful_step_count=30, deadline=None)
