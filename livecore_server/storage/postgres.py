@@ -49,23 +49,13 @@ from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetched, load
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.sql.erasures import SqlErasures
+from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sql.friends import PostgresFriendGraph
-from livecore_server.storage.sql.games import SqlGames
 from livecore_server.storage.sql.gifts import PostgresGifts
-from livecore_server.storage.sql.grants import SqlGrants
 from livecore_server.storage.sql.idempotency import PostgresIdempotency
-from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.ledger import PostgresLedger
-from livecore_server.storage.sql.manifest import SqlManifest
-from livecore_server.storage.sql.merges import SqlMerges
-from livecore_server.storage.sql.migrations import SqlMigrationKeys
-from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.players import PLAYERS_CHANNEL, PostgresPlayers
-from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import PostgresPurchases
-from livecore_server.storage.sql.schedule import SqlSchedule
-from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import MISSING, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
@@ -560,23 +550,15 @@ class PostgresTransaction(SqlTransaction):
         # goes out only if the write sends a statement, so a write whose statements are all held back
         # costs no savepoint, and one that fails just drops what it held.
         self._unit_at: int | None = None
-        self.games = SqlGames(self)
-        self.players = PostgresPlayers(self)
-        self.friends = PostgresFriendGraph(self)
-        self.ledger = PostgresLedger(self)
-        self.grants = SqlGrants(self)
-        self.gifts = PostgresGifts(self)
-        self.purchases = PostgresPurchases(self)
-        self.merges = SqlMerges(self)
-        self.erasures = SqlErasures(self)
-        self.migrations = SqlMigrationKeys(self)
-        self.outbox = SqlOutbox(self)
-        self.idempotency = PostgresIdempotency(self)
-        self.keys = SqlKeys(self)
-        self.presence = SqlPresence(self)
-        self.schedule = SqlSchedule(self)
-        self.webhooks = SqlWebhooks(self)
-        self.manifest = SqlManifest(self)
+        open_ports(
+            self,
+            players=PostgresPlayers,
+            purchases=PostgresPurchases,
+            friends=PostgresFriendGraph,
+            ledger=PostgresLedger,
+            gifts=PostgresGifts,
+            idempotency=PostgresIdempotency,
+        )
 
     def hold_writes(self, hold: bool) -> None:
         """Hold inserts back (the default in a pipelined transaction) or send each as it comes."""

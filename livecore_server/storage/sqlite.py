@@ -25,23 +25,9 @@ import sqlite_utils
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.migrations import MIGRATIONS
-from livecore_server.storage.sql.erasures import SqlErasures
-from livecore_server.storage.sql.friends import SqlFriendGraph
-from livecore_server.storage.sql.games import SqlGames
-from livecore_server.storage.sql.gifts import SqlGifts
-from livecore_server.storage.sql.grants import SqlGrants
-from livecore_server.storage.sql.idempotency import SqlIdempotency
-from livecore_server.storage.sql.keys import SqlKeys
-from livecore_server.storage.sql.ledger import SqlLedger
-from livecore_server.storage.sql.manifest import SqlManifest
-from livecore_server.storage.sql.merges import SqlMerges
-from livecore_server.storage.sql.migrations import SqlMigrationKeys
-from livecore_server.storage.sql.outbox import SqlOutbox
+from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sql.players import SqlitePlayers
-from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import SqlitePurchases
-from livecore_server.storage.sql.schedule import SqlSchedule
-from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
@@ -320,23 +306,7 @@ class SqliteTransaction(SqlTransaction):
         self.emitted = False
         self.game_cache = {}
         self.player_listeners = []
-        self.games = SqlGames(self)
-        self.players = SqlitePlayers(self)
-        self.friends = SqlFriendGraph(self)
-        self.ledger = SqlLedger(self)
-        self.grants = SqlGrants(self)
-        self.gifts = SqlGifts(self)
-        self.purchases = SqlitePurchases(self)
-        self.merges = SqlMerges(self)
-        self.erasures = SqlErasures(self)
-        self.migrations = SqlMigrationKeys(self)
-        self.outbox = SqlOutbox(self)
-        self.idempotency = SqlIdempotency(self)
-        self.keys = SqlKeys(self)
-        self.presence = SqlPresence(self)
-        self.schedule = SqlSchedule(self)
-        self.webhooks = SqlWebhooks(self)
-        self.manifest = SqlManifest(self)
+        open_ports(self, players=SqlitePlayers, purchases=SqlitePurchases)
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(statement, params)

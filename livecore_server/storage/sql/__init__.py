@@ -1,2 +1,54 @@
 """The store ports in SQL: one module per port, shared by SQLite and PostgreSQL (``Sqlite...`` and
-``Postgres...`` subclasses where a dialect differs or PostgreSQL reads ahead)."""
+``Postgres...`` subclasses where a dialect differs or PostgreSQL reads ahead), and :func:`open_ports`,
+the one place a transaction gets its ports."""
+
+from __future__ import annotations
+
+from livecore_server.storage.sql.erasures import SqlErasures
+from livecore_server.storage.sql.friends import SqlFriendGraph
+from livecore_server.storage.sql.games import SqlGames
+from livecore_server.storage.sql.gifts import SqlGifts
+from livecore_server.storage.sql.grants import SqlGrants
+from livecore_server.storage.sql.idempotency import SqlIdempotency
+from livecore_server.storage.sql.keys import SqlKeys
+from livecore_server.storage.sql.ledger import SqlLedger
+from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.merges import SqlMerges
+from livecore_server.storage.sql.migrations import SqlMigrationKeys
+from livecore_server.storage.sql.outbox import SqlOutbox
+from livecore_server.storage.sql.players import SqlPlayers
+from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.purchases import SqlPurchases
+from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.webhooks import SqlWebhooks
+from livecore_server.storage.sqlport import SqlTransaction
+
+
+def open_ports(
+    tx: SqlTransaction,
+    *,
+    players: type[SqlPlayers],
+    purchases: type[SqlPurchases],
+    friends: type[SqlFriendGraph] = SqlFriendGraph,
+    ledger: type[SqlLedger] = SqlLedger,
+    gifts: type[SqlGifts] = SqlGifts,
+    idempotency: type[SqlIdempotency] = SqlIdempotency,
+) -> None:
+    """Give ``tx`` every port; a dialect names its own classes where it has them."""
+    tx.games = SqlGames(tx)
+    tx.players = players(tx)
+    tx.friends = friends(tx)
+    tx.ledger = ledger(tx)
+    tx.grants = SqlGrants(tx)
+    tx.gifts = gifts(tx)
+    tx.purchases = purchases(tx)
+    tx.merges = SqlMerges(tx)
+    tx.erasures = SqlErasures(tx)
+    tx.migrations = SqlMigrationKeys(tx)
+    tx.outbox = SqlOutbox(tx)
+    tx.idempotency = idempotency(tx)
+    tx.keys = SqlKeys(tx)
+    tx.presence = SqlPresence(tx)
+    tx.schedule = SqlSchedule(tx)
+    tx.webhooks = SqlWebhooks(tx)
+    tx.manifest = SqlManifest(tx)
