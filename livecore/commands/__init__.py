@@ -1,4 +1,4 @@
-"""Commands: load what a rule needs through the store port, apply the rule, write the result and the
+"""Commands: load what a rule needs through the store ports, apply the rule, write the result and the
 events it caused, all in the caller's transaction. The server and an embedded simulation run these same
 functions."""
 

@@ -1,4 +1,4 @@
-"""In-memory store: the store port on plain dicts, for simulations and tests (one module per port)."""
+"""In-memory store: the store ports on plain dicts, for simulations and tests (one module per port)."""
 
 from livecore.memory.store import MemoryStore, MemoryTransaction
 

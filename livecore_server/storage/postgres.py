@@ -1,4 +1,4 @@
-"""The PostgreSQL store: the :mod:`livecore.store` port and the server's tables on PostgreSQL, for one or
+"""The PostgreSQL store: the :mod:`livecore.store` ports and the server's tables on PostgreSQL, for one or
 several server processes on one database (docs/deployment.md).
 
 Concurrency model: the commands are synchronous functions over the port, so each transaction holds one
@@ -9,12 +9,13 @@ at SERIALIZABLE isolation: two transactions that would interleave into a result 
 serialization error instead, which :meth:`PostgresStore.run` retries.
 
 Rows have the SQLite store's layout (timestamps in BIGINT milliseconds, JSON read back as its text), so
-the row <-> record conversions are :mod:`livecore_server.storage.rows`' own. Most statements are
-:class:`~livecore_server.storage.sqlport.SqlTransaction`'s, shared with SQLite (with the same ordering
-rules); PostgresTransaction overrides the few where the dialects differ.
+the row <-> record conversions are :mod:`livecore_server.storage.rows`' own. The statements are the SQL
+ports' (:mod:`livecore_server.storage.sql`), shared with SQLite (with the same ordering rules);
+``Postgres...`` port subclasses hold the few where the dialects differ, and answer reads from a commit
+group's reads ahead.
 
 What several processes share lives here: idempotency records, the outbox and deliveries (claimed with
-``FOR UPDATE SKIP LOCKED``, :mod:`~livecore_server.storage.webhooks`), rate-limit buckets
+``FOR UPDATE SKIP LOCKED``, :mod:`~livecore_server.storage.sql.webhooks`), rate-limit buckets
 (:mod:`livecore_server.ratelimit`), presence, and the claims of scheduled runs.
 """
 
@@ -62,9 +63,6 @@ T = TypeVar("T")
 
 log = logging.getLogger("livecore_server.storage")
 
-# The NOTIFY channel of player-row writes (watch_players). Channels are per database, not per schema:
-# deployments in two schemas of one database hear each other's player ids, which only makes a cache
-# read a row again (ids are unique).
 # The notification connection is checked with a round trip after this many seconds, and given as long to
 # answer: a connection that died without a word (a network partition) is noticed within about 10 s.
 WATCH_CHECK_EVERY = 5.0
@@ -157,7 +155,7 @@ def _ensure_name_trigrams(conn: psycopg.Connection[Any]) -> bool:
 
 
 class PostgresStore:
-    """The port on one PostgreSQL database (and optionally one schema of it, which is created).
+    """The ports on one PostgreSQL database (and optionally one schema of it, which is created).
 
     Connections come from a psycopg_pool pool of ``pool_size``; a command runs on a worker thread of an
     executor of the same size (:meth:`run_async`), so the event loop never waits for the database and
@@ -517,7 +515,7 @@ def _numbered(statement: str) -> str:
 
 
 class PostgresTransaction(SqlTransaction):
-    """The port on one PostgreSQL connection; valid only inside :meth:`PostgresStore.transaction`."""
+    """The ports on one PostgreSQL connection; valid only inside :meth:`PostgresStore.transaction`."""
 
     # seq is the insertion order: it breaks ties between gifts sent in the same millisecond.
     GIFT_TIEBREAK = "g.seq"
@@ -692,9 +690,9 @@ class PostgresTransaction(SqlTransaction):
             self._pipeline.sync()
 
     # --- Reads ahead (postgres_prefetch) ---------------------------------------------------------
-    def prefetch(self, prefetch: Reads) -> None:
-        """Read what ``prefetch`` names now; the port's reads answer from it while it is exact."""
-        self.prefetched = load(self, prefetch)
+    def prefetch(self, reads: Reads) -> None:
+        """Read what ``reads`` names now; the ports' reads answer from it while it is exact."""
+        self.prefetched = load(self, reads)
 
     def _forget(self, table: str | None) -> None:
         """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a

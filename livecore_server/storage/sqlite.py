@@ -1,4 +1,4 @@
-"""The SQLite store: the :mod:`livecore.store` port plus the server's configuration tables.
+"""The SQLite store: the :mod:`livecore.store` ports plus the server's configuration tables.
 
 Concurrency model: one connection, used only from the event loop thread, and every command runs to the
 end of its transaction without awaiting. Writes are therefore serialized inside the process (no
@@ -288,7 +288,7 @@ class _Group:
 
 
 class SqliteTransaction(SqlTransaction):
-    """The port on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
+    """The ports on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
 
     GIFT_TIEBREAK = "g.rowid"
     NOT_FANNED_OUT = "fanned_out = 0"  # an INTEGER flag, as the outbox's partial indexes say

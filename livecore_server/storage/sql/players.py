@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
 
 
-# Every process LISTENs here for player-row writes (their heartbeat caches forget the row).
+# The NOTIFY channel of player-row writes: every process LISTENs here (PostgresStore.watch_players), and
+# its heartbeat cache forgets the row. Channels are per database, not per schema: deployments in two
+# schemas of one database hear each other's player ids, which only makes a cache read a row again.
 PLAYERS_CHANNEL = "livecore_players"
 
 
