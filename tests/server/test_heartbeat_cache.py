@@ -16,6 +16,7 @@ from livecore.scope import Environment, Scope
 from livecore_server import player_cache
 from livecore_server.player_cache import PlayerCache
 from livecore_server.storage import sqlport
+from livecore_server.storage.sql.players import PLAYERS_CHANNEL
 from tests.conftest import START, World, apply_test_manifest, make_services, start_world
 from tests.core.test_players_rules import make_player
 from tests.waiting import until
@@ -62,6 +63,7 @@ async def test_heartbeats_read_the_player_once_within_the_ttl(
     monkeypatch.setattr(sqlport, "GAME_CACHE_TTL", 3600.0)  # the game's settings are not read again
     await _watched(world)  # it empties the cache when it starts
     secret = await world.register("alice")
+    await _heard_every_notification(world)  # a late one would make the first heartbeat's row go
     reads = _count_reads(world)
     for _ in range(3):
         assert (await _beat(world, "alice", secret))[0] == 200
@@ -130,6 +132,21 @@ async def _beat_until(world: World, who: str, secret: str, status: int) -> None:
 
 async def _watched(world: World, expected: bool = True) -> None:
     await until(lambda: world.services.players.watched is expected, f"the player cache's watched {expected}")
+
+
+async def _heard_every_notification(world: World) -> None:
+    """On PostgreSQL, wait until the notifications of the writes committed so far have reached the
+    cache: a sentinel entry is cached, and a NOTIFY of its id sent now is heard after them (notifications
+    arrive in commit order). SQLite forgets as it writes: nothing to wait for."""
+    db = world.services.config.db
+    if not db.startswith("postgresql://"):
+        return
+    cache = world.services.players
+    scope = Scope(studio_id="", game_id="sentinel", env=Environment.TEST)
+    cache.put(scope, "sentinel", make_player(id="plr_sentinel"), cache.generation)
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute("SELECT pg_notify(%s, %s)", (PLAYERS_CHANNEL, "plr_sentinel"))
+    await until(lambda: cache.get(scope, "sentinel") is None, "the sentinel's notification")
 
 
 def _ban_in(services: Any, game_id: str, who: str) -> None:
