@@ -6,10 +6,19 @@ import shutil
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.sessions = ["tests", "lint", "typecheck", "fuzz"]
 nox.options.reuse_existing_virtualenvs = True
 
-SOURCES = ["livecore", "livecore_server", "livecore_client", "tests", "benchmarks", "examples", "noxfile.py"]
+SOURCES = [
+    "livecore",
+    "livecore_server",
+    "livecore_client",
+    "tests",
+    "benchmarks",
+    "examples",
+    "fuzz",
+    "noxfile.py",
+]
 
 
 @nox.session
@@ -33,6 +42,15 @@ def typecheck(session: nox.Session) -> None:
     """mypy: strict for livecore and livecore_client, checked for livecore_server."""
     session.install("-e", ".[dev]")
     session.run("mypy", "livecore", "livecore_client", "livecore_server", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """schemathesis against a live server on a fresh database, on both OpenAPI documents; fails on a 5xx
+    or an answer the document does not allow (docs/testing.md#fuzzing). Arguments after -- go to
+    fuzz/run.py (`--examples N`, or $LIVECORE_FUZZ_EXAMPLES), and after a second -- to `st run`."""
+    session.install("-e", ".[fuzz]")
+    session.run("python", "-m", "fuzz.run", *session.posargs)
 
 
 @nox.session(default=False)

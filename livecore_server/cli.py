@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import attrs
 import click
 import psycopg
 from aiohttp import web
@@ -31,6 +32,7 @@ from livecore_server.app import create_app
 from livecore_server.apply import apply_manifest, rotate_key
 from livecore_server.clock import SystemClock
 from livecore_server.crypto import ServerKeyError
+from livecore_server.geo import no_country
 from livecore_server.manifest import Manifest, ManifestError, demo_manifest, load_manifest
 from livecore_server.services import Config, Services, build_services
 from livecore_server.storage.server_store import is_postgres
@@ -167,6 +169,14 @@ def main() -> None:
     callback=_finite,
     help=WEBHOOK_TIMEOUT_HELP,
 )
+@click.option(
+    "--ip-country/--no-ip-country",
+    default=True,
+    show_default=True,
+    envvar="LIVECORE_IP_COUNTRY",
+    show_envvar=True,
+    help="Without a CDN geo header, resolve a player's country from the client address, offline.",
+)
 def serve(
     db: str | None,
     host: str,
@@ -176,13 +186,17 @@ def serve(
     pool_size: int,
     reuse_port: bool,
     webhook_timeout: float,
+    ip_country: bool,
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
     db = _db(db)
     if reuse_port and not is_postgres(db):
         raise click.ClickException("--reuse-port runs several processes on one database: use PostgreSQL.")
-    _serve(_config(db, pool_size, webhook_timeout), clock, host, port, access_log, reuse_port)
+    config = _config(db, pool_size, webhook_timeout)
+    if not ip_country:
+        config = attrs.evolve(config, country_of=no_country)
+    _serve(config, clock, host, port, access_log, reuse_port)
 
 
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:

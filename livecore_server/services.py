@@ -22,6 +22,7 @@ from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
 from livecore_server.crypto import ServerKeys, load_server_key
+from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
@@ -35,6 +36,9 @@ from livecore_server.storage.sqlite import sqlite_path
 class Config:
     db: str = "livecore.db"
     geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
+    # The country of a client address when no geo header names one (docs/players.md#country);
+    # serve --no-ip-country sets no_country.
+    country_of: CountryLookup = offline_country
     key_cache_ttl: float = 1.0
     # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache): while this
     # process hears of every player write (always on SQLite; on PostgreSQL while its notification

@@ -54,6 +54,8 @@ class Call(Generic[BodyT, QueryT]):
     player: Player | None = None
     # The write's idempotency key (body field or header), for commands that keep it on their record.
     idempotency_key: str | None = None
+    # The client's address: the connection's peer (no forwarding header is trusted).
+    remote: str | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -261,6 +263,7 @@ def make_handler(
                 query=query,
                 headers=request.headers,
                 idempotency_key=key,
+                remote=request.remote,
             )
 
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None

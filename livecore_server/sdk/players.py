@@ -8,16 +8,18 @@ from livecore.api import players as api
 from livecore.api.views import anonymized_view, display_view
 from livecore.commands.players import PlayersTx, register, set_identity
 from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.services import Config
 
 
-def geo_country(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
-    """The country a CDN put in a geo header (docs/reference/players-and-identity.md#identity); the first
-    configured header present wins."""
-    for name in names:
+def client_country(headers: Mapping[str, str], remote: str | None, config: Config) -> str | None:
+    """The request's country (docs/players.md#country): the first configured CDN geo header present, else
+    the configured lookup of the client's address. ``playerContext.country`` wins over both, in the
+    command."""
+    for name in config.geo_headers:
         value = headers.get(name)
         if value:
             return value
-    return None
+    return config.country_of(remote) if remote is not None else None
 
 
 def register_player(
@@ -31,7 +33,7 @@ def register_player(
         call.external_id,
         force=call.query.force,
         context=body.player_context,
-        country=geo_country(call.headers, call.services.config.geo_headers),
+        country=client_country(call.headers, call.remote, call.services.config),
     )
     p = result.player
     return api.RegisterResponse(

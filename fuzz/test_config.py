@@ -1,0 +1,72 @@
+"""fuzz/schemathesis.toml still fits the documents and the manifest: schemathesis only warns about a
+project title, an operation id or a parameter that no longer exists, and would then fuzz without keys, or
+rotate the fuzzed player's secret, and pass."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+import pytest
+
+from fuzz.run import CONFIG, MANIFEST, PLAYERS
+from livecore.api import routes
+from livecore.api.openapi import build_document
+from livecore.api.route import Surface
+
+CONFIGURED: dict[str, Any] = tomllib.loads(CONFIG.read_text())
+DOCUMENTS = {
+    doc["info"]["title"]: doc
+    for doc in (build_document(s, routes.ALL, version="test") for s in (Surface.SDK, Surface.SERVER))
+}
+
+
+def operations(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        op["operationId"]: op
+        for item in doc["paths"].values()
+        for method, op in item.items()
+        if method != "parameters"
+    }
+
+
+def parameter_names(doc: dict[str, Any], op: dict[str, Any]) -> set[str]:
+    names = set()
+    for param in op.get("parameters", []):
+        if "$ref" in param:
+            param = doc["components"]["parameters"][param["$ref"].rsplit("/", 1)[1]]
+        names.add(f"{param['in']}.{param['name']}")
+    return names
+
+
+@pytest.mark.parametrize("project", CONFIGURED["project"], ids=lambda p: p["title"])
+def test_every_project_names_a_document_and_its_operations(project: dict[str, Any]) -> None:
+    doc = DOCUMENTS[project["title"]]
+    ops = operations(doc)
+    for configured in project.get("operations", []):
+        op = ops[configured["include-operation-id"]]
+        assert set(configured["parameters"]) <= parameter_names(doc, op)
+    fixed = {k for k, v in project["parameters"].items() if isinstance(v, str)}
+    assert fixed <= set().union(*(parameter_names(doc, op) for op in ops.values()))
+
+
+def test_both_documents_have_a_project() -> None:
+    assert {p["title"] for p in CONFIGURED["project"]} == set(DOCUMENTS)
+
+
+def test_the_names_in_the_config_are_the_run_s() -> None:
+    manifest = tomllib.loads(MANIFEST.read_text())
+    resources = manifest["games"]["fuzz"]["resources"]
+    dictionaries = CONFIGURED["dictionaries"]
+    assert set(dictionaries["currencies"]["values"]) <= {
+        k for k, r in resources.items() if r["type"] == "currency"
+    }
+    assert set(dictionaries["items"]["values"]) <= {k for k, r in resources.items() if r["type"] == "item"}
+    named = {
+        v
+        for project in CONFIGURED["project"]
+        for params in [project["parameters"], *(o["parameters"] for o in project.get("operations", []))]
+        for v in params.values()
+        if isinstance(v, str)
+    }
+    assert named | set(dictionaries["friends"]["values"]) == set(PLAYERS)
