@@ -138,6 +138,14 @@ class Workload:
         await self.server("POST", "/players/cat/ban", {"reason": "cheating"})
         await self.server("POST", "/players/cat/unban")
         await self.ok("GET", "/server/v1/players/ann/export")
+        # Wrong credentials of the right shape: refused, and kept nowhere (nor logged).
+        wrong_secret, wrong_key = "ps_" + "W" * 43, "lc_test_" + "W" * 43
+        status, _, _ = await self.world.call(
+            "PUT", "/sdk/v1/players/ann/identity", key="test-client", secret=wrong_secret, json={"name": "X"}
+        )
+        assert status == 401
+        status, _, _ = await self.world.call("GET", "/server/v1/ping", key=wrong_key)
+        assert status == 401
 
 
 def cli_env(world: World) -> dict[str, str]:
