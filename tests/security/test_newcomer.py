@@ -21,7 +21,6 @@ import re
 import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -33,13 +32,14 @@ import attrs
 import httpx
 import pytest
 from aiohttp import web
-from click.testing import CliRunner, Result
 from packaging.requirements import Requirement
 
 from livecore.webhooks.kinds import PAYLOAD_TYPES
-from livecore_server.cli import main
 from tests.conftest import TEST_MANIFEST
+from tests.security.cli_support import apply_manifest, key_rows, no_serving, refused_in_one_line, run
 from tests.waiting import until_sync
+
+__all__ = ["no_serving"]  # a fixture, used by name
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,22 +107,6 @@ def dev_only_modules() -> list[str]:
         for module, dists in modules.items()
         if all(d.lower().replace("_", "-") in dev_only for d in dists) and not module.startswith("_")
     )
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), env={"LIVECORE_SECRET_KEY": None, **(env or {})})
-
-
-def one_line_error(result: Result, fragment: str) -> None:
-    assert result.exit_code != 0, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    assert fragment in lines[0], lines[0]
-
-
-def key_rows(db: Path) -> list[tuple[str, object]]:
-    with sqlite3.connect(db) as conn:
-        return [(str(r[0]), r[1]) for r in conn.execute("SELECT id, revoked_at FROM api_keys ORDER BY id")]
 
 
 # --- the demo, served with every development-only package refused ---------------------------------------
@@ -236,20 +220,9 @@ def test_the_readme_tour_runs_with_what_the_demo_exports(demo: Demo) -> None:
 
 
 @pytest.fixture
-def no_serving(monkeypatch: pytest.MonkeyPatch) -> list[web.Application]:
-    """``serve`` returns where it would start serving."""
-    served: list[web.Application] = []
-    monkeypatch.setattr(web, "run_app", lambda app, **_: served.append(app))
-    return served
-
-
-@pytest.fixture
 def applied_db(tmp_path: Path) -> Path:
-    manifest = tmp_path / "m.toml"
-    manifest.write_text(TEST_MANIFEST)
     db = tmp_path / "s.db"
-    result = run("apply", str(manifest), "--db", str(db))
-    assert result.exit_code == 0, result.output
+    apply_manifest(tmp_path, str(db))
     return db
 
 
@@ -261,7 +234,7 @@ def test_serve_on_a_busy_port_says_so_in_one_line(
         taken.listen()
         port = taken.getsockname()[1]
         result = run("serve", "--db", str(applied_db), "--port", str(port))
-    one_line_error(result, f"port {port} on 127.0.0.1 is already in use")
+    refused_in_one_line(result, f"port {port} on 127.0.0.1 is already in use")
     assert no_serving == []
 
 
@@ -270,7 +243,7 @@ def test_serve_on_an_empty_database_says_apply_comes_first(
 ) -> None:
     db = tmp_path / "empty.db"
     result = run("serve", "--db", str(db), "--port", "0")
-    one_line_error(result, f"the database {db} has no API key yet: run `livecore-server apply MANIFEST")
+    refused_in_one_line(result, f"the database {db} has no API key yet: run `livecore-server apply MANIFEST")
     assert no_serving == []
 
 

@@ -15,42 +15,19 @@ from pathlib import Path
 import attrs
 import pytest
 from aiohttp import web
-from click.testing import CliRunner, Result
 
-from livecore_server.cli import main
 from livecore_server.crypto import ENV_VAR, KEY_CHECK, ServerKeyError
 from livecore_server.services import build_services
-from tests.conftest import TEST_MANIFEST, service_args
+from tests.conftest import service_args
+from tests.security.cli_support import apply_manifest, key_rows, no_serving, refused_in_one_line, run
 
-
-def run(*args: str, env: dict[str, str] | None = None) -> Result:
-    """The CLI, with the server key of ``env`` or else the key file of the database."""
-    return CliRunner().invoke(main, list(args), env={ENV_VAR: None, **(env or {})})
-
-
-def applied(tmp_path: Path, db: str, env: dict[str, str] | None = None) -> None:
-    manifest = tmp_path / "m.toml"
-    manifest.write_text(TEST_MANIFEST)
-    result = run("apply", str(manifest), "--db", db, env=env)
-    assert result.exit_code == 0, result.output
+# Without the check, serve and demo would serve: every test here stands in for serving.
+pytestmark = pytest.mark.usefixtures("no_serving")
+__all__ = ["no_serving"]  # a fixture, used by name
 
 
 def new_key() -> str:
     return base64.urlsafe_b64encode(os.urandom(32)).decode()
-
-
-def refused_in_one_line(result: Result, fragment: str) -> None:
-    assert result.exit_code == 1, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    assert fragment in lines[0]
-    assert "Traceback" not in result.output
-
-
-def api_key_rows(db: Path) -> list[tuple[str, object]]:
-    with sqlite3.connect(db) as conn:
-        return [(str(r[0]), r[1]) for r in conn.execute("SELECT id, revoked_at FROM api_keys ORDER BY id")]
 
 
 COMMANDS = (
@@ -61,30 +38,22 @@ COMMANDS = (
 )
 
 
-@pytest.fixture(autouse=True)
-def no_serving(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """``serve`` and ``demo`` return where they would start serving (without the check, they served)."""
-    served: list[object] = []
-    monkeypatch.setattr(web, "run_app", lambda app, **_: served.append(app))
-    return served
-
-
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 def test_a_sqlite_database_moved_without_its_key_file_is_refused(
-    tmp_path: Path, command: tuple[str, ...], no_serving: list[object]
+    tmp_path: Path, command: tuple[str, ...], no_serving: list[web.Application]
 ) -> None:
     home, moved = tmp_path / "home", tmp_path / "moved"
     home.mkdir()
     moved.mkdir()
-    applied(home, str(home / "live.db"))
+    manifest = apply_manifest(home, str(home / "live.db"))
     shutil.copy(home / "live.db", moved / "live.db")
-    before = api_key_rows(moved / "live.db")
-    args = [str(home / "m.toml") if a == "MANIFEST" else a for a in command]
+    before = key_rows(moved / "live.db")
+    args = [str(manifest) if a == "MANIFEST" else a for a in command]
 
     result = run(*args, "--db", str(moved / "live.db"))
     refused_in_one_line(result, f"no server key for this database: {moved / 'live.db.key'} did not exist")
     assert not (moved / "live.db.key").exists()  # no stray new key
-    assert api_key_rows(moved / "live.db") == before  # the demo rotated nothing
+    assert key_rows(moved / "live.db") == before  # the demo rotated nothing
     assert no_serving == []
 
     # With its key file beside it, the same database opens.
@@ -95,8 +64,8 @@ def test_a_sqlite_database_moved_without_its_key_file_is_refused(
 
 def test_a_wrong_server_key_in_the_environment_is_refused(db_url: str, tmp_path: Path) -> None:
     key = new_key()
-    applied(tmp_path, db_url, env={ENV_VAR: key})
-    for args in (("serve", "--port", "0"), ("apply", str(tmp_path / "m.toml")), ("webhooks", "endpoints")):
+    manifest = apply_manifest(tmp_path, db_url, env={ENV_VAR: key})
+    for args in (("serve", "--port", "0"), ("apply", str(manifest)), ("webhooks", "endpoints")):
         result = run(*args, "--db", db_url, env={ENV_VAR: new_key()})
         refused_in_one_line(result, f"wrong server key for this database: {ENV_VAR} is not the key")
     assert run("webhooks", "endpoints", "--db", db_url, env={ENV_VAR: key}).exit_code == 0
@@ -104,8 +73,8 @@ def test_a_wrong_server_key_in_the_environment_is_refused(db_url: str, tmp_path:
 
 def test_apply_json_reports_a_wrong_key_as_json(tmp_path: Path) -> None:
     db = str(tmp_path / "k.db")
-    applied(tmp_path, db)
-    result = run("apply", str(tmp_path / "m.toml"), "--db", db, "--json", env={ENV_VAR: new_key()})
+    manifest = apply_manifest(tmp_path, db)
+    result = run("apply", str(manifest), "--db", db, "--json", env={ENV_VAR: new_key()})
     assert result.exit_code == 1
     error = json.loads(result.stdout)["error"]
     assert error["code"] == "server_key" and "wrong server key" in error["message"]
@@ -130,7 +99,7 @@ def test_a_database_from_before_the_check_takes_its_key_unless_the_key_file_is_n
     """A database written before the check value existed has none: the key it is opened with becomes its
     key, except a key file created just now when the database already holds API keys."""
     db = tmp_path / "old.db"
-    applied(tmp_path, str(db))
+    apply_manifest(tmp_path, str(db))
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM server_meta")
     key_file = tmp_path / "old.db.key"
