@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import math
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import attrs
@@ -19,6 +21,9 @@ import psycopg
 from aiohttp import web
 
 from livecore.clock import Clock, ManualClock
+from livecore.commands.players import register
+from livecore.errors import LivecoreError
+from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import DeliveryStatus, Endpoint
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
 from livecore_server.admin.webhooks import (
@@ -70,20 +75,39 @@ def _config(db: str, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOO
     )
 
 
+class Refused(click.ClickException):
+    """A command refused, with a stable code for ``--json`` (``{"error": {"code", "message", "details"}}``,
+    the shape of the API's error envelope)."""
+
+    def __init__(
+        self, code: str, message: str, fields: dict[str, str] | None = None, exit_code: int = 1
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
+        self.exit_status = exit_code
+
+    def as_json(self) -> str:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.fields is not None:
+            error["details"] = {"fields": self.fields}
+        return json.dumps({"error": error})
+
+
 @contextlib.contextmanager
 def _opening() -> Iterator[None]:
     """Why the services could not open, as a one-line CLI error."""
     try:
         yield
     except ServerKeyError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise Refused("server_key", str(exc)) from None
     except psycopg.OperationalError as exc:
-        raise click.ClickException(f"cannot reach PostgreSQL: {str(exc).strip()}") from None
+        raise Refused("database_unreachable", f"cannot reach PostgreSQL: {str(exc).strip()}") from None
 
 
-def _services(db: str, clock: Clock) -> Services:
+def _services(config: Config, clock: Clock | None = None) -> Services:
     with _opening():
-        return build_services(_config(db), clock)
+        return build_services(config, clock or SystemClock())
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:
@@ -100,9 +124,71 @@ def _event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.new_event_loop()
 
 
+def _listen(host: str, port: int, reuse_port: bool = False) -> list[socket.socket]:
+    """The server's listening sockets, bound before anything else happens: a second server on a busy
+    port stops here, with one line, having changed nothing (the demo mints its keys only after this)."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise Refused("cannot_listen", f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(found):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(128)
+            sock.setblocking(False)
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            message = (
+                f"port {port} on {host} is already in use (another livecore-server?):"
+                " stop that server or choose another --port"
+            )
+        else:
+            message = f"cannot listen on {host}:{port}: {exc.strerror}"
+        raise Refused("cannot_listen", message) from None
+    return sockets
+
+
+def _require_api_keys(config: Config) -> None:
+    """Refuse to serve a database no manifest was applied to: every request would be refused as an
+    unknown key. Opening the services also checks the server key (livecore_server.crypto)."""
+    services = _services(config)
+    try:
+        applied = services.store.run(lambda tx: tx.keys.any_key(), write=False)
+    finally:
+        services.close()
+    if not applied:
+        where = "" if config.db == "livecore.db" else f" --db {redact(config.db)}"
+        raise Refused(
+            "no_api_keys",
+            f"the database {redact(config.db)} has no API key yet: run"
+            f" `livecore-server apply MANIFEST{where}` first (docs/reference/manifest-and-cli.md#manifest),"
+            " or try `livecore-server demo`",
+        )
+
+
 def _serve(
-    config: Config, clock: Clock, host: str, port: int, access_log: bool, reuse_port: bool = False
+    config: Config,
+    clock: Clock,
+    host: str,
+    port: int,
+    access_log: bool,
+    reuse_port: bool = False,
+    sockets: list[socket.socket] | None = None,
 ) -> None:
+    if sockets is None:
+        sockets = _listen(host, port, reuse_port)
+        _require_api_keys(config)
+    port = sockets[0].getsockname()[1]
     app = create_app(config, clock)
     kind = "manual" if isinstance(clock, ManualClock) else "system"
 
@@ -117,13 +203,11 @@ def _serve(
     with _opening():
         web.run_app(
             app,
-            host=host,
-            port=port,
+            sock=sockets,
             loop=_event_loop(),
             access_log=logging.getLogger("aiohttp.access") if access_log else None,
             shutdown_timeout=10.0,
             print=None,
-            reuse_port=reuse_port or None,
         )
 
 
@@ -200,7 +284,7 @@ def serve(
 
 
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
-    services = _services(db, SystemClock())
+    services = _services(_config(db))
     result = apply_manifest(services.store, services.keys, services.runtime, manifest)
     services.key_cache.clear()
     services.store.clear_caches()
@@ -216,14 +300,30 @@ def apply(manifest: str, db: str | None, as_json: bool) -> None:
     try:
         parsed = load_manifest(manifest)
     except ManifestError as exc:
-        click.echo(f"manifest {manifest} refused; nothing was applied:\n{exc}", err=True)
-        sys.exit(2)
-    services, result = _apply(_db(db), parsed)
+        refused = Refused(
+            "manifest_invalid", f"manifest {manifest} refused; nothing was applied", exc.problems, exit_code=2
+        )
+        if not as_json:
+            click.echo(f"{refused.message}:\n{exc}", err=True)
+            sys.exit(2)
+        _refuse_as_json(refused)
+    try:
+        services, result = _apply(_db(db), parsed)
+    except Refused as refused:
+        if not as_json:
+            raise
+        _refuse_as_json(refused)
     services.close()
     if as_json:
         click.echo(json.dumps(result))
     else:
         _print_result(result)
+
+
+def _refuse_as_json(refused: Refused) -> NoReturn:
+    """``--json``: the refusal as one JSON object on stdout, where the result would have been."""
+    click.echo(refused.as_json())
+    sys.exit(refused.exit_status)
 
 
 def _print_result(result: dict[str, Any]) -> None:
@@ -250,6 +350,38 @@ def apply_demo(db: str) -> tuple[Services, dict[str, Any]]:
     return services, result
 
 
+# The player the demo registers, so that its secret can be printed with the keys.
+DEMO_PLAYER = "alice"
+
+
+def register_demo_player(services: Services, applied: dict[str, Any]) -> str | None:
+    """A fresh secret for the demo's player (registered, or its secret rotated in place: the demo's keys
+    are test keys); None when the player is banned."""
+    game = next(iter(applied["games"].values()))
+    scope = Scope(studio_id=applied["studio"]["id"], game_id=game["id"], env=Environment.TEST)
+    try:
+        registered = services.store.run(
+            lambda tx: register(tx, services.runtime, scope, DEMO_PLAYER, force=True)
+        )
+    except LivecoreError:
+        return None
+    return registered.secret
+
+
+def _demo_exports(applied: dict[str, Any], base: str, player_secret: str | None) -> list[str]:
+    """The shell lines that set what the README tour and the examples read."""
+    game = next(iter(applied["games"].values()))
+    by_permission = {k["permission"]: k["secret"] for k in game["apiKeys"].values()}
+    lines = [
+        f"export LIVECORE_URL={base}",
+        f"export LIVECORE_CLIENT_KEY={by_permission['client_sdk']}",
+        f"export LIVECORE_SERVER_KEY={by_permission['server_integration']}",
+    ]
+    if player_secret is not None:
+        lines.append(f"export PLAYER_SECRET={player_secret}   # the secret of the demo player {DEMO_PLAYER}")
+    return lines
+
+
 @main.command()
 @click.option("--db", default=None, help=DB_HELP)
 @click.option("--port", default=8080, show_default=True, type=int)
@@ -258,21 +390,28 @@ def apply_demo(db: str) -> tuple[Services, dict[str, Any]]:
 )
 def demo(db: str | None, port: int, clock_kind: str) -> None:
     """Apply the built-in demo manifest, print fresh demo keys, then serve on 127.0.0.1."""
-    services, result = apply_demo(_db(db))
-    services.close()
+    db = _db(db)
+    sockets = _listen("127.0.0.1", port)  # before any key changes: a busy port leaves them as they are
+    base = f"http://127.0.0.1:{sockets[0].getsockname()[1]}"
+    services, result = apply_demo(db)
+    try:
+        player_secret = register_demo_player(services, result)
+    finally:
+        services.close()
     _print_result(result)
-    game = next(iter(result["games"].values()))
-    client = next((k["secret"] for k in game["apiKeys"].values() if k["permission"] == "client_sdk"), None)
-    server = next(
-        (k["secret"] for k in game["apiKeys"].values() if k["permission"] == "server_integration"), None
+    click.echo("\nSet these in another shell (the README tour and the examples read them):")
+    for line in _demo_exports(result, base, player_secret):
+        click.echo(f"  {line}")
+    click.echo("Then try:")
+    click.echo('  curl -s $LIVECORE_URL/server/v1/ping -H "Authorization: Bearer $LIVECORE_SERVER_KEY"')
+    click.echo(
+        f"  curl -s -X PUT $LIVECORE_URL/sdk/v1/players/{DEMO_PLAYER}/identity"
+        ' -H "Authorization: Bearer $LIVECORE_CLIENT_KEY" -H "X-Player-Secret: $PLAYER_SECRET"'
+        """ -H "Content-Type: application/json" -d '{"name": "Alice"}'"""
     )
-    base = f"http://127.0.0.1:{port}"
-    click.echo("\nTry it:")
-    click.echo(f"  curl -s {base}/server/v1/ping -H 'Authorization: Bearer {server}'")
-    click.echo(f"  curl -s -X POST {base}/sdk/v1/players/alice/register -H 'Authorization: Bearer {client}'")
     click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json\n")
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
-    _serve(_config(_db(db)), clock, "127.0.0.1", port, access_log=False)
+    _serve(_config(db), clock, "127.0.0.1", port, access_log=False, sockets=sockets)
 
 
 @main.group()
@@ -281,7 +420,7 @@ def webhooks() -> None:
 
 
 def _operate(db: str | None, action: Callable[[Services], Any]) -> Any:
-    services = _services(_db(db), SystemClock())
+    services = _services(_config(_db(db)))
     try:
         return action(services)
     except OperationError as exc:

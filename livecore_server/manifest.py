@@ -43,7 +43,8 @@ Rules beyond types:
   ``127.0.0.0/8``, ``[::1]``) (docs/reference/webhooks.md#endpoints-and-routing), whatever the endpoint's
   environment; no whitespace, a valid port.
 - Webhook ``events``: a non-empty list of non-empty strings without repeats; ``"*"`` (every kind) only alone.
-  Kinds are not checked against the catalog (docs/reference/webhooks.md#kinds).
+  Each kind must be one the service sends (``livecore.webhooks.kinds``, docs/reference/webhooks.md#kinds);
+  the refusal lists the known kinds.
 - ``exchange_rates`` (docs/reference/economy.md#purchases): currency codes are 3 upper-case letters, rates
   finite and > 0. USD is always known (1.0) and may be omitted; declaring it with any other value is refused.
   The top-level table applies to every game; a game's own ``[games.<key>.exchange_rates]`` overrides it
@@ -82,6 +83,7 @@ from livecore.games import (
 )
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
+from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = [
     "KEY_PATTERN",
@@ -291,6 +293,18 @@ def _events(value: Any, path: str, problems: Problems) -> None:
         problems[path] = '"*" must be the only entry'
     elif len(set(kinds)) != len(kinds):
         problems[path] = "must not list a kind more than once"
+    else:
+        _known_kinds(kinds, path, problems)
+
+
+def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
+    """A kind the service never sends would subscribe the endpoint to nothing, silently."""
+    unknown = [kind for kind in kinds if kind != "*" and kind not in PAYLOAD_TYPES]
+    if unknown:
+        problems[path] = (
+            f"unknown event kind{'s' if len(unknown) > 1 else ''} {', '.join(unknown)};"
+            f' known kinds: {", ".join(PAYLOAD_TYPES)}, or "*" for all'
+        )
 
 
 # Rules per (model, field). A field rule sees the raw TOML value and checks only values of the right type.

@@ -21,7 +21,7 @@ from livecore.commands.players import sweep_streaks
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
-from livecore_server.crypto import ServerKeys, load_server_key
+from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.player_cache import PlayerCache
@@ -116,8 +116,14 @@ class Services:
 def build_services(config: Config, clock: Clock, rng: RandomSource | None = None) -> Services:
     # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
     # deployment needs the same one) or ./livecore.key.
-    keys = ServerKeys(load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file))
+    server_key = load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file)
+    keys = ServerKeys(server_key.master)
     store = open_store(config.db, pool_size=config.pool_size)
+    try:
+        check_server_key(store, server_key, keys, to_millis(clock.now()))
+    except BaseException:
+        store.close()
+        raise
     ratelimiter: RateLimiter | SharedRateLimiter
     if config.postgres:
         from livecore_server.storage.postgres import PostgresStore

@@ -168,6 +168,11 @@ def _idempotency_scope(call: AnyCall) -> str:
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
 
 
+def _answer_context(scope: str, key: str) -> str:
+    """What a sealed answer is bound to: a sealed answer copied onto another record does not open."""
+    return f"{scope}\x00{key}"
+
+
 def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
     if call.route.auth is not Auth.PLAYER:
         return call
@@ -189,7 +194,10 @@ def _replay(tx: ServerTransaction, call: AnyCall, key: str, fp: str) -> _Outcome
     if call.player is None:
         _authenticated(tx, call)
     stored = check_replay(record, fp, call.rt.clock.now())
-    return None if stored is None else _Outcome(replay_status(stored.status), stored.body, replayed=True)
+    if stored is None:
+        return None
+    body = call.services.keys.open_answer(stored.body, context=_answer_context(stored.scope, key))
+    return _Outcome(replay_status(stored.status), body, replayed=True)
 
 
 def _execute(
@@ -207,9 +215,11 @@ def _execute(
     )
     body = data_body(value)
     if key is not None and fp is not None:
-        tx.idempotency.put(
-            StoredResponse(_idempotency_scope(call), key, fp, status, body, call.rt.clock.now())
-        )
+        scope = _idempotency_scope(call)
+        # Sealed, every route's answer alike: a register's holds the player's secret, and no route can
+        # forget to say that its answer is secret (docs/server.md#secrets-at-rest).
+        sealed = call.services.keys.seal_answer(body, context=_answer_context(scope, key))
+        tx.idempotency.put(StoredResponse(scope, key, fp, status, sealed, call.rt.clock.now()))
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 
 

@@ -12,6 +12,8 @@ Timestamps are stored as integer milliseconds since the epoch (exact to the wire
 
 from __future__ import annotations
 
+from livecore_server.storage import schema
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     (
         "0001_foundation",
@@ -392,5 +394,19 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         # PostgreSQL, which never had this index; dropping it saves a write on every gift.
         "0012_drop_gifts_by_recipient",
         ["DROP INDEX gifts_by_recipient"],
+    ),
+    (
+        # The check value of the server key, so that a process started with another key is refused
+        # (livecore_server.crypto.check_server_key).
+        "0013_server_meta",
+        schema.create_statements("server_meta", schema.SQLITE),
+    ),
+    (
+        # Answers kept under idempotency keys are sealed under the server key from now on. A register's
+        # answer kept in clear holds the player's secret: dropped (a replay of it now answers 409
+        # player_already_registered, as it would after 24 hours). Other answers in clear are read as they
+        # are until they expire.
+        "0014_no_player_secret_in_clear",
+        ["DELETE FROM idempotency WHERE instr(CAST(body AS TEXT), '\"playerSecret\"') > 0"],
     ),
 ]

@@ -364,6 +364,20 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             " WHERE search_name IS NOT NULL",
         ],
     ),
+    (
+        # The check value of the server key, so that a process started with another key is refused
+        # (livecore_server.crypto.check_server_key).
+        "0005_server_meta",
+        schema.create_statements("server_meta", schema.POSTGRES),
+    ),
+    (
+        # Answers kept under idempotency keys are sealed under the server key from now on. A register's
+        # answer kept in clear holds the player's secret: dropped (a replay of it now answers 409
+        # player_already_registered, as it would after 24 hours). Other answers in clear are read as they
+        # are until they expire.
+        "0006_no_player_secret_in_clear",
+        ["DELETE FROM idempotency WHERE position(convert_to('\"playerSecret\"', 'UTF8') IN body) > 0"],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

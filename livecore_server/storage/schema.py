@@ -477,6 +477,8 @@ TABLES: tuple[Table, ...] = (
     ),
     # Scheduled work runs once per due time across processes: one row per job, its last claimed due time.
     _t("scheduled_runs", Column("job"), Column("due_at", MS), Column("claimed_at", MS), primary_key=("job",)),
+    # Facts about the database itself, by name: the check value of its server key (livecore_server.crypto).
+    _t("server_meta", Column("name"), Column("value"), Column("created_at", MS), primary_key=("name",)),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(

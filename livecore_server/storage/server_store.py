@@ -18,6 +18,7 @@ from livecore.store import Transaction
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.schedule import SqlSchedule
@@ -30,7 +31,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 class ServerTransaction(Transaction, Protocol):
     """A server transaction: every core port, and the tables only the server has (API keys, presence
-    batches, scheduled runs, webhook endpoints and deliveries, what ``apply`` writes)."""
+    batches, scheduled runs, webhook endpoints and deliveries, what ``apply`` writes, facts about the
+    database itself)."""
 
     @property
     def outbox(self) -> SqlOutbox: ...
@@ -46,6 +48,8 @@ class ServerTransaction(Transaction, Protocol):
     def webhooks(self) -> SqlWebhooks: ...
     @property
     def manifest(self) -> SqlManifest: ...
+    @property
+    def meta(self) -> SqlMeta: ...
 
 
 class ServerStore(Protocol):

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.ledger import SqlLedger
     from livecore_server.storage.sql.manifest import SqlManifest
     from livecore_server.storage.sql.merges import SqlMerges
+    from livecore_server.storage.sql.meta import SqlMeta
     from livecore_server.storage.sql.migrations import SqlMigrationKeys
     from livecore_server.storage.sql.outbox import SqlOutbox
     from livecore_server.storage.sql.players import SqlPlayers
@@ -166,6 +167,7 @@ class SqlTransaction:
     schedule: SqlSchedule
     webhooks: SqlWebhooks
     manifest: SqlManifest
+    meta: SqlMeta
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips

@@ -86,7 +86,7 @@ def test_changing_a_keys_environment_mints_a_successor(tmp_path: Path) -> None:
 
 def test_invalid_manifest_exits_2_names_the_field_and_applies_nothing(tmp_path: Path) -> None:
     bad = TEST_MANIFEST.replace('permission = "client_sdk"', 'permission = "root"', 1)
-    code, out, err = _apply(tmp_path, bad + "\n[games.space-race.presence]\nttl = 5\n", "--json")
+    code, out, err = _apply(tmp_path, bad + "\n[games.space-race.presence]\nttl = 5\n")
     assert code == 2
     assert "games.space-race.api_keys.test-client.permission" in err
     assert "games.space-race.presence.ttl" in err
@@ -110,6 +110,9 @@ def _free_port() -> int:
 def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "LIVECORE_DB": str(tmp_path / "s.db")}
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(TEST_MANIFEST)
+    assert CliRunner().invoke(main, ["apply", str(manifest)], env=env).exit_code == 0
     proc = subprocess.Popen(
         [sys.executable, "-m", "livecore_server.cli", "serve", "--port", str(port)],
         env=env,

@@ -14,6 +14,7 @@ from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.ledger import SqlLedger
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.merges import SqlMerges
+from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.migrations import SqlMigrationKeys
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.players import SqlPlayers
@@ -52,3 +53,4 @@ def open_ports(
     tx.schedule = SqlSchedule(tx)
     tx.webhooks = SqlWebhooks(tx)
     tx.manifest = SqlManifest(tx)
+    tx.meta = SqlMeta(tx)

@@ -31,6 +31,10 @@ class SqlKeys(SqlPort):
         ).fetchone()
         return None if row is None else ApiKey.from_row(row)
 
+    def any_key(self) -> bool:
+        """Whether the database holds an API key (revoked ones too)."""
+        return self.db.read("SELECT 1 FROM api_keys LIMIT 1", ()).fetchone() is not None
+
     def record_usage(self, usage: dict[str, tuple[int, str, str | None]]) -> None:
         self.db.executemany(
             "UPDATE api_keys SET last_used_at = ?, last_operation = ?, last_sdk = COALESCE(?, last_sdk)"

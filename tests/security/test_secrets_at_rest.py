@@ -1,0 +1,269 @@
+"""Probe: secrets at rest. A full workload through the real app (register with an idempotency key and its
+replay, a forced rotation, identity, friends, gifts, grants, wallet, purchases, bans, webhook endpoints
+and their deliveries, API keys minted by ``apply`` from the command line and by the demo), then every
+table of the database, as its catalogue lists them, is read whole: no API key, player secret, webhook
+signing secret or personal key may be there in clear, nor in the log.
+
+The register answer kept under an idempotency key held the player's secret in clear for 24 hours on
+both stores; it is sealed under the server key now, and a replay still hands the secret back.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import re
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from livecore.commands.players import PLAYER_SECRET_PREFIX
+from livecore.scope import Environment
+from livecore_server import cli
+from livecore_server.crypto import ENV_VAR, key_file_for
+from livecore_server.storage import migrations as sqlite_migrations
+from livecore_server.storage import postgres_schema
+from livecore_server.storage.sqlite import sqlite_path
+from tests.conftest import TEST_MANIFEST, Receiver, World, make_services, start_world, webhook_manifest
+
+# Every kind of secret the service mints, by its prefix, followed by more random characters than any
+# stored prefix keeps (key prefixes keep 8, player secret prefixes 5).
+PREFIXES = (PLAYER_SECRET_PREFIX, *(f"lc_{env.value}_" for env in Environment), "whsec_", "svc_pk_")
+IN_CLEAR = re.compile("(?:" + "|".join(map(re.escape, PREFIXES)) + r")[A-Za-z0-9_-]{20,}")
+
+ECONOMY = """
+[games.space-race.resources.sword]
+type = "item"
+giftable = true
+max_per_gift = 2
+"""
+
+MORE_KEYS = """
+[games.space-race.api_keys.cli-server]
+env = "live"
+permission = "server_integration"
+
+[games.space-race.webhooks.cli-hook]
+env = "live"
+url = "https://hooks.example.com/livecore"
+events = ["player.registered", "gift.sent"]
+"""
+
+
+class Workload:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.secrets: set[str] = {k for k in world.keys.values()} | set(world.other_keys.values())
+        for game in world.applied["games"].values():
+            self.secrets |= {hook["secret"] for hook in game["webhooks"].values() if hook["secret"]}
+
+    async def ok(self, method: str, path: str, **kw: Any) -> Any:
+        status, body, _ = await self.world.call(method, path, **kw)
+        assert 200 <= status < 300, (method, path, body)
+        return body["data"]
+
+    async def register(self, who: str, *, query: str = "") -> str:
+        key = f"register-{who}-{uuid.uuid4()}"
+        path = f"/sdk/v1/players/{who}/register{query}"
+        data = await self.ok("POST", path, key="test-client", headers={"Idempotency-Key": key})
+        secret: str = data["playerSecret"]
+        self.secrets.add(secret)
+        # The client lost the answer and sends the same request again: the same secret comes back.
+        status_again, again, headers = await self.world.call(
+            "POST", path, key="test-client", headers={"Idempotency-Key": key}
+        )
+        assert (status_again, headers.get("Idempotent-Replay")) == (200, "true"), again
+        assert again["data"]["playerSecret"] == secret
+        return secret
+
+    async def player(self, method: str, who: str, path: str, secret: str, json: Any = None) -> Any:
+        return await self.ok(
+            method,
+            f"/sdk/v1/players/{who}{path}",
+            key="test-client",
+            secret=secret,
+            json=json,
+            headers={"Idempotency-Key": str(uuid.uuid4())} if method != "GET" else None,
+        )
+
+    async def server(self, method: str, path: str, json: Any = None) -> Any:
+        return await self.ok(
+            method,
+            f"/server/v1{path}",
+            json=json,
+            headers={"Idempotency-Key": str(uuid.uuid4())} if method != "GET" else None,
+        )
+
+    async def run(self) -> None:
+        ann = await self.register("ann")
+        bob = await self.register("bob")
+        await self.register("cat")
+        # A test key may rotate a secret in place; the rotated secret's answer is kept under its key too.
+        cat = await self.register("cat", query="?force=true")
+        await self.player("PUT", "ann", "/identity", ann, {"name": "Ann"})
+        await self.server("PUT", "/players/bob/identity", {"name": "Bob"})
+        request = await self.player("POST", "ann", "/friends/requests", ann, {"externalPlayerId": "bob"})
+        await self.player("POST", "bob", f"/friends/requests/{request['request']['requestId']}/accept", bob)
+        await self.player("POST", "cat", "/presence", cat, {"status": "racing"})
+        await self.server("POST", "/players/ann/wallet/coins/credit", {"amount": 50, "reason": "quest"})
+        await self.server("POST", "/players/ann/inventory/sword/grant", {"quantity": 2, "reason": "quest"})
+        gift = await self.ok(
+            "POST",
+            "/sdk/v1/players/ann/friends/gifts",
+            key="test-client",
+            secret=ann,
+            json={"externalPlayerId": "bob", "type": "currency", "resourceKey": "coins", "amount": 5},
+            headers={"Idempotency-Key": str(uuid.uuid4())},
+        )
+        await self.player("POST", "bob", f"/friends/gifts/{gift['gift']['giftId']}/claim", bob)
+        coins = [{"type": "currency", "key": "coins", "amount": 3}]
+        grant = await self.ok(  # the key in the body, as this route names it
+            "POST", "/server/v1/players/cat/grants", json={"idempotencyKey": "grant-1", "entries": coins}
+        )
+        await self.player("POST", "cat", f"/grants/{grant['grant']['grantId']}/claim", cat)
+        purchase = {
+            "transactionId": "tx-1",
+            "store": "apple",
+            "productId": "gem_pack",
+            "productType": "consumable",
+            "amountMinor": 499,
+            "currency": "USD",
+        }
+        await self.server("POST", "/players/bob/purchases", purchase)
+        await self.server("POST", "/players/cat/ban", {"reason": "cheating"})
+        await self.server("POST", "/players/cat/unban")
+        await self.ok("GET", "/server/v1/players/ann/export")
+        # Wrong credentials of the right shape: refused, and kept nowhere (nor logged).
+        wrong_secret, wrong_key = "ps_" + "W" * 43, "lc_test_" + "W" * 43
+        status, _, _ = await self.world.call(
+            "PUT", "/sdk/v1/players/ann/identity", key="test-client", secret=wrong_secret, json={"name": "X"}
+        )
+        assert status == 401
+        status, _, _ = await self.world.call("GET", "/server/v1/ping", key=wrong_key)
+        assert status == 401
+
+
+def cli_env(world: World) -> dict[str, str]:
+    """The world's server key, for CLI commands on its database."""
+    config = world.services.config
+    path = Path(config.key_file) if config.key_file else key_file_for(sqlite_path(config.db))
+    return {ENV_VAR: base64.urlsafe_b64encode(path.read_bytes()).decode()}
+
+
+def cli_mints(world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """API keys and a webhook secret minted by ``apply`` from the command line, and the demo's keys."""
+    manifest = tmp_path / "more.toml"
+    manifest.write_text(TEST_MANIFEST + ECONOMY + MORE_KEYS)
+    db = world.services.config.db
+    env = cli_env(world)
+    result = CliRunner().invoke(cli.main, ["apply", str(manifest), "--db", db, "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    minted = set(re.findall(IN_CLEAR, result.stdout))
+    assert len(minted) == 2, result.stdout  # the new key and the new webhook's secret
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    services, demo = cli.apply_demo(db)
+    services.close()
+    for game in demo["games"].values():
+        minted |= {key["secret"] for key in game["apiKeys"].values()}
+    return minted
+
+
+def every_value(world: World) -> dict[str, list[str]]:
+    """Every value of every table the database's catalogue lists, as text, by table."""
+    if world.on_postgres:
+        catalogue = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    else:
+        catalogue = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    names = [str(row[0]) for row in world.rows(catalogue)]
+    assert {"players", "idempotency", "api_keys", "webhook_endpoints", "outbox"} <= set(names)
+    quote = '"{}"'.format
+    return {
+        name: [_text(value) for row in world.rows(f"SELECT * FROM {quote(name)}") for value in row]
+        for name in names
+    }
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("latin-1")
+    return str(value)
+
+
+@pytest.fixture
+async def hooked_world(db_url: str) -> AsyncIterator[tuple[World, Receiver]]:
+    receiver = await Receiver().start()
+    world = await start_world(
+        db_url, manifest_extra=ECONOMY + webhook_manifest(hooks=("test", receiver.url, '["*"]'))
+    )
+    try:
+        yield world, receiver
+    finally:
+        await world.client.close()
+        await receiver.stop()
+
+
+async def test_no_secret_in_clear_in_any_table_after_a_full_workload(
+    hooked_world: tuple[World, Receiver],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    world, receiver = hooked_world
+    workload = Workload(world)
+    await workload.run()
+    await world.dispatcher.drain_due()
+    assert receiver.kinds(), "the webhook endpoint received the workload's events"
+    workload.secrets |= cli_mints(world, tmp_path, monkeypatch)
+    assert len({s[:3] for s in workload.secrets}) == 3  # ps_, lc_, whs(ec_)
+
+    found = {
+        table: sorted({m for value in values for m in IN_CLEAR.findall(value)})
+        for table, values in every_value(world).items()
+    }
+    assert {table: hits for table, hits in found.items() if hits} == {}
+    for table, values in every_value(world).items():
+        leaked = [s for s in workload.secrets if any(s in value for value in values)]
+        assert leaked == [], f"table {table} holds {len(leaked)} minted secrets in clear"
+    assert not IN_CLEAR.findall(caplog.text)
+
+
+async def test_answers_kept_in_clear_by_an_earlier_version(world: World) -> None:
+    """Upgrading: a register's answer kept in clear is dropped by a migration (a replay of it then
+    answers 409, as after 24 hours); another answer kept in clear still replays until it expires."""
+    register = "/sdk/v1/players/ann/register"
+    status, registered, _ = await world.call(
+        "POST", register, key="test-client", headers={"Idempotency-Key": "r"}
+    )
+    assert status == 201
+    identity = "/server/v1/players/ann/identity"
+    status, named, _ = await world.call(
+        "PUT", identity, json={"name": "Ann"}, headers={"Idempotency-Key": "i"}
+    )
+    assert status == 200
+
+    def in_clear(tx: Any) -> None:
+        for key, body in (("r", registered), ("i", named)):
+            tx.execute("UPDATE idempotency SET body = ? WHERE key = ?", (orjson.dumps(body), key))
+
+    world.services.store.run(in_clear)
+    migrations = postgres_schema.MIGRATIONS if world.on_postgres else sqlite_migrations.MIGRATIONS
+    (name,) = [name for name, _ in migrations if name.endswith("_no_player_secret_in_clear")]
+    world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
+    make_services(world.services.config.db).close()  # migrates again
+
+    assert every_value(world)["idempotency"] != [] and not any(
+        registered["data"]["playerSecret"] in value for value in every_value(world)["idempotency"]
+    )
+    status, again, _ = await world.call("POST", register, key="test-client", headers={"Idempotency-Key": "r"})
+    assert (status, again["error"]["code"]) == (409, "player_already_registered")
+    status, replayed, headers = await world.call(
+        "PUT", identity, json={"name": "Ann"}, headers={"Idempotency-Key": "i"}
+    )
+    assert (status, replayed, headers.get("Idempotent-Replay")) == (200, named, "true")
