@@ -129,7 +129,9 @@ def create_app(
     # aiohttp closes a connection that has not sent a whole request head keepalive_timeout seconds after
     # it opened or after its previous response: that is the header timeout (docs/server.md, "Slow
     # clients"), whatever runs the app (run_app, an AppRunner, a test server).
-    root = web.Application(client_max_size=MAX_BODY, handler_args={"keepalive_timeout": config.header_timeout})
+    root = web.Application(
+        client_max_size=MAX_BODY, handler_args={"keepalive_timeout": config.header_timeout}
+    )
     bindings = (*BINDINGS, *extra)
     for surface in Surface:
         own = sorted(

@@ -23,7 +23,6 @@ from livecore.scope import Environment
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerStore
 
-
 # What livecore.ids.new_secret mints after its prefix: 32 random bytes, URL-safe base64 without padding.
 _SECRET_BODY = "[A-Za-z0-9_-]{43}"
 _API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{_SECRET_BODY}")

@@ -67,7 +67,9 @@ class RateLimiter:
         key = (subject, bucket)
         state = self._buckets.get(key)
         if state is not None:
-            self._buckets[key] = state._replace(tokens=min(float(limit_for(bucket, overrides)), state.tokens + 1))
+            self._buckets[key] = state._replace(
+                tokens=min(float(limit_for(bucket, overrides)), state.tokens + 1)
+            )
 
     async def prune(self) -> int:
         """Drop buckets that have refilled completely."""
@@ -295,10 +297,11 @@ class _Checks:
 
 
 class SecretBrake:
-    """Wrong player secrets, counted per player and client address (docs/reference/conventions.md#rate-limits):
-    :data:`WRONG_SECRETS_PER_MINUTE` a minute, then 429 for that player from that address until a token
-    is back, whatever the secret. The key's own bucket is not charged for them (the middleware gives the
-    key's token back), so wrong secrets for one player never lock the game's other players out.
+    """Wrong player secrets, counted per player and client address
+    (docs/reference/conventions.md#rate-limits): :data:`WRONG_SECRETS_PER_MINUTE` a minute, then 429 for
+    that player from that address until a token is back, whatever the secret. The key's own bucket is not
+    charged for them (the middleware gives the key's token back), so wrong secrets for one player never
+    lock the game's other players out.
 
     A request of a player-scoped route passes :meth:`admit` before its secret is checked, and then either
     :meth:`wrong` or :meth:`release`. No more secrets are checked at once than the bucket has tokens:
@@ -368,7 +371,9 @@ class SecretBrake:
         Runs as they grow, so a flood of wrong secrets from many addresses costs memory only while their
         buckets refill."""
         limit = WRONG_SECRETS_PER_MINUTE
-        idle = [s for s, c in self._players.items() if not c.checking and refill(c.bucket, limit, now_ms) >= limit]
+        idle = [
+            s for s, c in self._players.items() if not c.checking and refill(c.bucket, limit, now_ms) >= limit
+        ]
         for s in idle:
             del self._players[s]
         self._prune_at = max(BRAKE_PRUNE_AT, 2 * len(self._players))

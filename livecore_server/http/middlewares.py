@@ -64,7 +64,11 @@ def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) 
     if isinstance(exc, ConnectionError):
         # The client went away (mid-body, say): nobody reads this answer, and nothing is wrong here.
         log.info(
-            "client went away during %s %s (%s): %s", request.method, request.path, headers.get("X-Request-Id"), exc
+            "client went away during %s %s (%s): %s",
+            request.method,
+            request.path,
+            headers.get("X-Request-Id"),
+            exc,
         )
         return error_response(LivecoreError(ErrorCode.INVALID_REQUEST, "The connection was lost."), headers)
     if isinstance(exc, web.HTTPException):
@@ -235,7 +239,9 @@ def namespace(
                 ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
             )
 
-    def admit(request: web.Request, route: Route | None, key: ApiKey | None, public: bool, now_ms: int) -> None:
+    def admit(
+        request: web.Request, route: Route | None, key: ApiKey | None, public: bool, now_ms: int
+    ) -> None:
         """Who may call: a valid key (401) of this namespace's permission (403); public routes need none."""
         if public:
             return

@@ -4,7 +4,7 @@ anything is asked of the database: API keys (401 ``invalid_api_key``) and player
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -47,13 +47,13 @@ class Asked:
 
 
 @pytest.fixture
-def asked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Asked]:
+def asked(monkeypatch: pytest.MonkeyPatch) -> Asked:
     spy = Asked()
     monkeypatch.setattr(KeyedHasher, "hash", spy.wrap("hash", KeyedHasher.hash))
     monkeypatch.setattr(SqlKeys, "by_hash", spy.wrap("key look-up", SqlKeys.by_hash))
     for cls in (SqlPlayers, PostgresPlayers):
         monkeypatch.setattr(cls, "get", spy.wrap("player read", cls.get))
-    yield spy
+    return spy
 
 
 def test_the_shapes_are_those_the_service_mints() -> None:
@@ -92,6 +92,8 @@ async def test_malformed_player_secrets_are_refused_before_the_player_is_read(
             assert (status, body["error"]["code"]) == (401, "player_secret_invalid"), (secret, path)
     assert asked.calls == []
     # The spies see a well-formed secret that is not alice's: the player is read and the secret hashed.
-    status, _, _ = await world.call("GET", "/sdk/v1/players/alice/wallet", key="test-client", secret=f"ps_{BODY}")
+    status, _, _ = await world.call(
+        "GET", "/sdk/v1/players/alice/wallet", key="test-client", secret=f"ps_{BODY}"
+    )
     assert status == 401
     assert set(asked.calls) == {"player read", "hash"}
