@@ -43,6 +43,7 @@ from livecore.webhooks.delivery import (
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.signing import signature_header
+from livecore_server import webhook_targets
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.webhooks import DueDelivery
@@ -56,10 +57,23 @@ CLAIM_MARGIN = 30.0  # seconds a claim outlives the attempt's own timeout
 TEST_HEADER = "X-Svc-Webhook-Test"
 
 
+def _error(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
 class Dispatcher:
-    def __init__(self, services: Services, *, timeout: float = ATTEMPT_TIMEOUT.total_seconds()) -> None:
+    def __init__(
+        self,
+        services: Services,
+        *,
+        timeout: float = ATTEMPT_TIMEOUT.total_seconds(),
+        resolver: aiohttp.abc.AbstractResolver | None = None,
+    ) -> None:
+        """``resolver``: how receivers' names are looked up (aiohttp's default when ``None``); whatever it
+        answers, the address policy is applied to each address before connecting."""
         self.services = services
         self.timeout = timeout
+        self._resolver = resolver
         self._wake = asyncio.Event()
         self._inflight: dict[str, asyncio.Task[None]] = {}
         self._per_endpoint: dict[str, int] = {}
@@ -72,7 +86,15 @@ class Dispatcher:
 
     # --- lifecycle --------------------------------------------------------------------------------
     async def start(self) -> None:
+        # Every connection goes through the address policy (docs/webhooks.md#endpoint-urls), after name
+        # resolution: no redirects are followed, and no proxy is taken from the environment.
+        allow_private = self.services.config.allow_private_webhooks
+        connector = aiohttp.TCPConnector(
+            resolver=self._resolver,
+            socket_factory=webhook_targets.socket_factory(allow_private=allow_private),
+        )
         self._session = aiohttp.ClientSession(
+            connector=connector,
             timeout=aiohttp.ClientTimeout(total=self.timeout),
             headers={"User-Agent": f"livecore-webhooks/{__version__}"},
         )
@@ -196,8 +218,11 @@ class Dispatcher:
                 result = AttemptResult(status, None if 200 <= status < 300 else f"HTTP {status}")
         except TimeoutError:
             result = AttemptResult(None, f"no answer within {self.timeout:g} s")
+        except aiohttp.ClientConnectorError as exc:
+            refused = isinstance(exc.os_error, webhook_targets.TargetRefused)
+            result = AttemptResult(None, f"refused: {exc.os_error.strerror}" if refused else _error(exc))
         except aiohttp.ClientError as exc:
-            result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
+            result = AttemptResult(None, _error(exc))
         await self.services.store.run_async(lambda tx: self._record(tx, item, result), row_locked=True)
 
     def _record(self, tx: ServerTransaction, item: DueDelivery, result: AttemptResult) -> None:
