@@ -332,7 +332,11 @@ class SecretBrake:
         if len(self._players) >= self._prune_at:
             self.prune(now_ms)
         while True:
-            checks = self._players.setdefault(subject, _Checks())
+            checks = self._players.get(subject)
+            if checks is None:  # no wrong secret counted, nothing being checked: the usual case
+                checks = self._players[subject] = _Checks()
+                checks.checking = 1
+                return None
             tokens = refill(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms)
             if tokens < 1:
                 return decide(tokens, False, WRONG_SECRETS_PER_MINUTE)

@@ -11,25 +11,18 @@ from aiohttp.abc import AbstractResolver
 from livecore.commands import emit
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id
-from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import Delivery, Endpoint
 from livecore.webhooks.players import PlayerRegistered
 from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
-from livecore_server.services import Services
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.conftest import TEST_MANIFEST, make_services, webhook_manifest
+from tests.server.test_dispatch_claims import Hooks
 
 
 @attrs.define
-class Hooked:
-    services: Services
-    applied: dict[str, Any]
-
-    @property
-    def scope(self) -> Scope:
-        game = self.applied["games"]["space-race"]["id"]
-        return Scope(studio_id=self.applied["studio"]["id"], game_id=game, env=Environment.TEST)
+class Hooked(Hooks):
+    """The claims tests' endpoints, named by the test, with their deliveries by event."""
 
     def endpoint_id(self, name: str) -> str:
         return str(self.applied["games"]["space-race"]["webhooks"][name]["id"])

@@ -5,7 +5,7 @@ out; a fault in signing one is a failed attempt, recorded like any other."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,14 +23,12 @@ def nested(depth: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def hooks(db_url: str) -> AsyncIterator[tuple[Hooked, Receiver]]:
-    receiver = await Receiver().start()
+def hooks(db_url: str, receiver: Receiver) -> Iterator[tuple[Hooked, Receiver]]:
     h = hooked(db_url, {"hook": receiver.url})
     try:
         yield h, receiver
     finally:
         h.services.close()
-        await receiver.stop()
 
 
 async def test_an_event_nested_253_deep_fails_its_delivery_and_the_others_go_out(

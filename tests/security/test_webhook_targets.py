@@ -5,7 +5,7 @@ connection is made, after name resolution."""
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -112,15 +112,6 @@ class Mapped(AbstractResolver):
 
     async def close(self) -> None:
         pass
-
-
-@pytest.fixture
-async def receiver() -> AsyncIterator[Receiver]:
-    r = await Receiver().start()
-    try:
-        yield r
-    finally:
-        await r.stop()
 
 
 @pytest.fixture
