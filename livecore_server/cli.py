@@ -55,8 +55,8 @@ HEADER_TIMEOUT_HELP = (
 )
 BODY_TIMEOUT_HELP = "Seconds a request has to send its whole body; later, it is answered 408 and closed."
 PRIVATE_WEBHOOKS_HELP = (
-    "Let webhooks reach private addresses (10/8, 172.16/12, 192.168/16, fc00::/7): for a backend on an"
-    " internal network. Link-local and cloud metadata addresses stay refused."
+    "Let webhooks reach private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): for a"
+    " backend on an internal network. Link-local and cloud metadata addresses stay refused."
 )
 
 
