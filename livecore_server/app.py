@@ -126,7 +126,12 @@ def create_app(
     starts and closed when it stops (``app[SERVICES]`` while it runs). ``extra`` adds bindings (tests
     mount a deprecated test-only route this way)."""
     # Errors become envelopes in each namespace's middleware; the root only answers paths outside them.
-    root = web.Application(client_max_size=MAX_BODY)
+    # aiohttp closes a connection that has not sent a whole request head keepalive_timeout seconds after
+    # it opened or after its previous response: that is the header timeout (docs/server.md, "Slow
+    # clients"), whatever runs the app (run_app, an AppRunner, a test server).
+    root = web.Application(
+        client_max_size=MAX_BODY, handler_args={"keepalive_timeout": config.header_timeout}
+    )
     bindings = (*BINDINGS, *extra)
     for surface in Surface:
         own = sorted(

@@ -50,9 +50,21 @@ POOL_HELP = "PostgreSQL connections (and worker threads) of this process."
 # The contract (docs/reference/webhooks.md#delivery) fixes the webhook attempt timeout at 10 s (Config's
 # default); an operator may change it. The upper bound keeps a hanging receiver from holding one of an
 # endpoint's 4 attempt slots, and the delivery's claim (timeout + 30 s), for long.
-DEFAULT_WEBHOOK_TIMEOUT = Config().webhook_timeout
+DEFAULTS = Config()
+DEFAULT_WEBHOOK_TIMEOUT = DEFAULTS.webhook_timeout
 WEBHOOK_TIMEOUT_MAX = 60.0
 WEBHOOK_TIMEOUT_HELP = "Seconds a webhook attempt waits for the receiver's answer before it counts as failed."
+# docs/server.md, "Slow clients".
+TIMEOUT_MAX = 3600.0
+HEADER_TIMEOUT_HELP = (
+    "Seconds a connection has to send a whole request line and headers, from when it opens or from its"
+    " previous response (an idle keep-alive connection is closed after as long)."
+)
+BODY_TIMEOUT_HELP = "Seconds a request has to send its whole body; later, it is answered 408 and closed."
+PRIVATE_WEBHOOKS_HELP = (
+    "Let webhooks reach private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): for a"
+    " backend on an internal network. Link-local and cloud metadata addresses stay refused."
+)
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -66,12 +78,23 @@ def _db(db: str | None) -> str:
     return db or os.environ.get("LIVECORE_DB") or "livecore.db"
 
 
-def _config(db: str, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT) -> Config:
+def _config(
+    db: str,
+    pool_size: int = 8,
+    webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT,
+    *,
+    header_timeout: float = DEFAULTS.header_timeout,
+    body_timeout: float = DEFAULTS.body_timeout,
+    allow_private_webhooks: bool = False,
+) -> Config:
     return Config(
         db=db,
         pool_size=pool_size,
         bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
         webhook_timeout=webhook_timeout,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        allow_private_webhooks=allow_private_webhooks,
     )
 
 
@@ -92,6 +115,27 @@ class Refused(click.ClickException):
         if self.fields is not None:
             error["details"] = {"fields": self.fields}
         return json.dumps({"error": error})
+
+
+def _seconds(name: str, default: float, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        f"--{name}-timeout",
+        f"{name}_timeout",
+        type=click.FloatRange(0, TIMEOUT_MAX, min_open=True),
+        default=default,
+        show_default=True,
+        envvar=f"LIVECORE_{name.upper()}_TIMEOUT",
+        show_envvar=True,
+        metavar="SECONDS",
+        callback=_finite,
+        help=help,
+    )
+
+
+def _slow_clients(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The timeouts for slow clients, on every command that serves."""
+    command = _seconds("body", DEFAULTS.body_timeout, BODY_TIMEOUT_HELP)(command)
+    return _seconds("header", DEFAULTS.header_timeout, HEADER_TIMEOUT_HELP)(command)
 
 
 @contextlib.contextmanager
@@ -261,6 +305,8 @@ def main() -> None:
     show_envvar=True,
     help="Without a CDN geo header, resolve a player's country from the client address, offline.",
 )
+@_slow_clients
+@click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
 def serve(
     db: str | None,
     host: str,
@@ -271,13 +317,23 @@ def serve(
     reuse_port: bool,
     webhook_timeout: float,
     ip_country: bool,
+    header_timeout: float,
+    body_timeout: float,
+    allow_private_webhooks: bool,
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
     db = _db(db)
     if reuse_port and not is_postgres(db):
         raise click.ClickException("--reuse-port runs several processes on one database: use PostgreSQL.")
-    config = _config(db, pool_size, webhook_timeout)
+    config = _config(
+        db,
+        pool_size,
+        webhook_timeout,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        allow_private_webhooks=allow_private_webhooks,
+    )
     if not ip_country:
         config = attrs.evolve(config, country_of=no_country)
     _serve(config, clock, host, port, access_log, reuse_port)
@@ -295,10 +351,11 @@ def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
 @click.argument("manifest", type=click.Path(exists=True, dir_okay=False))
 @click.option("--db", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def apply(manifest: str, db: str | None, as_json: bool) -> None:
+@click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
+def apply(manifest: str, db: str | None, as_json: bool, allow_private_webhooks: bool) -> None:
     """Create or update studios, games, settings, API keys and webhooks from a TOML manifest."""
     try:
-        parsed = load_manifest(manifest)
+        parsed = load_manifest(manifest, allow_private_webhooks=allow_private_webhooks)
     except ManifestError as exc:
         refused = Refused(
             "manifest_invalid", f"manifest {manifest} refused; nothing was applied", exc.problems, exit_code=2
@@ -388,7 +445,8 @@ def _demo_exports(applied: dict[str, Any], base: str, player_secret: str | None)
 @click.option(
     "--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True
 )
-def demo(db: str | None, port: int, clock_kind: str) -> None:
+@_slow_clients
+def demo(db: str | None, port: int, clock_kind: str, header_timeout: float, body_timeout: float) -> None:
     """Apply the built-in demo manifest, print fresh demo keys, then serve on 127.0.0.1."""
     db = _db(db)
     sockets = _listen("127.0.0.1", port)  # before any key changes: a busy port leaves them as they are
@@ -411,7 +469,8 @@ def demo(db: str | None, port: int, clock_kind: str) -> None:
     )
     click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json\n")
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
-    _serve(_config(db), clock, "127.0.0.1", port, access_log=False, sockets=sockets)
+    config = _config(db, header_timeout=header_timeout, body_timeout=body_timeout)
+    _serve(config, clock, "127.0.0.1", port, access_log=False, sockets=sockets)
 
 
 @main.group()

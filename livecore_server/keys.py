@@ -3,7 +3,10 @@
 
 Every request names its key; looking it up in the database each time would be the most expensive part
 of a read. Known keys are cached for ``ttl`` seconds (and unknown ones too, so a flood of bad keys does
-not reach the database): a key revoked by another process stops working within that time.
+not reach the database): a key revoked by another process stops working within that time. A string that
+does not have the shape of a key (:func:`api_key_shaped`) is refused before it is hashed, cached or
+looked up; so is a player secret of the wrong shape (:func:`player_secret_shaped`, checked by the
+namespace middleware before the player is read).
 
 Usage (last-used time, operation and ``X-Svc-SDK``) is kept in memory and written in one batch every few
 seconds rather than as a write per request.
@@ -11,11 +14,31 @@ seconds rather than as a write per request.
 
 from __future__ import annotations
 
+import re
 import time
 
+from livecore.commands.players import PLAYER_SECRET_PREFIX
 from livecore.hashing import KeyedHasher
+from livecore.scope import Environment
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerStore
+
+# What livecore.ids.new_secret mints after its prefix: 32 random bytes, URL-safe base64 without padding.
+_SECRET_BODY = "[A-Za-z0-9_-]{43}"
+_API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{_SECRET_BODY}")
+_PLAYER_SECRET = re.compile(f"{re.escape(PLAYER_SECRET_PREFIX)}{_SECRET_BODY}")
+
+
+def api_key_shaped(secret: str) -> bool:
+    """Whether ``secret`` could be an API key the service minted (``lc_<env>_`` and 43 URL-safe
+    characters): anything else is refused without asking the database."""
+    return _API_KEY.fullmatch(secret) is not None
+
+
+def player_secret_shaped(secret: str | None) -> bool:
+    """Whether ``secret`` could be a player secret the service minted (``ps_`` and 43 URL-safe
+    characters)."""
+    return secret is not None and _PLAYER_SECRET.fullmatch(secret) is not None
 
 
 class KeyCache:
@@ -26,6 +49,8 @@ class KeyCache:
         self._entries: dict[str, tuple[float, ApiKey | None]] = {}
 
     async def lookup(self, secret: str) -> ApiKey | None:
+        if not api_key_shaped(secret):
+            return None
         now = time.monotonic()
         hit = self._entries.get(secret)
         if hit is not None and now - hit[0] < self._ttl:

@@ -41,7 +41,9 @@ Rules beyond types:
   the key's permission never uses is accepted and has no effect.
 - Webhook ``url``: ``https://`` with a host, or ``http://`` only for a loopback host (``localhost``,
   ``127.0.0.0/8``, ``[::1]``) (docs/reference/webhooks.md#endpoints-and-routing), whatever the endpoint's
-  environment; no whitespace, a valid port.
+  environment; no whitespace, a valid port. Its host passes the address policy of
+  :mod:`livecore_server.webhook_targets` as far as the URL shows it: never a link-local or metadata
+  address or name, a private address only with ``allow_private_webhooks``.
 - Webhook ``events``: a non-empty list of non-empty strings without repeats; ``"*"`` (every kind) only alone.
   Each kind must be one the service sends (``livecore.webhooks.kinds``, docs/reference/webhooks.md#kinds);
   the refusal lists the known kinds.
@@ -57,7 +59,6 @@ Rules beyond types:
 from __future__ import annotations
 
 import ast
-import ipaddress
 import math
 import os
 import re
@@ -84,6 +85,7 @@ from livecore.games import (
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore_server.webhook_targets import is_loopback_host, url_refusal
 
 __all__ = [
     "KEY_PATTERN",
@@ -253,15 +255,6 @@ def _exchange_rates(value: Any, path: str, problems: Problems) -> None:
             problems[where] = "USD is always 1.0; omit it or set it to 1.0"
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _url(value: Any, path: str, problems: Problems) -> None:
     if not isinstance(value, str):
         return
@@ -276,8 +269,26 @@ def _url(value: Any, path: str, problems: Problems) -> None:
         problems[path] = "must not contain whitespace"
     elif scheme not in ("https", "http") or not host:
         problems[path] = "must be an https:// URL with a host"
-    elif scheme == "http" and not _loopback(host):
+    elif scheme == "http" and not is_loopback_host(host):
         problems[path] = "must use https:// (http:// only for localhost, 127.0.0.0/8 or [::1])"
+
+
+def _webhook_targets(data: Mapping[str, Any], allow_private: bool, problems: Problems) -> None:
+    """The address policy (livecore_server.webhook_targets) on each webhook URL whose syntax passed: what
+    the URL shows of its target. Needs the operator's choice on private addresses, which the field rules
+    do not see."""
+    games = data.get("games")
+    for game_key, game in games.items() if isinstance(games, dict) else ():
+        hooks = game.get("webhooks") if isinstance(game, dict) else None
+        for name, hook in hooks.items() if isinstance(hooks, dict) else ():
+            url, path = (
+                hook.get("url") if isinstance(hook, dict) else None,
+                f"games.{game_key}.webhooks.{name}.url",
+            )
+            if isinstance(url, str) and path not in problems:
+                reason = url_refusal(url, allow_private=allow_private)
+                if reason is not None:
+                    problems[path] = f"refused: {reason}"
 
 
 def _events(value: Any, path: str, problems: Problems) -> None:
@@ -394,8 +405,10 @@ def _with_effective_rates(manifest: Manifest) -> Manifest:
     return attrs.evolve(manifest, games=games)
 
 
-def parse_manifest(text: str) -> Manifest:
-    """Parse and validate manifest text; raise :class:`ManifestError` naming every problem."""
+def parse_manifest(text: str, *, allow_private_webhooks: bool = False) -> Manifest:
+    """Parse and validate manifest text; raise :class:`ManifestError` naming every problem.
+    ``allow_private_webhooks``: webhook URLs may name private addresses (``apply
+    --allow-private-webhooks``)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -410,19 +423,20 @@ def parse_manifest(text: str) -> Manifest:
     # The value rules run even when types failed, so one run reports everything; their shape messages
     # ("must be a table") replace the converter's wording for the same path.
     _check(Manifest, data, "", problems)
+    _webhook_targets(data, allow_private_webhooks, problems)
     if problems or manifest is None:
         raise ManifestError(problems or {"manifest": "is invalid"})
     return _with_effective_rates(manifest)
 
 
-def load_manifest(path: str | os.PathLike[str]) -> Manifest:
+def load_manifest(path: str | os.PathLike[str], *, allow_private_webhooks: bool = False) -> Manifest:
     """Read a manifest file (UTF-8 TOML) and parse it; an unreadable file is a :class:`ManifestError` too."""
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError({"manifest": f"cannot be read from {os.fspath(path)}: {exc}"}) from None
-    return parse_manifest(text)
+    return parse_manifest(text, allow_private_webhooks=allow_private_webhooks)
 
 
 def demo_manifest_text() -> str:

@@ -11,6 +11,9 @@ at once (:func:`livecore.ratelimit.lease_size`: 1 for the default limits, up to 
 hands them to the next requests of that key and bucket without a database call, for up to
 :data:`~livecore.ratelimit.LEASE_MS`. Every request it admits holds a token the shared bucket granted, so
 all processes together never admit more than one bucket would.
+
+:class:`SecretBrake` counts wrong player secrets per player and client address, apart from the keys'
+buckets.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from livecore.ratelimit import (
     Decision,
     decide,
     lease_size,
+    refill,
     take,
 )
+from livecore.scope import Scope
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
@@ -54,6 +59,17 @@ class RateLimiter:
         state, decision = take(self._buckets.get(key), limit_for(bucket, overrides), now_ms)
         self._buckets[key] = state
         return decision
+
+    async def give_back(
+        self, subject: str, bucket: BucketName, now_ms: int, overrides: dict[BucketName, int] | None = None
+    ) -> None:
+        """Return the token a request took: it is not to be charged to this bucket after all."""
+        key = (subject, bucket)
+        state = self._buckets.get(key)
+        if state is not None:
+            self._buckets[key] = state._replace(
+                tokens=min(float(limit_for(bucket, overrides)), state.tokens + 1)
+            )
 
     async def prune(self) -> int:
         """Drop buckets that have refilled completely."""
@@ -80,10 +96,13 @@ TAKE = f"""INSERT INTO rate_buckets AS b (subject, bucket, tokens, updated_ms, a
         allowed = {_GRANTED} >= 1,
         updated_ms = %(now)s
     RETURNING tokens, granted"""
+# RateLimiter.give_back's arithmetic: one token more at the row's own time, never above the limit.
+GIVE_BACK = """UPDATE rate_buckets SET tokens = LEAST(%(limit)s::float8, tokens + 1)
+    WHERE subject = %(subject)s AND bucket = %(bucket)s"""
 
 
 def take_shared(
-    tx: PostgresTransaction, subject: str, bucket: BucketName, limit: int, now_ms: int, want: int = 1
+    tx: PostgresTransaction, subject: str, bucket: str, limit: int, now_ms: int, want: int = 1
 ) -> tuple[float, int]:
     """Take up to ``want`` tokens from the shared bucket: the tokens it has left, and how many it granted."""
     if want < 1:
@@ -92,7 +111,7 @@ def take_shared(
         TAKE,
         {
             "subject": subject,
-            "bucket": bucket.value,
+            "bucket": str(bucket),
             "limit": limit,
             "now": now_ms,
             "per_ms": limit / 60_000,
@@ -155,9 +174,9 @@ class SharedRateLimiter:
         self._sizes = sizes
         # Only keys whose lease size is above 1 and that were used within about LEASE_MS: prune() drops
         # the expired ones, so this stays as small as the set of busy keys.
-        self._leases: dict[tuple[str, BucketName], Lease] = {}
+        self._leases: dict[tuple[str, str], Lease] = {}
         # The take from the database in flight per key and bucket, which other requests wait for.
-        self._taking: dict[tuple[str, BucketName], asyncio.Future[_Took | Exception]] = {}
+        self._taking: dict[tuple[str, str], asyncio.Future[_Took | Exception]] = {}
 
     async def take(
         self, subject: str, bucket: BucketName, now_ms: int, overrides: dict[BucketName, int] | None = None
@@ -180,7 +199,19 @@ class SharedRateLimiter:
                 break
         return await self._take_from_database(key, limit, size, now_ms)
 
-    def _from_lease(self, key: tuple[str, BucketName], limit: int, now_ms: int) -> Decision | None:
+    async def take_one(self, subject: str, bucket: str, limit: int, now_ms: int) -> Decision:
+        """Take one token from a bucket of the server's own (not a key's), without leasing."""
+        return await self._take_from_database((subject, bucket), limit, 1, now_ms)
+
+    async def give_back(
+        self, subject: str, bucket: BucketName, now_ms: int, overrides: dict[BucketName, int] | None = None
+    ) -> None:
+        """Return the token a request took to the shared bucket (a lease's unused tokens are lost as
+        usual: a token given back is the database's again, for any process)."""
+        params = {"subject": subject, "bucket": bucket.value, "limit": limit_for(bucket, overrides)}
+        await self._store.autocommit(lambda tx: tx.conn.execute(GIVE_BACK, params))
+
+    def _from_lease(self, key: tuple[str, str], limit: int, now_ms: int) -> Decision | None:
         lease = self._leases.get(key)
         if lease is None:
             return None
@@ -194,9 +225,7 @@ class SharedRateLimiter:
             del self._leases[key]
         return decide(min(float(limit), lease.shared_left + left), True, limit)
 
-    async def _take_from_database(
-        self, key: tuple[str, BucketName], limit: int, size: int, now_ms: int
-    ) -> Decision:
+    async def _take_from_database(self, key: tuple[str, str], limit: int, size: int, now_ms: int) -> Decision:
         subject, bucket = key
         waiters: asyncio.Future[_Took | Exception] | None = None
         if size > 1 and key not in self._taking:
@@ -221,7 +250,7 @@ class SharedRateLimiter:
             waiters.set_result(_Took.GRANTED if granted else _Took.REFUSED)
         return decision
 
-    def _keep(self, key: tuple[str, BucketName], new: Lease) -> int:
+    def _keep(self, key: tuple[str, str], new: Lease) -> int:
         """Store ``new``, adding the tokens of a lease still usable (another take of this process ran
         at the same time); the sum expires with the older one. Returns the tokens now leased."""
         old = self._leases.get(key)
@@ -244,3 +273,112 @@ class SharedRateLimiter:
             lambda tx: tx.execute("DELETE FROM rate_buckets WHERE updated_ms < ?", (cutoff,)).rowcount
         )
         return rows + len(expired)
+
+
+WRONG_SECRETS = "player_secret"  # the brake's bucket name; never a key's (livecore.ratelimit.BucketName)
+WRONG_SECRETS_PER_MINUTE = 20
+BRAKE_PRUNE_AT = 10_000  # local buckets kept before refilled ones are dropped
+
+
+class _Checks:
+    """One player and address: its wrong secrets, and its requests whose secret is being checked."""
+
+    __slots__ = ("bucket", "checking", "freed")
+
+    def __init__(self) -> None:
+        self.bucket: Bucket | None = None  # wrong secrets; None: none counted (a full bucket)
+        self.checking = 0
+        self.freed: asyncio.Event | None = None  # set when a check ends, for the requests waiting
+
+    def wake(self) -> None:
+        if self.freed is not None:
+            self.freed.set()
+            self.freed = None
+
+
+class SecretBrake:
+    """Wrong player secrets, counted per player and client address
+    (docs/reference/conventions.md#rate-limits): :data:`WRONG_SECRETS_PER_MINUTE` a minute, then 429 for
+    that player from that address until a token is back, whatever the secret. The key's own bucket is not
+    charged for them (the middleware gives the key's token back), so wrong secrets for one player never
+    lock the game's other players out.
+
+    A request of a player-scoped route passes :meth:`admit` before its secret is checked, and then either
+    :meth:`wrong` or :meth:`release`. No more secrets are checked at once than the bucket has tokens:
+    requests sent together past that wait for the checks under way (a client's burst with the right
+    secret is only delayed, never refused), and once the bucket is empty they are refused without
+    their secret being checked. A player whose secrets are right never spends a token.
+
+    The buckets are in process memory, exact for one process (SQLite). With ``shared`` (PostgreSQL),
+    every wrong secret is also taken from a bucket in the database that all processes share, and what
+    that bucket has left caps this process's: a process learns that the brake is on at its next wrong
+    secret for that player and address, so each process checks at most one more secret per token the
+    bucket refills.
+    """
+
+    def __init__(self, shared: SharedRateLimiter | None = None) -> None:
+        self._shared = shared
+        self._players: dict[str, _Checks] = {}
+        self._prune_at = BRAKE_PRUNE_AT
+
+    @staticmethod
+    def subject(scope: Scope, external_id: str, address: str | None) -> str:
+        # Neither a game id nor an environment holds ":", and no address holds "@": unambiguous.
+        return f"secret:{scope.game_id}:{scope.env.value}:{external_id}@{address}"
+
+    async def admit(self, subject: str, now_ms: int) -> Decision | None:
+        """Let a request have its secret checked (``None``) once fewer of this player's secrets from this
+        address are being checked than could still be wrong; else the refusal to answer (429)."""
+        if len(self._players) >= self._prune_at:
+            self.prune(now_ms)
+        while True:
+            checks = self._players.get(subject)
+            if checks is None:  # no wrong secret counted, nothing being checked: the usual case
+                checks = self._players[subject] = _Checks()
+                checks.checking = 1
+                return None
+            tokens = refill(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms)
+            if tokens < 1:
+                return decide(tokens, False, WRONG_SECRETS_PER_MINUTE)
+            if checks.checking < int(tokens):
+                checks.checking += 1
+                return None
+            if checks.freed is None:
+                checks.freed = asyncio.Event()
+            await checks.freed.wait()
+
+    def release(self, subject: str) -> None:
+        """The secret was right, or never checked (the request failed before): nothing is counted."""
+        checks = self._players[subject]
+        checks.checking -= 1
+        checks.wake()
+        if not checks.checking and checks.bucket is None:
+            del self._players[subject]  # nothing left to remember
+
+    async def wrong(self, subject: str, now_ms: int) -> Decision:
+        """The secret was wrong: count it. Refused (429 rather than 401): no token was left for it, which
+        only the shared bucket can tell (other processes counted the rest)."""
+        checks = self._players[subject]
+        checks.checking -= 1
+        checks.bucket, decision = take(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms)
+        checks.wake()
+        if self._shared is None:
+            return decision
+        decision = await self._shared.take_one(subject, WRONG_SECRETS, WRONG_SECRETS_PER_MINUTE, now_ms)
+        checks = self._players.setdefault(subject, checks)
+        if decision.remaining < refill(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms):
+            checks.bucket = Bucket(float(decision.remaining), now_ms)
+        return decision
+
+    def prune(self, now_ms: int) -> int:
+        """Forget the players and addresses with nothing being checked whose bucket refilled; how many.
+        Runs as they grow, so a flood of wrong secrets from many addresses costs memory only while their
+        buckets refill."""
+        limit = WRONG_SECRETS_PER_MINUTE
+        idle = [
+            s for s, c in self._players.items() if not c.checking and refill(c.bucket, limit, now_ms) >= limit
+        ]
+        for s in idle:
+            del self._players[s]
+        self._prune_at = max(BRAKE_PRUNE_AT, 2 * len(self._players))
+        return len(idle)

@@ -26,7 +26,7 @@ from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
-from livecore_server.ratelimit import RateLimiter, SharedRateLimiter
+from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, is_postgres, open_store
 from livecore_server.storage.sqlite import sqlite_path
@@ -48,6 +48,13 @@ class Config:
     bench_baseline: bool = False
     # docs/reference/webhooks.md; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
     webhook_timeout: float = 10.0
+    # docs/server.md, "Slow clients": seconds a connection has to send a request's line and headers (from
+    # when it opened, or from the previous response), and a request's body (from when it is read).
+    header_timeout: float = 15.0
+    body_timeout: float = 30.0
+    # docs/webhooks.md, "Endpoint URLs": private addresses may be webhook targets (serve
+    # --allow-private-webhooks).
+    allow_private_webhooks: bool = False
     # PostgreSQL: connections (and worker threads) per process.
     pool_size: int = 8
     # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see
@@ -93,6 +100,7 @@ class Services:
     runtime: Runtime
     scheduler: Scheduler
     ratelimiter: RateLimiter | SharedRateLimiter
+    secret_brake: SecretBrake
     key_cache: KeyCache
     usage: UsageRecorder
     presence: PresenceBoard
@@ -130,8 +138,10 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
 
         assert isinstance(store, PostgresStore)
         ratelimiter = SharedRateLimiter(store, clock)
+        secret_brake = SecretBrake(ratelimiter)
     else:
         ratelimiter = RateLimiter(clock)
+        secret_brake = SecretBrake()
     rng = rng or SystemRandomSource()
     runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
 
@@ -148,6 +158,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         runtime=runtime,
         scheduler=Scheduler(clock, claim=claim),
         ratelimiter=ratelimiter,
+        secret_brake=secret_brake,
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),

@@ -413,6 +413,16 @@ class Receiver:
         return [r.envelope["eventName"] for r in self.received]
 
 
+@pytest.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    """A :class:`Receiver` answering 200, stopped after the test."""
+    r = await Receiver().start()
+    try:
+        yield r
+    finally:
+        await r.stop()
+
+
 def webhook_manifest(**endpoints: tuple[str, str, str]) -> str:
     """``name=(env, url, events-toml)`` -> manifest text for the space-race game."""
     return "".join(

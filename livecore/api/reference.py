@@ -97,13 +97,16 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.METHOD_NOT_ALLOWED: "The path exists but not with this method (see the `Allow` header).",
     ErrorCode.PAYLOAD_TOO_LARGE: "The body is over 1 MiB.",
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: "A body that is not `application/json`.",
-    ErrorCode.RATE_LIMITED: "The key's bucket is empty; `Retry-After` says when to retry.",
+    ErrorCode.REQUEST_TIMEOUT: "The body did not arrive within the server's body timeout (30 s unless "
+    "the operator changed it); the connection is closed.",
+    ErrorCode.RATE_LIMITED: "The key's bucket is empty, or too many wrong player secrets came for this "
+    "player from this address; `Retry-After` says when to retry.",
     ErrorCode.IDEMPOTENCY_CONFLICT: "The idempotency key was used before with a different request, or that "
     "request is still in flight.",
     ErrorCode.INTERNAL_ERROR: "A fault of the service; quote the `X-Request-Id`.",
     ErrorCode.PLAYER_NOT_FOUND: "No such player in the key's game and environment.",
-    ErrorCode.PLAYER_SECRET_INVALID: "Wrong or missing `X-Player-Secret` on a player-scoped route (also for "
-    "a player that does not exist).",
+    ErrorCode.PLAYER_SECRET_INVALID: "Wrong, missing or malformed `X-Player-Secret` on a player-scoped "
+    "route (also for a player that does not exist).",
     ErrorCode.PLAYER_ALREADY_REGISTERED: "Register on a player that already has a secret.",
     ErrorCode.PLAYER_BANNED: "A banned player's register or player-scoped write.",
     ErrorCode.SYSTEM_RESOURCE_LOCKED: "A manual change to the system items `sessions` or `login_streak`.",

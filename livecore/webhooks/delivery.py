@@ -9,6 +9,8 @@
 - Circuit breaker: 5 consecutive failed attempts to one endpoint, whatever the event, pause it; a 2xx
   resets the count. A paused endpoint holds its deliveries (nothing is dropped); unpausing sends them
   again, oldest first, continuing their schedules.
+- Undeliverable: a delivery whose request cannot be built (its event does not serialize) is ``failed``
+  at once with the reason; the endpoint's breaker does not count it.
 - Replay: a delivered or failed delivery can be sent again as a new delivery of the same event (same
   ``evt_`` id, so receivers dedupe it) with a fresh schedule.
 - Retention: finished deliveries are kept 30 days, then removed with events that have no delivery left;
@@ -121,6 +123,19 @@ def after_attempt(delivery: Delivery, result: AttemptResult, now: datetime) -> D
     if attempts >= MAX_ATTEMPTS:
         return attrs.evolve(failed, status=DeliveryStatus.FAILED)
     return attrs.evolve(failed, next_attempt_at=now + RETRY_SCHEDULE[attempts - 1])
+
+
+def undeliverable(delivery: Delivery, reason: str) -> Delivery:
+    """A delivery whose request cannot even be built (its event does not serialize): ``failed`` at once
+    with ``reason``, since no retry could build it either. The receiver did nothing wrong, so this is not
+    an attempt its endpoint's breaker counts."""
+    return attrs.evolve(
+        delivery,
+        status=DeliveryStatus.FAILED,
+        attempts=delivery.attempts + 1,
+        last_status=None,
+        last_error=reason,
+    )
 
 
 def endpoint_after_attempt(endpoint: Endpoint, result: AttemptResult) -> tuple[Endpoint, bool]:

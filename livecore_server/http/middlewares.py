@@ -4,6 +4,11 @@ namespace the API key, the rate limit and the headers every response of that nam
 Order inside a namespace: parse the key; an unknown key is counted against the caller's address and
 answered 401; a known key takes a token from its own bucket (429 when empty) and is then checked for the
 namespace's permission (403). Rate-limit and deprecation headers ride on every response, errors included.
+
+A player-scoped route first passes the brake on wrong player secrets of its player and the caller's
+address (livecore_server.ratelimit.SecretBrake: 429 while it is on), and its secret must have the shape
+of one before anything reads the player (401). A wrong secret is counted by the brake and gives the
+key's token back. The body must arrive within the configured time once the handler may read it (408).
 """
 
 from __future__ import annotations
@@ -21,9 +26,12 @@ from aiohttp import web
 from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, permission_for
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.ratelimit import BucketName, Decision
 from livecore_server.http.endpoint import API_KEY
 from livecore_server.http.envelope import error_response
+from livecore_server.keys import player_secret_shaped
 from livecore_server.services import SERVICES
+from livecore_server.storage.records import ApiKey
 
 log = logging.getLogger("livecore_server")
 
@@ -37,11 +45,32 @@ _HTTP_ERRORS = {
 }
 
 
+class BodyTimeout(TimeoutError):
+    """The request body did not arrive in time. A ``TimeoutError``: aiohttp then stops reading what is
+    left of it and closes the connection once the answer is sent, without logging a traceback."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"The request body did not arrive within {seconds:g} s.")
+        self.seconds = seconds
+
+
 def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) -> web.StreamResponse:
     """The error envelope (docs/reference/conventions.md#errors) to anything a namespaced request raised
     (aiohttp's own errors included)."""
     if isinstance(exc, LivecoreError):
         return error_response(exc, headers)
+    if isinstance(exc, BodyTimeout):
+        return error_response(LivecoreError(ErrorCode.REQUEST_TIMEOUT, str(exc)), headers)
+    if isinstance(exc, ConnectionError):
+        # The client went away (mid-body, say): nobody reads this answer, and nothing is wrong here.
+        log.info(
+            "client went away during %s %s (%s): %s",
+            request.method,
+            request.path,
+            headers.get("X-Request-Id"),
+            exc,
+        )
+        return error_response(LivecoreError(ErrorCode.INVALID_REQUEST, "The connection was lost."), headers)
     if isinstance(exc, web.HTTPException):
         if exc.status < 400:
             raise exc
@@ -76,6 +105,35 @@ def _bearer(request: web.Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _wrong_secrets(decision: Decision, headers: dict[str, str]) -> LivecoreError:
+    """The 429 of the brake on wrong player secrets, with the brake's rate-limit headers (not the key's:
+    the key's bucket was not what ran out)."""
+    headers.update(decision.headers())
+    return LivecoreError(
+        ErrorCode.RATE_LIMITED,
+        "Too many wrong player secrets for this player from this address; retry after the Retry-After delay.",
+    )
+
+
+async def _handle(request: web.Request, handler: Handler, body_timeout: float) -> web.StreamResponse:
+    """Run the handler; the body's reads fail with :class:`BodyTimeout` when it is not all there
+    ``body_timeout`` seconds from now. The handler reads it first thing, so no earlier wait (the key, the
+    rate limit) counts against the client."""
+    if request.method in ("GET", "HEAD") or not request.body_exists or request.content.is_eof():
+        return await handler(request)
+    content = request.content
+
+    def late() -> None:
+        if not content.is_eof():
+            content.set_exception(BodyTimeout(body_timeout))
+
+    timer = asyncio.get_running_loop().call_later(body_timeout, late)
+    try:
+        return await handler(request)
+    finally:
+        timer.cancel()
 
 
 class RequestIds:
@@ -125,10 +183,54 @@ def namespace(
         secret = None if public else _bearer(request)
         services = app[SERVICES]
         key = await services.key_cache.lookup(secret) if secret else None
+        now_ms = to_millis(services.clock.now())
+        if route is None or route.auth is not Auth.PLAYER or key is None or key.permission is not permission:
+            await take(request, key, bucket, now_ms, headers)
+            admit(request, route, key, public, now_ms)
+            return await _handle(request, handler, services.config.body_timeout)
+        # A player-scoped route: the brake on wrong secrets of this player from this address comes first,
+        # so that while it is on nothing else is asked (nor the key's bucket charged).
+        brake = services.secret_brake
+        player = brake.subject(key.scope, request.match_info["externalId"], request.remote)
+        refused = await brake.admit(player, now_ms)
+        if refused is not None:
+            raise _wrong_secrets(refused, headers)
+        if not player_secret_shaped(request.headers.get("X-Player-Secret")):
+            # Refused before the key's bucket or the database is asked, and counted like any wrong secret.
+            counted = await brake.wrong(player, now_ms)
+            headers.update(counted.headers())
+            if not counted.allowed:
+                raise _wrong_secrets(counted, headers)
+            raise LivecoreError(
+                ErrorCode.PLAYER_SECRET_INVALID, "The player secret is missing or is not a player secret."
+            )
+        try:
+            await take(request, key, bucket, now_ms, headers)
+            admit(request, route, key, public, now_ms)
+            response = await _handle(request, handler, services.config.body_timeout)
+        except LivecoreError as exc:
+            if exc.code is not ErrorCode.PLAYER_SECRET_INVALID:
+                brake.release(player)
+                raise
+            counted = await brake.wrong(player, now_ms)
+            # The key's bucket is shared by every player of the game: it is not charged for wrong secrets.
+            await services.ratelimiter.give_back(key.id, bucket, now_ms, key.rate_limits)
+            if not counted.allowed:
+                raise _wrong_secrets(counted, headers) from None
+            raise
+        except BaseException:
+            brake.release(player)
+            raise
+        brake.release(player)
+        return response
+
+    async def take(
+        request: web.Request, key: ApiKey | None, bucket: BucketName, now_ms: int, headers: dict[str, str]
+    ) -> None:
+        """A token from the key's bucket, or the caller's address's without a valid key (429 when empty)."""
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
         subject = key.id if key is not None else f"addr:{request.remote}"
-        now_ms = to_millis(services.clock.now())
-        decision = await services.ratelimiter.take(
+        decision = await app[SERVICES].ratelimiter.take(
             subject, bucket, now_ms, key.rate_limits if key is not None else None
         )
         headers.update(decision.headers())
@@ -136,21 +238,26 @@ def namespace(
             raise LivecoreError(
                 ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
             )
-        if not public:
-            if key is None:
-                raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")
-            services.usage.record(
-                key.id,
-                now_ms,
-                route.name if route is not None else f"{request.method} {request.path}",
-                request.headers.get("X-Svc-SDK"),
+
+    def admit(
+        request: web.Request, route: Route | None, key: ApiKey | None, public: bool, now_ms: int
+    ) -> None:
+        """Who may call: a valid key (401) of this namespace's permission (403); public routes need none."""
+        if public:
+            return
+        if key is None:
+            raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")
+        app[SERVICES].usage.record(
+            key.id,
+            now_ms,
+            route.name if route is not None else f"{request.method} {request.path}",
+            request.headers.get("X-Svc-SDK"),
+        )
+        if key.permission is not permission:
+            raise LivecoreError(
+                ErrorCode.PERMISSION_DENIED,
+                f"This route needs a {permission.value} key; this key is {key.permission.value}.",
             )
-            if key.permission is not permission:
-                raise LivecoreError(
-                    ErrorCode.PERMISSION_DENIED,
-                    f"This route needs a {permission.value} key; this key is {key.permission.value}.",
-                )
-            request[API_KEY] = key
-        return await handler(request)
+        request[API_KEY] = key
 
     return middleware

@@ -39,10 +39,12 @@ from livecore.webhooks.delivery import (
     AttemptResult,
     after_attempt,
     endpoint_after_attempt,
+    undeliverable,
 )
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.signing import signature_header
+from livecore_server import webhook_targets
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.webhooks import DueDelivery
@@ -56,10 +58,23 @@ CLAIM_MARGIN = 30.0  # seconds a claim outlives the attempt's own timeout
 TEST_HEADER = "X-Svc-Webhook-Test"
 
 
+def _error(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
 class Dispatcher:
-    def __init__(self, services: Services, *, timeout: float = ATTEMPT_TIMEOUT.total_seconds()) -> None:
+    def __init__(
+        self,
+        services: Services,
+        *,
+        timeout: float = ATTEMPT_TIMEOUT.total_seconds(),
+        resolver: aiohttp.abc.AbstractResolver | None = None,
+    ) -> None:
+        """``resolver``: how receivers' names are looked up (aiohttp's default when ``None``); whatever it
+        answers, the address policy is applied to each address before connecting."""
         self.services = services
         self.timeout = timeout
+        self._resolver = resolver
         self._wake = asyncio.Event()
         self._inflight: dict[str, asyncio.Task[None]] = {}
         self._per_endpoint: dict[str, int] = {}
@@ -72,7 +87,15 @@ class Dispatcher:
 
     # --- lifecycle --------------------------------------------------------------------------------
     async def start(self) -> None:
+        # Every connection goes through the address policy (docs/webhooks.md#endpoint-urls), after name
+        # resolution: no redirects are followed, and no proxy is taken from the environment.
+        allow_private = self.services.config.allow_private_webhooks
+        connector = aiohttp.TCPConnector(
+            resolver=self._resolver,
+            socket_factory=webhook_targets.socket_factory(allow_private=allow_private),
+        )
         self._session = aiohttp.ClientSession(
+            connector=connector,
             timeout=aiohttp.ClientTimeout(total=self.timeout),
             headers={"User-Agent": f"livecore-webhooks/{__version__}"},
         )
@@ -169,36 +192,65 @@ class Dispatcher:
             started += 1
         return started
 
-    def _done(self, delivery_id: str, endpoint_id: str, _: asyncio.Task[None]) -> None:
+    def _done(self, delivery_id: str, endpoint_id: str, task: asyncio.Task[None]) -> None:
         self._inflight.pop(delivery_id, None)
         self._per_endpoint[endpoint_id] -= 1
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            # Only writing the outcome can fail here (the database): the claim runs out, and it is sent again.
+            log.error("the attempt of webhook delivery %s was not recorded", delivery_id, exc_info=exc)
         # A slot is free: look again at once rather than at the next tick.
         self._wake.set()
 
     # --- one attempt ------------------------------------------------------------------------------
     async def _attempt(self, item: DueDelivery) -> None:
-        assert self._session is not None
-        body = build_envelope(item.event, delivery_attempt=item.delivery.attempts + 1)
-        secret = self.services.keys.decrypt(item.secret_enc, context=item.endpoint.id)
-        headers = {
-            "Content-Type": "application/json",
-            # The signature's t is wall-clock time, even under a manual clock
-            # (docs/reference/webhooks.md#signing-and-verifying).
-            "X-Signature": signature_header(secret, int(time.time()), body),
-        }
-        if item.sample:
-            headers[TEST_HEADER] = "1"
+        """One attempt, recorded whatever happens: nothing one event or endpoint does ends the task
+        without its delivery being marked (it would stay pending, claimed again and again)."""
         try:
+            body = build_envelope(item.event, delivery_attempt=item.delivery.attempts + 1)
+        except Exception as exc:
+            # The event itself cannot be sent (nested too deep to serialize, say): now or on any retry.
+            log.exception("webhook delivery %s of event %s cannot be built", item.delivery.id, item.event.id)
+            reason = f"the event cannot be sent: {_error(exc)}"
+            await self.services.store.run_async(
+                lambda tx: self._record_undeliverable(tx, item, reason), row_locked=True
+            )
+            return
+        result = await self._send(item, body)
+        await self.services.store.run_async(lambda tx: self._record(tx, item, result), row_locked=True)
+
+    async def _send(self, item: DueDelivery, body: bytes) -> AttemptResult:
+        assert self._session is not None
+        try:
+            secret = self.services.keys.decrypt(item.secret_enc, context=item.endpoint.id)
+            headers = {
+                "Content-Type": "application/json",
+                # The signature's t is wall-clock time, even under a manual clock
+                # (docs/reference/webhooks.md#signing-and-verifying).
+                "X-Signature": signature_header(secret, int(time.time()), body),
+            }
+            if item.sample:
+                headers[TEST_HEADER] = "1"
             async with self._session.post(
                 item.endpoint.url, data=body, headers=headers, allow_redirects=False
             ) as response:
                 status = response.status
-                result = AttemptResult(status, None if 200 <= status < 300 else f"HTTP {status}")
+                return AttemptResult(status, None if 200 <= status < 300 else f"HTTP {status}")
         except TimeoutError:
-            result = AttemptResult(None, f"no answer within {self.timeout:g} s")
-        except aiohttp.ClientError as exc:
-            result = AttemptResult(None, f"{type(exc).__name__}: {exc}"[:500])
-        await self.services.store.run_async(lambda tx: self._record(tx, item, result), row_locked=True)
+            return AttemptResult(None, f"no answer within {self.timeout:g} s")
+        except aiohttp.ClientConnectorError as exc:
+            refused = isinstance(exc.os_error, webhook_targets.TargetRefused)
+            return AttemptResult(None, f"refused: {exc.os_error.strerror}" if refused else _error(exc))
+        except Exception as exc:
+            # A client error, or a fault of ours in signing (an undecryptable secret): a failed attempt,
+            # retried on the schedule, so the operator sees it in the delivery and in the breaker.
+            if not isinstance(exc, aiohttp.ClientError):
+                log.exception("webhook attempt of delivery %s failed on our side", item.delivery.id)
+            return AttemptResult(None, _error(exc))
+
+    def _record_undeliverable(self, tx: ServerTransaction, item: DueDelivery, reason: str) -> None:
+        delivery = tx.webhooks.get_delivery(item.delivery.id, lock=True)
+        if delivery is not None:
+            tx.webhooks.save_delivery(undeliverable(delivery, reason), self.services.clock.now())
 
     def _record(self, tx: ServerTransaction, item: DueDelivery, result: AttemptResult) -> None:
         s = self.services

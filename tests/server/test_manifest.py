@@ -465,7 +465,7 @@ def webhook(url: str = "https://example.com/hooks", events: str = '["*"]') -> st
         "https://example.com/hooks",
         "https://example.com:8443/hooks?x=1",
         "HTTPS://Example.com/",
-        "https://10.0.0.1/h",
+        "https://93.184.216.34/h",  # private and link-local hosts: tests/security/test_webhook_targets.py
         "http://localhost/hooks",
         "http://LOCALHOST:9000/hooks",
         "http://127.0.0.1:9000/hooks",

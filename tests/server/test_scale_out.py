@@ -178,15 +178,6 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
             p.wait(10)
 
 
-@pytest.fixture
-async def receiver() -> AsyncIterator[Receiver]:
-    r = await Receiver().start()
-    try:
-        yield r
-    finally:
-        await r.stop()
-
-
 def _apply(url: str, env: dict[str, str], manifest: Path) -> dict[str, str]:
     """``livecore-server apply --json``; the game's API key secrets by name."""
     applied = subprocess.run(
