@@ -21,7 +21,7 @@ from aiohttp import web
 from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, permission_for
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
-from livecore_server.http.endpoint import API_KEY
+from livecore_server.http.endpoint import API_KEY, unreadable_headers
 from livecore_server.http.envelope import error_response
 from livecore_server.services import SERVICES
 
@@ -122,7 +122,9 @@ def namespace(
             headers.update(deprecations[route_name])
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
         public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
-        secret = None if public else _bearer(request)
+        # Headers that are not text are refused (400), counted against the address like a missing key.
+        unreadable = unreadable_headers(request)
+        secret = None if public or unreadable else _bearer(request)
         services = app[SERVICES]
         key = await services.key_cache.lookup(secret) if secret else None
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
@@ -136,6 +138,8 @@ def namespace(
             raise LivecoreError(
                 ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
             )
+        if unreadable is not None:
+            raise unreadable
         if not public:
             if key is None:
                 raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")
