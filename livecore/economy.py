@@ -28,12 +28,14 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Economy, Game, Resource, ResourceType
+from livecore.limits import Range
 from livecore.players import Activity
 
 SYSTEM_ITEMS = ("sessions", "login_streak")
 MAX_AMOUNT = 1_000_000_000_000  # per change: far above any real grant, far below integer trouble
+AMOUNT = Range(1, MAX_AMOUNT)
 
 
 class Reason(enum.StrEnum):
@@ -98,11 +100,7 @@ def resource(game: Game, key: str, expected: ResourceType | None = None) -> Reso
 
 
 def check_amount(amount: int, field: str = "amount") -> int:
-    if not 1 <= amount <= MAX_AMOUNT:
-        raise invalid_request(
-            f"{field} must be a whole number from 1 to {MAX_AMOUNT}.", {field: "out of range"}
-        )
-    return amount
+    return AMOUNT.check(amount, field)
 
 
 def apply_delta(holding: Holding, delta: int, res: Resource) -> Holding:

@@ -33,6 +33,7 @@ from datetime import datetime
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.limits import Count, Text
 from livecore.players import Player
 from livecore.rand import RandomSource
 
@@ -137,6 +138,10 @@ def new_friend_code(rng: RandomSource) -> str:
     return "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in raw)
 
 
+#: What a friend code looks like on the wire (:func:`normalize_code` says whether it is one).
+CODE = Text(min_length=CODE_LENGTH, max_length=CODE_LENGTH, trim=True, plain=True)
+
+
 def normalize_code(code: str) -> str:
     """Friend codes match case-insensitively; anything not of the alphabet cannot be a code."""
     upper = code.strip().upper()
@@ -183,9 +188,10 @@ class Block:
 SUGGESTION_POOL = 200  # most recently active candidates a draw picks from
 SUGGESTION_LIMIT_MAX = 25
 SEARCH_LIMIT_MAX = 50
-SEARCH_TEXT_MAX = 32
+SEARCH_TEXT = Text(min_length=1, max_length=32, trim=True)
 SEARCH_ANYWHERE_MIN = 3  # shorter text matches the start of a name only
 MAX_PROGRESSION_KEYS = 8
+PROGRESSION_KEYS = Count(max_items=MAX_PROGRESSION_KEYS)
 
 
 def clamp(value: int, low: int, high: int) -> int:
@@ -220,15 +226,6 @@ def name_matches(name: str, text: str) -> bool:
     the name for 3 characters or more, else at its start (the stores' indexes: trigrams, then a prefix)."""
     needle, name = text.lower(), name.lower()
     return needle in name if len(needle) >= SEARCH_ANYWHERE_MIN else name.startswith(needle)
-
-
-def check_search_text(q: str) -> str:
-    text = q.strip()
-    if not 1 <= len(text) <= SEARCH_TEXT_MAX:
-        raise invalid_request(
-            "Search text must be 1 to 32 characters.", {"q": f"must be 1 to {SEARCH_TEXT_MAX} characters"}
-        )
-    return text
 
 
 def check_progression_keys(keys: list[str] | None, known: set[str]) -> list[str]:

@@ -33,12 +33,13 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.economy import MAX_AMOUNT, SYSTEM_ITEMS, is_platform_managed
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, GiftingSettings, Resource, ResourceType
 from livecore.grants import GrantStatus
+from livecore.limits import Text
 from livecore.players import Player
 
-MAX_MESSAGE = 200  # docs/reference/gifts.md
+MESSAGE = Text(max_length=200)  # docs/reference/gifts.md
 GIFT_SOURCE_KIND = "gift"  # the delivering grant's ``sourceKind``; its ``sourceRefId`` is the gift id
 
 
@@ -115,12 +116,6 @@ def cooldown_until(last_sent: datetime | None, settings: GiftingSettings, now: d
 def expiry(settings: GiftingSettings, sent_at: datetime) -> datetime | None:
     seconds = settings.claim_expiry_seconds
     return None if seconds is None else sent_at + timedelta(seconds=seconds)
-
-
-def check_message(message: str | None) -> str | None:
-    if message is not None and len(message) > MAX_MESSAGE:
-        raise invalid_request(f"A gift message is at most {MAX_MESSAGE} characters.", {"message": "too long"})
-    return message
 
 
 def sendable(game: Game, res: Resource) -> bool:

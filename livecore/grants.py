@@ -26,8 +26,9 @@ from livecore.api.convert import OMIT_IF_NONE
 from livecore.economy import check_amount, resource
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Game, ResourceType
+from livecore.limits import FREE_FORM, Count
 
-MAX_ENTRIES = 100
+ENTRIES = Count(min_items=1, max_items=100)
 
 
 class GrantStatus(enum.StrEnum):
@@ -128,10 +129,7 @@ def transition(grant: Grant, trigger: GrantTrigger, now: datetime) -> tuple[Gran
 
 
 def validate_entries(game: Game, entries: list[Entry]) -> tuple[Entry, ...]:
-    if not 1 <= len(entries) <= MAX_ENTRIES:
-        raise invalid_request(
-            f"A grant has 1 to {MAX_ENTRIES} entries.", {"entries": "must have 1 to 100 entries"}
-        )
+    ENTRIES.check(entries, "entries")
     for i, entry in enumerate(entries):
         try:
             resource(game, entry.key, entry.type)
@@ -144,6 +142,7 @@ def validate_entries(game: Game, entries: list[Entry]) -> tuple[Entry, ...]:
             raise invalid_request(
                 "Only item entries carry parameters.", {f"entries[{i}].parameters": "items only"}
             )
+        FREE_FORM.check(entry.parameters, f"entries[{i}].parameters")
     return tuple(entries)
 
 

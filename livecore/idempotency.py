@@ -19,9 +19,12 @@ import attrs
 import orjson
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.limits import Text
 
 TTL = timedelta(hours=24)
-MAX_KEY_LENGTH = 255
+KEY = Text(min_length=1, max_length=255, plain=True)
+BODY_FIELD = "idempotencyKey"
+HEADER = "Idempotency-Key"
 
 
 @attrs.frozen
@@ -42,13 +45,10 @@ def choose_key(body_key: Any, header_key: str | None) -> str | None:
             "The Idempotency-Key header and the idempotencyKey field differ.",
             {"idempotencyKey": "differs from the Idempotency-Key header"},
         )
-    key = body_key if body_key is not None else header_key
-    if key is not None and not 1 <= len(key) <= MAX_KEY_LENGTH:
-        raise invalid_request(
-            "Idempotency key must be 1 to 255 characters.",
-            {"idempotencyKey": f"must be 1 to {MAX_KEY_LENGTH} characters"},
-        )
-    return key
+    # A refusal names where the key came from: the body field, else the header.
+    if body_key is not None:
+        return KEY.check(body_key, BODY_FIELD)
+    return None if header_key is None else KEY.check(header_key, HEADER)
 
 
 def fingerprint(method: str, path: str, query: str, body: Any) -> str:

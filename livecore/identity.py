@@ -6,7 +6,8 @@ Rules:
   whatever machine or store computes it. Set-identity never changes it.
 - The display identity is what the player (or the studio) set; when never set it falls back to the
   anonymized value, so responses always carry an object.
-- A display name is 1 to 32 characters after trimming; an avatar is at most 512 characters or null.
+- A display name is 1 to 32 characters after trimming, with no control or format characters
+  (:data:`NAME`); an avatar is at most 512 characters or null (:data:`AVATAR`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import hashlib
 
 import attrs
 
-from livecore.errors import invalid_request
+from livecore.limits import Text
 
-NAME_MAX = 32
-AVATAR_MAX = 512
+NAME = Text(min_length=1, max_length=32, trim=True, plain=True)
+AVATAR = Text(max_length=512)
 
 
 @attrs.frozen
@@ -116,19 +117,11 @@ DEFAULT_POOL = IdentityPool(
 
 
 def normalize_name(name: str, *, field: str = "name") -> str:
-    trimmed = name.strip()
-    if not 1 <= len(trimmed) <= NAME_MAX:
-        raise invalid_request(
-            "Display name must be 1 to 32 characters after trimming.",
-            {field: f"must be 1 to {NAME_MAX} characters after trimming"},
-        )
-    return trimmed
+    return NAME.check(name, field)
 
 
 def normalize_avatar(avatar: str | None, *, field: str = "avatar") -> str | None:
-    if avatar is not None and len(avatar) > AVATAR_MAX:
-        raise invalid_request("Avatar is too long.", {field: f"must be at most {AVATAR_MAX} characters"})
-    return avatar
+    return AVATAR.check_optional(avatar, field)
 
 
 def normalize_country(country: str | None) -> str | None:

@@ -24,9 +24,15 @@ from typing import Any
 import attrs
 import orjson
 
+from livecore.economy import MAX_AMOUNT
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.idempotency import KEY
+from livecore.identity import AVATAR, NAME
+from livecore.limits import FREE_FORM, ID, Count, Range, limited
 
 MAX_ROWS = 1_000
+ROWS = Count(max_items=MAX_ROWS)
+AMOUNT = Range(0, MAX_AMOUNT)  # a migrated balance may be zero
 
 
 class MigrationKind(enum.StrEnum):
@@ -37,29 +43,29 @@ class MigrationKind(enum.StrEnum):
 
 @attrs.frozen
 class PlayerRow:
-    external_player_id: str
-    idempotency_key: str
-    name: str | None = None
-    avatar: str | None = None
+    external_player_id: str = attrs.field(metadata=limited(ID))
+    idempotency_key: str = attrs.field(metadata=limited(KEY))
+    name: str | None = attrs.field(default=None, metadata=limited(NAME))
+    avatar: str | None = attrs.field(default=None, metadata=limited(AVATAR))
     country: str | None = None
     first_seen_at: datetime | None = None
 
 
 @attrs.frozen
 class WalletRow:
-    external_player_id: str
-    idempotency_key: str
-    economy_key: str
-    amount: int
+    external_player_id: str = attrs.field(metadata=limited(ID))
+    idempotency_key: str = attrs.field(metadata=limited(KEY))
+    economy_key: str = attrs.field(metadata=limited(ID))
+    amount: int = attrs.field(metadata=limited(AMOUNT))
 
 
 @attrs.frozen
 class InventoryRow:
-    external_player_id: str
-    idempotency_key: str
-    item_key: str
-    quantity: int
-    parameters: dict[str, Any] | None = None
+    external_player_id: str = attrs.field(metadata=limited(ID))
+    idempotency_key: str = attrs.field(metadata=limited(KEY))
+    item_key: str = attrs.field(metadata=limited(ID))
+    quantity: int = attrs.field(metadata=limited(AMOUNT))
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
 
 
 Row = PlayerRow | WalletRow | InventoryRow
@@ -82,8 +88,7 @@ class Outcome:
 
 
 def check_batch(rows: list[Any]) -> None:
-    if len(rows) > MAX_ROWS:
-        raise invalid_request(f"At most {MAX_ROWS} rows per call.", {"rows": f"more than {MAX_ROWS}"})
+    ROWS.check(rows, "rows")
 
 
 def check_row_keys(rows: list[Row]) -> None:
@@ -94,6 +99,7 @@ def check_row_keys(rows: list[Row]) -> None:
             raise invalid_request(
                 "Every row needs an externalPlayerId and an idempotencyKey.", {f"rows[{i}]": "missing ids"}
             )
+        KEY.check(row.idempotency_key, f"rows[{i}].idempotencyKey")
         if row.idempotency_key in seen:
             raise invalid_request(
                 f"idempotencyKey {row.idempotency_key!r} appears twice in this call.",

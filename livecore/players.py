@@ -22,8 +22,9 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import ErrorCode, LivecoreError
 from livecore.identity import Identity
+from livecore.limits import FREE_TEXT, Text
 from livecore.presence import Presence
 from livecore.scope import Environment
 
@@ -154,18 +155,8 @@ def ban_state(player: Player) -> BanState:
     return BanState.BANNED if player.ban is not None else BanState.NOT_BANNED
 
 
-MAX_REASON = 500  # ban and debug-flag reasons
-
-
-def check_reason(reason: str | None, *, required: bool) -> str | None:
-    """A moderation reason, at most 500 characters; a ban needs one (trimmed; a debug note is kept as
-    given)."""
-    text = reason.strip() if required and reason is not None else reason
-    if required and not text:
-        raise invalid_request(f"reason must be 1 to {MAX_REASON} characters.", {"reason": "is required"})
-    if text is not None and len(text) > MAX_REASON:
-        raise invalid_request(f"reason is at most {MAX_REASON} characters.", {"reason": "too long"})
-    return text
+#: A ban's reason, kept trimmed; a debug flag's note is free text (:data:`livecore.limits.FREE_TEXT`).
+BAN_REASON = Text(min_length=1, max_length=FREE_TEXT.max_length, trim=True)
 
 
 def ban(player: Player, reason: str, now: datetime) -> tuple[Player, bool]:

@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 
 import attrs
 
-from livecore.errors import invalid_request
+from livecore.limits import Text
 
-STATUS_MAX = 64
+STATUS = Text(max_length=64)
 
 
 @attrs.frozen
@@ -27,13 +27,5 @@ class Presence:
         return self.last_active_at is not None and now - self.last_active_at < timedelta(seconds=ttl_seconds)
 
 
-def check_status(status: str | None) -> str | None:
-    if status is not None and len(status) > STATUS_MAX:
-        raise invalid_request(
-            "The status label is too long.", {"status": f"must be at most {STATUS_MAX} characters"}
-        )
-    return status
-
-
 def heartbeat(status: str | None, now: datetime) -> Presence:
-    return Presence(last_active_at=now, status=check_status(status))
+    return Presence(last_active_at=now, status=STATUS.check_optional(status, "status"))

@@ -30,11 +30,18 @@ from typing import Any
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.limits import FREE_FORM, Count, Range, Text, limited
 from livecore.scope import Environment
 
 MAX_AMOUNT_MINOR = 10**12
 MAX_WINDOW_DAYS = 3_650
 MAX_WINDOWS = 8
+AMOUNT_MINOR = Range(0, MAX_AMOUNT_MINOR)
+WINDOW_DAYS = Range(1, MAX_WINDOW_DAYS)
+WINDOWS = Count(max_items=MAX_WINDOWS)
+#: ``transactionId``, ``store``, ``productId`` and ``productType``: ids, kept trimmed.
+STORE_TEXT = Text(min_length=1, max_length=200, trim=True, plain=True)
+CURRENCY = Text(min_length=3, max_length=3)
 FUTURE_TOLERANCE = timedelta(minutes=5)  # device clocks run ahead; later than this is a bad timestamp
 
 # ISO 4217 minor-unit exponents that are not 2.
@@ -51,15 +58,23 @@ class ValidationStatus(enum.StrEnum):
 
 
 @attrs.frozen
-class PurchaseRequest:
-    transaction_id: str
-    store: str
-    product_id: str
-    product_type: str
-    amount_minor: int
-    currency: str
+class TrackPurchaseRequest:
+    """The purchase body of the client route (docs/reference/economy.md#purchases)."""
+
+    transaction_id: str = attrs.field(metadata=limited(STORE_TEXT))
+    store: str = attrs.field(metadata=limited(STORE_TEXT))
+    product_id: str = attrs.field(metadata=limited(STORE_TEXT))
+    product_type: str = attrs.field(metadata=limited(STORE_TEXT))
+    amount_minor: int = attrs.field(metadata=limited(AMOUNT_MINOR))
+    currency: str = attrs.field(metadata=limited(CURRENCY))
     purchased_at: datetime | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
+
+
+@attrs.frozen
+class PurchaseRequest(TrackPurchaseRequest):
+    """A purchase as the core tracks it: the client's report, or the server's, which may be verified."""
+
     validation_status: ValidationStatus = ValidationStatus.UNVERIFIED
 
 
@@ -162,18 +177,15 @@ def normalize(amount_minor: int, currency: str, rate: float) -> int:
 
 def check_request(request: PurchaseRequest, now: datetime) -> PurchaseRequest:
     """Field rules of a purchase body (400 ``invalid_request`` naming the field)."""
-    for field, value in (
-        ("transactionId", request.transaction_id),
-        ("store", request.store),
-        ("productId", request.product_id),
-        ("productType", request.product_type),
-    ):
-        if not value.strip() or len(value) > 200:
-            raise invalid_request(f"{field} must be 1 to 200 characters.", {field: "1 to 200 characters"})
-    if not 0 <= request.amount_minor <= MAX_AMOUNT_MINOR:
-        raise invalid_request(
-            f"amountMinor must be from 0 to {MAX_AMOUNT_MINOR}.", {"amountMinor": "out of range"}
-        )
+    request = attrs.evolve(
+        request,
+        transaction_id=STORE_TEXT.check(request.transaction_id, "transactionId"),
+        store=STORE_TEXT.check(request.store, "store"),
+        product_id=STORE_TEXT.check(request.product_id, "productId"),
+        product_type=STORE_TEXT.check(request.product_type, "productType"),
+        metadata=FREE_FORM.check(request.metadata, "metadata"),
+    )
+    AMOUNT_MINOR.check(request.amount_minor, "amountMinor")
     if request.purchased_at is not None and request.purchased_at > now + FUTURE_TOLERANCE:
         raise invalid_request("purchasedAt is in the future.", {"purchasedAt": "in the future"})
     return attrs.evolve(request, currency=check_currency(request.currency))
@@ -209,10 +221,9 @@ def upgrades(stored: Purchase, request: PurchaseRequest) -> bool:
 
 def check_windows(days: Iterable[int]) -> tuple[int, ...]:
     out = tuple(days)
-    if len(out) > MAX_WINDOWS or any(not 1 <= d <= MAX_WINDOW_DAYS for d in out):
-        raise invalid_request(
-            f"windows: at most {MAX_WINDOWS} day counts, each 1 to {MAX_WINDOW_DAYS}.", {"windows": "invalid"}
-        )
+    WINDOWS.check(out, "windows")
+    for d in out:
+        WINDOW_DAYS.check(d, "windows")
     return out
 
 

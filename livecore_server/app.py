@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import orjson
@@ -17,7 +18,7 @@ from aiohttp import web
 from livecore import __version__
 from livecore.api import routes
 from livecore.api.friends import PRESENCE_HEARTBEAT
-from livecore.api.route import Auth, Route, Surface
+from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.clock import Clock
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
@@ -25,6 +26,7 @@ from livecore_server.admin import health
 from livecore_server.http.endpoint import Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import namespace
+from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
@@ -70,6 +72,17 @@ BINDINGS: tuple[Binding, ...] = (
 # pattern matching of the other routes (docs/architecture.md, "Hot-path choices"). No other route's
 # pattern matches their path, so nothing else resolves differently (tests/server/test_routing.py).
 FIRST = (PRESENCE_HEARTBEAT.name,)
+
+
+def router_path(path: str, siblings: Iterable[str]) -> str:
+    """``path`` for aiohttp's router: a path parameter does not match the literal segments that rival it
+    (``livecore.api.route.literal_rivals``), so ``/friends/code`` is never ``/friends/{friendExternalId}``
+    and a 405's ``Allow`` lists only the methods of the path asked (aiohttp lists those of every route whose
+    pattern matches it)."""
+    for name, words in literal_rivals(path, siblings).items():
+        alternatives = "|".join(re.escape(w) for w in words)
+        path = path.replace(f"{{{name}}}", f"{{{name}:(?!(?:{alternatives})(?:/|$))[^/]+}}")
+    return path
 
 
 def _openapi_route(surface: Surface) -> Route:
@@ -132,6 +145,7 @@ def create_app(
     root = web.Application(
         client_max_size=MAX_BODY, handler_args={"keepalive_timeout": config.header_timeout}
     )
+    answer_in_envelopes(root)  # what aiohttp's HTTP parser refuses, too
     bindings = (*BINDINGS, *extra)
     for surface in Surface:
         own = sorted(
@@ -142,8 +156,10 @@ def create_app(
         if openapi:
             declared[_openapi_route(surface).name] = _openapi_route(surface)
         sub = web.Application(middlewares=[namespace(surface, declared, root)], client_max_size=MAX_BODY)
+        paths = [b.route.path for b in own]
         for b in own:
-            sub.router.add_route(b.route.method, b.route.path, make_handler(b, root), name=b.route.name)
+            path = router_path(b.route.path, paths)
+            sub.router.add_route(b.route.method, path, make_handler(b, root), name=b.route.name)
         if openapi:
             sub.router.add_get("/openapi.json", _openapi_handler(surface), name=_openapi_route(surface).name)
         root.add_subapp(surface.value, sub)

@@ -4,6 +4,11 @@ One cattrs converter for the whole contract. Structuring is strict where cattrs'
 a string field refuses ``123``, an integer field refuses ``"1"``, ``1.5`` and ``true``, unknown keys are
 refused. :func:`structure` turns cattrs' errors into one 400 naming every offending field.
 
+It also checks, for every request, what does not depend on the route (:mod:`livecore.limits`): no
+string holds NUL (free-form objects included, keys too), a field whose declared rule is ``plain`` (names,
+ids) holds no control or format character, and integers fit in signed 64 bits. Lengths and sizes are the
+commands' to check, after the ban (:mod:`livecore.limits`).
+
 Fields the contract marks "present only when ..." carry ``metadata={"omit_if_none": True}`` and are left out
 of the JSON when ``None``.
 """
@@ -25,6 +30,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from livecore.clock import format_ts, parse_ts
 from livecore.errors import invalid_request
+from livecore.limits import INT64_MAX, INT64_MIN, Text, character_problem, rule_of
 
 T = TypeVar("T")
 
@@ -42,10 +48,24 @@ def _strict_str(value: Any, _: Any) -> str:
     return value
 
 
+def _request_str(value: Any, type_: Any) -> str:
+    text = _strict_str(value, type_)
+    if "\x00" in text:
+        raise ValueError(_NUL)
+    return text
+
+
 def _strict_int(value: Any, _: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("must be an integer")
     return value
+
+
+def _request_int(value: Any, type_: Any) -> int:
+    number = _strict_int(value, type_)
+    if not INT64_MIN <= number <= INT64_MAX:
+        raise ValueError("must fit in signed 64 bits")
+    return number
 
 
 def _strict_float(value: Any, _: Any) -> float:
@@ -66,6 +86,42 @@ def _strict_dict(value: Any, _: Any) -> dict[str, Any]:
     return value
 
 
+def _request_dict(value: Any, type_: Any) -> dict[str, Any]:
+    found = _strict_dict(value, type_)
+    if _holds_nul(found):
+        raise ValueError(_NUL)
+    return found
+
+
+_NUL = "must not contain NUL characters"
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether a JSON value (a free-form object's) holds NUL in any string, its keys included."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any("\x00" in k or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
+
+
+def _plain(hook: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``hook`` followed by the character rule of names and ids, on the value or on each item of a list."""
+
+    def structure(value: Any, type_: Any) -> Any:
+        out = hook(value, type_)
+        for text in out if isinstance(out, list) else (out,):
+            if isinstance(text, str):
+                problem = character_problem(text, plain=True)
+                if problem is not None:
+                    raise ValueError(problem)
+        return out
+
+    return structure
+
+
 def _structure_ts(value: Any, _: Any) -> datetime:
     if not isinstance(value, str):
         raise TypeError("must be a timestamp string")
@@ -84,22 +140,30 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     """The strict wire converter. ``camel_case=False`` keeps attribute names (the TOML manifest);
     ``forbid_extra_keys=False`` gives the lenient reader clients use for responses, since the contract
     (docs/reference/conventions.md#versioning-and-deprecation) lets new optional fields land in v1 without
-    notice."""
+    notice. Only the strict one, which reads requests, checks their form (:mod:`livecore.limits`): what a
+    response or a stored record holds is read as it is."""
     rename = camel if camel_case else (lambda name: name)
+    form = forbid_extra_keys
     conv = cattrs.Converter(forbid_extra_keys=forbid_extra_keys)
-    conv.register_structure_hook(str, _strict_str)
-    conv.register_structure_hook(int, _strict_int)
+    conv.register_structure_hook(str, _request_str if form else _strict_str)
+    conv.register_structure_hook(int, _request_int if form else _strict_int)
     conv.register_structure_hook(float, _strict_float)
     conv.register_structure_hook(bool, _strict_bool)
     # StrEnum explicitly: it comes before ``str`` in a StrEnum's MRO, ``Enum`` comes after.
     conv.register_structure_hook(enum.StrEnum, _structure_enum)
     conv.register_structure_hook(enum.Enum, _structure_enum)
-    conv.register_structure_hook_func(lambda t: t == dict[str, Any], _strict_dict)
+    conv.register_structure_hook_func(lambda t: t == dict[str, Any], _request_dict if form else _strict_dict)
     conv.register_structure_hook(datetime, _structure_ts)
     conv.register_unstructure_hook(datetime, format_ts)
 
     def structure_factory(cls: type[Any]) -> Any:
-        overrides: dict[str, Any] = {f.name: override(rename=rename(f.name)) for f in attrs.fields(cls)}
+        hints = typing.get_type_hints(cls)
+        overrides: dict[str, Any] = {}
+        for f in attrs.fields(cls):
+            rule = rule_of(f)
+            plain = form and isinstance(rule, Text) and rule.plain
+            hook = _plain(conv.get_structure_hook(hints[f.name])) if plain else None
+            overrides[f.name] = override(rename=rename(f.name), struct_hook=hook)
         return make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=forbid_extra_keys, **overrides)
 
     def unstructure_factory(cls: type[Any]) -> Any:

@@ -7,7 +7,10 @@ from typing import Any
 import attrs
 
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.economy import AMOUNT
 from livecore.errors import ErrorCode
+from livecore.idempotency import KEY
+from livecore.limits import FREE_FORM, FREE_TEXT, limited
 
 
 @attrs.frozen
@@ -40,21 +43,21 @@ class AdjustWalletRequest:
     """Wallet credit/debit (docs/reference/economy.md). ``reason`` is free text recorded on the ledger
     entry."""
 
-    amount: int
-    reason: str | None = None
-    source_ref_id: str | None = None
-    idempotency_key: str | None = None
+    amount: int = attrs.field(metadata=limited(AMOUNT))
+    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    source_ref_id: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    idempotency_key: str | None = attrs.field(default=None, metadata=limited(KEY))
 
 
 @attrs.frozen
 class AdjustItemRequest:
     """Inventory grant/revoke/consume (docs/reference/economy.md); ``parameters`` only when granting."""
 
-    quantity: int
-    reason: str | None = None
-    source_ref_id: str | None = None
-    idempotency_key: str | None = None
-    parameters: dict[str, Any] | None = None
+    quantity: int = attrs.field(metadata=limited(AMOUNT))
+    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    source_ref_id: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    idempotency_key: str | None = attrs.field(default=None, metadata=limited(KEY))
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
 
 
 @attrs.frozen

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -13,6 +13,12 @@ from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
 from livecore.api.views import Counterparty, Direction, IdentityView
 from livecore.errors import ErrorCode
+from livecore.friends import CODE, PROGRESSION_KEYS, SEARCH_TEXT
+from livecore.idempotency import KEY
+from livecore.limits import ID, limited
+from livecore.presence import STATUS
+
+_PROGRESSION = limited(ID, count=PROGRESSION_KEYS)
 
 
 @attrs.frozen
@@ -20,20 +26,20 @@ class ProgressionQuery:
     """``progression``: up to 8 economy keys, comma-separated or repeated
     (docs/reference/friends-and-presence.md)."""
 
-    progression: list[str] | None = None
+    progression: list[str] | None = attrs.field(default=None, metadata=_PROGRESSION)
 
 
 @attrs.frozen
 class SuggestionsQuery:
     limit: int = 5
-    progression: list[str] | None = None
+    progression: list[str] | None = attrs.field(default=None, metadata=_PROGRESSION)
 
 
 @attrs.frozen
 class SearchQuery:
-    q: str
+    q: str = attrs.field(metadata=limited(SEARCH_TEXT))
     limit: int = 20
-    progression: list[str] | None = None
+    progression: list[str] | None = attrs.field(default=None, metadata=_PROGRESSION)
 
 
 @attrs.frozen
@@ -104,9 +110,11 @@ class BlockRow:
 class FriendTarget:
     """Exactly one of ``friendCode`` and ``externalPlayerId`` (docs/reference/friends-and-presence.md)."""
 
-    friend_code: str | None = None
-    external_player_id: str | None = None
-    idempotency_key: str | None = None
+    EXACTLY_ONE_OF: ClassVar[tuple[str, ...]] = ("friend_code", "external_player_id")
+
+    friend_code: str | None = attrs.field(default=None, metadata=limited(CODE))
+    external_player_id: str | None = attrs.field(default=None, metadata=limited(ID))
+    idempotency_key: str | None = attrs.field(default=None, metadata=limited(KEY))
 
 
 @attrs.frozen
@@ -172,7 +180,7 @@ class FriendCodeResponse:
 
 @attrs.frozen
 class HeartbeatRequest:
-    status: str | None = None
+    status: str | None = attrs.field(default=None, metadata=limited(STATUS))
 
 
 @attrs.frozen

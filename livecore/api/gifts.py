@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
+from typing import ClassVar
 
 import attrs
 
@@ -17,10 +18,14 @@ from livecore.api.route import (
     player_route,
 )
 from livecore.api.views import Counterparty, Direction, display_view
+from livecore.economy import AMOUNT
 from livecore.errors import ErrorCode
+from livecore.friends import CODE
 from livecore.games import ResourceType
-from livecore.gifts import Gift, GiftStatus
+from livecore.gifts import MESSAGE, Gift, GiftStatus
 from livecore.grants import GrantStatus
+from livecore.idempotency import KEY
+from livecore.limits import ID, limited
 from livecore.players import Player
 
 
@@ -29,13 +34,15 @@ class SendGiftRequest:
     """The send-gift body (docs/reference/gifts.md); the target is exactly one of ``externalPlayerId`` and
     ``friendCode``."""
 
+    EXACTLY_ONE_OF: ClassVar[tuple[str, ...]] = ("external_player_id", "friend_code")
+
     type: ResourceType
-    resource_key: str
-    amount: int
-    external_player_id: str | None = None
-    friend_code: str | None = None
-    message: str | None = None
-    idempotency_key: str | None = None
+    resource_key: str = attrs.field(metadata=limited(ID))
+    amount: int = attrs.field(metadata=limited(AMOUNT))
+    external_player_id: str | None = attrs.field(default=None, metadata=limited(ID))
+    friend_code: str | None = attrs.field(default=None, metadata=limited(CODE))
+    message: str | None = attrs.field(default=None, metadata=limited(MESSAGE))
+    idempotency_key: str | None = attrs.field(default=None, metadata=limited(KEY))
 
 
 @attrs.frozen

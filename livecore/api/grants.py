@@ -10,9 +10,12 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.economy import AMOUNT
 from livecore.errors import ErrorCode
 from livecore.games import ResourceType
-from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, effective_status
+from livecore.grants import ENTRIES, AckedBy, Entry, Grant, GrantKind, GrantStatus, effective_status
+from livecore.idempotency import KEY
+from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 
 
 class GrantSourceKind(enum.StrEnum):
@@ -29,9 +32,11 @@ class RewardEntry:
     ``parameters`` only for items."""
 
     type: ResourceType
-    key: str
-    amount: int
-    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    key: str = attrs.field(metadata=limited(ID))
+    amount: int = attrs.field(metadata=limited(AMOUNT))
+    parameters: dict[str, Any] | None = attrs.field(
+        default=None, metadata={**limited(FREE_FORM), **OMIT_IF_NONE}
+    )
 
     def to_entry(self) -> Entry:
         return Entry(type=self.type, key=self.key, amount=self.amount, parameters=self.parameters)
@@ -78,13 +83,13 @@ class GrantView:
 
 @attrs.frozen
 class CreateGrantRequest:
-    idempotency_key: str
-    entries: list[RewardEntry]
+    idempotency_key: str = attrs.field(metadata=limited(KEY))
+    entries: list[RewardEntry] = attrs.field(metadata=limited(count=ENTRIES))
     kind: GrantKind = GrantKind.REWARD
     expires_at: datetime | None = None
     source_kind: GrantSourceKind = GrantSourceKind.API
-    source_ref_id: str | None = None
-    metadata: dict[str, Any] | None = None
+    source_ref_id: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    metadata: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
 
 
 @attrs.frozen

@@ -13,6 +13,11 @@ wire models, so the documents cannot drift from the server and the clients:
   ways gets two components: ``<ClassName>`` (response) and ``<ClassName>Input`` (request).
 - ``required`` lists the fields without a default; a response field marked ``omit_if_none`` is left out
   of ``required`` and is never ``null`` (the converter omits it instead).
+- Requests publish their limits (docs/reference/conventions.md#requests), from the rules their fields
+  name (:mod:`livecore.limits`): ``minLength``/``maxLength``, ``minimum``/``maximum`` (every integer
+  within signed 64 bits), ``minItems``/``maxItems``, a free-form object's size (``x-max-json-bytes``),
+  ``oneOf`` for a body that takes exactly one of some fields (``EXACTLY_ONE_OF``), and the literal values
+  a path parameter never takes (``not``/``enum``).
 
 Pure: no I/O. Serialise the returned dictionaries with any JSON encoder.
 """
@@ -34,10 +39,12 @@ from typing import Any, Literal
 import attrs
 
 from livecore.api.convert import camel
-from livecore.api.route import Auth, Idempotency, Route, Surface
+from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import STATUS, ErrorCode
+from livecore.idempotency import KEY
+from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Rule, Text, count_of, rule_of
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -50,19 +57,26 @@ _NONE_TYPE = type(None)
 _PATH_PARAM = re.compile(r"\{([^{}/]+)\}")
 _JSON = "application/json"
 
+_REQUESTS = (
+    "\n\nA request body is one JSON object, nested at most "
+    f"{JSON_DEPTH_MAX} levels deep, with no key repeated in an object. No string of a request (body, "
+    "query, path or header) may hold NUL; names and ids hold no other control or format character "
+    "either; integers fit in signed 64 bits. Anything else is 400 `invalid_request`."
+)
+
 _TITLES: dict[Surface, tuple[str, str]] = {
     Surface.SDK: (
         "livecore client API",
         "The game-client surface (`/sdk/v1`). Every call carries the game's `client_sdk` API key as "
         "`Authorization: Bearer <API_KEY>`; routes that read or change one player's state also need that "
         "player's secret in `X-Player-Secret` (minted by register). Send `X-Svc-SDK: <name>/<version>` on "
-        "every request.",
+        "every request." + _REQUESTS,
     ),
     Surface.SERVER: (
         "livecore server API",
         "The studio-backend surface (`/server/v1`). Every call carries a `server_integration` API key as "
         "`Authorization: Bearer <API_KEY>`; never ship that key in a game client. Every state-changing "
-        "route needs an idempotency key. Send `X-Svc-SDK: <name>/<version>` on every request.",
+        "route needs an idempotency key. Send `X-Svc-SDK: <name>/<version>` on every request." + _REQUESTS,
     ),
 }
 
@@ -145,8 +159,10 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
             schemas.collect(route.response, "output")
 
     paths: dict[str, dict[str, Any]] = {}
+    sibling_paths = [route.path for route in selected]
     for route in selected:
-        paths.setdefault(route.full_path, {})[route.method.lower()] = _operation(route, schemas)
+        op = _operation(route, schemas, sibling_paths)
+        paths.setdefault(route.full_path, {})[route.method.lower()] = op
 
     title, description = _TITLES[surface]
     tags = sorted({_tag(route) for route in selected})
@@ -197,13 +213,13 @@ def _tag(route: Route) -> str:
     return route.path.strip("/").split("/", 1)[0] or "root"
 
 
-def _operation(route: Route, schemas: _Schemas) -> dict[str, Any]:
+def _operation(route: Route, schemas: _Schemas, sibling_paths: list[str]) -> dict[str, Any]:
     op: dict[str, Any] = {
         "operationId": route.name,
         "summary": route.summary,
         "description": _description(route),
         "tags": [_tag(route)],
-        "parameters": _parameters(route, schemas),
+        "parameters": _parameters(route, schemas, sibling_paths),
     }
     if route.request is not None:
         op["requestBody"] = {
@@ -269,14 +285,18 @@ def _security(auth: Auth) -> list[dict[str, list[str]]]:
     return [{"apiKey": []}]
 
 
-def _parameters(route: Route, schemas: _Schemas) -> list[dict[str, Any]]:
+def _parameters(route: Route, schemas: _Schemas, sibling_paths: list[str]) -> list[dict[str, Any]]:
     params: list[dict[str, Any]] = []
     seen: set[str] = set()
+    rivals = literal_rivals(route.path, sibling_paths)
     for name in _PATH_PARAM.findall(route.path):
         if name in seen:
             raise ValueError(f"{route.name}: path parameter {{{name}}} appears twice")
         seen.add(name)
-        params.append({"name": name, "in": "path", "required": True, "schema": {"type": "string"}})
+        schema = _rule_keywords(ID, {"type": "string"})
+        if name in rivals:
+            schema["not"] = {"enum": list(rivals[name])}
+        params.append({"name": name, "in": "path", "required": True, "schema": schema})
     if route.query is not None:
         params.extend(schemas.query_parameters(route.query))
     if route.idempotency is not Idempotency.NONE:
@@ -288,7 +308,7 @@ def _parameters(route: Route, schemas: _Schemas) -> list[dict[str, Any]]:
                 "required": required,
                 "description": "Makes the write safe to retry; kept 24 hours per game, environment and "
                 "route.",
-                "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                "schema": _rule_keywords(KEY, {"type": "string"}),
             }
         )
     params.append({"$ref": f"#/components/parameters/{_SDK_HEADER}"})
@@ -447,7 +467,7 @@ class _Schemas:
             type_ = _strip_none(hints[field.name])
             if _models_in(type_):
                 raise TypeError(f"query parameter {model.__name__}.{field.name} must be a scalar or a list")
-            schema = self.schema(type_, "input")
+            schema = _with_rules(self.schema(type_, "input"), field)
             has_default, default = _json_default(field.default)
             if has_default and default is not None:
                 schema = {**schema, "default": default}
@@ -486,7 +506,8 @@ class _Schemas:
                 return _enum_schema([member.value for member in tp])
             scalar = _scalar(tp)
             if scalar is not None:
-                return scalar
+                # Integers of a request are refused outside signed 64 bits; responses never leave them.
+                return _rule_keywords(INT64, scalar) if tp is int and mode == "input" else scalar
         container = origin if origin is not None else tp
         if container in (dict, collections.abc.Mapping, collections.abc.MutableMapping):
             value = args[1] if len(args) == 2 else Any
@@ -536,6 +557,8 @@ class _Schemas:
             if omitted_when_none and mode == "output":
                 type_ = _strip_none(type_)  # never null on the wire: left out instead
             prop = self.schema(type_, mode)
+            if mode == "input":
+                prop = _with_rules(prop, field)
             if field.default is attrs.NOTHING and not omitted_when_none:
                 required.append(name)
             elif mode == "input":
@@ -554,7 +577,69 @@ class _Schemas:
             schema["required"] = required
         if mode == "input":
             schema["additionalProperties"] = False
+            one_of = [camel(name) for name in getattr(cls, "EXACTLY_ONE_OF", ())]
+            if one_of:
+                schema["oneOf"] = [_only(name, one_of, properties[name]) for name in one_of]
         return schema
+
+
+def _only(name: str, names: list[str], prop: dict[str, Any]) -> dict[str, Any]:
+    """The branch of a body's ``oneOf`` where ``name`` is given and the other ``names`` are not."""
+    given = {key: value for key, value in prop.items() if key not in ("type", "default", "description")}
+    kinds = [t for t in prop["type"] if t != "null"] if isinstance(prop.get("type"), list) else [prop["type"]]
+    given["type"] = kinds[0] if len(kinds) == 1 else kinds
+    others = {other: {"type": "null"} for other in names if other != name}
+    return {"required": [name], "properties": {name: given, **others}}
+
+
+def rule_text(field: attrs.Attribute[Any]) -> str | None:
+    """A request field's limits in words (the reference's tables): its rule, and for a list its count."""
+    rule, count = rule_of(field), count_of(field)
+    parts = []
+    if count is not None:
+        parts.append(f"{count.describe()} items")
+    if rule is not None:
+        parts.append(("each " if count is not None else "") + rule.describe())
+    return "; ".join(parts) or None
+
+
+def _with_rules(schema: dict[str, Any], field: attrs.Attribute[Any]) -> dict[str, Any]:
+    """``schema`` (a request field's) with the limits its field declares."""
+    rule, count = rule_of(field), count_of(field)
+    out = dict(schema)
+    if "items" in out:
+        if rule is not None:
+            out["items"] = _rule_keywords(rule, out["items"])
+        if count is not None:
+            if count.min_items:
+                out["minItems"] = count.min_items
+            if count.max_items is not None:
+                out["maxItems"] = count.max_items
+    elif rule is not None:
+        out = _rule_keywords(rule, out)
+    return out
+
+
+def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with the JSON Schema keywords of ``rule`` (a keyword of one type is ignored by the others,
+    so a nullable schema stays nullable)."""
+    out = dict(schema)
+    if isinstance(rule, Text):
+        if rule.min_length:
+            out["minLength"] = rule.min_length
+        if rule.max_length is not None:
+            out["maxLength"] = rule.max_length
+        if rule.trim and rule.min_length:
+            out["pattern"] = r"\S"  # not white space alone
+        out["description"] = rule.describe()
+    elif isinstance(rule, FreeForm):
+        out["description"] = rule.describe()
+        out["x-max-json-bytes"] = rule.max_bytes
+    else:
+        out["format"] = "int64"
+        out["minimum"] = rule.minimum
+        out["maximum"] = rule.maximum
+    return out
 
 
 def _models_in(tp: Any) -> list[type]:

@@ -15,7 +15,9 @@ from livecore.api.purchases import PurchaseView
 from livecore.api.route import PLAYER_PATH, server_route
 from livecore.api.views import IdentityView
 from livecore.errors import ErrorCode
-from livecore.migration import InventoryRow, PlayerRow, WalletRow
+from livecore.limits import FREE_TEXT, limited
+from livecore.migration import ROWS, InventoryRow, PlayerRow, WalletRow
+from livecore.players import BAN_REASON
 
 
 @attrs.frozen
@@ -60,7 +62,7 @@ class PlayerProfileResponse:
 
 @attrs.frozen
 class BanRequest:
-    reason: str
+    reason: str = attrs.field(metadata=limited(BAN_REASON))
 
 
 @attrs.frozen
@@ -79,7 +81,7 @@ class BanPlayerResponse:
 
 @attrs.frozen
 class DebugRequest:
-    reason: str | None = None
+    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
 
 
 @attrs.frozen
@@ -169,22 +171,24 @@ MigrateWalletRow = WalletRow
 
 MigrateInventoryRow = InventoryRow
 
+_ROWS = limited(count=ROWS)
+
 
 @attrs.frozen
 class MigratePlayersRequest:
-    rows: list[MigratePlayerRow]
+    rows: list[MigratePlayerRow] = attrs.field(metadata=_ROWS)
     emit_webhooks: bool = False
 
 
 @attrs.frozen
 class MigrateWalletRequest:
-    rows: list[MigrateWalletRow]
+    rows: list[MigrateWalletRow] = attrs.field(metadata=_ROWS)
     emit_webhooks: bool = False
 
 
 @attrs.frozen
 class MigrateInventoryRequest:
-    rows: list[MigrateInventoryRow]
+    rows: list[MigrateInventoryRow] = attrs.field(metadata=_ROWS)
     emit_webhooks: bool = False
 
 

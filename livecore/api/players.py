@@ -9,13 +9,15 @@ import attrs
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.api.views import IdentityView
 from livecore.errors import ErrorCode
+from livecore.identity import AVATAR, NAME
+from livecore.limits import FREE_FORM, limited
 
 
 @attrs.frozen
 class RegisterRequest:
     """Optional body of register. ``playerContext.country`` overrides the geo-resolved country."""
 
-    player_context: dict[str, Any] | None = None
+    player_context: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
 
 
 @attrs.frozen
@@ -36,8 +38,8 @@ class RegisterResponse:
 
 @attrs.frozen
 class SetIdentityRequest:
-    name: str
-    avatar: str | None = None
+    name: str = attrs.field(metadata=limited(NAME))
+    avatar: str | None = attrs.field(default=None, metadata=limited(AVATAR))
 
 
 @attrs.frozen

@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 
+from livecore import purchases
 from livecore.api.route import (
     PLAYER_PATH,
     PLAYER_WRITE_ERRORS,
@@ -17,27 +18,15 @@ from livecore.api.route import (
     server_route,
 )
 from livecore.errors import ErrorCode
-from livecore.purchases import PurchaseRequest, ValidationStatus
+from livecore.limits import limited
+from livecore.purchases import WINDOW_DAYS, WINDOWS, ValidationStatus
 
 ValidationStatusView = ValidationStatus
 
 
-@attrs.frozen
-class TrackPurchaseRequest:
-    """The purchase body of the client route (docs/reference/economy.md#purchases)."""
-
-    transaction_id: str
-    store: str
-    product_id: str
-    product_type: str
-    amount_minor: int
-    currency: str
-    purchased_at: datetime | None = None
-    metadata: dict[str, Any] | None = None
-
-
-# The server body is the core's purchase request: the client body plus ``validationStatus``.
-ServerTrackPurchaseRequest = PurchaseRequest
+# The client's body and the server's are the core's: the server's adds ``validationStatus``.
+TrackPurchaseRequest = purchases.TrackPurchaseRequest
+ServerTrackPurchaseRequest = purchases.PurchaseRequest
 
 
 @attrs.frozen
@@ -81,7 +70,7 @@ class PurchaseListResponse:
 class SpendQuery:
     """``windows``: day counts, comma-separated or repeated (``windows=7,30``)."""
 
-    windows: list[int] | None = None
+    windows: list[int] | None = attrs.field(default=None, metadata=limited(WINDOW_DAYS, count=WINDOWS))
 
 
 @attrs.frozen

@@ -39,7 +39,19 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore import friends, gifts, grants, idempotency, identity, migration, players, presence, purchases
+from livecore import (
+    economy,
+    friends,
+    gifts,
+    grants,
+    idempotency,
+    identity,
+    limits,
+    migration,
+    players,
+    presence,
+    purchases,
+)
 from livecore.api import routes as registry
 from livecore.api.convert import camel
 from livecore.api.openapi import (
@@ -51,9 +63,9 @@ from livecore.api.openapi import (
     _models_in,
     _Schemas,
     _strip_none,
+    rule_text,
 )
 from livecore.api.route import Auth, Idempotency, Route
-from livecore.economy import MAX_AMOUNT
 from livecore.errors import STATUS, ErrorCode
 from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
 from livecore.ratelimit import DEFAULT_LIMITS
@@ -168,45 +180,55 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
                 (f"Rate limit, bucket `{b.value}`", f"{n:,} requests a minute per API key")
                 for b, n in DEFAULT_LIMITS.items()
             ),
+            ("Idempotency key", f"{idempotency.KEY.describe()}, kept {_seconds(idempotency.TTL)}"),
+            ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
+            ("Integers in queries and bodies", "signed 64 bits"),
+            ("Ids and keys (`externalPlayerId`, path ids, economy keys)", limits.ID.describe()),
+            ("Free-form text (`reason`, `sourceRefId`)", limits.FREE_TEXT.describe()),
             (
-                "Idempotency key",
-                f"1 to {idempotency.MAX_KEY_LENGTH} characters, kept {_seconds(idempotency.TTL)}",
+                "Free-form objects (`playerContext`, `metadata`, item `parameters`)",
+                limits.FREE_FORM.describe(),
             ),
         ],
         "players-and-identity": [
             ("Session gap (a new session opens after this much silence)", _seconds(players.SESSION_GAP)),
-            ("Display name", f"1 to {identity.NAME_MAX} characters after trimming"),
-            ("Avatar", f"at most {identity.AVATAR_MAX} characters"),
+            ("Display name", identity.NAME.describe()),
+            ("Avatar", identity.AVATAR.describe()),
         ],
         "friends-and-presence": [
             ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
             ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
             ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
-            ("Search text `q`", f"1 to {friends.SEARCH_TEXT_MAX} characters"),
+            ("Search text `q`", friends.SEARCH_TEXT.describe()),
             ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
             ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
-            ("Presence status label", f"at most {presence.STATUS_MAX} characters"),
+            ("Presence status label", presence.STATUS.describe()),
         ],
         "gifts": [
             ("Gift cooldown per sender and friend (default, per game)", gift_cooldown),
-            ("Gift message", f"at most {gifts.MAX_MESSAGE} characters"),
+            ("Gift message", gifts.MESSAGE.describe()),
         ],
-        "grants": [("Entries per grant", f"1 to {grants.MAX_ENTRIES}")],
+        "grants": [("Entries per grant", grants.ENTRIES.describe())],
         "economy": [
-            ("Amount or quantity of one change", f"1 to {MAX_AMOUNT:,}"),
-            ("Purchase `amountMinor`", f"0 to {purchases.MAX_AMOUNT_MINOR:,}"),
+            ("Amount or quantity of one change", economy.AMOUNT.describe()),
+            ("Purchase `amountMinor`", purchases.AMOUNT_MINOR.describe()),
             (
                 "Purchase `purchasedAt` ahead of service time",
                 f"at most {_seconds(purchases.FUTURE_TOLERANCE)}",
             ),
             (
                 "Spend windows per request",
-                f"at most {purchases.MAX_WINDOWS}, 1 to {purchases.MAX_WINDOW_DAYS:,} days each",
+                f"{purchases.WINDOWS.describe()}, {purchases.WINDOW_DAYS.describe()} days each",
+            ),
+            (
+                "Purchase `transactionId`, `store`, `productId`, `productType`",
+                purchases.STORE_TEXT.describe(),
             ),
         ],
         "player-tools": [
-            ("Ban and debug-flag reason", f"at most {players.MAX_REASON} characters"),
-            ("Migration rows per call", f"up to {migration.MAX_ROWS:,}"),
+            ("Ban reason", players.BAN_REASON.describe()),
+            ("Debug-flag reason", limits.FREE_TEXT.describe()),
+            ("Migration rows per call", migration.ROWS.describe()),
         ],
         "webhooks": [
             ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
@@ -355,6 +377,8 @@ class _Context:
             type_text = self.type_text(self.schemas.schema(hint, model.mode), page)
             if description := field.metadata.get("description"):
                 type_text += f"; {description}"
+            if model.mode == "input" and (limits := rule_text(field)):
+                type_text += f"; {limits}"
             if model.mode == "input":
                 required = field.default is attrs.NOTHING
                 rows.append(
@@ -426,12 +450,15 @@ def _route_section(ctx: _Context, route: Route, page: str) -> str:
         parts.append("Path parameters: " + ", ".join(f"`{name}`" for name in path_params) + ".")
     if route.query is not None:
         rows = ["| Query parameter | Type | Required | Default |", "|---|---|---|---|"]
-        for param in ctx.schemas.query_parameters(route.query):
+        fields = attrs.fields(route.query)
+        for field, param in zip(fields, ctx.schemas.query_parameters(route.query), strict=True):
             schema = dict(param["schema"])
             default = schema.pop("default", None)
             kind = ctx.type_text(schema, page)
             if schema.get("type") == "array":
                 kind += " (comma-separated or repeated)"
+            if limits := rule_text(field):
+                kind += f"; {limits}"
             shown = f"`{orjson.dumps(default).decode()}`" if default is not None else ""
             rows.append(f"| `{param['name']}` | {kind} | {'yes' if param['required'] else 'no'} | {shown} |")
         parts.append("\n".join(rows))
@@ -485,8 +512,8 @@ def _errors_block() -> str:
 
 def _limits_block() -> str:
     rows = ["| Limit | Value | Described in |", "|---|---|---|"]
-    for page, limits in _limits().items():
-        rows.extend(f"| {what} | {value} | [{page}]({page}.md) |" for what, value in limits)
+    for page, declared in _limits().items():
+        rows.extend(f"| {what} | {value} | [{page}]({page}.md) |" for what, value in declared)
     return "\n".join(rows)
 
 

@@ -10,6 +10,8 @@ documents are generated from them.
 from __future__ import annotations
 
 import enum
+import re
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
@@ -95,6 +97,33 @@ class Route:
     @property
     def is_write(self) -> bool:
         return self.method not in ("GET", "HEAD", "OPTIONS")
+
+
+_PARAM = re.compile(r"^\{(\w+)\}$")
+
+
+def literal_rivals(path: str, paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Each path parameter of ``path`` with the literal segments that other ``paths`` (of the same surface)
+    have in its place after the same segments: ``{friendExternalId}`` of ``/friends/{friendExternalId}``
+    and ``code`` of ``/friends/code``. The literal path wins (as in OpenAPI 3.1), so the parameter never
+    takes those values: the server's router leaves them out, the documents publish them."""
+    segments = path.split("/")
+    shape = [_PARAM.sub("{}", s) for s in segments]
+    rivals: dict[str, tuple[str, ...]] = {}
+    for i, segment in enumerate(segments):
+        param = _PARAM.match(segment)
+        if param is None:
+            continue
+        literals = {
+            other[i]
+            for other in (p.split("/") for p in paths)
+            if len(other) > i
+            and not _PARAM.match(other[i])
+            and [_PARAM.sub("{}", s) for s in other[:i]] == shape[:i]
+        }
+        if literals:
+            rivals[param.group(1)] = tuple(sorted(literals))
+    return rivals
 
 
 #: Where every player-scoped route lives.

@@ -21,6 +21,7 @@ from livecore.economy import (
 )
 from livecore.games import Game, Resource, ResourceType
 from livecore.ids import Prefix, new_id
+from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasLedger, HasOutbox
@@ -59,6 +60,9 @@ def change(
     """Apply ``delta`` to the player's holding of ``res``: refuses to go below zero, appends the ledger
     entry, sets item parameter overrides, and in a platform-managed game fires the balance webhook
     (unless ``announce`` is off, as for a migration)."""
+    FREE_TEXT.check_optional(note, "reason")
+    FREE_TEXT.check_optional(source_ref_id, "sourceRefId")
+    FREE_FORM.check(parameters, "parameters")
     now = rt.clock.now()
     holding = apply_delta(tx.ledger.holding(player.id, res.key), delta, res)
     if parameters:

@@ -13,6 +13,7 @@ from livecore.commands.players import get_player
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import (
     SEARCH_LIMIT_MAX,
+    SEARCH_TEXT,
     SUGGESTION_LIMIT_MAX,
     SUGGESTION_POOL,
     Block,
@@ -22,7 +23,6 @@ from livecore.friends import (
     Trigger,
     check_limit,
     check_not_self,
-    check_search_text,
     clamp,
     new_friend_code,
     normalize_code,
@@ -269,7 +269,7 @@ def search(tx: FriendsTx, scope: Scope, caller: Player, text: str, limit: int) -
     """Players of the caller's game and environment whose display name matches ``text``, in name
     order: never the caller, nor a player blocked either way. ``limit`` is clamped to 1-50; the store is
     asked for as many more as it could hide, so hiding never shortens a full page."""
-    text = check_search_text(text)
+    text = SEARCH_TEXT.check(text, "q")
     limit = clamp(limit, 1, SEARCH_LIMIT_MAX)
     hidden = tx.friends.blocked_either_way(caller.id) | {caller.id}
     found = visible(

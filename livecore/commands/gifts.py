@@ -19,10 +19,10 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
 from livecore.gifts import (
     GIFT_SOURCE_KIND,
+    MESSAGE,
     Gift,
     GiftStatus,
     SendRequest,
-    check_message,
     check_replay,
     check_send,
     cooldown_until,
@@ -88,7 +88,7 @@ def send(
 ) -> Sent:
     """Send a gift: the refusal checks of :func:`livecore.gifts.check_send`, then the gift, its pending
     grant (``grant.created``), the sender's debit when the resource costs the sender, and ``gift.sent``."""
-    check_message(request.message)
+    MESSAGE.check_optional(request.message, "message")
     if request.idempotency_key is not None:
         earlier = tx.gifts.by_key(sender.id, request.idempotency_key)
         if earlier is not None:

@@ -23,6 +23,7 @@ from livecore.grants import (
     validate_expiry,
 )
 from livecore.ids import new_uuid
+from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
@@ -54,6 +55,8 @@ def create_grant(
     game = load_game(tx, scope)
     checked = validate_entries(game, entries)
     validate_expiry(expires_at, rt.clock.now())
+    FREE_TEXT.check_optional(source_ref_id, "sourceRefId")
+    FREE_FORM.check(metadata, "metadata")
     player = first_contact(tx, rt, scope, external_id)
     return issue_grant(
         tx,

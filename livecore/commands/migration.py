@@ -14,11 +14,12 @@ import attrs
 from livecore.commands import Runtime
 from livecore.commands.economy import change
 from livecore.commands.players import find_player, first_contact, load_game
-from livecore.economy import MAX_AMOUNT, Reason, resource
+from livecore.economy import Reason, resource
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Game, ResourceType
 from livecore.identity import Identity, normalize_avatar, normalize_country, normalize_name
 from livecore.migration import (
+    AMOUNT,
     Failure,
     InventoryRow,
     MigrationKind,
@@ -142,8 +143,7 @@ def _credit(
     parameters: dict[str, object] | None = None,
 ) -> None:
     res = resource(game, key, kind)
-    if not 0 <= amount <= MAX_AMOUNT:
-        raise invalid_request(f"{field} must be from 0 to {MAX_AMOUNT}.", {field: "out of range"})
+    AMOUNT.check(amount, field)
     player = _player(tx, rt, scope, external_id, announce)
     if amount or parameters:
         change(

@@ -8,7 +8,8 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.players import Player, ban, check_reason, flag_debug, unban, unflag_debug
+from livecore.limits import FREE_TEXT
+from livecore.players import BAN_REASON, Player, ban, flag_debug, unban, unflag_debug
 from livecore.scope import Scope
 from livecore.store import HasOutbox, HasPlayers
 from livecore.webhooks.players import PlayerBanned, PlayerUnbanned
@@ -26,7 +27,7 @@ class Moderated:
 
 def ban_player(tx: ModerationTx, rt: Runtime, scope: Scope, player: Player, reason: str) -> Moderated:
     """``player.banned`` on the transition only; a re-ban refreshes the reason quietly."""
-    reason = check_reason(reason, required=True) or ""
+    reason = BAN_REASON.check(reason, "reason")
     now = rt.clock.now()
     updated, applied = ban(player, reason, now)
     tx.players.update(updated)
@@ -66,7 +67,7 @@ def unban_player(tx: ModerationTx, rt: Runtime, scope: Scope, player: Player) ->
 
 
 def set_debug(tx: ModerationTx, rt: Runtime, player: Player, reason: str | None) -> Moderated:
-    reason = check_reason(reason, required=False)
+    reason = FREE_TEXT.check_optional(reason, "reason")
     updated, applied = flag_debug(player, reason, rt.clock.now())
     tx.players.update(updated)
     return Moderated(updated, applied)

@@ -14,6 +14,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
 from livecore.identity import Identity, normalize_avatar, normalize_country, normalize_name
 from livecore.ids import Prefix, new_id, new_secret
+from livecore.limits import FREE_FORM, ID
 from livecore.players import (
     SECRET_PREFIX_LEN,
     Activity,
@@ -98,6 +99,7 @@ def first_contact(
         raise LivecoreError(
             ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
         )
+    ID.check(external_id, "externalPlayerId")
     game = load_game(tx, scope)
     now = rt.clock.now()
     anonymized = game.identity_pool.compose(game.id, external_id)
@@ -151,6 +153,7 @@ def register(
     Country: ``playerContext.country`` wins over geo."""
     existing = find_player(tx, scope, external_id)
     check_register(existing, force=force, env=scope.env)
+    FREE_FORM.check(context, "playerContext")
     context_country = (context or {}).get("country")
     resolved_country = normalize_country(context_country if isinstance(context_country, str) else country)
     player = first_contact(tx, rt, scope, external_id, context=context, country=resolved_country)

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 
 from livecore.api.convert import structure, structure_query
 from livecore.api.route import Auth, Idempotency, Route
@@ -22,7 +23,16 @@ from livecore.commands.actor import check_actor
 from livecore.commands.players import authenticate
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
+from livecore.idempotency import (
+    BODY_FIELD,
+    HEADER,
+    StoredResponse,
+    check_replay,
+    choose_key,
+    fingerprint,
+    replay_status,
+)
+from livecore.limits import ID
 from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
@@ -111,19 +121,27 @@ _REPLAY_HEADERS = {"Idempotent-Replay": "true"}
 NO_SCOPE = Scope(studio_id="", game_id="", env=Environment.LIVE)
 
 
-async def _read_json(request: web.Request, route: Route) -> Any:
-    raw = await request.read() if request.body_exists else b""
+async def _read_json(request: web.Request, route: Route) -> dict[str, Any] | None:
+    try:
+        raw = await request.read() if request.body_exists else b""
+    except RequestPayloadError:
+        # Its Content-Encoding did not decode (a broken gzip stream). What is left of it is unreadable:
+        # the answer closes the connection (``Connection: close``) instead of reading the rest.
+        request.content.feed_eof()
+        raise LivecoreError(
+            ErrorCode.INVALID_REQUEST,
+            "The body does not decode as its Content-Encoding says.",
+            {"fields": {"body": "does not decode as its Content-Encoding says"}},
+            headers={"Connection": "close"},
+        ) from None
     if not raw.strip():
         if route.request is not None and not route.request_optional:
             raise invalid_request("A JSON body is required.", {"body": "is required"})
         return None
     if request.content_type != JSON:
         raise LivecoreError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.")
-    try:
-        value = loads(raw)
-    except ValueError:
-        raise invalid_request("The body is not valid JSON.", {"body": "is not valid JSON"}) from None
-    if route.request is None and value != {}:
+    value = loads(raw)
+    if route.request is None and value:
         raise invalid_request("This route takes no body.", {"body": "must be empty"})
     return value
 
@@ -141,20 +159,80 @@ def _parse_query(request: web.Request, route: Route) -> Any:
     return structure_query(params, route.query)
 
 
-def _idempotency_key(request: web.Request, route: Route, raw_body: Any) -> str | None:
+#: The headers the service reads (docs/reference/conventions.md#headers-every-caller-sends).
+READ_HEADERS = ("Authorization", "X-Player-Secret", HEADER, "X-Svc-SDK")
+
+
+def unreadable_headers(request: web.Request) -> LivecoreError | None:
+    """A 400 naming each header the service reads that is not UTF-8 text, or ``None``. aiohttp hands such
+    bytes on as lone surrogates, which nothing downstream can encode."""
+    fields = {
+        name: "must be UTF-8 text"
+        for name in READ_HEADERS
+        if not (value := request.headers.get(name, "")).isascii() and not _encodes(value)
+    }
+    return invalid_request(f"The request is invalid: {', '.join(fields)}.", fields) if fields else None
+
+
+def _encodes(value: str) -> bool:
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _path_errors(params: Mapping[str, str]) -> dict[str, str]:
+    """Path parameters are ids (docs/reference/conventions.md#requests): what is wrong with each."""
+    return {name: problem for name, value in params.items() if (problem := ID.problem(value)) is not None}
+
+
+def _idempotency_key(
+    request: web.Request, route: Route, raw_body: dict[str, Any] | None, errors: dict[str, str]
+) -> str | None:
+    """The write's key; what is wrong with it goes into ``errors``, to be answered with the rest."""
     if route.idempotency is Idempotency.NONE:
         return None
-    body_key = (
-        raw_body.get("idempotencyKey")
-        if route.body_idempotency_field and isinstance(raw_body, dict)
-        else None
-    )
-    key = choose_key(body_key, request.headers.get("Idempotency-Key"))
+    body_key = raw_body.get(BODY_FIELD) if route.body_idempotency_field and raw_body else None
+    try:
+        key = choose_key(body_key, request.headers.get(HEADER))
+    except LivecoreError as exc:
+        errors.update(_fields(exc))
+        return None
     if key is None and route.idempotency is Idempotency.REQUIRED:
         # Name the place the route documents: its body field where it has one, else the header.
-        where = "idempotencyKey" if route.body_idempotency_field else "Idempotency-Key"
-        raise invalid_request(f"This route needs an idempotency key ({where}).", {where: "is required"})
+        errors[BODY_FIELD if route.body_idempotency_field else HEADER] = "is required"
     return key
+
+
+def _fields(exc: LivecoreError) -> dict[str, str]:
+    """The offending fields of a 400 (``details.fields``)."""
+    if exc.code is not ErrorCode.INVALID_REQUEST:
+        raise exc
+    fields: dict[str, str] = (exc.details or {}).get("fields") or {"body": exc.message}
+    return fields
+
+
+def _structured(
+    request: web.Request, route: Route, raw_body: dict[str, Any] | None, errors: dict[str, str]
+) -> tuple[Any, Any]:
+    """The body and the query as the route's models; a 400 naming every offending field, those already
+    in ``errors`` (path parameters, idempotency key) included, so a client learns all of them at once."""
+    body: Any = None
+    query: Any = None
+    if route.request is not None and raw_body is not None:
+        try:
+            body = structure(raw_body, route.request)
+        except LivecoreError as exc:
+            errors.update(_fields(exc))
+    if route.query is not None or request.query_string:
+        try:
+            query = _parse_query(request, route)
+        except LivecoreError as exc:
+            errors.update(_fields(exc))
+    if errors:
+        raise invalid_request(f"The request is invalid: {', '.join(sorted(errors))}.", errors)
+    return body, query
 
 
 @attrs.frozen
@@ -260,7 +338,10 @@ def make_handler(
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
-        key = _idempotency_key(request, route, raw_body)
+        errors = _path_errors(request.match_info)
+        key = _idempotency_key(request, route, raw_body, errors)
+        if errors:
+            _structured(request, route, raw_body, errors)
         scope = api_key.scope if api_key is not None else NO_SCOPE
 
         def call_with(body: Any = None, query: Any = None) -> AnyCall:
@@ -285,12 +366,7 @@ def make_handler(
             if replay is not None:
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
         # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
-        call = call_with(
-            structure(raw_body, route.request)
-            if route.request is not None and raw_body is not None
-            else None,
-            _parse_query(request, route) if route.query is not None or request.query_string else None,
-        )
+        call = call_with(*_structured(request, route, raw_body, errors))
         if not binding.transactional:
             result = await binding.handler(call)  # type: ignore[call-arg]
             value, status = (

@@ -27,7 +27,7 @@ from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, pe
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ratelimit import BucketName, Decision
-from livecore_server.http.endpoint import API_KEY
+from livecore_server.http.endpoint import API_KEY, unreadable_headers
 from livecore_server.http.envelope import error_response
 from livecore_server.keys import player_secret_shaped
 from livecore_server.services import SERVICES
@@ -180,12 +180,16 @@ def namespace(
             headers.update(deprecations[route_name])
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
         public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
-        secret = None if public else _bearer(request)
+        # Headers that are not text are refused (400), counted against the address like a missing key.
+        unreadable = unreadable_headers(request)
+        secret = None if public or unreadable else _bearer(request)
         services = app[SERVICES]
         key = await services.key_cache.lookup(secret) if secret else None
         now_ms = to_millis(services.clock.now())
         if route is None or route.auth is not Auth.PLAYER or key is None or key.permission is not permission:
             await take(request, key, bucket, now_ms, headers)
+            if unreadable is not None:
+                raise unreadable
             admit(request, route, key, public, now_ms)
             return await _handle(request, handler, services.config.body_timeout)
         # A player-scoped route: the brake on wrong secrets of this player from this address comes first,

@@ -10,14 +10,13 @@ import pytest
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Economy, Game, GameSettings, GiftingSettings, Resource, ResourceType
 from livecore.gifts import (
-    MAX_MESSAGE,
+    MESSAGE,
     Gift,
     GiftStatus,
     SenderStats,
     SendRequest,
     check_claim,
     check_history_visible,
-    check_message,
     check_replay,
     check_send,
     claimed,
@@ -167,9 +166,9 @@ def test_balance_is_checked_only_when_the_gift_costs_the_sender() -> None:
 
 
 def test_message_is_at_most_200_characters() -> None:
-    assert check_message("x" * MAX_MESSAGE) == "x" * MAX_MESSAGE
-    assert code(check_message, "x" * (MAX_MESSAGE + 1)) is ErrorCode.INVALID_REQUEST
-    assert check_message(None) is None
+    assert MESSAGE.check("x" * 200, "message") == "x" * 200
+    assert code(MESSAGE.check, "x" * 201, "message") is ErrorCode.INVALID_REQUEST
+    assert MESSAGE.check_optional(None, "message") is None
 
 
 def gift(**kw) -> Gift:  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
 from livecore.api.system import CLOCK_ADVANCE, PING
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import ErrorCode
+from livecore.limits import INT64_MAX, INT64_MIN
 
 VERSION = "9.9.9"
 
@@ -367,11 +368,22 @@ def test_model_used_both_ways_gets_a_closed_input_variant() -> None:
     assert "PartInput" not in _doc(Surface.SERVER, GADGET_GET)["components"]["schemas"]
 
 
+# A request's integers are published within signed 64 bits (responses' are left as they are).
+INT64 = {"type": "integer", "format": "int64", "minimum": INT64_MIN, "maximum": INT64_MAX}
+# A path parameter is an id.
+PATH_ID = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 200,
+    "description": "1 to 200 characters; no control or format characters",
+}
+
+
 def test_scalar_enum_and_default_schemas() -> None:
     doc = _doc(Surface.SDK, WIDGET_CREATE)
     request = _schema(doc, "WidgetRequest")["properties"]
     assert request["name"] == {"type": "string"}
-    assert request["count"] == {"type": "integer"}
+    assert request["count"] == INT64
     assert request["ratio"] == {"type": "number", "default": 0.5}
     assert request["color"] == {"type": "string", "enum": ["red", "blue"], "default": "red"}
     assert request["note"] == {"type": ["string", "null"], "default": None}
@@ -387,18 +399,18 @@ def test_every_supported_type() -> None:
     assert props["day"] == {"type": "string", "format": "date"}
     assert props["pair"] == {
         "type": "array",
-        "prefixItems": [{"type": "string"}, {"type": "integer"}],
+        "prefixItems": [{"type": "string"}, INT64],
         "minItems": 2,
         "maxItems": 2,
     }
-    assert props["many"] == {"type": "array", "items": {"type": "integer"}}
+    assert props["many"] == {"type": "array", "items": INT64}
     assert props["unique"] == {"type": "array", "uniqueItems": True, "items": {"type": "string"}}
     assert props["byKey"] == {"type": "object", "additionalProperties": part}
     assert props["mode"] == {"type": "string", "enum": ["a", "b"]}
     assert props["maybeMode"] == {"type": ["string", "null"], "enum": ["a", "b", None]}
-    assert props["either"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
-    assert props["eitherOrNone"] == {"anyOf": [part, {"type": "integer"}, {"type": "null"}]}
-    assert props["maybeList"] == {"type": ["array", "null"], "items": {"type": "integer"}}
+    assert props["either"] == {"anyOf": [INT64, {"type": "string"}]}
+    assert props["eitherOrNone"] == {"anyOf": [part, INT64, {"type": "null"}]}
+    assert props["maybeList"] == {"type": ["array", "null"], "items": INT64}
     assert props["maybeColor"] == {"type": ["string", "null"], "enum": ["red", "blue", None]}
 
 
@@ -442,7 +454,7 @@ def test_path_and_query_parameters() -> None:
     params = _op(_doc(Surface.SDK, WIDGET_CREATE), WIDGET_CREATE)["parameters"]
     by_name = {p["name"]: p for p in params if "name" in p}
     for name in ("externalId", "widgetId"):
-        assert by_name[name] == {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        assert by_name[name] == {"name": name, "in": "path", "required": True, "schema": PATH_ID}
     assert by_name["q"] == {"name": "q", "in": "query", "required": True, "schema": {"type": "string"}}
     assert by_name["keys"] == {
         "name": "keys",
@@ -452,7 +464,7 @@ def test_path_and_query_parameters() -> None:
         "style": "form",
         "explode": False,
     }
-    assert by_name["limit"]["schema"] == {"type": "integer", "default": 20}
+    assert by_name["limit"]["schema"] == {**INT64, "default": 20}
     assert by_name["pending"]["schema"] == {"type": "boolean", "default": False}
     assert by_name["color"]["schema"] == {"type": "string", "enum": ["red", "blue"]}
     register = {p.get("name"): p for p in _op(_doc(Surface.SDK), REGISTER)["parameters"]}

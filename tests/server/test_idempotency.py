@@ -104,7 +104,8 @@ async def test_server_writes_require_a_key(world: World) -> None:
 async def test_over_long_key_is_400(world: World) -> None:
     status, body, _ = await _register(world, "alice", "k" * 256)
     assert status == 400
-    assert "idempotencyKey" in body["error"]["details"]["fields"]
+    # The key came in the header, and the refusal names it there.
+    assert body["error"]["details"]["fields"] == {"Idempotency-Key": "must be 1 to 255 characters"}
 
 
 async def test_concurrent_duplicates_apply_once(world: World) -> None:

@@ -1,0 +1,193 @@
+"""Limits on what a request may carry (docs/reference/conventions.md#limits), as rule objects.
+
+Each limit is declared once, as one of these objects: next to the rule it belongs to (``identity.NAME``,
+``presence.STATUS``, ...) or here when many fields share it (:data:`FREE_TEXT`, :data:`ID`,
+:data:`FREE_FORM`). Three places read the same object:
+
+- the core checks it (``rule.check(value, field)``) where the value enters a command, so an embedded
+  simulation refuses what the server refuses, in the same order (a banned player's write is refused for
+  the ban before its fields are looked at);
+- a wire model names it in its field's metadata (``attrs.field(metadata=limited(NAME))``), and the OpenAPI
+  documents and the reference publish it from there (:func:`rule_of`);
+- the wire converter checks, as it reads any request and before anything else, what does not depend on
+  the route: no string holds NUL, and the fields whose rule is ``plain`` (names and ids) hold no other
+  control or format character (:func:`character_problem`); integers fit in signed 64 bits
+  (:data:`INT64_MIN`, :data:`INT64_MAX`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sized
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore.errors import invalid_request
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+JSON_DEPTH_MAX = 32  # nesting of a request body, its top-level object included
+
+# Control (Cc), format (Cf: zero-width, bidirectional marks and overrides) and surrogate (Cs) characters.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def character_problem(value: str, *, plain: bool) -> str | None:
+    """What is wrong with the characters of ``value``: NUL anywhere; with ``plain`` (names and ids), any
+    control or format character. ``None`` when nothing is."""
+    if "\x00" in value:
+        return "must not contain NUL characters"
+    if plain:
+        if value.isascii():
+            bad = _ASCII_CONTROL.search(value) is not None
+        else:
+            bad = any(unicodedata.category(c) in _REFUSED_CATEGORIES for c in value)
+        if bad:
+            return "must not contain control or format characters"
+    return None
+
+
+def _refuse(field: str, problem: str) -> Exception:
+    return invalid_request(f"{field} {problem}.", {field: problem})
+
+
+def _characters(n: int) -> str:
+    return f"{n:,} character" + ("" if n == 1 else "s")
+
+
+@attrs.frozen
+class Text:
+    """A string's rule. ``trim``: lengths count after trimming white space, and the trimmed value is the one
+    kept. ``plain``: a name or an id, so no control or format character either (NUL never, in any
+    string)."""
+
+    min_length: int = 0
+    max_length: int | None = None
+    trim: bool = False
+    plain: bool = False
+
+    def length_text(self) -> str:
+        if self.max_length is None:
+            text = f"at least {_characters(self.min_length)}"
+        elif self.min_length == self.max_length:
+            text = f"exactly {_characters(self.max_length)}"
+        elif self.min_length:
+            text = f"{self.min_length:,} to {_characters(self.max_length)}"
+        else:
+            text = f"at most {_characters(self.max_length)}"
+        return text + (" after trimming" if self.trim else "")
+
+    def describe(self) -> str:
+        """The rule in words, as the reference and the OpenAPI documents give it."""
+        text = self.length_text()
+        return text + "; no control or format characters" if self.plain else text
+
+    def problem(self, value: str) -> str | None:
+        bad = character_problem(value, plain=self.plain)
+        if bad is not None:
+            return bad
+        length = len(value.strip() if self.trim else value)
+        too_long = self.max_length is not None and length > self.max_length
+        return f"must be {self.length_text()}" if too_long or length < self.min_length else None
+
+    def check(self, value: str, field: str) -> str:
+        """``value`` (trimmed, with ``trim``), or a 400 ``invalid_request`` naming ``field``."""
+        problem = self.problem(value)
+        if problem is not None:
+            raise _refuse(field, problem)
+        return value.strip() if self.trim else value
+
+    def check_optional(self, value: str | None, field: str) -> str | None:
+        return None if value is None else self.check(value, field)
+
+
+@attrs.frozen
+class FreeForm:
+    """A free-form JSON object the service stores as given: at most ``max_bytes`` as compact JSON (UTF-8)."""
+
+    max_bytes: int
+
+    def describe(self) -> str:
+        return f"at most {self.max_bytes // 1024} KiB as compact JSON"
+
+    def check(self, value: dict[str, Any] | None, field: str) -> dict[str, Any] | None:
+        if value is not None and len(orjson.dumps(value)) > self.max_bytes:
+            raise _refuse(field, f"must be {self.describe()}")
+        return value
+
+
+@attrs.frozen
+class Range:
+    """An integer's bounds, both included."""
+
+    minimum: int
+    maximum: int
+
+    def describe(self) -> str:
+        return f"{self.minimum:,} to {self.maximum:,}"
+
+    def check(self, value: int, field: str) -> int:
+        if not self.minimum <= value <= self.maximum:
+            raise _refuse(field, f"must be from {self.describe()}")
+        return value
+
+
+@attrs.frozen
+class Count:
+    """How many items a list may hold."""
+
+    min_items: int = 0
+    max_items: int | None = None
+
+    def describe(self) -> str:
+        if self.max_items is None:
+            return f"at least {self.min_items:,}"
+        if self.min_items:
+            return f"{self.min_items:,} to {self.max_items:,}"
+        return f"at most {self.max_items:,}"
+
+    def check(self, items: Sized, field: str) -> None:
+        too_many = self.max_items is not None and len(items) > self.max_items
+        if too_many or len(items) < self.min_items:
+            raise _refuse(field, f"must have {self.describe()} items")
+
+
+Rule = Text | FreeForm | Range
+
+_RULE = "limit"
+_ITEMS = "items"
+
+
+def limited(rule: Rule | None = None, *, count: Count | None = None) -> dict[str, Any]:
+    """Field metadata naming the field's rule (for a list: the rule of each item) and, for a list, how many
+    items it may hold: ``attrs.field(default=None, metadata=limited(FREE_TEXT))``."""
+    out: dict[str, Any] = {}
+    if rule is not None:
+        out[_RULE] = rule
+    if count is not None:
+        out[_ITEMS] = count
+    return out
+
+
+def rule_of(field: attrs.Attribute[Any]) -> Rule | None:
+    rule: Rule | None = field.metadata.get(_RULE)
+    return rule
+
+
+def count_of(field: attrs.Attribute[Any]) -> Count | None:
+    count: Count | None = field.metadata.get(_ITEMS)
+    return count
+
+
+#: Free-form text the service stores (``reason``, notes, ``sourceRefId``), unless a field says otherwise.
+FREE_TEXT = Text(max_length=200)
+#: Ids and keys: external player ids, record ids, economy keys, a purchase's store fields.
+ID = Text(min_length=1, max_length=200, plain=True)
+#: Free-form objects the service stores as given (``playerContext``, ``metadata``, item ``parameters``).
+FREE_FORM = FreeForm(max_bytes=4096)
+#: Any integer of a request.
+INT64 = Range(INT64_MIN, INT64_MAX)

@@ -1,0 +1,89 @@
+"""Contract details that schemathesis and a newcomer found (docs/reference/conventions.md).
+
+The probes: a 405's `Allow` listed methods the path does not serve, because `DELETE
+/friends/{friendExternalId}` also matched `/friends/code` and `/friends/suggestions`; and a write without
+its idempotency key answered only that, hiding every other error of the request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from urllib.parse import quote
+
+from yarl import URL
+
+from livecore.api.route import Surface
+from livecore.api.routes import ALL
+from tests.conftest import World
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+KEYS = {Surface.SDK: "test-client", Surface.SERVER: "test-server", Surface.ADMIN: None}
+
+
+def _served() -> dict[tuple[Surface, str], set[str]]:
+    """Each path of the contract (parameters filled in) with the methods it serves."""
+    served: dict[tuple[Surface, str], set[str]] = defaultdict(set)
+    for route in ALL:
+        served[(route.surface, re.sub(r"\{[^}]+\}", "p1", route.full_path))].add(route.method)
+    return served
+
+
+async def test_allow_lists_exactly_the_methods_of_the_path(world: World) -> None:
+    for (surface, path), methods in _served().items():
+        for method in METHODS:
+            if method in methods:
+                continue
+            status, body, headers = await world.call(method, path, key=KEYS[surface])
+            assert status == 405, (method, path, body)
+            assert set(headers["Allow"].split(",")) == methods, (method, path, headers["Allow"])
+
+
+async def test_delete_on_friends_code_and_suggestions_is_not_a_friend_removal(world: World) -> None:
+    secret = await world.register("alice")
+    for literal in ("code", "suggestions", "requests", "search"):
+        path = f"/sdk/v1/players/alice/friends/{literal}"
+        status, body, headers = await world.call("DELETE", path, key="test-client", secret=secret)
+        assert status == 405, (path, body)
+        assert "DELETE" not in headers["Allow"].split(","), headers["Allow"]
+    status, _, headers = await world.call(
+        "PATCH", "/sdk/v1/players/alice/friends/code", key="test-client", secret=secret
+    )
+    assert (status, headers["Allow"]) == (405, "GET")
+
+
+async def test_missing_idempotency_key_is_reported_with_every_other_error(world: World) -> None:
+    await world.register("alice")
+    status, body, _ = await world.call("POST", "/server/v1/players/alice/ban", json={})
+    assert status == 400
+    assert body["error"]["details"]["fields"] == {"Idempotency-Key": "is required", "reason": "is required"}
+    # A route whose body carries the key names its field.
+    status, body, _ = await world.call(
+        "POST", "/server/v1/players/alice/wallet/coins/credit", json={"amount": "1", "extra": 1}
+    )
+    assert status == 400
+    assert body["error"]["details"]["fields"] == {
+        "idempotencyKey": "is required",
+        "amount": "must be an integer",
+        "extra": "is not a known field",
+    }
+
+
+async def test_path_key_and_body_errors_come_in_one_answer(world: World) -> None:
+    status, body, _ = await world.call(
+        "POST", URL(f"/server/v1/players/{quote(chr(0x200B))}/ban", encoded=True), json={"reason": 5}
+    )
+    assert status == 400
+    assert body["error"]["details"]["fields"] == {
+        "externalId": "must not contain control or format characters",
+        "Idempotency-Key": "is required",
+        "reason": "must be a string",
+    }
+    status, body, _ = await world.call(
+        "POST", "/server/v1/players/alice/ban", json={}, headers={"Idempotency-Key": "k" * 256}
+    )
+    assert status == 400
+    assert body["error"]["details"]["fields"] == {
+        "Idempotency-Key": "must be 1 to 255 characters",
+        "reason": "is required",
+    }
