@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sized
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import orjson
@@ -120,9 +120,12 @@ class FreeForm:
         return value
 
 
+_Number = TypeVar("_Number", int, float)
+
+
 @attrs.frozen
 class Range:
-    """An integer's bounds, both included."""
+    """A number's bounds, both included."""
 
     minimum: int
     maximum: int
@@ -130,7 +133,7 @@ class Range:
     def describe(self) -> str:
         return f"{self.minimum:,} to {self.maximum:,}"
 
-    def check(self, value: int, field: str) -> int:
+    def check(self, value: _Number, field: str) -> _Number:
         if not self.minimum <= value <= self.maximum:
             raise _refuse(field, f"must be from {self.describe()}")
         return value

@@ -23,7 +23,7 @@ from livecore.clock import Clock
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
 from livecore_server.admin import health
-from livecore_server.http.endpoint import Binding, make_handler
+from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import namespace
 from livecore_server.http.protocol import answer_in_envelopes
@@ -141,9 +141,15 @@ def create_app(
     # Errors become envelopes in each namespace's middleware; the root only answers paths outside them.
     # aiohttp closes a connection that has not sent a whole request head keepalive_timeout seconds after
     # it opened or after its previous response: that is the header timeout (docs/server.md, "Slow
-    # clients"), whatever runs the app (run_app, an AppRunner, a test server).
+    # clients"), whatever runs the app (run_app, an AppRunner, a test server). Its parser takes lines up
+    # to PARSER_LINE_MAX so that the namespaces refuse lines over MAX_LINE themselves (counted).
     root = web.Application(
-        client_max_size=MAX_BODY, handler_args={"keepalive_timeout": config.header_timeout}
+        client_max_size=MAX_BODY,
+        handler_args={
+            "keepalive_timeout": config.header_timeout,
+            "max_line_size": PARSER_LINE_MAX,
+            "max_field_size": PARSER_LINE_MAX,
+        },
     )
     answer_in_envelopes(root)  # what aiohttp's HTTP parser refuses, too
     bindings = (*BINDINGS, *extra)

@@ -307,6 +307,15 @@ def main() -> None:
 )
 @_slow_clients
 @click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
+@click.option(
+    "--wrong-secrets-per-minute",
+    type=click.IntRange(1, 1_000_000),
+    default=DEFAULTS.wrong_secrets_per_minute,
+    show_default=True,
+    envvar="LIVECORE_WRONG_SECRETS_PER_MINUTE",
+    show_envvar=True,
+    help="Wrong player secrets a minute, per player and client address, before that player gets 429.",
+)
 def serve(
     db: str | None,
     host: str,
@@ -320,6 +329,7 @@ def serve(
     header_timeout: float,
     body_timeout: float,
     allow_private_webhooks: bool,
+    wrong_secrets_per_minute: int,
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
@@ -334,6 +344,7 @@ def serve(
         body_timeout=body_timeout,
         allow_private_webhooks=allow_private_webhooks,
     )
+    config = attrs.evolve(config, wrong_secrets_per_minute=wrong_secrets_per_minute)
     if not ip_country:
         config = attrs.evolve(config, country_of=no_country)
     _serve(config, clock, host, port, access_log, reuse_port)

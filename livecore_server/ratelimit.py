@@ -298,7 +298,8 @@ class _Checks:
 
 class SecretBrake:
     """Wrong player secrets, counted per player and client address
-    (docs/reference/conventions.md#rate-limits): :data:`WRONG_SECRETS_PER_MINUTE` a minute, then 429 for
+    (docs/reference/conventions.md#rate-limits): ``per_minute`` a minute (:data:`WRONG_SECRETS_PER_MINUTE`
+    unless ``serve --wrong-secrets-per-minute`` says otherwise), then 429 for
     that player from that address until a token is back, whatever the secret. The key's own bucket is not
     charged for them (the middleware gives the key's token back), so wrong secrets for one player never
     lock the game's other players out.
@@ -316,8 +317,11 @@ class SecretBrake:
     bucket refills.
     """
 
-    def __init__(self, shared: SharedRateLimiter | None = None) -> None:
+    def __init__(
+        self, shared: SharedRateLimiter | None = None, per_minute: int = WRONG_SECRETS_PER_MINUTE
+    ) -> None:
         self._shared = shared
+        self._limit = per_minute
         self._players: dict[str, _Checks] = {}
         self._prune_at = BRAKE_PRUNE_AT
 
@@ -337,9 +341,9 @@ class SecretBrake:
                 checks = self._players[subject] = _Checks()
                 checks.checking = 1
                 return None
-            tokens = refill(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms)
+            tokens = refill(checks.bucket, self._limit, now_ms)
             if tokens < 1:
-                return decide(tokens, False, WRONG_SECRETS_PER_MINUTE)
+                return decide(tokens, False, self._limit)
             if checks.checking < int(tokens):
                 checks.checking += 1
                 return None
@@ -360,13 +364,13 @@ class SecretBrake:
         only the shared bucket can tell (other processes counted the rest)."""
         checks = self._players[subject]
         checks.checking -= 1
-        checks.bucket, decision = take(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms)
+        checks.bucket, decision = take(checks.bucket, self._limit, now_ms)
         checks.wake()
         if self._shared is None:
             return decision
-        decision = await self._shared.take_one(subject, WRONG_SECRETS, WRONG_SECRETS_PER_MINUTE, now_ms)
+        decision = await self._shared.take_one(subject, WRONG_SECRETS, self._limit, now_ms)
         checks = self._players.setdefault(subject, checks)
-        if decision.remaining < refill(checks.bucket, WRONG_SECRETS_PER_MINUTE, now_ms):
+        if decision.remaining < refill(checks.bucket, self._limit, now_ms):
             checks.bucket = Bucket(float(decision.remaining), now_ms)
         return decision
 
@@ -374,7 +378,7 @@ class SecretBrake:
         """Forget the players and addresses with nothing being checked whose bucket refilled; how many.
         Runs as they grow, so a flood of wrong secrets from many addresses costs memory only while their
         buckets refill."""
-        limit = WRONG_SECRETS_PER_MINUTE
+        limit = self._limit
         idle = [
             s for s, c in self._players.items() if not c.checking and refill(c.bucket, limit, now_ms) >= limit
         ]

@@ -26,7 +26,7 @@ from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
-from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
+from livecore_server.ratelimit import WRONG_SECRETS_PER_MINUTE, RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, is_postgres, open_store
 from livecore_server.storage.sqlite import sqlite_path
@@ -55,6 +55,9 @@ class Config:
     # docs/webhooks.md, "Endpoint URLs": private addresses may be webhook targets (serve
     # --allow-private-webhooks).
     allow_private_webhooks: bool = False
+    # docs/reference/conventions.md#rate-limits: wrong player secrets a minute per player and address
+    # before 429 (serve --wrong-secrets-per-minute).
+    wrong_secrets_per_minute: int = WRONG_SECRETS_PER_MINUTE
     # PostgreSQL: connections (and worker threads) per process.
     pool_size: int = 8
     # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see
@@ -138,10 +141,10 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
 
         assert isinstance(store, PostgresStore)
         ratelimiter = SharedRateLimiter(store, clock)
-        secret_brake = SecretBrake(ratelimiter)
+        secret_brake = SecretBrake(ratelimiter, config.wrong_secrets_per_minute)
     else:
         ratelimiter = RateLimiter(clock)
-        secret_brake = SecretBrake()
+        secret_brake = SecretBrake(per_minute=config.wrong_secrets_per_minute)
     rng = rng or SystemRandomSource()
     runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
 

@@ -271,7 +271,10 @@ def _query_value(raw: list[str], type_: Any, name: str) -> Any:
         except ValueError:
             raise invalid_request(f"{name} must be an integer.", {name: "must be an integer"}) from None
     if getattr(base, "__origin__", None) in (list, tuple):
-        parts = [part for item in raw for part in item.split(",") if part]
+        # An empty value is an empty list; an empty item inside one ("a,,b", ",") is refused.
+        parts = [part for item in raw if item for part in item.split(",")]
+        if "" in parts:
+            raise invalid_request(f"{name} has an empty item.", {name: "has an empty item"})
         if base.__args__[0] is int:
             return [_query_value([part], int, name) for part in parts]
         return parts

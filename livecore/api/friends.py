@@ -287,7 +287,9 @@ FRIEND_REMOVE = player_route(
     "/friends/{friendExternalId}",
     "Remove a friend.",
     RemovedResponse,
-    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.NOT_FRIENDS_YET),
+    # A friend id that is one of the literal segments beside it (`code`, `blocks`, ...) names that path,
+    # which takes no DELETE: 405.
+    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.NOT_FRIENDS_YET, ErrorCode.METHOD_NOT_ALLOWED),
 )
 
 

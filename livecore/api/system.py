@@ -8,6 +8,7 @@ import attrs
 
 from livecore.api.route import Auth, Route, Surface
 from livecore.errors import ErrorCode
+from livecore.limits import Range, limited
 
 
 @attrs.frozen
@@ -27,9 +28,14 @@ class ServerPingResponse:
     time: datetime
 
 
+#: How far one advance of the manual clock may go: a month. Every piece of scheduled work that comes
+#: due on the way runs, so a larger step would hold the request for minutes; call again to go further.
+CLOCK_STEP = Range(0, 31 * 86_400)
+
+
 @attrs.frozen
 class ClockAdvanceRequest:
-    seconds: float
+    seconds: float = attrs.field(metadata=limited(CLOCK_STEP))
 
 
 @attrs.frozen

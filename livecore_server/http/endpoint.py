@@ -163,14 +163,28 @@ def _parse_query(request: web.Request, route: Route) -> Any:
 READ_HEADERS = ("Authorization", "X-Player-Secret", HEADER, "X-Svc-SDK")
 
 
+#: The longest request line or header line the service takes (docs/reference/conventions.md#requests).
+#: aiohttp's parser takes longer ones (``PARSER_LINE_MAX``), so that these are refused here, in the
+#: envelope and counted by the rate limiter like any bad request.
+MAX_LINE = 8190
+PARSER_LINE_MAX = 65536
+
+
 def unreadable_headers(request: web.Request) -> LivecoreError | None:
-    """A 400 naming each header the service reads that is not UTF-8 text, or ``None``. aiohttp hands such
-    bytes on as lone surrogates, which nothing downstream can encode."""
+    """A 400 naming a request line or header line over :data:`MAX_LINE` bytes, and each header the
+    service reads that is not UTF-8 text, or ``None``. aiohttp hands such bytes on as lone surrogates,
+    which nothing downstream can encode."""
     fields = {
         name: "must be UTF-8 text"
         for name in READ_HEADERS
         if not (value := request.headers.get(name, "")).isascii() and not _encodes(value)
     }
+    if len(request.raw_path) + len(request.method) > MAX_LINE:
+        fields["path"] = f"makes the request line longer than {MAX_LINE:,} bytes"
+    for name, value in request.headers.items():
+        if len(name) + len(value) + 2 > MAX_LINE:
+            # Named, never echoed: a name of its own is cut short (aiohttp's names are str subclasses).
+            fields[str(name)[:64]] = f"is longer than {MAX_LINE:,} bytes"
     return invalid_request(f"The request is invalid: {', '.join(fields)}.", fields) if fields else None
 
 

@@ -23,6 +23,7 @@ async def advance_clock(call: Call[api.ClockAdvanceRequest, None]) -> api.ClockA
         raise LivecoreError(ErrorCode.NOT_FOUND, "The clock is not manual (serve --clock manual).")
     if not call.body.seconds > 0:
         raise invalid_request("seconds must be greater than 0.", {"seconds": "must be greater than 0"})
+    api.CLOCK_STEP.check(call.body.seconds, "seconds")
     now = await call.services.scheduler.advance(call.body.seconds)
     return api.ClockAdvanceResponse(now=now)
 

@@ -11,7 +11,7 @@ import aiohttp
 
 from livecore.ratelimit import Decision
 from livecore_server.ratelimit import SecretBrake, SharedRateLimiter
-from tests.conftest import START, World
+from tests.conftest import START, World, start_world
 
 WALLET = "/sdk/v1/players/{}/wallet"
 WRONG = "ps_" + "A" * 43  # the shape of a player secret, and nobody's
@@ -81,6 +81,18 @@ async def test_wrong_secrets_sent_at_once_are_checked_no_more_than_the_brake_all
     world.clock.advance(60)
     right = await asyncio.gather(*(_read(world, "alice", alice) for _ in range(100)))
     assert [status for status, _, _ in right] == [200] * 100
+
+
+async def test_the_brake_takes_its_limit_from_the_config(db_url: str) -> None:
+    """``serve --wrong-secrets-per-minute`` (the fuzz run raises it so that its requests without a secret
+    do not brake the fuzzed player)."""
+    world = await start_world(db_url, wrong_secrets_per_minute=3)
+    try:
+        await world.register("alice")
+        statuses = [(await _read(world, "alice", WRONG))[0] for _ in range(5)]
+        assert statuses == [401] * 3 + [429] * 2
+    finally:
+        await world.client.close()
 
 
 async def test_the_right_secret_from_another_address_still_works(world: World) -> None:

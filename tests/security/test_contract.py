@@ -11,8 +11,10 @@ import re
 from collections import defaultdict
 from urllib.parse import quote
 
+import pytest
 from yarl import URL
 
+from livecore.api.openapi import build_document
 from livecore.api.route import Surface
 from livecore.api.routes import ALL
 from tests.conftest import World
@@ -50,6 +52,30 @@ async def test_delete_on_friends_code_and_suggestions_is_not_a_friend_removal(wo
         "PATCH", "/sdk/v1/players/alice/friends/code", key="test-client", secret=secret
     )
     assert (status, headers["Allow"]) == (405, "GET")
+
+
+def test_a_friend_removal_documents_the_405_of_the_literal_paths_beside_it() -> None:
+    """schemathesis sent DELETE /friends/blocks (a friend id the document refuses) and got a 405 the
+    operation did not list."""
+    document = build_document(Surface.SDK, version="test")
+    removal = document["paths"]["/sdk/v1/players/{externalId}/friends/{friendExternalId}"]["delete"]
+    assert "405" in removal["responses"]
+
+
+@pytest.mark.parametrize("value", [",", "coins,,energy", "coins,"])
+async def test_an_empty_item_in_a_query_list_is_refused(world: World, value: str) -> None:
+    """schemathesis sent `progression=,` (two empty items; the document says items are not empty) and got
+    a 200: the empty items were dropped."""
+    secret = await world.register("alice")
+    path = f"/sdk/v1/players/alice/friends/code?progression={value}"
+    status, body, _ = await world.call("GET", path, key="test-client", secret=secret)
+    assert status == 400, body
+    assert body["error"]["details"]["fields"] == {"progression": "has an empty item"}
+    # An empty value is an empty list, as before.
+    status, body, _ = await world.call(
+        "GET", "/sdk/v1/players/alice/friends/code?progression=", key="test-client", secret=secret
+    )
+    assert status == 200, body
 
 
 async def test_missing_idempotency_key_is_reported_with_every_other_error(world: World) -> None:

@@ -33,8 +33,12 @@ def _key(surface: Surface) -> str:
 
 @pytest.mark.parametrize("top", [b"null", b"[]", b"1", b'"text"', b"true"])
 async def test_null_and_other_non_object_bodies_are_400_on_every_route(world: World, top: bytes) -> None:
+    # With the player's secret: one that is missing is refused before the body is read.
+    secret = await world.register("alice")
     for method, path, surface in BODY_ROUTES:
-        status, body, _ = await world.call(method, path, key=_key(surface), data=top, headers=JSON_HEADERS)
+        status, body, _ = await world.call(
+            method, path, key=_key(surface), data=top, headers=JSON_HEADERS, secret=secret
+        )
         assert status == 400, (method, path, body)
         assert body["error"]["code"] == "invalid_request", (method, path)
         assert body["error"]["details"]["fields"] == {"body": "must be an object"}, (method, path)

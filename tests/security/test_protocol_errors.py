@@ -56,8 +56,19 @@ async def test_header_over_8_kb_is_400_in_the_envelope_without_echo(
 ) -> None:
     answer = await exchange(world, request("GET", "/server/v1/ping", {"Authorization": SECRET}))
     _assert_envelope_400(answer)
-    assert "8,190 bytes" in str(answer.error["message"])
+    assert answer.fields == {"Authorization": "is longer than 8,190 bytes"}
+    assert "ratelimit-remaining" in answer.headers  # counted by the rate limiter, as any bad request
     assert "SSSS" not in caplog.text  # nor in the log
+
+
+async def test_request_line_over_8_kb_is_400_in_the_envelope_and_counted(world: World) -> None:
+    path = "/server/v1/ping?" + "q" * 9_000
+    answer = await exchange(
+        world, request("GET", path, {"Authorization": f"Bearer {world.keys['test-server']}"})
+    )
+    _assert_envelope_400(answer)
+    assert answer.fields == {"path": "makes the request line longer than 8,190 bytes"}
+    assert "ratelimit-remaining" in answer.headers
 
 
 @pytest.mark.parametrize("value", [b"a\x00b", b"\x00", b"a\x01b"])

@@ -28,6 +28,17 @@ async def test_advance_needs_positive_seconds(world: World) -> None:
     assert status == 400
 
 
+async def test_advance_is_at_most_a_month(world: World) -> None:
+    """schemathesis sent `{"seconds": 1e20}` (a 500: the date overflowed) and `1e7` (it held the request
+    while 115 days of scheduled work ran)."""
+    before = world.services.clock.now()
+    for too_far in (31 * 86_400 + 1, 1e7, 1e20, 1e308):
+        status, body, _ = await world.call("POST", "/server/v1/dev/clock/advance", json={"seconds": too_far})
+        assert status == 400, body
+        assert body["error"]["details"]["fields"] == {"seconds": "must be from 0 to 2,678,400"}
+    assert world.services.clock.now() == before
+
+
 async def test_advance_with_a_live_key_is_403(world: World) -> None:
     status, body, _ = await world.call(
         "POST", "/server/v1/dev/clock/advance", key="live-server", json={"seconds": 5}
