@@ -32,6 +32,7 @@ from livecore_server.manifest import parse_manifest
 from livecore_server.services import SERVICES, Config, Services, build_services
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
+from tests.secrets_scan import secrets_in_clear
 from tests.waiting import until
 
 register_profiles()
@@ -299,11 +300,17 @@ def world_config() -> dict[str, Any]:
 
 @pytest.fixture
 async def world(
-    db_url: str, extra_bindings: list[Binding], world_config: dict[str, Any]
+    request: pytest.FixtureRequest,
+    db_url: str,
+    extra_bindings: list[Binding],
+    world_config: dict[str, Any],
 ) -> AsyncIterator[World]:
     w = await start_world(db_url, bindings=extra_bindings, **world_config)
     try:
         yield w
+        if not request.node.get_closest_marker("secrets_in_clear"):
+            # Secrets at rest, after every API test: what the whole suite wrote is scanned.
+            assert secrets_in_clear(w) == {}, "a secret is stored in clear (tests/secrets_scan.py)"
     finally:
         await w.client.close()
 

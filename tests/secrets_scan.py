@@ -1,0 +1,67 @@
+"""Secrets at rest: no API key, player secret, webhook signing secret or personal key is stored in clear
+(docs/server.md#secrets-at-rest). ``secrets_in_clear`` reads every table of a world's database, as its
+catalogue lists them; the ``world`` fixture runs it after every test that uses it, so a whole run of the
+suite is scanned, and ``tests/security/test_secrets_at_rest.py`` after a workload that mints every kind."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+
+from livecore.commands.players import PLAYER_SECRET_PREFIX
+from livecore.scope import Environment
+from livecore_server.storage.sqlite import sqlite_path
+
+if TYPE_CHECKING:
+    from tests.conftest import World
+
+# Every kind of secret the service mints, by its prefix, followed by more random characters than any
+# stored prefix keeps (key prefixes keep 8, player secret prefixes 5).
+PREFIXES = (PLAYER_SECRET_PREFIX, *(f"lc_{env.value}_" for env in Environment), "whsec_", "svc_pk_")
+IN_CLEAR = re.compile("(?:" + "|".join(map(re.escape, PREFIXES)) + r")[A-Za-z0-9_-]{20,}")
+
+
+def every_value(world: World) -> dict[str, list[str]]:
+    """Every value of every table the database's catalogue lists, as text, by table. Read on a
+    connection of its own: the test may have stopped the world's services (a restart, say)."""
+    db = world.services.config.db
+    if world.on_postgres:
+        catalogue = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        with psycopg.connect(db) as pg:
+            return _values(lambda q: [tuple(r) for r in pg.execute(q)], catalogue)
+    lite = sqlite3.connect(sqlite_path(db))
+    try:
+        return _values(
+            lambda q: lite.execute(q).fetchall(), "SELECT name FROM sqlite_master WHERE type = 'table'"
+        )
+    finally:
+        lite.close()
+
+
+def _values(rows: Callable[[str], list[tuple[Any, ...]]], catalogue: str) -> dict[str, list[str]]:
+    names = [str(row[0]) for row in rows(catalogue)]
+    assert {"players", "idempotency", "api_keys", "webhook_endpoints", "outbox"} <= set(names)
+    quote = '"{}"'.format
+    return {
+        name: [_text(value) for row in rows(f"SELECT * FROM {quote(name)}") for value in row]
+        for name in names
+    }
+
+
+def secrets_in_clear(world: World) -> dict[str, list[str]]:
+    """The tables that hold something shaped like a minted secret, with what they hold."""
+    found = {
+        table: sorted({m for value in values for m in IN_CLEAR.findall(value)})
+        for table, values in every_value(world).items()
+    }
+    return {table: hits for table, hits in found.items() if hits}
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("latin-1")
+    return str(value)
