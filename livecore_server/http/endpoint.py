@@ -161,7 +161,7 @@ def _parse_query(request: web.Request, route: Route) -> Any:
 
 #: The headers the service reads (docs/reference/conventions.md#headers-every-caller-sends).
 READ_HEADERS = ("Authorization", "X-Player-Secret", HEADER, "X-Svc-SDK")
-
+_READ_RAW = {name.lower().encode(): name for name in READ_HEADERS}
 
 #: The longest request line or header line the service takes (docs/reference/conventions.md#requests).
 #: aiohttp's parser takes longer ones (``PARSER_LINE_MAX``), so that these are refused here, in the
@@ -172,26 +172,24 @@ PARSER_LINE_MAX = 65536
 
 def unreadable_headers(request: web.Request) -> LivecoreError | None:
     """A 400 naming a request line or header line over :data:`MAX_LINE` bytes, and each header the
-    service reads that is not UTF-8 text, or ``None``. aiohttp hands such bytes on as lone surrogates,
-    which nothing downstream can encode."""
-    fields = {
-        name: "must be UTF-8 text"
-        for name in READ_HEADERS
-        if not (value := request.headers.get(name, "")).isascii() and not _encodes(value)
-    }
+    service reads that is not UTF-8 text, or ``None``. One pass over the raw header bytes: every request
+    takes it."""
+    fields: dict[str, str] = {}
     if len(request.raw_path) + len(request.method) > MAX_LINE:
         fields["path"] = f"makes the request line longer than {MAX_LINE:,} bytes"
-    for name, value in request.headers.items():
+    for name, value in request.raw_headers:
         if len(name) + len(value) + 2 > MAX_LINE:
-            # Named, never echoed: a name of its own is cut short (aiohttp's names are str subclasses).
-            fields[str(name)[:64]] = f"is longer than {MAX_LINE:,} bytes"
+            # Named, never echoed: a name of its own is cut short.
+            fields[name[:64].decode("latin-1")] = f"is longer than {MAX_LINE:,} bytes"
+        elif not value.isascii() and (read := _READ_RAW.get(name.lower())) and not _utf8(value):
+            fields[read] = "must be UTF-8 text"
     return invalid_request(f"The request is invalid: {', '.join(fields)}.", fields) if fields else None
 
 
-def _encodes(value: str) -> bool:
+def _utf8(value: bytes) -> bool:
     try:
-        value.encode()
-    except UnicodeEncodeError:
+        value.decode()
+    except UnicodeDecodeError:
         return False
     return True
 
