@@ -194,9 +194,30 @@ def _utf8(value: bytes) -> bool:
     return True
 
 
+# Record ids in a path, with the area's not-found code. One that names nothing the caller may see is a
+# 404 whatever its form (docs/reference/conventions.md#requests), answered once the caller is known, as
+# the command would answer it; a malformed one never reaches the store (PostgreSQL text holds no NUL).
+_RECORD_IDS = {
+    "grantId": ErrorCode.GRANT_NOT_FOUND,
+    "giftId": ErrorCode.GIFT_NOT_FOUND,
+    "requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND,
+}
+
+
 def _path_errors(params: Mapping[str, str]) -> dict[str, str]:
-    """Path parameters are ids (docs/reference/conventions.md#requests): what is wrong with each."""
-    return {name: problem for name, value in params.items() if (problem := ID.problem(value)) is not None}
+    """Path parameters are ids (docs/reference/conventions.md#requests): what is wrong with each player
+    id or key (record ids: :func:`_check_record_ids`)."""
+    return {
+        name: problem
+        for name, value in params.items()
+        if name not in _RECORD_IDS and (problem := ID.problem(value)) is not None
+    }
+
+
+def _check_record_ids(params: Mapping[str, str]) -> None:
+    for name, value in params.items():
+        if name in _RECORD_IDS and ID.problem(value) is not None:
+            raise LivecoreError(_RECORD_IDS[name], f"No such {name.removesuffix('Id')}.")
 
 
 def _idempotency_key(
@@ -294,6 +315,7 @@ def _execute(
     tx: ServerTransaction, binding: Binding, call: AnyCall, key: str | None, fp: str | None
 ) -> _Outcome:
     call = _authenticated(tx, call)
+    _check_record_ids(call.params)
     if key is not None and fp is not None:
         # Checked again inside the write: a duplicate may have committed since the read outside it.
         replay = _replay(tx, call, key, fp)

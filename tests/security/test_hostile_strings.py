@@ -108,6 +108,28 @@ async def test_an_id_of_nul_zero_width_or_bidi_characters_is_400(
     assert world.event_kinds() == []
 
 
+@pytest.mark.parametrize("record_id", ["g\x00", "\u200b", "g" * 300])
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("grants/{}/claim", "grant_not_found"),
+        ("friends/gifts/{}/claim", "gift_not_found"),
+        ("friends/requests/{}/accept", "friend_request_not_found"),
+    ],
+)
+async def test_a_malformed_record_id_in_a_path_is_the_records_404(
+    world: World, record_id: str, path: str, code: str
+) -> None:
+    """A record id names nothing, whatever its form: the area's 404, as for a well-formed unknown id
+    (and the NUL never reaches PostgreSQL's text)."""
+    secret = await world.register("alice")
+    url = URL(f"/sdk/v1/players/alice/{path.format(quote(record_id))}", encoded=True)
+    status, body, _ = await world.call(
+        "POST", url, key="test-client", secret=secret, headers={"Idempotency-Key": "k-record"}
+    )
+    assert (status, body["error"]["code"]) == (404, code), body
+
+
 @pytest.mark.parametrize("name", ["\u202eevil", "Ann\u200b", "A\u0007nn", "\u2066Ann\u2069"])
 async def test_a_display_name_of_bidi_zero_width_or_control_characters_is_400(
     world: World, name: str
