@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
-import attrs
 import click
 import psycopg
 from aiohttp import web
@@ -37,7 +36,7 @@ from livecore_server.app import create_app
 from livecore_server.apply import apply_manifest, rotate_key
 from livecore_server.clock import SystemClock
 from livecore_server.crypto import ServerKeyError
-from livecore_server.geo import no_country
+from livecore_server.geo import no_country, offline_country
 from livecore_server.manifest import Manifest, ManifestError, demo_manifest, load_manifest
 from livecore_server.services import Config, Services, build_services
 from livecore_server.storage.server_store import is_postgres
@@ -79,22 +78,15 @@ def _db(db: str | None) -> str:
 
 
 def _config(
-    db: str,
-    pool_size: int = 8,
-    webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT,
-    *,
-    header_timeout: float = DEFAULTS.header_timeout,
-    body_timeout: float = DEFAULTS.body_timeout,
-    allow_private_webhooks: bool = False,
+    db: str, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT, **settings: Any
 ) -> Config:
+    """The server's configuration; ``settings`` are other :class:`Config` fields a command's flags set."""
     return Config(
         db=db,
         pool_size=pool_size,
         bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
         webhook_timeout=webhook_timeout,
-        header_timeout=header_timeout,
-        body_timeout=body_timeout,
-        allow_private_webhooks=allow_private_webhooks,
+        **settings,
     )
 
 
@@ -343,10 +335,9 @@ def serve(
         header_timeout=header_timeout,
         body_timeout=body_timeout,
         allow_private_webhooks=allow_private_webhooks,
+        wrong_secrets_per_minute=wrong_secrets_per_minute,
+        country_of=offline_country if ip_country else no_country,
     )
-    config = attrs.evolve(config, wrong_secrets_per_minute=wrong_secrets_per_minute)
-    if not ip_country:
-        config = attrs.evolve(config, country_of=no_country)
     _serve(config, clock, host, port, access_log, reuse_port)
 
 
