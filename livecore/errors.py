@@ -61,9 +61,17 @@ class ErrorCode(enum.StrEnum):
     GRANT_NOT_FOUND = "grant_not_found"
     GRANT_ALREADY_CLAIMED = "grant_already_claimed"
     GRANT_EXPIRED = "grant_expired"
-    # Other features
+    # Live events and their boards
+    EVENT_NOT_FOUND = "event_not_found"
+    EVENT_NOT_OPEN = "event_not_open"
+    ATTEMPT_IN_PROGRESS = "attempt_in_progress"
+    MAX_ATTEMPTS_REACHED = "max_attempts_reached"
     INSUFFICIENT_ENTRY_COST = "insufficient_entry_cost"
+    ATTEMPT_NOT_FOUND = "attempt_not_found"
+    ATTEMPT_NOT_IN_PROGRESS = "attempt_not_in_progress"
     ANTI_CHEAT_REJECTED = "anti_cheat_rejected"
+    LEADERBOARD_NOT_FOUND = "leaderboard_not_found"
+    # Other features
     UNKNOWN_CURRENCY = "unknown_currency"
     LOCKED_ELSEWHERE = "locked_elsewhere"
     LOBBY_FORMING = "lobby_forming"
@@ -113,8 +121,15 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.GRANT_NOT_FOUND: 404,
     ErrorCode.GRANT_ALREADY_CLAIMED: 409,
     ErrorCode.GRANT_EXPIRED: 409,
+    ErrorCode.EVENT_NOT_FOUND: 404,
+    ErrorCode.EVENT_NOT_OPEN: 409,
+    ErrorCode.ATTEMPT_IN_PROGRESS: 409,
+    ErrorCode.MAX_ATTEMPTS_REACHED: 409,
     ErrorCode.INSUFFICIENT_ENTRY_COST: 409,
+    ErrorCode.ATTEMPT_NOT_FOUND: 404,
+    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: 409,
     ErrorCode.ANTI_CHEAT_REJECTED: 422,
+    ErrorCode.LEADERBOARD_NOT_FOUND: 404,
     ErrorCode.UNKNOWN_CURRENCY: 400,
     ErrorCode.LOCKED_ELSEWHERE: 409,
     ErrorCode.LOBBY_FORMING: 202,

@@ -8,10 +8,12 @@ code. Defaults here are the single source of the defaults the manifest documents
 from __future__ import annotations
 
 import enum
+from datetime import datetime
 from typing import Any
 
 import attrs
 
+from livecore.api.convert import OMIT_IF_NONE
 from livecore.identity import DEFAULT_POOL, IdentityPool
 
 
@@ -34,6 +36,87 @@ class Resource:
     costs_sender: bool = False
     # Items only: per-instance attributes every player's item starts with (overridable per player).
     parameters: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Entry:
+    """One reward or cost: a resource and an amount; ``parameters`` only for items (left out of the wire
+    form when absent)."""
+
+    type: ResourceType
+    key: str
+    amount: int
+    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+class Order(enum.StrEnum):
+    """Which scores are better: ``desc`` higher (points), ``asc`` lower (a time)."""
+
+    DESC = "desc"
+    ASC = "asc"
+
+
+class CheckKind(enum.StrEnum):
+    MAX_RATE = "max_rate"  # the metric's increase per second of attempt time
+    MAX_VALUE = "max_value"
+
+
+class Verdict(enum.StrEnum):
+    REJECT = "reject"  # 422, nothing applied, no webhook
+    FLAG = "flag"  # applied, the attempt is flagged, event.attempt_flagged
+
+
+@attrs.frozen
+class Milestone:
+    key: str
+    threshold: float
+    rewards: tuple[Entry, ...] = ()
+
+
+@attrs.frozen
+class RankBand:
+    """Ranks ``first`` to ``last`` (inclusive) of a finalized board earn ``rewards``."""
+
+    first: int
+    last: int
+    rewards: tuple[Entry, ...]
+
+
+@attrs.frozen
+class AntiCheat:
+    key: str
+    kind: CheckKind
+    metric: str
+    limit: float
+    verdict: Verdict
+
+
+@attrs.frozen
+class EventSettings:
+    """One ``[games.<game>.events.<key>]`` of the manifest (docs/events.md#the-manifest): its schedule, its
+    attempts' rules, its board and its rewards. A window keeps the settings it opened with."""
+
+    key: str
+    name: str
+    starts_at: datetime
+    window_seconds: int
+    attempt_seconds: int
+    score_metric: str
+    repeat_every_seconds: int | None = None
+    max_attempts: int | None = None
+    order: Order = Order.DESC
+    target: float | None = None
+    segments: tuple[str, ...] = ()
+    entry_cost: tuple[Entry, ...] = ()
+    completion_rewards: tuple[Entry, ...] = ()
+    feeds: tuple[str, ...] = ()
+    milestones: tuple[Milestone, ...] = ()
+    rank_rewards: tuple[RankBand, ...] = ()
+    anti_cheat: tuple[AntiCheat, ...] = ()
+
+    def metrics(self) -> frozenset[str]:
+        """The metric names a progress write may carry: the score's and those the checks read."""
+        return frozenset((self.score_metric, *(c.metric for c in self.anti_cheat)))
 
 
 @attrs.frozen
@@ -62,6 +145,7 @@ class GameSettings:
     friends: FriendsSettings = FriendsSettings()
     resources: dict[str, Resource] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
+    events: dict[str, EventSettings] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -22,10 +22,9 @@ from typing import Any
 
 import attrs
 
-from livecore.api.convert import OMIT_IF_NONE
 from livecore.economy import check_amount, resource
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import Game, ResourceType
+from livecore.games import Entry, Game, ResourceType
 from livecore.limits import FREE_FORM, Count
 
 ENTRIES = Count(min_items=1, max_items=100)
@@ -53,16 +52,6 @@ class AckedBy(enum.StrEnum):
     CLIENT = "client"
     SERVER_API = "server_api"
     OPERATOR = "operator"
-
-
-@attrs.frozen
-class Entry:
-    """One reward: ``parameters`` only for items (left out of the wire form when absent)."""
-
-    type: ResourceType
-    key: str
-    amount: int
-    parameters: dict[str, Any] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
 
 
 @attrs.frozen

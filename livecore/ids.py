@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import enum
 import functools
+import hashlib
 import uuid
 from datetime import datetime
 
@@ -29,6 +30,11 @@ class Prefix(enum.StrEnum):
     FRIEND_REQUEST = "frq"
     LEDGER_ENTRY = "led"
     PURCHASE = "pur"
+    # Live events: ``evt`` is the webhook envelope's, so events are ``ev`` (docs/events.md#ids).
+    LIVE_EVENT = "ev"
+    WINDOW = "win"
+    ATTEMPT = "att"
+    BOARD = "lb"
 
 
 _MS_MASK = (1 << 48) - 1
@@ -58,6 +64,14 @@ def uuid7(now: datetime, rng: RandomSource) -> uuid.UUID:
 def new_id(prefix: Prefix, now: datetime, rng: RandomSource) -> str:
     """``plr_0193...``: prefix, underscore, the 32 lowercase hex digits of a UUIDv7."""
     return f"{prefix.value}_{_uuid7_hex(now, rng)}"
+
+
+def derived_id(prefix: Prefix, at: datetime, *parts: str) -> str:
+    """An id named by what it is rather than drawn: UUIDv7-shaped, its time bits ``at``, its other bits a
+    hash of ``parts``. Every process (and a read that writes nothing) names an event, a window or a board
+    alike without asking the database."""
+    h = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    return f"{prefix.value}_{_time_hex(at)}7{h[:3]}{_VARIANT[h[3]]}{h[4:19]}"
 
 
 def new_uuid(now: datetime, rng: RandomSource) -> str:

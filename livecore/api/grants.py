@@ -12,8 +12,8 @@ from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
 from livecore.economy import AMOUNT
 from livecore.errors import ErrorCode
-from livecore.games import ResourceType
-from livecore.grants import ENTRIES, AckedBy, Entry, Grant, GrantKind, GrantStatus, effective_status
+from livecore.games import Entry, ResourceType
+from livecore.grants import ENTRIES, AckedBy, Grant, GrantKind, GrantStatus, effective_status
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 

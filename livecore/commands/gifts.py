@@ -16,7 +16,7 @@ from livecore.commands.grants import issue_grant, settle_loaded
 from livecore.commands.reads import GiftSendReads, Reads
 from livecore.economy import Reason
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Game
+from livecore.games import Entry, Game
 from livecore.gifts import (
     GIFT_SOURCE_KIND,
     MESSAGE,
@@ -31,7 +31,7 @@ from livecore.gifts import (
     expiry,
     stats_window,
 )
-from livecore.grants import Entry, GrantKind, GrantTrigger
+from livecore.grants import GrantKind, GrantTrigger
 from livecore.ids import new_uuid
 from livecore.players import Player
 from livecore.scope import Scope

@@ -11,9 +11,9 @@ from livecore.commands.economy import change
 from livecore.commands.players import first_contact, load_game
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import Entry
 from livecore.gifts import GIFT_SOURCE_KIND, Gift, GiftStatus, check_claim, claimed
 from livecore.grants import (
-    Entry,
     Grant,
     GrantKind,
     GrantStatus,

@@ -11,3 +11,6 @@ class MemoryGames(MemoryPort):
 
     def get(self, game_id: str) -> Game | None:
         return self._s.games.get(game_id)
+
+    def with_events(self) -> list[Game]:
+        return [g for g in self._s.games.values() if g.settings.events]

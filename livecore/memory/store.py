@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from livecore.attempts import Attempt
+from livecore.boards import Board, BoardEntry
 from livecore.economy import Holding, LedgerEntry
 from livecore.erasure import ErasureRecord
 from livecore.events import DomainEvent
@@ -12,6 +14,9 @@ from livecore.games import Game, Studio
 from livecore.gifts import Gift
 from livecore.grants import Grant
 from livecore.idempotency import StoredResponse
+from livecore.live_events import Window
+from livecore.memory.attempts import MemoryAttempts
+from livecore.memory.boards import MemoryBoards
 from livecore.memory.erasures import MemoryErasures
 from livecore.memory.friends import MemoryFriendGraph
 from livecore.memory.games import MemoryGames
@@ -25,6 +30,7 @@ from livecore.memory.migrations import MemoryMigrationKeys
 from livecore.memory.outbox import MemoryOutbox
 from livecore.memory.players import MemoryPlayers
 from livecore.memory.purchases import MemoryPurchases
+from livecore.memory.windows import MemoryWindows
 from livecore.merge import MergeRecord
 from livecore.players import Player
 from livecore.purchases import Purchase
@@ -57,6 +63,10 @@ class MemoryStore:
         self.erasures: dict[tuple[str, str], ErasureRecord] = {}
         self.purchases: dict[tuple[str, str, str], Purchase] = {}  # (game id, env, transaction id)
         self.migration_keys: dict[tuple[str, str, str, str], str] = {}  # (game, env, kind, key) -> fp
+        self.windows: dict[tuple[str, str], Window] = {}  # (game id, window id)
+        self.attempts: dict[tuple[str, str], Attempt] = {}  # (game id, attempt id)
+        self.boards: dict[str, Board] = {}
+        self.board_entries: dict[tuple[str, str], BoardEntry] = {}  # (board id, player id)
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -73,6 +83,8 @@ class MemoryTransaction:
     """Every port over one store, writing through one journal."""
 
     __slots__ = (
+        "attempts",
+        "boards",
         "erasures",
         "friends",
         "games",
@@ -86,6 +98,7 @@ class MemoryTransaction:
         "outbox",
         "players",
         "purchases",
+        "windows",
     )
 
     def __init__(self, store: MemoryStore) -> None:
@@ -102,6 +115,9 @@ class MemoryTransaction:
         self.migrations = MemoryMigrationKeys(store, journal)
         self.outbox = MemoryOutbox(store, journal)
         self.idempotency = MemoryIdempotency(store, journal)
+        self.windows = MemoryWindows(store, journal)
+        self.attempts = MemoryAttempts(store, journal)
+        self.boards = MemoryBoards(store, journal)
 
     def rollback(self) -> None:
         self.journal.rollback()

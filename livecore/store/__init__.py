@@ -15,6 +15,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Protocol
 
+from livecore.store.attempts import AttemptStore, HasAttempts
+from livecore.store.boards import BoardStore, HasBoards
 from livecore.store.erasures import ErasureStore, HasErasures
 from livecore.store.friends import FriendGraph, HasFriends
 from livecore.store.games import GameStore, HasGames
@@ -27,13 +29,18 @@ from livecore.store.migrations import HasMigrations, MigrationKeys
 from livecore.store.outbox import HasOutbox, Outbox
 from livecore.store.players import HasPlayers, PlayerStore
 from livecore.store.purchases import HasPurchases, PurchaseStore
+from livecore.store.windows import HasWindows, WindowStore
 
 __all__ = [
+    "AttemptStore",
+    "BoardStore",
     "ErasureStore",
     "FriendGraph",
     "GameStore",
     "GiftStore",
     "GrantStore",
+    "HasAttempts",
+    "HasBoards",
     "HasErasures",
     "HasFriends",
     "HasGames",
@@ -46,6 +53,7 @@ __all__ = [
     "HasOutbox",
     "HasPlayers",
     "HasPurchases",
+    "HasWindows",
     "IdempotencyStore",
     "Ledger",
     "MergeStore",
@@ -55,6 +63,7 @@ __all__ = [
     "PurchaseStore",
     "Store",
     "Transaction",
+    "WindowStore",
 ]
 
 
@@ -71,6 +80,9 @@ class Transaction(
     HasMigrations,
     HasOutbox,
     HasIdempotency,
+    HasWindows,
+    HasAttempts,
+    HasBoards,
     Protocol,
 ):
     """Every port of the core, in one unit of work."""

@@ -10,6 +10,10 @@ from livecore.games import Game
 class GameStore(Protocol):
     def get(self, game_id: str) -> Game | None: ...
 
+    def with_events(self) -> list[Game]:
+        """Every game whose manifest declares events (the scheduler opens their windows)."""
+        ...
+
 
 class HasGames(Protocol):
     """A transaction that reaches the games port."""

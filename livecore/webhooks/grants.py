@@ -7,7 +7,8 @@ from typing import Any, ClassVar, Self
 
 import attrs
 
-from livecore.grants import Entry, Grant
+from livecore.games import Entry
+from livecore.grants import Grant
 from livecore.webhooks.payload import WebhookPayload
 
 

@@ -8,6 +8,20 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
 from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.live_events import (
+    AttemptCompleted,
+    AttemptExpired,
+    AttemptFlagged,
+    AttemptForceCompleted,
+    AttemptRestarted,
+    AttemptStarted,
+    EntryCostCharged,
+    LeaderboardFinalized,
+    MilestoneGranted,
+    ProgressUpdated,
+    WindowClosed,
+    WindowOpened,
+)
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.players import (
     PlayerBanned,
@@ -42,5 +56,17 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
         PlayerMerged,
         PlayerDeleted,
         PurchaseTracked,
+        AttemptStarted,
+        AttemptRestarted,
+        ProgressUpdated,
+        AttemptCompleted,
+        AttemptForceCompleted,
+        AttemptExpired,
+        AttemptFlagged,
+        MilestoneGranted,
+        EntryCostCharged,
+        WindowOpened,
+        WindowClosed,
+        LeaderboardFinalized,
     )
 }

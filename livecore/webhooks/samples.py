@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from livecore.clock import parse_ts
-from livecore.games import ResourceType
-from livecore.grants import Entry
+from livecore.games import Entry, ResourceType
 from livecore.webhooks.economy import InventoryChanged, WalletChanged
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent

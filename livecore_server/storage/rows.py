@@ -12,9 +12,9 @@ from livecore.clock import from_millis, to_millis
 from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
 from livecore.friends import FriendRequest
-from livecore.games import ResourceType
+from livecore.games import Entry, ResourceType
 from livecore.gifts import Gift, GiftStatus
-from livecore.grants import AckedBy, Entry, Grant, GrantKind, GrantStatus, entry_payload
+from livecore.grants import AckedBy, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player

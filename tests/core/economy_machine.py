@@ -19,8 +19,8 @@ from livecore.commands.economy import client_spend, server_adjust
 from livecore.commands.grants import create_grant, settle
 from livecore.commands.players import first_contact, load_game
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import ResourceType
-from livecore.grants import Entry, GrantKind, GrantTrigger
+from livecore.games import Entry, ResourceType
+from livecore.grants import GrantKind, GrantTrigger
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope

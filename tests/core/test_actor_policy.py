@@ -25,6 +25,7 @@ from livecore.commands.moderation import ban_player
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import Relation
 from livecore.games import (
+    Entry,
     FriendsSettings,
     GiftingSettings,
     Resource,
@@ -32,7 +33,7 @@ from livecore.games import (
     Studio,
 )
 from livecore.gifts import SendRequest
-from livecore.grants import Entry, GrantKind
+from livecore.grants import GrantKind
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players import Player

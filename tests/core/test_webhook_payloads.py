@@ -10,8 +10,8 @@ import attrs
 import orjson
 import pytest
 
-from livecore.games import ResourceType
-from livecore.grants import Entry, Grant, GrantKind, GrantStatus
+from livecore.games import Entry, ResourceType
+from livecore.grants import Grant, GrantKind, GrantStatus
 from livecore.webhooks.grants import GrantCreated
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.payload import WebhookPayload

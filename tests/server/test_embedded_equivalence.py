@@ -27,9 +27,9 @@ from livecore.commands import grants as grants_cmd
 from livecore.commands import players as players_cmd
 from livecore.commands import purchases as purchases_cmd
 from livecore.errors import LivecoreError
-from livecore.games import Game, ResourceType, Studio
+from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import SendRequest
-from livecore.grants import Entry, GrantKind
+from livecore.grants import GrantKind
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players import Player

@@ -1,0 +1,190 @@
+"""Event leaderboards (docs/events.md#leaderboards).
+
+A window has one board per combination of its event's segment values (none: one board); an attempt
+joins the board of the values it started with. A player's entry is the best score of their attempts on
+the board, in-progress and expired attempts counting with the score they reached. Order: better score
+first (higher for ``desc``, lower for ``asc``), then who reached that score first, then the player id,
+so ranks are 1, 2, 3, ... and no two entries share one.
+
+Each change of an entry raises the board's ``version`` (the stream's event id). At its window's close a
+board is ``finalized``: ranks freeze and the rank bands (``rank_rewards``) are paid as pending grants.
+
+Pages: ``limit`` entries from the top, or after a ``cursor`` (keyset: the last entry's score, time and
+player, bound to the board), or ``around`` a player: at most ``limit`` consecutive entries that include
+the player, centred on it as far as the board allows.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+from datetime import datetime
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore.clock import from_millis, to_millis
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.games import Entry, Order, RankBand
+from livecore.limits import Range
+from livecore.players import Player
+from livecore.scope import Environment
+
+LIMIT = Range(1, 200)
+DEFAULT_LIMIT = 50
+STREAM_TOP = 50  # entries in the stream's ``ready``
+FINALIZED_TOP = 10  # entries in ``leaderboard.finalized``
+
+
+class BoardStatus(enum.StrEnum):
+    OPEN = "open"
+    FINALIZED = "finalized"
+
+
+@attrs.frozen
+class Board:
+    id: str
+    game_id: str
+    env: Environment
+    event_key: str
+    event_id: str
+    window_id: str
+    order: Order
+    closes_at: datetime
+    segment_values: dict[str, str | None] = attrs.field(factory=dict)
+    status: BoardStatus = BoardStatus.OPEN
+    version: int = 0
+    lobby_id: str | None = None
+    finalized_at: datetime | None = None
+
+
+@attrs.frozen
+class BoardEntry:
+    """A player's best score on a board, the attempt that holds it and when it was reached."""
+
+    board_id: str
+    player_id: str
+    score: float
+    reached_at: datetime
+    attempt_id: str
+
+
+@attrs.frozen
+class Standing:
+    """An entry with its rank and its player as they are now (identities are read at read time)."""
+
+    rank: int
+    entry: BoardEntry
+    player: Player
+
+
+@attrs.frozen
+class Position:
+    """Where a page starts: after the entry a cursor names, or at a 0-based offset."""
+
+    after: tuple[float, datetime, str] | None = None
+    offset: int = 0
+
+
+def sort_key(order: Order, entry: BoardEntry) -> tuple[float, datetime, str]:
+    score = -entry.score if order is Order.DESC else entry.score
+    return (score, entry.reached_at, entry.player_id)
+
+
+def replaces(order: Order, current: BoardEntry | None, score: float) -> bool:
+    """A new score becomes the player's entry when it is better than the entry (or there is none)."""
+    if current is None:
+        return True
+    return score > current.score if order is Order.DESC else score < current.score
+
+
+def check_open(board: Board) -> None:
+    if board.status is not BoardStatus.OPEN:
+        raise ValueError(f"board {board.id} is {board.status.value}")
+
+
+def finalized(board: Board, now: datetime) -> Board:
+    return attrs.evolve(board, status=BoardStatus.FINALIZED, finalized_at=now)
+
+
+def band_rewards(bands: tuple[RankBand, ...], rank: int) -> tuple[Entry, ...]:
+    """The rewards of the first band holding ``rank`` (bands do not overlap: the manifest refuses it)."""
+    return next((b.rewards for b in bands if b.first <= rank <= b.last), ())
+
+
+def paid_ranks(bands: tuple[RankBand, ...]) -> int:
+    """How many of the top ranks any band pays."""
+    return max((b.last for b in bands), default=0)
+
+
+def not_found(board_id: str) -> LivecoreError:
+    return LivecoreError(
+        ErrorCode.LEADERBOARD_NOT_FOUND, "No such event leaderboard.", {"leaderboardId": board_id}
+    )
+
+
+def cursor_of(board: Board, entry: BoardEntry) -> str:
+    raw = orjson.dumps([board.id, entry.score, to_millis(entry.reached_at), entry.player_id])
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def parse_cursor(board: Board, cursor: str) -> tuple[float, datetime, str]:
+    """The entry a cursor names; 400 for a malformed cursor or one from another board."""
+    try:
+        raw = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        board_id, score, reached_ms, player_id = raw
+        ok = (
+            board_id == board.id
+            and isinstance(score, int | float)
+            and not isinstance(score, bool)
+            and isinstance(reached_ms, int)
+            and isinstance(player_id, str)
+        )
+    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
+        ok = False
+    if not ok:
+        raise invalid_request("Invalid cursor.", {"cursor": "malformed, or from another leaderboard"})
+    return float(score), from_millis(reached_ms), player_id
+
+
+def around_offset(position: int, total: int, limit: int) -> int:
+    """The first offset of ``limit`` consecutive entries holding the entry at ``position`` (0-based),
+    centred on it as far as the board's ``total`` allows."""
+    start = position - (limit - 1) // 2
+    return max(0, min(start, total - limit))
+
+
+def key_after(order: Order, after: tuple[float, datetime, str]) -> tuple[float, datetime, str]:
+    score, reached_at, player_id = after
+    return (-score if order is Order.DESC else score, reached_at, player_id)
+
+
+def page_filter(
+    order: Order, entries: list[BoardEntry], after: tuple[float, datetime, str] | None
+) -> list[BoardEntry]:
+    """The entries after a cursor's, in board order (the memory store's and the reference's reading)."""
+    ranked = sorted(entries, key=lambda e: sort_key(order, e))
+    if after is None:
+        return ranked
+    bound = key_after(order, after)
+    return [e for e in ranked if sort_key(order, e) > bound]
+
+
+def entry_fields(standing: Standing) -> dict[str, Any]:
+    """The fields every reading of an entry shows, the wire's and the webhooks' alike."""
+    player, entry = standing.player, standing.entry
+    display = player.display or player.anonymized
+    return {
+        "rank": standing.rank,
+        "external_player_id": player.external_id,
+        "name": display.name,
+        "avatar": display.avatar,
+        "anonymized_name": player.anonymized.name,
+        "anonymized_avatar": player.anonymized.avatar,
+        "country": player.country,
+        "score": entry.score,
+        "updated_at": entry.reached_at,
+        "is_bot": False,
+    }

@@ -1,0 +1,217 @@
+"""Event-board commands: a score onto its board, finalizing a board at its window's close, the pages a
+client reads and what the live stream sends (rules: ``livecore.boards``)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import attrs
+
+from livecore.attempts import Attempt
+from livecore.boards import (
+    DEFAULT_LIMIT,
+    FINALIZED_TOP,
+    LIMIT,
+    STREAM_TOP,
+    Board,
+    BoardEntry,
+    BoardStatus,
+    Standing,
+    around_offset,
+    band_rewards,
+    cursor_of,
+    finalized,
+    key_after,
+    not_found,
+    paid_ranks,
+    parse_cursor,
+    replaces,
+    sort_key,
+)
+from livecore.commands import Runtime, emit
+from livecore.commands.grants import GrantsTx, issue_grant
+from livecore.commands.players import find_player
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.games import EventSettings
+from livecore.grants import GrantKind
+from livecore.players import Player
+from livecore.scope import Scope
+from livecore.store import HasBoards, HasPlayers
+from livecore.webhooks.live_events import FinalEntry, LeaderboardFinalized
+
+RANK_SOURCE_KIND = "event_rank"
+
+
+class BoardsTx(GrantsTx, HasBoards, Protocol):
+    """The ports these commands use."""
+
+
+@attrs.frozen
+class BoardPage:
+    board: Board
+    standings: list[Standing]
+    next_cursor: str | None
+
+
+def record_score(tx: HasBoards, scope: Scope, player: Player, attempt: Attempt) -> bool:
+    """The attempt's score becomes the player's entry on its board when it beats the entry; a finalized
+    board no longer moves. True when the board changed."""
+    board = tx.boards.get(scope.game_id, attempt.board_id)
+    if (
+        board is None
+        or board.status is not BoardStatus.OPEN
+        or attempt.score is None
+        or attempt.score_at is None
+    ):
+        return False
+    if not replaces(board.order, tx.boards.entry(board.id, player.id), attempt.score):
+        return False
+    entry = BoardEntry(board.id, player.id, attempt.score, attempt.score_at, attempt.id)
+    tx.boards.put_entry(attrs.evolve(board, version=board.version + 1), entry)
+    return True
+
+
+def _ranked(rows: list[tuple[BoardEntry, Player]], first_rank: int) -> list[Standing]:
+    return [Standing(first_rank + i, entry, player) for i, (entry, player) in enumerate(rows)]
+
+
+def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event: EventSettings) -> Board:
+    """Freeze the board, pay its rank bands as pending grants (sourceKind ``event_rank``, sourceRefId the
+    board id) and fire ``leaderboard.finalized`` with its top ten."""
+    now = rt.clock.now()
+    top = _ranked(tx.boards.page(board, None, 0, max(paid_ranks(event.rank_rewards), FINALIZED_TOP)), 1)
+    for standing in top:
+        rewards = band_rewards(event.rank_rewards, standing.rank)
+        if rewards:
+            issue_grant(
+                tx,
+                rt,
+                scope,
+                standing.player,
+                kind=GrantKind.REWARD,
+                entries=rewards,
+                expires_at=None,
+                source_kind=RANK_SOURCE_KIND,
+                source_ref_id=board.id,
+                metadata={"eventKey": board.event_key, "rank": standing.rank},
+            )
+    done = finalized(attrs.evolve(board, version=board.version + 1), now)
+    tx.boards.update(done)
+    emit(
+        tx,
+        rt,
+        scope,
+        LeaderboardFinalized(
+            leaderboard_id=board.id,
+            event_id=board.event_id,
+            event_key=board.event_key,
+            event_window_id=board.window_id,
+            lobby_id=board.lobby_id,
+            segment_values=board.segment_values,
+            participant_scope="player",
+            entry_count=tx.boards.size(board.id),
+            top=tuple(
+                FinalEntry(
+                    rank=s.rank,
+                    player_id=s.player.id,
+                    external_player_id=s.player.external_id,
+                    score=s.entry.score,
+                    attempt_id=s.entry.attempt_id,
+                    reached_at=s.entry.reached_at,
+                )
+                for s in top[:FINALIZED_TOP]
+            ),
+            finalized_at=now,
+        ),
+    )
+    return done
+
+
+class ReadTx(HasBoards, HasPlayers, Protocol):
+    """What reading a board needs."""
+
+
+def get_board(tx: HasBoards, scope: Scope, board_id: str) -> Board:
+    board = tx.boards.get(scope.game_id, board_id)
+    if board is None or board.env is not scope.env:
+        raise not_found(board_id)
+    return board
+
+
+def read_board(
+    tx: ReadTx,
+    scope: Scope,
+    board_id: str,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    cursor: str | None = None,
+    around: str | None = None,
+) -> BoardPage:
+    """A page of the board: the top, after ``cursor``, or ``around`` a player (docs/events.md#boards).
+    A player with no entry gets the top; an unknown player is 404 ``player_not_found``."""
+    LIMIT.check(limit, "limit")
+    board = get_board(tx, scope, board_id)
+    if cursor is not None and around is not None:
+        raise invalid_request("Give cursor or around, not both.", {"around": "not with cursor"})
+    offset = 0
+    after = None
+    if cursor is not None:
+        after = key_after(board.order, parse_cursor(board, cursor))
+    elif around is not None:
+        player = find_player(tx, scope, around)
+        if player is None:
+            raise LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
+        mine = tx.boards.entry(board.id, player.id)
+        if mine is not None:
+            position = tx.boards.count_ahead(board, sort_key(board.order, mine))
+            offset = around_offset(position, tx.boards.size(board.id), limit)
+    rows = tx.boards.page(board, after, offset, limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    first_rank = offset + 1
+    if after is not None and rows:
+        first_rank = tx.boards.count_ahead(board, sort_key(board.order, rows[0][0])) + 1
+    standings = _ranked(rows, first_rank)
+    next_cursor = cursor_of(board, standings[-1].entry) if more and standings else None
+    return BoardPage(board, standings, next_cursor)
+
+
+def stream_ready(tx: ReadTx, scope: Scope, board_id: str) -> BoardPage:
+    """What a new subscriber gets first: the board and its top entries."""
+    return read_board(tx, scope, board_id, limit=STREAM_TOP)
+
+
+def standing_of(tx: ReadTx, board: Board, player_id: str) -> Standing | None:
+    """The player's entry on the board with its rank now (what a ``score_update`` carries)."""
+    entry = tx.boards.entry(board.id, player_id)
+    player = tx.players.by_id(player_id)
+    if entry is None or player is None:
+        return None
+    return Standing(tx.boards.count_ahead(board, sort_key(board.order, entry)) + 1, entry, player)
+
+
+def merge_entries(tx: HasBoards, from_id: str, to: Player) -> None:
+    """A merge: each of the source's entries moves to the target, which keeps the better of two on one
+    board (equal scores: the one reached first)."""
+    for entry in tx.boards.entries_of(from_id):
+        tx.boards.delete_entry(entry.board_id, from_id)
+        board = tx.boards.get(to.game_id, entry.board_id)
+        assert board is not None
+        theirs = tx.boards.entry(board.id, to.id)
+        moved = attrs.evolve(entry, player_id=to.id)
+        if theirs is None or sort_key(board.order, moved) < sort_key(board.order, theirs):
+            tx.boards.put_entry(attrs.evolve(board, version=board.version + 1), moved)
+
+
+__all__ = [
+    "BoardPage",
+    "BoardsTx",
+    "ReadTx",
+    "finalize_board",
+    "get_board",
+    "merge_entries",
+    "read_board",
+    "record_score",
+    "standing_of",
+    "stream_ready",
+]

@@ -1,0 +1,437 @@
+"""Live-event commands (docs/events.md): the events list, start, progress, and the scheduled work that
+opens and closes windows and expires attempts; end-now for tests.
+
+Closing a window is one step, in one transaction (:func:`close_window`): expire its in-progress
+attempts, finalize each of its boards (rank-reward grants, ``leaderboard.finalized``), then mark it
+closed (``window.closed`` for a live window). A close that fails leaves nothing, and the next run closes
+the window again from the start; a closed window is never closed twice, so nothing is paid twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+import attrs
+
+from livecore.attempts import (
+    Attempt,
+    AttemptStatus,
+    AttemptTrigger,
+    check_metrics,
+    check_progress,
+    check_start,
+    effective_status,
+    ends_at,
+    progress,
+    segment_values,
+    transition,
+)
+from livecore.boards import Board
+from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
+from livecore.commands.boards import BoardsTx, finalize_board, record_score
+from livecore.commands.economy import change
+from livecore.commands.grants import issue_grant
+from livecore.commands.players import load_game
+from livecore.economy import Reason, resource
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import EventSettings, Game
+from livecore.grants import Grant, GrantKind
+from livecore.identity import normalize_country
+from livecore.ids import Prefix, new_id
+from livecore.live_events import (
+    EventState,
+    Slot,
+    Window,
+    WindowStatus,
+    board_id,
+    close,
+    event_id,
+    event_settings,
+    next_start,
+    opened,
+    slot_at,
+    window_id,
+)
+from livecore.players import Player
+from livecore.scope import SYSTEM, Environment, Scope
+from livecore.store import HasAttempts, HasWindows
+from livecore.webhooks.live_events import (
+    AttemptCompleted,
+    AttemptExpired,
+    AttemptFlagged,
+    AttemptRestarted,
+    AttemptStarted,
+    EntryCostCharged,
+    MilestoneGranted,
+    ProgressUpdated,
+    WindowClosed,
+    WindowOpened,
+)
+
+SWEEP_BATCH = 500
+MILESTONE_SOURCE_KIND = "event_milestone"
+COMPLETION_SOURCE_KIND = "event_completion"
+
+
+class LiveEventsTx(BoardsTx, HasWindows, HasAttempts, Protocol):
+    """The ports these commands use."""
+
+
+@attrs.frozen
+class EventListing:
+    """One event as the events list shows it now."""
+
+    event: EventSettings
+    id: str
+    state: EventState
+    window: tuple[str, Slot] | None
+    next_window_starts_at: datetime | None
+    attempts: list[Attempt] | None
+
+
+def _system_scope(game: Game, env: Environment) -> Scope:
+    return Scope(studio_id=game.studio_id, game_id=game.id, env=env, actor=SYSTEM)
+
+
+def _open_slot(
+    tx: HasWindows, game: Game, env: Environment, event: EventSettings, now: datetime
+) -> Slot | None:
+    """The window of the schedule open now, unless it was recorded and closed already (end-now)."""
+    slot = slot_at(event, now)
+    if slot is None:
+        return None
+    recorded = tx.windows.get(game.id, window_id(game.id, env, event.key, slot.starts_at))
+    return slot if recorded is None or recorded.status is WindowStatus.OPEN else None
+
+
+def list_events(tx: LiveEventsTx, rt: Runtime, scope: Scope, player: Player | None) -> list[EventListing]:
+    """Every event of the manifest, in key order; with the player, its attempts in the open window."""
+    game = load_game(tx, scope)
+    now = rt.clock.now()
+    out = []
+    for key in sorted(game.settings.events):
+        event = game.settings.events[key]
+        slot = _open_slot(tx, game, scope.env, event, now)
+        upcoming = next_start(event, now)
+        window = None
+        attempts: list[Attempt] | None = None if player is None else []
+        if slot is not None:
+            wid = window_id(game.id, scope.env, key, slot.starts_at)
+            window = (wid, slot)
+            if player is not None:
+                attempts = [
+                    attrs.evolve(a, status=effective_status(a, now))
+                    for a in tx.attempts.of_player_in_window(player.id, wid)
+                ]
+        state = EventState.OPEN if slot else EventState.SCHEDULED if upcoming else EventState.ENDED
+        out.append(EventListing(event, event_id(game.id, event), state, window, upcoming, attempts))
+    return out
+
+
+def current_window(
+    tx: LiveEventsTx, rt: Runtime, scope: Scope, game: Game, event: EventSettings
+) -> Window | None:
+    """The event's window open now in the scope's environment, recorded (``window.opened`` for a live
+    one) if this is its first mention; None when none is open."""
+    now = rt.clock.now()
+    slot = slot_at(event, now)
+    if slot is None:
+        return None
+    window = tx.windows.get(game.id, window_id(game.id, scope.env, event.key, slot.starts_at))
+    if window is None:
+        window = opened(game, scope.env, event, slot, now)
+        tx.windows.insert(window)
+        if scope.env is Environment.LIVE:
+            emit(tx, rt, scope, WindowOpened.of(window, now))
+    return window if window.status is WindowStatus.OPEN else None
+
+
+def _board(tx: LiveEventsTx, window: Window, values: dict[str, str | None]) -> Board:
+    bid = board_id(window, values)
+    board = tx.boards.get(window.game_id, bid)
+    if board is None:
+        board = Board(
+            id=bid,
+            game_id=window.game_id,
+            env=window.env,
+            event_key=window.event_key,
+            event_id=window.event_id,
+            window_id=window.id,
+            order=window.settings.order,
+            closes_at=window.ends_at,
+            segment_values=values,
+        )
+        tx.boards.insert(board)
+    return board
+
+
+def _charge(
+    tx: LiveEventsTx,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    player: Player,
+    attempt_id: str,
+    event: EventSettings,
+) -> None:
+    for entry in event.entry_cost:
+        try:
+            change(
+                tx,
+                rt,
+                scope,
+                game,
+                player,
+                resource(game, entry.key, entry.type),
+                -entry.amount,
+                Reason.ENTRY_COST,
+                source_ref_id=attempt_id,
+            )
+        except LivecoreError as exc:
+            if exc.code not in (ErrorCode.INSUFFICIENT_BALANCE, ErrorCode.INSUFFICIENT_QUANTITY):
+                raise
+            raise LivecoreError(
+                ErrorCode.INSUFFICIENT_ENTRY_COST,
+                f"Not enough {entry.key} to enter: {exc.message}",
+                exc.details,
+            ) from None
+
+
+def _ran_out(attempt: Attempt, now: datetime) -> bool:
+    return (
+        attempt.status is AttemptStatus.IN_PROGRESS
+        and effective_status(attempt, now) is AttemptStatus.EXPIRED
+    )
+
+
+def _expire(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attempt:
+    expired = transition(attempt, AttemptTrigger.EXPIRE, rt.clock.now())
+    tx.attempts.update(expired)
+    emit(tx, rt, scope, AttemptExpired.of(expired))
+    return expired
+
+
+@player_write("player")
+def start(
+    tx: LiveEventsTx,
+    rt: Runtime,
+    scope: Scope,
+    player: Player,
+    event_key: str,
+    context: dict[str, Any] | None,
+    country: str | None = None,
+) -> Attempt:
+    """Start an attempt in the event's open window (refusals: ``livecore.attempts``). ``country`` is the
+    one the request's address resolves to; ``playerContext.country`` wins over it."""
+    game = load_game(tx, scope)
+    event_settings(game, event_key)
+    now = rt.clock.now()
+    window = current_window(tx, rt, scope, game, game.settings.events[event_key])
+    if window is None:
+        raise LivecoreError(
+            ErrorCode.EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
+        )
+    event = window.settings
+    context_country = (context or {}).get("country")
+    resolved = (
+        normalize_country(context_country if isinstance(context_country, str) else country) or player.country
+    )
+    values = segment_values(event, context, resolved)
+    mine = tx.attempts.of_player_in_window(player.id, window.id)
+    mine = [
+        _expire(tx, rt, scope, a)
+        if effective_status(a, now) is AttemptStatus.EXPIRED and a.status is AttemptStatus.IN_PROGRESS
+        else a
+        for a in mine
+    ]
+    check_start(event, mine, now)
+    attempt_id = new_id(Prefix.ATTEMPT, now, rt.rng)
+    _charge(tx, rt, scope, game, player, attempt_id, event)
+    if resolved != player.country or (context is not None and context != player.context):
+        player = attrs.evolve(
+            player, country=resolved, context=context if context is not None else player.context
+        )
+        tx.players.update(player)
+    board = _board(tx, window, values)
+    attempt = Attempt(
+        id=attempt_id,
+        game_id=game.id,
+        env=scope.env,
+        player_id=player.id,
+        external_player_id=player.external_id,
+        event_key=event.key,
+        event_id=window.event_id,
+        window_id=window.id,
+        board_id=board.id,
+        status=AttemptStatus.IN_PROGRESS,
+        started_at=now,
+        ends_at=ends_at(event, window, now),
+        attempt_count=len(mine) + 1,
+        segment_values=values,
+    )
+    tx.attempts.insert(attempt)
+    if mine:
+        emit(tx, rt, scope, AttemptRestarted.of(attempt, mine[-1]))
+    emit(tx, rt, scope, AttemptStarted.of(attempt))
+    if event.entry_cost:
+        emit(tx, rt, scope, EntryCostCharged.of(attempt, event.entry_cost))
+    return attempt
+
+
+def get_attempt(tx: HasAttempts, scope: Scope, player: Player, event_key: str, attempt_id: str) -> Attempt:
+    attempt = tx.attempts.get(scope.game_id, attempt_id)
+    if attempt is None or attempt.player_id != player.id or attempt.event_key != event_key:
+        raise LivecoreError(ErrorCode.ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
+    return attempt
+
+
+@player_write("player")
+def record_progress(
+    tx: LiveEventsTx,
+    rt: Runtime,
+    scope: Scope,
+    player: Player,
+    event_key: str,
+    attempt_id: str,
+    metrics: dict[str, Any],
+    complete: bool = False,
+) -> tuple[Attempt, list[Grant]]:
+    """A progress write (refusals: ``livecore.attempts``): the attempt after it and the milestone grants
+    it created."""
+    attempt = get_attempt(tx, scope, player, event_key, attempt_id)
+    window = tx.windows.get(scope.game_id, attempt.window_id)
+    assert window is not None  # an attempt's window is recorded before the attempt
+    event = window.settings
+    values = check_metrics(event, metrics)
+    now = rt.clock.now()
+    check_progress(attempt, now)
+    done = progress(event, attempt, values, complete, now)
+    attempt = done.attempt
+    tx.attempts.update(attempt)
+    if done.improved:
+        record_score(tx, scope, player, attempt)
+    for flag in done.flags:
+        emit(tx, rt, scope, AttemptFlagged.of(attempt, flag, now))
+    granted = []
+    for milestone in done.crossed:
+        grant = issue_grant(
+            tx,
+            rt,
+            scope,
+            player,
+            kind=GrantKind.REWARD,
+            entries=milestone.rewards,
+            expires_at=None,
+            source_kind=MILESTONE_SOURCE_KIND,
+            source_ref_id=attempt.id,
+            metadata={"eventKey": event.key, "milestoneKey": milestone.key},
+        )
+        granted.append(grant)
+        emit(tx, rt, scope, MilestoneGranted.of(attempt, milestone.key, milestone.threshold, grant.id, now))
+    if done.completed:
+        if event.completion_rewards:
+            issue_grant(
+                tx,
+                rt,
+                scope,
+                player,
+                kind=GrantKind.REWARD,
+                entries=event.completion_rewards,
+                expires_at=None,
+                source_kind=COMPLETION_SOURCE_KIND,
+                source_ref_id=attempt.id,
+                metadata={"eventKey": event.key},
+            )
+        emit(tx, rt, scope, AttemptCompleted.of(attempt))
+    emit(tx, rt, scope, ProgressUpdated.of(attempt), debounce_key=attempt.id)
+    return attempt, granted
+
+
+# --- scheduled work -----------------------------------------------------------------------------------
+
+
+def open_due_windows(tx: LiveEventsTx, rt: Runtime) -> int:
+    """Record every window of every game and environment that is open now and not yet recorded; returns
+    how many it opened."""
+    opened_now = 0
+    now = rt.clock.now()
+    for game in tx.games.with_events():
+        for env in Environment:
+            scope = _system_scope(game, env)
+            for event in game.settings.events.values():
+                slot = slot_at(event, now)
+                if slot is None or tx.windows.get(
+                    game.id, window_id(game.id, env, event.key, slot.starts_at)
+                ):
+                    continue
+                current_window(tx, rt, scope, game, event)
+                opened_now += 1
+    return opened_now
+
+
+def close_window(tx: LiveEventsTx, rt: Runtime, window_id_: str, game_id: str) -> bool:
+    """Close the window in one step (module docstring); False when it is closed already."""
+    window = tx.windows.get(game_id, window_id_)
+    if window is None or window.status is not WindowStatus.OPEN:
+        return False
+    game = tx.games.get(game_id)
+    assert game is not None  # games are never deleted
+    scope = _system_scope(game, window.env)
+    now = rt.clock.now()
+    while batch := tx.attempts.in_progress_in_window(window.id, SWEEP_BATCH):
+        for attempt in batch:
+            _expire(tx, rt, scope, attempt)
+    for board in tx.boards.of_window(window.id):
+        finalize_board(tx, rt, scope, board, window.settings)
+    closed = close(window, now)
+    tx.windows.update(closed)
+    if closed.env is Environment.LIVE:
+        emit(tx, rt, scope, WindowClosed.of(closed, now))
+    return True
+
+
+def due_windows(tx: LiveEventsTx, rt: Runtime, limit: int) -> list[Window]:
+    return tx.windows.due_to_close(rt.clock.now(), limit)
+
+
+def expire_attempts(tx: LiveEventsTx, rt: Runtime) -> int:
+    """The sweep: in-progress attempts whose time ran out become expired (``event.expired``, in the
+    attempt's environment)."""
+    due = tx.attempts.past_end(rt.clock.now(), SWEEP_BATCH)
+    for attempt in due:
+        game = tx.games.get(attempt.game_id)
+        assert game is not None
+        _expire(tx, rt, _system_scope(game, attempt.env), attempt)
+    return len(due)
+
+
+def end_now(tx: LiveEventsTx, rt: Runtime, scope: Scope, event_key: str) -> list[str]:
+    """Close the event's open windows in the scope's environment now (a test key's tool); the ids closed."""
+    if scope.env is not Environment.TEST:
+        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "end-now takes a test-environment server key.")
+    game = load_game(tx, scope)
+    event = event_settings(game, event_key)
+    current_window(tx, rt, scope, game, event)
+    closed = []
+    for window in tx.windows.open_of(game.id, scope.env, event_key):
+        if close_window(tx, rt, window.id, game.id):
+            closed.append(window.id)
+    return closed
+
+
+__all__ = [
+    "EventListing",
+    "LiveEventsTx",
+    "close_window",
+    "current_window",
+    "due_windows",
+    "end_now",
+    "expire_attempts",
+    "get_attempt",
+    "list_events",
+    "open_due_windows",
+    "record_progress",
+    "start",
+]
