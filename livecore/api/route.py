@@ -32,6 +32,9 @@ class Auth(enum.Enum):
     PUBLIC = "public"
     KEY = "key"  # API key of the surface's permission
     PLAYER = "player"  # client key plus the player's secret for ``{externalId}``
+    # The client key; the player's secret for ``{externalId}`` when the request sends one (then checked
+    # as for PLAYER, and the answer says more).
+    KEY_OR_PLAYER = "key_or_player"
 
 
 class Idempotency(enum.Enum):

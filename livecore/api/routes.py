@@ -7,7 +7,17 @@ and the OpenAPI documents iterate :data:`ALL`.
 
 from __future__ import annotations
 
-from livecore.api import economy, friends, gifts, grants, player_tools, players, purchases, system
+from livecore.api import (
+    economy,
+    friends,
+    gifts,
+    grants,
+    live_events,
+    player_tools,
+    players,
+    purchases,
+    system,
+)
 from livecore.api.route import Route
 
 ALL: tuple[Route, ...] = (
@@ -33,5 +43,6 @@ ALL: tuple[Route, ...] = (
     *gifts.ROUTES,
     *player_tools.ROUTES,
     *purchases.ROUTES,
+    *live_events.ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}
