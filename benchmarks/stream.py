@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import resource
 import statistics
@@ -51,6 +52,8 @@ class Subscriber(asyncio.Protocol):
         self.ready = asyncio.Event()
         self.ended = asyncio.Event()
         self.updates: list[tuple[float, float]] = []
+        self.expected = 0  # updates to wait for; ``done`` is set once they are in (or the stream ended)
+        self.done = asyncio.Event()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -64,11 +67,14 @@ class Subscriber(asyncio.Protocol):
             if b"event: score_update" in event:
                 line = next(x for x in event.split(b"\n") if x.startswith(b"data:"))
                 self.updates.append((now, orjson.loads(line[5:])["entry"]["score"]))
+                if self.expected and len(self.updates) >= self.expected:
+                    self.done.set()
             elif b"event: ready" in event:
                 self.ready.set()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.ended.set()
+        self.done.set()
 
 
 async def _setup(base_url: str, client_key: str, writers: int) -> tuple[str, list[tuple[str, str, str]]]:
@@ -126,11 +132,12 @@ async def measure(base_url: str, client_key: str, args: argparse.Namespace) -> d
             await asyncio.sleep(max(0.0, start + k * interval - time.monotonic()))
             tasks.append(asyncio.create_task(write(k)))
         await asyncio.gather(*tasks)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(
-        len(s.updates) < total and not s.ended.is_set() for s in subscribers
-    ):
-        await asyncio.sleep(0.05)  # the last writes' deliveries, up to 5 s
+    for sub in subscribers:
+        sub.expected = total
+        if len(sub.updates) >= total:
+            sub.done.set()
+    with contextlib.suppress(TimeoutError):  # the last writes' deliveries, up to 5 s
+        await asyncio.wait_for(asyncio.gather(*(sub.done.wait() for sub in subscribers)), timeout=5)
 
     latencies = [
         (received - sent[score]) * 1000 for s in subscribers for received, score in s.updates if score in sent
