@@ -283,6 +283,8 @@ class _Context:
                 self.schemas.collect(route.request, "input")
             if route.response is not None:
                 self.schemas.collect(route.response, "output")
+            for _, event_model in route.stream:
+                self.schemas.collect(event_model, "output")
         for cls in self.payloads.values():
             self.schemas.collect(cls, "output")
         self.models: dict[str, _Model] = {}
@@ -304,7 +306,8 @@ class _Context:
     def _top_models(self, route: Route) -> list[_Model]:
         """The models a route's own tables show inline: its request body and its response."""
         found = [self._model(cls, "input") for cls in _models_in(route.request)]
-        return found + [self._model(cls, "output") for cls in _models_in(route.response)]
+        found += [self._model(cls, "output") for cls in _models_in(route.response)]
+        return found + [self._model(event_model, "output") for _, event_model in route.stream]
 
     def _nested(self, model: _Model) -> list[_Model]:
         """Models reached from ``model``'s fields, depth first, without ``model`` itself."""
@@ -471,6 +474,11 @@ def _route_section(ctx: _Context, route: Route, page: str) -> str:
 
 
 def _response_text(ctx: _Context, route: Route, page: str) -> str:
+    if route.stream:
+        parts = ["Response: `text/event-stream`; each event's `data`:"]
+        for name, event_model in route.stream:
+            parts.append(f"`{name}`:\n\n" + ctx.field_table(ctx._model(event_model, "output"), page))
+        return "\n\n".join(parts)
     if route.response is None:
         return 'Response: `{"data": {}}`.'
     top = _models_in(route.response)
