@@ -145,9 +145,10 @@ class Arcade(Game):
         assert status == 200, body
         return {e["key"]: e for e in body["data"]["events"]}
 
-    async def board(self, board_id: str, query: str = "", **kw: Any) -> tuple[int, Any, Any]:
+    async def board(self, board_id: str, query: str = "", *, key: str | None = None) -> tuple[int, Any, Any]:
+        """A page of the board, read with this game's client key or ``key`` (a raw secret)."""
         return await self.world.call(
-            "GET", f"/sdk/v1/event-leaderboards/{board_id}{query}", key=self.api_key(self.client_key), **kw
+            "GET", f"/sdk/v1/event-leaderboards/{board_id}{query}", key=key or self.api_key(self.client_key)
         )
 
     async def entries(self, board_id: str, query: str = "") -> list[tuple[int, str, float]]:
