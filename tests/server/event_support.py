@@ -184,6 +184,7 @@ def event_manifest() -> str:
     return EVENT_GAME + FAST_KEYS.format(game="arcade", prefix="")
 
 
-async def start_event_world(db_url: str) -> Arcade:
-    world: World = await start_world(db_url, manifest_extra=event_manifest())
+async def start_event_world(db_url: str, **config: Any) -> Arcade:
+    """A world with the event game; ``config``: other ``Config`` values."""
+    world: World = await start_world(db_url, manifest_extra=event_manifest(), **config)
     return Arcade(world, "arcade")
