@@ -184,14 +184,17 @@ class Subscription:
     async def run(self, write: Any) -> None:
         """Write the stream until it ends (``closed``, cut off, or the server closing); a write to a
         client that went away raises ``ConnectionError``."""
-        if self.board.status is BoardStatus.FINALIZED:
-            self.subscriber.end()
-            await write(self.ready + closed_event(self.board))
-            return
-        await self.subscriber.run(write, self.ready, self.board.version)
+        try:
+            if self.board.status is BoardStatus.FINALIZED:
+                await write(self.ready + closed_event(self.board))
+                return
+            await self.subscriber.run(write, self.ready, self.board.version)
+        finally:
+            self.close()
 
     def close(self) -> None:
-        """The stream is over: the subscriber leaves its hub (the last one takes the hub along)."""
+        """The stream is over: the subscriber leaves its hub (the last one takes the hub along). Also for
+        a stream that never started (its client went away first)."""
         self.subscriber.end()
         self.hub.subscribers.discard(self.subscriber)
         if not self.hub.subscribers:
