@@ -207,10 +207,15 @@ def _lifetime(
                 app[DISPATCHER] = dispatcher
                 services.deliveries_due.listen(dispatcher.wake)
                 players = services.players
+
+                def watching(on: bool) -> None:
+                    players.watch(on)
+                    services.streams.watching(on)
+
                 await live_schedule.catch_up(services)
                 tasks = [
                     asyncio.create_task(_housekeeping(services, config.flush_seconds)),
-                    asyncio.create_task(services.store.watch_players(players.forget, players.watch)),
+                    asyncio.create_task(services.store.watch(players.forget, watching)),
                     asyncio.create_task(services.streams.run_pings(config.stream_ping_seconds)),
                 ]
                 if not services.manual_clock:

@@ -208,6 +208,7 @@ class BoardHubs:
         self.store = store
         self.hubs: dict[str, Hub] = {}
         self.closed = False
+        self._watching: bool | None = None
 
     def changed(self, board_id: str, version: int, player_id: str | None) -> None:
         """The store's listener: a change of the board committed (by any process)."""
@@ -239,6 +240,15 @@ class BoardHubs:
             subscriber.end(cut=True)
         ready = StreamReady(board.id, board.version, [EntryView.of(s) for s in page.standings])
         return Subscription(self, hub, subscriber, board, encode("ready", board.version, ready))
+
+    def watching(self, on: bool) -> None:
+        """Whether this process hears every process's board changes (PostgreSQL's LISTEN connection is
+        up). While it does not, streams could miss changes: every stream is cut off when it stops and
+        again when it resumes, so that each client reconnects to a fresh ``ready``."""
+        if self._watching is not None or not on:
+            for hub in list(self.hubs.values()):
+                hub.close(cut=True)
+        self._watching = on
 
     def drop(self, hub: Hub) -> None:
         if self.hubs.get(hub.board_id) is hub:
