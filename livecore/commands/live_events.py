@@ -145,7 +145,8 @@ def current_window(
         tx.windows.insert(window)
         if scope.env is Environment.LIVE:
             emit(tx, rt, scope, WindowOpened.of(window, now))
-    return window if window.status is WindowStatus.OPEN else None
+    # A window recorded with other settings (the manifest changed under it) may end before the slot does.
+    return window if window.status is WindowStatus.OPEN and now < window.ends_at else None
 
 
 def _board(tx: LiveEventsTx, window: Window, values: dict[str, str | None]) -> Board:
