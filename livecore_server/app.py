@@ -196,7 +196,7 @@ def _lifetime(
                 players = services.players
                 tasks = [
                     asyncio.create_task(_housekeeping(services, config.flush_seconds)),
-                    asyncio.create_task(services.store.watch_players(players.forget, players.watch)),
+                    asyncio.create_task(services.store.watch(players.forget, players.watch)),
                 ]
                 if not services.manual_clock:
                     tasks.append(asyncio.create_task(services.scheduler.run_forever()))

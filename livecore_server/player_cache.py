@@ -10,7 +10,7 @@ How long depends on whether the process hears of every write to a player row (``
 - **Watched** (``watched_ttl``, 5 minutes by default): the store tells :meth:`forget` about every
   committed write of every process. On SQLite that is always so: one process serves the database and
   its transactions tell the cache as they write. On PostgreSQL it is so while the process's notification
-  connection listens (``PostgresStore.watch_players``): every transaction that writes a player row sends
+  connection listens (``PostgresStore.watch``): every transaction that writes a player row sends
   a NOTIFY with the player's id, delivered to every process when it commits. The TTL is then only a
   bound on memory and on what a lost notification could cost.
 - **Not watched** (``ttl``, 1 second): on PostgreSQL before the notification connection listens and

@@ -409,4 +409,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0014_no_player_secret_in_clear",
         ["DELETE FROM idempotency WHERE instr(CAST(body AS TEXT), '\"playerSecret\"') > 0"],
     ),
+    (
+        # Live events: windows, their boards, attempts and board entries.
+        "0015_live_events",
+        [
+            *schema.create_statements("windows", schema.SQLITE),
+            *schema.create_statements("boards", schema.SQLITE),
+            *schema.create_statements("attempts", schema.SQLITE),
+            *schema.create_statements("board_entries", schema.SQLITE),
+        ],
+    ),
 ]

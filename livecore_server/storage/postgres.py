@@ -51,13 +51,14 @@ from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetc
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sql import open_ports
+from livecore_server.storage.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
 from livecore_server.storage.sql.friends import PostgresFriendGraph
 from livecore_server.storage.sql.gifts import PostgresGifts
 from livecore_server.storage.sql.idempotency import PostgresIdempotency
 from livecore_server.storage.sql.ledger import PostgresLedger
 from livecore_server.storage.sql.players import PLAYERS_CHANNEL, PostgresPlayers
 from livecore_server.storage.sql.purchases import PostgresPurchases
-from livecore_server.storage.sqlport import MISSING, Insert, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import MISSING, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -172,7 +173,8 @@ class PostgresStore:
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
         self.player_listeners: list[Callable[[str], None]] = []
-        self.watch_backend_pid: int | None = None  # the notification connection's (watch_players)
+        self.board_listeners: list[BoardListener] = []
+        self.watch_backend_pid: int | None = None  # the notification connection's (watch)
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
         conn = connect(dsn, schema)
@@ -223,24 +225,30 @@ class PostgresStore:
         the transaction's thread)."""
         self.player_listeners.append(listener)
 
-    async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
-        """LISTEN on :data:`PLAYERS_CHANNEL` from a connection of its own, outside the pool, and tell
-        ``written`` each player id that arrives (every transaction that writes a player row sends one,
-        delivered when it commits: :meth:`PostgresPlayers.update`). ``watching(True)`` once it
-        listens; on any failure ``watching(False)``, then it listens again (0.1 s later, doubling up to
-        WATCH_RETRY_MAX), since writes may go unheard until it does."""
+    def on_board_changed(self, listener: BoardListener) -> None:
+        """Call ``listener(board_id, version, player_id or None)`` on the event loop for each board
+        change any process commits, as :meth:`watch` hears it."""
+        self.board_listeners.append(listener)
+
+    async def watch(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
+        """LISTEN on :data:`PLAYERS_CHANNEL` and :data:`BOARDS_CHANNEL` from one connection of its own,
+        outside the pool: tell ``written`` each player id that arrives (every transaction that writes a
+        player row sends one, delivered when it commits: :meth:`PostgresPlayers.update`), and the board
+        listeners (:meth:`on_board_changed`) each board change (:meth:`PostgresTransaction.board_changed`).
+        ``watching(True)`` once it listens; on any failure ``watching(False)``, then it listens again
+        (0.1 s later, doubling up to WATCH_RETRY_MAX), since writes may go unheard until it does."""
         retry = 0.1
         lost = False  # a loss was logged, and listening has not resumed since
 
         def listening() -> None:
             nonlocal retry, lost
             watching(True)
-            log.info("listening for player-row notifications%s", " again" if lost else "")
+            log.info("listening for player-row and board notifications%s", " again" if lost else "")
             retry, lost = 0.1, False
 
         while True:
             try:
-                await self._listen_for_players(written, listening)
+                await self._listen(written, listening)
             except Exception as exc:  # whatever it was, writes may now go unheard
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
@@ -249,8 +257,8 @@ class PostgresStore:
                 watching(False)
                 if not lost:
                     log.warning(
-                        "player-row notifications lost (%s: %s); until they are back, heartbeats read a"
-                        " player again after player_cache_ttl",
+                        "player-row and board notifications lost (%s: %s); until they are back, heartbeats"
+                        " read a player again after player_cache_ttl, and board streams miss changes",
                         type(exc).__name__,
                         exc,
                     )
@@ -260,22 +268,32 @@ class PostgresStore:
             await asyncio.sleep(retry)
             retry = min(2 * retry, WATCH_RETRY_MAX)
 
-    async def _listen_for_players(
-        self, written: Callable[[str], None], listening: Callable[[], None]
-    ) -> None:
+    async def _listen(self, written: Callable[[str], None], listening: Callable[[], None]) -> None:
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation that arrives as
         # its awaitable completes, and this task would then never stop.
         async with asyncio.timeout(2 * WATCH_CHECK_EVERY):
             conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         async with conn:
-            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(PLAYERS_CHANNEL)))
+            for channel in (PLAYERS_CHANNEL, BOARDS_CHANNEL):
+                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
             self.watch_backend_pid = conn.info.backend_pid
             listening()
             while True:
                 async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
-                    written(notify.payload)
+                    if notify.channel == BOARDS_CHANNEL:
+                        self._board_heard(notify.payload)
+                    else:
+                        written(notify.payload)
                 async with asyncio.timeout(WATCH_CHECK_EVERY):
                     await conn.execute("SELECT 1")
+
+    def _board_heard(self, payload: str) -> None:
+        board_id, version, player_id = board_change(payload)
+        for listener in self.board_listeners:
+            try:
+                listener(board_id, version, player_id)
+            except Exception:  # a listener's failure is its own: the others still hear
+                log.exception("a board listener failed")
 
     def cached_game(self, game_id: str) -> Game | None:
         return cached_game(self.games, game_id)
@@ -610,9 +628,13 @@ class PostgresTransaction(SqlTransaction):
             self._send(insert.sql, params)
 
     def notify(self, channel: str, payload: str) -> None:
-        """``NOTIFY``, delivered when the transaction commits (never if it rolls back)."""
+        """``NOTIFY``, delivered when the transaction commits (never if it rolls back, nor when the
+        savepoint it was sent in is rolled back)."""
         self.send_held()
         self._send("SELECT pg_notify(?, ?)", (channel, payload))
+
+    def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
+        self.notify(BOARDS_CHANNEL, board_change_payload(board_id, version, player_id))
 
     def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
         """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""

@@ -378,6 +378,16 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0006_no_player_secret_in_clear",
         ["DELETE FROM idempotency WHERE position(convert_to('\"playerSecret\"', 'UTF8') IN body) > 0"],
     ),
+    (
+        # Live events: windows, their boards, attempts and board entries.
+        "0007_live_events",
+        [
+            *schema.create_statements("windows", schema.POSTGRES),
+            *schema.create_statements("boards", schema.POSTGRES),
+            *schema.create_statements("attempts", schema.POSTGRES),
+            *schema.create_statements("board_entries", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

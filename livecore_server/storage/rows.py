@@ -8,19 +8,23 @@ from typing import Any
 
 import orjson
 
+from livecore.attempts import Attempt, AttemptStatus
+from livecore.boards import Board, BoardEntry, BoardStatus
 from livecore.clock import from_millis, to_millis
 from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
 from livecore.friends import FriendRequest
-from livecore.games import Entry, ResourceType
+from livecore.games import Entry, EventSettings, Order, ResourceType
 from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
+from livecore.live_events import Window, WindowStatus
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
 from livecore.presence import Presence
 from livecore.purchases import Purchase, ValidationStatus
 from livecore.scope import Environment
+from livecore_server.storage.records import settings_converter
 
 
 def ms(value: Any) -> int | None:
@@ -281,4 +285,151 @@ def outbox_event(r: tuple[Any, ...]) -> DomainEvent:
         occurred_at=from_millis(r[5]),
         payload=orjson.loads(r[6]),
         debounce_key=r[7],
+    )
+
+
+WINDOW_COLUMNS = (
+    "id, game_id, env, event_key, event_id, starts_at, ends_at, status, settings, opened_at, closed_at"
+)
+
+
+def window_row(w: Window) -> tuple[Any, ...]:
+    return (
+        w.id,
+        w.game_id,
+        w.env.value,
+        w.event_key,
+        w.event_id,
+        to_millis(w.starts_at),
+        to_millis(w.ends_at),
+        w.status.value,
+        orjson.dumps(settings_converter.unstructure(w.settings)).decode(),
+        to_millis(w.opened_at),
+        ms(w.closed_at),
+    )
+
+
+def window_of(r: tuple[Any, ...]) -> Window:
+    return Window(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        event_key=r[3],
+        event_id=r[4],
+        starts_at=from_millis(r[5]),
+        ends_at=from_millis(r[6]),
+        status=WindowStatus(r[7]),
+        settings=settings_converter.structure(orjson.loads(r[8]), EventSettings),
+        opened_at=from_millis(r[9]),
+        closed_at=dt(r[10]),
+    )
+
+
+BOARD_COLUMNS = (
+    "id, game_id, env, event_key, event_id, window_id, sort_order, closes_at, segment_values, status,"
+    " version, lobby_id, finalized_at"
+)
+
+
+def board_row(b: Board) -> tuple[Any, ...]:
+    return (
+        b.id,
+        b.game_id,
+        b.env.value,
+        b.event_key,
+        b.event_id,
+        b.window_id,
+        b.order.value,
+        to_millis(b.closes_at),
+        orjson.dumps(b.segment_values).decode(),
+        b.status.value,
+        b.version,
+        b.lobby_id,
+        ms(b.finalized_at),
+    )
+
+
+def board_of(r: tuple[Any, ...]) -> Board:
+    return Board(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        event_key=r[3],
+        event_id=r[4],
+        window_id=r[5],
+        order=Order(r[6]),
+        closes_at=from_millis(r[7]),
+        segment_values=orjson.loads(r[8]),
+        status=BoardStatus(r[9]),
+        version=r[10],
+        lobby_id=r[11],
+        finalized_at=dt(r[12]),
+    )
+
+
+ATTEMPT_COLUMNS = (
+    "id, game_id, env, player_id, external_player_id, event_key, event_id, window_id, board_id, status,"
+    " started_at, ends_at, attempt_count, segment_values, metrics, score, score_at, completed_at,"
+    " milestones, flagged, lobby_id"
+)
+
+
+def attempt_row(a: Attempt) -> tuple[Any, ...]:
+    return (
+        a.id,
+        a.game_id,
+        a.env.value,
+        a.player_id,
+        a.external_player_id,
+        a.event_key,
+        a.event_id,
+        a.window_id,
+        a.board_id,
+        a.status.value,
+        to_millis(a.started_at),
+        to_millis(a.ends_at),
+        a.attempt_count,
+        orjson.dumps(a.segment_values).decode(),
+        orjson.dumps(a.metrics).decode(),
+        a.score,
+        ms(a.score_at),
+        ms(a.completed_at),
+        orjson.dumps(a.milestones).decode(),
+        a.flagged,  # a bool: 1/0 on SQLite, a boolean on PostgreSQL
+        a.lobby_id,
+    )
+
+
+def attempt_of(r: tuple[Any, ...]) -> Attempt:
+    return Attempt(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        player_id=r[3],
+        external_player_id=r[4],
+        event_key=r[5],
+        event_id=r[6],
+        window_id=r[7],
+        board_id=r[8],
+        status=AttemptStatus(r[9]),
+        started_at=from_millis(r[10]),
+        ends_at=from_millis(r[11]),
+        attempt_count=r[12],
+        segment_values=orjson.loads(r[13]),
+        metrics=orjson.loads(r[14]),
+        score=r[15],
+        score_at=dt(r[16]),
+        completed_at=dt(r[17]),
+        milestones=tuple(orjson.loads(r[18])),
+        flagged=bool(r[19]),
+        lobby_id=r[20],
+    )
+
+
+ENTRY_COLUMNS = "board_id, player_id, score, reached_at, attempt_id"
+
+
+def entry_of(r: tuple[Any, ...]) -> BoardEntry:
+    return BoardEntry(
+        board_id=r[0], player_id=r[1], score=r[2], reached_at=from_millis(r[3]), attempt_id=r[4]
     )

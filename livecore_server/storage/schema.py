@@ -479,6 +479,80 @@ TABLES: tuple[Table, ...] = (
     _t("scheduled_runs", Column("job"), Column("due_at", MS), Column("claimed_at", MS), primary_key=("job",)),
     # Facts about the database itself, by name: the check value of its server key (livecore_server.crypto).
     _t("server_meta", Column("name"), Column("value"), Column("created_at", MS), primary_key=("name",)),
+    # Event windows as they opened, with the event's settings they opened with (JSON, as game settings
+    # are written: a window closes on those even after the manifest changed or dropped the event).
+    _t(
+        "windows",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("event_key"),
+        Column("event_id"),
+        Column("starts_at", MS),
+        Column("ends_at", MS),
+        Column("status"),
+        Column("settings", JSON),
+        Column("opened_at", MS),
+        _null("closed_at", MS),
+        rowid=False,
+    ),
+    # One event leaderboard per window and segment values; ``version`` counts its changes (the stream's
+    # event ids). "order" is a keyword of both dialects: the column is ``sort_order``.
+    _t(
+        "boards",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("event_key"),
+        Column("event_id"),
+        Column("window_id", references=Ref("windows")),
+        Column("sort_order"),
+        Column("closes_at", MS),
+        Column("segment_values", JSON),
+        Column("status"),
+        Column("version", BIGINT),
+        _null("lobby_id"),
+        _null("finalized_at", MS),
+        rowid=False,
+    ),
+    _t(
+        "attempts",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("player_id", references=PLAYER),
+        Column("external_player_id"),
+        Column("event_key"),
+        Column("event_id"),
+        Column("window_id", references=Ref("windows")),
+        Column("board_id", references=Ref("boards")),
+        Column("status"),
+        Column("started_at", MS),
+        Column("ends_at", MS),
+        Column("attempt_count", INT),
+        Column("segment_values", JSON),
+        Column("metrics", JSON),
+        _null("score", REAL),
+        _null("score_at", MS),
+        _null("completed_at", MS),
+        Column("milestones", JSON),
+        Column("flagged", BOOL),
+        _null("lobby_id"),
+        rowid=False,
+    ),
+    # A player's best score on a board. ``rank_key`` is the score in board order (negated on a ``desc``
+    # board), so one ascending index serves both orders: pages, keysets and ranks.
+    _t(
+        "board_entries",
+        Column("board_id", references=Ref("boards")),
+        Column("player_id", references=PLAYER),
+        Column("score", REAL),
+        Column("rank_key", REAL),
+        Column("reached_at", MS),
+        Column("attempt_id", references=Ref("attempts")),
+        primary_key=("board_id", "player_id"),
+        rowid=False,
+    ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(
@@ -589,6 +663,22 @@ INDEXES: tuple[Index, ...] = (
     # Revenue reads: a game's purchases in a time range.
     Index("purchases_by_time", "purchases", ("game_id", "env", "purchased_at")),
     Index("rate_buckets_by_age", "rate_buckets", ("updated_ms",), only=SHARED_RATE_LIMITS),
+    # Live events: the scheduler's and the commands' look-ups, each a range of one index.
+    Index("windows_open", "windows", ("game_id", "env", "event_key", "starts_at"), where="status = 'open'"),
+    Index("windows_to_close", "windows", ("ends_at", "id"), where="status = 'open'"),
+    Index("boards_of_window", "boards", ("window_id", "id")),
+    Index("attempts_by_player", "attempts", ("player_id", "started_at", "id")),
+    Index("attempts_in_window", "attempts", ("player_id", "window_id", "started_at", "id")),
+    Index(
+        "attempts_running_in_window",
+        "attempts",
+        ("window_id", "started_at", "id"),
+        where="status = 'in_progress'",
+    ),
+    Index("attempts_to_expire", "attempts", ("ends_at", "id"), where="status = 'in_progress'"),
+    # Board order: pages from the top or after a keyset, the rank of an entry (entries ahead of it).
+    Index("board_entries_by_rank", "board_entries", ("board_id", "rank_key", "reached_at", "player_id")),
+    Index("board_entries_by_player", "board_entries", ("player_id", "board_id")),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")

@@ -23,6 +23,7 @@ from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.webhooks import SqlWebhooks
+from livecore_server.storage.sqlport import BoardListener
 
 T = TypeVar("T")
 
@@ -74,11 +75,18 @@ class ServerStore(Protocol):
         """Call ``listener`` with the id of each player row a transaction of this process writes, when it
         writes it (before the commit, possibly on a worker thread): for caches of player rows to forget it."""
 
-    async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
-        """Hear of the player rows every process writes, for as long as this runs (a background task):
-        ``watching(True)`` once ``written`` is sure to be told the id of every player row any process
-        commits from then on, ``watching(False)`` when that stops being so (then True again, if it
-        recovers). Returns at once when the writes of this process are all there is (SQLite)."""
+    def on_board_changed(self, listener: BoardListener) -> None:
+        """Call ``listener(board_id, version, player_id or None)`` on the event loop for each board change
+        committed by any process (``player_id``: whose entry moved; None: the board itself changed, as
+        when it is finalized); never for a change that rolled back. On PostgreSQL the changes of other
+        processes arrive through :meth:`watch`, which must be running."""
+
+    async def watch(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
+        """Hear of the player rows and board changes every process writes, for as long as this runs (a
+        background task): ``watching(True)`` once ``written`` is sure to be told the id of every player
+        row (and the board listeners every board change) any process commits from then on,
+        ``watching(False)`` when that stops being so (then True again, if it recovers). Returns at once
+        when the writes of this process are all there is (SQLite)."""
 
     def cached_game(self, game_id: str) -> Game | None:
         """The game's settings if read within the last ``GAME_CACHE_TTL``, without reading the database."""

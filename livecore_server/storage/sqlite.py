@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -28,9 +29,11 @@ from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sql.players import SqlitePlayers
 from livecore_server.storage.sql.purchases import SqlitePurchases
-from livecore_server.storage.sqlport import Insert, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
+
+log = logging.getLogger("livecore_server.storage")
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -102,6 +105,7 @@ class SqliteStore:
         self._stop_checkpoints = threading.Event()
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
+        self._board_listeners: list[BoardListener] = []
         self._group: _Group | None = None
 
     @property
@@ -152,11 +156,18 @@ class SqliteStore:
         """Call ``listener`` with the id of every player row a transaction writes, as it writes it."""
         self.player_listeners.append(listener)
 
-    async def watch_players(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
+    def on_board_changed(self, listener: BoardListener) -> None:
+        """Call ``listener(board_id, version, player_id or None)`` for each board change, after the
+        COMMIT of its transaction (or its commit group), on the thread that committed it (the event
+        loop's, when serving)."""
+        self._board_listeners.append(listener)
+
+    async def watch(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
         """Every write to the database is this process's (one serving process per file; operator
-        commands write no players), and each reaches ``on_player_written`` as it is made. A read sees
-        an open commit group's writes and waits for it to settle (:meth:`lookup`), so nothing older
-        than a write can be cached after it."""
+        commands write no players or boards): each player row reaches ``on_player_written`` as it is
+        made, each board change reaches ``on_board_changed`` as its transaction commits. A read sees an
+        open commit group's writes and waits for it to settle (:meth:`lookup`), so nothing older than a
+        write can be cached after it."""
         watching(True)
 
     def cached_game(self, game_id: str) -> Game | None:
@@ -174,14 +185,17 @@ class SqliteStore:
         self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         tx = self._tx
         tx.emitted = False
+        tx.board_changes.clear()
         try:
             yield tx
         except BaseException:
             self.conn.execute("ROLLBACK")
+            tx.board_changes.clear()
             raise
         self.conn.execute("COMMIT")
         if tx.emitted:
             self._events_committed()
+        self._boards_committed()
 
     def run(
         self,
@@ -220,6 +234,7 @@ class SqliteStore:
             return self.run(fn, write=False)
         if self._group is None:
             self.conn.execute("BEGIN IMMEDIATE")
+            self._tx.board_changes.clear()
             self._group = _Group(asyncio.get_running_loop().create_future())
             asyncio.get_running_loop().call_soon(self._commit_group)
         group = self._group
@@ -253,12 +268,14 @@ class SqliteStore:
         assert group is not None
         tx = self._tx
         tx.emitted = False
+        changes = len(tx.board_changes)
         self.conn.execute("SAVEPOINT unit")
         try:
             yield tx
         except BaseException:
             self.conn.execute("ROLLBACK TO unit")
             self.conn.execute("RELEASE unit")
+            del tx.board_changes[changes:]  # the write's own, rolled back with it
             raise
         self.conn.execute("RELEASE unit")
         group.emitted = group.emitted or tx.emitted
@@ -270,15 +287,28 @@ class SqliteStore:
             self.conn.execute("COMMIT")
         except Exception as exc:  # disk full, I/O error: nothing of the group was applied
             self.conn.execute("ROLLBACK")
+            self._tx.board_changes.clear()
             group.committed.set_exception(exc)
             return
         group.committed.set_result(None)
         if group.emitted:
             self._events_committed()
+        self._boards_committed()
 
     def _events_committed(self) -> None:
         for listener in self._commit_listeners:
             listener()
+
+    def _boards_committed(self) -> None:
+        """Tell the board listeners what the transaction (or group) that just committed changed."""
+        changes = list(self._tx.board_changes)
+        self._tx.board_changes.clear()
+        for change in changes:
+            for listener in self._board_listeners:
+                try:
+                    listener(*change)
+                except Exception:  # a listener's failure is its own: the commit stands, others hear on
+                    log.exception("a board listener failed")
 
 
 @attrs.define
@@ -306,6 +336,8 @@ class SqliteTransaction(SqlTransaction):
         self.emitted = False
         self.game_cache = {}
         self.player_listeners = []
+        # Board changes of the running transaction (or commit group), told once it commits.
+        self.board_changes: list[tuple[str, int, str | None]] = []
         open_ports(self, players=SqlitePlayers, purchases=SqlitePurchases)
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -316,6 +348,9 @@ class SqliteTransaction(SqlTransaction):
 
     def insert(self, insert: Insert, params: Sequence[Any]) -> None:
         self.conn.execute(insert.sql, params)
+
+    def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
+        self.board_changes.append((board_id, version, player_id))
 
     def skip_locked(self, of: str | None = None) -> str:
         return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip

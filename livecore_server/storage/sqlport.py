@@ -21,6 +21,8 @@ import attrs
 from livecore.games import Game
 
 if TYPE_CHECKING:
+    from livecore_server.storage.sql.attempts import SqlAttempts
+    from livecore_server.storage.sql.boards import SqlBoards
     from livecore_server.storage.sql.erasures import SqlErasures
     from livecore_server.storage.sql.friends import SqlFriendGraph
     from livecore_server.storage.sql.games import SqlGames
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.purchases import SqlPurchases
     from livecore_server.storage.sql.schedule import SqlSchedule
     from livecore_server.storage.sql.webhooks import SqlWebhooks
+    from livecore_server.storage.sql.windows import SqlWindows
 
 
 class _Missing:
@@ -46,6 +49,9 @@ class _Missing:
 
 
 MISSING: Final = _Missing()  # not read ahead (or forgotten): read the database
+
+# Told of each committed board change: (board id, its new version, the player whose entry moved or None).
+BoardListener = Callable[[str, int, str | None], None]
 
 
 @attrs.frozen
@@ -149,6 +155,12 @@ class SqlTransaction:
         the other rows of its table)."""
         raise NotImplementedError
 
+    def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
+        """The board reached ``version`` (``player_id``: whose entry moved): the store's board listeners
+        (``on_board_changed``) of every process hear it once this transaction commits, and never if it
+        rolls back (PostgreSQL: a NOTIFY; SQLite: after the COMMIT of the transaction or its group)."""
+        raise NotImplementedError
+
     # The ports (livecore.store's, then the server's own).
     games: SqlGames
     players: SqlPlayers
@@ -162,6 +174,9 @@ class SqlTransaction:
     migrations: SqlMigrationKeys
     outbox: SqlOutbox
     idempotency: SqlIdempotency
+    windows: SqlWindows
+    attempts: SqlAttempts
+    boards: SqlBoards
     keys: SqlKeys
     presence: SqlPresence
     schedule: SqlSchedule

@@ -241,7 +241,7 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
     listening = asyncio.Event()
     store: Any = here.services.store
     watching = asyncio.create_task(
-        store.watch_players(heard.append, lambda up: listening.set() if up else listening.clear())
+        store.watch(heard.append, lambda up: listening.set() if up else listening.clear())
     )
     try:
         game_id = here.applied["games"]["space-race"]["id"]
@@ -368,7 +368,7 @@ def test_notifications_are_heard_on_uvloop(db_url: str) -> None:
             ids: list[str] = []
             listening = asyncio.Event()
             watching = asyncio.create_task(
-                services.store.watch_players(ids.append, lambda up: listening.set() if up else None)
+                services.store.watch(ids.append, lambda up: listening.set() if up else None)
             )
             try:
                 await asyncio.wait_for(listening.wait(), 10)
@@ -405,7 +405,7 @@ async def test_watching_stops_when_cancelled_even_if_the_cancellation_becomes_an
 
     store._listen_for_players = listen
     try:
-        task = asyncio.create_task(store.watch_players(lambda _: None, lambda up: listening.set()))
+        task = asyncio.create_task(store.watch(lambda _: None, lambda up: listening.set()))
         await asyncio.wait_for(listening.wait(), 5)
         task.cancel()
         await asyncio.wait({task}, timeout=5)  # not wait_for: that would cancel it again, and wait

@@ -4,6 +4,8 @@ the one place a transaction gets its ports."""
 
 from __future__ import annotations
 
+from livecore_server.storage.sql.attempts import SqlAttempts
+from livecore_server.storage.sql.boards import SqlBoards
 from livecore_server.storage.sql.erasures import SqlErasures
 from livecore_server.storage.sql.friends import SqlFriendGraph
 from livecore_server.storage.sql.games import SqlGames
@@ -22,6 +24,7 @@ from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import SqlPurchases
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.webhooks import SqlWebhooks
+from livecore_server.storage.sql.windows import SqlWindows
 from livecore_server.storage.sqlport import SqlTransaction
 
 
@@ -48,6 +51,9 @@ def open_ports(
     tx.migrations = SqlMigrationKeys(tx)
     tx.outbox = SqlOutbox(tx)
     tx.idempotency = idempotency(tx)
+    tx.windows = SqlWindows(tx)
+    tx.attempts = SqlAttempts(tx)
+    tx.boards = SqlBoards(tx)
     tx.keys = SqlKeys(tx)
     tx.presence = SqlPresence(tx)
     tx.schedule = SqlSchedule(tx)

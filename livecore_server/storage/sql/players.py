@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
 
 
-# The NOTIFY channel of player-row writes: every process LISTENs here (PostgresStore.watch_players), and
+# The NOTIFY channel of player-row writes: every process LISTENs here (PostgresStore.watch), and
 # its heartbeat cache forgets the row. Channels are per database, not per schema: deployments in two
 # schemas of one database hear each other's player ids, which only makes a cache read a row again.
 PLAYERS_CHANNEL = "livecore_players"
@@ -122,7 +122,7 @@ class PostgresPlayers(SqlPlayers):
     def update(self, player: Player) -> None:
         with self.db.exactly(lambda p: p.player_written(player)):
             super().update(player)
-        # Heard by every process's watch_players when this commits (and never if it rolls back), so
+        # Heard by every process's watch when this commits (and never if it rolls back), so
         # their player caches forget the row.
         self.db.notify(PLAYERS_CHANNEL, player.id)
 

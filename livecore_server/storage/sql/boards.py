@@ -1,0 +1,156 @@
+"""The boards port in SQL, for SQLite and PostgreSQL.
+
+An entry's ``rank_key`` is its score in board order (:func:`livecore.boards.sort_key`: negated on a
+``desc`` board), so board order is ``(rank_key, reached_at, player_id)`` ascending on either kind of
+board, one range of the index ``board_entries_by_rank``: a page from the top, after a keyset, and the
+count of entries ahead of a key.
+
+Every change of a board (:meth:`SqlBoards.update`, :meth:`SqlBoards.put_entry`) is announced through
+the transaction (:meth:`~livecore_server.storage.sqlport.SqlTransaction.board_changed`), which tells
+every process once it commits, and nobody if it rolls back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from livecore.boards import Board, BoardEntry, sort_key
+from livecore.clock import to_millis
+from livecore.players import Player
+from livecore_server.storage.rows import (
+    BOARD_COLUMNS,
+    ENTRY_COLUMNS,
+    P_COLUMNS,
+    board_of,
+    board_row,
+    entry_of,
+    ms,
+    player_of,
+)
+from livecore_server.storage.sqlport import Insert, SqlPort
+
+INSERT_BOARD = Insert("boards", tuple(c.strip() for c in BOARD_COLUMNS.split(",")))
+PUT_ENTRY = Insert(
+    "board_entries",
+    ("board_id", "player_id", "score", "rank_key", "reached_at", "attempt_id"),
+    conflict=("board_id", "player_id"),
+    action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
+    " reached_at = excluded.reached_at, attempt_id = excluded.attempt_id",
+)
+# The NOTIFY channel of board changes on PostgreSQL: every process LISTENs here (PostgresStore.watch), on
+# the connection that hears player-row writes. As for players, channels are per database, not per schema:
+# a deployment may hear another schema's board ids, which name no board it streams.
+BOARDS_CHANNEL = "livecore_boards"
+
+
+def board_change_payload(board_id: str, version: int, player_id: str | None) -> str:
+    """``"<board id> <version> <player id or nothing>"``: ids hold no spaces."""
+    return f"{board_id} {version} {player_id or ''}"
+
+
+def board_change(payload: str) -> tuple[str, int, str | None]:
+    board_id, version, player_id = payload.split(" ")
+    return board_id, int(version), player_id or None
+
+
+_E_COLUMNS = ", ".join(f"e.{c.strip()}" for c in ENTRY_COLUMNS.split(","))
+_ORDER = "ORDER BY e.rank_key, e.reached_at, e.player_id"
+
+
+def _key(key: tuple[float, datetime, str]) -> tuple[float, int, str]:
+    return (key[0], to_millis(key[1]), key[2])
+
+
+class SqlBoards(SqlPort):
+    __slots__ = ()
+
+    def get(self, game_id: str, board_id: str) -> Board | None:
+        row = self.db.read(
+            f"SELECT {BOARD_COLUMNS} FROM boards WHERE id = ? AND game_id = ?", (board_id, game_id)
+        ).fetchone()
+        return None if row is None else board_of(row)
+
+    def insert(self, board: Board) -> None:
+        self.db.insert(INSERT_BOARD, board_row(board))
+
+    def update(self, board: Board) -> None:
+        self._set(board)
+        self.db.board_changed(board.id, board.version, None)
+
+    def _set(self, board: Board) -> None:
+        # A board's record changes by its entries (the version) and by finalizing.
+        self.db.write(
+            "boards",
+            "UPDATE boards SET status = ?, version = ?, finalized_at = ? WHERE id = ?",
+            (board.status.value, board.version, ms(board.finalized_at), board.id),
+        )
+
+    def of_window(self, window_id: str) -> list[Board]:
+        rows = self.db.read(
+            f"SELECT {BOARD_COLUMNS} FROM boards WHERE window_id = ? ORDER BY id", (window_id,)
+        )
+        return [board_of(r) for r in rows]
+
+    def entry(self, board_id: str, player_id: str) -> BoardEntry | None:
+        row = self.db.read(
+            f"SELECT {ENTRY_COLUMNS} FROM board_entries WHERE board_id = ? AND player_id = ?",
+            (board_id, player_id),
+        ).fetchone()
+        return None if row is None else entry_of(row)
+
+    def put_entry(self, board: Board, entry: BoardEntry) -> None:
+        rank_key = sort_key(board.order, entry)[0]
+        self.db.insert(
+            PUT_ENTRY,
+            (
+                entry.board_id,
+                entry.player_id,
+                entry.score,
+                rank_key,
+                to_millis(entry.reached_at),
+                entry.attempt_id,
+            ),
+        )
+        self._set(board)
+        self.db.board_changed(board.id, board.version, entry.player_id)
+
+    def delete_entry(self, board_id: str, player_id: str) -> None:
+        self.db.write(
+            "board_entries",
+            "DELETE FROM board_entries WHERE board_id = ? AND player_id = ?",
+            (board_id, player_id),
+        )
+
+    def entries_of(self, player_id: str) -> list[BoardEntry]:
+        rows = self.db.read(
+            f"SELECT {ENTRY_COLUMNS} FROM board_entries WHERE player_id = ? ORDER BY board_id", (player_id,)
+        )
+        return [entry_of(r) for r in rows]
+
+    def page(
+        self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
+    ) -> list[tuple[BoardEntry, Player]]:
+        query = f"SELECT {_E_COLUMNS}, {P_COLUMNS} FROM board_entries e JOIN players p ON p.id = e.player_id"
+        if after is not None:
+            rows = self.db.read(
+                f"{query} WHERE e.board_id = ? AND (e.rank_key, e.reached_at, e.player_id) > (?, ?, ?)"
+                f" {_ORDER} LIMIT ?",
+                (board.id, *_key(after), limit),
+            )
+        else:
+            rows = self.db.read(
+                f"{query} WHERE e.board_id = ? {_ORDER} LIMIT ? OFFSET ?", (board.id, limit, offset)
+            )
+        return [(entry_of(r[:5]), player_of(r[5:])) for r in rows]
+
+    def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
+        row = self.db.read(
+            "SELECT COUNT(*) FROM board_entries"
+            " WHERE board_id = ? AND (rank_key, reached_at, player_id) < (?, ?, ?)",
+            (board.id, *_key(key)),
+        ).fetchone()
+        return int(row[0])
+
+    def size(self, board_id: str) -> int:
+        row = self.db.read("SELECT COUNT(*) FROM board_entries WHERE board_id = ?", (board_id,)).fetchone()
+        return int(row[0])
