@@ -327,8 +327,11 @@ def test_board_pages_cursor_and_around(join: Callable[..., Member]) -> None:
     rest = sdk.event_leaderboard(board_id, limit=3, cursor=first.next_cursor)
     assert ([(e.rank, e.name) for e in rest.entries], rest.next_cursor) == ([(4, "Cy")], None)
 
-    around = sdk.event_leaderboard(board_id, limit=2, around=players[3].id)
-    assert [e.name for e in around.entries] == ["Dee", "Fox"]
+    # around: centred on the player, as far as the board's ends allow.
+    around = sdk.event_leaderboard(board_id, limit=3, around=players[2].id)
+    assert [(e.rank, e.name) for e in around.entries] == [(2, "Fox"), (3, "Eli"), (4, "Cy")]
+    top = sdk.event_leaderboard(board_id, limit=3, around=players[1].id)
+    assert [e.name for e in top.entries] == ["Dee", "Fox", "Eli"]
     with pytest.raises(PlayerNotFoundError):
         sdk.event_leaderboard(board_id, around="nobody-at-all")
     with pytest.raises(InvalidRequestError):
