@@ -48,7 +48,7 @@ def test_every_project_names_a_document_and_its_operations(project: dict[str, An
     ops = operations(doc)
     for configured in project.get("operations", []):
         op = ops[configured["include-operation-id"]]
-        assert set(configured["parameters"]) <= parameter_names(doc, op)
+        assert set(configured.get("parameters", {})) <= parameter_names(doc, op)
     fixed = {k for k, v in project["parameters"].items() if isinstance(v, str)}
     assert fixed <= set().union(*(parameter_names(doc, op) for op in ops.values()))
 
@@ -69,7 +69,10 @@ def test_the_names_in_the_config_are_the_run_s() -> None:
     named = {
         v
         for project in CONFIGURED["project"]
-        for params in [project["parameters"], *(o["parameters"] for o in project.get("operations", []))]
+        for params in [
+            project["parameters"],
+            *(o.get("parameters", {}) for o in project.get("operations", [])),
+        ]
         for v in params.values()
         if isinstance(v, str)
     }

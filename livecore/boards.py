@@ -1,4 +1,4 @@
-"""Event leaderboards (docs/events.md#leaderboards).
+"""Event leaderboards (docs/events.md#boards).
 
 A window has one board per combination of its event's segment values (none: one board); an attempt
 joins the board of the values it started with. A player's entry is the best score of their attempts on

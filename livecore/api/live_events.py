@@ -306,7 +306,7 @@ SDK_BOARD_STREAM = Route(
     method="GET",
     path="/event-leaderboards/{leaderboardId}/stream",
     summary="Server-sent events of the board: ready, then score_update per change, closed at finalize.",
-    response=None,
+    stream=(("ready", StreamReady), ("score_update", StreamScoreUpdate), ("closed", StreamClosed)),
     errors=(ErrorCode.LEADERBOARD_NOT_FOUND,),
 )
 
