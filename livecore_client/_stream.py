@@ -6,9 +6,10 @@ one JSON ``data:`` object; lines starting with ``:`` are heartbeats. ``ready`` c
 
 :class:`SseDecoder` is the event-stream format's parser (the HTML standard's rules: ``data:`` lines joined
 by newlines, one space after the colon dropped, comments ignored, the last ``id`` kept until a new one),
-pure and fed line by line; :func:`stream_event` reads one decoded event as the contract's model
-(:class:`~livecore.api.live_events.StreamReady`, ``StreamScoreUpdate``, ``StreamClosed``), so the client
-and the service share the classes as for every other answer. The ``iter_stream_*`` pair opens the stream
+pure and fed line by line; :func:`stream_event` reads one decoded event as the model the route declares
+for its name (``SDK_BOARD_STREAM.stream``: :class:`~livecore.api.live_events.StreamReady`,
+``StreamScoreUpdate``, ``StreamClosed``), so the client and the service share the classes as for every
+other answer. The ``iter_stream_*`` pair opens the stream
 through the client's retry loop (a refused or failed opening is retried like any read) and reads it until
 ``closed``.
 """
@@ -24,7 +25,7 @@ import httpx
 import orjson
 
 from livecore.api.convert import response_converter
-from livecore.api.live_events import StreamClosed, StreamReady, StreamScoreUpdate
+from livecore.api.live_events import SDK_BOARD_STREAM, StreamClosed, StreamReady, StreamScoreUpdate
 
 from ._transport import (
     PreparedRequest,
@@ -48,12 +49,9 @@ __all__ = [
 
 StreamEvent = StreamReady | StreamScoreUpdate | StreamClosed
 
-#: The model of each event name; an event of another name is skipped (a newer service may add some).
-STREAM_EVENTS: dict[str, type[StreamEvent]] = {
-    "ready": StreamReady,
-    "score_update": StreamScoreUpdate,
-    "closed": StreamClosed,
-}
+#: The model of each event name, as the route declares them; an event of another name is skipped (a
+#: newer service may add some).
+STREAM_EVENTS: dict[str, type[StreamEvent]] = dict(SDK_BOARD_STREAM.stream)
 
 # The service sends a heartbeat every 15 s, so a read that waited three times as long lost its connection.
 STREAM_READ_TIMEOUT = 45.0

@@ -299,13 +299,14 @@ def test_a_paid_attempt_from_start_to_completion(join: Callable[..., Member], ht
     assert gems(bo) == 0
 
 
-def test_board_pages_cursor_and_around(join: Callable[..., Member]) -> None:
+def test_board_pages_cursor_and_around(join: Callable[..., Member], server: ServerClient) -> None:
     players = [join(name) for name in ("Cy", "Dee", "Eli", "Fox")]
     board_id = ""
     for score, member in zip((300, 500, 400, 500), players, strict=True):
         attempt = member.sdk.start_attempt(member.id, "relay").attempt
         board_id = attempt.leaderboard_id
         member.sdk.report_progress(member.id, "relay", attempt.attempt_id, {"score": score})
+        server.advance_clock(1)  # the manual clock: each score reached a second after the one before
     sdk = players[0].sdk
 
     page = sdk.event_leaderboard(board_id)
