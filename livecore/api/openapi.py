@@ -647,6 +647,11 @@ def _with_rules(schema: dict[str, Any], field: attrs.Attribute[Any]) -> dict[str
                 out["maxItems"] = count.max_items
     elif rule is not None:
         out = _rule_keywords(rule, out)
+    if count is not None and out.get("type") == "object":  # a mapping's count is of its keys
+        if count.min_items:
+            out["minProperties"] = count.min_items
+        if count.max_items is not None:
+            out["maxProperties"] = count.max_items
     return out
 
 
