@@ -166,11 +166,16 @@ def parse_cursor(board: Board, cursor: str) -> tuple[float, datetime, str]:
     return float(score), from_millis(reached_ms), player_id
 
 
+def around_start(position: int, limit: int) -> int:
+    """The first offset of ``limit`` consecutive entries centred on the entry at ``position`` (0-based);
+    with an even ``limit`` the extra entry comes after the player."""
+    return max(0, position - (limit - 1) // 2)
+
+
 def around_offset(position: int, total: int, limit: int) -> int:
-    """The first offset of ``limit`` consecutive entries holding the entry at ``position`` (0-based),
-    centred on it as far as the board's ``total`` allows."""
-    start = position - (limit - 1) // 2
-    return max(0, min(start, total - limit))
+    """:func:`around_start`, moved up as far as needed for the page to stay full on a board of ``total``
+    entries."""
+    return max(0, min(around_start(position, limit), total - limit))
 
 
 def key_after(order: Order, after: tuple[float, datetime, str]) -> tuple[float, datetime, str]:

@@ -18,7 +18,7 @@ from livecore.boards import (
     BoardStatus,
     Contender,
     Standing,
-    around_offset,
+    around_start,
     band_rewards,
     cursor_of,
     finalized,
@@ -166,8 +166,13 @@ def read_board(
         mine = tx.boards.entry(board.id, player.id)
         if mine is not None:
             position = tx.boards.count_ahead(board, sort_key(board.order, mine))
-            offset = around_offset(position, tx.boards.size(board.id), limit)
+            offset = around_start(position, limit)
     rows = tx.boards.page(board, after, offset, limit + 1)
+    if offset > 0 and len(rows) < limit:
+        # Near the bottom, fewer entries follow than were asked for: the page starts earlier
+        # (livecore.boards.around_offset), found without counting the whole board.
+        offset = max(0, offset - (limit - len(rows)))
+        rows = tx.boards.page(board, None, offset, limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]
     first_rank = offset + 1

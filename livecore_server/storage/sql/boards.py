@@ -138,17 +138,21 @@ class SqlBoards(SqlPort):
     def page(
         self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
     ) -> list[tuple[BoardEntry, Contender]]:
-        query = f"SELECT {_E_COLUMNS}, {_CONTENDER} FROM board_entries e JOIN players p ON p.id = e.player_id"
+        # The page is cut from the board's index alone, then joined to its players: an offset skips
+        # index entries, not joins.
+        where = "board_id = ?"
+        params: list[Any] = [board.id]
         if after is not None:
-            rows = self.db.read(
-                f"{query} WHERE e.board_id = ? AND (e.rank_key, e.reached_at, e.player_id) > (?, ?, ?)"
-                f" {_ORDER} LIMIT ?",
-                (board.id, *_key(after), limit),
-            )
-        else:
-            rows = self.db.read(
-                f"{query} WHERE e.board_id = ? {_ORDER} LIMIT ? OFFSET ?", (board.id, limit, offset)
-            )
+            where += " AND (rank_key, reached_at, player_id) > (?, ?, ?)"
+            params += _key(after)
+        cut = (
+            f"SELECT {ENTRY_COLUMNS}, rank_key FROM board_entries WHERE {where}"
+            " ORDER BY rank_key, reached_at, player_id LIMIT ? OFFSET ?"
+        )
+        rows = self.db.read(
+            f"SELECT {_E_COLUMNS}, {_CONTENDER} FROM ({cut}) e JOIN players p ON p.id = e.player_id {_ORDER}",
+            (*params, limit, 0 if after is not None else offset),
+        )
         return [(entry_of(r[:5]), contender_of(r[5:])) for r in rows]
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
