@@ -664,7 +664,9 @@ INDEXES: tuple[Index, ...] = (
     Index("purchases_by_time", "purchases", ("game_id", "env", "purchased_at")),
     Index("rate_buckets_by_age", "rate_buckets", ("updated_ms",), only=SHARED_RATE_LIMITS),
     # Live events: the scheduler's and the commands' look-ups, each a range of one index.
-    Index("windows_open", "windows", ("game_id", "env", "event_key", "starts_at"), where="status = 'open'"),
+    Index(
+        "windows_open", "windows", ("game_id", "env", "event_key", "starts_at", "id"), where="status = 'open'"
+    ),
     Index("windows_to_close", "windows", ("ends_at", "id"), where="status = 'open'"),
     Index("boards_of_window", "boards", ("window_id", "id")),
     Index("attempts_by_player", "attempts", ("player_id", "started_at", "id")),

@@ -17,22 +17,26 @@ import orjson
 import psycopg
 import pytest
 
+from livecore.attempts import AttemptStatus
+from livecore.boards import BoardStatus, sort_key
 from livecore.clock import ManualClock, to_millis
-from livecore.commands import Runtime
+from livecore.commands import Runtime, live_events
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
-from livecore.commands.economy import server_adjust
+from livecore.commands.boards import merge_entries
+from livecore.commands.economy import change, server_adjust
 from livecore.commands.erasure import erase
 from livecore.commands.merge import merge
 from livecore.commands.players import first_contact, load_game
-from livecore.economy import Holding, LedgerEntry, Reason
+from livecore.economy import Holding, LedgerEntry, Reason, resource
 from livecore.erasure import ErasureReason, ErasureRecord
 from livecore.events import DEBOUNCE, DomainEvent
-from livecore.games import Game, ResourceType
+from livecore.games import Game, ResourceType, Studio
 from livecore.gifts import SendRequest
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
+from livecore.memory import MemoryStore
 from livecore.migration import MigrationKind
 from livecore.players import DebugFlag
 from livecore.purchases import Purchase, ValidationStatus
@@ -44,6 +48,8 @@ from livecore_server.storage.postgres_schema import MIGRATIONS
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
 from livecore_server.storage.sqlite import SqliteStore
+from tests.core.events_machine import SETTINGS as EVENT_SETTINGS
+from tests.core.events_machine import T0
 from tests.postgres_support import drop_store, new_store, require_postgres, waiting_for_queue
 from tests.waiting import until_sync
 
@@ -80,20 +86,25 @@ def _postgres() -> None:
 
 @attrs.define
 class Twin:
-    """The same game on SQLite and on PostgreSQL, each with its own runtime (same seed, same clock)."""
+    """The same game on SQLite and on PostgreSQL (and, where given, in memory), each with its own runtime
+    (same seed, same clock)."""
 
     sqlite: SqliteStore
     pg: PostgresStore
     scope: Scope
     runtimes: list[Runtime]
+    memory: MemoryStore | None = None
 
     def do(self, fn: Callable[[Any, Runtime], Any]) -> Any:
-        """Run ``fn(tx, rt)`` in a transaction on each store; both must return the same; returns it."""
+        """Run ``fn(tx, rt)`` in a transaction on each store; all must return the same; returns it."""
+        stores: list[Any] = (
+            [self.sqlite, self.pg] if self.memory is None else [self.sqlite, self.pg, self.memory]
+        )
         results = []
-        for store, rt in zip((self.sqlite, self.pg), self.runtimes, strict=True):
+        for store, rt in zip(stores, self.runtimes, strict=True):
             with store.transaction() as tx:
                 results.append(fn(tx, rt))
-        assert results[0] == results[1]
+        assert all(result == results[0] for result in results[1:]), results
         return results[1]
 
     def read(self, fn: Callable[[Any], Any]) -> Any:
@@ -225,6 +236,36 @@ def purchase(twin: Twin, who: str, n: int, *, at: datetime, cents: int, product:
 
     result: Purchase = twin.do(op)
     return result
+
+
+@pytest.fixture
+def events(twin: Twin) -> Twin:
+    """A game with live events (tests/core/events_machine.py's) on both stores and in memory, from the
+    race's first minute."""
+    game = Game(id="gam_2", studio_id="std_1", key="e", name="E", settings=EVENT_SETTINGS)
+    twin.sqlite.conn.execute(
+        "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, 0, 0)",
+        (
+            game.id,
+            game.studio_id,
+            game.key,
+            game.name,
+            orjson.dumps(settings_converter.unstructure(game.settings)),
+        ),
+    )
+    twin.pg.put_game(game)
+    memory = MemoryStore()
+    memory.add_game(Studio(id="std_1", key="pg"), game)
+    runtimes = [
+        Runtime(
+            clock=ManualClock(T0 + timedelta(minutes=31)),
+            rng=SeededRandomSource(12),
+            hasher=KeyedHasher(b"k" * 32),
+        )
+        for _ in range(3)
+    ]
+    return Twin(twin.sqlite, twin.pg, attrs.evolve(twin.scope, game_id=game.id), runtimes, memory)
 
 
 # --- migrations ---------------------------------------------------------------------------------------
@@ -801,3 +842,145 @@ def test_without_psycopgs_private_sync_the_implicit_transaction_ends_the_public_
     pipeline = PublicOnly()
     _end_implicit_transaction(pipeline)  # type: ignore[arg-type]
     assert pipeline.synced == 1
+
+
+# --- live events: windows, attempts, boards -----------------------------------------------------------
+
+
+def _credited(twin: Twin, *names: str) -> None:
+    for name in names:
+
+        def op(tx: Any, rt: Runtime, name: str = name) -> None:
+            game = twin.game(tx)
+            player = first_contact(tx, rt, twin.scope, name)
+            change(tx, rt, twin.scope, game, player, resource(game, "coins"), 100, Reason.SERVER_CREDIT)
+
+        twin.do(op)
+
+
+def _start(twin: Twin, name: str, key: str, country: str | None = None) -> Any:
+    context = None if country is None else {"country": country}
+    return twin.do(lambda tx, rt: live_events.start(tx, rt, twin.scope, twin.player(tx, name), key, context))
+
+
+def _progress(twin: Twin, name: str, attempt: Any, metrics: dict[str, Any], complete: bool = False) -> Any:
+    return twin.do(
+        lambda tx, rt: live_events.record_progress(
+            tx, rt, twin.scope, twin.player(tx, name), attempt.event_key, attempt.id, metrics, complete
+        )
+    )
+
+
+def _keysets_agree(twin: Twin, board: Any, top: list[Any]) -> None:
+    """Each entry's key: as many entries ahead as its position, the page after it the entries after it."""
+    for i, (entry, _) in enumerate(top):
+        key = sort_key(board.order, entry)
+        assert twin.read(lambda tx, key=key: tx.boards.count_ahead(board, key)) == i
+        assert twin.read(lambda tx, key=key: tx.boards.page(board, key, 0, 2)) == top[i + 1 : i + 3]
+
+
+def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events: Twin) -> None:
+    twin = events
+    assert [g.id for g in twin.read(lambda tx: tx.games.with_events())] == ["gam_2"] * 1
+    _credited(twin, "a", "b", "c", "d", "e")
+    # The race (desc): ties on score ordered by who reached it first, then by player id; fractions and
+    # negative scores; the sprint (asc) with one board per country.
+    race = {n: _start(twin, n, "race") for n in "abcde"}
+    twin.advance(1)
+    sprint = {n: _start(twin, n, "sprint", c) for n, c in zip("abcd", ("FR", "DE", "FR", None), strict=True)}
+    for name, points in (("a", 30), ("b", 0.1 + 0.2), ("c", 30), ("d", -4.5)):
+        _progress(twin, name, race[name], {"points": points})
+        twin.advance(1)
+    _progress(twin, "e", race["e"], {"points": 30})  # same score as a and c, a second later
+    _progress(twin, "a", race["a"], {"points": 20})  # worse: the attempt keeps its best, the board too
+    for name, time in (("a", 42.25), ("b", 11), ("c", 42.25), ("d", 70)):
+        _progress(twin, name, sprint[name], {"time": time, "laps": 3})
+    twin.advance(2)
+    _progress(twin, "c", sprint["c"], {"time": 12}, complete=True)
+
+    window = twin.read(lambda tx: tx.windows.get(twin.scope.game_id, race["a"].window_id))
+    assert window.status.value == "open" and window.settings == EVENT_SETTINGS.events["race"]
+    assert twin.read(lambda tx: tx.windows.get("gam_1", window.id)) is None  # another game's id
+    assert twin.read(lambda tx: tx.windows.open_of(twin.scope.game_id, Environment.TEST, "race")) == [window]
+    assert twin.read(lambda tx: tx.windows.open_of(twin.scope.game_id, Environment.LIVE, "race")) == []
+    assert twin.read(lambda tx: tx.windows.due_to_close(T0 + timedelta(minutes=59), 10)) == []
+    due = twin.read(lambda tx: tx.windows.due_to_close(T0 + timedelta(hours=2), 10))
+    assert [w.event_key for w in due] == ["race", "sprint"]  # oldest end first (the race's 13:00)
+
+    board = twin.read(lambda tx: tx.boards.get(twin.scope.game_id, race["a"].board_id))
+    assert board.version == 5
+    assert twin.read(lambda tx: tx.boards.get("gam_1", board.id)) is None
+    assert twin.read(lambda tx: tx.boards.of_window(window.id)) == [board]
+    assert len(twin.read(lambda tx: tx.boards.of_window(sprint["a"].window_id))) == 3  # FR, DE, none
+    top = twin.read(lambda tx: tx.boards.page(board, None, 0, 10))
+    ids = {p.external_id: p.id for _, p in top}
+    assert [p.external_id for _, p in top] == ["a", "c", "e", "b", "d"]
+    assert [e.score for e, _ in top] == [30, 30, 30, 0.1 + 0.2, -4.5]
+    assert twin.read(lambda tx: tx.boards.page(board, None, 2, 2)) == top[2:4]
+    _keysets_agree(twin, board, top)
+    # Keys between entries: the same millisecond and score, a player id between two.
+    between = (-30.0, top[0][0].reached_at, "plr_" + "0" * 8)
+    assert twin.read(lambda tx: tx.boards.count_ahead(board, between)) == 0
+    assert twin.read(lambda tx: tx.boards.size(board.id)) == 5
+    assert twin.read(lambda tx: tx.boards.entry(board.id, ids["a"])) == top[0][0]
+    assert twin.read(lambda tx: tx.boards.entry(board.id, "plr_nobody")) is None
+    fr = twin.read(lambda tx: tx.boards.get(twin.scope.game_id, sprint["a"].board_id))
+    assert fr.segment_values == {"country": "FR"}
+    fr_top = twin.read(lambda tx: tx.boards.page(fr, None, 0, 10))
+    assert [(p.external_id, e.score) for e, p in fr_top] == [("c", 12), ("a", 42.25)]  # asc
+    _keysets_agree(twin, fr, fr_top)
+    assert twin.read(lambda tx: tx.boards.entries_of(ids["a"])) == sorted(
+        [top[0][0], twin.read(lambda tx: tx.boards.entry(fr.id, ids["a"]))], key=lambda e: e.board_id
+    )
+
+    attempt = twin.read(lambda tx: tx.attempts.get(twin.scope.game_id, race["a"].id))
+    assert (attempt.score, attempt.metrics, attempt.milestones) == (30, {"points": 20}, ())
+    assert twin.read(lambda tx: tx.attempts.get("gam_1", attempt.id)) is None
+    assert twin.read(lambda tx: tx.attempts.of_player_in_window(ids["a"], window.id)) == [attempt]
+    running = twin.read(lambda tx: tx.attempts.in_progress_in_window(window.id, 3))
+    # Oldest start first; started in one millisecond, by id.
+    assert [a.id for a in running] == sorted(a.id for a in race.values())[:3]
+    assert twin.read(lambda tx: tx.attempts.past_end(T0 + timedelta(minutes=40), 10)) == []
+    past = twin.read(lambda tx: tx.attempts.past_end(T0 + timedelta(hours=2), 100))
+    assert len(past) == 8  # every attempt but c's completed sprint; the race's end first
+    assert [a.event_key for a in twin.read(lambda tx: tx.attempts.recent(ids["c"], 10))] == ["sprint", "race"]
+    counts = twin.read(lambda tx: tx.attempts.counts(ids["c"]))
+    assert (counts[AttemptStatus.IN_PROGRESS], counts[AttemptStatus.COMPLETED]) == (1, 1)
+
+    # A merge moves attempts and entries; the target keeps its better entry.
+    def merged(tx: Any, _rt: Runtime) -> Any:
+        target = twin.player(tx, "e")
+        tx.attempts.reassign(ids["a"], target)
+        merge_entries(tx, ids["a"], target)
+        return (
+            tx.attempts.recent(target.id, 10),
+            tx.boards.entries_of(target.id),
+            tx.attempts.recent(ids["a"], 9),
+        )
+
+    moved, entries, left = twin.do(merged)
+    assert {a.external_player_id for a in moved} == {"e"} and len(moved) == 3 and left == []
+    assert [e.attempt_id for e in entries if e.board_id == board.id] == [race["a"].id]  # a's 30 came first
+    assert twin.read(lambda tx: tx.boards.entries_of(ids["a"])) == []
+    twin.read(lambda tx: tx.boards.delete_entry(fr.id, ids["e"]))
+    assert twin.read(lambda tx: tx.boards.size(fr.id)) == 1
+
+    # Closing: attempts expire, boards finalize (a change of the board itself), the window closes.
+    twin.advance(3_600)
+    board = twin.read(lambda tx: tx.boards.get(twin.scope.game_id, board.id))
+    assert board.version == 6  # the merge moved an entry
+
+    def close(tx: Any, rt: Runtime) -> list[Any]:
+        closed = []
+        for w in live_events.due_windows(tx, rt, 10):
+            assert live_events.close_window(tx, rt, w.id, w.game_id)
+            closed.append(tx.windows.get(w.game_id, w.id))
+        return closed
+
+    closed = twin.do(close)
+    assert [w.status.value for w in closed] == ["closed", "closed"]
+    assert twin.read(lambda tx: tx.windows.open_of(twin.scope.game_id, Environment.TEST, "race")) == []
+    final = twin.read(lambda tx: tx.boards.get(twin.scope.game_id, board.id))
+    assert final.status is BoardStatus.FINALIZED and final.version == board.version + 1
+    assert twin.read(lambda tx: tx.attempts.in_progress_in_window(window.id, 10)) == []
+    assert twin.read(lambda tx: tx.attempts.past_end(T0 + timedelta(days=1), 10)) == []
