@@ -135,7 +135,7 @@ WIRE: dict[str, bytes] = {
         b'{"purchaseId":"pur_sample000000000000000000","playerId":"plr_sample0000000000000000000",'
         b'"externalPlayerId":"sample-player","transactionId":"sample-transaction","store":"app_store",'
         b'"productId":"sample.coins.100","productType":"consumable","amountMinor":99,"currency":"USD",'
-        b'"normalizedAmountMinor":99,"fxRate":1.0,"validationStatus":"unverified",'
+        b'"normalizedAmountMinor":99,"fxRate":1,"validationStatus":"unverified",'
         b'"purchasedAt":"2026-01-01T00:00:00.000Z","lifetimeAmountMinor":99,"purchaseCount":1,'
         b'"metadata":{'
         b"}}"
@@ -149,7 +149,7 @@ WIRE: dict[str, bytes] = {
     ),
     "event.attempt_restarted": (
         b'{"attemptId":"att_sample0000000000000000000",'
-        b'"priorAttemptId":"att_sample0000000000000000001","priorScore":50.0,'
+        b'"priorAttemptId":"att_sample0000000000000000001","priorScore":50,'
         b'"priorStatus":"completed","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
@@ -159,8 +159,8 @@ WIRE: dict[str, bytes] = {
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
-        b'"externalPlayerId":"sample-player","status":"in_progress","score":100.0,'
-        b'"metrics":{"score":100.0},"milestones":["sample-milestone"],"flagged":false,'
+        b'"externalPlayerId":"sample-player","status":"in_progress","score":100,'
+        b'"metrics":{"score":100},"milestones":["sample-milestone"],"flagged":false,'
         b'"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
         b'"completedAt":null}'
     ),
@@ -168,8 +168,8 @@ WIRE: dict[str, bytes] = {
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
-        b'"externalPlayerId":"sample-player","status":"completed","score":100.0,'
-        b'"metrics":{"score":100.0},"milestones":["sample-milestone"],"flagged":false,'
+        b'"externalPlayerId":"sample-player","status":"completed","score":100,'
+        b'"metrics":{"score":100},"milestones":["sample-milestone"],"flagged":false,'
         b'"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
         b'"completedAt":"2026-01-01T00:00:00.000Z"}'
     ),
@@ -177,8 +177,8 @@ WIRE: dict[str, bytes] = {
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
-        b'"externalPlayerId":"sample-player","status":"expired","score":100.0,'
-        b'"metrics":{"score":100.0},"milestones":["sample-milestone"],"flagged":false,'
+        b'"externalPlayerId":"sample-player","status":"expired","score":100,'
+        b'"metrics":{"score":100},"milestones":["sample-milestone"],"flagged":false,'
         b'"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
         b'"completedAt":null}'
     ),
@@ -186,22 +186,22 @@ WIRE: dict[str, bytes] = {
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
-        b'"score":100.0,"priorScore":50.0,"completedAt":"2026-01-01T00:00:00.000Z",'
+        b'"score":100,"priorScore":50,"completedAt":"2026-01-01T00:00:00.000Z",'
         b'"actorMemberId":"mem_sample0000000000000000000","reason":"sample","milestonesFired":[]}'
     ),
     "event.attempt_flagged": (
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","playerId":"plr_sample0000000000000000000",'
         b'"externalPlayerId":"sample-player","validatorKey":"sample-check","reason":"sample",'
-        b'"metricSnapshot":{"metricKey":"score","before":0.0,"after":100.0,"elapsedSec":10.0,'
-        b'"avgRate":10.0,"limit":5.0},"flaggedAt":"2026-01-01T00:00:00.000Z"}'
+        b'"metricSnapshot":{"metricKey":"score","before":0,"after":100,"elapsedSec":10,'
+        b'"avgRate":10,"limit":5},"flaggedAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "event.milestone_granted": (
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
-        b'"externalPlayerId":"sample-player","milestoneKey":"sample-milestone","threshold":100.0,'
-        b'"score":100.0,"grantId":"00000000-0000-7000-8000-000000000000",'
+        b'"externalPlayerId":"sample-player","milestoneKey":"sample-milestone","threshold":100,'
+        b'"score":100,"grantId":"00000000-0000-7000-8000-000000000000",'
         b'"grantedAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "entry_cost.charged": (
@@ -224,7 +224,7 @@ WIRE: dict[str, bytes] = {
         b'{"leaderboardId":"lb_sample00000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000","lobbyId":null,'
         b'"segmentValues":{},"participantScope":"player","entryCount":1,"top":[{"rank":1,'
-        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","score":100.0,'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","score":100,'
         b'"attemptId":"att_sample0000000000000000000","reachedAt":"2026-01-01T00:00:00.000Z"}],'
         b'"finalizedAt":"2026-01-01T00:00:00.000Z"}'
     ),
