@@ -409,6 +409,11 @@ def _auth_text(route: Route) -> str:
     permission = route.permission
     key = f"`{permission.value}` API key" if permission is not None else "API key"
     text = f"{key} and the player's secret (`X-Player-Secret`)" if route.auth is Auth.PLAYER else key
+    if route.auth is Auth.KEY_OR_PLAYER:
+        text += (
+            ", and optionally the player's secret (`X-Player-Secret`: the answer tells more, a wrong "
+            "one is 401)"
+        )
     if route.test_only:
         text += "; test environment only (a live key gets 403 `permission_denied`)"
     return text
