@@ -40,7 +40,10 @@ import attrs
 import orjson
 
 from livecore import (
+    attempts,
+    boards,
     economy,
+    events,
     friends,
     gifts,
     grants,
@@ -92,6 +95,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
         "server.spend.",
     ),
     "player-tools": ("server.players.", "server.migrate."),
+    "events": ("events.", "event_leaderboards.", "server.dev.events."),
 }
 
 WEBHOOKS_PAGE = "webhooks"
@@ -148,9 +152,18 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
     ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
     ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
+    ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
+    ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
+    ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "
+    "(`details.attemptId`).",
+    ErrorCode.MAX_ATTEMPTS_REACHED: "The player used the event's `max_attempts` in this window.",
     ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
     "(`details: {resource, needed, have}`).",
-    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied.",
+    ErrorCode.ATTEMPT_NOT_FOUND: "No such attempt of this player in this event.",
+    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
+    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
+    "(`details.validator`).",
+    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment.",
     ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
     ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
     ErrorCode.LOBBY_FORMING: "The lobby is still forming (202, with the error envelope).",
@@ -229,6 +242,16 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
             ("Ban reason", players.BAN_REASON.describe()),
             ("Debug-flag reason", limits.FREE_TEXT.describe()),
             ("Migration rows per call", migration.ROWS.describe()),
+        ],
+        "events": [
+            ("Metrics per progress write", attempts.METRICS.describe()),
+            (
+                "Event leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
+            ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
+            ("`event.progress_updated` per attempt", f"at most one per {_seconds(events.DEBOUNCE)}"),
         ],
         "webhooks": [
             ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
@@ -408,12 +431,11 @@ def _auth_text(route: Route) -> str:
         return "none"
     permission = route.permission
     key = f"`{permission.value}` API key" if permission is not None else "API key"
-    text = f"{key} and the player's secret (`X-Player-Secret`)" if route.auth is Auth.PLAYER else key
-    if route.auth is Auth.KEY_OR_PLAYER:
-        text += (
-            ", and optionally the player's secret (`X-Player-Secret`: the answer tells more, a wrong "
-            "one is 401)"
-        )
+    text = key
+    if route.auth is Auth.PLAYER:
+        text = f"{key} and the player's secret (`X-Player-Secret`)"
+    elif route.auth is Auth.KEY_OR_PLAYER:
+        text = f"{key}; the player's secret (`X-Player-Secret`) optional, checked when sent"
     if route.test_only:
         text += "; test environment only (a live key gets 403 `permission_denied`)"
     return text

@@ -1253,3 +1253,14 @@ def test_demo_event_is_open_most_of_the_day() -> None:
     assert state(event_, day + timedelta(hours=12)) is EventState.OPEN
     assert state(event_, day + timedelta(hours=23, minutes=30)) is EventState.SCHEDULED
     assert event_.window_seconds / event_.repeat_every_seconds > 0.9  # type: ignore[operator]
+
+
+def test_the_reference_pages_manifest_example_is_valid() -> None:
+    """docs/reference/manifest-and-cli.md#manifest shows every section: apply must take it as it is."""
+    page = (Path(__file__).resolve().parents[2] / "docs/reference/manifest-and-cli.md").read_text("utf-8")
+    example = page.split("## Manifest\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    game = parse_manifest(example).games["space-race"]
+    assert set(game.settings().events) == {"time-trial"}
+    assert game.settings().events["time-trial"].rank_rewards[0] == RankBand(
+        first=1, last=3, rewards=(Entry(ResourceType.CURRENCY, "coins", 500),)
+    )
