@@ -15,9 +15,9 @@ wire models, so the documents cannot drift from the server and the clients:
   of ``required`` and is never ``null`` (the converter omits it instead).
 - Requests publish their limits (docs/reference/conventions.md#requests), from the rules their fields
   name (:mod:`livecore.limits`): ``minLength``/``maxLength``, ``minimum``/``maximum`` (every integer
-  within signed 64 bits), ``minItems``/``maxItems``, a free-form object's size (``x-max-json-bytes``),
-  ``oneOf`` for a body that takes exactly one of some fields (``EXACTLY_ONE_OF``), and the literal values
-  a path parameter never takes (``not``/``enum``).
+  within signed 64 bits), ``minItems``/``maxItems`` (``minProperties``/``maxProperties`` for a map), a
+  free-form object's size (``x-max-json-bytes``), ``oneOf`` for a body that takes exactly one of some
+  fields (``EXACTLY_ONE_OF``), and the literal values a path parameter never takes (``not``/``enum``).
 
 Pure: no I/O. Serialise the returned dictionaries with any JSON encoder.
 """
@@ -659,6 +659,12 @@ def _with_rules(schema: dict[str, Any], field: attrs.Attribute[Any]) -> dict[str
                 out["maxItems"] = count.max_items
     elif rule is not None:
         out = _rule_keywords(rule, out)
+    elif count is not None and out.get("type") == "object":
+        # A map's count is of its members (progress metrics).
+        if count.min_items:
+            out["minProperties"] = count.min_items
+        if count.max_items is not None:
+            out["maxProperties"] = count.max_items
     return out
 
 
