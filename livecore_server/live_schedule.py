@@ -1,12 +1,13 @@
 """The scheduled work of live events: windows open and close, attempts expire, by the service clock
 (docs/deployment.md, "Live events").
 
-Wall clock: every second, in every process, unclaimed: each command decides from the state what is left
-to do (a recorded window is not opened again, a closed one not closed again, an expired attempt not
-expired again), and on PostgreSQL SERIALIZABLE lets one of two processes doing the same thing win, the
-other then finding it done. Manual clock: each runs at the time it is next due (``Scheduler.when``), so
-``clock/advance`` opens and closes windows at their very start and end. A starting server runs all three
-once before it serves (what came due while no server ran).
+Wall clock: every second, in every process, unclaimed; each looks with a read first, so nothing is
+written while nothing is due. Each command decides from the state what is left to do (a recorded window
+is not opened again, a closed one not closed again, an expired attempt not expired again), and on
+PostgreSQL SERIALIZABLE lets one of two processes doing the same thing win, the other then finding it
+done. Manual clock: each runs at the time it is next due (``Scheduler.when``), so ``clock/advance`` opens
+and closes windows at their very start and end. A starting server runs all three once before it serves
+(what came due while no server ran).
 
 Each due window closes in a transaction of its own, in its game's write queue: a big window does not
 hold up the others, and a close that fails leaves its window open for the next run.
@@ -83,14 +84,19 @@ JOBS: tuple[tuple[str, Job, Due], ...] = (
 def register(s: Services) -> None:
     for name, job, due in JOBS:
         if s.manual_clock:
-            s.scheduler.when(name, _due_time(s, due), _bound(s, job))
+            s.scheduler.when(name, _due_time(s, due), _when_due(s, job, due))
         else:
-            s.scheduler.every(name, EVERY, _bound(s, job), claimed=False)
+            s.scheduler.every(name, EVERY, _when_due(s, job, due), claimed=False)
 
 
-def _bound(s: Services, job: Job) -> Callable[[], Awaitable[None]]:
+def _when_due(s: Services, job: Job, due: Due) -> Callable[[], Awaitable[None]]:
+    """``job``, run only when its work is due: a read first, so that the every-second look of each
+    process writes nothing (on PostgreSQL, no SERIALIZABLE transaction) while nothing is due."""
+
     async def run() -> None:
-        await job(s)
+        when = await s.store.read(lambda tx: due(s, tx))
+        if when is not None and when <= s.clock.now():
+            await job(s)
 
     return run
 
@@ -104,8 +110,8 @@ def _due_time(s: Services, due: Due) -> Callable[[], datetime | None]:
 
 async def catch_up(s: Services) -> None:
     """Run each once now: a server starting does what came due while none ran."""
-    for name, job, _ in JOBS:
+    for name, job, due in JOBS:
         try:
-            await job(s)
+            await _when_due(s, job, due)()
         except Exception:
             log.exception("scheduled work %s failed", name)

@@ -15,9 +15,9 @@ wire models, so the documents cannot drift from the server and the clients:
   of ``required`` and is never ``null`` (the converter omits it instead).
 - Requests publish their limits (docs/reference/conventions.md#requests), from the rules their fields
   name (:mod:`livecore.limits`): ``minLength``/``maxLength``, ``minimum``/``maximum`` (every integer
-  within signed 64 bits), ``minItems``/``maxItems``, a free-form object's size (``x-max-json-bytes``),
-  ``oneOf`` for a body that takes exactly one of some fields (``EXACTLY_ONE_OF``), and the literal values
-  a path parameter never takes (``not``/``enum``).
+  within signed 64 bits), ``minItems``/``maxItems`` (``minProperties``/``maxProperties`` for a map), a
+  free-form object's size (``x-max-json-bytes``), ``oneOf`` for a body that takes exactly one of some
+  fields (``EXACTLY_ONE_OF``), and the literal values a path parameter never takes (``not``/``enum``).
 
 Pure: no I/O. Serialise the returned dictionaries with any JSON encoder.
 """
@@ -270,9 +270,9 @@ def _description(route: Route) -> str:
     if route.stream:
         names = ", ".join(f"`{name}`" for name, _ in route.stream)
         lines.append(
-            f"Answers `{_EVENT_STREAM}` (server-sent events: {names}); each event's `id` is the board's "
-            "version and its `data` one JSON object, `x-events` gives each event's schema. Comment lines "
-            "(`: ping`) come every 15 seconds. Errors before the stream starts are JSON envelopes."
+            f"Answers `{_EVENT_STREAM}` (server-sent events: {names}), each event with an `id` and its "
+            "`data` one JSON object (the schema gives each event); comment lines (`: ping`) come every 15 "
+            "seconds. Errors before the stream starts are JSON envelopes."
         )
     if route.test_only:
         lines.append("Test-environment keys only: a live key gets 403 `permission_denied`.")
@@ -439,14 +439,26 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
 
 
 def _stream_content(route: Route, schemas: _Schemas) -> dict[str, Any]:
-    """A stream's success content: ``schema`` is one event's ``data`` (OpenAPI 3.1 reads the schema of a
-    sequential media type per item), ``x-events`` the schema of each event by name."""
-    return {
-        _EVENT_STREAM: {
-            "schema": {"oneOf": [schemas.schema(model, "output") for _, model in route.stream]},
-            "x-events": {name: schemas.schema(model, "output") for name, model in route.stream},
+    """A stream's success content. Its ``schema`` is one event, as OpenAPI 3.2's ``itemSchema`` has it
+    (and OpenAPI 3.1 readers take the ``schema`` of a sequential media type): the event's name, its ``id``
+    and its ``data``, a JSON text whose schema is the event's model."""
+    events = [
+        {
+            "type": "object",
+            "properties": {
+                "event": {"const": name},
+                "id": {"type": "string"},
+                "data": {
+                    "type": "string",
+                    "contentMediaType": _JSON,
+                    "contentSchema": schemas.schema(model, "output"),
+                },
+            },
+            "required": ["event", "id", "data"],
         }
-    }
+        for name, model in route.stream
+    ]
+    return {_EVENT_STREAM: {"schema": {"oneOf": events}}}
 
 
 # --- JSON Schema from attrs models -----------------------------------------------------------------

@@ -532,12 +532,15 @@ def test_a_stream_route_answers_server_sent_events_of_its_declared_models() -> N
     success = op["responses"]["200"]
     assert list(success["content"]) == ["text/event-stream"]
     stream = success["content"]["text/event-stream"]
-    refs = [
+    events = stream["schema"]["oneOf"]  # one event, as OpenAPI 3.2's itemSchema
+    names = ("ready", "score_update", "closed")
+    assert [e["properties"]["event"] for e in events] == [{"const": name} for name in names]
+    assert [e["properties"]["data"]["contentSchema"] for e in events] == [
         {"$ref": f"#/components/schemas/{name}"}
         for name in ("StreamReady", "StreamScoreUpdate", "StreamClosed")
     ]
-    assert stream["schema"] == {"oneOf": refs}  # one event's data (OpenAPI 3.1: per item)
-    assert stream["x-events"] == dict(zip(("ready", "score_update", "closed"), refs, strict=True))
+    assert {e["properties"]["data"]["contentMediaType"] for e in events} == {"application/json"}
+    assert all(e["required"] == ["event", "id", "data"] for e in events)
     assert "EntryView" in sdk["components"]["schemas"]
     assert "text/event-stream" in op["description"]
     # Errors before the stream starts are envelopes, as everywhere.

@@ -8,14 +8,18 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
-from livecore.clock import format_ts
-from tests.conftest import START
+from livecore.clock import ManualClock, format_ts, to_millis
+from livecore_server.app import create_app
+from livecore_server.services import SERVICES
+from tests.conftest import START, service_args, start_world
 from tests.server.event_support import SPRINT_OPENS, Arcade, start_event_world
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -457,3 +461,73 @@ async def test_end_now_closes_the_open_window_of_the_test_environment_only(arcad
     assert g.kinds_in("live").count("window.closed") == 1
     await g.advance_to(SPRINT_OPENS + timedelta(hours=2))
     assert (await g.listed("ann"))["sprint"]["state"] == "open"
+
+
+# --- the clock ----------------------------------------------------------------------------------------
+
+
+async def test_with_the_system_clock_a_window_opens_and_closes_within_about_a_second(db_url: str) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    blink = f"""
+[games.space-race.events.blink]
+name = "Blink"
+starts_at = "{now.strftime("%Y-%m-%dT%H:%M:%SZ")}"
+window_seconds = 3
+attempt_seconds = 3
+score_metric = "score"
+"""
+    world = await start_world(db_url, manual=False, manifest_extra=blink)
+    try:
+
+        def live(kind: str) -> list[Any]:
+            return [e for e in world.events() if e.kind == kind and e.env.value == "live"]
+
+        [opened] = await until(lambda: live("window.opened"), "the window to open")
+        [closed] = await until(lambda: live("window.closed"), "the window to close")
+        assert opened.data["eventKey"] == closed.data["eventKey"] == "blink"
+        # Within the scheduler's second (and this machine's load) of the window's times.
+        assert closed.occurred_at - (now + timedelta(seconds=3)) < timedelta(seconds=5)
+        assert closed.occurred_at >= now + timedelta(seconds=3)
+    finally:
+        await world.client.close()
+
+
+async def test_a_server_starting_after_downtime_catches_up_before_it_serves(db_url: str) -> None:
+    """Windows that ended while no server ran close (expiring their attempts, paying their ranks), and
+    the one open now opens, as the server starts (DECISIONS 1.2)."""
+    g = await start_event_world(db_url)
+    try:
+        await open_sprint(g, "ann")
+        attempt = await g.started("ann")
+        await g.progressed("ann", attempt["attemptId"], {"score": 10})
+    finally:
+        await g.world.client.close()
+    config, _, rng = service_args(db_url)
+    later = ManualClock(SPRINT_OPENS + timedelta(hours=2, minutes=30))  # the next window is open
+    client = TestClient(TestServer(create_app(config, later, rng)))
+    await client.start_server()
+    try:
+        services = client.app[SERVICES]
+        rows = services.store.run(
+            lambda tx: [
+                tuple(r)
+                for r in tx.execute(
+                    "SELECT starts_at, status FROM windows WHERE event_key = ? ORDER BY starts_at, env",
+                    ("sprint",),
+                )
+            ],
+            write=False,
+        )
+        first, second = to_millis(SPRINT_OPENS), to_millis(SPRINT_OPENS + timedelta(hours=2))
+        assert rows == [(first, "closed"), (first, "closed"), (second, "open"), (second, "open")]
+        kinds = [e.kind for e in services.store.run(lambda tx: tx.outbox.events(), write=False)]
+        assert kinds.count("event.expired") == 1 and kinds.count("leaderboard.finalized") == 1
+        assert (
+            services.store.run(
+                lambda tx: list(tx.execute("SELECT COUNT(*) FROM grants WHERE source_kind = 'event_rank'")),
+                write=False,
+            )[0][0]
+            == 1
+        )
+    finally:
+        await client.close()
