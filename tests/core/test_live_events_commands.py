@@ -227,3 +227,23 @@ def test_the_board_holds_each_players_best_attempt(world):
     with world.store.transaction() as tx:
         page = read_board(tx, LIVE, first.board_id)
     assert [(s.rank, s.entry.score, s.entry.attempt_id) for s in page.standings] == [(1, 80, first.id)]
+
+
+def test_an_event_removed_from_the_manifest_opens_no_window_and_keeps_its_history(world):
+    ada = world.player("ada")
+    attempt = world.run(ev.start, LIVE, ada, "trial", None)
+    world.run(ev.record_progress, LIVE, ada, "trial", attempt.id, {"score": 42})
+    game = world.store.games["gam_1"]
+    world.store.games["gam_1"] = attrs.evolve(game, settings=attrs.evolve(game.settings, events={}))
+    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.EVENT_NOT_FOUND
+    # The open window still closes on time, with the settings it opened with: its ranks are paid.
+    world.clock.set(T0.replace(hour=1))
+    (window,) = world.run(ev.due_windows, 10)
+    assert world.run(ev.close_window, window.id, window.game_id)
+    assert [g.source_kind for g in world.store.grants.values()].count("event_rank") == 1
+    # The next day's window never opens, and the board stays readable.
+    world.clock.set(T0.replace(day=2, minute=30))
+    assert world.run(ev.open_due_windows) == 0
+    assert world.run(ev.list_events, LIVE, None) == []
+    with world.store.transaction() as tx:
+        assert [s.entry.score for s in read_board(tx, LIVE, attempt.board_id).standings] == [42]
