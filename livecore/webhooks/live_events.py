@@ -19,6 +19,20 @@ from livecore.live_events import Window
 from livecore.webhooks.payload import WebhookPayload
 
 
+def _ids(a: Attempt) -> dict[str, str]:
+    """The ids an attempt's payloads carry: the attempt's, its event's, window's, board's and player's
+    (each class lists them among its fields, in its own wire order)."""
+    return {
+        "attempt_id": a.id,
+        "event_id": a.event_id,
+        "event_key": a.event_key,
+        "event_window_id": a.window_id,
+        "leaderboard_id": a.board_id,
+        "player_id": a.player_id,
+        "external_player_id": a.external_player_id,
+    }
+
+
 @attrs.frozen
 class AttemptStarted(WebhookPayload):
     KIND: ClassVar[str] = "event.attempt_started"
@@ -37,13 +51,7 @@ class AttemptStarted(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt) -> Self:
         return cls(
-            attempt_id=a.id,
-            event_id=a.event_id,
-            event_key=a.event_key,
-            event_window_id=a.window_id,
-            leaderboard_id=a.board_id,
-            player_id=a.player_id,
-            external_player_id=a.external_player_id,
+            **_ids(a),
             started_at=a.started_at,
             ends_at=a.ends_at,
             attempt_count=a.attempt_count,
@@ -68,16 +76,10 @@ class AttemptRestarted(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt, prior: Attempt) -> Self:
         return cls(
-            attempt_id=a.id,
+            **_ids(a),
             prior_attempt_id=prior.id,
             prior_score=prior.score,
             prior_status=prior.status.value,
-            event_id=a.event_id,
-            event_key=a.event_key,
-            event_window_id=a.window_id,
-            leaderboard_id=a.board_id,
-            player_id=a.player_id,
-            external_player_id=a.external_player_id,
         )
 
 
@@ -104,13 +106,7 @@ class AttemptState(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt) -> Self:
         return cls(
-            attempt_id=a.id,
-            event_id=a.event_id,
-            event_key=a.event_key,
-            event_window_id=a.window_id,
-            leaderboard_id=a.board_id,
-            player_id=a.player_id,
-            external_player_id=a.external_player_id,
+            **_ids(a),
             status=a.status.value,
             score=a.score,
             metrics=a.metrics,
@@ -220,13 +216,7 @@ class MilestoneGranted(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt, key: str, threshold: float, grant_id: str | None, now: datetime) -> Self:
         return cls(
-            attempt_id=a.id,
-            event_id=a.event_id,
-            event_key=a.event_key,
-            event_window_id=a.window_id,
-            leaderboard_id=a.board_id,
-            player_id=a.player_id,
-            external_player_id=a.external_player_id,
+            **_ids(a),
             milestone_key=key,
             threshold=threshold,
             score=a.score,
