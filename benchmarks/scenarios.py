@@ -506,3 +506,129 @@ register(
         description=f"Claims of pending gifts, each gift once ({CLAIMS_PER_SECOND} made per second of run).",
     )
 )
+
+
+# --- Live events ---------------------------------------------------------------------------------
+#
+# manifest.toml's `bench-trial` is open for the whole run (one window of ten years, attempts as long),
+# with no checks, milestones or target, so a progress write measures the path every write takes: the
+# player, the attempt, its window, the board entry and the debounced webhook.
+
+EVENT = "bench-trial"
+RACERS = 200  # players with an attempt in progress, written to at random
+RANKED = 1_000  # players on the board the reads page through
+
+
+def _racers(ctx: BenchContext, prefix: str, n: int) -> list[tuple[str, str, str]]:
+    """``n`` registered players, each with an attempt in progress: (name, secret, attempt id); the
+    board's id goes to ``ctx.vars["board_id"]``."""
+    names = [f"{prefix}-{i}" for i in range(n)]
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    secrets = [r["data"]["playerSecret"] for r in registered]
+    started = ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/sdk/v1/players/{name}/events/{EVENT}/start",
+            key="client_key",
+            json={},
+            headers={"X-Player-Secret": secret},
+        )
+        for name, secret in zip(names, secrets, strict=True)
+    )
+    attempts = [s["data"]["attempt"] for s in started]
+    ctx.vars["board_id"] = attempts[0]["leaderboardId"]
+    return [(name, secret, a["attemptId"]) for name, secret, a in zip(names, secrets, attempts, strict=True)]
+
+
+def _progress_writers(ctx: BenchContext) -> None:
+    racers = _racers(ctx, "bench-racer", RACERS)
+    ctx.vars["racers"] = ",".join(":".join(r) for r in racers)
+
+
+# Both board scenarios read one board, set up once per server (each scenario's setup gets its own vars).
+_RANKED_BOARDS: dict[str, dict[str, str]] = {}
+
+
+def _ranked_board(ctx: BenchContext) -> None:
+    """A board of RANKED entries with distinct scores."""
+    made = _RANKED_BOARDS.get(ctx.base_url)
+    if made is not None:
+        ctx.vars.update(made)
+        return
+    racers = _racers(ctx, "bench-ranked", RANKED)
+    ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/sdk/v1/players/{name}/events/{EVENT}/attempts/{attempt}/progress",
+            key="client_key",
+            json={"metrics": {"score": 10 * i + 7}},
+            headers={"X-Player-Secret": secret},
+        )
+        for i, (name, secret, attempt) in enumerate(racers)
+    )
+    ctx.vars["ranked"] = ",".join(name for name, _, _ in racers)
+    _RANKED_BOARDS[ctx.base_url] = {k: ctx.vars[k] for k in ("ranked", "board_id")}
+
+
+PROGRESS_LUA = """
+local racers = {}
+for name, secret, attempt in string.gmatch(vars.racers, "([^,:]+):([^,:]+):([^,:]+)") do
+   table.insert(racers, {name = name, secret = secret, attempt = attempt})
+end
+request = function()
+   local r = racers[math.random(#racers)]
+   wrk.headers["X-Player-Secret"] = r.secret
+   wrk.headers["Idempotency-Key"] = unique_id()
+   local path = "/sdk/v1/players/" .. r.name .. "/events/bench-trial/attempts/" .. r.attempt .. "/progress"
+   local body = string.format('{"metrics": {"score": %d}}', math.random(1, 1000000))
+   return wrk.format("POST", path, nil, body)
+end
+"""
+
+AROUND_LUA = """
+local ranked = {}
+for name in string.gmatch(vars.ranked, "[^,]+") do
+   table.insert(ranked, name)
+end
+request = function()
+   return wrk.format(nil, wrk.path .. "&around=" .. ranked[math.random(#ranked)])
+end
+"""
+
+register(
+    Scenario(
+        name="event_progress",
+        method="POST",
+        path="/sdk/v1/players/bench-racer-0/events/bench-trial/attempts/x/progress",
+        headers={**client_auth(), "Content-Type": "application/json"},
+        lua=PROGRESS_LUA,
+        setup=_progress_writers,
+        target_ratio=0.05,
+        description=f"Progress writes (a new score) to the attempts of {RACERS} players chosen at random.",
+    )
+)
+
+register(
+    Scenario(
+        name="event_board_top",
+        path="/sdk/v1/event-leaderboards/${board_id}?limit=50",
+        headers=client_auth(),
+        setup=_ranked_board,
+        target_ratio=0.15,
+        description=f"The top 50 of an event board of {RANKED} entries, with identities.",
+    )
+)
+
+register(
+    Scenario(
+        name="event_board_around",
+        path="/sdk/v1/event-leaderboards/${board_id}?limit=50",
+        headers=client_auth(),
+        lua=AROUND_LUA,
+        setup=_ranked_board,
+        target_ratio=0.10,
+        description=f"50 entries around a player chosen at random on an event board of {RANKED} entries.",
+    )
+)

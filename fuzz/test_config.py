@@ -5,6 +5,7 @@ rotate the fuzzed player's secret, and pass."""
 from __future__ import annotations
 
 import tomllib
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from fuzz.run import CONFIG, MANIFEST, PLAYERS
 from livecore.api import routes
 from livecore.api.openapi import build_document
 from livecore.api.route import Surface
+from livecore.live_events import EventState, state
+from livecore_server.manifest import load_manifest
 
 CONFIGURED: dict[str, Any] = tomllib.loads(CONFIG.read_text())
 DOCUMENTS = {
@@ -45,7 +48,7 @@ def test_every_project_names_a_document_and_its_operations(project: dict[str, An
     ops = operations(doc)
     for configured in project.get("operations", []):
         op = ops[configured["include-operation-id"]]
-        assert set(configured["parameters"]) <= parameter_names(doc, op)
+        assert set(configured.get("parameters", {})) <= parameter_names(doc, op)
     fixed = {k for k, v in project["parameters"].items() if isinstance(v, str)}
     assert fixed <= set().union(*(parameter_names(doc, op) for op in ops.values()))
 
@@ -62,11 +65,24 @@ def test_the_names_in_the_config_are_the_run_s() -> None:
         k for k, r in resources.items() if r["type"] == "currency"
     }
     assert set(dictionaries["items"]["values"]) <= {k for k, r in resources.items() if r["type"] == "item"}
+    assert set(dictionaries["events"]["values"]) <= set(manifest["games"]["fuzz"]["events"])
     named = {
         v
         for project in CONFIGURED["project"]
-        for params in [project["parameters"], *(o["parameters"] for o in project.get("operations", []))]
+        for params in [
+            project["parameters"],
+            *(o.get("parameters", {}) for o in project.get("operations", [])),
+        ]
         for v in params.values()
         if isinstance(v, str)
     }
     assert named | set(dictionaries["friends"]["values"]) == set(PLAYERS)
+
+
+def test_the_fuzz_event_is_open_at_every_instant() -> None:
+    """Its windows follow each other, so the fuzzed player's starts meet an open window whenever the run
+    happens, midnight included."""
+    event = load_manifest(MANIFEST).games["fuzz"].settings().events["sprint"]
+    day = datetime(2031, 5, 17, tzinfo=UTC)
+    for at in (day, day - timedelta(milliseconds=1), day + timedelta(hours=13), datetime.now(UTC)):
+        assert state(event, at) is EventState.OPEN, at

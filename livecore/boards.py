@@ -1,4 +1,4 @@
-"""Event leaderboards (docs/events.md#leaderboards).
+"""Event leaderboards (docs/events.md#boards).
 
 A window has one board per combination of its event's segment values (none: one board); an attempt
 joins the board of the values it started with. A player's entry is the best score of their attempts on
@@ -28,6 +28,7 @@ import orjson
 from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Entry, Order, RankBand
+from livecore.identity import Identity
 from livecore.limits import Range
 from livecore.players import Player
 from livecore.scope import Environment
@@ -72,12 +73,28 @@ class BoardEntry:
 
 
 @attrs.frozen
+class Contender:
+    """An entry's player as a board shows it: its ids and identities as they are at read time. Only
+    these, not the whole player record: a page shows fifty of them."""
+
+    id: str
+    external_id: str
+    anonymized: Identity
+    display: Identity | None
+    country: str | None
+
+    @classmethod
+    def of(cls, player: Player) -> Contender:
+        return cls(player.id, player.external_id, player.anonymized, player.display, player.country)
+
+
+@attrs.frozen
 class Standing:
-    """An entry with its rank and its player as they are now (identities are read at read time)."""
+    """An entry with its rank and its player."""
 
     rank: int
     entry: BoardEntry
-    player: Player
+    player: Contender
 
 
 @attrs.frozen
@@ -149,11 +166,16 @@ def parse_cursor(board: Board, cursor: str) -> tuple[float, datetime, str]:
     return float(score), from_millis(reached_ms), player_id
 
 
+def around_start(position: int, limit: int) -> int:
+    """The first offset of ``limit`` consecutive entries centred on the entry at ``position`` (0-based);
+    with an even ``limit`` the extra entry comes after the player."""
+    return max(0, position - (limit - 1) // 2)
+
+
 def around_offset(position: int, total: int, limit: int) -> int:
-    """The first offset of ``limit`` consecutive entries holding the entry at ``position`` (0-based),
-    centred on it as far as the board's ``total`` allows."""
-    start = position - (limit - 1) // 2
-    return max(0, min(start, total - limit))
+    """:func:`around_start`, moved up as far as needed for the page to stay full on a board of ``total``
+    entries."""
+    return max(0, min(around_start(position, limit), total - limit))
 
 
 def key_after(order: Order, after: tuple[float, datetime, str]) -> tuple[float, datetime, str]:

@@ -7,8 +7,8 @@ bytes again) -> :func:`parse_response` -> the response model, or an exception fr
 
 Building the request once, before the retry loop, is what makes retries safe: the idempotency key is part of
 the prepared bytes, so every attempt of a write carries the same key and the service applies it at most once
-(docs/reference/conventions.md#idempotency). Only the two ``send_*`` loops at the bottom know about sync or
-async.
+(docs/reference/conventions.md#idempotency). Only the ``send_*`` and ``retry_*`` pairs at the bottom know
+about sync or async; the live stream (:mod:`livecore_client._stream`) opens through the same retry loops.
 """
 
 from __future__ import annotations
@@ -103,6 +103,8 @@ def build_request(
         if not call.player_secret:
             # Fail before the network: the service would only answer 401 player_secret_invalid.
             raise ValueError(f"{route.name} needs the player's secret: pass player_secret")
+        headers["X-Player-Secret"] = call.player_secret
+    elif route.auth is Auth.KEY_OR_PLAYER and call.player_secret:
         headers["X-Player-Secret"] = call.player_secret
     if key is not None:
         headers["Idempotency-Key"] = key
@@ -263,24 +265,46 @@ class RetryPolicy:
 def send_sync(
     http: httpx.Client, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
 ) -> T:
+    def once() -> T:
+        raw = http.request(
+            request.method,
+            base_url + request.path,
+            params=request.params,
+            headers=request.headers,
+            content=request.content,
+        )
+        return parse_response(response, raw.status_code, raw.headers, raw.content)
+
+    return retry_sync(once, request, policy)
+
+
+async def send_async(
+    http: httpx.AsyncClient, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
+) -> T:
+    async def once() -> T:
+        raw = await http.request(
+            request.method,
+            base_url + request.path,
+            params=request.params,
+            headers=request.headers,
+            content=request.content,
+        )
+        return parse_response(response, raw.status_code, raw.headers, raw.content)
+
+    return await retry_async(once, request, policy)
+
+
+def retry_sync(once: Callable[[], T], request: PreparedRequest, policy: RetryPolicy) -> T:
+    """``once()`` (one exchange of ``request``) until it succeeds or the policy gives up."""
     attempt = 0
     while True:
         error: LivecoreClientError
         try:
-            raw = http.request(
-                request.method,
-                base_url + request.path,
-                params=request.params,
-                headers=request.headers,
-                content=request.content,
-            )
+            return once()
         except httpx.TransportError as exc:
             error = connection_error(exc)
-        else:
-            try:
-                return parse_response(response, raw.status_code, raw.headers, raw.content)
-            except LivecoreAPIError as exc:
-                error = exc
+        except LivecoreAPIError as exc:
+            error = exc
         delay = policy.delay(attempt, error, retry_safe=request.retry_safe)
         if delay is None:
             raise error
@@ -288,27 +312,17 @@ def send_sync(
         attempt += 1
 
 
-async def send_async(
-    http: httpx.AsyncClient, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
-) -> T:
+async def retry_async(once: Callable[[], Awaitable[T]], request: PreparedRequest, policy: RetryPolicy) -> T:
+    """:func:`retry_sync` for an awaitable exchange."""
     attempt = 0
     while True:
         error: LivecoreClientError
         try:
-            raw = await http.request(
-                request.method,
-                base_url + request.path,
-                params=request.params,
-                headers=request.headers,
-                content=request.content,
-            )
+            return await once()
         except httpx.TransportError as exc:
             error = connection_error(exc)
-        else:
-            try:
-                return parse_response(response, raw.status_code, raw.headers, raw.content)
-            except LivecoreAPIError as exc:
-                error = exc
+        except LivecoreAPIError as exc:
+            error = exc
         delay = policy.delay(attempt, error, retry_safe=request.retry_safe)
         if delay is None:
             raise error

@@ -29,9 +29,15 @@ __all__ = [
     "APIResponseValidationError",
     "APITimeoutError",
     "AlreadyFriendsError",
+    "AntiCheatRejectedError",
+    "AttemptInProgressError",
+    "AttemptNotFoundError",
+    "AttemptNotInProgressError",
     "AuthenticationError",
     "CannotFriendSelfError",
     "ConflictError",
+    "EventNotFoundError",
+    "EventNotOpenError",
     "FriendCodeInvalidError",
     "FriendLimitReachedError",
     "FriendRequestNotFoundError",
@@ -51,12 +57,15 @@ __all__ = [
     "GrantNotFoundError",
     "IdempotencyConflictError",
     "InsufficientBalanceError",
+    "InsufficientEntryCostError",
     "InsufficientQuantityError",
     "InternalServerError",
     "InvalidMergeError",
     "InvalidRequestError",
+    "LeaderboardNotFoundError",
     "LivecoreAPIError",
     "LivecoreClientError",
+    "MaxAttemptsReachedError",
     "NotBlockedError",
     "NotFoundError",
     "NotFriendsError",
@@ -223,6 +232,18 @@ class GiftNotFoundError(NotFoundError):
     """404: no such gift received by this player (its sender cannot claim it either)."""
 
 
+class EventNotFoundError(NotFoundError):
+    """404: the game's manifest has no event of that key."""
+
+
+class AttemptNotFoundError(NotFoundError):
+    """404: no attempt of that id for this player and event (another player's attempt included)."""
+
+
+class LeaderboardNotFoundError(NotFoundError):
+    """404: no event leaderboard of that id in the key's game and environment."""
+
+
 class ConflictError(LivecoreAPIError):
     """409: the request conflicts with the current state."""
 
@@ -299,6 +320,42 @@ class GiftAlreadyClaimedError(ConflictError):
     """409: the gift was already claimed (through the gift, or through its delivering grant)."""
 
 
+class EventNotOpenError(ConflictError):
+    """409: no window of the event is open now (``next_window_starts_at`` in the events list says when
+    the next one opens)."""
+
+
+class AttemptInProgressError(ConflictError):
+    """409: the player already has an attempt in progress in this window; ``attempt_id`` is that
+    attempt's id (``None`` if the service did not say)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.attempt_id = _text(self.details, "attemptId")
+
+
+class MaxAttemptsReachedError(ConflictError):
+    """409: the player used the event's ``max_attempts`` in this window."""
+
+
+class InsufficientEntryCostError(ConflictError):
+    """409: the player cannot pay the event's entry cost; nothing was taken. ``details`` carries
+    ``resource``, ``needed`` and ``have``."""
+
+
+class AttemptNotInProgressError(ConflictError):
+    """409: the attempt is completed or expired (also once its ``ends_at`` has passed, before the
+    service's sweep marks it)."""
+
+
 class GoneError(LivecoreAPIError):
     """410: the thing existed but is no longer available, for good."""
 
@@ -314,6 +371,23 @@ class UnprocessableEntityError(LivecoreAPIError):
 class InvalidMergeError(UnprocessableEntityError):
     """422: the merge is not allowed: the same player twice, a source already merged into another
     player or erased, or a target that is banned, merged or erased. Nothing moved."""
+
+
+class AntiCheatRejectedError(UnprocessableEntityError):
+    """422: an anti-cheat check of the event rejected the progress write; nothing was applied.
+    ``validator`` is the check's key (``None`` if the service did not say)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.validator = _text(self.details, "validator")
 
 
 class RateLimitError(LivecoreAPIError):
@@ -376,6 +450,15 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.GIFT_ALREADY_CLAIMED: GiftAlreadyClaimedError,
     ErrorCode.UNKNOWN_CURRENCY: UnknownCurrencyError,
     ErrorCode.INVALID_MERGE: InvalidMergeError,
+    ErrorCode.EVENT_NOT_FOUND: EventNotFoundError,
+    ErrorCode.EVENT_NOT_OPEN: EventNotOpenError,
+    ErrorCode.ATTEMPT_IN_PROGRESS: AttemptInProgressError,
+    ErrorCode.MAX_ATTEMPTS_REACHED: MaxAttemptsReachedError,
+    ErrorCode.INSUFFICIENT_ENTRY_COST: InsufficientEntryCostError,
+    ErrorCode.ATTEMPT_NOT_FOUND: AttemptNotFoundError,
+    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: AttemptNotInProgressError,
+    ErrorCode.ANTI_CHEAT_REJECTED: AntiCheatRejectedError,
+    ErrorCode.LEADERBOARD_NOT_FOUND: LeaderboardNotFoundError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).
@@ -424,6 +507,12 @@ def _timestamp(details: Mapping[str, Any] | None, name: str) -> datetime | None:
         return parse_ts(raw)
     except ValueError:
         return None
+
+
+def _text(details: Mapping[str, Any] | None, name: str) -> str | None:
+    """A string field of ``details``, or ``None`` when absent or not a string (details are advisory)."""
+    raw = details.get(name) if details is not None else None
+    return raw if isinstance(raw, str) else None
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:

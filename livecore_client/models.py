@@ -56,6 +56,24 @@ from livecore.api.grants import (
     GrantView,
     RewardEntry,
 )
+from livecore.api.live_events import (
+    AttemptResponse,
+    AttemptView,
+    BoardQuery,
+    BoardResponse,
+    BoardView,
+    EndNowResponse,
+    EntryView,
+    EventListResponse,
+    EventView,
+    ProgressRequest,
+    ProgressResponse,
+    StartAttemptRequest,
+    StreamClosed,
+    StreamReady,
+    StreamScoreUpdate,
+    WindowView,
+)
 from livecore.api.player_tools import (
     BanPlayerResponse,
     BanRequest,
@@ -110,20 +128,33 @@ from livecore.api.purchases import (
 )
 from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
-from livecore.games import ResourceType
+from livecore.attempts import AttemptStatus
+from livecore.boards import BoardStatus
+from livecore.games import Order, ResourceType
 from livecore.gifts import GiftStatus
 from livecore.grants import AckedBy, GrantKind, GrantStatus
+from livecore.live_events import EventState
+
+# The union the stream methods yield (not a wire model of its own: one of the three stream events).
+from ._stream import StreamEvent
 
 __all__ = [
     "AckedBy",
     "AdjustItemRequest",
     "AdjustWalletRequest",
+    "AttemptResponse",
+    "AttemptStatus",
+    "AttemptView",
     "BanPlayerResponse",
     "BanRequest",
     "BanState",
     "BlockResponse",
     "BlockRow",
     "BlocksResponse",
+    "BoardQuery",
+    "BoardResponse",
+    "BoardStatus",
+    "BoardView",
     "ClockAdvanceRequest",
     "ClockAdvanceResponse",
     "Counterparty",
@@ -135,9 +166,14 @@ __all__ = [
     "DeletePlayerRequest",
     "DeletePlayerResponse",
     "Direction",
+    "EndNowResponse",
+    "EntryView",
     "ErasureReasonView",
     "ErrorBody",
     "ErrorEnvelope",
+    "EventListResponse",
+    "EventState",
+    "EventView",
     "ExportPlayer",
     "ExportPlayerResponse",
     "FriendCodeResponse",
@@ -175,6 +211,7 @@ __all__ = [
     "MigratePlayersRequest",
     "MigrateWalletRequest",
     "MigrateWalletRow",
+    "Order",
     "PlayerProfileResponse",
     "PlayerSpendResponse",
     "PresenceResponse",
@@ -182,6 +219,8 @@ __all__ = [
     "ProfilePlayer",
     "ProfileQuery",
     "ProfileSummary",
+    "ProgressRequest",
+    "ProgressResponse",
     "ProgressionQuery",
     "PurchaseListQuery",
     "PurchaseListResponse",
@@ -212,6 +251,11 @@ __all__ = [
     "SpendQueryResponse",
     "SpendWindow",
     "Spender",
+    "StartAttemptRequest",
+    "StreamClosed",
+    "StreamEvent",
+    "StreamReady",
+    "StreamScoreUpdate",
     "SuggestionRow",
     "SuggestionsQuery",
     "SuggestionsResponse",
@@ -221,4 +265,5 @@ __all__ = [
     "ValidationStatusView",
     "WalletAdjustResponse",
     "WalletResponse",
+    "WindowView",
 ]

@@ -4,12 +4,14 @@ The ``client_sdk`` key identifies the game, not the player; player-scoped routes
 secret (docs/reference/conventions.md#surfaces-and-credentials), taken per call or from the client's
 ``player_secret``. Every write carries an idempotency key, so the built-in retries never apply it twice.
 
-Adding a route: one ``_name`` builder in :class:`_SdkCalls`, one line in each client.
+Adding a route: one ``_name`` builder in :class:`_SdkCalls`, one line in each client. The only
+hand-written pair is ``stream_event_leaderboard`` (an iterator of events cannot be one builder): it
+prepares the builder's call and reads the stream through :mod:`livecore_client._stream`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +37,7 @@ from livecore.api.friends import (
 )
 from livecore.api.gifts import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
 from livecore.api.grants import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
+from livecore.api.live_events import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SDK_PROGRESS, SDK_START
 from livecore.api.players import REGISTER, SDK_SET_IDENTITY
 from livecore.api.purchases import SDK_TRACK_PURCHASE
 
@@ -48,6 +51,7 @@ from ._client import (
     async_method,
     sync_method,
 )
+from ._stream import StreamEvent, iter_stream_async, iter_stream_sync
 from ._transport import Call, RetryPolicy
 from .models import ResourceType
 
@@ -659,6 +663,121 @@ class _SdkCalls:
             player_secret=self._secret(player_secret),
         )
 
+    # --- Live events --------------------------------------------------------------------------------
+
+    def _events(
+        self, external_id: str, *, with_attempts: bool = True, player_secret: str | None = None
+    ) -> Call[m.EventListResponse]:
+        """The game's events, in key order: each with its ``state`` (``open`` while a window is open,
+        then ``window`` is it; ``scheduled`` while another is due; else ``ended``),
+        ``next_window_starts_at``, ``entry_cost``, ``max_attempts`` and ``target``.
+
+        With the player's secret (the call's, else the client's) each event also carries the player's
+        ``attempts`` in its open window. ``with_attempts=False`` sends the client key alone, as does a
+        client without a secret; ``attempts`` is then ``None``. A wrong secret raises
+        :class:`~livecore_client.errors.PlayerSecretInvalidError`.
+        """
+        return Call(
+            SDK_EVENTS,
+            m.EventListResponse,
+            path={"externalId": external_id},
+            player_secret=self._secret(player_secret) if with_attempts else None,
+        )
+
+    def _start_attempt(
+        self,
+        external_id: str,
+        event_key: str,
+        *,
+        player_context: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.AttemptResponse]:
+        """Start an attempt in the event's open window, paying its entry cost in the same step; the
+        attempt comes back ``in_progress`` (201) with its ``leaderboard_id`` and ``ends_at``.
+        ``player_context`` (at most 4 KiB as JSON) picks the board of a segmented event: each segment
+        key's value, a string (``country`` falls back to the player's resolved country).
+
+        Refusals, checked in this order (nothing is charged or written):
+        :class:`~livecore_client.errors.PlayerBannedError`,
+        :class:`~livecore_client.errors.EventNotFoundError`,
+        :class:`~livecore_client.errors.EventNotOpenError`,
+        :class:`~livecore_client.errors.AttemptInProgressError` (its ``attempt_id``),
+        :class:`~livecore_client.errors.MaxAttemptsReachedError` and
+        :class:`~livecore_client.errors.InsufficientEntryCostError`.
+        """
+        return Call(
+            SDK_START,
+            m.AttemptResponse,
+            path={"externalId": external_id, "eventKey": event_key},
+            body=None
+            if player_context is None
+            else m.StartAttemptRequest(player_context=dict(player_context)),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _report_progress(
+        self,
+        external_id: str,
+        event_key: str,
+        attempt_id: str,
+        metrics: Mapping[str, float],
+        *,
+        complete: bool = False,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.ProgressResponse]:
+        """Report an attempt's ``metrics``: each value is the metric's current total (set, not added);
+        metrics not named keep their values. The event's score metric moves the attempt's ``score``
+        (its best value) and the board; crossing milestones creates one pending grant each
+        (``milestones_granted``); reaching the event's ``target``, or ``complete=True``, completes the
+        attempt.
+
+        Refusals, in this order (nothing is applied):
+        :class:`~livecore_client.errors.PlayerBannedError`,
+        :class:`~livecore_client.errors.AttemptNotFoundError` (also another player's attempt),
+        :class:`~livecore_client.errors.InvalidRequestError` (a metric the event does not take, or a
+        value that is not a finite number),
+        :class:`~livecore_client.errors.AttemptNotInProgressError` (completed, expired, or past its
+        ``ends_at``) and :class:`~livecore_client.errors.AntiCheatRejectedError` (its ``validator``).
+        """
+        return Call(
+            SDK_PROGRESS,
+            m.ProgressResponse,
+            path={"externalId": external_id, "eventKey": event_key, "attemptId": attempt_id},
+            body=m.ProgressRequest(metrics=dict(metrics), complete=complete),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _event_leaderboard(
+        self,
+        leaderboard_id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        around: str | None = None,
+    ) -> Call[m.BoardResponse]:
+        """A page of an event leaderboard (the client key alone): the ``leaderboard`` (``status``
+        ``open`` or ``finalized``, ``closes_at``) and its ``entries``, ranked 1, 2, 3, ... with no rank
+        shared. ``limit`` (default 50, 1 to 200) entries from the top, or after ``cursor`` (a page's
+        ``next_cursor``, ``None`` on the last page), or ``around`` an external player id: at most
+        ``limit`` consecutive entries holding that player, centred on it as far as the board allows
+        (the top when the player has no entry). ``ValueError`` (before any request) for both
+        ``cursor`` and ``around``; :class:`~livecore_client.errors.LeaderboardNotFoundError` for an
+        unknown board.
+        """
+        if cursor is not None and around is not None:
+            raise ValueError("pass cursor or around, not both")
+        query = m.BoardQuery(cursor=cursor, around=around)
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        return Call(SDK_BOARD, m.BoardResponse, path={"leaderboardId": leaderboard_id}, query=query)
+
+    def _stream_call(self, leaderboard_id: str) -> Call[None]:
+        return Call(SDK_BOARD_STREAM, type(None), path={"leaderboardId": leaderboard_id})
+
 
 # Calls compare response types by identity, so the list calls name the routes' own list[...] types.
 _SEARCH_HITS: type[list[m.SearchHit]] = FRIENDS_SEARCH.response
@@ -743,6 +862,22 @@ class SdkClient(SyncClient, _SdkCalls):
     gift_inbox = sync_method(_SdkCalls._gift_inbox)
     sent_gifts = sync_method(_SdkCalls._sent_gifts)
     track_purchase = sync_method(_SdkCalls._track_purchase)
+    events = sync_method(_SdkCalls._events)
+    start_attempt = sync_method(_SdkCalls._start_attempt)
+    report_progress = sync_method(_SdkCalls._report_progress)
+    event_leaderboard = sync_method(_SdkCalls._event_leaderboard)
+
+    def stream_event_leaderboard(self, leaderboard_id: str) -> Iterator[StreamEvent]:
+        """The board's live stream (the client key alone): ``StreamReady`` first (the
+        board's ``version`` and its top 50 ``entries``), then a ``StreamScoreUpdate`` per change of
+        the board (the changed ``entry`` with its rank now, and the new ``version``), and
+        ``StreamClosed`` when the board is finalized, which ends the iteration. Post progress only
+        after ``ready``. Heartbeats are skipped; a connection lost before ``closed`` raises
+        :class:`~livecore_client.errors.APIConnectionError` (open the stream again: the new ``ready``
+        carries the board as it is then). Leaving the loop early closes the connection once the
+        iterator is closed or collected (``contextlib.closing``)."""
+        call = self._prepare(self._stream_call(leaderboard_id))
+        return iter_stream_sync(self._http, self.base_url, call, self._retry)
 
 
 class AsyncSdkClient(AsyncClient, _SdkCalls):
@@ -797,3 +932,19 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     gift_inbox = async_method(_SdkCalls._gift_inbox)
     sent_gifts = async_method(_SdkCalls._sent_gifts)
     track_purchase = async_method(_SdkCalls._track_purchase)
+    events = async_method(_SdkCalls._events)
+    start_attempt = async_method(_SdkCalls._start_attempt)
+    report_progress = async_method(_SdkCalls._report_progress)
+    event_leaderboard = async_method(_SdkCalls._event_leaderboard)
+
+    def stream_event_leaderboard(self, leaderboard_id: str) -> AsyncIterator[StreamEvent]:
+        """The board's live stream (the client key alone): ``StreamReady`` first (the
+        board's ``version`` and its top 50 ``entries``), then a ``StreamScoreUpdate`` per change of
+        the board (the changed ``entry`` with its rank now, and the new ``version``), and
+        ``StreamClosed`` when the board is finalized, which ends the iteration. Post progress only
+        after ``ready``. Heartbeats are skipped; a connection lost before ``closed`` raises
+        :class:`~livecore_client.errors.APIConnectionError` (open the stream again: the new ``ready``
+        carries the board as it is then). Leaving the loop early closes the connection once the
+        iterator is closed or collected (``contextlib.aclosing``); ``async for``."""
+        call = self._prepare(self._stream_call(leaderboard_id))
+        return iter_stream_async(self._http, self.base_url, call, self._retry)

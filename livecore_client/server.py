@@ -27,6 +27,7 @@ from livecore.api.economy import (
 from livecore.api.friends import SERVER_BLOCKS, SERVER_FRIEND_REQUESTS, SERVER_FRIENDS
 from livecore.api.gifts import SERVER_GIFTS
 from livecore.api.grants import SERVER_ACK_GRANT, SERVER_CREATE_GRANT
+from livecore.api.live_events import SERVER_END_NOW
 from livecore.api.player_tools import (
     MIGRATE_INVENTORY,
     MIGRATE_PLAYERS,
@@ -92,6 +93,18 @@ class _ServerCalls:
         the clock twice.
         """
         return Call(CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=seconds))
+
+    def _end_event_now(self, event_key: str) -> Call[m.EndNowResponse]:
+        """Close the event's open window now, as its end would (test keys only): expire the attempts in
+        progress, finalize its boards (their streams send ``closed``), create the rank-reward grants.
+        Answers the ids of the windows it closed (``[]`` when none was open); the next window still
+        opens on schedule. Raises :class:`~livecore_client.errors.EventNotFoundError` for an unknown
+        event and :class:`~livecore_client.errors.PermissionDeniedError` for a live key.
+
+        Not retried after a timeout or 5xx (it takes no idempotency key); calling it again is harmless,
+        since a closed window is never closed twice.
+        """
+        return Call(SERVER_END_NOW, m.EndNowResponse, path={"eventKey": event_key})
 
     # --- Grants -----------------------------------------------------------------------------------
 
@@ -586,6 +599,7 @@ class ServerClient(SyncClient, _ServerCalls):
     ping = sync_method(_ServerCalls._ping)
     set_identity = sync_method(_ServerCalls._set_identity)
     advance_clock = sync_method(_ServerCalls._advance_clock)
+    end_event_now = sync_method(_ServerCalls._end_event_now)
     create_grant = sync_method(_ServerCalls._create_grant)
     ack_grant = sync_method(_ServerCalls._ack_grant)
     grant_item = sync_method(_ServerCalls._grant_item)
@@ -633,6 +647,7 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     ping = async_method(_ServerCalls._ping)
     set_identity = async_method(_ServerCalls._set_identity)
     advance_clock = async_method(_ServerCalls._advance_clock)
+    end_event_now = async_method(_ServerCalls._end_event_now)
     create_grant = async_method(_ServerCalls._create_grant)
     ack_grant = async_method(_ServerCalls._ack_grant)
     grant_item = async_method(_ServerCalls._grant_item)

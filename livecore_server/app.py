@@ -22,6 +22,7 @@ from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.clock import Clock
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
+from livecore_server import live_schedule
 from livecore_server.admin import health
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
@@ -30,12 +31,14 @@ from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
+from livecore_server.sdk import live_events as sdk_live_events
 from livecore_server.sdk import players as sdk_players
 from livecore_server.sdk import presence as sdk_presence
 from livecore_server.sdk import purchases as sdk_purchases
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
+from livecore_server.server import live_events as server_live_events
 from livecore_server.server import migrate as server_migrate
 from livecore_server.server import player_tools as server_player_tools
 from livecore_server.server import players as server_players
@@ -57,6 +60,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_friends.BINDINGS,
     *sdk_presence.BINDINGS,
     *sdk_purchases.BINDINGS,
+    *sdk_live_events.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
@@ -64,6 +68,7 @@ BINDINGS: tuple[Binding, ...] = (
     *server_player_tools.BINDINGS,
     *server_purchases.BINDINGS,
     *server_migrate.BINDINGS,
+    *server_live_events.BINDINGS,
 )
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
@@ -174,7 +179,15 @@ def create_app(
     # Last, so every namespace and route above matches first.
     root.router.add_route("*", "/{tail:.*}", _outside_namespaces)
     root.cleanup_ctx.append(_lifetime(config, clock, rng))
+    root.on_shutdown.append(_end_streams)
     return root
+
+
+async def _end_streams(app: web.Application) -> None:
+    """The server is closing: every board stream ends now (aiohttp then waits for open requests, which
+    a stream would never end on its own)."""
+    if SERVICES in app:
+        await app[SERVICES].streams.aclose()
 
 
 def _lifetime(
@@ -194,15 +207,23 @@ def _lifetime(
                 app[DISPATCHER] = dispatcher
                 services.deliveries_due.listen(dispatcher.wake)
                 players = services.players
+
+                def watching(on: bool) -> None:
+                    players.watch(on)
+                    services.streams.watching(on)
+
+                await live_schedule.catch_up(services)
                 tasks = [
                     asyncio.create_task(_housekeeping(services, config.flush_seconds)),
-                    asyncio.create_task(services.store.watch(players.forget, players.watch)),
+                    asyncio.create_task(services.store.watch(players.forget, watching)),
+                    asyncio.create_task(services.streams.run_pings(config.stream_ping_seconds)),
                 ]
                 if not services.manual_clock:
                     tasks.append(asyncio.create_task(services.scheduler.run_forever()))
                 try:
                     yield
                 finally:
+                    await services.streams.aclose()
                     for task in tasks:
                         task.cancel()
                     for task in tasks:

@@ -1,7 +1,9 @@
 """Applying a manifest to the database (docs/reference/manifest-and-cli.md#manifest): create or update the
 studio, its games and their settings, API keys and webhook endpoints, in one transaction; idempotent.
 
-- A game is matched by (studio, key) and its name and settings are replaced.
+- A game is matched by (studio, key) and its name and settings are replaced, its live events included:
+  an event left out of the manifest leaves the settings and opens no new window, while its windows,
+  attempts, boards and grants stay in their own tables.
 - An API key is matched by (game, name). Changing its rate limits updates it in place; changing its
   environment or permission revokes it and mints a successor, since a key must never silently gain
   another environment's data or another surface's power.

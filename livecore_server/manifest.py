@@ -22,6 +22,13 @@ and ``true`` are not integers)::
                          rate_limits = { <bucket> = <per minute> } (optional)
       .webhooks.<name>   env, url, events (all required)
       .exchange_rates    <CUR> = <USD per unit>       optional, per game, overrides the top level per currency
+      .events.<key>      a live event (docs/events.md): name, starts_at, window_seconds, attempt_seconds,
+                         score_metric (all required), repeat_every_seconds, max_attempts, order = "desc" |
+                         "asc", target, segments, entry_cost, completion_rewards, feeds
+        [[.milestones]]     key, threshold, rewards (all required)
+        [[.rank_rewards]]   from, to, rewards (all required)
+        [[.anti_cheat]]     key, kind = "max_rate" | "max_value", metric, limit, verdict = "reject" | "flag"
+                            (all required)
 
 Defaults come from :mod:`livecore.games` (the single source of the defaults).
 
@@ -52,6 +59,38 @@ Rules beyond types:
   The top-level table applies to every game; a game's own ``[games.<key>.exchange_rates]`` overrides it
   currency by currency. ``GameManifest.exchange_rates`` holds the effective (merged) rates, without USD;
   ``settings()`` adds USD.
+- Events (``[games.<key>.events.<key>]``), checked field by field (list items by index:
+  ``games.g.events.e.milestones[1].key``):
+
+  - the event key matches the key pattern; ``name`` is not blank;
+  - ``starts_at``: a quoted RFC 3339 timestamp with a time zone (``"2026-12-01T00:00:00Z"``, or an offset,
+    converted to UTC) or a TOML offset date-time (``2026-12-01T00:00:00Z`` unquoted); a local date-time
+    without a zone is refused as ambiguous; exact to the millisecond (the stored form), from 1970 to before
+    the year 9000;
+  - ``window_seconds``, ``attempt_seconds`` and ``repeat_every_seconds`` from 1 to 315,360,000 (10 years);
+    ``repeat_every_seconds`` at least ``window_seconds`` (an event's windows never overlap; equal: back to
+    back, always open). ``attempt_seconds`` may exceed ``window_seconds``: an attempt never runs past its
+    window's end, so a long one simply lasts until the window closes;
+  - ``max_attempts`` >= 1 (omit: unlimited); ``score_metric``, and each anti-cheat ``metric``, match the
+    key pattern (they are the metric names a progress write may carry); ``target``, milestone
+    ``threshold``s finite; an anti-cheat ``limit`` finite and > 0;
+  - ``segments``: ``playerContext`` keys (the game's own names, so any case), each 1 to 64 characters
+    without control characters or surrounding whitespace, none twice;
+  - reward and cost entries (``entry_cost``, ``completion_rewards``, each milestone's and rank band's
+    ``rewards``): ``type``, ``key`` and ``amount`` >= 1, naming a resource this game declares with that
+    type (never a system item: ``sessions``, ``login_streak``); ``parameters`` only on items, and never on a
+    cost;
+  - ``entry_cost`` only in a platform-managed game (``economy = "platform"``): a studio-managed game keeps
+    balances the service never sees;
+  - milestones: keys unique within the event, ``rewards`` at least one entry;
+  - rank bands: ``from`` and ``to`` ranks from 1 to 10,000 (a window's close pays every covered rank in one
+    transaction), ``to`` >= ``from``, no two bands holding one rank, ``rewards`` at least one entry;
+  - anti-cheat checks: keys unique within the event;
+  - ``feeds``: shared leaderboards do not exist in this version, so every name is refused ("no shared
+    leaderboard named ...").
+
+  An event left out of a later manifest leaves the game's settings: it opens no new window, and what it
+  recorded (windows, attempts, boards, grants) stays (:mod:`livecore.live_events`).
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is a file that
   cannot be read or is not UTF-8.
 """
@@ -65,23 +104,33 @@ import re
 import tomllib
 import typing
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
 import attrs
 import cattrs
+from cattrs.gen import make_dict_structure_fn, override
 
 from livecore.api.convert import field_errors, make_converter
+from livecore.clock import parse_ts
 from livecore.games import (
+    AntiCheat,
     Economy,
+    Entry,
+    EventSettings,
     FriendsSettings,
     GameSettings,
     GiftingSettings,
+    Milestone,
+    Order,
     PresenceSettings,
+    RankBand,
     Resource,
     ResourceType,
 )
+from livecore.limits import character_problem
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.webhooks.kinds import PAYLOAD_TYPES
@@ -91,6 +140,7 @@ __all__ = [
     "KEY_PATTERN",
     "RESERVED_RESOURCE_KEYS",
     "ApiKeyManifest",
+    "EventManifest",
     "GameManifest",
     "Manifest",
     "ManifestError",
@@ -164,6 +214,33 @@ class WebhookManifest:
 
 
 @attrs.frozen
+class EventManifest:
+    """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]`` and
+    ``[[...anti_cheat]]``; fields and defaults are :class:`livecore.games.EventSettings`' (a rank band's
+    ``first``/``last`` are ``from``/``to`` in TOML)."""
+
+    name: str
+    starts_at: datetime
+    window_seconds: int
+    attempt_seconds: int
+    score_metric: str
+    repeat_every_seconds: int | None = None
+    max_attempts: int | None = None
+    order: Order = Order.DESC
+    target: float | None = None
+    segments: tuple[str, ...] = ()
+    entry_cost: tuple[Entry, ...] = ()
+    completion_rewards: tuple[Entry, ...] = ()
+    feeds: tuple[str, ...] = ()
+    milestones: tuple[Milestone, ...] = ()
+    rank_rewards: tuple[RankBand, ...] = ()
+    anti_cheat: tuple[AntiCheat, ...] = ()
+
+    def to_settings(self, key: str) -> EventSettings:
+        return EventSettings(key=key, **attrs.asdict(self, recurse=False))
+
+
+@attrs.frozen
 class GameManifest:
     """``[games.<key>]``. ``exchange_rates`` is effective: the top-level table merged with the game's own."""
 
@@ -176,9 +253,11 @@ class GameManifest:
     api_keys: dict[str, ApiKeyManifest] = attrs.field(factory=dict)
     webhooks: dict[str, WebhookManifest] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
+    events: dict[str, EventManifest] = attrs.field(factory=dict)
 
     def settings(self) -> GameSettings:
-        """The game's settings as the core reads them; resources keyed by resource key, USD always known."""
+        """The game's settings as the core reads them; resources and events keyed by their keys, USD
+        always known."""
         return GameSettings(
             economy=self.economy,
             gifting=self.gifting,
@@ -186,6 +265,7 @@ class GameManifest:
             friends=self.friends,
             resources={key: res.to_resource(key) for key, res in self.resources.items()},
             exchange_rates={"USD": 1.0, **self.exchange_rates},
+            events={key: event.to_settings(key) for key, event in self.events.items()},
         )
 
 
@@ -204,7 +284,7 @@ Problems = dict[str, str]
 Rule = Callable[[Any, str, Problems], None]
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> typing.TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -318,6 +398,203 @@ def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
         )
 
 
+# --- live events ---------------------------------------------------------------------------------------
+
+# A window, a repeat or an attempt lasts at most 10 years, and the first window starts from 1970 (UUIDv7
+# time) to before the year 9000: every window's times stay within datetime's range.
+SECONDS_MAX = 10 * 365 * 86_400
+STARTS_AT_RANGE = (datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC))
+# A window's close pays every rank a band covers in its one transaction.
+PAID_RANKS_MAX = 10_000
+SEGMENT_MAX_CHARS = 64
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})")
+_TIMESTAMP = "must be an RFC 3339 timestamp with a time zone, e.g. 2026-12-01T00:00:00Z"
+
+
+def _timestamp(value: Any, _: Any) -> datetime:
+    """A quoted RFC 3339 string or a TOML offset date-time; a local (naive) one is ambiguous."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError(f"{_TIMESTAMP} (this one has no time zone: add Z for UTC)")
+        stamp = value.astimezone(UTC)
+    elif isinstance(value, str) and _RFC3339.fullmatch(value):
+        try:
+            stamp = parse_ts(value.upper().replace(" ", "T"))
+        except ValueError:
+            raise ValueError(f"{_TIMESTAMP} (this one is not a valid date or time)") from None
+    else:
+        raise ValueError(_TIMESTAMP)
+    if stamp.microsecond % 1000:
+        raise ValueError("must be exact to the millisecond")
+    first, end = STARTS_AT_RANGE
+    if not first <= stamp < end:
+        raise ValueError("must be from 1970-01-01T00:00:00Z to before the year 9000")
+    return stamp
+
+
+def _seconds(minimum: int) -> Rule:
+    def rule(value: Any, path: str, problems: Problems) -> None:
+        if _is_int(value) and not minimum <= value <= SECONDS_MAX:
+            problems[path] = f"must be from {minimum} to {SECONDS_MAX} seconds (10 years)"
+
+    return rule
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _finite(value: Any, path: str, problems: Problems) -> None:
+    if _is_number(value) and not math.isfinite(value):
+        problems[path] = "must be a finite number"
+
+
+def _positive(value: Any, path: str, problems: Problems) -> None:
+    if _is_number(value) and not (math.isfinite(value) and value > 0):
+        problems[path] = "must be a finite number greater than 0"
+
+
+def _rank(value: Any, path: str, problems: Problems) -> None:
+    if _is_int(value) and not 1 <= value <= PAID_RANKS_MAX:
+        problems[path] = f"must be a rank from 1 to {PAID_RANKS_MAX}"
+
+
+def _segments(value: Any, path: str, problems: Problems) -> None:
+    """Keys of ``playerContext``: whatever the game sends, so not held to the manifest's key pattern."""
+    seen: set[str] = set()
+    for i, key in enumerate(value if isinstance(value, list) else ()):
+        if not isinstance(key, str):
+            continue  # the converter names the type
+        problem = character_problem(key, plain=True)
+        if not key.strip() or key != key.strip():
+            problems[f"{path}[{i}]"] = "must be a playerContext key, without surrounding whitespace"
+        elif len(key) > SEGMENT_MAX_CHARS:
+            problems[f"{path}[{i}]"] = f"must be at most {SEGMENT_MAX_CHARS} characters"
+        elif problem is not None:
+            problems[f"{path}[{i}]"] = problem
+        elif key in seen:
+            problems[f"{path}[{i}]"] = f"repeats the segment {key}"
+        seen.add(key)
+
+
+def _feeds(value: Any, path: str, problems: Problems) -> None:
+    """Shared leaderboards are not declared in this version, so no name can be fed yet."""
+    for i, name in enumerate(value if isinstance(value, list) else ()):
+        if isinstance(name, str):
+            problems[f"{path}[{i}]"] = f"no shared leaderboard named {name}"
+
+
+def _rewards_required(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    """A milestone or a rank band that pays nothing is a mistake."""
+    rewards = raw.get("rewards")
+    if rewards is None or rewards == []:
+        problems[f"{path}.rewards"] = "must list at least one reward entry"
+
+
+def _rank_band(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    first, last = raw.get("from"), raw.get("to")
+    if _is_int(first) and _is_int(last) and last < first and f"{path}.to" not in problems:
+        problems[f"{path}.to"] = f"must be at least from ({first})"
+    _rewards_required(raw, path, problems)
+
+
+def _items(raw: Mapping[str, Any], field: str) -> list[tuple[int, dict[str, Any]]]:
+    """The tables of an array of tables, with their indexes (other items are the converter's to name)."""
+    found = raw.get(field)
+    return [
+        (i, item) for i, item in enumerate(found if isinstance(found, list) else ()) if isinstance(item, dict)
+    ]
+
+
+def _unique_keys(raw: Mapping[str, Any], field: str, path: str, problems: Problems) -> None:
+    first_at: dict[str, int] = {}
+    for i, item in _items(raw, field):
+        key = item.get("key")
+        if not isinstance(key, str):
+            continue
+        if key in first_at:
+            problems[f"{path}.{field}[{i}].key"] = f"repeats the key of {field}[{first_at[key]}]"
+        else:
+            first_at[key] = i
+
+
+def _no_overlap(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    """``band_rewards`` pays the first band holding a rank: two bands holding one rank are a mistake."""
+    bands: list[tuple[int, int, int]] = []
+    for i, band in _items(raw, "rank_rewards"):
+        first, last = band.get("from"), band.get("to")
+        if not (_is_int(first) and _is_int(last) and 1 <= first <= last):
+            continue
+        for j, other_first, other_last in bands:
+            if first <= other_last and other_first <= last:
+                problems[f"{path}.rank_rewards[{i}]"] = (
+                    f"ranks {first} to {last} overlap rank_rewards[{j}] (ranks {other_first} to {other_last})"
+                )
+                break
+        bands.append((i, first, last))
+
+
+def _event(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    window, repeat = raw.get("window_seconds"), raw.get("repeat_every_seconds")
+    where = f"{path}.repeat_every_seconds"
+    if _is_int(window) and _is_int(repeat) and repeat < window and where not in problems:
+        problems[where] = f"must be at least window_seconds ({window}): an event's windows never overlap"
+    _unique_keys(raw, "milestones", path, problems)
+    _unique_keys(raw, "anti_cheat", path, problems)
+    _no_overlap(raw, path, problems)
+
+
+def _event_entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every reward or cost entry of an event: (path, list field, entry)."""
+    lists = [(f"{path}.{name}", name, event.get(name)) for name in ("entry_cost", "completion_rewards")]
+    for field in ("milestones", "rank_rewards"):
+        lists += [
+            (f"{path}.{field}[{i}].rewards", "rewards", item.get("rewards"))
+            for i, item in _items(event, field)
+        ]
+    return [
+        (f"{where}[{i}]", name, entry)
+        for where, name, entries in lists
+        for i, entry in enumerate(entries if isinstance(entries, list) else ())
+        if isinstance(entry, dict)
+    ]
+
+
+def _entry_refusal(entry: Mapping[str, Any], resources_: Mapping[str, Any]) -> str | None:
+    key, kind = entry.get("key"), entry.get("type")
+    if not isinstance(key, str) or kind not in tuple(ResourceType):
+        return None  # the converter names the type
+    if key in RESERVED_RESOURCE_KEYS:
+        return f"{key} is a system item: rewards and costs name the game's declared resources"
+    declared = resources_.get(key)
+    if not isinstance(declared, dict):
+        return f"no {kind} named {key} is declared in this game's resources"
+    if declared.get("type") != kind:
+        return f"{key} is declared with type {declared.get('type')}, not {kind}"
+    return None
+
+
+def _event_references(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    """What an event names in the rest of its game: declared resources of the right type, and an economy
+    that can charge an entry cost (a studio-managed game keeps balances the service never sees)."""
+    events, declared = raw.get("events"), raw.get("resources")
+    resources_ = declared if isinstance(declared, dict) else {}
+    for key, event in events.items() if isinstance(events, dict) else ():
+        if not isinstance(event, dict):
+            continue
+        where = f"{path}.events.{key}"
+        if event.get("entry_cost") and raw.get("economy", Economy.STUDIO.value) == Economy.STUDIO.value:
+            problems[f"{where}.entry_cost"] = (
+                'only a platform-managed game (economy = "platform") charges an entry cost'
+            )
+        for entry_path, field, entry in _event_entries(event, where):
+            refusal = _entry_refusal(entry, resources_)
+            if refusal is not None:
+                problems[f"{entry_path}.key"] = refusal
+            elif field == "entry_cost" and "parameters" in entry:
+                problems[f"{entry_path}.parameters"] = "a cost carries no parameters"
+
+
 # Rules per (model, field). A field rule sees the raw TOML value and checks only values of the right type.
 _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (Manifest, "studio"): _key,
@@ -333,6 +610,23 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (ApiKeyManifest, "rate_limits"): _rate_limits,
     (WebhookManifest, "url"): _url,
     (WebhookManifest, "events"): _events,
+    (EventManifest, "name"): _not_blank,
+    (EventManifest, "window_seconds"): _seconds(1),
+    (EventManifest, "repeat_every_seconds"): _seconds(1),
+    (EventManifest, "attempt_seconds"): _seconds(1),
+    (EventManifest, "max_attempts"): _at_least(1),
+    (EventManifest, "score_metric"): _key,
+    (EventManifest, "target"): _finite,
+    (EventManifest, "segments"): _segments,
+    (EventManifest, "feeds"): _feeds,
+    (Milestone, "key"): _key,
+    (Milestone, "threshold"): _finite,
+    (RankBand, "first"): _rank,
+    (RankBand, "last"): _rank,
+    (AntiCheat, "key"): _key,
+    (AntiCheat, "metric"): _key,
+    (AntiCheat, "limit"): _positive,
+    (Entry, "amount"): _at_least(1),
 }
 # Rules for the keys of a table of named entries.
 _KEY_RULES: dict[tuple[type, str], Rule] = {
@@ -340,6 +634,7 @@ _KEY_RULES: dict[tuple[type, str], Rule] = {
     (GameManifest, "resources"): _resource_key,
     (GameManifest, "api_keys"): _key,
     (GameManifest, "webhooks"): _key,
+    (GameManifest, "events"): _key,
 }
 
 
@@ -351,19 +646,37 @@ def _parameters_only_for_items(raw: Mapping[str, Any], path: str, problems: Prob
 # Rules that look at a whole table (several of its fields together).
 _TABLE_RULES: dict[type, Callable[[Mapping[str, Any], str, Problems], None]] = {
     ResourceManifest: _parameters_only_for_items,
+    Entry: _parameters_only_for_items,
+    GameManifest: _event_references,
+    EventManifest: _event,
+    Milestone: _rewards_required,
+    RankBand: _rank_band,
 }
+# TOML names that are not the attribute's: a rank band's ``from`` and ``to`` (Python keywords).
+_TOML_NAMES: dict[tuple[type, str], str] = {(RankBand, "first"): "from", (RankBand, "last"): "to"}
 
 
 def _check(cls: type, raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     """Walk the raw TOML beside the model ``cls``: tables where tables belong, then the value rules."""
     hints = typing.get_type_hints(cls)
     for field in attrs.fields(cls):
-        if field.name not in raw:
+        name = _TOML_NAMES.get((cls, field.name), field.name)
+        if name not in raw:
             continue
-        value, where = raw[field.name], f"{path}.{field.name}" if path else field.name
+        value, where = raw[name], f"{path}.{name}" if path else name
         hint = hints[field.name]
         origin, args = typing.get_origin(hint), typing.get_args(hint)
-        if attrs.has(hint) or origin is dict:
+        if origin is tuple:
+            if not isinstance(value, list):
+                _replace(problems, where, "must be a list")
+                continue
+            if attrs.has(args[0]):
+                for i, item in enumerate(value):
+                    if isinstance(item, dict):
+                        _check(args[0], item, f"{where}[{i}]", problems)
+                    else:
+                        problems[f"{where}[{i}]"] = "must be a table"
+        elif attrs.has(hint) or origin is dict:
             if not isinstance(value, dict):
                 problems[where] = "must be a table"
                 continue
@@ -386,15 +699,45 @@ def _check(cls: type, raw: Mapping[str, Any], path: str, problems: Problems) -> 
         table_rule(raw, path, problems)
 
 
+def _replace(problems: Problems, path: str, message: str) -> None:
+    """``message`` about ``path`` replaces the converter's wording for it and for what it holds (cattrs
+    reads a string or a table as a list of its characters or keys)."""
+    for known in [p for p in problems if p.startswith((f"{path}[", f"{path}."))]:
+        del problems[known]
+    problems[path] = message
+
+
 # --- parsing ------------------------------------------------------------------------------------------
 
 _converter = make_converter(camel_case=False)
+_converter.register_structure_hook(datetime, _timestamp)
+_converter.register_structure_hook(
+    RankBand,
+    make_dict_structure_fn(
+        RankBand,
+        _converter,
+        _cattrs_forbid_extra_keys=True,
+        first=override(rename=_TOML_NAMES[RankBand, "first"]),
+        last=override(rename=_TOML_NAMES[RankBand, "last"]),
+    ),
+)
 _MAPPING_KEY = re.compile(r"""\[('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
 
 
-def _dotted(path: str) -> str:
-    """cattrs names mapping entries ``games['space-race']``; the manifest's paths are ``games.space-race``."""
-    return _MAPPING_KEY.sub(lambda m: "." + str(ast.literal_eval(m.group(1))), path)
+_RANK_BAND_FIELD = re.compile(r"(\.rank_rewards\[\d+\]\.)(\w+)$")
+_UNKNOWN = "is not a known field"
+
+
+def _dotted(path: str, message: str) -> str:
+    """cattrs names mapping entries ``games['space-race']``; the manifest's paths are ``games.space-race``.
+    cattrs names a field by its attribute, so a rank band's ``first`` becomes ``from`` (its TOML name);
+    an unknown key is named as it was written."""
+    path = _MAPPING_KEY.sub(lambda m: "." + str(ast.literal_eval(m.group(1))), path)
+    if message == _UNKNOWN:
+        return path
+    return _RANK_BAND_FIELD.sub(
+        lambda m: m.group(1) + _TOML_NAMES.get((RankBand, m.group(2)), m.group(2)), path
+    )
 
 
 def _with_effective_rates(manifest: Manifest) -> Manifest:
@@ -419,7 +762,7 @@ def parse_manifest(text: str, *, allow_private_webhooks: bool = False) -> Manife
         manifest = _converter.structure(data, Manifest)
     except cattrs.BaseValidationError as exc:
         for path, message in field_errors(exc, camel_case=False).items():
-            problems[_dotted(path)] = message
+            problems[_dotted(path, message)] = message
     # The value rules run even when types failed, so one run reports everything; their shape messages
     # ("must be a table") replace the converter's wording for the same path.
     _check(Manifest, data, "", problems)

@@ -9,7 +9,9 @@ each due time in order and runs that work there, so it sees the time it was due 
 Several processes on one database each run this scheduler; a periodic job's run is *claimed* first
 (``claim``: one row per job in the database holding the last claimed due time), so each due time runs in
 one process only. A process that dies during a run loses that run; the next due time runs again (every
-job here catches up on what it missed).
+job here catches up on what it missed). A job registered ``claimed=False`` runs in every process: work
+whose commands decide from the state what is left to do (a closed window is not closed again), which a
+claim every second would only slow down.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class Job:
     interval: timedelta
     fn: JobFn
     next_due: datetime
+    claimed: bool = True
 
 
 @attrs.define
@@ -61,8 +64,8 @@ class Scheduler:
         self.work: list[DueWork] = []
         self._lock = asyncio.Lock()
 
-    def every(self, name: str, interval: timedelta, fn: JobFn) -> None:
-        self.jobs.append(Job(name, interval, fn, _aligned(self.clock.now(), interval)))
+    def every(self, name: str, interval: timedelta, fn: JobFn, *, claimed: bool = True) -> None:
+        self.jobs.append(Job(name, interval, fn, _aligned(self.clock.now(), interval), claimed))
 
     def when(self, name: str, due: Callable[[], datetime | None], fn: JobFn) -> None:
         """Register work run by :meth:`advance` whenever ``due()`` has come (manual clock)."""
@@ -112,7 +115,7 @@ class Scheduler:
             else:
                 repeats[(name, due_at)] = repeats.get((name, due_at), 0) + 1
             try:
-                if job is None or self.claim is None or await self.claim(name, due_at):
+                if job is None or not job.claimed or self.claim is None or await self.claim(name, due_at):
                     await fn()
             except Exception:
                 # One failing job must not stop the others; it runs again at its next due time.

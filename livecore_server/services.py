@@ -21,6 +21,7 @@ from livecore.commands.players import sweep_streaks
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
+from livecore_server import live_schedule
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
@@ -30,6 +31,7 @@ from livecore_server.ratelimit import WRONG_SECRETS_PER_MINUTE, RateLimiter, Sec
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, is_postgres, open_store
 from livecore_server.storage.sqlite import sqlite_path
+from livecore_server.streams import BoardHubs
 
 
 @attrs.frozen
@@ -66,6 +68,8 @@ class Config:
     # Where the server key is kept when LIVECORE_SECRET_KEY is not set (None: livecore_server.crypto's
     # default place). Every process of one deployment needs the same key.
     key_file: str | None = None
+    # Seconds of wall-clock time between two ``: ping`` comments on every board stream (SPEC 6.4).
+    stream_ping_seconds: float = 15.0
 
     @property
     def postgres(self) -> bool:
@@ -108,6 +112,7 @@ class Services:
     usage: UsageRecorder
     presence: PresenceBoard
     players: PlayerCache
+    streams: BoardHubs
     # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
     # now: the running dispatcher listens.
     deliveries_due: Signal = attrs.Factory(Signal)
@@ -166,9 +171,12 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         usage=UsageRecorder(),
         presence=PresenceBoard(),
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
+        streams=BoardHubs(store),
     )
     store.on_player_written(services.players.forget)
+    store.on_board_changed(services.streams.changed)
     schedule_sweeps(services)
+    live_schedule.register(services)
     return services
 
 

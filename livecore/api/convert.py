@@ -74,6 +74,14 @@ def _strict_float(value: Any, _: Any) -> float:
     return float(value)
 
 
+def whole(value: float) -> float:
+    """A number as the wire writes it: a whole one without a fraction (``100``, not ``100.0``), so a
+    client reads back the score it wrote; JSON does not tell the two apart."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
 def _strict_bool(value: Any, _: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError("must be a boolean")
@@ -155,6 +163,7 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     conv.register_structure_hook_func(lambda t: t == dict[str, Any], _request_dict if form else _strict_dict)
     conv.register_structure_hook(datetime, _structure_ts)
     conv.register_unstructure_hook(datetime, format_ts)
+    conv.register_unstructure_hook(float, whole)
 
     def structure_factory(cls: type[Any]) -> Any:
         hints = typing.get_type_hints(cls)

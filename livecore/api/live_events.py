@@ -27,14 +27,6 @@ from livecore.limits import ID, limited
 from livecore.live_events import EventState
 
 
-def number(value: float | None) -> float | None:
-    """A score or metric as the wire shows it: a whole number without a fraction (``100``, not
-    ``100.0``), so a client reads back what it wrote."""
-    if value is not None and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    return value
-
-
 @attrs.frozen
 class AttemptView:
     """The attempt record (docs/events.md#the-attempt)."""
@@ -65,8 +57,8 @@ class AttemptView:
             leaderboard_id=a.board_id,
             lobby_id=a.lobby_id,
             status=effective_status(a, now) if now is not None else a.status,
-            score=number(a.score),
-            metrics={k: number(v) or 0 for k, v in a.metrics.items()},
+            score=a.score,
+            metrics=a.metrics,
             started_at=a.started_at,
             ends_at=a.ends_at,
             completed_at=a.completed_at,
@@ -117,7 +109,7 @@ class EventView:
             next_window_starts_at=listing.next_window_starts_at,
             entry_cost=[RewardEntry.of(e) for e in event.entry_cost],
             max_attempts=event.max_attempts,
-            target=number(event.target),
+            target=event.target,
             lobby=False,
             attempts=None if listing.attempts is None else [AttemptView.of(a) for a in listing.attempts],
         )
@@ -169,9 +161,7 @@ class EntryView:
 
     @classmethod
     def of(cls, standing: Standing) -> EntryView:
-        fields = entry_fields(standing)
-        fields["score"] = number(fields["score"])
-        return cls(**fields)
+        return cls(**entry_fields(standing))
 
 
 @attrs.frozen
@@ -306,7 +296,7 @@ SDK_BOARD_STREAM = Route(
     method="GET",
     path="/event-leaderboards/{leaderboardId}/stream",
     summary="Server-sent events of the board: ready, then score_update per change, closed at finalize.",
-    response=None,
+    stream=(("ready", StreamReady), ("score_update", StreamScoreUpdate), ("closed", StreamClosed)),
     errors=(ErrorCode.LEADERBOARD_NOT_FOUND,),
 )
 

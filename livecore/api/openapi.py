@@ -15,9 +15,9 @@ wire models, so the documents cannot drift from the server and the clients:
   of ``required`` and is never ``null`` (the converter omits it instead).
 - Requests publish their limits (docs/reference/conventions.md#requests), from the rules their fields
   name (:mod:`livecore.limits`): ``minLength``/``maxLength``, ``minimum``/``maximum`` (every integer
-  within signed 64 bits), ``minItems``/``maxItems``, a free-form object's size (``x-max-json-bytes``),
-  ``oneOf`` for a body that takes exactly one of some fields (``EXACTLY_ONE_OF``), and the literal values
-  a path parameter never takes (``not``/``enum``).
+  within signed 64 bits), ``minItems``/``maxItems`` (``minProperties``/``maxProperties`` for a map), a
+  free-form object's size (``x-max-json-bytes``), ``oneOf`` for a body that takes exactly one of some
+  fields (``EXACTLY_ONE_OF``), and the literal values a path parameter never takes (``not``/``enum``).
 
 Pure: no I/O. Serialise the returned dictionaries with any JSON encoder.
 """
@@ -56,6 +56,7 @@ _Mode = Literal["input", "output"]
 _NONE_TYPE = type(None)
 _PATH_PARAM = re.compile(r"\{([^{}/]+)\}")
 _JSON = "application/json"
+_EVENT_STREAM = "text/event-stream"
 
 _REQUESTS = (
     "\n\nA request body is one JSON object, nested at most "
@@ -157,6 +158,8 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
             schemas.collect(route.request, "input")
         if route.response is not None:
             schemas.collect(route.response, "output")
+        for _, model in route.stream:
+            schemas.collect(model, "output")
 
     paths: dict[str, dict[str, Any]] = {}
     sibling_paths = [route.path for route in selected]
@@ -246,6 +249,11 @@ def _description(route: Route) -> str:
     lines = [route.summary]
     if route.auth is Auth.PLAYER:
         lines.append("Needs the API key and the player's secret (`X-Player-Secret`).")
+    elif route.auth is Auth.KEY_OR_PLAYER:
+        lines.append(
+            "Needs the API key; with the player's secret (`X-Player-Secret`) the answer tells more of the "
+            "player, and a wrong secret is a 401."
+        )
     elif route.auth is Auth.PUBLIC:
         lines.append("Needs no credentials.")
     if route.idempotency is Idempotency.REQUIRED:
@@ -258,6 +266,13 @@ def _description(route: Route) -> str:
             f"Repeating a request with the same key and body answers the stored response ({replay}, "
             "`Idempotent-Replay: true`) without applying it again; a different body under the same key is "
             "a 409 `idempotency_conflict`."
+        )
+    if route.stream:
+        names = ", ".join(f"`{name}`" for name, _ in route.stream)
+        lines.append(
+            f"Answers `{_EVENT_STREAM}` (server-sent events: {names}), each event with an `id` and its "
+            "`data` one JSON object (the schema gives each event); comment lines (`: ping`) come every 15 "
+            "seconds. Errors before the stream starts are JSON envelopes."
         )
     if route.test_only:
         lines.append("Test-environment keys only: a live key gets 403 `permission_denied`.")
@@ -282,6 +297,8 @@ def _security(auth: Auth) -> list[dict[str, list[str]]]:
         return []
     if auth is Auth.PLAYER:
         return [{"apiKey": [], "playerSecret": []}]
+    if auth is Auth.KEY_OR_PLAYER:
+        return [{"apiKey": [], "playerSecret": []}, {"apiKey": []}]
     return [{"apiKey": []}]
 
 
@@ -327,7 +344,7 @@ def _error_codes(route: Route) -> dict[int, list[str]]:
     add(ErrorCode.INVALID_REQUEST)
     if route.auth is not Auth.PUBLIC:
         add(ErrorCode.INVALID_API_KEY)
-        if route.auth is Auth.PLAYER:
+        if route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER):
             add(ErrorCode.PLAYER_SECRET_INVALID)
         add(ErrorCode.PERMISSION_DENIED)
     add(ErrorCode.NOT_FOUND)
@@ -387,7 +404,9 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
     # Every node is built afresh (no shared sub-objects), so YAML dumpers write no anchors.
     success: dict[str, Any] = {"description": _phrase(route.status)}
     success_schema: dict[str, Any] | None = None
-    if route.response is not None or route.status != 204:
+    if route.stream:
+        success["content"] = _stream_content(route, schemas)
+    elif route.response is not None or route.status != 204:
         data = schemas.schema(route.response, "output") if route.response is not None else {}
         success_schema = {"type": "object", "properties": {"data": data}, "required": ["data"]}
     responses: dict[int, dict[str, Any]] = {}
@@ -409,7 +428,7 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
         responses[status] = response
 
     success["headers"] = _headers(route, status=route.status, success=True)
-    if success_schema is not None:
+    if success_schema is not None and not route.stream:
         success["content"] = {_JSON: {"schema": success_schema}}
     responses[route.status] = success
     if route.status == 201 and route.idempotency is not Idempotency.NONE and 200 not in responses:
@@ -417,6 +436,29 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
         responses[200] = {"description": "Idempotent replay of an earlier 201 (`Idempotent-Replay: true`)."}
         responses[200].update(replay)
     return {str(status): responses[status] for status in sorted(responses)}
+
+
+def _stream_content(route: Route, schemas: _Schemas) -> dict[str, Any]:
+    """A stream's success content. Its ``schema`` is one event, as OpenAPI 3.2's ``itemSchema`` has it
+    (and OpenAPI 3.1 readers take the ``schema`` of a sequential media type): the event's name, its ``id``
+    and its ``data``, a JSON text whose schema is the event's model."""
+    events = [
+        {
+            "type": "object",
+            "properties": {
+                "event": {"const": name},
+                "id": {"type": "string"},
+                "data": {
+                    "type": "string",
+                    "contentMediaType": _JSON,
+                    "contentSchema": schemas.schema(model, "output"),
+                },
+            },
+            "required": ["event", "id", "data"],
+        }
+        for name, model in route.stream
+    ]
+    return {_EVENT_STREAM: {"schema": {"oneOf": events}}}
 
 
 # --- JSON Schema from attrs models -----------------------------------------------------------------
@@ -617,6 +659,11 @@ def _with_rules(schema: dict[str, Any], field: attrs.Attribute[Any]) -> dict[str
                 out["maxItems"] = count.max_items
     elif rule is not None:
         out = _rule_keywords(rule, out)
+    if count is not None and out.get("type") == "object":  # a mapping's count is of its keys
+        if count.min_items:
+            out["minProperties"] = count.min_items
+        if count.max_items is not None:
+            out["maxProperties"] = count.max_items
     return out
 
 

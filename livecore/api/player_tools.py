@@ -11,6 +11,7 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.grants import GrantView
+from livecore.api.live_events import AttemptView
 from livecore.api.purchases import PurchaseView
 from livecore.api.route import PLAYER_PATH, server_route
 from livecore.api.views import IdentityView
@@ -50,11 +51,11 @@ class ProfileSummary:
 
 @attrs.frozen
 class PlayerProfileResponse:
-    """The player profile (docs/reference/player-tools.md#profile); ``attempts`` and ``lobbies`` stay empty
-    until those features exist."""
+    """The player profile (docs/reference/player-tools.md#profile): attempts and grants newest first;
+    ``lobbies`` stays empty until lobbies exist."""
 
     player: ProfilePlayer
-    attempts: list[dict[str, Any]]
+    attempts: list[AttemptView]
     grants: list[GrantView]
     lobbies: list[dict[str, Any]]
     summary: ProfileSummary
@@ -153,7 +154,7 @@ class ExportPlayerResponse:
     purchases, additive)."""
 
     player: ExportPlayer
-    attempts: list[dict[str, Any]]
+    attempts: list[AttemptView]
     grants: list[GrantView]
     inventory: list[HoldingView]
     wallet: list[HoldingView]
@@ -246,7 +247,8 @@ PLAYER_MERGE = server_route(
     "server.players.merge",
     "POST",
     "/players/{fromExternalId}/merge-into/{toExternalId}",
-    "Fold one player into another: grants, gifts, friends, ledgers (summed), purchases.",
+    "Fold one player into another: grants, gifts, friends, ledgers (summed), purchases, attempts, "
+    "event-board entries (the better one kept).",
     MergePlayerResponse,
     errors=(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.INVALID_MERGE),
 )

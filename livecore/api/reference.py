@@ -40,7 +40,10 @@ import attrs
 import orjson
 
 from livecore import (
+    attempts,
+    boards,
     economy,
+    events,
     friends,
     gifts,
     grants,
@@ -92,6 +95,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
         "server.spend.",
     ),
     "player-tools": ("server.players.", "server.migrate."),
+    "events": ("events.", "event_leaderboards.", "server.dev.events."),
 }
 
 WEBHOOKS_PAGE = "webhooks"
@@ -148,9 +152,18 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
     ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
     ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
+    ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
+    ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
+    ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "
+    "(`details.attemptId`).",
+    ErrorCode.MAX_ATTEMPTS_REACHED: "The player used the event's `max_attempts` in this window.",
     ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
     "(`details: {resource, needed, have}`).",
-    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied.",
+    ErrorCode.ATTEMPT_NOT_FOUND: "No such attempt of this player in this event.",
+    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
+    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
+    "(`details.validator`).",
+    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment.",
     ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
     ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
     ErrorCode.LOBBY_FORMING: "The lobby is still forming (202, with the error envelope).",
@@ -230,6 +243,16 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
             ("Debug-flag reason", limits.FREE_TEXT.describe()),
             ("Migration rows per call", migration.ROWS.describe()),
         ],
+        "events": [
+            ("Metrics per progress write", attempts.METRICS.describe()),
+            (
+                "Event leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
+            ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
+            ("`event.progress_updated` per attempt", f"at most one per {_seconds(events.DEBOUNCE)}"),
+        ],
         "webhooks": [
             ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
             ("Webhook attempt timeout (default)", _seconds(delivery.ATTEMPT_TIMEOUT)),
@@ -283,6 +306,8 @@ class _Context:
                 self.schemas.collect(route.request, "input")
             if route.response is not None:
                 self.schemas.collect(route.response, "output")
+            for _, event_model in route.stream:
+                self.schemas.collect(event_model, "output")
         for cls in self.payloads.values():
             self.schemas.collect(cls, "output")
         self.models: dict[str, _Model] = {}
@@ -304,7 +329,8 @@ class _Context:
     def _top_models(self, route: Route) -> list[_Model]:
         """The models a route's own tables show inline: its request body and its response."""
         found = [self._model(cls, "input") for cls in _models_in(route.request)]
-        return found + [self._model(cls, "output") for cls in _models_in(route.response)]
+        found += [self._model(cls, "output") for cls in _models_in(route.response)]
+        return found + [self._model(event_model, "output") for _, event_model in route.stream]
 
     def _nested(self, model: _Model) -> list[_Model]:
         """Models reached from ``model``'s fields, depth first, without ``model`` itself."""
@@ -405,7 +431,11 @@ def _auth_text(route: Route) -> str:
         return "none"
     permission = route.permission
     key = f"`{permission.value}` API key" if permission is not None else "API key"
-    text = f"{key} and the player's secret (`X-Player-Secret`)" if route.auth is Auth.PLAYER else key
+    text = key
+    if route.auth is Auth.PLAYER:
+        text = f"{key} and the player's secret (`X-Player-Secret`)"
+    elif route.auth is Auth.KEY_OR_PLAYER:
+        text = f"{key}; the player's secret (`X-Player-Secret`) optional, checked when sent"
     if route.test_only:
         text += "; test environment only (a live key gets 403 `permission_denied`)"
     return text
@@ -471,6 +501,11 @@ def _route_section(ctx: _Context, route: Route, page: str) -> str:
 
 
 def _response_text(ctx: _Context, route: Route, page: str) -> str:
+    if route.stream:
+        parts = ["Response: `text/event-stream`; each event's `data`:"]
+        for name, event_model in route.stream:
+            parts.append(f"`{name}`:\n\n" + ctx.field_table(ctx._model(event_model, "output"), page))
+        return "\n\n".join(parts)
     if route.response is None:
         return 'Response: `{"data": {}}`.'
     top = _models_in(route.response)

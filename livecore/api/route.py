@@ -84,6 +84,9 @@ class Route:
     test_only: bool = False  # test-environment key only; a live key gets 403
     deprecated: Deprecation | None = None
     errors: tuple[ErrorCode, ...] = ()
+    # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
+    # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
+    stream: tuple[tuple[str, type], ...] = ()
 
     @property
     def full_path(self) -> str:

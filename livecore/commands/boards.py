@@ -16,8 +16,9 @@ from livecore.boards import (
     Board,
     BoardEntry,
     BoardStatus,
+    Contender,
     Standing,
-    around_offset,
+    around_start,
     band_rewards,
     cursor_of,
     finalized,
@@ -71,7 +72,7 @@ def record_score(tx: HasBoards, scope: Scope, player: Player, attempt: Attempt) 
     return True
 
 
-def _ranked(rows: list[tuple[BoardEntry, Player]], first_rank: int) -> list[Standing]:
+def _ranked(rows: list[tuple[BoardEntry, Contender]], first_rank: int) -> list[Standing]:
     return [Standing(first_rank + i, entry, player) for i, (entry, player) in enumerate(rows)]
 
 
@@ -82,12 +83,13 @@ def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event:
     top = _ranked(tx.boards.page(board, None, 0, max(paid_ranks(event.rank_rewards), FINALIZED_TOP)), 1)
     for standing in top:
         rewards = band_rewards(event.rank_rewards, standing.rank)
-        if rewards:
+        winner = tx.players.by_id(standing.player.id) if rewards else None
+        if rewards and winner is not None:
             issue_grant(
                 tx,
                 rt,
                 scope,
-                standing.player,
+                winner,
                 kind=GrantKind.REWARD,
                 entries=rewards,
                 expires_at=None,
@@ -164,8 +166,13 @@ def read_board(
         mine = tx.boards.entry(board.id, player.id)
         if mine is not None:
             position = tx.boards.count_ahead(board, sort_key(board.order, mine))
-            offset = around_offset(position, tx.boards.size(board.id), limit)
+            offset = around_start(position, limit)
     rows = tx.boards.page(board, after, offset, limit + 1)
+    if offset > 0 and len(rows) < limit:
+        # Near the bottom, fewer entries follow than were asked for: the page starts earlier
+        # (livecore.boards.around_offset), found without counting the whole board.
+        offset = max(0, offset - (limit - len(rows)))
+        rows = tx.boards.page(board, None, offset, limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]
     first_rank = offset + 1
@@ -187,7 +194,8 @@ def standing_of(tx: ReadTx, board: Board, player_id: str) -> Standing | None:
     player = tx.players.by_id(player_id)
     if entry is None or player is None:
         return None
-    return Standing(tx.boards.count_ahead(board, sort_key(board.order, entry)) + 1, entry, player)
+    rank = tx.boards.count_ahead(board, sort_key(board.order, entry)) + 1
+    return Standing(rank, entry, Contender.of(player))
 
 
 def merge_entries(tx: HasBoards, from_id: str, to: Player) -> None:

@@ -9,7 +9,8 @@ the window again from the start; a closed window is never closed twice, so nothi
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import attrs
@@ -145,7 +146,8 @@ def current_window(
         tx.windows.insert(window)
         if scope.env is Environment.LIVE:
             emit(tx, rt, scope, WindowOpened.of(window, now))
-    return window if window.status is WindowStatus.OPEN else None
+    # A window recorded with other settings (the manifest changed under it) may end before the slot does.
+    return window if window.status is WindowStatus.OPEN and now < window.ends_at else None
 
 
 def _board(tx: LiveEventsTx, window: Window, values: dict[str, str | None]) -> Board:
@@ -352,23 +354,56 @@ def record_progress(
 # --- scheduled work -----------------------------------------------------------------------------------
 
 
+def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environment, EventSettings, Slot]]:
+    """Every window of every game and environment that is open by the schedule now and not recorded."""
+    for game in tx.games.with_events():
+        for env in Environment:
+            for event in game.settings.events.values():
+                slot = slot_at(event, now)
+                if slot is not None and not tx.windows.get(
+                    game.id, window_id(game.id, env, event.key, slot.starts_at)
+                ):
+                    yield game, env, event, slot
+
+
 def open_due_windows(tx: LiveEventsTx, rt: Runtime) -> int:
     """Record every window of every game and environment that is open now and not yet recorded; returns
     how many it opened."""
-    opened_now = 0
+    due = list(_unopened(tx, rt.clock.now()))
+    for game, env, event, _ in due:
+        current_window(tx, rt, _system_scope(game, env), game, event)
+    return len(due)
+
+
+# Later than any window or attempt ends: the earliest of those "due by then" is the next one due.
+_END_OF_TIME = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def next_opening(tx: LiveEventsTx, rt: Runtime) -> datetime | None:
+    """When a window is next due to open (a window open by the schedule and not recorded is due at its
+    start, which has passed); None when no event has another window. For the manual clock's scheduler."""
     now = rt.clock.now()
-    for game in tx.games.with_events():
-        for env in Environment:
-            scope = _system_scope(game, env)
-            for event in game.settings.events.values():
-                slot = slot_at(event, now)
-                if slot is None or tx.windows.get(
-                    game.id, window_id(game.id, env, event.key, slot.starts_at)
-                ):
-                    continue
-                current_window(tx, rt, scope, game, event)
-                opened_now += 1
-    return opened_now
+    for _, _, _, slot in _unopened(tx, now):
+        return slot.starts_at
+    starts = [
+        start
+        for game in tx.games.with_events()
+        for event in game.settings.events.values()
+        if (start := next_start(event, now)) is not None
+    ]
+    return min(starts, default=None)
+
+
+def next_closing(tx: LiveEventsTx) -> datetime | None:
+    """The end of the open window that ends first (every game and environment)."""
+    first = tx.windows.due_to_close(_END_OF_TIME, 1)
+    return first[0].ends_at if first else None
+
+
+def next_expiry(tx: LiveEventsTx) -> datetime | None:
+    """The ``endsAt`` of the attempt in progress that ends first (every game)."""
+    first = tx.attempts.past_end(_END_OF_TIME, 1)
+    return first[0].ends_at if first else None
 
 
 def close_window(tx: LiveEventsTx, rt: Runtime, window_id_: str, game_id: str) -> bool:
@@ -431,6 +466,9 @@ __all__ = [
     "expire_attempts",
     "get_attempt",
     "list_events",
+    "next_closing",
+    "next_expiry",
+    "next_opening",
     "open_due_windows",
     "record_progress",
     "start",

@@ -15,7 +15,14 @@ class MemoryAttempts(MemoryPort):
     __slots__ = ()
 
     def insert(self, attempt: Attempt) -> None:
-        self._tx.put(self._s.attempts, (attempt.game_id, attempt.id), attempt)
+        key = (attempt.game_id, attempt.id)
+        self._tx.put(self._s.attempts, key, attempt)
+        self._index(attempt, key)
+
+    def _index(self, attempt: Attempt, key: tuple[str, str]) -> None:
+        """Starts look up a player's attempts in a window; a simulation starts thousands."""
+        slot = (attempt.player_id, attempt.window_id)
+        self._tx.put(self._s.attempt_index, slot, (*self._s.attempt_index.get(slot, ()), key))
 
     def get(self, game_id: str, attempt_id: str) -> Attempt | None:
         return self._s.attempts.get((game_id, attempt_id))
@@ -24,7 +31,7 @@ class MemoryAttempts(MemoryPort):
         self._tx.put(self._s.attempts, (attempt.game_id, attempt.id), attempt)
 
     def of_player_in_window(self, player_id: str, window_id: str) -> list[Attempt]:
-        mine = [a for a in self._s.attempts.values() if (a.player_id, a.window_id) == (player_id, window_id)]
+        mine = [self._s.attempts[key] for key in self._s.attempt_index.get((player_id, window_id), ())]
         return sorted(mine, key=lambda a: (a.started_at, a.id))
 
     def in_progress_in_window(self, window_id: str, limit: int) -> list[Attempt]:
@@ -55,6 +62,7 @@ class MemoryAttempts(MemoryPort):
     def reassign(self, from_id: str, to: Player) -> None:
         for key, a in list(self._s.attempts.items()):
             if a.player_id == from_id:
-                self._tx.put(
-                    self._s.attempts, key, attrs.evolve(a, player_id=to.id, external_player_id=to.external_id)
-                )
+                moved = attrs.evolve(a, player_id=to.id, external_player_id=to.external_id)
+                self._tx.put(self._s.attempts, key, moved)
+                self._tx.drop(self._s.attempt_index, (from_id, a.window_id))
+                self._index(moved, key)

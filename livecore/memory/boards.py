@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from livecore.boards import Board, BoardEntry, sort_key
+from livecore.boards import Board, BoardEntry, Contender, sort_key
 from livecore.memory.journal import MemoryPort
-from livecore.players import Player
 
 
 class MemoryBoards(MemoryPort):
@@ -45,7 +44,7 @@ class MemoryBoards(MemoryPort):
 
     def page(
         self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
-    ) -> list[tuple[BoardEntry, Player]]:
+    ) -> list[tuple[BoardEntry, Contender]]:
         ordered = self._ordered(board)
         if after is not None:
             ordered = [e for e in ordered if sort_key(board.order, e) > after]
@@ -55,7 +54,7 @@ class MemoryBoards(MemoryPort):
         for e in ordered[:limit]:
             player = self._s.player_by_id(e.player_id)
             assert player is not None  # an entry's player row is never deleted (erasure anonymizes it)
-            out.append((e, player))
+            out.append((e, Contender.of(player)))
         return out
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:

@@ -65,6 +65,8 @@ class MemoryStore:
         self.migration_keys: dict[tuple[str, str, str, str], str] = {}  # (game, env, kind, key) -> fp
         self.windows: dict[tuple[str, str], Window] = {}  # (game id, window id)
         self.attempts: dict[tuple[str, str], Attempt] = {}  # (game id, attempt id)
+        # (player id, window id) -> the keys of that player's attempts in that window
+        self.attempt_index: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
         self.boards: dict[str, Board] = {}
         self.board_entries: dict[tuple[str, str], BoardEntry] = {}  # (board id, player id)
 

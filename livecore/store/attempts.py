@@ -35,7 +35,8 @@ class AttemptStore(Protocol):
     def counts(self, player_id: str) -> dict[AttemptStatus, int]: ...
 
     def reassign(self, from_id: str, to: Player) -> None:
-        """Every attempt of ``from_id`` becomes ``to``'s (a merge)."""
+        """Every attempt of ``from_id`` becomes ``to``'s, its external id included: a merge, or an erasure
+        (``to`` is then the same row under its placeholder)."""
         ...
 
 

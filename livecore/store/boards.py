@@ -9,8 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.boards import Board, BoardEntry
-from livecore.players import Player
+from livecore.boards import Board, BoardEntry, Contender
 
 
 class BoardStore(Protocol):
@@ -40,7 +39,7 @@ class BoardStore(Protocol):
 
     def page(
         self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
-    ) -> list[tuple[BoardEntry, Player]]:
+    ) -> list[tuple[BoardEntry, Contender]]:
         """Up to ``limit`` entries in board order with their players: those after the key ``after`` (in
         ``sort_key`` form), else from the 0-based ``offset``."""
         ...

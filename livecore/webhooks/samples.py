@@ -14,6 +14,24 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
 from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.live_events import (
+    AttemptCompleted,
+    AttemptExpired,
+    AttemptFlagged,
+    AttemptForceCompleted,
+    AttemptRestarted,
+    AttemptStarted,
+    Cost,
+    CostLine,
+    EntryCostCharged,
+    FinalEntry,
+    LeaderboardFinalized,
+    MetricSnapshot,
+    MilestoneGranted,
+    ProgressUpdated,
+    WindowClosed,
+    WindowOpened,
+)
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.players import (
     PlayerBanned,
@@ -67,6 +85,34 @@ _GIFT: dict[str, Any] = {
     "type": "currency",
     "resource_key": "coins",
     "amount": 10,
+}
+_EVENT: dict[str, Any] = {
+    "event_id": "ev_sample00000000000000000000",
+    "event_key": "sample-event",
+    "event_window_id": "win_sample0000000000000000000",
+}
+_ATTEMPT_ID = "att_sample0000000000000000000"
+_ATTEMPT: dict[str, Any] = {
+    "attempt_id": _ATTEMPT_ID,
+    **_EVENT,
+    "leaderboard_id": "lb_sample00000000000000000000",
+    **_PLAYER,
+}
+_ATTEMPT_STATE: dict[str, Any] = {
+    **_ATTEMPT,
+    "score": 100.0,
+    "metrics": {"score": 100.0},
+    "milestones": ("sample-milestone",),
+    "flagged": False,
+    "started_at": SAMPLE_TS,
+    "ends_at": SAMPLE_TS,
+}
+_WINDOW: dict[str, Any] = {
+    **_EVENT,
+    "env": "live",
+    "starts_at": SAMPLE_TS,
+    "ends_at": SAMPLE_TS,
+    "at": SAMPLE_TS,
 }
 
 SAMPLES: dict[str, WebhookPayload] = {
@@ -138,6 +184,72 @@ SAMPLES: dict[str, WebhookPayload] = {
             lifetime_amount_minor=99,
             purchase_count=1,
             metadata={},
+        ),
+        AttemptStarted(**_ATTEMPT, started_at=SAMPLE_TS, ends_at=SAMPLE_TS, attempt_count=1),
+        AttemptRestarted(
+            **_ATTEMPT,
+            prior_attempt_id="att_sample0000000000000000001",
+            prior_score=50.0,
+            prior_status="completed",
+        ),
+        ProgressUpdated(**_ATTEMPT_STATE, status="in_progress", completed_at=None),
+        AttemptCompleted(**_ATTEMPT_STATE, status="completed", completed_at=SAMPLE_TS),
+        AttemptExpired(**_ATTEMPT_STATE, status="expired", completed_at=None),
+        AttemptForceCompleted(
+            attempt_id=_ATTEMPT_ID,
+            event_id=_EVENT["event_id"],
+            event_window_id=_EVENT["event_window_id"],
+            leaderboard_id=_ATTEMPT["leaderboard_id"],
+            player_id=_PLAYER["player_id"],
+            score=100.0,
+            prior_score=50.0,
+            completed_at=SAMPLE_TS,
+            actor_member_id="mem_sample0000000000000000000",
+            reason="sample",
+            milestones_fired=(),
+        ),
+        AttemptFlagged(
+            attempt_id=_ATTEMPT_ID,
+            event_id=_EVENT["event_id"],
+            event_key=_EVENT["event_key"],
+            **_PLAYER,
+            validator_key="sample-check",
+            reason="sample",
+            metric_snapshot=MetricSnapshot(
+                metric_key="score", before=0.0, after=100.0, elapsed_sec=10.0, avg_rate=10.0, limit=5.0
+            ),
+            flagged_at=SAMPLE_TS,
+        ),
+        MilestoneGranted(
+            **_ATTEMPT,
+            milestone_key="sample-milestone",
+            threshold=100.0,
+            score=100.0,
+            grant_id=_GRANT["grant_id"],
+            granted_at=SAMPLE_TS,
+        ),
+        EntryCostCharged(
+            **_EVENT, attempt_id=_ATTEMPT_ID, **_PLAYER, cost=Cost(currencies=(CostLine("gems", 5),))
+        ),
+        WindowOpened(**_WINDOW),
+        WindowClosed(**_WINDOW),
+        LeaderboardFinalized(
+            leaderboard_id=_ATTEMPT["leaderboard_id"],
+            **_EVENT,
+            lobby_id=None,
+            segment_values={},
+            participant_scope="player",
+            entry_count=1,
+            top=(
+                FinalEntry(
+                    rank=1,
+                    **_PLAYER,
+                    score=100.0,
+                    attempt_id=_ATTEMPT_ID,
+                    reached_at=SAMPLE_TS,
+                ),
+            ),
+            finalized_at=SAMPLE_TS,
         ),
     )
 }

@@ -10,7 +10,7 @@ all.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import attrs
 from aiohttp import web
@@ -38,9 +38,12 @@ from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, json_response, loads
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
-from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.server_store import ServerTransaction, game_queue
 
 API_KEY = web.RequestKey("api_key", ApiKey)
+# The headers the namespace's middleware adds to the answer (request id, rate limit): a stream sends its
+# headers before the middleware sees the answer, so it adds them itself.
+RESPONSE_HEADERS = web.RequestKey("response_headers", dict[str, str])
 
 
 BodyT = TypeVar("BodyT", covariant=True)
@@ -89,6 +92,8 @@ class Reply:
 AnyCall = Call[Any, Any]
 TxHandler = Callable[[AnyCall, ServerTransaction], Any]
 DirectHandler = Callable[[AnyCall], Awaitable[Any]]
+# A stream's handler answers the request itself (a prepared ``StreamResponse``).
+StreamHandler = Callable[[AnyCall, web.Request], Awaitable[web.StreamResponse]]
 # What a write's handler will read beyond the caller and the idempotency record (postgres_prefetch).
 DeclaredReads = Callable[[AnyCall, ServerTransaction], Reads]
 
@@ -96,8 +101,8 @@ DeclaredReads = Callable[[AnyCall, ServerTransaction], Reads]
 @attrs.frozen
 class Binding:
     route: Route
-    handler: TxHandler | DirectHandler
-    # False for handlers that open no transaction of their own (health, ping, clock advance).
+    handler: TxHandler | DirectHandler | StreamHandler
+    # False for handlers that open no transaction of their own (health, ping, clock advance, streams).
     transactional: bool = True
     # A read route whose handler may write once (the friend code made on a player's first friends call):
     # it runs in a write transaction, though for everything else (bans, idempotency) it is a read.
@@ -113,6 +118,20 @@ def bind(
 
 def bind_direct(route: Route, handler: DirectHandler) -> Binding:
     return Binding(route, handler, transactional=False)
+
+
+def bind_stream(route: Route, handler: StreamHandler) -> Binding:
+    """A route whose answer is a stream (``route.stream``): the handler reads what it needs itself and
+    answers the request; what it raises before the stream starts is answered in the envelope."""
+    if not route.stream:
+        raise ValueError(f"{route.name} declares no stream")
+    return Binding(route, handler, transactional=False)
+
+
+def takes_player(route: Route, headers: Mapping[str, str]) -> bool:
+    """Whether the request authenticates a player: a player route always, a key-or-player route when
+    it sends a player secret (docs/reference/conventions.md#authentication)."""
+    return route.auth is Auth.PLAYER or (route.auth is Auth.KEY_OR_PLAYER and "X-Player-Secret" in headers)
 
 
 _REPLAY_HEADERS = {"Idempotent-Replay": "true"}
@@ -201,6 +220,8 @@ _RECORD_IDS = {
     "grantId": ErrorCode.GRANT_NOT_FOUND,
     "giftId": ErrorCode.GIFT_NOT_FOUND,
     "requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND,
+    "attemptId": ErrorCode.ATTEMPT_NOT_FOUND,
+    "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND,
 }
 
 
@@ -285,7 +306,7 @@ def _answer_context(scope: str, key: str) -> str:
 
 
 def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
-    if call.route.auth is not Auth.PLAYER:
+    if not takes_player(call.route, call.headers):
         return call
     secret = call.headers.get("X-Player-Secret")
     player = authenticate(tx, call.rt, call.scope, call.external_id, secret)
@@ -321,7 +342,7 @@ def _execute(
         replay = _replay(tx, call, key, fp)
         if replay is not None:
             return replay
-    result = binding.handler(call, tx)  # type: ignore[call-arg]
+    result = cast(TxHandler, binding.handler)(call, tx)
     value, status = (
         (result.value, result.status) if isinstance(result, Reply) else (result, call.route.status)
     )
@@ -342,7 +363,7 @@ def _reads(binding: Binding, call: AnyCall, key: str | None) -> Callable[[Server
     def reads(tx: ServerTransaction) -> Reads:
         scope = call.scope
         own = Reads(
-            players=((scope.game_id, call.external_id),) if call.route.auth is Auth.PLAYER else (),
+            players=((scope.game_id, call.external_id),) if takes_player(call.route, call.headers) else (),
             idempotency=((_idempotency_scope(call), key),) if key is not None else (),
         )
         return own if binding.reads is None else own + binding.reads(call, tx)
@@ -356,7 +377,7 @@ def write_queue(call: AnyCall) -> str | None:
     (rarely) do not queue: they are retried if they lose a race."""
     if not call.route.is_write or not call.scope.game_id:
         return None
-    return f"game:{call.scope.game_id}"
+    return game_queue(call.scope.game_id)
 
 
 def make_handler(
@@ -401,8 +422,11 @@ def make_handler(
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
         # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
         call = call_with(*_structured(request, route, raw_body, errors))
+        if route.stream:
+            _check_record_ids(call.params)
+            return await cast(StreamHandler, binding.handler)(call, request)
         if not binding.transactional:
-            result = await binding.handler(call)  # type: ignore[call-arg]
+            result = await cast(DirectHandler, binding.handler)(call)
             value, status = (
                 (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
             )

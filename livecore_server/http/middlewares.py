@@ -5,10 +5,11 @@ Order inside a namespace: parse the key; an unknown key is counted against the c
 answered 401; a known key takes a token from its own bucket (429 when empty) and is then checked for the
 namespace's permission (403). Rate-limit and deprecation headers ride on every response, errors included.
 
-A player-scoped route first passes the brake on wrong player secrets of its player and the caller's
-address (livecore_server.ratelimit.SecretBrake: 429 while it is on), and its secret must have the shape
-of one before anything reads the player (401). A wrong secret is counted by the brake and gives the
-key's token back. The body must arrive within the configured time once the handler may read it (408).
+A player-scoped route (and a key-or-player route that sends a player secret) first passes the brake on
+wrong player secrets of its player and the caller's address (livecore_server.ratelimit.SecretBrake: 429
+while it is on), and its secret must have the shape of one before anything reads the player (401). A
+wrong secret is counted by the brake and gives the key's token back. The body must arrive within the
+configured time once the handler may read it (408).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, pe
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ratelimit import BucketName, Decision
-from livecore_server.http.endpoint import API_KEY, unreadable_headers
+from livecore_server.http.endpoint import API_KEY, RESPONSE_HEADERS, takes_player, unreadable_headers
 from livecore_server.http.envelope import error_response
 from livecore_server.keys import player_secret_shaped
 from livecore_server.services import SERVICES
@@ -162,6 +163,7 @@ def namespace(
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         # A request id on every answer, so a studio can quote it and we can find it in our logs.
         headers: dict[str, str] = {"X-Request-Id": request_ids.new()}
+        request[RESPONSE_HEADERS] = headers
         try:
             response = await admit_and_handle(request, handler, headers)
         except asyncio.CancelledError:
@@ -186,7 +188,12 @@ def namespace(
         services = app[SERVICES]
         key = await services.key_cache.lookup(secret) if secret else None
         now_ms = to_millis(services.clock.now())
-        if route is None or route.auth is not Auth.PLAYER or key is None or key.permission is not permission:
+        if (
+            route is None
+            or not takes_player(route, request.headers)
+            or key is None
+            or key.permission is not permission
+        ):
             await take(request, key, bucket, now_ms, headers)
             if unreadable is not None:
                 raise unreadable

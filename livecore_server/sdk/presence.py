@@ -9,6 +9,7 @@ from livecore.commands.players import PlayersTx, authenticate, get_player, load_
 from livecore.games import Game
 from livecore.players import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind_direct
+from livecore_server.storage.server_store import game_queue
 
 
 async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:
@@ -60,7 +61,7 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
             return updated
 
         generation = services.players.generation
-        stored = await services.store.run_async(durable, queue=f"game:{call.scope.game_id}")
+        stored = await services.store.run_async(durable, queue=game_queue(call.scope.game_id))
         # What was read in there, so the next heartbeat decides on it, not on the older cached row
         # again. Not kept when the row was written (that forgot the player: the next one reads it).
         services.players.put(call.scope, call.external_id, stored, generation)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from livecore.api import player_tools as api
 from livecore.api.grants import GrantView
+from livecore.api.live_events import AttemptView
 from livecore.api.views import anonymized_view, display_view
+from livecore.attempts import AttemptStatus
 from livecore.commands import erasure, merge, moderation
 from livecore.commands.players import get_player
 from livecore.erasure import ErasureReason
@@ -34,7 +36,9 @@ def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.Pl
     if not 1 <= call.query.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
     player = _record(call, tx)
+    now = call.rt.clock.now()
     counts = tx.grants.counts(player.id)
+    attempts = tx.attempts.counts(player.id)
     return api.PlayerProfileResponse(
         player=api.ProfilePlayer(
             id=player.id,
@@ -47,13 +51,13 @@ def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.Pl
             debug=player.debug is not None,
             lifecycle=player.lifecycle.value,
         ),
-        attempts=[],  # attempts arrive with events
-        grants=[GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, call.query.limit)],
-        lobbies=[],  # lobbies arrive with events
+        attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, call.query.limit)],
+        grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, call.query.limit)],
+        lobbies=[],  # lobbies arrive with their issue
         summary=api.ProfileSummary(
-            attempt_count=0,
-            attempts_completed=0,
-            attempts_expired=0,
+            attempt_count=sum(attempts.values()),
+            attempts_completed=attempts[AttemptStatus.COMPLETED],
+            attempts_expired=attempts[AttemptStatus.EXPIRED],
             grants_pending=counts[GrantStatus.PENDING],
             grants_claimed=counts[GrantStatus.CLAIMED],
             lobbies_active=0,
@@ -122,6 +126,7 @@ def delete(
 
 def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerResponse:
     player = _record(call, tx)
+    now = call.rt.clock.now()
     game_resources = tx.games.get(call.scope.game_id)
     types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}
     holdings = sorted(tx.ledger.holdings(player.id).values(), key=lambda h: h.key)
@@ -146,8 +151,8 @@ def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerRes
             best_login_streak=a.best_streak,
             friend_code=player.friend_code,
         ),
-        attempts=[],
-        grants=[GrantView.of(g, call.rt.clock.now()) for g in tx.grants.recent(player.id, EXPORT_LIMIT)],
+        attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, EXPORT_LIMIT)],
+        grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, EXPORT_LIMIT)],
         inventory=[
             api.HoldingView(key=h.key, amount=h.amount, parameters=h.parameters)
             for h in holdings

@@ -258,7 +258,7 @@ class PostgresStore:
                 if not lost:
                     log.warning(
                         "player-row and board notifications lost (%s: %s); until they are back, heartbeats"
-                        " read a player again after player_cache_ttl, and board streams miss changes",
+                        " read a player again after player_cache_ttl, and board streams end (to reconnect)",
                         type(exc).__name__,
                         exc,
                     )

@@ -679,7 +679,12 @@ INDEXES: tuple[Index, ...] = (
     ),
     Index("attempts_to_expire", "attempts", ("ends_at", "id"), where="status = 'in_progress'"),
     # Board order: pages from the top or after a keyset, the rank of an entry (entries ahead of it).
-    Index("board_entries_by_rank", "board_entries", ("board_id", "rank_key", "reached_at", "player_id")),
+    # Board order, carrying score and attempt too: a page and its offset read the index alone.
+    Index(
+        "board_entries_by_rank",
+        "board_entries",
+        ("board_id", "rank_key", "reached_at", "player_id", "score", "attempt_id"),
+    ),
     Index("board_entries_by_player", "board_entries", ("player_id", "board_id")),
 )
 

@@ -126,6 +126,11 @@ class ServerStore(Protocol):
         ...
 
 
+def game_queue(game_id: str) -> str:
+    """The write queue of a game's writes (``run_async(queue=...)``, docs/deployment.md)."""
+    return f"game:{game_id}"
+
+
 def is_postgres(db: str) -> bool:
     return db.startswith(POSTGRES_SCHEMES)
 

@@ -18,6 +18,7 @@ from livecore.commands import economy as economy_cmd
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
 from livecore.commands import grants as grants_cmd
+from livecore.commands import live_events as live_events_cmd
 from livecore.commands import players as players_cmd
 from livecore.commands import purchases as purchases_cmd
 from livecore.commands.actor import PLAYER_WRITES
@@ -26,6 +27,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import Relation
 from livecore.games import (
     Entry,
+    EventSettings,
     FriendsSettings,
     GiftingSettings,
     Resource,
@@ -47,6 +49,11 @@ T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10)
 POTION = Resource("potion", ResourceType.ITEM)
+# Two events with a window open at T0: ann plays ``trial`` in the world below, and may start ``sprint``.
+EVENTS = {
+    key: EventSettings(key, key.title(), T0, window_seconds=3600, attempt_seconds=600, score_metric="score")
+    for key in ("trial", "sprint")
+}
 # The gift rules' platform-managed game, with a plain coin anyone may gift and a potion to consume.
 GAME = attrs.evolve(
     PLATFORM,
@@ -55,6 +62,7 @@ GAME = attrs.evolve(
         gifting=GiftingSettings(enabled=True),
         friends=FriendsSettings(max_friends=10),
         resources={r.key: r for r in (COINS, POTION)},
+        events=EVENTS,
     ),
 )
 
@@ -99,7 +107,7 @@ def _names(s: Sim, *names: str) -> None:
 # --- The world each player write is tried in -----------------------------------------------------
 #
 # ann is the actor. bob is her friend and sent her a gift; cat asked her to be friends; she asked dan;
-# she blocked eli. She holds coins and potions and has a pending grant.
+# she blocked eli. She holds coins and potions, has a pending grant and an attempt at ``trial``.
 
 
 @attrs.frozen
@@ -108,6 +116,7 @@ class World:
     request_to_dan: str
     gift_id: str
     grant_id: str
+    attempt_id: str
 
 
 def build_world(s: Sim) -> World:
@@ -139,7 +148,8 @@ def build_world(s: Sim) -> World:
             source_ref_id=None,
             metadata=None,
         )
-        return World(from_cat.id, to_dan.id, gift.id, grant.id)
+        attempt = live_events_cmd.start(tx, s.rt, SCOPE, other(tx, "ann"), "trial", None)
+        return World(from_cat.id, to_dan.id, gift.id, grant.id, attempt.id)
 
     return s.run(build)
 
@@ -216,6 +226,16 @@ WRITES: dict[str, tuple[Callable[..., Any], Write]] = {
             tx, rt, SCOPE, me, PurchaseRequest("t-1", "app_store", "gems_100", "consumable", 199, "USD")
         ),
     ),
+    "events.start": (
+        live_events_cmd.start,
+        lambda tx, rt, me, w: live_events_cmd.start(tx, rt, SCOPE, me, "sprint", {"level": 3}),
+    ),
+    "events.progress": (
+        live_events_cmd.record_progress,
+        lambda tx, rt, me, w: live_events_cmd.record_progress(
+            tx, rt, SCOPE, me, "trial", w.attempt_id, {"score": 10}
+        ),
+    ),
     "presence.heartbeat": (
         players_cmd.heartbeat,
         lambda tx, rt, me, w: players_cmd.heartbeat(tx, rt, me, "in menu"),
@@ -252,14 +272,16 @@ class _Rollback(Exception):
 
 
 def test_the_ban_is_refused_before_what_the_command_looks_up(sim: Sim) -> None:
-    """A banned player is told it is banned, not that the request, gift or grant it names is unknown
-    (the server's order)."""
+    """A banned player is told it is banned, not that the request, gift, grant, event or attempt it names
+    is unknown (the server's order)."""
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
     ann = sim.player("ann")
     for attempt in (
         lambda tx: friends_cmd.accept(tx, sim.rt, SCOPE, GAME, ann, "frq_unknown"),
         lambda tx: gifts_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
         lambda tx: grants_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
+        lambda tx: live_events_cmd.start(tx, sim.rt, SCOPE, ann, "unknown", None),
+        lambda tx: live_events_cmd.record_progress(tx, sim.rt, SCOPE, ann, "trial", "unknown", {"score": 1}),
     ):
         with pytest.raises(LivecoreError) as refused:
             sim.run(attempt)

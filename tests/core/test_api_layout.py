@@ -4,10 +4,31 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from livecore.api import economy, friends, gifts, grants, player_tools, players, purchases, routes, system
+from livecore.api import (
+    economy,
+    friends,
+    gifts,
+    grants,
+    live_events,
+    player_tools,
+    players,
+    purchases,
+    routes,
+    system,
+)
 from livecore.api.route import Route
 
-DOMAINS: tuple[ModuleType, ...] = (system, players, economy, grants, friends, gifts, player_tools, purchases)
+DOMAINS: tuple[ModuleType, ...] = (
+    system,
+    players,
+    economy,
+    grants,
+    friends,
+    gifts,
+    player_tools,
+    purchases,
+    live_events,
+)
 
 
 def test_every_declared_route_is_in_its_domain_routes() -> None:

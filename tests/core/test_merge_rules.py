@@ -4,7 +4,7 @@ every resource across the two players."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import attrs
@@ -12,10 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from livecore.attempts import Attempt, AttemptStatus
+from livecore.boards import Board, BoardEntry, BoardStatus, entry_fields, sort_key
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
+from livecore.commands.boards import read_board
 from livecore.commands.economy import change
 from livecore.commands.erasure import erase
+from livecore.commands.live_events import close_window, record_progress, start
 from livecore.commands.merge import merge
 from livecore.commands.moderation import ban_player
 from livecore.commands.players import first_contact, load_game, register
@@ -23,7 +27,18 @@ from livecore.economy import Holding, Reason, resource
 from livecore.erasure import ErasureReason, ErasureStatus
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import Block
-from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
+from livecore.games import (
+    Economy,
+    Entry,
+    EventSettings,
+    Game,
+    GameSettings,
+    Order,
+    RankBand,
+    Resource,
+    ResourceType,
+    Studio,
+)
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.merge import (
@@ -35,7 +50,7 @@ from livecore.merge import (
     replay_of,
     tie_moves,
 )
-from livecore.players import Lifecycle
+from livecore.players import RETIRED_NAME, Lifecycle
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from tests.budget import examples
@@ -229,3 +244,209 @@ def test_every_erasure_reason_is_carried_by_the_webhook(reason: ErasureReason) -
         first_contact(tx, rt, SCOPE, "x")
         erase(tx, rt, SCOPE, "x", reason)
     assert store.outbox[-1].data["reason"] == reason.value
+
+
+# --- attempts and event boards -------------------------------------------------------------------------
+
+SPRINT = EventSettings(
+    key="sprint",
+    name="Sprint",
+    starts_at=T0 - timedelta(hours=1),
+    window_seconds=86_400,
+    attempt_seconds=600,
+    score_metric="score",
+    rank_rewards=(RankBand(1, 1, (Entry(ResourceType.CURRENCY, "coins", 5),)),),
+)
+LAP = attrs.evolve(SPRINT, key="lap", name="Lap", score_metric="lap_ms", order=Order.ASC)
+
+
+def event_world() -> tuple[MemoryStore, Runtime, ManualClock]:
+    store = MemoryStore()
+    settings_ = GameSettings(
+        economy=Economy.PLATFORM, resources=RESOURCES, events={"sprint": SPRINT, "lap": LAP}
+    )
+    store.add_game(
+        Studio(id="std_1", key="s"),
+        Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=settings_),
+    )
+    clock = ManualClock(T0)
+    rt = Runtime(clock=clock, rng=SeededRandomSource(3), hasher=KeyedHasher(b"m" * 32))
+    with store.transaction() as tx:
+        for name in ("a", "b", "c"):
+            first_contact(tx, rt, SCOPE, name)
+    return store, rt, clock
+
+
+def play(
+    store: MemoryStore, rt: Runtime, name: str, event: EventSettings, score: float, *, complete: bool = True
+) -> Attempt:
+    """One attempt of ``name`` at the event's open window, reaching ``score``."""
+    with store.transaction() as tx:
+        player = tx.players.get("gam_1", name)
+        assert player is not None
+        attempt = start(tx, rt, SCOPE, player, event.key, None)
+        done, _ = record_progress(
+            tx, rt, SCOPE, player, event.key, attempt.id, {event.score_metric: score}, complete
+        )
+    return done
+
+
+def standings(store: MemoryStore, board_id: str) -> list[tuple[str | None, float]]:
+    with store.transaction() as tx:
+        page = read_board(tx, SCOPE, board_id)
+    return [(s.player.external_id, s.entry.score) for s in page.standings]
+
+
+def test_a_merge_moves_every_attempt_to_the_target_with_its_external_id() -> None:
+    store, rt, clock = event_world()
+    first = play(store, rt, "a", SPRINT, 10)
+    clock.advance(60)
+    open_one = play(store, rt, "a", SPRINT, 20, complete=False)
+    clock.advance(60)
+    play(store, rt, "b", SPRINT, 5)
+    a, b = pid(store, "a"), pid(store, "b")
+    with store.transaction() as tx:
+        merge(tx, rt, SCOPE, "a", "b")
+        moved = tx.attempts.recent(b, 10)
+        assert tx.attempts.recent(a, 10) == []
+        assert {m.id for m in moved} >= {first.id, open_one.id} and len(moved) == 3
+        assert {(m.player_id, m.external_player_id) for m in moved} == {(b, "b")}
+        assert tx.attempts.get("gam_1", open_one.id) == attrs.evolve(
+            open_one, player_id=b, external_player_id="b"
+        )
+        counts = tx.attempts.counts(b)
+    assert (counts[AttemptStatus.COMPLETED], counts[AttemptStatus.IN_PROGRESS]) == (2, 1)
+
+
+def test_a_merge_keeps_the_better_entry_of_the_two_on_each_board() -> None:
+    store, rt, _ = event_world()
+    better = play(store, rt, "a", SPRINT, 80)  # the source's entry is better here
+    play(store, rt, "b", SPRINT, 50)
+    play(store, rt, "c", SPRINT, 60)
+    play(store, rt, "a", LAP, 31_000)  # and worse here (lower is better)
+    kept = play(store, rt, "b", LAP, 29_500)
+    a, b = pid(store, "a"), pid(store, "b")
+    with store.transaction() as tx:
+        merge(tx, rt, SCOPE, "a", "b")
+        assert tx.boards.entries_of(a) == []
+        sprint_entry = tx.boards.entry(better.board_id, b)
+        lap_entry = tx.boards.entry(kept.board_id, b)
+    assert sprint_entry is not None and lap_entry is not None
+    assert (sprint_entry.score, sprint_entry.attempt_id, sprint_entry.reached_at) == (80, better.id, T0)
+    assert (lap_entry.score, lap_entry.attempt_id) == (29_500, kept.id)
+    assert standings(store, better.board_id) == [("b", 80), ("c", 60)]
+    assert standings(store, kept.board_id) == [("b", 29_500)]
+
+
+def test_a_merge_moves_an_entry_the_target_does_not_have() -> None:
+    store, rt, _ = event_world()
+    only = play(store, rt, "a", SPRINT, 7)
+    with store.transaction() as tx:
+        merge(tx, rt, SCOPE, "a", "b")
+    assert standings(store, only.board_id) == [("b", 7)]
+
+
+@pytest.mark.parametrize("source_first", [True, False])
+def test_on_equal_scores_the_merge_keeps_the_entry_reached_first(source_first: bool) -> None:
+    store, rt, clock = event_world()
+    first, second = ("a", "b") if source_first else ("b", "a")
+    earlier = play(store, rt, first, SPRINT, 40)
+    clock.advance(30)
+    play(store, rt, second, SPRINT, 40)
+    with store.transaction() as tx:
+        merge(tx, rt, SCOPE, "a", "b")
+        entry = tx.boards.entry(earlier.board_id, pid(store, "b"))
+    assert entry is not None and (entry.attempt_id, entry.reached_at) == (earlier.id, T0)
+
+
+def test_a_merge_moves_entries_of_a_finalized_board() -> None:
+    store, rt, clock = event_world()
+    gone = play(store, rt, "a", SPRINT, 90)
+    play(store, rt, "b", SPRINT, 10)
+    clock.advance(86_400)
+    with store.transaction() as tx:
+        for window in tx.windows.due_to_close(clock.now(), 10):
+            close_window(tx, rt, window.id, window.game_id)
+        merge(tx, rt, SCOPE, "a", "b")
+        board = tx.boards.get("gam_1", gone.board_id)
+        grants = tx.grants.recent(pid(store, "b"), 10)
+    assert board is not None and board.status is BoardStatus.FINALIZED
+    assert standings(store, gone.board_id) == [("b", 90)]
+    # The source's rank-1 reward, paid at the close, moved with its grants.
+    assert [(g.source_kind, g.source_ref_id) for g in grants if g.source_kind == "event_rank"] == [
+        ("event_rank", gone.board_id)
+    ]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    order=st.sampled_from(list(Order)),
+    source=st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3), st.integers(0, 3)), max_size=4),
+    target=st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3), st.integers(0, 3)), max_size=4),
+)
+def test_after_a_merge_each_board_holds_the_better_of_the_two_entries(
+    order: Order, source: list[tuple[int, int, int]], target: list[tuple[int, int, int]]
+) -> None:
+    """(board, score, seconds after T0) entries for each player, on boards of either order: the target
+    ends with, per board, whichever entry comes first in board order, and the source with none."""
+    store, rt, _ = event_world()
+    a, b = pid(store, "a"), pid(store, "b")
+    boards = [
+        Board(f"lb_{i}", "gam_1", Environment.TEST, "sprint", "ev_1", "win_1", order, T0) for i in range(4)
+    ]
+    entries: dict[tuple[str, str], BoardEntry] = {}
+    for player, rows in ((a, source), (b, target)):
+        for score, seconds, index in rows:
+            at = T0 + timedelta(seconds=seconds)
+            entries[boards[index].id, player] = BoardEntry(
+                boards[index].id, player, score, at, f"att_{player}"
+            )
+    with store.transaction() as tx:
+        for board in boards:
+            tx.boards.insert(board)
+        for entry in entries.values():
+            tx.boards.put_entry(tx.boards.get("gam_1", entry.board_id), entry)  # type: ignore[arg-type]
+        merge(tx, rt, SCOPE, "a", "b")
+        for board in boards:
+            mine, theirs = entries.get((board.id, a)), entries.get((board.id, b))
+            candidates = [e for e in (mine, theirs) if e is not None]
+            got = tx.boards.entry(board.id, b)
+            if not candidates:
+                assert got is None
+                continue
+            # Board order, as the target's; the same score reached at the same time: the target's stays.
+            best = min(reversed(candidates), key=lambda e: sort_key(order, attrs.evolve(e, player_id=b)))
+            assert got is not None and (got.score, got.reached_at, got.attempt_id) == (
+                best.score,
+                best.reached_at,
+                best.attempt_id,
+            )
+            assert tx.boards.entry(board.id, a) is None
+            assert tx.boards.size(board.id) == 1
+
+
+def test_erasure_keeps_attempts_and_board_entries_under_the_anonymized_row() -> None:
+    """An erased player's attempts stay, naming its placeholder; its board entries stay in place and show
+    the anonymized identity, as every read of a board shows identities as they are now."""
+    store, rt, clock = event_world()
+    mine = play(store, rt, "a", SPRINT, 70)
+    play(store, rt, "b", SPRINT, 50)
+    with store.transaction() as tx:
+        placeholder = erase(tx, rt, SCOPE, "a", ErasureReason.GDPR_ERASURE).placeholder
+        (kept,) = tx.attempts.recent(mine.player_id, 10)
+        page = read_board(tx, SCOPE, mine.board_id)
+    clock.advance(86_400)
+    with store.transaction() as tx:
+        for window in tx.windows.due_to_close(clock.now(), 10):
+            close_window(tx, rt, window.id, window.game_id)
+        (rank_grant,) = tx.grants.recent(mine.player_id, 10)
+    # The rank it holds is paid at the close, to the anonymous row, like any grant it keeps.
+    assert (rank_grant.source_kind, rank_grant.external_player_id) == ("event_rank", placeholder)
+    assert placeholder is not None and placeholder.startswith("__deleted_")
+    assert kept == attrs.evolve(mine, external_player_id=placeholder)
+    top = page.standings[0]
+    assert (top.rank, top.entry.score, top.entry.attempt_id) == (1, 70, mine.id)
+    fields = entry_fields(top)
+    assert fields["external_player_id"] == placeholder
+    assert (fields["name"], fields["avatar"], fields["country"]) == (RETIRED_NAME, None, None)
+    assert (fields["anonymized_name"], fields["anonymized_avatar"]) == (RETIRED_NAME, None)

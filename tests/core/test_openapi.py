@@ -16,6 +16,7 @@ from openapi_spec_validator.shortcuts import get_validator_cls
 
 from livecore.api import routes as r
 from livecore.api.convert import OMIT_IF_NONE
+from livecore.api.live_events import SDK_BOARD_STREAM, SDK_EVENTS
 from livecore.api.openapi import PUBLIC_SURFACES, build_document, build_documents
 from livecore.api.players import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
@@ -245,10 +246,11 @@ def test_every_route_of_the_surface_appears_with_method_and_status(surface: Surf
         assert op["operationId"] == route.name
         assert op["summary"] == route.summary
         assert str(route.status) in op["responses"]
-        assert (
-            "data"
-            in op["responses"][str(route.status)]["content"]["application/json"]["schema"]["properties"]
-        )
+        content = op["responses"][str(route.status)]["content"]
+        if route.stream:
+            assert list(content) == ["text/event-stream"]
+        else:
+            assert "data" in content["application/json"]["schema"]["properties"]
     assert all(path.startswith(surface.value + "/") for path in doc["paths"])
 
 
@@ -514,6 +516,36 @@ def test_security_by_auth() -> None:
     assert public["security"] == []
     assert "401" not in public["responses"]
     assert "403" not in public["responses"]
+
+
+def test_a_key_or_player_route_takes_the_key_with_or_without_the_secret() -> None:
+    sdk = build_document(Surface.SDK, version=VERSION)
+    op = _op(sdk, SDK_EVENTS)
+    assert op["security"] == [{"apiKey": [], "playerSecret": []}, {"apiKey": []}]
+    assert "player_secret_invalid" in op["responses"]["401"]["x-error-codes"]
+    assert "with the player's secret" in op["description"]
+
+
+def test_a_stream_route_answers_server_sent_events_of_its_declared_models() -> None:
+    sdk = build_document(Surface.SDK, version=VERSION)
+    op = _op(sdk, SDK_BOARD_STREAM)
+    success = op["responses"]["200"]
+    assert list(success["content"]) == ["text/event-stream"]
+    stream = success["content"]["text/event-stream"]
+    events = stream["schema"]["oneOf"]  # one event, as OpenAPI 3.2's itemSchema
+    names = ("ready", "score_update", "closed")
+    assert [e["properties"]["event"] for e in events] == [{"const": name} for name in names]
+    assert [e["properties"]["data"]["contentSchema"] for e in events] == [
+        {"$ref": f"#/components/schemas/{name}"}
+        for name in ("StreamReady", "StreamScoreUpdate", "StreamClosed")
+    ]
+    assert {e["properties"]["data"]["contentMediaType"] for e in events} == {"application/json"}
+    assert all(e["required"] == ["event", "id", "data"] for e in events)
+    assert "EntryView" in sdk["components"]["schemas"]
+    assert "text/event-stream" in op["description"]
+    # Errors before the stream starts are envelopes, as everywhere.
+    assert op["responses"]["404"]["x-error-codes"] == ["not_found", "leaderboard_not_found"]
+    assert op["responses"]["404"]["content"]["application/json"]
 
 
 def test_error_responses() -> None:

@@ -135,10 +135,98 @@ WIRE: dict[str, bytes] = {
         b'{"purchaseId":"pur_sample000000000000000000","playerId":"plr_sample0000000000000000000",'
         b'"externalPlayerId":"sample-player","transactionId":"sample-transaction","store":"app_store",'
         b'"productId":"sample.coins.100","productType":"consumable","amountMinor":99,"currency":"USD",'
-        b'"normalizedAmountMinor":99,"fxRate":1.0,"validationStatus":"unverified",'
+        b'"normalizedAmountMinor":99,"fxRate":1,"validationStatus":"unverified",'
         b'"purchasedAt":"2026-01-01T00:00:00.000Z","lifetimeAmountMinor":99,"purchaseCount":1,'
         b'"metadata":{'
         b"}}"
+    ),
+    "event.attempt_started": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","startedAt":"2026-01-01T00:00:00.000Z",'
+        b'"endsAt":"2026-01-01T00:00:00.000Z","attemptCount":1}'
+    ),
+    "event.attempt_restarted": (
+        b'{"attemptId":"att_sample0000000000000000000",'
+        b'"priorAttemptId":"att_sample0000000000000000001","priorScore":50,'
+        b'"priorStatus":"completed","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player"}'
+    ),
+    "event.progress_updated": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","status":"in_progress","score":100,'
+        b'"metrics":{"score":100},"milestones":["sample-milestone"],"flagged":false,'
+        b'"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
+        b'"completedAt":null}'
+    ),
+    "event.completed": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","status":"completed","score":100,'
+        b'"metrics":{"score":100},"milestones":["sample-milestone"],"flagged":false,'
+        b'"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
+        b'"completedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "event.expired": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","status":"expired","score":100,'
+        b'"metrics":{"score":100},"milestones":["sample-milestone"],"flagged":false,'
+        b'"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
+        b'"completedAt":null}'
+    ),
+    "event.force_completed": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"score":100,"priorScore":50,"completedAt":"2026-01-01T00:00:00.000Z",'
+        b'"actorMemberId":"mem_sample0000000000000000000","reason":"sample","milestonesFired":[]}'
+    ),
+    "event.attempt_flagged": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","validatorKey":"sample-check","reason":"sample",'
+        b'"metricSnapshot":{"metricKey":"score","before":0,"after":100,"elapsedSec":10,'
+        b'"avgRate":10,"limit":5},"flaggedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "event.milestone_granted": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","milestoneKey":"sample-milestone","threshold":100,'
+        b'"score":100,"grantId":"00000000-0000-7000-8000-000000000000",'
+        b'"grantedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "entry_cost.charged": (
+        b'{"eventId":"ev_sample00000000000000000000","eventKey":"sample-event",'
+        b'"eventWindowId":"win_sample0000000000000000000","attemptId":"att_sample0000000000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"cost":{"currencies":[{"key":"gems","amount":5}],"items":[]}}'
+    ),
+    "window.opened": (
+        b'{"eventWindowId":"win_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","env":"live","startsAt":"2026-01-01T00:00:00.000Z",'
+        b'"endsAt":"2026-01-01T00:00:00.000Z","at":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "window.closed": (
+        b'{"eventWindowId":"win_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","env":"live","startsAt":"2026-01-01T00:00:00.000Z",'
+        b'"endsAt":"2026-01-01T00:00:00.000Z","at":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "leaderboard.finalized": (
+        b'{"leaderboardId":"lb_sample00000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000","lobbyId":null,'
+        b'"segmentValues":{},"participantScope":"player","entryCount":1,"top":[{"rank":1,'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","score":100,'
+        b'"attemptId":"att_sample0000000000000000000","reachedAt":"2026-01-01T00:00:00.000Z"}],'
+        b'"finalizedAt":"2026-01-01T00:00:00.000Z"}'
     ),
 }
 

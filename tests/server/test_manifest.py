@@ -3,24 +3,37 @@ rule with its field path."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 import attrs
+import orjson
 import pytest
 
 from livecore.games import (
+    AntiCheat,
+    CheckKind,
     Economy,
+    Entry,
+    EventSettings,
     FriendsSettings,
     GameSettings,
     GiftingSettings,
+    Milestone,
+    Order,
     PresenceSettings,
+    RankBand,
     Resource,
     ResourceType,
+    Verdict,
 )
+from livecore.live_events import EventState, state
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore_server.manifest import (
     ApiKeyManifest,
+    EventManifest,
     Manifest,
     ManifestError,
     ResourceManifest,
@@ -30,6 +43,7 @@ from livecore_server.manifest import (
     load_manifest,
     parse_manifest,
 )
+from livecore_server.storage.records import settings_converter
 
 # A manifest with every section (docs/reference/manifest-and-cli.md#manifest).
 DECISIONS_EXAMPLE = """
@@ -746,3 +760,507 @@ def test_syntax_error_from_a_file(tmp_path: Path) -> None:
     with pytest.raises(ManifestError) as info:
         load_manifest(path)
     assert list(info.value.problems) == ["manifest"]
+
+
+# --- live events (docs/reference/manifest-and-cli.md#live-events) ------------------------------------
+
+# DECISIONS 8's example, verbatim but for `feeds` (no shared leaderboards in this version), in a
+# platform-managed game that declares the resources it names.
+EVENT_EXAMPLE = """
+studio = "acme"
+
+[games.space-race]
+name = "Space Race"
+economy = "platform"
+
+[games.space-race.resources.gems]
+type = "currency"
+
+[games.space-race.resources.coins]
+type = "currency"
+
+[games.space-race.resources.badge-bronze]
+type = "item"
+
+[games.space-race.events.time-trial]
+name = "Time Trial"
+starts_at = "2026-12-01T00:00:00Z"   # first window opens here
+window_seconds = 3600                # each window's length
+repeat_every_seconds = 86400         # omit: a single window
+attempt_seconds = 600                # an attempt expires this long after its start, never past its window's end
+max_attempts = 3                     # per player and window; omit: unlimited
+score_metric = "score"               # the progress metric that is the attempt's score
+order = "desc"                       # "desc" (higher is better) or "asc" (lower is better, e.g. a time)
+target = 1000                        # optional: reaching it (>= for desc, <= for asc) completes the attempt
+segments = ["country"]               # optional playerContext keys: one board per combination of values
+entry_cost = [{ type = "currency", key = "gems", amount = 5 }]   # platform economy only; apply refuses it otherwise
+completion_rewards = [{ type = "currency", key = "coins", amount = 20 }]
+
+[[games.space-race.events.time-trial.milestones]]
+key = "bronze"
+threshold = 100
+rewards = [{ type = "item", key = "badge-bronze", amount = 1 }]
+
+[[games.space-race.events.time-trial.rank_rewards]]
+from = 1
+to = 3
+rewards = [{ type = "currency", key = "coins", amount = 500 }]
+
+[[games.space-race.events.time-trial.anti_cheat]]
+key = "score-rate"
+kind = "max_rate"                    # "max_rate" (metric increase per second of attempt time) or "max_value"
+metric = "score"
+limit = 50
+verdict = "reject"                   # "reject" (422, nothing applied, no webhook) or "flag" (applied + event.attempt_flagged)
+"""  # noqa: E501  (verbatim copy)
+
+EVENT_GAME = """studio = "acme"
+
+[games.g]
+name = "G"
+economy = "platform"
+
+[games.g.resources.coins]
+type = "currency"
+
+[games.g.resources.badge]
+type = "item"
+
+"""
+EVENT_TABLE = """[games.g.events.e]
+name = "E"
+starts_at = "2026-12-01T00:00:00Z"
+window_seconds = 3600
+attempt_seconds = 600
+score_metric = "score"
+"""
+E = "games.g.events.e"
+
+
+def event(fields: str = "", tables: str = "", *, game: str = EVENT_GAME) -> str:
+    """A manifest with the event ``e``: ``fields`` go into its table (replacing a required field they
+    name), ``tables`` ([[...]] arrays) after."""
+    named = {line.split("=")[0].strip() for line in fields.splitlines() if "=" in line}
+    kept = [line for line in EVENT_TABLE.splitlines() if line.split("=")[0].strip() not in named]
+    return game + "\n".join(kept) + "\n" + fields + "\n" + tables + "\n"
+
+
+REWARD = '[{ type = "currency", key = "coins", amount = 1 }]'
+
+
+def milestone(key: str = "m", threshold: str = "100", rewards: str = REWARD) -> str:
+    return f'[[{E}.milestones]]\nkey = "{key}"\nthreshold = {threshold}\nrewards = {rewards}\n'
+
+
+def band(first: str = "1", last: str = "3", rewards: str = REWARD) -> str:
+    return f"[[{E}.rank_rewards]]\nfrom = {first}\nto = {last}\nrewards = {rewards}\n"
+
+
+def check(
+    key: str = "c", kind: str = "max_value", metric: str = "score", limit: str = "10", verdict: str = "reject"
+) -> str:
+    return (
+        f'[[{E}.anti_cheat]]\nkey = "{key}"\nkind = "{kind}"\nmetric = "{metric}"\nlimit = {limit}\n'
+        f'verdict = "{verdict}"\n'
+    )
+
+
+def event_problem(fields: str = "", tables: str = "", *, game: str = EVENT_GAME) -> tuple[str, str]:
+    return only_problem(event(fields, tables, game=game))
+
+
+def test_decisions_event_example_becomes_event_settings() -> None:
+    settings = parse_manifest(EVENT_EXAMPLE).games["space-race"].settings()
+
+    coins = partial(Entry, ResourceType.CURRENCY, "coins")
+    assert settings.events == {
+        "time-trial": EventSettings(
+            key="time-trial",
+            name="Time Trial",
+            starts_at=datetime(2026, 12, 1, tzinfo=UTC),
+            window_seconds=3600,
+            attempt_seconds=600,
+            score_metric="score",
+            repeat_every_seconds=86_400,
+            max_attempts=3,
+            order=Order.DESC,
+            target=1000.0,
+            segments=("country",),
+            entry_cost=(Entry(ResourceType.CURRENCY, "gems", 5),),
+            completion_rewards=(coins(20),),
+            milestones=(Milestone("bronze", 100.0, (Entry(ResourceType.ITEM, "badge-bronze", 1),)),),
+            rank_rewards=(RankBand(first=1, last=3, rewards=(coins(500),)),),
+            anti_cheat=(AntiCheat("score-rate", CheckKind.MAX_RATE, "score", 50.0, Verdict.REJECT),),
+        )
+    }
+
+
+def test_event_manifest_defaults_agree_with_core_event_settings() -> None:
+    core = {f.name: f.default for f in attrs.fields(EventSettings) if f.name != "key"}
+    mine = {f.name: f.default for f in attrs.fields(EventManifest)}
+    assert mine == core
+
+
+def test_event_with_only_required_fields_takes_the_defaults() -> None:
+    settings = parse_manifest(event()).games["g"].settings().events["e"]
+    assert settings == EventSettings(
+        key="e",
+        name="E",
+        starts_at=datetime(2026, 12, 1, tzinfo=UTC),
+        window_seconds=3600,
+        attempt_seconds=600,
+        score_metric="score",
+    )
+    assert (settings.repeat_every_seconds, settings.max_attempts, settings.target) == (None, None, None)
+    assert settings.order is Order.DESC
+    assert settings.entry_cost == settings.milestones == settings.rank_rewards == settings.anti_cheat == ()
+
+
+def test_events_keep_manifest_order_and_a_game_without_events_has_none() -> None:
+    text = EVENT_GAME + "".join(
+        EVENT_TABLE.replace("events.e]", f"events.{key}]") for key in ("zeta", "alpha", "mid")
+    )
+    assert list(parse_manifest(text).games["g"].settings().events) == ["zeta", "alpha", "mid"]
+    assert parse_manifest(BASE).games["g"].settings().events == {}
+
+
+def test_event_settings_round_trip_through_the_stored_settings_json() -> None:
+    """apply stores a game's settings as JSON (livecore_server/storage/records.py); timestamps, tuples,
+    enums, floats and item parameters come back equal."""
+    text = EVENT_EXAMPLE.replace(
+        'key = "badge-bronze", amount = 1 }', 'key = "badge-bronze", amount = 1, parameters = { tier = 1 } }'
+    ).replace('"2026-12-01T00:00:00Z"', '"2026-12-01T00:00:00.250+02:00"')
+    settings = parse_manifest(text).games["space-race"].settings()
+    stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
+
+    assert stored["events"]["time-trial"]["starts_at"] == "2026-11-30T22:00:00.250Z"
+    assert settings_converter.structure(stored, GameSettings) == settings
+    event_back = settings_converter.structure(stored, GameSettings).events["time-trial"]
+    assert isinstance(event_back.segments, tuple) and isinstance(event_back.rank_rewards, tuple)
+    assert event_back.milestones[0].rewards[0].parameters == {"tier": 1}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ('"2026-12-01T00:00:00Z"', datetime(2026, 12, 1, tzinfo=UTC)),
+        ('"2026-12-01T00:00:00.123Z"', datetime(2026, 12, 1, 0, 0, 0, 123_000, tzinfo=UTC)),
+        ('"2026-12-01T02:00:00+02:00"', datetime(2026, 12, 1, tzinfo=UTC)),
+        ('"2026-12-01 00:00:00z"', datetime(2026, 12, 1, tzinfo=UTC)),
+        ("2026-12-01T00:00:00Z", datetime(2026, 12, 1, tzinfo=UTC)),  # a TOML offset date-time
+        ("2026-11-30T19:00:00-05:00", datetime(2026, 12, 1, tzinfo=UTC)),
+        ('"1970-01-01T00:00:00Z"', datetime(1970, 1, 1, tzinfo=UTC)),
+    ],
+)
+def test_starts_at_accepted_and_kept_in_utc(value: str, expected: datetime) -> None:
+    text = event().replace('starts_at = "2026-12-01T00:00:00Z"', f"starts_at = {value}")
+    starts_at = parse_manifest(text).games["g"].settings().events["e"].starts_at
+    assert starts_at == expected
+    assert starts_at.tzinfo is UTC
+
+
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("2026-12-01T00:00:00", "no time zone"),  # a TOML local date-time
+        ('"2026-12-01T00:00:00"', "RFC 3339 timestamp with a time zone"),
+        ('"2026-12-01"', "RFC 3339 timestamp with a time zone"),
+        ("2026-12-01", "RFC 3339 timestamp with a time zone"),  # a TOML local date
+        ("00:00:00", "RFC 3339 timestamp with a time zone"),  # a TOML local time
+        ('"tomorrow"', "RFC 3339 timestamp with a time zone"),
+        ('"20261201T000000Z"', "RFC 3339 timestamp with a time zone"),
+        ("1764547200", "RFC 3339 timestamp with a time zone"),
+        ('"2026-13-01T00:00:00Z"', "not a valid date or time"),
+        ('"2026-12-01T00:00:00.0001Z"', "exact to the millisecond"),
+        ('"1969-12-31T23:59:59Z"', "from 1970-01-01T00:00:00Z to before the year 9000"),
+        ('"9000-01-01T00:00:00Z"', "from 1970-01-01T00:00:00Z to before the year 9000"),
+    ],
+)
+def test_starts_at_refused(value: str, fragment: str) -> None:
+    text = event().replace('starts_at = "2026-12-01T00:00:00Z"', f"starts_at = {value}")
+    path, message = only_problem(text)
+    assert path == f"{E}.starts_at"
+    assert fragment in message
+
+
+# (fields of the event table, [[...]] tables after it, path, fragment of the message): one rule each.
+EVENT_REFUSALS = [
+    ('name = "  "', "", f"{E}.name", "must not be empty"),
+    ("window_seconds = 0", "", f"{E}.window_seconds", "from 1 to 315360000"),
+    ("window_seconds = 315360001", "", f"{E}.window_seconds", "from 1 to 315360000"),
+    ("repeat_every_seconds = 3599", "", f"{E}.repeat_every_seconds", "at least window_seconds (3600)"),
+    ("repeat_every_seconds = 315360001", "", f"{E}.repeat_every_seconds", "from 1 to 315360000"),
+    ("attempt_seconds = 0", "", f"{E}.attempt_seconds", "from 1 to 315360000"),
+    ("max_attempts = 0", "", f"{E}.max_attempts", "at least 1"),
+    ('score_metric = "Score"', "", f"{E}.score_metric", "lower-case letters"),
+    ('score_metric = ""', "", f"{E}.score_metric", "lower-case letters"),
+    ('order = "up"', "", f"{E}.order", "must be one of desc, asc"),
+    ("target = inf", "", f"{E}.target", "finite"),
+    ("target = nan", "", f"{E}.target", "finite"),
+    ('target = "1000"', "", f"{E}.target", "must be a number"),
+    ('segments = ["country", "country"]', "", f"{E}.segments[1]", "repeats the segment country"),
+    ('segments = [""]', "", f"{E}.segments[0]", "playerContext key"),
+    ('segments = [" country"]', "", f"{E}.segments[0]", "surrounding whitespace"),
+    (f'segments = ["{"k" * 65}"]', "", f"{E}.segments[0]", "at most 64 characters"),
+    ('segments = ["a\\u200bb"]', "", f"{E}.segments[0]", "control or format"),
+    ('segments = "country"', "", f"{E}.segments", "must be a list"),
+    ("segments = [5]", "", f"{E}.segments[0]", "must be a string"),
+    ('feeds = ["weekly-xp"]', "", f"{E}.feeds[0]", "no shared leaderboard named weekly-xp"),
+    # reward and cost entries
+    (
+        'completion_rewards = [{ type = "currency", key = "coins", amount = 0 }]',
+        "",
+        f"{E}.completion_rewards[0].amount",
+        "at least 1",
+    ),
+    (
+        'completion_rewards = [{ type = "currency", key = "gold", amount = 1 }]',
+        "",
+        f"{E}.completion_rewards[0].key",
+        "no currency named gold is declared",
+    ),
+    (
+        'completion_rewards = [{ type = "item", key = "coins", amount = 1 }]',
+        "",
+        f"{E}.completion_rewards[0].key",
+        "coins is declared with type currency, not item",
+    ),
+    (
+        'completion_rewards = [{ type = "item", key = "sessions", amount = 1 }]',
+        "",
+        f"{E}.completion_rewards[0].key",
+        "sessions is a system item",
+    ),
+    (
+        'completion_rewards = [{ type = "item", key = "login_streak", amount = 1 }]',
+        "",
+        f"{E}.completion_rewards[0].key",
+        "login_streak is a system item",
+    ),
+    (
+        'completion_rewards = [{ type = "crate", key = "coins", amount = 1 }]',
+        "",
+        f"{E}.completion_rewards[0].type",
+        "must be one of currency, item",
+    ),
+    (
+        'completion_rewards = [{ type = "currency", key = "coins", amount = 1, parameters = { a = 1 } }]',
+        "",
+        f"{E}.completion_rewards[0].parameters",
+        "only items carry parameters",
+    ),
+    (
+        'completion_rewards = [{ type = "currency", key = "coins", amount = 1, note = "x" }]',
+        "",
+        f"{E}.completion_rewards[0].note",
+        "is not a known field",
+    ),
+    (
+        'completion_rewards = [{ type = "currency", key = "coins" }]',
+        "",
+        f"{E}.completion_rewards[0].amount",
+        "required",
+    ),
+    ("completion_rewards = [5]", "", f"{E}.completion_rewards[0]", "must be a table"),
+    (
+        'completion_rewards = { type = "currency", key = "coins", amount = 1 }',
+        "",
+        f"{E}.completion_rewards",
+        "must be a list",
+    ),
+    (
+        'entry_cost = [{ type = "currency", key = "coins", amount = 0 }]',
+        "",
+        f"{E}.entry_cost[0].amount",
+        "at least 1",
+    ),
+    (
+        'entry_cost = [{ type = "item", key = "badge", amount = 1, parameters = { a = 1 } }]',
+        "",
+        f"{E}.entry_cost[0].parameters",
+        "a cost carries no parameters",
+    ),
+    # milestones
+    (
+        "",
+        milestone() + milestone(threshold="200"),
+        f"{E}.milestones[1].key",
+        "repeats the key of milestones[0]",
+    ),
+    ("", milestone(key="Bronze"), f"{E}.milestones[0].key", "lower-case letters"),
+    ("", milestone(threshold="inf"), f"{E}.milestones[0].threshold", "finite"),
+    ("", milestone(threshold="-nan"), f"{E}.milestones[0].threshold", "finite"),
+    ("", milestone(rewards="[]"), f"{E}.milestones[0].rewards", "at least one reward entry"),
+    (
+        "",
+        f'[[{E}.milestones]]\nkey = "m"\nthreshold = 1\n',
+        f"{E}.milestones[0].rewards",
+        "at least one reward",
+    ),
+    (
+        "",
+        milestone(rewards='[{ type = "item", key = "hat", amount = 1 }]'),
+        f"{E}.milestones[0].rewards[0].key",
+        "no item named hat is declared",
+    ),
+    (
+        "",
+        f'[[{E}.milestones]]\nkey = "m"\nthreshold = 1\nrewards = {REWARD}\nlevel = 2\n',
+        f"{E}.milestones[0].level",
+        "is not a known field",
+    ),
+    ("milestones = 5", "", f"{E}.milestones", "must be a list"),
+    # rank bands
+    ("", band(first="0"), f"{E}.rank_rewards[0].from", "from 1 to 10000"),
+    ("", band(last="10001"), f"{E}.rank_rewards[0].to", "from 1 to 10000"),
+    ("", band(first="5", last="4"), f"{E}.rank_rewards[0].to", "at least from (5)"),
+    ("", band("1", "3") + band("3", "10"), f"{E}.rank_rewards[1]", "overlap rank_rewards[0] (ranks 1 to 3)"),
+    ("", band("4", "10") + band("1", "20"), f"{E}.rank_rewards[1]", "ranks 1 to 20 overlap rank_rewards[0]"),
+    ("", band(rewards="[]"), f"{E}.rank_rewards[0].rewards", "at least one reward entry"),
+    ("", band(first='"1"'), f"{E}.rank_rewards[0].from", "must be an integer"),
+    ("", f"[[{E}.rank_rewards]]\nto = 3\nrewards = {REWARD}\n", f"{E}.rank_rewards[0].from", "is required"),
+    (
+        "",
+        f"[[{E}.rank_rewards]]\nfirst = 1\nfrom = 1\nto = 3\nrewards = {REWARD}\n",
+        f"{E}.rank_rewards[0].first",
+        "is not a known field",
+    ),
+    (
+        "",
+        band(rewards='[{ type = "currency", key = "gems", amount = 1 }]'),
+        f"{E}.rank_rewards[0].rewards[0].key",
+        "no currency named gems is declared",
+    ),
+    # anti-cheat checks
+    ("", check() + check(kind="max_rate"), f"{E}.anti_cheat[1].key", "repeats the key of anti_cheat[0]"),
+    ("", check(key="Rate"), f"{E}.anti_cheat[0].key", "lower-case letters"),
+    ("", check(kind="min_value"), f"{E}.anti_cheat[0].kind", "must be one of max_rate, max_value"),
+    ("", check(metric="Speed"), f"{E}.anti_cheat[0].metric", "lower-case letters"),
+    ("", check(limit="0"), f"{E}.anti_cheat[0].limit", "finite number greater than 0"),
+    ("", check(limit="-1.5"), f"{E}.anti_cheat[0].limit", "finite number greater than 0"),
+    ("", check(limit="inf"), f"{E}.anti_cheat[0].limit", "finite number greater than 0"),
+    ("", check(verdict="ban"), f"{E}.anti_cheat[0].verdict", "must be one of reject, flag"),
+    # the table itself
+    ("window = 5", "", f"{E}.window", "is not a known field"),
+]
+
+
+@pytest.mark.parametrize(("fields", "tables", "path", "fragment"), EVENT_REFUSALS)
+def test_event_rule_refused_with_exact_path(fields: str, tables: str, path: str, fragment: str) -> None:
+    found_path, message = event_problem(fields, tables)
+    assert found_path == path
+    assert fragment in message
+
+
+@pytest.mark.parametrize(
+    "missing", ["name", "starts_at", "window_seconds", "attempt_seconds", "score_metric"]
+)
+def test_event_required_field_is_named(missing: str) -> None:
+    lines = [line for line in EVENT_TABLE.splitlines() if not line.startswith(f"{missing} =")]
+    assert only_problem(EVENT_GAME + "\n".join(lines) + "\n") == (f"{E}.{missing}", "is required")
+
+
+@pytest.mark.parametrize("key", ["Time-Trial", "-trial", "time trial", "a" * 65, ""])
+def test_bad_event_key_refused(key: str) -> None:
+    path, message = only_problem(event().replace("[games.g.events.e]", f'[games.g.events."{key}"]'))
+    assert path == f"games.g.events.{key}"
+    assert "lower-case letters" in message
+
+
+def test_entry_cost_refused_in_a_studio_managed_game() -> None:
+    cost = 'entry_cost = [{ type = "currency", key = "coins", amount = 1 }]'
+    studio_game = EVENT_GAME.replace('economy = "platform"\n', "")
+    assert event_problem(cost, game=studio_game) == (
+        f"{E}.entry_cost",
+        'only a platform-managed game (economy = "platform") charges an entry cost',
+    )
+    explicit = EVENT_GAME.replace('economy = "platform"', 'economy = "studio"')
+    assert event_problem(cost, game=explicit)[0] == f"{E}.entry_cost"
+
+
+def test_rewards_are_accepted_in_a_studio_managed_game() -> None:
+    studio_game = EVENT_GAME.replace('economy = "platform"\n', "")
+    text = event(f"completion_rewards = {REWARD}", milestone() + band(), game=studio_game)
+    assert parse_manifest(text).games["g"].settings().events["e"].completion_rewards[0].key == "coins"
+
+
+@pytest.mark.parametrize(
+    ("fields", "tables"),
+    [
+        ("attempt_seconds = 7200", ""),  # longer than its window: it lasts until the window closes
+        ("repeat_every_seconds = 3600", ""),  # windows back to back: always open
+        ("window_seconds = 315360000\nrepeat_every_seconds = 315360000", ""),
+        ('max_attempts = 1\ntarget = -5.5\norder = "asc"', ""),
+        ('segments = ["country", "deviceType", "tier_2"]', ""),
+        ('entry_cost = [{ type = "item", key = "badge", amount = 1 }]', ""),
+        (
+            'completion_rewards = [{ type = "item", key = "badge", amount = 2, parameters = { tier = 1 } }]',
+            "",
+        ),
+        ("", milestone(threshold="-3") + milestone(key="n", threshold="0")),
+        ("", band("1", "1") + band("2", "10") + band("11", "10000")),
+        ("", check() + check(key="rate", kind="max_rate", limit="0.5", verdict="flag")),
+        ("feeds = []", ""),
+    ],
+)
+def test_event_boundary_values_are_accepted(fields: str, tables: str) -> None:
+    parse_manifest(event(fields, tables))
+
+
+def test_attempt_seconds_may_exceed_the_window() -> None:
+    settings = parse_manifest(event("attempt_seconds = 7200")).games["g"].settings().events["e"]
+    assert settings.attempt_seconds > settings.window_seconds
+
+
+def test_event_problems_are_all_reported_at_once() -> None:
+    fields = (
+        'name = ""\nrepeat_every_seconds = 10\nmax_attempts = 0\norder = "up"\n'
+        'segments = ["c", "c"]\nfeeds = ["xp"]\n'
+        'entry_cost = [{ type = "currency", key = "coins", amount = 0 }]\n'
+    )
+    tables = (
+        milestone()
+        + milestone(threshold="nan", rewards="[]")
+        + band("2", "1")
+        + band("1", "5")
+        + check(limit="0")
+        + check(kind="max_speed")
+    )
+    studio_game = EVENT_GAME.replace('economy = "platform"\n', "")
+    text = event(fields, tables, game=studio_game)
+    assert set(problems_of(text)) == {
+        f"{E}.name",
+        f"{E}.repeat_every_seconds",
+        f"{E}.max_attempts",
+        f"{E}.order",
+        f"{E}.segments[1]",
+        f"{E}.feeds[0]",
+        f"{E}.entry_cost",
+        f"{E}.entry_cost[0].amount",
+        f"{E}.milestones[1].key",
+        f"{E}.milestones[1].threshold",
+        f"{E}.milestones[1].rewards",
+        f"{E}.rank_rewards[0].to",
+        f"{E}.anti_cheat[0].limit",
+        f"{E}.anti_cheat[1].key",
+        f"{E}.anti_cheat[1].kind",
+    }
+
+
+def test_demo_event_is_open_most_of_the_day() -> None:
+    event_ = demo_manifest().games["space-race"].settings().events["time-trial"]
+    day = datetime(2031, 5, 17, tzinfo=UTC)
+    assert state(event_, day + timedelta(hours=12)) is EventState.OPEN
+    assert state(event_, day + timedelta(hours=23, minutes=30)) is EventState.SCHEDULED
+    assert event_.window_seconds / event_.repeat_every_seconds > 0.9  # type: ignore[operator]
+
+
+def test_the_reference_pages_manifest_example_is_valid() -> None:
+    """docs/reference/manifest-and-cli.md#manifest shows every section: apply must take it as it is."""
+    page = (Path(__file__).resolve().parents[2] / "docs/reference/manifest-and-cli.md").read_text("utf-8")
+    example = page.split("## Manifest\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    game = parse_manifest(example).games["space-race"]
+    assert set(game.settings().events) == {"time-trial"}
+    assert game.settings().events["time-trial"].rank_rewards[0] == RankBand(
+        first=1, last=3, rewards=(Entry(ResourceType.CURRENCY, "coins", 500),)
+    )

@@ -23,6 +23,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -188,11 +189,11 @@ def _apply(url: str, env: dict[str, str], manifest: Path) -> dict[str, str]:
     return {name: k["secret"] for name, k in game["apiKeys"].items()}
 
 
-def _serve(url: str, env: dict[str, str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
+def _serve(url: str, env: dict[str, str], log: Path, *args: str) -> tuple[str, subprocess.Popen[bytes]]:
     port = _port()
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            _cli("serve", "--db", url, "--port", str(port), "--db-pool", "4"),
+            _cli("serve", "--db", url, "--port", str(port), "--db-pool", "4", *args),
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -200,18 +201,17 @@ def _serve(url: str, env: dict[str, str], log: Path) -> tuple[str, subprocess.Po
     return f"http://127.0.0.1:{port}", proc
 
 
-@pytest.fixture
-async def cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncIterator[Cluster]:
+async def _cluster(pg_url: str, manifest_text: str, tmp_path: Path, *args: str) -> AsyncIterator[Cluster]:
     env = _env()  # one server key for every process
     manifest = tmp_path / "scale.toml"
-    manifest.write_text(MANIFEST.replace("{url}", receiver.url))
+    manifest.write_text(manifest_text)
     keys = await asyncio.to_thread(_apply, pg_url, env, manifest)
     procs: list[subprocess.Popen[bytes]] = []
     logs = [tmp_path / f"server{i}.log" for i in range(2)]
     bases = []
     try:
         for log in logs:
-            base, proc = _serve(pg_url, env, log)
+            base, proc = _serve(pg_url, env, log, *args)
             bases.append(base)
             procs.append(proc)
         await asyncio.gather(*(_ready(b, p, log) for b, p, log in zip(bases, procs, logs, strict=True)))
@@ -219,6 +219,12 @@ async def cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncItera
             yield Cluster(pg_url, bases, procs, logs, keys, http)
     finally:
         await asyncio.to_thread(_stop, procs)
+
+
+@pytest.fixture
+async def cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncIterator[Cluster]:
+    async for c in _cluster(pg_url, MANIFEST.replace("{url}", receiver.url), tmp_path):
+        yield c
 
 
 def _outcome(r: httpx.Response) -> tuple[int, str]:
@@ -519,3 +525,117 @@ async def test_a_server_process_killed_mid_delivery_leaves_the_event_to_the_othe
         if receiver.gate is not None:
             receiver.gate.set()
         await receiver.stop()
+
+
+# --- live events on two processes ---------------------------------------------------------------------
+
+# An event whose one window is open when the servers start (their manual clocks start at the real time)
+# and ends an hour later; ranks 1 to 3 are paid.
+EVENT = """
+[games.arena.events.duel]
+name = "Duel"
+starts_at = "{starts_at}"
+window_seconds = 3600
+attempt_seconds = 3600
+score_metric = "score"
+
+[[games.arena.events.duel.rank_rewards]]
+from = 1
+to = 3
+rewards = [{{ type = "currency", key = "gold", amount = 10 }}]
+"""
+
+
+@pytest.fixture
+async def event_cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncIterator[Cluster]:
+    """Two ``serve --clock manual`` processes with the ``duel`` event open."""
+    starts_at = (datetime.now(UTC) - timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    manifest = MANIFEST.replace("{url}", receiver.url) + EVENT.format(starts_at=starts_at)
+    async for c in _cluster(pg_url, manifest, tmp_path, "--clock", "manual"):
+        yield c
+
+
+async def _next_event(lines: AsyncIterator[str]) -> tuple[str, Any]:
+    """The next server-sent event of a stream (comments skipped): its name and data."""
+    fields: dict[str, str] = {}
+    async for line in lines:
+        if line == "":
+            if "event" in fields:
+                return fields["event"], json.loads(fields["data"])
+            fields = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(": ")
+            fields[name] = value
+    raise AssertionError("the stream ended")
+
+
+async def test_two_processes_close_a_window_once_and_a_stream_on_one_hears_the_writes_of_the_other(
+    event_cluster: Cluster,
+) -> None:
+    """A subscriber of process 0 sees the progress written on process 1 (NOTIFY livecore_boards); both
+    processes then move their clocks past the window's end at once, and the window closes once: rank
+    rewards paid once each, one ``leaderboard.finalized``, one ``window.opened`` and one
+    ``window.closed`` (the live window; both processes opened it at start too)."""
+    c = event_cluster
+    names = ["ann", "bob", "cat", "dan"]
+    for name in names:
+        r = await c.http.post(
+            f"{c.base()}/sdk/v1/players/{name}/register",
+            headers={"Authorization": f"Bearer {c.keys['client']}"},
+        )
+        assert r.status_code == 201, r.text
+        c.secrets[name] = r.json()["data"]["playerSecret"]
+    attempts = {}
+    for name in names:
+        r = await c.sdk("POST", name, "/events/duel/start")
+        assert r.status_code == 201, (r.text, c.log_tail())
+        attempts[name] = r.json()["data"]["attempt"]
+    [board] = {a["leaderboardId"] for a in attempts.values()}
+
+    async def progress(name: str, score: int, at: int) -> None:
+        r = await c.sdk(
+            "POST",
+            name,
+            f"/events/duel/attempts/{attempts[name]['attemptId']}/progress",
+            {"metrics": {"score": score}},
+            at=at,
+        )
+        assert r.status_code == 200, r.text
+
+    headers = {"Authorization": f"Bearer {c.keys['client']}"}
+    async with c.http.stream(
+        "GET", f"{c.base(0)}/sdk/v1/event-leaderboards/{board}/stream", headers=headers
+    ) as stream:
+        assert stream.status_code == 200
+        lines = stream.aiter_lines()
+        name, ready = await _next_event(lines)
+        assert (name, ready["entries"]) == ("ready", [])
+        seen = []
+        for who, score in (("bob", 50), ("ann", 80), ("cat", 30), ("dan", 10)):
+            await progress(who, score, at=1)  # on the other process
+            name, update = await _next_event(lines)
+            assert name == "score_update", update
+            seen.append(
+                (update["entry"]["externalPlayerId"], update["entry"]["score"], update["entry"]["rank"])
+            )
+        assert seen == [("bob", 50, 1), ("ann", 80, 1), ("cat", 30, 3), ("dan", 10, 4)]
+
+        # Both clocks past the window's end at once: both processes close it.
+        answers = await asyncio.gather(
+            *(c.server("POST", "/dev/clock/advance", {"seconds": 3700}, at=i) for i in range(2))
+        )
+        assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+        name, closed = await _next_event(lines)
+        assert (name, closed) == ("closed", {"leaderboardId": board, "reason": "finalized"})
+
+    kinds = dict(c.rows("SELECT kind, COUNT(*) FROM outbox GROUP BY kind"))
+    assert (kinds["window.opened"], kinds["window.closed"], kinds["leaderboard.finalized"]) == (1, 1, 1), (
+        kinds
+    )
+    assert kinds["event.attempt_started"] == 4 and kinds["event.expired"] == 4
+    paid = c.rows(
+        "SELECT p.external_id, COUNT(*) FROM grants g JOIN players p ON p.id = g.player_id"
+        " WHERE g.source_kind = 'event_rank' GROUP BY p.external_id ORDER BY p.external_id"
+    )
+    assert paid == [("ann", 1), ("bob", 1), ("cat", 1)]
+    assert c.rows("SELECT status, COUNT(*) FROM windows GROUP BY status") == [("closed", 2)]  # test and live

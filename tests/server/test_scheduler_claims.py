@@ -121,6 +121,25 @@ async def test_jobs_are_claimed_each_for_itself(pg_url: str) -> None:
         b.close()
 
 
+async def test_an_unclaimed_job_runs_in_every_process_without_a_claim(pg_url: str) -> None:
+    """Work whose commands decide from the state what is left (live events) runs in each process."""
+    a, b = _pair(pg_url)
+    runs: list[str] = []
+    try:
+        for name, services in (("a", a), ("b", b)):
+
+            async def run(name: str = name) -> None:
+                runs.append(name)
+
+            services.scheduler.every("unclaimed", timedelta(minutes=1), run, claimed=False)
+        await asyncio.gather(a.scheduler.advance(120), b.scheduler.advance(120))
+        assert Counter(runs) == {"a": 2, "b": 2}
+        assert "unclaimed" not in _claimed(a)
+    finally:
+        a.close()
+        b.close()
+
+
 def test_claim_rule_one_caller_per_job_and_due_time(db_url: str) -> None:
     """On either store: the first claim of (job, due) wins, a repeat or an earlier due time loses, a
     later due time wins again; jobs are independent."""

@@ -13,19 +13,18 @@ every process once it commits, and nobody if it rolls back.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from livecore.boards import Board, BoardEntry, sort_key
+from livecore.boards import Board, BoardEntry, Contender, sort_key
 from livecore.clock import to_millis
-from livecore.players import Player
+from livecore.identity import Identity
 from livecore_server.storage.rows import (
     BOARD_COLUMNS,
     ENTRY_COLUMNS,
-    P_COLUMNS,
     board_of,
     board_row,
     entry_of,
     ms,
-    player_of,
 )
 from livecore_server.storage.sqlport import Insert, SqlPort
 
@@ -54,6 +53,15 @@ def board_change(payload: str) -> tuple[str, int, str | None]:
 
 
 _E_COLUMNS = ", ".join(f"e.{c.strip()}" for c in ENTRY_COLUMNS.split(","))
+# What a page shows of each entry's player (a whole player row costs four times as much to decode).
+_CONTENDER = "p.id, p.external_id, p.anon_name, p.anon_avatar, p.display_name, p.display_avatar, p.country"
+
+
+def contender_of(r: tuple[Any, ...]) -> Contender:
+    display = Identity(name=r[4], avatar=r[5]) if r[4] is not None else None
+    return Contender(r[0], r[1], Identity(name=r[2], avatar=r[3]), display, r[6])
+
+
 _ORDER = "ORDER BY e.rank_key, e.reached_at, e.player_id"
 
 
@@ -129,19 +137,23 @@ class SqlBoards(SqlPort):
 
     def page(
         self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
-    ) -> list[tuple[BoardEntry, Player]]:
-        query = f"SELECT {_E_COLUMNS}, {P_COLUMNS} FROM board_entries e JOIN players p ON p.id = e.player_id"
+    ) -> list[tuple[BoardEntry, Contender]]:
+        # The page is cut from the board's index alone, then joined to its players: an offset skips
+        # index entries, not joins.
+        where = "board_id = ?"
+        params: list[Any] = [board.id]
         if after is not None:
-            rows = self.db.read(
-                f"{query} WHERE e.board_id = ? AND (e.rank_key, e.reached_at, e.player_id) > (?, ?, ?)"
-                f" {_ORDER} LIMIT ?",
-                (board.id, *_key(after), limit),
-            )
-        else:
-            rows = self.db.read(
-                f"{query} WHERE e.board_id = ? {_ORDER} LIMIT ? OFFSET ?", (board.id, limit, offset)
-            )
-        return [(entry_of(r[:5]), player_of(r[5:])) for r in rows]
+            where += " AND (rank_key, reached_at, player_id) > (?, ?, ?)"
+            params += _key(after)
+        cut = (
+            f"SELECT {ENTRY_COLUMNS}, rank_key FROM board_entries WHERE {where}"
+            " ORDER BY rank_key, reached_at, player_id LIMIT ? OFFSET ?"
+        )
+        rows = self.db.read(
+            f"SELECT {_E_COLUMNS}, {_CONTENDER} FROM ({cut}) e JOIN players p ON p.id = e.player_id {_ORDER}",
+            (*params, limit, 0 if after is not None else offset),
+        )
+        return [(entry_of(r[:5]), contender_of(r[5:])) for r in rows]
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
         row = self.db.read(

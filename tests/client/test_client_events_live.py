@@ -1,0 +1,468 @@
+"""Live-event methods against a real server on 127.0.0.1, on SQLite and PostgreSQL: proves the clients and
+the server agree on the wire (the optional player secret of the events list, the start and progress
+bodies, 201 on a start, the board's query, every refusal code and its class, the stream read as typed
+events through to ``closed``, end-now), which the mocked tests cannot.
+
+The module's game ``arena`` (platform-managed, gems to enter) has four events around the manual clock's
+start (12:00): ``sprint`` open now and shared by most tests (never ended here), ``finale`` and ``relay``
+open now and each ended by the one test that streams it, ``later`` scheduled, ``past`` ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import secrets
+from collections.abc import AsyncIterator, Callable, Iterator
+
+import attrs
+import httpx
+import pytest
+
+from livecore_client import (
+    AntiCheatRejectedError,
+    AsyncSdkClient,
+    AsyncServerClient,
+    AttemptInProgressError,
+    AttemptNotFoundError,
+    AttemptNotInProgressError,
+    EventNotFoundError,
+    EventNotOpenError,
+    InsufficientEntryCostError,
+    InvalidRequestError,
+    LeaderboardNotFoundError,
+    MaxAttemptsReachedError,
+    PermissionDeniedError,
+    PlayerNotFoundError,
+    PlayerSecretInvalidError,
+    SdkClient,
+    ServerClient,
+)
+from livecore_client.models import (
+    AttemptStatus,
+    BoardStatus,
+    EventState,
+    StreamClosed,
+    StreamReady,
+    StreamScoreUpdate,
+)
+from livecore_server.embedded import serve_in_thread
+from tests.conftest import BACKENDS, START, apply_test_manifest, make_services, service_args
+
+LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
+COINS = '{ type = "currency", key = "coins", amount = 10 }'
+
+
+def _event(key: str, starts_at: str, **extra: str) -> str:
+    lines = "\n".join(f"{name} = {value}" for name, value in extra.items())
+    return f"""
+[games.arena.events.{key}]
+name = "{key.title()}"
+starts_at = "{starts_at}"
+window_seconds = 3600
+attempt_seconds = 600
+score_metric = "score"
+{lines}
+"""
+
+
+GAMES = f"""
+[games.arena]
+name = "Arena"
+economy = "platform"
+
+[games.arena.resources.coins]
+type = "currency"
+
+[games.arena.resources.gems]
+type = "currency"
+
+{
+    _event(
+        "sprint",
+        "2026-03-02T12:00:00Z",
+        repeat_every_seconds="86400",
+        max_attempts="2",
+        target="1000",
+        entry_cost='[{ type = "currency", key = "gems", amount = 5 }]',
+        completion_rewards=f"[{COINS}]",
+    )
+}
+[[games.arena.events.sprint.milestones]]
+key = "bronze"
+threshold = 100
+rewards = [{COINS}]
+
+[[games.arena.events.sprint.anti_cheat]]
+key = "score-cap"
+kind = "max_value"
+metric = "score"
+limit = 5000
+verdict = "reject"
+
+[[games.arena.events.sprint.anti_cheat]]
+key = "lap-rate"
+kind = "max_rate"
+metric = "laps"
+limit = 10
+verdict = "flag"
+{_event("finale", "2026-03-02T11:30:00Z", order='"asc"')}
+[[games.arena.events.finale.rank_rewards]]
+from = 1
+to = 1
+rewards = [{COINS}]
+{_event("relay", "2026-03-02T11:45:00Z")}
+{_event("later", "2026-03-05T12:00:00Z")}
+{_event("past", "2026-02-01T12:00:00Z")}
+[games.arena.api_keys.client]
+env = "test"
+permission = "client_sdk"
+{LIMITS}
+
+[games.arena.api_keys.server]
+env = "test"
+permission = "server_integration"
+{LIMITS}
+
+[games.arena.api_keys.live-server]
+env = "live"
+permission = "server_integration"
+{LIMITS}
+"""
+
+
+@attrs.define
+class Arena:
+    base_url: str
+    keys: dict[str, str]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def arena(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    """The conftest ``live_server`` recipe with this module's game, on each store in turn."""
+    schema = None
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("events-live") / "live.db")
+    else:
+        from tests.postgres_support import new_schema
+
+        db, schema = new_schema()
+    try:
+        seeding = make_services(db)
+        applied = apply_test_manifest(seeding, GAMES)
+        seeding.close()  # the server opens its own
+        keys = {name: k["secret"] for name, k in applied["games"]["arena"]["apiKeys"].items()}
+        with serve_in_thread(*service_args(db)) as served:
+            yield Arena(served.base_url, keys)
+    finally:
+        if schema is not None:
+            from tests.postgres_support import drop_schema
+
+            drop_schema(schema)
+
+
+_ids = itertools.count()
+
+
+@attrs.define
+class Member:
+    """A registered player with its own client (its secret set on it)."""
+
+    id: str
+    sdk: SdkClient
+
+
+@pytest.fixture
+def http() -> Iterator[httpx.Client]:
+    with httpx.Client(timeout=10) as client:
+        yield client
+
+
+@pytest.fixture
+def server(arena: Arena, http: httpx.Client) -> Iterator[ServerClient]:
+    with ServerClient(arena.keys["server"], base_url=arena.base_url, http_client=http) as client:
+        yield client
+
+
+@pytest.fixture
+def join(arena: Arena, http: httpx.Client, server: ServerClient) -> Iterator[Callable[..., Member]]:
+    """``join(name, gems=10)``: a fresh registered player of ``arena``, given ``gems`` by the backend."""
+    opened: list[SdkClient] = []
+
+    def make(name: str, gems: int = 10) -> Member:
+        external_id = f"ev-{next(_ids)}-{secrets.token_hex(2)}"
+        sdk = SdkClient(arena.keys["client"], base_url=arena.base_url, http_client=http)
+        opened.append(sdk)
+        sdk.player_secret = sdk.register(external_id).player_secret
+        sdk.set_identity(external_id, name=name)
+        if gems:
+            server.credit_wallet(external_id, "gems", gems)
+        return Member(external_id, sdk)
+
+    yield make
+    for sdk in opened:
+        sdk.close()
+
+
+def gems(member: Member) -> int:
+    [balance] = [c.balance for c in member.sdk.wallet(member.id).currencies if c.key == "gems"]
+    return balance
+
+
+# --- The events list ------------------------------------------------------------------------------------
+
+
+def test_events_list_with_and_without_the_secret(join: Callable[..., Member]) -> None:
+    ada = join("Ada")
+    anonymous = {e.key: e for e in ada.sdk.events(ada.id, with_attempts=False).events}
+    assert list(anonymous) == ["finale", "later", "past", "relay", "sprint"]  # key order
+    sprint = anonymous["sprint"]
+    assert (sprint.state, sprint.max_attempts, sprint.target, sprint.attempts) == (
+        EventState.OPEN,
+        2,
+        1000,
+        None,
+    )
+    assert sprint.window is not None and sprint.window.starts_at == START
+    assert sprint.id.startswith("ev_") and sprint.window.id.startswith("win_")
+    assert [(c.key, c.amount) for c in sprint.entry_cost] == [("gems", 5)]
+    later, past = anonymous["later"], anonymous["past"]
+    assert (later.state, later.window, later.next_window_starts_at) == (
+        EventState.SCHEDULED,
+        None,
+        START.replace(day=5),
+    )
+    assert (past.state, past.window, past.next_window_starts_at, past.entry_cost) == (
+        EventState.ENDED,
+        None,
+        None,
+        [],
+    )
+
+    mine = {e.key: e for e in ada.sdk.events(ada.id).events}
+    assert mine["sprint"].attempts == []
+    attempt = ada.sdk.start_attempt(ada.id, "sprint").attempt
+    mine = {e.key: e for e in ada.sdk.events(ada.id).events}
+    assert [a.attempt_id for a in mine["sprint"].attempts or []] == [attempt.attempt_id]
+    assert mine["later"].attempts == []
+
+    with pytest.raises(PlayerSecretInvalidError):
+        ada.sdk.events(ada.id, player_secret="ps_" + "x" * 43)
+
+
+# --- Start, progress, board -----------------------------------------------------------------------------
+
+
+def test_a_paid_attempt_from_start_to_completion(join: Callable[..., Member], http: httpx.Client) -> None:
+    bo = join("Bo", gems=10)
+    attempt = bo.sdk.start_attempt(bo.id, "sprint", player_context={"country": "SE"}).attempt
+    assert (attempt.status, attempt.score, attempt.attempt_count, attempt.event_key) == (
+        AttemptStatus.IN_PROGRESS,
+        None,
+        1,
+        "sprint",
+    )
+    assert attempt.attempt_id.startswith("att_") and attempt.leaderboard_id.startswith("lb_")
+    assert attempt.ends_at == attempt.started_at.replace(minute=10)
+    assert gems(bo) == 5
+
+    # Crossing the milestone grants it at once; a lap count too fast for the time is applied, flagged.
+    done = bo.sdk.report_progress(bo.id, "sprint", attempt.attempt_id, {"score": 150, "laps": 40})
+    assert (done.attempt.score, done.attempt.metrics, done.attempt.milestones, done.attempt.flagged) == (
+        150,
+        {"score": 150, "laps": 40},
+        ["bronze"],
+        True,
+    )
+    [grant] = done.milestones_granted
+    assert (grant.source_kind, grant.source_ref_id, grant.metadata["milestoneKey"]) == (
+        "event_milestone",
+        attempt.attempt_id,
+        "bronze",
+    )
+    # A worse score is kept in metrics but never lowers the attempt's best.
+    lower = bo.sdk.report_progress(bo.id, "sprint", attempt.attempt_id, {"score": 120}).attempt
+    assert (lower.score, lower.metrics["score"], lower.metrics["laps"]) == (150, 120, 40)
+
+    finished = bo.sdk.report_progress(
+        bo.id, "sprint", attempt.attempt_id, {"score": 160}, complete=True
+    ).attempt
+    assert (finished.status, finished.completed_at is not None) == (AttemptStatus.COMPLETED, True)
+    pending = bo.sdk.pending_grants(bo.id).grants
+    assert sorted(g.source_kind for g in pending) == ["event_completion", "event_milestone"]
+
+    # The same start key answers the same attempt and pays nothing again.
+    again = bo.sdk.start_attempt(bo.id, "sprint", idempotency_key="bo-second")
+    replay = bo.sdk.start_attempt(bo.id, "sprint", idempotency_key="bo-second")
+    assert replay.attempt.attempt_id == again.attempt.attempt_id
+    assert again.attempt.attempt_count == 2
+    assert gems(bo) == 0
+
+
+def test_board_pages_cursor_and_around(join: Callable[..., Member], server: ServerClient) -> None:
+    players = [join(name) for name in ("Cy", "Dee", "Eli", "Fox")]
+    board_id = ""
+    for score, member in zip((300, 500, 400, 500), players, strict=True):
+        attempt = member.sdk.start_attempt(member.id, "relay").attempt
+        board_id = attempt.leaderboard_id
+        member.sdk.report_progress(member.id, "relay", attempt.attempt_id, {"score": score})
+        server.advance_clock(1)  # the manual clock: each score reached a second after the one before
+    sdk = players[0].sdk
+
+    page = sdk.event_leaderboard(board_id)
+    # Dee reached 500 before Fox: equal scores keep the order they were reached in.
+    assert [(e.rank, e.name, e.score) for e in page.entries] == [
+        (1, "Dee", 500),
+        (2, "Fox", 500),
+        (3, "Eli", 400),
+        (4, "Cy", 300),
+    ]
+    assert (page.leaderboard.status, page.leaderboard.event_key, page.next_cursor) == (
+        BoardStatus.OPEN,
+        "relay",
+        None,
+    )
+
+    first = sdk.event_leaderboard(board_id, limit=3)
+    assert [e.rank for e in first.entries] == [1, 2, 3] and first.next_cursor is not None
+    rest = sdk.event_leaderboard(board_id, limit=3, cursor=first.next_cursor)
+    assert ([(e.rank, e.name) for e in rest.entries], rest.next_cursor) == ([(4, "Cy")], None)
+
+    # around: centred on the player, as far as the board's ends allow.
+    around = sdk.event_leaderboard(board_id, limit=3, around=players[2].id)
+    assert [(e.rank, e.name) for e in around.entries] == [(2, "Fox"), (3, "Eli"), (4, "Cy")]
+    top = sdk.event_leaderboard(board_id, limit=3, around=players[1].id)
+    assert [e.name for e in top.entries] == ["Dee", "Fox", "Eli"]
+    with pytest.raises(PlayerNotFoundError):
+        sdk.event_leaderboard(board_id, around="nobody-at-all")
+    with pytest.raises(InvalidRequestError):
+        sdk.event_leaderboard(board_id, cursor="not-a-cursor")
+    with pytest.raises(LeaderboardNotFoundError):
+        sdk.event_leaderboard("lb_" + "0" * 32)
+
+
+# --- Refusals, one class per code ----------------------------------------------------------------------
+
+
+def test_start_refusals(join: Callable[..., Member]) -> None:
+    poor, cy = join("Poor", gems=0), join("Cy", gems=20)
+    with pytest.raises(EventNotFoundError):
+        cy.sdk.start_attempt(cy.id, "nope")
+    with pytest.raises(EventNotOpenError):
+        cy.sdk.start_attempt(cy.id, "later")
+    with pytest.raises(InsufficientEntryCostError) as cost:
+        poor.sdk.start_attempt(poor.id, "sprint")
+    assert cost.value.details is not None and cost.value.details["needed"] == 5
+
+    first = cy.sdk.start_attempt(cy.id, "sprint").attempt
+    with pytest.raises(AttemptInProgressError) as busy:
+        cy.sdk.start_attempt(cy.id, "sprint")
+    assert busy.value.attempt_id == first.attempt_id
+    cy.sdk.report_progress(cy.id, "sprint", first.attempt_id, {"score": 1}, complete=True)
+    second = cy.sdk.start_attempt(cy.id, "sprint").attempt
+    cy.sdk.report_progress(cy.id, "sprint", second.attempt_id, {"score": 2}, complete=True)
+    with pytest.raises(MaxAttemptsReachedError):
+        cy.sdk.start_attempt(cy.id, "sprint")
+
+
+def test_progress_refusals(join: Callable[..., Member]) -> None:
+    dee, eli = join("Dee"), join("Eli")
+    attempt = dee.sdk.start_attempt(dee.id, "sprint").attempt
+    with pytest.raises(AttemptNotFoundError):  # another player's attempt
+        eli.sdk.report_progress(eli.id, "sprint", attempt.attempt_id, {"score": 1})
+    with pytest.raises(InvalidRequestError) as unknown:
+        dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"speed": 1})
+    assert "metrics.speed" in (unknown.value.details or {}).get("fields", {})
+    with pytest.raises(AntiCheatRejectedError) as cheat:
+        dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 9000})
+    assert cheat.value.validator == "score-cap"
+    assert dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 1000}).attempt.status is (
+        AttemptStatus.COMPLETED  # the target completes it
+    )
+    with pytest.raises(AttemptNotInProgressError):
+        dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 1})
+
+
+def test_end_now_refusals(server: ServerClient, arena: Arena, http: httpx.Client) -> None:
+    assert server.end_event_now("later").closed_windows == []
+    with pytest.raises(EventNotFoundError):
+        server.end_event_now("nope")
+    live = ServerClient(arena.keys["live-server"], base_url=arena.base_url, http_client=http)
+    with live, pytest.raises(PermissionDeniedError):
+        live.end_event_now("sprint")
+
+
+# --- The stream -----------------------------------------------------------------------------------------
+
+
+def test_stream_from_ready_to_closed(join: Callable[..., Member], server: ServerClient, arena: Arena) -> None:
+    fast, slow = join("Fast"), join("Slow")
+    attempts = {m.id: m.sdk.start_attempt(m.id, "finale").attempt for m in (fast, slow)}
+    board_id = attempts[fast.id].leaderboard_id
+    slow.sdk.report_progress(slow.id, "finale", attempts[slow.id].attempt_id, {"score": 90.5})
+
+    with (
+        SdkClient(arena.keys["client"], base_url=arena.base_url) as watcher,
+        contextlib.closing(watcher.stream_event_leaderboard(board_id)) as events,
+    ):
+        ready = next(events)
+        assert isinstance(ready, StreamReady)
+        assert [(e.name, e.score) for e in ready.entries] == [("Slow", 90.5)]
+
+        # finale is "asc": a lower time is better, so Fast takes rank 1.
+        fast.sdk.report_progress(fast.id, "finale", attempts[fast.id].attempt_id, {"score": 61})
+        update = next(events)
+        assert isinstance(update, StreamScoreUpdate)
+        assert (update.entry.name, update.entry.rank, update.entry.score) == ("Fast", 1, 61)
+        assert update.version > ready.version
+
+        assert len(server.end_event_now("finale").closed_windows) == 1
+        closed = next(events)
+        assert closed == StreamClosed(leaderboard_id=board_id, reason="finalized")
+        assert next(events, None) is None  # the iteration ends with closed
+
+    final = fast.sdk.event_leaderboard(board_id)
+    assert final.leaderboard.status is BoardStatus.FINALIZED
+    assert [e.name for e in final.entries] == ["Fast", "Slow"]
+    assert [g.source_kind for g in fast.sdk.pending_grants(fast.id).grants] == ["event_rank"]
+    assert slow.sdk.pending_grants(slow.id).grants == []
+    with pytest.raises(EventNotOpenError):
+        fast.sdk.start_attempt(fast.id, "finale")  # the rest of the ended window takes no start
+
+    # A finalized board's stream: ready, then closed at once.
+    replay = list(fast.sdk.stream_event_leaderboard(board_id))
+    assert [type(e) for e in replay] == [StreamReady, StreamClosed]
+    assert isinstance(replay[0], StreamReady) and [e.name for e in replay[0].entries] == ["Fast", "Slow"]
+    with pytest.raises(LeaderboardNotFoundError):
+        next(fast.sdk.stream_event_leaderboard("lb_" + "0" * 32))
+
+
+@pytest.fixture
+async def async_clients(arena: Arena) -> AsyncIterator[tuple[AsyncSdkClient, AsyncServerClient]]:
+    async with (
+        AsyncSdkClient(arena.keys["client"], base_url=arena.base_url) as sdk,
+        AsyncServerClient(arena.keys["server"], base_url=arena.base_url) as server,
+    ):
+        yield sdk, server
+
+
+async def test_async_stream_and_calls(async_clients: tuple[AsyncSdkClient, AsyncServerClient]) -> None:
+    sdk, server = async_clients
+    external_id = f"ev-async-{secrets.token_hex(3)}"
+    sdk.player_secret = (await sdk.register(external_id)).player_secret
+    await server.credit_wallet(external_id, "gems", 5)
+    [sprint] = [e for e in (await sdk.events(external_id)).events if e.key == "sprint"]
+    attempt = (await sdk.start_attempt(external_id, sprint.key)).attempt
+
+    async with contextlib.aclosing(sdk.stream_event_leaderboard(attempt.leaderboard_id)) as events:
+        ready = await anext(events)
+        assert isinstance(ready, StreamReady)
+        done = await sdk.report_progress(external_id, sprint.key, attempt.attempt_id, {"score": 4321.5})
+        assert done.attempt.score == 4321.5
+        async for event in events:
+            if isinstance(event, StreamScoreUpdate) and event.entry.external_player_id == external_id:
+                assert (event.entry.score, event.version > ready.version) == (4321.5, True)
+                break
+    page = await sdk.event_leaderboard(attempt.leaderboard_id, around=external_id, limit=1)
+    assert [e.external_player_id for e in page.entries] == [external_id]
+    assert (await server.end_event_now("later")).closed_windows == []
