@@ -153,4 +153,3 @@ def test_every_read_of_windows_attempts_and_boards_is_an_index_look_up(store: An
     assert len(checked) >= 19
     for statement, plan in checked:
         assert not scan.search(_without_limited_cuts(plan)), f"{statement}\n{plan}"
-        print(statement[:90], "\n   ", plan.replace("\n", "\n    "))
