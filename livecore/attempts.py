@@ -162,7 +162,8 @@ def segment_values(
     event: EventSettings, context: dict[str, Any] | None, country: str | None
 ) -> dict[str, str | None]:
     """The board an attempt joins: each segment key's value from ``playerContext``, a string or absent
-    (null); ``country`` falls back to the player's resolved country."""
+    (null). A ``country`` segment takes the player's resolved country (SPEC 2.2: ``playerContext.country``
+    wins when it is a country code), normalized, so ``fr`` and ``FR`` play on one board."""
     PLAYER_CONTEXT.check(context, "playerContext")
     context = context or {}
     values: dict[str, str | None] = {}
@@ -172,7 +173,7 @@ def segment_values(
             raise invalid_request(
                 "Segment values must be strings.", {f"playerContext.{key}": "must be a string"}
             )
-        values[key] = country if value is None and key == "country" else value
+        values[key] = country if key == "country" else value
     return values
 
 

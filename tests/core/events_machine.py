@@ -324,8 +324,8 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                     self.expire(a)
             normalized = country.upper() if country in ("FR", "DE", "fr") else None
             self.country[p] = normalized or self.country[p]
-            # A segment's value is the context's as sent; the player's country when the context has none.
-            expected_values = {"country": country or self.country[p]} if key == "sprint" else {}
+            # A country segment is the player's resolved country, normalized.
+            expected_values = {"country": self.country[p]} if key == "sprint" else {}
             assert attempt.segment_values == expected_values
             assert attempt.window_id == wid
             assert attempt.attempt_count == len(mine) + 1

@@ -247,3 +247,15 @@ def test_an_event_removed_from_the_manifest_opens_no_window_and_keeps_its_histor
     assert world.run(ev.list_events, LIVE, None) == []
     with world.store.transaction() as tx:
         assert [s.entry.score for s in read_board(tx, LIVE, attempt.board_id).standings] == [42]
+
+
+def test_a_country_segment_is_the_resolved_country_in_upper_case(world):
+    game = world.store.games["gam_1"]
+    by_country = attrs.evolve(EVENT, segments=("country",), entry_cost=())
+    world.store.games["gam_1"] = attrs.evolve(
+        game, settings=attrs.evolve(game.settings, events={"trial": by_country})
+    )
+    ada, bo = world.player("ada"), world.player("bo")
+    first = world.run(ev.start, LIVE, ada, "trial", {"country": "fr"})
+    second = world.run(ev.start, LIVE, bo, "trial", {"country": "FR"})
+    assert first.segment_values == {"country": "FR"} and first.board_id == second.board_id

@@ -208,10 +208,10 @@ def test_start_refuses_past_max_attempts():
     check_start(attrs.evolve(DAILY, max_attempts=None), done * 10, T0)  # unlimited
 
 
-def test_segment_values_must_be_strings_and_country_falls_back_to_the_resolved_one():
+def test_segment_values_must_be_strings_and_country_is_the_resolved_one():
     event = attrs.evolve(DAILY, segments=("country", "league"))
     assert segment_values(event, {"league": "gold"}, "FR") == {"country": "FR", "league": "gold"}
-    assert segment_values(event, {"country": "DE"}, "FR") == {"country": "DE", "league": None}
+    assert segment_values(event, {"country": "de"}, "DE") == {"country": "DE", "league": None}
     with pytest.raises(LivecoreError) as exc:
         segment_values(event, {"league": 3}, None)
     assert exc.value.details == {"fields": {"playerContext.league": "must be a string"}}
