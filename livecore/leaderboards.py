@@ -1,0 +1,115 @@
+"""Shared leaderboards: the rules of periods, aggregation, divisions, promotion and relegation
+(DECISIONS 9). Pure: the records, stores and commands that run them come with the shared boards
+themselves; an event's own boards are ``livecore.boards``.
+
+- **Periods** are calendar-aligned in UTC: a ``daily`` period starts at 00:00, a ``weekly`` one on Monday
+  at 00:00, a ``monthly`` one on the 1st at 00:00; an ``all_time`` board has one period that never ends.
+  A period opened by hand (rollover-now) starts then and ends at the next regular boundary.
+- **Aggregation**: how a new score combines with the player's entry of the period: ``sum`` adds it,
+  ``best`` keeps the better of the two (the board's order says which), ``latest`` replaces it.
+- **Divisions**: a player's first score of a period places them in the first division of their tier with
+  room (a division holds ``size`` players; none has room: a new one opens); a player new to the board
+  starts in the lowest tier. Ranks and rank rewards are per division.
+- **Promotion and relegation** at the end of a period: a division of ``n`` players promotes
+  ``min(promote, n // 2)`` of its best, then relegates ``min(relegate, what is left)`` of its worst.
+  Nobody is promoted from the highest tier nor relegated from the lowest.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime, timedelta
+
+import attrs
+
+from livecore.attempts import better
+from livecore.games import Order
+from livecore.limits import Range
+
+# Scores a studio submits: whole numbers that a JSON double and a database float hold exactly.
+MAX_SCORE = 2**53 - 1
+SCORE = Range(-MAX_SCORE, MAX_SCORE)
+
+
+class Period(enum.StrEnum):
+    ALL_TIME = "all_time"
+    DAILY = "daily"
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
+
+
+class Aggregation(enum.StrEnum):
+    SUM = "sum"
+    BEST = "best"
+    LATEST = "latest"
+
+
+@attrs.frozen
+class Divisions:
+    """``tiers`` from the lowest to the highest."""
+
+    size: int
+    tiers: tuple[str, ...]
+    promote: int
+    relegate: int
+
+
+def period_start(period: Period, t: datetime) -> datetime | None:
+    """The start of the regular period holding ``t``; None for ``all_time`` (it has no start)."""
+    day = t.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period is Period.DAILY:
+        return day
+    if period is Period.WEEKLY:
+        return day - timedelta(days=day.weekday())
+    if period is Period.MONTHLY:
+        return day.replace(day=1)
+    return None
+
+
+def next_boundary(period: Period, t: datetime) -> datetime | None:
+    """The first regular boundary after ``t``: where the period holding ``t`` ends; None for
+    ``all_time``."""
+    start = period_start(period, t)
+    if start is None:
+        return None
+    if period is Period.DAILY:
+        return start + timedelta(days=1)
+    if period is Period.WEEKLY:
+        return start + timedelta(days=7)
+    return (
+        start.replace(year=start.year + 1, month=1)
+        if start.month == 12
+        else start.replace(month=start.month + 1)
+    )
+
+
+def combine(aggregation: Aggregation, order: Order, current: float | None, new: float) -> float:
+    """The player's entry after a new score."""
+    if current is None or aggregation is Aggregation.LATEST:
+        return new
+    if aggregation is Aggregation.SUM:
+        return current + new
+    return new if better(order, new, current) else current
+
+
+def place(members: list[int], size: int) -> int | None:
+    """Which of a tier's divisions (their member counts, in the order they opened) a newcomer joins: the
+    first with room; None when all are full (a new division opens)."""
+    return next((i for i, n in enumerate(members) if n < size), None)
+
+
+def moves(divisions: Divisions, tier: int, n: int) -> tuple[int, int]:
+    """How many of a division of ``n`` players in ``tier`` (0 the lowest) go up and how many go down."""
+    up = min(divisions.promote, n // 2) if tier < len(divisions.tiers) - 1 else 0
+    down = min(divisions.relegate, n - up) if tier > 0 else 0
+    return up, down
+
+
+def tier_after(divisions: Divisions, tier: int, rank: int, n: int) -> int:
+    """The tier a player of rank ``rank`` (1 the best) of a division of ``n`` in ``tier`` plays next."""
+    up, down = moves(divisions, tier, n)
+    if rank <= up:
+        return tier + 1
+    if rank > n - down:
+        return tier - 1
+    return tier
