@@ -227,6 +227,35 @@ def _verdicts(event: EventSettings, attempt: Attempt, metrics: dict[str, float],
     return failed
 
 
+def cross_milestones(event: EventSettings, attempt: Attempt) -> tuple[Attempt, tuple[Milestone, ...]]:
+    """The attempt with the milestones its score reaches and had not reached before, and those."""
+    score = attempt.score
+    if score is None:
+        return attempt, ()
+    crossed = tuple(
+        m
+        for m in event.milestones
+        if m.key not in attempt.milestones and reaches(event.order, score, m.threshold)
+    )
+    return attrs.evolve(attempt, milestones=(*attempt.milestones, *(m.key for m in crossed))), crossed
+
+
+def force_complete(
+    event: EventSettings, attempt: Attempt, score: float | None, now: datetime
+) -> tuple[Attempt, tuple[Milestone, ...]]:
+    """An operator completes an attempt in progress (SPEC 3.4), its score replaced when ``score`` is given
+    (an override may be worse than the score reached). The milestones the score reaches are recorded as
+    fired; their rewards are not granted (an operator retries the reward roll). 409
+    ``attempt_not_in_progress`` for an attempt that is not in progress, or past ``endsAt``."""
+    check_progress(attempt, now)
+    if score is not None:
+        if isinstance(score, bool) or not math.isfinite(score):
+            raise invalid_request("Invalid score.", {"score": "must be a finite number"})
+        attempt = attrs.evolve(attempt, score=float(score), score_at=now)
+    attempt, crossed = cross_milestones(event, attempt)
+    return transition(attempt, AttemptTrigger.FORCE_COMPLETE, now), crossed
+
+
 def progress(
     event: EventSettings, attempt: Attempt, metrics: dict[str, float], complete: bool, now: datetime
 ) -> Progress:
@@ -248,15 +277,7 @@ def progress(
     if value is not None and (after.score is None or better(event.order, value, after.score)):
         after = attrs.evolve(after, score=value, score_at=now)
         improved = True
-    crossed: tuple[Milestone, ...] = ()
-    if after.score is not None:
-        crossed = tuple(
-            m
-            for m in event.milestones
-            if m.key not in after.milestones and reaches(event.order, after.score, m.threshold)
-        )
-        if crossed:
-            after = attrs.evolve(after, milestones=(*after.milestones, *(m.key for m in crossed)))
+    after, crossed = cross_milestones(event, after)
     reached = (
         event.target is not None
         and after.score is not None

@@ -72,6 +72,33 @@ def record_score(tx: HasBoards, scope: Scope, player: Player, attempt: Attempt) 
     return True
 
 
+def rescore(tx: HasBoards, scope: Scope, player: Player, attempts: list[Attempt]) -> bool:
+    """The player's entry on a board after one of its attempts' score was replaced (it may have got
+    worse): the best of ``attempts`` (the player's attempts on that board; equal scores, the one reached
+    first), none when no attempt has a score. A finalized board no longer moves. True when it changed."""
+    board_ids = {a.board_id for a in attempts}
+    assert len(board_ids) == 1, board_ids
+    board = tx.boards.get(scope.game_id, board_ids.pop())
+    if board is None or board.status is not BoardStatus.OPEN:
+        return False
+    scored = [
+        BoardEntry(board.id, player.id, a.score, a.score_at, a.id)
+        for a in attempts
+        if a.score is not None and a.score_at is not None
+    ]
+    best = min(scored, key=lambda e: sort_key(board.order, e), default=None)
+    current = tx.boards.entry(board.id, player.id)
+    if best == current:
+        return False
+    raised = attrs.evolve(board, version=board.version + 1)
+    if best is None:
+        tx.boards.delete_entry(board.id, player.id)
+        tx.boards.update(raised)
+    else:
+        tx.boards.put_entry(raised, best)
+    return True
+
+
 def _ranked(rows: list[tuple[BoardEntry, Contender]], first_rank: int) -> list[Standing]:
     return [Standing(first_rank + i, entry, player) for i, (entry, player) in enumerate(rows)]
 
@@ -220,6 +247,7 @@ __all__ = [
     "merge_entries",
     "read_board",
     "record_score",
+    "rescore",
     "standing_of",
     "stream_ready",
 ]

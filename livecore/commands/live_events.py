@@ -28,10 +28,11 @@ from livecore.attempts import (
     segment_values,
     transition,
 )
+from livecore.attempts import force_complete as forced
 from livecore.boards import Board
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
-from livecore.commands.boards import BoardsTx, finalize_board, record_score
+from livecore.commands.boards import BoardsTx, finalize_board, record_score, rescore
 from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant
 from livecore.commands.players import load_game
@@ -41,6 +42,7 @@ from livecore.games import EventSettings, Game
 from livecore.grants import Grant, GrantKind
 from livecore.identity import normalize_country
 from livecore.ids import Prefix, new_id
+from livecore.limits import FREE_TEXT
 from livecore.live_events import (
     EventState,
     Slot,
@@ -62,6 +64,7 @@ from livecore.webhooks.live_events import (
     AttemptCompleted,
     AttemptExpired,
     AttemptFlagged,
+    AttemptForceCompleted,
     AttemptRestarted,
     AttemptStarted,
     EntryCostCharged,
@@ -351,6 +354,53 @@ def record_progress(
     return attempt, granted
 
 
+def force_complete(
+    tx: LiveEventsTx,
+    rt: Runtime,
+    scope: Scope,
+    attempt_id: str,
+    *,
+    score: float | None,
+    actor_member_id: str,
+    reason: str | None,
+) -> Attempt:
+    """An operator completes an attempt in progress, its score replaced when ``score`` is given
+    (``livecore.attempts.force_complete``); the board follows, and ``event.force_completed`` fires with
+    the milestones the score reached. No reward is granted: an operator retries the reward roll."""
+    attempt = tx.attempts.get(scope.game_id, attempt_id)
+    if attempt is None or attempt.env is not scope.env:
+        raise LivecoreError(ErrorCode.ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
+    FREE_TEXT.check_optional(reason, "reason")
+    window = tx.windows.get(scope.game_id, attempt.window_id)
+    assert window is not None  # an attempt's window is recorded before the attempt
+    now = rt.clock.now()
+    done, fired = forced(window.settings, attempt, score, now)
+    tx.attempts.update(done)
+    player = tx.players.by_id(done.player_id)
+    assert player is not None
+    mine = [done if a.id == done.id else a for a in tx.attempts.of_player_in_window(player.id, window.id)]
+    rescore(tx, scope, player, [a for a in mine if a.board_id == done.board_id])
+    emit(
+        tx,
+        rt,
+        scope,
+        AttemptForceCompleted(
+            attempt_id=done.id,
+            event_id=done.event_id,
+            event_window_id=done.window_id,
+            leaderboard_id=done.board_id,
+            player_id=done.player_id,
+            score=done.score,
+            prior_score=attempt.score,
+            completed_at=done.completed_at,
+            actor_member_id=actor_member_id,
+            reason=reason,
+            milestones_fired=tuple(m.key for m in fired),
+        ),
+    )
+    return done
+
+
 # --- scheduled work -----------------------------------------------------------------------------------
 
 
@@ -464,6 +514,7 @@ __all__ = [
     "due_windows",
     "end_now",
     "expire_attempts",
+    "force_complete",
     "get_attempt",
     "list_events",
     "next_closing",

@@ -259,3 +259,42 @@ def test_a_country_segment_is_the_resolved_country_in_upper_case(world):
     first = world.run(ev.start, LIVE, ada, "trial", {"country": "fr"})
     second = world.run(ev.start, LIVE, bo, "trial", {"country": "FR"})
     assert first.segment_values == {"country": "FR"} and first.board_id == second.board_id
+
+
+def test_an_operator_force_completes_an_attempt_and_the_board_follows_without_rewards(world):
+    ada = world.player("ada")
+    first = world.run(ev.start, LIVE, ada, "trial", None)
+    world.run(ev.record_progress, LIVE, ada, "trial", first.id, {"score": 60}, complete=True)
+    second = world.run(ev.start, LIVE, ada, "trial", None)
+    world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 90})
+    grants_before = len(world.store.grants)
+    done = world.run(ev.force_complete, LIVE, second.id, score=150, actor_member_id="mem_1", reason="support")
+    assert (done.status, done.score, done.milestones) == (AttemptStatus.COMPLETED, 150, ("bronze",))
+    assert len(world.store.grants) == grants_before  # rewards are not rolled automatically
+    payload = world.store.outbox[-1].data
+    assert world.store.outbox[-1].kind == "event.force_completed"
+    assert (payload["score"], payload["priorScore"], payload["milestonesFired"]) == (150, 90, ["bronze"])
+    with world.store.transaction() as tx:
+        assert [s.entry.score for s in read_board(tx, LIVE, first.board_id).standings] == [150]
+
+
+def test_a_lower_override_leaves_the_players_better_attempt_on_the_board(world):
+    ada = world.player("ada")
+    first = world.run(ev.start, LIVE, ada, "trial", None)
+    world.run(ev.record_progress, LIVE, ada, "trial", first.id, {"score": 60}, complete=True)
+    second = world.run(ev.start, LIVE, ada, "trial", None)
+    world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 90})
+    world.run(ev.force_complete, LIVE, second.id, score=10, actor_member_id="mem_1", reason=None)
+    with world.store.transaction() as tx:
+        (standing,) = read_board(tx, LIVE, first.board_id).standings
+    assert (standing.entry.score, standing.entry.attempt_id) == (60, first.id)
+
+
+def test_force_complete_takes_an_attempt_in_progress_of_the_scopes_environment(world):
+    ada = world.player("ada")
+    attempt = world.run(ev.start, LIVE, ada, "trial", None)
+    code = refusal(world, ev.force_complete, TEST, attempt.id, score=None, actor_member_id="m", reason=None)
+    assert code is ErrorCode.ATTEMPT_NOT_FOUND
+    world.run(ev.force_complete, LIVE, attempt.id, score=None, actor_member_id="m", reason=None)
+    code = refusal(world, ev.force_complete, LIVE, attempt.id, score=None, actor_member_id="m", reason=None)
+    assert code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS

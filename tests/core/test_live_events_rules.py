@@ -20,6 +20,7 @@ from livecore.attempts import (
     check_start,
     effective_status,
     ends_at,
+    force_complete,
     progress,
     segment_values,
     transition,
@@ -366,3 +367,18 @@ def test_rank_bands_pay_the_ranks_they_hold():
     assert band_rewards(bands, 3)[0].amount == 1
     assert band_rewards(bands, 4) == ()
     assert paid_ranks(bands) == 3
+
+
+def test_a_forced_completion_may_replace_the_score_and_records_the_milestones_it_reaches():
+    done, fired = force_complete(DAILY, attempt(score=50.0, score_at=T0), 550, T0 + seconds(5))
+    assert (done.status, done.score, done.score_at) == (AttemptStatus.COMPLETED, 550, T0 + seconds(5))
+    assert [m.key for m in fired] == ["bronze", "silver"]
+    kept, _ = force_complete(DAILY, attempt(score=50.0, score_at=T0), None, T0 + seconds(5))
+    assert (kept.score, kept.score_at) == (50.0, T0)
+    for bad in (math.nan, math.inf):
+        with pytest.raises(LivecoreError) as exc:
+            force_complete(DAILY, attempt(), bad, T0)
+        assert exc.value.code is ErrorCode.INVALID_REQUEST
+    with pytest.raises(LivecoreError) as exc:
+        force_complete(DAILY, attempt(), None, T0 + seconds(600))
+    assert exc.value.code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
