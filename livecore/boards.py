@@ -20,7 +20,7 @@ import base64
 import binascii
 import enum
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 import orjson
@@ -88,12 +88,15 @@ class Contender:
         return cls(player.id, player.external_id, player.anonymized, player.display, player.country)
 
 
+E = TypeVar("E", bound="Ranked")
+
+
 @attrs.frozen
-class Standing:
-    """An entry with its rank and its player."""
+class Standing(Generic[E]):
+    """An entry (an event board's or a shared board's) with its rank and its player."""
 
     rank: int
-    entry: BoardEntry
+    entry: E
     player: Contender
 
 
@@ -105,7 +108,20 @@ class Position:
     offset: int = 0
 
 
-def sort_key(order: Order, entry: BoardEntry) -> tuple[float, datetime, str]:
+class Ranked(Protocol):
+    """What orders an entry on any board, an event's or a shared one."""
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def reached_at(self) -> datetime: ...
+
+    @property
+    def player_id(self) -> str: ...
+
+
+def sort_key(order: Order, entry: Ranked) -> tuple[float, datetime, str]:
     score = -entry.score if order is Order.DESC else entry.score
     return (score, entry.reached_at, entry.player_id)
 
@@ -142,18 +158,20 @@ def not_found(board_id: str) -> LivecoreError:
     )
 
 
-def cursor_of(board: Board, entry: BoardEntry) -> str:
-    raw = orjson.dumps([board.id, entry.score, to_millis(entry.reached_at), entry.player_id])
+def cursor_of(list_id: str, entry: Ranked) -> str:
+    """A keyset cursor after ``entry``, bound to the list it pages (a board, or a shared board's period
+    and division)."""
+    raw = orjson.dumps([list_id, entry.score, to_millis(entry.reached_at), entry.player_id])
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def parse_cursor(board: Board, cursor: str) -> tuple[float, datetime, str]:
-    """The entry a cursor names; 400 for a malformed cursor or one from another board."""
+def parse_cursor(list_id: str, cursor: str) -> tuple[float, datetime, str]:
+    """The entry a cursor names; 400 for a malformed cursor or one from another list."""
     try:
         raw = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         board_id, score, reached_ms, player_id = raw
         ok = (
-            board_id == board.id
+            board_id == list_id
             and isinstance(score, int | float)
             and not isinstance(score, bool)
             and isinstance(reached_ms, int)
@@ -194,7 +212,7 @@ def page_filter(
     return [e for e in ranked if sort_key(order, e) > bound]
 
 
-def entry_fields(standing: Standing) -> dict[str, Any]:
+def entry_fields(standing: Standing[Any]) -> dict[str, Any]:
     """The fields every reading of an entry shows, the wire's and the webhooks' alike."""
     player, entry = standing.player, standing.entry
     display = player.display or player.anonymized

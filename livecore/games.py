@@ -119,6 +119,43 @@ class EventSettings:
         return frozenset((self.score_metric, *(c.metric for c in self.anti_cheat)))
 
 
+class Period(enum.StrEnum):
+    ALL_TIME = "all_time"
+    DAILY = "daily"
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
+
+
+class Aggregation(enum.StrEnum):
+    SUM = "sum"
+    BEST = "best"
+    LATEST = "latest"
+
+
+@attrs.frozen
+class Divisions:
+    """``tiers`` from the lowest to the highest."""
+
+    size: int
+    tiers: tuple[str, ...]
+    promote: int
+    relegate: int
+
+
+@attrs.frozen
+class LeaderboardSettings:
+    """One ``[games.<game>.leaderboards.<key>]`` of the manifest (docs/leaderboards.md): a shared board that
+    lives across events, in periods. A period keeps the settings it opened with."""
+
+    key: str
+    name: str
+    order: Order = Order.DESC
+    period: Period = Period.ALL_TIME
+    aggregation: Aggregation = Aggregation.SUM
+    divisions: Divisions | None = None
+    rank_rewards: tuple[RankBand, ...] = ()
+
+
 @attrs.frozen
 class GiftingSettings:
     enabled: bool = False
@@ -146,6 +183,7 @@ class GameSettings:
     resources: dict[str, Resource] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
     events: dict[str, EventSettings] = attrs.field(factory=dict)
+    leaderboards: dict[str, LeaderboardSettings] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -35,6 +35,8 @@ class Prefix(enum.StrEnum):
     WINDOW = "win"
     ATTEMPT = "att"
     BOARD = "lb"
+    PERIOD = "lbp"  # a shared leaderboard's period
+    DIVISION = "div"
 
 
 _MS_MASK = (1 << 48) - 1

@@ -23,35 +23,15 @@ from datetime import UTC, datetime, timedelta
 import attrs
 
 from livecore.attempts import better
-from livecore.games import Order
+from livecore.games import Aggregation, Divisions, LeaderboardSettings, Order, Period
+from livecore.ids import Prefix, derived_id
 from livecore.limits import Range
+from livecore.scope import Environment
 
 # Scores a studio submits: whole numbers that a JSON double and a database float hold exactly.
 MAX_SCORE = 2**53 - 1
 SCORE = Range(-MAX_SCORE, MAX_SCORE)
-
-
-class Period(enum.StrEnum):
-    ALL_TIME = "all_time"
-    DAILY = "daily"
-    WEEKLY = "weekly"
-    MONTHLY = "monthly"
-
-
-class Aggregation(enum.StrEnum):
-    SUM = "sum"
-    BEST = "best"
-    LATEST = "latest"
-
-
-@attrs.frozen
-class Divisions:
-    """``tiers`` from the lowest to the highest."""
-
-    size: int
-    tiers: tuple[str, ...]
-    promote: int
-    relegate: int
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # the time part of the all-time period's id
 
 
 def period_start(period: Period, t: datetime) -> datetime | None:
@@ -113,3 +93,92 @@ def tier_after(divisions: Divisions, tier: int, rank: int, n: int) -> int:
     if rank > n - down:
         return tier - 1
     return tier
+
+
+# --- records ----------------------------------------------------------------------------------------
+
+
+class PeriodStatus(enum.StrEnum):
+    OPEN = "open"  # takes scores
+    FINALIZING = "finalizing"  # over: its divisions are being paid and moved, a batch at a time
+    FINALIZED = "finalized"
+
+
+@attrs.frozen
+class BoardPeriod:
+    """One period of a shared board in one environment, with the settings it opened with.
+    ``finalized_through`` is how many of its divisions (in tier and number order) a rollover has paid and
+    moved, so a rollover cut short resumes where it stopped and pays nothing twice."""
+
+    id: str
+    game_id: str
+    env: Environment
+    board_key: str
+    starts_at: datetime | None  # None: the all-time period
+    ends_at: datetime | None
+    status: PeriodStatus
+    settings: LeaderboardSettings
+    finalized_through: int = 0
+    finalized_at: datetime | None = None
+
+
+@attrs.frozen
+class Division:
+    id: str
+    period_id: str
+    tier: int  # 0: the lowest
+    number: int  # 0, 1, ... within the tier, in the order they opened
+    members: int = 0
+
+
+@attrs.frozen
+class SharedEntry:
+    """A player's entry in a period: its aggregated score, when that score was reached (equal scores:
+    who reached it first ranks first) and its division, if the board has divisions."""
+
+    period_id: str
+    player_id: str
+    score: float
+    reached_at: datetime
+    division_id: str | None = None
+
+
+def period_id(game_id: str, env: Environment, key: str, starts_at: datetime | None) -> str:
+    at = starts_at or EPOCH
+    return derived_id(Prefix.PERIOD, at, game_id, env.value, key, at.isoformat())
+
+
+def division_id(period: BoardPeriod, tier: int, number: int) -> str:
+    return derived_id(
+        Prefix.DIVISION,
+        period.starts_at or datetime(1970, 1, 1, tzinfo=UTC),
+        period.id,
+        str(tier),
+        str(number),
+    )
+
+
+def regular_period(
+    game_id: str, env: Environment, settings: LeaderboardSettings, now: datetime
+) -> BoardPeriod:
+    """The regular period holding ``now``, as it opens."""
+    start = period_start(settings.period, now)
+    return BoardPeriod(
+        id=period_id(game_id, env, settings.key, start),
+        game_id=game_id,
+        env=env,
+        board_key=settings.key,
+        starts_at=start,
+        ends_at=next_boundary(settings.period, now),
+        status=PeriodStatus.OPEN,
+        settings=settings,
+    )
+
+
+def opened_now(game_id: str, env: Environment, settings: LeaderboardSettings, now: datetime) -> BoardPeriod:
+    """The period a rollover-now opens: from now to the next regular boundary."""
+    return attrs.evolve(
+        regular_period(game_id, env, settings, now),
+        id=period_id(game_id, env, settings.key, now),
+        starts_at=now,
+    )

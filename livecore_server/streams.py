@@ -28,7 +28,7 @@ import attrs
 
 from livecore.api.convert import unstructure
 from livecore.api.live_events import EntryView, StreamClosed, StreamReady, StreamScoreUpdate
-from livecore.boards import Board, BoardStatus, Standing
+from livecore.boards import Board, BoardEntry, BoardStatus, Standing
 from livecore.commands.boards import standing_of, stream_ready
 from livecore.scope import Scope
 from livecore_server.http.envelope import dumps
@@ -162,7 +162,9 @@ class Hub:
         self.hubs.drop(self)
 
 
-def _changed(tx: ServerTransaction, board: Board, player_id: str | None) -> tuple[Board, Standing | None]:
+def _changed(
+    tx: ServerTransaction, board: Board, player_id: str | None
+) -> tuple[Board, Standing[BoardEntry] | None]:
     """The board now, and the player's entry with its rank (one read for every subscriber)."""
     now = tx.boards.get(board.game_id, board.id)
     assert now is not None  # boards are never deleted

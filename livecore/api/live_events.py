@@ -160,7 +160,7 @@ class EntryView:
     is_bot: bool
 
     @classmethod
-    def of(cls, standing: Standing) -> EntryView:
+    def of(cls, standing: Standing[Any]) -> EntryView:
         return cls(**entry_fields(standing))
 
 

@@ -50,7 +50,7 @@ class BoardsTx(GrantsTx, HasBoards, Protocol):
 @attrs.frozen
 class BoardPage:
     board: Board
-    standings: list[Standing]
+    standings: list[Standing[BoardEntry]]
     next_cursor: str | None
 
 
@@ -99,7 +99,7 @@ def rescore(tx: HasBoards, scope: Scope, player: Player, attempts: list[Attempt]
     return True
 
 
-def _ranked(rows: list[tuple[BoardEntry, Contender]], first_rank: int) -> list[Standing]:
+def _ranked(rows: list[tuple[BoardEntry, Contender]], first_rank: int) -> list[Standing[BoardEntry]]:
     return [Standing(first_rank + i, entry, player) for i, (entry, player) in enumerate(rows)]
 
 
@@ -185,7 +185,7 @@ def read_board(
     offset = 0
     after = None
     if cursor is not None:
-        after = key_after(board.order, parse_cursor(board, cursor))
+        after = key_after(board.order, parse_cursor(board.id, cursor))
     elif around is not None:
         player = find_player(tx, scope, around)
         if player is None:
@@ -206,7 +206,7 @@ def read_board(
     if after is not None and rows:
         first_rank = tx.boards.count_ahead(board, sort_key(board.order, rows[0][0])) + 1
     standings = _ranked(rows, first_rank)
-    next_cursor = cursor_of(board, standings[-1].entry) if more and standings else None
+    next_cursor = cursor_of(board.id, standings[-1].entry) if more and standings else None
     return BoardPage(board, standings, next_cursor)
 
 
@@ -215,7 +215,7 @@ def stream_ready(tx: ReadTx, scope: Scope, board_id: str) -> BoardPage:
     return read_board(tx, scope, board_id, limit=STREAM_TOP)
 
 
-def standing_of(tx: ReadTx, board: Board, player_id: str) -> Standing | None:
+def standing_of(tx: ReadTx, board: Board, player_id: str) -> Standing[BoardEntry] | None:
     """The player's entry on the board with its rank now (what a ``score_update`` carries)."""
     entry = tx.boards.entry(board.id, player_id)
     player = tx.players.by_id(player_id)

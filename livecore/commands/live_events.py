@@ -35,6 +35,7 @@ from livecore.commands.actor import player_write
 from livecore.commands.boards import BoardsTx, finalize_board, record_score, rescore
 from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant
+from livecore.commands.leaderboards import feed
 from livecore.commands.players import load_game
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
@@ -59,7 +60,7 @@ from livecore.live_events import (
 )
 from livecore.players import Player
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasAttempts, HasWindows
+from livecore.store import HasAttempts, HasLeaderboards, HasWindows
 from livecore.webhooks.live_events import (
     AttemptCompleted,
     AttemptExpired,
@@ -79,7 +80,7 @@ MILESTONE_SOURCE_KIND = "event_milestone"
 COMPLETION_SOURCE_KIND = "event_completion"
 
 
-class LiveEventsTx(BoardsTx, HasWindows, HasAttempts, Protocol):
+class LiveEventsTx(BoardsTx, HasWindows, HasAttempts, HasLeaderboards, Protocol):
     """The ports these commands use."""
 
 
@@ -214,8 +215,18 @@ def _ran_out(attempt: Attempt, now: datetime) -> bool:
 def _expire(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attempt:
     expired = transition(attempt, AttemptTrigger.EXPIRE, rt.clock.now())
     tx.attempts.update(expired)
+    _finished(tx, rt, scope, expired)
     emit(tx, rt, scope, AttemptExpired.of(expired))
     return expired
+
+
+def _finished(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> None:
+    """What every finishing attempt does (completed, force-completed, expired): its score feeds the
+    shared boards its event lists, once."""
+    window = tx.windows.get(attempt.game_id, attempt.window_id)
+    player = tx.players.by_id(attempt.player_id)
+    assert window is not None and player is not None
+    feed(tx, rt, scope, window.settings, player, attempt)
 
 
 @player_write("player")
@@ -336,6 +347,7 @@ def record_progress(
         granted.append(grant)
         emit(tx, rt, scope, MilestoneGranted.of(attempt, milestone.key, milestone.threshold, grant.id, now))
     if done.completed:
+        _finished(tx, rt, scope, attempt)
         if event.completion_rewards:
             issue_grant(
                 tx,
@@ -380,6 +392,7 @@ def force_complete(
     assert player is not None
     mine = [done if a.id == done.id else a for a in tx.attempts.of_player_in_window(player.id, window.id)]
     rescore(tx, scope, player, [a for a in mine if a.board_id == done.board_id])
+    _finished(tx, rt, scope, done)
     emit(
         tx,
         rt,

@@ -14,6 +14,7 @@ from livecore.games import Game, Studio
 from livecore.gifts import Gift
 from livecore.grants import Grant
 from livecore.idempotency import StoredResponse
+from livecore.leaderboards import BoardPeriod, Division, SharedEntry
 from livecore.live_events import Window
 from livecore.memory.attempts import MemoryAttempts
 from livecore.memory.boards import MemoryBoards
@@ -24,6 +25,7 @@ from livecore.memory.gifts import MemoryGifts
 from livecore.memory.grants import MemoryGrants
 from livecore.memory.idempotency import MemoryIdempotency
 from livecore.memory.journal import Journal
+from livecore.memory.leaderboards import MemoryLeaderboards
 from livecore.memory.ledger import MemoryLedger
 from livecore.memory.merges import MemoryMerges
 from livecore.memory.migrations import MemoryMigrationKeys
@@ -69,6 +71,10 @@ class MemoryStore:
         self.attempt_index: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
         self.boards: dict[str, Board] = {}
         self.board_entries: dict[tuple[str, str], BoardEntry] = {}  # (board id, player id)
+        self.periods: dict[str, BoardPeriod] = {}
+        self.divisions: dict[str, Division] = {}
+        self.shared_entries: dict[tuple[str, str], SharedEntry] = {}  # (period id, player id)
+        self.tiers: dict[tuple[str, str, str, str], int] = {}  # (game id, env, board key, player id)
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -94,6 +100,7 @@ class MemoryTransaction:
         "grants",
         "idempotency",
         "journal",
+        "leaderboards",
         "ledger",
         "merges",
         "migrations",
@@ -120,6 +127,7 @@ class MemoryTransaction:
         self.windows = MemoryWindows(store, journal)
         self.attempts = MemoryAttempts(store, journal)
         self.boards = MemoryBoards(store, journal)
+        self.leaderboards = MemoryLeaderboards(store, journal)
 
     def rollback(self) -> None:
         self.journal.rollback()

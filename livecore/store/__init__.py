@@ -23,6 +23,7 @@ from livecore.store.games import GameStore, HasGames
 from livecore.store.gifts import GiftStore, HasGifts
 from livecore.store.grants import GrantStore, HasGrants
 from livecore.store.idempotency import HasIdempotency, IdempotencyStore
+from livecore.store.leaderboards import HasLeaderboards, LeaderboardStore
 from livecore.store.ledger import HasLedger, Ledger
 from livecore.store.merges import HasMerges, MergeStore
 from livecore.store.migrations import HasMigrations, MigrationKeys
@@ -47,6 +48,7 @@ __all__ = [
     "HasGifts",
     "HasGrants",
     "HasIdempotency",
+    "HasLeaderboards",
     "HasLedger",
     "HasMerges",
     "HasMigrations",
@@ -55,6 +57,7 @@ __all__ = [
     "HasPurchases",
     "HasWindows",
     "IdempotencyStore",
+    "LeaderboardStore",
     "Ledger",
     "MergeStore",
     "MigrationKeys",
@@ -83,6 +86,7 @@ class Transaction(
     HasWindows,
     HasAttempts,
     HasBoards,
+    HasLeaderboards,
     Protocol,
 ):
     """Every port of the core, in one unit of work."""

@@ -8,6 +8,7 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
 from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.leaderboards import PeriodFinalized
 from livecore.webhooks.live_events import (
     AttemptCompleted,
     AttemptExpired,
@@ -68,5 +69,6 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
         WindowOpened,
         WindowClosed,
         LeaderboardFinalized,
+        PeriodFinalized,
     )
 }

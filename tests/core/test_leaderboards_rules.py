@@ -11,11 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.games import Order
+from livecore.games import Aggregation, Divisions, Order, Period
 from livecore.leaderboards import (
-    Aggregation,
-    Divisions,
-    Period,
     combine,
     moves,
     next_boundary,

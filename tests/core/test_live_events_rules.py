@@ -344,12 +344,12 @@ def test_only_a_better_score_replaces_an_entry():
 def test_a_cursor_resumes_after_its_entry_and_belongs_to_its_board():
     b = board()
     entries = [entry(p, s, 0) for p, s in (("a", 5), ("b", 4), ("c", 3))]
-    after = parse_cursor(b, cursor_of(b, entries[0]))
+    after = parse_cursor(b.id, cursor_of(b.id, entries[0]))
     assert [e.player_id for e in page_filter(b.order, entries, after)] == ["b", "c"]
     other = attrs.evolve(b, id="lb_2")
-    for bad in (cursor_of(other, entries[0]), "!!", "", "W10"):
+    for bad in (cursor_of(other.id, entries[0]), "!!", "", "W10"):
         with pytest.raises(LivecoreError) as exc:
-            parse_cursor(b, bad)
+            parse_cursor(b.id, bad)
         assert exc.value.code is ErrorCode.INVALID_REQUEST
     assert key_after(Order.DESC, after) == sort_key(Order.DESC, entries[0])
 
