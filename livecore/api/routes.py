@@ -12,6 +12,7 @@ from livecore.api import (
     friends,
     gifts,
     grants,
+    leaderboards,
     live_events,
     player_tools,
     players,
@@ -44,5 +45,6 @@ ALL: tuple[Route, ...] = (
     *player_tools.ROUTES,
     *purchases.ROUTES,
     *live_events.ROUTES,
+    *leaderboards.ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}
