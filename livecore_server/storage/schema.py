@@ -758,7 +758,8 @@ INDEXES: tuple[Index, ...] = (
         ("period_id", "division_id", "rank_key", "reached_at", "player_id", "score"),
     ),
     Index("shared_entries_by_player", "shared_entries", ("player_id", "period_id")),
-    Index("league_tiers_by_player", "league_tiers", ("player_id",)),
+    # A merge's look-up of the source's tiers, covering.
+    Index("league_tiers_by_player", "league_tiers", ("player_id", "game_id", "env", "board_key", "tier")),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")

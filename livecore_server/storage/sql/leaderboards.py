@@ -12,7 +12,7 @@ from typing import Any
 
 from livecore.boards import Contender, sort_key
 from livecore.clock import to_millis
-from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
+from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, PlayerTier, SharedEntry
 from livecore.scope import Environment
 from livecore_server.storage.rows import (
     DIVISION_COLUMNS,
@@ -254,3 +254,18 @@ class SqlLeaderboards(SqlPort):
 
     def set_tier(self, game_id: str, env: Environment, key: str, player_id: str, tier: int) -> None:
         self.db.insert(SET_TIER, (game_id, env.value, key, player_id, tier))
+
+    def tiers_of(self, player_id: str) -> list[PlayerTier]:
+        rows = self.db.read(
+            "SELECT game_id, env, board_key, tier FROM league_tiers WHERE player_id = ?"
+            " ORDER BY game_id, env, board_key",
+            (player_id,),
+        )
+        return [PlayerTier(r[0], Environment(r[1]), r[2], r[3]) for r in rows]
+
+    def delete_tier(self, game_id: str, env: Environment, key: str, player_id: str) -> None:
+        self.db.write(
+            "league_tiers",
+            "DELETE FROM league_tiers WHERE game_id = ? AND env = ? AND board_key = ? AND player_id = ?",
+            (game_id, env.value, key, player_id),
+        )
