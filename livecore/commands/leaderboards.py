@@ -181,6 +181,32 @@ def feed(
             record_score(tx, game, attempt.env, settings, player, attempt.score, rt.clock.now())
 
 
+def merge_entries(tx: HasLeaderboards, from_id: str, to: Player) -> None:
+    """A merge: the source's entries move to the target, which keeps the better of two in one period
+    (equal scores: the one reached first) with its division; the other's division has a place again.
+    The source's tiers move too: the target keeps the higher of two on one board."""
+    for entry in tx.leaderboards.entries_of(from_id):
+        tx.leaderboards.delete_entry(entry.period_id, from_id)
+        period = tx.leaderboards.period(to.game_id, entry.period_id)
+        assert period is not None  # periods are never deleted
+        theirs = tx.leaderboards.entry(period.id, to.id)
+        moved = attrs.evolve(entry, player_id=to.id)
+        order = period.settings.order
+        dropped: SharedEntry | None = entry
+        if theirs is None or sort_key(order, moved) < sort_key(order, theirs):
+            tx.leaderboards.put_entry(period, moved)
+            dropped = theirs
+        if dropped is not None and dropped.division_id is not None:
+            division = tx.leaderboards.division(period.id, dropped.division_id)
+            assert division is not None
+            tx.leaderboards.update_division(attrs.evolve(division, members=division.members - 1))
+    for held in tx.leaderboards.tiers_of(from_id):
+        tx.leaderboards.delete_tier(held.game_id, held.env, held.board_key, from_id)
+        theirs_tier = tx.leaderboards.tier(held.game_id, held.env, held.board_key, to.id)
+        if theirs_tier is None or held.tier > theirs_tier:
+            tx.leaderboards.set_tier(held.game_id, held.env, held.board_key, to.id, held.tier)
+
+
 # --- reading --------------------------------------------------------------------------------------
 
 
