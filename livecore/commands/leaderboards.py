@@ -56,7 +56,7 @@ from livecore.store import HasGames, HasLeaderboards, HasPlayers
 from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
 
 RANK_SOURCE_KIND = "leaderboard_rank"
-ROLLOVER_BATCH = 200  # divisions paid and moved per step of a rollover
+ROLLOVER_BATCH = 25  # divisions per step: a step holds the game's writes, so it stays short
 
 
 class LeaderboardsTx(GrantsTx, HasLeaderboards, Protocol):
