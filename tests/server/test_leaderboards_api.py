@@ -409,7 +409,7 @@ async def test_rollover_now_finishes_the_period_before_answering_and_a_repeat_ro
 
     # Nothing in the new period: a repeat changes nothing.
     status, body, _ = await g.rollover_now()
-    assert (status, body["data"]) == (200, {"rolledOver": False})
+    assert (status, body["data"]) == (200, {"rolledOver": False, "periodId": None})
     assert len(finalized(g, "weekly-xp")) == 1
 
     # The period it opened runs to the regular boundary, where the scheduler rolls it.
@@ -425,7 +425,7 @@ async def test_rollover_now_of_an_all_time_board_or_an_empty_period_rolls_nothin
     await g.submitted("ann", 5, "forever")
     for board in ("forever", "daily-best"):
         status, body, _ = await g.rollover_now(board)
-        assert (status, body["data"]) == (200, {"rolledOver": False}), board
+        assert (status, body["data"]) == (200, {"rolledOver": False, "periodId": None}), board
     assert g.events("leaderboard.period_finalized") == []
     assert await g.entries("forever") == [(1, "ann", 5)]
 
