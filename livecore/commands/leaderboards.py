@@ -11,7 +11,7 @@ batch and pays nothing twice; requests go on between the steps.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 import attrs
@@ -402,6 +402,17 @@ def rollover_step(
 
 def periods_due(tx: HasLeaderboards, rt: Runtime, limit: int) -> list[BoardPeriod]:
     return tx.leaderboards.periods_due(rt.clock.now(), limit)
+
+
+# Later than any period's end (periods end within datetime's range, from 1970 on).
+_END_OF_TIME = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def next_rollover(tx: HasLeaderboards) -> datetime | None:
+    """When the next rollover is due: the earliest end of a period that is open or finalizing (a
+    finalizing one is due already); None while every open period is all-time."""
+    due = tx.leaderboards.periods_due(_END_OF_TIME, 1)
+    return due[0].ends_at if due else None
 
 
 def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str | None:
