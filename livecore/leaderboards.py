@@ -143,6 +143,16 @@ class SharedEntry:
     division_id: str | None = None
 
 
+@attrs.frozen
+class PlayerTier:
+    """The tier a player plays on one board with divisions, in one environment."""
+
+    game_id: str
+    env: Environment
+    board_key: str
+    tier: int
+
+
 def period_id(game_id: str, env: Environment, key: str, starts_at: datetime | None) -> str:
     at = starts_at or EPOCH
     return derived_id(Prefix.PERIOD, at, game_id, env.value, key, at.isoformat())

@@ -11,7 +11,7 @@ batch and pays nothing twice; requests go on between the steps.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 import attrs
@@ -179,6 +179,32 @@ def feed(
         settings = game.settings.leaderboards.get(key)
         if settings is not None:  # a board dropped from the manifest since the window opened
             record_score(tx, game, attempt.env, settings, player, attempt.score, rt.clock.now())
+
+
+def merge_entries(tx: HasLeaderboards, from_id: str, to: Player) -> None:
+    """A merge: the source's entries move to the target, which keeps the better of two in one period
+    (equal scores: the one reached first) with its division; the other's division has a place again.
+    The source's tiers move too: the target keeps the higher of two on one board."""
+    for entry in tx.leaderboards.entries_of(from_id):
+        tx.leaderboards.delete_entry(entry.period_id, from_id)
+        period = tx.leaderboards.period(to.game_id, entry.period_id)
+        assert period is not None  # periods are never deleted
+        theirs = tx.leaderboards.entry(period.id, to.id)
+        moved = attrs.evolve(entry, player_id=to.id)
+        order = period.settings.order
+        dropped: SharedEntry | None = entry
+        if theirs is None or sort_key(order, moved) < sort_key(order, theirs):
+            tx.leaderboards.put_entry(period, moved)
+            dropped = theirs
+        if dropped is not None and dropped.division_id is not None:
+            division = tx.leaderboards.division(period.id, dropped.division_id)
+            assert division is not None
+            tx.leaderboards.update_division(attrs.evolve(division, members=division.members - 1))
+    for held in tx.leaderboards.tiers_of(from_id):
+        tx.leaderboards.delete_tier(held.game_id, held.env, held.board_key, from_id)
+        theirs_tier = tx.leaderboards.tier(held.game_id, held.env, held.board_key, to.id)
+        if theirs_tier is None or held.tier > theirs_tier:
+            tx.leaderboards.set_tier(held.game_id, held.env, held.board_key, to.id, held.tier)
 
 
 # --- reading --------------------------------------------------------------------------------------
@@ -376,6 +402,17 @@ def rollover_step(
 
 def periods_due(tx: HasLeaderboards, rt: Runtime, limit: int) -> list[BoardPeriod]:
     return tx.leaderboards.periods_due(rt.clock.now(), limit)
+
+
+# Later than any period's end (periods end within datetime's range, from 1970 on).
+_END_OF_TIME = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def next_rollover(tx: HasLeaderboards) -> datetime | None:
+    """When the next rollover is due: the earliest end of a period that is open or finalizing (a
+    finalizing one is due already); None while every open period is all-time."""
+    due = tx.leaderboards.periods_due(_END_OF_TIME, 1)
+    return due[0].ends_at if due else None
 
 
 def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str | None:

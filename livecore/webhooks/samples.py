@@ -253,7 +253,7 @@ SAMPLES: dict[str, WebhookPayload] = {
             finalized_at=SAMPLE_TS,
         ),
         PeriodFinalized(
-            leaderboard_key="weekly-xp",
+            leaderboard_key="sample-board",
             period_id="lbp_sample0000000000000000000",
             period_starts_at=SAMPLE_TS,
             period_ends_at=SAMPLE_TS,
