@@ -22,6 +22,7 @@ from tests.server.leaderboard_support import WEEK, League, start_league_world, w
 @pytest.fixture
 async def league(db_url: str) -> AsyncIterator[League]:
     game = await start_league_world(db_url)
+    game.world.only_hourly_jobs()  # the clock moves by days and weeks
     try:
         yield game
     finally:
