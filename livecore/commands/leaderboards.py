@@ -417,8 +417,9 @@ def next_rollover(tx: HasLeaderboards) -> datetime | None:
 
 def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str | None:
     """The test environment's rollover-now: the current period stops now and the next opens, from now to
-    the next regular boundary; the id of the period to finalize (its steps follow, as the scheduler's),
-    or None for an all-time board or a period with no entries (nothing changes)."""
+    the next regular boundary (a period already past its end just stops taking scores). Answers the id
+    of the period to finalize (its steps follow, as the scheduler's), or None for an all-time board or
+    a period with no entries (nothing changes)."""
     if scope.env is not Environment.TEST:
         raise LivecoreError(ErrorCode.PERMISSION_DENIED, "rollover-now takes a test-environment server key.")
     game = load_game(tx, scope)
@@ -429,6 +430,11 @@ def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str
     open_ = tx.leaderboards.open_period(game.id, scope.env, key)
     if open_ is None or tx.leaderboards.size(open_.id, None) == 0:
         return None
+    if open_.ends_at is not None and open_.ends_at <= now:
+        # Over already, its rollover not yet run: it keeps its end, and the next score opens the
+        # regular period holding now, as after any boundary.
+        tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING))
+        return open_.id
     tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING, ends_at=now))
-    tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now))
+    tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now, open_.id))
     return open_.id
