@@ -181,6 +181,32 @@ def feed(
             record_score(tx, game, attempt.env, settings, player, attempt.score, rt.clock.now())
 
 
+def merge_entries(tx: HasLeaderboards, from_id: str, to: Player) -> None:
+    """A merge: the source's entries move to the target, which keeps the better of two in one period
+    (equal scores: the one reached first) with its division; the other's division has a place again.
+    The source's tiers move too: the target keeps the higher of two on one board."""
+    for entry in tx.leaderboards.entries_of(from_id):
+        tx.leaderboards.delete_entry(entry.period_id, from_id)
+        period = tx.leaderboards.period(to.game_id, entry.period_id)
+        assert period is not None  # periods are never deleted
+        theirs = tx.leaderboards.entry(period.id, to.id)
+        moved = attrs.evolve(entry, player_id=to.id)
+        order = period.settings.order
+        dropped: SharedEntry | None = entry
+        if theirs is None or sort_key(order, moved) < sort_key(order, theirs):
+            tx.leaderboards.put_entry(period, moved)
+            dropped = theirs
+        if dropped is not None and dropped.division_id is not None:
+            division = tx.leaderboards.division(period.id, dropped.division_id)
+            assert division is not None
+            tx.leaderboards.update_division(attrs.evolve(division, members=division.members - 1))
+    for held in tx.leaderboards.tiers_of(from_id):
+        tx.leaderboards.delete_tier(held.game_id, held.env, held.board_key, from_id)
+        theirs_tier = tx.leaderboards.tier(held.game_id, held.env, held.board_key, to.id)
+        if theirs_tier is None or held.tier > theirs_tier:
+            tx.leaderboards.set_tier(held.game_id, held.env, held.board_key, to.id, held.tier)
+
+
 # --- reading --------------------------------------------------------------------------------------
 
 
@@ -391,8 +417,9 @@ def next_rollover(tx: HasLeaderboards) -> datetime | None:
 
 def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str | None:
     """The test environment's rollover-now: the current period stops now and the next opens, from now to
-    the next regular boundary; the id of the period to finalize (its steps follow, as the scheduler's),
-    or None for an all-time board or a period with no entries (nothing changes)."""
+    the next regular boundary (a period already past its end just stops taking scores). Answers the id
+    of the period to finalize (its steps follow, as the scheduler's), or None for an all-time board or
+    a period with no entries (nothing changes)."""
     if scope.env is not Environment.TEST:
         raise LivecoreError(ErrorCode.PERMISSION_DENIED, "rollover-now takes a test-environment server key.")
     game = load_game(tx, scope)
@@ -403,6 +430,11 @@ def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str
     open_ = tx.leaderboards.open_period(game.id, scope.env, key)
     if open_ is None or tx.leaderboards.size(open_.id, None) == 0:
         return None
+    if open_.ends_at is not None and open_.ends_at <= now:
+        # Over already, its rollover not yet run: it keeps its end, and the next score opens the
+        # regular period holding now, as after any boundary.
+        tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING))
+        return open_.id
     tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING, ends_at=now))
-    tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now))
+    tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now, open_.id))
     return open_.id

@@ -1,14 +1,15 @@
 """The merge command: the rules of :mod:`livecore.merge` applied through the store, in one transaction.
 
 Everything of the source's moves to the target: the friend graph (folded), ledgers (summed), grants,
-gifts, purchases, event attempts, and event-board entries (the target keeps the better of two entries on
-one board, :func:`livecore.commands.boards.merge_entries`)."""
+gifts, purchases, event attempts, event-board entries (the target keeps the better of two entries on
+one board, :func:`livecore.commands.boards.merge_entries`), and shared-leaderboard entries and tiers
+(:func:`livecore.commands.leaderboards.merge_entries`)."""
 
 from __future__ import annotations
 
 import attrs
 
-from livecore.commands import Runtime, emit
+from livecore.commands import Runtime, emit, leaderboards
 from livecore.commands.boards import merge_entries
 from livecore.commands.players import find_player, find_record
 from livecore.erasure import id_hash
@@ -101,6 +102,7 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
     # max_attempts, or two in progress (its next start then waits for both to end).
     tx.attempts.reassign(source.id, target)
     merge_entries(tx, source.id, target)
+    leaderboards.merge_entries(tx, source.id, target)
     # The source row stays, retired under its placeholder, pointing at the target.
     tx.players.update(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
     tx.merges.insert(record)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from livecore.boards import Contender, sort_key
-from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
+from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, PlayerTier, SharedEntry
 from livecore.memory.journal import MemoryPort
 from livecore.scope import Environment
 
@@ -81,6 +81,13 @@ class MemoryLeaderboards(MemoryPort):
     def put_entry(self, period: BoardPeriod, entry: SharedEntry) -> None:
         self._tx.put(self._s.shared_entries, (entry.period_id, entry.player_id), entry)
 
+    def delete_entry(self, period_id: str, player_id: str) -> None:
+        self._tx.drop(self._s.shared_entries, (period_id, player_id))
+
+    def entries_of(self, player_id: str) -> list[SharedEntry]:
+        mine = [e for e in self._s.shared_entries.values() if e.player_id == player_id]
+        return sorted(mine, key=lambda e: e.period_id)
+
     def _ordered(self, period: BoardPeriod, division_id: str | None) -> list[SharedEntry]:
         entries = [
             e
@@ -125,3 +132,14 @@ class MemoryLeaderboards(MemoryPort):
 
     def set_tier(self, game_id: str, env: Environment, key: str, player_id: str, tier: int) -> None:
         self._tx.put(self._s.tiers, (game_id, env.value, key, player_id), tier)
+
+    def tiers_of(self, player_id: str) -> list[PlayerTier]:
+        mine = [
+            PlayerTier(game_id, Environment(env), key, tier)
+            for (game_id, env, key, player), tier in self._s.tiers.items()
+            if player == player_id
+        ]
+        return sorted(mine, key=lambda t: (t.game_id, t.env.value, t.board_key))
+
+    def delete_tier(self, game_id: str, env: Environment, key: str, player_id: str) -> None:
+        self._tx.drop(self._s.tiers, (game_id, env.value, key, player_id))

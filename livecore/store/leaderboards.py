@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Protocol
 
 from livecore.boards import Contender
-from livecore.leaderboards import BoardPeriod, Division, SharedEntry
+from livecore.leaderboards import BoardPeriod, Division, PlayerTier, SharedEntry
 from livecore.scope import Environment
 
 
@@ -56,6 +56,12 @@ class LeaderboardStore(Protocol):
         """Insert or replace the player's entry (``period`` gives the board's order)."""
         ...
 
+    def delete_entry(self, period_id: str, player_id: str) -> None: ...
+
+    def entries_of(self, player_id: str) -> list[SharedEntry]:
+        """The player's entries of every period, by period id."""
+        ...
+
     def page(
         self,
         period: BoardPeriod,
@@ -82,6 +88,12 @@ class LeaderboardStore(Protocol):
         ...
 
     def set_tier(self, game_id: str, env: Environment, key: str, player_id: str, tier: int) -> None: ...
+
+    def tiers_of(self, player_id: str) -> list[PlayerTier]:
+        """The player's tiers on every board, by environment and board key."""
+        ...
+
+    def delete_tier(self, game_id: str, env: Environment, key: str, player_id: str) -> None: ...
 
 
 class HasLeaderboards(Protocol):

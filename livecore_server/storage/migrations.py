@@ -419,4 +419,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("board_entries", schema.SQLITE),
         ],
     ),
+    (
+        # Shared leaderboards: periods, their divisions and entries, and each player's tier.
+        "0016_shared_leaderboards",
+        [
+            *schema.create_statements("board_periods", schema.SQLITE),
+            *schema.create_statements("divisions", schema.SQLITE),
+            *schema.create_statements("shared_entries", schema.SQLITE),
+            *schema.create_statements("league_tiers", schema.SQLITE),
+        ],
+    ),
 ]

@@ -388,6 +388,16 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("board_entries", schema.POSTGRES),
         ],
     ),
+    (
+        # Shared leaderboards: periods, their divisions and entries, and each player's tier.
+        "0008_shared_leaderboards",
+        [
+            *schema.create_statements("board_periods", schema.POSTGRES),
+            *schema.create_statements("divisions", schema.POSTGRES),
+            *schema.create_statements("shared_entries", schema.POSTGRES),
+            *schema.create_statements("league_tiers", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

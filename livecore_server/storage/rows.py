@@ -14,11 +14,12 @@ from livecore.clock import from_millis, to_millis
 from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
 from livecore.friends import FriendRequest
-from livecore.games import Entry, EventSettings, Order, ResourceType
+from livecore.games import Entry, EventSettings, LeaderboardSettings, Order, ResourceType
 from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
+from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
 from livecore.live_events import Window, WindowStatus
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
 from livecore.presence import Presence
@@ -432,4 +433,55 @@ ENTRY_COLUMNS = "board_id, player_id, score, reached_at, attempt_id"
 def entry_of(r: tuple[Any, ...]) -> BoardEntry:
     return BoardEntry(
         board_id=r[0], player_id=r[1], score=r[2], reached_at=from_millis(r[3]), attempt_id=r[4]
+    )
+
+
+PERIOD_COLUMNS = (
+    "id, game_id, env, board_key, starts_at, ends_at, status, settings, finalized_through, finalized_at"
+)
+
+
+def period_row(p: BoardPeriod) -> tuple[Any, ...]:
+    return (
+        p.id,
+        p.game_id,
+        p.env.value,
+        p.board_key,
+        ms(p.starts_at),
+        ms(p.ends_at),
+        p.status.value,
+        orjson.dumps(settings_converter.unstructure(p.settings)).decode(),
+        p.finalized_through,
+        ms(p.finalized_at),
+    )
+
+
+def period_of(r: tuple[Any, ...]) -> BoardPeriod:
+    return BoardPeriod(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        board_key=r[3],
+        starts_at=dt(r[4]),
+        ends_at=dt(r[5]),
+        status=PeriodStatus(r[6]),
+        settings=settings_converter.structure(orjson.loads(r[7]), LeaderboardSettings),
+        finalized_through=r[8],
+        finalized_at=dt(r[9]),
+    )
+
+
+DIVISION_COLUMNS = "id, period_id, tier, number, members"
+
+
+def division_of(r: tuple[Any, ...]) -> Division:
+    return Division(id=r[0], period_id=r[1], tier=r[2], number=r[3], members=r[4])
+
+
+SHARED_ENTRY_COLUMNS = "period_id, player_id, score, reached_at, division_id"
+
+
+def shared_entry_of(r: tuple[Any, ...]) -> SharedEntry:
+    return SharedEntry(
+        period_id=r[0], player_id=r[1], score=r[2], reached_at=from_millis(r[3]), division_id=r[4]
     )

@@ -553,6 +553,57 @@ TABLES: tuple[Table, ...] = (
         primary_key=("board_id", "player_id"),
         rowid=False,
     ),
+    # Shared leaderboards: one row per period of a board in an environment, with the board's settings it
+    # opened with (JSON, as windows keep theirs). ``finalized_through`` counts the divisions a rollover has
+    # paid and moved.
+    _t(
+        "board_periods",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("board_key"),
+        _null("starts_at", MS),  # none: the all-time period
+        _null("ends_at", MS),
+        Column("status"),
+        Column("settings", JSON),
+        Column("finalized_through", INT),
+        _null("finalized_at", MS),
+        rowid=False,
+    ),
+    # A period's divisions, by tier (0: the lowest) and number in the order they opened.
+    _t(
+        "divisions",
+        Column("id"),
+        Column("period_id", references=Ref("board_periods")),
+        Column("tier", INT),
+        Column("number", INT),
+        Column("members", INT),
+        rowid=False,
+    ),
+    # A player's aggregated score in a period. ``rank_key`` is the score in board order (negated on a
+    # ``desc`` board), as in board_entries.
+    _t(
+        "shared_entries",
+        Column("period_id", references=Ref("board_periods")),
+        Column("player_id", references=PLAYER),
+        Column("score", REAL),
+        Column("rank_key", REAL),
+        Column("reached_at", MS),
+        Column("division_id", null=True, references=Ref("divisions")),
+        primary_key=("period_id", "player_id"),
+        rowid=False,
+    ),
+    # The tier each player plays on a board with divisions.
+    _t(
+        "league_tiers",
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("board_key"),
+        Column("player_id", references=PLAYER),
+        Column("tier", INT),
+        primary_key=("game_id", "env", "board_key", "player_id"),
+        rowid=False,
+    ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(
@@ -686,6 +737,29 @@ INDEXES: tuple[Index, ...] = (
         ("board_id", "rank_key", "reached_at", "player_id", "score", "attempt_id"),
     ),
     Index("board_entries_by_player", "board_entries", ("player_id", "board_id")),
+    # Shared leaderboards. A board's periods by status and start (its open one, its latest finalized).
+    Index(
+        "board_periods_of_board",
+        "board_periods",
+        ("game_id", "env", "board_key", "status", "starts_at", "id"),
+    ),
+    # The rollover's look-up: periods finalizing, and open ones whose end has come.
+    Index("board_periods_due", "board_periods", ("status", "ends_at", "id")),
+    Index("divisions_in_order", "divisions", ("period_id", "tier", "number")),
+    # Board order in a whole period and in one division, each covering: a page is cut from the index alone.
+    Index(
+        "shared_entries_by_rank",
+        "shared_entries",
+        ("period_id", "rank_key", "reached_at", "player_id", "score", "division_id"),
+    ),
+    Index(
+        "shared_entries_by_division",
+        "shared_entries",
+        ("period_id", "division_id", "rank_key", "reached_at", "player_id", "score"),
+    ),
+    Index("shared_entries_by_player", "shared_entries", ("player_id", "period_id")),
+    # A merge's look-up of the source's tiers, covering.
+    Index("league_tiers_by_player", "league_tiers", ("player_id", "game_id", "env", "board_key", "tier")),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.grants import SqlGrants
     from livecore_server.storage.sql.idempotency import SqlIdempotency
     from livecore_server.storage.sql.keys import SqlKeys
+    from livecore_server.storage.sql.leaderboards import SqlLeaderboards
     from livecore_server.storage.sql.ledger import SqlLedger
     from livecore_server.storage.sql.manifest import SqlManifest
     from livecore_server.storage.sql.merges import SqlMerges
@@ -177,6 +178,7 @@ class SqlTransaction:
     windows: SqlWindows
     attempts: SqlAttempts
     boards: SqlBoards
+    leaderboards: SqlLeaderboards
     keys: SqlKeys
     presence: SqlPresence
     schedule: SqlSchedule

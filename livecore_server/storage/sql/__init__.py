@@ -13,6 +13,7 @@ from livecore_server.storage.sql.gifts import SqlGifts
 from livecore_server.storage.sql.grants import SqlGrants
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
+from livecore_server.storage.sql.leaderboards import SqlLeaderboards
 from livecore_server.storage.sql.ledger import SqlLedger
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.merges import SqlMerges
@@ -54,6 +55,7 @@ def open_ports(
     tx.windows = SqlWindows(tx)
     tx.attempts = SqlAttempts(tx)
     tx.boards = SqlBoards(tx)
+    tx.leaderboards = SqlLeaderboards(tx)
     tx.keys = SqlKeys(tx)
     tx.presence = SqlPresence(tx)
     tx.schedule = SqlSchedule(tx)
