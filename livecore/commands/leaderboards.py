@@ -407,7 +407,8 @@ def periods_due(tx: HasLeaderboards, rt: Runtime, limit: int) -> list[BoardPerio
 def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str | None:
     """The test environment's rollover-now: the current period stops now and the next opens, from now to
     the next regular boundary; the id of the period to finalize (its steps follow, as the scheduler's),
-    or None for an all-time board or a period with no entries (nothing changes)."""
+    or None for an all-time board, a period with no entries or one that began this instant (nothing
+    changes)."""
     if scope.env is not Environment.TEST:
         raise LivecoreError(ErrorCode.PERMISSION_DENIED, "rollover-now takes a test-environment server key.")
     game = load_game(tx, scope)
@@ -416,7 +417,8 @@ def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str
         return None
     now = rt.clock.now()
     open_ = tx.leaderboards.open_period(game.id, scope.env, key)
-    if open_ is None or tx.leaderboards.size(open_.id, None) == 0:
+    # A period that began this very instant has the id the next one would take: nothing to roll.
+    if open_ is None or open_.starts_at == now or tx.leaderboards.size(open_.id, None) == 0:
         return None
     tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING, ends_at=now))
     tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now))
