@@ -260,6 +260,8 @@ def _run_in(
     variables = manifest_vars(apply_manifest(options.manifest, db, env))
     # How long each scenario runs (warm-up + rounds), for setups that size a pool the run consumes.
     variables["run_seconds"] = str(options.warmup_s + options.rounds * options.slice_s)
+    # The run's database, for setups that seed more than requests could (benchmarks/seed.py).
+    variables["db"] = str(db)
     extra = [] if options.db_pool is None else ["--db-pool", str(options.db_pool)]
     with (
         ServerProcess(db, work / "server.log", env, processes=options.processes, extra_args=extra) as server,

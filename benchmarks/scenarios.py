@@ -632,3 +632,78 @@ register(
         description=f"50 entries around a player chosen at random on an event board of {RANKED} entries.",
     )
 )
+
+
+# --- Shared leaderboards ---------------------------------------------------------------------------
+#
+# manifest.toml's `bench-alltime` is read (seeded through the store with BIG_BOARD entries: HTTP would
+# take minutes) and `bench-weekly` takes the submissions.
+
+BIG_BOARD = 100_000
+_SEEDED: dict[str, str] = {}  # base URL -> seeded: both reads share one seeding per server
+
+
+def _big_board(ctx: BenchContext) -> None:
+    from benchmarks.seed import seed_board
+
+    if ctx.base_url not in _SEEDED:
+        names = seed_board(
+            ctx.vars["db"], ctx.vars["studio_id"], ctx.vars["game_id"], "bench-alltime", BIG_BOARD, "big"
+        )
+        _SEEDED[ctx.base_url] = ",".join(names[:: BIG_BOARD // 1_000])
+    ctx.vars["big"] = _SEEDED[ctx.base_url]
+
+
+SUBMIT_LUA = """
+request = function()
+   wrk.headers["Idempotency-Key"] = unique_id()
+   local body = string.format(
+      '{"externalPlayerId": "sub-%d", "score": %d, "idempotencyKey": "%s"}',
+      math.random(1, 1000), math.random(1, 1000000), unique_id())
+   return wrk.format("POST", wrk.path, nil, body)
+end
+"""
+
+BIG_AROUND_LUA = """
+local names = {}
+for name in string.gmatch(vars.big, "[^,]+") do
+   table.insert(names, name)
+end
+request = function()
+   return wrk.format(nil, wrk.path .. "&around=" .. names[math.random(#names)])
+end
+"""
+
+register(
+    Scenario(
+        name="leaderboard_submit",
+        method="POST",
+        path="/server/v1/leaderboards/bench-weekly/scores",
+        headers={**server_auth(), "Content-Type": "application/json"},
+        lua=SUBMIT_LUA,
+        target_ratio=0.08,
+        description="Score submissions to a weekly board (sum) for 1,000 players at random (first contact).",
+    )
+)
+
+register(
+    Scenario(
+        name="leaderboard_top",
+        path="/sdk/v1/leaderboards/bench-alltime?limit=50",
+        headers=client_auth(),
+        setup=_big_board,
+        target_ratio=0.15,
+        description=f"The top 50 of a shared board of {BIG_BOARD:,} entries, with identities.",
+    )
+)
+
+register(
+    Scenario(
+        name="leaderboard_around",
+        path="/sdk/v1/leaderboards/bench-alltime?limit=50",
+        headers=client_auth(),
+        lua=BIG_AROUND_LUA,
+        setup=_big_board,
+        description=f"50 entries around a player at random on a shared board of {BIG_BOARD:,} entries.",
+    )
+)

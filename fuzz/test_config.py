@@ -66,6 +66,7 @@ def test_the_names_in_the_config_are_the_run_s() -> None:
     }
     assert set(dictionaries["items"]["values"]) <= {k for k, r in resources.items() if r["type"] == "item"}
     assert set(dictionaries["events"]["values"]) <= set(manifest["games"]["fuzz"]["events"])
+    assert set(dictionaries["leaderboards"]["values"]) <= set(manifest["games"]["fuzz"]["leaderboards"])
     named = {
         v
         for project in CONFIGURED["project"]

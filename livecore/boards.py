@@ -29,7 +29,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Entry, Order, RankBand
 from livecore.identity import Identity
-from livecore.limits import Range
+from livecore.limits import ID, Range
 from livecore.players import Player
 from livecore.scope import Environment
 
@@ -176,12 +176,15 @@ def parse_cursor(list_id: str, cursor: str) -> tuple[float, datetime, str]:
             and not isinstance(score, bool)
             and isinstance(reached_ms, int)
             and isinstance(player_id, str)
+            and ID.problem(player_id) is None  # a forged id never reaches the store (no NUL in SQL text)
         )
-    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
-        ok = False
-    if not ok:
+        # A forged time or score out of datetime's or float's range is malformed too, not a 500.
+        key = (float(score), from_millis(reached_ms), player_id) if ok else None
+    except (ValueError, TypeError, OverflowError, binascii.Error, orjson.JSONDecodeError):
+        key = None
+    if key is None:
         raise invalid_request("Invalid cursor.", {"cursor": "malformed, or from another leaderboard"})
-    return float(score), from_millis(reached_ms), player_id
+    return key
 
 
 def around_start(position: int, limit: int) -> int:

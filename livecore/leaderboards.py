@@ -185,10 +185,15 @@ def regular_period(
     )
 
 
-def opened_now(game_id: str, env: Environment, settings: LeaderboardSettings, now: datetime) -> BoardPeriod:
-    """The period a rollover-now opens: from now to the next regular boundary."""
+def opened_now(
+    game_id: str, env: Environment, settings: LeaderboardSettings, now: datetime, after: str
+) -> BoardPeriod:
+    """The period a rollover-now opens after the period ``after``: from now to the next regular boundary.
+    Its id is derived from ``after`` too, so two rollovers at one instant (a manual clock) open two
+    periods, never one id twice."""
+    at_start = regular_period(game_id, env, settings, now)
     return attrs.evolve(
-        regular_period(game_id, env, settings, now),
-        id=period_id(game_id, env, settings.key, now),
+        at_start,
+        id=derived_id(Prefix.PERIOD, now, game_id, env.value, settings.key, now.isoformat(), after),
         starts_at=now,
     )

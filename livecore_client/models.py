@@ -56,6 +56,15 @@ from livecore.api.grants import (
     GrantView,
     RewardEntry,
 )
+from livecore.api.leaderboards import (
+    DivisionView,
+    LeaderboardQuery,
+    LeaderboardResponse,
+    LeaderboardView,
+    RolloverResponse,
+    ScoreResponse,
+    SubmitScoreRequest,
+)
 from livecore.api.live_events import (
     AttemptResponse,
     AttemptView,
@@ -130,7 +139,7 @@ from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, Healt
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
 from livecore.attempts import AttemptStatus
 from livecore.boards import BoardStatus
-from livecore.games import Order, ResourceType
+from livecore.games import Order, Period, ResourceType
 from livecore.gifts import GiftStatus
 from livecore.grants import AckedBy, GrantKind, GrantStatus
 from livecore.live_events import EventState
@@ -166,6 +175,7 @@ __all__ = [
     "DeletePlayerRequest",
     "DeletePlayerResponse",
     "Direction",
+    "DivisionView",
     "EndNowResponse",
     "EntryView",
     "ErasureReasonView",
@@ -202,6 +212,9 @@ __all__ = [
     "InventoryResponse",
     "ItemAdjustResponse",
     "ItemHolding",
+    "LeaderboardQuery",
+    "LeaderboardResponse",
+    "LeaderboardView",
     "MergePlayerResponse",
     "MigrateFailure",
     "MigrateInventoryRequest",
@@ -212,6 +225,7 @@ __all__ = [
     "MigrateWalletRequest",
     "MigrateWalletRow",
     "Order",
+    "Period",
     "PlayerProfileResponse",
     "PlayerSpendResponse",
     "PresenceResponse",
@@ -237,6 +251,8 @@ __all__ = [
     "RevenueQuery",
     "RevenueSummaryResponse",
     "RewardEntry",
+    "RolloverResponse",
+    "ScoreResponse",
     "SearchHit",
     "SearchQuery",
     "SendGiftRequest",
@@ -256,6 +272,7 @@ __all__ = [
     "StreamEvent",
     "StreamReady",
     "StreamScoreUpdate",
+    "SubmitScoreRequest",
     "SuggestionRow",
     "SuggestionsQuery",
     "SuggestionsResponse",

@@ -37,6 +37,7 @@ from livecore.api.friends import (
 )
 from livecore.api.gifts import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
 from livecore.api.grants import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
+from livecore.api.leaderboards import SDK_LEADERBOARD
 from livecore.api.live_events import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SDK_PROGRESS, SDK_START
 from livecore.api.players import REGISTER, SDK_SET_IDENTITY
 from livecore.api.purchases import SDK_TRACK_PURCHASE
@@ -775,6 +776,51 @@ class _SdkCalls:
             query = attrs.evolve(query, limit=limit)
         return Call(SDK_BOARD, m.BoardResponse, path={"leaderboardId": leaderboard_id}, query=query)
 
+    # --- Shared leaderboards -----------------------------------------------------------------------
+
+    def _leaderboard(
+        self,
+        leaderboard_key: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        around: str | None = None,
+        division: str | None = None,
+        period: str | None = None,
+        previous: bool = False,
+    ) -> Call[m.LeaderboardResponse]:
+        """A page of a shared leaderboard (the client key alone): the ``leaderboard`` (its ``period`` kind,
+        the ``period_id`` read with its ``period_starts_at`` and ``period_ends_at``, and the
+        ``division`` shown, ``None`` on a board without divisions) and its ``entries``, ranked 1, 2, 3,
+        ... within the division. ``limit`` (default 50, 1 to 200) entries from the top, or after
+        ``cursor`` (a page's ``next_cursor``, ``None`` on the last page), or ``around`` an external
+        player id (centred on that player's entry as far as the board allows).
+
+        The current period by default; ``period`` (a period id, as in ``period_id`` or the
+        ``leaderboard.period_finalized`` webhook) or ``previous=True`` (the latest finalized period)
+        read a past one. On a board with divisions the page shows ``around``'s player's division, else
+        ``division`` (a division id), else the first division of the highest tier.
+
+        ``ValueError`` (before any request) for both ``cursor`` and ``around``, or both ``period`` and
+        ``previous``. :class:`~livecore_client.errors.LeaderboardNotFoundError` for an unknown board,
+        :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown ``around`` player, and
+        :class:`~livecore_client.errors.InvalidRequestError` for an unknown period or division, a
+        ``division`` on a board without divisions, ``previous`` before any period finished, or a
+        forged or stale cursor.
+        """
+        if cursor is not None and around is not None:
+            raise ValueError("pass cursor or around, not both")
+        if period is not None and previous:
+            raise ValueError("pass period or previous, not both")
+        query = m.LeaderboardQuery(
+            cursor=cursor, around=around, division=division, period=period, previous=previous
+        )
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        return Call(
+            SDK_LEADERBOARD, m.LeaderboardResponse, path={"leaderboardKey": leaderboard_key}, query=query
+        )
+
     def _stream_call(self, leaderboard_id: str) -> Call[None]:
         return Call(SDK_BOARD_STREAM, type(None), path={"leaderboardId": leaderboard_id})
 
@@ -866,6 +912,7 @@ class SdkClient(SyncClient, _SdkCalls):
     start_attempt = sync_method(_SdkCalls._start_attempt)
     report_progress = sync_method(_SdkCalls._report_progress)
     event_leaderboard = sync_method(_SdkCalls._event_leaderboard)
+    leaderboard = sync_method(_SdkCalls._leaderboard)
 
     def stream_event_leaderboard(self, leaderboard_id: str) -> Iterator[StreamEvent]:
         """The board's live stream (the client key alone): ``StreamReady`` first (the
@@ -936,6 +983,7 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     start_attempt = async_method(_SdkCalls._start_attempt)
     report_progress = async_method(_SdkCalls._report_progress)
     event_leaderboard = async_method(_SdkCalls._event_leaderboard)
+    leaderboard = async_method(_SdkCalls._leaderboard)
 
     def stream_event_leaderboard(self, leaderboard_id: str) -> AsyncIterator[StreamEvent]:
         """The board's live stream (the client key alone): ``StreamReady`` first (the

@@ -27,6 +27,7 @@ from livecore.api.economy import (
 from livecore.api.friends import SERVER_BLOCKS, SERVER_FRIEND_REQUESTS, SERVER_FRIENDS
 from livecore.api.gifts import SERVER_GIFTS
 from livecore.api.grants import SERVER_ACK_GRANT, SERVER_CREATE_GRANT
+from livecore.api.leaderboards import SERVER_ROLLOVER_NOW, SERVER_SUBMIT_SCORE
 from livecore.api.live_events import SERVER_END_NOW
 from livecore.api.player_tools import (
     MIGRATE_INVENTORY,
@@ -105,6 +106,53 @@ class _ServerCalls:
         since a closed window is never closed twice.
         """
         return Call(SERVER_END_NOW, m.EndNowResponse, path={"eventKey": event_key})
+
+    # --- Shared leaderboards -----------------------------------------------------------------------
+
+    def _submit_score(
+        self,
+        leaderboard_key: str,
+        external_player_id: str,
+        score: int,
+        *,
+        idempotency_key: str | None = None,
+    ) -> Call[m.ScoreResponse]:
+        """Submit a player's score to a shared leaderboard (the player is created on first contact): a
+        whole number from -(2**53 - 1) to 2**53 - 1, combined into the player's entry of the current
+        period by the board's aggregation (``sum``, ``best`` or ``latest``). Answers the ``entry`` as
+        it is now, with its rank (within the player's division on a board with divisions).
+
+        Derive ``idempotency_key`` from your own match or run id: a repeated submit with the same key
+        and body answers the first one's entry and is not counted twice. Without one, a random key is
+        made once per call and reused by its retries. Raises
+        :class:`~livecore_client.errors.LeaderboardNotFoundError` for an unknown board and
+        :class:`~livecore_client.errors.InvalidRequestError` for a score out of range.
+        """
+        # The body field is required by the model, so the key is made here, once, before any retry.
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
+        return Call(
+            SERVER_SUBMIT_SCORE,
+            m.ScoreResponse,
+            path={"leaderboardKey": leaderboard_key},
+            body=m.SubmitScoreRequest(
+                external_player_id=external_player_id, score=score, idempotency_key=key
+            ),
+            idempotency_key=key,
+        )
+
+    def _rollover_leaderboard_now(self, leaderboard_key: str) -> Call[m.RolloverResponse]:
+        """End the board's current period now, as its boundary would (test keys only): pay its rank
+        rewards, promote and relegate, fire ``leaderboard.period_finalized``. The next period runs from
+        now to the next regular boundary. Answers ``rolled_over`` and the finalized period's
+        ``period_id`` (read it with ``leaderboard(key, period=...)``); an all-time board or a period
+        with no entries answers ``rolled_over=False`` and changes nothing. Raises
+        :class:`~livecore_client.errors.LeaderboardNotFoundError` for an unknown board and
+        :class:`~livecore_client.errors.PermissionDeniedError` for a live key.
+
+        Not retried after a timeout or 5xx (it takes no idempotency key): a resend could end the next
+        period too.
+        """
+        return Call(SERVER_ROLLOVER_NOW, m.RolloverResponse, path={"leaderboardKey": leaderboard_key})
 
     # --- Grants -----------------------------------------------------------------------------------
 
@@ -600,6 +648,8 @@ class ServerClient(SyncClient, _ServerCalls):
     set_identity = sync_method(_ServerCalls._set_identity)
     advance_clock = sync_method(_ServerCalls._advance_clock)
     end_event_now = sync_method(_ServerCalls._end_event_now)
+    submit_score = sync_method(_ServerCalls._submit_score)
+    rollover_leaderboard_now = sync_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = sync_method(_ServerCalls._create_grant)
     ack_grant = sync_method(_ServerCalls._ack_grant)
     grant_item = sync_method(_ServerCalls._grant_item)
@@ -648,6 +698,8 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     set_identity = async_method(_ServerCalls._set_identity)
     advance_clock = async_method(_ServerCalls._advance_clock)
     end_event_now = async_method(_ServerCalls._end_event_now)
+    submit_score = async_method(_ServerCalls._submit_score)
+    rollover_leaderboard_now = async_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = async_method(_ServerCalls._create_grant)
     ack_grant = async_method(_ServerCalls._ack_grant)
     grant_item = async_method(_ServerCalls._grant_item)

@@ -46,6 +46,7 @@ from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, Frie
 from livecore.webhooks.gifts import GiftClaimed, GiftPayload, GiftSent
 from livecore.webhooks.grants import GrantChange, GrantClaimed, GrantCreated, GrantExpired
 from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
 from livecore.webhooks.live_events import (
     AttemptCompleted,
     AttemptExpired,
@@ -117,6 +118,8 @@ __all__ = [
     "MalformedSignatureHeaderError",
     "MetricSnapshot",
     "MilestoneGranted",
+    "PeriodEntry",
+    "PeriodFinalized",
     "PlayerBanned",
     "PlayerDeleted",
     "PlayerMerged",

@@ -31,6 +31,7 @@ from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
+from livecore_server.sdk import leaderboards as sdk_leaderboards
 from livecore_server.sdk import live_events as sdk_live_events
 from livecore_server.sdk import players as sdk_players
 from livecore_server.sdk import presence as sdk_presence
@@ -38,6 +39,7 @@ from livecore_server.sdk import purchases as sdk_purchases
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
+from livecore_server.server import leaderboards as server_leaderboards
 from livecore_server.server import live_events as server_live_events
 from livecore_server.server import migrate as server_migrate
 from livecore_server.server import player_tools as server_player_tools
@@ -61,6 +63,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_presence.BINDINGS,
     *sdk_purchases.BINDINGS,
     *sdk_live_events.BINDINGS,
+    *sdk_leaderboards.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
@@ -69,6 +72,7 @@ BINDINGS: tuple[Binding, ...] = (
     *server_purchases.BINDINGS,
     *server_migrate.BINDINGS,
     *server_live_events.BINDINGS,
+    *server_leaderboards.BINDINGS,
 )
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a

@@ -29,6 +29,10 @@ and ``true`` are not integers)::
         [[.rank_rewards]]   from, to, rewards (all required)
         [[.anti_cheat]]     key, kind = "max_rate" | "max_value", metric, limit, verdict = "reject" | "flag"
                             (all required)
+      .leaderboards.<key>  a shared leaderboard (docs/leaderboards.md): name (required), order = "desc" |
+                         "asc", period = "all_time" | "daily" | "weekly" | "monthly", aggregation = "sum" |
+                         "best" | "latest", divisions = { size, tiers, promote, relegate } (all required)
+        [[.rank_rewards]]   from, to, rewards (all required)
 
 Defaults come from :mod:`livecore.games` (the single source of the defaults).
 
@@ -86,11 +90,20 @@ Rules beyond types:
   - rank bands: ``from`` and ``to`` ranks from 1 to 10,000 (a window's close pays every covered rank in one
     transaction), ``to`` >= ``from``, no two bands holding one rank, ``rewards`` at least one entry;
   - anti-cheat checks: keys unique within the event;
-  - ``feeds``: shared leaderboards do not exist in this version, so every name is refused ("no shared
-    leaderboard named ...").
+  - ``feeds``: each a shared leaderboard declared in the same game, none twice.
 
   An event left out of a later manifest leaves the game's settings: it opens no new window, and what it
   recorded (windows, attempts, boards, grants) stays (:mod:`livecore.live_events`).
+- Shared leaderboards (``[games.<key>.leaderboards.<key>]``), checked field by field:
+
+  - the board key matches the key pattern; ``name`` is not blank;
+  - ``divisions``: ``size`` from 2 to 10,000 (a rollover pays and moves a division in one step);
+    ``tiers`` a non-empty list of keys (the key pattern), none twice, from the lowest to the highest;
+    ``promote`` and ``relegate`` >= 0 and ``promote + relegate`` at most ``size``;
+  - rank bands and their rewards as for events (ranks within the board, or within each division).
+
+  A board left out of a later manifest takes no more scores (``leaderboard_not_found``); a period it had
+  open still rolls over at its end with the settings it opened with, and what it recorded stays.
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is a file that
   cannot be read or is not UTF-8.
 """
@@ -102,6 +115,7 @@ import math
 import os
 import re
 import tomllib
+import types
 import typing
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -116,15 +130,19 @@ from cattrs.gen import make_dict_structure_fn, override
 from livecore.api.convert import field_errors, make_converter
 from livecore.clock import parse_ts
 from livecore.games import (
+    Aggregation,
     AntiCheat,
+    Divisions,
     Economy,
     Entry,
     EventSettings,
     FriendsSettings,
     GameSettings,
     GiftingSettings,
+    LeaderboardSettings,
     Milestone,
     Order,
+    Period,
     PresenceSettings,
     RankBand,
     Resource,
@@ -142,6 +160,7 @@ __all__ = [
     "ApiKeyManifest",
     "EventManifest",
     "GameManifest",
+    "LeaderboardManifest",
     "Manifest",
     "ManifestError",
     "ResourceManifest",
@@ -241,6 +260,22 @@ class EventManifest:
 
 
 @attrs.frozen
+class LeaderboardManifest:
+    """``[games.<key>.leaderboards.<key>]``, with its ``[[...rank_rewards]]``; fields and defaults are
+    :class:`livecore.games.LeaderboardSettings`'."""
+
+    name: str
+    order: Order = Order.DESC
+    period: Period = Period.ALL_TIME
+    aggregation: Aggregation = Aggregation.SUM
+    divisions: Divisions | None = None
+    rank_rewards: tuple[RankBand, ...] = ()
+
+    def to_settings(self, key: str) -> LeaderboardSettings:
+        return LeaderboardSettings(key=key, **attrs.asdict(self, recurse=False))
+
+
+@attrs.frozen
 class GameManifest:
     """``[games.<key>]``. ``exchange_rates`` is effective: the top-level table merged with the game's own."""
 
@@ -254,10 +289,11 @@ class GameManifest:
     webhooks: dict[str, WebhookManifest] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
     events: dict[str, EventManifest] = attrs.field(factory=dict)
+    leaderboards: dict[str, LeaderboardManifest] = attrs.field(factory=dict)
 
     def settings(self) -> GameSettings:
-        """The game's settings as the core reads them; resources and events keyed by their keys, USD
-        always known."""
+        """The game's settings as the core reads them; resources, events and leaderboards keyed by their
+        keys, USD always known."""
         return GameSettings(
             economy=self.economy,
             gifting=self.gifting,
@@ -266,6 +302,7 @@ class GameManifest:
             resources={key: res.to_resource(key) for key, res in self.resources.items()},
             exchange_rates={"USD": 1.0, **self.exchange_rates},
             events={key: event.to_settings(key) for key, event in self.events.items()},
+            leaderboards={key: board.to_settings(key) for key, board in self.leaderboards.items()},
         )
 
 
@@ -477,11 +514,18 @@ def _segments(value: Any, path: str, problems: Problems) -> None:
         seen.add(key)
 
 
-def _feeds(value: Any, path: str, problems: Problems) -> None:
-    """Shared leaderboards are not declared in this version, so no name can be fed yet."""
-    for i, name in enumerate(value if isinstance(value, list) else ()):
-        if isinstance(name, str):
-            problems[f"{path}[{i}]"] = f"no shared leaderboard named {name}"
+def _feeds(event: Mapping[str, Any], where: str, boards: Mapping[str, Any], problems: Problems) -> None:
+    """An event feeds shared boards of its own game, each once (a second feed would count a score twice)."""
+    feeds = event.get("feeds")
+    seen: set[str] = set()
+    for i, name in enumerate(feeds if isinstance(feeds, list) else ()):
+        if not isinstance(name, str):
+            continue  # the converter names the type
+        if name not in boards:
+            problems[f"{where}.feeds[{i}]"] = f"no shared leaderboard named {name} is declared in this game"
+        elif name in seen:
+            problems[f"{where}.feeds[{i}]"] = f"repeats the leaderboard {name}"
+        seen.add(name)
 
 
 def _rewards_required(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
@@ -544,8 +588,8 @@ def _event(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     _no_overlap(raw, path, problems)
 
 
-def _event_entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every reward or cost entry of an event: (path, list field, entry)."""
+def _entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every reward or cost entry of an event or a shared leaderboard: (path, list field, entry)."""
     lists = [(f"{path}.{name}", name, event.get(name)) for name in ("entry_cost", "completion_rewards")]
     for field in ("milestones", "rank_rewards"):
         lists += [
@@ -574,11 +618,20 @@ def _entry_refusal(entry: Mapping[str, Any], resources_: Mapping[str, Any]) -> s
     return None
 
 
-def _event_references(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
-    """What an event names in the rest of its game: declared resources of the right type, and an economy
-    that can charge an entry cost (a studio-managed game keeps balances the service never sees)."""
-    events, declared = raw.get("events"), raw.get("resources")
+def _game_references(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    """What events and shared leaderboards name in the rest of their game: declared resources of the right
+    type, declared boards to feed, and an economy that can charge an entry cost (a studio-managed game
+    keeps balances the service never sees)."""
+    events, declared, boards = raw.get("events"), raw.get("resources"), raw.get("leaderboards")
     resources_ = declared if isinstance(declared, dict) else {}
+    boards_ = boards if isinstance(boards, dict) else {}
+    for key, board in boards_.items():
+        for entry_path, _, entry in (
+            _entries(board, f"{path}.leaderboards.{key}") if isinstance(board, dict) else ()
+        ):
+            refusal = _entry_refusal(entry, resources_)
+            if refusal is not None:
+                problems[f"{entry_path}.key"] = refusal
     for key, event in events.items() if isinstance(events, dict) else ():
         if not isinstance(event, dict):
             continue
@@ -587,12 +640,53 @@ def _event_references(raw: Mapping[str, Any], path: str, problems: Problems) -> 
             problems[f"{where}.entry_cost"] = (
                 'only a platform-managed game (economy = "platform") charges an entry cost'
             )
-        for entry_path, field, entry in _event_entries(event, where):
+        _feeds(event, where, boards_, problems)
+        for entry_path, field, entry in _entries(event, where):
             refusal = _entry_refusal(entry, resources_)
             if refusal is not None:
                 problems[f"{entry_path}.key"] = refusal
             elif field == "entry_cost" and "parameters" in entry:
                 problems[f"{entry_path}.parameters"] = "a cost carries no parameters"
+
+
+# --- shared leaderboards -------------------------------------------------------------------------------
+
+# A rollover pays and moves each division in one step.
+DIVISION_SIZE_MAX = 10_000
+
+
+def _division_size(value: Any, path: str, problems: Problems) -> None:
+    if _is_int(value) and not 2 <= value <= DIVISION_SIZE_MAX:
+        problems[path] = f"must be from 2 to {DIVISION_SIZE_MAX} players"
+
+
+def _tiers(value: Any, path: str, problems: Problems) -> None:
+    if value == []:
+        problems[path] = "must list at least one tier, from the lowest to the highest"
+        return
+    first_at: dict[str, int] = {}
+    for i, tier in enumerate(value if isinstance(value, list) else ()):
+        if not isinstance(tier, str):
+            continue  # the converter names the type
+        if tier in first_at:
+            problems[f"{path}[{i}]"] = f"repeats the tier of tiers[{first_at[tier]}]"
+        else:
+            _key(tier, f"{path}[{i}]", problems)
+            first_at[tier] = i
+
+
+def _divisions(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    size, promote, relegate = raw.get("size"), raw.get("promote"), raw.get("relegate")
+    if not (_is_int(size) and _is_int(promote) and _is_int(relegate)) or promote < 0 or relegate < 0:
+        return
+    if promote + relegate > size and f"{path}.size" not in problems:
+        problems[f"{path}.promote"] = (
+            f"promote + relegate ({promote} + {relegate}) must be at most the division size ({size})"
+        )
+
+
+def _leaderboard(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    _no_overlap(raw, path, problems)
 
 
 # Rules per (model, field). A field rule sees the raw TOML value and checks only values of the right type.
@@ -618,7 +712,11 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (EventManifest, "score_metric"): _key,
     (EventManifest, "target"): _finite,
     (EventManifest, "segments"): _segments,
-    (EventManifest, "feeds"): _feeds,
+    (LeaderboardManifest, "name"): _not_blank,
+    (Divisions, "size"): _division_size,
+    (Divisions, "tiers"): _tiers,
+    (Divisions, "promote"): _at_least(0),
+    (Divisions, "relegate"): _at_least(0),
     (Milestone, "key"): _key,
     (Milestone, "threshold"): _finite,
     (RankBand, "first"): _rank,
@@ -635,6 +733,7 @@ _KEY_RULES: dict[tuple[type, str], Rule] = {
     (GameManifest, "api_keys"): _key,
     (GameManifest, "webhooks"): _key,
     (GameManifest, "events"): _key,
+    (GameManifest, "leaderboards"): _key,
 }
 
 
@@ -647,13 +746,23 @@ def _parameters_only_for_items(raw: Mapping[str, Any], path: str, problems: Prob
 _TABLE_RULES: dict[type, Callable[[Mapping[str, Any], str, Problems], None]] = {
     ResourceManifest: _parameters_only_for_items,
     Entry: _parameters_only_for_items,
-    GameManifest: _event_references,
+    GameManifest: _game_references,
     EventManifest: _event,
+    LeaderboardManifest: _leaderboard,
+    Divisions: _divisions,
     Milestone: _rewards_required,
     RankBand: _rank_band,
 }
 # TOML names that are not the attribute's: a rank band's ``from`` and ``to`` (Python keywords).
 _TOML_NAMES: dict[tuple[type, str], str] = {(RankBand, "first"): "from", (RankBand, "last"): "to"}
+
+
+def _optional_table(hint: Any) -> Any:
+    """``Divisions | None`` is checked as ``Divisions`` when given (left out, it is None)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1 and attrs.has(args[0]):
+        return args[0]
+    return hint
 
 
 def _check(cls: type, raw: Mapping[str, Any], path: str, problems: Problems) -> None:
@@ -664,7 +773,7 @@ def _check(cls: type, raw: Mapping[str, Any], path: str, problems: Problems) -> 
         if name not in raw:
             continue
         value, where = raw[name], f"{path}.{name}" if path else name
-        hint = hints[field.name]
+        hint = _optional_table(hints[field.name])
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if origin is tuple:
             if not isinstance(value, list):

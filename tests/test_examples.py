@@ -52,3 +52,43 @@ def test_live_event_example_runs_a_whole_window() -> None:
         "  6. cy     324  expired",
     ]
     assert "leaderboard.finalized x1" in out
+
+
+def test_weekly_league_example_promotes_and_relegates_week_by_week() -> None:
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "weekly_league.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    weeks = out.split("Week ")[1:]
+    assert [w.split(" (")[0] for w in weeks] == [
+        "1: 2026-03-02 to 2026-03-09",
+        "2: 2026-03-09 to 2026-03-16",
+        "3: 2026-03-16 to 2026-03-23",
+    ]
+    # Week 1: everyone starts in bronze, in two full divisions; each promotes its best, and the lowest
+    # tier relegates nobody.
+    assert ("  bronze 1:" in weeks[0], "  bronze 2:" in weeks[0], "  silver 1:" in weeks[0]) == (
+        True,
+        True,
+        False,
+    )
+    assert "  promoted: ada, cy; relegated: nobody" in weeks[0]
+    # Week 2: the silver division of two promotes min(1, 2 // 2) = 1 and relegates the one left.
+    assert (
+        "  silver 1:\n    1. ada   1104  +100 coins  -> gold\n    2. cy     925  +50 coins  -> bronze\n"
+        in weeks[1]
+    )
+    assert "  promoted: ada, eli, gus; relegated: cy" in weeks[1]
+    # Week 3: alone in gold, the highest tier, ada cannot go up and is the one its division relegates.
+    assert "  gold 1:\n    1. ada    836  +100 coins  -> silver\n" in weeks[2]
+    assert "  promoted: cy, eli; relegated: ada, gus" in weeks[2]
+    assert "webhooks: leaderboard.period_finalized x3" in out
+    assert out.rstrip().endswith(
+        "tiers now: ada silver, bo bronze, cy silver, dee bronze, eli gold, fox bronze, gus bronze, "
+        "hal bronze"
+    )

@@ -49,6 +49,7 @@ from livecore import (
     grants,
     idempotency,
     identity,
+    leaderboards,
     limits,
     migration,
     players,
@@ -96,6 +97,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
     ),
     "player-tools": ("server.players.", "server.migrate."),
     "events": ("events.", "event_leaderboards.", "server.dev.events."),
+    "leaderboards": ("leaderboards.", "server.leaderboards.", "server.dev.leaderboards."),
 }
 
 WEBHOOKS_PAGE = "webhooks"
@@ -163,7 +165,8 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
     ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
     "(`details.validator`).",
-    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment.",
+    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment, or no "
+    "shared leaderboard of that key in the game's manifest.",
     ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
     ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
     ErrorCode.LOBBY_FORMING: "The lobby is still forming (202, with the error envelope).",
@@ -252,6 +255,14 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
             ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
             ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
             ("`event.progress_updated` per attempt", f"at most one per {_seconds(events.DEBOUNCE)}"),
+        ],
+        "leaderboards": [
+            ("Shared leaderboard score", f"a whole number, {leaderboards.SCORE.describe()}"),
+            (
+                "Shared leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in `leaderboard.period_finalized`", f"the top {boards.FINALIZED_TOP}"),
         ],
         "webhooks": [
             ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),

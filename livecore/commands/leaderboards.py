@@ -11,7 +11,7 @@ batch and pays nothing twice; requests go on between the steps.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 import attrs
@@ -56,7 +56,7 @@ from livecore.store import HasGames, HasLeaderboards, HasPlayers
 from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
 
 RANK_SOURCE_KIND = "leaderboard_rank"
-ROLLOVER_BATCH = 200  # divisions paid and moved per step of a rollover
+ROLLOVER_BATCH = 25  # divisions per step: a step holds the game's writes, so it stays short
 
 
 class LeaderboardsTx(GrantsTx, HasLeaderboards, Protocol):
@@ -404,11 +404,22 @@ def periods_due(tx: HasLeaderboards, rt: Runtime, limit: int) -> list[BoardPerio
     return tx.leaderboards.periods_due(rt.clock.now(), limit)
 
 
+# Later than any period's end (periods end within datetime's range, from 1970 on).
+_END_OF_TIME = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def next_rollover(tx: HasLeaderboards) -> datetime | None:
+    """When the next rollover is due: the earliest end of a period that is open or finalizing (a
+    finalizing one is due already); None while every open period is all-time."""
+    due = tx.leaderboards.periods_due(_END_OF_TIME, 1)
+    return due[0].ends_at if due else None
+
+
 def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str | None:
     """The test environment's rollover-now: the current period stops now and the next opens, from now to
-    the next regular boundary; the id of the period to finalize (its steps follow, as the scheduler's),
-    or None for an all-time board, a period with no entries or one that began this instant (nothing
-    changes)."""
+    the next regular boundary (a period already past its end just stops taking scores). Answers the id
+    of the period to finalize (its steps follow, as the scheduler's), or None for an all-time board or
+    a period with no entries (nothing changes)."""
     if scope.env is not Environment.TEST:
         raise LivecoreError(ErrorCode.PERMISSION_DENIED, "rollover-now takes a test-environment server key.")
     game = load_game(tx, scope)
@@ -417,9 +428,13 @@ def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str
         return None
     now = rt.clock.now()
     open_ = tx.leaderboards.open_period(game.id, scope.env, key)
-    # A period that began this very instant has the id the next one would take: nothing to roll.
-    if open_ is None or open_.starts_at == now or tx.leaderboards.size(open_.id, None) == 0:
+    if open_ is None or tx.leaderboards.size(open_.id, None) == 0:
         return None
+    if open_.ends_at is not None and open_.ends_at <= now:
+        # Over already, its rollover not yet run: it keeps its end, and the next score opens the
+        # regular period holding now, as after any boundary.
+        tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING))
+        return open_.id
     tx.leaderboards.update_period(attrs.evolve(open_, status=PeriodStatus.FINALIZING, ends_at=now))
-    tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now))
+    tx.leaderboards.insert_period(opened_now(game.id, scope.env, settings, now, open_.id))
     return open_.id

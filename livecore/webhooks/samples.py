@@ -14,6 +14,7 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
 from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
 from livecore.webhooks.live_events import (
     AttemptCompleted,
     AttemptExpired,
@@ -250,6 +251,22 @@ SAMPLES: dict[str, WebhookPayload] = {
                 ),
             ),
             finalized_at=SAMPLE_TS,
+        ),
+        PeriodFinalized(
+            leaderboard_key="sample-board",
+            period_id="lbp_sample0000000000000000000",
+            period_starts_at=SAMPLE_TS,
+            period_ends_at=SAMPLE_TS,
+            entry_count=1,
+            top=(
+                PeriodEntry(
+                    rank=1,
+                    **_PLAYER,
+                    score=100.0,
+                    reached_at=SAMPLE_TS,
+                    division_id="div_sample0000000000000000000",
+                ),
+            ),
         ),
     )
 }

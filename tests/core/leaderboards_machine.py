@@ -325,17 +325,15 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
             ended = self.write(lambda tx: lb.rollover_now(tx, self.rt, self.scope, key))
             settings = BOARDS[key]
             open_ = self.open_of(key)
-            if (
-                settings.period is Period.ALL_TIME
-                or open_ is None
-                or open_.starts_at == self.now()
-                or not self.ordered(open_.id)
-            ):
+            if settings.period is Period.ALL_TIME or open_ is None or not self.ordered(open_.id):
                 assert ended is None
                 return
             assert ended == open_.id
+            if open_.ends_at is not None and open_.ends_at <= self.now():
+                open_.status = "finalizing"  # over already: it keeps its end, the next score opens
+                return
             open_.status, open_.ends_at = "finalizing", self.now()
-            opened = opened_now(self.scope.game_id, self.scope.env, settings, self.now())
+            opened = opened_now(self.scope.game_id, self.scope.env, settings, self.now(), open_.id)
             self.periods[opened.id] = MPeriod(opened, opened.ends_at)
 
         @rule(

@@ -181,3 +181,32 @@ def test_a_live_key_cannot_roll_over_now(world):
     with pytest.raises(LivecoreError) as exc:
         world.run(lb.rollover_now, attrs.evolve(TEST, env=Environment.LIVE), "weekly-xp")
     assert exc.value.code is ErrorCode.PERMISSION_DENIED
+
+
+def test_two_rollovers_now_at_one_instant_finalize_two_periods(world):
+    world.score("weekly-xp", "ada", 10)
+    first = world.run(lb.rollover_now, TEST, "weekly-xp")
+    world.score("weekly-xp", "bo", 5)
+    second = world.run(lb.rollover_now, TEST, "weekly-xp")  # the clock has not moved
+    assert first is not None and second is not None and first != second
+    world.roll()
+    assert world.store.periods[first].status is world.store.periods[second].status is PeriodStatus.FINALIZED
+    assert world.page("weekly-xp", period=first) == [(1, "ada", 10)]
+    assert world.page("weekly-xp", previous=True) == [(1, "bo", 5)]
+    assert world.run(lb.read, TEST, "weekly-xp").period.status is PeriodStatus.OPEN
+
+
+def test_rollover_now_of_a_period_past_its_end_keeps_its_end(world):
+    world.score("weekly-xp", "ada", 10)
+    world.clock.set(MONDAY + timedelta(days=8))  # the scheduler has not run
+    ended = world.run(lb.rollover_now, TEST, "weekly-xp")
+    assert ended is not None
+    world.roll()
+    past = world.store.periods[ended]
+    assert (past.status, past.ends_at) == (PeriodStatus.FINALIZED, datetime(2026, 12, 7, tzinfo=UTC))
+    world.score("weekly-xp", "bo", 3)
+    current = world.run(lb.read, TEST, "weekly-xp").period
+    assert (current.starts_at, current.ends_at) == (
+        datetime(2026, 12, 7, tzinfo=UTC),
+        datetime(2026, 12, 14, tzinfo=UTC),
+    )

@@ -228,6 +228,13 @@ WIRE: dict[str, bytes] = {
         b'"attemptId":"att_sample0000000000000000000","reachedAt":"2026-01-01T00:00:00.000Z"}],'
         b'"finalizedAt":"2026-01-01T00:00:00.000Z"}'
     ),
+    "leaderboard.period_finalized": (
+        b'{"leaderboardKey":"sample-board","periodId":"lbp_sample0000000000000000000",'
+        b'"periodStartsAt":"2026-01-01T00:00:00.000Z","periodEndsAt":"2026-01-01T00:00:00.000Z",'
+        b'"entryCount":1,"top":[{"rank":1,"playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","score":100,"reachedAt":"2026-01-01T00:00:00.000Z",'
+        b'"divisionId":"div_sample0000000000000000000"}]}'
+    ),
 }
 
 

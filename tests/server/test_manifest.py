@@ -12,16 +12,20 @@ import orjson
 import pytest
 
 from livecore.games import (
+    Aggregation,
     AntiCheat,
     CheckKind,
+    Divisions,
     Economy,
     Entry,
     EventSettings,
     FriendsSettings,
     GameSettings,
     GiftingSettings,
+    LeaderboardSettings,
     Milestone,
     Order,
+    Period,
     PresenceSettings,
     RankBand,
     Resource,
@@ -34,6 +38,7 @@ from livecore.scope import Environment, Permission
 from livecore_server.manifest import (
     ApiKeyManifest,
     EventManifest,
+    LeaderboardManifest,
     Manifest,
     ManifestError,
     ResourceManifest,
@@ -764,8 +769,8 @@ def test_syntax_error_from_a_file(tmp_path: Path) -> None:
 
 # --- live events (docs/reference/manifest-and-cli.md#live-events) ------------------------------------
 
-# DECISIONS 8's example, verbatim but for `feeds` (no shared leaderboards in this version), in a
-# platform-managed game that declares the resources it names.
+# DECISIONS 8's example, verbatim, in a platform-managed game that declares the resources and the shared
+# leaderboard (DECISIONS 9's example, verbatim) it names.
 EVENT_EXAMPLE = """
 studio = "acme"
 
@@ -795,6 +800,7 @@ target = 1000                        # optional: reaching it (>= for desc, <= fo
 segments = ["country"]               # optional playerContext keys: one board per combination of values
 entry_cost = [{ type = "currency", key = "gems", amount = 5 }]   # platform economy only; apply refuses it otherwise
 completion_rewards = [{ type = "currency", key = "coins", amount = 20 }]
+feeds = ["weekly-xp"]                # optional shared leaderboards (section 9) fed by this event's attempt scores
 
 [[games.space-race.events.time-trial.milestones]]
 key = "bronze"
@@ -812,6 +818,18 @@ kind = "max_rate"                    # "max_rate" (metric increase per second of
 metric = "score"
 limit = 50
 verdict = "reject"                   # "reject" (422, nothing applied, no webhook) or "flag" (applied + event.attempt_flagged)
+
+[games.space-race.leaderboards.weekly-xp]
+name = "Weekly XP"
+order = "desc"
+period = "weekly"                    # "all_time", "daily", "weekly" (from Monday 00:00 UTC) or "monthly"
+aggregation = "sum"                  # how a new score combines with the period's entry: "sum", "best" or "latest"
+divisions = { size = 30, tiers = ["bronze", "silver", "gold"], promote = 5, relegate = 5 }   # optional
+
+[[games.space-race.leaderboards.weekly-xp.rank_rewards]]
+from = 1
+to = 10
+rewards = [{ type = "currency", key = "coins", amount = 100 }]   # per division when divisions are on
 """  # noqa: E501  (verbatim copy)
 
 EVENT_GAME = """studio = "acme"
@@ -888,6 +906,7 @@ def test_decisions_event_example_becomes_event_settings() -> None:
             segments=("country",),
             entry_cost=(Entry(ResourceType.CURRENCY, "gems", 5),),
             completion_rewards=(coins(20),),
+            feeds=("weekly-xp",),
             milestones=(Milestone("bronze", 100.0, (Entry(ResourceType.ITEM, "badge-bronze", 1),)),),
             rank_rewards=(RankBand(first=1, last=3, rewards=(coins(500),)),),
             anti_cheat=(AntiCheat("score-rate", CheckKind.MAX_RATE, "score", 50.0, Verdict.REJECT),),
@@ -1005,7 +1024,7 @@ EVENT_REFUSALS = [
     ('segments = ["a\\u200bb"]', "", f"{E}.segments[0]", "control or format"),
     ('segments = "country"', "", f"{E}.segments", "must be a list"),
     ("segments = [5]", "", f"{E}.segments[0]", "must be a string"),
-    ('feeds = ["weekly-xp"]', "", f"{E}.feeds[0]", "no shared leaderboard named weekly-xp"),
+    ('feeds = ["weekly-xp"]', "", f"{E}.feeds[0]", "no shared leaderboard named weekly-xp is declared"),
     # reward and cost entries
     (
         'completion_rewards = [{ type = "currency", key = "coins", amount = 0 }]',
@@ -1261,6 +1280,191 @@ def test_the_reference_pages_manifest_example_is_valid() -> None:
     example = page.split("## Manifest\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
     game = parse_manifest(example).games["space-race"]
     assert set(game.settings().events) == {"time-trial"}
+    assert game.settings().events["time-trial"].feeds == ("weekly-xp",)
+    assert game.settings().leaderboards["weekly-xp"].divisions is not None
     assert game.settings().events["time-trial"].rank_rewards[0] == RankBand(
         first=1, last=3, rewards=(Entry(ResourceType.CURRENCY, "coins", 500),)
     )
+
+
+# --- shared leaderboards (docs/reference/manifest-and-cli.md#shared-leaderboards) ------------------------
+
+BOARD_TABLE = """[games.g.leaderboards.b]
+name = "B"
+"""
+B = "games.g.leaderboards.b"
+
+
+def board(fields: str = "", tables: str = "", *, extra: str = "") -> str:
+    """A manifest with the shared leaderboard ``b`` (``fields`` in its table, ``tables`` after) and
+    ``extra`` (another table, e.g. an event) last."""
+    table = BOARD_TABLE if not fields.startswith("name =") else BOARD_TABLE.replace('name = "B"\n', "")
+    return EVENT_GAME + table + fields + "\n" + tables + "\n" + extra
+
+
+def board_band(first: str = "1", last: str = "3", rewards: str = REWARD) -> str:
+    return f"[[{B}.rank_rewards]]\nfrom = {first}\nto = {last}\nrewards = {rewards}\n"
+
+
+def test_decisions_leaderboard_example_becomes_leaderboard_settings() -> None:
+    settings = parse_manifest(EVENT_EXAMPLE).games["space-race"].settings()
+
+    assert settings.leaderboards == {
+        "weekly-xp": LeaderboardSettings(
+            key="weekly-xp",
+            name="Weekly XP",
+            order=Order.DESC,
+            period=Period.WEEKLY,
+            aggregation=Aggregation.SUM,
+            divisions=Divisions(size=30, tiers=("bronze", "silver", "gold"), promote=5, relegate=5),
+            rank_rewards=(RankBand(1, 10, (Entry(ResourceType.CURRENCY, "coins", 100),)),),
+        )
+    }
+    assert settings.events["time-trial"].feeds == ("weekly-xp",)
+
+
+def test_leaderboard_manifest_defaults_agree_with_core_leaderboard_settings() -> None:
+    core = {f.name: f.default for f in attrs.fields(LeaderboardSettings) if f.name != "key"}
+    mine = {f.name: f.default for f in attrs.fields(LeaderboardManifest)}
+    assert mine == core
+
+
+def test_leaderboard_with_only_a_name_is_an_all_time_sum_without_divisions() -> None:
+    settings = parse_manifest(board()).games["g"].settings().leaderboards["b"]
+    assert settings == LeaderboardSettings(key="b", name="B")
+    assert (settings.period, settings.aggregation, settings.divisions) == (
+        Period.ALL_TIME,
+        Aggregation.SUM,
+        None,
+    )
+
+
+def test_leaderboard_settings_round_trip_through_the_stored_settings_json() -> None:
+    settings = parse_manifest(EVENT_EXAMPLE).games["space-race"].settings()
+    stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
+    back = settings_converter.structure(stored, GameSettings)
+    assert back == settings
+    assert isinstance(back.leaderboards["weekly-xp"].divisions.tiers, tuple)  # type: ignore[union-attr]
+
+
+DIVISIONS = 'divisions = { size = 10, tiers = ["bronze", "silver"], promote = 3, relegate = 3 }'
+
+# (fields of the board table, [[...]] tables after it, path, fragment of the message): one rule each.
+BOARD_REFUSALS = [
+    ('name = "  "', "", f"{B}.name", "must not be empty"),
+    ('order = "up"', "", f"{B}.order", "must be one of desc, asc"),
+    ('period = "hourly"', "", f"{B}.period", "must be one of all_time, daily, weekly, monthly"),
+    ('aggregation = "max"', "", f"{B}.aggregation", "must be one of sum, best, latest"),
+    ("divisions = 5", "", f"{B}.divisions", "must be a table"),
+    (DIVISIONS.replace("size = 10", "size = 1"), "", f"{B}.divisions.size", "from 2 to 10000"),
+    (DIVISIONS.replace("size = 10", "size = 10001"), "", f"{B}.divisions.size", "from 2 to 10000"),
+    (DIVISIONS.replace("size = 10", 'size = "10"'), "", f"{B}.divisions.size", "must be an integer"),
+    (DIVISIONS.replace('["bronze", "silver"]', "[]"), "", f"{B}.divisions.tiers", "at least one tier"),
+    (
+        DIVISIONS.replace('["bronze", "silver"]', '["bronze", "silver", "bronze"]'),
+        "",
+        f"{B}.divisions.tiers[2]",
+        "repeats the tier of tiers[0]",
+    ),
+    (DIVISIONS.replace('"silver"', '"Silver"'), "", f"{B}.divisions.tiers[1]", "lower-case letters"),
+    (DIVISIONS.replace('"silver"', '""'), "", f"{B}.divisions.tiers[1]", "lower-case letters"),
+    (DIVISIONS.replace("promote = 3", "promote = -1"), "", f"{B}.divisions.promote", "at least 0"),
+    (DIVISIONS.replace("relegate = 3", "relegate = -1"), "", f"{B}.divisions.relegate", "at least 0"),
+    (
+        DIVISIONS.replace("promote = 3", "promote = 8"),
+        "",
+        f"{B}.divisions.promote",
+        "promote + relegate (8 + 3) must be at most the division size (10)",
+    ),
+    (DIVISIONS.replace(", relegate = 3", ""), "", f"{B}.divisions.relegate", "required"),
+    (DIVISIONS.replace(" }", ", groups = 2 }"), "", f"{B}.divisions.groups", "not a known field"),
+    ("", board_band("2", "1"), f"{B}.rank_rewards[0].to", "must be at least from (2)"),
+    ("", board_band("0", "1"), f"{B}.rank_rewards[0].from", "from 1 to 10000"),
+    ("", board_band(rewards="[]"), f"{B}.rank_rewards[0].rewards", "at least one reward entry"),
+    ("", board_band() + board_band("3", "5"), f"{B}.rank_rewards[1]", "overlap rank_rewards[0]"),
+    (
+        "",
+        board_band(rewards='[{ type = "currency", key = "gold", amount = 1 }]'),
+        f"{B}.rank_rewards[0].rewards[0].key",
+        "no currency named gold is declared",
+    ),
+    (
+        "",
+        board_band(rewards='[{ type = "item", key = "sessions", amount = 1 }]'),
+        f"{B}.rank_rewards[0].rewards[0].key",
+        "sessions is a system item",
+    ),
+    ("colour = 1", "", f"{B}.colour", "not a known field"),
+]
+
+
+@pytest.mark.parametrize(("fields", "tables", "path", "fragment"), BOARD_REFUSALS)
+def test_leaderboard_field_refused(fields: str, tables: str, path: str, fragment: str) -> None:
+    found, message = only_problem(board(fields, tables))
+    assert found == path
+    assert fragment in message
+
+
+@pytest.mark.parametrize("key", ["Weekly", "-x", "x" * 65, "a.b"])
+def test_leaderboard_key_refused(key: str) -> None:
+    text = board().replace("leaderboards.b]", f'leaderboards."{key}"]')
+    path, message = only_problem(text)
+    assert path == f"games.g.leaderboards.{key}"
+    assert "lower-case letters" in message
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        'order = "asc"\nperiod = "daily"\naggregation = "best"',
+        'period = "monthly"\naggregation = "latest"',
+        'divisions = { size = 2, tiers = ["only"], promote = 0, relegate = 0 }',
+        # promote + relegate = size
+        'divisions = { size = 2, tiers = ["a", "b"], promote = 1, relegate = 1 }',
+        'divisions = { size = 10000, tiers = ["a", "b"], promote = 10000, relegate = 0 }',
+    ],
+)
+def test_leaderboard_boundary_values_are_accepted(fields: str) -> None:
+    parse_manifest(board(fields))
+
+
+def test_leaderboard_problems_are_all_reported_at_once() -> None:
+    fields = (
+        'name = ""\nperiod = "hourly"\n'
+        'divisions = { size = 1, tiers = ["a", "a"], promote = -2, relegate = 0 }\n'
+    )
+    tables = board_band("2", "1") + board_band(
+        "1", "5", rewards='[{ type = "currency", key = "gold", amount = 1 }]'
+    )
+    assert set(problems_of(board(fields, tables))) == {
+        f"{B}.name",
+        f"{B}.period",
+        f"{B}.divisions.size",
+        f"{B}.divisions.tiers[1]",
+        f"{B}.divisions.promote",
+        f"{B}.rank_rewards[0].to",
+        f"{B}.rank_rewards[1].rewards[0].key",
+    }
+
+
+def test_an_event_feeds_declared_boards_of_its_own_game() -> None:
+    feeding = EVENT_TABLE.replace("[games.g.events.e]", f"[{E}]") + 'feeds = ["b"]\n'
+    settings = parse_manifest(board(extra=feeding)).games["g"].settings()
+    assert settings.events["e"].feeds == ("b",)
+
+
+def test_an_event_may_not_feed_another_games_board_or_one_board_twice() -> None:
+    other_game = '[games.h]\nname = "H"\n[games.h.leaderboards.elsewhere]\nname = "X"\n'
+    feeding = EVENT_TABLE + 'feeds = ["b", "elsewhere", "b", "nope"]\n'
+    problems = problems_of(board(extra=feeding + other_game))
+    assert problems == {
+        f"{E}.feeds[1]": "no shared leaderboard named elsewhere is declared in this game",
+        f"{E}.feeds[2]": "repeats the leaderboard b",
+        f"{E}.feeds[3]": "no shared leaderboard named nope is declared in this game",
+    }
+
+
+def test_leaderboards_keep_manifest_order_and_a_game_without_them_has_none() -> None:
+    text = EVENT_GAME + "".join(BOARD_TABLE.replace("leaderboards.b]", f"leaderboards.{k}]") for k in "zam")
+    assert list(parse_manifest(text).games["g"].settings().leaderboards) == ["z", "a", "m"]
+    assert parse_manifest(BASE).games["g"].settings().leaderboards == {}

@@ -639,3 +639,64 @@ async def test_two_processes_close_a_window_once_and_a_stream_on_one_hears_the_w
     )
     assert paid == [("ann", 1), ("bob", 1), ("cat", 1)]
     assert c.rows("SELECT status, COUNT(*) FROM windows GROUP BY status") == [("closed", 2)]  # test and live
+
+
+# --- shared leaderboards on two processes -------------------------------------------------------------
+
+# A daily league: divisions of two, so that 60 players fill 30 divisions and the rollover takes several
+# steps (livecore.commands.leaderboards.ROLLOVER_BATCH divisions each); rank 1 of each division is paid.
+LEAGUE = """
+[games.arena.leaderboards.daily]
+name = "Daily"
+period = "daily"
+divisions = { size = 2, tiers = ["low", "high"], promote = 1, relegate = 0 }
+
+[[games.arena.leaderboards.daily.rank_rewards]]
+from = 1
+to = 1
+rewards = [{ type = "currency", key = "gold", amount = 10 }]
+"""
+
+
+@pytest.fixture
+async def league_cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncIterator[Cluster]:
+    """Two ``serve --clock manual`` processes with the ``daily`` shared leaderboard."""
+    manifest = MANIFEST.replace("{url}", receiver.url) + LEAGUE
+    async for c in _cluster(pg_url, manifest, tmp_path, "--clock", "manual"):
+        yield c
+
+
+async def test_two_processes_roll_a_shared_boards_period_over_once(league_cluster: Cluster) -> None:
+    """Scores submitted through both processes; then both move their clocks past midnight at once, and
+    both schedulers roll the day's period: it finalizes once (one ``leaderboard.period_finalized``) and
+    each division's winner is paid once and promoted once."""
+    c = league_cluster
+    players = [f"p{i:02}" for i in range(60)]
+    for i, who in enumerate(players):
+        r = await c.server(
+            "POST", "/leaderboards/daily/scores", {"externalPlayerId": who, "score": i, "idempotencyKey": who}
+        )
+        assert r.status_code == 200, (r.text, c.log_tail())
+    [(period_id, ends_at)] = c.rows("SELECT id, ends_at FROM leaderboard_periods")
+    assert c.rows("SELECT COUNT(*) FROM leaderboard_divisions") == [(30,)]
+
+    now = datetime.now(UTC)
+    midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    seconds = (midnight - now).total_seconds() + 120
+    answers = await asyncio.gather(
+        *(c.server("POST", "/dev/clock/advance", {"seconds": seconds}, at=i) for i in range(2))
+    )
+    assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+
+    kinds = dict(c.rows("SELECT kind, COUNT(*) FROM outbox GROUP BY kind"))
+    assert kinds.get("leaderboard.period_finalized") == 1, (kinds, c.log_tail())
+    paid = c.rows(
+        "SELECT external_player_id, COUNT(*) FROM grants WHERE source_kind = 'leaderboard_rank'"
+        " AND source_ref_id = %s GROUP BY external_player_id",
+        (period_id,),
+    )
+    assert len(paid) == 30 and {n for _, n in paid} == {1}
+    # Each division of two: the better one (the later, higher score) is paid and plays high next.
+    assert {who for who, _ in paid} == {f"p{i:02}" for i in range(1, 60, 2)}
+    assert c.rows("SELECT status FROM leaderboard_periods WHERE id = %s", (period_id,)) == [("finalized",)]
+    assert ends_at is not None
