@@ -33,5 +33,5 @@ class _GivingBack(make_machine(postgres_store)):  # type: ignore[misc]
 
 TestLeaderboardsOnPostgres = _GivingBack.TestCase
 TestLeaderboardsOnPostgres.settings = settings(
-    max_examples=examples(12), stateful_step_count=30, deadline=None
+    max_examples=examples(8), stateful_step_count=30, deadline=None
 )
