@@ -101,5 +101,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks.pg_ceiling", "--json", "benchmarks/results/pg_ceiling.json")
     # The live stream: 1,000 subscribers on one event board while 20 progress writes a second land.
     session.run("python", "-m", "benchmarks.stream", "--json", "benchmarks/results/stream.json")
+    # A shared leaderboard's rollover: 100,000 entries while a prober's requests go on.
+    session.run("python", "-m", "benchmarks.rollover", "--json", "benchmarks/results/rollover.json")
     # Migration: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")

@@ -9,6 +9,7 @@ from livecore.api import (
     friends,
     gifts,
     grants,
+    leaderboards,
     live_events,
     player_tools,
     players,
@@ -28,6 +29,7 @@ DOMAINS: tuple[ModuleType, ...] = (
     player_tools,
     purchases,
     live_events,
+    leaderboards,
 )
 
 

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import base64
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import attrs
 import orjson
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
-from livecore.clock import format_ts
-from tests.conftest import START
+from livecore.clock import ManualClock, format_ts
+from livecore.scope import Environment
+from livecore_server.app import create_app
+from livecore_server.services import SERVICES
+from tests.conftest import START, service_args
 from tests.server.leaderboard_support import WEEK, League, start_league_world, weeks
+from tests.waiting import until
 
 
 @pytest.fixture
 async def league(db_url: str) -> AsyncIterator[League]:
     game = await start_league_world(db_url)
+    game.world.only_hourly_jobs()  # the clock moves by days and weeks
     try:
         yield game
     finally:
@@ -470,3 +477,58 @@ async def test_an_event_attempt_feeds_its_boards_once_when_it_completes_or_expir
     await g.advance(600)
     assert await g.entries("weekly-xp") == [(1, "ann", 140)]  # once
     assert await g.entries("daily-best") == []  # a board the event does not feed
+
+
+# --- the schedule -------------------------------------------------------------------------------------
+
+
+def end_open_period(g: League, board: str, ends_at: datetime) -> str:
+    """Move the end of the board's open period (test environment) to ``ends_at``; its id."""
+
+    def move(tx: Any) -> str:
+        period = tx.leaderboards.open_period(g.id, Environment.TEST, board)
+        assert period is not None
+        tx.leaderboards.update_period(attrs.evolve(period, ends_at=ends_at))
+        return str(period.id)
+
+    result: str = g.world.services.store.run(move)
+    return result
+
+
+async def test_with_the_system_clock_a_period_rolls_over_within_about_a_second_of_its_end(
+    db_url: str,
+) -> None:
+    g = await start_league_world(db_url, manual=False)
+    try:
+        await g.submitted("ann", 5, "daily-best")
+        ends_at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=2)
+        period = end_open_period(g, "daily-best", ends_at)
+        [event] = await until(lambda: finalized(g, "daily-best"), "the period to roll over")
+        assert event.data["periodId"] == period
+        # Within the scheduler's second (and this machine's load) of the period's end.
+        assert ends_at <= event.occurred_at < ends_at + timedelta(seconds=5)
+        assert g.paid(period) == {"ann": 1}
+    finally:
+        await g.world.client.close()
+
+
+async def test_a_server_starting_after_a_boundary_rolls_the_period_over_before_it_serves(db_url: str) -> None:
+    g = await start_league_world(db_url)
+    try:
+        await g.submitted("ann", 5)
+        await g.submitted("bob", 3)
+        period = (await g.page())["leaderboard"]["periodId"]
+    finally:
+        await g.world.client.close()
+    config, _, rng = service_args(db_url)
+    later = ManualClock(weeks(1) + timedelta(hours=1))
+    client = TestClient(TestServer(create_app(config, later, rng)))
+    await client.start_server()
+    try:
+        store = client.app[SERVICES].store
+        kinds = [e.kind for e in store.run(lambda tx: tx.outbox.events(), write=False)]
+        assert kinds.count("leaderboard.period_finalized") == 1
+        status = store.run(lambda tx: tx.leaderboards.period(g.id, period).status, write=False)
+        assert status.value == "finalized"
+    finally:
+        await client.close()

@@ -23,6 +23,7 @@ from livecore.clock import ManualClock, to_millis
 from livecore.commands import Runtime, live_events
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
+from livecore.commands import leaderboards as leaderboards_cmd
 from livecore.commands.boards import merge_entries
 from livecore.commands.economy import change, server_adjust
 from livecore.commands.erasure import erase
@@ -36,6 +37,7 @@ from livecore.gifts import SendRequest
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
+from livecore.leaderboards import PeriodStatus, PlayerTier
 from livecore.memory import MemoryStore
 from livecore.migration import MigrationKind
 from livecore.players import DebugFlag
@@ -50,6 +52,8 @@ from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS as EVENT_SETTINGS
 from tests.core.events_machine import T0
+from tests.core.leaderboards_machine import SETTINGS as LEAGUE_SETTINGS
+from tests.core.leaderboards_machine import T0 as LEAGUE_T0
 from tests.postgres_support import drop_store, new_store, require_postgres, waiting_for_queue
 from tests.waiting import until_sync
 
@@ -984,3 +988,167 @@ def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events
     assert final.status is BoardStatus.FINALIZED and final.version == board.version + 1
     assert twin.read(lambda tx: tx.attempts.in_progress_in_window(window.id, 10)) == []
     assert twin.read(lambda tx: tx.attempts.past_end(T0 + timedelta(days=1), 10)) == []
+
+
+# --- shared leaderboards: periods, divisions, entries, tiers ------------------------------------------
+
+
+@pytest.fixture
+def leagues(twin: Twin) -> Twin:
+    """A game with shared leaderboards (tests/core/leaderboards_machine.py's) on both stores and in
+    memory, two hours before a day ends."""
+    game = Game(id="gam_3", studio_id="std_1", key="l", name="L", settings=LEAGUE_SETTINGS)
+    twin.sqlite.conn.execute(
+        "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, 0, 0)",
+        (
+            game.id,
+            game.studio_id,
+            game.key,
+            game.name,
+            orjson.dumps(settings_converter.unstructure(game.settings)),
+        ),
+    )
+    twin.pg.put_game(game)
+    memory = MemoryStore()
+    memory.add_game(Studio(id="std_1", key="pg"), game)
+    runtimes = [
+        Runtime(clock=ManualClock(LEAGUE_T0), rng=SeededRandomSource(13), hasher=KeyedHasher(b"k" * 32))
+        for _ in range(3)
+    ]
+    return Twin(twin.sqlite, twin.pg, attrs.evolve(twin.scope, game_id=game.id), runtimes, memory)
+
+
+def _submit(twin: Twin, key: str, who: str, score: int) -> Any:
+    return twin.do(lambda tx, rt: leaderboards_cmd.submit(tx, rt, twin.scope, key, who, score))
+
+
+def _rank_keys_agree(twin: Twin, period: Any, division: str | None, top: list[Any]) -> None:
+    """Each entry's key: as many entries ahead as its position, the page after it the entries after it."""
+    for i, (entry, _) in enumerate(top):
+        key = sort_key(period.settings.order, entry)
+        assert twin.read(lambda tx, key=key: tx.leaderboards.count_ahead(period, division, key)) == i
+        after = twin.read(lambda tx, key=key: tx.leaderboards.page(period, division, key, 0, 2))
+        assert after == top[i + 1 : i + 3]
+
+
+def test_shared_leaderboards_read_back_alike_on_every_store(leagues: Twin) -> None:
+    twin = leagues
+    game_id, env = twin.scope.game_id, Environment.TEST
+    # xp sums (desc); time keeps the best (asc); league keeps the latest, in divisions of two.
+    for who, score in (("a", 30), ("b", 5), ("c", 30), ("d", -4), ("a", 7)):
+        _submit(twin, "xp", who, score)
+        twin.advance(1)
+    for who, score in (("a", 42), ("b", 11), ("a", 50), ("c", 11)):
+        _submit(twin, "time", who, score)
+    for who, score in (("a", 3), ("b", 9), ("c", 1), ("d", 4), ("e", 6), ("b", 2)):
+        _submit(twin, "league", who, score)
+    ids = {n: twin.read(lambda tx, n=n: twin.player(tx, n).id) for n in "abcde"}
+
+    xp = twin.read(lambda tx: tx.leaderboards.open_period(game_id, env, "xp"))
+    assert (xp.board_key, xp.status, xp.ends_at) == (
+        "xp",
+        PeriodStatus.OPEN,
+        datetime(2026, 3, 3, tzinfo=UTC),
+    )
+    assert twin.read(lambda tx: tx.leaderboards.period(game_id, xp.id)) == xp
+    assert twin.read(lambda tx: tx.leaderboards.period("gam_1", xp.id)) is None  # another game's id
+    assert twin.read(lambda tx: tx.leaderboards.open_period(game_id, Environment.LIVE, "xp")) is None
+    assert twin.read(lambda tx: tx.leaderboards.latest_finalized(game_id, env, "xp")) is None
+    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 0, 10))
+    assert [(p.external_id, e.score) for e, p in top] == [("a", 37), ("c", 30), ("b", 5), ("d", -4)]
+    assert twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 1, 2)) == top[1:3]
+    _rank_keys_agree(twin, xp, None, top)
+    assert twin.read(lambda tx: tx.leaderboards.size(xp.id, None)) == 4
+    assert twin.read(lambda tx: tx.leaderboards.entry(xp.id, ids["a"])) == top[0][0]
+    assert twin.read(lambda tx: tx.leaderboards.entry(xp.id, "plr_nobody")) is None
+    time = twin.read(lambda tx: tx.leaderboards.open_period(game_id, env, "time"))
+    time_top = twin.read(lambda tx: tx.leaderboards.page(time, None, None, 0, 10))
+    assert [(p.external_id, e.score) for e, p in time_top] == [("b", 11), ("c", 11), ("a", 42)]  # asc
+    _rank_keys_agree(twin, time, None, time_top)
+
+    league = twin.read(lambda tx: tx.leaderboards.open_period(game_id, env, "league"))
+    divisions = twin.read(lambda tx: tx.leaderboards.divisions_from(league.id, 0, 10))
+    assert [(d.tier, d.number, d.members) for d in divisions] == [(0, 0, 2), (0, 1, 2), (0, 2, 1)]
+    assert twin.read(lambda tx: tx.leaderboards.divisions_from(league.id, 1, 1)) == divisions[1:2]
+    assert twin.read(lambda tx: tx.leaderboards.divisions_of_tier(league.id, 0)) == divisions
+    assert twin.read(lambda tx: tx.leaderboards.divisions_of_tier(league.id, 1)) == []
+    assert twin.read(lambda tx: tx.leaderboards.top_division(league.id)) == divisions[0]
+    assert twin.read(lambda tx: tx.leaderboards.division(league.id, divisions[1].id)) == divisions[1]
+    assert twin.read(lambda tx: tx.leaderboards.division(xp.id, divisions[1].id)) is None
+    first = twin.read(lambda tx: tx.leaderboards.page(league, divisions[0].id, None, 0, 10))
+    assert [(p.external_id, e.score) for e, p in first] == [("a", 3), ("b", 2)]  # b's latest counts
+    _rank_keys_agree(twin, league, divisions[0].id, first)
+    assert twin.read(lambda tx: tx.leaderboards.size(league.id, divisions[1].id)) == 2
+    whole = twin.read(lambda tx: tx.leaderboards.page(league, None, None, 0, 10))
+    assert [p.external_id for _, p in whole] == ["e", "d", "a", "b", "c"]
+    assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "league", ids["a"])) == 0
+    assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "xp", ids["a"])) is None
+
+    # A day later every daily period is due, the oldest end first; the league rolls over in steps.
+    assert twin.read(lambda tx: tx.leaderboards.periods_due(LEAGUE_T0, 10)) == []
+    twin.advance(86_400)
+    due = twin.read(lambda tx: tx.leaderboards.periods_due(twin.runtimes[0].clock.now(), 10))
+    assert sorted(p.board_key for p in due) == ["league", "time", "xp"]  # one end: by id
+    assert [p.id for p in due] == sorted(p.id for p in due)
+    assert twin.read(lambda tx: tx.leaderboards.periods_due(twin.runtimes[0].clock.now(), 1)) == due[:1]
+    steps = [
+        twin.do(lambda tx, rt: leaderboards_cmd.rollover_step(tx, rt, game_id, league.id, 2))
+        for _ in range(2)
+    ]
+    assert steps == [False, True]
+    done = twin.read(lambda tx: tx.leaderboards.latest_finalized(game_id, env, "league"))
+    assert (done.id, done.status, done.finalized_through) == (league.id, PeriodStatus.FINALIZED, 3)
+    # Each pair's best goes up (bronze to silver); e, alone in a division, and the others stay.
+    tiers = twin.read(lambda tx: [tx.leaderboards.tier(game_id, env, "league", ids[n]) for n in "abcde"])
+    assert tiers == [1, 0, 0, 1, 0]
+    assert twin.read(lambda tx: tx.leaderboards.tiers_of(ids["a"])) == [PlayerTier(game_id, env, "league", 1)]
+
+    # A merge: the target keeps the better entry per period, and the higher tier.
+    _submit(twin, "xp", "e", 1)
+    _submit(twin, "league", "a", 8)
+
+    def merged(tx: Any, _rt: Runtime) -> Any:
+        leaderboards_cmd.merge_entries(tx, ids["a"], twin.player(tx, "e"))
+        return tx.leaderboards.entries_of(ids["e"]), tx.leaderboards.tiers_of(ids["e"])
+
+    entries, tiers = twin.do(merged)
+    assert {(e.period_id, e.score) for e in entries} >= {(xp.id, 37), (time.id, 42)}  # e had none there
+    assert tiers == [PlayerTier(game_id, env, "league", 1)]
+    assert twin.read(lambda tx: tx.leaderboards.entries_of(ids["a"])) == []
+    assert twin.read(lambda tx: tx.leaderboards.tiers_of(ids["a"])) == []
+    twin.read(lambda tx: tx.leaderboards.delete_tier(game_id, env, "league", ids["e"]))
+    assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "league", ids["e"])) is None
+    twin.read(lambda tx: tx.leaderboards.delete_entry(time.id, ids["e"]))
+    assert twin.read(lambda tx: tx.leaderboards.size(time.id, None)) == 2
+
+
+def test_a_merge_moves_shared_entries_and_an_erasure_keeps_them_anonymized(leagues: Twin) -> None:
+    twin = leagues
+    game_id, env = twin.scope.game_id, Environment.TEST
+    for who, score in (("old", 40), ("new", 10), ("other", 20)):
+        _submit(twin, "xp", who, score)
+        _submit(twin, "league", who, score)
+    twin.do(lambda tx, rt: leaderboards_cmd.rollover_now(tx, rt, twin.scope, "league"))
+    league = twin.read(lambda tx: tx.leaderboards.latest_finalized(game_id, env, "league"))
+    assert league is None  # rolled over but not yet finalized
+    old_id = twin.read(lambda tx: twin.player(tx, "old").id)
+    twin.read(lambda tx: tx.leaderboards.set_tier(game_id, env, "league", old_id, 2))
+    twin.advance(1)
+    twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "old", "new"))
+    new_id = twin.read(lambda tx: twin.player(tx, "new").id)
+    xp = twin.read(lambda tx: tx.leaderboards.open_period(game_id, env, "xp"))
+    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 0, 10))
+    assert [(p.external_id, e.score) for e, p in top] == [("new", 40), ("other", 20)]  # old's 40 was better
+    assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "league", new_id)) == 2
+    assert twin.read(lambda tx: tx.leaderboards.entries_of(old_id)) == []
+    # The divisions count the one entry left of the two.
+    periods = {e.period_id for e in twin.read(lambda tx: tx.leaderboards.entries_of(new_id))}
+    for period_id in periods:
+        for d in twin.read(lambda tx, p=period_id: tx.leaderboards.divisions_from(p, 0, 10)):
+            assert d.members == twin.read(lambda tx, p=period_id, d=d: tx.leaderboards.size(p, d.id))
+    twin.advance(1)
+    twin.do(lambda tx, rt: erase(tx, rt, twin.scope, "new", ErasureReason.GDPR_ERASURE))
+    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 0, 10))
+    assert [(p.id, e.score) for e, p in top] == [(new_id, 40), (top[1][1].id, 20)]
+    assert top[0][1].external_id != "new" and top[0][1].display is None

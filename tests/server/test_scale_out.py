@@ -669,16 +669,26 @@ async def league_cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> Asy
 async def test_two_processes_roll_a_shared_boards_period_over_once(league_cluster: Cluster) -> None:
     """Scores submitted through both processes; then both move their clocks past midnight at once, and
     both schedulers roll the day's period: it finalizes once (one ``leaderboard.period_finalized``) and
-    each division's winner is paid once and promoted once."""
+    each division's winner is paid once and promoted."""
     c = league_cluster
     players = [f"p{i:02}" for i in range(60)]
-    for i, who in enumerate(players):
-        r = await c.server(
-            "POST", "/leaderboards/daily/scores", {"externalPlayerId": who, "score": i, "idempotencyKey": who}
-        )
+
+    async def submit(who: str, score: int) -> None:
+        body = {"externalPlayerId": who, "score": score, "idempotencyKey": str(uuid.uuid4())}
+        r = await c.server("POST", "/leaderboards/daily/scores", body)
         assert r.status_code == 200, (r.text, c.log_tail())
-    [(period_id, ends_at)] = c.rows("SELECT id, ends_at FROM leaderboard_periods")
-    assert c.rows("SELECT COUNT(*) FROM leaderboard_divisions") == [(30,)]
+
+    async def read(query: str) -> Any:
+        r = await c.http.get(
+            f"{c.base()}/sdk/v1/leaderboards/daily{query}",
+            headers={"Authorization": f"Bearer {c.keys['client']}"},
+        )
+        assert r.status_code == 200, r.text
+        return r.json()["data"]
+
+    for i, who in enumerate(players):
+        await submit(who, i)
+    period_id = (await read(""))["leaderboard"]["periodId"]
 
     now = datetime.now(UTC)
     midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -695,8 +705,15 @@ async def test_two_processes_roll_a_shared_boards_period_over_once(league_cluste
         " AND source_ref_id = %s GROUP BY external_player_id",
         (period_id,),
     )
-    assert len(paid) == 30 and {n for _, n in paid} == {1}
-    # Each division of two: the better one (the later, higher score) is paid and plays high next.
-    assert {who for who, _ in paid} == {f"p{i:02}" for i in range(1, 60, 2)}
-    assert c.rows("SELECT status FROM leaderboard_periods WHERE id = %s", (period_id,)) == [("finalized",)]
-    assert ends_at is not None
+    # Divisions of two filled in turn: the second of each (the higher score) wins, once.
+    assert sorted(paid) == [(f"p{i:02}", 1) for i in range(1, 60, 2)]
+    previous = await read("?previous=true&around=p59")
+    assert previous["leaderboard"]["periodId"] == period_id
+    # The next day: each winner plays the high tier, each other the low one.
+    for who in ("p00", "p01", "p58", "p59"):
+        await submit(who, 1)
+    tiers = {
+        who: (await read(f"?around={who}"))["leaderboard"]["division"]["tier"]
+        for who in ("p00", "p01", "p58", "p59")
+    }
+    assert tiers == {"p00": "low", "p01": "high", "p58": "low", "p59": "high"}

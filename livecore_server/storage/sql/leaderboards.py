@@ -91,12 +91,13 @@ class SqlLeaderboards(SqlPort):
 
     def _last(self, game_id: str, env: Environment, key: str, status: PeriodStatus) -> BoardPeriod | None:
         # The latest start first; the all-time period (no start) only when there is no other. Two ranges of
-        # ``board_periods_of_board``: the dialects order NULLs differently.
+        # ``board_periods_of_board``: the dialects order NULLs differently. (The order by a column that is
+        # NULL throughout lets PostgreSQL take it from the index.)
         where = "game_id = ? AND env = ? AND board_key = ? AND status = ?"
         params = (game_id, env.value, key, status.value)
         for sql in (
             f"{where} AND starts_at IS NOT NULL ORDER BY starts_at DESC, id DESC LIMIT 1",
-            f"{where} AND starts_at IS NULL ORDER BY id DESC LIMIT 1",
+            f"{where} AND starts_at IS NULL ORDER BY starts_at DESC, id DESC LIMIT 1",
         ):
             row = self.db.read(f"SELECT {PERIOD_COLUMNS} FROM board_periods WHERE {sql}", params).fetchone()
             if row is not None:
@@ -115,7 +116,7 @@ class SqlLeaderboards(SqlPort):
         due: list[BoardPeriod] = []
         for sql, params in (
             ("status = 'finalizing' AND ends_at IS NOT NULL ORDER BY ends_at, id LIMIT ?", (limit,)),
-            ("status = 'finalizing' AND ends_at IS NULL ORDER BY id LIMIT ?", (limit,)),
+            ("status = 'finalizing' AND ends_at IS NULL ORDER BY ends_at, id LIMIT ?", (limit,)),
             ("status = 'open' AND ends_at <= ? ORDER BY ends_at, id LIMIT ?", (to_millis(now), limit)),
         ):
             rows = self.db.read(f"SELECT {PERIOD_COLUMNS} FROM board_periods WHERE {sql}", params)
