@@ -7,9 +7,9 @@ themselves; an event's own boards are ``livecore.boards``.
   A period opened by hand (rollover-now) starts then and ends at the next regular boundary.
 - **Aggregation**: how a new score combines with the player's entry of the period: ``sum`` adds it,
   ``best`` keeps the better of the two (the board's order says which), ``latest`` replaces it.
-- **Divisions**: a player's first score of a period places them in the first division of their tier with
-  room (a division holds ``size`` players; none has room: a new one opens); a player new to the board
-  starts in the lowest tier. Ranks and rank rewards are per division.
+- **Divisions**: a player's first score of a period places them in the open division of their tier (its
+  newest) while it has room (a division holds ``size`` players), else a new one opens; a player new to the
+  board starts in the lowest tier. Ranks and rank rewards are per division.
 - **Promotion and relegation** at the end of a period: a division of ``n`` players promotes
   ``min(promote, n // 2)`` of its best, then relegates ``min(relegate, what is left)`` of its worst.
   Nobody is promoted from the highest tier nor relegated from the lowest.
@@ -72,10 +72,11 @@ def combine(aggregation: Aggregation, order: Order, current: float | None, new: 
     return new if better(order, new, current) else current
 
 
-def place(members: list[int], size: int) -> int | None:
-    """Which of a tier's divisions (their member counts, in the order they opened) a newcomer joins: the
-    first with room; None when all are full (a new division opens)."""
-    return next((i for i, n in enumerate(members) if n < size), None)
+def place(newest_members: int | None, size: int) -> bool:
+    """Whether a newcomer joins its tier's newest division (the open one) rather than opening the next:
+    while it has room. Divisions fill one after the other; a place a merge frees in an older one stays
+    free, so placing reads one division, however many the tier has."""
+    return newest_members is not None and newest_members < size
 
 
 def moves(divisions: Divisions, tier: int, n: int) -> tuple[int, int]:

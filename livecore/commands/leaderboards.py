@@ -110,14 +110,14 @@ def _division(tx: HasLeaderboards, period: BoardPeriod, player: Player) -> str |
         tier = 0  # a newcomer starts in the lowest tier
         tx.leaderboards.set_tier(period.game_id, period.env, key, player.id, tier)
     tier = min(tier, len(divisions.tiers) - 1)  # the manifest may have dropped tiers since
-    mine = tx.leaderboards.divisions_of_tier(period.id, tier)
-    found = place([d.members for d in mine], divisions.size)
-    if found is None:
-        division = Division(division_id(period, tier, len(mine)), period.id, tier, len(mine), 1)
-        tx.leaderboards.insert_division(division)
-    else:
-        division = attrs.evolve(mine[found], members=mine[found].members + 1)
+    newest = tx.leaderboards.newest_division(period.id, tier)
+    if newest is not None and place(newest.members, divisions.size):
+        division = attrs.evolve(newest, members=newest.members + 1)
         tx.leaderboards.update_division(division)
+    else:
+        number = 0 if newest is None else newest.number + 1
+        division = Division(division_id(period, tier, number), period.id, tier, number, 1)
+        tx.leaderboards.insert_division(division)
     return division.id
 
 

@@ -62,8 +62,9 @@ class MemoryLeaderboards(MemoryPort):
         mine = [d for d in self._s.divisions.values() if d.period_id == period_id]
         return sorted(mine, key=lambda d: (d.tier, d.number))
 
-    def divisions_of_tier(self, period_id: str, tier: int) -> list[Division]:
-        return [d for d in self._divisions(period_id) if d.tier == tier]
+    def newest_division(self, period_id: str, tier: int) -> Division | None:
+        mine = [d for d in self._divisions(period_id) if d.tier == tier]
+        return mine[-1] if mine else None
 
     def divisions_from(self, period_id: str, offset: int, limit: int) -> list[Division]:
         return self._divisions(period_id)[offset : offset + limit]

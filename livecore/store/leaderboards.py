@@ -38,8 +38,8 @@ class LeaderboardStore(Protocol):
 
     def update_division(self, division: Division) -> None: ...
 
-    def divisions_of_tier(self, period_id: str, tier: int) -> list[Division]:
-        """The tier's divisions in the order they opened."""
+    def newest_division(self, period_id: str, tier: int) -> Division | None:
+        """The tier's last opened division (the highest number)."""
         ...
 
     def divisions_from(self, period_id: str, offset: int, limit: int) -> list[Division]:

@@ -198,9 +198,9 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 return None
             tier = self.tiers.setdefault((period.key, pid), 0)
             mine = sorted((n, d) for d, (p, t, n) in self.divisions.items() if p == period.id and t == tier)
-            for _, d in mine:
-                if self.members(d) < settings.divisions.size:
-                    return d
+            # The open division is the tier's newest, while it has room.
+            if mine and self.members(mine[-1][1]) < settings.divisions.size:
+                return mine[-1][1]
             new = division_id(period.record, tier, len(mine))
             self.divisions[new] = (period.id, tier, len(mine))
             return new

@@ -75,10 +75,10 @@ def test_a_new_score_combines_with_the_entry_as_the_aggregation_says(aggregation
     assert combine(aggregation, order, current, new) == after
 
 
-def test_a_newcomer_joins_the_first_division_of_its_tier_with_room():
-    assert place([30, 12, 0], size=30) == 1
-    assert place([30, 30], size=30) is None  # all full: a new division opens
-    assert place([], size=30) is None
+def test_a_newcomer_joins_the_open_division_of_its_tier_while_it_has_room():
+    assert place(12, size=30)
+    assert not place(30, size=30)  # full: the next division opens
+    assert not place(None, size=30)  # none yet: the first opens
 
 
 @given(st.integers(0, 200), st.integers(0, 2), st.integers(0, 40), st.integers(0, 40))

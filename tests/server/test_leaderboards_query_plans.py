@@ -102,7 +102,7 @@ def test_every_read_of_shared_leaderboards_is_an_index_look_up(store: Any) -> No
         ports.periods_due(now, 10)
         ports.open_period(SCOPE.game_id, Environment.TEST, "ever")  # the all-time period: no start
         ports.division(period.id, entry.division_id)
-        ports.divisions_of_tier(period.id, 0)
+        ports.newest_division(period.id, 0)
         ports.divisions_from(period.id, 10, 5)
         ports.top_division(period.id)
         ports.entries_of(player.id)

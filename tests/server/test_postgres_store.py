@@ -1071,8 +1071,8 @@ def test_shared_leaderboards_read_back_alike_on_every_store(leagues: Twin) -> No
     divisions = twin.read(lambda tx: tx.leaderboards.divisions_from(league.id, 0, 10))
     assert [(d.tier, d.number, d.members) for d in divisions] == [(0, 0, 2), (0, 1, 2), (0, 2, 1)]
     assert twin.read(lambda tx: tx.leaderboards.divisions_from(league.id, 1, 1)) == divisions[1:2]
-    assert twin.read(lambda tx: tx.leaderboards.divisions_of_tier(league.id, 0)) == divisions
-    assert twin.read(lambda tx: tx.leaderboards.divisions_of_tier(league.id, 1)) == []
+    assert twin.read(lambda tx: tx.leaderboards.newest_division(league.id, 0)) == divisions[-1]
+    assert twin.read(lambda tx: tx.leaderboards.newest_division(league.id, 1)) is None
     assert twin.read(lambda tx: tx.leaderboards.top_division(league.id)) == divisions[0]
     assert twin.read(lambda tx: tx.leaderboards.division(league.id, divisions[1].id)) == divisions[1]
     assert twin.read(lambda tx: tx.leaderboards.division(xp.id, divisions[1].id)) is None

@@ -144,12 +144,13 @@ class SqlLeaderboards(SqlPort):
             "divisions", "UPDATE divisions SET members = ? WHERE id = ?", (division.members, division.id)
         )
 
-    def divisions_of_tier(self, period_id: str, tier: int) -> list[Division]:
-        rows = self.db.read(
-            f"SELECT {DIVISION_COLUMNS} FROM divisions WHERE period_id = ? AND tier = ? ORDER BY number",
+    def newest_division(self, period_id: str, tier: int) -> Division | None:
+        row = self.db.read(
+            f"SELECT {DIVISION_COLUMNS} FROM divisions WHERE period_id = ? AND tier = ?"
+            " ORDER BY number DESC LIMIT 1",
             (period_id, tier),
-        )
-        return [division_of(r) for r in rows]
+        ).fetchone()
+        return division_of(row) if row is not None else None
 
     def divisions_from(self, period_id: str, offset: int, limit: int) -> list[Division]:
         rows = self.db.read(
