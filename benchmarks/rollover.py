@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -39,8 +40,11 @@ MAX_WAIT_MS = 200.0
 PROBE_EVERY = 0.02
 
 
-async def _probe(base_url: str, keys: dict[str, str], latencies: list[float], stop: asyncio.Event) -> None:
-    """A read and a write, one after the other, every PROBE_EVERY seconds until ``stop``."""
+async def _probe(
+    base_url: str, keys: dict[str, str], latencies: list[float], stop: asyncio.Event, warm: asyncio.Event
+) -> None:
+    """A read and a write, one after the other, every PROBE_EVERY seconds until ``stop``; ``warm`` once
+    ten requests were answered."""
     client = {"Authorization": f"Bearer {keys['client_key']}"}
     server = {"Authorization": f"Bearer {keys['server_key']}"}
     async with aiohttp.ClientSession(base_url) as http:
@@ -58,6 +62,8 @@ async def _probe(base_url: str, keys: dict[str, str], latencies: list[float], st
             ) as r:
                 await r.read()
             latencies.append((time.monotonic() - started) * 1000)
+            if len(latencies) >= 10:
+                warm.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=PROBE_EVERY)
 
@@ -65,8 +71,9 @@ async def _probe(base_url: str, keys: dict[str, str], latencies: list[float], st
 async def measure(base_url: str, keys: dict[str, str]) -> dict[str, Any]:
     latencies: list[float] = []
     stop = asyncio.Event()
-    prober = asyncio.create_task(_probe(base_url, keys, latencies, stop))
-    await asyncio.sleep(1)  # the prober's figures before the rollover start
+    warm = asyncio.Event()
+    prober = asyncio.create_task(_probe(base_url, keys, latencies, stop, warm))
+    await warm.wait()  # the prober's first requests (a new server's first writes) are not counted
     before = len(latencies)
     started = time.monotonic()
     async with (
@@ -104,6 +111,10 @@ def run(entries: int, db_kind: str) -> dict[str, Any]:
         keys = manifest_vars(apply_manifest(MANIFEST, db, env))
         started = time.monotonic()
         seed_board(db, keys["studio_id"], keys["game_id"], BOARD, entries, "league")
+        if db_kind == "sqlite":
+            # The seeding's WAL, copied into the database now rather than by the server's first commit.
+            with sqlite3.connect(db) as conn:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         seeded = time.monotonic() - started
         with ServerProcess(db, Path(tmp) / "server.log", env) as server:
             result = asyncio.run(measure(server.base_url, keys))
