@@ -656,10 +656,11 @@ def _big_board(ctx: BenchContext) -> None:
 
 SUBMIT_LUA = """
 request = function()
-   wrk.headers["Idempotency-Key"] = unique_id()
+   local key = unique_id()
+   wrk.headers["Idempotency-Key"] = key  -- the body's key and the header's must agree
    local body = string.format(
       '{"externalPlayerId": "sub-%d", "score": %d, "idempotencyKey": "%s"}',
-      math.random(1, 1000), math.random(1, 1000000), unique_id())
+      math.random(1, 1000), math.random(1, 1000000), key)
    return wrk.format("POST", wrk.path, nil, body)
 end
 """
