@@ -24,7 +24,7 @@ from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.commands import live_events as cmd
 from livecore.commands.players import first_contact
-from livecore.games import Game
+from livecore.games import Game, GameSettings
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -49,16 +49,16 @@ def _without_limited_cuts(plan: str) -> str:
     return plan
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest) -> Iterator[Any]:
-    game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=SETTINGS)
-    if request.param == "sqlite":
+def store_with_game(kind: str, settings: GameSettings) -> Iterator[Any]:
+    """A fresh SQLite or PostgreSQL store holding the game ``gam_1`` with ``settings``."""
+    game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=settings)
+    if kind == "sqlite":
         sqlite = SqliteStore(str(Path(tempfile.mkdtemp()) / "plans.db"))
         sqlite.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
         sqlite.conn.execute(
             "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
             " VALUES ('gam_1', 'std_1', 'g', 'G', ?, 0, 0)",
-            (orjson.dumps(settings_converter.unstructure(SETTINGS)).decode(),),
+            (orjson.dumps(settings_converter.unstructure(settings)).decode(),),
         )
         try:
             yield sqlite
@@ -71,6 +71,11 @@ def store(request: pytest.FixtureRequest) -> Iterator[Any]:
         yield pg
     finally:
         drop_store(pg)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest) -> Iterator[Any]:
+    yield from store_with_game(request.param, SETTINGS)
 
 
 def _filled(store: Any) -> Runtime:

@@ -208,7 +208,7 @@ class MemoryReads:
 
     async def read(self, fn: Any) -> Any:
         self.reads += 1
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # a store's read hands the loop on while it runs; so does this one
         with self.store.transaction() as tx:
             return fn(tx)
 

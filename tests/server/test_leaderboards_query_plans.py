@@ -4,27 +4,27 @@ sort but a page's bounded cut, on a game whose boards hold a few hundred entries
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from livecore.boards import sort_key
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.commands import leaderboards as lb
-from livecore.games import Game
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.leaderboards_machine import SETTINGS, T0
-from tests.postgres_support import drop_store, new_store
-from tests.server.test_boards_query_plans import POSTGRES_SCAN, SQLITE_SCAN, _plans, _without_limited_cuts
+from tests.server.test_boards_query_plans import (
+    POSTGRES_SCAN,
+    SQLITE_SCAN,
+    _plans,
+    _without_limited_cuts,
+    store_with_game,
+)
 
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 PLAYERS = 300
@@ -32,26 +32,7 @@ PLAYERS = 300
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest) -> Iterator[Any]:
-    game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=SETTINGS)
-    if request.param == "sqlite":
-        sqlite = SqliteStore(str(Path(tempfile.mkdtemp()) / "plans.db"))
-        sqlite.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
-        sqlite.conn.execute(
-            "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
-            " VALUES ('gam_1', 'std_1', 'g', 'G', ?, 0, 0)",
-            (orjson.dumps(settings_converter.unstructure(SETTINGS)).decode(),),
-        )
-        try:
-            yield sqlite
-        finally:
-            sqlite.close()
-        return
-    pg = new_store()
-    try:
-        pg.put_game(game)
-        yield pg
-    finally:
-        drop_store(pg)
+    yield from store_with_game(request.param, SETTINGS)
 
 
 def _filled(store: Any) -> Runtime:
