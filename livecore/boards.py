@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import enum
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -100,12 +101,47 @@ class Standing(Generic[E]):
     player: Contender
 
 
-@attrs.frozen
-class Position:
-    """Where a page starts: after the entry a cursor names, or at a 0-based offset."""
+Key = tuple[float, datetime, str]  # an entry's place in board order (:func:`sort_key`)
 
-    after: tuple[float, datetime, str] | None = None
-    offset: int = 0
+
+@attrs.frozen
+class Ranking(Generic[E]):
+    """One list of entries in board order (an event's board, a period of a shared board or one of its
+    divisions) as its store reads it: a page from the top or after a key, the entries just before a key,
+    and how many come before a key."""
+
+    order: Order
+    page: Callable[[Key | None, int], list[tuple[E, Contender]]]
+    page_before: Callable[[Key, int], list[tuple[E, Contender]]]
+    count_ahead: Callable[[Key], int]
+
+
+def read_ranked(
+    ranking: Ranking[E], limit: int, after: Key | None = None, mine: tuple[E, Contender] | None = None
+) -> tuple[list[Standing[E]], bool]:
+    """A page of ``limit`` standings and whether more follow it: around ``mine`` when given (placed as
+    :func:`around_offset` says, read by keyset on either side of it so that nothing walks the list down
+    to the player), else after the key ``after``, else from the top."""
+    if mine is not None:
+        key = sort_key(ranking.order, mine[0])
+        half = (limit - 1) // 2
+        ahead = ranking.page_before(key, half)
+        room = limit - 1 - len(ahead)
+        behind = ranking.page(key, room + 1)  # one more than the page takes: whether more follow
+        more = len(behind) > room
+        behind = behind[:room]
+        if len(ahead) == half and len(behind) < limit - 1 - half:
+            ahead = ranking.page_before(key, limit - 1 - len(behind))  # near the bottom: it starts earlier
+        rows = [*ahead, mine, *behind]
+        first = ranking.count_ahead(key) - len(ahead) + 1
+    else:
+        rows = ranking.page(after, limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        first = (
+            1 if after is None or not rows else ranking.count_ahead(sort_key(ranking.order, rows[0][0])) + 1
+        )
+    return [Standing(first + i, entry, player) for i, (entry, player) in enumerate(rows)], more
 
 
 class Ranked(Protocol):

@@ -17,8 +17,8 @@ from livecore.boards import (
     BoardEntry,
     BoardStatus,
     Contender,
+    Ranking,
     Standing,
-    around_start,
     band_rewards,
     cursor_of,
     finalized,
@@ -26,6 +26,7 @@ from livecore.boards import (
     not_found,
     paid_ranks,
     parse_cursor,
+    read_ranked,
     replaces,
     sort_key,
 )
@@ -107,7 +108,7 @@ def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event:
     """Freeze the board, pay its rank bands as pending grants (sourceKind ``event_rank``, sourceRefId the
     board id) and fire ``leaderboard.finalized`` with its top ten."""
     now = rt.clock.now()
-    top = _ranked(tx.boards.page(board, None, 0, max(paid_ranks(event.rank_rewards), FINALIZED_TOP)), 1)
+    top = _ranked(tx.boards.page(board, None, max(paid_ranks(event.rank_rewards), FINALIZED_TOP)), 1)
     for standing in top:
         rewards = band_rewards(event.rank_rewards, standing.rank)
         winner = tx.players.by_id(standing.player.id) if rewards else None
@@ -182,30 +183,23 @@ def read_board(
     board = get_board(tx, scope, board_id)
     if cursor is not None and around is not None:
         raise invalid_request("Give cursor or around, not both.", {"around": "not with cursor"})
-    offset = 0
     after = None
+    mine = None
     if cursor is not None:
         after = key_after(board.order, parse_cursor(board.id, cursor))
     elif around is not None:
         player = find_player(tx, scope, around)
         if player is None:
             raise LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
-        mine = tx.boards.entry(board.id, player.id)
-        if mine is not None:
-            position = tx.boards.count_ahead(board, sort_key(board.order, mine))
-            offset = around_start(position, limit)
-    rows = tx.boards.page(board, after, offset, limit + 1)
-    if offset > 0 and len(rows) < limit:
-        # Near the bottom, fewer entries follow than were asked for: the page starts earlier
-        # (livecore.boards.around_offset), found without counting the whole board.
-        offset = max(0, offset - (limit - len(rows)))
-        rows = tx.boards.page(board, None, offset, limit + 1)
-    more = len(rows) > limit
-    rows = rows[:limit]
-    first_rank = offset + 1
-    if after is not None and rows:
-        first_rank = tx.boards.count_ahead(board, sort_key(board.order, rows[0][0])) + 1
-    standings = _ranked(rows, first_rank)
+        entry = tx.boards.entry(board.id, player.id)
+        mine = None if entry is None else (entry, Contender.of(player))
+    ranking = Ranking(
+        board.order,
+        lambda key, n: tx.boards.page(board, key, n),
+        lambda key, n: tx.boards.page_before(board, key, n),
+        lambda key: tx.boards.count_ahead(board, key),
+    )
+    standings, more = read_ranked(ranking, limit, after, mine)
     next_cursor = cursor_of(board.id, standings[-1].entry) if more and standings else None
     return BoardPage(board, standings, next_cursor)
 

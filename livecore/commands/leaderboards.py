@@ -22,20 +22,21 @@ from livecore.boards import (
     FINALIZED_TOP,
     LIMIT,
     Contender,
+    Ranking,
     Standing,
-    around_start,
     band_rewards,
     cursor_of,
     key_after,
     paid_ranks,
     parse_cursor,
+    read_ranked,
     sort_key,
 )
 from livecore.commands import Runtime, emit
 from livecore.commands.grants import GrantsTx, issue_grant
 from livecore.commands.players import find_player, first_contact, load_game
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import EventSettings, Game, LeaderboardSettings, Period
+from livecore.games import Divisions, EventSettings, Game, LeaderboardSettings, Period
 from livecore.grants import GrantKind
 from livecore.leaderboards import (
     SCORE,
@@ -56,7 +57,13 @@ from livecore.store import HasGames, HasLeaderboards, HasPlayers
 from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
 
 RANK_SOURCE_KIND = "leaderboard_rank"
-ROLLOVER_BATCH = 25  # divisions per step: a step holds the game's writes, so it stays short
+# Entries paid and moved per rollover step: a step holds its game's writes (and, on SQLite, the whole
+# process), so its size is set by the work it does, whatever the division size.
+ROLLOVER_ENTRIES = 200
+
+
+def divisions_per_step(divisions: Divisions) -> int:
+    return max(1, ROLLOVER_ENTRIES // divisions.size)
 
 
 class LeaderboardsTx(GrantsTx, HasLeaderboards, Protocol):
@@ -286,21 +293,18 @@ def read(
     list_id = f"{chosen.id}/{shown.id if shown else ''}"
     within = shown.id if shown is not None else None
     order = chosen.settings.order
-    offset, after = 0, None
-    if cursor is not None:
-        after = key_after(order, parse_cursor(list_id, cursor))
-    elif mine is not None and (within is None or mine.division_id == within):
-        offset = around_start(tx.leaderboards.count_ahead(chosen, within, sort_key(order, mine)), limit)
-    rows = tx.leaderboards.page(chosen, within, after, offset, limit + 1)
-    if offset > 0 and len(rows) < limit:
-        offset = max(0, offset - (limit - len(rows)))  # near the bottom: the page starts earlier
-        rows = tx.leaderboards.page(chosen, within, None, offset, limit + 1)
-    more = len(rows) > limit
-    rows = rows[:limit]
-    first = offset + 1
-    if after is not None and rows:
-        first = tx.leaderboards.count_ahead(chosen, within, sort_key(order, rows[0][0])) + 1
-    standings = [Standing(first + i, entry, who) for i, (entry, who) in enumerate(rows)]
+    after = key_after(order, parse_cursor(list_id, cursor)) if cursor is not None else None
+    if mine is None or player is None or (within is not None and mine.division_id != within):
+        shown_mine = None  # no entry in the list shown: its top
+    else:
+        shown_mine = (mine, Contender.of(player))
+    ranking = Ranking(
+        order,
+        lambda key, n: tx.leaderboards.page(chosen, within, key, n),
+        lambda key, n: tx.leaderboards.page_before(chosen, within, key, n),
+        lambda key: tx.leaderboards.count_ahead(chosen, within, key),
+    )
+    standings, more = read_ranked(ranking, limit, after, shown_mine)
     next_cursor = cursor_of(list_id, standings[-1].entry) if more and standings else None
     return SharedPage(chosen, shown, standings, next_cursor)
 
@@ -340,14 +344,15 @@ def _pay(
 def _rows(
     tx: HasLeaderboards, period: BoardPeriod, division: str | None, limit: int
 ) -> list[Standing[SharedEntry]]:
-    rows = tx.leaderboards.page(period, division, None, 0, limit)
+    rows = tx.leaderboards.page(period, division, None, limit)
     return [Standing(i + 1, entry, who) for i, (entry, who) in enumerate(rows)]
 
 
 def rollover_step(
-    tx: LeaderboardsTx, rt: Runtime, game_id: str, period_id: str, batch: int = ROLLOVER_BATCH
+    tx: LeaderboardsTx, rt: Runtime, game_id: str, period_id: str, batch: int | None = None
 ) -> bool:
-    """One step of a period's rollover (module docstring); True once the period is finalized."""
+    """One step of a period's rollover (module docstring): ``batch`` divisions, by default
+    :func:`divisions_per_step`; True once the period is finalized."""
     period = tx.leaderboards.period(game_id, period_id)
     if period is None or period.status is PeriodStatus.FINALIZED:
         return True
@@ -358,6 +363,7 @@ def rollover_step(
     if period.status is PeriodStatus.OPEN:
         period = attrs.evolve(period, status=PeriodStatus.FINALIZING)
     if settings.divisions is not None:
+        batch = batch or divisions_per_step(settings.divisions)
         divisions = tx.leaderboards.divisions_from(period.id, period.finalized_through, batch)
         for division in divisions:
             standings = _rows(tx, period, division.id, division.members)

@@ -43,19 +43,18 @@ class MemoryBoards(MemoryPort):
         return sorted(entries, key=lambda e: sort_key(board.order, e))
 
     def page(
-        self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
+        self, board: Board, after: tuple[float, datetime, str] | None, limit: int
     ) -> list[tuple[BoardEntry, Contender]]:
         ordered = self._ordered(board)
         if after is not None:
             ordered = [e for e in ordered if sort_key(board.order, e) > after]
-        else:
-            ordered = ordered[offset:]
-        out = []
-        for e in ordered[:limit]:
-            player = self._s.player_by_id(e.player_id)
-            assert player is not None  # an entry's player row is never deleted (erasure anonymizes it)
-            out.append((e, Contender.of(player)))
-        return out
+        return self._s.with_contenders(ordered[:limit])
+
+    def page_before(
+        self, board: Board, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[BoardEntry, Contender]]:
+        ahead = [e for e in self._ordered(board) if sort_key(board.order, e) < key]
+        return self._s.with_contenders(ahead[max(0, len(ahead) - limit) :])
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
         return sum(1 for e in self._ordered(board) if sort_key(board.order, e) < key)

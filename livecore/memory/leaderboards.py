@@ -102,18 +102,19 @@ class MemoryLeaderboards(MemoryPort):
         period: BoardPeriod,
         division_id: str | None,
         after: tuple[float, datetime, str] | None,
-        offset: int,
         limit: int,
     ) -> list[tuple[SharedEntry, Contender]]:
         ordered = self._ordered(period, division_id)
+        if after is not None:
+            ordered = [e for e in ordered if sort_key(period.settings.order, e) > after]
+        return self._s.with_contenders(ordered[:limit])
+
+    def page_before(
+        self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[SharedEntry, Contender]]:
         order = period.settings.order
-        rows = [e for e in ordered if sort_key(order, e) > after] if after is not None else ordered[offset:]
-        out = []
-        for e in rows[:limit]:
-            player = self._s.player_by_id(e.player_id)
-            assert player is not None  # an entry's player row is never deleted (erasure anonymizes it)
-            out.append((e, Contender.of(player)))
-        return out
+        ahead = [e for e in self._ordered(period, division_id) if sort_key(order, e) < key]
+        return self._s.with_contenders(ahead[max(0, len(ahead) - limit) :])
 
     def count_ahead(
         self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str]

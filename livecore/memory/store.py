@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeVar
 
 from livecore.attempts import Attempt
-from livecore.boards import Board, BoardEntry
+from livecore.boards import Board, BoardEntry, Contender
 from livecore.economy import Holding, LedgerEntry
 from livecore.erasure import ErasureRecord
 from livecore.events import DomainEvent
@@ -37,6 +38,8 @@ from livecore.merge import MergeRecord
 from livecore.players import Player
 from livecore.purchases import Purchase
 from livecore.store import Transaction
+
+E = TypeVar("E", BoardEntry, SharedEntry)
 
 
 class MemoryStore:
@@ -82,6 +85,15 @@ class MemoryStore:
 
     def player_by_id(self, player_id: str) -> Player | None:
         return next((p for p in self.players.values() if p.id == player_id), None)
+
+    def with_contenders(self, entries: list[E]) -> list[tuple[E, Contender]]:
+        """Board entries with what a page shows of their players."""
+        out = []
+        for e in entries:
+            player = self.player_by_id(e.player_id)
+            assert player is not None  # an entry's player row is never deleted (erasure anonymizes it)
+            out.append((e, Contender.of(player)))
+        return out
 
     def transaction(self) -> _Transaction:
         return _Transaction(self)

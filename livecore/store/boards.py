@@ -38,10 +38,16 @@ class BoardStore(Protocol):
         ...
 
     def page(
-        self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
+        self, board: Board, after: tuple[float, datetime, str] | None, limit: int
     ) -> list[tuple[BoardEntry, Contender]]:
         """Up to ``limit`` entries in board order with their players: those after the key ``after`` (in
-        ``sort_key`` form), else from the 0-based ``offset``."""
+        ``sort_key`` form), else from the top."""
+        ...
+
+    def page_before(
+        self, board: Board, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[BoardEntry, Contender]]:
+        """Up to ``limit`` entries just before the key, in board order, with their players."""
         ...
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:

@@ -67,11 +67,17 @@ class LeaderboardStore(Protocol):
         period: BoardPeriod,
         division_id: str | None,
         after: tuple[float, datetime, str] | None,
-        offset: int,
         limit: int,
     ) -> list[tuple[SharedEntry, Contender]]:
         """Up to ``limit`` entries of the period (of one division when given) in board order with their
-        players: those after the key ``after`` (in ``sort_key`` form), else from the 0-based ``offset``."""
+        players: those after the key ``after`` (in ``sort_key`` form), else from the top."""
+        ...
+
+    def page_before(
+        self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[SharedEntry, Contender]]:
+        """Up to ``limit`` entries of the period (of one division when given) just before the key, in
+        board order, with their players."""
         ...
 
     def count_ahead(

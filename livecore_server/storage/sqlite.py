@@ -107,6 +107,7 @@ class SqliteStore:
         self._commit_listeners: list[Callable[[], None]] = []
         self._board_listeners: list[BoardListener] = []
         self._group: _Group | None = None
+        self._reads_waiting = 0
 
     @property
     def closed(self) -> bool:
@@ -232,6 +233,11 @@ class SqliteStore:
         if not write:
             await self.settled()
             return self.run(fn, write=False)
+        if self._group is None and self._reads_waiting:
+            # The reads that waited for the last group run before a new group opens (they were woken
+            # first: one turn of the loop lets them read). A chain of writes, each awaited before the
+            # next (a rollover's steps), would otherwise starve them.
+            await asyncio.sleep(0)
         if self._group is None:
             self.conn.execute("BEGIN IMMEDIATE")
             self._tx.board_changes.clear()
@@ -259,8 +265,12 @@ class SqliteStore:
     async def settled(self) -> None:
         """Wait until no commit group is open (its data is committed or rolled back)."""
         while self._group is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._group.committed)
+            self._reads_waiting += 1
+            try:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self._group.committed)
+            finally:
+                self._reads_waiting -= 1
 
     @contextmanager
     def _savepoint(self) -> Iterator[SqliteTransaction]:

@@ -283,7 +283,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                     shot[wid] = (tx.windows.get(self.scope.game_id, wid), tx.boards.of_window(wid))
                 for bid in self.boards:
                     board = tx.boards.get(self.scope.game_id, bid)
-                    shot[bid] = (board, tx.boards.page(board, None, 0, 1_000), tx.boards.size(bid))
+                    shot[bid] = (board, tx.boards.page(board, None, 1_000), tx.boards.size(bid))
             return shot, [(e.id, e.kind, e.data) for e in outbox_of(self.store)]
 
         # --- rules -------------------------------------------------------------------------------
@@ -547,7 +547,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
         @staticmethod
         def entries_of(tx: Any, board: Any) -> list[Any]:
             """The board's entries in order (their players are read as they are now: not frozen)."""
-            return [entry for entry, _ in tx.boards.page(board, None, 0, 1_000)]
+            return [entry for entry, _ in tx.boards.page(board, None, 1_000)]
 
         @precondition(lambda self: bool(self.boards))
         @rule(data=st.data(), limit=st.integers(1, 4), who=st.sampled_from(PLAYERS))

@@ -412,7 +412,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                         period.ends_at,
                         period.through,
                     ), period
-                    rows = tx.leaderboards.page(stored, None, None, 0, 100)
+                    rows = tx.leaderboards.page(stored, None, None, 100)
                     assert [(e.player_id, e.score, e.reached_at, e.division_id) for e, _ in rows] == [
                         (pid, e.score, e.reached_at, e.division) for pid, e in self.ordered(period.id)
                     ]

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from livecore.attempts import (
     TRANSITIONS,
@@ -28,6 +30,8 @@ from livecore.attempts import (
 from livecore.boards import (
     Board,
     BoardEntry,
+    Contender,
+    Ranking,
     around_offset,
     band_rewards,
     cursor_of,
@@ -35,6 +39,7 @@ from livecore.boards import (
     page_filter,
     paid_ranks,
     parse_cursor,
+    read_ranked,
     replaces,
     sort_key,
 )
@@ -51,6 +56,7 @@ from livecore.games import (
     ResourceType,
     Verdict,
 )
+from livecore.identity import Identity
 from livecore.live_events import (
     EventState,
     WindowStatus,
@@ -66,6 +72,7 @@ from livecore.live_events import (
 from livecore.scope import Environment
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
+ANON = Identity(name="Swift Otter", avatar="avatar_01")
 COINS = Entry(ResourceType.CURRENCY, "coins", 5)
 DAILY = EventSettings(
     key="time-trial",
@@ -359,6 +366,38 @@ def test_around_centres_on_the_player_as_far_as_the_board_allows():
     assert around_offset(position=1, total=100, limit=5) == 0
     assert around_offset(position=99, total=100, limit=5) == 95
     assert around_offset(position=2, total=3, limit=10) == 0
+
+
+@given(total=st.integers(1, 40), limit=st.integers(1, 12), data=st.data())
+def test_a_page_around_a_player_read_by_keyset_is_the_page_around_offset_places(
+    total: int, limit: int, data: st.DataObject
+) -> None:
+    """read_ranked reads either side of the player by keyset; the page, its ranks and whether more
+    follow are those of the whole board cut where around_offset says."""
+    order = data.draw(st.sampled_from(Order))
+    scores = data.draw(st.lists(st.integers(-3, 3), min_size=total, max_size=total))  # ties included
+    rows = [
+        (
+            BoardEntry("brd_1", f"plr_{i:02}", s, T0, "att_1"),
+            Contender(f"plr_{i:02}", f"p{i}", ANON, None, None),
+        )
+        for i, s in enumerate(scores)
+    ]
+    rows.sort(key=lambda r: sort_key(order, r[0]))
+    keys = [sort_key(order, e) for e, _ in rows]
+    ranking = Ranking(
+        order,
+        lambda key, n: [r for r, k in zip(rows, keys, strict=True) if key is None or k > key][:n],
+        lambda key, n: [r for r, k in zip(rows, keys, strict=True) if k < key][-n:] if n else [],
+        lambda key: sum(1 for k in keys if k < key),
+    )
+    position = data.draw(st.integers(0, total - 1))
+    standings, more = read_ranked(ranking, limit, mine=rows[position])
+    first = around_offset(position, total, limit)
+    assert [(s.rank, s.entry) for s in standings] == [
+        (first + 1 + i, e) for i, (e, _) in enumerate(rows[first : first + limit])
+    ]
+    assert more == (first + limit < total)
 
 
 def test_rank_bands_pay_the_ranks_they_hold():

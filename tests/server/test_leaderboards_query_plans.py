@@ -75,9 +75,9 @@ def test_every_read_of_shared_leaderboards_is_an_index_look_up(store: Any) -> No
             entry = ports.entry(period.id, player.id)
             at = sort_key(period.settings.order, entry)
             for division in (None, entry.division_id):
-                ports.page(period, division, None, 0, 50)
-                ports.page(period, division, None, 20, 10)
-                ports.page(period, division, at, 0, 50)
+                ports.page(period, division, None, 50)
+                ports.page(period, division, at, 50)
+                ports.page_before(period, division, at, 25)
                 ports.count_ahead(period, division, at)
                 ports.size(period.id, division)
         ports.periods_due(now, 10)

@@ -880,7 +880,9 @@ def _keysets_agree(twin: Twin, board: Any, top: list[Any]) -> None:
     for i, (entry, _) in enumerate(top):
         key = sort_key(board.order, entry)
         assert twin.read(lambda tx, key=key: tx.boards.count_ahead(board, key)) == i
-        assert twin.read(lambda tx, key=key: tx.boards.page(board, key, 0, 2)) == top[i + 1 : i + 3]
+        assert twin.read(lambda tx, key=key: tx.boards.page(board, key, 2)) == top[i + 1 : i + 3]
+        before = twin.read(lambda tx, key=key: tx.boards.page_before(board, key, 2))
+        assert before == top[max(0, i - 2) : i]
 
 
 def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events: Twin) -> None:
@@ -916,11 +918,10 @@ def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events
     assert twin.read(lambda tx: tx.boards.get("gam_1", board.id)) is None
     assert twin.read(lambda tx: tx.boards.of_window(window.id)) == [board]
     assert len(twin.read(lambda tx: tx.boards.of_window(sprint["a"].window_id))) == 3  # FR, DE, none
-    top = twin.read(lambda tx: tx.boards.page(board, None, 0, 10))
+    top = twin.read(lambda tx: tx.boards.page(board, None, 10))
     ids = {p.external_id: p.id for _, p in top}
     assert [p.external_id for _, p in top] == ["a", "c", "e", "b", "d"]
     assert [e.score for e, _ in top] == [30, 30, 30, 0.1 + 0.2, -4.5]
-    assert twin.read(lambda tx: tx.boards.page(board, None, 2, 2)) == top[2:4]
     _keysets_agree(twin, board, top)
     # Keys between entries: the same millisecond and score, a player id between two.
     between = (-30.0, top[0][0].reached_at, "plr_" + "0" * 8)
@@ -930,7 +931,7 @@ def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events
     assert twin.read(lambda tx: tx.boards.entry(board.id, "plr_nobody")) is None
     fr = twin.read(lambda tx: tx.boards.get(twin.scope.game_id, sprint["a"].board_id))
     assert fr.segment_values == {"country": "FR"}
-    fr_top = twin.read(lambda tx: tx.boards.page(fr, None, 0, 10))
+    fr_top = twin.read(lambda tx: tx.boards.page(fr, None, 10))
     assert [(p.external_id, e.score) for e, p in fr_top] == [("c", 12), ("a", 42.25)]  # asc
     _keysets_agree(twin, fr, fr_top)
     assert twin.read(lambda tx: tx.boards.entries_of(ids["a"])) == sorted(
@@ -1028,8 +1029,10 @@ def _rank_keys_agree(twin: Twin, period: Any, division: str | None, top: list[An
     for i, (entry, _) in enumerate(top):
         key = sort_key(period.settings.order, entry)
         assert twin.read(lambda tx, key=key: tx.leaderboards.count_ahead(period, division, key)) == i
-        after = twin.read(lambda tx, key=key: tx.leaderboards.page(period, division, key, 0, 2))
+        after = twin.read(lambda tx, key=key: tx.leaderboards.page(period, division, key, 2))
         assert after == top[i + 1 : i + 3]
+        before = twin.read(lambda tx, key=key: tx.leaderboards.page_before(period, division, key, 2))
+        assert before == top[max(0, i - 2) : i]
 
 
 def test_shared_leaderboards_read_back_alike_on_every_store(leagues: Twin) -> None:
@@ -1055,15 +1058,14 @@ def test_shared_leaderboards_read_back_alike_on_every_store(leagues: Twin) -> No
     assert twin.read(lambda tx: tx.leaderboards.period("gam_1", xp.id)) is None  # another game's id
     assert twin.read(lambda tx: tx.leaderboards.open_period(game_id, Environment.LIVE, "xp")) is None
     assert twin.read(lambda tx: tx.leaderboards.latest_finalized(game_id, env, "xp")) is None
-    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 0, 10))
+    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 10))
     assert [(p.external_id, e.score) for e, p in top] == [("a", 37), ("c", 30), ("b", 5), ("d", -4)]
-    assert twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 1, 2)) == top[1:3]
     _rank_keys_agree(twin, xp, None, top)
     assert twin.read(lambda tx: tx.leaderboards.size(xp.id, None)) == 4
     assert twin.read(lambda tx: tx.leaderboards.entry(xp.id, ids["a"])) == top[0][0]
     assert twin.read(lambda tx: tx.leaderboards.entry(xp.id, "plr_nobody")) is None
     time = twin.read(lambda tx: tx.leaderboards.open_period(game_id, env, "time"))
-    time_top = twin.read(lambda tx: tx.leaderboards.page(time, None, None, 0, 10))
+    time_top = twin.read(lambda tx: tx.leaderboards.page(time, None, None, 10))
     assert [(p.external_id, e.score) for e, p in time_top] == [("b", 11), ("c", 11), ("a", 42)]  # asc
     _rank_keys_agree(twin, time, None, time_top)
 
@@ -1076,11 +1078,11 @@ def test_shared_leaderboards_read_back_alike_on_every_store(leagues: Twin) -> No
     assert twin.read(lambda tx: tx.leaderboards.top_division(league.id)) == divisions[0]
     assert twin.read(lambda tx: tx.leaderboards.division(league.id, divisions[1].id)) == divisions[1]
     assert twin.read(lambda tx: tx.leaderboards.division(xp.id, divisions[1].id)) is None
-    first = twin.read(lambda tx: tx.leaderboards.page(league, divisions[0].id, None, 0, 10))
+    first = twin.read(lambda tx: tx.leaderboards.page(league, divisions[0].id, None, 10))
     assert [(p.external_id, e.score) for e, p in first] == [("a", 3), ("b", 2)]  # b's latest counts
     _rank_keys_agree(twin, league, divisions[0].id, first)
     assert twin.read(lambda tx: tx.leaderboards.size(league.id, divisions[1].id)) == 2
-    whole = twin.read(lambda tx: tx.leaderboards.page(league, None, None, 0, 10))
+    whole = twin.read(lambda tx: tx.leaderboards.page(league, None, None, 10))
     assert [p.external_id for _, p in whole] == ["e", "d", "a", "b", "c"]
     assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "league", ids["a"])) == 0
     assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "xp", ids["a"])) is None
@@ -1138,7 +1140,7 @@ def test_a_merge_moves_shared_entries_and_an_erasure_keeps_them_anonymized(leagu
     twin.do(lambda tx, rt: merge(tx, rt, twin.scope, "old", "new"))
     new_id = twin.read(lambda tx: twin.player(tx, "new").id)
     xp = twin.read(lambda tx: tx.leaderboards.open_period(game_id, env, "xp"))
-    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 0, 10))
+    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 10))
     assert [(p.external_id, e.score) for e, p in top] == [("new", 40), ("other", 20)]  # old's 40 was better
     assert twin.read(lambda tx: tx.leaderboards.tier(game_id, env, "league", new_id)) == 2
     assert twin.read(lambda tx: tx.leaderboards.entries_of(old_id)) == []
@@ -1149,6 +1151,6 @@ def test_a_merge_moves_shared_entries_and_an_erasure_keeps_them_anonymized(leagu
             assert d.members == twin.read(lambda tx, p=period_id, d=d: tx.leaderboards.size(p, d.id))
     twin.advance(1)
     twin.do(lambda tx, rt: erase(tx, rt, twin.scope, "new", ErasureReason.GDPR_ERASURE))
-    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 0, 10))
+    top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 10))
     assert [(p.id, e.score) for e, p in top] == [(new_id, 40), (top[1][1].id, 20)]
     assert top[0][1].external_id != "new" and top[0][1].display is None

@@ -69,3 +69,37 @@ async def test_write_and_events_commit_together(world: World) -> None:
     rows = world.rows("SELECT kind FROM outbox ORDER BY seq")
     assert [r[0] for r in rows] == ["player.registered", "player.secret_set"]
     assert world.rows("SELECT count(*) FROM players") == [(1,)]
+
+
+async def test_a_read_is_not_starved_by_a_chain_of_writes_each_awaited_before_the_next(
+    tmp_path: Path,
+) -> None:
+    """A rollover's steps are writes one after another, each opening a commit group as the last one
+    commits; a read waiting for a group still runs between two of them."""
+    store = SqliteStore(str(tmp_path / "chain.db"))
+    store.conn.execute("CREATE TABLE steps (n INTEGER)")
+    steps = 200
+    started = asyncio.Event()
+
+    def step(_tx: object) -> None:
+        store.conn.execute("INSERT INTO steps VALUES (1)")
+        started.set()
+
+    async def chain() -> None:
+        for _ in range(steps):
+            await store.run_async(step)
+
+    try:
+        writing = asyncio.create_task(chain())
+        await started.wait()
+        for _ in range(10):  # to a turn of the loop in which the chain's next group is open
+            if store._group is not None:
+                break
+            await asyncio.sleep(0)
+        assert store._group is not None
+        seen = await store.read(lambda _tx: store.conn.execute("SELECT COUNT(*) FROM steps").fetchone()[0])
+        assert not writing.done()
+        await writing
+        assert 0 < seen < steps
+    finally:
+        store.close()

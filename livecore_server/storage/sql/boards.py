@@ -26,7 +26,7 @@ from livecore_server.storage.rows import (
     entry_of,
     ms,
 )
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort, SqlTransaction
 
 INSERT_BOARD = Insert("boards", tuple(c.strip() for c in BOARD_COLUMNS.split(",")))
 PUT_ENTRY = Insert(
@@ -52,7 +52,6 @@ def board_change(payload: str) -> tuple[str, int, str | None]:
     return board_id, int(version), player_id or None
 
 
-_E_COLUMNS = ", ".join(f"e.{c.strip()}" for c in ENTRY_COLUMNS.split(","))
 # What a page shows of each entry's player (a whole player row costs four times as much to decode).
 _CONTENDER = "p.id, p.external_id, p.anon_name, p.anon_avatar, p.display_name, p.display_avatar, p.country"
 
@@ -62,11 +61,56 @@ def contender_of(r: tuple[Any, ...]) -> Contender:
     return Contender(r[0], r[1], Identity(name=r[2], avatar=r[3]), display, r[6])
 
 
-_ORDER = "ORDER BY e.rank_key, e.reached_at, e.player_id"
-
-
 def _key(key: tuple[float, datetime, str]) -> tuple[float, int, str]:
     return (key[0], to_millis(key[1]), key[2])
+
+
+def ranked_rows(
+    db: SqlTransaction,
+    table: str,
+    columns: str,
+    where: str,
+    params: list[Any],
+    after: tuple[float, datetime, str] | None,
+    before: tuple[float, datetime, str] | None,
+    limit: int,
+) -> list[tuple[Any, ...]]:
+    """A page of a board's entries in board order, each row its ``columns`` then what the page shows of
+    its player: the first ``limit`` of the range ``where`` (an entries table's board or period prefix of
+    its rank index), after the key ``after``, or the last ``limit`` before the key ``before``. The page is
+    cut from the rank index alone, then joined, so the join costs ``limit`` rows whatever the board's
+    size; a page before a key is read backwards, in the index's order, and turned round here rather than
+    sorted by the database."""
+    order = "rank_key, reached_at, player_id"
+    if after is not None:
+        where, params = f"{where} AND ({order}) > (?, ?, ?)", [*params, *_key(after)]
+    if before is not None:
+        where, params = f"{where} AND ({order}) < (?, ?, ?)", [*params, *_key(before)]
+        order = "rank_key DESC, reached_at DESC, player_id DESC"
+    cut = f"SELECT {columns}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT ?"
+    e_columns = ", ".join(f"e.{c.strip()}" for c in columns.split(","))
+    e_order = ", ".join(f"e.{c.strip()}" for c in order.split(","))
+    sql = (
+        f"SELECT {e_columns}, {_CONTENDER} FROM ({cut}) e JOIN players p ON p.id = e.player_id"
+        f" ORDER BY {e_order}"
+    )
+    rows = list(db.read(sql, [*params, limit]))
+    return rows[::-1] if before is not None else rows
+
+
+def count_ahead(
+    table: str, where: str, params: list[Any], key: tuple[float, datetime, str]
+) -> tuple[str, list[Any]]:
+    """How many entries of the range ``where`` come before the key: those of a better score, counted on the
+    score column of the rank index alone (cheaper per entry than comparing the whole key), and those of
+    the same score reached before."""
+    rank_key, reached_at, player_id = _key(key)
+    sql = (
+        f"SELECT (SELECT COUNT(*) FROM {table} WHERE {where} AND rank_key < ?)"
+        f" + (SELECT COUNT(*) FROM {table} WHERE {where} AND rank_key = ?"
+        "     AND (reached_at, player_id) < (?, ?))"
+    )
+    return sql, [*params, rank_key, *params, rank_key, reached_at, player_id]
 
 
 class SqlBoards(SqlPort):
@@ -136,32 +180,29 @@ class SqlBoards(SqlPort):
         return [entry_of(r) for r in rows]
 
     def page(
-        self, board: Board, after: tuple[float, datetime, str] | None, offset: int, limit: int
+        self, board: Board, after: tuple[float, datetime, str] | None, limit: int
     ) -> list[tuple[BoardEntry, Contender]]:
-        # The page is cut from the board's index alone, then joined to its players: an offset skips
-        # index entries, not joins.
-        where = "board_id = ?"
-        params: list[Any] = [board.id]
-        if after is not None:
-            where += " AND (rank_key, reached_at, player_id) > (?, ?, ?)"
-            params += _key(after)
-        cut = (
-            f"SELECT {ENTRY_COLUMNS}, rank_key FROM board_entries WHERE {where}"
-            " ORDER BY rank_key, reached_at, player_id LIMIT ? OFFSET ?"
-        )
-        rows = self.db.read(
-            f"SELECT {_E_COLUMNS}, {_CONTENDER} FROM ({cut}) e JOIN players p ON p.id = e.player_id {_ORDER}",
-            (*params, limit, 0 if after is not None else offset),
-        )
+        return self._page(board, after, None, limit)
+
+    def page_before(
+        self, board: Board, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[BoardEntry, Contender]]:
+        return self._page(board, None, key, limit)
+
+    def _page(
+        self,
+        board: Board,
+        after: tuple[float, datetime, str] | None,
+        before: tuple[float, datetime, str] | None,
+        limit: int,
+    ) -> list[tuple[BoardEntry, Contender]]:
+        where, params = "board_id = ?", [board.id]
+        rows = ranked_rows(self.db, "board_entries", ENTRY_COLUMNS, where, params, after, before, limit)
         return [(entry_of(r[:5]), contender_of(r[5:])) for r in rows]
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
-        row = self.db.read(
-            "SELECT COUNT(*) FROM board_entries"
-            " WHERE board_id = ? AND (rank_key, reached_at, player_id) < (?, ?, ?)",
-            (board.id, *_key(key)),
-        ).fetchone()
-        return int(row[0])
+        sql, params = count_ahead("board_entries", "board_id = ?", [board.id], key)
+        return int(self.db.read(sql, params).fetchone()[0])
 
     def size(self, board_id: str) -> int:
         row = self.db.read("SELECT COUNT(*) FROM board_entries WHERE board_id = ?", (board_id,)).fetchone()

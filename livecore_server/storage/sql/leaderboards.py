@@ -24,7 +24,7 @@ from livecore_server.storage.rows import (
     period_row,
     shared_entry_of,
 )
-from livecore_server.storage.sql.boards import contender_of
+from livecore_server.storage.sql.boards import contender_of, count_ahead, ranked_rows
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_PERIOD = Insert("board_periods", tuple(c.strip() for c in PERIOD_COLUMNS.split(",")))
@@ -42,14 +42,6 @@ SET_TIER = Insert(
     conflict=("game_id", "env", "board_key", "player_id"),
     action="DO UPDATE SET tier = excluded.tier",
 )
-
-_E_COLUMNS = ", ".join(f"e.{c.strip()}" for c in SHARED_ENTRY_COLUMNS.split(","))
-_CONTENDER = "p.id, p.external_id, p.anon_name, p.anon_avatar, p.display_name, p.display_avatar, p.country"
-_ORDER = "ORDER BY e.rank_key, e.reached_at, e.player_id"
-
-
-def _key(key: tuple[float, datetime, str]) -> tuple[float, int, str]:
-    return (key[0], to_millis(key[1]), key[2])
 
 
 def _in(period_id: str, division_id: str | None) -> tuple[str, list[Any]]:
@@ -210,22 +202,26 @@ class SqlLeaderboards(SqlPort):
         period: BoardPeriod,
         division_id: str | None,
         after: tuple[float, datetime, str] | None,
-        offset: int,
         limit: int,
     ) -> list[tuple[SharedEntry, Contender]]:
-        # The page is cut from the rank index alone, then joined to its players: an offset skips index
-        # entries, not joins.
+        return self._page(period, division_id, after, None, limit)
+
+    def page_before(
+        self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[SharedEntry, Contender]]:
+        return self._page(period, division_id, None, key, limit)
+
+    def _page(
+        self,
+        period: BoardPeriod,
+        division_id: str | None,
+        after: tuple[float, datetime, str] | None,
+        before: tuple[float, datetime, str] | None,
+        limit: int,
+    ) -> list[tuple[SharedEntry, Contender]]:
         where, params = _in(period.id, division_id)
-        if after is not None:
-            where += " AND (rank_key, reached_at, player_id) > (?, ?, ?)"
-            params += _key(after)
-        cut = (
-            f"SELECT {SHARED_ENTRY_COLUMNS}, rank_key FROM shared_entries WHERE {where}"
-            " ORDER BY rank_key, reached_at, player_id LIMIT ? OFFSET ?"
-        )
-        rows = self.db.read(
-            f"SELECT {_E_COLUMNS}, {_CONTENDER} FROM ({cut}) e JOIN players p ON p.id = e.player_id {_ORDER}",
-            (*params, limit, 0 if after is not None else offset),
+        rows = ranked_rows(
+            self.db, "shared_entries", SHARED_ENTRY_COLUMNS, where, params, after, before, limit
         )
         return [(shared_entry_of(r[:5]), contender_of(r[5:])) for r in rows]
 
@@ -233,12 +229,8 @@ class SqlLeaderboards(SqlPort):
         self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str]
     ) -> int:
         where, params = _in(period.id, division_id)
-        row = self.db.read(
-            f"SELECT COUNT(*) FROM shared_entries WHERE {where}"
-            " AND (rank_key, reached_at, player_id) < (?, ?, ?)",
-            (*params, *_key(key)),
-        ).fetchone()
-        return int(row[0])
+        sql, params = count_ahead("shared_entries", where, params, key)
+        return int(self.db.read(sql, params).fetchone()[0])
 
     def size(self, period_id: str, division_id: str | None) -> int:
         where, params = _in(period_id, division_id)
