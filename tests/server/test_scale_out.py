@@ -643,8 +643,8 @@ async def test_two_processes_close_a_window_once_and_a_stream_on_one_hears_the_w
 
 # --- shared leaderboards on two processes -------------------------------------------------------------
 
-# A daily league: divisions of two, so that 60 players fill 30 divisions and the rollover takes several
-# steps (livecore.commands.leaderboards.ROLLOVER_BATCH divisions each); rank 1 of each division is paid.
+# A daily league: divisions of two, so that 240 players fill 120 divisions and the rollover takes two
+# steps (livecore.commands.leaderboards.divisions_per_step: 100 each); rank 1 of each division is paid.
 LEAGUE = """
 [games.arena.leaderboards.daily]
 name = "Daily"
@@ -671,7 +671,7 @@ async def test_two_processes_roll_a_shared_boards_period_over_once(league_cluste
     both schedulers roll the day's period: it finalizes once (one ``leaderboard.period_finalized``) and
     each division's winner is paid once and promoted."""
     c = league_cluster
-    players = [f"p{i:02}" for i in range(60)]
+    players = [f"p{i:03}" for i in range(240)]
 
     async def submit(who: str, score: int) -> None:
         body = {"externalPlayerId": who, "score": score, "idempotencyKey": str(uuid.uuid4())}
@@ -706,14 +706,14 @@ async def test_two_processes_roll_a_shared_boards_period_over_once(league_cluste
         (period_id,),
     )
     # Divisions of two filled in turn: the second of each (the higher score) wins, once.
-    assert sorted(paid) == [(f"p{i:02}", 1) for i in range(1, 60, 2)]
-    previous = await read("?previous=true&around=p59")
+    assert sorted(paid) == [(f"p{i:03}", 1) for i in range(1, 240, 2)]
+    previous = await read("?previous=true&around=p239")
     assert previous["leaderboard"]["periodId"] == period_id
     # The next day: each winner plays the high tier, each other the low one.
-    for who in ("p00", "p01", "p58", "p59"):
+    for who in ("p000", "p001", "p238", "p239"):
         await submit(who, 1)
     tiers = {
         who: (await read(f"?around={who}"))["leaderboard"]["division"]["tier"]
-        for who in ("p00", "p01", "p58", "p59")
+        for who in ("p000", "p001", "p238", "p239")
     }
-    assert tiers == {"p00": "low", "p01": "high", "p58": "low", "p59": "high"}
+    assert tiers == {"p000": "low", "p001": "high", "p238": "low", "p239": "high"}
