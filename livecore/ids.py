@@ -37,6 +37,8 @@ class Prefix(enum.StrEnum):
     BOARD = "lb"
     PERIOD = "lbp"  # a shared leaderboard's period
     DIVISION = "div"
+    LOBBY = "lby"
+    BOT = "bot"  # a bot's seat in a lobby, and its entry on the lobby's board
 
 
 _MS_MASK = (1 << 48) - 1

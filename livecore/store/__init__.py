@@ -25,6 +25,7 @@ from livecore.store.grants import GrantStore, HasGrants
 from livecore.store.idempotency import HasIdempotency, IdempotencyStore
 from livecore.store.leaderboards import HasLeaderboards, LeaderboardStore
 from livecore.store.ledger import HasLedger, Ledger
+from livecore.store.lobbies import HasLobbies, LobbyStore
 from livecore.store.merges import HasMerges, MergeStore
 from livecore.store.migrations import HasMigrations, MigrationKeys
 from livecore.store.outbox import HasOutbox, Outbox
@@ -50,6 +51,7 @@ __all__ = [
     "HasIdempotency",
     "HasLeaderboards",
     "HasLedger",
+    "HasLobbies",
     "HasMerges",
     "HasMigrations",
     "HasOutbox",
@@ -59,6 +61,7 @@ __all__ = [
     "IdempotencyStore",
     "LeaderboardStore",
     "Ledger",
+    "LobbyStore",
     "MergeStore",
     "MigrationKeys",
     "Outbox",
