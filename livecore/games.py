@@ -92,6 +92,46 @@ class AntiCheat:
 
 
 @attrs.frozen
+class BotScore:
+    """The range a bot's final score is drawn from, uniformly (whole numbers when both bounds are)."""
+
+    min: float
+    max: float
+
+
+@attrs.frozen
+class LobbySettings:
+    """``[games.<game>.events.<key>.lobby]``: the event is played in lobbies of ``capacity`` seats; a forming
+    lobby starts ``fill_seconds`` after its creation at the latest, bots first taking the empty seats when
+    ``fill_bots`` (each with a final score drawn from ``bot_score``)."""
+
+    capacity: int
+    fill_seconds: int
+    fill_bots: bool = False
+    bot_score: BotScore | None = None
+
+
+class TriggerType(enum.StrEnum):
+    SCORE_REACHED = "score_reached"  # any participant's score reaches the threshold
+    COMPLETED_COUNT = "completed_count"  # the lobby's completed attempts reach the threshold
+
+
+class Resolution(enum.StrEnum):
+    FREEZE = "freeze"  # still-active attempts take no more progress; their scores stand
+    CLOSE = "close"  # the lobby closes and its board finalizes early
+
+
+@attrs.frozen
+class SuddenDeath:
+    """One ``[[games.<game>.events.<key>.sudden_death]]`` trigger of a lobby event."""
+
+    label: str
+    type: TriggerType
+    threshold: float
+    resolution: Resolution
+
+
+@attrs.frozen
 class EventSettings:
     """One ``[games.<game>.events.<key>]`` of the manifest (docs/events.md#the-manifest): its schedule, its
     attempts' rules, its board and its rewards. A window keeps the settings it opened with."""
@@ -113,6 +153,8 @@ class EventSettings:
     milestones: tuple[Milestone, ...] = ()
     rank_rewards: tuple[RankBand, ...] = ()
     anti_cheat: tuple[AntiCheat, ...] = ()
+    lobby: LobbySettings | None = None
+    sudden_death: tuple[SuddenDeath, ...] = ()
 
     def metrics(self) -> frozenset[str]:
         """The metric names a progress write may carry: the score's and those the checks read."""

@@ -29,6 +29,10 @@ and ``true`` are not integers)::
         [[.rank_rewards]]   from, to, rewards (all required)
         [[.anti_cheat]]     key, kind = "max_rate" | "max_value", metric, limit, verdict = "reject" | "flag"
                             (all required)
+        .lobby              capacity, fill_seconds (both required), fill_bots = false,
+                            bot_score = { min, max } (both required)
+        [[.sudden_death]]   label, type = "score_reached" | "completed_count", threshold,
+                            resolution = "freeze" | "close" (all required)
       .leaderboards.<key>  a shared leaderboard (docs/leaderboards.md): name (required), order = "desc" |
                          "asc", period = "all_time" | "daily" | "weekly" | "monthly", aggregation = "sum" |
                          "best" | "latest", divisions = { size, tiers, promote, relegate } (all required)
@@ -90,7 +94,12 @@ Rules beyond types:
   - rank bands: ``from`` and ``to`` ranks from 1 to 10,000 (a window's close pays every covered rank in one
     transaction), ``to`` >= ``from``, no two bands holding one rank, ``rewards`` at least one entry;
   - anti-cheat checks: keys unique within the event;
-  - ``feeds``: each a shared leaderboard declared in the same game, none twice.
+  - ``feeds``: each a shared leaderboard declared in the same game, none twice;
+  - ``lobby`` (docs/lobbies.md): ``capacity`` from 2 to 10,000 (bots fill a lobby in one transaction),
+    ``fill_seconds`` from 1 to 315,360,000; ``bot_score`` ``min`` and ``max`` finite, not negative (a bot's
+    score grows from 0), ``min`` at most ``max``; ``fill_bots = true`` needs a ``bot_score``;
+  - ``sudden_death`` only on a lobby event; labels match the key pattern, none twice; ``threshold`` finite
+    and > 0.
 
   An event left out of a later manifest leaves the game's settings: it opens no new window, and what it
   recorded (windows, attempts, boards, grants) stays (:mod:`livecore.live_events`).
@@ -132,6 +141,7 @@ from livecore.clock import parse_ts
 from livecore.games import (
     Aggregation,
     AntiCheat,
+    BotScore,
     Divisions,
     Economy,
     Entry,
@@ -140,6 +150,7 @@ from livecore.games import (
     GameSettings,
     GiftingSettings,
     LeaderboardSettings,
+    LobbySettings,
     Milestone,
     Order,
     Period,
@@ -147,8 +158,10 @@ from livecore.games import (
     RankBand,
     Resource,
     ResourceType,
+    SuddenDeath,
 )
 from livecore.limits import character_problem
+from livecore.lobbies import CAPACITY_MAX
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.webhooks.kinds import PAYLOAD_TYPES
@@ -234,9 +247,9 @@ class WebhookManifest:
 
 @attrs.frozen
 class EventManifest:
-    """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]`` and
-    ``[[...anti_cheat]]``; fields and defaults are :class:`livecore.games.EventSettings`' (a rank band's
-    ``first``/``last`` are ``from``/``to`` in TOML)."""
+    """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]``,
+    ``[[...anti_cheat]]``, ``[...lobby]`` and ``[[...sudden_death]]``; fields and defaults are
+    :class:`livecore.games.EventSettings`' (a rank band's ``first``/``last`` are ``from``/``to`` in TOML)."""
 
     name: str
     starts_at: datetime
@@ -254,6 +267,8 @@ class EventManifest:
     milestones: tuple[Milestone, ...] = ()
     rank_rewards: tuple[RankBand, ...] = ()
     anti_cheat: tuple[AntiCheat, ...] = ()
+    lobby: LobbySettings | None = None
+    sudden_death: tuple[SuddenDeath, ...] = ()
 
     def to_settings(self, key: str) -> EventSettings:
         return EventSettings(key=key, **attrs.asdict(self, recurse=False))
@@ -550,14 +565,16 @@ def _items(raw: Mapping[str, Any], field: str) -> list[tuple[int, dict[str, Any]
     ]
 
 
-def _unique_keys(raw: Mapping[str, Any], field: str, path: str, problems: Problems) -> None:
+def _unique_keys(
+    raw: Mapping[str, Any], field: str, path: str, problems: Problems, *, by: str = "key"
+) -> None:
     first_at: dict[str, int] = {}
     for i, item in _items(raw, field):
-        key = item.get("key")
+        key = item.get(by)
         if not isinstance(key, str):
             continue
         if key in first_at:
-            problems[f"{path}.{field}[{i}].key"] = f"repeats the key of {field}[{first_at[key]}]"
+            problems[f"{path}.{field}[{i}].{by}"] = f"repeats the {by} of {field}[{first_at[key]}]"
         else:
             first_at[key] = i
 
@@ -585,7 +602,10 @@ def _event(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
         problems[where] = f"must be at least window_seconds ({window}): an event's windows never overlap"
     _unique_keys(raw, "milestones", path, problems)
     _unique_keys(raw, "anti_cheat", path, problems)
+    _unique_keys(raw, "sudden_death", path, problems, by="label")
     _no_overlap(raw, path, problems)
+    if raw.get("sudden_death") and "lobby" not in raw:
+        problems[f"{path}.sudden_death"] = "only a lobby event (a [...lobby] table) has sudden-death triggers"
 
 
 def _entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[str, Any]]]:
@@ -647,6 +667,29 @@ def _game_references(raw: Mapping[str, Any], path: str, problems: Problems) -> N
                 problems[f"{entry_path}.key"] = refusal
             elif field == "entry_cost" and "parameters" in entry:
                 problems[f"{entry_path}.parameters"] = "a cost carries no parameters"
+
+
+def _capacity(value: Any, path: str, problems: Problems) -> None:
+    if _is_int(value) and not 2 <= value <= CAPACITY_MAX:
+        problems[path] = f"must be from 2 to {CAPACITY_MAX} seats"
+
+
+def _bot_bound(value: Any, path: str, problems: Problems) -> None:
+    if _is_number(value) and not (math.isfinite(value) and value >= 0):
+        problems[path] = "must be a finite number, not negative (a bot's score grows from 0)"
+
+
+def _bot_score(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    low, high = raw.get("min"), raw.get("max")
+    if _is_number(low) and _is_number(high) and low > high and f"{path}.max" not in problems:
+        problems[f"{path}.max"] = f"must be at least min ({low})"
+
+
+def _lobby(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    if raw.get("fill_bots") is True and "bot_score" not in raw:
+        problems[f"{path}.bot_score"] = (
+            "is required when fill_bots = true: each bot's final score is drawn from it"
+        )
 
 
 # --- shared leaderboards -------------------------------------------------------------------------------
@@ -724,6 +767,12 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (AntiCheat, "key"): _key,
     (AntiCheat, "metric"): _key,
     (AntiCheat, "limit"): _positive,
+    (LobbySettings, "capacity"): _capacity,
+    (LobbySettings, "fill_seconds"): _seconds(1),
+    (BotScore, "min"): _bot_bound,
+    (BotScore, "max"): _bot_bound,
+    (SuddenDeath, "label"): _key,
+    (SuddenDeath, "threshold"): _positive,
     (Entry, "amount"): _at_least(1),
 }
 # Rules for the keys of a table of named entries.
@@ -752,6 +801,8 @@ _TABLE_RULES: dict[type, Callable[[Mapping[str, Any], str, Problems], None]] = {
     Divisions: _divisions,
     Milestone: _rewards_required,
     RankBand: _rank_band,
+    LobbySettings: _lobby,
+    BotScore: _bot_score,
 }
 # TOML names that are not the attribute's: a rank band's ``from`` and ``to`` (Python keywords).
 _TOML_NAMES: dict[tuple[type, str], str] = {(RankBand, "first"): "from", (RankBand, "last"): "to"}
