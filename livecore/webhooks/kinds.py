@@ -23,6 +23,16 @@ from livecore.webhooks.live_events import (
     WindowClosed,
     WindowOpened,
 )
+from livecore.webhooks.lobbies import (
+    LobbyBotFilled,
+    LobbyClosed,
+    LobbyCreated,
+    LobbyFillTimeout,
+    LobbyPlayerJoined,
+    LobbyStarted,
+    SessionFrozen,
+    SessionTerminated,
+)
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.players import (
     PlayerBanned,
@@ -70,5 +80,13 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
         WindowClosed,
         LeaderboardFinalized,
         PeriodFinalized,
+        LobbyCreated,
+        LobbyPlayerJoined,
+        LobbyBotFilled,
+        LobbyStarted,
+        LobbyFillTimeout,
+        LobbyClosed,
+        SessionTerminated,
+        SessionFrozen,
     )
 }

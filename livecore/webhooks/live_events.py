@@ -19,7 +19,7 @@ from livecore.live_events import Window
 from livecore.webhooks.payload import WebhookPayload
 
 
-def _ids(a: Attempt) -> dict[str, str]:
+def attempt_ids(a: Attempt) -> dict[str, str]:
     """The ids an attempt's payloads carry: the attempt's, its event's, window's, board's and player's
     (each class lists them among its fields, in its own wire order)."""
     return {
@@ -51,7 +51,7 @@ class AttemptStarted(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt) -> Self:
         return cls(
-            **_ids(a),
+            **attempt_ids(a),
             started_at=a.started_at,
             ends_at=a.ends_at,
             attempt_count=a.attempt_count,
@@ -76,7 +76,7 @@ class AttemptRestarted(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt, prior: Attempt) -> Self:
         return cls(
-            **_ids(a),
+            **attempt_ids(a),
             prior_attempt_id=prior.id,
             prior_score=prior.score,
             prior_status=prior.status.value,
@@ -106,7 +106,7 @@ class AttemptState(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt) -> Self:
         return cls(
-            **_ids(a),
+            **attempt_ids(a),
             status=a.status.value,
             score=a.score,
             metrics=a.metrics,
@@ -216,7 +216,7 @@ class MilestoneGranted(WebhookPayload):
     @classmethod
     def of(cls, a: Attempt, key: str, threshold: float, grant_id: str | None, now: datetime) -> Self:
         return cls(
-            **_ids(a),
+            **attempt_ids(a),
             milestone_key=key,
             threshold=threshold,
             score=a.score,

@@ -33,6 +33,17 @@ from livecore.webhooks.live_events import (
     WindowClosed,
     WindowOpened,
 )
+from livecore.webhooks.lobbies import (
+    FilledBot,
+    LobbyBotFilled,
+    LobbyClosed,
+    LobbyCreated,
+    LobbyFillTimeout,
+    LobbyPlayerJoined,
+    LobbyStarted,
+    SessionFrozen,
+    SessionTerminated,
+)
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.players import (
     PlayerBanned,
@@ -115,6 +126,24 @@ _WINDOW: dict[str, Any] = {
     "ends_at": SAMPLE_TS,
     "at": SAMPLE_TS,
 }
+_LOBBY_ID = "lby_sample0000000000000000000"
+_LOBBY: dict[str, Any] = {
+    "lobby_id": _LOBBY_ID,
+    "event_id": _EVENT["event_id"],
+    "event_key": _EVENT["event_key"],
+    "window_id": _EVENT["event_window_id"],
+    "leaderboard_id": _ATTEMPT["leaderboard_id"],
+}
+_PROMOTION: dict[str, Any] = {
+    "lobby_id": _LOBBY_ID,
+    "leaderboard_id": _ATTEMPT["leaderboard_id"],
+    "capacity": 8,
+    "participant_count": 8,
+    "bot_count": 1,
+    "started_at": SAMPLE_TS,
+    "ends_at": SAMPLE_TS,
+}
+_BOT_ID = "bot_sample0000000000000000000"
 
 SAMPLES: dict[str, WebhookPayload] = {
     sample.KIND: sample
@@ -267,6 +296,62 @@ SAMPLES: dict[str, WebhookPayload] = {
                     division_id="div_sample0000000000000000000",
                 ),
             ),
+        ),
+        LobbyCreated(
+            **_LOBBY,
+            status="forming",
+            capacity=8,
+            participant_count=0,
+            bot_count=0,
+            segment_values={},
+            fill_by=SAMPLE_TS,
+            ends_at=SAMPLE_TS,
+            metadata=None,
+            created_at=SAMPLE_TS,
+        ),
+        LobbyPlayerJoined(
+            lobby_id=_LOBBY_ID,
+            event_id=_EVENT["event_id"],
+            **_PLAYER,
+            participant_count=1,
+            capacity=8,
+            joined_at=SAMPLE_TS,
+        ),
+        LobbyBotFilled(
+            lobby_id=_LOBBY_ID,
+            leaderboard_id=_ATTEMPT["leaderboard_id"],
+            bot_count=1,
+            bots=(FilledBot(id=_BOT_ID, bot_id=_BOT_ID, name="Sample Bot 00"),),
+        ),
+        LobbyStarted(**_PROMOTION, promotion_reason="timeout"),
+        LobbyFillTimeout(**_PROMOTION, promotion_reason="timeout"),
+        LobbyClosed(
+            **_LOBBY,
+            capacity=8,
+            participant_count=8,
+            bot_count=1,
+            started_at=SAMPLE_TS,
+            ends_at=SAMPLE_TS,
+            closed_at=SAMPLE_TS,
+            promotion_reason="timeout",
+            fired_trigger=None,
+        ),
+        SessionTerminated(
+            lobby_id=_LOBBY_ID,
+            **_EVENT,
+            leaderboard_id=_ATTEMPT["leaderboard_id"],
+            fired_trigger="sample-trigger",
+            fired_trigger_type="score_reached",
+            resolution="freeze",
+            frozen_count=1,
+            terminated_at=SAMPLE_TS,
+        ),
+        SessionFrozen(
+            **_ATTEMPT,
+            lobby_id=_LOBBY_ID,
+            score=100.0,
+            fired_trigger="sample-trigger",
+            frozen_at=SAMPLE_TS,
         ),
     )
 }

@@ -235,6 +235,54 @@ WIRE: dict[str, bytes] = {
         b'"externalPlayerId":"sample-player","score":100,"reachedAt":"2026-01-01T00:00:00.000Z",'
         b'"divisionId":"div_sample0000000000000000000"}]}'
     ),
+    "lobby.created": (
+        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","status":"forming","capacity":8,'
+        b'"participantCount":0,"botCount":0,"segmentValues":{},"fillBy":"2026-01-01T00:00:00.000Z",'
+        b'"endsAt":"2026-01-01T00:00:00.000Z","metadata":null,"createdAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "lobby.player_joined": (
+        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"participantCount":1,"capacity":8,"joinedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "lobby.bot_filled": (
+        b'{"lobbyId":"lby_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
+        b'"botCount":1,"bots":[{"id":"bot_sample0000000000000000000",'
+        b'"botId":"bot_sample0000000000000000000","name":"Sample Bot 00"}]}'
+    ),
+    "lobby.started": (
+        b'{"lobbyId":"lby_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
+        b'"capacity":8,"participantCount":8,"botCount":1,"startedAt":"2026-01-01T00:00:00.000Z",'
+        b'"endsAt":"2026-01-01T00:00:00.000Z","promotionReason":"timeout"}'
+    ),
+    "lobby.fill_timeout": (
+        b'{"lobbyId":"lby_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
+        b'"capacity":8,"participantCount":8,"botCount":1,"startedAt":"2026-01-01T00:00:00.000Z",'
+        b'"endsAt":"2026-01-01T00:00:00.000Z","promotionReason":"timeout"}'
+    ),
+    "lobby.closed": (
+        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","capacity":8,"participantCount":8,'
+        b'"botCount":1,"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
+        b'"closedAt":"2026-01-01T00:00:00.000Z","promotionReason":"timeout","firedTrigger":null}'
+    ),
+    "session.terminated": (
+        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","firedTrigger":"sample-trigger",'
+        b'"firedTriggerType":"score_reached","resolution":"freeze","frozenCount":1,'
+        b'"terminatedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "session.frozen": (
+        b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
+        b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","lobbyId":"lby_sample0000000000000000000","score":100,'
+        b'"firedTrigger":"sample-trigger","frozenAt":"2026-01-01T00:00:00.000Z"}'
+    ),
 }
 
 
@@ -251,7 +299,7 @@ def test_every_declared_kind_has_a_sample_and_its_wire_json() -> None:
 
 
 def test_a_kind_without_a_payload_class_samples_as_an_empty_object() -> None:
-    assert sample_payload("lobby.started") == {}
+    assert sample_payload("crate.opened") == {}
     assert sample_payload("player.registered") is SAMPLES["player.registered"]
 
 
