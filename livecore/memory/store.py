@@ -17,6 +17,7 @@ from livecore.grants import Grant
 from livecore.idempotency import StoredResponse
 from livecore.leaderboards import BoardPeriod, Division, SharedEntry
 from livecore.live_events import Window
+from livecore.lobbies import Lobby, Seat
 from livecore.memory.attempts import MemoryAttempts
 from livecore.memory.boards import MemoryBoards
 from livecore.memory.erasures import MemoryErasures
@@ -28,6 +29,7 @@ from livecore.memory.idempotency import MemoryIdempotency
 from livecore.memory.journal import Journal
 from livecore.memory.leaderboards import MemoryLeaderboards
 from livecore.memory.ledger import MemoryLedger
+from livecore.memory.lobbies import MemoryLobbies
 from livecore.memory.merges import MemoryMerges
 from livecore.memory.migrations import MemoryMigrationKeys
 from livecore.memory.outbox import MemoryOutbox
@@ -78,6 +80,9 @@ class MemoryStore:
         self.divisions: dict[str, Division] = {}
         self.shared_entries: dict[tuple[str, str], SharedEntry] = {}  # (period id, player id)
         self.tiers: dict[tuple[str, str, str, str], int] = {}  # (game id, env, board key, player id)
+        self.lobbies: dict[str, Lobby] = {}
+        self.seats: dict[tuple[str, str], Seat] = {}  # (lobby id, seat id)
+        self.window_seats: dict[tuple[str, str], str] = {}  # (window id, seat id) -> lobby id
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -114,6 +119,7 @@ class MemoryTransaction:
         "journal",
         "leaderboards",
         "ledger",
+        "lobbies",
         "merges",
         "migrations",
         "outbox",
@@ -140,6 +146,7 @@ class MemoryTransaction:
         self.attempts = MemoryAttempts(store, journal)
         self.boards = MemoryBoards(store, journal)
         self.leaderboards = MemoryLeaderboards(store, journal)
+        self.lobbies = MemoryLobbies(store, journal)
 
     def rollback(self) -> None:
         self.journal.rollback()

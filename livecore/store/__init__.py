@@ -90,6 +90,7 @@ class Transaction(
     HasAttempts,
     HasBoards,
     HasLeaderboards,
+    HasLobbies,
     Protocol,
 ):
     """Every port of the core, in one unit of work."""

@@ -429,4 +429,12 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("league_tiers", schema.SQLITE),
         ],
     ),
+    (
+        # Lobbies and their seats.
+        "0017_lobbies",
+        [
+            *schema.create_statements("lobbies", schema.SQLITE),
+            *schema.create_statements("lobby_seats", schema.SQLITE),
+        ],
+    ),
 ]

@@ -398,6 +398,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("league_tiers", schema.POSTGRES),
         ],
     ),
+    (
+        # Lobbies and their seats.
+        "0009_lobbies",
+        [
+            *schema.create_statements("lobbies", schema.POSTGRES),
+            *schema.create_statements("lobby_seats", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

@@ -21,6 +21,7 @@ from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
 from livecore.live_events import Window, WindowStatus
+from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
 from livecore.presence import Presence
 from livecore.purchases import Purchase, ValidationStatus
@@ -484,4 +485,100 @@ SHARED_ENTRY_COLUMNS = "period_id, player_id, score, reached_at, division_id"
 def shared_entry_of(r: tuple[Any, ...]) -> SharedEntry:
     return SharedEntry(
         period_id=r[0], player_id=r[1], score=r[2], reached_at=from_millis(r[3]), division_id=r[4]
+    )
+
+
+LOBBY_COLUMNS = (
+    "id, game_id, env, event_key, event_id, window_id, board_id, status, capacity, segment_values,"
+    " segment_key, created_at, ends_at, fill_by, participant_count, bot_count, started_at, closed_at,"
+    " promotion_reason, metadata, push_key, terminated_by"
+)
+
+
+def lobby_row(lobby: Lobby) -> tuple[Any, ...]:
+    return (
+        lobby.id,
+        lobby.game_id,
+        lobby.env.value,
+        lobby.event_key,
+        lobby.event_id,
+        lobby.window_id,
+        lobby.board_id,
+        lobby.status.value,
+        lobby.capacity,
+        orjson.dumps(lobby.segment_values).decode(),
+        lobby.segment_key,
+        to_millis(lobby.created_at),
+        to_millis(lobby.ends_at),
+        ms(lobby.fill_by),
+        lobby.participant_count,
+        lobby.bot_count,
+        ms(lobby.started_at),
+        ms(lobby.closed_at),
+        None if lobby.promotion_reason is None else lobby.promotion_reason.value,
+        None if lobby.metadata is None else orjson.dumps(lobby.metadata).decode(),
+        lobby.push_key,
+        lobby.terminated_by,
+    )
+
+
+def lobby_of(r: tuple[Any, ...]) -> Lobby:
+    return Lobby(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        event_key=r[3],
+        event_id=r[4],
+        window_id=r[5],
+        board_id=r[6],
+        status=LobbyStatus(r[7]),
+        capacity=r[8],
+        segment_values=orjson.loads(r[9]),
+        segment_key=r[10],
+        created_at=from_millis(r[11]),
+        ends_at=from_millis(r[12]),
+        fill_by=dt(r[13]),
+        participant_count=r[14],
+        bot_count=r[15],
+        started_at=dt(r[16]),
+        closed_at=dt(r[17]),
+        promotion_reason=None if r[18] is None else PromotionReason(r[18]),
+        metadata=None if r[19] is None else orjson.loads(r[19]),
+        push_key=r[20],
+        terminated_by=r[21],
+    )
+
+
+SEAT_COLUMNS = (
+    "lobby_id, window_id, seat_id, joined_at, source, external_player_id, identity_name, identity_avatar,"
+    " final_score"
+)
+
+
+def seat_row(s: Seat) -> tuple[Any, ...]:
+    # A seat's identity is a bot's, drawn from the pool: a name and an avatar (no country).
+    identity = s.identity
+    return (
+        s.lobby_id,
+        s.window_id,
+        s.seat_id,
+        to_millis(s.joined_at),
+        s.source.value,
+        s.external_player_id,
+        None if identity is None else identity.name,
+        None if identity is None else identity.avatar,
+        s.final_score,
+    )
+
+
+def seat_of(r: tuple[Any, ...]) -> Seat:
+    return Seat(
+        lobby_id=r[0],
+        window_id=r[1],
+        seat_id=r[2],
+        joined_at=from_millis(r[3]),
+        source=SeatSource(r[4]),
+        external_player_id=r[5],
+        identity=None if r[6] is None else Identity(name=r[6], avatar=r[7]),
+        final_score=r[8],
     )

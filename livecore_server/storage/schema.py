@@ -604,6 +604,52 @@ TABLES: tuple[Table, ...] = (
         primary_key=("game_id", "env", "board_key", "player_id"),
         rowid=False,
     ),
+    # Lobbies: small rooms of one window that fill, start and close, each with its own event board
+    # (``board_id``, a derived id: the board may be written after its lobby). ``segment_key`` is the
+    # canonical text of ``segment_values``; ``push_key`` the key a studio's server pushed it with.
+    _t(
+        "lobbies",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("event_key"),
+        Column("event_id"),
+        Column("window_id", references=Ref("windows")),
+        Column("board_id"),
+        Column("status"),
+        Column("capacity", INT),
+        Column("segment_values", JSON),
+        Column("segment_key"),
+        Column("created_at", MS),
+        Column("ends_at", MS),
+        _null("fill_by", MS),
+        Column("participant_count", INT),
+        Column("bot_count", INT),
+        _null("started_at", MS),
+        _null("closed_at", MS),
+        _null("promotion_reason"),
+        _null("metadata", JSON),
+        _null("push_key"),
+        _null("terminated_by"),
+        rowid=False,
+    ),
+    # A lobby's seats, players' and bots' (a bot's ``seat_id`` is a bot id: no player row, so no foreign
+    # key). Unique (window_id, seat_id): a player holds one seat per window, whatever two processes race.
+    _t(
+        "lobby_seats",
+        Column("lobby_id", references=Ref("lobbies")),
+        Column("window_id", references=Ref("windows")),
+        Column("seat_id"),
+        Column("joined_at", MS),
+        Column("source"),
+        _null("external_player_id"),
+        _null("identity_name"),
+        _null("identity_avatar"),
+        _null("final_score", REAL),
+        primary_key=("lobby_id", "seat_id"),
+        unique=(("window_id", "seat_id"),),
+        rowid=False,
+    ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(
@@ -760,6 +806,22 @@ INDEXES: tuple[Index, ...] = (
     Index("shared_entries_by_player", "shared_entries", ("player_id", "period_id")),
     # A merge's look-up of the source's tiers, covering.
     Index("league_tiers_by_player", "league_tiers", ("player_id", "game_id", "env", "board_key", "tier")),
+    # Lobbies. Matchmaking's look-up: a window's oldest forming lobby of a segment.
+    Index("lobbies_forming", "lobbies", ("window_id", "segment_key", "status", "created_at", "id")),
+    # A window's lobbies still running, oldest first (the window's close walks them).
+    Index("lobbies_of_window", "lobbies", ("window_id", "created_at", "id"), where="status != 'closed'"),
+    # A push's key answers the lobby it made, per game and environment.
+    Index(
+        "lobbies_by_push_key",
+        "lobbies",
+        ("game_id", "env", "push_key"),
+        unique=True,
+        where="push_key IS NOT NULL",
+    ),
+    # The scheduler's look-up: forming lobbies whose fill_by has come, and the next one to.
+    Index("lobbies_to_fill", "lobbies", ("fill_by", "id"), where="status = 'forming'"),
+    Index("lobby_seats_in_order", "lobby_seats", ("lobby_id", "joined_at", "seat_id")),
+    Index("lobby_seats_by_player", "lobby_seats", ("seat_id", "joined_at", "lobby_id")),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")

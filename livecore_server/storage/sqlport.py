@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.keys import SqlKeys
     from livecore_server.storage.sql.leaderboards import SqlLeaderboards
     from livecore_server.storage.sql.ledger import SqlLedger
+    from livecore_server.storage.sql.lobbies import SqlLobbies
     from livecore_server.storage.sql.manifest import SqlManifest
     from livecore_server.storage.sql.merges import SqlMerges
     from livecore_server.storage.sql.meta import SqlMeta
@@ -179,6 +180,7 @@ class SqlTransaction:
     attempts: SqlAttempts
     boards: SqlBoards
     leaderboards: SqlLeaderboards
+    lobbies: SqlLobbies
     keys: SqlKeys
     presence: SqlPresence
     schedule: SqlSchedule

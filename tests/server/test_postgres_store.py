@@ -6,6 +6,7 @@ and stats, idempotency records, the outbox with debounce; plus migrations, rollb
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -38,6 +39,7 @@ from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.leaderboards import PeriodStatus, PlayerTier
+from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.memory import MemoryStore
 from livecore.migration import MigrationKind
 from livecore.players import DebugFlag
@@ -1154,3 +1156,148 @@ def test_a_merge_moves_shared_entries_and_an_erasure_keeps_them_anonymized(leagu
     top = twin.read(lambda tx: tx.leaderboards.page(xp, None, None, 10))
     assert [(p.id, e.score) for e, p in top] == [(new_id, 40), (top[1][1].id, 20)]
     assert top[0][1].external_id != "new" and top[0][1].display is None
+
+
+# --- lobbies and their seats --------------------------------------------------------------------------
+
+
+def _lobby(n: int, window: Any, created: datetime, segment: str = "FR", **kw: Any) -> Lobby:
+    return Lobby(
+        id=f"lby_{n:03d}",
+        game_id=kw.pop("game_id", window.game_id),
+        env=kw.pop("env", window.env),
+        event_key=window.event_key,
+        event_id=window.event_id,
+        window_id=window.id,
+        board_id=f"brd_lobby{n}",
+        status=kw.pop("status", LobbyStatus.FORMING),
+        capacity=4,
+        segment_values={"country": segment},
+        segment_key=f'{{"country":"{segment}"}}',
+        created_at=created,
+        ends_at=window.ends_at,
+        **kw,
+    )
+
+
+def _refused_everywhere(twin: Twin, seat: Seat) -> None:
+    """Each store refuses ``seat`` with its own integrity error, and keeps nothing of the transaction."""
+    assert twin.memory is not None
+    for store, error in (
+        (twin.sqlite, sqlite3.IntegrityError),
+        (twin.pg, psycopg.errors.UniqueViolation),
+        (twin.memory, KeyError),
+    ):
+        with pytest.raises(error), store.transaction() as tx:
+            tx.lobbies.add_seat(seat)
+            tx.lobbies.seats(seat.lobby_id)  # PostgreSQL answers the insert with this read
+
+
+def test_lobbies_and_seats_read_back_alike_on_every_store(events: Twin) -> None:
+    twin = events
+    game_id, env = twin.scope.game_id, Environment.TEST
+    _credited(twin, "a", "b")
+    race, sprint = _start(twin, "a", "race"), _start(twin, "a", "sprint", "FR")
+    w1 = twin.read(lambda tx: tx.windows.get(game_id, race.window_id))
+    w2 = twin.read(lambda tx: tx.windows.get(game_id, sprint.window_id))
+    ids = {n: twin.read(lambda tx, n=n: twin.player(tx, n).id) for n in "ab"}
+    t0 = twin.runtimes[0].clock.now()
+    second = timedelta(seconds=1)
+    l1 = _lobby(1, w1, t0, fill_by=t0 + 30 * second)
+    l2 = _lobby(2, w1, t0 - second, "DE", fill_by=t0 + 30 * second)
+    l3 = _lobby(3, w1, t0, fill_by=t0 + 60 * second)  # created with l1: after it, by id
+    l4 = _lobby(
+        4,
+        w1,
+        t0 - 5 * second,
+        status=LobbyStatus.ACTIVE,
+        fill_by=t0 + 10 * second,  # passed, but the lobby is no longer forming
+        participant_count=4,
+        started_at=t0 - second,
+        promotion_reason=PromotionReason.CAPACITY,
+    )
+    l5 = _lobby(5, w1, t0 - 10 * second, status=LobbyStatus.CLOSED, closed_at=t0, terminated_by="boss")
+    pushed = {
+        "status": LobbyStatus.ACTIVE,
+        "started_at": t0,
+        "promotion_reason": PromotionReason.EXTERNAL_PUSH,
+        "metadata": {"z": 1, "a": [1, None]},
+        "push_key": "k1",
+    }
+    l6 = _lobby(6, w2, t0, **pushed)
+    l7 = _lobby(7, w2, t0, env=Environment.LIVE, **pushed)  # the same key, another environment
+    l8 = _lobby(8, w2, t0, game_id="gam_1", **pushed)  # and another game
+    for lobby in (l1, l2, l3, l4, l5, l6, l7, l8):
+        twin.read(lambda tx, lobby=lobby: tx.lobbies.insert(lobby))
+
+    assert twin.read(lambda tx: tx.lobbies.get(game_id, l6.id)) == l6
+    assert twin.read(lambda tx: tx.lobbies.get("gam_1", l1.id)) is None  # another game's id
+    assert twin.read(lambda tx: tx.lobbies.oldest_forming(w1.id, l1.segment_key)) == l1
+    assert twin.read(lambda tx: tx.lobbies.oldest_forming(w1.id, l2.segment_key)) == l2
+    assert twin.read(lambda tx: tx.lobbies.oldest_forming(w2.id, l1.segment_key)) is None
+    assert twin.read(lambda tx: tx.lobbies.of_window(w1.id)) == [l4, l2, l1, l3]  # l5 is closed
+    assert twin.read(lambda tx: tx.lobbies.by_push_key(game_id, env, "k1")) == l6
+    assert twin.read(lambda tx: tx.lobbies.by_push_key(game_id, Environment.LIVE, "k1")) == l7
+    assert twin.read(lambda tx: tx.lobbies.by_push_key("gam_1", env, "k1")) == l8
+    assert twin.read(lambda tx: tx.lobbies.by_push_key(game_id, env, "k2")) is None
+    assert twin.read(lambda tx: tx.lobbies.due_to_fill(t0 + 29 * second, 10)) == []
+    assert twin.read(lambda tx: tx.lobbies.due_to_fill(t0 + 30 * second, 10)) == [l1, l2]  # one time: by id
+    assert twin.read(lambda tx: tx.lobbies.due_to_fill(t0 + 30 * second, 1)) == [l1]
+    assert twin.read(lambda tx: tx.lobbies.due_to_fill(t0 + 90 * second, 10)) == [l1, l2, l3]
+    assert twin.read(lambda tx: tx.lobbies.next_fill_by()) == t0 + 30 * second
+
+    # Promoted, l1 leaves matchmaking and the scheduler's look-ups; its record reads back whole.
+    started = attrs.evolve(
+        l1,
+        status=LobbyStatus.ACTIVE,
+        participant_count=2,
+        bot_count=2,
+        started_at=t0 + 30 * second,
+        promotion_reason=PromotionReason.TIMEOUT,
+        metadata={"b": True},
+    )
+    twin.read(lambda tx: tx.lobbies.update(started))
+    assert twin.read(lambda tx: tx.lobbies.get(game_id, l1.id)) == started
+    assert twin.read(lambda tx: tx.lobbies.oldest_forming(w1.id, l1.segment_key)) == l3
+    assert twin.read(lambda tx: tx.lobbies.due_to_fill(t0 + 90 * second, 10)) == [l2, l3]
+    for lobby in (l2, l3):
+        twin.read(lambda tx, lobby=lobby: tx.lobbies.update(attrs.evolve(lobby, status=LobbyStatus.CLOSED)))
+    assert twin.read(lambda tx: tx.lobbies.next_fill_by()) is None
+    assert twin.read(lambda tx: tx.lobbies.of_window(w1.id)) == [l4, started]
+
+    # Seats in the order taken (one millisecond: by seat id); a player's newest first (one millisecond:
+    # the greater lobby id first).
+    a3 = Seat(l3.id, w1.id, ids["a"], t0 + second, SeatSource.MATCHMAKING, external_player_id="a")
+    b3 = Seat(l3.id, w1.id, ids["b"], t0, SeatSource.MATCHMAKING, external_player_id="b")
+    bot = Seat(
+        l3.id,
+        w1.id,
+        "bot_01",
+        t0 + second,
+        SeatSource.BOT,
+        identity=Identity("Brave Fox 07", "a.png"),
+        final_score=12.5,
+    )
+    quiet = Seat(l3.id, w1.id, "bot_02", t0 + second, SeatSource.BOT, identity=Identity("Quiet Owl 01", None))
+    a6 = Seat(l6.id, w2.id, ids["a"], t0 + second, SeatSource.SERVER_PUSH, external_player_id="a")
+    for seat in (a3, b3, bot, quiet, a6):
+        twin.read(lambda tx, seat=seat: tx.lobbies.add_seat(seat))
+    assert twin.read(lambda tx: tx.lobbies.seats(l3.id)) == [b3, bot, quiet, a3]
+    assert twin.read(lambda tx: tx.lobbies.seats(l1.id)) == []
+    assert twin.read(lambda tx: tx.lobbies.seat_in_window(w1.id, ids["a"])) == a3
+    assert twin.read(lambda tx: tx.lobbies.seat_in_window(w2.id, ids["b"])) is None
+    assert twin.read(lambda tx: tx.lobbies.seats_of(ids["a"], 10)) == [a6, a3]
+    assert twin.read(lambda tx: tx.lobbies.seats_of(ids["a"], 1)) == [a6]
+    assert twin.read(lambda tx: tx.lobbies.seats_of("bot_01", 10)) == [bot]
+
+    # One seat per player per window: a second lobby of the window refuses a, and so does its own.
+    _refused_everywhere(twin, attrs.evolve(a3, lobby_id=l1.id, joined_at=t0 + 2 * second))
+    _refused_everywhere(twin, attrs.evolve(a3, joined_at=t0 + 2 * second))
+    assert twin.read(lambda tx: tx.lobbies.seats_of(ids["a"], 10)) == [a6, a3]
+    # A seat given up frees the window for the player.
+    twin.read(lambda tx: tx.lobbies.delete_seat(l3.id, ids["a"]))
+    assert twin.read(lambda tx: tx.lobbies.seat_in_window(w1.id, ids["a"])) is None
+    a1 = attrs.evolve(a3, lobby_id=l1.id, joined_at=t0 + 3 * second)
+    twin.read(lambda tx: tx.lobbies.add_seat(a1))
+    assert twin.read(lambda tx: tx.lobbies.seat_in_window(w1.id, ids["a"])) == a1
+    assert twin.read(lambda tx: tx.lobbies.seats(l3.id)) == [b3, bot, quiet]

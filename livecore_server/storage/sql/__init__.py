@@ -15,6 +15,7 @@ from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.leaderboards import SqlLeaderboards
 from livecore_server.storage.sql.ledger import SqlLedger
+from livecore_server.storage.sql.lobbies import SqlLobbies
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.merges import SqlMerges
 from livecore_server.storage.sql.meta import SqlMeta
@@ -56,6 +57,7 @@ def open_ports(
     tx.attempts = SqlAttempts(tx)
     tx.boards = SqlBoards(tx)
     tx.leaderboards = SqlLeaderboards(tx)
+    tx.lobbies = SqlLobbies(tx)
     tx.keys = SqlKeys(tx)
     tx.presence = SqlPresence(tx)
     tx.schedule = SqlSchedule(tx)
