@@ -91,6 +91,9 @@ class Attempt:
     milestones: tuple[str, ...] = ()
     flagged: bool = False
     lobby_id: str | None = None
+    # Set when its lobby's sudden death froze it (docs/lobbies.md#sudden-death): it takes no more
+    # progress, its score stands, and it ends as any attempt does.
+    frozen_at: datetime | None = None
 
 
 @attrs.frozen
@@ -203,7 +206,7 @@ def check_metrics(event: EventSettings, metrics: dict[str, Any]) -> dict[str, fl
 
 
 def check_progress(attempt: Attempt, now: datetime) -> None:
-    if effective_status(attempt, now) is not AttemptStatus.IN_PROGRESS:
+    if effective_status(attempt, now) is not AttemptStatus.IN_PROGRESS or attempt.frozen_at is not None:
         raise not_in_progress(attempt)
 
 

@@ -75,6 +75,7 @@ class ErrorCode(enum.StrEnum):
     UNKNOWN_CURRENCY = "unknown_currency"
     LOCKED_ELSEWHERE = "locked_elsewhere"
     LOBBY_FORMING = "lobby_forming"
+    LOBBY_NOT_FOUND = "lobby_not_found"
     CONFLICT = "conflict"
     INVALID_MERGE = "invalid_merge"
 
@@ -133,6 +134,7 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.UNKNOWN_CURRENCY: 400,
     ErrorCode.LOCKED_ELSEWHERE: 409,
     ErrorCode.LOBBY_FORMING: 202,
+    ErrorCode.LOBBY_NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
     ErrorCode.INVALID_MERGE: 422,
 }

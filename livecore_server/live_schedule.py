@@ -1,6 +1,7 @@
 """The scheduled work of live events: windows open and close, attempts expire, by the service clock
 (docs/deployment.md, "Live events"); and the periods of shared leaderboards roll over
-(:mod:`livecore_server.leaderboard_schedule`), scheduled the same way.
+(:mod:`livecore_server.leaderboard_schedule`) and forming lobbies start at their ``fill_by``
+(:mod:`livecore_server.lobby_schedule`), scheduled the same way.
 
 Wall clock: every second, in every process, unclaimed; each looks with a read first, so nothing is
 written while nothing is due. Each command decides from the state what is left to do (a recorded window
@@ -31,7 +32,7 @@ from livecore.commands.live_events import (
     next_opening,
     open_due_windows,
 )
-from livecore_server import leaderboard_schedule
+from livecore_server import leaderboard_schedule, lobby_schedule
 from livecore_server.storage.server_store import ServerTransaction, game_queue
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ JOBS: tuple[tuple[str, Job, Due], ...] = (
     ("live_windows_close", close_windows, lambda s, tx: next_closing(tx)),
     ("live_windows_open", open_windows, lambda s, tx: next_opening(tx, s.runtime)),
     ("live_attempts_expiry", expire, lambda s, tx: next_expiry(tx)),
+    ("lobby_fill_timeouts", lobby_schedule.fill_due, lobby_schedule.next_due),
     ("leaderboard_rollover", leaderboard_schedule.roll_due, leaderboard_schedule.next_due),
 )
 

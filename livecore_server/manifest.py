@@ -680,7 +680,8 @@ def _bot_bound(value: Any, path: str, problems: Problems) -> None:
 
 
 def _bot_score(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
-    low, high = raw.get("min"), raw.get("max")
+    low: Any = raw.get("min")
+    high: Any = raw.get("max")
     if _is_number(low) and _is_number(high) and low > high and f"{path}.max" not in problems:
         problems[f"{path}.max"] = f"must be at least min ({low})"
 

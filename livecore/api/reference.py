@@ -170,6 +170,7 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
     ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
     ErrorCode.LOBBY_FORMING: "The lobby is still forming (202, with the error envelope).",
+    ErrorCode.LOBBY_NOT_FOUND: "No such lobby in the key's game and environment.",
     ErrorCode.CONFLICT: "The request conflicts with the record's current state.",
     ErrorCode.INVALID_MERGE: "The merge is not possible: the same player twice, or a banned, merged or "
     "erased target, or a source merged elsewhere or erased.",

@@ -18,7 +18,6 @@ import attrs
 from livecore.attempts import (
     Attempt,
     AttemptStatus,
-    AttemptTrigger,
     check_metrics,
     check_progress,
     check_start,
@@ -26,17 +25,18 @@ from livecore.attempts import (
     ends_at,
     progress,
     segment_values,
-    transition,
 )
 from livecore.attempts import force_complete as forced
-from livecore.boards import Board
+from livecore.boards import Board, BoardStatus
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
-from livecore.commands.boards import BoardsTx, finalize_board, record_score, rescore
+from livecore.commands.attempts import expire, finished
+from livecore.commands.boards import finalize_board, record_score, rescore
 from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant
-from livecore.commands.leaderboards import feed
+from livecore.commands.lobbies import LobbiesTx, close_lobbies, seat_for_start, sudden_death
 from livecore.commands.players import load_game
+from livecore.commands.windows import current_window
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import EventSettings, Game
@@ -54,16 +54,15 @@ from livecore.live_events import (
     event_id,
     event_settings,
     next_start,
-    opened,
     slot_at,
     window_id,
 )
+from livecore.lobbies import Lobby, LobbyStatus
 from livecore.players import Player
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasAttempts, HasLeaderboards, HasWindows
+from livecore.store import HasAttempts, HasWindows
 from livecore.webhooks.live_events import (
     AttemptCompleted,
-    AttemptExpired,
     AttemptFlagged,
     AttemptForceCompleted,
     AttemptRestarted,
@@ -72,7 +71,6 @@ from livecore.webhooks.live_events import (
     MilestoneGranted,
     ProgressUpdated,
     WindowClosed,
-    WindowOpened,
 )
 
 SWEEP_BATCH = 500
@@ -80,7 +78,7 @@ MILESTONE_SOURCE_KIND = "event_milestone"
 COMPLETION_SOURCE_KIND = "event_completion"
 
 
-class LiveEventsTx(BoardsTx, HasWindows, HasAttempts, HasLeaderboards, Protocol):
+class LiveEventsTx(LobbiesTx, Protocol):
     """The ports these commands use."""
 
 
@@ -135,25 +133,6 @@ def list_events(tx: LiveEventsTx, rt: Runtime, scope: Scope, player: Player | No
     return out
 
 
-def current_window(
-    tx: LiveEventsTx, rt: Runtime, scope: Scope, game: Game, event: EventSettings
-) -> Window | None:
-    """The event's window open now in the scope's environment, recorded (``window.opened`` for a live
-    one) if this is its first mention; None when none is open."""
-    now = rt.clock.now()
-    slot = slot_at(event, now)
-    if slot is None:
-        return None
-    window = tx.windows.get(game.id, window_id(game.id, scope.env, event.key, slot.starts_at))
-    if window is None:
-        window = opened(game, scope.env, event, slot, now)
-        tx.windows.insert(window)
-        if scope.env is Environment.LIVE:
-            emit(tx, rt, scope, WindowOpened.of(window, now))
-    # A window recorded with other settings (the manifest changed under it) may end before the slot does.
-    return window if window.status is WindowStatus.OPEN and now < window.ends_at else None
-
-
 def _board(tx: LiveEventsTx, window: Window, values: dict[str, str | None]) -> Board:
     bid = board_id(window, values)
     board = tx.boards.get(window.game_id, bid)
@@ -205,30 +184,6 @@ def _charge(
             ) from None
 
 
-def _ran_out(attempt: Attempt, now: datetime) -> bool:
-    return (
-        attempt.status is AttemptStatus.IN_PROGRESS
-        and effective_status(attempt, now) is AttemptStatus.EXPIRED
-    )
-
-
-def _expire(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attempt:
-    expired = transition(attempt, AttemptTrigger.EXPIRE, rt.clock.now())
-    tx.attempts.update(expired)
-    _finished(tx, rt, scope, expired)
-    emit(tx, rt, scope, AttemptExpired.of(expired))
-    return expired
-
-
-def _finished(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> None:
-    """What every finishing attempt does (completed, force-completed, expired): its score feeds the
-    shared boards its event lists, once."""
-    window = tx.windows.get(attempt.game_id, attempt.window_id)
-    player = tx.players.by_id(attempt.player_id)
-    assert window is not None and player is not None
-    feed(tx, rt, scope, window.settings, player, attempt)
-
-
 @player_write("player")
 def start(
     tx: LiveEventsTx,
@@ -238,9 +193,12 @@ def start(
     event_key: str,
     context: dict[str, Any] | None,
     country: str | None = None,
-) -> Attempt:
+) -> Attempt | Lobby:
     """Start an attempt in the event's open window (refusals: ``livecore.attempts``). ``country`` is the
-    one the request's address resolves to; ``playerContext.country`` wins over it."""
+    one the request's address resolves to; ``playerContext.country`` wins over it. On a lobby event the
+    player first takes a seat (``livecore.commands.lobbies.seat_for_start``): while that lobby forms
+    the answer is the lobby (202 ``lobby_forming``: nothing charged), once it is active an attempt on
+    its board."""
     game = load_game(tx, scope)
     event_settings(game, event_key)
     now = rt.clock.now()
@@ -255,9 +213,20 @@ def start(
         normalize_country(context_country if isinstance(context_country, str) else country) or player.country
     )
     values = segment_values(event, context, resolved)
+    lobby = None
+    if event.lobby is not None:
+        lobby = seat_for_start(tx, rt, scope, window, player, values)
+        if lobby.status is LobbyStatus.FORMING:
+            return lobby
+        if lobby.status is LobbyStatus.CLOSED:
+            raise LivecoreError(
+                ErrorCode.EVENT_NOT_OPEN,
+                "Your lobby of this window has closed.",
+                {"eventKey": event_key, "lobbyId": lobby.id},
+            )
     mine = tx.attempts.of_player_in_window(player.id, window.id)
     mine = [
-        _expire(tx, rt, scope, a)
+        expire(tx, rt, scope, a)
         if effective_status(a, now) is AttemptStatus.EXPIRED and a.status is AttemptStatus.IN_PROGRESS
         else a
         for a in mine
@@ -270,7 +239,8 @@ def start(
             player, country=resolved, context=context if context is not None else player.context
         )
         tx.players.update(player)
-    board = _board(tx, window, values)
+    board = _board(tx, window, values) if lobby is None else tx.boards.get(game.id, lobby.board_id)
+    assert board is not None  # a lobby's board is recorded with it
     attempt = Attempt(
         id=attempt_id,
         game_id=game.id,
@@ -286,6 +256,7 @@ def start(
         ends_at=ends_at(event, window, now),
         attempt_count=len(mine) + 1,
         segment_values=values,
+        lobby_id=lobby.id if lobby is not None else None,
     )
     tx.attempts.insert(attempt)
     if mine:
@@ -347,7 +318,7 @@ def record_progress(
         granted.append(grant)
         emit(tx, rt, scope, MilestoneGranted.of(attempt, milestone.key, milestone.threshold, grant.id, now))
     if done.completed:
-        _finished(tx, rt, scope, attempt)
+        finished(tx, rt, scope, attempt)
         if event.completion_rewards:
             issue_grant(
                 tx,
@@ -363,6 +334,9 @@ def record_progress(
             )
         emit(tx, rt, scope, AttemptCompleted.of(attempt))
     emit(tx, rt, scope, ProgressUpdated.of(attempt), debounce_key=attempt.id)
+    if attempt.lobby_id is not None:
+        sudden_death(tx, rt, scope, attempt.lobby_id, event)
+        attempt = tx.attempts.get(scope.game_id, attempt.id) or attempt  # frozen or expired by it
     return attempt, granted
 
 
@@ -392,7 +366,7 @@ def force_complete(
     assert player is not None
     mine = [done if a.id == done.id else a for a in tx.attempts.of_player_in_window(player.id, window.id)]
     rescore(tx, scope, player, [a for a in mine if a.board_id == done.board_id])
-    _finished(tx, rt, scope, done)
+    finished(tx, rt, scope, done)
     emit(
         tx,
         rt,
@@ -480,9 +454,11 @@ def close_window(tx: LiveEventsTx, rt: Runtime, window_id_: str, game_id: str) -
     now = rt.clock.now()
     while batch := tx.attempts.in_progress_in_window(window.id, SWEEP_BATCH):
         for attempt in batch:
-            _expire(tx, rt, scope, attempt)
+            expire(tx, rt, scope, attempt)
+    close_lobbies(tx, rt, scope, window)
     for board in tx.boards.of_window(window.id):
-        finalize_board(tx, rt, scope, board, window.settings)
+        if board.status is BoardStatus.OPEN:  # a lobby's closed early by sudden death is final already
+            finalize_board(tx, rt, scope, board, window.settings)
     closed = close(window, now)
     tx.windows.update(closed)
     if closed.env is Environment.LIVE:
@@ -501,7 +477,7 @@ def expire_attempts(tx: LiveEventsTx, rt: Runtime) -> int:
     for attempt in due:
         game = tx.games.get(attempt.game_id)
         assert game is not None
-        _expire(tx, rt, _system_scope(game, attempt.env), attempt)
+        expire(tx, rt, _system_scope(game, attempt.env), attempt)
     return len(due)
 
 

@@ -42,6 +42,10 @@ class MemoryAttempts(MemoryPort):
         ]
         return sorted(found, key=lambda a: (a.started_at, a.id))[:limit]
 
+    def of_lobby(self, lobby_id: str) -> list[Attempt]:
+        found = [a for a in self._s.attempts.values() if a.lobby_id == lobby_id]
+        return sorted(found, key=lambda a: (a.started_at, a.id))
+
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:
         due = [
             a for a in self._s.attempts.values() if a.status is AttemptStatus.IN_PROGRESS and a.ends_at <= now

@@ -24,6 +24,10 @@ class AttemptStore(Protocol):
         """Attempts of the window still recorded in progress, oldest start first."""
         ...
 
+    def of_lobby(self, lobby_id: str) -> list[Attempt]:
+        """The lobby's attempts (at most a few per seat), oldest start first."""
+        ...
+
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:
         """Attempts (every game) recorded in progress whose ``endsAt`` has come, oldest end first."""
         ...

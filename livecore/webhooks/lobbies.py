@@ -31,6 +31,7 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.attempts import Attempt
+from livecore.games import SuddenDeath
 from livecore.lobbies import Lobby, Seat, SeatSource
 from livecore.webhooks.live_events import attempt_ids
 from livecore.webhooks.payload import WebhookPayload
@@ -249,19 +250,18 @@ class SessionTerminated(WebhookPayload):
     terminated_at: datetime
 
     @classmethod
-    def of(cls, lobby: Lobby, trigger_type: str, resolution: str, frozen_count: int, now: datetime) -> Self:
-        """``lobby`` as it is once terminated (``terminated_by`` the trigger's label); ``trigger_type`` and
-        ``resolution`` are the trigger's, ``frozen_count`` how many still-active attempts it froze."""
+    def of(cls, lobby: Lobby, trigger: SuddenDeath, frozen_count: int, now: datetime) -> Self:
+        """``lobby`` as the trigger ends its session; ``frozen_count`` how many still-active attempts it
+        froze (0 with ``close``)."""
         return cls(
             lobby_id=lobby.id,
             event_id=lobby.event_id,
             event_key=lobby.event_key,
             event_window_id=lobby.window_id,
             leaderboard_id=lobby.board_id,
-            fired_trigger=_known(lobby.terminated_by, "fired trigger"),
-            # str(): the manifest's StrEnum members go on the wire as their values.
-            fired_trigger_type=str(trigger_type),
-            resolution=str(resolution),
+            fired_trigger=trigger.label,
+            fired_trigger_type=trigger.type.value,
+            resolution=trigger.resolution.value,
             frozen_count=frozen_count,
             terminated_at=now,
         )

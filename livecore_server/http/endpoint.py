@@ -35,7 +35,7 @@ from livecore.idempotency import (
 from livecore.limits import ID
 from livecore.players import Player
 from livecore.scope import Environment, Scope
-from livecore_server.http.envelope import JSON, data_body, json_response, loads
+from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerTransaction, game_queue
@@ -82,11 +82,17 @@ class Call(Generic[BodyT, QueryT]):
 @attrs.frozen
 class Reply:
     """A handler's answer when the status differs from the route's declared one. ``replayed``: the
-    handler answered an earlier write it found by its own record of the key (``Idempotent-Replay``)."""
+    handler answered an earlier write it found by its own record of the key (``Idempotent-Replay``).
+    A ``value`` that is a LivecoreError is a success answered in the error envelope (SPEC 7: 202
+    ``lobby_forming``): the write it made commits."""
 
     value: Any
     status: int
     replayed: bool = False
+
+
+def answer_body(value: Any) -> bytes:
+    return error_body(value) if isinstance(value, LivecoreError) else data_body(value)
 
 
 AnyCall = Call[Any, Any]
@@ -346,7 +352,7 @@ def _execute(
     value, status = (
         (result.value, result.status) if isinstance(result, Reply) else (result, call.route.status)
     )
-    body = data_body(value)
+    body = answer_body(value)
     if key is not None and fp is not None:
         scope = _idempotency_scope(call)
         # Sealed, every route's answer alike: a register's holds the player's secret, and no route can
@@ -430,7 +436,7 @@ def make_handler(
             value, status = (
                 (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
             )
-            return json_response(data_body(value), status)
+            return json_response(answer_body(value), status)
         queue = write_queue(call)
         outcome = await services.store.run_async(
             lambda tx: _execute(tx, binding, call, key, fp),

@@ -12,8 +12,18 @@ from livecore.api.grants import GrantView
 from livecore.commands import boards
 from livecore.commands import live_events as commands
 from livecore.commands.live_events import LiveEventsTx
+from livecore.commands.lobbies import forming
+from livecore.lobbies import Lobby
 from livecore.players import Player
-from livecore_server.http.endpoint import RESPONSE_HEADERS, AnyCall, Binding, Call, bind, bind_stream
+from livecore_server.http.endpoint import (
+    RESPONSE_HEADERS,
+    AnyCall,
+    Binding,
+    Call,
+    Reply,
+    bind,
+    bind_stream,
+)
 from livecore_server.sdk.players import client_country
 
 STREAM_HEADERS = {
@@ -34,9 +44,9 @@ def list_events(call: Call[None, None], tx: LiveEventsTx) -> api.EventListRespon
     return api.EventListResponse(events=[api.EventView.of(listing) for listing in listings])
 
 
-def start(call: Call[api.StartAttemptRequest | None, None], tx: LiveEventsTx) -> api.AttemptResponse:
+def start(call: Call[api.StartAttemptRequest | None, None], tx: LiveEventsTx) -> api.AttemptResponse | Reply:
     body = call.body or api.StartAttemptRequest()
-    attempt = commands.start(
+    started = commands.start(
         tx,
         call.rt,
         call.scope,
@@ -45,7 +55,9 @@ def start(call: Call[api.StartAttemptRequest | None, None], tx: LiveEventsTx) ->
         body.player_context,
         country=client_country(call.headers, call.remote, call.services.config),
     )
-    return api.AttemptResponse(attempt=api.AttemptView.of(attempt))
+    if isinstance(started, Lobby):
+        return Reply(forming(started), 202)
+    return api.AttemptResponse(attempt=api.AttemptView.of(started))
 
 
 def progress(call: Call[api.ProgressRequest, None], tx: LiveEventsTx) -> api.ProgressResponse:

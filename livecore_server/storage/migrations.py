@@ -437,4 +437,12 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("lobby_seats", schema.SQLITE),
         ],
     ),
+    (
+        # An attempt frozen by its lobby's sudden death.
+        "0018_attempts_frozen",
+        [
+            schema.add_column("attempts", "frozen_at", schema.SQLITE),
+            schema.create_index("attempts_in_lobby", schema.SQLITE),
+        ],
+    ),
 ]

@@ -406,6 +406,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("lobby_seats", schema.POSTGRES),
         ],
     ),
+    (
+        # An attempt frozen by its lobby's sudden death.
+        "0010_attempts_frozen",
+        [
+            schema.add_column("attempts", "frozen_at", schema.POSTGRES),
+            schema.create_index("attempts_in_lobby", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

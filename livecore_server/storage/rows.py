@@ -372,7 +372,7 @@ def board_of(r: tuple[Any, ...]) -> Board:
 ATTEMPT_COLUMNS = (
     "id, game_id, env, player_id, external_player_id, event_key, event_id, window_id, board_id, status,"
     " started_at, ends_at, attempt_count, segment_values, metrics, score, score_at, completed_at,"
-    " milestones, flagged, lobby_id"
+    " milestones, flagged, lobby_id, frozen_at"
 )
 
 
@@ -399,6 +399,7 @@ def attempt_row(a: Attempt) -> tuple[Any, ...]:
         orjson.dumps(a.milestones).decode(),
         a.flagged,  # a bool: 1/0 on SQLite, a boolean on PostgreSQL
         a.lobby_id,
+        ms(a.frozen_at),
     )
 
 
@@ -425,6 +426,7 @@ def attempt_of(r: tuple[Any, ...]) -> Attempt:
         milestones=tuple(orjson.loads(r[18])),
         flagged=bool(r[19]),
         lobby_id=r[20],
+        frozen_at=dt(r[21]),
     )
 
 

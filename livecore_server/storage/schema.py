@@ -538,6 +538,7 @@ TABLES: tuple[Table, ...] = (
         Column("milestones", JSON),
         Column("flagged", BOOL),
         _null("lobby_id"),
+        Column("frozen_at", MS, null=True, since="0018_attempts_frozen (PostgreSQL: 0010)"),
         rowid=False,
     ),
     # A player's best score on a board. ``rank_key`` is the score in board order (negated on a ``desc``
@@ -775,6 +776,13 @@ INDEXES: tuple[Index, ...] = (
         where="status = 'in_progress'",
     ),
     Index("attempts_to_expire", "attempts", ("ends_at", "id"), where="status = 'in_progress'"),
+    Index(
+        "attempts_in_lobby",
+        "attempts",
+        ("lobby_id", "started_at", "id"),
+        where="lobby_id IS NOT NULL",
+        since="0018_attempts_frozen (PostgreSQL: 0010)",
+    ),
     # Board order: pages from the top or after a keyset, the rank of an entry (entries ahead of it).
     # Board order, carrying score and attempt too: a page and its offset read the index alone.
     Index(

@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from livecore.attempts import Attempt, AttemptStatus
+from livecore.games import Resolution, SuddenDeath, TriggerType
 from livecore.identity import Identity
 from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.scope import Environment
@@ -194,13 +195,12 @@ def test_lobby_closed_while_forming_has_null_start_promotion_and_trigger() -> No
 
 def test_session_terminated_carries_the_trigger_and_the_frozen_count() -> None:
     terminated = attrs.evolve(ACTIVE, terminated_by="first-to-1000")
-    assert wire(SessionTerminated.of(terminated, "score_reached", "freeze", 3, AT)) == (
+    trigger = SuddenDeath("first-to-1000", TriggerType.SCORE_REACHED, 1000, Resolution.FREEZE)
+    assert wire(SessionTerminated.of(terminated, trigger, 3, AT)) == (
         b'{"lobbyId":"lby_1","eventId":"ev_1","eventKey":"duel","eventWindowId":"win_1",'
         b'"leaderboardId":"lb_1","firedTrigger":"first-to-1000","firedTriggerType":"score_reached",'
         b'"resolution":"freeze","frozenCount":3,"terminatedAt":"2026-03-02T12:00:00.250Z"}'
     )
-    with pytest.raises(ValueError, match="no fired trigger"):
-        SessionTerminated.of(ACTIVE, "score_reached", "close", 0, AT)
 
 
 def test_session_frozen_is_the_attempt_with_its_lobby_and_trigger() -> None:

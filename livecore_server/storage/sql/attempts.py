@@ -47,6 +47,12 @@ class SqlAttempts(SqlPort):
         )
         return [attempt_of(r) for r in rows]
 
+    def of_lobby(self, lobby_id: str) -> list[Attempt]:
+        rows = self.db.read(
+            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE lobby_id = ? ORDER BY started_at, id", (lobby_id,)
+        )
+        return [attempt_of(r) for r in rows]
+
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:
         rows = self.db.read(
             f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE status = 'in_progress' AND ends_at <= ?"
