@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import enum
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import attrs
 import orjson
@@ -33,6 +34,9 @@ from livecore.identity import Identity
 from livecore.limits import ID, Range
 from livecore.players import Player
 from livecore.scope import Environment
+
+if TYPE_CHECKING:
+    from livecore.lobbies import Seat
 
 LIMIT = Range(1, 200)
 DEFAULT_LIMIT = 50
@@ -76,17 +80,34 @@ class BoardEntry:
 @attrs.frozen
 class Contender:
     """An entry's player as a board shows it: its ids and identities as they are at read time. Only
-    these, not the whole player record: a page shows fifty of them."""
+    these, not the whole player record: a page shows fifty of them. A lobby's bot is one too, with no
+    external id and no country."""
 
     id: str
-    external_id: str
+    external_id: str | None
     anonymized: Identity
     display: Identity | None
     country: str | None
+    is_bot: bool = False
 
     @classmethod
     def of(cls, player: Player) -> Contender:
         return cls(player.id, player.external_id, player.anonymized, player.display, player.country)
+
+    @classmethod
+    def of_bot(cls, seat: Seat) -> Contender:
+        """A bot seat as its lobby's board shows it: the identity drawn for it when it was seated."""
+        if not seat.is_bot or seat.identity is None:
+            raise ValueError(f"seat {seat.seat_id} is not a bot's")
+        return cls(seat.seat_id, None, seat.identity, None, None, is_bot=True)
+
+    @property
+    def player_external_id(self) -> str:
+        """The external id where only a player can stand (a shared board, a webhook's list of players);
+        raises ValueError for a bot."""
+        if self.external_id is None:
+            raise ValueError(f"{self.id} is a bot, not a player")
+        return self.external_id
 
 
 E = TypeVar("E", bound="Ranked")
@@ -114,6 +135,23 @@ class Ranking(Generic[E]):
     page: Callable[[Key | None, int], list[tuple[E, Contender]]]
     page_before: Callable[[Key, int], list[tuple[E, Contender]]]
     count_ahead: Callable[[Key], int]
+
+
+def listed(order: Order, rows: list[tuple[E, Contender]]) -> Ranking[E]:
+    """A :class:`Ranking` over entries held whole in memory (a lobby's board: its players' stored
+    entries and its bots' computed ones), put in board order here."""
+    rows = sorted(rows, key=lambda row: sort_key(order, row[0]))
+    keys = [sort_key(order, entry) for entry, _ in rows]
+
+    def page(after: Key | None, n: int) -> list[tuple[E, Contender]]:
+        start = 0 if after is None else bisect.bisect_right(keys, after)
+        return rows[start : start + n]
+
+    def page_before(key: Key, n: int) -> list[tuple[E, Contender]]:
+        end = bisect.bisect_left(keys, key)
+        return rows[max(0, end - n) : end]
+
+    return Ranking(order, page, page_before, lambda key: bisect.bisect_left(keys, key))
 
 
 def read_ranked(
@@ -265,5 +303,5 @@ def entry_fields(standing: Standing[Any]) -> dict[str, Any]:
         "country": player.country,
         "score": entry.score,
         "updated_at": entry.reached_at,
-        "is_bot": False,
+        "is_bot": player.is_bot,
     }

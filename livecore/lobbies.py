@@ -22,6 +22,8 @@ from typing import Any
 
 import attrs
 
+from livecore.boards import Board, BoardEntry
+from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import BotScore, LobbySettings, Order, SuddenDeath, TriggerType
 from livecore.identity import Identity, IdentityPool
@@ -237,6 +239,28 @@ def bot_score_at(seat: Seat, started_at: datetime, ends_at: datetime, now: datet
         return final
     score = final * ((now - started_at) / (ends_at - started_at))
     return float(math.floor(score)) if _whole(final) else min(score, final)
+
+
+def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEntry:
+    """A bot's entry on its lobby's board ``now``, computed (never stored): its seat id as player and
+    attempt, its :func:`bot_score_at`, reached (for ties) when its line reached that score: the moment
+    the whole number was crossed, the lobby's start for 0, ``now`` while a fractional score grows. The
+    time is cut to the millisecond, as stored times and cursors are. Raises ValueError for a lobby that
+    has not started (it has no bots on its board yet)."""
+    if lobby.started_at is None:
+        raise ValueError(f"lobby {lobby.id} has not started")
+    started, ends = lobby.started_at, lobby.ends_at
+    score = bot_score_at(seat, started, ends, now)
+    reached = min(max(now, started), ends)
+    final = seat.final_score or 0.0
+    if _whole(final) and score != 0:
+        # Exact in whole microseconds: the first instant at which final * elapsed / span >= score.
+        span = (ends - started) // timedelta(microseconds=1)
+        crossed = started + timedelta(microseconds=-(-span * int(score) // int(final)))
+        reached = min(crossed, reached)
+    elif score == 0:
+        reached = started
+    return BoardEntry(board.id, seat.seat_id, score, from_millis(to_millis(reached)), seat.seat_id)
 
 
 def check_push(external_player_ids: Sequence[str], capacity: int) -> None:

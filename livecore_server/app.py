@@ -221,6 +221,7 @@ def _lifetime(
                     asyncio.create_task(_housekeeping(services, config.flush_seconds)),
                     asyncio.create_task(services.store.watch(players.forget, watching)),
                     asyncio.create_task(services.streams.run_pings(config.stream_ping_seconds)),
+                    asyncio.create_task(services.streams.run_bot_ticks()),
                 ]
                 if not services.manual_clock:
                     tasks.append(asyncio.create_task(services.scheduler.run_forever()))

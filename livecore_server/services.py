@@ -171,7 +171,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         usage=UsageRecorder(),
         presence=PresenceBoard(),
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
-        streams=BoardHubs(store),
+        streams=BoardHubs(store, runtime),
     )
     store.on_player_written(services.players.forget)
     store.on_board_changed(services.streams.changed)

@@ -14,6 +14,12 @@ holds up the others, and a process never buffers more than that per subscriber.
 A subscriber is added to its hub before its ``ready`` is read, and every change heard from then on is
 kept for it; what it sends after ``ready`` is only what has a higher version than ``ready`` (the
 version ``ready`` read already includes every change heard before it), so nothing falls between the two.
+
+A lobby's board also shows its bots, whose scores grow with time and are never stored, so no change is
+heard of them: every :data:`BOT_TICK_SECONDS` the hub of a lobby's open board reads its bots at the
+clock's now and sends a ``score_update`` for each bot whose score changed since it last sent one (with
+the board's current version as its id). A subscriber gets a tick's updates only once its ``ready`` was
+read no later than the tick's time, so a bot's score never goes back on it.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -29,7 +36,8 @@ import attrs
 from livecore.api.convert import unstructure
 from livecore.api.live_events import EntryView, StreamClosed, StreamReady, StreamScoreUpdate
 from livecore.boards import Board, BoardEntry, BoardStatus, Standing
-from livecore.commands.boards import standing_of, stream_ready
+from livecore.commands import Runtime
+from livecore.commands.boards import bot_standings, standing_of, stream_ready
 from livecore.scope import Scope
 from livecore_server.http.envelope import dumps
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
@@ -38,6 +46,10 @@ log = logging.getLogger("livecore_server.streams")
 
 MAX_PENDING = 256  # events buffered for one subscriber before it is cut off
 PING = b": ping\n\n"
+# How often the hub of a lobby's open board recomputes its bots' scores (wall-clock seconds): a bot's
+# score moves on the clients' screens at most this late, and each tick costs one read per lobby board
+# that has subscribers in this process.
+BOT_TICK_SECONDS = 5.0
 
 
 def encode(name: str, version: int, data: Any) -> bytes:
@@ -57,6 +69,7 @@ class Subscriber:
         self._wake = asyncio.Event()
         self.pending: list[tuple[int | None, bytes]] = []  # (version, event); pings have none
         self.after: int | None = None  # the version of its ``ready``, once read
+        self.ready_at: datetime | None = None  # service time once its ``ready`` was read (bots' ticks)
         self.final = b""  # written last, once ``ended``
         self.ended = False
         self.writing = False
@@ -118,6 +131,7 @@ class Hub:
         self.changes: list[tuple[int, str | None]] = []
         self.sent = 0  # the highest version handed to the subscribers
         self.task: asyncio.Task[None] | None = None
+        self.bot_scores: dict[str, float] = {}  # a lobby board's bots, by seat id: the scores last sent
 
     def heard(self, version: int, player_id: str | None) -> None:
         self.changes.append((version, player_id))
@@ -136,7 +150,7 @@ class Hub:
             known = self.board
             try:
                 board, standing = await self.hubs.store.read(
-                    functools.partial(_changed, board=known, player_id=player_id)
+                    functools.partial(_changed, rt=self.hubs.rt, board=known, player_id=player_id)
                 )
             except Exception:
                 # The subscribers could miss this change: they end, and reconnect to a fresh ready.
@@ -155,6 +169,30 @@ class Hub:
             # Let the subscribers write before the next change is read (SQLite may answer at once).
             await asyncio.sleep(0)
 
+    async def tick_bots(self) -> None:
+        """A lobby's open board: a ``score_update`` for each bot whose score changed since the last one
+        sent, to the subscribers whose ``ready`` is no newer than this tick. A failed read sends nothing;
+        the next tick catches up."""
+        if self.board is None or self.board.lobby_id is None or not self.subscribers:
+            return
+        at = self.hubs.rt.clock.now()
+        try:
+            board, standings = await self.hubs.store.read(functools.partial(_bots, board=self.board, at=at))
+        except Exception:
+            log.exception("reading the bots of board %s failed", self.board_id)
+            return
+        if board.status is not BoardStatus.OPEN:
+            return  # the change that finalized it ends the streams
+        for standing in standings:
+            if self.bot_scores.get(standing.player.id) == standing.entry.score:
+                continue
+            self.bot_scores[standing.player.id] = standing.entry.score
+            update = StreamScoreUpdate(board.id, board.version, EntryView.of(standing))
+            event = encode("score_update", board.version, update)
+            for subscriber in list(self.subscribers):
+                if subscriber.ready_at is not None and subscriber.ready_at <= at:
+                    subscriber.push(None, event)  # not a change of the board: no version to skip it by
+
     def close(self, final: bytes = b"", *, cut: bool = False) -> None:
         for subscriber in list(self.subscribers):
             subscriber.end(final, cut=cut)
@@ -163,14 +201,21 @@ class Hub:
 
 
 def _changed(
-    tx: ServerTransaction, board: Board, player_id: str | None
+    tx: ServerTransaction, rt: Runtime, board: Board, player_id: str | None
 ) -> tuple[Board, Standing[BoardEntry] | None]:
     """The board now, and the player's entry with its rank (one read for every subscriber)."""
     now = tx.boards.get(board.game_id, board.id)
     assert now is not None  # boards are never deleted
     if player_id is None or now.status is BoardStatus.FINALIZED:
         return now, None
-    return now, standing_of(tx, now, player_id)
+    return now, standing_of(tx, rt, now, player_id)
+
+
+def _bots(tx: ServerTransaction, board: Board, at: datetime) -> tuple[Board, list[Standing[BoardEntry]]]:
+    """The board now, and its bots with their entries and ranks ``at`` (one read for every subscriber)."""
+    now = tx.boards.get(board.game_id, board.id)
+    assert now is not None
+    return now, bot_standings(tx, now, at) if now.status is BoardStatus.OPEN else []
 
 
 @attrs.define
@@ -206,8 +251,9 @@ class Subscription:
 class BoardHubs:
     """Every hub of this process, by board id."""
 
-    def __init__(self, store: ServerStore) -> None:
+    def __init__(self, store: ServerStore, rt: Runtime) -> None:
         self.store = store
+        self.rt = rt
         self.hubs: dict[str, Hub] = {}
         self.closed = False
         self._watching: bool | None = None
@@ -227,16 +273,18 @@ class BoardHubs:
         subscriber = Subscriber(abort)
         hub.subscribers.add(subscriber)
         try:
-            page = await self.store.read(lambda tx: stream_ready(tx, scope, board_id))
+            page = await self.store.read(lambda tx: stream_ready(tx, self.rt, scope, board_id))
         except BaseException:
             hub.subscribers.discard(subscriber)
             if not hub.subscribers:
                 self.drop(hub)
             raise
         board = page.board
+        subscriber.ready_at = self.rt.clock.now()
         if hub.board is None:
             hub.board = board
             hub.sent = board.version
+            hub.bot_scores = {s.player.id: s.entry.score for s in page.standings if s.player.is_bot}
             hub.kick()
         if self.closed:
             subscriber.end(cut=True)
@@ -266,6 +314,17 @@ class BoardHubs:
         while True:
             await asyncio.sleep(every)
             self.ping()
+
+    async def tick_bots(self) -> None:
+        """One bots' tick of every hub (:meth:`Hub.tick_bots`)."""
+        for hub in list(self.hubs.values()):
+            await hub.tick_bots()
+
+    async def run_bot_ticks(self, every: float = BOT_TICK_SECONDS) -> None:
+        """:meth:`tick_bots` every ``every`` seconds of wall-clock time (a background task)."""
+        while True:
+            await asyncio.sleep(every)
+            await self.tick_bots()
 
     def close(self) -> None:
         """End every stream now (the server is closing)."""

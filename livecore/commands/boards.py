@@ -1,8 +1,14 @@
 """Event-board commands: a score onto its board, finalizing a board at its window's close, the pages a
-client reads and what the live stream sends (rules: ``livecore.boards``)."""
+client reads and what the live stream sends (rules: ``livecore.boards``).
+
+A lobby's board also shows the lobby's bots, computed at read time and never stored: it is small (at
+most the lobby's capacity), so its stored entries are read whole, the bots' entries at the clock's now
+are added, and pages, ranks and the finalized top are read from that list (``livecore.boards.listed``).
+Ranks count the bots; rank rewards go to players only."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
 import attrs
@@ -23,6 +29,7 @@ from livecore.boards import (
     cursor_of,
     finalized,
     key_after,
+    listed,
     not_found,
     paid_ranks,
     parse_cursor,
@@ -36,15 +43,16 @@ from livecore.commands.players import find_player
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings
 from livecore.grants import GrantKind
+from livecore.lobbies import bot_entry
 from livecore.players import Player
 from livecore.scope import Scope
-from livecore.store import HasBoards, HasPlayers
+from livecore.store import HasBoards, HasLobbies, HasPlayers
 from livecore.webhooks.live_events import FinalEntry, LeaderboardFinalized
 
 RANK_SOURCE_KIND = "event_rank"
 
 
-class BoardsTx(GrantsTx, HasBoards, Protocol):
+class BoardsTx(GrantsTx, HasBoards, HasLobbies, Protocol):
     """The ports these commands use."""
 
 
@@ -100,18 +108,51 @@ def rescore(tx: HasBoards, scope: Scope, player: Player, attempts: list[Attempt]
     return True
 
 
-def _ranked(rows: list[tuple[BoardEntry, Contender]], first_rank: int) -> list[Standing[BoardEntry]]:
-    return [Standing(first_rank + i, entry, player) for i, (entry, player) in enumerate(rows)]
+class ReadTx(HasBoards, HasPlayers, HasLobbies, Protocol):
+    """What reading a board needs."""
+
+
+def lobby_rows(tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]:
+    """A lobby board's whole list at ``now``: its players' stored entries and its bots' (none before the
+    lobby starts), in no particular order."""
+    assert board.lobby_id is not None
+    lobby = tx.lobbies.get(board.game_id, board.lobby_id)
+    assert lobby is not None  # a lobby's board is made with its lobby, and neither is deleted
+    rows = tx.boards.page(board, None, lobby.capacity)
+    if lobby.started_at is not None:
+        rows += [
+            (bot_entry(seat, board, lobby, now), Contender.of_bot(seat))
+            for seat in tx.lobbies.seats(lobby.id)
+            if seat.is_bot
+        ]
+    return rows
+
+
+def ranking(tx: ReadTx, board: Board, now: datetime) -> Ranking[BoardEntry]:
+    """The board in order, as its store reads it; a lobby's board with its bots at ``now``."""
+    if board.lobby_id is not None:
+        return listed(board.order, lobby_rows(tx, board, now))
+    return Ranking(
+        board.order,
+        lambda key, n: tx.boards.page(board, key, n),
+        lambda key, n: tx.boards.page_before(board, key, n),
+        lambda key: tx.boards.count_ahead(board, key),
+    )
 
 
 def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event: EventSettings) -> Board:
     """Freeze the board, pay its rank bands as pending grants (sourceKind ``event_rank``, sourceRefId the
-    board id) and fire ``leaderboard.finalized`` with its top ten."""
+    board id) and fire ``leaderboard.finalized`` with its top ten. On a lobby's board the bots hold their
+    ranks (a band that pays a bot's rank pays no one) and are left out of the top ten, whose entries name
+    a player's external id; its ``entryCount`` counts them."""
     now = rt.clock.now()
-    top = _ranked(tx.boards.page(board, None, max(paid_ranks(event.rank_rewards), FINALIZED_TOP)), 1)
+    shown = max(paid_ranks(event.rank_rewards), FINALIZED_TOP)
+    rows = lobby_rows(tx, board, now) if board.lobby_id is not None else None
+    ranked = ranking(tx, board, now) if rows is None else listed(board.order, rows)
+    top, _ = read_ranked(ranked, shown)
     for standing in top:
         rewards = band_rewards(event.rank_rewards, standing.rank)
-        winner = tx.players.by_id(standing.player.id) if rewards else None
+        winner = tx.players.by_id(standing.player.id) if rewards and not standing.player.is_bot else None
         if rewards and winner is not None:
             issue_grant(
                 tx,
@@ -139,26 +180,24 @@ def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event:
             lobby_id=board.lobby_id,
             segment_values=board.segment_values,
             participant_scope="player",
-            entry_count=tx.boards.size(board.id),
-            top=tuple(
-                FinalEntry(
-                    rank=s.rank,
-                    player_id=s.player.id,
-                    external_player_id=s.player.external_id,
-                    score=s.entry.score,
-                    attempt_id=s.entry.attempt_id,
-                    reached_at=s.entry.reached_at,
-                )
-                for s in top[:FINALIZED_TOP]
-            ),
+            entry_count=tx.boards.size(board.id) if rows is None else len(rows),
+            top=tuple(_final(s) for s in top[:FINALIZED_TOP] if not s.player.is_bot),
             finalized_at=now,
         ),
     )
     return done
 
 
-class ReadTx(HasBoards, HasPlayers, Protocol):
-    """What reading a board needs."""
+def _final(standing: Standing[BoardEntry]) -> FinalEntry:
+    player, entry = standing.player, standing.entry
+    return FinalEntry(
+        rank=standing.rank,
+        player_id=player.id,
+        external_player_id=player.player_external_id,
+        score=entry.score,
+        attempt_id=entry.attempt_id,
+        reached_at=entry.reached_at,
+    )
 
 
 def get_board(tx: HasBoards, scope: Scope, board_id: str) -> Board:
@@ -170,6 +209,7 @@ def get_board(tx: HasBoards, scope: Scope, board_id: str) -> Board:
 
 def read_board(
     tx: ReadTx,
+    rt: Runtime,
     scope: Scope,
     board_id: str,
     *,
@@ -178,7 +218,8 @@ def read_board(
     around: str | None = None,
 ) -> BoardPage:
     """A page of the board: the top, after ``cursor``, or ``around`` a player (docs/events.md#boards).
-    A player with no entry gets the top; an unknown player is 404 ``player_not_found``."""
+    A player with no entry gets the top; an unknown player is 404 ``player_not_found``. A lobby's board
+    shows its bots as they are at the clock's now."""
     LIMIT.check(limit, "limit")
     board = get_board(tx, scope, board_id)
     if cursor is not None and around is not None:
@@ -193,30 +234,34 @@ def read_board(
             raise LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
         entry = tx.boards.entry(board.id, player.id)
         mine = None if entry is None else (entry, Contender.of(player))
-    ranking = Ranking(
-        board.order,
-        lambda key, n: tx.boards.page(board, key, n),
-        lambda key, n: tx.boards.page_before(board, key, n),
-        lambda key: tx.boards.count_ahead(board, key),
-    )
-    standings, more = read_ranked(ranking, limit, after, mine)
+    standings, more = read_ranked(ranking(tx, board, rt.clock.now()), limit, after, mine)
     next_cursor = cursor_of(board.id, standings[-1].entry) if more and standings else None
     return BoardPage(board, standings, next_cursor)
 
 
-def stream_ready(tx: ReadTx, scope: Scope, board_id: str) -> BoardPage:
+def stream_ready(tx: ReadTx, rt: Runtime, scope: Scope, board_id: str) -> BoardPage:
     """What a new subscriber gets first: the board and its top entries."""
-    return read_board(tx, scope, board_id, limit=STREAM_TOP)
+    return read_board(tx, rt, scope, board_id, limit=STREAM_TOP)
 
 
-def standing_of(tx: ReadTx, board: Board, player_id: str) -> Standing[BoardEntry] | None:
-    """The player's entry on the board with its rank now (what a ``score_update`` carries)."""
+def standing_of(tx: ReadTx, rt: Runtime, board: Board, player_id: str) -> Standing[BoardEntry] | None:
+    """The player's entry on the board with its rank now (what a ``score_update`` carries); on a lobby's
+    board the bots ahead of it count."""
     entry = tx.boards.entry(board.id, player_id)
     player = tx.players.by_id(player_id)
     if entry is None or player is None:
         return None
-    rank = tx.boards.count_ahead(board, sort_key(board.order, entry)) + 1
+    rank = ranking(tx, board, rt.clock.now()).count_ahead(sort_key(board.order, entry)) + 1
     return Standing(rank, entry, Contender.of(player))
+
+
+def bot_standings(tx: ReadTx, board: Board, now: datetime) -> list[Standing[BoardEntry]]:
+    """The bots of a lobby's board with their entries and ranks at ``now`` (the stream sends their growing
+    scores); none for any other board."""
+    if board.lobby_id is None:
+        return []
+    rows = sorted(lobby_rows(tx, board, now), key=lambda row: sort_key(board.order, row[0]))
+    return [Standing(i + 1, entry, who) for i, (entry, who) in enumerate(rows) if who.is_bot]
 
 
 def merge_entries(tx: HasBoards, from_id: str, to: Player) -> None:
@@ -236,9 +281,12 @@ __all__ = [
     "BoardPage",
     "BoardsTx",
     "ReadTx",
+    "bot_standings",
     "finalize_board",
     "get_board",
+    "lobby_rows",
     "merge_entries",
+    "ranking",
     "read_board",
     "record_score",
     "rescore",

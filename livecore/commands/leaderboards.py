@@ -394,7 +394,7 @@ def rollover_step(
                 PeriodEntry(
                     rank=s.rank,
                     player_id=s.player.id,
-                    external_player_id=s.player.external_id,
+                    external_player_id=s.player.player_external_id,
                     score=s.entry.score,
                     reached_at=s.entry.reached_at,
                     division_id=s.entry.division_id,

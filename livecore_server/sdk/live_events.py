@@ -79,7 +79,7 @@ def progress(call: Call[api.ProgressRequest, None], tx: LiveEventsTx) -> api.Pro
 def read_board(call: Call[None, api.BoardQuery], tx: boards.ReadTx) -> api.BoardResponse:
     q = call.query
     page = boards.read_board(
-        tx, call.scope, call.params["leaderboardId"], limit=q.limit, cursor=q.cursor, around=q.around
+        tx, call.rt, call.scope, call.params["leaderboardId"], limit=q.limit, cursor=q.cursor, around=q.around
     )
     return api.BoardResponse.of(page)
 

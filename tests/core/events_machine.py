@@ -556,12 +556,14 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
             expected = [self.ids[p] for p, _ in self.ordered(bid)]
             with self.store.transaction() as tx:
                 pages = []
-                page = boards_cmd.read_board(tx, self.scope, bid, limit=limit)
+                page = boards_cmd.read_board(tx, self.rt, self.scope, bid, limit=limit)
                 pages.append(page)
                 while page.next_cursor is not None:
-                    page = boards_cmd.read_board(tx, self.scope, bid, limit=limit, cursor=page.next_cursor)
+                    page = boards_cmd.read_board(
+                        tx, self.rt, self.scope, bid, limit=limit, cursor=page.next_cursor
+                    )
                     pages.append(page)
-                around = boards_cmd.read_board(tx, self.scope, bid, limit=limit, around=who)
+                around = boards_cmd.read_board(tx, self.rt, self.scope, bid, limit=limit, around=who)
             standings = [s for pg in pages for s in pg.standings]
             assert [s.player.id for s in standings] == expected
             assert [s.rank for s in standings] == list(range(1, len(expected) + 1))
@@ -581,7 +583,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
             with self.store.transaction() as tx:
                 for bid in self.boards:
                     board = tx.boards.get(self.scope.game_id, bid)
-                    page = boards_cmd.read_board(tx, self.scope, bid, limit=200)
+                    page = boards_cmd.read_board(tx, self.rt, self.scope, bid, limit=200)
                     assert [s.rank for s in page.standings] == list(range(1, len(page.standings) + 1))
                     assert tx.boards.size(bid) == len(page.standings)
                     expected = self.ordered(bid)

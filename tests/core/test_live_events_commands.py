@@ -225,7 +225,7 @@ def test_the_board_holds_each_players_best_attempt(world):
     second = world.run(ev.start, LIVE, ada, "trial", None)
     world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 50})
     with world.store.transaction() as tx:
-        page = read_board(tx, LIVE, first.board_id)
+        page = read_board(tx, world.rt, LIVE, first.board_id)
     assert [(s.rank, s.entry.score, s.entry.attempt_id) for s in page.standings] == [(1, 80, first.id)]
 
 
@@ -246,7 +246,7 @@ def test_an_event_removed_from_the_manifest_opens_no_window_and_keeps_its_histor
     assert world.run(ev.open_due_windows) == 0
     assert world.run(ev.list_events, LIVE, None) == []
     with world.store.transaction() as tx:
-        assert [s.entry.score for s in read_board(tx, LIVE, attempt.board_id).standings] == [42]
+        assert [s.entry.score for s in read_board(tx, world.rt, LIVE, attempt.board_id).standings] == [42]
 
 
 def test_a_country_segment_is_the_resolved_country_in_upper_case(world):
@@ -275,7 +275,7 @@ def test_an_operator_force_completes_an_attempt_and_the_board_follows_without_re
     assert world.store.outbox[-1].kind == "event.force_completed"
     assert (payload["score"], payload["priorScore"], payload["milestonesFired"]) == (150, 90, ["bronze"])
     with world.store.transaction() as tx:
-        assert [s.entry.score for s in read_board(tx, LIVE, first.board_id).standings] == [150]
+        assert [s.entry.score for s in read_board(tx, world.rt, LIVE, first.board_id).standings] == [150]
 
 
 def test_a_lower_override_leaves_the_players_better_attempt_on_the_board(world):
@@ -286,7 +286,7 @@ def test_a_lower_override_leaves_the_players_better_attempt_on_the_board(world):
     world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 90})
     world.run(ev.force_complete, LIVE, second.id, score=10, actor_member_id="mem_1", reason=None)
     with world.store.transaction() as tx:
-        (standing,) = read_board(tx, LIVE, first.board_id).standings
+        (standing,) = read_board(tx, world.rt, LIVE, first.board_id).standings
     assert (standing.entry.score, standing.entry.attempt_id) == (60, first.id)
 
 

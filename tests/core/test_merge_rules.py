@@ -291,9 +291,12 @@ def play(
     return done
 
 
+READ_RT = Runtime(clock=ManualClock(T0), rng=SeededRandomSource(3), hasher=KeyedHasher(b"m" * 32))
+
+
 def standings(store: MemoryStore, board_id: str) -> list[tuple[str | None, float]]:
     with store.transaction() as tx:
-        page = read_board(tx, SCOPE, board_id)
+        page = read_board(tx, READ_RT, SCOPE, board_id)
     return [(s.player.external_id, s.entry.score) for s in page.standings]
 
 
@@ -434,7 +437,7 @@ def test_erasure_keeps_attempts_and_board_entries_under_the_anonymized_row() -> 
     with store.transaction() as tx:
         placeholder = erase(tx, rt, SCOPE, "a", ErasureReason.GDPR_ERASURE).placeholder
         (kept,) = tx.attempts.recent(mine.player_id, 10)
-        page = read_board(tx, SCOPE, mine.board_id)
+        page = read_board(tx, rt, SCOPE, mine.board_id)
     clock.advance(86_400)
     with store.transaction() as tx:
         for window in tx.windows.due_to_close(clock.now(), 10):

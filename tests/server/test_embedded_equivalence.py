@@ -515,6 +515,7 @@ class Embedded:
         def op(tx: Transaction) -> dict[str, Any]:
             page = boards_cmd.read_board(
                 tx,
+                self.rt,
                 self.clients[ARCADE],
                 self.labels[f"{label}.board"],
                 limit=limit,

@@ -271,7 +271,7 @@ def sim() -> Sim:
         with store.transaction() as tx:
             register(tx, rt, SCOPE, name)
     reads = MemoryReads(store)
-    return Sim(store, rt, reads, BoardHubs(reads))  # type: ignore[arg-type]
+    return Sim(store, rt, reads, BoardHubs(reads, rt))  # type: ignore[arg-type]
 
 
 async def test_a_change_is_read_once_and_the_same_bytes_go_to_every_subscriber(sim: Sim) -> None:
