@@ -110,7 +110,7 @@ class EventView:
             entry_cost=[RewardEntry.of(e) for e in event.entry_cost],
             max_attempts=event.max_attempts,
             target=event.target,
-            lobby=False,
+            lobby=event.lobby is not None,
             attempts=None if listing.attempts is None else [AttemptView.of(a) for a in listing.attempts],
         )
 
@@ -261,6 +261,9 @@ SDK_START = player_route(
         ErrorCode.ATTEMPT_IN_PROGRESS,
         ErrorCode.MAX_ATTEMPTS_REACHED,
         ErrorCode.INSUFFICIENT_ENTRY_COST,
+        # A lobby event's start while the player's lobby forms: nothing charged
+        # (``details: {lobbyId, participantCount, capacity, fillBy}``).
+        ErrorCode.LOBBY_FORMING,
     ),
 )
 

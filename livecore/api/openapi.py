@@ -260,6 +260,12 @@ def _description(route: Route) -> str:
         lines.append(f"Needs an idempotency key ({_key_source(route)}); a missing key is a 400.")
     elif route.idempotency is Idempotency.OPTIONAL:
         lines.append(f"Takes an optional idempotency key ({_key_source(route)}).")
+    if route.idempotent_on is not None:
+        lines.append(
+            f"Idempotent on the body field `{camel(route.idempotent_on)}`: the same value again answers the "
+            "record it made (200), with other values a 409 `idempotency_conflict`; an `Idempotency-Key` "
+            "header is ignored."
+        )
     if route.idempotency is not Idempotency.NONE:
         replay = "200" if route.status == 201 else str(route.status)
         lines.append(
@@ -396,6 +402,11 @@ def _phrase(status: int) -> str:
         return f"Status {status}"
 
 
+def _replayable(route: Route) -> bool:
+    """A repeat of the write answers 200 instead of its 201: by its idempotency key or its own body key."""
+    return route.idempotency is not Idempotency.NONE or route.idempotent_on is not None
+
+
 def _header_ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/headers/{name}"}
 
@@ -431,9 +442,13 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
     if success_schema is not None and not route.stream:
         success["content"] = {_JSON: {"schema": success_schema}}
     responses[route.status] = success
-    if route.status == 201 and route.idempotency is not Idempotency.NONE and 200 not in responses:
+    if route.status == 201 and _replayable(route) and 200 not in responses:
         replay = {key: copy.deepcopy(value) for key, value in success.items() if key != "description"}
-        responses[200] = {"description": "Idempotent replay of an earlier 201 (`Idempotent-Replay: true`)."}
+        responses[200] = {
+            "description": "Idempotent replay of an earlier 201 (`Idempotent-Replay: true`)."
+            if route.idempotent_on is None
+            else f"The record an earlier 201 made, for the same `{camel(route.idempotent_on)}`."
+        }
         responses[200].update(replay)
     return {str(status): responses[status] for status in sorted(responses)}
 

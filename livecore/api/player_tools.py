@@ -12,6 +12,7 @@ import attrs
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.grants import GrantView
 from livecore.api.live_events import AttemptView
+from livecore.api.lobbies import LobbyView
 from livecore.api.purchases import PurchaseView
 from livecore.api.route import PLAYER_PATH, server_route
 from livecore.api.views import IdentityView
@@ -51,13 +52,14 @@ class ProfileSummary:
 
 @attrs.frozen
 class PlayerProfileResponse:
-    """The player profile (docs/reference/player-tools.md#profile): attempts and grants newest first;
-    ``lobbies`` stays empty until lobbies exist."""
+    """The player profile (docs/reference/player-tools.md#profile): attempts, grants and the lobbies the
+    player sits in, newest first (lobbies: by when the seat was taken); ``summary.lobbiesActive`` counts
+    the forming and active ones."""
 
     player: ProfilePlayer
     attempts: list[AttemptView]
     grants: list[GrantView]
-    lobbies: list[dict[str, Any]]
+    lobbies: list[LobbyView]
     summary: ProfileSummary
 
 
@@ -158,7 +160,7 @@ class ExportPlayerResponse:
     grants: list[GrantView]
     inventory: list[HoldingView]
     wallet: list[HoldingView]
-    lobby_memberships: list[dict[str, Any]]
+    lobby_memberships: list[LobbyView]
     purchases: list[PurchaseView]
 
 

@@ -65,6 +65,7 @@ from livecore.api.openapi import (
     _json_default,
     _Mode,
     _models_in,
+    _replayable,
     _Schemas,
     _strip_none,
     rule_text,
@@ -96,7 +97,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
         "server.spend.",
     ),
     "player-tools": ("server.players.", "server.migrate."),
-    "events": ("events.", "event_leaderboards.", "server.dev.events."),
+    "events": ("events.", "event_leaderboards.", "lobbies.", "server.lobbies.", "server.dev.events."),
     "leaderboards": ("leaderboards.", "server.leaderboards.", "server.dev.leaderboards."),
 }
 
@@ -169,7 +170,8 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     "shared leaderboard of that key in the game's manifest.",
     ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
     ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
-    ErrorCode.LOBBY_FORMING: "The lobby is still forming (202, with the error envelope).",
+    ErrorCode.LOBBY_FORMING: "The lobby is still forming: 202 with the error envelope, `details: {lobbyId, "
+    "participantCount, capacity, fillBy}`; nothing was charged.",
     ErrorCode.LOBBY_NOT_FOUND: "No such lobby in the key's game and environment.",
     ErrorCode.CONFLICT: "The request conflicts with the record's current state.",
     ErrorCode.INVALID_MERGE: "The merge is not possible: the same player twice, or a banned, merged or "
@@ -454,6 +456,8 @@ def _auth_text(route: Route) -> str:
 
 
 def _idempotency_text(route: Route) -> str:
+    if route.idempotent_on is not None:
+        return f"on the body field `{camel(route.idempotent_on)}`; an `Idempotency-Key` header is ignored"
     if route.idempotency is Idempotency.NONE:
         return "none" if route.is_write else "none (a read)"
     source = (
@@ -475,7 +479,7 @@ def _route_section(ctx: _Context, route: Route, page: str) -> str:
         f"- Idempotency: {_idempotency_text(route)}",
     ]
     success = f"- Success: {route.status}"
-    if route.status == 201 and route.idempotency is not Idempotency.NONE:
+    if route.status == 201 and _replayable(route):
         success += " (200 when replayed)"
     facts.append(success)
     errors = "; ".join(

@@ -81,12 +81,20 @@ class Route:
     idempotency: Idempotency = Idempotency.NONE
     # The route's body has an ``idempotencyKey`` field (else only the header is read).
     body_idempotency_field: bool = False
+    # The body field the command itself keys the write on (a replay answers 200 with the record it made):
+    # the route then takes no idempotency key (``Idempotency.NONE``), an ``Idempotency-Key`` header is
+    # ignored.
+    idempotent_on: str | None = None
     test_only: bool = False  # test-environment key only; a live key gets 403
     deprecated: Deprecation | None = None
     errors: tuple[ErrorCode, ...] = ()
     # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        if self.idempotent_on is not None and self.idempotency is not Idempotency.NONE:
+            raise ValueError(f"{self.name}: a route keyed on a body field takes no idempotency key")
 
     @property
     def full_path(self) -> str:

@@ -14,6 +14,7 @@ from livecore.api import (
     grants,
     leaderboards,
     live_events,
+    lobbies,
     player_tools,
     players,
     purchases,
@@ -45,6 +46,7 @@ ALL: tuple[Route, ...] = (
     *player_tools.ROUTES,
     *purchases.ROUTES,
     *live_events.ROUTES,
+    *lobbies.ROUTES,
     *leaderboards.ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

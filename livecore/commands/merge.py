@@ -1,9 +1,9 @@
 """The merge command: the rules of :mod:`livecore.merge` applied through the store, in one transaction.
 
 Everything of the source's moves to the target: the friend graph (folded), ledgers (summed), grants,
-gifts, purchases, event attempts, event-board entries (the target keeps the better of two entries on
-one board, :func:`livecore.commands.boards.merge_entries`), and shared-leaderboard entries and tiers
-(:func:`livecore.commands.leaderboards.merge_entries`)."""
+gifts, purchases, event attempts, lobby seats (one per window: the target's kept), event-board entries
+(the target keeps the better of two entries on one board, :func:`livecore.commands.boards.merge_entries`),
+and shared-leaderboard entries and tiers (:func:`livecore.commands.leaderboards.merge_entries`)."""
 
 from __future__ import annotations
 
@@ -101,6 +101,8 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
     # Attempts keep their ids, numbers and states; the target may so hold more attempts in a window than
     # max_attempts, or two in progress (its next start then waits for both to end).
     tx.attempts.reassign(source.id, target)
+    # One seat per window: where both sat, the target keeps its own (its moved attempt and entry stay).
+    tx.lobbies.reassign(source.id, target)
     merge_entries(tx, source.id, target)
     leaderboards.merge_entries(tx, source.id, target)
     # The source row stays, retired under its placeholder, pointing at the target.

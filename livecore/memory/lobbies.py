@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import attrs
+
 from livecore.lobbies import Lobby, LobbyStatus, Seat
 from livecore.memory.journal import MemoryPort
+from livecore.players import Player
 from livecore.scope import Environment
 
 
@@ -86,8 +89,24 @@ class MemoryLobbies(MemoryPort):
         mine = [s for s in self._s.seats.values() if s.seat_id == player_id]
         return sorted(mine, key=lambda s: (s.joined_at, s.lobby_id), reverse=True)[:limit]
 
+    def running_count(self, player_id: str) -> int:
+        return sum(
+            1
+            for s in self._s.seats.values()
+            if s.seat_id == player_id and self._s.lobbies[s.lobby_id].status is not LobbyStatus.CLOSED
+        )
+
     def delete_seat(self, lobby_id: str, seat_id: str) -> None:
         seat = self._s.seats.get((lobby_id, seat_id))
         if seat is not None:
             self._tx.drop(self._s.window_seats, (seat.window_id, seat_id))
             self._tx.drop(self._s.seats, (lobby_id, seat_id))
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        for seat in [s for s in self._s.seats.values() if s.seat_id == from_id]:
+            self.delete_seat(seat.lobby_id, from_id)
+            if to.id != from_id and (seat.window_id, to.id) in self._s.window_seats:
+                lobby = self._s.lobbies[seat.lobby_id]
+                self.update(attrs.evolve(lobby, participant_count=lobby.participant_count - 1))
+            else:
+                self.add_seat(attrs.evolve(seat, seat_id=to.id, external_player_id=to.external_id))

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Protocol
 
 from livecore.lobbies import Lobby, Seat
+from livecore.players import Player
 from livecore.scope import Environment
 
 
@@ -49,7 +50,18 @@ class LobbyStore(Protocol):
         """The player's seats, the newest first."""
         ...
 
+    def running_count(self, player_id: str) -> int:
+        """How many forming or active lobbies the player sits in."""
+        ...
+
     def delete_seat(self, lobby_id: str, seat_id: str) -> None: ...
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        """Every seat of ``from_id`` becomes ``to``'s, its external id included: a merge, or an erasure
+        (``to`` is then the same row under its placeholder). A merge keeps one seat per window: where
+        ``to`` already holds a seat in the window, the source's is deleted and its lobby counts one
+        participant fewer (``participant_count`` stays the number of its seats)."""
+        ...
 
 
 class HasLobbies(Protocol):

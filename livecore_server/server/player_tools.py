@@ -3,9 +3,12 @@ export."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from livecore.api import player_tools as api
 from livecore.api.grants import GrantView
 from livecore.api.live_events import AttemptView
+from livecore.api.lobbies import LobbyView
 from livecore.api.views import anonymized_view, display_view
 from livecore.attempts import AttemptStatus
 from livecore.commands import erasure, merge, moderation
@@ -14,6 +17,7 @@ from livecore.erasure import ErasureReason
 from livecore.errors import invalid_request
 from livecore.games import ResourceType
 from livecore.grants import GrantStatus
+from livecore.lobbies import Lobby, Seat
 from livecore.players import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.server.purchases import purchase_view
@@ -30,6 +34,28 @@ def _player(call: AnyCall, tx: ServerTransaction) -> Player:
 def _record(call: AnyCall, tx: ServerTransaction) -> Player:
     """Reads also show a retired (merged or erased) row by its placeholder id."""
     return get_player(tx, call.scope, call.external_id, retired=True)
+
+
+def lobby_view(tx: ServerTransaction, lobby: Lobby) -> LobbyView:
+    """The lobby with its participants, their identities read now."""
+    seats = tx.lobbies.seats(lobby.id)
+    players = {}
+    for seat in seats:
+        if not seat.is_bot:
+            player = tx.players.by_id(seat.seat_id)
+            assert player is not None, seat
+            players[seat.seat_id] = player
+    return LobbyView.of(lobby, seats, players)
+
+
+def lobby_views(tx: ServerTransaction, game_id: str, seats: Sequence[Seat]) -> list[LobbyView]:
+    """The lobbies of a player's ``seats``, in their order."""
+    views = []
+    for seat in seats:
+        lobby = tx.lobbies.get(game_id, seat.lobby_id)
+        assert lobby is not None, seat
+        views.append(lobby_view(tx, lobby))
+    return views
 
 
 def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.PlayerProfileResponse:
@@ -53,14 +79,14 @@ def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.Pl
         ),
         attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, call.query.limit)],
         grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, call.query.limit)],
-        lobbies=[],  # lobbies arrive with their issue
+        lobbies=lobby_views(tx, call.scope.game_id, tx.lobbies.seats_of(player.id, call.query.limit)),
         summary=api.ProfileSummary(
             attempt_count=sum(attempts.values()),
             attempts_completed=attempts[AttemptStatus.COMPLETED],
             attempts_expired=attempts[AttemptStatus.EXPIRED],
             grants_pending=counts[GrantStatus.PENDING],
             grants_claimed=counts[GrantStatus.CLAIMED],
-            lobbies_active=0,
+            lobbies_active=tx.lobbies.running_count(player.id),
         ),
     )
 
@@ -163,7 +189,7 @@ def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerRes
             for h in holdings
             if types.get(h.key) is ResourceType.CURRENCY
         ][:EXPORT_LIMIT],
-        lobby_memberships=[],
+        lobby_memberships=lobby_views(tx, call.scope.game_id, tx.lobbies.seats_of(player.id, EXPORT_LIMIT)),
         purchases=[purchase_view(p) for p in tx.purchases.page(player.id, None, EXPORT_LIMIT)],
     )
 

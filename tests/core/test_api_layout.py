@@ -11,6 +11,7 @@ from livecore.api import (
     grants,
     leaderboards,
     live_events,
+    lobbies,
     player_tools,
     players,
     purchases,
@@ -29,6 +30,7 @@ DOMAINS: tuple[ModuleType, ...] = (
     player_tools,
     purchases,
     live_events,
+    lobbies,
     leaderboards,
 )
 

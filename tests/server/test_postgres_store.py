@@ -1301,3 +1301,54 @@ def test_lobbies_and_seats_read_back_alike_on_every_store(events: Twin) -> None:
     twin.read(lambda tx: tx.lobbies.add_seat(a1))
     assert twin.read(lambda tx: tx.lobbies.seat_in_window(w1.id, ids["a"])) == a1
     assert twin.read(lambda tx: tx.lobbies.seats(l3.id)) == [b3, bot, quiet]
+
+
+def test_lobby_seats_move_on_merge_one_per_window_and_take_the_placeholder_on_erasure(events: Twin) -> None:
+    twin = events
+    game_id = twin.scope.game_id
+    _credited(twin, "a", "b")
+    race, sprint = _start(twin, "a", "race"), _start(twin, "a", "sprint", "FR")
+    w1 = twin.read(lambda tx: tx.windows.get(game_id, race.window_id))
+    w2 = twin.read(lambda tx: tx.windows.get(game_id, sprint.window_id))
+    a, b = (twin.read(lambda tx, n=n: twin.player(tx, n)) for n in "ab")
+    t0 = twin.runtimes[0].clock.now()
+    l1 = _lobby(1, w1, t0, participant_count=2, bot_count=1)
+    l2 = _lobby(2, w1, t0, participant_count=1)
+    l3 = _lobby(3, w2, t0, status=LobbyStatus.CLOSED, participant_count=1, closed_at=t0)
+    a1 = Seat(l1.id, w1.id, a.id, t0, SeatSource.MATCHMAKING, external_player_id="a")
+    bot = Seat(
+        l1.id, w1.id, "bot_01", t0, SeatSource.BOT, identity=Identity("Brave Fox 07", None), final_score=1
+    )
+    b2 = Seat(l2.id, w1.id, b.id, t0, SeatSource.MATCHMAKING, external_player_id="b")
+    a3 = Seat(l3.id, w2.id, a.id, t0, SeatSource.SERVER_PUSH, external_player_id="a")
+    for lobby in (l1, l2, l3):
+        twin.read(lambda tx, lobby=lobby: tx.lobbies.insert(lobby))
+    for seat in (a1, bot, b2, a3):
+        twin.read(lambda tx, seat=seat: tx.lobbies.add_seat(seat))
+    # Forming and active lobbies count; a closed one does not.
+    assert twin.read(lambda tx: tx.lobbies.running_count(a.id)) == 1
+    assert twin.read(lambda tx: tx.lobbies.running_count(b.id)) == 1
+    assert twin.read(lambda tx: tx.lobbies.running_count("nobody")) == 0
+
+    # A merge of a into b: in w1, where b sits already, a's seat goes and l1 counts one fewer; in w2 it
+    # becomes b's.
+    twin.read(lambda tx: tx.lobbies.reassign(a.id, b))
+    assert twin.read(lambda tx: tx.lobbies.seats(l1.id)) == [bot]
+    assert twin.read(lambda tx: tx.lobbies.get(game_id, l1.id)) == attrs.evolve(l1, participant_count=1)
+    assert twin.read(lambda tx: tx.lobbies.get(game_id, l2.id)) == l2
+    assert twin.read(lambda tx: tx.lobbies.seats(l2.id)) == [b2]
+    moved = attrs.evolve(a3, seat_id=b.id, external_player_id="b")
+    assert twin.read(lambda tx: tx.lobbies.seat_in_window(w2.id, b.id)) == moved
+    assert twin.read(lambda tx: tx.lobbies.seats_of(a.id, 10)) == []
+    assert twin.read(lambda tx: tx.lobbies.seats_of(b.id, 10)) == [moved, b2]  # one millisecond: by lobby id
+
+    # An erasure: the same row under its placeholder keeps every seat, and every count.
+    kept = attrs.evolve(b, external_id="__deleted_x__")
+    twin.read(lambda tx: tx.lobbies.reassign(b.id, kept))
+    assert twin.read(lambda tx: tx.lobbies.seats_of(b.id, 10)) == [
+        attrs.evolve(moved, external_player_id="__deleted_x__"),
+        attrs.evolve(b2, external_player_id="__deleted_x__"),
+    ]
+    assert twin.read(lambda tx: tx.lobbies.get(game_id, l2.id)) == l2
+    assert twin.read(lambda tx: tx.lobbies.get(game_id, l3.id)) == l3
+    assert twin.read(lambda tx: tx.lobbies.running_count(b.id)) == 1

@@ -10,6 +10,7 @@ import orjson
 
 from livecore.clock import to_millis
 from livecore.lobbies import Lobby, Seat
+from livecore.players import Player
 from livecore.scope import Environment
 from livecore_server.storage.rows import (
     LOBBY_COLUMNS,
@@ -125,7 +126,37 @@ class SqlLobbies(SqlPort):
         )
         return [seat_of(r) for r in rows]
 
+    def running_count(self, player_id: str) -> int:
+        row = self.db.read(
+            "SELECT COUNT(*) FROM lobby_seats s JOIN lobbies l ON l.id = s.lobby_id"
+            " WHERE s.seat_id = ? AND l.status != 'closed'",
+            (player_id,),
+        ).fetchone()
+        return int(row[0])
+
     def delete_seat(self, lobby_id: str, seat_id: str) -> None:
         self.db.write(
             "lobby_seats", "DELETE FROM lobby_seats WHERE lobby_id = ? AND seat_id = ?", (lobby_id, seat_id)
+        )
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        if to.id != from_id:
+            # A merge: the source's seats in the windows where the target sits already go.
+            self.db.write(
+                "lobbies",
+                "UPDATE lobbies SET participant_count = participant_count - 1 WHERE id IN"
+                " (SELECT s.lobby_id FROM lobby_seats s JOIN lobby_seats t"
+                " ON t.window_id = s.window_id AND t.seat_id = ? WHERE s.seat_id = ?)",
+                (to.id, from_id),
+            )
+            self.db.write(
+                "lobby_seats",
+                "DELETE FROM lobby_seats WHERE seat_id = ? AND window_id IN"
+                " (SELECT window_id FROM lobby_seats WHERE seat_id = ?)",
+                (from_id, to.id),
+            )
+        self.db.write(
+            "lobby_seats",
+            "UPDATE lobby_seats SET seat_id = ?, external_player_id = ? WHERE seat_id = ?",
+            (to.id, to.external_id, from_id),
         )
