@@ -33,6 +33,7 @@ from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
 from livecore_server.sdk import leaderboards as sdk_leaderboards
 from livecore_server.sdk import live_events as sdk_live_events
+from livecore_server.sdk import lobbies as sdk_lobbies
 from livecore_server.sdk import players as sdk_players
 from livecore_server.sdk import presence as sdk_presence
 from livecore_server.sdk import purchases as sdk_purchases
@@ -41,6 +42,7 @@ from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
 from livecore_server.server import leaderboards as server_leaderboards
 from livecore_server.server import live_events as server_live_events
+from livecore_server.server import lobbies as server_lobbies
 from livecore_server.server import migrate as server_migrate
 from livecore_server.server import player_tools as server_player_tools
 from livecore_server.server import players as server_players
@@ -64,6 +66,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_purchases.BINDINGS,
     *sdk_live_events.BINDINGS,
     *sdk_leaderboards.BINDINGS,
+    *sdk_lobbies.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
@@ -73,6 +76,7 @@ BINDINGS: tuple[Binding, ...] = (
     *server_migrate.BINDINGS,
     *server_live_events.BINDINGS,
     *server_leaderboards.BINDINGS,
+    *server_lobbies.BINDINGS,
 )
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a

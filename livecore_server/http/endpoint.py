@@ -228,6 +228,8 @@ _RECORD_IDS = {
     "requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND,
     "attemptId": ErrorCode.ATTEMPT_NOT_FOUND,
     "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND,
+    "lobbyId": ErrorCode.LOBBY_NOT_FOUND,
+    "gameId": ErrorCode.NOT_FOUND,
 }
 
 

@@ -12,6 +12,7 @@ from livecore.api.lobbies import LobbyView
 from livecore.api.views import anonymized_view, display_view
 from livecore.attempts import AttemptStatus
 from livecore.commands import erasure, merge, moderation
+from livecore.commands.lobbies import lobby_read
 from livecore.commands.players import get_player
 from livecore.erasure import ErasureReason
 from livecore.errors import invalid_request
@@ -38,14 +39,8 @@ def _record(call: AnyCall, tx: ServerTransaction) -> Player:
 
 def lobby_view(tx: ServerTransaction, lobby: Lobby) -> LobbyView:
     """The lobby with its participants, their identities read now."""
-    seats = tx.lobbies.seats(lobby.id)
-    players = {}
-    for seat in seats:
-        if not seat.is_bot:
-            player = tx.players.by_id(seat.seat_id)
-            assert player is not None, seat
-            players[seat.seat_id] = player
-    return LobbyView.of(lobby, seats, players)
+    found = lobby_read(tx, lobby)
+    return LobbyView.of(found.lobby, found.seats, found.players)
 
 
 def lobby_views(tx: ServerTransaction, game_id: str, seats: Sequence[Seat]) -> list[LobbyView]:
