@@ -179,7 +179,9 @@ class Pushed:
 
 
 def _pushed_players(tx: LobbiesTx, lobby: Lobby) -> list[str]:
-    return [s.external_player_id or "" for s in tx.lobbies.seats(lobby.id) if not s.is_bot]
+    """The external ids a push seated, sorted: its seats share one ``joined_at``, so the store lists them
+    by player id, not in the request's order."""
+    return sorted(s.external_player_id or "" for s in tx.lobbies.seats(lobby.id) if not s.is_bot)
 
 
 def push(
@@ -205,7 +207,7 @@ def push(
     settings = lobby_settings(event)
     earlier = tx.lobbies.by_push_key(game.id, scope.env, key)
     if earlier is not None:
-        if earlier.event_key != event_key or _pushed_players(tx, earlier) != list(external_player_ids):
+        if earlier.event_key != event_key or _pushed_players(tx, earlier) != sorted(external_player_ids):
             raise LivecoreError(
                 ErrorCode.IDEMPOTENCY_CONFLICT,
                 "This key made a lobby of other players.",
