@@ -218,10 +218,10 @@ def start(
         lobby = seat_for_start(tx, rt, scope, window, player, values)
         if lobby.status is LobbyStatus.FORMING:
             return lobby
-        if lobby.status is LobbyStatus.CLOSED:
+        if lobby.status is LobbyStatus.CLOSED or lobby.terminated_by is not None:
             raise LivecoreError(
                 ErrorCode.EVENT_NOT_OPEN,
-                "Your lobby of this window has closed.",
+                "Your lobby's session of this window has ended.",
                 {"eventKey": event_key, "lobbyId": lobby.id},
             )
     mine = tx.attempts.of_player_in_window(player.id, window.id)

@@ -494,6 +494,16 @@ def test_freeze_ends_the_session_once_and_freezes_each_running_attempt_of_the_lo
     assert [d["lobbyId"] for _, d in world.events("session.terminated")] == [lobby.id, other[0].lobby_id]
 
 
+def test_after_a_freeze_no_new_attempt_starts_in_the_lobby(world):
+    players = trio(world, "freeze")
+    ada, bo, _ = attempts_of(world, players, "freeze")
+    world.progress(players[1], bo, 120)
+    lobby_id = ada.lobby_id
+    world.clock.set(world.clock.now() + timedelta(minutes=20))  # past every frozen attempt's end
+    error = refusal(world, ev.start, LIVE, players[0], "freeze", dict(EU))
+    assert error.code is ErrorCode.EVENT_NOT_OPEN and error.details["lobbyId"] == lobby_id
+
+
 def test_completed_count_ends_the_session_when_enough_attempts_complete(world):
     players = trio(world, "count")
     ada, bo, cy = attempts_of(world, players, "count")
