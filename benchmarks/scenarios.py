@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import random
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -630,6 +631,77 @@ register(
         setup=_ranked_board,
         target_ratio=0.10,
         description=f"50 entries around a player chosen at random on an event board of {RANKED} entries.",
+    )
+)
+
+
+# --- Lobbies ---------------------------------------------------------------------------------------------
+#
+# manifest.toml's `bench-lobby`: lobbies of 8 that never start by their fill_by during a run. Each request
+# is the first start of a player of a shuffled pool registered in setup (taken CHUNK at a time, as the
+# gift scenarios do), so each one does a start's real work: read the player, the window and the oldest
+# forming lobby, take a seat (202 lobby_forming); every eighth fills its lobby, starts it and starts an
+# attempt on its board (201). A start of a player seated already would read its lobby and answer 202, or,
+# once that lobby is active, start an attempt and then be refused (one in progress at a time): neither is
+# the work measured. Past the pool the Lua starts LOBBY_EXHAUSTED, an unregistered player (401): the
+# slice fails loudly; if that happens, raise STARTS_PER_SECOND.
+
+LOBBY_EVENT = "bench-lobby"
+STARTS_PER_SECOND = 1_000
+LOBBY_EXHAUSTED = "lobby-pool-exhausted"
+
+
+def lobby_pool_size(run_seconds: int) -> int:
+    return run_seconds * STARTS_PER_SECOND
+
+
+def _lobby_starters(ctx: BenchContext) -> None:
+    """A pool of registered players who have not started (lobby_pool_size of the run), shuffled, and the
+    probe's player, seated alone in its own region's lobby, which stays forming."""
+    names = [f"bench-lobby-{i}" for i in range(lobby_pool_size(int(ctx.vars["run_seconds"])) + 1)]
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    players = [(name, r["data"]["playerSecret"]) for name, r in zip(names, registered, strict=True)]
+    ctx.vars["probe_starter"], ctx.vars["probe_secret"] = players.pop()
+    random.Random(24).shuffle(players)
+    _chunk_dir(ctx)
+    ctx.vars["starters"] = _players_var(players)
+    ctx.vars["exhausted"] = LOBBY_EXHAUSTED
+
+
+LOBBY_START_LUA = (
+    CHUNK_LUA
+    + """
+local starters = players_of(vars.starters)
+local i, last = 1, 0
+request = function()
+   if i > last then
+      i = take_chunk() + 1
+      last = i + CHUNK - 1
+   end
+   local p = starters[i] or {name = vars.exhausted, secret = "none"}
+   i = i + 1
+   wrk.headers["X-Player-Secret"] = p.secret
+   return wrk.format(nil, "/sdk/v1/players/" .. p.name .. "/events/bench-lobby/start", nil, "{}")
+end
+"""
+)
+
+register(
+    Scenario(
+        name="event_lobby_start",
+        method="POST",
+        path=f"/sdk/v1/players/${{probe_starter}}/events/{LOBBY_EVENT}/start",
+        headers={**client_auth(), "X-Player-Secret": "${probe_secret}", "Content-Type": "application/json"},
+        body='{"playerContext": {"region": "probe"}}',
+        lua=LOBBY_START_LUA,
+        setup=_lobby_starters,
+        target_ratio=0.05,
+        description=(
+            "First starts on a lobby event (lobbies of 8), each by a player of a shuffled pool: a seat"
+            " taken, and every eighth a lobby started with an attempt."
+        ),
     )
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from livecore.commands import Runtime
 from livecore.commands.leaderboards import record_score
-from livecore.commands.players import first_contact
+from livecore.commands.players import first_contact, register
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -52,3 +52,27 @@ def seed_board(db: str, studio_id: str, game_id: str, board_key: str, n: int, pr
     finally:
         store.close()
     return names
+
+
+def seed_players(
+    db: str, studio_id: str, game_id: str, n: int, prefix: str, hasher: KeyedHasher
+) -> list[str]:
+    """``n`` registered test-environment players ``<prefix>-<i>`` (``player.registered`` each, as a
+    register request makes); their secrets, hashed with ``hasher``: the server's, for them to work."""
+    store = open_store(db)
+    rt = Runtime(SystemClock(), SeededRandomSource(n), hasher)
+    scope = Scope(studio_id=studio_id, game_id=game_id, env=Environment.TEST)
+    secrets: list[str] = []
+
+    def batch(names: list[str]) -> list[str]:
+        def write(tx: ServerTransaction) -> list[str]:
+            return [register(tx, rt, scope, name).secret for name in names]
+
+        return store.run(write)
+
+    try:
+        for start in range(0, n, BATCH):
+            secrets += batch([f"{prefix}-{i}" for i in range(start, min(n, start + BATCH))])
+    finally:
+        store.close()
+    return secrets

@@ -174,7 +174,7 @@ def main() -> None:
     arena.start("ada")
 
     with store.transaction() as tx:
-        around = board_commands.read_board(tx, scope, board_id, limit=3, around="cy")
+        around = board_commands.read_board(tx, rt, scope, board_id, limit=3, around="cy")
     print("around cy: " + ", ".join(f"{s.rank}. {s.player.external_id}" for s in around.standings))
 
     # 19:00, the window's end: the scheduler closes it in one step (expire, finalize, pay the rank bands).
@@ -182,7 +182,7 @@ def main() -> None:
     with store.transaction() as tx:
         for window in event_commands.due_windows(tx, rt, 10):
             event_commands.close_window(tx, rt, window.id, window.game_id)
-        final = board_commands.read_board(tx, scope, board_id)
+        final = board_commands.read_board(tx, rt, scope, board_id)
 
     rank_rewards = {g.player_id: g for g in store.grants.values() if g.source_kind == "event_rank"}
     print(f"final board ({final.board.status.value}):")

@@ -54,6 +54,30 @@ def test_live_event_example_runs_a_whole_window() -> None:
     assert "leaderboard.finalized x1" in out
 
 
+def test_lobby_event_example_fills_a_lobby_with_bots_at_fill_by_and_prints_its_board() -> None:
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "lobby_event.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert ": forming, 10/12 seats" in out
+    assert ": active (timeout), bots: " in out
+    assert "ada  start: refused, attempt_in_progress" in out
+    # The closed lobby's board: twelve ranks, the two bots among the players and marked.
+    board = out[out.index("its board (finalized):") :].splitlines()[1:13]
+    assert [line.split(".")[0].strip() for line in board] == [str(r) for r in range(1, 13)]
+    assert sum(line.endswith("(bot)") for line in board) == 2
+    assert "   1. Dee                468" in board
+    assert (
+        "lobby webhooks: lobby.bot_filled x1, lobby.closed x1, lobby.created x1, lobby.fill_timeout x1,"
+        " lobby.player_joined x10, lobby.started x1"
+    ) in out
+
+
 def test_weekly_league_example_promotes_and_relegates_week_by_week() -> None:
     result = subprocess.run(
         [sys.executable, str(EXAMPLES / "weekly_league.py")],

@@ -717,3 +717,118 @@ async def test_two_processes_roll_a_shared_boards_period_over_once(league_cluste
         for who in ("p000", "p001", "p238", "p239")
     }
     assert tiers == {"p000": "low", "p001": "high", "p238": "low", "p239": "high"}
+
+
+# --- lobbies on two processes -------------------------------------------------------------------------
+
+# Lobbies of four per region in a window open when the servers start (ending an hour later); at fill_by
+# (a minute after a lobby opens) bots take the empty seats.
+LOBBY_EVENT = """
+[games.arena.events.brawl]
+name = "Brawl"
+starts_at = "{starts_at}"
+window_seconds = 3600
+attempt_seconds = 3600
+score_metric = "score"
+segments = ["region"]
+
+[games.arena.events.brawl.lobby]
+capacity = 4
+fill_seconds = 60
+fill_bots = true
+bot_score = {{ min = 10, max = 90 }}
+"""
+
+
+@pytest.fixture
+async def lobby_cluster(pg_url: str, receiver: Receiver, tmp_path: Path) -> AsyncIterator[Cluster]:
+    """Two ``serve --clock manual`` processes with the ``brawl`` lobby event open."""
+    starts_at = (datetime.now(UTC) - timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    manifest = MANIFEST.replace("{url}", receiver.url) + LOBBY_EVENT.format(starts_at=starts_at)
+    async for c in _cluster(pg_url, manifest, tmp_path, "--clock", "manual"):
+        yield c
+
+
+async def test_two_processes_seat_players_once_and_start_and_close_each_lobby_once(
+    lobby_cluster: Cluster,
+) -> None:
+    """Each player starts twice at once, once on each process: never a lobby over its capacity, one seat
+    per player in the window. Both processes then move their clocks past the lobbies' ``fill_by`` at
+    once: each forming lobby is filled with bots and started once; then past the window's end: each
+    lobby closes once."""
+    c = lobby_cluster
+    regions = {"eu": 10, "us": 10, "asia": 6}  # 2, 2 and 1 full lobbies, then one forming in each
+    players = [(f"{r}{i:02d}", r) for r, n in regions.items() for i in range(n)]
+    answers = await asyncio.gather(
+        *(
+            c.http.post(
+                f"{c.base()}/sdk/v1/players/{name}/register",
+                headers={"Authorization": f"Bearer {c.keys['client']}"},
+            )
+            for name, _ in players
+        )
+    )
+    assert [r.status_code for r in answers] == [201] * len(players), [r.text for r in answers]
+    c.secrets.update(
+        {n: r.json()["data"]["playerSecret"] for (n, _), r in zip(players, answers, strict=True)}
+    )
+
+    starts = await asyncio.gather(
+        *(
+            c.sdk("POST", name, "/events/brawl/start", {"playerContext": {"region": region}}, at=i)
+            for name, region in players
+            for i in range(2)
+        )
+    )
+    # 202 while a lobby forms, 201 once it is active; a second start beside an attempt in progress is
+    # refused (attempts.md: one in progress at a time).
+    assert {r.status_code for r in starts} <= {201, 202, 409}, [r.text for r in starts]
+
+    def lobbies() -> dict[str, tuple[str, int, int, int, str]]:
+        rows = c.rows(
+            "SELECT l.id, l.status, l.participant_count, l.bot_count, l.segment_values->>'region',"
+            " (SELECT COUNT(*) FROM lobby_seats s WHERE s.lobby_id = l.id) FROM lobbies l"
+        )
+        found = {}
+        for lobby_id, status, count, bots, region, seats in rows:
+            assert count == seats <= 4, (lobby_id, count, seats)
+            found[lobby_id] = (status, count, bots, seats, region)
+        return found
+
+    def kinds_per_lobby(kind: str) -> Counter[str]:
+        rows = c.rows("SELECT data->>'lobbyId' FROM outbox WHERE kind = %s", (kind,))
+        return Counter(lobby_id for (lobby_id,) in rows)
+
+    found = lobbies()
+    assert sorted((s, n, r) for s, n, _, _, r in found.values()) == sorted(
+        [("active", 4, "eu")] * 2
+        + [("active", 4, "us")] * 2
+        + [("active", 4, "asia")]
+        + [("forming", 2, "eu"), ("forming", 2, "us"), ("forming", 2, "asia")]
+    ), c.log_tail()
+    one_seat = c.rows("SELECT window_id, seat_id, COUNT(*) FROM lobby_seats GROUP BY window_id, seat_id")
+    assert len(one_seat) == len(players) and {n for *_, n in one_seat} == {1}
+    forming = {i for i, (s, *_) in found.items() if s == "forming"}
+    assert kinds_per_lobby("lobby.started") == dict.fromkeys(set(found) - forming, 1)
+
+    # Both clocks past every fill_by at once (the processes' clocks started a moment apart).
+    answers = await asyncio.gather(
+        *(c.server("POST", "/dev/clock/advance", {"seconds": 120}, at=i) for i in range(2))
+    )
+    assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+    found = lobbies()
+    assert {i: (s, n, b) for i, (s, n, b, *_) in found.items() if i in forming} == dict.fromkeys(
+        forming, ("active", 4, 2)
+    ), c.log_tail()
+    assert kinds_per_lobby("lobby.started") == dict.fromkeys(found, 1)
+    assert kinds_per_lobby("lobby.fill_timeout") == dict.fromkeys(forming, 1)
+    assert kinds_per_lobby("lobby.bot_filled") == dict.fromkeys(forming, 1)
+    assert c.rows("SELECT COUNT(*) FROM lobby_seats WHERE source = 'bot'") == [(6,)]
+
+    # Both past the window's end at once: each lobby closes once.
+    answers = await asyncio.gather(
+        *(c.server("POST", "/dev/clock/advance", {"seconds": 3700}, at=i) for i in range(2))
+    )
+    assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+    assert {s for s, *_ in lobbies().values()} == {"closed"}
+    assert kinds_per_lobby("lobby.closed") == dict.fromkeys(found, 1)
