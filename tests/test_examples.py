@@ -19,23 +19,20 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
     ],
 )
 def test_example_runs(script: str, expect: str) -> None:
+    assert expect in _output(script)
+
+
+def _output(script: str) -> str:
+    """What the example prints, run as a user runs it; it must exit 0."""
     result = subprocess.run(
         [sys.executable, str(EXAMPLES / script)], capture_output=True, text=True, timeout=120, check=False
     )
     assert result.returncode == 0, result.stderr
-    assert expect in result.stdout
+    return result.stdout
 
 
 def test_live_event_example_runs_a_whole_window() -> None:
-    result = subprocess.run(
-        [sys.executable, str(EXAMPLES / "live_event.py")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    out = _output("live_event.py")
     # The refusals: over the anti-cheat cap, and a second start the player cannot pay for.
     assert "fox  progress: refused, anti_cheat_rejected" in out
     assert "fox   1100: completed, flagged=True" in out
@@ -55,15 +52,7 @@ def test_live_event_example_runs_a_whole_window() -> None:
 
 
 def test_lobby_event_example_fills_a_lobby_with_bots_at_fill_by_and_prints_its_board() -> None:
-    result = subprocess.run(
-        [sys.executable, str(EXAMPLES / "lobby_event.py")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    out = _output("lobby_event.py")
     assert ": forming, 10/12 seats" in out
     assert ": active (timeout), bots: " in out
     assert "ada  start: refused, attempt_in_progress" in out
