@@ -205,7 +205,11 @@ def push(
     settings = lobby_settings(event)
     earlier = tx.lobbies.by_push_key(game.id, scope.env, key)
     if earlier is not None:
-        if earlier.event_key != event_key or _pushed_players(tx, earlier) != list(external_player_ids):
+        # The same players, in any order: the seats of one push share their joined_at, so the store's
+        # order of them is not the order given.
+        if earlier.event_key != event_key or sorted(_pushed_players(tx, earlier)) != sorted(
+            external_player_ids
+        ):
             raise LivecoreError(
                 ErrorCode.IDEMPOTENCY_CONFLICT,
                 "This key made a lobby of other players.",
