@@ -70,7 +70,9 @@ class SyncClient(_BaseClient):
         self._http = http_client if http_client is not None else httpx.Client(timeout=timeout)
 
     def _send(self, call: Call[T]) -> T:
-        return send_sync(self._http, self.base_url, self._prepare(call), call.response, self._retry)
+        return send_sync(
+            self._http, self.base_url, self._prepare(call), call.response, self._retry, call.accepted
+        )
 
     def close(self) -> None:
         if self._owns_http:
@@ -103,7 +105,9 @@ class AsyncClient(_BaseClient):
         self._http = http_client if http_client is not None else httpx.AsyncClient(timeout=timeout)
 
     async def _send(self, call: Call[T]) -> T:
-        return await send_async(self._http, self.base_url, self._prepare(call), call.response, self._retry)
+        return await send_async(
+            self._http, self.base_url, self._prepare(call), call.response, self._retry, call.accepted
+        )
 
     async def aclose(self) -> None:
         if self._owns_http:

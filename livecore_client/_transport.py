@@ -60,11 +60,16 @@ class Call(Generic[T]):
     body: object | None = None
     idempotency_key: str | None = None
     player_secret: str | None = None
+    # A 2xx answer in the error envelope that is a success of its own (202 ``lobby_forming``): its code
+    # and the model its ``details`` read into. Any other 2xx envelope still raises.
+    accepted: tuple[str, type[T]] | None = None
 
     def __attrs_post_init__(self) -> None:
         expected = self.route.response if self.route.response is not None else type(None)
         if self.response != expected:  # == so that list[Model] matches the route's list[Model]
             raise TypeError(f"{self.route.name} answers {expected.__name__}, not {self.response.__name__}")
+        if self.accepted is not None and self.accepted[0] not in self.route.errors:
+            raise TypeError(f"{self.route.name} never answers {self.accepted[0]}")
 
 
 @attrs.frozen
@@ -120,7 +125,8 @@ def build_request(
         headers=headers,
         content=content,
         idempotency_key=key,
-        retry_safe=not route.is_write or key is not None,
+        # A route keyed on a body field applies a resend of the same body once, as a keyed write does.
+        retry_safe=not route.is_write or key is not None or route.idempotent_on is not None,
     )
 
 
@@ -177,8 +183,15 @@ def _idempotency_key(
     return given or in_body or new_key()
 
 
-def parse_response(response: type[T], status: int, headers: Mapping[str, str], content: bytes) -> T:
-    """The model inside ``data`` of a 2xx answer, or the exception for an error answer.
+def parse_response(
+    response: type[T],
+    status: int,
+    headers: Mapping[str, str],
+    content: bytes,
+    accepted: tuple[str, type[T]] | None = None,
+) -> T:
+    """The model inside ``data`` of a 2xx answer (or inside ``error.details`` of the 2xx envelope
+    ``accepted`` names), or the exception for an error answer.
 
     The lenient converter reads responses: The contract
     (docs/reference/conventions.md#versioning-and-deprecation) lets new fields appear in v1 without notice,
@@ -188,7 +201,10 @@ def parse_response(response: type[T], status: int, headers: Mapping[str, str], c
     is_envelope = isinstance(payload, dict) and "error" in payload and "data" not in payload
     # The 202 lobby_forming answer is an error envelope too, so the body decides, not the status.
     if not 200 <= status < 300 or is_envelope:
-        raise error_from_response(status, headers, payload, content.decode("utf-8", "replace"))
+        error = error_from_response(status, headers, payload, content.decode("utf-8", "replace"))
+        if accepted is None or not 200 <= status < 300 or error.code != accepted[0]:
+            raise error
+        return _structure(error.details or {}, accepted[1], status, headers, content)
     if response is type(None):
         return None
     if not isinstance(payload, dict) or "data" not in payload:
@@ -200,8 +216,12 @@ def parse_response(response: type[T], status: int, headers: Mapping[str, str], c
         raise APIResponseValidationError(
             f"HTTP {status} answer should be an array: {content[:200]!r}", status=status, headers=headers
         )
+    return _structure(payload["data"], response, status, headers, content)
+
+
+def _structure(data: Any, response: type[T], status: int, headers: Mapping[str, str], content: bytes) -> T:
     try:
-        return response_converter.structure(payload["data"], response)
+        return response_converter.structure(data, response)
     except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
         raise APIResponseValidationError(
             f"HTTP {status} answer does not match {getattr(response, '__name__', response)}: {exc}",
@@ -263,7 +283,12 @@ class RetryPolicy:
 
 
 def send_sync(
-    http: httpx.Client, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
+    http: httpx.Client,
+    base_url: str,
+    request: PreparedRequest,
+    response: type[T],
+    policy: RetryPolicy,
+    accepted: tuple[str, type[T]] | None = None,
 ) -> T:
     def once() -> T:
         raw = http.request(
@@ -273,13 +298,18 @@ def send_sync(
             headers=request.headers,
             content=request.content,
         )
-        return parse_response(response, raw.status_code, raw.headers, raw.content)
+        return parse_response(response, raw.status_code, raw.headers, raw.content, accepted)
 
     return retry_sync(once, request, policy)
 
 
 async def send_async(
-    http: httpx.AsyncClient, base_url: str, request: PreparedRequest, response: type[T], policy: RetryPolicy
+    http: httpx.AsyncClient,
+    base_url: str,
+    request: PreparedRequest,
+    response: type[T],
+    policy: RetryPolicy,
+    accepted: tuple[str, type[T]] | None = None,
 ) -> T:
     async def once() -> T:
         raw = await http.request(
@@ -289,7 +319,7 @@ async def send_async(
             headers=request.headers,
             content=request.content,
         )
-        return parse_response(response, raw.status_code, raw.headers, raw.content)
+        return parse_response(response, raw.status_code, raw.headers, raw.content, accepted)
 
     return await retry_async(once, request, policy)
 

@@ -65,6 +65,7 @@ __all__ = [
     "LeaderboardNotFoundError",
     "LivecoreAPIError",
     "LivecoreClientError",
+    "LobbyNotFoundError",
     "MaxAttemptsReachedError",
     "NotBlockedError",
     "NotFoundError",
@@ -242,6 +243,10 @@ class AttemptNotFoundError(NotFoundError):
 
 class LeaderboardNotFoundError(NotFoundError):
     """404: no event leaderboard of that id in the key's game and environment."""
+
+
+class LobbyNotFoundError(NotFoundError):
+    """404: no lobby of that id in the key's game and environment."""
 
 
 class ConflictError(LivecoreAPIError):
@@ -459,6 +464,7 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.ATTEMPT_NOT_IN_PROGRESS: AttemptNotInProgressError,
     ErrorCode.ANTI_CHEAT_REJECTED: AntiCheatRejectedError,
     ErrorCode.LEADERBOARD_NOT_FOUND: LeaderboardNotFoundError,
+    ErrorCode.LOBBY_NOT_FOUND: LobbyNotFoundError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

@@ -83,6 +83,7 @@ from livecore.api.live_events import (
     StreamScoreUpdate,
     WindowView,
 )
+from livecore.api.lobbies import LobbyForming, LobbyPushRequest, LobbyResponse, LobbyView, ParticipantView
 from livecore.api.player_tools import (
     BanPlayerResponse,
     BanRequest,
@@ -143,6 +144,7 @@ from livecore.games import Order, Period, ResourceType
 from livecore.gifts import GiftStatus
 from livecore.grants import AckedBy, GrantKind, GrantStatus
 from livecore.live_events import EventState
+from livecore.lobbies import LobbyStatus, PromotionReason
 
 # The union the stream methods yield (not a wire model of its own: one of the three stream events).
 from ._stream import StreamEvent
@@ -215,6 +217,11 @@ __all__ = [
     "LeaderboardQuery",
     "LeaderboardResponse",
     "LeaderboardView",
+    "LobbyForming",
+    "LobbyPushRequest",
+    "LobbyResponse",
+    "LobbyStatus",
+    "LobbyView",
     "MergePlayerResponse",
     "MigrateFailure",
     "MigrateInventoryRequest",
@@ -225,6 +232,7 @@ __all__ = [
     "MigrateWalletRequest",
     "MigrateWalletRow",
     "Order",
+    "ParticipantView",
     "Period",
     "PlayerProfileResponse",
     "PlayerSpendResponse",
@@ -236,6 +244,7 @@ __all__ = [
     "ProgressRequest",
     "ProgressResponse",
     "ProgressionQuery",
+    "PromotionReason",
     "PurchaseListQuery",
     "PurchaseListResponse",
     "PurchaseView",

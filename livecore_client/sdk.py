@@ -39,8 +39,10 @@ from livecore.api.gifts import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, 
 from livecore.api.grants import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
 from livecore.api.leaderboards import SDK_LEADERBOARD
 from livecore.api.live_events import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SDK_PROGRESS, SDK_START
+from livecore.api.lobbies import SDK_LOBBY
 from livecore.api.players import REGISTER, SDK_SET_IDENTITY
 from livecore.api.purchases import SDK_TRACK_PURCHASE
+from livecore.errors import ErrorCode
 
 from . import models as m
 from ._client import (
@@ -693,16 +695,23 @@ class _SdkCalls:
         player_context: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         player_secret: str | None = None,
-    ) -> Call[m.AttemptResponse]:
+    ) -> Call[m.AttemptResponse | m.LobbyForming]:
         """Start an attempt in the event's open window, paying its entry cost in the same step; the
         attempt comes back ``in_progress`` (201) with its ``leaderboard_id`` and ``ends_at``.
         ``player_context`` (at most 4 KiB as JSON) picks the board of a segmented event: each segment
         key's value, a string (``country`` falls back to the player's resolved country).
 
+        On a lobby event the player is seated first (docs/lobbies.md#starting-on-a-lobby-event): while
+        its lobby forms the answer is a :class:`~livecore_client.models.LobbyForming` (202
+        ``lobby_forming``: its ``lobby_id``, ``participant_count``, ``capacity`` and ``fill_by``), and
+        nothing is charged; start again once the lobby is active to get the attempt on the lobby's
+        board. Any other event always answers an :class:`~livecore_client.models.AttemptResponse`.
+
         Refusals, checked in this order (nothing is charged or written):
         :class:`~livecore_client.errors.PlayerBannedError`,
         :class:`~livecore_client.errors.EventNotFoundError`,
-        :class:`~livecore_client.errors.EventNotOpenError`,
+        :class:`~livecore_client.errors.EventNotOpenError` (also a lobby closed early: its
+        ``details["lobbyId"]``),
         :class:`~livecore_client.errors.AttemptInProgressError` (its ``attempt_id``),
         :class:`~livecore_client.errors.MaxAttemptsReachedError` and
         :class:`~livecore_client.errors.InsufficientEntryCostError`.
@@ -716,6 +725,7 @@ class _SdkCalls:
             else m.StartAttemptRequest(player_context=dict(player_context)),
             idempotency_key=idempotency_key,
             player_secret=self._secret(player_secret),
+            accepted=(ErrorCode.LOBBY_FORMING, m.LobbyForming),
         )
 
     def _report_progress(
@@ -775,6 +785,16 @@ class _SdkCalls:
         if limit is not None:
             query = attrs.evolve(query, limit=limit)
         return Call(SDK_BOARD, m.BoardResponse, path={"leaderboardId": leaderboard_id}, query=query)
+
+    def _lobby(self, lobby_id: str) -> Call[m.LobbyResponse]:
+        """A lobby (the client key alone): its ``status`` (``forming``, ``active``, ``closed``),
+        ``capacity``, ``participant_count`` (bots included) and ``bot_count``, its ``participants`` in
+        the order the seats were taken (a bot's ``external_player_id`` is ``None``), ``fill_by``,
+        ``started_at``, ``ends_at``, ``closed_at``, ``promotion_reason``, the ``leaderboard_id`` of its
+        own board and a push's ``metadata``. Raises :class:`~livecore_client.errors.LobbyNotFoundError`
+        for a lobby of another game or environment, or an unknown id.
+        """
+        return Call(SDK_LOBBY, m.LobbyResponse, path={"lobbyId": lobby_id})
 
     # --- Shared leaderboards -----------------------------------------------------------------------
 
@@ -912,6 +932,7 @@ class SdkClient(SyncClient, _SdkCalls):
     start_attempt = sync_method(_SdkCalls._start_attempt)
     report_progress = sync_method(_SdkCalls._report_progress)
     event_leaderboard = sync_method(_SdkCalls._event_leaderboard)
+    lobby = sync_method(_SdkCalls._lobby)
     leaderboard = sync_method(_SdkCalls._leaderboard)
 
     def stream_event_leaderboard(self, leaderboard_id: str) -> Iterator[StreamEvent]:
@@ -983,6 +1004,7 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     start_attempt = async_method(_SdkCalls._start_attempt)
     report_progress = async_method(_SdkCalls._report_progress)
     event_leaderboard = async_method(_SdkCalls._event_leaderboard)
+    lobby = async_method(_SdkCalls._lobby)
     leaderboard = async_method(_SdkCalls._leaderboard)
 
     def stream_event_leaderboard(self, leaderboard_id: str) -> AsyncIterator[StreamEvent]:

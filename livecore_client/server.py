@@ -29,6 +29,7 @@ from livecore.api.gifts import SERVER_GIFTS
 from livecore.api.grants import SERVER_ACK_GRANT, SERVER_CREATE_GRANT
 from livecore.api.leaderboards import SERVER_ROLLOVER_NOW, SERVER_SUBMIT_SCORE
 from livecore.api.live_events import SERVER_END_NOW
+from livecore.api.lobbies import SERVER_LOBBY, SERVER_PUSH
 from livecore.api.player_tools import (
     MIGRATE_INVENTORY,
     MIGRATE_PLAYERS,
@@ -106,6 +107,57 @@ class _ServerCalls:
         since a closed window is never closed twice.
         """
         return Call(SERVER_END_NOW, m.EndNowResponse, path={"eventKey": event_key})
+
+    # --- Lobbies -----------------------------------------------------------------------------------
+
+    def _push_lobby(
+        self,
+        game_id: str,
+        event_key: str,
+        key: str,
+        external_player_ids: Sequence[str],
+        *,
+        capacity: int | None = None,
+        fill_bots: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Call[m.LobbyResponse]:
+        """Seat these players in a new lobby of the event's open window, active at once
+        (``promotion_reason`` ``external_push``), players created on first contact; ``game_id`` is the
+        key's own game's ``gam_`` id (``ping()`` tells it). ``capacity`` defaults to the event's
+        ``lobby.capacity``; ``fill_bots=True`` seats bots in the empty seats at once. Answers the
+        lobby.
+
+        ``key`` is the push's idempotency key, per game and environment: the same key with the same
+        players answers the lobby it made (and retries are safe), with other players
+        :class:`~livecore_client.errors.IdempotencyConflictError`. Refusals, in this order, each
+        changing nothing: :class:`~livecore_client.errors.NotFoundError` (another game's id),
+        :class:`~livecore_client.errors.EventNotFoundError`,
+        :class:`~livecore_client.errors.InvalidRequestError` (an event without lobbies; no players, a
+        player named twice, more players than seats, a capacity outside 2 to 10,000),
+        :class:`~livecore_client.errors.EventNotOpenError` and
+        :class:`~livecore_client.errors.ConflictError` (a player seated in another lobby of the window:
+        ``details["externalPlayerIds"]``).
+        """
+        return Call(
+            SERVER_PUSH,
+            m.LobbyResponse,
+            path={"gameId": game_id, "eventKey": event_key},
+            body=m.LobbyPushRequest(
+                key=key,
+                external_player_ids=list(external_player_ids),
+                capacity=capacity,
+                fill_bots=fill_bots,
+                metadata=None if metadata is None else dict(metadata),
+            ),
+        )
+
+    def _lobby(self, game_id: str, lobby_id: str) -> Call[m.LobbyResponse]:
+        """A lobby of the key's game, as the SDK's ``lobby`` reads it. Raises
+        :class:`~livecore_client.errors.NotFoundError` for another game's ``game_id`` and
+        :class:`~livecore_client.errors.LobbyNotFoundError` for a lobby of another game or environment,
+        or an unknown id.
+        """
+        return Call(SERVER_LOBBY, m.LobbyResponse, path={"gameId": game_id, "lobbyId": lobby_id})
 
     # --- Shared leaderboards -----------------------------------------------------------------------
 
@@ -648,6 +700,8 @@ class ServerClient(SyncClient, _ServerCalls):
     set_identity = sync_method(_ServerCalls._set_identity)
     advance_clock = sync_method(_ServerCalls._advance_clock)
     end_event_now = sync_method(_ServerCalls._end_event_now)
+    push_lobby = sync_method(_ServerCalls._push_lobby)
+    lobby = sync_method(_ServerCalls._lobby)
     submit_score = sync_method(_ServerCalls._submit_score)
     rollover_leaderboard_now = sync_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = sync_method(_ServerCalls._create_grant)
@@ -698,6 +752,8 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     set_identity = async_method(_ServerCalls._set_identity)
     advance_clock = async_method(_ServerCalls._advance_clock)
     end_event_now = async_method(_ServerCalls._end_event_now)
+    push_lobby = async_method(_ServerCalls._push_lobby)
+    lobby = async_method(_ServerCalls._lobby)
     submit_score = async_method(_ServerCalls._submit_score)
     rollover_leaderboard_now = async_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = async_method(_ServerCalls._create_grant)

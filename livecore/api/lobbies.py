@@ -94,6 +94,17 @@ class LobbyResponse:
 
 
 @attrs.frozen
+class LobbyForming:
+    """A start's 202 ``lobby_forming`` answer, read from its ``details``: the player holds a seat in this
+    lobby, which has not started (``fillBy``: when it starts anyway); nothing was charged."""
+
+    lobby_id: str
+    participant_count: int
+    capacity: int
+    fill_by: datetime | None
+
+
+@attrs.frozen
 class LobbyPushRequest:
     """A lobby the studio's server forms (docs/events.md#lobbies): ``key`` is the push's idempotency key;
     ``capacity`` defaults to the event's ``lobby.capacity``; with ``fillBots`` bots take the empty seats
