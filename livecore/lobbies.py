@@ -107,6 +107,9 @@ class Seat:
     external_player_id: str | None = None
     identity: Identity | None = None
     final_score: float | None = None
+    # The seat's number in its lobby, from 0 in the order taken: a push seats its players at one instant,
+    # in the order it names them, then its bots.
+    position: int = 0
 
     @property
     def is_bot(self) -> bool:
@@ -212,7 +215,7 @@ def bot_seats(
     game's pool composes from that id, and a final score drawn from ``settings.bot_score`` (0 without one:
     a push may ask for bots on an event that declares no score range)."""
     seats = []
-    for _ in range(lobby.free_seats):
+    for position in range(lobby.participant_count, lobby.capacity):
         bot_id = new_id(Prefix.BOT, now, rng)
         final = draw_bot_score(settings.bot_score, rng) if settings.bot_score is not None else 0.0
         seats.append(
@@ -224,6 +227,7 @@ def bot_seats(
                 source=SeatSource.BOT,
                 identity=pool.compose(lobby.game_id, bot_id),
                 final_score=final,
+                position=position,
             )
         )
     return seats

@@ -147,7 +147,15 @@ def seat_for_start(
     lobby = tx.lobbies.oldest_forming(window.id, canonical(values))
     if lobby is None:
         lobby = _open(tx, rt, scope, window, new_lobby(window, settings, values, now, rt.rng))
-    seat = Seat(lobby.id, window.id, player.id, now, SeatSource.MATCHMAKING, player.external_id)
+    seat = Seat(
+        lobby.id,
+        window.id,
+        player.id,
+        now,
+        SeatSource.MATCHMAKING,
+        player.external_id,
+        position=lobby.participant_count,
+    )
     lobby, full = _seat(tx, rt, scope, lobby, seat)
     if full:
         return _promote(tx, rt, scope, lobby, LobbyTrigger.FILLED)
@@ -229,7 +237,15 @@ def push(
     now = rt.clock.now()
     lobby = _open(tx, rt, scope, window, pushed_lobby(window, seats, key, metadata, now, rt.rng))
     for player in players:
-        seat = Seat(lobby.id, window.id, player.id, now, SeatSource.SERVER_PUSH, player.external_id)
+        seat = Seat(
+            lobby.id,
+            window.id,
+            player.id,
+            now,
+            SeatSource.SERVER_PUSH,
+            player.external_id,
+            position=lobby.participant_count,
+        )
         lobby, _ = _seat(tx, rt, scope, lobby, seat)
     if fill_bots:
         lobby = _fill_with_bots(tx, rt, scope, game, lobby, settings)

@@ -79,7 +79,7 @@ class MemoryLobbies(MemoryPort):
 
     def seats(self, lobby_id: str) -> list[Seat]:
         mine = [s for s in self._s.seats.values() if s.lobby_id == lobby_id]
-        return sorted(mine, key=lambda s: (s.joined_at, s.seat_id))
+        return sorted(mine, key=lambda s: (s.position, s.joined_at, s.seat_id))
 
     def seat_in_window(self, window_id: str, player_id: str) -> Seat | None:
         lobby_id = self._s.window_seats.get((window_id, player_id))

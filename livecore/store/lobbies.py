@@ -41,7 +41,8 @@ class LobbyStore(Protocol):
         ...
 
     def seats(self, lobby_id: str) -> list[Seat]:
-        """The lobby's seats in the order they were taken (ties: by seat id)."""
+        """The lobby's seats in the order they were taken (by ``position``; ties, which only seats written
+        without one have: by join time, then seat id)."""
         ...
 
     def seat_in_window(self, window_id: str, player_id: str) -> Seat | None: ...

@@ -553,7 +553,7 @@ def lobby_of(r: tuple[Any, ...]) -> Lobby:
 
 SEAT_COLUMNS = (
     "lobby_id, window_id, seat_id, joined_at, source, external_player_id, identity_name, identity_avatar,"
-    " final_score"
+    " final_score, seat_position"
 )
 
 
@@ -570,6 +570,7 @@ def seat_row(s: Seat) -> tuple[Any, ...]:
         None if identity is None else identity.name,
         None if identity is None else identity.avatar,
         s.final_score,
+        s.position,
     )
 
 
@@ -583,4 +584,5 @@ def seat_of(r: tuple[Any, ...]) -> Seat:
         external_player_id=r[5],
         identity=None if r[6] is None else Identity(name=r[6], avatar=r[7]),
         final_score=r[8],
+        position=r[9],
     )

@@ -647,6 +647,7 @@ TABLES: tuple[Table, ...] = (
         _null("identity_name"),
         _null("identity_avatar"),
         _null("final_score", REAL),
+        Column("seat_position", INT),
         primary_key=("lobby_id", "seat_id"),
         unique=(("window_id", "seat_id"),),
         rowid=False,
@@ -828,7 +829,7 @@ INDEXES: tuple[Index, ...] = (
     ),
     # The scheduler's look-up: forming lobbies whose fill_by has come, and the next one to.
     Index("lobbies_to_fill", "lobbies", ("fill_by", "id"), where="status = 'forming'"),
-    Index("lobby_seats_in_order", "lobby_seats", ("lobby_id", "joined_at", "seat_id")),
+    Index("lobby_seats_in_order", "lobby_seats", ("lobby_id", "seat_position", "joined_at", "seat_id")),
     Index("lobby_seats_by_player", "lobby_seats", ("seat_id", "joined_at", "lobby_id")),
 )
 

@@ -369,11 +369,6 @@ async def test_a_push_with_fill_bots_seats_bots_at_once_with_its_webhooks_in_ord
     assert (joined["source"], joined["externalPlayerId"]) == ("server_push", "ann")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="seats taken in one push share joined_at and the stores order ties by seat id (bot_ < ply_, "
-    "player ids of one millisecond at random): keeping the order taken needs a seat position column",
-)
 async def test_a_pushs_participants_read_in_the_order_given_then_its_bots(arcade: Arcade) -> None:
     status, body, _ = await push(
         arcade, key="m", externalPlayerIds=["zed", "amy", "kim"], capacity=5, fillBots=True

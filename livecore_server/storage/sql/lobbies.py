@@ -106,7 +106,8 @@ class SqlLobbies(SqlPort):
 
     def seats(self, lobby_id: str) -> list[Seat]:
         rows = self.db.read(
-            f"SELECT {SEAT_COLUMNS} FROM lobby_seats WHERE lobby_id = ? ORDER BY joined_at, seat_id",
+            f"SELECT {SEAT_COLUMNS} FROM lobby_seats WHERE lobby_id = ?"
+            " ORDER BY seat_position, joined_at, seat_id",
             (lobby_id,),
         )
         return [seat_of(r) for r in rows]
