@@ -5,7 +5,8 @@ events through to ``closed``, end-now), which the mocked tests cannot.
 
 The module's game ``arena`` (platform-managed, gems to enter) has four events around the manual clock's
 start (12:00): ``sprint`` open now and shared by most tests (never ended here), ``finale`` and ``relay``
-open now and each ended by the one test that streams it, ``later`` scheduled, ``past`` ended.
+open now and each ended by the one test that streams it, ``later`` scheduled, ``past`` ended, and ``duo``
+a lobby event of two seats open now.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from livecore_client import (
     AttemptNotInProgressError,
     EventNotFoundError,
     EventNotOpenError,
+    IdempotencyConflictError,
     InsufficientEntryCostError,
     InvalidRequestError,
     LeaderboardNotFoundError,
+    LobbyNotFoundError,
     MaxAttemptsReachedError,
     PermissionDeniedError,
     PlayerNotFoundError,
@@ -39,9 +42,13 @@ from livecore_client import (
     ServerClient,
 )
 from livecore_client.models import (
+    AttemptResponse,
     AttemptStatus,
     BoardStatus,
     EventState,
+    LobbyForming,
+    LobbyStatus,
+    PromotionReason,
     StreamClosed,
     StreamReady,
     StreamScoreUpdate,
@@ -112,6 +119,10 @@ from = 1
 to = 1
 rewards = [{COINS}]
 {_event("relay", "2026-03-02T11:45:00Z")}
+{_event("duo", "2026-03-02T12:00:00Z")}
+[games.arena.events.duo.lobby]
+capacity = 2
+fill_seconds = 60
 {_event("later", "2026-03-05T12:00:00Z")}
 {_event("past", "2026-02-01T12:00:00Z")}
 [games.arena.api_keys.client]
@@ -135,6 +146,7 @@ permission = "server_integration"
 class Arena:
     base_url: str
     keys: dict[str, str]
+    game_id: str
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -153,7 +165,7 @@ def arena(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         seeding.close()  # the server opens its own
         keys = {name: k["secret"] for name, k in applied["games"]["arena"]["apiKeys"].items()}
         with serve_in_thread(*service_args(db)) as served:
-            yield Arena(served.base_url, keys)
+            yield Arena(served.base_url, keys, applied["games"]["arena"]["id"])
     finally:
         if schema is not None:
             from tests.postgres_support import drop_schema
@@ -215,7 +227,8 @@ def gems(member: Member) -> int:
 def test_events_list_with_and_without_the_secret(join: Callable[..., Member]) -> None:
     ada = join("Ada")
     anonymous = {e.key: e for e in ada.sdk.events(ada.id, with_attempts=False).events}
-    assert list(anonymous) == ["finale", "later", "past", "relay", "sprint"]  # key order
+    assert list(anonymous) == ["duo", "finale", "later", "past", "relay", "sprint"]  # key order
+    assert anonymous["duo"].lobby and not anonymous["sprint"].lobby
     sprint = anonymous["sprint"]
     assert (sprint.state, sprint.max_attempts, sprint.target, sprint.attempts) == (
         EventState.OPEN,
@@ -466,3 +479,49 @@ async def test_async_stream_and_calls(async_clients: tuple[AsyncSdkClient, Async
     page = await sdk.event_leaderboard(attempt.leaderboard_id, around=external_id, limit=1)
     assert [e.external_player_id for e in page.entries] == [external_id]
     assert (await server.end_event_now("later")).closed_windows == []
+
+
+# --- Lobbies --------------------------------------------------------------------------------------------
+
+
+def test_a_lobby_forms_then_starts_and_reads_alike_on_both_clients(
+    arena: Arena, join: Callable[..., Member], server: ServerClient
+) -> None:
+    ada, bo = join("Ada"), join("Bo")
+    forming = ada.sdk.start_attempt(ada.id, "duo")
+    assert isinstance(forming, LobbyForming)
+    assert (forming.participant_count, forming.capacity) == (1, 2)
+    assert forming.fill_by is not None and forming.fill_by > START
+    assert isinstance(ada.sdk.start_attempt(ada.id, "duo"), LobbyForming)  # again: nothing changes
+    started = bo.sdk.start_attempt(bo.id, "duo")
+    assert isinstance(started, AttemptResponse) and started.attempt.lobby_id == forming.lobby_id
+    lobby = ada.sdk.lobby(forming.lobby_id).lobby
+    assert (lobby.status, lobby.promotion_reason, lobby.participant_count) == (
+        LobbyStatus.ACTIVE,
+        PromotionReason.CAPACITY,
+        2,
+    )
+    assert [p.external_player_id for p in lobby.participants] == [ada.id, bo.id]
+    assert lobby.leaderboard_id == started.attempt.leaderboard_id
+    assert server.lobby(arena.game_id, forming.lobby_id).lobby == lobby
+    with pytest.raises(LobbyNotFoundError):
+        ada.sdk.lobby("lby_" + "0" * 32)
+
+
+def test_a_pushed_lobby_is_active_at_once_and_its_replay_answers_it_again(
+    arena: Arena, join: Callable[..., Member], server: ServerClient
+) -> None:
+    cy, dee = join("Cy"), join("Dee")
+    key = f"match-{secrets.token_hex(4)}"
+    pushed = server.push_lobby(arena.game_id, "duo", key, [dee.id, cy.id], metadata={"region": "eu"}).lobby
+    assert (pushed.status, pushed.promotion_reason, pushed.metadata) == (
+        LobbyStatus.ACTIVE,
+        PromotionReason.EXTERNAL_PUSH,
+        {"region": "eu"},
+    )
+    assert [p.external_player_id for p in pushed.participants] == [dee.id, cy.id]
+    assert server.push_lobby(arena.game_id, "duo", key, [dee.id, cy.id]).lobby == pushed
+    with pytest.raises(IdempotencyConflictError):
+        server.push_lobby(arena.game_id, "duo", key, [cy.id])
+    attempt = cy.sdk.start_attempt(cy.id, "duo")
+    assert isinstance(attempt, AttemptResponse) and attempt.attempt.lobby_id == pushed.lobby_id
