@@ -131,6 +131,36 @@ class SuddenDeath:
     resolution: Resolution
 
 
+class Formation(enum.StrEnum):
+    EXTERNAL = "external"  # the studio's server sets each team's roster (PUT)
+    PARTNER = "partner"  # players pair up by invitation: a team of two
+
+
+class OnLeave(enum.StrEnum):
+    KEEP_CONTRIBUTION = "keep_contribution"  # a member who leaves still counts in the team's score
+    REMOVE_CONTRIBUTION = "remove_contribution"  # the team's score loses what the member contributed
+
+
+class OnComplete(enum.StrEnum):
+    CONTINUE = "continue"
+    STOP_CONTRIBUTIONS = "stop_contributions"  # the team's score and milestones freeze at the goal
+
+
+@attrs.frozen
+class TeamSettings:
+    """``[games.<game>.events.<key>.teams]``: players play the event's windows as teams of at most ``size``
+    members, whose score is the sum of their members' contributions (docs/teams.md)."""
+
+    formation: Formation
+    size: int
+    goal: float | None = None
+    on_leave: OnLeave = OnLeave.KEEP_CONTRIBUTION
+    on_complete: OnComplete = OnComplete.CONTINUE
+    board: bool = False
+    milestones: tuple[Milestone, ...] = ()
+    rank_rewards: tuple[RankBand, ...] = ()
+
+
 @attrs.frozen
 class EventSettings:
     """One ``[games.<game>.events.<key>]`` of the manifest (docs/events.md#the-manifest): its schedule, its
@@ -155,6 +185,7 @@ class EventSettings:
     anti_cheat: tuple[AntiCheat, ...] = ()
     lobby: LobbySettings | None = None
     sudden_death: tuple[SuddenDeath, ...] = ()
+    teams: TeamSettings | None = None
 
     def metrics(self) -> frozenset[str]:
         """The metric names a progress write may carry: the score's and those the checks read."""

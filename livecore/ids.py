@@ -39,6 +39,9 @@ class Prefix(enum.StrEnum):
     DIVISION = "div"
     LOBBY = "lby"
     BOT = "bot"  # a bot's seat in a lobby, and its entry on the lobby's board
+    TEAM = "tm"  # an event team: derived from its window and key
+    TEAM_SEAT = "tms"  # a member's seat on a team
+    INVITE = "inv"  # a partner invite
 
 
 _MS_MASK = (1 << 48) - 1

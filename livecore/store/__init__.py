@@ -31,6 +31,7 @@ from livecore.store.migrations import HasMigrations, MigrationKeys
 from livecore.store.outbox import HasOutbox, Outbox
 from livecore.store.players import HasPlayers, PlayerStore
 from livecore.store.purchases import HasPurchases, PurchaseStore
+from livecore.store.teams import HasTeams, TeamStore
 from livecore.store.windows import HasWindows, WindowStore
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "HasOutbox",
     "HasPlayers",
     "HasPurchases",
+    "HasTeams",
     "HasWindows",
     "IdempotencyStore",
     "LeaderboardStore",
@@ -68,6 +70,7 @@ __all__ = [
     "PlayerStore",
     "PurchaseStore",
     "Store",
+    "TeamStore",
     "Transaction",
     "WindowStore",
 ]
