@@ -92,6 +92,17 @@ from livecore.webhooks.players import (
 )
 from livecore.webhooks.purchases import PurchaseTracked
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
+from livecore.webhooks.teams import (
+    EventTeamFinalized,
+    EventTeamFormed,
+    EventTeamGoalCompleted,
+    EventTeamMemberJoined,
+    EventTeamMemberLeft,
+    EventTeamMilestoneUnlocked,
+    PartnerInviteAccepted,
+    PartnerInvitePayload,
+    PartnerInviteSent,
+)
 
 from .errors import LivecoreClientError
 
@@ -112,6 +123,12 @@ __all__ = [
     "Cost",
     "CostLine",
     "EntryCostCharged",
+    "EventTeamFinalized",
+    "EventTeamFormed",
+    "EventTeamGoalCompleted",
+    "EventTeamMemberJoined",
+    "EventTeamMemberLeft",
+    "EventTeamMilestoneUnlocked",
     "FilledBot",
     "FinalEntry",
     "FriendRemoved",
@@ -138,6 +155,9 @@ __all__ = [
     "MalformedSignatureHeaderError",
     "MetricSnapshot",
     "MilestoneGranted",
+    "PartnerInviteAccepted",
+    "PartnerInvitePayload",
+    "PartnerInviteSent",
     "PeriodEntry",
     "PeriodFinalized",
     "PlayerBanned",

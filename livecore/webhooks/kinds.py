@@ -44,6 +44,16 @@ from livecore.webhooks.players import (
     PlayerUnbanned,
 )
 from livecore.webhooks.purchases import PurchaseTracked
+from livecore.webhooks.teams import (
+    EventTeamFinalized,
+    EventTeamFormed,
+    EventTeamGoalCompleted,
+    EventTeamMemberJoined,
+    EventTeamMemberLeft,
+    EventTeamMilestoneUnlocked,
+    PartnerInviteAccepted,
+    PartnerInviteSent,
+)
 
 PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
     cls.KIND: cls
@@ -88,5 +98,13 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
         LobbyClosed,
         SessionTerminated,
         SessionFrozen,
+        EventTeamFormed,
+        EventTeamMemberJoined,
+        EventTeamMemberLeft,
+        EventTeamMilestoneUnlocked,
+        EventTeamGoalCompleted,
+        EventTeamFinalized,
+        PartnerInviteSent,
+        PartnerInviteAccepted,
     )
 }

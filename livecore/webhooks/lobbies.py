@@ -25,7 +25,7 @@ as SPEC's "event window" and the attempt webhooks do.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self
 
 import attrs
 
@@ -34,17 +34,7 @@ from livecore.attempts import Attempt
 from livecore.games import SuddenDeath
 from livecore.lobbies import Lobby, Seat, SeatSource
 from livecore.webhooks.live_events import attempt_ids
-from livecore.webhooks.payload import WebhookPayload
-
-T = TypeVar("T")
-
-
-def _known(value: T | None, what: str) -> T:
-    """A field the kind's moment always has (a started lobby's ``startedAt``): missing, the caller passed
-    the record of another moment."""
-    if value is None:
-        raise ValueError(f"no {what} at this moment")
-    return value
+from livecore.webhooks.payload import WebhookPayload, known
 
 
 def _push_source(pushed: bool) -> str | None:
@@ -115,7 +105,7 @@ class LobbyPlayerJoined(WebhookPayload):
             lobby_id=lobby.id,
             event_id=lobby.event_id,
             player_id=seat.seat_id,
-            external_player_id=_known(seat.external_player_id, "external player id"),
+            external_player_id=known(seat.external_player_id, "external player id"),
             participant_count=lobby.participant_count,
             capacity=lobby.capacity,
             joined_at=seat.joined_at,
@@ -152,7 +142,7 @@ class LobbyBotFilled(WebhookPayload):
             leaderboard_id=lobby.board_id,
             bot_count=len(bots),
             bots=tuple(
-                FilledBot(id=s.seat_id, bot_id=s.seat_id, name=_known(s.identity, "bot identity").name)
+                FilledBot(id=s.seat_id, bot_id=s.seat_id, name=known(s.identity, "bot identity").name)
                 for s in bots
             ),
         )
@@ -180,9 +170,9 @@ class LobbyPromotion(WebhookPayload):
             capacity=lobby.capacity,
             participant_count=lobby.participant_count,
             bot_count=lobby.bot_count,
-            started_at=_known(lobby.started_at, "start"),
+            started_at=known(lobby.started_at, "start"),
             ends_at=lobby.ends_at,
-            promotion_reason=_known(lobby.promotion_reason, "promotion reason").value,
+            promotion_reason=known(lobby.promotion_reason, "promotion reason").value,
         )
 
 
@@ -228,7 +218,7 @@ class LobbyClosed(WebhookPayload):
             bot_count=lobby.bot_count,
             started_at=lobby.started_at,
             ends_at=lobby.ends_at,
-            closed_at=_known(lobby.closed_at, "close"),
+            closed_at=known(lobby.closed_at, "close"),
             promotion_reason=lobby.promotion_reason.value if lobby.promotion_reason else None,
             fired_trigger=lobby.terminated_by,
         )
@@ -290,6 +280,6 @@ class SessionFrozen(WebhookPayload):
             **attempt_ids(a),
             lobby_id=lobby.id,
             score=a.score,
-            fired_trigger=_known(lobby.terminated_by, "fired trigger"),
+            fired_trigger=known(lobby.terminated_by, "fired trigger"),
             frozen_at=now,
         )

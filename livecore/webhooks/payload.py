@@ -9,11 +9,21 @@ order, timestamps as ``YYYY-MM-DDTHH:MM:SS.sssZ``, ``None`` as ``null`` (a field
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
 from livecore.api.convert import converter
+
+T = TypeVar("T")
+
+
+def known(value: T | None, what: str) -> T:
+    """A field the kind's moment always has (a started lobby's ``startedAt``): missing, the caller passed
+    the record of another moment."""
+    if value is None:
+        raise ValueError(f"no {what} at this moment")
+    return value
 
 
 @attrs.frozen

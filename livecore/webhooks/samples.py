@@ -55,6 +55,16 @@ from livecore.webhooks.players import (
     PlayerUnbanned,
 )
 from livecore.webhooks.purchases import PurchaseTracked
+from livecore.webhooks.teams import (
+    EventTeamFinalized,
+    EventTeamFormed,
+    EventTeamGoalCompleted,
+    EventTeamMemberJoined,
+    EventTeamMemberLeft,
+    EventTeamMilestoneUnlocked,
+    PartnerInviteAccepted,
+    PartnerInviteSent,
+)
 
 SAMPLE_TS = parse_ts("2026-01-01T00:00:00.000Z")
 _PLAYER: dict[str, Any] = {
@@ -144,6 +154,26 @@ _PROMOTION: dict[str, Any] = {
     "ends_at": SAMPLE_TS,
 }
 _BOT_ID = "bot_sample0000000000000000000"
+_INVITE_ID = "inv_sample0000000000000000000"
+_TEAM: dict[str, Any] = {
+    "event_team_id": "tm_sample00000000000000000000",
+    "team_key": "sample-team",
+    "event_key": _EVENT["event_key"],
+    "window_id": _EVENT["event_window_id"],
+}
+_SEAT: dict[str, Any] = {**_TEAM, "seat_id": "tms_sample0000000000000000000", **_PLAYER}
+_INVITE: dict[str, Any] = {
+    "team_key": _INVITE_ID,
+    "event_key": _EVENT["event_key"],
+    "window_id": _EVENT["event_window_id"],
+    "invite_id": _INVITE_ID,
+    "from_player_id": _PLAYER["player_id"],
+    "from_external_player_id": _PLAYER["external_player_id"],
+    "to_player_id": _FRIEND_ID,
+    "to_external_player_id": _FRIEND_EXTERNAL_ID,
+    "sent_at": SAMPLE_TS,
+    "expires_at": SAMPLE_TS,
+}
 
 SAMPLES: dict[str, WebhookPayload] = {
     sample.KIND: sample
@@ -352,6 +382,59 @@ SAMPLES: dict[str, WebhookPayload] = {
             score=100.0,
             fired_trigger="sample-trigger",
             frozen_at=SAMPLE_TS,
+        ),
+        EventTeamFormed(
+            **_TEAM,
+            name="Sample Team",
+            formation="external",
+            member_count=1,
+            goal_target=1000.0,
+            attributes=None,
+            formed_at=SAMPLE_TS,
+        ),
+        EventTeamMemberJoined(**_SEAT, member_count=1, joined_at=SAMPLE_TS),
+        EventTeamMemberLeft(
+            **_SEAT,
+            reason="left",
+            contribution=100.0,
+            contribution_removed=False,
+            member_count=0,
+            left_at=SAMPLE_TS,
+        ),
+        EventTeamMilestoneUnlocked(
+            **_TEAM,
+            milestone_key="sample-milestone",
+            threshold=500.0,
+            team_score=500.0,
+            seat_count=1,
+            paid_seat_count=1,
+            pay_state="inline_done",
+        ),
+        EventTeamGoalCompleted(
+            **_TEAM,
+            score=1000.0,
+            goal_target=1000.0,
+            member_count=1,
+            score_frozen=False,
+            completed_at=SAMPLE_TS,
+        ),
+        EventTeamFinalized(
+            **_TEAM,
+            rank=1,
+            board_size=1,
+            segment_values={},
+            score=1000.0,
+            goal_target=1000.0,
+            completed=True,
+            member_count=1,
+            finalized_at=SAMPLE_TS,
+        ),
+        PartnerInviteSent(event_team_id=None, **_INVITE),
+        PartnerInviteAccepted(
+            event_team_id="tm_sample00000000000000000001",
+            **_INVITE,
+            accepted_at=SAMPLE_TS,
+            goal_target=1000.0,
         ),
     )
 }

@@ -283,6 +283,60 @@ WIRE: dict[str, bytes] = {
         b'"externalPlayerId":"sample-player","lobbyId":"lby_sample0000000000000000000","score":100,'
         b'"firedTrigger":"sample-trigger","frozenAt":"2026-01-01T00:00:00.000Z"}'
     ),
+    "event_team.formed": (
+        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'"windowId":"win_sample0000000000000000000",'
+        b'"name":"Sample Team","formation":"external","memberCount":1,"goalTarget":1000,"attributes":null,'
+        b'"formedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "event_team.member_joined": (
+        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'"windowId":"win_sample0000000000000000000",'
+        b'"seatId":"tms_sample0000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","memberCount":1,"joinedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "event_team.member_left": (
+        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'"windowId":"win_sample0000000000000000000",'
+        b'"seatId":"tms_sample0000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","reason":"left","contribution":100,'
+        b'"contributionRemoved":false,"memberCount":0,"leftAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "event_team.milestone_unlocked": (
+        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'"windowId":"win_sample0000000000000000000",'
+        b'"milestoneKey":"sample-milestone","threshold":500,"teamScore":500,"seatCount":1,'
+        b'"paidSeatCount":1,"payState":"inline_done"}'
+    ),
+    "event_team.goal_completed": (
+        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'"windowId":"win_sample0000000000000000000",'
+        b'"score":1000,"goalTarget":1000,"memberCount":1,"scoreFrozen":false,'
+        b'"completedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "event_team.finalized": (
+        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'"windowId":"win_sample0000000000000000000",'
+        b'"rank":1,"boardSize":1,"segmentValues":{},"score":1000,"goalTarget":1000,"completed":true,'
+        b'"memberCount":1,"finalizedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "partner.invite_sent": (
+        b'{"eventTeamId":null,"teamKey":"inv_sample0000000000000000000",'
+        b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
+        b'"inviteId":"inv_sample0000000000000000000","fromPlayerId":"plr_sample0000000000000000000",'
+        b'"fromExternalPlayerId":"sample-player","toPlayerId":"plr_sample0000000000000000001",'
+        b'"toExternalPlayerId":"sample-friend","sentAt":"2026-01-01T00:00:00.000Z",'
+        b'"expiresAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "partner.invite_accepted": (
+        b'{"eventTeamId":"tm_sample00000000000000000001","teamKey":"inv_sample0000000000000000000",'
+        b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
+        b'"inviteId":"inv_sample0000000000000000000","fromPlayerId":"plr_sample0000000000000000000",'
+        b'"fromExternalPlayerId":"sample-player","toPlayerId":"plr_sample0000000000000000001",'
+        b'"toExternalPlayerId":"sample-friend","sentAt":"2026-01-01T00:00:00.000Z",'
+        b'"expiresAt":"2026-01-01T00:00:00.000Z","acceptedAt":"2026-01-01T00:00:00.000Z",'
+        b'"goalTarget":1000}'
+    ),
 }
 
 
