@@ -46,13 +46,15 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     tx.gifts.clear_messages(player.id)
     kept = anonymized(player, kept_as)
     tx.players.update(kept)
-    # Grants, gifts, purchases, attempts and lobby seats name the placeholder from now on. Event-board
-    # entries name the row, so they stay on their boards and show its anonymized identity.
+    # Grants, gifts, purchases, attempts, lobby and team seats and partner invites name the placeholder
+    # from now on. Event-board entries name the row, so they stay on their boards and show its anonymized
+    # identity.
     tx.grants.reassign(player.id, kept)
     tx.gifts.reassign(player.id, kept)
     tx.purchases.reassign(player.id, kept)
     tx.attempts.reassign(player.id, kept)
     tx.lobbies.reassign(player.id, kept)
+    tx.teams.reassign(player.id, kept)
     tx.merges.forget_into(player.id)  # their records hold the original ids of the accounts it absorbed
     tx.erasures.insert(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)

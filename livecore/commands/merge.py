@@ -103,6 +103,8 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
     tx.attempts.reassign(source.id, target)
     # One seat per window: where both sat, the target keeps its own (its moved attempt and entry stay).
     tx.lobbies.reassign(source.id, target)
+    # One team seat per window too: where both sit on a team, the target keeps its own.
+    tx.teams.reassign(source.id, target)
     merge_entries(tx, source.id, target)
     leaderboards.merge_entries(tx, source.id, target)
     # The source row stays, retired under its placeholder, pointing at the target.

@@ -35,11 +35,13 @@ from livecore.memory.migrations import MemoryMigrationKeys
 from livecore.memory.outbox import MemoryOutbox
 from livecore.memory.players import MemoryPlayers
 from livecore.memory.purchases import MemoryPurchases
+from livecore.memory.teams import MemoryTeams
 from livecore.memory.windows import MemoryWindows
 from livecore.merge import MergeRecord
 from livecore.players import Player
 from livecore.purchases import Purchase
 from livecore.store import Transaction
+from livecore.teams import PartnerInvite, Team, TeamMember
 
 E = TypeVar("E", BoardEntry, SharedEntry)
 
@@ -83,6 +85,11 @@ class MemoryStore:
         self.lobbies: dict[str, Lobby] = {}
         self.seats: dict[tuple[str, str], Seat] = {}  # (lobby id, seat id)
         self.window_seats: dict[tuple[str, str], str] = {}  # (window id, seat id) -> lobby id
+        self.teams: dict[str, Team] = {}
+        self.team_members: dict[str, TeamMember] = {}  # by seat id
+        # (window id, player id) -> the player's seat that is not left in that window
+        self.team_seats: dict[tuple[str, str], str] = {}
+        self.invites: dict[str, PartnerInvite] = {}
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -125,6 +132,7 @@ class MemoryTransaction:
         "outbox",
         "players",
         "purchases",
+        "teams",
         "windows",
     )
 
@@ -147,6 +155,7 @@ class MemoryTransaction:
         self.boards = MemoryBoards(store, journal)
         self.leaderboards = MemoryLeaderboards(store, journal)
         self.lobbies = MemoryLobbies(store, journal)
+        self.teams = MemoryTeams(store, journal)
 
     def rollback(self) -> None:
         self.journal.rollback()

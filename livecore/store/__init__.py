@@ -94,6 +94,7 @@ class Transaction(
     HasBoards,
     HasLeaderboards,
     HasLobbies,
+    HasTeams,
     Protocol,
 ):
     """Every port of the core, in one unit of work."""

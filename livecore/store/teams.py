@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from livecore.players import Player
 from livecore.teams import PartnerInvite, Team, TeamMember
 
 
@@ -44,6 +45,15 @@ class TeamStore(Protocol):
     ) -> PartnerInvite | None:
         """An invite of the window between the two players, either way, neither accepted nor expired at
         ``now``."""
+        ...
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        """Every seat and invite of ``from_id`` becomes ``to``'s, external ids included: a merge, or an
+        erasure (``to`` is then the same row under its placeholder). A merge keeps one seat that is not
+        left per window: where both sit on a team of one window (the same team or two), the source's seat
+        is deleted and its team counts one member fewer (its ``score`` stays as stored; the next write of
+        its score recounts). The source's left seats all move. Invites between the two that were not
+        accepted are deleted (nobody pairs with oneself); accepted ones move with the rest."""
         ...
 
 

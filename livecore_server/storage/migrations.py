@@ -445,4 +445,13 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             schema.create_index("attempts_in_lobby", schema.SQLITE),
         ],
     ),
+    (
+        # Event teams, their members' seats and partner invites.
+        "0019_teams",
+        [
+            *schema.create_statements("teams", schema.SQLITE),
+            *schema.create_statements("team_members", schema.SQLITE),
+            *schema.create_statements("partner_invites", schema.SQLITE),
+        ],
+    ),
 ]

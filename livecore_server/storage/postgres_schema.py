@@ -414,6 +414,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             schema.create_index("attempts_in_lobby", schema.POSTGRES),
         ],
     ),
+    (
+        # Event teams, their members' seats and partner invites.
+        "0011_teams",
+        [
+            *schema.create_statements("teams", schema.POSTGRES),
+            *schema.create_statements("team_members", schema.POSTGRES),
+            *schema.create_statements("partner_invites", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built

@@ -14,7 +14,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
 from livecore.friends import FriendRequest
-from livecore.games import Entry, EventSettings, LeaderboardSettings, Order, ResourceType
+from livecore.games import Entry, EventSettings, Formation, LeaderboardSettings, Order, ResourceType
 from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Grant, GrantKind, GrantStatus, entry_payload
 from livecore.idempotency import StoredResponse
@@ -26,6 +26,7 @@ from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
 from livecore.presence import Presence
 from livecore.purchases import Purchase, ValidationStatus
 from livecore.scope import Environment
+from livecore.teams import LeaveReason, PartnerInvite, Team, TeamMember
 from livecore_server.storage.records import settings_converter
 
 
@@ -585,4 +586,134 @@ def seat_of(r: tuple[Any, ...]) -> Seat:
         identity=None if r[6] is None else Identity(name=r[6], avatar=r[7]),
         final_score=r[8],
         position=r[9],
+    )
+
+
+TEAM_COLUMNS = (
+    "id, game_id, env, event_key, event_id, window_id, key, name, formation, goal, created_at, attributes,"
+    " member_count, score, rank_key, completed_at, milestones, final_rank, finalized_at"
+)
+
+
+def team_row(t: Team) -> tuple[Any, ...]:
+    # ``rank_key`` is the score negated: the team board's order (best first) is one ascending index.
+    return (
+        t.id,
+        t.game_id,
+        t.env.value,
+        t.event_key,
+        t.event_id,
+        t.window_id,
+        t.key,
+        t.name,
+        t.formation.value,
+        t.goal,
+        to_millis(t.created_at),
+        None if t.attributes is None else orjson.dumps(t.attributes).decode(),
+        t.member_count,
+        t.score,
+        -t.score,
+        ms(t.completed_at),
+        orjson.dumps(t.milestones).decode(),
+        t.final_rank,
+        ms(t.finalized_at),
+    )
+
+
+def team_of(r: tuple[Any, ...]) -> Team:
+    return Team(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        event_key=r[3],
+        event_id=r[4],
+        window_id=r[5],
+        key=r[6],
+        name=r[7],
+        formation=Formation(r[8]),
+        goal=r[9],
+        created_at=from_millis(r[10]),
+        attributes=None if r[11] is None else orjson.loads(r[11]),
+        member_count=r[12],
+        score=r[13],
+        completed_at=dt(r[15]),
+        milestones=tuple(orjson.loads(r[16])),
+        final_rank=r[17],
+        finalized_at=dt(r[18]),
+    )
+
+
+TEAM_MEMBER_COLUMNS = (
+    "seat_id, team_id, window_id, player_id, external_player_id, joined_at, contribution, left_at,"
+    " left_reason"
+)
+
+
+def team_member_row(m: TeamMember) -> tuple[Any, ...]:
+    return (
+        m.seat_id,
+        m.team_id,
+        m.window_id,
+        m.player_id,
+        m.external_player_id,
+        to_millis(m.joined_at),
+        m.contribution,
+        ms(m.left_at),
+        None if m.left_reason is None else m.left_reason.value,
+    )
+
+
+def team_member_of(r: tuple[Any, ...]) -> TeamMember:
+    return TeamMember(
+        seat_id=r[0],
+        team_id=r[1],
+        window_id=r[2],
+        player_id=r[3],
+        external_player_id=r[4],
+        joined_at=from_millis(r[5]),
+        contribution=r[6],
+        left_at=dt(r[7]),
+        left_reason=None if r[8] is None else LeaveReason(r[8]),
+    )
+
+
+INVITE_COLUMNS = (
+    "id, game_id, env, event_key, window_id, from_player_id, from_external_id, to_player_id, to_external_id,"
+    " created_at, expires_at, accepted_at, team_id"
+)
+
+
+def invite_row(i: PartnerInvite) -> tuple[Any, ...]:
+    return (
+        i.id,
+        i.game_id,
+        i.env.value,
+        i.event_key,
+        i.window_id,
+        i.from_player_id,
+        i.from_external_id,
+        i.to_player_id,
+        i.to_external_id,
+        to_millis(i.created_at),
+        to_millis(i.expires_at),
+        ms(i.accepted_at),
+        i.team_id,
+    )
+
+
+def invite_of(r: tuple[Any, ...]) -> PartnerInvite:
+    return PartnerInvite(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        event_key=r[3],
+        window_id=r[4],
+        from_player_id=r[5],
+        from_external_id=r[6],
+        to_player_id=r[7],
+        to_external_id=r[8],
+        created_at=from_millis(r[9]),
+        expires_at=from_millis(r[10]),
+        accepted_at=dt(r[11]),
+        team_id=r[12],
     )

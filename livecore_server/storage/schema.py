@@ -652,6 +652,66 @@ TABLES: tuple[Table, ...] = (
         unique=(("window_id", "seat_id"),),
         rowid=False,
     ),
+    # Event teams, one per window and key (the id is derived from the two). No foreign key to windows: a
+    # roster PUT may name the next scheduled window before it opens. ``rank_key`` is the score negated, so
+    # one ascending index gives the team board's order (best first), as board_entries' does.
+    _t(
+        "teams",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("event_key"),
+        Column("event_id"),
+        Column("window_id"),
+        Column("key"),
+        _null("name"),
+        Column("formation"),
+        _null("goal", REAL),
+        Column("created_at", MS),
+        _null("attributes", JSON),
+        Column("member_count", INT),
+        Column("score", REAL),
+        Column("rank_key", REAL),
+        _null("completed_at", MS),
+        Column("milestones", JSON),
+        _null("final_rank", INT),
+        _null("finalized_at", MS),
+        rowid=False,
+    ),
+    # A player's seats on teams, those left included (a left seat keeps its contribution for the team's
+    # score). The unique index ``team_members_seated`` holds a player to one seat not left per window.
+    _t(
+        "team_members",
+        Column("seat_id"),
+        Column("team_id", references=Ref("teams")),
+        Column("window_id"),
+        Column("player_id", references=PLAYER),
+        Column("external_player_id"),
+        Column("joined_at", MS),
+        Column("contribution", REAL),
+        _null("left_at", MS),
+        _null("left_reason"),
+        primary_key=("seat_id",),
+        rowid=False,
+    ),
+    # Invitations to pair up for a window; ``team_id`` is the team an accepted one formed.
+    _t(
+        "partner_invites",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("event_key"),
+        Column("window_id"),
+        Column("from_player_id", references=PLAYER),
+        Column("from_external_id"),
+        Column("to_player_id", references=PLAYER),
+        Column("to_external_id"),
+        Column("created_at", MS),
+        Column("expires_at", MS),
+        _null("accepted_at", MS),
+        Column("team_id", null=True, references=Ref("teams")),
+        rowid=False,
+    ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(
@@ -831,6 +891,24 @@ INDEXES: tuple[Index, ...] = (
     Index("lobbies_to_fill", "lobbies", ("fill_by", "id"), where="status = 'forming'"),
     Index("lobby_seats_in_order", "lobby_seats", ("lobby_id", "seat_position", "joined_at", "seat_id")),
     Index("lobby_seats_by_player", "lobby_seats", ("seat_id", "joined_at", "lobby_id")),
+    # Teams. A window's teams in the team board's order.
+    Index("teams_by_rank", "teams", ("window_id", "rank_key", "created_at", "id")),
+    Index("team_members_in_order", "team_members", ("team_id", "joined_at", "seat_id")),
+    # One seat not left per player and window, whatever two processes race: what refuses a player a second
+    # team of a window (a left seat stays, and frees the window).
+    Index(
+        "team_members_seated",
+        "team_members",
+        ("window_id", "player_id"),
+        unique=True,
+        where="left_at IS NULL",
+    ),
+    # A merge's and an erasure's look-up of a player's seats.
+    Index("team_members_by_player", "team_members", ("player_id", "window_id")),
+    # Invites between two players in a window, looked up each way; by the sender for a merge or an
+    # erasure, and by the invitee below.
+    Index("partner_invites_between", "partner_invites", ("from_player_id", "to_player_id", "window_id")),
+    Index("partner_invites_to", "partner_invites", ("to_player_id", "from_player_id", "window_id")),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")

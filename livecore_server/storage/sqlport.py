@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.presence import SqlPresence
     from livecore_server.storage.sql.purchases import SqlPurchases
     from livecore_server.storage.sql.schedule import SqlSchedule
+    from livecore_server.storage.sql.teams import SqlTeams
     from livecore_server.storage.sql.webhooks import SqlWebhooks
     from livecore_server.storage.sql.windows import SqlWindows
 
@@ -181,6 +182,7 @@ class SqlTransaction:
     boards: SqlBoards
     leaderboards: SqlLeaderboards
     lobbies: SqlLobbies
+    teams: SqlTeams
     keys: SqlKeys
     presence: SqlPresence
     schedule: SqlSchedule

@@ -25,6 +25,7 @@ from livecore_server.storage.sql.players import SqlPlayers
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import SqlPurchases
 from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.teams import SqlTeams
 from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sql.windows import SqlWindows
 from livecore_server.storage.sqlport import SqlTransaction
@@ -58,6 +59,7 @@ def open_ports(
     tx.boards = SqlBoards(tx)
     tx.leaderboards = SqlLeaderboards(tx)
     tx.lobbies = SqlLobbies(tx)
+    tx.teams = SqlTeams(tx)
     tx.keys = SqlKeys(tx)
     tx.presence = SqlPresence(tx)
     tx.schedule = SqlSchedule(tx)
