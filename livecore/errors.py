@@ -74,6 +74,11 @@ class ErrorCode(enum.StrEnum):
     # Other features
     UNKNOWN_CURRENCY = "unknown_currency"
     LOCKED_ELSEWHERE = "locked_elsewhere"
+    TEAM_NOT_FOUND = "team_not_found"
+    ALREADY_ON_TEAM = "already_on_team"
+    INVITE_PENDING = "invite_pending"
+    INVITE_EXPIRED = "invite_expired"
+    INVITE_NOT_FOUND = "invite_not_found"
     LOBBY_FORMING = "lobby_forming"
     LOBBY_NOT_FOUND = "lobby_not_found"
     CONFLICT = "conflict"
@@ -133,6 +138,11 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.LEADERBOARD_NOT_FOUND: 404,
     ErrorCode.UNKNOWN_CURRENCY: 400,
     ErrorCode.LOCKED_ELSEWHERE: 409,
+    ErrorCode.TEAM_NOT_FOUND: 404,
+    ErrorCode.ALREADY_ON_TEAM: 409,
+    ErrorCode.INVITE_PENDING: 409,
+    ErrorCode.INVITE_EXPIRED: 410,
+    ErrorCode.INVITE_NOT_FOUND: 404,
     ErrorCode.LOBBY_FORMING: 202,
     ErrorCode.LOBBY_NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,

@@ -33,6 +33,11 @@ and ``true`` are not integers)::
                             bot_score = { min, max } (both required)
         [[.sudden_death]]   label, type = "score_reached" | "completed_count", threshold,
                             resolution = "freeze" | "close" (all required)
+        .teams              formation = "external" | "partner", size (both required), goal,
+                            on_leave = "keep_contribution" | "remove_contribution",
+                            on_complete = "continue" | "stop_contributions", board = false
+          [[.milestones]]     key, threshold, rewards (all required)
+          [[.rank_rewards]]   from, to, rewards (all required)
       .leaderboards.<key>  a shared leaderboard (docs/leaderboards.md): name (required), order = "desc" |
                          "asc", period = "all_time" | "daily" | "weekly" | "monthly", aggregation = "sum" |
                          "best" | "latest", divisions = { size, tiers, promote, relegate } (all required)
@@ -99,7 +104,15 @@ Rules beyond types:
     ``fill_seconds`` from 1 to 315,360,000; ``bot_score`` ``min`` and ``max`` finite, not negative (a bot's
     score grows from 0), ``min`` at most ``max``; ``fill_bots = true`` needs a ``bot_score``;
   - ``sudden_death`` only on a lobby event; labels match the key pattern, none twice; ``threshold`` finite
-    and > 0.
+    and > 0;
+  - ``teams`` (docs/teams.md): not on a lobby event (an event is played in lobbies or in teams), nor on an
+    ``order = "asc"`` event (a team's score is a sum that grows towards its goal; where lower is better,
+    a member's better score would pull the team away from it); ``size`` from 2 to 1,000 (a team
+    milestone pays every seated member in the progress write that crosses it), and exactly 2 for
+    ``formation = "partner"`` (a partner team is a pair); ``goal`` finite and > 0, required by
+    ``on_complete = "stop_contributions"``; team milestones as an event's, with ``threshold`` > 0 (a team
+    starts at 0) and, with ``stop_contributions``, at most the goal (the score freezes there); team rank
+    bands as an event's, only with ``board = true`` (they pay the team board's ranks).
 
   An event left out of a later manifest leaves the game's settings: it opens no new window, and what it
   recorded (windows, attempts, boards, grants) stays (:mod:`livecore.live_events`).
@@ -146,12 +159,14 @@ from livecore.games import (
     Economy,
     Entry,
     EventSettings,
+    Formation,
     FriendsSettings,
     GameSettings,
     GiftingSettings,
     LeaderboardSettings,
     LobbySettings,
     Milestone,
+    OnComplete,
     Order,
     Period,
     PresenceSettings,
@@ -159,11 +174,13 @@ from livecore.games import (
     Resource,
     ResourceType,
     SuddenDeath,
+    TeamSettings,
 )
 from livecore.limits import character_problem
 from livecore.lobbies import CAPACITY_MAX
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
+from livecore.teams import TEAM_SIZE_MAX
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore_server.webhook_targets import is_loopback_host, url_refusal
 
@@ -248,7 +265,7 @@ class WebhookManifest:
 @attrs.frozen
 class EventManifest:
     """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]``,
-    ``[[...anti_cheat]]``, ``[...lobby]`` and ``[[...sudden_death]]``; fields and defaults are
+    ``[[...anti_cheat]]``, ``[...lobby]``, ``[[...sudden_death]]`` and ``[...teams]``; fields and defaults are
     :class:`livecore.games.EventSettings`' (a rank band's ``first``/``last`` are ``from``/``to`` in TOML)."""
 
     name: str
@@ -269,6 +286,7 @@ class EventManifest:
     anti_cheat: tuple[AntiCheat, ...] = ()
     lobby: LobbySettings | None = None
     sudden_death: tuple[SuddenDeath, ...] = ()
+    teams: TeamSettings | None = None
 
     def to_settings(self, key: str) -> EventSettings:
         return EventSettings(key=key, **attrs.asdict(self, recurse=False))
@@ -606,16 +624,25 @@ def _event(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     _no_overlap(raw, path, problems)
     if raw.get("sudden_death") and "lobby" not in raw:
         problems[f"{path}.sudden_death"] = "only a lobby event (a [...lobby] table) has sudden-death triggers"
+    if "teams" in raw and "lobby" in raw:
+        problems[f"{path}.teams"] = "an event is played in lobbies or in teams, not both: remove one table"
+    elif "teams" in raw and raw.get("order") == Order.ASC.value:
+        problems[f"{path}.teams"] = (
+            'only an order = "desc" event has teams: a team\'s score is a sum that grows towards its goal'
+        )
 
 
 def _entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every reward or cost entry of an event or a shared leaderboard: (path, list field, entry)."""
+    """Every reward or cost entry of an event (its teams' included) or a shared leaderboard: (path, list
+    field, entry)."""
     lists = [(f"{path}.{name}", name, event.get(name)) for name in ("entry_cost", "completion_rewards")]
-    for field in ("milestones", "rank_rewards"):
-        lists += [
-            (f"{path}.{field}[{i}].rewards", "rewards", item.get("rewards"))
-            for i, item in _items(event, field)
-        ]
+    teams = event.get("teams")
+    for table, where in ((event, path), (teams if isinstance(teams, dict) else {}, f"{path}.teams")):
+        for field in ("milestones", "rank_rewards"):
+            lists += [
+                (f"{where}.{field}[{i}].rewards", "rewards", item.get("rewards"))
+                for i, item in _items(table, field)
+            ]
     return [
         (f"{where}[{i}]", name, entry)
         for where, name, entries in lists
@@ -691,6 +718,37 @@ def _lobby(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
         problems[f"{path}.bot_score"] = (
             "is required when fill_bots = true: each bot's final score is drawn from it"
         )
+
+
+def _team_size(value: Any, path: str, problems: Problems) -> None:
+    if _is_int(value) and not 2 <= value <= TEAM_SIZE_MAX:
+        problems[path] = f"must be from 2 to {TEAM_SIZE_MAX} members"
+
+
+def _teams(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    size, goal = raw.get("size"), raw.get("goal")
+    stops = raw.get("on_complete") == OnComplete.STOP_CONTRIBUTIONS.value
+    if raw.get("formation") == Formation.PARTNER.value and _is_int(size) and size != 2:
+        problems.setdefault(f"{path}.size", 'must be 2 with formation = "partner": a partner team is a pair')
+    if stops and "goal" not in raw:
+        problems[f"{path}.goal"] = (
+            'is required with on_complete = "stop_contributions": the team\'s score freezes at it'
+        )
+    for i, milestone in _items(raw, "milestones"):
+        where, threshold = f"{path}.milestones[{i}].threshold", milestone.get("threshold")
+        _positive(threshold, where, problems)  # a team's score starts at 0
+        if (
+            stops
+            and _is_number(threshold)
+            and _is_number(goal)
+            and threshold > goal
+            and where not in problems
+        ):
+            problems[where] = f"must be at most the goal ({goal}): the team's score freezes there"
+    _unique_keys(raw, "milestones", path, problems)
+    _no_overlap(raw, path, problems)
+    if raw.get("rank_rewards") and raw.get("board") is not True:
+        problems[f"{path}.rank_rewards"] = "pays the team board's ranks: needs board = true"
 
 
 # --- shared leaderboards -------------------------------------------------------------------------------
@@ -774,6 +832,8 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (BotScore, "max"): _bot_bound,
     (SuddenDeath, "label"): _key,
     (SuddenDeath, "threshold"): _positive,
+    (TeamSettings, "size"): _team_size,
+    (TeamSettings, "goal"): _positive,
     (Entry, "amount"): _at_least(1),
 }
 # Rules for the keys of a table of named entries.
@@ -804,6 +864,7 @@ _TABLE_RULES: dict[type, Callable[[Mapping[str, Any], str, Problems], None]] = {
     RankBand: _rank_band,
     LobbySettings: _lobby,
     BotScore: _bot_score,
+    TeamSettings: _teams,
 }
 # TOML names that are not the attribute's: a rank band's ``from`` and ``to`` (Python keywords).
 _TOML_NAMES: dict[tuple[type, str], str] = {(RankBand, "first"): "from", (RankBand, "last"): "to"}

@@ -169,7 +169,14 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment, or no "
     "shared leaderboard of that key in the game's manifest.",
     ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
-    ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team.",
+    ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team of the window "
+    "(`details.externalPlayerIds` names them); nothing changed.",
+    ErrorCode.TEAM_NOT_FOUND: "No team of that key in the event's window.",
+    ErrorCode.ALREADY_ON_TEAM: "A partner invite or its acceptance when either player is already on a team "
+    "of the window (or the invite was accepted already).",
+    ErrorCode.INVITE_PENDING: "An invite between the two players, either way, is still pending.",
+    ErrorCode.INVITE_EXPIRED: "The partner invite was not accepted within 24 hours of service time.",
+    ErrorCode.INVITE_NOT_FOUND: "No such partner invite to the caller.",
     ErrorCode.LOBBY_FORMING: "The lobby is still forming: 202 with the error envelope, `details: {lobbyId, "
     "participantCount, capacity, fillBy}`; nothing was charged.",
     ErrorCode.LOBBY_NOT_FOUND: "No such lobby in the key's game and environment.",

@@ -1279,7 +1279,9 @@ def test_the_reference_pages_manifest_example_is_valid() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs/reference/manifest-and-cli.md").read_text("utf-8")
     example = page.split("## Manifest\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
     game = parse_manifest(example).games["space-race"]
-    assert set(game.settings().events) == {"time-trial"}
+    assert set(game.settings().events) == {"time-trial", "duel", "raid"}
+    assert game.settings().events["duel"].lobby is not None
+    assert game.settings().events["raid"].teams is not None
     assert game.settings().events["time-trial"].feeds == ("weekly-xp",)
     assert game.settings().leaderboards["weekly-xp"].divisions is not None
     assert game.settings().events["time-trial"].rank_rewards[0] == RankBand(
