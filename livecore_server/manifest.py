@@ -142,7 +142,7 @@ import typing
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 import attrs
@@ -510,7 +510,7 @@ def _seconds(minimum: int) -> Rule:
     return rule
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
