@@ -36,6 +36,7 @@ from livecore.commands.economy import change
 from livecore.commands.grants import issue_grant
 from livecore.commands.lobbies import LobbiesTx, close_lobbies, seat_for_start, sudden_death
 from livecore.commands.players import load_game
+from livecore.commands.teams import TeamsTx, contribute, finalize_teams
 from livecore.commands.windows import current_window
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
@@ -78,7 +79,7 @@ MILESTONE_SOURCE_KIND = "event_milestone"
 COMPLETION_SOURCE_KIND = "event_completion"
 
 
-class LiveEventsTx(LobbiesTx, Protocol):
+class LiveEventsTx(LobbiesTx, TeamsTx, Protocol):
     """The ports these commands use."""
 
 
@@ -299,6 +300,7 @@ def record_progress(
     tx.attempts.update(attempt)
     if done.improved:
         record_score(tx, scope, player, attempt)
+        contribute(tx, rt, scope, player, window)
     for flag in done.flags:
         emit(tx, rt, scope, AttemptFlagged.of(attempt, flag, now))
     granted = []
@@ -366,6 +368,7 @@ def force_complete(
     assert player is not None
     mine = [done if a.id == done.id else a for a in tx.attempts.of_player_in_window(player.id, window.id)]
     rescore(tx, scope, player, [a for a in mine if a.board_id == done.board_id])
+    contribute(tx, rt, scope, player, window)
     finished(tx, rt, scope, done)
     emit(
         tx,
@@ -456,6 +459,7 @@ def close_window(tx: LiveEventsTx, rt: Runtime, window_id_: str, game_id: str) -
         for attempt in batch:
             expire(tx, rt, scope, attempt)
     close_lobbies(tx, rt, scope, window)
+    finalize_teams(tx, rt, scope, window)
     for board in tx.boards.of_window(window.id):
         if board.status is BoardStatus.OPEN:  # a lobby's closed early by sudden death is final already
             finalize_board(tx, rt, scope, board, window.settings)
