@@ -37,6 +37,7 @@ from livecore.teams import (
     check_invite,
     check_not_locked,
     contribution,
+    named_window,
     new_invite,
     new_seat,
     new_team,
@@ -256,12 +257,12 @@ def read_team(
     found = None
     if wid is not None:
         record = tx.windows.get(game.id, wid)
-        starts = record.starts_at if record is not None else None
-        if starts is None:
-            slot = slot_at(event, rt.clock.now()) if window is None else None
-            starts = slot.starts_at if slot is not None else None
-        if starts is not None:
-            found = tx.teams.get(game.id, team_id(wid, starts, team_key))
+        try:  # a roster PUT may have formed the team before its window was recorded
+            named = named_window(game.id, scope.env, event, wid, {wid: record} if record else {})
+        except LivecoreError:
+            named = None  # names no window of the event: no team either
+        if named is not None:
+            found = tx.teams.get(game.id, team_id(wid, named.starts_at, team_key))
     if found is None or found.env is not scope.env or found.event_key != event_key:
         raise _team_not_found(team_key)
     return _team_read(tx, found)
