@@ -105,3 +105,19 @@ def test_weekly_league_example_promotes_and_relegates_week_by_week() -> None:
         "tiers now: ada silver, bo bronze, cy silver, dee bronze, eli gold, fox bronze, gus bronze, "
         "hal bronze"
     )
+
+
+def test_team_race_example_pays_milestones_to_every_member_and_ranks_the_first_to_the_goal() -> None:
+    out = _output("team_race.py")
+    assert "team red: ada, bo, cy (goal 1200)" in out
+    assert "red unlocked half at 604: 3/3 paid (ada, bo, cy)" in out
+    assert "blue unlocked almost at 906: 3/3 paid (dee, eli, fox)" in out
+    # Both teams stop at the goal; blue got there ten seconds earlier, and the tie goes to it.
+    assert "blue reached the goal at 18:14:00: score frozen at 1200" in out
+    assert "red reached the goal at 18:14:10: score frozen at 1200" in out
+    assert "first to the goal: blue" in out
+    board = out[out.index("final team board:") :].splitlines()[1:3]
+    assert board == [
+        "  1. blue   1200  goal  +300 coins each to 3",
+        "  2. red    1200  goal  +100 coins each to 3",
+    ]
