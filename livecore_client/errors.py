@@ -29,6 +29,7 @@ __all__ = [
     "APIResponseValidationError",
     "APITimeoutError",
     "AlreadyFriendsError",
+    "AlreadyOnTeamError",
     "AntiCheatRejectedError",
     "AttemptInProgressError",
     "AttemptNotFoundError",
@@ -62,10 +63,14 @@ __all__ = [
     "InternalServerError",
     "InvalidMergeError",
     "InvalidRequestError",
+    "InviteExpiredError",
+    "InviteNotFoundError",
+    "InvitePendingError",
     "LeaderboardNotFoundError",
     "LivecoreAPIError",
     "LivecoreClientError",
     "LobbyNotFoundError",
+    "LockedElsewhereError",
     "MaxAttemptsReachedError",
     "NotBlockedError",
     "NotFoundError",
@@ -80,6 +85,7 @@ __all__ = [
     "ResourceNotFoundError",
     "StudioManagedEconomyError",
     "SystemResourceLockedError",
+    "TeamNotFoundError",
     "UnknownCurrencyError",
     "UnprocessableEntityError",
     "error_from_response",
@@ -186,8 +192,8 @@ class GiftingDisabledError(PermissionDeniedError):
 
 class GiftNotFriendsError(PermissionDeniedError):
     """403 ``not_friends``: a gift to a player who is not an accepted friend (a stranger, a pending
-    request, a block, or the sender themself). Not :class:`NotFriendsError`, which is the 404
-    ``not_friends_yet`` of removing a friend."""
+    request, a block, or the sender themself), and a partner invite to a player who is not a friend.
+    Not :class:`NotFriendsError`, which is the 404 ``not_friends_yet`` of removing a friend."""
 
 
 class GiftNotAllowedError(PermissionDeniedError):
@@ -247,6 +253,14 @@ class LeaderboardNotFoundError(NotFoundError):
 
 class LobbyNotFoundError(NotFoundError):
     """404: no lobby of that id in the key's game and environment."""
+
+
+class TeamNotFoundError(NotFoundError):
+    """404: no team of that key in the window read (by default the event's window open now)."""
+
+
+class InviteNotFoundError(NotFoundError):
+    """404: no partner invite of that id made to this player (an invite to another player included)."""
 
 
 class ConflictError(LivecoreAPIError):
@@ -356,6 +370,35 @@ class InsufficientEntryCostError(ConflictError):
     ``resource``, ``needed`` and ``have``."""
 
 
+class LockedElsewhereError(ConflictError):
+    """409: players of the roster sit on another team of the window; ``external_player_ids`` names them.
+    Nothing changed."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        raw = (self.details or {}).get("externalPlayerIds")
+        self.external_player_ids: list[str] = (
+            [x for x in raw if isinstance(x, str)] if isinstance(raw, list) else []
+        )
+
+
+class AlreadyOnTeamError(ConflictError):
+    """409: the inviter or the invitee already sits on a team of the window (also: the invite was
+    accepted already)."""
+
+
+class InvitePendingError(ConflictError):
+    """409: an invite between the two players (either way) is pending in this window."""
+
+
 class AttemptNotInProgressError(ConflictError):
     """409: the attempt is completed or expired (also once its ``ends_at`` has passed, before the
     service's sweep marks it)."""
@@ -363,6 +406,10 @@ class AttemptNotInProgressError(ConflictError):
 
 class GoneError(LivecoreAPIError):
     """410: the thing existed but is no longer available, for good."""
+
+
+class InviteExpiredError(GoneError):
+    """410: the partner invite passed its ``expires_at`` (24 hours after it was sent) unaccepted."""
 
 
 class GiftExpiredError(GoneError):
@@ -465,6 +512,12 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.ANTI_CHEAT_REJECTED: AntiCheatRejectedError,
     ErrorCode.LEADERBOARD_NOT_FOUND: LeaderboardNotFoundError,
     ErrorCode.LOBBY_NOT_FOUND: LobbyNotFoundError,
+    ErrorCode.LOCKED_ELSEWHERE: LockedElsewhereError,
+    ErrorCode.TEAM_NOT_FOUND: TeamNotFoundError,
+    ErrorCode.ALREADY_ON_TEAM: AlreadyOnTeamError,
+    ErrorCode.INVITE_PENDING: InvitePendingError,
+    ErrorCode.INVITE_EXPIRED: InviteExpiredError,
+    ErrorCode.INVITE_NOT_FOUND: InviteNotFoundError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

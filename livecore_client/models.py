@@ -137,10 +137,21 @@ from livecore.api.purchases import (
     ValidationStatusView,
 )
 from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
+from livecore.api.teams import (
+    InviteRequest,
+    InviteResponse,
+    InviteView,
+    MyTeamResponse,
+    RosterRequest,
+    TeamMemberView,
+    TeamQuery,
+    TeamResponse,
+    TeamView,
+)
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
 from livecore.attempts import AttemptStatus
 from livecore.boards import BoardStatus
-from livecore.games import Order, Period, ResourceType
+from livecore.games import Formation, Order, Period, ResourceType
 from livecore.gifts import GiftStatus
 from livecore.grants import AckedBy, GrantKind, GrantStatus
 from livecore.live_events import EventState
@@ -188,6 +199,7 @@ __all__ = [
     "EventView",
     "ExportPlayer",
     "ExportPlayerResponse",
+    "Formation",
     "FriendCodeResponse",
     "FriendResponse",
     "FriendRow",
@@ -212,6 +224,9 @@ __all__ = [
     "IdentityResponse",
     "IdentityView",
     "InventoryResponse",
+    "InviteRequest",
+    "InviteResponse",
+    "InviteView",
     "ItemAdjustResponse",
     "ItemHolding",
     "LeaderboardQuery",
@@ -231,6 +246,7 @@ __all__ = [
     "MigratePlayersRequest",
     "MigrateWalletRequest",
     "MigrateWalletRow",
+    "MyTeamResponse",
     "Order",
     "ParticipantView",
     "Period",
@@ -261,6 +277,7 @@ __all__ = [
     "RevenueSummaryResponse",
     "RewardEntry",
     "RolloverResponse",
+    "RosterRequest",
     "ScoreResponse",
     "SearchHit",
     "SearchQuery",
@@ -285,6 +302,10 @@ __all__ = [
     "SuggestionRow",
     "SuggestionsQuery",
     "SuggestionsResponse",
+    "TeamMemberView",
+    "TeamQuery",
+    "TeamResponse",
+    "TeamView",
     "TrackPurchaseRequest",
     "TrackPurchaseResponse",
     "UnblockedResponse",

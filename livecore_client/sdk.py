@@ -42,6 +42,7 @@ from livecore.api.live_events import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SD
 from livecore.api.lobbies import SDK_LOBBY
 from livecore.api.players import REGISTER, SDK_SET_IDENTITY
 from livecore.api.purchases import SDK_TRACK_PURCHASE
+from livecore.api.teams import SDK_ACCEPT, SDK_INVITE, SDK_MY_TEAM
 from livecore.errors import ErrorCode
 
 from . import models as m
@@ -796,6 +797,82 @@ class _SdkCalls:
         """
         return Call(SDK_LOBBY, m.LobbyResponse, path={"lobbyId": lobby_id})
 
+    # --- Teams and partners ------------------------------------------------------------------------
+
+    def _my_team(
+        self, external_id: str, event_key: str, *, player_secret: str | None = None
+    ) -> Call[m.MyTeamResponse]:
+        """The player's team in the event's window open now (``team`` ``None`` when it sits on none, or
+        no window is open): its ``score``, ``goal``, ``completed``, and its seated ``members`` in rank
+        order, each with its ``contribution`` (its best attempt score in the window) and ``rank`` (ties
+        rank the earlier seated first, then by external id). Raises
+        :class:`~livecore_client.errors.EventNotFoundError` for an unknown event and
+        :class:`~livecore_client.errors.InvalidRequestError` for an event without teams.
+        """
+        return Call(
+            SDK_MY_TEAM,
+            m.MyTeamResponse,
+            path={"externalId": external_id, "eventKey": event_key},
+            player_secret=self._secret(player_secret),
+        )
+
+    def _invite_partner(
+        self,
+        external_id: str,
+        event_key: str,
+        external_player_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.InviteResponse]:
+        """Invite a friend to pair up in the event's open window (an event whose teams form by
+        ``partner``): the invite (201) expires 24 hours after it is sent; the friend accepts it with
+        :meth:`accept_partner_invite`.
+
+        Refusals, in this order (nothing is written):
+        :class:`~livecore_client.errors.EventNotFoundError`,
+        :class:`~livecore_client.errors.InvalidRequestError` (an event without partner teams),
+        :class:`~livecore_client.errors.EventNotOpenError`,
+        :class:`~livecore_client.errors.PlayerNotFoundError` (an unknown friend),
+        :class:`~livecore_client.errors.InvalidRequestError` (yourself),
+        :class:`~livecore_client.errors.GiftNotFriendsError` (403 ``not_friends``),
+        :class:`~livecore_client.errors.AlreadyOnTeamError` (either of you on a team of the window) and
+        :class:`~livecore_client.errors.InvitePendingError` (an invite between you, either way).
+        """
+        return Call(
+            SDK_INVITE,
+            m.InviteResponse,
+            path={"externalId": external_id, "eventKey": event_key},
+            body=m.InviteRequest(external_player_id=external_player_id),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _accept_partner_invite(
+        self,
+        external_id: str,
+        event_key: str,
+        invite_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.TeamResponse]:
+        """Accept a partner invite made to this player: the two form a team of the window (its ``key``
+        is the invite's id), answered with its two members.
+
+        Refusals, in this order: :class:`~livecore_client.errors.InviteNotFoundError` (unknown, or made
+        to another player), :class:`~livecore_client.errors.AlreadyOnTeamError` (accepted already),
+        :class:`~livecore_client.errors.InviteExpiredError` and
+        :class:`~livecore_client.errors.AlreadyOnTeamError` (either player on a team of the window).
+        """
+        return Call(
+            SDK_ACCEPT,
+            m.TeamResponse,
+            path={"externalId": external_id, "eventKey": event_key, "inviteId": invite_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
     # --- Shared leaderboards -----------------------------------------------------------------------
 
     def _leaderboard(
@@ -933,6 +1010,9 @@ class SdkClient(SyncClient, _SdkCalls):
     report_progress = sync_method(_SdkCalls._report_progress)
     event_leaderboard = sync_method(_SdkCalls._event_leaderboard)
     lobby = sync_method(_SdkCalls._lobby)
+    my_team = sync_method(_SdkCalls._my_team)
+    invite_partner = sync_method(_SdkCalls._invite_partner)
+    accept_partner_invite = sync_method(_SdkCalls._accept_partner_invite)
     leaderboard = sync_method(_SdkCalls._leaderboard)
 
     def stream_event_leaderboard(self, leaderboard_id: str) -> Iterator[StreamEvent]:
@@ -1005,6 +1085,9 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     report_progress = async_method(_SdkCalls._report_progress)
     event_leaderboard = async_method(_SdkCalls._event_leaderboard)
     lobby = async_method(_SdkCalls._lobby)
+    my_team = async_method(_SdkCalls._my_team)
+    invite_partner = async_method(_SdkCalls._invite_partner)
+    accept_partner_invite = async_method(_SdkCalls._accept_partner_invite)
     leaderboard = async_method(_SdkCalls._leaderboard)
 
     def stream_event_leaderboard(self, leaderboard_id: str) -> AsyncIterator[StreamEvent]:

@@ -52,6 +52,7 @@ from livecore.api.purchases import (
     SPEND_SUMMARY,
 )
 from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
+from livecore.api.teams import SERVER_PUT_ROSTER, SERVER_TEAM
 from livecore.clock import format_ts
 
 from . import models as m
@@ -158,6 +159,67 @@ class _ServerCalls:
         or an unknown id.
         """
         return Call(SERVER_LOBBY, m.LobbyResponse, path={"gameId": game_id, "lobbyId": lobby_id})
+
+    # --- Teams -------------------------------------------------------------------------------------
+
+    def _put_team_roster(
+        self,
+        event_key: str,
+        team_key: str,
+        external_player_ids: Sequence[str],
+        *,
+        name: str | None = None,
+        attributes: Mapping[str, Any] | None = None,
+        window_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.TeamResponse]:
+        """Make ``external_player_ids`` the whole roster of team ``team_key`` (an event whose teams form
+        ``external``) in one window: ``window_id``, else the window open now, else the next scheduled
+        one; the answer's ``window_id`` names it. The team forms on its first PUT; players missing from
+        the roster leave it (reason ``kicked``); ``name`` and ``attributes`` are kept when not given.
+        All or nothing.
+
+        Refusals, in this order, each changing nothing:
+        :class:`~livecore_client.errors.EventNotFoundError`,
+        :class:`~livecore_client.errors.InvalidRequestError` (an event without external teams, a window
+        id of another event, a player named twice, more players than the team's size),
+        :class:`~livecore_client.errors.EventNotOpenError` (the window has ended),
+        :class:`~livecore_client.errors.PlayerNotFoundError` (a player never registered) and
+        :class:`~livecore_client.errors.LockedElsewhereError` (players on another team of the window:
+        its ``external_player_ids``).
+
+        A repeated PUT with the same ``idempotency_key`` and body answers the first one's team. Without
+        one, a random key is made once per call and reused by its retries.
+        """
+        # The body field is required by the model, so the key is made here, once, before any retry.
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
+        return Call(
+            SERVER_PUT_ROSTER,
+            m.TeamResponse,
+            path={"eventKey": event_key, "teamKey": team_key},
+            body=m.RosterRequest(
+                external_player_ids=list(external_player_ids),
+                name=name,
+                attributes=None if attributes is None else dict(attributes),
+                window_id=window_id,
+                idempotency_key=key,
+            ),
+            idempotency_key=key,
+        )
+
+    def _team(self, event_key: str, team_key: str, *, window_id: str | None = None) -> Call[m.TeamResponse]:
+        """Team ``team_key`` of window ``window_id`` (default: the window open now), its seated
+        ``members`` in rank order (by contribution; ties: the earlier seated first, then by external
+        id) and, once its window closed on a team board, its ``final_rank``. Raises
+        :class:`~livecore_client.errors.TeamNotFoundError` when the window has no such team and
+        :class:`~livecore_client.errors.EventNotFoundError` for an unknown event.
+        """
+        return Call(
+            SERVER_TEAM,
+            m.TeamResponse,
+            path={"eventKey": event_key, "teamKey": team_key},
+            query=m.TeamQuery(window_id=window_id),
+        )
 
     # --- Shared leaderboards -----------------------------------------------------------------------
 
@@ -702,6 +764,8 @@ class ServerClient(SyncClient, _ServerCalls):
     end_event_now = sync_method(_ServerCalls._end_event_now)
     push_lobby = sync_method(_ServerCalls._push_lobby)
     lobby = sync_method(_ServerCalls._lobby)
+    put_team_roster = sync_method(_ServerCalls._put_team_roster)
+    team = sync_method(_ServerCalls._team)
     submit_score = sync_method(_ServerCalls._submit_score)
     rollover_leaderboard_now = sync_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = sync_method(_ServerCalls._create_grant)
@@ -754,6 +818,8 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     end_event_now = async_method(_ServerCalls._end_event_now)
     push_lobby = async_method(_ServerCalls._push_lobby)
     lobby = async_method(_ServerCalls._lobby)
+    put_team_roster = async_method(_ServerCalls._put_team_roster)
+    team = async_method(_ServerCalls._team)
     submit_score = async_method(_ServerCalls._submit_score)
     rollover_leaderboard_now = async_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = async_method(_ServerCalls._create_grant)

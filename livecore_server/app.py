@@ -37,6 +37,7 @@ from livecore_server.sdk import lobbies as sdk_lobbies
 from livecore_server.sdk import players as sdk_players
 from livecore_server.sdk import presence as sdk_presence
 from livecore_server.sdk import purchases as sdk_purchases
+from livecore_server.sdk import teams as sdk_teams
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
@@ -48,6 +49,7 @@ from livecore_server.server import player_tools as server_player_tools
 from livecore_server.server import players as server_players
 from livecore_server.server import purchases as server_purchases
 from livecore_server.server import system
+from livecore_server.server import teams as server_teams
 from livecore_server.services import SERVICES, Config, Services, build_services
 from livecore_server.workers.dispatcher import Dispatcher
 
@@ -67,6 +69,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_live_events.BINDINGS,
     *sdk_leaderboards.BINDINGS,
     *sdk_lobbies.BINDINGS,
+    *sdk_teams.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
@@ -77,6 +80,7 @@ BINDINGS: tuple[Binding, ...] = (
     *server_live_events.BINDINGS,
     *server_leaderboards.BINDINGS,
     *server_lobbies.BINDINGS,
+    *server_teams.BINDINGS,
 )
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a

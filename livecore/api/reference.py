@@ -97,7 +97,16 @@ AREAS: Mapping[str, tuple[str, ...]] = {
         "server.spend.",
     ),
     "player-tools": ("server.players.", "server.migrate."),
-    "events": ("events.", "event_leaderboards.", "lobbies.", "server.lobbies.", "server.dev.events."),
+    "events": (
+        "events.",
+        "event_leaderboards.",
+        "lobbies.",
+        "server.lobbies.",
+        "server.dev.events.",
+        "teams.",
+        "partners.",
+        "server.teams.",
+    ),
     "leaderboards": ("leaderboards.", "server.leaderboards.", "server.dev.leaderboards."),
 }
 

@@ -19,6 +19,7 @@ from livecore.api import (
     players,
     purchases,
     system,
+    teams,
 )
 from livecore.api.route import Route
 
@@ -48,5 +49,6 @@ ALL: tuple[Route, ...] = (
     *live_events.ROUTES,
     *lobbies.ROUTES,
     *leaderboards.ROUTES,
+    *teams.ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

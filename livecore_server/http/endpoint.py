@@ -229,6 +229,7 @@ _RECORD_IDS = {
     "attemptId": ErrorCode.ATTEMPT_NOT_FOUND,
     "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND,
     "lobbyId": ErrorCode.LOBBY_NOT_FOUND,
+    "inviteId": ErrorCode.INVITE_NOT_FOUND,
     "gameId": ErrorCode.NOT_FOUND,
 }
 

@@ -5,8 +5,10 @@ events through to ``closed``, end-now), which the mocked tests cannot.
 
 The module's game ``arena`` (platform-managed, gems to enter) has four events around the manual clock's
 start (12:00): ``sprint`` open now and shared by most tests (never ended here), ``finale`` and ``relay``
-open now and each ended by the one test that streams it, ``later`` scheduled, ``past`` ended, and ``duo``
-a lobby event of two seats open now.
+open now and each ended by the one test that streams it, ``later`` scheduled, ``past`` ended, ``duo``
+a lobby event of two seats open now, ``squad`` a studio team event open now (teams of 3, a team board,
+milestone ``half`` at 200; ended by the last test of the module) and ``pair`` a partner team event open
+now.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import httpx
 import pytest
 
 from livecore_client import (
+    AlreadyOnTeamError,
     AntiCheatRejectedError,
     AsyncSdkClient,
     AsyncServerClient,
@@ -29,23 +32,29 @@ from livecore_client import (
     AttemptNotInProgressError,
     EventNotFoundError,
     EventNotOpenError,
+    GiftNotFriendsError,
     IdempotencyConflictError,
     InsufficientEntryCostError,
     InvalidRequestError,
+    InviteNotFoundError,
+    InvitePendingError,
     LeaderboardNotFoundError,
     LobbyNotFoundError,
+    LockedElsewhereError,
     MaxAttemptsReachedError,
     PermissionDeniedError,
     PlayerNotFoundError,
     PlayerSecretInvalidError,
     SdkClient,
     ServerClient,
+    TeamNotFoundError,
 )
 from livecore_client.models import (
     AttemptResponse,
     AttemptStatus,
     BoardStatus,
     EventState,
+    Formation,
     LobbyForming,
     LobbyStatus,
     PromotionReason,
@@ -123,6 +132,18 @@ rewards = [{COINS}]
 [games.arena.events.duo.lobby]
 capacity = 2
 fill_seconds = 60
+{_event("squad", "2026-03-02T12:00:00Z")}
+[games.arena.events.squad.teams]
+formation = "external"
+size = 3
+goal = 1000
+board = true
+milestones = [{{ key = "half", threshold = 200, rewards = [{COINS}] }}]
+rank_rewards = [{{ from = 1, to = 1, rewards = [{COINS}] }}]
+{_event("pair", "2026-03-02T12:00:00Z")}
+[games.arena.events.pair.teams]
+formation = "partner"
+size = 2
 {_event("later", "2026-03-05T12:00:00Z")}
 {_event("past", "2026-02-01T12:00:00Z")}
 [games.arena.api_keys.client]
@@ -227,7 +248,16 @@ def gems(member: Member) -> int:
 def test_events_list_with_and_without_the_secret(join: Callable[..., Member]) -> None:
     ada = join("Ada")
     anonymous = {e.key: e for e in ada.sdk.events(ada.id, with_attempts=False).events}
-    assert list(anonymous) == ["duo", "finale", "later", "past", "relay", "sprint"]  # key order
+    assert list(anonymous) == [
+        "duo",
+        "finale",
+        "later",
+        "pair",
+        "past",
+        "relay",
+        "sprint",
+        "squad",
+    ]  # key order
     assert anonymous["duo"].lobby and not anonymous["sprint"].lobby
     sprint = anonymous["sprint"]
     assert (sprint.state, sprint.max_attempts, sprint.target, sprint.attempts) == (
@@ -525,3 +555,123 @@ def test_a_pushed_lobby_is_active_at_once_and_its_replay_answers_it_again(
         server.push_lobby(arena.game_id, "duo", key, [cy.id])
     attempt = cy.sdk.start_attempt(cy.id, "duo")
     assert isinstance(attempt, AttemptResponse) and attempt.attempt.lobby_id == pushed.lobby_id
+
+
+# --- Teams and partners ---------------------------------------------------------------------------------
+
+
+def _team_key() -> str:
+    return f"team-{secrets.token_hex(4)}"
+
+
+def _play(member: Member, event: str, score: float) -> None:
+    attempt = member.sdk.start_attempt(member.id, event)
+    assert isinstance(attempt, AttemptResponse)
+    member.sdk.report_progress(member.id, event, attempt.attempt.attempt_id, {"score": score})
+
+
+def _befriend(a: Member, b: Member) -> None:
+    a.sdk.send_friend_request(a.id, external_player_id=b.id)
+    b.sdk.send_friend_request(b.id, external_player_id=a.id)  # the other way round: accepted at once
+
+
+def test_a_studio_team_through_the_sync_clients(join: Callable[..., Member], server: ServerClient) -> None:
+    ada, bo, cy = join("Ada"), join("Bo"), join("Cy")
+    key = _team_key()
+    team = server.put_team_roster("squad", key, [ada.id, bo.id], name="Red", attributes={"tag": 1}).team
+    assert (team.key, team.name, team.formation, team.score, team.goal, team.attributes) == (
+        key,
+        "Red",
+        Formation.EXTERNAL,
+        0,
+        1000,
+        {"tag": 1},
+    )
+    assert team.team_id.startswith("tm_") and team.window_id.startswith("win_")
+    assert server.team("squad", key).team == team == server.team("squad", key, window_id=team.window_id).team
+
+    _play(ada, "squad", 150)
+    _play(bo, "squad", 80)  # 230: crosses the team milestone, paying both seated members
+    mine = ada.sdk.my_team(ada.id, "squad").team
+    assert mine is not None and mine.score == 230
+    assert [(m.external_player_id, m.contribution, m.rank) for m in mine.members] == [
+        (ada.id, 150, 1),
+        (bo.id, 80, 2),
+    ]
+    for member in (ada, bo):
+        grants = member.sdk.pending_grants(member.id).grants
+        assert [(g.source_kind, g.source_ref_id) for g in grants] == [("event_team_milestone", team.team_id)]
+
+    kicked = server.put_team_roster("squad", key, [ada.id, cy.id]).team
+    assert [m.external_player_id for m in kicked.members] == [ada.id, cy.id]
+    assert kicked.score == 230  # bo's contribution stays (keep_contribution)
+    assert bo.sdk.my_team(bo.id, "squad").team is None
+    with pytest.raises(LockedElsewhereError) as locked:
+        server.put_team_roster("squad", _team_key(), [bo.id, ada.id])
+    assert locked.value.external_player_ids == [ada.id]
+    with pytest.raises(TeamNotFoundError):
+        server.team("squad", _team_key())
+    with pytest.raises(PlayerNotFoundError):
+        server.put_team_roster("squad", key, ["never-registered"])
+    with pytest.raises(InvalidRequestError):
+        server.put_team_roster("pair", key, [ada.id])  # partner teams take no roster
+
+
+def test_partners_through_the_sync_client(join: Callable[..., Member]) -> None:
+    ada, bo, cy = join("Ada"), join("Bo"), join("Cy")
+    _befriend(ada, bo)
+    with pytest.raises(GiftNotFriendsError):
+        ada.sdk.invite_partner(ada.id, "pair", cy.id)
+    with pytest.raises(InvalidRequestError):
+        ada.sdk.invite_partner(ada.id, "pair", ada.id)
+    invite = ada.sdk.invite_partner(ada.id, "pair", bo.id).invite
+    assert (invite.from_external_player_id, invite.to_external_player_id) == (ada.id, bo.id)
+    assert invite.expires_at >= START.replace(day=3)  # 24 hours after it was sent
+    with pytest.raises(InvitePendingError):
+        bo.sdk.invite_partner(bo.id, "pair", ada.id)
+    with pytest.raises(InviteNotFoundError):
+        ada.sdk.accept_partner_invite(ada.id, "pair", invite.invite_id)
+    team = bo.sdk.accept_partner_invite(bo.id, "pair", invite.invite_id).team
+    assert (team.key, team.formation) == (invite.invite_id, Formation.PARTNER)
+    assert sorted(m.external_player_id for m in team.members) == sorted([ada.id, bo.id])
+    assert ada.sdk.my_team(ada.id, "pair").team == team
+    with pytest.raises(AlreadyOnTeamError):
+        bo.sdk.accept_partner_invite(bo.id, "pair", invite.invite_id)
+
+
+async def test_async_team_calls(
+    async_clients: tuple[AsyncSdkClient, AsyncServerClient], join: Callable[..., Member]
+) -> None:
+    sdk, server = async_clients
+    ada, bo = join("Ada"), join("Bo")
+    _befriend(ada, bo)
+    key = _team_key()
+    team = (await server.put_team_roster("squad", key, [ada.id], idempotency_key=f"{key}-1")).team
+    assert (await server.put_team_roster("squad", key, [ada.id], idempotency_key=f"{key}-1")).team == team
+    assert (await server.team("squad", key)).team == team
+    assert (await sdk.my_team(ada.id, "squad", player_secret=ada.sdk.player_secret)).team == team
+    assert (await sdk.my_team(bo.id, "squad", player_secret=bo.sdk.player_secret)).team is None
+
+    invite = (await sdk.invite_partner(ada.id, "pair", bo.id, player_secret=ada.sdk.player_secret)).invite
+    pair = (
+        await sdk.accept_partner_invite(bo.id, "pair", invite.invite_id, player_secret=bo.sdk.player_secret)
+    ).team
+    assert (await server.team("pair", invite.invite_id)).team == pair
+    assert (await sdk.my_team(ada.id, "pair", player_secret=ada.sdk.player_secret)).team == pair
+
+
+def test_the_close_ranks_the_team_board_and_pays_rank_one(
+    join: Callable[..., Member], server: ServerClient
+) -> None:
+    """The module's last test: it ends ``squad``."""
+    ada, bo = join("Ada"), join("Bo")
+    key = _team_key()
+    team = server.put_team_roster("squad", key, [ada.id, bo.id]).team
+    _play(ada, "squad", 990)  # above every other team of the window
+    [closed] = server.end_event_now("squad").closed_windows
+    assert closed == team.window_id
+    final = server.team("squad", key, window_id=team.window_id).team
+    assert (final.final_rank, final.score) == (1, 990)
+    for member in (ada, bo):
+        kinds = sorted(g.source_kind for g in member.sdk.pending_grants(member.id).grants)
+        assert kinds == ["event_team_milestone", "event_team_rank"]

@@ -17,6 +17,7 @@ from livecore.api import (
     purchases,
     routes,
     system,
+    teams,
 )
 from livecore.api.route import Route
 
@@ -32,6 +33,7 @@ DOMAINS: tuple[ModuleType, ...] = (
     live_events,
     lobbies,
     leaderboards,
+    teams,
 )
 
 
