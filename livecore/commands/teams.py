@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
 from livecore.commands.attempts import AttemptsTx
 from livecore.commands.grants import issue_grant
 from livecore.commands.players import find_player, load_game
@@ -23,7 +24,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings, Formation, Game, TeamSettings
 from livecore.grants import GrantKind
 from livecore.ids import Prefix, derived_id
-from livecore.live_events import Window, event_settings, slot_at, window_id
+from livecore.live_events import Window, WindowStatus, event_settings, slot_at, window_id
 from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore.store import HasFriends, HasTeams
@@ -240,9 +241,16 @@ def read_team_of(tx: TeamsTx, game_id: str, team_id_: str) -> TeamRead:
     return _team_read(tx, team)
 
 
-def _open_window_id(game: Game, env: Environment, event: EventSettings, now: datetime) -> str | None:
+def _open_window_id(
+    tx: TeamsTx, game: Game, env: Environment, event: EventSettings, now: datetime
+) -> str | None:
+    """The window open now: the schedule's slot, unless its record says it closed early (end-now)."""
     slot = slot_at(event, now)
-    return None if slot is None else window_id(game.id, env, event.key, slot.starts_at)
+    if slot is None:
+        return None
+    wid = window_id(game.id, env, event.key, slot.starts_at)
+    record = tx.windows.get(game.id, wid)
+    return None if record is not None and record.status is WindowStatus.CLOSED else wid
 
 
 def read_team(
@@ -253,7 +261,7 @@ def read_team(
     game = load_game(tx, scope)
     event = event_settings(game, event_key)
     team_settings(event)
-    wid = window or _open_window_id(game, scope.env, event, rt.clock.now())
+    wid = window or _open_window_id(tx, game, scope.env, event, rt.clock.now())
     found = None
     if wid is not None:
         record = tx.windows.get(game.id, wid)
@@ -273,7 +281,7 @@ def my_team(tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, event_key: s
     game = load_game(tx, scope)
     event = event_settings(game, event_key)
     team_settings(event)
-    wid = _open_window_id(game, scope.env, event, rt.clock.now())
+    wid = _open_window_id(tx, game, scope.env, event, rt.clock.now())
     seat = tx.teams.seat_in_window(wid, player.id) if wid is not None else None
     return None if seat is None else read_team_of(tx, game.id, seat.team_id)
 
@@ -321,6 +329,7 @@ def _on_a_team(tx: TeamsTx, window_id_: str, *players: str) -> bool:
     return any(tx.teams.seat_in_window(window_id_, p) is not None for p in players)
 
 
+@player_write("player")
 def invite(
     tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, event_key: str, to_external_id: str
 ) -> PartnerInvite:
@@ -346,6 +355,7 @@ def invite(
     return sent
 
 
+@player_write("player")
 def accept(
     tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, event_key: str, invite_id: str
 ) -> TeamRead:
@@ -412,7 +422,7 @@ def finalize_teams(tx: TeamsTx, rt: Runtime, scope: Scope, window: Window) -> No
         final = attrs.evolve(team, final_rank=rank if settings.board else None, finalized_at=now)
         tx.teams.update(final)
         emit(tx, rt, scope, EventTeamFinalized.of(final, len(teams) if settings.board else None))
-    if settings.board:
+    if settings.board and teams:  # a window without teams (another environment's) has no team board
         emit(
             tx,
             rt,

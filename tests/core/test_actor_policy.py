@@ -244,24 +244,19 @@ WRITES: dict[str, tuple[Callable[..., Any], Write]] = {
 }
 
 
-# The partner routes' commands, not yet declared player writes (the xfail below); the server refuses a
-# banned player on their routes all the same (livecore_server.http.endpoint applies check_actor).
-UNDECLARED = {"partners.invite": teams_cmd.invite, "partners.accept": teams_cmd.accept}
+# The partner routes' commands: declared player writes, checked for the ban before anything else below
+# (their worlds need a partner event and friends, which the table above's world has not).
+PARTNER_WRITES = {"partners.invite": teams_cmd.invite, "partners.accept": teams_cmd.accept}
 
 
 def test_every_player_scoped_client_write_route_has_a_command_declared_a_player_write() -> None:
     player_writes = {r.name for r in ALL if r.auth is Auth.PLAYER and r.is_write}
-    assert set(WRITES) | set(UNDECLARED) == player_writes
+    assert set(WRITES) | set(PARTNER_WRITES) == player_writes
     assert {fn for fn, _ in WRITES.values()} <= set(PLAYER_WRITES.values())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="livecore.commands.teams.invite and accept are not declared @player_write: embedded (memory "
-    "store) callers do not refuse a banned actor",
-)
 def test_the_partner_commands_are_declared_player_writes() -> None:
-    assert set(UNDECLARED.values()) <= set(PLAYER_WRITES.values())
+    assert set(PARTNER_WRITES.values()) <= set(PLAYER_WRITES.values())
 
 
 @pytest.mark.parametrize("route", sorted(WRITES))
@@ -297,6 +292,8 @@ def test_the_ban_is_refused_before_what_the_command_looks_up(sim: Sim) -> None:
         lambda tx: grants_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
         lambda tx: live_events_cmd.start(tx, sim.rt, SCOPE, ann, "unknown", None),
         lambda tx: live_events_cmd.record_progress(tx, sim.rt, SCOPE, ann, "trial", "unknown", {"score": 1}),
+        lambda tx: teams_cmd.invite(tx, sim.rt, SCOPE, ann, "unknown", "bob"),
+        lambda tx: teams_cmd.accept(tx, sim.rt, SCOPE, ann, "unknown", "inv_unknown"),
     ):
         with pytest.raises(LivecoreError) as refused:
             sim.run(attempt)

@@ -427,12 +427,6 @@ async def test_not_found(arcade: Arcade) -> None:
         assert (status, error(body)) == (404, "invite_not_found"), invite_id
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="livecore.commands.teams.read_team finds the start of a named window only in its record (or "
-    "the open slot), so a team PUT into the next scheduled window, not yet recorded, is unreadable by "
-    "its windowId until that window opens (404 team_not_found); the PUT answers it (SPEC 4.3)",
-)
 async def test_a_team_of_the_next_window_reads_by_its_window_id(arcade: Arcade) -> None:
     g = arcade
     await g.register("ann")
@@ -442,12 +436,6 @@ async def test_a_team_of_the_next_window_reads_by_its_window_id(arcade: Arcade) 
     assert await team_view(g, "red", window=tomorrow) == team
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="livecore.commands.teams.my_team and read_team take the window open now from the schedule "
-    "(slot_at), not from the window's record: after end-now closed it early (starts answer "
-    "event_not_open), they still answer the closed window's team instead of null / 404",
-)
 async def test_after_end_now_no_team_is_the_open_windows(arcade: Arcade) -> None:
     g = arcade
     await g.register("ann")
