@@ -62,8 +62,8 @@ from livecore_client.models import (
     StreamReady,
     StreamScoreUpdate,
 )
-from livecore_server.embedded import serve_in_thread
-from tests.conftest import BACKENDS, START, apply_test_manifest, make_services, service_args
+from tests.client.live_support import LiveGame, serve_game
+from tests.conftest import BACKENDS, START
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
 COINS = '{ type = "currency", key = "coins", amount = 10 }'
@@ -163,35 +163,13 @@ permission = "server_integration"
 """
 
 
-@attrs.define
-class Arena:
-    base_url: str
-    keys: dict[str, str]
-    game_id: str
+Arena = LiveGame
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def arena(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    """The conftest ``live_server`` recipe with this module's game, on each store in turn."""
-    schema = None
-    if request.param == "sqlite":
-        db = str(tmp_path_factory.mktemp("events-live") / "live.db")
-    else:
-        from tests.postgres_support import new_schema
-
-        db, schema = new_schema()
-    try:
-        seeding = make_services(db)
-        applied = apply_test_manifest(seeding, GAMES)
-        seeding.close()  # the server opens its own
-        keys = {name: k["secret"] for name, k in applied["games"]["arena"]["apiKeys"].items()}
-        with serve_in_thread(*service_args(db)) as served:
-            yield Arena(served.base_url, keys, applied["games"]["arena"]["id"])
-    finally:
-        if schema is not None:
-            from tests.postgres_support import drop_schema
-
-            drop_schema(schema)
+    """This module's game served on each store in turn."""
+    yield from serve_game(request, tmp_path_factory, GAMES, "arena")
 
 
 _ids = itertools.count()

@@ -17,7 +17,6 @@ import secrets
 from collections.abc import Iterator
 from datetime import timedelta
 
-import attrs
 import httpx
 import pytest
 
@@ -33,8 +32,8 @@ from livecore_client import (
     ServerClient,
 )
 from livecore_client.models import GrantView, LeaderboardResponse, Order, Period
-from livecore_server.embedded import serve_in_thread
-from tests.conftest import BACKENDS, START, apply_test_manifest, make_services, service_args
+from tests.client.live_support import LiveGame, serve_game
+from tests.conftest import BACKENDS, START
 from tests.waiting import until_sync
 
 LIMITS = "rate_limits = { sdk_read = 100000, sdk_write = 100000, server_api = 100000 }"
@@ -110,34 +109,13 @@ permission = "server_integration"
 """
 
 
-@attrs.define
-class Ladder:
-    base_url: str
-    keys: dict[str, str]
+Ladder = LiveGame
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def ladder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ladder]:
-    """The conftest ``live_server`` recipe with this module's game, on each store in turn."""
-    schema = None
-    if request.param == "sqlite":
-        db = str(tmp_path_factory.mktemp("leaderboards-live") / "live.db")
-    else:
-        from tests.postgres_support import new_schema
-
-        db, schema = new_schema()
-    try:
-        seeding = make_services(db)
-        applied = apply_test_manifest(seeding, GAMES)
-        seeding.close()  # the server opens its own
-        keys = {name: k["secret"] for name, k in applied["games"]["ladder"]["apiKeys"].items()}
-        with serve_in_thread(*service_args(db)) as served:
-            yield Ladder(served.base_url, keys)
-    finally:
-        if schema is not None:
-            from tests.postgres_support import drop_schema
-
-            drop_schema(schema)
+    """This module's game served on each store in turn."""
+    yield from serve_game(request, tmp_path_factory, GAMES, "ladder")
 
 
 _ids = itertools.count()

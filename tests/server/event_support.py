@@ -184,7 +184,13 @@ def event_manifest() -> str:
     return EVENT_GAME + FAST_KEYS.format(game="arcade", prefix="")
 
 
-async def start_event_world(db_url: str, **config: Any) -> Arcade:
-    """A world with the event game; ``config``: other ``Config`` values."""
-    world: World = await start_world(db_url, manifest_extra=event_manifest(), **config)
+async def start_event_world(db_url: str, *, events: str = "", **config: Any) -> Arcade:
+    """A world with the event game; ``events``: more of the game's manifest (lobby or team events);
+    ``config``: other ``Config`` values."""
+    world: World = await start_world(db_url, manifest_extra=event_manifest() + events, **config)
     return Arcade(world, "arcade")
+
+
+def error(body: Any) -> str:
+    """An answer's error code."""
+    return str(body["error"]["code"])

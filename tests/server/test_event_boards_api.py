@@ -5,11 +5,10 @@ their refusals (tests/server/event_support.py has the game)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
-from tests.server.event_support import SPRINT_OPENS, Arcade, start_event_world
+from tests.server.event_support import SPRINT_OPENS, Arcade, error, start_event_world
 
 PLAYERS = ("p1", "p2", "p3", "p4", "p5", "p6", "p7")
 SCORES = (400, 700, 400, 100, 900, 250, 700)
@@ -49,10 +48,6 @@ ORDER = [
     (6, "p6", 250),
     (7, "p4", 100),
 ]
-
-
-def error(body: Any) -> str:
-    return str(body["error"]["code"])
 
 
 async def test_a_board_ranks_better_scores_first_and_equal_scores_by_who_reached_them_first(

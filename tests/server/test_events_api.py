@@ -18,7 +18,7 @@ from livecore.clock import ManualClock, format_ts, to_millis
 from livecore_server.app import create_app
 from livecore_server.services import SERVICES
 from tests.conftest import START, service_args, start_world
-from tests.server.event_support import SPRINT_OPENS, Arcade, start_event_world
+from tests.server.event_support import SPRINT_OPENS, Arcade, error, start_event_world
 from tests.waiting import until
 
 
@@ -29,10 +29,6 @@ async def arcade(db_url: str) -> AsyncIterator[Arcade]:
         yield game
     finally:
         await game.world.client.close()
-
-
-def error(body: Any) -> str:
-    return str(body["error"]["code"])
 
 
 async def open_sprint(g: Arcade, *players: str, gems: int = 10) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from livecore.clock import format_ts
-from tests.conftest import START, start_world
-from tests.server.event_support import Arcade, event_manifest
+from tests.conftest import START
+from tests.server.event_support import Arcade, error, start_event_world
 
 LOBBY_EVENTS = """
 [games.arcade.events.duel]
@@ -87,16 +87,11 @@ FILL_BY = START + timedelta(seconds=60)
 
 @pytest.fixture
 async def arcade(db_url: str) -> AsyncIterator[Arcade]:
-    world = await start_world(db_url, manifest_extra=event_manifest() + LOBBY_EVENTS)
-    g = Arcade(world, "arcade")
+    g = await start_event_world(db_url, events=LOBBY_EVENTS)
     try:
         yield g
     finally:
-        await world.client.close()
-
-
-def error(body: Any) -> str:
-    return str(body["error"]["code"])
+        await g.world.client.close()
 
 
 def snapshot(g: Arcade) -> dict[str, list[Any]]:

@@ -68,7 +68,7 @@ async def test_each_bots_tick_sends_the_bots_whose_score_changed_with_their_rank
         tx.boards.update(attrs.evolve(BOARD, status=BoardStatus.FINALIZED))
     world.at(50)
     await hubs.tick_bots()
-    await asyncio.sleep(0)
+    assert subscription.subscriber.pending == []  # the tick queued nothing
     assert len(shown(sink)) == 4
     subscription.close()
     await asyncio.wait_for(task, 30)
@@ -87,7 +87,7 @@ async def test_a_tick_older_than_a_subscribers_ready_is_not_sent_to_it() -> None
     # Its ready was read after the tick's time (the two reads raced): the tick's scores are older.
     subscription.subscriber.ready_at = world.clock.now() + timedelta(milliseconds=1)
     await hubs.tick_bots()
-    await asyncio.sleep(0)
+    assert subscription.subscriber.pending == []  # the tick queued nothing for it
     assert [n for n, _ in shown(sink)] == ["ready"]
     subscription.close()
     await asyncio.wait_for(task, 30)

@@ -20,8 +20,8 @@ import pytest
 from livecore.clock import format_ts
 from livecore.live_events import window_id
 from livecore.scope import Environment
-from tests.conftest import START, start_world
-from tests.server.event_support import Arcade, event_manifest
+from tests.conftest import START
+from tests.server.event_support import Arcade, error, start_event_world
 
 TEAM_EVENTS = """
 [games.arcade.events.raid]
@@ -79,16 +79,11 @@ CLOSES = START + timedelta(hours=1)
 
 @pytest.fixture
 async def arcade(db_url: str) -> AsyncIterator[Arcade]:
-    world = await start_world(db_url, manifest_extra=event_manifest() + TEAM_EVENTS)
-    g = Arcade(world, "arcade")
+    g = await start_event_world(db_url, events=TEAM_EVENTS)
     try:
         yield g
     finally:
-        await world.client.close()
-
-
-def error(body: Any) -> str:
-    return str(body["error"]["code"])
+        await g.world.client.close()
 
 
 def window_of(g: Arcade, event: str, starts_at: Any = OPENED) -> str:
