@@ -51,6 +51,8 @@ class Reason(enum.StrEnum):
     MIGRATION = "migration"
     GIFT_COST = "gift_cost"
     ENTRY_COST = "entry_cost"
+    GUILD_CREATE_COST = "guild_create_cost"
+    GUILD_HELP_DONATION = "guild_help_donation"
 
 
 @attrs.frozen

@@ -83,6 +83,22 @@ class ErrorCode(enum.StrEnum):
     LOBBY_NOT_FOUND = "lobby_not_found"
     CONFLICT = "conflict"
     INVALID_MERGE = "invalid_merge"
+    GUILDS_DISABLED = "guilds_disabled"
+    GUILD_NOT_FOUND = "guild_not_found"
+    GUILD_DISBANDED = "guild_disbanded"
+    ALREADY_IN_GUILD = "already_in_guild"
+    GUILD_FULL = "guild_full"
+    GUILD_NAME_TAKEN = "guild_name_taken"
+    GUILD_NAME_REJECTED = "guild_name_rejected"
+    GUILD_PERMISSION_DENIED = "guild_permission_denied"
+    GUILD_MEMBER_NOT_FOUND = "guild_member_not_found"
+    NOT_IN_GUILD = "not_in_guild"
+    JOIN_REQUEST_PENDING = "join_request_pending"
+    JOIN_REQUEST_NOT_FOUND = "join_request_not_found"
+    HELP_REQUEST_OPEN = "help_request_open"
+    HELP_COOLDOWN = "help_cooldown"
+    HELP_REQUEST_NOT_FOUND = "help_request_not_found"
+    HELP_REQUEST_CLOSED = "help_request_closed"
 
 
 STATUS: Mapping[ErrorCode, int] = {
@@ -147,6 +163,22 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.LOBBY_NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
     ErrorCode.INVALID_MERGE: 422,
+    ErrorCode.GUILDS_DISABLED: 403,
+    ErrorCode.GUILD_NOT_FOUND: 404,
+    ErrorCode.GUILD_DISBANDED: 409,
+    ErrorCode.ALREADY_IN_GUILD: 409,
+    ErrorCode.GUILD_FULL: 409,
+    ErrorCode.GUILD_NAME_TAKEN: 409,
+    ErrorCode.GUILD_NAME_REJECTED: 400,
+    ErrorCode.GUILD_PERMISSION_DENIED: 403,
+    ErrorCode.GUILD_MEMBER_NOT_FOUND: 404,
+    ErrorCode.NOT_IN_GUILD: 404,
+    ErrorCode.JOIN_REQUEST_PENDING: 409,
+    ErrorCode.JOIN_REQUEST_NOT_FOUND: 404,
+    ErrorCode.HELP_REQUEST_OPEN: 409,
+    ErrorCode.HELP_COOLDOWN: 409,
+    ErrorCode.HELP_REQUEST_NOT_FOUND: 404,
+    ErrorCode.HELP_REQUEST_CLOSED: 409,
 }
 
 

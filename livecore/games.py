@@ -248,6 +248,34 @@ class FriendsSettings:
 
 
 @attrs.frozen
+class HelpSettings:
+    """``[games.<game>.guilds.help]``: members may ask their guild for up to ``max_amount`` of one of
+    ``resources`` (declared resource keys), once per ``cooldown_seconds`` per guild; a request stays open
+    ``expiry_seconds``; each donation earns its donor ``donor_reward``."""
+
+    resources: tuple[str, ...]
+    max_amount: int
+    expiry_seconds: int = 86_400
+    cooldown_seconds: int = 28_800
+    donor_reward: tuple[Entry, ...] = ()
+
+
+@attrs.frozen
+class GuildSettings:
+    """``[games.<game>.guilds]`` (docs/guilds.md): guilds of at most ``max_members``; founding one costs
+    ``create_cost`` (debited in a platform-managed game); player-chosen names may not contain a
+    ``name_filter`` entry (case-insensitive); a leader unseen for ``leader_inactive_days`` hands on; no
+    ``help``: no help requests."""
+
+    enabled: bool = False
+    max_members: int = 50
+    create_cost: tuple[Entry, ...] = ()
+    name_filter: tuple[str, ...] = ()
+    leader_inactive_days: int = 14
+    help: HelpSettings | None = None
+
+
+@attrs.frozen
 class GameSettings:
     economy: Economy = Economy.STUDIO
     gifting: GiftingSettings = GiftingSettings()
@@ -257,6 +285,7 @@ class GameSettings:
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
     events: dict[str, EventSettings] = attrs.field(factory=dict)
     leaderboards: dict[str, LeaderboardSettings] = attrs.field(factory=dict)
+    guilds: GuildSettings = GuildSettings()
 
 
 @attrs.frozen

@@ -42,6 +42,11 @@ class Prefix(enum.StrEnum):
     TEAM = "tm"  # an event team: derived from its window and key
     TEAM_SEAT = "tms"  # a member's seat on a team
     INVITE = "inv"  # a partner invite
+    GUILD = "gld"
+    GUILD_STINT = "gms"  # a player's membership of a guild, from joining to leaving
+    JOIN_REQUEST = "gjr"
+    HELP_REQUEST = "ghr"
+    DONATION = "gdn"
 
 
 _MS_MASK = (1 << 48) - 1

@@ -192,6 +192,26 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.CONFLICT: "The request conflicts with the record's current state.",
     ErrorCode.INVALID_MERGE: "The merge is not possible: the same player twice, or a banned, merged or "
     "erased target, or a source merged elsewhere or erased.",
+    ErrorCode.GUILDS_DISABLED: "The game's guilds are off (`guilds.enabled = false`).",
+    ErrorCode.GUILD_NOT_FOUND: "No such guild in the key's game and environment.",
+    ErrorCode.GUILD_DISBANDED: "The guild is disbanded: readable, but nobody joins it and nothing "
+    "changes it.",
+    ErrorCode.ALREADY_IN_GUILD: "The player is already a member of a guild.",
+    ErrorCode.GUILD_FULL: "The guild has `max_members` members.",
+    ErrorCode.GUILD_NAME_TAKEN: "Another guild of the game and environment that is not disbanded has "
+    "that name, ignoring case.",
+    ErrorCode.GUILD_NAME_REJECTED: "A player-chosen guild name contains an entry of the game's "
+    "`name_filter`.",
+    ErrorCode.GUILD_PERMISSION_DENIED: "The caller's guild role is too low for the operation.",
+    ErrorCode.GUILD_MEMBER_NOT_FOUND: "The named player is not a member of the guild.",
+    ErrorCode.NOT_IN_GUILD: "A route of the caller's own guild (`{G}`) for a player in no guild.",
+    ErrorCode.JOIN_REQUEST_PENDING: "The player has a pending join request to that guild already.",
+    ErrorCode.JOIN_REQUEST_NOT_FOUND: "No pending join request of that id (or of the caller to that guild).",
+    ErrorCode.HELP_REQUEST_OPEN: "The player has an open help request already.",
+    ErrorCode.HELP_COOLDOWN: "The player asked this guild for help less than `cooldown_seconds` ago "
+    "(`details.retryAt`).",
+    ErrorCode.HELP_REQUEST_NOT_FOUND: "No help request of that id in the caller's guild.",
+    ErrorCode.HELP_REQUEST_CLOSED: "The help request is filled, expired or closed.",
 }
 
 

@@ -22,6 +22,7 @@ from livecore.store.friends import FriendGraph, HasFriends
 from livecore.store.games import GameStore, HasGames
 from livecore.store.gifts import GiftStore, HasGifts
 from livecore.store.grants import GrantStore, HasGrants
+from livecore.store.guilds import GuildStore, HasGuilds
 from livecore.store.idempotency import HasIdempotency, IdempotencyStore
 from livecore.store.leaderboards import HasLeaderboards, LeaderboardStore
 from livecore.store.ledger import HasLedger, Ledger
@@ -42,6 +43,7 @@ __all__ = [
     "GameStore",
     "GiftStore",
     "GrantStore",
+    "GuildStore",
     "HasAttempts",
     "HasBoards",
     "HasErasures",
@@ -49,6 +51,7 @@ __all__ = [
     "HasGames",
     "HasGifts",
     "HasGrants",
+    "HasGuilds",
     "HasIdempotency",
     "HasLeaderboards",
     "HasLedger",
@@ -95,6 +98,7 @@ class Transaction(
     HasLeaderboards,
     HasLobbies,
     HasTeams,
+    HasGuilds,
     Protocol,
 ):
     """Every port of the core, in one unit of work."""
