@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.commands.guilds import erase_guilds
 from livecore.commands.players import find_player, find_record
 from livecore.erasure import (
     ErasureReason,
@@ -55,6 +56,7 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     tx.attempts.reassign(player.id, kept)
     tx.lobbies.reassign(player.id, kept)
     tx.teams.reassign(player.id, kept)
+    erase_guilds(tx, rt, scope, player, kept)  # member_left names the original id, as player.deleted
     tx.merges.forget_into(player.id)  # their records hold the original ids of the accounts it absorbed
     tx.erasures.insert(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)

@@ -11,6 +11,7 @@ import attrs
 
 from livecore.commands import Runtime, emit, leaderboards
 from livecore.commands.boards import merge_entries
+from livecore.commands.guilds import merge_guilds
 from livecore.commands.players import find_player, find_record
 from livecore.erasure import id_hash
 from livecore.errors import ErrorCode, LivecoreError
@@ -105,6 +106,7 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
     tx.lobbies.reassign(source.id, target)
     # One team seat per window too: where both sit on a team, the target keeps its own.
     tx.teams.reassign(source.id, target)
+    merge_guilds(tx, rt, scope, source, target)
     merge_entries(tx, source.id, target)
     leaderboards.merge_entries(tx, source.id, target)
     # The source row stays, retired under its placeholder, pointing at the target.

@@ -14,3 +14,6 @@ class MemoryGames(MemoryPort):
 
     def with_events(self) -> list[Game]:
         return [g for g in self._s.games.values() if g.settings.events]
+
+    def with_guilds(self) -> list[Game]:
+        return [g for g in self._s.games.values() if g.settings.guilds.enabled]

@@ -14,6 +14,10 @@ class GameStore(Protocol):
         """Every game whose manifest declares events (the scheduler opens their windows)."""
         ...
 
+    def with_guilds(self) -> list[Game]:
+        """Every game whose manifest enables guilds (the hourly succession sweep visits them)."""
+        ...
+
 
 class HasGames(Protocol):
     """A transaction that reaches the games port."""

@@ -23,9 +23,15 @@ class SqlGames(SqlPort):
         return game
 
     def with_events(self) -> list[Game]:
-        # A deployment has few games, and their settings are cached: the filter runs on the records.
+        return [g for g in self._every() if g.settings.events]
+
+    def with_guilds(self) -> list[Game]:
+        return [g for g in self._every() if g.settings.guilds.enabled]
+
+    def _every(self) -> list[Game]:
+        # A deployment has few games, and their settings are cached: the filters run on the records.
         ids = [row[0] for row in self.db.read("SELECT id FROM games ORDER BY id", ())]
-        return [g for g in map(self.get, ids) if g is not None and g.settings.events]
+        return [g for g in map(self.get, ids) if g is not None]
 
     def _load_game(self, game_id: str) -> Game | None:
         row = self.db.read(
