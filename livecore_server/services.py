@@ -8,6 +8,7 @@ together with the server. Commands of the CLI that serve nothing, and tests of t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -17,6 +18,7 @@ from aiohttp import web
 from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
 from livecore.commands.grants import SWEEP_BATCH, expire_grants
+from livecore.commands.guilds import hand_on_inactive
 from livecore.commands.players import sweep_streaks
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
@@ -29,7 +31,7 @@ from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import WRONG_SECRETS_PER_MINUTE, RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
-from livecore_server.storage.server_store import ServerStore, is_postgres, open_store
+from livecore_server.storage.server_store import ServerStore, game_queue, is_postgres, open_store
 from livecore_server.storage.sqlite import sqlite_path
 from livecore_server.streams import BoardHubs
 
@@ -198,7 +200,17 @@ def schedule_sweeps(s: Services) -> None:
         while await s.store.run_async(lambda tx: expire_grants(tx, s.runtime)) == SWEEP_BATCH:
             pass
 
+    async def guild_succession() -> None:
+        for game in await s.store.read(lambda tx: tx.games.with_guilds()):
+            after = None
+            while True:
+                step = functools.partial(hand_on_inactive, rt=s.runtime, game_id=game.id, after=after)
+                after = await s.store.run_async(step, queue=game_queue(game.id))
+                if after is None:
+                    break
+
     s.scheduler.every("grant_expiry_sweep", timedelta(minutes=1), grant_expiry)
+    s.scheduler.every("guild_succession_sweep", timedelta(hours=1), guild_succession)
     s.scheduler.every("login_streak_sweep", timedelta(hours=1), streaks)
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
     s.scheduler.every("webhook_retention", timedelta(hours=1), webhook_history)

@@ -773,18 +773,18 @@ def disband(tx: GuildsTx, rt: Runtime, scope: Scope, guild_id: str) -> GuildDeta
 # --- succession of inactive leaders ----------------------------------------------------------------------
 
 
-def hand_on_inactive(tx: GuildsTx, rt: Runtime, game_id: str) -> int:
-    """One step of the hourly sweep: up to :data:`SWEEP_BATCH` inactive leaders of the game hand on to
-    their first successor seen within ``leader_inactive_days`` (``succession_leader_inactive`` on both
-    changes; the old leader becomes a member). A leader with no such successor keeps the lead. Returns how
-    many leaders were looked at (the caller runs steps until one looks at fewer than the batch)."""
+def hand_on_inactive(tx: GuildsTx, rt: Runtime, game_id: str, after: str | None = None) -> str | None:
+    """One step of the hourly sweep: the game's inactive leaders after the stint ``after`` (up to
+    :data:`SWEEP_BATCH`) hand on to their first successor seen within ``leader_inactive_days``
+    (``succession_leader_inactive`` on both changes; the old leader becomes a member); a leader with no
+    such successor keeps the lead. Returns the stint to go on after, None when the sweep is done."""
     game = tx.games.get(game_id)
     assert game is not None
     settings = game.settings.guilds
     if not settings.enabled:
-        return 0
+        return None
     cutoff = inactive_since(settings, rt.clock.now())
-    leaders = tx.guilds.leaders_unseen_since(game_id, cutoff, SWEEP_BATCH)
+    leaders = tx.guilds.leaders_unseen_since(game_id, cutoff, after, SWEEP_BATCH)
     for leader in leaders:
         guild = tx.guilds.get(game_id, leader.guild_id)
         assert guild is not None
@@ -797,11 +797,11 @@ def hand_on_inactive(tx: GuildsTx, rt: Runtime, game_id: str) -> int:
         heir = inactive_successor(members, leader, seen, cutoff)
         if heir is None:
             continue
-        scope = Scope(studio_id=game.studio_id, game_id=game.id)
+        scope = Scope(studio_id=game.studio_id, game_id=game.id, env=guild.env)
         reason = RoleReason.SUCCESSION_LEADER_INACTIVE
         _change_role(tx, rt, scope, guild, heir, RoleTrigger.TAKE_LEADERSHIP, reason, SYSTEM_BY)
         _change_role(tx, rt, scope, guild, leader, RoleTrigger.STEP_DOWN, reason, SYSTEM_BY)
-    return len(leaders)
+    return leaders[-1].id if len(leaders) == SWEEP_BATCH else None
 
 
 # --- merge and erasure ----------------------------------------------------------------------------------

@@ -62,9 +62,11 @@ class GuildStore(Protocol):
         """Every stint of the player, newest first (``joined_at`` descending, then id descending)."""
         ...
 
-    def leaders_unseen_since(self, game_id: str, cutoff: datetime, limit: int) -> list[Stint]:
+    def leaders_unseen_since(
+        self, game_id: str, cutoff: datetime, after: str | None, limit: int
+    ) -> list[Stint]:
         """Current leader stints of the game's guilds whose player's ``last_seen_at`` is at or before
-        ``cutoff``, oldest stint id first (at most ``limit``)."""
+        ``cutoff``, by stint id, those after the stint id ``after`` when given (at most ``limit``)."""
         ...
 
     def insert_request(self, request: JoinRequest) -> None: ...
