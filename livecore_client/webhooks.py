@@ -45,6 +45,18 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftPayload, GiftSent
 from livecore.webhooks.grants import GrantChange, GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.guilds import (
+    GuildCreated,
+    GuildDisbanded,
+    GuildHelpDonated,
+    GuildHelpRequested,
+    GuildJoinRequested,
+    GuildMemberJoined,
+    GuildMemberLeft,
+    GuildPayload,
+    GuildRoleChanged,
+    GuildUpdated,
+)
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
 from livecore.webhooks.live_events import (
@@ -141,6 +153,16 @@ __all__ = [
     "GrantClaimed",
     "GrantCreated",
     "GrantExpired",
+    "GuildCreated",
+    "GuildDisbanded",
+    "GuildHelpDonated",
+    "GuildHelpRequested",
+    "GuildJoinRequested",
+    "GuildMemberJoined",
+    "GuildMemberLeft",
+    "GuildPayload",
+    "GuildRoleChanged",
+    "GuildUpdated",
     "InvalidPayloadError",
     "InvalidSignatureError",
     "InventoryChanged",

@@ -8,6 +8,17 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
 from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.guilds import (
+    GuildCreated,
+    GuildDisbanded,
+    GuildHelpDonated,
+    GuildHelpRequested,
+    GuildJoinRequested,
+    GuildMemberJoined,
+    GuildMemberLeft,
+    GuildRoleChanged,
+    GuildUpdated,
+)
 from livecore.webhooks.leaderboards import PeriodFinalized
 from livecore.webhooks.live_events import (
     AttemptCompleted,
@@ -106,5 +117,14 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
         EventTeamFinalized,
         PartnerInviteSent,
         PartnerInviteAccepted,
+        GuildCreated,
+        GuildUpdated,
+        GuildDisbanded,
+        GuildMemberJoined,
+        GuildMemberLeft,
+        GuildRoleChanged,
+        GuildJoinRequested,
+        GuildHelpRequested,
+        GuildHelpDonated,
     )
 }

@@ -337,6 +337,67 @@ WIRE: dict[str, bytes] = {
         b'"expiresAt":"2026-01-01T00:00:00.000Z","acceptedAt":"2026-01-01T00:00:00.000Z",'
         b'"goalTarget":1000}'
     ),
+    "guild.created": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"player",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player"},'
+        b'"joinType":"open","country":"FI","leaderPlayerId":"plr_sample0000000000000000000",'
+        b'"leaderExternalPlayerId":"sample-player","cost":[{"type":"currency","key":"coins",'
+        b'"amount":100}],"costsChargedBy":"platform","createdAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.updated": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"api_key",'
+        b'"apiKeyPrefix":"lc_test_sample00"},"changes":{"name":{"before":"Old Sample Guild",'
+        b'"after":"Sample Guild"}}}'
+    ),
+    "guild.disbanded": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"member",'
+        b'"memberId":"mem_sample0000000000000000000"},"reason":"admin",'
+        b'"disbandedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.member_joined": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"player",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player"},'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","role":"member",'
+        b'"via":"open","memberCount":2,"joinedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.member_left": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"player",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player"},'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","reason":"left",'
+        b'"role":"member","memberCount":1,"leftAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.role_changed": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"system"},'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"from":"co_leader","to":"leader","reason":"succession_leader_inactive",'
+        b'"changedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.join_requested": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"player",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player"},'
+        b'"requestId":"gjr_sample0000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","message":"sample request",'
+        b'"requestedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.help_requested": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"player",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player"},'
+        b'"requestId":"ghr_sample0000000000000000000","playerId":"plr_sample0000000000000000000",'
+        b'"externalPlayerId":"sample-player","type":"currency","resourceKey":"energy","amount":5,'
+        b'"expiresAt":"2026-01-01T00:00:00.000Z"}'
+    ),
+    "guild.help_donated": (
+        b'{"guildId":"gld_sample0000000000000000000","guildName":"Sample Guild","by":{"kind":"player",'
+        b'"playerId":"plr_sample0000000000000000001","externalPlayerId":"sample-friend"},'
+        b'"requestId":"ghr_sample0000000000000000000","donationId":"gdn_sample0000000000000000000",'
+        b'"grantId":"00000000-0000-7000-8000-000000000005",'
+        b'"rewardGrantId":"00000000-0000-7000-8000-000000000006",'
+        b'"donorPlayerId":"plr_sample0000000000000000001","donorExternalPlayerId":"sample-friend",'
+        b'"recipientPlayerId":"plr_sample0000000000000000000","recipientExternalPlayerId":"sample-player",'
+        b'"type":"currency","resourceKey":"energy","amount":2,"costsDonor":true,'
+        b'"costsChargedBy":"platform","amountReceived":2,"amountRequested":5,"filled":false,'
+        b'"donatedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
 }
 
 
