@@ -42,6 +42,10 @@ and ``true`` are not integers)::
                          "asc", period = "all_time" | "daily" | "weekly" | "monthly", aggregation = "sum" |
                          "best" | "latest", divisions = { size, tiers, promote, relegate } (all required)
         [[.rank_rewards]]   from, to, rewards (all required)
+      .guilds            guilds (docs/guilds.md): enabled = false, max_members = 50, create_cost,
+                         name_filter, leader_inactive_days = 14, help = { resources, max_amount (both
+                         required), expiry_seconds = 86400, cooldown_seconds = 28800, donor_reward }
+                         (left out: no help requests)
 
 Defaults come from :mod:`livecore.games` (the single source of the defaults).
 
@@ -126,6 +130,16 @@ Rules beyond types:
 
   A board left out of a later manifest takes no more scores (``leaderboard_not_found``); a period it had
   open still rolls over at its end with the settings it opened with, and what it recorded stays.
+- Guilds (``[games.<key>.guilds]``), checked field by field:
+
+  - ``max_members`` from 1 to 1,000 (disbanding a guild ends every member's stint in one transaction);
+    ``leader_inactive_days`` from 1 to 3,650 (10 years, so the sweep's cutoff stays a valid date);
+  - ``create_cost`` entries as an event's ``entry_cost`` (declared resources of that type, ``amount`` >= 1,
+    no ``parameters``), in either economy: a studio-managed game reports the cost as charged by the studio;
+  - ``name_filter``: entries not blank (a blank entry would match every name, or none);
+  - ``help.resources``: at least one, each a resource key this game declares (not a system item), none
+    twice; ``help.max_amount`` >= 1; ``help.expiry_seconds`` from 1 and ``help.cooldown_seconds`` from 0,
+    both to 315,360,000 (10 years); ``help.donor_reward`` entries as an event's rewards.
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is a file that
   cannot be read or is not UTF-8.
 """
@@ -163,6 +177,8 @@ from livecore.games import (
     FriendsSettings,
     GameSettings,
     GiftingSettings,
+    GuildSettings,
+    HelpSettings,
     LeaderboardSettings,
     LobbySettings,
     Milestone,
@@ -323,6 +339,7 @@ class GameManifest:
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
     events: dict[str, EventManifest] = attrs.field(factory=dict)
     leaderboards: dict[str, LeaderboardManifest] = attrs.field(factory=dict)
+    guilds: GuildSettings = attrs.field(factory=GuildSettings)
 
     def settings(self) -> GameSettings:
         """The game's settings as the core reads them; resources, events and leaderboards keyed by their
@@ -336,6 +353,7 @@ class GameManifest:
             exchange_rates={"USD": 1.0, **self.exchange_rates},
             events={key: event.to_settings(key) for key, event in self.events.items()},
             leaderboards={key: board.to_settings(key) for key, board in self.leaderboards.items()},
+            guilds=self.guilds,
         )
 
 
@@ -632,9 +650,13 @@ def _event(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
         )
 
 
-def _entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every reward or cost entry of an event (its teams' included) or a shared leaderboard: (path, list
-    field, entry)."""
+EntryList = tuple[str, str, Any]  # (path, list field, the raw list)
+# The lists of cost entries: they carry no parameters.
+_COSTS = frozenset({"entry_cost", "create_cost"})
+
+
+def _entries(event: Mapping[str, Any], path: str) -> list[EntryList]:
+    """Every list of reward or cost entries of an event (its teams' included) or a shared leaderboard."""
     lists = [(f"{path}.{name}", name, event.get(name)) for name in ("entry_cost", "completion_rewards")]
     teams = event.get("teams")
     for table, where in ((event, path), (teams if isinstance(teams, dict) else {}, f"{path}.teams")):
@@ -643,12 +665,16 @@ def _entries(event: Mapping[str, Any], path: str) -> list[tuple[str, str, dict[s
                 (f"{where}.{field}[{i}].rewards", "rewards", item.get("rewards"))
                 for i, item in _items(table, field)
             ]
-    return [
-        (f"{where}[{i}]", name, entry)
-        for where, name, entries in lists
-        for i, entry in enumerate(entries if isinstance(entries, list) else ())
-        if isinstance(entry, dict)
-    ]
+    return lists
+
+
+def _guild_entries(guilds: Mapping[str, Any], path: str) -> list[EntryList]:
+    """The guilds' founding cost and the help donor's reward."""
+    help_ = guilds.get("help")
+    lists = [(f"{path}.create_cost", "create_cost", guilds.get("create_cost"))]
+    if isinstance(help_, dict):
+        lists.append((f"{path}.help.donor_reward", "donor_reward", help_.get("donor_reward")))
+    return lists
 
 
 def _entry_refusal(entry: Mapping[str, Any], resources_: Mapping[str, Any]) -> str | None:
@@ -665,20 +691,46 @@ def _entry_refusal(entry: Mapping[str, Any], resources_: Mapping[str, Any]) -> s
     return None
 
 
+def _entry_references(lists: list[EntryList], resources_: Mapping[str, Any], problems: Problems) -> None:
+    """Each entry names a resource the game declares with its type; a cost carries no parameters."""
+    for where, field, entries in lists:
+        for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+            if not isinstance(entry, dict):
+                continue  # the converter names the type
+            refusal = _entry_refusal(entry, resources_)
+            if refusal is not None:
+                problems[f"{where}[{i}].key"] = refusal
+            elif field in _COSTS and "parameters" in entry:
+                problems[f"{where}[{i}].parameters"] = "a cost carries no parameters"
+
+
+def _help_resources(
+    guilds: Mapping[str, Any], path: str, resources_: Mapping[str, Any], problems: Problems
+) -> None:
+    """What members may ask for: resources the game declares (a help request names the type beside the key,
+    and must match the declaration)."""
+    help_ = guilds.get("help")
+    keys = help_.get("resources") if isinstance(help_, dict) else None
+    for i, key in enumerate(keys if isinstance(keys, list) else ()):
+        where = f"{path}.help.resources[{i}]"
+        if not isinstance(key, str) or where in problems:
+            continue  # the converter names the type; a repeat is named already
+        if key in RESERVED_RESOURCE_KEYS:
+            problems[where] = f"{key} is a system item: members ask for the game's declared resources"
+        elif not isinstance(resources_.get(key), dict):
+            problems[where] = f"no resource named {key} is declared in this game's resources"
+
+
 def _game_references(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
-    """What events and shared leaderboards name in the rest of their game: declared resources of the right
-    type, declared boards to feed, and an economy that can charge an entry cost (a studio-managed game
-    keeps balances the service never sees)."""
+    """What events, shared leaderboards and guilds name in the rest of their game: declared resources of the
+    right type, declared boards to feed, and an economy that can charge an entry cost (a studio-managed
+    game keeps balances the service never sees)."""
     events, declared, boards = raw.get("events"), raw.get("resources"), raw.get("leaderboards")
     resources_ = declared if isinstance(declared, dict) else {}
     boards_ = boards if isinstance(boards, dict) else {}
     for key, board in boards_.items():
-        for entry_path, _, entry in (
-            _entries(board, f"{path}.leaderboards.{key}") if isinstance(board, dict) else ()
-        ):
-            refusal = _entry_refusal(entry, resources_)
-            if refusal is not None:
-                problems[f"{entry_path}.key"] = refusal
+        if isinstance(board, dict):
+            _entry_references(_entries(board, f"{path}.leaderboards.{key}"), resources_, problems)
     for key, event in events.items() if isinstance(events, dict) else ():
         if not isinstance(event, dict):
             continue
@@ -688,12 +740,11 @@ def _game_references(raw: Mapping[str, Any], path: str, problems: Problems) -> N
                 'only a platform-managed game (economy = "platform") charges an entry cost'
             )
         _feeds(event, where, boards_, problems)
-        for entry_path, field, entry in _entries(event, where):
-            refusal = _entry_refusal(entry, resources_)
-            if refusal is not None:
-                problems[f"{entry_path}.key"] = refusal
-            elif field == "entry_cost" and "parameters" in entry:
-                problems[f"{entry_path}.parameters"] = "a cost carries no parameters"
+        _entry_references(_entries(event, where), resources_, problems)
+    guilds = raw.get("guilds")
+    if isinstance(guilds, dict):
+        _entry_references(_guild_entries(guilds, f"{path}.guilds"), resources_, problems)
+        _help_resources(guilds, f"{path}.guilds", resources_, problems)
 
 
 def _capacity(value: Any, path: str, problems: Problems) -> None:
@@ -762,19 +813,26 @@ def _division_size(value: Any, path: str, problems: Problems) -> None:
         problems[path] = f"must be from 2 to {DIVISION_SIZE_MAX} players"
 
 
+def _distinct(value: Any, path: str, problems: Problems, noun: str) -> dict[str, int]:
+    """The strings of a list, each with the index where it first appears; each repeat is a problem."""
+    first_at: dict[str, int] = {}
+    field = path.rsplit(".", 1)[-1]
+    for i, item in enumerate(value if isinstance(value, list) else ()):
+        if not isinstance(item, str):
+            continue  # the converter names the type
+        if item in first_at:
+            problems[f"{path}[{i}]"] = f"repeats the {noun} of {field}[{first_at[item]}]"
+        else:
+            first_at[item] = i
+    return first_at
+
+
 def _tiers(value: Any, path: str, problems: Problems) -> None:
     if value == []:
         problems[path] = "must list at least one tier, from the lowest to the highest"
         return
-    first_at: dict[str, int] = {}
-    for i, tier in enumerate(value if isinstance(value, list) else ()):
-        if not isinstance(tier, str):
-            continue  # the converter names the type
-        if tier in first_at:
-            problems[f"{path}[{i}]"] = f"repeats the tier of tiers[{first_at[tier]}]"
-        else:
-            _key(tier, f"{path}[{i}]", problems)
-            first_at[tier] = i
+    for tier, i in _distinct(value, path, problems, "tier").items():
+        _key(tier, f"{path}[{i}]", problems)
 
 
 def _divisions(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
@@ -789,6 +847,38 @@ def _divisions(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
 
 def _leaderboard(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     _no_overlap(raw, path, problems)
+
+
+# --- guilds ---------------------------------------------------------------------------------------------
+
+# Disbanding a guild ends every member's stint in one transaction.
+GUILD_MEMBERS_MAX = 1_000
+# The inactivity sweep's cutoff (now less leader_inactive_days) stays a valid date.
+INACTIVE_DAYS_MAX = SECONDS_MAX // 86_400
+
+
+def _max_members(value: Any, path: str, problems: Problems) -> None:
+    if _is_int(value) and not 1 <= value <= GUILD_MEMBERS_MAX:
+        problems[path] = f"must be from 1 to {GUILD_MEMBERS_MAX} members"
+
+
+def _inactive_days(value: Any, path: str, problems: Problems) -> None:
+    if _is_int(value) and not 1 <= value <= INACTIVE_DAYS_MAX:
+        problems[path] = f"must be from 1 to {INACTIVE_DAYS_MAX} days (10 years)"
+
+
+def _name_filter(value: Any, path: str, problems: Problems) -> None:
+    for i, word in enumerate(value if isinstance(value, list) else ()):
+        if isinstance(word, str) and not word.strip():
+            problems[f"{path}[{i}]"] = "must not be blank: a blank entry would refuse every name, or none"
+
+
+def _help_resource_keys(value: Any, path: str, problems: Problems) -> None:
+    """At least one key, none twice; that each is declared is :func:`_help_resources`' to check."""
+    if value == []:
+        problems[path] = "must list at least one resource key members may ask for"
+    else:
+        _distinct(value, path, problems, "resource")
 
 
 # Rules per (model, field). A field rule sees the raw TOML value and checks only values of the right type.
@@ -834,6 +924,13 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (SuddenDeath, "threshold"): _positive,
     (TeamSettings, "size"): _team_size,
     (TeamSettings, "goal"): _positive,
+    (GuildSettings, "max_members"): _max_members,
+    (GuildSettings, "name_filter"): _name_filter,
+    (GuildSettings, "leader_inactive_days"): _inactive_days,
+    (HelpSettings, "resources"): _help_resource_keys,
+    (HelpSettings, "max_amount"): _at_least(1),
+    (HelpSettings, "expiry_seconds"): _seconds(1),
+    (HelpSettings, "cooldown_seconds"): _seconds(0),
     (Entry, "amount"): _at_least(1),
 }
 # Rules for the keys of a table of named entries.

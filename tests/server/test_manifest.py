@@ -22,6 +22,8 @@ from livecore.games import (
     FriendsSettings,
     GameSettings,
     GiftingSettings,
+    GuildSettings,
+    HelpSettings,
     LeaderboardSettings,
     Milestone,
     Order,
@@ -160,6 +162,15 @@ def test_demo_manifest_parses() -> None:
         "xp": (ResourceType.CURRENCY, True, 50),
         "energy-potion": (ResourceType.ITEM, True, 3),
     }
+    assert game.guilds == GuildSettings(
+        enabled=True,
+        max_members=30,
+        help=HelpSettings(
+            resources=("energy-potion",),
+            max_amount=3,
+            donor_reward=(Entry(ResourceType.CURRENCY, "xp", 5),),
+        ),
+    )
     assert game.api_keys == {
         "demo-client": ApiKeyManifest(env=Environment.TEST, permission=Permission.CLIENT_SDK),
         "demo-server": ApiKeyManifest(env=Environment.TEST, permission=Permission.SERVER_INTEGRATION),
@@ -1284,6 +1295,8 @@ def test_the_reference_pages_manifest_example_is_valid() -> None:
     assert game.settings().events["raid"].teams is not None
     assert game.settings().events["time-trial"].feeds == ("weekly-xp",)
     assert game.settings().leaderboards["weekly-xp"].divisions is not None
+    assert game.settings().guilds.enabled
+    assert game.settings().guilds.help is not None
     assert game.settings().events["time-trial"].rank_rewards[0] == RankBand(
         first=1, last=3, rewards=(Entry(ResourceType.CURRENCY, "coins", 500),)
     )
