@@ -540,7 +540,7 @@ def next_role(role: Role, trigger: RoleTrigger) -> Role:
     found = ROLE_TRANSITIONS.get((role, trigger))
     if found is None:
         raise invalid_request(
-            f"A {role.value} cannot be {trigger.value.replace('_', ' ')}d.",
+            f"A {role.value} cannot {trigger.value.replace('_', ' ')}.",
             {"externalPlayerId": f"is a {role.value}"},
         )
     return found
@@ -585,13 +585,16 @@ def check_member_action(
     return target
 
 
+def _succession_order(stint: Stint) -> tuple[bool, datetime, str]:
+    """Co-leaders before members, then the earlier joined, then the smaller stint id."""
+    return (stint.role is not Role.CO_LEADER, stint.joined_at, stint.id)
+
+
 def successor(members: Iterable[Stint], *, leaving: str) -> Stint | None:
     """Who leads once the leader (the stint ``leaving``) goes: the co-leader who joined first, else the
     member who joined first (ties: the smaller stint id); None when nobody else is left."""
     others = [m for m in members if m.current and m.id != leaving]
-    if not others:
-        return None
-    return min(others, key=lambda m: (m.role is not Role.CO_LEADER, m.joined_at, m.id))
+    return min(others, key=_succession_order, default=None)
 
 
 def inactive_successor(
@@ -599,11 +602,12 @@ def inactive_successor(
 ) -> Stint | None:
     """The successor of an inactive leader: in :func:`successor`'s order, the first member seen since
     ``cutoff`` (``last_seen`` by player id); None when none was."""
-    others = [m for m in members if m.current and m.id != leader.id]
-    for candidate in sorted(others, key=lambda m: (m.role is not Role.CO_LEADER, m.joined_at, m.id)):
-        if last_seen.get(candidate.player_id, cutoff) > cutoff:
-            return candidate
-    return None
+    seen = [
+        m
+        for m in members
+        if m.current and m.id != leader.id and last_seen.get(m.player_id, cutoff) > cutoff
+    ]
+    return min(seen, key=_succession_order, default=None)
 
 
 def inactive_since(settings: GuildSettings, now: datetime) -> datetime:
