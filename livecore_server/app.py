@@ -31,6 +31,7 @@ from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
+from livecore_server.sdk import guilds as sdk_guilds
 from livecore_server.sdk import leaderboards as sdk_leaderboards
 from livecore_server.sdk import live_events as sdk_live_events
 from livecore_server.sdk import lobbies as sdk_lobbies
@@ -41,6 +42,7 @@ from livecore_server.sdk import teams as sdk_teams
 from livecore_server.server import economy as server_economy
 from livecore_server.server import friends as server_friends
 from livecore_server.server import gifts as server_gifts
+from livecore_server.server import guilds as server_guilds
 from livecore_server.server import leaderboards as server_leaderboards
 from livecore_server.server import live_events as server_live_events
 from livecore_server.server import lobbies as server_lobbies
@@ -70,6 +72,7 @@ BINDINGS: tuple[Binding, ...] = (
     *sdk_leaderboards.BINDINGS,
     *sdk_lobbies.BINDINGS,
     *sdk_teams.BINDINGS,
+    *sdk_guilds.BINDINGS,
     *server_players.BINDINGS,
     *server_economy.BINDINGS,
     *server_friends.BINDINGS,
@@ -81,6 +84,7 @@ BINDINGS: tuple[Binding, ...] = (
     *server_leaderboards.BINDINGS,
     *server_lobbies.BINDINGS,
     *server_teams.BINDINGS,
+    *server_guilds.BINDINGS,
 )
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a

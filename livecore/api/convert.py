@@ -11,6 +11,10 @@ commands' to check, after the ban (:mod:`livecore.limits`).
 
 Fields the contract marks "present only when ..." carry ``metadata={"omit_if_none": True}`` and are left out
 of the JSON when ``None``.
+
+A request field that may be left out, told apart from one sent as null (an edit: left out means "keep it as
+it is"), is declared ``str | None | Absent = ABSENT``: the converter structures a given value as the type
+without :class:`Absent`, and leaves the field out of the JSON it writes while it is ``ABSENT``.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ import ast
 import enum
 import functools
 import re
+import types
 import typing
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 import cattrs
@@ -35,6 +40,26 @@ from livecore.limits import INT64_MAX, INT64_MIN, Text, character_problem, rule_
 T = TypeVar("T")
 
 OMIT_IF_NONE = {"omit_if_none": True}
+
+
+class Absent(enum.Enum):
+    """A request field left out (see the module docstring)."""
+
+    ABSENT = "absent"
+
+
+ABSENT: Final = Absent.ABSENT
+
+
+def takes_absent(tp: Any) -> bool:
+    """Whether a field of type ``tp`` may be left out as :data:`ABSENT`."""
+    return typing.get_origin(tp) in (typing.Union, types.UnionType) and Absent in typing.get_args(tp)
+
+
+def without_absent(tp: Any) -> Any:
+    """``tp`` without :class:`Absent`: what a given value of the field is."""
+    members = tuple(arg for arg in typing.get_args(tp) if arg is not Absent)
+    return members[0] if len(members) == 1 else typing.Union[members]  # noqa: UP007 - a runtime tuple
 
 
 def camel(name: str) -> str:
@@ -162,6 +187,7 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     conv.register_structure_hook(enum.Enum, _structure_enum)
     conv.register_structure_hook_func(lambda t: t == dict[str, Any], _request_dict if form else _strict_dict)
     conv.register_structure_hook(datetime, _structure_ts)
+    conv.register_structure_hook_func(takes_absent, lambda v, t: conv.structure(v, without_absent(t)))
     conv.register_unstructure_hook(datetime, format_ts)
     conv.register_unstructure_hook(float, whole)
 
@@ -177,10 +203,12 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
 
     def unstructure_factory(cls: type[Any]) -> Any:
         fields = attrs.fields(cls)
+        hints = typing.get_type_hints(cls)
         overrides: dict[str, Any] = {f.name: override(rename=rename(f.name)) for f in fields}
         base = make_dict_unstructure_fn(cls, conv, **overrides)
         omit = {rename(f.name) for f in fields if f.metadata.get("omit_if_none")}
-        if not omit:
+        absent = {f.name: rename(f.name) for f in fields if takes_absent(hints[f.name])}
+        if not omit and not absent:
             return base
 
         def unstructure(value: Any) -> dict[str, Any]:
@@ -188,6 +216,9 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
             for key in omit:
                 if out.get(key) is None:
                     out.pop(key, None)
+            for attr, key in absent.items():
+                if getattr(value, attr) is ABSENT:
+                    del out[key]
             return out
 
         return unstructure

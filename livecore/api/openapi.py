@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 import attrs
 
-from livecore.api.convert import camel
+from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
@@ -596,12 +596,13 @@ class _Schemas:
         raise TypeError(f"no JSON Schema for type {tp!r}")
 
     def _union(self, args: tuple[Any, ...], mode: _Mode) -> dict[str, Any]:
-        members = [arg for arg in args if arg is not _NONE_TYPE]
+        # ``Absent`` is a field left out (livecore.api.convert), not a value.
+        members = [arg for arg in args if arg is not _NONE_TYPE and arg is not Absent]
         if len(members) == 1:
             inner = self.schema(members[0], mode)
         else:
             inner = {"anyOf": [self.schema(member, mode) for member in members]}
-        return _nullable(inner) if len(members) < len(args) else inner
+        return _nullable(inner) if _NONE_TYPE in args else inner
 
     def _object(self, cls: type, mode: _Mode) -> dict[str, Any]:
         hints = typing.get_type_hints(cls)
@@ -783,7 +784,7 @@ def _strip_none(tp: Any) -> Any:
 
 def _json_default(default: Any) -> tuple[bool, Any]:
     """A field default as a JSON value, when it is one (only empty-container factories are evaluated)."""
-    if default is attrs.NOTHING:  # itself an enum member: test it first
+    if default is attrs.NOTHING or default is ABSENT:  # enum members themselves: tested first
         return False, None
     if isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # attrs.Factory is a class at runtime
         if not default.takes_self and default.factory in (list, tuple, set, frozenset):

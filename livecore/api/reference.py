@@ -108,6 +108,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
         "server.teams.",
     ),
     "leaderboards": ("leaderboards.", "server.leaderboards.", "server.dev.leaderboards."),
+    "guilds": ("guilds.", "server.guilds."),
 }
 
 WEBHOOKS_PAGE = "webhooks"
@@ -420,7 +421,10 @@ class _Context:
             return self.link(str(schema["$ref"]).rsplit("/", 1)[1], page)
         for combinator in ("anyOf", "oneOf"):
             if combinator in schema:
-                return " or ".join(self.type_text(part, page) for part in schema[combinator])
+                parts = schema[combinator]
+                null = {"type": "null"}
+                text = " or ".join(self.type_text(part, page) for part in parts if part != null)
+                return text + (" or null" if null in parts else "")
         if "enum" in schema:
             values = [value for value in schema["enum"] if value is not None]
             text = "one of " + ", ".join(f"`{value}`" for value in values)

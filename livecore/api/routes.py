@@ -12,6 +12,7 @@ from livecore.api import (
     friends,
     gifts,
     grants,
+    guilds,
     leaderboards,
     live_events,
     lobbies,
@@ -50,5 +51,6 @@ ALL: tuple[Route, ...] = (
     *lobbies.ROUTES,
     *leaderboards.ROUTES,
     *teams.ROUTES,
+    *guilds.ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

@@ -230,24 +230,34 @@ _RECORD_IDS = {
     "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND,
     "lobbyId": ErrorCode.LOBBY_NOT_FOUND,
     "inviteId": ErrorCode.INVITE_NOT_FOUND,
+    "guildId": ErrorCode.GUILD_NOT_FOUND,
     "gameId": ErrorCode.NOT_FOUND,
 }
 
 
-def _path_errors(params: Mapping[str, str]) -> dict[str, str]:
+def _record_code(route: Route, name: str) -> ErrorCode | None:
+    """The not-found code of the path parameter ``name`` when it is a record id (the route's own first)."""
+    for param, code in route.record_ids:
+        if param == name:
+            return code
+    return _RECORD_IDS.get(name)
+
+
+def _path_errors(route: Route, params: Mapping[str, str]) -> dict[str, str]:
     """Path parameters are ids (docs/reference/conventions.md#requests): what is wrong with each player
     id or key (record ids: :func:`_check_record_ids`)."""
     return {
         name: problem
         for name, value in params.items()
-        if name not in _RECORD_IDS and (problem := ID.problem(value)) is not None
+        if _record_code(route, name) is None and (problem := ID.problem(value)) is not None
     }
 
 
-def _check_record_ids(params: Mapping[str, str]) -> None:
+def _check_record_ids(route: Route, params: Mapping[str, str]) -> None:
     for name, value in params.items():
-        if name in _RECORD_IDS and ID.problem(value) is not None:
-            raise LivecoreError(_RECORD_IDS[name], f"No such {name.removesuffix('Id')}.")
+        code = _record_code(route, name)
+        if code is not None and ID.problem(value) is not None:
+            raise LivecoreError(code, f"No such {name.removesuffix('Id')}.")
 
 
 def _idempotency_key(
@@ -345,7 +355,7 @@ def _execute(
     tx: ServerTransaction, binding: Binding, call: AnyCall, key: str | None, fp: str | None
 ) -> _Outcome:
     call = _authenticated(tx, call)
-    _check_record_ids(call.params)
+    _check_record_ids(call.route, call.params)
     if key is not None and fp is not None:
         # Checked again inside the write: a duplicate may have committed since the read outside it.
         replay = _replay(tx, call, key, fp)
@@ -402,7 +412,7 @@ def make_handler(
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
-        errors = _path_errors(request.match_info)
+        errors = _path_errors(route, request.match_info)
         key = _idempotency_key(request, route, raw_body, errors)
         if errors:
             _structured(request, route, raw_body, errors)
@@ -432,7 +442,7 @@ def make_handler(
         # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
         call = call_with(*_structured(request, route, raw_body, errors))
         if route.stream:
-            _check_record_ids(call.params)
+            _check_record_ids(call.route, call.params)
             return await cast(StreamHandler, binding.handler)(call, request)
         if not binding.transactional:
             result = await cast(DirectHandler, binding.handler)(call)

@@ -18,6 +18,7 @@ from livecore.commands import economy as economy_cmd
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
 from livecore.commands import grants as grants_cmd
+from livecore.commands import guilds as guilds_cmd
 from livecore.commands import live_events as live_events_cmd
 from livecore.commands import players as players_cmd
 from livecore.commands import purchases as purchases_cmd
@@ -247,16 +248,33 @@ WRITES: dict[str, tuple[Callable[..., Any], Write]] = {
 # The partner routes' commands: declared player writes, checked for the ban before anything else below
 # (their worlds need a partner event and friends, which the table above's world has not).
 PARTNER_WRITES = {"partners.invite": teams_cmd.invite, "partners.accept": teams_cmd.accept}
+# The guild routes' commands, likewise (tests/server/test_guilds_api.py plays them through the server).
+GUILD_WRITES = {
+    "guilds.create": guilds_cmd.create,
+    "guilds.join": guilds_cmd.join,
+    "guilds.cancel_join_request": guilds_cmd.cancel_join_request,
+    "guilds.leave": guilds_cmd.leave,
+    "guilds.edit": guilds_cmd.edit,
+    "guilds.requests.accept": guilds_cmd.answer_join_request,
+    "guilds.requests.decline": guilds_cmd.answer_join_request,
+    "guilds.members.kick": guilds_cmd.kick,
+    "guilds.members.promote": guilds_cmd.promote,
+    "guilds.members.demote": guilds_cmd.demote,
+    "guilds.transfer": guilds_cmd.transfer,
+    "guilds.help.ask": guilds_cmd.ask_help,
+    "guilds.help.donate": guilds_cmd.donate,
+}
 
 
 def test_every_player_scoped_client_write_route_has_a_command_declared_a_player_write() -> None:
     player_writes = {r.name for r in ALL if r.auth is Auth.PLAYER and r.is_write}
-    assert set(WRITES) | set(PARTNER_WRITES) == player_writes
+    assert set(WRITES) | set(PARTNER_WRITES) | set(GUILD_WRITES) == player_writes
     assert {fn for fn, _ in WRITES.values()} <= set(PLAYER_WRITES.values())
 
 
-def test_the_partner_commands_are_declared_player_writes() -> None:
+def test_the_partner_and_guild_commands_are_declared_player_writes() -> None:
     assert set(PARTNER_WRITES.values()) <= set(PLAYER_WRITES.values())
+    assert set(GUILD_WRITES.values()) <= set(PLAYER_WRITES.values())
 
 
 @pytest.mark.parametrize("route", sorted(WRITES))

@@ -9,6 +9,7 @@ from livecore.api import (
     friends,
     gifts,
     grants,
+    guilds,
     leaderboards,
     live_events,
     lobbies,
@@ -34,6 +35,7 @@ DOMAINS: tuple[ModuleType, ...] = (
     lobbies,
     leaderboards,
     teams,
+    guilds,
 )
 
 
