@@ -614,9 +614,7 @@ def inactive_successor(
     """The successor of an inactive leader: in :func:`successor`'s order, the first member seen since
     ``cutoff`` (``last_seen`` by player id); None when none was."""
     seen = [
-        m
-        for m in members
-        if m.current and m.id != leader.id and last_seen.get(m.player_id, cutoff) > cutoff
+        m for m in members if m.current and m.id != leader.id and last_seen.get(m.player_id, cutoff) > cutoff
     ]
     return min(seen, key=_succession_order, default=None)
 

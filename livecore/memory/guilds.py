@@ -100,12 +100,17 @@ class MemoryGuilds(MemoryPort):
         mine = [s for s in self._s.stints.values() if s.player_id == player_id]
         return sorted(mine, key=lambda s: (s.joined_at, s.id), reverse=True)
 
-    def leaders_unseen_since(self, game_id: str, cutoff: datetime, limit: int) -> list[Stint]:
+    def leaders_unseen_since(
+        self, game_id: str, cutoff: datetime, after: str | None, limit: int
+    ) -> list[Stint]:
         leaders = sorted(
             (
                 s
                 for s in self._s.stints.values()
-                if s.game_id == game_id and s.current and s.role is Role.LEADER
+                if s.game_id == game_id
+                and s.current
+                and s.role is Role.LEADER
+                and (after is None or s.id > after)
             ),
             key=lambda s: s.id,
         )

@@ -284,7 +284,7 @@ def test_every_read_of_the_guilds_port_is_an_index_look_up(filled: tuple[Any, Ru
         ports.members(guild.id)
         ports.history(guild.id)
         assert len(ports.stints_of(player.id)) == 3
-        assert len(ports.leaders_unseen_since(SCOPE.game_id, now, 10)) == 10
+        assert len(ports.leaders_unseen_since(SCOPE.game_id, now, None, 10)) == 10
         ports.request(SCOPE.game_id, "gjr_00120")
         assert len(ports.pending_requests(guild.id)) == 2
         assert len(ports.pending_of(player.id)) == 2

@@ -377,11 +377,15 @@ def test_leaders_unseen_since_are_the_current_leaders_of_the_game_seen_at_or_bef
     e = _stint(8, g5, p["e"], t0, Role.LEADER)
     f = _stint(4, g6, p["f"], t0, Role.LEADER)  # another game's
     _put(twin, lambda port, s: port.put_stint(s), a, b, c, d, e_ended, e, f)
-    unseen = lambda limit: twin.read(lambda tx: tx.guilds.leaders_unseen_since(GAME, cutoff, limit))  # noqa: E731
+
+    def unseen(limit: int, after: str | None = None) -> list[Stint]:
+        return twin.read(lambda tx: tx.guilds.leaders_unseen_since(GAME, cutoff, after, limit))
+
     assert unseen(10) == [a, e, c]
     assert unseen(2) == [a, e]
-    assert twin.read(lambda tx: tx.guilds.leaders_unseen_since(OTHER_GAME, cutoff, 10)) == [f]
-    assert twin.read(lambda tx: tx.guilds.leaders_unseen_since(GAME, cutoff - DAY, 10)) == [a, e]
+    assert unseen(10, after=e.id) == [c]  # the sweep's next step goes on after the last stint it saw
+    assert twin.read(lambda tx: tx.guilds.leaders_unseen_since(OTHER_GAME, cutoff, None, 10)) == [f]
+    assert twin.read(lambda tx: tx.guilds.leaders_unseen_since(GAME, cutoff - DAY, None, 10)) == [a, e]
 
 
 def test_join_requests_help_requests_and_donations_read_back_alike(events: Twin) -> None:

@@ -173,12 +173,15 @@ class SqlGuilds(SqlPort):
         )
         return [stint_of(r) for r in rows]
 
-    def leaders_unseen_since(self, game_id: str, cutoff: datetime, limit: int) -> list[Stint]:
+    def leaders_unseen_since(
+        self, game_id: str, cutoff: datetime, after: str | None, limit: int
+    ) -> list[Stint]:
+        keyset = "" if after is None else " AND s.id > ?"
         rows = self.db.read(
             f"SELECT {S_COLUMNS} FROM guild_stints s JOIN players p ON p.id = s.player_id"
             " WHERE s.game_id = ? AND s.left_at IS NULL AND s.role = 'leader' AND p.last_seen_at <= ?"
-            " ORDER BY s.id LIMIT ?",
-            (game_id, to_millis(cutoff), limit),
+            f"{keyset} ORDER BY s.id LIMIT ?",
+            (game_id, to_millis(cutoff), *(() if after is None else (after,)), limit),
         )
         return [stint_of(r) for r in rows]
 
