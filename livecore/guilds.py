@@ -59,6 +59,7 @@ from typing import Any, Final
 
 import attrs
 
+from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import GuildSettings, HelpSettings, ResourceType
 from livecore.ids import Prefix, new_id
@@ -672,7 +673,7 @@ def check_help_request(
         retry_at = last_request.created_at + timedelta(seconds=help_.cooldown_seconds)
         if now < retry_at:
             raise LivecoreError(
-                ErrorCode.HELP_COOLDOWN, "Asked for help too recently.", {"retryAt": retry_at}
+                ErrorCode.HELP_COOLDOWN, "Asked for help too recently.", {"retryAt": format_ts(retry_at)}
             )
     return help_
 

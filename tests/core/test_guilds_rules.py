@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Entry, GuildSettings, HelpSettings, ResourceType
 from livecore.guilds import (
@@ -747,7 +748,7 @@ def test_the_cooldown_refuses_409_with_retry_at_until_it_has_run() -> None:
     retry_at = RECENT.created_at + timedelta(seconds=HELP.cooldown_seconds)
     error = refusal(lambda: ask(last_request=RECENT, now=retry_at - timedelta(microseconds=1)))
     assert (error.code, error.status) == (ErrorCode.HELP_COOLDOWN, 409)
-    assert error.details == {"retryAt": retry_at}
+    assert error.details == {"retryAt": format_ts(retry_at)}  # the wire's timestamp
     assert ask(last_request=RECENT, now=retry_at) is HELP
 
 
