@@ -59,6 +59,7 @@ from typing import Any, Final
 
 import attrs
 
+from livecore.api.convert import ABSENT, Absent
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import GuildSettings, HelpSettings, ResourceType
@@ -72,6 +73,8 @@ NAME = Text(min_length=3, max_length=24, trim=True, plain=True)
 DESCRIPTION = Text(max_length=500)
 BADGE = Text(min_length=1, max_length=100, plain=True)
 MESSAGE = Text(max_length=200)
+# A search's ``q``: a substring of a name, so no longer than a name can be.
+SEARCH_TEXT = Text(max_length=24, plain=True)
 # Search and list pages (DECISIONS 12): a limit outside 1 to 100, or a negative offset, is refused.
 PAGE_LIMIT = Range(1, 100)
 DEFAULT_PAGE_LIMIT = 20
@@ -332,11 +335,9 @@ def check_country(country: str | None) -> str | None:
     return code
 
 
-class _Keep(enum.Enum):
-    KEEP = "keep"
-
-
-KEEP: Final = _Keep.KEEP  # a profile edit leaves the field as it is
+# A profile edit leaves a field it does not name as it is: the wire's "left out" (``ABSENT``), so an edit
+# request's fields pass through unchanged.
+KEEP: Final = ABSENT
 
 
 @attrs.frozen
@@ -344,12 +345,12 @@ class Profile:
     """A guild's profile as a request gives it: for an edit, fields left ``KEEP`` keep their value
     (``description``, ``badge`` and ``country`` may be set to None to clear them)."""
 
-    name: str | _Keep = KEEP
-    description: str | _Keep | None = KEEP
-    badge: str | _Keep | None = KEEP
-    country: str | _Keep | None = KEEP
-    join_type: JoinType | _Keep = KEEP
-    metadata: dict[str, Any] | _Keep | None = KEEP
+    name: str | Absent = KEEP
+    description: str | Absent | None = KEEP
+    badge: str | Absent | None = KEEP
+    country: str | Absent | None = KEEP
+    join_type: JoinType | Absent = KEEP
+    metadata: dict[str, Any] | Absent | None = KEEP
 
     def checked(self) -> Profile:
         """The profile with each given field validated and normalized (400 ``invalid_request`` on the

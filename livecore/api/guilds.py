@@ -31,10 +31,10 @@ from livecore.guilds import (
     BADGE,
     DEFAULT_PAGE_LIMIT,
     DESCRIPTION,
-    KEEP,
     MESSAGE,
     NAME,
     PAGE_LIMIT,
+    SEARCH_TEXT,
     Donation,
     Guild,
     HelpRequest,
@@ -287,10 +287,6 @@ class StintView:
 # --- requests --------------------------------------------------------------------------------------------
 
 
-def _kept(value: Any) -> Any:
-    return KEEP if value is ABSENT else value
-
-
 @attrs.frozen
 class CreateGuildRequest:
     """A guild to found: its founder leads it. ``country`` is an ISO 3166-1 alpha-2 code (kept upper
@@ -334,12 +330,12 @@ class EditGuildRequest:
 
     def profile(self) -> Profile:
         return Profile(
-            name=_kept(self.name),
-            description=_kept(self.description),
-            badge=_kept(self.badge),
-            country=_kept(self.country),
-            join_type=_kept(self.join_type),
-            metadata=_kept(self.metadata),
+            name=self.name,
+            description=self.description,
+            badge=self.badge,
+            country=self.country,
+            join_type=self.join_type,
+            metadata=self.metadata,
         )
 
 
@@ -391,7 +387,7 @@ _OFFSET = {"description": "from 0"}
 class GuildSearchQuery:
     """``q``: a case-insensitive substring of the name."""
 
-    q: str | None = None
+    q: str | None = attrs.field(default=None, metadata=limited(SEARCH_TEXT))
     limit: int = attrs.field(default=DEFAULT_PAGE_LIMIT, metadata=limited(PAGE_LIMIT))
     offset: int = attrs.field(default=0, metadata=_OFFSET)
 
@@ -401,7 +397,7 @@ class GuildListQuery:
     """``q``: a case-insensitive substring of the name; ``player``: every guild that player was ever in;
     ``includeDisbanded``: disbanded guilds too."""
 
-    q: str | None = None
+    q: str | None = attrs.field(default=None, metadata=limited(SEARCH_TEXT))
     player: str | None = attrs.field(default=None, metadata=limited(ID))
     include_disbanded: bool = False
     limit: int = attrs.field(default=DEFAULT_PAGE_LIMIT, metadata=limited(PAGE_LIMIT))

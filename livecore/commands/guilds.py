@@ -30,6 +30,7 @@ from livecore.grants import GrantKind
 from livecore.guilds import (
     DEFAULT_PAGE_LIMIT,
     PAGE_LIMIT,
+    SEARCH_TEXT,
     SYSTEM_BY,
     Action,
     By,
@@ -371,7 +372,8 @@ def create(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, profile: Pro
     return _own_read(tx, player)
 
 
-def _page(limit: int | None, offset: int | None) -> tuple[int, int]:
+def _page(text: str | None, limit: int | None, offset: int | None) -> tuple[int, int]:
+    SEARCH_TEXT.check_optional(text, "q")
     limit = DEFAULT_PAGE_LIMIT if limit is None else PAGE_LIMIT.check(limit, "limit")
     offset = 0 if offset is None else Range(0, 2**62).check(offset, "offset")
     return limit, offset
@@ -383,7 +385,7 @@ def search(
     """The client's search: guilds not disbanded whose name contains ``text`` (ignoring case), newest
     first."""
     _enabled_game(tx, scope)
-    limit, offset = _page(limit, offset)
+    limit, offset = _page(text, limit, offset)
     return tx.guilds.search(
         scope.game_id,
         scope.env,
@@ -674,7 +676,7 @@ def admin_search(
     """The server list: newest first, disbanded guilds only with ``include_disbanded``; ``player`` finds
     every guild the player was ever in (a player unknown here: no guild)."""
     _enabled_game(tx, scope)
-    limit, offset = _page(limit, offset)
+    limit, offset = _page(text, limit, offset)
     player_id = None
     if player_external_id is not None:
         player = tx.players.get(scope.game_id, player_external_id)

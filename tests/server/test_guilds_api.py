@@ -784,6 +784,7 @@ async def test_search_and_list_pages(clan: Guilds) -> None:
         ("?limit=0", "limit"),
         ("?limit=101", "limit"),
         ("?offset=-1", "offset"),
+        ("?q=" + "x" * 25, "q"),  # longer than any name
         ("?limit=ten", "limit"),
         ("?colour=red", "colour"),
     ]:
