@@ -172,6 +172,17 @@ class By:
             return {"kind": "api_key", "apiKeyPrefix": self.api_key_prefix}
         return {"kind": "system"}
 
+    @classmethod
+    def from_wire(cls, wire: Mapping[str, Any]) -> By:
+        """The ``by`` :meth:`to_wire` wrote (the stores keep each stint's so)."""
+        return cls(
+            ByKind(wire["kind"]),
+            player_id=wire.get("playerId"),
+            external_player_id=wire.get("externalPlayerId"),
+            member_id=wire.get("memberId"),
+            api_key_prefix=wire.get("apiKeyPrefix"),
+        )
+
 
 SYSTEM_BY: Final = By(ByKind.SYSTEM)
 
@@ -603,9 +614,7 @@ def inactive_successor(
     """The successor of an inactive leader: in :func:`successor`'s order, the first member seen since
     ``cutoff`` (``last_seen`` by player id); None when none was."""
     seen = [
-        m
-        for m in members
-        if m.current and m.id != leader.id and last_seen.get(m.player_id, cutoff) > cutoff
+        m for m in members if m.current and m.id != leader.id and last_seen.get(m.player_id, cutoff) > cutoff
     ]
     return min(seen, key=_succession_order, default=None)
 

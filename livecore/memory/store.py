@@ -14,6 +14,7 @@ from livecore.friends import Block, FriendRequest, Friendship
 from livecore.games import Game, Studio
 from livecore.gifts import Gift
 from livecore.grants import Grant
+from livecore.guilds import Donation, Guild, HelpRequest, JoinRequest, Stint
 from livecore.idempotency import StoredResponse
 from livecore.leaderboards import BoardPeriod, Division, SharedEntry
 from livecore.live_events import Window
@@ -25,6 +26,7 @@ from livecore.memory.friends import MemoryFriendGraph
 from livecore.memory.games import MemoryGames
 from livecore.memory.gifts import MemoryGifts
 from livecore.memory.grants import MemoryGrants
+from livecore.memory.guilds import MemoryGuilds
 from livecore.memory.idempotency import MemoryIdempotency
 from livecore.memory.journal import Journal
 from livecore.memory.leaderboards import MemoryLeaderboards
@@ -90,6 +92,14 @@ class MemoryStore:
         # (window id, player id) -> the player's seat that is not left in that window
         self.team_seats: dict[tuple[str, str], str] = {}
         self.invites: dict[str, PartnerInvite] = {}
+        self.guilds: dict[str, Guild] = {}
+        # (game id, env, name key) -> the guild not disbanded of that name
+        self.guild_names: dict[tuple[str, str, str], str] = {}
+        self.stints: dict[str, Stint] = {}
+        self.current_stints: dict[str, str] = {}  # player id -> the stint not ended
+        self.join_requests: dict[str, JoinRequest] = {}
+        self.help_requests: dict[str, HelpRequest] = {}
+        self.donations: dict[str, Donation] = {}
 
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
@@ -122,6 +132,7 @@ class MemoryTransaction:
         "games",
         "gifts",
         "grants",
+        "guilds",
         "idempotency",
         "journal",
         "leaderboards",
@@ -156,6 +167,7 @@ class MemoryTransaction:
         self.leaderboards = MemoryLeaderboards(store, journal)
         self.lobbies = MemoryLobbies(store, journal)
         self.teams = MemoryTeams(store, journal)
+        self.guilds = MemoryGuilds(store, journal)
 
     def rollback(self) -> None:
         self.journal.rollback()

@@ -95,7 +95,8 @@ class GuildStore(Protocol):
         ...
 
     def open_help_of(self, player_id: str) -> HelpRequest | None:
-        """The player's help request stored ``open`` (expired or not), if any."""
+        """The player's newest help request stored ``open`` (expired or not), if any: a request that
+        expired stays stored ``open``, so an older one may be too."""
         ...
 
     def last_help(self, guild_id: str, player_id: str) -> HelpRequest | None:

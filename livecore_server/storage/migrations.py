@@ -454,4 +454,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("partner_invites", schema.SQLITE),
         ],
     ),
+    (
+        # Guilds, their members' stints, join requests, help requests and donations.
+        "0020_guilds",
+        [
+            *schema.create_statements("guilds", schema.SQLITE),
+            *schema.create_statements("guild_stints", schema.SQLITE),
+            *schema.create_statements("guild_join_requests", schema.SQLITE),
+            *schema.create_statements("guild_help_requests", schema.SQLITE),
+            *schema.create_statements("guild_donations", schema.SQLITE),
+        ],
+    ),
 ]

@@ -48,12 +48,13 @@ from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetched, load
-from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEX
+from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEXES
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
 from livecore_server.storage.sql.friends import PostgresFriendGraph
 from livecore_server.storage.sql.gifts import PostgresGifts
+from livecore_server.storage.sql.guilds import PostgresGuilds
 from livecore_server.storage.sql.idempotency import PostgresIdempotency
 from livecore_server.storage.sql.ledger import PostgresLedger
 from livecore_server.storage.sql.players import PLAYERS_CHANNEL, PostgresPlayers
@@ -134,8 +135,10 @@ def migrate(conn: psycopg.Connection[Any], schema: str | None = None) -> list[st
 
 
 def _ensure_name_trigrams(conn: psycopg.Connection[Any]) -> bool:
-    """Build the trigram index of player names if pg_trgm is (or can be made) available."""
-    if conn.execute("SELECT to_regclass('players_name_trigrams')").fetchone() != (None,):
+    """Build the trigram indexes of the name searches that are missing, if pg_trgm is (or can be made)
+    available; whether they all exist."""
+    missing = [name for name in TRGM_INDEXES if not _exists(conn, name)]
+    if not missing:
         return True
     try:
         with conn.transaction():  # a savepoint: a refusal (no privilege, no contrib) leaves the rest
@@ -151,8 +154,13 @@ def _ensure_name_trigrams(conn: psycopg.Connection[Any]) -> bool:
     if row is None:
         return False
     ops = sql.SQL("{}.gin_trgm_ops").format(sql.Identifier(row[0]))
-    conn.execute(sql.SQL(TRGM_INDEX).format(ops=ops))
+    for name in missing:
+        conn.execute(sql.SQL(TRGM_INDEXES[name]).format(ops=ops))
     return True
+
+
+def _exists(conn: psycopg.Connection[Any], relation: str) -> bool:
+    return conn.execute("SELECT to_regclass(%s)", (relation,)).fetchone() != (None,)
 
 
 class PostgresStore:
@@ -180,9 +188,7 @@ class PostgresStore:
         conn = connect(dsn, schema)
         try:
             self.applied = migrate(conn, schema)
-            self.name_trigrams = conn.execute("SELECT to_regclass('players_name_trigrams')").fetchone() != (
-                None,
-            )
+            self.name_trigrams = all(_exists(conn, name) for name in TRGM_INDEXES)
         finally:
             conn.close()
         self._pool = ConnectionPool(
@@ -570,6 +576,7 @@ class PostgresTransaction(SqlTransaction):
             self,
             players=PostgresPlayers,
             purchases=PostgresPurchases,
+            guilds=PostgresGuilds,
             friends=PostgresFriendGraph,
             ledger=PostgresLedger,
             gifts=PostgresGifts,

@@ -11,7 +11,7 @@ the epoch, JSON documents are read back as their text. Differences:
   order) exactly as written;
 - insertion order, which SQLite gets from the rowid or an AUTOINCREMENT key, is a BIGSERIAL ``seq``
   (ledger, outbox, gifts);
-- the name search is ``ILIKE`` over a pg_trgm GIN index (see :data:`TRGM_INDEX`) instead of FTS5.
+- the name search is ``ILIKE`` over a pg_trgm GIN index (see :data:`TRGM_INDEXES`) instead of FTS5.
 
 Migrations are applied in order, each once, recorded in ``_migrations``; append, never edit. The schema
 they build is declared in :mod:`livecore_server.storage.schema`: a new migration is rendered from that
@@ -423,9 +423,25 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("partner_invites", schema.POSTGRES),
         ],
     ),
+    (
+        # Guilds, their members' stints, join requests, help requests and donations.
+        "0012_guilds",
+        [
+            *schema.create_statements("guilds", schema.POSTGRES),
+            *schema.create_statements("guild_stints", schema.POSTGRES),
+            *schema.create_statements("guild_join_requests", schema.POSTGRES),
+            *schema.create_statements("guild_help_requests", schema.POSTGRES),
+            *schema.create_statements("guild_donations", schema.POSTGRES),
+        ],
+    ),
 ]
 
-# Name search of three or more characters: ``search_name ILIKE '%text%'`` through a trigram index. Built
-# when the pg_trgm extension exists or can be created (``{ops}`` is its operator class, schema-qualified:
-# the extension lives in one schema of the database); without it the search scans the game's rows.
-TRGM_INDEX = schema.create_index("players_name_trigrams", schema.POSTGRES)
+# Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key
+# LIKE '%text%'``) through trigram indexes, by name. Built when the pg_trgm extension exists or can be
+# created (``{ops}`` is its operator class, schema-qualified: the extension lives in one schema of the
+# database); without it a search scans the game's rows.
+TRGM_INDEXES = {
+    index.name: schema.create_index(index.name, schema.POSTGRES)
+    for index in schema.indexes(schema.POSTGRES)
+    if index.optional
+}

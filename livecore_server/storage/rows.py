@@ -17,6 +17,21 @@ from livecore.friends import FriendRequest
 from livecore.games import Entry, EventSettings, Formation, LeaderboardSettings, Order, ResourceType
 from livecore.gifts import Gift, GiftStatus
 from livecore.grants import AckedBy, Grant, GrantKind, GrantStatus, entry_payload
+from livecore.guilds import (
+    By,
+    DisbandReason,
+    Donation,
+    Guild,
+    HelpRequest,
+    HelpStatus,
+    JoinRequest,
+    JoinType,
+    JoinVia,
+    LeftReason,
+    RequestStatus,
+    Role,
+    Stint,
+)
 from livecore.idempotency import StoredResponse
 from livecore.identity import Identity
 from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
@@ -716,4 +731,209 @@ def invite_of(r: tuple[Any, ...]) -> PartnerInvite:
         expires_at=from_millis(r[10]),
         accepted_at=dt(r[11]),
         team_id=r[12],
+    )
+
+
+GUILD_COLUMNS = (
+    "id, game_id, env, name, name_key, join_type, created_at, description, badge, country, metadata,"
+    " member_count, disbanded_at, disband_reason"
+)
+
+
+def guild_row(g: Guild) -> tuple[Any, ...]:
+    return (
+        g.id,
+        g.game_id,
+        g.env.value,
+        g.name,
+        g.name_key,
+        g.join_type.value,
+        to_millis(g.created_at),
+        g.description,
+        g.badge,
+        g.country,
+        None if g.metadata is None else orjson.dumps(g.metadata).decode(),
+        g.member_count,
+        ms(g.disbanded_at),
+        None if g.disband_reason is None else g.disband_reason.value,
+    )
+
+
+def guild_of(r: tuple[Any, ...]) -> Guild:
+    return Guild(
+        id=r[0],
+        game_id=r[1],
+        env=Environment(r[2]),
+        name=r[3],
+        join_type=JoinType(r[5]),
+        created_at=from_millis(r[6]),
+        description=r[7],
+        badge=r[8],
+        country=r[9],
+        metadata=None if r[10] is None else orjson.loads(r[10]),
+        member_count=r[11],
+        disbanded_at=dt(r[12]),
+        disband_reason=None if r[13] is None else DisbandReason(r[13]),
+    )
+
+
+def by_json(by: By | None) -> str | None:
+    """Who made a stint start or end, as the webhooks' ``by`` (JSON)."""
+    return None if by is None else orjson.dumps(by.to_wire()).decode()
+
+
+def by_of(text: str | None) -> By | None:
+    return None if text is None else By.from_wire(orjson.loads(text))
+
+
+STINT_COLUMNS = (
+    "id, guild_id, game_id, env, player_id, external_player_id, role, via, joined_at, joined_by, left_at,"
+    " left_reason, left_by"
+)
+
+
+def stint_row(s: Stint) -> tuple[Any, ...]:
+    return (
+        s.id,
+        s.guild_id,
+        s.game_id,
+        s.env.value,
+        s.player_id,
+        s.external_player_id,
+        s.role.value,
+        s.via.value,
+        to_millis(s.joined_at),
+        by_json(s.joined_by),
+        ms(s.left_at),
+        None if s.left_reason is None else s.left_reason.value,
+        by_json(s.left_by),
+    )
+
+
+def stint_of(r: tuple[Any, ...]) -> Stint:
+    return Stint(
+        id=r[0],
+        guild_id=r[1],
+        game_id=r[2],
+        env=Environment(r[3]),
+        player_id=r[4],
+        external_player_id=r[5],
+        role=Role(r[6]),
+        via=JoinVia(r[7]),
+        joined_at=from_millis(r[8]),
+        joined_by=By.from_wire(orjson.loads(r[9])),
+        left_at=dt(r[10]),
+        left_reason=None if r[11] is None else LeftReason(r[11]),
+        left_by=by_of(r[12]),
+    )
+
+
+JOIN_REQUEST_COLUMNS = (
+    "id, guild_id, game_id, player_id, external_player_id, message, created_at, status, resolved_at"
+)
+
+
+def join_request_row(j: JoinRequest) -> tuple[Any, ...]:
+    return (
+        j.id,
+        j.guild_id,
+        j.game_id,
+        j.player_id,
+        j.external_player_id,
+        j.message,
+        to_millis(j.created_at),
+        j.status.value,
+        ms(j.resolved_at),
+    )
+
+
+def join_request_of(r: tuple[Any, ...]) -> JoinRequest:
+    return JoinRequest(
+        id=r[0],
+        guild_id=r[1],
+        game_id=r[2],
+        player_id=r[3],
+        external_player_id=r[4],
+        message=r[5],
+        created_at=from_millis(r[6]),
+        status=RequestStatus(r[7]),
+        resolved_at=dt(r[8]),
+    )
+
+
+HELP_COLUMNS = (
+    "id, guild_id, game_id, player_id, external_player_id, type, resource_key, amount, created_at,"
+    " expires_at, donated, status, closed_at"
+)
+
+
+def help_row(h: HelpRequest) -> tuple[Any, ...]:
+    return (
+        h.id,
+        h.guild_id,
+        h.game_id,
+        h.player_id,
+        h.external_player_id,
+        h.type.value,
+        h.resource_key,
+        h.amount,
+        to_millis(h.created_at),
+        to_millis(h.expires_at),
+        h.donated,
+        h.status.value,
+        ms(h.closed_at),
+    )
+
+
+def help_of(r: tuple[Any, ...]) -> HelpRequest:
+    return HelpRequest(
+        id=r[0],
+        guild_id=r[1],
+        game_id=r[2],
+        player_id=r[3],
+        external_player_id=r[4],
+        type=ResourceType(r[5]),
+        resource_key=r[6],
+        amount=r[7],
+        created_at=from_millis(r[8]),
+        expires_at=from_millis(r[9]),
+        donated=r[10],
+        status=HelpStatus(r[11]),
+        closed_at=dt(r[12]),
+    )
+
+
+DONATION_COLUMNS = (
+    "id, request_id, guild_id, game_id, donor_player_id, donor_external_player_id, amount, grant_id,"
+    " reward_grant_id, donated_at"
+)
+
+
+def donation_row(d: Donation) -> tuple[Any, ...]:
+    return (
+        d.id,
+        d.request_id,
+        d.guild_id,
+        d.game_id,
+        d.donor_player_id,
+        d.donor_external_player_id,
+        d.amount,
+        d.grant_id,
+        d.reward_grant_id,
+        to_millis(d.donated_at),
+    )
+
+
+def donation_of(r: tuple[Any, ...]) -> Donation:
+    return Donation(
+        id=r[0],
+        request_id=r[1],
+        guild_id=r[2],
+        game_id=r[3],
+        donor_player_id=r[4],
+        donor_external_player_id=r[5],
+        amount=r[6],
+        grant_id=r[7],
+        reward_grant_id=r[8],
+        donated_at=from_millis(r[9]),
     )

@@ -712,6 +712,93 @@ TABLES: tuple[Table, ...] = (
         Column("team_id", null=True, references=Ref("teams")),
         rowid=False,
     ),
+    # Guilds. ``name_key`` is the name casefolded: what the unique index ``guilds_by_name`` compares among
+    # the guilds not disbanded, and what the name search matches. A rowid table: SQLite's full-text table
+    # ``guild_names`` indexes it by rowid.
+    _t(
+        "guilds",
+        Column("id"),
+        Column("game_id", references=Ref("games")),
+        Column("env"),
+        Column("name"),
+        Column("name_key"),
+        Column("join_type"),
+        Column("created_at", MS),
+        _null("description"),
+        _null("badge"),
+        _null("country"),
+        _null("metadata", JSON),
+        Column("member_count", INT),
+        _null("disbanded_at", MS),
+        _null("disband_reason"),
+    ),
+    # Each membership of a guild, from joining to leaving, kept after it ends (the guild's history, the
+    # player's stints). ``joined_by`` and ``left_by`` are who made it start and end, as the webhooks' ``by``
+    # (JSON). The unique index ``guild_stints_current`` holds a player to one stint not ended.
+    _t(
+        "guild_stints",
+        Column("id"),
+        Column("guild_id", references=Ref("guilds")),
+        Column("game_id"),
+        Column("env"),
+        Column("player_id", references=PLAYER),
+        Column("external_player_id"),
+        Column("role"),
+        Column("via"),
+        Column("joined_at", MS),
+        Column("joined_by", JSON),
+        _null("left_at", MS),
+        _null("left_reason"),
+        _null("left_by", JSON),
+        rowid=False,
+    ),
+    _t(
+        "guild_join_requests",
+        Column("id"),
+        Column("guild_id", references=Ref("guilds")),
+        Column("game_id"),
+        Column("player_id", references=PLAYER),
+        Column("external_player_id"),
+        _null("message"),
+        Column("created_at", MS),
+        Column("status"),
+        _null("resolved_at", MS),
+        rowid=False,
+    ),
+    # ``status`` as stored is never ``expired``: an open request past ``expires_at`` reads so.
+    _t(
+        "guild_help_requests",
+        Column("id"),
+        Column("guild_id", references=Ref("guilds")),
+        Column("game_id"),
+        Column("player_id", references=PLAYER),
+        Column("external_player_id"),
+        Column("type"),
+        Column("resource_key"),
+        Column("amount", BIGINT),
+        Column("created_at", MS),
+        Column("expires_at", MS),
+        Column("donated", BIGINT),
+        Column("status"),
+        _null("closed_at", MS),
+        rowid=False,
+    ),
+    # The grants a donation made are named, not referenced: PostgreSQL may send a grant's insert after the
+    # donation's (postgres_batches).
+    _t(
+        "guild_donations",
+        Column("id"),
+        Column("request_id", references=Ref("guild_help_requests")),
+        Column("guild_id"),
+        Column("game_id"),
+        Column("donor_player_id", references=PLAYER),
+        Column("donor_external_player_id"),
+        Column("amount", BIGINT),
+        Column("grant_id"),
+        _null("reward_grant_id"),
+        Column("donated_at", MS),
+        rowid=False,
+    ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(
@@ -909,9 +996,75 @@ INDEXES: tuple[Index, ...] = (
     # erasure, and by the invitee below.
     Index("partner_invites_between", "partner_invites", ("from_player_id", "to_player_id", "window_id")),
     Index("partner_invites_to", "partner_invites", ("to_player_id", "from_player_id", "window_id")),
+    # Guilds. One guild not disbanded per name (casefolded) in a game and environment, whatever two
+    # processes race: what refuses a second live name; a disbanded guild frees its name.
+    Index(
+        "guilds_by_name",
+        "guilds",
+        ("game_id", "env", "name_key"),
+        unique=True,
+        where="disbanded_at IS NULL",
+    ),
+    # The search and the server's list, newest first: the guilds not disbanded, and all of them.
+    Index(
+        "guilds_live_newest", "guilds", ("game_id", "env", "created_at", "id"), where="disbanded_at IS NULL"
+    ),
+    Index("guilds_newest", "guilds", ("game_id", "env", "created_at", "id")),
+    # Search text of three or more characters: ``name_key LIKE '%text%'`` (SQLite has its full-text table).
+    Index(
+        "guilds_name_trigrams",
+        "guilds",
+        ("name_key {ops}",),
+        using="GIN",
+        optional=True,
+        only=Only(POSTGRES, "pg_trgm's index of the guild name search; SQLite searches its FTS5 table"),
+    ),
+    # One stint not ended per player, whatever two processes race: what refuses a second guild.
+    Index("guild_stints_current", "guild_stints", ("player_id",), unique=True, where="left_at IS NULL"),
+    Index("guild_stints_members", "guild_stints", ("guild_id", "joined_at", "id"), where="left_at IS NULL"),
+    Index("guild_stints_history", "guild_stints", ("guild_id", "joined_at", "id")),
+    # A player's stints (newest first), the guilds it was ever in, and a merge's or erasure's look-up.
+    Index("guild_stints_by_player", "guild_stints", ("player_id", "joined_at", "id")),
+    # The hourly sweep's look-up of a game's leaders, before their players' last_seen_at.
+    Index(
+        "guild_stints_leaders",
+        "guild_stints",
+        ("game_id", "id"),
+        where="left_at IS NULL AND role = 'leader'",
+    ),
+    Index(
+        "guild_join_requests_pending",
+        "guild_join_requests",
+        ("guild_id", "created_at", "id"),
+        where="status = 'pending'",
+    ),
+    # A player's pending requests; its requests of any status for a merge or an erasure.
+    Index(
+        "guild_join_requests_by_player", "guild_join_requests", ("player_id", "status", "created_at", "id")
+    ),
+    # A guild's open help requests newest first, their expiry read from the index.
+    Index(
+        "guild_help_open",
+        "guild_help_requests",
+        ("guild_id", "created_at", "id", "expires_at"),
+        where="status = 'open'",
+    ),
+    Index(
+        "guild_help_open_of",
+        "guild_help_requests",
+        ("player_id", "created_at", "id"),
+        where="status = 'open'",
+    ),
+    # A player's latest request to a guild (the cooldown); a merge's or erasure's look-up.
+    Index("guild_help_by_player", "guild_help_requests", ("player_id", "guild_id", "created_at", "id")),
+    Index("guild_donations_of_request", "guild_donations", ("request_id", "donated_at", "id")),
+    Index("guild_donations_by_donor", "guild_donations", ("donor_player_id",)),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")
+_GUILD_FTS = Only(
+    SQLITE, "SQLite's guild name search of three or more characters (PostgreSQL has its trigram index)"
+)
 
 # The name search's trigram index on SQLite, kept by triggers that fire only when the name changes (a
 # heartbeat rewrites the row, not the name).
@@ -951,6 +1104,42 @@ RAW: tuple[Raw, ...] = (
         " VALUES ('delete', old.rowid, old.search_name);"
         " INSERT INTO player_names (rowid, search_name) VALUES (new.rowid, new.search_name); END",
         _FTS,
+    ),
+    # The guild name search's, as the players' (a guild's name key changes only when it is renamed).
+    Raw(
+        "guild_names",
+        "table",
+        "guilds",
+        "CREATE VIRTUAL TABLE guild_names USING fts5("
+        "name_key, content='guilds', content_rowid='rowid', tokenize='trigram')",
+        _GUILD_FTS,
+    ),
+    Raw(
+        "guild_names_insert",
+        "trigger",
+        "guilds",
+        "CREATE TRIGGER guild_names_insert AFTER INSERT ON guilds BEGIN"
+        " INSERT INTO guild_names (rowid, name_key) VALUES (new.rowid, new.name_key); END",
+        _GUILD_FTS,
+    ),
+    Raw(
+        "guild_names_delete",
+        "trigger",
+        "guilds",
+        "CREATE TRIGGER guild_names_delete AFTER DELETE ON guilds BEGIN"
+        " INSERT INTO guild_names (guild_names, rowid, name_key) VALUES ('delete', old.rowid, old.name_key);"
+        " END",
+        _GUILD_FTS,
+    ),
+    Raw(
+        "guild_names_update",
+        "trigger",
+        "guilds",
+        "CREATE TRIGGER guild_names_update AFTER UPDATE OF name_key ON guilds"
+        " WHEN old.name_key IS NOT new.name_key BEGIN"
+        " INSERT INTO guild_names (guild_names, rowid, name_key) VALUES ('delete', old.rowid, old.name_key);"
+        " INSERT INTO guild_names (rowid, name_key) VALUES (new.rowid, new.name_key); END",
+        _GUILD_FTS,
     ),
 )
 

@@ -27,6 +27,7 @@ from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.sql import open_ports
+from livecore_server.storage.sql.guilds import SqliteGuilds
 from livecore_server.storage.sql.players import SqlitePlayers
 from livecore_server.storage.sql.purchases import SqlitePurchases
 from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
@@ -348,7 +349,7 @@ class SqliteTransaction(SqlTransaction):
         self.player_listeners = []
         # Board changes of the running transaction (or commit group), told once it commits.
         self.board_changes: list[tuple[str, int, str | None]] = []
-        open_ports(self, players=SqlitePlayers, purchases=SqlitePurchases)
+        open_ports(self, players=SqlitePlayers, purchases=SqlitePurchases, guilds=SqliteGuilds)
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(statement, params)

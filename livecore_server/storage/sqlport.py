@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.games import SqlGames
     from livecore_server.storage.sql.gifts import SqlGifts
     from livecore_server.storage.sql.grants import SqlGrants
+    from livecore_server.storage.sql.guilds import SqlGuilds
     from livecore_server.storage.sql.idempotency import SqlIdempotency
     from livecore_server.storage.sql.keys import SqlKeys
     from livecore_server.storage.sql.leaderboards import SqlLeaderboards
@@ -183,6 +184,7 @@ class SqlTransaction:
     leaderboards: SqlLeaderboards
     lobbies: SqlLobbies
     teams: SqlTeams
+    guilds: SqlGuilds
     keys: SqlKeys
     presence: SqlPresence
     schedule: SqlSchedule

@@ -362,15 +362,17 @@ class PostgresDatabase:
         ).fetchone()
         return None if row is None else f"{row[0]}.gin_trgm_ops"
 
-    def build_trigram_index(self) -> None:
-        """What the migrator does after the migrations, when pg_trgm exists."""
+    def build_trigram_indexes(self) -> None:
+        """What the migrator does after the migrations, when pg_trgm exists: every optional index."""
         ops = self.trigram_ops()
         if ops is not None:
             schema_name, opclass = ops.split(".")
-            statement = sql.SQL(schema.create_index("players_name_trigrams", POSTGRES)).format(
-                ops=sql.SQL("{}.{}").format(sql.Identifier(schema_name), sql.Identifier(opclass))
-            )
-            self.conn.execute(statement)
+            for index in schema.indexes(POSTGRES):
+                if index.optional:
+                    statement = sql.SQL(schema.create_index(index.name, POSTGRES)).format(
+                        ops=sql.SQL("{}.{}").format(sql.Identifier(schema_name), sql.Identifier(opclass))
+                    )
+                    self.conn.execute(statement)
 
     def close(self) -> None:
         self.conn.close()
@@ -412,7 +414,7 @@ def test_the_rendered_schema_builds_what_the_migrations_build(empty: Empty) -> N
     for statement in schema.statements(migrated.dialect):
         rendered.execute(statement)
     if isinstance(rendered, PostgresDatabase):
-        rendered.build_trigram_index()
+        rendered.build_trigram_indexes()
     live = migrated.catalogue()
     assert live.tables and live.indexes
     assert differences(live, rendered.catalogue()) == []

@@ -11,6 +11,7 @@ from livecore_server.storage.sql.friends import SqlFriendGraph
 from livecore_server.storage.sql.games import SqlGames
 from livecore_server.storage.sql.gifts import SqlGifts
 from livecore_server.storage.sql.grants import SqlGrants
+from livecore_server.storage.sql.guilds import SqlGuilds
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.leaderboards import SqlLeaderboards
@@ -36,6 +37,7 @@ def open_ports(
     *,
     players: type[SqlPlayers],
     purchases: type[SqlPurchases],
+    guilds: type[SqlGuilds],
     friends: type[SqlFriendGraph] = SqlFriendGraph,
     ledger: type[SqlLedger] = SqlLedger,
     gifts: type[SqlGifts] = SqlGifts,
@@ -60,6 +62,7 @@ def open_ports(
     tx.leaderboards = SqlLeaderboards(tx)
     tx.lobbies = SqlLobbies(tx)
     tx.teams = SqlTeams(tx)
+    tx.guilds = guilds(tx)
     tx.keys = SqlKeys(tx)
     tx.presence = SqlPresence(tx)
     tx.schedule = SqlSchedule(tx)

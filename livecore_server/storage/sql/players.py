@@ -131,10 +131,10 @@ class PostgresPlayers(SqlPlayers):
         rows = self.db.read(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
             " AND search_name ILIKE ? ORDER BY search_name LIMIT ?",
-            (game_id, env.value, f"%{_like_escape(needle)}%", limit),
+            (game_id, env.value, f"%{like_escape(needle)}%", limit),
         )
         return [player_of(r) for r in rows]
 
 
-def _like_escape(text: str) -> str:
+def like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
