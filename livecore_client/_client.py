@@ -71,7 +71,13 @@ class SyncClient(_BaseClient):
 
     def _send(self, call: Call[T]) -> T:
         return send_sync(
-            self._http, self.base_url, self._prepare(call), call.response, self._retry, call.accepted
+            self._http,
+            self.base_url,
+            self._prepare(call),
+            call.response,
+            self._retry,
+            call.accepted,
+            call.variant,
         )
 
     def close(self) -> None:
@@ -106,7 +112,13 @@ class AsyncClient(_BaseClient):
 
     async def _send(self, call: Call[T]) -> T:
         return await send_async(
-            self._http, self.base_url, self._prepare(call), call.response, self._retry, call.accepted
+            self._http,
+            self.base_url,
+            self._prepare(call),
+            call.response,
+            self._retry,
+            call.accepted,
+            call.variant,
         )
 
     async def aclose(self) -> None:

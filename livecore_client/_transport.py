@@ -63,13 +63,29 @@ class Call(Generic[T]):
     # A 2xx answer in the error envelope that is a success of its own (202 ``lobby_forming``): its code
     # and the model its ``details`` read into. Any other 2xx envelope still raises.
     accepted: tuple[str, type[T]] | None = None
+    # A route whose one wire model holds one of two answers told apart by status (a guild join: 200 the
+    # seat, 201 the join request): the other answer's status and the model its ``data`` reads into;
+    # ``response`` then reads every other status. Both models are made of the route model's fields.
+    variant: tuple[int, type[T]] | None = None
 
     def __attrs_post_init__(self) -> None:
         expected = self.route.response if self.route.response is not None else type(None)
-        if self.response != expected:  # == so that list[Model] matches the route's list[Model]
-            raise TypeError(f"{self.route.name} answers {expected.__name__}, not {self.response.__name__}")
+        models = [self.response] if self.variant is None else [self.response, self.variant[1]]
+        for model in models:
+            if not _reads(model, expected):
+                raise TypeError(f"{self.route.name} answers {expected.__name__}, not {model.__name__}")
         if self.accepted is not None and self.accepted[0] not in self.route.errors:
             raise TypeError(f"{self.route.name} never answers {self.accepted[0]}")
+
+
+def _reads(model: Any, wire: Any) -> bool:
+    """Whether ``model`` reads answers of the route model ``wire``: it is ``wire`` (== so that list[Model]
+    matches the route's list[Model]), or a typed shape of one of its answers, made of some of its fields."""
+    if model == wire:
+        return True
+    if not (attrs.has(model) and attrs.has(wire)):
+        return False
+    return {f.name for f in attrs.fields(model)} <= {f.name for f in attrs.fields(wire)}
 
 
 @attrs.frozen
@@ -189,9 +205,10 @@ def parse_response(
     headers: Mapping[str, str],
     content: bytes,
     accepted: tuple[str, type[T]] | None = None,
+    variant: tuple[int, type[T]] | None = None,
 ) -> T:
-    """The model inside ``data`` of a 2xx answer (or inside ``error.details`` of the 2xx envelope
-    ``accepted`` names), or the exception for an error answer.
+    """The model inside ``data`` of a 2xx answer (the ``variant`` model for its status; inside
+    ``error.details`` of the 2xx envelope ``accepted`` names), or the exception for an error answer.
 
     The lenient converter reads responses: The contract
     (docs/reference/conventions.md#versioning-and-deprecation) lets new fields appear in v1 without notice,
@@ -216,7 +233,8 @@ def parse_response(
         raise APIResponseValidationError(
             f"HTTP {status} answer should be an array: {content[:200]!r}", status=status, headers=headers
         )
-    return _structure(payload["data"], response, status, headers, content)
+    model = variant[1] if variant is not None and status == variant[0] else response
+    return _structure(payload["data"], model, status, headers, content)
 
 
 def _structure(data: Any, response: type[T], status: int, headers: Mapping[str, str], content: bytes) -> T:
@@ -289,6 +307,7 @@ def send_sync(
     response: type[T],
     policy: RetryPolicy,
     accepted: tuple[str, type[T]] | None = None,
+    variant: tuple[int, type[T]] | None = None,
 ) -> T:
     def once() -> T:
         raw = http.request(
@@ -298,7 +317,7 @@ def send_sync(
             headers=request.headers,
             content=request.content,
         )
-        return parse_response(response, raw.status_code, raw.headers, raw.content, accepted)
+        return parse_response(response, raw.status_code, raw.headers, raw.content, accepted, variant)
 
     return retry_sync(once, request, policy)
 
@@ -310,6 +329,7 @@ async def send_async(
     response: type[T],
     policy: RetryPolicy,
     accepted: tuple[str, type[T]] | None = None,
+    variant: tuple[int, type[T]] | None = None,
 ) -> T:
     async def once() -> T:
         raw = await http.request(
@@ -319,7 +339,7 @@ async def send_async(
             headers=request.headers,
             content=request.content,
         )
-        return parse_response(response, raw.status_code, raw.headers, raw.content, accepted)
+        return parse_response(response, raw.status_code, raw.headers, raw.content, accepted, variant)
 
     return await retry_async(once, request, policy)
 

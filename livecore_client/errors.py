@@ -29,6 +29,7 @@ __all__ = [
     "APIResponseValidationError",
     "APITimeoutError",
     "AlreadyFriendsError",
+    "AlreadyInGuildError",
     "AlreadyOnTeamError",
     "AntiCheatRejectedError",
     "AttemptInProgressError",
@@ -56,6 +57,18 @@ __all__ = [
     "GrantAlreadyClaimedError",
     "GrantExpiredError",
     "GrantNotFoundError",
+    "GuildDisbandedError",
+    "GuildFullError",
+    "GuildMemberNotFoundError",
+    "GuildNameRejectedError",
+    "GuildNameTakenError",
+    "GuildNotFoundError",
+    "GuildPermissionDeniedError",
+    "GuildsDisabledError",
+    "HelpCooldownError",
+    "HelpRequestClosedError",
+    "HelpRequestNotFoundError",
+    "HelpRequestOpenError",
     "IdempotencyConflictError",
     "InsufficientBalanceError",
     "InsufficientEntryCostError",
@@ -66,6 +79,8 @@ __all__ = [
     "InviteExpiredError",
     "InviteNotFoundError",
     "InvitePendingError",
+    "JoinRequestNotFoundError",
+    "JoinRequestPendingError",
     "LeaderboardNotFoundError",
     "LivecoreAPIError",
     "LivecoreClientError",
@@ -75,6 +90,7 @@ __all__ = [
     "NotBlockedError",
     "NotFoundError",
     "NotFriendsError",
+    "NotInGuildError",
     "PermissionDeniedError",
     "PlayerAlreadyRegisteredError",
     "PlayerBannedError",
@@ -166,6 +182,11 @@ class UnknownCurrencyError(InvalidRequestError):
     the manifest's ``[exchange_rates]``); ``details["currency"]`` names it. Nothing was recorded."""
 
 
+class GuildNameRejectedError(InvalidRequestError):
+    """400: a player-chosen guild name contains an entry of the game's ``name_filter`` (ignoring case);
+    ``details["name"]`` is the name refused. The studio's edit skips the filter."""
+
+
 class AuthenticationError(LivecoreAPIError):
     """401: missing, unknown or revoked API key."""
 
@@ -199,6 +220,27 @@ class GiftNotFriendsError(PermissionDeniedError):
 class GiftNotAllowedError(PermissionDeniedError):
     """403: the resource is not giftable in this game (not on the allowlist, or it costs the sender in a
     studio-managed game); the gift catalog lists what is."""
+
+
+class GuildsDisabledError(PermissionDeniedError):
+    """403: the game's guilds are off (``guilds.enabled = false``): every guild route answers this."""
+
+
+class GuildPermissionDeniedError(PermissionDeniedError):
+    """403: the caller's guild role may not do this (a member editing the profile, a co-leader kicking a
+    co-leader or promoting, ...); ``role`` is the caller's role (``None`` if the service did not say)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.role = _text(self.details, "role")
 
 
 class NotFoundError(LivecoreAPIError):
@@ -261,6 +303,27 @@ class TeamNotFoundError(NotFoundError):
 
 class InviteNotFoundError(NotFoundError):
     """404: no partner invite of that id made to this player (an invite to another player included)."""
+
+
+class GuildNotFoundError(NotFoundError):
+    """404: no guild of that id in the key's game and environment (a malformed id included)."""
+
+
+class GuildMemberNotFoundError(NotFoundError):
+    """404: the named player is not a member of the guild (``details["externalPlayerId"]``)."""
+
+
+class NotInGuildError(NotFoundError):
+    """404: a route of the caller's own guild for a player in no guild."""
+
+
+class JoinRequestNotFoundError(NotFoundError):
+    """404: no pending join request of that id to the caller's guild (answered, cancelled, or to another
+    guild included), or, cancelling, none of the caller's pending to that guild."""
+
+
+class HelpRequestNotFoundError(NotFoundError):
+    """404: no help request of that id in the caller's guild."""
 
 
 class ConflictError(LivecoreAPIError):
@@ -399,6 +462,68 @@ class InvitePendingError(ConflictError):
     """409: an invite between the two players (either way) is pending in this window."""
 
 
+class GuildDisbandedError(ConflictError):
+    """409: the guild is disbanded: it stays readable, but nobody joins it and the studio changes
+    nothing of it."""
+
+
+class AlreadyInGuildError(ConflictError):
+    """409: the player (the founder, the joiner, or the requester being accepted) is a member of a guild
+    already."""
+
+
+class GuildFullError(ConflictError):
+    """409: the guild has the game's ``max_members`` members (``details["maxMembers"]``)."""
+
+
+class GuildNameTakenError(ConflictError):
+    """409: another guild of the game and environment that is not disbanded has that name, ignoring
+    case."""
+
+
+class JoinRequestPendingError(ConflictError):
+    """409: the player's join request to that guild is pending already (cancel it to ask again)."""
+
+
+class HelpRequestOpenError(ConflictError):
+    """409: the player's own help request is open still; ``request_id`` is its id (``None`` if the service
+    did not say)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.request_id = _text(self.details, "requestId")
+
+
+class HelpCooldownError(ConflictError):
+    """409: the player asked this guild for help less than the game's ``help.cooldown_seconds`` ago;
+    ``retry_at`` is when it may ask again (``None`` if the service did not say)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, details=details, headers=headers)
+        self.retry_at = _timestamp(self.details, "retryAt")
+
+
+class HelpRequestClosedError(ConflictError):
+    """409: the help request is not open: filled, expired or closed (``details["status"]``), whatever the
+    amount offered."""
+
+
 class AttemptNotInProgressError(ConflictError):
     """409: the attempt is completed or expired (also once its ``ends_at`` has passed, before the
     service's sweep marks it)."""
@@ -518,6 +643,22 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.INVITE_PENDING: InvitePendingError,
     ErrorCode.INVITE_EXPIRED: InviteExpiredError,
     ErrorCode.INVITE_NOT_FOUND: InviteNotFoundError,
+    ErrorCode.GUILDS_DISABLED: GuildsDisabledError,
+    ErrorCode.GUILD_NOT_FOUND: GuildNotFoundError,
+    ErrorCode.GUILD_DISBANDED: GuildDisbandedError,
+    ErrorCode.ALREADY_IN_GUILD: AlreadyInGuildError,
+    ErrorCode.GUILD_FULL: GuildFullError,
+    ErrorCode.GUILD_NAME_TAKEN: GuildNameTakenError,
+    ErrorCode.GUILD_NAME_REJECTED: GuildNameRejectedError,
+    ErrorCode.GUILD_PERMISSION_DENIED: GuildPermissionDeniedError,
+    ErrorCode.GUILD_MEMBER_NOT_FOUND: GuildMemberNotFoundError,
+    ErrorCode.NOT_IN_GUILD: NotInGuildError,
+    ErrorCode.JOIN_REQUEST_PENDING: JoinRequestPendingError,
+    ErrorCode.JOIN_REQUEST_NOT_FOUND: JoinRequestNotFoundError,
+    ErrorCode.HELP_REQUEST_OPEN: HelpRequestOpenError,
+    ErrorCode.HELP_COOLDOWN: HelpCooldownError,
+    ErrorCode.HELP_REQUEST_NOT_FOUND: HelpRequestNotFoundError,
+    ErrorCode.HELP_REQUEST_CLOSED: HelpRequestClosedError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 import attrs
 
+from livecore.api import guilds
+from livecore.api.convert import ABSENT, Absent
 from livecore.api.economy import (
     SERVER_INVENTORY_GRANT,
     SERVER_INVENTORY_REVOKE,
@@ -54,9 +56,11 @@ from livecore.api.purchases import (
 from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
 from livecore.api.teams import SERVER_PUT_ROSTER, SERVER_TEAM
 from livecore.clock import format_ts
+from livecore.guilds import DEFAULT_PAGE_LIMIT, JoinType
 
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method
+from ._guilds import profile_edit
 from ._transport import Call, new_idempotency_key
 from .models import (
     ErasureReasonView,
@@ -219,6 +223,135 @@ class _ServerCalls:
             m.TeamResponse,
             path={"eventKey": event_key, "teamKey": team_key},
             query=m.TeamQuery(window_id=window_id),
+        )
+
+    # --- Guilds ------------------------------------------------------------------------------------
+
+    def _guilds(
+        self,
+        q: str | None = None,
+        *,
+        player: str | None = None,
+        include_disbanded: bool = False,
+        limit: int = DEFAULT_PAGE_LIMIT,
+        offset: int = 0,
+    ) -> Call[m.GuildListResponse]:
+        """The key's guilds, newest first, a page of ``limit`` (1 to 100) from ``offset``: those whose
+        name holds ``q`` (ignoring case), every guild the external id ``player`` was ever in (none for a
+        player unknown here), disbanded ones only with ``include_disbanded=True``. ``next_offset`` is
+        the next page's offset, ``None`` on the last page. Raises
+        :class:`~livecore_client.errors.GuildsDisabledError` and
+        :class:`~livecore_client.errors.InvalidRequestError` (a limit or offset out of range).
+        """
+        return Call(
+            guilds.SERVER_LIST,
+            m.GuildListResponse,
+            query=m.GuildListQuery(
+                q=q, player=player, include_disbanded=include_disbanded, limit=limit, offset=offset
+            ),
+        )
+
+    def _guild(self, guild_id: str) -> Call[m.GuildDetailResponse]:
+        """A guild's detail: its members in joining order (each with its ``display_identity``), its
+        pending join requests (oldest first) and every stint it had (``history``, joining order; a
+        current one with ``left_at`` and ``reason`` ``None``). A disbanded guild stays readable. Raises
+        :class:`~livecore_client.errors.GuildNotFoundError`.
+        """
+        return Call(guilds.SERVER_READ, m.GuildDetailResponse, path={"guildId": guild_id})
+
+    def _edit_guild(
+        self,
+        guild_id: str,
+        *,
+        name: str | Absent = ABSENT,
+        description: str | Absent | None = ABSENT,
+        badge: str | Absent | None = ABSENT,
+        country: str | Absent | None = ABSENT,
+        join_type: JoinType | str | Absent = ABSENT,
+        metadata: Mapping[str, Any] | Absent | None = ABSENT,
+        idempotency_key: str | None = None,
+    ) -> Call[m.GuildDetailResponse]:
+        """Edit a guild's profile as the studio: only the fields given change; a field left out
+        (``ABSENT``) is not sent and stays as it is, while ``None`` clears ``description``, ``badge``,
+        ``country`` or ``metadata``. The game's name filter is skipped; a name must still be free.
+        Answers the guild's detail; the key goes in the body and the header.
+
+        Refusals, in this order: :class:`~livecore_client.errors.GuildNotFoundError`,
+        :class:`~livecore_client.errors.InvalidRequestError` (a bad field),
+        :class:`~livecore_client.errors.GuildDisbandedError` and
+        :class:`~livecore_client.errors.GuildNameTakenError`. ``ValueError`` (before any request) for a
+        ``join_type`` that is not one.
+        """
+        return Call(
+            guilds.SERVER_EDIT,
+            m.GuildDetailResponse,
+            path={"guildId": guild_id},
+            body=profile_edit(
+                m.ServerEditGuildRequest,
+                name=name,
+                description=description,
+                badge=badge,
+                country=country,
+                join_type=join_type,
+                metadata=metadata,
+            ),
+            idempotency_key=idempotency_key,
+        )
+
+    def _player_guild(self, external_id: str) -> Call[m.PlayerGuildResponse]:
+        """A player's current ``guild`` (``None`` when in none) and every stint it had (``stints``,
+        newest first: the guild's id and name, its last ``role``, ``joined_at``, ``left_at`` and
+        ``reason``). Raises :class:`~livecore_client.errors.PlayerNotFoundError`.
+        """
+        return Call(guilds.SERVER_PLAYER_GUILD, m.PlayerGuildResponse, path={"externalId": external_id})
+
+    def _remove_guild_member(
+        self, guild_id: str, member_external_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.GuildDetailResponse]:
+        """Remove a member from a guild (moderation: its stint ends with reason ``removed``; nothing
+        stops it from joining again). A leader removed hands on as one leaving does; the last member's
+        removal disbands the guild. Answers the guild's detail. Refusals, in this order:
+        :class:`~livecore_client.errors.GuildNotFoundError`,
+        :class:`~livecore_client.errors.GuildDisbandedError` and
+        :class:`~livecore_client.errors.GuildMemberNotFoundError`.
+        """
+        return Call(
+            guilds.SERVER_REMOVE,
+            m.GuildDetailResponse,
+            path={"guildId": guild_id, "memberExternalId": member_external_id},
+            idempotency_key=idempotency_key,
+        )
+
+    def _hand_over_guild(
+        self, guild_id: str, external_player_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.GuildDetailResponse]:
+        """Make a member the guild's leader; the old leader becomes co-leader (naming the leader changes
+        nothing). Answers the guild's detail; the key goes in the body and the header. Refusals, in this
+        order:
+        :class:`~livecore_client.errors.GuildNotFoundError`,
+        :class:`~livecore_client.errors.GuildDisbandedError` and
+        :class:`~livecore_client.errors.GuildMemberNotFoundError`.
+        """
+        return Call(
+            guilds.SERVER_HAND_OVER,
+            m.GuildDetailResponse,
+            path={"guildId": guild_id},
+            body=m.ServerLeaderRequest(external_player_id=external_player_id),
+            idempotency_key=idempotency_key,
+        )
+
+    def _disband_guild(
+        self, guild_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.GuildDetailResponse]:
+        """Disband a guild, irreversibly: every member leaves (reason ``disbanded``) and its pending
+        join requests are cancelled; it stays readable. Disbanding a disbanded guild answers its detail
+        and changes nothing. Raises :class:`~livecore_client.errors.GuildNotFoundError`.
+        """
+        return Call(
+            guilds.SERVER_DISBAND,
+            m.GuildDetailResponse,
+            path={"guildId": guild_id},
+            idempotency_key=idempotency_key,
         )
 
     # --- Shared leaderboards -----------------------------------------------------------------------
@@ -766,6 +899,13 @@ class ServerClient(SyncClient, _ServerCalls):
     lobby = sync_method(_ServerCalls._lobby)
     put_team_roster = sync_method(_ServerCalls._put_team_roster)
     team = sync_method(_ServerCalls._team)
+    guilds = sync_method(_ServerCalls._guilds)
+    guild = sync_method(_ServerCalls._guild)
+    edit_guild = sync_method(_ServerCalls._edit_guild)
+    player_guild = sync_method(_ServerCalls._player_guild)
+    remove_guild_member = sync_method(_ServerCalls._remove_guild_member)
+    hand_over_guild = sync_method(_ServerCalls._hand_over_guild)
+    disband_guild = sync_method(_ServerCalls._disband_guild)
     submit_score = sync_method(_ServerCalls._submit_score)
     rollover_leaderboard_now = sync_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = sync_method(_ServerCalls._create_grant)
@@ -820,6 +960,13 @@ class AsyncServerClient(AsyncClient, _ServerCalls):
     lobby = async_method(_ServerCalls._lobby)
     put_team_roster = async_method(_ServerCalls._put_team_roster)
     team = async_method(_ServerCalls._team)
+    guilds = async_method(_ServerCalls._guilds)
+    guild = async_method(_ServerCalls._guild)
+    edit_guild = async_method(_ServerCalls._edit_guild)
+    player_guild = async_method(_ServerCalls._player_guild)
+    remove_guild_member = async_method(_ServerCalls._remove_guild_member)
+    hand_over_guild = async_method(_ServerCalls._hand_over_guild)
+    disband_guild = async_method(_ServerCalls._disband_guild)
     submit_score = async_method(_ServerCalls._submit_score)
     rollover_leaderboard_now = async_method(_ServerCalls._rollover_leaderboard_now)
     create_grant = async_method(_ServerCalls._create_grant)

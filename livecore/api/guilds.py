@@ -432,6 +432,22 @@ class JoinResponse:
 
 
 @attrs.frozen
+class GuildJoined:
+    """A join's 200 answer as the clients read it: the player sits in the open guild, in ``role``."""
+
+    guild: GuildWithMembersView
+    role: Role
+
+
+@attrs.frozen
+class GuildJoinPending:
+    """A join's 201 answer as the clients read it: the player's pending request to the request-only
+    guild."""
+
+    request: JoinRequestView
+
+
+@attrs.frozen
 class GuildSearchResponse:
     guilds: list[GuildView]
 

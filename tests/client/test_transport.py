@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 import livecore
+from livecore.api.guilds import SDK_JOIN, GuildJoined, GuildJoinPending, LeftResponse
 from livecore.api.players import (
     REGISTER,
     SDK_SET_IDENTITY,
@@ -200,6 +201,19 @@ def test_call_refuses_a_response_type_the_route_does_not_answer() -> None:
         Call(PING, HealthResponse)
 
 
+def test_call_reads_typed_shapes_made_only_of_its_route_models_fields() -> None:
+    """A join answers one wire model holding the seat (200) or the join request (201): each reads into a
+    model of its own, and a model naming a field the route never answers is refused."""
+    call = Call(
+        SDK_JOIN, GuildJoined, variant=(201, GuildJoinPending), path={"externalId": "a", "guildId": "g"}
+    )
+    assert call.variant == (201, GuildJoinPending)
+    with pytest.raises(TypeError, match="answers JoinResponse, not LeftResponse"):
+        Call(SDK_JOIN, GuildJoined, variant=(201, LeftResponse))
+    with pytest.raises(TypeError, match="answers JoinResponse, not LeftResponse"):
+        Call(SDK_JOIN, LeftResponse)
+
+
 def test_wrong_body_model_refused() -> None:
     call = Call(CLOCK_ADVANCE, ClockAdvanceResponse, body=SetIdentityRequest(name="x"))
     with pytest.raises(TypeError, match="does not take a SetIdentityRequest body"):
@@ -347,6 +361,16 @@ def test_unknown_status_without_class_is_the_base_error() -> None:
         parse_response(ServerPingResponse, 418, {}, body(envelope))
     assert type(info.value) is errors.LivecoreAPIError
     assert info.value.details is None
+
+
+def test_parse_reads_the_variant_of_its_status_and_the_response_otherwise() -> None:
+    variant = (201, GuildJoinPending)
+    request = {"requestId": "gjr_1", "guildId": "g", "externalPlayerId": "a", "message": None}
+    request["createdAt"] = "2026-03-02T12:00:00.000Z"
+    requested = parse_response(GuildJoined, 201, {}, body({"data": {"request": request}}), variant=variant)
+    assert isinstance(requested, GuildJoinPending) and requested.request.request_id == "gjr_1"
+    with pytest.raises(errors.APIResponseValidationError, match="GuildJoined"):
+        parse_response(GuildJoined, 200, {}, body({"data": {"request": request}}), variant=variant)
 
 
 def test_a_2xx_error_envelope_raises() -> None:
