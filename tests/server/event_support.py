@@ -11,6 +11,9 @@ starts at ``START`` (2026-03-02 12:00 UTC). ``arcade`` is platform-managed (``ge
   flagged (``combo-rate``);
 - ``golf``: one window of a day from 00:00 (open at ``START``), attempts of an hour, asc by ``strokes``,
   one board per ``country``.
+
+Guilds are on in ``arcade`` (for tests/server/test_embedded_equivalence.py): at most 3 members, founding
+costs 50 coins, ``rogue`` is filtered, help with up to 5 ``gems`` (the donor rewarded with 2 coins).
 """
 
 from __future__ import annotations
@@ -38,6 +41,17 @@ type = "currency"
 
 [games.arcade.resources.badge]
 type = "item"
+
+[games.arcade.guilds]
+enabled = true
+max_members = 3
+create_cost = [{ type = "currency", key = "coins", amount = 50 }]
+name_filter = ["rogue"]
+
+[games.arcade.guilds.help]
+resources = ["gems"]
+max_amount = 5
+donor_reward = [{ type = "currency", key = "coins", amount = 2 }]
 
 [games.arcade.events.sprint]
 name = "Sprint"

@@ -1,16 +1,20 @@
 """The embedded runtime refuses exactly what the server refuses.
 
 One script of operations (players, friends, heartbeats, search, suggestions, gifts, grants, purchases,
-bans, and live events: the events list, start, progress, boards, end-now), refusals included, runs step by
-step through the commands on the in-memory store (as an embedded simulation runs them: plain players, no
-HTTP and no endpoint in front) and through the real server. Every step's outcome must be the same on both:
-the facts of the answer, or the error code. Then the webhook events both wrote must be the same, in the
-same order. Ids differ between the two and are compared by the order in which they first appear.
+bans, live events: the events list, start, progress, boards, end-now; and guilds: found, search, read,
+join openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
+requests and donations, the studio's moderation), refusals included, runs step by step through the
+commands on the in-memory store (as an embedded simulation runs them: plain players, no HTTP and no
+endpoint in front) and through the real server. Every step's outcome must be the same on both: the facts
+of the answer, or the error code. Then the webhook events both wrote must be the same, in the same order.
+Ids differ between the two and are compared by the order in which they first appear.
 
 Both run on a manual clock. Moving it runs the scheduled work of live events at the times it comes due:
 the server's scheduler (``clock/advance``), and on the embedded side the commands it calls, in its order
-(:meth:`Embedded.advance`). Live events play in ``arcade`` (tests/server/event_support.py), a
-platform-managed game: ``space-race`` is studio-managed, where an entry cost is refused.
+(:meth:`Embedded.advance`). The server's hourly guild succession sweep runs too, with nothing to do: no
+leader of the script goes unseen for ``leader_inactive_days``. Live events and guilds play in ``arcade``
+(tests/server/event_support.py), a platform-managed game (founding costs and donations are debited):
+``space-race`` is studio-managed, where an entry cost is refused, and has guilds off.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from livecore.commands import economy as economy_cmd
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
 from livecore.commands import grants as grants_cmd
+from livecore.commands import guilds as guilds_cmd
 from livecore.commands import live_events as live_cmd
 from livecore.commands import players as players_cmd
 from livecore.commands import purchases as purchases_cmd
@@ -39,6 +44,16 @@ from livecore.errors import LivecoreError
 from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import SendRequest
 from livecore.grants import Grant, GrantKind
+from livecore.guilds import (
+    PROFILE_FIELDS,
+    Guild,
+    HelpRequest,
+    JoinRequest,
+    JoinType,
+    Profile,
+    Stint,
+    help_status,
+)
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players import Player
@@ -61,6 +76,9 @@ UNKNOWN = {
     "attempt": "att_019cae6b660073ac8e672084ab649e49",
     "attempt.board": "lb_019cae6b660073ac8e672084ab649e49",
     "bogus-cursor": "not-a-cursor",
+    "guild": "gld_019cae6b660073ac8e672084ab649e49",
+    "bad-guild": "x" * 201,  # no id at all: 404 as an unknown one
+    "help": "ghr_019cae6b660073ac8e672084ab649e49",
 }
 BIG_CONTEXT = {"note": "x" * 5000}
 PURCHASE = {"store": "app_store", "productId": "gems_100", "productType": "consumable", "currency": "USD"}
@@ -144,6 +162,139 @@ def row_facts(row: dict[str, Any]) -> dict[str, Any]:
         "lastActiveAt": row["lastActiveAt"],
         "status": row["status"],
     }
+
+
+# --- guilds: the facts of a record, from the core's record and from the wire's --------------------------
+GUILD_FIELDS = ("name", "description", "badge", "country", "joinType", "metadata", "memberCount", "createdAt")
+
+
+def guild_facts(g: Guild) -> dict[str, Any]:
+    return {
+        "guild": g.id,
+        "name": g.name,
+        "description": g.description,
+        "badge": g.badge,
+        "country": g.country,
+        "joinType": g.join_type.value,
+        "metadata": g.metadata,
+        "memberCount": g.member_count,
+        "createdAt": ts(g.created_at),
+        "disbandedAt": ts(g.disbanded_at),
+    }
+
+
+def guild_wire(g: dict[str, Any]) -> dict[str, Any]:
+    return {"guild": g["guildId"], **{k: g[k] for k in GUILD_FIELDS}, "disbandedAt": g["disbandedAt"]}
+
+
+def identity_facts(p: Player) -> list[Any]:
+    """The display identity (the anonymized one when never set)."""
+    shown = p.display or p.anonymized
+    return [shown.name, shown.avatar, p.country]
+
+
+def members_facts(read: guilds_cmd.GuildRead) -> dict[str, Any]:
+    """A guild and its members as players see them."""
+    members = [
+        [m.external_player_id, *identity_facts(read.players[m.player_id])[:2], m.role.value, ts(m.joined_at)]
+        for m in read.members
+    ]
+    return {**guild_facts(read.guild), "members": members}
+
+
+def members_wire(g: dict[str, Any]) -> dict[str, Any]:
+    members = [
+        [m["externalPlayerId"], m["name"], m["avatar"], m["role"], m["joinedAt"]] for m in g["members"]
+    ]
+    return {**guild_wire(g), "members": members}
+
+
+def join_request_facts(r: JoinRequest) -> dict[str, Any]:
+    return {
+        "request": r.id,
+        "guild": r.guild_id,
+        "player": r.external_player_id,
+        "message": r.message,
+        "createdAt": ts(r.created_at),
+    }
+
+
+def join_request_wire(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "request": r["requestId"],
+        "guild": r["guildId"],
+        "player": r["externalPlayerId"],
+        "message": r["message"],
+        "createdAt": r["createdAt"],
+    }
+
+
+def history_facts(s: Stint) -> list[Any]:
+    return [
+        s.external_player_id,
+        ts(s.joined_at),
+        ts(s.left_at),
+        None if s.left_reason is None else s.left_reason.value,
+    ]
+
+
+def detail_facts(d: guilds_cmd.GuildDetail) -> dict[str, Any]:
+    """The studio's view of a guild."""
+    read = d.read
+    return {
+        **guild_facts(read.guild),
+        "members": [
+            [m.external_player_id, *identity_facts(read.players[m.player_id]), m.role.value, ts(m.joined_at)]
+            for m in read.members
+        ],
+        "pendingRequests": [join_request_facts(r) for r in d.pending_requests],
+        "history": [history_facts(s) for s in d.history],
+    }
+
+
+def detail_wire(g: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **guild_wire(g),
+        "members": [
+            [
+                m["externalPlayerId"],
+                *(m["displayIdentity"][k] for k in ("name", "avatar", "country")),
+                m["role"],
+                m["joinedAt"],
+            ]
+            for m in g["members"]
+        ],
+        "pendingRequests": [join_request_wire(r) for r in g["pendingRequests"]],
+        "history": [[h["externalPlayerId"], h["joinedAt"], h["leftAt"], h["reason"]] for h in g["history"]],
+    }
+
+
+def help_facts(r: HelpRequest, now: datetime) -> dict[str, Any]:
+    return {
+        "request": r.id,
+        "player": r.external_player_id,
+        "type": r.type.value,
+        "resourceKey": r.resource_key,
+        "amount": r.amount,
+        "donated": r.donated,
+        "expiresAt": ts(r.expires_at),
+        "status": help_status(r, now).value,
+    }
+
+
+def help_wire(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "request": r["requestId"],
+        "player": r["externalPlayerId"],
+        **{k: r[k] for k in ("type", "resourceKey", "amount", "donated", "expiresAt", "status")},
+    }
+
+
+def profile_of(fields: dict[str, Any]) -> Profile:
+    """A profile edit as the wire names its fields (the fields left out are kept)."""
+    attr = {wire: name for name, wire in PROFILE_FIELDS}
+    given: dict[str, Any] = {attr[k]: JoinType(v) if k == "joinType" else v for k, v in fields.items()}
+    return Profile(**given)
 
 
 class Embedded:
@@ -551,6 +702,190 @@ class Embedded:
 
         return self._run(lambda tx: sorted_named(self.ids, op(tx)))
 
+    # --- guilds (in arcade; ``game`` only to show that another game has them off) -------------------------
+    def found(self, who: str, name: str, join_type: str, label: str, game: str = ARCADE) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            profile = Profile(name=name, join_type=JoinType(join_type))
+            own = guilds_cmd.create(tx, self.rt, self.clients[game], self._me(tx, who, game), profile)
+            self.labels[label] = own.read.guild.id
+            return members_facts(own.read)
+
+        return self._named(op)
+
+    def guild_search(self, text: str, limit: int) -> Outcome:
+        return self._named(
+            lambda tx: [guild_facts(g) for g in guilds_cmd.search(tx, self.clients[ARCADE], text, limit)]
+        )
+
+    def guild_read(self, label: str) -> Outcome:
+        return self._named(
+            lambda tx: members_facts(guilds_cmd.read_guild(tx, self.clients[ARCADE], self.labels[label]))
+        )
+
+    def guild_mine(self, who: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            own = guilds_cmd.my_guild(tx, self.clients[ARCADE], self._me(tx, who, ARCADE))
+            return (
+                {"guild": None} if own is None else {"guild": members_facts(own.read), "role": own.role.value}
+            )
+
+        return self._named(op)
+
+    def join(self, who: str, guild: str, label: str = "") -> Outcome:
+        """Join an open guild, or ask to join a request-only one (the request saved as ``label``)."""
+
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            joined = guilds_cmd.join(tx, self.rt, self.clients[ARCADE], me, self.labels[guild], f"from {who}")
+            if joined.own is not None:
+                return {"guild": members_facts(joined.own.read), "role": joined.own.role.value}
+            assert joined.request is not None
+            self.labels[label] = joined.request.id
+            return {"request": join_request_facts(joined.request)}
+
+        return self._named(op)
+
+    def join_cancel(self, who: str, guild: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            guilds_cmd.cancel_join_request(tx, self.rt, self.clients[ARCADE], me, self.labels[guild])
+            return {"cancelled": True}
+
+        return self._run(op)
+
+    def join_requests(self, who: str) -> Outcome:
+        def op(tx: Transaction) -> list[dict[str, Any]]:
+            me = self._me(tx, who, ARCADE)
+            return [join_request_facts(r) for r in guilds_cmd.join_requests(tx, self.clients[ARCADE], me)]
+
+        return self._named(op)
+
+    def join_accept(self, who: str, label: str) -> Outcome:
+        return self._answer(who, label, accept=True)
+
+    def join_decline(self, who: str, label: str) -> Outcome:
+        return self._answer(who, label, accept=False)
+
+    def _answer(self, who: str, label: str, *, accept: bool) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            request = self.labels[label]
+            guilds_cmd.answer_join_request(tx, self.rt, self.clients[ARCADE], me, request, accept=accept)
+            return {"accepted": True} if accept else {"declined": True}
+
+        return self._run(op)
+
+    def guild_leave(self, who: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            guilds_cmd.leave(tx, self.rt, self.clients[ARCADE], self._me(tx, who, ARCADE))
+            return {"left": True}
+
+        return self._run(op)
+
+    def guild_edit(self, who: str, fields: dict[str, Any]) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            return members_facts(
+                guilds_cmd.edit(tx, self.rt, self.clients[ARCADE], me, profile_of(fields)).read
+            )
+
+        return self._named(op)
+
+    def kick(self, who: str, member: str) -> Outcome:
+        return self._member_action(guilds_cmd.kick, who, member)
+
+    def promote(self, who: str, member: str) -> Outcome:
+        return self._member_action(guilds_cmd.promote, who, member)
+
+    def demote(self, who: str, member: str) -> Outcome:
+        return self._member_action(guilds_cmd.demote, who, member)
+
+    def transfer(self, who: str, member: str) -> Outcome:
+        return self._member_action(guilds_cmd.transfer, who, member)
+
+    def _member_action(self, command: Callable[..., guilds_cmd.OwnGuild], who: str, member: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            own = command(tx, self.rt, self.clients[ARCADE], self._me(tx, who, ARCADE), member)
+            return members_facts(own.read)
+
+        return self._named(op)
+
+    def ask_help(self, who: str, type_: str, key: str, amount: int, label: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            asked = guilds_cmd.ask_help(
+                tx, self.rt, self.clients[ARCADE], me, ResourceType(type_), key, amount
+            )
+            self.labels[label] = asked.id
+            return help_facts(asked, self.clock.now())
+
+        return self._named(op)
+
+    def help_list(self, who: str) -> Outcome:
+        def op(tx: Transaction) -> list[dict[str, Any]]:
+            me = self._me(tx, who, ARCADE)
+            found = guilds_cmd.help_requests(tx, self.rt, self.clients[ARCADE], me)
+            return [help_facts(r, self.clock.now()) for r in found]
+
+        return self._named(op)
+
+    def donate(self, who: str, label: str, amount: int) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            done = guilds_cmd.donate(tx, self.rt, self.clients[ARCADE], me, self.labels[label], amount)
+            d = done.donation
+            return {
+                "donation": [d.id, d.request_id, d.amount, d.grant_id, d.reward_grant_id],
+                "helpRequest": help_facts(done.request, self.clock.now()),
+            }
+
+        return self._named(op)
+
+    # The studio's moderation (server key).
+    def mod_detail(self, label: str) -> Outcome:
+        return self._named(
+            lambda tx: detail_facts(guilds_cmd.guild_detail(tx, self.servers[ARCADE], self.labels[label]))
+        )
+
+    def mod_edit(self, label: str, fields: dict[str, Any]) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            scope, guild = self.servers[ARCADE], self.labels[label]
+            return detail_facts(guilds_cmd.admin_edit(tx, self.rt, scope, guild, profile_of(fields)))
+
+        return self._named(op)
+
+    def mod_remove(self, label: str, member: str) -> Outcome:
+        return self._named(
+            lambda tx: detail_facts(
+                guilds_cmd.remove_member(tx, self.rt, self.servers[ARCADE], self.labels[label], member)
+            )
+        )
+
+    def mod_hand_over(self, label: str, member: str) -> Outcome:
+        return self._named(
+            lambda tx: detail_facts(
+                guilds_cmd.hand_over(tx, self.rt, self.servers[ARCADE], self.labels[label], member)
+            )
+        )
+
+    def mod_disband(self, label: str) -> Outcome:
+        return self._named(
+            lambda tx: detail_facts(guilds_cmd.disband(tx, self.rt, self.servers[ARCADE], self.labels[label]))
+        )
+
+    def mod_player(self, who: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            found = guilds_cmd.player_guild(tx, self.servers[ARCADE], who)
+            return {
+                "guild": None if found.guild is None else guild_facts(found.guild),
+                "stints": [
+                    [p.stint.guild_id, p.guild_name, p.stint.role.value, *history_facts(p.stint)[1:]]
+                    for p in found.stints
+                ],
+            }
+
+        return self._named(op)
+
     def _named(self, op: Callable[[Transaction], Any]) -> Outcome:
         kind, facts = self._run(op)
         return (kind, self.ids.facts(facts)) if kind == "ok" else (kind, facts)
@@ -600,6 +935,19 @@ class Server:
             status, body, _ = await self.world.call(
                 method, f"/server/v1{path}", key=server_key, json=json, headers=headers
             )
+        if status >= 400:
+            return "error", body["error"]["code"]
+        return "ok", body["data"]
+
+    async def _sdk_read(self, path: str, query: dict[str, Any]) -> Outcome:
+        """A read of arcade's with its client key alone (``/sdk/v1{path}``), the query's None values left
+        out."""
+        status, body, _ = await self.world.call(
+            "GET",
+            f"/sdk/v1{path}",
+            key=self.api_keys[ARCADE][0],
+            params={k: v for k, v in query.items() if v is not None},
+        )
         if status >= 400:
             return "error", body["error"]["code"]
         return "ok", body["data"]
@@ -800,16 +1148,9 @@ class Server:
         self, label: str, limit: int, cursor: str | None = None, around: str | None = None, save: str = ""
     ) -> Outcome:
         query = {"limit": limit, "cursor": None if cursor is None else self.labels[cursor], "around": around}
-        path = f"/sdk/v1/event-leaderboards/{self.labels[f'{label}.board']}"
-        status, body, _ = await self.world.call(
-            "GET",
-            path,
-            key=self.api_keys[ARCADE][0],
-            params={k: v for k, v in query.items() if v is not None},
-        )
-        if status >= 400:
-            return "error", body["error"]["code"]
-        data = body["data"]
+        kind, data = await self._sdk_read(f"/event-leaderboards/{self.labels[f'{label}.board']}", query)
+        if kind != "ok":
+            return kind, data
         if save and data["nextCursor"] is not None:
             self.labels[save] = data["nextCursor"]
         board = data["leaderboard"]
@@ -836,6 +1177,138 @@ class Server:
         if kind != "ok":
             return kind, data
         return kind, sorted_named(self.ids, [grant_wire(g) for g in data["grants"]])
+
+    # --- guilds (in arcade) ------------------------------------------------------------------------
+    async def _guild(self, method: str, path: str, json: Any = None, *, who: str | None = None) -> Outcome:
+        return await self._call(method, path, json, who=who, game=ARCADE)
+
+    def _facts(self, outcome: Outcome, facts: Callable[[Any], Any]) -> Outcome:
+        kind, data = outcome
+        return (kind, self.ids.facts(facts(data))) if kind == "ok" else (kind, data)
+
+    async def found(self, who: str, name: str, join_type: str, label: str, game: str = ARCADE) -> Outcome:
+        body = {"name": name, "joinType": join_type}
+        kind, data = await self._call("POST", "/guilds", body, who=who, game=game)
+        if kind == "ok":
+            self.labels[label] = data["guild"]["guildId"]
+        return self._facts((kind, data), lambda d: members_wire(d["guild"]))
+
+    async def guild_search(self, text: str, limit: int) -> Outcome:
+        found = await self._sdk_read("/guilds", {"q": text, "limit": limit})
+        return self._facts(found, lambda d: [guild_wire(g) for g in d["guilds"]])
+
+    async def guild_read(self, label: str) -> Outcome:
+        found = await self._sdk_read(f"/guilds/{self.labels[label]}", {})
+        return self._facts(found, lambda d: members_wire(d["guild"]))
+
+    async def guild_mine(self, who: str) -> Outcome:
+        def facts(d: dict[str, Any]) -> dict[str, Any]:
+            return (
+                {"guild": None}
+                if d["guild"] is None
+                else {"guild": members_wire(d["guild"]), "role": d["role"]}
+            )
+
+        return self._facts(await self._guild("GET", "/guild", who=who), facts)
+
+    async def join(self, who: str, guild: str, label: str = "") -> Outcome:
+        kind, data = await self._guild(
+            "POST", f"/guilds/{self.labels[guild]}/join", {"message": f"from {who}"}, who=who
+        )
+        if kind == "ok" and "request" in data:
+            self.labels[label] = data["request"]["requestId"]
+            return kind, self.ids.facts({"request": join_request_wire(data["request"])})
+        return self._facts((kind, data), lambda d: {"guild": members_wire(d["guild"]), "role": d["role"]})
+
+    async def join_cancel(self, who: str, guild: str) -> Outcome:
+        return await self._guild("DELETE", f"/guilds/{self.labels[guild]}/join-request", who=who)
+
+    async def join_requests(self, who: str) -> Outcome:
+        found = await self._guild("GET", "/guild/requests", who=who)
+        return self._facts(found, lambda d: [join_request_wire(r) for r in d["requests"]])
+
+    async def join_accept(self, who: str, label: str) -> Outcome:
+        return await self._guild("POST", f"/guild/requests/{self.labels[label]}/accept", who=who)
+
+    async def join_decline(self, who: str, label: str) -> Outcome:
+        return await self._guild("POST", f"/guild/requests/{self.labels[label]}/decline", who=who)
+
+    async def guild_leave(self, who: str) -> Outcome:
+        return await self._guild("POST", "/guild/leave", who=who)
+
+    async def guild_edit(self, who: str, fields: dict[str, Any]) -> Outcome:
+        return self._facts(
+            await self._guild("PATCH", "/guild", fields, who=who), lambda d: members_wire(d["guild"])
+        )
+
+    async def kick(self, who: str, member: str) -> Outcome:
+        return await self._member_action(who, f"/members/{member}/kick")
+
+    async def promote(self, who: str, member: str) -> Outcome:
+        return await self._member_action(who, f"/members/{member}/promote")
+
+    async def demote(self, who: str, member: str) -> Outcome:
+        return await self._member_action(who, f"/members/{member}/demote")
+
+    async def transfer(self, who: str, member: str) -> Outcome:
+        return await self._member_action(who, "/leader", {"externalPlayerId": member})
+
+    async def _member_action(self, who: str, path: str, json: Any = None) -> Outcome:
+        done = await self._guild("POST", f"/guild{path}", json, who=who)
+        return self._facts(done, lambda d: members_wire(d["guild"]))
+
+    async def ask_help(self, who: str, type_: str, key: str, amount: int, label: str) -> Outcome:
+        body = {"type": type_, "resourceKey": key, "amount": amount}
+        kind, data = await self._guild("POST", "/guild/help-requests", body, who=who)
+        if kind == "ok":
+            self.labels[label] = data["helpRequest"]["requestId"]
+        return self._facts((kind, data), lambda d: help_wire(d["helpRequest"]))
+
+    async def help_list(self, who: str) -> Outcome:
+        found = await self._guild("GET", "/guild/help-requests", who=who)
+        return self._facts(found, lambda d: [help_wire(r) for r in d["helpRequests"]])
+
+    async def donate(self, who: str, label: str, amount: int) -> Outcome:
+        path = f"/guild/help-requests/{self.labels[label]}/donate"
+        done = await self._guild("POST", path, {"amount": amount}, who=who)
+
+        def facts(d: dict[str, Any]) -> dict[str, Any]:
+            given = d["donation"]
+            keys = ("donationId", "requestId", "amount", "grantId", "rewardGrantId")
+            return {"donation": [given[k] for k in keys], "helpRequest": help_wire(d["helpRequest"])}
+
+        return self._facts(done, facts)
+
+    async def mod_detail(self, label: str) -> Outcome:
+        return self._facts(
+            await self._guild("GET", f"/guilds/{self.labels[label]}"), lambda d: detail_wire(d["guild"])
+        )
+
+    async def mod_edit(self, label: str, fields: dict[str, Any]) -> Outcome:
+        done = await self._guild("PATCH", f"/guilds/{self.labels[label]}", fields)
+        return self._facts(done, lambda d: detail_wire(d["guild"]))
+
+    async def mod_remove(self, label: str, member: str) -> Outcome:
+        done = await self._guild("POST", f"/guilds/{self.labels[label]}/members/{member}/remove")
+        return self._facts(done, lambda d: detail_wire(d["guild"]))
+
+    async def mod_hand_over(self, label: str, member: str) -> Outcome:
+        done = await self._guild("POST", f"/guilds/{self.labels[label]}/leader", {"externalPlayerId": member})
+        return self._facts(done, lambda d: detail_wire(d["guild"]))
+
+    async def mod_disband(self, label: str) -> Outcome:
+        done = await self._guild("POST", f"/guilds/{self.labels[label]}/disband")
+        return self._facts(done, lambda d: detail_wire(d["guild"]))
+
+    async def mod_player(self, who: str) -> Outcome:
+        def facts(d: dict[str, Any]) -> dict[str, Any]:
+            keys = ("guildId", "guildName", "role", "joinedAt", "leftAt", "reason")
+            return {
+                "guild": None if d["guild"] is None else guild_wire(d["guild"]),
+                "stints": [[s[k] for k in keys] for s in d["stints"]],
+            }
+
+        return self._facts(await self._guild("GET", f"/players/{who}/guild"), facts)
 
 
 # (operation, arguments, the expected outcome: "ok" or an error code). The expectation keeps the script
@@ -1053,10 +1526,144 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("listing", ("cy", True), "ok"),
     *(("pending", (p,), "ok") for p in ("ben", "cy")),
     *(("wallet", (p, ARCADE), "ok") for p in ("ada", "ben", "cy", "dee", "eli")),
+    # Guilds, in arcade (tests/server/event_support.py): at most 3 members, founding costs 50 coins,
+    # "rogue" is filtered, help with up to 5 gems (the donor earns 2 coins). Members are listed in joining
+    # order and searches newest first, ties by random ids: each guild and seat takes a second of its own.
+    ("found", ("ann", "Star Pilots", "open", "off", SPACE), "guilds_disabled"),
+    ("found", ("gil", "Star Pilots", "open", "pilots"), "insufficient_balance"),  # no coins yet
+    ("credit", ("gil", "coins", 60), "ok"),
+    ("found", ("gil", "Rogue Pilots", "open", "pilots"), "guild_name_rejected"),
+    ("found", ("gil", "Star\u200bPilots", "open", "pilots"), "invalid_request"),  # a zero-width space
+    ("found", ("gil", "  S  ", "open", "pilots"), "invalid_request"),  # too short once trimmed
+    ("found", ("gil", "Star Pilots", "open", "pilots"), "ok"),
+    ("wallet", ("gil", ARCADE), "ok"),  # the cost debited
+    ("found", ("gil", "Night Owls", "open", "again"), "already_in_guild"),
+    ("found", ("hal", "star PILOTS", "request", "owls"), "guild_name_taken"),  # before the cost
+    ("credit", ("hal", "coins", 50), "ok"),
+    ("advance", (1,), "ok"),
+    ("found", ("hal", "Night Owls", "request", "owls"), "ok"),
+    ("guild_search", ("", 10), "ok"),
+    ("guild_search", ("PILOT", 10), "ok"),
+    ("guild_search", ("o", 1), "ok"),
+    ("guild_search", ("x" * 25, 10), "invalid_request"),  # longer than a name
+    ("guild_read", ("owls",), "ok"),
+    ("guild_read", ("guild",), "guild_not_found"),
+    ("guild_read", ("bad-guild",), "guild_not_found"),
+    ("guild_mine", ("ivy",), "ok"),  # in none
+    ("advance", (1,), "ok"),
+    ("join", ("ivy", "pilots"), "ok"),  # open: a seat at once
+    ("join", ("ada", "owls", "ada-owls"), "ok"),  # request-only: a request
+    ("join", ("ada", "owls", "again"), "join_request_pending"),
+    ("join", ("ada", "guild", "nowhere"), "guild_not_found"),
+    ("join", ("ivy", "owls", "again"), "already_in_guild"),
+    ("advance", (1,), "ok"),
+    ("join", ("ben", "owls", "ben-owls"), "ok"),
+    ("advance", (1,), "ok"),
+    ("join", ("cy", "owls", "cy-owls"), "ok"),
+    ("advance", (1,), "ok"),
+    ("join", ("dee", "owls", "dee-owls"), "ok"),
+    ("join_requests", ("hal",), "ok"),
+    ("join_requests", ("ada",), "not_in_guild"),
+    ("advance", (1,), "ok"),
+    ("join_accept", ("hal", "ada-owls"), "ok"),
+    ("join_requests", ("ada",), "guild_permission_denied"),  # a member
+    ("join_accept", ("ada", "ben-owls"), "guild_permission_denied"),
+    ("join_decline", ("hal", "ben-owls"), "ok"),
+    ("join_decline", ("hal", "ben-owls"), "join_request_not_found"),
+    ("join_accept", ("hal", "request"), "join_request_not_found"),  # no such request
+    ("join_cancel", ("cy", "owls"), "ok"),
+    ("join_cancel", ("cy", "owls"), "join_request_not_found"),
+    ("advance", (1,), "ok"),
+    ("join", ("dee", "pilots"), "ok"),  # her request to owls is cancelled
+    ("join_accept", ("hal", "dee-owls"), "join_request_not_found"),
+    ("join", ("eli", "pilots"), "guild_full"),
+    ("guild_mine", ("dee",), "ok"),
+    # Member actions in pilots: gil leads, ivy and dee are members, in that joining order.
+    ("kick", ("ivy", "dee"), "guild_permission_denied"),  # a member kicks nobody
+    ("kick", ("gil", "gil"), "invalid_request"),
+    ("kick", ("gil", "hal"), "guild_member_not_found"),  # another guild's
+    ("promote", ("gil", "dee"), "ok"),
+    ("promote", ("gil", "dee"), "invalid_request"),  # a co-leader already
+    ("kick", ("dee", "gil"), "guild_permission_denied"),  # a co-leader kicks members only
+    ("promote", ("dee", "ivy"), "guild_permission_denied"),  # only the leader promotes
+    ("demote", ("gil", "ivy"), "invalid_request"),  # a member
+    ("demote", ("gil", "dee"), "ok"),
+    ("promote", ("gil", "dee"), "ok"),
+    ("transfer", ("gil", "ivy"), "ok"),  # ivy leads, gil is a co-leader
+    ("transfer", ("gil", "dee"), "guild_permission_denied"),
+    ("demote", ("ivy", "gil"), "ok"),
+    ("guild_leave", ("ivy",), "ok"),  # the leader leaves: co-leader dee leads, before gil who joined first
+    ("guild_mine", ("dee",), "ok"),
+    ("guild_mine", ("ivy",), "ok"),
+    # Help in pilots: gil asks, dee donates (platform-managed: debited; pending grants for both).
+    ("ask_help", ("gil", "currency", "coins", 1, "nope"), "invalid_request"),  # not among help.resources
+    ("ask_help", ("gil", "item", "gems", 1, "nope"), "invalid_request"),  # gems are a currency
+    ("ask_help", ("gil", "currency", "gems", 6, "nope"), "invalid_request"),  # above max_amount
+    ("ask_help", ("ivy", "currency", "gems", 5, "nope"), "not_in_guild"),
+    ("ask_help", ("gil", "currency", "gems", 5, "gil-help"), "ok"),
+    ("ask_help", ("gil", "currency", "gems", 1, "nope"), "help_request_open"),
+    ("help_list", ("dee",), "ok"),
+    ("donate", ("gil", "gil-help", 1), "invalid_request"),  # her own request
+    ("donate", ("dee", "help", 1), "help_request_not_found"),
+    ("donate", ("dee", "gil-help", 6), "invalid_request"),  # above what it lacks
+    ("donate", ("dee", "gil-help", 0), "invalid_request"),
+    ("credit", ("dee", "gems", 4), "ok"),
+    ("donate", ("dee", "gil-help", 5), "insufficient_balance"),
+    ("donate", ("dee", "gil-help", 3), "ok"),
+    ("donate", ("dee", "gil-help", 3), "invalid_request"),  # 2 lacking
+    ("donate", ("dee", "gil-help", 2), "insufficient_balance"),  # 1 gem left
+    ("credit", ("dee", "gems", 1), "ok"),
+    ("donate", ("dee", "gil-help", 2), "ok"),  # filled
+    ("donate", ("dee", "gil-help", 1), "help_request_closed"),
+    ("ask_help", ("gil", "currency", "gems", 1, "nope"), "help_cooldown"),
+    ("help_list", ("gil",), "ok"),  # none open
+    *(("wallet", (p, ARCADE), "ok") for p in ("gil", "dee")),
+    *(("pending", (p,), "ok") for p in ("gil", "dee")),
+    ("ban", ("ben", ARCADE), "ok"),
+    ("join", ("ben", "pilots"), "player_banned"),
+    ("found", ("ben", "Ben's", "open", "bens"), "player_banned"),
+    ("unban", ("ben", ARCADE), "ok"),
+    # The profile, then the studio's moderation of owls: hal leads, ada and eli are members.
+    ("join", ("eli", "owls", "eli-owls"), "ok"),
+    ("advance", (1,), "ok"),
+    ("join_accept", ("hal", "eli-owls"), "ok"),
+    ("guild_edit", ("ada", {"description": "Hoot"}), "guild_permission_denied"),
+    ("guild_edit", ("hal", {"name": "Rogue Owls"}), "guild_name_rejected"),
+    ("guild_edit", ("hal", {"name": "STAR pilots"}), "guild_name_taken"),
+    ("guild_edit", ("hal", {"description": "Hoot", "country": "fr"}), "ok"),
+    ("guild_edit", ("hal", {"name": "night owls", "description": None}), "ok"),  # its own name
+    ("guild_edit", ("hal", {"name": "night owls"}), "ok"),  # nothing changes: no webhook
+    ("mod_edit", ("owls", {"name": "Rogue Owls"}), "ok"),  # the studio skips the filter
+    ("mod_edit", ("owls", {"name": "Star Pilots"}), "guild_name_taken"),
+    ("mod_edit", ("guild", {"name": "x"}), "guild_not_found"),  # before the fields
+    ("mod_remove", ("owls", "ada"), "ok"),
+    ("mod_remove", ("owls", "ada"), "guild_member_not_found"),
+    ("mod_hand_over", ("owls", "eli"), "ok"),  # hal stays as co-leader
+    ("mod_hand_over", ("owls", "eli"), "ok"),  # the leader already: nothing changes
+    ("join", ("ada", "owls", "ada-again"), "ok"),  # removed, she may ask again
+    ("mod_detail", ("owls",), "ok"),
+    ("mod_disband", ("owls",), "ok"),  # her request is cancelled
+    ("mod_disband", ("owls",), "ok"),  # answers as it is
+    ("mod_edit", ("owls", {"description": "Gone"}), "guild_disbanded"),
+    ("mod_hand_over", ("owls", "hal"), "guild_disbanded"),
+    ("join", ("ada", "owls", "ada-late"), "guild_disbanded"),
+    ("guild_read", ("owls",), "ok"),  # still readable, without members
+    ("guild_search", ("", 10), "ok"),  # not found any more
+    *(("mod_player", (p,), "ok") for p in ("hal", "eli", "ada", "dee")),
+    ("mod_player", ("nobody",), "player_not_found"),
+    # A kick, then the last member's going disbands the guild.
+    ("kick", ("dee", "gil"), "ok"),
+    ("guild_leave", ("dee",), "ok"),
+    ("guild_leave", ("dee",), "not_in_guild"),
+    ("guild_read", ("pilots",), "ok"),
 ]
 
 # What differs between the two sides by design: the acting key, and the random secret.
-OPAQUE: dict[str, Callable[[Any], Any]] = {"actor": lambda v: v["kind"], "secretPrefix": lambda v: "<secret>"}
+OPAQUE: dict[str, Callable[[Any], Any]] = {
+    "actor": lambda v: v["kind"],
+    "secretPrefix": lambda v: "<secret>",
+    "by": lambda v: {**v, "apiKeyPrefix": "<key>"} if "apiKeyPrefix" in v else v,  # a guild change's
+}
 
 
 def normalized(events: list[Event]) -> list[str]:
