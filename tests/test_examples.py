@@ -121,3 +121,17 @@ def test_team_race_example_pays_milestones_to_every_member_and_ranks_the_first_t
         "  1. blue   1200  goal  +300 coins each to 3",
         "  2. red    1200  goal  +100 coins each to 3",
     ]
+
+
+def test_guild_story_example_founds_joins_by_request_helps_and_hands_over() -> None:
+    out = _output("guild_story.py")
+    assert "'Rogue Pilots' refused: guild_name_rejected" in out
+    assert "ada founded 'Star Pilots' (request, FR): paid 100 coins, 50 left" in out
+    assert "members: ada (leader), bo (member), cy (co_leader)" in out
+    assert "cy offering 6: invalid_request (the request lacks only 5)" in out
+    assert (
+        "  grant to bo: 5 energy (guild_help, pending)\n  grant to cy: 2 coins (guild_help_reward, pending)"
+        in out
+    )
+    assert "request filled: 5/5; cy has 3 energy left" in out
+    assert "ada handed over: ada (co_leader), bo (member), cy (leader)" in out
