@@ -121,3 +121,29 @@ def test_team_race_example_pays_milestones_to_every_member_and_ranks_the_first_t
         "  1. blue   1200  goal  +300 coins each to 3",
         "  2. red    1200  goal  +100 coins each to 3",
     ]
+
+
+def test_guild_story_example_founds_a_guild_fills_a_help_request_and_hands_the_lead_on() -> None:
+    out = _output("guild_story.py")
+    assert "ada: refused, guild_name_rejected" in out
+    assert "ada founded Night Owls (request to join): 100 coins paid, 50 left" in out
+    assert "the guild: ada (leader), bo (member), cy (co_leader), dee (member)" in out
+    # Donations: the one over what the request lacks refused, the last one fills it exactly.
+    assert "bo: refused, help_request_open" in out
+    assert "cy donated 3: 3/5 (open), cy has 1 energy left" in out
+    assert "dee: refused, invalid_request: amount must be from 1 to 2." in out
+    assert "dee donated 2: 5/5 (filled), dee has 1 energy left" in out
+    grants = [line.strip() for line in out.splitlines() if line.strip().startswith("grant ")]
+    assert grants == [
+        "grant guild_help: 3 energy for bo (pending)",
+        "grant guild_help: 2 energy for bo (pending)",
+        "grant guild_help_reward: 2 coins for cy (pending)",
+        "grant guild_help_reward: 2 coins for dee (pending)",
+    ]
+    assert "claimed: bo has 5 energy; cy 2 coins, dee 2 coins" in out
+    assert "ada handed the lead to cy: ada (co_leader), bo (member), cy (leader), dee (member)" in out
+    assert "the sweep ran: ada (leader), bo (member), cy (member), dee (member)" in out
+    assert (
+        "guild webhooks: guild.created x1, guild.help_donated x2, guild.help_requested x1,"
+        " guild.join_requested x3, guild.member_joined x4, guild.role_changed x5"
+    ) in out
