@@ -1,0 +1,37 @@
+"""The guild membership and role invariants of tests/core/guilds_machine.py on the server's SQLite
+store."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+from hypothesis import settings
+
+from livecore.scope import Environment, Scope
+from livecore_server.storage.records import settings_converter
+from livecore_server.storage.sqlite import SqliteStore
+from tests.budget import examples
+from tests.core.guilds_machine import SETTINGS, make_machine
+
+
+def sqlite_store() -> tuple[Any, Scope]:
+    store = SqliteStore(str(Path(tempfile.mkdtemp()) / "guilds.db"))
+    store.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
+    store.conn.execute(
+        "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
+        " VALUES ('gam_1', 'std_1', 'g', 'G', ?, 0, 0)",
+        (orjson.dumps(settings_converter.unstructure(SETTINGS)).decode(),),
+    )
+    return store, Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
+
+
+class _Closing(make_machine(sqlite_store)):  # type: ignore[misc]
+    def teardown(self) -> None:
+        self.store.close()
+
+
+TestGuildsOnSqlite = _Closing.TestCase
+TestGuildsOnSqlite.settings = settings(max_examples=examples(20), stateful_step_count=30, deadline=None)
