@@ -831,7 +831,7 @@ def test_a_help_request_expires_when_read_and_the_cooldown_runs_from_its_creatio
     # No longer open, but the cooldown (two hours from its creation) still runs.
     retry_at = asked.created_at + timedelta(seconds=7200)
     error = refused(world, lambda: world.act(gc.ask_help, "bo", CURRENCY, "energy", 1))
-    assert (error.code, error.details) == (ErrorCode.HELP_COOLDOWN, {"retryAt": retry_at})
+    assert (error.code, error.details) == (ErrorCode.HELP_COOLDOWN, {"retryAt": format_ts(retry_at)})
     world.clock.set(retry_at - timedelta(milliseconds=1))
     assert code(world, lambda: world.act(gc.ask_help, "bo", CURRENCY, "energy", 1)) == "help_cooldown"
     world.clock.set(retry_at)
