@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import orjson
 import psycopg
 import pytest
 
@@ -30,11 +29,10 @@ from livecore.guilds import JoinType, Profile, name_key
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.storage.records import settings_converter
-from livecore_server.storage.server_store import ServerStore, open_store
+from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.test_guilds_commands import T0
-from tests.postgres_support import require_postgres, reused_schema
+from tests.server.concurrency_support import opened_twice
 
 GAME = Game(
     "gam_1", "std_1", "g", "G", settings=GameSettings(guilds=GuildSettings(enabled=True, max_members=2))
@@ -47,51 +45,14 @@ def _runtime(seed: int) -> Runtime:
     return Runtime(ManualClock(T0), SeededRandomSource(seed), KeyedHasher(b"k" * 32))
 
 
-def _sqlite(tmp_path: Path) -> Iterator[tuple[ServerStore, ServerStore]]:
-    path = str(tmp_path / "guilds.db")
-    first = SqliteStore(path)
-    first.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
-    first.conn.execute(
-        "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 0, 0)",
-        (
-            GAME.id,
-            GAME.studio_id,
-            GAME.key,
-            GAME.name,
-            orjson.dumps(settings_converter.unstructure(GAME.settings)),
-        ),
-    )
-    second = open_store(path)
-    try:
-        yield first, second
-    finally:
-        first.close()
-        second.close()
-
-
-def _postgres() -> Iterator[tuple[ServerStore, ServerStore]]:
-    require_postgres()
-    with reused_schema() as url:
-        first, second = open_store(url, pool_size=2), open_store(url, pool_size=2)
-        try:
-            first.put_game(GAME)  # type: ignore[attr-defined]
-            yield first, second
-        finally:
-            first.close()
-            second.close()
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[ServerStore, ServerStore]]:
     """One database opened twice, with the game and its players ada, bo and cy."""
-    opened = _sqlite(tmp_path) if request.param == "sqlite" else _postgres()
-    first, second = next(opened)
-    rt = _runtime(1)
-    for name in PLAYERS:
-        first.run(lambda tx, name=name: first_contact(tx, rt, SCOPE, name))
-    yield first, second
-    next(opened, None)
+    with opened_twice(request.param, tmp_path, GAME) as (first, second):
+        rt = _runtime(1)
+        for name in PLAYERS:
+            first.run(lambda tx, name=name: first_contact(tx, rt, SCOPE, name))
+        yield first, second
 
 
 Command = Callable[[Any, Runtime, str], Any]  # (tx, runtime, the racer's player) -> the answer
