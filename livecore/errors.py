@@ -61,6 +61,8 @@ class ErrorCode(enum.StrEnum):
     GRANT_NOT_FOUND = "grant_not_found"
     GRANT_ALREADY_CLAIMED = "grant_already_claimed"
     GRANT_EXPIRED = "grant_expired"
+    CRATE_MUST_BE_OPENED = "crate_must_be_opened"
+    NOT_A_CRATE = "not_a_crate"
     # Live events and their boards
     EVENT_NOT_FOUND = "event_not_found"
     EVENT_NOT_OPEN = "event_not_open"
@@ -143,6 +145,8 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.GRANT_NOT_FOUND: 404,
     ErrorCode.GRANT_ALREADY_CLAIMED: 409,
     ErrorCode.GRANT_EXPIRED: 409,
+    ErrorCode.CRATE_MUST_BE_OPENED: 409,
+    ErrorCode.NOT_A_CRATE: 409,
     ErrorCode.EVENT_NOT_FOUND: 404,
     ErrorCode.EVENT_NOT_OPEN: 409,
     ErrorCode.ATTEMPT_IN_PROGRESS: 409,

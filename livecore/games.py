@@ -276,6 +276,24 @@ class GuildSettings:
 
 
 @attrs.frozen
+class CrateRow:
+    """One row of a crate's reward table: drawn with probability ``weight`` over the table's total
+    weight, it gives every one of ``rewards``."""
+
+    weight: int
+    rewards: tuple[Entry, ...]
+
+
+@attrs.frozen
+class CrateSettings:
+    """``[games.<game>.crates.<key>]`` (docs/grants.md#crates): opening one crate draws ``rolls`` rows
+    of ``table``, with replacement."""
+
+    table: tuple[CrateRow, ...]
+    rolls: int = 1
+
+
+@attrs.frozen
 class GameSettings:
     economy: Economy = Economy.STUDIO
     gifting: GiftingSettings = GiftingSettings()
@@ -286,6 +304,7 @@ class GameSettings:
     events: dict[str, EventSettings] = attrs.field(factory=dict)
     leaderboards: dict[str, LeaderboardSettings] = attrs.field(factory=dict)
     guilds: GuildSettings = GuildSettings()
+    crates: dict[str, CrateSettings] = attrs.field(factory=dict)
 
 
 @attrs.frozen

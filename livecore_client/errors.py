@@ -38,6 +38,7 @@ __all__ = [
     "AuthenticationError",
     "CannotFriendSelfError",
     "ConflictError",
+    "CrateMustBeOpenedError",
     "EventNotFoundError",
     "EventNotOpenError",
     "FriendCodeInvalidError",
@@ -87,6 +88,7 @@ __all__ = [
     "LobbyNotFoundError",
     "LockedElsewhereError",
     "MaxAttemptsReachedError",
+    "NotACrateError",
     "NotBlockedError",
     "NotFoundError",
     "NotFriendsError",
@@ -359,6 +361,14 @@ class GrantExpiredError(ConflictError):
     """409: the grant passed its ``expiresAt`` unclaimed."""
 
 
+class CrateMustBeOpenedError(ConflictError):
+    """409: a crate grant is claimed only by opening it (``open_crate``)."""
+
+
+class NotACrateError(ConflictError):
+    """409: only a grant of kind ``crate`` can be opened."""
+
+
 class SystemResourceLockedError(ConflictError):
     """409: the system items ``sessions`` and ``login_streak`` cannot be changed by hand."""
 
@@ -606,6 +616,8 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.STUDIO_MANAGED_ECONOMY: StudioManagedEconomyError,
     ErrorCode.GRANT_ALREADY_CLAIMED: GrantAlreadyClaimedError,
     ErrorCode.GRANT_EXPIRED: GrantExpiredError,
+    ErrorCode.CRATE_MUST_BE_OPENED: CrateMustBeOpenedError,
+    ErrorCode.NOT_A_CRATE: NotACrateError,
     ErrorCode.SYSTEM_RESOURCE_LOCKED: SystemResourceLockedError,
     ErrorCode.CANNOT_FRIEND_SELF: CannotFriendSelfError,
     ErrorCode.ALREADY_FRIENDS: AlreadyFriendsError,

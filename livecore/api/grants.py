@@ -10,10 +10,20 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.crates import CrateEntry
 from livecore.economy import AMOUNT
-from livecore.errors import ErrorCode
+from livecore.errors import ErrorCode, invalid_request
 from livecore.games import Entry, ResourceType
-from livecore.grants import ENTRIES, AckedBy, Grant, GrantKind, GrantStatus, effective_status
+from livecore.grants import (
+    ENTRIES,
+    AckedBy,
+    EntryType,
+    Grant,
+    GrantEntry,
+    GrantKind,
+    GrantStatus,
+    effective_status,
+)
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 
@@ -26,23 +36,37 @@ class GrantSourceKind(enum.StrEnum):
     ADMIN = "admin"
 
 
+def _entry_type(value: str) -> EntryType:
+    return EntryType(value)
+
+
 @attrs.frozen
 class RewardEntry:
-    """A reward entry (docs/reference/grants.md#the-record): ``{type, key, amount, parameters?}``;
-    ``parameters`` only for items."""
+    """A grant entry (docs/reference/grants.md#the-record): a reward ``{type, key, amount, parameters?}``,
+    ``parameters`` only for items; or, in a crate grant, crates ``{type: "crate", key, amount}``.
+    ``type`` takes a :class:`~livecore.games.ResourceType` as well."""
 
-    type: ResourceType
+    type: EntryType = attrs.field(converter=_entry_type)
     key: str = attrs.field(metadata=limited(ID))
     amount: int = attrs.field(metadata=limited(AMOUNT))
     parameters: dict[str, Any] | None = attrs.field(
         default=None, metadata={**limited(FREE_FORM), **OMIT_IF_NONE}
     )
 
-    def to_entry(self) -> Entry:
-        return Entry(type=self.type, key=self.key, amount=self.amount, parameters=self.parameters)
+    def to_entry(self, at: str = "parameters") -> GrantEntry:
+        """The core's entry; ``at`` names this entry's ``parameters`` in an error."""
+        if self.type is not EntryType.CRATE:
+            return Entry(
+                type=ResourceType(self.type), key=self.key, amount=self.amount, parameters=self.parameters
+            )
+        if self.parameters is not None:
+            raise invalid_request("Only item entries carry parameters.", {at: "items only"})
+        return CrateEntry(key=self.key, amount=self.amount)
 
     @classmethod
-    def of(cls, entry: Entry) -> RewardEntry:
+    def of(cls, entry: GrantEntry) -> RewardEntry:
+        if isinstance(entry, CrateEntry):
+            return cls(type=EntryType.CRATE, key=entry.key, amount=entry.amount)
         return cls(type=entry.type, key=entry.key, amount=entry.amount, parameters=entry.parameters)
 
 
@@ -102,6 +126,15 @@ class GrantListResponse:
     grants: list[GrantView]
 
 
+@attrs.frozen
+class OpenCrateResponse:
+    """An opened crate: the crate grant, now claimed, and the contents grant drawn from its table,
+    created and claimed at once (docs/grants.md#crates)."""
+
+    crate: GrantView
+    contents: GrantView
+
+
 SDK_PENDING_GRANTS = Route(
     name="grants.pending",
     surface=Surface.SDK,
@@ -128,6 +161,7 @@ SDK_CLAIM_GRANT = Route(
         ErrorCode.GRANT_NOT_FOUND,
         ErrorCode.GRANT_ALREADY_CLAIMED,
         ErrorCode.GRANT_EXPIRED,
+        ErrorCode.CRATE_MUST_BE_OPENED,
         # A gift's grant is claimed under the gift's rule.
         ErrorCode.GIFT_ALREADY_CLAIMED,
         ErrorCode.GIFT_EXPIRED,
@@ -140,13 +174,34 @@ SERVER_CREATE_GRANT = Route(
     surface=Surface.SERVER,
     method="POST",
     path="/players/{externalId}/grants",
-    summary="Create a pending reward grant (the player is created on first contact).",
+    summary="Create a pending reward or crate grant (the player is created on first contact).",
     status=201,
     request=CreateGrantRequest,
     response=GrantResponse,
     idempotency=Idempotency.REQUIRED,
     body_idempotency_field=True,
     errors=(ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+
+SDK_OPEN_CRATE = Route(
+    name="crates.open",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/crates/{grantId}/open",
+    summary="Open a pending crate grant: its table is drawn and the contents are credited now.",
+    auth=Auth.PLAYER,
+    response=OpenCrateResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(
+        *PLAYER_WRITE_ERRORS,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.NOT_A_CRATE,
+        ErrorCode.GRANT_ALREADY_CLAIMED,
+        ErrorCode.GRANT_EXPIRED,
+        # The crate's kind was removed from the manifest since the grant was created.
+        ErrorCode.RESOURCE_NOT_FOUND,
+    ),
 )
 
 
@@ -158,7 +213,12 @@ SERVER_ACK_GRANT = Route(
     summary="Mark a grant claimed by the studio backend (ackedBy=server_api); idempotent.",
     response=GrantResponse,
     idempotency=Idempotency.REQUIRED,
-    errors=(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.GRANT_NOT_FOUND, ErrorCode.GRANT_EXPIRED),
+    errors=(
+        ErrorCode.PLAYER_NOT_FOUND,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.GRANT_EXPIRED,
+        ErrorCode.CRATE_MUST_BE_OPENED,
+    ),
 )
 
-ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)
+ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)

@@ -86,7 +86,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
     "players-and-identity": ("players.", "server.players.set_identity"),
     "friends-and-presence": ("friends.", "presence.", "server.friends."),
     "gifts": ("gifts.", "server.gifts."),
-    "grants": ("grants.", "server.grants."),
+    "grants": ("grants.", "crates.", "server.grants."),
     "economy": (
         "wallet.",
         "inventory.",
@@ -165,6 +165,10 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
     ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
     ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
+    ErrorCode.CRATE_MUST_BE_OPENED: (
+        "A crate grant is claimed only by opening it (`POST .../crates/{grantId}/open`)."
+    ),
+    ErrorCode.NOT_A_CRATE: "Only a grant of kind `crate` can be opened.",
     ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
     ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
     ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "

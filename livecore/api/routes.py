@@ -37,6 +37,7 @@ ALL: tuple[Route, ...] = (
     economy.SDK_INVENTORY_CONSUME,
     grants.SDK_PENDING_GRANTS,
     grants.SDK_CLAIM_GRANT,
+    grants.SDK_OPEN_CRATE,
     grants.SERVER_CREATE_GRANT,
     grants.SERVER_ACK_GRANT,
     economy.SERVER_INVENTORY_GRANT,

@@ -11,10 +11,10 @@ from livecore.commands.economy import change
 from livecore.commands.players import first_contact, load_game
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Entry
 from livecore.gifts import GIFT_SOURCE_KIND, Gift, GiftStatus, check_claim, claimed
 from livecore.grants import (
     Grant,
+    GrantEntry,
     GrantKind,
     GrantStatus,
     GrantTrigger,
@@ -45,7 +45,7 @@ def create_grant(
     external_id: str,
     *,
     kind: GrantKind,
-    entries: list[Entry],
+    entries: list[GrantEntry],
     expires_at: datetime | None,
     source_kind: str,
     source_ref_id: str | None,
@@ -53,7 +53,7 @@ def create_grant(
 ) -> Grant:
     """A pending grant for the player, created on first contact if needed; fires ``grant.created``."""
     game = load_game(tx, scope)
-    checked = validate_entries(game, entries)
+    checked = validate_entries(game, kind, entries)
     validate_expiry(expires_at, rt.clock.now())
     FREE_TEXT.check_optional(source_ref_id, "sourceRefId")
     FREE_FORM.check(metadata, "metadata")
@@ -79,7 +79,7 @@ def issue_grant(
     player: Player,
     *,
     kind: GrantKind,
-    entries: tuple[Entry, ...],
+    entries: tuple[GrantEntry, ...],
     expires_at: datetime | None,
     source_kind: str,
     source_ref_id: str | None,
@@ -118,7 +118,8 @@ def settle(
     tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str, trigger: GrantTrigger
 ) -> Grant:
     """Claim, ack or force-claim: the grant becomes claimed, its entries are credited and
-    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged.
+    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged. A crate grant is
+    refused (409 ``crate_must_be_opened``): :func:`livecore.commands.crates.open_crate` claims it.
 
     A gift's grant is the gift: a client claim of it runs the gift's claim rule (410 ``gift_expired``,
     409 ``gift_already_claimed``), and whatever claims the grant claims the gift with it
@@ -158,7 +159,7 @@ def settle_loaded(
     if not changed:
         return settled, gift
     game = load_game(tx, scope)
-    for entry in settled.entries:
+    for entry in settled.rewards:
         change(
             tx,
             rt,

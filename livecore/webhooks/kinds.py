@@ -7,7 +7,7 @@ from livecore.webhooks.economy import InventoryChanged, WalletChanged
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
-from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.grants import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
 from livecore.webhooks.guilds import (
     GuildCreated,
     GuildDisbanded,
@@ -76,6 +76,7 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
         GrantCreated,
         GrantClaimed,
         GrantExpired,
+        CrateOpened,
         WalletChanged,
         InventoryChanged,
         FriendRequestSent,

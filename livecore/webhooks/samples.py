@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from livecore.clock import parse_ts
+from livecore.crates import CrateEntry
 from livecore.games import Entry, ResourceType
 from livecore.guilds import By, ByKind
 from livecore.webhooks.economy import InventoryChanged, WalletChanged
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftSent
-from livecore.webhooks.grants import GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.grants import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
 from livecore.webhooks.guilds import (
     GuildCreated,
     GuildDisbanded,
@@ -214,6 +215,14 @@ SAMPLES: dict[str, WebhookPayload] = {
         GrantCreated(**_GRANT, status="pending", claimed_at=None, acked_by=None),
         GrantClaimed(**_GRANT, status="claimed", claimed_at=SAMPLE_TS, acked_by="client"),
         GrantExpired(**_GRANT, status="expired", claimed_at=None, acked_by=None),
+        CrateOpened(
+            grant_id="00000000-0000-7000-8000-000000000003",
+            contents_grant_id=_GRANT["grant_id"],
+            **_PLAYER,
+            crates=(CrateEntry("bronze-chest", 1),),
+            contents=_GRANT["entries"],
+            opened_at=SAMPLE_TS,
+        ),
         WalletChanged(**_CHANGE, economy_key="coins", balance=100),
         InventoryChanged(**_CHANGE, item_key="sword", quantity=1, parameters={"level": 1}),
         FriendRequestSent(

@@ -5,11 +5,14 @@ from __future__ import annotations
 from livecore.api import economy as api
 from livecore.api.grants import (
     SDK_CLAIM_GRANT,
+    SDK_OPEN_CRATE,
     SDK_PENDING_GRANTS,
     GrantListResponse,
     GrantResponse,
     GrantView,
+    OpenCrateResponse,
 )
+from livecore.commands import crates
 from livecore.commands.economy import Change, client_spend
 from livecore.commands.grants import GrantsTx, settle
 from livecore.commands.players import load_game
@@ -136,6 +139,11 @@ def claim_grant(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
     return GrantResponse(grant=GrantView.of(grant))
 
 
+def open_crate(call: Call[None, None], tx: GrantsTx) -> OpenCrateResponse:
+    opened = crates.open_crate(tx, call.rt, call.scope, _player(call), call.params["grantId"])
+    return OpenCrateResponse(crate=GrantView.of(opened.crate), contents=GrantView.of(opened.contents))
+
+
 BINDINGS: list[Binding] = [
     bind(api.SDK_WALLET, get_wallet),
     bind(api.SDK_WALLET_DEBIT, debit),
@@ -143,4 +151,5 @@ BINDINGS: list[Binding] = [
     bind(api.SDK_INVENTORY_CONSUME, consume),
     bind(SDK_PENDING_GRANTS, pending_grants),
     bind(SDK_CLAIM_GRANT, claim_grant),
+    bind(SDK_OPEN_CRATE, open_crate),
 ]

@@ -28,7 +28,7 @@ def create(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> GrantResponse:
         call.scope,
         call.external_id,
         kind=call.body.kind,
-        entries=[e.to_entry() for e in call.body.entries],
+        entries=[e.to_entry(f"entries[{i}].parameters") for i, e in enumerate(call.body.entries)],
         expires_at=call.body.expires_at,
         source_kind=call.body.source_kind.value,
         source_ref_id=call.body.source_ref_id,

@@ -11,12 +11,13 @@ import orjson
 from livecore.attempts import Attempt, AttemptStatus
 from livecore.boards import Board, BoardEntry, BoardStatus
 from livecore.clock import from_millis, to_millis
+from livecore.crates import CrateEntry
 from livecore.economy import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
 from livecore.friends import FriendRequest
 from livecore.games import Entry, EventSettings, Formation, LeaderboardSettings, Order, ResourceType
 from livecore.gifts import Gift, GiftStatus
-from livecore.grants import AckedBy, Grant, GrantKind, GrantStatus, entry_payload
+from livecore.grants import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus, entry_payload
 from livecore.guilds import (
     By,
     DisbandReason,
@@ -205,6 +206,14 @@ def grant_row(g: Grant) -> tuple[Any, ...]:
     )
 
 
+def grant_entry_of(e: dict[str, Any]) -> GrantEntry:
+    if e["type"] == "crate":
+        return CrateEntry(key=e["key"], amount=e["amount"])
+    return Entry(
+        type=ResourceType(e["type"]), key=e["key"], amount=e["amount"], parameters=e.get("parameters")
+    )
+
+
 def grant_of(r: tuple[Any, ...]) -> Grant:
     return Grant(
         id=r[0],
@@ -213,12 +222,7 @@ def grant_of(r: tuple[Any, ...]) -> Grant:
         external_player_id=r[3],
         kind=GrantKind(r[4]),
         status=GrantStatus(r[5]),
-        entries=tuple(
-            Entry(
-                type=ResourceType(e["type"]), key=e["key"], amount=e["amount"], parameters=e.get("parameters")
-            )
-            for e in orjson.loads(r[6])
-        ),
+        entries=tuple(grant_entry_of(e) for e in orjson.loads(r[6])),
         source_kind=r[7],
         source_ref_id=r[8],
         metadata=orjson.loads(r[9]),
