@@ -46,6 +46,8 @@ and ``true`` are not integers)::
                          name_filter, leader_inactive_days = 14, help = { resources, max_amount (both
                          required), expiry_seconds = 86400, cooldown_seconds = 28800, donor_reward }
                          (left out: no help requests)
+      .crates.<key>      a crate (docs/grants.md#crates): table (required: a list of { weight, rewards },
+                         both required; rewards may be []), rolls = 1
 
 Defaults come from :mod:`livecore.games` (the single source of the defaults).
 
@@ -140,6 +142,10 @@ Rules beyond types:
   - ``help.resources``: at least one, each a resource key this game declares (not a system item), none
     twice; ``help.max_amount`` >= 1; ``help.expiry_seconds`` from 1 and ``help.cooldown_seconds`` from 0,
     both to 315,360,000 (10 years); ``help.donor_reward`` entries as an event's rewards.
+- Crates (``[games.<key>.crates.<key>]``): the crate key matches the key pattern; ``table`` holds 1 to 100
+  rows; a row's ``weight`` is a whole number from 1 to 1,000,000; ``rolls`` from 1 to 100; ``rewards``
+  entries as an event's rewards (declared resources of that type, ``amount`` >= 1, ``parameters`` only
+  on items); an empty ``rewards`` is a row that gives nothing.
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is a file that
   cannot be read or is not UTF-8.
 """
@@ -165,10 +171,13 @@ from cattrs.gen import make_dict_structure_fn, override
 
 from livecore.api.convert import field_errors, make_converter
 from livecore.clock import parse_ts
+from livecore.crates import ROLLS, TABLE, WEIGHT
 from livecore.games import (
     Aggregation,
     AntiCheat,
     BotScore,
+    CrateRow,
+    CrateSettings,
     Divisions,
     Economy,
     Entry,
@@ -192,7 +201,7 @@ from livecore.games import (
     SuddenDeath,
     TeamSettings,
 )
-from livecore.limits import character_problem
+from livecore.limits import Range, character_problem
 from livecore.lobbies import CAPACITY_MAX
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
@@ -340,6 +349,7 @@ class GameManifest:
     events: dict[str, EventManifest] = attrs.field(factory=dict)
     leaderboards: dict[str, LeaderboardManifest] = attrs.field(factory=dict)
     guilds: GuildSettings = attrs.field(factory=GuildSettings)
+    crates: dict[str, CrateSettings] = attrs.field(factory=dict)
 
     def settings(self) -> GameSettings:
         """The game's settings as the core reads them; resources, events and leaderboards keyed by their
@@ -354,6 +364,7 @@ class GameManifest:
             events={key: event.to_settings(key) for key, event in self.events.items()},
             leaderboards={key: board.to_settings(key) for key, board in self.leaderboards.items()},
             guilds=self.guilds,
+            crates=self.crates,
         )
 
 
@@ -677,6 +688,16 @@ def _guild_entries(guilds: Mapping[str, Any], path: str) -> list[EntryList]:
     return lists
 
 
+def _crate_entries(crates: Mapping[str, Any], path: str) -> list[EntryList]:
+    """The rewards of every row of every crate's table."""
+    return [
+        (f"{path}.{key}.table[{i}].rewards", "rewards", row.get("rewards"))
+        for key, crate in crates.items()
+        if isinstance(crate, dict)
+        for i, row in _items(crate, "table")
+    ]
+
+
 def _entry_refusal(entry: Mapping[str, Any], resources_: Mapping[str, Any]) -> str | None:
     key, kind = entry.get("key"), entry.get("type")
     if not isinstance(key, str) or kind not in tuple(ResourceType):
@@ -745,6 +766,9 @@ def _game_references(raw: Mapping[str, Any], path: str, problems: Problems) -> N
     if isinstance(guilds, dict):
         _entry_references(_guild_entries(guilds, f"{path}.guilds"), resources_, problems)
         _help_resources(guilds, f"{path}.guilds", resources_, problems)
+    crates = raw.get("crates")
+    if isinstance(crates, dict):
+        _entry_references(_crate_entries(crates, f"{path}.crates"), resources_, problems)
 
 
 def _capacity(value: Any, path: str, problems: Problems) -> None:
@@ -881,6 +905,22 @@ def _help_resource_keys(value: Any, path: str, problems: Problems) -> None:
         _distinct(value, path, problems, "resource")
 
 
+# --- crates ---------------------------------------------------------------------------------------------
+
+
+def _within(bounds: Range, noun: str) -> Rule:
+    def rule(value: Any, path: str, problems: Problems) -> None:
+        if _is_int(value) and not bounds.minimum <= value <= bounds.maximum:
+            problems[path] = f"must be a whole number from {bounds.describe()}{noun}"
+
+    return rule
+
+
+def _table_rows(value: Any, path: str, problems: Problems) -> None:
+    if isinstance(value, list) and not (TABLE.min_items <= len(value) <= (TABLE.max_items or len(value))):
+        problems[path] = f"must hold {TABLE.describe()} rows: a crate draws from its table"
+
+
 # Rules per (model, field). A field rule sees the raw TOML value and checks only values of the right type.
 _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (Manifest, "studio"): _key,
@@ -931,6 +971,9 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (HelpSettings, "max_amount"): _at_least(1),
     (HelpSettings, "expiry_seconds"): _seconds(1),
     (HelpSettings, "cooldown_seconds"): _seconds(0),
+    (CrateSettings, "rolls"): _within(ROLLS, " draws per crate"),
+    (CrateSettings, "table"): _table_rows,
+    (CrateRow, "weight"): _within(WEIGHT, ""),
     (Entry, "amount"): _at_least(1),
 }
 # Rules for the keys of a table of named entries.
@@ -941,6 +984,7 @@ _KEY_RULES: dict[tuple[type, str], Rule] = {
     (GameManifest, "webhooks"): _key,
     (GameManifest, "events"): _key,
     (GameManifest, "leaderboards"): _key,
+    (GameManifest, "crates"): _key,
 }
 
 
