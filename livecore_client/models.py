@@ -55,6 +55,7 @@ from livecore.api.grants import (
     GrantResponse,
     GrantSourceKind,
     GrantView,
+    OpenCrateResponse,
     RewardEntry,
 )
 from livecore.api.guilds import (
@@ -191,9 +192,10 @@ from livecore.api.teams import (
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
 from livecore.attempts import AttemptStatus
 from livecore.boards import BoardStatus
+from livecore.crates import CrateEntry
 from livecore.games import Formation, Order, Period, ResourceType
 from livecore.gifts import GiftStatus
-from livecore.grants import AckedBy, GrantKind, GrantStatus
+from livecore.grants import AckedBy, EntryType, GrantKind, GrantStatus
 from livecore.guilds import HelpStatus, JoinType, LeftReason, Role
 from livecore.live_events import EventState
 from livecore.lobbies import LobbyStatus, PromotionReason
@@ -226,6 +228,7 @@ __all__ = [
     "ClockAdvanceRequest",
     "ClockAdvanceResponse",
     "Counterparty",
+    "CrateEntry",
     "CreateGrantRequest",
     "CreateGuildRequest",
     "CurrencyBalance",
@@ -242,6 +245,7 @@ __all__ = [
     "DonationView",
     "EditGuildRequest",
     "EndNowResponse",
+    "EntryType",
     "EntryView",
     "ErasureReasonView",
     "ErrorBody",
@@ -324,6 +328,7 @@ __all__ = [
     "MigrateWalletRequest",
     "MigrateWalletRow",
     "MyTeamResponse",
+    "OpenCrateResponse",
     "Order",
     "OwnGuildResponse",
     "ParticipantView",

@@ -38,7 +38,7 @@ from livecore.api.friends import (
     PRESENCE_HEARTBEAT,
 )
 from livecore.api.gifts import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
-from livecore.api.grants import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
+from livecore.api.grants import SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SDK_PENDING_GRANTS
 from livecore.api.leaderboards import SDK_LEADERBOARD
 from livecore.api.live_events import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SDK_PROGRESS, SDK_START
 from livecore.api.lobbies import SDK_LOBBY
@@ -218,11 +218,39 @@ class _SdkCalls:
         past its ``expires_at`` and :class:`~livecore_client.errors.GrantNotFoundError` for an unknown id.
         The grant that delivers a gift is claimed under the gift's rule instead:
         :class:`~livecore_client.errors.GiftAlreadyClaimedError` and
-        :class:`~livecore_client.errors.GiftExpiredError` (410).
+        :class:`~livecore_client.errors.GiftExpiredError` (410). A crate grant is opened, not claimed:
+        :class:`~livecore_client.errors.CrateMustBeOpenedError` (use :meth:`open_crate`).
         """
         return Call(
             SDK_CLAIM_GRANT,
             m.GrantResponse,
+            path={"externalId": external_id, "grantId": grant_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _open_crate(
+        self,
+        external_id: str,
+        grant_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.OpenCrateResponse]:
+        """Open a pending crate grant: its table is drawn, and the answer holds the crate grant (now
+        ``claimed``) and the contents grant, created and claimed at once (its entries are what was drawn).
+
+        Pass ``idempotency_key`` so that a retry answers the same contents instead of an error. Raises
+        :class:`~livecore_client.errors.GrantNotFoundError` for another player's or an unknown grant,
+        :class:`~livecore_client.errors.NotACrateError` for a reward grant,
+        :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a crate opened before,
+        :class:`~livecore_client.errors.GrantExpiredError` past its ``expires_at``,
+        :class:`~livecore_client.errors.ResourceNotFoundError` when its crate was removed from the manifest,
+        and :class:`~livecore_client.errors.PlayerBannedError` for a banned player.
+        """
+        return Call(
+            SDK_OPEN_CRATE,
+            m.OpenCrateResponse,
             path={"externalId": external_id, "grantId": grant_id},
             idempotency_key=idempotency_key,
             player_secret=self._secret(player_secret),
@@ -1417,6 +1445,7 @@ class SdkClient(SyncClient, _SdkCalls):
     consume = sync_method(_SdkCalls._consume)
     pending_grants = sync_method(_SdkCalls._pending_grants)
     claim_grant = sync_method(_SdkCalls._claim_grant)
+    open_crate = sync_method(_SdkCalls._open_crate)
     friend_code = sync_method(_SdkCalls._friend_code)
     search_players = sync_method(_SdkCalls._search_players)
     send_friend_request = sync_method(_SdkCalls._send_friend_request)
@@ -1510,6 +1539,7 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
     consume = async_method(_SdkCalls._consume)
     pending_grants = async_method(_SdkCalls._pending_grants)
     claim_grant = async_method(_SdkCalls._claim_grant)
+    open_crate = async_method(_SdkCalls._open_crate)
     friend_code = async_method(_SdkCalls._friend_code)
     search_players = async_method(_SdkCalls._search_players)
     send_friend_request = async_method(_SdkCalls._send_friend_request)

@@ -408,7 +408,7 @@ class _ServerCalls:
         external_id: str,
         entries: Sequence[RewardEntry],
         *,
-        kind: GrantKind = GrantKind.REWARD,
+        kind: GrantKind | str = GrantKind.REWARD,
         expires_at: datetime | None = None,
         source_kind: GrantSourceKind = GrantSourceKind.API,
         source_ref_id: str | None = None,
@@ -422,6 +422,11 @@ class _ServerCalls:
         Without one, a random key is made once per call and reused by its retries. The player receives
         the grant through ``pending_grants``/``claim_grant``, or your backend credits it and calls
         :meth:`ack_grant`.
+
+        ``kind="crate"`` sends crates, which the player opens (``SdkClient.open_crate``): its entries are
+        ``RewardEntry(type="crate", key=<a crate of the manifest>, amount=<how many>)``. An unknown crate
+        raises :class:`~livecore_client.errors.ResourceNotFoundError`; mixing crate and reward entries, or
+        more than 1,000 draws in all, :class:`~livecore_client.errors.InvalidRequestError`.
         """
         # The body field is required by the model, so the key is made here, once, before any retry.
         key = new_idempotency_key() if idempotency_key is None else idempotency_key
@@ -432,7 +437,7 @@ class _ServerCalls:
             body=m.CreateGrantRequest(
                 idempotency_key=key,
                 entries=list(entries),
-                kind=kind,
+                kind=GrantKind(kind),
                 expires_at=expires_at,
                 source_kind=source_kind,
                 source_ref_id=source_ref_id,

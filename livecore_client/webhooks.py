@@ -44,7 +44,7 @@ from livecore.webhooks.economy import BalanceChange, InventoryChanged, WalletCha
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.webhooks.gifts import GiftClaimed, GiftPayload, GiftSent
-from livecore.webhooks.grants import GrantChange, GrantClaimed, GrantCreated, GrantExpired
+from livecore.webhooks.grants import CrateOpened, GrantChange, GrantClaimed, GrantCreated, GrantExpired
 from livecore.webhooks.guilds import (
     GuildCreated,
     GuildDisbanded,
@@ -134,6 +134,7 @@ __all__ = [
     "BalanceChange",
     "Cost",
     "CostLine",
+    "CrateOpened",
     "EntryCostCharged",
     "EventTeamFinalized",
     "EventTeamFormed",

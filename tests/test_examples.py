@@ -135,3 +135,13 @@ def test_guild_story_example_founds_joins_by_request_helps_and_hands_over() -> N
     )
     assert "request filled: 5/5; cy has 3 energy left" in out
     assert "ada handed over: ada (co_leader), bo (member), cy (leader)" in out
+
+
+def test_crate_drop_example_sends_a_crate_and_opens_it_once() -> None:
+    out = _output("crate_drop.py")
+    assert "the studio sent 2 gem-box: crate, pending" in out
+    assert "claiming it like a reward: refused, crate_must_be_opened" in out
+    assert "opened: the crate is claimed; it gave " in out
+    assert "contents grant: claimed, sourceKind=crate, from the crate: True" in out
+    assert "the retried open answers the same contents: True" in out
+    assert "opening it again: refused, grant_already_claimed" in out
