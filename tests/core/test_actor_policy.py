@@ -14,6 +14,7 @@ from livecore.api.route import Auth
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
+from livecore.commands import crates as crates_cmd
 from livecore.commands import economy as economy_cmd
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
@@ -25,9 +26,12 @@ from livecore.commands import purchases as purchases_cmd
 from livecore.commands import teams as teams_cmd
 from livecore.commands.actor import PLAYER_WRITES
 from livecore.commands.moderation import ban_player
+from livecore.crates import CrateEntry
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import Relation
 from livecore.games import (
+    CrateRow,
+    CrateSettings,
     Entry,
     EventSettings,
     FriendsSettings,
@@ -65,6 +69,7 @@ GAME = attrs.evolve(
         friends=FriendsSettings(max_friends=10),
         resources={r.key: r for r in (COINS, POTION)},
         events=EVENTS,
+        crates={"chest": CrateSettings(table=(CrateRow(1, (Entry(ResourceType.CURRENCY, "coins", 1),)),))},
     ),
 )
 
@@ -119,6 +124,7 @@ class World:
     gift_id: str
     grant_id: str
     attempt_id: str
+    crate_id: str
 
 
 def build_world(s: Sim) -> World:
@@ -151,7 +157,19 @@ def build_world(s: Sim) -> World:
             metadata=None,
         )
         attempt = live_events_cmd.start(tx, s.rt, SCOPE, other(tx, "ann"), "trial", None)
-        return World(from_cat.id, to_dan.id, gift.id, grant.id, attempt.id)
+        crate = grants_cmd.create_grant(
+            tx,
+            s.rt,
+            SCOPE,
+            "ann",
+            kind=GrantKind.CRATE,
+            entries=[CrateEntry("chest", 1)],
+            expires_at=None,
+            source_kind="api",
+            source_ref_id=None,
+            metadata=None,
+        )
+        return World(from_cat.id, to_dan.id, gift.id, grant.id, attempt.id, crate.id)
 
     return s.run(build)
 
@@ -205,6 +223,10 @@ WRITES: dict[str, tuple[Callable[..., Any], Write]] = {
     "grants.claim": (
         grants_cmd.claim,
         lambda tx, rt, me, w: grants_cmd.claim(tx, rt, SCOPE, me, w.grant_id),
+    ),
+    "crates.open": (
+        crates_cmd.open_crate,
+        lambda tx, rt, me, w: crates_cmd.open_crate(tx, rt, SCOPE, me, w.crate_id),
     ),
     "wallet.debit": (
         economy_cmd.client_spend,
@@ -308,6 +330,7 @@ def test_the_ban_is_refused_before_what_the_command_looks_up(sim: Sim) -> None:
         lambda tx: friends_cmd.accept(tx, sim.rt, SCOPE, GAME, ann, "frq_unknown"),
         lambda tx: gifts_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
         lambda tx: grants_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
+        lambda tx: crates_cmd.open_crate(tx, sim.rt, SCOPE, ann, "unknown"),
         lambda tx: live_events_cmd.start(tx, sim.rt, SCOPE, ann, "unknown", None),
         lambda tx: live_events_cmd.record_progress(tx, sim.rt, SCOPE, ann, "trial", "unknown", {"score": 1}),
         lambda tx: teams_cmd.invite(tx, sim.rt, SCOPE, ann, "unknown", "bob"),
