@@ -36,6 +36,24 @@ env = "live"
 permission = "server_integration"
 """
 
+# Every chest gives 50 coins and a level-3 sword; a pouch gives 5 gems or nothing, twice.
+CRATES = """
+[games.bazaar.crates.chest]
+table = [
+  { weight = 1, rewards = [
+    { type = "currency", key = "coins", amount = 50 },
+    { type = "item", key = "sword", amount = 1, parameters = { level = 3 } },
+  ] },
+]
+
+[games.bazaar.crates.pouch]
+rolls = 2
+table = [
+  { weight = 1, rewards = [{ type = "currency", key = "gems", amount = 5 }] },
+  { weight = 1, rewards = [] },
+]
+"""
+
 
 @attrs.define
 class Econ:

@@ -13,25 +13,8 @@ import pytest
 
 from livecore.players import ban
 from tests.conftest import apply_test_manifest
-from tests.server.economy_support import BAZAAR, Econ, start_econ
+from tests.server.economy_support import BAZAAR, CRATES, Econ, start_econ
 
-# Every chest gives 50 coins and a level-3 sword; a pouch gives 5 gems or nothing, twice.
-CRATES = """
-[games.bazaar.crates.chest]
-table = [
-  { weight = 1, rewards = [
-    { type = "currency", key = "coins", amount = 50 },
-    { type = "item", key = "sword", amount = 1, parameters = { level = 3 } },
-  ] },
-]
-
-[games.bazaar.crates.pouch]
-rolls = 2
-table = [
-  { weight = 1, rewards = [{ type = "currency", key = "gems", amount = 5 }] },
-  { weight = 1, rewards = [] },
-]
-"""
 CHEST = {"type": "crate", "key": "chest", "amount": 1}
 COINS = {"type": "currency", "key": "coins", "amount": 25}
 
