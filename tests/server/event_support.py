@@ -42,6 +42,11 @@ type = "currency"
 [games.arcade.resources.badge]
 type = "item"
 
+# One row: every chest gives the same, so both sides of a comparison draw the same whatever their sources.
+[games.arcade.crates.chest]
+rolls = 2
+table = [{ weight = 1, rewards = [{ type = "currency", key = "gems", amount = 3 }] }]
+
 [games.arcade.guilds]
 enabled = true
 max_members = 3

@@ -1,12 +1,13 @@
 """The embedded runtime refuses exactly what the server refuses.
 
 One script of operations (players, friends, heartbeats, search, suggestions, gifts, grants, purchases,
-bans, live events: the events list, start, progress, boards, end-now; and guilds: found, search, read,
-join openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
-requests and donations, the studio's moderation), refusals included, runs step by step through the
-commands on the in-memory store (as an embedded simulation runs them: plain players, no HTTP and no
-endpoint in front) and through the real server. Every step's outcome must be the same on both: the facts
-of the answer, or the error code. Then the webhook events both wrote must be the same, in the same order.
+bans, live events: the events list, start, progress, boards, end-now; guilds: found, search, read, join
+openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
+requests and donations, the studio's moderation; and crates: sent, claimed, opened), refusals included,
+runs step by step through the commands on the in-memory store (as an embedded simulation runs them:
+plain players, no HTTP and no endpoint in front) and through the real server. Every step's outcome must
+be the same on both: the facts of the answer, or the error code. Then the webhook events both wrote must
+be the same, in the same order.
 Ids differ between the two and are compared by the order in which they first appear.
 
 Both run on a manual clock. Moving it runs the scheduled work of live events at the times it comes due:
@@ -32,6 +33,7 @@ from livecore.attempts import Attempt
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime, moderation
 from livecore.commands import boards as boards_cmd
+from livecore.commands import crates as crates_cmd
 from livecore.commands import economy as economy_cmd
 from livecore.commands import friends as friends_cmd
 from livecore.commands import gifts as gifts_cmd
@@ -40,6 +42,7 @@ from livecore.commands import guilds as guilds_cmd
 from livecore.commands import live_events as live_cmd
 from livecore.commands import players as players_cmd
 from livecore.commands import purchases as purchases_cmd
+from livecore.crates import CrateEntry
 from livecore.errors import LivecoreError
 from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import SendRequest
@@ -138,7 +141,7 @@ def attempt_wire(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def grant_facts(g: Grant) -> list[Any]:
-    entries = [[e.type.value, e.key, e.amount] for e in g.entries]
+    entries = [[str(e.type), e.key, e.amount] for e in g.entries]
     return [g.source_kind, entries, g.metadata, g.source_ref_id, g.status.value]
 
 
@@ -523,6 +526,45 @@ class Embedded:
         def op(tx: Transaction) -> dict[str, Any]:
             grant = grants_cmd.claim(tx, self.rt, self.client, self._me(tx, who), self.labels[label])
             return {"status": grant.status.value}
+
+        return self._run(op)
+
+    def send_crate(self, who: str, key: str, label: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            grant = grants_cmd.create_grant(
+                tx,
+                self.rt,
+                self.servers[ARCADE],
+                who,
+                kind=GrantKind.CRATE,
+                entries=[CrateEntry(key, 1)],
+                expires_at=None,
+                source_kind="api",
+                source_ref_id=None,
+                metadata=None,
+            )
+            self.labels[label] = grant.id
+            return {"kind": grant.kind.value, "status": grant.status.value}
+
+        return self._run(op)
+
+    def open_crate(self, who: str, label: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            opened = crates_cmd.open_crate(tx, self.rt, self.clients[ARCADE], me, self.labels[label])
+            self.labels[f"{label}.contents"] = opened.contents.id
+            return self.ids.facts(
+                {"crate": grant_facts(opened.crate), "contents": grant_facts(opened.contents)}
+            )
+
+        return self._run(op)
+
+    def claim_arcade_grant(self, who: str, label: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARCADE)
+            return {
+                "status": grants_cmd.claim(tx, self.rt, self.clients[ARCADE], me, self.labels[label]).status
+            }
 
         return self._run(op)
 
@@ -1071,6 +1113,31 @@ class Server:
 
     async def claim_grant(self, who: str, label: str) -> Outcome:
         kind, data = await self._call("POST", f"/grants/{self.labels[label]}/claim", who=who)
+        return (kind, {"status": data["grant"]["status"]}) if kind == "ok" else (kind, data)
+
+    async def send_crate(self, who: str, key: str, label: str) -> Outcome:
+        body = {
+            "idempotencyKey": f"crate-{label}",
+            "kind": "crate",
+            "entries": [{"type": "crate", "key": key, "amount": 1}],
+        }
+        kind, data = await self._call("POST", f"/players/{who}/grants", body, game=ARCADE)
+        if kind != "ok":
+            return kind, data
+        self.labels[label] = data["grant"]["grantId"]
+        return kind, {"kind": data["grant"]["kind"], "status": data["grant"]["status"]}
+
+    async def open_crate(self, who: str, label: str) -> Outcome:
+        kind, data = await self._call("POST", f"/crates/{self.labels[label]}/open", who=who, game=ARCADE)
+        if kind != "ok":
+            return kind, data
+        self.labels[f"{label}.contents"] = data["contents"]["grantId"]
+        return kind, self.ids.facts(
+            {"crate": grant_wire(data["crate"]), "contents": grant_wire(data["contents"])}
+        )
+
+    async def claim_arcade_grant(self, who: str, label: str) -> Outcome:
+        kind, data = await self._call("POST", f"/grants/{self.labels[label]}/claim", who=who, game=ARCADE)
         return (kind, {"status": data["grant"]["status"]}) if kind == "ok" else (kind, data)
 
     async def wallet(self, who: str, game: str = SPACE) -> Outcome:
@@ -1656,6 +1723,15 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("guild_leave", ("dee",), "ok"),
     ("guild_leave", ("dee",), "not_in_guild"),
     ("guild_read", ("pilots",), "ok"),
+    # Crates, in arcade: the server sends gil a chest; a crate is opened, never claimed, and only once.
+    ("send_crate", ("gil", "mystery", "nothing"), "resource_not_found"),
+    ("send_crate", ("gil", "chest", "c1"), "ok"),
+    ("claim_arcade_grant", ("gil", "c1"), "crate_must_be_opened"),
+    ("open_crate", ("dee", "c1"), "grant_not_found"),  # gil's, not dee's
+    ("open_crate", ("gil", "c1"), "ok"),
+    ("open_crate", ("gil", "c1"), "grant_already_claimed"),
+    ("open_crate", ("gil", "c1.contents"), "not_a_crate"),
+    ("wallet", ("gil", ARCADE), "ok"),  # 6 gems deposited
 ]
 
 # What differs between the two sides by design: the acting key, and the random secret.
