@@ -1,7 +1,9 @@
 """A hypothesis state machine over the economy commands, run against any store (memory, SQLite).
 
 The model is a dict of balances. After every step: each holding equals the model, is never negative,
-equals the sum of its ledger entries, and equals the last entry's ``balance_after``.
+equals the sum of its ledger entries, and equals the last entry's ``balance_after``. Crate grants of the
+game's ``box`` (:data:`BOX_TOML`) are sent, claimed (always refused) and opened: an open deposits what it
+drew once, and opening again is refused.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
+from livecore.commands.crates import open_crate
 from livecore.commands.economy import client_spend, server_adjust
 from livecore.commands.grants import create_grant, settle
 from livecore.commands.players import first_contact, load_game
+from livecore.crates import CrateEntry
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Entry, ResourceType
+from livecore.games import CrateRow, CrateSettings, Entry, ResourceType
 from livecore.grants import GrantKind, GrantTrigger
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
@@ -27,7 +31,30 @@ from livecore.scope import Scope
 
 PLAYERS = ("p0", "p1", "p2")
 RESOURCES = {"coins": ResourceType.CURRENCY, "sword": ResourceType.ITEM}
-REFUSALS = {ErrorCode.INSUFFICIENT_BALANCE, ErrorCode.INSUFFICIENT_QUANTITY, ErrorCode.GRANT_ALREADY_CLAIMED}
+REFUSALS = {
+    ErrorCode.INSUFFICIENT_BALANCE,
+    ErrorCode.INSUFFICIENT_QUANTITY,
+    ErrorCode.GRANT_ALREADY_CLAIMED,
+    ErrorCode.CRATE_MUST_BE_OPENED,
+}
+# The machine's crate, in code and in a manifest: two draws of 10 coins, a sword, or nothing.
+BOX = CrateSettings(
+    table=(
+        CrateRow(1, (Entry(ResourceType.CURRENCY, "coins", 10),)),
+        CrateRow(1, (Entry(ResourceType.ITEM, "sword", 1),)),
+        CrateRow(1, ()),
+    ),
+    rolls=2,
+)
+BOX_TOML = """
+[games.g.crates.box]
+rolls = 2
+table = [
+  { weight = 1, rewards = [{ type = "currency", key = "coins", amount = 10 }] },
+  { weight = 1, rewards = [{ type = "item", key = "sword", amount = 1 }] },
+  { weight = 1, rewards = [] },
+]
+"""
 
 StoreFactory = Callable[[], tuple[Any, Scope]]  # a store with a platform-managed game, and its scope
 
@@ -45,6 +72,8 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
             self.model: dict[tuple[str, str], int] = {}
             self.player_ids: dict[str, str] = {}
             self.grants: list[tuple[str, str, dict[str, int]]] = []  # (player, grant id, credits)
+            self.crates: list[tuple[str, str]] = []  # (player, crate grant id)
+            self.opened: set[str] = set()
             with self.store.transaction() as tx:
                 for p in PLAYERS:
                     self.player_ids[p] = first_contact(tx, self.rt, self.scope, p).id
@@ -162,6 +191,58 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 for key, amount in credits.items():
                     if amount:
                         self.model[(player, key)] = self.model.get((player, key), 0) + amount
+
+        @rule(player=st.sampled_from(PLAYERS), amount=st.integers(1, 3))
+        def send_crate(self, player: str, amount: int) -> None:
+            holder: list[str] = []
+
+            def op(tx: Any) -> None:
+                g = create_grant(
+                    tx,
+                    self.rt,
+                    self.scope,
+                    player,
+                    kind=GrantKind.CRATE,
+                    entries=[CrateEntry("box", amount)],
+                    expires_at=None,
+                    source_kind="api",
+                    source_ref_id=None,
+                    metadata=None,
+                )
+                holder.append(g.id)
+
+            assert self._run(op)
+            self.crates.append((player, holder[0]))
+
+        @precondition(lambda self: bool(self.crates))
+        @rule(data=st.data())
+        def claim_crate(self, data: st.DataObject) -> None:
+            player, grant_id = data.draw(st.sampled_from(self.crates))
+
+            def op(tx: Any) -> None:
+                p = tx.players.get(self.scope.game_id, player)
+                settle(tx, self.rt, self.scope, p, grant_id, GrantTrigger.CLAIM)
+
+            assert not self._run(op)  # a crate grant is opened, never claimed
+
+        @precondition(lambda self: bool(self.crates))
+        @rule(data=st.data())
+        def open(self, data: st.DataObject) -> None:
+            player, grant_id = data.draw(st.sampled_from(self.crates))
+            drawn: list[Any] = []
+
+            def op(tx: Any) -> None:
+                p = tx.players.get(self.scope.game_id, player)
+                drawn.append(open_crate(tx, self.rt, self.scope, p, grant_id))
+
+            applied = self._run(op)
+            assert applied == (grant_id not in self.opened)  # once, then grant_already_claimed
+            if applied:
+                self.opened.add(grant_id)
+                contents = drawn[0].contents
+                assert contents.source_ref_id == grant_id
+                for entry in contents.entries:
+                    self.model[(player, entry.key)] = self.model.get((player, entry.key), 0) + entry.amount
 
         @invariant()
         def balances_match_the_ledger(self) -> None:

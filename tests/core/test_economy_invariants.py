@@ -10,7 +10,7 @@ from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, 
 from livecore.memory import MemoryStore
 from livecore.scope import Environment, Scope
 from tests.budget import examples
-from tests.core.economy_machine import make_machine
+from tests.core.economy_machine import BOX, make_machine
 
 GAME = Game(
     id="gam_1",
@@ -23,6 +23,7 @@ GAME = Game(
             "coins": Resource(key="coins", type=ResourceType.CURRENCY),
             "sword": Resource(key="sword", type=ResourceType.ITEM),
         },
+        crates={"box": BOX},
     ),
 )
 

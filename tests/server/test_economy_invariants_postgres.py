@@ -6,10 +6,11 @@ import pytest
 from hypothesis import settings
 
 from tests.budget import examples
-from tests.core.economy_machine import make_machine
+from tests.core.economy_machine import BOX_TOML, make_machine
 from tests.postgres_support import on_postgres, require_postgres
 
-MANIFEST = """
+MANIFEST = (
+    """
 studio = "inv"
 [games.g]
 name = "G"
@@ -19,6 +20,8 @@ type = "currency"
 [games.g.resources.sword]
 type = "item"
 """
+    + BOX_TOML
+)
 
 
 @pytest.fixture(autouse=True)

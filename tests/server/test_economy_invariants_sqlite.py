@@ -13,9 +13,10 @@ from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
 from tests.budget import examples
 from tests.conftest import make_services
-from tests.core.economy_machine import make_machine
+from tests.core.economy_machine import BOX_TOML, make_machine
 
-MANIFEST = """
+MANIFEST = (
+    """
 studio = "inv"
 [games.g]
 name = "G"
@@ -25,6 +26,8 @@ type = "currency"
 [games.g.resources.sword]
 type = "item"
 """
+    + BOX_TOML
+)
 
 
 def sqlite_store() -> tuple[Any, Scope]:

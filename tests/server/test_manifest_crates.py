@@ -146,9 +146,7 @@ def test_an_unknown_field_of_a_crate_is_refused() -> None:
 
 
 def test_an_unknown_field_of_a_row_is_refused() -> None:
-    assert f"{C}.table[0].chance" in problems_of(
-        GAME + crate("[{ weight = 1, rewards = [], chance = 2 }]")
-    )
+    assert f"{C}.table[0].chance" in problems_of(GAME + crate("[{ weight = 1, rewards = [], chance = 2 }]"))
 
 
 def test_a_crate_key_outside_the_key_pattern_is_refused() -> None:
