@@ -248,7 +248,7 @@ def test_create_grant_request_and_response(server: ServerClient, respx_mock: res
     result = server.create_grant(
         "p1",
         ENTRIES,
-        kind=GrantKind.CRATE,
+        kind=GrantKind.REWARD,
         expires_at=datetime(2026, 3, 9, 12, tzinfo=UTC),
         source_kind=GrantSourceKind.ADMIN,
         source_ref_id="season-3",
@@ -265,7 +265,7 @@ def test_create_grant_request_and_response(server: ServerClient, respx_mock: res
             {"type": "currency", "key": "coins", "amount": 50},  # no "parameters": null on a currency
             {"type": "item", "key": "sword", "amount": 1, "parameters": {"level": 2}},
         ],
-        "kind": "crate",
+        "kind": "reward",
         "expiresAt": "2026-03-09T12:00:00.000Z",
         "sourceKind": "admin",
         "sourceRefId": "season-3",

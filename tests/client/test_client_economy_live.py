@@ -244,8 +244,8 @@ def test_create_grant_replay_returns_the_same_grant(
     sdk: SdkClient, server: ServerClient, player: str, statuses: list[int]
 ) -> None:
     key = f"season-reward:{player}:4"
-    first = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.CRATE, idempotency_key=key).grant
-    replay = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.CRATE, idempotency_key=key).grant
+    first = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.REWARD, idempotency_key=key).grant
+    replay = server.create_grant(player, COINS_AND_SWORD, kind=GrantKind.REWARD, idempotency_key=key).grant
     assert replay == first
     assert statuses == [201, 200]  # docs/reference/conventions.md#idempotency: a replay of a 201 answers 200
     assert [g.grant_id for g in sdk.pending_grants(player).grants] == [first.grant_id]

@@ -197,9 +197,9 @@ def test_events_emitted_by_the_player_rules_verify_and_structure() -> None:
 
 
 def test_unknown_kind_keeps_data_as_a_dict() -> None:
-    data = {"crateId": "crt_1", "nested": {"a": [1, 2]}}
-    event = receive(envelope("crate.opened", data))
-    assert event.event_name == "crate.opened"
+    data = {"seasonId": "ssn_1", "nested": {"a": [1, 2]}}
+    event = receive(envelope("season.rolled_over", data))
+    assert event.event_name == "season.rolled_over"
     assert event.data == data
     assert not isinstance(event.data, WebhookData)
 
@@ -216,7 +216,7 @@ def test_unknown_fields_are_ignored_but_kept_in_raw() -> None:
 
 
 def test_verify_alone_and_rotation() -> None:
-    body = envelope("crate.opened", {})
+    body = envelope("season.rolled_over", {})
     verify(body, signed(body), SECRET, now=NOW)
     verify(body, signed(body, secret="whsec_old"), [SECRET, "whsec_old"], now=NOW)
     header = signature_header(SECRET, NOW, body, extra_secrets=["whsec_old"])
@@ -225,7 +225,7 @@ def test_verify_alone_and_rotation() -> None:
 
 
 def test_now_defaults_to_the_wall_clock() -> None:
-    body = envelope("crate.opened", {})
+    body = envelope("season.rolled_over", {})
     t = int(time.time())
     verify(body, signed(body, t=t), SECRET)
     assert construct_event(body, signed(body, t=t), SECRET).id == "evt_01test"
@@ -236,7 +236,7 @@ def test_now_defaults_to_the_wall_clock() -> None:
 # --- signature errors ----------------------------------------------------------------------------------
 
 
-BODY = envelope("crate.opened", {})
+BODY = envelope("season.rolled_over", {})
 
 
 @pytest.mark.parametrize("header", [None, "", f"v1={'0' * 64}", f"t=soon,v1={'0' * 64}", f"t={NOW}"])
