@@ -24,7 +24,7 @@ from livecore.commands.players import first_contact, load_game
 from livecore.crates import CrateEntry
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import CrateRow, CrateSettings, Entry, ResourceType
-from livecore.grants import GrantKind, GrantTrigger
+from livecore.grants import GrantEntry, GrantKind, GrantTrigger
 from livecore.hashing import KeyedHasher
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
@@ -143,11 +143,8 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
         def debit(self, player: str, key: str, amount: int, client: bool) -> None:
             self._adjust(player, key, amount, credit=False, client=client)
 
-        @rule(player=st.sampled_from(PLAYERS), coins=st.integers(1, 30), swords=st.integers(0, 3))
-        def grant(self, player: str, coins: int, swords: int) -> None:
-            entries = [Entry(ResourceType.CURRENCY, "coins", coins)]
-            if swords:
-                entries.append(Entry(ResourceType.ITEM, "sword", swords))
+        def _create(self, player: str, kind: GrantKind, entries: list[GrantEntry]) -> str:
+            """A grant made by the server route's command; returns its id."""
             holder: list[str] = []
 
             def op(tx: Any) -> None:
@@ -156,7 +153,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                     self.rt,
                     self.scope,
                     player,
-                    kind=GrantKind.REWARD,
+                    kind=kind,
                     entries=entries,
                     expires_at=None,
                     source_kind="api",
@@ -166,7 +163,15 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
                 holder.append(g.id)
 
             assert self._run(op)
-            self.grants.append((player, holder[0], {"coins": coins, "sword": swords}))
+            return holder[0]
+
+        @rule(player=st.sampled_from(PLAYERS), coins=st.integers(1, 30), swords=st.integers(0, 3))
+        def grant(self, player: str, coins: int, swords: int) -> None:
+            entries: list[GrantEntry] = [Entry(ResourceType.CURRENCY, "coins", coins)]
+            if swords:
+                entries.append(Entry(ResourceType.ITEM, "sword", swords))
+            grant_id = self._create(player, GrantKind.REWARD, entries)
+            self.grants.append((player, grant_id, {"coins": coins, "sword": swords}))
 
         @precondition(lambda self: bool(self.grants))
         @rule(data=st.data())
@@ -194,25 +199,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
 
         @rule(player=st.sampled_from(PLAYERS), amount=st.integers(1, 3))
         def send_crate(self, player: str, amount: int) -> None:
-            holder: list[str] = []
-
-            def op(tx: Any) -> None:
-                g = create_grant(
-                    tx,
-                    self.rt,
-                    self.scope,
-                    player,
-                    kind=GrantKind.CRATE,
-                    entries=[CrateEntry("box", amount)],
-                    expires_at=None,
-                    source_kind="api",
-                    source_ref_id=None,
-                    metadata=None,
-                )
-                holder.append(g.id)
-
-            assert self._run(op)
-            self.crates.append((player, holder[0]))
+            self.crates.append((player, self._create(player, GrantKind.CRATE, [CrateEntry("box", amount)])))
 
         @precondition(lambda self: bool(self.crates))
         @rule(data=st.data())
