@@ -305,6 +305,9 @@ async def test_simultaneous_opens_with_one_key_draw_once(econ: Econ) -> None:
     assert set(statuses) <= {200, 409}
     bodies = [b for s, b, h in answers if s == 200]
     assert bodies and all(b == bodies[0] for b in bodies)
+    # One answer drew; every other 200 is the stored answer again.
+    fresh = [h for s, _, h in answers if s == 200 and h.get("Idempotent-Replay") != "true"]
+    assert len(fresh) == 1
     for status, body, _ in answers:
         if status == 409:
             assert body["error"]["code"] == "idempotency_conflict"
