@@ -60,6 +60,13 @@ WIRE: dict[str, bytes] = {
         b'"amount":100}],"sourceKind":"api","sourceRefId":"sample","metadata":{},'
         b'"createdAt":"2026-01-01T00:00:00.000Z","claimedAt":null,"expiresAt":null,"ackedBy":null}'
     ),
+    "crate.opened": (
+        b'{"grantId":"00000000-0000-7000-8000-000000000003",'
+        b'"contentsGrantId":"00000000-0000-7000-8000-000000000000",'
+        b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
+        b'"crates":[{"key":"bronze-chest","amount":1,"type":"crate"}],'
+        b'"contents":[{"type":"currency","key":"coins","amount":100}],"openedAt":"2026-01-01T00:00:00.000Z"}'
+    ),
     "wallet.changed": (
         b'{"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player","delta":100,'
         b'"reason":"grant","note":null,"sourceRefId":"sample",'
@@ -414,7 +421,7 @@ def test_every_declared_kind_has_a_sample_and_its_wire_json() -> None:
 
 
 def test_a_kind_without_a_payload_class_samples_as_an_empty_object() -> None:
-    assert sample_payload("crate.opened") == {}
+    assert sample_payload("season.rolled_over") == {}
     assert sample_payload("player.registered") is SAMPLES["player.registered"]
 
 
