@@ -5,8 +5,9 @@ studio, its games and their settings, API keys and webhook endpoints, in one tra
   an event left out of the manifest leaves the settings and opens no new window, while its windows,
   attempts, boards and grants stay in their own tables.
 - An API key is matched by (game, name). Changing its rate limits updates it in place; changing its
-  environment or permission revokes it and mints a successor, since a key must never silently gain
-  another environment's data or another surface's power.
+  environment or permission rotates it: a successor is minted with the new ones (a key never silently
+  gains another environment's data or another surface's power), and the old key keeps working as it was
+  for :data:`~livecore_server.keys.ROTATION_GRACE` of service time, as every rotation does.
 - A webhook endpoint is matched by (game, name); URL, events and environment update in place.
 - Secrets (API keys, webhook signing secrets) are minted only on creation and appear in the result
   only then (null otherwise). Keys and endpoints missing from the manifest are left as they are.
@@ -24,6 +25,7 @@ from livecore.ids import Prefix, new_id, new_secret
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
+from livecore_server.keys import ROTATION_GRACE
 from livecore_server.manifest import ApiKeyManifest, Manifest, WebhookManifest
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
@@ -66,7 +68,7 @@ def _api_key(
         tx.keys.set_rate_limits(active.id, limits)
         return {"id": active.id, "env": spec.env.value, "permission": spec.permission.value, "secret": None}
     if active is not None:
-        tx.keys.revoke(active.id, to_millis(rt.clock.now()))
+        tx.keys.retire(active.id, to_millis(rt.clock.now() + ROTATION_GRACE))
     return mint_key(tx, rt, game_id, name, spec.env, spec.permission, limits)
 
 
@@ -97,13 +99,14 @@ def mint_key(
 
 
 def rotate_key(store: ServerStore, rt: Runtime, game_id: str, name: str) -> dict[str, Any]:
-    """Revoke the active key of that name and mint a successor with the same settings."""
+    """Mint a successor with the same settings for the active key of that name; the old key keeps working
+    for :data:`~livecore_server.keys.ROTATION_GRACE` of service time, then stops."""
 
     def rotate(tx: ServerTransaction) -> dict[str, Any]:
         active = tx.keys.active(game_id, name)
         if active is None:
             raise LookupError(f"no active key named {name!r}")
-        tx.keys.revoke(active.id, to_millis(rt.clock.now()))
+        tx.keys.retire(active.id, to_millis(rt.clock.now() + ROTATION_GRACE))
         return mint_key(tx, rt, game_id, name, active.env, active.permission, active.rate_limits)
 
     return store.run(rotate)

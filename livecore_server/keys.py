@@ -3,7 +3,9 @@
 
 Every request names its key; looking it up in the database each time would be the most expensive part
 of a read. Known keys are cached for ``ttl`` seconds (and unknown ones too, so a flood of bad keys does
-not reach the database): a key revoked by another process stops working within that time. A string that
+not reach the database): a key revoked by another process stops working within that time. A rotated key
+works until the end of its grace period (:data:`ROTATION_GRACE` of service time), checked on every
+request, cached or not. A string that
 does not have the shape of a key (:func:`api_key_shaped`) is refused before it is hashed, cached or
 looked up; so is a player secret of the wrong shape (:func:`player_secret_shaped`, checked by the
 namespace middleware before the player is read).
@@ -16,7 +18,9 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 
+from livecore.clock import Clock, to_millis
 from livecore.commands.players import PLAYER_SECRET_PREFIX
 from livecore.hashing import KeyedHasher
 from livecore.scope import Environment
@@ -27,6 +31,8 @@ from livecore_server.storage.server_store import ServerStore
 _SECRET_BODY = "[A-Za-z0-9_-]{43}"
 _API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{_SECRET_BODY}")
 _PLAYER_SECRET = re.compile(f"{re.escape(PLAYER_SECRET_PREFIX)}{_SECRET_BODY}")
+# How long a rotated key keeps working beside its successor (SPEC 5 rule 6).
+ROTATION_GRACE = timedelta(days=60)
 
 
 def api_key_shaped(secret: str) -> bool:
@@ -42,9 +48,10 @@ def player_secret_shaped(secret: str | None) -> bool:
 
 
 class KeyCache:
-    def __init__(self, store: ServerStore, hasher: KeyedHasher, ttl: float = 1.0) -> None:
+    def __init__(self, store: ServerStore, hasher: KeyedHasher, clock: Clock, ttl: float = 1.0) -> None:
         self._store = store
         self._hasher = hasher
+        self._clock = clock
         self._ttl = ttl
         self._entries: dict[str, tuple[float, ApiKey | None]] = {}
 
@@ -52,11 +59,14 @@ class KeyCache:
         if not api_key_shaped(secret):
             return None
         now = time.monotonic()
+        service_ms = to_millis(self._clock.now())
         hit = self._entries.get(secret)
         if hit is not None and now - hit[0] < self._ttl:
-            return hit[1]
+            key = hit[1]
+            retired = key is not None and key.retires_at_ms is not None and key.retires_at_ms <= service_ms
+            return None if retired else key
         digest = self._hasher.hash(secret)
-        key = await self._store.read(lambda tx: tx.keys.by_hash(digest))
+        key = await self._store.read(lambda tx: tx.keys.by_hash(digest, service_ms))
         if len(self._entries) > 10_000:
             self._entries.clear()
         self._entries[secret] = (now, key)

@@ -465,4 +465,9 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("guild_donations", schema.SQLITE),
         ],
     ),
+    (
+        # A rotated API key keeps working until its grace period ends.
+        "0021_api_key_retirement",
+        ["ALTER TABLE api_keys ADD COLUMN retires_at INTEGER"],
+    ),
 ]

@@ -434,6 +434,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("guild_donations", schema.POSTGRES),
         ],
     ),
+    (
+        # A rotated API key keeps working until its grace period ends.
+        "0013_api_key_retirement",
+        ["ALTER TABLE api_keys ADD COLUMN retires_at BIGINT"],
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

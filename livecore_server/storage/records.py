@@ -27,6 +27,7 @@ class ApiKey:
     rate_limits: dict[BucketName, int]
     # Built once per loaded key, not once per request.
     scope: Scope
+    retires_at_ms: int | None = None  # a rotated key's end of grace (service time)
 
     @classmethod
     def from_row(cls, r: tuple[Any, ...]) -> ApiKey:
@@ -41,4 +42,5 @@ class ApiKey:
             prefix=r[6],
             rate_limits={BucketName(k): int(v) for k, v in orjson.loads(r[7]).items()},
             scope=Scope(studio_id=r[2], game_id=r[1], env=env, actor=Actor(kind="api_key", prefix=r[6])),
+            retires_at_ms=r[8],
         )

@@ -222,6 +222,8 @@ TABLES: tuple[Table, ...] = (
         _null("last_used_at", MS),
         _null("last_operation"),
         _null("last_sdk"),
+        # Set when the key was rotated: it keeps working until then, and is no longer the active key.
+        _null("retires_at", MS),
     ),
     _t(
         "webhook_endpoints",

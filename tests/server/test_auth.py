@@ -112,17 +112,34 @@ async def test_health_is_public(world: World) -> None:
     assert "RateLimit-Limit" in headers
 
 
-async def test_revoked_key_stops_working(world: World) -> None:
+async def test_a_rotated_key_works_for_60_days_of_service_time_then_stops(world: World) -> None:
     from livecore_server.apply import rotate_key
 
     old = world.keys["test-server"]
+    assert (await world.call("GET", "/server/v1/ping", key=old))[0] == 200  # cached before the rotation
     game_id = world.applied["games"]["space-race"]["id"]
     new = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")["secret"]
     world.services.key_cache.clear()
-    status, _, _ = await world.call("GET", "/server/v1/ping", key=old)
-    assert status == 401
-    status, _, _ = await world.call("GET", "/server/v1/ping", key=new)
-    assert status == 200
+    assert (await world.call("GET", "/server/v1/ping", key=old))[0] == 200
+    assert (await world.call("GET", "/server/v1/ping", key=new))[0] == 200
+    world.clock.advance(60 * 86400 - 1)
+    assert (await world.call("GET", "/server/v1/ping", key=old))[0] == 200
+    world.clock.advance(1)  # the grace ends: refused at once, though the key is in the cache
+    status, body, _ = await world.call("GET", "/server/v1/ping", key=old)
+    assert (status, body["error"]["code"]) == (401, "invalid_api_key")
+    assert (await world.call("GET", "/server/v1/ping", key=new))[0] == 200
+
+
+async def test_a_second_rotation_mints_from_the_successor(world: World) -> None:
+    from livecore_server.apply import rotate_key
+
+    game_id = world.applied["games"]["space-race"]["id"]
+    first = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")
+    second = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")
+    assert len({world.keys["test-server"], first["secret"], second["secret"]}) == 3
+    world.services.key_cache.clear()
+    for key in (world.keys["test-server"], first["secret"], second["secret"]):
+        assert (await world.call("GET", "/server/v1/ping", key=key))[0] == 200
 
 
 async def test_key_usage_records_time_operation_and_sdk(world: World) -> None:

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -82,6 +83,30 @@ def test_changing_a_keys_environment_mints_a_successor(tmp_path: Path) -> None:
     after = json.loads(out)["games"]["space-race"]["apiKeys"]["test-client"]
     assert after["id"] != before["id"]
     assert after["env"] == "live" and after["secret"].startswith("lc_live_")
+
+
+def test_a_key_rotated_by_apply_keeps_its_old_environment_during_its_grace(tmp_path: Path) -> None:
+    from livecore_server.keys import ROTATION_GRACE
+    from tests.conftest import make_services
+
+    _, out, _ = _apply(tmp_path, TEST_MANIFEST, "--json")
+    old = json.loads(out)["games"]["space-race"]["apiKeys"]["test-client"]["secret"]
+    _apply(
+        tmp_path,
+        TEST_MANIFEST.replace(
+            '[games.space-race.api_keys.test-client]\nenv = "test"',
+            '[games.space-race.api_keys.test-client]\nenv = "live"',
+        ),
+    )
+    services = make_services(tmp_path / "c.db", manual=False)
+    try:
+        key = asyncio.run(services.key_cache.lookup(old))
+        assert key is not None and key.env.value == "test"  # never the successor's environment
+        assert key.retires_at_ms is not None
+        retires = datetime.fromtimestamp(key.retires_at_ms / 1000, UTC)
+        assert abs(retires - (datetime.now(UTC) + ROTATION_GRACE)) < timedelta(minutes=5)
+    finally:
+        services.close()
 
 
 def test_invalid_manifest_exits_2_names_the_field_and_applies_nothing(tmp_path: Path) -> None:
@@ -197,7 +222,8 @@ def test_demo_prints_working_keys_on_every_run(tmp_path: Path) -> None:
         for name in keys1:
             assert keys1[name]["secret"] and keys2[name]["secret"]
             assert keys1[name]["secret"] != keys2[name]["secret"]
-            assert asyncio.run(services.key_cache.lookup(keys1[name]["secret"])) is None  # old one revoked
+            # The old one was rotated: it works for the grace period, beside the new one.
+            assert asyncio.run(services.key_cache.lookup(keys1[name]["secret"])) is not None
             assert asyncio.run(services.key_cache.lookup(keys2[name]["secret"])) is not None
     finally:
         services.close()

@@ -22,12 +22,14 @@ class KeyRow:
 class SqlKeys(SqlPort):
     __slots__ = ()
 
-    def by_hash(self, secret_hash: str) -> ApiKey | None:
+    def by_hash(self, secret_hash: str, now_ms: int) -> ApiKey | None:
+        """The key of that secret if it works at ``now_ms``: not revoked, and not past its retirement."""
         row = self.db.read(
-            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits"
-            " FROM api_keys k JOIN games g ON g.id = k.game_id"
-            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL",
-            (secret_hash,),
+            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits,"
+            " k.retires_at FROM api_keys k JOIN games g ON g.id = k.game_id"
+            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL"
+            " AND (k.retires_at IS NULL OR k.retires_at > ?)",
+            (secret_hash, now_ms),
         ).fetchone()
         return None if row is None else ApiKey.from_row(row)
 
@@ -43,10 +45,10 @@ class SqlKeys(SqlPort):
         )
 
     def active(self, game_id: str, name: str) -> KeyRow | None:
-        """The game's active (not revoked) key of that name."""
+        """The game's active key of that name: not revoked, not rotated."""
         row = self.db.read(
             "SELECT id, env, permission, rate_limits FROM api_keys"
-            " WHERE game_id = ? AND name = ? AND revoked_at IS NULL",
+            " WHERE game_id = ? AND name = ? AND revoked_at IS NULL AND retires_at IS NULL",
             (game_id, name),
         ).fetchone()
         if row is None:
@@ -77,6 +79,10 @@ class SqlKeys(SqlPort):
 
     def set_rate_limits(self, key_id: str, rate_limits: str) -> None:
         self.db.change("api_keys", "UPDATE api_keys SET rate_limits = ? WHERE id = ?", (rate_limits, key_id))
+
+    def retire(self, key_id: str, retires_at_ms: int) -> None:
+        """The key was rotated: it works until ``retires_at_ms``, and a successor is the active key."""
+        self.db.change("api_keys", "UPDATE api_keys SET retires_at = ? WHERE id = ?", (retires_at_ms, key_id))
 
     def revoke(self, key_id: str, now_ms: int) -> None:
         self.db.change("api_keys", "UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))
