@@ -7,7 +7,8 @@ probability ``weight`` over the table's total weight and gives every one of its 
 
 The draw uses the random source it is given: the server's is unpredictable, a simulation's seeded one
 opens the same contents every time. What was drawn is merged into one list of rewards, in the order first
-drawn, adding the amounts of equal rewards (same type, key and parameters).
+drawn, adding the amounts of equal rewards (same type, key and parameters) up to the most one change may
+carry (:data:`livecore.economy.MAX_AMOUNT`); beyond it, another entry of that reward starts.
 
 Limits: a table has 1 to 100 rows, weights 1 to 1,000,000, ``rolls`` 1 to 100; a crate grant draws at
 most :data:`MAX_DRAWS` times in all (the sum of ``amount x rolls`` over its entries), checked when it is
@@ -23,6 +24,7 @@ from typing import Literal
 
 import attrs
 
+from livecore.economy import MAX_AMOUNT
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import CrateRow, CrateSettings, Entry, Game
 from livecore.limits import Count, Range
@@ -94,7 +96,8 @@ def contents(game: Game, entries: Sequence[CrateEntry], rng: RandomSource) -> tu
 
 def _add(merged: list[Entry], reward: Entry) -> None:
     for i, have in enumerate(merged):
-        if (have.type, have.key, have.parameters) == (reward.type, reward.key, reward.parameters):
+        same = (have.type, have.key, have.parameters) == (reward.type, reward.key, reward.parameters)
+        if same and have.amount + reward.amount <= MAX_AMOUNT:
             merged[i] = attrs.evolve(have, amount=have.amount + reward.amount)
             return
     merged.append(reward)

@@ -14,6 +14,7 @@ import pytest
 from livecore.api.convert import response_converter
 from livecore.api.grants import RewardEntry
 from livecore.crates import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
+from livecore.economy import MAX_AMOUNT
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import CrateRow, CrateSettings, Economy, Entry, Game, GameSettings, Resource, ResourceType
 from livecore.grants import (
@@ -147,6 +148,15 @@ def test_rewards_with_other_parameters_are_not_merged() -> None:
         ),
     )
     assert contents(game, [CrateEntry("c", 1)], Fixed(0.0)) == (attrs.evolve(SWORD, amount=2), GOLD_SWORD)
+
+
+def test_a_merged_reward_never_exceeds_the_most_one_change_may_carry() -> None:
+    huge = Entry(ResourceType.CURRENCY, "coins", MAX_AMOUNT // 2 + 1)
+    game = attrs.evolve(
+        GAME, settings=attrs.evolve(GAME.settings, crates={"c": CrateSettings(table=(CrateRow(1, (huge,)),))})
+    )
+    got = contents(game, [CrateEntry("c", 3)], Fixed(0.0))
+    assert got == (huge, huge, huge) and all(e.amount <= MAX_AMOUNT for e in got)
 
 
 def test_a_row_with_no_rewards_gives_nothing() -> None:
