@@ -341,7 +341,11 @@ def test_the_name_search_goes_through_the_trigram_index(
         assert "guild_names" in statement and "VIRTUAL TABLE" in plan, plan
         assert not SQLITE_SCAN.search(SORT.sub("", plan)), f"{statement}\n{plan}"
     else:
-        assert "guilds_name_trigrams" in plan and "Seq Scan" not in plan, plan
+        assert "Seq Scan" not in plan, plan
+        # A rare text goes through the trigram index. When more guilds match than a page holds, walking
+        # the game's guilds newest first until the page is full is as cheap, and which of the two the
+        # planner picks depends on its sampled statistics: either is an index read.
+        assert "guilds_name_trigrams" in plan or (matches > 100 and "guilds_newest" in plan), plan
 
 
 def test_a_name_search_matching_most_guilds_still_reads_an_index(filled: tuple[Any, Runtime]) -> None:
