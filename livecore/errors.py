@@ -101,6 +101,16 @@ class ErrorCode(enum.StrEnum):
     HELP_COOLDOWN = "help_cooldown"
     HELP_REQUEST_NOT_FOUND = "help_request_not_found"
     HELP_REQUEST_CLOSED = "help_request_closed"
+    # Operators (admin API, portal, /mcp)
+    DASHBOARD_ONLY = "dashboard_only"
+    CSRF_INVALID = "csrf_invalid"
+    REWARDS_ALREADY_GRANTED = "rewards_already_granted"
+    STUDIO_NOT_FOUND = "studio_not_found"
+    MEMBER_NOT_FOUND = "member_not_found"
+    API_KEY_NOT_FOUND = "api_key_not_found"
+    PERSONAL_KEY_NOT_FOUND = "personal_key_not_found"
+    WEBHOOK_ENDPOINT_NOT_FOUND = "webhook_endpoint_not_found"
+    DELIVERY_NOT_FOUND = "delivery_not_found"
 
 
 STATUS: Mapping[ErrorCode, int] = {
@@ -183,6 +193,15 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.HELP_COOLDOWN: 409,
     ErrorCode.HELP_REQUEST_NOT_FOUND: 404,
     ErrorCode.HELP_REQUEST_CLOSED: 409,
+    ErrorCode.DASHBOARD_ONLY: 403,
+    ErrorCode.CSRF_INVALID: 403,
+    ErrorCode.REWARDS_ALREADY_GRANTED: 409,
+    ErrorCode.STUDIO_NOT_FOUND: 404,
+    ErrorCode.MEMBER_NOT_FOUND: 404,
+    ErrorCode.API_KEY_NOT_FOUND: 404,
+    ErrorCode.PERSONAL_KEY_NOT_FOUND: 404,
+    ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND: 404,
+    ErrorCode.DELIVERY_NOT_FOUND: 404,
 }
 
 

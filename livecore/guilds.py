@@ -164,7 +164,7 @@ class By:
         if actor.kind == ByKind.API_KEY:
             return cls(ByKind.API_KEY, api_key_prefix=actor.prefix)
         if actor.kind == ByKind.MEMBER:
-            return cls(ByKind.MEMBER, member_id=actor.prefix)
+            return cls(ByKind.MEMBER, member_id=actor.member_id)
         return SYSTEM_BY
 
     def to_wire(self) -> dict[str, Any]:

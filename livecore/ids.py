@@ -47,6 +47,10 @@ class Prefix(enum.StrEnum):
     JOIN_REQUEST = "gjr"
     HELP_REQUEST = "ghr"
     DONATION = "gdn"
+    MEMBER = "mem"  # an operator of a studio
+    SESSION = "mss"  # a member's portal session
+    PERSONAL_KEY = "pk"
+    AUDIT_ENTRY = "aud"
 
 
 _MS_MASK = (1 << 48) - 1

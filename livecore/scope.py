@@ -22,14 +22,21 @@ class Permission(enum.StrEnum):
 
 @attrs.frozen
 class Actor:
-    """``{kind:'api_key', prefix}`` for keys, ``{kind:'system'}`` for workers
-    (docs/reference/webhooks.md#kinds)."""
+    """``{kind:'api_key', prefix}`` for keys, ``{kind:'member', memberId}`` for operators,
+    ``{kind:'system'}`` for workers (docs/reference/webhooks.md#kinds)."""
 
     kind: str
     prefix: str | None = None
+    member_id: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        if self.member_id is not None:
+            return {"kind": self.kind, "memberId": self.member_id}
         return {"kind": self.kind, "prefix": self.prefix} if self.prefix else {"kind": self.kind}
+
+
+def member_actor(member_id: str) -> Actor:
+    return Actor(kind="member", member_id=member_id)
 
 
 SYSTEM = Actor(kind="system")

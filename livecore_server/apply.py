@@ -9,6 +9,8 @@ studio, its games and their settings, API keys and webhook endpoints, in one tra
   gains another environment's data or another surface's power), and the old key keeps working as it was
   for :data:`~livecore_server.keys.ROTATION_GRACE` of service time, as every rotation does.
 - A webhook endpoint is matched by (game, name); URL, events and environment update in place.
+- A member is matched by (studio, key); email and role update in place, and a member left out of the
+  manifest is removed (its sessions end, its personal keys stop working).
 - Secrets (API keys, webhook signing secrets) are minted only on creation and appear in the result
   only then (null otherwise). Keys and endpoints missing from the manifest are left as they are.
 """
@@ -28,6 +30,7 @@ from livecore_server.crypto import ServerKeys
 from livecore_server.keys import ROTATION_GRACE
 from livecore_server.manifest import ApiKeyManifest, Manifest, WebhookManifest
 from livecore_server.storage.records import settings_converter
+from livecore_server.storage.sql.members import Member
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
 KEY_PREFIX_LEN = 16  # "lc_test_" plus 8 random characters: enough to tell keys apart in logs
@@ -56,7 +59,30 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
             "apiKeys": {name: _api_key(tx, rt, game_id, name, k) for name, k in game.api_keys.items()},
             "webhooks": {name: _webhook(tx, keys, rt, game_id, name, w) for name, w in game.webhooks.items()},
         }
-    return {"studio": {"key": manifest.studio, "id": studio_id}, "games": games}
+    return {
+        "studio": {"key": manifest.studio, "id": studio_id},
+        "games": games,
+        "members": _members(tx, rt, studio_id, manifest),
+    }
+
+
+def _members(tx: ServerTransaction, rt: Runtime, studio_id: str, manifest: Manifest) -> dict[str, Any]:
+    """Members are matched by (studio, key); email and role update in place. A member the manifest no
+    longer names is removed: its sessions end and its personal keys stop working (docs/operators.md)."""
+    now = rt.clock.now()
+    out: dict[str, Any] = {}
+    for key, spec in manifest.members.items():
+        member = tx.members.by_key(studio_id, key)
+        if member is None:
+            member = Member(new_id(Prefix.MEMBER, now, rt.rng), studio_id, key, spec.email, spec.role)
+            tx.members.insert(member, to_millis(now))
+        elif (member.email, member.role, member.removed_at_ms) != (spec.email, spec.role, None):
+            tx.members.update(member.id, spec.email, spec.role, to_millis(now))
+        out[key] = {"id": member.id, "email": spec.email, "role": spec.role.value}
+    for member in tx.members.of_studio(studio_id):
+        if member.key not in manifest.members:
+            tx.members.remove(member.id, to_millis(now))
+    return out
 
 
 def _api_key(

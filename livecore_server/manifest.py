@@ -11,6 +11,8 @@ and ``true`` are not integers)::
 
     studio = "<key>"                                  required
     [exchange_rates]  <CUR> = <USD per unit>          optional, applies to every game
+    [members.<key>]   email, role = "OWNER" | "ADMIN" | "GAME_ADMIN" | "GAME_DEVELOPER" | "GAME_DEBUGGER" |
+                      "VIEWER" (both required): the studio's operators (docs/operators.md)
     [games.<key>]     name (required), economy = "studio" (default) | "platform"
       .gifting        enabled = false, cooldown_seconds = 86400, daily_send_limit, claim_expiry_seconds
       .presence       ttl_seconds = 90
@@ -203,6 +205,7 @@ from livecore.games import (
 )
 from livecore.limits import Range, character_problem
 from livecore.lobbies import CAPACITY_MAX
+from livecore.operators import Role
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.teams import TEAM_SIZE_MAX
@@ -227,6 +230,8 @@ __all__ = [
 ]
 
 KEY_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+# A plain check, not RFC 5322: one @, no spaces, a dot in the domain. Members sign in by link or SSO.
+EMAIL_PATTERN = re.compile(r"(?=.{3,254}\Z)[^@\s]+@[^@\s]+\.[^@\s]+")
 RESERVED_RESOURCE_KEYS = frozenset({"sessions", "login_streak"})
 RATE_LIMIT_MAX = 1_000_000
 _CURRENCY = re.compile(r"[A-Z]{3}")
@@ -276,6 +281,14 @@ class ApiKeyManifest:
     env: Environment
     permission: Permission
     rate_limits: dict[BucketName, int] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class MemberManifest:
+    """``[members.<key>]``: a member of the studio, who signs in to the portal (docs/operators.md)."""
+
+    email: str
+    role: Role
 
 
 @attrs.frozen
@@ -375,6 +388,7 @@ class Manifest:
     studio: str
     games: dict[str, GameManifest] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
+    members: dict[str, MemberManifest] = attrs.field(factory=dict)
 
 
 # --- value rules (types, unknown fields and enums are the converter's) --------------------------------
@@ -401,6 +415,11 @@ def _key(value: Any, path: str, problems: Problems) -> None:
             "must be 1 to 64 characters: lower-case letters, digits, '-' and '_',"
             " starting with a letter or digit"
         )
+
+
+def _email(value: Any, path: str, problems: Problems) -> None:
+    if isinstance(value, str) and not EMAIL_PATTERN.fullmatch(value):
+        problems[path] = "must be an email address (name@domain), at most 254 characters"
 
 
 def _not_blank(value: Any, path: str, problems: Problems) -> None:
@@ -925,6 +944,7 @@ def _table_rows(value: Any, path: str, problems: Problems) -> None:
 _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (Manifest, "studio"): _key,
     (Manifest, "exchange_rates"): _exchange_rates,
+    (MemberManifest, "email"): _email,
     (GameManifest, "name"): _not_blank,
     (GameManifest, "exchange_rates"): _exchange_rates,
     (GiftingSettings, "cooldown_seconds"): _at_least(0),
@@ -979,6 +999,7 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
 # Rules for the keys of a table of named entries.
 _KEY_RULES: dict[tuple[type, str], Rule] = {
     (Manifest, "games"): _key,
+    (Manifest, "members"): _key,
     (GameManifest, "resources"): _resource_key,
     (GameManifest, "api_keys"): _key,
     (GameManifest, "webhooks"): _key,

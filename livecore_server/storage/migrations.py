@@ -470,4 +470,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0021_api_key_retirement",
         ["ALTER TABLE api_keys ADD COLUMN retires_at INTEGER"],
     ),
+    (
+        # Operators: members, their sessions, sign-in links and personal keys, and the audit log.
+        "0022_operators",
+        [
+            *schema.create_statements("members", schema.SQLITE),
+            *schema.create_statements("member_sessions", schema.SQLITE),
+            *schema.create_statements("login_links", schema.SQLITE),
+            *schema.create_statements("personal_keys", schema.SQLITE),
+            *schema.create_statements("audit_log", schema.SQLITE),
+        ],
+    ),
 ]

@@ -439,6 +439,17 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0013_api_key_retirement",
         ["ALTER TABLE api_keys ADD COLUMN retires_at BIGINT"],
     ),
+    (
+        # Operators: members, their sessions, sign-in links and personal keys, and the audit log.
+        "0014_operators",
+        [
+            *schema.create_statements("members", schema.POSTGRES),
+            *schema.create_statements("member_sessions", schema.POSTGRES),
+            *schema.create_statements("login_links", schema.POSTGRES),
+            *schema.create_statements("personal_keys", schema.POSTGRES),
+            *schema.create_statements("audit_log", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

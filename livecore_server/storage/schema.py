@@ -801,6 +801,75 @@ TABLES: tuple[Table, ...] = (
         Column("donated_at", MS),
         rowid=False,
     ),
+    # Operators (docs/operators.md): a studio's members as its manifest declares them (``removed_at`` once
+    # a manifest leaves one out), their portal sessions and one-time sign-in links, their personal keys,
+    # and the audit log. Secrets are kept as keyed hashes only.
+    _t(
+        "members",
+        Column("id"),
+        Column("studio_id", references=Ref("studios")),
+        Column("key"),
+        Column("email"),
+        Column("role"),
+        Column("created_at", MS),
+        Column("updated_at", MS),
+        _null("removed_at", MS),
+        unique=(("studio_id", "key"),),
+        rowid=False,
+    ),
+    _t(
+        "member_sessions",
+        Column("id"),
+        Column("token_hash", unique=True),
+        Column("member_id", references=Ref("members")),
+        Column("via"),
+        Column("created_at", MS),
+        Column("expires_at", MS),
+        _null("ended_at", MS),
+        _null("ip"),
+        rowid=False,
+    ),
+    _t(
+        "login_links",
+        Column("token_hash"),
+        Column("member_id", references=Ref("members")),
+        Column("created_at", MS),
+        Column("expires_at", MS),
+        _null("used_at", MS),
+        primary_key=("token_hash",),
+        rowid=False,
+    ),
+    _t(
+        "personal_keys",
+        Column("id"),
+        Column("member_id", references=Ref("members")),
+        Column("secret_hash", unique=True),
+        Column("prefix"),
+        _null("role"),
+        Column("read_only", BOOL, default=False),
+        Column("created_at", MS),
+        Column("expires_at", MS),
+        _null("revoked_at", MS),
+        _null("last_used_at", MS),
+        rowid=False,
+    ),
+    _t(
+        "audit_log",
+        Column("seq", SEQ),
+        Column("id", unique=True),
+        Column("studio_id", references=Ref("studios")),
+        _null("game_id"),
+        Column("at", MS),
+        Column("actor", JSON),
+        _null("member_id"),  # the acting member's, from ``actor``: the log filtered by member
+        Column("action"),
+        Column("target"),
+        Column("metadata", JSON),
+        _null("before", JSON),
+        _null("after", JSON),
+        _null("ip"),
+        primary_key=("seq",),
+    ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
     # process of an earlier version during a rolling upgrade.
     _t(
@@ -1061,6 +1130,12 @@ INDEXES: tuple[Index, ...] = (
     Index("guild_help_by_player", "guild_help_requests", ("player_id", "guild_id", "created_at", "id")),
     Index("guild_donations_of_request", "guild_donations", ("request_id", "donated_at", "id")),
     Index("guild_donations_by_donor", "guild_donations", ("donor_player_id",)),
+    Index("member_sessions_of_member", "member_sessions", ("member_id",), where="ended_at IS NULL"),
+    # A member's key that works (one at most: making one revokes the one before).
+    Index("personal_keys_of_member", "personal_keys", ("member_id",), where="revoked_at IS NULL"),
+    # The audit log newest first, per studio and per game, by keyset on seq.
+    Index("audit_by_studio", "audit_log", ("studio_id", "seq")),
+    Index("audit_by_game", "audit_log", ("game_id", "seq")),
 )
 
 _FTS = Only(SQLITE, "SQLite's name search of three or more characters (PostgreSQL has its trigram index)")

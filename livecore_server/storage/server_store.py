@@ -15,9 +15,11 @@ from typing import Protocol, TypeVar
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
+from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
@@ -51,6 +53,10 @@ class ServerTransaction(Transaction, Protocol):
     def manifest(self) -> SqlManifest: ...
     @property
     def meta(self) -> SqlMeta: ...
+    @property
+    def members(self) -> SqlMembers: ...
+    @property
+    def audit(self) -> SqlAudit: ...
 
 
 class ServerStore(Protocol):

@@ -22,6 +22,7 @@ from livecore.games import Game
 
 if TYPE_CHECKING:
     from livecore_server.storage.sql.attempts import SqlAttempts
+    from livecore_server.storage.sql.audit import SqlAudit
     from livecore_server.storage.sql.boards import SqlBoards
     from livecore_server.storage.sql.erasures import SqlErasures
     from livecore_server.storage.sql.friends import SqlFriendGraph
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.lobbies import SqlLobbies
     from livecore_server.storage.sql.manifest import SqlManifest
     from livecore_server.storage.sql.merges import SqlMerges
+    from livecore_server.storage.sql.members import SqlMembers
     from livecore_server.storage.sql.meta import SqlMeta
     from livecore_server.storage.sql.migrations import SqlMigrationKeys
     from livecore_server.storage.sql.outbox import SqlOutbox
@@ -191,6 +193,8 @@ class SqlTransaction:
     webhooks: SqlWebhooks
     manifest: SqlManifest
     meta: SqlMeta
+    members: SqlMembers
+    audit: SqlAudit
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips

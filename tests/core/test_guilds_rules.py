@@ -886,7 +886,7 @@ def test_by_wire_names_the_actor_as_spec_6_2_does(by: By, wire: dict[str, str]) 
     ("actor", "by"),
     [
         (Actor(kind="api_key", prefix="lc_test_ab"), By(ByKind.API_KEY, api_key_prefix="lc_test_ab")),
-        (Actor(kind="member", prefix="mem_1"), By(ByKind.MEMBER, member_id="mem_1")),
+        (Actor(kind="member", member_id="mem_1"), By(ByKind.MEMBER, member_id="mem_1")),
         (SYSTEM, SYSTEM_BY),
     ],
 )

@@ -5,6 +5,7 @@ the one place a transaction gets its ports."""
 from __future__ import annotations
 
 from livecore_server.storage.sql.attempts import SqlAttempts
+from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.boards import SqlBoards
 from livecore_server.storage.sql.erasures import SqlErasures
 from livecore_server.storage.sql.friends import SqlFriendGraph
@@ -19,6 +20,7 @@ from livecore_server.storage.sql.ledger import SqlLedger
 from livecore_server.storage.sql.lobbies import SqlLobbies
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.merges import SqlMerges
+from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.migrations import SqlMigrationKeys
 from livecore_server.storage.sql.outbox import SqlOutbox
@@ -69,3 +71,5 @@ def open_ports(
     tx.webhooks = SqlWebhooks(tx)
     tx.manifest = SqlManifest(tx)
     tx.meta = SqlMeta(tx)
+    tx.members = SqlMembers(tx)
+    tx.audit = SqlAudit(tx)

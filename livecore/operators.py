@@ -1,0 +1,228 @@
+"""Operators: the studio's members, their roles, what each role may do, personal keys and the audit entry
+(docs/operators.md).
+
+The rules, as a studio's lead would write them on a whiteboard:
+
+1. A member belongs to one studio and has one role: ``OWNER``, ``ADMIN``, ``GAME_ADMIN``,
+   ``GAME_DEVELOPER``, ``GAME_DEBUGGER`` or ``VIEWER``.
+2. Every role may read (player look-up, grants, attempts, webhook endpoints and deliveries, API keys,
+   personal keys, members, the audit log). Each operator action names the roles that may take it
+   (:data:`ALLOWED`); owners and admins may take every action.
+3. A member acts in the portal (a session) or with a personal key (``svc_pk_...``) on the admin API or
+   ``/mcp``. A personal key is one per member and studio, shown once; making a new one revokes the one
+   before. It lives from 7 days to 1 year (:data:`KEY_LIFETIME`), may be read-only, may carry a lower
+   role than its member's, and never more than the member's *current* role: what it may do is what both
+   roles allow. It stops working when the member is removed.
+4. Dashboard-only actions (:data:`DASHBOARD_ONLY`: API keys, personal keys, live webhook endpoints) are
+   refused to personal keys: 403 ``dashboard_only``.
+5. Every action writes an audit entry in the transaction of its effect (:class:`AuditEntry`).
+
+Who may act is decided by :func:`authorize`, whose refusals come in this order:
+
+1. the credential acts for another studio: 403 ``permission_denied``;
+2. a personal key and a dashboard-only action: 403 ``dashboard_only``;
+3. a read-only personal key and a write: 403 ``permission_denied``;
+4. the role (both roles, for a personal key) does not allow the action: 403 ``permission_denied``.
+
+An unknown, expired or revoked credential, or one of a removed member, never gets this far: it is 401
+``invalid_api_key`` where it is read.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime, timedelta
+from typing import Any
+
+import attrs
+
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.limits import Range
+
+
+class Role(enum.StrEnum):
+    OWNER = "OWNER"
+    ADMIN = "ADMIN"
+    GAME_ADMIN = "GAME_ADMIN"
+    GAME_DEVELOPER = "GAME_DEVELOPER"
+    GAME_DEBUGGER = "GAME_DEBUGGER"
+    VIEWER = "VIEWER"
+
+
+class Action(enum.StrEnum):
+    """What an operator may do. Writes carry their audit action name (SPEC 4.4's where it names one)."""
+
+    # Reads: every role.
+    READ = "read"
+    # Writes, each audited under this name.
+    MANUAL_GRANT = "grant.manual_create"
+    FORCE_CLAIM = "grant.manual_force_claim"
+    FORCE_COMPLETE = "attempt.force_complete"
+    RETRY_REWARD_ROLL = "grant.retry_reward_roll"
+    ROTATE_SECRET = "player.secret_rotate"
+    BAN = "player.ban"
+    UNBAN = "player.unban"
+    WEBHOOK_CREATE = "webhook.create"
+    WEBHOOK_REPLAY = "webhook.replay"
+    WEBHOOK_UNPAUSE = "webhook.unpause"
+    WEBHOOK_SEND_SAMPLE = "webhook.send_sample"
+    API_KEY_CREATE = "api_key.create"
+    API_KEY_ROTATE = "api_key.rotate"
+    API_KEY_REVOKE = "api_key.revoke"
+    PERSONAL_KEY_CREATE = "personal_key.create"
+    PERSONAL_KEY_REVOKE = "personal_key.revoke"
+    MEMBER_SIGN_IN = "member.sign_in"
+    MEMBER_SIGN_OUT = "member.sign_out"
+
+    @property
+    def is_write(self) -> bool:
+        return self is not Action.READ
+
+
+_EVERYONE = frozenset(Role)
+_STUDIO_ADMINS = frozenset({Role.OWNER, Role.ADMIN})
+
+
+def _roles(*roles: Role) -> frozenset[Role]:
+    return _STUDIO_ADMINS | frozenset(roles)
+
+
+#: The roles that may take each action (SPEC 4.4 for those it names).
+ALLOWED: dict[Action, frozenset[Role]] = {
+    Action.READ: _EVERYONE,
+    Action.MANUAL_GRANT: _roles(Role.GAME_ADMIN),
+    Action.FORCE_CLAIM: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    Action.FORCE_COMPLETE: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    Action.RETRY_REWARD_ROLL: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    Action.ROTATE_SECRET: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
+    Action.BAN: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    Action.UNBAN: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    Action.WEBHOOK_CREATE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
+    Action.WEBHOOK_REPLAY: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
+    Action.WEBHOOK_UNPAUSE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
+    Action.WEBHOOK_SEND_SAMPLE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
+    Action.API_KEY_CREATE: _roles(Role.GAME_ADMIN),
+    Action.API_KEY_ROTATE: _roles(Role.GAME_ADMIN),
+    Action.API_KEY_REVOKE: _roles(Role.GAME_ADMIN),
+    # A member manages its own personal key; owners and admins revoke anyone's (see may_revoke_key).
+    Action.PERSONAL_KEY_CREATE: _EVERYONE,
+    Action.PERSONAL_KEY_REVOKE: _EVERYONE,
+    Action.MEMBER_SIGN_IN: _EVERYONE,
+    Action.MEMBER_SIGN_OUT: _EVERYONE,
+}
+
+#: Actions a personal key may never take (SPEC 5 rule 7): 403 ``dashboard_only``. A webhook endpoint is
+#: dashboard-only when it is live (:func:`dashboard_only`).
+DASHBOARD_ONLY = frozenset(
+    {
+        Action.API_KEY_CREATE,
+        Action.API_KEY_ROTATE,
+        Action.API_KEY_REVOKE,
+        Action.PERSONAL_KEY_CREATE,
+        Action.PERSONAL_KEY_REVOKE,
+    }
+)
+
+#: How long a personal key lives, in days (SPEC 8).
+KEY_LIFETIME = Range(7, 365)
+PERSONAL_KEY_PREFIX = "svc_pk_"
+#: A one-time sign-in link works this long, once; a portal session lasts this long.
+LOGIN_LINK_TTL = timedelta(minutes=15)
+SESSION_TTL = timedelta(hours=12)
+
+
+class Via(enum.StrEnum):
+    """Where a member acts from (audit ``actor.via``)."""
+
+    PORTAL = "portal"
+    API = "api"
+    MCP = "mcp"
+
+
+@attrs.frozen
+class Operator:
+    """Who is acting: a member, through the portal (a session) or a personal key (``key_id``)."""
+
+    member_id: str
+    studio_id: str
+    role: Role
+    via: Via
+    key_id: str | None = None
+    key_role: Role | None = None  # a personal key's own role, when lower than its member's
+    read_only: bool = False
+
+    @property
+    def by_key(self) -> bool:
+        return self.key_id is not None
+
+    def actor(self) -> dict[str, Any]:
+        """The audit entry's ``actor`` (DECISIONS 14)."""
+        if self.key_id is None:
+            return {"kind": "member", "memberId": self.member_id}
+        return {"kind": "personal_key", "memberId": self.member_id, "keyId": self.key_id, "via": self.via.value}
+
+
+def may(operator: Operator, action: Action) -> bool:
+    """Whether the operator's role (and its key's role) allows ``action``; nothing else is checked."""
+    allowed = ALLOWED[action]
+    return operator.role in allowed and (operator.key_role is None or operator.key_role in allowed)
+
+
+def authorize(operator: Operator, studio_id: str, action: Action, *, live_webhook: bool = False) -> None:
+    """The refusals of the module docstring, in order; returns when the operator may act."""
+    if operator.studio_id != studio_id:
+        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This credential belongs to another studio.")
+    if operator.by_key and (action in DASHBOARD_ONLY or live_webhook):
+        raise LivecoreError(
+            ErrorCode.DASHBOARD_ONLY, f"{action.value} is a dashboard-only action: sign in to the portal."
+        )
+    if operator.read_only and action.is_write:
+        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This personal key is read-only.")
+    if not may(operator, action):
+        raise LivecoreError(
+            ErrorCode.PERMISSION_DENIED,
+            f"The role {(operator.key_role or operator.role).value} may not take {action.value}.",
+            {"action": action.value},
+        )
+
+
+def check_key_role(member_role: Role, key_role: Role | None) -> None:
+    """A personal key carries at most its member's role: every action its role allows, the member's must
+    allow too."""
+    if key_role is None:
+        return
+    beyond = [a for a, roles in ALLOWED.items() if key_role in roles and member_role not in roles]
+    if beyond:
+        raise invalid_request(
+            f"A personal key carries at most its member's role ({member_role.value}).",
+            {"role": f"allows more than {member_role.value}"},
+        )
+
+
+def key_expiry(now: datetime, days: int) -> datetime:
+    """When a personal key made now for ``days`` days stops working (400 outside :data:`KEY_LIFETIME`)."""
+    KEY_LIFETIME.check(days, "expiresInDays")
+    return now + timedelta(days=days)
+
+
+def may_revoke_key(operator: Operator, owner_member_id: str) -> bool:
+    """A member revokes its own key; owners and admins revoke every key of the studio (SPEC 5 rule 7)."""
+    return owner_member_id == operator.member_id or operator.role in _STUDIO_ADMINS
+
+
+@attrs.frozen
+class AuditEntry:
+    """One operator action, written with its effect (DECISIONS 14). ``target`` names what it acted on
+    (``player:<externalId>``, ``grant:<id>``, ...)."""
+
+    id: str
+    studio_id: str
+    game_id: str | None
+    at: datetime
+    actor: dict[str, Any]
+    action: str
+    target: str
+    metadata: dict[str, Any] = attrs.field(factory=dict)
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    ip: str | None = None

@@ -1,0 +1,103 @@
+"""The audit port in SQL (server-only): operator actions, written in the transaction of their effect and
+read newest first by keyset (docs/operators.md#the-audit-log)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import orjson
+
+from livecore.clock import from_millis, to_millis
+from livecore.operators import AuditEntry
+from livecore_server.storage.sqlport import SqlPort
+
+_COLUMNS = "seq, id, studio_id, game_id, at, actor, action, target, metadata, before, after, ip"
+
+
+@attrs.frozen
+class AuditFilter:
+    """What the log is narrowed to; every field is optional."""
+
+    game_id: str | None = None
+    action: str | None = None
+    target: str | None = None
+    member_id: str | None = None
+    before_seq: int | None = None  # the keyset: entries older than this one
+
+
+def _json(value: Any) -> Any:
+    """JSON columns read back as text (SQLite) or its bytes (PostgreSQL)."""
+    if value is None:
+        return None
+    return orjson.loads(value if isinstance(value, str | bytes) else bytes(value))
+
+
+def _dumps(value: Any) -> str | None:
+    return None if value is None else orjson.dumps(value).decode()
+
+
+def _entry(r: Any) -> tuple[int, AuditEntry]:
+    return int(r[0]), AuditEntry(
+        id=r[1],
+        studio_id=r[2],
+        game_id=r[3],
+        at=from_millis(r[4]),
+        actor=_json(r[5]),
+        action=r[6],
+        target=r[7],
+        metadata=_json(r[8]),
+        before=_json(r[9]),
+        after=_json(r[10]),
+        ip=r[11],
+    )
+
+
+class SqlAudit(SqlPort):
+    __slots__ = ()
+
+    def insert(self, entry: AuditEntry) -> None:
+        self.db.change(
+            "audit_log",
+            "INSERT INTO audit_log"
+            " (id, studio_id, game_id, at, actor, member_id, action, target, metadata, before, after, ip)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                entry.id,
+                entry.studio_id,
+                entry.game_id,
+                to_millis(entry.at),
+                _dumps(entry.actor),
+                entry.actor.get("memberId"),
+                entry.action,
+                entry.target,
+                _dumps(entry.metadata),
+                _dumps(entry.before),
+                _dumps(entry.after),
+                entry.ip,
+            ),
+        )
+
+    def page(self, studio_id: str, where: AuditFilter, limit: int) -> list[tuple[int, AuditEntry]]:
+        """The studio's entries matching ``where``, newest first, at most ``limit``; each with its keyset
+        position (pass the last one's as ``before_seq`` for the next page)."""
+        clauses = ["studio_id = ?"]
+        params: list[Any] = [studio_id]
+        for column, value in (
+            ("game_id", where.game_id),
+            ("action", where.action),
+            ("target", where.target),
+            ("member_id", where.member_id),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if where.before_seq is not None:
+            clauses.append("seq < ?")
+            params.append(where.before_seq)
+        params.append(limit)
+        rows = self.db.read(
+            f"SELECT {_COLUMNS} FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY seq DESC LIMIT ?",
+            params,
+        ).fetchall()
+        return [_entry(r) for r in rows]

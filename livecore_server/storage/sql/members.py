@@ -1,0 +1,242 @@
+"""The members port in SQL (server-only): a studio's members as ``apply`` declares them, their portal
+sessions and one-time sign-in links, and their personal keys (docs/operators.md).
+
+Secrets (session tokens, sign-in link tokens, personal keys) are stored as keyed hashes only; a look-up
+by hash answers only what still works at the time it is given: a session or key of a removed member, an
+ended or expired session, a used or expired link, a revoked or expired key all read as nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from livecore.operators import Role
+from livecore_server.storage.sqlport import SqlPort
+
+
+@attrs.frozen
+class Member:
+    id: str
+    studio_id: str
+    key: str
+    email: str
+    role: Role
+    removed_at_ms: int | None = None
+
+
+@attrs.frozen
+class PersonalKey:
+    """A personal key as the portal lists it (never its secret)."""
+
+    id: str
+    member_id: str
+    prefix: str
+    role: Role | None
+    read_only: bool
+    created_at_ms: int
+    expires_at_ms: int
+    revoked_at_ms: int | None
+    last_used_at_ms: int | None
+
+
+_MEMBER = "m.id, m.studio_id, m.key, m.email, m.role, m.removed_at"
+_KEY = (
+    "k.id, k.member_id, k.prefix, k.role, k.read_only, k.created_at, k.expires_at, k.revoked_at,"
+    " k.last_used_at"
+)
+
+
+def _member(r: Any, at: int = 0) -> Member:
+    return Member(r[at], r[at + 1], r[at + 2], r[at + 3], Role(r[at + 4]), r[at + 5])
+
+
+def _key(r: Any) -> PersonalKey:
+    return PersonalKey(
+        r[0], r[1], r[2], Role(r[3]) if r[3] else None, bool(r[4]), r[5], r[6], r[7], r[8]
+    )
+
+
+class SqlMembers(SqlPort):
+    __slots__ = ()
+
+    # --- members ------------------------------------------------------------------------------------
+
+    def of_studio(self, studio_id: str, *, removed: bool = False) -> list[Member]:
+        """The studio's members by key (the removed ones too when ``removed``)."""
+        where = "" if removed else " AND m.removed_at IS NULL"
+        rows = self.db.read(
+            f"SELECT {_MEMBER} FROM members m WHERE m.studio_id = ?{where} ORDER BY m.key", (studio_id,)
+        ).fetchall()
+        return [_member(r) for r in rows]
+
+    def get(self, member_id: str) -> Member | None:
+        row = self.db.read(f"SELECT {_MEMBER} FROM members m WHERE m.id = ?", (member_id,)).fetchone()
+        return None if row is None else _member(row)
+
+    def by_key(self, studio_id: str, key: str) -> Member | None:
+        row = self.db.read(
+            f"SELECT {_MEMBER} FROM members m WHERE m.studio_id = ? AND m.key = ?", (studio_id, key)
+        ).fetchone()
+        return None if row is None else _member(row)
+
+    def by_email(self, studio_id: str, email: str) -> Member | None:
+        """The studio's current member with that email (compared case-insensitively)."""
+        row = self.db.read(
+            f"SELECT {_MEMBER} FROM members m WHERE m.studio_id = ? AND lower(m.email) = ?"
+            " AND m.removed_at IS NULL ORDER BY m.key LIMIT 1",
+            (studio_id, email.lower()),
+        ).fetchone()
+        return None if row is None else _member(row)
+
+    def insert(self, member: Member, now_ms: int) -> None:
+        self.db.change(
+            "members",
+            "INSERT INTO members (id, studio_id, key, email, role, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (member.id, member.studio_id, member.key, member.email, member.role.value, now_ms, now_ms),
+        )
+
+    def update(self, member_id: str, email: str, role: Role, now_ms: int) -> None:
+        """A member's email and role as the manifest says now (a removed member declared again returns)."""
+        self.db.change(
+            "members",
+            "UPDATE members SET email = ?, role = ?, updated_at = ?, removed_at = NULL WHERE id = ?",
+            (email, role.value, now_ms, member_id),
+        )
+
+    def remove(self, member_id: str, now_ms: int) -> None:
+        """The member is gone: its sessions end and its personal keys stop working."""
+        self.db.change(
+            "members", "UPDATE members SET removed_at = ?, updated_at = ? WHERE id = ?", (now_ms, now_ms, member_id)
+        )
+        self.end_sessions_of(member_id, now_ms)
+        self.db.change(
+            "personal_keys",
+            "UPDATE personal_keys SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL",
+            (now_ms, member_id),
+        )
+
+    # --- sessions and sign-in links -----------------------------------------------------------------
+
+    def insert_session(
+        self, session_id: str, token_hash: str, member_id: str, via: str, now_ms: int, expires_ms: int, ip: str | None
+    ) -> None:
+        self.db.change(
+            "member_sessions",
+            "INSERT INTO member_sessions (id, token_hash, member_id, via, created_at, expires_at, ip)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (session_id, token_hash, member_id, via, now_ms, expires_ms, ip),
+        )
+
+    def session(self, token_hash: str, now_ms: int) -> tuple[str, Member] | None:
+        """The session of that token and its member, while both are current."""
+        row = self.db.read(
+            f"SELECT s.id, {_MEMBER} FROM member_sessions s JOIN members m ON m.id = s.member_id"
+            " WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ? AND m.removed_at IS NULL",
+            (token_hash, now_ms),
+        ).fetchone()
+        return None if row is None else (str(row[0]), _member(row, 1))
+
+    def end_session(self, session_id: str, now_ms: int) -> None:
+        self.db.change(
+            "member_sessions",
+            "UPDATE member_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+            (now_ms, session_id),
+        )
+
+    def end_sessions_of(self, member_id: str, now_ms: int) -> None:
+        self.db.change(
+            "member_sessions",
+            "UPDATE member_sessions SET ended_at = ? WHERE member_id = ? AND ended_at IS NULL",
+            (now_ms, member_id),
+        )
+
+    def insert_link(self, token_hash: str, member_id: str, now_ms: int, expires_ms: int) -> None:
+        self.db.change(
+            "login_links",
+            "INSERT INTO login_links (token_hash, member_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            (token_hash, member_id, now_ms, expires_ms),
+        )
+
+    def use_link(self, token_hash: str, now_ms: int) -> Member | None:
+        """The link's member, once: the link is used up by this call; an unknown, used or expired link,
+        or one of a removed member, is None."""
+        row = self.db.read(
+            f"SELECT {_MEMBER} FROM login_links l JOIN members m ON m.id = l.member_id"
+            " WHERE l.token_hash = ? AND l.used_at IS NULL AND l.expires_at > ? AND m.removed_at IS NULL",
+            (token_hash, now_ms),
+        ).fetchone()
+        if row is None:
+            return None
+        used = self.db.change(
+            "login_links",
+            "UPDATE login_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+            (now_ms, token_hash),
+        )
+        return _member(row) if used.rowcount == 1 else None
+
+    # --- personal keys ------------------------------------------------------------------------------
+
+    def insert_key(
+        self,
+        key: PersonalKey,
+        secret_hash: str,
+    ) -> None:
+        """A member's new key; the key it had before is revoked (one per member)."""
+        self.db.change(
+            "personal_keys",
+            "UPDATE personal_keys SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL",
+            (key.created_at_ms, key.member_id),
+        )
+        self.db.change(
+            "personal_keys",
+            "INSERT INTO personal_keys"
+            " (id, member_id, secret_hash, prefix, role, read_only, created_at, expires_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key.id,
+                key.member_id,
+                secret_hash,
+                key.prefix,
+                key.role.value if key.role else None,
+                key.read_only,
+                key.created_at_ms,
+                key.expires_at_ms,
+            ),
+        )
+
+    def key_by_hash(self, secret_hash: str, now_ms: int) -> tuple[PersonalKey, Member] | None:
+        """The key of that secret and its member, while the key works: not revoked, not expired, its
+        member not removed."""
+        row = self.db.read(
+            f"SELECT {_KEY}, {_MEMBER} FROM personal_keys k JOIN members m ON m.id = k.member_id"
+            " WHERE k.secret_hash = ? AND k.revoked_at IS NULL AND k.expires_at > ? AND m.removed_at IS NULL",
+            (secret_hash, now_ms),
+        ).fetchone()
+        return None if row is None else (_key(row), _member(row, 9))
+
+    def key(self, key_id: str) -> PersonalKey | None:
+        row = self.db.read(f"SELECT {_KEY} FROM personal_keys k WHERE k.id = ?", (key_id,)).fetchone()
+        return None if row is None else _key(row)
+
+    def keys_of_studio(self, studio_id: str) -> list[tuple[PersonalKey, Member]]:
+        """Every key of the studio's members, newest first."""
+        rows = self.db.read(
+            f"SELECT {_KEY}, {_MEMBER} FROM personal_keys k JOIN members m ON m.id = k.member_id"
+            " WHERE m.studio_id = ? ORDER BY k.created_at DESC, k.id DESC",
+            (studio_id,),
+        ).fetchall()
+        return [(_key(r), _member(r, 9)) for r in rows]
+
+    def revoke_key(self, key_id: str, now_ms: int) -> bool:
+        cur = self.db.change(
+            "personal_keys",
+            "UPDATE personal_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            (now_ms, key_id),
+        )
+        return cur.rowcount == 1
+
+    def touch_key(self, key_id: str, now_ms: int) -> None:
+        self.db.change("personal_keys", "UPDATE personal_keys SET last_used_at = ? WHERE id = ?", (now_ms, key_id))
