@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from livecore.errors import ErrorCode
+from livecore.operators import Action
 from livecore.ratelimit import BucketName
 from livecore.scope import Permission
 
@@ -35,6 +36,9 @@ class Auth(enum.Enum):
     # The client key; the player's secret for ``{externalId}`` when the request sends one (then checked
     # as for PLAYER, and the answer says more).
     KEY_OR_PLAYER = "key_or_player"
+    # A member: a portal session (its cookie, and ``X-CSRF-Token`` on writes) or a personal key
+    # (``Authorization: Bearer svc_pk_...``), allowed the route's operator action (docs/operators.md).
+    MEMBER = "member"
 
 
 class Idempotency(enum.Enum):
@@ -94,6 +98,8 @@ class Route:
     # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()
+    # An admin route's operator action (``Auth.MEMBER``): who may call it (livecore.operators.ALLOWED).
+    action: Action | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.idempotent_on is not None and self.idempotency is not Idempotency.NONE:
@@ -105,7 +111,7 @@ class Route:
 
     @property
     def permission(self) -> Permission | None:
-        return None if self.auth is Auth.PUBLIC else permission_for(self.surface)
+        return None if self.auth in (Auth.PUBLIC, Auth.MEMBER) else permission_for(self.surface)
 
     @property
     def bucket(self) -> BucketName:

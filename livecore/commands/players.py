@@ -157,6 +157,30 @@ def register(
     context_country = (context or {}).get("country")
     resolved_country = normalize_country(context_country if isinstance(context_country, str) else country)
     player = first_contact(tx, rt, scope, external_id, context=context, country=resolved_country)
+    player, secret = _mint_secret(
+        tx,
+        rt,
+        scope,
+        player,
+        via="force_rotate" if player.registered else "sdk_register",
+        country=resolved_country,
+        context=context,
+    )
+    return Registered(player=player, secret=secret, created=existing is None)
+
+
+def _mint_secret(
+    tx: PlayersTx,
+    rt: Runtime,
+    scope: Scope,
+    player: Player,
+    *,
+    via: str,
+    country: str | None = None,
+    context: dict[str, Any] | None = None,
+) -> tuple[Player, str]:
+    """A new secret for ``player`` (the old one stops working), stored hashed; ``player.secret_set`` the
+    first time, ``player.secret_rotated`` (``via``) after."""
     now = rt.clock.now()
     secret = new_secret(rt.rng, prefix=PLAYER_SECRET_PREFIX)
     rotating = player.registered
@@ -166,7 +190,7 @@ def register(
         secret_prefix=secret[:SECRET_PREFIX_LEN],
         registered_at=player.registered_at or now,
         secret_rotated_at=now if rotating else None,
-        country=resolved_country or player.country,
+        country=country or player.country,
         context=dict(context) if context else player.context,
         last_seen_at=now,
         activity=record_activity(player.activity, now),
@@ -179,14 +203,28 @@ def register(
         scope,
         secret_change(
             player_id=player.id,
-            external_player_id=external_id,
+            external_player_id=player.external_id,
             secret_prefix=secret[:SECRET_PREFIX_LEN],
             registered_at=player.registered_at or now,
             secret_rotated_at=now if rotating else None,
-            via="force_rotate" if rotating else "sdk_register",
+            via=via,
         ),
     )
-    return Registered(player=player, secret=secret, created=existing is None)
+    return player, secret
+
+
+#: ``via`` of ``player.secret_rotated`` when an operator rotates the secret.
+ADMIN_ROTATE = "admin_rotate"
+
+
+def rotate_secret(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str) -> Registered:
+    """An operator replaces the player's secret (the recovery path of SPEC 5 rule 4): the old one stops
+    working, and ``player.secret_rotated`` fires with ``via: "admin_rotate"``. A player never registered
+    gets its first secret (``player.secret_set``, same ``via``). 404 ``player_not_found`` for an unknown
+    player."""
+    player = get_player(tx, scope, external_id)
+    player, secret = _mint_secret(tx, rt, scope, player, via=ADMIN_ROTATE)
+    return Registered(player=player, secret=secret, created=False)
 
 
 def authenticate(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str, secret: str | None) -> Player:

@@ -33,6 +33,7 @@ from livecore.idempotency import (
     replay_status,
 )
 from livecore.limits import ID
+from livecore.operators import Operator
 from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
@@ -41,6 +42,9 @@ from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerTransaction, game_queue
 
 API_KEY = web.RequestKey("api_key", ApiKey)
+# An operator route's member and the scope its path names (livecore_server.admin.access).
+OPERATOR = web.RequestKey("operator", Operator)
+ADMIN_SCOPE = web.RequestKey("admin_scope", Scope)
 # The headers the namespace's middleware adds to the answer (request id, rate limit): a stream sends its
 # headers before the middleware sees the answer, so it adds them itself.
 RESPONSE_HEADERS = web.RequestKey("response_headers", dict[str, str])
@@ -69,6 +73,8 @@ class Call(Generic[BodyT, QueryT]):
     idempotency_key: str | None = None
     # The client's address: the connection's peer (no forwarding header is trusted).
     remote: str | None = None
+    # The member acting, on an operator route.
+    operator: Operator | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -416,7 +422,7 @@ def make_handler(
         key = _idempotency_key(request, route, raw_body, errors)
         if errors:
             _structured(request, route, raw_body, errors)
-        scope = api_key.scope if api_key is not None else NO_SCOPE
+        scope = api_key.scope if api_key is not None else request.get(ADMIN_SCOPE, NO_SCOPE)
 
         def call_with(body: Any = None, query: Any = None) -> AnyCall:
             return Call(
@@ -429,6 +435,7 @@ def make_handler(
                 headers=request.headers,
                 idempotency_key=key,
                 remote=request.remote,
+                operator=request.get(OPERATOR),
             )
 
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None

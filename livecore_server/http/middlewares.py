@@ -28,6 +28,7 @@ from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, pe
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ratelimit import BucketName, Decision
+from livecore_server.admin.access import admit as admit_operator
 from livecore_server.http.endpoint import API_KEY, RESPONSE_HEADERS, takes_player, unreadable_headers
 from livecore_server.http.envelope import error_response
 from livecore_server.keys import player_secret_shaped
@@ -181,13 +182,26 @@ def namespace(
         if route_name in deprecations:
             headers.update(deprecations[route_name])
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
-        public = (route is not None and route.auth is Auth.PUBLIC) or surface is Surface.ADMIN
+        public = route is not None and route.auth is Auth.PUBLIC
+        public = public or (surface is Surface.ADMIN and (route is None or route.auth is not Auth.MEMBER))
         # Headers that are not text are refused (400), counted against the address like a missing key.
         unreadable = unreadable_headers(request)
         secret = None if public or unreadable else _bearer(request)
         services = app[SERVICES]
-        key = await services.key_cache.lookup(secret) if secret else None
         now_ms = to_millis(services.clock.now())
+        if route is not None and route.auth is Auth.MEMBER:
+            if unreadable is not None:
+                await take(request, None, bucket, now_ms, headers)
+                raise unreadable
+            try:
+                await admit_operator(request, route, services, headers)
+            except LivecoreError as exc:
+                if exc.code is ErrorCode.INVALID_API_KEY:
+                    # Counted against the caller's address, like an unknown API key.
+                    await take(request, None, bucket, now_ms, headers)
+                raise
+            return await _handle(request, handler, services.config.body_timeout)
+        key = await services.key_cache.lookup(secret) if secret else None
         if (
             route is None
             or not takes_player(route, request.headers)

@@ -1,0 +1,271 @@
+"""Who may call an operator route, and running one for the portal and ``/mcp`` (docs/operators.md).
+
+A request to ``/admin/v1/studios/...`` (and ``/admin/v1/me``) is admitted in this order, each step
+answering before the next runs:
+
+1. the credential: a personal key (``Authorization: Bearer svc_pk_...``) or a portal session (its
+   cookie); without a valid one, 401 ``invalid_api_key``;
+2. the ``admin`` rate-limit bucket, counted per session or per personal key (429);
+3. CSRF: a session's writes send the session's token as ``X-CSRF-Token`` (403 ``csrf_invalid``); a
+   personal key is not an ambient credential, so it needs none;
+4. the studio and game of the path (403 ``permission_denied`` for another studio's, 404 ``not_found``
+   for a game the studio does not have) and the route's action (``livecore.operators.authorize``).
+
+The portal and ``/mcp`` run the same routes, through :func:`run_route`, with the same steps 4 and the
+handler; so an operator may do exactly the same things in all three places.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import time
+from collections.abc import Mapping
+from typing import Any, cast
+
+import attrs
+from aiohttp import web
+
+from livecore.api.convert import structure, structure_query
+from livecore.api.route import Route
+from livecore.clock import to_millis
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.operators import PERSONAL_KEY_PREFIX, Action, Operator, Via, authorize
+from livecore.ratelimit import BucketName
+from livecore.scope import Environment, Scope, member_actor
+from livecore_server.http.endpoint import ADMIN_SCOPE, OPERATOR, Binding, Call, TxHandler
+from livecore_server.services import Services
+from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.sql.members import Member
+
+SESSION_COOKIE = "livecore_session"
+CSRF_HEADER = "X-CSRF-Token"
+# A personal key's last use is written at most this often (seconds): the column says roughly when.
+_TOUCH_EVERY = 60.0
+
+
+
+@attrs.frozen
+class Credential:
+    """A request's operator, and the session token when it came with a cookie (CSRF is checked for it)."""
+
+    operator: Operator
+    session_id: str | None = None
+    session_token: str | None = None
+
+
+def _bearer(request: web.Request) -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+_PERSONAL_KEY = re.compile(f"{re.escape(PERSONAL_KEY_PREFIX)}[A-Za-z0-9_-]{{43}}")
+
+
+def personal_key_shaped(secret: str) -> bool:
+    """Whether ``secret`` could be a personal key the service minted: anything else is refused without
+    hashing it or asking the database."""
+    return _PERSONAL_KEY.fullmatch(secret) is not None
+
+
+def session_operator(member: Member) -> Operator:
+    return Operator(member_id=member.id, studio_id=member.studio_id, role=member.role, via=Via.PORTAL)
+
+
+# When each personal key's last use was last written, in this process (monotonic seconds).
+_touched: dict[str, float] = {}
+
+
+async def credential_of(
+    services: Services, request: web.Request, *, via: Via = Via.API, cookie: bool = True
+) -> Credential | None:
+    """The request's credential: a personal key (``Authorization: Bearer``), else, when ``cookie``, a
+    portal session's cookie; None when neither is valid now."""
+    now_ms = to_millis(services.clock.now())
+    bearer = _bearer(request)
+    if bearer is not None:
+        return await _personal_key(services, bearer, now_ms, via)
+    token = request.cookies.get(SESSION_COOKIE) if cookie else None
+    if not token or len(token) > 100:
+        return None
+    digest = services.runtime.hasher.hash(token)
+    found = await services.store.read(lambda tx: tx.members.session(digest, now_ms))
+    if found is None:
+        return None
+    return Credential(session_operator(found[1]), session_id=found[0], session_token=token)
+
+
+async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) -> Credential | None:
+    if not personal_key_shaped(secret):
+        return None
+    digest = services.runtime.hasher.hash(secret)
+    found = await services.store.read(lambda tx: tx.members.key_by_hash(digest, now_ms))
+    if found is None:
+        return None
+    key, member = found
+    if time.monotonic() - _touched.get(key.id, -_TOUCH_EVERY) >= _TOUCH_EVERY:
+        _touched[key.id] = time.monotonic()
+        await services.store.run_async(lambda tx: tx.members.touch_key(key.id, now_ms))
+    return Credential(
+        Operator(
+            member_id=member.id,
+            studio_id=member.studio_id,
+            role=member.role,
+            via=via,
+            key_id=key.id,
+            key_role=key.role,
+            read_only=key.read_only,
+        )
+    )
+
+
+def csrf_token(services: Services, session_token: str) -> str:
+    """The session's CSRF token: derived from its secret under the server's key, so it is never stored
+    and cannot be guessed without the session's cookie."""
+    return services.runtime.hasher.hash(f"csrf\x00{session_token}")
+
+
+def check_csrf(services: Services, credential: Credential, sent: str | None) -> None:
+    if credential.session_token is None:
+        return
+    expected = csrf_token(services, credential.session_token)
+    if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
+        raise LivecoreError(
+            ErrorCode.CSRF_INVALID, f"Send the session's CSRF token as {CSRF_HEADER} (GET /admin/v1/me)."
+        )
+
+
+async def take_admin_token(services: Services, credential: Credential, headers: dict[str, str]) -> None:
+    """One token of the ``admin`` bucket, per session or per personal key (SPEC 8)."""
+    subject = f"session:{credential.session_id}" if credential.session_id else f"pk:{credential.operator.key_id}"
+    decision = await services.ratelimiter.take(subject, BucketName.ADMIN, to_millis(services.clock.now()))
+    headers.update(decision.headers())
+    if not decision.allowed:
+        raise LivecoreError(ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
+
+
+async def admit(request: web.Request, route: Route, services: Services, headers: dict[str, str]) -> None:
+    """Steps 1 to 4 of the module docstring for an operator route of the admin API; the handler then
+    finds the member and the scope on the request (``OPERATOR``, ``ADMIN_SCOPE``)."""
+    credential = await credential_of(services, request)
+    if credential is None:
+        raise LivecoreError(
+            ErrorCode.INVALID_API_KEY, "Sign in to the portal, or send a personal key as a Bearer token."
+        )
+    await take_admin_token(services, credential, headers)
+    if route.is_write:
+        check_csrf(services, credential, request.headers.get(CSRF_HEADER))
+    operator = credential.operator
+    env = env_of(request.query)
+    action = route.action or Action.READ
+    request[ADMIN_SCOPE] = await services.store.read(
+        lambda tx: resolve_scope(tx, operator, request.match_info, env, action)
+    )
+    request[OPERATOR] = operator
+
+
+# --- the studio and game of a path ------------------------------------------------------------------------
+
+
+def _studio_id(tx: ServerTransaction, ref: str) -> str | None:
+    if ref.startswith("std_"):
+        row = tx.execute("SELECT id FROM studios WHERE id = ?", (ref,)).fetchone()
+        return None if row is None else str(row[0])
+    return tx.manifest.studio_id(ref)
+
+
+def _game_id(tx: ServerTransaction, studio_id: str, ref: str) -> str | None:
+    if ref.startswith("gam_"):
+        row = tx.execute("SELECT id FROM games WHERE id = ? AND studio_id = ?", (ref, studio_id)).fetchone()
+        return None if row is None else str(row[0])
+    return tx.manifest.game_id(studio_id, ref)
+
+
+def resolve_scope(
+    tx: ServerTransaction, operator: Operator, params: Mapping[str, str], env: Environment, action: Action
+) -> Scope:
+    """Step 4 of the module docstring: the scope the route acts in, the operator allowed its action."""
+    studio_id = operator.studio_id
+    if "studio" in params:
+        found = _studio_id(tx, params["studio"])
+        if found != operator.studio_id:
+            # Another studio's (or none): the same answer, so a credential learns nothing of other studios.
+            raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This credential belongs to another studio.")
+    game_id = ""
+    if "game" in params:
+        game_id = _game_id(tx, studio_id, params["game"]) or ""
+        if not game_id:
+            raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
+    authorize(operator, studio_id, action)
+    return Scope(studio_id=studio_id, game_id=game_id, env=env, actor=member_actor(operator.member_id))
+
+
+def env_of(query: Mapping[str, str]) -> Environment:
+    """The environment a request names (``?env=``); an invalid one is refused by the route's query model,
+    so the default stands in until then."""
+    try:
+        return Environment(query.get("env", Environment.LIVE.value))
+    except ValueError:
+        return Environment.LIVE
+
+
+# --- running a route for the portal and /mcp ---------------------------------------------------------------
+
+
+async def run_route(
+    services: Services,
+    binding: Binding,
+    operator: Operator,
+    params: Mapping[str, str],
+    *,
+    body: Mapping[str, Any] | None = None,
+    query: Mapping[str, str] | None = None,
+    remote: str | None = None,
+) -> Any:
+    """Run an operator route's handler as its route would, for a member already signed in: the same
+    scope, authorization, validation (400 naming the fields) and one transaction. Returns the
+    response model."""
+    route = binding.route
+    assert route.action is not None, route.name
+    errors: dict[str, str] = {}
+    parsed_body: Any = None
+    parsed_query: Any = None
+    if route.request is not None and (body or not route.request_optional):
+        try:
+            parsed_body = structure(dict(body or {}), route.request)
+        except LivecoreError as exc:
+            errors.update((exc.details or {}).get("fields") or {"body": exc.message})
+    if route.query is not None:
+        try:
+            parsed_query = structure_query({k: [v] for k, v in (query or {}).items()}, route.query)
+        except LivecoreError as exc:
+            errors.update((exc.details or {}).get("fields") or {"query": exc.message})
+    if errors:
+        raise invalid_request(f"The request is invalid: {', '.join(sorted(errors))}.", errors)
+    env = env_of(query or {})
+    handler = cast(TxHandler, binding.handler)
+
+    def run(tx: ServerTransaction) -> Any:
+        scope = resolve_scope(tx, operator, params, env, route.action or Action.READ)
+        call = Call(
+            route=route,
+            services=services,
+            scope=scope,
+            params=params,
+            body=parsed_body,
+            query=parsed_query,
+            headers={},
+            remote=remote,
+            operator=operator,
+        )
+        return handler(call, tx)
+
+    result = await services.store.run_async(run, write=route.is_write)
+    return getattr(result, "value", result)
+
+
+def route_named(bindings: list[Binding], name: str) -> Binding:
+    for binding in bindings:
+        if binding.route.name == name:
+            return binding
+    raise KeyError(name)
