@@ -105,8 +105,6 @@ class ErrorCode(enum.StrEnum):
     DASHBOARD_ONLY = "dashboard_only"
     CSRF_INVALID = "csrf_invalid"
     REWARDS_ALREADY_GRANTED = "rewards_already_granted"
-    STUDIO_NOT_FOUND = "studio_not_found"
-    MEMBER_NOT_FOUND = "member_not_found"
     API_KEY_NOT_FOUND = "api_key_not_found"
     PERSONAL_KEY_NOT_FOUND = "personal_key_not_found"
     WEBHOOK_ENDPOINT_NOT_FOUND = "webhook_endpoint_not_found"
@@ -196,8 +194,6 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.DASHBOARD_ONLY: 403,
     ErrorCode.CSRF_INVALID: 403,
     ErrorCode.REWARDS_ALREADY_GRANTED: 409,
-    ErrorCode.STUDIO_NOT_FOUND: 404,
-    ErrorCode.MEMBER_NOT_FOUND: 404,
     ErrorCode.API_KEY_NOT_FOUND: 404,
     ErrorCode.PERSONAL_KEY_NOT_FOUND: 404,
     ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND: 404,

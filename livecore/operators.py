@@ -150,6 +150,7 @@ class Operator:
     key_id: str | None = None
     key_role: Role | None = None  # a personal key's own role, when lower than its member's
     read_only: bool = False
+    session_id: str | None = None  # a portal session's
 
     @property
     def by_key(self) -> bool:

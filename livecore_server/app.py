@@ -23,7 +23,13 @@ from livecore.clock import Clock
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
 from livecore_server import live_schedule
+from livecore_server.admin import audit as admin_audit
+from livecore_server.admin import grants as admin_grants
 from livecore_server.admin import health
+from livecore_server.admin import keys as admin_keys
+from livecore_server.admin import members as admin_members
+from livecore_server.admin import players as admin_players
+from livecore_server.admin import webhooks as admin_webhooks
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import namespace
@@ -85,6 +91,12 @@ BINDINGS: tuple[Binding, ...] = (
     *server_lobbies.BINDINGS,
     *server_teams.BINDINGS,
     *server_guilds.BINDINGS,
+    *admin_members.BINDINGS,
+    *admin_players.BINDINGS,
+    *admin_grants.BINDINGS,
+    *admin_webhooks.BINDINGS,
+    *admin_keys.BINDINGS,
+    *admin_audit.BINDINGS,
 )
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a

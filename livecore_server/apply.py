@@ -128,14 +128,16 @@ def rotate_key(store: ServerStore, rt: Runtime, game_id: str, name: str) -> dict
     """Mint a successor with the same settings for the active key of that name; the old key keeps working
     for :data:`~livecore_server.keys.ROTATION_GRACE` of service time, then stops."""
 
-    def rotate(tx: ServerTransaction) -> dict[str, Any]:
-        active = tx.keys.active(game_id, name)
-        if active is None:
-            raise LookupError(f"no active key named {name!r}")
-        tx.keys.retire(active.id, to_millis(rt.clock.now() + ROTATION_GRACE))
-        return mint_key(tx, rt, game_id, name, active.env, active.permission, active.rate_limits)
+    return store.run(lambda tx: rotate_in(tx, rt, game_id, name))
 
-    return store.run(rotate)
+
+def rotate_in(tx: ServerTransaction, rt: Runtime, game_id: str, name: str) -> dict[str, Any]:
+    """:func:`rotate_key` in a transaction of the caller's (the admin API's rotation)."""
+    active = tx.keys.active(game_id, name)
+    if active is None:
+        raise LookupError(f"no active key named {name!r}")
+    tx.keys.retire(active.id, to_millis(rt.clock.now() + ROTATION_GRACE))
+    return mint_key(tx, rt, game_id, name, active.env, active.permission, active.rate_limits)
 
 
 def _webhook(

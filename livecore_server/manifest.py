@@ -471,6 +471,18 @@ def _url(value: Any, path: str, problems: Problems) -> None:
         problems[path] = "must use https:// (http:// only for localhost, 127.0.0.0/8 or [::1])"
 
 
+def webhook_problems(url: str, events: list[str], *, allow_private: bool) -> Problems:
+    """What is wrong with a webhook endpoint's ``url`` and ``events``: the manifest's rules, for the admin
+    API's endpoint creation too."""
+    problems: Problems = {}
+    _url(url, "url", problems)
+    refusal = None if "url" in problems else url_refusal(url, allow_private=allow_private)
+    if refusal is not None:
+        problems["url"] = refusal
+    _events(events, "events", problems)
+    return problems
+
+
 def _webhook_targets(data: Mapping[str, Any], allow_private: bool, problems: Problems) -> None:
     """The address policy (livecore_server.webhook_targets) on each webhook URL whose syntax passed: what
     the URL shows of its target. Needs the operator's choice on private addresses, which the field rules

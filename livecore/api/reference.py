@@ -109,6 +109,7 @@ AREAS: Mapping[str, tuple[str, ...]] = {
     ),
     "leaderboards": ("leaderboards.", "server.leaderboards.", "server.dev.leaderboards."),
     "guilds": ("guilds.", "server.guilds."),
+    "admin": ("admin.",),
 }
 
 WEBHOOKS_PAGE = "webhooks"
@@ -217,6 +218,13 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     "(`details.retryAt`).",
     ErrorCode.HELP_REQUEST_NOT_FOUND: "No help request of that id in the caller's guild.",
     ErrorCode.HELP_REQUEST_CLOSED: "The help request is filled, expired or closed.",
+    ErrorCode.DASHBOARD_ONLY: "A personal key asked for a dashboard-only action: sign in to the portal.",
+    ErrorCode.CSRF_INVALID: "A portal session's write without its CSRF token (`X-CSRF-Token`).",
+    ErrorCode.REWARDS_ALREADY_GRANTED: "The attempt already has milestone or completion grants.",
+    ErrorCode.API_KEY_NOT_FOUND: "No API key of that id in the game.",
+    ErrorCode.PERSONAL_KEY_NOT_FOUND: "No personal key of that id the member may see.",
+    ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND: "No webhook endpoint of that id in the game.",
+    ErrorCode.DELIVERY_NOT_FOUND: "No webhook delivery of that id in the game.",
 }
 
 
@@ -487,6 +495,12 @@ def _default_text(default: Any) -> str:
 def _auth_text(route: Route) -> str:
     if route.auth is Auth.PUBLIC:
         return "none"
+    if route.auth is Auth.MEMBER:
+        action = route.action.value if route.action is not None else "read"
+        return (
+            "a member: portal session cookie (and `X-CSRF-Token` on writes) or personal key"
+            f" (`Bearer svc_pk_...`); action `{action}`"
+        )
     permission = route.permission
     key = f"`{permission.value}` API key" if permission is not None else "API key"
     text = key

@@ -8,6 +8,7 @@ and the OpenAPI documents iterate :data:`ALL`.
 from __future__ import annotations
 
 from livecore.api import (
+    admin,
     economy,
     friends,
     gifts,
@@ -53,5 +54,6 @@ ALL: tuple[Route, ...] = (
     *leaderboards.ROUTES,
     *teams.ROUTES,
     *guilds.ROUTES,
+    *admin.ROUTES,
 )
 BY_NAME: dict[str, Route] = {r.name: r for r in ALL}

@@ -40,7 +40,7 @@ from livecore.commands.teams import TeamsTx, contribute, finalize_teams
 from livecore.commands.windows import current_window
 from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import EventSettings, Game
+from livecore.games import EventSettings, Game, Milestone
 from livecore.grants import Grant, GrantKind
 from livecore.identity import normalize_country
 from livecore.ids import Prefix, new_id
@@ -305,41 +305,59 @@ def record_progress(
         emit(tx, rt, scope, AttemptFlagged.of(attempt, flag, now))
     granted = []
     for milestone in done.crossed:
-        grant = issue_grant(
-            tx,
-            rt,
-            scope,
-            player,
-            kind=GrantKind.REWARD,
-            entries=milestone.rewards,
-            expires_at=None,
-            source_kind=MILESTONE_SOURCE_KIND,
-            source_ref_id=attempt.id,
-            metadata={"eventKey": event.key, "milestoneKey": milestone.key},
-        )
+        grant = _milestone_grant(tx, rt, scope, player, event, attempt, milestone)
         granted.append(grant)
         emit(tx, rt, scope, MilestoneGranted.of(attempt, milestone.key, milestone.threshold, grant.id, now))
     if done.completed:
         finished(tx, rt, scope, attempt)
         if event.completion_rewards:
-            issue_grant(
-                tx,
-                rt,
-                scope,
-                player,
-                kind=GrantKind.REWARD,
-                entries=event.completion_rewards,
-                expires_at=None,
-                source_kind=COMPLETION_SOURCE_KIND,
-                source_ref_id=attempt.id,
-                metadata={"eventKey": event.key},
-            )
+            _completion_grant(tx, rt, scope, player, event, attempt)
         emit(tx, rt, scope, AttemptCompleted.of(attempt))
     emit(tx, rt, scope, ProgressUpdated.of(attempt), debounce_key=attempt.id)
     if attempt.lobby_id is not None:
         sudden_death(tx, rt, scope, attempt.lobby_id, event)
         attempt = tx.attempts.get(scope.game_id, attempt.id) or attempt  # frozen or expired by it
     return attempt, granted
+
+
+def _milestone_grant(
+    tx: LiveEventsTx,
+    rt: Runtime,
+    scope: Scope,
+    player: Player,
+    event: EventSettings,
+    attempt: Attempt,
+    milestone: Milestone,
+) -> Grant:
+    return issue_grant(
+        tx,
+        rt,
+        scope,
+        player,
+        kind=GrantKind.REWARD,
+        entries=milestone.rewards,
+        expires_at=None,
+        source_kind=MILESTONE_SOURCE_KIND,
+        source_ref_id=attempt.id,
+        metadata={"eventKey": event.key, "milestoneKey": milestone.key},
+    )
+
+
+def _completion_grant(
+    tx: LiveEventsTx, rt: Runtime, scope: Scope, player: Player, event: EventSettings, attempt: Attempt
+) -> Grant:
+    return issue_grant(
+        tx,
+        rt,
+        scope,
+        player,
+        kind=GrantKind.REWARD,
+        entries=event.completion_rewards,
+        expires_at=None,
+        source_kind=COMPLETION_SOURCE_KIND,
+        source_ref_id=attempt.id,
+        metadata={"eventKey": event.key},
+    )
 
 
 def force_complete(
@@ -389,6 +407,43 @@ def force_complete(
         ),
     )
     return done
+
+
+def retry_reward_roll(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt_id: str) -> list[Grant]:
+    """An operator grants what a finished attempt earned and was not granted (a force-complete rolls
+    nothing): a grant per milestone the attempt reached, then its completion rewards when it completed.
+    Refused with 409 ``attempt_in_progress`` while it runs, and 409 ``rewards_already_granted`` (details
+    ``grantCount``) when any milestone or completion grant is already linked to it, so a roll never pays
+    twice. ``grant.created`` fires for each grant."""
+    attempt = tx.attempts.get(scope.game_id, attempt_id)
+    if attempt is None or attempt.env is not scope.env:
+        raise LivecoreError(ErrorCode.ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
+    if attempt.status is AttemptStatus.IN_PROGRESS:
+        raise LivecoreError(ErrorCode.ATTEMPT_IN_PROGRESS, "The attempt is still in progress.")
+    linked = [
+        g
+        for g in tx.grants.of_source(attempt.player_id, attempt.id)
+        if g.source_kind in (MILESTONE_SOURCE_KIND, COMPLETION_SOURCE_KIND)
+    ]
+    if linked:
+        raise LivecoreError(
+            ErrorCode.REWARDS_ALREADY_GRANTED,
+            "Rewards are already granted for this attempt.",
+            {"grantCount": len(linked)},
+        )
+    window = tx.windows.get(scope.game_id, attempt.window_id)
+    assert window is not None  # an attempt's window is recorded before the attempt
+    event = window.settings
+    player = tx.players.by_id(attempt.player_id)
+    assert player is not None
+    grants = [
+        _milestone_grant(tx, rt, scope, player, event, attempt, m)
+        for m in event.milestones
+        if m.key in attempt.milestones
+    ]
+    if attempt.status is AttemptStatus.COMPLETED and event.completion_rewards:
+        grants.append(_completion_grant(tx, rt, scope, player, event, attempt))
+    return grants
 
 
 # --- scheduled work -----------------------------------------------------------------------------------
@@ -508,6 +563,7 @@ __all__ = [
     "end_now",
     "expire_attempts",
     "force_complete",
+    "retry_reward_roll",
     "get_attempt",
     "list_events",
     "next_closing",

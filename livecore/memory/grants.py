@@ -52,6 +52,10 @@ class MemoryGrants(MemoryPort):
                 counts[g.status] += 1
         return counts
 
+    def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
+        mine = [g for g in self._s.grants.values() if g.player_id == player_id and g.source_ref_id == source_ref_id]
+        return sorted(mine, key=lambda g: (g.created_at, g.id))
+
     def reassign(self, from_id: str, to: Player) -> None:
         for key, g in list(self._s.grants.items()):
             if g.player_id == from_id:

@@ -30,6 +30,10 @@ class GrantStore(Protocol):
 
     def counts(self, player_id: str) -> dict[GrantStatus, int]: ...
 
+    def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
+        """The player's grants whose ``sourceRefId`` is ``source_ref_id`` (an attempt's), oldest first."""
+        ...
+
     def reassign(self, from_id: str, to: Player) -> None:
         """Every grant of ``from_id`` becomes ``to``'s (a merge)."""
         ...

@@ -23,7 +23,6 @@ import time
 from collections.abc import Mapping
 from typing import Any, cast
 
-import attrs
 from aiohttp import web
 
 from livecore.api.convert import structure, structure_query
@@ -45,15 +44,6 @@ _TOUCH_EVERY = 60.0
 
 
 
-@attrs.frozen
-class Credential:
-    """A request's operator, and the session token when it came with a cookie (CSRF is checked for it)."""
-
-    operator: Operator
-    session_id: str | None = None
-    session_token: str | None = None
-
-
 def _bearer(request: web.Request) -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
@@ -68,8 +58,10 @@ def personal_key_shaped(secret: str) -> bool:
     return _PERSONAL_KEY.fullmatch(secret) is not None
 
 
-def session_operator(member: Member) -> Operator:
-    return Operator(member_id=member.id, studio_id=member.studio_id, role=member.role, via=Via.PORTAL)
+def session_operator(member: Member, session_id: str) -> Operator:
+    return Operator(
+        member_id=member.id, studio_id=member.studio_id, role=member.role, via=Via.PORTAL, session_id=session_id
+    )
 
 
 # When each personal key's last use was last written, in this process (monotonic seconds).
@@ -78,7 +70,7 @@ _touched: dict[str, float] = {}
 
 async def credential_of(
     services: Services, request: web.Request, *, via: Via = Via.API, cookie: bool = True
-) -> Credential | None:
+) -> Operator | None:
     """The request's credential: a personal key (``Authorization: Bearer``), else, when ``cookie``, a
     portal session's cookie; None when neither is valid now."""
     now_ms = to_millis(services.clock.now())
@@ -92,10 +84,10 @@ async def credential_of(
     found = await services.store.read(lambda tx: tx.members.session(digest, now_ms))
     if found is None:
         return None
-    return Credential(session_operator(found[1]), session_id=found[0], session_token=token)
+    return session_operator(found[1], found[0])
 
 
-async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) -> Credential | None:
+async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) -> Operator | None:
     if not personal_key_shaped(secret):
         return None
     digest = services.runtime.hasher.hash(secret)
@@ -106,38 +98,37 @@ async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) 
     if time.monotonic() - _touched.get(key.id, -_TOUCH_EVERY) >= _TOUCH_EVERY:
         _touched[key.id] = time.monotonic()
         await services.store.run_async(lambda tx: tx.members.touch_key(key.id, now_ms))
-    return Credential(
-        Operator(
-            member_id=member.id,
-            studio_id=member.studio_id,
-            role=member.role,
-            via=via,
-            key_id=key.id,
-            key_role=key.role,
-            read_only=key.read_only,
-        )
+    return Operator(
+        member_id=member.id,
+        studio_id=member.studio_id,
+        role=member.role,
+        via=via,
+        key_id=key.id,
+        key_role=key.role,
+        read_only=key.read_only,
     )
 
 
-def csrf_token(services: Services, session_token: str) -> str:
-    """The session's CSRF token: derived from its secret under the server's key, so it is never stored
-    and cannot be guessed without the session's cookie."""
-    return services.runtime.hasher.hash(f"csrf\x00{session_token}")
+def csrf_token(services: Services, session_id: str) -> str:
+    """The session's CSRF token: its id under the server's key, so it is never stored and cannot be
+    made without that key."""
+    return services.runtime.hasher.hash(f"csrf\x00{session_id}")
 
 
-def check_csrf(services: Services, credential: Credential, sent: str | None) -> None:
-    if credential.session_token is None:
+def check_csrf(services: Services, operator: Operator, sent: str | None) -> None:
+    session_id = operator.session_id
+    if session_id is None:
         return
-    expected = csrf_token(services, credential.session_token)
+    expected = csrf_token(services, session_id)
     if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
         raise LivecoreError(
             ErrorCode.CSRF_INVALID, f"Send the session's CSRF token as {CSRF_HEADER} (GET /admin/v1/me)."
         )
 
 
-async def take_admin_token(services: Services, credential: Credential, headers: dict[str, str]) -> None:
+async def take_admin_token(services: Services, operator: Operator, headers: dict[str, str]) -> None:
     """One token of the ``admin`` bucket, per session or per personal key (SPEC 8)."""
-    subject = f"session:{credential.session_id}" if credential.session_id else f"pk:{credential.operator.key_id}"
+    subject = f"session:{operator.session_id}" if operator.session_id else f"pk:{operator.key_id}"
     decision = await services.ratelimiter.take(subject, BucketName.ADMIN, to_millis(services.clock.now()))
     headers.update(decision.headers())
     if not decision.allowed:
@@ -147,15 +138,14 @@ async def take_admin_token(services: Services, credential: Credential, headers: 
 async def admit(request: web.Request, route: Route, services: Services, headers: dict[str, str]) -> None:
     """Steps 1 to 4 of the module docstring for an operator route of the admin API; the handler then
     finds the member and the scope on the request (``OPERATOR``, ``ADMIN_SCOPE``)."""
-    credential = await credential_of(services, request)
-    if credential is None:
+    operator = await credential_of(services, request)
+    if operator is None:
         raise LivecoreError(
             ErrorCode.INVALID_API_KEY, "Sign in to the portal, or send a personal key as a Bearer token."
         )
-    await take_admin_token(services, credential, headers)
+    await take_admin_token(services, operator, headers)
     if route.is_write:
-        check_csrf(services, credential, request.headers.get(CSRF_HEADER))
-    operator = credential.operator
+        check_csrf(services, operator, request.headers.get(CSRF_HEADER))
     env = env_of(request.query)
     action = route.action or Action.READ
     request[ADMIN_SCOPE] = await services.store.read(
@@ -174,7 +164,8 @@ def _studio_id(tx: ServerTransaction, ref: str) -> str | None:
     return tx.manifest.studio_id(ref)
 
 
-def _game_id(tx: ServerTransaction, studio_id: str, ref: str) -> str | None:
+def game_ref(tx: ServerTransaction, studio_id: str, ref: str) -> str | None:
+    """The id of the studio's game named by key or id, or None."""
     if ref.startswith("gam_"):
         row = tx.execute("SELECT id FROM games WHERE id = ? AND studio_id = ?", (ref, studio_id)).fetchone()
         return None if row is None else str(row[0])
@@ -193,7 +184,7 @@ def resolve_scope(
             raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This credential belongs to another studio.")
     game_id = ""
     if "game" in params:
-        game_id = _game_id(tx, studio_id, params["game"]) or ""
+        game_id = game_ref(tx, studio_id, params["game"]) or ""
         if not game_id:
             raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
     authorize(operator, studio_id, action)

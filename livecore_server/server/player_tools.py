@@ -56,7 +56,11 @@ def lobby_views(tx: ServerTransaction, game_id: str, seats: Sequence[Seat]) -> l
 def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.PlayerProfileResponse:
     if not 1 <= call.query.limit <= PROFILE_LIMIT_MAX:
         raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
-    player = _record(call, tx)
+    return player_profile(call, tx, _record(call, tx), call.query.limit)
+
+
+def player_profile(call: AnyCall, tx: ServerTransaction, player: Player, limit: int) -> api.PlayerProfileResponse:
+    """The profile of ``player``, each list at most ``limit`` long (the admin look-up shows it too)."""
     now = call.rt.clock.now()
     counts = tx.grants.counts(player.id)
     attempts = tx.attempts.counts(player.id)
@@ -72,9 +76,9 @@ def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.Pl
             debug=player.debug is not None,
             lifecycle=player.lifecycle.value,
         ),
-        attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, call.query.limit)],
-        grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, call.query.limit)],
-        lobbies=lobby_views(tx, call.scope.game_id, tx.lobbies.seats_of(player.id, call.query.limit)),
+        attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, limit)],
+        grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, limit)],
+        lobbies=lobby_views(tx, call.scope.game_id, tx.lobbies.seats_of(player.id, limit)),
         summary=api.ProfileSummary(
             attempt_count=sum(attempts.values()),
             attempts_completed=attempts[AttemptStatus.COMPLETED],
@@ -86,7 +90,7 @@ def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.Pl
     )
 
 
-def _ban_view(p: Player) -> api.BanState:
+def ban_view(p: Player) -> api.BanState:
     return api.BanState(
         external_player_id=p.external_id,
         banned=p.ban is not None,
@@ -97,12 +101,12 @@ def _ban_view(p: Player) -> api.BanState:
 
 def ban(call: Call[api.BanRequest, None], tx: ServerTransaction) -> api.BanPlayerResponse:
     done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), call.body.reason)
-    return api.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
+    return api.BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
 
 
 def unban(call: Call[None, None], tx: ServerTransaction) -> api.BanPlayerResponse:
     done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
-    return api.BanPlayerResponse(applied=done.applied, ban=_ban_view(done.player))
+    return api.BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
 
 
 def _debug_view(applied: bool, p: Player) -> api.DebugPlayerResponse:

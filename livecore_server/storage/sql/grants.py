@@ -69,6 +69,15 @@ class SqlGrants(SqlPort):
             counts[GrantStatus(status)] = n
         return counts
 
+    def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
+        # Through grants_by_player: a player's grants are few enough to filter.
+        rows = self.db.read(
+            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ? AND source_ref_id = ?"
+            " ORDER BY created_at, id",
+            (player_id, source_ref_id),
+        )
+        return [grant_of(r) for r in rows]
+
     def reassign(self, from_id: str, to: Player) -> None:
         self.db.change(
             "grants",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from livecore.scope import Environment, Permission
@@ -17,6 +19,36 @@ class KeyRow:
     env: Environment
     permission: Permission
     rate_limits: str  # JSON text, as stored
+
+
+@attrs.frozen
+class KeyListing:
+    """A key as operators list it (never its secret); times in milliseconds."""
+
+    id: str
+    name: str
+    env: Environment
+    permission: Permission
+    prefix: str
+    rate_limits: str
+    created_at: int
+    revoked_at: int | None
+    retires_at: int | None
+    last_used_at: int | None
+    last_operation: str | None
+
+
+_LISTING = (
+    "id, name, env, permission, prefix, rate_limits, created_at, revoked_at, retires_at, last_used_at,"
+    " last_operation"
+)
+
+
+def _listing(r: Any) -> KeyListing:
+    limits = r[5] if isinstance(r[5], str) else bytes(r[5]).decode()
+    return KeyListing(
+        r[0], r[1], Environment(r[2]), Permission(r[3]), r[4], limits, r[6], r[7], r[8], r[9], r[10]
+    )
 
 
 class SqlKeys(SqlPort):
@@ -83,6 +115,20 @@ class SqlKeys(SqlPort):
     def retire(self, key_id: str, retires_at_ms: int) -> None:
         """The key was rotated: it works until ``retires_at_ms``, and a successor is the active key."""
         self.db.change("api_keys", "UPDATE api_keys SET retires_at = ? WHERE id = ?", (retires_at_ms, key_id))
+
+    def of_game(self, game_id: str) -> list[KeyListing]:
+        """Every key of the game, revoked ones too, by name then newest first."""
+        rows = self.db.read(
+            f"SELECT {_LISTING} FROM api_keys WHERE game_id = ? ORDER BY name, created_at DESC, id DESC",
+            (game_id,),
+        ).fetchall()
+        return [_listing(r) for r in rows]
+
+    def listing(self, game_id: str, key_id: str) -> KeyListing | None:
+        row = self.db.read(
+            f"SELECT {_LISTING} FROM api_keys WHERE game_id = ? AND id = ?", (game_id, key_id)
+        ).fetchone()
+        return None if row is None else _listing(row)
 
     def revoke(self, key_id: str, now_ms: int) -> None:
         self.db.change("api_keys", "UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))

@@ -17,6 +17,15 @@ class SqlManifest(SqlPort):
             "studios", "INSERT INTO studios (id, key, created_at) VALUES (?, ?, ?)", (studio_id, key, now_ms)
         )
 
+    def studio_key(self, studio_id: str) -> str | None:
+        row = self.db.read("SELECT key FROM studios WHERE id = ?", (studio_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def games_of(self, studio_id: str) -> list[tuple[str, str, str]]:
+        """The studio's games as (id, key, name), by key."""
+        rows = self.db.read("SELECT id, key, name FROM games WHERE studio_id = ? ORDER BY key", (studio_id,))
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
     def game_id(self, studio_id: str, key: str) -> str | None:
         row = self.db.read(
             "SELECT id FROM games WHERE studio_id = ? AND key = ?", (studio_id, key)

@@ -248,7 +248,9 @@ class SqlWebhooks(SqlPort):
         )
 
     def insert_delivery_like(self, source_id: str, delivery: Delivery) -> None:
-        """A new delivery of the same event as ``source_id`` (replay)."""
+        """A new delivery of the same event as ``source_id`` (replay); the dispatcher hears of it once
+        committed."""
+        self.db.emitted = True
         ms = to_millis(delivery.created_at)
         self.db.change(
             "webhook_deliveries",
@@ -275,6 +277,30 @@ class SqlWebhooks(SqlPort):
         query += " ORDER BY d.created_at DESC, d.id DESC LIMIT ?"
         params.append(limit)
         return [(_delivery(r[:10]), r[10]) for r in self.db.read(query, params)]
+
+    def event_kind(self, delivery_id: str) -> str | None:
+        row = self.db.read(
+            "SELECT o.kind FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq WHERE d.id = ?",
+            (delivery_id,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def resume(self, endpoint: Endpoint, now: datetime) -> None:
+        """Save an endpoint an operator unpaused: the dispatcher hears of its held deliveries once
+        committed."""
+        self.db.emitted = True
+        self.save_endpoint(endpoint, now)
+
+    def game_deliveries(self, game_id: str, limit: int) -> list[tuple[Delivery, str, bytes | str]]:
+        """The game's newest deliveries (every endpoint), with each one's event kind and data as stored
+        (JSON): what the player look-up filters by player."""
+        rows = self.db.read(
+            f"SELECT {_DELIVERY_COLUMNS}, o.kind, o.data FROM webhook_deliveries d"
+            " JOIN outbox o ON o.seq = d.event_seq JOIN webhook_endpoints e ON e.id = d.endpoint_id"
+            " WHERE e.game_id = ? ORDER BY d.created_at DESC, d.id DESC LIMIT ?",
+            (game_id, limit),
+        )
+        return [(_delivery(r[:10]), r[10], r[11]) for r in rows]
 
     def purge_finished(self, before: datetime) -> int:
         """Remove finished deliveries last touched before ``before``, then fanned-out events that old with

@@ -1,0 +1,114 @@
+"""The audit log (docs/operators.md#the-audit-log): every operator action writes an entry in the
+transaction of its effect (:func:`record`), and ``GET /admin/v1/studios/{studio}/audit`` reads it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from livecore.api import admin as api
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.ids import Prefix, new_id
+from livecore.commands import Runtime
+from livecore.operators import Action, AuditEntry, Operator
+from livecore_server.admin.access import game_ref
+from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
+from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.sql.audit import AuditFilter
+
+
+def record(
+    tx: ServerTransaction,
+    call: AnyCall,
+    target: str,
+    *,
+    metadata: dict[str, Any] | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """The audit entry of the operator action ``call`` is taking, written with its effect."""
+    assert call.operator is not None and call.route.action is not None, call.route.name
+    scope = call.scope
+    return write(
+        tx,
+        call.rt,
+        call.operator,
+        call.route.action,
+        target,
+        studio_id=scope.studio_id,
+        game_id=scope.game_id or None,
+        metadata={"env": scope.env.value, **(metadata or {})} if scope.game_id else metadata,
+        before=before,
+        after=after,
+        ip=call.remote,
+    )
+
+
+def write(
+    tx: ServerTransaction,
+    rt: Runtime,
+    operator: Operator,
+    action: Action,
+    target: str,
+    *,
+    studio_id: str,
+    game_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    ip: str | None = None,
+) -> AuditEntry:
+    """An audit entry of ``operator``'s ``action`` (sign-in and sign-out write theirs here directly)."""
+    now = rt.clock.now()
+    entry = AuditEntry(
+        id=new_id(Prefix.AUDIT_ENTRY, now, rt.rng),
+        studio_id=studio_id,
+        game_id=game_id,
+        at=now,
+        actor=operator.actor(),
+        action=action.value,
+        target=target,
+        metadata=metadata or {},
+        before=before,
+        after=after,
+        ip=ip,
+    )
+    tx.audit.insert(entry)
+    return entry
+
+
+def view(entry: AuditEntry) -> api.AuditEntryView:
+    return api.AuditEntryView(
+        id=entry.id,
+        at=entry.at,
+        game_id=entry.game_id,
+        actor=entry.actor,
+        action=entry.action,
+        target=entry.target,
+        metadata=entry.metadata,
+        before=entry.before,
+        after=entry.after,
+        ip=entry.ip,
+    )
+
+
+def audit_log(call: Call[None, api.AuditQuery], tx: ServerTransaction) -> api.AuditResponse:
+    q = call.query
+    game_id = None
+    if q.game is not None:
+        game_id = game_ref(tx, call.scope.studio_id, q.game)
+        if game_id is None:
+            raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": q.game})
+    rows = tx.audit.page(
+        call.scope.studio_id,
+        AuditFilter(
+            game_id=game_id, action=q.action, target=q.target, member_id=q.member, before_seq=q.before
+        ),
+        q.limit + 1,
+    )
+    page = rows[: q.limit]
+    return api.AuditResponse(
+        entries=[view(e) for _, e in page], next_before=page[-1][0] if len(rows) > q.limit else None
+    )
+
+
+BINDINGS: list[Binding] = [bind(api.AUDIT, audit_log)]

@@ -1,0 +1,84 @@
+"""Operator actions on one player (docs/operators.md#player-look-up): the unified look-up, ban and unban,
+and rotating the player's secret."""
+
+from __future__ import annotations
+
+from livecore.api import admin as api
+from livecore.api.player_tools import BanPlayerResponse, BanRequest
+from livecore.commands import moderation
+from livecore.commands.players import get_player, rotate_secret
+from livecore_server.admin.audit import record, view
+from livecore_server.admin.webhooks import player_deliveries
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.sdk.economy import inventory_view, wallet_view
+from livecore_server.sdk.friends import friends_view
+from livecore_server.server.player_tools import ban_view, player_profile
+from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.sql.audit import AuditFilter
+
+
+def target(external_id: str) -> str:
+    """How audit entries name a player."""
+    return f"player:{external_id}"
+
+
+def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.PlayerLookupResponse:
+    player = get_player(tx, call.scope, call.external_id, retired=True)
+    limit = call.query.limit
+    audit = tx.audit.page(
+        call.scope.studio_id, AuditFilter(game_id=call.scope.game_id, target=target(player.external_id)), limit
+    )
+    return api.PlayerLookupResponse(
+        profile=player_profile(call, tx, player, limit),
+        ban=ban_view(player),
+        friends=friends_view(call, tx, player, None).friends,
+        wallet=wallet_view(call, tx, player).currencies,
+        inventory=inventory_view(call, tx, player).items,
+        audit=[view(e) for _, e in audit],
+        deliveries=player_deliveries(call, tx, player.id, limit),
+    )
+
+
+def ban(call: Call[BanRequest, api.EnvQuery], tx: ServerTransaction) -> BanPlayerResponse:
+    player = get_player(tx, call.scope, call.external_id)
+    done = moderation.ban_player(tx, call.rt, call.scope, player, call.body.reason)
+    record(
+        tx,
+        call,
+        target(player.external_id),
+        metadata={"applied": done.applied, "reason": call.body.reason},
+        before={"banned": player.banned},
+        after={"banned": done.player.banned},
+    )
+    return BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
+
+
+def unban(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> BanPlayerResponse:
+    player = get_player(tx, call.scope, call.external_id)
+    done = moderation.unban_player(tx, call.rt, call.scope, player)
+    record(
+        tx,
+        call,
+        target(player.external_id),
+        metadata={"applied": done.applied},
+        before={"banned": player.banned},
+        after={"banned": done.player.banned},
+    )
+    return BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
+
+
+def rotate(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> api.RotateSecretResponse:
+    done = rotate_secret(tx, call.rt, call.scope, call.external_id)
+    # The prefix only: the secret is shown once, in this answer.
+    record(
+        tx, call, target(done.player.external_id), metadata={"secretPrefix": done.player.secret_prefix}
+    )
+    return api.RotateSecretResponse(external_player_id=done.player.external_id, player_secret=done.secret)
+
+
+BINDINGS: list[Binding] = [
+    bind(api.PLAYER_LOOKUP, lookup),
+    bind(api.PLAYER_BAN, ban),
+    bind(api.PLAYER_UNBAN, unban),
+    bind(api.ROTATE_SECRET, rotate),
+]

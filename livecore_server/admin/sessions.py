@@ -1,0 +1,130 @@
+"""Members signing in and out (docs/operators.md#signing-in): one-time links, portal sessions.
+
+- ``livecore-server members login-link <member>`` mints a link that works once, for 15 minutes
+  (:data:`~livecore.operators.LOGIN_LINK_TTL`). Opening it shows a button; pressing it (a POST, so that a
+  mail scanner fetching the link does not use it up) starts a session.
+- A session is a random token in an HTTP-only, SameSite=Strict cookie (Secure on https), stored as a keyed
+  hash, that lasts 12 hours (:data:`~livecore.operators.SESSION_TTL`). Every sign-in mints a new token:
+  a cookie the browser held before is never promoted to a session (no session fixation).
+- Signing out ends the session on the server; its cookie then opens nothing.
+- OpenID Connect (``livecore_server.admin.oidc``) starts the same sessions, for the member whose email the
+  provider verified.
+"""
+
+from __future__ import annotations
+
+from livecore.clock import to_millis
+from livecore.ids import Prefix, new_id, new_secret
+from livecore.operators import LOGIN_LINK_TTL, SESSION_TTL, Action, Operator
+from livecore_server.admin.access import session_operator
+from livecore_server.admin.audit import write
+from livecore_server.services import Services
+from livecore_server.storage.server_store import ServerTransaction
+from livecore_server.storage.sql.members import Member
+
+LINK_PREFIX = "lnk_"
+SESSION_PREFIX = "lcs_"
+
+
+class SignInError(LookupError):
+    """The CLI named a studio or member that does not exist."""
+
+
+def issue_login_link(services: Services, member_key: str, studio_key: str | None = None) -> str:
+    """A one-time sign-in token for the member (the portal's ``/portal/login/<token>``). ``studio_key``
+    may be left out when the database holds one studio."""
+    rt = services.runtime
+    now = rt.clock.now()
+    token = new_secret(rt.rng, prefix=LINK_PREFIX)
+
+    def run(tx: ServerTransaction) -> None:
+        member = _member(tx, member_key, studio_key)
+        tx.members.insert_link(rt.hasher.hash(token), member.id, to_millis(now), to_millis(now + LOGIN_LINK_TTL))
+
+    services.store.run(run)
+    return token
+
+
+def _member(tx: ServerTransaction, member_key: str, studio_key: str | None) -> Member:
+    studios = [r[0] for r in tx.execute("SELECT key FROM studios ORDER BY key", ())]
+    if studio_key is None:
+        if len(studios) != 1:
+            raise SignInError(f"name the studio (--studio): the database holds {len(studios)}")
+        studio_key = studios[0]
+    studio_id = tx.manifest.studio_id(studio_key)
+    if studio_id is None:
+        raise SignInError(f"no studio {studio_key!r}")
+    member = tx.members.by_key(studio_id, member_key)
+    if member is None or member.removed_at_ms is not None:
+        raise SignInError(f"no member {member_key!r} in studio {studio_key!r}")
+    return member
+
+
+def _start(tx: ServerTransaction, services: Services, member: Member, via: str, ip: str | None) -> str:
+    rt = services.runtime
+    now = rt.clock.now()
+    token = new_secret(rt.rng, prefix=SESSION_PREFIX)
+    session_id = new_id(Prefix.SESSION, now, rt.rng)
+    tx.members.insert_session(
+        session_id, rt.hasher.hash(token), member.id, via, to_millis(now), to_millis(now + SESSION_TTL), ip
+    )
+    write(
+        tx,
+        rt,
+        session_operator(member, session_id),
+        Action.MEMBER_SIGN_IN,
+        f"member:{member.id}",
+        studio_id=member.studio_id,
+        metadata={"via": via},
+        ip=ip,
+    )
+    return token
+
+
+async def redeem_link(services: Services, token: str, ip: str | None) -> str | None:
+    """Use a sign-in link up and start a session: its cookie token, or None for a link that does not
+    work (unknown, used, expired, or of a removed member)."""
+    if not token.startswith(LINK_PREFIX) or len(token) > 100:
+        return None
+    rt = services.runtime
+    digest = rt.hasher.hash(token)
+
+    def run(tx: ServerTransaction) -> str | None:
+        member = tx.members.use_link(digest, to_millis(rt.clock.now()))
+        return None if member is None else _start(tx, services, member, "link", ip)
+
+    result: str | None = await services.store.run_async(run)
+    return result
+
+
+async def start_for_email(services: Services, studio_id: str, email: str, ip: str | None) -> str | None:
+    """A session for the studio's member with that (verified) email, or None when none has it."""
+
+    def run(tx: ServerTransaction) -> str | None:
+        member = tx.members.by_email(studio_id, email)
+        return None if member is None else _start(tx, services, member, "oidc", ip)
+
+    result: str | None = await services.store.run_async(run)
+    return result
+
+
+async def sign_out(services: Services, operator: Operator, ip: str | None) -> None:
+    """End the operator's session on the server."""
+    session_id = operator.session_id
+    if session_id is None:
+        return
+    rt = services.runtime
+
+    def run(tx: ServerTransaction) -> None:
+        tx.members.end_session(session_id, to_millis(rt.clock.now()))
+        write(
+            tx,
+            rt,
+            operator,
+            Action.MEMBER_SIGN_OUT,
+            f"member:{operator.member_id}",
+            studio_id=operator.studio_id,
+            ip=ip,
+        )
+
+    await services.store.run_async(run)
