@@ -25,6 +25,7 @@ from livecore.errors import LivecoreError
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import DeliveryStatus, Endpoint
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
+from livecore_server.admin.sessions import SignInError, issue_login_link
 from livecore_server.admin.webhooks import (
     OperationError,
     list_deliveries,
@@ -546,6 +547,47 @@ def webhook_unpause(endpoint_id: str, db: str | None) -> None:
 def webhook_sample(endpoint_id: str, kind: str, db: str | None) -> None:
     """Send a signed sample event with placeholder values (header X-Svc-Webhook-Test: 1)."""
     click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind)))
+
+
+@main.group()
+def members() -> None:
+    """A studio's members: the operators who sign in to the portal (docs/operators.md)."""
+
+
+@members.command("list")
+@click.option("--studio", default=None, help="The studio's key (default: the only one).")
+@click.option("--db", default=None, help=DB_HELP)
+def members_list(studio: str | None, db: str | None) -> None:
+    """List the studio's members and their roles."""
+
+    def run(services: Services) -> list[Any]:
+        def read(tx: Any) -> list[Any]:
+            rows = tx.execute("SELECT id, key FROM studios ORDER BY key", ()).fetchall()
+            chosen = [r for r in rows if studio is None or r[1] == studio]
+            return [(key, m) for sid, key in chosen for m in tx.members.of_studio(sid)]
+
+        return services.store.run(read, write=False)
+
+    for studio_key, m in _operate(db, run):
+        click.echo(f"{m.id}  {studio_key}/{m.key}  {m.role.value}  {m.email}")
+
+
+@members.command("login-link")
+@click.argument("member")
+@click.option("--studio", default=None, help="The studio's key (default: the only one).")
+@click.option("--base-url", default="http://127.0.0.1:8080", show_default=True, help="The portal's address.")
+@click.option("--db", default=None, help=DB_HELP)
+def members_login_link(member: str, studio: str | None, base_url: str, db: str | None) -> None:
+    """Print a one-time sign-in link for MEMBER (its key in the manifest): it works once, for 15 minutes."""
+
+    def run(services: Services) -> str:
+        try:
+            return issue_login_link(services, member, studio)
+        except SignInError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    token = _operate(db, run)
+    click.echo(f"{base_url.rstrip('/')}/portal/login/{token}")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,26 @@ permission = "server_integration"
 [games.other-game.api_keys.test-client]
 env = "test"
 permission = "client_sdk"
+
+[members.olga]
+email = "olga@acme.test"
+role = "OWNER"
+
+[members.gina]
+email = "gina@acme.test"
+role = "GAME_ADMIN"
+
+[members.dev]
+email = "dev@acme.test"
+role = "GAME_DEVELOPER"
+
+[members.debby]
+email = "debby@acme.test"
+role = "GAME_DEBUGGER"
+
+[members.vic]
+email = "vic@acme.test"
+role = "VIEWER"
 """
 
 
