@@ -34,6 +34,7 @@ from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import namespace
 from livecore_server.http.protocol import answer_in_envelopes
+from livecore_server.portal.pages import portal_app
 from livecore_server.sdk import economy as sdk_economy
 from livecore_server.sdk import friends as sdk_friends
 from livecore_server.sdk import gifts as sdk_gifts
@@ -140,6 +141,10 @@ def _openapi_handler(surface: Surface) -> Callable[[web.Request], Awaitable[web.
     return handler
 
 
+async def _to_portal(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPMovedPermanently("/portal/")
+
+
 async def _outside_namespaces(request: web.Request) -> web.StreamResponse:
     return error_response(LivecoreError(ErrorCode.NOT_FOUND, "No such route."))
 
@@ -204,6 +209,8 @@ def create_app(
         root.add_subapp(surface.value, sub)
     if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
+    root.add_subapp("/portal", portal_app(config.oidc))
+    root.router.add_get("/portal", _to_portal)
     # Last, so every namespace and route above matches first.
     root.router.add_route("*", "/{tail:.*}", _outside_namespaces)
     root.cleanup_ctx.append(_lifetime(config, clock, rng))

@@ -25,6 +25,7 @@ from livecore.errors import LivecoreError
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import DeliveryStatus, Endpoint
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
+from livecore_server.admin.oidc import OidcSettings
 from livecore_server.admin.sessions import SignInError, issue_login_link
 from livecore_server.admin.webhooks import (
     OperationError,
@@ -89,6 +90,16 @@ def _config(
         webhook_timeout=webhook_timeout,
         **settings,
     )
+
+
+def _oidc(host: str, port: int) -> OidcSettings | None:
+    """The portal's OpenID Connect provider from ``LIVECORE_OIDC_*`` (docs/operators.md#openid-connect);
+    the provider sends members back to ``$LIVECORE_PUBLIC_URL/portal/sso/callback``."""
+    public = os.environ.get("LIVECORE_PUBLIC_URL") or f"http://{host}:{port}"
+    try:
+        return OidcSettings.from_env(os.environ, redirect_uri=f"{public.rstrip('/')}/portal/sso/callback")
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 class Refused(click.ClickException):
@@ -338,6 +349,7 @@ def serve(
         allow_private_webhooks=allow_private_webhooks,
         wrong_secrets_per_minute=wrong_secrets_per_minute,
         country_of=offline_country if ip_country else no_country,
+        oidc=_oidc(host, port),
     )
     _serve(config, clock, host, port, access_log, reuse_port)
 
@@ -412,6 +424,8 @@ def apply_demo(db: str) -> tuple[Services, dict[str, Any]]:
 
 # The player the demo registers, so that its secret can be printed with the keys.
 DEMO_PLAYER = "alice"
+# The demo's member, whose sign-in link the demo prints.
+DEMO_MEMBER = "owner"
 
 
 def register_demo_player(services: Services, applied: dict[str, Any]) -> str | None:
@@ -457,6 +471,7 @@ def demo(db: str | None, port: int, clock_kind: str, header_timeout: float, body
     services, result = apply_demo(db)
     try:
         player_secret = register_demo_player(services, result)
+        portal_link = f"{base}/portal/login/{issue_login_link(services, DEMO_MEMBER)}"
     finally:
         services.close()
     _print_result(result)
@@ -470,7 +485,9 @@ def demo(db: str | None, port: int, clock_kind: str, header_timeout: float, body
         ' -H "Authorization: Bearer $LIVECORE_CLIENT_KEY" -H "X-Player-Secret: $PLAYER_SECRET"'
         """ -H "Content-Type: application/json" -d '{"name": "Alice"}'"""
     )
-    click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json\n")
+    click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json")
+    click.echo("The operators' portal, signed in as the demo's owner (this link works once, for 15 minutes):")
+    click.echo(f"  {portal_link}\n")
     clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
     config = _config(db, header_timeout=header_timeout, body_timeout=body_timeout)
     _serve(config, clock, "127.0.0.1", port, access_log=False, sockets=sockets)

@@ -24,6 +24,7 @@ from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
 from livecore_server import live_schedule
+from livecore_server.admin.oidc import OidcSettings
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
@@ -72,6 +73,8 @@ class Config:
     key_file: str | None = None
     # Seconds of wall-clock time between two ``: ping`` comments on every board stream (SPEC 6.4).
     stream_ping_seconds: float = 15.0
+    # The portal's OpenID Connect provider (docs/operators.md#openid-connect), or None: sign-in by link.
+    oidc: OidcSettings | None = None
 
     @property
     def postgres(self) -> bool:

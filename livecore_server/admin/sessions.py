@@ -97,11 +97,12 @@ async def redeem_link(services: Services, token: str, ip: str | None) -> str | N
     return result
 
 
-async def start_for_email(services: Services, studio_id: str, email: str, ip: str | None) -> str | None:
-    """A session for the studio's member with that (verified) email, or None when none has it."""
+async def start_for_email(services: Services, email: str, ip: str | None) -> str | None:
+    """A session for the member with that (verified) email, or None when none has it. A person who is a
+    member of several studios signs in to the first by studio key (docs/operators.md#openid-connect)."""
 
     def run(tx: ServerTransaction) -> str | None:
-        member = tx.members.by_email(studio_id, email)
+        member = tx.members.by_email(email)
         return None if member is None else _start(tx, services, member, "oidc", ip)
 
     result: str | None = await services.store.run_async(run)

@@ -81,12 +81,12 @@ class SqlMembers(SqlPort):
         ).fetchone()
         return None if row is None else _member(row)
 
-    def by_email(self, studio_id: str, email: str) -> Member | None:
-        """The studio's current member with that email (compared case-insensitively)."""
+    def by_email(self, email: str) -> Member | None:
+        """A current member with that email (compared case-insensitively), the first by studio key."""
         row = self.db.read(
-            f"SELECT {_MEMBER} FROM members m WHERE m.studio_id = ? AND lower(m.email) = ?"
-            " AND m.removed_at IS NULL ORDER BY m.key LIMIT 1",
-            (studio_id, email.lower()),
+            f"SELECT {_MEMBER} FROM members m JOIN studios s ON s.id = m.studio_id"
+            " WHERE lower(m.email) = ? AND m.removed_at IS NULL ORDER BY s.key, m.key LIMIT 1",
+            (email.lower(),),
         ).fetchone()
         return None if row is None else _member(row)
 

@@ -1,0 +1,601 @@
+"""The portal's pages and forms (docs/portal.md).
+
+Every page but sign-in needs a session (its cookie, read as the admin API reads it); without one a page
+redirects to sign-in. Every form that changes something carries the session's CSRF token and is refused
+without it (403). An action runs its admin route through ``run_route``; a refusal renders the error
+page with the route's status and code. Secrets (a new API key, personal key, webhook secret or player
+secret) are shown once, in the page that answers the form that made them.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from multidict import MultiDictProxy
+
+from livecore.clock import format_ts
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.operators import ALLOWED, Action, Operator
+from livecore_server.admin import audit, grants, keys, members, players, webhooks
+from livecore_server.admin.access import SESSION_COOKIE, credential_of, csrf_token, run_route
+from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
+from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
+from livecore_server.http.endpoint import Binding
+from livecore_server.services import SERVICES, Services
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+BINDINGS: dict[str, Binding] = {
+    b.route.name: b
+    for module in (audit, grants, keys, members, players, webhooks)
+    for b in module.BINDINGS
+}
+OIDC = web.AppKey("oidc", OidcClient)
+_OIDC_COOKIE = "livecore_oidc"
+_SECURITY_HEADERS = {
+    # Nothing but our own pages, styles and forms; no framing; a sign-in link in the address never leaks
+    # through Referer.
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self';"
+    " frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+def _services(request: web.Request) -> Services:
+    return request.config_dict[SERVICES]
+
+
+def _ts(value: datetime | None) -> str:
+    return "" if value is None else format_ts(value)
+
+
+def render(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
+    response = aiohttp_jinja2.render_template(template, request, context, status=status)
+    response.headers.update(_SECURITY_HEADERS)
+    return response
+
+
+def _set_session(response: web.StreamResponse, request: web.Request, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=12 * 3600,
+        path="/",
+        httponly=True,
+        samesite="Strict",
+        secure=request.secure,
+    )
+
+
+# --- the signed-in member, and forms ------------------------------------------------------------------------
+
+
+class Page:
+    """What a signed-in page knows: the member, its CSRF token, its games."""
+
+    def __init__(self, request: web.Request, operator: Operator, me: Any) -> None:
+        self.request = request
+        self.operator = operator
+        self.me = me
+        self.csrf = csrf_token(_services(request), operator.session_id or "")
+
+    def may(self, action: str) -> bool:
+        return self.operator.role in ALLOWED[Action(action)]
+
+    def context(self, **more: Any) -> dict[str, Any]:
+        return {"page": self, "me": self.me, "csrf": self.csrf, **more}
+
+    async def run(
+        self,
+        name: str,
+        params: Mapping[str, str] | None = None,
+        *,
+        body: Mapping[str, Any] | None = None,
+        query: Mapping[str, str] | None = None,
+    ) -> Any:
+        studio = {"studio": self.operator.studio_id}
+        return await run_route(
+            _services(self.request),
+            BINDINGS[name],
+            self.operator,
+            {**studio, **(params or {})},
+            body=body,
+            query=query,
+            remote=self.request.remote,
+        )
+
+
+def signed_in(handler: Callable[[Page], Awaitable[web.StreamResponse]]) -> Handler:
+    """A page for members: sign-in when there is no session; a form's CSRF token checked on POST; a
+    refusal of the action rendered as the error page."""
+
+    async def page(request: web.Request) -> web.StreamResponse:
+        services = _services(request)
+        operator = await credential_of(services, request, cookie=True) if SESSION_COOKIE in request.cookies else None
+        if operator is None or operator.session_id is None:
+            raise web.HTTPSeeOther("/portal/")
+        me = await run_route(services, BINDINGS["admin.me"], operator, {}, remote=request.remote)
+        current = Page(request, operator, me)
+        if request.method == "POST":
+            form = await request.post()
+            sent = str(form.get("csrf", ""))
+            if not hmac.compare_digest(sent.encode(), current.csrf.encode()):
+                return render(
+                    request,
+                    "error.html",
+                    403,
+                    **current.context(code="csrf_invalid", message="The form's CSRF token is missing or stale."),
+                )
+        try:
+            return await handler(current)
+        except LivecoreError as exc:
+            return render(request, "error.html", exc.status, **current.context(code=exc.code.value, message=exc.message))
+
+    return page
+
+
+async def _form(page: Page) -> MultiDictProxy[Any]:
+    return await page.request.post()
+
+
+def _text(form: Mapping[str, Any], name: str) -> str | None:
+    value = form.get(name)
+    return str(value).strip() or None if value is not None else None
+
+
+def _env(request: web.Request) -> str:
+    env = request.query.get("env", "live")
+    return env if env in ("test", "live") else "live"
+
+
+def _redirect(location: str) -> web.Response:
+    """303 See Other: after a form, the browser loads ``location`` with a GET."""
+    return web.Response(status=303, headers={"Location": location})
+
+
+def _back(path: str, **query: str) -> web.HTTPSeeOther:
+    return web.HTTPSeeOther(f"{path}?{urlencode(query)}" if query else path)
+
+
+# --- sign-in ------------------------------------------------------------------------------------------------
+
+
+async def home(request: web.Request) -> web.StreamResponse:
+    services = _services(request)
+    operator = await credential_of(services, request) if SESSION_COOKIE in request.cookies else None
+    if operator is None or operator.session_id is None:
+        return render(request, "signin.html", sso=OIDC in request.config_dict)
+    raise web.HTTPSeeOther("/portal/games")
+
+
+async def login_link(request: web.Request) -> web.StreamResponse:
+    """The page a sign-in link opens: one button, so that fetching the link does not use it up."""
+    return render(request, "login_link.html", token=request.match_info["token"])
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    token = await redeem_link(_services(request), request.match_info["token"], request.remote)
+    if token is None:
+        return render(
+            request, "signin.html", 400, sso=OIDC in request.config_dict, error="This sign-in link does not work: it is"
+            " unknown, used or expired. Ask for a new one."
+        )
+    response = _redirect("/portal/games")
+    _set_session(response, request, token)
+    return response
+
+
+@signed_in
+async def logout(page: Page) -> web.StreamResponse:
+    await sign_out(_services(page.request), page.operator, page.request.remote)
+    response = _redirect("/portal/")
+    response.del_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+async def sso_start(request: web.Request) -> web.StreamResponse:
+    client = request.config_dict.get(OIDC)
+    if client is None:
+        raise web.HTTPNotFound()
+    try:
+        url, pending = await client.begin()
+    except OidcError as exc:
+        return render(request, "signin.html", 502, sso=True, error=str(exc))
+    response = web.Response(status=302, headers={"Location": url})
+    sealed = _services(request).keys.encrypt(
+        f"{pending.state}\n{pending.nonce}\n{pending.code_verifier}", context=_OIDC_COOKIE
+    )
+    # Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
+    response.set_cookie(
+        _OIDC_COOKIE, sealed.hex(), max_age=600, path="/portal/", httponly=True, samesite="Lax", secure=request.secure
+    )
+    return response
+
+
+async def sso_callback(request: web.Request) -> web.StreamResponse:
+    client = request.config_dict.get(OIDC)
+    if client is None:
+        raise web.HTTPNotFound()
+    services = _services(request)
+    error = None
+    try:
+        raw = services.keys.decrypt(bytes.fromhex(request.cookies.get(_OIDC_COOKIE, "")), context=_OIDC_COOKIE)
+        state, nonce, verifier = raw.split("\n")
+        identity = await client.finish(OidcPending(state, nonce, verifier), request.query)
+    except OidcError as exc:
+        identity, error = None, str(exc)
+    except Exception:  # a missing, forged or stale cookie
+        identity, error = None, "The sign-in did not start here, or took too long: start again."
+    token = None
+    if identity is not None:
+        token = await start_for_email(services, identity.email, request.remote)
+        if token is None:
+            error = f"No member has the email {identity.email}."
+    if token is None:
+        response = render(request, "signin.html", 403, sso=True, error=error)
+    else:
+        # A page of ours leads on, so the Strict session cookie set here is sent with the next page.
+        response = render(request, "continue.html")
+        _set_session(response, request, token)
+    response.del_cookie(_OIDC_COOKIE, path="/portal/")
+    return response
+
+
+# --- pages -------------------------------------------------------------------------------------------------
+
+
+@signed_in
+async def games(page: Page) -> web.StreamResponse:
+    return render(page.request, "games.html", **page.context())
+
+
+def _game(page: Page) -> Any:
+    ref = page.request.match_info["game"]
+    for game in page.me.games:
+        if ref in (game.key, game.game_id):
+            return game
+    raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": ref})
+
+
+def player_page(template: str) -> Handler:
+    """The player look-up, as ``template`` shows it: the whole of it, or its grants or attempts."""
+
+    @signed_in
+    async def page(current: Page) -> web.StreamResponse:
+        game = _game(current)
+        env = _env(current.request)
+        external_id = (current.request.query.get("id") or "").strip()
+        found = None
+        if external_id:
+            found = await current.run(
+                "admin.players.lookup", {"game": game.key, "externalId": external_id}, query={"env": env}
+            )
+        done = current.request.query.get("done")
+        return render(
+            current.request,
+            template,
+            **current.context(game=game, env=env, external_id=external_id, found=found, done=done),
+        )
+
+    return page
+
+
+def _player_path(game: Any) -> str:
+    return f"/portal/games/{game.key}/players"
+
+
+@signed_in
+async def player_action(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    env = _env(page.request)
+    external_id = page.request.match_info["externalId"]
+    action = page.request.match_info["action"]
+    form = await _form(page)
+    params = {"game": game.key, "externalId": external_id}
+    if action == "ban":
+        await page.run("admin.players.ban", params, body={"reason": _text(form, "reason") or ""}, query={"env": env})
+    elif action == "unban":
+        await page.run("admin.players.unban", params, query={"env": env})
+    elif action == "rotate-secret":
+        rotated = await page.run("admin.players.rotate_secret", params, query={"env": env})
+        return render(
+            page.request,
+            "secret.html",
+            **page.context(
+                title=f"New secret of {external_id}",
+                secret=rotated.player_secret,
+                back=f"/portal/games/{game.key}/players?{urlencode({'id': external_id, 'env': env})}",
+            ),
+        )
+    else:
+        raise web.HTTPNotFound()
+    raise _back(_player_path(game), id=external_id, env=env, done=action)
+
+
+@signed_in
+async def grant_create(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    env = _env(page.request)
+    form = await _form(page)
+    external_id = _text(form, "externalPlayerId") or ""
+    amount = _text(form, "amount") or ""
+    entry: dict[str, Any] = {"type": _text(form, "type") or "", "key": _text(form, "key") or ""}
+    entry["amount"] = int(amount) if amount.lstrip("-").isdigit() else amount
+    body: dict[str, Any] = {"externalPlayerId": external_id, "entries": [entry]}
+    if _text(form, "reason"):
+        body["reason"] = _text(form, "reason")
+    await page.run("admin.grants.create", {"game": game.key}, body=body, query={"env": env})
+    raise _back(_player_path(game), id=external_id, env=env, done="grant")
+
+
+@signed_in
+async def grant_force_claim(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    env = _env(page.request)
+    form = await _form(page)
+    claimed = await page.run(
+        "admin.grants.force_claim",
+        {"game": game.key, "grantId": page.request.match_info["grantId"]},
+        body={"reason": _text(form, "reason")} if _text(form, "reason") else None,
+        query={"env": env},
+    )
+    raise _back(_player_path(game), id=claimed.grant.external_player_id, env=env, done="force-claim")
+
+
+@signed_in
+async def attempt_action(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    env = _env(page.request)
+    form = await _form(page)
+    params = {"game": game.key, "attemptId": page.request.match_info["attemptId"]}
+    external_id = _text(form, "externalPlayerId") or ""
+    if page.request.match_info["action"] == "force-complete":
+        score = _text(form, "score")
+        body: dict[str, Any] = {"reason": _text(form, "reason") or ""}
+        if score is not None:
+            try:
+                body["score"] = float(score)
+            except ValueError:
+                body["score"] = score  # refused by the route, naming the field
+        await page.run("admin.attempts.force_complete", params, body=body, query={"env": env})
+        done = "force-complete"
+    elif page.request.match_info["action"] == "retry-reward-roll":
+        await page.run("admin.attempts.retry_reward_roll", params, query={"env": env})
+        done = "retry-reward-roll"
+    else:
+        raise web.HTTPNotFound()
+    raise _back(_player_path(game), id=external_id, env=env, done=done)
+
+
+@signed_in
+async def webhook_list(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    found = await page.run("admin.webhooks.list", {"game": game.key})
+    return render(page.request, "webhooks.html", **page.context(game=game, endpoints=found.endpoints))
+
+
+@signed_in
+async def webhook_create(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    form = await _form(page)
+    events = [e.strip() for e in (_text(form, "events") or "").split(",") if e.strip()]
+    made = await page.run(
+        "admin.webhooks.create",
+        {"game": game.key},
+        body={"name": _text(form, "name") or "", "env": _text(form, "env") or "", "url": _text(form, "url") or "", "events": events},
+    )
+    return render(
+        page.request,
+        "secret.html",
+        **page.context(
+            title=f"Signing secret of webhook endpoint {made.endpoint.name}",
+            secret=made.secret,
+            back=f"/portal/games/{game.key}/webhooks",
+        ),
+    )
+
+
+@signed_in
+async def webhook_detail(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    endpoint_id = page.request.match_info["endpointId"]
+    listed = await page.run("admin.webhooks.list", {"game": game.key})
+    endpoint = next((e for e in listed.endpoints if e.endpoint_id == endpoint_id), None)
+    if endpoint is None:
+        raise LivecoreError(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, "No such webhook endpoint.")
+    status = page.request.query.get("status") or None
+    found = await page.run(
+        "admin.webhooks.deliveries",
+        {"game": game.key, "endpointId": endpoint_id},
+        query={"status": status} if status else {},
+    )
+    return render(
+        page.request,
+        "deliveries.html",
+        **page.context(
+            game=game,
+            endpoint=endpoint,
+            deliveries=found.deliveries,
+            status_filter=status,
+            done=page.request.query.get("done"),
+        ),
+    )
+
+
+@signed_in
+async def webhook_action(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    endpoint_id = page.request.match_info["endpointId"]
+    action = page.request.match_info["action"]
+    form = await _form(page)
+    params = {"game": game.key, "endpointId": endpoint_id}
+    if action == "unpause":
+        await page.run("admin.webhooks.unpause", params)
+    elif action == "send-sample":
+        kind = _text(form, "kind")
+        await page.run("admin.webhooks.send_sample", params, body={"kind": kind} if kind else None)
+    elif action == "replay":
+        await page.run("admin.deliveries.replay", {"game": game.key, "deliveryId": _text(form, "deliveryId") or ""})
+    else:
+        raise web.HTTPNotFound()
+    raise _back(f"/portal/games/{game.key}/webhooks/{endpoint_id}", done=action)
+
+
+@signed_in
+async def api_key_list(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    found = await page.run("admin.api_keys.list", {"game": game.key})
+    return render(page.request, "api_keys.html", **page.context(game=game, keys=found.keys, done=page.request.query.get("done")))
+
+
+@signed_in
+async def api_key_create(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    form = await _form(page)
+    made = await page.run(
+        "admin.api_keys.create",
+        {"game": game.key},
+        body={"name": _text(form, "name") or "", "env": _text(form, "env") or "", "permission": _text(form, "permission") or ""},
+    )
+    return render(
+        page.request,
+        "secret.html",
+        **page.context(title=f"API key {made.key.name}", secret=made.secret, back=f"/portal/games/{game.key}/api-keys"),
+    )
+
+
+@signed_in
+async def api_key_action(page: Page) -> web.StreamResponse:
+    game = _game(page)
+    params = {"game": game.key, "keyId": page.request.match_info["keyId"]}
+    if page.request.match_info["action"] == "rotate":
+        made = await page.run("admin.api_keys.rotate", params)
+        return render(
+            page.request,
+            "secret.html",
+            **page.context(
+                title=f"Successor of API key {made.key.name}",
+                secret=made.secret,
+                note=f"The key it replaces ({made.retiring.prefix if made.retiring else ''}…) keeps working until"
+                f" {_ts(made.retiring.retires_at if made.retiring else None)}.",
+                back=f"/portal/games/{game.key}/api-keys",
+            ),
+        )
+    if page.request.match_info["action"] == "revoke":
+        await page.run("admin.api_keys.revoke", params)
+        raise _back(f"/portal/games/{game.key}/api-keys", done="revoke")
+    raise web.HTTPNotFound()
+
+
+@signed_in
+async def personal_key_list(page: Page) -> web.StreamResponse:
+    found = await page.run("admin.personal_keys.list")
+    return render(page.request, "personal_keys.html", **page.context(keys=found.keys, done=page.request.query.get("done")))
+
+
+@signed_in
+async def personal_key_create(page: Page) -> web.StreamResponse:
+    form = await _form(page)
+    days = _text(form, "expiresInDays") or ""
+    body: dict[str, Any] = {
+        "expiresInDays": int(days) if days.isdigit() else days,
+        "readOnly": form.get("readOnly") == "on",
+    }
+    if _text(form, "role"):
+        body["role"] = _text(form, "role")
+    made = await page.run("admin.personal_keys.create", body=body)
+    return render(
+        page.request,
+        "secret.html",
+        **page.context(
+            title="Your personal key",
+            secret=made.secret,
+            note="Your previous personal key, if you had one, no longer works.",
+            back="/portal/personal-keys",
+        ),
+    )
+
+
+@signed_in
+async def personal_key_revoke(page: Page) -> web.StreamResponse:
+    await page.run("admin.personal_keys.revoke", {"keyId": page.request.match_info["keyId"]})
+    raise _back("/portal/personal-keys", done="revoke")
+
+
+@signed_in
+async def member_list(page: Page) -> web.StreamResponse:
+    found = await page.run("admin.members")
+    return render(page.request, "members.html", **page.context(members=found.members))
+
+
+@signed_in
+async def audit_log(page: Page) -> web.StreamResponse:
+    q = page.request.query
+    query = {k: q[k] for k in ("game", "action", "target", "member", "before") if q.get(k)}
+    found = await page.run("admin.audit", query=query)
+    next_query = urlencode({**query, "before": str(found.next_before)}) if found.next_before else None
+    return render(page.request, "audit.html", **page.context(entries=found.entries, filters=query, next_query=next_query))
+
+
+# --- the app ------------------------------------------------------------------------------------------------
+
+
+def portal_app(oidc: OidcSettings | None = None) -> web.Application:
+    """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too."""
+    app = web.Application()
+    aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.PackageLoader("livecore_server.portal", "templates"),
+        autoescape=True,
+        filters={"ts": _ts},
+    )
+    if oidc is not None:
+        client = OidcClient(oidc)
+        app[OIDC] = client
+
+        async def close(_: web.Application) -> None:
+            await client.aclose()
+
+        app.on_cleanup.append(close)
+    game = "/games/{game}"
+    app.add_routes(
+        [
+            web.get("/", home),
+            web.get("/login/{token}", login_link),
+            web.post("/login/{token}", login),
+            web.post("/logout", logout),
+            web.get("/sso", sso_start),
+            web.get("/sso/callback", sso_callback),
+            web.get("/games", games),
+            web.get(f"{game}/players", player_page("player.html")),
+            web.get(f"{game}/grants", player_page("grants.html")),
+            web.get(f"{game}/attempts", player_page("attempts.html")),
+            web.post(f"{game}/players/{{externalId}}/{{action}}", player_action),
+            web.post(f"{game}/grants", grant_create),
+            web.post(f"{game}/grants/{{grantId}}/force-claim", grant_force_claim),
+            web.post(f"{game}/attempts/{{attemptId}}/{{action}}", attempt_action),
+            web.get(f"{game}/webhooks", webhook_list),
+            web.post(f"{game}/webhooks", webhook_create),
+            web.get(f"{game}/webhooks/{{endpointId}}", webhook_detail),
+            web.post(f"{game}/webhooks/{{endpointId}}/{{action}}", webhook_action),
+            web.get(f"{game}/api-keys", api_key_list),
+            web.post(f"{game}/api-keys", api_key_create),
+            web.post(f"{game}/api-keys/{{keyId}}/{{action}}", api_key_action),
+            web.get("/personal-keys", personal_key_list),
+            web.post("/personal-keys", personal_key_create),
+            web.post("/personal-keys/{keyId}/revoke", personal_key_revoke),
+            web.get("/members", member_list),
+            web.get("/audit", audit_log),
+        ]
+    )
+    return app
