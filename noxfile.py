@@ -54,6 +54,15 @@ def fuzz(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def screenshots(session: nox.Session) -> None:
+    """Refresh the portal's screenshots in docs/images/portal (the browser tests take them; Chromium needed)."""
+    session.install("-e", ".[dev]")
+    session.run(
+        "pytest", "tests/browser", "-q", env={"LIVECORE_SCREENSHOTS": "docs/images/portal"}, *session.posargs
+    )
+
+
+@nox.session(default=False)
 def docs(session: nox.Session) -> None:
     """Regenerate the generated tables of docs/reference from the declarations (--check: only compare)."""
     session.install("-e", ".[dev]")

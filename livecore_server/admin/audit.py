@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from livecore.api import admin as api
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id
@@ -36,11 +38,17 @@ def record(
         target,
         studio_id=scope.studio_id,
         game_id=scope.game_id or None,
-        metadata={"env": scope.env.value, **(metadata or {})} if scope.game_id else metadata,
+        # The environment where the route names one (a player, a grant, an attempt).
+        metadata={"env": scope.env.value, **(metadata or {})} if _takes_env(call) else metadata,
         before=before,
         after=after,
         ip=call.remote,
     )
+
+
+def _takes_env(call: AnyCall) -> bool:
+    query = call.route.query
+    return query is not None and "env" in attrs.fields_dict(query)
 
 
 def write(

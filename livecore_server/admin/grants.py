@@ -8,6 +8,7 @@ from typing import Any
 from livecore.api import admin as api
 from livecore.api.grants import GrantSourceKind, GrantView
 from livecore.api.live_events import AttemptView
+from livecore.clock import format_ts
 from livecore.commands.grants import create_grant, settle
 from livecore.commands.live_events import force_complete, retry_reward_roll
 from livecore.errors import ErrorCode, LivecoreError
@@ -22,7 +23,7 @@ from livecore_server.storage.server_store import ServerTransaction
 def _grant_state(grant: Grant) -> dict[str, Any]:
     return {
         "status": grant.status.value,
-        "claimedAt": grant.claimed_at.isoformat() if grant.claimed_at else None,
+        "claimedAt": format_ts(grant.claimed_at) if grant.claimed_at else None,
         "ackedBy": grant.acked_by.value if grant.acked_by else None,
     }
 

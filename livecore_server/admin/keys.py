@@ -6,7 +6,7 @@ made them, and stored as keyed hashes."""
 from __future__ import annotations
 
 from livecore.api import admin as api
-from livecore.clock import from_millis, to_millis
+from livecore.clock import format_ts, from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.operators import PERSONAL_KEY_PREFIX, Operator, Role, check_key_role, key_expiry, may_revoke_key
@@ -75,7 +75,7 @@ def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyS
         f"api_key:{old.id}",
         metadata={"successorId": made.id, "successorPrefix": made.prefix},
         before={"status": "active"},
-        after={"status": "retiring", "retiresAt": retiring.retires_at},
+        after={"status": "retiring", "retiresAt": format_ts(from_millis(retiring.retires_at or 0))},
     )
     return api.ApiKeySecretResponse(key=api_key_view(made), secret=minted["secret"], retiring=api_key_view(retiring))
 
@@ -162,7 +162,7 @@ def create_personal_key(
             "prefix": key.prefix,
             "readOnly": key.read_only,
             "role": key.role.value if key.role else None,
-            "expiresAt": from_millis(key.expires_at_ms).isoformat(),
+            "expiresAt": format_ts(from_millis(key.expires_at_ms)),
         },
     )
     return api.PersonalKeySecretResponse(key=personal_key_view(key, member), secret=secret)

@@ -543,8 +543,13 @@ async def audit_log(page: Page) -> web.StreamResponse:
     q = page.request.query
     query = {k: q[k] for k in ("game", "action", "target", "member", "before") if q.get(k)}
     found = await page.run("admin.audit", query=query)
+    names = {m.member_id: m.key for m in (await page.run("admin.members")).members}
     next_query = urlencode({**query, "before": str(found.next_before)}) if found.next_before else None
-    return render(page.request, "audit.html", **page.context(entries=found.entries, filters=query, next_query=next_query))
+    return render(
+        page.request,
+        "audit.html",
+        **page.context(entries=found.entries, filters=query, next_query=next_query, names=names),
+    )
 
 
 # --- the app ------------------------------------------------------------------------------------------------
