@@ -55,11 +55,10 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def screenshots(session: nox.Session) -> None:
-    """Refresh the portal's screenshots in docs/images/portal (the browser tests take them; Chromium needed)."""
+    """Refresh the portal's screenshots in docs/images/portal (the browser tests take them)."""
     session.install("-e", ".[dev]")
-    session.run(
-        "pytest", "tests/browser", "-q", env={"LIVECORE_SCREENSHOTS": "docs/images/portal"}, *session.posargs
-    )
+    shots = {"LIVECORE_SCREENSHOTS": "docs/images/portal"}
+    session.run("pytest", "tests/browser", "-q", *session.posargs, env=shots)
 
 
 @nox.session(default=False)

@@ -160,7 +160,12 @@ class Operator:
         """The audit entry's ``actor`` (DECISIONS 14)."""
         if self.key_id is None:
             return {"kind": "member", "memberId": self.member_id}
-        return {"kind": "personal_key", "memberId": self.member_id, "keyId": self.key_id, "via": self.via.value}
+        return {
+            "kind": "personal_key",
+            "memberId": self.member_id,
+            "keyId": self.key_id,
+            "via": self.via.value,
+        }
 
 
 def may(operator: Operator, action: Action) -> bool:

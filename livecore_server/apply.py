@@ -30,8 +30,8 @@ from livecore_server.crypto import ServerKeys
 from livecore_server.keys import ROTATION_GRACE
 from livecore_server.manifest import ApiKeyManifest, Manifest, WebhookManifest
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.sql.members import Member
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
+from livecore_server.storage.sql.members import Member
 
 KEY_PREFIX_LEN = 16  # "lc_test_" plus 8 random characters: enough to tell keys apart in logs
 

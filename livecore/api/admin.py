@@ -368,7 +368,9 @@ def admin_route(
     )
 
 
-ME = admin_route("admin.me", "GET", "/me", "Who is asking: the member, its studio and games.", MeResponse, Action.READ)
+ME = admin_route(
+    "admin.me", "GET", "/me", "Who is asking: the member, its studio and games.", MeResponse, Action.READ
+)
 MEMBERS = admin_route(
     "admin.members", "GET", f"{STUDIO_PATH}/members", "The studio's members.", MembersResponse, Action.READ
 )

@@ -563,7 +563,6 @@ __all__ = [
     "end_now",
     "expire_attempts",
     "force_complete",
-    "retry_reward_roll",
     "get_attempt",
     "list_events",
     "next_closing",
@@ -571,5 +570,6 @@ __all__ = [
     "next_opening",
     "open_due_windows",
     "record_progress",
+    "retry_reward_roll",
     "start",
 ]

@@ -53,7 +53,11 @@ class MemoryGrants(MemoryPort):
         return counts
 
     def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
-        mine = [g for g in self._s.grants.values() if g.player_id == player_id and g.source_ref_id == source_ref_id]
+        mine = [
+            g
+            for g in self._s.grants.values()
+            if g.player_id == player_id and g.source_ref_id == source_ref_id
+        ]
         return sorted(mine, key=lambda g: (g.created_at, g.id))
 
     def reassign(self, from_id: str, to: Player) -> None:

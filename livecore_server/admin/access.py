@@ -43,7 +43,6 @@ CSRF_HEADER = "X-CSRF-Token"
 _TOUCH_EVERY = 60.0
 
 
-
 def _bearer(request: web.Request) -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
@@ -60,7 +59,11 @@ def personal_key_shaped(secret: str) -> bool:
 
 def session_operator(member: Member, session_id: str) -> Operator:
     return Operator(
-        member_id=member.id, studio_id=member.studio_id, role=member.role, via=Via.PORTAL, session_id=session_id
+        member_id=member.id,
+        studio_id=member.studio_id,
+        role=member.role,
+        via=Via.PORTAL,
+        session_id=session_id,
     )
 
 
@@ -159,16 +162,14 @@ async def admit(request: web.Request, route: Route, services: Services, headers:
 
 def _studio_id(tx: ServerTransaction, ref: str) -> str | None:
     if ref.startswith("std_"):
-        row = tx.execute("SELECT id FROM studios WHERE id = ?", (ref,)).fetchone()
-        return None if row is None else str(row[0])
+        return ref if tx.manifest.studio_key(ref) is not None else None
     return tx.manifest.studio_id(ref)
 
 
 def game_ref(tx: ServerTransaction, studio_id: str, ref: str) -> str | None:
     """The id of the studio's game named by key or id, or None."""
     if ref.startswith("gam_"):
-        row = tx.execute("SELECT id FROM games WHERE id = ? AND studio_id = ?", (ref, studio_id)).fetchone()
-        return None if row is None else str(row[0])
+        return ref if any(game_id == ref for game_id, _, _ in tx.manifest.games_of(studio_id)) else None
     return tx.manifest.game_id(studio_id, ref)
 
 

@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 
 from livecore.api import admin as api
+from livecore.commands import Runtime
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id
-from livecore.commands import Runtime
 from livecore.operators import Action, AuditEntry, Operator
 from livecore_server.admin.access import game_ref
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind

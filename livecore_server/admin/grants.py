@@ -28,7 +28,9 @@ def _grant_state(grant: Grant) -> dict[str, Any]:
     }
 
 
-def manual_grant(call: Call[api.ManualGrantRequest, api.EnvQuery], tx: ServerTransaction) -> api.AdminGrantResponse:
+def manual_grant(
+    call: Call[api.ManualGrantRequest, api.EnvQuery], tx: ServerTransaction
+) -> api.AdminGrantResponse:
     body = call.body
     grant = create_grant(
         tx,
@@ -58,7 +60,9 @@ def _player_of(tx: ServerTransaction, grant: Grant) -> Player:
     return player
 
 
-def force_claim(call: Call[api.ReasonRequest | None, api.EnvQuery], tx: ServerTransaction) -> api.AdminGrantResponse:
+def force_claim(
+    call: Call[api.ReasonRequest | None, api.EnvQuery], tx: ServerTransaction
+) -> api.AdminGrantResponse:
     grant_id = call.params["grantId"]
     grant = tx.grants.get(call.scope.game_id, grant_id)
     player = _player_of(tx, grant) if grant is not None else None
@@ -76,7 +80,9 @@ def force_claim(call: Call[api.ReasonRequest | None, api.EnvQuery], tx: ServerTr
     return api.AdminGrantResponse(grant=GrantView.of(claimed, call.rt.clock.now()))
 
 
-def complete(call: Call[api.ForceCompleteRequest, api.EnvQuery], tx: ServerTransaction) -> api.AttemptResponse:
+def complete(
+    call: Call[api.ForceCompleteRequest, api.EnvQuery], tx: ServerTransaction
+) -> api.AttemptResponse:
     assert call.operator is not None
     attempt_id = call.params["attemptId"]
     before = tx.attempts.get(call.scope.game_id, attempt_id)

@@ -48,15 +48,24 @@ def api_keys(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeysRespon
     return api.ApiKeysResponse(keys=[api_key_view(k) for k in tx.keys.of_game(call.scope.game_id)])
 
 
-def create_api_key(call: Call[api.CreateApiKeyRequest, None], tx: ServerTransaction) -> api.ApiKeySecretResponse:
+def create_api_key(
+    call: Call[api.CreateApiKeyRequest, None], tx: ServerTransaction
+) -> api.ApiKeySecretResponse:
     body = call.body
     if tx.keys.active(call.scope.game_id, body.name) is not None:
         raise LivecoreError(
-            ErrorCode.CONFLICT, "The game has an active key of that name: rotate it instead.", {"name": body.name}
+            ErrorCode.CONFLICT,
+            "The game has an active key of that name: rotate it instead.",
+            {"name": body.name},
         )
     minted = mint_key(tx, call.rt, call.scope.game_id, body.name, body.env, body.permission)
     made = _listing(tx, call.scope.game_id, minted["id"])
-    record(tx, call, f"api_key:{made.id}", after={"name": made.name, "env": made.env.value, "prefix": made.prefix})
+    record(
+        tx,
+        call,
+        f"api_key:{made.id}",
+        after={"name": made.name, "env": made.env.value, "prefix": made.prefix},
+    )
     return api.ApiKeySecretResponse(key=api_key_view(made), secret=minted["secret"])
 
 
@@ -77,7 +86,9 @@ def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyS
         before={"status": "active"},
         after={"status": "retiring", "retiresAt": format_ts(from_millis(retiring.retires_at or 0))},
     )
-    return api.ApiKeySecretResponse(key=api_key_view(made), secret=minted["secret"], retiring=api_key_view(retiring))
+    return api.ApiKeySecretResponse(
+        key=api_key_view(made), secret=minted["secret"], retiring=api_key_view(retiring)
+    )
 
 
 def revoke_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyResponse:

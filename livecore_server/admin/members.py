@@ -26,7 +26,9 @@ def me(call: Call[None, None], tx: ServerTransaction) -> api.MeResponse:
         key_id=operator.key_id,
         read_only=operator.read_only,
         csrf_token=csrf_token(call.services, operator.session_id) if operator.session_id else None,
-        games=[api.GameView(game_id=i, key=k, name=n) for i, k, n in tx.manifest.games_of(operator.studio_id)],
+        games=[
+            api.GameView(game_id=i, key=k, name=n) for i, k, n in tx.manifest.games_of(operator.studio_id)
+        ],
     )
 
 

@@ -26,7 +26,9 @@ def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.Play
     player = get_player(tx, call.scope, call.external_id, retired=True)
     limit = call.query.limit
     audit = tx.audit.page(
-        call.scope.studio_id, AuditFilter(game_id=call.scope.game_id, target=target(player.external_id)), limit
+        call.scope.studio_id,
+        AuditFilter(game_id=call.scope.game_id, target=target(player.external_id)),
+        limit,
     )
     return api.PlayerLookupResponse(
         profile=player_profile(call, tx, player, limit),
@@ -70,9 +72,7 @@ def unban(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> BanPlayerRes
 def rotate(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> api.RotateSecretResponse:
     done = rotate_secret(tx, call.rt, call.scope, call.external_id)
     # The prefix only: the secret is shown once, in this answer.
-    record(
-        tx, call, target(done.player.external_id), metadata={"secretPrefix": done.player.secret_prefix}
-    )
+    record(tx, call, target(done.player.external_id), metadata={"secretPrefix": done.player.secret_prefix})
     return api.RotateSecretResponse(external_player_id=done.player.external_id, player_secret=done.secret)
 
 

@@ -39,14 +39,16 @@ def issue_login_link(services: Services, member_key: str, studio_key: str | None
 
     def run(tx: ServerTransaction) -> None:
         member = _member(tx, member_key, studio_key)
-        tx.members.insert_link(rt.hasher.hash(token), member.id, to_millis(now), to_millis(now + LOGIN_LINK_TTL))
+        tx.members.insert_link(
+            rt.hasher.hash(token), member.id, to_millis(now), to_millis(now + LOGIN_LINK_TTL)
+        )
 
     services.store.run(run)
     return token
 
 
 def _member(tx: ServerTransaction, member_key: str, studio_key: str | None) -> Member:
-    studios = [r[0] for r in tx.execute("SELECT key FROM studios ORDER BY key", ())]
+    studios = tx.manifest.studio_keys()
     if studio_key is None:
         if len(studios) != 1:
             raise SignInError(f"name the studio (--studio): the database holds {len(studios)}")

@@ -22,9 +22,9 @@ from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_payload
 from livecore_server.admin.audit import record
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
+from livecore_server.manifest import webhook_problems
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
-from livecore_server.manifest import webhook_problems
 
 
 class OperationError(LookupError):
@@ -174,7 +174,9 @@ def unpause_endpoint(services: Services, endpoint_id: str) -> bool:
 def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE_KIND) -> str:
     """A placeholder event of ``kind`` through the normal signed pipeline, to this endpoint only, marked
     with ``X-Svc-Webhook-Test: 1``. Returns the event id."""
-    event_id: str = _cli(services, lambda tx: _send_sample(tx, services, _endpoint(tx, endpoint_id, None), kind))
+    event_id: str = _cli(
+        services, lambda tx: _send_sample(tx, services, _endpoint(tx, endpoint_id, None), kind)
+    )
     return event_id
 
 
@@ -208,8 +210,12 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
         tuple(body.events),
     )
     secret = new_secret(call.rt.rng, prefix="whsec_")
-    tx.webhooks.insert_endpoint(endpoint, call.services.keys.encrypt(secret, context=endpoint.id), to_millis(now))
-    record(tx, call, f"webhook:{endpoint.id}", after={"name": body.name, "env": body.env.value, "url": body.url})
+    tx.webhooks.insert_endpoint(
+        endpoint, call.services.keys.encrypt(secret, context=endpoint.id), to_millis(now)
+    )
+    record(
+        tx, call, f"webhook:{endpoint.id}", after={"name": body.name, "env": body.env.value, "url": body.url}
+    )
     return api.CreateEndpointResponse(endpoint=endpoint_view(endpoint), secret=secret)
 
 
@@ -241,7 +247,9 @@ def unpause_route(call: Call[None, None], tx: ServerTransaction) -> api.Endpoint
     return api.EndpointResponse(applied=applied, endpoint=endpoint_view(resumed))
 
 
-def send_sample_route(call: Call[api.SendSampleRequest | None, None], tx: ServerTransaction) -> api.SendSampleResponse:
+def send_sample_route(
+    call: Call[api.SendSampleRequest | None, None], tx: ServerTransaction
+) -> api.SendSampleResponse:
     kind = call.body.kind if call.body is not None and call.body.kind else DEFAULT_SAMPLE_KIND
     if kind not in PAYLOAD_TYPES:
         raise invalid_request("Unknown webhook kind.", {"kind": "is not a webhook kind"})
@@ -251,7 +259,9 @@ def send_sample_route(call: Call[api.SendSampleRequest | None, None], tx: Server
     return api.SendSampleResponse(event_id=event_id, event_name=kind)
 
 
-def player_deliveries(call: AnyCall, tx: ServerTransaction, player_id: str, limit: int) -> list[api.DeliveryView]:
+def player_deliveries(
+    call: AnyCall, tx: ServerTransaction, player_id: str, limit: int
+) -> list[api.DeliveryView]:
     """The game's recent deliveries whose event names the player (``playerId`` in its data)."""
     found = []
     for d, kind, data in tx.webhooks.game_deliveries(call.scope.game_id, 1_000):

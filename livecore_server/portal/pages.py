@@ -33,9 +33,7 @@ from livecore_server.services import SERVICES, Services
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 BINDINGS: dict[str, Binding] = {
-    b.route.name: b
-    for module in (audit, grants, keys, members, players, webhooks)
-    for b in module.BINDINGS
+    b.route.name: b for module in (audit, grants, keys, members, players, webhooks) for b in module.BINDINGS
 }
 OIDC = web.AppKey("oidc", OidcClient)
 _OIDC_COOKIE = "livecore_oidc"
@@ -121,7 +119,9 @@ def signed_in(handler: Callable[[Page], Awaitable[web.StreamResponse]]) -> Handl
 
     async def page(request: web.Request) -> web.StreamResponse:
         services = _services(request)
-        operator = await credential_of(services, request, cookie=True) if SESSION_COOKIE in request.cookies else None
+        operator = (
+            await credential_of(services, request, cookie=True) if SESSION_COOKIE in request.cookies else None
+        )
         if operator is None or operator.session_id is None:
             raise web.HTTPSeeOther("/portal/")
         me = await run_route(services, BINDINGS["admin.me"], operator, {}, remote=request.remote)
@@ -134,12 +134,16 @@ def signed_in(handler: Callable[[Page], Awaitable[web.StreamResponse]]) -> Handl
                     request,
                     "error.html",
                     403,
-                    **current.context(code="csrf_invalid", message="The form's CSRF token is missing or stale."),
+                    **current.context(
+                        code="csrf_invalid", message="The form's CSRF token is missing or stale."
+                    ),
                 )
         try:
             return await handler(current)
         except LivecoreError as exc:
-            return render(request, "error.html", exc.status, **current.context(code=exc.code.value, message=exc.message))
+            return render(
+                request, "error.html", exc.status, **current.context(code=exc.code.value, message=exc.message)
+            )
 
     return page
 
@@ -187,8 +191,11 @@ async def login(request: web.Request) -> web.StreamResponse:
     token = await redeem_link(_services(request), request.match_info["token"], request.remote)
     if token is None:
         return render(
-            request, "signin.html", 400, sso=OIDC in request.config_dict, error="This sign-in link does not work: it is"
-            " unknown, used or expired. Ask for a new one."
+            request,
+            "signin.html",
+            400,
+            sso=OIDC in request.config_dict,
+            error="This sign-in link does not work: it is unknown, used or expired. Ask for a new one.",
         )
     response = _redirect("/portal/games")
     _set_session(response, request, token)
@@ -217,7 +224,13 @@ async def sso_start(request: web.Request) -> web.StreamResponse:
     )
     # Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
     response.set_cookie(
-        _OIDC_COOKIE, sealed.hex(), max_age=600, path="/portal/", httponly=True, samesite="Lax", secure=request.secure
+        _OIDC_COOKIE,
+        sealed.hex(),
+        max_age=600,
+        path="/portal/",
+        httponly=True,
+        samesite="Lax",
+        secure=request.secure,
     )
     return response
 
@@ -229,7 +242,9 @@ async def sso_callback(request: web.Request) -> web.StreamResponse:
     services = _services(request)
     error = None
     try:
-        raw = services.keys.decrypt(bytes.fromhex(request.cookies.get(_OIDC_COOKIE, "")), context=_OIDC_COOKIE)
+        raw = services.keys.decrypt(
+            bytes.fromhex(request.cookies.get(_OIDC_COOKIE, "")), context=_OIDC_COOKIE
+        )
         state, nonce, verifier = raw.split("\n")
         identity = await client.finish(OidcPending(state, nonce, verifier), request.query)
     except OidcError as exc:
@@ -303,7 +318,9 @@ async def player_action(page: Page) -> web.StreamResponse:
     form = await _form(page)
     params = {"game": game.key, "externalId": external_id}
     if action == "ban":
-        await page.run("admin.players.ban", params, body={"reason": _text(form, "reason") or ""}, query={"env": env})
+        await page.run(
+            "admin.players.ban", params, body={"reason": _text(form, "reason") or ""}, query={"env": env}
+        )
     elif action == "unban":
         await page.run("admin.players.unban", params, query={"env": env})
     elif action == "rotate-secret":
@@ -392,7 +409,12 @@ async def webhook_create(page: Page) -> web.StreamResponse:
     made = await page.run(
         "admin.webhooks.create",
         {"game": game.key},
-        body={"name": _text(form, "name") or "", "env": _text(form, "env") or "", "url": _text(form, "url") or "", "events": events},
+        body={
+            "name": _text(form, "name") or "",
+            "env": _text(form, "env") or "",
+            "url": _text(form, "url") or "",
+            "events": events,
+        },
     )
     return render(
         page.request,
@@ -445,7 +467,9 @@ async def webhook_action(page: Page) -> web.StreamResponse:
         kind = _text(form, "kind")
         await page.run("admin.webhooks.send_sample", params, body={"kind": kind} if kind else None)
     elif action == "replay":
-        await page.run("admin.deliveries.replay", {"game": game.key, "deliveryId": _text(form, "deliveryId") or ""})
+        await page.run(
+            "admin.deliveries.replay", {"game": game.key, "deliveryId": _text(form, "deliveryId") or ""}
+        )
     else:
         raise web.HTTPNotFound()
     raise _back(f"/portal/games/{game.key}/webhooks/{endpoint_id}", done=action)
@@ -455,7 +479,11 @@ async def webhook_action(page: Page) -> web.StreamResponse:
 async def api_key_list(page: Page) -> web.StreamResponse:
     game = _game(page)
     found = await page.run("admin.api_keys.list", {"game": game.key})
-    return render(page.request, "api_keys.html", **page.context(game=game, keys=found.keys, done=page.request.query.get("done")))
+    return render(
+        page.request,
+        "api_keys.html",
+        **page.context(game=game, keys=found.keys, done=page.request.query.get("done")),
+    )
 
 
 @signed_in
@@ -465,12 +493,18 @@ async def api_key_create(page: Page) -> web.StreamResponse:
     made = await page.run(
         "admin.api_keys.create",
         {"game": game.key},
-        body={"name": _text(form, "name") or "", "env": _text(form, "env") or "", "permission": _text(form, "permission") or ""},
+        body={
+            "name": _text(form, "name") or "",
+            "env": _text(form, "env") or "",
+            "permission": _text(form, "permission") or "",
+        },
     )
     return render(
         page.request,
         "secret.html",
-        **page.context(title=f"API key {made.key.name}", secret=made.secret, back=f"/portal/games/{game.key}/api-keys"),
+        **page.context(
+            title=f"API key {made.key.name}", secret=made.secret, back=f"/portal/games/{game.key}/api-keys"
+        ),
     )
 
 
@@ -480,14 +514,15 @@ async def api_key_action(page: Page) -> web.StreamResponse:
     params = {"game": game.key, "keyId": page.request.match_info["keyId"]}
     if page.request.match_info["action"] == "rotate":
         made = await page.run("admin.api_keys.rotate", params)
+        retiring = made.retiring
         return render(
             page.request,
             "secret.html",
             **page.context(
                 title=f"Successor of API key {made.key.name}",
                 secret=made.secret,
-                note=f"The key it replaces ({made.retiring.prefix if made.retiring else ''}…) keeps working until"
-                f" {_ts(made.retiring.retires_at if made.retiring else None)}.",
+                note=f"The key it replaces ({retiring.prefix}…) keeps working until"
+                f" {_ts(retiring.retires_at)}.",
                 back=f"/portal/games/{game.key}/api-keys",
             ),
         )
@@ -500,7 +535,11 @@ async def api_key_action(page: Page) -> web.StreamResponse:
 @signed_in
 async def personal_key_list(page: Page) -> web.StreamResponse:
     found = await page.run("admin.personal_keys.list")
-    return render(page.request, "personal_keys.html", **page.context(keys=found.keys, done=page.request.query.get("done")))
+    return render(
+        page.request,
+        "personal_keys.html",
+        **page.context(keys=found.keys, done=page.request.query.get("done")),
+    )
 
 
 @signed_in

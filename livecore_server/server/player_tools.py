@@ -59,7 +59,9 @@ def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.Pl
     return player_profile(call, tx, _record(call, tx), call.query.limit)
 
 
-def player_profile(call: AnyCall, tx: ServerTransaction, player: Player, limit: int) -> api.PlayerProfileResponse:
+def player_profile(
+    call: AnyCall, tx: ServerTransaction, player: Player, limit: int
+) -> api.PlayerProfileResponse:
     """The profile of ``player``, each list at most ``limit`` long (the admin look-up shows it too)."""
     now = call.rt.clock.now()
     counts = tx.grants.counts(player.id)

@@ -109,7 +109,9 @@ def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Portal]:
     db = str(tmp_path_factory.mktemp("portal") / "portal.db")
     receiver = Receiver()
     seeding = make_services(db)
-    applied = apply_test_manifest(seeding, webhook_manifest(hooks=("test", receiver.url, '["player.registered"]')))
+    applied = apply_test_manifest(
+        seeding, webhook_manifest(hooks=("test", receiver.url, '["player.registered"]'))
+    )
     seeding.close()
     game = applied["games"]["space-race"]
     keys = {name: k["secret"] for name, k in game["apiKeys"].items()}

@@ -117,10 +117,12 @@ def test_a_manual_grant_reaches_the_players_pending_grants(page: Any, portal: Po
     portal.shot(page, "grants")
     form.get_by_role("button", name="Grant by hand").click()
     page.wait_for_url(re.compile(r"done=grant"))
-    assert page.locator("#grants").get_by_text("25 × coins").is_visible()
+    assert page.locator("#grants").get_by_text("25 \u00d7 coins").is_visible()
     with SdkClient(portal.keys["test-client"], base_url=portal.base_url) as sdk:
         pending = sdk.pending_grants("cy", player_secret=secret).grants
-    assert [(g.source_kind, g.entries[0].key, g.entries[0].amount) for g in pending] == [("admin", "coins", 25)]
+    assert [(g.source_kind, g.entries[0].key, g.entries[0].amount) for g in pending] == [
+        ("admin", "coins", 25)
+    ]
     audit_shows(page, portal, "grant.manual_create", "player:cy")
 
 

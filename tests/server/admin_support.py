@@ -38,7 +38,9 @@ async def sign_in(world: World, member: str) -> Operator:
     token = issue_login_link(world.services, member)
     session = await redeem_link(world.services, token, "127.0.0.1")
     assert session is not None
-    status, body, _ = await world.call("GET", "/admin/v1/me", key=None, headers=Operator(session=session).headers())
+    status, body, _ = await world.call(
+        "GET", "/admin/v1/me", key=None, headers=Operator(session=session).headers()
+    )
     assert status == 200, body
     return Operator(session=session, csrf=body["data"]["csrfToken"])
 
@@ -46,13 +48,22 @@ async def sign_in(world: World, member: str) -> Operator:
 async def personal_key(world: World, member: str, **body: Any) -> Operator:
     """A personal key ``member`` made in the portal (``expiresInDays`` 30 unless given)."""
     op = await sign_in(world, member)
-    status, answer, _ = await admin(world, "POST", f"{STUDIO}/personal-keys", op, json={"expiresInDays": 30, **body})
+    status, answer, _ = await admin(
+        world, "POST", f"{STUDIO}/personal-keys", op, json={"expiresInDays": 30, **body}
+    )
     assert status == 201, answer
     return Operator(key=answer["data"]["secret"])
 
 
 async def admin(
-    world: World, method: str, path: str, op: Operator | None, *, json: Any = None, csrf: bool = True, **kw: Any
+    world: World,
+    method: str,
+    path: str,
+    op: Operator | None,
+    *,
+    json: Any = None,
+    csrf: bool = True,
+    **kw: Any,
 ) -> tuple[int, Any, Any]:
     headers = {**(op.headers(csrf=csrf) if op is not None else {}), **kw.pop("headers", {})}
     return await world.call(method, path, key=None, json=json, headers=headers, **kw)

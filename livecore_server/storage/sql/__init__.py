@@ -19,8 +19,8 @@ from livecore_server.storage.sql.leaderboards import SqlLeaderboards
 from livecore_server.storage.sql.ledger import SqlLedger
 from livecore_server.storage.sql.lobbies import SqlLobbies
 from livecore_server.storage.sql.manifest import SqlManifest
-from livecore_server.storage.sql.merges import SqlMerges
 from livecore_server.storage.sql.members import SqlMembers
+from livecore_server.storage.sql.merges import SqlMerges
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.migrations import SqlMigrationKeys
 from livecore_server.storage.sql.outbox import SqlOutbox

@@ -17,6 +17,9 @@ class SqlManifest(SqlPort):
             "studios", "INSERT INTO studios (id, key, created_at) VALUES (?, ?, ?)", (studio_id, key, now_ms)
         )
 
+    def studio_keys(self) -> list[str]:
+        return [str(r[0]) for r in self.db.read("SELECT key FROM studios ORDER BY key", ())]
+
     def studio_key(self, studio_id: str) -> str | None:
         row = self.db.read("SELECT key FROM studios WHERE id = ?", (studio_id,)).fetchone()
         return None if row is None else str(row[0])

@@ -53,9 +53,7 @@ def _member(r: Any, at: int = 0) -> Member:
 
 
 def _key(r: Any) -> PersonalKey:
-    return PersonalKey(
-        r[0], r[1], r[2], Role(r[3]) if r[3] else None, bool(r[4]), r[5], r[6], r[7], r[8]
-    )
+    return PersonalKey(r[0], r[1], r[2], Role(r[3]) if r[3] else None, bool(r[4]), r[5], r[6], r[7], r[8])
 
 
 class SqlMembers(SqlPort):
@@ -109,7 +107,9 @@ class SqlMembers(SqlPort):
     def remove(self, member_id: str, now_ms: int) -> None:
         """The member is gone: its sessions end and its personal keys stop working."""
         self.db.change(
-            "members", "UPDATE members SET removed_at = ?, updated_at = ? WHERE id = ?", (now_ms, now_ms, member_id)
+            "members",
+            "UPDATE members SET removed_at = ?, updated_at = ? WHERE id = ?",
+            (now_ms, now_ms, member_id),
         )
         self.end_sessions_of(member_id, now_ms)
         self.db.change(
@@ -121,7 +121,14 @@ class SqlMembers(SqlPort):
     # --- sessions and sign-in links -----------------------------------------------------------------
 
     def insert_session(
-        self, session_id: str, token_hash: str, member_id: str, via: str, now_ms: int, expires_ms: int, ip: str | None
+        self,
+        session_id: str,
+        token_hash: str,
+        member_id: str,
+        via: str,
+        now_ms: int,
+        expires_ms: int,
+        ip: str | None,
     ) -> None:
         self.db.change(
             "member_sessions",
@@ -239,4 +246,6 @@ class SqlMembers(SqlPort):
         return cur.rowcount == 1
 
     def touch_key(self, key_id: str, now_ms: int) -> None:
-        self.db.change("personal_keys", "UPDATE personal_keys SET last_used_at = ? WHERE id = ?", (now_ms, key_id))
+        self.db.change(
+            "personal_keys", "UPDATE personal_keys SET last_used_at = ? WHERE id = ?", (now_ms, key_id)
+        )
