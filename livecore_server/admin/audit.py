@@ -11,7 +11,7 @@ from livecore.api import admin as api
 from livecore.commands import Runtime
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id
-from livecore.operators import Action, AuditEntry, Operator
+from livecore.operators import AuditEntry
 from livecore_server.admin.access import game_ref
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction
@@ -33,8 +33,8 @@ def record(
     return write(
         tx,
         call.rt,
-        call.operator,
-        call.route.action,
+        call.operator.actor(),
+        call.route.action.value,
         target,
         studio_id=scope.studio_id,
         game_id=scope.game_id or None,
@@ -54,8 +54,8 @@ def _takes_env(call: AnyCall) -> bool:
 def write(
     tx: ServerTransaction,
     rt: Runtime,
-    operator: Operator,
-    action: Action,
+    actor: dict[str, Any],
+    action: str,
     target: str,
     *,
     studio_id: str,
@@ -65,15 +65,16 @@ def write(
     after: dict[str, Any] | None = None,
     ip: str | None = None,
 ) -> AuditEntry:
-    """An audit entry of ``operator``'s ``action`` (sign-in and sign-out write theirs here directly)."""
+    """An audit entry of ``actor``'s ``action`` (sign-in, sign-out and a player's registration write
+    theirs here directly)."""
     now = rt.clock.now()
     entry = AuditEntry(
         id=new_id(Prefix.AUDIT_ENTRY, now, rt.rng),
         studio_id=studio_id,
         game_id=game_id,
         at=now,
-        actor=operator.actor(),
-        action=action.value,
+        actor=actor,
+        action=action,
         target=target,
         metadata=metadata or {},
         before=before,

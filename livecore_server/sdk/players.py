@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from livecore.api import players as api
 from livecore.api.views import anonymized_view, display_view
 from livecore.commands.players import PlayersTx, register, set_identity
+from livecore_server.admin import audit
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.services import Config
+from livecore_server.storage.server_store import ServerTransaction
 
 
 def client_country(headers: Mapping[str, str], remote: str | None, config: Config) -> str | None:
@@ -22,8 +24,12 @@ def client_country(headers: Mapping[str, str], remote: str | None, config: Confi
     return config.country_of(remote) if remote is not None else None
 
 
+#: The audit action of a registration and of a forced rotation (SPEC 5 rule 9: they log the address).
+REGISTER_ACTION = "player.register"
+
+
 def register_player(
-    call: Call[api.RegisterRequest | None, api.RegisterQuery], tx: PlayersTx
+    call: Call[api.RegisterRequest | None, api.RegisterQuery], tx: ServerTransaction
 ) -> api.RegisterResponse:
     body = call.body or api.RegisterRequest()
     result = register(
@@ -36,6 +42,17 @@ def register_player(
         country=client_country(call.headers, call.remote, call.services.config),
     )
     p = result.player
+    audit.write(
+        tx,
+        call.rt,
+        call.scope.actor.to_wire(),
+        REGISTER_ACTION,
+        f"player:{p.external_id}",
+        studio_id=call.scope.studio_id,
+        game_id=call.scope.game_id,
+        metadata={"env": call.scope.env.value, "rotated": p.secret_rotated_at is not None},
+        ip=call.remote,
+    )
     return api.RegisterResponse(
         player_id=p.id,
         external_player_id=p.external_id,

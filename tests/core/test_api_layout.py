@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from livecore.api import (
+    admin,
     economy,
     friends,
     gifts,
@@ -36,6 +37,7 @@ DOMAINS: tuple[ModuleType, ...] = (
     leaderboards,
     teams,
     guilds,
+    admin,
 )
 
 
