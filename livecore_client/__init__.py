@@ -2,6 +2,8 @@
 
 - :class:`SdkClient` / :class:`AsyncSdkClient` for the game-client surface ``/sdk/v1``;
 - :class:`ServerClient` / :class:`AsyncServerClient` for the studio-backend surface ``/server/v1``;
+- :class:`AdminClient` / :class:`AsyncAdminClient` for the operators' admin API ``/admin/v1``, with a
+  member's personal key;
 - :mod:`livecore_client.errors`: one exception per meaning, all under :class:`LivecoreClientError`;
 - :mod:`livecore_client.models`: the wire models the methods accept and return.
 """
@@ -10,12 +12,14 @@ from livecore import __version__
 
 from . import models, webhooks
 from ._transport import RetryPolicy
+from .admin import AdminClient, AsyncAdminClient
 from .errors import (
     AlreadyFriendsError,
     AlreadyInGuildError,
     AlreadyOnTeamError,
     AntiCheatRejectedError,
     APIConnectionError,
+    ApiKeyNotFoundError,
     APIResponseValidationError,
     APITimeoutError,
     AttemptInProgressError,
@@ -25,6 +29,9 @@ from .errors import (
     CannotFriendSelfError,
     ConflictError,
     CrateMustBeOpenedError,
+    CsrfInvalidError,
+    DashboardOnlyError,
+    DeliveryNotFoundError,
     EventNotFoundError,
     EventNotOpenError,
     FriendCodeInvalidError,
@@ -80,6 +87,7 @@ from .errors import (
     NotFriendsError,
     NotInGuildError,
     PermissionDeniedError,
+    PersonalKeyNotFoundError,
     PlayerAlreadyRegisteredError,
     PlayerBannedError,
     PlayerBlockedError,
@@ -87,11 +95,13 @@ from .errors import (
     PlayerSecretInvalidError,
     RateLimitError,
     ResourceNotFoundError,
+    RewardsAlreadyGrantedError,
     StudioManagedEconomyError,
     SystemResourceLockedError,
     TeamNotFoundError,
     UnknownCurrencyError,
     UnprocessableEntityError,
+    WebhookEndpointNotFoundError,
 )
 from .sdk import AsyncSdkClient, SdkClient
 from .server import AsyncServerClient, ServerClient
@@ -101,10 +111,13 @@ __all__ = [
     "APIConnectionError",
     "APIResponseValidationError",
     "APITimeoutError",
+    "AdminClient",
     "AlreadyFriendsError",
     "AlreadyInGuildError",
     "AlreadyOnTeamError",
     "AntiCheatRejectedError",
+    "ApiKeyNotFoundError",
+    "AsyncAdminClient",
     "AsyncSdkClient",
     "AsyncServerClient",
     "AttemptInProgressError",
@@ -114,6 +127,9 @@ __all__ = [
     "CannotFriendSelfError",
     "ConflictError",
     "CrateMustBeOpenedError",
+    "CsrfInvalidError",
+    "DashboardOnlyError",
+    "DeliveryNotFoundError",
     "EventNotFoundError",
     "EventNotOpenError",
     "FriendCodeInvalidError",
@@ -170,6 +186,7 @@ __all__ = [
     "NotFriendsError",
     "NotInGuildError",
     "PermissionDeniedError",
+    "PersonalKeyNotFoundError",
     "PlayerAlreadyRegisteredError",
     "PlayerBannedError",
     "PlayerBlockedError",
@@ -178,6 +195,7 @@ __all__ = [
     "RateLimitError",
     "ResourceNotFoundError",
     "RetryPolicy",
+    "RewardsAlreadyGrantedError",
     "SdkClient",
     "ServerClient",
     "StudioManagedEconomyError",
@@ -185,6 +203,7 @@ __all__ = [
     "TeamNotFoundError",
     "UnknownCurrencyError",
     "UnprocessableEntityError",
+    "WebhookEndpointNotFoundError",
     "WebhookError",
     "WebhookEvent",
     "WebhookSignatureError",

@@ -119,6 +119,7 @@ def build_request(
 
     headers = {"Accept": "application/json", "X-Svc-SDK": SDK_IDENTIFICATION}
     if route.auth is not Auth.PUBLIC:
+        # An API key, or on a member route (Auth.MEMBER, the admin API) a member's personal key.
         headers["Authorization"] = f"Bearer {api_key}"
     if route.auth is Auth.PLAYER:
         if not call.player_secret:

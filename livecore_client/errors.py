@@ -32,6 +32,7 @@ __all__ = [
     "AlreadyInGuildError",
     "AlreadyOnTeamError",
     "AntiCheatRejectedError",
+    "ApiKeyNotFoundError",
     "AttemptInProgressError",
     "AttemptNotFoundError",
     "AttemptNotInProgressError",
@@ -39,6 +40,9 @@ __all__ = [
     "CannotFriendSelfError",
     "ConflictError",
     "CrateMustBeOpenedError",
+    "CsrfInvalidError",
+    "DashboardOnlyError",
+    "DeliveryNotFoundError",
     "EventNotFoundError",
     "EventNotOpenError",
     "FriendCodeInvalidError",
@@ -94,6 +98,7 @@ __all__ = [
     "NotFriendsError",
     "NotInGuildError",
     "PermissionDeniedError",
+    "PersonalKeyNotFoundError",
     "PlayerAlreadyRegisteredError",
     "PlayerBannedError",
     "PlayerBlockedError",
@@ -101,11 +106,13 @@ __all__ = [
     "PlayerSecretInvalidError",
     "RateLimitError",
     "ResourceNotFoundError",
+    "RewardsAlreadyGrantedError",
     "StudioManagedEconomyError",
     "SystemResourceLockedError",
     "TeamNotFoundError",
     "UnknownCurrencyError",
     "UnprocessableEntityError",
+    "WebhookEndpointNotFoundError",
     "error_from_response",
     "retry_after_seconds",
 ]
@@ -190,7 +197,7 @@ class GuildNameRejectedError(InvalidRequestError):
 
 
 class AuthenticationError(LivecoreAPIError):
-    """401: missing, unknown or revoked API key."""
+    """401: missing, unknown or revoked API key (on the admin API: personal key, expired included)."""
 
 
 class PlayerSecretInvalidError(AuthenticationError):
@@ -222,6 +229,15 @@ class GiftNotFriendsError(PermissionDeniedError):
 class GiftNotAllowedError(PermissionDeniedError):
     """403: the resource is not giftable in this game (not on the allowlist, or it costs the sender in a
     studio-managed game); the gift catalog lists what is."""
+
+
+class DashboardOnlyError(PermissionDeniedError):
+    """403: a personal key asked for a dashboard-only action (API keys, personal keys, live webhook
+    endpoints): a member signed in to the portal takes it."""
+
+
+class CsrfInvalidError(PermissionDeniedError):
+    """403: a portal session's write without its CSRF token (``X-CSRF-Token``); personal keys send none."""
 
 
 class GuildsDisabledError(PermissionDeniedError):
@@ -326,6 +342,22 @@ class JoinRequestNotFoundError(NotFoundError):
 
 class HelpRequestNotFoundError(NotFoundError):
     """404: no help request of that id in the caller's guild."""
+
+
+class ApiKeyNotFoundError(NotFoundError):
+    """404: no API key of that id in the game."""
+
+
+class PersonalKeyNotFoundError(NotFoundError):
+    """404: no personal key of that id the member may see."""
+
+
+class WebhookEndpointNotFoundError(NotFoundError):
+    """404: no webhook endpoint of that id in the game."""
+
+
+class DeliveryNotFoundError(NotFoundError):
+    """404: no webhook delivery of that id in the game."""
 
 
 class ConflictError(LivecoreAPIError):
@@ -539,6 +571,11 @@ class AttemptNotInProgressError(ConflictError):
     service's sweep marks it)."""
 
 
+class RewardsAlreadyGrantedError(ConflictError):
+    """409: retrying an attempt's reward roll when milestone or completion grants are already linked to
+    it; nothing was granted."""
+
+
 class GoneError(LivecoreAPIError):
     """410: the thing existed but is no longer available, for good."""
 
@@ -671,6 +708,13 @@ _BY_CODE: dict[str, type[LivecoreAPIError]] = {
     ErrorCode.HELP_COOLDOWN: HelpCooldownError,
     ErrorCode.HELP_REQUEST_NOT_FOUND: HelpRequestNotFoundError,
     ErrorCode.HELP_REQUEST_CLOSED: HelpRequestClosedError,
+    ErrorCode.DASHBOARD_ONLY: DashboardOnlyError,
+    ErrorCode.CSRF_INVALID: CsrfInvalidError,
+    ErrorCode.REWARDS_ALREADY_GRANTED: RewardsAlreadyGrantedError,
+    ErrorCode.API_KEY_NOT_FOUND: ApiKeyNotFoundError,
+    ErrorCode.PERSONAL_KEY_NOT_FOUND: PersonalKeyNotFoundError,
+    ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND: WebhookEndpointNotFoundError,
+    ErrorCode.DELIVERY_NOT_FOUND: DeliveryNotFoundError,
 }
 
 # Then the status family, for codes without a class of their own (and codes added after this release).

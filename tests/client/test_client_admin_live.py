@@ -1,0 +1,144 @@
+"""The admin clients against the real server (the conftest ``live_server``, on each store): a GAME_ADMIN's
+personal key, made as the portal makes it (a sign-in link redeemed into a session, then its CSRF token),
+looks a player up, grants it by hand (the player sees the grant pending through ``SdkClient``), bans and
+unbans it, is refused the dashboard-only actions, and finds all of it in the audit log. Proves the client
+and the server agree on the admin wire, which the mocked tests cannot."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+
+from livecore_client import (
+    AdminClient,
+    AsyncAdminClient,
+    AsyncSdkClient,
+    DashboardOnlyError,
+    PlayerBannedError,
+    PlayerNotFoundError,
+    SdkClient,
+    WebhookEndpointNotFoundError,
+)
+from livecore_client.models import GrantStatus, MemberRole, OperatorAction, ResourceType, RewardEntry
+from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
+from livecore_server.admin.sessions import issue_login_link, redeem_link
+from tests.conftest import LiveServer
+
+GAME = "space-race"
+COINS = RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=25)
+_ids = itertools.count()
+
+
+def personal_key(live: LiveServer, member: str) -> str:
+    """A personal key ``member`` makes in the portal: a sign-in link redeemed into a session, then
+    POST personal-keys with the session's cookie and CSRF token."""
+    token = issue_login_link(live.services, member)
+    # A thread of its own, so that no event loop of the caller's is in the way.
+    with ThreadPoolExecutor(1) as pool:
+        session = pool.submit(asyncio.run, redeem_link(live.services, token, "127.0.0.1")).result()
+    assert session is not None
+    cookie = {"Cookie": f"{SESSION_COOKIE}={session}"}
+    with httpx.Client(base_url=live.base_url) as http:
+        me = http.get("/admin/v1/me", headers=cookie)
+        assert me.status_code == 200, me.text
+        made = http.post(
+            "/admin/v1/studios/acme/personal-keys",
+            headers={**cookie, CSRF_HEADER: me.json()["data"]["csrfToken"]},
+            json={"expiresInDays": 30},
+        )
+    assert made.status_code == 201, made.text
+    secret: str = made.json()["data"]["secret"]
+    return secret
+
+
+@pytest.fixture(scope="module")
+def gina(live_server: LiveServer) -> str:
+    """gina's (GAME_ADMIN) personal key on this module's server."""
+    return personal_key(live_server, "gina")
+
+
+def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina: str) -> None:
+    player = f"admin-live-{next(_ids)}"
+    with (
+        AdminClient(gina, studio="acme", base_url=live_server.base_url) as admin,
+        SdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk,
+    ):
+        me = admin.me()
+        assert (me.member.key, me.member.role, me.studio_key) == ("gina", MemberRole.GAME_ADMIN, "acme")
+        assert me.key_id is not None and me.csrf_token is None  # a key sends no CSRF token
+        assert GAME in [g.key for g in me.games]
+
+        sdk.player_secret = sdk.register(player).player_secret
+        found = admin.lookup_player(GAME, player, env="test")
+        assert (found.profile.player.external_player_id, found.ban.banned) == (player, False)
+        with pytest.raises(PlayerNotFoundError):
+            admin.lookup_player(GAME, player)  # env defaults to live: not there
+
+        grant = admin.create_grant(GAME, player, [COINS], env="test", reason="support ticket 7").grant
+        assert (grant.status, grant.source_kind) == (GrantStatus.PENDING, "admin")
+        pending = sdk.pending_grants(player).grants
+        assert [(g.grant_id, g.entries[0].amount) for g in pending] == [(grant.grant_id, 25)]
+
+        banned = admin.ban_player(GAME, player, reason="chargeback", env="test")
+        assert (banned.applied, banned.ban.banned, banned.ban.reason) == (True, True, "chargeback")
+        with pytest.raises(PlayerBannedError):
+            sdk.claim_grant(player, grant.grant_id)
+        unbanned = admin.unban_player(GAME, player, env="test")
+        assert (unbanned.applied, unbanned.ban.banned) == (True, False)
+        assert sdk.claim_grant(player, grant.grant_id).grant.status is GrantStatus.CLAIMED
+
+        entries = list(admin.iter_audit(game=GAME, target=f"player:{player}", page_size=2))
+        assert [e.action for e in entries] == ["player.unban", "player.ban", "grant.manual_create"]
+        assert {e.actor["kind"] for e in entries} == {"personal_key"}
+        assert {e.actor["keyId"] for e in entries} == {me.key_id}
+        assert entries[2].metadata["grantId"] == grant.grant_id
+        page = admin.audit(action=OperatorAction.BAN, target=f"player:{player}")
+        assert ([e.action for e in page.entries], page.next_before) == (["player.ban"], None)
+        assert [e.action for e in admin.lookup_player(GAME, player, env="test").audit] == [
+            e.action for e in entries
+        ]
+
+
+def test_dashboard_only_actions_are_refused_to_a_key(live_server: LiveServer, gina: str) -> None:
+    with AdminClient(gina, studio="acme", base_url=live_server.base_url) as admin:
+        with pytest.raises(DashboardOnlyError) as info:
+            admin.create_api_key(GAME, name="from-a-script", env="test", permission="server_integration")
+        assert (info.value.status, info.value.code) == (403, "dashboard_only")
+        with pytest.raises(DashboardOnlyError):
+            admin.create_personal_key(expires_in_days=30)
+        with pytest.raises(DashboardOnlyError):  # a live endpoint; a test one a key may make
+            admin.create_webhook_endpoint(
+                GAME, name="live-hook", env="live", url="https://hooks.acme.test/x", events=["player.banned"]
+            )
+        assert [k.name for k in admin.api_keys(GAME).keys if k.name == "from-a-script"] == []
+
+
+async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str) -> None:
+    player = f"admin-live-{next(_ids)}"
+    async with (
+        AsyncAdminClient(gina, studio="acme", base_url=live_server.base_url) as admin,
+        AsyncSdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk,
+    ):
+        secret = (await sdk.register(player)).player_secret
+        grant = (await admin.create_grant(GAME, player, [COINS], env="test")).grant
+        claimed = (await admin.force_claim_grant(GAME, grant.grant_id, reason="stuck", env="test")).grant
+        assert (claimed.grant_id, claimed.status) == (grant.grant_id, GrantStatus.CLAIMED)
+        assert (await sdk.pending_grants(player, player_secret=secret)).grants == []
+        with pytest.raises(WebhookEndpointNotFoundError):
+            await admin.webhook_deliveries(GAME, "whe_unknown")
+        actions: list[Any] = [
+            e.action async for e in admin.iter_audit(game=GAME, target=f"player:{player}", page_size=1)
+        ]
+        assert actions == ["grant.manual_create"]  # a force-claim names the grant, not the player
+        forced = [
+            e
+            async for e in admin.iter_audit(
+                action="grant.manual_force_claim", target=f"grant:{grant.grant_id}"
+            )
+        ]
+        assert [e.metadata["externalPlayerId"] for e in forced] == [player]
