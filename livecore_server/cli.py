@@ -408,6 +408,8 @@ def _print_result(result: dict[str, Any]) -> None:
         for name, hook in game["webhooks"].items():
             secret = hook["secret"] or "(unchanged; shown only when created)"
             click.echo(f"    webhook {name} [{hook['env']}] signing secret: {secret}")
+    for key, member in result.get("members", {}).items():
+        click.echo(f"  member {key} [{member['role']}]: {member['email']}")
 
 
 def apply_demo(db: str) -> tuple[Services, dict[str, Any]]:

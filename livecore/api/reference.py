@@ -52,6 +52,7 @@ from livecore import (
     leaderboards,
     limits,
     migration,
+    operators,
     players,
     presence,
     purchases,
@@ -73,7 +74,7 @@ from livecore.api.openapi import (
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.errors import STATUS, ErrorCode
 from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
-from livecore.ratelimit import DEFAULT_LIMITS
+from livecore.ratelimit import DEFAULT_LIMITS, BucketName
 from livecore.webhooks import delivery, signing
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 
@@ -245,9 +246,16 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
     return {
         "conventions": [
             *(
-                (f"Rate limit, bucket `{b.value}`", f"{n:,} requests a minute per API key")
+                (
+                    f"Rate limit, bucket `{b.value}`",
+                    f"{n:,} requests a minute per "
+                    + ("portal session or personal key" if b is BucketName.ADMIN else "API key"),
+                )
                 for b, n in DEFAULT_LIMITS.items()
             ),
+            ("Personal key lifetime", f"{operators.KEY_LIFETIME.describe()} days"),
+            ("Portal session", _seconds(operators.SESSION_TTL)),
+            ("Sign-in link", f"{_seconds(operators.LOGIN_LINK_TTL)}, once"),
             ("Idempotency key", f"{idempotency.KEY.describe()}, kept {_seconds(idempotency.TTL)}"),
             ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
             ("Integers in queries and bodies", "signed 64 bits"),
