@@ -46,7 +46,8 @@ class PlayerSecretSet(PlayerSecretChange):
 
 @attrs.frozen
 class PlayerSecretRotated(PlayerSecretChange):
-    """``player.secret_rotated``: the secret was replaced (``via`` e.g. ``force_rotate``)."""
+    """``player.secret_rotated``: the secret was replaced (``via``: ``force_rotate`` or
+    ``admin_rotate``)."""
 
     KIND: ClassVar[str] = "player.secret_rotated"
 
