@@ -9,6 +9,7 @@ import json
 import logging
 import math
 import os
+import re
 import socket
 import sys
 from collections.abc import Callable, Iterator
@@ -18,6 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 import click
 import psycopg
 from aiohttp import web
+from aiohttp.web_log import AccessLogger
+from aiohttp.web_request import BaseRequest
 
 from livecore.clock import Clock, ManualClock
 from livecore.commands.players import register
@@ -254,9 +257,23 @@ def _serve(
             sock=sockets,
             loop=_event_loop(),
             access_log=logging.getLogger("aiohttp.access") if access_log else None,
+            access_log_class=RedactingAccessLogger,
             shutdown_timeout=10.0,
             print=None,
         )
+
+
+class RedactingAccessLogger(AccessLogger):
+    """The access log without the one secret a path carries: a portal sign-in link's token."""
+
+    def log(self, request: BaseRequest, response: web.StreamResponse, time: float) -> None:
+        redacted = _SIGN_IN_PATH.sub(r"\1...", request.path_qs)
+        if redacted != request.path_qs:
+            request = request.clone(rel_url=redacted)
+        super().log(request, response, time)
+
+
+_SIGN_IN_PATH = re.compile(r"(/portal/login/lnk_)[A-Za-z0-9_-]+")
 
 
 def redact(db: str) -> str:

@@ -1,4 +1,5 @@
-"""Secrets at rest: no API key, player secret, webhook signing secret or personal key is stored in clear
+"""Secrets at rest: no API key, player secret, webhook signing secret, personal key, portal session or
+sign-in link is stored in clear
 (docs/server.md#secrets-at-rest). ``secrets_in_clear`` reads every table of a world's database, as its
 catalogue lists them; the ``world`` fixture runs it after every test that uses it, so a whole run of the
 suite is scanned, and ``tests/security/test_secrets_at_rest.py`` after a workload that mints every kind."""
@@ -13,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from livecore.commands.players import PLAYER_SECRET_PREFIX
+from livecore.operators import PERSONAL_KEY_PREFIX
 from livecore.scope import Environment
+from livecore_server.admin.sessions import LINK_PREFIX, SESSION_PREFIX
 from livecore_server.storage.sqlite import sqlite_path
 
 if TYPE_CHECKING:
@@ -21,7 +24,14 @@ if TYPE_CHECKING:
 
 # Every kind of secret the service mints, by its prefix, followed by more random characters than any
 # stored prefix keeps (key prefixes keep 8, player secret prefixes 5).
-PREFIXES = (PLAYER_SECRET_PREFIX, *(f"lc_{env.value}_" for env in Environment), "whsec_", "svc_pk_")
+PREFIXES = (
+    PLAYER_SECRET_PREFIX,
+    *(f"lc_{env.value}_" for env in Environment),
+    "whsec_",
+    PERSONAL_KEY_PREFIX,
+    SESSION_PREFIX,
+    LINK_PREFIX,
+)
 IN_CLEAR = re.compile("(?:" + "|".join(map(re.escape, PREFIXES)) + r")[A-Za-z0-9_-]{20,}")
 
 
