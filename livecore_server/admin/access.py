@@ -32,7 +32,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.operators import PERSONAL_KEY_PREFIX, Action, Operator, Via, authorize
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Scope, member_actor
-from livecore_server.http.endpoint import ADMIN_SCOPE, OPERATOR, Binding, Call, TxHandler
+from livecore_server.http.endpoint import ADMIN_SCOPE, OPERATOR, Binding, Call, TxHandler, bearer_token
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.members import Member
@@ -41,11 +41,6 @@ SESSION_COOKIE = "livecore_session"
 CSRF_HEADER = "X-CSRF-Token"
 # A personal key's last use is written at most this often (seconds): the column says roughly when.
 _TOUCH_EVERY = 60.0
-
-
-def _bearer(request: web.Request) -> str | None:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 _PERSONAL_KEY = re.compile(f"{re.escape(PERSONAL_KEY_PREFIX)}[A-Za-z0-9_-]{{43}}")
@@ -77,7 +72,7 @@ async def credential_of(
     """The request's credential: a personal key (``Authorization: Bearer``), else, when ``cookie``, a
     portal session's cookie; None when neither is valid now."""
     now_ms = to_millis(services.clock.now())
-    bearer = _bearer(request)
+    bearer = bearer_token(request)
     if bearer is not None:
         return await _personal_key(services, bearer, now_ms, via)
     token = request.cookies.get(SESSION_COOKIE) if cookie else None

@@ -140,6 +140,15 @@ def bind_stream(route: Route, handler: StreamHandler) -> Binding:
     return Binding(route, handler, transactional=False)
 
 
+def bearer_token(request: web.Request) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    header = request.headers.get("Authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 def takes_player(route: Route, headers: Mapping[str, str]) -> bool:
     """Whether the request authenticates a player: a player route always, a key-or-player route when
     it sends a player secret (docs/reference/conventions.md#authentication)."""

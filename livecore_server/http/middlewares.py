@@ -29,7 +29,13 @@ from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ratelimit import BucketName, Decision
 from livecore_server.admin.access import admit as admit_operator
-from livecore_server.http.endpoint import API_KEY, RESPONSE_HEADERS, takes_player, unreadable_headers
+from livecore_server.http.endpoint import (
+    API_KEY,
+    RESPONSE_HEADERS,
+    bearer_token,
+    takes_player,
+    unreadable_headers,
+)
 from livecore_server.http.envelope import error_response
 from livecore_server.keys import player_secret_shaped
 from livecore_server.services import SERVICES
@@ -99,14 +105,6 @@ def deprecation_headers(dep: Deprecation) -> dict[str, str]:
     if dep.successor is not None:
         headers["Link"] = f'<{dep.successor}>; rel="successor-version"'
     return headers
-
-
-def _bearer(request: web.Request) -> str | None:
-    header = request.headers.get("Authorization")
-    if not header:
-        return None
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def _wrong_secrets(decision: Decision, headers: dict[str, str]) -> LivecoreError:
@@ -186,7 +184,7 @@ def namespace(
         public = public or (surface is Surface.ADMIN and (route is None or route.auth is not Auth.MEMBER))
         # Headers that are not text are refused (400), counted against the address like a missing key.
         unreadable = unreadable_headers(request)
-        secret = None if public or unreadable else _bearer(request)
+        secret = None if public or unreadable else bearer_token(request)
         services = app[SERVICES]
         now_ms = to_millis(services.clock.now())
         if route is not None and route.auth is Auth.MEMBER:
