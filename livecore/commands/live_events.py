@@ -305,13 +305,13 @@ def record_progress(
         emit(tx, rt, scope, AttemptFlagged.of(attempt, flag, now))
     granted = []
     for milestone in done.crossed:
-        grant = _milestone_grant(tx, rt, scope, player, event, attempt, milestone)
+        grant = _attempt_grant(tx, rt, scope, player, event, attempt, milestone)
         granted.append(grant)
         emit(tx, rt, scope, MilestoneGranted.of(attempt, milestone.key, milestone.threshold, grant.id, now))
     if done.completed:
         finished(tx, rt, scope, attempt)
         if event.completion_rewards:
-            _completion_grant(tx, rt, scope, player, event, attempt)
+            _attempt_grant(tx, rt, scope, player, event, attempt, None)
         emit(tx, rt, scope, AttemptCompleted.of(attempt))
     emit(tx, rt, scope, ProgressUpdated.of(attempt), debounce_key=attempt.id)
     if attempt.lobby_id is not None:
@@ -320,43 +320,31 @@ def record_progress(
     return attempt, granted
 
 
-def _milestone_grant(
+def _attempt_grant(
     tx: LiveEventsTx,
     rt: Runtime,
     scope: Scope,
     player: Player,
     event: EventSettings,
     attempt: Attempt,
-    milestone: Milestone,
+    milestone: Milestone | None,
 ) -> Grant:
+    """The grant of a milestone the attempt reached, or (``milestone`` None) of its completion: both
+    linked to the attempt, which is how a retried reward roll knows they were paid."""
+    meta = {"eventKey": event.key}
+    if milestone is not None:
+        meta["milestoneKey"] = milestone.key
     return issue_grant(
         tx,
         rt,
         scope,
         player,
         kind=GrantKind.REWARD,
-        entries=milestone.rewards,
+        entries=milestone.rewards if milestone is not None else event.completion_rewards,
         expires_at=None,
-        source_kind=MILESTONE_SOURCE_KIND,
+        source_kind=MILESTONE_SOURCE_KIND if milestone is not None else COMPLETION_SOURCE_KIND,
         source_ref_id=attempt.id,
-        metadata={"eventKey": event.key, "milestoneKey": milestone.key},
-    )
-
-
-def _completion_grant(
-    tx: LiveEventsTx, rt: Runtime, scope: Scope, player: Player, event: EventSettings, attempt: Attempt
-) -> Grant:
-    return issue_grant(
-        tx,
-        rt,
-        scope,
-        player,
-        kind=GrantKind.REWARD,
-        entries=event.completion_rewards,
-        expires_at=None,
-        source_kind=COMPLETION_SOURCE_KIND,
-        source_ref_id=attempt.id,
-        metadata={"eventKey": event.key},
+        metadata=meta,
     )
 
 
@@ -437,12 +425,12 @@ def retry_reward_roll(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt_id: s
     player = tx.players.by_id(attempt.player_id)
     assert player is not None
     grants = [
-        _milestone_grant(tx, rt, scope, player, event, attempt, m)
+        _attempt_grant(tx, rt, scope, player, event, attempt, m)
         for m in event.milestones
         if m.key in attempt.milestones
     ]
     if attempt.status is AttemptStatus.COMPLETED and event.completion_rewards:
-        grants.append(_completion_grant(tx, rt, scope, player, event, attempt))
+        grants.append(_attempt_grant(tx, rt, scope, player, event, attempt, None))
     return grants
 
 
