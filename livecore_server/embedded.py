@@ -84,18 +84,28 @@ class Demo:
     base_url: str
     client_key: str  # the demo game's test client_sdk key
     server_key: str  # its test server_integration key
+    owner_link: str  # a one-time portal sign-in link of the demo studio's owner
 
 
 @contextmanager
 def demo_server() -> Iterator[Demo]:
     """What ``livecore-server demo`` serves (the built-in demo manifest), on a temporary SQLite file, in
     a thread: for examples and tools that want a demo without a server process."""
-    from livecore_server.cli import apply_demo  # the CLI module imports this one
+    from livecore_server.admin.sessions import issue_login_link
+    from livecore_server.cli import DEMO_MEMBER, apply_demo  # the CLI module imports this one
 
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/demo.db"
         applying, applied = apply_demo(db)
-        applying.close()
+        try:
+            link = issue_login_link(applying, DEMO_MEMBER)
+        finally:
+            applying.close()
         keys = applied["games"]["space-race"]["apiKeys"]
         with serve_in_thread(Config(db=db), SystemClock()) as served:
-            yield Demo(served.base_url, keys["demo-client"]["secret"], keys["demo-server"]["secret"])
+            yield Demo(
+                served.base_url,
+                keys["demo-client"]["secret"],
+                keys["demo-server"]["secret"],
+                f"{served.base_url}/portal/login/{link}",
+            )

@@ -22,6 +22,15 @@ def test_example_runs(script: str, expect: str) -> None:
     assert expect in _output(script)
 
 
+def test_support_desk_example_grants_by_hand_with_a_personal_key_and_finds_it_audited() -> None:
+    out = _output("support_desk.py")
+    assert "signed in as owner@demo.test (OWNER) in studio demo" in out
+    assert "granted by hand: 100 coins, pending" in out
+    assert "audit: grant.manual_create on player:ada-" in out
+    assert "by personal_key from 127.0.0.1" in out
+    assert "now shows 1 pending grant(s), source admin" in out
+
+
 def _output(script: str) -> str:
     """What the example prints, run as a user runs it; it must exit 0."""
     result = subprocess.run(
