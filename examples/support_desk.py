@@ -92,7 +92,8 @@ def main() -> None:
             secret = sdk.register(player).player_secret
             run(demo.base_url, personal_key_from_link(demo.owner_link), "demo", "space-race", player, "test")
             pending = sdk.pending_grants(player, player_secret=secret).grants
-            print(f"{player}'s game now shows {len(pending)} pending grant(s), source {pending[0].source_kind}")
+            source = pending[0].source_kind
+            print(f"{player}'s game now shows {len(pending)} pending grant(s), source {source}")
 
 
 if __name__ == "__main__":
