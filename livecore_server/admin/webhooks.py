@@ -117,11 +117,21 @@ def _send_sample(tx: ServerTransaction, services: Services, endpoint: Endpoint, 
 # --- the CLI's wrappers ----------------------------------------------------------------------------------
 
 
+def _refused(exc: LivecoreError) -> OperationError:
+    """The CLI's one line for a refusal, naming what was not found."""
+    details = exc.details or {}
+    if "deliveryId" in details and exc.code is ErrorCode.DELIVERY_NOT_FOUND:
+        return OperationError(f"no delivery {details['deliveryId']}")
+    if "endpointId" in details and exc.code is ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND:
+        return OperationError(f"no webhook endpoint {details['endpointId']}")
+    return OperationError(exc.message)
+
+
 def _cli(services: Services, run: Any) -> Any:
     try:
         result = services.store.run(run)
     except LivecoreError as exc:
-        raise OperationError(exc.message) from None
+        raise _refused(exc) from None
     services.deliveries_due.notify()
     return result
 
@@ -150,7 +160,7 @@ def list_deliveries(
     try:
         rows: list[dict[str, Any]] = services.store.run(run, write=False)
     except LivecoreError as exc:
-        raise OperationError(exc.message) from None
+        raise _refused(exc) from None
     return rows
 
 

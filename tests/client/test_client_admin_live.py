@@ -93,9 +93,16 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
         assert sdk.claim_grant(player, grant.grant_id).grant.status is GrantStatus.CLAIMED
 
         entries = list(admin.iter_audit(game=GAME, target=f"player:{player}", page_size=2))
-        assert [e.action for e in entries] == ["player.unban", "player.ban", "grant.manual_create"]
-        assert {e.actor["kind"] for e in entries} == {"personal_key"}
-        assert {e.actor["keyId"] for e in entries} == {me.key_id}
+        # The registration is audited too, with the client key as its actor.
+        assert [e.action for e in entries] == [
+            "player.unban",
+            "player.ban",
+            "grant.manual_create",
+            "player.register",
+        ]
+        assert {e.actor["kind"] for e in entries[:3]} == {"personal_key"}
+        assert {e.actor["keyId"] for e in entries[:3]} == {me.key_id}
+        assert entries[3].actor["kind"] == "api_key"
         assert entries[2].metadata["grantId"] == grant.grant_id
         page = admin.audit(action=OperatorAction.BAN, target=f"player:{player}")
         assert ([e.action for e in page.entries], page.next_before) == (["player.ban"], None)
@@ -134,7 +141,8 @@ async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str)
         actions: list[Any] = [
             e.action async for e in admin.iter_audit(game=GAME, target=f"player:{player}", page_size=1)
         ]
-        assert actions == ["grant.manual_create"]  # a force-claim names the grant, not the player
+        # A force-claim names the grant, not the player.
+        assert actions == ["grant.manual_create", "player.register"]
         forced = [
             e
             async for e in admin.iter_audit(

@@ -22,6 +22,7 @@ import pytest
 
 from livecore.api.convert import camel
 from livecore.api.openapi import _Schemas, build_documents
+from livecore.api.route import Surface
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
@@ -206,6 +207,8 @@ def _declared() -> Iterator[tuple[type, attrs.Attribute[Any]]]:
                     yield from walk(arg)
 
     for route in ALL:
+        if route.surface is Surface.ADMIN:
+            continue  # not a public surface: no OpenAPI document publishes its limits
         for model in (route.request, route.query):
             if model is not None:
                 yield from walk(model)

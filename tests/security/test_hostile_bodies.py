@@ -17,11 +17,18 @@ from livecore.api.route import Surface
 from livecore.api.routes import ALL
 from livecore.limits import JSON_DEPTH_MAX
 from tests.conftest import World
+from tests.server.admin_support import admin, sign_in
 
 JSON_HEADERS = {"Content-Type": "application/json", "Idempotency-Key": "k-hostile"}
-# Every route that reads a body, with its path parameters filled in.
+# Every route that reads a body, with its path parameters filled in (an operator's studio and game are
+# the test manifest's: another studio's is refused before the body is read).
+_FILL = {"studio": "acme", "game": "space-race"}
 BODY_ROUTES = [
-    (route.method, re.sub(r"\{[^}]+\}", "alice", route.full_path), route.surface)
+    (
+        route.method,
+        re.sub(r"\{([^}]+)\}", lambda m: _FILL.get(m.group(1), "alice"), route.full_path),
+        route.surface,
+    )
     for route in ALL
     if route.method not in ("GET", "HEAD")
 ]
@@ -33,12 +40,18 @@ def _key(surface: Surface) -> str:
 
 @pytest.mark.parametrize("top", [b"null", b"[]", b"1", b'"text"', b"true"])
 async def test_null_and_other_non_object_bodies_are_400_on_every_route(world: World, top: bytes) -> None:
-    # With the player's secret: one that is missing is refused before the body is read.
+    # With the player's secret: one that is missing is refused before the body is read. Operator routes
+    # with the owner's session (every action allowed; a personal key is refused dashboard-only routes
+    # before their body is read).
     secret = await world.register("alice")
+    owner = await sign_in(world, "olga")
     for method, path, surface in BODY_ROUTES:
-        status, body, _ = await world.call(
-            method, path, key=_key(surface), data=top, headers=JSON_HEADERS, secret=secret
-        )
+        if surface is Surface.ADMIN:
+            status, body, _ = await admin(world, method, path, owner, data=top, headers=JSON_HEADERS)
+        else:
+            status, body, _ = await world.call(
+                method, path, key=_key(surface), data=top, headers=JSON_HEADERS, secret=secret
+            )
         assert status == 400, (method, path, body)
         assert body["error"]["code"] == "invalid_request", (method, path)
         assert body["error"]["details"]["fields"] == {"body": "must be an object"}, (method, path)

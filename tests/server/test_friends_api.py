@@ -183,6 +183,7 @@ async def test_block_breaks_friendship_and_requests_and_hides(world: World, trio
     assert body["data"]["block"]["externalPlayerId"] == "bob" and "blockedAt" in body["data"]["block"]
     (removed,) = [e for e in world.events() if e.kind == "friend.removed"]
     assert removed.data["reason"] == "blocked"
+    world.clock.advance(0.001)  # blocks list oldest first; in one millisecond the order is the ids'
     await sdk(world, "POST", "/players/ann/friends/blocks", trio["ann"], {"externalPlayerId": "cat"})
     _, lists, _ = await sdk(world, "GET", "/players/ann/friends/requests", trio["ann"])
     assert lists["data"] == {"incoming": [], "outgoing": []}

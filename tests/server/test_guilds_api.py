@@ -1066,6 +1066,7 @@ async def test_a_merge_seats_the_target_and_an_erasure_ends_the_membership(clan:
     await g.joined(guild["guildId"], "bob", "cat")
 
     # The leader merged into a player in no guild: the target takes the seat and the lead.
+    g.tick()  # its seat is the newest: a second after cat's
     status, body, _ = await g.moderate("POST", "/players/ann/merge-into/zed")
     assert status == 200, body
     assert left(g) == [("ann", "merged", "leader")]
