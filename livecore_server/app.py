@@ -25,7 +25,7 @@ from livecore.rand import RandomSource
 from livecore_server import live_schedule
 from livecore_server.admin import audit as admin_audit
 from livecore_server.admin import grants as admin_grants
-from livecore_server.admin import health
+from livecore_server.admin import health, mcp_tools
 from livecore_server.admin import keys as admin_keys
 from livecore_server.admin import members as admin_members
 from livecore_server.admin import players as admin_players
@@ -211,6 +211,10 @@ def create_app(
         root.router.add_get("/bench/baseline", _bench_baseline)
     root.add_subapp("/portal", portal_app(config.oidc))
     root.router.add_get("/portal", _to_portal)
+    # The operator routes as MCP tools, for a personal key (livecore_server/admin/mcp_tools.py).
+    mcp = mcp_tools.endpoint(bindings)
+    root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))
+    root.cleanup_ctx.append(mcp.lifetime)  # needs nothing of the services: started before them
     # Last, so every namespace and route above matches first.
     root.router.add_route("*", "/{tail:.*}", _outside_namespaces)
     root.cleanup_ctx.append(_lifetime(config, clock, rng))
