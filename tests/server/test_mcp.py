@@ -183,7 +183,9 @@ async def test_a_game_admin_looks_up_a_player_and_grants_through_mcp_audited_as_
                 "reason": "sorry",
             },
         )
-        audit = await client.call_tool("audit", {"game": "space-race", "limit": 5})
+        audit = await client.call_tool(
+            "audit", {"game": "space-race", "action": "grant.manual_create", "limit": 5}
+        )
         again = await client.call_tool(
             "players_lookup", {"game": "space-race", "externalId": "p1", "env": "test"}
         )
@@ -222,7 +224,11 @@ async def test_a_game_admin_looks_up_a_player_and_grants_through_mcp_audited_as_
     # The look-up shows the grant and the audit entry too.
     later = again.structured_content or {}
     assert [g["grantId"] for g in later["profile"]["grants"]] == [grant["grantId"]]
-    assert [e["id"] for e in later["audit"]] == [entry["id"]]
+    # (newest first: the grant, then the player's registration)
+    assert [(e["id"], e["action"]) for e in later["audit"]] == [
+        (entry["id"], "grant.manual_create"),
+        (later["audit"][1]["id"], "player.register"),
+    ]
 
 
 async def test_refusals_come_back_as_tool_errors_with_their_code(world: World) -> None:
