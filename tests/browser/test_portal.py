@@ -130,7 +130,6 @@ def test_rotating_an_api_key_leaves_both_keys_working(page: Any, portal: Portal)
     old = portal.keys["live-server"]
     sign_in(page, portal)
     page.goto(f"{portal.base_url}/portal/games/space-race/api-keys")
-    portal.shot(page, "api-keys")
     row = page.locator("#keys tr", has_text="live-server").filter(has_text="active")
     row.get_by_role("button", name="Rotate").click()
     new = page.locator("#secret").inner_text().strip()
@@ -140,6 +139,7 @@ def test_rotating_an_api_key_leaves_both_keys_working(page: Any, portal: Portal)
         assert r.status_code == 200, r.text
     page.goto(f"{portal.base_url}/portal/games/space-race/api-keys")
     assert page.locator("#keys tr", has_text="live-server").filter(has_text="retiring").count() == 1
+    portal.shot(page, "api-keys")
     audit_shows(page, portal, "api_key.rotate", "api_key:")
 
 
