@@ -9,7 +9,7 @@ from livecore.api import admin as api
 from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id, new_secret
-from livecore.operators import PERSONAL_KEY_PREFIX, Operator, Role, check_key_role, key_expiry, may_revoke_key
+from livecore.operators import PERSONAL_KEY_PREFIX, check_key_role, key_expiry, may_revoke_key, sees_every_key
 from livecore_server.admin.audit import record
 from livecore_server.apply import mint_key, rotate_in
 from livecore_server.http.endpoint import Binding, Call, bind
@@ -115,10 +115,6 @@ def personal_key_view(k: PersonalKey, member: Member) -> api.PersonalKeyView:
     )
 
 
-def _sees_every_key(operator: Operator) -> bool:
-    return operator.role in (Role.OWNER, Role.ADMIN)
-
-
 def personal_keys(call: Call[None, None], tx: ServerTransaction) -> api.PersonalKeysResponse:
     operator = call.operator
     assert operator is not None
@@ -127,7 +123,7 @@ def personal_keys(call: Call[None, None], tx: ServerTransaction) -> api.Personal
         keys=[
             personal_key_view(k, m)
             for k, m in rows
-            if _sees_every_key(operator) or m.id == operator.member_id
+            if sees_every_key(operator) or m.id == operator.member_id
         ]
     )
 
