@@ -67,6 +67,8 @@ def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyS
             ErrorCode.CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id}
         )
     minted = rotate_in(tx, call.rt, call.scope.game_id, old.name)
+    # A cached copy of the old key does not know it now retires: forget it, as a revocation does.
+    call.services.key_cache.clear()
     made = _listing(tx, call.scope.game_id, minted["id"])
     retiring = _listing(tx, call.scope.game_id, old.id)
     record(
