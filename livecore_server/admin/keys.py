@@ -9,6 +9,7 @@ from livecore.api import admin as api
 from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id, new_secret
+from livecore.limits import ID
 from livecore.operators import PERSONAL_KEY_PREFIX, check_key_role, key_expiry, may_revoke_key, sees_every_key
 from livecore_server.admin.audit import record
 from livecore_server.apply import mint_key, rotate_in
@@ -50,6 +51,7 @@ def api_keys(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeysRespon
 
 def create_api_key(call: Call[api.CreateApiKeyRequest, None], tx: ServerTransaction) -> api.ApiKeySecretResponse:
     body = call.body
+    ID.check(body.name, "name")
     if tx.keys.active(call.scope.game_id, body.name) is not None:
         raise LivecoreError(
             ErrorCode.CONFLICT, "The game has an active key of that name: rotate it instead.", {"name": body.name}
