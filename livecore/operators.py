@@ -194,11 +194,12 @@ def authorize(operator: Operator, studio_id: str, action: Action, *, live_webhoo
 
 def check_key_role(member_role: Role, key_role: Role | None) -> None:
     """A personal key carries at most its member's role: every action its role allows, the member's must
-    allow too."""
+    allow too, and a studio-wide role (an owner's or an admin's: every key of the studio is theirs to see
+    and revoke) only on a key of a member who has one."""
     if key_role is None:
         return
     beyond = [a for a, roles in ALLOWED.items() if key_role in roles and member_role not in roles]
-    if beyond:
+    if beyond or (key_role in _STUDIO_ADMINS and member_role not in _STUDIO_ADMINS):
         raise invalid_request(
             f"A personal key carries at most its member's role ({member_role.value}).",
             {"role": f"allows more than {member_role.value}"},
@@ -211,9 +212,16 @@ def key_expiry(now: datetime, days: int) -> datetime:
     return now + timedelta(days=days)
 
 
+def sees_every_key(operator: Operator) -> bool:
+    """Owners and admins see and revoke every key of the studio (SPEC 5 rule 7); with a personal key, only
+    when the key's role is one of theirs too."""
+    key_role = operator.key_role
+    return operator.role in _STUDIO_ADMINS and (key_role is None or key_role in _STUDIO_ADMINS)
+
+
 def may_revoke_key(operator: Operator, owner_member_id: str) -> bool:
     """A member revokes its own key; owners and admins revoke every key of the studio (SPEC 5 rule 7)."""
-    return owner_member_id == operator.member_id or operator.role in _STUDIO_ADMINS
+    return owner_member_id == operator.member_id or sees_every_key(operator)
 
 
 @attrs.frozen

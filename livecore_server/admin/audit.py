@@ -102,6 +102,7 @@ def view(entry: AuditEntry) -> api.AuditEntryView:
 
 def audit_log(call: Call[None, api.AuditQuery], tx: ServerTransaction) -> api.AuditResponse:
     q = call.query
+    api.PAGE.check(q.limit, "limit")
     game_id = None
     if q.game is not None:
         game_id = game_ref(tx, call.scope.studio_id, q.game)

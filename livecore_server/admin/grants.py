@@ -13,6 +13,7 @@ from livecore.commands.grants import create_grant, settle
 from livecore.commands.live_events import force_complete, retry_reward_roll
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.grants import Grant, GrantTrigger
+from livecore.limits import FREE_TEXT
 from livecore.players import Player
 from livecore_server.admin.audit import record
 from livecore_server.admin.players import target
@@ -32,6 +33,7 @@ def manual_grant(
     call: Call[api.ManualGrantRequest, api.EnvQuery], tx: ServerTransaction
 ) -> api.AdminGrantResponse:
     body = call.body
+    FREE_TEXT.check_optional(body.reason, "reason")
     grant = create_grant(
         tx,
         call.rt,
@@ -64,6 +66,7 @@ def force_claim(
     call: Call[api.ReasonRequest | None, api.EnvQuery], tx: ServerTransaction
 ) -> api.AdminGrantResponse:
     grant_id = call.params["grantId"]
+    FREE_TEXT.check_optional(call.body.reason if call.body else None, "reason")
     grant = tx.grants.get(call.scope.game_id, grant_id)
     player = _player_of(tx, grant) if grant is not None else None
     if grant is None or player is None or player.env is not call.scope.env:

@@ -9,7 +9,8 @@ from livecore.api import admin as api
 from livecore.clock import format_ts, from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id, new_secret
-from livecore.operators import PERSONAL_KEY_PREFIX, Operator, Role, check_key_role, key_expiry, may_revoke_key
+from livecore.limits import ID
+from livecore.operators import PERSONAL_KEY_PREFIX, check_key_role, key_expiry, may_revoke_key, sees_every_key
 from livecore_server.admin.audit import record
 from livecore_server.apply import mint_key, rotate_in
 from livecore_server.http.endpoint import Binding, Call, bind
@@ -52,6 +53,7 @@ def create_api_key(
     call: Call[api.CreateApiKeyRequest, None], tx: ServerTransaction
 ) -> api.ApiKeySecretResponse:
     body = call.body
+    ID.check(body.name, "name")
     if tx.keys.active(call.scope.game_id, body.name) is not None:
         raise LivecoreError(
             ErrorCode.CONFLICT,
@@ -76,6 +78,8 @@ def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyS
             ErrorCode.CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id}
         )
     minted = rotate_in(tx, call.rt, call.scope.game_id, old.name)
+    # A cached copy of the old key does not know it now retires: forget it, as a revocation does.
+    call.services.key_cache.clear()
     made = _listing(tx, call.scope.game_id, minted["id"])
     retiring = _listing(tx, call.scope.game_id, old.id)
     record(
@@ -126,10 +130,6 @@ def personal_key_view(k: PersonalKey, member: Member) -> api.PersonalKeyView:
     )
 
 
-def _sees_every_key(operator: Operator) -> bool:
-    return operator.role in (Role.OWNER, Role.ADMIN)
-
-
 def personal_keys(call: Call[None, None], tx: ServerTransaction) -> api.PersonalKeysResponse:
     operator = call.operator
     assert operator is not None
@@ -138,7 +138,7 @@ def personal_keys(call: Call[None, None], tx: ServerTransaction) -> api.Personal
         keys=[
             personal_key_view(k, m)
             for k, m in rows
-            if _sees_every_key(operator) or m.id == operator.member_id
+            if sees_every_key(operator) or m.id == operator.member_id
         ]
     )
 

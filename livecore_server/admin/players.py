@@ -23,8 +23,8 @@ def target(external_id: str) -> str:
 
 
 def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.PlayerLookupResponse:
+    limit = api.PAGE.check(call.query.limit, "limit")
     player = get_player(tx, call.scope, call.external_id, retired=True)
-    limit = call.query.limit
     audit = tx.audit.page(
         call.scope.studio_id,
         AuditFilter(game_id=call.scope.game_id, target=target(player.external_id)),

@@ -15,6 +15,7 @@ from livecore.clock import format_ts, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id, new_secret
+from livecore.limits import FREE_TEXT, ID
 from livecore.operators import Action, authorize
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, replay, unpause
@@ -203,6 +204,8 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
     assert call.operator is not None
     if body.env is Environment.LIVE:
         authorize(call.operator, call.scope.studio_id, Action.WEBHOOK_CREATE, live_webhook=True)
+    ID.check(body.name, "name")
+    FREE_TEXT.check(body.url, "url")
     problems = webhook_problems(
         body.url, body.events, allow_private=call.services.config.allow_private_webhooks
     )
@@ -230,6 +233,7 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
 
 
 def deliveries(call: Call[None, api.DeliveriesQuery], tx: ServerTransaction) -> api.DeliveriesResponse:
+    api.PAGE.check(call.query.limit, "limit")
     endpoint = _endpoint(tx, call.params["endpointId"], call.scope.game_id)
     rows = tx.webhooks.list_deliveries(endpoint.id, status=call.query.status, limit=call.query.limit)
     return api.DeliveriesResponse(deliveries=[delivery_view(d, kind) for d, kind in rows])
