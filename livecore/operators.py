@@ -25,7 +25,9 @@ Who may act is decided by :func:`authorize`, whose refusals come in this order:
 4. the role (both roles, for a personal key) does not allow the action: 403 ``permission_denied``.
 
 An unknown, expired or revoked credential, or one of a removed member, never gets this far: it is 401
-``invalid_api_key`` where it is read.
+``invalid_api_key`` where it is read. Creating a *live* webhook endpoint is dashboard-only, but whether an
+endpoint is live is in the request's body: the route admits the key first (steps 1, 3, 4 for creating
+an endpoint at all), and its handler then refuses a live one with ``dashboard_only``.
 """
 
 from __future__ import annotations
