@@ -371,6 +371,19 @@ def live_server(
             drop_schema(schema)
 
 
+def login_link(served: Services, member: str) -> str:
+    """A sign-in link token of ``member`` for a server running in another thread, made as
+    ``livecore-server members login-link`` makes it: through a connection of its own to the server's
+    database (never the running server's, which belongs to its thread), on the server's clock."""
+    from livecore_server.admin.sessions import issue_login_link
+
+    own = build_services(served.config, served.clock)
+    try:
+        return issue_login_link(own, member)
+    finally:
+        own.close()
+
+
 @attrs.define
 class Received:
     headers: dict[str, str]

@@ -21,10 +21,9 @@ import attrs
 import httpx
 import pytest
 
-from livecore_server.admin.sessions import issue_login_link
 from livecore_server.embedded import serve_in_thread
 from livecore_server.services import Services
-from tests.conftest import apply_test_manifest, make_services, service_args, webhook_manifest
+from tests.conftest import apply_test_manifest, login_link, make_services, service_args, webhook_manifest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -33,7 +32,9 @@ def chromium_path() -> str | None:
     return os.environ.get("LIVECORE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+# Module-scoped, not session-scoped: while Playwright's sync API runs, its event loop is the thread's
+# running loop, and the asyncio tests that a worker runs after this module could not start theirs.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     path = chromium_path()
     if path is None:
@@ -88,7 +89,7 @@ class Portal:
     shots: Path | None
 
     def link(self, member: str) -> str:
-        return f"{self.base_url}/portal/login/{issue_login_link(self.services, member)}"
+        return f"{self.base_url}/portal/login/{login_link(self.services, member)}"
 
     def advance(self, seconds: float) -> None:
         """Move the manual clock and run what came due (the dev route of the server API)."""

@@ -6,9 +6,7 @@ and the server agree on the admin wire, which the mocked tests cannot."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -26,8 +24,7 @@ from livecore_client import (
 )
 from livecore_client.models import GrantStatus, MemberRole, OperatorAction, ResourceType, RewardEntry
 from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
-from livecore_server.admin.sessions import issue_login_link, redeem_link
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, login_link
 
 GAME = "space-race"
 COINS = RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=25)
@@ -37,13 +34,13 @@ _ids = itertools.count()
 def personal_key(live: LiveServer, member: str) -> str:
     """A personal key ``member`` makes in the portal: a sign-in link redeemed into a session, then
     POST personal-keys with the session's cookie and CSRF token."""
-    token = issue_login_link(live.services, member)
-    # A thread of its own, so that no event loop of the caller's is in the way.
-    with ThreadPoolExecutor(1) as pool:
-        session = pool.submit(asyncio.run, redeem_link(live.services, token, "127.0.0.1")).result()
-    assert session is not None
-    cookie = {"Cookie": f"{SESSION_COOKIE}={session}"}
+    token = login_link(live.services, member)
     with httpx.Client(base_url=live.base_url) as http:
+        pressed = http.post(f"/portal/login/{token}")  # the link's button: a session cookie
+        assert pressed.status_code == 303, pressed.text
+        session = http.cookies[SESSION_COOKIE]
+        cookie = {"Cookie": f"{SESSION_COOKIE}={session}"}
+        http.cookies.clear()
         me = http.get("/admin/v1/me", headers=cookie)
         assert me.status_code == 200, me.text
         made = http.post(
