@@ -136,9 +136,7 @@ def personal_keys(call: Call[None, None], tx: ServerTransaction) -> api.Personal
     rows = tx.members.keys_of_studio(call.scope.studio_id)
     return api.PersonalKeysResponse(
         keys=[
-            personal_key_view(k, m)
-            for k, m in rows
-            if sees_every_key(operator) or m.id == operator.member_id
+            personal_key_view(k, m) for k, m in rows if sees_every_key(operator) or m.id == operator.member_id
         ]
     )
 
