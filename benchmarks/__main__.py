@@ -14,6 +14,8 @@ from benchmarks.harness import STORES, BenchError, Options, run
 from benchmarks.scenarios import SCENARIOS
 from benchmarks.server import ServerError
 
+RESULTS = Path(__file__).parent / "results"
+
 
 def positive(text: str) -> int:
     value = int(text)
@@ -91,6 +93,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="setup requests in flight (default: 8 on SQLite, 1 on PostgreSQL; see README)",
     )
+    p.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="run scenario NAME (and the baseline), then one more slice of it with py-spy sampling the"
+        " server: a flame graph in benchmarks/results/profile-NAME.svg",
+    )
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
 
@@ -102,6 +110,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--processes above 1 runs several servers on one database: add --db postgres")
     if (args.pg_server is not None or args.db_pool is not None) and args.db != "postgres":
         p.error("--pg-server and --db-pool are for --db postgres")
+    if args.profile is not None:
+        if args.scenario and args.scenario != [args.profile]:
+            p.error("--profile NAME runs scenario NAME only: leave --scenario out")
+        if args.processes != 1:
+            p.error("--profile records one server process")
+        args.scenario = [args.profile]
     return args
 
 
@@ -141,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         processes=args.processes,
         db_pool=args.db_pool,
         setup_concurrency=args.setup_concurrency,
+        profile=None if args.profile is None else RESULTS / f"profile-{args.profile}.svg",
     )
     try:
         outcome = run(options)

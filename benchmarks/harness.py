@@ -64,6 +64,7 @@ class Options:
     processes: int = 1  # server processes on one port (--reuse-port); more than 1 needs PostgreSQL
     db_pool: int | None = None  # serve --db-pool (PostgreSQL connections per process); None: its default
     setup_concurrency: int | None = None  # setup requests in flight; None: the store's (see concurrency)
+    profile: Path | None = None  # record the server under py-spy during one more slice, as a flame graph
 
     def check(self) -> None:
         if self.store not in STORES:
@@ -76,6 +77,8 @@ class Options:
             raise BenchError("--db-pool sizes the PostgreSQL connection pool: use --db postgres")
         if self.setup_concurrency is not None and self.setup_concurrency < 1:
             raise BenchError("setup concurrency must be at least 1")
+        if self.profile is not None and (self.processes != 1 or len(self.scenarios) != 1):
+            raise BenchError("--profile records one scenario on one server process")
 
     @property
     def concurrency(self) -> int:
@@ -320,7 +323,47 @@ class Slicer:
                     probed = probe(p, self.client)
                     errors.append(f"{where}: {error_summary(result)}; {probed}")
                     self.log(loud(where, result, probed, "this scenario is marked ERROR"))
+        if self.options.profile is not None:
+            self.profile(prepared[-1], self.options.profile)
         return results, errors
+
+    def profile(self, p: Prepared, out: Path) -> None:
+        """One more slice of ``p`` with py-spy sampling the server process: an SVG flame graph at ``out``
+        (benchmarks/README.md, "Profiling"). Sampling slows the server: this slice's figures are not
+        reported."""
+        spy = shutil.which("py-spy") or shutil.which("py-spy", path=str(Path(sys.executable).parent))
+        if spy is None:
+            raise BenchError("py-spy not found: pip install py-spy (the dev extra has it)")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        seconds = self.options.slice_s
+        recorder = subprocess.Popen(
+            [
+                spy,
+                "record",
+                "--pid",
+                str(self.server.pids[0]),
+                "--duration",
+                str(seconds),
+                "--rate",
+                "250",
+                "--nonblocking",  # never pauses the server to read its stacks
+                "--format",
+                "flamegraph",
+                "--output",
+                str(out),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        result = self.slice(p, seconds)
+        try:
+            _, err = recorder.communicate(timeout=seconds + 60)
+        except subprocess.TimeoutExpired:
+            recorder.kill()
+            raise BenchError("py-spy did not finish") from None
+        if recorder.returncode != 0 or not out.exists():
+            raise BenchError(f"py-spy failed ({recorder.returncode}): {err.decode(errors='replace')[-500:]}")
+        self.log(f"profile {p.scenario.name}: {describe(result)} under py-spy; flame graph {out}")
 
     def slice(self, p: Prepared, seconds: int) -> wrk.WrkResult:
         """One wrk run of one scenario, with a fresh nonce for its unique ids."""

@@ -33,8 +33,10 @@ from datetime import datetime
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.identity import Identity
 from livecore.limits import Count, Text
-from livecore.players import Player
+from livecore.players import Activity, Player
+from livecore.presence import Presence
 from livecore.rand import RandomSource
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -183,6 +185,23 @@ class Block:
     blocker_id: str
     blocked_id: str
     created_at: datetime
+
+
+@attrs.frozen
+class FriendCard:
+    """What a friend row shows of a friend, and nothing more: the friends list reads these (a lean
+    projection of the player row, docs/architecture.md#hot-path-choices) rather than whole players."""
+
+    player_id: str
+    external_id: str
+    identity: Identity  # the display identity, else the anonymized one
+    country: str | None
+    presence: Presence
+    activity: Activity  # for progression
+
+    @classmethod
+    def of(cls, p: Player) -> FriendCard:
+        return cls(p.id, p.external_id, p.display or p.anonymized, p.country, p.presence, p.activity)
 
 
 SUGGESTION_POOL = 200  # most recently active candidates a draw picks from

@@ -35,8 +35,11 @@ class PresenceBoard:
 
     def presence_of(self, player: Player) -> Presence:
         """The player's presence: the board's when it is newer than the stored one."""
-        beat = self._beats.get(player.id)
-        stored = player.presence
+        return self.presence_for(player.id, player.presence)
+
+    def presence_for(self, player_id: str, stored: Presence) -> Presence:
+        """:meth:`presence_of` of a player read as ``stored`` (a friend card's)."""
+        beat = self._beats.get(player_id)
         if beat is None or beat.last_active_at is None:
             return stored
         if stored.last_active_at is None or beat.last_active_at >= stored.last_active_at:

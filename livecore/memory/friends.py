@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from livecore.friends import Block, FriendRequest, Friendship
+from livecore.friends import Block, FriendCard, FriendRequest, Friendship
 from livecore.memory.journal import MemoryPort
 from livecore.players import Player
 
@@ -56,6 +56,9 @@ class MemoryFriendGraph(MemoryPort):
         return [
             (f, p) for f in sorted(rows, key=lambda f: f.since) if (p := self._s.player_by_id(f.friend_id))
         ]
+
+    def friend_cards(self, player_id: str) -> list[tuple[Friendship, FriendCard]]:
+        return [(f, FriendCard.of(p)) for f, p in self.list_friends(player_id)]
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
         out = []

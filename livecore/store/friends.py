@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.friends import Block, FriendRequest, Friendship
+from livecore.friends import Block, FriendCard, FriendRequest, Friendship
 from livecore.players import Player
 
 
@@ -37,6 +37,10 @@ class FriendGraph(Protocol):
     def delete_block(self, blocker_id: str, blocked_id: str) -> None: ...
 
     def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]: ...
+
+    def friend_cards(self, player_id: str) -> list[tuple[Friendship, FriendCard]]:
+        """The player's friends, oldest friendship first, as a friend row shows them."""
+        ...
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
         """Pending requests the player sent or received, oldest first, with the counterparty."""

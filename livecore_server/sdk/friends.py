@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from livecore.api import friends as api
@@ -12,7 +13,7 @@ from livecore.commands import gifts as gift_cmd
 from livecore.commands.gifts import GiftsTx
 from livecore.commands.players import get_player, load_game
 from livecore.economy import SYSTEM_ITEMS, progression
-from livecore.friends import check_progression_keys
+from livecore.friends import FriendCard, check_progression_keys
 from livecore.games import Game
 from livecore.players import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
@@ -28,51 +29,52 @@ def identity(p: Player) -> IdentityView:
 
 
 def progression_for(
-    tx: GiftsTx, game: Game, keys: list[str] | None, players: list[Player]
+    tx: GiftsTx, game: Game, keys: list[str] | None, players: Sequence[Player | FriendCard]
 ) -> dict[str, dict[str, int]] | None:
     """Progression of every row of a page, from one query (None when not asked for)."""
     wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
     if not wanted:
         return None
-    held = tx.ledger.balances_of([p.id for p in players], [k for k in wanted if k not in SYSTEM_ITEMS])
-    return {p.id: progression(wanted, held.get(p.id, {}), p.activity) for p in players}
+    ids = [p.id if isinstance(p, Player) else p.player_id for p in players]
+    held = tx.ledger.balances_of(ids, [k for k in wanted if k not in SYSTEM_ITEMS])
+    return {i: progression(wanted, held.get(i, {}), p.activity) for i, p in zip(ids, players, strict=True)}
 
 
 def friend_row(
     call: AnyCall,
     game: Game,
-    p: Player,
+    card: FriendCard,
     since: datetime,
     prog: dict[str, dict[str, int]] | None,
     cooldowns: dict[str, datetime],
 ) -> api.FriendRow:
     """A friend row (docs/reference/friends-and-presence.md); ``cooldowns`` (friend id -> until) are the
     viewer's gift cooldowns (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
-    presence = call.services.presence.presence_of(p)
+    presence = call.services.presence.presence_for(card.player_id, card.presence)
     return api.FriendRow(
-        external_player_id=p.external_id,
-        display_identity=identity(p),
+        external_player_id=card.external_id,
+        display_identity=IdentityView.of(card.identity, card.country),
         friends_since=since,
         online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
-        gift_cooldown_until=cooldowns.get(p.id),
-        progression=prog.get(p.id) if prog is not None else None,
+        gift_cooldown_until=cooldowns.get(card.player_id),
+        progression=prog.get(card.player_id) if prog is not None else None,
     )
 
 
 def new_friend_row(call: AnyCall, tx: GiftsTx, game: Game, me: Player, friend: Player) -> api.FriendRow:
     """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
     cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
-    return friend_row(call, game, friend, call.rt.clock.now(), None, cooldowns)
+    return friend_row(call, game, FriendCard.of(friend), call.rt.clock.now(), None, cooldowns)
 
 
 def friends_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.FriendsResponse:
     game = load_game(tx, call.scope)
-    rows = tx.friends.list_friends(player.id)
-    prog = progression_for(tx, game, keys, [p for _, p in rows])
+    rows = tx.friends.friend_cards(player.id)
+    prog = progression_for(tx, game, keys, [c for _, c in rows])
     cooldowns = gift_cmd.cooldowns(tx, game, player, call.rt.clock.now()) if rows else {}
-    return api.FriendsResponse(friends=[friend_row(call, game, p, f.since, prog, cooldowns) for f, p in rows])
+    return api.FriendsResponse(friends=[friend_row(call, game, c, f.since, prog, cooldowns) for f, c in rows])
 
 
 def requests_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.RequestsResponse:

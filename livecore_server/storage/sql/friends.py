@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from livecore.clock import from_millis, to_millis
-from livecore.friends import Block, FriendRequest, Friendship
-from livecore.players import Player
-from livecore_server.storage.rows import P_COLUMNS, pair_key, player_of, request_of
+from livecore.friends import Block, FriendCard, FriendRequest, Friendship
+from livecore.identity import Identity
+from livecore.players import Activity, Player
+from livecore.presence import Presence
+from livecore_server.storage.rows import P_COLUMNS, dt, pair_key, player_of, request_of
 from livecore_server.storage.sqlport import MISSING, SqlPort
 
 if TYPE_CHECKING:
@@ -102,6 +104,38 @@ class SqlFriendGraph(SqlPort):
             (player_id,),
         )
         return [(Friendship(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
+
+    def friend_cards(self, player_id: str) -> list[tuple[Friendship, FriendCard]]:
+        # The columns a friend row shows, not the whole player row: parsing whole players (their context
+        # JSON, a dozen timestamps) was most of the friends list's time (docs/architecture.md).
+        rows = self.db.read(
+            "SELECT f.since, f.friend_id, p.external_id, COALESCE(p.display_name, p.anon_name),"
+            " CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, p.country,"
+            " p.presence_at, p.presence_status, p.sessions, p.last_active_at, p.streak, p.best_streak,"
+            " p.streak_day FROM friendships f JOIN players p ON p.id = f.friend_id"
+            " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
+            (player_id,),
+        )
+        return [
+            (
+                Friendship(player_id, r[1], from_millis(r[0])),
+                FriendCard(
+                    player_id=r[1],
+                    external_id=r[2],
+                    identity=Identity(name=r[3], avatar=r[4]),
+                    country=r[5],
+                    presence=Presence(last_active_at=dt(r[6]), status=r[7]),
+                    activity=Activity(
+                        sessions=r[8],
+                        last_active_at=dt(r[9]),
+                        streak=r[10],
+                        best_streak=r[11],
+                        streak_day=date.fromisoformat(r[12]) if r[12] else None,
+                    ),
+                ),
+            )
+            for r in rows
+        ]
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
         rows = self.db.read(
