@@ -176,6 +176,11 @@ def may(operator: Operator, action: Action) -> bool:
     return operator.role in allowed and (operator.key_role is None or operator.key_role in allowed)
 
 
+def permitted(operator: Operator, action: Action) -> bool:
+    """Steps 3 and 4 of :func:`authorize` as a yes or no: what a list of the operator's actions shows."""
+    return not (operator.read_only and action.is_write) and may(operator, action)
+
+
 def authorize(operator: Operator, studio_id: str, action: Action, *, live_webhook: bool = False) -> None:
     """The refusals of the module docstring, in order; returns when the operator may act."""
     if operator.studio_id != studio_id:

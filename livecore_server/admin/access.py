@@ -25,14 +25,21 @@ from typing import Any, cast
 
 from aiohttp import web
 
-from livecore.api.convert import structure, structure_query
 from livecore.api.route import Route
 from livecore.clock import to_millis
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import ErrorCode, LivecoreError
 from livecore.operators import PERSONAL_KEY_PREFIX, Action, Operator, Via, authorize
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Scope, member_actor
-from livecore_server.http.endpoint import ADMIN_SCOPE, OPERATOR, Binding, Call, TxHandler, bearer_token
+from livecore_server.http.endpoint import (
+    ADMIN_SCOPE,
+    OPERATOR,
+    Binding,
+    Call,
+    TxHandler,
+    bearer_token,
+    structured,
+)
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.members import Member
@@ -214,21 +221,9 @@ async def run_route(
     response model."""
     route = binding.route
     assert route.action is not None, route.name
-    errors: dict[str, str] = {}
-    parsed_body: Any = None
-    parsed_query: Any = None
-    if route.request is not None and (body or not route.request_optional):
-        try:
-            parsed_body = structure(dict(body or {}), route.request)
-        except LivecoreError as exc:
-            errors.update((exc.details or {}).get("fields") or {"body": exc.message})
-    if route.query is not None:
-        try:
-            parsed_query = structure_query({k: [v] for k, v in (query or {}).items()}, route.query)
-        except LivecoreError as exc:
-            errors.update((exc.details or {}).get("fields") or {"query": exc.message})
-    if errors:
-        raise invalid_request(f"The request is invalid: {', '.join(sorted(errors))}.", errors)
+    raw_body = dict(body or {}) if body or not route.request_optional else None
+    query_params = {k: [v] for k, v in (query or {}).items()}
+    parsed_body, parsed_query = structured(route, raw_body, query_params, {})
     env = env_of(query or {})
     handler = cast(TxHandler, binding.handler)
 
@@ -249,10 +244,3 @@ async def run_route(
 
     result = await services.store.run_async(run, write=route.is_write)
     return getattr(result, "value", result)
-
-
-def route_named(bindings: list[Binding], name: str) -> Binding:
-    for binding in bindings:
-        if binding.route.name == name:
-            return binding
-    raise KeyError(name)

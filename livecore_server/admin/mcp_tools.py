@@ -32,12 +32,12 @@ from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import ID
-from livecore.operators import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, may
+from livecore.operators import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
 from livecore.ratelimit import BucketName
 from livecore_server.admin.access import credential_of, run_route, take_admin_token
 from livecore_server.admin.mcp import McpEndpoint, McpTool
 from livecore_server.http.endpoint import Binding
-from livecore_server.http.middlewares import _handle, envelope_for
+from livecore_server.http.middlewares import envelope_for, handle_in_time
 from livecore_server.services import SERVICES, Services
 
 _PATH_PARAM = re.compile(r"\{([^{}/]+)\}")
@@ -97,13 +97,8 @@ def build_tools(bindings: Iterable[Binding]) -> list[RouteTool]:
 
 def tools_for(tools: list[RouteTool], caller: McpCaller) -> list[McpTool]:
     """The tools ``caller`` may use: its roles allow the route's action, and a read-only key only reads."""
-    operator = caller.operator
     return [
-        t.tool
-        for t in tools
-        if t.route.action is not None
-        and may(operator, t.route.action)
-        and not (operator.read_only and t.route.is_write)
+        t.tool for t in tools if t.route.action is not None and permitted(caller.operator, t.route.action)
     ]
 
 
@@ -247,7 +242,7 @@ def handler(mcp: McpEndpoint) -> Callable[[web.Request], Awaitable[web.StreamRes
         headers: dict[str, str] = {}
         request[_HEADERS] = headers
         try:
-            return await _handle(request, mcp.handle, request.app[SERVICES].config.body_timeout)
+            return await handle_in_time(request, mcp.handle, request.app[SERVICES].config.body_timeout)
         except Exception as exc:
             return envelope_for(exc, request, headers)
 

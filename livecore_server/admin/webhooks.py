@@ -279,7 +279,7 @@ def player_deliveries(
     """The game's recent deliveries whose event names the player (``playerId`` in its data)."""
     found = []
     for d, kind, data in tx.webhooks.game_deliveries(call.scope.game_id, 1_000):
-        payload = orjson.loads(data if isinstance(data, str | bytes) else bytes(data))
+        payload = orjson.loads(data)
         if player_id in (payload.get(k) for k in _PLAYER_FIELDS):
             found.append(delivery_view(d, kind))
             if len(found) == limit:

@@ -75,6 +75,8 @@ class Call(Generic[BodyT, QueryT]):
     remote: str | None = None
     # The member acting, on an operator route.
     operator: Operator | None = None
+    # The API key's id, for an audit entry's actor (``{kind: "api_key", keyId, prefix}``).
+    api_key_id: str | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -186,10 +188,9 @@ async def _read_json(request: web.Request, route: Route) -> dict[str, Any] | Non
     return value
 
 
-def _parse_query(request: web.Request, route: Route) -> Any:
-    if not request.query_string:
+def _parse_query(params: Mapping[str, list[str]], route: Route) -> Any:
+    if not params:
         return structure_query({}, route.query) if route.query is not None else None
-    params = {name: request.query.getall(name) for name in request.query}
     if route.query is None:
         if params:
             raise invalid_request(
@@ -293,6 +294,10 @@ def _idempotency_key(
     return key
 
 
+def _query_params(request: web.Request) -> dict[str, list[str]]:
+    return {name: request.query.getall(name) for name in request.query} if request.query_string else {}
+
+
 def _fields(exc: LivecoreError) -> dict[str, str]:
     """The offending fields of a 400 (``details.fields``)."""
     if exc.code is not ErrorCode.INVALID_REQUEST:
@@ -301,11 +306,12 @@ def _fields(exc: LivecoreError) -> dict[str, str]:
     return fields
 
 
-def _structured(
-    request: web.Request, route: Route, raw_body: dict[str, Any] | None, errors: dict[str, str]
+def structured(
+    route: Route, raw_body: dict[str, Any] | None, params: Mapping[str, list[str]], errors: dict[str, str]
 ) -> tuple[Any, Any]:
-    """The body and the query as the route's models; a 400 naming every offending field, those already
-    in ``errors`` (path parameters, idempotency key) included, so a client learns all of them at once."""
+    """The body and the query (``params``: each parameter's values) as the route's models; a 400 naming
+    every offending field, those already in ``errors`` (path parameters, idempotency key) included, so a
+    client learns all of them at once. The portal and ``/mcp`` parse an operator route's input here too."""
     body: Any = None
     query: Any = None
     if route.request is not None and raw_body is not None:
@@ -313,9 +319,9 @@ def _structured(
             body = structure(raw_body, route.request)
         except LivecoreError as exc:
             errors.update(_fields(exc))
-    if route.query is not None or request.query_string:
+    if route.query is not None or params:
         try:
-            query = _parse_query(request, route)
+            query = _parse_query(params, route)
         except LivecoreError as exc:
             errors.update(_fields(exc))
     if errors:
@@ -430,7 +436,7 @@ def make_handler(
         errors = _path_errors(route, request.match_info)
         key = _idempotency_key(request, route, raw_body, errors)
         if errors:
-            _structured(request, route, raw_body, errors)
+            structured(route, raw_body, _query_params(request), errors)
         scope = api_key.scope if api_key is not None else request.get(ADMIN_SCOPE, NO_SCOPE)
 
         def call_with(body: Any = None, query: Any = None) -> AnyCall:
@@ -445,6 +451,7 @@ def make_handler(
                 idempotency_key=key,
                 remote=request.remote,
                 operator=request.get(OPERATOR),
+                api_key_id=api_key.id if api_key is not None else None,
             )
 
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
@@ -456,7 +463,7 @@ def make_handler(
             if replay is not None:
                 return json_response(replay.body, replay.status, _REPLAY_HEADERS)
         # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
-        call = call_with(*_structured(request, route, raw_body, errors))
+        call = call_with(*structured(route, raw_body, _query_params(request), errors))
         if route.stream:
             _check_record_ids(call.route, call.params)
             return await cast(StreamHandler, binding.handler)(call, request)

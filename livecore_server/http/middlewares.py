@@ -117,7 +117,7 @@ def _wrong_secrets(decision: Decision, headers: dict[str, str]) -> LivecoreError
     )
 
 
-async def _handle(request: web.Request, handler: Handler, body_timeout: float) -> web.StreamResponse:
+async def handle_in_time(request: web.Request, handler: Handler, body_timeout: float) -> web.StreamResponse:
     """Run the handler; the body's reads fail with :class:`BodyTimeout` when it is not all there
     ``body_timeout`` seconds from now. The handler reads it first thing, so no earlier wait (the key, the
     rate limit) counts against the client."""
@@ -198,7 +198,7 @@ def namespace(
                     # Counted against the caller's address, like an unknown API key.
                     await take(request, None, bucket, now_ms, headers)
                 raise
-            return await _handle(request, handler, services.config.body_timeout)
+            return await handle_in_time(request, handler, services.config.body_timeout)
         key = await services.key_cache.lookup(secret) if secret else None
         if (
             route is None
@@ -210,7 +210,7 @@ def namespace(
             if unreadable is not None:
                 raise unreadable
             admit(request, route, key, public, now_ms)
-            return await _handle(request, handler, services.config.body_timeout)
+            return await handle_in_time(request, handler, services.config.body_timeout)
         # A player-scoped route: the brake on wrong secrets of this player from this address comes first,
         # so that while it is on nothing else is asked (nor the key's bucket charged).
         brake = services.secret_brake
@@ -230,7 +230,7 @@ def namespace(
         try:
             await take(request, key, bucket, now_ms, headers)
             admit(request, route, key, public, now_ms)
-            response = await _handle(request, handler, services.config.body_timeout)
+            response = await handle_in_time(request, handler, services.config.body_timeout)
         except LivecoreError as exc:
             if exc.code is not ErrorCode.PLAYER_SECRET_INVALID:
                 brake.release(player)

@@ -22,9 +22,9 @@ from multidict import MultiDictProxy
 
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.operators import ALLOWED, Action, Operator
+from livecore.operators import Action, Operator, may
 from livecore_server.admin import audit, grants, keys, members, players, webhooks
-from livecore_server.admin.access import SESSION_COOKIE, credential_of, csrf_token, run_route
+from livecore_server.admin.access import SESSION_COOKIE, credential_of, csrf_token, env_of, run_route
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.http.endpoint import Binding
@@ -88,7 +88,8 @@ class Page:
         self.csrf = csrf_token(_services(request), operator.session_id or "")
 
     def may(self, action: str) -> bool:
-        return self.operator.role in ALLOWED[Action(action)]
+        """Whether to offer the form of ``action`` (the server refuses it anyway when not)."""
+        return may(self.operator, Action(action))
 
     def context(self, **more: Any) -> dict[str, Any]:
         return {"page": self, "me": self.me, "csrf": self.csrf, **more}
@@ -158,8 +159,7 @@ def _text(form: Mapping[str, Any], name: str) -> str | None:
 
 
 def _env(request: web.Request) -> str:
-    env = request.query.get("env", "live")
-    return env if env in ("test", "live") else "live"
+    return env_of(request.query).value
 
 
 def _redirect(location: str) -> web.Response:

@@ -45,7 +45,7 @@ def register_player(
     audit.write(
         tx,
         call.rt,
-        call.scope.actor.to_wire(),
+        {**call.scope.actor.to_wire(), "keyId": call.api_key_id},
         REGISTER_ACTION,
         f"player:{p.external_id}",
         studio_id=call.scope.studio_id,

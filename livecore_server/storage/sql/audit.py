@@ -27,10 +27,8 @@ class AuditFilter:
 
 
 def _json(value: Any) -> Any:
-    """JSON columns read back as text (SQLite) or its bytes (PostgreSQL)."""
-    if value is None:
-        return None
-    return orjson.loads(value if isinstance(value, str | bytes) else bytes(value))
+    """A nullable JSON column (text on SQLite, its bytes on PostgreSQL)."""
+    return None if value is None else orjson.loads(value)
 
 
 def _dumps(value: Any) -> str | None:

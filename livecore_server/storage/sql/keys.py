@@ -44,10 +44,14 @@ _LISTING = (
 )
 
 
+def _text(value: Any) -> str:
+    """A JSON column as its text: SQLite reads it back as text, PostgreSQL as its bytes."""
+    return value if isinstance(value, str) else bytes(value).decode()
+
+
 def _listing(r: Any) -> KeyListing:
-    limits = r[5] if isinstance(r[5], str) else bytes(r[5]).decode()
     return KeyListing(
-        r[0], r[1], Environment(r[2]), Permission(r[3]), r[4], limits, r[6], r[7], r[8], r[9], r[10]
+        r[0], r[1], Environment(r[2]), Permission(r[3]), r[4], _text(r[5]), r[6], r[7], r[8], r[9], r[10]
     )
 
 
@@ -85,9 +89,7 @@ class SqlKeys(SqlPort):
         ).fetchone()
         if row is None:
             return None
-        # JSON columns read back as text (SQLite) or its bytes (PostgreSQL).
-        limits = row[3] if isinstance(row[3], str) else bytes(row[3]).decode()
-        return KeyRow(row[0], Environment(row[1]), Permission(row[2]), limits)
+        return KeyRow(row[0], Environment(row[1]), Permission(row[2]), _text(row[3]))
 
     def insert(
         self,
