@@ -33,10 +33,8 @@ from datetime import datetime
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.identity import Identity
 from livecore.limits import Count, Text
-from livecore.players import Activity, Player
-from livecore.presence import Presence
+from livecore.players import PlayerCard
 from livecore.rand import RandomSource
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -187,23 +185,6 @@ class Block:
     created_at: datetime
 
 
-@attrs.frozen
-class FriendCard:
-    """What a friend row shows of a friend, and nothing more: the friends list reads these (a lean
-    projection of the player row, docs/architecture.md#hot-path-choices) rather than whole players."""
-
-    player_id: str
-    external_id: str
-    identity: Identity  # the display identity, else the anonymized one
-    country: str | None
-    presence: Presence
-    activity: Activity  # for progression
-
-    @classmethod
-    def of(cls, p: Player) -> FriendCard:
-        return cls(p.id, p.external_id, p.display or p.anonymized, p.country, p.presence, p.activity)
-
-
 SUGGESTION_POOL = 200  # most recently active candidates a draw picks from
 SUGGESTION_LIMIT_MAX = 25
 SEARCH_LIMIT_MAX = 50
@@ -217,7 +198,7 @@ def clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def visible(players: list[Player], hidden: set[str], limit: int) -> list[Player]:
+def visible(players: list[PlayerCard], hidden: set[str], limit: int) -> list[PlayerCard]:
     """The first ``limit`` of ``players`` (in their order) whose id is not ``hidden``."""
     return [p for p in players if p.id not in hidden][:limit]
 

@@ -37,7 +37,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, GiftingSettings, Resource, ResourceType
 from livecore.grants import GrantStatus
 from livecore.limits import Text
-from livecore.players import Player
+from livecore.players import PlayerCard
 
 MESSAGE = Text(max_length=200)  # docs/reference/gifts.md
 GIFT_SOURCE_KIND = "gift"  # the delivering grant's ``sourceKind``; its ``sourceRefId`` is the gift id
@@ -256,7 +256,7 @@ class GiftListing:
     """A gift in a list: the record, the other player, and the delivering grant's stored status."""
 
     gift: Gift
-    counterparty: Player
+    counterparty: PlayerCard
     grant_status: GrantStatus
 
     def grant_status_at(self, now: datetime) -> GrantStatus:

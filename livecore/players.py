@@ -103,6 +103,25 @@ class Player:
         return self.env is Environment.TEST
 
 
+@attrs.frozen
+class PlayerCard:
+    """What a row of a player list shows of a player, and nothing more: the friends list, requests, blocks,
+    search and suggestions read these (a lean projection of the player row,
+    docs/architecture.md#hot-path-choices) rather than whole players. Progression, shown only when asked
+    for, reads the players' activity on its own."""
+
+    id: str
+    external_id: str
+    identity: Identity  # name and avatar: the display identity, else the anonymized one
+    country: str | None
+    presence: Presence
+
+    @classmethod
+    def of(cls, p: Player) -> PlayerCard:
+        shown = p.display or p.anonymized
+        return cls(p.id, p.external_id, Identity(shown.name, shown.avatar), p.country, p.presence)
+
+
 def ensure_not_banned(player: Player) -> None:
     if player.ban is not None:
         raise LivecoreError(ErrorCode.PLAYER_BANNED, "This player is banned.")

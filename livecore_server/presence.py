@@ -19,7 +19,7 @@ from __future__ import annotations
 import attrs
 
 from livecore.clock import to_millis
-from livecore.players import Activity, Player
+from livecore.players import Activity, Player, PlayerCard
 from livecore.presence import Presence
 from livecore_server.storage.server_store import ServerStore
 
@@ -33,13 +33,10 @@ class PresenceBoard:
         self._beats[player_id] = presence
         self._dirty.add(player_id)
 
-    def presence_of(self, player: Player) -> Presence:
+    def presence_of(self, player: Player | PlayerCard) -> Presence:
         """The player's presence: the board's when it is newer than the stored one."""
-        return self.presence_for(player.id, player.presence)
-
-    def presence_for(self, player_id: str, stored: Presence) -> Presence:
-        """:meth:`presence_of` of a player read as ``stored`` (a friend card's)."""
-        beat = self._beats.get(player_id)
+        stored = player.presence
+        beat = self._beats.get(player.id)
         if beat is None or beat.last_active_at is None:
             return stored
         if stored.last_active_at is None or beat.last_active_at >= stored.last_active_at:

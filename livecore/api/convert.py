@@ -31,6 +31,7 @@ from typing import Any, Final, TypeVar, cast
 
 import attrs
 import cattrs
+from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from livecore.clock import format_ts, parse_ts
@@ -191,6 +192,18 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     conv.register_unstructure_hook(datetime, format_ts)
     conv.register_unstructure_hook(float, whole)
 
+    def passes_through(t: Any) -> bool:
+        # ``str | None`` and the like: the value is its own wire form, None included. Said so, the
+        # generated functions read the field as it is instead of calling cattrs' optional wrapper for it,
+        # once per field of every row of every answer.
+        args = typing.get_args(t)
+        if typing.get_origin(t) not in (typing.Union, types.UnionType) or type(None) not in args:
+            return False
+        rest = [a for a in args if a is not type(None)]
+        return len(rest) == 1 and conv.get_unstructure_hook(rest[0]) == identity
+
+    conv.register_unstructure_hook_func(passes_through, identity)
+
     def structure_factory(cls: type[Any]) -> Any:
         hints = typing.get_type_hints(cls)
         overrides: dict[str, Any] = {}
@@ -204,9 +217,14 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     def unstructure_factory(cls: type[Any]) -> Any:
         fields = attrs.fields(cls)
         hints = typing.get_type_hints(cls)
-        overrides: dict[str, Any] = {f.name: override(rename=rename(f.name)) for f in fields}
+        # A field left out when None whose default is None is left out by the generated function itself
+        # (omit_if_default): no second pass over every answer's dict, which showed on every list row.
+        inline = {f.name for f in fields if f.metadata.get("omit_if_none") and f.default is None}
+        overrides: dict[str, Any] = {
+            f.name: override(rename=rename(f.name), omit_if_default=f.name in inline) for f in fields
+        }
         base = make_dict_unstructure_fn(cls, conv, **overrides)
-        omit = {rename(f.name) for f in fields if f.metadata.get("omit_if_none")}
+        omit = {rename(f.name) for f in fields if f.metadata.get("omit_if_none") and f.name not in inline}
         absent = {f.name: rename(f.name) for f in fields if takes_absent(hints[f.name])}
         if not omit and not absent:
             return base

@@ -26,7 +26,7 @@ from livecore.gifts import MESSAGE, Gift, GiftStatus
 from livecore.grants import GrantStatus
 from livecore.idempotency import KEY
 from livecore.limits import ID, limited
-from livecore.players import Player
+from livecore.players import Player, PlayerCard
 
 
 @attrs.frozen
@@ -66,7 +66,11 @@ class GiftView:
 
     @classmethod
     def of(
-        cls, gift: Gift, viewer_id: str, counterparty: Player, grant_status: GrantStatus | None = None
+        cls,
+        gift: Gift,
+        viewer_id: str,
+        counterparty: Player | PlayerCard,
+        grant_status: GrantStatus | None = None,
     ) -> GiftView:
         return cls(
             gift_id=gift.id,

@@ -13,7 +13,7 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.identity import Identity
-from livecore.players import Player
+from livecore.players import Player, PlayerCard
 
 
 @attrs.frozen
@@ -29,9 +29,11 @@ class IdentityView:
         return cls(name=identity.name, avatar=identity.avatar, country=country)
 
 
-def display_view(player: Player) -> IdentityView:
+def display_view(player: Player | PlayerCard) -> IdentityView:
     """Always an object, the anonymized value when never set
-    (docs/reference/players-and-identity.md#identity)."""
+    (docs/reference/players-and-identity.md#identity); a card holds the one to show."""
+    if isinstance(player, PlayerCard):
+        return IdentityView.of(player.identity, player.country)
     return IdentityView.of(player.display or player.anonymized, player.country)
 
 

@@ -34,7 +34,7 @@ from livecore.friends import (
 )
 from livecore.games import Game
 from livecore.ids import Prefix, new_id
-from livecore.players import Player
+from livecore.players import Player, PlayerCard
 from livecore.scope import Scope
 from livecore.store import HasFriends, HasOutbox, HasPlayers
 from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
@@ -261,7 +261,7 @@ def unblock(tx: FriendsTx, caller: Player, other: Player) -> None:
 
 @attrs.frozen
 class SearchHit:
-    player: Player
+    player: PlayerCard
     relation: Relation  # never a block: blocked players are not found
 
 
@@ -280,7 +280,7 @@ def search(tx: FriendsTx, scope: Scope, caller: Player, text: str, limit: int) -
     return [SearchHit(p, seen_relation(p.id, friend_ids, peers)) for p in found]
 
 
-def suggestions(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, limit: int) -> list[Player]:
+def suggestions(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, limit: int) -> list[PlayerCard]:
     """A weighted-random draw from the game's most recently active players, redrawn on every call:
     never the caller, a friend, a player with a pending request either way, or a player blocked either
     way. Those are taken out of the candidates before the draw, so the draw fills the page from whoever

@@ -123,7 +123,7 @@ def _fold_graph(tx: Transaction, source: Player, target: Player) -> None:
     target_friends = tx.friends.friend_ids(target.id)
     blocked_by_target = tx.friends.blocked_either_way(target.id)
     facts = GraphFacts(
-        source_friends={f.friend_id: f.since for f, _ in tx.friends.list_friends(source.id)},
+        source_friends={card.id: since for since, card in tx.friends.friend_cards(source.id)},
         target_friends=target_friends,
         target_ties=target_friends | set(tx.friends.request_peers(target.id)) | blocked_by_target,
         blocked_either_way_by_target=blocked_by_target,

@@ -49,10 +49,14 @@ def load_game(tx: HasGames, scope: Scope) -> Game:
 def find_player(tx: HasPlayers, scope: Scope, external_id: str) -> Player | None:
     """The player as this scope sees it: a player of the other environment does not exist here, nor
     does the retired row a merge or an erasure leaves under its placeholder id."""
-    player = tx.players.get(scope.game_id, external_id)
-    if player is None or player.env is not scope.env or player.lifecycle is not Lifecycle.ACTIVE:
+    return _seen(tx.players.get(scope.game_id, external_id), scope)
+
+
+def _seen(row: Player | None, scope: Scope) -> Player | None:
+    """``row`` when ``scope`` sees it (:func:`find_player`)."""
+    if row is None or row.env is not scope.env or row.lifecycle is not Lifecycle.ACTIVE:
         return None
-    return player
+    return row
 
 
 def other_env_holds(tx: HasPlayers, scope: Scope, external_id: str) -> bool:
@@ -92,9 +96,30 @@ def first_contact(
     """Get the player, creating it (and firing ``player.registered`` unless ``announce`` is off, as for a
     migration) on first contact."""
     row = tx.players.get(scope.game_id, external_id)
-    if row is not None and row.env is scope.env and row.lifecycle is Lifecycle.ACTIVE:
-        return row
-    # The id is taken by a row this scope cannot see: the other environment's, or a retired placeholder.
+    seen = _seen(row, scope)
+    if seen is not None:
+        return seen
+    player = _newcomer(tx, rt, scope, external_id, row, context, country, first_seen_at, display)
+    tx.players.insert(player)
+    if announce:
+        _announce(tx, rt, scope, player)
+    return player
+
+
+def _newcomer(
+    tx: PlayersTx,
+    rt: Runtime,
+    scope: Scope,
+    external_id: str,
+    row: Player | None,
+    context: dict[str, Any] | None,
+    country: str | None,
+    first_seen_at: datetime | None = None,
+    display: Identity | None = None,
+) -> Player:
+    """The new player of a first contact whose row this scope does not see, read as ``row``: not stored
+    yet. 404 when the id is taken by a row this scope cannot see: the other environment's, or a retired
+    placeholder."""
     if row is not None:
         raise LivecoreError(
             ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
@@ -103,7 +128,7 @@ def first_contact(
     game = load_game(tx, scope)
     now = rt.clock.now()
     anonymized = game.identity_pool.compose(game.id, external_id)
-    player = Player(
+    return Player(
         id=new_id(Prefix.PLAYER, now, rt.rng),
         game_id=scope.game_id,
         env=scope.env,
@@ -115,21 +140,20 @@ def first_contact(
         country=normalize_country(country),
         context=dict(context or {}),
     )
-    tx.players.insert(player)
-    if not announce:
-        return player
+
+
+def _announce(tx: PlayersTx, rt: Runtime, scope: Scope, player: Player) -> None:
     emit(
         tx,
         rt,
         scope,
         PlayerRegistered(
             player_id=player.id,
-            external_player_id=external_id,
+            external_player_id=player.external_id,
             first_seen_at=player.first_seen_at,
             context_snapshot=player.context,
         ),
     )
-    return player
 
 
 @attrs.frozen
@@ -151,36 +175,37 @@ def register(
 ) -> Registered:
     """Mint the player secret (docs/reference/players-and-identity.md#register-and-the-player-secret).
     Country: ``playerContext.country`` wins over geo."""
-    existing = find_player(tx, scope, external_id)
+    row = tx.players.get(scope.game_id, external_id)
+    existing = _seen(row, scope)
     check_register(existing, force=force, env=scope.env)
     FREE_FORM.check(context, "playerContext")
     context_country = (context or {}).get("country")
     resolved_country = normalize_country(context_country if isinstance(context_country, str) else country)
-    player = first_contact(tx, rt, scope, external_id, context=context, country=resolved_country)
-    player, secret = _mint_secret(
-        tx,
-        rt,
-        scope,
-        player,
-        via="force_rotate" if player.registered else "sdk_register",
-        country=resolved_country,
-        context=context,
-    )
+    if existing is None:
+        newcomer = _newcomer(tx, rt, scope, external_id, row, context, resolved_country)
+        player, secret, change = _with_new_secret(rt, newcomer, country=resolved_country, context=context)
+        # Stored with its secret already set: one write where an insert and an update were, on the
+        # request games make first.
+        tx.players.insert(player)
+        _announce(tx, rt, scope, player)
+    else:
+        player, secret, change = _with_new_secret(rt, existing, country=resolved_country, context=context)
+        tx.players.update(player)
+    emit(tx, rt, scope, change)
     return Registered(player=player, secret=secret, created=existing is None)
 
 
-def _mint_secret(
-    tx: PlayersTx,
+def _with_new_secret(
     rt: Runtime,
-    scope: Scope,
     player: Player,
     *,
-    via: str,
+    via: str | None = None,
     country: str | None = None,
     context: dict[str, Any] | None = None,
-) -> tuple[Player, str]:
-    """A new secret for ``player`` (the old one stops working), stored hashed; ``player.secret_set`` the
-    first time, ``player.secret_rotated`` (``via``) after."""
+) -> tuple[Player, str, PlayerSecretSet | PlayerSecretRotated]:
+    """``player`` with a new secret (the old one stops working), kept hashed, and the event that says so:
+    ``player.secret_set`` the first time, ``player.secret_rotated`` after. ``via`` defaults to
+    ``sdk_register``, ``force_rotate`` for a registered player."""
     now = rt.clock.now()
     secret = new_secret(rt.rng, prefix=PLAYER_SECRET_PREFIX)
     rotating = player.registered
@@ -195,22 +220,16 @@ def _mint_secret(
         last_seen_at=now,
         activity=record_activity(player.activity, now),
     )
-    tx.players.update(player)
     secret_change = PlayerSecretRotated if rotating else PlayerSecretSet
-    emit(
-        tx,
-        rt,
-        scope,
-        secret_change(
-            player_id=player.id,
-            external_player_id=player.external_id,
-            secret_prefix=secret[:SECRET_PREFIX_LEN],
-            registered_at=player.registered_at or now,
-            secret_rotated_at=now if rotating else None,
-            via=via,
-        ),
+    change = secret_change(
+        player_id=player.id,
+        external_player_id=player.external_id,
+        secret_prefix=secret[:SECRET_PREFIX_LEN],
+        registered_at=player.registered_at or now,
+        secret_rotated_at=now if rotating else None,
+        via=via or ("force_rotate" if rotating else "sdk_register"),
     )
-    return player, secret
+    return player, secret, change
 
 
 #: ``via`` of ``player.secret_rotated`` when an operator rotates the secret.
@@ -222,8 +241,9 @@ def rotate_secret(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str) ->
     working, and ``player.secret_rotated`` fires with ``via: "admin_rotate"``. A player never registered
     gets its first secret (``player.secret_set``, same ``via``). 404 ``player_not_found`` for an unknown
     player."""
-    player = get_player(tx, scope, external_id)
-    player, secret = _mint_secret(tx, rt, scope, player, via=ADMIN_ROTATE)
+    player, secret, change = _with_new_secret(rt, get_player(tx, scope, external_id), via=ADMIN_ROTATE)
+    tx.players.update(player)
+    emit(tx, rt, scope, change)
     return Registered(player=player, secret=secret, created=False)
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from livecore.friends import Block, FriendCard, FriendRequest, Friendship
+from livecore.friends import Block, FriendRequest, Friendship
 from livecore.memory.journal import MemoryPort
-from livecore.players import Player
+from livecore.players import PlayerCard
 
 
 class MemoryFriendGraph(MemoryPort):
@@ -51,16 +51,15 @@ class MemoryFriendGraph(MemoryPort):
     def delete_block(self, blocker_id: str, blocked_id: str) -> None:
         self._tx.drop(self._s.blocks, (blocker_id, blocked_id))
 
-    def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
+    def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
         rows = [f for (a, _), f in self._s.friendships.items() if a == player_id]
         return [
-            (f, p) for f in sorted(rows, key=lambda f: f.since) if (p := self._s.player_by_id(f.friend_id))
+            (f.since, PlayerCard.of(p))
+            for f in sorted(rows, key=lambda f: (f.since, f.friend_id))
+            if (p := self._s.player_by_id(f.friend_id))
         ]
 
-    def friend_cards(self, player_id: str) -> list[tuple[Friendship, FriendCard]]:
-        return [(f, FriendCard.of(p)) for f, p in self.list_friends(player_id)]
-
-    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
+    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, PlayerCard]]:
         out = []
         for r in sorted(self._s.requests.values(), key=lambda r: r.created_at):
             if player_id in (r.from_player_id, r.to_player_id):
@@ -68,13 +67,13 @@ class MemoryFriendGraph(MemoryPort):
                     r.to_player_id if r.from_player_id == player_id else r.from_player_id
                 )
                 if other is not None:
-                    out.append((r, other))
+                    out.append((r, PlayerCard.of(other)))
         return out
 
-    def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
+    def list_blocks(self, player_id: str) -> list[tuple[Block, PlayerCard]]:
         rows = [b for (a, _), b in self._s.blocks.items() if a == player_id]
         return [
-            (b, p)
+            (b, PlayerCard.of(p))
             for b in sorted(rows, key=lambda b: b.created_at)
             if (p := self._s.player_by_id(b.blocked_id))
         ]

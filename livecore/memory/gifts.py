@@ -9,7 +9,7 @@ import attrs
 
 from livecore.gifts import Gift, GiftListing, SenderStats, is_claimable
 from livecore.memory.journal import MemoryPort
-from livecore.players import Player
+from livecore.players import Player, PlayerCard
 
 
 class MemoryGifts(MemoryPort):
@@ -69,7 +69,7 @@ class MemoryGifts(MemoryPort):
             other = self._s.player_by_id(g.recipient_id if sent else g.sender_id)
             grant = self._s.grants.get((g.game_id, g.grant_id))
             if other is not None and grant is not None:
-                out.append(GiftListing(g, other, grant.status))
+                out.append(GiftListing(g, PlayerCard.of(other), grant.status))
         return out
 
     def clear_messages(self, player_id: str) -> None:

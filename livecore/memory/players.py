@@ -8,7 +8,7 @@ import attrs
 
 from livecore.friends import name_matches
 from livecore.memory.journal import MemoryPort
-from livecore.players import Lifecycle, Player
+from livecore.players import Activity, Lifecycle, Player, PlayerCard
 from livecore.scope import Environment
 
 
@@ -60,7 +60,7 @@ class MemoryPlayers(MemoryPort):
             None,
         )
 
-    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
         active = [
             p
             for p in self._s.players.values()
@@ -69,11 +69,10 @@ class MemoryPlayers(MemoryPort):
             and p.activity.last_active_at is not None
             and p.lifecycle is Lifecycle.ACTIVE
         ]
-        return sorted(active, key=lambda p: p.activity.last_active_at or p.first_seen_at, reverse=True)[
-            :limit
-        ]
+        by_recency = sorted(active, key=lambda p: p.activity.last_active_at or p.first_seen_at, reverse=True)
+        return [PlayerCard.of(p) for p in by_recency[:limit]]
 
-    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
         found = [
             p
             for p in self._s.players.values()
@@ -82,4 +81,8 @@ class MemoryPlayers(MemoryPort):
             and p.lifecycle is Lifecycle.ACTIVE
             and name_matches((p.display or p.anonymized).name, text)
         ]
-        return sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())[:limit]
+        by_name = sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())
+        return [PlayerCard.of(p) for p in by_name[:limit]]
+
+    def activities(self, player_ids: list[str]) -> dict[str, Activity]:
+        return {i: p.activity for i in player_ids if (p := self._s.player_by_id(i)) is not None}

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.friends import Block, FriendCard, FriendRequest, Friendship
-from livecore.players import Player
+from livecore.friends import Block, FriendRequest, Friendship
+from livecore.players import PlayerCard
 
 
 class FriendGraph(Protocol):
@@ -36,17 +36,17 @@ class FriendGraph(Protocol):
 
     def delete_block(self, blocker_id: str, blocked_id: str) -> None: ...
 
-    def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]: ...
-
-    def friend_cards(self, player_id: str) -> list[tuple[Friendship, FriendCard]]:
-        """The player's friends, oldest friendship first, as a friend row shows them."""
+    def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
+        """The player's friends, oldest friendship first: since when, and the friend as a row shows it."""
         ...
 
-    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
+    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, PlayerCard]]:
         """Pending requests the player sent or received, oldest first, with the counterparty."""
         ...
 
-    def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]: ...
+    def list_blocks(self, player_id: str) -> list[tuple[Block, PlayerCard]]:
+        """The players this player blocked, oldest block first."""
+        ...
 
     def friend_ids(self, player_id: str) -> set[str]: ...
 

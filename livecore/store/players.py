@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol
 
-from livecore.players import Player
+from livecore.players import Activity, Player, PlayerCard
 from livecore.scope import Environment
 
 
@@ -26,12 +26,16 @@ class PlayerStore(Protocol):
 
     def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None: ...
 
-    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
         """The most recently active players of a game and environment, most recent first."""
         ...
 
-    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
         """Players whose display name contains ``text`` (case-insensitive)."""
+        ...
+
+    def activities(self, player_ids: list[str]) -> dict[str, Activity]:
+        """The activity of each of these players that exists (a list row's progression)."""
         ...
 
 

@@ -7,15 +7,15 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from livecore.api import friends as api
-from livecore.api.views import Counterparty, Direction, IdentityView, display_view
+from livecore.api.views import Counterparty, Direction, display_view
 from livecore.commands import friends as cmd
 from livecore.commands import gifts as gift_cmd
 from livecore.commands.gifts import GiftsTx
 from livecore.commands.players import get_player, load_game
 from livecore.economy import SYSTEM_ITEMS, progression
-from livecore.friends import FriendCard, check_progression_keys
+from livecore.friends import check_progression_keys
 from livecore.games import Game
-from livecore.players import Player
+from livecore.players import Player, PlayerCard
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
 
 
@@ -24,57 +24,61 @@ def _me(call: AnyCall) -> Player:
     return call.player
 
 
-def identity(p: Player) -> IdentityView:
-    return display_view(p)
-
-
 def progression_for(
-    tx: GiftsTx, game: Game, keys: list[str] | None, players: Sequence[Player | FriendCard]
+    tx: GiftsTx, game: Game, keys: list[str] | None, players: Sequence[Player | PlayerCard]
 ) -> dict[str, dict[str, int]] | None:
-    """Progression of every row of a page, from one query (None when not asked for)."""
+    """Progression of every row of a page (None when not asked for): the holdings from one query, and the
+    activity of the rows' players from another, as a list reads cards without it."""
     wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
     if not wanted:
         return None
-    ids = [p.id if isinstance(p, Player) else p.player_id for p in players]
+    ids = [p.id for p in players]
     held = tx.ledger.balances_of(ids, [k for k in wanted if k not in SYSTEM_ITEMS])
-    return {i: progression(wanted, held.get(i, {}), p.activity) for i, p in zip(ids, players, strict=True)}
+    activities = tx.players.activities(ids)
+    return {i: progression(wanted, held.get(i, {}), activities[i]) for i in ids if i in activities}
 
 
 def friend_row(
     call: AnyCall,
     game: Game,
-    card: FriendCard,
+    card: PlayerCard,
     since: datetime,
+    now: datetime,
     prog: dict[str, dict[str, int]] | None,
     cooldowns: dict[str, datetime],
 ) -> api.FriendRow:
-    """A friend row (docs/reference/friends-and-presence.md); ``cooldowns`` (friend id -> until) are the
-    viewer's gift cooldowns (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
-    presence = call.services.presence.presence_for(card.player_id, card.presence)
+    """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``cooldowns`` (friend id
+    -> until) are the viewer's gift cooldowns
+    (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
+    presence = call.services.presence.presence_of(card)
     return api.FriendRow(
         external_player_id=card.external_id,
-        display_identity=IdentityView.of(card.identity, card.country),
+        display_identity=display_view(card),
         friends_since=since,
-        online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
+        online=presence.online(now, game.settings.presence.ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
-        gift_cooldown_until=cooldowns.get(card.player_id),
-        progression=prog.get(card.player_id) if prog is not None else None,
+        gift_cooldown_until=cooldowns.get(card.id),
+        progression=prog.get(card.id) if prog is not None else None,
     )
 
 
 def new_friend_row(call: AnyCall, tx: GiftsTx, game: Game, me: Player, friend: Player) -> api.FriendRow:
     """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
-    cooldowns = gift_cmd.cooldowns(tx, game, me, call.rt.clock.now())
-    return friend_row(call, game, FriendCard.of(friend), call.rt.clock.now(), None, cooldowns)
+    now = call.rt.clock.now()
+    cooldowns = gift_cmd.cooldowns(tx, game, me, now)
+    return friend_row(call, game, PlayerCard.of(friend), now, now, None, cooldowns)
 
 
 def friends_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.FriendsResponse:
     game = load_game(tx, call.scope)
     rows = tx.friends.friend_cards(player.id)
     prog = progression_for(tx, game, keys, [c for _, c in rows])
-    cooldowns = gift_cmd.cooldowns(tx, game, player, call.rt.clock.now()) if rows else {}
-    return api.FriendsResponse(friends=[friend_row(call, game, c, f.since, prog, cooldowns) for f, c in rows])
+    now = call.rt.clock.now()
+    cooldowns = gift_cmd.cooldowns(tx, game, player, now) if rows else {}
+    return api.FriendsResponse(
+        friends=[friend_row(call, game, card, since, now, prog, cooldowns) for since, card in rows]
+    )
 
 
 def requests_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.RequestsResponse:
@@ -87,7 +91,7 @@ def requests_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | 
         row = api.RequestRow(
             request_id=request.id,
             direction=Direction.INCOMING if request.to_player_id == player.id else Direction.OUTGOING,
-            player=Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
+            player=Counterparty(external_player_id=other.external_id, display_identity=display_view(other)),
             created_at=request.created_at,
             progression=prog.get(other.id) if prog is not None else None,
         )
@@ -99,7 +103,7 @@ def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
     return api.BlocksResponse(
         blocks=[
             api.BlockRow(
-                external_player_id=p.external_id, display_identity=identity(p), blocked_at=b.created_at
+                external_player_id=p.external_id, display_identity=display_view(p), blocked_at=b.created_at
             )
             for b, p in tx.friends.list_blocks(player.id)
         ]
@@ -113,7 +117,7 @@ def _request_row(tx: GiftsTx, caller: Player, added: cmd.Added) -> api.RequestRo
     return api.RequestRow(
         request_id=added.request.id,
         direction=Direction.OUTGOING,
-        player=Counterparty(external_player_id=other.external_id, display_identity=identity(other)),
+        player=Counterparty(external_player_id=other.external_id, display_identity=display_view(other)),
         created_at=added.request.created_at,
     )
 
@@ -132,7 +136,9 @@ def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendC
     assert me.friend_code is not None
     prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
     return api.FriendCodeResponse(
-        friend_code=me.friend_code, display_identity=identity(me), progression=prog[me.id] if prog else None
+        friend_code=me.friend_code,
+        display_identity=display_view(me),
+        progression=prog[me.id] if prog else None,
     )
 
 
@@ -142,7 +148,7 @@ def search(call: Call[None, api.SearchQuery], tx: GiftsTx) -> list[api.SearchHit
     prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [h.player for h in found])
     return [
         api.SearchHit(
-            display_identity=identity(h.player),
+            display_identity=display_view(h.player),
             external_player_id=h.player.external_id,
             relationship=api.RelationshipView(h.relation.value),
             progression=prog.get(h.player.id) if prog is not None else None,
@@ -207,12 +213,12 @@ def suggestions(call: Call[None, api.SuggestionsQuery], tx: GiftsTx) -> api.Sugg
 
 
 def _suggestion_row(
-    call: AnyCall, game: Game, p: Player, prog: dict[str, dict[str, int]] | None
+    call: AnyCall, game: Game, p: PlayerCard, prog: dict[str, dict[str, int]] | None
 ) -> api.SuggestionRow:
     presence = call.services.presence.presence_of(p)
     return api.SuggestionRow(
         external_player_id=p.external_id,
-        display_identity=identity(p),
+        display_identity=display_view(p),
         online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
@@ -227,7 +233,7 @@ def block(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.BlockResponse:
     return api.BlockResponse(
         block=api.BlockRow(
             external_player_id=target.external_id,
-            display_identity=identity(target),
+            display_identity=display_view(target),
             blocked_at=made.created_at,
         )
     )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -38,7 +39,7 @@ from livecore.identity import Identity
 from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
 from livecore.live_events import Window, WindowStatus
 from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
-from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player
+from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
 from livecore.presence import Presence
 from livecore.purchases import Purchase, ValidationStatus
 from livecore.scope import Environment
@@ -116,13 +117,7 @@ def player_of(r: tuple[Any, ...]) -> Player:
         registered_at=dt(r[13]),
         secret_rotated_at=dt(r[14]),
         ban=Ban(reason=r[15], banned_at=from_millis(r[16])) if r[16] is not None else None,
-        activity=Activity(
-            sessions=r[17],
-            last_active_at=dt(r[18]),
-            streak=r[19],
-            best_streak=r[20],
-            streak_day=date.fromisoformat(r[21]) if r[21] else None,
-        ),
+        activity=activity_of(r[17:22]),
         context=orjson.loads(r[22]),
         friend_code=r[23],
         presence=Presence(last_active_at=dt(r[24]), status=r[25]),
@@ -133,7 +128,35 @@ def player_of(r: tuple[Any, ...]) -> Player:
     )
 
 
+ACTIVITY_COLUMNS = "sessions, last_active_at, streak, best_streak, streak_day"
+
+
+def activity_of(r: Sequence[Any]) -> Activity:
+    """An ``Activity`` from the ACTIVITY_COLUMNS of a row."""
+    return Activity(
+        sessions=r[0],
+        last_active_at=dt(r[1]),
+        streak=r[2],
+        best_streak=r[3],
+        streak_day=date.fromisoformat(r[4]) if r[4] else None,
+    )
+
+
 P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+
+# What a list row shows of a player (``PlayerCard``), of the players row aliased ``p``: the display
+# identity when set, else the anonymized one, as ``PlayerCard.of`` picks it.
+CARD_COLUMNS = (
+    "p.id, p.external_id, COALESCE(p.display_name, p.anon_name),"
+    " CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, p.country,"
+    " p.presence_at, p.presence_status"
+)
+CARD_WIDTH = 7
+
+
+def card_of(r: Sequence[Any]) -> PlayerCard:
+    """A ``PlayerCard`` from the CARD_COLUMNS of a row."""
+    return PlayerCard(r[0], r[1], Identity(r[2], r[3]), r[4], Presence(dt(r[5]), r[6]))
 
 
 def pair_key(a_id: str, b_id: str) -> str:

@@ -59,7 +59,7 @@ from livecore.guilds import (
 )
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.players import Player, PlayerCard
 from livecore.presence import Presence
 from livecore.purchases import PurchaseRequest
 from livecore.rand import SeededRandomSource
@@ -333,11 +333,11 @@ class Embedded:
     def _me(self, tx: Transaction, external_id: str, game: str = SPACE) -> Player:
         return players_cmd.get_player(tx, self.clients[game], external_id)
 
-    def _online(self, p: Player) -> dict[str, Any]:
+    def _online(self, p: Player | PlayerCard) -> dict[str, Any]:
         ttl = self.game.settings.presence.ttl_seconds
         return presence_facts(p.presence, p.presence.online(self.clock.now(), ttl))
 
-    def _friend(self, p: Player, since: Any) -> dict[str, Any]:
+    def _friend(self, p: PlayerCard, since: Any) -> dict[str, Any]:
         return {"friend": p.external_id, "friendsSince": format_ts(since), **self._online(p)}
 
     def advance(self, seconds: float) -> None:
@@ -479,7 +479,7 @@ class Embedded:
     def friends(self, who: str) -> Outcome:
         return self._run(
             lambda tx: sorted(
-                (self._friend(p, f.since) for f, p in tx.friends.list_friends(self._me(tx, who).id)),
+                (self._friend(card, since) for since, card in tx.friends.friend_cards(self._me(tx, who).id)),
                 key=lambda r: r["friend"],
             )
         )

@@ -335,7 +335,7 @@ def test_players_search_suggestions_and_streaks(twin: Twin) -> None:
         found = twin.read(
             lambda tx, text=text: tx.players.search_by_name(twin.scope.game_id, Environment.TEST, text, 10)
         )
-        assert all(text.lower() in p.display.name.lower() for p in found), text
+        assert all(text.lower() in p.identity.name.lower() for p in found), text
     assert [
         p.external_id
         for p in twin.read(lambda tx: tx.players.search_by_name("gam_1", Environment.TEST, "ALP", 10))
@@ -346,6 +346,8 @@ def test_players_search_suggestions_and_streaks(twin: Twin) -> None:
     assert len(twin.read(lambda tx: tx.players.search_by_name("gam_1", Environment.LIVE, "alp", 10))) == 0
     recent = twin.read(lambda tx: tx.players.recently_active("gam_1", Environment.TEST, 3))
     assert [p.external_id for p in recent] == ["p6", "p5", "p4"]
+    activities = twin.read(lambda tx: tx.players.activities([p.id for p in recent] + ["plr_unknown"]))
+    assert [activities[p.id].streak for p in recent] == [5, 4, 3] and "plr_unknown" not in activities
     code = twin.read(lambda tx: twin.player(tx, "p3").friend_code)
     if code is not None:
         twin.read(lambda tx: tx.players.by_friend_code("gam_1", Environment.TEST, code))
@@ -370,7 +372,7 @@ def test_friend_lists(twin: Twin) -> None:
 
     twin.do(op)
     a_id, b_id, e_id = twin.read(lambda tx: [twin.player(tx, x).id for x in "abe"])
-    assert len(twin.read(lambda tx: tx.friends.list_friends(a_id))) == 2
+    assert len(twin.read(lambda tx: tx.friends.friend_cards(a_id))) == 2
     assert len(twin.read(lambda tx: tx.friends.list_requests(a_id))) == 2
     assert twin.read(lambda tx: tx.friends.request_peers(a_id)) == {
         twin.read(lambda tx: twin.player(tx, "d").id): True,
@@ -487,7 +489,7 @@ def test_erasure_forgets_the_graph_messages_and_merges(twin: Twin) -> None:
     x_id, y_id = twin.read(lambda tx: [twin.player(tx, "x").id, twin.player(tx, "y").id])
     twin.advance(1)
     twin.do(lambda tx, rt: erase(tx, rt, twin.scope, "x", ErasureReason.GDPR_ERASURE))
-    assert twin.read(lambda tx: tx.friends.list_friends(y_id)) == []
+    assert twin.read(lambda tx: tx.friends.friend_cards(y_id)) == []
     assert twin.read(lambda tx: tx.friends.friend_ids(x_id)) == set()
     assert twin.read(lambda tx: tx.friends.blocks_involving(x_id)) == []
     assert [

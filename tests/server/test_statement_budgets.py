@@ -30,7 +30,7 @@ TRANSACTION = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b", re.
 # outbox rows are not counted: the dispatcher's statements on the same tables could not be told apart.
 BUDGETS = {
     "list_friends": 3,
-    "register": 8,
+    "register": 6,
     "server_grant": 5,
     "send_gift": 10,
     "claim_gift": 12,

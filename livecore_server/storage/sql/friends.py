@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from livecore.clock import from_millis, to_millis
-from livecore.friends import Block, FriendCard, FriendRequest, Friendship
-from livecore.identity import Identity
-from livecore.players import Activity, Player
-from livecore.presence import Presence
-from livecore_server.storage.rows import P_COLUMNS, dt, pair_key, player_of, request_of
+from livecore.friends import Block, FriendRequest, Friendship
+from livecore.players import PlayerCard
+from livecore_server.storage.rows import CARD_COLUMNS, card_of, pair_key, request_of
 from livecore_server.storage.sqlport import MISSING, SqlPort
 
 if TYPE_CHECKING:
@@ -97,64 +95,33 @@ class SqlFriendGraph(SqlPort):
             "blocks", "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
         )
 
-    def list_friends(self, player_id: str) -> list[tuple[Friendship, Player]]:
-        rows = self.db.read(
-            f"SELECT f.since, {P_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
-            " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
-            (player_id,),
-        )
-        return [(Friendship(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
-
-    def friend_cards(self, player_id: str) -> list[tuple[Friendship, FriendCard]]:
+    def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
         # The columns a friend row shows, not the whole player row: parsing whole players (their context
         # JSON, a dozen timestamps) was most of the friends list's time (docs/architecture.md).
         rows = self.db.read(
-            "SELECT f.since, f.friend_id, p.external_id, COALESCE(p.display_name, p.anon_name),"
-            " CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, p.country,"
-            " p.presence_at, p.presence_status, p.sessions, p.last_active_at, p.streak, p.best_streak,"
-            " p.streak_day FROM friendships f JOIN players p ON p.id = f.friend_id"
+            f"SELECT f.since, {CARD_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
             " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
             (player_id,),
         )
-        return [
-            (
-                Friendship(player_id, r[1], from_millis(r[0])),
-                FriendCard(
-                    player_id=r[1],
-                    external_id=r[2],
-                    identity=Identity(name=r[3], avatar=r[4]),
-                    country=r[5],
-                    presence=Presence(last_active_at=dt(r[6]), status=r[7]),
-                    activity=Activity(
-                        sessions=r[8],
-                        last_active_at=dt(r[9]),
-                        streak=r[10],
-                        best_streak=r[11],
-                        streak_day=date.fromisoformat(r[12]) if r[12] else None,
-                    ),
-                ),
-            )
-            for r in rows
-        ]
+        return [(from_millis(r[0]), card_of(r[1:])) for r in rows]
 
-    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, Player]]:
+    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, PlayerCard]]:
+        columns = f"r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {CARD_COLUMNS}"
         rows = self.db.read(
-            f"SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
-            " FROM friend_requests r JOIN players p ON p.id = r.from_player_id WHERE r.to_player_id = ?"
-            f" UNION ALL SELECT r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {P_COLUMNS}"
-            " FROM friend_requests r JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ?"
-            " ORDER BY 5, 1",
+            f"SELECT {columns} FROM friend_requests r JOIN players p ON p.id = r.from_player_id"
+            f" WHERE r.to_player_id = ? UNION ALL SELECT {columns} FROM friend_requests r"
+            " JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ? ORDER BY 5, 1",
             (player_id, player_id),
         )
-        return [(request_of(r[:5]), player_of(r[5:])) for r in rows]
+        return [(request_of(r[:5]), card_of(r[5:])) for r in rows]
 
-    def list_blocks(self, player_id: str) -> list[tuple[Block, Player]]:
+    def list_blocks(self, player_id: str) -> list[tuple[Block, PlayerCard]]:
         rows = self.db.read(
-            f"SELECT b.created_at, {P_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
+            f"SELECT b.created_at, {CARD_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
             " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
             (player_id,),
         )
-        return [(Block(player_id, r[1], from_millis(r[0])), player_of(r[1:])) for r in rows]
+        return [(Block(player_id, r[1], from_millis(r[0])), card_of(r[1:])) for r in rows]
 
     def friend_ids(self, player_id: str) -> set[str]:
         return {

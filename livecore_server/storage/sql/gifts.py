@@ -9,7 +9,15 @@ from livecore.clock import from_millis, to_millis
 from livecore.gifts import Gift, GiftListing, SenderStats
 from livecore.grants import GrantStatus
 from livecore.players import Player
-from livecore_server.storage.rows import GIFT_COLUMNS, GIFT_FROM, P_COLUMNS, dt, gift_of, ms, player_of
+from livecore_server.storage.rows import (
+    CARD_COLUMNS,
+    GIFT_COLUMNS,
+    GIFT_FROM,
+    card_of,
+    dt,
+    gift_of,
+    ms,
+)
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -118,7 +126,7 @@ class SqlGifts(SqlPort):
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
     ) -> list[GiftListing]:
         mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
-        query = f"SELECT {GIFT_COLUMNS}, t.status, {P_COLUMNS} {GIFT_FROM}"
+        query = f"SELECT {GIFT_COLUMNS}, t.status, {CARD_COLUMNS} {GIFT_FROM}"
         query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
         params: list[Any] = [player_id]
         if claimable_at is not None:
@@ -127,7 +135,7 @@ class SqlGifts(SqlPort):
         rows = self.db.read(
             query + f" ORDER BY g.sent_at DESC, {self.db.GIFT_TIEBREAK} DESC LIMIT ?", (*params, limit)
         )
-        return [GiftListing(gift_of(r[:17]), player_of(r[18:]), GrantStatus(r[17])) for r in rows]
+        return [GiftListing(gift_of(r[:17]), card_of(r[18:]), GrantStatus(r[17])) for r in rows]
 
     def clear_messages(self, player_id: str) -> None:
         self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))

@@ -5,9 +5,17 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from livecore.players import Player
+from livecore.players import Activity, Player, PlayerCard
 from livecore.scope import Environment
-from livecore_server.storage.rows import P_COLUMNS, PLAYER_COLUMNS, player_of, player_row
+from livecore_server.storage.rows import (
+    ACTIVITY_COLUMNS,
+    CARD_COLUMNS,
+    PLAYER_COLUMNS,
+    activity_of,
+    card_of,
+    player_of,
+    player_row,
+)
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -66,29 +74,36 @@ class SqlPlayers(SqlPort):
         ).fetchone()
         return None if row is None else player_of(row)
 
-    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[Player]:
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
         needle = text.lower()
         if len(needle) >= 3:
             return self._names_containing(game_id, env, needle, limit)
         # Too short for trigrams: names starting with the text, a range of the prefix index (the column
         # collates in byte order on both databases).
         rows = self.db.read(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
-            " AND search_name >= ? AND search_name < ? ORDER BY search_name LIMIT ?",
+            f"SELECT {CARD_COLUMNS} FROM players p WHERE p.game_id = ? AND p.env = ?"
+            " AND p.search_name >= ? AND p.search_name < ? ORDER BY p.search_name LIMIT ?",
             (game_id, env.value, needle, needle + "\U0010ffff", limit),
         )
-        return [player_of(r) for r in rows]
+        return [card_of(r) for r in rows]
 
-    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[Player]:
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
         rows = self.db.read(
-            f"SELECT {PLAYER_COLUMNS} FROM players"
-            " WHERE game_id = ? AND env = ? AND last_active_at IS NOT NULL"
-            " ORDER BY last_active_at DESC LIMIT ?",
+            f"SELECT {CARD_COLUMNS} FROM players p"
+            " WHERE p.game_id = ? AND p.env = ? AND p.last_active_at IS NOT NULL"
+            " ORDER BY p.last_active_at DESC LIMIT ?",
             (game_id, env.value, limit),
         )
-        return [player_of(r) for r in rows]
+        return [card_of(r) for r in rows]
 
-    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
+    def activities(self, player_ids: list[str]) -> dict[str, Activity]:
+        if not player_ids:
+            return {}
+        ids, params = self.db.in_list("id", player_ids)
+        rows = self.db.read(f"SELECT id, {ACTIVITY_COLUMNS} FROM players WHERE {ids}", params)
+        return {r[0]: activity_of(r[1:]) for r in rows}
+
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         """Players whose lower-cased name contains ``needle`` (three characters or more)."""
         raise NotImplementedError
 
@@ -96,15 +111,15 @@ class SqlPlayers(SqlPort):
 class SqlitePlayers(SqlPlayers):
     __slots__ = ()
 
-    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         # Trigram index (FTS5): any substring of three or more characters.
         phrase = '"' + needle.replace('"', '""') + '"'
         rows = self.db.read(
-            f"SELECT {P_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
+            f"SELECT {CARD_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
             " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
             (phrase, game_id, env.value, limit),
         )
-        return [player_of(r) for r in rows]
+        return [card_of(r) for r in rows]
 
 
 class PostgresPlayers(SqlPlayers):
@@ -126,14 +141,14 @@ class PostgresPlayers(SqlPlayers):
         # their player caches forget the row.
         self.db.notify(PLAYERS_CHANNEL, player.id)
 
-    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[Player]:
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         # ILIKE, through the trigram index when there is one.
         rows = self.db.read(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ?"
-            " AND search_name ILIKE ? ORDER BY search_name LIMIT ?",
+            f"SELECT {CARD_COLUMNS} FROM players p WHERE p.game_id = ? AND p.env = ?"
+            " AND p.search_name ILIKE ? ORDER BY p.search_name LIMIT ?",
             (game_id, env.value, f"%{like_escape(needle)}%", limit),
         )
-        return [player_of(r) for r in rows]
+        return [card_of(r) for r in rows]
 
 
 def like_escape(text: str) -> str:
