@@ -266,8 +266,18 @@ def _run_in(
     # The run's database, for setups that seed more than requests could (benchmarks/seed.py).
     variables["db"] = str(db)
     extra = [] if options.db_pool is None else ["--db-pool", str(options.db_pool)]
+    # SQLite: the server counts its statements, for statements per request (benchmarks/README.md).
+    statement_file = work / "statements.json" if options.store == "sqlite" else None
+    served = ServerProcess(
+        db,
+        work / "server.log",
+        env,
+        processes=options.processes,
+        extra_args=extra,
+        statement_file=statement_file,
+    )
     with (
-        ServerProcess(db, work / "server.log", env, processes=options.processes, extra_args=extra) as server,
+        served as server,
         httpx.Client(base_url=server.base_url, timeout=30.0) as client,
         backend_cpu(db, options) as db_cpu,
     ):
@@ -372,6 +382,7 @@ class Slicer:
             p.request, nonce=secrets.token_hex(4), variables=p.variables, extra_lua=p.scenario.lua
         )
         script.write_text(lua)
+        statements_before = self.server.statements()
         db_before = None if self.db_cpu is None else self.db_cpu.snapshot()
         cpu_before = self.server.cpu_seconds()
         result = wrk.run(
@@ -385,8 +396,11 @@ class Slicer:
         db_after = None if self.db_cpu is None else self.db_cpu.snapshot()
         if not self.server.alive():
             raise BenchError(f"a server process died during {p.scenario.name}:\n{self.server.log_tail()}")
+        statements_after = self.server.statements()
         if cpu_before is not None and cpu_after is not None:
             result = dataclasses.replace(result, server_cpu_s=round(cpu_after - cpu_before, 3))
+        if statements_before is not None and statements_after is not None:
+            result = dataclasses.replace(result, statements=statements_after - statements_before)
         db_spent = postgres.BackendCpu.spent(db_before, db_after)
         if db_spent is not None:
             result = dataclasses.replace(result, db_cpu_s=round(db_spent, 3))

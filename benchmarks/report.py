@@ -63,6 +63,10 @@ class ScenarioFigures:
         return _median([r.db_cpu_us_per_request for r in self.rounds])
 
     @property
+    def statements_per_request(self) -> float | None:
+        return _median([r.statements_per_request for r in self.rounds])
+
+    @property
     def cpu_ratio(self) -> float | None:
         """Baseline CPU per request over this scenario's: the ratio again, measured by CPU time."""
         mine, base = self.cpu_us_per_request, self.baseline.cpu_us_per_request
@@ -108,6 +112,7 @@ class ScenarioFigures:
             "cpu_us_per_request_median": _round(self.cpu_us_per_request, 1),
             "cpu_ratio": _round(self.cpu_ratio, 4),
             "db_cpu_us_per_request_median": _round(self.db_cpu_us_per_request, 1),
+            "statements_per_request_median": _round(self.statements_per_request, 1),
             "checks": self.checks(),
             "verdict": self.verdict,
             "errored": self.errored,
@@ -146,21 +151,23 @@ def _fmt(value: float | None, spec: str) -> str:
 
 
 def markdown(rows: Sequence[ScenarioFigures]) -> str:
-    """The table; with a ``DB CPU µs/req`` column when PostgreSQL's backend CPU was measured."""
+    """The table; with a ``DB CPU µs/req`` column when PostgreSQL's backend CPU was measured.
+    ``statements/req`` is counted on SQLite only: ``—`` on PostgreSQL."""
     db = any(r.db_cpu_s is not None for f in rows for r in f.rounds)
     head = [
         "| scenario | req/s (median) | p50 ms (median) | p99 ms (worst round) | ratio | target | result "
-        f"| server CPU µs/req (ratio) |{' DB CPU µs/req |' if db else ''} req/s per round |",
-        f"|---|--:|--:|--:|--:|---|---|--:|{'--:|' if db else ''}---|",
+        f"| server CPU µs/req (ratio) | statements/req |{' DB CPU µs/req |' if db else ''} req/s per round |",
+        f"|---|--:|--:|--:|--:|---|---|--:|--:|{'--:|' if db else ''}---|",
     ]
     body = []
     for f in rows:
         per_round = " / ".join(f"{r.rps:.0f}" for r in f.rounds)
         cpu = f"{_fmt(f.cpu_us_per_request, '.0f')} ({_fmt(f.cpu_ratio, '.2f')})"
+        statements = _fmt(f.statements_per_request, ".1f")
         db_cpu = f" {_fmt(f.db_cpu_us_per_request, '.0f')} |" if db else ""
         body.append(
             f"| {f.scenario.name} | {f.rps:.0f} | {f.p50_ms:.2f} | {f.p99_ms:.2f} | {_fmt(f.ratio, '.2f')} "
-            f"| {_target(f.scenario)} | {f.verdict} | {cpu} |{db_cpu} {per_round} |"
+            f"| {_target(f.scenario)} | {f.verdict} | {cpu} | {statements} |{db_cpu} {per_round} |"
         )
     return "\n".join(head + body)
 

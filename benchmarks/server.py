@@ -19,6 +19,8 @@ from typing import IO, Any, Self
 
 import httpx
 
+from livecore_server.statement_tally import ENV_VAR as STATEMENT_TALLY_ENV
+
 HEALTH_PATH = "/admin/v1/health"
 BASELINE_ENV = "LIVECORE_BENCH_BASELINE"
 # The server key (livecore_server.crypto). Every process of one deployment must share it; on SQLite the
@@ -80,7 +82,10 @@ def manifest_vars(applied: Mapping[str, Any], game: str = "bench") -> dict[str, 
 class ServerProcess:
     """``livecore-server serve`` on a free loopback port: one process, or ``processes`` of them on the same
     port (``--reuse-port``, SO_REUSEPORT; PostgreSQL only), the kernel spreading the connections across
-    them. Always stopped on exit (SIGTERM, then kill after 10 s)."""
+    them. Always stopped on exit (SIGTERM, then kill after 10 s).
+
+    ``statement_file`` (SQLite, one process): the server counts its statements and writes the count there
+    when asked (:meth:`statements`; livecore_server/statement_tally.py)."""
 
     def __init__(
         self,
@@ -90,12 +95,18 @@ class ServerProcess:
         *,
         processes: int = 1,
         extra_args: Sequence[str] = (),
+        statement_file: Path | None = None,
     ) -> None:
         if processes < 1:
             raise ValueError(f"processes must be at least 1, not {processes}")
+        if statement_file is not None and processes != 1:
+            raise ValueError("statements are counted on SQLite: one server process")
         self.db = str(db)
         self.log_path = log_path
         self.env = dict(env)
+        self.statement_file = statement_file
+        if statement_file is not None:
+            self.env[STATEMENT_TALLY_ENV] = str(statement_file)
         self.count = processes
         self.extra_args = list(extra_args)
         self.port = free_port()
@@ -199,6 +210,32 @@ class ServerProcess:
             total += cpu
         return total
 
+    def statements(self, timeout_s: float = 30.0) -> int | None:
+        """Statements the server has run so far (None without ``statement_file``): asks with SIGUSR1 and
+        waits until the file holds a count written after the signal."""
+        if self.statement_file is None or not self.processes:
+            return None
+        (process,) = self.processes
+        before = read_statement_file(self.statement_file)
+        seq = 0 if before is None else before[1]
+        process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            found = read_statement_file(self.statement_file)
+            if found is not None and found[1] > seq:
+                return found[0]
+            if process.poll() is not None:
+                why = " (SIGUSR1 killed it: a livecore-server without the statement count?)"
+                why = why if process.returncode == -signal.SIGUSR1 else ""
+                raise ServerError(
+                    f"server pid {process.pid} exited {process.returncode}{why}:\n{self.log_tail()}"
+                )
+            if time.monotonic() > deadline:
+                raise ServerError(
+                    f"the server wrote no statement count to {self.statement_file} in {timeout_s} s"
+                )
+            time.sleep(0.002)
+
     def alive(self) -> bool:
         """Every server process still runs."""
         return bool(self.processes) and all(p.poll() is None for p in self.processes)
@@ -212,6 +249,15 @@ class ServerProcess:
                 text = "(no server log)"
             tails.append(text if self.count == 1 else f"--- {path.name}\n{text}")
         return "\n".join(tails)
+
+
+def read_statement_file(path: Path) -> tuple[int, int] | None:
+    """The statement count and its sequence number in ``path`` (written whole, by rename), or None."""
+    try:
+        found = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    return int(found["statements"]), int(found["seq"])
 
 
 def proc_stat(pid: int) -> tuple[str, list[str]] | None:

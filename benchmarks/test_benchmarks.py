@@ -1,9 +1,11 @@
-"""Checks of the harness's pure parts (no server, no wrk): ``pytest benchmarks``."""
+"""Checks of the harness's pure parts (no server, no wrk), and one short run on SQLite (skipped without
+wrk): ``pytest benchmarks``."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 import threading
 from collections.abc import Iterable
 from typing import Any, cast
@@ -13,9 +15,9 @@ import orjson
 import pytest
 from aiohttp import web
 
-from benchmarks import wrk
+from benchmarks import report, wrk
 from benchmarks.context import BenchContext, SetupCall, SetupError
-from benchmarks.harness import select
+from benchmarks.harness import Options, run, select
 from benchmarks.scenarios import (
     BASELINE,
     CLAIMERS,
@@ -54,6 +56,44 @@ def test_result_line_is_parsed() -> None:
     result = wrk.parse_result(f"Running 2s test\n{line}\n")
     assert result.rps == 5.0
     assert result.failed
+
+
+def _result(requests: int, statements: int | None) -> wrk.WrkResult:
+    latency = {"p50": 500.0, "p90": 900.0, "p99": 2000.0, "max": 3000.0, "mean": 600.0}
+    return wrk.WrkResult(
+        requests, 1_000_000, 0, {"status": 0}, latency, server_cpu_s=0.5, statements=statements
+    )
+
+
+def test_statements_per_request_are_the_median_round_and_a_dash_where_not_counted() -> None:
+    scenarios = select(["server_grant"])
+    rounds = [_result(1000, 8400), _result(1000, 9000), _result(2000, 17000)]  # 8.4, 9.0, 8.5
+    rows = report.figures(scenarios, {BASELINE: [_result(10_000, 30)] * 3, "server_grant": rounds})
+    assert "| 500 (0.10) | 8.5 |" in report.markdown(rows)
+    doc = report.document({}, rows)["scenarios"]
+    assert doc["server_grant"]["statements_per_request_median"] == 8.5
+    assert doc["server_grant"]["rounds"][0]["statements"] == 8400
+    assert doc[BASELINE]["statements_per_request_median"] == 0.0
+    on_postgres = report.figures(
+        scenarios, {BASELINE: [_result(10, None)], "server_grant": [_result(5, None)]}
+    )
+    assert "| 50000 (1.00) | — |" in report.markdown(on_postgres)
+    assert (
+        report.document({}, on_postgres)["scenarios"]["server_grant"]["statements_per_request_median"] is None
+    )
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk not installed (apt-get install wrk)")
+def test_a_short_sqlite_run_counts_the_statements_of_each_request() -> None:
+    options = Options(rounds=1, slice_s=1, warmup_s=0, scenarios=["server_grant"])
+    outcome = run(options, log=lambda line: None)
+    assert outcome.errors == []
+    figures = {f.scenario.name: f for f in outcome.rows}
+    grant = figures["server_grant"].statements_per_request
+    assert grant is not None and grant >= 5  # the route's own budget (tests/server/test_statement_budgets.py)
+    # The bare handler runs none: only the idle server's background statements, over thousands of requests.
+    baseline = figures[BASELINE].statements_per_request
+    assert baseline is not None and f"{baseline:.1f}" == "0.0"
 
 
 def test_baseline_always_runs_first() -> None:

@@ -54,6 +54,8 @@ class WrkResult:
     server_cpu_s: float | None = None
     # CPU time PostgreSQL's backends for the run's database used (PostgreSQL on this machine; else None).
     db_cpu_s: float | None = None
+    # Statements the server ran during the run (SQLite: livecore_server/statement_tally.py; else None).
+    statements: int | None = None
 
     @property
     def rps(self) -> float:
@@ -82,6 +84,14 @@ class WrkResult:
         return self.db_cpu_s * 1e6 / self.requests
 
     @property
+    def statements_per_request(self) -> float | None:
+        """Everything the server ran on SQLite over the run, per request (commits and the webhook
+        dispatcher included)."""
+        if self.statements is None or not self.requests:
+            return None
+        return self.statements / self.requests
+
+    @property
     def error_count(self) -> int:
         return sum(self.errors.values())
 
@@ -103,6 +113,8 @@ class WrkResult:
             "cpu_us_per_request": _round(self.cpu_us_per_request, 1),
             "db_cpu_s": self.db_cpu_s,
             "db_cpu_us_per_request": _round(self.db_cpu_us_per_request, 1),
+            "statements": self.statements,
+            "statements_per_request": _round(self.statements_per_request, 3),
         }
 
 

@@ -22,7 +22,7 @@ from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.clock import Clock
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
-from livecore_server import live_schedule
+from livecore_server import live_schedule, statement_tally
 from livecore_server.admin import audit as admin_audit
 from livecore_server.admin import grants as admin_grants
 from livecore_server.admin import health, mcp_tools
@@ -237,6 +237,7 @@ def _lifetime(
 
     async def ctx(app: web.Application) -> AsyncIterator[None]:
         services = build_services(config, clock, rng)
+        stop_tally = statement_tally.start(services.store, config.statement_tally)
         try:
             app[SERVICES] = services
             services.store.start()
@@ -272,6 +273,7 @@ def _lifetime(
             finally:
                 await dispatcher.stop()
         finally:
+            stop_tally()
             services.close()
 
     return ctx

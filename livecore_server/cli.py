@@ -28,6 +28,7 @@ from livecore.errors import LivecoreError
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import DeliveryStatus, Endpoint
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
+from livecore_server import statement_tally
 from livecore_server.admin.oidc import OidcSettings
 from livecore_server.admin.sessions import SignInError, issue_login_link
 from livecore_server.admin.webhooks import (
@@ -90,6 +91,7 @@ def _config(
         db=db,
         pool_size=pool_size,
         bench_baseline=os.environ.get("LIVECORE_BENCH_BASELINE") == "1",
+        statement_tally=os.environ.get(statement_tally.ENV_VAR) or None,
         webhook_timeout=webhook_timeout,
         **settings,
     )

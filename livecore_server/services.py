@@ -51,6 +51,9 @@ class Config:
     player_cache_watched_ttl: float = 300.0
     player_cache_ttl: float = 1.0
     bench_baseline: bool = False
+    # A benchmarking aid: the file the SQLite store's statement count is written to on SIGUSR1 (None:
+    # nothing counted). LIVECORE_STATEMENT_TALLY; livecore_server/statement_tally.py.
+    statement_tally: str | None = None
     # docs/reference/webhooks.md; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
     webhook_timeout: float = 10.0
     # docs/server.md, "Slow clients": seconds a connection has to send a request's line and headers (from

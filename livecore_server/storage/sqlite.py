@@ -109,6 +109,7 @@ class SqliteStore:
         self._board_listeners: list[BoardListener] = []
         self._group: _Group | None = None
         self._reads_waiting = 0
+        self._connection_watchers: list[Callable[[sqlite3.Connection], None]] = []
 
     @property
     def closed(self) -> bool:
@@ -123,6 +124,12 @@ class SqliteStore:
 
     def clear_caches(self) -> None:
         self._tx.game_cache.clear()
+
+    def on_connection(self, watch: Callable[[sqlite3.Connection], None]) -> None:
+        """Call ``watch`` with each connection of the store: the event loop's now, the checkpointer's when
+        it opens (the statement count of a benchmark, livecore_server/statement_tally.py)."""
+        self._connection_watchers.append(watch)
+        watch(self.conn)
 
     def start(self) -> None:
         """Background work of a serving store: the WAL checkpointer."""
@@ -141,6 +148,8 @@ class SqliteStore:
 
         def run() -> None:
             conn = sqlite3.connect(self.path, timeout=5)
+            for watch in self._connection_watchers:
+                watch(conn)
             try:
                 while not self._stop_checkpoints.wait(every):
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
