@@ -74,7 +74,9 @@ def to_millis(value: datetime) -> int:
 
 
 def from_millis(ms: int) -> datetime:
-    return _EPOCH + timedelta(milliseconds=ms)
+    # A timedelta times an int is exact integer arithmetic, and about half the cost of building a
+    # timedelta from keyword arguments: every timestamp read from a row comes through here.
+    return _EPOCH + _MILLI * ms
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
