@@ -1,5 +1,6 @@
-"""The application factory: one root app with the error envelope, and one sub-app per namespace
-(``/sdk/v1``, ``/server/v1``, ``/admin/v1``), each with its own key and rate-limit middleware.
+"""The application factory: one app whose router holds every route of the namespaces (``/sdk/v1``,
+``/server/v1``, ``/admin/v1``), each handler behind its namespace's key, rate limit and error envelope
+(``livecore_server.http.middlewares.namespace``), then the portal, ``/mcp`` and the envelope's 404.
 
 Routes come from :mod:`livecore.api.routes`; each namespace package lists its handler bindings.
 """
@@ -10,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 
 import orjson
 from aiohttp import web
@@ -32,7 +33,7 @@ from livecore_server.admin import players as admin_players
 from livecore_server.admin import webhooks as admin_webhooks
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
-from livecore_server.http.middlewares import namespace
+from livecore_server.http.middlewares import Handler, namespace
 from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.portal.pages import portal_app
 from livecore_server.sdk import economy as sdk_economy
@@ -130,7 +131,7 @@ def _openapi_route(surface: Surface) -> Route:
     )
 
 
-def _openapi_handler(surface: Surface) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def _openapi_handler(surface: Surface) -> Handler:
     from livecore.api.openapi import build_document
 
     body = orjson.dumps(build_document(surface, routes.ALL, version=__version__))
@@ -145,8 +146,36 @@ async def _to_portal(request: web.Request) -> web.StreamResponse:
     raise web.HTTPMovedPermanently("/portal/")
 
 
-async def _outside_namespaces(request: web.Request) -> web.StreamResponse:
-    return error_response(LivecoreError(ErrorCode.NOT_FOUND, "No such route."))
+def _miss(resources: list[web.AbstractResource]) -> Handler:
+    """A namespace's answer to a path none of its routes (``resources``) take, as aiohttp's router gives
+    it: 405 with the methods of every route whose path matches in ``Allow``, else 404. It asks each route
+    of the namespace in turn, which only a miss pays."""
+
+    async def miss(request: web.Request) -> web.StreamResponse:
+        allowed: set[str] = set()
+        for resource in resources:
+            allowed |= (await resource.resolve(request))[1]
+        if allowed:
+            raise web.HTTPMethodNotAllowed(request.method, allowed)
+        raise web.HTTPNotFound()
+
+    return miss
+
+
+def _unrouted(misses: dict[str, Handler]) -> Handler:
+    """The root's last route, for every path no other route takes. Under a namespace's prefix (``misses``
+    maps each to its guarded :func:`_miss`: the envelope, with the namespace's headers, key and rate
+    limit), the namespace answers; anywhere else, the envelope's 404. The path is read as aiohttp's
+    router reads it (percent-decoded, but for ``%2F``)."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        path = request.rel_url.path_safe
+        for prefix, miss in misses.items():
+            if path == prefix or path.startswith(f"{prefix}/"):
+                return await miss(request)
+        return error_response(LivecoreError(ErrorCode.NOT_FOUND, "No such route."))
+
+    return handler
 
 
 async def _bench_baseline(request: web.Request) -> web.StreamResponse:
@@ -176,7 +205,6 @@ def create_app(
     """Build the app. Its :class:`Services` are built from ``config``, ``clock`` and ``rng`` when it
     starts and closed when it stops (``app[SERVICES]`` while it runs). ``extra`` adds bindings (tests
     mount a deprecated test-only route this way)."""
-    # Errors become envelopes in each namespace's middleware; the root only answers paths outside them.
     # aiohttp closes a connection that has not sent a whole request head keepalive_timeout seconds after
     # it opened or after its previous response: that is the header timeout (docs/server.md, "Slow
     # clients"), whatever runs the app (run_app, an AppRunner, a test server). Its parser takes lines up
@@ -191,22 +219,26 @@ def create_app(
     )
     answer_in_envelopes(root)  # what aiohttp's HTTP parser refuses, too
     bindings = (*BINDINGS, *extra)
+    misses: dict[str, Handler] = {}
     for surface in Surface:
+        guard = namespace(surface, root)
         own = sorted(
             (b for b in bindings if b.route.surface is surface), key=lambda b: b.route.name not in FIRST
         )
-        declared = {b.route.name: b.route for b in own}
-        openapi = surface is not Surface.ADMIN
-        if openapi:
-            declared[_openapi_route(surface).name] = _openapi_route(surface)
-        sub = web.Application(middlewares=[namespace(surface, declared, root)], client_max_size=MAX_BODY)
         paths = [b.route.path for b in own]
         for b in own:
-            path = router_path(b.route.path, paths)
-            sub.router.add_route(b.route.method, path, make_handler(b, root), name=b.route.name)
-        if openapi:
-            sub.router.add_get("/openapi.json", _openapi_handler(surface), name=_openapi_route(surface).name)
-        root.add_subapp(surface.value, sub)
+            path = surface.value + router_path(b.route.path, paths)
+            root.router.add_route(
+                b.route.method, path, guard(b.route, make_handler(b, root)), name=b.route.name
+            )
+        names = [b.route.name for b in own]
+        if surface is not Surface.ADMIN:
+            openapi = _openapi_route(surface)
+            root.router.add_get(
+                openapi.full_path, guard(openapi, _openapi_handler(surface)), name=openapi.name
+            )
+            names.append(openapi.name)
+        misses[surface.value] = guard(None, _miss([root.router[name] for name in names]))
     if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
     root.add_subapp("/portal", portal_app(config.oidc))
@@ -215,8 +247,8 @@ def create_app(
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))
     root.cleanup_ctx.append(mcp.lifetime)  # needs nothing of the services: started before them
-    # Last, so every namespace and route above matches first.
-    root.router.add_route("*", "/{tail:.*}", _outside_namespaces)
+    # Last, so every route above matches first.
+    root.router.add_route("*", "/{tail:.*}", _unrouted(misses))
     root.cleanup_ctx.append(_lifetime(config, clock, rng))
     root.on_shutdown.append(_end_streams)
     return root

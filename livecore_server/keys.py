@@ -8,7 +8,7 @@ works until the end of its grace period (:data:`ROTATION_GRACE` of service time)
 request, cached or not. A string that
 does not have the shape of a key (:func:`api_key_shaped`) is refused before it is hashed, cached or
 looked up; so is a player secret of the wrong shape (:func:`player_secret_shaped`, checked by the
-namespace middleware before the player is read).
+namespace's guard before the player is read).
 
 Usage (last-used time, operation and ``X-Svc-SDK``) is kept in memory and written in one batch every few
 seconds rather than as a write per request.
@@ -20,7 +20,6 @@ import re
 import time
 from datetime import timedelta
 
-from livecore.clock import Clock, to_millis
 from livecore.commands.players import PLAYER_SECRET_PREFIX
 from livecore.hashing import KeyedHasher
 from livecore.scope import Environment
@@ -48,18 +47,18 @@ def player_secret_shaped(secret: str | None) -> bool:
 
 
 class KeyCache:
-    def __init__(self, store: ServerStore, hasher: KeyedHasher, clock: Clock, ttl: float = 1.0) -> None:
+    def __init__(self, store: ServerStore, hasher: KeyedHasher, ttl: float = 1.0) -> None:
         self._store = store
         self._hasher = hasher
-        self._clock = clock
         self._ttl = ttl
         self._entries: dict[str, tuple[float, ApiKey | None]] = {}
 
-    async def lookup(self, secret: str) -> ApiKey | None:
+    async def lookup(self, secret: str, service_ms: int) -> ApiKey | None:
+        """The key ``secret`` names, if it works at ``service_ms`` (the request's service time, which its
+        caller has read already: the clock is read once a request)."""
         if not api_key_shaped(secret):
             return None
         now = time.monotonic()
-        service_ms = to_millis(self._clock.now())
         hit = self._entries.get(secret)
         if hit is not None and now - hit[0] < self._ttl:
             key = hit[1]

@@ -301,7 +301,7 @@ class SecretBrake:
     (docs/reference/conventions.md#rate-limits): ``per_minute`` a minute (:data:`WRONG_SECRETS_PER_MINUTE`
     unless ``serve --wrong-secrets-per-minute`` says otherwise), then 429 for
     that player from that address until a token is back, whatever the secret. The key's own bucket is not
-    charged for them (the middleware gives the key's token back), so wrong secrets for one player never
+    charged for them (the namespace's guard gives the key's token back), so wrong secrets for one player never
     lock the game's other players out.
 
     A request of a player-scoped route passes :meth:`admit` before its secret is checked, and then either

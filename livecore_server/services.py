@@ -175,7 +175,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         scheduler=Scheduler(clock, claim=claim),
         ratelimiter=ratelimiter,
         secret_brake=secret_brake,
-        key_cache=KeyCache(store, keys.hasher, clock, config.key_cache_ttl),
+        key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),

@@ -97,7 +97,7 @@ class McpEndpoint:
             await task
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
-        # First, before the package sees anything: a refusal propagates to the app's error middleware.
+        # First, before the package sees anything: a refusal propagates to mcp_tools.handler's envelope.
         principal = await self._authenticate(request)
         if self._manager is None:
             raise web.HTTPServiceUnavailable(reason="The MCP endpoint is not running.")

@@ -235,8 +235,8 @@ def endpoint(bindings: Iterable[Binding]) -> McpEndpoint:
 
 
 def handler(mcp: McpEndpoint) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """``mcp``'s handler for a route of the root app, where no namespace middleware is: refusals (the
-    credential's first) are answered in the error envelope, and the body must arrive in time."""
+    """``mcp``'s handler for a route of the root app, outside the namespaces (and their guard): refusals
+    (the credential's first) are answered in the error envelope, and the body must arrive in time."""
 
     async def handle(request: web.Request) -> web.StreamResponse:
         headers: dict[str, str] = {}

@@ -45,8 +45,8 @@ API_KEY = web.RequestKey("api_key", ApiKey)
 # An operator route's member and the scope its path names (livecore_server.admin.access).
 OPERATOR = web.RequestKey("operator", Operator)
 ADMIN_SCOPE = web.RequestKey("admin_scope", Scope)
-# The headers the namespace's middleware adds to the answer (request id, rate limit): a stream sends its
-# headers before the middleware sees the answer, so it adds them itself.
+# The headers the namespace's guard adds to the answer (request id, rate limit): a stream sends its
+# headers before the guard sees the answer, so it adds them itself.
 RESPONSE_HEADERS = web.RequestKey("response_headers", dict[str, str])
 
 

@@ -1,5 +1,6 @@
-"""Middlewares: the error envelope (docs/reference/conventions.md#errors) for every error (root app), and per
-namespace the API key, the rate limit and the headers every response of that namespace carries.
+"""What every request of a namespace passes through (:func:`namespace`, around each of its handlers): the
+error envelope (docs/reference/conventions.md#errors) for every error, the API key, the rate limit and the
+headers every response of that namespace carries.
 
 Order inside a namespace: parse the key; an unknown key is counted against the caller's address and
 answered 401; a known key takes a token from its own bucket (429 when empty) and is then checked for the
@@ -147,38 +148,38 @@ class RequestIds:
         return f"{self._prefix}{self._next()}"
 
 
-def namespace(
-    surface: Surface, routes: dict[str, Route], app: web.Application
-) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """The middleware of one namespace sub-app; ``routes`` maps aiohttp route names to declarations;
-    ``app`` is the root app, whose services it uses.
+def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None, Handler], Handler]:
+    """What every answer of one namespace passes through: ``guard(route, handler)`` is ``handler`` behind
+    the namespace's request id, key, rate limit, headers and error envelope. ``route`` is what ``handler``
+    answers, None for a path of the namespace no route takes (``handler`` then raises aiohttp's 404 or
+    405); ``app`` is the root app, whose services it uses.
 
-    One middleware rather than an envelope layer plus an auth layer: every layer costs each request."""
+    The root app routes every namespace path itself and each handler is guarded once, as the app is
+    built: a sub-app per namespace and a middleware cost every request (docs/deployment.md, "Measured")."""
     permission = permission_for(surface)
     request_ids = RequestIds()
-    deprecations = {name: deprecation_headers(r.deprecated) for name, r in routes.items() if r.deprecated}
 
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        # A request id on every answer, so a studio can quote it and we can find it in our logs.
-        headers: dict[str, str] = {"X-Request-Id": request_ids.new()}
-        request[RESPONSE_HEADERS] = headers
-        try:
-            response = await admit_and_handle(request, handler, headers)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            return envelope_for(exc, request, headers)
-        response.headers.update(headers)
-        return response
+    def guard(route: Route | None, handler: Handler) -> Handler:
+        deprecation = deprecation_headers(route.deprecated) if route is not None and route.deprecated else {}
+
+        async def guarded(request: web.Request) -> web.StreamResponse:
+            # A request id on every answer, so a studio can quote it and we can find it in our logs.
+            headers: dict[str, str] = {"X-Request-Id": request_ids.new(), **deprecation}
+            request[RESPONSE_HEADERS] = headers
+            try:
+                response = await admit_and_handle(request, route, handler, headers)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                return envelope_for(exc, request, headers)
+            response.headers.update(headers)
+            return response
+
+        return guarded
 
     async def admit_and_handle(
-        request: web.Request, handler: Handler, headers: dict[str, str]
+        request: web.Request, route: Route | None, handler: Handler, headers: dict[str, str]
     ) -> web.StreamResponse:
-        route_name = request.match_info.route.name or ""
-        route = routes.get(route_name)
-        if route_name in deprecations:
-            headers.update(deprecations[route_name])
         bucket = route.bucket if route is not None else bucket_for(surface, request.method)
         public = route is not None and route.auth is Auth.PUBLIC
         public = public or (surface is Surface.ADMIN and (route is None or route.auth is not Auth.MEMBER))
@@ -199,7 +200,7 @@ def namespace(
                     await take(request, None, bucket, now_ms, headers)
                 raise
             return await handle_in_time(request, handler, services.config.body_timeout)
-        key = await services.key_cache.lookup(secret) if secret else None
+        key = await services.key_cache.lookup(secret, now_ms) if secret else None
         if (
             route is None
             or not takes_player(route, request.headers)
@@ -283,4 +284,4 @@ def namespace(
             )
         request[API_KEY] = key
 
-    return middleware
+    return guard

@@ -50,7 +50,7 @@ class EnvelopeRequestHandler(RequestHandler):
         message: str | None = None,
     ) -> web.StreamResponse:
         if status != 400:
-            # An error outside the namespaces' middlewares: aiohttp's own logging (with the traceback),
+            # An error outside the namespaces' guard: aiohttp's own logging (with the traceback),
             # then the envelope instead of its plain text.
             super().handle_error(request, status, exc, message)
             err = LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error.")

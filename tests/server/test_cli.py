@@ -17,6 +17,7 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
+from livecore.clock import to_millis
 from livecore_server import cli
 from livecore_server.cli import main
 from livecore_server.services import Config
@@ -100,7 +101,7 @@ def test_a_key_rotated_by_apply_keeps_its_old_environment_during_its_grace(tmp_p
     )
     services = make_services(tmp_path / "c.db", manual=False)
     try:
-        key = asyncio.run(services.key_cache.lookup(old))
+        key = asyncio.run(services.key_cache.lookup(old, to_millis(services.clock.now())))
         assert key is not None and key.env.value == "test"  # never the successor's environment
         assert key.retires_at_ms is not None
         retires = datetime.fromtimestamp(key.retires_at_ms / 1000, UTC)
@@ -219,11 +220,12 @@ def test_demo_prints_working_keys_on_every_run(tmp_path: Path) -> None:
         keys1 = first["games"]["space-race"]["apiKeys"]
         keys2 = second["games"]["space-race"]["apiKeys"]
         assert set(keys1) == {"demo-client", "demo-server"}
+        now_ms = to_millis(services.clock.now())
         for name in keys1:
             assert keys1[name]["secret"] and keys2[name]["secret"]
             assert keys1[name]["secret"] != keys2[name]["secret"]
             # The old one was rotated: it works for the grace period, beside the new one.
-            assert asyncio.run(services.key_cache.lookup(keys1[name]["secret"])) is not None
-            assert asyncio.run(services.key_cache.lookup(keys2[name]["secret"])) is not None
+            assert asyncio.run(services.key_cache.lookup(keys1[name]["secret"], now_ms)) is not None
+            assert asyncio.run(services.key_cache.lookup(keys2[name]["secret"], now_ms)) is not None
     finally:
         services.close()

@@ -30,6 +30,43 @@ async def test_wrong_method_is_405_envelope_with_allow(world: World) -> None:
     assert "GET" in headers["Allow"]
 
 
+# Each namespace with its key, a path of it and the methods that path serves.
+NAMESPACES = (
+    ("/sdk/v1", "test-client", "/sdk/v1/players/alice/register", "POST"),
+    ("/server/v1", "test-server", "/server/v1/ping", "GET"),
+    ("/admin/v1", None, "/admin/v1/health", "GET"),
+)
+
+
+async def test_a_path_no_route_takes_is_answered_by_its_namespace(world: World) -> None:
+    """A namespace answers every path under its prefix, those none of its routes take included: the 404,
+    and the 405 with ``Allow``, carry its request id and rate-limit headers, after its key is checked."""
+    for prefix, key, path, allowed in NAMESPACES:
+        for missing in (prefix, f"{prefix}/", f"{prefix}/nothing-here", f"{path}/nothing-here"):
+            status, body, headers = await world.call("GET", missing, key=key)
+            assert status == 404, (missing, body)
+            assert_envelope(body, "not_found")
+            assert headers["X-Request-Id"].startswith("req_") and "RateLimit-Limit" in headers, missing
+        status, body, headers = await world.call("PATCH", path, key=key)
+        assert (status, headers["Allow"]) == (405, allowed), (path, body)
+        assert_envelope(body, "method_not_allowed")
+        assert headers["X-Request-Id"].startswith("req_") and "RateLimit-Limit" in headers, path
+    # The key comes first, as on any route of the namespace.
+    status, body, _ = await world.call("GET", "/server/v1/nothing-here", key=None)
+    assert status == 401, body
+    status, body, _ = await world.call("GET", "/sdk/v1/nothing-here", key="test-server")
+    assert status == 403, body
+
+
+async def test_a_path_outside_the_namespaces_is_a_bare_404_envelope(world: World) -> None:
+    for method in ("GET", "POST", "DELETE"):
+        for path in ("/nothing", "/server/v10/ping", "/serverx/v1/ping", "/v1/ping", "/mcp/x"):
+            status, body, headers = await world.call(method, path)
+            assert status == 404, (method, path, body)
+            assert_envelope(body, "not_found")
+            assert "X-Request-Id" not in headers and "RateLimit-Limit" not in headers, (method, path)
+
+
 async def test_malformed_json_is_400(world: World) -> None:
     status, body, _ = await world.call(
         "PUT",
