@@ -241,8 +241,9 @@ def create_app(
         misses[surface.value] = guard(None, _miss([root.router[name] for name in names]))
     if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
-    root.add_subapp("/portal", portal_app(config.oidc))
+    # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root.router.add_get("/portal", _to_portal)
+    root.add_subapp("/portal", portal_app(config.oidc))
     # The operator routes as MCP tools, for a personal key (livecore_server/admin/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))

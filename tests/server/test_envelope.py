@@ -194,3 +194,9 @@ async def test_every_namespaced_answer_has_a_request_id(world: World) -> None:
         assert headers["X-Request-Id"].startswith("req_")
         ids.add(headers["X-Request-Id"])
     assert len(ids) == 2
+
+
+async def test_the_bare_portal_path_redirects_to_the_portal(world: World) -> None:
+    resp = await world.client.get("/portal", allow_redirects=False)
+    assert resp.status == 301
+    assert resp.headers["Location"] == "/portal/"
