@@ -2,12 +2,13 @@
 
 The friends list, a first registration, a server grant, a gift sent and a gift claimed are what games do
 most; each statement of theirs costs every one of those requests (docs/architecture.md#hot-path-choices).
-A change that adds a statement to one of them fails here, naming the statements, so that it is made on
-purpose and the budget raised with it; a change that removes one lowers the budget. Counted with SQLite's
-trace callback, the caches kept for the whole test (``caches_kept``) so that only the route's own
-statements count; the webhook dispatcher's (it shares the connection), the transaction's own
-BEGIN/COMMIT/SAVEPOINT and SQLite's inner statements (its full-text index's, a write traced again per
-trigger) are not the route's.
+Every other list that shows players (requests, blocks, search, suggestions, gifts, the server's reads) is
+pinned too, over rows of several players: a statement per row would show as soon as it appeared. A change
+that adds a statement to a route fails here, naming the statements, so that it is made on purpose and the
+budget raised with it; a change that removes one lowers the budget. Counted with SQLite's trace callback,
+the caches kept for the whole test (``caches_kept``) so that only the route's own statements count; the
+webhook dispatcher's (it shares the connection), the transaction's own BEGIN/COMMIT/SAVEPOINT and SQLite's
+inner statements (its full-text index's, a write traced again per trigger) are not the route's.
 """
 
 from __future__ import annotations
@@ -30,6 +31,18 @@ TRANSACTION = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b", re.
 # outbox rows are not counted: the dispatcher's statements on the same tables could not be told apart.
 BUDGETS = {
     "list_friends": 3,
+    # The other lists that show players: a fixed count whatever their length (each reads its rows with the
+    # players' cards in one statement), for rows of two or more players here.
+    "friends.requests.list": 2,
+    "friends.blocks.list": 2,
+    "friends.search": 5,
+    "friends.suggestions": 5,
+    "gifts.inbox": 2,
+    "gifts.sent": 2,
+    "server.friends.list": 3,
+    "server.friends.requests": 2,
+    "server.friends.blocks": 2,
+    "server.gifts.list": 2,
     "register": 6,
     "server_grant": 5,
     "send_gift": 10,
@@ -141,3 +154,65 @@ async def test_sending_and_claiming_a_gift_run_their_budgets_of_statements(world
         headers={"Idempotency-Key": "claim-1"},
     )
     _within("claim_gift", claimed)
+
+
+# Route -> the path ann's list is read at (the SDK's as ann, the server's with the server key).
+LISTS = {
+    "friends.requests.list": f"{P}/ann/friends/requests",
+    "friends.blocks.list": f"{P}/ann/friends/blocks",
+    "friends.search": f"{P}/ann/friends/search?q=bo",
+    "friends.suggestions": f"{P}/ann/friends/suggestions",
+    "gifts.inbox": f"{P}/ann/friends/gifts/inbox",
+    "gifts.sent": f"{P}/ann/friends/gifts/sent",
+    "server.friends.list": "/server/v1/players/ann/friends",
+    "server.friends.requests": "/server/v1/players/ann/friends/requests",
+    "server.friends.blocks": "/server/v1/players/ann/blocks",
+    "server.gifts.list": "/server/v1/players/ann/gifts",
+}
+
+
+@pytest.mark.parametrize("route", sorted(LISTS))
+async def test_every_player_list_runs_its_budget_of_statements(world: World, route: str) -> None:
+    # ann: two friends (bob, bo2, with gifts both ways), two requests out (cy, dee) and two in (eve, fay),
+    # two blocks (gus, hal), and two strangers to be suggested (ivy, jo).
+    names = ("ann", "bob", "bo2", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo")
+    secrets = {name: await world.register(name) for name in names}
+
+    async def call(who: str, method: str, path: str, **kw: Any) -> Any:
+        world.clock.advance(1)  # rows in a known order
+        status, body, _ = await world.call(
+            method, f"{P}/{who}{path}", key="test-client", secret=secrets[who], **kw
+        )
+        assert status in (200, 201), body
+        return body["data"]
+
+    for name, shown in (("bob", "Bob"), ("bo2", "Boa")):
+        await call(name, "PUT", "/identity", json={"name": shown, "avatar": None})
+    for friend in ("bob", "bo2"):
+        request = (await call("ann", "POST", "/friends/requests", json={"externalPlayerId": friend}))[
+            "request"
+        ]
+        await call(friend, "POST", f"/friends/requests/{request['requestId']}/accept")
+    for other in ("cy", "dee"):
+        await call("ann", "POST", "/friends/requests", json={"externalPlayerId": other})
+    for other in ("eve", "fay"):
+        await call(other, "POST", "/friends/requests", json={"externalPlayerId": "ann"})
+    for other in ("gus", "hal"):
+        await call("ann", "POST", "/friends/blocks", json={"externalPlayerId": other})
+    gift = {"type": "currency", "resourceKey": "coins", "amount": 1}
+    for friend in ("bob", "bo2"):
+        await call("ann", "POST", "/friends/gifts", json={**gift, "externalPlayerId": friend})
+        await call(friend, "POST", "/friends/gifts", json={**gift, "externalPlayerId": "ann"})
+    for name in names:
+        await call(name, "POST", "/presence", json={})  # active: suggestions draw from them
+    path = LISTS[route]
+    kw: dict[str, Any] = (
+        {} if path.startswith("/server/") else {"key": "test-client", "secret": secrets["ann"]}
+    )
+    await world.call("GET", path, **kw)  # caches and the friend code, as in a running server
+    statements, body = await _count(world, "GET", path, **kw)
+    rows = body["data"]
+    if isinstance(rows, dict):
+        rows = next(v for v in rows.values() if isinstance(v, list))
+    assert len(rows) >= 2, body  # a list of several players, so that a statement per row would show
+    _within(route, statements)
