@@ -40,6 +40,15 @@ _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 log = logging.getLogger("livecore_server")
 
 
+def not_its_own(statement: str, previous: str) -> bool:
+    """Whether the trace of ``statement``, right after ``previous``, is no statement of its own: SQLite's
+    inner statement (a full-text index's, traced as ``--``), or the same write traced again for one of the
+    trigger programs it fires."""
+    if statement.startswith("--"):
+        return True
+    return statement == previous and statement.lstrip()[:7].upper().startswith(_WRITES)
+
+
 class StatementTally:
     """The statements of the connections it watches, counted together (each on its own thread)."""
 
@@ -60,10 +69,8 @@ class StatementTally:
 
         def traced(statement: str) -> None:
             nonlocal last
-            if statement.startswith("--"):
-                return  # SQLite's inner statement
-            if statement == last and statement.lstrip()[:7].upper().startswith(_WRITES):
-                return  # the same write again: one of its trigger programs
+            if not_its_own(statement, last):
+                return
             last = statement
             with self._lock:
                 self._statements += 1

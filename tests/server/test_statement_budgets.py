@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from livecore_server.statement_tally import not_its_own
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
 from tests.server.test_friends_query_plans import caches_kept
@@ -73,10 +74,8 @@ async def _count(world: World, method: str, path: str, **kw: Any) -> tuple[list[
     assert status in (200, 201), body
     own: list[str] = []
     for s in statements:
-        if s.startswith("--") or WEBHOOK_TABLES.search(s) or TRANSACTION.match(s):
+        if not_its_own(s, own[-1] if own else "") or WEBHOOK_TABLES.search(s) or TRANSACTION.match(s):
             continue  # not the route's (see the module docstring)
-        if own and s == own[-1] and not s.lstrip().upper().startswith("SELECT"):
-            continue  # a write traced again for each trigger it fires
         own.append(s)
     return own, body
 
