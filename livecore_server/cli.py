@@ -628,5 +628,34 @@ def members_login_link(member: str, studio: str | None, base_url: str, db: str |
     click.echo(f"{base_url.rstrip('/')}/portal/login/{token}")
 
 
+@main.command()
+@click.argument("path", default="manifest.toml", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Overwrite PATH when it exists.")
+def init(path: str, force: bool) -> None:
+    """Write a starter manifest to PATH (default manifest.toml): one game with its API keys, a live event,
+    a shared leaderboard and a webhook endpoint, commented; `apply` accepts it as written."""
+    import shlex
+
+    from livecore_server.starter import write_starter
+
+    try:
+        write_starter(path, force=force)
+    except FileExistsError:
+        raise Refused(
+            "file_exists", f"{path} already exists: choose another PATH, or add --force to overwrite it"
+        ) from None
+    except OSError as exc:
+        raise Refused("cannot_write", f"cannot write {path}: {exc.strerror}") from None
+    steps = [
+        (f"livecore-server apply {shlex.quote(path)}", "creates it all in livecore.db, prints the keys"),
+        ("livecore-server serve", "serves it on http://127.0.0.1:8080"),
+        ("livecore-server members login-link owner", "a sign-in link for the portal, /portal/"),
+    ]
+    width = max(len(command) for command, _ in steps)
+    click.echo(f"Wrote a starter manifest to {path}; its comments say what each part does. Next:")
+    for command, what in steps:
+        click.echo(f"  {command.ljust(width)}   # {what}")
+
+
 if __name__ == "__main__":
     main()
