@@ -1,0 +1,251 @@
+"""The package as a studio installs it (README.md, Quickstart; docs/testing.md#the-built-package).
+
+The sdist and wheels are built from a copy of this checkout with ``python -m build``; the wheel is
+installed with its dependencies into a fresh virtual environment (no system site packages) and run from a
+directory outside the source tree, with ``PYTHONPATH`` unset, so nothing of the checkout can be imported:
+the demo, the portal's pages, an example and ``init`` + ``apply`` run on what the wheel holds alone.
+
+Dependencies come from the package index through uv (the ``dev`` extra): a few seconds with a cold cache,
+under one with a warm one, where a virtual environment made with pip took about 20.
+"""
+
+from __future__ import annotations
+
+import email
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import httpx
+import pytest
+from packaging.requirements import Requirement
+from uv import find_uv_bin
+
+from tests.waiting import until_sync
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("livecore", "livecore_server", "livecore_client")
+NAME = "livecore"
+
+
+def _run(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """Run ``command`` to completion; its output, or the test fails showing it."""
+    done = subprocess.run(
+        [str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, f"{command} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def _clean_env() -> dict[str, str]:
+    """This process's environment without what would reach into the checkout or the test run: no
+    PYTHONPATH, no livecore settings."""
+    hidden = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
+    return {k: v for k, v in os.environ.items() if k not in hidden and not k.startswith("LIVECORE_")}
+
+
+def _checkout_files() -> list[str]:
+    """The checkout's files as git sees them: tracked, and new ones not ignored (a data file just added
+    counts before its commit), without those deleted from the working tree."""
+    listed = _run("git", "ls-files", "--cached", "--others", "--exclude-standard", "-z", cwd=ROOT)
+    return sorted(name for name in set(listed.split("\0")) if name and (ROOT / name).is_file())
+
+
+@attrs.frozen
+class Built:
+    sources: frozenset[str]  # the packages' files in the checkout, as paths in the wheel
+    sdist: Path
+    wheel: Path  # built from the checkout, as `python -m build --wheel` does
+    wheel_from_sdist: Path
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The sdist, the wheel built from it, and the wheel built from the checkout. The builds run on a copy,
+    so that they see exactly the checkout's files (no stale build/ directory) and write nothing into it."""
+    tmp = tmp_path_factory.mktemp("build")
+    source = tmp / "source"
+    files = _checkout_files()
+    for name in files:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, source / name)
+    build = (sys.executable, "-m", "build", "--installer", "uv")
+    _run(*build, "--outdir", tmp / "dist", source, cwd=tmp, env=_clean_env())  # the sdist, a wheel from it
+    _run(*build, "--wheel", "--outdir", tmp / "tree", source, cwd=tmp, env=_clean_env())
+    (sdist,) = (tmp / "dist").glob("*.tar.gz")
+    (wheel_from_sdist,) = (tmp / "dist").glob("*.whl")
+    (wheel,) = (tmp / "tree").glob("*.whl")
+    sources = frozenset(name for name in files if name.split("/", 1)[0] in PACKAGES)
+    return Built(sources, sdist, wheel, wheel_from_sdist)
+
+
+def _packaged(wheel: Path) -> set[str]:
+    """The files of the wheel's packages (not its .dist-info)."""
+    return {name for name in zipfile.ZipFile(wheel).namelist() if name.split("/", 1)[0] in PACKAGES}
+
+
+def test_the_wheel_ships_every_file_of_the_packages(built: Built) -> None:
+    shipped = _packaged(built.wheel)
+    assert {"livecore_server/portal/templates/base.html", "livecore_server/starter.toml"} <= shipped
+    assert not built.sources - shipped, f"in the checkout but not in the wheel: {built.sources - shipped}"
+    assert not shipped - built.sources, f"in the wheel but not in the checkout: {shipped - built.sources}"
+
+
+def test_a_wheel_built_from_the_sdist_ships_the_same_files(built: Built) -> None:
+    assert zipfile.ZipFile(built.wheel_from_sdist).namelist() == zipfile.ZipFile(built.wheel).namelist()
+    assert _packaged(built.wheel_from_sdist) == built.sources
+
+
+def test_the_sdist_holds_the_sources_the_readme_and_the_project_metadata(built: Built) -> None:
+    with tarfile.open(built.sdist) as sdist:
+        prefix = sdist.getnames()[0].split("/", 1)[0] + "/"
+        names = {name.removeprefix(prefix) for name in sdist.getnames() if sdist.getmember(name).isfile()}
+        member = sdist.extractfile(prefix + "PKG-INFO")
+        assert member is not None
+        metadata = email.message_from_string(member.read().decode())  # as importlib.metadata reads it
+    assert built.sources <= names
+    assert {"pyproject.toml", "README.md", "MANIFEST.in", "PKG-INFO"} <= names
+    # Only what builds the package: not part of the test suite (it needs the whole repository), nor
+    # anything a development run leaves behind.
+    strays = {n for n in names if n.startswith("tests/") or n.endswith((".pyc", ".db", ".key"))}
+    assert not strays, strays
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert (metadata["Name"], metadata["Version"]) == (NAME, project["version"])
+    assert metadata["License-Expression"] == project["license"]
+    assert metadata["Requires-Python"] == project["requires-python"]
+    # The README is the project's page on the package index, rendered as Markdown.
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    assert metadata.get_payload().strip() == (ROOT / "README.md").read_text().strip()
+    runtime = {str(Requirement(r)) for r in metadata.get_all("Requires-Dist") if "extra ==" not in r}
+    assert runtime == {str(Requirement(r)) for r in project["dependencies"]}
+
+
+# --- installed in a fresh environment -----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Installed:
+    venv: Path
+    home: Path  # a directory outside the checkout, the working directory of every command
+    env: dict[str, str]
+
+    def bin(self, name: str) -> Path:
+        return self.venv / "bin" / name
+
+    def run(self, *command: str | Path) -> str:
+        return _run(*command, cwd=self.home, env=self.env)
+
+
+@pytest.fixture(scope="module")
+def installed(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The wheel and its dependencies in a virtual environment of their own, as ``pip install
+    livecore-*.whl`` makes it (uv resolves the same requirements from the wheel's metadata)."""
+    venv = tmp_path_factory.mktemp("installed") / "venv"
+    uv = find_uv_bin()
+    _run(uv, "venv", "--quiet", "--python", sys.executable, venv)
+    _run(uv, "pip", "install", "--quiet", "--python", venv / "bin" / "python", built.wheel)
+    return Installed(venv, tmp_path_factory.mktemp("studio"), _clean_env())
+
+
+def test_the_installed_packages_are_imported_from_the_environment_not_the_checkout(
+    installed: Installed,
+) -> None:
+    code = "import json, sys, livecore, livecore_client, livecore_server; print(json.dumps("
+    code += "[sys.path, [m.__file__ for m in (livecore, livecore_client, livecore_server)]]))"
+    path, files = json.loads(installed.run(installed.bin("python"), "-c", code))
+    venv = installed.venv.resolve()
+    assert all(Path(f).resolve().is_relative_to(venv) for f in files), files
+    assert not any(p and Path(p).resolve().is_relative_to(ROOT) for p in path), path
+
+
+@attrs.frozen
+class Demo:
+    proc: subprocess.Popen[bytes]
+    out: Path
+    exports: dict[str, str]
+    portal_link: str
+
+    @property
+    def url(self) -> str:
+        return self.exports["LIVECORE_URL"]
+
+
+@pytest.fixture
+def demo(installed: Installed) -> Iterator[Demo]:
+    """``livecore-server demo`` from the environment on a free port, up once it printed its keys and
+    answers with them."""
+    out = installed.home / "demo.out"
+    command = [installed.bin("livecore-server"), "demo", "--db", installed.home / "demo.db", "--port", "0"]
+    with out.open("wb") as sink:
+        proc = subprocess.Popen(
+            command, cwd=installed.home, env=installed.env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    try:
+
+        def ready() -> Demo | None:
+            text = out.read_text()
+            assert proc.poll() is None, f"the demo stopped:\n{text}"
+            link = re.search(r"^\s*(http://\S+/portal/login/\S+)$", text, re.MULTILINE)
+            if "listening on" not in text or link is None:
+                return None
+            exports = dict(re.findall(r"^\s*export (\w+)=(\S+)", text, re.MULTILINE))
+            return Demo(proc, out, exports, link.group(1))
+
+        running = until_sync(ready, lambda: f"the demo to start:\n{out.read_text()}")
+        key = {"Authorization": f"Bearer {running.exports['LIVECORE_SERVER_KEY']}"}
+        ping = httpx.get(f"{running.url}/server/v1/ping", headers=key, timeout=10)
+        assert ping.status_code == 200, ping.text  # this demo, with its own key
+        yield running
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0, out.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
+def _html(response: httpx.Response) -> str:
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/html")
+    return response.text
+
+
+def test_the_installed_demo_serves_the_portal_and_runs_an_example(installed: Installed, demo: Demo) -> None:
+    with httpx.Client(base_url=demo.url, timeout=10) as browser:
+        assert "<h1>Sign in</h1>" in _html(browser.get("/portal/"))
+        assert "<h1>Sign in to livecore</h1>" in _html(browser.get(demo.portal_link))
+        signed_in = browser.post(demo.portal_link, follow_redirects=True)
+        assert "Space Race" in _html(signed_in)  # the demo's game, on the signed-in owner's games page
+    assert str(signed_in.url) == f"{demo.url}/portal/games"
+
+    example = installed.home / "quickstart.py"
+    shutil.copy(ROOT / "examples" / "quickstart.py", example)
+    out = _run(installed.bin("python"), example, cwd=installed.home, env={**installed.env, **demo.exports})
+    assert "ping: test" in out
+    assert "second register refused: player_already_registered" in out
+    assert "studio backend renamed it: Stella (VIP)" in out
+
+
+def test_the_installed_init_writes_the_starter_manifest_and_apply_accepts_it(installed: Installed) -> None:
+    server = installed.bin("livecore-server")
+    printed = installed.run(server, "init")
+    assert "livecore-server apply manifest.toml" in printed
+    written = (installed.home / "manifest.toml").read_text()
+    assert written == (ROOT / "livecore_server" / "starter.toml").read_text()
+    applied = json.loads(installed.run(server, "apply", "manifest.toml", "--db", "starter.db", "--json"))
+    game = applied["games"]["my-game"]
+    assert {k["secret"][:8] for k in game["apiKeys"].values()} == {"lc_test_"}
+    assert game["webhooks"]["backend"]["secret"].startswith("whsec_")
