@@ -27,6 +27,7 @@ class ErrorCode(enum.StrEnum):
     RATE_LIMITED = "rate_limited"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
     INTERNAL_ERROR = "internal_error"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
     # Players and identity
     PLAYER_NOT_FOUND = "player_not_found"
     PLAYER_SECRET_INVALID = "player_secret_invalid"
@@ -123,6 +124,7 @@ STATUS: Mapping[ErrorCode, int] = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.IDEMPOTENCY_CONFLICT: 409,
     ErrorCode.INTERNAL_ERROR: 500,
+    ErrorCode.STORAGE_UNAVAILABLE: 503,
     ErrorCode.PLAYER_NOT_FOUND: 404,
     ErrorCode.PLAYER_SECRET_INVALID: 401,
     ErrorCode.PLAYER_ALREADY_REGISTERED: 409,

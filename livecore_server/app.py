@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 from collections.abc import AsyncIterator, Callable, Iterable
 
@@ -61,6 +62,7 @@ from livecore_server.server import purchases as server_purchases
 from livecore_server.server import system
 from livecore_server.server import teams as server_teams
 from livecore_server.services import SERVICES, Config, Services, build_services
+from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.workers.dispatcher import Dispatcher
 
 log = logging.getLogger("livecore_server")
@@ -138,6 +140,32 @@ def _openapi_handler(surface: Surface) -> Handler:
 
     async def handler(request: web.Request) -> web.StreamResponse:
         return json_response(body, 200)
+
+    return handler
+
+
+# Where the human docs are: the operator's own copy when LIVECORE_DOCS_URL names it, else the docs index
+# of the distribution the server was installed from (the project has no hosted docs of its own).
+DOCS_URL = "README.md#documentation"
+
+
+def _front_door() -> Handler:
+    """``GET /``: what this server is, and where to go next (docs/server.md, "The front door")."""
+    body = orjson.dumps(
+        {
+            "service": "livecore",
+            "version": __version__,
+            "links": {
+                "portal": "/portal/",
+                "sdkOpenapi": f"{Surface.SDK.value}/openapi.json",
+                "serverOpenapi": f"{Surface.SERVER.value}/openapi.json",
+                "docs": os.environ.get("LIVECORE_DOCS_URL") or DOCS_URL,
+            },
+        }
+    )
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return web.Response(body=body, content_type="application/json")
 
     return handler
 
@@ -241,6 +269,7 @@ def create_app(
         misses[surface.value] = guard(None, _miss([root.router[name] for name in names]))
     if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
+    root.router.add_get("/", _front_door())
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root.router.add_get("/portal", _to_portal)
     root.add_subapp("/portal", portal_app(config.oidc))
@@ -320,5 +349,7 @@ async def _housekeeping(services: Services, every: float) -> None:
             await services.usage.flush_async(services.store)
             await services.presence.flush_async(services.store)
             await services.ratelimiter.prune()
+        except DatabaseFileLost:
+            pass  # logged once, when it was found out
         except Exception:
             log.exception("housekeeping failed")

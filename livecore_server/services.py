@@ -8,6 +8,7 @@ together with the server. Commands of the CLI that serve nothing, and tests of t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -33,7 +34,7 @@ from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import WRONG_SECRETS_PER_MINUTE, RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, game_queue, is_postgres, open_store
-from livecore_server.storage.sqlite import sqlite_path
+from livecore_server.storage.sqlite import DatabaseFileLost, sqlite_path
 from livecore_server.streams import BoardHubs
 
 
@@ -132,8 +133,10 @@ class Services:
     def close(self) -> None:
         if self.store.closed:
             return
-        self.usage.flush(self.store)
-        self.presence.flush(self.store)
+        # What is left to flush is lost with the database file, if it was lost (already logged).
+        with contextlib.suppress(DatabaseFileLost):
+            self.usage.flush(self.store)
+            self.presence.flush(self.store)
         self.store.close()
 
 

@@ -135,6 +135,8 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.IDEMPOTENCY_CONFLICT: "The idempotency key was used before with a different request, or that "
     "request is still in flight.",
     ErrorCode.INTERNAL_ERROR: "A fault of the service; quote the `X-Request-Id`.",
+    ErrorCode.STORAGE_UNAVAILABLE: "The server cannot write to its database: its SQLite file was moved, "
+    "deleted or replaced while it ran (the server logs why). Nothing was applied; the operator restarts it.",
     ErrorCode.PLAYER_NOT_FOUND: "No such player in the key's game and environment.",
     ErrorCode.PLAYER_SECRET_INVALID: "Wrong, missing or malformed `X-Player-Secret` on a player-scoped "
     "route (also for a player that does not exist).",

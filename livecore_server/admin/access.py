@@ -37,6 +37,7 @@ from livecore_server.http.endpoint import (
     Binding,
     Call,
     TxHandler,
+    authorization_problem,
     bearer_token,
     structured,
 )
@@ -114,6 +115,16 @@ async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) 
     )
 
 
+def no_credential(request: web.Request, *, portal: bool) -> str:
+    """The 401's message when :func:`credential_of` found no valid credential: what to send, or what is
+    wrong with the ``Authorization`` header that was sent."""
+    if "Authorization" not in request.headers:
+        if portal:
+            return "Sign in to the portal, or send a personal key as 'Authorization: Bearer svc_pk_...'."
+        return "Send a personal key as 'Authorization: Bearer svc_pk_...'."
+    return authorization_problem(request) or "The personal key is unknown, expired or revoked."
+
+
 def csrf_token(services: Services, session_id: str) -> str:
     """The session's CSRF token: its id under the server's key, so it is never stored and cannot be
     made without that key."""
@@ -145,9 +156,7 @@ async def admit(request: web.Request, route: Route, services: Services, headers:
     finds the member and the scope on the request (``OPERATOR``, ``ADMIN_SCOPE``)."""
     operator = await credential_of(services, request)
     if operator is None:
-        raise LivecoreError(
-            ErrorCode.INVALID_API_KEY, "Sign in to the portal, or send a personal key as a Bearer token."
-        )
+        raise LivecoreError(ErrorCode.INVALID_API_KEY, no_credential(request, portal=True))
     await take_admin_token(services, operator, headers)
     if route.is_write:
         check_csrf(services, operator, request.headers.get(CSRF_HEADER))

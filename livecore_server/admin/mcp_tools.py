@@ -34,7 +34,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import ID
 from livecore.operators import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
 from livecore.ratelimit import BucketName
-from livecore_server.admin.access import credential_of, run_route, take_admin_token
+from livecore_server.admin.access import credential_of, no_credential, run_route, take_admin_token
 from livecore_server.admin.mcp import McpEndpoint, McpTool
 from livecore_server.http.endpoint import Binding
 from livecore_server.http.middlewares import envelope_for, handle_in_time
@@ -223,7 +223,7 @@ async def authenticate(request: web.Request) -> McpCaller:
             raise LivecoreError(
                 ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
             )
-        raise LivecoreError(ErrorCode.INVALID_API_KEY, "Send a personal key (svc_pk_...) as a Bearer token.")
+        raise LivecoreError(ErrorCode.INVALID_API_KEY, no_credential(request, portal=False))
     await take_admin_token(services, operator, headers)
     return McpCaller(operator=operator, services=services, remote=request.remote)
 

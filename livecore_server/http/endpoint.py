@@ -151,6 +151,25 @@ def bearer_token(request: web.Request) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+def authorization_problem(request: web.Request) -> str | None:
+    """What is wrong with the request's ``Authorization`` header when it carries no Bearer token (None when
+    it does: then only the key itself can be wrong). The 401 stays ``invalid_api_key`` whatever the
+    reason; the message tells a newcomer which part to fix, and never repeats what was sent."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return "No Authorization header: send the key as 'Authorization: Bearer <key>'."
+    scheme, space, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        if not space:
+            return "The Authorization header has no scheme: send the key as 'Authorization: Bearer <key>'."
+        return (
+            "The Authorization header's scheme is not Bearer: send the key as 'Authorization: Bearer <key>'."
+        )
+    if not token.strip():
+        return "The Authorization header's Bearer token is empty: send 'Authorization: Bearer <key>'."
+    return None
+
+
 def takes_player(route: Route, headers: Mapping[str, str]) -> bool:
     """Whether the request authenticates a player: a player route always, a key-or-player route when
     it sends a player secret (docs/reference/conventions.md#authentication)."""

@@ -33,6 +33,7 @@ from livecore_server.admin.access import admit as admit_operator
 from livecore_server.http.endpoint import (
     API_KEY,
     RESPONSE_HEADERS,
+    authorization_problem,
     bearer_token,
     takes_player,
     unreadable_headers,
@@ -270,7 +271,10 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         if public:
             return
         if key is None:
-            raise LivecoreError(ErrorCode.INVALID_API_KEY, "Missing or invalid API key.")
+            raise LivecoreError(
+                ErrorCode.INVALID_API_KEY,
+                authorization_problem(request) or "The API key is unknown or revoked.",
+            )
         app[SERVICES].usage.record(
             key.id,
             now_ms,

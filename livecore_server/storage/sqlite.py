@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +25,7 @@ import attrs
 import sqlite_utils
 
 from livecore.commands.reads import Reads
+from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.sql import open_ports
@@ -91,6 +93,27 @@ def sqlite_path(db: str) -> str:
     return str(Path(db))
 
 
+class DatabaseFileLost(LivecoreError):
+    """A write refused because the store's file is no longer at its path (503 ``storage_unavailable``)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            ErrorCode.STORAGE_UNAVAILABLE,
+            "The server's database file was moved, deleted or replaced while it ran; nothing was"
+            " written. The operator must restart the server.",
+        )
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None where there is none: an in-memory database,
+    or a file that is gone)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
 class SqliteStore:
     # One server process per database file (a second process may only apply manifests or run operator
     # commands): the dispatcher may take back webhook claims left by an earlier run of the server.
@@ -99,6 +122,8 @@ class SqliteStore:
     def __init__(self, path: str) -> None:
         self.path = path
         self.conn = connect(path)
+        self._file = _identity(path)
+        self._file_lost = False
         migrate(self.conn)
         self._tx = SqliteTransaction(self.conn)
         self.player_listeners = self._tx.player_listeners
@@ -152,7 +177,12 @@ class SqliteStore:
                 watch(conn)
             try:
                 while not self._stop_checkpoints.wait(every):
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    try:
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    except sqlite3.OperationalError:
+                        if _identity(self.path) != self._file:
+                            return  # the file is gone: the next write says so (_refuse_if_file_lost)
+                        raise
             finally:
                 conn.close()
 
@@ -203,6 +233,8 @@ class SqliteStore:
             self.conn.execute("ROLLBACK")
             tx.board_changes.clear()
             raise
+        if write:
+            self._refuse_if_file_lost()
         self.conn.execute("COMMIT")
         if tx.emitted:
             self._events_committed()
@@ -304,8 +336,9 @@ class SqliteStore:
         group, self._group = self._group, None
         assert group is not None
         try:
+            self._refuse_if_file_lost()
             self.conn.execute("COMMIT")
-        except Exception as exc:  # disk full, I/O error: nothing of the group was applied
+        except Exception as exc:  # disk full, I/O error, file lost: nothing of the group was applied
             self.conn.execute("ROLLBACK")
             self._tx.board_changes.clear()
             group.committed.set_exception(exc)
@@ -314,6 +347,23 @@ class SqliteStore:
         if group.emitted:
             self._events_committed()
         self._boards_committed()
+
+    def _refuse_if_file_lost(self) -> None:
+        """Before each COMMIT: the file at the store's path must still be the database this process
+        opened. Moved, deleted or replaced under a running server, the open handle would go on writing
+        to a file nobody will read again, and acknowledge writes that are lost. One ``stat`` per commit
+        (per commit group when serving) costs about a microsecond."""
+        if self._file is None or (not self._file_lost and _identity(self.path) == self._file):
+            return
+        if not self._file_lost:
+            self._file_lost = True
+            log.error(
+                "the file at %s is no longer the database this process opened (moved, deleted or"
+                " replaced): every write is refused with 503 storage_unavailable until the server is"
+                " restarted on the right file",
+                self.path,
+            )
+        raise DatabaseFileLost()
 
     def _events_committed(self) -> None:
         for listener in self._commit_listeners:
