@@ -63,9 +63,11 @@ def screenshots(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def docs(session: nox.Session) -> None:
-    """Regenerate the generated tables of docs/reference from the declarations (--check: only compare)."""
+    """Regenerate the generated tables of docs/reference from the declarations, and the table of every
+    client method in docs/client.md (--check: only compare)."""
     session.install("-e", ".[dev]")
     session.run("python", "-m", "livecore.api.reference", *session.posargs)
+    session.run("python", "-m", "livecore_client._method_table", *session.posargs)
 
 
 @nox.session(default=False)

@@ -37,6 +37,21 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_RETRIES = 2
 
 
+def checked_base_url(base_url: str) -> str:
+    """``base_url`` without its trailing slash, refused at once unless it is an absolute http(s) URL with
+    a host: without a scheme httpx would send nothing, and every call would be retried before it failed."""
+    try:
+        url = httpx.URL(base_url)
+    except (httpx.InvalidURL, TypeError):
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        raise ValueError(
+            f"base_url must be an absolute http:// or https:// URL with a host, e.g. {DEFAULT_BASE_URL};"
+            f" got {base_url!r}"
+        )
+    return base_url.rstrip("/")
+
+
 class _BaseClient:
     def __init__(
         self, api_key: str, *, base_url: str, max_retries: int, retry_policy: RetryPolicy | None
@@ -44,7 +59,7 @@ class _BaseClient:
         if not api_key:
             raise ValueError("api_key must not be empty")
         self._api_key = api_key
-        self.base_url = base_url.rstrip("/")
+        self.base_url = checked_base_url(base_url)
         # The constructor's max_retries is the one knob; a given policy supplies delays, jitter and sleep.
         self._retry = attrs.evolve(retry_policy or RetryPolicy(), max_retries=max_retries)
 
@@ -155,6 +170,7 @@ def async_method(
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+BUILDER = "__livecore_builder__"
 
 
 def _present(method: _F, build: Callable[..., Any]) -> _F:
@@ -168,6 +184,8 @@ def _present(method: _F, build: Callable[..., Any]) -> _F:
         ("__doc__", build.__doc__),
         ("__module__", build.__module__),
         ("__signature__", signature),
+        # The builder, for the generated table of every method in docs/client.md (_method_table.py).
+        (BUILDER, build),
     ):
         setattr(method, attribute, value)
     return method
