@@ -12,6 +12,9 @@ Run it with your key against your server:
     LIVECORE_URL=https://ops.example.com LIVECORE_PERSONAL_KEY=svc_pk_... LIVECORE_STUDIO=acme \\
         LIVECORE_GAME=space-race LIVECORE_PLAYER=alice python examples/support_desk.py
 
+``LIVECORE_ENV=test`` or ``live`` names the environment; unset, the server acts in the one the game has API
+keys in (live when it has both).
+
 Without a key it starts its own demo server, signs in the demo studio's owner with the sign-in link the
 demo prints (as a browser would: press the link's button, then make a personal key in the portal), and
 helps a demo player of its own.
@@ -29,7 +32,7 @@ from livecore_client import AdminClient, SdkClient
 from livecore_server.embedded import demo_server
 
 
-def run(base_url: str, personal_key: str, studio: str, game: str, player: str, env: str) -> None:
+def run(base_url: str, personal_key: str, studio: str, game: str, player: str, env: str | None) -> None:
     with AdminClient(personal_key, studio=studio, base_url=base_url) as admin:
         me = admin.me()
         print(f"signed in as {me.member.email} ({me.member.role.value}) in studio {me.studio_key}")
@@ -83,14 +86,15 @@ def main() -> None:
             os.environ["LIVECORE_STUDIO"],
             os.environ["LIVECORE_GAME"],
             os.environ["LIVECORE_PLAYER"],
-            os.environ.get("LIVECORE_ENV", "live"),
+            os.environ.get("LIVECORE_ENV"),  # unset: the environment the game has API keys in
         )
         return
     with demo_server() as demo:
         player = f"ada-{secrets.token_hex(3)}"
         with SdkClient(demo.client_key, base_url=demo.base_url) as sdk:
             secret = sdk.register(player).player_secret
-            run(demo.base_url, personal_key_from_link(demo.owner_link), "demo", "space-race", player, "test")
+            # No environment named: the demo's game has only test keys, so the server acts in test.
+            run(demo.base_url, personal_key_from_link(demo.owner_link), "demo", "space-race", player, None)
             pending = sdk.pending_grants(player, player_secret=secret).grants
             source = pending[0].source_kind
             print(f"{player}'s game now shows {len(pending)} pending grant(s), source {source}")

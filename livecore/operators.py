@@ -33,6 +33,7 @@ an endpoint at all), and its handler then refuses a live one with ``dashboard_on
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,6 +41,7 @@ import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import Range
+from livecore.scope import Environment
 
 
 class Role(enum.StrEnum):
@@ -197,6 +199,13 @@ def authorize(operator: Operator, studio_id: str, action: Action, *, live_webhoo
             f"The role {(operator.key_role or operator.role).value} may not take {action.value}.",
             {"action": action.value},
         )
+
+
+def default_environment(key_environments: Iterable[Environment]) -> Environment:
+    """The environment an operator's request acts in when it names none: the one the game has API keys in
+    (a game set up for testing has only test keys), live when it has both or none."""
+    environments = set(key_environments)
+    return Environment.TEST if environments == {Environment.TEST} else Environment.LIVE
 
 
 def check_key_role(member_role: Role, key_role: Role | None) -> None:

@@ -6,9 +6,9 @@ role, when lower) allows; dashboard-only actions (API keys, personal keys, live 
 :class:`~livecore_client.errors.DashboardOnlyError`. Every write is audited, with the key as its actor.
 
 The client is bound to one studio (its key or ``std_`` id); game-scoped methods take ``game`` (a key or a
-``gam_`` id) first, and those naming a player, a grant or an attempt act in ``env`` (``"live"`` unless
-given, as the service defaults). Every write sends an idempotency key, made once per call and reused by
-its retries, or the ``idempotency_key`` given.
+``gam_`` id) first, and those naming a player, a grant or an attempt act in ``env``: when it is not
+given, the server acts in the environment the game has API keys in (live when it has both). Every write
+sends an idempotency key, made once per call and reused by its retries, or the ``idempotency_key`` given.
 
 Adding a route: one ``_name`` builder in :class:`_AdminCalls`, one line in each client; the only
 hand-written pair is ``iter_audit``, which walks ``audit`` page by page.
@@ -58,6 +58,12 @@ def _check(personal_key: str, studio: str) -> None:
         raise ValueError("studio must not be empty")
 
 
+def _env(env: Environment | str | None) -> Environment | None:
+    """The environment to act in; None leaves the choice to the server: the one the game has API keys in,
+    live when it has both (docs/operators.md#environments)."""
+    return None if env is None else Environment(env)
+
+
 class _AdminCalls:
     """The ``/admin/v1`` calls, written once for both clients."""
 
@@ -86,13 +92,13 @@ class _AdminCalls:
         game: str,
         external_id: str,
         *,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         limit: int | None = None,
     ) -> Call[m.PlayerLookupResponse]:
         """Everything about one player: profile, ban, friends, wallet, inventory, recent grants, the
         audit entries naming the player and webhook deliveries (``limit`` per list, 20 by default, 1 to
         200). Raises :class:`~livecore_client.errors.PlayerNotFoundError`."""
-        query = m.LookupQuery(env=Environment(env))
+        query = m.LookupQuery(env=_env(env))
         if limit is not None:
             query = attrs.evolve(query, limit=limit)
         return Call(
@@ -108,7 +114,7 @@ class _AdminCalls:
         external_id: str,
         *,
         reason: str,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.BanPlayerResponse]:
         """Ban a player; ``applied`` is true only on the transition (which fires ``player.banned``)."""
@@ -116,7 +122,7 @@ class _AdminCalls:
             api.PLAYER_BAN,
             m.BanPlayerResponse,
             path=self._at(game, externalId=external_id),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             body=m.BanRequest(reason=reason),
             idempotency_key=idempotency_key,
         )
@@ -126,7 +132,7 @@ class _AdminCalls:
         game: str,
         external_id: str,
         *,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.BanPlayerResponse]:
         """Lift a player's ban; ``applied=False`` when the player was not banned."""
@@ -134,7 +140,7 @@ class _AdminCalls:
             api.PLAYER_UNBAN,
             m.BanPlayerResponse,
             path=self._at(game, externalId=external_id),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             idempotency_key=idempotency_key,
         )
 
@@ -143,7 +149,7 @@ class _AdminCalls:
         game: str,
         external_id: str,
         *,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.RotateSecretResponse]:
         """Mint a new player secret (shown once: hand it to the player's client); the old one stops
@@ -152,7 +158,7 @@ class _AdminCalls:
             api.ROTATE_SECRET,
             m.RotateSecretResponse,
             path=self._at(game, externalId=external_id),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             idempotency_key=idempotency_key,
         )
 
@@ -168,7 +174,7 @@ class _AdminCalls:
         expires_at: datetime | None = None,
         reason: str | None = None,
         metadata: Mapping[str, Any] | None = None,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.AdminGrantResponse]:
         """A manual grant: a pending grant of ``entries`` for the player (created on first contact),
@@ -178,7 +184,7 @@ class _AdminCalls:
             api.MANUAL_GRANT,
             m.AdminGrantResponse,
             path=self._at(game),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             body=m.ManualGrantRequest(
                 external_player_id=external_id,
                 entries=list(entries),
@@ -196,7 +202,7 @@ class _AdminCalls:
         grant_id: str,
         *,
         reason: str | None = None,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.AdminGrantResponse]:
         """Claim a stuck grant whatever its status, credited once. Raises
@@ -206,7 +212,7 @@ class _AdminCalls:
             api.FORCE_CLAIM,
             m.AdminGrantResponse,
             path=self._at(game, grantId=grant_id),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             body=None if reason is None else m.ReasonRequest(reason=reason),
             idempotency_key=idempotency_key,
         )
@@ -218,7 +224,7 @@ class _AdminCalls:
         *,
         reason: str,
         score: float | None = None,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.AdminAttemptResponse]:
         """Complete an attempt in progress, its score replaced by ``score`` when given; no rewards are
@@ -228,7 +234,7 @@ class _AdminCalls:
             api.FORCE_COMPLETE,
             m.AdminAttemptResponse,
             path=self._at(game, attemptId=attempt_id),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             body=m.ForceCompleteRequest(reason=reason, score=score),
             idempotency_key=idempotency_key,
         )
@@ -238,7 +244,7 @@ class _AdminCalls:
         game: str,
         attempt_id: str,
         *,
-        env: Environment | str = Environment.LIVE,
+        env: Environment | str | None = None,
         idempotency_key: str | None = None,
     ) -> Call[m.RetryRewardRollResponse]:
         """Grant a completed attempt's milestone and completion rewards. Raises
@@ -248,7 +254,7 @@ class _AdminCalls:
             api.RETRY_REWARD_ROLL,
             m.RetryRewardRollResponse,
             path=self._at(game, attemptId=attempt_id),
-            query=m.EnvQuery(env=Environment(env)),
+            query=m.EnvQuery(env=_env(env)),
             idempotency_key=idempotency_key,
         )
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from livecore.api.convert import DEFAULT_IN_WORDS
 from livecore.api.economy import CurrencyBalance, ItemHolding
 from livecore.api.friends import FriendRow
 from livecore.api.grants import GrantView, RewardEntry
@@ -34,14 +35,19 @@ PAGE = Range(1, 200)
 # --- queries ---------------------------------------------------------------------------------------------
 
 
+# ``env`` left out: the environment the game has API keys in, live when it has both or none
+# (livecore.operators.default_environment).
+_ENV_DEFAULT = {DEFAULT_IN_WORDS: "the environment the game has API keys in; live when both"}
+
+
 @attrs.frozen
 class EnvQuery:
-    env: Environment = Environment.LIVE
+    env: Environment | None = attrs.field(default=None, metadata=_ENV_DEFAULT)
 
 
 @attrs.frozen
 class LookupQuery:
-    env: Environment = Environment.LIVE
+    env: Environment | None = attrs.field(default=None, metadata=_ENV_DEFAULT)
     limit: int = attrs.field(default=20, metadata=limited(PAGE))
 
 

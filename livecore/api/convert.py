@@ -41,6 +41,9 @@ from livecore.limits import INT64_MAX, INT64_MIN, Text, character_problem, rule_
 T = TypeVar("T")
 
 OMIT_IF_NONE = {"omit_if_none": True}
+# Field metadata: the default of a query parameter that the server decides per request, in words, for
+# the reference (a default of None alone would read as "no default").
+DEFAULT_IN_WORDS = "default_in_words"
 
 
 class Absent(enum.Enum):

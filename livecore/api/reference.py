@@ -58,7 +58,7 @@ from livecore import (
     purchases,
 )
 from livecore.api import routes as registry
-from livecore.api.convert import camel
+from livecore.api.convert import DEFAULT_IN_WORDS, camel
 from livecore.api.openapi import (
     _PATH_PARAM,
     _description,
@@ -574,6 +574,8 @@ def _route_section(ctx: _Context, route: Route, page: str) -> str:
             if limits := rule_text(field):
                 kind += f"; {limits}"
             shown = f"`{orjson.dumps(default).decode()}`" if default is not None else ""
+            # A default the server decides per request says so in words.
+            shown = field.metadata.get(DEFAULT_IN_WORDS, shown)
             rows.append(f"| `{param['name']}` | {kind} | {'yes' if param['required'] else 'no'} | {shown} |")
         parts.append("\n".join(rows))
     if route.request is not None:

@@ -28,7 +28,7 @@ from aiohttp import web
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.operators import PERSONAL_KEY_PREFIX, Action, Operator, Via, authorize
+from livecore.operators import PERSONAL_KEY_PREFIX, Action, Operator, Via, authorize, default_environment
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Scope, member_actor
 from livecore_server.http.endpoint import (
@@ -185,7 +185,11 @@ def game_ref(tx: ServerTransaction, studio_id: str, ref: str) -> str | None:
 
 
 def resolve_scope(
-    tx: ServerTransaction, operator: Operator, params: Mapping[str, str], env: Environment, action: Action
+    tx: ServerTransaction,
+    operator: Operator,
+    params: Mapping[str, str],
+    env: Environment | None,
+    action: Action,
 ) -> Scope:
     """Step 4 of the module docstring: the scope the route acts in, the operator allowed its action."""
     studio_id = operator.studio_id
@@ -200,16 +204,24 @@ def resolve_scope(
         if not game_id:
             raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
     authorize(operator, studio_id, action)
+    if env is None:
+        env = game_environment(tx, game_id) if game_id else Environment.LIVE
     return Scope(studio_id=studio_id, game_id=game_id, env=env, actor=member_actor(operator.member_id))
 
 
-def env_of(query: Mapping[str, str]) -> Environment:
-    """The environment a request names (``?env=``); an invalid one is refused by the route's query model,
-    so the default stands in until then."""
+def game_environment(tx: ServerTransaction, game_id: str) -> Environment:
+    """The environment of the game an operator acts in when the request names none: the one it has API
+    keys in (:func:`livecore.operators.default_environment`)."""
+    return default_environment(k.env for k in tx.keys.of_game(game_id) if k.revoked_at is None)
+
+
+def env_of(query: Mapping[str, str]) -> Environment | None:
+    """The environment a request names (``?env=``), or None for the game's default (:func:`resolve_scope`).
+    An invalid one is refused by the route's query model, so the default stands in until then."""
     try:
-        return Environment(query.get("env", Environment.LIVE.value))
+        return Environment(query["env"]) if "env" in query else None
     except ValueError:
-        return Environment.LIVE
+        return None
 
 
 # --- running a route for the portal and /mcp ---------------------------------------------------------------

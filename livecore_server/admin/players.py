@@ -3,10 +3,14 @@ and rotating the player's secret."""
 
 from __future__ import annotations
 
+import attrs
+
 from livecore.api import admin as api
 from livecore.api.player_tools import BanPlayerResponse, BanRequest
 from livecore.commands import moderation
-from livecore.commands.players import get_player, rotate_secret
+from livecore.commands.players import find_record, get_player, rotate_secret
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
 from livecore_server.admin.webhooks import player_deliveries
 from livecore_server.http.endpoint import Binding, Call, bind
@@ -24,7 +28,9 @@ def target(external_id: str) -> str:
 
 def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.PlayerLookupResponse:
     limit = api.PAGE.check(call.query.limit, "limit")
-    player = get_player(tx, call.scope, call.external_id, retired=True)
+    player = find_record(tx, call.scope, call.external_id)
+    if player is None:
+        raise _not_found(tx, call.scope, call.external_id)
     audit = tx.audit.page(
         call.scope.studio_id,
         AuditFilter(game_id=call.scope.game_id, target=target(player.external_id)),
@@ -39,6 +45,18 @@ def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.Play
         audit=[view(e) for _, e in audit],
         deliveries=player_deliveries(call, tx, player.id, limit),
     )
+
+
+def _not_found(tx: ServerTransaction, scope: Scope, external_id: str) -> LivecoreError:
+    """404 ``player_not_found``, saying whether the game has the player in its other environment (an
+    operator who may read the game may read both)."""
+    other = Environment.TEST if scope.env is Environment.LIVE else Environment.LIVE
+    details: dict[str, str] = {"externalPlayerId": external_id}
+    message = f"No player {external_id!r} in {scope.env.value}."
+    if find_record(tx, attrs.evolve(scope, env=other), external_id) is not None:
+        details["existsIn"] = other.value
+        message += f" A player with this id exists in {other.value}."
+    return LivecoreError(ErrorCode.PLAYER_NOT_FOUND, message, details)
 
 
 def ban(call: Call[BanRequest, api.EnvQuery], tx: ServerTransaction) -> BanPlayerResponse:

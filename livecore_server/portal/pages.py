@@ -24,7 +24,14 @@ from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.operators import Action, Operator, may
 from livecore_server.admin import audit, grants, keys, members, players, webhooks
-from livecore_server.admin.access import SESSION_COOKIE, credential_of, csrf_token, env_of, run_route
+from livecore_server.admin.access import (
+    SESSION_COOKIE,
+    credential_of,
+    csrf_token,
+    env_of,
+    game_environment,
+    run_route,
+)
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.http.endpoint import Binding
@@ -158,8 +165,13 @@ def _text(form: Mapping[str, Any], name: str) -> str | None:
     return str(value).strip() or None if value is not None else None
 
 
-def _env(request: web.Request) -> str:
-    return env_of(request.query).value
+async def _env(page: Page, game: Any) -> str:
+    """The environment the page names, else the one the game has API keys in (a game with only test
+    keys, as the demo's, is looked up in test)."""
+    named = env_of(page.request.query)
+    if named is None:
+        named = await _services(page.request).store.read(lambda tx: game_environment(tx, game.game_id))
+    return named.value
 
 
 def _redirect(location: str) -> web.Response:
@@ -288,18 +300,27 @@ def player_page(template: str) -> Handler:
     @signed_in
     async def page(current: Page) -> web.StreamResponse:
         game = _game(current)
-        env = _env(current.request)
+        env = await _env(current, game)
         external_id = (current.request.query.get("id") or "").strip()
         found = None
+        missing = None
         if external_id:
-            found = await current.run(
-                "admin.players.lookup", {"game": game.key, "externalId": external_id}, query={"env": env}
-            )
+            try:
+                found = await current.run(
+                    "admin.players.lookup", {"game": game.key, "externalId": external_id}, query={"env": env}
+                )
+            except LivecoreError as exc:
+                if exc.code is not ErrorCode.PLAYER_NOT_FOUND:
+                    raise
+                # Shown on the look-up itself, with a link to the other environment when it has the player.
+                missing = {"message": exc.message, "exists_in": (exc.details or {}).get("existsIn")}
         done = current.request.query.get("done")
         return render(
             current.request,
             template,
-            **current.context(game=game, env=env, external_id=external_id, found=found, done=done),
+            **current.context(
+                game=game, env=env, external_id=external_id, found=found, done=done, missing=missing
+            ),
         )
 
     return page
@@ -312,7 +333,7 @@ def _player_path(game: Any) -> str:
 @signed_in
 async def player_action(page: Page) -> web.StreamResponse:
     game = _game(page)
-    env = _env(page.request)
+    env = await _env(page, game)
     external_id = page.request.match_info["externalId"]
     action = page.request.match_info["action"]
     form = await _form(page)
@@ -342,7 +363,7 @@ async def player_action(page: Page) -> web.StreamResponse:
 @signed_in
 async def grant_create(page: Page) -> web.StreamResponse:
     game = _game(page)
-    env = _env(page.request)
+    env = await _env(page, game)
     form = await _form(page)
     external_id = _text(form, "externalPlayerId") or ""
     amount = _text(form, "amount") or ""
@@ -358,7 +379,7 @@ async def grant_create(page: Page) -> web.StreamResponse:
 @signed_in
 async def grant_force_claim(page: Page) -> web.StreamResponse:
     game = _game(page)
-    env = _env(page.request)
+    env = await _env(page, game)
     form = await _form(page)
     claimed = await page.run(
         "admin.grants.force_claim",
@@ -372,7 +393,7 @@ async def grant_force_claim(page: Page) -> web.StreamResponse:
 @signed_in
 async def attempt_action(page: Page) -> web.StreamResponse:
     game = _game(page)
-    env = _env(page.request)
+    env = await _env(page, game)
     form = await _form(page)
     params = {"game": game.key, "attemptId": page.request.match_info["attemptId"]}
     external_id = _text(form, "externalPlayerId") or ""

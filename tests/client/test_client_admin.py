@@ -227,7 +227,7 @@ CASES = [
         {"reason": "cheat"},
         "POST",
         f"{GAME}/players/p1/ban",
-        {"env": "live"},
+        {},  # no environment named: the server acts in the one the game has keys in
         {"reason": "cheat"},
         BAN,
         m.BanPlayerResponse,
@@ -278,7 +278,7 @@ CASES = [
         {"reason": "stuck"},
         "POST",
         f"{GAME}/grants/grt_1/force-claim",
-        {"env": "live"},
+        {},
         {"reason": "stuck"},
         {"grant": {**GRANT, "status": "claimed", "claimedAt": TS, "ackedBy": "operator"}},
         m.AdminGrantResponse,
@@ -601,7 +601,8 @@ def test_answers_read_into_the_models(admin: AdminClient, respx_mock: respx.Mock
 def test_defaults_send_the_service_defaults(admin: AdminClient, respx_mock: respx.MockRouter) -> None:
     lookup = respx_mock.get(f"{GAME}/players/p1").mock(return_value=ok(LOOKUP))
     admin.lookup_player("space-race", "p1")
-    assert dict(lookup.calls.last.request.url.params) == {"env": "live", "limit": "20"}
+    # No environment named: the server chooses the one the game has API keys in.
+    assert dict(lookup.calls.last.request.url.params) == {"limit": "20"}
     claim = respx_mock.post(f"{GAME}/grants/grt_1/force-claim").mock(return_value=ok({"grant": GRANT}))
     admin.force_claim_grant("space-race", "grt_1")
     assert claim.calls.last.request.content == b""  # the reason is optional, and so is the body
@@ -615,7 +616,7 @@ def test_defaults_send_the_service_defaults(admin: AdminClient, respx_mock: resp
     assert dict(deliveries.calls.last.request.url.params) == {"limit": "50"}
     grant = respx_mock.post(f"{GAME}/grants").mock(return_value=ok({"grant": GRANT}, 201))
     admin.create_grant("space-race", "p1", [COINS], kind=GrantKind.CRATE)
-    assert dict(grant.calls.last.request.url.params) == {"env": "live"}
+    assert dict(grant.calls.last.request.url.params) == {}
     assert sent_json(grant)["kind"] == "crate"
     keys = respx_mock.post(f"{STUDIO}/personal-keys").mock(
         return_value=ok({"key": PERSONAL_KEY, "secret": KEY})
@@ -807,4 +808,4 @@ def test_options_are_keyword_only_and_writes_take_an_idempotency_key() -> None:
             key = params["idempotency_key"]
             assert (key.kind, key.default) == (inspect.Parameter.KEYWORD_ONLY, None), case.name
         if "env" in params and case.name not in ("create_webhook_endpoint", "create_api_key"):
-            assert params["env"].default == Environment.LIVE, case.name  # the service's default
+            assert params["env"].default is None, case.name  # the server's default

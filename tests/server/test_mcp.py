@@ -254,8 +254,11 @@ async def test_refusals_come_back_as_tool_errors_with_their_code(world: World) -
                 "events": ["grant.created"],
             },
         )
-    assert ghost.is_error and only_text(ghost) == "player_not_found: Player not found."
-    assert live.is_error and only_text(live).startswith("player_not_found: ")  # p1 is a test player
+    assert ghost.is_error and only_text(ghost) == "player_not_found: No player 'ghost' in test."
+    # space-race has live keys too, so no environment named is live, and p1 is a test player.
+    assert live.is_error and only_text(live) == (
+        "player_not_found: No player 'p1' in live. A player with this id exists in test."
+    )
     assert no_game.is_error and only_text(no_game).startswith("not_found: ")
     assert invalid.is_error and only_text(invalid).startswith("invalid_request: ")
     assert unknown.is_error and only_text(unknown).startswith("invalid_request: Unknown argument: studio")
