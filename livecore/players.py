@@ -57,6 +57,17 @@ class DebugFlag:
     flagged_at: datetime
 
 
+#: ``lastSeenAt`` moves on any authenticated client request (DECISIONS 12), written at most once this
+#: often per player: a guild leader's inactivity is counted in days, so an hour is exact enough, and a
+#: player's reads stay free of writes.
+SEEN_EVERY = timedelta(hours=1)
+
+
+def seen_is_due(last_seen_at: datetime, now: datetime) -> bool:
+    """Whether a request at ``now`` moves a ``lastSeenAt`` of ``last_seen_at`` (:data:`SEEN_EVERY`)."""
+    return now - last_seen_at >= SEEN_EVERY
+
+
 class Lifecycle(enum.StrEnum):
     """docs/reference/player-tools.md: a merged or erased player keeps its row under a placeholder external
     id."""

@@ -16,22 +16,32 @@ writes last.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import attrs
 
 from livecore.clock import to_millis
-from livecore.players import Activity, Player, PlayerCard
+from livecore.players import SEEN_EVERY, Activity, Player, PlayerCard, seen_is_due
 from livecore.presence import Presence
-from livecore_server.storage.server_store import ServerStore
+from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
 
 @attrs.define
 class PresenceBoard:
     _beats: dict[str, Presence] = attrs.Factory(dict)
     _dirty: set[str] = attrs.Factory(set)
+    # Players whose lastSeenAt is due to move (livecore.players.seen_is_due), with the time they were seen.
+    _seen: dict[str, int] = attrs.Factory(dict)
 
     def record(self, player_id: str, presence: Presence) -> None:
         self._beats[player_id] = presence
         self._dirty.add(player_id)
+
+    def saw(self, player: Player, now: datetime) -> None:
+        """``player`` made an authenticated client request at ``now``: its ``lastSeenAt`` is written with
+        the next flush when the stored one is :data:`~livecore.players.SEEN_EVERY` old, else nothing is."""
+        if seen_is_due(player.last_seen_at, now):
+            self._seen[player.id] = to_millis(now)
 
     def presence_of(self, player: Player | PlayerCard) -> Presence:
         """The player's presence: the board's when it is newer than the stored one."""
@@ -55,21 +65,36 @@ class PresenceBoard:
 
     def flush(self, store: ServerStore) -> int:
         """Write what changed now, on this thread (at shutdown)."""
-        beats = self._take()
-        if beats:
-            store.run(lambda tx: tx.presence.record(beats))
+        beats, seen = self._take(), self._take_seen()
+        if beats or seen:
+            store.run(lambda tx: self._write(tx, beats, seen))
         return len(beats)
 
     async def flush_async(self, store: ServerStore) -> int:
-        beats = self._take()
-        if beats:
+        beats, seen = self._take(), self._take_seen()
+        if beats or seen:
             try:
-                await store.run_async(lambda tx: tx.presence.record(beats))
+                await store.run_async(lambda tx: self._write(tx, beats, seen))
             except BaseException:
                 # Written next time (unless a newer heartbeat replaced it, which is written instead).
                 self._dirty.update(player_id for player_id, _, _ in beats)
+                for player_id, at in seen:
+                    self._seen.setdefault(player_id, at)
                 raise
         return len(beats)
+
+    @staticmethod
+    def _write(
+        tx: ServerTransaction, beats: list[tuple[str, int, str | None]], seen: list[tuple[str, int]]
+    ) -> None:
+        if beats:
+            tx.presence.record(beats)
+        if seen:
+            tx.presence.seen(seen, SEEN_EVERY // timedelta(milliseconds=1))
+
+    def _take_seen(self) -> list[tuple[str, int]]:
+        seen, self._seen = list(self._seen.items()), {}
+        return seen
 
     def _take(self) -> list[tuple[str, int, str | None]]:
         beats = []

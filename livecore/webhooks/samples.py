@@ -149,7 +149,7 @@ _WINDOW: dict[str, Any] = {
     "ends_at": SAMPLE_TS,
     "at": SAMPLE_TS,
 }
-_LOBBY_ID = "lby_sample0000000000000000000"
+_LOBBY_ID = "lob_sample0000000000000000000"
 _LOBBY: dict[str, Any] = {
     "lobby_id": _LOBBY_ID,
     "event_id": _EVENT["event_id"],
@@ -169,7 +169,7 @@ _PROMOTION: dict[str, Any] = {
 _BOT_ID = "bot_sample0000000000000000000"
 _INVITE_ID = "inv_sample0000000000000000000"
 _TEAM: dict[str, Any] = {
-    "event_team_id": "tm_sample00000000000000000000",
+    "event_team_id": "team_sample00000000000000000000",
     "team_key": "sample-team",
     "event_key": _EVENT["event_key"],
     "window_id": _EVENT["event_window_id"],
@@ -460,7 +460,7 @@ SAMPLES: dict[str, WebhookPayload] = {
         ),
         PartnerInviteSent(event_team_id=None, **_INVITE),
         PartnerInviteAccepted(
-            event_team_id="tm_sample00000000000000000001",
+            event_team_id="team_sample00000000000000000001",
             **_INVITE,
             accepted_at=SAMPLE_TS,
             goal_target=1000.0,

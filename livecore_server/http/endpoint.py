@@ -369,6 +369,7 @@ def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
         return call
     secret = call.headers.get("X-Player-Secret")
     player = authenticate(tx, call.rt, call.scope, call.external_id, secret)
+    call.services.presence.saw(player, call.rt.clock.now())
     if call.route.is_write:
         # The commands' own policy (livecore.commands.actor), applied here too because the ban must win
         # over what a handler resolves before its command runs and over a stored replay.

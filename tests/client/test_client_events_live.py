@@ -513,7 +513,7 @@ def test_a_lobby_forms_then_starts_and_reads_alike_on_both_clients(
     assert lobby.leaderboard_id == started.attempt.leaderboard_id
     assert server.lobby(arena.game_id, forming.lobby_id).lobby == lobby
     with pytest.raises(LobbyNotFoundError):
-        ada.sdk.lobby("lby_" + "0" * 32)
+        ada.sdk.lobby("lob_" + "0" * 32)
 
 
 def test_a_pushed_lobby_is_active_at_once_and_its_replay_answers_it_again(
@@ -565,7 +565,7 @@ def test_a_studio_team_through_the_sync_clients(join: Callable[..., Member], ser
         1000,
         {"tag": 1},
     )
-    assert team.team_id.startswith("tm_") and team.window_id.startswith("win_")
+    assert team.team_id.startswith("team_") and team.window_id.startswith("win_")
     assert server.team("squad", key).team == team == server.team("squad", key, window_id=team.window_id).team
 
     _play(ada, "squad", 150)

@@ -26,7 +26,7 @@ from tests.client.support import BASE, Sleeps, sent_json
 
 SDK = f"{BASE}/sdk/v1"
 SERVER = f"{BASE}/server/v1"
-LOBBY_ID = "lby_0195c0de000070008000000000000001"
+LOBBY_ID = "lob_0195c0de000070008000000000000001"
 FILL_BY = "2026-03-02T12:01:00.000Z"
 FORMING = {
     "error": {

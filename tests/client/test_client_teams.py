@@ -36,7 +36,7 @@ SERVER = f"{BASE}/server/v1"
 EXPIRES = "2026-03-03T12:00:00.000Z"
 IDENTITY: dict[str, Any] = {"name": "Otter", "avatar": None, "country": None}
 TEAM: dict[str, Any] = {
-    "teamId": "tm_1",
+    "teamId": "team_1",
     "key": "red",
     "name": "Red",
     "formation": "external",
@@ -76,7 +76,7 @@ def test_put_roster_sends_the_body_key_and_header_alike_and_retries_with_them(
         "raid", "red", ("ada", "bob"), name="Red", attributes={"color": "red"}, window_id="win_1"
     ).team
     assert (team.team_id, team.formation, team.score, team.final_rank) == (
-        "tm_1",
+        "team_1",
         Formation.EXTERNAL,
         700,
         None,

@@ -76,7 +76,7 @@ def player_seat(lobby: Lobby, n: int) -> Seat:
 
 def test_new_lobby_forms_on_the_window_with_fill_by_after_fill_seconds() -> None:
     lobby = forming()
-    assert lobby.id.startswith("lby_")
+    assert lobby.id.startswith("lob_")
     assert lobby.status is LobbyStatus.FORMING
     assert (lobby.game_id, lobby.env, lobby.event_key, lobby.event_id, lobby.window_id) == (
         "gam_1",
@@ -98,9 +98,9 @@ def test_new_lobby_forms_on_the_window_with_fill_by_after_fill_seconds() -> None
 
 
 def test_lobby_board_id_is_derived_from_the_window_and_the_lobby() -> None:
-    assert lobby_board_id(WINDOW, "lby_a") == derived_id(Prefix.BOARD, T0, "win_1", "lobby", "lby_a")
-    assert lobby_board_id(WINDOW, "lby_a") != lobby_board_id(WINDOW, "lby_b")
-    assert lobby_board_id(WINDOW, "lby_a").startswith("lb_")
+    assert lobby_board_id(WINDOW, "lob_a") == derived_id(Prefix.BOARD, T0, "win_1", "lobby", "lob_a")
+    assert lobby_board_id(WINDOW, "lob_a") != lobby_board_id(WINDOW, "lob_b")
+    assert lobby_board_id(WINDOW, "lob_a").startswith("lb_")
 
 
 def test_pushed_lobby_carries_its_key_and_metadata_without_fill_by() -> None:
@@ -208,7 +208,7 @@ def test_a_closed_lobby_or_another_lobbys_seat_is_refused() -> None:
         seat_player(closed, player_seat(closed, 1))
     lobby = forming()
     with pytest.raises(ValueError, match="seat of lobby"):
-        seat_player(lobby, attrs.evolve(player_seat(lobby, 1), lobby_id="lby_other"))
+        seat_player(lobby, attrs.evolve(player_seat(lobby, 1), lobby_id="lob_other"))
 
 
 # --- bots -----------------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def test_bots_without_a_score_range_score_zero() -> None:
 
 
 def bot(final: float) -> Seat:
-    return Seat("lby_1", "win_1", "bot_1", NOW, SeatSource.BOT, final_score=final)
+    return Seat("lob_1", "win_1", "bot_1", NOW, SeatSource.BOT, final_score=final)
 
 
 START, END = T0, T0 + timedelta(hours=1)

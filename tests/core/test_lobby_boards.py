@@ -39,10 +39,10 @@ SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.LIVE)
 GEMS = Resource("gems", ResourceType.CURRENCY)
 EVENT = EventSettings("duel", "Duel", T0, window_seconds=3600, attempt_seconds=600, score_metric="score")
 BOARD = Board(
-    "brd_lobby", "gam_1", Environment.LIVE, "duel", "ev_1", "win_1", Order.DESC, END, lobby_id="lby_1"
+    "brd_lobby", "gam_1", Environment.LIVE, "duel", "ev_1", "win_1", Order.DESC, END, lobby_id="lob_1"
 )
 LOBBY = Lobby(
-    id="lby_1",
+    id="lob_1",
     game_id="gam_1",
     env=Environment.LIVE,
     event_key="duel",
@@ -66,7 +66,7 @@ FINALS = {"bot_a": 600.0, "bot_b": 120.0, "bot_c": 900.0}
 
 def bot(seat_id: str) -> Seat:
     return Seat(
-        "lby_1",
+        "lob_1",
         "win_1",
         seat_id,
         T0,
@@ -91,7 +91,7 @@ class World:
                 player = register(tx, self.rt, SCOPE, name).player
                 self.ids[name] = player.id
                 tx.lobbies.add_seat(
-                    Seat("lby_1", "win_1", player.id, T0, SeatSource.MATCHMAKING, external_player_id=name)
+                    Seat("lob_1", "win_1", player.id, T0, SeatSource.MATCHMAKING, external_player_id=name)
                 )
                 entry = BoardEntry(BOARD.id, player.id, score, T0 + timedelta(minutes=at), f"att_{name}")
                 tx.boards.put_entry(BOARD, entry)

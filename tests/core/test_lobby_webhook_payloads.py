@@ -32,7 +32,7 @@ AT = datetime(2026, 3, 2, 12, 0, 0, 250999, tzinfo=UTC)
 ENDS = datetime(2026, 3, 2, 13, 0, tzinfo=UTC)
 
 FORMING = Lobby(
-    id="lby_1",
+    id="lob_1",
     game_id="gam_1",
     env=Environment.LIVE,
     event_key="duel",
@@ -66,7 +66,7 @@ PUSHED = attrs.evolve(
     push_key="match-7",
 )
 PLAYER_SEAT = Seat(
-    lobby_id="lby_1",
+    lobby_id="lob_1",
     window_id="win_1",
     seat_id="plr_1",
     joined_at=AT,
@@ -75,7 +75,7 @@ PLAYER_SEAT = Seat(
 )
 BOTS = tuple(
     Seat(
-        lobby_id="lby_1",
+        lobby_id="lob_1",
         window_id="win_1",
         seat_id=f"bot_{n}",
         joined_at=AT + timedelta(seconds=60),
@@ -100,7 +100,7 @@ ATTEMPT = Attempt(
     ends_at=ENDS,
     attempt_count=1,
     score=420.5,
-    lobby_id="lby_1",
+    lobby_id="lob_1",
 )
 
 
@@ -110,7 +110,7 @@ def wire(payload: WebhookPayload) -> bytes:
 
 def test_lobby_created_of_a_matchmade_lobby_leaves_source_out() -> None:
     assert wire(LobbyCreated.of(FORMING)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
         b'"status":"forming","capacity":4,"participantCount":0,"botCount":0,"segmentValues":{"region":"eu"},'
         b'"fillBy":"2026-03-02T12:01:00.250Z","endsAt":"2026-03-02T13:00:00.000Z","metadata":null,'
         b'"createdAt":"2026-03-02T12:00:00.250Z"}'
@@ -119,7 +119,7 @@ def test_lobby_created_of_a_matchmade_lobby_leaves_source_out() -> None:
 
 def test_lobby_created_of_a_pushed_lobby_says_server_push() -> None:
     assert wire(LobbyCreated.of(PUSHED)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
         b'"status":"active","capacity":4,"participantCount":2,"botCount":0,"segmentValues":{"region":"eu"},'
         b'"fillBy":null,"endsAt":"2026-03-02T13:00:00.000Z","metadata":{"match":"m-7"},'
         b'"createdAt":"2026-03-02T12:00:00.250Z","source":"server_push"}'
@@ -129,7 +129,7 @@ def test_lobby_created_of_a_pushed_lobby_says_server_push() -> None:
 def test_lobby_player_joined_leaves_source_out_for_a_client_join() -> None:
     joined = attrs.evolve(FORMING, participant_count=1)
     assert wire(LobbyPlayerJoined.of(joined, PLAYER_SEAT)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","playerId":"plr_1","externalPlayerId":"ada",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","playerId":"plr_1","externalPlayerId":"ada",'
         b'"participantCount":1,"capacity":4,"joinedAt":"2026-03-02T12:00:00.250Z"}'
     )
 
@@ -137,7 +137,7 @@ def test_lobby_player_joined_leaves_source_out_for_a_client_join() -> None:
 def test_lobby_player_joined_says_server_push_for_a_push() -> None:
     seat = attrs.evolve(PLAYER_SEAT, source=SeatSource.SERVER_PUSH)
     assert wire(LobbyPlayerJoined.of(PUSHED, seat)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","playerId":"plr_1","externalPlayerId":"ada",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","playerId":"plr_1","externalPlayerId":"ada",'
         b'"participantCount":2,"capacity":4,"joinedAt":"2026-03-02T12:00:00.250Z","source":"server_push"}'
     )
 
@@ -149,7 +149,7 @@ def test_a_bot_seat_does_not_join_as_a_player() -> None:
 
 def test_lobby_bot_filled_lists_the_bots_of_this_fill() -> None:
     assert wire(LobbyBotFilled.of(ACTIVE, BOTS)) == (
-        b'{"lobbyId":"lby_1","leaderboardId":"lb_1","botCount":2,"bots":['
+        b'{"lobbyId":"lob_1","leaderboardId":"lb_1","botCount":2,"bots":['
         b'{"id":"bot_1","botId":"bot_1","name":"Swift Fox 01"},'
         b'{"id":"bot_2","botId":"bot_2","name":"Swift Fox 02"}]}'
     )
@@ -160,7 +160,7 @@ def test_lobby_bot_filled_lists_the_bots_of_this_fill() -> None:
 @pytest.mark.parametrize("cls", [LobbyStarted, LobbyFillTimeout])
 def test_lobby_started_and_fill_timeout_share_one_shape(cls: type[LobbyStarted | LobbyFillTimeout]) -> None:
     assert wire(cls.of(ACTIVE)) == (
-        b'{"lobbyId":"lby_1","leaderboardId":"lb_1","capacity":4,"participantCount":4,"botCount":2,'
+        b'{"lobbyId":"lob_1","leaderboardId":"lb_1","capacity":4,"participantCount":4,"botCount":2,'
         b'"startedAt":"2026-03-02T12:01:00.250Z","endsAt":"2026-03-02T13:00:00.000Z",'
         b'"promotionReason":"timeout"}'
     )
@@ -174,7 +174,7 @@ def test_a_forming_lobby_has_not_started() -> None:
 def test_lobby_closed_after_a_trigger_names_it() -> None:
     closed = attrs.evolve(ACTIVE, status=LobbyStatus.CLOSED, closed_at=ENDS, terminated_by="first-to-1000")
     assert wire(LobbyClosed.of(closed)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
         b'"capacity":4,"participantCount":4,"botCount":2,"startedAt":"2026-03-02T12:01:00.250Z",'
         b'"endsAt":"2026-03-02T13:00:00.000Z","closedAt":"2026-03-02T13:00:00.000Z",'
         b'"promotionReason":"timeout","firedTrigger":"first-to-1000"}'
@@ -184,7 +184,7 @@ def test_lobby_closed_after_a_trigger_names_it() -> None:
 def test_lobby_closed_while_forming_has_null_start_promotion_and_trigger() -> None:
     closed = attrs.evolve(FORMING, status=LobbyStatus.CLOSED, participant_count=1, closed_at=ENDS)
     assert wire(LobbyClosed.of(closed)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","eventKey":"duel","windowId":"win_1","leaderboardId":"lb_1",'
         b'"capacity":4,"participantCount":1,"botCount":0,"startedAt":null,'
         b'"endsAt":"2026-03-02T13:00:00.000Z","closedAt":"2026-03-02T13:00:00.000Z",'
         b'"promotionReason":null,"firedTrigger":null}'
@@ -197,7 +197,7 @@ def test_session_terminated_carries_the_trigger_and_the_frozen_count() -> None:
     terminated = attrs.evolve(ACTIVE, terminated_by="first-to-1000")
     trigger = SuddenDeath("first-to-1000", TriggerType.SCORE_REACHED, 1000, Resolution.FREEZE)
     assert wire(SessionTerminated.of(terminated, trigger, 3, AT)) == (
-        b'{"lobbyId":"lby_1","eventId":"ev_1","eventKey":"duel","eventWindowId":"win_1",'
+        b'{"lobbyId":"lob_1","eventId":"ev_1","eventKey":"duel","eventWindowId":"win_1",'
         b'"leaderboardId":"lb_1","firedTrigger":"first-to-1000","firedTriggerType":"score_reached",'
         b'"resolution":"freeze","frozenCount":3,"terminatedAt":"2026-03-02T12:00:00.250Z"}'
     )
@@ -207,7 +207,7 @@ def test_session_frozen_is_the_attempt_with_its_lobby_and_trigger() -> None:
     terminated = attrs.evolve(ACTIVE, terminated_by="first-to-1000")
     assert wire(SessionFrozen.of(ATTEMPT, terminated, AT)) == (
         b'{"attemptId":"att_1","eventId":"ev_1","eventKey":"duel","eventWindowId":"win_1",'
-        b'"leaderboardId":"lb_1","playerId":"plr_1","externalPlayerId":"ada","lobbyId":"lby_1",'
+        b'"leaderboardId":"lb_1","playerId":"plr_1","externalPlayerId":"ada","lobbyId":"lob_1",'
         b'"score":420.5,"firedTrigger":"first-to-1000","frozenAt":"2026-03-02T12:00:00.250Z"}'
     )
     unscored = attrs.evolve(ATTEMPT, score=None)

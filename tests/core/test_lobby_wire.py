@@ -41,7 +41,7 @@ def _player(player_id: str, external_id: str, display: Identity | None) -> Playe
 
 
 LOBBY = Lobby(
-    id="lby_1",
+    id="lob_1",
     game_id="gam_1",
     env=Environment.TEST,
     event_key="duel",
@@ -66,10 +66,10 @@ def test_the_lobby_view_has_exactly_the_lobby_fields_and_participants_in_seat_or
     named = _player("ply_a", "ann", Identity("Ann", "a.png"))
     unnamed = _player("ply_b", "bob", None)
     seats = [
-        Seat("lby_1", "win_1", "ply_b", T0, SeatSource.MATCHMAKING, external_player_id="bob"),
-        Seat("lby_1", "win_1", "ply_a", T0 + timedelta(seconds=1), SeatSource.MATCHMAKING, "ann"),
+        Seat("lob_1", "win_1", "ply_b", T0, SeatSource.MATCHMAKING, external_player_id="bob"),
+        Seat("lob_1", "win_1", "ply_a", T0 + timedelta(seconds=1), SeatSource.MATCHMAKING, "ann"),
         Seat(
-            "lby_1",
+            "lob_1",
             "win_1",
             "bot_1",
             T0 + timedelta(minutes=1),
@@ -96,7 +96,7 @@ def test_the_lobby_view_has_exactly_the_lobby_fields_and_participants_in_seat_or
         "promotionReason",
         "metadata",
     }
-    assert (wire["lobbyId"], wire["leaderboardId"], wire["status"]) == ("lby_1", "brd_1", "active")
+    assert (wire["lobbyId"], wire["leaderboardId"], wire["status"]) == ("lob_1", "brd_1", "active")
     assert (wire["closedAt"], wire["metadata"], wire["promotionReason"]) == (None, None, "timeout")
     assert wire["participants"] == [
         # Never named: the anonymized identity.
@@ -122,7 +122,7 @@ def test_the_lobby_view_has_exactly_the_lobby_fields_and_participants_in_seat_or
 
 
 def test_a_participants_identity_and_external_id_are_the_players_at_read_time() -> None:
-    seat = Seat("lby_1", "win_1", "ply_a", T0, SeatSource.SERVER_PUSH, external_player_id="ann")
+    seat = Seat("lob_1", "win_1", "ply_a", T0, SeatSource.SERVER_PUSH, external_player_id="ann")
     renamed = _player("ply_a", "__deleted_x__", Identity("Later", None))
     wire = unstructure(lobbies.LobbyView.of(LOBBY, [seat], {"ply_a": renamed}))
     (participant,) = wire["participants"]

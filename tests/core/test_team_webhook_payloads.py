@@ -29,12 +29,12 @@ from livecore.webhooks.teams import (
 
 AT = datetime(2026, 3, 2, 12, 0, 0, 250999, tzinfo=UTC)
 ENDS = datetime(2026, 3, 2, 13, 0, tzinfo=UTC)
-IDS = b'{"eventTeamId":"tm_1","teamKey":"red","eventKey":"raid","windowId":"win_1",'
+IDS = b'{"eventTeamId":"team_1","teamKey":"red","eventKey":"raid","windowId":"win_1",'
 
 SETTINGS = TeamSettings(formation=Formation.EXTERNAL, size=4, goal=5000)
 HALF = Milestone(key="half", threshold=2500)
 TEAM = Team(
-    id="tm_1",
+    id="team_1",
     game_id="gam_1",
     env=Environment.LIVE,
     event_key="raid",
@@ -51,7 +51,7 @@ TEAM = Team(
 )
 MEMBER = TeamMember(
     seat_id="tms_1",
-    team_id="tm_1",
+    team_id="team_1",
     window_id="win_1",
     player_id="plr_1",
     external_player_id="ada",
@@ -73,9 +73,9 @@ INVITE = PartnerInvite(
     expires_at=AT + timedelta(hours=24),
 )
 PAIR = attrs.evolve(
-    TEAM, id="tm_2", key="inv_1", name=None, formation=Formation.PARTNER, attributes=None, member_count=2
+    TEAM, id="team_2", key="inv_1", name=None, formation=Formation.PARTNER, attributes=None, member_count=2
 )
-ACCEPTED = attrs.evolve(INVITE, accepted_at=ENDS, team_id="tm_2")
+ACCEPTED = attrs.evolve(INVITE, accepted_at=ENDS, team_id="team_2")
 
 
 def wire(payload: WebhookPayload) -> bytes:
@@ -108,9 +108,9 @@ def test_a_member_who_left_does_not_join_and_a_seat_of_another_team_is_refused()
     with pytest.raises(ValueError, match="member_left"):
         EventTeamMemberJoined.of(TEAM, LEFT)
     with pytest.raises(ValueError, match="another team"):
-        EventTeamMemberJoined.of(TEAM, attrs.evolve(MEMBER, team_id="tm_9"))
+        EventTeamMemberJoined.of(TEAM, attrs.evolve(MEMBER, team_id="team_9"))
     with pytest.raises(ValueError, match="another team"):
-        EventTeamMemberLeft.of(TEAM, attrs.evolve(LEFT, team_id="tm_9"), SETTINGS)
+        EventTeamMemberLeft.of(TEAM, attrs.evolve(LEFT, team_id="team_9"), SETTINGS)
 
 
 def test_event_team_member_left_keeps_its_contribution_by_default() -> None:
@@ -206,7 +206,7 @@ def test_partner_invite_sent_names_the_team_to_be_by_the_invite_with_a_null_team
 
 def test_partner_invite_accepted_adds_the_team_its_acceptance_and_goal() -> None:
     assert wire(PartnerInviteAccepted.of(ACCEPTED, PAIR)) == (
-        b'{"eventTeamId":"tm_2","teamKey":"inv_1","eventKey":"raid","windowId":"win_1","inviteId":"inv_1",'
+        b'{"eventTeamId":"team_2","teamKey":"inv_1","eventKey":"raid","windowId":"win_1","inviteId":"inv_1",'
         b'"fromPlayerId":"plr_1","fromExternalPlayerId":"ada","toPlayerId":"plr_2","toExternalPlayerId":"bob",'
         b'"sentAt":"2026-03-02T12:00:00.250Z","expiresAt":"2026-03-03T12:00:00.250Z",'
         b'"acceptedAt":"2026-03-02T13:00:00.000Z","goalTarget":5000}'
@@ -219,4 +219,4 @@ def test_an_invite_accepted_needs_its_own_team_and_an_acceptance() -> None:
     with pytest.raises(ValueError, match="not formed by this invite"):
         PartnerInviteAccepted.of(INVITE, PAIR)
     with pytest.raises(ValueError, match="no acceptance"):
-        PartnerInviteAccepted.of(attrs.evolve(INVITE, team_id="tm_2"), PAIR)
+        PartnerInviteAccepted.of(attrs.evolve(INVITE, team_id="team_2"), PAIR)

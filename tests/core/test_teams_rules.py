@@ -95,7 +95,7 @@ def player(n: int) -> Player:
 def seat(n: int, contribution_: float = 0.0, left: bool = False) -> TeamMember:
     return TeamMember(
         seat_id=f"tms_{n}",
-        team_id="tm_1",
+        team_id="team_1",
         window_id="win_1",
         player_id=f"plr_{n}",
         external_player_id=f"p{n}",
@@ -118,7 +118,7 @@ def refusal(call: object) -> LivecoreError:
 
 def test_team_id_is_derived_from_window_and_key() -> None:
     assert team_id("win_1", T0, "red") == derived_id(Prefix.TEAM, T0, "win_1", "red")
-    assert team_id("win_1", T0, "red").startswith("tm_")
+    assert team_id("win_1", T0, "red").startswith("team_")
     assert team_id("win_1", T0, "red") == team_id("win_1", T0, "red")
     assert len({team_id("win_1", T0, "red"), team_id("win_2", T0, "red"), team_id("win_1", T0, "blue")}) == 3
 
@@ -399,7 +399,7 @@ def test_a_named_recorded_window_is_targeted_with_its_record() -> None:
         wid(T0, env=Environment.LIVE),  # the other environment's
         wid(T0, key="other"),  # another event's
         "win_nothex",
-        "lby_" + wid(T0)[4:],
+        "lob_" + wid(T0)[4:],
         "win_ffffffffffff7000800000000000000",  # a start past datetime's range
         "win_ffffffffffff70008000000000000000",
     ],
@@ -482,8 +482,8 @@ LATE = T0 + INVITE_TTL
     ("found", "by", "now", "code", "status"),
     [
         (None, "plr_2", T0, ErrorCode.INVITE_NOT_FOUND, 404),
-        (invite(accepted_at=T0, team_id="tm_1"), "plr_1", LATE, ErrorCode.INVITE_NOT_FOUND, 404),
-        (invite(accepted_at=T0, team_id="tm_1"), "plr_2", LATE, ErrorCode.ALREADY_ON_TEAM, 409),
+        (invite(accepted_at=T0, team_id="team_1"), "plr_1", LATE, ErrorCode.INVITE_NOT_FOUND, 404),
+        (invite(accepted_at=T0, team_id="team_1"), "plr_2", LATE, ErrorCode.ALREADY_ON_TEAM, 409),
         (invite(), "plr_2", LATE, ErrorCode.INVITE_EXPIRED, 410),
         (invite(), "plr_2", LATE - timedelta(milliseconds=1), ErrorCode.ALREADY_ON_TEAM, 409),
     ],
@@ -507,32 +507,32 @@ def test_the_invitee_accepts_a_live_invite() -> None:
 
 def test_ranked_by_score_then_completion_then_creation_then_id() -> None:
     base = team()
-    a = attrs.evolve(base, id="tm_a", score=5000.0, completed_at=T0 + timedelta(minutes=9))
-    b = attrs.evolve(base, id="tm_b", score=5000.0, completed_at=T0 + timedelta(minutes=3))
-    c = attrs.evolve(base, id="tm_c", score=5000.0)  # not completed: after those that did
-    d = attrs.evolve(base, id="tm_d", score=6000.0)
-    e = attrs.evolve(base, id="tm_e", score=10.0, created_at=T0 - timedelta(minutes=1))
-    f = attrs.evolve(base, id="tm_f", score=10.0)
-    g = attrs.evolve(base, id="tm_g", score=10.0)
+    a = attrs.evolve(base, id="team_a", score=5000.0, completed_at=T0 + timedelta(minutes=9))
+    b = attrs.evolve(base, id="team_b", score=5000.0, completed_at=T0 + timedelta(minutes=3))
+    c = attrs.evolve(base, id="team_c", score=5000.0)  # not completed: after those that did
+    d = attrs.evolve(base, id="team_d", score=6000.0)
+    e = attrs.evolve(base, id="team_e", score=10.0, created_at=T0 - timedelta(minutes=1))
+    f = attrs.evolve(base, id="team_f", score=10.0)
+    g = attrs.evolve(base, id="team_g", score=10.0)
     assert [t.id for t in ranked([g, f, e, c, b, a, d])] == [
-        "tm_d",
-        "tm_b",
-        "tm_a",
-        "tm_c",
-        "tm_e",
-        "tm_f",
-        "tm_g",
+        "team_d",
+        "team_b",
+        "team_a",
+        "team_c",
+        "team_e",
+        "team_f",
+        "team_g",
     ]
 
 
 def test_rank_payouts_pay_the_banded_ranks_of_a_team_board() -> None:
     gold, silver = (Entry(ResourceType.CURRENCY, "coins", 100),), (Entry(ResourceType.CURRENCY, "coins", 50),)
     settings = attrs.evolve(SETTINGS, rank_rewards=(RankBand(1, 1, gold), RankBand(3, 4, silver)))
-    teams = [attrs.evolve(team(), id=f"tm_{i}", score=float(i)) for i in range(6)]
+    teams = [attrs.evolve(team(), id=f"team_{i}", score=float(i)) for i in range(6)]
     paid = rank_payouts(settings, teams)
     assert [(rank, t.id, rewards) for rank, t, rewards in paid] == [
-        (1, "tm_5", gold),
-        (3, "tm_3", silver),
-        (4, "tm_2", silver),
+        (1, "team_5", gold),
+        (3, "team_3", silver),
+        (4, "team_2", silver),
     ]
     assert rank_payouts(attrs.evolve(settings, board=False), teams) == []

@@ -243,41 +243,41 @@ WIRE: dict[str, bytes] = {
         b'"divisionId":"div_sample0000000000000000000"}]}'
     ),
     "lobby.created": (
-        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","status":"forming","capacity":8,'
         b'"participantCount":0,"botCount":0,"segmentValues":{},"fillBy":"2026-01-01T00:00:00.000Z",'
         b'"endsAt":"2026-01-01T00:00:00.000Z","metadata":null,"createdAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "lobby.player_joined": (
-        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"playerId":"plr_sample0000000000000000000","externalPlayerId":"sample-player",'
         b'"participantCount":1,"capacity":8,"joinedAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "lobby.bot_filled": (
-        b'{"lobbyId":"lby_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
         b'"botCount":1,"bots":[{"id":"bot_sample0000000000000000000",'
         b'"botId":"bot_sample0000000000000000000","name":"Sample Bot 00"}]}'
     ),
     "lobby.started": (
-        b'{"lobbyId":"lby_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
         b'"capacity":8,"participantCount":8,"botCount":1,"startedAt":"2026-01-01T00:00:00.000Z",'
         b'"endsAt":"2026-01-01T00:00:00.000Z","promotionReason":"timeout"}'
     ),
     "lobby.fill_timeout": (
-        b'{"lobbyId":"lby_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","leaderboardId":"lb_sample00000000000000000000",'
         b'"capacity":8,"participantCount":8,"botCount":1,"startedAt":"2026-01-01T00:00:00.000Z",'
         b'"endsAt":"2026-01-01T00:00:00.000Z","promotionReason":"timeout"}'
     ),
     "lobby.closed": (
-        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","capacity":8,"participantCount":8,'
         b'"botCount":1,"startedAt":"2026-01-01T00:00:00.000Z","endsAt":"2026-01-01T00:00:00.000Z",'
         b'"closedAt":"2026-01-01T00:00:00.000Z","promotionReason":"timeout","firedTrigger":null}'
     ),
     "session.terminated": (
-        b'{"lobbyId":"lby_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
+        b'{"lobbyId":"lob_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","firedTrigger":"sample-trigger",'
         b'"firedTriggerType":"score_reached","resolution":"freeze","frozenCount":1,'
@@ -287,42 +287,42 @@ WIRE: dict[str, bytes] = {
         b'{"attemptId":"att_sample0000000000000000000","eventId":"ev_sample00000000000000000000",'
         b'"eventKey":"sample-event","eventWindowId":"win_sample0000000000000000000",'
         b'"leaderboardId":"lb_sample00000000000000000000","playerId":"plr_sample0000000000000000000",'
-        b'"externalPlayerId":"sample-player","lobbyId":"lby_sample0000000000000000000","score":100,'
+        b'"externalPlayerId":"sample-player","lobbyId":"lob_sample0000000000000000000","score":100,'
         b'"firedTrigger":"sample-trigger","frozenAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "event_team.formed": (
-        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'{"eventTeamId":"team_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
         b'"windowId":"win_sample0000000000000000000",'
         b'"name":"Sample Team","formation":"external","memberCount":1,"goalTarget":1000,"attributes":null,'
         b'"formedAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "event_team.member_joined": (
-        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'{"eventTeamId":"team_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
         b'"windowId":"win_sample0000000000000000000",'
         b'"seatId":"tms_sample0000000000000000000","playerId":"plr_sample0000000000000000000",'
         b'"externalPlayerId":"sample-player","memberCount":1,"joinedAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "event_team.member_left": (
-        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'{"eventTeamId":"team_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
         b'"windowId":"win_sample0000000000000000000",'
         b'"seatId":"tms_sample0000000000000000000","playerId":"plr_sample0000000000000000000",'
         b'"externalPlayerId":"sample-player","reason":"left","contribution":100,'
         b'"contributionRemoved":false,"memberCount":0,"leftAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "event_team.milestone_unlocked": (
-        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'{"eventTeamId":"team_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
         b'"windowId":"win_sample0000000000000000000",'
         b'"milestoneKey":"sample-milestone","threshold":500,"teamScore":500,"seatCount":1,'
         b'"paidSeatCount":1,"payState":"inline_done"}'
     ),
     "event_team.goal_completed": (
-        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'{"eventTeamId":"team_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
         b'"windowId":"win_sample0000000000000000000",'
         b'"score":1000,"goalTarget":1000,"memberCount":1,"scoreFrozen":false,'
         b'"completedAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "event_team.finalized": (
-        b'{"eventTeamId":"tm_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
+        b'{"eventTeamId":"team_sample00000000000000000000","teamKey":"sample-team","eventKey":"sample-event",'
         b'"windowId":"win_sample0000000000000000000",'
         b'"rank":1,"boardSize":1,"segmentValues":{},"score":1000,"goalTarget":1000,"completed":true,'
         b'"memberCount":1,"finalizedAt":"2026-01-01T00:00:00.000Z"}'
@@ -336,7 +336,7 @@ WIRE: dict[str, bytes] = {
         b'"expiresAt":"2026-01-01T00:00:00.000Z"}'
     ),
     "partner.invite_accepted": (
-        b'{"eventTeamId":"tm_sample00000000000000000001","teamKey":"inv_sample0000000000000000000",'
+        b'{"eventTeamId":"team_sample00000000000000000001","teamKey":"inv_sample0000000000000000000",'
         b'"eventKey":"sample-event","windowId":"win_sample0000000000000000000",'
         b'"inviteId":"inv_sample0000000000000000000","fromPlayerId":"plr_sample0000000000000000000",'
         b'"fromExternalPlayerId":"sample-player","toPlayerId":"plr_sample0000000000000000001",'

@@ -153,7 +153,7 @@ async def test_starts_answer_202_while_the_lobby_forms_charging_nothing_then_201
     status, body, _ = await arcade.start("ann", "duel")
     assert status == 202
     lobby_id = body["error"]["details"]["lobbyId"]
-    assert lobby_id.startswith("lby_")
+    assert lobby_id.startswith("lob_")
     assert body == {
         "error": {
             "code": "lobby_forming",
@@ -474,7 +474,7 @@ async def test_a_lobby_of_another_environment_an_unknown_id_and_another_games_id
         "GET", f"/server/v1/games/{arcade.id}/lobbies/{lobby_id}", key=arcade.api_key("live-server")
     )
     assert (status, error(body)) == (404, "lobby_not_found")
-    for malformed in ("nope", "lby_", lobby_id + "x", "brd_" + lobby_id[4:]):
+    for malformed in ("nope", "lob_", lobby_id + "x", "brd_" + lobby_id[4:]):
         status, body, _ = await read(arcade, malformed)
         assert (status, error(body)) == (404, "lobby_not_found"), malformed
         status, body, _ = await read_server(arcade, malformed)

@@ -55,7 +55,7 @@ def _filled(store: Any) -> Runtime:
             for n, player in enumerate(players):
                 number, seat = divmod(n, CAPACITY - 1)
                 lobby = Lobby(
-                    id=f"lby_{key}{number:04d}",
+                    id=f"lob_{key}{number:04d}",
                     game_id=SCOPE.game_id,
                     env=SCOPE.env,
                     event_key=key,

@@ -51,7 +51,7 @@ async def _lobbies(arena: Arena, **statuses: LobbyStatus) -> dict[str, Lobby]:
         window_id = sprint["windowId"]
         window = store.run(lambda tx, w=window_id: tx.windows.get(game_id, w), write=False)
         lobby = Lobby(
-            id=f"lby_0000000000000000000000000{n}",
+            id=f"lob_0000000000000000000000000{n}",
             game_id=game_id,
             env=window.env,
             event_key=window.event_key,
@@ -118,10 +118,10 @@ async def _lobbies_on_lap(arena: Arena) -> Lobby:
     """A forming lobby on the window of ``lap``, a copy of the second lobby :func:`_lobbies` made."""
     game_id = arena.world.applied["games"]["arena"]["id"]
     store = arena.world.services.store
-    model = store.run(lambda tx: tx.lobbies.get(game_id, "lby_00000000000000000000000001"), write=False)
+    model = store.run(lambda tx: tx.lobbies.get(game_id, "lob_00000000000000000000000001"), write=False)
     assert model is not None
     window_id = (await play(arena, "ann", "lap", None))["windowId"]  # the window's row comes with a start
-    lobby = attrs.evolve(model, id="lby_00000000000000000000000009", window_id=window_id, event_key="lap")
+    lobby = attrs.evolve(model, id="lob_00000000000000000000000009", window_id=window_id, event_key="lap")
     store.run(lambda tx: tx.lobbies.insert(lobby))
     return lobby
 

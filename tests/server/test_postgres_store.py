@@ -1165,7 +1165,7 @@ def test_a_merge_moves_shared_entries_and_an_erasure_keeps_them_anonymized(leagu
 
 def _lobby(n: int, window: Any, created: datetime, segment: str = "FR", **kw: Any) -> Lobby:
     return Lobby(
-        id=f"lby_{n:03d}",
+        id=f"lob_{n:03d}",
         game_id=kw.pop("game_id", window.game_id),
         env=kw.pop("env", window.env),
         event_key=window.event_key,

@@ -160,7 +160,7 @@ async def test_a_whole_window_of_studio_teams(arcade: Arcade) -> None:
     raid = window_of(g, "raid")
 
     red = await put_ok(g, "red", ["ann", "bob"], name="Red", attributes={"color": "red"})
-    assert red["teamId"].startswith("tm_")
+    assert red["teamId"].startswith("team_")
     assert {k: v for k, v in red.items() if k not in ("teamId", "members")} == {
         "key": "red",
         "name": "Red",

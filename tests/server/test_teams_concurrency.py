@@ -123,6 +123,6 @@ def test_a_put_whose_check_missed_the_other_seat_fails_at_the_stores_unique_key(
         stores[1].transaction() as tx,
     ):
         _put_ada(tx, _runtime(3), "blue")
-        tx.teams.members("tm_none")  # PostgreSQL answers the pipelined insert with this read
+        tx.teams.members("team_none")  # PostgreSQL answers the pipelined insert with this read
     assert _seats(stores[1]) == [("red", "ada")]
     assert [t.key for t in stores[1].run(lambda tx: tx.teams.of_window(WINDOW), write=False)] == ["red"]

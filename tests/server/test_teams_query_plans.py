@@ -54,7 +54,7 @@ def _filled(store: Any) -> Runtime:
         for window_id in (race, "win_next"):
             teams = [
                 Team(
-                    id=f"tm_{window_id}{number:04d}",
+                    id=f"team_{window_id}{number:04d}",
                     game_id=SCOPE.game_id,
                     env=SCOPE.env,
                     event_key="race",

@@ -30,7 +30,7 @@ LATER = "win_not_recorded"  # a team may name a window before it opens
 
 def _team(n: int, window_id: str, created: datetime, score: float = 0.0, **kw: Any) -> Team:
     return Team(
-        id=f"tm_{n:03d}",
+        id=f"team_{n:03d}",
         game_id=kw.pop("game_id", "gam_2"),
         env=kw.pop("env", Environment.TEST),
         event_key="race",
@@ -112,7 +112,7 @@ def test_teams_members_and_invites_read_back_alike_on_every_store(events: Twin) 
         twin.read(lambda tx, team=team: tx.teams.insert(team))
     assert twin.read(lambda tx: tx.teams.get("gam_2", t6.id)) == t6
     assert twin.read(lambda tx: tx.teams.get("gam_1", t1.id)) is None  # another game's id
-    assert twin.read(lambda tx: tx.teams.get("gam_2", "tm_none")) is None
+    assert twin.read(lambda tx: tx.teams.get("gam_2", "team_none")) is None
     assert twin.read(lambda tx: tx.teams.of_window(w1)) == [t4, t2, t1, t3, t5]
     assert twin.read(lambda tx: tx.teams.of_window(LATER)) == [t6]
     assert twin.read(lambda tx: tx.teams.of_window("win_none")) == []

@@ -19,3 +19,11 @@ class SqlPresence(SqlPort):
             f" last_seen_at = {greatest}(last_seen_at, ?) WHERE id = ?",
             [(at, status, at, at, at, player_id) for player_id, at, status in beats],
         )
+
+    def seen(self, seen: list[tuple[str, int]], every_ms: int) -> None:
+        """(player id, time in ms) per player who made an authenticated client request: ``last_seen_at``
+        moves to it, unless a write less than ``every_ms`` before it (another process's) already did."""
+        self.db.executemany(
+            "UPDATE players SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
+            [(at, player_id, at - every_ms) for player_id, at in seen],
+        )
