@@ -32,6 +32,7 @@ from livecore_server.admin import keys as admin_keys
 from livecore_server.admin import members as admin_members
 from livecore_server.admin import players as admin_players
 from livecore_server.admin import webhooks as admin_webhooks
+from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import Handler, namespace
@@ -61,7 +62,7 @@ from livecore_server.server import players as server_players
 from livecore_server.server import purchases as server_purchases
 from livecore_server.server import system
 from livecore_server.server import teams as server_teams
-from livecore_server.services import SERVICES, Config, Services, build_services
+from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.workers.dispatcher import Dispatcher
 

@@ -13,39 +13,23 @@ import re
 import socket
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import click
-import psycopg
-from aiohttp import web
-from aiohttp.web_log import AccessLogger
-from aiohttp.web_request import BaseRequest
 
-from livecore.clock import Clock, ManualClock
-from livecore.commands.players import register
-from livecore.errors import LivecoreError
-from livecore.scope import Environment, Scope
-from livecore.webhooks.delivery import DeliveryStatus, Endpoint
-from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
-from livecore_server import statement_tally
-from livecore_server.admin.oidc import OidcSettings
-from livecore_server.admin.sessions import SignInError, issue_login_link
-from livecore_server.admin.webhooks import (
-    OperationError,
-    list_deliveries,
-    replay_delivery,
-    send_sample,
-    unpause_endpoint,
-)
-from livecore_server.app import create_app
-from livecore_server.apply import apply_manifest, rotate_key
-from livecore_server.clock import SystemClock
-from livecore_server.crypto import ServerKeyError
-from livecore_server.geo import no_country, offline_country
-from livecore_server.manifest import Manifest, ManifestError, demo_manifest, load_manifest
-from livecore_server.services import Config, Services, build_services
-from livecore_server.storage.server_store import is_postgres
+from livecore.webhooks.delivery import DeliveryStatus
+from livecore_server.config import Config, is_postgres, sqlite_path
+
+# Every other import of the server happens in the command that needs it: `--help` and the commands that
+# only read the database answer without loading the web server, the portal, OpenID Connect or /mcp
+# (docs/server.md, "The CLI"; tests/server/test_cli_imports.py holds it).
+if TYPE_CHECKING:
+    from livecore.clock import Clock
+    from livecore_server.admin.oidc import OidcSettings
+    from livecore_server.manifest import Manifest
+    from livecore_server.services import Services
 
 DB_HELP = (
     "SQLite file path, sqlite:///abs/path.db or postgresql://user@host/dbname"
@@ -79,14 +63,62 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
-def _db(db: str | None) -> str:
-    return db or os.environ.get("LIVECORE_DB") or "livecore.db"
+# A URL scheme (``mysql://``, ``postgresql:/x``): two letters at least, so that no file name is taken for one.
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def _db(db: str | None, *, creates: bool = False) -> str:
+    """The database a command runs on: ``--db``, else ``$LIVECORE_DB``, else ``livecore.db``, checked
+    before anything is opened. Only ``creates`` commands (``apply``, ``demo``) may make a new SQLite file,
+    and they say so in one line; every other command refuses a file that is not there (a mistyped
+    ``--db`` would otherwise leave an empty database and a new server key behind)."""
+    value = db or os.environ.get("LIVECORE_DB") or "livecore.db"
+    if is_postgres(value):
+        if not urlsplit(value).path.strip("/"):
+            raise Refused(
+                "database_invalid", f"{redact(value)} names no database: postgresql://user@host/dbname"
+            )
+        return value
+    if _SCHEME.match(value) and not value.startswith("sqlite://"):
+        raise Refused(
+            "database_invalid",
+            f"--db {value!r} is not a database livecore runs on: give a SQLite file path,"
+            " sqlite:///abs/path.db or postgresql://user@host/dbname",
+        )
+    path = Path(sqlite_path(value))
+    if path.is_dir():
+        raise Refused("database_invalid", f"--db {value!r} is a directory, not a database file")
+    if not path.parent.is_dir():
+        raise Refused(
+            "database_invalid", f"--db {value!r}: the directory {str(path.parent)!r} does not exist"
+        )
+    if not path.exists():
+        if not creates:
+            raise Refused(
+                "database_missing",
+                f"no database at {str(path)!r}: check --db (or $LIVECORE_DB); `livecore-server apply MANIFEST"
+                f" --db {value}` or `livecore-server demo --db {value}` creates one",
+            )
+        click.echo(f"creating a new database at {path.resolve()}", err=True)
+    return value
+
+
+def _key_note(db: str) -> str:
+    """Where the server key of ``db`` is (docs/server.md, "The server key"), for ``apply`` to say."""
+    from livecore_server.crypto import ENV_VAR, key_file_for
+
+    if os.environ.get(ENV_VAR):
+        return f"server key: from ${ENV_VAR}"
+    path = key_file_for(None if is_postgres(db) else sqlite_path(db)).resolve()
+    return f"server key: {path} (back it up with the database: without it no key or secret works)"
 
 
 def _config(
     db: str, pool_size: int = 8, webhook_timeout: float = DEFAULT_WEBHOOK_TIMEOUT, **settings: Any
 ) -> Config:
     """The server's configuration; ``settings`` are other :class:`Config` fields a command's flags set."""
+    from livecore_server import statement_tally
+
     return Config(
         db=db,
         pool_size=pool_size,
@@ -100,6 +132,8 @@ def _config(
 def _oidc(host: str, port: int) -> OidcSettings | None:
     """The portal's OpenID Connect provider from ``LIVECORE_OIDC_*`` (docs/operators.md#openid-connect);
     the provider sends members back to ``$LIVECORE_PUBLIC_URL/portal/sso/callback``."""
+    from livecore_server.admin.oidc import OidcSettings
+
     public = os.environ.get("LIVECORE_PUBLIC_URL") or f"http://{host}:{port}"
     try:
         return OidcSettings.from_env(os.environ, redirect_uri=f"{public.rstrip('/')}/portal/sso/callback")
@@ -150,6 +184,10 @@ def _slow_clients(command: Callable[..., Any]) -> Callable[..., Any]:
 @contextlib.contextmanager
 def _opening() -> Iterator[None]:
     """Why the services could not open, as a one-line CLI error."""
+    import psycopg
+
+    from livecore_server.crypto import ServerKeyError
+
     try:
         yield
     except ServerKeyError as exc:
@@ -159,6 +197,9 @@ def _opening() -> Iterator[None]:
 
 
 def _services(config: Config, clock: Clock | None = None) -> Services:
+    from livecore_server.clock import SystemClock
+    from livecore_server.services import build_services
+
     with _opening():
         return build_services(config, clock or SystemClock())
 
@@ -241,6 +282,12 @@ def _serve(
     if sockets is None:
         sockets = _listen(host, port, reuse_port)
         _require_api_keys(config)
+    from aiohttp import web
+
+    from livecore.clock import ManualClock
+    from livecore_server.access_log import RedactingAccessLogger
+    from livecore_server.app import create_app
+
     port = sockets[0].getsockname()[1]
     app = create_app(config, clock)
     kind = "manual" if isinstance(clock, ManualClock) else "system"
@@ -265,19 +312,6 @@ def _serve(
         )
 
 
-class RedactingAccessLogger(AccessLogger):
-    """The access log without the one secret a path carries: a portal sign-in link's token."""
-
-    def log(self, request: BaseRequest, response: web.StreamResponse, time: float) -> None:
-        redacted = _SIGN_IN_PATH.sub(r"\1...", request.path_qs)
-        if redacted != request.path_qs:
-            request = request.clone(rel_url=redacted)
-        super().log(request, response, time)
-
-
-_SIGN_IN_PATH = re.compile(r"(/portal/login/lnk_)[A-Za-z0-9_-]+")
-
-
 def redact(db: str) -> str:
     """The database URL without its password, for logs."""
     parts = urlsplit(db)
@@ -286,10 +320,32 @@ def redact(db: str) -> str:
     return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
 
 
-@click.group()
+def _summary(command: click.Command) -> str:
+    """The first paragraph of a command's help, whole: click would cut it to fit one line."""
+    text = command.short_help or (command.help or "").split("\n\n", 1)[0]
+    return " ".join(text.split())
+
+
+class _Command(click.Command):
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return _summary(self)
+
+
+class _Group(click.Group):
+    command_class = _Command
+    group_class = type  # subgroups are _Groups too
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return _summary(self)
+
+
+@click.group(cls=_Group)
 @click.version_option(package_name="livecore")
 def main() -> None:
-    """livecore reference server."""
+    """livecore reference server: apply a manifest, serve the API, or try it all with `demo`.
+
+    Every command takes --db (or $LIVECORE_DB): a SQLite file, or a postgresql:// URL. `livecore-server
+    COMMAND --help` tells more of each."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
@@ -355,7 +411,9 @@ def serve(
     wrong_secrets_per_minute: int,
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
-    clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
+    from livecore_server.geo import no_country, offline_country
+
+    clock = _clock(clock_kind)
     db = _db(db)
     if reuse_port and not is_postgres(db):
         raise click.ClickException("--reuse-port runs several processes on one database: use PostgreSQL.")
@@ -373,7 +431,16 @@ def serve(
     _serve(config, clock, host, port, access_log, reuse_port)
 
 
+def _clock(kind: str) -> Clock:
+    from livecore.clock import ManualClock
+    from livecore_server.clock import SystemClock
+
+    return ManualClock(SystemClock().now()) if kind == "manual" else SystemClock()
+
+
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
+    from livecore_server.apply import apply_manifest
+
     services = _services(_config(db))
     result = apply_manifest(services.store, services.keys, services.runtime, manifest)
     services.key_cache.clear()
@@ -388,6 +455,8 @@ def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
 @click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
 def apply(manifest: str, db: str | None, as_json: bool, allow_private_webhooks: bool) -> None:
     """Create or update studios, games, settings, API keys and webhooks from a TOML manifest."""
+    from livecore_server.manifest import ManifestError, load_manifest
+
     try:
         parsed = load_manifest(manifest, allow_private_webhooks=allow_private_webhooks)
     except ManifestError as exc:
@@ -399,7 +468,8 @@ def apply(manifest: str, db: str | None, as_json: bool, allow_private_webhooks: 
             sys.exit(2)
         _refuse_as_json(refused)
     try:
-        services, result = _apply(_db(db), parsed)
+        db = _db(db, creates=True)
+        services, result = _apply(db, parsed)
     except Refused as refused:
         if not as_json:
             raise
@@ -409,6 +479,7 @@ def apply(manifest: str, db: str | None, as_json: bool, allow_private_webhooks: 
         click.echo(json.dumps(result))
     else:
         _print_result(result)
+        click.echo(_key_note(db))
 
 
 def _refuse_as_json(refused: Refused) -> NoReturn:
@@ -431,40 +502,10 @@ def _print_result(result: dict[str, Any]) -> None:
         click.echo(f"  member {key} [{member['role']}]: {member['email']}")
 
 
-def apply_demo(db: str) -> tuple[Services, dict[str, Any]]:
-    """Apply the demo manifest. Keys are shown only when minted, so on a second run the demo rotates
-    its keys: there is always a working key to print."""
-    services, result = _apply(db, demo_manifest())
-    for game in result["games"].values():
-        for name, key in game["apiKeys"].items():
-            if key["secret"] is None:
-                game["apiKeys"][name] = rotate_key(services.store, services.runtime, game["id"], name)
-    services.key_cache.clear()
-    return services, result
-
-
-# The player the demo registers, so that its secret can be printed with the keys.
-DEMO_PLAYER = "alice"
-# The demo's member, whose sign-in link the demo prints.
-DEMO_MEMBER = "owner"
-
-
-def register_demo_player(services: Services, applied: dict[str, Any]) -> str | None:
-    """A fresh secret for the demo's player (registered, or its secret rotated in place: the demo's keys
-    are test keys); None when the player is banned."""
-    game = next(iter(applied["games"].values()))
-    scope = Scope(studio_id=applied["studio"]["id"], game_id=game["id"], env=Environment.TEST)
-    try:
-        registered = services.store.run(
-            lambda tx: register(tx, services.runtime, scope, DEMO_PLAYER, force=True)
-        )
-    except LivecoreError:
-        return None
-    return registered.secret
-
-
 def _demo_exports(applied: dict[str, Any], base: str, player_secret: str | None) -> list[str]:
     """The shell lines that set what the README tour and the examples read."""
+    from livecore_server.demo import DEMO_PLAYER
+
     game = next(iter(applied["games"].values()))
     by_permission = {k["permission"]: k["secret"] for k in game["apiKeys"].values()}
     lines = [
@@ -483,15 +524,32 @@ def _demo_exports(applied: dict[str, Any], base: str, player_secret: str | None)
 @click.option(
     "--clock", "clock_kind", type=click.Choice(["system", "manual"]), default="system", show_default=True
 )
+@click.option(
+    "--new-keys",
+    is_flag=True,
+    help="Replace the demo's keys and its player's secret (the old ones stop at once); by default a"
+    " restart prints the same ones.",
+)
 @_slow_clients
-def demo(db: str | None, port: int, clock_kind: str, header_timeout: float, body_timeout: float) -> None:
-    """Apply the built-in demo manifest, print fresh demo keys, then serve on 127.0.0.1."""
-    db = _db(db)
+def demo(
+    db: str | None,
+    port: int,
+    clock_kind: str,
+    new_keys: bool,
+    header_timeout: float,
+    body_timeout: float,
+) -> None:
+    """Apply the built-in demo manifest, print its keys (the same ones on every start unless --new-keys)
+    and a portal sign-in link, then serve on 127.0.0.1 with one access-log line per request."""
+    from livecore_server.admin.sessions import issue_login_link
+    from livecore_server.demo import DEMO_MEMBER, DEMO_PLAYER, apply_demo
+
+    db = _db(db, creates=True)
     sockets = _listen("127.0.0.1", port)  # before any key changes: a busy port leaves them as they are
     base = f"http://127.0.0.1:{sockets[0].getsockname()[1]}"
-    services, result = apply_demo(db)
+    services = _services(_config(db))
     try:
-        player_secret = register_demo_player(services, result)
+        result, player_secret = apply_demo(services, new_keys=new_keys)
         portal_link = f"{base}/portal/login/{issue_login_link(services, DEMO_MEMBER)}"
     finally:
         services.close()
@@ -509,9 +567,8 @@ def demo(db: str | None, port: int, clock_kind: str, header_timeout: float, body
     click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json")
     click.echo("The operators' portal, signed in as the demo's owner (this link works once, for 15 minutes):")
     click.echo(f"  {portal_link}\n")
-    clock: Clock = ManualClock(SystemClock().now()) if clock_kind == "manual" else SystemClock()
     config = _config(db, header_timeout=header_timeout, body_timeout=body_timeout)
-    _serve(config, clock, "127.0.0.1", port, access_log=False, sockets=sockets)
+    _serve(config, _clock(clock_kind), "127.0.0.1", port, access_log=True, sockets=sockets)
 
 
 @main.group()
@@ -520,6 +577,9 @@ def webhooks() -> None:
 
 
 def _operate(db: str | None, action: Callable[[Services], Any]) -> Any:
+    """Run an operator command's ``action`` on an existing database (never a new one)."""
+    from livecore_server.admin.webhooks import OperationError
+
     services = _services(_config(_db(db)))
     try:
         return action(services)
@@ -534,7 +594,7 @@ def _operate(db: str | None, action: Callable[[Services], Any]) -> Any:
 def webhook_endpoints(db: str | None) -> None:
     """List webhook endpoints with their status."""
 
-    def run(services: Services) -> list[tuple[str, Endpoint]]:
+    def run(services: Services) -> list[tuple[str, Any]]:
         return services.store.run(lambda tx: tx.webhooks.all_endpoints(), write=False)
 
     for game_key, e in _operate(db, run):
@@ -551,6 +611,9 @@ def webhook_endpoints(db: str | None) -> None:
 @click.option("--db", default=None, help=DB_HELP)
 def webhook_deliveries(endpoint_id: str, status: str | None, limit: int, db: str | None) -> None:
     """List an endpoint's deliveries, newest first, as JSON lines."""
+    from livecore.webhooks.delivery import DeliveryStatus
+    from livecore_server.admin.webhooks import list_deliveries
+
     rows = _operate(
         db,
         lambda s: list_deliveries(
@@ -566,6 +629,8 @@ def webhook_deliveries(endpoint_id: str, status: str | None, limit: int, db: str
 @click.option("--db", default=None, help=DB_HELP)
 def webhook_replay(delivery_id: str, db: str | None) -> None:
     """Send a delivered or failed delivery's event again (a new delivery, the same event id)."""
+    from livecore_server.admin.webhooks import replay_delivery
+
     click.echo(_operate(db, lambda s: replay_delivery(s, delivery_id)))
 
 
@@ -574,17 +639,22 @@ def webhook_replay(delivery_id: str, db: str | None) -> None:
 @click.option("--db", default=None, help=DB_HELP)
 def webhook_unpause(endpoint_id: str, db: str | None) -> None:
     """Resume a paused endpoint; its held deliveries go out oldest first."""
+    from livecore_server.admin.webhooks import unpause_endpoint
+
     changed = _operate(db, lambda s: unpause_endpoint(s, endpoint_id))
     click.echo("unpaused" if changed else "was not paused")
 
 
 @webhooks.command("sample")
 @click.argument("endpoint_id")
-@click.option("--kind", default=DEFAULT_SAMPLE_KIND, show_default=True)
+@click.option("--kind", default=None, help="The event kind to sample (default: player.registered).")
 @click.option("--db", default=None, help=DB_HELP)
-def webhook_sample(endpoint_id: str, kind: str, db: str | None) -> None:
+def webhook_sample(endpoint_id: str, kind: str | None, db: str | None) -> None:
     """Send a signed sample event with placeholder values (header X-Svc-Webhook-Test: 1)."""
-    click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind)))
+    from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
+    from livecore_server.admin.webhooks import send_sample
+
+    click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind or DEFAULT_SAMPLE_KIND)))
 
 
 @main.group()
@@ -617,6 +687,7 @@ def members_list(studio: str | None, db: str | None) -> None:
 @click.option("--db", default=None, help=DB_HELP)
 def members_login_link(member: str, studio: str | None, base_url: str, db: str | None) -> None:
     """Print a one-time sign-in link for MEMBER (its key in the manifest): it works once, for 15 minutes."""
+    from livecore_server.admin.sessions import SignInError, issue_login_link
 
     def run(services: Services) -> str:
         try:

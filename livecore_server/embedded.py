@@ -21,7 +21,8 @@ from livecore.clock import Clock
 from livecore.rand import RandomSource
 from livecore_server.app import create_app
 from livecore_server.clock import SystemClock
-from livecore_server.services import SERVICES, Config, Services
+from livecore_server.config import Config
+from livecore_server.services import SERVICES, Services, build_services
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -92,12 +93,13 @@ def demo_server() -> Iterator[Demo]:
     """What ``livecore-server demo`` serves (the built-in demo manifest), on a temporary SQLite file, in
     a thread: for examples and tools that want a demo without a server process."""
     from livecore_server.admin.sessions import issue_login_link
-    from livecore_server.cli import DEMO_MEMBER, apply_demo  # the CLI module imports this one
+    from livecore_server.demo import DEMO_MEMBER, apply_demo
 
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/demo.db"
-        applying, applied = apply_demo(db)
+        applying = build_services(Config(db=db), SystemClock())
         try:
+            applied, _ = apply_demo(applying)
             link = issue_login_link(applying, DEMO_MEMBER)
         finally:
             applying.close()

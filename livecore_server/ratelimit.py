@@ -36,6 +36,7 @@ from livecore.ratelimit import (
     take,
 )
 from livecore.scope import Scope
+from livecore_server.config import WRONG_SECRETS_PER_MINUTE
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
@@ -276,7 +277,6 @@ class SharedRateLimiter:
 
 
 WRONG_SECRETS = "player_secret"  # the brake's bucket name; never a key's (livecore.ratelimit.BucketName)
-WRONG_SECRETS_PER_MINUTE = 20
 BRAKE_PRUNE_AT = 10_000  # local buckets kept before refilled ones are dropped
 
 

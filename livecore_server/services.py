@@ -25,70 +25,16 @@ from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
 from livecore_server import live_schedule
-from livecore_server.admin.oidc import OidcSettings
+from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
-from livecore_server.geo import CountryLookup, offline_country
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
-from livecore_server.ratelimit import WRONG_SECRETS_PER_MINUTE, RateLimiter, SecretBrake, SharedRateLimiter
+from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
-from livecore_server.storage.server_store import ServerStore, game_queue, is_postgres, open_store
-from livecore_server.storage.sqlite import DatabaseFileLost, sqlite_path
+from livecore_server.storage.server_store import ServerStore, game_queue, open_store
+from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.streams import BoardHubs
-
-
-@attrs.frozen
-class Config:
-    db: str = "livecore.db"
-    geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
-    # The country of a client address when no geo header names one (docs/players.md#country);
-    # serve --no-ip-country sets no_country.
-    country_of: CountryLookup = offline_country
-    key_cache_ttl: float = 1.0
-    # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache): while this
-    # process hears of every player write (always on SQLite; on PostgreSQL while its notification
-    # connection listens), and while it does not.
-    player_cache_watched_ttl: float = 300.0
-    player_cache_ttl: float = 1.0
-    bench_baseline: bool = False
-    # A benchmarking aid: the file the SQLite store's statement count is written to on SIGUSR1 (None:
-    # nothing counted). LIVECORE_STATEMENT_TALLY; livecore_server/statement_tally.py.
-    statement_tally: str | None = None
-    # docs/reference/webhooks.md; serve --webhook-timeout / LIVECORE_WEBHOOK_TIMEOUT
-    webhook_timeout: float = 10.0
-    # docs/server.md, "Slow clients": seconds a connection has to send a request's line and headers (from
-    # when it opened, or from the previous response), and a request's body (from when it is read).
-    header_timeout: float = 15.0
-    body_timeout: float = 30.0
-    # docs/webhooks.md, "Endpoint URLs": private addresses may be webhook targets (serve
-    # --allow-private-webhooks).
-    allow_private_webhooks: bool = False
-    # docs/reference/conventions.md#rate-limits: wrong player secrets a minute per player and address
-    # before 429 (serve --wrong-secrets-per-minute).
-    wrong_secrets_per_minute: int = WRONG_SECRETS_PER_MINUTE
-    # PostgreSQL: connections (and worker threads) per process.
-    pool_size: int = 8
-    # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see
-    # each other's heartbeats through the database, so they write them often.
-    flush_every: float | None = None
-    # Where the server key is kept when LIVECORE_SECRET_KEY is not set (None: livecore_server.crypto's
-    # default place). Every process of one deployment needs the same key.
-    key_file: str | None = None
-    # Seconds of wall-clock time between two ``: ping`` comments on every board stream (SPEC 6.4).
-    stream_ping_seconds: float = 15.0
-    # The portal's OpenID Connect provider (docs/operators.md#openid-connect), or None: sign-in by link.
-    oidc: OidcSettings | None = None
-
-    @property
-    def postgres(self) -> bool:
-        return is_postgres(self.db)
-
-    @property
-    def flush_seconds(self) -> float:
-        if self.flush_every is not None:
-            return self.flush_every
-        return 1.0 if self.postgres else 5.0
 
 
 @attrs.frozen

@@ -26,10 +26,11 @@ from livecore.clock import Clock, ManualClock
 from livecore.rand import RandomSource, SeededRandomSource
 from livecore_server.app import DISPATCHER, create_app
 from livecore_server.apply import apply_manifest
+from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
-from livecore_server.services import SERVICES, Config, Services, build_services
+from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
 from tests.secrets_scan import secrets_in_clear

@@ -17,7 +17,7 @@ from livecore.commands.players import PLAYER_SECRET_PREFIX
 from livecore.operators import PERSONAL_KEY_PREFIX
 from livecore.scope import Environment
 from livecore_server.admin.sessions import LINK_PREFIX, SESSION_PREFIX
-from livecore_server.storage.sqlite import sqlite_path
+from livecore_server.config import sqlite_path
 
 if TYPE_CHECKING:
     from tests.conftest import World

@@ -8,8 +8,8 @@ from livecore.api import players as api
 from livecore.api.views import anonymized_view, display_view
 from livecore.commands.players import PlayersTx, register, set_identity
 from livecore_server.admin import audit
+from livecore_server.config import Config
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.services import Config
 from livecore_server.storage.server_store import ServerTransaction
 
 

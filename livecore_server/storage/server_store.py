@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
+from livecore_server.config import is_postgres
 from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
@@ -28,8 +29,6 @@ from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import BoardListener
 
 T = TypeVar("T")
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class ServerTransaction(Transaction, Protocol):
@@ -137,10 +136,6 @@ def game_queue(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-def is_postgres(db: str) -> bool:
-    return db.startswith(POSTGRES_SCHEMES)
-
-
 def open_store(db: str, *, pool_size: int = 8) -> ServerStore:
     """``postgresql://...`` opens PostgreSQL (a pool of ``pool_size`` connections); anything else is a
     SQLite file. Migrations are applied on opening, in both cases."""
@@ -148,6 +143,7 @@ def open_store(db: str, *, pool_size: int = 8) -> ServerStore:
         from livecore_server.storage.postgres import PostgresStore
 
         return PostgresStore(db, pool_size=pool_size)
-    from livecore_server.storage.sqlite import SqliteStore, sqlite_path
+    from livecore_server.config import sqlite_path
+    from livecore_server.storage.sqlite import SqliteStore
 
     return SqliteStore(sqlite_path(db))

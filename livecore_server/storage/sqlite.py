@@ -18,7 +18,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
@@ -82,15 +81,6 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
             raise
         applied.append(name)
     return applied
-
-
-def sqlite_path(db: str) -> str:
-    """``livecore.db`` or ``sqlite:///abs/path.db`` -> a filesystem path."""
-    if db.startswith("sqlite:///"):
-        return db.removeprefix("sqlite://")
-    if db.startswith("sqlite://"):
-        return db.removeprefix("sqlite://")
-    return str(Path(db))
 
 
 class DatabaseFileLost(LivecoreError):

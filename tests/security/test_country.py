@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
+from livecore_server.config import Config
 from livecore_server.geo import no_country, offline_country
-from livecore_server.services import Config
 from tests.conftest import World, start_world
 
 
@@ -127,6 +127,7 @@ def test_serve_no_ip_country_turns_the_lookup_off(monkeypatch: pytest.MonkeyPatc
     built: list[Config] = []
     monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
     monkeypatch.delenv("LIVECORE_IP_COUNTRY", raising=False)
+    (tmp_path / "t.db").touch()  # serve runs only on a database that exists
     for args, env, expected in [
         ((), None, offline_country),
         (("--no-ip-country",), None, no_country),

@@ -243,6 +243,7 @@ def test_serve_on_an_empty_database_says_apply_comes_first(
     tmp_path: Path, no_serving: list[web.Application]
 ) -> None:
     db = tmp_path / "empty.db"
+    db.touch()
     result = run("serve", "--db", str(db), "--port", "0")
     refused_in_one_line(result, f"the database {db} has no API key yet: run `livecore-server apply MANIFEST")
     assert no_serving == []

@@ -23,10 +23,11 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
+from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
+from livecore_server.demo import apply_demo
 from livecore_server.storage import migrations as sqlite_migrations
 from livecore_server.storage import postgres_schema
-from livecore_server.storage.sqlite import sqlite_path
 from tests.conftest import TEST_MANIFEST, Receiver, World, make_services, start_world, webhook_manifest
 from tests.secrets_scan import IN_CLEAR, every_value, secrets_in_clear
 
@@ -161,10 +162,15 @@ def cli_mints(world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert len(minted) == 2, result.stdout  # the new key and the new webhook's secret
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    services, demo = cli.apply_demo(db)
-    services.close()
+    services = cli._services(cli._config(db))
+    try:
+        demo, player_secret = apply_demo(services)
+    finally:
+        services.close()
     for game in demo["games"].values():
         minted |= {key["secret"] for key in game["apiKeys"].values()}
+    if player_secret is not None:
+        minted.add(player_secret)  # the demo keeps it sealed, never in clear
     return minted
 
 

@@ -18,8 +18,8 @@ from click.testing import CliRunner
 
 from livecore_server import cli
 from livecore_server.cli import main
+from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
-from livecore_server.services import Config
 from tests.conftest import apply_test_manifest, make_services, service_args
 from tests.server.test_cli import _serve_config
 from tests.waiting import until_sync
@@ -178,11 +178,13 @@ def test_serve_and_demo_take_the_timeouts_as_flags_or_variables(
     assert config is not None and (config.header_timeout, config.body_timeout) == (15.0, 30.0)
     built: list[Config] = []
     monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
+    (tmp_path / "serve.db").touch()  # serve runs only on a database that exists; demo makes its own
     for command in ("serve", "demo"):
         built.clear()
         result = CliRunner().invoke(
             main,
-            [command, "--db", str(tmp_path / f"{command}.db"), "--header-timeout", "2.5"],
+            # Port 0: any free port, so the test never holds (or waits for) the README demo's 8080.
+            [command, "--db", str(tmp_path / f"{command}.db"), "--port", "0", "--header-timeout", "2.5"],
             env={"LIVECORE_BODY_TIMEOUT": "0.25"},
         )
         assert result.exit_code == 0, result.output

@@ -8,7 +8,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
-from livecore_server.cli import RedactingAccessLogger
+from livecore_server.access_log import RedactingAccessLogger
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from livecore.clock import to_millis
 from livecore_server import cli
 from livecore_server.cli import main
-from livecore_server.services import Config
+from livecore_server.config import Config
 from tests.conftest import TEST_MANIFEST
 from tests.waiting import until_sync
 
@@ -174,6 +174,7 @@ def _serve_config(
 
     monkeypatch.setattr(cli, "_serve", capture)
     monkeypatch.delenv("LIVECORE_WEBHOOK_TIMEOUT", raising=False)
+    (tmp_path / "t.db").touch()  # serve runs only on a database that exists
     result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "t.db"), *args], env=env)
     return result, built[0] if built else None
 
@@ -207,25 +208,3 @@ def test_serve_refuses_a_bad_webhook_timeout(
         assert result.exit_code == 2, result.output
         assert config is None
         assert "Invalid value for '--webhook-timeout'" in result.stderr
-
-
-def test_demo_prints_working_keys_on_every_run(tmp_path: Path) -> None:
-    from livecore_server.cli import apply_demo
-
-    db = str(tmp_path / "d.db")
-    services, first = apply_demo(db)
-    services.close()
-    services, second = apply_demo(db)
-    try:
-        keys1 = first["games"]["space-race"]["apiKeys"]
-        keys2 = second["games"]["space-race"]["apiKeys"]
-        assert set(keys1) == {"demo-client", "demo-server"}
-        now_ms = to_millis(services.clock.now())
-        for name in keys1:
-            assert keys1[name]["secret"] and keys2[name]["secret"]
-            assert keys1[name]["secret"] != keys2[name]["secret"]
-            # The old one was rotated: it works for the grace period, beside the new one.
-            assert asyncio.run(services.key_cache.lookup(keys1[name]["secret"], now_ms)) is not None
-            assert asyncio.run(services.key_cache.lookup(keys2[name]["secret"], now_ms)) is not None
-    finally:
-        services.close()

@@ -20,9 +20,10 @@ def test_operator_commands(tmp_path: Path) -> None:
     db = tmp_path / "ops.db"
     manifest = tmp_path / "m.toml"
     manifest.write_text(TEST_MANIFEST + webhook_manifest(hook=("test", "http://127.0.0.1:9/hooks", '["*"]')))
-    code, out = _cli(db, "apply", str(manifest), "--json")
-    assert code == 0
-    endpoint_id = json.loads(out)["games"]["space-race"]["webhooks"]["hook"]["id"]
+    applied = CliRunner().invoke(main, ["apply", str(manifest), "--json", "--db", str(db)])
+    assert applied.exit_code == 0, applied.output
+    assert applied.stderr.startswith("creating a new database at ")  # said apart from the JSON
+    endpoint_id = json.loads(applied.stdout)["games"]["space-race"]["webhooks"]["hook"]["id"]
 
     code, out = _cli(db, "webhooks", "endpoints")
     assert code == 0

@@ -24,3 +24,12 @@ class SqlMeta(SqlPort):
         kept = self.get(name)
         assert kept is not None
         return kept
+
+    def put(self, name: str, value: str, now_ms: int) -> None:
+        """Keep ``value`` under ``name``, replacing what was there."""
+        self.db.change(
+            "server_meta",
+            "INSERT INTO server_meta (name, value, created_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at",
+            (name, value, now_ms),
+        )
