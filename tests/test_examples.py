@@ -154,3 +154,9 @@ def test_crate_drop_example_sends_a_crate_and_opens_it_once() -> None:
     assert "contents grant: claimed, sourceKind=crate, from the crate: True" in out
     assert "the retried open answers the same contents: True" in out
     assert "opening it again: refused, grant_already_claimed" in out
+
+
+def test_the_readme_lists_every_example() -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text()
+    missing = [p.name for p in sorted(EXAMPLES.glob("*.py")) if f"(examples/{p.name})" not in readme]
+    assert missing == []
