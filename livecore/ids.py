@@ -82,12 +82,12 @@ def new_id(prefix: Prefix, now: datetime, rng: RandomSource) -> str:
     return f"{prefix.value}_{_uuid7_hex(now, rng)}"
 
 
-def derived_id(prefix: str, at: datetime, *parts: str) -> str:
+def derived_id(prefix: Prefix, at: datetime, *parts: str) -> str:
     """An id named by what it is rather than drawn: UUIDv7-shaped, its time bits ``at``, its other bits a
     hash of ``parts``. Every process (and a read that writes nothing) names an event, a window or a board
     alike without asking the database."""
     h = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-    return f"{prefix}_{_time_hex(at)}7{h[:3]}{_VARIANT[h[3]]}{h[4:19]}"
+    return f"{prefix.value}_{_time_hex(at)}7{h[:3]}{_VARIANT[h[3]]}{h[4:19]}"
 
 
 def new_uuid(now: datetime, rng: RandomSource) -> str:

@@ -151,20 +151,10 @@ class PartnerInvite:
 # --- ids and new records -------------------------------------------------------------------------------
 
 
-# Teams formed before their prefix became ``team_`` (DECISIONS 8) were derived with ``tm_``; a window
-# that was open across the upgrade still finds them under that id (:func:`team_ids`).
-LEGACY_TEAM_PREFIX = "tm"
-
-
 def team_id(window_id_: str, starts_at: datetime, key: str) -> str:
     """The team ``key`` of the window ``window_id_`` (which starts at ``starts_at``): derived, so it names
     the team before any write (a roster PUT may target a window not yet recorded)."""
     return derived_id(Prefix.TEAM, starts_at, window_id_, key)
-
-
-def team_ids(window_id_: str, starts_at: datetime, key: str) -> tuple[str, str]:
-    """Every id the team may be stored under: :func:`team_id`, then its earlier derivation."""
-    return team_id(window_id_, starts_at, key), derived_id(LEGACY_TEAM_PREFIX, starts_at, window_id_, key)
 
 
 def new_team(

@@ -46,7 +46,7 @@ from livecore.teams import (
     ranked,
     roster_change,
     target_window,
-    team_ids,
+    team_id,
     team_score,
     window_candidates,
 )
@@ -180,7 +180,7 @@ def put_roster(
     wanted = (*window_candidates(game.id, scope.env, event, now), *([window] if window else []))
     recorded = {w.id: w for w in (tx.windows.get(game.id, i) for i in wanted) if w is not None}
     target = target_window(game.id, scope.env, event, now, window, recorded)
-    team = _stored_team(tx, game.id, target.id, target.starts_at, team_key)
+    team = tx.teams.get(game.id, team_id(target.id, target.starts_at, team_key))
     change = roster_change(tx.teams.members(team.id) if team else [], external_player_ids, settings.size, now)
     joining = []
     for external_id in change.joined:
@@ -235,15 +235,6 @@ def _team_not_found(team_key: str) -> LivecoreError:
     return LivecoreError(ErrorCode.TEAM_NOT_FOUND, "Team not found.", {"teamKey": team_key})
 
 
-def _stored_team(tx: TeamsTx, game_id: str, window_id: str, starts_at: datetime, key: str) -> Team | None:
-    """The window's team ``key`` as stored, under whichever of its ids it was formed with."""
-    for candidate in team_ids(window_id, starts_at, key):
-        team = tx.teams.get(game_id, candidate)
-        if team is not None:
-            return team
-    return None
-
-
 def read_team_of(tx: TeamsTx, game_id: str, team_id_: str) -> TeamRead:
     team = tx.teams.get(game_id, team_id_)
     assert team is not None
@@ -279,7 +270,7 @@ def read_team(
         except LivecoreError:
             named = None  # names no window of the event: no team either
         if named is not None:
-            found = _stored_team(tx, game.id, wid, named.starts_at, team_key)
+            found = tx.teams.get(game.id, team_id(wid, named.starts_at, team_key))
     if found is None or found.env is not scope.env or found.event_key != event_key:
         raise _team_not_found(team_key)
     return _team_read(tx, found)

@@ -14,6 +14,35 @@ from __future__ import annotations
 
 from livecore_server.storage import schema
 
+# Event team ids are derived from their window and key, so a roster PUT names a team by computing its id:
+# teams stored under the old prefix ``tm_`` take the pinned ``team_`` (the rest of the id unchanged), with
+# what refers to them. A new row, then the references, then the old row: every step keeps the foreign keys.
+# The same SQL on both dialects.
+_OLD_TEAM = "substr({column}, 1, 3) = 'tm_'"
+_NEW_TEAM = "'team_' || substr({column}, 4)"
+_TEAM_COLUMNS = (
+    "game_id, env, event_key, event_id, window_id, key, name, formation, goal, created_at, attributes, "
+    "member_count, score, rank_key, completed_at, milestones, final_rank, finalized_at"
+)
+
+
+def _team_reference(table: str, column: str, also: str = "TRUE") -> str:
+    return (
+        f"UPDATE {table} SET {column} = {_NEW_TEAM.format(column=column)} "
+        f"WHERE {also} AND {_OLD_TEAM.format(column=column)}"
+    )
+
+
+TEAM_ID_PREFIX = [
+    f"INSERT INTO teams (id, {_TEAM_COLUMNS}) SELECT {_NEW_TEAM.format(column='id')}, {_TEAM_COLUMNS} "
+    f"FROM teams WHERE {_OLD_TEAM.format(column='id')}",
+    _team_reference("team_members", "team_id"),
+    _team_reference("partner_invites", "team_id"),
+    _team_reference("grants", "source_ref_id", "source_kind IN ('event_team_milestone', 'event_team_rank')"),
+    f"DELETE FROM teams WHERE {_OLD_TEAM.format(column='id')}",
+]
+
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     (
         "0001_foundation",
@@ -480,5 +509,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("personal_keys", schema.SQLITE),
             *schema.create_statements("audit_log", schema.SQLITE),
         ],
+    ),
+    (
+        # Event teams take the pinned id prefix ``team_`` (lobbies' ``lob_`` needs nothing: their ids are
+        # drawn, not derived, and stored ones keep working).
+        "0023_team_id_prefix",
+        TEAM_ID_PREFIX,
     ),
 ]

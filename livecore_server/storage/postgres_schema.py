@@ -22,6 +22,7 @@ database matches it.
 from __future__ import annotations
 
 from livecore_server.storage import schema
+from livecore_server.storage.migrations import TEAM_ID_PREFIX
 
 # Text in byte order (SQLite's BINARY collation), whatever the database's default collation.
 T = 'TEXT COLLATE "C"'
@@ -449,6 +450,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             *schema.create_statements("personal_keys", schema.POSTGRES),
             *schema.create_statements("audit_log", schema.POSTGRES),
         ],
+    ),
+    (
+        # Event teams take the pinned id prefix ``team_`` (migrations.TEAM_ID_PREFIX says why).
+        "0015_team_id_prefix",
+        TEAM_ID_PREFIX,
     ),
 ]
 

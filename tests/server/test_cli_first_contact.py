@@ -38,6 +38,7 @@ COMMANDS = [
     ["members", "list", "--help"],
     ["webhooks", "--help"],
     ["webhooks", "deliveries", "--help"],
+    ["init", "--help"],
 ]
 
 

@@ -16,8 +16,12 @@ from livecore.commands.erasure import erase
 from livecore.commands.merge import merge
 from livecore.erasure import ErasureReason
 from livecore.games import Formation
+from livecore.grants import Grant, GrantKind, GrantStatus
 from livecore.scope import Environment
-from livecore.teams import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore.teams import LeaveReason, PartnerInvite, Team, TeamMember, team_id
+from livecore_server.storage.postgres import connect as pg_connect
+from livecore_server.storage.postgres import migrate as pg_migrate
+from livecore_server.storage.sqlite import migrate as sqlite_migrate
 from tests.server import test_postgres_store as twins
 from tests.server.test_postgres_store import Twin, _credited, _start
 
@@ -294,3 +298,59 @@ def test_the_merge_and_erasure_commands_move_team_seats(events: Twin) -> None:
     erased = twin.do(lambda tx, rt: erase(tx, rt, twin.scope, "b", ErasureReason.GDPR_ERASURE))
     members = twin.read(lambda tx: tx.teams.members(t1.id)) + twin.read(lambda tx: tx.teams.members(t2.id))
     assert {m.external_player_id for m in members} == {erased.placeholder}
+
+
+def test_a_team_stored_under_the_old_prefix_tm_takes_team_with_what_refers_to_it(events: Twin) -> None:
+    """Team ids are derived, so a roster PUT names a stored team by computing its id: the migration moves
+    teams an older version stored as ``tm_`` to the pinned ``team_``, their seats, accepted invites and
+    team grants along, and nothing else."""
+    twin = events
+    w1, p, t0 = _setup(twin)
+    starts_at = twin.read(lambda tx: tx.windows.get("gam_2", w1)).starts_at
+    new_id = team_id(w1, starts_at, "k1")
+    old = attrs.evolve(_team(1, w1, t0, 30), id="tm_" + new_id.removeprefix("team_"))
+    seat = _seat(1, old, p["a"], t0)
+    invite = _invite(1, w1, p["b"], p["c"], t0, accepted_at=t0, team_id=old.id)
+    paid, unrelated = (
+        Grant(
+            id=grant_id,
+            player_id=p["a"].id,
+            external_player_id="a",
+            game_id="gam_2",
+            kind=GrantKind.REWARD,
+            status=GrantStatus.PENDING,
+            entries=(),
+            source_kind=source_kind,
+            source_ref_id=old.id,
+            metadata={},
+            created_at=t0,
+        )
+        for grant_id, source_kind in (("g-team", "event_team_milestone"), ("g-other", "manual"))
+    )
+
+    def stored(tx: Any) -> None:
+        tx.teams.insert(old)
+        tx.teams.put_member(seat)
+        tx.teams.insert_invite(invite)
+        tx.grants.insert(paid)
+        tx.grants.insert(unrelated)
+
+    twin.read(stored)
+    # Each database as an older version left it, then started by this one.
+    twin.sqlite.conn.execute("DELETE FROM _migrations WHERE name = '0023_team_id_prefix'")
+    assert sqlite_migrate(twin.sqlite.conn) == ["0023_team_id_prefix"]
+    conn = pg_connect(twin.pg.dsn, twin.pg.schema)
+    try:
+        conn.execute("DELETE FROM _migrations WHERE name = '0015_team_id_prefix'")
+        assert pg_migrate(conn, twin.pg.schema) == ["0015_team_id_prefix"]
+    finally:
+        conn.close()
+
+    for store in (twin.sqlite, twin.pg):
+        with store.transaction() as tx:
+            assert tx.teams.get("gam_2", old.id) is None
+            assert tx.teams.get("gam_2", new_id) == attrs.evolve(old, id=new_id)
+            assert tx.teams.members(new_id) == [attrs.evolve(seat, team_id=new_id)]
+            assert tx.teams.invite("gam_2", invite.id) == attrs.evolve(invite, team_id=new_id)
+            assert tx.grants.get("gam_2", "g-team").source_ref_id == new_id
+            assert tx.grants.get("gam_2", "g-other").source_ref_id == old.id
