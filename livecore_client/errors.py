@@ -266,7 +266,8 @@ class NotFoundError(LivecoreAPIError):
 
 
 class PlayerNotFoundError(NotFoundError):
-    """404: no such player in this game and environment."""
+    """404: no such player in this game and environment; ``details["externalPlayerId"]`` names it, and
+    ``details["existsIn"]`` the game's other environment when the player is there."""
 
 
 class ResourceNotFoundError(NotFoundError):

@@ -3,7 +3,8 @@
 Every route but the health probe takes a member credential (``Auth.MEMBER``) and names its operator action
 (``Route.action``); the portal and ``/mcp`` run these same routes. Studio and game path segments take a
 key (``demo``, ``space-race``) or an id (``std_...``, ``gam_...``). Routes that name a player, a grant or an
-attempt act in one environment: ``?env=test|live`` (default ``live``).
+attempt act in one environment: ``?env=test|live``; left out, the one the game has API keys in (live
+when it has both: :func:`livecore.operators.default_environment`).
 """
 
 from __future__ import annotations

@@ -73,8 +73,10 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
         sdk.player_secret = sdk.register(player).player_secret
         found = admin.lookup_player(GAME, player, env="test")
         assert (found.profile.player.external_player_id, found.ban.banned) == (player, False)
-        with pytest.raises(PlayerNotFoundError):
-            admin.lookup_player(GAME, player)  # env defaults to live: not there
+        # No env: space-race has live keys too, so live, where the player is not; the error names test.
+        with pytest.raises(PlayerNotFoundError) as missed:
+            admin.lookup_player(GAME, player)
+        assert missed.value.details == {"externalPlayerId": player, "existsIn": "test"}
 
         grant = admin.create_grant(GAME, player, [COINS], env="test", reason="support ticket 7").grant
         assert (grant.status, grant.source_kind) == (GrantStatus.PENDING, "admin")
