@@ -33,7 +33,6 @@ threshold; reaching ``target`` completes the attempt.
 from __future__ import annotations
 
 import enum
-import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,7 +40,7 @@ import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import AntiCheat, CheckKind, EventSettings, Milestone, Order, Verdict
-from livecore.limits import FREE_FORM, Count
+from livecore.limits import FREE_FORM, Count, board_number_problem, check_board_number, on_a_board
 from livecore.live_events import Window
 from livecore.scope import Environment
 
@@ -85,7 +84,7 @@ class Attempt:
     attempt_count: int
     segment_values: dict[str, str | None] = attrs.field(factory=dict)
     metrics: dict[str, float] = attrs.field(factory=dict)
-    score: float | None = None
+    score: float | None = attrs.field(default=None, validator=on_a_board)
     score_at: datetime | None = None
     completed_at: datetime | None = None
     milestones: tuple[str, ...] = ()
@@ -191,15 +190,16 @@ def reaches(order: Order, score: float, threshold: float) -> bool:
 
 
 def check_metrics(event: EventSettings, metrics: dict[str, Any]) -> dict[str, float]:
-    """Every name known to the event, every value a finite number (``true`` is not a number)."""
+    """Every name known to the event, every value a number that may reach a board (``true`` is not a
+    number)."""
     METRICS.check(metrics, "metrics")
     known = event.metrics()
     problems: dict[str, str] = {}
     for name, value in metrics.items():
         if name not in known:
             problems[f"metrics.{name}"] = f"unknown metric; this event takes {', '.join(sorted(known))}"
-        elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            problems[f"metrics.{name}"] = "must be a finite number"
+        elif (problem := board_number_problem(value)) is not None:
+            problems[f"metrics.{name}"] = problem
     if problems:
         raise invalid_request("Invalid metrics.", problems)
     return {name: float(value) for name, value in metrics.items()}
@@ -252,8 +252,7 @@ def force_complete(
     ``attempt_not_in_progress`` for an attempt that is not in progress, or past ``endsAt``."""
     check_progress(attempt, now)
     if score is not None:
-        if isinstance(score, bool) or not math.isfinite(score):
-            raise invalid_request("Invalid score.", {"score": "must be a finite number"})
+        check_board_number(score, "score")
         attempt = attrs.evolve(attempt, score=float(score), score_at=now)
     attempt, crossed = cross_milestones(event, attempt)
     return transition(attempt, AttemptTrigger.FORCE_COMPLETE, now), crossed

@@ -31,7 +31,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Entry, Order, RankBand
 from livecore.identity import Identity
-from livecore.limits import ID, Range
+from livecore.limits import ID, Range, on_a_board
 from livecore.players import Player
 from livecore.scope import Environment
 
@@ -72,7 +72,7 @@ class BoardEntry:
 
     board_id: str
     player_id: str
-    score: float
+    score: float = attrs.field(validator=on_a_board)
     reached_at: datetime
     attempt_id: str
 

@@ -10,9 +10,10 @@ opens the same contents every time. What was drawn is merged into one list of re
 drawn, adding the amounts of equal rewards (same type, key and parameters) up to the most one change may
 carry (:data:`livecore.economy.MAX_AMOUNT`); beyond it, another entry of that reward starts.
 
-Limits: a table has 1 to 100 rows, weights 1 to 1,000,000, ``rolls`` 1 to 100; a crate grant draws at
-most :data:`MAX_DRAWS` times in all (the sum of ``amount x rolls`` over its entries), checked when it is
-created. Opening a grant, claiming one, and their refusal order are grant rules (:mod:`livecore.grants`).
+Limits: a table has 1 to 100 rows, weights 1 to 1,000,000, ``rolls`` 1 to 100; a crate entry holds 1 to
+1,000 crates; a crate grant draws at most :data:`MAX_DRAWS` times in all (the sum of ``amount x rolls``
+over its entries), checked when it is created. Opening a grant, claiming one, and their refusal order are
+grant rules (:mod:`livecore.grants`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from livecore.limits import Count, Range
 from livecore.rand import RandomSource
 
 ROLLS = Range(1, 100)
+# Crates in one crate entry: as many as one grant may draw at one roll each.
+CRATE_AMOUNT = Range(1, 1_000)
 WEIGHT = Range(1, 1_000_000)
 TABLE = Count(min_items=1, max_items=100)
 # One open stays a quick write: at most this many rows drawn per crate grant.
@@ -59,14 +62,16 @@ def crate(game: Game, key: str) -> CrateSettings:
 
 
 def check_crate_entries(game: Game, entries: Sequence[CrateEntry]) -> tuple[CrateEntry, ...]:
-    """A crate grant's entries: crates of the game, drawing at most :data:`MAX_DRAWS` times in all."""
+    """A crate grant's entries: crates of the game, each entry :data:`CRATE_AMOUNT` crates, drawing at most
+    :data:`MAX_DRAWS` times in all."""
     draws = 0
     for i, entry in enumerate(entries):
         try:
-            draws += entry.amount * crate(game, entry.key).rolls
+            rolls = crate(game, entry.key).rolls
         except LivecoreError as exc:
             exc.details = {**(exc.details or {}), "entry": i}
             raise
+        draws += CRATE_AMOUNT.check(entry.amount, f"entries[{i}].amount") * rolls
     if draws > MAX_DRAWS:
         raise invalid_request(
             f"A crate grant draws at most {MAX_DRAWS} times (amount x rolls, over its entries): {draws}.",
@@ -105,6 +110,7 @@ def _add(merged: list[Entry], reward: Entry) -> None:
 
 __all__ = [
     "CONTENTS_SOURCE_KIND",
+    "CRATE_AMOUNT",
     "MAX_DRAWS",
     "ROLLS",
     "TABLE",

@@ -34,6 +34,7 @@ import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import Count, Text
+from livecore.names import fold
 from livecore.players import PlayerCard
 from livecore.rand import RandomSource
 
@@ -222,9 +223,10 @@ def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> 
 
 
 def name_matches(name: str, text: str) -> bool:
-    """Whether a search for ``text`` finds the display name ``name``: case-insensitively, anywhere in
-    the name for 3 characters or more, else at its start (the stores' indexes: trigrams, then a prefix)."""
-    needle, name = text.lower(), name.lower()
+    """Whether a search for ``text`` finds the display name ``name``: compared by their fold
+    (:mod:`livecore.names`), anywhere in the name for 3 characters or more, else at its start (the stores'
+    indexes: trigrams, then a prefix)."""
+    needle, name = fold(text), fold(name)
     return needle in name if len(needle) >= SEARCH_ANYWHERE_MIN else name.startswith(needle)
 
 

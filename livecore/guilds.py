@@ -44,9 +44,10 @@ and guild, counted from the last request's creation. A request is ``open`` until
 ``invalid_request``; a donor short of the resource (platform games) 409 ``insufficient_balance``.
 
 Names (:func:`check_name`): NFC-normalized and trimmed, 3 to 24 characters, no control or format
-(zero-width) characters: else 400 ``invalid_request``. A player-chosen name containing a ``name_filter``
-entry (ignoring case) is 400 ``guild_name_rejected``; the studio's edit skips the filter. Names are unique
-per game and environment among guilds not disbanded, comparing ``casefold()``: 409 ``guild_name_taken``.
+(zero-width) characters: else 400 ``invalid_request``. Names compare by their fold (:mod:`livecore.names`:
+NFKC, case folding, white space runs as one space, trimmed). A player-chosen name whose fold contains a
+``name_filter`` entry's fold is 400 ``guild_name_rejected``; the studio's edit skips the filter. Names are
+unique per game and environment among guilds not disbanded, by fold: 409 ``guild_name_taken``.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import GuildSettings, HelpSettings, ResourceType
 from livecore.ids import Prefix, new_id
 from livecore.limits import FREE_FORM, Range, Text
+from livecore.names import fold
 from livecore.players import Player
 from livecore.rand import RandomSource
 from livecore.scope import Actor, Environment
@@ -308,7 +310,7 @@ class Donation:
 
 
 def name_key(name: str) -> str:
-    return name.casefold()
+    return fold(name)
 
 
 def check_name(name: str, field: str = "name") -> str:
@@ -317,9 +319,10 @@ def check_name(name: str, field: str = "name") -> str:
 
 
 def check_filter(name: str, name_filter: Sequence[str]) -> None:
-    """A player-chosen name containing a ``name_filter`` entry, ignoring case: 400 ``guild_name_rejected``."""
-    folded = name.casefold()
-    if any(word.casefold() in folded for word in name_filter if word):
+    """A player-chosen name containing a ``name_filter`` entry, compared by fold: 400
+    ``guild_name_rejected``."""
+    folded = fold(name)
+    if any(word_fold in folded for word_fold in map(fold, name_filter) if word_fold):
         raise LivecoreError(ErrorCode.GUILD_NAME_REJECTED, "The guild name is not allowed.", {"name": name})
 
 

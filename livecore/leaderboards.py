@@ -25,12 +25,11 @@ import attrs
 from livecore.attempts import better
 from livecore.games import Aggregation, Divisions, LeaderboardSettings, Order, Period
 from livecore.ids import Prefix, derived_id
-from livecore.limits import Range
+from livecore.limits import BOARD_NUMBER, on_a_board, saturate
 from livecore.scope import Environment
 
-# Scores a studio submits: whole numbers that a JSON double and a database float hold exactly.
-MAX_SCORE = 2**53 - 1
-SCORE = Range(-MAX_SCORE, MAX_SCORE)
+# Scores a studio submits: whole numbers within the bound of every number that reaches a board.
+SCORE = BOARD_NUMBER
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # the time part of the all-time period's id
 
 
@@ -68,7 +67,7 @@ def combine(aggregation: Aggregation, order: Order, current: float | None, new: 
     if current is None or aggregation is Aggregation.LATEST:
         return new
     if aggregation is Aggregation.SUM:
-        return current + new
+        return saturate(current + new)
     return new if better(order, new, current) else current
 
 
@@ -139,7 +138,7 @@ class SharedEntry:
 
     period_id: str
     player_id: str
-    score: float
+    score: float = attrs.field(validator=on_a_board)
     reached_at: datetime
     division_id: str | None = None
 

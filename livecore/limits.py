@@ -166,8 +166,9 @@ _ITEMS = "items"
 
 
 def limited(rule: Rule | None = None, *, count: Count | None = None) -> dict[str, Any]:
-    """Field metadata naming the field's rule (for a list: the rule of each item) and, for a list, how many
-    items it may hold: ``attrs.field(default=None, metadata=limited(FREE_TEXT))``."""
+    """Field metadata naming the field's rule (for a list: the rule of each item; for a mapping: of each
+    value) and, for a list or a mapping, how many items or keys it may hold:
+    ``attrs.field(default=None, metadata=limited(FREE_TEXT))``."""
     out: dict[str, Any] = {}
     if rule is not None:
         out[_RULE] = rule
@@ -194,3 +195,40 @@ ID = Text(min_length=1, max_length=200, plain=True)
 FREE_FORM = FreeForm(max_bytes=4096)
 #: Any integer of a request.
 INT64 = Range(INT64_MIN, INT64_MAX)
+#: The largest whole number a JSON double (so every client) and a database float hold exactly.
+SAFE_INTEGER_MAX = 2**53 - 1
+#: Every number that reaches a score, a metric, a threshold or a board, on every route and in the
+#: manifest: finite (a NaN or an infinity fails the range) and within +-(2^53 - 1).
+BOARD_NUMBER = Range(-SAFE_INTEGER_MAX, SAFE_INTEGER_MAX)
+
+
+def saturate(value: float) -> float:
+    """A board's sum or total kept within :data:`BOARD_NUMBER`: it stops at the bound rather than grow
+    past what a client reads exactly (or, summed on, to an infinity a board could not rank)."""
+    return max(-SAFE_INTEGER_MAX, min(SAFE_INTEGER_MAX, value))
+
+
+def on_a_board(_: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
+    """An attrs validator of a record's score: no board ever holds a number outside
+    :data:`BOARD_NUMBER`. Requests are refused before they reach one; this makes a slip a failed write
+    rather than a stored score no client can read."""
+    if value is not None and board_number_problem(value) is not None:
+        raise ValueError(f"{attribute.name} {value!r} is outside the board bound")
+
+
+def board_number_problem(value: object) -> str | None:
+    """What is wrong with a number that reaches a board (a boolean is not a number); ``None`` when
+    nothing is."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "must be a number"
+    if not BOARD_NUMBER.minimum <= value <= BOARD_NUMBER.maximum:  # NaN compares false: refused too
+        return f"must be a finite number from {BOARD_NUMBER.describe()}"
+    return None
+
+
+def check_board_number(value: float, field: str) -> float:
+    """``value`` as :func:`board_number_problem` allows it, or a 400 ``invalid_request`` naming ``field``."""
+    problem = board_number_problem(value)
+    if problem is not None:
+        raise _refuse(field, problem)
+    return value

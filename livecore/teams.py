@@ -60,6 +60,7 @@ from livecore.games import (
     TeamSettings,
 )
 from livecore.ids import Prefix, derived_id, new_id
+from livecore.limits import on_a_board, saturate
 from livecore.live_events import Window, WindowStatus, event_id, next_start, slot_at, window_id
 from livecore.players import Player
 from livecore.rand import RandomSource
@@ -96,7 +97,7 @@ class Team:
     created_at: datetime
     attributes: dict[str, Any] | None = None
     member_count: int = 0
-    score: float = 0.0
+    score: float = attrs.field(default=0.0, validator=on_a_board)
     completed_at: datetime | None = None
     milestones: tuple[str, ...] = ()
     final_rank: int | None = None
@@ -216,7 +217,7 @@ def counts(settings: TeamSettings, member: TeamMember) -> bool:
 def team_score(settings: TeamSettings, members: Iterable[TeamMember]) -> float:
     """The seated members' contributions summed, plus those of members who left unless the event removes
     them (``on_leave = "remove_contribution"``)."""
-    return sum((m.contribution for m in members if counts(settings, m)), 0.0)
+    return saturate(sum((m.contribution for m in members if counts(settings, m)), 0.0))
 
 
 @attrs.frozen

@@ -192,7 +192,8 @@ class UnknownCurrencyError(InvalidRequestError):
 
 
 class GuildNameRejectedError(InvalidRequestError):
-    """400: a player-chosen guild name contains an entry of the game's ``name_filter`` (ignoring case);
+    """400: a player-chosen guild name contains an entry of the game's ``name_filter`` (compared by
+    fold: NFKC, case folding, white space runs as one space);
     ``details["name"]`` is the name refused. The studio's edit skips the filter."""
 
 
@@ -520,8 +521,8 @@ class GuildFullError(ConflictError):
 
 
 class GuildNameTakenError(ConflictError):
-    """409: another guild of the game and environment that is not disbanded has that name, ignoring
-    case."""
+    """409: another guild of the game and environment that is not disbanded has that name, compared by
+    fold (NFKC, case folding, white space runs as one space, trimmed)."""
 
 
 class JoinRequestPendingError(ConflictError):

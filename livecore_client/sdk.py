@@ -956,9 +956,10 @@ class _SdkCalls:
     def _search_guilds(
         self, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0
     ) -> Call[m.GuildSearchResponse]:
-        """Guilds not disbanded whose name holds ``q`` (ignoring case; every guild without it), newest
-        first, a page of ``limit`` (1 to 100) from ``offset``: ``guilds`` without their members. The
-        client key alone. Raises :class:`~livecore_client.errors.GuildsDisabledError` and
+        """Guilds not disbanded whose name holds ``q`` (compared by fold: NFKC, case, white space; every
+        guild without it), newest first, a page of ``limit`` (1 to 100) from ``offset``: ``guilds``
+        without their members. The client key alone. Raises
+        :class:`~livecore_client.errors.GuildsDisabledError` and
         :class:`~livecore_client.errors.InvalidRequestError` (a limit or offset out of range).
         """
         return Call(

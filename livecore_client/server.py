@@ -237,7 +237,7 @@ class _ServerCalls:
         offset: int = 0,
     ) -> Call[m.GuildListResponse]:
         """The key's guilds, newest first, a page of ``limit`` (1 to 100) from ``offset``: those whose
-        name holds ``q`` (ignoring case), every guild the external id ``player`` was ever in (none for a
+        name holds ``q`` (compared by fold), every guild the external id ``player`` was ever in (none for a
         player unknown here), disbanded ones only with ``include_disbanded=True``. ``next_offset`` is
         the next page's offset, ``None`` on the last page. Raises
         :class:`~livecore_client.errors.GuildsDisabledError` and

@@ -60,7 +60,7 @@ Rules beyond types:
 - ``name``: not blank.
 - ``gifting.cooldown_seconds`` >= 0; ``gifting.daily_send_limit`` >= 1 (omit for unlimited);
   ``gifting.claim_expiry_seconds`` >= 1 (omit: gifts never expire); ``presence.ttl_seconds`` >= 1;
-  ``friends.max_friends`` >= 1; ``resources.<key>.max_per_gift`` >= 1 (omit: no cap).
+  ``friends.max_friends`` >= 1; ``resources.<key>.max_per_gift`` 1 to 10^12 (omit: no cap).
 - Resource keys ``sessions`` and ``login_streak`` are reserved for system items and refused.
 - ``costs_sender = true`` in a studio-managed game is accepted here; the gift route refuses such a gift at
   send time with ``gift_not_allowed`` (docs/reference/gifts.md#settings).
@@ -94,11 +94,12 @@ Rules beyond types:
     window's end, so a long one simply lasts until the window closes;
   - ``max_attempts`` >= 1 (omit: unlimited); ``score_metric``, and each anti-cheat ``metric``, match the
     key pattern (they are the metric names a progress write may carry); ``target``, milestone
-    ``threshold``s finite; an anti-cheat ``limit`` finite and > 0;
+    ``threshold``s within +-(2^53 - 1) (the bound of every number that reaches a board, as on the routes);
+    an anti-cheat ``limit`` within it and > 0;
   - ``segments``: ``playerContext`` keys (the game's own names, so any case), each 1 to 64 characters
     without control characters or surrounding whitespace, none twice;
   - reward and cost entries (``entry_cost``, ``completion_rewards``, each milestone's and rank band's
-    ``rewards``): ``type``, ``key`` and ``amount`` >= 1, naming a resource this game declares with that
+    ``rewards``): ``type``, ``key`` and ``amount`` 1 to 10^12, naming a resource this game declares with that
     type (never a system item: ``sessions``, ``login_streak``); ``parameters`` only on items, and never on a
     cost;
   - ``entry_cost`` only in a platform-managed game (``economy = "platform"``): a studio-managed game keeps
@@ -109,15 +110,16 @@ Rules beyond types:
   - anti-cheat checks: keys unique within the event;
   - ``feeds``: each a shared leaderboard declared in the same game, none twice;
   - ``lobby`` (docs/lobbies.md): ``capacity`` from 2 to 10,000 (bots fill a lobby in one transaction),
-    ``fill_seconds`` from 1 to 315,360,000; ``bot_score`` ``min`` and ``max`` finite, not negative (a bot's
-    score grows from 0), ``min`` at most ``max``; ``fill_bots = true`` needs a ``bot_score``;
-  - ``sudden_death`` only on a lobby event; labels match the key pattern, none twice; ``threshold`` finite
-    and > 0;
+    ``fill_seconds`` from 1 to 315,360,000; ``bot_score`` ``min`` and ``max`` within +-(2^53 - 1), not
+    negative (a bot's score grows from 0), ``min`` at most ``max``; ``fill_bots = true`` needs a
+    ``bot_score``;
+  - ``sudden_death`` only on a lobby event; labels match the key pattern, none twice; ``threshold`` within
+    +-(2^53 - 1) and > 0;
   - ``teams`` (docs/teams.md): not on a lobby event (an event is played in lobbies or in teams), nor on an
     ``order = "asc"`` event (a team's score is a sum that grows towards its goal; where lower is better,
     a member's better score would pull the team away from it); ``size`` from 2 to 1,000 (a team
     milestone pays every seated member in the progress write that crosses it), and exactly 2 for
-    ``formation = "partner"`` (a partner team is a pair); ``goal`` finite and > 0, required by
+    ``formation = "partner"`` (a partner team is a pair); ``goal`` within +-(2^53 - 1) and > 0, required by
     ``on_complete = "stop_contributions"``; team milestones as an event's, with ``threshold`` > 0 (a team
     starts at 0) and, with ``stop_contributions``, at most the goal (the score freezes there); team rank
     bands as an event's, only with ``board = true`` (they pay the team board's ranks).
@@ -138,15 +140,16 @@ Rules beyond types:
 
   - ``max_members`` from 1 to 1,000 (disbanding a guild ends every member's stint in one transaction);
     ``leader_inactive_days`` from 1 to 3,650 (10 years, so the sweep's cutoff stays a valid date);
-  - ``create_cost`` entries as an event's ``entry_cost`` (declared resources of that type, ``amount`` >= 1,
-    no ``parameters``), in either economy: a studio-managed game reports the cost as charged by the studio;
+  - ``create_cost`` entries as an event's ``entry_cost`` (declared resources of that type, ``amount`` 1 to
+    10^12, no ``parameters``), in either economy: a studio-managed game reports the cost as charged by the
+    studio;
   - ``name_filter``: entries not blank (a blank entry would match every name, or none);
   - ``help.resources``: at least one, each a resource key this game declares (not a system item), none
-    twice; ``help.max_amount`` >= 1; ``help.expiry_seconds`` from 1 and ``help.cooldown_seconds`` from 0,
-    both to 315,360,000 (10 years); ``help.donor_reward`` entries as an event's rewards.
+    twice; ``help.max_amount`` 1 to 10^12; ``help.expiry_seconds`` from 1 and ``help.cooldown_seconds``
+    from 0, both to 315,360,000 (10 years); ``help.donor_reward`` entries as an event's rewards.
 - Crates (``[games.<key>.crates.<key>]``): the crate key matches the key pattern; ``table`` holds 1 to 100
   rows; a row's ``weight`` is a whole number from 1 to 1,000,000; ``rolls`` from 1 to 100; ``rewards``
-  entries as an event's rewards (declared resources of that type, ``amount`` >= 1, ``parameters`` only
+  entries as an event's rewards (declared resources of that type, ``amount`` 1 to 10^12, ``parameters`` only
   on items); an empty ``rewards`` is a row that gives nothing.
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is a file that
   cannot be read or is not UTF-8.
@@ -174,6 +177,7 @@ from cattrs.gen import make_dict_structure_fn, override
 from livecore.api.convert import field_errors, make_converter
 from livecore.clock import parse_ts
 from livecore.crates import ROLLS, TABLE, WEIGHT
+from livecore.economy import AMOUNT
 from livecore.games import (
     Aggregation,
     AntiCheat,
@@ -203,7 +207,7 @@ from livecore.games import (
     SuddenDeath,
     TeamSettings,
 )
-from livecore.limits import Range, character_problem
+from livecore.limits import BOARD_NUMBER, Range, board_number_problem, character_problem
 from livecore.lobbies import CAPACITY_MAX
 from livecore.operators import Role
 from livecore.ratelimit import BucketName
@@ -575,13 +579,16 @@ def _is_number(value: Any) -> TypeGuard[int | float]:
 
 
 def _finite(value: Any, path: str, problems: Problems) -> None:
-    if _is_number(value) and not math.isfinite(value):
-        problems[path] = "must be a finite number"
+    """A number that reaches a board: the bound every route holds it to (:data:`BOARD_NUMBER`)."""
+    problem = board_number_problem(value) if _is_number(value) else None
+    if problem is not None:
+        problems[path] = problem
 
 
 def _positive(value: Any, path: str, problems: Problems) -> None:
-    if _is_number(value) and not (math.isfinite(value) and value > 0):
-        problems[path] = "must be a finite number greater than 0"
+    """As :func:`_finite`, and greater than 0."""
+    if _is_number(value) and (board_number_problem(value) is not None or not value > 0):
+        problems[path] = f"must be a finite number greater than 0, at most {BOARD_NUMBER.maximum:,}"
 
 
 def _rank(value: Any, path: str, problems: Problems) -> None:
@@ -808,8 +815,11 @@ def _capacity(value: Any, path: str, problems: Problems) -> None:
 
 
 def _bot_bound(value: Any, path: str, problems: Problems) -> None:
-    if _is_number(value) and not (math.isfinite(value) and value >= 0):
-        problems[path] = "must be a finite number, not negative (a bot's score grows from 0)"
+    if _is_number(value) and (board_number_problem(value) is not None or value < 0):
+        problems[path] = (
+            "must be a finite number, not negative (a bot's score grows from 0), "
+            f"at most {BOARD_NUMBER.maximum:,}"
+        )
 
 
 def _bot_score(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
@@ -964,7 +974,7 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (GiftingSettings, "claim_expiry_seconds"): _at_least(1),
     (PresenceSettings, "ttl_seconds"): _at_least(1),
     (FriendsSettings, "max_friends"): _at_least(1),
-    (ResourceManifest, "max_per_gift"): _at_least(1),
+    (ResourceManifest, "max_per_gift"): _within(AMOUNT, ""),
     (ApiKeyManifest, "rate_limits"): _rate_limits,
     (WebhookManifest, "url"): _url,
     (WebhookManifest, "events"): _events,
@@ -1000,13 +1010,13 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (GuildSettings, "name_filter"): _name_filter,
     (GuildSettings, "leader_inactive_days"): _inactive_days,
     (HelpSettings, "resources"): _help_resource_keys,
-    (HelpSettings, "max_amount"): _at_least(1),
+    (HelpSettings, "max_amount"): _within(AMOUNT, ""),
     (HelpSettings, "expiry_seconds"): _seconds(1),
     (HelpSettings, "cooldown_seconds"): _seconds(0),
     (CrateSettings, "rolls"): _within(ROLLS, " draws per crate"),
     (CrateSettings, "table"): _table_rows,
     (CrateRow, "weight"): _within(WEIGHT, ""),
-    (Entry, "amount"): _at_least(1),
+    (Entry, "amount"): _within(AMOUNT, ""),
 }
 # Rules for the keys of a table of named entries.
 _KEY_RULES: dict[tuple[type, str], Rule] = {

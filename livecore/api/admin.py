@@ -23,7 +23,7 @@ from livecore.api.player_tools import BanPlayerResponse, BanRequest, BanState, P
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.errors import ErrorCode
 from livecore.grants import ENTRIES, GrantKind
-from livecore.limits import FREE_FORM, FREE_TEXT, ID, Range, limited
+from livecore.limits import BOARD_NUMBER, FREE_FORM, FREE_TEXT, ID, Range, limited
 from livecore.operators import KEY_LIFETIME, Action, Role
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
@@ -221,7 +221,7 @@ class AdminGrantResponse:
 @attrs.frozen
 class ForceCompleteRequest:
     reason: str = attrs.field(metadata=limited(FREE_TEXT))
-    score: float | None = None
+    score: float | None = attrs.field(default=None, metadata=limited(BOARD_NUMBER))
 
 
 @attrs.frozen

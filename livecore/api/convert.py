@@ -31,6 +31,14 @@ from typing import Any, Final, TypeVar, cast
 
 import attrs
 import cattrs
+from cattrs.cols import (
+    homogenous_tuple_structure_factory,
+    is_any_set,
+    is_mapping,
+    is_sequence,
+    list_structure_factory,
+    mapping_structure_factory,
+)
 from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
@@ -159,6 +167,43 @@ def _plain(hook: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     return structure
 
 
+def _array(hook: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``hook`` (cattrs' own, for a list, tuple or set type) refusing anything but a JSON array."""
+
+    def structure(value: Any, type_: Any) -> Any:
+        if not isinstance(value, list):
+            raise TypeError("must be an array")
+        return hook(value, type_)
+
+    return structure
+
+
+def _is_array(tp: Any) -> bool:
+    return is_sequence(tp) or is_any_set(tp)
+
+
+def _object(hook: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``hook`` (cattrs' own, for a mapping type) refusing anything but a JSON object."""
+
+    def structure(value: Any, type_: Any) -> Any:
+        if not isinstance(value, dict):
+            raise TypeError("must be an object")
+        return hook(value, type_)
+
+    return structure
+
+
+def _array_hook(tp: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    """The hook of a list, tuple or set type: cattrs' own (with its per-item error paths) behind
+    :func:`_array`."""
+    if typing.get_origin(tp) is tuple:
+        return _array(homogenous_tuple_structure_factory(tp, conv))
+    if is_any_set(tp):
+        as_list = list_structure_factory(list[typing.get_args(tp)[0]], conv)  # type: ignore[arg-type,misc]
+        return _array(lambda value, _: set(as_list(value, list)))
+    return _array(list_structure_factory(tp, conv))
+
+
 def _structure_ts(value: Any, _: Any) -> datetime:
     if not isinstance(value, str):
         raise TypeError("must be a timestamp string")
@@ -189,6 +234,11 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     # StrEnum explicitly: it comes before ``str`` in a StrEnum's MRO, ``Enum`` comes after.
     conv.register_structure_hook(enum.StrEnum, _structure_enum)
     conv.register_structure_hook(enum.Enum, _structure_enum)
+    # Lists, tuples, sets and mappings as cattrs reads them, but from a JSON array or object only (cattrs
+    # takes any iterable: a string would be read as a list of its characters). Registered before the
+    # free-form object's hook, which a later registration would override.
+    conv.register_structure_hook_factory(_is_array, lambda t: _array_hook(t, conv))
+    conv.register_structure_hook_factory(is_mapping, lambda t: _object(mapping_structure_factory(t, conv)))
     conv.register_structure_hook_func(lambda t: t == dict[str, Any], _request_dict if form else _strict_dict)
     conv.register_structure_hook(datetime, _structure_ts)
     conv.register_structure_hook_func(takes_absent, lambda v, t: conv.structure(v, without_absent(t)))

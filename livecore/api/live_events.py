@@ -23,7 +23,7 @@ from livecore.commands.boards import BoardPage
 from livecore.commands.live_events import EventListing
 from livecore.errors import ErrorCode
 from livecore.games import Order
-from livecore.limits import ID, limited
+from livecore.limits import BOARD_NUMBER, ID, limited
 from livecore.live_events import EventState
 
 
@@ -134,7 +134,7 @@ class AttemptResponse:
 class ProgressRequest:
     """Metric values are the attempt's current totals (set, not added)."""
 
-    metrics: dict[str, Any] = attrs.field(metadata=limited(count=METRICS))
+    metrics: dict[str, Any] = attrs.field(metadata=limited(BOARD_NUMBER, count=METRICS))
     complete: bool = False
 
 

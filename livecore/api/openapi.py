@@ -44,7 +44,7 @@ from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import STATUS, ErrorCode
 from livecore.idempotency import KEY
-from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Rule, Text, count_of, rule_of
+from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Range, Rule, Text, count_of, rule_of
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -673,6 +673,8 @@ def _with_rules(schema: dict[str, Any], field: attrs.Attribute[Any]) -> dict[str
                 out["minItems"] = count.min_items
             if count.max_items is not None:
                 out["maxItems"] = count.max_items
+    elif isinstance(rule, Range) and out.get("type") == "object":  # a mapping of numbers: each value's
+        out["additionalProperties"] = _rule_keywords(rule, {"type": "number"})
     elif rule is not None:
         out = _rule_keywords(rule, out)
     if count is not None and out.get("type") == "object":  # a mapping's count is of its keys
@@ -699,7 +701,8 @@ def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
         out["description"] = rule.describe()
         out["x-max-json-bytes"] = rule.max_bytes
     else:
-        out["format"] = "int64"
+        if schema.get("type") == "integer" or "integer" in schema.get("type", ()):
+            out["format"] = "int64"
         out["minimum"] = rule.minimum
         out["maximum"] = rule.maximum
     return out

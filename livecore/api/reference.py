@@ -42,6 +42,7 @@ import orjson
 from livecore import (
     attempts,
     boards,
+    crates,
     economy,
     events,
     friends,
@@ -208,9 +209,9 @@ _MEANINGS: Mapping[ErrorCode, str] = {
     ErrorCode.ALREADY_IN_GUILD: "The player is already a member of a guild.",
     ErrorCode.GUILD_FULL: "The guild has `max_members` members.",
     ErrorCode.GUILD_NAME_TAKEN: "Another guild of the game and environment that is not disbanded has "
-    "that name, ignoring case.",
+    "that name, compared by fold (NFKC, case folding, white space runs as one space, trimmed).",
     ErrorCode.GUILD_NAME_REJECTED: "A player-chosen guild name contains an entry of the game's "
-    "`name_filter`.",
+    "`name_filter`, compared by fold.",
     ErrorCode.GUILD_PERMISSION_DENIED: "The caller's guild role is too low for the operation.",
     ErrorCode.GUILD_MEMBER_NOT_FOUND: "The named player is not a member of the guild.",
     ErrorCode.NOT_IN_GUILD: "A route of the caller's own guild (`{G}`) for a player in no guild.",
@@ -261,6 +262,20 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
             ("Idempotency key", f"{idempotency.KEY.describe()}, kept {_seconds(idempotency.TTL)}"),
             ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
             ("Integers in queries and bodies", "signed 64 bits"),
+            (
+                "Numbers that reach a score, a metric, a threshold or a board (progress `metrics`, scores,"
+                " `score` overrides, the manifest's targets, thresholds, goals, limits and bot scores)",
+                f"finite, {limits.BOARD_NUMBER.describe()}; a board's sum or total stops at the bound",
+            ),
+            (
+                "Amounts in reward, grant, gift and donation entries (every route and the manifest)",
+                f"{economy.AMOUNT.describe()}; crates in a crate entry {crates.CRATE_AMOUNT.describe()}",
+            ),
+            ("Array fields", "a JSON array of the declared item type (a string or an object is refused)"),
+            (
+                "Names compared for uniqueness or by a filter (guild names, `name_filter`, name searches)",
+                "by their fold: Unicode NFKC, case folding, every run of white space one space, trimmed",
+            ),
             ("Ids and keys (`externalPlayerId`, path ids, economy keys)", limits.ID.describe()),
             ("Free-form text (`reason`, `sourceRefId`)", limits.FREE_TEXT.describe()),
             (

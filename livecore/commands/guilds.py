@@ -382,7 +382,7 @@ def _page(text: str | None, limit: int | None, offset: int | None) -> tuple[int,
 def search(
     tx: GuildsTx, scope: Scope, text: str | None, limit: int | None = None, offset: int | None = None
 ) -> list[Guild]:
-    """The client's search: guilds not disbanded whose name contains ``text`` (ignoring case), newest
+    """The client's search: guilds not disbanded whose name contains ``text`` (compared by fold), newest
     first."""
     _enabled_game(tx, scope)
     limit, offset = _page(text, limit, offset)

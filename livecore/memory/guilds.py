@@ -7,7 +7,18 @@ from datetime import datetime
 
 import attrs
 
-from livecore.guilds import By, ByKind, Donation, Guild, HelpRequest, HelpStatus, JoinRequest, Role, Stint
+from livecore.guilds import (
+    By,
+    ByKind,
+    Donation,
+    Guild,
+    HelpRequest,
+    HelpStatus,
+    JoinRequest,
+    Role,
+    Stint,
+    name_key,
+)
 from livecore.memory.journal import MemoryPort
 from livecore.players import Player
 from livecore.scope import Environment
@@ -60,7 +71,7 @@ class MemoryGuilds(MemoryPort):
         limit: int,
         offset: int,
     ) -> list[Guild]:
-        needle = None if text is None else text.casefold()
+        needle = None if text is None else name_key(text)
         ever = None if player_id is None else {s.guild_id for s in self.stints_of(player_id)}
         found = [
             g

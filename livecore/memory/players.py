@@ -8,6 +8,7 @@ import attrs
 
 from livecore.friends import name_matches
 from livecore.memory.journal import MemoryPort
+from livecore.names import fold
 from livecore.players import Activity, Lifecycle, Player, PlayerCard
 from livecore.scope import Environment
 
@@ -81,7 +82,7 @@ class MemoryPlayers(MemoryPort):
             and p.lifecycle is Lifecycle.ACTIVE
             and name_matches((p.display or p.anonymized).name, text)
         ]
-        by_name = sorted(found, key=lambda p: (p.display or p.anonymized).name.lower())
+        by_name = sorted(found, key=lambda p: fold((p.display or p.anonymized).name))
         return [PlayerCard.of(p) for p in by_name[:limit]]
 
     def activities(self, player_ids: list[str]) -> dict[str, Activity]:

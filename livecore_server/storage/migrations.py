@@ -12,7 +12,16 @@ Timestamps are stored as integer milliseconds since the epoch (exact to the wire
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from livecore.guilds import name_key
+from livecore.names import fold
 from livecore_server.storage import schema
+
+# A migration's step: SQL, or where SQL cannot say it (a Unicode fold), a function of the open connection
+# (sqlite3 or psycopg: both ``execute``) and the dialect's parameter mark (``?`` or ``%s``).
+Step = str | Callable[[Any, str], None]
 
 # Event team ids are derived from their window and key, so a roster PUT names a team by computing its id:
 # teams stored under the old prefix ``tm_`` take the pinned ``team_`` (the rest of the id unchanged), with
@@ -43,7 +52,38 @@ TEAM_ID_PREFIX = [
 ]
 
 
-MIGRATIONS: list[tuple[str, list[str]]] = [
+def refold_guild_names(conn: Any, mark: str) -> None:
+    """Guild name keys as names now compare (:mod:`livecore.names`), oldest guild first. Two guilds not
+    disbanded whose names only looked different keep the younger one's old key: both keep their names, and
+    neither can be renamed to the other's."""
+    rows = conn.execute(
+        "SELECT id, game_id, env, name, name_key, disbanded_at FROM guilds ORDER BY created_at, id"
+    )
+    taken: set[tuple[str, str, str]] = set()
+    changed: list[tuple[str, str]] = []
+    for guild_id, game_id, env, name, old, disbanded_at in rows.fetchall():
+        new = name_key(name)
+        if disbanded_at is None:
+            if (game_id, env, new) in taken:
+                new = old
+            taken.add((game_id, env, new))
+        if new != old:
+            changed.append((new, guild_id))
+    for new, guild_id in changed:
+        conn.execute(f"UPDATE guilds SET name_key = {mark} WHERE id = {mark}", (new, guild_id))
+
+
+def refold_player_names(conn: Any, mark: str) -> None:
+    """The players' search names as names now compare: the fold of what was kept (the name lower-cased,
+    which folds as the name does)."""
+    rows = conn.execute("SELECT id, search_name FROM players WHERE search_name IS NOT NULL").fetchall()
+    for player_id, old in rows:
+        new = fold(old)
+        if new != old:
+            conn.execute(f"UPDATE players SET search_name = {mark} WHERE id = {mark}", (new, player_id))
+
+
+MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
         "0001_foundation",
         [
@@ -515,5 +555,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         # drawn, not derived, and stored ones keep working).
         "0023_team_id_prefix",
         TEAM_ID_PREFIX,
+    ),
+    (
+        # Names compare by their fold (NFKC, case folding, white space): guild keys and player search names
+        # are recomputed.
+        "0024_name_fold",
+        [refold_guild_names, refold_player_names],
     ),
 ]

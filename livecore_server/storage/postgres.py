@@ -125,7 +125,10 @@ def migrate(conn: psycopg.Connection[Any], schema: str | None = None) -> list[st
             if name in done:
                 continue
             for statement in statements:
-                conn.execute(statement)
+                if isinstance(statement, str):
+                    conn.execute(statement)
+                else:
+                    statement(conn, "%s")
             conn.execute(
                 "INSERT INTO _migrations (name, applied_at) VALUES (%s, %s)", (name, time.time_ns() // 10**6)
             )

@@ -21,13 +21,15 @@ database matches it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from livecore_server.storage import schema
-from livecore_server.storage.migrations import TEAM_ID_PREFIX
+from livecore_server.storage.migrations import TEAM_ID_PREFIX, Step, refold_guild_names, refold_player_names
 
 # Text in byte order (SQLite's BINARY collation), whatever the database's default collation.
 T = 'TEXT COLLATE "C"'
 
-MIGRATIONS: list[tuple[str, list[str]]] = [
+MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
         "0001_core",
         [
@@ -455,6 +457,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         # Event teams take the pinned id prefix ``team_`` (migrations.TEAM_ID_PREFIX says why).
         "0015_team_id_prefix",
         TEAM_ID_PREFIX,
+    ),
+    (
+        # Names compare by their fold (migrations.refold_guild_names, refold_player_names).
+        "0016_name_fold",
+        [refold_guild_names, refold_player_names],
     ),
 ]
 

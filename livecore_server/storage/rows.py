@@ -39,6 +39,7 @@ from livecore.identity import Identity
 from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
 from livecore.live_events import Window, WindowStatus
 from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.names import fold
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
 from livecore.presence import Presence
 from livecore.purchases import Purchase, ValidationStatus
@@ -93,7 +94,7 @@ def player_row(p: Player) -> tuple[Any, ...]:
         ms(p.presence.last_active_at),
         p.presence.status,
         # Retired rows are not searchable.
-        (p.display or p.anonymized).name.lower() if p.lifecycle is Lifecycle.ACTIVE else None,
+        fold((p.display or p.anonymized).name) if p.lifecycle is Lifecycle.ACTIVE else None,
         p.debug.reason if p.debug else None,
         ms(p.debug.flagged_at) if p.debug else None,
         p.lifecycle.value,

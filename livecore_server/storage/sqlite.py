@@ -71,7 +71,10 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
                 conn.execute("ROLLBACK")
                 continue
             for statement in statements:
-                conn.execute(statement)
+                if isinstance(statement, str):
+                    conn.execute(statement)
+                else:
+                    statement(conn, "?")
             conn.execute(
                 "INSERT INTO _migrations (name, applied_at) VALUES (?, strftime('%s','now') * 1000)", (name,)
             )

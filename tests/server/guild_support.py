@@ -40,7 +40,7 @@ type = "item"
 enabled = true
 max_members = 4
 create_cost = [{ type = "currency", key = "coins", amount = 100 }]
-name_filter = ["badword"]
+name_filter = ["badword", "Bad  Word"]
 leader_inactive_days = 1
 
 [games.clan.guilds.help]

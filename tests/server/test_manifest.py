@@ -349,7 +349,7 @@ REFUSALS = [
     (
         '[games.g.resources.gold]\ntype = "item"\nmax_per_gift = 0',
         "games.g.resources.gold.max_per_gift",
-        "at least 1",
+        "from 1 to 1,000,000,000,000",
     ),
     ('[games.g.resources.sessions]\ntype = "item"', "games.g.resources.sessions", "reserved"),
     ('[games.g.resources.login_streak]\ntype = "item"', "games.g.resources.login_streak", "reserved"),
@@ -701,7 +701,7 @@ events = ["*", "gift.sent"]
         "games.space-race.gifting.daily_send_limit": "must be at least 1",
         "games.space-race.resources.sessions": "is reserved for a system item",
         "games.space-race.resources.coins.type": "must be one of currency, item",
-        "games.space-race.resources.coins.max_per_gift": "must be at least 1",
+        "games.space-race.resources.coins.max_per_gift": "must be a whole number from 1 to 1,000,000,000,000",
         "games.space-race.api_keys.ci-client.env": "must be one of test, live",
         "games.space-race.api_keys.ci-client.rate_limits.sdk_write": problems[
             "games.space-race.api_keys.ci-client.rate_limits.sdk_write"
@@ -1027,6 +1027,15 @@ EVENT_REFUSALS = [
     ('order = "up"', "", f"{E}.order", "must be one of desc, asc"),
     ("target = inf", "", f"{E}.target", "finite"),
     ("target = nan", "", f"{E}.target", "finite"),
+    # Every number that reaches a board is held to the routes' bound (DECISIONS 4).
+    ("target = 1e308", "", f"{E}.target", "from -9,007,199,254,740,991 to 9,007,199,254,740,991"),
+    ("target = 9007199254740992", "", f"{E}.target", "from -9,007,199,254,740,991"),
+    (
+        'completion_rewards = [{ type = "currency", key = "coins", amount = 1_000_000_000_001 }]',
+        "",
+        f"{E}.completion_rewards[0].amount",
+        "from 1 to 1,000,000,000,000",
+    ),
     ('target = "1000"', "", f"{E}.target", "must be a number"),
     ('segments = ["country", "country"]', "", f"{E}.segments[1]", "repeats the segment country"),
     ('segments = [""]', "", f"{E}.segments[0]", "playerContext key"),
@@ -1041,7 +1050,7 @@ EVENT_REFUSALS = [
         'completion_rewards = [{ type = "currency", key = "coins", amount = 0 }]',
         "",
         f"{E}.completion_rewards[0].amount",
-        "at least 1",
+        "from 1 to 1,000,000,000,000",
     ),
     (
         'completion_rewards = [{ type = "currency", key = "gold", amount = 1 }]',
@@ -1102,7 +1111,7 @@ EVENT_REFUSALS = [
         'entry_cost = [{ type = "currency", key = "coins", amount = 0 }]',
         "",
         f"{E}.entry_cost[0].amount",
-        "at least 1",
+        "from 1 to 1,000,000,000,000",
     ),
     (
         'entry_cost = [{ type = "item", key = "badge", amount = 1, parameters = { a = 1 } }]',
@@ -1120,6 +1129,7 @@ EVENT_REFUSALS = [
     ("", milestone(key="Bronze"), f"{E}.milestones[0].key", "lower-case letters"),
     ("", milestone(threshold="inf"), f"{E}.milestones[0].threshold", "finite"),
     ("", milestone(threshold="-nan"), f"{E}.milestones[0].threshold", "finite"),
+    ("", milestone(threshold="-1e300"), f"{E}.milestones[0].threshold", "from -9,007,199,254,740,991"),
     ("", milestone(rewards="[]"), f"{E}.milestones[0].rewards", "at least one reward entry"),
     (
         "",

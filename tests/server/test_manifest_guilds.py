@@ -169,7 +169,7 @@ REFUSALS = [
     (
         guilds(create_cost='[{ type = "currency", key = "coins", amount = 0 }]'),
         f"{G}.create_cost[0].amount",
-        "at least 1",
+        "from 1 to 1,000,000,000,000",
     ),
     (
         guilds(create_cost='[{ type = "item", key = "potion", amount = 1, parameters = { level = 2 } }]'),
@@ -189,7 +189,7 @@ REFUSALS = [
     (guilds(help_table(resources='["gems"]')), f"{H}.resources[0]", "no resource named gems is declared"),
     (guilds(help_table(resources='["energy", "login_streak"]')), f"{H}.resources[1]", "system item"),
     (guilds(help_table(resources='["energy", "energy"]')), f"{H}.resources[1]", "repeats the resource"),
-    (guilds(help_table(max_amount="0")), f"{H}.max_amount", "at least 1"),
+    (guilds(help_table(max_amount="0")), f"{H}.max_amount", "from 1 to 1,000,000,000,000"),
     (guilds(help_table(max_amount="1.5")), f"{H}.max_amount", "integer"),
     (guilds(help_table(expiry_seconds="0")), f"{H}.expiry_seconds", f"from 1 to {SECONDS_MAX} seconds"),
     (
@@ -211,7 +211,7 @@ REFUSALS = [
     (
         guilds(help_table(donor_reward='[{ type = "currency", key = "coins", amount = 0 }]')),
         f"{H}.donor_reward[0].amount",
-        "at least 1",
+        "from 1 to 1,000,000,000,000",
     ),
     (
         guilds(

@@ -155,7 +155,7 @@ REFUSALS = [
     (
         teams(milestones=f"[{milestone(rewards=NO_COINS)}]"),
         f"{T}.milestones[0].rewards[0].amount",
-        "at least 1",
+        "from 1 to 1,000,000,000,000",
     ),
     (
         teams(rank_rewards=f"[{{ from = 3, to = 1, rewards = {COINS} }}]"),

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from livecore.clock import to_millis
-from livecore.guilds import By, Donation, Guild, HelpRequest, JoinRequest, Stint
+from livecore.guilds import By, Donation, Guild, HelpRequest, JoinRequest, Stint, name_key
 from livecore.players import Player
 from livecore.scope import Environment
 from livecore_server.storage.rows import (
@@ -120,7 +120,7 @@ class SqlGuilds(SqlPort):
             where.append("g.id IN (SELECT guild_id FROM guild_stints WHERE player_id = ?)")
             params.append(player_id)
         if text is not None:
-            needle = text.casefold()
+            needle = name_key(text)
             if player_id is None and len(needle) >= TRIGRAM:
                 source, condition, values = self._containing(needle)
             else:

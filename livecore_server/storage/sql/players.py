@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
+from livecore.names import fold
 from livecore.players import Activity, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.storage.rows import (
@@ -75,7 +76,7 @@ class SqlPlayers(SqlPort):
         return None if row is None else player_of(row)
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
-        needle = text.lower()
+        needle = fold(text)
         if len(needle) >= 3:
             return self._names_containing(game_id, env, needle, limit)
         # Too short for trigrams: names starting with the text, a range of the prefix index (the column
