@@ -39,6 +39,11 @@ def parameter_names(doc: dict[str, Any], op: dict[str, Any]) -> set[str]:
         if "$ref" in param:
             param = doc["components"]["parameters"][param["$ref"].rsplit("/", 1)[1]]
         names.add(f"{param['in']}.{param['name']}")
+    # A body's top-level fields, which a dictionary may fill (``body.name``).
+    body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    if "$ref" in body:
+        body = doc["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+    names |= {f"body.{field}" for field in body.get("properties", {})}
     return names
 
 

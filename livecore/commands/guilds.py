@@ -75,7 +75,7 @@ from livecore.guilds import (
     successor,
 )
 from livecore.ids import new_uuid
-from livecore.limits import Range
+from livecore.limits import ID, Range
 from livecore.players import Player
 from livecore.scope import Scope
 from livecore.store import HasGuilds
@@ -679,6 +679,7 @@ def admin_search(
     limit, offset = _page(text, limit, offset)
     player_id = None
     if player_external_id is not None:
+        ID.check(player_external_id, "player")
         player = tx.players.get(scope.game_id, player_external_id)
         if player is None or player.env is not scope.env:
             return GuildPage([], None)
