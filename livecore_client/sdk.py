@@ -61,7 +61,7 @@ from ._client import (
 )
 from ._guilds import profile_edit
 from ._stream import StreamEvent, iter_stream_async, iter_stream_sync
-from ._transport import Call, RetryPolicy
+from ._transport import Call, RetryPolicy, build_headers
 from .models import ResourceType
 
 __all__ = ["AsyncSdkClient", "SdkClient"]
@@ -1414,7 +1414,9 @@ def _target(friend_code: str | None, external_player_id: str | None) -> m.Friend
 
 
 class SdkClient(SyncClient, _SdkCalls):
-    """Blocking client for ``/sdk/v1``. ``timeout`` applies only to the HTTP client it creates itself."""
+    """Blocking client for ``/sdk/v1``. ``timeout`` applies only to the HTTP client it creates itself.
+    ``platform`` and ``app_version`` (the game's platform key, ``"ios"``, and build, ``"1.4.2"``) are
+    reported on every request, and the service keeps the last of each on the player."""
 
     def __init__(
         self,
@@ -1422,6 +1424,8 @@ class SdkClient(SyncClient, _SdkCalls):
         *,
         base_url: str = DEFAULT_BASE_URL,
         player_secret: str | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.Client | None = None,
@@ -1434,6 +1438,7 @@ class SdkClient(SyncClient, _SdkCalls):
             max_retries=max_retries,
             http_client=http_client,
             retry_policy=retry_policy,
+            headers=build_headers(platform, app_version),
         )
         self.player_secret = player_secret
 
@@ -1516,6 +1521,8 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
         *,
         base_url: str = DEFAULT_BASE_URL,
         player_secret: str | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.AsyncClient | None = None,
@@ -1528,6 +1535,7 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
             max_retries=max_retries,
             http_client=http_client,
             retry_policy=retry_policy,
+            headers=build_headers(platform, app_version),
         )
         self.player_secret = player_secret
 

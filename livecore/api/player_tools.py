@@ -38,6 +38,11 @@ class ProfilePlayer:
     banned: bool
     debug: bool
     lifecycle: str
+    # The platform key and app version the SDK last reported (null until one does); whether the key is
+    # one the game knows (docs/reference/players-and-identity.md#platform-and-app-version).
+    platform: str | None
+    platform_registered: bool
+    app_version: str | None
 
 
 @attrs.frozen
@@ -148,6 +153,9 @@ class ExportPlayer:
     login_streak: int
     best_login_streak: int
     friend_code: str | None
+    platform: str | None
+    platform_registered: bool
+    app_version: str | None
 
 
 @attrs.frozen

@@ -516,4 +516,12 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0023_team_id_prefix",
         TEAM_ID_PREFIX,
     ),
+    (
+        # The platform and app version the SDK last reported for each player.
+        "0024_player_build",
+        [
+            schema.add_column("players", "platform", schema.SQLITE),
+            schema.add_column("players", "app_version", schema.SQLITE),
+        ],
+    ),
 ]

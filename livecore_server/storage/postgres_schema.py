@@ -456,6 +456,14 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0015_team_id_prefix",
         TEAM_ID_PREFIX,
     ),
+    (
+        # The platform and app version the SDK last reported for each player.
+        "0016_player_build",
+        [
+            schema.add_column("players", "platform", schema.POSTGRES),
+            schema.add_column("players", "app_version", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key
