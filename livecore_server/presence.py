@@ -7,6 +7,10 @@ memory and writes what changed every few seconds (``flush``), and on shutdown. R
 stored rows, so a heartbeat is visible at once. A heartbeat that opens a session or a new streak day is
 written at once instead, since sessions and streaks are durable facts.
 
+The board also holds what authenticated client requests say of the player beyond a heartbeat, so that a
+read costs no write: a ``lastSeenAt`` due to move (once an hour at most) and a platform or app version
+that differs from the row (once per change); both are written with the next flush.
+
 One board per server process. Several processes on PostgreSQL share presence through the database: each
 writes its board every second (``Config.flush_seconds``) and reads the others' heartbeats from the player
 rows, so a heartbeat is visible at once on the process that took it and within about a second on the

@@ -261,3 +261,30 @@ async def test_the_portal_player_page_shows_the_platform_flagged_when_unregister
     assert '<span class="mono">5.0.1</span>' in pages["ann"]
     assert '<span class="mono">toaster</span> <span class="pill unregistered"' in pages["bob"]
     assert "Platform not reported · app version not reported" in pages["cy"]
+
+
+async def test_heartbeats_read_from_the_player_cache_write_a_change_once(
+    world: World, written: list[tuple[str, ClientBuild]]
+) -> None:
+    secret = await world.register("ann")
+
+    async def beat() -> None:
+        status, body, _ = await world.call(
+            "POST",
+            "/sdk/v1/players/ann/presence",
+            key="test-client",
+            secret=secret,
+            json={},
+            headers=reports("android", "2.0.0"),
+        )
+        assert status == 200, body
+
+    # The first heartbeat caches the row as it was (no build) and reports a change.
+    await beat()
+    await flush(world)
+    # The write made the cache forget the row: the next heartbeats decide on the new values, not on the
+    # cached ones, and have nothing to write.
+    await beat()
+    await beat()
+    await flush(world)
+    assert [b for _, b in written] == [ClientBuild("android", "2.0.0")]
