@@ -488,11 +488,9 @@ def test_every_sdk_operation_takes_the_build_headers_with_their_limits() -> None
     params = sdk["components"]["parameters"]
     assert params["XSvcPlatform"]["name"] == "X-Svc-Platform"
     assert params["XSvcAppVersion"]["name"] == "X-Svc-App-Version"
-    assert (params["XSvcPlatform"]["schema"]["minLength"], params["XSvcPlatform"]["schema"]["maxLength"]) == (
-        1,
-        32,
-    )
-    assert params["XSvcAppVersion"]["schema"]["maxLength"] == 64
+    platform, version = params["XSvcPlatform"]["schema"], params["XSvcAppVersion"]["schema"]
+    assert (platform["minLength"], platform["maxLength"]) == (1, 32)
+    assert (version["minLength"], version["maxLength"]) == (1, 64)
     assert all(not p["required"] for p in (params["XSvcPlatform"], params["XSvcAppVersion"]))
     for item in sdk["paths"].values():
         for op in item.values():
