@@ -20,7 +20,7 @@ construction::
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine
 from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
@@ -60,13 +60,12 @@ class _BaseClient:
         base_url: str,
         max_retries: int,
         retry_policy: RetryPolicy | None,
-        headers: Mapping[str, str] | None = None,
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
         self._api_key = api_key
-        # Sent on every request besides (an SDK client's build headers).
-        self._headers = dict(headers or {})
+        # Sent on every request besides: an SDK client's build headers (livecore_client.sdk).
+        self._headers: dict[str, str] = {}
         self.base_url = checked_base_url(base_url)
         # The constructor's max_retries is the one knob; a given policy supplies delays, jitter and sleep.
         self._retry = attrs.evolve(retry_policy or RetryPolicy(), max_retries=max_retries)
@@ -87,11 +86,8 @@ class SyncClient(_BaseClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.Client | None = None,
         retry_policy: RetryPolicy | None = None,
-        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(
-            api_key, base_url=base_url, max_retries=max_retries, retry_policy=retry_policy, headers=headers
-        )
+        super().__init__(api_key, base_url=base_url, max_retries=max_retries, retry_policy=retry_policy)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.Client(timeout=timeout)
 
@@ -131,11 +127,8 @@ class AsyncClient(_BaseClient):
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.AsyncClient | None = None,
         retry_policy: RetryPolicy | None = None,
-        headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(
-            api_key, base_url=base_url, max_retries=max_retries, retry_policy=retry_policy, headers=headers
-        )
+        super().__init__(api_key, base_url=base_url, max_retries=max_retries, retry_policy=retry_policy)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient(timeout=timeout)
 

@@ -1431,6 +1431,8 @@ class SdkClient(SyncClient, _SdkCalls):
         http_client: httpx.Client | None = None,
         retry_policy: RetryPolicy | None = None,
     ) -> None:
+        # Checked before the HTTP client is made: a refused value leaves nothing to close.
+        headers = build_headers(platform, app_version)
         super().__init__(
             api_key,
             base_url=base_url,
@@ -1438,9 +1440,9 @@ class SdkClient(SyncClient, _SdkCalls):
             max_retries=max_retries,
             http_client=http_client,
             retry_policy=retry_policy,
-            headers=build_headers(platform, app_version),
         )
         self.player_secret = player_secret
+        self._headers = headers
 
     register = sync_method(_SdkCalls._register)
     set_identity = sync_method(_SdkCalls._set_identity)
@@ -1528,6 +1530,8 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
         http_client: httpx.AsyncClient | None = None,
         retry_policy: RetryPolicy | None = None,
     ) -> None:
+        # Checked before the HTTP client is made: a refused value leaves nothing to close.
+        headers = build_headers(platform, app_version)
         super().__init__(
             api_key,
             base_url=base_url,
@@ -1535,9 +1539,9 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
             max_retries=max_retries,
             http_client=http_client,
             retry_policy=retry_policy,
-            headers=build_headers(platform, app_version),
         )
         self.player_secret = player_secret
+        self._headers = headers
 
     register = async_method(_SdkCalls._register)
     set_identity = async_method(_SdkCalls._set_identity)
