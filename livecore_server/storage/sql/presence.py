@@ -1,4 +1,5 @@
-"""The presence port in SQL (server-only): heartbeats written in batches by the presence board."""
+"""The presence port in SQL (server-only): what the presence board writes in batches (heartbeats, the
+lastSeenAt of client requests, the platform and app version they report)."""
 
 from __future__ import annotations
 
