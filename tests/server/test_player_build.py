@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from livecore.platforms import ClientBuild
+from livecore.scope import Environment, Scope
 from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.sql.presence import SqlPresence
-from tests.conftest import TEST_MANIFEST, World, start_world
+from tests.conftest import TEST_MANIFEST, World, make_services, start_world
 from tests.server.admin_support import STUDIO, admin, ok, sign_in
+from tests.waiting import until
 
 SPACE_RACE = f"{STUDIO}/games/space-race"
 
@@ -288,3 +290,44 @@ async def test_heartbeats_read_from_the_player_cache_write_a_change_once(
     await beat()
     await flush(world)
     assert [b for _, b in written] == [ClientBuild("android", "2.0.0")]
+
+
+async def test_a_build_written_by_another_process_reaches_heartbeats_through_its_notification(
+    db_url: str, written: list[tuple[str, ClientBuild]]
+) -> None:
+    """Two processes on one PostgreSQL database, the heartbeat cache trusted for an hour while
+    notifications are heard: the other process's write of a new build makes this one forget its cached
+    row, so a heartbeat reporting that build here has nothing to write."""
+    if not db_url.startswith("postgresql://"):
+        pytest.skip("SQLite is served by one process")
+    here = await start_world(db_url, player_cache_watched_ttl=3600.0, flush_every=3600)
+    there = make_services(db_url)
+    try:
+        await until(lambda: here.services.players.watched, "the player cache to listen")
+        secret = await here.register("ann")
+        status, body, _ = await here.call(
+            "POST", "/sdk/v1/players/ann/presence", key="test-client", secret=secret, json={}
+        )
+        assert status == 200, body
+        game_id = here.applied["games"]["space-race"]["id"]
+        scope = Scope(studio_id=here.applied["studio"]["id"], game_id=game_id, env=Environment.TEST)
+        assert here.services.players.get(scope, "ann") is not None  # cached, with no build
+        # The other process took a request reporting a new build, and flushed it.
+        player = there.store.run(lambda tx: tx.players.get(game_id, "ann"))
+        there.presence.reported(player, ClientBuild("android", "2.0.0"))
+        there.presence.flush(there.store)
+        await until(lambda: here.services.players.get(scope, "ann") is None, "the cached row forgotten")
+        status, body, _ = await here.call(
+            "POST",
+            "/sdk/v1/players/ann/presence",
+            key="test-client",
+            secret=secret,
+            json={},
+            headers=reports("android", "2.0.0"),
+        )
+        assert status == 200, body
+        await flush(here)
+        assert [b for _, b in written] == [ClientBuild("android", "2.0.0")]
+    finally:
+        there.close()
+        await here.client.close()
