@@ -13,17 +13,21 @@ from datetime import UTC, datetime
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.commands.players import authenticate, register, set_identity, sweep_streaks
-from livecore.games import Game, Studio
+from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
+from livecore.platforms import ClientBuild, platform_registered
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 
 
 def main() -> None:
     store = MemoryStore()
+    # The game declares a platform of its own beside the built-in ones (the manifest's ``platforms``).
+    settings = GameSettings(platforms=("switch",))
     store.add_game(
-        Studio(id="std_sim", key="sim"), Game(id="gam_sim", studio_id="std_sim", key="g", name="Sim")
+        Studio(id="std_sim", key="sim"),
+        Game(id="gam_sim", studio_id="std_sim", key="g", name="Sim", settings=settings),
     )
     clock = ManualClock(datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
     rt = Runtime(clock=clock, rng=SeededRandomSource(2026), hasher=KeyedHasher(b"simulation-key-" * 3))
@@ -31,8 +35,10 @@ def main() -> None:
 
     secrets = {}
     with store.transaction() as tx:
-        for name in ("ada", "bo", "cy"):
-            secrets[name] = register(tx, rt, scope, name).secret
+        # Each registers from its own build, as the SDK's X-Svc-Platform and X-Svc-App-Version report it.
+        for name, platform in (("ada", "ios"), ("bo", "switch"), ("cy", "smart-fridge")):
+            build = ClientBuild(platform=platform, app_version="1.0.0")
+            secrets[name] = register(tx, rt, scope, name, build=build).secret
 
     # Ada plays every day; Bo every other day; Cy only on day one.
     for day in range(1, 7):
@@ -45,8 +51,12 @@ def main() -> None:
                     set_identity(tx, rt, player, name=name.title(), avatar=None, by_player=True)
 
     for (_, external_id), player in sorted(store.players.items()):
-        a = player.activity
-        print(f"{external_id:4} sessions={a.sessions} streak={a.streak} best={a.best_streak}")
+        a, b = player.activity, player.build
+        known = "" if platform_registered(b.platform, settings) else " (unregistered)"
+        print(
+            f"{external_id:4} sessions={a.sessions} streak={a.streak} best={a.best_streak}"
+            f" platform={b.platform}{known} app={b.app_version}"
+        )
     print(f"{len(store.outbox)} webhook events in the outbox")
 
 

@@ -2,10 +2,11 @@
 
 ``player.deleted`` fires first, with the original external id; then the row is anonymized in place under
 a ``__deleted_<uuid>__`` placeholder: display and synthetic identity, country, player context, secret,
-friend code, presence, activity and ban reason are removed (a debug flag stays: it keeps the
-retained purchases out of revenue reporting); friendships, requests and blocks either way are
-deleted; gift messages the player wrote or received are cleared. Financial records stay: the wallet and
-inventory ledgers, grants, gifts (without messages) and purchases, now attached to the anonymous row.
+friend code, presence, activity, platform and app version, and ban reason are removed (a debug flag
+stays: it keeps the retained purchases out of revenue reporting); friendships, requests and blocks either
+way are deleted; gift messages the player wrote or received are cleared. Financial records stay: the
+wallet and inventory ledgers, grants, gifts (without messages) and purchases, now attached to the
+anonymous row.
 
 Idempotent: erasing again answers ``no_op_already_deleted`` and a never-seen player ``no_op_not_found``.
 The service remembers erasures by a keyed hash of the original id, never the id itself.

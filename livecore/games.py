@@ -305,6 +305,8 @@ class GameSettings:
     leaderboards: dict[str, LeaderboardSettings] = attrs.field(factory=dict)
     guilds: GuildSettings = GuildSettings()
     crates: dict[str, CrateSettings] = attrs.field(factory=dict)
+    # The game's own platform keys, beside the built-in ones (livecore.platforms).
+    platforms: tuple[str, ...] = ()
 
 
 @attrs.frozen

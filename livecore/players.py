@@ -25,6 +25,7 @@ import attrs
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.identity import Identity
 from livecore.limits import FREE_TEXT, Text
+from livecore.platforms import ClientBuild
 from livecore.presence import Presence
 from livecore.scope import Environment
 
@@ -100,6 +101,7 @@ class Player:
     debug: DebugFlag | None = None
     lifecycle: Lifecycle = Lifecycle.ACTIVE
     merged_into: str | None = None  # the target player's id, once merged
+    build: ClientBuild = attrs.field(factory=ClientBuild)  # the platform and app version last reported
 
     @property
     def registered(self) -> bool:
@@ -210,8 +212,9 @@ def tombstone(
     player: Player, placeholder: str, lifecycle: Lifecycle, merged_into: str | None = None
 ) -> Player:
     """The row a merge or an erasure keeps: the id, the financial link and the debug flag (so retained
-    purchases stay out of revenue reports); identity, context, secret, friend code, presence, activity
-    and ban reason removed. A retired row is no player for the API: its placeholder id answers 404."""
+    purchases stay out of revenue reports); identity, context, secret, friend code, presence, activity,
+    platform and app version, and ban reason removed. A retired row is no player for the API: its
+    placeholder id answers 404."""
     return attrs.evolve(
         player,
         external_id=placeholder,
@@ -224,6 +227,7 @@ def tombstone(
         friend_code=None,
         presence=Presence(),
         activity=Activity(),
+        build=ClientBuild(),
         ban=None,  # its reason is free text about the person
         lifecycle=lifecycle,
         merged_into=merged_into,

@@ -54,17 +54,24 @@ def checked_base_url(base_url: str) -> str:
 
 class _BaseClient:
     def __init__(
-        self, api_key: str, *, base_url: str, max_retries: int, retry_policy: RetryPolicy | None
+        self,
+        api_key: str,
+        *,
+        base_url: str,
+        max_retries: int,
+        retry_policy: RetryPolicy | None,
     ) -> None:
         if not api_key:
             raise ValueError("api_key must not be empty")
         self._api_key = api_key
+        # Sent on every request besides: an SDK client's build headers (livecore_client.sdk).
+        self._headers: dict[str, str] = {}
         self.base_url = checked_base_url(base_url)
         # The constructor's max_retries is the one knob; a given policy supplies delays, jitter and sleep.
         self._retry = attrs.evolve(retry_policy or RetryPolicy(), max_retries=max_retries)
 
     def _prepare(self, call: Call[Any]) -> PreparedRequest:
-        return build_request(call, api_key=self._api_key)
+        return build_request(call, api_key=self._api_key, headers=self._headers)
 
 
 class SyncClient(_BaseClient):

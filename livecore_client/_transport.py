@@ -31,6 +31,8 @@ import orjson
 import livecore
 from livecore.api.convert import response_converter, unstructure, unstructure_query
 from livecore.api.route import Auth, Idempotency, Route
+from livecore.errors import LivecoreError
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 
 from .errors import (
     APIConnectionError,
@@ -106,9 +108,28 @@ def new_idempotency_key() -> str:
     return secrets.token_hex(16)
 
 
+def build_headers(platform: str | None, app_version: str | None) -> dict[str, str]:
+    """The headers an SDK client sends on every request to report the game's build (its platform key and
+    app version, docs/reference/players-and-identity.md#platform-and-app-version); ``ValueError`` at
+    once for a value the service would refuse."""
+    sent = [(PLATFORM_HEADER, platform), (APP_VERSION_HEADER, app_version)]
+    headers = {name: value for name, value in sent if value is not None}
+    try:
+        sent_build(headers)
+    except LivecoreError as exc:
+        raise ValueError(exc.message) from None
+    return headers
+
+
 def build_request(
-    call: Call[Any], *, api_key: str, new_key: Callable[[], str] = new_idempotency_key
+    call: Call[Any],
+    *,
+    api_key: str,
+    new_key: Callable[[], str] = new_idempotency_key,
+    headers: Mapping[str, str] | None = None,
 ) -> PreparedRequest:
+    """The request of ``call``; ``headers``: what the client sends on every request besides (the build
+    headers of an SDK client)."""
     route = call.route
     payload = _body(call)
     key = _idempotency_key(call, payload, new_key)
@@ -117,7 +138,7 @@ def build_request(
         # same value in both places keeps the header useful to proxies and logs without ever disagreeing.
         payload = {**(payload or {}), BODY_IDEMPOTENCY_FIELD: key}
 
-    headers = {"Accept": "application/json", "X-Svc-SDK": SDK_IDENTIFICATION}
+    headers = {"Accept": "application/json", "X-Svc-SDK": SDK_IDENTIFICATION, **(headers or {})}
     if route.auth is not Auth.PUBLIC:
         # An API key, or on a member route (Auth.MEMBER, the admin API) a member's personal key.
         headers["Authorization"] = f"Bearer {api_key}"

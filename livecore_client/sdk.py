@@ -61,7 +61,7 @@ from ._client import (
 )
 from ._guilds import profile_edit
 from ._stream import StreamEvent, iter_stream_async, iter_stream_sync
-from ._transport import Call, RetryPolicy
+from ._transport import Call, RetryPolicy, build_headers
 from .models import ResourceType
 
 __all__ = ["AsyncSdkClient", "SdkClient"]
@@ -1415,7 +1415,9 @@ def _target(friend_code: str | None, external_player_id: str | None) -> m.Friend
 
 
 class SdkClient(SyncClient, _SdkCalls):
-    """Blocking client for ``/sdk/v1``. ``timeout`` applies only to the HTTP client it creates itself."""
+    """Blocking client for ``/sdk/v1``. ``timeout`` applies only to the HTTP client it creates itself.
+    ``platform`` and ``app_version`` (the game's platform key, ``"ios"``, and build, ``"1.4.2"``) are
+    reported on every request, and the service keeps the last of each on the player."""
 
     def __init__(
         self,
@@ -1423,11 +1425,15 @@ class SdkClient(SyncClient, _SdkCalls):
         *,
         base_url: str = DEFAULT_BASE_URL,
         player_secret: str | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.Client | None = None,
         retry_policy: RetryPolicy | None = None,
     ) -> None:
+        # Checked before the HTTP client is made: a refused value leaves nothing to close.
+        headers = build_headers(platform, app_version)
         super().__init__(
             api_key,
             base_url=base_url,
@@ -1437,6 +1443,7 @@ class SdkClient(SyncClient, _SdkCalls):
             retry_policy=retry_policy,
         )
         self.player_secret = player_secret
+        self._headers = headers
 
     register = sync_method(_SdkCalls._register)
     set_identity = sync_method(_SdkCalls._set_identity)
@@ -1517,11 +1524,15 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
         *,
         base_url: str = DEFAULT_BASE_URL,
         player_secret: str | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.AsyncClient | None = None,
         retry_policy: RetryPolicy | None = None,
     ) -> None:
+        # Checked before the HTTP client is made: a refused value leaves nothing to close.
+        headers = build_headers(platform, app_version)
         super().__init__(
             api_key,
             base_url=base_url,
@@ -1531,6 +1542,7 @@ class AsyncSdkClient(AsyncClient, _SdkCalls):
             retry_policy=retry_policy,
         )
         self.player_secret = player_secret
+        self._headers = headers
 
     register = async_method(_SdkCalls._register)
     set_identity = async_method(_SdkCalls._set_identity)

@@ -13,7 +13,8 @@ and ``true`` are not integers)::
     [exchange_rates]  <CUR> = <USD per unit>          optional, applies to every game
     [members.<key>]   email, role = "OWNER" | "ADMIN" | "GAME_ADMIN" | "GAME_DEVELOPER" | "GAME_DEBUGGER" |
                       "VIEWER" (both required): the studio's operators (docs/operators.md)
-    [games.<key>]     name (required), economy = "studio" (default) | "platform"
+    [games.<key>]     name (required), economy = "studio" (default) | "platform",
+                      platforms = ["<key>", ...] (the game's own platform keys, beside the built-in ones)
       .gifting        enabled = false, cooldown_seconds = 86400, daily_send_limit, claim_expiry_seconds
       .presence       ttl_seconds = 90
       .friends        max_friends = 500
@@ -210,6 +211,7 @@ from livecore.games import (
 from livecore.limits import BOARD_NUMBER, Range, board_number_problem, character_problem
 from livecore.lobbies import CAPACITY_MAX
 from livecore.operators import Role
+from livecore.platforms import PLATFORM
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.teams import TEAM_SIZE_MAX
@@ -367,6 +369,7 @@ class GameManifest:
     leaderboards: dict[str, LeaderboardManifest] = attrs.field(factory=dict)
     guilds: GuildSettings = attrs.field(factory=GuildSettings)
     crates: dict[str, CrateSettings] = attrs.field(factory=dict)
+    platforms: tuple[str, ...] = ()
 
     def settings(self) -> GameSettings:
         """The game's settings as the core reads them; resources, events and leaderboards keyed by their
@@ -382,6 +385,7 @@ class GameManifest:
             leaderboards={key: board.to_settings(key) for key, board in self.leaderboards.items()},
             guilds=self.guilds,
             crates=self.crates,
+            platforms=self.platforms,
         )
 
 
@@ -594,6 +598,18 @@ def _positive(value: Any, path: str, problems: Problems) -> None:
 def _rank(value: Any, path: str, problems: Problems) -> None:
     if _is_int(value) and not 1 <= value <= PAID_RANKS_MAX:
         problems[path] = f"must be a rank from 1 to {PAID_RANKS_MAX}"
+
+
+def _platforms(value: Any, path: str, problems: Problems) -> None:
+    """The game's own platform keys: each one a key the SDK could send (livecore.platforms.PLATFORM),
+    none twice."""
+    first_at = _distinct(value, path, problems, "platform")
+    for key, i in first_at.items():
+        problem = PLATFORM.problem(key)
+        if problem is not None:
+            problems[f"{path}[{i}]"] = problem
+        elif key != key.strip():
+            problems[f"{path}[{i}]"] = "must not have surrounding whitespace: the SDK's header cannot send it"
 
 
 def _segments(value: Any, path: str, problems: Problems) -> None:
@@ -969,6 +985,7 @@ _FIELD_RULES: dict[tuple[type, str], Rule] = {
     (MemberManifest, "email"): _email,
     (GameManifest, "name"): _not_blank,
     (GameManifest, "exchange_rates"): _exchange_rates,
+    (GameManifest, "platforms"): _platforms,
     (GiftingSettings, "cooldown_seconds"): _at_least(0),
     (GiftingSettings, "daily_send_limit"): _at_least(1),
     (GiftingSettings, "claim_expiry_seconds"): _at_least(1),

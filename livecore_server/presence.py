@@ -7,6 +7,10 @@ memory and writes what changed every few seconds (``flush``), and on shutdown. R
 stored rows, so a heartbeat is visible at once. A heartbeat that opens a session or a new streak day is
 written at once instead, since sessions and streaks are durable facts.
 
+The board also holds what authenticated client requests say of the player beyond a heartbeat, so that a
+read costs no write: a ``lastSeenAt`` due to move (once an hour at most) and a platform or app version
+that differs from the row (once per change); both are written with the next flush.
+
 One board per server process. Several processes on PostgreSQL share presence through the database: each
 writes its board every second (``Config.flush_seconds``) and reads the others' heartbeats from the player
 rows, so a heartbeat is visible at once on the process that took it and within about a second on the
@@ -21,6 +25,7 @@ from datetime import datetime, timedelta
 import attrs
 
 from livecore.clock import to_millis
+from livecore.platforms import ClientBuild
 from livecore.players import SEEN_EVERY, Activity, Player, PlayerCard, seen_is_due
 from livecore.presence import Presence
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
@@ -32,16 +37,31 @@ class PresenceBoard:
     _dirty: set[str] = attrs.Factory(set)
     # Players whose lastSeenAt is due to move (livecore.players.seen_is_due), with the time they were seen.
     _seen: dict[str, int] = attrs.Factory(dict)
+    # What players reported of their build (platform, app version) that differs from their rows: each
+    # player's values sent since the last flush, the latest of each.
+    _builds: dict[str, ClientBuild] = attrs.Factory(dict)
 
     def record(self, player_id: str, presence: Presence) -> None:
         self._beats[player_id] = presence
         self._dirty.add(player_id)
 
-    def saw(self, player: Player, now: datetime) -> None:
-        """``player`` made an authenticated client request at ``now``: its ``lastSeenAt`` is written with
-        the next flush when the stored one is :data:`~livecore.players.SEEN_EVERY` old, else nothing is."""
+    def saw(self, player: Player, now: datetime, build: ClientBuild | None) -> None:
+        """``player`` made an authenticated client request at ``now`` that reported ``build``: its
+        ``lastSeenAt`` is written with the next flush when the stored one is
+        :data:`~livecore.players.SEEN_EVERY` old, and the build as :meth:`reported` says."""
         if seen_is_due(player.last_seen_at, now):
             self._seen[player.id] = to_millis(now)
+        if build is not None:
+            self.reported(player, build)
+
+    def reported(self, player: Player, build: ClientBuild) -> None:
+        """``player``'s request sent ``build``: written with the next flush when it changes the player's
+        row, or when a change is already waiting (the last value sent wins); else nothing is."""
+        waiting = self._builds.get(player.id)
+        if waiting is not None:
+            self._builds[player.id] = waiting.reported(build)
+        elif player.build.reported(build) != player.build:
+            self._builds[player.id] = build
 
     def presence_of(self, player: Player | PlayerCard) -> Presence:
         """The player's presence: the board's when it is newer than the stored one."""
@@ -65,36 +85,48 @@ class PresenceBoard:
 
     def flush(self, store: ServerStore) -> int:
         """Write what changed now, on this thread (at shutdown)."""
-        beats, seen = self._take(), self._take_seen()
-        if beats or seen:
-            store.run(lambda tx: self._write(tx, beats, seen))
+        beats, seen, builds = self._take(), self._take_seen(), self._take_builds()
+        if beats or seen or builds:
+            store.run(lambda tx: self._write(tx, beats, seen, builds))
         return len(beats)
 
     async def flush_async(self, store: ServerStore) -> int:
-        beats, seen = self._take(), self._take_seen()
-        if beats or seen:
+        beats, seen, builds = self._take(), self._take_seen(), self._take_builds()
+        if beats or seen or builds:
             try:
-                await store.run_async(lambda tx: self._write(tx, beats, seen))
+                await store.run_async(lambda tx: self._write(tx, beats, seen, builds))
             except BaseException:
                 # Written next time (unless a newer heartbeat replaced it, which is written instead).
                 self._dirty.update(player_id for player_id, _, _ in beats)
                 for player_id, at in seen:
                     self._seen.setdefault(player_id, at)
+                for player_id, build in builds:
+                    newer = self._builds.get(player_id)
+                    self._builds[player_id] = build if newer is None else build.reported(newer)
                 raise
         return len(beats)
 
     @staticmethod
     def _write(
-        tx: ServerTransaction, beats: list[tuple[str, int, str | None]], seen: list[tuple[str, int]]
+        tx: ServerTransaction,
+        beats: list[tuple[str, int, str | None]],
+        seen: list[tuple[str, int]],
+        builds: list[tuple[str, ClientBuild]],
     ) -> None:
         if beats:
             tx.presence.record(beats)
         if seen:
             tx.presence.seen(seen, SEEN_EVERY // timedelta(milliseconds=1))
+        if builds:
+            tx.presence.builds(builds)
 
     def _take_seen(self) -> list[tuple[str, int]]:
         seen, self._seen = list(self._seen.items()), {}
         return seen
+
+    def _take_builds(self) -> list[tuple[str, ClientBuild]]:
+        builds, self._builds = list(self._builds.items()), {}
+        return builds
 
     def _take(self) -> list[tuple[str, int, str | None]]:
         beats = []

@@ -45,6 +45,7 @@ from livecore.api.views import ErrorEnvelope
 from livecore.errors import STATUS, ErrorCode
 from livecore.idempotency import KEY
 from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Range, Rule, Text, count_of, rule_of
+from livecore.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -71,7 +72,7 @@ _TITLES: dict[Surface, tuple[str, str]] = {
         "The game-client surface (`/sdk/v1`). Every call carries the game's `client_sdk` API key as "
         "`Authorization: Bearer <API_KEY>`; routes that read or change one player's state also need that "
         "player's secret in `X-Player-Secret` (minted by register). Send `X-Svc-SDK: <name>/<version>` on "
-        "every request." + _REQUESTS,
+        "every request, and the game's build as `X-Svc-Platform` and `X-Svc-App-Version`." + _REQUESTS,
     ),
     Surface.SERVER: (
         "livecore server API",
@@ -185,7 +186,9 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
             "schemas": schemas.components(),
             "securitySchemes": copy.deepcopy(_SECURITY_SCHEMES),
             "headers": copy.deepcopy(_HEADERS),
-            "parameters": copy.deepcopy(_PARAMETERS),
+            "parameters": copy.deepcopy(
+                {**_PARAMETERS, **_BUILD_PARAMETERS} if surface is Surface.SDK else _PARAMETERS
+            ),
         },
     }
 
@@ -335,6 +338,8 @@ def _parameters(route: Route, schemas: _Schemas, sibling_paths: list[str]) -> li
             }
         )
     params.append({"$ref": f"#/components/parameters/{_SDK_HEADER}"})
+    if route.surface is Surface.SDK:
+        params.extend({"$ref": f"#/components/parameters/{name}"} for name in _BUILD_PARAMETERS)
     return params
 
 
@@ -706,6 +711,28 @@ def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
         out["minimum"] = rule.minimum
         out["maximum"] = rule.maximum
     return out
+
+
+# What an SDK request reports of the game's build (livecore.platforms): the player keeps the last of each.
+_BUILD_PARAMETERS: dict[str, Any] = {
+    "XSvcPlatform": {
+        "name": PLATFORM_HEADER,
+        "in": "header",
+        "required": False,
+        "description": "The platform the game runs on: `ios`, `android`, `web`, `windows`, `macos`, `linux`, "
+        "`editor` or a key the game declares; kept on the player, the last one sent.",
+        "schema": _rule_keywords(PLATFORM, {"type": "string"}),
+        "example": "ios",
+    },
+    "XSvcAppVersion": {
+        "name": APP_VERSION_HEADER,
+        "in": "header",
+        "required": False,
+        "description": "The game's build; kept on the player, the last one sent.",
+        "schema": _rule_keywords(APP_VERSION, {"type": "string"}),
+        "example": "1.4.2",
+    },
+}
 
 
 def _models_in(tp: Any) -> list[type]:

@@ -38,6 +38,12 @@ class ProfilePlayer:
     banned: bool
     debug: bool
     lifecycle: str
+    # The platform key and app version the SDK last reported (null until one does); whether the key is
+    # one the game knows (docs/reference/players-and-identity.md#platform-and-app-version). Defaults, so
+    # that a client reads the answers of a server from before them.
+    platform: str | None = None
+    platform_registered: bool = False
+    app_version: str | None = None
 
 
 @attrs.frozen
@@ -148,6 +154,9 @@ class ExportPlayer:
     login_streak: int
     best_login_streak: int
     friend_code: str | None
+    platform: str | None = None  # as ProfilePlayer's
+    platform_registered: bool = False
+    app_version: str | None = None
 
 
 @attrs.frozen

@@ -54,6 +54,7 @@ from livecore import (
     limits,
     migration,
     operators,
+    platforms,
     players,
     presence,
     purchases,
@@ -287,6 +288,11 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
             ("Session gap (a new session opens after this much silence)", _seconds(players.SESSION_GAP)),
             ("Display name", identity.NAME.describe()),
             ("Avatar", identity.AVATAR.describe()),
+            (
+                f"Platform key (`{platforms.PLATFORM_HEADER}`, manifest `platforms`)",
+                platforms.PLATFORM.describe(),
+            ),
+            (f"App version (`{platforms.APP_VERSION_HEADER}`)", platforms.APP_VERSION.describe()),
         ],
         "friends-and-presence": [
             ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),

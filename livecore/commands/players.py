@@ -15,6 +15,7 @@ from livecore.games import Game
 from livecore.identity import Identity, normalize_avatar, normalize_country, normalize_name
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import FREE_FORM, ID
+from livecore.platforms import ClientBuild
 from livecore.players import (
     SECRET_PREFIX_LEN,
     Activity,
@@ -172,9 +173,11 @@ def register(
     force: bool = False,
     context: dict[str, Any] | None = None,
     country: str | None = None,
+    build: ClientBuild | None = None,
 ) -> Registered:
     """Mint the player secret (docs/reference/players-and-identity.md#register-and-the-player-secret).
-    Country: ``playerContext.country`` wins over geo."""
+    Country: ``playerContext.country`` wins over geo. ``build``: the platform and app version the request
+    reported, kept with the rest of the row."""
     row = tx.players.get(scope.game_id, external_id)
     existing = _seen(row, scope)
     check_register(existing, force=force, env=scope.env)
@@ -183,13 +186,17 @@ def register(
     resolved_country = normalize_country(context_country if isinstance(context_country, str) else country)
     if existing is None:
         newcomer = _newcomer(tx, rt, scope, external_id, row, context, resolved_country)
-        player, secret, change = _with_new_secret(rt, newcomer, country=resolved_country, context=context)
+        player, secret, change = _with_new_secret(
+            rt, newcomer, country=resolved_country, context=context, build=build
+        )
         # Stored with its secret already set: one write where an insert and an update were, on the
         # request games make first.
         tx.players.insert(player)
         _announce(tx, rt, scope, player)
     else:
-        player, secret, change = _with_new_secret(rt, existing, country=resolved_country, context=context)
+        player, secret, change = _with_new_secret(
+            rt, existing, country=resolved_country, context=context, build=build
+        )
         tx.players.update(player)
     emit(tx, rt, scope, change)
     return Registered(player=player, secret=secret, created=existing is None)
@@ -202,6 +209,7 @@ def _with_new_secret(
     via: str | None = None,
     country: str | None = None,
     context: dict[str, Any] | None = None,
+    build: ClientBuild | None = None,
 ) -> tuple[Player, str, PlayerSecretSet | PlayerSecretRotated]:
     """``player`` with a new secret (the old one stops working), kept hashed, and the event that says so:
     ``player.secret_set`` the first time, ``player.secret_rotated`` after. ``via`` defaults to
@@ -219,6 +227,7 @@ def _with_new_secret(
         context=dict(context) if context else player.context,
         last_seen_at=now,
         activity=record_activity(player.activity, now),
+        build=player.build if build is None else player.build.reported(build),
     )
     secret_change = PlayerSecretRotated if rotating else PlayerSecretSet
     change = secret_change(

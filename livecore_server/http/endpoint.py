@@ -17,7 +17,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from livecore.api.convert import structure, structure_query
-from livecore.api.route import Auth, Idempotency, Route
+from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.commands import Runtime
 from livecore.commands.actor import check_actor
 from livecore.commands.players import authenticate
@@ -34,6 +34,7 @@ from livecore.idempotency import (
 )
 from livecore.limits import ID
 from livecore.operators import Operator
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
 from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
@@ -77,6 +78,8 @@ class Call(Generic[BodyT, QueryT]):
     operator: Operator | None = None
     # The API key's id, for an audit entry's actor (``{kind: "api_key", keyId, prefix}``).
     api_key_id: str | None = None
+    # The platform and app version an SDK request reported (livecore.platforms), if it sent either.
+    build: ClientBuild | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -220,7 +223,7 @@ def _parse_query(params: Mapping[str, list[str]], route: Route) -> Any:
 
 
 #: The headers the service reads (docs/reference/conventions.md#headers-every-caller-sends).
-READ_HEADERS = ("Authorization", "X-Player-Secret", HEADER, "X-Svc-SDK")
+READ_HEADERS = ("Authorization", "X-Player-Secret", HEADER, "X-Svc-SDK", PLATFORM_HEADER, APP_VERSION_HEADER)
 _READ_RAW = {name.lower().encode(): name for name in READ_HEADERS}
 
 #: The longest request line or header line the service takes (docs/reference/conventions.md#requests).
@@ -313,6 +316,18 @@ def _idempotency_key(
     return key
 
 
+def _sent_build(route: Route, headers: Mapping[str, str], errors: dict[str, str]) -> ClientBuild | None:
+    """What an SDK request reports of its build; what is wrong with its headers goes into ``errors``, to
+    be answered with the rest. Other surfaces' requests report nothing."""
+    if route.surface is not Surface.SDK:
+        return None
+    try:
+        return sent_build(headers)
+    except LivecoreError as exc:
+        errors.update(_fields(exc))
+        return None
+
+
 def _query_params(request: web.Request) -> dict[str, list[str]]:
     return {name: request.query.getall(name) for name in request.query} if request.query_string else {}
 
@@ -369,7 +384,7 @@ def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
         return call
     secret = call.headers.get("X-Player-Secret")
     player = authenticate(tx, call.rt, call.scope, call.external_id, secret)
-    call.services.presence.saw(player, call.rt.clock.now())
+    call.services.presence.saw(player, call.rt.clock.now(), call.build)
     if call.route.is_write:
         # The commands' own policy (livecore.commands.actor), applied here too because the ban must win
         # over what a handler resolves before its command runs and over a stored replay.
@@ -455,6 +470,7 @@ def make_handler(
         raw_body = await _read_json(request, route) if reads_body else None
         errors = _path_errors(route, request.match_info)
         key = _idempotency_key(request, route, raw_body, errors)
+        build = _sent_build(route, request.headers, errors)
         if errors:
             structured(route, raw_body, _query_params(request), errors)
         scope = api_key.scope if api_key is not None else request.get(ADMIN_SCOPE, NO_SCOPE)
@@ -472,6 +488,7 @@ def make_handler(
                 remote=request.remote,
                 operator=request.get(OPERATOR),
                 api_key_id=api_key.id if api_key is not None else None,
+                build=build,
             )
 
         fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None

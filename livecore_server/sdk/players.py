@@ -40,6 +40,7 @@ def register_player(
         force=call.query.force,
         context=body.player_context,
         country=client_country(call.headers, call.remote, call.services.config),
+        build=call.build,
     )
     p = result.player
     audit.write(

@@ -67,6 +67,8 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
         services.players.put(call.scope, call.external_id, stored, generation)
     presence = done.presence
     services.presence.record(player.id, presence)
+    if call.build is not None:
+        services.presence.reported(player, call.build)
     ttl = game.settings.presence.ttl_seconds
     return api.PresenceResponse(
         online=presence.online(now, ttl), last_active_at=presence.last_active_at, status=presence.status

@@ -13,12 +13,13 @@ from livecore.api.views import anonymized_view, display_view
 from livecore.attempts import AttemptStatus
 from livecore.commands import erasure, merge, moderation
 from livecore.commands.lobbies import lobby_read
-from livecore.commands.players import get_player
+from livecore.commands.players import get_player, load_game
 from livecore.erasure import ErasureReason
 from livecore.errors import invalid_request
 from livecore.games import ResourceType
 from livecore.grants import GrantStatus
 from livecore.lobbies import Lobby, Seat
+from livecore.platforms import platform_registered
 from livecore.players import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.server.purchases import purchase_view
@@ -64,6 +65,7 @@ def player_profile(
 ) -> api.PlayerProfileResponse:
     """The profile of ``player``, each list at most ``limit`` long (the admin look-up shows it too)."""
     now = call.rt.clock.now()
+    game = load_game(tx, call.scope)
     counts = tx.grants.counts(player.id)
     attempts = tx.attempts.counts(player.id)
     return api.PlayerProfileResponse(
@@ -77,6 +79,9 @@ def player_profile(
             banned=player.banned,
             debug=player.debug is not None,
             lifecycle=player.lifecycle.value,
+            platform=player.build.platform,
+            platform_registered=platform_registered(player.build.platform, game.settings),
+            app_version=player.build.app_version,
         ),
         attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, limit)],
         grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, limit)],
@@ -154,8 +159,8 @@ def delete(
 def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerResponse:
     player = _record(call, tx)
     now = call.rt.clock.now()
-    game_resources = tx.games.get(call.scope.game_id)
-    types = {k: r.type for k, r in game_resources.settings.resources.items()} if game_resources else {}
+    settings = load_game(tx, call.scope).settings
+    types = {k: r.type for k, r in settings.resources.items()}
     holdings = sorted(tx.ledger.holdings(player.id).values(), key=lambda h: h.key)
     a = player.activity
     return api.ExportPlayerResponse(
@@ -177,6 +182,9 @@ def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerRes
             login_streak=a.streak,
             best_login_streak=a.best_streak,
             friend_code=player.friend_code,
+            platform=player.build.platform,
+            platform_registered=platform_registered(player.build.platform, settings),
+            app_version=player.build.app_version,
         ),
         attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, EXPORT_LIMIT)],
         grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, EXPORT_LIMIT)],

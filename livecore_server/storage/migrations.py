@@ -562,4 +562,12 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         "0024_name_fold",
         [refold_guild_names, refold_player_names],
     ),
+    (
+        # The platform and app version the SDK last reported for each player.
+        "0025_player_build",
+        [
+            schema.add_column("players", "platform", schema.SQLITE),
+            schema.add_column("players", "app_version", schema.SQLITE),
+        ],
+    ),
 ]

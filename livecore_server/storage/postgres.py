@@ -643,6 +643,10 @@ class PostgresTransaction(SqlTransaction):
         self.send_held()
         self._send("SELECT pg_notify(?, ?)", (channel, payload))
 
+    def player_written(self, player_id: str) -> None:
+        super().player_written(player_id)
+        self.notify(PLAYERS_CHANNEL, player_id)
+
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         self.notify(BOARDS_CHANNEL, board_change_payload(board_id, version, player_id))
 

@@ -463,6 +463,14 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         "0016_name_fold",
         [refold_guild_names, refold_player_names],
     ),
+    (
+        # The platform and app version the SDK last reported for each player.
+        "0017_player_build",
+        [
+            schema.add_column("players", "platform", schema.POSTGRES),
+            schema.add_column("players", "app_version", schema.POSTGRES),
+        ],
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

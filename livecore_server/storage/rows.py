@@ -40,6 +40,7 @@ from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEnt
 from livecore.live_events import Window, WindowStatus
 from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.names import fold
+from livecore.platforms import ClientBuild
 from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
 from livecore.presence import Presence
 from livecore.purchases import Purchase, ValidationStatus
@@ -60,7 +61,8 @@ PLAYER_COLUMNS = (
     "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
     " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
-    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into"
+    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into, platform,"
+    " app_version"
 )
 
 
@@ -99,6 +101,8 @@ def player_row(p: Player) -> tuple[Any, ...]:
         ms(p.debug.flagged_at) if p.debug else None,
         p.lifecycle.value,
         p.merged_into,
+        p.build.platform,
+        p.build.app_version,
     )
 
 
@@ -126,6 +130,7 @@ def player_of(r: tuple[Any, ...]) -> Player:
         debug=DebugFlag(reason=r[27], flagged_at=from_millis(r[28])) if r[28] is not None else None,
         lifecycle=Lifecycle(r[29]),
         merged_into=r[30],
+        build=ClientBuild(platform=r[31], app_version=r[32]),
     )
 
 

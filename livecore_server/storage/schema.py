@@ -275,6 +275,9 @@ TABLES: tuple[Table, ...] = (
         _null("debug_at", MS),
         Column("lifecycle", default="active"),
         _null("merged_into"),
+        # The platform key and app version the SDK last reported (livecore.platforms).
+        _null("platform"),
+        _null("app_version"),
         unique=(("game_id", "external_id"),),
     ),
     _t(

@@ -161,6 +161,12 @@ class SqlTransaction:
         the other rows of its table)."""
         raise NotImplementedError
 
+    def player_written(self, player_id: str) -> None:
+        """The player's row was written outside the players port (the presence board's batches): the
+        store's player listeners hear of it now, and on PostgreSQL every process's once this commits."""
+        for listener in self.player_listeners:
+            listener(player_id)
+
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         """The board reached ``version`` (``player_id``: whose entry moved): the store's board listeners
         (``on_board_changed``) of every process hear it once this transaction commits, and never if it

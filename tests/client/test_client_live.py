@@ -22,6 +22,7 @@ from livecore_client import (
     SdkClient,
     ServerClient,
 )
+from tests.waiting import until_sync
 
 _ids = itertools.count()
 
@@ -143,3 +144,34 @@ async def test_async_clients(live_server: Any, external_id: str) -> None:
         assert (await server.ping()).ok
         with pytest.raises(PlayerAlreadyRegisteredError):
             await sdk.register(external_id)
+
+
+def test_the_look_up_shows_the_platform_and_app_version_the_client_reports(
+    live_server: Any, server: ServerClient, external_id: str
+) -> None:
+    key, url = live_server.keys["test-client"], live_server.base_url
+    with SdkClient(key, base_url=url, platform="ios", app_version="1.4.2") as phone:
+        secret = phone.register(external_id).player_secret
+    # Registration keeps them with the new player.
+    player = server.player_profile(external_id).player
+    assert (player.platform, player.platform_registered, player.app_version) == ("ios", True, "1.4.2")
+    # A later request reports another build: written with the presence board's next flush.
+    with SdkClient(key, base_url=url, platform="Steam Deck", app_version="1.5.0") as deck:
+        deck.friends(external_id, player_secret=secret)
+
+    def shown() -> tuple[str | None, bool, str | None]:
+        p = server.player_profile(external_id).player
+        return p.platform, p.platform_registered, p.app_version
+
+    until_sync(lambda: shown() == ("Steam Deck", False, "1.5.0"), lambda: f"the new build, not {shown()}")
+
+
+async def test_the_async_client_reports_the_platform_and_app_version(
+    live_server: Any, external_id: str
+) -> None:
+    key, url = live_server.keys["test-client"], live_server.base_url
+    async with AsyncSdkClient(key, base_url=url, platform="web", app_version="9") as client:
+        await client.register(external_id)
+    async with AsyncServerClient(live_server.keys["test-server"], base_url=url) as server:
+        player = (await server.export_player(external_id)).player
+    assert (player.platform, player.platform_registered, player.app_version) == ("web", True, "9")

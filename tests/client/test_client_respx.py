@@ -315,6 +315,44 @@ def test_empty_api_key_refused() -> None:
         SdkClient("")
 
 
+def test_the_sdk_client_reports_its_platform_and_app_version_on_every_request(
+    policy: RetryPolicy, respx_mock: respx.MockRouter
+) -> None:
+    register = respx_mock.post(f"{BASE}/sdk/v1/players/p1/register").mock(return_value=ok(REGISTER_DATA, 201))
+    identity = respx_mock.put(f"{BASE}/sdk/v1/players/p1/identity").mock(return_value=ok(IDENTITY_DATA))
+    with SdkClient(
+        "ck_test", base_url=BASE, platform="ios", app_version="1.4.2", retry_policy=policy
+    ) as client:
+        client.register("p1")
+        client.set_identity("p1", name="Otter", player_secret="sec_1")
+    for route in (register, identity):
+        request = route.calls.last.request
+        assert (request.headers["X-Svc-Platform"], request.headers["X-Svc-App-Version"]) == ("ios", "1.4.2")
+    # One given, one sent; neither given, neither sent.
+    with SdkClient("ck_test", base_url=BASE, app_version="2.0", retry_policy=policy) as client:
+        client.register("p1")
+    assert register.calls.last.request.headers["X-Svc-App-Version"] == "2.0"
+    assert "X-Svc-Platform" not in register.calls.last.request.headers
+    with SdkClient("ck_test", base_url=BASE, retry_policy=policy) as client:
+        client.register("p1")
+    assert "X-Svc-Platform" not in register.calls.last.request.headers
+    assert "X-Svc-App-Version" not in register.calls.last.request.headers
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{"platform": ""}, {"platform": "x" * 33}, {"app_version": "1.0\u200b"}],
+    ids=["empty-platform", "long-platform", "format-character"],
+)
+def test_a_platform_or_app_version_the_service_would_refuse_fails_at_construction(
+    given: dict[str, str],
+) -> None:
+    with pytest.raises(ValueError, match="X-Svc-"):
+        SdkClient("ck_test", base_url=BASE, **given)
+    with pytest.raises(ValueError, match="X-Svc-"):
+        AsyncSdkClient("ck_test", base_url=BASE, **given)
+
+
 # --- Async twins ----------------------------------------------------------------------------------
 
 
@@ -341,6 +379,18 @@ async def test_async_set_identity_sends_player_secret(
     await async_sdk.set_identity("p1", name="Otter", player_secret="sec_2")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert sent_json(route) == {"name": "Otter", "avatar": None}
+
+
+async def test_the_async_sdk_client_reports_its_platform_and_app_version(
+    policy: RetryPolicy, respx_mock: respx.MockRouter
+) -> None:
+    route = respx_mock.put(f"{BASE}/sdk/v1/players/p1/identity").mock(return_value=ok(IDENTITY_DATA))
+    async with AsyncSdkClient(
+        "ck_test", base_url=BASE, platform="switch", app_version="7", retry_policy=policy
+    ) as client:
+        await client.set_identity("p1", name="Otter", player_secret="sec_1")
+    request = route.calls.last.request
+    assert (request.headers["X-Svc-Platform"], request.headers["X-Svc-App-Version"]) == ("switch", "7")
 
 
 async def test_async_server_calls(async_server: AsyncServerClient, respx_mock: respx.MockRouter) -> None:

@@ -483,6 +483,23 @@ def test_every_operation_takes_the_sdk_header(surface: Surface, doc: dict[str, A
             assert {"$ref": "#/components/parameters/XSvcSdk"} in op["parameters"]
 
 
+def test_every_sdk_operation_takes_the_build_headers_with_their_limits() -> None:
+    sdk, server = _doc(Surface.SDK), _doc(Surface.SERVER)
+    params = sdk["components"]["parameters"]
+    assert params["XSvcPlatform"]["name"] == "X-Svc-Platform"
+    assert params["XSvcAppVersion"]["name"] == "X-Svc-App-Version"
+    platform, version = params["XSvcPlatform"]["schema"], params["XSvcAppVersion"]["schema"]
+    assert (platform["minLength"], platform["maxLength"]) == (1, 32)
+    assert (version["minLength"], version["maxLength"]) == (1, 64)
+    assert all(not p["required"] for p in (params["XSvcPlatform"], params["XSvcAppVersion"]))
+    for item in sdk["paths"].values():
+        for op in item.values():
+            assert {"$ref": "#/components/parameters/XSvcPlatform"} in op["parameters"]
+            assert {"$ref": "#/components/parameters/XSvcAppVersion"} in op["parameters"]
+    # The studio backend reports no game build.
+    assert "XSvcPlatform" not in server["components"]["parameters"]
+
+
 def test_request_body_required_unless_optional() -> None:
     doc = _doc(Surface.SDK, WIDGET_CREATE)
     assert _op(doc, REGISTER)["requestBody"]["required"] is False

@@ -228,6 +228,29 @@ def test_platform_economy() -> None:
     assert game.economy is Economy.PLATFORM
 
 
+def test_a_game_declares_its_own_platform_keys() -> None:
+    game = parse_manifest(BASE.replace('name = "G"', 'name = "G"\nplatforms = ["switch", "ps5"]')).games["g"]
+    assert game.settings().platforms == ("switch", "ps5")
+    assert parse_manifest(BASE).games["g"].settings().platforms == ()
+
+
+@pytest.mark.parametrize(
+    ("keys", "index", "fragment"),
+    [
+        ('["switch", "switch"]', 1, "repeats the platform of platforms[0]"),
+        ('[""]', 0, "1 to 32 characters"),
+        (f'["{"x" * 33}"]', 0, "1 to 32 characters"),
+        ('[" ps5"]', 0, "surrounding whitespace"),
+        ('["ps\u200b5"]', 0, "control or format characters"),
+    ],
+    ids=["repeated", "empty", "too-long", "whitespace", "format-character"],
+)
+def test_a_platform_key_the_sdk_could_not_send_is_refused(keys: str, index: int, fragment: str) -> None:
+    path, message = only_problem(BASE.replace('name = "G"', f'name = "G"\nplatforms = {keys}'))
+    assert path == f"games.g.platforms[{index}]"
+    assert fragment in message
+
+
 def test_costs_sender_in_a_studio_managed_game_is_accepted() -> None:
     text = BASE + '\n[games.g.resources.gold]\ntype = "currency"\ngiftable = true\ncosts_sender = true\n'
     game = parse_manifest(text).games["g"]

@@ -112,6 +112,24 @@ async def test_the_friends_list_runs_its_budget_of_statements(world: World) -> N
     _within("list_friends", statements)
 
 
+async def test_the_build_headers_add_no_statement_to_the_friends_list_or_a_registration(world: World) -> None:
+    # What a game's SDK sends on every request: a change waits for the presence board's flush, the row
+    # being registered takes it with its insert, and a request that reports what is kept writes nothing.
+    build = {"X-Svc-Platform": "ios", "X-Svc-App-Version": "1.4.2"}
+    secrets = await _friends(world)
+    path = f"{P}/ann/friends"
+    await world.call("GET", path, key="test-client", secret=secrets["ann"])  # its friend code, made once
+    changed, _ = await _count(world, "GET", path, key="test-client", secret=secrets["ann"], headers=build)
+    _within("list_friends", changed)
+    await world.services.presence.flush_async(world.services.store)
+    kept, _ = await _count(world, "GET", path, key="test-client", secret=secrets["ann"], headers=build)
+    _within("list_friends", kept)
+    statements, _ = await _count(
+        world, "POST", f"{P}/cy/register", key="test-client", headers={**build, "Idempotency-Key": "reg-cy"}
+    )
+    _within("register", statements)
+
+
 async def test_a_first_registration_runs_its_budget_of_statements(world: World) -> None:
     await world.register("warm")  # the caches filled by an earlier request, as in a running server
     statements, _ = await _count(

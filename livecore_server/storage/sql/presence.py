@@ -1,7 +1,9 @@
-"""The presence port in SQL (server-only): heartbeats written in batches by the presence board."""
+"""The presence port in SQL (server-only): what the presence board writes in batches (heartbeats, the
+lastSeenAt of client requests, the platform and app version they report)."""
 
 from __future__ import annotations
 
+from livecore.platforms import ClientBuild
 from livecore_server.storage.sqlport import SqlPort
 
 
@@ -27,3 +29,15 @@ class SqlPresence(SqlPort):
             "UPDATE players SET last_seen_at = ? WHERE id = ? AND last_seen_at <= ?",
             [(at, player_id, at - every_ms) for player_id, at in seen],
         )
+
+    def builds(self, builds: list[tuple[str, ClientBuild]]) -> None:
+        """(player id, what its requests sent) per player whose platform or app version changed: each
+        value sent replaces the stored one (one not sent, None, keeps it). Player caches forget the rows,
+        so that a heartbeat decides on the new values."""
+        self.db.executemany(
+            "UPDATE players SET platform = COALESCE(?, platform), app_version = COALESCE(?, app_version)"
+            " WHERE id = ?",
+            [(b.platform, b.app_version, player_id) for player_id, b in builds],
+        )
+        for player_id, _ in builds:
+            self.db.player_written(player_id)
