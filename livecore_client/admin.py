@@ -457,6 +457,26 @@ class _AdminCalls:
             query = attrs.evolve(query, limit=limit)
         return Call(api.AUDIT, m.AuditResponse, path=self._at(), query=query)
 
+    def _game_audit(
+        self,
+        game: str,
+        *,
+        action: OperatorAction | str | None = None,
+        target: str | None = None,
+        member: str | None = None,
+        before: int | None = None,
+        limit: int | None = None,
+    ) -> Call[m.AuditResponse]:
+        """One page of one game's audit log (``game`` a key or id), newest first, filtered and paged as
+        :meth:`audit`. Raises :class:`~livecore_client.errors.NotFoundError` for a game the studio does
+        not have."""
+        query = m.GameAuditQuery(
+            action=None if action is None else str(action), target=target, member=member, before=before
+        )
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        return Call(api.GAME_AUDIT, m.AuditResponse, path=self._at(game), query=query)
+
 
 class AdminClient(SyncClient, _AdminCalls):
     """Blocking client for ``/admin/v1`` with a member's personal key, bound to ``studio`` (key or id).
@@ -508,6 +528,7 @@ class AdminClient(SyncClient, _AdminCalls):
     create_personal_key = sync_method(_AdminCalls._create_personal_key)
     revoke_personal_key = sync_method(_AdminCalls._revoke_personal_key)
     audit = sync_method(_AdminCalls._audit)
+    game_audit = sync_method(_AdminCalls._game_audit)
 
     def iter_audit(
         self,
@@ -581,6 +602,7 @@ class AsyncAdminClient(AsyncClient, _AdminCalls):
     create_personal_key = async_method(_AdminCalls._create_personal_key)
     revoke_personal_key = async_method(_AdminCalls._revoke_personal_key)
     audit = async_method(_AdminCalls._audit)
+    game_audit = async_method(_AdminCalls._game_audit)
 
     async def iter_audit(
         self,

@@ -59,16 +59,23 @@ class DeliveriesQuery:
 
 
 @attrs.frozen
-class AuditQuery:
-    """The log narrowed to a game (key or id), an action, a target or a member's id; ``before`` is the
-    keyset: the ``nextBefore`` of the page before."""
+class GameAuditQuery:
+    """The game's log narrowed to an action, a target or a member's id; ``before`` is the keyset: the
+    ``nextBefore`` of the page before."""
 
-    game: str | None = attrs.field(default=None, metadata=limited(ID))
     action: str | None = attrs.field(default=None, metadata=limited(ID))
     target: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
     member: str | None = attrs.field(default=None, metadata=limited(ID))
     before: int | None = None
     limit: int = attrs.field(default=50, metadata=limited(PAGE))
+
+
+@attrs.frozen
+class AuditQuery(GameAuditQuery):
+    """The studio's log, as :class:`GameAuditQuery`, and narrowed to a game (key or id) when ``game`` is
+    given."""
+
+    game: str | None = attrs.field(default=None, metadata=limited(ID))
 
 
 # --- records ---------------------------------------------------------------------------------------------
@@ -604,10 +611,21 @@ AUDIT = admin_route(
     "admin.audit",
     "GET",
     f"{STUDIO_PATH}/audit",
-    "The studio's audit log, newest first, filtered and paged by keyset.",
+    "The studio's audit log, every game's and the studio's own entries, newest first, filtered and paged"
+    " by keyset.",
     AuditResponse,
     Action.READ,
     query=AuditQuery,
+    errors=(ErrorCode.NOT_FOUND,),
+)
+GAME_AUDIT = admin_route(
+    "admin.game_audit",
+    "GET",
+    f"{GAME_PATH}/audit",
+    "The game's audit log, newest first, filtered and paged by keyset as the studio's.",
+    AuditResponse,
+    Action.READ,
+    query=GameAuditQuery,
     errors=(ErrorCode.NOT_FOUND,),
 )
 
@@ -636,4 +654,5 @@ ROUTES = (
     PERSONAL_KEY_CREATE,
     PERSONAL_KEY_REVOKE,
     AUDIT,
+    GAME_AUDIT,
 )

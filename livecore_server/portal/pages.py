@@ -602,7 +602,12 @@ async def member_list(page: Page) -> web.StreamResponse:
 async def audit_log(page: Page) -> web.StreamResponse:
     q = page.request.query
     query = {k: q[k] for k in ("game", "action", "target", "member", "before") if q.get(k)}
-    found = await page.run("admin.audit", query=query)
+    # A game's log is the game's route; the studio's (every game's and the studio's own) without one.
+    filters = {k: v for k, v in query.items() if k != "game"}
+    if "game" in query:
+        found = await page.run("admin.game_audit", {"game": query["game"]}, query=filters)
+    else:
+        found = await page.run("admin.audit", query=filters)
     names = {m.member_id: m.key for m in (await page.run("admin.members")).members}
     next_query = urlencode({**query, "before": str(found.next_before)}) if found.next_before else None
     return render(

@@ -476,6 +476,17 @@ CASES = [
         {"entries": [ENTRY], "nextBefore": 3},
         m.AuditResponse,
     ),
+    Case(
+        "game_audit",
+        ("space-race",),
+        {"action": OperatorAction.BAN, "target": "player:p1", "member": "mem_1", "before": 9, "limit": 5},
+        "GET",
+        f"{GAME}/audit",
+        {"action": "player.ban", "target": "player:p1", "member": "mem_1", "before": "9", "limit": "5"},
+        None,
+        {"entries": [ENTRY], "nextBefore": None},
+        m.AuditResponse,
+    ),
 ]
 BY_NAME = {case.name: case for case in CASES}
 

@@ -105,6 +105,11 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
         assert entries[2].metadata["grantId"] == grant.grant_id
         page = admin.audit(action=OperatorAction.BAN, target=f"player:{player}")
         assert ([e.action for e in page.entries], page.next_before) == (["player.ban"], None)
+        # The game's own audit route answers what the studio's answers narrowed to the game.
+        by_game = admin.game_audit(GAME, target=f"player:{player}", limit=2)
+        assert [e.id for e in by_game.entries] == [e.id for e in entries[:2]]
+        rest = admin.game_audit(GAME, target=f"player:{player}", before=by_game.next_before)
+        assert ([e.id for e in rest.entries], rest.next_before) == ([e.id for e in entries[2:]], None)
         assert [e.action for e in admin.lookup_player(GAME, player, env="test").audit] == [
             e.action for e in entries
         ]

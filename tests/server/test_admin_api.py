@@ -1226,6 +1226,71 @@ async def test_the_audit_log_filters_by_game_action_target_and_member_and_pages_
     refused(await admin(world, "GET", f"{STUDIO}/audit?limit=0", olga), 400, "invalid_request")
 
 
+async def test_the_games_audit_route_answers_the_studio_routes_game_filter_and_only_that_game(
+    arcade: Arcade,
+) -> None:
+    """DECISIONS 14: ``GET /audit`` under the game's path, the same filters, paging and shape as the
+    studio's route with ``?game=``; the studio's route still lists every game's entries and its own."""
+    world = arcade.world
+    await arcade.register("ann", "bob")
+    await world.register("ann", key="test-client")
+    olga, gina, vic = [await sign_in(world, m) for m in ("olga", "gina", "vic")]
+    ok(await admin(world, "POST", f"{ARCADE}/players/ann/ban?env=test", gina, json={"reason": "x"}))
+    ok(await admin(world, "POST", f"{ARCADE}/players/bob/ban?env=test", olga, json={"reason": "x"}))
+    ok(await admin(world, "POST", f"{GAME}/players/ann/ban?env=test", gina, json={"reason": "x"}))
+
+    def game_audit(game_path: str, query: str = "") -> Awaitable[tuple[int, Any, Any]]:
+        return admin(world, "GET", f"{game_path}/audit{query}", vic)
+
+    for game, path in (("arcade", ARCADE), ("space-race", GAME)):
+        for query in ("", "?action=player.ban", "?target=player:ann", f"?member={member_id(world, 'gina')}"):
+            studio_wide = ok(await admin(world, "GET", f"{STUDIO}/audit?game={game}&{query[1:]}", vic))
+            assert ok(await game_audit(path, query)) == studio_wide, (game, query)
+    arcade_bans = [e for e in ok(await game_audit(ARCADE))["entries"] if e["action"] != REGISTER]
+    assert [e["target"] for e in arcade_bans] == ["player:bob", "player:ann"]
+    assert {e["gameId"] for e in arcade_bans} == {world.applied["games"]["arcade"]["id"]}
+    # The studio's route: every game's entries, and the studio's own (sign-ins carry no game).
+    everything = await audit_of(world, olga)
+    assert [e["action"] for e in everything[:3]] == ["player.ban"] * 3
+    assert {e["gameId"] for e in everything[:3]} == {
+        world.applied["games"]["arcade"]["id"],
+        world.applied["games"]["space-race"]["id"],
+    }
+    assert {e["gameId"] for e in everything[3:]} == {None}
+
+    paged: list[dict[str, Any]] = []
+    query = "?limit=1"
+    while True:
+        data = ok(await game_audit(ARCADE, query))
+        assert len(data["entries"]) <= 1
+        paged += data["entries"]
+        if data["nextBefore"] is None:
+            break
+        query = f"?limit=1&before={data['nextBefore']}"
+    assert paged == ok(await game_audit(ARCADE))["entries"]
+    refused(await admin(world, "GET", f"{STUDIO}/games/nope/audit", olga), 404, "not_found")
+    refused(await game_audit(ARCADE, "?limit=0"), 400, "invalid_request")
+    refused(await game_audit(ARCADE, "?game=arcade"), 400, "invalid_request")
+
+
+async def test_the_portals_audit_page_of_a_game_shows_only_that_games_entries(arcade: Arcade) -> None:
+    world = arcade.world
+    await arcade.register("ann")
+    await world.register("bob", key="test-client")
+    olga = await sign_in(world, "olga")
+    ok(await admin(world, "POST", f"{ARCADE}/players/ann/ban?env=test", olga, json={"reason": "x"}))
+    ok(await admin(world, "POST", f"{GAME}/players/bob/ban?env=test", olga, json={"reason": "x"}))
+    resp = await world.client.get("/portal/audit", params={"game": "arcade"}, headers=olga.headers())
+    html = await resp.text()
+    assert resp.status == 200, html
+    assert "player:ann" in html and "player:bob" not in html and "member.sign_in" not in html
+    resp = await world.client.get("/portal/audit", headers=olga.headers())
+    html = await resp.text()
+    assert "player:ann" in html and "player:bob" in html and "member.sign_in" in html
+    resp = await world.client.get("/portal/audit", params={"game": "nope"}, headers=olga.headers())
+    assert resp.status == 404 and "not_found" in await resp.text()
+
+
 async def test_a_personal_keys_actions_are_audited_with_the_key_and_via(world: World) -> None:
     await world.register("ann", key="test-client")
     key = await personal_key(world, "gina")

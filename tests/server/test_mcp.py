@@ -34,6 +34,7 @@ READS = {
     "api_keys_list",
     "personal_keys_list",
     "audit",
+    "game_audit",
 }
 GAME_ADMIN_WRITES = {
     "players_ban",
