@@ -516,4 +516,9 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0023_team_id_prefix",
         TEAM_ID_PREFIX,
     ),
+    (
+        # An operator's override of a player's country.
+        "0024_player_country_override",
+        [schema.add_column("players", "country_override", schema.SQLITE)],
+    ),
 ]

@@ -456,6 +456,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0015_team_id_prefix",
         TEAM_ID_PREFIX,
     ),
+    (
+        # An operator's override of a player's country.
+        "0016_player_country_override",
+        [schema.add_column("players", "country_override", schema.POSTGRES)],
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

@@ -59,7 +59,8 @@ PLAYER_COLUMNS = (
     "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
     " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
-    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into"
+    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into,"
+    " country_override"
 )
 
 
@@ -76,7 +77,7 @@ def player_row(p: Player) -> tuple[Any, ...]:
         p.anonymized.avatar,
         p.display.name if p.display else None,
         p.display.avatar if p.display else None,
-        p.country,
+        p.resolved_country,
         p.secret_hash,
         p.secret_prefix,
         ms(p.registered_at),
@@ -98,6 +99,7 @@ def player_row(p: Player) -> tuple[Any, ...]:
         ms(p.debug.flagged_at) if p.debug else None,
         p.lifecycle.value,
         p.merged_into,
+        p.country_override,
     )
 
 
@@ -111,7 +113,7 @@ def player_of(r: tuple[Any, ...]) -> Player:
         last_seen_at=from_millis(r[5]),
         anonymized=Identity(name=r[6], avatar=r[7]),
         display=Identity(name=r[8], avatar=r[9]) if r[8] is not None else None,
-        country=r[10],
+        resolved_country=r[10],
         secret_hash=r[11],
         secret_prefix=r[12],
         registered_at=dt(r[13]),
@@ -125,6 +127,7 @@ def player_of(r: tuple[Any, ...]) -> Player:
         debug=DebugFlag(reason=r[27], flagged_at=from_millis(r[28])) if r[28] is not None else None,
         lifecycle=Lifecycle(r[29]),
         merged_into=r[30],
+        country_override=r[31],
     )
 
 
@@ -144,11 +147,15 @@ def activity_of(r: Sequence[Any]) -> Activity:
 
 P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
 
+#: The country a player is shown with (``Player.country``), of the players row aliased ``p``: an
+#: operator's override, else the resolved country.
+SHOWN_COUNTRY = "COALESCE(p.country_override, p.country)"
+
 # What a list row shows of a player (``PlayerCard``), of the players row aliased ``p``: the display
 # identity when set, else the anonymized one, as ``PlayerCard.of`` picks it.
 CARD_COLUMNS = (
     "p.id, p.external_id, COALESCE(p.display_name, p.anon_name),"
-    " CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, p.country,"
+    f" CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, {SHOWN_COUNTRY},"
     " p.presence_at, p.presence_status"
 )
 CARD_WIDTH = 7

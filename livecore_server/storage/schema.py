@@ -275,6 +275,8 @@ TABLES: tuple[Table, ...] = (
         _null("debug_at", MS),
         Column("lifecycle", default="active"),
         _null("merged_into"),
+        # An operator's country override; ``country`` is the resolved one.
+        _null("country_override"),
         unique=(("game_id", "external_id"),),
     ),
     _t(

@@ -50,6 +50,12 @@ ARCADE = f"{STUDIO}/games/arcade"
 GEMS = {"type": "currency", "key": "gems", "amount": 7}
 COINS = {"type": "currency", "key": "coins", "amount": 5}
 WRITES = [r for r in ROUTES if r.is_write]
+# An item whose catalog declares an attribute, for the edit of its values.
+TROPHY = """
+[games.arcade.resources.trophy]
+type = "item"
+parameters = { level = 1 }
+"""
 BY_NAME = {r.name: r for r in ROUTES}
 
 
@@ -79,7 +85,7 @@ async def shared(shared_db: str) -> AsyncIterator[World]:
 @pytest.fixture
 async def arcade(db_url: str) -> AsyncIterator[Arcade]:
     """The test manifest with the ``arcade`` game, its members signed in as needed."""
-    a = await start_event_world(db_url)
+    a = await start_event_world(db_url, events=TROPHY)
     try:
         yield a
         assert secrets_in_clear(a.world) == {}, "a secret is stored in clear (tests/secrets_scan.py)"
@@ -353,6 +359,15 @@ async def _unban(b: Bench, member: str) -> Prepared:
     return "POST", f"{ARCADE}/players/{p}/unban?env=test", None
 
 
+async def _set_country(b: Bench, member: str) -> Prepared:
+    return "PUT", f"{ARCADE}/players/{await b.player()}/country?env=test", {"country": "FR"}
+
+
+async def _edit_attributes(b: Bench, member: str) -> Prepared:
+    path = f"{ARCADE}/players/{await b.player()}/inventory/trophy/attributes?env=test"
+    return "PATCH", path, {"attributes": {"level": 2}}
+
+
 async def _rotate(b: Bench, member: str) -> Prepared:
     return "POST", f"{ARCADE}/players/{await b.player()}/rotate-secret?env=test", None
 
@@ -430,6 +445,8 @@ _EVERYONE = set(MEMBERS)
 MATRIX: dict[str, tuple[Callable[[Bench, str], Awaitable[Prepared]], set[str]]] = {
     "admin.players.ban": (_ban, {"olga", "gina", "debby"}),
     "admin.players.unban": (_unban, {"olga", "gina", "debby"}),
+    "admin.players.set_country": (_set_country, {"olga", "gina", "debby"}),
+    "admin.players.edit_item_attributes": (_edit_attributes, {"olga", "gina", "debby"}),
     "admin.players.rotate_secret": (_rotate, {"olga", "gina", "dev"}),
     "admin.grants.create": (_grant, {"olga", "gina"}),
     "admin.grants.force_claim": (_force_claim, {"olga", "gina", "debby"}),
@@ -1357,7 +1374,11 @@ async def test_the_player_look_up_shows_everything_about_the_player(
     assert (data["ban"]["banned"], data["ban"]["reason"]) == (True, "spam")
     assert [f["externalPlayerId"] for f in data["friends"]] == ["bob"]
     assert {c["key"]: c["balance"] for c in data["wallet"]}["gems"] == 12
-    assert {i["key"]: i["quantity"] for i in data["inventory"] if not i["system"]} == {"badge": 2}
+    assert {i["key"]: i["quantity"] for i in data["inventory"] if not i["system"]} == {
+        "badge": 2,
+        "trophy": 0,
+    }
+    assert data["country"] == {"country": None, "resolvedCountry": None, "countryOverride": None}
     assert [(e["action"], e["target"]) for e in data["audit"]] == [
         ("player.ban", "player:ann"),
         ("grant.manual_create", "player:ann"),
