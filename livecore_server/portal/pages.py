@@ -394,7 +394,7 @@ async def item_attributes(page: Page) -> web.StreamResponse:
     form = await _form(page)
     params = {"game": game.key, "externalId": external_id}
     found = await page.run("admin.players.lookup", params, query={"env": env})
-    current = next((i.parameters for i in found.inventory if i.key == item_key), {})
+    current: dict[str, Any] = next((i.parameters for i in found.inventory if i.key == item_key), {})
     values: dict[str, Any] = {}
     for name, raw in form.items():
         key = name.removeprefix("attr.")
