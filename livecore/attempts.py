@@ -164,8 +164,9 @@ def segment_values(
     event: EventSettings, context: dict[str, Any] | None, country: str | None
 ) -> dict[str, str | None]:
     """The board an attempt joins: each segment key's value from ``playerContext``, a string or absent
-    (null). A ``country`` segment takes the player's resolved country (SPEC 2.2: ``playerContext.country``
-    wins when it is a country code), normalized, so ``fr`` and ``FR`` play on one board."""
+    (null). A ``country`` segment takes the player's country (SPEC 2.2: an operator's override, else
+    ``playerContext.country`` when it is a country code, else geo), normalized, so ``fr`` and ``FR`` play
+    on one board."""
     PLAYER_CONTEXT.check(context, "playerContext")
     context = context or {}
     values: dict[str, str | None] = {}

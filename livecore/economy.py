@@ -17,7 +17,9 @@ Rules:
   granted (so progression reads mean something) and the server API may adjust that record, but client
   debit and consume are refused with 409 ``studio_managed_economy``, and no balance webhooks fire.
 - Items may carry per-instance ``parameters``: the catalog default (manifest) overridden, key by key, by
-  what grants and the server API set for the player.
+  what grants and the server API set for the player, and by an operator's edit, which may set only the
+  attributes the catalog declares for the item, each to a value of its default's JSON type
+  (:func:`check_attributes`): a ledger entry of delta 0, reason ``operator_edit``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Economy, Game, Resource, ResourceType
 from livecore.limits import Range
 from livecore.players import Activity
@@ -53,6 +55,7 @@ class Reason(enum.StrEnum):
     ENTRY_COST = "entry_cost"
     GUILD_CREATE_COST = "guild_create_cost"
     GUILD_HELP_DONATION = "guild_help_donation"
+    OPERATOR_EDIT = "operator_edit"
 
 
 @attrs.frozen
@@ -129,6 +132,39 @@ def check_client_spend(game: Game) -> None:
 
 def merged_parameters(res: Resource, overrides: dict[str, Any]) -> dict[str, Any]:
     return {**res.parameters, **overrides}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def check_attributes(res: Resource, values: dict[str, Any]) -> None:
+    """An operator's values of an item's attributes: at least one, each an attribute the catalog declares
+    for the item (a key of its ``parameters``), of its default's JSON type (an integer is a number too; a
+    default of null declares no type); else 400 ``invalid_request`` naming each ``attributes.<key>``."""
+    if not values:
+        raise invalid_request("Name at least one attribute.", {"attributes": "names no attribute"})
+    problems: dict[str, str] = {}
+    declared_keys = ", ".join(sorted(res.parameters)) or "none"
+    for key, value in values.items():
+        if key not in res.parameters:
+            problems[f"attributes.{key}"] = f"not an attribute of {res.key} (declared: {declared_keys})"
+            continue
+        declared, given = _json_type(res.parameters[key]), _json_type(value)
+        if declared not in ("null", given) and (declared, given) != ("number", "integer"):
+            problems[f"attributes.{key}"] = f"must be {'an' if declared[0] in 'aio' else 'a'} {declared}"
+    if problems:
+        raise invalid_request(f"The catalog does not declare these values for {res.key}.", problems)
 
 
 def system_item_amount(key: str, activity: Activity) -> int:

@@ -64,6 +64,7 @@ from livecore.api.convert import ABSENT, Absent
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import GuildSettings, HelpSettings, ResourceType
+from livecore.identity import check_country
 from livecore.ids import Prefix, new_id
 from livecore.limits import FREE_FORM, Range, Text
 from livecore.names import fold
@@ -324,18 +325,6 @@ def check_filter(name: str, name_filter: Sequence[str]) -> None:
     folded = fold(name)
     if any(word_fold in folded for word_fold in map(fold, name_filter) if word_fold):
         raise LivecoreError(ErrorCode.GUILD_NAME_REJECTED, "The guild name is not allowed.", {"name": name})
-
-
-def check_country(country: str | None) -> str | None:
-    """ISO 3166-1 alpha-2, kept upper case; anything else is 400 ``invalid_request``."""
-    if country is None:
-        return None
-    code = country.strip().upper()
-    if len(code) != 2 or not code.isascii() or not code.isalpha():
-        raise invalid_request(
-            "country must be an ISO 3166-1 alpha-2 code.", {"country": "not a country code"}
-        )
-    return code
 
 
 # A profile edit leaves a field it does not name as it is: the wire's "left out" (``ABSENT``), so an edit

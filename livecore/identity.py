@@ -13,9 +13,11 @@ Rules:
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import attrs
 
+from livecore.errors import invalid_request
 from livecore.limits import Text
 
 NAME = Text(min_length=1, max_length=32, trim=True, plain=True)
@@ -130,6 +132,25 @@ def normalize_country(country: str | None) -> str | None:
         return None
     code = country.strip().upper()
     return code if len(code) == 2 and code.isascii() and code.isalpha() else None
+
+
+def check_country(country: str | None, field: str = "country") -> str | None:
+    """A country someone chose (a guild's, an operator's override): ISO 3166-1 alpha-2, kept upper case;
+    anything else is 400 ``invalid_request`` naming ``field``."""
+    if country is None:
+        return None
+    code = normalize_country(country)
+    if code is None:
+        raise invalid_request(f"{field} must be an ISO 3166-1 alpha-2 code.", {field: "not a country code"})
+    return code
+
+
+def resolve_country(context: dict[str, Any] | None, geo: str | None) -> str | None:
+    """The country a request resolves to (SPEC 2.2, docs/players.md#country): ``playerContext.country``
+    when the client sends one, else the geo header's or the address's; normalized (unknown: null). An
+    operator's override wins over it where the country is shown (``Player.country``)."""
+    sent = (context or {}).get("country")
+    return normalize_country(sent if isinstance(sent, str) else geo)
 
 
 def display_identity(display: Identity | None, anonymized: Identity) -> Identity:

@@ -66,6 +66,8 @@ class Action(enum.StrEnum):
     ROTATE_SECRET = "player.secret_rotate"
     BAN = "player.ban"
     UNBAN = "player.unban"
+    SET_COUNTRY = "player.country_override"
+    EDIT_ITEM_ATTRIBUTES = "player.item_attributes_edit"
     WEBHOOK_CREATE = "webhook.create"
     WEBHOOK_REPLAY = "webhook.replay"
     WEBHOOK_UNPAUSE = "webhook.unpause"
@@ -101,6 +103,9 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.ROTATE_SECRET: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
     Action.BAN: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
     Action.UNBAN: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    # Support's corrections of a player, as a ban.
+    Action.SET_COUNTRY: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
+    Action.EDIT_ITEM_ATTRIBUTES: _roles(Role.GAME_ADMIN, Role.GAME_DEBUGGER),
     Action.WEBHOOK_CREATE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
     Action.WEBHOOK_REPLAY: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
     Action.WEBHOOK_UNPAUSE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),

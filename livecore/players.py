@@ -7,6 +7,9 @@ docs/reference/player-tools.md#ban-and-unban, docs/reference/conventions.md#surf
 - Register mints the player secret once. Registering again gives 409 ``player_already_registered``,
   unless ``force`` rotates it in place, which only a test-environment key may ask for (live: 403).
   A banned player gets 403 ``player_banned`` before any 409.
+- Country (SPEC 2.2): requests resolve it (``playerContext.country``, else geo); an operator's override
+  wins over it wherever it shows (:attr:`Player.country`) until the operator clears it, and requests never
+  replace it.
 - Ban machine (:data:`BAN_TRANSITIONS`): a transition table; ``applied`` tells whether the state moved.
   Banning a banned player refreshes the reason without a transition.
 - A session opens on first activity and again after 30 minutes of silence. The login streak counts
@@ -23,7 +26,7 @@ from typing import Any
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.identity import Identity
+from livecore.identity import Identity, check_country
 from livecore.limits import FREE_TEXT, Text
 from livecore.platforms import ClientBuild
 from livecore.presence import Presence
@@ -88,7 +91,10 @@ class Player:
     last_seen_at: datetime
     anonymized: Identity
     display: Identity | None = None
-    country: str | None = None
+    # Where the player's requests resolve to (SPEC 2.2: playerContext.country, else geo), and an
+    # operator's override; ``country`` is the one shown.
+    resolved_country: str | None = None
+    country_override: str | None = None
     secret_hash: str | None = None
     secret_prefix: str | None = None
     registered_at: datetime | None = None
@@ -102,6 +108,13 @@ class Player:
     lifecycle: Lifecycle = Lifecycle.ACTIVE
     merged_into: str | None = None  # the target player's id, once merged
     build: ClientBuild = attrs.field(factory=ClientBuild)  # the platform and app version last reported
+
+    @property
+    def country(self) -> str | None:
+        """The country the service shows and plays the player in (register answer, identities, board
+        entries, a ``country`` segment): an operator's override wins over the resolved country (SPEC
+        2.2)."""
+        return self.country_override or self.resolved_country
 
     @property
     def registered(self) -> bool:
@@ -220,7 +233,8 @@ def tombstone(
         external_id=placeholder,
         anonymized=Identity(name=RETIRED_NAME, avatar=None),
         display=None,
-        country=None,
+        resolved_country=None,
+        country_override=None,
         secret_hash=None,
         secret_prefix=None,
         context={},
@@ -232,6 +246,16 @@ def tombstone(
         lifecycle=lifecycle,
         merged_into=merged_into,
     )
+
+
+# --- Country override -----------------------------------------------------------------------------
+
+
+def override_country(player: Player, country: str | None) -> tuple[Player, bool]:
+    """An operator sets the player's country (an ISO 3166-1 alpha-2 code, else 400 ``invalid_request``)
+    or clears it (None: the resolved country shows again). ``applied`` when the override changed."""
+    code = check_country(country)
+    return attrs.evolve(player, country_override=code), code != player.country_override
 
 
 # --- Debug flag ---------------------------------------------------------------------------------

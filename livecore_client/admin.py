@@ -144,6 +144,53 @@ class _AdminCalls:
             idempotency_key=idempotency_key,
         )
 
+    def _set_player_country(
+        self,
+        game: str,
+        external_id: str,
+        country: str | None,
+        *,
+        reason: str | None = None,
+        env: Environment | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.SetCountryResponse]:
+        """Show and play the player in ``country`` (an ISO 3166-1 alpha-2 code) whatever its requests
+        resolve to, or with ``None`` clear the override (the resolved country shows again); ``applied``
+        is false when the override was already so. Raises :class:`~livecore_client.errors.InvalidRequestError`
+        for a code that is not a country's."""
+        return Call(
+            api.SET_COUNTRY,
+            m.SetCountryResponse,
+            path=self._at(game, externalId=external_id),
+            query=m.EnvQuery(env=_env(env)),
+            body=m.SetCountryRequest(country=country, reason=reason),
+            idempotency_key=idempotency_key,
+        )
+
+    def _edit_item_attributes(
+        self,
+        game: str,
+        external_id: str,
+        item_key: str,
+        attributes: Mapping[str, Any],
+        *,
+        reason: str | None = None,
+        env: Environment | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.ItemAdjustResponse]:
+        """Set the player's values of item ``item_key``'s attributes, key by key (the others keep theirs);
+        each must be an attribute the catalog declares for the item, of its default's type, else
+        :class:`~livecore_client.errors.InvalidRequestError` naming ``attributes.<key>``. Answers the item
+        with its merged ``parameters`` (``delta`` 0)."""
+        return Call(
+            api.EDIT_ITEM_ATTRIBUTES,
+            m.ItemAdjustResponse,
+            path=self._at(game, externalId=external_id, itemKey=item_key),
+            query=m.EnvQuery(env=_env(env)),
+            body=m.EditItemAttributesRequest(attributes=dict(attributes), reason=reason),
+            idempotency_key=idempotency_key,
+        )
+
     def _rotate_player_secret(
         self,
         game: str,
@@ -457,6 +504,26 @@ class _AdminCalls:
             query = attrs.evolve(query, limit=limit)
         return Call(api.AUDIT, m.AuditResponse, path=self._at(), query=query)
 
+    def _game_audit(
+        self,
+        game: str,
+        *,
+        action: OperatorAction | str | None = None,
+        target: str | None = None,
+        member: str | None = None,
+        before: int | None = None,
+        limit: int | None = None,
+    ) -> Call[m.AuditResponse]:
+        """One page of one game's audit log (``game`` a key or id), newest first, filtered and paged as
+        :meth:`audit`. Raises :class:`~livecore_client.errors.NotFoundError` for a game the studio does
+        not have."""
+        query = m.GameAuditQuery(
+            action=None if action is None else str(action), target=target, member=member, before=before
+        )
+        if limit is not None:
+            query = attrs.evolve(query, limit=limit)
+        return Call(api.GAME_AUDIT, m.AuditResponse, path=self._at(game), query=query)
+
 
 class AdminClient(SyncClient, _AdminCalls):
     """Blocking client for ``/admin/v1`` with a member's personal key, bound to ``studio`` (key or id).
@@ -489,6 +556,8 @@ class AdminClient(SyncClient, _AdminCalls):
     lookup_player = sync_method(_AdminCalls._lookup_player)
     ban_player = sync_method(_AdminCalls._ban_player)
     unban_player = sync_method(_AdminCalls._unban_player)
+    set_player_country = sync_method(_AdminCalls._set_player_country)
+    edit_item_attributes = sync_method(_AdminCalls._edit_item_attributes)
     rotate_player_secret = sync_method(_AdminCalls._rotate_player_secret)
     create_grant = sync_method(_AdminCalls._create_grant)
     force_claim_grant = sync_method(_AdminCalls._force_claim_grant)
@@ -508,6 +577,7 @@ class AdminClient(SyncClient, _AdminCalls):
     create_personal_key = sync_method(_AdminCalls._create_personal_key)
     revoke_personal_key = sync_method(_AdminCalls._revoke_personal_key)
     audit = sync_method(_AdminCalls._audit)
+    game_audit = sync_method(_AdminCalls._game_audit)
 
     def iter_audit(
         self,
@@ -562,6 +632,8 @@ class AsyncAdminClient(AsyncClient, _AdminCalls):
     lookup_player = async_method(_AdminCalls._lookup_player)
     ban_player = async_method(_AdminCalls._ban_player)
     unban_player = async_method(_AdminCalls._unban_player)
+    set_player_country = async_method(_AdminCalls._set_player_country)
+    edit_item_attributes = async_method(_AdminCalls._edit_item_attributes)
     rotate_player_secret = async_method(_AdminCalls._rotate_player_secret)
     create_grant = async_method(_AdminCalls._create_grant)
     force_claim_grant = async_method(_AdminCalls._force_claim_grant)
@@ -581,6 +653,7 @@ class AsyncAdminClient(AsyncClient, _AdminCalls):
     create_personal_key = async_method(_AdminCalls._create_personal_key)
     revoke_personal_key = async_method(_AdminCalls._revoke_personal_key)
     audit = async_method(_AdminCalls._audit)
+    game_audit = async_method(_AdminCalls._game_audit)
 
     async def iter_audit(
         self,

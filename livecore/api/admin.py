@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from livecore.api.convert import DEFAULT_IN_WORDS
-from livecore.api.economy import CurrencyBalance, ItemHolding
+from livecore.api.economy import CurrencyBalance, ItemAdjustResponse, ItemHolding
 from livecore.api.friends import FriendRow
 from livecore.api.grants import GrantView, RewardEntry
 from livecore.api.live_events import AttemptView
@@ -25,6 +25,7 @@ from livecore.errors import ErrorCode
 from livecore.grants import ENTRIES, GrantKind
 from livecore.limits import BOARD_NUMBER, FREE_FORM, FREE_TEXT, ID, Range, limited
 from livecore.operators import KEY_LIFETIME, Action, Role
+from livecore.players import Player
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
 
@@ -59,16 +60,23 @@ class DeliveriesQuery:
 
 
 @attrs.frozen
-class AuditQuery:
-    """The log narrowed to a game (key or id), an action, a target or a member's id; ``before`` is the
-    keyset: the ``nextBefore`` of the page before."""
+class GameAuditQuery:
+    """The game's log narrowed to an action, a target or a member's id; ``before`` is the keyset: the
+    ``nextBefore`` of the page before."""
 
-    game: str | None = attrs.field(default=None, metadata=limited(ID))
     action: str | None = attrs.field(default=None, metadata=limited(ID))
     target: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
     member: str | None = attrs.field(default=None, metadata=limited(ID))
     before: int | None = None
     limit: int = attrs.field(default=50, metadata=limited(PAGE))
+
+
+@attrs.frozen
+class AuditQuery(GameAuditQuery):
+    """The studio's log, as :class:`GameAuditQuery`, and narrowed to a game (key or id) when ``game`` is
+    given."""
+
+    game: str | None = attrs.field(default=None, metadata=limited(ID))
 
 
 # --- records ---------------------------------------------------------------------------------------------
@@ -186,16 +194,59 @@ class MembersResponse:
 
 
 @attrs.frozen
+class PlayerCountryView:
+    """A player's country (docs/operators.md#country-override): ``country`` is the one the service shows
+    and plays the player in: ``countryOverride``, an operator's, when set, else ``resolvedCountry``, where
+    the player's requests resolve to (``playerContext.country``, else geo)."""
+
+    country: str | None
+    resolved_country: str | None
+    country_override: str | None
+
+    @classmethod
+    def of(cls, player: Player) -> PlayerCountryView:
+        return cls(player.country, player.resolved_country, player.country_override)
+
+
+@attrs.frozen
 class PlayerLookupResponse:
     """Everything an operator looks at about one player (docs/operators.md#player-look-up)."""
 
     profile: PlayerProfileResponse
     ban: BanState
+    country: PlayerCountryView
     friends: list[FriendRow]
     wallet: list[CurrencyBalance]
     inventory: list[ItemHolding]
     audit: list[AuditEntryView]
     deliveries: list[DeliveryView]
+
+
+@attrs.frozen
+class SetCountryRequest:
+    """An ISO 3166-1 alpha-2 code to show the player with whatever its requests resolve to, or null to
+    clear the override (the resolved country shows again)."""
+
+    country: str | None
+    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+
+
+@attrs.frozen
+class SetCountryResponse:
+    """``applied``: whether the override changed."""
+
+    external_player_id: str
+    applied: bool
+    country: PlayerCountryView
+
+
+@attrs.frozen
+class EditItemAttributesRequest:
+    """Values of the item's attributes, key by key (the others keep theirs): each an attribute the catalog
+    declares for the item, of the type of its catalog default."""
+
+    attributes: dict[str, Any] = attrs.field(metadata=limited(FREE_FORM))
+    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
 
 
 @attrs.frozen
@@ -412,6 +463,34 @@ PLAYER_UNBAN = admin_route(
     query=EnvQuery,
     errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
 )
+SET_COUNTRY = admin_route(
+    "admin.players.set_country",
+    "PUT",
+    f"{GAME_PATH}/players/{{externalId}}/country",
+    "Set the country the player is shown and played in, over the resolved one, or clear it (null).",
+    SetCountryResponse,
+    Action.SET_COUNTRY,
+    request=SetCountryRequest,
+    query=EnvQuery,
+    errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+)
+EDIT_ITEM_ATTRIBUTES = admin_route(
+    "admin.players.edit_item_attributes",
+    "PATCH",
+    f"{GAME_PATH}/players/{{externalId}}/inventory/{{itemKey}}/attributes",
+    "Set the player's values of the item's declared attributes, key by key (inventory.changed, delta 0,"
+    " in a platform-managed game).",
+    ItemAdjustResponse,
+    Action.EDIT_ITEM_ATTRIBUTES,
+    request=EditItemAttributesRequest,
+    query=EnvQuery,
+    errors=(
+        ErrorCode.NOT_FOUND,
+        ErrorCode.PLAYER_NOT_FOUND,
+        ErrorCode.RESOURCE_NOT_FOUND,
+        ErrorCode.SYSTEM_RESOURCE_LOCKED,
+    ),
+)
 ROTATE_SECRET = admin_route(
     "admin.players.rotate_secret",
     "POST",
@@ -604,10 +683,21 @@ AUDIT = admin_route(
     "admin.audit",
     "GET",
     f"{STUDIO_PATH}/audit",
-    "The studio's audit log, newest first, filtered and paged by keyset.",
+    "The studio's audit log, every game's and the studio's own entries, newest first, filtered and paged"
+    " by keyset.",
     AuditResponse,
     Action.READ,
     query=AuditQuery,
+    errors=(ErrorCode.NOT_FOUND,),
+)
+GAME_AUDIT = admin_route(
+    "admin.game_audit",
+    "GET",
+    f"{GAME_PATH}/audit",
+    "The game's audit log, newest first, filtered and paged by keyset as the studio's.",
+    AuditResponse,
+    Action.READ,
+    query=GameAuditQuery,
     errors=(ErrorCode.NOT_FOUND,),
 )
 
@@ -617,6 +707,8 @@ ROUTES = (
     PLAYER_LOOKUP,
     PLAYER_BAN,
     PLAYER_UNBAN,
+    SET_COUNTRY,
+    EDIT_ITEM_ATTRIBUTES,
     ROTATE_SECRET,
     MANUAL_GRANT,
     FORCE_CLAIM,
@@ -636,4 +728,5 @@ ROUTES = (
     PERSONAL_KEY_CREATE,
     PERSONAL_KEY_REVOKE,
     AUDIT,
+    GAME_AUDIT,
 )

@@ -14,6 +14,7 @@ from livecore.economy import (
     Reason,
     apply_delta,
     check_amount,
+    check_attributes,
     check_client_spend,
     is_platform_managed,
     merged_parameters,
@@ -129,6 +130,26 @@ def server_adjust(
         source_ref_id=source_ref_id,
         parameters=parameters if credit else None,
     )
+
+
+def edit_item_attributes(
+    tx: EconomyTx,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    player: Player,
+    key: str,
+    values: dict[str, Any],
+    *,
+    note: str | None = None,
+) -> Change:
+    """An operator sets the player's values of item ``key``'s declared attributes (``check_attributes``):
+    a ledger entry of delta 0 that records who did it, and in a platform-managed game ``inventory.changed``,
+    whose payload carries the merged values, so that a receiver mirroring the inventory follows."""
+    res = resource(game, key, ResourceType.ITEM)
+    FREE_FORM.check(values, "attributes")
+    check_attributes(res, values)
+    return change(tx, rt, scope, game, player, res, 0, Reason.OPERATOR_EDIT, note=note, parameters=values)
 
 
 @player_write("player")

@@ -42,7 +42,7 @@ from livecore.economy import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import EventSettings, Game, Milestone
 from livecore.grants import Grant, GrantKind
-from livecore.identity import normalize_country
+from livecore.identity import resolve_country
 from livecore.ids import Prefix, new_id
 from livecore.limits import FREE_TEXT
 from livecore.live_events import (
@@ -209,11 +209,12 @@ def start(
             ErrorCode.EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
         )
     event = window.settings
-    context_country = (context or {}).get("country")
-    resolved = (
-        normalize_country(context_country if isinstance(context_country, str) else country) or player.country
+    resolved = resolve_country(context, country) or player.resolved_country
+    started = attrs.evolve(
+        player, resolved_country=resolved, context=context if context is not None else player.context
     )
-    values = segment_values(event, context, resolved)
+    # The board's ``country`` segment is the country shown: an operator's override wins (SPEC 2.2).
+    values = segment_values(event, context, started.country)
     lobby = None
     if event.lobby is not None:
         lobby = seat_for_start(tx, rt, scope, window, player, values)
@@ -235,10 +236,8 @@ def start(
     check_start(event, mine, now)
     attempt_id = new_id(Prefix.ATTEMPT, now, rt.rng)
     _charge(tx, rt, scope, game, player, attempt_id, event)
-    if resolved != player.country or (context is not None and context != player.context):
-        player = attrs.evolve(
-            player, country=resolved, context=context if context is not None else player.context
-        )
+    if started != player:
+        player = started
         tx.players.update(player)
     board = _board(tx, window, values) if lobby is None else tx.boards.get(game.id, lobby.board_id)
     assert board is not None  # a lobby's board is recorded with it

@@ -120,7 +120,7 @@ def migrate_players(
                 ),
             )
         if country is not None:
-            updated = attrs.evolve(updated, country=country)
+            updated = attrs.evolve(updated, resolved_country=country)
         if row.first_seen_at is not None and row.first_seen_at < existed.first_seen_at:
             updated = attrs.evolve(updated, first_seen_at=row.first_seen_at)
         if updated is not existed:

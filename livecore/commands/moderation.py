@@ -1,5 +1,5 @@
 """Moderation commands of the server API: ban, unban (docs/reference/player-tools.md#ban-and-unban) and the
-debug-account flag."""
+debug-account flag; and an operator's country override (docs/operators.md#country-override)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.limits import FREE_TEXT
-from livecore.players import BAN_REASON, Player, ban, flag_debug, unban, unflag_debug
+from livecore.players import BAN_REASON, Player, ban, flag_debug, override_country, unban, unflag_debug
 from livecore.scope import Scope
 from livecore.store import HasOutbox, HasPlayers
 from livecore.webhooks.players import PlayerBanned, PlayerUnbanned
@@ -75,6 +75,15 @@ def set_debug(tx: ModerationTx, rt: Runtime, player: Player, reason: str | None)
 
 def clear_debug(tx: ModerationTx, player: Player) -> Moderated:
     updated, applied = unflag_debug(player)
+    if applied:
+        tx.players.update(updated)
+    return Moderated(updated, applied)
+
+
+def set_country_override(tx: ModerationTx, player: Player, country: str | None) -> Moderated:
+    """An operator sets (or, with None, clears) the player's country override (SPEC 2.2): it wins over
+    the resolved country wherever the country shows. No webhook: SPEC 6 names none for a country."""
+    updated, applied = override_country(player, country)
     if applied:
         tx.players.update(updated)
     return Moderated(updated, applied)

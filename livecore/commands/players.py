@@ -12,7 +12,13 @@ from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
-from livecore.identity import Identity, normalize_avatar, normalize_country, normalize_name
+from livecore.identity import (
+    Identity,
+    normalize_avatar,
+    normalize_country,
+    normalize_name,
+    resolve_country,
+)
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import FREE_FORM, ID
 from livecore.platforms import ClientBuild
@@ -138,7 +144,7 @@ def _newcomer(
         last_seen_at=now,
         anonymized=attrs.evolve(anonymized, country=normalize_country(country)),
         display=display,
-        country=normalize_country(country),
+        resolved_country=normalize_country(country),
         context=dict(context or {}),
     )
 
@@ -176,14 +182,13 @@ def register(
     build: ClientBuild | None = None,
 ) -> Registered:
     """Mint the player secret (docs/reference/players-and-identity.md#register-and-the-player-secret).
-    Country: ``playerContext.country`` wins over geo. ``build``: the platform and app version the request
-    reported, kept with the rest of the row."""
+    ``country`` is the geo one; ``playerContext.country`` wins over it (``identity.resolve_country``).
+    ``build``: the platform and app version the request reported, kept with the rest of the row."""
     row = tx.players.get(scope.game_id, external_id)
     existing = _seen(row, scope)
     check_register(existing, force=force, env=scope.env)
     FREE_FORM.check(context, "playerContext")
-    context_country = (context or {}).get("country")
-    resolved_country = normalize_country(context_country if isinstance(context_country, str) else country)
+    resolved_country = resolve_country(context, country)
     if existing is None:
         newcomer = _newcomer(tx, rt, scope, external_id, row, context, resolved_country)
         player, secret, change = _with_new_secret(
@@ -223,7 +228,7 @@ def _with_new_secret(
         secret_prefix=secret[:SECRET_PREFIX_LEN],
         registered_at=player.registered_at or now,
         secret_rotated_at=now if rotating else None,
-        country=country or player.country,
+        resolved_country=country or player.resolved_country,
         context=dict(context) if context else player.context,
         last_seen_at=now,
         activity=record_activity(player.activity, now),

@@ -41,7 +41,8 @@ class WalletChanged(BalanceChange):
 
 @attrs.frozen
 class InventoryChanged(BalanceChange):
-    """``inventory.changed``: a platform-managed item quantity changed."""
+    """``inventory.changed``: a platform-managed item quantity changed, or an operator edited the item's
+    attributes (``delta`` 0, reason ``operator_edit``): the payload carries them."""
 
     KIND: ClassVar[str] = "inventory.changed"
 

@@ -1,5 +1,6 @@
 """The audit log (docs/operators.md#the-audit-log): every operator action writes an entry in the
-transaction of its effect (:func:`record`), and ``GET /admin/v1/studios/{studio}/audit`` reads it."""
+transaction of its effect (:func:`record`); ``GET /admin/v1/studios/{studio}/games/{game}/audit`` reads a
+game's entries and ``GET /admin/v1/studios/{studio}/audit`` the whole studio's."""
 
 from __future__ import annotations
 
@@ -101,15 +102,28 @@ def view(entry: AuditEntry) -> api.AuditEntryView:
 
 
 def audit_log(call: Call[None, api.AuditQuery], tx: ServerTransaction) -> api.AuditResponse:
-    q = call.query
-    api.PAGE.check(q.limit, "limit")
+    """The studio's log: every game's entries and the studio's own, or one game's when ``game`` names it."""
     game_id = None
-    if q.game is not None:
-        game_id = game_ref(tx, call.scope.studio_id, q.game)
+    if call.query.game is not None:
+        game_id = game_ref(tx, call.scope.studio_id, call.query.game)
         if game_id is None:
-            raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": q.game})
+            raise LivecoreError(
+                ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": call.query.game}
+            )
+    return _page(tx, call.scope.studio_id, game_id, call.query)
+
+
+def game_audit_log(call: Call[None, api.GameAuditQuery], tx: ServerTransaction) -> api.AuditResponse:
+    """The path's game's log (its admission resolved the game: 404 for one the studio does not have)."""
+    return _page(tx, call.scope.studio_id, call.scope.game_id, call.query)
+
+
+def _page(
+    tx: ServerTransaction, studio_id: str, game_id: str | None, q: api.GameAuditQuery
+) -> api.AuditResponse:
+    api.PAGE.check(q.limit, "limit")
     rows = tx.audit.page(
-        call.scope.studio_id,
+        studio_id,
         AuditFilter(
             game_id=game_id, action=q.action, target=q.target, member_id=q.member, before_seq=q.before
         ),
@@ -121,4 +135,4 @@ def audit_log(call: Call[None, api.AuditQuery], tx: ServerTransaction) -> api.Au
     )
 
 
-BINDINGS: list[Binding] = [bind(api.AUDIT, audit_log)]
+BINDINGS: list[Binding] = [bind(api.AUDIT, audit_log), bind(api.GAME_AUDIT, game_audit_log)]

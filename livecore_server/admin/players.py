@@ -1,20 +1,26 @@
 """Operator actions on one player (docs/operators.md#player-look-up): the unified look-up, ban and unban,
-and rotating the player's secret."""
+the country override, editing an item's attributes and rotating the player's secret."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import attrs
 
 from livecore.api import admin as api
+from livecore.api.economy import ItemAdjustResponse
 from livecore.api.player_tools import BanPlayerResponse, BanRequest
-from livecore.commands import moderation
-from livecore.commands.players import find_record, get_player, rotate_secret
+from livecore.commands import economy, moderation
+from livecore.commands.players import find_record, get_player, load_game, rotate_secret
+from livecore.economy import merged_parameters
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.limits import FREE_TEXT
+from livecore.players import Player
 from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
 from livecore_server.admin.webhooks import player_deliveries
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.sdk.economy import inventory_view, wallet_view
+from livecore_server.sdk.economy import inventory_view, items_adjusted, wallet_view
 from livecore_server.sdk.friends import friends_view
 from livecore_server.server.player_tools import ban_view, player_profile
 from livecore_server.storage.server_store import ServerTransaction
@@ -39,6 +45,7 @@ def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.Play
     return api.PlayerLookupResponse(
         profile=player_profile(call, tx, player, limit),
         ban=ban_view(player),
+        country=api.PlayerCountryView.of(player),
         friends=friends_view(call, tx, player, None).friends,
         wallet=wallet_view(call, tx, player).currencies,
         inventory=inventory_view(call, tx, player).items,
@@ -87,6 +94,52 @@ def unban(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> BanPlayerRes
     return BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
 
 
+def set_country(
+    call: Call[api.SetCountryRequest, api.EnvQuery], tx: ServerTransaction
+) -> api.SetCountryResponse:
+    player = get_player(tx, call.scope, call.external_id)
+    FREE_TEXT.check_optional(call.body.reason, "reason")
+    done = moderation.set_country_override(tx, player, call.body.country)
+    record(
+        tx,
+        call,
+        target(player.external_id),
+        metadata={"applied": done.applied, "reason": call.body.reason},
+        before=_country_state(player),
+        after=_country_state(done.player),
+    )
+    return api.SetCountryResponse(
+        external_player_id=player.external_id,
+        applied=done.applied,
+        country=api.PlayerCountryView.of(done.player),
+    )
+
+
+def _country_state(player: Player) -> dict[str, Any]:
+    return {"country": player.country, "countryOverride": player.country_override}
+
+
+def edit_item_attributes(
+    call: Call[api.EditItemAttributesRequest, api.EnvQuery], tx: ServerTransaction
+) -> ItemAdjustResponse:
+    player = get_player(tx, call.scope, call.external_id)
+    game = load_game(tx, call.scope)
+    key = call.params["itemKey"]
+    before = tx.ledger.holding(player.id, key)
+    done = economy.edit_item_attributes(
+        tx, call.rt, call.scope, game, player, key, call.body.attributes, note=call.body.reason
+    )
+    record(
+        tx,
+        call,
+        target(player.external_id),
+        metadata={"itemKey": key, "entryId": done.entry.id, "reason": call.body.reason},
+        before={"attributes": merged_parameters(done.resource, before.parameters)},
+        after={"attributes": done.parameters()},
+    )
+    return items_adjusted(done)
+
+
 def rotate(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> api.RotateSecretResponse:
     done = rotate_secret(tx, call.rt, call.scope, call.external_id)
     # The prefix only: the secret is shown once, in this answer.
@@ -98,5 +151,7 @@ BINDINGS: list[Binding] = [
     bind(api.PLAYER_LOOKUP, lookup),
     bind(api.PLAYER_BAN, ban),
     bind(api.PLAYER_UNBAN, unban),
+    bind(api.SET_COUNTRY, set_country),
+    bind(api.EDIT_ITEM_ATTRIBUTES, edit_item_attributes),
     bind(api.ROTATE_SECRET, rotate),
 ]

@@ -10,6 +10,7 @@ secret) are shown once, in the page that answers the form that made them.
 from __future__ import annotations
 
 import hmac
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -344,6 +345,10 @@ async def player_action(page: Page) -> web.StreamResponse:
         )
     elif action == "unban":
         await page.run("admin.players.unban", params, query={"env": env})
+    elif action == "country":
+        # An empty field clears the override.
+        body = {"country": _text(form, "country"), "reason": _text(form, "reason")}
+        await page.run("admin.players.set_country", params, body=body, query={"env": env})
     elif action == "rotate-secret":
         rotated = await page.run("admin.players.rotate_secret", params, query={"env": env})
         return render(
@@ -358,6 +363,52 @@ async def player_action(page: Page) -> web.StreamResponse:
     else:
         raise web.HTTPNotFound()
     raise _back(_player_path(game), id=external_id, env=env, done=action)
+
+
+def _typed(text: str, like: Any) -> Any:
+    """A form's text as a value of the type of ``like`` (the attribute's value now): ``4`` for an
+    integer, ``true`` for a boolean, JSON for a list or an object; text the type cannot read stays text,
+    for the route to refuse naming the attribute."""
+    try:
+        if isinstance(like, bool):
+            return {"true": True, "false": False}.get(text.lower(), text)
+        if isinstance(like, int):
+            return int(text)
+        if isinstance(like, float):
+            return float(text)
+        if isinstance(like, (list, dict)) or like is None:
+            return json.loads(text)
+    except ValueError:
+        pass
+    return text
+
+
+@signed_in
+async def item_attributes(page: Page) -> web.StreamResponse:
+    """The item's attribute form: each ``attr.<key>`` field read as its value's type; only the values
+    that changed are sent."""
+    game = _game(page)
+    env = await _env(page, game)
+    external_id = page.request.match_info["externalId"]
+    item_key = page.request.match_info["itemKey"]
+    form = await _form(page)
+    params = {"game": game.key, "externalId": external_id}
+    found = await page.run("admin.players.lookup", params, query={"env": env})
+    current: dict[str, Any] = next((i.parameters for i in found.inventory if i.key == item_key), {})
+    values: dict[str, Any] = {}
+    for name, raw in form.items():
+        key = name.removeprefix("attr.")
+        if key != name:
+            value = _typed(str(raw), current.get(key))
+            if key not in current or value != current[key]:
+                values[key] = value
+    await page.run(
+        "admin.players.edit_item_attributes",
+        {**params, "itemKey": item_key},
+        body={"attributes": values, "reason": _text(form, "reason")},
+        query={"env": env},
+    )
+    raise _back(_player_path(game), id=external_id, env=env, done="attributes")
 
 
 @signed_in
@@ -602,7 +653,12 @@ async def member_list(page: Page) -> web.StreamResponse:
 async def audit_log(page: Page) -> web.StreamResponse:
     q = page.request.query
     query = {k: q[k] for k in ("game", "action", "target", "member", "before") if q.get(k)}
-    found = await page.run("admin.audit", query=query)
+    # A game's log is the game's route; the studio's (every game's and the studio's own) without one.
+    filters = {k: v for k, v in query.items() if k != "game"}
+    if "game" in query:
+        found = await page.run("admin.game_audit", {"game": query["game"]}, query=filters)
+    else:
+        found = await page.run("admin.audit", query=filters)
     names = {m.member_id: m.key for m in (await page.run("admin.members")).members}
     next_query = urlencode({**query, "before": str(found.next_before)}) if found.next_before else None
     return render(
@@ -646,6 +702,7 @@ def portal_app(oidc: OidcSettings | None = None) -> web.Application:
             web.get(f"{game}/grants", player_page("grants.html")),
             web.get(f"{game}/attempts", player_page("attempts.html")),
             web.post(f"{game}/players/{{externalId}}/{{action}}", player_action),
+            web.post(f"{game}/players/{{externalId}}/items/{{itemKey}}/attributes", item_attributes),
             web.post(f"{game}/grants", grant_create),
             web.post(f"{game}/grants/{{grantId}}/force-claim", grant_force_claim),
             web.post(f"{game}/attempts/{{attemptId}}/{{action}}", attempt_action),

@@ -570,4 +570,9 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
             schema.add_column("players", "app_version", schema.SQLITE),
         ],
     ),
+    (
+        # An operator's override of a player's country.
+        "0026_player_country_override",
+        [schema.add_column("players", "country_override", schema.SQLITE)],
+    ),
 ]

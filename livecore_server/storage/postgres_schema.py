@@ -471,6 +471,11 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
             schema.add_column("players", "app_version", schema.POSTGRES),
         ],
     ),
+    (
+        # An operator's override of a player's country.
+        "0018_player_country_override",
+        [schema.add_column("players", "country_override", schema.POSTGRES)],
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

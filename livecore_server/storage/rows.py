@@ -62,7 +62,7 @@ PLAYER_COLUMNS = (
     " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
     " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
     " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into, platform,"
-    " app_version"
+    " app_version, country_override"
 )
 
 
@@ -79,7 +79,7 @@ def player_row(p: Player) -> tuple[Any, ...]:
         p.anonymized.avatar,
         p.display.name if p.display else None,
         p.display.avatar if p.display else None,
-        p.country,
+        p.resolved_country,
         p.secret_hash,
         p.secret_prefix,
         ms(p.registered_at),
@@ -103,6 +103,7 @@ def player_row(p: Player) -> tuple[Any, ...]:
         p.merged_into,
         p.build.platform,
         p.build.app_version,
+        p.country_override,
     )
 
 
@@ -116,7 +117,7 @@ def player_of(r: tuple[Any, ...]) -> Player:
         last_seen_at=from_millis(r[5]),
         anonymized=Identity(name=r[6], avatar=r[7]),
         display=Identity(name=r[8], avatar=r[9]) if r[8] is not None else None,
-        country=r[10],
+        resolved_country=r[10],
         secret_hash=r[11],
         secret_prefix=r[12],
         registered_at=dt(r[13]),
@@ -131,6 +132,7 @@ def player_of(r: tuple[Any, ...]) -> Player:
         lifecycle=Lifecycle(r[29]),
         merged_into=r[30],
         build=ClientBuild(platform=r[31], app_version=r[32]),
+        country_override=r[33],
     )
 
 
@@ -150,11 +152,15 @@ def activity_of(r: Sequence[Any]) -> Activity:
 
 P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
 
+#: The country a player is shown with (``Player.country``), of the players row aliased ``p``: an
+#: operator's override, else the resolved country.
+SHOWN_COUNTRY = "COALESCE(p.country_override, p.country)"
+
 # What a list row shows of a player (``PlayerCard``), of the players row aliased ``p``: the display
 # identity when set, else the anonymized one, as ``PlayerCard.of`` picks it.
 CARD_COLUMNS = (
     "p.id, p.external_id, COALESCE(p.display_name, p.anon_name),"
-    " CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, p.country,"
+    f" CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, {SHOWN_COUNTRY},"
     " p.presence_at, p.presence_status"
 )
 CARD_WIDTH = 7

@@ -278,6 +278,8 @@ TABLES: tuple[Table, ...] = (
         # The platform key and app version the SDK last reported (livecore.platforms).
         _null("platform"),
         _null("app_version"),
+        # An operator's country override; ``country`` is the resolved one.
+        _null("country_override"),
         unique=(("game_id", "external_id"),),
     ),
     _t(

@@ -94,6 +94,24 @@ def test_looking_a_player_up_then_banning_and_unbanning(page: Any, portal: Porta
     audit_shows(page, portal, "player.unban", "player:bea")
 
 
+def test_setting_and_clearing_a_players_country_override(page: Any, portal: Portal) -> None:
+    register(portal, "cleo")
+    sign_in(page, portal)
+    look_up(page, portal, "cleo")
+    assert page.locator("#country-override").inner_text() == "none"
+    page.locator("#country-form input[name=country]").fill("pt")
+    page.locator("#country-form input[name=reason]").fill("travels")
+    page.get_by_role("button", name="Set country").click()
+    page.wait_for_url(re.compile(r"done=country"))
+    assert page.locator("#country-override").inner_text() == "PT"
+    assert page.locator("#country strong").inner_text() == "PT"
+    page.locator("#country-form input[name=country]").fill("")
+    page.get_by_role("button", name="Set country").click()
+    page.wait_for_url(re.compile(r"done=country"))
+    assert page.locator("#country-override").inner_text() == "none"
+    audit_shows(page, portal, "player.country_override", "player:cleo")
+
+
 def test_a_player_name_holding_a_script_renders_as_text(page: Any, portal: Portal) -> None:
     name = "<script>alert(1)</script>"
     register(portal, "mallory", name=name)

@@ -9,16 +9,19 @@ import attrs
 import pytest
 
 from livecore_server.embedded import serve_in_thread
+from livecore_server.services import Services
 from tests.conftest import apply_test_manifest, make_services, service_args
 
 
 @attrs.define
 class LiveGame:
-    """A running server with the game: its address, its API keys' secrets by name, and the game's id."""
+    """A running server with the game: its address, its API keys' secrets by name, the game's id, and the
+    server's services (to sign a member in, say)."""
 
     base_url: str
     keys: dict[str, str]
     game_id: str
+    services: Services
 
 
 def serve_game(
@@ -39,7 +42,7 @@ def serve_game(
         seeding.close()  # the server opens its own
         keys = {name: k["secret"] for name, k in applied["games"][game]["apiKeys"].items()}
         with serve_in_thread(*service_args(db)) as served:
-            yield LiveGame(served.base_url, keys, applied["games"][game]["id"])
+            yield LiveGame(served.base_url, keys, applied["games"][game]["id"], served.services)
     finally:
         if schema is not None:
             from tests.postgres_support import drop_schema

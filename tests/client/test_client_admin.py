@@ -183,6 +183,7 @@ LOOKUP = {
         },
     },
     "ban": {"externalPlayerId": "p1", "banned": False, "reason": None, "bannedAt": None},
+    "country": {"country": "FR", "resolvedCountry": "DE", "countryOverride": "FR"},
     "friends": [],
     "wallet": [{"key": "coins", "balance": 5}],
     "inventory": [],
@@ -231,6 +232,32 @@ CASES = [
         {"reason": "cheat"},
         BAN,
         m.BanPlayerResponse,
+    ),
+    Case(
+        "set_player_country",
+        ("space-race", "p1", "FR"),
+        {"reason": "vpn", "env": "test"},
+        "PUT",
+        f"{GAME}/players/p1/country",
+        {"env": "test"},
+        {"country": "FR", "reason": "vpn"},
+        {
+            "externalPlayerId": "p1",
+            "applied": True,
+            "country": {"country": "FR", "resolvedCountry": "DE", "countryOverride": "FR"},
+        },
+        m.SetCountryResponse,
+    ),
+    Case(
+        "edit_item_attributes",
+        ("space-race", "p1", "sword", {"level": 3}),
+        {},
+        "PATCH",
+        f"{GAME}/players/p1/inventory/sword/attributes",
+        {},
+        {"attributes": {"level": 3}, "reason": None},
+        {"key": "sword", "quantity": 1, "delta": 0, "parameters": {"level": 3}, "entryId": "led_1"},
+        m.ItemAdjustResponse,
     ),
     Case(
         "unban_player",
@@ -476,6 +503,17 @@ CASES = [
         {"entries": [ENTRY], "nextBefore": 3},
         m.AuditResponse,
     ),
+    Case(
+        "game_audit",
+        ("space-race",),
+        {"action": OperatorAction.BAN, "target": "player:p1", "member": "mem_1", "before": 9, "limit": 5},
+        "GET",
+        f"{GAME}/audit",
+        {"action": "player.ban", "target": "player:p1", "member": "mem_1", "before": "9", "limit": "5"},
+        None,
+        {"entries": [ENTRY], "nextBefore": None},
+        m.AuditResponse,
+    ),
 ]
 BY_NAME = {case.name: case for case in CASES}
 
@@ -588,6 +626,11 @@ def test_answers_read_into_the_models(admin: AdminClient, respx_mock: respx.Mock
     assert found.profile.player.external_player_id == "p1"
     assert [g.grant_id for g in found.profile.grants] == [GRANT["grantId"]]
     assert (found.ban.banned, found.wallet[0].balance) == (False, 5)
+    assert (found.country.country, found.country.resolved_country, found.country.country_override) == (
+        "FR",
+        "DE",
+        "FR",
+    )
     assert (found.audit[0].action, found.audit[0].at) == ("player.ban", WHEN)
     assert found.deliveries[0].status is DeliveryStatus.FAILED
     grant = admin.create_grant("space-race", "p1", [COINS], env="test").grant

@@ -7,6 +7,7 @@ and the server agree on the admin wire, which the mocked tests cannot."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,21 +18,24 @@ from livecore_client import (
     AsyncAdminClient,
     AsyncSdkClient,
     DashboardOnlyError,
+    InvalidRequestError,
     PlayerBannedError,
     PlayerNotFoundError,
+    ResourceNotFoundError,
     SdkClient,
     WebhookEndpointNotFoundError,
 )
 from livecore_client.models import GrantStatus, MemberRole, OperatorAction, ResourceType, RewardEntry
 from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
-from tests.conftest import LiveServer, login_link
+from tests.client.live_support import LiveGame, serve_game
+from tests.conftest import BACKENDS, LiveServer, login_link
 
 GAME = "space-race"
 COINS = RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=25)
 _ids = itertools.count()
 
 
-def personal_key(live: LiveServer, member: str) -> str:
+def personal_key(live: LiveServer | LiveGame, member: str) -> str:
     """A personal key ``member`` makes in the portal: a sign-in link redeemed into a session, then
     POST personal-keys with the session's cookie and CSRF token."""
     token = login_link(live.services, member)
@@ -105,6 +109,11 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
         assert entries[2].metadata["grantId"] == grant.grant_id
         page = admin.audit(action=OperatorAction.BAN, target=f"player:{player}")
         assert ([e.action for e in page.entries], page.next_before) == (["player.ban"], None)
+        # The game's own audit route answers what the studio's answers narrowed to the game.
+        by_game = admin.game_audit(GAME, target=f"player:{player}", limit=2)
+        assert [e.id for e in by_game.entries] == [e.id for e in entries[:2]]
+        rest = admin.game_audit(GAME, target=f"player:{player}", before=by_game.next_before)
+        assert ([e.id for e in rest.entries], rest.next_before) == ([e.id for e in entries[2:]], None)
         assert [e.action for e in admin.lookup_player(GAME, player, env="test").audit] == [
             e.action for e in entries
         ]
@@ -149,3 +158,67 @@ async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str)
             )
         ]
         assert [e.metadata["externalPlayerId"] for e in forced] == [player]
+
+
+# An item whose catalog declares attributes, in a platform-managed game of the test studio.
+FORGE = """
+[games.forge]
+name = "Forge"
+economy = "platform"
+
+[games.forge.resources.sword]
+type = "item"
+parameters = { level = 1, color = "red" }
+
+[games.forge.api_keys.test-client]
+env = "test"
+permission = "client_sdk"
+
+[games.forge.api_keys.test-server]
+env = "test"
+permission = "server_integration"
+"""
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def forge(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGame]:
+    yield from serve_game(request, tmp_path_factory, FORGE, "forge")
+
+
+def test_operator_overrides_a_players_country_and_edits_an_items_attributes(forge: LiveGame) -> None:
+    """The typed methods on the wire: the override shows in the register answer and the look-up and is
+    cleared with None; an attribute edit answers the merged values and refuses an undeclared attribute
+    naming it."""
+    key = personal_key(forge, "debby")
+    with (
+        AdminClient(key, studio="acme", base_url=forge.base_url) as admin,
+        SdkClient(forge.keys["test-client"], base_url=forge.base_url) as sdk,
+    ):
+        sdk.player_secret = sdk.register("ada").player_secret
+        done = admin.set_player_country("forge", "ada", "se", reason="ticket 12")
+        assert (done.applied, done.country.country, done.country.country_override) == (True, "SE", "SE")
+        assert admin.lookup_player("forge", "ada").country == done.country
+        again = sdk.register("ada", force=True)  # a new secret; the answer shows the override
+        assert again.country == "SE"
+        sdk.player_secret = again.player_secret
+        cleared = admin.set_player_country("forge", "ada", None)
+        assert (cleared.applied, cleared.country.country_override) == (True, None)
+        with pytest.raises(InvalidRequestError) as bad_country:
+            admin.set_player_country("forge", "ada", "Sweden")
+        assert "country" in bad_country.value.details["fields"]
+
+        edited = admin.edit_item_attributes("forge", "ada", "sword", {"level": 3}, reason="ticket 13")
+        assert (edited.key, edited.delta, edited.parameters) == ("sword", 0, {"level": 3, "color": "red"})
+        inventory = {i.key: i.parameters for i in sdk.inventory("ada").items if not i.system}
+        assert inventory == {"sword": {"level": 3, "color": "red"}}
+        with pytest.raises(InvalidRequestError) as bad_attribute:
+            admin.edit_item_attributes("forge", "ada", "sword", {"glow": True, "level": "3"})
+        assert set(bad_attribute.value.details["fields"]) == {"attributes.glow", "attributes.level"}
+        with pytest.raises(ResourceNotFoundError):
+            admin.edit_item_attributes("forge", "ada", "shield", {"level": 3})
+        entries = admin.game_audit("forge", target="player:ada").entries
+        assert [e.action for e in entries if e.action != "player.register"] == [
+            OperatorAction.EDIT_ITEM_ATTRIBUTES,
+            OperatorAction.SET_COUNTRY,
+            OperatorAction.SET_COUNTRY,
+        ]

@@ -8,9 +8,11 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
+from livecore.commands.economy import edit_item_attributes
+from livecore.commands.moderation import set_country_override
 from livecore.commands.players import authenticate, first_contact, register, set_identity, sweep_streaks
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Game, Studio
+from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.rand import SeededRandomSource
@@ -89,3 +91,55 @@ def test_streak_sweep_on_memory_store(sim) -> None:  # type: ignore[no-untyped-d
     with store.transaction() as tx:
         assert sweep_streaks(tx, rt) == 1
     assert store.players[("gam_1", "alice")].activity.streak == 0
+
+
+def test_an_operators_country_override_wins_in_the_simulation_until_cleared(sim) -> None:  # type: ignore[no-untyped-def]
+    """SPEC 2.2 in the embedded runtime: the override is what ``country`` shows; a later register with
+    ``playerContext.country`` moves only the resolved country; clearing shows it again."""
+    store, rt, _ = sim
+    with store.transaction() as tx:
+        player = register(tx, rt, TEST, "dora", country="DE").player
+        done = set_country_override(tx, player, "fr")
+    assert (done.applied, done.player.country, done.player.resolved_country) == (True, "FR", "DE")
+    with store.transaction() as tx:
+        again = register(tx, rt, TEST, "dora", force=True, context={"country": "IT"}).player
+    assert (again.country, again.resolved_country, again.country_override) == ("FR", "IT", "FR")
+    with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
+        set_country_override(tx, again, "FRA")
+    assert (exc.value.code, exc.value.details) == (
+        ErrorCode.INVALID_REQUEST,
+        {"fields": {"country": "not a country code"}},
+    )
+    with store.transaction() as tx:
+        cleared = set_country_override(tx, again, None).player
+        assert tx.players.get("gam_1", "dora") == cleared
+    assert (cleared.country, cleared.country_override) == ("IT", None)
+
+
+def test_an_operators_item_attribute_edit_is_checked_against_the_catalog_in_the_simulation() -> None:
+    store = MemoryStore()
+    sword = Resource(key="sword", type=ResourceType.ITEM, parameters={"level": 1, "color": "red"})
+    game = Game(
+        id="gam_1",
+        studio_id="std_1",
+        key="g",
+        name="G",
+        settings=GameSettings(economy=Economy.PLATFORM, resources={"sword": sword}),
+    )
+    store.add_game(Studio(id="std_1", key="acme"), game)
+    rt = Runtime(clock=ManualClock(T0), rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32))
+    with store.transaction() as tx:
+        player = first_contact(tx, rt, TEST, "eve")
+        done = edit_item_attributes(tx, rt, TEST, game, player, "sword", {"level": 4}, note="ticket")
+    assert (done.entry.delta, done.entry.reason.value, done.parameters()) == (
+        0,
+        "operator_edit",
+        {"level": 4, "color": "red"},
+    )
+    assert [e.kind for e in store.outbox][-1] == "inventory.changed"
+    with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
+        edit_item_attributes(tx, rt, TEST, game, player, "sword", {"level": "4", "glow": True})
+    assert exc.value.details is not None
+    assert set(exc.value.details["fields"]) == {"attributes.level", "attributes.glow"}
+    with store.transaction() as tx:
+        assert tx.ledger.holding(player.id, "sword").parameters == {"level": 4}

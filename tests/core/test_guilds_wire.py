@@ -58,7 +58,7 @@ def _player(player_id: str, external_id: str, display: Identity | None) -> Playe
         external_id=external_id,
         anonymized=Identity("Lucky Fox 12", "fox.png"),
         display=display,
-        country="FR",
+        resolved_country="FR",
         first_seen_at=T0,
         last_seen_at=T0,
     )

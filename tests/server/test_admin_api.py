@@ -50,6 +50,12 @@ ARCADE = f"{STUDIO}/games/arcade"
 GEMS = {"type": "currency", "key": "gems", "amount": 7}
 COINS = {"type": "currency", "key": "coins", "amount": 5}
 WRITES = [r for r in ROUTES if r.is_write]
+# An item whose catalog declares an attribute, for the edit of its values.
+TROPHY = """
+[games.arcade.resources.trophy]
+type = "item"
+parameters = { level = 1 }
+"""
 BY_NAME = {r.name: r for r in ROUTES}
 
 
@@ -79,7 +85,7 @@ async def shared(shared_db: str) -> AsyncIterator[World]:
 @pytest.fixture
 async def arcade(db_url: str) -> AsyncIterator[Arcade]:
     """The test manifest with the ``arcade`` game, its members signed in as needed."""
-    a = await start_event_world(db_url)
+    a = await start_event_world(db_url, events=TROPHY)
     try:
         yield a
         assert secrets_in_clear(a.world) == {}, "a secret is stored in clear (tests/secrets_scan.py)"
@@ -353,6 +359,15 @@ async def _unban(b: Bench, member: str) -> Prepared:
     return "POST", f"{ARCADE}/players/{p}/unban?env=test", None
 
 
+async def _set_country(b: Bench, member: str) -> Prepared:
+    return "PUT", f"{ARCADE}/players/{await b.player()}/country?env=test", {"country": "FR"}
+
+
+async def _edit_attributes(b: Bench, member: str) -> Prepared:
+    path = f"{ARCADE}/players/{await b.player()}/inventory/trophy/attributes?env=test"
+    return "PATCH", path, {"attributes": {"level": 2}}
+
+
 async def _rotate(b: Bench, member: str) -> Prepared:
     return "POST", f"{ARCADE}/players/{await b.player()}/rotate-secret?env=test", None
 
@@ -430,6 +445,8 @@ _EVERYONE = set(MEMBERS)
 MATRIX: dict[str, tuple[Callable[[Bench, str], Awaitable[Prepared]], set[str]]] = {
     "admin.players.ban": (_ban, {"olga", "gina", "debby"}),
     "admin.players.unban": (_unban, {"olga", "gina", "debby"}),
+    "admin.players.set_country": (_set_country, {"olga", "gina", "debby"}),
+    "admin.players.edit_item_attributes": (_edit_attributes, {"olga", "gina", "debby"}),
     "admin.players.rotate_secret": (_rotate, {"olga", "gina", "dev"}),
     "admin.grants.create": (_grant, {"olga", "gina"}),
     "admin.grants.force_claim": (_force_claim, {"olga", "gina", "debby"}),
@@ -1226,6 +1243,71 @@ async def test_the_audit_log_filters_by_game_action_target_and_member_and_pages_
     refused(await admin(world, "GET", f"{STUDIO}/audit?limit=0", olga), 400, "invalid_request")
 
 
+async def test_the_games_audit_route_answers_the_studio_routes_game_filter_and_only_that_game(
+    arcade: Arcade,
+) -> None:
+    """DECISIONS 14: ``GET /audit`` under the game's path, the same filters, paging and shape as the
+    studio's route with ``?game=``; the studio's route still lists every game's entries and its own."""
+    world = arcade.world
+    await arcade.register("ann", "bob")
+    await world.register("ann", key="test-client")
+    olga, gina, vic = [await sign_in(world, m) for m in ("olga", "gina", "vic")]
+    ok(await admin(world, "POST", f"{ARCADE}/players/ann/ban?env=test", gina, json={"reason": "x"}))
+    ok(await admin(world, "POST", f"{ARCADE}/players/bob/ban?env=test", olga, json={"reason": "x"}))
+    ok(await admin(world, "POST", f"{GAME}/players/ann/ban?env=test", gina, json={"reason": "x"}))
+
+    def game_audit(game_path: str, query: str = "") -> Awaitable[tuple[int, Any, Any]]:
+        return admin(world, "GET", f"{game_path}/audit{query}", vic)
+
+    for game, path in (("arcade", ARCADE), ("space-race", GAME)):
+        for query in ("", "?action=player.ban", "?target=player:ann", f"?member={member_id(world, 'gina')}"):
+            studio_wide = ok(await admin(world, "GET", f"{STUDIO}/audit?game={game}&{query[1:]}", vic))
+            assert ok(await game_audit(path, query)) == studio_wide, (game, query)
+    arcade_bans = [e for e in ok(await game_audit(ARCADE))["entries"] if e["action"] != REGISTER]
+    assert [e["target"] for e in arcade_bans] == ["player:bob", "player:ann"]
+    assert {e["gameId"] for e in arcade_bans} == {world.applied["games"]["arcade"]["id"]}
+    # The studio's route: every game's entries, and the studio's own (sign-ins carry no game).
+    everything = await audit_of(world, olga)
+    assert [e["action"] for e in everything[:3]] == ["player.ban"] * 3
+    assert {e["gameId"] for e in everything[:3]} == {
+        world.applied["games"]["arcade"]["id"],
+        world.applied["games"]["space-race"]["id"],
+    }
+    assert {e["gameId"] for e in everything[3:]} == {None}
+
+    paged: list[dict[str, Any]] = []
+    query = "?limit=1"
+    while True:
+        data = ok(await game_audit(ARCADE, query))
+        assert len(data["entries"]) <= 1
+        paged += data["entries"]
+        if data["nextBefore"] is None:
+            break
+        query = f"?limit=1&before={data['nextBefore']}"
+    assert paged == ok(await game_audit(ARCADE))["entries"]
+    refused(await admin(world, "GET", f"{STUDIO}/games/nope/audit", olga), 404, "not_found")
+    refused(await game_audit(ARCADE, "?limit=0"), 400, "invalid_request")
+    refused(await game_audit(ARCADE, "?game=arcade"), 400, "invalid_request")
+
+
+async def test_the_portals_audit_page_of_a_game_shows_only_that_games_entries(arcade: Arcade) -> None:
+    world = arcade.world
+    await arcade.register("ann")
+    await world.register("bob", key="test-client")
+    olga = await sign_in(world, "olga")
+    ok(await admin(world, "POST", f"{ARCADE}/players/ann/ban?env=test", olga, json={"reason": "x"}))
+    ok(await admin(world, "POST", f"{GAME}/players/bob/ban?env=test", olga, json={"reason": "x"}))
+    resp = await world.client.get("/portal/audit", params={"game": "arcade"}, headers=olga.headers())
+    html = await resp.text()
+    assert resp.status == 200, html
+    assert "player:ann" in html and "player:bob" not in html and "member.sign_in" not in html
+    resp = await world.client.get("/portal/audit", headers=olga.headers())
+    html = await resp.text()
+    assert "player:ann" in html and "player:bob" in html and "member.sign_in" in html
+    resp = await world.client.get("/portal/audit", params={"game": "nope"}, headers=olga.headers())
+    assert resp.status == 404 and "not_found" in await resp.text()
+
+
 async def test_a_personal_keys_actions_are_audited_with_the_key_and_via(world: World) -> None:
     await world.register("ann", key="test-client")
     key = await personal_key(world, "gina")
@@ -1292,7 +1374,11 @@ async def test_the_player_look_up_shows_everything_about_the_player(
     assert (data["ban"]["banned"], data["ban"]["reason"]) == (True, "spam")
     assert [f["externalPlayerId"] for f in data["friends"]] == ["bob"]
     assert {c["key"]: c["balance"] for c in data["wallet"]}["gems"] == 12
-    assert {i["key"]: i["quantity"] for i in data["inventory"] if not i["system"]} == {"badge": 2}
+    assert {i["key"]: i["quantity"] for i in data["inventory"] if not i["system"]} == {
+        "badge": 2,
+        "trophy": 0,
+    }
+    assert data["country"] == {"country": None, "resolvedCountry": None, "countryOverride": None}
     assert [(e["action"], e["target"]) for e in data["audit"]] == [
         ("player.ban", "player:ann"),
         ("grant.manual_create", "player:ann"),

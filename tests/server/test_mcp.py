@@ -34,10 +34,13 @@ READS = {
     "api_keys_list",
     "personal_keys_list",
     "audit",
+    "game_audit",
 }
 GAME_ADMIN_WRITES = {
     "players_ban",
     "players_unban",
+    "players_set_country",
+    "players_edit_item_attributes",
     "players_rotate_secret",
     "grants_create",
     "grants_force_claim",
@@ -155,6 +158,8 @@ async def test_each_key_lists_the_tools_its_roles_allow_and_never_a_dashboard_on
     assert await tool_names(world, debby) == READS | {
         "players_ban",
         "players_unban",
+        "players_set_country",
+        "players_edit_item_attributes",
         "grants_force_claim",
         "attempts_force_complete",
         "attempts_retry_reward_roll",

@@ -21,6 +21,7 @@ from livecore.identity import Identity
 from livecore_server.storage.rows import (
     BOARD_COLUMNS,
     ENTRY_COLUMNS,
+    SHOWN_COUNTRY,
     board_of,
     board_row,
     entry_of,
@@ -53,7 +54,9 @@ def board_change(payload: str) -> tuple[str, int, str | None]:
 
 
 # What a page shows of each entry's player (a whole player row costs four times as much to decode).
-_CONTENDER = "p.id, p.external_id, p.anon_name, p.anon_avatar, p.display_name, p.display_avatar, p.country"
+_CONTENDER = (
+    f"p.id, p.external_id, p.anon_name, p.anon_avatar, p.display_name, p.display_avatar, {SHOWN_COUNTRY}"
+)
 
 
 def contender_of(r: tuple[Any, ...]) -> Contender:
