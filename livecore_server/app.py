@@ -273,7 +273,7 @@ def create_app(
     root.router.add_get("/", _front_door())
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root.router.add_get("/portal", _to_portal)
-    root.add_subapp("/portal", portal_app(config.oidc))
+    root.add_subapp("/portal", portal_app(config.oidc, config.public_url))
     # The operator routes as MCP tools, for a personal key (livecore_server/admin/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))

@@ -427,6 +427,7 @@ def serve(
         wrong_secrets_per_minute=wrong_secrets_per_minute,
         country_of=offline_country if ip_country else no_country,
         oidc=_oidc(host, port),
+        public_url=os.environ.get("LIVECORE_PUBLIC_URL") or None,
     )
     _serve(config, clock, host, port, access_log, reuse_port)
 

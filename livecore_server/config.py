@@ -71,6 +71,9 @@ class Config:
     stream_ping_seconds: float = 15.0
     # The portal's OpenID Connect provider (docs/operators.md#openid-connect), or None: sign-in by link.
     oidc: OidcSettings | None = None
+    # Where members reach the server (LIVECORE_PUBLIC_URL), or None: as each request reached it. Its
+    # origin is the one the portal's forms must come from (docs/portal.md#cross-site-requests).
+    public_url: str | None = None
 
     @property
     def postgres(self) -> bool:

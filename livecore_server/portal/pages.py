@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 from multidict import MultiDictProxy
 
 from livecore.clock import format_ts
@@ -35,6 +36,7 @@ from livecore_server.admin.access import (
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.http.endpoint import Binding
+from livecore_server.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.services import SERVICES, Services
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -46,11 +48,12 @@ OIDC = web.AppKey("oidc", OidcClient)
 _OIDC_COOKIE = "livecore_oidc"
 _SECURITY_HEADERS = {
     # Nothing but our own pages, styles and forms; no framing; a sign-in link in the address never leaks
-    # through Referer.
+    # through Referer to another site. Not no-referrer: under it a browser sends ``Origin: null`` with our
+    # own forms' POSTs, which the origin check (portal/origin.py) could not tell from a foreign page's.
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self';"
     " frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
@@ -615,9 +618,29 @@ async def audit_log(page: Page) -> web.StreamResponse:
 # --- the app ------------------------------------------------------------------------------------------------
 
 
-def portal_app(oidc: OidcSettings | None = None) -> web.Application:
-    """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too."""
-    app = web.Application()
+def _from_own_origin(public_url: str | None) -> Middleware:
+    """Refuse a state-changing request sent from another origin (portal/origin.py) before its handler
+    runs: nothing is read, changed or signed in, and no cookie is set."""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method in UNSAFE_METHODS and not same_origin(request, public_url):
+            return render(
+                request,
+                "error.html",
+                403,
+                code=ErrorCode.CSRF_INVALID.value,
+                message="This form was not sent from a page of this portal.",
+            )
+        return await handler(request)
+
+    return check
+
+
+def portal_app(oidc: OidcSettings | None = None, public_url: str | None = None) -> web.Application:
+    """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too;
+    ``public_url``: where members reach the server (its origin is the portal's own, portal/origin.py)."""
+    app = web.Application(middlewares=[_from_own_origin(public_url)])
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.PackageLoader("livecore_server.portal", "templates"),
