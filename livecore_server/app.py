@@ -21,7 +21,7 @@ from livecore import __version__
 from livecore.api import routes
 from livecore.api.friends import PRESENCE_HEARTBEAT
 from livecore.api.route import Auth, Route, Surface, literal_rivals
-from livecore.clock import Clock
+from livecore.clock import Clock, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
 from livecore_server import live_schedule, statement_tally
@@ -350,6 +350,7 @@ async def _housekeeping(services: Services, every: float) -> None:
             await services.usage.flush_async(services.store)
             await services.presence.flush_async(services.store)
             await services.ratelimiter.prune()
+            await services.auth_throttle.prune(to_millis(services.clock.now()))
         except DatabaseFileLost:
             pass  # logged once, when it was found out
         except Exception:

@@ -28,6 +28,7 @@ from livecore_server import live_schedule
 from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
+from livecore_server.lockouts import AuthThrottle
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
@@ -63,6 +64,7 @@ class Services:
     scheduler: Scheduler
     ratelimiter: RateLimiter | SharedRateLimiter
     secret_brake: SecretBrake
+    auth_throttle: AuthThrottle
     key_cache: KeyCache
     usage: UsageRecorder
     presence: PresenceBoard
@@ -107,6 +109,12 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
     else:
         ratelimiter = RateLimiter(clock)
         secret_brake = SecretBrake(per_minute=config.wrong_secrets_per_minute)
+    auth_throttle = AuthThrottle(
+        store,
+        ratelimiter if isinstance(ratelimiter, SharedRateLimiter) else None,
+        config.auth_failures_per_minute,
+        config.client_address_header,
+    )
     rng = rng or SystemRandomSource()
     runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
 
@@ -124,6 +132,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         scheduler=Scheduler(clock, claim=claim),
         ratelimiter=ratelimiter,
         secret_brake=secret_brake,
+        auth_throttle=auth_throttle,
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),

@@ -516,4 +516,9 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0023_team_id_prefix",
         TEAM_ID_PREFIX,
     ),
+    (
+        # Failed authentications per client address, which the CLI lifts (livecore_server/lockouts.py).
+        "0024_rate_buckets",
+        schema.create_statements("rate_buckets", schema.SQLITE),
+    ),
 ]

@@ -24,6 +24,7 @@ from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import BoardListener
@@ -56,6 +57,8 @@ class ServerTransaction(Transaction, Protocol):
     def members(self) -> SqlMembers: ...
     @property
     def audit(self) -> SqlAudit: ...
+    @property
+    def rate_buckets(self) -> SqlRateBuckets: ...
 
 
 class ServerStore(Protocol):

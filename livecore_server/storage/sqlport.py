@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.players import SqlPlayers
     from livecore_server.storage.sql.presence import SqlPresence
     from livecore_server.storage.sql.purchases import SqlPurchases
+    from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
     from livecore_server.storage.sql.schedule import SqlSchedule
     from livecore_server.storage.sql.teams import SqlTeams
     from livecore_server.storage.sql.webhooks import SqlWebhooks
@@ -195,6 +196,7 @@ class SqlTransaction:
     meta: SqlMeta
     members: SqlMembers
     audit: SqlAudit
+    rate_buckets: SqlRateBuckets
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips

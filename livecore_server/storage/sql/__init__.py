@@ -27,6 +27,7 @@ from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.players import SqlPlayers
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import SqlPurchases
+from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.teams import SqlTeams
 from livecore_server.storage.sql.webhooks import SqlWebhooks
@@ -73,3 +74,4 @@ def open_ports(
     tx.meta = SqlMeta(tx)
     tx.members = SqlMembers(tx)
     tx.audit = SqlAudit(tx)
+    tx.rate_buckets = SqlRateBuckets(tx)
