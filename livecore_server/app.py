@@ -328,6 +328,8 @@ def _lifetime(
                     yield
                 finally:
                     await services.streams.aclose()
+                    with contextlib.suppress(Exception):  # else its rows count until their lease ends
+                        await services.stream_slots.close()
                     for task in tasks:
                         task.cancel()
                     for task in tasks:
@@ -350,6 +352,7 @@ async def _housekeeping(services: Services, every: float) -> None:
             await services.usage.flush_async(services.store)
             await services.presence.flush_async(services.store)
             await services.ratelimiter.prune()
+            await services.stream_slots.sync()
             await services.auth_throttle.prune(to_millis(services.clock.now()))
         except DatabaseFileLost:
             pass  # logged once, when it was found out

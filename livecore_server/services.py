@@ -35,6 +35,7 @@ from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimite
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, game_queue, open_store
 from livecore_server.storage.sqlite import DatabaseFileLost
+from livecore_server.stream_slots import StreamSlots
 from livecore_server.streams import BoardHubs
 
 
@@ -70,6 +71,7 @@ class Services:
     presence: PresenceBoard
     players: PlayerCache
     streams: BoardHubs
+    stream_slots: StreamSlots
     # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
     # now: the running dispatcher listens.
     deliveries_due: Signal = attrs.Factory(Signal)
@@ -138,6 +140,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         presence=PresenceBoard(),
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
         streams=BoardHubs(store, runtime),
+        stream_slots=StreamSlots(store, shared=config.postgres),
     )
     store.on_player_written(services.players.forget)
     store.on_board_changed(services.streams.changed)

@@ -456,6 +456,11 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "0015_team_id_prefix",
         TEAM_ID_PREFIX,
     ),
+    (
+        # Open event-board streams per process and API key (livecore_server/stream_slots.py).
+        "0016_open_streams",
+        schema.create_statements("open_streams", schema.POSTGRES),
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

@@ -881,6 +881,19 @@ TABLES: tuple[Table, ...] = (
         Column("granted", INT, default=0),
         primary_key=("subject", "bucket"),
     ),
+    # Each process's open event-board streams by API key, under a lease it renews every second
+    # (livecore_server/stream_slots.py).
+    _t(
+        "open_streams",
+        Column("process_id"),
+        Column("key_id"),
+        Column("streams", INT),
+        Column("lease_until_ms", MS),
+        primary_key=("process_id", "key_id"),
+        only=Only(
+            POSTGRES, "the streams of several processes; a SQLite server is one process, which counts its own"
+        ),
+    ),
 )
 
 _SEARCH_NAME_WHERE = Where(

@@ -22,6 +22,7 @@ from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
+from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
@@ -59,6 +60,8 @@ class ServerTransaction(Transaction, Protocol):
     def audit(self) -> SqlAudit: ...
     @property
     def rate_buckets(self) -> SqlRateBuckets: ...
+    @property
+    def open_streams(self) -> SqlOpenStreams: ...
 
 
 class ServerStore(Protocol):

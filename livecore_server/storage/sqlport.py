@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.merges import SqlMerges
     from livecore_server.storage.sql.meta import SqlMeta
     from livecore_server.storage.sql.migrations import SqlMigrationKeys
+    from livecore_server.storage.sql.open_streams import SqlOpenStreams
     from livecore_server.storage.sql.outbox import SqlOutbox
     from livecore_server.storage.sql.players import SqlPlayers
     from livecore_server.storage.sql.presence import SqlPresence
@@ -197,6 +198,7 @@ class SqlTransaction:
     members: SqlMembers
     audit: SqlAudit
     rate_buckets: SqlRateBuckets
+    open_streams: SqlOpenStreams
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips

@@ -23,6 +23,7 @@ from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.merges import SqlMerges
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.migrations import SqlMigrationKeys
+from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.players import SqlPlayers
 from livecore_server.storage.sql.presence import SqlPresence
@@ -75,3 +76,4 @@ def open_ports(
     tx.members = SqlMembers(tx)
     tx.audit = SqlAudit(tx)
     tx.rate_buckets = SqlRateBuckets(tx)
+    tx.open_streams = SqlOpenStreams(tx)
