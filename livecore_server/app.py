@@ -24,7 +24,7 @@ from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.clock import Clock, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
-from livecore_server import live_schedule, statement_tally
+from livecore_server import live_schedule, metrics, statement_tally
 from livecore_server.admin import audit as admin_audit
 from livecore_server.admin import grants as admin_grants
 from livecore_server.admin import health, mcp_tools
@@ -271,6 +271,7 @@ def create_app(
     if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
     root.router.add_get("/", _front_door())
+    root.router.add_get("/metrics", metrics.handler)
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root.router.add_get("/portal", _to_portal)
     root.add_subapp("/portal", portal_app(config.oidc, config.public_url))

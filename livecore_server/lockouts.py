@@ -134,6 +134,10 @@ class AuthThrottle:
         if not decision.allowed:
             raise rate_limited(decision, headers)
 
+    def locked_out(self) -> int:
+        """The addresses this process refuses now, or did until their token came back (the metrics)."""
+        return len(self._locked)
+
     async def prune(self, now_ms: int) -> int:
         """Forget the lock-outs that ran out here and, on SQLite, the buckets that refilled."""
         gone = [a for a, b in self._locked.items() if refill(b, self.limit, now_ms) >= 1]

@@ -48,6 +48,8 @@ async def test_the_21st_failed_authentication_in_a_minute_is_429_with_retry_afte
     assert (status, body["error"]["code"]) == (429, "rate_limited")
     assert (headers["RateLimit-Limit"], headers["RateLimit-Remaining"]) == ("20", "0")
     assert (headers["Retry-After"], headers["RateLimit-Reset"]) == ("3", "60")
+    metrics = await (await world.client.get("/metrics")).text()
+    assert "\nlivecore_locked_out_addresses 1\n" in metrics
 
 
 async def test_a_right_key_from_the_locked_out_address_is_refused_until_a_token_is_back(world: World) -> None:

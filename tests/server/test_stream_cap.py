@@ -71,11 +71,20 @@ def key_id(g: Arcade) -> str:
     return str(g.world.applied["games"]["arcade"]["apiKeys"]["capped-client"]["id"])
 
 
+async def open_streams_metric(g: Arcade) -> str:
+    response = await g.world.client.get("/metrics")
+    assert response.content_type == "text/plain"
+    text = await response.text()
+    return next(line for line in text.splitlines() if line.startswith("livecore_open_streams "))
+
+
 async def test_a_stream_beyond_the_keys_cap_is_429_and_closing_one_frees_a_slot(arcade: Arcade) -> None:
     g = arcade
     board = await open_board(g)
     client = g.world.client
+    assert await open_streams_metric(g) == "livecore_open_streams 0"
     first, _second = await opened(client, g, board), await opened(client, g, board)
+    assert await open_streams_metric(g) == "livecore_open_streams 2"
     status, body, headers = await g.world.call("GET", stream_path(board), key=g.api_key("capped-client"))
     assert (status, body["error"]["code"]) == (429, "rate_limited")
     assert body["error"]["details"] == {"openStreams": 2}
@@ -85,6 +94,7 @@ async def test_a_stream_beyond_the_keys_cap_is_429_and_closing_one_frees_a_slot(
     assert status == 404
     first.close()
     await ended(g.world.services, key_id(g), 1)
+    assert await open_streams_metric(g) == "livecore_open_streams 1"
     await opened(client, g, board)
 
 
