@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aiohttp import web
-
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ratelimit import Bucket, Decision, decide, refill
 from livecore_server.config import AUTH_FAILURES_PER_MINUTE
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from livecore_server.ratelimit import SharedRateLimiter
     from livecore_server.storage.server_store import ServerStore
 

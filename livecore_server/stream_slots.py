@@ -74,8 +74,10 @@ class StreamSlots:
         counts = dict(self.open)
         gone = self._written - counts.keys()
         now_ms = int(time.time() * 1000)
+        until_ms = now_ms + int(LEASE_SECONDS * 1000)
+        # A process holding no stream (and no row) only reads.
         self.others = await self._store.run_async(
-            lambda tx: _sync(tx, self.process_id, counts, gone, now_ms, now_ms + int(LEASE_SECONDS * 1000))
+            lambda tx: _sync(tx, self.process_id, counts, gone, now_ms, until_ms), write=bool(counts or gone)
         )
         self._written = set(counts)
 
@@ -89,6 +91,7 @@ class StreamSlots:
 def _sync(
     tx: ServerTransaction, process: str, counts: dict[str, int], gone: set[str], now_ms: int, until_ms: int
 ) -> dict[str, int]:
-    tx.open_streams.put(process, counts, gone, until_ms)
-    tx.open_streams.expire(now_ms)
+    if counts or gone:
+        tx.open_streams.put(process, counts, gone, until_ms)
+        tx.open_streams.expire(now_ms)
     return tx.open_streams.others(process, now_ms)
