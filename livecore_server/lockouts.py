@@ -84,6 +84,7 @@ class AuthThrottle:
         self.header = header
         # Addresses whose last failure counted here emptied their bucket: the bucket as it was then.
         self._locked: dict[str, Bucket] = {}
+        self._counted_ms: int | None = None  # this process's last failure counted (SQLite's pruning)
 
     def address(self, request: web.Request) -> str | None:
         return client_address(request, self.header)
@@ -106,6 +107,7 @@ class AuthThrottle:
         """Count a failed authentication of ``address``; the decision is refused when no token was left
         for it (429 rather than 401: this or another process counted the rest)."""
         name, limit = subject(address), self.limit
+        self._counted_ms = now_ms
         if self._shared is not None:
             decision = await self._shared.take_one(name, AUTH_FAILURES, limit, now_ms)
             tokens = float(decision.remaining)
@@ -145,6 +147,10 @@ class AuthThrottle:
             del self._locked[a]
         if self._shared is not None:  # SharedRateLimiter.prune drops every refilled bucket
             return len(gone)
+        if self._counted_ms is None:  # nothing written since the last pass that found nothing to keep
+            return len(gone)
+        if now_ms - self._counted_ms > IDLE_MS:
+            self._counted_ms = None
         cutoff = now_ms - IDLE_MS
         rows: int = await self._store.run_async(lambda tx: tx.rate_buckets.prune(AUTH_FAILURES, cutoff))
         return rows + len(gone)

@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 from aiohttp.test_utils import TestClient, TestServer
 
+from livecore.clock import to_millis
 from livecore_server.admin.access import SESSION_COOKIE
 from livecore_server.admin.sessions import issue_login_link
 from livecore_server.crypto import ENV_VAR
@@ -176,3 +177,18 @@ async def test_two_processes_on_one_postgresql_database_share_the_count(pg_url: 
     finally:
         await second.close()
         await world.client.close()
+
+
+async def test_a_count_that_refilled_is_forgotten_by_the_housekeeping(world: World) -> None:
+    await lock_out(world)
+    services = world.services
+    count = "SELECT COUNT(*) FROM rate_buckets WHERE bucket = 'auth_failure'"
+    world.clock.advance(30)
+    await services.ratelimiter.prune()
+    await services.auth_throttle.prune(to_millis(world.clock.now()))
+    assert world.rows(count) == [(1,)]  # not full yet: still counted
+    assert services.auth_throttle.locked_out() == 0  # but a token is back: no longer locked out
+    world.clock.advance(31)
+    await services.ratelimiter.prune()
+    await services.auth_throttle.prune(to_millis(world.clock.now()))
+    assert world.rows(count) == [(0,)]
