@@ -640,9 +640,10 @@ async def audit_log(page: Page) -> web.StreamResponse:
 # --- the app ------------------------------------------------------------------------------------------------
 
 
-def _from_own_origin(public_url: str | None) -> Middleware:
-    """Refuse a state-changing request sent from another origin (portal/origin.py) before its handler
-    runs: nothing is read, changed or signed in, and no cookie is set."""
+def _guard(public_url: str | None) -> Middleware:
+    """What every portal request passes before its handler: a state-changing request sent from another
+    origin is refused (portal/origin.py), and any request of a locked-out address (429): nothing is read,
+    changed or signed in, and no cookie is set."""
 
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -672,7 +673,7 @@ def _from_own_origin(public_url: str | None) -> Middleware:
 def portal_app(oidc: OidcSettings | None = None, public_url: str | None = None) -> web.Application:
     """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too;
     ``public_url``: where members reach the server (its origin is the portal's own, portal/origin.py)."""
-    app = web.Application(middlewares=[_from_own_origin(public_url)])
+    app = web.Application(middlewares=[_guard(public_url)])
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.PackageLoader("livecore_server.portal", "templates"),
