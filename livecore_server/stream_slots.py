@@ -13,6 +13,7 @@ process that was killed stop counting once its lease runs out.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 
@@ -41,6 +42,9 @@ class StreamSlots:
         self.open: dict[str, int] = {}
         self.others: dict[str, int] = {}
         self._written: set[str] = set()  # keys with a row of this process in the database
+        # One sync at a time: a sync that read before another process wrote must not finish after a
+        # later one and leave its older view of the others.
+        self._syncing = asyncio.Lock()
 
     def take(self, key: ApiKey, headers: dict[str, str]) -> None:
         """One stream more for ``key``, or 429 when it holds its cap (``headers``: the answer's)."""
@@ -71,6 +75,10 @@ class StreamSlots:
         """PostgreSQL: write this process's counts with a fresh lease and read the other processes'."""
         if not self._shared:
             return
+        async with self._syncing:
+            await self._sync()
+
+    async def _sync(self) -> None:
         counts = dict(self.open)
         gone = self._written - counts.keys()
         now_ms = int(time.time() * 1000)
