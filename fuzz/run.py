@@ -146,8 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         db = Path(tmp) / "fuzz.db"
         keys = manifest_vars(apply_manifest(MANIFEST, db, os.environ), game="fuzz")
         # Every request without the player's secret counts as a wrong one: with the brake's usual 20 a
-        # minute, most of the fuzzed player's operations would be answered 429 and go untested.
-        brake = ("--wrong-secrets-per-minute", "1000000")
+        # minute, most of the fuzzed player's operations would be answered 429 and go untested. Likewise
+        # the fuzzer's requests with a made-up key would lock its address out of every route.
+        brake = ("--wrong-secrets-per-minute", "1000000", "--auth-failures-per-minute", "1000000")
         with ServerProcess(db, log, os.environ, extra_args=brake) as server:
             api = Api(server.base_url, keys)
             check_titles(api)

@@ -25,6 +25,9 @@ class BucketName(enum.StrEnum):
     SDK_WRITE = "sdk_write"
     SERVER_API = "server_api"
     ADMIN = "admin"
+    # Not a bucket: the most event-board streams one key holds open at once, across processes (DECISIONS
+    # 4), which a manifest changes in the same ``rate_limits`` table as the buckets.
+    OPEN_STREAMS = "open_streams"
 
 
 DEFAULT_LIMITS: dict[BucketName, int] = {
@@ -33,6 +36,9 @@ DEFAULT_LIMITS: dict[BucketName, int] = {
     BucketName.SERVER_API: 1000,
     BucketName.ADMIN: 600,
 }
+
+
+OPEN_STREAMS_PER_KEY = 5_000  # BucketName.OPEN_STREAMS unless a key's manifest says otherwise
 
 
 # NamedTuples rather than attrs classes: immutable all the same, and several times cheaper to create on

@@ -21,10 +21,10 @@ from livecore import __version__
 from livecore.api import routes
 from livecore.api.friends import PRESENCE_HEARTBEAT
 from livecore.api.route import Auth, Route, Surface, literal_rivals
-from livecore.clock import Clock
+from livecore.clock import Clock, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.rand import RandomSource
-from livecore_server import live_schedule, statement_tally
+from livecore_server import live_schedule, metrics, statement_tally
 from livecore_server.admin import audit as admin_audit
 from livecore_server.admin import grants as admin_grants
 from livecore_server.admin import health, mcp_tools
@@ -271,9 +271,10 @@ def create_app(
     if config.bench_baseline:
         root.router.add_get("/bench/baseline", _bench_baseline)
     root.router.add_get("/", _front_door())
+    root.router.add_get("/metrics", metrics.handler)
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root.router.add_get("/portal", _to_portal)
-    root.add_subapp("/portal", portal_app(config.oidc))
+    root.add_subapp("/portal", portal_app(config.oidc, config.public_url))
     # The operator routes as MCP tools, for a personal key (livecore_server/admin/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))
@@ -328,6 +329,8 @@ def _lifetime(
                     yield
                 finally:
                     await services.streams.aclose()
+                    with contextlib.suppress(Exception):  # else its rows count until their lease ends
+                        await services.stream_slots.close()
                     for task in tasks:
                         task.cancel()
                     for task in tasks:
@@ -350,6 +353,8 @@ async def _housekeeping(services: Services, every: float) -> None:
             await services.usage.flush_async(services.store)
             await services.presence.flush_async(services.store)
             await services.ratelimiter.prune()
+            await services.stream_slots.sync()
+            await services.auth_throttle.prune(to_millis(services.clock.now()))
         except DatabaseFileLost:
             pass  # logged once, when it was found out
         except Exception:

@@ -395,6 +395,25 @@ def main() -> None:
     show_envvar=True,
     help="Wrong player secrets a minute, per player and client address, before that player gets 429.",
 )
+@click.option(
+    "--auth-failures-per-minute",
+    type=click.IntRange(1, 1_000_000),
+    default=DEFAULTS.auth_failures_per_minute,
+    show_default=True,
+    envvar="LIVECORE_AUTH_FAILURES_PER_MINUTE",
+    show_envvar=True,
+    help="Failed authentications (keys, session cookies, sign-in links) a minute per client address,"
+    " before that address gets 429.",
+)
+@click.option(
+    "--client-address-header",
+    default=None,
+    envvar="LIVECORE_CLIENT_ADDRESS_HEADER",
+    show_envvar=True,
+    metavar="HEADER",
+    help="Behind a proxy: the request header it puts the client's address in (X-Forwarded-For, X-Real-IP,"
+    " CF-Connecting-IP; its last value). Default: the connection's peer.",
+)
 def serve(
     db: str | None,
     host: str,
@@ -409,6 +428,8 @@ def serve(
     body_timeout: float,
     allow_private_webhooks: bool,
     wrong_secrets_per_minute: int,
+    auth_failures_per_minute: int,
+    client_address_header: str | None,
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
     from livecore_server.geo import no_country, offline_country
@@ -425,8 +446,11 @@ def serve(
         body_timeout=body_timeout,
         allow_private_webhooks=allow_private_webhooks,
         wrong_secrets_per_minute=wrong_secrets_per_minute,
+        auth_failures_per_minute=auth_failures_per_minute,
+        client_address_header=client_address_header or None,
         country_of=offline_country if ip_country else no_country,
         oidc=_oidc(host, port),
+        public_url=os.environ.get("LIVECORE_PUBLIC_URL") or None,
     )
     _serve(config, clock, host, port, access_log, reuse_port)
 
@@ -697,6 +721,42 @@ def members_login_link(member: str, studio: str | None, base_url: str, db: str |
 
     token = _operate(db, run)
     click.echo(f"{base_url.rstrip('/')}/portal/login/{token}")
+
+
+@main.group()
+def lockouts() -> None:
+    """Client addresses locked out for failed authentications (docs/operators.md#lock-outs)."""
+
+
+@lockouts.command("list")
+@click.option("--db", default=None, help=DB_HELP)
+def lockouts_list(db: str | None) -> None:
+    """List the addresses with failed authentications counted (the last minute's, until the server's
+    housekeeping drops them): failures, the last one's time, and until when the address is locked out."""
+    from livecore.clock import format_ts, from_millis
+    from livecore_server.lockouts import AUTH_FAILURES, lockouts
+
+    limit = int(os.environ.get("LIVECORE_AUTH_FAILURES_PER_MINUTE") or DEFAULTS.auth_failures_per_minute)
+
+    def run(services: Services) -> list[Any]:
+        return services.store.run(lambda tx: tx.rate_buckets.of_bucket(AUTH_FAILURES), write=False)
+
+    for address, failures, last_ms, until_ms in lockouts(_operate(db, run), limit):
+        locked = "" if until_ms is None else f"  locked_until={format_ts(from_millis(until_ms))}"
+        click.echo(f"{address}  failures={failures}  last={format_ts(from_millis(last_ms))}{locked}")
+
+
+@lockouts.command("clear")
+@click.argument("address")
+@click.option("--db", default=None, help=DB_HELP)
+def lockouts_clear(address: str, db: str | None) -> None:
+    """Forget ADDRESS's failed authentications: its lock-out lifts (every server within 3 s)."""
+    from livecore_server.lockouts import AUTH_FAILURES, subject
+
+    def run(services: Services) -> bool:
+        return services.store.run(lambda tx: tx.rate_buckets.clear(subject(address), AUTH_FAILURES))
+
+    click.echo("cleared" if _operate(db, run) else "had no failures counted")
 
 
 @main.command()

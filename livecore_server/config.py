@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 # docs/reference/conventions.md#rate-limits: wrong player secrets a minute, per player and address.
 WRONG_SECRETS_PER_MINUTE = 20
+# docs/reference/conventions.md#rate-limits: failed authentications a minute, per client address.
+AUTH_FAILURES_PER_MINUTE = 20
 
 
 def is_postgres(db: str) -> bool:
@@ -59,6 +61,12 @@ class Config:
     # docs/reference/conventions.md#rate-limits: wrong player secrets a minute per player and address
     # before 429 (serve --wrong-secrets-per-minute).
     wrong_secrets_per_minute: int = WRONG_SECRETS_PER_MINUTE
+    # docs/reference/conventions.md#rate-limits: failed authentications a minute per client address before
+    # 429 (serve --auth-failures-per-minute; livecore_server/lockouts.py).
+    auth_failures_per_minute: int = AUTH_FAILURES_PER_MINUTE
+    # The request header a proxy in front of the server puts the client's address in (its last value is
+    # taken), or None: the connection's peer (serve --client-address-header, docs/operators.md#lock-outs).
+    client_address_header: str | None = None
     # PostgreSQL: connections (and worker threads) per process.
     pool_size: int = 8
     # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see
@@ -71,6 +79,9 @@ class Config:
     stream_ping_seconds: float = 15.0
     # The portal's OpenID Connect provider (docs/operators.md#openid-connect), or None: sign-in by link.
     oidc: OidcSettings | None = None
+    # Where members reach the server (LIVECORE_PUBLIC_URL), or None: as each request reached it. Its
+    # origin is the one the portal's forms must come from (docs/portal.md#cross-site-requests).
+    public_url: str | None = None
 
     @property
     def postgres(self) -> bool:

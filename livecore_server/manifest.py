@@ -67,7 +67,8 @@ Rules beyond types:
   send time with ``gift_not_allowed`` (docs/reference/gifts.md#settings).
 - ``rate_limits``: keys are the bucket names of docs/reference/conventions.md#rate-limits (``sdk_read``,
   ``sdk_write``, ``server_api``, ``admin``), values integers from 1 to 1,000,000 requests per minute. A bucket
-  the key's permission never uses is accepted and has no effect.
+  the key's permission never uses is accepted and has no effect. ``open_streams`` (1 to 1,000,000) is the
+  most event-board streams the key holds open at once (livecore_server/stream_slots.py).
 - Webhook ``url``: ``https://`` with a host, or ``http://`` only for a loopback host (``localhost``,
   ``127.0.0.0/8``, ``[::1]``) (docs/reference/webhooks.md#endpoints-and-routing), whatever the endpoint's
   environment; no whitespace, a valid port. Its host passes the address policy of
@@ -445,7 +446,8 @@ def _resource_key(value: Any, path: str, problems: Problems) -> None:
 def _rate_limits(value: Any, path: str, problems: Problems) -> None:
     for bucket, limit in value.items():
         if _is_int(limit) and not 1 <= limit <= RATE_LIMIT_MAX:
-            problems[f"{path}.{bucket}"] = f"must be between 1 and {RATE_LIMIT_MAX} requests per minute"
+            what = "open streams" if bucket == BucketName.OPEN_STREAMS else "requests per minute"
+            problems[f"{path}.{bucket}"] = f"must be between 1 and {RATE_LIMIT_MAX} {what}"
 
 
 def _exchange_rates(value: Any, path: str, problems: Problems) -> None:

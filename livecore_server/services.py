@@ -28,12 +28,14 @@ from livecore_server import live_schedule
 from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
+from livecore_server.lockouts import AuthThrottle
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, game_queue, open_store
 from livecore_server.storage.sqlite import DatabaseFileLost
+from livecore_server.stream_slots import StreamSlots
 from livecore_server.streams import BoardHubs
 
 
@@ -63,11 +65,13 @@ class Services:
     scheduler: Scheduler
     ratelimiter: RateLimiter | SharedRateLimiter
     secret_brake: SecretBrake
+    auth_throttle: AuthThrottle
     key_cache: KeyCache
     usage: UsageRecorder
     presence: PresenceBoard
     players: PlayerCache
     streams: BoardHubs
+    stream_slots: StreamSlots
     # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
     # now: the running dispatcher listens.
     deliveries_due: Signal = attrs.Factory(Signal)
@@ -107,6 +111,12 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
     else:
         ratelimiter = RateLimiter(clock)
         secret_brake = SecretBrake(per_minute=config.wrong_secrets_per_minute)
+    auth_throttle = AuthThrottle(
+        store,
+        ratelimiter if isinstance(ratelimiter, SharedRateLimiter) else None,
+        config.auth_failures_per_minute,
+        config.client_address_header,
+    )
     rng = rng or SystemRandomSource()
     runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
 
@@ -124,11 +134,13 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         scheduler=Scheduler(clock, claim=claim),
         ratelimiter=ratelimiter,
         secret_brake=secret_brake,
+        auth_throttle=auth_throttle,
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
         presence=PresenceBoard(),
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
         streams=BoardHubs(store, runtime),
+        stream_slots=StreamSlots(store, shared=config.postgres),
     )
     store.on_player_written(services.players.forget)
     store.on_board_changed(services.streams.changed)

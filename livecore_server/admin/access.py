@@ -115,6 +115,12 @@ async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) 
     )
 
 
+def sent_operator_credential(request: web.Request, *, cookie: bool = True) -> bool:
+    """Whether the request sent a credential (which :func:`credential_of` found not valid: a failed
+    authentication, livecore_server/lockouts.py), rather than none at all."""
+    return "Authorization" in request.headers or (cookie and SESSION_COOKIE in request.cookies)
+
+
 def no_credential(request: web.Request, *, portal: bool) -> str:
     """The 401's message when :func:`credential_of` found no valid credential: what to send, or what is
     wrong with the ``Authorization`` header that was sent."""

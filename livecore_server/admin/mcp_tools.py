@@ -34,7 +34,13 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import ID
 from livecore.operators import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
 from livecore.ratelimit import BucketName
-from livecore_server.admin.access import credential_of, no_credential, run_route, take_admin_token
+from livecore_server.admin.access import (
+    credential_of,
+    no_credential,
+    run_route,
+    sent_operator_credential,
+    take_admin_token,
+)
 from livecore_server.admin.mcp import McpEndpoint, McpTool
 from livecore_server.http.endpoint import Binding
 from livecore_server.http.middlewares import envelope_for, handle_in_time
@@ -214,15 +220,20 @@ async def authenticate(request: web.Request) -> McpCaller:
     admin API)."""
     services = request.app[SERVICES]
     headers = request[_HEADERS]
+    throttle = services.auth_throttle
+    now_ms = to_millis(services.clock.now())
+    throttle.check(request, now_ms, headers)
     operator = await credential_of(services, request, via=Via.MCP, cookie=False)
     if operator is None:
-        now_ms = to_millis(services.clock.now())
-        decision = await services.ratelimiter.take(f"addr:{request.remote}", BucketName.ADMIN, now_ms)
+        address = throttle.address(request)
+        decision = await services.ratelimiter.take(f"addr:{address}", BucketName.ADMIN, now_ms)
         headers.update(decision.headers())
         if not decision.allowed:
             raise LivecoreError(
                 ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
             )
+        if sent_operator_credential(request, cookie=False):
+            await throttle.count(request, now_ms, headers)
         raise LivecoreError(ErrorCode.INVALID_API_KEY, no_credential(request, portal=False))
     await take_admin_token(services, operator, headers)
     return McpCaller(operator=operator, services=services, remote=request.remote)

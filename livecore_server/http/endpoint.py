@@ -72,7 +72,8 @@ class Call(Generic[BodyT, QueryT]):
     player: Player | None = None
     # The write's idempotency key (body field or header), for commands that keep it on their record.
     idempotency_key: str | None = None
-    # The client's address: the connection's peer (no forwarding header is trusted).
+    # The client's address: the connection's peer, or the header a proxy in front sets when the
+    # deployment names one (livecore_server.lockouts.client_address).
     remote: str | None = None
     # The member acting, on an operator route.
     operator: Operator | None = None
@@ -485,7 +486,7 @@ def make_handler(
                 query=query,
                 headers=request.headers,
                 idempotency_key=key,
-                remote=request.remote,
+                remote=services.auth_throttle.address(request),
                 operator=request.get(OPERATOR),
                 api_key_id=api_key.id if api_key is not None else None,
                 build=build,

@@ -30,6 +30,7 @@ from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ratelimit import BucketName, Decision
 from livecore_server.admin.access import admit as admit_operator
+from livecore_server.admin.access import sent_operator_credential
 from livecore_server.http.endpoint import (
     API_KEY,
     RESPONSE_HEADERS,
@@ -189,6 +190,10 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         secret = None if public or unreadable else bearer_token(request)
         services = app[SERVICES]
         now_ms = to_millis(services.clock.now())
+        throttle = services.auth_throttle
+        if not public:
+            # A locked-out address (failed authentications) is refused before its credential is checked.
+            throttle.check(request, now_ms, headers)
         if route is not None and route.auth is Auth.MEMBER:
             if unreadable is not None:
                 await take(request, None, bucket, now_ms, headers)
@@ -199,6 +204,8 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
                 if exc.code is ErrorCode.INVALID_API_KEY:
                     # Counted against the caller's address, like an unknown API key.
                     await take(request, None, bucket, now_ms, headers)
+                    if sent_operator_credential(request):
+                        await throttle.count(request, now_ms, headers)
                 raise
             return await handle_in_time(request, handler, services.config.body_timeout)
         key = await services.key_cache.lookup(secret, now_ms) if secret else None
@@ -211,12 +218,14 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
             await take(request, key, bucket, now_ms, headers)
             if unreadable is not None:
                 raise unreadable
+            if key is None and not public and "Authorization" in request.headers:
+                await throttle.count(request, now_ms, headers)  # 429 once the address has none left
             admit(request, route, key, public, now_ms)
             return await handle_in_time(request, handler, services.config.body_timeout)
         # A player-scoped route: the brake on wrong secrets of this player from this address comes first,
         # so that while it is on nothing else is asked (nor the key's bucket charged).
         brake = services.secret_brake
-        player = brake.subject(key.scope, request.match_info["externalId"], request.remote)
+        player = brake.subject(key.scope, request.match_info["externalId"], throttle.address(request))
         refused = await brake.admit(player, now_ms)
         if refused is not None:
             raise _wrong_secrets(refused, headers)
@@ -254,7 +263,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
     ) -> None:
         """A token from the key's bucket, or the caller's address's without a valid key (429 when empty)."""
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
-        subject = key.id if key is not None else f"addr:{request.remote}"
+        subject = key.id if key is not None else f"addr:{app[SERVICES].auth_throttle.address(request)}"
         decision = await app[SERVICES].ratelimiter.take(
             subject, bucket, now_ms, key.rate_limits if key is not None else None
         )

@@ -19,9 +19,10 @@ from urllib.parse import urlencode
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 from multidict import MultiDictProxy
 
-from livecore.clock import format_ts
+from livecore.clock import format_ts, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.operators import Action, Operator, may
 from livecore_server.admin import audit, grants, keys, members, players, webhooks
@@ -36,6 +37,7 @@ from livecore_server.admin.access import (
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.http.endpoint import Binding
+from livecore_server.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.services import SERVICES, Services
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -47,11 +49,12 @@ OIDC = web.AppKey("oidc", OidcClient)
 _OIDC_COOKIE = "livecore_oidc"
 _SECURITY_HEADERS = {
     # Nothing but our own pages, styles and forms; no framing; a sign-in link in the address never leaks
-    # through Referer.
+    # through Referer to another site. Not no-referrer: under it a browser sends ``Origin: null`` with our
+    # own forms' POSTs, which the origin check (portal/origin.py) could not tell from a foreign page's.
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; form-action 'self';"
     " frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
@@ -59,6 +62,11 @@ _SECURITY_HEADERS = {
 
 def _services(request: web.Request) -> Services:
     return request.config_dict[SERVICES]
+
+
+def _address(request: web.Request) -> str | None:
+    """The client's address (livecore_server.lockouts.client_address)."""
+    return _services(request).auth_throttle.address(request)
 
 
 def _ts(value: datetime | None) -> str:
@@ -118,7 +126,7 @@ class Page:
             {**studio, **(params or {})},
             body=body,
             query=query,
-            remote=self.request.remote,
+            remote=_address(self.request),
         )
 
 
@@ -128,12 +136,12 @@ def signed_in(handler: Callable[[Page], Awaitable[web.StreamResponse]]) -> Handl
 
     async def page(request: web.Request) -> web.StreamResponse:
         services = _services(request)
-        operator = (
-            await credential_of(services, request, cookie=True) if SESSION_COOKIE in request.cookies else None
-        )
+        operator = await _session(request)
         if operator is None or operator.session_id is None:
-            raise web.HTTPSeeOther("/portal/")
-        me = await run_route(services, BINDINGS["admin.me"], operator, {}, remote=request.remote)
+            to_sign_in = web.HTTPSeeOther("/portal/")
+            to_sign_in.del_cookie(SESSION_COOKIE, path="/")  # one that signs no one in is counted once
+            raise to_sign_in
+        me = await run_route(services, BINDINGS["admin.me"], operator, {}, remote=_address(request))
         current = Page(request, operator, me)
         if request.method == "POST":
             form = await request.post()
@@ -187,11 +195,26 @@ def _back(path: str, **query: str) -> web.HTTPSeeOther:
 # --- sign-in ------------------------------------------------------------------------------------------------
 
 
-async def home(request: web.Request) -> web.StreamResponse:
+async def _session(request: web.Request) -> Operator | None:
+    """The member the session cookie signs in, or None. A cookie that signs no one in (forged, or of a
+    session that ended) is a failed authentication of the address (livecore_server/lockouts.py): 429
+    once the address has none left."""
+    if SESSION_COOKIE not in request.cookies:
+        return None
     services = _services(request)
-    operator = await credential_of(services, request) if SESSION_COOKIE in request.cookies else None
+    operator = await credential_of(services, request)
+    if operator is None:
+        await services.auth_throttle.count(request, to_millis(services.clock.now()), {})
+    return operator
+
+
+async def home(request: web.Request) -> web.StreamResponse:
+    operator = await _session(request)
     if operator is None or operator.session_id is None:
-        return render(request, "signin.html", sso=OIDC in request.config_dict)
+        page = render(request, "signin.html", sso=OIDC in request.config_dict)
+        if SESSION_COOKIE in request.cookies:
+            page.del_cookie(SESSION_COOKIE, path="/")  # it signs no one in: counted once
+        return page
     raise web.HTTPSeeOther("/portal/games")
 
 
@@ -201,8 +224,10 @@ async def login_link(request: web.Request) -> web.StreamResponse:
 
 
 async def login(request: web.Request) -> web.StreamResponse:
-    token = await redeem_link(_services(request), request.match_info["token"], request.remote)
+    services = _services(request)
+    token = await redeem_link(services, request.match_info["token"], _address(request))
     if token is None:
+        await services.auth_throttle.count(request, to_millis(services.clock.now()), {})
         return render(
             request,
             "signin.html",
@@ -217,7 +242,7 @@ async def login(request: web.Request) -> web.StreamResponse:
 
 @signed_in
 async def logout(page: Page) -> web.StreamResponse:
-    await sign_out(_services(page.request), page.operator, page.request.remote)
+    await sign_out(_services(page.request), page.operator, _address(page.request))
     response = _redirect("/portal/")
     response.del_cookie(SESSION_COOKIE, path="/")
     return response
@@ -266,7 +291,7 @@ async def sso_callback(request: web.Request) -> web.StreamResponse:
         identity, error = None, "The sign-in did not start here, or took too long: start again."
     token = None
     if identity is not None:
-        token = await start_for_email(services, identity.email, request.remote)
+        token = await start_for_email(services, identity.email, _address(request))
         if token is None:
             error = f"No member has the email {identity.email}."
     if token is None:
@@ -671,9 +696,40 @@ async def audit_log(page: Page) -> web.StreamResponse:
 # --- the app ------------------------------------------------------------------------------------------------
 
 
-def portal_app(oidc: OidcSettings | None = None) -> web.Application:
-    """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too."""
-    app = web.Application()
+def _guard(public_url: str | None) -> Middleware:
+    """What every portal request passes before its handler: a state-changing request sent from another
+    origin is refused (portal/origin.py), and any request of a locked-out address (429): nothing is read,
+    changed or signed in, and no cookie is set."""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method in UNSAFE_METHODS and not same_origin(request, public_url):
+            return render(
+                request,
+                "error.html",
+                403,
+                code=ErrorCode.CSRF_INVALID.value,
+                message="This form was not sent from a page of this portal.",
+            )
+        try:
+            # A locked-out address (livecore_server/lockouts.py) is refused before any credential is read.
+            services = _services(request)
+            services.auth_throttle.check(request, to_millis(services.clock.now()), {})
+            return await handler(request)
+        except LivecoreError as exc:
+            if exc.code is not ErrorCode.RATE_LIMITED:
+                raise
+            response = render(request, "error.html", 429, code=exc.code.value, message=exc.message)
+            response.headers.update(exc.headers)
+            return response
+
+    return check
+
+
+def portal_app(oidc: OidcSettings | None = None, public_url: str | None = None) -> web.Application:
+    """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too;
+    ``public_url``: where members reach the server (its origin is the portal's own, portal/origin.py)."""
+    app = web.Application(middlewares=[_guard(public_url)])
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.PackageLoader("livecore_server.portal", "templates"),

@@ -16,6 +16,7 @@ from livecore.commands.lobbies import forming
 from livecore.lobbies import Lobby
 from livecore.players import Player
 from livecore_server.http.endpoint import (
+    API_KEY,
     RESPONSE_HEADERS,
     AnyCall,
     Binding,
@@ -88,9 +89,18 @@ async def stream_board(call: Call[None, None], request: web.Request) -> web.Stre
     """``ready``, then a ``score_update`` per change, ``closed`` at finalize (livecore_server.streams);
     an unknown board is a 404 before the stream starts."""
     transport = request.transport
-    subscription = await call.services.streams.subscribe(
-        call.scope, call.params["leaderboardId"], transport.abort if transport is not None else lambda: None
-    )
+    key = request[API_KEY]
+    slots = call.services.stream_slots
+    slots.take(key, request.get(RESPONSE_HEADERS, {}))  # 429 beyond the key's open streams
+    try:
+        subscription = await call.services.streams.subscribe(
+            call.scope,
+            call.params["leaderboardId"],
+            transport.abort if transport is not None else lambda: None,
+        )
+    except BaseException:
+        slots.give_back(key)
+        raise
     response = web.StreamResponse(headers={**request.get(RESPONSE_HEADERS, {}), **STREAM_HEADERS})
     try:
         await response.prepare(request)
@@ -99,6 +109,7 @@ async def stream_board(call: Call[None, None], request: web.Request) -> web.Stre
         pass  # the client went away (or was cut off): nothing is left to answer
     finally:
         subscription.close()
+        slots.give_back(key)
     with contextlib.suppress(ConnectionError):
         await response.write_eof()
     return response

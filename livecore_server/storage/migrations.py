@@ -575,4 +575,9 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         "0026_player_country_override",
         [schema.add_column("players", "country_override", schema.SQLITE)],
     ),
+    (
+        # Failed authentications per client address, which the CLI lifts (livecore_server/lockouts.py).
+        "0027_rate_buckets",
+        schema.create_statements("rate_buckets", schema.SQLITE),
+    ),
 ]

@@ -476,6 +476,11 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         "0018_player_country_override",
         [schema.add_column("players", "country_override", schema.POSTGRES)],
     ),
+    (
+        # Open event-board streams per process and API key (livecore_server/stream_slots.py).
+        "0019_open_streams",
+        schema.create_statements("open_streams", schema.POSTGRES),
+    ),
 ]
 
 # Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key

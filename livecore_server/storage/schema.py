@@ -176,11 +176,6 @@ def _null(name: str, kind: Kind = TEXT) -> Column:
 
 
 PLAYER = Ref("players")
-SHARED_RATE_LIMITS = Only(
-    POSTGRES,
-    "rate-limit buckets shared by the processes of a deployment; a SQLite database has one server"
-    " process, which keeps its buckets in memory",
-)
 
 TABLES: tuple[Table, ...] = (
     _t("studios", Column("id"), Column("key", unique=True), Column("created_at", MS)),
@@ -876,7 +871,10 @@ TABLES: tuple[Table, ...] = (
         primary_key=("seq",),
     ),
     # One row per key (or address) and bucket. ``allowed`` is still written (as ``granted >= 1``) for a
-    # process of an earlier version during a rolling upgrade.
+    # process of an earlier version during a rolling upgrade. On PostgreSQL every bucket shared by the
+    # processes of a deployment; on SQLite (one server process, whose keys' buckets are in its memory)
+    # only the failed authentications of client addresses, so that the CLI can lift a lock-out
+    # (livecore_server/lockouts.py).
     _t(
         "rate_buckets",
         Column("subject"),
@@ -887,7 +885,19 @@ TABLES: tuple[Table, ...] = (
         # A take may grant several tokens; RETURNING sees only the row's new values.
         Column("granted", INT, default=0),
         primary_key=("subject", "bucket"),
-        only=SHARED_RATE_LIMITS,
+    ),
+    # Each process's open event-board streams by API key, under a lease it renews every second
+    # (livecore_server/stream_slots.py).
+    _t(
+        "open_streams",
+        Column("process_id"),
+        Column("key_id"),
+        Column("streams", INT),
+        Column("lease_until_ms", MS),
+        primary_key=("process_id", "key_id"),
+        only=Only(
+            POSTGRES, "the streams of several processes; a SQLite server is one process, which counts its own"
+        ),
     ),
 )
 
@@ -984,7 +994,7 @@ INDEXES: tuple[Index, ...] = (
     Index("purchases_by_player", "purchases", ("player_id", "purchased_at", "id")),
     # Revenue reads: a game's purchases in a time range.
     Index("purchases_by_time", "purchases", ("game_id", "env", "purchased_at")),
-    Index("rate_buckets_by_age", "rate_buckets", ("updated_ms",), only=SHARED_RATE_LIMITS),
+    Index("rate_buckets_by_age", "rate_buckets", ("updated_ms",)),
     # Live events: the scheduler's and the commands' look-ups, each a range of one index.
     Index(
         "windows_open", "windows", ("game_id", "env", "event_key", "starts_at", "id"), where="status = 'open'"

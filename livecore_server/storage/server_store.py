@@ -22,8 +22,10 @@ from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
+from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import BoardListener
@@ -56,6 +58,10 @@ class ServerTransaction(Transaction, Protocol):
     def members(self) -> SqlMembers: ...
     @property
     def audit(self) -> SqlAudit: ...
+    @property
+    def rate_buckets(self) -> SqlRateBuckets: ...
+    @property
+    def open_streams(self) -> SqlOpenStreams: ...
 
 
 class ServerStore(Protocol):

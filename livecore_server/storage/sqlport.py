@@ -40,10 +40,12 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.merges import SqlMerges
     from livecore_server.storage.sql.meta import SqlMeta
     from livecore_server.storage.sql.migrations import SqlMigrationKeys
+    from livecore_server.storage.sql.open_streams import SqlOpenStreams
     from livecore_server.storage.sql.outbox import SqlOutbox
     from livecore_server.storage.sql.players import SqlPlayers
     from livecore_server.storage.sql.presence import SqlPresence
     from livecore_server.storage.sql.purchases import SqlPurchases
+    from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
     from livecore_server.storage.sql.schedule import SqlSchedule
     from livecore_server.storage.sql.teams import SqlTeams
     from livecore_server.storage.sql.webhooks import SqlWebhooks
@@ -201,6 +203,8 @@ class SqlTransaction:
     meta: SqlMeta
     members: SqlMembers
     audit: SqlAudit
+    rate_buckets: SqlRateBuckets
+    open_streams: SqlOpenStreams
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips

@@ -40,7 +40,8 @@ def personal_key(live: LiveServer | LiveGame, member: str) -> str:
     POST personal-keys with the session's cookie and CSRF token."""
     token = login_link(live.services, member)
     with httpx.Client(base_url=live.base_url) as http:
-        pressed = http.post(f"/portal/login/{token}")  # the link's button: a session cookie
+        # The link's button, from the portal's own page: a session cookie.
+        pressed = http.post(f"/portal/login/{token}", headers={"Origin": live.base_url})
         assert pressed.status_code == 303, pressed.text
         session = http.cookies[SESSION_COOKIE]
         cookie = {"Cookie": f"{SESSION_COOKIE}={session}"}

@@ -716,6 +716,19 @@ def test_stream_opening_refused_raises_its_class(sdk: SdkClient, respx_mock: res
         sdk.stream_event_leaderboard("")  # refused at once, before any iteration
 
 
+def test_a_key_at_its_open_streams_cap_waits_out_retry_after_then_raises_rate_limit_error(
+    sdk: SdkClient, respx_mock: respx.MockRouter, sleeps: Sleeps
+) -> None:
+    """DECISIONS 4: a key holds at most its cap of open streams; one more is 429 ``rate_limited``."""
+    refused = refusal(429, "rate_limited", {"openStreams": 5000})
+    refused.headers["Retry-After"] = "15"
+    route = respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}/stream").mock(return_value=refused)
+    with pytest.raises(livecore_client.RateLimitError) as info:
+        next(sdk.stream_event_leaderboard(BOARD_ID))
+    assert (info.value.retry_after, info.value.details) == (15.0, {"openStreams": 5000})
+    assert sleeps == [15.0] * (route.call_count - 1) and route.call_count > 1
+
+
 def test_stream_opening_is_retried_like_a_read(
     sdk: SdkClient, respx_mock: respx.MockRouter, sleeps: Sleeps
 ) -> None:

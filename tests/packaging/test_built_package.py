@@ -227,7 +227,8 @@ def test_the_installed_demo_serves_the_portal_and_runs_an_example(installed: Ins
     with httpx.Client(base_url=demo.url, timeout=10) as browser:
         assert "<h1>Sign in</h1>" in _html(browser.get("/portal/"))
         assert "<h1>Sign in to livecore</h1>" in _html(browser.get(demo.portal_link))
-        signed_in = browser.post(demo.portal_link, follow_redirects=True)
+        # A browser sends the page's origin with the button's POST (docs/portal.md#cross-site-requests).
+        signed_in = browser.post(demo.portal_link, headers={"Origin": demo.url}, follow_redirects=True)
         assert "Space Race" in _html(signed_in)  # the demo's game, on the signed-in owner's games page
     assert str(signed_in.url) == f"{demo.url}/portal/games"
 

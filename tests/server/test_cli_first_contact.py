@@ -36,6 +36,8 @@ COMMANDS = [
     ["demo", "--help"],
     ["members", "--help"],
     ["members", "list", "--help"],
+    ["lockouts", "--help"],
+    ["lockouts", "list", "--help"],
     ["webhooks", "--help"],
     ["webhooks", "deliveries", "--help"],
     ["init", "--help"],

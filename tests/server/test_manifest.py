@@ -394,7 +394,7 @@ REFUSALS = [
     (
         '[games.g.api_keys.k]\nenv = "test"\npermission = "client_sdk"\nrate_limits = { sdk_writes = 5 }',
         "games.g.api_keys.k.rate_limits.sdk_writes",
-        "must be one of sdk_read, sdk_write, server_api, admin",
+        "must be one of sdk_read, sdk_write, server_api, admin, open_streams",
     ),
     (
         '[games.g.api_keys.k]\nenv = "test"\npermission = "client_sdk"\nrate_limits = { sdk_write = 0 }',
@@ -730,7 +730,7 @@ events = ["*", "gift.sent"]
             "games.space-race.api_keys.ci-client.rate_limits.sdk_write"
         ],
         "games.space-race.api_keys.ci-client.rate_limits.nope": (
-            "must be one of sdk_read, sdk_write, server_api, admin"
+            "must be one of sdk_read, sdk_write, server_api, admin, open_streams"
         ),
         "games.other.webhooks.backend.url": problems["games.other.webhooks.backend.url"],
         "games.other.webhooks.backend.events": '"*" must be the only entry',

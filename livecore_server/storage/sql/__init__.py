@@ -23,10 +23,12 @@ from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.merges import SqlMerges
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.migrations import SqlMigrationKeys
+from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.players import SqlPlayers
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.purchases import SqlPurchases
+from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.teams import SqlTeams
 from livecore_server.storage.sql.webhooks import SqlWebhooks
@@ -73,3 +75,5 @@ def open_ports(
     tx.meta = SqlMeta(tx)
     tx.members = SqlMembers(tx)
     tx.audit = SqlAudit(tx)
+    tx.rate_buckets = SqlRateBuckets(tx)
+    tx.open_streams = SqlOpenStreams(tx)
