@@ -39,6 +39,10 @@ DEFAULT_LIMITS: dict[BucketName, int] = {
 
 
 OPEN_STREAMS_PER_KEY = 5_000  # BucketName.OPEN_STREAMS unless a key's manifest says otherwise
+# The server's defaults (``serve --wrong-secrets-per-minute``, ``--auth-failures-per-minute``): wrong player
+# secrets a minute per player and client address; failed authentications a minute per client address.
+WRONG_SECRETS_PER_MINUTE = 20
+AUTH_FAILURES_PER_MINUTE = 20
 
 
 # NamedTuples rather than attrs classes: immutable all the same, and several times cheaper to create on

@@ -9,16 +9,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, WRONG_SECRETS_PER_MINUTE
 from livecore_server.geo import CountryLookup, offline_country
 
 if TYPE_CHECKING:
     from livecore_server.admin.oidc import OidcSettings
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-# docs/reference/conventions.md#rate-limits: wrong player secrets a minute, per player and address.
-WRONG_SECRETS_PER_MINUTE = 20
-# docs/reference/conventions.md#rate-limits: failed authentications a minute, per client address.
-AUTH_FAILURES_PER_MINUTE = 20
 
 
 def is_postgres(db: str) -> bool:

@@ -23,8 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.ratelimit import Bucket, Decision, decide, refill
-from livecore_server.config import AUTH_FAILURES_PER_MINUTE
+from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, Bucket, Decision, decide, refill
 
 if TYPE_CHECKING:
     from aiohttp import web

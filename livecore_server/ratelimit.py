@@ -27,6 +27,7 @@ from livecore.clock import Clock, to_millis
 from livecore.ratelimit import (
     DEFAULT_LIMITS,
     LEASE_MS,
+    WRONG_SECRETS_PER_MINUTE,
     Bucket,
     BucketName,
     Decision,
@@ -36,7 +37,6 @@ from livecore.ratelimit import (
     take,
 )
 from livecore.scope import Scope
-from livecore_server.config import WRONG_SECRETS_PER_MINUTE
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresStore, PostgresTransaction

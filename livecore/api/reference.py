@@ -58,6 +58,7 @@ from livecore import (
     players,
     presence,
     purchases,
+    ratelimit,
 )
 from livecore.api import routes as registry
 from livecore.api.convert import DEFAULT_IN_WORDS, camel
@@ -256,6 +257,20 @@ def _limits() -> dict[str, list[tuple[str, str]]]:
                     + ("portal session or personal key" if b is BucketName.ADMIN else "API key"),
                 )
                 for b, n in DEFAULT_LIMITS.items()
+            ),
+            (
+                "Wrong player secrets, per player and client address",
+                f"{ratelimit.WRONG_SECRETS_PER_MINUTE} a minute, then 429"
+                " (`serve --wrong-secrets-per-minute`)",
+            ),
+            (
+                "Failed authentications (keys, session cookies, sign-in links), per client address",
+                f"{ratelimit.AUTH_FAILURES_PER_MINUTE} a minute, then 429 for the address"
+                " (`serve --auth-failures-per-minute`; lifted by `livecore-server lockouts clear`)",
+            ),
+            (
+                "Open event-board streams per API key, across processes",
+                f"{ratelimit.OPEN_STREAMS_PER_KEY:,} (manifest `rate_limits.open_streams`), then 429",
             ),
             ("Personal key lifetime", f"{operators.KEY_LIFETIME.describe()} days"),
             ("Portal session", _seconds(operators.SESSION_TTL)),
