@@ -62,10 +62,11 @@ def run(base_url: str, personal_key: str, studio: str, game: str, player: str, e
 
 def personal_key_from_link(link: str) -> str:
     """What a member does in a browser, done with httpx: open the sign-in link and press its button
-    (a session cookie), then make a personal key in the portal (with the session's CSRF token)."""
+    (a session cookie; a browser sends the page's ``Origin``, which the portal checks), then make a
+    personal key in the portal (with the session's CSRF token)."""
     base = link.split("/portal/", 1)[0]
     with httpx.Client(base_url=base, follow_redirects=True) as browser:
-        browser.post(link.removeprefix(base)).raise_for_status()
+        browser.post(link.removeprefix(base), headers={"Origin": base}).raise_for_status()
         csrf = browser.get("/admin/v1/me").json()["data"]["csrfToken"]
         made = browser.post(
             "/admin/v1/studios/demo/personal-keys",

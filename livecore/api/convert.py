@@ -382,8 +382,9 @@ def _query_value(raw: list[str], type_: Any, name: str) -> Any:
         except ValueError:
             raise invalid_request(f"{name} must be an integer.", {name: "must be an integer"}) from None
     if getattr(base, "__origin__", None) in (list, tuple):
-        # An empty value is an empty list; an empty item inside one ("a,,b", ",") is refused.
-        parts = [part for item in raw if item for part in item.split(",")]
+        # An empty item ("a,,b", ",", and an empty value, which reads as one empty item as the OpenAPI
+        # documents serialize a list) is refused; the empty list is the parameter left out.
+        parts = [part for item in raw for part in item.split(",")]
         if "" in parts:
             raise invalid_request(f"{name} has an empty item.", {name: "has an empty item"})
         if base.__args__[0] is int:
@@ -428,7 +429,8 @@ def unstructure_query(value: Any) -> dict[str, str]:
         if isinstance(item, bool):
             out[key] = "true" if item else "false"
         elif isinstance(item, list | tuple):
-            out[key] = ",".join(str(v) for v in item)
+            if item:  # an empty list is the parameter left out (:func:`_query_value`)
+                out[key] = ",".join(str(v) for v in item)
         else:
             out[key] = str(item)
     return out

@@ -64,18 +64,18 @@ def test_a_friend_removal_documents_the_405_of_the_literal_paths_beside_it() -> 
     assert "405" in removal["responses"]
 
 
-@pytest.mark.parametrize("value", [",", "coins,,energy", "coins,"])
+@pytest.mark.parametrize("value", [",", "coins,,energy", "coins,", ""])
 async def test_an_empty_item_in_a_query_list_is_refused(world: World, value: str) -> None:
     """schemathesis sent `progression=,` (two empty items; the document says items are not empty) and got
-    a 200: the empty items were dropped."""
+    a 200: the empty items were dropped. It sent `progression=` too (one empty item, as the document
+    serializes a list): refused alike, and the empty list is the parameter left out."""
     secret = await world.register("alice")
     path = f"/sdk/v1/players/alice/friends/code?progression={value}"
     status, body, _ = await world.call("GET", path, key="test-client", secret=secret)
     assert status == 400, body
     assert body["error"]["details"]["fields"] == {"progression": "has an empty item"}
-    # An empty value is an empty list, as before.
     status, body, _ = await world.call(
-        "GET", "/sdk/v1/players/alice/friends/code?progression=", key="test-client", secret=secret
+        "GET", "/sdk/v1/players/alice/friends/code", key="test-client", secret=secret
     )
     assert status == 200, body
 

@@ -331,8 +331,14 @@ async def test_an_attribute_edit_of_an_unknown_player_is_404_and_a_member_withou
 
 
 async def _portal_post(arcade: Arcade, op: Any, path: str, form: dict[str, str]) -> Any:
-    return await arcade.world.client.post(
-        path, data={"csrf": op.csrf, **form}, headers=op.headers(csrf=False), allow_redirects=False
+    """A form posted from the portal's own page, as a browser sends it (its ``Origin`` included)."""
+    client = arcade.world.client
+    origin = str(client.make_url("/").origin())
+    return await client.post(
+        path,
+        data={"csrf": op.csrf, **form},
+        headers={**op.headers(csrf=False), "Origin": origin},
+        allow_redirects=False,
     )
 
 
