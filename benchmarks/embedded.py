@@ -25,13 +25,13 @@ from typing import Any
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.gifts import send
-from livecore.commands.players import first_contact
 from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
-from livecore.gifts import SendRequest
+from livecore.gifts.commands import send
+from livecore.gifts.rules import SendRequest
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.players.commands import first_contact
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -10,9 +10,9 @@ made, in the period holding now.
 from __future__ import annotations
 
 from livecore.commands import Runtime
-from livecore.commands.leaderboards import record_score
-from livecore.commands.players import first_contact, register
 from livecore.hashing import KeyedHasher
+from livecore.leaderboards.commands import record_score
+from livecore.players.commands import first_contact, register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.clock import SystemClock

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import secrets
 
-from livecore.api.grants import RewardEntry
+from livecore.grants.api import RewardEntry
 from livecore_client import CrateMustBeOpenedError, GrantAlreadyClaimedError, SdkClient, ServerClient
 from livecore_server.embedded import demo_server
 

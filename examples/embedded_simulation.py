@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.players import authenticate, register, set_identity, sweep_streaks
 from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.platforms import ClientBuild, platform_registered
+from livecore.players.commands import authenticate, register, set_identity, sweep_streaks
+from livecore.players.platforms import ClientBuild, platform_registered
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

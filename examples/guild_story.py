@@ -5,7 +5,7 @@ the guild's detail.
 
     python examples/guild_story.py
 
-The same command functions the server runs (``livecore.commands.guilds``) run here on the in-memory
+The same command functions the server runs (``livecore.guilds.commands``) run here on the in-memory
 store, with a manual clock and seeded randomness, so every run prints the same story. docs/guilds.md
 describes every rule this exercises.
 """
@@ -18,9 +18,7 @@ from typing import Any, TypeVar
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import guilds as guild_commands
-from livecore.commands.economy import server_adjust
-from livecore.commands.players import register
+from livecore.economy.commands import server_adjust
 from livecore.errors import LivecoreError
 from livecore.games import (
     Economy,
@@ -33,10 +31,12 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
-from livecore.guilds import JoinType, Profile
+from livecore.guilds import commands as guild_commands
+from livecore.guilds.rules import JoinType, Profile
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.players.commands import register
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 

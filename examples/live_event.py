@@ -3,7 +3,8 @@ one cheats, the window closes, and the final board is printed with the rank rewa
 
     python examples/live_event.py
 
-The same command functions the server runs (``livecore.commands.live_events`` and ``.boards``) run here
+The same command functions the server runs (``livecore.live_events.commands.live_events`` and ``.boards``)
+run here
 on the in-memory store, with a manual clock and seeded randomness, so every run prints the same board.
 docs/events.md describes every rule this exercises.
 """
@@ -17,13 +18,9 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 
-from livecore.attempts import Attempt
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import boards as board_commands
-from livecore.commands import live_events as event_commands
-from livecore.commands.economy import server_adjust
-from livecore.commands.players import authenticate, register, set_identity
+from livecore.economy.commands import server_adjust
 from livecore.errors import LivecoreError
 from livecore.games import (
     AntiCheat,
@@ -41,8 +38,12 @@ from livecore.games import (
     Verdict,
 )
 from livecore.hashing import KeyedHasher
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands import boards as board_commands
+from livecore.live_events.commands import live_events as event_commands
 from livecore.memory import MemoryStore, MemoryTransaction
-from livecore.players import Player
+from livecore.players.commands import authenticate, register, set_identity
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -4,7 +4,7 @@ at the window's close the lobby's own board is printed, bots marked.
 
     python examples/lobby_event.py
 
-The same command functions the server runs (``livecore.commands.live_events``, ``.lobbies`` and
+The same command functions the server runs (``livecore.live_events.commands.live_events``, ``.lobbies`` and
 ``.boards``) run here on the in-memory store, with a manual clock and seeded randomness, so every run
 prints the same board. docs/lobbies.md describes every rule this exercises.
 """
@@ -18,19 +18,19 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 
-from livecore.attempts import Attempt
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import boards as board_commands
-from livecore.commands import live_events as event_commands
-from livecore.commands import lobbies as lobby_commands
-from livecore.commands.players import authenticate, register, set_identity
 from livecore.errors import LivecoreError
 from livecore.games import BotScore, EventSettings, Game, GameSettings, LobbySettings, Studio
 from livecore.hashing import KeyedHasher
-from livecore.lobbies import Lobby
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands import boards as board_commands
+from livecore.live_events.commands import live_events as event_commands
+from livecore.lobbies import commands as lobby_commands
+from livecore.lobbies.rules import Lobby
 from livecore.memory import MemoryStore, MemoryTransaction
-from livecore.players import Player
+from livecore.players.commands import authenticate, register, set_identity
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -27,8 +27,8 @@ import os
 import secrets
 from collections import Counter
 
-from livecore.api.grants import GrantView, RewardEntry
 from livecore.games import ResourceType
+from livecore.grants.api import GrantView, RewardEntry
 from livecore_client import ServerClient
 from livecore_server.embedded import demo_server
 

@@ -27,7 +27,7 @@ import secrets
 
 import httpx
 
-from livecore.api.grants import RewardEntry
+from livecore.grants.api import RewardEntry
 from livecore_client import AdminClient, SdkClient
 from livecore_server.embedded import demo_server
 

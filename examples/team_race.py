@@ -5,7 +5,8 @@ printed with its rank rewards.
 
     python examples/team_race.py
 
-The same command functions the server runs (``livecore.commands.live_events`` and ``.teams``) run here
+The same command functions the server runs (``livecore.live_events.commands.live_events`` and ``.teams``) run
+here
 on the in-memory store, with a manual clock and seeded randomness, so every run prints the same race.
 docs/teams.md describes every rule this exercises.
 """
@@ -15,12 +16,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from livecore.attempts import Attempt
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as event_commands
-from livecore.commands import teams as team_commands
-from livecore.commands.players import register
 from livecore.games import (
     Entry,
     EventSettings,
@@ -36,9 +33,13 @@ from livecore.games import (
     TeamSettings,
 )
 from livecore.hashing import KeyedHasher
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands import live_events as event_commands
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore.teams import commands as team_commands
 
 STARTS = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 

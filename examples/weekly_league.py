@@ -4,7 +4,7 @@ relegation), and each week's divisions are printed with who moved.
 
     python examples/weekly_league.py
 
-The same command functions the server runs (``livecore.commands.leaderboards``) run here on the in-memory
+The same command functions the server runs (``livecore.leaderboards.commands``) run here on the in-memory
 store, with a manual clock and seeded randomness, so every run prints the same league.
 docs/leaderboards.md describes every rule this exercises.
 """
@@ -16,7 +16,6 @@ from datetime import UTC, datetime, timedelta
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import leaderboards as lb
 from livecore.games import (
     Aggregation,
     Divisions,
@@ -31,6 +30,7 @@ from livecore.games import (
     Studio,
 )
 from livecore.hashing import KeyedHasher
+from livecore.leaderboards import commands as lb
 from livecore.memory import MemoryStore
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope

@@ -14,7 +14,7 @@ from fuzz.run import CONFIG, MANIFEST, PLAYERS
 from livecore.api import routes
 from livecore.api.openapi import build_document
 from livecore.api.route import Surface
-from livecore.live_events import EventState, state
+from livecore.live_events.rules import EventState, state
 from livecore_server.manifest import load_manifest
 
 CONFIGURED: dict[str, Any] = tomllib.loads(CONFIG.read_text())

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.identity import DEFAULT_POOL, IdentityPool
+from livecore.players.identity import DEFAULT_POOL, IdentityPool
 
 
 class Economy(enum.StrEnum):
@@ -305,7 +305,7 @@ class GameSettings:
     leaderboards: dict[str, LeaderboardSettings] = attrs.field(factory=dict)
     guilds: GuildSettings = GuildSettings()
     crates: dict[str, CrateSettings] = attrs.field(factory=dict)
-    # The game's own platform keys, beside the built-in ones (livecore.platforms).
+    # The game's own platform keys, beside the built-in ones (livecore.players.platforms).
     platforms: tuple[str, ...] = ()
 
 

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from livecore.api.convert import ABSENT, Absent
-from livecore.api.guilds import EditGuildRequest
-from livecore.guilds import JoinType
+from livecore.guilds.api import EditGuildRequest
+from livecore.guilds.rules import JoinType
 
 _Edit = TypeVar("_Edit", bound=EditGuildRequest)
 

@@ -7,7 +7,7 @@ one JSON ``data:`` object; lines starting with ``:`` are heartbeats. ``ready`` c
 :class:`SseDecoder` is the event-stream format's parser (the HTML standard's rules: ``data:`` lines joined
 by newlines, one space after the colon dropped, comments ignored, the last ``id`` kept until a new one),
 pure and fed line by line; :func:`stream_event` reads one decoded event as the model the route declares
-for its name (``SDK_BOARD_STREAM.stream``: :class:`~livecore.api.live_events.StreamReady`,
+for its name (``SDK_BOARD_STREAM.stream``: :class:`~livecore.live_events.api.StreamReady`,
 ``StreamScoreUpdate``, ``StreamClosed``), so the client and the service share the classes as for every
 other answer. The ``iter_stream_*`` pair opens the stream
 through the client's retry loop (a refused or failed opening is retried like any read) and reads it until
@@ -25,7 +25,7 @@ import httpx
 import orjson
 
 from livecore.api.convert import response_converter
-from livecore.api.live_events import SDK_BOARD_STREAM, StreamClosed, StreamReady, StreamScoreUpdate
+from livecore.live_events.api import SDK_BOARD_STREAM, StreamClosed, StreamReady, StreamScoreUpdate
 
 from ._transport import (
     PreparedRequest,

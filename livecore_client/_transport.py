@@ -32,7 +32,7 @@ import livecore
 from livecore.api.convert import response_converter, unstructure, unstructure_query
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.errors import LivecoreError
-from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
+from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 
 from .errors import (
     APIConnectionError,

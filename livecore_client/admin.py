@@ -23,8 +23,8 @@ from typing import Any
 import attrs
 import httpx
 
-from livecore.api import admin as api
-from livecore.operators import PERSONAL_KEY_PREFIX
+from livecore.operators import api
+from livecore.operators.rules import PERSONAL_KEY_PREFIX
 
 from . import models as m
 from ._client import (

@@ -2,7 +2,141 @@
 the client and the server read and write the very same classes (snake_case here, camelCase on the wire).
 """
 
-from livecore.api.admin import (
+from livecore.api.convert import ABSENT, Absent
+from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
+from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
+from livecore.crates.rules import CrateEntry
+from livecore.economy.api import (
+    AdjustItemRequest,
+    AdjustWalletRequest,
+    CurrencyBalance,
+    InventoryResponse,
+    ItemAdjustResponse,
+    ItemHolding,
+    WalletAdjustResponse,
+    WalletResponse,
+)
+from livecore.friends.api import (
+    BlockResponse,
+    BlockRow,
+    BlocksResponse,
+    FriendCodeResponse,
+    FriendResponse,
+    FriendRow,
+    FriendsResponse,
+    FriendTarget,
+    HeartbeatRequest,
+    PresenceResponse,
+    ProgressionQuery,
+    RelationshipView,
+    RemovedResponse,
+    RequestDone,
+    RequestRow,
+    RequestsResponse,
+    SearchHit,
+    SearchQuery,
+    SendRequestResponse,
+    SuggestionRow,
+    SuggestionsQuery,
+    SuggestionsResponse,
+    UnblockedResponse,
+)
+from livecore.games import Formation, Order, Period, ResourceType
+from livecore.gifts.api import (
+    GiftCatalogResource,
+    GiftCatalogResponse,
+    GiftHistoryDirection,
+    GiftListQuery,
+    GiftResponse,
+    GiftView,
+    SendGiftRequest,
+    ServerGiftsQuery,
+    ServerGiftsResponse,
+)
+from livecore.gifts.rules import GiftStatus
+from livecore.grants.api import (
+    CreateGrantRequest,
+    GrantListResponse,
+    GrantResponse,
+    GrantSourceKind,
+    GrantView,
+    OpenCrateResponse,
+    RewardEntry,
+)
+from livecore.grants.rules import AckedBy, EntryType, GrantKind, GrantStatus
+from livecore.guilds.api import (
+    AcceptedResponse,
+    AskHelpRequest,
+    CancelledResponse,
+    CreateGuildRequest,
+    DeclinedResponse,
+    DonateRequest,
+    DonationResponse,
+    DonationView,
+    EditGuildRequest,
+    GuildDetailMemberView,
+    GuildDetailResponse,
+    GuildDetailView,
+    GuildJoined,
+    GuildJoinPending,
+    GuildListQuery,
+    GuildListResponse,
+    GuildMemberView,
+    GuildResponse,
+    GuildSearchQuery,
+    GuildSearchResponse,
+    GuildView,
+    GuildWithMembersView,
+    HelpRequestResponse,
+    HelpRequestsResponse,
+    HelpRequestView,
+    HistoryEntryView,
+    JoinGuildRequest,
+    JoinRequestsResponse,
+    JoinRequestView,
+    JoinResponse,
+    LeftResponse,
+    OwnGuildResponse,
+    PlayerGuildResponse,
+    ServerEditGuildRequest,
+    ServerLeaderRequest,
+    StintView,
+    TransferRequest,
+)
+from livecore.guilds.rules import HelpStatus, JoinType, LeftReason, Role
+from livecore.leaderboards.api import (
+    DivisionView,
+    LeaderboardQuery,
+    LeaderboardResponse,
+    LeaderboardView,
+    RolloverResponse,
+    ScoreResponse,
+    SubmitScoreRequest,
+)
+from livecore.live_events.api import (
+    AttemptResponse,
+    AttemptView,
+    BoardQuery,
+    BoardResponse,
+    BoardView,
+    EndNowResponse,
+    EntryView,
+    EventListResponse,
+    EventView,
+    ProgressRequest,
+    ProgressResponse,
+    StartAttemptRequest,
+    StreamClosed,
+    StreamReady,
+    StreamScoreUpdate,
+    WindowView,
+)
+from livecore.live_events.attempts import AttemptStatus
+from livecore.live_events.boards import BoardStatus
+from livecore.live_events.rules import EventState
+from livecore.lobbies.api import LobbyForming, LobbyPushRequest, LobbyResponse, LobbyView, ParticipantView
+from livecore.lobbies.rules import LobbyStatus, PromotionReason
+from livecore.operators.api import (
     AdminGrantResponse,
     ApiKeyResponse,
     ApiKeySecretResponse,
@@ -46,131 +180,10 @@ from livecore.api.admin import (
     SetCountryRequest,
     SetCountryResponse,
 )
-from livecore.api.admin import AttemptResponse as AdminAttemptResponse
-from livecore.api.convert import ABSENT, Absent
-from livecore.api.economy import (
-    AdjustItemRequest,
-    AdjustWalletRequest,
-    CurrencyBalance,
-    InventoryResponse,
-    ItemAdjustResponse,
-    ItemHolding,
-    WalletAdjustResponse,
-    WalletResponse,
-)
-from livecore.api.friends import (
-    BlockResponse,
-    BlockRow,
-    BlocksResponse,
-    FriendCodeResponse,
-    FriendResponse,
-    FriendRow,
-    FriendsResponse,
-    FriendTarget,
-    HeartbeatRequest,
-    PresenceResponse,
-    ProgressionQuery,
-    RelationshipView,
-    RemovedResponse,
-    RequestDone,
-    RequestRow,
-    RequestsResponse,
-    SearchHit,
-    SearchQuery,
-    SendRequestResponse,
-    SuggestionRow,
-    SuggestionsQuery,
-    SuggestionsResponse,
-    UnblockedResponse,
-)
-from livecore.api.gifts import (
-    GiftCatalogResource,
-    GiftCatalogResponse,
-    GiftHistoryDirection,
-    GiftListQuery,
-    GiftResponse,
-    GiftView,
-    SendGiftRequest,
-    ServerGiftsQuery,
-    ServerGiftsResponse,
-)
-from livecore.api.grants import (
-    CreateGrantRequest,
-    GrantListResponse,
-    GrantResponse,
-    GrantSourceKind,
-    GrantView,
-    OpenCrateResponse,
-    RewardEntry,
-)
-from livecore.api.guilds import (
-    AcceptedResponse,
-    AskHelpRequest,
-    CancelledResponse,
-    CreateGuildRequest,
-    DeclinedResponse,
-    DonateRequest,
-    DonationResponse,
-    DonationView,
-    EditGuildRequest,
-    GuildDetailMemberView,
-    GuildDetailResponse,
-    GuildDetailView,
-    GuildJoined,
-    GuildJoinPending,
-    GuildListQuery,
-    GuildListResponse,
-    GuildMemberView,
-    GuildResponse,
-    GuildSearchQuery,
-    GuildSearchResponse,
-    GuildView,
-    GuildWithMembersView,
-    HelpRequestResponse,
-    HelpRequestsResponse,
-    HelpRequestView,
-    HistoryEntryView,
-    JoinGuildRequest,
-    JoinRequestsResponse,
-    JoinRequestView,
-    JoinResponse,
-    LeftResponse,
-    OwnGuildResponse,
-    PlayerGuildResponse,
-    ServerEditGuildRequest,
-    ServerLeaderRequest,
-    StintView,
-    TransferRequest,
-)
-from livecore.api.leaderboards import (
-    DivisionView,
-    LeaderboardQuery,
-    LeaderboardResponse,
-    LeaderboardView,
-    RolloverResponse,
-    ScoreResponse,
-    SubmitScoreRequest,
-)
-from livecore.api.live_events import (
-    AttemptResponse,
-    AttemptView,
-    BoardQuery,
-    BoardResponse,
-    BoardView,
-    EndNowResponse,
-    EntryView,
-    EventListResponse,
-    EventView,
-    ProgressRequest,
-    ProgressResponse,
-    StartAttemptRequest,
-    StreamClosed,
-    StreamReady,
-    StreamScoreUpdate,
-    WindowView,
-)
-from livecore.api.lobbies import LobbyForming, LobbyPushRequest, LobbyResponse, LobbyView, ParticipantView
-from livecore.api.player_tools import (
+from livecore.operators.api import AttemptResponse as AdminAttemptResponse
+from livecore.operators.rules import Action as OperatorAction
+from livecore.operators.rules import Role as MemberRole
+from livecore.player_tools.api import (
     BanPlayerResponse,
     BanRequest,
     BanState,
@@ -196,14 +209,14 @@ from livecore.api.player_tools import (
     ProfileQuery,
     ProfileSummary,
 )
-from livecore.api.players import (
+from livecore.players.api import (
     IdentityResponse,
     RegisterQuery,
     RegisterRequest,
     RegisterResponse,
     SetIdentityRequest,
 )
-from livecore.api.purchases import (
+from livecore.purchases.api import (
     DayRevenue,
     PlayerSpendResponse,
     ProductRevenue,
@@ -222,8 +235,8 @@ from livecore.api.purchases import (
     TrackPurchaseResponse,
     ValidationStatusView,
 )
-from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
-from livecore.api.teams import (
+from livecore.scope import Environment, Permission
+from livecore.teams.api import (
     InviteRequest,
     InviteResponse,
     InviteView,
@@ -234,19 +247,6 @@ from livecore.api.teams import (
     TeamResponse,
     TeamView,
 )
-from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
-from livecore.attempts import AttemptStatus
-from livecore.boards import BoardStatus
-from livecore.crates import CrateEntry
-from livecore.games import Formation, Order, Period, ResourceType
-from livecore.gifts import GiftStatus
-from livecore.grants import AckedBy, EntryType, GrantKind, GrantStatus
-from livecore.guilds import HelpStatus, JoinType, LeftReason, Role
-from livecore.live_events import EventState
-from livecore.lobbies import LobbyStatus, PromotionReason
-from livecore.operators import Action as OperatorAction
-from livecore.operators import Role as MemberRole
-from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
 
 # The union the stream methods yield (not a wire model of its own: one of the three stream events).

@@ -18,10 +18,11 @@ from typing import Any, TypeVar
 import attrs
 import httpx
 
-from livecore.api import guilds
 from livecore.api.convert import ABSENT, Absent
-from livecore.api.economy import SDK_INVENTORY, SDK_INVENTORY_CONSUME, SDK_WALLET, SDK_WALLET_DEBIT
-from livecore.api.friends import (
+from livecore.api.route import Route
+from livecore.economy.api import SDK_INVENTORY, SDK_INVENTORY_CONSUME, SDK_WALLET, SDK_WALLET_DEBIT
+from livecore.errors import ErrorCode
+from livecore.friends.api import (
     FRIEND_ACCEPT,
     FRIEND_BLOCK,
     FRIEND_BLOCKS,
@@ -37,17 +38,16 @@ from livecore.api.friends import (
     FRIENDS_SUGGESTIONS,
     PRESENCE_HEARTBEAT,
 )
-from livecore.api.gifts import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
-from livecore.api.grants import SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SDK_PENDING_GRANTS
-from livecore.api.leaderboards import SDK_LEADERBOARD
-from livecore.api.live_events import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SDK_PROGRESS, SDK_START
-from livecore.api.lobbies import SDK_LOBBY
-from livecore.api.players import REGISTER, SDK_SET_IDENTITY
-from livecore.api.purchases import SDK_TRACK_PURCHASE
-from livecore.api.route import Route
-from livecore.api.teams import SDK_ACCEPT, SDK_INVITE, SDK_MY_TEAM
-from livecore.errors import ErrorCode
-from livecore.guilds import DEFAULT_PAGE_LIMIT, JoinType
+from livecore.gifts.api import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
+from livecore.grants.api import SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SDK_PENDING_GRANTS
+from livecore.guilds import api as guilds
+from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType
+from livecore.leaderboards.api import SDK_LEADERBOARD
+from livecore.live_events.api import SDK_BOARD, SDK_BOARD_STREAM, SDK_EVENTS, SDK_PROGRESS, SDK_START
+from livecore.lobbies.api import SDK_LOBBY
+from livecore.players.api import REGISTER, SDK_SET_IDENTITY
+from livecore.purchases.api import SDK_TRACK_PURCHASE
+from livecore.teams.api import SDK_ACCEPT, SDK_INVITE, SDK_MY_TEAM
 
 from . import models as m
 from ._client import (

@@ -18,21 +18,24 @@ from typing import Any, TypeVar
 
 import attrs
 
-from livecore.api import guilds
 from livecore.api.convert import ABSENT, Absent
-from livecore.api.economy import (
+from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
+from livecore.clock import format_ts
+from livecore.economy.api import (
     SERVER_INVENTORY_GRANT,
     SERVER_INVENTORY_REVOKE,
     SERVER_WALLET_CREDIT,
     SERVER_WALLET_DEBIT,
 )
-from livecore.api.friends import SERVER_BLOCKS, SERVER_FRIEND_REQUESTS, SERVER_FRIENDS
-from livecore.api.gifts import SERVER_GIFTS
-from livecore.api.grants import SERVER_ACK_GRANT, SERVER_CREATE_GRANT
-from livecore.api.leaderboards import SERVER_ROLLOVER_NOW, SERVER_SUBMIT_SCORE
-from livecore.api.live_events import SERVER_END_NOW
-from livecore.api.lobbies import SERVER_LOBBY, SERVER_PUSH
-from livecore.api.player_tools import (
+from livecore.friends.api import SERVER_BLOCKS, SERVER_FRIEND_REQUESTS, SERVER_FRIENDS
+from livecore.gifts.api import SERVER_GIFTS
+from livecore.grants.api import SERVER_ACK_GRANT, SERVER_CREATE_GRANT
+from livecore.guilds import api as guilds
+from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType
+from livecore.leaderboards.api import SERVER_ROLLOVER_NOW, SERVER_SUBMIT_SCORE
+from livecore.live_events.api import SERVER_END_NOW
+from livecore.lobbies.api import SERVER_LOBBY, SERVER_PUSH
+from livecore.player_tools.api import (
     MIGRATE_INVENTORY,
     MIGRATE_PLAYERS,
     MIGRATE_WALLET,
@@ -45,18 +48,15 @@ from livecore.api.player_tools import (
     PLAYER_PROFILE,
     PLAYER_UNBAN,
 )
-from livecore.api.players import SERVER_SET_IDENTITY
-from livecore.api.purchases import (
+from livecore.players.api import SERVER_SET_IDENTITY
+from livecore.purchases.api import (
     PLAYER_SPEND,
     SERVER_PURCHASES,
     SERVER_TRACK_PURCHASE,
     SPEND_PLAYERS,
     SPEND_SUMMARY,
 )
-from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
-from livecore.api.teams import SERVER_PUT_ROSTER, SERVER_TEAM
-from livecore.clock import format_ts
-from livecore.guilds import DEFAULT_PAGE_LIMIT, JoinType
+from livecore.teams.api import SERVER_PUT_ROSTER, SERVER_TEAM
 
 from . import models as m
 from ._client import AsyncClient, SyncClient, async_method, sync_method

@@ -39,13 +39,11 @@ import cattrs
 import orjson
 
 from livecore.api.convert import field_errors, response_converter
-from livecore.webhooks import signing
-from livecore.webhooks.economy import BalanceChange, InventoryChanged, WalletChanged
-from livecore.webhooks.endpoints import WebhookEndpointFailed
-from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
-from livecore.webhooks.gifts import GiftClaimed, GiftPayload, GiftSent
-from livecore.webhooks.grants import CrateOpened, GrantChange, GrantClaimed, GrantCreated, GrantExpired
-from livecore.webhooks.guilds import (
+from livecore.economy.webhooks import BalanceChange, InventoryChanged, WalletChanged
+from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.gifts.webhooks import GiftClaimed, GiftPayload, GiftSent
+from livecore.grants.webhooks import CrateOpened, GrantChange, GrantClaimed, GrantCreated, GrantExpired
+from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
     GuildHelpDonated,
@@ -57,9 +55,8 @@ from livecore.webhooks.guilds import (
     GuildRoleChanged,
     GuildUpdated,
 )
-from livecore.webhooks.kinds import PAYLOAD_TYPES
-from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
-from livecore.webhooks.live_events import (
+from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
+from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
     AttemptFlagged,
@@ -79,7 +76,7 @@ from livecore.webhooks.live_events import (
     WindowClosed,
     WindowOpened,
 )
-from livecore.webhooks.lobbies import (
+from livecore.lobbies.webhooks import (
     FilledBot,
     LobbyBotFilled,
     LobbyClosed,
@@ -91,8 +88,7 @@ from livecore.webhooks.lobbies import (
     SessionFrozen,
     SessionTerminated,
 )
-from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.players import (
+from livecore.players.webhooks import (
     PlayerBanned,
     PlayerDeleted,
     PlayerMerged,
@@ -102,9 +98,8 @@ from livecore.webhooks.players import (
     PlayerSecretSet,
     PlayerUnbanned,
 )
-from livecore.webhooks.purchases import PurchaseTracked
-from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
-from livecore.webhooks.teams import (
+from livecore.purchases.webhooks import PurchaseTracked
+from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
     EventTeamGoalCompleted,
@@ -115,6 +110,11 @@ from livecore.webhooks.teams import (
     PartnerInvitePayload,
     PartnerInviteSent,
 )
+from livecore.webhooks import signing
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 
 from .errors import LivecoreClientError
 

@@ -19,51 +19,52 @@ from aiohttp import web
 
 from livecore import __version__
 from livecore.api import routes
-from livecore.api.friends import PRESENCE_HEARTBEAT
 from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.clock import Clock, to_millis
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.friends.api import PRESENCE_HEARTBEAT
 from livecore.rand import RandomSource
-from livecore_server import live_schedule, metrics, statement_tally
+from livecore_server import metrics, statement_tally
 from livecore_server.admin import audit as admin_audit
-from livecore_server.admin import grants as admin_grants
 from livecore_server.admin import health, mcp_tools
 from livecore_server.admin import keys as admin_keys
 from livecore_server.admin import members as admin_members
 from livecore_server.admin import players as admin_players
 from livecore_server.admin import webhooks as admin_webhooks
 from livecore_server.config import Config
+from livecore_server.economy import sdk as sdk_economy
+from livecore_server.economy import server as server_economy
+from livecore_server.friends import sdk as sdk_friends
+from livecore_server.friends import sdk_presence
+from livecore_server.friends import server as server_friends
+from livecore_server.gifts import sdk as sdk_gifts
+from livecore_server.gifts import server as server_gifts
+from livecore_server.grants import admin as admin_grants
+from livecore_server.guilds import sdk as sdk_guilds
+from livecore_server.guilds import server as server_guilds
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import Handler, namespace
 from livecore_server.http.protocol import answer_in_envelopes
+from livecore_server.leaderboards import sdk as sdk_leaderboards
+from livecore_server.leaderboards import server as server_leaderboards
+from livecore_server.live_events import schedule as live_schedule
+from livecore_server.live_events import sdk as sdk_live_events
+from livecore_server.live_events import server as server_live_events
+from livecore_server.lobbies import sdk as sdk_lobbies
+from livecore_server.lobbies import server as server_lobbies
+from livecore_server.player_tools import migrate as server_migrate
+from livecore_server.player_tools import server as server_player_tools
+from livecore_server.players import sdk as sdk_players
+from livecore_server.players import server as server_players
 from livecore_server.portal.pages import portal_app
-from livecore_server.sdk import economy as sdk_economy
-from livecore_server.sdk import friends as sdk_friends
-from livecore_server.sdk import gifts as sdk_gifts
-from livecore_server.sdk import guilds as sdk_guilds
-from livecore_server.sdk import leaderboards as sdk_leaderboards
-from livecore_server.sdk import live_events as sdk_live_events
-from livecore_server.sdk import lobbies as sdk_lobbies
-from livecore_server.sdk import players as sdk_players
-from livecore_server.sdk import presence as sdk_presence
-from livecore_server.sdk import purchases as sdk_purchases
-from livecore_server.sdk import teams as sdk_teams
-from livecore_server.server import economy as server_economy
-from livecore_server.server import friends as server_friends
-from livecore_server.server import gifts as server_gifts
-from livecore_server.server import guilds as server_guilds
-from livecore_server.server import leaderboards as server_leaderboards
-from livecore_server.server import live_events as server_live_events
-from livecore_server.server import lobbies as server_lobbies
-from livecore_server.server import migrate as server_migrate
-from livecore_server.server import player_tools as server_player_tools
-from livecore_server.server import players as server_players
-from livecore_server.server import purchases as server_purchases
+from livecore_server.purchases import sdk as sdk_purchases
+from livecore_server.purchases import server as server_purchases
 from livecore_server.server import system
-from livecore_server.server import teams as server_teams
 from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.storage.sqlite import DatabaseFileLost
+from livecore_server.teams import sdk as sdk_teams
+from livecore_server.teams import server as server_teams
 from livecore_server.workers.dispatcher import Dispatcher
 
 log = logging.getLogger("livecore_server")

@@ -15,8 +15,8 @@ from typing import Any
 import orjson
 
 from livecore.clock import to_millis
-from livecore.commands.players import find_player, register
 from livecore.errors import LivecoreError
+from livecore.players.commands import find_player, register
 from livecore.scope import Environment, Scope
 from livecore_server.apply import apply_manifest, mint_key
 from livecore_server.manifest import demo_manifest

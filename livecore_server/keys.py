@@ -20,8 +20,8 @@ import re
 import time
 from datetime import timedelta
 
-from livecore.commands.players import PLAYER_SECRET_PREFIX
 from livecore.hashing import KeyedHasher
+from livecore.players.commands import PLAYER_SECRET_PREFIX
 from livecore.scope import Environment
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerStore

@@ -127,7 +127,7 @@ Rules beyond types:
     bands as an event's, only with ``board = true`` (they pay the team board's ranks).
 
   An event left out of a later manifest leaves the game's settings: it opens no new window, and what it
-  recorded (windows, attempts, boards, grants) stays (:mod:`livecore.live_events`).
+  recorded (windows, attempts, boards, grants) stays (:mod:`livecore.live_events.rules`).
 - Shared leaderboards (``[games.<key>.leaderboards.<key>]``), checked field by field:
 
   - the board key matches the key pattern; ``name`` is not blank;
@@ -178,8 +178,8 @@ from cattrs.gen import make_dict_structure_fn, override
 
 from livecore.api.convert import field_errors, make_converter
 from livecore.clock import parse_ts
-from livecore.crates import ROLLS, TABLE, WEIGHT
-from livecore.economy import AMOUNT
+from livecore.crates.rules import ROLLS, TABLE, WEIGHT
+from livecore.economy.rules import AMOUNT
 from livecore.games import (
     Aggregation,
     AntiCheat,
@@ -210,12 +210,12 @@ from livecore.games import (
     TeamSettings,
 )
 from livecore.limits import BOARD_NUMBER, Range, board_number_problem, character_problem
-from livecore.lobbies import CAPACITY_MAX
-from livecore.operators import Role
-from livecore.platforms import PLATFORM
+from livecore.lobbies.rules import CAPACITY_MAX
+from livecore.operators.rules import Role
+from livecore.players.platforms import PLATFORM
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
-from livecore.teams import TEAM_SIZE_MAX
+from livecore.teams.rules import TEAM_SIZE_MAX
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore_server.webhook_targets import is_loopback_host, url_refusal
 
@@ -603,7 +603,7 @@ def _rank(value: Any, path: str, problems: Problems) -> None:
 
 
 def _platforms(value: Any, path: str, problems: Problems) -> None:
-    """The game's own platform keys: each one a key the SDK could send (livecore.platforms.PLATFORM),
+    """The game's own platform keys: each one a key the SDK could send (livecore.players.platforms.PLATFORM),
     none twice."""
     first_at = _distinct(value, path, problems, "platform")
     for key, i in first_at.items():

@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from livecore.players import Player
+from livecore.players.rules import Player
 from livecore.scope import Scope
 
 MAX_ENTRIES = 100_000  # about 30 MB of players at most; past it, expired entries go, then the oldest

@@ -25,9 +25,9 @@ from datetime import datetime, timedelta
 import attrs
 
 from livecore.clock import to_millis
-from livecore.platforms import ClientBuild
-from livecore.players import SEEN_EVERY, Activity, Player, PlayerCard, seen_is_due
-from livecore.presence import Presence
+from livecore.friends.presence import Presence
+from livecore.players.platforms import ClientBuild
+from livecore.players.rules import SEEN_EVERY, Activity, Player, PlayerCard, seen_is_due
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
 
@@ -35,7 +35,8 @@ from livecore_server.storage.server_store import ServerStore, ServerTransaction
 class PresenceBoard:
     _beats: dict[str, Presence] = attrs.Factory(dict)
     _dirty: set[str] = attrs.Factory(set)
-    # Players whose lastSeenAt is due to move (livecore.players.seen_is_due), with the time they were seen.
+    # Players whose lastSeenAt is due to move (livecore.players.rules.seen_is_due), with the time they were
+    # seen.
     _seen: dict[str, int] = attrs.Factory(dict)
     # What players reported of their build (platform, app version) that differs from their rows: each
     # player's values sent since the last flush, the latest of each.
@@ -48,7 +49,7 @@ class PresenceBoard:
     def saw(self, player: Player, now: datetime, build: ClientBuild | None) -> None:
         """``player`` made an authenticated client request at ``now`` that reported ``build``: its
         ``lastSeenAt`` is written with the next flush when the stored one is
-        :data:`~livecore.players.SEEN_EVERY` old, and the build as :meth:`reported` says."""
+        :data:`~livecore.players.rules.SEEN_EVERY` old, and the build as :meth:`reported` says."""
         if seen_is_due(player.last_seen_at, now):
             self._seen[player.id] = to_millis(now)
         if build is not None:

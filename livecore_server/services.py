@@ -18,16 +18,17 @@ from aiohttp import web
 
 from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
-from livecore.commands.grants import SWEEP_BATCH, expire_grants
-from livecore.commands.guilds import hand_on_inactive
-from livecore.commands.players import sweep_streaks
+from livecore.grants.commands import SWEEP_BATCH, expire_grants
+from livecore.guilds.commands import hand_on_inactive
 from livecore.idempotency import TTL
+from livecore.players.commands import sweep_streaks
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
-from livecore_server import live_schedule
 from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
+from livecore_server.live_events import schedule as live_schedule
+from livecore_server.live_events.streams import BoardHubs
 from livecore_server.lockouts import AuthThrottle
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
@@ -36,7 +37,6 @@ from livecore_server.scheduler import Scheduler
 from livecore_server.storage.server_store import ServerStore, game_queue, open_store
 from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.stream_slots import StreamSlots
-from livecore_server.streams import BoardHubs
 
 
 @attrs.frozen

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 
-from livecore.commands.players import PLAYER_SECRET_PREFIX
-from livecore.operators import PERSONAL_KEY_PREFIX
+from livecore.operators.rules import PERSONAL_KEY_PREFIX
+from livecore.players.commands import PLAYER_SECRET_PREFIX
 from livecore.scope import Environment
 from livecore_server.admin.sessions import LINK_PREFIX, SESSION_PREFIX
 from livecore_server.config import sqlite_path

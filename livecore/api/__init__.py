@@ -1,8 +1,8 @@
 """The HTTP contract, declared once: wire models, route declarations and their converter.
 
-One module per domain holds that domain's wire models and routes (:mod:`~livecore.api.players`,
-:mod:`~livecore.api.friends`, :mod:`~livecore.api.gifts`, :mod:`~livecore.api.grants`,
-:mod:`~livecore.api.economy`, :mod:`~livecore.api.purchases`, :mod:`~livecore.api.player_tools`,
+One module per domain holds that domain's wire models and routes (:mod:`~livecore.players.api`,
+:mod:`~livecore.friends.api`, :mod:`~livecore.gifts.api`, :mod:`~livecore.grants.api`,
+:mod:`~livecore.economy.api`, :mod:`~livecore.purchases.api`, :mod:`~livecore.player_tools.api`,
 :mod:`~livecore.api.system`); :mod:`~livecore.api.route` says what a route is, :mod:`~livecore.api.views`
 holds the views several domains show, and :data:`livecore.api.routes.ALL` lists every route.
 

@@ -45,7 +45,7 @@ from livecore.api.views import ErrorEnvelope
 from livecore.errors import STATUS, ErrorCode
 from livecore.idempotency import KEY
 from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Range, Rule, Text, count_of, rule_of
-from livecore.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
+from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -713,7 +713,8 @@ def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# What an SDK request reports of the game's build (livecore.platforms): the player keeps the last of each.
+# What an SDK request reports of the game's build (livecore.players.platforms): the player keeps the last of
+# each.
 _BUILD_PARAMETERS: dict[str, Any] = {
     "XSvcPlatform": {
         "name": PLATFORM_HEADER,

@@ -39,27 +39,7 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore import (
-    attempts,
-    boards,
-    crates,
-    economy,
-    events,
-    friends,
-    gifts,
-    grants,
-    idempotency,
-    identity,
-    leaderboards,
-    limits,
-    migration,
-    operators,
-    platforms,
-    players,
-    presence,
-    purchases,
-    ratelimit,
-)
+from livecore import events, idempotency, limits, ratelimit
 from livecore.api import routes as registry
 from livecore.api.convert import DEFAULT_IN_WORDS, camel
 from livecore.api.openapi import (
@@ -75,8 +55,21 @@ from livecore.api.openapi import (
     rule_text,
 )
 from livecore.api.route import Auth, Idempotency, Route
+from livecore.crates import rules as crates
+from livecore.economy import rules as economy
 from livecore.errors import STATUS, ErrorCode
+from livecore.friends import presence
+from livecore.friends import rules as friends
 from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
+from livecore.gifts import rules as gifts
+from livecore.grants import rules as grants
+from livecore.leaderboards import rules as leaderboards
+from livecore.live_events import attempts, boards
+from livecore.operators import rules as operators
+from livecore.player_tools import migration
+from livecore.players import identity, platforms
+from livecore.players import rules as players
+from livecore.purchases import rules as purchases
 from livecore.ratelimit import DEFAULT_LIMITS, BucketName
 from livecore.webhooks import delivery, signing
 from livecore.webhooks.kinds import PAYLOAD_TYPES

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from livecore.errors import ErrorCode
-from livecore.operators import Action
+from livecore.operators.rules import Action
 from livecore.ratelimit import BucketName
 from livecore.scope import Permission
 
@@ -98,7 +98,7 @@ class Route:
     # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()
-    # An admin route's operator action (``Auth.MEMBER``): who may call it (livecore.operators.ALLOWED).
+    # An admin route's operator action (``Auth.MEMBER``): who may call it (livecore.operators.rules.ALLOWED).
     action: Action | None = None
 
     def __attrs_post_init__(self) -> None:

@@ -1,29 +1,27 @@
 """Every route of the service, once, in the order the server mounts them and the documents list them.
 
-The routes are declared in their domain's module (:mod:`livecore.api.gifts` holds the gift routes and
+The routes are declared in their domain's module (:mod:`livecore.gifts.api` holds the gift routes and
 models, and so on); :class:`~livecore.api.route.Route` says what a declaration is. The server, the clients
 and the OpenAPI documents iterate :data:`ALL`.
 """
 
 from __future__ import annotations
 
-from livecore.api import (
-    admin,
-    economy,
-    friends,
-    gifts,
-    grants,
-    guilds,
-    leaderboards,
-    live_events,
-    lobbies,
-    player_tools,
-    players,
-    purchases,
-    system,
-    teams,
-)
+from livecore.api import system
 from livecore.api.route import Route
+from livecore.economy import api as economy
+from livecore.friends import api as friends
+from livecore.gifts import api as gifts
+from livecore.grants import api as grants
+from livecore.guilds import api as guilds
+from livecore.leaderboards import api as leaderboards
+from livecore.live_events import api as live_events
+from livecore.lobbies import api as lobbies
+from livecore.operators import api as admin
+from livecore.player_tools import api as player_tools
+from livecore.players import api as players
+from livecore.purchases import api as purchases
+from livecore.teams import api as teams
 
 ALL: tuple[Route, ...] = (
     system.HEALTH,

@@ -12,8 +12,8 @@ from typing import Any
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.identity import Identity
-from livecore.players import Player, PlayerCard
+from livecore.players.identity import Identity
+from livecore.players.rules import Player, PlayerCard
 
 
 @attrs.frozen

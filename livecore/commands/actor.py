@@ -18,7 +18,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-from livecore.players import Player, ensure_not_banned
+from livecore.players.rules import Player, ensure_not_banned
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -18,7 +18,7 @@ PlayerKey = tuple[str, str]  # (game id, external id)
 
 @attrs.frozen
 class GiftSendReads:
-    """What a gift send reads once its two players are known (:func:`livecore.commands.gifts.send`)."""
+    """What a gift send reads once its two players are known (:func:`livecore.gifts.commands.send`)."""
 
     sender: PlayerKey
     recipient: PlayerKey

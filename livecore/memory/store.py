@@ -5,45 +5,45 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypeVar
 
-from livecore.attempts import Attempt
-from livecore.boards import Board, BoardEntry, Contender
-from livecore.economy import Holding, LedgerEntry
-from livecore.erasure import ErasureRecord
+from livecore.economy.memory import MemoryLedger
+from livecore.economy.rules import Holding, LedgerEntry
 from livecore.events import DomainEvent
-from livecore.friends import Block, FriendRequest, Friendship
+from livecore.friends.memory import MemoryFriendGraph
+from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.games import Game, Studio
-from livecore.gifts import Gift
-from livecore.grants import Grant
-from livecore.guilds import Donation, Guild, HelpRequest, JoinRequest, Stint
+from livecore.gifts.memory import MemoryGifts
+from livecore.gifts.rules import Gift
+from livecore.grants.memory import MemoryGrants
+from livecore.grants.rules import Grant
+from livecore.guilds.memory import MemoryGuilds
+from livecore.guilds.rules import Donation, Guild, HelpRequest, JoinRequest, Stint
 from livecore.idempotency import StoredResponse
-from livecore.leaderboards import BoardPeriod, Division, SharedEntry
-from livecore.live_events import Window
-from livecore.lobbies import Lobby, Seat
-from livecore.memory.attempts import MemoryAttempts
-from livecore.memory.boards import MemoryBoards
-from livecore.memory.erasures import MemoryErasures
-from livecore.memory.friends import MemoryFriendGraph
+from livecore.leaderboards.memory import MemoryLeaderboards
+from livecore.leaderboards.rules import BoardPeriod, Division, SharedEntry
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.boards import Board, BoardEntry, Contender
+from livecore.live_events.memory.attempts import MemoryAttempts
+from livecore.live_events.memory.boards import MemoryBoards
+from livecore.live_events.memory.windows import MemoryWindows
+from livecore.live_events.rules import Window
+from livecore.lobbies.memory import MemoryLobbies
+from livecore.lobbies.rules import Lobby, Seat
 from livecore.memory.games import MemoryGames
-from livecore.memory.gifts import MemoryGifts
-from livecore.memory.grants import MemoryGrants
-from livecore.memory.guilds import MemoryGuilds
 from livecore.memory.idempotency import MemoryIdempotency
 from livecore.memory.journal import Journal
-from livecore.memory.leaderboards import MemoryLeaderboards
-from livecore.memory.ledger import MemoryLedger
-from livecore.memory.lobbies import MemoryLobbies
-from livecore.memory.merges import MemoryMerges
-from livecore.memory.migrations import MemoryMigrationKeys
 from livecore.memory.outbox import MemoryOutbox
-from livecore.memory.players import MemoryPlayers
-from livecore.memory.purchases import MemoryPurchases
-from livecore.memory.teams import MemoryTeams
-from livecore.memory.windows import MemoryWindows
-from livecore.merge import MergeRecord
-from livecore.players import Player
-from livecore.purchases import Purchase
+from livecore.player_tools.erasure import ErasureRecord
+from livecore.player_tools.memory.erasures import MemoryErasures
+from livecore.player_tools.memory.merges import MemoryMerges
+from livecore.player_tools.memory.migrations import MemoryMigrationKeys
+from livecore.player_tools.merge import MergeRecord
+from livecore.players.memory import MemoryPlayers
+from livecore.players.rules import Player
+from livecore.purchases.memory import MemoryPurchases
+from livecore.purchases.rules import Purchase
 from livecore.store import Transaction
-from livecore.teams import PartnerInvite, Team, TeamMember
+from livecore.teams.memory import MemoryTeams
+from livecore.teams.rules import PartnerInvite, Team, TeamMember
 
 E = TypeVar("E", BoardEntry, SharedEntry)
 

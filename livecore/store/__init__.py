@@ -15,25 +15,25 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from livecore.store.attempts import AttemptStore, HasAttempts
-from livecore.store.boards import BoardStore, HasBoards
-from livecore.store.erasures import ErasureStore, HasErasures
-from livecore.store.friends import FriendGraph, HasFriends
+from livecore.economy.store import HasLedger, Ledger
+from livecore.friends.store import FriendGraph, HasFriends
+from livecore.gifts.store import GiftStore, HasGifts
+from livecore.grants.store import GrantStore, HasGrants
+from livecore.guilds.store import GuildStore, HasGuilds
+from livecore.leaderboards.store import HasLeaderboards, LeaderboardStore
+from livecore.live_events.store.attempts import AttemptStore, HasAttempts
+from livecore.live_events.store.boards import BoardStore, HasBoards
+from livecore.live_events.store.windows import HasWindows, WindowStore
+from livecore.lobbies.store import HasLobbies, LobbyStore
+from livecore.player_tools.store.erasures import ErasureStore, HasErasures
+from livecore.player_tools.store.merges import HasMerges, MergeStore
+from livecore.player_tools.store.migrations import HasMigrations, MigrationKeys
+from livecore.players.store import HasPlayers, PlayerStore
+from livecore.purchases.store import HasPurchases, PurchaseStore
 from livecore.store.games import GameStore, HasGames
-from livecore.store.gifts import GiftStore, HasGifts
-from livecore.store.grants import GrantStore, HasGrants
-from livecore.store.guilds import GuildStore, HasGuilds
 from livecore.store.idempotency import HasIdempotency, IdempotencyStore
-from livecore.store.leaderboards import HasLeaderboards, LeaderboardStore
-from livecore.store.ledger import HasLedger, Ledger
-from livecore.store.lobbies import HasLobbies, LobbyStore
-from livecore.store.merges import HasMerges, MergeStore
-from livecore.store.migrations import HasMigrations, MigrationKeys
 from livecore.store.outbox import HasOutbox, Outbox
-from livecore.store.players import HasPlayers, PlayerStore
-from livecore.store.purchases import HasPurchases, PurchaseStore
-from livecore.store.teams import HasTeams, TeamStore
-from livecore.store.windows import HasWindows, WindowStore
+from livecore.teams.store import HasTeams, TeamStore
 
 __all__ = [
     "AttemptStore",

@@ -3,12 +3,11 @@ module of this package plus one entry here."""
 
 from __future__ import annotations
 
-from livecore.webhooks.economy import InventoryChanged, WalletChanged
-from livecore.webhooks.endpoints import WebhookEndpointFailed
-from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
-from livecore.webhooks.gifts import GiftClaimed, GiftSent
-from livecore.webhooks.grants import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
-from livecore.webhooks.guilds import (
+from livecore.economy.webhooks import InventoryChanged, WalletChanged
+from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.gifts.webhooks import GiftClaimed, GiftSent
+from livecore.grants.webhooks import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
+from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
     GuildHelpDonated,
@@ -19,8 +18,8 @@ from livecore.webhooks.guilds import (
     GuildRoleChanged,
     GuildUpdated,
 )
-from livecore.webhooks.leaderboards import PeriodFinalized
-from livecore.webhooks.live_events import (
+from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
     AttemptFlagged,
@@ -34,7 +33,7 @@ from livecore.webhooks.live_events import (
     WindowClosed,
     WindowOpened,
 )
-from livecore.webhooks.lobbies import (
+from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
     LobbyCreated,
@@ -44,8 +43,7 @@ from livecore.webhooks.lobbies import (
     SessionFrozen,
     SessionTerminated,
 )
-from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.players import (
+from livecore.players.webhooks import (
     PlayerBanned,
     PlayerDeleted,
     PlayerMerged,
@@ -54,8 +52,8 @@ from livecore.webhooks.players import (
     PlayerSecretSet,
     PlayerUnbanned,
 )
-from livecore.webhooks.purchases import PurchaseTracked
-from livecore.webhooks.teams import (
+from livecore.purchases.webhooks import PurchaseTracked
+from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
     EventTeamGoalCompleted,
@@ -65,6 +63,8 @@ from livecore.webhooks.teams import (
     PartnerInviteAccepted,
     PartnerInviteSent,
 )
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.payload import WebhookPayload
 
 PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
     cls.KIND: cls

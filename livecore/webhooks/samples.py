@@ -8,15 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from livecore.clock import parse_ts
-from livecore.crates import CrateEntry
+from livecore.crates.rules import CrateEntry
+from livecore.economy.webhooks import InventoryChanged, WalletChanged
+from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import Entry, ResourceType
-from livecore.guilds import By, ByKind
-from livecore.webhooks.economy import InventoryChanged, WalletChanged
-from livecore.webhooks.endpoints import WebhookEndpointFailed
-from livecore.webhooks.friends import FriendRemoved, FriendRequestAccepted, FriendRequestSent
-from livecore.webhooks.gifts import GiftClaimed, GiftSent
-from livecore.webhooks.grants import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
-from livecore.webhooks.guilds import (
+from livecore.gifts.webhooks import GiftClaimed, GiftSent
+from livecore.grants.webhooks import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
+from livecore.guilds.rules import By, ByKind
+from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
     GuildHelpDonated,
@@ -27,8 +26,8 @@ from livecore.webhooks.guilds import (
     GuildRoleChanged,
     GuildUpdated,
 )
-from livecore.webhooks.leaderboards import PeriodEntry, PeriodFinalized
-from livecore.webhooks.live_events import (
+from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
+from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
     AttemptFlagged,
@@ -46,7 +45,7 @@ from livecore.webhooks.live_events import (
     WindowClosed,
     WindowOpened,
 )
-from livecore.webhooks.lobbies import (
+from livecore.lobbies.webhooks import (
     FilledBot,
     LobbyBotFilled,
     LobbyClosed,
@@ -57,8 +56,7 @@ from livecore.webhooks.lobbies import (
     SessionFrozen,
     SessionTerminated,
 )
-from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.players import (
+from livecore.players.webhooks import (
     PlayerBanned,
     PlayerDeleted,
     PlayerMerged,
@@ -67,8 +65,8 @@ from livecore.webhooks.players import (
     PlayerSecretSet,
     PlayerUnbanned,
 )
-from livecore.webhooks.purchases import PurchaseTracked
-from livecore.webhooks.teams import (
+from livecore.purchases.webhooks import PurchaseTracked
+from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
     EventTeamGoalCompleted,
@@ -78,6 +76,8 @@ from livecore.webhooks.teams import (
     PartnerInviteAccepted,
     PartnerInviteSent,
 )
+from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.payload import WebhookPayload
 
 SAMPLE_TS = parse_ts("2026-01-01T00:00:00.000Z")
 _PLAYER: dict[str, Any] = {

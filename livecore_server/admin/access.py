@@ -9,7 +9,7 @@ answering before the next runs:
 3. CSRF: a session's writes send the session's token as ``X-CSRF-Token`` (403 ``csrf_invalid``); a
    personal key is not an ambient credential, so it needs none;
 4. the studio and game of the path (403 ``permission_denied`` for another studio's, 404 ``not_found``
-   for a game the studio does not have) and the route's action (``livecore.operators.authorize``).
+   for a game the studio does not have) and the route's action (``livecore.operators.rules.authorize``).
 
 The portal and ``/mcp`` run the same routes, through :func:`run_route`, with the same steps 4 and the
 handler; so an operator may do exactly the same things in all three places.
@@ -28,7 +28,14 @@ from aiohttp import web
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.operators import PERSONAL_KEY_PREFIX, Action, Operator, Via, authorize, default_environment
+from livecore.operators.rules import (
+    PERSONAL_KEY_PREFIX,
+    Action,
+    Operator,
+    Via,
+    authorize,
+    default_environment,
+)
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Scope, member_actor
 from livecore_server.http.endpoint import (
@@ -217,7 +224,7 @@ def resolve_scope(
 
 def game_environment(tx: ServerTransaction, game_id: str) -> Environment:
     """The environment of the game an operator acts in when the request names none: the one it has API
-    keys in (:func:`livecore.operators.default_environment`)."""
+    keys in (:func:`livecore.operators.rules.default_environment`)."""
     return default_environment(k.env for k in tx.keys.of_game(game_id) if k.revoked_at is None)
 
 

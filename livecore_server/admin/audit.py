@@ -8,11 +8,11 @@ from typing import Any
 
 import attrs
 
-from livecore.api import admin as api
 from livecore.commands import Runtime
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id
-from livecore.operators import AuditEntry
+from livecore.operators import api
+from livecore.operators.rules import AuditEntry
 from livecore_server.admin.access import game_ref
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction

@@ -1,16 +1,22 @@
 """API keys and personal keys, as operators manage them (docs/operators.md#api-keys,
 docs/operators.md#personal-keys). Every action here is dashboard-only: a personal key gets 403
-``dashboard_only`` (``livecore.operators.DASHBOARD_ONLY``). Secrets are shown once, in the answer that
+``dashboard_only`` (``livecore.operators.rules.DASHBOARD_ONLY``). Secrets are shown once, in the answer that
 made them, and stored as keyed hashes."""
 
 from __future__ import annotations
 
-from livecore.api import admin as api
 from livecore.clock import format_ts, from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import ID
-from livecore.operators import PERSONAL_KEY_PREFIX, check_key_role, key_expiry, may_revoke_key, sees_every_key
+from livecore.operators import api
+from livecore.operators.rules import (
+    PERSONAL_KEY_PREFIX,
+    check_key_role,
+    key_expiry,
+    may_revoke_key,
+    sees_every_key,
+)
 from livecore_server.admin.audit import record
 from livecore_server.apply import mint_key, rotate_in
 from livecore_server.http.endpoint import Binding, Call, bind

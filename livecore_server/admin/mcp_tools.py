@@ -2,7 +2,7 @@
 Model Context Protocol tools, for an assistant acting as a member with a personal key.
 
 - One tool per operator route that a personal key may call (not the dashboard-only ones,
-  ``livecore.operators.DASHBOARD_ONLY``): ``admin.players.lookup`` is ``players_lookup``, ``admin.me``
+  ``livecore.operators.rules.DASHBOARD_ONLY``): ``admin.players.lookup`` is ``players_lookup``, ``admin.me``
   is ``whoami``. Its arguments are the route's path parameters but ``studio`` (the key's own studio is
   used), its query fields and its body fields, by their wire names; its result is the route's response
   as the API answers it (``data``'s content).
@@ -32,7 +32,7 @@ from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import ID
-from livecore.operators import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
+from livecore.operators.rules import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
 from livecore.ratelimit import BucketName
 from livecore_server.admin.access import (
     credential_of,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from livecore.api import admin as api
+from livecore.operators import api
 from livecore_server.admin.access import csrf_token
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction

@@ -7,22 +7,23 @@ from typing import Any
 
 import attrs
 
-from livecore.api import admin as api
-from livecore.api.economy import ItemAdjustResponse
-from livecore.api.player_tools import BanPlayerResponse, BanRequest
-from livecore.commands import economy, moderation
-from livecore.commands.players import find_record, get_player, load_game, rotate_secret
-from livecore.economy import merged_parameters
+from livecore.economy import commands as economy
+from livecore.economy.api import ItemAdjustResponse
+from livecore.economy.rules import merged_parameters
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.limits import FREE_TEXT
-from livecore.players import Player
+from livecore.operators import api
+from livecore.player_tools.api import BanPlayerResponse, BanRequest
+from livecore.player_tools.commands import moderation
+from livecore.players.commands import find_record, get_player, load_game, rotate_secret
+from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
 from livecore_server.admin.webhooks import player_deliveries
+from livecore_server.economy.sdk import inventory_view, items_adjusted, wallet_view
+from livecore_server.friends.sdk import friends_view
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.sdk.economy import inventory_view, items_adjusted, wallet_view
-from livecore_server.sdk.friends import friends_view
-from livecore_server.server.player_tools import ban_view, player_profile
+from livecore_server.player_tools.server import ban_view, player_profile
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.audit import AuditFilter
 

@@ -1,10 +1,11 @@
 """Members signing in and out (docs/operators.md#signing-in): one-time links, portal sessions.
 
 - ``livecore-server members login-link <member>`` mints a link that works once, for 15 minutes
-  (:data:`~livecore.operators.LOGIN_LINK_TTL`). Opening it shows a button; pressing it (a POST, so that a
+  (:data:`~livecore.operators.rules.LOGIN_LINK_TTL`). Opening it shows a button; pressing it (a POST, so that
+  a
   mail scanner fetching the link does not use it up) starts a session.
 - A session is a random token in an HTTP-only, SameSite=Strict cookie (Secure on https), stored as a keyed
-  hash, that lasts 12 hours (:data:`~livecore.operators.SESSION_TTL`). Every sign-in mints a new token:
+  hash, that lasts 12 hours (:data:`~livecore.operators.rules.SESSION_TTL`). Every sign-in mints a new token:
   a cookie the browser held before is never promoted to a session (no session fixation).
 - Signing out ends the session on the server; its cookie then opens nothing.
 - OpenID Connect (``livecore_server.admin.oidc``) starts the same sessions, for the member whose email the
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from livecore.clock import to_millis
 from livecore.ids import Prefix, new_id, new_secret
-from livecore.operators import LOGIN_LINK_TTL, SESSION_TTL, Action, Operator
+from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_TTL, Action, Operator
 from livecore_server.admin.access import session_operator
 from livecore_server.admin.audit import write
 from livecore_server.services import Services

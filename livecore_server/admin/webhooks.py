@@ -10,13 +10,13 @@ from typing import Any
 
 import orjson
 
-from livecore.api import admin as api
 from livecore.clock import format_ts, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import FREE_TEXT, ID
-from livecore.operators import Action, authorize
+from livecore.operators import api
+from livecore.operators.rules import Action, authorize
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, replay, unpause
 from livecore.webhooks.kinds import PAYLOAD_TYPES

@@ -20,7 +20,6 @@ from livecore.api.convert import structure, structure_query
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.commands import Runtime
 from livecore.commands.actor import check_actor
-from livecore.commands.players import authenticate
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.idempotency import (
@@ -33,9 +32,10 @@ from livecore.idempotency import (
     replay_status,
 )
 from livecore.limits import ID
-from livecore.operators import Operator
-from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
-from livecore.players import Player
+from livecore.operators.rules import Operator
+from livecore.players.commands import authenticate
+from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
+from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
@@ -79,7 +79,7 @@ class Call(Generic[BodyT, QueryT]):
     operator: Operator | None = None
     # The API key's id, for an audit entry's actor (``{kind: "api_key", keyId, prefix}``).
     api_key_id: str | None = None
-    # The platform and app version an SDK request reported (livecore.platforms), if it sent either.
+    # The platform and app version an SDK request reported (livecore.players.platforms), if it sent either.
     build: ClientBuild | None = None
 
     @property

@@ -24,8 +24,8 @@ from multidict import MultiDictProxy
 
 from livecore.clock import format_ts, to_millis
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.operators import Action, Operator, may
-from livecore_server.admin import audit, grants, keys, members, players, webhooks
+from livecore.operators.rules import Action, Operator, may
+from livecore_server.admin import audit, keys, members, players, webhooks
 from livecore_server.admin.access import (
     SESSION_COOKIE,
     credential_of,
@@ -36,6 +36,7 @@ from livecore_server.admin.access import (
 )
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
+from livecore_server.grants import admin as grants
 from livecore_server.http.endpoint import Binding
 from livecore_server.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.services import SERVICES, Services

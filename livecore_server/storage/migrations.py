@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from livecore.guilds import name_key
+from livecore.guilds.rules import name_key
 from livecore.names import fold
 from livecore_server.storage import schema
 

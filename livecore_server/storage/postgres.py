@@ -44,6 +44,13 @@ from psycopg_pool import ConnectionPool
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
+from livecore_server.economy.sql import PostgresLedger
+from livecore_server.friends.sql import PostgresFriendGraph
+from livecore_server.gifts.sql import PostgresGifts
+from livecore_server.guilds.sql import PostgresGuilds
+from livecore_server.live_events.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
+from livecore_server.players.sql import PLAYERS_CHANNEL, PostgresPlayers
+from livecore_server.purchases.sql import PostgresPurchases
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
@@ -51,14 +58,7 @@ from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetc
 from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEXES
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
-from livecore_server.storage.sql.friends import PostgresFriendGraph
-from livecore_server.storage.sql.gifts import PostgresGifts
-from livecore_server.storage.sql.guilds import PostgresGuilds
 from livecore_server.storage.sql.idempotency import PostgresIdempotency
-from livecore_server.storage.sql.ledger import PostgresLedger
-from livecore_server.storage.sql.players import PLAYERS_CHANNEL, PostgresPlayers
-from livecore_server.storage.sql.purchases import PostgresPurchases
 from livecore_server.storage.sqlport import MISSING, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")

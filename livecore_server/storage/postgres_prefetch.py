@@ -29,11 +29,12 @@ import orjson
 
 from livecore.clock import from_millis, to_millis
 from livecore.commands.reads import PlayerKey, Reads
-from livecore.economy import Holding
-from livecore.friends import Friendship
-from livecore.gifts import Gift, SenderStats
+from livecore.economy.rules import Holding
+from livecore.friends.rules import Friendship
+from livecore.gifts.rules import Gift, SenderStats
 from livecore.idempotency import StoredResponse
-from livecore.players import Player
+from livecore.players.rules import Player
+from livecore_server.gifts.sql import GIFT_STATS
 from livecore_server.storage.rows import (
     GIFT_COLUMNS,
     PLAYER_COLUMNS,
@@ -43,7 +44,6 @@ from livecore_server.storage.rows import (
     player_of,
     stored_response_of,
 )
-from livecore_server.storage.sql.gifts import GIFT_STATS
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction

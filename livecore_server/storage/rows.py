@@ -9,17 +9,16 @@ from typing import Any
 
 import orjson
 
-from livecore.attempts import Attempt, AttemptStatus
-from livecore.boards import Board, BoardEntry, BoardStatus
 from livecore.clock import from_millis, to_millis
-from livecore.crates import CrateEntry
-from livecore.economy import Holding, LedgerEntry, Reason
+from livecore.crates.rules import CrateEntry
+from livecore.economy.rules import Holding, LedgerEntry, Reason
 from livecore.events import DomainEvent
-from livecore.friends import FriendRequest
+from livecore.friends.presence import Presence
+from livecore.friends.rules import FriendRequest
 from livecore.games import Entry, EventSettings, Formation, LeaderboardSettings, Order, ResourceType
-from livecore.gifts import Gift, GiftStatus
-from livecore.grants import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus, entry_payload
-from livecore.guilds import (
+from livecore.gifts.rules import Gift, GiftStatus
+from livecore.grants.rules import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus, entry_payload
+from livecore.guilds.rules import (
     By,
     DisbandReason,
     Donation,
@@ -35,17 +34,18 @@ from livecore.guilds import (
     Stint,
 )
 from livecore.idempotency import StoredResponse
-from livecore.identity import Identity
-from livecore.leaderboards import BoardPeriod, Division, PeriodStatus, SharedEntry
-from livecore.live_events import Window, WindowStatus
-from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, SharedEntry
+from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.live_events.boards import Board, BoardEntry, BoardStatus
+from livecore.live_events.rules import Window, WindowStatus
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.names import fold
-from livecore.platforms import ClientBuild
-from livecore.players import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
-from livecore.presence import Presence
-from livecore.purchases import Purchase, ValidationStatus
+from livecore.players.identity import Identity
+from livecore.players.platforms import ClientBuild
+from livecore.players.rules import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
+from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.scope import Environment
-from livecore.teams import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember
 from livecore_server.storage.records import settings_converter
 
 

@@ -270,7 +270,7 @@ TABLES: tuple[Table, ...] = (
         _null("debug_at", MS),
         Column("lifecycle", default="active"),
         _null("merged_into"),
-        # The platform key and app version the SDK last reported (livecore.platforms).
+        # The platform key and app version the SDK last reported (livecore.players.platforms).
         _null("platform"),
         _null("app_version"),
         # An operator's country override; ``country`` is the resolved one.

@@ -26,11 +26,11 @@ import sqlite_utils
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
+from livecore_server.guilds.sql import SqliteGuilds
+from livecore_server.players.sql import SqlitePlayers
+from livecore_server.purchases.sql import SqlitePurchases
 from livecore_server.storage.migrations import MIGRATIONS
 from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sql.guilds import SqliteGuilds
-from livecore_server.storage.sql.players import SqlitePlayers
-from livecore_server.storage.sql.purchases import SqlitePurchases
 from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")

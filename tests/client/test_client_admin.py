@@ -17,8 +17,8 @@ import pytest
 import respx
 
 import livecore_client
-from livecore.api import admin as api
 from livecore.errors import STATUS, ErrorCode
+from livecore.operators import api
 from livecore_client import (
     AdminClient,
     ApiKeyNotFoundError,

@@ -12,9 +12,9 @@ import pytest
 import respx
 
 from livecore.api.convert import response_converter
-from livecore.api.grants import RewardEntry
-from livecore.crates import CrateEntry
-from livecore.grants import AckedBy, EntryType, GrantKind, GrantStatus
+from livecore.crates.rules import CrateEntry
+from livecore.grants.api import RewardEntry
+from livecore.grants.rules import AckedBy, EntryType, GrantKind, GrantStatus
 from livecore_client import (
     AsyncSdkClient,
     ConflictError,

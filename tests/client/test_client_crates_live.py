@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from livecore.api.grants import RewardEntry
-from livecore.grants import AckedBy, EntryType, GrantKind, GrantStatus
+from livecore.grants.api import RewardEntry
+from livecore.grants.rules import AckedBy, EntryType, GrantKind, GrantStatus
 from livecore_client import (
     AsyncSdkClient,
     CrateMustBeOpenedError,

@@ -12,10 +12,10 @@ import httpx
 import pytest
 import respx
 
-from livecore.api.economy import CurrencyBalance, ItemAdjustResponse, ItemHolding, WalletAdjustResponse
-from livecore.api.grants import GrantSourceKind, RewardEntry
+from livecore.economy.api import CurrencyBalance, ItemAdjustResponse, ItemHolding, WalletAdjustResponse
 from livecore.games import ResourceType
-from livecore.grants import AckedBy, GrantKind, GrantStatus
+from livecore.grants.api import GrantSourceKind, RewardEntry
+from livecore.grants.rules import AckedBy, GrantKind, GrantStatus
 from livecore_client import (
     AsyncSdkClient,
     AsyncServerClient,

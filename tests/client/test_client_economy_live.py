@@ -16,10 +16,10 @@ import attrs
 import httpx
 import pytest
 
-from livecore.api.economy import CurrencyBalance, ItemHolding
-from livecore.api.grants import GrantSourceKind, RewardEntry
+from livecore.economy.api import CurrencyBalance, ItemHolding
 from livecore.games import ResourceType
-from livecore.grants import AckedBy, GrantKind, GrantStatus
+from livecore.grants.api import GrantSourceKind, RewardEntry
+from livecore.grants.rules import AckedBy, GrantKind, GrantStatus
 from livecore_client import (
     AsyncSdkClient,
     AsyncServerClient,

@@ -21,9 +21,7 @@ import respx
 import livecore_client
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as event_commands
-from livecore.commands.economy import server_adjust
-from livecore.commands.players import register
+from livecore.economy.commands import server_adjust
 from livecore.errors import STATUS, ErrorCode
 from livecore.games import (
     AntiCheat,
@@ -41,11 +39,13 @@ from livecore.games import (
     Verdict,
 )
 from livecore.hashing import KeyedHasher
+from livecore.live_events.commands import live_events as event_commands
+from livecore.live_events.webhooks import AttemptStarted, LeaderboardFinalized, MilestoneGranted
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.webhooks.envelope import build_envelope
-from livecore.webhooks.live_events import AttemptStarted, LeaderboardFinalized, MilestoneGranted
 from livecore.webhooks.signing import signature_header
 from livecore_client import (
     AntiCheatRejectedError,
@@ -911,7 +911,7 @@ def _one_event_played() -> MemoryStore:
 
 def test_live_event_kinds_round_trip_to_their_classes() -> None:
     store = _one_event_played()
-    fired = [e for e in store.outbox if PAYLOAD_TYPES[e.kind].__module__ == "livecore.webhooks.live_events"]
+    fired = [e for e in store.outbox if PAYLOAD_TYPES[e.kind].__module__ == "livecore.live_events.webhooks"]
     kinds = {e.kind for e in fired}
     assert {
         "event.attempt_started",
@@ -947,6 +947,6 @@ def test_live_event_kinds_round_trip_to_their_classes() -> None:
 def test_live_event_payload_classes_are_exported() -> None:
     exported = set(livecore_client.webhooks.__all__)
     for cls in PAYLOAD_TYPES.values():
-        if cls.__module__ == "livecore.webhooks.live_events":
+        if cls.__module__ == "livecore.live_events.webhooks":
             assert cls.__name__ in exported
             assert getattr(livecore_client.webhooks, cls.__name__) is cls

@@ -16,11 +16,11 @@ import respx
 import livecore_client
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import friends as friend_commands
-from livecore.commands.players import register
+from livecore.friends import commands as friend_commands
 from livecore.games import Game, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.webhooks.envelope import build_envelope
@@ -587,7 +587,7 @@ def test_friend_kinds_are_typed() -> None:
 
 
 def test_events_emitted_by_the_friend_commands_structure() -> None:
-    # The very payloads the service emits (livecore.commands.friends), enveloped and signed as the
+    # The very payloads the service emits (livecore.friends.commands), enveloped and signed as the
     # dispatcher does, read back typed by the studio's verifier.
     store = MemoryStore()
     game = Game(id="gam_1", studio_id="std_1", key="g", name="G")

@@ -19,15 +19,15 @@ import respx
 import livecore_client
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import friends as friend_commands
-from livecore.commands import gifts as gift_commands
-from livecore.commands.players import register
 from livecore.errors import STATUS, ErrorCode
 from livecore.events import DomainEvent
+from livecore.friends import commands as friend_commands
 from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
-from livecore.gifts import Gift, GiftStatus, SendRequest
+from livecore.gifts import commands as gift_commands
+from livecore.gifts.rules import Gift, GiftStatus, SendRequest
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.webhooks.envelope import build_envelope
@@ -666,7 +666,7 @@ def test_payloads_built_from_the_gift_reach_the_studio_unchanged(
 
 
 def test_events_emitted_by_the_gift_commands_structure() -> None:
-    # The very events the service emits (livecore.commands.gifts): send, then claim through the gift.
+    # The very events the service emits (livecore.gifts.commands): send, then claim through the gift.
     store = MemoryStore()
     coins = Resource(key="coins", type=ResourceType.CURRENCY, giftable=True, max_per_gift=50)
     settings = GameSettings(

@@ -16,9 +16,9 @@ import httpx
 import pytest
 import respx
 
-from livecore.api import guilds
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.errors import STATUS, ErrorCode
+from livecore.guilds import api as guilds
 from livecore_client import (
     AlreadyInGuildError,
     APIResponseValidationError,

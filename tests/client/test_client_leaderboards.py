@@ -16,7 +16,6 @@ import respx
 import livecore_client
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import leaderboards as lb
 from livecore.games import (
     Aggregation,
     Divisions,
@@ -31,6 +30,7 @@ from livecore.games import (
     Studio,
 )
 from livecore.hashing import KeyedHasher
+from livecore.leaderboards import commands as lb
 from livecore.memory import MemoryStore
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope

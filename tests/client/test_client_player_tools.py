@@ -18,8 +18,16 @@ import pytest
 import respx
 
 import livecore_client
-from livecore.api import player_tools, purchases
-from livecore.api.player_tools import (
+from livecore.api.route import Idempotency, Route
+from livecore.clock import ManualClock
+from livecore.commands import Runtime
+from livecore.errors import STATUS, ErrorCode
+from livecore.events import DomainEvent
+from livecore.games import Game, GameSettings, Studio
+from livecore.hashing import KeyedHasher
+from livecore.memory import MemoryStore
+from livecore.player_tools import api as player_tools
+from livecore.player_tools.api import (
     MIGRATE_INVENTORY,
     MIGRATE_PLAYERS,
     MIGRATE_WALLET,
@@ -32,7 +40,16 @@ from livecore.api.player_tools import (
     PLAYER_PROFILE,
     PLAYER_UNBAN,
 )
-from livecore.api.purchases import (
+from livecore.player_tools.commands import erasure as erasure_commands
+from livecore.player_tools.commands import merge as merge_commands
+from livecore.player_tools.commands import moderation
+from livecore.player_tools.erasure import ErasureReason
+from livecore.player_tools.merge import MergeRecord
+from livecore.players.commands import register
+from livecore.players.rules import Player
+from livecore.purchases import api as purchases
+from livecore.purchases import commands as purchase_commands
+from livecore.purchases.api import (
     PLAYER_SPEND,
     SDK_TRACK_PURCHASE,
     SERVER_PURCHASES,
@@ -40,23 +57,8 @@ from livecore.api.purchases import (
     SPEND_PLAYERS,
     SPEND_SUMMARY,
 )
-from livecore.api.route import Idempotency, Route
-from livecore.clock import ManualClock
-from livecore.commands import Runtime, moderation
-from livecore.commands import erasure as erasure_commands
-from livecore.commands import merge as merge_commands
-from livecore.commands import purchases as purchase_commands
-from livecore.commands.players import register
-from livecore.erasure import ErasureReason
-from livecore.errors import STATUS, ErrorCode
-from livecore.events import DomainEvent
-from livecore.games import Game, GameSettings, Studio
-from livecore.hashing import KeyedHasher
-from livecore.memory import MemoryStore
-from livecore.merge import MergeRecord
-from livecore.players import Player
-from livecore.purchases import PlayerSpend as CorePlayerSpend
-from livecore.purchases import Purchase, PurchaseRequest, ValidationStatus
+from livecore.purchases.rules import PlayerSpend as CorePlayerSpend
+from livecore.purchases.rules import Purchase, PurchaseRequest, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.webhooks.envelope import build_envelope

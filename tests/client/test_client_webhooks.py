@@ -12,11 +12,11 @@ import pytest
 import livecore_client.webhooks
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.players import register
 from livecore.events import DomainEvent
 from livecore.games import Game, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.webhooks import signing

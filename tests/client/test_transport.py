@@ -11,17 +11,6 @@ import httpx
 import pytest
 
 import livecore
-from livecore.api.guilds import SDK_JOIN, GuildJoined, GuildJoinPending, LeftResponse
-from livecore.api.players import (
-    REGISTER,
-    SDK_SET_IDENTITY,
-    SERVER_SET_IDENTITY,
-    IdentityResponse,
-    RegisterQuery,
-    RegisterRequest,
-    RegisterResponse,
-    SetIdentityRequest,
-)
 from livecore.api.route import Idempotency, Route, Surface
 from livecore.api.system import (
     CLOCK_ADVANCE,
@@ -33,6 +22,17 @@ from livecore.api.system import (
     ServerPingResponse,
 )
 from livecore.api.views import IdentityView
+from livecore.guilds.api import SDK_JOIN, GuildJoined, GuildJoinPending, LeftResponse
+from livecore.players.api import (
+    REGISTER,
+    SDK_SET_IDENTITY,
+    SERVER_SET_IDENTITY,
+    IdentityResponse,
+    RegisterQuery,
+    RegisterRequest,
+    RegisterResponse,
+    SetIdentityRequest,
+)
 from livecore_client import errors
 from livecore_client._transport import (
     Call,

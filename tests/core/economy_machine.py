@@ -17,15 +17,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.crates import open_crate
-from livecore.commands.economy import client_spend, server_adjust
-from livecore.commands.grants import create_grant, settle
-from livecore.commands.players import first_contact, load_game
-from livecore.crates import CrateEntry
+from livecore.crates.commands import open_crate
+from livecore.crates.rules import CrateEntry
+from livecore.economy.commands import client_spend, server_adjust
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import CrateRow, CrateSettings, Entry, ResourceType
-from livecore.grants import GrantEntry, GrantKind, GrantTrigger
+from livecore.grants.commands import create_grant, settle
+from livecore.grants.rules import GrantEntry, GrantKind, GrantTrigger
 from livecore.hashing import KeyedHasher
+from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
 

@@ -6,7 +6,7 @@ and complete (refusals included: unknown metric, non-finite or non-numeric value
 attempt, another event's key, after ``endsAt``, anti-cheat reject; a flag lets the write through), the
 manual clock, the expiry sweep, opening due windows, closing due windows
 (``commands.live_events.due_windows`` + ``close_window``) and end-now. Each step's outcome (applied, or
-the refusal code) must be the model's, which encodes the refusal orders of ``livecore.attempts``.
+the refusal code) must be the model's, which encodes the refusal orders of ``livecore.live_events.attempts``.
 
 Invariants: each player's board entry is the best score of their attempts on that board (equal scores:
 the one reached first); ranks are 1..n with none shared; ``read_board`` pages (``limit``, ``cursor``,
@@ -28,15 +28,10 @@ import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from livecore.attempts import AttemptStatus, better, effective_status, reaches
-from livecore.boards import BoardStatus, around_offset, paid_ranks
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import boards as boards_cmd
-from livecore.commands import live_events as cmd
-from livecore.commands.economy import change
-from livecore.commands.players import first_contact, load_game
-from livecore.economy import Reason, resource
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason, resource
 from livecore.errors import LivecoreError
 from livecore.games import (
     AntiCheat,
@@ -53,8 +48,13 @@ from livecore.games import (
     Verdict,
 )
 from livecore.hashing import KeyedHasher
-from livecore.live_events import slot_at, window_id
+from livecore.live_events.attempts import AttemptStatus, better, effective_status, reaches
+from livecore.live_events.boards import BoardStatus, around_offset, paid_ranks
+from livecore.live_events.commands import boards as boards_cmd
+from livecore.live_events.commands import live_events as cmd
+from livecore.live_events.rules import slot_at, window_id
 from livecore.memory import MemoryStore
+from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -16,10 +16,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import friends as cmd
-from livecore.commands.players import first_contact, load_game
 from livecore.errors import LivecoreError
+from livecore.friends import commands as cmd
 from livecore.hashing import KeyedHasher
+from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
 

@@ -1,7 +1,7 @@
 """A hypothesis state machine over the gift commands against a simple model, for any store.
 
 Each step's outcome (applied, or the refusal code) must be the model's, which encodes the documented
-refusal order of ``livecore.gifts``. Invariants: balances equal the model's and never go
+refusal order of ``livecore.gifts.rules``. Invariants: balances equal the model's and never go
 below zero; coins are conserved (balances + coins inside unclaimed gifts + coins of gifts that expired
 unclaimed = what was minted); a gift is claimed exactly when its grant is; no two gifts of one sender
 to one friend inside the cooldown; nobody sends more than the daily limit in a UTC day.
@@ -20,11 +20,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import gifts as cmd
-from livecore.commands.economy import change
-from livecore.commands.grants import expire_grants, settle
-from livecore.commands.players import first_contact, load_game
-from livecore.economy import Reason, resource
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason, resource
 from livecore.errors import LivecoreError
 from livecore.games import (
     Economy,
@@ -33,9 +30,12 @@ from livecore.games import (
     Resource,
     ResourceType,
 )
-from livecore.gifts import GiftStatus, SendRequest, day_start
-from livecore.grants import GrantStatus, GrantTrigger
+from livecore.gifts import commands as cmd
+from livecore.gifts.rules import GiftStatus, SendRequest, day_start
+from livecore.grants.commands import expire_grants, settle
+from livecore.grants.rules import GrantStatus, GrantTrigger
 from livecore.hashing import KeyedHasher
+from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
 

@@ -24,15 +24,15 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import guilds as gc
-from livecore.commands.erasure import erase
-from livecore.commands.merge import merge
-from livecore.commands.players import first_contact, get_player, heartbeat
-from livecore.erasure import ErasureReason
 from livecore.errors import LivecoreError
 from livecore.games import Economy, GameSettings, GuildSettings
-from livecore.guilds import Guild, JoinType, Profile, Role, Stint, name_key
+from livecore.guilds import commands as gc
+from livecore.guilds.rules import Guild, JoinType, Profile, Role, Stint, name_key
 from livecore.hashing import KeyedHasher
+from livecore.player_tools.commands.erasure import erase
+from livecore.player_tools.commands.merge import merge
+from livecore.player_tools.erasure import ErasureReason
+from livecore.players.commands import first_contact, get_player, heartbeat
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Scope
 

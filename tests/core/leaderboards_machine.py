@@ -9,7 +9,7 @@ rollover-now, and reads (``limit``, ``cursor``, ``around``, a named division, ``
 Invariants: each player's entry of a period is the model's aggregation of their scores (its time moves
 only when its score changes); every period's entries, in board order, are the model's; ``periods_due``
 is the model's; divisions hold at most ``size`` players and their member counts are their entries;
-tiers move by ``livecore.leaderboards.tier_after``; rank rewards are paid once per (period, division,
+tiers move by ``livecore.leaderboards.rules.tier_after``; rank rewards are paid once per (period, division,
 rank in a band) to the player holding the rank, however many steps the rollover took;
 ``leaderboard.period_finalized`` is emitted once per finalized period.
 """
@@ -26,11 +26,8 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from livecore.boards import paid_ranks
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import leaderboards as lb
-from livecore.commands.players import first_contact
 from livecore.errors import LivecoreError
 from livecore.games import (
     Aggregation,
@@ -45,7 +42,10 @@ from livecore.games import (
     ResourceType,
 )
 from livecore.hashing import KeyedHasher
-from livecore.leaderboards import BoardPeriod, division_id, opened_now, regular_period, tier_after
+from livecore.leaderboards import commands as lb
+from livecore.leaderboards.rules import BoardPeriod, division_id, opened_now, regular_period, tier_after
+from livecore.live_events.boards import paid_ranks
+from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
 

@@ -8,7 +8,7 @@ already, over capacity), due windows close, and end-now closes the open ones.
 Invariants, read from the store through its ports: no lobby holds more seats than its capacity, and its
 ``participant_count`` and ``bot_count`` are its seats'; a player holds at most one seat per window; every
 forming lobby whose ``fill_by`` has come is promoted once the sweep ran; a lobby's status only moves along
-``livecore.lobbies.TRANSITIONS`` (and a lobby of a closed window is closed); a start's answer is the
+``livecore.lobbies.rules.TRANSITIONS`` (and a lobby of a closed window is closed); a start's answer is the
 player's own lobby.
 """
 
@@ -21,17 +21,17 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from livecore.attempts import Attempt
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as cmd
-from livecore.commands import lobbies as lobbies_cmd
-from livecore.commands.players import first_contact
 from livecore.errors import LivecoreError
 from livecore.games import BotScore, Economy, EventSettings, GameSettings, LobbySettings
 from livecore.hashing import KeyedHasher
-from livecore.live_events import WindowStatus
-from livecore.lobbies import TRANSITIONS, Lobby, LobbyStatus, PromotionReason
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands import live_events as cmd
+from livecore.live_events.rules import WindowStatus
+from livecore.lobbies import commands as lobbies_cmd
+from livecore.lobbies.rules import TRANSITIONS, Lobby, LobbyStatus, PromotionReason
+from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
 

@@ -14,21 +14,13 @@ from livecore.api.route import Auth
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import crates as crates_cmd
-from livecore.commands import economy as economy_cmd
-from livecore.commands import friends as friends_cmd
-from livecore.commands import gifts as gifts_cmd
-from livecore.commands import grants as grants_cmd
-from livecore.commands import guilds as guilds_cmd
-from livecore.commands import live_events as live_events_cmd
-from livecore.commands import players as players_cmd
-from livecore.commands import purchases as purchases_cmd
-from livecore.commands import teams as teams_cmd
 from livecore.commands.actor import PLAYER_WRITES
-from livecore.commands.moderation import ban_player
-from livecore.crates import CrateEntry
+from livecore.crates import commands as crates_cmd
+from livecore.crates.rules import CrateEntry
+from livecore.economy import commands as economy_cmd
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.friends import Relation
+from livecore.friends import commands as friends_cmd
+from livecore.friends.rules import Relation
 from livecore.games import (
     CrateRow,
     CrateSettings,
@@ -40,15 +32,23 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
-from livecore.gifts import SendRequest
-from livecore.grants import GrantKind
+from livecore.gifts import commands as gifts_cmd
+from livecore.gifts.rules import SendRequest
+from livecore.grants import commands as grants_cmd
+from livecore.grants.rules import GrantKind
+from livecore.guilds import commands as guilds_cmd
 from livecore.hashing import KeyedHasher
+from livecore.live_events.commands import live_events as live_events_cmd
 from livecore.memory import MemoryStore
-from livecore.players import Player
-from livecore.purchases import PurchaseRequest
+from livecore.player_tools.commands.moderation import ban_player
+from livecore.players import commands as players_cmd
+from livecore.players.rules import Player
+from livecore.purchases import commands as purchases_cmd
+from livecore.purchases.rules import PurchaseRequest
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.store import Transaction
+from livecore.teams import commands as teams_cmd
 from tests.core.test_gifts_rules import PLATFORM
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

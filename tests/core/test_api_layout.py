@@ -4,24 +4,21 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from livecore.api import (
-    admin,
-    economy,
-    friends,
-    gifts,
-    grants,
-    guilds,
-    leaderboards,
-    live_events,
-    lobbies,
-    player_tools,
-    players,
-    purchases,
-    routes,
-    system,
-    teams,
-)
+from livecore.api import routes, system
 from livecore.api.route import Route
+from livecore.economy import api as economy
+from livecore.friends import api as friends
+from livecore.gifts import api as gifts
+from livecore.grants import api as grants
+from livecore.guilds import api as guilds
+from livecore.leaderboards import api as leaderboards
+from livecore.live_events import api as live_events
+from livecore.lobbies import api as lobbies
+from livecore.operators import api as admin
+from livecore.player_tools import api as player_tools
+from livecore.players import api as players
+from livecore.purchases import api as purchases
+from livecore.teams import api as teams
 
 DOMAINS: tuple[ModuleType, ...] = (
     system,

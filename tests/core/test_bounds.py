@@ -14,10 +14,10 @@ from livecore.api import routes
 from livecore.api.convert import camel, structure
 from livecore.errors import LivecoreError
 from livecore.games import Aggregation, Formation, Order, TeamSettings
-from livecore.leaderboards import SharedEntry, combine
+from livecore.leaderboards.rules import SharedEntry, combine
 from livecore.limits import SAFE_INTEGER_MAX, board_number_problem, saturate
 from livecore.names import fold
-from livecore.teams import TeamMember, team_score
+from livecore.teams.rules import TeamMember, team_score
 
 NOW = datetime(2026, 3, 2, tzinfo=UTC)
 

@@ -8,13 +8,13 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.economy import edit_item_attributes
-from livecore.commands.moderation import set_country_override
-from livecore.commands.players import authenticate, first_contact, register, set_identity, sweep_streaks
+from livecore.economy.commands import edit_item_attributes
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
+from livecore.player_tools.commands.moderation import set_country_override
+from livecore.players.commands import authenticate, first_contact, register, set_identity, sweep_streaks
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

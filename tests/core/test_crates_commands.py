@@ -1,4 +1,4 @@
-"""Opening a crate grant (livecore/commands/crates.py) on the in-memory store: what an embedded simulation
+"""Opening a crate grant (livecore/crates/commands.py) on the in-memory store: what an embedded simulation
 runs. The open deposits what it drew once, fires its webhooks in order, and each refusal changes nothing."""
 
 from __future__ import annotations
@@ -12,11 +12,8 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import crates as crates_cmd
-from livecore.commands import grants as grants_cmd
-from livecore.commands import players as players_cmd
-from livecore.commands.moderation import ban_player
-from livecore.crates import CrateEntry
+from livecore.crates import commands as crates_cmd
+from livecore.crates.rules import CrateEntry
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     CrateRow,
@@ -29,10 +26,13 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
-from livecore.grants import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus
+from livecore.grants import commands as grants_cmd
+from livecore.grants.rules import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.player_tools.commands.moderation import ban_player
+from livecore.players import commands as players_cmd
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.store import Transaction

@@ -1,4 +1,5 @@
-"""The crate rules without a server (livecore/crates.py, and the grant rules of livecore/grants.py that
+"""The crate rules without a server (livecore/crates/rules.py, and the grant rules of
+livecore/grants/rules.py that
 crates add): the weighted draw, the merged contents, the limits of a crate grant, the refusal order of
 opening and claiming by kind, and the wire forms of crate entries."""
 
@@ -12,12 +13,12 @@ import attrs
 import pytest
 
 from livecore.api.convert import response_converter
-from livecore.api.grants import RewardEntry
-from livecore.crates import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
-from livecore.economy import MAX_AMOUNT
+from livecore.crates.rules import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
+from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import CrateRow, CrateSettings, Economy, Entry, Game, GameSettings, Resource, ResourceType
-from livecore.grants import (
+from livecore.grants.api import RewardEntry
+from livecore.grants.rules import (
     EntryType,
     Grant,
     GrantKind,
@@ -26,8 +27,8 @@ from livecore.grants import (
     transition,
     validate_entries,
 )
+from livecore.grants.webhooks import CrateOpened, GrantCreated
 from livecore.rand import SeededRandomSource
-from livecore.webhooks.grants import CrateOpened, GrantCreated
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)
 COINS = Entry(ResourceType.CURRENCY, "coins", 50)

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.friends import (
+from livecore.friends.rules import (
     CODE_ALPHABET,
     TRANSITIONS,
     Relation,

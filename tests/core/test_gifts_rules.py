@@ -1,4 +1,4 @@
-"""The gift rules of ``livecore.gifts``, without a store: refusal order, cooldown, day, claim."""
+"""The gift rules of ``livecore.gifts.rules``, without a store: refusal order, cooldown, day, claim."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Economy, Game, GameSettings, GiftingSettings, Resource, ResourceType
-from livecore.gifts import (
+from livecore.gifts.rules import (
     MESSAGE,
     Gift,
     GiftStatus,
@@ -27,7 +27,7 @@ from livecore.gifts import (
     max_amount,
     sendable,
 )
-from livecore.webhooks.gifts import GiftClaimed, GiftSent
+from livecore.gifts.webhooks import GiftClaimed, GiftSent
 
 NOW = datetime(2026, 3, 2, 23, 30, tzinfo=UTC)
 COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10, costs_sender=True)

@@ -1,4 +1,4 @@
-"""The guild payloads built from their records (``livecore/webhooks/guilds.py``): each kind's wire JSON
+"""The guild payloads built from their records (``livecore/guilds/webhooks.py``): each kind's wire JSON
 exactly, ``guildId``, ``guildName`` and ``by`` first on every kind, ``by`` in each of its four forms,
 ``guild.member_joined`` with exactly SPEC 6.2's names, ``from`` on the wire for ``guild.role_changed``;
 and the records of another guild or another moment refused."""
@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from livecore.games import Entry, ResourceType
-from livecore.guilds import (
+from livecore.guilds.rules import (
     SYSTEM_BY,
     By,
     ByKind,
@@ -33,8 +33,7 @@ from livecore.guilds import (
     edited,
     ended,
 )
-from livecore.scope import Environment
-from livecore.webhooks.guilds import (
+from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
     GuildHelpDonated,
@@ -45,6 +44,7 @@ from livecore.webhooks.guilds import (
     GuildRoleChanged,
     GuildUpdated,
 )
+from livecore.scope import Environment
 from livecore.webhooks.payload import WebhookPayload
 
 AT = datetime(2026, 3, 2, 12, 0, 0, 250999, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The guild commands on the in-memory store (livecore/commands/guilds.py, docs/guilds.md): every command
+"""The guild commands on the in-memory store (livecore/guilds/commands.py, docs/guilds.md): every command
 and its refusals in order, the webhook events each fires (kinds, order, ``by``, key fields), the economy
 of founding and donating, join requests, succession by every way a leader goes, disbanding, help requests
 on the manual clock, the inactive-leader sweep, merge and erasure, the banned actor, and the other
@@ -15,15 +15,9 @@ import pytest
 
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
-from livecore.commands import economy as economy_cmd
-from livecore.commands import guilds as gc
 from livecore.commands.actor import PLAYER_WRITES
-from livecore.commands.erasure import erase
-from livecore.commands.merge import merge
-from livecore.commands.moderation import ban_player
-from livecore.commands.players import get_player, heartbeat, register
-from livecore.economy import Reason
-from livecore.erasure import ErasureReason
+from livecore.economy import commands as economy_cmd
+from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     Economy,
@@ -36,8 +30,9 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
-from livecore.grants import GrantStatus
-from livecore.guilds import (
+from livecore.grants.rules import GrantStatus
+from livecore.guilds import commands as gc
+from livecore.guilds.rules import (
     SYSTEM_BY,
     HelpStatus,
     JoinRequest,
@@ -52,7 +47,12 @@ from livecore.guilds import (
 )
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.player_tools.commands.erasure import erase
+from livecore.player_tools.commands.merge import merge
+from livecore.player_tools.commands.moderation import ban_player
+from livecore.player_tools.erasure import ErasureReason
+from livecore.players.commands import get_player, heartbeat, register
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
@@ -1160,7 +1160,7 @@ def banned_world() -> tuple[World, dict[str, str]]:
 
 def test_every_guild_player_write_is_declared_so() -> None:
     declared = {
-        name.rpartition(".")[2] for name in PLAYER_WRITES if name.startswith("livecore.commands.guilds.")
+        name.rpartition(".")[2] for name in PLAYER_WRITES if name.startswith("livecore.guilds.commands.")
     }
     assert declared == set(WRITES)
 

@@ -1,4 +1,5 @@
-"""Guild rules without a server (livecore/guilds.py): names and the name filter, the profile and its edit,
+"""Guild rules without a server (livecore/guilds/rules.py): names and the name filter, the profile and its
+edit,
 joining, the role table and the refusal order of an action on a member, succession, help requests and
 donations, and ``by``."""
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Entry, GuildSettings, HelpSettings, ResourceType
-from livecore.guilds import (
+from livecore.guilds.rules import (
     ALLOWED,
     KEEP,
     KICKS,
@@ -56,8 +57,8 @@ from livecore.guilds import (
     next_role,
     successor,
 )
-from livecore.identity import Identity
-from livecore.players import Player
+from livecore.players.identity import Identity
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import SYSTEM, Actor, Environment
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from livecore.api import guilds as api
 from livecore.api.convert import ABSENT, structure, unstructure
 from livecore.api.openapi import build_documents
 from livecore.api.route import Surface
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import ResourceType
-from livecore.guilds import (
+from livecore.guilds import api
+from livecore.guilds.rules import (
     KEEP,
     By,
     Guild,
@@ -29,8 +29,8 @@ from livecore.guilds import (
     Stint,
     edited,
 )
-from livecore.identity import Identity
-from livecore.players import Player
+from livecore.players.identity import Identity
+from livecore.players.rules import Player
 from livecore.scope import Environment
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

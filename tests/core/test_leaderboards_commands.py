@@ -9,9 +9,6 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import leaderboards as lb
-from livecore.commands import live_events as ev
-from livecore.commands.players import register
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     Aggregation,
@@ -28,8 +25,11 @@ from livecore.games import (
     Studio,
 )
 from livecore.hashing import KeyedHasher
-from livecore.leaderboards import PeriodStatus
+from livecore.leaderboards import commands as lb
+from livecore.leaderboards.rules import PeriodStatus
+from livecore.live_events.commands import live_events as ev
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -1,4 +1,4 @@
-"""The shared-leaderboard rules of ``livecore.leaderboards``, without a store: periods, aggregation,
+"""The shared-leaderboard rules of ``livecore.leaderboards.rules``, without a store: periods, aggregation,
 division placement, promotion and relegation (properties over many cases, and the cases DECISIONS 9
 names)."""
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from livecore.games import Aggregation, Divisions, Order, Period
-from livecore.leaderboards import (
+from livecore.leaderboards.rules import (
     combine,
     moves,
     next_boundary,

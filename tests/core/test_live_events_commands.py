@@ -7,15 +7,10 @@ from datetime import UTC, datetime
 import attrs
 import pytest
 
-from livecore.attempts import AttemptStatus
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as ev
-from livecore.commands.boards import read_board
-from livecore.commands.economy import change
-from livecore.commands.moderation import ban_player
-from livecore.commands.players import register
-from livecore.economy import Reason
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     Economy,
@@ -30,8 +25,13 @@ from livecore.games import (
     Studio,
 )
 from livecore.hashing import KeyedHasher
+from livecore.live_events.attempts import AttemptStatus
+from livecore.live_events.commands import live_events as ev
+from livecore.live_events.commands.boards import read_board
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.player_tools.commands.moderation import ban_player
+from livecore.players.commands import register
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -1,4 +1,5 @@
-"""The live-event rules of ``livecore.live_events``, ``livecore.attempts`` and ``livecore.boards``, without a
+"""The live-event rules of ``livecore.live_events.rules``, ``livecore.live_events.attempts`` and
+``livecore.live_events.boards``, without a
 store: the window schedule, derived ids, the attempt transition table, progress, anti-cheat, milestones,
 completion, board order, cursors, ``around`` and rank bands."""
 
@@ -12,7 +13,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.attempts import (
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import (
+    AntiCheat,
+    CheckKind,
+    Entry,
+    EventSettings,
+    Game,
+    Milestone,
+    Order,
+    RankBand,
+    ResourceType,
+    Verdict,
+)
+from livecore.live_events.attempts import (
     TRANSITIONS,
     Attempt,
     AttemptStatus,
@@ -27,7 +41,7 @@ from livecore.attempts import (
     segment_values,
     transition,
 )
-from livecore.boards import (
+from livecore.live_events.boards import (
     Board,
     BoardEntry,
     Contender,
@@ -43,21 +57,7 @@ from livecore.boards import (
     replaces,
     sort_key,
 )
-from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    AntiCheat,
-    CheckKind,
-    Entry,
-    EventSettings,
-    Game,
-    Milestone,
-    Order,
-    RankBand,
-    ResourceType,
-    Verdict,
-)
-from livecore.identity import Identity
-from livecore.live_events import (
+from livecore.live_events.rules import (
     EventState,
     WindowStatus,
     board_id,
@@ -69,6 +69,7 @@ from livecore.live_events import (
     state,
     window_id,
 )
+from livecore.players.identity import Identity
 from livecore.scope import Environment
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)

@@ -9,15 +9,10 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore.attempts import Attempt, AttemptStatus
-from livecore.boards import BoardStatus
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as ev
-from livecore.commands import lobbies as lb
-from livecore.commands.economy import change
-from livecore.commands.players import register
-from livecore.economy import Reason
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     BotScore,
@@ -36,9 +31,14 @@ from livecore.games import (
     TriggerType,
 )
 from livecore.hashing import KeyedHasher
-from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, SeatSource, new_lobby
+from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.live_events.boards import BoardStatus
+from livecore.live_events.commands import live_events as ev
+from livecore.lobbies import commands as lb
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, SeatSource, new_lobby
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.players.commands import register
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import BotScore, EventSettings, LobbySettings, Order, Resolution, SuddenDeath, TriggerType
-from livecore.identity import DEFAULT_POOL
 from livecore.ids import Prefix, derived_id
-from livecore.live_events import Window, WindowStatus, canonical
-from livecore.lobbies import (
+from livecore.live_events.rules import Window, WindowStatus, canonical
+from livecore.lobbies.rules import (
     CAPACITY_MAX,
     TRANSITIONS,
     Lobby,
@@ -36,6 +35,7 @@ from livecore.lobbies import (
     seat_player,
     transition,
 )
+from livecore.players.identity import DEFAULT_POOL
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment
 

@@ -9,11 +9,8 @@ from datetime import UTC, datetime, timedelta
 import attrs
 import pytest
 
-from livecore.boards import Board, BoardEntry, Contender, entry_fields
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.boards import finalize_board, read_board, standing_of
-from livecore.commands.players import register
 from livecore.games import (
     Economy,
     Entry,
@@ -27,9 +24,12 @@ from livecore.games import (
     Studio,
 )
 from livecore.hashing import KeyedHasher
-from livecore.identity import DEFAULT_POOL
-from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource, bot_entry
+from livecore.live_events.boards import Board, BoardEntry, Contender, entry_fields
+from livecore.live_events.commands.boards import finalize_board, read_board, standing_of
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource, bot_entry
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
+from livecore.players.identity import DEFAULT_POOL
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 

@@ -1,4 +1,4 @@
-"""The lobby and sudden-death payloads built from their records (``livecore/webhooks/lobbies.py``): each
+"""The lobby and sudden-death payloads built from their records (``livecore/lobbies/webhooks.py``): each
 kind's wire JSON exactly, ``source`` left out for a client's join and ``server_push`` for a push, the
 fields a moment may lack as ``null``, timestamps with milliseconds; and the records of another moment
 refused."""
@@ -11,12 +11,10 @@ import attrs
 import orjson
 import pytest
 
-from livecore.attempts import Attempt, AttemptStatus
 from livecore.games import Resolution, SuddenDeath, TriggerType
-from livecore.identity import Identity
-from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
-from livecore.scope import Environment
-from livecore.webhooks.lobbies import (
+from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
     LobbyCreated,
@@ -26,6 +24,8 @@ from livecore.webhooks.lobbies import (
     SessionFrozen,
     SessionTerminated,
 )
+from livecore.players.identity import Identity
+from livecore.scope import Environment
 from livecore.webhooks.payload import WebhookPayload
 
 AT = datetime(2026, 3, 2, 12, 0, 0, 250999, tzinfo=UTC)

@@ -8,19 +8,19 @@ from datetime import UTC, datetime, timedelta
 import attrs
 import pytest
 
-from livecore.api import lobbies
 from livecore.api.convert import structure, unstructure
-from livecore.api.live_events import EventView
 from livecore.api.route import Idempotency, Route, Surface
-from livecore.commands.live_events import EventListing
 from livecore.errors import LivecoreError
 from livecore.games import EventSettings, LobbySettings
 from livecore.idempotency import KEY
-from livecore.identity import Identity
 from livecore.limits import FREE_FORM, ID, Count, count_of, rule_of
-from livecore.live_events import EventState
-from livecore.lobbies import CAPACITY_MAX, Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
-from livecore.players import Player
+from livecore.live_events.api import EventView
+from livecore.live_events.commands.live_events import EventListing
+from livecore.live_events.rules import EventState
+from livecore.lobbies import api as lobbies
+from livecore.lobbies.rules import CAPACITY_MAX, Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.players.identity import Identity
+from livecore.players.rules import Player
 from livecore.scope import Environment
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

@@ -1,4 +1,5 @@
-"""Merge and erasure rules without a server: the pure rules of ``livecore.merge`` / ``livecore.erasure``
+"""Merge and erasure rules without a server: the pure rules of ``livecore.player_tools.merge`` /
+``livecore.player_tools.erasure``
 and the commands on the in-memory store, including the property that a merge preserves the total of
 every resource across the two players."""
 
@@ -12,21 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from livecore.attempts import Attempt, AttemptStatus
-from livecore.boards import Board, BoardEntry, BoardStatus, entry_fields, sort_key
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.boards import read_board
-from livecore.commands.economy import change
-from livecore.commands.erasure import erase
-from livecore.commands.live_events import close_window, record_progress, start
-from livecore.commands.merge import merge
-from livecore.commands.moderation import ban_player
-from livecore.commands.players import first_contact, load_game, register
-from livecore.economy import Holding, Reason, resource
-from livecore.erasure import ErasureReason, ErasureStatus
+from livecore.economy.commands import change
+from livecore.economy.rules import Holding, Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.friends import Block
+from livecore.friends.rules import Block
 from livecore.games import (
     Economy,
     Entry,
@@ -40,8 +32,16 @@ from livecore.games import (
     Studio,
 )
 from livecore.hashing import KeyedHasher
+from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.live_events.boards import Board, BoardEntry, BoardStatus, entry_fields, sort_key
+from livecore.live_events.commands.boards import read_board
+from livecore.live_events.commands.live_events import close_window, record_progress, start
 from livecore.memory import MemoryStore
-from livecore.merge import (
+from livecore.player_tools.commands.erasure import erase
+from livecore.player_tools.commands.merge import merge
+from livecore.player_tools.commands.moderation import ban_player
+from livecore.player_tools.erasure import ErasureReason, ErasureStatus
+from livecore.player_tools.merge import (
     GraphFacts,
     MergeRecord,
     MergeStatus,
@@ -50,7 +50,8 @@ from livecore.merge import (
     replay_of,
     tie_moves,
 )
-from livecore.players import RETIRED_NAME, Lifecycle
+from livecore.players.commands import first_contact, load_game, register
+from livecore.players.rules import RETIRED_NAME, Lifecycle
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from tests.budget import examples

@@ -16,14 +16,14 @@ from openapi_spec_validator.shortcuts import get_validator_cls
 
 from livecore.api import routes as r
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.live_events import SDK_BOARD_STREAM, SDK_EVENTS
 from livecore.api.openapi import PUBLIC_SURFACES, build_document, build_documents
-from livecore.api.players import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
 from livecore.api.system import CLOCK_ADVANCE, PING
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import ErrorCode
 from livecore.limits import INT64_MAX, INT64_MIN
+from livecore.live_events.api import SDK_BOARD_STREAM, SDK_EVENTS
+from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 
 VERSION = "9.9.9"
 

@@ -1,4 +1,4 @@
-"""The operators' rules without a server (livecore/operators.py; SPEC 4.4, SPEC 5 rules 7 and 9, SPEC 8,
+"""The operators' rules without a server (livecore/operators/rules.py; SPEC 4.4, SPEC 5 rules 7 and 9, SPEC 8,
 DECISIONS 14): what each role may do, the order of authorize()'s refusals, personal keys (dashboard-only
 actions, read-only keys, a key's role, its lifetime, who revokes it) and the audit entry's actor."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.operators import (
+from livecore.operators.rules import (
     ALLOWED,
     DASHBOARD_ONLY,
     KEY_LIFETIME,

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.identity import Identity
-from livecore.players import (
+from livecore.players.identity import Identity
+from livecore.players.rules import (
     BAN_TRANSITIONS,
     Activity,
     BanState,

@@ -13,8 +13,8 @@ from livecore.clock import format_ts, from_millis, parse_ts, to_millis
 from livecore.errors import STATUS, ErrorCode, LivecoreError
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
-from livecore.identity import DEFAULT_POOL, normalize_country, normalize_name
 from livecore.ids import Prefix, new_id, new_secret, uuid7
+from livecore.players.identity import DEFAULT_POOL, normalize_country, normalize_name
 from livecore.rand import SeededRandomSource
 from livecore.ratelimit import take
 

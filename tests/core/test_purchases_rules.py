@@ -1,4 +1,4 @@
-"""The purchase rules (livecore.purchases) and the purchase command on the in-memory store."""
+"""The purchase rules (livecore.purchases.rules) and the purchase command on the in-memory store."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.moderation import clear_debug, set_debug
-from livecore.commands.players import first_contact
-from livecore.commands.purchases import track
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
-from livecore.purchases import (
+from livecore.player_tools.commands.moderation import clear_debug, set_debug
+from livecore.players.commands import first_contact
+from livecore.purchases.commands import track
+from livecore.purchases.rules import (
     EXPONENTS,
     FUTURE_TOLERANCE,
     MAX_AMOUNT_MINOR,
@@ -43,9 +43,9 @@ from livecore.purchases import (
     usd_rate,
     window_start,
 )
+from livecore.purchases.webhooks import PurchaseTracked
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.webhooks.purchases import PurchaseTracked
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 MS = timedelta(milliseconds=1)

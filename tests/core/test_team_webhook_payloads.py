@@ -1,4 +1,4 @@
-"""The event team and partner payloads built from their records (``livecore/webhooks/teams.py``): each
+"""The event team and partner payloads built from their records (``livecore/teams/webhooks.py``): each
 kind's wire JSON exactly, the team's ids first on every kind, ``eventTeamId`` null on an invite not yet
 accepted, the event's leave and completion rules as booleans, the team board's fields null without one;
 and the records of another moment refused."""
@@ -13,9 +13,8 @@ import pytest
 
 from livecore.games import Formation, Milestone, OnComplete, OnLeave, TeamSettings
 from livecore.scope import Environment
-from livecore.teams import LeaveReason, PartnerInvite, Team, TeamMember
-from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.teams import (
+from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
     EventTeamGoalCompleted,
@@ -26,6 +25,7 @@ from livecore.webhooks.teams import (
     PartnerInviteSent,
     PayState,
 )
+from livecore.webhooks.payload import WebhookPayload
 
 AT = datetime(2026, 3, 2, 12, 0, 0, 250999, tzinfo=UTC)
 ENDS = datetime(2026, 3, 2, 13, 0, tzinfo=UTC)

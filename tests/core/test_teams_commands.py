@@ -10,14 +10,10 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore.attempts import Attempt
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import friends as friends_cmd
-from livecore.commands import live_events as ev
-from livecore.commands import teams as tc
-from livecore.commands.players import register
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.friends import commands as friends_cmd
 from livecore.games import (
     Economy,
     Entry,
@@ -35,12 +31,16 @@ from livecore.games import (
     TeamSettings,
 )
 from livecore.hashing import KeyedHasher
-from livecore.live_events import window_id
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands import live_events as ev
+from livecore.live_events.rules import window_id
 from livecore.memory import MemoryStore
-from livecore.players import Player
+from livecore.players.commands import register
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.teams import LeaveReason
+from livecore.teams import commands as tc
+from livecore.teams.rules import LeaveReason
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 DAY = timedelta(days=1)

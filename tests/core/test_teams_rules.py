@@ -24,13 +24,13 @@ from livecore.games import (
     ResourceType,
     TeamSettings,
 )
-from livecore.identity import Identity
 from livecore.ids import Prefix, derived_id
-from livecore.live_events import Window, WindowStatus, event_id, window_id
-from livecore.players import Player
+from livecore.live_events.rules import Window, WindowStatus, event_id, window_id
+from livecore.players.identity import Identity
+from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment
-from livecore.teams import (
+from livecore.teams.rules import (
     INVITE_TTL,
     LeaveReason,
     PartnerInvite,

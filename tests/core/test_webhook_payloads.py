@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from livecore.games import Entry, ResourceType
-from livecore.grants import Grant, GrantKind, GrantStatus
-from livecore.webhooks.grants import GrantCreated
+from livecore.grants.rules import Grant, GrantKind, GrantStatus
+from livecore.grants.webhooks import GrantCreated
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.samples import SAMPLES, sample_payload

@@ -11,8 +11,8 @@ from aiohttp.abc import AbstractResolver
 from livecore.commands import emit
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id
+from livecore.players.webhooks import PlayerRegistered
 from livecore.webhooks.delivery import Delivery, Endpoint
-from livecore.webhooks.players import PlayerRegistered
 from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
 from livecore_server.workers.dispatcher import Dispatcher

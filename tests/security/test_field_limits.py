@@ -26,8 +26,6 @@ from livecore.api.route import Surface
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.moderation import ban_player
-from livecore.commands.players import first_contact, register, set_identity
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, Studio
 from livecore.hashing import KeyedHasher
@@ -44,6 +42,8 @@ from livecore.limits import (
     rule_of,
 )
 from livecore.memory import MemoryStore
+from livecore.player_tools.commands.moderation import ban_player
+from livecore.players.commands import first_contact, register, set_identity
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from tests.conftest import World

@@ -13,8 +13,8 @@ from livecore.hashing import KeyedHasher
 from livecore.ids import new_secret
 from livecore.rand import SeededRandomSource
 from livecore_server.keys import api_key_shaped, player_secret_shaped
+from livecore_server.players.sql import PostgresPlayers, SqlPlayers
 from livecore_server.storage.sql.keys import SqlKeys
-from livecore_server.storage.sql.players import PostgresPlayers, SqlPlayers
 from tests.conftest import World
 
 BODY = "A" * 43

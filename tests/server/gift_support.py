@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from livecore.players import ban
+from livecore.players.rules import ban
 from tests.conftest import World, apply_test_manifest, start_world
 
 FAST_KEYS = """

@@ -23,9 +23,9 @@ import orjson
 import pytest
 import pytest_asyncio
 
-from livecore.api.admin import ROUTES
 from livecore.api.route import Route
 from livecore.clock import format_ts
+from livecore.operators.api import ROUTES
 from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
 from tests.conftest import BACKENDS, Receiver, World, start_world
 from tests.secrets_scan import secrets_in_clear

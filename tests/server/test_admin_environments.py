@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from livecore.operators import default_environment
+from livecore.operators.rules import default_environment
 from livecore.scope import Environment
 from tests.conftest import World
 from tests.server.admin_support import STUDIO, admin, ok, refused, sign_in

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from livecore.operators import LOGIN_LINK_TTL, SESSION_TTL
+from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_TTL
 from livecore_server.admin.access import SESSION_COOKIE, session_operator
 from livecore_server.admin.sessions import SignInError, issue_login_link, redeem_link, sign_out
 from livecore_server.cli import main

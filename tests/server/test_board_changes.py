@@ -17,17 +17,17 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as cmd
-from livecore.commands.economy import change
-from livecore.commands.players import first_contact, load_game
-from livecore.economy import Reason, resource
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason, resource
 from livecore.games import Game
 from livecore.hashing import KeyedHasher
+from livecore.live_events.commands import live_events as cmd
+from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.live_events.sql.boards import board_change, board_change_payload
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.sql.boards import board_change, board_change_payload
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0
 from tests.postgres_support import drop_store, new_store

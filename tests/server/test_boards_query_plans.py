@@ -19,13 +19,13 @@ from typing import Any
 import orjson
 import pytest
 
-from livecore.boards import sort_key
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as cmd
-from livecore.commands.players import first_contact
 from livecore.games import Game, GameSettings
 from livecore.hashing import KeyedHasher
+from livecore.live_events.boards import sort_key
+from livecore.live_events.commands import live_events as cmd
+from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.storage.records import settings_converter

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from livecore.players import ban
+from livecore.players.rules import ban
 from tests.conftest import apply_test_manifest
 from tests.server.economy_support import BAZAAR, CRATES, Econ, start_econ
 

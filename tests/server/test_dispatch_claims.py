@@ -24,8 +24,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from livecore.commands import emit
 from livecore.ids import Prefix, new_id
+from livecore.players.webhooks import PlayerRegistered
 from livecore.scope import Environment, Scope
-from livecore.webhooks.players import PlayerRegistered
 from livecore_server.app import DISPATCHER
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.sql.webhooks import DueDelivery, SqlWebhooks

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from livecore.players import ban
+from livecore.players.rules import ban
 from tests.conftest import START
 from tests.server.economy_support import Econ, start_econ
 

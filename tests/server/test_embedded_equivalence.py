@@ -29,25 +29,21 @@ from typing import Any
 import orjson
 import pytest
 
-from livecore.attempts import Attempt
 from livecore.clock import ManualClock, format_ts
-from livecore.commands import Runtime, moderation
-from livecore.commands import boards as boards_cmd
-from livecore.commands import crates as crates_cmd
-from livecore.commands import economy as economy_cmd
-from livecore.commands import friends as friends_cmd
-from livecore.commands import gifts as gifts_cmd
-from livecore.commands import grants as grants_cmd
-from livecore.commands import guilds as guilds_cmd
-from livecore.commands import live_events as live_cmd
-from livecore.commands import players as players_cmd
-from livecore.commands import purchases as purchases_cmd
-from livecore.crates import CrateEntry
+from livecore.commands import Runtime
+from livecore.crates import commands as crates_cmd
+from livecore.crates.rules import CrateEntry
+from livecore.economy import commands as economy_cmd
 from livecore.errors import LivecoreError
+from livecore.friends import commands as friends_cmd
+from livecore.friends.presence import Presence
 from livecore.games import Entry, Game, ResourceType, Studio
-from livecore.gifts import SendRequest
-from livecore.grants import Grant, GrantKind
-from livecore.guilds import (
+from livecore.gifts import commands as gifts_cmd
+from livecore.gifts.rules import SendRequest
+from livecore.grants import commands as grants_cmd
+from livecore.grants.rules import Grant, GrantKind
+from livecore.guilds import commands as guilds_cmd
+from livecore.guilds.rules import (
     PROFILE_FIELDS,
     Guild,
     HelpRequest,
@@ -58,14 +54,19 @@ from livecore.guilds import (
     help_status,
 )
 from livecore.hashing import KeyedHasher
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands import boards as boards_cmd
+from livecore.live_events.commands import live_events as live_cmd
 from livecore.memory import MemoryStore
-from livecore.players import Player, PlayerCard
-from livecore.presence import Presence
-from livecore.purchases import PurchaseRequest
+from livecore.player_tools.commands import moderation
+from livecore.players import commands as players_cmd
+from livecore.players.rules import Player, PlayerCard
+from livecore.purchases import commands as purchases_cmd
+from livecore.purchases.rules import PurchaseRequest
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
-from livecore_server.sdk.economy import PENDING_LIMIT
+from livecore_server.economy.sdk import PENDING_LIMIT
 from tests.conftest import START, World, start_world
 from tests.server.event_support import event_manifest
 
@@ -342,7 +343,7 @@ class Embedded:
 
     def advance(self, seconds: float) -> None:
         """Move the clock as the server's manual-clock scheduler does: the scheduled work of live events
-        (livecore_server.live_schedule) each time a piece comes due, at that time, closing first."""
+        (livecore_server.live_events.schedule) each time a piece comes due, at that time, closing first."""
         until = self.clock.now() + timedelta(seconds=seconds)
         work: list[tuple[Callable[[Transaction], datetime | None], Callable[[Transaction], object]]] = [
             (live_cmd.next_closing, self._close_due),

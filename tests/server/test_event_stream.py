@@ -1,6 +1,7 @@
 """The board stream (SPEC 6.4, DECISIONS 9) read with a real HTTP client from the real app, on SQLite and
 PostgreSQL: ``ready``, a ``score_update`` per change, ``closed`` at finalize, pings, a finalized board, an
-unknown board, and the server closing. Then the hubs themselves (livecore_server/streams.py) on the
+unknown board, and the server closing. Then the hubs themselves (livecore_server/live_events/streams.py) on
+the
 in-memory store: one read per change whatever the number of subscribers, and a slow subscriber cut off
 without holding up the others."""
 
@@ -18,15 +19,15 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as ev
-from livecore.commands.players import register
 from livecore.games import EventSettings, Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
+from livecore.live_events.commands import live_events as ev
 from livecore.memory import MemoryStore
+from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server import streams
-from livecore_server.streams import BoardHubs
+from livecore_server.live_events import streams
+from livecore_server.live_events.streams import BoardHubs
 from tests.server.event_support import SPRINT_OPENS, Arcade, start_event_world
 from tests.waiting import until
 

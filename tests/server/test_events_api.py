@@ -1,5 +1,6 @@
 """The live-event routes through the real app, on SQLite and PostgreSQL, with the manual clock: the events
-list, start and progress with every transition and refusal (the orders of ``livecore.attempts``), the
+list, start and progress with every transition and refusal (the orders of ``livecore.live_events.attempts``),
+the
 windows the scheduler opens and closes, rank rewards, end-now (tests/server/event_support.py has the
 game)."""
 

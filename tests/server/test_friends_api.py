@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from livecore.players import ban
+from livecore.players.rules import ban
 from livecore_server.storage.server_store import open_store
 from tests.conftest import START, World, start_world
 

@@ -21,12 +21,12 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import guilds as gc
-from livecore.commands.players import first_contact, get_player
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, GameSettings, GuildSettings
-from livecore.guilds import JoinType, Profile, name_key
+from livecore.guilds import commands as gc
+from livecore.guilds.rules import JoinType, Profile, name_key
 from livecore.hashing import KeyedHasher
+from livecore.players.commands import first_contact, get_player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.storage.server_store import ServerStore

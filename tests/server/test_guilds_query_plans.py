@@ -17,9 +17,8 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.players import first_contact
 from livecore.games import ResourceType
-from livecore.guilds import (
+from livecore.guilds.rules import (
     By,
     Donation,
     Guild,
@@ -36,11 +35,12 @@ from livecore.guilds import (
     new_stint,
 )
 from livecore.hashing import KeyedHasher
+from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.guilds.sql import INSERT_GUILD, PUT_STINT
+from livecore_server.players.sql import INSERT_PLAYER
 from livecore_server.storage.rows import guild_row, player_row, stint_row
-from livecore_server.storage.sql.guilds import INSERT_GUILD, PUT_STINT
-from livecore_server.storage.sql.players import INSERT_PLAYER
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0
 from tests.server.test_boards_query_plans import POSTGRES_SCAN, SQLITE_SCAN, _plans, store_with_game

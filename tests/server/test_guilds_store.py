@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from livecore.games import ResourceType
-from livecore.guilds import (
+from livecore.guilds.rules import (
     SYSTEM_BY,
     By,
     ByKind,

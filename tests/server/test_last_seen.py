@@ -1,5 +1,5 @@
 """``lastSeenAt`` moves on any authenticated client request (DECISIONS 12), written at most once an hour
-per player (livecore.players.SEEN_EVERY) with the presence board's flush, so that a read costs no write:
+per player (livecore.players.rules.SEEN_EVERY) with the presence board's flush, so that a read costs no write:
 a guild leader who plays without heartbeats is not handed over as inactive."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from livecore.clock import to_millis
-from livecore.players import SEEN_EVERY
+from livecore.players.rules import SEEN_EVERY
 from tests.server.guild_support import Guilds, start_guild_world
 from tests.waiting import until
 
@@ -81,7 +81,7 @@ async def test_a_leader_who_only_reads_is_not_handed_over_as_inactive(clan: Guil
 
 
 def test_seen_is_due_after_the_interval_only() -> None:
-    from livecore.players import seen_is_due
+    from livecore.players.rules import seen_is_due
 
     t0 = datetime(2026, 1, 1)
     assert not seen_is_due(t0, t0 + SEEN_EVERY - SEEN_EVERY / 3600)

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from livecore.boards import sort_key
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import leaderboards as lb
 from livecore.hashing import KeyedHasher
+from livecore.leaderboards import commands as lb
+from livecore.live_events.boards import sort_key
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.storage.sqlite import SqliteStore

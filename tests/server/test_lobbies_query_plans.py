@@ -12,13 +12,13 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import live_events as cmd
-from livecore.commands.economy import change
-from livecore.commands.players import first_contact, load_game
-from livecore.economy import Reason, resource
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason, resource
 from livecore.hashing import KeyedHasher
-from livecore.identity import Identity
-from livecore.lobbies import Lobby, LobbyStatus, Seat, SeatSource
+from livecore.live_events.commands import live_events as cmd
+from livecore.lobbies.rules import Lobby, LobbyStatus, Seat, SeatSource
+from livecore.players.commands import first_contact, load_game
+from livecore.players.identity import Identity
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.storage.sqlite import SqliteStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiohttp.test_utils import make_mocked_request
 
-from livecore.api.lobbies import SERVER_PUSH
+from livecore.lobbies.api import SERVER_PUSH
 from livecore_server.http.endpoint import _idempotency_key
 
 

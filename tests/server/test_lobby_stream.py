@@ -1,4 +1,5 @@
-"""The stream of a lobby's board (livecore_server/streams.py) on the in-memory store: its ``ready`` shows
+"""The stream of a lobby's board (livecore_server/live_events/streams.py) on the in-memory store: its
+``ready`` shows
 the bots, and each bots' tick (called directly, on the manual clock) sends a ``score_update`` for each bot
 whose score changed, and nothing once the board is finalized."""
 
@@ -11,9 +12,9 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore.boards import BoardStatus
-from livecore.identity import DEFAULT_POOL
-from livecore_server.streams import BoardHubs
+from livecore.live_events.boards import BoardStatus
+from livecore.players.identity import DEFAULT_POOL
+from livecore_server.live_events.streams import BoardHubs
 from tests.core.test_lobby_boards import BOARD, SCOPE, World
 from tests.server.test_event_stream import MemoryReads, Sink
 from tests.waiting import until

@@ -34,7 +34,7 @@ from livecore.games import (
     ResourceType,
     Verdict,
 )
-from livecore.live_events import EventState, state
+from livecore.live_events.rules import EventState, state
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore_server.manifest import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from livecore.crates import ROLLS, TABLE, WEIGHT
+from livecore.crates.rules import ROLLS, TABLE, WEIGHT
 from livecore.games import CrateRow, CrateSettings, Entry, GameSettings, ResourceType
 from livecore_server.manifest import ManifestError, parse_manifest
 from livecore_server.storage.records import settings_converter

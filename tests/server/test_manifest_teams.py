@@ -18,7 +18,7 @@ from livecore.games import (
     ResourceType,
     TeamSettings,
 )
-from livecore.teams import TEAM_SIZE_MAX
+from livecore.teams.rules import TEAM_SIZE_MAX
 from livecore_server.manifest import ManifestError, parse_manifest
 from livecore_server.storage.records import settings_converter
 

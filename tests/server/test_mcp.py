@@ -18,8 +18,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from livecore.api import admin
-from livecore.operators import DASHBOARD_ONLY
+from livecore.operators import api as admin
+from livecore.operators.rules import DASHBOARD_ONLY
 from livecore_server.admin.access import SESSION_COOKIE
 from livecore_server.admin.mcp_tools import tool_name
 from tests.conftest import World

@@ -432,7 +432,7 @@ async def test_a_merge_that_fails_midway_leaves_nothing_behind(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """All-or-nothing: the last store write of the merge fails after everything else was moved."""
-    from livecore_server.storage.sql.merges import SqlMerges
+    from livecore_server.player_tools.sql.merges import SqlMerges
 
     await rich(arena, "sam", "tom", "ann")
     await arena.befriend("sam", "ann")

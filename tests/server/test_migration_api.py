@@ -455,7 +455,8 @@ async def test_an_empty_call_applies_nothing(econ: Econ) -> None:
 
 
 async def test_a_player_row_sets_only_the_fields_it_gives(econ: Econ) -> None:
-    """livecore.migration: "a player that exists gets the given fields set": a row with a name only keeps
+    """livecore.player_tools.migration: "a player that exists gets the given fields set": a row with a name
+    only keeps
     the avatar and country the player already has."""
     await econ.register("ann")
     status, got, _ = await econ.server(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from livecore.players import PlayerCard
+from livecore.players.rules import PlayerCard
 from livecore.scope import Environment
 from livecore_server.storage.server_store import ServerTransaction
 from tests.conftest import World

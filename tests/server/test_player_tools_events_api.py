@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore.attempts import Attempt
+from livecore.live_events.attempts import Attempt
 from tests.conftest import start_world
 from tests.server.player_tools_support import ARENA, DELETED_ID, MERGED_ID, Arena, error, ok
 

@@ -13,7 +13,7 @@ from datetime import timedelta
 import attrs
 import pytest
 
-from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from tests.conftest import start_world
 from tests.server.player_tools_support import ARENA, DELETED_ID, Arena, ok
 from tests.server.test_player_tools_events_api import EVENTS, play

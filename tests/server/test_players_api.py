@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from livecore.players import ban
+from livecore.players.rules import ban
 from tests.conftest import START, World
 
 
@@ -129,7 +129,7 @@ async def test_synthetic_identity_is_deterministic_per_game(world: World) -> Non
         "POST", "/sdk/v1/players/same-id/register", key=world.other_keys["test-client"]
     )
     game_a = world.applied["games"]["space-race"]["id"]
-    from livecore.identity import DEFAULT_POOL
+    from livecore.players.identity import DEFAULT_POOL
 
     game_b = world.applied["games"]["other-game"]["id"]
     assert a["data"]["syntheticIdentity"]["name"] == DEFAULT_POOL.compose(game_a, "same-id").name
@@ -153,7 +153,7 @@ async def test_set_own_identity_trims_and_keeps_anonymized(world: World) -> None
     }
     game_id = world.applied["games"]["space-race"]["id"]
     player = world.services.store.run(lambda tx: tx.players.get(game_id, "alice"), write=False)
-    from livecore.identity import DEFAULT_POOL
+    from livecore.players.identity import DEFAULT_POOL
 
     assert player.anonymized == attrs.evolve(DEFAULT_POOL.compose(game_id, "alice"), country=None)
 

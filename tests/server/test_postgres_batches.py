@@ -4,13 +4,13 @@ database as statements sent one by one is a property in test_postgres_prefetch.p
 
 from __future__ import annotations
 
+from livecore_server.economy.sql import INSERT_ENTRY, PUT_HOLDING
+from livecore_server.gifts.sql import INSERT_GIFT
+from livecore_server.grants.sql import INSERT_GRANT
+from livecore_server.players.sql import INSERT_PLAYER
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, MAX_PARAMETERS, together
-from livecore_server.storage.sql.gifts import INSERT_GIFT
-from livecore_server.storage.sql.grants import INSERT_GRANT
 from livecore_server.storage.sql.idempotency import PUT_RECORD
-from livecore_server.storage.sql.ledger import INSERT_ENTRY, PUT_HOLDING
 from livecore_server.storage.sql.outbox import INSERT_EVENT
-from livecore_server.storage.sql.players import INSERT_PLAYER
 from livecore_server.storage.sqlport import Insert
 
 OUTBOX = Insert("outbox", ("id", "kind"))

@@ -21,19 +21,23 @@ from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
 from livecore.commands import Runtime
-from livecore.commands import friends as friends_cmd
-from livecore.commands import gifts as gifts_cmd
-from livecore.commands.economy import server_adjust
-from livecore.commands.players import first_contact
 from livecore.commands.reads import GiftSendReads, Reads
+from livecore.economy.commands import server_adjust
 from livecore.errors import LivecoreError
+from livecore.friends import commands as friends_cmd
 from livecore.games import Game, ResourceType
-from livecore.gifts import Gift, GiftStatus, SenderStats, SendRequest, stats_window
+from livecore.gifts import commands as gifts_cmd
+from livecore.gifts.rules import Gift, GiftStatus, SenderStats, SendRequest, stats_window
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
+from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.economy.sql import SqlLedger
+from livecore_server.friends.sql import SqlFriendGraph
+from livecore_server.gifts.sql import SqlGifts
 from livecore_server.manifest import parse_manifest
+from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_groups, postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore, PostgresTransaction, _numbered
 from livecore_server.storage.postgres_prefetch import (
@@ -42,11 +46,7 @@ from livecore_server.storage.postgres_prefetch import (
     _Stats,
     stats_for,
 )
-from livecore_server.storage.sql.friends import SqlFriendGraph
-from livecore_server.storage.sql.gifts import SqlGifts
 from livecore_server.storage.sql.idempotency import SqlIdempotency
-from livecore_server.storage.sql.ledger import SqlLedger
-from livecore_server.storage.sql.players import SqlPlayers
 from tests.budget import examples
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame

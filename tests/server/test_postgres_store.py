@@ -18,32 +18,33 @@ import orjson
 import psycopg
 import pytest
 
-from livecore.attempts import AttemptStatus
-from livecore.boards import BoardStatus, sort_key
 from livecore.clock import ManualClock, to_millis
-from livecore.commands import Runtime, live_events
-from livecore.commands import friends as friends_cmd
-from livecore.commands import gifts as gifts_cmd
-from livecore.commands import leaderboards as leaderboards_cmd
-from livecore.commands.boards import merge_entries
-from livecore.commands.economy import change, server_adjust
-from livecore.commands.erasure import erase
-from livecore.commands.merge import merge
-from livecore.commands.players import first_contact, load_game
-from livecore.economy import Holding, LedgerEntry, Reason, resource
-from livecore.erasure import ErasureReason, ErasureRecord
+from livecore.commands import Runtime
+from livecore.economy.commands import change, server_adjust
+from livecore.economy.rules import Holding, LedgerEntry, Reason, resource
 from livecore.events import DEBOUNCE, DomainEvent
+from livecore.friends import commands as friends_cmd
 from livecore.games import Game, ResourceType, Studio
-from livecore.gifts import SendRequest
+from livecore.gifts import commands as gifts_cmd
+from livecore.gifts.rules import SendRequest
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
-from livecore.identity import Identity
-from livecore.leaderboards import PeriodStatus, PlayerTier
-from livecore.lobbies import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.leaderboards import commands as leaderboards_cmd
+from livecore.leaderboards.rules import PeriodStatus, PlayerTier
+from livecore.live_events.attempts import AttemptStatus
+from livecore.live_events.boards import BoardStatus, sort_key
+from livecore.live_events.commands import live_events
+from livecore.live_events.commands.boards import merge_entries
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.memory import MemoryStore
-from livecore.migration import MigrationKind
-from livecore.players import DebugFlag
-from livecore.purchases import Purchase, ValidationStatus
+from livecore.player_tools.commands.erasure import erase
+from livecore.player_tools.commands.merge import merge
+from livecore.player_tools.erasure import ErasureReason, ErasureRecord
+from livecore.player_tools.migration import MigrationKind
+from livecore.players.commands import first_contact, load_game
+from livecore.players.identity import Identity
+from livecore.players.rules import DebugFlag
+from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.manifest import parse_manifest

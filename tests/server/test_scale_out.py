@@ -644,7 +644,7 @@ async def test_two_processes_close_a_window_once_and_a_stream_on_one_hears_the_w
 # --- shared leaderboards on two processes -------------------------------------------------------------
 
 # A daily league: divisions of two, so that 240 players fill 120 divisions and the rollover takes two
-# steps (livecore.commands.leaderboards.divisions_per_step: 100 each); rank 1 of each division is paid.
+# steps (livecore.leaderboards.commands.divisions_per_step: 100 each); rank 1 of each division is paid.
 LEAGUE = """
 [games.arena.leaderboards.daily]
 name = "Daily"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from livecore.live_events import EventState, state
+from livecore.live_events.rules import EventState, state
 from livecore.scope import Permission
 from livecore_server.apply import apply_manifest
 from livecore_server.cli import main

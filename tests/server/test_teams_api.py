@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from livecore.clock import format_ts
-from livecore.live_events import window_id
+from livecore.live_events.rules import window_id
 from livecore.scope import Environment
 from tests.conftest import START
 from tests.server.event_support import Arcade, error, start_event_world

@@ -19,14 +19,14 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands import teams as tc
-from livecore.commands.players import first_contact
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, GameSettings
 from livecore.hashing import KeyedHasher
-from livecore.live_events import window_id
+from livecore.live_events.rules import window_id
+from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore.teams import commands as tc
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.test_teams_commands import EVENTS, T0

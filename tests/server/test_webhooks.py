@@ -15,9 +15,9 @@ import attrs
 import pytest
 
 from livecore.commands import emit
+from livecore.players.webhooks import PlayerRegistered
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import Delivery, Endpoint
-from livecore.webhooks.players import PlayerRegistered
 from livecore_server.admin.webhooks import replay_delivery, send_sample, unpause_endpoint
 from tests.conftest import Receiver, World, start_world, webhook_manifest
 from tests.core.test_webhook_delivery import ProgressUpdated

@@ -4,36 +4,36 @@ the one place a transaction gets its ports."""
 
 from __future__ import annotations
 
-from livecore_server.storage.sql.attempts import SqlAttempts
+from livecore_server.economy.sql import SqlLedger
+from livecore_server.friends.sql import SqlFriendGraph
+from livecore_server.gifts.sql import SqlGifts
+from livecore_server.grants.sql import SqlGrants
+from livecore_server.guilds.sql import SqlGuilds
+from livecore_server.leaderboards.sql import SqlLeaderboards
+from livecore_server.live_events.sql.attempts import SqlAttempts
+from livecore_server.live_events.sql.boards import SqlBoards
+from livecore_server.live_events.sql.windows import SqlWindows
+from livecore_server.lobbies.sql import SqlLobbies
+from livecore_server.player_tools.sql.erasures import SqlErasures
+from livecore_server.player_tools.sql.merges import SqlMerges
+from livecore_server.player_tools.sql.migrations import SqlMigrationKeys
+from livecore_server.players.sql import SqlPlayers
+from livecore_server.purchases.sql import SqlPurchases
 from livecore_server.storage.sql.audit import SqlAudit
-from livecore_server.storage.sql.boards import SqlBoards
-from livecore_server.storage.sql.erasures import SqlErasures
-from livecore_server.storage.sql.friends import SqlFriendGraph
 from livecore_server.storage.sql.games import SqlGames
-from livecore_server.storage.sql.gifts import SqlGifts
-from livecore_server.storage.sql.grants import SqlGrants
-from livecore_server.storage.sql.guilds import SqlGuilds
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
-from livecore_server.storage.sql.leaderboards import SqlLeaderboards
-from livecore_server.storage.sql.ledger import SqlLedger
-from livecore_server.storage.sql.lobbies import SqlLobbies
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.members import SqlMembers
-from livecore_server.storage.sql.merges import SqlMerges
 from livecore_server.storage.sql.meta import SqlMeta
-from livecore_server.storage.sql.migrations import SqlMigrationKeys
 from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
-from livecore_server.storage.sql.players import SqlPlayers
 from livecore_server.storage.sql.presence import SqlPresence
-from livecore_server.storage.sql.purchases import SqlPurchases
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
-from livecore_server.storage.sql.teams import SqlTeams
 from livecore_server.storage.sql.webhooks import SqlWebhooks
-from livecore_server.storage.sql.windows import SqlWindows
 from livecore_server.storage.sqlport import SqlTransaction
+from livecore_server.teams.sql import SqlTeams
 
 
 def open_ports(

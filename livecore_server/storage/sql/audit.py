@@ -9,7 +9,7 @@ import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.operators import AuditEntry
+from livecore.operators.rules import AuditEntry
 from livecore_server.storage.sqlport import SqlPort
 
 _COLUMNS = "seq, id, studio_id, game_id, at, actor, action, target, metadata, before, after, ip"

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from livecore.operators import Role
+from livecore.operators.rules import Role
 from livecore_server.storage.sqlport import SqlPort
 
 

@@ -1,0 +1,46 @@
+"""The ledger port in memory."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.economy.rules import Holding, LedgerEntry
+from livecore.memory.journal import MemoryPort
+
+
+class MemoryLedger(MemoryPort):
+    __slots__ = ()
+
+    def balances_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for (pid, key), h in self._s.holdings.items():
+            if pid in player_ids and key in keys:
+                out.setdefault(pid, {})[key] = h.amount
+        return out
+
+    def holding(self, player_id: str, key: str) -> Holding:
+        return self._s.holdings.get((player_id, key)) or Holding(key=key)
+
+    def holdings(self, player_id: str) -> dict[str, Holding]:
+        return {k: h for (p, k), h in self._s.holdings.items() if p == player_id}
+
+    def append(self, entry: LedgerEntry, holding: Holding) -> None:
+        entries = self._s.entries
+        entries.append(entry)
+        self._tx.undo.append(entries.pop)
+        self._tx.put(self._s.holdings, (entry.player_id, entry.resource_key), holding)
+
+    def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
+        return [
+            e for e in self._s.entries if e.player_id == player_id and (key is None or e.resource_key == key)
+        ]
+
+    def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
+        store = self._s
+        before = store.entries
+        store.entries = [attrs.evolve(e, player_id=to_id) if e.player_id == from_id else e for e in before]
+        self._tx.undo.append(lambda: setattr(store, "entries", before))
+        for pid, key in [k for k in store.holdings if k[0] == from_id]:
+            self._tx.drop(store.holdings, (pid, key))
+        for key, held in holdings.items():
+            self._tx.put(store.holdings, (to_id, key), held)

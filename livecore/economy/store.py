@@ -1,0 +1,35 @@
+"""The ledger port. The ledger: append-only entries; a holding (balance and item parameters) moves with each
+entry.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from livecore.economy.rules import Holding, LedgerEntry
+
+
+class Ledger(Protocol):
+    def balances_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
+        """Balances of ``keys`` for many players at once (progression on a page of rows)."""
+        ...
+
+    def holding(self, player_id: str, key: str) -> Holding: ...
+
+    def holdings(self, player_id: str) -> dict[str, Holding]: ...
+
+    def append(self, entry: LedgerEntry, holding: Holding) -> None: ...
+
+    def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]: ...
+
+    def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
+        """Every ledger entry of ``from_id`` becomes ``to_id``'s; ``from_id`` holds nothing after, and
+        ``to_id``'s holdings become ``holdings``."""
+        ...
+
+
+class HasLedger(Protocol):
+    """A transaction that reaches the ledger port."""
+
+    @property
+    def ledger(self) -> Ledger: ...

@@ -1,0 +1,168 @@
+"""Gift commands: send (one transaction: gift, its pending grant, the sender's debit, the webhooks),
+claim (through the grant, so both routes pay out identically), and the reads behind the catalog and the
+friends list's ``giftCooldownUntil``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+import attrs
+
+from livecore.commands import Runtime, emit
+from livecore.commands.actor import player_write
+from livecore.commands.reads import GiftSendReads, Reads
+from livecore.economy.commands import change
+from livecore.economy.rules import Reason
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.games import Entry, Game
+from livecore.gifts.rules import (
+    GIFT_SOURCE_KIND,
+    MESSAGE,
+    Gift,
+    GiftStatus,
+    SendRequest,
+    check_replay,
+    check_send,
+    cooldown_until,
+    cooldown_window_start,
+    day_start,
+    expiry,
+    stats_window,
+)
+from livecore.gifts.webhooks import GiftSent
+from livecore.grants.commands import issue_grant, settle_loaded
+from livecore.grants.rules import GrantKind, GrantTrigger
+from livecore.ids import new_uuid
+from livecore.players.rules import Player
+from livecore.scope import Scope
+from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+
+
+class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
+    """The ports these commands use."""
+
+
+@attrs.frozen
+class Sent:
+    gift: Gift
+    replayed: bool = False  # the idempotency key named a gift sent before: nothing new happened
+
+
+def send_reads(
+    scope: Scope,
+    game: Game,
+    sender_external_id: str,
+    recipient_external_id: str | None,
+    request: SendRequest,
+    now: datetime,
+) -> Reads:
+    """What :func:`send` reads beyond the sender and its idempotency record: the recipient, then the
+    friendship, the gift key, the sender's recent gifts and the balance paid from. A recipient named by
+    friend code is found as the send runs (nothing to declare)."""
+    if recipient_external_id is None:
+        return Reads()
+    res = game.settings.resources.get(request.resource_key)
+    since, day = stats_window(game.settings.gifting, now)
+    sender, recipient = (scope.game_id, sender_external_id), (scope.game_id, recipient_external_id)
+    read = GiftSendReads(
+        sender=sender,
+        recipient=recipient,
+        idempotency_key=request.idempotency_key,
+        cost_key=request.resource_key if res is not None and res.costs_sender else None,
+        cooldown_since=since,
+        day_start=day,
+    )
+    return Reads(players=(recipient,), gift_sends=(read,))
+
+
+@player_write("sender")
+def send(
+    tx: GiftsTx,
+    rt: Runtime,
+    scope: Scope,
+    game: Game,
+    sender: Player,
+    recipient: Player,
+    request: SendRequest,
+) -> Sent:
+    """Send a gift: the refusal checks of :func:`livecore.gifts.rules.check_send`, then the gift, its pending
+    grant (``grant.created``), the sender's debit when the resource costs the sender, and ``gift.sent``."""
+    MESSAGE.check_optional(request.message, "message")
+    if request.idempotency_key is not None:
+        earlier = tx.gifts.by_key(sender.id, request.idempotency_key)
+        if earlier is not None:
+            return Sent(check_replay(earlier, recipient.id, request), replayed=True)
+    now = rt.clock.now()
+    settings = game.settings.gifting
+    are_friends = sender.id != recipient.id and tx.friends.get_friendship(sender.id, recipient.id) is not None
+    stats = tx.gifts.sender_stats(sender.id, recipient.id, *stats_window(settings, now))
+    res_declared = game.settings.resources.get(request.resource_key)
+    costs = res_declared is not None and res_declared.costs_sender
+    balance = tx.ledger.holding(sender.id, request.resource_key).amount if costs else 0
+    res = check_send(game, request, are_friends=are_friends, stats=stats, balance=balance, now=now)
+    gift = Gift(
+        id=new_uuid(now, rt.rng),
+        grant_id=new_uuid(now, rt.rng),
+        game_id=game.id,
+        sender_id=sender.id,
+        sender_external_id=sender.external_id,
+        recipient_id=recipient.id,
+        recipient_external_id=recipient.external_id,
+        type=res.type,
+        resource_key=res.key,
+        amount=request.amount,
+        message=request.message,
+        status=GiftStatus.PENDING,
+        sent_at=now,
+        expires_at=expiry(settings, now),
+        deducted_from_sender=res.costs_sender,
+        idempotency_key=request.idempotency_key,
+    )
+    if res.costs_sender:
+        change(tx, rt, scope, game, sender, res, -gift.amount, Reason.GIFT_COST, source_ref_id=gift.id)
+    tx.gifts.insert(gift)
+    emit(tx, rt, scope, GiftSent.of(gift))
+    issue_grant(
+        tx,
+        rt,
+        scope,
+        recipient,
+        kind=GrantKind.REWARD,
+        entries=(Entry(type=res.type, key=res.key, amount=gift.amount),),
+        expires_at=gift.expires_at,
+        source_kind=GIFT_SOURCE_KIND,
+        source_ref_id=gift.id,
+        grant_id=gift.grant_id,
+    )
+    return Sent(gift)
+
+
+def get_gift(tx: GiftsTx, scope: Scope, recipient: Player, gift_id: str) -> Gift:
+    """A gift as its recipient sees it; anyone else (the sender too) is told it does not exist."""
+    gift = tx.gifts.get(scope.game_id, gift_id)
+    if gift is None or gift.recipient_id != recipient.id:
+        raise LivecoreError(ErrorCode.GIFT_NOT_FOUND, "No such gift for you.", {"giftId": gift_id})
+    return gift
+
+
+@player_write("recipient")
+def claim(tx: GiftsTx, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
+    """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
+    gift = get_gift(tx, scope, recipient, gift_id)
+    grant = tx.grants.get(scope.game_id, gift.grant_id)
+    assert grant is not None  # written with the gift
+    _, claimed = settle_loaded(tx, rt, scope, recipient, grant, gift, GrantTrigger.CLAIM)
+    assert claimed is not None
+    return claimed
+
+
+def sent_today(tx: GiftsTx, sender: Player, now: datetime) -> int:
+    return tx.gifts.sender_stats(sender.id, None, now, day_start(now)).sent_today
+
+
+def cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[str, datetime]:
+    """Friend id -> when the sender may gift them again, for friends still on cooldown."""
+    settings = game.settings.gifting
+    last = tx.gifts.cooldowns(sender.id, cooldown_window_start(settings, now))
+    return {pid: until for pid, t in last.items() if (until := cooldown_until(t, settings, now)) is not None}

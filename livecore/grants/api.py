@@ -1,0 +1,224 @@
+"""Grants: reward grants waiting to be claimed, their entries, claim and acknowledgement."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.api.convert import OMIT_IF_NONE
+from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.crates.rules import CrateEntry
+from livecore.economy.rules import AMOUNT
+from livecore.errors import ErrorCode, invalid_request
+from livecore.games import Entry, ResourceType
+from livecore.grants.rules import (
+    ENTRIES,
+    AckedBy,
+    EntryType,
+    Grant,
+    GrantEntry,
+    GrantKind,
+    GrantStatus,
+    effective_status,
+)
+from livecore.idempotency import KEY
+from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
+
+
+class GrantSourceKind(enum.StrEnum):
+    """What a server grant request may name (docs/reference/grants.md); other source kinds come from
+    features."""
+
+    API = "api"
+    ADMIN = "admin"
+
+
+def _entry_type(value: str) -> EntryType:
+    return EntryType(value)
+
+
+@attrs.frozen
+class RewardEntry:
+    """A grant entry (docs/reference/grants.md#the-record): a reward ``{type, key, amount, parameters?}``,
+    ``parameters`` only for items; or, in a crate grant, crates ``{type: "crate", key, amount}``.
+    ``type`` takes a :class:`~livecore.games.ResourceType` as well."""
+
+    type: EntryType = attrs.field(converter=_entry_type)
+    key: str = attrs.field(metadata=limited(ID))
+    amount: int = attrs.field(metadata=limited(AMOUNT))
+    parameters: dict[str, Any] | None = attrs.field(
+        default=None, metadata={**limited(FREE_FORM), **OMIT_IF_NONE}
+    )
+
+    def to_entry(self, at: str = "parameters") -> GrantEntry:
+        """The core's entry; ``at`` names this entry's ``parameters`` in an error."""
+        if self.type is not EntryType.CRATE:
+            return Entry(
+                type=ResourceType(self.type), key=self.key, amount=self.amount, parameters=self.parameters
+            )
+        if self.parameters is not None:
+            raise invalid_request("Only item entries carry parameters.", {at: "items only"})
+        return CrateEntry(key=self.key, amount=self.amount)
+
+    @classmethod
+    def of(cls, entry: GrantEntry) -> RewardEntry:
+        if isinstance(entry, CrateEntry):
+            return cls(type=EntryType.CRATE, key=entry.key, amount=entry.amount)
+        return cls(type=entry.type, key=entry.key, amount=entry.amount, parameters=entry.parameters)
+
+
+@attrs.frozen
+class GrantView:
+    """The grant record (docs/reference/grants.md#the-record)."""
+
+    grant_id: str
+    external_player_id: str
+    kind: GrantKind
+    status: GrantStatus
+    entries: list[RewardEntry]
+    source_kind: str
+    source_ref_id: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    claimed_at: datetime | None
+    expires_at: datetime | None
+    acked_by: AckedBy | None
+
+    @classmethod
+    def of(cls, g: Grant, now: datetime | None = None) -> GrantView:
+        return cls(
+            grant_id=g.id,
+            external_player_id=g.external_player_id,
+            kind=g.kind,
+            status=effective_status(g, now) if now is not None else g.status,
+            entries=[RewardEntry.of(e) for e in g.entries],
+            source_kind=g.source_kind,
+            source_ref_id=g.source_ref_id,
+            metadata=g.metadata,
+            created_at=g.created_at,
+            claimed_at=g.claimed_at,
+            expires_at=g.expires_at,
+            acked_by=g.acked_by,
+        )
+
+
+@attrs.frozen
+class CreateGrantRequest:
+    idempotency_key: str = attrs.field(metadata=limited(KEY))
+    entries: list[RewardEntry] = attrs.field(metadata=limited(count=ENTRIES))
+    kind: GrantKind = GrantKind.REWARD
+    expires_at: datetime | None = None
+    source_kind: GrantSourceKind = GrantSourceKind.API
+    source_ref_id: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    metadata: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
+
+
+@attrs.frozen
+class GrantResponse:
+    grant: GrantView
+
+
+@attrs.frozen
+class GrantListResponse:
+    grants: list[GrantView]
+
+
+@attrs.frozen
+class OpenCrateResponse:
+    """An opened crate: the crate grant, now claimed, and the contents grant drawn from its table,
+    created and claimed at once (docs/grants.md#crates)."""
+
+    crate: GrantView
+    contents: GrantView
+
+
+SDK_PENDING_GRANTS = Route(
+    name="grants.pending",
+    surface=Surface.SDK,
+    method="GET",
+    path="/players/{externalId}/pending-grants",
+    summary="Grants waiting to be claimed, oldest first.",
+    auth=Auth.PLAYER,
+    response=GrantListResponse,
+    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+
+SDK_CLAIM_GRANT = Route(
+    name="grants.claim",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/grants/{grantId}/claim",
+    summary="Claim a pending grant: its entries are credited now.",
+    auth=Auth.PLAYER,
+    response=GrantResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(
+        *PLAYER_WRITE_ERRORS,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.GRANT_ALREADY_CLAIMED,
+        ErrorCode.GRANT_EXPIRED,
+        ErrorCode.CRATE_MUST_BE_OPENED,
+        # A gift's grant is claimed under the gift's rule.
+        ErrorCode.GIFT_ALREADY_CLAIMED,
+        ErrorCode.GIFT_EXPIRED,
+    ),
+)
+
+
+SERVER_CREATE_GRANT = Route(
+    name="server.grants.create",
+    surface=Surface.SERVER,
+    method="POST",
+    path="/players/{externalId}/grants",
+    summary="Create a pending reward or crate grant (the player is created on first contact).",
+    status=201,
+    request=CreateGrantRequest,
+    response=GrantResponse,
+    idempotency=Idempotency.REQUIRED,
+    body_idempotency_field=True,
+    errors=(ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED, ErrorCode.PLAYER_NOT_FOUND),
+)
+
+
+SDK_OPEN_CRATE = Route(
+    name="crates.open",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/crates/{grantId}/open",
+    summary="Open a pending crate grant: its table is drawn and the contents are credited now.",
+    auth=Auth.PLAYER,
+    response=OpenCrateResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(
+        *PLAYER_WRITE_ERRORS,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.NOT_A_CRATE,
+        ErrorCode.GRANT_ALREADY_CLAIMED,
+        ErrorCode.GRANT_EXPIRED,
+        # The crate's kind was removed from the manifest since the grant was created.
+        ErrorCode.RESOURCE_NOT_FOUND,
+    ),
+)
+
+
+SERVER_ACK_GRANT = Route(
+    name="server.grants.ack",
+    surface=Surface.SERVER,
+    method="POST",
+    path="/players/{externalId}/grants/{grantId}/ack",
+    summary="Mark a grant claimed by the studio backend (ackedBy=server_api); idempotent.",
+    response=GrantResponse,
+    idempotency=Idempotency.REQUIRED,
+    errors=(
+        ErrorCode.PLAYER_NOT_FOUND,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.GRANT_EXPIRED,
+        ErrorCode.CRATE_MUST_BE_OPENED,
+    ),
+)
+
+ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)

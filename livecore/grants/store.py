@@ -1,0 +1,46 @@
+"""The grants port. Grants, by (game_id, grant id)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from livecore.grants.rules import Grant, GrantStatus
+from livecore.players.rules import Player
+
+
+class GrantStore(Protocol):
+    def insert(self, grant: Grant) -> None: ...
+
+    def get(self, game_id: str, grant_id: str) -> Grant | None: ...
+
+    def update(self, grant: Grant) -> None: ...
+
+    def pending(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
+        """Pending grants of a player not yet past their expiry, oldest first."""
+        ...
+
+    def past_expiry(self, now: datetime, limit: int) -> list[Grant]:
+        """Pending grants whose expiry has passed (for the sweep), oldest expiry first."""
+        ...
+
+    def recent(self, player_id: str, limit: int) -> list[Grant]:
+        """The player's grants, newest first."""
+        ...
+
+    def counts(self, player_id: str) -> dict[GrantStatus, int]: ...
+
+    def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
+        """The player's grants whose ``sourceRefId`` is ``source_ref_id`` (an attempt's), oldest first."""
+        ...
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        """Every grant of ``from_id`` becomes ``to``'s (a merge)."""
+        ...
+
+
+class HasGrants(Protocol):
+    """A transaction that reaches the grants port."""
+
+    @property
+    def grants(self) -> GrantStore: ...

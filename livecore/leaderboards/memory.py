@@ -1,0 +1,147 @@
+"""The shared leaderboards port in memory."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, PlayerTier, SharedEntry
+from livecore.live_events.boards import Contender, sort_key
+from livecore.memory.journal import MemoryPort
+from livecore.scope import Environment
+
+
+class MemoryLeaderboards(MemoryPort):
+    __slots__ = ()
+
+    def period(self, game_id: str, period_id: str) -> BoardPeriod | None:
+        period = self._s.periods.get(period_id)
+        return period if period is not None and period.game_id == game_id else None
+
+    def insert_period(self, period: BoardPeriod) -> None:
+        self._tx.put(self._s.periods, period.id, period)
+
+    def update_period(self, period: BoardPeriod) -> None:
+        self._tx.put(self._s.periods, period.id, period)
+
+    def _of(self, game_id: str, env: Environment, key: str, status: PeriodStatus) -> list[BoardPeriod]:
+        found = [
+            p
+            for p in self._s.periods.values()
+            if (p.game_id, p.env, p.board_key, p.status) == (game_id, env, key, status)
+        ]
+        return sorted(found, key=lambda p: (p.starts_at is not None, p.starts_at, p.id))
+
+    def open_period(self, game_id: str, env: Environment, key: str) -> BoardPeriod | None:
+        found = self._of(game_id, env, key, PeriodStatus.OPEN)
+        return found[-1] if found else None
+
+    def latest_finalized(self, game_id: str, env: Environment, key: str) -> BoardPeriod | None:
+        found = self._of(game_id, env, key, PeriodStatus.FINALIZED)
+        return found[-1] if found else None
+
+    def periods_due(self, now: datetime, limit: int) -> list[BoardPeriod]:
+        due = [
+            p
+            for p in self._s.periods.values()
+            if p.status is PeriodStatus.FINALIZING
+            or (p.status is PeriodStatus.OPEN and p.ends_at is not None and p.ends_at <= now)
+        ]
+        return sorted(due, key=lambda p: (p.ends_at or now, p.id))[:limit]
+
+    def division(self, period_id: str, division_id: str) -> Division | None:
+        division = self._s.divisions.get(division_id)
+        return division if division is not None and division.period_id == period_id else None
+
+    def insert_division(self, division: Division) -> None:
+        self._tx.put(self._s.divisions, division.id, division)
+
+    def update_division(self, division: Division) -> None:
+        self._tx.put(self._s.divisions, division.id, division)
+
+    def _divisions(self, period_id: str) -> list[Division]:
+        mine = [d for d in self._s.divisions.values() if d.period_id == period_id]
+        return sorted(mine, key=lambda d: (d.tier, d.number))
+
+    def newest_division(self, period_id: str, tier: int) -> Division | None:
+        mine = [d for d in self._divisions(period_id) if d.tier == tier]
+        return mine[-1] if mine else None
+
+    def divisions_from(self, period_id: str, offset: int, limit: int) -> list[Division]:
+        return self._divisions(period_id)[offset : offset + limit]
+
+    def top_division(self, period_id: str) -> Division | None:
+        divisions = self._divisions(period_id)
+        if not divisions:
+            return None
+        top = divisions[-1].tier
+        return next(d for d in divisions if d.tier == top)
+
+    def entry(self, period_id: str, player_id: str) -> SharedEntry | None:
+        return self._s.shared_entries.get((period_id, player_id))
+
+    def put_entry(self, period: BoardPeriod, entry: SharedEntry) -> None:
+        self._tx.put(self._s.shared_entries, (entry.period_id, entry.player_id), entry)
+
+    def delete_entry(self, period_id: str, player_id: str) -> None:
+        self._tx.drop(self._s.shared_entries, (period_id, player_id))
+
+    def entries_of(self, player_id: str) -> list[SharedEntry]:
+        mine = [e for e in self._s.shared_entries.values() if e.player_id == player_id]
+        return sorted(mine, key=lambda e: e.period_id)
+
+    def _ordered(self, period: BoardPeriod, division_id: str | None) -> list[SharedEntry]:
+        entries = [
+            e
+            for e in self._s.shared_entries.values()
+            if e.period_id == period.id and (division_id is None or e.division_id == division_id)
+        ]
+        return sorted(entries, key=lambda e: sort_key(period.settings.order, e))
+
+    def page(
+        self,
+        period: BoardPeriod,
+        division_id: str | None,
+        after: tuple[float, datetime, str] | None,
+        limit: int,
+    ) -> list[tuple[SharedEntry, Contender]]:
+        ordered = self._ordered(period, division_id)
+        if after is not None:
+            ordered = [e for e in ordered if sort_key(period.settings.order, e) > after]
+        return self._s.with_contenders(ordered[:limit])
+
+    def page_before(
+        self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str], limit: int
+    ) -> list[tuple[SharedEntry, Contender]]:
+        order = period.settings.order
+        ahead = [e for e in self._ordered(period, division_id) if sort_key(order, e) < key]
+        return self._s.with_contenders(ahead[max(0, len(ahead) - limit) :])
+
+    def count_ahead(
+        self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str]
+    ) -> int:
+        order = period.settings.order
+        return sum(1 for e in self._ordered(period, division_id) if sort_key(order, e) < key)
+
+    def size(self, period_id: str, division_id: str | None) -> int:
+        return sum(
+            1
+            for e in self._s.shared_entries.values()
+            if e.period_id == period_id and (division_id is None or e.division_id == division_id)
+        )
+
+    def tier(self, game_id: str, env: Environment, key: str, player_id: str) -> int | None:
+        return self._s.tiers.get((game_id, env.value, key, player_id))
+
+    def set_tier(self, game_id: str, env: Environment, key: str, player_id: str, tier: int) -> None:
+        self._tx.put(self._s.tiers, (game_id, env.value, key, player_id), tier)
+
+    def tiers_of(self, player_id: str) -> list[PlayerTier]:
+        mine = [
+            PlayerTier(game_id, Environment(env), key, tier)
+            for (game_id, env, key, player), tier in self._s.tiers.items()
+            if player == player_id
+        ]
+        return sorted(mine, key=lambda t: (t.game_id, t.env.value, t.board_key))
+
+    def delete_tier(self, game_id: str, env: Environment, key: str, player_id: str) -> None:
+        self._tx.drop(self._s.tiers, (game_id, env.value, key, player_id))

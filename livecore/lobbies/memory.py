@@ -1,0 +1,112 @@
+"""The lobbies port in memory."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import attrs
+
+from livecore.lobbies.rules import Lobby, LobbyStatus, Seat
+from livecore.memory.journal import MemoryPort
+from livecore.players.rules import Player
+from livecore.scope import Environment
+
+
+class MemoryLobbies(MemoryPort):
+    __slots__ = ()
+
+    def get(self, game_id: str, lobby_id: str) -> Lobby | None:
+        lobby = self._s.lobbies.get(lobby_id)
+        return lobby if lobby is not None and lobby.game_id == game_id else None
+
+    def insert(self, lobby: Lobby) -> None:
+        self._tx.put(self._s.lobbies, lobby.id, lobby)
+
+    def update(self, lobby: Lobby) -> None:
+        self._tx.put(self._s.lobbies, lobby.id, lobby)
+
+    def oldest_forming(self, window_id: str, segment_key: str) -> Lobby | None:
+        forming = [
+            lobby
+            for lobby in self._s.lobbies.values()
+            if (lobby.window_id, lobby.segment_key, lobby.status)
+            == (window_id, segment_key, LobbyStatus.FORMING)
+        ]
+        return min(forming, key=lambda lobby: (lobby.created_at, lobby.id), default=None)
+
+    def by_push_key(self, game_id: str, env: Environment, push_key: str) -> Lobby | None:
+        return next(
+            (
+                lobby
+                for lobby in self._s.lobbies.values()
+                if (lobby.game_id, lobby.env, lobby.push_key) == (game_id, env, push_key)
+            ),
+            None,
+        )
+
+    def of_window(self, window_id: str) -> list[Lobby]:
+        found = [
+            lobby
+            for lobby in self._s.lobbies.values()
+            if lobby.window_id == window_id and lobby.status is not LobbyStatus.CLOSED
+        ]
+        return sorted(found, key=lambda lobby: (lobby.created_at, lobby.id))
+
+    def _filling(self) -> list[Lobby]:
+        forming = [
+            lobby
+            for lobby in self._s.lobbies.values()
+            if lobby.status is LobbyStatus.FORMING and lobby.fill_by is not None
+        ]
+        return sorted(forming, key=lambda lobby: (lobby.fill_by, lobby.id))
+
+    def due_to_fill(self, now: datetime, limit: int) -> list[Lobby]:
+        due = [lobby for lobby in self._filling() if lobby.fill_by is not None and lobby.fill_by <= now]
+        return due[:limit]
+
+    def next_fill_by(self) -> datetime | None:
+        filling = self._filling()
+        return filling[0].fill_by if filling else None
+
+    def add_seat(self, seat: Seat) -> None:
+        # The SQL stores' unique (window_id, seat_id), which also covers their key (lobby_id, seat_id):
+        # a lobby belongs to one window.
+        held = (seat.window_id, seat.seat_id)
+        if held in self._s.window_seats:
+            raise KeyError(f"seat {seat.seat_id!r} is taken in window {seat.window_id!r}")
+        self._tx.put(self._s.window_seats, held, seat.lobby_id)
+        self._tx.put(self._s.seats, (seat.lobby_id, seat.seat_id), seat)
+
+    def seats(self, lobby_id: str) -> list[Seat]:
+        mine = [s for s in self._s.seats.values() if s.lobby_id == lobby_id]
+        return sorted(mine, key=lambda s: (s.position, s.joined_at, s.seat_id))
+
+    def seat_in_window(self, window_id: str, player_id: str) -> Seat | None:
+        lobby_id = self._s.window_seats.get((window_id, player_id))
+        return None if lobby_id is None else self._s.seats[(lobby_id, player_id)]
+
+    def seats_of(self, player_id: str, limit: int) -> list[Seat]:
+        mine = [s for s in self._s.seats.values() if s.seat_id == player_id]
+        return sorted(mine, key=lambda s: (s.joined_at, s.lobby_id), reverse=True)[:limit]
+
+    def running_count(self, player_id: str) -> int:
+        return sum(
+            1
+            for s in self._s.seats.values()
+            if s.seat_id == player_id and self._s.lobbies[s.lobby_id].status is not LobbyStatus.CLOSED
+        )
+
+    def delete_seat(self, lobby_id: str, seat_id: str) -> None:
+        seat = self._s.seats.get((lobby_id, seat_id))
+        if seat is not None:
+            self._tx.drop(self._s.window_seats, (seat.window_id, seat_id))
+            self._tx.drop(self._s.seats, (lobby_id, seat_id))
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        for seat in [s for s in self._s.seats.values() if s.seat_id == from_id]:
+            self.delete_seat(seat.lobby_id, from_id)
+            if to.id != from_id and (seat.window_id, to.id) in self._s.window_seats:
+                lobby = self._s.lobbies[seat.lobby_id]
+                self.update(attrs.evolve(lobby, participant_count=lobby.participant_count - 1))
+            else:
+                self.add_seat(attrs.evolve(seat, seat_id=to.id, external_player_id=to.external_id))

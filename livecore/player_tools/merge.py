@@ -1,0 +1,132 @@
+"""Merging one player into another (docs/reference/player-tools.md#merge).
+
+``merge from into to`` folds everything of ``from`` into ``to`` in one transaction, then keeps the
+``from`` row under a ``__merged_<uuid>__`` placeholder external id (its original id is remembered, and
+becomes free for a new player).
+
+Refusals, in order: the same player twice is 422 ``invalid_merge``; a source that no longer exists but
+was merged into this same target answers 200 ``no_op_already_merged`` (a replay); a source merged into
+another player or erased is 422 ``invalid_merge``, a source that never existed 404 ``player_not_found``;
+then a target merged away or erased is 422, one that never existed 404, a banned one 422. Players are
+named by their original external ids; merge and erasure records remember those per environment.
+
+What moves:
+- grants, gifts (sent and received) and purchases: reassigned to the target;
+- wallet and inventory: every ledger entry is reassigned; where both hold a key the balances are summed
+  (so a resource's total across the two players never changes) and the target's item parameter
+  overrides win over the source's;
+- friends: the source's friendships become the target's, except with the target itself (never a
+  self-friendship), with players the target is already friends with (deduplicated), and with players
+  either side blocked; pending requests move unless they involve the target or a player the target
+  already has a tie with (friendship, request or block); blocks move, except between the two;
+- lobby memberships and attempts: moved once those features exist (deduplicated).
+The source row is retired like an erased one (``livecore.players.rules.tombstone``): its identity, context,
+secret, friend code and presence are dropped (they now live on in the target, or nowhere).
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+import attrs
+
+from livecore.economy.rules import Holding
+from livecore.errors import ErrorCode, LivecoreError
+from livecore.players.rules import Lifecycle, Player
+from livecore.scope import Environment
+
+MERGED_PREFIX = "__merged_"
+DELETED_PREFIX = "__deleted_"
+
+
+class MergeStatus(enum.StrEnum):
+    MERGED = "merged"
+    NO_OP_ALREADY_MERGED = "no_op_already_merged"
+
+
+@attrs.frozen
+class MergeRecord:
+    """Remembers a merge by the source's original external id (replays answer ``no_op``)."""
+
+    game_id: str
+    env: Environment
+    from_external_id: str
+    from_player_id: str
+    to_player_id: str
+    placeholder: str
+    merged_at: datetime
+
+
+def placeholder(prefix: str, uuid: str) -> str:
+    return f"{prefix}{uuid}__"
+
+
+def invalid(message: str) -> LivecoreError:
+    return LivecoreError(ErrorCode.INVALID_MERGE, message)
+
+
+def check_target(target: Player) -> None:
+    if target.lifecycle is Lifecycle.DELETED:
+        raise invalid("The target player was erased.")
+    if target.lifecycle is Lifecycle.MERGED:
+        raise invalid("The target player was merged into another player.")
+    if target.ban is not None:
+        raise invalid("The target player is banned.")
+
+
+def check_source(source: Player) -> None:
+    if source.lifecycle is Lifecycle.DELETED:
+        raise invalid("The source player was erased.")
+    if source.lifecycle is Lifecycle.MERGED:
+        raise invalid("The source player was already merged.")
+
+
+def check_distinct(from_external_id: str, to_external_id: str) -> None:
+    if from_external_id == to_external_id:
+        raise invalid("A player cannot be merged into itself.")
+
+
+def replay_of(record: MergeRecord | None, target: Player | None) -> bool:
+    """A missing source whose original id was merged into this target: the merge already happened."""
+    return record is not None and target is not None and record.to_player_id == target.id
+
+
+def fold_holdings(source: dict[str, Holding], target: dict[str, Holding]) -> dict[str, Holding]:
+    """The target's holdings after the merge: summed per key, the target's parameter overrides winning."""
+    out = dict(target)
+    for key, held in source.items():
+        mine = out.get(key)
+        if mine is None:
+            out[key] = held
+        else:
+            out[key] = Holding(
+                key=key, amount=mine.amount + held.amount, parameters={**held.parameters, **mine.parameters}
+            )
+    return out
+
+
+@attrs.frozen
+class GraphFacts:
+    """The friend graph around the two players, as ids (what the fold needs to decide)."""
+
+    source_friends: dict[str, datetime]  # friend id -> since
+    target_friends: set[str]
+    target_ties: set[str]  # everyone the target is friends with, has a request with, or a block with
+    blocked_either_way_by_target: set[str]
+
+
+def friends_to_move(source_id: str, target_id: str, facts: GraphFacts) -> dict[str, datetime]:
+    """The source's friendships the target takes over (friend id -> since)."""
+    return {
+        fid: since
+        for fid, since in facts.source_friends.items()
+        if fid not in (source_id, target_id)
+        and fid not in facts.target_friends
+        and fid not in facts.blocked_either_way_by_target
+    }
+
+
+def tie_moves(other_id: str, source_id: str, target_id: str, facts: GraphFacts) -> bool:
+    """Whether a pending request or block between the source and ``other_id`` moves to the target."""
+    return other_id not in (source_id, target_id) and other_id not in facts.target_ties

@@ -1,0 +1,89 @@
+"""The players port in memory."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import attrs
+
+from livecore.friends.rules import name_matches
+from livecore.memory.journal import MemoryPort
+from livecore.names import fold
+from livecore.players.rules import Activity, Lifecycle, Player, PlayerCard
+from livecore.scope import Environment
+
+
+class MemoryPlayers(MemoryPort):
+    __slots__ = ()
+
+    def get(self, game_id: str, external_id: str) -> Player | None:
+        return self._s.players.get((game_id, external_id))
+
+    def insert(self, player: Player) -> None:
+        key = (player.game_id, player.external_id)
+        if key in self._s.players:
+            raise KeyError(f"player {player.external_id!r} exists")
+        self._tx.put(self._s.players, key, player)
+
+    def update(self, player: Player) -> None:
+        key = (player.game_id, player.external_id)
+        current = self._s.players.get(key)
+        if current is None or current.id != player.id:
+            # A merge or an erasure renamed the player: drop it under its old external id.
+            old = self.by_id(player.id)
+            if old is not None:
+                self._tx.drop(self._s.players, (old.game_id, old.external_id))
+        self._tx.put(self._s.players, key, player)
+
+    def reset_missed_streaks(self, last_day_before: date) -> int:
+        changed = 0
+        for key, player in list(self._s.players.items()):
+            day = player.activity.streak_day
+            if player.activity.streak > 0 and day is not None and day < last_day_before:
+                self._tx.put(
+                    self._s.players,
+                    key,
+                    attrs.evolve(player, activity=attrs.evolve(player.activity, streak=0)),
+                )
+                changed += 1
+        return changed
+
+    def by_id(self, player_id: str) -> Player | None:
+        return self._s.player_by_id(player_id)
+
+    def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
+        return next(
+            (
+                p
+                for p in self._s.players.values()
+                if p.game_id == game_id and p.env is env and p.friend_code == code
+            ),
+            None,
+        )
+
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
+        active = [
+            p
+            for p in self._s.players.values()
+            if p.game_id == game_id
+            and p.env is env
+            and p.activity.last_active_at is not None
+            and p.lifecycle is Lifecycle.ACTIVE
+        ]
+        by_recency = sorted(active, key=lambda p: p.activity.last_active_at or p.first_seen_at, reverse=True)
+        return [PlayerCard.of(p) for p in by_recency[:limit]]
+
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
+        found = [
+            p
+            for p in self._s.players.values()
+            if p.game_id == game_id
+            and p.env is env
+            and p.lifecycle is Lifecycle.ACTIVE
+            and name_matches((p.display or p.anonymized).name, text)
+        ]
+        by_name = sorted(found, key=lambda p: fold((p.display or p.anonymized).name))
+        return [PlayerCard.of(p) for p in by_name[:limit]]
+
+    def activities(self, player_ids: list[str]) -> dict[str, Activity]:
+        return {i: p.activity for i in player_ids if (p := self._s.player_by_id(i)) is not None}

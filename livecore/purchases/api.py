@@ -1,0 +1,229 @@
+"""Purchases and spend: tracking store purchases, the purchase list, per-player spend and revenue."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.api.route import (
+    PLAYER_PATH,
+    PLAYER_WRITE_ERRORS,
+    Auth,
+    Idempotency,
+    Route,
+    Surface,
+    server_route,
+)
+from livecore.errors import ErrorCode
+from livecore.limits import limited
+from livecore.purchases import rules as purchases
+from livecore.purchases.rules import WINDOW_DAYS, WINDOWS, ValidationStatus
+
+ValidationStatusView = ValidationStatus
+
+
+# The client's body and the server's are the core's: the server's adds ``validationStatus``.
+TrackPurchaseRequest = purchases.TrackPurchaseRequest
+ServerTrackPurchaseRequest = purchases.PurchaseRequest
+
+
+@attrs.frozen
+class PurchaseView:
+    purchase_id: str
+    external_player_id: str
+    transaction_id: str
+    store: str
+    product_id: str
+    product_type: str
+    amount_minor: int
+    currency: str
+    normalized_amount_minor: int
+    fx_rate: float
+    validation_status: ValidationStatusView
+    purchased_at: datetime
+    tracked_at: datetime
+    metadata: dict[str, Any]
+
+
+@attrs.frozen
+class TrackPurchaseResponse:
+    purchase: PurchaseView
+    lifetime_amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class PurchaseListQuery:
+    limit: int = 50
+    cursor: str | None = None
+
+
+@attrs.frozen
+class PurchaseListResponse:
+    purchases: list[PurchaseView]
+    next_cursor: str | None
+
+
+@attrs.frozen
+class SpendQuery:
+    """``windows``: day counts, comma-separated or repeated (``windows=7,30``)."""
+
+    windows: list[int] | None = attrs.field(default=None, metadata=limited(WINDOW_DAYS, count=WINDOWS))
+
+
+@attrs.frozen
+class SpendWindow:
+    days: int
+    amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class PlayerSpendResponse:
+    external_player_id: str
+    lifetime_amount_minor: int
+    purchase_count: int
+    first_purchase_at: datetime | None
+    last_purchase_at: datetime | None
+    windows: list[SpendWindow]
+    debug: bool
+
+
+@attrs.frozen
+class SpendPlayersQuery:
+    min_amount_minor: int = 0
+    window_days: int | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+@attrs.frozen
+class Spender:
+    external_player_id: str
+    amount_minor: int
+    purchase_count: int
+    last_purchase_at: datetime
+
+
+@attrs.frozen
+class SpendQueryResponse:
+    players: list[Spender]
+    min_amount_minor: int
+    window_days: int | None
+    limit: int
+    offset: int
+
+
+@attrs.frozen
+class RevenueQuery:
+    """``from``/``to``: timestamps or dates (a date ``to`` includes that whole UTC day)."""
+
+    from_: str | None = None  # on the wire: ``from``
+    to: str | None = None
+
+
+@attrs.frozen
+class ProductRevenue:
+    product_id: str
+    amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class DayRevenue:
+    date: str
+    amount_minor: int
+    purchase_count: int
+
+
+@attrs.frozen
+class RevenueSummaryResponse:
+    from_: datetime  # on the wire: ``from``
+    to: datetime
+    gross_amount_minor: int
+    purchase_count: int
+    paying_players: int
+    arppu_minor: int | None
+    per_product: list[ProductRevenue]
+    per_day: list[DayRevenue]
+
+
+_PURCHASE_ERRORS = (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.UNKNOWN_CURRENCY, ErrorCode.IDEMPOTENCY_CONFLICT)
+
+
+SDK_TRACK_PURCHASE = Route(
+    name="purchases.track",
+    surface=Surface.SDK,
+    method="POST",
+    path=f"{PLAYER_PATH}/purchases",
+    summary="Report a store purchase (unverified); idempotent on transactionId.",
+    auth=Auth.PLAYER,
+    request=TrackPurchaseRequest,
+    response=TrackPurchaseResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(*PLAYER_WRITE_ERRORS, *_PURCHASE_ERRORS),
+)
+
+
+SERVER_TRACK_PURCHASE = server_route(
+    "server.purchases.track",
+    "POST",
+    f"{PLAYER_PATH}/purchases",
+    "Track a purchase (may be marked verified); idempotent on transactionId.",
+    TrackPurchaseResponse,
+    request=ServerTrackPurchaseRequest,
+    errors=_PURCHASE_ERRORS,
+)
+
+
+SERVER_PURCHASES = server_route(
+    "server.purchases.list",
+    "GET",
+    f"{PLAYER_PATH}/purchases",
+    "A player's purchases, newest first, with a keyset cursor.",
+    PurchaseListResponse,
+    query=PurchaseListQuery,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+
+
+PLAYER_SPEND = server_route(
+    "server.spend.player",
+    "GET",
+    f"{PLAYER_PATH}/spend",
+    "A player's spend in US cents: lifetime, count, first and last, rolling windows.",
+    PlayerSpendResponse,
+    query=SpendQuery,
+    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+)
+
+
+SPEND_PLAYERS = server_route(
+    "server.spend.players",
+    "GET",
+    "/spend/players",
+    "Players at or above a spend threshold, highest first (debug accounts left out).",
+    SpendQueryResponse,
+    query=SpendPlayersQuery,
+)
+
+
+SPEND_SUMMARY = server_route(
+    "server.spend.summary",
+    "GET",
+    "/spend/summary",
+    "Revenue summary: gross, purchases, paying players, ARPPU, per product and per day (US cents).",
+    RevenueSummaryResponse,
+    query=RevenueQuery,
+)
+
+ROUTES = (
+    SDK_TRACK_PURCHASE,
+    SERVER_TRACK_PURCHASE,
+    SERVER_PURCHASES,
+    PLAYER_SPEND,
+    SPEND_PLAYERS,
+    SPEND_SUMMARY,
+)

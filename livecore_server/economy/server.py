@@ -1,0 +1,100 @@
+"""Server grant, inventory and wallet routes (docs/reference/economy.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from livecore.economy import api
+from livecore.economy.commands import server_adjust
+from livecore.games import ResourceType
+from livecore.grants.api import (
+    SERVER_ACK_GRANT,
+    SERVER_CREATE_GRANT,
+    CreateGrantRequest,
+    GrantResponse,
+    GrantView,
+)
+from livecore.grants.commands import GrantsTx, create_grant, settle
+from livecore.grants.rules import GrantTrigger
+from livecore.players.commands import get_player, load_game
+from livecore_server.economy.sdk import items_adjusted, reject_parameters, wallet_adjusted
+from livecore_server.http.endpoint import Binding, Call, bind
+
+
+def create(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> GrantResponse:
+    grant = create_grant(
+        tx,
+        call.rt,
+        call.scope,
+        call.external_id,
+        kind=call.body.kind,
+        entries=[e.to_entry(f"entries[{i}].parameters") for i, e in enumerate(call.body.entries)],
+        expires_at=call.body.expires_at,
+        source_kind=call.body.source_kind.value,
+        source_ref_id=call.body.source_ref_id,
+        metadata=call.body.metadata,
+    )
+    return GrantResponse(grant=GrantView.of(grant))
+
+
+def ack(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
+    player = get_player(tx, call.scope, call.external_id)
+    grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
+    return GrantResponse(grant=GrantView.of(grant))
+
+
+def _adjust_items(
+    credit: bool,
+) -> Callable[[Call[api.AdjustItemRequest, None], GrantsTx], api.ItemAdjustResponse]:
+    def handler(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+        if not credit:
+            reject_parameters(call.body)
+        c = server_adjust(
+            tx,
+            call.rt,
+            call.scope,
+            load_game(tx, call.scope),
+            get_player(tx, call.scope, call.external_id),
+            ResourceType.ITEM,
+            call.params["itemKey"],
+            call.body.quantity,
+            credit=credit,
+            note=call.body.reason,
+            source_ref_id=call.body.source_ref_id,
+            parameters=call.body.parameters,
+        )
+        return items_adjusted(c)
+
+    return handler
+
+
+def _adjust_wallet(
+    credit: bool,
+) -> Callable[[Call[api.AdjustWalletRequest, None], GrantsTx], api.WalletAdjustResponse]:
+    def handler(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.WalletAdjustResponse:
+        c = server_adjust(
+            tx,
+            call.rt,
+            call.scope,
+            load_game(tx, call.scope),
+            get_player(tx, call.scope, call.external_id),
+            ResourceType.CURRENCY,
+            call.params["economyKey"],
+            call.body.amount,
+            credit=credit,
+            note=call.body.reason,
+            source_ref_id=call.body.source_ref_id,
+        )
+        return wallet_adjusted(c)
+
+    return handler
+
+
+BINDINGS: list[Binding] = [
+    bind(SERVER_CREATE_GRANT, create),
+    bind(SERVER_ACK_GRANT, ack),
+    bind(api.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
+    bind(api.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
+    bind(api.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
+    bind(api.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
+]

@@ -1,0 +1,124 @@
+"""The ledger port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import orjson
+
+from livecore.clock import to_millis
+from livecore.economy.rules import Holding, LedgerEntry
+from livecore_server.storage.rows import LEDGER_COLUMNS, holding_of, ledger_entry_of
+from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+
+INSERT_ENTRY = Insert(
+    "ledger",
+    (
+        "id",
+        "player_id",
+        "game_id",
+        "resource_key",
+        "resource_type",
+        "delta",
+        "balance_after",
+        "reason",
+        "note",
+        "source_ref_id",
+        "actor",
+        "created_at",
+    ),
+)
+# The balance moves with each entry: insert or replace it.
+PUT_HOLDING = Insert(
+    "holdings",
+    ("player_id", "resource_key", "amount", "parameters"),
+    conflict=("player_id", "resource_key"),
+    action="DO UPDATE SET amount = excluded.amount, parameters = excluded.parameters",
+)
+
+
+class SqlLedger(SqlPort):
+    __slots__ = ()
+
+    def balances_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
+        if not player_ids or not keys:
+            return {}
+        players, player_params = self.db.in_list("player_id", player_ids)
+        resources, resource_params = self.db.in_list("resource_key", keys)
+        rows = self.db.read(
+            f"SELECT player_id, resource_key, amount FROM holdings WHERE {players} AND {resources}",
+            (*player_params, *resource_params),
+        )
+        out: dict[str, dict[str, int]] = {}
+        for pid, key, amount in rows:
+            out.setdefault(pid, {})[key] = amount
+        return out
+
+    def holding(self, player_id: str, key: str) -> Holding:
+        row = self.db.read(
+            "SELECT amount, parameters FROM holdings WHERE player_id = ? AND resource_key = ?",
+            (player_id, key),
+        ).fetchone()
+        return holding_of(key, row)
+
+    def holdings(self, player_id: str) -> dict[str, Holding]:
+        rows = self.db.read(
+            "SELECT resource_key, amount, parameters FROM holdings WHERE player_id = ?", (player_id,)
+        )
+        return {r[0]: Holding(key=r[0], amount=r[1], parameters=orjson.loads(r[2])) for r in rows}
+
+    def append(self, entry: LedgerEntry, holding: Holding) -> None:
+        self.db.insert(
+            INSERT_ENTRY,
+            (
+                entry.id,
+                entry.player_id,
+                entry.game_id,
+                entry.resource_key,
+                entry.resource_type.value,
+                entry.delta,
+                entry.balance_after,
+                entry.reason.value,
+                entry.note,
+                entry.source_ref_id,
+                orjson.dumps(entry.actor).decode(),
+                to_millis(entry.created_at),
+            ),
+        )
+        self.db.insert(
+            PUT_HOLDING,
+            (entry.player_id, entry.resource_key, holding.amount, orjson.dumps(holding.parameters).decode()),
+        )
+
+    def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
+        query = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
+        params: tuple[str, ...] = (player_id,)
+        if key is not None:
+            query += " AND resource_key = ?"
+            params = (player_id, key)
+        return [ledger_entry_of(r) for r in self.db.read(query + " ORDER BY seq", params)]
+
+    def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
+        self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))
+        self.db.change("holdings", "DELETE FROM holdings WHERE player_id IN (?, ?)", (from_id, to_id))
+        self.db.executemany(
+            "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)",
+            [(to_id, h.key, h.amount, orjson.dumps(h.parameters).decode()) for h in holdings.values()],
+        )
+
+
+class PostgresLedger(SqlLedger):
+    __slots__ = ()
+    db: PostgresTransaction
+
+    def holding(self, player_id: str, key: str) -> Holding:
+        ahead = self.db.ahead("holdings", (player_id, key))
+        return super().holding(player_id, key) if ahead is MISSING else ahead
+
+    def append(self, entry: LedgerEntry, holding: Holding) -> None:
+        with self.db.exactly(lambda p: p.holding_written(entry.player_id, entry.resource_key)):
+            super().append(entry, holding)

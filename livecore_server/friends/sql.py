@@ -1,0 +1,173 @@
+"""The friends port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from livecore.clock import from_millis, to_millis
+from livecore.friends.rules import Block, FriendRequest, Friendship
+from livecore.players.rules import PlayerCard
+from livecore_server.storage.rows import CARD_COLUMNS, card_of, pair_key, request_of
+from livecore_server.storage.sqlport import MISSING, SqlPort
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+
+class SqlFriendGraph(SqlPort):
+    __slots__ = ()
+
+    def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
+        row = self.db.read(
+            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
+            " WHERE id = ? AND game_id = ?",
+            (request_id, game_id),
+        ).fetchone()
+        return None if row is None else request_of(row)
+
+    def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
+        row = self.db.read(
+            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
+            " WHERE pair = ?",
+            (pair_key(a_id, b_id),),
+        ).fetchone()
+        return None if row is None else request_of(row)
+
+    def insert_request(self, request: FriendRequest) -> None:
+        self.db.change(
+            "friend_requests",
+            "INSERT INTO friend_requests (id, game_id, from_player_id, to_player_id, pair, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                request.id,
+                request.game_id,
+                request.from_player_id,
+                request.to_player_id,
+                pair_key(request.from_player_id, request.to_player_id),
+                to_millis(request.created_at),
+            ),
+        )
+
+    def delete_request(self, request_id: str) -> None:
+        self.db.change("friend_requests", "DELETE FROM friend_requests WHERE id = ?", (request_id,))
+
+    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        row = self.db.read(
+            "SELECT since FROM friendships WHERE player_id = ? AND friend_id = ?", (player_id, friend_id)
+        ).fetchone()
+        return None if row is None else Friendship(player_id, friend_id, from_millis(row[0]))
+
+    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
+        ms = to_millis(since)
+        self.db.executemany(
+            "INSERT INTO friendships (player_id, friend_id, since) VALUES (?, ?, ?)",
+            [(a_id, b_id, ms), (b_id, a_id, ms)],
+        )
+
+    def delete_friendship(self, a_id: str, b_id: str) -> None:
+        self.db.change(
+            "friendships",
+            "DELETE FROM friendships"
+            " WHERE (player_id = ? AND friend_id = ?) OR (player_id = ? AND friend_id = ?)",
+            (a_id, b_id, b_id, a_id),
+        )
+
+    def count_friends(self, player_id: str) -> int:
+        row = self.db.read("SELECT count(*) FROM friendships WHERE player_id = ?", (player_id,)).fetchone()
+        return int(row[0])
+
+    def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
+        row = self.db.read(
+            "SELECT created_at FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
+        ).fetchone()
+        return None if row is None else Block(blocker_id, blocked_id, from_millis(row[0]))
+
+    def insert_block(self, block: Block) -> None:
+        self.db.change(
+            "blocks",
+            "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
+            (block.blocker_id, block.blocked_id, to_millis(block.created_at)),
+        )
+
+    def delete_block(self, blocker_id: str, blocked_id: str) -> None:
+        self.db.change(
+            "blocks", "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker_id, blocked_id)
+        )
+
+    def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
+        # The columns a friend row shows, not the whole player row: parsing whole players (their context
+        # JSON, a dozen timestamps) was most of the friends list's time (docs/architecture.md).
+        rows = self.db.read(
+            f"SELECT f.since, {CARD_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
+            " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
+            (player_id,),
+        )
+        return [(from_millis(r[0]), card_of(r[1:])) for r in rows]
+
+    def list_requests(self, player_id: str) -> list[tuple[FriendRequest, PlayerCard]]:
+        columns = f"r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {CARD_COLUMNS}"
+        rows = self.db.read(
+            f"SELECT {columns} FROM friend_requests r JOIN players p ON p.id = r.from_player_id"
+            f" WHERE r.to_player_id = ? UNION ALL SELECT {columns} FROM friend_requests r"
+            " JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ? ORDER BY 5, 1",
+            (player_id, player_id),
+        )
+        return [(request_of(r[:5]), card_of(r[5:])) for r in rows]
+
+    def list_blocks(self, player_id: str) -> list[tuple[Block, PlayerCard]]:
+        rows = self.db.read(
+            f"SELECT b.created_at, {CARD_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
+            " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
+            (player_id,),
+        )
+        return [(Block(player_id, r[1], from_millis(r[0])), card_of(r[1:])) for r in rows]
+
+    def friend_ids(self, player_id: str) -> set[str]:
+        return {
+            r[0] for r in self.db.read("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
+        }
+
+    def request_peers(self, player_id: str) -> dict[str, bool]:
+        rows = self.db.read(
+            "SELECT to_player_id, 1 FROM friend_requests WHERE from_player_id = ?"
+            " UNION ALL SELECT from_player_id, 0 FROM friend_requests WHERE to_player_id = ?",
+            (player_id, player_id),
+        )
+        return {peer: bool(sent) for peer, sent in rows}
+
+    def blocked_either_way(self, player_id: str) -> set[str]:
+        rows = self.db.read(
+            "SELECT blocked_id FROM blocks WHERE blocker_id = ?"
+            " UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
+            (player_id, player_id),
+        )
+        return {r[0] for r in rows}
+
+    def blocks_involving(self, player_id: str) -> list[Block]:
+        rows = self.db.read(
+            "SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocker_id = ?"
+            " UNION ALL SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocked_id = ?",
+            (player_id, player_id),
+        )
+        return [Block(r[0], r[1], from_millis(r[2])) for r in rows]
+
+    def remove_player(self, player_id: str) -> None:
+        for table, column in (
+            ("friendships", "player_id"),
+            ("friendships", "friend_id"),
+            ("friend_requests", "from_player_id"),
+            ("friend_requests", "to_player_id"),
+            ("blocks", "blocker_id"),
+            ("blocks", "blocked_id"),
+        ):
+            self.db.change(table, f"DELETE FROM {table} WHERE {column} = ?", (player_id,))
+
+
+class PostgresFriendGraph(SqlFriendGraph):
+    __slots__ = ()
+    db: PostgresTransaction
+
+    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        ahead = self.db.ahead("friendships", (player_id, friend_id))
+        return super().get_friendship(player_id, friend_id) if ahead is MISSING else ahead

@@ -1,0 +1,171 @@
+"""The gifts port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from livecore.clock import from_millis, to_millis
+from livecore.gifts.rules import Gift, GiftListing, SenderStats
+from livecore.grants.rules import GrantStatus
+from livecore.players.rules import Player
+from livecore_server.storage.rows import (
+    CARD_COLUMNS,
+    GIFT_COLUMNS,
+    GIFT_FROM,
+    card_of,
+    dt,
+    gift_of,
+    ms,
+)
+from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+
+# The read behind a send's SenderStats, for one sender or (PostgreSQL's commit-group prefetch) for many
+# at once: the latest gift to the recipient inside the cooldown window and the gifts counted since the
+# day's start, read from the sender's gifts since the earlier of the two.
+GIFT_STATS = (
+    "SELECT MAX(CASE WHEN recipient_id = {recipient} AND sent_at > {since} THEN sent_at END),"
+    " COUNT(CASE WHEN sent_at >= {day} THEN 1 END)"
+    " FROM gifts WHERE sender_id = {sender} AND sent_at >= {lower}"
+)
+GIFT_STATS_OF_ONE = GIFT_STATS.format(recipient="?", since="?", day="?", sender="?", lower="?")
+
+
+INSERT_GIFT = Insert(
+    "gifts",
+    (
+        "id",
+        "game_id",
+        "grant_id",
+        "sender_id",
+        "recipient_id",
+        "type",
+        "resource_key",
+        "amount",
+        "message",
+        "status",
+        "sent_at",
+        "expires_at",
+        "claimed_at",
+        "deducted",
+        "idempotency_key",
+    ),
+)
+
+
+class SqlGifts(SqlPort):
+    __slots__ = ()
+
+    def insert(self, gift: Gift) -> None:
+        self.db.insert(
+            INSERT_GIFT,
+            (
+                gift.id,
+                gift.game_id,
+                gift.grant_id,
+                gift.sender_id,
+                gift.recipient_id,
+                gift.type.value,
+                gift.resource_key,
+                gift.amount,
+                gift.message,
+                gift.status.value,
+                to_millis(gift.sent_at),
+                ms(gift.expires_at),
+                ms(gift.claimed_at),
+                gift.deducted_from_sender,  # a bool: 1/0 on SQLite, a boolean on PostgreSQL
+                gift.idempotency_key,
+            ),
+        )
+
+    def get(self, game_id: str, gift_id: str) -> Gift | None:
+        row = self.db.read(
+            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
+        ).fetchone()
+        return None if row is None else gift_of(row)
+
+    def update(self, gift: Gift) -> None:
+        self.db.write(
+            "gifts",
+            "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
+            (gift.status.value, ms(gift.claimed_at), gift.id),
+        )
+
+    def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
+        row = self.db.read(
+            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
+            (sender_id, idempotency_key),
+        ).fetchone()
+        return None if row is None else gift_of(row)
+
+    def sender_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
+    ) -> SenderStats:
+        since = to_millis(cooldown_since)
+        # Without a daily limit nothing is counted, so the read stays inside the cooldown window (which
+        # holds at most about one gift per friend).
+        day = since if day_start is None else to_millis(day_start)
+        last, today = self.db.read(
+            GIFT_STATS_OF_ONE, (recipient_id, since, day, sender_id, min(since, day))
+        ).fetchone()
+        return SenderStats(last_to_recipient=dt(last), sent_today=today if day_start is not None else 0)
+
+    def cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
+        rows = self.db.read(
+            "SELECT recipient_id, MAX(sent_at) FROM gifts WHERE sender_id = ? AND sent_at > ?"
+            " GROUP BY recipient_id",
+            (sender_id, to_millis(since)),
+        )
+        return {r[0]: from_millis(r[1]) for r in rows}
+
+    def page(
+        self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
+    ) -> list[GiftListing]:
+        mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
+        query = f"SELECT {GIFT_COLUMNS}, t.status, {CARD_COLUMNS} {GIFT_FROM}"
+        query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
+        params: list[Any] = [player_id]
+        if claimable_at is not None:
+            query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
+            params.append(to_millis(claimable_at))
+        rows = self.db.read(
+            query + f" ORDER BY g.sent_at DESC, {self.db.GIFT_TIEBREAK} DESC LIMIT ?", (*params, limit)
+        )
+        return [GiftListing(gift_of(r[:17]), card_of(r[18:]), GrantStatus(r[17])) for r in rows]
+
+    def clear_messages(self, player_id: str) -> None:
+        self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))
+        self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE recipient_id = ?", (player_id,))
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        self.db.change("gifts", "UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
+        self.db.change("gifts", "UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
+
+
+class PostgresGifts(SqlGifts):
+    __slots__ = ()
+    db: PostgresTransaction
+
+    def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
+        ahead = self.db.ahead("gift_keys", (sender_id, idempotency_key))
+        return super().by_key(sender_id, idempotency_key) if ahead is MISSING else ahead
+
+    def sender_stats(
+        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
+    ) -> SenderStats:
+        ahead = None
+        if self.db.prefetched is not None:
+            ahead = self.db.prefetched.gift_stats(sender_id, recipient_id, cooldown_since, day_start)
+        return (
+            super().sender_stats(sender_id, recipient_id, cooldown_since, day_start)
+            if ahead is None
+            else ahead
+        )
+
+    def insert(self, gift: Gift) -> None:
+        with self.db.exactly(lambda p: p.gift_written(gift)):
+            super().insert(gift)

@@ -1,0 +1,330 @@
+"""The guilds port in SQL, for SQLite and PostgreSQL: each read is one range of one index (schema.py's
+``guilds_*``, ``guild_stints_*``, ``guild_join_requests_*``, ``guild_help_*`` and ``guild_donations_*``),
+but two searches, which sort what they find: by name, three characters or more, through the name's
+trigram index (SQLite's full-text table ``guild_names``, PostgreSQL's ``guilds_name_trigrams``), and by
+player, through the player's stints. A second guild not disbanded of one name, or a second current stint
+of one player, breaks a unique index and fails the transaction with the database's integrity error."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from livecore.clock import to_millis
+from livecore.guilds.rules import By, Donation, Guild, HelpRequest, JoinRequest, Stint, name_key
+from livecore.players.rules import Player
+from livecore.scope import Environment
+from livecore_server.players.sql import like_escape
+from livecore_server.storage.rows import (
+    DONATION_COLUMNS,
+    GUILD_COLUMNS,
+    HELP_COLUMNS,
+    JOIN_REQUEST_COLUMNS,
+    STINT_COLUMNS,
+    by_json,
+    donation_of,
+    donation_row,
+    guild_of,
+    guild_row,
+    help_of,
+    help_row,
+    join_request_of,
+    join_request_row,
+    ms,
+    stint_of,
+    stint_row,
+)
+from livecore_server.storage.sqlport import Insert, SqlPort
+
+
+def _names(columns: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in columns.split(","))
+
+
+def _prefixed(columns: str, alias: str) -> str:
+    return ", ".join(f"{alias}.{c}" for c in _names(columns))
+
+
+G_COLUMNS = _prefixed(GUILD_COLUMNS, "g")
+S_COLUMNS = _prefixed(STINT_COLUMNS, "s")
+
+INSERT_GUILD = Insert("guilds", _names(GUILD_COLUMNS))
+INSERT_REQUEST = Insert("guild_join_requests", _names(JOIN_REQUEST_COLUMNS))
+INSERT_HELP = Insert("guild_help_requests", _names(HELP_COLUMNS))
+INSERT_DONATION = Insert("guild_donations", _names(DONATION_COLUMNS))
+PUT_STINT = Insert(
+    "guild_stints",
+    _names(STINT_COLUMNS),
+    conflict=("id",),
+    action="DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _names(STINT_COLUMNS) if c != "id"),
+)
+
+# What an update writes: every column but the id, game, environment and creation time.
+_UPDATED = tuple(
+    i for i, n in enumerate(_names(GUILD_COLUMNS)) if n not in ("id", "game_id", "env", "created_at")
+)
+UPDATE_GUILD = (
+    f"UPDATE guilds SET {', '.join(f'{_names(GUILD_COLUMNS)[i]} = ?' for i in _UPDATED)} WHERE id = ?"
+)
+
+# Search text this long or longer goes through the name's trigram index; shorter text has no trigram, and
+# is matched walking the newest-first index (a short text matches most names: the page fills early).
+TRIGRAM = 3
+
+
+class SqlGuilds(SqlPort):
+    __slots__ = ()
+
+    # The player id in a ``by`` column's JSON (None unless it names a player).
+    _BY_PLAYER: ClassVar[str]
+
+    def get(self, game_id: str, guild_id: str) -> Guild | None:
+        row = self.db.read(
+            f"SELECT {GUILD_COLUMNS} FROM guilds WHERE id = ? AND game_id = ?", (guild_id, game_id)
+        ).fetchone()
+        return None if row is None else guild_of(row)
+
+    def insert(self, guild: Guild) -> None:
+        self.db.insert(INSERT_GUILD, guild_row(guild))
+
+    def update(self, guild: Guild) -> None:
+        row = guild_row(guild)
+        self.db.write("guilds", UPDATE_GUILD, (*(row[i] for i in _UPDATED), guild.id))
+
+    def by_name(self, game_id: str, env: Environment, name_key: str) -> Guild | None:
+        row = self.db.read(
+            f"SELECT {GUILD_COLUMNS} FROM guilds"
+            " WHERE game_id = ? AND env = ? AND name_key = ? AND disbanded_at IS NULL",
+            (game_id, env.value, name_key),
+        ).fetchone()
+        return None if row is None else guild_of(row)
+
+    def search(
+        self,
+        game_id: str,
+        env: Environment,
+        *,
+        text: str | None,
+        player_id: str | None,
+        include_disbanded: bool,
+        limit: int,
+        offset: int,
+    ) -> list[Guild]:
+        source = "guilds g"
+        where = ["g.game_id = ?", "g.env = ?"]
+        params: list[Any] = [game_id, env.value]
+        if not include_disbanded:
+            where.append("g.disbanded_at IS NULL")
+        if player_id is not None:
+            # The few guilds the player was ever in, by its stints; the name (if any) is read on each.
+            where.append("g.id IN (SELECT guild_id FROM guild_stints WHERE player_id = ?)")
+            params.append(player_id)
+        if text is not None:
+            needle = name_key(text)
+            if player_id is None and len(needle) >= TRIGRAM:
+                source, condition, values = self._containing(needle)
+            else:
+                condition, values = self._contains(needle)
+            where.append(condition)
+            params += values
+        rows = self.db.read(
+            f"SELECT {G_COLUMNS} FROM {source} WHERE {' AND '.join(where)}"
+            " ORDER BY g.created_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        return [guild_of(r) for r in rows]
+
+    def _contains(self, needle: str) -> tuple[str, list[Any]]:
+        """A condition that ``g.name_key`` contains ``needle``, read on each row, and its parameters."""
+        raise NotImplementedError
+
+    def _containing(self, needle: str) -> tuple[str, str, list[Any]]:
+        """The guilds ``g`` whose ``name_key`` contains ``needle`` (three characters or more) through the
+        trigram index: the FROM clause, a condition and its parameters."""
+        raise NotImplementedError
+
+    def put_stint(self, stint: Stint) -> None:
+        self.db.insert(PUT_STINT, stint_row(stint))
+
+    def current_stint(self, player_id: str) -> Stint | None:
+        row = self.db.read(
+            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE player_id = ? AND left_at IS NULL", (player_id,)
+        ).fetchone()
+        return None if row is None else stint_of(row)
+
+    def members(self, guild_id: str) -> list[Stint]:
+        rows = self.db.read(
+            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE guild_id = ? AND left_at IS NULL"
+            " ORDER BY joined_at, id",
+            (guild_id,),
+        )
+        return [stint_of(r) for r in rows]
+
+    def history(self, guild_id: str) -> list[Stint]:
+        rows = self.db.read(
+            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE guild_id = ? ORDER BY joined_at, id", (guild_id,)
+        )
+        return [stint_of(r) for r in rows]
+
+    def stints_of(self, player_id: str) -> list[Stint]:
+        rows = self.db.read(
+            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE player_id = ? ORDER BY joined_at DESC, id DESC",
+            (player_id,),
+        )
+        return [stint_of(r) for r in rows]
+
+    def leaders_unseen_since(
+        self, game_id: str, cutoff: datetime, after: str | None, limit: int
+    ) -> list[Stint]:
+        keyset = "" if after is None else " AND s.id > ?"
+        rows = self.db.read(
+            f"SELECT {S_COLUMNS} FROM guild_stints s JOIN players p ON p.id = s.player_id"
+            " WHERE s.game_id = ? AND s.left_at IS NULL AND s.role = 'leader' AND p.last_seen_at <= ?"
+            f"{keyset} ORDER BY s.id LIMIT ?",
+            (game_id, to_millis(cutoff), *(() if after is None else (after,)), limit),
+        )
+        return [stint_of(r) for r in rows]
+
+    def insert_request(self, request: JoinRequest) -> None:
+        self.db.insert(INSERT_REQUEST, join_request_row(request))
+
+    def update_request(self, request: JoinRequest) -> None:
+        # What answering, cancelling or superseding a request changes.
+        self.db.write(
+            "guild_join_requests",
+            "UPDATE guild_join_requests SET status = ?, resolved_at = ? WHERE id = ?",
+            (request.status.value, ms(request.resolved_at), request.id),
+        )
+
+    def request(self, game_id: str, request_id: str) -> JoinRequest | None:
+        row = self.db.read(
+            f"SELECT {JOIN_REQUEST_COLUMNS} FROM guild_join_requests WHERE id = ? AND game_id = ?",
+            (request_id, game_id),
+        ).fetchone()
+        return None if row is None else join_request_of(row)
+
+    def pending_requests(self, guild_id: str) -> list[JoinRequest]:
+        rows = self.db.read(
+            f"SELECT {JOIN_REQUEST_COLUMNS} FROM guild_join_requests"
+            " WHERE guild_id = ? AND status = 'pending' ORDER BY created_at, id",
+            (guild_id,),
+        )
+        return [join_request_of(r) for r in rows]
+
+    def pending_of(self, player_id: str) -> list[JoinRequest]:
+        rows = self.db.read(
+            f"SELECT {JOIN_REQUEST_COLUMNS} FROM guild_join_requests"
+            " WHERE player_id = ? AND status = 'pending' ORDER BY created_at, id",
+            (player_id,),
+        )
+        return [join_request_of(r) for r in rows]
+
+    def insert_help(self, request: HelpRequest) -> None:
+        self.db.insert(INSERT_HELP, help_row(request))
+
+    def update_help(self, request: HelpRequest) -> None:
+        # What a donation or its player's leaving changes.
+        self.db.write(
+            "guild_help_requests",
+            "UPDATE guild_help_requests SET donated = ?, status = ?, closed_at = ? WHERE id = ?",
+            (request.donated, request.status.value, ms(request.closed_at), request.id),
+        )
+
+    def help(self, game_id: str, request_id: str) -> HelpRequest | None:
+        row = self.db.read(
+            f"SELECT {HELP_COLUMNS} FROM guild_help_requests WHERE id = ? AND game_id = ?",
+            (request_id, game_id),
+        ).fetchone()
+        return None if row is None else help_of(row)
+
+    def open_help(self, guild_id: str, now: datetime) -> list[HelpRequest]:
+        rows = self.db.read(
+            f"SELECT {HELP_COLUMNS} FROM guild_help_requests"
+            " WHERE guild_id = ? AND status = 'open' AND expires_at > ? ORDER BY created_at DESC, id DESC",
+            (guild_id, to_millis(now)),
+        )
+        return [help_of(r) for r in rows]
+
+    def open_help_of(self, player_id: str) -> HelpRequest | None:
+        # One open request per player is the rule, but one past its expiry stays stored open beside the
+        # next: the newest answers.
+        row = self.db.read(
+            f"SELECT {HELP_COLUMNS} FROM guild_help_requests WHERE player_id = ? AND status = 'open'"
+            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            (player_id,),
+        ).fetchone()
+        return None if row is None else help_of(row)
+
+    def last_help(self, guild_id: str, player_id: str) -> HelpRequest | None:
+        row = self.db.read(
+            f"SELECT {HELP_COLUMNS} FROM guild_help_requests WHERE player_id = ? AND guild_id = ?"
+            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            (player_id, guild_id),
+        ).fetchone()
+        return None if row is None else help_of(row)
+
+    def insert_donation(self, donation: Donation) -> None:
+        self.db.insert(INSERT_DONATION, donation_row(donation))
+
+    def donations(self, request_id: str) -> list[Donation]:
+        rows = self.db.read(
+            f"SELECT {DONATION_COLUMNS} FROM guild_donations WHERE request_id = ? ORDER BY donated_at, id",
+            (request_id,),
+        )
+        return [donation_of(r) for r in rows]
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        # Who made a change in the guilds the player was in (a kick, a promotion, its own joining) names it
+        # no more: ``by`` holds an external id, which an erasure must not leave behind.
+        for column in ("joined_by", "left_by"):
+            self.db.write(
+                "guild_stints",
+                f"UPDATE guild_stints SET {column} = ? WHERE guild_id IN"
+                " (SELECT guild_id FROM guild_stints WHERE player_id = ?)"
+                f" AND {self._BY_PLAYER.format(column=column)} = ?",
+                (by_json(By.player(to)), from_id, from_id),
+            )
+        self.db.write(
+            "guild_stints",
+            "UPDATE guild_stints SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+        for table in ("guild_join_requests", "guild_help_requests"):
+            self.db.write(
+                table,
+                f"UPDATE {table} SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+                (to.id, to.external_id, from_id),
+            )
+        self.db.write(
+            "guild_donations",
+            "UPDATE guild_donations SET donor_player_id = ?, donor_external_player_id = ?"
+            " WHERE donor_player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+
+
+class SqliteGuilds(SqlGuilds):
+    __slots__ = ()
+    _BY_PLAYER = "json_extract({column}, '$.playerId')"  # ->> needs SQLite 3.38
+
+    def _contains(self, needle: str) -> tuple[str, list[Any]]:
+        return "instr(g.name_key, ?) > 0", [needle]
+
+    def _containing(self, needle: str) -> tuple[str, str, list[Any]]:
+        # Trigram index (FTS5): any substring of three or more characters. It folds case again, the same
+        # way on both sides, which keeps the match exact on casefolded text.
+        phrase = '"' + needle.replace('"', '""') + '"'
+        return "guild_names n JOIN guilds g ON g.rowid = n.rowid", "guild_names MATCH ?", [phrase]
+
+
+class PostgresGuilds(SqlGuilds):
+    __slots__ = ()
+    _BY_PLAYER = "{column} ->> 'playerId'"
+
+    def _contains(self, needle: str) -> tuple[str, list[Any]]:
+        return "g.name_key LIKE ?", [f"%{like_escape(needle)}%"]
+
+    def _containing(self, needle: str) -> tuple[str, str, list[Any]]:
+        # LIKE, through the trigram index when there is one (name_key is casefolded: no ILIKE).
+        condition, params = self._contains(needle)
+        return "guilds g", condition, params

@@ -1,0 +1,50 @@
+"""The windows port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from livecore.clock import to_millis
+from livecore.live_events.rules import Window
+from livecore.scope import Environment
+from livecore_server.storage.rows import WINDOW_COLUMNS, ms, window_of, window_row
+from livecore_server.storage.sqlport import Insert, SqlPort
+
+INSERT_WINDOW = Insert("windows", tuple(c.strip() for c in WINDOW_COLUMNS.split(",")))
+
+
+class SqlWindows(SqlPort):
+    __slots__ = ()
+
+    def get(self, game_id: str, window_id: str) -> Window | None:
+        row = self.db.read(
+            f"SELECT {WINDOW_COLUMNS} FROM windows WHERE id = ? AND game_id = ?", (window_id, game_id)
+        ).fetchone()
+        return None if row is None else window_of(row)
+
+    def insert(self, window: Window) -> None:
+        self.db.insert(INSERT_WINDOW, window_row(window))
+
+    def update(self, window: Window) -> None:
+        # A window's record changes only by closing; its schedule and settings stay as they opened.
+        self.db.write(
+            "windows",
+            "UPDATE windows SET status = ?, closed_at = ? WHERE id = ?",
+            (window.status.value, ms(window.closed_at), window.id),
+        )
+
+    def open_of(self, game_id: str, env: Environment, event_key: str) -> list[Window]:
+        rows = self.db.read(
+            f"SELECT {WINDOW_COLUMNS} FROM windows"
+            " WHERE game_id = ? AND env = ? AND event_key = ? AND status = 'open' ORDER BY starts_at, id",
+            (game_id, env.value, event_key),
+        )
+        return [window_of(r) for r in rows]
+
+    def due_to_close(self, now: datetime, limit: int) -> list[Window]:
+        rows = self.db.read(
+            f"SELECT {WINDOW_COLUMNS} FROM windows WHERE status = 'open' AND ends_at <= ?"
+            " ORDER BY ends_at, id LIMIT ?",
+            (to_millis(now), limit),
+        )
+        return [window_of(r) for r in rows]

@@ -1,0 +1,14 @@
+"""Client lobby route: a lobby's read (docs/lobbies.md#reading-a-lobby)."""
+
+from __future__ import annotations
+
+from livecore.lobbies import api, commands
+from livecore_server.http.endpoint import Binding, Call, bind
+
+
+def read(call: Call[None, None], tx: commands.LobbiesTx) -> api.LobbyResponse:
+    found = commands.read_lobby(tx, call.scope, call.params["lobbyId"])
+    return api.LobbyResponse(lobby=api.LobbyView.of(found.lobby, found.seats, found.players))
+
+
+BINDINGS: list[Binding] = [bind(api.SDK_LOBBY, read)]

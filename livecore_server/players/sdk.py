@@ -1,0 +1,79 @@
+"""Client player routes: register and set own identity."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from livecore.api.views import anonymized_view, display_view
+from livecore.players import api
+from livecore.players.commands import PlayersTx, register, set_identity
+from livecore_server.admin import audit
+from livecore_server.config import Config
+from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.storage.server_store import ServerTransaction
+
+
+def client_country(headers: Mapping[str, str], remote: str | None, config: Config) -> str | None:
+    """The request's country (docs/players.md#country): the first configured CDN geo header present, else
+    the configured lookup of the client's address. ``playerContext.country`` wins over both, in the
+    command."""
+    for name in config.geo_headers:
+        value = headers.get(name)
+        if value:
+            return value
+    return config.country_of(remote) if remote is not None else None
+
+
+#: The audit action of a registration and of a forced rotation (SPEC 5 rule 9: they log the address).
+REGISTER_ACTION = "player.register"
+
+
+def register_player(
+    call: Call[api.RegisterRequest | None, api.RegisterQuery], tx: ServerTransaction
+) -> api.RegisterResponse:
+    body = call.body or api.RegisterRequest()
+    result = register(
+        tx,
+        call.rt,
+        call.scope,
+        call.external_id,
+        force=call.query.force,
+        context=body.player_context,
+        country=client_country(call.headers, call.remote, call.services.config),
+        build=call.build,
+    )
+    p = result.player
+    audit.write(
+        tx,
+        call.rt,
+        {**call.scope.actor.to_wire(), "keyId": call.api_key_id},
+        REGISTER_ACTION,
+        f"player:{p.external_id}",
+        studio_id=call.scope.studio_id,
+        game_id=call.scope.game_id,
+        metadata={"env": call.scope.env.value, "rotated": p.secret_rotated_at is not None},
+        ip=call.remote,
+    )
+    return api.RegisterResponse(
+        player_id=p.id,
+        external_player_id=p.external_id,
+        player_secret=result.secret,
+        country=p.country,
+        synthetic_identity=anonymized_view(p),
+        display_identity=display_view(p),
+        anonymized_identity=anonymized_view(p),
+    )
+
+
+def set_own_identity(call: Call[api.SetIdentityRequest, None], tx: PlayersTx) -> api.IdentityResponse:
+    assert call.player is not None  # player-scoped route: authenticated before the handler runs
+    player = set_identity(
+        tx, call.rt, call.player, name=call.body.name, avatar=call.body.avatar, by_player=True
+    )
+    return api.IdentityResponse(display_identity=display_view(player))
+
+
+BINDINGS: list[Binding] = [
+    bind(api.REGISTER, register_player),
+    bind(api.SDK_SET_IDENTITY, set_own_identity),
+]

@@ -1,0 +1,156 @@
+"""The players port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING
+
+from livecore.names import fold
+from livecore.players.rules import Activity, Player, PlayerCard
+from livecore.scope import Environment
+from livecore_server.storage.rows import (
+    ACTIVITY_COLUMNS,
+    CARD_COLUMNS,
+    PLAYER_COLUMNS,
+    activity_of,
+    card_of,
+    player_of,
+    player_row,
+)
+from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+
+# The NOTIFY channel of player-row writes: every process LISTENs here (PostgresStore.watch), and
+# its heartbeat cache forgets the row. Channels are per database, not per schema: deployments in two
+# schemas of one database hear each other's player ids, which only makes a cache read a row again.
+PLAYERS_CHANNEL = "livecore_players"
+
+
+INSERT_PLAYER = Insert("players", tuple(c.strip() for c in PLAYER_COLUMNS.split(",")))
+
+
+class SqlPlayers(SqlPort):
+    __slots__ = ()
+
+    def get(self, game_id: str, external_id: str) -> Player | None:
+        row = self.db.read(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
+            (game_id, external_id),
+        ).fetchone()
+        return None if row is None else player_of(row)
+
+    def insert(self, player: Player) -> None:
+        self.db.insert(INSERT_PLAYER, player_row(player))
+
+    def update(self, player: Player) -> None:
+        names = [c.strip() for c in PLAYER_COLUMNS.split(",")][1:]
+        values = player_row(player)
+        self.db.write(
+            "players",
+            f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+            (*values[1:], values[0]),
+        )
+        for listener in self.db.player_listeners:
+            listener(player.id)
+
+    def reset_missed_streaks(self, last_day_before: date) -> int:
+        cur = self.db.change(
+            "players",
+            "UPDATE players SET streak = 0 WHERE streak > 0 AND streak_day < ?",
+            (last_day_before.isoformat(),),
+        )
+        return cur.rowcount
+
+    def by_id(self, player_id: str) -> Player | None:
+        row = self.db.read(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None else player_of(row)
+
+    def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
+        row = self.db.read(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
+            (game_id, env.value, code),
+        ).fetchone()
+        return None if row is None else player_of(row)
+
+    def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
+        needle = fold(text)
+        if len(needle) >= 3:
+            return self._names_containing(game_id, env, needle, limit)
+        # Too short for trigrams: names starting with the text, a range of the prefix index (the column
+        # collates in byte order on both databases).
+        rows = self.db.read(
+            f"SELECT {CARD_COLUMNS} FROM players p WHERE p.game_id = ? AND p.env = ?"
+            " AND p.search_name >= ? AND p.search_name < ? ORDER BY p.search_name LIMIT ?",
+            (game_id, env.value, needle, needle + "\U0010ffff", limit),
+        )
+        return [card_of(r) for r in rows]
+
+    def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
+        rows = self.db.read(
+            f"SELECT {CARD_COLUMNS} FROM players p"
+            " WHERE p.game_id = ? AND p.env = ? AND p.last_active_at IS NOT NULL"
+            " ORDER BY p.last_active_at DESC LIMIT ?",
+            (game_id, env.value, limit),
+        )
+        return [card_of(r) for r in rows]
+
+    def activities(self, player_ids: list[str]) -> dict[str, Activity]:
+        if not player_ids:
+            return {}
+        ids, params = self.db.in_list("id", player_ids)
+        rows = self.db.read(f"SELECT id, {ACTIVITY_COLUMNS} FROM players WHERE {ids}", params)
+        return {r[0]: activity_of(r[1:]) for r in rows}
+
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
+        """Players whose lower-cased name contains ``needle`` (three characters or more)."""
+        raise NotImplementedError
+
+
+class SqlitePlayers(SqlPlayers):
+    __slots__ = ()
+
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
+        # Trigram index (FTS5): any substring of three or more characters.
+        phrase = '"' + needle.replace('"', '""') + '"'
+        rows = self.db.read(
+            f"SELECT {CARD_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
+            " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
+            (phrase, game_id, env.value, limit),
+        )
+        return [card_of(r) for r in rows]
+
+
+class PostgresPlayers(SqlPlayers):
+    __slots__ = ()
+    db: PostgresTransaction
+
+    def get(self, game_id: str, external_id: str) -> Player | None:
+        ahead = self.db.ahead("players", (game_id, external_id))
+        return super().get(game_id, external_id) if ahead is MISSING else ahead
+
+    def insert(self, player: Player) -> None:
+        with self.db.exactly(lambda p: p.player_written(player)):
+            super().insert(player)
+
+    def update(self, player: Player) -> None:
+        with self.db.exactly(lambda p: p.player_written(player)):
+            super().update(player)
+        # Heard by every process's watch when this commits (and never if it rolls back), so
+        # their player caches forget the row.
+        self.db.notify(PLAYERS_CHANNEL, player.id)
+
+    def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
+        # ILIKE, through the trigram index when there is one.
+        rows = self.db.read(
+            f"SELECT {CARD_COLUMNS} FROM players p WHERE p.game_id = ? AND p.env = ?"
+            " AND p.search_name ILIKE ? ORDER BY p.search_name LIMIT ?",
+            (game_id, env.value, f"%{like_escape(needle)}%", limit),
+        )
+        return [card_of(r) for r in rows]
+
+
+def like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -1,0 +1,208 @@
+"""Purchases and spend (docs/reference/economy.md#purchases): track from the studio backend, list, spend,
+revenue. The client's report (``livecore_server.purchases.sdk``) is tracked by the same :func:`track`."""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime, timedelta
+from typing import Protocol
+
+import orjson
+
+from livecore.clock import from_millis, parse_ts, to_millis
+from livecore.errors import invalid_request
+from livecore.players.commands import get_player
+from livecore.players.rules import Player
+from livecore.purchases import api
+from livecore.purchases import commands as cmd
+from livecore.purchases.rules import (
+    MAX_WINDOW_DAYS,
+    Purchase,
+    PurchaseRequest,
+    check_windows,
+    window_start,
+)
+from livecore.store import (
+    HasGames,
+    HasOutbox,
+    HasPlayers,
+    HasPurchases,
+)
+from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
+
+
+class Tx(HasGames, HasPlayers, HasPurchases, HasOutbox, Protocol):
+    """The ports these handlers use."""
+
+
+LIST_LIMIT_MAX = 200
+REVENUE_DAYS = 30
+
+
+def purchase_view(p: Purchase) -> api.PurchaseView:
+    return api.PurchaseView(
+        purchase_id=p.id,
+        external_player_id=p.external_player_id,
+        transaction_id=p.transaction_id,
+        store=p.store,
+        product_id=p.product_id,
+        product_type=p.product_type,
+        amount_minor=p.amount_minor,
+        currency=p.currency,
+        normalized_amount_minor=p.normalized_amount_minor,
+        fx_rate=p.fx_rate,
+        validation_status=p.validation_status,
+        purchased_at=p.purchased_at,
+        tracked_at=p.tracked_at,
+        metadata=p.metadata,
+    )
+
+
+def track(
+    call: AnyCall, tx: Tx, player: Player, request: PurchaseRequest, *, by_player: bool = False
+) -> api.TrackPurchaseResponse | Reply:
+    """Track ``request`` for ``player`` (``by_player``: the client's own report, refused to a banned
+    player); a repeated transaction id answers the purchase tracked first."""
+    done = (cmd.report if by_player else cmd.track)(tx, call.rt, call.scope, player, request)
+    view = api.TrackPurchaseResponse(
+        purchase=purchase_view(done.purchase),
+        lifetime_amount_minor=done.spend.lifetime_amount_minor,
+        purchase_count=done.spend.purchase_count,
+    )
+    return Reply(view, 200, replayed=True) if done.replayed else view
+
+
+def server_track(
+    call: Call[api.ServerTrackPurchaseRequest, None], tx: Tx
+) -> api.TrackPurchaseResponse | Reply:
+    return track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
+
+
+def _cursor(p: Purchase) -> str:
+    raw = orjson.dumps([to_millis(p.purchased_at), p.id])
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _after(cursor: str) -> tuple[datetime, str]:
+    try:
+        ms, pid = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        return from_millis(int(ms)), str(pid)
+    except (ValueError, TypeError, OverflowError):
+        raise invalid_request("cursor is not one this service returned.", {"cursor": "invalid"}) from None
+
+
+def _limit(value: int) -> int:
+    if not 1 <= value <= LIST_LIMIT_MAX:
+        raise invalid_request(f"limit must be from 1 to {LIST_LIMIT_MAX}.", {"limit": "out of range"})
+    return value
+
+
+def list_purchases(call: Call[None, api.PurchaseListQuery], tx: Tx) -> api.PurchaseListResponse:
+    limit = _limit(call.query.limit)
+    player = get_player(tx, call.scope, call.external_id, retired=True)
+    # One row past the page says whether there is a next page.
+    rows = tx.purchases.page(player.id, _after(call.query.cursor) if call.query.cursor else None, limit + 1)
+    page = rows[:limit]
+    return api.PurchaseListResponse(
+        purchases=[purchase_view(p) for p in page],
+        next_cursor=_cursor(page[-1]) if len(rows) > limit else None,
+    )
+
+
+def player_spend(call: Call[None, api.SpendQuery], tx: Tx) -> api.PlayerSpendResponse:
+    windows = check_windows(call.query.windows or ())
+    player = get_player(tx, call.scope, call.external_id, retired=True)
+    spend = tx.purchases.player_spend(player.id, call.rt.clock.now(), windows)
+    return api.PlayerSpendResponse(
+        external_player_id=player.external_id,
+        lifetime_amount_minor=spend.lifetime_amount_minor,
+        purchase_count=spend.purchase_count,
+        first_purchase_at=spend.first_purchase_at,
+        last_purchase_at=spend.last_purchase_at,
+        windows=[api.SpendWindow(w.days, w.amount_minor, w.purchase_count) for w in spend.windows],
+        debug=player.debug is not None,
+    )
+
+
+def spend_players(call: Call[None, api.SpendPlayersQuery], tx: Tx) -> api.SpendQueryResponse:
+    limit = _limit(call.query.limit)
+    if call.query.offset < 0:
+        raise invalid_request("offset must be 0 or more.", {"offset": "negative"})
+    if call.query.min_amount_minor < 0:
+        raise invalid_request("minAmountMinor must be 0 or more.", {"minAmountMinor": "negative"})
+    if call.query.window_days is not None:
+        check_windows((call.query.window_days,))
+    since = (
+        window_start(call.rt.clock.now(), call.query.window_days)
+        if call.query.window_days is not None
+        else None
+    )
+    found = tx.purchases.spenders(
+        call.scope.game_id, call.scope.env, call.query.min_amount_minor, since, limit, call.query.offset
+    )
+    return api.SpendQueryResponse(
+        players=[
+            api.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
+            for s in found
+        ],
+        min_amount_minor=call.query.min_amount_minor,
+        window_days=call.query.window_days,
+        limit=limit,
+        offset=call.query.offset,
+    )
+
+
+def _bound(text: str, name: str, *, end: bool) -> datetime:
+    """A timestamp, or a date: ``from`` a date starts that UTC day, ``to`` a date includes all of it."""
+    try:
+        if len(text) == 10:
+            day = parse_ts(f"{text}T00:00:00Z")
+            return day + timedelta(days=1) - timedelta(milliseconds=1) if end else day
+        return parse_ts(text)
+    except ValueError:
+        raise invalid_request(
+            f"{name} must be a date or a timestamp.", {name: "not a date or timestamp"}
+        ) from None
+
+
+def revenue(call: Call[None, api.RevenueQuery], tx: Tx) -> api.RevenueSummaryResponse:
+    now = call.rt.clock.now()
+    try:
+        end = _bound(call.query.to, "to", end=True) if call.query.to else now
+        start = (
+            _bound(call.query.from_, "from", end=False)
+            if call.query.from_
+            else end - timedelta(days=REVENUE_DAYS)
+        )
+    except OverflowError:  # a date at the end of the calendar
+        raise invalid_request(
+            "from and to must be dates this side of year 9999.", {"to": "out of range"}
+        ) from None
+    if start > end:
+        raise invalid_request("from must not be after to.", {"from": "after to"})
+    if end - start > timedelta(days=MAX_WINDOW_DAYS):
+        raise invalid_request(f"At most {MAX_WINDOW_DAYS} days per summary.", {"from": "range too long"})
+    summary = tx.purchases.revenue(call.scope.game_id, call.scope.env, start, end)
+    return api.RevenueSummaryResponse(
+        from_=start,
+        to=end,
+        gross_amount_minor=summary.gross_amount_minor,
+        purchase_count=summary.purchase_count,
+        paying_players=summary.paying_players,
+        arppu_minor=summary.arppu_minor,
+        per_product=[
+            api.ProductRevenue(p.product_id, p.amount_minor, p.purchase_count) for p in summary.per_product
+        ],
+        per_day=[
+            api.DayRevenue(d.day.isoformat(), d.amount_minor, d.purchase_count) for d in summary.per_day
+        ],
+    )
+
+
+BINDINGS: list[Binding] = [
+    bind(api.SERVER_TRACK_PURCHASE, server_track),
+    bind(api.SERVER_PURCHASES, list_purchases),
+    bind(api.PLAYER_SPEND, player_spend),
+    bind(api.SPEND_PLAYERS, spend_players),
+    bind(api.SPEND_SUMMARY, revenue),
+]

@@ -1,0 +1,174 @@
+"""The purchases port in SQL, for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from livecore.clock import from_millis, to_millis
+from livecore.players.rules import Player
+from livecore.purchases.rules import (
+    DayRevenue,
+    PlayerSpend,
+    ProductRevenue,
+    Purchase,
+    RevenueSummary,
+    Spender,
+    ValidationStatus,
+    Window,
+    window_start,
+)
+from livecore.scope import Environment
+from livecore_server.storage.rows import PURCHASE_COLUMNS, PURCHASE_FROM, dt, purchase_of
+from livecore_server.storage.sqlport import SqlPort
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres import PostgresTransaction
+
+
+class SqlPurchases(SqlPort):
+    __slots__ = ()
+
+    def get(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
+        row = self.db.read(
+            f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM}"
+            " WHERE u.game_id = ? AND u.env = ? AND u.transaction_id = ?",
+            (game_id, env.value, transaction_id),
+        ).fetchone()
+        return None if row is None else purchase_of(row)
+
+    def insert(self, purchase: Purchase) -> None:
+        self.db.change(
+            "purchases",
+            "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
+            " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
+            " purchased_at, tracked_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                purchase.id,
+                purchase.game_id,
+                purchase.env.value,
+                purchase.player_id,
+                purchase.transaction_id,
+                purchase.store,
+                purchase.product_id,
+                purchase.product_type,
+                purchase.amount_minor,
+                purchase.currency,
+                purchase.normalized_amount_minor,
+                purchase.fx_rate,
+                purchase.validation_status.value,
+                to_millis(purchase.purchased_at),
+                to_millis(purchase.tracked_at),
+                orjson.dumps(purchase.metadata).decode(),
+            ),
+        )
+
+    def set_validation(self, purchase_id: str, status: ValidationStatus) -> None:
+        self.db.change(
+            "purchases",
+            "UPDATE purchases SET validation_status = ? WHERE id = ?",
+            (status.value, purchase_id),
+        )
+
+    def page(self, player_id: str, before: tuple[datetime, str] | None, limit: int) -> list[Purchase]:
+        query = f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM} WHERE u.player_id = ?"
+        params: list[Any] = [player_id]
+        if before is not None:
+            query += " AND (u.purchased_at, u.id) < (?, ?)"
+            params += [to_millis(before[0]), before[1]]
+        rows = self.db.read(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
+        return [purchase_of(r) for r in rows]
+
+    def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
+        sums = "".join(self._window_sums(to_millis(window_start(now, d))) for d in windows)
+        row = self.db.read(
+            f"SELECT COALESCE(SUM(normalized_amount_minor), 0){self.db.INT_SUM}, COUNT(*), MIN(purchased_at),"
+            f" MAX(purchased_at){sums} FROM purchases WHERE player_id = ?",
+            (player_id,),
+        ).fetchone()
+        return PlayerSpend(
+            lifetime_amount_minor=row[0],
+            purchase_count=row[1],
+            first_purchase_at=dt(row[2]),
+            last_purchase_at=dt(row[3]),
+            windows=tuple(Window(d, row[4 + 2 * i] or 0, row[5 + 2 * i] or 0) for i, d in enumerate(windows)),
+        )
+
+    def spenders(
+        self,
+        game_id: str,
+        env: Environment,
+        min_amount_minor: int,
+        since: datetime | None,
+        limit: int,
+        offset: int,
+    ) -> list[Spender]:
+        rows = self.db.read(
+            f"SELECT u.player_id, p.external_id, SUM(u.normalized_amount_minor){self.db.INT_SUM} AS total,"
+            " COUNT(*), MAX(u.purchased_at) FROM purchases u JOIN players p ON p.id = u.player_id"
+            " WHERE u.game_id = ? AND u.env = ? AND u.purchased_at > ? AND p.debug_at IS NULL"
+            f" {self.db.SPENDERS_GROUP} ORDER BY total DESC, p.external_id LIMIT ? OFFSET ?",
+            (game_id, env.value, to_millis(since) if since else -(2**62), min_amount_minor, limit, offset),
+        )
+        return [Spender(r[0], r[1], r[2], r[3], from_millis(r[4])) for r in rows]
+
+    def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
+        where = (
+            " FROM purchases u JOIN players p ON p.id = u.player_id WHERE u.game_id = ? AND u.env = ?"
+            " AND u.purchased_at >= ? AND u.purchased_at <= ? AND p.debug_at IS NULL"
+        )
+        params = (game_id, env.value, to_millis(start), to_millis(end))
+        gross, count, paying = self.db.read(
+            f"SELECT COALESCE(SUM(u.normalized_amount_minor), 0){self.db.INT_SUM}, COUNT(*),"
+            f" COUNT(DISTINCT u.player_id){where}",
+            params,
+        ).fetchone()
+        products = self.db.read(
+            f"SELECT u.product_id, SUM(u.normalized_amount_minor){self.db.INT_SUM} AS total, COUNT(*){where}"
+            " GROUP BY u.product_id ORDER BY total DESC, u.product_id",
+            params,
+        )
+        days = self.db.read(
+            f"SELECT u.purchased_at / 86400000 AS day, SUM(u.normalized_amount_minor){self.db.INT_SUM},"
+            f" COUNT(*){where} GROUP BY day ORDER BY day",
+            params,
+        )
+        return RevenueSummary(
+            gross_amount_minor=gross,
+            purchase_count=count,
+            paying_players=paying,
+            per_product=tuple(ProductRevenue(*r) for r in products),
+            per_day=tuple(DayRevenue(from_millis(r[0] * 86_400_000).date(), r[1], r[2]) for r in days),
+        )
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        self.db.change(
+            "purchases", "UPDATE purchases SET player_id = ? WHERE player_id = ?", (to.id, from_id)
+        )
+
+    def _window_sums(self, since: int) -> str:
+        """Two columns for player_spend: the amount and the count of purchases after ``since``."""
+        raise NotImplementedError
+
+
+class SqlitePurchases(SqlPurchases):
+    __slots__ = ()
+
+    def _window_sums(self, since: int) -> str:
+        return (
+            f", SUM(CASE WHEN purchased_at > {since} THEN normalized_amount_minor ELSE 0 END),"
+            f" SUM(purchased_at > {since})"
+        )
+
+
+class PostgresPurchases(SqlPurchases):
+    __slots__ = ()
+    db: PostgresTransaction
+
+    def _window_sums(self, since: int) -> str:
+        return (
+            f", COALESCE(SUM(normalized_amount_minor) FILTER (WHERE purchased_at > {since}), 0)::BIGINT,"
+            f" COUNT(*) FILTER (WHERE purchased_at > {since})"
+        )
