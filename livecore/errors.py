@@ -13,6 +13,8 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 
 class ErrorCode(enum.StrEnum):
     # Generic (docs/reference/errors.md)
@@ -203,12 +205,29 @@ STATUS: Mapping[ErrorCode, int] = {
 }
 
 
+@attrs.frozen
+class Code:
+    """An error code an area adds to the table (a studio's own area: ``quest_not_found``): its stable
+    ``value`` and its HTTP status, declared once in the area (:attr:`livecore.area.Area.errors`)."""
+
+    value: str
+    status: int
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def status_of(code: ErrorCode | Code) -> int:
+    """A code's HTTP status: the contract's table for a built-in code, its area's for an area's."""
+    return code.status if isinstance(code, Code) else STATUS[code]
+
+
 class LivecoreError(Exception):
     """A refusal with a stable code. ``status`` is a hint for the transport, taken from :data:`STATUS`."""
 
     def __init__(
         self,
-        code: ErrorCode,
+        code: ErrorCode | Code,
         message: str,
         details: Mapping[str, Any] | None = None,
         *,
@@ -223,7 +242,7 @@ class LivecoreError(Exception):
 
     @property
     def status(self) -> int:
-        return STATUS[self.code]
+        return status_of(self.code)
 
     def __repr__(self) -> str:
         return f"LivecoreError({self.code.value!r}, {self.message!r}, details={self.details!r})"

@@ -307,6 +307,9 @@ class GameSettings:
     crates: dict[str, CrateSettings] = attrs.field(factory=dict)
     # The game's own platform keys, beside the built-in ones (livecore.players.platforms).
     platforms: tuple[str, ...] = ()
+    # A studio's own areas' sections (``[games.<key>.areas.<name>]``), as the manifest gives them, each
+    # checked by its area (livecore.area.Area.settings) and read by its commands.
+    areas: dict[str, dict[str, Any]] = attrs.field(factory=dict)
 
 
 @attrs.frozen

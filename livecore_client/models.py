@@ -60,9 +60,9 @@ from livecore.grants.api import (
     GrantResponse,
     GrantSourceKind,
     GrantView,
-    OpenCrateResponse,
     RewardEntry,
 )
+from livecore.crates.api import OpenCrateResponse
 from livecore.grants.rules import AckedBy, EntryType, GrantKind, GrantStatus
 from livecore.guilds.api import (
     AcceptedResponse,

@@ -39,7 +39,8 @@ from livecore.friends.api import (
     PRESENCE_HEARTBEAT,
 )
 from livecore.gifts.api import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
-from livecore.grants.api import SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SDK_PENDING_GRANTS
+from livecore.crates.api import SDK_OPEN_CRATE
+from livecore.grants.api import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
 from livecore.guilds import api as guilds
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType
 from livecore.leaderboards.api import SDK_LEADERBOARD

@@ -42,7 +42,8 @@ from livecore.api.convert import field_errors, response_converter
 from livecore.economy.webhooks import BalanceChange, InventoryChanged, WalletChanged
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.gifts.webhooks import GiftClaimed, GiftPayload, GiftSent
-from livecore.grants.webhooks import CrateOpened, GrantChange, GrantClaimed, GrantCreated, GrantExpired
+from livecore.crates.webhooks import CrateOpened
+from livecore.grants.webhooks import GrantChange, GrantClaimed, GrantCreated, GrantExpired
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,

@@ -12,98 +12,39 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 
 import orjson
 from aiohttp import web
 
-from livecore import __version__
-from livecore.api import routes
+from livecore import __version__, areas
 from livecore.api.route import Auth, Route, Surface, literal_rivals
+from livecore.area import Area
 from livecore.clock import Clock, to_millis
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends.api import PRESENCE_HEARTBEAT
 from livecore.rand import RandomSource
-from livecore_server import metrics, statement_tally
-from livecore_server.admin import audit as admin_audit
-from livecore_server.admin import health, mcp_tools
-from livecore_server.admin import keys as admin_keys
-from livecore_server.admin import members as admin_members
-from livecore_server.admin import players as admin_players
-from livecore_server.admin import webhooks as admin_webhooks
+from livecore_server import areas as served_areas
+from livecore_server import metrics, plugins, statement_tally
+from livecore_server.admin import mcp_tools
+from livecore_server.area import storage_of
 from livecore_server.config import Config
-from livecore_server.economy import sdk as sdk_economy
-from livecore_server.economy import server as server_economy
-from livecore_server.friends import sdk as sdk_friends
-from livecore_server.friends import sdk_presence
-from livecore_server.friends import server as server_friends
-from livecore_server.gifts import sdk as sdk_gifts
-from livecore_server.gifts import server as server_gifts
-from livecore_server.grants import admin as admin_grants
-from livecore_server.guilds import sdk as sdk_guilds
-from livecore_server.guilds import server as server_guilds
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import error_response, json_response
 from livecore_server.http.middlewares import Handler, namespace
 from livecore_server.http.protocol import answer_in_envelopes
-from livecore_server.leaderboards import sdk as sdk_leaderboards
-from livecore_server.leaderboards import server as server_leaderboards
-from livecore_server.live_events import schedule as live_schedule
-from livecore_server.live_events import sdk as sdk_live_events
-from livecore_server.live_events import server as server_live_events
-from livecore_server.lobbies import sdk as sdk_lobbies
-from livecore_server.lobbies import server as server_lobbies
-from livecore_server.player_tools import migrate as server_migrate
-from livecore_server.player_tools import server as server_player_tools
-from livecore_server.players import sdk as sdk_players
-from livecore_server.players import server as server_players
 from livecore_server.portal.pages import portal_app
-from livecore_server.purchases import sdk as sdk_purchases
-from livecore_server.purchases import server as server_purchases
-from livecore_server.server import system
+from livecore_server.scheduler import catch_up
 from livecore_server.services import SERVICES, Services, build_services
+from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.sqlite import DatabaseFileLost
-from livecore_server.teams import sdk as sdk_teams
-from livecore_server.teams import server as server_teams
 from livecore_server.workers.dispatcher import Dispatcher
 
 log = logging.getLogger("livecore_server")
 
 MAX_BODY = 1024 * 1024  # the contract's limit for every request body: 413 above it
 
-BINDINGS: tuple[Binding, ...] = (
-    *health.BINDINGS,
-    *system.BINDINGS,
-    *sdk_players.BINDINGS,
-    *sdk_economy.BINDINGS,
-    *sdk_gifts.BINDINGS,  # before friends: /friends/gifts/... must not read as /friends/{id}
-    *sdk_friends.BINDINGS,
-    *sdk_presence.BINDINGS,
-    *sdk_purchases.BINDINGS,
-    *sdk_live_events.BINDINGS,
-    *sdk_leaderboards.BINDINGS,
-    *sdk_lobbies.BINDINGS,
-    *sdk_teams.BINDINGS,
-    *sdk_guilds.BINDINGS,
-    *server_players.BINDINGS,
-    *server_economy.BINDINGS,
-    *server_friends.BINDINGS,
-    *server_gifts.BINDINGS,
-    *server_player_tools.BINDINGS,
-    *server_purchases.BINDINGS,
-    *server_migrate.BINDINGS,
-    *server_live_events.BINDINGS,
-    *server_leaderboards.BINDINGS,
-    *server_lobbies.BINDINGS,
-    *server_teams.BINDINGS,
-    *server_guilds.BINDINGS,
-    *admin_members.BINDINGS,
-    *admin_players.BINDINGS,
-    *admin_grants.BINDINGS,
-    *admin_webhooks.BINDINGS,
-    *admin_keys.BINDINGS,
-    *admin_audit.BINDINGS,
-)
+BINDINGS: tuple[Binding, ...] = tuple(b for area in served_areas.BUILT_IN for b in area.bindings)
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
 # namespace) one by one, in the order they were added, until one matches path and method. Heartbeats, by
@@ -135,10 +76,10 @@ def _openapi_route(surface: Surface) -> Route:
     )
 
 
-def _openapi_handler(surface: Surface) -> Handler:
+def _openapi_handler(surface: Surface, served: Sequence[Route]) -> Handler:
     from livecore.api.openapi import build_document
 
-    body = orjson.dumps(build_document(surface, routes.ALL, version=__version__))
+    body = orjson.dumps(build_document(surface, served, version=__version__))
 
     async def handler(request: web.Request) -> web.StreamResponse:
         return json_response(body, 200)
@@ -248,7 +189,11 @@ def create_app(
         },
     )
     answer_in_envelopes(root)  # what aiohttp's HTTP parser refuses, too
-    bindings = (*BINDINGS, *extra)
+    # A studio's own areas, after the service's (livecore_server/plugins.py): named by the config (serve
+    # --area, entry points) or by the applied manifest.
+    studio = plugins.load([*config.areas, *plugins.recorded(config.db)])
+    core = areas.registered(a.area for a in studio)
+    bindings = (*BINDINGS, *(b for a in studio for b in a.bindings), *extra)
     misses: dict[str, Handler] = {}
     for surface in Surface:
         guard = namespace(surface, root)
@@ -265,7 +210,9 @@ def create_app(
         if surface is not Surface.ADMIN:
             openapi = _openapi_route(surface)
             root.router.add_get(
-                openapi.full_path, guard(openapi, _openapi_handler(surface)), name=openapi.name
+                openapi.full_path,
+                guard(openapi, _openapi_handler(surface, areas.routes(core))),
+                name=openapi.name,
             )
             names.append(openapi.name)
         misses[surface.value] = guard(None, _miss([root.router[name] for name in names]))
@@ -282,7 +229,7 @@ def create_app(
     root.cleanup_ctx.append(mcp.lifetime)  # needs nothing of the services: started before them
     # Last, so every route above matches first.
     root.router.add_route("*", "/{tail:.*}", _unrouted(misses))
-    root.cleanup_ctx.append(_lifetime(config, clock, rng))
+    root.cleanup_ctx.append(_lifetime(config, clock, rng, core, storage_of(studio)))
     root.on_shutdown.append(_end_streams)
     return root
 
@@ -295,13 +242,17 @@ async def _end_streams(app: web.Application) -> None:
 
 
 def _lifetime(
-    config: Config, clock: Clock, rng: RandomSource | None
+    config: Config,
+    clock: Clock,
+    rng: RandomSource | None,
+    served: tuple[Area, ...],
+    storage: AreaStorage,
 ) -> Callable[[web.Application], AsyncIterator[None]]:
     """The app's cleanup context: the services, the webhook dispatcher and the background tasks start
     with the app, in that order, and stop with it in the reverse order."""
 
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        services = build_services(config, clock, rng)
+        services = build_services(config, clock, rng, served, storage)
         stop_tally = statement_tally.start(services.store, config.statement_tally)
         try:
             app[SERVICES] = services
@@ -317,7 +268,7 @@ def _lifetime(
                     players.watch(on)
                     services.streams.watching(on)
 
-                await live_schedule.catch_up(services)
+                await catch_up(services.store, services.runtime, areas.jobs(services.areas))
                 tasks = [
                     asyncio.create_task(_housekeeping(services, config.flush_seconds)),
                     asyncio.create_task(services.store.watch(players.forget, watching)),

@@ -29,6 +29,7 @@ from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
 from livecore_server.keys import ROTATION_GRACE
 from livecore_server.manifest import ApiKeyManifest, Manifest, WebhookManifest
+from livecore_server.plugins import RECORDED
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 from livecore_server.storage.sql.members import Member
@@ -46,6 +47,8 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
     if studio_id is None:
         studio_id = new_id(Prefix.STUDIO, rt.clock.now(), rt.rng)
         tx.manifest.insert_studio(studio_id, manifest.studio, now)
+    # The studio's own areas: a server starting on this database serves them (livecore_server/plugins.py).
+    tx.meta.put(RECORDED, orjson.dumps(list(manifest.plugins.areas)).decode(), now)
     games: dict[str, Any] = {}
     for game_key, game in manifest.games.items():
         settings = orjson.dumps(settings_converter.unstructure(game.settings())).decode()

@@ -287,9 +287,13 @@ def _serve(
     from livecore.clock import ManualClock
     from livecore_server.access_log import RedactingAccessLogger
     from livecore_server.app import create_app
+    from livecore_server.plugins import PluginError
 
     port = sockets[0].getsockname()[1]
-    app = create_app(config, clock)
+    try:
+        app = create_app(config, clock)
+    except PluginError as exc:
+        raise click.ClickException(str(exc)) from None
     kind = "manual" if isinstance(clock, ManualClock) else "system"
 
     async def announce(_: web.Application) -> None:  # after the services opened (the cleanup context)
@@ -414,6 +418,16 @@ def main() -> None:
     help="Behind a proxy: the request header it puts the client's address in (X-Forwarded-For, X-Real-IP,"
     " CF-Connecting-IP; its last value). Default: the connection's peer.",
 )
+@click.option(
+    "--area",
+    "studio_areas",
+    multiple=True,
+    envvar="LIVECORE_AREAS",
+    show_envvar=True,
+    metavar="PACKAGE",
+    help="Serve a studio's own area, by package name (repeatable; LIVECORE_AREAS: comma-separated). Areas"
+    " installed by entry point and those the applied manifest names are served too (docs/extending.md).",
+)
 def serve(
     db: str | None,
     host: str,
@@ -430,8 +444,10 @@ def serve(
     wrong_secrets_per_minute: int,
     auth_failures_per_minute: int,
     client_address_header: str | None,
+    studio_areas: tuple[str, ...],
 ) -> None:
     """Run the server until SIGINT/SIGTERM, then drain and stop cleanly."""
+    from livecore_server import plugins
     from livecore_server.geo import no_country, offline_country
 
     clock = _clock(clock_kind)
@@ -451,6 +467,7 @@ def serve(
         country_of=offline_country if ip_country else no_country,
         oidc=_oidc(host, port),
         public_url=os.environ.get("LIVECORE_PUBLIC_URL") or None,
+        areas=(*plugins.installed(), *(n.strip() for v in studio_areas for n in v.split(",") if n.strip())),
     )
     _serve(config, clock, host, port, access_log, reuse_port)
 

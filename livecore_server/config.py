@@ -32,6 +32,9 @@ def sqlite_path(db: str) -> str:
 @attrs.frozen
 class Config:
     db: str = "livecore.db"
+    # A studio's own areas to serve, by package name (serve --area, LIVECORE_AREAS, entry points;
+    # livecore_server/plugins.py), besides those the applied manifest names.
+    areas: tuple[str, ...] = ()
     geo_headers: tuple[str, ...] = ("CF-IPCountry", "CloudFront-Viewer-Country")
     # The country of a client address when no geo header names one (docs/players.md#country);
     # serve --no-ip-country sets no_country.

@@ -371,6 +371,7 @@ class GameManifest:
     guilds: GuildSettings = attrs.field(factory=GuildSettings)
     crates: dict[str, CrateSettings] = attrs.field(factory=dict)
     platforms: tuple[str, ...] = ()
+    areas: dict[str, dict[str, Any]] = attrs.field(factory=dict)
 
     def settings(self) -> GameSettings:
         """The game's settings as the core reads them; resources, events and leaderboards keyed by their
@@ -387,7 +388,15 @@ class GameManifest:
             guilds=self.guilds,
             crates=self.crates,
             platforms=self.platforms,
+            areas=self.areas,
         )
+
+
+@attrs.frozen
+class PluginsManifest:
+    """``[plugins]``: a studio's own areas the server serves, by package name (docs/extending.md)."""
+
+    areas: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -398,6 +407,7 @@ class Manifest:
     games: dict[str, GameManifest] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
     members: dict[str, MemberManifest] = attrs.field(factory=dict)
+    plugins: PluginsManifest = attrs.field(factory=PluginsManifest)
 
 
 # --- value rules (types, unknown fields and enums are the converter's) --------------------------------
@@ -1173,6 +1183,34 @@ def _with_effective_rates(manifest: Manifest) -> Manifest:
     return attrs.evolve(manifest, games=games)
 
 
+def _studio_areas(manifest: Manifest, problems: Problems) -> None:
+    """``[plugins] areas`` name areas that load, and each game's ``areas.<name>`` section names one of
+    them (or one installed by entry point) and passes that area's own check of it."""
+    from livecore_server import plugins
+
+    known = {}
+    for i, name in enumerate(manifest.plugins.areas):
+        try:
+            area = plugins.load_area(name).area
+        except plugins.PluginError as exc:
+            problems[f"plugins.areas[{i}]"] = str(exc)
+            continue
+        known[area.name] = area
+    if any(game.areas for game in manifest.games.values()):
+        for name in plugins.installed():
+            area = plugins.load_area(name).area
+            known.setdefault(area.name, area)
+    for key, game in manifest.games.items():
+        for name, section in game.areas.items():
+            where = f"games.{key}.areas.{name}"
+            found = known.get(name)
+            if found is None:
+                problems[where] = "names no area of [plugins] areas or of an installed package"
+            elif found.settings is not None:
+                for field, message in found.settings(section).items():
+                    problems[f"{where}.{field}" if field else where] = message
+
+
 def parse_manifest(text: str, *, allow_private_webhooks: bool = False) -> Manifest:
     """Parse and validate manifest text; raise :class:`ManifestError` naming every problem.
     ``allow_private_webhooks``: webhook URLs may name private addresses (``apply
@@ -1192,6 +1230,8 @@ def parse_manifest(text: str, *, allow_private_webhooks: bool = False) -> Manife
     # ("must be a table") replace the converter's wording for the same path.
     _check(Manifest, data, "", problems)
     _webhook_targets(data, allow_private_webhooks, problems)
+    if manifest is not None:
+        _studio_areas(manifest, problems)
     if problems or manifest is None:
         raise ManifestError(problems or {"manifest": "is invalid"})
     return _with_effective_rates(manifest)

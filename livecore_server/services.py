@@ -9,32 +9,30 @@ together with the server. Commands of the CLI that serve nothing, and tests of t
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import attrs
 from aiohttp import web
 
+from livecore import areas
+from livecore.area import Area
 from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
-from livecore.grants.commands import SWEEP_BATCH, expire_grants
-from livecore.guilds.commands import hand_on_inactive
 from livecore.idempotency import TTL
-from livecore.players.commands import sweep_streaks
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION
 from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
-from livecore_server.live_events import schedule as live_schedule
 from livecore_server.live_events.streams import BoardHubs
 from livecore_server.lockouts import AuthThrottle
 from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
-from livecore_server.scheduler import Scheduler
-from livecore_server.storage.server_store import ServerStore, game_queue, open_store
+from livecore_server.scheduler import Scheduler, schedule_jobs
+from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
+from livecore_server.storage.server_store import ServerStore, open_store
 from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.stream_slots import StreamSlots
 
@@ -72,6 +70,8 @@ class Services:
     players: PlayerCache
     streams: BoardHubs
     stream_slots: StreamSlots
+    # The areas served: the built-in ones and the studio's own (livecore.areas.registered).
+    areas: tuple[Area, ...] = areas.BUILT_IN
     # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
     # now: the running dispatcher listens.
     deliveries_due: Signal = attrs.Factory(Signal)
@@ -90,12 +90,20 @@ class Services:
         self.store.close()
 
 
-def build_services(config: Config, clock: Clock, rng: RandomSource | None = None) -> Services:
+def build_services(
+    config: Config,
+    clock: Clock,
+    rng: RandomSource | None = None,
+    served: tuple[Area, ...] = areas.BUILT_IN,
+    storage: AreaStorage = NO_AREA_STORAGE,
+) -> Services:
+    """The services of a server of the ``served`` areas (the built-in ones and a studio's own, whose
+    tables and SQL ports ``storage`` holds)."""
     # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
     # deployment needs the same one) or ./livecore.key.
     server_key = load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file)
     keys = ServerKeys(server_key.master)
-    store = open_store(config.db, pool_size=config.pool_size)
+    store = open_store(config.db, pool_size=config.pool_size, areas=storage)
     try:
         check_server_key(store, server_key, keys, to_millis(clock.now()))
     except BaseException:
@@ -118,7 +126,7 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         config.client_address_header,
     )
     rng = rng or SystemRandomSource()
-    runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher)
+    runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher, checks=areas.checks(served))
 
     async def claim(job: str, due: datetime) -> bool:
         now = to_millis(clock.now())
@@ -141,19 +149,17 @@ def build_services(config: Config, clock: Clock, rng: RandomSource | None = None
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
         streams=BoardHubs(store, runtime),
         stream_slots=StreamSlots(store, shared=config.postgres),
+        areas=served,
     )
     store.on_player_written(services.players.forget)
     store.on_board_changed(services.streams.changed)
-    schedule_sweeps(services)
-    live_schedule.register(services)
+    schedule_work(services)
     return services
 
 
-def schedule_sweeps(s: Services) -> None:
-    """The scheduled work of the service; later features add theirs here."""
-
-    async def streaks() -> None:
-        await s.store.run_async(lambda tx: sweep_streaks(tx, s.runtime))
+def schedule_work(s: Services) -> None:
+    """The areas' scheduled work (:mod:`livecore.schedule`), and the server's own housekeeping."""
+    schedule_jobs(s.scheduler, s.store, s.runtime, areas.jobs(s.areas))
 
     async def idempotency() -> None:
         cutoff = to_millis(s.clock.now() - TTL)
@@ -163,22 +169,6 @@ def schedule_sweeps(s: Services) -> None:
         cutoff = s.clock.now() - RETENTION
         await s.store.run_async(lambda tx: tx.webhooks.purge_finished(cutoff))
 
-    async def grant_expiry() -> None:
-        while await s.store.run_async(lambda tx: expire_grants(tx, s.runtime)) == SWEEP_BATCH:
-            pass
-
-    async def guild_succession() -> None:
-        for game in await s.store.read(lambda tx: tx.games.with_guilds()):
-            after = None
-            while True:
-                step = functools.partial(hand_on_inactive, rt=s.runtime, game_id=game.id, after=after)
-                after = await s.store.run_async(step, queue=game_queue(game.id))
-                if after is None:
-                    break
-
-    s.scheduler.every("grant_expiry_sweep", timedelta(minutes=1), grant_expiry)
-    s.scheduler.every("guild_succession_sweep", timedelta(hours=1), guild_succession)
-    s.scheduler.every("login_streak_sweep", timedelta(hours=1), streaks)
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
     s.scheduler.every("webhook_retention", timedelta(hours=1), webhook_history)
 

@@ -42,7 +42,7 @@ from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
-from livecore.errors import STATUS, ErrorCode
+from livecore.errors import Code, ErrorCode, status_of
 from livecore.idempotency import KEY
 from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Range, Rule, Text, count_of, rule_of
 from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
@@ -347,8 +347,8 @@ def _error_codes(route: Route) -> dict[int, list[str]]:
     """Every error status of ``route`` with the codes it can carry: the generic ones, then the route's."""
     codes: dict[int, list[str]] = {}
 
-    def add(code: ErrorCode) -> None:
-        listed = codes.setdefault(STATUS[code], [])
+    def add(code: ErrorCode | Code) -> None:
+        listed = codes.setdefault(status_of(code), [])
         if code.value not in listed:
             listed.append(code.value)
 

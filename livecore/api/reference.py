@@ -9,10 +9,10 @@ between markers inside them, so prose and tables live together and the tables ca
 
 Blocks (the text after ``generated:``):
 
-- ``routes AREA``: every route of the registry (:data:`livecore.api.routes.ALL`) whose area is AREA (see
-  :data:`AREAS`), in registry order: method and path, auth, rate-limit bucket, idempotency, path and query
-  parameters, request body fields, success status and response fields, error codes.
-- ``schemas AREA``: the nested models first reached from AREA's routes (in :data:`AREAS` order); other
+- ``routes PAGE``: every route of the registry (:data:`livecore.api.routes.ALL`) whose area's page is
+  PAGE (see :data:`AREAS`), in registry order: method and path, auth, rate-limit bucket, idempotency,
+  path and query parameters, request body fields, success status and response fields, error codes.
+- ``schemas PAGE``: the nested models first reached from PAGE's routes (in :data:`AREAS` order); other
   pages link to them there.
 - ``route-index``: one row per route, linking to its page.
 - ``errors``: every code of :class:`livecore.errors.ErrorCode` with its status and meaning.
@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore import events, idempotency, limits, ratelimit
+from livecore import areas, events, idempotency, limits, ratelimit
 from livecore.api import routes as registry
 from livecore.api.convert import DEFAULT_IN_WORDS, camel
 from livecore.api.openapi import (
@@ -76,38 +76,13 @@ from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "route_section", "webhook_payloads"]
 
-#: Each page of ``docs/reference/`` that lists routes, with the route-name prefixes it covers. A route
-#: belongs to the page of its longest matching prefix; a route no prefix matches stops the generator.
+#: Each page of ``docs/reference/`` that lists routes, with the areas whose routes it lists
+#: (:attr:`livecore.area.Area.page`), in the areas' order.
 AREAS: Mapping[str, tuple[str, ...]] = {
-    "conventions": ("health", "ping", "dev."),
-    "players-and-identity": ("players.", "server.players.set_identity"),
-    "friends-and-presence": ("friends.", "presence.", "server.friends."),
-    "gifts": ("gifts.", "server.gifts."),
-    "grants": ("grants.", "crates.", "server.grants."),
-    "economy": (
-        "wallet.",
-        "inventory.",
-        "purchases.",
-        "server.wallet.",
-        "server.inventory.",
-        "server.purchases.",
-        "server.spend.",
-    ),
-    "player-tools": ("server.players.", "server.migrate."),
-    "events": (
-        "events.",
-        "event_leaderboards.",
-        "lobbies.",
-        "server.lobbies.",
-        "server.dev.events.",
-        "teams.",
-        "partners.",
-        "server.teams.",
-    ),
-    "leaderboards": ("leaderboards.", "server.leaderboards.", "server.dev.leaderboards."),
-    "guilds": ("guilds.", "server.guilds."),
-    "admin": ("admin.",),
+    page: tuple(a.name for a in areas.BUILT_IN if a.page == page)
+    for page in dict.fromkeys(a.page for a in areas.BUILT_IN)
 }
+_PAGE_OF_ROUTE: Mapping[str, str] = {r.name: a.page for a in areas.BUILT_IN for r in a.routes}
 
 WEBHOOKS_PAGE = "webhooks"
 
@@ -374,15 +349,11 @@ def webhook_payloads() -> Mapping[str, type]:
 
 
 def area_of(route: Route) -> str:
-    """The page of ``route``: the area of the longest prefix of its name (:data:`AREAS`)."""
-    best: tuple[int, str] | None = None
-    for area, prefixes in AREAS.items():
-        for prefix in prefixes:
-            if route.name.startswith(prefix) and (best is None or len(prefix) > best[0]):
-                best = (len(prefix), area)
-    if best is None:
-        raise ValueError(f"route {route.name!r} belongs to no area of livecore.api.reference.AREAS")
-    return best[1]
+    """The page of ``route``: its area's (:attr:`livecore.area.Area.page`)."""
+    page = _PAGE_OF_ROUTE.get(route.name)
+    if page is None:
+        raise ValueError(f"route {route.name!r} belongs to no registered area")
+    return page
 
 
 # --- The model graph ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode
+from livecore.errors import Code, ErrorCode
 from livecore.operators.rules import Action
 from livecore.ratelimit import BucketName
 from livecore.scope import Permission
@@ -91,7 +91,7 @@ class Route:
     idempotent_on: str | None = None
     test_only: bool = False  # test-environment key only; a live key gets 403
     deprecated: Deprecation | None = None
-    errors: tuple[ErrorCode, ...] = ()
+    errors: tuple[ErrorCode | Code, ...] = ()
     # Record ids of the path whose not-found code is the route's own rather than the one the server gives
     # that name (``requestId`` names a friend request, a guild's join request or a help request).
     record_ids: tuple[tuple[str, ErrorCode], ...] = ()

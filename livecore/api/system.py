@@ -7,6 +7,7 @@ from datetime import datetime
 import attrs
 
 from livecore.api.route import Auth, Route, Surface
+from livecore.area import Area
 from livecore.errors import ErrorCode
 from livecore.limits import Range, limited
 
@@ -77,3 +78,10 @@ CLOCK_ADVANCE = Route(
 )
 
 ROUTES = (HEALTH, PING, CLOCK_ADVANCE)
+
+SYSTEM = Area(
+    name="system",
+    summary="The service itself: health, ping, and the test environment's clock.",
+    page="conventions",
+    routes=(HEALTH, PING, CLOCK_ADVANCE),
+)

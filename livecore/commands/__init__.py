@@ -9,6 +9,7 @@ import attrs
 from livecore.clock import Clock
 from livecore.events import DomainEvent
 from livecore.hashing import KeyedHasher
+from livecore.hooks import NO_CHECKS, Checks
 from livecore.ids import Prefix, new_id
 from livecore.rand import RandomSource
 from livecore.scope import Environment, Scope
@@ -23,6 +24,8 @@ class Runtime:
     clock: Clock
     rng: RandomSource
     hasher: KeyedHasher
+    # The checks the registered areas add to built-in commands (livecore.hooks).
+    checks: Checks = NO_CHECKS
 
 
 def emit(

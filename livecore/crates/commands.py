@@ -8,9 +8,10 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.crates.rules import CONTENTS_SOURCE_KIND, CrateEntry, contents
+from livecore.crates.webhooks import CrateOpened
 from livecore.grants.commands import GrantsTx, get_grant, issue_grant, settle_loaded
 from livecore.grants.rules import Grant, GrantKind, GrantTrigger, transition
-from livecore.grants.webhooks import CrateOpened, GrantClaimed
+from livecore.grants.webhooks import GrantClaimed
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -37,6 +38,8 @@ def open_crate(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id
     ``crate.opened``."""
     crate = get_grant(tx, scope, player, grant_id)
     opened, _ = transition(crate, GrantTrigger.OPEN, rt.clock.now())
+    if rt.checks.active:
+        rt.checks.hook.before_open_crate(tx=tx, rt=rt, scope=scope, player=player, crate=crate)
     drawn = contents(load_game(tx, scope), [e for e in crate.entries if isinstance(e, CrateEntry)], rt.rng)
     tx.grants.update(opened)
     emit(tx, rt, scope, GrantClaimed.of(opened))

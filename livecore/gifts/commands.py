@@ -101,6 +101,10 @@ def send(
     costs = res_declared is not None and res_declared.costs_sender
     balance = tx.ledger.holding(sender.id, request.resource_key).amount if costs else 0
     res = check_send(game, request, are_friends=are_friends, stats=stats, balance=balance, now=now)
+    if rt.checks.active:
+        rt.checks.hook.before_send_gift(
+            tx=tx, rt=rt, scope=scope, sender=sender, recipient=recipient, request=request
+        )
     gift = Gift(
         id=new_uuid(now, rt.rng),
         grant_id=new_uuid(now, rt.rng),

@@ -126,15 +126,6 @@ class GrantListResponse:
     grants: list[GrantView]
 
 
-@attrs.frozen
-class OpenCrateResponse:
-    """An opened crate: the crate grant, now claimed, and the contents grant drawn from its table,
-    created and claimed at once (docs/grants.md#crates)."""
-
-    crate: GrantView
-    contents: GrantView
-
-
 SDK_PENDING_GRANTS = Route(
     name="grants.pending",
     surface=Surface.SDK,
@@ -184,27 +175,6 @@ SERVER_CREATE_GRANT = Route(
 )
 
 
-SDK_OPEN_CRATE = Route(
-    name="crates.open",
-    surface=Surface.SDK,
-    method="POST",
-    path="/players/{externalId}/crates/{grantId}/open",
-    summary="Open a pending crate grant: its table is drawn and the contents are credited now.",
-    auth=Auth.PLAYER,
-    response=OpenCrateResponse,
-    idempotency=Idempotency.OPTIONAL,
-    errors=(
-        *PLAYER_WRITE_ERRORS,
-        ErrorCode.GRANT_NOT_FOUND,
-        ErrorCode.NOT_A_CRATE,
-        ErrorCode.GRANT_ALREADY_CLAIMED,
-        ErrorCode.GRANT_EXPIRED,
-        # The crate's kind was removed from the manifest since the grant was created.
-        ErrorCode.RESOURCE_NOT_FOUND,
-    ),
-)
-
-
 SERVER_ACK_GRANT = Route(
     name="server.grants.ack",
     surface=Surface.SERVER,
@@ -221,4 +191,4 @@ SERVER_ACK_GRANT = Route(
     ),
 )
 
-ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SDK_OPEN_CRATE, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)
+ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)

@@ -430,6 +430,8 @@ def join(
     check_join(
         guild, settings, in_a_guild=tx.guilds.current_stint(player.id) is not None, request_pending=pending
     )
+    if rt.checks.active:
+        rt.checks.hook.before_join_guild(tx=tx, rt=rt, scope=scope, player=player, guild=guild)
     by = By.player(player)
     if guild.join_type is JoinType.OPEN:
         _seat(tx, rt, scope, guild, player, Role.MEMBER, JoinVia.OPEN, by)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from livecore.area import Area, MemoryPort, Ports
 from livecore.economy.memory import MemoryLedger
 from livecore.economy.rules import Holding, LedgerEntry
 from livecore.events import DomainEvent
@@ -51,7 +53,10 @@ E = TypeVar("E", BoardEntry, SharedEntry)
 class MemoryStore:
     """The tables. Ports read and write them; nothing here applies a rule."""
 
-    def __init__(self) -> None:
+    def __init__(self, areas: Iterable[Area] = ()) -> None:
+        # The ports a studio's own areas add (tx.ports.<name>), and their tables, by area name.
+        self.area_ports: dict[str, MemoryPort] = {n: f for a in areas for n, f in a.ports.items()}
+        self.tables: dict[str, Any] = {}
         self.studios: dict[str, Studio] = {}
         self.games: dict[str, Game] = {}
         self.players: dict[tuple[str, str], Player] = {}
@@ -142,6 +147,7 @@ class MemoryTransaction:
         "migrations",
         "outbox",
         "players",
+        "ports",
         "purchases",
         "teams",
         "windows",
@@ -168,6 +174,7 @@ class MemoryTransaction:
         self.lobbies = MemoryLobbies(store, journal)
         self.teams = MemoryTeams(store, journal)
         self.guilds = MemoryGuilds(store, journal)
+        self.ports = Ports({name: port(store, journal) for name, port in store.area_ports.items()})
 
     def rollback(self) -> None:
         self.journal.rollback()

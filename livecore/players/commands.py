@@ -188,6 +188,8 @@ def register(
     existing = _seen(row, scope)
     check_register(existing, force=force, env=scope.env)
     FREE_FORM.check(context, "playerContext")
+    if rt.checks.active:
+        rt.checks.hook.before_register(tx=tx, rt=rt, scope=scope, external_id=external_id, existing=existing)
     resolved_country = resolve_country(context, country)
     if existing is None:
         newcomer = _newcomer(tx, rt, scope, external_id, row, context, resolved_country)

@@ -9,11 +9,12 @@ from typing import Any
 
 from livecore.clock import parse_ts
 from livecore.crates.rules import CrateEntry
+from livecore.crates.webhooks import CrateOpened
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import Entry, ResourceType
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
-from livecore.grants.webhooks import CrateOpened, GrantClaimed, GrantCreated, GrantExpired
+from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.guilds.rules import By, ByKind
 from livecore.guilds.webhooks import (
     GuildCreated,

@@ -1,28 +1,15 @@
-"""Client wallet, inventory and grant routes (player secret required)."""
+"""Client wallet and inventory routes (player secret required)."""
 
 from __future__ import annotations
 
-from livecore.crates import commands as crates
 from livecore.economy import api
 from livecore.economy.commands import Change, client_spend
 from livecore.economy.rules import SYSTEM_ITEMS, merged_parameters, system_item_amount
 from livecore.games import ResourceType
-from livecore.grants.api import (
-    SDK_CLAIM_GRANT,
-    SDK_OPEN_CRATE,
-    SDK_PENDING_GRANTS,
-    GrantListResponse,
-    GrantResponse,
-    GrantView,
-    OpenCrateResponse,
-)
-from livecore.grants.commands import GrantsTx, settle
-from livecore.grants.rules import GrantTrigger
+from livecore.grants.commands import GrantsTx
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
-
-PENDING_LIMIT = 200
 
 
 def _player(call: AnyCall) -> Player:
@@ -129,27 +116,9 @@ def reject_parameters(body: api.AdjustItemRequest) -> None:
         raise invalid_request("parameters can be set only when granting items.", {"parameters": "grant only"})
 
 
-def pending_grants(call: Call[None, None], tx: GrantsTx) -> GrantListResponse:
-    grants = tx.grants.pending(_player(call).id, call.rt.clock.now(), PENDING_LIMIT)
-    return GrantListResponse(grants=[GrantView.of(g) for g in grants])
-
-
-def claim_grant(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
-    grant = settle(tx, call.rt, call.scope, _player(call), call.params["grantId"], GrantTrigger.CLAIM)
-    return GrantResponse(grant=GrantView.of(grant))
-
-
-def open_crate(call: Call[None, None], tx: GrantsTx) -> OpenCrateResponse:
-    opened = crates.open_crate(tx, call.rt, call.scope, _player(call), call.params["grantId"])
-    return OpenCrateResponse(crate=GrantView.of(opened.crate), contents=GrantView.of(opened.contents))
-
-
 BINDINGS: list[Binding] = [
     bind(api.SDK_WALLET, get_wallet),
     bind(api.SDK_WALLET_DEBIT, debit),
     bind(api.SDK_INVENTORY, get_inventory),
     bind(api.SDK_INVENTORY_CONSUME, consume),
-    bind(SDK_PENDING_GRANTS, pending_grants),
-    bind(SDK_CLAIM_GRANT, claim_grant),
-    bind(SDK_OPEN_CRATE, open_crate),
 ]

@@ -91,6 +91,12 @@ class Call(Generic[BodyT, QueryT]):
         return self.params["externalId"]
 
 
+def player_of(call: AnyCall) -> Player:
+    """The player a player-scoped route acts for: authenticated before its handler runs."""
+    assert call.player is not None
+    return call.player
+
+
 @attrs.frozen
 class Reply:
     """A handler's answer when the status differs from the route's declared one. ``replayed``: the

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from livecore.leaderboards import api, commands
+from livecore.leaderboards.area import rollover
 from livecore.leaderboards.commands import LeaderboardsTx
 from livecore.live_events.api import EntryView
 from livecore_server.http.endpoint import Binding, Call, bind, bind_direct
-from livecore_server.leaderboards import schedule as leaderboard_schedule
+from livecore_server.scheduler import run_task
 from livecore_server.storage.server_store import ServerTransaction, game_queue
 
 
@@ -30,7 +31,7 @@ async def rollover_now(call: Call[None, None]) -> api.RolloverResponse:
     period_id = await s.store.run_async(stop, queue=game_queue(game_id))
     if period_id is None:
         return api.RolloverResponse(rolled_over=False)
-    await leaderboard_schedule.roll(s, game_id, period_id)
+    await run_task(s.store, rollover(call.rt, game_id, period_id))
     return api.RolloverResponse(rolled_over=True, period_id=period_id)
 
 

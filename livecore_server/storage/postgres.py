@@ -51,6 +51,8 @@ from livecore_server.guilds.sql import PostgresGuilds
 from livecore_server.live_events.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
 from livecore_server.players.sql import PLAYERS_CHANNEL, PostgresPlayers
 from livecore_server.purchases.sql import PostgresPurchases
+from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
+from livecore_server.storage.migrations import Step
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
@@ -107,7 +109,11 @@ def connect(dsn: str, schema: str | None = None) -> psycopg.Connection[Any]:
     return conn
 
 
-def migrate(conn: psycopg.Connection[Any], schema: str | None = None) -> list[str]:
+def migrate(
+    conn: psycopg.Connection[Any],
+    schema: str | None = None,
+    extra: Sequence[tuple[str, Sequence[Step]]] = (),
+) -> list[str]:
     """Apply pending migrations in one transaction, under the migration lock; returns the names applied.
 
     Several processes may start at once: the first takes the lock and migrates, the others wait for it,
@@ -121,7 +127,7 @@ def migrate(conn: psycopg.Connection[Any], schema: str | None = None) -> list[st
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)"
         )
         done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
-        for name, statements in MIGRATIONS:
+        for name, statements in (*MIGRATIONS, *extra):
             if name in done:
                 continue
             for statement in statements:
@@ -176,12 +182,21 @@ class PostgresStore:
     # Several server processes may share the database: nothing here assumes it is the only one.
     single_process = False
 
-    def __init__(self, dsn: str, *, schema: str | None = None, pool_size: int = 8, attempts: int = 8) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        schema: str | None = None,
+        pool_size: int = 8,
+        attempts: int = 8,
+        areas: AreaStorage = NO_AREA_STORAGE,
+    ) -> None:
         self.dsn = dsn
         self.schema = schema
         self.pool_size = pool_size
         self.attempts = attempts
         self._closed = False
+        self.area_ports = areas.ports
         self._commit_listeners: list[Callable[[], None]] = []
         self.player_listeners: list[Callable[[str], None]] = []
         self.board_listeners: list[BoardListener] = []
@@ -190,7 +205,7 @@ class PostgresStore:
         self.games: dict[str, tuple[float, Game]] = {}
         conn = connect(dsn, schema)
         try:
-            self.applied = migrate(conn, schema)
+            self.applied = migrate(conn, schema, areas.postgres_migrations())
             self.name_trigrams = all(_exists(conn, name) for name in TRGM_INDEXES)
         finally:
             conn.close()
@@ -584,6 +599,7 @@ class PostgresTransaction(SqlTransaction):
             ledger=PostgresLedger,
             gifts=PostgresGifts,
             idempotency=PostgresIdempotency,
+            area_ports=store.area_ports,
         )
 
     def hold_writes(self, hold: bool) -> None:

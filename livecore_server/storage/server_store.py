@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
+from livecore.area import Ports
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
 from livecore_server.config import is_postgres
+from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
 from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
@@ -62,6 +64,8 @@ class ServerTransaction(Transaction, Protocol):
     def rate_buckets(self) -> SqlRateBuckets: ...
     @property
     def open_streams(self) -> SqlOpenStreams: ...
+    @property
+    def ports(self) -> Ports: ...
 
 
 class ServerStore(Protocol):
@@ -142,14 +146,14 @@ def game_queue(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-def open_store(db: str, *, pool_size: int = 8) -> ServerStore:
+def open_store(db: str, *, pool_size: int = 8, areas: AreaStorage = NO_AREA_STORAGE) -> ServerStore:
     """``postgresql://...`` opens PostgreSQL (a pool of ``pool_size`` connections); anything else is a
-    SQLite file. Migrations are applied on opening, in both cases."""
+    SQLite file. Migrations are applied on opening, in both cases: the service's, then ``areas``'."""
     if is_postgres(db):
         from livecore_server.storage.postgres import PostgresStore
 
-        return PostgresStore(db, pool_size=pool_size)
+        return PostgresStore(db, pool_size=pool_size, areas=areas)
     from livecore_server.config import sqlite_path
     from livecore_server.storage.sqlite import SqliteStore
 
-    return SqliteStore(sqlite_path(db))
+    return SqliteStore(sqlite_path(db), areas)

@@ -16,7 +16,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -29,7 +29,8 @@ from livecore.games import Game
 from livecore_server.guilds.sql import SqliteGuilds
 from livecore_server.players.sql import SqlitePlayers
 from livecore_server.purchases.sql import SqlitePurchases
-from livecore_server.storage.migrations import MIGRATIONS
+from livecore_server.storage.area_storage import NO_AREA_STORAGE, NO_PORTS, AreaStorage, SqlPort
+from livecore_server.storage.migrations import MIGRATIONS, Step
 from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
 
@@ -54,14 +55,15 @@ def connect(path: str) -> sqlite3.Connection:
     return conn
 
 
-def migrate(conn: sqlite3.Connection) -> list[str]:
-    """Apply pending migrations; returns the names applied."""
+def migrate(conn: sqlite3.Connection, extra: Sequence[tuple[str, Sequence[Step]]] = ()) -> list[str]:
+    """Apply pending migrations, the service's and then ``extra`` (the served areas'); returns the names
+    applied."""
     db = sqlite_utils.Database(conn)
     if "_migrations" not in db.table_names():
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
     done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
     applied = []
-    for name, statements in MIGRATIONS:
+    for name, statements in (*MIGRATIONS, *extra):
         if name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")
@@ -112,13 +114,13 @@ class SqliteStore:
     # commands): the dispatcher may take back webhook claims left by an earlier run of the server.
     single_process = True
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, areas: AreaStorage = NO_AREA_STORAGE) -> None:
         self.path = path
         self.conn = connect(path)
         self._file = _identity(path)
         self._file_lost = False
-        migrate(self.conn)
-        self._tx = SqliteTransaction(self.conn)
+        migrate(self.conn, areas.sqlite_migrations())
+        self._tx = SqliteTransaction(self.conn, areas.ports)
         self.player_listeners = self._tx.player_listeners
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
@@ -391,7 +393,7 @@ class SqliteTransaction(SqlTransaction):
     FANNED_OUT = "fanned_out = 1"
     GREATEST = "max"
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, area_ports: Mapping[str, SqlPort] = NO_PORTS) -> None:
         self.conn = conn
         # The connection's own methods: SQLite takes the shared statements' ``?`` placeholders as they are.
         self.read = self.execute = conn.execute
@@ -401,7 +403,9 @@ class SqliteTransaction(SqlTransaction):
         self.player_listeners = []
         # Board changes of the running transaction (or commit group), told once it commits.
         self.board_changes: list[tuple[str, int, str | None]] = []
-        open_ports(self, players=SqlitePlayers, purchases=SqlitePurchases, guilds=SqliteGuilds)
+        open_ports(
+            self, players=SqlitePlayers, purchases=SqlitePurchases, guilds=SqliteGuilds, area_ports=area_ports
+        )
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(statement, params)

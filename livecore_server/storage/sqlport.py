@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 import attrs
 
+from livecore.area import Ports
 from livecore.games import Game
 
 if TYPE_CHECKING:
@@ -205,6 +206,7 @@ class SqlTransaction:
     audit: SqlAudit
     rate_buckets: SqlRateBuckets
     open_streams: SqlOpenStreams
+    ports: Ports  # a studio's own areas' (livecore_server/storage/area_storage.py)
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips

@@ -1,50 +1,26 @@
-"""The route registry: every route a domain module declares is in ``routes.ALL``, once."""
+"""The route registry: every route an area's ``api`` module declares is in that area's declaration, and
+``routes.ALL`` is the areas' routes, each once."""
 
 from __future__ import annotations
 
-from types import ModuleType
+import importlib
 
-from livecore.api import routes, system
+from livecore import areas
+from livecore.api import routes
 from livecore.api.route import Route
-from livecore.economy import api as economy
-from livecore.friends import api as friends
-from livecore.gifts import api as gifts
-from livecore.grants import api as grants
-from livecore.guilds import api as guilds
-from livecore.leaderboards import api as leaderboards
-from livecore.live_events import api as live_events
-from livecore.lobbies import api as lobbies
-from livecore.operators import api as admin
-from livecore.player_tools import api as player_tools
-from livecore.players import api as players
-from livecore.purchases import api as purchases
-from livecore.teams import api as teams
-
-DOMAINS: tuple[ModuleType, ...] = (
-    system,
-    players,
-    economy,
-    grants,
-    friends,
-    gifts,
-    player_tools,
-    purchases,
-    live_events,
-    lobbies,
-    leaderboards,
-    teams,
-    guilds,
-    admin,
-)
 
 
-def test_every_declared_route_is_in_its_domain_routes() -> None:
-    for module in DOMAINS:
+def _api_module_of(name: str) -> str:
+    return "livecore.api.system" if name == "system" else f"livecore.{name}.api"
+
+
+def test_every_route_an_area_declares_is_in_its_area() -> None:
+    for area in areas.BUILT_IN:
+        module = importlib.import_module(_api_module_of(area.name))
         declared = {value for value in vars(module).values() if isinstance(value, Route)}
-        assert declared == set(module.ROUTES), module.__name__
+        assert declared == set(area.routes), area.name
 
 
-def test_all_is_the_domains_routes_each_once() -> None:
-    by_domain = [route for module in DOMAINS for route in module.ROUTES]
+def test_all_is_the_areas_routes_each_once_in_their_order() -> None:
+    assert routes.ALL == tuple(route for area in areas.BUILT_IN for route in area.routes)
     assert len(routes.ALL) == len(set(routes.ALL))
-    assert sorted(r.name for r in routes.ALL) == sorted(r.name for r in by_domain)

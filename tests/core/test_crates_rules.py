@@ -27,7 +27,8 @@ from livecore.grants.rules import (
     transition,
     validate_entries,
 )
-from livecore.grants.webhooks import CrateOpened, GrantCreated
+from livecore.crates.webhooks import CrateOpened
+from livecore.grants.webhooks import GrantCreated
 from livecore.rand import SeededRandomSource
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)

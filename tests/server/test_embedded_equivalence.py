@@ -66,7 +66,7 @@ from livecore.purchases.rules import PurchaseRequest
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
-from livecore_server.economy.sdk import PENDING_LIMIT
+from livecore_server.grants.sdk import PENDING_LIMIT
 from tests.conftest import START, World, start_world
 from tests.server.event_support import event_manifest
 

@@ -297,6 +297,10 @@ def record_progress(
     now = rt.clock.now()
     check_progress(attempt, now)
     done = progress(event, attempt, values, complete, now)
+    if rt.checks.active:
+        rt.checks.hook.before_submit_progress(
+            tx=tx, rt=rt, scope=scope, player=player, attempt=attempt, metrics=values
+        )
     attempt = done.attempt
     tx.attempts.update(attempt)
     if done.improved:

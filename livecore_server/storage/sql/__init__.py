@@ -4,6 +4,9 @@ the one place a transaction gets its ports."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from livecore.area import Ports
 from livecore_server.economy.sql import SqlLedger
 from livecore_server.friends.sql import SqlFriendGraph
 from livecore_server.gifts.sql import SqlGifts
@@ -19,6 +22,7 @@ from livecore_server.player_tools.sql.merges import SqlMerges
 from livecore_server.player_tools.sql.migrations import SqlMigrationKeys
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.purchases.sql import SqlPurchases
+from livecore_server.storage.area_storage import NO_PORTS, SqlPort
 from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.games import SqlGames
 from livecore_server.storage.sql.idempotency import SqlIdempotency
@@ -46,8 +50,10 @@ def open_ports(
     ledger: type[SqlLedger] = SqlLedger,
     gifts: type[SqlGifts] = SqlGifts,
     idempotency: type[SqlIdempotency] = SqlIdempotency,
+    area_ports: Mapping[str, SqlPort] = NO_PORTS,
 ) -> None:
-    """Give ``tx`` every port; a dialect names its own classes where it has them."""
+    """Give ``tx`` every port; a dialect names its own classes where it has them. ``area_ports``: the
+    ports of a studio's own areas (``tx.ports.<name>``)."""
     tx.games = SqlGames(tx)
     tx.players = players(tx)
     tx.friends = friends(tx)
@@ -77,3 +83,4 @@ def open_ports(
     tx.audit = SqlAudit(tx)
     tx.rate_buckets = SqlRateBuckets(tx)
     tx.open_streams = SqlOpenStreams(tx)
+    tx.ports = Ports({name: port(tx) for name, port in area_ports.items()})

@@ -1,0 +1,85 @@
+"""What an area is: one declaration of everything it brings to the service.
+
+An area (friends, gifts, guilds, a studio's own quests) is one package in the core
+(``livecore/<area>/``: its rules, commands, wire declarations, webhook payloads, store port and memory
+store) and, where it has a server side, one in the server (``livecore_server/<area>/``: its handlers and
+its SQL store). Its ``area.py`` declares it once, as an :class:`Area`; everything shared is built from the
+registered areas (:mod:`livecore.areas`): the route table and the OpenAPI documents, the generated
+reference, the list of webhook kinds, the error table, the scheduled jobs, the ports of the in-memory
+store. Django's applications are the model: each brings its own parts, and the project lists them once.
+
+A studio's own area is declared the same way, in its own package, and registered by name
+(docs/extending.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import attrs
+
+from livecore.api.route import Route
+from livecore.errors import Code
+from livecore.schedule import Job
+from livecore.webhooks.payload import WebhookPayload
+
+#: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``. The
+#: store keeps an area's tables in ``store.tables[<area name>]``.
+MemoryPort = Callable[[Any, Any], object]
+#: Checks an area's manifest section (``[games.<key>.areas.<name>]``): the problems found, by the path of
+#: the field below the section (``"daily.reward"``), empty when it is fine.
+SettingsCheck = Callable[[Mapping[str, Any]], Mapping[str, str]]
+
+
+class Ports:
+    """The ports the registered areas add to one transaction, by name: ``tx.ports.quests``."""
+
+    __slots__ = ("_ports",)
+
+    def __init__(self, ports: Mapping[str, object]) -> None:
+        self._ports = ports
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._ports[name]
+        except KeyError:
+            raise AttributeError(f"no area port {name!r} on this store") from None
+
+
+class HasPorts(Protocol):
+    """A transaction that reaches the ports of the registered areas (a studio's area's commands)."""
+
+    @property
+    def ports(self) -> Ports: ...
+
+
+@attrs.frozen
+class Area:
+    """One area, as it declares itself.
+
+    - ``routes``: its routes, mounted and listed in this order, after the areas before it;
+    - ``webhooks``: the payload classes of the kinds it emits;
+    - ``errors``: the error codes it adds to the table, each with its HTTP status (the built-in areas'
+      codes are the contract's table, :class:`livecore.errors.ErrorCode`);
+    - ``jobs``: its scheduled work (:mod:`livecore.schedule`);
+    - ``ports``: the store ports it adds to a transaction (``tx.ports.<name>``), for the in-memory store
+      (its server side declares the SQL ones);
+    - ``hooks``: an object of hook implementations (:mod:`livecore.hooks`), checks that run before
+      built-in commands;
+    - ``settings``: checks its section of a game in the manifest;
+    - ``page``: the reference page that lists its routes.
+    """
+
+    name: str
+    summary: str
+    #: The page of ``docs/reference/`` that lists its routes (several areas may share one).
+    page: str
+    routes: tuple[Route, ...] = ()
+    webhooks: tuple[type[WebhookPayload], ...] = ()
+    errors: tuple[Code, ...] = ()
+    jobs: tuple[Job, ...] = ()
+    ports: Mapping[str, MemoryPort] = attrs.field(factory=dict)
+    hooks: object | None = None
+    #: Checks the area's section of a game in the manifest; None: the area takes no section.
+    settings: SettingsCheck | None = None

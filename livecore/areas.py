@@ -1,0 +1,107 @@
+"""The registered areas, and everything shared that is built from them.
+
+:data:`BUILT_IN` lists the service's own areas once, in the order their routes are mounted and listed in
+the OpenAPI documents, their jobs run when due at the same time, and the reference lists them. A studio's
+own areas come after them (:func:`registered`); each is declared as the built-in ones are
+(:class:`livecore.area.Area`, docs/extending.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from livecore.api.route import Route
+from livecore.api.system import SYSTEM
+from livecore.area import Area
+from livecore.crates.area import AREA as CRATES
+from livecore.economy.area import AREA as ECONOMY
+from livecore.errors import STATUS, Code
+from livecore.friends.area import AREA as FRIENDS
+from livecore.gifts.area import AREA as GIFTS
+from livecore.grants.area import AREA as GRANTS
+from livecore.guilds.area import AREA as GUILDS
+from livecore.hooks import Checks
+from livecore.leaderboards.area import AREA as LEADERBOARDS
+from livecore.live_events.area import AREA as LIVE_EVENTS
+from livecore.lobbies.area import AREA as LOBBIES
+from livecore.operators.area import AREA as OPERATORS
+from livecore.player_tools.area import AREA as PLAYER_TOOLS
+from livecore.players.area import AREA as PLAYERS
+from livecore.purchases.area import AREA as PURCHASES
+from livecore.schedule import Job
+from livecore.teams.area import AREA as TEAMS
+from livecore.webhooks.payload import WebhookPayload
+
+BUILT_IN: tuple[Area, ...] = (
+    SYSTEM,
+    PLAYERS,
+    ECONOMY,
+    GRANTS,
+    CRATES,
+    FRIENDS,
+    GIFTS,
+    PLAYER_TOOLS,
+    PURCHASES,
+    LIVE_EVENTS,
+    LOBBIES,
+    LEADERBOARDS,
+    TEAMS,
+    GUILDS,
+    OPERATORS,
+)
+
+
+class AreaConflict(ValueError):
+    """Two areas claim one name: an area, a route, a method and path, a webhook kind, an error code, a
+    port or a job."""
+
+
+def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
+    """The built-in areas and then ``extra`` (a studio's), refused if any two claim one name."""
+    areas = (*BUILT_IN, *extra)
+    claimed: dict[tuple[str, str], str] = {}
+    builtin_codes = {code.value for code in STATUS}
+
+    def claim(what: str, name: str, area: Area) -> None:
+        other = claimed.setdefault((what, name), area.name)
+        if other != area.name or (what == "error code" and name in builtin_codes):
+            raise AreaConflict(f"area {area.name}: {what} {name!r} is taken by {other}")
+
+    names = [area.name for area in areas]
+    for area in areas:
+        if names.count(area.name) > 1:
+            raise AreaConflict(f"area {area.name}: two areas have this name")
+        for route in area.routes:
+            claim("route", route.name, area)
+            claim("path", f"{route.method} {route.surface.value}{route.path}", area)
+        for payload in area.webhooks:
+            claim("webhook kind", payload.KIND, area)
+        for code in area.errors:
+            claim("error code", code.value, area)
+        for port in area.ports:
+            claim("port", port, area)
+        for job in area.jobs:
+            claim("job", job.name, area)
+    return areas
+
+
+def routes(areas: Sequence[Area] = BUILT_IN) -> tuple[Route, ...]:
+    return tuple(route for area in areas for route in area.routes)
+
+
+def webhook_kinds(areas: Sequence[Area] = BUILT_IN) -> dict[str, type[WebhookPayload]]:
+    return {payload.KIND: payload for area in areas for payload in area.webhooks}
+
+
+def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:
+    return tuple(job for area in areas for job in area.jobs)
+
+
+def checks(areas: Sequence[Area] = BUILT_IN) -> Checks:
+    """The checks the areas add to built-in commands, for a :class:`livecore.commands.Runtime`."""
+    return Checks(area.hooks for area in areas if area.hooks is not None)
+
+
+def error_codes(areas: Sequence[Area] = BUILT_IN) -> tuple[Code, ...]:
+    """The codes the areas add to the contract's table (:class:`livecore.errors.ErrorCode`)."""
+    return tuple(code for area in areas for code in area.errors)

@@ -1,0 +1,41 @@
+"""The crate route: a player opens a pending crate grant."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.errors import ErrorCode
+from livecore.grants.api import GrantView
+
+
+@attrs.frozen
+class OpenCrateResponse:
+    """An opened crate: the crate grant, now claimed, and the contents grant drawn from its table,
+    created and claimed at once (docs/grants.md#crates)."""
+
+    crate: GrantView
+    contents: GrantView
+
+
+SDK_OPEN_CRATE = Route(
+    name="crates.open",
+    surface=Surface.SDK,
+    method="POST",
+    path="/players/{externalId}/crates/{grantId}/open",
+    summary="Open a pending crate grant: its table is drawn and the contents are credited now.",
+    auth=Auth.PLAYER,
+    response=OpenCrateResponse,
+    idempotency=Idempotency.OPTIONAL,
+    errors=(
+        *PLAYER_WRITE_ERRORS,
+        ErrorCode.GRANT_NOT_FOUND,
+        ErrorCode.NOT_A_CRATE,
+        ErrorCode.GRANT_ALREADY_CLAIMED,
+        ErrorCode.GRANT_EXPIRED,
+        # The crate's kind was removed from the manifest since the grant was created.
+        ErrorCode.RESOURCE_NOT_FOUND,
+    ),
+)
+
+ROUTES = (SDK_OPEN_CRATE,)

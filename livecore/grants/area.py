@@ -1,0 +1,31 @@
+"""The grants area, as it declares itself (:class:`livecore.area.Area`)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.grants import api
+from livecore.grants.commands import SWEEP_BATCH, expire_grants
+from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
+from livecore.schedule import Job, Task, until_false
+from livecore.store import Transaction
+
+
+def _expiring(tx: Transaction, rt: Runtime) -> list[Task]:
+    return [Task("grants", None, until_false(lambda tx: expire_grants(tx, rt) == SWEEP_BATCH))]
+
+
+AREA = Area(
+    name="grants",
+    summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
+    page="grants",
+    routes=api.ROUTES,
+    jobs=(Job("grant_expiry_sweep", _expiring, every=timedelta(minutes=1)),),
+    webhooks=(
+        GrantCreated,
+        GrantClaimed,
+        GrantExpired,
+    ),
+)

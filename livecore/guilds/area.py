@@ -1,0 +1,56 @@
+"""The guilds area, as it declares itself (:class:`livecore.area.Area`)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.guilds import api
+from livecore.guilds.commands import hand_on_inactive
+from livecore.guilds.webhooks import (
+    GuildCreated,
+    GuildDisbanded,
+    GuildHelpDonated,
+    GuildHelpRequested,
+    GuildJoinRequested,
+    GuildMemberJoined,
+    GuildMemberLeft,
+    GuildRoleChanged,
+    GuildUpdated,
+)
+from livecore.schedule import Job, Step, Task
+from livecore.store import Transaction
+
+
+def _succession(tx: Transaction, rt: Runtime) -> list[Task]:
+    """Each game with guilds: its inactive leaders hand on, a batch a step (the step's cursor is the last
+    stint it looked at)."""
+    return [Task(g.id, g.id, _hand_on(rt, g.id)) for g in tx.games.with_guilds()]
+
+
+def _hand_on(rt: Runtime, game_id: str) -> Step:
+    def step(tx: Transaction, after: str | None) -> str | None:
+        return hand_on_inactive(tx, rt, game_id, after)
+
+    return step
+
+
+AREA = Area(
+    name="guilds",
+    summary="Guilds: membership and roles, join requests, help requests and donations, succession.",
+    page="guilds",
+    routes=api.ROUTES,
+    jobs=(Job("guild_succession_sweep", _succession, every=timedelta(hours=1)),),
+    webhooks=(
+        GuildCreated,
+        GuildUpdated,
+        GuildDisbanded,
+        GuildMemberJoined,
+        GuildMemberLeft,
+        GuildRoleChanged,
+        GuildJoinRequested,
+        GuildHelpRequested,
+        GuildHelpDonated,
+    ),
+)

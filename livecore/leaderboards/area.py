@@ -1,0 +1,33 @@
+"""The leaderboards area, as it declares itself (:class:`livecore.area.Area`)."""
+
+from __future__ import annotations
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.leaderboards import api
+from livecore.leaderboards.commands import next_rollover, periods_due, rollover_step
+from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.schedule import Job, Task, until_false
+from livecore.store import Transaction
+
+DUE_BATCH = 100  # due periods read at once; each then rolls over on its own
+
+
+def rollover(rt: Runtime, game_id: str, period_id: str) -> Task:
+    """A period's rollover, one step a transaction until the period is finalized (the steps decide from
+    the period's state what is left, so a rollover cut short resumes where it stopped)."""
+    return Task(period_id, game_id, until_false(lambda tx: not rollover_step(tx, rt, game_id, period_id)))
+
+
+def _rolling(tx: Transaction, rt: Runtime) -> list[Task]:
+    return [rollover(rt, p.game_id, p.id) for p in periods_due(tx, rt, DUE_BATCH)]
+
+
+AREA = Area(
+    name="leaderboards",
+    summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
+    page="leaderboards",
+    routes=api.ROUTES,
+    jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
+    webhooks=(PeriodFinalized,),
+)

@@ -1,0 +1,87 @@
+"""The live events area, as it declares itself (:class:`livecore.area.Area`)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.live_events import api
+from livecore.live_events.commands.live_events import (
+    close_window,
+    due_windows,
+    expire_attempts,
+    next_closing,
+    next_expiry,
+    next_opening,
+    open_due_windows,
+)
+from livecore.live_events.webhooks import (
+    AttemptCompleted,
+    AttemptExpired,
+    AttemptFlagged,
+    AttemptForceCompleted,
+    AttemptRestarted,
+    AttemptStarted,
+    EntryCostCharged,
+    LeaderboardFinalized,
+    MilestoneGranted,
+    ProgressUpdated,
+    WindowClosed,
+    WindowOpened,
+)
+from livecore.schedule import Job, Task, once, until_false
+from livecore.store import Transaction
+
+CLOSE_BATCH = 100  # due windows read at once; each then closes in its own transaction
+
+
+def _closing(tx: Transaction, rt: Runtime) -> list[Task]:
+    return [
+        Task(w.id, w.game_id, once(partial(close_window, rt=rt, window_id_=w.id, game_id=w.game_id)))
+        for w in due_windows(tx, rt, CLOSE_BATCH)
+    ]
+
+
+def _opening(tx: Transaction, rt: Runtime) -> list[Task]:
+    due = next_opening(tx, rt)
+    if due is None or due > rt.clock.now():
+        return []
+    return [Task("windows", None, once(lambda tx: open_due_windows(tx, rt)))]
+
+
+def _expiring(tx: Transaction, rt: Runtime) -> list[Task]:
+    due = next_expiry(tx)
+    if due is None or due > rt.clock.now():
+        return []
+    return [Task("attempts", None, until_false(lambda tx: expire_attempts(tx, rt) > 0))]
+
+
+# Closing first: a window that ends when the next one starts is closed before that one opens.
+JOBS = (
+    Job("live_windows_close", _closing, next_due=lambda tx, rt: next_closing(tx)),
+    Job("live_windows_open", _opening, next_due=next_opening),
+    Job("live_attempts_expiry", _expiring, next_due=lambda tx, rt: next_expiry(tx)),
+)
+
+AREA = Area(
+    name="live_events",
+    summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
+    page="events",
+    routes=api.ROUTES,
+    jobs=JOBS,
+    webhooks=(
+        AttemptStarted,
+        AttemptRestarted,
+        ProgressUpdated,
+        AttemptCompleted,
+        AttemptForceCompleted,
+        AttemptExpired,
+        AttemptFlagged,
+        MilestoneGranted,
+        EntryCostCharged,
+        WindowOpened,
+        WindowClosed,
+        LeaderboardFinalized,
+    ),
+)

@@ -1,0 +1,53 @@
+"""The lobbies area, as it declares itself (:class:`livecore.area.Area`)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.lobbies import api
+from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
+from livecore.lobbies.webhooks import (
+    LobbyBotFilled,
+    LobbyClosed,
+    LobbyCreated,
+    LobbyFillTimeout,
+    LobbyPlayerJoined,
+    LobbyStarted,
+    SessionFrozen,
+    SessionTerminated,
+)
+from livecore.schedule import Job, Task, once
+from livecore.store import Transaction
+
+
+def _filling(tx: Transaction, rt: Runtime) -> list[Task]:
+    """Forming lobbies whose ``fill_by`` has come: each starts in a step of its own."""
+    return [
+        Task(
+            lobby.id,
+            lobby.game_id,
+            once(partial(fill_lobby, rt=rt, game_id=lobby.game_id, lobby_id=lobby.id)),
+        )
+        for lobby in lobbies_to_fill(tx, rt)
+    ]
+
+
+AREA = Area(
+    name="lobbies",
+    summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
+    page="events",
+    routes=api.ROUTES,
+    jobs=(Job("lobby_fill_timeouts", _filling, next_due=lambda tx, rt: next_fill(tx)),),
+    webhooks=(
+        LobbyCreated,
+        LobbyPlayerJoined,
+        LobbyBotFilled,
+        LobbyStarted,
+        LobbyFillTimeout,
+        LobbyClosed,
+        SessionTerminated,
+        SessionFrozen,
+    ),
+)

@@ -1,0 +1,43 @@
+"""The players area, as it declares itself (:class:`livecore.area.Area`)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.players import api
+from livecore.players.commands import sweep_streaks
+from livecore.players.webhooks import (
+    PlayerBanned,
+    PlayerDeleted,
+    PlayerMerged,
+    PlayerRegistered,
+    PlayerSecretRotated,
+    PlayerSecretSet,
+    PlayerUnbanned,
+)
+from livecore.schedule import Job, Task, once
+from livecore.store import Transaction
+
+
+def _streaks(tx: Transaction, rt: Runtime) -> list[Task]:
+    return [Task("streaks", None, once(lambda tx: sweep_streaks(tx, rt)))]
+
+
+AREA = Area(
+    name="players",
+    summary="Players and identity: register, secrets, display identity, sessions, streaks, bans, builds.",
+    page="players-and-identity",
+    routes=api.ROUTES,
+    jobs=(Job("login_streak_sweep", _streaks, every=timedelta(hours=1)),),
+    webhooks=(
+        PlayerRegistered,
+        PlayerSecretSet,
+        PlayerSecretRotated,
+        PlayerBanned,
+        PlayerUnbanned,
+        PlayerMerged,
+        PlayerDeleted,
+    ),
+)

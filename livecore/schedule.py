@@ -1,0 +1,157 @@
+"""Scheduled work, declared by the areas and driven the same way everywhere.
+
+An area declares each piece of its scheduled work as a :class:`Job`: what is due now (``tasks``, a read),
+and either when it is next due (``next_due``: window closes, rollovers, lobby fills, which the state
+says) or a fixed period (``every``: sweeps). Each :class:`Task` runs in transactions of its own, in its
+game's write queue, one step at a time until it says it is done: a big window does not hold up the
+others, a rollover is served between its steps, and a task that fails is tried again at the next run
+without holding up the rest. Every step decides from the state what is left to do, so running a job
+twice, or in two processes at once, does the work once.
+
+Who drives the jobs: the server (``livecore_server/scheduler.py``: the wall clock, several processes,
+catch-up at start) and an embedded user (:class:`Schedule`, on a manual clock, for simulations and
+tests). Both run :func:`run_job`'s order: read what is due, run each task it has not tried in this run,
+read again, until nothing new is due.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+import attrs
+
+from livecore.clock import ManualClock, from_millis, to_millis
+
+#: A task's step: ``(transaction, cursor) -> next cursor``; None when the task is done. The cursor is
+#: where the last committed step stopped (None at the first), so a step retried by the store is safe.
+Step = Callable[[Any, str | None], str | None]
+
+
+@attrs.frozen
+class Task:
+    """One piece of due work: ``key`` names what it works on (a run tries each key once), ``game_id`` the
+    game whose write queue its steps run in (None: none in particular)."""
+
+    key: str
+    game_id: str | None
+    step: Step
+
+
+def once(fn: Callable[[Any], object]) -> Step:
+    """A step that does its work in one transaction."""
+
+    def step(tx: Any, cursor: str | None) -> str | None:
+        fn(tx)
+        return None
+
+    return step
+
+
+def until_false(fn: Callable[[Any], bool]) -> Step:
+    """A step repeated while ``fn`` says there is more (a sweep that works in batches)."""
+
+    def step(tx: Any, cursor: str | None) -> str | None:
+        return "more" if fn(tx) else None
+
+    return step
+
+
+@attrs.frozen
+class Job:
+    """Scheduled work: ``tasks(tx, rt)`` reads what is due now. A job with ``next_due`` runs when its time
+    comes (``next_due(tx, rt)``, None when nothing is due) and is looked at by every process; a job with
+    ``every`` runs at each multiple of the period on the clock (an hourly job at every full hour), in
+    one process only."""
+
+    name: str
+    tasks: Callable[[Any, Any], Sequence[Task]]
+    next_due: Callable[[Any, Any], datetime | None] | None = None
+    every: timedelta | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.next_due is None) == (self.every is None):
+            raise ValueError(f"job {self.name}: give next_due or every, not both")
+
+
+def aligned(now: datetime, interval: timedelta) -> datetime:
+    """The first multiple of ``interval`` on the clock after ``now``."""
+    step = int(interval.total_seconds() * 1000)
+    return from_millis((to_millis(now) // step + 1) * step)
+
+
+class EmbeddedStore(Protocol):
+    """What :class:`Schedule` needs of a store: a transaction as a context manager (``MemoryStore``)."""
+
+    def transaction(self) -> Any: ...
+
+
+def run_job(store: EmbeddedStore, rt: Any, job: Job) -> None:
+    """Run everything ``job`` has due now, on an embedded store (the server runs the same order, async)."""
+    tried: set[str] = set()
+    while True:
+        with store.transaction() as tx:
+            due = [t for t in job.tasks(tx, rt) if t.key not in tried]
+        if not due:
+            return
+        for task in due:
+            tried.add(task.key)
+            cursor: str | None = None
+            while True:
+                with store.transaction() as tx:
+                    cursor = task.step(tx, cursor)
+                if cursor is None:
+                    break
+
+
+class Schedule:
+    """The jobs of the registered areas on an embedded store and a manual clock: :meth:`advance` moves
+    the clock and runs each job that falls due, at its due time, in time order (ties in the order the
+    areas declare their jobs), as the server's scheduler does with its test clock."""
+
+    def __init__(self, store: EmbeddedStore, rt: Any, jobs: Iterable[Job]) -> None:
+        if not isinstance(rt.clock, ManualClock):
+            raise TypeError("an embedded schedule runs on a ManualClock")
+        self.store = store
+        self.rt = rt
+        self.clock: ManualClock = rt.clock
+        self.jobs = tuple(jobs)
+        self._periodic = {j.name: aligned(self.clock.now(), j.every) for j in self.jobs if j.every}
+
+    def _next(self, ran: dict[tuple[str, datetime], int]) -> tuple[datetime, Job] | None:
+        found: tuple[datetime, Job] | None = None
+        for job in self.jobs:
+            if job.every is not None:
+                due: datetime | None = self._periodic[job.name]
+            else:
+                assert job.next_due is not None
+                with self.store.transaction() as tx:
+                    due = job.next_due(tx, self.rt)
+                if due is not None:
+                    due = max(due, self.clock.now())
+            # Work still due at the same time after three runs (it could not finish) must not spin.
+            if due is not None and ran.get((job.name, due), 0) >= 3:
+                continue
+            if due is not None and (found is None or due < found[0]):
+                found = (due, job)
+        return found
+
+    def run_due(self) -> None:
+        """Run every job due at the current time."""
+        self.advance(timedelta(0))
+
+    def advance(self, by: timedelta) -> datetime:
+        """Move the clock forward ``by``, running due work at its due time on the way."""
+        target = self.clock.now() + by
+        ran: dict[tuple[str, datetime], int] = {}
+        while (nxt := self._next(ran)) is not None and nxt[0] <= target:
+            due, job = nxt
+            ran[(job.name, due)] = ran.get((job.name, due), 0) + 1
+            if due > self.clock.now():
+                self.clock.set(due)
+            if job.every is not None:
+                self._periodic[job.name] = due + job.every
+            run_job(self.store, self.rt, job)
+        self.clock.set(target)
+        return target

@@ -1,0 +1,9 @@
+"""The economy area's server side: the handler bound to each of its routes."""
+
+from __future__ import annotations
+
+from livecore.economy.area import AREA
+from livecore_server.area import ServerArea
+from livecore_server.economy import sdk, server
+
+SERVER_AREA = ServerArea(AREA, bindings=(*sdk.BINDINGS, *server.BINDINGS))

@@ -1,0 +1,9 @@
+"""The purchases area's server side: the handler bound to each of its routes."""
+
+from __future__ import annotations
+
+from livecore.purchases.area import AREA
+from livecore_server.area import ServerArea
+from livecore_server.purchases import sdk, server
+
+SERVER_AREA = ServerArea(AREA, bindings=(*sdk.BINDINGS, *server.BINDINGS))

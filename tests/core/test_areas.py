@@ -1,0 +1,193 @@
+"""Areas as units: the registry refuses two areas claiming one name, everything shared is built from the
+areas, an embedded schedule runs the areas' jobs as the server does, and a studio's check refuses a
+built-in command atomically."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import attrs
+import pytest
+
+from livecore import areas
+from livecore.api import routes
+from livecore.area import Area, Ports
+from livecore.clock import ManualClock
+from livecore.commands import Runtime
+from livecore.errors import Code, LivecoreError
+from livecore.games import Game, Studio
+from livecore.guilds.area import AREA as GUILDS
+from livecore.hashing import KeyedHasher
+from livecore.hooks import hookimpl
+from livecore.memory import MemoryStore
+from livecore.players.commands import register
+from livecore.rand import SeededRandomSource
+from livecore.schedule import Job, Schedule, Task, once
+from livecore.scope import Environment, Scope
+from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore.webhooks.payload import WebhookPayload
+
+T0 = datetime(2026, 3, 2, 12, 0, 30, tzinfo=UTC)
+SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
+
+
+def _runtime(clock: ManualClock, *extra: Area) -> Runtime:
+    return Runtime(
+        clock=clock, rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32), checks=areas.checks(extra)
+    )
+
+
+def _store(*extra: Area) -> MemoryStore:
+    store = MemoryStore(extra)
+    store.add_game(Studio(id="std_1", key="acme"), Game(id="gam_1", studio_id="std_1", key="g", name="G"))
+    return store
+
+
+# --- the registry ---------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Pinged(WebhookPayload):
+    KIND = "guild.created"  # a built-in kind
+    player_id: str
+
+
+@pytest.mark.parametrize(
+    "area",
+    [
+        Area(name="guilds", summary="again", page="x"),
+        Area(name="mine", summary="", page="x", routes=(GUILDS.routes[0],)),
+        Area(name="mine", summary="", page="x", webhooks=(_Pinged,)),
+        Area(name="mine", summary="", page="x", errors=(Code("guild_full", 409),)),
+        Area(name="mine", summary="", page="x", jobs=(attrs.evolve(GUILDS.jobs[0]),)),
+    ],
+    ids=["area", "route", "webhook-kind", "error-code", "job"],
+)
+def test_an_area_that_claims_a_taken_name_is_refused(area: Area) -> None:
+    with pytest.raises(areas.AreaConflict):
+        areas.registered([area])
+
+
+def test_two_studio_areas_may_not_claim_one_port() -> None:
+    port = {"quests": lambda store, journal: object()}
+    with pytest.raises(areas.AreaConflict, match="port 'quests'"):
+        areas.registered([Area("a", "", "a", ports=port), Area("b", "", "b", ports=port)])
+
+
+def test_shared_tables_are_built_from_the_areas() -> None:
+    assert areas.routes() == routes.ALL
+    assert areas.webhook_kinds() == PAYLOAD_TYPES
+    assert [job.name for job in areas.jobs()] == [
+        "login_streak_sweep",
+        "grant_expiry_sweep",
+        "live_windows_close",
+        "live_windows_open",
+        "live_attempts_expiry",
+        "lobby_fill_timeouts",
+        "leaderboard_rollover",
+        "guild_succession_sweep",
+    ]
+
+
+# --- the embedded schedule ------------------------------------------------------------------------------
+
+
+def test_schedule_runs_due_work_at_its_time_in_time_order() -> None:
+    clock = ManualClock(T0)
+    ran: list[tuple[str, datetime]] = []
+    due_at = [T0 + timedelta(seconds=10), T0 + timedelta(seconds=95)]
+
+    def state_tasks(tx: Any, rt: Any) -> list[Task]:
+        if not due_at or due_at[0] > clock.now():
+            return []
+
+        def run(tx: Any) -> None:
+            ran.append(("state", clock.now()))
+            due_at.pop(0)
+
+        return [Task(f"w{len(ran)}", None, once(run))]
+
+    def sweep_tasks(tx: Any, rt: Any) -> list[Task]:
+        return [Task("sweep", None, once(lambda tx: ran.append(("sweep", clock.now()))))]
+
+    jobs = (
+        Job("state", state_tasks, next_due=lambda tx, rt: due_at[0] if due_at else None),
+        Job("sweep", sweep_tasks, every=timedelta(minutes=1)),
+    )
+    schedule = Schedule(_store(), _runtime(clock), jobs)
+    schedule.advance(timedelta(minutes=2))
+    assert ran == [
+        ("state", T0 + timedelta(seconds=10)),
+        ("sweep", datetime(2026, 3, 2, 12, 1, tzinfo=UTC)),
+        ("sweep", datetime(2026, 3, 2, 12, 2, tzinfo=UTC)),
+        ("state", T0 + timedelta(seconds=95)),
+    ]
+    assert clock.now() == T0 + timedelta(minutes=2)
+
+
+def test_a_task_runs_step_by_step_until_it_is_done() -> None:
+    clock = ManualClock(T0)
+    cursors: list[str | None] = []
+
+    def step(tx: Any, cursor: str | None) -> str | None:
+        cursors.append(cursor)
+        return None if cursor == "2" else str(int(cursor or "0") + 1)
+
+    done: list[bool] = []
+
+    def tasks(tx: Any, rt: Any) -> list[Task]:
+        return [] if done else [Task("t", None, step)]
+
+    def finished(tx: Any, rt: Any) -> datetime | None:
+        return None if cursors and cursors[-1] == "2" else clock.now()
+
+    Schedule(_store(), _runtime(clock), [Job("steps", tasks, next_due=finished)]).run_due()
+    assert cursors == [None, "1", "2"]
+
+
+# --- a studio's check on a built-in command ------------------------------------------------------------
+
+NAME_RESERVED = Code("name_reserved", 409)
+
+
+class _Reserved:
+    @hookimpl
+    def before_register(self, tx: Any, external_id: str) -> None:
+        if external_id.startswith("staff-"):
+            raise LivecoreError(NAME_RESERVED, "external ids starting staff- are reserved")
+
+
+STUDIO = Area(
+    name="studio_rules", summary="", page="studio_rules", errors=(NAME_RESERVED,), hooks=_Reserved()
+)
+
+
+def test_a_studio_check_refuses_a_builtin_command_and_nothing_applies() -> None:
+    store = _store(STUDIO)
+    rt = _runtime(ManualClock(T0), STUDIO)
+    with pytest.raises(LivecoreError) as refused, store.transaction() as tx:
+        register(tx, rt, SCOPE, "staff-ann")
+    assert refused.value.code == NAME_RESERVED and refused.value.status == 409
+    assert store.players == {} and store.outbox == []
+    with store.transaction() as tx:
+        assert register(tx, rt, SCOPE, "ann").created
+
+
+def test_without_studio_checks_the_commands_call_none() -> None:
+    assert not areas.checks().active
+
+
+def test_a_studio_port_is_reached_by_name_on_each_transaction() -> None:
+    def counter(store: MemoryStore, journal: Any) -> dict[str, int]:
+        table: dict[str, int] = store.tables.setdefault("counter", {"n": 0})
+        return table
+
+    store = _store(Area(name="counter", summary="", page="counter", ports={"counter": counter}))
+    with store.transaction() as tx:
+        tx.ports.counter["n"] += 1
+    with store.transaction() as tx:
+        assert tx.ports.counter["n"] == 1
+        with pytest.raises(AttributeError):
+            _ = tx.ports.missing
+    assert isinstance(tx.ports, Ports)
