@@ -27,6 +27,10 @@ from livecore.webhooks.payload import WebhookPayload
 #: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``. The
 #: store keeps an area's tables in ``store.tables[<area name>]``.
 MemoryPort = Callable[[Any, Any], object]
+#: What an area does with a player's records when the player merges into another (``source`` into
+#: ``target``, in the merge's transaction) or is erased (its records move to the anonymized row ``kept``).
+MergeStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, source, target)
+EraseStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, player, kept)
 #: Checks an area's manifest section (``[games.<key>.areas.<name>]``): the problems found, by the path of
 #: the field below the section (``"daily.reward"``), empty when it is fine.
 SettingsCheck = Callable[[Mapping[str, Any]], Mapping[str, str]]
@@ -68,6 +72,8 @@ class Area:
     - ``hooks``: an object of hook implementations (:mod:`livecore.hooks`), checks that run before
       built-in commands;
     - ``settings``: checks its section of a game in the manifest;
+    - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
+      area uses the ``on_merge`` and ``on_erase`` hooks);
     - ``page``: the reference page that lists its routes.
     """
 
@@ -83,3 +89,5 @@ class Area:
     hooks: object | None = None
     #: Checks the area's section of a game in the manifest; None: the area takes no section.
     settings: SettingsCheck | None = None
+    merge: MergeStep | None = None
+    erase: EraseStep | None = None

@@ -59,6 +59,16 @@ class Specs:
     def before_join_guild(self, tx: Any, rt: Any, scope: Any, player: Any, guild: Any) -> None:
         """A player joins a guild, or asks to join a request-only one."""
 
+    @hookspec
+    def on_merge(self, tx: Any, rt: Any, scope: Any, source: Any, target: Any) -> None:
+        """A player merges into another: the area moves its records of ``source`` to ``target``, after
+        the built-in areas moved theirs. A refusal here refuses the merge."""
+
+    @hookspec
+    def on_erase(self, tx: Any, rt: Any, scope: Any, player: Any, kept: Any) -> None:
+        """A player is erased: the area moves its records to the anonymized row ``kept`` (or deletes
+        them), after the built-in areas. A refusal here refuses the erasure."""
+
 
 class Checks:
     """The checks of the registered areas, called by the built-in commands (``rt.checks``)."""

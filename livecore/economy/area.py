@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 from livecore.area import Area
+from livecore.commands import Runtime
 from livecore.economy import api
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
+from livecore.player_tools.merge import fold_holdings
+from livecore.players.rules import Player
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+    """The source's holdings add to the target's."""
+    held = fold_holdings(tx.ledger.holdings(source.id), tx.ledger.holdings(target.id))
+    tx.ledger.move(source.id, target.id, held)
+
 
 AREA = Area(
     name="economy",
     summary="The economy: wallets and inventories, the ledger that moves them.",
     page="economy",
     routes=api.ROUTES,
+    merge=_merge,
     webhooks=(
         WalletChanged,
         InventoryChanged,

@@ -34,6 +34,7 @@ from livecore.friends.rules import (
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import Game
 from livecore.ids import Prefix, new_id
+from livecore.player_tools.merge import GraphFacts, friends_to_move, tie_moves
 from livecore.players.commands import get_player
 from livecore.players.rules import Player, PlayerCard
 from livecore.scope import Scope
@@ -293,3 +294,49 @@ def suggestions(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, limit:
     )
     by_id = {p.id: p for p in pool}
     return [by_id[i] for i in sample_suggestions([p.id for p in pool], limit, rt.rng)]
+
+
+def merge_friends(tx: FriendsTx, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+    """A merge: friendships, requests and blocks of the source become the target's (deduplicated,
+    :func:`livecore.player_tools.merge.friends_to_move`)."""
+    requests = tx.friends.list_requests(source.id)
+    blocks = tx.friends.blocks_involving(source.id)
+    target_friends = tx.friends.friend_ids(target.id)
+    blocked_by_target = tx.friends.blocked_either_way(target.id)
+    facts = GraphFacts(
+        source_friends={card.id: since for since, card in tx.friends.friend_cards(source.id)},
+        target_friends=target_friends,
+        target_ties=target_friends | set(tx.friends.request_peers(target.id)) | blocked_by_target,
+        blocked_either_way_by_target=blocked_by_target,
+    )
+    moving = friends_to_move(source.id, target.id, facts)
+    for friend_id in facts.source_friends:
+        tx.friends.delete_friendship(source.id, friend_id)
+    for friend_id, since in moving.items():
+        tx.friends.insert_friendship(target.id, friend_id, since)
+    for request, _ in requests:
+        tx.friends.delete_request(request.id)
+    for block in blocks:
+        tx.friends.delete_block(block.blocker_id, block.blocked_id)
+    for request, other in requests:
+        if tie_moves(other.id, source.id, target.id, facts):
+            outgoing = request.from_player_id == source.id
+            tx.friends.insert_request(
+                FriendRequest(
+                    id=request.id,  # the same request, now the target's: clients keep its id
+                    game_id=request.game_id,
+                    from_player_id=target.id if outgoing else other.id,
+                    to_player_id=other.id if outgoing else target.id,
+                    created_at=request.created_at,
+                )
+            )
+    moved_blocks: set[tuple[str, str]] = set()
+    for block in blocks:
+        other_id = block.blocked_id if block.blocker_id == source.id else block.blocker_id
+        if tie_moves(other_id, source.id, target.id, facts):
+            pair = (target.id, other_id) if block.blocker_id == source.id else (other_id, target.id)
+            if pair not in moved_blocks:  # the source and the other may have blocked each other
+                moved_blocks.add(pair)
+                tx.friends.insert_block(
+                    Block(blocker_id=pair[0], blocked_id=pair[1], created_at=block.created_at)
+                )

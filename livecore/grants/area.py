@@ -9,7 +9,9 @@ from livecore.commands import Runtime
 from livecore.grants import api
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
+from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
+from livecore.scope import Scope
 from livecore.store import Transaction
 
 
@@ -17,11 +19,18 @@ def _expiring(tx: Transaction, rt: Runtime) -> list[Task]:
     return [Task("grants", None, until_false(lambda tx: expire_grants(tx, rt) == SWEEP_BATCH))]
 
 
+def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+    """A merge or an erasure: the player's grants become ``to``'s."""
+    tx.grants.reassign(player.id, to)
+
+
 AREA = Area(
     name="grants",
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
     page="grants",
     routes=api.ROUTES,
+    merge=_move_records,
+    erase=_move_records,
     jobs=(Job("grant_expiry_sweep", _expiring, every=timedelta(minutes=1)),),
     webhooks=(
         GrantCreated,

@@ -7,7 +7,7 @@ from datetime import timedelta
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.guilds import api
-from livecore.guilds.commands import hand_on_inactive
+from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -41,6 +41,8 @@ AREA = Area(
     summary="Guilds: membership and roles, join requests, help requests and donations, succession.",
     page="guilds",
     routes=api.ROUTES,
+    merge=merge_guilds,
+    erase=erase_guilds,
     jobs=(Job("guild_succession_sweep", _succession, every=timedelta(hours=1)),),
     webhooks=(
         GuildCreated,

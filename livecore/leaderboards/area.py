@@ -5,9 +5,11 @@ from __future__ import annotations
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.leaderboards import api
-from livecore.leaderboards.commands import next_rollover, periods_due, rollover_step
+from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
+from livecore.scope import Scope
 from livecore.store import Transaction
 
 DUE_BATCH = 100  # due periods read at once; each then rolls over on its own
@@ -23,11 +25,16 @@ def _rolling(tx: Transaction, rt: Runtime) -> list[Task]:
     return [rollover(rt, p.game_id, p.id) for p in periods_due(tx, rt, DUE_BATCH)]
 
 
+def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+    merge_entries(tx, source.id, target)
+
+
 AREA = Area(
     name="leaderboards",
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
     page="leaderboards",
     routes=api.ROUTES,
+    merge=_merge,
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
     webhooks=(PeriodFinalized,),
 )

@@ -7,6 +7,7 @@ from functools import partial
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.live_events import api
+from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
     close_window,
     due_windows,
@@ -30,7 +31,9 @@ from livecore.live_events.webhooks import (
     WindowClosed,
     WindowOpened,
 )
+from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once, until_false
+from livecore.scope import Scope
 from livecore.store import Transaction
 
 CLOSE_BATCH = 100  # due windows read at once; each then closes in its own transaction
@@ -64,11 +67,28 @@ JOBS = (
     Job("live_attempts_expiry", _expiring, next_due=lambda tx, rt: next_expiry(tx)),
 )
 
+
+def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+    """Attempts keep their ids, numbers and states (the target may so hold more attempts in a window than
+    max_attempts, or two in progress: its next start then waits for both to end); the target keeps the
+    better of two entries on one board."""
+    tx.attempts.reassign(source.id, target)
+    merge_entries(tx, source.id, target)
+
+
+def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
+    """Attempts name the anonymized row; board entries name the row already, so they stay on their
+    boards and show its anonymized identity."""
+    tx.attempts.reassign(player.id, kept)
+
+
 AREA = Area(
     name="live_events",
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
     page="events",
     routes=api.ROUTES,
+    merge=_merge,
+    erase=_erase,
     jobs=JOBS,
     webhooks=(
         AttemptStarted,

@@ -18,7 +18,9 @@ from livecore.lobbies.webhooks import (
     SessionFrozen,
     SessionTerminated,
 )
+from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once
+from livecore.scope import Scope
 from livecore.store import Transaction
 
 
@@ -34,11 +36,19 @@ def _filling(tx: Transaction, rt: Runtime) -> list[Task]:
     ]
 
 
+def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+    """A merge or an erasure: the player's lobby seats become ``to``'s (one seat per window: where both
+    sat, the target keeps its own, with its attempt and entry)."""
+    tx.lobbies.reassign(player.id, to)
+
+
 AREA = Area(
     name="lobbies",
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",
     routes=api.ROUTES,
+    merge=_move_records,
+    erase=_move_records,
     jobs=(Job("lobby_fill_timeouts", _filling, next_due=lambda tx, rt: next_fill(tx)),),
     webhooks=(
         LobbyCreated,

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.players.rules import Player
 from livecore.purchases import api
 from livecore.purchases.webhooks import PurchaseTracked
+from livecore.scope import Scope
+from livecore.store import Transaction
+
+
+def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+    """A merge or an erasure: the player's purchases become ``to``'s."""
+    tx.purchases.reassign(player.id, to)
+
 
 AREA = Area(
     name="purchases",
     summary="Purchases: tracked purchases, spend and revenue.",
     page="economy",
     routes=api.ROUTES,
+    merge=_move_records,
+    erase=_move_records,
     webhooks=(PurchaseTracked,),
 )

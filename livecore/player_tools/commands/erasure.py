@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import attrs
 
+from livecore import areas
 from livecore.commands import Runtime, emit
-from livecore.guilds.commands import erase_guilds
 from livecore.ids import new_uuid
 from livecore.player_tools.erasure import (
     ErasureReason,
@@ -43,20 +43,15 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     kept_as = placeholder(DELETED_PREFIX, new_uuid(now, rt.rng))
     # First, with the original id: the studio's systems can still find the player it names.
     emit(tx, rt, scope, PlayerDeleted.of(player, reason, kept_as))
-    tx.friends.remove_player(player.id)
-    tx.gifts.clear_messages(player.id)
     kept = anonymized(player, kept_as)
     tx.players.update(kept)
-    # Grants, gifts, purchases, attempts, lobby and team seats and partner invites name the placeholder
-    # from now on. Event-board entries name the row, so they stay on their boards and show its anonymized
-    # identity.
-    tx.grants.reassign(player.id, kept)
-    tx.gifts.reassign(player.id, kept)
-    tx.purchases.reassign(player.id, kept)
-    tx.attempts.reassign(player.id, kept)
-    tx.lobbies.reassign(player.id, kept)
-    tx.teams.reassign(player.id, kept)
-    erase_guilds(tx, rt, scope, player, kept)  # member_left names the original id, as player.deleted
+    # Each area's records name the placeholder from now on (livecore.area.Area.erase), in the areas'
+    # order, then a studio's; an event such as guild.member_left names the original id, as player.deleted.
+    for area in areas.BUILT_IN:
+        if area.erase is not None:
+            area.erase(tx, rt, scope, player, kept)
+    if rt.checks.active:
+        rt.checks.hook.on_erase(tx=tx, rt=rt, scope=scope, player=player, kept=kept)
     tx.merges.forget_into(player.id)  # their records hold the original ids of the accounts it absorbed
     tx.erasures.insert(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)
