@@ -29,6 +29,7 @@ PROMISED = {
     "webhook delivery": "docs/webhooks.md",
     "operator sign-in": "docs/operators.md",
     "request path": "docs/architecture.md",
+    "areas": "docs/architecture.md",
     "deployment": "docs/deployment.md",
 }
 
