@@ -26,7 +26,7 @@ from livecore.store import Transaction
 def _succession(tx: Transaction, rt: Runtime) -> list[Task]:
     """Each game with guilds: its inactive leaders hand on, a batch a step (the step's cursor is the last
     stint it looked at)."""
-    return [Task(g.id, g.id, _hand_on(rt, g.id)) for g in tx.games.with_guilds()]
+    return [Task(g.id, g.id, _hand_on(rt, g.id)) for g in tx.games.every() if g.settings.guilds.enabled]
 
 
 def _hand_on(rt: Runtime, game_id: str) -> Step:

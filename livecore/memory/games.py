@@ -12,8 +12,5 @@ class MemoryGames(MemoryPort):
     def get(self, game_id: str) -> Game | None:
         return self._s.games.get(game_id)
 
-    def with_events(self) -> list[Game]:
-        return [g for g in self._s.games.values() if g.settings.events]
-
-    def with_guilds(self) -> list[Game]:
-        return [g for g in self._s.games.values() if g.settings.guilds.enabled]
+    def every(self) -> list[Game]:
+        return list(self._s.games.values())

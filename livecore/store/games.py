@@ -10,12 +10,8 @@ from livecore.games import Game
 class GameStore(Protocol):
     def get(self, game_id: str) -> Game | None: ...
 
-    def with_events(self) -> list[Game]:
-        """Every game whose manifest declares events (the scheduler opens their windows)."""
-        ...
-
-    def with_guilds(self) -> list[Game]:
-        """Every game whose manifest enables guilds (the hourly succession sweep visits them)."""
+    def every(self) -> list[Game]:
+        """Every game (an area's scheduled work picks those its settings concern)."""
         ...
 
 

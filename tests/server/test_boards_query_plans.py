@@ -149,11 +149,11 @@ def test_every_read_of_windows_attempts_and_boards_is_an_index_look_up(store: An
         tx.boards.page_before(board, sort_key(board.order, entry), 25)
         tx.boards.count_ahead(board, sort_key(board.order, entry))
         tx.boards.size(board.id)
-        tx.games.with_events()
+        tx.games.every()
 
     plans = _plans(store, reads)
     scan = SQLITE_SCAN if isinstance(store, SqliteStore) else POSTGRES_SCAN
-    # The games' ids (with_events): a deployment's few games, read whole on purpose.
+    # The games' ids (every): a deployment's few games, read whole on purpose.
     checked = [(s, plan) for s, plan in plans if not s.startswith("SELECT id FROM games")]
     assert len(checked) >= 19
     for statement, plan in checked:

@@ -71,7 +71,7 @@ from livecore.players.commands import load_game
 from livecore.players.identity import resolve_country
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasAttempts, HasWindows
+from livecore.store import HasAttempts, HasGames, HasWindows
 from livecore.teams.commands import TeamsTx, contribute, finalize_teams
 
 SWEEP_BATCH = 500
@@ -445,7 +445,7 @@ def retry_reward_roll(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt_id: s
 
 def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environment, EventSettings, Slot]]:
     """Every window of every game and environment that is open by the schedule now and not recorded."""
-    for game in tx.games.with_events():
+    for game in _with_events(tx):
         for env in Environment:
             for event in game.settings.events.values():
                 slot = slot_at(event, now)
@@ -453,6 +453,10 @@ def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environme
                     game.id, window_id(game.id, env, event.key, slot.starts_at)
                 ):
                     yield game, env, event, slot
+
+
+def _with_events(tx: HasGames) -> list[Game]:
+    return [game for game in tx.games.every() if game.settings.events]
 
 
 def open_due_windows(tx: LiveEventsTx, rt: Runtime) -> int:
@@ -476,7 +480,7 @@ def next_opening(tx: LiveEventsTx, rt: Runtime) -> datetime | None:
         return slot.starts_at
     starts = [
         start
-        for game in tx.games.with_events()
+        for game in _with_events(tx)
         for event in game.settings.events.values()
         if (start := next_start(event, now)) is not None
     ]

@@ -22,14 +22,8 @@ class SqlGames(SqlPort):
                 self.db.game_cache[game_id] = (time.monotonic(), game)
         return game
 
-    def with_events(self) -> list[Game]:
-        return [g for g in self._every() if g.settings.events]
-
-    def with_guilds(self) -> list[Game]:
-        return [g for g in self._every() if g.settings.guilds.enabled]
-
-    def _every(self) -> list[Game]:
-        # A deployment has few games, and their settings are cached: the filters run on the records.
+    def every(self) -> list[Game]:
+        # A deployment has few games, and their settings are cached: the areas filter the records.
         ids = [row[0] for row in self.db.read("SELECT id FROM games ORDER BY id", ())]
         return [g for g in map(self.get, ids) if g is not None]
 
