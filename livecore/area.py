@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.api.route import Route
-from livecore.errors import Code
+from livecore.errors import Code, ErrorCode
 from livecore.schedule import Job
 from livecore.webhooks.payload import WebhookPayload
 
@@ -74,6 +74,7 @@ class Area:
     - ``settings``: checks its section of a game in the manifest;
     - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
       area uses the ``on_merge`` and ``on_erase`` hooks);
+    - ``record_ids``: the path parameters that name its records, and their not-found codes;
     - ``page``: the reference page that lists its routes.
     """
 
@@ -91,3 +92,7 @@ class Area:
     settings: SettingsCheck | None = None
     merge: MergeStep | None = None
     erase: EraseStep | None = None
+    #: The path parameters that name its records, with the code a record the caller may not see is
+    #: refused with (``{"guildId": ErrorCode.GUILD_NOT_FOUND}``); a route may name its own
+    #: (``Route.record_ids``).
+    record_ids: Mapping[str, ErrorCode | Code] = attrs.field(factory=dict)

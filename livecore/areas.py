@@ -15,7 +15,7 @@ from livecore.api.system import SYSTEM
 from livecore.area import Area
 from livecore.crates.area import AREA as CRATES
 from livecore.economy.area import AREA as ECONOMY
-from livecore.errors import STATUS, Code
+from livecore.errors import STATUS, Code, ErrorCode
 from livecore.friends.area import AREA as FRIENDS
 from livecore.gifts.area import AREA as GIFTS
 from livecore.grants.area import AREA as GRANTS
@@ -53,7 +53,7 @@ BUILT_IN: tuple[Area, ...] = (
 
 class AreaConflict(ValueError):
     """Two areas claim one name: an area, a route, a method and path, a webhook kind, an error code, a
-    port or a job."""
+    port, a job or a record id in a path."""
 
 
 def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
@@ -82,6 +82,8 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("port", port, area)
         for job in area.jobs:
             claim("job", job.name, area)
+        for param in area.record_ids:
+            claim("record id", param, area)
     return areas
 
 
@@ -100,6 +102,11 @@ def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:
 def checks(areas: Sequence[Area] = BUILT_IN) -> Checks:
     """The checks the areas add to built-in commands, for a :class:`livecore.commands.Runtime`."""
     return Checks(area.hooks for area in areas if area.hooks is not None)
+
+
+def record_ids(areas: Sequence[Area] = BUILT_IN) -> dict[str, ErrorCode | Code]:
+    """Every path parameter that names a record, with its not-found code."""
+    return {param: code for area in areas for param, code in area.record_ids.items()}
 
 
 def error_codes(areas: Sequence[Area] = BUILT_IN) -> tuple[Code, ...]:

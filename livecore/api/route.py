@@ -94,7 +94,7 @@ class Route:
     errors: tuple[ErrorCode | Code, ...] = ()
     # Record ids of the path whose not-found code is the route's own rather than the one the server gives
     # that name (``requestId`` names a friend request, a guild's join request or a help request).
-    record_ids: tuple[tuple[str, ErrorCode], ...] = ()
+    record_ids: tuple[tuple[str, ErrorCode | Code], ...] = ()
     # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()

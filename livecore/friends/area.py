@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.friends import api
 from livecore.friends.commands import merge_friends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
@@ -22,6 +23,7 @@ AREA = Area(
     summary="Friends and presence: friend codes, requests, blocks, search, suggestions, heartbeats.",
     page="friends-and-presence",
     routes=api.ROUTES,
+    record_ids={"requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND},
     merge=merge_friends,
     erase=_erase,
     webhooks=(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.gifts import api
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.players.rules import Player
@@ -26,6 +27,7 @@ AREA = Area(
     summary="Gifting between friends: the send refusal order, inbox, claims, expiry.",
     page="gifts",
     routes=api.ROUTES,
+    record_ids={"giftId": ErrorCode.GIFT_NOT_FOUND},
     merge=_merge,
     erase=_erase,
     webhooks=(

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.grants import api
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
@@ -29,6 +30,7 @@ AREA = Area(
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
     page="grants",
     routes=api.ROUTES,
+    record_ids={"grantId": ErrorCode.GRANT_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
     jobs=(Job("grant_expiry_sweep", _expiring, every=timedelta(minutes=1)),),

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.guilds import api
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.webhooks import (
@@ -41,6 +42,7 @@ AREA = Area(
     summary="Guilds: membership and roles, join requests, help requests and donations, succession.",
     page="guilds",
     routes=api.ROUTES,
+    record_ids={"guildId": ErrorCode.GUILD_NOT_FOUND},
     merge=merge_guilds,
     erase=erase_guilds,
     jobs=(Job("guild_succession_sweep", _succession, every=timedelta(hours=1)),),

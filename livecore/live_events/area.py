@@ -6,6 +6,7 @@ from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.live_events import api
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
@@ -87,6 +88,7 @@ AREA = Area(
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
     page="events",
     routes=api.ROUTES,
+    record_ids={"attemptId": ErrorCode.ATTEMPT_NOT_FOUND, "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND},
     merge=_merge,
     erase=_erase,
     jobs=JOBS,

@@ -6,6 +6,7 @@ from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.lobbies import api
 from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
 from livecore.lobbies.webhooks import (
@@ -47,6 +48,7 @@ AREA = Area(
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",
     routes=api.ROUTES,
+    record_ids={"lobbyId": ErrorCode.LOBBY_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
     jobs=(Job("lobby_fill_timeouts", _filling, next_due=lambda tx, rt: next_fill(tx)),),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from livecore.area import Area
+from livecore.errors import ErrorCode
 from livecore.operators import api
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 
@@ -11,5 +12,6 @@ AREA = Area(
     summary="Operators: members, API and personal keys, webhooks and deliveries, the audit log.",
     page="admin",
     routes=api.ROUTES,
+    record_ids={"gameId": ErrorCode.NOT_FOUND},
     webhooks=(WebhookEndpointFailed,),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import ErrorCode
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -31,6 +32,7 @@ AREA = Area(
     summary="Event teams: rosters, partner invites, team scores, milestones and goals.",
     page="events",
     routes=api.ROUTES,
+    record_ids={"inviteId": ErrorCode.INVITE_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
     webhooks=(

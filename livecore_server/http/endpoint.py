@@ -16,12 +16,13 @@ import attrs
 from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
+from livecore import areas
 from livecore.api.convert import structure, structure_query
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.commands import Runtime
 from livecore.commands.actor import check_actor
 from livecore.commands.reads import Reads
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import Code, ErrorCode, LivecoreError, invalid_request
 from livecore.idempotency import (
     BODY_FIELD,
     HEADER,
@@ -264,23 +265,14 @@ def _utf8(value: bytes) -> bool:
     return True
 
 
-# Record ids in a path, with the area's not-found code. One that names nothing the caller may see is a
-# 404 whatever its form (docs/reference/conventions.md#requests), answered once the caller is known, as
-# the command would answer it; a malformed one never reaches the store (PostgreSQL text holds no NUL).
-_RECORD_IDS = {
-    "grantId": ErrorCode.GRANT_NOT_FOUND,
-    "giftId": ErrorCode.GIFT_NOT_FOUND,
-    "requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND,
-    "attemptId": ErrorCode.ATTEMPT_NOT_FOUND,
-    "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND,
-    "lobbyId": ErrorCode.LOBBY_NOT_FOUND,
-    "inviteId": ErrorCode.INVITE_NOT_FOUND,
-    "guildId": ErrorCode.GUILD_NOT_FOUND,
-    "gameId": ErrorCode.NOT_FOUND,
-}
+# Record ids in a path, with their area's not-found code (livecore.area.Area.record_ids). One that names
+# nothing the caller may see is a 404 whatever its form (docs/reference/conventions.md#requests), answered
+# once the caller is known, as the command would answer it; a malformed one never reaches the store
+# (PostgreSQL text holds no NUL).
+_RECORD_IDS = areas.record_ids()
 
 
-def _record_code(route: Route, name: str) -> ErrorCode | None:
+def _record_code(route: Route, name: str) -> ErrorCode | Code | None:
     """The not-found code of the path parameter ``name`` when it is a record id (the route's own first)."""
     for param, code in route.record_ids:
         if param == name:
