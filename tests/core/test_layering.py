@@ -1,0 +1,104 @@
+"""The layout's promises (docs/architecture.md, "Areas"): no import circle inside the core or the server,
+the core imports nothing of the server or the client, and no store port grows past 25 methods."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDEST_PORT = 25
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules(*packages: str) -> dict[str, Path]:
+    return {_module(p): p for package in packages for p in (ROOT / package).rglob("*.py")}
+
+
+def _imports_at_load(path: Path) -> Iterator[str]:
+    """What a module imports as it loads: its top-level imports, outside ``if TYPE_CHECKING`` (an import
+    inside a function runs when it is called, and is how a module defers a heavy dependency)."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for found in ast.walk(node):
+            if isinstance(found, ast.Import):
+                yield from (alias.name for alias in found.names)
+            elif isinstance(found, ast.ImportFrom) and found.module and found.level == 0:
+                yield found.module
+                yield from (f"{found.module}.{alias.name}" for alias in found.names)
+
+
+def _circles(modules: dict[str, Path]) -> list[list[str]]:
+    graph = {
+        name: {m for m in _imports_at_load(path) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+@pytest.mark.parametrize("packages", [("livecore",), ("livecore", "livecore_server")], ids=["core", "server"])
+def test_no_import_circle(packages: tuple[str, ...]) -> None:
+    assert _circles(_modules(*packages)) == []
+
+
+def test_the_core_imports_nothing_of_the_server_or_the_client() -> None:
+    for name, path in _modules("livecore").items():
+        outside = [m for m in _imports_at_load(path) if m.startswith(("livecore_server", "livecore_client"))]
+        assert outside == [], name
+
+
+def test_no_store_port_has_more_than_25_methods() -> None:
+    widest: dict[str, int] = {}
+    for name, path in _modules("livecore").items():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef) and any(
+                ast.unparse(b).endswith("Protocol") for b in node.bases
+            ):
+                methods = [
+                    item
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef)
+                    and "property" not in map(ast.unparse, item.decorator_list)
+                ]
+                widest[f"{name}.{node.name}"] = len(methods)
+    assert max(widest.values()) <= WIDEST_PORT, sorted(widest.items(), key=lambda kv: -kv[1])[:3]
