@@ -303,7 +303,7 @@ def check_not_seated(seated_external_ids: Sequence[str]) -> None:
     """5. A pushed player already holds a seat in another lobby of the window (a player holds one seat per
     window): 409 ``conflict``, ``details.externalPlayerIds`` naming them. ``conflict`` rather than
     ``invalid_request``: the request is well formed, it is the players' current state that refuses it,
-    as for the other state conflicts of SPEC 7's generic 409."""
+    as for the other state conflicts answered with the generic 409."""
     if seated_external_ids:
         raise LivecoreError(
             ErrorCode.CONFLICT,
@@ -342,7 +342,7 @@ class LobbyTrigger(enum.Enum):
     SUDDEN_DEATH = "sudden_death"  # a trigger with the ``close`` resolution fired
 
 
-# (status, trigger) -> next status (SPEC 3.6); anything else is not a lobby's move.
+# (status, trigger) -> next status (docs/lobbies.md#lifecycle); anything else is not a lobby's move.
 TRANSITIONS: dict[tuple[LobbyStatus, LobbyTrigger], LobbyStatus] = {
     (LobbyStatus.FORMING, LobbyTrigger.FILLED): LobbyStatus.ACTIVE,
     (LobbyStatus.FORMING, LobbyTrigger.FILL_TIMEOUT): LobbyStatus.ACTIVE,

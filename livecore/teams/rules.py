@@ -339,7 +339,7 @@ def roster_change(
     )
 
 
-# --- the window a roster PUT targets (SPEC 4.3) --------------------------------------------------------
+# --- the window a roster PUT targets (docs/teams.md#the-roster) ---------------------------------------
 
 _WINDOW_ID = re.compile(rf"{Prefix.WINDOW.value}_([0-9a-f]{{12}})[0-9a-f]{{20}}")
 
@@ -413,7 +413,7 @@ def target_window(
     window_id_: str | None,
     recorded: Mapping[str, Window],
 ) -> TeamWindow:
-    """The window a roster PUT changes (SPEC 4.3): the one ``windowId`` names (:func:`named_window`), else
+    """The window a roster PUT changes: the one ``windowId`` names (:func:`named_window`), else
     the window open now, else the next scheduled one; ``recorded`` holds the windows of those that were
     recorded (:func:`window_candidates`), so a window closed early (end-now) is skipped. A window that has
     ended, or none at all: 409 ``event_not_open`` (a closed window's roster is final)."""
