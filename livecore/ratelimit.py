@@ -25,8 +25,9 @@ class BucketName(enum.StrEnum):
     SDK_WRITE = "sdk_write"
     SERVER_API = "server_api"
     ADMIN = "admin"
-    # Not a bucket: the most event-board streams one key holds open at once, across processes (DECISIONS
-    # 4), which a manifest changes in the same ``rate_limits`` table as the buckets.
+    # Not a bucket: the most event-board streams one key holds open at once, across processes
+    # (docs/events.md#the-live-stream), which a manifest changes in the same ``rate_limits`` table as
+    # the buckets.
     OPEN_STREAMS = "open_streams"
 
 

@@ -75,7 +75,8 @@ class Config:
     # Where the server key is kept when LIVECORE_SECRET_KEY is not set (None: livecore_server.crypto's
     # default place). Every process of one deployment needs the same key.
     key_file: str | None = None
-    # Seconds of wall-clock time between two ``: ping`` comments on every board stream (SPEC 6.4).
+    # Seconds of wall-clock time between two ``: ping`` comments on every board stream
+    # (docs/events.md#the-live-stream).
     stream_ping_seconds: float = 15.0
     # The portal's OpenID Connect provider (docs/operators.md#openid-connect), or None: sign-in by link.
     oidc: OidcSettings | None = None

@@ -30,7 +30,7 @@ from livecore_server.storage.server_store import ServerStore
 _SECRET_BODY = "[A-Za-z0-9_-]{43}"
 _API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{_SECRET_BODY}")
 _PLAYER_SECRET = re.compile(f"{re.escape(PLAYER_SECRET_PREFIX)}{_SECRET_BODY}")
-# How long a rotated key keeps working beside its successor (SPEC 5 rule 6).
+# How long a rotated key keeps working beside its successor (docs/api.md#authentication).
 ROTATION_GRACE = timedelta(days=60)
 
 

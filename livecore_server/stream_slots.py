@@ -1,4 +1,4 @@
-"""Open event-board streams per API key (DECISIONS 4; docs/events.md#the-live-stream): at most
+"""Open event-board streams per API key (docs/events.md#the-live-stream): at most
 :data:`~livecore.ratelimit.OPEN_STREAMS_PER_KEY` at once across processes, or the key's manifest
 ``rate_limits.open_streams``; one more is answered 429 ``rate_limited`` before it starts.
 

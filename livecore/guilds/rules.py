@@ -78,7 +78,7 @@ BADGE = Text(min_length=1, max_length=100, plain=True)
 MESSAGE = Text(max_length=200)
 # A search's ``q``: a substring of a name, so no longer than a name can be.
 SEARCH_TEXT = Text(max_length=24, plain=True)
-# Search and list pages (DECISIONS 12): a limit outside 1 to 100, or a negative offset, is refused.
+# Search and list pages (docs/guilds.md#routes): a limit outside 1 to 100, or a negative offset, is refused.
 PAGE_LIMIT = Range(1, 100)
 DEFAULT_PAGE_LIMIT = 20
 
@@ -148,7 +148,7 @@ class ByKind(enum.StrEnum):
 
 @attrs.frozen
 class By:
-    """Who made a guild change: SPEC 6.2's ``by``, carried by every guild webhook and kept on each stint's
+    """Who made a guild change: the ``by`` carried by every guild webhook and kept on each stint's
     start and end, so the change can be audited."""
 
     kind: ByKind

@@ -2,14 +2,13 @@
 member joined, left, or changed role; a join request sent; help asked for and donated.
 
 Every payload starts with ``guildId``, ``guildName`` (as it is after the change: ``guild.updated`` carries
-the new name) and ``by``, who made the change, as SPEC 6.2 gives it
+the new name) and ``by``, who made the change
 (:meth:`livecore.guilds.rules.By.to_wire`):
 ``{kind: "player", playerId, externalPlayerId}``, ``{kind: "member", memberId}``, ``{kind: "api_key",
 apiKeyPrefix}`` or ``{kind: "system"}`` (the hourly succession sweep). They fire in the guild's environment
 (``guild.env``, which the emitting commands pass), whatever caused them, a request, the sweep, a merge or an
-erasure: SPEC 6.1, DECISIONS 8. SPEC 6.2 names
-the rest; DECISIONS 12 adds the affected member's ids to ``guild.member_left`` and ``guild.role_changed``
-and ``requestId`` to ``guild.help_requested``. Chosen here, in the style of the other payloads:
+erasure (docs/guilds.md#webhooks). ``guild.member_left`` and ``guild.role_changed`` carry the affected
+member's ids, and ``guild.help_requested`` its ``requestId``. The rest, in the style of the other payloads:
 
 - ``guild.created``: ``cost`` is the manifest's ``create_cost`` as entries (``type, key, amount``; ``[]``
   when founding is free), listed whoever charges it; ``costsChargedBy`` is ``platform`` when the service
@@ -18,7 +17,8 @@ and ``requestId`` to ``guild.help_requested``. Chosen here, in the style of the 
   ``country``, ``joinType``, ``metadata``), each ``{before, after}``: only fields whose value changed, so
   an edit changing nothing fires nothing.
 - ``guild.disbanded``: ``reason`` and ``disbandedAt``.
-- ``guild.member_joined`` has exactly SPEC 6.2's names; ``memberCount`` counts the members with this one.
+- ``guild.member_joined``: ``playerId, externalPlayerId, role, via``, ``memberCount`` (the members with
+  this one) and ``joinedAt``.
 - ``guild.member_left``: ``playerId, externalPlayerId, reason``, then ``role`` (the role the member had
   when it left), ``memberCount`` (the members without it) and ``leftAt``.
 - ``guild.role_changed``: ``playerId, externalPlayerId, from, to, reason, changedAt``. A stint keeps no

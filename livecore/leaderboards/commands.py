@@ -19,8 +19,8 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Divisions, EventSettings, Game, LeaderboardSettings, Period
-from livecore.grants.commands import GrantsTx, issue_grant
-from livecore.grants.rules import GrantKind
+from livecore.grants.commands import GrantsTx
+from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.leaderboards.rules import (
     SCORE,
     BoardPeriod,
@@ -43,7 +43,6 @@ from livecore.live_events.boards import (
     Contender,
     Ranking,
     Standing,
-    band_rewards,
     cursor_of,
     key_after,
     paid_ranks,
@@ -319,26 +318,16 @@ def _system_scope(game: Game, env: Environment) -> Scope:
 def _pay(
     tx: LeaderboardsTx, rt: Runtime, scope: Scope, period: BoardPeriod, standings: list[Standing[SharedEntry]]
 ) -> None:
-    for s in standings:
-        rewards = band_rewards(period.settings.rank_rewards, s.rank)
-        winner = tx.players.by_id(s.player.id) if rewards else None
-        if rewards and winner is not None:
-            issue_grant(
-                tx,
-                rt,
-                scope,
-                winner,
-                kind=GrantKind.REWARD,
-                entries=rewards,
-                expires_at=None,
-                source_kind=RANK_SOURCE_KIND,
-                source_ref_id=period.id,
-                metadata={
-                    "leaderboardKey": period.board_key,
-                    "rank": s.rank,
-                    "divisionId": s.entry.division_id,
-                },
-            )
+    placings = (
+        Placing(
+            rank=s.rank,
+            player_ids=(s.player.id,),
+            source_ref_id=period.id,
+            metadata={"leaderboardKey": period.board_key, "rank": s.rank, "divisionId": s.entry.division_id},
+        )
+        for s in standings
+    )
+    pay_rank_rewards(tx, rt, scope, period.settings.rank_rewards, placings, source_kind=RANK_SOURCE_KIND)
 
 
 def _rows(

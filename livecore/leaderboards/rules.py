@@ -1,5 +1,5 @@
 """Shared leaderboards: the rules of periods, aggregation, divisions, promotion and relegation
-(DECISIONS 9). Pure: the records, stores and commands that run them come with the shared boards
+(docs/leaderboards.md). Pure: the records, stores and commands that run them come with the shared boards
 themselves; an event's own boards are ``livecore.live_events.boards``.
 
 - **Periods** are calendar-aligned in UTC: a ``daily`` period starts at 00:00, a ``weekly`` one on Monday

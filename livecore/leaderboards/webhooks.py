@@ -23,7 +23,7 @@ class PeriodEntry:
 
 @attrs.frozen
 class PeriodFinalized(WebhookPayload):
-    """DECISIONS 9: ``{leaderboardKey, periodStartsAt, periodEndsAt, entryCount, top}``, with the period's
+    """``{leaderboardKey, periodStartsAt, periodEndsAt, entryCount, top}``, with the period's
     id; ``top`` is the first ten entries of the whole period (every division), in board order."""
 
     KIND: ClassVar[str] = "leaderboard.period_finalized"

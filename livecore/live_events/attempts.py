@@ -164,7 +164,7 @@ def segment_values(
     event: EventSettings, context: dict[str, Any] | None, country: str | None
 ) -> dict[str, str | None]:
     """The board an attempt joins: each segment key's value from ``playerContext``, a string or absent
-    (null). A ``country`` segment takes the player's country (SPEC 2.2: an operator's override, else
+    (null). A ``country`` segment takes the player's country (an operator's override, else
     ``playerContext.country`` when it is a country code, else geo), normalized, so ``fr`` and ``FR`` play
     on one board."""
     PLAYER_CONTEXT.check(context, "playerContext")
@@ -247,7 +247,7 @@ def cross_milestones(event: EventSettings, attempt: Attempt) -> tuple[Attempt, t
 def force_complete(
     event: EventSettings, attempt: Attempt, score: float | None, now: datetime
 ) -> tuple[Attempt, tuple[Milestone, ...]]:
-    """An operator completes an attempt in progress (SPEC 3.4), its score replaced when ``score`` is given
+    """An operator completes an attempt in progress, its score replaced when ``score`` is given
     (an override may be worse than the score reached). The milestones the score reaches are recorded as
     fired; their rewards are not granted (an operator retries the reward roll). 409
     ``attempt_not_in_progress`` for an attempt that is not in progress, or past ``endsAt``."""

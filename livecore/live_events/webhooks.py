@@ -1,9 +1,9 @@
 """Live-event webhooks (docs/events.md#webhooks): attempts, their progress and rewards, windows and boards.
 
-SPEC 6.2 names the fields of ``event.attempt_started``, ``event.attempt_restarted``,
-``event.force_completed``, ``event.attempt_flagged`` and ``entry_cost.charged``. The others carry what a
-receiver needs to act without a read: the attempt's ids, its player's ids, its score and times
-(:class:`AttemptState`); a window's ids and bounds; a board's ids, size and top ten.
+``event.attempt_started``, ``event.attempt_restarted``, ``event.force_completed``, ``event.attempt_flagged``
+and ``entry_cost.charged`` carry the fields docs/events.md#webhooks lists. The others carry what a receiver
+needs to act without a read: the attempt's ids, its player's ids, its score and times (:class:`AttemptState`);
+a window's ids and bounds; a board's ids, size and top ten.
 """
 
 from __future__ import annotations

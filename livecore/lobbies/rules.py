@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 import math
-from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,10 +22,11 @@ from typing import Any
 import attrs
 
 from livecore.clock import from_millis, to_millis
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import ErrorCode, invalid_request
 from livecore.games import BotScore, LobbySettings, Order, SuddenDeath, TriggerType
 from livecore.ids import Prefix, derived_id, new_id
 from livecore.live_events.boards import Board, BoardEntry
+from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import Window, canonical
 from livecore.players.identity import Identity, IdentityPool
 from livecore.rand import RandomSource
@@ -267,6 +267,16 @@ def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEnt
     return BoardEntry(board.id, seat.seat_id, score, from_millis(to_millis(reached)), seat.seat_id)
 
 
+#: A server push's seats: refusals 1 to 4 of ``livecore.live_events.rosters``.
+PUSH_SEATING = Seating(
+    may_be_empty=False,
+    room="a lobby of {seats} seats",
+    bound="capacity ({seats})",
+    elsewhere_code=ErrorCode.CONFLICT,
+    elsewhere="Already seated in another lobby of this window",
+)
+
+
 def check_push(external_player_ids: Sequence[str], capacity: int) -> None:
     """A server push's refusals, checked in this order (the first that applies answers), each 400
     ``invalid_request`` naming the field in ``details.fields``:
@@ -276,23 +286,10 @@ def check_push(external_player_ids: Sequence[str], capacity: int) -> None:
     3. more players than ``capacity`` (the request's, else the event's ``lobby.capacity``);
     4. ``capacity`` below 2 or above :data:`CAPACITY_MAX`.
 
-    Players already seated in another lobby of the window are refused next, by :func:`check_not_seated`
-    (it needs the store)."""
-    if not external_player_ids:
-        raise invalid_request(
-            "externalPlayerIds must name at least one player.", {"externalPlayerIds": "must not be empty"}
-        )
-    repeated = [x for x, n in Counter(external_player_ids).items() if n > 1]
-    if repeated:
-        raise invalid_request(
-            f"externalPlayerIds names {repeated[0]} more than once.",
-            {"externalPlayerIds": f"repeats {', '.join(repeated)}"},
-        )
-    if len(external_player_ids) > capacity:
-        raise invalid_request(
-            f"{len(external_player_ids)} players do not fit in a lobby of {capacity} seats.",
-            {"externalPlayerIds": f"at most capacity ({capacity}) players"},
-        )
+    No window open now is refused next (409 ``event_not_open``), then players already seated in another
+    lobby of the window, by :func:`check_not_seated` (it needs the store). 1 to 3 and the last are the
+    refusals every list of a window's seats shares (``livecore.live_events.rosters``)."""
+    check_seating(PUSH_SEATING, external_player_ids, capacity)
     if not 2 <= capacity <= CAPACITY_MAX:
         raise invalid_request(
             f"capacity must be from 2 to {CAPACITY_MAX}.", {"capacity": f"must be from 2 to {CAPACITY_MAX}"}
@@ -300,16 +297,11 @@ def check_push(external_player_ids: Sequence[str], capacity: int) -> None:
 
 
 def check_not_seated(seated_external_ids: Sequence[str]) -> None:
-    """5. A pushed player already holds a seat in another lobby of the window (a player holds one seat per
-    window): 409 ``conflict``, ``details.externalPlayerIds`` naming them. ``conflict`` rather than
+    """A pushed player already holds a seat in another lobby of the window: 409 ``conflict``, refusal 4 of
+    :func:`~livecore.live_events.rosters.check_seated_elsewhere`. ``conflict`` rather than
     ``invalid_request``: the request is well formed, it is the players' current state that refuses it,
-    as for the other state conflicts of SPEC 7's generic 409."""
-    if seated_external_ids:
-        raise LivecoreError(
-            ErrorCode.CONFLICT,
-            f"Already seated in another lobby of this window: {', '.join(seated_external_ids)}.",
-            {"externalPlayerIds": list(seated_external_ids)},
-        )
+    as for the other state conflicts answered with the generic 409."""
+    check_seated_elsewhere(PUSH_SEATING, seated_external_ids)
 
 
 def fired_trigger(
@@ -342,7 +334,7 @@ class LobbyTrigger(enum.Enum):
     SUDDEN_DEATH = "sudden_death"  # a trigger with the ``close`` resolution fired
 
 
-# (status, trigger) -> next status (SPEC 3.6); anything else is not a lobby's move.
+# (status, trigger) -> next status (docs/lobbies.md#lifecycle); anything else is not a lobby's move.
 TRANSITIONS: dict[tuple[LobbyStatus, LobbyTrigger], LobbyStatus] = {
     (LobbyStatus.FORMING, LobbyTrigger.FILLED): LobbyStatus.ACTIVE,
     (LobbyStatus.FORMING, LobbyTrigger.FILL_TIMEOUT): LobbyStatus.ACTIVE,

@@ -1,9 +1,9 @@
 """Lobby and sudden-death webhooks (docs/webhooks.md#event-catalog-as-implemented): a lobby created, joined,
 filled with bots, started, closed, and a sudden-death session ended early and its attempts frozen.
 
-SPEC 6.2 names the fields of ``lobby.player_joined``, ``lobby.bot_filled``, ``lobby.started`` and
-``lobby.fill_timeout`` (the same as ``lobby.started``), and what ``session.terminated`` carries. The others
-follow the lobby read (DECISIONS 10) and DECISIONS 6:
+``lobby.player_joined``, ``lobby.bot_filled``, ``lobby.started``, ``lobby.fill_timeout`` (the same as
+``lobby.started``) and ``session.terminated`` carry the fields docs/lobbies.md#webhooks lists. The others
+follow the lobby read (docs/lobbies.md#reading-a-lobby):
 
 - ``lobby.created``: the read's ``lobbyId, eventKey, windowId, leaderboardId, status, capacity,
   participantCount, botCount`` (with ``eventId`` after ``lobbyId``), then ``segmentValues, fillBy, endsAt,
@@ -19,7 +19,7 @@ follow the lobby read (DECISIONS 10) and DECISIONS 6:
   that stands, ``firedTrigger`` and ``frozenAt``.
 
 ``lobby.*`` name the window ``windowId``, as the lobby read does; ``session.*`` name it ``eventWindowId``,
-as SPEC's "event window" and the attempt webhooks do.
+as the attempt webhooks do.
 """
 
 from __future__ import annotations

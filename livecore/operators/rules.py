@@ -54,7 +54,7 @@ class Role(enum.StrEnum):
 
 
 class Action(enum.StrEnum):
-    """What an operator may do. Writes carry their audit action name (SPEC 4.4's where it names one)."""
+    """What an operator may do. Writes carry their audit action name (docs/operators.md#the-audit-log)."""
 
     # Reads: every role.
     READ = "read"
@@ -93,7 +93,7 @@ def _roles(*roles: Role) -> frozenset[Role]:
     return _STUDIO_ADMINS | frozenset(roles)
 
 
-#: The roles that may take each action (SPEC 4.4 for those it names).
+#: The roles that may take each action (docs/operators.md#roles-and-actions).
 ALLOWED: dict[Action, frozenset[Role]] = {
     Action.READ: _EVERYONE,
     Action.MANUAL_GRANT: _roles(Role.GAME_ADMIN),
@@ -120,8 +120,8 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.MEMBER_SIGN_OUT: _EVERYONE,
 }
 
-#: Actions a personal key may never take (SPEC 5 rule 7): 403 ``dashboard_only``. A webhook endpoint is
-#: dashboard-only when it is live (:func:`dashboard_only`).
+#: Actions a personal key may never take (docs/operators.md#personal-keys): 403 ``dashboard_only``.
+#: A webhook endpoint is dashboard-only when it is live (:func:`dashboard_only`).
 DASHBOARD_ONLY = frozenset(
     {
         Action.API_KEY_CREATE,
@@ -132,7 +132,7 @@ DASHBOARD_ONLY = frozenset(
     }
 )
 
-#: How long a personal key lives, in days (SPEC 8).
+#: How long a personal key lives, in days (docs/operators.md#personal-keys).
 KEY_LIFETIME = Range(7, 365)
 PERSONAL_KEY_PREFIX = "svc_pk_"
 #: A one-time sign-in link works this long, once; a portal session lasts this long.
@@ -166,7 +166,7 @@ class Operator:
         return self.key_id is not None
 
     def actor(self) -> dict[str, Any]:
-        """The audit entry's ``actor`` (DECISIONS 14)."""
+        """The audit entry's ``actor`` (docs/operators.md#the-audit-log)."""
         if self.key_id is None:
             return {"kind": "member", "memberId": self.member_id}
         return {
@@ -234,20 +234,20 @@ def key_expiry(now: datetime, days: int) -> datetime:
 
 
 def sees_every_key(operator: Operator) -> bool:
-    """Owners and admins see and revoke every key of the studio (SPEC 5 rule 7); with a personal key, only
+    """Owners and admins see and revoke every key of the studio; with a personal key, only
     when the key's role is one of theirs too."""
     key_role = operator.key_role
     return operator.role in _STUDIO_ADMINS and (key_role is None or key_role in _STUDIO_ADMINS)
 
 
 def may_revoke_key(operator: Operator, owner_member_id: str) -> bool:
-    """A member revokes its own key; owners and admins revoke every key of the studio (SPEC 5 rule 7)."""
+    """A member revokes its own key; owners and admins revoke every key of the studio."""
     return owner_member_id == operator.member_id or sees_every_key(operator)
 
 
 @attrs.frozen
 class AuditEntry:
-    """One operator action, written with its effect (DECISIONS 14). ``target`` names what it acted on
+    """One operator action, written in the transaction of its effect. ``target`` names what it acted on
     (``player:<externalId>``, ``grant:<id>``, ...)."""
 
     id: str

@@ -253,7 +253,7 @@ ADMIN_ROTATE = "admin_rotate"
 
 
 def rotate_secret(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str) -> Registered:
-    """An operator replaces the player's secret (the recovery path of SPEC 5 rule 4): the old one stops
+    """An operator replaces the player's secret (how a player who lost it recovers): the old one stops
     working, and ``player.secret_rotated`` fires with ``via: "admin_rotate"``. A player never registered
     gets its first secret (``player.secret_set``, same ``via``). 404 ``player_not_found`` for an unknown
     player."""

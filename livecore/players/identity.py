@@ -146,7 +146,7 @@ def check_country(country: str | None, field: str = "country") -> str | None:
 
 
 def resolve_country(context: dict[str, Any] | None, geo: str | None) -> str | None:
-    """The country a request resolves to (SPEC 2.2, docs/players.md#country): ``playerContext.country``
+    """The country a request resolves to (docs/players.md#country): ``playerContext.country``
     when the client sends one, else the geo header's or the address's; normalized (unknown: null). An
     operator's override wins over it where the country is shown (``Player.country``)."""
     sent = (context or {}).get("country")

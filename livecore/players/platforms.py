@@ -21,7 +21,7 @@ from livecore.limits import Text
 PLATFORM_HEADER = "X-Svc-Platform"
 APP_VERSION_HEADER = "X-Svc-App-Version"
 
-#: The platform keys every game knows (SPEC 2.3); a game adds its own in the manifest.
+#: The platform keys every game knows (docs/players.md); a game adds its own in the manifest.
 BUILT_IN_PLATFORMS = frozenset({"ios", "android", "web", "windows", "macos", "linux", "editor"})
 
 #: A platform key, as sent or declared.

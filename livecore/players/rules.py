@@ -7,9 +7,9 @@ docs/reference/player-tools.md#ban-and-unban, docs/reference/conventions.md#surf
 - Register mints the player secret once. Registering again gives 409 ``player_already_registered``,
   unless ``force`` rotates it in place, which only a test-environment key may ask for (live: 403).
   A banned player gets 403 ``player_banned`` before any 409.
-- Country (SPEC 2.2): requests resolve it (``playerContext.country``, else geo); an operator's override
-  wins over it wherever it shows (:attr:`Player.country`) until the operator clears it, and requests never
-  replace it.
+- Country (docs/players.md#country): requests resolve it (``playerContext.country``, else geo); an operator's
+  override wins over it wherever it shows (:attr:`Player.country`) until the operator clears it, and requests
+  never replace it.
 - Ban machine (:data:`BAN_TRANSITIONS`): a transition table; ``applied`` tells whether the state moved.
   Banning a banned player refreshes the reason without a transition.
 - A session opens on first activity and again after 30 minutes of silence. The login streak counts
@@ -61,8 +61,8 @@ class DebugFlag:
     flagged_at: datetime
 
 
-#: ``lastSeenAt`` moves on any authenticated client request (DECISIONS 12), written at most once this
-#: often per player: a guild leader's inactivity is counted in days, so an hour is exact enough, and a
+#: ``lastSeenAt`` moves on any authenticated client request (docs/players.md#last-seen), written at most once
+#: this often per player: a guild leader's inactivity is counted in days, so an hour is exact enough, and a
 #: player's reads stay free of writes.
 SEEN_EVERY = timedelta(hours=1)
 
@@ -91,7 +91,7 @@ class Player:
     last_seen_at: datetime
     anonymized: Identity
     display: Identity | None = None
-    # Where the player's requests resolve to (SPEC 2.2: playerContext.country, else geo), and an
+    # Where the player's requests resolve to (playerContext.country, else geo), and an
     # operator's override; ``country`` is the one shown.
     resolved_country: str | None = None
     country_override: str | None = None
@@ -112,8 +112,7 @@ class Player:
     @property
     def country(self) -> str | None:
         """The country the service shows and plays the player in (register answer, identities, board
-        entries, a ``country`` segment): an operator's override wins over the resolved country (SPEC
-        2.2)."""
+        entries, a ``country`` segment): an operator's override wins over the resolved country."""
         return self.country_override or self.resolved_country
 
     @property

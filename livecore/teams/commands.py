@@ -20,6 +20,7 @@ from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings, Formation, Game, TeamSettings
 from livecore.grants.commands import issue_grant
+from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.grants.rules import GrantKind
 from livecore.ids import Prefix, derived_id
 from livecore.live_events.commands.attempts import AttemptsTx
@@ -402,24 +403,16 @@ def finalize_teams(tx: TeamsTx, rt: Runtime, scope: Scope, window: Window) -> No
         return
     now = rt.clock.now()
     teams = ranked(tx.teams.of_window(window.id))
-    for rank, team, rewards in rank_payouts(settings, teams):
-        for member in tx.teams.members(team.id):
-            if not member.seated:
-                continue
-            player = tx.players.by_id(member.player_id)
-            assert player is not None
-            issue_grant(
-                tx,
-                rt,
-                scope,
-                player,
-                kind=GrantKind.REWARD,
-                entries=rewards,
-                expires_at=None,
-                source_kind=RANK_SOURCE_KIND,
-                source_ref_id=team.id,
-                metadata={"eventKey": team.event_key, "teamKey": team.key, "rank": rank},
-            )
+    placings = (
+        Placing(
+            rank=rank,
+            player_ids=tuple(m.player_id for m in tx.teams.members(team.id) if m.seated),
+            source_ref_id=team.id,
+            metadata={"eventKey": team.event_key, "teamKey": team.key, "rank": rank},
+        )
+        for rank, team, _ in rank_payouts(settings, teams)
+    )
+    pay_rank_rewards(tx, rt, scope, settings.rank_rewards, placings, source_kind=RANK_SOURCE_KIND)
     for rank, team in enumerate(teams, 1):
         final = attrs.evolve(team, final_rank=rank if settings.board else None, finalized_at=now)
         tx.teams.update(final)

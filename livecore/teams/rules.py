@@ -18,7 +18,7 @@ threshold (``>=``), each once per team, whatever the score does afterwards; with
 "stop_contributions"`` the score stops at the goal and nothing moves it afterwards.
 
 Roster PUT refusals (the studio's ``external`` teams), checked in this order (the first that applies
-answers):
+answers; the order a lobby push shares, ``livecore.live_events.rosters``, but for an empty roster):
 
 1. ``externalPlayerIds`` names a player twice: 400 ``invalid_request``;
 2. more players than the event's ``teams.size``: 400 ``invalid_request``;
@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import enum
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -61,6 +60,7 @@ from livecore.games import (
 from livecore.ids import Prefix, derived_id, new_id
 from livecore.limits import on_a_board, saturate
 from livecore.live_events.boards import band_rewards, paid_ranks
+from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import Window, WindowStatus, event_id, next_start, slot_at, window_id
 from livecore.players.rules import Player
 from livecore.rand import RandomSource
@@ -286,31 +286,26 @@ class RosterChange:
     stayed: tuple[TeamMember, ...] = ()
 
 
+#: A roster's seats: refusals 2 to 4 of ``livecore.live_events.rosters`` (an empty roster is allowed).
+ROSTER_SEATING = Seating(
+    may_be_empty=True,
+    room="a team of {seats}",
+    bound="the team size ({seats})",
+    elsewhere_code=ErrorCode.LOCKED_ELSEWHERE,
+    elsewhere="On another team of this window",
+)
+
+
 def check_roster(external_ids: Sequence[str], size: int) -> None:
     """Refusals 1 and 2 of the roster PUT (module docstring), each 400 ``invalid_request`` naming
     ``externalPlayerIds`` in ``details.fields``."""
-    repeated = [x for x, n in Counter(external_ids).items() if n > 1]
-    if repeated:
-        raise invalid_request(
-            f"externalPlayerIds names {repeated[0]} more than once.",
-            {"externalPlayerIds": f"repeats {', '.join(repeated)}"},
-        )
-    if len(external_ids) > size:
-        raise invalid_request(
-            f"{len(external_ids)} players do not fit in a team of {size}.",
-            {"externalPlayerIds": f"at most the team size ({size}) players"},
-        )
+    check_seating(ROSTER_SEATING, external_ids, size)
 
 
 def check_not_locked(locked_external_ids: Sequence[str]) -> None:
     """Refusal 3: roster players on another team of the window: 409 ``locked_elsewhere``,
     ``details.externalPlayerIds`` naming them; nothing changes."""
-    if locked_external_ids:
-        raise LivecoreError(
-            ErrorCode.LOCKED_ELSEWHERE,
-            f"On another team of this window: {', '.join(locked_external_ids)}.",
-            {"externalPlayerIds": list(locked_external_ids)},
-        )
+    check_seated_elsewhere(ROSTER_SEATING, locked_external_ids)
 
 
 def roster_change(
@@ -339,7 +334,7 @@ def roster_change(
     )
 
 
-# --- the window a roster PUT targets (SPEC 4.3) --------------------------------------------------------
+# --- the window a roster PUT targets (docs/teams.md#the-roster) ---------------------------------------
 
 _WINDOW_ID = re.compile(rf"{Prefix.WINDOW.value}_([0-9a-f]{{12}})[0-9a-f]{{20}}")
 
@@ -413,7 +408,7 @@ def target_window(
     window_id_: str | None,
     recorded: Mapping[str, Window],
 ) -> TeamWindow:
-    """The window a roster PUT changes (SPEC 4.3): the one ``windowId`` names (:func:`named_window`), else
+    """The window a roster PUT changes: the one ``windowId`` names (:func:`named_window`), else
     the window open now, else the next scheduled one; ``recorded`` holds the windows of those that were
     recorded (:func:`window_candidates`), so a window closed early (end-now) is skipped. A window that has
     ended, or none at all: 409 ``event_not_open`` (a closed window's roster is final)."""

@@ -2,10 +2,9 @@
 joined or left, a team milestone unlocked, the goal completed, the team finalized at its window's close;
 a partner invite sent and accepted.
 
-Every payload starts with the team's ids, as DECISIONS 11 lists them: ``eventTeamId`` (null on an invite
+Every payload starts with the team's ids (docs/teams.md#webhooks): ``eventTeamId`` (null on an invite
 not yet accepted), ``teamKey`` (a partner team's key is its invite's id, so an invite names it before the
-team exists), ``eventKey`` and ``windowId``. SPEC 6.2 names the rest of ``event_team.milestone_unlocked``
-and ``event_team.finalized``; the others are named here, in the style of the lobby payloads:
+team exists), ``eventKey`` and ``windowId``. The rest, in the style of the lobby payloads:
 
 - ``event_team.formed``: ``name`` (the display name, as the team read has it; null when none),
   ``formation``, ``memberCount`` (members seated), ``goalTarget`` (the team's resolved goal, null when

@@ -156,7 +156,8 @@ def check_csrf(services: Services, operator: Operator, sent: str | None) -> None
 
 
 async def take_admin_token(services: Services, operator: Operator, headers: dict[str, str]) -> None:
-    """One token of the ``admin`` bucket, per session or per personal key (SPEC 8)."""
+    """One token of the ``admin`` bucket, per session or per personal key: each
+    has its own budget."""
     subject = f"session:{operator.session_id}" if operator.session_id else f"pk:{operator.key_id}"
     decision = await services.ratelimiter.take(subject, BucketName.ADMIN, to_millis(services.clock.now()))
     headers.update(decision.headers())

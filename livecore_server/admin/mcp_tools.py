@@ -10,9 +10,9 @@ Model Context Protocol tools, for an assistant acting as a member with a persona
 - A call runs the route through :func:`livecore_server.admin.access.run_route`, as the admin API and
   the portal do: the same authorization, validation, handler, audit entry (actor ``personal_key`` with
   ``via: "mcp"``) and one transaction. A refusal comes back as a tool error, ``code: message``.
-- The credential comes first (DECISIONS 14): without a valid ``svc_pk_`` bearer, 401 ``invalid_api_key``
-  in the error envelope, before the MCP machinery reads anything; then the ``admin`` rate-limit bucket,
-  per personal key.
+- The credential comes first (docs/operators.md#mcp): without a valid ``svc_pk_`` bearer, 401
+  ``invalid_api_key`` in the error envelope, before the MCP machinery reads anything; then the ``admin``
+  rate-limit bucket, per personal key.
 """
 
 from __future__ import annotations

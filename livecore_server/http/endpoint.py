@@ -102,8 +102,8 @@ def player_of(call: AnyCall) -> Player:
 class Reply:
     """A handler's answer when the status differs from the route's declared one. ``replayed``: the
     handler answered an earlier write it found by its own record of the key (``Idempotent-Replay``).
-    A ``value`` that is a LivecoreError is a success answered in the error envelope (SPEC 7: 202
-    ``lobby_forming``): the write it made commits."""
+    A ``value`` that is a LivecoreError is a success answered in the error envelope (202
+    ``lobby_forming``, docs/reference/errors.md): the write it made commits."""
 
     value: Any
     status: int

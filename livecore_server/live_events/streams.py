@@ -1,4 +1,4 @@
-"""The live streams of event boards (SPEC 6.4, DECISIONS 9; docs/architecture.md, "Board streams").
+"""The live streams of event boards (docs/events.md#the-live-stream; docs/architecture.md, "Board streams").
 
 Per process, one :class:`Hub` per board that has subscribers. The store tells the hubs of every change
 of a board that any process commits (``ServerStore.on_board_changed``: PostgreSQL's NOTIFY, or SQLite's

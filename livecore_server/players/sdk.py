@@ -24,7 +24,7 @@ def client_country(headers: Mapping[str, str], remote: str | None, config: Confi
     return config.country_of(remote) if remote is not None else None
 
 
-#: The audit action of a registration and of a forced rotation (SPEC 5 rule 9: they log the address).
+#: The audit action of a registration and of a forced rotation (they log the client's address).
 REGISTER_ACTION = "player.register"
 
 

@@ -1,4 +1,4 @@
-"""The core's bounds on numbers, entries, arrays and names (DECISIONS 4, docs/reference/conventions.md),
+"""The core's bounds on numbers, entries, arrays and names (docs/reference/conventions.md#limits),
 without a server: the embedded simulation refuses what the server refuses."""
 
 from __future__ import annotations

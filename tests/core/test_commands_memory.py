@@ -94,8 +94,8 @@ def test_streak_sweep_on_memory_store(sim) -> None:  # type: ignore[no-untyped-d
 
 
 def test_an_operators_country_override_wins_in_the_simulation_until_cleared(sim) -> None:  # type: ignore[no-untyped-def]
-    """SPEC 2.2 in the embedded runtime: the override is what ``country`` shows; a later register with
-    ``playerContext.country`` moves only the resolved country; clearing shows it again."""
+    """The country override in the embedded runtime: the override is what ``country`` shows; a later register
+    with ``playerContext.country`` moves only the resolved country; clearing shows it again."""
     store, rt, _ = sim
     with store.transaction() as tx:
         player = register(tx, rt, TEST, "dora", country="DE").player

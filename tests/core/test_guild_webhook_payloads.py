@@ -1,6 +1,6 @@
 """The guild payloads built from their records (``livecore/guilds/webhooks.py``): each kind's wire JSON
 exactly, ``guildId``, ``guildName`` and ``by`` first on every kind, ``by`` in each of its four forms,
-``guild.member_joined`` with exactly SPEC 6.2's names, ``from`` on the wire for ``guild.role_changed``;
+``guild.member_joined`` with exactly its documented names, ``from`` on the wire for ``guild.role_changed``;
 and the records of another guild or another moment refused."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The shared-leaderboard rules of ``livecore.leaderboards.rules``, without a store: periods, aggregation,
-division placement, promotion and relegation (properties over many cases, and the cases DECISIONS 9
+division placement, promotion and relegation (properties over many cases, and the cases docs/leaderboards.md
 names)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The operators' rules without a server (livecore/operators/rules.py; SPEC 4.4, SPEC 5 rules 7 and 9, SPEC 8,
-DECISIONS 14): what each role may do, the order of authorize()'s refusals, personal keys (dashboard-only
-actions, read-only keys, a key's role, its lifetime, who revokes it) and the audit entry's actor."""
+"""The operators' rules without a server (livecore/operators/rules.py; docs/operators.md): what each role may
+do, the order of authorize()'s refusals, personal keys (dashboard-only actions, read-only keys, a key's role,
+its lifetime, who revokes it) and the audit entry's actor."""
 
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ R = Role
 GAME_ROLES = (R.GAME_ADMIN, R.GAME_DEVELOPER, R.GAME_DEBUGGER, R.VIEWER)
 WRITES = [a for a in Action if a is not Action.READ]
 
-# The table as SPEC 4.4 names it (force-complete, retry roll, manual grant, force-claim, send sample) and
-# as DECISIONS 14 leaves the rest: the game roles besides OWNER and ADMIN that may take each action.
+# The table of docs/operators.md#roles-and-actions: the game roles besides OWNER and ADMIN that may take each
+# action.
 GAME_ROLES_ALLOWED: dict[Action, set[Role]] = {
     Action.READ: {R.GAME_ADMIN, R.GAME_DEVELOPER, R.GAME_DEBUGGER, R.VIEWER},
     Action.FORCE_COMPLETE: {R.GAME_ADMIN, R.GAME_DEBUGGER},

@@ -1,4 +1,4 @@
-"""The bounds of live-ops numbers and shapes (DECISIONS 4, docs/reference/conventions.md#limits), through
+"""The bounds of live-ops numbers and shapes (docs/reference/conventions.md#limits), through
 the real app on SQLite and PostgreSQL.
 
 The probe: event progress took any finite float (1.79e308, 2^64, ...), and the shared board the event fed

@@ -1,7 +1,7 @@
-"""The admin API through the real app on both stores (SPEC 4.4, SPEC 5 rules 4, 6, 7 and 9, SPEC 8,
-DECISIONS 14, docs/reference/admin.md): admission (the credential first, the rate-limit bucket, CSRF, the
-studio, the action), every route's success and its refusals (which change nothing), personal keys, and
-what each operator action does to players, grants, attempts, webhooks, API keys and the audit log.
+"""The admin API through the real app on both stores (docs/operators.md, docs/reference/admin.md): admission
+(the credential first, the rate-limit bucket, CSRF, the studio, the action), every route's success and its
+refusals (which change nothing), personal keys, and what each operator action does to players, grants,
+attempts, webhooks, API keys and the audit log.
 
 Games: ``space-race`` of the test manifest (studio-managed) and ``arcade`` of
 tests/server/event_support.py (platform-managed, live events); players of the test environment, so
@@ -147,7 +147,7 @@ def kinds_of(world: World, kind: str) -> list[dict[str, Any]]:
 
 
 async def test_a_registration_is_audited_with_the_callers_address(world: World) -> None:
-    """SPEC 5 rule 9: register and rotate log the originating IP."""
+    """Register and rotate log the originating IP in the audit log."""
     await world.register("ann")
     status, _, _ = await world.call(
         "POST",
@@ -443,7 +443,8 @@ async def _personal_key_revoke(b: Bench, member: str) -> Prepared:
 
 
 _EVERYONE = set(MEMBERS)
-# route -> (how to make a fresh target, the members who may take its action: SPEC 4.4 and DECISIONS 14)
+# route -> (how to make a fresh target, the members who may take its action:
+# docs/operators.md#roles-and-actions)
 MATRIX: dict[str, tuple[Callable[[Bench, str], Awaitable[Prepared]], set[str]]] = {
     "admin.players.ban": (_ban, {"olga", "gina", "debby"}),
     "admin.players.unban": (_unban, {"olga", "gina", "debby"}),
@@ -1248,7 +1249,7 @@ async def test_the_audit_log_filters_by_game_action_target_and_member_and_pages_
 async def test_the_games_audit_route_answers_the_studio_routes_game_filter_and_only_that_game(
     arcade: Arcade,
 ) -> None:
-    """DECISIONS 14: ``GET /audit`` under the game's path, the same filters, paging and shape as the
+    """``GET /audit`` under the game's path, the same filters, paging and shape as the
     studio's route with ``?game=``; the studio's route still lists every game's entries and its own."""
     world = arcade.world
     await arcade.register("ann", "bob")

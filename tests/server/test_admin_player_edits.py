@@ -1,7 +1,7 @@
-"""Operators' corrections of one player, through the real app on both stores (SPEC 2.2, SPEC 4.4,
-DECISIONS 14, docs/operators.md#country-override and #item-attributes): the country override and edits of
-an item's attribute values; where they show, their audit entries (before and after, the member as actor),
-their refusals (which change nothing), who may make them, and their portal forms.
+"""Operators' corrections of one player, through the real app on both stores
+(docs/operators.md#country-override and #item-attributes): the country override and edits of an item's
+attribute values; where they show, their audit entries (before and after, the member as actor), their refusals
+(which change nothing), who may make them, and their portal forms.
 
 Game ``arcade`` of tests/server/event_support.py (platform-managed; ``golf`` is open, segmented by
 country), with an item ``sword`` whose catalog declares four attributes."""
@@ -64,7 +64,7 @@ async def _entry_country(arcade: Arcade, board_id: str, who: str) -> Any:
 async def test_a_country_override_shows_everywhere_and_later_requests_do_not_replace_it(
     arcade: Arcade,
 ) -> None:
-    """SPEC 2.2: an operator's override wins over the resolved country in the look-up, the register answer,
+    """An operator's override wins over the resolved country in the look-up, the register answer,
     board entries and an attempt's country segment; a register or attempt start with a geo header moves
     only the resolved country; clearing shows the resolved country again."""
     world = arcade.world
@@ -202,9 +202,9 @@ async def test_the_country_of_an_unknown_player_is_404_and_a_member_without_the_
 async def test_an_item_attribute_edit_sets_declared_values_key_by_key_audited_with_inventory_changed(
     arcade: Arcade,
 ) -> None:
-    """SPEC 4.4: per-player values override the catalog's default; the edit is a ledger entry of delta 0
+    """Per-player values override the catalog's default; the edit is a ledger entry of delta 0
     (reason ``operator_edit``, the member its actor), audited before and after, and in this
-    platform-managed game fires ``inventory.changed`` carrying the merged values (SPEC 6)."""
+    platform-managed game fires ``inventory.changed`` carrying the merged values."""
     world = arcade.world
     await arcade.register("ann")
     status, body, _ = await arcade.server(

@@ -1,7 +1,7 @@
-"""Members signing in and out (DECISIONS 14, livecore_server/admin/sessions.py): one-time sign-in links
-(once, 15 minutes, not for a removed member), portal sessions (12 hours, ended by signing out, a new
-token at each sign-in so a cookie planted before is never promoted), and the
-``livecore-server members login-link`` command."""
+"""Members signing in and out (docs/operators.md#signing-in, livecore_server/admin/sessions.py): one-time
+sign-in links (once, 15 minutes, not for a removed member), portal sessions (12 hours, ended by signing out, a
+new token at each sign-in so a cookie planted before is never promoted), and the ``livecore-server members
+login-link`` command."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""The board stream (SPEC 6.4, DECISIONS 9) read with a real HTTP client from the real app, on SQLite and
-PostgreSQL: ``ready``, a ``score_update`` per change, ``closed`` at finalize, pings, a finalized board, an
+"""The board stream (docs/events.md#the-live-stream) read with a real HTTP client from the real app, on SQLite
+and PostgreSQL: ``ready``, a ``score_update`` per change, ``closed`` at finalize, pings, a finalized board, an
 unknown board, and the server closing. Then the hubs themselves (livecore_server/live_events/streams.py) on
-the
-in-memory store: one read per change whatever the number of subscribers, and a slow subscriber cut off
+the in-memory store: one read per change whatever the number of subscribers, and a slow subscriber cut off
 without holding up the others."""
 
 from __future__ import annotations

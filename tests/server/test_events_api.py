@@ -491,7 +491,7 @@ score_metric = "score"
 
 async def test_a_server_starting_after_downtime_catches_up_before_it_serves(db_url: str) -> None:
     """Windows that ended while no server ran close (expiring their attempts, paying their ranks), and
-    the one open now opens, as the server starts (DECISIONS 1.2)."""
+    the one open now opens, as the server starts."""
     g = await start_event_world(db_url)
     try:
         await open_sprint(g, "ann")

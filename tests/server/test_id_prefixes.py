@@ -1,5 +1,5 @@
-"""Every id prefix the contract pins (SPEC 1, 3; DECISIONS 2, 8 and 14), read from what the server answers
-for a record made through its routes: one test per prefix, named after it."""
+"""Every id prefix the docs pin (docs/api.md#timestamps-and-ids and each area's "Ids"), read from what the
+server answers for a record made through its routes: one test per prefix, named after it."""
 
 from __future__ import annotations
 

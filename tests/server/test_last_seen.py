@@ -1,6 +1,6 @@
-"""``lastSeenAt`` moves on any authenticated client request (DECISIONS 12), written at most once an hour
-per player (livecore.players.rules.SEEN_EVERY) with the presence board's flush, so that a read costs no write:
-a guild leader who plays without heartbeats is not handed over as inactive."""
+"""``lastSeenAt`` moves on any authenticated client request (docs/players.md#last-seen), written at most once
+an hour per player (livecore.players.rules.SEEN_EVERY) with the presence board's flush, so that a read costs
+no write: a guild leader who plays without heartbeats is not handed over as inactive."""
 
 from __future__ import annotations
 

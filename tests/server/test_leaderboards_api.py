@@ -285,8 +285,9 @@ async def test_a_daily_board_rolls_over_at_midnight_once_pays_its_bands_and_a_ne
 async def test_a_weekly_league_promotes_and_relegates_player_by_player_across_three_weeks(
     league: League,
 ) -> None:
-    """Divisions of 3, one promoted and one relegated each (DECISIONS 9: a division of n promotes
-    min(promote, n // 2), then relegates min(relegate, what is left); nobody leaves the top or bottom)."""
+    """Divisions of 3, one promoted and one relegated each (docs/leaderboards.md#divisions: a division of n
+    promotes min(promote, n // 2), then relegates min(relegate, what is left); nobody leaves the top or
+    bottom)."""
     g = league
     # Week 1: everybody starts in bronze; divisions fill in turn: [ann, bob, cid], [dan, eve, fay].
     for who, score in (("ann", 30), ("bob", 20), ("cid", 10), ("dan", 5), ("eve", 50), ("fay", 40)):

@@ -53,7 +53,7 @@ from livecore_server.manifest import (
 from livecore_server.storage.records import settings_converter
 
 # A manifest with every section (docs/reference/manifest-and-cli.md#manifest).
-DECISIONS_EXAMPLE = """
+FULL_EXAMPLE = """
 studio = "acme"                      # studio key
 
 [games.space-race]
@@ -109,7 +109,7 @@ def only_problem(text: str) -> tuple[str, str]:
 
 
 def test_decisions_example_parses() -> None:
-    manifest = parse_manifest(DECISIONS_EXAMPLE)
+    manifest = parse_manifest(FULL_EXAMPLE)
 
     assert manifest.studio == "acme"
     assert list(manifest.games) == ["space-race"]
@@ -139,7 +139,7 @@ def test_decisions_example_parses() -> None:
 
 
 def test_rate_limit_keys_are_bucket_names() -> None:
-    key = parse_manifest(DECISIONS_EXAMPLE).games["space-race"].api_keys["ci-client"]
+    key = parse_manifest(FULL_EXAMPLE).games["space-race"].api_keys["ci-client"]
     ((bucket, limit),) = key.rate_limits.items()
     assert type(bucket) is BucketName
     assert (bucket, limit) == (BucketName.SDK_WRITE, 600)
@@ -773,9 +773,9 @@ def test_toml_duplicate_table_is_a_syntax_error() -> None:
 
 def test_load_manifest_reads_a_file(tmp_path: Path) -> None:
     path = tmp_path / "livecore.toml"
-    path.write_text(DECISIONS_EXAMPLE, encoding="utf-8")
-    assert load_manifest(path) == parse_manifest(DECISIONS_EXAMPLE)
-    assert load_manifest(str(path)) == parse_manifest(DECISIONS_EXAMPLE)
+    path.write_text(FULL_EXAMPLE, encoding="utf-8")
+    assert load_manifest(path) == parse_manifest(FULL_EXAMPLE)
+    assert load_manifest(str(path)) == parse_manifest(FULL_EXAMPLE)
 
 
 def test_load_manifest_missing_file(tmp_path: Path) -> None:
@@ -803,8 +803,8 @@ def test_syntax_error_from_a_file(tmp_path: Path) -> None:
 
 # --- live events (docs/reference/manifest-and-cli.md#live-events) ------------------------------------
 
-# DECISIONS 8's example, verbatim, in a platform-managed game that declares the resources and the shared
-# leaderboard (DECISIONS 9's example, verbatim) it names.
+# An event with every section, in a platform-managed game that declares the resources and the shared
+# leaderboard it names.
 EVENT_EXAMPLE = """
 studio = "acme"
 
@@ -1050,7 +1050,7 @@ EVENT_REFUSALS = [
     ('order = "up"', "", f"{E}.order", "must be one of desc, asc"),
     ("target = inf", "", f"{E}.target", "finite"),
     ("target = nan", "", f"{E}.target", "finite"),
-    # Every number that reaches a board is held to the routes' bound (DECISIONS 4).
+    # Every number that reaches a board is held to the routes' bound (docs/reference/conventions.md#limits).
     ("target = 1e308", "", f"{E}.target", "from -9,007,199,254,740,991 to 9,007,199,254,740,991"),
     ("target = 9007199254740992", "", f"{E}.target", "from -9,007,199,254,740,991"),
     (

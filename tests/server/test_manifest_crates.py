@@ -1,5 +1,5 @@
-"""A game's crates (DECISIONS 13): ``[games.X.crates.<key>]`` with its weighted table and ``rolls``, its
-refusals field by field, and its round trip through the stored settings JSON."""
+"""A game's crates (docs/grants.md#crates): ``[games.X.crates.<key>]`` with its weighted table and ``rolls``,
+its refusals field by field, and its round trip through the stored settings JSON."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ C = "games.g.crates.bronze-chest"
 
 
 def crate(table: str | None = None, key: str = "bronze-chest", **fields: str) -> str:
-    """DECISIONS 13's example crate, with ``table`` (its rows' TOML) and ``fields`` replaced or added (an
+    """A crate with every field, with ``table`` (its rows' TOML) and ``fields`` replaced or added (an
     empty value removes the field)."""
     rows = (
         table

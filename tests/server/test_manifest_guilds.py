@@ -1,5 +1,5 @@
-"""A game's guild table (DECISIONS 12): ``[games.X.guilds]`` with its inline ``help`` table, its defaults,
-its refusals field by field, and its round trip through the stored settings JSON."""
+"""A game's guild table (docs/guilds.md#the-manifest): ``[games.X.guilds]`` with its inline ``help`` table,
+its defaults, its refusals field by field, and its round trip through the stored settings JSON."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ type = "currency"
 type = "item"
 """
 COINS = '{ type = "currency", key = "coins", amount = 100 }'
-# DECISIONS 12's example: field -> TOML value; ``help`` is built from HELP.
+# A guild table with every field: field -> TOML value; ``help`` is built from HELP.
 EXAMPLE = {
     "enabled": "true",
     "max_members": "50",

@@ -1,4 +1,4 @@
-"""A lobby event's manifest tables (DECISIONS 10): ``[games.X.events.Y.lobby]`` and
+"""A lobby event's manifest tables (docs/lobbies.md#the-manifest): ``[games.X.events.Y.lobby]`` and
 ``[[games.X.events.Y.sudden_death]]``, their refusals field by field, and their round trip through the
 stored settings JSON."""
 
@@ -33,7 +33,7 @@ window_seconds = 3600
 attempt_seconds = 600
 score_metric = "score"
 """
-# DECISIONS 10's example, on the event ``e``.
+# A lobby table with every field, on the event ``e``.
 LOBBY = f"""
 [{E}.lobby]
 capacity = 8

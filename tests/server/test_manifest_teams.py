@@ -1,5 +1,5 @@
-"""An event's team table (DECISIONS 11): ``[games.X.events.Y.teams]``, its refusals field by field, and its
-round trip through the stored settings JSON."""
+"""An event's team table (docs/teams.md#the-manifest): ``[games.X.events.Y.teams]``, its refusals field by
+field, and its round trip through the stored settings JSON."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ COINS = '[{ type = "currency", key = "coins", amount = 5 }]'
 GEMS = '[{ type = "currency", key = "gems", amount = 5 }]'
 NO_COINS = '[{ type = "currency", key = "coins", amount = 0 }]'
 BAND = f"{{ from = 1, to = 3, rewards = {COINS} }}"
-# DECISIONS 11's example, on the event ``e``: field -> TOML value.
+# A team table with every field, on the event ``e``: field -> TOML value.
 EXAMPLE = {
     "formation": '"external"',
     "size": "4",

@@ -1,4 +1,4 @@
-"""Names compare by their fold (DECISIONS 4, docs/reference/conventions.md#limits, :mod:`livecore.names`):
+"""Names compare by their fold (docs/reference/conventions.md#limits, :mod:`livecore.names`):
 NFKC, case folding, any run of Unicode white space as one space, trimmed. Through the real app on SQLite
 and PostgreSQL: a guild name that only looks different from a taken one is taken, the game's name filter
 sees through the same tricks, the search folds its text, and guilds stored before the fold have their keys

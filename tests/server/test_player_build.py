@@ -1,4 +1,4 @@
-"""The platform and app version the SDK reports (``X-Svc-Platform``, ``X-Svc-App-Version``; SPEC 2.3,
+"""The platform and app version the SDK reports (``X-Svc-Platform``, ``X-Svc-App-Version``;
 docs/reference/players-and-identity.md#platform-and-app-version): kept on the player, the last of each,
 written with the presence board's flush only when they change, so that a request reporting what is
 already kept costs no write; shown raw on the profile, the admin look-up, the portal and the export,

@@ -1,6 +1,6 @@
-"""Open event-board streams per API key (DECISIONS 4, livecore_server/stream_slots.py): at most 5,000 or the
-key's manifest ``rate_limits.open_streams``, across processes; one more is 429 ``rate_limited`` in the
-envelope before any stream starts; a stream that ends frees its slot."""
+"""Open event-board streams per API key (docs/events.md#the-live-stream, livecore_server/stream_slots.py): at
+most 5,000 or the key's manifest ``rate_limits.open_streams``, across processes; one more is 429
+``rate_limited`` in the envelope before any stream starts; a stream that ends frees its slot."""
 
 from __future__ import annotations
 

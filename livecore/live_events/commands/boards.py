@@ -17,8 +17,8 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings
-from livecore.grants.commands import GrantsTx, issue_grant
-from livecore.grants.rules import GrantKind
+from livecore.grants.commands import GrantsTx
+from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.boards import (
     DEFAULT_LIMIT,
@@ -31,7 +31,6 @@ from livecore.live_events.boards import (
     Contender,
     Ranking,
     Standing,
-    band_rewards,
     cursor_of,
     finalized,
     key_after,
@@ -151,22 +150,16 @@ def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event:
     rows = lobby_rows(tx, board, now) if board.lobby_id is not None else None
     ranked = ranking(tx, board, now) if rows is None else listed(board.order, rows)
     top, _ = read_ranked(ranked, shown)
-    for standing in top:
-        rewards = band_rewards(event.rank_rewards, standing.rank)
-        winner = tx.players.by_id(standing.player.id) if rewards and not standing.player.is_bot else None
-        if rewards and winner is not None:
-            issue_grant(
-                tx,
-                rt,
-                scope,
-                winner,
-                kind=GrantKind.REWARD,
-                entries=rewards,
-                expires_at=None,
-                source_kind=RANK_SOURCE_KIND,
-                source_ref_id=board.id,
-                metadata={"eventKey": board.event_key, "rank": standing.rank},
-            )
+    placings = (
+        Placing(
+            rank=s.rank,
+            player_ids=() if s.player.is_bot else (s.player.id,),
+            source_ref_id=board.id,
+            metadata={"eventKey": board.event_key, "rank": s.rank},
+        )
+        for s in top
+    )
+    pay_rank_rewards(tx, rt, scope, event.rank_rewards, placings, source_kind=RANK_SOURCE_KIND)
     done = finalized(attrs.evolve(board, version=board.version + 1), now)
     tx.boards.update(done)
     emit(

@@ -214,7 +214,7 @@ def start(
     started = attrs.evolve(
         player, resolved_country=resolved, context=context if context is not None else player.context
     )
-    # The board's ``country`` segment is the country shown: an operator's override wins (SPEC 2.2).
+    # The board's ``country`` segment is the country shown: an operator's override wins.
     values = segment_values(event, context, started.country)
     lobby = None
     if event.lobby is not None:

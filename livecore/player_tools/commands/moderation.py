@@ -81,8 +81,9 @@ def clear_debug(tx: ModerationTx, player: Player) -> Moderated:
 
 
 def set_country_override(tx: ModerationTx, player: Player, country: str | None) -> Moderated:
-    """An operator sets (or, with None, clears) the player's country override (SPEC 2.2): it wins over
-    the resolved country wherever the country shows. No webhook: SPEC 6 names none for a country."""
+    """An operator sets (or, with None, clears) the player's country override
+    (docs/operators.md#country-override): it wins over the resolved country wherever the country shows. No
+    webhook: none is defined for a country."""
     updated, applied = override_country(player, country)
     if applied:
         tx.players.update(updated)
