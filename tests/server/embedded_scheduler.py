@@ -153,7 +153,19 @@ class EmbeddedScheduler:
         self.store, self.rt, self.clock = store, rt, rt.clock
         wanted = set(periodic)
         now = self.clock.now()
-        self.jobs = [_Periodic(n, i, r, _aligned(now, i)) for n, i, r in PERIODIC if n in wanted]
+        self.all_jobs = [_Periodic(n, i, r, _aligned(now, i)) for n, i, r in PERIODIC if n in wanted]
+        self.jobs = list(self.all_jobs)
+
+    def run_only(self, names: Iterable[str]) -> None:
+        """Run only the periodic jobs ``names`` from now on (a job taken back is due at its next aligned
+        time), as a test does to the server's ``Scheduler.jobs``."""
+        wanted, now = set(names), self.clock.now()
+        running = {j.name for j in self.jobs}
+        self.jobs = [
+            j if j.name in running else _Periodic(j.name, j.interval, j.run, _aligned(now, j.interval))
+            for j in self.all_jobs
+            if j.name in wanted
+        ]
 
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` on, running each piece of work at the time it comes due."""
