@@ -2274,6 +2274,7 @@ LOBBIES: list[Step] = [
     ("play", ("leo", "duel", "l1"), "ok"),  # still forming
     ("lobby", ("l1",), "ok"),
     ("play", ("mia", "duel", "m1"), "ok"),  # the last seat: the lobby starts, mia's attempt
+    ("advance", (1,), "ok"),  # attempts that end at one time expire in the order of their random ids
     ("play", ("leo", "duel", "l1"), "ok"),  # now leo's attempt
     ("score", ("leo", "duel", "l1", 300), "ok"),
     ("score", ("mia", "duel", "m1", 650, True), "ok"),
@@ -2315,6 +2316,7 @@ TEAMS: list[Step] = [
     ("invite", ("leo", "pair", "mia", "i3"), "already_on_team"),
     ("play", ("leo", "pair", "lp"), "ok"),
     ("score", ("leo", "pair", "lp", 250), "ok"),  # the team's half milestone
+    ("advance", (1,), "ok"),
     ("play", ("mia", "pair", "mp"), "ok"),
     ("score", ("mia", "pair", "mp", 300, True), "ok"),  # the goal
     ("my_team", ("leo", "pair"), "ok"),
@@ -2323,8 +2325,10 @@ TEAMS: list[Step] = [
     ("roster", ("raid", "blue", ["kim", "nobody"]), "player_not_found"),
     ("roster", ("raid", "green", ["ned"]), "locked_elsewhere"),  # ned is on red
     ("roster", ("pair", "x", ["kim"]), "invalid_request"),
+    ("advance", (1,), "ok"),
     ("play", ("ned", "raid", "nr"), "ok"),
     ("score", ("ned", "raid", "nr", 120), "ok"),
+    ("advance", (1,), "ok"),
     ("play", ("kim", "raid", "kr"), "ok"),
     ("score", ("kim", "raid", "kr", 80), "ok"),
     ("roster", ("raid", "red", ["ola"]), "ok"),  # ned leaves red
