@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import attrs
 
@@ -44,9 +45,11 @@ from livecore.players.commands import sweep_streaks
 from livecore.store import Transaction
 
 Run = Callable[[MemoryStore, Runtime], None]
+T = TypeVar("T")
 
 
-def _in(store: MemoryStore, step: Callable[[Transaction], object]) -> object:
+def _in(store: MemoryStore, step: Callable[[Transaction], T]) -> T:
+    """``step`` in a transaction of its own, as each of the server's is."""
     with store.transaction() as tx:
         return step(tx)
 
@@ -57,9 +60,7 @@ def grant_expiry(store: MemoryStore, rt: Runtime) -> None:
 
 
 def guild_succession(store: MemoryStore, rt: Runtime) -> None:
-    games = _in(store, lambda tx: tx.games.with_guilds())
-    assert isinstance(games, list)
-    for game in games:
+    for game in _in(store, lambda tx: tx.games.with_guilds()):
         after = None
         while True:
             after = _in(store, lambda tx: hand_on_inactive(tx, rt, game.id, after))  # noqa: B023
@@ -73,7 +74,7 @@ def login_streaks(store: MemoryStore, rt: Runtime) -> None:
 
 def close_windows(store: MemoryStore, rt: Runtime) -> None:
     tried: set[str] = set()
-    while due := [w for w in _due(store, lambda tx: due_windows(tx, rt, 100)) if w.id not in tried]:
+    while due := [w for w in _in(store, lambda tx: due_windows(tx, rt, 100)) if w.id not in tried]:
         for window in due:
             tried.add(window.id)
             _in(store, lambda tx: close_window(tx, rt, window.id, window.game_id))  # noqa: B023
@@ -90,7 +91,7 @@ def expire(store: MemoryStore, rt: Runtime) -> None:
 
 def fill_lobbies(store: MemoryStore, rt: Runtime) -> None:
     tried: set[str] = set()
-    while due := [lb for lb in _due(store, lambda tx: lobbies_to_fill(tx, rt)) if lb.id not in tried]:
+    while due := [lb for lb in _in(store, lambda tx: lobbies_to_fill(tx, rt)) if lb.id not in tried]:
         for lobby in due:
             tried.add(lobby.id)
             _in(store, lambda tx: fill_lobby(tx, rt, lobby.game_id, lobby.id))  # noqa: B023
@@ -98,7 +99,7 @@ def fill_lobbies(store: MemoryStore, rt: Runtime) -> None:
 
 def roll_periods(store: MemoryStore, rt: Runtime) -> None:
     tried: set[str] = set()
-    while due := [p for p in _due(store, lambda tx: periods_due(tx, rt, 100)) if p.id not in tried]:
+    while due := [p for p in _in(store, lambda tx: periods_due(tx, rt, 100)) if p.id not in tried]:
         for period in due:
             tried.add(period.id)
             roll(store, rt, period.game_id, period.id)
@@ -108,10 +109,6 @@ def roll(store: MemoryStore, rt: Runtime, game_id: str, period_id: str) -> None:
     """Every step of one period's rollover, until it is finalized (also the rollover-now's)."""
     while not _in(store, lambda tx: rollover_step(tx, rt, game_id, period_id)):
         pass
-
-
-def _due(store: MemoryStore, read: Callable[[Transaction], Iterable[object]]) -> list:  # type: ignore[type-arg]
-    return list(_in(store, read))  # type: ignore[call-overload]
 
 
 # (server job name, interval, run): the periodic jobs of livecore_server.services.schedule_sweeps.

@@ -1,21 +1,36 @@
-"""The embedded runtime refuses exactly what the server refuses.
+"""The embedded runtime refuses exactly what the server refuses, in every area, scheduled work included.
 
-One script of operations (players, friends, heartbeats, search, suggestions, gifts, grants, purchases,
-bans, live events: the events list, start, progress, boards, end-now; guilds: found, search, read, join
-openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
-requests and donations, the studio's moderation; and crates: sent, claimed, opened), refusals included,
-runs step by step through the commands on the in-memory store (as an embedded simulation runs them:
-plain players, no HTTP and no endpoint in front) and through the real server. Every step's outcome must
-be the same on both: the facts of the answer, or the error code. Then the webhook events both wrote must
-be the same, in the same order.
+One script of operations, refusals included, runs step by step through the commands on the in-memory
+store (as an embedded simulation runs them: plain players, no HTTP and no endpoint in front) and through
+the real server (SQLite, and PostgreSQL when it is reachable). Every step's outcome must be the same on
+both: the facts of the answer (for the newer areas the whole answer: the core's view of it, as the server
+renders it), or the error code. Then the webhook events both wrote must be the same, in the same order.
 Ids differ between the two and are compared by the order in which they first appear.
 
-Both run on a manual clock. Moving it runs the scheduled work of live events at the times it comes due:
-the server's scheduler (``clock/advance``), and on the embedded side the commands it calls, in its order
-(:meth:`Embedded.advance`). The server's hourly guild succession sweep runs too, with nothing to do: no
-leader of the script goes unseen for ``leader_inactive_days``. Live events and guilds play in ``arcade``
-(tests/server/event_support.py), a platform-managed game (founding costs and donations are debited):
-``space-race`` is studio-managed, where an entry cost is refused, and has guilds off.
+The script is one list of steps per area (:data:`AREAS`, run in its order; the clock moves on through
+them): players and friends; live events (the events list, start, progress and its refusals, anti-cheat,
+boards, end-now, windows opening and closing, attempts expiring); guilds (found, search, read, join
+openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
+requests and donations, the studio's moderation) and the succession sweep's hand-over from a leader
+unseen for a day; crates; gifts, grants and purchases, and the minute sweep expiring a grant; bans; lobbies
+(matchmaking's 202 then the attempt, the bot filling a lobby at its ``fill_by``, the studio's push and its
+replay and refusals, closing with the window); teams (partner invites between friends and their
+refusals, the studio's rosters, contributions, a team milestone and goal, the team board paying at the
+window's close); shared leaderboards (scores, pages, around a player, divisions, rollover-now, and the
+daily period rolling over at midnight, paying its ranks); and the player tools (merge, erasure,
+migration of players, wallets and inventory). **A newly registered area joins by declaring its
+operations:** a method of that name on :class:`Embedded` (the core commands) and on :class:`Server` (the
+HTTP routes), each answering an :data:`Outcome`, and its list of steps in :data:`AREAS`.
+
+Both run on a manual clock. Moving it (``advance``) runs the scheduled work at the times it comes due: on
+the server its scheduler (``clock/advance``), on the embedded side the commands it calls, in its order
+(tests/server/embedded_scheduler.py, the one place that stands in for a core scheduler): windows close
+and open, attempts expire, lobbies start at their ``fill_by``, shared leaderboards roll over, and the
+periodic sweeps of grant expiry (each minute: only while the script expires a grant, see
+:data:`EVERY_JOB`), guild succession and login streaks (each hour). Live events, guilds and crates play in
+``arcade`` (tests/server/event_support.py), a platform-managed game (founding costs and donations are
+debited): ``space-race`` is studio-managed, where an entry cost is refused, and has guilds off. The
+newer areas play in ``arena`` (:data:`ARENA_GAME`).
 """
 
 from __future__ import annotations
@@ -477,7 +492,7 @@ class Embedded:
         ttl = self.game.settings.presence.ttl_seconds
         return presence_facts(p.presence, p.presence.online(self.clock.now(), ttl))
 
-    def _friend(self, p: PlayerCard, since: Any) -> dict[str, Any]:
+    def _friend(self, p: Player | PlayerCard, since: Any) -> dict[str, Any]:
         return {"friend": p.external_id, "friendsSince": format_ts(since), **self._online(p)}
 
     def advance(self, seconds: float) -> None:
@@ -664,9 +679,10 @@ class Embedded:
             me = self._me(tx, who, ARCADE)
             opened = crates_cmd.open_crate(tx, self.rt, self.clients[ARCADE], me, self.labels[label])
             self.labels[f"{label}.contents"] = opened.contents.id
-            return self.ids.facts(
+            facts: dict[str, Any] = self.ids.facts(
                 {"crate": grant_facts(opened.crate), "contents": grant_facts(opened.contents)}
             )
+            return facts
 
         return self._run(op)
 
@@ -793,6 +809,7 @@ class Embedded:
         def op(tx: Transaction) -> dict[str, Any]:
             me = self._me(tx, who, ARCADE)
             attempt = live_cmd.start(tx, self.rt, self.clients[ARCADE], me, event, context)
+            assert isinstance(attempt, Attempt)  # arcade has no lobby event
             self.labels[label], self.labels[f"{label}.board"] = attempt.id, attempt.board_id
             return attempt_facts(attempt)
 
@@ -1239,10 +1256,11 @@ class Embedded:
 
     def migrate(self, kind: str, rows: list[dict[str, Any]], announce: bool = False) -> Outcome:
         """A migration call (``kind``: players, wallet or inventory) of these rows as the wire spells them."""
+        request: type[Any]
         request, command = MIGRATIONS[kind]
 
         def op(tx: Transaction) -> tools_api.MigrateOutcome:
-            body = structure({"rows": rows, "emitWebhooks": announce}, request)
+            body: Any = structure({"rows": rows, "emitWebhooks": announce}, request)
             check_batch(body.rows)
             o = command(tx, self.rt, self.servers[ARENA], body.rows, announce=body.emit_webhooks)
             failures = [
