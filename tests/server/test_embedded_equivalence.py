@@ -96,7 +96,7 @@ from livecore.teams import api as teams_api
 from livecore.teams import commands as teams_cmd
 from livecore_server.economy.sdk import PENDING_LIMIT
 from tests.conftest import START, World, start_world
-from tests.server.embedded_scheduler import PERIODIC, EmbeddedScheduler, roll
+from tests.server.embedded_scheduler import DUE, PERIODIC, EmbeddedScheduler, roll
 from tests.server.event_support import event_manifest
 from tests.server.gift_support import FAST_KEYS
 
@@ -2316,6 +2316,10 @@ LOBBIES: list[Step] = [
     ("push", ("nope", "p5", ["kim"], "p5"), "event_not_found"),
     ("lobby", ("p1", True), "ok"),
     ("lobby", ("p3",), "ok"),
+    ("ban", ("ola", ARENA), "ok"),
+    ("play", ("ola", "duel", "o1"), "player_banned"),
+    ("unban", ("ola", ARENA), "ok"),
+    ("play", ("ola", "duel", "o1"), "ok"),  # her pushed lobby is active: an attempt on its board
 ]
 
 # Teams, in arena: partners pair up by invite (friends only), studio teams by roster; contributions.
@@ -2387,11 +2391,17 @@ PLAYER_TOOLS: list[Step] = [
     ("credit", ("tom", "coins", 10, ARENA), "ok"),
     ("credit", ("uma", "coins", 5, ARENA), "ok"),
     ("add", ("tom", "vic", "tom-vic", ARENA), "ok"),
+    ("submit", ("daily", "tom", 30), "ok"),
+    ("submit", ("daily", "uma", 20), "ok"),
+    ("ban", ("tom", ARENA), "ok"),
+    ("play", ("tom", "duel", "t1"), "player_banned"),
     ("merge", ("tom", "uma"), "ok"),
     ("merge", ("tom", "uma"), "ok"),  # no_op_already_merged
     ("merge", ("uma", "uma"), "invalid_merge"),
     ("merge", ("nobody", "uma"), "player_not_found"),
     ("wallet", ("uma", ARENA), "ok"),  # 15 coins
+    ("shared", ("daily", 10), "ok"),  # tom's entry folded into uma's
+    ("register", ("tom", ARENA), "ok"),  # the merged id is free for a new player
     ("accept", ("vic", "tom-vic", ARENA), "ok"),  # the request came with tom to uma
     ("erase", ("vic", "test"), "ok"),
     ("erase", ("vic", "test"), "ok"),  # no_op_already_deleted
@@ -2445,8 +2455,9 @@ OPAQUE: dict[str, Callable[[Any], Any]] = {
     "by": lambda v: {**v, "apiKeyPrefix": "<key>"} if "apiKeyPrefix" in v else v,  # a guild change's
     "bots": lambda v: [{**b, "name": "<bot>"} for b in v],  # composed from the bots' random ids
 }
-# The server's periodic jobs that the embedded scheduler leaves out: its storage housekeeping.
-HOUSEKEEPING = {"idempotency_purge", "webhook_retention"}
+# The server's scheduled work that the embedded scheduler leaves out: its storage housekeeping and the
+# delivery of webhooks (the events compared are those written to the outbox).
+HOUSEKEEPING = {"idempotency_purge", "webhook_retention", "webhook_dispatch"}
 
 
 def normalized(events: list[Event]) -> list[str]:
@@ -2489,10 +2500,13 @@ def game_of(world: World, key: str) -> Game:
 
 
 def periodic_jobs(world: World) -> list[str]:
-    """The server's periodic jobs, each one the embedded scheduler runs at the same interval."""
+    """The server's periodic jobs, each one the embedded scheduler runs at the same interval (and its
+    work that says when it is next due, the same, in the same order)."""
     embedded = {name: interval for name, interval, _ in PERIODIC}
     jobs = [job for job in world.services.scheduler.jobs if job.name not in HOUSEKEEPING]
     assert {j.name: j.interval for j in jobs} == embedded
+    work = [w.name for w in world.services.scheduler.work if w.name not in HOUSEKEEPING]
+    assert work == [name for name, _, _ in DUE]
     return [j.name for j in jobs]
 
 
