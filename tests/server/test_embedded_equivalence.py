@@ -2460,20 +2460,31 @@ OPAQUE: dict[str, Callable[[Any], Any]] = {
 HOUSEKEEPING = {"idempotency_purge", "webhook_retention", "webhook_dispatch"}
 
 
+def in_id_order(kind: str, data: dict[str, Any]) -> Any:
+    """For the events a command makes in the order of random ids, the time they were made at (else None):
+    a team's grants (its milestones', goal's and ranks' pay each seated member in seat order, and members
+    seated at once are ordered by their random seat ids), and the boards a window's close finalizes (in the
+    order of their ids, a lobby's derived from its random id)."""
+    if kind == "grant.created" and str(data.get("sourceKind")).startswith("event_team"):
+        return data["createdAt"]
+    if kind == "leaderboard.finalized":
+        return data["finalizedAt"]
+    return None
+
+
 def normalized(events: list[Event]) -> list[str]:
     """Each event as text, ids replaced by their order of first appearance, :data:`OPAQUE` fields
-    blanked. Events of one kind made at one time in a row come in the order of the random ids the stores
-    order their records by (a team milestone's grants by the seat ids of members seated at once, the boards
-    a window's close finalizes by their ids, derived from the lobbies' random ids): each such run in the
-    order of its texts with the ids masked, before the ids are named."""
+    blanked. A run of events of one kind made at one time in the order of random ids (:func:`in_id_order`)
+    is put in the order of its texts with the ids masked, before the ids are named; every other event keeps
+    its place."""
     texts = []
     for i, (kind, env, data) in enumerate(events):
         shown = {k: OPAQUE.get(k, lambda v: v)(v) for k, v in sorted(data.items())}
-        at = next((data[k] for k in ("createdAt", "finalizedAt", "closedAt") if data.get(k)), i)
-        texts.append((kind, at, f"{kind} ({env}) {shown}"))
+        at = in_id_order(kind, data)
+        texts.append(((kind, at) if at is not None else (kind, i), f"{kind} ({env}) {shown}"))
     ordered: list[str] = []
-    for _, run in itertools.groupby(texts, key=lambda t: (t[0], t[1])):
-        ordered.extend(sorted((t[2] for t in run), key=lambda text: ID.sub("<id>", text)))
+    for _, run in itertools.groupby(texts, key=lambda t: t[0]):
+        ordered.extend(sorted((t[1] for t in run), key=lambda text: ID.sub("<id>", text)))
     ids = Ids()
     return [ids.named(text) for text in ordered]
 
