@@ -31,6 +31,12 @@ periodic sweeps of grant expiry (each minute: only while the script expires a gr
 ``arcade`` (tests/server/event_support.py), a platform-managed game (founding costs and donations are
 debited): ``space-race`` is studio-managed, where an entry cost is refused, and has guilds off. The
 newer areas play in ``arena`` (:data:`ARENA_GAME`).
+
+One difference is known and left as a strict xfail (:data:`LEADER_WHO_ONLY_READS`): the server moves a
+player's ``lastSeenAt`` on any authenticated client request, the embedded commands only on register, an
+identity change or a heartbeat, so a guild leader who plays without heartbeats is handed over as inactive
+embedded only. The main script keeps clear of it (its leaders make no request once their guild is founded,
+or are seen by a heartbeat).
 """
 
 from __future__ import annotations
@@ -1270,6 +1276,10 @@ class Embedded:
 
         return self._view(op)
 
+    def seen(self) -> Outcome:
+        """The server's presence board writing what it saw: nothing to do here."""
+        return "ok", None
+
     def _named(self, op: Callable[[Transaction], Any]) -> Outcome:
         kind, facts = self._run(op)
         return (kind, self.ids.facts(facts)) if kind == "ok" else (kind, facts)
@@ -1350,6 +1360,12 @@ class Server:
         if status >= 400:
             return "error", body["error"]["code"]
         return "ok", body["data"]
+
+    async def seen(self) -> Outcome:
+        """The presence board writes the players it saw (their ``lastSeenAt``) now rather than at its next
+        flush."""
+        await self.world.services.presence.flush_async(self.world.services.store)
+        return "ok", None
 
     async def advance(self, seconds: float) -> None:
         """The dev route: the scheduler runs what comes due on the way."""
@@ -2526,12 +2542,13 @@ def seconds_past_midnight(now: datetime, seconds: float) -> float:
     return (midnight - now).total_seconds() + seconds
 
 
-async def test_the_embedded_runtime_refuses_and_answers_exactly_as_the_server(world: World) -> None:
+async def play(world: World, script: list[tuple[str, Step]]) -> None:
+    """Run ``script`` on both sides, step by step; then compare the webhook events."""
     games = (game_of(world, SPACE), game_of(world, ARCADE), game_of(world, ARENA))
     embedded, server = Embedded(*games, periodic=periodic_jobs(world)), Server(world)
     for side in (embedded.scheduler, server):
         side.run_only(HOURLY_JOBS)
-    for step, (area, (name, args, expected)) in enumerate(SCRIPT):
+    for step, (area, (name, args, expected)) in enumerate(script):
         if name == "periodic":
             embedded.scheduler.run_only(*args)
             server.run_only(*args)
@@ -2549,3 +2566,35 @@ async def test_the_embedded_runtime_refuses_and_answers_exactly_as_the_server(wo
         assert mine == theirs, f"{where}: embedded {mine}, server {theirs}"
         assert (mine[1] if mine[0] == "error" else "ok") == expected, f"{where}: {mine}"
     assert normalized(embedded.events()) == normalized(server.events())
+
+
+async def test_the_embedded_runtime_refuses_and_answers_exactly_as_the_server(world: World) -> None:
+    await play(world, SCRIPT)
+
+
+# A guild leader who plays without heartbeats: the server sees him on any authenticated client request
+# (lastSeenAt, written at most once an hour with the presence board's flush: tests/server/test_last_seen.py),
+# the embedded commands only on register, an identity change or a heartbeat. A day later the hourly sweep
+# hands his guild on embedded, not on the server.
+LEADER_WHO_ONLY_READS: list[Step] = [
+    *(("register", (p, ARENA), "ok") for p in ("gus", "hank")),
+    ("found", ("gus", "Arena Owls", "open", "arena-owls", ARENA), "ok"),
+    ("advance", (1,), "ok"),
+    ("join", ("hank", "arena-owls", "", ARENA), "ok"),
+    ("advance", (23 * 3600,), "ok"),
+    ("heartbeat", ("hank", "here", ARENA), "ok"),
+    ("guild_mine", ("gus", ARENA), "ok"),  # gus plays: a read, no heartbeat
+    ("seen", (), "ok"),  # the server's presence board writes what it saw
+    ("advance", (2 * 3600,), "ok"),  # the sweep has run: a day and an hour since gus registered
+    ("guild_mine", ("hank", ARENA), "ok"),  # embedded: hank leads; on the server gus still does
+]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="embedded, a client request does not move lastSeenAt (the server's HTTP layer does): a leader "
+    "who only reads is handed over as inactive",
+)
+async def test_a_leader_who_only_reads_keeps_the_lead_embedded_too(world: World) -> None:
+    await play(world, [("guild succession", step) for step in LEADER_WHO_ONLY_READS])
