@@ -130,10 +130,11 @@ ID = re.compile(rf"__(?:merged|deleted)_{UUID}__|\b(?:[a-z]{{2,4}}_[0-9a-f]{{32}
 # The game of the areas that came after guilds: lobbies, teams, shared leaderboards, grant expiry, guild
 # succession, merge, erasure and migration. Its events have daily windows, back to back from the first
 # day's midnight (one is always open): ``duel`` plays in lobbies of 2 (a bot fills the empty seat at
-# ``fill_by``, a minute after the lobby opened, and ends on 500 points), ``pair`` in partner teams (goal
-# 500, a ``half`` milestone at 200), ``raid`` in the studio's teams of up to 3 (a team board paying rank
-# 1). ``daily`` is a shared board of the best score a day (ranks 1-2 paid), ``weekly`` one of summed scores
-# in divisions of 2 (the best promoted, the last relegated). Guilds hand on from a leader unseen for a day.
+# ``fill_by``, a minute after the lobby opened, and ends on 500 points; a score of 1000 closes the lobby:
+# sudden death), ``pair`` in partner teams (goal 500, a ``half`` milestone at 200; its scores feed
+# ``daily``), ``raid`` in the studio's teams of up to 3 (a team board paying rank 1). ``daily`` is a shared
+# board of the best score a day (ranks 1-2 paid), ``weekly`` one of summed scores in divisions of 2 (the
+# best promoted, the last relegated). Guilds hand on from a leader unseen for a day.
 ARENA = "arena"
 ARENA_GAME = """
 [games.arena]
@@ -165,6 +166,12 @@ fill_seconds = 60
 fill_bots = true
 bot_score = { min = 500, max = 500 }
 
+[[games.arena.events.duel.sudden_death]]
+label = "first-to-1000"
+type = "score_reached"
+threshold = 1000
+resolution = "close"
+
 [games.arena.events.pair]
 name = "Pair"
 starts_at = "2026-03-02T00:00:00Z"
@@ -172,6 +179,8 @@ window_seconds = 86400
 repeat_every_seconds = 86400
 attempt_seconds = 600
 score_metric = "score"
+
+feeds = ["daily"]
 
 [games.arena.events.pair.teams]
 formation = "partner"
@@ -2336,6 +2345,11 @@ LOBBIES: list[Step] = [
     ("play", ("ola", "duel", "o1"), "player_banned"),
     ("unban", ("ola", ARENA), "ok"),
     ("play", ("ola", "duel", "o1"), "ok"),  # her pushed lobby is active: an attempt on its board
+    ("score", ("ola", "duel", "o1", 1000), "ok"),  # sudden death: the lobby closes
+    ("score", ("ola", "duel", "o1", 1100), "attempt_not_in_progress"),
+    ("play", ("ola", "duel", "o2"), "event_not_open"),  # her lobby's session has ended
+    ("lobby", ("p1",), "ok"),
+    ("event_board", ("o1",), "ok"),
 ]
 
 # Teams, in arena: partners pair up by invite (friends only), studio teams by roster; contributions.
