@@ -1,34 +1,57 @@
-"""The embedded runtime refuses exactly what the server refuses.
+"""The embedded runtime refuses exactly what the server refuses, in every area, scheduled work included.
 
-One script of operations (players, friends, heartbeats, search, suggestions, gifts, grants, purchases,
-bans, live events: the events list, start, progress, boards, end-now; guilds: found, search, read, join
-openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
-requests and donations, the studio's moderation; and crates: sent, claimed, opened), refusals included,
-runs step by step through the commands on the in-memory store (as an embedded simulation runs them:
-plain players, no HTTP and no endpoint in front) and through the real server. Every step's outcome must
-be the same on both: the facts of the answer, or the error code. Then the webhook events both wrote must
-be the same, in the same order.
+One script of operations, refusals included, runs step by step through the commands on the in-memory
+store (as an embedded simulation runs them: plain players, no HTTP and no endpoint in front) and through
+the real server (SQLite, and PostgreSQL when it is reachable). Every step's outcome must be the same on
+both: the facts of the answer (for the newer areas the whole answer: the core's view of it, as the server
+renders it), or the error code. Then the webhook events both wrote must be the same, in the same order.
 Ids differ between the two and are compared by the order in which they first appear.
 
-Both run on a manual clock. Moving it runs the scheduled work of live events at the times it comes due:
-the server's scheduler (``clock/advance``), and on the embedded side the commands it calls, in its order
-(:meth:`Embedded.advance`). The server's hourly guild succession sweep runs too, with nothing to do: no
-leader of the script goes unseen for ``leader_inactive_days``. Live events and guilds play in ``arcade``
-(tests/server/event_support.py), a platform-managed game (founding costs and donations are debited):
-``space-race`` is studio-managed, where an entry cost is refused, and has guilds off.
+The script is one list of steps per area (:data:`AREAS`, run in its order; the clock moves on through
+them): players and friends; live events (the events list, start, progress and its refusals, anti-cheat,
+boards, end-now, windows opening and closing, attempts expiring); guilds (found, search, read, join
+openly or by request, the join requests, kick, promote, demote, transfer, leave and succession, help
+requests and donations, the studio's moderation) and the succession sweep's hand-over from a leader
+unseen for a day; crates; gifts, grants and purchases, and the minute sweep expiring a grant; bans; lobbies
+(matchmaking's 202 then the attempt, the bot filling a lobby at its ``fill_by``, the studio's push and its
+replay and refusals, closing with the window); teams (partner invites between friends and their
+refusals, the studio's rosters, contributions, a team milestone and goal, the team board paying at the
+window's close); shared leaderboards (scores, pages, around a player, divisions, rollover-now, and the
+daily period rolling over at midnight, paying its ranks); and the player tools (merge, erasure,
+migration of players, wallets and inventory). **A newly registered area joins by declaring its
+operations:** a method of that name on :class:`Embedded` (the core commands) and on :class:`Server` (the
+HTTP routes), each answering an :data:`Outcome`, and its list of steps in :data:`AREAS`.
+
+Both run on a manual clock. Moving it (``advance``) runs the scheduled work at the times it comes due: on
+the server its scheduler (``clock/advance``), on the embedded side the core's
+(:class:`livecore.schedule.Schedule`), both running the areas' jobs (``livecore.areas.jobs()``): windows close
+and open, attempts expire, lobbies start at their ``fill_by``, shared leaderboards roll over, and the
+periodic sweeps of grant expiry (each minute: only while the script expires a grant, see
+:data:`EVERY_JOB`), guild succession and login streaks (each hour). Live events, guilds and crates play in
+``arcade`` (tests/server/event_support.py), a platform-managed game (founding costs and donations are
+debited): ``space-race`` is studio-managed, where an entry cost is refused, and has guilds off. The
+newer areas play in ``arena`` (:data:`ARENA_GAME`).
+
+One difference is known and left as a strict xfail (:data:`LEADER_WHO_ONLY_READS`): the server moves a
+player's ``lastSeenAt`` on any authenticated client request, the embedded commands only on register, an
+identity change or a heartbeat, so a guild leader who plays without heartbeats is handed over as inactive
+embedded only. The main script keeps clear of it (its leaders make no request once their guild is founded,
+or are seen by a heartbeat).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 import pytest
 
+from livecore import areas
+from livecore.api.convert import structure, unstructure
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
 from livecore.crates import commands as crates_cmd
@@ -41,6 +64,7 @@ from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
 from livecore.grants import commands as grants_cmd
+from livecore.grants.api import GrantView
 from livecore.grants.rules import Grant, GrantKind
 from livecore.guilds import commands as guilds_cmd
 from livecore.guilds.rules import (
@@ -54,21 +78,35 @@ from livecore.guilds.rules import (
     help_status,
 )
 from livecore.hashing import KeyedHasher
+from livecore.leaderboards import api as leaderboards_api
+from livecore.leaderboards import commands as leaderboards_cmd
+from livecore.leaderboards.area import rollover
+from livecore.live_events import api as live_api
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import boards as boards_cmd
 from livecore.live_events.commands import live_events as live_cmd
+from livecore.lobbies import api as lobbies_api
+from livecore.lobbies import commands as lobbies_cmd
+from livecore.lobbies.rules import Lobby
 from livecore.memory import MemoryStore
-from livecore.player_tools.commands import moderation
+from livecore.player_tools import api as tools_api
+from livecore.player_tools.commands import erasure, merge, migration, moderation
+from livecore.player_tools.erasure import ErasureReason
+from livecore.player_tools.migration import check_batch
 from livecore.players import commands as players_cmd
 from livecore.players.rules import Player, PlayerCard
 from livecore.purchases import commands as purchases_cmd
 from livecore.purchases.rules import PurchaseRequest
 from livecore.rand import SeededRandomSource
+from livecore.schedule import Schedule, run_task
 from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
+from livecore.teams import api as teams_api
+from livecore.teams import commands as teams_cmd
 from livecore_server.grants.sdk import PENDING_LIMIT
 from tests.conftest import START, World, start_world
 from tests.server.event_support import event_manifest
+from tests.server.gift_support import FAST_KEYS
 
 Outcome = tuple[str, Any]  # ("ok", facts) or ("error", code)
 Event = tuple[str, str, dict[str, Any]]  # a webhook event: kind, environment, payload
@@ -83,12 +121,132 @@ UNKNOWN = {
     "guild": "gld_019cae6b660073ac8e672084ab649e49",
     "bad-guild": "x" * 201,  # no id at all: 404 as an unknown one
     "help": "ghr_019cae6b660073ac8e672084ab649e49",
+    "nolobby.lobby": "lob_019cae6b660073ac8e672084ab649e49",
 }
 BIG_CONTEXT = {"note": "x" * 5000}
 PURCHASE = {"store": "app_store", "productId": "gems_100", "productType": "consumable", "currency": "USD"}
-ID = re.compile(
-    r"\b(?:[a-z]{2,3}_[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
-)
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+# Record ids, and the placeholders a merged or erased player's row is kept under.
+ID = re.compile(rf"__(?:merged|deleted)_{UUID}__|\b(?:[a-z]{{2,4}}_[0-9a-f]{{32}}|{UUID})\b")
+
+# The game of the areas that came after guilds: lobbies, teams, shared leaderboards, grant expiry, guild
+# succession, merge, erasure and migration. Its events have daily windows, back to back from the first
+# day's midnight (one is always open): ``duel`` plays in lobbies of 2 (a bot fills the empty seat at
+# ``fill_by``, a minute after the lobby opened, and ends on 500 points; a score of 1000 closes the lobby:
+# sudden death), ``pair`` in partner teams (goal 500, a ``half`` milestone at 200; its scores feed
+# ``daily``), ``raid`` in the studio's teams of up to 3 (a team board paying rank 1). ``daily`` is a shared
+# board of the best score a day (ranks 1-2 paid), ``weekly`` one of summed scores in divisions of 2 (the
+# best promoted, the last relegated). Guilds hand on from a leader unseen for a day.
+ARENA = "arena"
+ARENA_GAME = """
+[games.arena]
+name = "Arena"
+economy = "platform"
+
+[games.arena.resources.coins]
+type = "currency"
+
+[games.arena.resources.badge]
+type = "item"
+
+[games.arena.guilds]
+enabled = true
+max_members = 3
+leader_inactive_days = 1
+
+[games.arena.events.duel]
+name = "Duel"
+starts_at = "2026-03-02T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 600
+score_metric = "score"
+
+[games.arena.events.duel.lobby]
+capacity = 2
+fill_seconds = 60
+fill_bots = true
+bot_score = { min = 500, max = 500 }
+
+[[games.arena.events.duel.sudden_death]]
+label = "first-to-1000"
+type = "score_reached"
+threshold = 1000
+resolution = "close"
+
+[games.arena.events.pair]
+name = "Pair"
+starts_at = "2026-03-02T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 600
+score_metric = "score"
+
+feeds = ["daily"]
+
+[games.arena.events.pair.teams]
+formation = "partner"
+size = 2
+goal = 500
+
+[[games.arena.events.pair.teams.milestones]]
+key = "half"
+threshold = 200
+rewards = [{ type = "currency", key = "coins", amount = 5 }]
+
+[games.arena.events.raid]
+name = "Raid"
+starts_at = "2026-03-02T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 600
+score_metric = "score"
+
+[games.arena.events.raid.teams]
+formation = "external"
+size = 3
+board = true
+
+[[games.arena.events.raid.teams.rank_rewards]]
+from = 1
+to = 1
+rewards = [{ type = "currency", key = "coins", amount = 30 }]
+
+[games.arena.leaderboards.daily]
+name = "Daily"
+period = "daily"
+aggregation = "best"
+
+[[games.arena.leaderboards.daily.rank_rewards]]
+from = 1
+to = 2
+rewards = [{ type = "currency", key = "coins", amount = 10 }]
+
+[games.arena.leaderboards.weekly]
+name = "Weekly"
+period = "weekly"
+aggregation = "sum"
+divisions = { size = 2, tiers = ["low", "high"], promote = 1, relegate = 1 }
+""" + FAST_KEYS.format(game="arena", prefix="")
+
+
+def wire(view: Any) -> Any:
+    """A core view as the server's answer holds it (JSON)."""
+    return orjson.loads(orjson.dumps(unstructure(view)))
+
+
+BOT_FIELDS = ("displayIdentity", "name", "avatar", "anonymizedName", "anonymizedAvatar", "country")
+
+
+def no_bot_names(value: Any) -> Any:
+    """``value`` (JSON data) with the identities of bots blanked: the game's pool composes each from its
+    bot's random id."""
+    if isinstance(value, list):
+        return [no_bot_names(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    bot = value.get("isBot") is True
+    return {k: "<bot>" if bot and k in BOT_FIELDS else no_bot_names(v) for k, v in value.items()}
 
 
 class Ids:
@@ -301,17 +459,31 @@ def profile_of(fields: dict[str, Any]) -> Profile:
     return Profile(**given)
 
 
+def team_answer(found: teams_cmd.TeamRead) -> teams_api.TeamResponse:
+    return teams_api.TeamResponse(team=teams_api.TeamView.of(found.team, found.members, found.players))
+
+
+# A migration call's request model and command, by the route's last segment.
+MIGRATIONS: dict[str, tuple[type, Callable[..., Any]]] = {
+    "players": (tools_api.MigratePlayersRequest, migration.migrate_players),
+    "wallet": (tools_api.MigrateWalletRequest, migration.migrate_wallet),
+    "inventory": (tools_api.MigrateInventoryRequest, migration.migrate_inventory),
+}
+
+
 class Embedded:
     """The commands on the memory store, called the way an embedded simulation calls them."""
 
-    def __init__(self, game: Game, arcade: Game) -> None:
+    def __init__(self, game: Game, arcade: Game, arena: Game, periodic: list[str]) -> None:
         self.store = MemoryStore()
-        for g in (game, arcade):
+        for g in (game, arcade, arena):
             self.store.add_game(Studio(id=g.studio_id, key="acme"), g)
         self.game = game
-        self.games = {SPACE: game, ARCADE: arcade}
+        self.games = {SPACE: game, ARCADE: arcade, ARENA: arena}
         self.clock = ManualClock(START)
         self.rt = Runtime(clock=self.clock, rng=SeededRandomSource(11), hasher=KeyedHasher(b"e" * 32))
+        self.scheduler = Schedule(self.store, self.rt, areas.jobs())
+        self.scheduler.only(periodic)
         self.clients = {
             key: Scope(g.studio_id, g.id, Environment.TEST, Actor("api_key", "client"))
             for key, g in self.games.items()
@@ -338,42 +510,12 @@ class Embedded:
         ttl = self.game.settings.presence.ttl_seconds
         return presence_facts(p.presence, p.presence.online(self.clock.now(), ttl))
 
-    def _friend(self, p: PlayerCard, since: Any) -> dict[str, Any]:
+    def _friend(self, p: Player | PlayerCard, since: Any) -> dict[str, Any]:
         return {"friend": p.external_id, "friendsSince": format_ts(since), **self._online(p)}
 
     def advance(self, seconds: float) -> None:
-        """Move the clock as the server's manual-clock scheduler does: the scheduled work of live events
-        (livecore_server.live_events.schedule) each time a piece comes due, at that time, closing first."""
-        until = self.clock.now() + timedelta(seconds=seconds)
-        work: list[tuple[Callable[[Transaction], datetime | None], Callable[[Transaction], object]]] = [
-            (live_cmd.next_closing, self._close_due),
-            (
-                lambda tx: live_cmd.next_opening(tx, self.rt),
-                lambda tx: live_cmd.open_due_windows(tx, self.rt),
-            ),
-            (live_cmd.next_expiry, self._expire_due),
-        ]
-        ran: set[tuple[int, datetime]] = set()
-        while True:
-            with self.store.transaction() as tx:
-                due = [(max(at, self.clock.now()), i) for i, (when, _) in enumerate(work) if (at := when(tx))]
-            if not due or min(due)[0] > until:
-                break
-            at, i = min(due)
-            assert (i, at) not in ran, f"scheduled work {i} is still due at {at} after it ran"
-            ran.add((i, at))
-            self.clock.set(at)
-            with self.store.transaction() as tx:
-                work[i][1](tx)
-        self.clock.set(until)
-
-    def _close_due(self, tx: Transaction) -> None:
-        for window in live_cmd.due_windows(tx, self.rt, 100):
-            live_cmd.close_window(tx, self.rt, window.id, window.game_id)
-
-    def _expire_due(self, tx: Transaction) -> None:
-        while live_cmd.expire_attempts(tx, self.rt):
-            pass
+        """Move the clock as the server's manual-clock scheduler does, running the same jobs."""
+        self.scheduler.advance(timedelta(seconds=seconds))
 
     def events(self) -> list[Event]:
         # As a receiver gets them: the payload objects as JSON (the server's come back from its outbox).
@@ -394,18 +536,19 @@ class Embedded:
 
         return self._run(op)
 
-    def heartbeat(self, who: str, status: str | None) -> Outcome:
+    def heartbeat(self, who: str, status: str | None, game: str = SPACE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
-            _, done = players_cmd.heartbeat(tx, self.rt, self._me(tx, who), status)
+            _, done = players_cmd.heartbeat(tx, self.rt, self._me(tx, who, game), status)
             ttl = self.game.settings.presence.ttl_seconds
             return presence_facts(done.presence, done.presence.online(self.clock.now(), ttl))
 
         return self._run(op)
 
-    def add(self, who: str, target: str, label: str) -> Outcome:
+    def add(self, who: str, target: str, label: str, game: str = SPACE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
-            other = friends_cmd.resolve_target(tx, self.client, None, target)
-            added = friends_cmd.add(tx, self.rt, self.client, self.game, self._me(tx, who), other)
+            scope, me = self.clients[game], self._me(tx, who, game)
+            other = friends_cmd.resolve_target(tx, scope, None, target)
+            added = friends_cmd.add(tx, self.rt, scope, self.games[game], me, other)
             if added.accepted:
                 friend = tx.players.by_id(other.id)
                 assert friend is not None
@@ -416,10 +559,10 @@ class Embedded:
 
         return self._run(op)
 
-    def accept(self, who: str, label: str) -> Outcome:
+    def accept(self, who: str, label: str, game: str = SPACE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
-            me = self._me(tx, who)
-            friend = friends_cmd.accept(tx, self.rt, self.client, self.game, me, self.labels[label])
+            me, scope = self._me(tx, who, game), self.clients[game]
+            friend = friends_cmd.accept(tx, self.rt, scope, self.games[game], me, self.labels[label])
             return self._friend(friend, self.clock.now())
 
         return self._run(op)
@@ -554,9 +697,10 @@ class Embedded:
             me = self._me(tx, who, ARCADE)
             opened = crates_cmd.open_crate(tx, self.rt, self.clients[ARCADE], me, self.labels[label])
             self.labels[f"{label}.contents"] = opened.contents.id
-            return self.ids.facts(
+            facts: dict[str, Any] = self.ids.facts(
                 {"crate": grant_facts(opened.crate), "contents": grant_facts(opened.contents)}
             )
+            return facts
 
         return self._run(op)
 
@@ -635,14 +779,14 @@ class Embedded:
         )
 
     # --- live events (in arcade) ------------------------------------------------------------------
-    def credit(self, who: str, key: str, amount: int) -> Outcome:
+    def credit(self, who: str, key: str, amount: int, game: str = ARCADE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
             done = economy_cmd.server_adjust(
                 tx,
                 self.rt,
-                self.servers[ARCADE],
-                self.games[ARCADE],
-                players_cmd.get_player(tx, self.servers[ARCADE], who),
+                self.servers[game],
+                self.games[game],
+                players_cmd.get_player(tx, self.servers[game], who),
                 ResourceType.CURRENCY,
                 key,
                 amount,
@@ -683,6 +827,7 @@ class Embedded:
         def op(tx: Transaction) -> dict[str, Any]:
             me = self._me(tx, who, ARCADE)
             attempt = live_cmd.start(tx, self.rt, self.clients[ARCADE], me, event, context)
+            assert isinstance(attempt, Attempt)  # arcade has no lobby event
             self.labels[label], self.labels[f"{label}.board"] = attempt.id, attempt.board_id
             return attempt_facts(attempt)
 
@@ -765,21 +910,21 @@ class Embedded:
             lambda tx: members_facts(guilds_cmd.read_guild(tx, self.clients[ARCADE], self.labels[label]))
         )
 
-    def guild_mine(self, who: str) -> Outcome:
+    def guild_mine(self, who: str, game: str = ARCADE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
-            own = guilds_cmd.my_guild(tx, self.clients[ARCADE], self._me(tx, who, ARCADE))
+            own = guilds_cmd.my_guild(tx, self.clients[game], self._me(tx, who, game))
             return (
                 {"guild": None} if own is None else {"guild": members_facts(own.read), "role": own.role.value}
             )
 
         return self._named(op)
 
-    def join(self, who: str, guild: str, label: str = "") -> Outcome:
+    def join(self, who: str, guild: str, label: str = "", game: str = ARCADE) -> Outcome:
         """Join an open guild, or ask to join a request-only one (the request saved as ``label``)."""
 
         def op(tx: Transaction) -> dict[str, Any]:
-            me = self._me(tx, who, ARCADE)
-            joined = guilds_cmd.join(tx, self.rt, self.clients[ARCADE], me, self.labels[guild], f"from {who}")
+            me = self._me(tx, who, game)
+            joined = guilds_cmd.join(tx, self.rt, self.clients[game], me, self.labels[guild], f"from {who}")
             if joined.own is not None:
                 return {"guild": members_facts(joined.own.read), "role": joined.own.role.value}
             assert joined.request is not None
@@ -929,6 +1074,224 @@ class Embedded:
 
         return self._named(op)
 
+    # --- the arena (ARENA_GAME): lobbies, teams, shared leaderboards, grant expiry, player tools ----------
+    # Each answers the core's view of the server's answer, as JSON (ids named, bots' names blanked).
+    def _view(self, op: Callable[[Transaction], Any]) -> Outcome:
+        return self._named(lambda tx: no_bot_names(wire(op(tx))))
+
+    def play(self, who: str, event: str, label: str) -> Outcome:
+        """Start in an arena event: an attempt, or the lobby still forming (202 ``lobby_forming``)."""
+
+        def op(tx: Transaction) -> dict[str, Any]:
+            started = live_cmd.start(tx, self.rt, self.clients[ARENA], self._me(tx, who, ARENA), event, None)
+            if isinstance(started, Lobby):
+                self.labels[f"{label}.lobby"] = started.id
+                return {"forming": lobbies_cmd.forming(started).details}
+            self.labels[label], self.labels[f"{label}.board"] = started.id, started.board_id
+            return {"attempt": live_api.AttemptView.of(started)}
+
+        return self._view(op)
+
+    def score(self, who: str, event: str, label: str, points: float, complete: bool = False) -> Outcome:
+        def op(tx: Transaction) -> live_api.ProgressResponse:
+            attempt, granted = live_cmd.record_progress(
+                tx,
+                self.rt,
+                self.clients[ARENA],
+                self._me(tx, who, ARENA),
+                event,
+                self.labels[label],
+                {"score": points},
+                complete,
+            )
+            return live_api.ProgressResponse(
+                attempt=live_api.AttemptView.of(attempt),
+                milestones_granted=[GrantView.of(g) for g in granted],
+            )
+
+        return self._view(op)
+
+    def event_board(self, label: str, limit: int = 10) -> Outcome:
+        """The board of the attempt ``label`` (a lobby's own, in a lobby event)."""
+
+        def op(tx: Transaction) -> live_api.BoardResponse:
+            board = self.labels[f"{label}.board"]
+            page = boards_cmd.read_board(tx, self.rt, self.clients[ARENA], board, limit=limit)
+            return live_api.BoardResponse.of(page)
+
+        return self._view(op)
+
+    def lobby(self, label: str, server: bool = False) -> Outcome:
+        """A lobby, read with the client key, or with the server key (``server``)."""
+
+        def op(tx: Transaction) -> lobbies_api.LobbyResponse:
+            lobby_id = self.labels[f"{label}.lobby"]
+            if server:
+                found = lobbies_cmd.read_lobby(tx, self.servers[ARENA], lobby_id, self.games[ARENA].id)
+            else:
+                found = lobbies_cmd.read_lobby(tx, self.clients[ARENA], lobby_id)
+            return lobbies_api.LobbyResponse(
+                lobby=lobbies_api.LobbyView.of(found.lobby, found.seats, found.players)
+            )
+
+        return self._view(op)
+
+    def push(self, event: str, key: str, players: list[str], label: str, fill_bots: bool = False) -> Outcome:
+        def op(tx: Transaction) -> lobbies_api.LobbyResponse:
+            game_id = self.games[ARENA].id
+            scope = self.servers[ARENA]
+            pushed = lobbies_cmd.push(tx, self.rt, scope, game_id, event, key, players, fill_bots=fill_bots)
+            self.labels[f"{label}.lobby"] = pushed.lobby.id
+            found = lobbies_cmd.lobby_read(tx, pushed.lobby)
+            return lobbies_api.LobbyResponse(
+                lobby=lobbies_api.LobbyView.of(found.lobby, found.seats, found.players)
+            )
+
+        return self._view(op)
+
+    def invite(self, who: str, event: str, to: str, label: str) -> Outcome:
+        def op(tx: Transaction) -> teams_api.InviteResponse:
+            sent = teams_cmd.invite(tx, self.rt, self.clients[ARENA], self._me(tx, who, ARENA), event, to)
+            self.labels[label] = sent.id
+            return teams_api.InviteResponse(invite=teams_api.InviteView.of(sent))
+
+        return self._view(op)
+
+    def accept_invite(self, who: str, event: str, label: str) -> Outcome:
+        def op(tx: Transaction) -> teams_api.TeamResponse:
+            me = self._me(tx, who, ARENA)
+            found = teams_cmd.accept(tx, self.rt, self.clients[ARENA], me, event, self.labels[label])
+            return team_answer(found)
+
+        return self._view(op)
+
+    def my_team(self, who: str, event: str) -> Outcome:
+        def op(tx: Transaction) -> teams_api.MyTeamResponse:
+            found = teams_cmd.my_team(tx, self.rt, self.clients[ARENA], self._me(tx, who, ARENA), event)
+            return teams_api.MyTeamResponse(team=None if found is None else team_answer(found).team)
+
+        return self._view(op)
+
+    def roster(self, event: str, team: str, players: list[str]) -> Outcome:
+        return self._view(
+            lambda tx: team_answer(
+                teams_cmd.put_roster(tx, self.rt, self.servers[ARENA], event, team, players)
+            )
+        )
+
+    def team(self, event: str, team: str) -> Outcome:
+        return self._view(
+            lambda tx: team_answer(teams_cmd.read_team(tx, self.rt, self.servers[ARENA], event, team))
+        )
+
+    def submit(self, board: str, who: str, points: int) -> Outcome:
+        def op(tx: Transaction) -> leaderboards_api.ScoreResponse:
+            period, entry, player = leaderboards_cmd.submit(
+                tx, self.rt, self.servers[ARENA], board, who, points
+            )
+            standing = leaderboards_cmd.standing(tx, period, entry, player)
+            return leaderboards_api.ScoreResponse(entry=live_api.EntryView.of(standing))
+
+        return self._view(op)
+
+    def shared(self, board: str, limit: int, around: str | None = None, previous: bool = False) -> Outcome:
+        def op(tx: Transaction) -> leaderboards_api.LeaderboardResponse:
+            page = leaderboards_cmd.read(
+                tx, self.rt, self.clients[ARENA], board, limit=limit, around=around, previous=previous
+            )
+            return leaderboards_api.LeaderboardResponse.of(page)
+
+        return self._view(op)
+
+    def rollover_now(self, board: str) -> Outcome:
+        """The test environment's rollover-now: the period stops, then rolls over step by step."""
+        kind, period_id = self._run(
+            lambda tx: leaderboards_cmd.rollover_now(tx, self.rt, self.servers[ARENA], board)
+        )
+        if kind != "ok":
+            return kind, period_id
+        if period_id is None:
+            return self._view(lambda tx: leaderboards_api.RolloverResponse(rolled_over=False))
+        run_task(self.store, rollover(self.rt, self.games[ARENA].id, period_id))
+        return self._view(lambda tx: leaderboards_api.RolloverResponse(rolled_over=True, period_id=period_id))
+
+    def expiring_grant(self, who: str, amount: int, seconds: int, label: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            grant = grants_cmd.create_grant(
+                tx,
+                self.rt,
+                self.servers[ARENA],
+                who,
+                kind=GrantKind.REWARD,
+                entries=[Entry(type=ResourceType.CURRENCY, key="coins", amount=amount)],
+                expires_at=self.clock.now() + timedelta(seconds=seconds),
+                source_kind="api",
+                source_ref_id=None,
+                metadata=None,
+            )
+            self.labels[label] = grant.id
+            return {"grant": GrantView.of(grant, self.clock.now())}
+
+        return self._view(op)
+
+    def arena_claim(self, who: str, label: str) -> Outcome:
+        def op(tx: Transaction) -> dict[str, Any]:
+            me = self._me(tx, who, ARENA)
+            grant = grants_cmd.claim(tx, self.rt, self.clients[ARENA], me, self.labels[label])
+            return {"grant": GrantView.of(grant, self.clock.now())}
+
+        return self._view(op)
+
+    def arena_pending(self, who: str) -> Outcome:
+        def op(tx: Transaction) -> list[Any]:
+            me = self._me(tx, who, ARENA)
+            now = self.clock.now()
+            return [wire(GrantView.of(g, now)) for g in tx.grants.pending(me.id, now, PENDING_LIMIT)]
+
+        return self._run(lambda tx: sorted_named(self.ids, op(tx)))
+
+    def merge(self, source: str, target: str) -> Outcome:
+        def op(tx: Transaction) -> tools_api.MergePlayerResponse:
+            done = merge.merge(tx, self.rt, self.servers[ARENA], source, target)
+            return tools_api.MergePlayerResponse(
+                status=done.status.value,
+                from_external_player_id=done.record.from_external_id,
+                to_external_player_id=done.target.external_id,
+                anonymized_external_player_id=done.record.placeholder,
+                merged_at=done.record.merged_at,
+            )
+
+        return self._view(op)
+
+    def erase(self, who: str, reason: str) -> Outcome:
+        def op(tx: Transaction) -> tools_api.DeletePlayerResponse:
+            done = erasure.erase(tx, self.rt, self.servers[ARENA], who, ErasureReason(reason))
+            return tools_api.DeletePlayerResponse(
+                status=done.status.value, anonymized_external_id=done.placeholder
+            )
+
+        return self._view(op)
+
+    def migrate(self, kind: str, rows: list[dict[str, Any]], announce: bool = False) -> Outcome:
+        """A migration call (``kind``: players, wallet or inventory) of these rows as the wire spells them."""
+        request: type[Any]
+        request, command = MIGRATIONS[kind]
+
+        def op(tx: Transaction) -> tools_api.MigrateOutcome:
+            body: Any = structure({"rows": rows, "emitWebhooks": announce}, request)
+            check_batch(body.rows)
+            o = command(tx, self.rt, self.servers[ARENA], body.rows, announce=body.emit_webhooks)
+            failures = [
+                tools_api.MigrateFailure(f.index, f.idempotency_key, f.code, f.message) for f in o.failures
+            ]
+            return tools_api.MigrateOutcome(o.applied, o.replayed, o.failed, failures)
+
+        return self._view(op)
+
+    def seen(self) -> Outcome:
+        """The server's presence board writing what it saw: nothing to do here."""
+        return "ok", None
+
     def _named(self, op: Callable[[Transaction], Any]) -> Outcome:
         kind, facts = self._run(op)
         return (kind, self.ids.facts(facts)) if kind == "ok" else (kind, facts)
@@ -944,10 +1307,25 @@ class Server:
         self.keys = itertools.count()
         self.ids = Ids()
         arcade = world.applied["games"][ARCADE]["apiKeys"]
+        arena = world.applied["games"][ARENA]["apiKeys"]
         self.api_keys = {  # game -> (client key, server key)
             SPACE: ("test-client", "test-server"),
             ARCADE: (arcade["client"]["secret"], arcade["server"]["secret"]),
+            ARENA: (arena["client"]["secret"], arena["server"]["secret"]),
         }
+        self.arena_id = world.applied["games"][ARENA]["id"]
+        self.all_jobs = list(world.services.scheduler.jobs)
+
+    def run_only(self, names: Iterable[str]) -> None:
+        """The scheduler's periodic jobs: only ``names`` (a job taken back is due at its next aligned
+        time)."""
+        scheduler, wanted = self.world.services.scheduler, set(names)
+        running, now = {j.name for j in scheduler.jobs}, self.world.clock.now()
+        for job in self.all_jobs:
+            if job.name in wanted and job.name not in running:
+                step = job.interval
+                job.next_due = START + step * ((now - START) // step + 1)
+        scheduler.jobs = [j for j in self.all_jobs if j.name in wanted]
 
     async def _call(
         self,
@@ -995,6 +1373,12 @@ class Server:
             return "error", body["error"]["code"]
         return "ok", body["data"]
 
+    async def seen(self) -> Outcome:
+        """The presence board writes the players it saw (their ``lastSeenAt``) now rather than at its next
+        flush."""
+        await self.world.services.presence.flush_async(self.world.services.store)
+        return "ok", None
+
     async def advance(self, seconds: float) -> None:
         """The dev route: the scheduler runs what comes due on the way."""
         kind, data = await self._call("POST", "/dev/clock/advance", {"seconds": seconds})
@@ -1019,11 +1403,12 @@ class Server:
         kind, data = await self._call("PUT", "/identity", {"name": name}, who=who)
         return (kind, {"name": data["displayIdentity"]["name"]}) if kind == "ok" else (kind, data)
 
-    async def heartbeat(self, who: str, status: str | None) -> Outcome:
-        return await self._call("POST", "/presence", {"status": status}, who=who)
+    async def heartbeat(self, who: str, status: str | None, game: str = SPACE) -> Outcome:
+        return await self._call("POST", "/presence", {"status": status}, who=who, game=game)
 
-    async def add(self, who: str, target: str, label: str) -> Outcome:
-        kind, data = await self._call("POST", "/friends/requests", {"externalPlayerId": target}, who=who)
+    async def add(self, who: str, target: str, label: str, game: str = SPACE) -> Outcome:
+        body = {"externalPlayerId": target}
+        kind, data = await self._call("POST", "/friends/requests", body, who=who, game=game)
         if kind != "ok":
             return kind, data
         if data["status"] == "accepted":
@@ -1033,8 +1418,9 @@ class Server:
         to = request["player"]["externalPlayerId"]
         return kind, {"status": "pending", "to": to, "createdAt": request["createdAt"]}
 
-    async def accept(self, who: str, label: str) -> Outcome:
-        kind, data = await self._call("POST", f"/friends/requests/{self.labels[label]}/accept", who=who)
+    async def accept(self, who: str, label: str, game: str = SPACE) -> Outcome:
+        path = f"/friends/requests/{self.labels[label]}/accept"
+        kind, data = await self._call("POST", path, who=who, game=game)
         return (kind, row_facts(data["friend"])) if kind == "ok" else (kind, data)
 
     async def decline(self, who: str, label: str) -> Outcome:
@@ -1167,9 +1553,9 @@ class Server:
         return (kind, {"applied": data["applied"]}) if kind == "ok" else (kind, data)
 
     # --- live events (in arcade) ------------------------------------------------------------------
-    async def credit(self, who: str, key: str, amount: int) -> Outcome:
+    async def credit(self, who: str, key: str, amount: int, game: str = ARCADE) -> Outcome:
         kind, data = await self._call(
-            "POST", f"/players/{who}/wallet/{key}/credit", {"amount": amount}, game=ARCADE
+            "POST", f"/players/{who}/wallet/{key}/credit", {"amount": amount}, game=game
         )
         return (kind, {"balance": data["balance"]}) if kind == "ok" else (kind, data)
 
@@ -1269,7 +1655,7 @@ class Server:
         found = await self._sdk_read(f"/guilds/{self.labels[label]}", {})
         return self._facts(found, lambda d: members_wire(d["guild"]))
 
-    async def guild_mine(self, who: str) -> Outcome:
+    async def guild_mine(self, who: str, game: str = ARCADE) -> Outcome:
         def facts(d: dict[str, Any]) -> dict[str, Any]:
             return (
                 {"guild": None}
@@ -1277,12 +1663,11 @@ class Server:
                 else {"guild": members_wire(d["guild"]), "role": d["role"]}
             )
 
-        return self._facts(await self._guild("GET", "/guild", who=who), facts)
+        return self._facts(await self._call("GET", "/guild", who=who, game=game), facts)
 
-    async def join(self, who: str, guild: str, label: str = "") -> Outcome:
-        kind, data = await self._guild(
-            "POST", f"/guilds/{self.labels[guild]}/join", {"message": f"from {who}"}, who=who
-        )
+    async def join(self, who: str, guild: str, label: str = "", game: str = ARCADE) -> Outcome:
+        path, body = f"/guilds/{self.labels[guild]}/join", {"message": f"from {who}"}
+        kind, data = await self._call("POST", path, body, who=who, game=game)
         if kind == "ok" and "request" in data:
             self.labels[label] = data["request"]["requestId"]
             return kind, self.ids.facts({"request": join_request_wire(data["request"])})
@@ -1378,10 +1763,151 @@ class Server:
 
         return self._facts(await self._guild("GET", f"/players/{who}/guild"), facts)
 
+    # --- the arena ----------------------------------------------------------------------------------------
+    def _seen(self, outcome: Outcome, facts: Callable[[Any], Any] = lambda d: d) -> Outcome:
+        kind, data = outcome
+        return (kind, self.ids.facts(no_bot_names(facts(data)))) if kind == "ok" else (kind, data)
 
-# (operation, arguments, the expected outcome: "ok" or an error code). The expectation keeps the script
-# honest: both sides agreeing on a refusal the script did not mean would prove nothing.
-SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
+    async def _arena(self, method: str, path: str, json: Any = None, *, who: str | None = None) -> Outcome:
+        return await self._call(method, path, json, who=who, game=ARENA)
+
+    async def play(self, who: str, event: str, label: str) -> Outcome:
+        key = self.api_keys[ARENA][0]
+        status, body, _ = await self.world.call(
+            "POST",
+            f"/sdk/v1/players/{who}/events/{event}/start",
+            key=key,
+            secret=self.secrets.get((ARENA, who)),
+        )
+        if status == 202:
+            details = body["error"]["details"]
+            self.labels[f"{label}.lobby"] = details["lobbyId"]
+            return self._seen(("ok", {"forming": details}))
+        if status >= 400:
+            return "error", body["error"]["code"]
+        attempt = body["data"]["attempt"]
+        self.labels[label], self.labels[f"{label}.board"] = attempt["attemptId"], attempt["leaderboardId"]
+        return self._seen(("ok", body["data"]))
+
+    async def score(self, who: str, event: str, label: str, points: float, complete: bool = False) -> Outcome:
+        path = f"/events/{event}/attempts/{self.labels[label]}/progress"
+        return self._seen(
+            await self._arena("POST", path, {"metrics": {"score": points}, "complete": complete}, who=who)
+        )
+
+    async def event_board(self, label: str, limit: int = 10) -> Outcome:
+        path = f"/sdk/v1/event-leaderboards/{self.labels[f'{label}.board']}"
+        return self._seen(await self._read(path, {"limit": limit}))
+
+    async def _read(self, path: str, query: dict[str, Any]) -> Outcome:
+        """A read of arena's with its client key alone, the query's None values left out."""
+        params = {k: v for k, v in query.items() if v is not None}
+        status, body, _ = await self.world.call("GET", path, key=self.api_keys[ARENA][0], params=params)
+        return ("error", body["error"]["code"]) if status >= 400 else ("ok", body["data"])
+
+    async def lobby(self, label: str, server: bool = False) -> Outcome:
+        lobby_id = self.labels[f"{label}.lobby"]
+        if server:
+            return self._seen(await self._arena("GET", f"/games/{self.arena_id}/lobbies/{lobby_id}"))
+        return self._seen(await self._read(f"/sdk/v1/lobbies/{lobby_id}", {}))
+
+    async def push(
+        self, event: str, key: str, players: list[str], label: str, fill_bots: bool = False
+    ) -> Outcome:
+        body = {"key": key, "externalPlayerIds": players, "fillBots": fill_bots}
+        kind, data = await self._arena("POST", f"/games/{self.arena_id}/events/{event}/lobbies", body)
+        if kind == "ok":
+            self.labels[f"{label}.lobby"] = data["lobby"]["lobbyId"]
+        return self._seen((kind, data))
+
+    async def invite(self, who: str, event: str, to: str, label: str) -> Outcome:
+        kind, data = await self._arena(
+            "POST", f"/events/{event}/partner-invites", {"externalPlayerId": to}, who=who
+        )
+        if kind == "ok":
+            self.labels[label] = data["invite"]["inviteId"]
+        return self._seen((kind, data))
+
+    async def accept_invite(self, who: str, event: str, label: str) -> Outcome:
+        path = f"/events/{event}/partner-invites/{self.labels[label]}/accept"
+        return self._seen(await self._arena("POST", path, who=who))
+
+    async def my_team(self, who: str, event: str) -> Outcome:
+        return self._seen(await self._arena("GET", f"/events/{event}/team", who=who))
+
+    async def roster(self, event: str, team: str, players: list[str]) -> Outcome:
+        body = {"externalPlayerIds": players, "idempotencyKey": f"roster-{next(self.keys)}"}
+        return self._seen(await self._arena("PUT", f"/events/{event}/teams/{team}", body))
+
+    async def team(self, event: str, team: str) -> Outcome:
+        return self._seen(await self._arena("GET", f"/events/{event}/teams/{team}"))
+
+    async def submit(self, board: str, who: str, points: int) -> Outcome:
+        body = {"externalPlayerId": who, "score": points, "idempotencyKey": f"score-{next(self.keys)}"}
+        return self._seen(await self._arena("POST", f"/leaderboards/{board}/scores", body))
+
+    async def shared(
+        self, board: str, limit: int, around: str | None = None, previous: bool = False
+    ) -> Outcome:
+        query = {"limit": limit, "around": around, "previous": "true" if previous else None}
+        return self._seen(await self._read(f"/sdk/v1/leaderboards/{board}", query))
+
+    async def rollover_now(self, board: str) -> Outcome:
+        return self._seen(await self._arena("POST", f"/dev/leaderboards/{board}/rollover-now"))
+
+    async def expiring_grant(self, who: str, amount: int, seconds: int, label: str) -> Outcome:
+        body = {
+            "idempotencyKey": f"grant-{label}",
+            "entries": [{"type": "currency", "key": "coins", "amount": amount}],
+            "expiresAt": format_ts(self.world.clock.now() + timedelta(seconds=seconds)),
+        }
+        kind, data = await self._arena("POST", f"/players/{who}/grants", body)
+        if kind == "ok":
+            self.labels[label] = data["grant"]["grantId"]
+        return self._seen((kind, data), lambda d: {"grant": d["grant"]})
+
+    async def arena_claim(self, who: str, label: str) -> Outcome:
+        return self._seen(await self._arena("POST", f"/grants/{self.labels[label]}/claim", who=who))
+
+    async def arena_pending(self, who: str) -> Outcome:
+        kind, data = await self._arena("GET", "/pending-grants", who=who)
+        return (kind, sorted_named(self.ids, data["grants"])) if kind == "ok" else (kind, data)
+
+    async def merge(self, source: str, target: str) -> Outcome:
+        return self._seen(await self._arena("POST", f"/players/{source}/merge-into/{target}"))
+
+    async def erase(self, who: str, reason: str) -> Outcome:
+        return self._seen(await self._arena("POST", f"/players/{who}/delete", {"reason": reason}))
+
+    async def migrate(self, kind: str, rows: list[dict[str, Any]], announce: bool = False) -> Outcome:
+        return self._seen(
+            await self._arena("POST", f"/migrate/{kind}", {"rows": rows, "emitWebhooks": announce})
+        )
+
+
+# Each step: (operation, arguments, the expected outcome: "ok" or an error code). The expectation keeps
+# the script honest: both sides agreeing on a refusal the script did not mean would prove nothing.
+Step = tuple[str, tuple[Any, ...], str]
+# The periodic jobs that run (the ``periodic`` step): the minute grant-expiry sweep only where the script
+# expires a grant (GRANT_EXPIRY). Over the days of service time the script moves through, its 1,440 runs
+# a day (two transactions each) would take minutes on PostgreSQL.
+PERIODIC = [job for job in areas.jobs() if job.every is not None]
+EVERY_JOB = tuple(job.name for job in PERIODIC)
+HOURLY_JOBS = tuple(job.name for job in PERIODIC if job.every is not None and job.every >= timedelta(hours=1))
+
+MIGRATED = [
+    {"externalPlayerId": "wes", "idempotencyKey": "m1", "name": "Wes", "country": "FR"},
+    {"externalPlayerId": "uma", "idempotencyKey": "m2", "name": "Uma"},
+]
+WALLETS = [
+    {"externalPlayerId": "wes", "idempotencyKey": "w1", "economyKey": "coins", "amount": 25},
+    {"externalPlayerId": "wes", "idempotencyKey": "w2", "economyKey": "nope", "amount": 1},
+]
+ITEMS = [{"externalPlayerId": "wes", "idempotencyKey": "v1", "itemKey": "badge", "quantity": 2}]
+
+
+# Players in space-race: registration, names, presence; friends and their refusals.
+PLAYERS_AND_FRIENDS: list[Step] = [
     *(("register", (p,), "ok") for p in ("ann", "bob", "cat", "dan", "eve", "fay")),
     *(("set_name", (p, p.title()), "ok") for p in ("ann", "bob", "cat", "dan", "eve", "fay")),
     ("heartbeat", ("ann", "in menu"), "ok"),
@@ -1425,6 +1951,11 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("search", ("dan", "n", 1), "ok"),
     ("suggestions", ("ann", 25), "ok"),
     ("suggestions", ("fay", 25), "ok"),
+]
+
+
+# Live events in arcade: golf on the first day, sprint on the second.
+LIVE_EVENTS: list[Step] = [
     # Live events, in arcade (tests/server/event_support.py): golf's one window is open today, with
     # boards per country (from playerContext), the fewest strokes first.
     *(("register", (p, ARCADE), "ok") for p in ("gil", "hal", "ivy")),
@@ -1440,56 +1971,8 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("board", ("i1", 10), "ok"),  # no entry yet
     ("progress", ("ivy", "golf", "i1", {"strokes": 4}, True), "ok"),  # hal's alone expires at 13:00:10
     ("listing", ("gil", True), "ok"),
-    # Gifts and grants.
-    ("send_gift", ("ann", "bob", 5, "g1"), "ok"),
-    ("send_gift", ("ann", "bob", 5, "g2"), "gift_cooldown"),
-    ("send_gift", ("ann", "fay", 5, "g3"), "not_friends"),
-    ("send_gift", ("ann", "bob", 500, "g4"), "gift_amount_invalid"),
-    ("claim_gift", ("ann", "g1"), "gift_not_found"),  # only the recipient sees it
-    ("advance", (60,), "ok"),
-    ("claim_gift", ("bob", "g1"), "ok"),
-    ("claim_gift", ("bob", "g1"), "gift_already_claimed"),
-    ("claim_grant", ("bob", "g1.grant"), "gift_already_claimed"),  # a gift's grant follows the gift
-    ("wallet", ("bob",), "ok"),
-    ("create_grant", ("dan", 7, "r1"), "ok"),
-    ("create_grant", ("dan", 3, "r2"), "ok"),
-    ("claim_grant", ("ann", "r1"), "grant_not_found"),
-    ("claim_grant", ("dan", "r1"), "ok"),
-    ("debit", ("dan", 1), "studio_managed_economy"),
-    ("purchase", ("dan", "t-1", 199), "ok"),
-    ("purchase", ("dan", "t-1", 199), "ok"),  # a replay
-    # A ban: every write of the player is refused, before anything else is looked at; reads go on.
-    ("ban", ("dan",), "ok"),
-    ("ban", ("dan",), "ok"),
-    ("advance", (3600,), "ok"),
-    ("heartbeat", ("dan", "x" * 65), "player_banned"),
-    ("set_name", ("dan", "Danny"), "player_banned"),
-    ("add", ("dan", "fay", "banned-add"), "player_banned"),
-    ("accept", ("dan", "request"), "player_banned"),
-    ("decline", ("dan", "request"), "player_banned"),
-    ("cancel", ("dan", "request"), "player_banned"),
-    ("remove", ("dan", "ann"), "player_banned"),
-    ("block", ("dan", "fay"), "player_banned"),
-    ("unblock", ("dan", "fay"), "player_banned"),
-    ("send_gift", ("dan", "ann", 1, "banned-gift"), "player_banned"),
-    ("claim_gift", ("dan", "gift"), "player_banned"),
-    ("claim_grant", ("dan", "r2"), "player_banned"),
-    ("debit", ("dan", 1), "player_banned"),
-    ("purchase", ("dan", "t-2", 99), "player_banned"),
-    ("register", ("dan",), "player_banned"),
-    ("friends", ("dan",), "ok"),
-    ("search", ("dan", "a", 10), "ok"),
-    ("suggestions", ("dan", 25), "ok"),
-    ("wallet", ("dan",), "ok"),
-    ("unban", ("dan",), "ok"),
-    ("unban", ("dan",), "ok"),
-    ("heartbeat", ("dan", "back"), "ok"),  # a new session
-    ("claim_grant", ("dan", "r2"), "ok"),
-    ("add", ("dan", "fay", "dan-fay"), "ok"),
-    ("suggestions", ("eve", 25), "ok"),
-    ("advance", (86400,), "ok"),
-    ("heartbeat", ("ann", "next day"), "ok"),
-    ("friends", ("bob",), "ok"),
+    # The first day ends (12:01:10 to 13:01:10 on the second day): golf's window closes at midnight.
+    ("advance", (60 + 3600 + 86400,), "ok"),
     # Live events, in arcade (tests/server/event_support.py): sprint's windows are 13:00-14:00, 15:00-16:00,
     # ... (attempts of 10 minutes, at most 2, 5 gems each); golf's only window was yesterday's. Now
     # 13:01:10 on the second day; at 14:00 the window closes (window.closed: live only).
@@ -1594,6 +2077,10 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("listing", ("cy", True), "ok"),
     *(("pending", (p,), "ok") for p in ("ben", "cy")),
     *(("wallet", (p, ARCADE), "ok") for p in ("ada", "ben", "cy", "dee", "eli")),
+]
+
+
+GUILDS: list[Step] = [
     # Guilds, in arcade (tests/server/event_support.py): at most 3 members, founding costs 50 coins,
     # "rogue" is filtered, help with up to 5 gems (the donor earns 2 coins). Members are listed in joining
     # order and searches newest first, ties by random ids: each guild and seat takes a second of its own.
@@ -1724,6 +2211,10 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("guild_leave", ("dee",), "ok"),
     ("guild_leave", ("dee",), "not_in_guild"),
     ("guild_read", ("pilots",), "ok"),
+]
+
+
+CRATES: list[Step] = [
     # Crates, in arcade: the server sends gil a chest; a crate is opened, never claimed, and only once.
     ("send_crate", ("gil", "mystery", "nothing"), "resource_not_found"),
     ("send_crate", ("gil", "chest", "c1"), "ok"),
@@ -1735,34 +2226,311 @@ SCRIPT: list[tuple[str, tuple[Any, ...], str]] = [
     ("wallet", ("gil", ARCADE), "ok"),  # 6 gems deposited
 ]
 
+
+# Gifts, grants and purchases in space-race.
+GIFTS_AND_GRANTS: list[Step] = [
+    # Gifts and grants.
+    ("send_gift", ("ann", "bob", 5, "g1"), "ok"),
+    ("send_gift", ("ann", "bob", 5, "g2"), "gift_cooldown"),
+    ("send_gift", ("ann", "fay", 5, "g3"), "not_friends"),
+    ("send_gift", ("ann", "bob", 500, "g4"), "gift_amount_invalid"),
+    ("claim_gift", ("ann", "g1"), "gift_not_found"),  # only the recipient sees it
+    ("advance", (60,), "ok"),
+    ("claim_gift", ("bob", "g1"), "ok"),
+    ("claim_gift", ("bob", "g1"), "gift_already_claimed"),
+    ("claim_grant", ("bob", "g1.grant"), "gift_already_claimed"),  # a gift's grant follows the gift
+    ("wallet", ("bob",), "ok"),
+    ("create_grant", ("dan", 7, "r1"), "ok"),
+    ("create_grant", ("dan", 3, "r2"), "ok"),
+    ("claim_grant", ("ann", "r1"), "grant_not_found"),
+    ("claim_grant", ("dan", "r1"), "ok"),
+    ("debit", ("dan", 1), "studio_managed_economy"),
+    ("purchase", ("dan", "t-1", 199), "ok"),
+    ("purchase", ("dan", "t-1", 199), "ok"),  # a replay
+]
+
+
+MODERATION: list[Step] = [
+    # A ban: every write of the player is refused, before anything else is looked at; reads go on.
+    ("ban", ("dan",), "ok"),
+    ("ban", ("dan",), "ok"),
+    ("advance", (3600,), "ok"),
+    ("heartbeat", ("dan", "x" * 65), "player_banned"),
+    ("set_name", ("dan", "Danny"), "player_banned"),
+    ("add", ("dan", "fay", "banned-add"), "player_banned"),
+    ("accept", ("dan", "request"), "player_banned"),
+    ("decline", ("dan", "request"), "player_banned"),
+    ("cancel", ("dan", "request"), "player_banned"),
+    ("remove", ("dan", "ann"), "player_banned"),
+    ("block", ("dan", "fay"), "player_banned"),
+    ("unblock", ("dan", "fay"), "player_banned"),
+    ("send_gift", ("dan", "ann", 1, "banned-gift"), "player_banned"),
+    ("claim_gift", ("dan", "gift"), "player_banned"),
+    ("claim_grant", ("dan", "r2"), "player_banned"),
+    ("debit", ("dan", 1), "player_banned"),
+    ("purchase", ("dan", "t-2", 99), "player_banned"),
+    ("register", ("dan",), "player_banned"),
+    ("friends", ("dan",), "ok"),
+    ("search", ("dan", "a", 10), "ok"),
+    ("suggestions", ("dan", 25), "ok"),
+    ("wallet", ("dan",), "ok"),
+    ("unban", ("dan",), "ok"),
+    ("unban", ("dan",), "ok"),
+    ("heartbeat", ("dan", "back"), "ok"),  # a new session
+    ("claim_grant", ("dan", "r2"), "ok"),
+    ("add", ("dan", "fay", "dan-fay"), "ok"),
+    ("suggestions", ("eve", 25), "ok"),
+    ("advance", (86400,), "ok"),
+    ("heartbeat", ("ann", "next day"), "ok"),
+    ("friends", ("bob",), "ok"),
+]
+
+
+# Guild succession, in arena: a leader unseen for a day hands on to the first member seen within it.
+GUILD_SUCCESSION: list[Step] = [
+    *(("register", (p, ARENA), "ok") for p in ("gus", "hank")),
+    ("found", ("gus", "Arena Owls", "open", "arena-owls", ARENA), "ok"),
+    ("advance", (1,), "ok"),  # members are listed in joining order, ties by random ids
+    ("join", ("hank", "arena-owls", "", ARENA), "ok"),
+    ("advance", (86400 + 3600,), "ok"),  # gus is unseen for a day, and so is hank: gus keeps the lead
+    ("heartbeat", ("hank", "here", ARENA), "ok"),
+    ("guild_mine", ("hank", ARENA), "ok"),
+    ("advance", (3600,), "ok"),  # the hourly sweep: hank leads, gus is a member
+    ("guild_mine", ("hank", ARENA), "ok"),
+]
+
+# Grant expiry, in arena: the minute sweep expires a grant past its expiresAt (grant.expired).
+GRANT_EXPIRY: list[Step] = [
+    ("periodic", (EVERY_JOB,), "ok"),
+    ("register", ("kim", ARENA), "ok"),
+    ("expiring_grant", ("kim", 7, 120, "x1"), "ok"),
+    ("expiring_grant", ("kim", 3, 86400, "x2"), "ok"),
+    ("arena_pending", ("kim",), "ok"),
+    ("advance", (180,), "ok"),
+    ("arena_claim", ("kim", "x1"), "grant_expired"),
+    ("arena_claim", ("kim", "x2"), "ok"),
+    ("arena_pending", ("kim",), "ok"),
+    ("wallet", ("kim", ARENA), "ok"),
+    ("periodic", (HOURLY_JOBS,), "ok"),
+]
+
+# Lobbies, in arena: duel's lobbies of 2 start when full, or at fill_by with a bot; the studio's push.
+LOBBIES: list[Step] = [
+    *(("register", (p, ARENA), "ok") for p in ("leo", "mia", "ned", "ola")),
+    ("play", ("leo", "duel", "l1"), "ok"),  # a new lobby forms: 202 lobby_forming
+    ("play", ("leo", "duel", "l1"), "ok"),  # still forming
+    ("lobby", ("l1",), "ok"),
+    ("play", ("mia", "duel", "m1"), "ok"),  # the last seat: the lobby starts, mia's attempt
+    ("advance", (1,), "ok"),  # attempts that end at one time expire in the order of their random ids
+    ("play", ("leo", "duel", "l1"), "ok"),  # now leo's attempt
+    ("score", ("leo", "duel", "l1", 300), "ok"),
+    ("score", ("mia", "duel", "m1", 650, True), "ok"),
+    ("event_board", ("l1",), "ok"),
+    ("lobby", ("l1", True), "ok"),
+    ("lobby", ("nolobby", True), "lobby_not_found"),
+    ("play", ("ned", "duel", "n1"), "ok"),  # another lobby forms
+    ("advance", (61,), "ok"),  # its fill_by: a bot takes the empty seat and it starts
+    ("lobby", ("n1",), "ok"),
+    ("play", ("ned", "duel", "n1"), "ok"),
+    ("score", ("ned", "duel", "n1", 400), "ok"),
+    ("advance", (300,), "ok"),
+    ("event_board", ("n1",), "ok"),  # the bot halfway to its 500
+    ("push", ("duel", "p1", ["ola", "newbie"], "p1"), "ok"),  # newbie on first contact
+    ("push", ("duel", "p1", ["newbie", "ola"], "p1"), "ok"),  # the same key: the same lobby
+    ("push", ("duel", "p1", ["ola"], "p1x"), "idempotency_conflict"),
+    ("push", ("duel", "p2", ["leo"], "p2"), "conflict"),  # seated in this window already
+    ("advance", (1,), "ok"),  # a window's lobbies close oldest first, ties by random ids
+    ("push", ("duel", "p3", ["kim"], "p3", True), "ok"),  # a bot fills the other seat
+    ("push", ("pair", "p4", ["kim"], "p4"), "invalid_request"),  # not a lobby event
+    ("push", ("nope", "p5", ["kim"], "p5"), "event_not_found"),
+    ("lobby", ("p1", True), "ok"),
+    ("lobby", ("p3",), "ok"),
+    ("ban", ("ola", ARENA), "ok"),
+    ("play", ("ola", "duel", "o1"), "player_banned"),
+    ("unban", ("ola", ARENA), "ok"),
+    ("play", ("ola", "duel", "o1"), "ok"),  # her pushed lobby is active: an attempt on its board
+    ("score", ("ola", "duel", "o1", 1000), "ok"),  # sudden death: the lobby closes
+    ("score", ("ola", "duel", "o1", 1100), "attempt_not_in_progress"),
+    ("play", ("ola", "duel", "o2"), "event_not_open"),  # her lobby's session has ended
+    ("lobby", ("p1",), "ok"),
+    ("event_board", ("o1",), "ok"),
+]
+
+# Teams, in arena: partners pair up by invite (friends only), studio teams by roster; contributions.
+TEAMS: list[Step] = [
+    ("invite", ("leo", "pair", "mia", "i0"), "not_friends"),
+    ("add", ("leo", "mia", "leo-mia", ARENA), "ok"),
+    ("accept", ("mia", "leo-mia", ARENA), "ok"),
+    ("invite", ("leo", "pair", "leo", "i0"), "invalid_request"),
+    ("invite", ("leo", "pair", "nobody", "i0"), "player_not_found"),
+    ("invite", ("leo", "pair", "mia", "i1"), "ok"),
+    ("invite", ("mia", "pair", "leo", "i2"), "invite_pending"),
+    ("accept_invite", ("leo", "pair", "i1"), "invite_not_found"),  # only the invitee accepts
+    ("my_team", ("mia", "pair"), "ok"),  # none yet
+    ("accept_invite", ("mia", "pair", "i1"), "ok"),
+    ("accept_invite", ("mia", "pair", "i1"), "already_on_team"),
+    ("invite", ("leo", "pair", "mia", "i3"), "already_on_team"),
+    ("play", ("leo", "pair", "lp"), "ok"),
+    ("score", ("leo", "pair", "lp", 250), "ok"),  # the team's half milestone
+    ("advance", (1,), "ok"),
+    ("play", ("mia", "pair", "mp"), "ok"),
+    ("score", ("mia", "pair", "mp", 300, True), "ok"),  # the goal
+    ("my_team", ("leo", "pair"), "ok"),
+    ("roster", ("raid", "red", ["ned", "ola"]), "ok"),
+    ("roster", ("raid", "blue", ["kim"]), "ok"),
+    ("roster", ("raid", "blue", ["kim", "nobody"]), "player_not_found"),
+    ("roster", ("raid", "green", ["ned"]), "locked_elsewhere"),  # ned is on red
+    ("roster", ("pair", "x", ["kim"]), "invalid_request"),
+    ("advance", (1,), "ok"),
+    ("play", ("ned", "raid", "nr"), "ok"),
+    ("score", ("ned", "raid", "nr", 120), "ok"),
+    ("advance", (1,), "ok"),
+    ("play", ("kim", "raid", "kr"), "ok"),
+    ("score", ("kim", "raid", "kr", 80), "ok"),
+    ("roster", ("raid", "red", ["ola"]), "ok"),  # ned leaves red
+    ("team", ("raid", "red"), "ok"),
+    ("team", ("raid", "blue"), "ok"),
+    ("team", ("raid", "nope"), "team_not_found"),
+]
+
+# Shared leaderboards, in arena: scores, pages, the test environment's rollover-now, and at midnight the
+# clock's: the windows close too (lobbies close, the raid's team board pays red).
+LEADERBOARDS: list[Step] = [
+    ("submit", ("daily", "leo", 40), "ok"),
+    ("submit", ("daily", "mia", 70), "ok"),
+    ("submit", ("daily", "leo", 90), "ok"),  # the best counts
+    ("submit", ("daily", "rookie", 10), "ok"),  # a player on first contact
+    ("submit", ("nope", "leo", 1), "leaderboard_not_found"),
+    *(("submit", ("weekly", p, n), "ok") for p, n in (("leo", 5), ("mia", 7), ("ned", 3), ("kim", 9))),
+    ("submit", ("weekly", "leo", 6), "ok"),  # summed: 11
+    ("shared", ("daily", 10), "ok"),
+    ("shared", ("daily", 2, "rookie"), "ok"),
+    ("shared", ("weekly", 10, "leo"), "ok"),
+    ("shared", ("nope", 10), "leaderboard_not_found"),
+    ("rollover_now", ("weekly",), "ok"),
+    ("rollover_now", ("nope",), "leaderboard_not_found"),
+    ("shared", ("weekly", 10, "leo", True), "ok"),
+    ("shared", ("weekly", 10, "kim"), "ok"),
+    ("advance_past_midnight", (5,), "ok"),
+    ("shared", ("daily", 10, None, True), "ok"),
+    ("shared", ("daily", 10), "ok"),
+    *(("arena_pending", (p,), "ok") for p in ("leo", "mia", "ola", "ned")),
+    ("lobby", ("l1",), "ok"),  # closed with its window
+    ("team", ("raid", "red"), "team_not_found"),  # a new window
+]
+
+# Player tools, in arena: merge, erasure, migration.
+PLAYER_TOOLS: list[Step] = [
+    *(("register", (p, ARENA), "ok") for p in ("tom", "uma", "vic")),
+    ("credit", ("tom", "coins", 10, ARENA), "ok"),
+    ("credit", ("uma", "coins", 5, ARENA), "ok"),
+    ("add", ("tom", "vic", "tom-vic", ARENA), "ok"),
+    ("submit", ("daily", "tom", 30), "ok"),
+    ("submit", ("daily", "uma", 20), "ok"),
+    ("ban", ("tom", ARENA), "ok"),
+    ("play", ("tom", "duel", "t1"), "player_banned"),
+    ("merge", ("tom", "uma"), "ok"),
+    ("merge", ("tom", "uma"), "ok"),  # no_op_already_merged
+    ("merge", ("uma", "uma"), "invalid_merge"),
+    ("merge", ("nobody", "uma"), "player_not_found"),
+    ("wallet", ("uma", ARENA), "ok"),  # 15 coins
+    ("shared", ("daily", 10), "ok"),  # tom's entry folded into uma's
+    ("register", ("tom", ARENA), "ok"),  # the merged id is free for a new player
+    ("accept", ("vic", "tom-vic", ARENA), "ok"),  # the request came with tom to uma
+    ("erase", ("vic", "test"), "ok"),
+    ("erase", ("vic", "test"), "ok"),  # no_op_already_deleted
+    ("erase", ("nobody", "gdpr_erasure"), "ok"),  # no_op_not_found
+    ("register", ("vic", ARENA), "ok"),  # the id is free: a new player
+    ("migrate", ("players", MIGRATED, True), "ok"),
+    ("migrate", ("players", MIGRATED, True), "ok"),  # replayed
+    (
+        "migrate",
+        (
+            "players",
+            [{"externalPlayerId": "xan", "idempotencyKey": "m3", "firstSeenAt": "2030-01-01T00:00:00Z"}],
+        ),
+        "ok",
+    ),
+    ("migrate", ("wallet", WALLETS, True), "ok"),
+    ("migrate", ("inventory", ITEMS), "ok"),
+    ("migrate", ("wallet", []), "ok"),  # nothing to do
+    (
+        "migrate",
+        ("wallet", [{"externalPlayerId": "wes", "idempotencyKey": "w3", "economyKey": "coins"}]),
+        "invalid_request",
+    ),
+    ("register", ("wes", ARENA), "ok"),
+    ("wallet", ("wes", ARENA), "ok"),
+    ("wallet", ("uma", ARENA), "ok"),
+]
+
+# Every area's operations, in the order they run (the clock moves on through them).
+AREAS: dict[str, list[Step]] = {
+    "players and friends": PLAYERS_AND_FRIENDS,
+    "live events": LIVE_EVENTS,
+    "guilds": GUILDS,
+    "guild succession": GUILD_SUCCESSION,
+    "crates": CRATES,
+    "gifts and grants": GIFTS_AND_GRANTS,
+    "grant expiry": GRANT_EXPIRY,
+    "moderation": MODERATION,
+    "lobbies": LOBBIES,
+    "teams": TEAMS,
+    "shared leaderboards": LEADERBOARDS,
+    "player tools": PLAYER_TOOLS,
+}
+SCRIPT: list[tuple[str, Step]] = [(area, step) for area, steps in AREAS.items() for step in steps]
+
+
 # What differs between the two sides by design: the acting key, and the random secret.
 OPAQUE: dict[str, Callable[[Any], Any]] = {
     "actor": lambda v: v["kind"],
     "secretPrefix": lambda v: "<secret>",
     "by": lambda v: {**v, "apiKeyPrefix": "<key>"} if "apiKeyPrefix" in v else v,  # a guild change's
+    "bots": lambda v: [{**b, "name": "<bot>"} for b in v],  # composed from the bots' random ids
 }
+# The server's scheduled work that the embedded scheduler leaves out: its storage housekeeping and the
+# delivery of webhooks (the events compared are those written to the outbox).
+HOUSEKEEPING = {"idempotency_purge", "webhook_retention", "webhook_dispatch"}
+
+
+def in_id_order(kind: str, data: dict[str, Any]) -> Any:
+    """For the events a command makes in the order of random ids, the time they were made at (else None):
+    a team's grants (its milestones', goal's and ranks' pay each seated member in seat order, and members
+    seated at once are ordered by their random seat ids), and the boards a window's close finalizes (in the
+    order of their ids, a lobby's derived from its random id)."""
+    if kind == "grant.created" and str(data.get("sourceKind")).startswith("event_team"):
+        return data["createdAt"]
+    if kind == "leaderboard.finalized":
+        return data["finalizedAt"]
+    return None
 
 
 def normalized(events: list[Event]) -> list[str]:
     """Each event as text, ids replaced by their order of first appearance, :data:`OPAQUE` fields
-    blanked."""
-    ids = Ids()
-    out = []
-    for kind, env, data in events:
+    blanked. A run of events of one kind made at one time in the order of random ids (:func:`in_id_order`)
+    is put in the order of its texts with the ids masked, before the ids are named; every other event keeps
+    its place."""
+    texts = []
+    for i, (kind, env, data) in enumerate(events):
         shown = {k: OPAQUE.get(k, lambda v: v)(v) for k, v in sorted(data.items())}
-        out.append(ids.named(f"{kind} ({env}) {shown}"))
-    return out
+        at = in_id_order(kind, data)
+        texts.append(((kind, at) if at is not None else (kind, i), f"{kind} ({env}) {shown}"))
+    ordered: list[str] = []
+    for _, run in itertools.groupby(texts, key=lambda t: t[0]):
+        ordered.extend(sorted((t[1] for t in run), key=lambda text: ID.sub("<id>", text)))
+    ids = Ids()
+    return [ids.named(text) for text in ordered]
 
 
 @pytest.fixture
 async def world(db_url: str) -> AsyncIterator[World]:
     w = await start_world(
         db_url,
-        manifest_extra=f"\n[games.space-race.friends]\nmax_friends = {MAX_FRIENDS}\n" + event_manifest(),
+        manifest_extra=f"\n[games.space-race.friends]\nmax_friends = {MAX_FRIENDS}\n"
+        + event_manifest()
+        + ARENA_GAME,
     )
-    # The minute grant-expiry sweep has nothing to do here (no grant of the script expires) and would
-    # run 1,440 times a day of service time; the embedded side runs no sweep of grants either.
-    w.only_hourly_jobs()
     try:
         yield w
     finally:
@@ -1776,9 +2544,35 @@ def game_of(world: World, key: str) -> Game:
     return game
 
 
-async def test_the_embedded_runtime_refuses_and_answers_exactly_as_the_server(world: World) -> None:
-    embedded, server = Embedded(game_of(world, SPACE), game_of(world, ARCADE)), Server(world)
-    for step, (name, args, expected) in enumerate(SCRIPT):
+def periodic_jobs(world: World) -> list[str]:
+    """The server's periodic jobs, each one the embedded scheduler runs at the same interval (and its
+    work that says when it is next due, the same, in the same order)."""
+    embedded = {job.name: job.every for job in PERIODIC}
+    jobs = [job for job in world.services.scheduler.jobs if job.name not in HOUSEKEEPING]
+    assert {j.name: j.interval for j in jobs} == embedded
+    work = [w.name for w in world.services.scheduler.work if w.name not in HOUSEKEEPING]
+    assert work == [job.name for job in areas.jobs() if job.next_due is not None]
+    return [j.name for j in jobs]
+
+
+def seconds_past_midnight(now: datetime, seconds: float) -> float:
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
+    return (midnight - now).total_seconds() + seconds
+
+
+async def play(world: World, script: list[tuple[str, Step]]) -> None:
+    """Run ``script`` on both sides, step by step; then compare the webhook events."""
+    games = (game_of(world, SPACE), game_of(world, ARCADE), game_of(world, ARENA))
+    embedded, server = Embedded(*games, periodic=periodic_jobs(world)), Server(world)
+    embedded.scheduler.only(HOURLY_JOBS)
+    server.run_only(HOURLY_JOBS)
+    for step, (area, (name, args, expected)) in enumerate(script):
+        if name == "periodic":
+            embedded.scheduler.only(*args)
+            server.run_only(*args)
+            continue
+        if name == "advance_past_midnight":
+            name, args = "advance", (seconds_past_midnight(world.clock.now(), *args),)
         if name == "advance":
             embedded.advance(*args)
             await server.advance(*args)
@@ -1786,6 +2580,39 @@ async def test_the_embedded_runtime_refuses_and_answers_exactly_as_the_server(wo
             continue
         mine = getattr(embedded, name)(*args)
         theirs = await getattr(server, name)(*args)
-        assert mine == theirs, f"step {step} {name}{args}: embedded {mine}, server {theirs}"
-        assert (mine[1] if mine[0] == "error" else "ok") == expected, f"step {step} {name}{args}: {mine}"
+        where = f"step {step} ({area}) {name}{args}"
+        assert mine == theirs, f"{where}: embedded {mine}, server {theirs}"
+        assert (mine[1] if mine[0] == "error" else "ok") == expected, f"{where}: {mine}"
     assert normalized(embedded.events()) == normalized(server.events())
+
+
+async def test_the_embedded_runtime_refuses_and_answers_exactly_as_the_server(world: World) -> None:
+    await play(world, SCRIPT)
+
+
+# A guild leader who plays without heartbeats: the server sees him on any authenticated client request
+# (lastSeenAt, written at most once an hour with the presence board's flush: tests/server/test_last_seen.py),
+# the embedded commands only on register, an identity change or a heartbeat. A day later the hourly sweep
+# hands his guild on embedded, not on the server.
+LEADER_WHO_ONLY_READS: list[Step] = [
+    *(("register", (p, ARENA), "ok") for p in ("gus", "hank")),
+    ("found", ("gus", "Arena Owls", "open", "arena-owls", ARENA), "ok"),
+    ("advance", (1,), "ok"),
+    ("join", ("hank", "arena-owls", "", ARENA), "ok"),
+    ("advance", (23 * 3600,), "ok"),
+    ("heartbeat", ("hank", "here", ARENA), "ok"),
+    ("guild_mine", ("gus", ARENA), "ok"),  # gus plays: a read, no heartbeat
+    ("seen", (), "ok"),  # the server's presence board writes what it saw
+    ("advance", (2 * 3600,), "ok"),  # the sweep has run: a day and an hour since gus registered
+    ("guild_mine", ("hank", ARENA), "ok"),  # embedded: hank leads; on the server gus still does
+]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="embedded, a client request does not move lastSeenAt (the server's HTTP layer does): a leader "
+    "who only reads is handed over as inactive",
+)
+async def test_a_leader_who_only_reads_keeps_the_lead_embedded_too(world: World) -> None:
+    await play(world, [("guild succession", step) for step in LEADER_WHO_ONLY_READS])
