@@ -36,10 +36,10 @@ def run(base_url: str, client_key: str, server_key: str) -> None:
         SdkClient(client_key, base_url=base_url) as sdk,
         ServerClient(server_key, base_url=base_url) as server,
     ):
-        sdk.player_secret = sdk.register(ada).player_secret
+        sdk.player_secret = sdk.players.register(ada).player_secret
 
         reward_id = f"weekly-chest:{ada}:week-12"
-        crate = server.create_grant(
+        crate = server.grants.create(
             ada,
             [RewardEntry(type="crate", key="gem-box", amount=2)],
             kind="crate",
@@ -50,16 +50,16 @@ def run(base_url: str, client_key: str, server_key: str) -> None:
             f"the studio sent {crate.entries[0].amount} {crate.entries[0].key}: {crate.kind}, {crate.status}"
         )
 
-        pending = sdk.pending_grants(ada).grants
+        pending = sdk.grants.pending(ada).grants
         print("Ada's pending grants:", [(g.kind.value, g.grant_id == crate.grant_id) for g in pending])
 
         try:
-            sdk.claim_grant(ada, crate.grant_id)
+            sdk.grants.claim(ada, crate.grant_id)
         except CrateMustBeOpenedError as exc:
             print(f"claiming it like a reward: refused, {exc.code}")
 
         key = f"open-{crate.grant_id}"
-        opened = sdk.open_crate(ada, crate.grant_id, idempotency_key=key)
+        opened = sdk.grants.open_crate(ada, crate.grant_id, idempotency_key=key)
         drawn = ", ".join(f"{e.key} +{e.amount}" for e in opened.contents.entries) or "nothing"
         print(f"opened: the crate is {opened.crate.status}; it gave {drawn}")
         print(
@@ -67,11 +67,11 @@ def run(base_url: str, client_key: str, server_key: str) -> None:
             f"from the crate: {opened.contents.source_ref_id == crate.grant_id}"
         )
 
-        again = sdk.open_crate(ada, crate.grant_id, idempotency_key=key)
+        again = sdk.grants.open_crate(ada, crate.grant_id, idempotency_key=key)
         print("the retried open answers the same contents:", again.contents == opened.contents)
 
         try:
-            sdk.open_crate(ada, crate.grant_id)
+            sdk.grants.open_crate(ada, crate.grant_id)
         except GrantAlreadyClaimedError as exc:
             print(f"opening it again: refused, {exc.code}")
 

@@ -45,28 +45,28 @@ def run(base_url: str, client_key: str) -> None:
             """Register a player, keep its secret on its own client, and set its display name."""
             player = f"{name.lower()}-{run_id}"
             sdk = stack.enter_context(SdkClient(client_key, base_url=base_url))
-            sdk.player_secret = sdk.register(player).player_secret
-            sdk.set_identity(player, name=name)
+            sdk.player_secret = sdk.players.register(player).player_secret
+            sdk.players.set_identity(player, name=name)
             return player, sdk
 
         ada, ada_sdk = join("Ada")
         bea, bea_sdk = join("Bea")
         print(f"registered {ada} (Ada) and {bea} (Bea)")
 
-        code = bea_sdk.friend_code(bea).friend_code
+        code = bea_sdk.friends.code(bea).friend_code
         print(f"Bea's friend code: {code}")
 
-        sent = ada_sdk.send_friend_request(ada, friend_code=code)
+        sent = ada_sdk.friends.send_request(ada, friend_code=code)
         assert sent.request is not None  # "pending": Bea had not asked Ada first
         print(f"Ada sent a friend request by code: {sent.status}")
 
-        [incoming] = bea_sdk.friend_requests(bea).incoming
+        [incoming] = bea_sdk.friends.requests(bea).incoming
         print(f"Bea has a request from {incoming.player.display_identity.name}")
-        friend = bea_sdk.accept_friend_request(bea, incoming.request_id).friend
+        friend = bea_sdk.friends.accept_request(bea, incoming.request_id).friend
         print(f"Bea accepted: friends with {friend.display_identity.name}")
 
         try:
-            ada_sdk.send_friend_request(ada, friend_code=code)
+            ada_sdk.friends.send_request(ada, friend_code=code)
         except AlreadyFriendsError as exc:
             print(f"adding again is refused: {exc.code}")
 
@@ -74,11 +74,11 @@ def run(base_url: str, client_key: str) -> None:
             ("Ada", ada, ada_sdk, "in the hangar"),
             ("Bea", bea, bea_sdk, "racing"),
         ):
-            presence = sdk.heartbeat(player, status)
+            presence = sdk.presence.heartbeat(player, status)
             print(f"{name} heartbeat: online={presence.online} status={presence.status!r}")
 
-        ada_friends = ada_sdk.friends(ada).friends
-        bea_friends = bea_sdk.friends(bea).friends
+        ada_friends = ada_sdk.friends.list(ada).friends
+        bea_friends = bea_sdk.friends.list(bea).friends
         print("Ada's friends:", ", ".join(describe(f) for f in ada_friends))
         print("Bea's friends:", ", ".join(describe(f) for f in bea_friends))
 

@@ -35,22 +35,22 @@ def run(base_url: str, client_key: str) -> None:
         def join(name: str) -> tuple[str, SdkClient]:
             player = f"{name.lower()}-{run_id}"
             sdk = stack.enter_context(SdkClient(client_key, base_url=base_url))
-            sdk.player_secret = sdk.register(player).player_secret
-            sdk.set_identity(player, name=name)
+            sdk.player_secret = sdk.players.register(player).player_secret
+            sdk.players.set_identity(player, name=name)
             return player, sdk
 
         ada, ada_sdk = join("Ada")
         bea, bea_sdk = join("Bea")
-        ada_sdk.send_friend_request(ada, external_player_id=bea)
-        print("Bea adds Ada back:", bea_sdk.send_friend_request(bea, external_player_id=ada).status)
+        ada_sdk.friends.send_request(ada, external_player_id=bea)
+        print("Bea adds Ada back:", bea_sdk.friends.send_request(bea, external_player_id=ada).status)
 
-        catalog = ada_sdk.gift_catalog(ada)
+        catalog = ada_sdk.gifts.catalog(ada)
         giftable = ", ".join(f"{r.key} (up to {r.max_amount})" for r in catalog.resources)
         print(f"giftable: {giftable}")
         print(f"cooldown per friend: {catalog.cooldown_seconds} s, daily limit: {catalog.daily_send_limit}")
 
         key = f"ada-coins-{run_id}"
-        gift = ada_sdk.send_gift(
+        gift = ada_sdk.gifts.send(
             ada,
             external_player_id=bea,
             type="currency",
@@ -60,7 +60,7 @@ def run(base_url: str, client_key: str) -> None:
             idempotency_key=key,
         ).gift
         print(f"Ada sent {gift.amount} {gift.resource_key}: {gift.status}")
-        again = ada_sdk.send_gift(
+        again = ada_sdk.gifts.send(
             ada,
             external_player_id=bea,
             type="currency",
@@ -72,22 +72,22 @@ def run(base_url: str, client_key: str) -> None:
         print("the retried send answers the same gift:", again.gift_id == gift.gift_id)
 
         try:
-            ada_sdk.send_gift(ada, external_player_id=bea, type="currency", resource_key="gems", amount=1)
+            ada_sdk.gifts.send(ada, external_player_id=bea, type="currency", resource_key="gems", amount=1)
         except GiftCooldownError as exc:
             print(f"another gift to Bea now: {exc.code}")
-            [row] = ada_sdk.friends(ada).friends
+            [row] = ada_sdk.friends.list(ada).friends
             print("the friends list shows the same time:", row.gift_cooldown_until == exc.cooldown_until)
-        print("Ada sent today:", ada_sdk.gift_catalog(ada).sent_today)
+        print("Ada sent today:", ada_sdk.gifts.catalog(ada).sent_today)
 
-        [incoming] = bea_sdk.gift_inbox(bea, pending=True)
+        [incoming] = bea_sdk.gifts.inbox(bea, pending=True)
         sender = incoming.player.display_identity.name
         print(f"Bea's inbox: {incoming.amount} {incoming.resource_key} from {sender}")
         print(f"  message: {incoming.message!r}")
-        claimed = bea_sdk.claim_gift(bea, incoming.gift_id).gift
+        claimed = bea_sdk.gifts.claim(bea, incoming.gift_id).gift
         print(f"Bea claimed it: {claimed.status}")
-        print("pending gifts left:", len(bea_sdk.gift_inbox(bea, pending=True)))
+        print("pending gifts left:", len(bea_sdk.gifts.inbox(bea, pending=True)))
 
-        back = bea_sdk.send_gift(
+        back = bea_sdk.gifts.send(
             bea, external_player_id=ada, type="item", resource_key="energy-potion", amount=1
         )
         print(f"Bea sent Ada {back.gift.amount} {back.gift.resource_key}")

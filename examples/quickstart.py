@@ -27,17 +27,17 @@ def tour(base_url: str, client_key: str, server_key: str) -> None:
         SdkClient(client_key, base_url=base_url) as sdk,
         ServerClient(server_key, base_url=base_url) as server,
     ):
-        print("ping:", server.ping().environment)
-        reg = sdk.register(player, player_context={"country": "se"})
+        print("ping:", server.system.ping().environment)
+        reg = sdk.players.register(player, player_context={"country": "se"})
         print(f"registered {reg.external_player_id} as {reg.display_identity.name!r} ({reg.country})")
         try:
-            sdk.register(player)
+            sdk.players.register(player)
         except PlayerAlreadyRegisteredError as exc:
             print("second register refused:", exc.code)
         sdk.player_secret = reg.player_secret
-        mine = sdk.set_identity(player, name="Stella", avatar="avatar_07")
+        mine = sdk.players.set_identity(player, name="Stella", avatar="avatar_07")
         print("player set its own name:", mine.display_identity.name)
-        theirs = server.set_identity(player, name="Stella (VIP)")
+        theirs = server.players.set_identity(player, name="Stella (VIP)")
         print("studio backend renamed it:", theirs.display_identity.name)
 
 

@@ -60,7 +60,7 @@ class StudioDatabase:
 def pay_season_reward(server: ServerClient, db: StudioDatabase, player: str, season: int) -> GrantView:
     """Create the grant, credit it in the studio database, then ack it. Safe to run again."""
     reward_id = f"season-reward:{player}:{season}"
-    grant = server.create_grant(
+    grant = server.grants.create(
         player,
         SEASON_REWARD,
         source_ref_id=reward_id,
@@ -76,7 +76,7 @@ def pay_season_reward(server: ServerClient, db: StudioDatabase, player: str, sea
     else:
         print("already credited in the studio database: skipped")
 
-    acked = server.ack_grant(player, grant.grant_id, idempotency_key=f"ack:{grant.grant_id}").grant
+    acked = server.grants.ack(player, grant.grant_id, idempotency_key=f"ack:{grant.grant_id}").grant
     print(f"acked: status={acked.status} ackedBy={acked.acked_by}")
     return grant
 
@@ -85,7 +85,7 @@ def run(base_url: str, server_key: str) -> None:
     player = f"player-{secrets.token_hex(3)}"
     db = StudioDatabase()
     with ServerClient(server_key, base_url=base_url) as server:
-        print("ping:", server.ping().environment)
+        print("ping:", server.system.ping().environment)
         first = pay_season_reward(server, db, player, season=3)
         print("-- the same job runs again (say the worker timed out and its message was redelivered) --")
         second = pay_season_reward(server, db, player, season=3)

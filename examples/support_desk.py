@@ -34,10 +34,10 @@ from livecore_server.embedded import demo_server
 
 def run(base_url: str, personal_key: str, studio: str, game: str, player: str, env: str | None) -> None:
     with AdminClient(personal_key, studio=studio, base_url=base_url) as admin:
-        me = admin.me()
+        me = admin.members.me()
         print(f"signed in as {me.member.email} ({me.member.role.value}) in studio {me.studio_key}")
 
-        found = admin.lookup_player(game, player, env=env)
+        found = admin.players.lookup(game, player, env=env)
         profile = found.profile
         print(
             f"{profile.player.external_player_id}: {profile.player.display_identity.name},"
@@ -46,7 +46,7 @@ def run(base_url: str, personal_key: str, studio: str, game: str, player: str, e
         print("wallet:", {c.key: c.balance for c in found.wallet})
 
         ticket = f"ticket-{secrets.token_hex(2)}"
-        made = admin.create_grant(
+        made = admin.grants.create(
             game,
             player,
             [RewardEntry(type="currency", key="coins", amount=100)],
@@ -55,7 +55,9 @@ def run(base_url: str, personal_key: str, studio: str, game: str, player: str, e
         ).grant
         print(f"granted by hand: {made.entries[0].amount} {made.entries[0].key}, {made.status.value}")
 
-        entry = admin.audit(game=game, action="grant.manual_create", target=f"player:{player}").entries[0]
+        entry = admin.audit.list(game=game, action="grant.manual_create", target=f"player:{player}").entries[
+            0
+        ]
         print(f"audit: {entry.action} on {entry.target} by {entry.actor['kind']} from {entry.ip}")
         print(f"       reason: {entry.metadata['reason']}")
 
@@ -93,10 +95,10 @@ def main() -> None:
     with demo_server() as demo:
         player = f"ada-{secrets.token_hex(3)}"
         with SdkClient(demo.client_key, base_url=demo.base_url) as sdk:
-            secret = sdk.register(player).player_secret
+            secret = sdk.players.register(player).player_secret
             # No environment named: the demo's game has only test keys, so the server acts in test.
             run(demo.base_url, personal_key_from_link(demo.owner_link), "demo", "space-race", player, None)
-            pending = sdk.pending_grants(player, player_secret=secret).grants
+            pending = sdk.grants.pending(player, player_secret=secret).grants
             source = pending[0].source_kind
             print(f"{player}'s game now shows {len(pending)} pending grant(s), source {source}")
 

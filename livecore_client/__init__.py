@@ -4,6 +4,8 @@
 - :class:`ServerClient` / :class:`AsyncServerClient` for the studio-backend surface ``/server/v1``;
 - :class:`AdminClient` / :class:`AsyncAdminClient` for the operators' admin API ``/admin/v1``, with a
   member's personal key;
+- each client's methods are grouped by resource (``sdk.friends.list(...)``), one module per area under
+  :mod:`livecore_client.resources`, which also holds what a studio needs to add its own resource;
 - :mod:`livecore_client.errors`: one exception per meaning, all under :class:`LivecoreClientError`;
 - :mod:`livecore_client.models`: the wire models the methods accept and return.
 """

@@ -1,20 +1,25 @@
-"""The sync and async client bases, and the adapters that turn one call builder into both methods.
+"""The sync and async client bases, their resources, and the adapters that turn one call builder into
+both methods.
 
-Each API method is written once, as a builder returning a :class:`~livecore_client._transport.Call`
-(its signature and docstring are the public ones). :func:`sync_method` and :func:`async_method` wrap the
-builder into the real method, so the sync and async clients share every parameter, default and type by
-construction::
+A client's methods are grouped by resource (``client.friends.list(...)``): a resource is an object holding
+its client, made on first use by the client's :class:`resource` attribute. Each API method is written
+once, as a builder returning a :class:`~livecore_client._transport.Call` (its signature and docstring are
+the public ones). :func:`sync_method` and :func:`async_method` wrap the builder into the real method, so
+the sync and async resources share every parameter, default and type by construction::
 
-    class _PlayerCalls:
+    class _PlayersCalls(SdkCalls):
         def _register(self, external_id: str, *, force: bool = False) -> Call[RegisterResponse]:
             \"\"\"Register a player.\"\"\"
             return Call(REGISTER, RegisterResponse, path={"externalId": external_id}, ...)
 
-    class SdkClient(SyncClient, _PlayerCalls):
-        register = sync_method(_PlayerCalls._register)      # (external_id, *, force) -> RegisterResponse
+    class Players(SyncResource["SdkClient"], _PlayersCalls):
+        register = sync_method(_PlayersCalls._register)    # (external_id, *, force) -> RegisterResponse
 
-    class AsyncSdkClient(AsyncClient, _PlayerCalls):
-        register = async_method(_PlayerCalls._register)     # awaitable of the same
+    class AsyncPlayers(AsyncResource["AsyncSdkClient"], _PlayersCalls):
+        register = async_method(_PlayersCalls._register)   # awaitable of the same
+
+    class SdkClient(SyncClient):
+        players = resource(Players)                         # sdk.players.register("ada")
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Coroutine
 from types import TracebackType
-from typing import Any, Concatenate, ParamSpec, Self, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 import attrs
 import httpx
@@ -156,22 +161,88 @@ class AsyncClient(_BaseClient):
         await self.aclose()
 
 
-def sync_method(build: Callable[Concatenate[Any, P], Call[T]]) -> Callable[Concatenate[SyncClient, P], T]:
+_SyncC = TypeVar("_SyncC", bound=SyncClient)
+_AsyncC = TypeVar("_AsyncC", bound=AsyncClient)
+
+
+class SyncResource(Generic[_SyncC]):
+    """A group of a blocking client's methods, sent through that client (its HTTP client, retries,
+    headers and defaults)."""
+
+    def __init__(self, client: _SyncC) -> None:
+        self._client = client
+
+    # Not _send: the builders share the resource's namespace, and gifts.send's builder is _send.
+    def _send_call(self, call: Call[T]) -> T:
+        return self._client._send(call)
+
+
+class AsyncResource(Generic[_AsyncC]):
+    """A group of an asyncio client's methods, sent through that client."""
+
+    def __init__(self, client: _AsyncC) -> None:
+        self._client = client
+
+    async def _send_call(self, call: Call[T]) -> T:
+        return await self._client._send(call)
+
+
+_R = TypeVar("_R", bound="SyncResource[Any] | AsyncResource[Any]")
+
+
+class resource(Generic[_R]):  # lower case: used like property, in a class body
+    """A client attribute holding one resource per client, made from the client on first use::
+
+        class GameClient(SdkClient):
+            quests = resource(Quests)       # GameClient(...).quests.progress("ada")
+
+    On the class it is the resource class (``SdkClient.friends.list`` is the method, for ``help()``).
+    A sync resource belongs on a sync client and an async one on an async client; binding the wrong kind
+    is a ``TypeError`` when the class is made."""
+
+    def __init__(self, cls: type[_R]) -> None:
+        self.cls = cls
+        self.name = ""
+
+    def __set_name__(self, owner: type[Any], name: str) -> None:
+        for client_kind, resource_kind in ((SyncClient, AsyncResource), (AsyncClient, SyncResource)):
+            if issubclass(owner, client_kind) and issubclass(self.cls, resource_kind):
+                raise TypeError(
+                    f"{owner.__name__}.{name}: {self.cls.__name__} is for the other kind of client"
+                )
+        self.name = name
+
+    @overload
+    def __get__(self, client: None, owner: type[Any]) -> type[_R]: ...
+    @overload
+    def __get__(self, client: object, owner: type[Any]) -> _R: ...
+    def __get__(self, client: object, owner: type[Any]) -> type[_R] | _R:
+        if client is None:
+            return self.cls
+        made = self.cls(client)
+        # Kept on the instance, which attribute lookup finds before this (non-data) descriptor.
+        vars(client)[self.name] = made
+        return made
+
+
+def sync_method(
+    build: Callable[Concatenate[Any, P], Call[T]],
+) -> Callable[Concatenate[SyncResource[Any], P], T]:
     """The blocking method for a call builder: same parameters, returns the response model."""
 
-    def method(self: SyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self._send(build(self, *args, **kwargs))
+    def method(self: SyncResource[Any], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._send_call(build(self, *args, **kwargs))
 
     return _present(method, build)
 
 
 def async_method(
     build: Callable[Concatenate[Any, P], Call[T]],
-) -> Callable[Concatenate[AsyncClient, P], Coroutine[Any, Any, T]]:
+) -> Callable[Concatenate[AsyncResource[Any], P], Coroutine[Any, Any, T]]:
     """The asyncio method for a call builder: same parameters, returns an awaitable of the model."""
 
-    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._send(build(self, *args, **kwargs))
+    async def method(self: AsyncResource[Any], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._send_call(build(self, *args, **kwargs))
 
     return _present(method, build)
 

@@ -1,7 +1,8 @@
-"""The generated table of every client method in docs/client.md: one row per public method of each client,
-read from the code (its signature, the route its builder asks for, what it returns, its docstring's first
-sentence). ``python -m livecore_client._method_table`` rewrites the table; ``--check`` only compares (the
-test suite runs the comparison, so a new method without its row fails)."""
+"""The generated table of every client method in docs/client.md: one row per public method of each of a
+client's resources (``sdk.friends.list``), read from the code (its signature, the route its builder asks
+for, what it returns, its docstring's first sentence). ``python -m livecore_client._method_table``
+rewrites the table; ``--check`` only compares (the test suite runs the comparison, so a new method
+without its row fails)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 
 from livecore.api.route import Route
 
-from ._client import BUILDER
+from ._client import BUILDER, resource
 from .admin import AdminClient, AsyncAdminClient
 from .sdk import AsyncSdkClient, SdkClient
 from .server import AsyncServerClient, ServerClient
@@ -30,17 +31,27 @@ CLIENTS: tuple[tuple[type[Any], type[Any], str], ...] = (
 )
 DOC = Path(__file__).resolve().parent.parent / "docs" / "client.md"
 _BLOCK = re.compile(r"(<!-- client methods: generated -->\n).*?(<!-- end client methods -->)", re.DOTALL)
-# Lifecycle methods every client has; the table lists what the API offers.
-_PLUMBING = frozenset({"close", "aclose"})
+
+
+def resources(client: type[Any]) -> dict[str, type[Any]]:
+    """The client's resource classes by attribute name, in the order its classes bind them."""
+    found: dict[str, type[Any]] = {}
+    for cls in reversed(client.__mro__):
+        for name, value in vars(cls).items():
+            if isinstance(value, resource):
+                found[name] = value.cls
+    return found
 
 
 def public_methods(client: type[Any]) -> dict[str, Callable[..., Any]]:
-    """The client's public methods by name, in the order its classes define them."""
+    """The methods of the client's resources by dotted name (``friends.list``), resource by resource in
+    the order the client binds them, each resource's in the order its class defines them."""
     found: dict[str, Callable[..., Any]] = {}
-    for cls in reversed(client.__mro__):
-        for name, value in vars(cls).items():
-            if callable(value) and not name.startswith("_") and name not in _PLUMBING:
-                found[name] = value
+    for attribute, cls in resources(client).items():
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).items():
+                if callable(value) and not name.startswith("_") and not isinstance(value, type):
+                    found[f"{attribute}.{name}"] = value
     return found
 
 

@@ -396,7 +396,7 @@ class GrantExpiredError(ConflictError):
 
 
 class CrateMustBeOpenedError(ConflictError):
-    """409: a crate grant is claimed only by opening it (``open_crate``)."""
+    """409: a crate grant is claimed only by opening it (``grants.open_crate``)."""
 
 
 class NotACrateError(ConflictError):

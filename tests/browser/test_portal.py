@@ -21,9 +21,9 @@ def sign_in(page: Any, portal: Portal, member: str = "gina") -> None:
 
 def register(portal: Portal, external_id: str, name: str | None = None) -> str:
     with SdkClient(portal.keys["test-client"], base_url=portal.base_url) as sdk:
-        secret = sdk.register(external_id).player_secret
+        secret = sdk.players.register(external_id).player_secret
         if name is not None:
-            sdk.set_identity(external_id, name=name, player_secret=secret)
+            sdk.players.set_identity(external_id, name=name, player_secret=secret)
     return secret
 
 
@@ -89,7 +89,7 @@ def test_looking_a_player_up_then_banning_and_unbanning(page: Any, portal: Porta
         page.get_by_role("button", name="Unban").click()
         page.wait_for_url(re.compile(r"done=unban"))
         assert page.locator("#ban-state").inner_text() == "not banned"
-        assert sdk.pending_grants("bea", player_secret=secret).grants == []
+        assert sdk.grants.pending("bea", player_secret=secret).grants == []
     audit_shows(page, portal, "player.ban", "player:bea")
     audit_shows(page, portal, "player.unban", "player:bea")
 
@@ -137,7 +137,7 @@ def test_a_manual_grant_reaches_the_players_pending_grants(page: Any, portal: Po
     page.wait_for_url(re.compile(r"done=grant"))
     assert page.locator("#grants").get_by_text("25 \u00d7 coins").is_visible()
     with SdkClient(portal.keys["test-client"], base_url=portal.base_url) as sdk:
-        pending = sdk.pending_grants("cy", player_secret=secret).grants
+        pending = sdk.grants.pending("cy", player_secret=secret).grants
     assert [(g.source_kind, g.entries[0].key, g.entries[0].amount) for g in pending] == [
         ("admin", "coins", 25)
     ]

@@ -27,3 +27,15 @@ class Sleeps(list[float]):
 
     async def async_sleep(self, seconds: float) -> None:
         self.append(seconds)
+
+
+def pick(owner: Any, name: str) -> Any:
+    """The method a dotted name (``"friends.list"``) names on a client, or on a client class."""
+    resource, method = name.split(".")
+    return getattr(getattr(owner, resource), method)
+
+
+def builder(client: Any, name: str) -> Any:
+    """The call builder behind a client's method (``"friends.list"``: ``client.friends._list``)."""
+    resource, method = name.split(".")
+    return getattr(getattr(client, resource), f"_{method}")

@@ -70,33 +70,33 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
         AdminClient(gina, studio="acme", base_url=live_server.base_url) as admin,
         SdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk,
     ):
-        me = admin.me()
+        me = admin.members.me()
         assert (me.member.key, me.member.role, me.studio_key) == ("gina", MemberRole.GAME_ADMIN, "acme")
         assert me.key_id is not None and me.csrf_token is None  # a key sends no CSRF token
         assert GAME in [g.key for g in me.games]
 
-        sdk.player_secret = sdk.register(player).player_secret
-        found = admin.lookup_player(GAME, player, env="test")
+        sdk.player_secret = sdk.players.register(player).player_secret
+        found = admin.players.lookup(GAME, player, env="test")
         assert (found.profile.player.external_player_id, found.ban.banned) == (player, False)
         # No env: space-race has live keys too, so live, where the player is not; the error names test.
         with pytest.raises(PlayerNotFoundError) as missed:
-            admin.lookup_player(GAME, player)
+            admin.players.lookup(GAME, player)
         assert missed.value.details == {"externalPlayerId": player, "existsIn": "test"}
 
-        grant = admin.create_grant(GAME, player, [COINS], env="test", reason="support ticket 7").grant
+        grant = admin.grants.create(GAME, player, [COINS], env="test", reason="support ticket 7").grant
         assert (grant.status, grant.source_kind) == (GrantStatus.PENDING, "admin")
-        pending = sdk.pending_grants(player).grants
+        pending = sdk.grants.pending(player).grants
         assert [(g.grant_id, g.entries[0].amount) for g in pending] == [(grant.grant_id, 25)]
 
-        banned = admin.ban_player(GAME, player, reason="chargeback", env="test")
+        banned = admin.players.ban(GAME, player, reason="chargeback", env="test")
         assert (banned.applied, banned.ban.banned, banned.ban.reason) == (True, True, "chargeback")
         with pytest.raises(PlayerBannedError):
-            sdk.claim_grant(player, grant.grant_id)
-        unbanned = admin.unban_player(GAME, player, env="test")
+            sdk.grants.claim(player, grant.grant_id)
+        unbanned = admin.players.unban(GAME, player, env="test")
         assert (unbanned.applied, unbanned.ban.banned) == (True, False)
-        assert sdk.claim_grant(player, grant.grant_id).grant.status is GrantStatus.CLAIMED
+        assert sdk.grants.claim(player, grant.grant_id).grant.status is GrantStatus.CLAIMED
 
-        entries = list(admin.iter_audit(game=GAME, target=f"player:{player}", page_size=2))
+        entries = list(admin.audit.iter(game=GAME, target=f"player:{player}", page_size=2))
         # The registration is audited too, with the client key as its actor.
         assert [e.action for e in entries] == [
             "player.unban",
@@ -108,14 +108,14 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
         assert {e.actor["keyId"] for e in entries[:3]} == {me.key_id}
         assert entries[3].actor["kind"] == "api_key"
         assert entries[2].metadata["grantId"] == grant.grant_id
-        page = admin.audit(action=OperatorAction.BAN, target=f"player:{player}")
+        page = admin.audit.list(action=OperatorAction.BAN, target=f"player:{player}")
         assert ([e.action for e in page.entries], page.next_before) == (["player.ban"], None)
         # The game's own audit route answers what the studio's answers narrowed to the game.
-        by_game = admin.game_audit(GAME, target=f"player:{player}", limit=2)
+        by_game = admin.audit.game(GAME, target=f"player:{player}", limit=2)
         assert [e.id for e in by_game.entries] == [e.id for e in entries[:2]]
-        rest = admin.game_audit(GAME, target=f"player:{player}", before=by_game.next_before)
+        rest = admin.audit.game(GAME, target=f"player:{player}", before=by_game.next_before)
         assert ([e.id for e in rest.entries], rest.next_before) == ([e.id for e in entries[2:]], None)
-        assert [e.action for e in admin.lookup_player(GAME, player, env="test").audit] == [
+        assert [e.action for e in admin.players.lookup(GAME, player, env="test").audit] == [
             e.action for e in entries
         ]
 
@@ -123,15 +123,15 @@ def test_operator_looks_up_grants_bans_and_audits(live_server: LiveServer, gina:
 def test_dashboard_only_actions_are_refused_to_a_key(live_server: LiveServer, gina: str) -> None:
     with AdminClient(gina, studio="acme", base_url=live_server.base_url) as admin:
         with pytest.raises(DashboardOnlyError) as info:
-            admin.create_api_key(GAME, name="from-a-script", env="test", permission="server_integration")
+            admin.api_keys.create(GAME, name="from-a-script", env="test", permission="server_integration")
         assert (info.value.status, info.value.code) == (403, "dashboard_only")
         with pytest.raises(DashboardOnlyError):
-            admin.create_personal_key(expires_in_days=30)
+            admin.personal_keys.create(expires_in_days=30)
         with pytest.raises(DashboardOnlyError):  # a live endpoint; a test one a key may make
-            admin.create_webhook_endpoint(
+            admin.webhooks.create_endpoint(
                 GAME, name="live-hook", env="live", url="https://hooks.acme.test/x", events=["player.banned"]
             )
-        assert [k.name for k in admin.api_keys(GAME).keys if k.name == "from-a-script"] == []
+        assert [k.name for k in admin.api_keys.list(GAME).keys if k.name == "from-a-script"] == []
 
 
 async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str) -> None:
@@ -140,21 +140,21 @@ async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str)
         AsyncAdminClient(gina, studio="acme", base_url=live_server.base_url) as admin,
         AsyncSdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk,
     ):
-        secret = (await sdk.register(player)).player_secret
-        grant = (await admin.create_grant(GAME, player, [COINS], env="test")).grant
-        claimed = (await admin.force_claim_grant(GAME, grant.grant_id, reason="stuck", env="test")).grant
+        secret = (await sdk.players.register(player)).player_secret
+        grant = (await admin.grants.create(GAME, player, [COINS], env="test")).grant
+        claimed = (await admin.grants.force_claim(GAME, grant.grant_id, reason="stuck", env="test")).grant
         assert (claimed.grant_id, claimed.status) == (grant.grant_id, GrantStatus.CLAIMED)
-        assert (await sdk.pending_grants(player, player_secret=secret)).grants == []
+        assert (await sdk.grants.pending(player, player_secret=secret)).grants == []
         with pytest.raises(WebhookEndpointNotFoundError):
-            await admin.webhook_deliveries(GAME, "whe_unknown")
+            await admin.webhooks.deliveries(GAME, "whe_unknown")
         actions: list[Any] = [
-            e.action async for e in admin.iter_audit(game=GAME, target=f"player:{player}", page_size=1)
+            e.action async for e in admin.audit.iter(game=GAME, target=f"player:{player}", page_size=1)
         ]
         # A force-claim names the grant, not the player.
         assert actions == ["grant.manual_create", "player.register"]
         forced = [
             e
-            async for e in admin.iter_audit(
+            async for e in admin.audit.iter(
                 action="grant.manual_force_claim", target=f"grant:{grant.grant_id}"
             )
         ]
@@ -195,29 +195,29 @@ def test_operator_overrides_a_players_country_and_edits_an_items_attributes(forg
         AdminClient(key, studio="acme", base_url=forge.base_url) as admin,
         SdkClient(forge.keys["test-client"], base_url=forge.base_url) as sdk,
     ):
-        sdk.player_secret = sdk.register("ada").player_secret
-        done = admin.set_player_country("forge", "ada", "se", reason="ticket 12")
+        sdk.player_secret = sdk.players.register("ada").player_secret
+        done = admin.players.set_country("forge", "ada", "se", reason="ticket 12")
         assert (done.applied, done.country.country, done.country.country_override) == (True, "SE", "SE")
-        assert admin.lookup_player("forge", "ada").country == done.country
-        again = sdk.register("ada", force=True)  # a new secret; the answer shows the override
+        assert admin.players.lookup("forge", "ada").country == done.country
+        again = sdk.players.register("ada", force=True)  # a new secret; the answer shows the override
         assert again.country == "SE"
         sdk.player_secret = again.player_secret
-        cleared = admin.set_player_country("forge", "ada", None)
+        cleared = admin.players.set_country("forge", "ada", None)
         assert (cleared.applied, cleared.country.country_override) == (True, None)
         with pytest.raises(InvalidRequestError) as bad_country:
-            admin.set_player_country("forge", "ada", "Sweden")
+            admin.players.set_country("forge", "ada", "Sweden")
         assert "country" in bad_country.value.details["fields"]
 
-        edited = admin.edit_item_attributes("forge", "ada", "sword", {"level": 3}, reason="ticket 13")
+        edited = admin.players.edit_item_attributes("forge", "ada", "sword", {"level": 3}, reason="ticket 13")
         assert (edited.key, edited.delta, edited.parameters) == ("sword", 0, {"level": 3, "color": "red"})
-        inventory = {i.key: i.parameters for i in sdk.inventory("ada").items if not i.system}
+        inventory = {i.key: i.parameters for i in sdk.inventory.get("ada").items if not i.system}
         assert inventory == {"sword": {"level": 3, "color": "red"}}
         with pytest.raises(InvalidRequestError) as bad_attribute:
-            admin.edit_item_attributes("forge", "ada", "sword", {"glow": True, "level": "3"})
+            admin.players.edit_item_attributes("forge", "ada", "sword", {"glow": True, "level": "3"})
         assert set(bad_attribute.value.details["fields"]) == {"attributes.glow", "attributes.level"}
         with pytest.raises(ResourceNotFoundError):
-            admin.edit_item_attributes("forge", "ada", "shield", {"level": 3})
-        entries = admin.game_audit("forge", target="player:ada").entries
+            admin.players.edit_item_attributes("forge", "ada", "shield", {"level": 3})
+        entries = admin.audit.game("forge", target="player:ada").entries
         assert [e.action for e in entries if e.action != "player.register"] == [
             OperatorAction.EDIT_ITEM_ATTRIBUTES,
             OperatorAction.SET_COUNTRY,

@@ -78,7 +78,7 @@ def test_open_crate_request_and_both_grants(sdk: SdkClient, respx_mock: respx.Mo
     route = respx_mock.post(f"{SDK}/p1/crates/{CRATE_ID}/open").mock(
         return_value=httpx.Response(200, json=OPENED)
     )
-    opened = sdk.open_crate("p1", CRATE_ID, idempotency_key="open-1")
+    opened = sdk.grants.open_crate("p1", CRATE_ID, idempotency_key="open-1")
     request = route.calls.last.request
     assert request.headers["X-Player-Secret"] == "sec_1"
     assert request.headers["Idempotency-Key"] == "open-1"
@@ -102,14 +102,14 @@ def test_open_crate_without_a_key_sends_one_made_per_call(
     route = respx_mock.post(f"{SDK}/p1/crates/{CRATE_ID}/open").mock(
         return_value=httpx.Response(200, json=OPENED)
     )
-    sdk.open_crate("p1", CRATE_ID, player_secret="sec_2")
+    sdk.grants.open_crate("p1", CRATE_ID, player_secret="sec_2")
     assert len(bytes.fromhex(route.calls.last.request.headers["Idempotency-Key"])) == 16
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
 
 
 def test_open_crate_needs_a_secret(respx_mock: respx.MockRouter) -> None:
     with SdkClient("ck_test", base_url=BASE) as client, pytest.raises(ValueError, match="player's secret"):
-        client.open_crate("p1", CRATE_ID)
+        client.grants.open_crate("p1", CRATE_ID)
     assert not respx_mock.calls
 
 
@@ -117,7 +117,7 @@ def test_create_grant_sends_a_crate(server: ServerClient, respx_mock: respx.Mock
     route = respx_mock.post(f"{SRV}/p1/grants").mock(
         return_value=httpx.Response(201, json={"data": {"grant": {**CRATE, "status": "pending"}}})
     )
-    result = server.create_grant(
+    result = server.grants.create(
         "p1", [RewardEntry(type="crate", key="chest", amount=2)], kind="crate", idempotency_key="weekly-1"
     )
     body = sent_json(route)
@@ -147,7 +147,7 @@ def test_open_crate_refusals_raise_their_class(
 ) -> None:
     route = respx_mock.post(f"{SDK}/p1/crates/g1/open").mock(return_value=refusal(status, code))
     with pytest.raises(cls) as info:
-        sdk.open_crate("p1", "g1")
+        sdk.grants.open_crate("p1", "g1")
     assert type(info.value) is cls and isinstance(info.value, family)
     assert route.call_count == 1
 
@@ -155,7 +155,7 @@ def test_open_crate_refusals_raise_their_class(
 @pytest.mark.parametrize(
     ("call", "url"),
     [
-        (lambda c: c.claim_grant("p1", "g1"), f"{SDK}/p1/grants/g1/claim"),
+        (lambda c: c.grants.claim("p1", "g1"), f"{SDK}/p1/grants/g1/claim"),
     ],
 )
 def test_claiming_a_crate_raises_crate_must_be_opened(
@@ -171,26 +171,26 @@ def test_acking_a_crate_raises_crate_must_be_opened(
 ) -> None:
     respx_mock.post(f"{SRV}/p1/grants/g1/ack").mock(return_value=refusal(409, "crate_must_be_opened"))
     with pytest.raises(CrateMustBeOpenedError):
-        server.ack_grant("p1", "g1")
+        server.grants.ack("p1", "g1")
 
 
 def test_a_mixed_grant_raises_invalid_request(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.post(f"{SRV}/p1/grants").mock(return_value=refusal(400, "invalid_request"))
     with pytest.raises(InvalidRequestError):
-        server.create_grant("p1", [RewardEntry(type="crate", key="chest", amount=1)])
+        server.grants.create("p1", [RewardEntry(type="crate", key="chest", amount=1)])
 
 
 async def test_async_open_crate(async_sdk: AsyncSdkClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.post(OPEN_URL).mock(return_value=httpx.Response(200, json=OPENED))
-    opened = await async_sdk.open_crate("p1", CRATE_ID)
+    opened = await async_sdk.grants.open_crate("p1", CRATE_ID)
     assert opened.contents.grant_id == CONTENTS_ID
     respx_mock.post(f"{SDK}/p1/crates/g2/open").mock(return_value=refusal(409, "not_a_crate"))
     with pytest.raises(NotACrateError):
-        await async_sdk.open_crate("p1", "g2")
+        await async_sdk.grants.open_crate("p1", "g2")
 
 
 def test_sync_and_async_open_crate_share_signature_and_docs() -> None:
-    sync, async_ = SdkClient.open_crate, AsyncSdkClient.open_crate
+    sync, async_ = SdkClient.grants.open_crate, AsyncSdkClient.grants.open_crate
     assert inspect.signature(sync) == inspect.signature(async_)
     assert sync.__doc__ == async_.__doc__ and "NotACrateError" in (sync.__doc__ or "")
 

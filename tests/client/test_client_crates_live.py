@@ -57,18 +57,18 @@ def server(served: tuple[str, dict[str, str]]) -> Iterator[ServerClient]:
 def sdk(served: tuple[str, dict[str, str]], player: str) -> Iterator[SdkClient]:
     base_url, keys = served
     with SdkClient(keys["client"], base_url=base_url) as client:
-        client.player_secret = client.register(player).player_secret
+        client.player_secret = client.players.register(player).player_secret
         yield client
 
 
 def test_a_crate_sent_by_the_server_is_opened_by_the_player(
     sdk: SdkClient, server: ServerClient, player: str
 ) -> None:
-    crate = server.create_grant(player, CHEST, kind=GrantKind.CRATE, idempotency_key=f"{player}-c").grant
+    crate = server.grants.create(player, CHEST, kind=GrantKind.CRATE, idempotency_key=f"{player}-c").grant
     assert crate.kind is GrantKind.CRATE and crate.entries == CHEST
-    assert [g.grant_id for g in sdk.pending_grants(player).grants] == [crate.grant_id]
+    assert [g.grant_id for g in sdk.grants.pending(player).grants] == [crate.grant_id]
 
-    opened = sdk.open_crate(player, crate.grant_id)
+    opened = sdk.grants.open_crate(player, crate.grant_id)
     assert (opened.crate.status, opened.crate.acked_by) == (GrantStatus.CLAIMED, AckedBy.CLIENT)
     # Every chest gives 50 coins and a level-3 sword: two chests, merged.
     assert opened.contents.entries == [
@@ -76,37 +76,37 @@ def test_a_crate_sent_by_the_server_is_opened_by_the_player(
         RewardEntry(type=EntryType.ITEM, key="sword", amount=2, parameters={"level": 3}),
     ]
     assert opened.contents.source_ref_id == crate.grant_id
-    assert next(c.balance for c in sdk.wallet(player).currencies if c.key == "coins") == 100
-    assert sdk.pending_grants(player).grants == []
+    assert next(c.balance for c in sdk.wallet.get(player).currencies if c.key == "coins") == 100
+    assert sdk.grants.pending(player).grants == []
 
 
 def test_a_retried_open_replays_the_same_contents(sdk: SdkClient, server: ServerClient, player: str) -> None:
     pouch = [RewardEntry(type="crate", key="pouch", amount=5)]
-    crate = server.create_grant(player, pouch, kind="crate").grant
-    first = sdk.open_crate(player, crate.grant_id, idempotency_key="open-once")
-    assert sdk.open_crate(player, crate.grant_id, idempotency_key="open-once") == first
+    crate = server.grants.create(player, pouch, kind="crate").grant
+    first = sdk.grants.open_crate(player, crate.grant_id, idempotency_key="open-once")
+    assert sdk.grants.open_crate(player, crate.grant_id, idempotency_key="open-once") == first
     with pytest.raises(GrantAlreadyClaimedError):
-        sdk.open_crate(player, crate.grant_id)
+        sdk.grants.open_crate(player, crate.grant_id)
 
 
 def test_a_crate_is_not_claimed_nor_acked(sdk: SdkClient, server: ServerClient, player: str) -> None:
-    crate = server.create_grant(player, CHEST, kind="crate").grant
+    crate = server.grants.create(player, CHEST, kind="crate").grant
     with pytest.raises(CrateMustBeOpenedError):
-        sdk.claim_grant(player, crate.grant_id)
+        sdk.grants.claim(player, crate.grant_id)
     with pytest.raises(CrateMustBeOpenedError):
-        server.ack_grant(player, crate.grant_id)
-    assert sdk.open_crate(player, crate.grant_id).crate.status is GrantStatus.CLAIMED
+        server.grants.ack(player, crate.grant_id)
+    assert sdk.grants.open_crate(player, crate.grant_id).crate.status is GrantStatus.CLAIMED
 
 
 def test_a_reward_grant_is_not_a_crate(sdk: SdkClient, server: ServerClient, player: str) -> None:
-    reward = server.create_grant(player, [RewardEntry(type="currency", key="coins", amount=1)]).grant
+    reward = server.grants.create(player, [RewardEntry(type="currency", key="coins", amount=1)]).grant
     with pytest.raises(NotACrateError):
-        sdk.open_crate(player, reward.grant_id)
+        sdk.grants.open_crate(player, reward.grant_id)
 
 
 def test_an_unknown_crate_is_refused_at_create(server: ServerClient, player: str) -> None:
     with pytest.raises(ResourceNotFoundError) as info:
-        server.create_grant(player, [RewardEntry(type="crate", key="mystery", amount=1)], kind="crate")
+        server.grants.create(player, [RewardEntry(type="crate", key="mystery", amount=1)], kind="crate")
     assert info.value.details == {"crateKey": "mystery", "entry": 0}
 
 
@@ -115,7 +115,7 @@ async def test_the_async_client_opens_a_crate(
 ) -> None:
     base_url, keys = served
     async with AsyncSdkClient(keys["client"], base_url=base_url) as sdk:
-        sdk.player_secret = (await sdk.register(player)).player_secret
-        crate = server.create_grant(player, CHEST, kind="crate").grant
-        opened = await sdk.open_crate(player, crate.grant_id)
+        sdk.player_secret = (await sdk.players.register(player)).player_secret
+        crate = server.grants.create(player, CHEST, kind="crate").grant
+        opened = await sdk.grants.open_crate(player, crate.grant_id)
         assert opened.contents.entries[0].amount == 100

@@ -33,7 +33,7 @@ from livecore_client import (
     StudioManagedEconomyError,
     SystemResourceLockedError,
 )
-from tests.client.support import BASE, Sleeps, sent_json, sent_key
+from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
 
 SDK = f"{BASE}/sdk/v1/players"
 SRV = f"{BASE}/server/v1/players"
@@ -112,20 +112,20 @@ def assert_body_key(route: respx.Route, expected: str | None = None) -> str:
 
 def test_wallet(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/wallet").mock(return_value=ok({**WALLET_DATA, "addedLater": 1}))
-    wallet = sdk.wallet("p1")
+    wallet = sdk.wallet.get("p1")
     assert_read(route)
     assert wallet.currencies == [
         CurrencyBalance(key="coins", balance=40),
         CurrencyBalance(key="gems", balance=0),
     ]
 
-    sdk.wallet("p1", player_secret="sec_2")
+    sdk.wallet.get("p1", player_secret="sec_2")
     assert_read(route, secret="sec_2")
 
 
 def test_debit(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p%2F1/wallet/coins/debit").mock(return_value=ok(WALLET_ADJUSTED))
-    result = sdk.debit("p/1", "coins", 10, reason="shop", source_ref_id="order-7")
+    result = sdk.wallet.debit("p/1", "coins", 10, reason="shop", source_ref_id="order-7")
 
     request = route.calls.last.request
     assert request.headers["X-Player-Secret"] == "sec_1"
@@ -139,7 +139,7 @@ def test_debit(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     }
     assert result == WalletAdjustResponse(key="coins", balance=40, delta=-10, entry_id="led_1")
 
-    sdk.debit("p/1", "coins", 10, idempotency_key="spend-1", player_secret="sec_2")
+    sdk.wallet.debit("p/1", "coins", 10, idempotency_key="spend-1", player_secret="sec_2")
     assert_body_key(route, "spend-1")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert sent_json(route) == {
@@ -152,7 +152,7 @@ def test_debit(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
 
 def test_inventory(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/inventory").mock(return_value=ok(INVENTORY_DATA))
-    inventory = sdk.inventory("p1")
+    inventory = sdk.inventory.get("p1")
     assert_read(route)
     assert inventory.items == [
         ItemHolding(key="sword", quantity=1, parameters={"level": 2, "color": "red"}),
@@ -164,7 +164,7 @@ def test_consume(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p1/inventory/potion%2Fbig/consume").mock(
         return_value=ok({**ITEMS_ADJUSTED, "delta": -1})
     )
-    result = sdk.consume("p1", "potion/big", 1, reason="drank", idempotency_key="use-1")
+    result = sdk.inventory.consume("p1", "potion/big", 1, reason="drank", idempotency_key="use-1")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_1"
     assert_body_key(route, "use-1")
     # No "parameters" from a client: the body is the spend body, parameters stay null.
@@ -187,7 +187,7 @@ def test_pending_grants(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/pending-grants").mock(
         return_value=ok({"grants": [GRANT_DATA, {**GRANT_DATA, "grantId": "g2", "newField": True}]})
     )
-    grants = sdk.pending_grants("p1").grants
+    grants = sdk.grants.pending("p1").grants
     assert_read(route)
     assert [g.grant_id for g in grants] == [GRANT_ID, "g2"]
     grant = grants[0]
@@ -203,7 +203,7 @@ def test_claim_grant(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p1/grants/{GRANT_ID}/claim").mock(
         return_value=ok({"grant": {**CLAIMED_DATA, "ackedBy": "client"}})
     )
-    grant = sdk.claim_grant("p1", GRANT_ID).grant
+    grant = sdk.grants.claim("p1", GRANT_ID).grant
     request = route.calls.last.request
     assert request.headers["X-Player-Secret"] == "sec_1"
     assert len(bytes.fromhex(request.headers["Idempotency-Key"])) == 16  # header only: no body
@@ -212,7 +212,7 @@ def test_claim_grant(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     assert (grant.status, grant.acked_by) == (GrantStatus.CLAIMED, AckedBy.CLIENT)
     assert grant.claimed_at == datetime(2026, 3, 2, 12, 5, tzinfo=UTC)
 
-    sdk.claim_grant("p1", GRANT_ID, idempotency_key="claim-1", player_secret="sec_2")
+    sdk.grants.claim("p1", GRANT_ID, idempotency_key="claim-1", player_secret="sec_2")
     assert route.calls.last.request.headers["Idempotency-Key"] == "claim-1"
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
 
@@ -220,12 +220,12 @@ def test_claim_grant(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
 @pytest.mark.parametrize(
     "call",
     [
-        lambda c: c.wallet("p1"),
-        lambda c: c.debit("p1", "coins", 1),
-        lambda c: c.inventory("p1"),
-        lambda c: c.consume("p1", "sword", 1),
-        lambda c: c.pending_grants("p1"),
-        lambda c: c.claim_grant("p1", "g1"),
+        lambda c: c.wallet.get("p1"),
+        lambda c: c.wallet.debit("p1", "coins", 1),
+        lambda c: c.inventory.get("p1"),
+        lambda c: c.inventory.consume("p1", "sword", 1),
+        lambda c: c.grants.pending("p1"),
+        lambda c: c.grants.claim("p1", "g1"),
     ],
 )
 def test_player_routes_need_a_secret(respx_mock: respx.MockRouter, call: Callable[[SdkClient], Any]) -> None:
@@ -236,7 +236,7 @@ def test_player_routes_need_a_secret(respx_mock: respx.MockRouter, call: Callabl
 
 def test_empty_path_parameter_refused(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     with pytest.raises(ValueError, match="grantId"):
-        sdk.claim_grant("p1", "")
+        sdk.grants.claim("p1", "")
     assert not respx_mock.calls
 
 
@@ -245,7 +245,7 @@ def test_empty_path_parameter_refused(sdk: SdkClient, respx_mock: respx.MockRout
 
 def test_create_grant_request_and_response(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/p1/grants").mock(return_value=ok({"grant": GRANT_DATA}, 201))
-    result = server.create_grant(
+    result = server.grants.create(
         "p1",
         ENTRIES,
         kind=GrantKind.REWARD,
@@ -277,7 +277,7 @@ def test_create_grant_request_and_response(server: ServerClient, respx_mock: res
 
 def test_create_grant_defaults_and_generated_key(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/p1/grants").mock(return_value=ok({"grant": GRANT_DATA}, 201))
-    server.create_grant("p1", tuple(ENTRIES[:1]))  # any sequence
+    server.grants.create("p1", tuple(ENTRIES[:1]))  # any sequence
     first = assert_body_key(route)
     assert sent_json(route) == {
         "idempotencyKey": first,
@@ -288,7 +288,7 @@ def test_create_grant_defaults_and_generated_key(server: ServerClient, respx_moc
         "sourceRefId": None,
         "metadata": None,
     }
-    server.create_grant("p1", ENTRIES[:1])
+    server.grants.create("p1", ENTRIES[:1])
     assert assert_body_key(route) != first  # a fresh key per call, not per client
 
 
@@ -302,7 +302,7 @@ def test_create_grant_retries_reuse_the_key_and_body(
             ok({"grant": GRANT_DATA}),  # the replay of an attempt that did apply answers 200
         ]
     )
-    assert server.create_grant("p1", ENTRIES).grant.grant_id == GRANT_ID
+    assert server.grants.create("p1", ENTRIES).grant.grant_id == GRANT_ID
     assert route.call_count == 3
     assert len({call.request.content for call in route.calls}) == 1
     keys = {call.request.headers["Idempotency-Key"] for call in route.calls}
@@ -312,7 +312,7 @@ def test_create_grant_retries_reuse_the_key_and_body(
 
 def test_create_grant_empty_key_refused(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     with pytest.raises(ValueError, match="idempotency_key"):
-        server.create_grant("p1", ENTRIES, idempotency_key="")
+        server.grants.create("p1", ENTRIES, idempotency_key="")
     assert not respx_mock.calls
 
 
@@ -320,7 +320,7 @@ def test_ack_grant(server: ServerClient, respx_mock: respx.MockRouter, sleeps: S
     route = respx_mock.post(f"{SRV}/p1/grants/{GRANT_ID}/ack").mock(
         side_effect=[refusal(502, "internal_error"), ok({"grant": CLAIMED_DATA})]
     )
-    grant = server.ack_grant("p1", GRANT_ID, idempotency_key="ack-1").grant
+    grant = server.grants.ack("p1", GRANT_ID, idempotency_key="ack-1").grant
     assert [call.request.headers["Idempotency-Key"] for call in route.calls] == ["ack-1", "ack-1"]
     assert route.calls.last.request.content == b""
     assert "X-Player-Secret" not in route.calls.last.request.headers
@@ -328,7 +328,7 @@ def test_ack_grant(server: ServerClient, respx_mock: respx.MockRouter, sleeps: S
 
     route.side_effect = None
     route.return_value = ok({"grant": CLAIMED_DATA})
-    server.ack_grant("p1", GRANT_ID)
+    server.grants.ack("p1", GRANT_ID)
     assert len(bytes.fromhex(sent_key(route))) == 16  # required on server writes: always sent
 
 
@@ -337,7 +337,7 @@ def test_ack_grant(server: ServerClient, respx_mock: respx.MockRouter, sleeps: S
 
 def test_grant_item(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/p1/inventory/sword/grant").mock(return_value=ok(ITEMS_ADJUSTED))
-    result = server.grant_item(
+    result = server.inventory.grant(
         "p1", "sword", 1, reason="quest", source_ref_id="quest-9", parameters={"level": 2}
     )
     key = assert_body_key(route)
@@ -356,7 +356,7 @@ def test_revoke_item(server: ServerClient, respx_mock: respx.MockRouter) -> None
     route = respx_mock.post(f"{SRV}/p1/inventory/sword/revoke").mock(
         return_value=ok({**ITEMS_ADJUSTED, "quantity": 0, "delta": -2})
     )
-    result = server.revoke_item("p1", "sword", 2, reason="refund", idempotency_key="rv-1")
+    result = server.inventory.revoke("p1", "sword", 2, reason="refund", idempotency_key="rv-1")
     assert_body_key(route, "rv-1")
     assert sent_json(route) == {
         "quantity": 2,
@@ -375,7 +375,7 @@ def test_wallet_credit_and_debit(
     route = respx_mock.post(f"{SRV}/p1/wallet/coins/{action}").mock(
         return_value=ok({**WALLET_ADJUSTED, "delta": delta})
     )
-    method = server.credit_wallet if action == "credit" else server.debit_wallet
+    method = server.wallet.credit if action == "credit" else server.wallet.debit
     result = method("p1", "coins", 10, reason="season", source_ref_id="s-3", idempotency_key=f"{action}-1")
     assert route.calls.last.request.method == "POST"
     assert_body_key(route, f"{action}-1")
@@ -392,27 +392,29 @@ def test_wallet_credit_and_debit(
 
 ERROR_CASES = [
     # (client, method, url, call, status, code, class, status class)
-    ("sdk", "POST", f"{SDK}/p1/wallet/gold/debit", lambda c: c.debit("p1", "gold", 1), 404,
+    ("sdk", "POST", f"{SDK}/p1/wallet/gold/debit", lambda c: c.wallet.debit("p1", "gold", 1), 404,
      "resource_not_found", ResourceNotFoundError, NotFoundError),
-    ("sdk", "POST", f"{SDK}/p1/grants/g1/claim", lambda c: c.claim_grant("p1", "g1"), 404,
+    ("sdk", "POST", f"{SDK}/p1/grants/g1/claim", lambda c: c.grants.claim("p1", "g1"), 404,
      "grant_not_found", GrantNotFoundError, NotFoundError),
-    ("sdk", "POST", f"{SDK}/p1/wallet/coins/debit", lambda c: c.debit("p1", "coins", 1), 409,
+    ("sdk", "POST", f"{SDK}/p1/wallet/coins/debit", lambda c: c.wallet.debit("p1", "coins", 1), 409,
      "insufficient_balance", InsufficientBalanceError, ConflictError),
-    ("sdk", "POST", f"{SDK}/p1/inventory/sword/consume", lambda c: c.consume("p1", "sword", 9), 409,
+    ("sdk", "POST", f"{SDK}/p1/inventory/sword/consume", lambda c: c.inventory.consume("p1", "sword", 9), 409,
      "insufficient_quantity", InsufficientQuantityError, ConflictError),
-    ("sdk", "POST", f"{SDK}/p1/wallet/coins/debit", lambda c: c.debit("p1", "coins", 1), 409,
+    ("sdk", "POST", f"{SDK}/p1/wallet/coins/debit", lambda c: c.wallet.debit("p1", "coins", 1), 409,
      "studio_managed_economy", StudioManagedEconomyError, ConflictError),
-    ("sdk", "POST", f"{SDK}/p1/grants/g1/claim", lambda c: c.claim_grant("p1", "g1"), 409,
+    ("sdk", "POST", f"{SDK}/p1/grants/g1/claim", lambda c: c.grants.claim("p1", "g1"), 409,
      "grant_already_claimed", GrantAlreadyClaimedError, ConflictError),
-    ("sdk", "POST", f"{SDK}/p1/grants/g1/claim", lambda c: c.claim_grant("p1", "g1"), 409,
+    ("sdk", "POST", f"{SDK}/p1/grants/g1/claim", lambda c: c.grants.claim("p1", "g1"), 409,
      "grant_expired", GrantExpiredError, ConflictError),
-    ("server", "POST", f"{SRV}/p1/inventory/sessions/grant", lambda c: c.grant_item("p1", "sessions", 1), 409,
+    ("server", "POST", f"{SRV}/p1/inventory/sessions/grant",
+     lambda c: c.inventory.grant("p1", "sessions", 1), 409,
      "system_resource_locked", SystemResourceLockedError, ConflictError),
-    ("server", "POST", f"{SRV}/p1/grants/g1/ack", lambda c: c.ack_grant("p1", "g1"), 409,
+    ("server", "POST", f"{SRV}/p1/grants/g1/ack", lambda c: c.grants.ack("p1", "g1"), 409,
      "grant_expired", GrantExpiredError, ConflictError),
-    ("server", "POST", f"{SRV}/p1/wallet/coins/debit", lambda c: c.debit_wallet("p1", "coins", 5), 409,
+    ("server", "POST", f"{SRV}/p1/wallet/coins/debit", lambda c: c.wallet.debit("p1", "coins", 5), 409,
      "insufficient_balance", InsufficientBalanceError, ConflictError),
-    ("server", "POST", f"{SRV}/p1/inventory/sword/revoke", lambda c: c.revoke_item("p1", "sword", 5), 409,
+    ("server", "POST", f"{SRV}/p1/inventory/sword/revoke",
+     lambda c: c.inventory.revoke("p1", "sword", 5), 409,
      "insufficient_quantity", InsufficientQuantityError, ConflictError),
 ]  # fmt: skip
 
@@ -449,8 +451,22 @@ def test_error_codes_raise_their_class(
 
 # --- Sync and async are one definition ----------------------------------------------------------------
 
-SDK_METHODS = ["wallet", "debit", "inventory", "consume", "pending_grants", "claim_grant"]
-SERVER_METHODS = ["create_grant", "ack_grant", "grant_item", "revoke_item", "credit_wallet", "debit_wallet"]
+SDK_METHODS = [
+    "wallet.get",
+    "wallet.debit",
+    "inventory.get",
+    "inventory.consume",
+    "grants.pending",
+    "grants.claim",
+]
+SERVER_METHODS = [
+    "grants.create",
+    "grants.ack",
+    "inventory.grant",
+    "inventory.revoke",
+    "wallet.credit",
+    "wallet.debit",
+]
 
 
 @pytest.mark.parametrize(
@@ -461,10 +477,10 @@ def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], names: list[str]
 ) -> None:
     for name in names:
-        sync_method, async_method = getattr(sync_cls, name), getattr(async_cls, name)
+        sync_method, async_method = pick(sync_cls, name), pick(async_cls, name)
         assert inspect.signature(sync_method) == inspect.signature(async_method), name
         assert sync_method.__doc__ and sync_method.__doc__ == async_method.__doc__, name
-        assert sync_method.__name__ == name
+        assert sync_method.__name__ == name.split(".")[-1]
         assert inspect.iscoroutinefunction(async_method)
         assert not inspect.iscoroutinefunction(sync_method)
 
@@ -475,9 +491,9 @@ def test_sync_and_async_methods_share_signature_and_docs(
 async def test_async_wallet_and_debit(async_sdk: AsyncSdkClient, respx_mock: respx.MockRouter) -> None:
     wallet = respx_mock.get(f"{SDK}/p1/wallet").mock(return_value=ok(WALLET_DATA))
     debit = respx_mock.post(f"{SDK}/p1/wallet/coins/debit").mock(return_value=ok(WALLET_ADJUSTED))
-    assert (await async_sdk.wallet("p1")).currencies[0] == CurrencyBalance(key="coins", balance=40)
+    assert (await async_sdk.wallet.get("p1")).currencies[0] == CurrencyBalance(key="coins", balance=40)
     assert_read(wallet)
-    result = await async_sdk.debit("p1", "coins", 10, reason="shop", player_secret="sec_2")
+    result = await async_sdk.wallet.debit("p1", "coins", 10, reason="shop", player_secret="sec_2")
     key = assert_body_key(debit)
     assert debit.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert sent_json(debit) == {"amount": 10, "reason": "shop", "sourceRefId": None, "idempotencyKey": key}
@@ -487,9 +503,9 @@ async def test_async_wallet_and_debit(async_sdk: AsyncSdkClient, respx_mock: res
 async def test_async_inventory_and_consume(async_sdk: AsyncSdkClient, respx_mock: respx.MockRouter) -> None:
     inventory = respx_mock.get(f"{SDK}/p1/inventory").mock(return_value=ok(INVENTORY_DATA))
     consume = respx_mock.post(f"{SDK}/p1/inventory/sword/consume").mock(return_value=ok(ITEMS_ADJUSTED))
-    assert (await async_sdk.inventory("p1")).items[1].system
+    assert (await async_sdk.inventory.get("p1")).items[1].system
     assert_read(inventory)
-    await async_sdk.consume("p1", "sword", 1, idempotency_key="use-2")
+    await async_sdk.inventory.consume("p1", "sword", 1, idempotency_key="use-2")
     assert_body_key(consume, "use-2")
 
 
@@ -498,9 +514,9 @@ async def test_async_pending_and_claim(async_sdk: AsyncSdkClient, respx_mock: re
     claim = respx_mock.post(f"{SDK}/p1/grants/{GRANT_ID}/claim").mock(
         return_value=ok({"grant": CLAIMED_DATA})
     )
-    [grant] = (await async_sdk.pending_grants("p1")).grants
+    [grant] = (await async_sdk.grants.pending("p1")).grants
     assert_read(pending)
-    claimed = await async_sdk.claim_grant("p1", grant.grant_id, idempotency_key="c-1")
+    claimed = await async_sdk.grants.claim("p1", grant.grant_id, idempotency_key="c-1")
     assert claim.calls.last.request.headers["Idempotency-Key"] == "c-1"
     assert claimed.grant.status is GrantStatus.CLAIMED
 
@@ -511,7 +527,7 @@ async def test_async_create_grant_retries_with_one_key(
     route = respx_mock.post(f"{SRV}/p1/grants").mock(
         side_effect=[httpx.ReadTimeout("slow"), ok({"grant": GRANT_DATA}, 201)]
     )
-    result = await async_server.create_grant("p1", ENTRIES, idempotency_key="season-reward:p1:3")
+    result = await async_server.grants.create("p1", ENTRIES, idempotency_key="season-reward:p1:3")
     assert [sent_key(route, i) for i in range(2)] == ["season-reward:p1:3"] * 2
     assert [sent_json(route, i)["idempotencyKey"] for i in range(2)] == ["season-reward:p1:3"] * 2
     assert result.grant.entries == ENTRIES
@@ -525,16 +541,16 @@ async def test_async_ack_and_adjust(async_server: AsyncServerClient, respx_mock:
     credit = respx_mock.post(f"{SRV}/p1/wallet/coins/credit").mock(return_value=ok(WALLET_ADJUSTED))
     debit = respx_mock.post(f"{SRV}/p1/wallet/coins/debit").mock(return_value=ok(WALLET_ADJUSTED))
 
-    assert (await async_server.ack_grant("p1", GRANT_ID)).grant.acked_by is AckedBy.SERVER_API
+    assert (await async_server.grants.ack("p1", GRANT_ID)).grant.acked_by is AckedBy.SERVER_API
     assert ack.calls.last.request.content == b""
-    await async_server.grant_item("p1", "sword", 1, parameters={"level": 3})
+    await async_server.inventory.grant("p1", "sword", 1, parameters={"level": 3})
     assert sent_json(grant)["parameters"] == {"level": 3}
     assert_body_key(grant)
-    await async_server.revoke_item("p1", "sword", 1)
+    await async_server.inventory.revoke("p1", "sword", 1)
     assert_body_key(revoke)
-    await async_server.credit_wallet("p1", "coins", 10, idempotency_key="cr-1")
+    await async_server.wallet.credit("p1", "coins", 10, idempotency_key="cr-1")
     assert_body_key(credit, "cr-1")
-    await async_server.debit_wallet("p1", "coins", 10)
+    await async_server.wallet.debit("p1", "coins", 10)
     assert sent_json(debit)["amount"] == 10
 
 
@@ -552,7 +568,7 @@ async def test_async_claim_errors(
     status = 404 if code == "grant_not_found" else 409
     respx_mock.post(f"{SDK}/p1/grants/g1/claim").mock(return_value=refusal(status, code))
     with pytest.raises(cls) as info:
-        await async_sdk.claim_grant("p1", "g1")
+        await async_sdk.grants.claim("p1", "g1")
     assert (info.value.status, info.value.code) == (status, code)
 
 
@@ -562,6 +578,6 @@ async def test_async_server_errors(async_server: AsyncServerClient, respx_mock: 
     )
     respx_mock.post(f"{SRV}/p1/grants").mock(return_value=refusal(404, "resource_not_found"))
     with pytest.raises(SystemResourceLockedError):
-        await async_server.credit_wallet("p1", "sessions", 1)
+        await async_server.wallet.credit("p1", "sessions", 1)
     with pytest.raises(ResourceNotFoundError):
-        await async_server.create_grant("p1", [RewardEntry(type=ResourceType.ITEM, key="nope", amount=1)])
+        await async_server.grants.create("p1", [RewardEntry(type=ResourceType.ITEM, key="nope", amount=1)])

@@ -80,7 +80,7 @@ from livecore_client.models import (
     StreamScoreUpdate,
 )
 from livecore_client.webhooks import PAYLOAD_TYPES, construct_event
-from tests.client.support import BASE, Sleeps, sent_json, sent_key
+from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
 
 SDK = f"{BASE}/sdk/v1"
 TS = "2026-03-02T12:00:00.000Z"
@@ -192,7 +192,7 @@ def test_events_list_sends_the_secret_and_reads_the_attempts(
     route = respx_mock.get(f"{SDK}/players/p1/events").mock(
         return_value=ok({"events": [{**EVENT, "attempts": [ATTEMPT], "newField": 1}]})
     )
-    [event] = sdk.events("p1").events
+    [event] = sdk.live_events.list("p1").events
     request = route.calls.last.request
     assert request.headers["Authorization"] == "Bearer ck_test"
     assert request.headers["X-Player-Secret"] == "sec_1"
@@ -214,7 +214,7 @@ def test_events_list_sends_the_secret_and_reads_the_attempts(
         WHEN + timedelta(minutes=10),
     )
 
-    sdk.events("p1", player_secret="sec_2")
+    sdk.live_events.list("p1", player_secret="sec_2")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
 
 
@@ -224,7 +224,7 @@ def test_events_list_without_the_secret_is_the_key_alone(
     route = respx_mock.get(f"{SDK}/players/p1/events").mock(
         return_value=ok({"events": [{**EVENT, "state": "scheduled", "window": None, "maxAttempts": None}]})
     )
-    [event] = sdk.events("p1", with_attempts=False).events
+    [event] = sdk.live_events.list("p1", with_attempts=False).events
     assert "X-Player-Secret" not in route.calls.last.request.headers
     assert (event.state, event.window, event.max_attempts, event.attempts) == (
         EventState.SCHEDULED,
@@ -235,13 +235,13 @@ def test_events_list_without_the_secret_is_the_key_alone(
 
     # A client that holds no secret asks with its key alone rather than failing before the network.
     with SdkClient("ck_test", base_url=BASE, retry_policy=policy) as keyless:
-        keyless.events("p1")
+        keyless.live_events.list("p1")
     assert "X-Player-Secret" not in route.calls.last.request.headers
     assert route.call_count == 2
 
     route.return_value = refusal(401, "player_secret_invalid")
     with pytest.raises(PlayerSecretInvalidError):
-        sdk.events("p1")
+        sdk.live_events.list("p1")
 
 
 # --- Start and progress ---------------------------------------------------------------------------------
@@ -253,7 +253,7 @@ def test_start_attempt_sends_no_body_unless_a_player_context(
     route = respx_mock.post(f"{SDK}/players/p1/events/time-trial/start").mock(
         return_value=ok({"attempt": ATTEMPT}, 201)
     )
-    attempt = sdk.start_attempt("p1", "time-trial").attempt
+    attempt = sdk.live_events.start_attempt("p1", "time-trial").attempt
     request = route.calls.last.request
     assert request.content == b""
     assert request.headers["X-Player-Secret"] == "sec_1"
@@ -276,7 +276,7 @@ def test_start_attempt_sends_no_body_unless_a_player_context(
         flagged=False,
     )
 
-    sdk.start_attempt(
+    sdk.live_events.start_attempt(
         "p1", "time-trial", player_context={"country": "SE", "tier": "gold"}, idempotency_key="s-1"
     )
     assert sent_json(route) == {"playerContext": {"country": "SE", "tier": "gold"}}
@@ -291,7 +291,7 @@ def test_start_attempt_retry_resends_the_same_key(
     route = respx_mock.post(f"{SDK}/players/p1/events/time-trial/start").mock(
         side_effect=[httpx.Response(502), ok({"attempt": ATTEMPT}, 200)]
     )
-    assert sdk.start_attempt("p1", "time-trial").attempt.attempt_id == ATTEMPT_ID
+    assert sdk.live_events.start_attempt("p1", "time-trial").attempt.attempt_id == ATTEMPT_ID
     assert sleeps == [0.25]
     assert sent_key(route, 0) == sent_key(route, 1)
 
@@ -312,7 +312,7 @@ def test_report_progress_sends_totals_and_reads_the_milestone_grants(
             }
         )
     )
-    done = sdk.report_progress("p1", "time-trial", ATTEMPT_ID, {"score": 120, "laps": 2.5})
+    done = sdk.live_events.report_progress("p1", "time-trial", ATTEMPT_ID, {"score": 120, "laps": 2.5})
     assert sent_json(route) == {"metrics": {"score": 120, "laps": 2.5}, "complete": False}
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_1"
     assert (done.attempt.score, done.attempt.metrics, done.attempt.milestones) == (
@@ -333,7 +333,7 @@ def test_report_progress_sends_totals_and_reads_the_milestone_grants(
             "milestonesGranted": [],
         }
     )
-    finished = sdk.report_progress(
+    finished = sdk.live_events.report_progress(
         "p1", "time-trial", ATTEMPT_ID, {"score": 130}, complete=True, idempotency_key="p-2"
     )
     assert sent_json(route) == {"metrics": {"score": 130}, "complete": True}
@@ -346,10 +346,10 @@ def test_attempt_id_is_escaped_and_an_empty_one_refused(sdk: SdkClient, respx_mo
         return_value=refusal(404, "attempt_not_found")
     )
     with pytest.raises(AttemptNotFoundError):
-        sdk.report_progress("p1", "time-trial", "a/b", {"score": 1})
+        sdk.live_events.report_progress("p1", "time-trial", "a/b", {"score": 1})
     assert route.called
     with pytest.raises(ValueError, match="attemptId"):
-        sdk.report_progress("p1", "time-trial", "", {"score": 1})
+        sdk.live_events.report_progress("p1", "time-trial", "", {"score": 1})
 
 
 # --- Refusals: one class per code -------------------------------------------------------------------------
@@ -403,7 +403,7 @@ def test_start_refusals_raise_their_class(
         return_value=refusal(status, code, details)
     )
     with pytest.raises(cls) as info:
-        sdk.start_attempt("p1", "time-trial")
+        sdk.live_events.start_attempt("p1", "time-trial")
     assert route.call_count == 1  # a refusal is final: never retried
     assert info.value.details == details  # type: ignore[attr-defined]
 
@@ -412,21 +412,21 @@ def test_refusal_details_are_read_into_attributes(sdk: SdkClient, respx_mock: re
     start = respx_mock.post(f"{SDK}/players/p1/events/time-trial/start")
     start.return_value = refusal(409, "attempt_in_progress", {"attemptId": ATTEMPT_ID})
     with pytest.raises(AttemptInProgressError) as busy:
-        sdk.start_attempt("p1", "time-trial")
+        sdk.live_events.start_attempt("p1", "time-trial")
     assert busy.value.attempt_id == ATTEMPT_ID
     start.return_value = refusal(409, "attempt_in_progress", {"attemptId": 7})
     with pytest.raises(AttemptInProgressError) as odd:
-        sdk.start_attempt("p1", "time-trial")
+        sdk.live_events.start_attempt("p1", "time-trial")
     assert odd.value.attempt_id is None  # advisory: never breaks the refusal itself
 
     progress = respx_mock.post(f"{SDK}/players/p1/events/time-trial/attempts/{ATTEMPT_ID}/progress")
     progress.return_value = refusal(422, "anti_cheat_rejected", {"validator": "score-rate"})
     with pytest.raises(AntiCheatRejectedError) as cheat:
-        sdk.report_progress("p1", "time-trial", ATTEMPT_ID, {"score": 99999})
+        sdk.live_events.report_progress("p1", "time-trial", ATTEMPT_ID, {"score": 99999})
     assert cheat.value.validator == "score-rate"
     progress.return_value = refusal(409, "attempt_not_in_progress", {"attemptId": ATTEMPT_ID})
     with pytest.raises(AttemptNotInProgressError):
-        sdk.report_progress("p1", "time-trial", ATTEMPT_ID, {"score": 1})
+        sdk.live_events.report_progress("p1", "time-trial", ATTEMPT_ID, {"score": 1})
 
 
 # --- The board ------------------------------------------------------------------------------------------
@@ -436,7 +436,7 @@ def test_event_leaderboard_pages(sdk: SdkClient, respx_mock: respx.MockRouter) -
     route = respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}").mock(
         return_value=ok({"leaderboard": BOARD, "entries": [ENTRY], "nextCursor": "c1"})
     )
-    page = sdk.event_leaderboard(BOARD_ID)
+    page = sdk.live_events.leaderboard(BOARD_ID)
     request = route.calls.last.request
     assert params(route) == {"limit": "50"}  # the model's default
     assert request.headers["Authorization"] == "Bearer ck_test"
@@ -451,10 +451,10 @@ def test_event_leaderboard_pages(sdk: SdkClient, respx_mock: respx.MockRouter) -
     route.return_value = ok(
         {"leaderboard": {**BOARD, "status": "finalized"}, "entries": [], "nextCursor": None}
     )
-    last = sdk.event_leaderboard(BOARD_ID, limit=10, cursor="c1")
+    last = sdk.live_events.leaderboard(BOARD_ID, limit=10, cursor="c1")
     assert params(route) == {"limit": "10", "cursor": "c1"}
     assert (last.leaderboard.status, last.next_cursor) == (BoardStatus.FINALIZED, None)
-    sdk.event_leaderboard(BOARD_ID, limit=5, around="ada")
+    sdk.live_events.leaderboard(BOARD_ID, limit=5, around="ada")
     assert params(route) == {"limit": "5", "around": "ada"}
 
 
@@ -462,11 +462,11 @@ def test_event_leaderboard_refuses_cursor_with_around_locally(
     sdk: SdkClient, respx_mock: respx.MockRouter
 ) -> None:
     with pytest.raises(ValueError, match="cursor or around"):
-        sdk.event_leaderboard(BOARD_ID, cursor="c1", around="ada")
+        sdk.live_events.leaderboard(BOARD_ID, cursor="c1", around="ada")
     assert not respx_mock.calls
     respx_mock.get(f"{SDK}/event-leaderboards/nope").mock(return_value=refusal(404, "leaderboard_not_found"))
     with pytest.raises(LeaderboardNotFoundError):
-        sdk.event_leaderboard("nope")
+        sdk.live_events.leaderboard("nope")
 
 
 # --- End-now (server) -----------------------------------------------------------------------------------
@@ -476,20 +476,20 @@ def test_end_event_now(server: ServerClient, respx_mock: respx.MockRouter) -> No
     route = respx_mock.post(f"{BASE}/server/v1/dev/events/time-trial/end-now").mock(
         return_value=ok({"closedWindows": ["win_1"]})
     )
-    assert server.end_event_now("time-trial").closed_windows == ["win_1"]
+    assert server.live_events.end_now("time-trial").closed_windows == ["win_1"]
     request = route.calls.last.request
     assert request.headers["Authorization"] == "Bearer sk_test"
     assert "Idempotency-Key" not in request.headers  # the route takes none
     assert request.content == b""
 
     route.return_value = ok({"closedWindows": []})
-    assert server.end_event_now("time-trial").closed_windows == []
+    assert server.live_events.end_now("time-trial").closed_windows == []
     route.return_value = refusal(403, "permission_denied")
     with pytest.raises(PermissionDeniedError):
-        server.end_event_now("time-trial")
+        server.live_events.end_now("time-trial")
     route.return_value = refusal(404, "event_not_found")
     with pytest.raises(EventNotFoundError):
-        server.end_event_now("time-trial")
+        server.live_events.end_now("time-trial")
 
 
 def test_end_event_now_is_not_resent_after_a_lost_answer(
@@ -499,7 +499,7 @@ def test_end_event_now_is_not_resent_after_a_lost_answer(
         return_value=httpx.Response(503)
     )
     with pytest.raises(livecore_client.InternalServerError):
-        server.end_event_now("time-trial")
+        server.live_events.end_now("time-trial")
     assert (route.call_count, sleeps) == (1, [])
 
 
@@ -611,7 +611,7 @@ def test_stream_yields_typed_events_until_closed(sdk: SdkClient, respx_mock: res
     route = respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}/stream").mock(
         return_value=stream_response(STREAM, content_type="text/event-stream; charset=utf-8")
     )
-    assert list(sdk.stream_event_leaderboard(BOARD_ID)) == EXPECTED
+    assert list(sdk.live_events.stream_leaderboard(BOARD_ID)) == EXPECTED
     request = route.calls.last.request
     assert request.headers["Accept"] == "text/event-stream"
     assert request.headers["Authorization"] == "Bearer ck_test"
@@ -624,7 +624,7 @@ def test_stream_crlf_lines_are_read_alike(sdk: SdkClient, respx_mock: respx.Mock
     respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}/stream").mock(
         return_value=stream_response(STREAM.replace("\n", "\r\n"))
     )
-    assert list(sdk.stream_event_leaderboard(BOARD_ID)) == EXPECTED
+    assert list(sdk.live_events.stream_leaderboard(BOARD_ID)) == EXPECTED
 
 
 class Chunks(httpx.SyncByteStream, httpx.AsyncByteStream):
@@ -664,7 +664,7 @@ def test_stream_reads_events_split_across_chunks(policy: RetryPolicy) -> None:
         httpx.Client(transport=transport) as http,
         SdkClient("ck_test", base_url=BASE, http_client=http, retry_policy=policy) as sdk,
     ):
-        events = list(sdk.stream_event_leaderboard(BOARD_ID))
+        events = list(sdk.live_events.stream_leaderboard(BOARD_ID))
     assert isinstance(events[0], StreamReady)
     assert events[0].entries[0].name == "Zoë Å"
     assert isinstance(events[1], StreamClosed)
@@ -680,7 +680,7 @@ def test_leaving_the_stream_early_closes_the_connection(policy: RetryPolicy) -> 
         httpx.Client(transport=transport) as http,
         SdkClient("ck_test", base_url=BASE, http_client=http, retry_policy=policy) as sdk,
     ):
-        with contextlib.closing(sdk.stream_event_leaderboard(BOARD_ID)) as events:
+        with contextlib.closing(sdk.live_events.stream_leaderboard(BOARD_ID)) as events:
             first = next(events)
             assert not stream.closed
         assert isinstance(first, StreamReady)
@@ -695,7 +695,7 @@ def test_a_stream_that_ends_before_closed_is_a_connection_error(
             sse("ready", READY, 4) + sse("score_update", UPDATE, 5) + "event: closed\ndata: {"
         )
     )
-    events = sdk.stream_event_leaderboard(BOARD_ID)
+    events = sdk.live_events.stream_leaderboard(BOARD_ID)
     assert isinstance(next(events), StreamReady)
     assert isinstance(next(events), StreamScoreUpdate)
     # The unterminated last event is not dispatched; the stream ended without closed.
@@ -707,13 +707,13 @@ def test_stream_opening_refused_raises_its_class(sdk: SdkClient, respx_mock: res
     route = respx_mock.get(f"{SDK}/event-leaderboards/nope/stream").mock(
         return_value=refusal(404, "leaderboard_not_found", {"leaderboardId": "nope"})
     )
-    events = sdk.stream_event_leaderboard("nope")
+    events = sdk.live_events.stream_leaderboard("nope")
     assert not route.called  # nothing is sent before the first event is asked for
     with pytest.raises(LeaderboardNotFoundError) as info:
         next(events)
     assert (route.call_count, info.value.details) == (1, {"leaderboardId": "nope"})
     with pytest.raises(ValueError, match="leaderboardId"):
-        sdk.stream_event_leaderboard("")  # refused at once, before any iteration
+        sdk.live_events.stream_leaderboard("")  # refused at once, before any iteration
 
 
 def test_a_key_at_its_open_streams_cap_waits_out_retry_after_then_raises_rate_limit_error(
@@ -724,7 +724,7 @@ def test_a_key_at_its_open_streams_cap_waits_out_retry_after_then_raises_rate_li
     refused.headers["Retry-After"] = "15"
     route = respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}/stream").mock(return_value=refused)
     with pytest.raises(livecore_client.RateLimitError) as info:
-        next(sdk.stream_event_leaderboard(BOARD_ID))
+        next(sdk.live_events.stream_leaderboard(BOARD_ID))
     assert (info.value.retry_after, info.value.details) == (15.0, {"openStreams": 5000})
     assert sleeps == [15.0] * (route.call_count - 1) and route.call_count > 1
 
@@ -735,7 +735,7 @@ def test_stream_opening_is_retried_like_a_read(
     route = respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}/stream").mock(
         side_effect=[httpx.ConnectError("refused"), httpx.Response(503), stream_response(STREAM)]
     )
-    assert list(sdk.stream_event_leaderboard(BOARD_ID)) == EXPECTED
+    assert list(sdk.live_events.stream_leaderboard(BOARD_ID)) == EXPECTED
     assert (route.call_count, sleeps) == (3, [0.25, 0.5])
 
 
@@ -751,7 +751,7 @@ def test_a_stream_that_is_not_the_contract_is_refused(
 ) -> None:
     respx_mock.get(f"{SDK}/event-leaderboards/{BOARD_ID}/stream").mock(return_value=answer)
     with pytest.raises(APIResponseValidationError):
-        list(sdk.stream_event_leaderboard(BOARD_ID))
+        list(sdk.live_events.stream_leaderboard(BOARD_ID))
 
 
 # --- Async twins ----------------------------------------------------------------------------------------
@@ -772,26 +772,28 @@ async def test_async_event_flow(async_sdk: AsyncSdkClient, respx_mock: respx.Moc
         side_effect=[httpx.Response(503), stream_response(STREAM)]
     )
 
-    [event] = (await async_sdk.events("p1", with_attempts=False)).events
+    [event] = (await async_sdk.live_events.list("p1", with_attempts=False)).events
     assert "X-Player-Secret" not in listing.calls.last.request.headers
-    attempt = (await async_sdk.start_attempt("p1", event.key, player_context={"country": "FR"})).attempt
+    attempt = (
+        await async_sdk.live_events.start_attempt("p1", event.key, player_context={"country": "FR"})
+    ).attempt
     assert sent_json(start) == {"playerContext": {"country": "FR"}}
-    done = await async_sdk.report_progress(
+    done = await async_sdk.live_events.report_progress(
         "p1", event.key, attempt.attempt_id, {"score": 640}, idempotency_key="k"
     )
     assert (sent_key(progress), done.attempt.score) == ("k", 640)
-    page = await async_sdk.event_leaderboard(attempt.leaderboard_id, around="p1")
+    page = await async_sdk.live_events.leaderboard(attempt.leaderboard_id, around="p1")
     assert params(board) == {"limit": "50", "around": "p1"}
     assert page.entries == [ADA]
 
-    seen = [e async for e in async_sdk.stream_event_leaderboard(attempt.leaderboard_id)]
+    seen = [e async for e in async_sdk.live_events.stream_leaderboard(attempt.leaderboard_id)]
     assert seen == EXPECTED
     assert stream.call_count == 2
     assert stream.calls.last.request.headers["Accept"] == "text/event-stream"
 
     progress.return_value = refusal(422, "anti_cheat_rejected", {"validator": "cap"})
     with pytest.raises(AntiCheatRejectedError):
-        await async_sdk.report_progress("p1", event.key, attempt.attempt_id, {"score": 1e9})
+        await async_sdk.live_events.report_progress("p1", event.key, attempt.attempt_id, {"score": 1e9})
 
 
 async def test_async_stream_closes_early_and_reports_a_cut(policy: RetryPolicy) -> None:
@@ -803,13 +805,13 @@ async def test_async_stream_closes_early_and_reports_a_cut(policy: RetryPolicy) 
         httpx.AsyncClient(transport=transport) as http,
         AsyncSdkClient("ck_test", base_url=BASE, http_client=http, retry_policy=policy) as sdk,
     ):
-        async with contextlib.aclosing(sdk.stream_event_leaderboard(BOARD_ID)) as events:
+        async with contextlib.aclosing(sdk.live_events.stream_leaderboard(BOARD_ID)) as events:
             assert isinstance(await anext(events), StreamReady)
         assert stream.closed
 
         stream.closed = False
         with pytest.raises(APIConnectionError):
-            _ = [e async for e in sdk.stream_event_leaderboard(BOARD_ID)]
+            _ = [e async for e in sdk.live_events.stream_leaderboard(BOARD_ID)]
         assert stream.closed
 
 
@@ -817,32 +819,38 @@ async def test_async_end_event_now(async_server: AsyncServerClient, respx_mock: 
     respx_mock.post(f"{BASE}/server/v1/dev/events/time-trial/end-now").mock(
         return_value=ok({"closedWindows": ["w"]})
     )
-    assert (await async_server.end_event_now("time-trial")).closed_windows == ["w"]
+    assert (await async_server.live_events.end_now("time-trial")).closed_windows == ["w"]
 
 
 # --- Sync and async are one definition ------------------------------------------------------------------
 
-SDK_METHODS = ["events", "start_attempt", "report_progress", "event_leaderboard", "stream_event_leaderboard"]
+SDK_METHODS = [
+    "live_events.list",
+    "live_events.start_attempt",
+    "live_events.report_progress",
+    "live_events.leaderboard",
+    "live_events.stream_leaderboard",
+]
 
 
 @pytest.mark.parametrize(
     ("sync_cls", "async_cls", "names"),
-    [(SdkClient, AsyncSdkClient, SDK_METHODS), (ServerClient, AsyncServerClient, ["end_event_now"])],
+    [(SdkClient, AsyncSdkClient, SDK_METHODS), (ServerClient, AsyncServerClient, ["live_events.end_now"])],
 )
 def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], names: list[str]
 ) -> None:
     for name in names:
-        sync_method, async_method = getattr(sync_cls, name), getattr(async_cls, name)
+        sync_method, async_method = pick(sync_cls, name), pick(async_cls, name)
         sync_sig, async_sig = inspect.signature(sync_method), inspect.signature(async_method)
         assert list(sync_sig.parameters.values()) == list(async_sig.parameters.values()), name
         assert sync_method.__doc__, name
-        assert sync_method.__name__ == name
+        assert sync_method.__name__ == name.split(".")[-1]
 
 
 def test_stream_methods_say_the_same_but_for_the_loop() -> None:
-    sync_doc = SdkClient.stream_event_leaderboard.__doc__ or ""
-    async_doc = AsyncSdkClient.stream_event_leaderboard.__doc__ or ""
+    sync_doc = SdkClient.live_events.stream_leaderboard.__doc__ or ""
+    async_doc = AsyncSdkClient.live_events.stream_leaderboard.__doc__ or ""
     assert sync_doc.split("(``contextlib")[0] == async_doc.split("(``contextlib")[0]
 
 

@@ -204,10 +204,10 @@ def join(arena: Arena, http: httpx.Client, server: ServerClient) -> Iterator[Cal
         external_id = f"ev-{next(_ids)}-{secrets.token_hex(2)}"
         sdk = SdkClient(arena.keys["client"], base_url=arena.base_url, http_client=http)
         opened.append(sdk)
-        sdk.player_secret = sdk.register(external_id).player_secret
-        sdk.set_identity(external_id, name=name)
+        sdk.player_secret = sdk.players.register(external_id).player_secret
+        sdk.players.set_identity(external_id, name=name)
         if gems:
-            server.credit_wallet(external_id, "gems", gems)
+            server.wallet.credit(external_id, "gems", gems)
         return Member(external_id, sdk)
 
     yield make
@@ -216,7 +216,7 @@ def join(arena: Arena, http: httpx.Client, server: ServerClient) -> Iterator[Cal
 
 
 def gems(member: Member) -> int:
-    [balance] = [c.balance for c in member.sdk.wallet(member.id).currencies if c.key == "gems"]
+    [balance] = [c.balance for c in member.sdk.wallet.get(member.id).currencies if c.key == "gems"]
     return balance
 
 
@@ -225,7 +225,7 @@ def gems(member: Member) -> int:
 
 def test_events_list_with_and_without_the_secret(join: Callable[..., Member]) -> None:
     ada = join("Ada")
-    anonymous = {e.key: e for e in ada.sdk.events(ada.id, with_attempts=False).events}
+    anonymous = {e.key: e for e in ada.sdk.live_events.list(ada.id, with_attempts=False).events}
     assert list(anonymous) == [
         "duo",
         "finale",
@@ -260,15 +260,15 @@ def test_events_list_with_and_without_the_secret(join: Callable[..., Member]) ->
         [],
     )
 
-    mine = {e.key: e for e in ada.sdk.events(ada.id).events}
+    mine = {e.key: e for e in ada.sdk.live_events.list(ada.id).events}
     assert mine["sprint"].attempts == []
-    attempt = ada.sdk.start_attempt(ada.id, "sprint").attempt
-    mine = {e.key: e for e in ada.sdk.events(ada.id).events}
+    attempt = ada.sdk.live_events.start_attempt(ada.id, "sprint").attempt
+    mine = {e.key: e for e in ada.sdk.live_events.list(ada.id).events}
     assert [a.attempt_id for a in mine["sprint"].attempts or []] == [attempt.attempt_id]
     assert mine["later"].attempts == []
 
     with pytest.raises(PlayerSecretInvalidError):
-        ada.sdk.events(ada.id, player_secret="ps_" + "x" * 43)
+        ada.sdk.live_events.list(ada.id, player_secret="ps_" + "x" * 43)
 
 
 # --- Start, progress, board -----------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_events_list_with_and_without_the_secret(join: Callable[..., Member]) ->
 
 def test_a_paid_attempt_from_start_to_completion(join: Callable[..., Member], http: httpx.Client) -> None:
     bo = join("Bo", gems=10)
-    attempt = bo.sdk.start_attempt(bo.id, "sprint", player_context={"country": "SE"}).attempt
+    attempt = bo.sdk.live_events.start_attempt(bo.id, "sprint", player_context={"country": "SE"}).attempt
     assert (attempt.status, attempt.score, attempt.attempt_count, attempt.event_key) == (
         AttemptStatus.IN_PROGRESS,
         None,
@@ -288,7 +288,7 @@ def test_a_paid_attempt_from_start_to_completion(join: Callable[..., Member], ht
     assert gems(bo) == 5
 
     # Crossing the milestone grants it at once; a lap count too fast for the time is applied, flagged.
-    done = bo.sdk.report_progress(bo.id, "sprint", attempt.attempt_id, {"score": 150, "laps": 40})
+    done = bo.sdk.live_events.report_progress(bo.id, "sprint", attempt.attempt_id, {"score": 150, "laps": 40})
     assert (done.attempt.score, done.attempt.metrics, done.attempt.milestones, done.attempt.flagged) == (
         150,
         {"score": 150, "laps": 40},
@@ -302,19 +302,19 @@ def test_a_paid_attempt_from_start_to_completion(join: Callable[..., Member], ht
         "bronze",
     )
     # A worse score is kept in metrics but never lowers the attempt's best.
-    lower = bo.sdk.report_progress(bo.id, "sprint", attempt.attempt_id, {"score": 120}).attempt
+    lower = bo.sdk.live_events.report_progress(bo.id, "sprint", attempt.attempt_id, {"score": 120}).attempt
     assert (lower.score, lower.metrics["score"], lower.metrics["laps"]) == (150, 120, 40)
 
-    finished = bo.sdk.report_progress(
+    finished = bo.sdk.live_events.report_progress(
         bo.id, "sprint", attempt.attempt_id, {"score": 160}, complete=True
     ).attempt
     assert (finished.status, finished.completed_at is not None) == (AttemptStatus.COMPLETED, True)
-    pending = bo.sdk.pending_grants(bo.id).grants
+    pending = bo.sdk.grants.pending(bo.id).grants
     assert sorted(g.source_kind for g in pending) == ["event_completion", "event_milestone"]
 
     # The same start key answers the same attempt and pays nothing again.
-    again = bo.sdk.start_attempt(bo.id, "sprint", idempotency_key="bo-second")
-    replay = bo.sdk.start_attempt(bo.id, "sprint", idempotency_key="bo-second")
+    again = bo.sdk.live_events.start_attempt(bo.id, "sprint", idempotency_key="bo-second")
+    replay = bo.sdk.live_events.start_attempt(bo.id, "sprint", idempotency_key="bo-second")
     assert replay.attempt.attempt_id == again.attempt.attempt_id
     assert again.attempt.attempt_count == 2
     assert gems(bo) == 0
@@ -324,13 +324,13 @@ def test_board_pages_cursor_and_around(join: Callable[..., Member], server: Serv
     players = [join(name) for name in ("Cy", "Dee", "Eli", "Fox")]
     board_id = ""
     for score, member in zip((300, 500, 400, 500), players, strict=True):
-        attempt = member.sdk.start_attempt(member.id, "relay").attempt
+        attempt = member.sdk.live_events.start_attempt(member.id, "relay").attempt
         board_id = attempt.leaderboard_id
-        member.sdk.report_progress(member.id, "relay", attempt.attempt_id, {"score": score})
-        server.advance_clock(1)  # the manual clock: each score reached a second after the one before
+        member.sdk.live_events.report_progress(member.id, "relay", attempt.attempt_id, {"score": score})
+        server.system.advance_clock(1)  # the manual clock: each score reached a second after the one before
     sdk = players[0].sdk
 
-    page = sdk.event_leaderboard(board_id)
+    page = sdk.live_events.leaderboard(board_id)
     # Dee reached 500 before Fox: equal scores keep the order they were reached in.
     assert [(e.rank, e.name, e.score) for e in page.entries] == [
         (1, "Dee", 500),
@@ -344,22 +344,22 @@ def test_board_pages_cursor_and_around(join: Callable[..., Member], server: Serv
         None,
     )
 
-    first = sdk.event_leaderboard(board_id, limit=3)
+    first = sdk.live_events.leaderboard(board_id, limit=3)
     assert [e.rank for e in first.entries] == [1, 2, 3] and first.next_cursor is not None
-    rest = sdk.event_leaderboard(board_id, limit=3, cursor=first.next_cursor)
+    rest = sdk.live_events.leaderboard(board_id, limit=3, cursor=first.next_cursor)
     assert ([(e.rank, e.name) for e in rest.entries], rest.next_cursor) == ([(4, "Cy")], None)
 
     # around: centred on the player, as far as the board's ends allow.
-    around = sdk.event_leaderboard(board_id, limit=3, around=players[2].id)
+    around = sdk.live_events.leaderboard(board_id, limit=3, around=players[2].id)
     assert [(e.rank, e.name) for e in around.entries] == [(2, "Fox"), (3, "Eli"), (4, "Cy")]
-    top = sdk.event_leaderboard(board_id, limit=3, around=players[1].id)
+    top = sdk.live_events.leaderboard(board_id, limit=3, around=players[1].id)
     assert [e.name for e in top.entries] == ["Dee", "Fox", "Eli"]
     with pytest.raises(PlayerNotFoundError):
-        sdk.event_leaderboard(board_id, around="nobody-at-all")
+        sdk.live_events.leaderboard(board_id, around="nobody-at-all")
     with pytest.raises(InvalidRequestError):
-        sdk.event_leaderboard(board_id, cursor="not-a-cursor")
+        sdk.live_events.leaderboard(board_id, cursor="not-a-cursor")
     with pytest.raises(LeaderboardNotFoundError):
-        sdk.event_leaderboard("lb_" + "0" * 32)
+        sdk.live_events.leaderboard("lb_" + "0" * 32)
 
 
 # --- Refusals, one class per code ----------------------------------------------------------------------
@@ -368,49 +368,51 @@ def test_board_pages_cursor_and_around(join: Callable[..., Member], server: Serv
 def test_start_refusals(join: Callable[..., Member]) -> None:
     poor, cy = join("Poor", gems=0), join("Cy", gems=20)
     with pytest.raises(EventNotFoundError):
-        cy.sdk.start_attempt(cy.id, "nope")
+        cy.sdk.live_events.start_attempt(cy.id, "nope")
     with pytest.raises(EventNotOpenError):
-        cy.sdk.start_attempt(cy.id, "later")
+        cy.sdk.live_events.start_attempt(cy.id, "later")
     with pytest.raises(InsufficientEntryCostError) as cost:
-        poor.sdk.start_attempt(poor.id, "sprint")
+        poor.sdk.live_events.start_attempt(poor.id, "sprint")
     assert cost.value.details is not None and cost.value.details["needed"] == 5
 
-    first = cy.sdk.start_attempt(cy.id, "sprint").attempt
+    first = cy.sdk.live_events.start_attempt(cy.id, "sprint").attempt
     with pytest.raises(AttemptInProgressError) as busy:
-        cy.sdk.start_attempt(cy.id, "sprint")
+        cy.sdk.live_events.start_attempt(cy.id, "sprint")
     assert busy.value.attempt_id == first.attempt_id
-    cy.sdk.report_progress(cy.id, "sprint", first.attempt_id, {"score": 1}, complete=True)
-    second = cy.sdk.start_attempt(cy.id, "sprint").attempt
-    cy.sdk.report_progress(cy.id, "sprint", second.attempt_id, {"score": 2}, complete=True)
+    cy.sdk.live_events.report_progress(cy.id, "sprint", first.attempt_id, {"score": 1}, complete=True)
+    second = cy.sdk.live_events.start_attempt(cy.id, "sprint").attempt
+    cy.sdk.live_events.report_progress(cy.id, "sprint", second.attempt_id, {"score": 2}, complete=True)
     with pytest.raises(MaxAttemptsReachedError):
-        cy.sdk.start_attempt(cy.id, "sprint")
+        cy.sdk.live_events.start_attempt(cy.id, "sprint")
 
 
 def test_progress_refusals(join: Callable[..., Member]) -> None:
     dee, eli = join("Dee"), join("Eli")
-    attempt = dee.sdk.start_attempt(dee.id, "sprint").attempt
+    attempt = dee.sdk.live_events.start_attempt(dee.id, "sprint").attempt
     with pytest.raises(AttemptNotFoundError):  # another player's attempt
-        eli.sdk.report_progress(eli.id, "sprint", attempt.attempt_id, {"score": 1})
+        eli.sdk.live_events.report_progress(eli.id, "sprint", attempt.attempt_id, {"score": 1})
     with pytest.raises(InvalidRequestError) as unknown:
-        dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"speed": 1})
+        dee.sdk.live_events.report_progress(dee.id, "sprint", attempt.attempt_id, {"speed": 1})
     assert "metrics.speed" in (unknown.value.details or {}).get("fields", {})
     with pytest.raises(AntiCheatRejectedError) as cheat:
-        dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 9000})
+        dee.sdk.live_events.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 9000})
     assert cheat.value.validator == "score-cap"
-    assert dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 1000}).attempt.status is (
+    assert dee.sdk.live_events.report_progress(
+        dee.id, "sprint", attempt.attempt_id, {"score": 1000}
+    ).attempt.status is (
         AttemptStatus.COMPLETED  # the target completes it
     )
     with pytest.raises(AttemptNotInProgressError):
-        dee.sdk.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 1})
+        dee.sdk.live_events.report_progress(dee.id, "sprint", attempt.attempt_id, {"score": 1})
 
 
 def test_end_now_refusals(server: ServerClient, arena: Arena, http: httpx.Client) -> None:
-    assert server.end_event_now("later").closed_windows == []
+    assert server.live_events.end_now("later").closed_windows == []
     with pytest.raises(EventNotFoundError):
-        server.end_event_now("nope")
+        server.live_events.end_now("nope")
     live = ServerClient(arena.keys["live-server"], base_url=arena.base_url, http_client=http)
     with live, pytest.raises(PermissionDeniedError):
-        live.end_event_now("sprint")
+        live.live_events.end_now("sprint")
 
 
 # --- The stream -----------------------------------------------------------------------------------------
@@ -418,44 +420,44 @@ def test_end_now_refusals(server: ServerClient, arena: Arena, http: httpx.Client
 
 def test_stream_from_ready_to_closed(join: Callable[..., Member], server: ServerClient, arena: Arena) -> None:
     fast, slow = join("Fast"), join("Slow")
-    attempts = {m.id: m.sdk.start_attempt(m.id, "finale").attempt for m in (fast, slow)}
+    attempts = {m.id: m.sdk.live_events.start_attempt(m.id, "finale").attempt for m in (fast, slow)}
     board_id = attempts[fast.id].leaderboard_id
-    slow.sdk.report_progress(slow.id, "finale", attempts[slow.id].attempt_id, {"score": 90.5})
+    slow.sdk.live_events.report_progress(slow.id, "finale", attempts[slow.id].attempt_id, {"score": 90.5})
 
     with (
         SdkClient(arena.keys["client"], base_url=arena.base_url) as watcher,
-        contextlib.closing(watcher.stream_event_leaderboard(board_id)) as events,
+        contextlib.closing(watcher.live_events.stream_leaderboard(board_id)) as events,
     ):
         ready = next(events)
         assert isinstance(ready, StreamReady)
         assert [(e.name, e.score) for e in ready.entries] == [("Slow", 90.5)]
 
         # finale is "asc": a lower time is better, so Fast takes rank 1.
-        fast.sdk.report_progress(fast.id, "finale", attempts[fast.id].attempt_id, {"score": 61})
+        fast.sdk.live_events.report_progress(fast.id, "finale", attempts[fast.id].attempt_id, {"score": 61})
         update = next(events)
         assert isinstance(update, StreamScoreUpdate)
         assert (update.entry.name, update.entry.rank, update.entry.score) == ("Fast", 1, 61)
         assert update.version > ready.version
 
-        assert len(server.end_event_now("finale").closed_windows) == 1
+        assert len(server.live_events.end_now("finale").closed_windows) == 1
         closed = next(events)
         assert closed == StreamClosed(leaderboard_id=board_id, reason="finalized")
         assert next(events, None) is None  # the iteration ends with closed
 
-    final = fast.sdk.event_leaderboard(board_id)
+    final = fast.sdk.live_events.leaderboard(board_id)
     assert final.leaderboard.status is BoardStatus.FINALIZED
     assert [e.name for e in final.entries] == ["Fast", "Slow"]
-    assert [g.source_kind for g in fast.sdk.pending_grants(fast.id).grants] == ["event_rank"]
-    assert slow.sdk.pending_grants(slow.id).grants == []
+    assert [g.source_kind for g in fast.sdk.grants.pending(fast.id).grants] == ["event_rank"]
+    assert slow.sdk.grants.pending(slow.id).grants == []
     with pytest.raises(EventNotOpenError):
-        fast.sdk.start_attempt(fast.id, "finale")  # the rest of the ended window takes no start
+        fast.sdk.live_events.start_attempt(fast.id, "finale")  # the rest of the ended window takes no start
 
     # A finalized board's stream: ready, then closed at once.
-    replay = list(fast.sdk.stream_event_leaderboard(board_id))
+    replay = list(fast.sdk.live_events.stream_leaderboard(board_id))
     assert [type(e) for e in replay] == [StreamReady, StreamClosed]
     assert isinstance(replay[0], StreamReady) and [e.name for e in replay[0].entries] == ["Fast", "Slow"]
     with pytest.raises(LeaderboardNotFoundError):
-        next(fast.sdk.stream_event_leaderboard("lb_" + "0" * 32))
+        next(fast.sdk.live_events.stream_leaderboard("lb_" + "0" * 32))
 
 
 @pytest.fixture
@@ -470,23 +472,25 @@ async def async_clients(arena: Arena) -> AsyncIterator[tuple[AsyncSdkClient, Asy
 async def test_async_stream_and_calls(async_clients: tuple[AsyncSdkClient, AsyncServerClient]) -> None:
     sdk, server = async_clients
     external_id = f"ev-async-{secrets.token_hex(3)}"
-    sdk.player_secret = (await sdk.register(external_id)).player_secret
-    await server.credit_wallet(external_id, "gems", 5)
-    [sprint] = [e for e in (await sdk.events(external_id)).events if e.key == "sprint"]
-    attempt = (await sdk.start_attempt(external_id, sprint.key)).attempt
+    sdk.player_secret = (await sdk.players.register(external_id)).player_secret
+    await server.wallet.credit(external_id, "gems", 5)
+    [sprint] = [e for e in (await sdk.live_events.list(external_id)).events if e.key == "sprint"]
+    attempt = (await sdk.live_events.start_attempt(external_id, sprint.key)).attempt
 
-    async with contextlib.aclosing(sdk.stream_event_leaderboard(attempt.leaderboard_id)) as events:
+    async with contextlib.aclosing(sdk.live_events.stream_leaderboard(attempt.leaderboard_id)) as events:
         ready = await anext(events)
         assert isinstance(ready, StreamReady)
-        done = await sdk.report_progress(external_id, sprint.key, attempt.attempt_id, {"score": 4321.5})
+        done = await sdk.live_events.report_progress(
+            external_id, sprint.key, attempt.attempt_id, {"score": 4321.5}
+        )
         assert done.attempt.score == 4321.5
         async for event in events:
             if isinstance(event, StreamScoreUpdate) and event.entry.external_player_id == external_id:
                 assert (event.entry.score, event.version > ready.version) == (4321.5, True)
                 break
-    page = await sdk.event_leaderboard(attempt.leaderboard_id, around=external_id, limit=1)
+    page = await sdk.live_events.leaderboard(attempt.leaderboard_id, around=external_id, limit=1)
     assert [e.external_player_id for e in page.entries] == [external_id]
-    assert (await server.end_event_now("later")).closed_windows == []
+    assert (await server.live_events.end_now("later")).closed_windows == []
 
 
 # --- Lobbies --------------------------------------------------------------------------------------------
@@ -496,14 +500,16 @@ def test_a_lobby_forms_then_starts_and_reads_alike_on_both_clients(
     arena: Arena, join: Callable[..., Member], server: ServerClient
 ) -> None:
     ada, bo = join("Ada"), join("Bo")
-    forming = ada.sdk.start_attempt(ada.id, "duo")
+    forming = ada.sdk.live_events.start_attempt(ada.id, "duo")
     assert isinstance(forming, LobbyForming)
     assert (forming.participant_count, forming.capacity) == (1, 2)
     assert forming.fill_by is not None and forming.fill_by > START
-    assert isinstance(ada.sdk.start_attempt(ada.id, "duo"), LobbyForming)  # again: nothing changes
-    started = bo.sdk.start_attempt(bo.id, "duo")
+    assert isinstance(
+        ada.sdk.live_events.start_attempt(ada.id, "duo"), LobbyForming
+    )  # again: nothing changes
+    started = bo.sdk.live_events.start_attempt(bo.id, "duo")
     assert isinstance(started, AttemptResponse) and started.attempt.lobby_id == forming.lobby_id
-    lobby = ada.sdk.lobby(forming.lobby_id).lobby
+    lobby = ada.sdk.lobbies.get(forming.lobby_id).lobby
     assert (lobby.status, lobby.promotion_reason, lobby.participant_count) == (
         LobbyStatus.ACTIVE,
         PromotionReason.CAPACITY,
@@ -511,9 +517,9 @@ def test_a_lobby_forms_then_starts_and_reads_alike_on_both_clients(
     )
     assert [p.external_player_id for p in lobby.participants] == [ada.id, bo.id]
     assert lobby.leaderboard_id == started.attempt.leaderboard_id
-    assert server.lobby(arena.game_id, forming.lobby_id).lobby == lobby
+    assert server.lobbies.get(arena.game_id, forming.lobby_id).lobby == lobby
     with pytest.raises(LobbyNotFoundError):
-        ada.sdk.lobby("lob_" + "0" * 32)
+        ada.sdk.lobbies.get("lob_" + "0" * 32)
 
 
 def test_a_pushed_lobby_is_active_at_once_and_its_replay_answers_it_again(
@@ -521,17 +527,17 @@ def test_a_pushed_lobby_is_active_at_once_and_its_replay_answers_it_again(
 ) -> None:
     cy, dee = join("Cy"), join("Dee")
     key = f"match-{secrets.token_hex(4)}"
-    pushed = server.push_lobby(arena.game_id, "duo", key, [dee.id, cy.id], metadata={"region": "eu"}).lobby
+    pushed = server.lobbies.push(arena.game_id, "duo", key, [dee.id, cy.id], metadata={"region": "eu"}).lobby
     assert (pushed.status, pushed.promotion_reason, pushed.metadata) == (
         LobbyStatus.ACTIVE,
         PromotionReason.EXTERNAL_PUSH,
         {"region": "eu"},
     )
     assert [p.external_player_id for p in pushed.participants] == [dee.id, cy.id]
-    assert server.push_lobby(arena.game_id, "duo", key, [dee.id, cy.id]).lobby == pushed
+    assert server.lobbies.push(arena.game_id, "duo", key, [dee.id, cy.id]).lobby == pushed
     with pytest.raises(IdempotencyConflictError):
-        server.push_lobby(arena.game_id, "duo", key, [cy.id])
-    attempt = cy.sdk.start_attempt(cy.id, "duo")
+        server.lobbies.push(arena.game_id, "duo", key, [cy.id])
+    attempt = cy.sdk.live_events.start_attempt(cy.id, "duo")
     assert isinstance(attempt, AttemptResponse) and attempt.attempt.lobby_id == pushed.lobby_id
 
 
@@ -543,20 +549,20 @@ def _team_key() -> str:
 
 
 def _play(member: Member, event: str, score: float) -> None:
-    attempt = member.sdk.start_attempt(member.id, event)
+    attempt = member.sdk.live_events.start_attempt(member.id, event)
     assert isinstance(attempt, AttemptResponse)
-    member.sdk.report_progress(member.id, event, attempt.attempt.attempt_id, {"score": score})
+    member.sdk.live_events.report_progress(member.id, event, attempt.attempt.attempt_id, {"score": score})
 
 
 def _befriend(a: Member, b: Member) -> None:
-    a.sdk.send_friend_request(a.id, external_player_id=b.id)
-    b.sdk.send_friend_request(b.id, external_player_id=a.id)  # the other way round: accepted at once
+    a.sdk.friends.send_request(a.id, external_player_id=b.id)
+    b.sdk.friends.send_request(b.id, external_player_id=a.id)  # the other way round: accepted at once
 
 
 def test_a_studio_team_through_the_sync_clients(join: Callable[..., Member], server: ServerClient) -> None:
     ada, bo, cy = join("Ada"), join("Bo"), join("Cy")
     key = _team_key()
-    team = server.put_team_roster("squad", key, [ada.id, bo.id], name="Red", attributes={"tag": 1}).team
+    team = server.teams.put_roster("squad", key, [ada.id, bo.id], name="Red", attributes={"tag": 1}).team
     assert (team.key, team.name, team.formation, team.score, team.goal, team.attributes) == (
         key,
         "Red",
@@ -566,55 +572,59 @@ def test_a_studio_team_through_the_sync_clients(join: Callable[..., Member], ser
         {"tag": 1},
     )
     assert team.team_id.startswith("team_") and team.window_id.startswith("win_")
-    assert server.team("squad", key).team == team == server.team("squad", key, window_id=team.window_id).team
+    assert (
+        server.teams.get("squad", key).team
+        == team
+        == server.teams.get("squad", key, window_id=team.window_id).team
+    )
 
     _play(ada, "squad", 150)
     _play(bo, "squad", 80)  # 230: crosses the team milestone, paying both seated members
-    mine = ada.sdk.my_team(ada.id, "squad").team
+    mine = ada.sdk.teams.mine(ada.id, "squad").team
     assert mine is not None and mine.score == 230
     assert [(m.external_player_id, m.contribution, m.rank) for m in mine.members] == [
         (ada.id, 150, 1),
         (bo.id, 80, 2),
     ]
     for member in (ada, bo):
-        grants = member.sdk.pending_grants(member.id).grants
+        grants = member.sdk.grants.pending(member.id).grants
         assert [(g.source_kind, g.source_ref_id) for g in grants] == [("event_team_milestone", team.team_id)]
 
-    kicked = server.put_team_roster("squad", key, [ada.id, cy.id]).team
+    kicked = server.teams.put_roster("squad", key, [ada.id, cy.id]).team
     assert [m.external_player_id for m in kicked.members] == [ada.id, cy.id]
     assert kicked.score == 230  # bo's contribution stays (keep_contribution)
-    assert bo.sdk.my_team(bo.id, "squad").team is None
+    assert bo.sdk.teams.mine(bo.id, "squad").team is None
     with pytest.raises(LockedElsewhereError) as locked:
-        server.put_team_roster("squad", _team_key(), [bo.id, ada.id])
+        server.teams.put_roster("squad", _team_key(), [bo.id, ada.id])
     assert locked.value.external_player_ids == [ada.id]
     with pytest.raises(TeamNotFoundError):
-        server.team("squad", _team_key())
+        server.teams.get("squad", _team_key())
     with pytest.raises(PlayerNotFoundError):
-        server.put_team_roster("squad", key, ["never-registered"])
+        server.teams.put_roster("squad", key, ["never-registered"])
     with pytest.raises(InvalidRequestError):
-        server.put_team_roster("pair", key, [ada.id])  # partner teams take no roster
+        server.teams.put_roster("pair", key, [ada.id])  # partner teams take no roster
 
 
 def test_partners_through_the_sync_client(join: Callable[..., Member]) -> None:
     ada, bo, cy = join("Ada"), join("Bo"), join("Cy")
     _befriend(ada, bo)
     with pytest.raises(GiftNotFriendsError):
-        ada.sdk.invite_partner(ada.id, "pair", cy.id)
+        ada.sdk.teams.invite_partner(ada.id, "pair", cy.id)
     with pytest.raises(InvalidRequestError):
-        ada.sdk.invite_partner(ada.id, "pair", ada.id)
-    invite = ada.sdk.invite_partner(ada.id, "pair", bo.id).invite
+        ada.sdk.teams.invite_partner(ada.id, "pair", ada.id)
+    invite = ada.sdk.teams.invite_partner(ada.id, "pair", bo.id).invite
     assert (invite.from_external_player_id, invite.to_external_player_id) == (ada.id, bo.id)
     assert invite.expires_at >= START.replace(day=3)  # 24 hours after it was sent
     with pytest.raises(InvitePendingError):
-        bo.sdk.invite_partner(bo.id, "pair", ada.id)
+        bo.sdk.teams.invite_partner(bo.id, "pair", ada.id)
     with pytest.raises(InviteNotFoundError):
-        ada.sdk.accept_partner_invite(ada.id, "pair", invite.invite_id)
-    team = bo.sdk.accept_partner_invite(bo.id, "pair", invite.invite_id).team
+        ada.sdk.teams.accept_invite(ada.id, "pair", invite.invite_id)
+    team = bo.sdk.teams.accept_invite(bo.id, "pair", invite.invite_id).team
     assert (team.key, team.formation) == (invite.invite_id, Formation.PARTNER)
     assert sorted(m.external_player_id for m in team.members) == sorted([ada.id, bo.id])
-    assert ada.sdk.my_team(ada.id, "pair").team == team
+    assert ada.sdk.teams.mine(ada.id, "pair").team == team
     with pytest.raises(AlreadyOnTeamError):
-        bo.sdk.accept_partner_invite(bo.id, "pair", invite.invite_id)
+        bo.sdk.teams.accept_invite(bo.id, "pair", invite.invite_id)
 
 
 async def test_async_team_calls(
@@ -624,18 +634,20 @@ async def test_async_team_calls(
     ada, bo = join("Ada"), join("Bo")
     _befriend(ada, bo)
     key = _team_key()
-    team = (await server.put_team_roster("squad", key, [ada.id], idempotency_key=f"{key}-1")).team
-    assert (await server.put_team_roster("squad", key, [ada.id], idempotency_key=f"{key}-1")).team == team
-    assert (await server.team("squad", key)).team == team
-    assert (await sdk.my_team(ada.id, "squad", player_secret=ada.sdk.player_secret)).team == team
-    assert (await sdk.my_team(bo.id, "squad", player_secret=bo.sdk.player_secret)).team is None
+    team = (await server.teams.put_roster("squad", key, [ada.id], idempotency_key=f"{key}-1")).team
+    assert (await server.teams.put_roster("squad", key, [ada.id], idempotency_key=f"{key}-1")).team == team
+    assert (await server.teams.get("squad", key)).team == team
+    assert (await sdk.teams.mine(ada.id, "squad", player_secret=ada.sdk.player_secret)).team == team
+    assert (await sdk.teams.mine(bo.id, "squad", player_secret=bo.sdk.player_secret)).team is None
 
-    invite = (await sdk.invite_partner(ada.id, "pair", bo.id, player_secret=ada.sdk.player_secret)).invite
+    invite = (
+        await sdk.teams.invite_partner(ada.id, "pair", bo.id, player_secret=ada.sdk.player_secret)
+    ).invite
     pair = (
-        await sdk.accept_partner_invite(bo.id, "pair", invite.invite_id, player_secret=bo.sdk.player_secret)
+        await sdk.teams.accept_invite(bo.id, "pair", invite.invite_id, player_secret=bo.sdk.player_secret)
     ).team
-    assert (await server.team("pair", invite.invite_id)).team == pair
-    assert (await sdk.my_team(ada.id, "pair", player_secret=ada.sdk.player_secret)).team == pair
+    assert (await server.teams.get("pair", invite.invite_id)).team == pair
+    assert (await sdk.teams.mine(ada.id, "pair", player_secret=ada.sdk.player_secret)).team == pair
 
 
 def test_the_close_ranks_the_team_board_and_pays_rank_one(
@@ -644,12 +656,12 @@ def test_the_close_ranks_the_team_board_and_pays_rank_one(
     """The module's last test: it ends ``squad``."""
     ada, bo = join("Ada"), join("Bo")
     key = _team_key()
-    team = server.put_team_roster("squad", key, [ada.id, bo.id]).team
+    team = server.teams.put_roster("squad", key, [ada.id, bo.id]).team
     _play(ada, "squad", 990)  # above every other team of the window
-    [closed] = server.end_event_now("squad").closed_windows
+    [closed] = server.live_events.end_now("squad").closed_windows
     assert closed == team.window_id
-    final = server.team("squad", key, window_id=team.window_id).team
+    final = server.teams.get("squad", key, window_id=team.window_id).team
     assert (final.final_rank, final.score) == (1, 990)
     for member in (ada, bo):
-        kinds = sorted(g.source_kind for g in member.sdk.pending_grants(member.id).grants)
+        kinds = sorted(g.source_kind for g in member.sdk.grants.pending(member.id).grants)
         assert kinds == ["event_team_milestone", "event_team_rank"]

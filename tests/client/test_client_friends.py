@@ -63,7 +63,7 @@ from livecore_client.webhooks import (
     FriendRequestSent,
     construct_event,
 )
-from tests.client.support import BASE, sent_json
+from tests.client.support import BASE, pick, sent_json
 
 
 def params(route: respx.Route) -> dict[str, str]:
@@ -141,12 +141,12 @@ def test_friend_code(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends/code").mock(
         return_value=ok({"friendCode": "ABC234", "displayIdentity": IDENT})
     )
-    result = sdk.friend_code("p1")
+    result = sdk.friends.code("p1")
     assert_read(route)
     assert (result.friend_code, result.display_identity, result.progression) == ("ABC234", BEA, None)
 
     route.return_value = ok({"friendCode": "ABC234", "displayIdentity": IDENT, "progression": {"coins": 5}})
-    assert sdk.friend_code("p1", progression=["coins", "gems"]).progression == {"coins": 5}
+    assert sdk.friends.code("p1", progression=["coins", "gems"]).progression == {"coins": 5}
     assert_read(route, {"progression": "coins,gems"})
     assert route.calls.last.request.url.query == b"progression=coins%2Cgems"
 
@@ -164,7 +164,7 @@ def test_progression_query(
     sdk: SdkClient, respx_mock: respx.MockRouter, given: Any, sent: dict[str, str]
 ) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends").mock(return_value=ok({"friends": []}))
-    sdk.friends("p1", progression=given)
+    sdk.friends.list("p1", progression=given)
     assert params(route) == sent
 
 
@@ -172,7 +172,7 @@ def test_search_players_parses_the_bare_array(sdk: SdkClient, respx_mock: respx.
     route = respx_mock.get(f"{SDK}/p1/friends/search").mock(
         return_value=ok([HIT, {**HIT, "externalPlayerId": "p5", "relationship": "none", "rank": 3}])
     )
-    hits = sdk.search_players("p1", "Be a")
+    hits = sdk.friends.search("p1", "Be a")
     assert_read(route, {"q": "Be a", "limit": "20"})
     assert isinstance(hits, list)
     assert hits == [
@@ -183,36 +183,36 @@ def test_search_players_parses_the_bare_array(sdk: SdkClient, respx_mock: respx.
     ]
 
     route.return_value = ok([{**HIT, "progression": {"coins": 10, "gems": 0}}])
-    [hit] = sdk.search_players("p1", "bea", limit=5, progression=["coins", "gems"])
+    [hit] = sdk.friends.search("p1", "bea", limit=5, progression=["coins", "gems"])
     assert_read(route, {"q": "bea", "limit": "5", "progression": "coins,gems"})
     assert hit.progression == {"coins": 10, "gems": 0}
 
     route.return_value = ok([])
-    assert sdk.search_players("p1", "nobody") == []
+    assert sdk.friends.search("p1", "nobody") == []
 
 
 def test_search_answer_that_is_not_an_array_is_refused(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.get(f"{SDK}/p1/friends/search").mock(return_value=ok({"hits": [HIT]}))
     with pytest.raises(APIResponseValidationError):
-        sdk.search_players("p1", "bea")
+        sdk.friends.search("p1", "bea")
 
 
 def test_search_answer_empty_object_is_refused(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.get(f"{SDK}/p1/friends/search").mock(return_value=ok({}))
     with pytest.raises(APIResponseValidationError):
-        sdk.search_players("p1", "bea")
+        sdk.friends.search("p1", "bea")
 
 
 def test_friend_suggestions(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends/suggestions").mock(
         return_value=ok({"suggestions": [SUGGESTION]})
     )
-    [row] = sdk.friend_suggestions("p1").suggestions
+    [row] = sdk.friends.suggestions("p1").suggestions
     assert_read(route, {"limit": "5"})
     assert row == SuggestionRow(
         external_player_id="p4", display_identity=BEA, online=False, last_active_at=None, status=None
     )
-    sdk.friend_suggestions("p1", limit=25, progression=["coins"])
+    sdk.friends.suggestions("p1", limit=25, progression=["coins"])
     assert_read(route, {"limit": "25", "progression": "coins"})
 
 
@@ -223,7 +223,7 @@ def test_send_friend_request_by_code_pending(sdk: SdkClient, respx_mock: respx.M
     route = respx_mock.post(f"{SDK}/p1/friends/requests").mock(
         return_value=ok({"status": "pending", "request": REQUEST}, 201)
     )
-    result = sdk.send_friend_request("p1", friend_code="abc234")
+    result = sdk.friends.send_request("p1", friend_code="abc234")
     key = assert_write(route)
     assert route.calls.last.request.headers["Content-Type"] == "application/json"
     assert sent_json(route) == {"friendCode": "abc234", "externalPlayerId": None, "idempotencyKey": key}
@@ -240,7 +240,7 @@ def test_send_friend_request_by_id_reciprocal_accept(sdk: SdkClient, respx_mock:
     route = respx_mock.post(f"{SDK}/p1/friends/requests").mock(
         return_value=ok({"status": "accepted", "friend": FRIEND})
     )
-    result = sdk.send_friend_request("p1", external_player_id="p2", idempotency_key="add-p2")
+    result = sdk.friends.send_request("p1", external_player_id="p2", idempotency_key="add-p2")
     assert_write(route, key="add-p2")
     assert sent_json(route) == {"friendCode": None, "externalPlayerId": "p2", "idempotencyKey": "add-p2"}
     assert (result.status, result.request) == ("accepted", None)
@@ -254,13 +254,13 @@ def test_send_friend_request_by_id_reciprocal_accept(sdk: SdkClient, respx_mock:
     )
 
 
-@pytest.mark.parametrize("method", ["send_friend_request", "block_player"])
+@pytest.mark.parametrize("method", ["friends.send_request", "friends.block"])
 @pytest.mark.parametrize("target", [{}, {"friend_code": "ABC234", "external_player_id": "p2"}])
 def test_exactly_one_target_checked_locally(
     sdk: SdkClient, respx_mock: respx.MockRouter, method: str, target: dict[str, str]
 ) -> None:
     with pytest.raises(ValueError, match="exactly one of friend_code and external_player_id"):
-        getattr(sdk, method)("p1", **target)
+        pick(sdk, method)("p1", **target)
     assert not respx_mock.calls
 
 
@@ -269,7 +269,7 @@ def test_friend_requests(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends/requests").mock(
         return_value=ok({"incoming": [incoming], "outgoing": [REQUEST]})
     )
-    result = sdk.friend_requests("p1", progression=["coins", "gems"])
+    result = sdk.friends.requests("p1", progression=["coins", "gems"])
     assert_read(route, {"progression": "coins,gems"})
     assert [(r.request_id, r.direction, r.progression) for r in result.incoming] == [
         ("frq_2", Direction.INCOMING, {"coins": 3})
@@ -281,7 +281,7 @@ def test_accept_friend_request(sdk: SdkClient, respx_mock: respx.MockRouter) -> 
     route = respx_mock.post(f"{SDK}/p1/friends/requests/frq_1/accept").mock(
         return_value=ok({"friend": FRIEND})
     )
-    result = sdk.accept_friend_request("p1", "frq_1")
+    result = sdk.friends.accept_request("p1", "frq_1")
     assert_write(route)
     assert route.calls.last.request.content == b""  # no body: the key is in the header only
     assert result.friend.external_player_id == "p2"
@@ -293,7 +293,7 @@ def test_decline_and_cancel(sdk: SdkClient, respx_mock: respx.MockRouter, action
     route = respx_mock.post(f"{SDK}/p1/friends/requests/frq_1/{action}").mock(
         return_value=ok({"requestId": "frq_1", "status": status})
     )
-    result = getattr(sdk, f"{action}_friend_request")("p1", "frq_1", idempotency_key=f"{action}-1")
+    result = getattr(sdk.friends, f"{action}_request")("p1", "frq_1", idempotency_key=f"{action}-1")
     assert_write(route, key=f"{action}-1")
     assert route.calls.last.request.content == b""
     assert (result.request_id, result.status) == ("frq_1", status)
@@ -305,7 +305,7 @@ def test_decline_and_cancel(sdk: SdkClient, respx_mock: respx.MockRouter, action
 def test_friends(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     cooling = {**FRIEND, "externalPlayerId": "p3", "giftCooldownUntil": TS, "progression": {"coins": 0}}
     route = respx_mock.get(f"{SDK}/p1/friends").mock(return_value=ok({"friends": [FRIEND, cooling]}))
-    first, second = sdk.friends("p1", progression=["coins"]).friends
+    first, second = sdk.friends.list("p1", progression=["coins"]).friends
     assert_read(route, {"progression": "coins"})
     assert (first.online, first.status, first.gift_cooldown_until, first.progression) == (
         True,
@@ -318,28 +318,28 @@ def test_friends(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
 
 def test_remove_friend(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.delete(f"{SDK}/p1/friends/p%2F2").mock(return_value=ok({"removed": True}))
-    assert sdk.remove_friend("p1", "p/2").removed is True
+    assert sdk.friends.remove("p1", "p/2").removed is True
     assert_write(route, "DELETE")
     assert route.calls.last.request.content == b""
 
 
 def test_block_player(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p1/friends/blocks").mock(return_value=ok({"block": BLOCK}, 201))
-    block = sdk.block_player("p1", external_player_id="p3").block
+    block = sdk.friends.block("p1", external_player_id="p3").block
     key = assert_write(route)
     assert sent_json(route) == {"friendCode": None, "externalPlayerId": "p3", "idempotencyKey": key}
     assert block == BlockRow(external_player_id="p3", display_identity=BEA, blocked_at=WHEN)
 
-    sdk.block_player("p1", friend_code="XYZ789", idempotency_key="blk-1")
+    sdk.friends.block("p1", friend_code="XYZ789", idempotency_key="blk-1")
     assert sent_json(route) == {"friendCode": "XYZ789", "externalPlayerId": None, "idempotencyKey": "blk-1"}
 
 
 def test_blocks_and_unblock(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     listed = respx_mock.get(f"{SDK}/p1/friends/blocks").mock(return_value=ok({"blocks": [BLOCK]}))
     unblock = respx_mock.delete(f"{SDK}/p1/friends/blocks/p3").mock(return_value=ok({"unblocked": True}))
-    assert [b.external_player_id for b in sdk.blocks("p1").blocks] == ["p3"]
+    assert [b.external_player_id for b in sdk.friends.blocks("p1").blocks] == ["p3"]
     assert_read(listed)
-    assert sdk.unblock_player("p1", "p3").unblocked is True
+    assert sdk.friends.unblock("p1", "p3").unblocked is True
     assert_write(unblock, "DELETE")
     assert unblock.calls.last.request.content == b""
 
@@ -348,37 +348,37 @@ def test_heartbeat(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p1/presence").mock(
         return_value=ok({"online": True, "lastActiveAt": TS, "status": "in lobby"})
     )
-    presence = sdk.heartbeat("p1", "in lobby")
+    presence = sdk.presence.heartbeat("p1", "in lobby")
     assert_write(route)
     assert sent_json(route) == {"status": "in lobby"}
     assert (presence.online, presence.last_active_at, presence.status) == (True, WHEN, "in lobby")
 
     route.return_value = ok({"online": True, "lastActiveAt": TS, "status": None})
-    assert sdk.heartbeat("p1").status is None
+    assert sdk.presence.heartbeat("p1").status is None
     assert sent_json(route) == {"status": None}  # null clears the label; the player stays online
 
 
 def test_per_call_secret_overrides_the_clients(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p2/friends").mock(return_value=ok({"friends": []}))
-    sdk.friends("p2", player_secret="sec_2")
+    sdk.friends.list("p2", player_secret="sec_2")
     assert_read(route, secret="sec_2")
 
 
 PLAYER_CALLS: list[Callable[[SdkClient], Any]] = [
-    lambda c: c.friend_code("p1"),
-    lambda c: c.search_players("p1", "bea"),
-    lambda c: c.send_friend_request("p1", friend_code="ABC234"),
-    lambda c: c.friend_requests("p1"),
-    lambda c: c.accept_friend_request("p1", "frq_1"),
-    lambda c: c.decline_friend_request("p1", "frq_1"),
-    lambda c: c.cancel_friend_request("p1", "frq_1"),
-    lambda c: c.friends("p1"),
-    lambda c: c.remove_friend("p1", "p2"),
-    lambda c: c.friend_suggestions("p1"),
-    lambda c: c.block_player("p1", external_player_id="p2"),
-    lambda c: c.blocks("p1"),
-    lambda c: c.unblock_player("p1", "p2"),
-    lambda c: c.heartbeat("p1"),
+    lambda c: c.friends.code("p1"),
+    lambda c: c.friends.search("p1", "bea"),
+    lambda c: c.friends.send_request("p1", friend_code="ABC234"),
+    lambda c: c.friends.requests("p1"),
+    lambda c: c.friends.accept_request("p1", "frq_1"),
+    lambda c: c.friends.decline_request("p1", "frq_1"),
+    lambda c: c.friends.cancel_request("p1", "frq_1"),
+    lambda c: c.friends.list("p1"),
+    lambda c: c.friends.remove("p1", "p2"),
+    lambda c: c.friends.suggestions("p1"),
+    lambda c: c.friends.block("p1", external_player_id="p2"),
+    lambda c: c.friends.blocks("p1"),
+    lambda c: c.friends.unblock("p1", "p2"),
+    lambda c: c.presence.heartbeat("p1"),
 ]
 
 
@@ -391,7 +391,7 @@ def test_friend_routes_need_a_secret(respx_mock: respx.MockRouter, call: Callabl
 
 def test_empty_request_id_refused(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     with pytest.raises(ValueError, match="requestId"):
-        sdk.accept_friend_request("p1", "")
+        sdk.friends.accept_request("p1", "")
     assert not respx_mock.calls
 
 
@@ -405,9 +405,9 @@ def test_server_reads(server: ServerClient, respx_mock: respx.MockRouter) -> Non
     )
     blocks = respx_mock.get(f"{SRV}/p1/blocks").mock(return_value=ok({"blocks": [BLOCK]}))
 
-    assert [f.status for f in server.friends("p1").friends] == ["in a race"]
-    assert [r.request_id for r in server.friend_requests("p1").outgoing] == ["frq_1"]
-    assert [b.external_player_id for b in server.blocks("p1").blocks] == ["p3"]
+    assert [f.status for f in server.friends.list("p1").friends] == ["in a race"]
+    assert [r.request_id for r in server.friends.requests("p1").outgoing] == ["frq_1"]
+    assert [b.external_player_id for b in server.friends.blocks("p1").blocks] == ["p3"]
     for route in (friends, requests, blocks):
         request = route.calls.last.request
         assert request.method == "GET"
@@ -421,21 +421,21 @@ def test_server_reads(server: ServerClient, respx_mock: respx.MockRouter) -> Non
 
 ERROR_CASES = [
     # (method, url, call, status, code, class, status class)
-    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.send_friend_request("p1", external_player_id="p1"),
+    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.friends.send_request("p1", external_player_id="p1"),
      400, "cannot_friend_self", CannotFriendSelfError, InvalidRequestError),
-    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.send_friend_request("p1", external_player_id="p2"),
+    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.friends.send_request("p1", external_player_id="p2"),
      409, "already_friends", AlreadyFriendsError, ConflictError),
-    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.send_friend_request("p1", friend_code="ZZZZZZ"),
+    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.friends.send_request("p1", friend_code="ZZZZZZ"),
      404, "friend_code_invalid", FriendCodeInvalidError, NotFoundError),
-    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.send_friend_request("p1", external_player_id="p3"),
+    ("POST", f"{SDK}/p1/friends/requests", lambda c: c.friends.send_request("p1", external_player_id="p3"),
      403, "player_blocked", PlayerBlockedError, PermissionDeniedError),
-    ("POST", f"{SDK}/p1/friends/requests/frq_1/accept", lambda c: c.accept_friend_request("p1", "frq_1"),
+    ("POST", f"{SDK}/p1/friends/requests/frq_1/accept", lambda c: c.friends.accept_request("p1", "frq_1"),
      409, "friend_limit_reached", FriendLimitReachedError, ConflictError),
-    ("POST", f"{SDK}/p1/friends/requests/frq_1/cancel", lambda c: c.cancel_friend_request("p1", "frq_1"),
+    ("POST", f"{SDK}/p1/friends/requests/frq_1/cancel", lambda c: c.friends.cancel_request("p1", "frq_1"),
      404, "friend_request_not_found", FriendRequestNotFoundError, NotFoundError),
-    ("DELETE", f"{SDK}/p1/friends/p2", lambda c: c.remove_friend("p1", "p2"),
+    ("DELETE", f"{SDK}/p1/friends/p2", lambda c: c.friends.remove("p1", "p2"),
      404, "not_friends_yet", NotFriendsError, NotFoundError),
-    ("DELETE", f"{SDK}/p1/friends/blocks/p2", lambda c: c.unblock_player("p1", "p2"),
+    ("DELETE", f"{SDK}/p1/friends/blocks/p2", lambda c: c.friends.unblock("p1", "p2"),
      404, "not_blocked", NotBlockedError, NotFoundError),
 ]  # fmt: skip
 
@@ -471,7 +471,7 @@ def test_gift_not_friends_is_not_the_remove_refusal(sdk: SdkClient, respx_mock: 
     # not_friends (403, gifting) is GiftNotFriendsError, never NotFriendsError (404 not_friends_yet).
     respx_mock.delete(f"{SDK}/p1/friends/p2").mock(return_value=refusal(403, "not_friends"))
     with pytest.raises(PermissionDeniedError) as info:
-        sdk.remove_friend("p1", "p2")
+        sdk.friends.remove("p1", "p2")
     assert type(info.value) is GiftNotFriendsError
     assert not isinstance(info.value, NotFriendsError)
 
@@ -479,22 +479,22 @@ def test_gift_not_friends_is_not_the_remove_refusal(sdk: SdkClient, respx_mock: 
 # --- Sync and async are one definition ------------------------------------------------------------
 
 SDK_METHODS = [
-    "friend_code",
-    "search_players",
-    "send_friend_request",
-    "friend_requests",
-    "accept_friend_request",
-    "decline_friend_request",
-    "cancel_friend_request",
-    "friends",
-    "remove_friend",
-    "friend_suggestions",
-    "block_player",
-    "blocks",
-    "unblock_player",
-    "heartbeat",
+    "friends.code",
+    "friends.search",
+    "friends.send_request",
+    "friends.requests",
+    "friends.accept_request",
+    "friends.decline_request",
+    "friends.cancel_request",
+    "friends.list",
+    "friends.remove",
+    "friends.suggestions",
+    "friends.block",
+    "friends.blocks",
+    "friends.unblock",
+    "presence.heartbeat",
 ]
-SERVER_METHODS = ["friends", "friend_requests", "blocks"]
+SERVER_METHODS = ["friends.list", "friends.requests", "friends.blocks"]
 
 
 @pytest.mark.parametrize(
@@ -505,17 +505,17 @@ def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], names: list[str]
 ) -> None:
     for name in names:
-        sync_method, async_method = getattr(sync_cls, name), getattr(async_cls, name)
+        sync_method, async_method = pick(sync_cls, name), pick(async_cls, name)
         assert inspect.signature(sync_method) == inspect.signature(async_method), name
         assert sync_method.__doc__ and sync_method.__doc__ == async_method.__doc__, name
-        assert sync_method.__name__ == name
+        assert sync_method.__name__ == name.split(".")[-1]
         assert inspect.iscoroutinefunction(async_method)
         assert not inspect.iscoroutinefunction(sync_method)
 
 
 def test_sdk_player_secret_is_keyword_with_client_default() -> None:
     for name in SDK_METHODS:
-        parameter = inspect.signature(getattr(SdkClient, name)).parameters["player_secret"]
+        parameter = inspect.signature(pick(SdkClient, name)).parameters["player_secret"]
         assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, name
         assert parameter.default is None, name
 
@@ -535,31 +535,31 @@ async def test_async_request_flow(async_sdk: AsyncSdkClient, respx_mock: respx.M
         return_value=ok({"online": True, "lastActiveAt": TS, "status": "racing"})
     )
 
-    [hit] = await async_sdk.search_players("p1", "bea", progression=["coins", "gems"])
+    [hit] = await async_sdk.friends.search("p1", "bea", progression=["coins", "gems"])
     assert hit.relationship is RelationshipView.REQUEST_INCOMING
     assert params(search) == {"q": "bea", "limit": "20", "progression": "coins,gems"}
 
-    sent = await async_sdk.send_friend_request("p1", friend_code="ABC234", idempotency_key="k-1")
+    sent = await async_sdk.friends.send_request("p1", friend_code="ABC234", idempotency_key="k-1")
     assert sent_json(send) == {"friendCode": "ABC234", "externalPlayerId": None, "idempotencyKey": "k-1"}
     assert sent.request is not None
 
-    friend = await async_sdk.accept_friend_request("p2", sent.request.request_id, player_secret="sec_2")
+    friend = await async_sdk.friends.accept_request("p2", sent.request.request_id, player_secret="sec_2")
     assert accept.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert friend.friend.friends_since == WHEN
 
-    assert (await async_sdk.heartbeat("p1", "racing")).status == "racing"
+    assert (await async_sdk.presence.heartbeat("p1", "racing")).status == "racing"
     assert sent_json(beat) == {"status": "racing"}
 
     with pytest.raises(ValueError, match="exactly one"):
-        await async_sdk.block_player("p1")
+        await async_sdk.friends.block("p1")
 
 
 async def test_async_deletes_and_errors(async_sdk: AsyncSdkClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.delete(f"{SDK}/p1/friends/p2").mock(return_value=refusal(404, "not_friends_yet"))
     unblock = respx_mock.delete(f"{SDK}/p1/friends/blocks/p3").mock(return_value=ok({"unblocked": True}))
     with pytest.raises(NotFriendsError):
-        await async_sdk.remove_friend("p1", "p2")
-    assert (await async_sdk.unblock_player("p1", "p3")).unblocked
+        await async_sdk.friends.remove("p1", "p2")
+    assert (await async_sdk.friends.unblock("p1", "p3")).unblocked
     assert unblock.calls.last.request.method == "DELETE"
 
 
@@ -569,9 +569,9 @@ async def test_async_server_reads(async_server: AsyncServerClient, respx_mock: r
         return_value=ok({"incoming": [REQUEST], "outgoing": []})
     )
     respx_mock.get(f"{SRV}/p1/blocks").mock(return_value=ok({"blocks": []}))
-    assert (await async_server.friends("p1")).friends == []
-    assert (await async_server.friend_requests("p1")).incoming[0].request_id == "frq_1"
-    assert (await async_server.blocks("p1")).blocks == []
+    assert (await async_server.friends.list("p1")).friends == []
+    assert (await async_server.friends.requests("p1")).incoming[0].request_id == "frq_1"
+    assert (await async_server.friends.blocks("p1")).blocks == []
 
 
 # --- Typed friend webhooks (docs/reference/webhooks.md#kinds) -----------------------------------------------

@@ -127,7 +127,7 @@ class Member:
 
     @property
     def code(self) -> str:
-        return self.sdk.friend_code(self.id).friend_code
+        return self.sdk.friends.code(self.id).friend_code
 
 
 @pytest.fixture
@@ -152,8 +152,8 @@ def join(friends_server: FriendsServer, http: httpx.Client) -> Iterator[Callable
             friends_server.keys[game]["client"], base_url=friends_server.base_url, http_client=http
         )
         opened.append(sdk)
-        sdk.player_secret = sdk.register(external_id).player_secret
-        sdk.set_identity(external_id, name=name)
+        sdk.player_secret = sdk.players.register(external_id).player_secret
+        sdk.players.set_identity(external_id, name=name)
         return Member(external_id, name, sdk)
 
     yield make
@@ -169,13 +169,13 @@ def server(friends_server: FriendsServer, http: httpx.Client) -> Iterator[Server
 
 
 def befriend(a: Member, b: Member) -> None:
-    request = a.sdk.send_friend_request(a.id, external_player_id=b.id).request
+    request = a.sdk.friends.send_request(a.id, external_player_id=b.id).request
     assert request is not None
-    b.sdk.accept_friend_request(b.id, request.request_id)
+    b.sdk.friends.accept_request(b.id, request.request_id)
 
 
 def friend_ids(m: Member) -> list[str]:
-    return [f.external_player_id for f in m.sdk.friends(m.id).friends]
+    return [f.external_player_id for f in m.sdk.friends.list(m.id).friends]
 
 
 # --- Requests and friendship ----------------------------------------------------------------------
@@ -185,13 +185,13 @@ def test_two_players_become_friends_by_friend_code(
     join: Callable[..., Member], server: ServerClient, seen: Seen
 ) -> None:
     ada, bea = join("Ada"), join("Bea")
-    code = bea.sdk.friend_code(bea.id)
+    code = bea.sdk.friends.code(bea.id)
     assert len(code.friend_code) == 6
     assert code.display_identity.name == "Bea"
     assert bea.code == code.friend_code  # kept for life
 
     # Codes match case-insensitively (docs/reference/friends-and-presence.md).
-    sent = ada.sdk.send_friend_request(ada.id, friend_code=code.friend_code.lower())
+    sent = ada.sdk.friends.send_request(ada.id, friend_code=code.friend_code.lower())
     assert seen.last_status("POST", "/friends/requests") == 201
     assert (sent.status, sent.friend) == ("pending", None)
     assert sent.request is not None
@@ -200,57 +200,57 @@ def test_two_players_become_friends_by_friend_code(
     assert request.direction is Direction.OUTGOING
     assert (request.player.external_player_id, request.player.display_identity.name) == (bea.id, "Bea")
 
-    [incoming] = bea.sdk.friend_requests(bea.id).incoming
+    [incoming] = bea.sdk.friends.requests(bea.id).incoming
     assert (incoming.request_id, incoming.direction) == (request.request_id, Direction.INCOMING)
     assert incoming.player.external_player_id == ada.id
-    assert [r.request_id for r in ada.sdk.friend_requests(ada.id).outgoing] == [request.request_id]
-    seen_by_server = server.friend_requests(bea.id)
+    assert [r.request_id for r in ada.sdk.friends.requests(ada.id).outgoing] == [request.request_id]
+    seen_by_server = server.friends.requests(bea.id)
     assert ([r.request_id for r in seen_by_server.incoming], seen_by_server.outgoing) == (
         [request.request_id],
         [],
     )
 
-    friend = bea.sdk.accept_friend_request(bea.id, request.request_id).friend
+    friend = bea.sdk.friends.accept_request(bea.id, request.request_id).friend
     assert (friend.external_player_id, friend.display_identity.name) == (ada.id, "Ada")
     assert friend_ids(ada) == [bea.id]
     assert friend_ids(bea) == [ada.id]
-    assert [f.external_player_id for f in server.friends(ada.id).friends] == [bea.id]
-    assert server.friend_requests(bea.id).incoming == []
-    assert bea.sdk.friend_requests(bea.id).incoming == []
+    assert [f.external_player_id for f in server.friends.list(ada.id).friends] == [bea.id]
+    assert server.friends.requests(bea.id).incoming == []
+    assert bea.sdk.friends.requests(bea.id).incoming == []
 
 
 def test_reciprocal_add_answers_accepted(join: Callable[..., Member], seen: Seen) -> None:
     ada, bea = join("Ada"), join("Bea")
-    first = ada.sdk.send_friend_request(ada.id, external_player_id=bea.id)
+    first = ada.sdk.friends.send_request(ada.id, external_player_id=bea.id)
     assert first.status == "pending"
-    back = bea.sdk.send_friend_request(bea.id, external_player_id=ada.id)
+    back = bea.sdk.friends.send_request(bea.id, external_player_id=ada.id)
     assert seen.last_status("POST", "/friends/requests") == 200
     assert (back.status, back.request) == ("accepted", None)
     assert back.friend is not None
     assert back.friend.external_player_id == ada.id
     assert friend_ids(ada) == [bea.id]
-    assert ada.sdk.friend_requests(ada.id).outgoing == []
+    assert ada.sdk.friends.requests(ada.id).outgoing == []
 
 
 def test_decline_and_cancel(join: Callable[..., Member]) -> None:
     ada, bea = join("Ada"), join("Bea")
-    request = ada.sdk.send_friend_request(ada.id, external_player_id=bea.id).request
+    request = ada.sdk.friends.send_request(ada.id, external_player_id=bea.id).request
     assert request is not None
-    declined = bea.sdk.decline_friend_request(bea.id, request.request_id)
+    declined = bea.sdk.friends.decline_request(bea.id, request.request_id)
     assert (declined.request_id, declined.status) == (request.request_id, "declined")
-    assert bea.sdk.friend_requests(bea.id).incoming == []
-    assert ada.sdk.friend_requests(ada.id).outgoing == []
+    assert bea.sdk.friends.requests(bea.id).incoming == []
+    assert ada.sdk.friends.requests(ada.id).outgoing == []
 
-    again = ada.sdk.send_friend_request(ada.id, external_player_id=bea.id).request
+    again = ada.sdk.friends.send_request(ada.id, external_player_id=bea.id).request
     assert again is not None
     with pytest.raises(FriendRequestNotFoundError):  # only the target accepts
-        ada.sdk.accept_friend_request(ada.id, again.request_id)
+        ada.sdk.friends.accept_request(ada.id, again.request_id)
     with pytest.raises(FriendRequestNotFoundError):  # only the sender cancels
-        bea.sdk.cancel_friend_request(bea.id, again.request_id)
-    cancelled = ada.sdk.cancel_friend_request(ada.id, again.request_id)
+        bea.sdk.friends.cancel_request(bea.id, again.request_id)
+    cancelled = ada.sdk.friends.cancel_request(ada.id, again.request_id)
     assert (cancelled.request_id, cancelled.status) == (again.request_id, "cancelled")
     with pytest.raises(FriendRequestNotFoundError) as info:
-        bea.sdk.accept_friend_request(bea.id, again.request_id)
+        bea.sdk.friends.accept_request(bea.id, again.request_id)
     assert (info.value.status, info.value.code) == (404, "friend_request_not_found")
     assert friend_ids(ada) == []
 
@@ -258,11 +258,11 @@ def test_decline_and_cancel(join: Callable[..., Member]) -> None:
 def test_remove_friend(join: Callable[..., Member]) -> None:
     ada, bea = join("Ada"), join("Bea")
     befriend(ada, bea)
-    assert ada.sdk.remove_friend(ada.id, bea.id).removed is True
+    assert ada.sdk.friends.remove(ada.id, bea.id).removed is True
     assert friend_ids(ada) == []
     assert friend_ids(bea) == []
     with pytest.raises(NotFriendsError) as info:
-        bea.sdk.remove_friend(bea.id, ada.id)
+        bea.sdk.friends.remove(bea.id, ada.id)
     assert (info.value.status, info.value.code) == (404, "not_friends_yet")
 
 
@@ -270,27 +270,27 @@ def test_block_and_unblock(join: Callable[..., Member], server: ServerClient) ->
     ada, bea = join("Ada"), join(f"Blocky{secrets.token_hex(3)}")
     befriend(ada, bea)
 
-    block = ada.sdk.block_player(ada.id, friend_code=bea.code).block
+    block = ada.sdk.friends.block(ada.id, friend_code=bea.code).block
     assert (block.external_player_id, block.display_identity.name) == (bea.id, bea.name)
     assert friend_ids(ada) == [] and friend_ids(bea) == []  # the block ended the friendship
-    assert [b.external_player_id for b in ada.sdk.blocks(ada.id).blocks] == [bea.id]
-    assert [b.external_player_id for b in server.blocks(ada.id).blocks] == [bea.id]
-    assert bea.sdk.blocks(bea.id).blocks == []
-    assert ada.sdk.search_players(ada.id, bea.name) == []  # hidden from search
+    assert [b.external_player_id for b in ada.sdk.friends.blocks(ada.id).blocks] == [bea.id]
+    assert [b.external_player_id for b in server.friends.blocks(ada.id).blocks] == [bea.id]
+    assert bea.sdk.friends.blocks(bea.id).blocks == []
+    assert ada.sdk.friends.search(ada.id, bea.name) == []  # hidden from search
     # Blocking again answers the existing block.
-    assert ada.sdk.block_player(ada.id, external_player_id=bea.id).block.blocked_at == block.blocked_at
+    assert ada.sdk.friends.block(ada.id, external_player_id=bea.id).block.blocked_at == block.blocked_at
 
     with pytest.raises(PlayerBlockedError) as info:
-        bea.sdk.send_friend_request(bea.id, external_player_id=ada.id)
+        bea.sdk.friends.send_request(bea.id, external_player_id=ada.id)
     assert (info.value.status, info.value.code) == (403, "player_blocked")
 
-    assert ada.sdk.unblock_player(ada.id, bea.id).unblocked is True
-    assert ada.sdk.blocks(ada.id).blocks == []
-    assert server.blocks(ada.id).blocks == []
+    assert ada.sdk.friends.unblock(ada.id, bea.id).unblocked is True
+    assert ada.sdk.friends.blocks(ada.id).blocks == []
+    assert server.friends.blocks(ada.id).blocks == []
     with pytest.raises(NotBlockedError) as not_blocked:
-        ada.sdk.unblock_player(ada.id, bea.id)
+        ada.sdk.friends.unblock(ada.id, bea.id)
     assert (not_blocked.value.status, not_blocked.value.code) == (404, "not_blocked")
-    assert bea.sdk.send_friend_request(bea.id, external_player_id=ada.id).status == "pending"
+    assert bea.sdk.friends.send_request(bea.id, external_player_id=ada.id).status == "pending"
 
 
 # --- Presence ----------------------------------------------------------------------------------------
@@ -301,23 +301,23 @@ def test_heartbeat_shows_online_and_status_then_lapses(
 ) -> None:
     ada, bea = join("Ada"), join("Bea")
     befriend(ada, bea)
-    [before] = ada.sdk.friends(ada.id).friends
+    [before] = ada.sdk.friends.list(ada.id).friends
     assert (before.online, before.last_active_at, before.status) == (False, None, None)
 
-    presence = bea.sdk.heartbeat(bea.id, "in lobby")
+    presence = bea.sdk.presence.heartbeat(bea.id, "in lobby")
     assert (presence.online, presence.status) == (True, "in lobby")
     assert presence.last_active_at is not None
-    [row] = ada.sdk.friends(ada.id).friends
+    [row] = ada.sdk.friends.list(ada.id).friends
     assert (row.online, row.status, row.last_active_at) == (True, "in lobby", presence.last_active_at)
-    [by_server] = server.friends(ada.id).friends
+    [by_server] = server.friends.list(ada.id).friends
     assert (by_server.online, by_server.status) == (True, "in lobby")
 
-    cleared = bea.sdk.heartbeat(bea.id)  # null clears the label; still online
+    cleared = bea.sdk.presence.heartbeat(bea.id)  # null clears the label; still online
     assert (cleared.online, cleared.status) == (True, None)
-    assert ada.sdk.friends(ada.id).friends[0].status is None
+    assert ada.sdk.friends.list(ada.id).friends[0].status is None
 
-    server.advance_clock(91)  # past the 90 s presence time-to-live
-    [lapsed] = ada.sdk.friends(ada.id).friends
+    server.system.advance_clock(91)  # past the 90 s presence time-to-live
+    [lapsed] = ada.sdk.friends.list(ada.id).friends
     assert lapsed.online is False
     assert lapsed.last_active_at == cleared.last_active_at == presence.last_active_at  # manual clock
     assert lapsed.status is None
@@ -330,33 +330,33 @@ def test_search_finds_by_name(join: Callable[..., Member]) -> None:
     tag = secrets.token_hex(3)
     ada = join(f"Ada{tag}")
     zed, zoe, _ = join(f"Zed{tag}"), join(f"Zoe{tag}"), join(f"Other{secrets.token_hex(3)}")
-    ada.sdk.send_friend_request(ada.id, external_player_id=zed.id)
-    zoe.sdk.send_friend_request(zoe.id, external_player_id=ada.id)
+    ada.sdk.friends.send_request(ada.id, external_player_id=zed.id)
+    zoe.sdk.friends.send_request(zoe.id, external_player_id=ada.id)
 
-    hits = ada.sdk.search_players(ada.id, f"zed{tag}")  # case-insensitive
+    hits = ada.sdk.friends.search(ada.id, f"zed{tag}")  # case-insensitive
     assert [(h.external_player_id, h.relationship) for h in hits] == [
         (zed.id, RelationshipView.REQUEST_OUTGOING)
     ]
     # A substring of every name of this test; the caller is not among the hits; ordered by name.
-    hits = ada.sdk.search_players(ada.id, tag)
+    hits = ada.sdk.friends.search(ada.id, tag)
     assert [(h.external_player_id, h.relationship) for h in hits] == [
         (zed.id, RelationshipView.REQUEST_OUTGOING),
         (zoe.id, RelationshipView.REQUEST_INCOMING),
     ]
     assert [h.display_identity.name for h in hits] == [zed.name, zoe.name]
-    assert len(ada.sdk.search_players(ada.id, tag, limit=1)) == 1
+    assert len(ada.sdk.friends.search(ada.id, tag, limit=1)) == 1
 
     pal = join(f"Pal{tag}")
     befriend(zed, pal)
-    assert [(h.external_player_id, h.relationship) for h in zed.sdk.search_players(zed.id, f"Pal{tag}")] == [
+    assert [(h.external_player_id, h.relationship) for h in zed.sdk.friends.search(zed.id, f"Pal{tag}")] == [
         (pal.id, RelationshipView.FRIENDS)
     ]
-    assert [(h.external_player_id, h.relationship) for h in zoe.sdk.search_players(zoe.id, f"Pal{tag}")] == [
+    assert [(h.external_player_id, h.relationship) for h in zoe.sdk.friends.search(zoe.id, f"Pal{tag}")] == [
         (pal.id, RelationshipView.NONE)
     ]
 
     with pytest.raises(InvalidRequestError):  # 1 to 32 characters
-        ada.sdk.search_players(ada.id, "x" * 33)
+        ada.sdk.friends.search(ada.id, "x" * 33)
 
 
 def test_suggestions_exclude_ties(join: Callable[..., Member]) -> None:
@@ -365,20 +365,22 @@ def test_suggestions_exclude_ties(join: Callable[..., Member]) -> None:
         join(name, "lounge") for name in ("Friend", "Asked", "Asker", "Blocked", "Blocker", "Stranger")
     )
     befriend(ada, friend)
-    ada.sdk.send_friend_request(ada.id, external_player_id=asked.id)
-    asker.sdk.send_friend_request(asker.id, external_player_id=ada.id)
-    ada.sdk.block_player(ada.id, external_player_id=blocked.id)
-    blocker.sdk.block_player(blocker.id, external_player_id=ada.id)
+    ada.sdk.friends.send_request(ada.id, external_player_id=asked.id)
+    asker.sdk.friends.send_request(asker.id, external_player_id=ada.id)
+    ada.sdk.friends.block(ada.id, external_player_id=blocked.id)
+    blocker.sdk.friends.block(blocker.id, external_player_id=ada.id)
     for m in (ada, friend, asked, asker, blocked, blocker, stranger):
-        m.sdk.heartbeat(m.id, "around")  # recently active: in the draw pool
+        m.sdk.presence.heartbeat(m.id, "around")  # recently active: in the draw pool
 
     for _ in range(5):  # re-drawn on every call; the ties are never drawn
-        [row] = ada.sdk.friend_suggestions(ada.id, limit=25).suggestions
+        [row] = ada.sdk.friends.suggestions(ada.id, limit=25).suggestions
         assert row.external_player_id == stranger.id
         assert (row.online, row.status, row.display_identity.name) == (True, "around", "Stranger")
-    drawn = {s.external_player_id for s in stranger.sdk.friend_suggestions(stranger.id, limit=25).suggestions}
+    drawn = {
+        s.external_player_id for s in stranger.sdk.friends.suggestions(stranger.id, limit=25).suggestions
+    }
     assert drawn == {ada.id, friend.id, asked.id, asker.id, blocked.id, blocker.id}
-    assert len(stranger.sdk.friend_suggestions(stranger.id).suggestions) == 5  # default limit
+    assert len(stranger.sdk.friends.suggestions(stranger.id).suggestions) == 5  # default limit
 
 
 # --- Progression --------------------------------------------------------------------------------------
@@ -386,26 +388,26 @@ def test_suggestions_exclude_ties(join: Callable[..., Member]) -> None:
 
 def test_progression_on_friend_reads(join: Callable[..., Member], server: ServerClient) -> None:
     ada, bea, cid = join("Ada"), join("Bea"), join(f"Cid{secrets.token_hex(3)}")
-    server.credit_wallet(bea.id, "coins", 50)
-    server.credit_wallet(cid.id, "gems", 7)
+    server.wallet.credit(bea.id, "coins", 50)
+    server.wallet.credit(cid.id, "gems", 7)
     befriend(ada, bea)
-    cid.sdk.send_friend_request(cid.id, external_player_id=ada.id)
+    cid.sdk.friends.send_request(cid.id, external_player_id=ada.id)
 
-    [row] = ada.sdk.friends(ada.id, progression=["coins", "gems"]).friends
+    [row] = ada.sdk.friends.list(ada.id, progression=["coins", "gems"]).friends
     assert row.progression == {"coins": 50, "gems": 0}  # never earned reads 0
-    assert ada.sdk.friends(ada.id).friends[0].progression is None  # only when asked
-    [incoming] = ada.sdk.friend_requests(ada.id, progression=("gems",)).incoming
+    assert ada.sdk.friends.list(ada.id).friends[0].progression is None  # only when asked
+    [incoming] = ada.sdk.friends.requests(ada.id, progression=("gems",)).incoming
     assert incoming.progression == {"gems": 7}
-    assert bea.sdk.friend_code(bea.id, progression="coins").progression == {"coins": 50}
-    [hit] = ada.sdk.search_players(ada.id, cid.name, progression=["gems", "coins"])
+    assert bea.sdk.friends.code(bea.id, progression="coins").progression == {"coins": 50}
+    [hit] = ada.sdk.friends.search(ada.id, cid.name, progression=["gems", "coins"])
     assert hit.progression == {"gems": 7, "coins": 0}
 
     with pytest.raises(InvalidRequestError) as too_many:  # at most 8 keys
-        ada.sdk.friends(ada.id, progression=[f"k{n}" for n in range(9)])
+        ada.sdk.friends.list(ada.id, progression=[f"k{n}" for n in range(9)])
     assert too_many.value.details is not None
     assert "progression" in too_many.value.details["fields"]
     with pytest.raises(InvalidRequestError):  # only the game's economy keys
-        ada.sdk.friends(ada.id, progression=["coins", "gold"])
+        ada.sdk.friends.list(ada.id, progression=["coins", "gold"])
 
 
 # --- Errors -------------------------------------------------------------------------------------------
@@ -414,38 +416,38 @@ def test_progression_on_friend_reads(join: Callable[..., Member], server: Server
 def test_each_refusal_raises_its_class(join: Callable[..., Member]) -> None:
     ada, bea = join("Ada"), join("Bea")
     with pytest.raises(CannotFriendSelfError) as self_add:
-        ada.sdk.send_friend_request(ada.id, friend_code=ada.code)
+        ada.sdk.friends.send_request(ada.id, friend_code=ada.code)
     assert (self_add.value.status, self_add.value.code) == (400, "cannot_friend_self")
 
     with pytest.raises(FriendCodeInvalidError) as bad_code:
-        ada.sdk.send_friend_request(ada.id, friend_code="222222" if ada.code != "222222" else "333333")
+        ada.sdk.friends.send_request(ada.id, friend_code="222222" if ada.code != "222222" else "333333")
     assert (bad_code.value.status, bad_code.value.code) == (404, "friend_code_invalid")
 
     with pytest.raises(PlayerNotFoundError):  # docs/reference/friends-and-presence.md: an unknown external id
-        ada.sdk.send_friend_request(ada.id, external_player_id="nobody-here")
+        ada.sdk.friends.send_request(ada.id, external_player_id="nobody-here")
 
     befriend(ada, bea)
     with pytest.raises(AlreadyFriendsError) as already:
-        bea.sdk.send_friend_request(bea.id, friend_code=ada.code)
+        bea.sdk.friends.send_request(bea.id, friend_code=ada.code)
     assert (already.value.status, already.value.code) == (409, "already_friends")
 
     with pytest.raises(FriendRequestNotFoundError):
-        ada.sdk.decline_friend_request(ada.id, "frq_00000000000000000000000000")
+        ada.sdk.friends.decline_request(ada.id, "frq_00000000000000000000000000")
 
 
 def test_friend_limit_reached(join: Callable[..., Member]) -> None:
     ada, bea, cid, dee = (join(name, "tiny") for name in ("Ada", "Bea", "Cid", "Dee"))
     befriend(ada, bea)  # both now at max_friends = 1
     with pytest.raises(FriendLimitReachedError) as on_send:
-        ada.sdk.send_friend_request(ada.id, external_player_id=cid.id)
+        ada.sdk.friends.send_request(ada.id, external_player_id=cid.id)
     assert (on_send.value.status, on_send.value.code) == (409, "friend_limit_reached")
 
     # Checked again on accept: dee asked cid while both had room, then cid filled up.
-    request = dee.sdk.send_friend_request(dee.id, external_player_id=cid.id).request
+    request = dee.sdk.friends.send_request(dee.id, external_player_id=cid.id).request
     assert request is not None
     befriend(cid, join("Eve", "tiny"))
     with pytest.raises(FriendLimitReachedError):
-        cid.sdk.accept_friend_request(cid.id, request.request_id)
+        cid.sdk.friends.accept_request(cid.id, request.request_id)
 
 
 # --- Async --------------------------------------------------------------------------------------------
@@ -455,20 +457,20 @@ async def test_async_client_round_trip(friends_server: FriendsServer) -> None:
     key, base = friends_server.keys["circle"]["client"], friends_server.base_url
     ada_id, bea_id = f"fr-async-{next(_ids)}", f"fr-async-{next(_ids)}"
     async with AsyncSdkClient(key, base_url=base) as ada, AsyncSdkClient(key, base_url=base) as bea:
-        ada.player_secret = (await ada.register(ada_id)).player_secret
-        bea.player_secret = (await bea.register(bea_id)).player_secret
-        code = (await bea.friend_code(bea_id)).friend_code
-        sent = await ada.send_friend_request(ada_id, friend_code=code)
+        ada.player_secret = (await ada.players.register(ada_id)).player_secret
+        bea.player_secret = (await bea.players.register(bea_id)).player_secret
+        code = (await bea.friends.code(bea_id)).friend_code
+        sent = await ada.friends.send_request(ada_id, friend_code=code)
         assert sent.request is not None
-        await bea.accept_friend_request(bea_id, sent.request.request_id)
-        await bea.heartbeat(bea_id, "async")
-        [row] = (await ada.friends(ada_id, progression=["coins"])).friends
+        await bea.friends.accept_request(bea_id, sent.request.request_id)
+        await bea.presence.heartbeat(bea_id, "async")
+        [row] = (await ada.friends.list(ada_id, progression=["coins"])).friends
         assert (row.external_player_id, row.online, row.status, row.progression) == (
             bea_id,
             True,
             "async",
             {"coins": 0},
         )
-        assert (await ada.remove_friend(ada_id, bea_id)).removed
+        assert (await ada.friends.remove(ada_id, bea_id)).removed
         with pytest.raises(NotFriendsError):
-            await ada.remove_friend(ada_id, bea_id)
+            await ada.friends.remove(ada_id, bea_id)

@@ -71,7 +71,7 @@ from livecore_client.models import (
     IdentityView,
 )
 from livecore_client.webhooks import PAYLOAD_TYPES, GiftClaimed, GiftSent, construct_event
-from tests.client.support import BASE, Sleeps, sent_json, sent_key
+from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
 
 SDK = f"{BASE}/sdk/v1/players"
 SRV = f"{BASE}/server/v1/players"
@@ -169,7 +169,7 @@ def assert_write(route: respx.Route, key: str | None = None) -> str:
 
 def test_send_gift_by_external_id(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p1/friends/gifts").mock(return_value=ok({"gift": GIFT}, 201))
-    result = sdk.send_gift(
+    result = sdk.gifts.send(
         "p1", type="currency", resource_key="coins", amount=5, external_player_id="p2", message="gg"
     )
     key = assert_write(route)
@@ -193,7 +193,7 @@ def test_send_gift_by_friend_code_with_own_key(sdk: SdkClient, respx_mock: respx
     route = respx_mock.post(f"{SDK}/p1/friends/gifts").mock(
         return_value=ok({"gift": {**GIFT, "type": "item", "resourceKey": "sword", "amount": 1}}, 201)
     )
-    gift = sdk.send_gift(
+    gift = sdk.gifts.send(
         "p1",
         type=ResourceType.ITEM,
         resource_key="sword",
@@ -222,7 +222,7 @@ def test_send_gift_retry_resends_the_same_key(
     route = respx_mock.post(f"{SDK}/p1/friends/gifts").mock(
         side_effect=[httpx.Response(503), ok({"gift": GIFT}, 200)]
     )
-    gift = sdk.send_gift("p1", type="currency", resource_key="coins", amount=5, external_player_id="p2")
+    gift = sdk.gifts.send("p1", type="currency", resource_key="coins", amount=5, external_player_id="p2")
     assert gift.gift.gift_id == GIFT_ID
     assert route.call_count == 2
     assert sleeps == [0.25]
@@ -236,13 +236,13 @@ def test_send_gift_needs_exactly_one_target(
     sdk: SdkClient, respx_mock: respx.MockRouter, target: dict[str, str]
 ) -> None:
     with pytest.raises(ValueError, match="exactly one of friend_code and external_player_id"):
-        sdk.send_gift("p1", type="currency", resource_key="coins", amount=1, **target)
+        sdk.gifts.send("p1", type="currency", resource_key="coins", amount=1, **target)
     assert not respx_mock.calls
 
 
 def test_send_gift_refuses_an_unknown_type_locally(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     with pytest.raises(ValueError, match="ResourceType"):
-        sdk.send_gift("p1", type="xp", resource_key="xp", amount=1, external_player_id="p2")
+        sdk.gifts.send("p1", type="xp", resource_key="xp", amount=1, external_player_id="p2")
     assert not respx_mock.calls
 
 
@@ -253,13 +253,13 @@ def test_claim_gift(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SDK}/p2/friends/gifts/{GIFT_ID}/claim").mock(
         return_value=ok({"gift": CLAIMED})
     )
-    gift = sdk.claim_gift("p2", GIFT_ID).gift
+    gift = sdk.gifts.claim("p2", GIFT_ID).gift
     assert_write(route)
     assert route.calls.last.request.content == b""  # no body: the key is in the header only
     assert (gift.status, gift.claimed_at, gift.direction) == (GiftStatus.CLAIMED, WHEN, Direction.INCOMING)
     assert gift.player.external_player_id == "p1"
 
-    sdk.claim_gift("p2", GIFT_ID, idempotency_key="claim-1")
+    sdk.gifts.claim("p2", GIFT_ID, idempotency_key="claim-1")
     assert_write(route, key="claim-1")
 
 
@@ -267,15 +267,15 @@ def test_claim_gift_escapes_the_id_and_refuses_an_empty_one(
     sdk: SdkClient, respx_mock: respx.MockRouter
 ) -> None:
     route = respx_mock.post(f"{SDK}/p2/friends/gifts/a%2Fb/claim").mock(return_value=ok({"gift": CLAIMED}))
-    sdk.claim_gift("p2", "a/b")
+    sdk.gifts.claim("p2", "a/b")
     assert route.called
     with pytest.raises(ValueError, match="giftId"):
-        sdk.claim_gift("p2", "")
+        sdk.gifts.claim("p2", "")
 
 
 def test_gift_catalog(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends/gifts/catalog").mock(return_value=ok(CATALOG))
-    catalog = sdk.gift_catalog("p1")
+    catalog = sdk.gifts.catalog("p1")
     assert_read(route)
     assert catalog == GiftCatalogResponse(
         enabled=True,
@@ -288,30 +288,30 @@ def test_gift_catalog(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
         ],
     )
     route.return_value = ok({**CATALOG, "enabled": False, "dailySendLimit": 5, "resources": []})
-    off = sdk.gift_catalog("p1")
+    off = sdk.gifts.catalog("p1")
     assert (off.enabled, off.daily_send_limit, off.resources) == (False, 5, [])
 
 
-@pytest.mark.parametrize(("method", "path"), [("gift_inbox", "inbox"), ("sent_gifts", "sent")])
+@pytest.mark.parametrize(("method", "path"), [("gifts.inbox", "inbox"), ("gifts.sent", "sent")])
 def test_gift_lists_parse_the_bare_array(
     sdk: SdkClient, respx_mock: respx.MockRouter, method: str, path: str
 ) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends/gifts/{path}").mock(
         return_value=ok([GIFT, {**GIFT, "giftId": "g2", "status": "claimed", "claimedAt": TS, "extra": 1}])
     )
-    gifts = getattr(sdk, method)("p1")
+    gifts = pick(sdk, method)("p1")
     assert_read(route, {"pending": "false", "limit": "100"})  # the model's defaults
     assert isinstance(gifts, list)
     assert gifts[0] == SENT_VIEW
     assert (gifts[1].gift_id, gifts[1].status, gifts[1].claimed_at) == ("g2", GiftStatus.CLAIMED, WHEN)
 
     route.return_value = ok([])
-    assert getattr(sdk, method)("p1", pending=True) == []
+    assert pick(sdk, method)("p1", pending=True) == []
     assert_read(route, {"pending": "true", "limit": "100"})
-    getattr(sdk, method)("p1", pending=True, limit=5)
+    pick(sdk, method)("p1", pending=True, limit=5)
     assert_read(route, {"pending": "true", "limit": "5"})
     assert route.calls.last.request.url.query == b"pending=true&limit=5"
-    getattr(sdk, method)("p1", limit=200, player_secret="sec_2")
+    pick(sdk, method)("p1", limit=200, player_secret="sec_2")
     assert_read(route, {"pending": "false", "limit": "200"}, secret="sec_2")
 
 
@@ -321,15 +321,15 @@ def test_gift_list_answer_that_is_not_an_array_is_refused(
 ) -> None:
     respx_mock.get(f"{SDK}/p1/friends/gifts/{path}").mock(return_value=ok({"gifts": [GIFT]}))
     with pytest.raises(APIResponseValidationError):
-        (sdk.gift_inbox if path == "inbox" else sdk.sent_gifts)("p1")
+        (sdk.gifts.inbox if path == "inbox" else sdk.gifts.sent)("p1")
 
 
 PLAYER_CALLS: list[Callable[[SdkClient], Any]] = [
-    lambda c: c.send_gift("p1", type="currency", resource_key="coins", amount=1, external_player_id="p2"),
-    lambda c: c.claim_gift("p1", GIFT_ID),
-    lambda c: c.gift_catalog("p1"),
-    lambda c: c.gift_inbox("p1"),
-    lambda c: c.sent_gifts("p1", pending=True),
+    lambda c: c.gifts.send("p1", type="currency", resource_key="coins", amount=1, external_player_id="p2"),
+    lambda c: c.gifts.claim("p1", GIFT_ID),
+    lambda c: c.gifts.catalog("p1"),
+    lambda c: c.gifts.inbox("p1"),
+    lambda c: c.gifts.sent("p1", pending=True),
 ]
 
 
@@ -347,7 +347,7 @@ def test_server_player_gifts(server: ServerClient, respx_mock: respx.MockRouter)
     route = respx_mock.get(f"{SRV}/p2/gifts").mock(
         return_value=ok({"direction": "received", "gifts": [{**INCOMING, "grantStatus": "pending"}]})
     )
-    history = server.player_gifts("p2")
+    history = server.gifts.list("p2")
     request = route.calls.last.request
     assert request.method == "GET"
     assert request.headers["Authorization"] == "Bearer sk_test"
@@ -363,9 +363,9 @@ def test_server_player_gifts(server: ServerClient, respx_mock: respx.MockRouter)
     )
 
     route.return_value = ok({"direction": "sent", "gifts": []})
-    assert server.player_gifts("p2", direction="sent", limit=10).direction is GiftHistoryDirection.SENT
+    assert server.gifts.list("p2", direction="sent", limit=10).direction is GiftHistoryDirection.SENT
     assert params(route) == {"direction": "sent", "limit": "10"}
-    server.player_gifts("p2", direction=GiftHistoryDirection.SENT)
+    server.gifts.list("p2", direction=GiftHistoryDirection.SENT)
     assert params(route) == {"direction": "sent", "limit": "50"}
 
 
@@ -373,7 +373,7 @@ def test_server_player_gifts_refuses_an_unknown_direction_locally(
     server: ServerClient, respx_mock: respx.MockRouter
 ) -> None:
     with pytest.raises(ValueError, match="GiftHistoryDirection"):
-        server.player_gifts("p2", direction="incoming")
+        server.gifts.list("p2", direction="incoming")
     assert not respx_mock.calls
 
 
@@ -384,11 +384,11 @@ _CLAIM = f"{SDK}/p1/friends/gifts/{GIFT_ID}/claim"
 
 
 def _send(c: SdkClient) -> Any:
-    return c.send_gift("p1", type="currency", resource_key="coins", amount=5, external_player_id="p2")
+    return c.gifts.send("p1", type="currency", resource_key="coins", amount=5, external_player_id="p2")
 
 
 def _claim(c: SdkClient) -> Any:
-    return c.claim_gift("p1", GIFT_ID)
+    return c.gifts.claim("p1", GIFT_ID)
 
 
 ERROR_CASES = [
@@ -402,15 +402,15 @@ ERROR_CASES = [
     ("POST", _SEND, _send, 409, "gift_insufficient_balance", GiftInsufficientBalanceError, ConflictError),
     ("POST", _SEND, _send, 409, "idempotency_conflict", IdempotencyConflictError, ConflictError),
     ("POST", _SEND, _send, 404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("POST", _SEND, lambda c: c.send_gift("p1", type="currency", resource_key="coins", amount=5,
+    ("POST", _SEND, lambda c: c.gifts.send("p1", type="currency", resource_key="coins", amount=5,
                                           friend_code="ZZZZZZ"),
      404, "friend_code_invalid", FriendCodeInvalidError, NotFoundError),
     ("POST", _CLAIM, _claim, 404, "gift_not_found", GiftNotFoundError, NotFoundError),
     ("POST", _CLAIM, _claim, 409, "gift_already_claimed", GiftAlreadyClaimedError, ConflictError),
     ("POST", _CLAIM, _claim, 410, "gift_expired", GiftExpiredError, GoneError),
-    ("POST", f"{SDK}/p1/grants/{GRANT_ID}/claim", lambda c: c.claim_grant("p1", GRANT_ID),
+    ("POST", f"{SDK}/p1/grants/{GRANT_ID}/claim", lambda c: c.grants.claim("p1", GRANT_ID),
      409, "gift_already_claimed", GiftAlreadyClaimedError, ConflictError),
-    ("POST", f"{SDK}/p1/grants/{GRANT_ID}/claim", lambda c: c.claim_grant("p1", GRANT_ID),
+    ("POST", f"{SDK}/p1/grants/{GRANT_ID}/claim", lambda c: c.grants.claim("p1", GRANT_ID),
      410, "gift_expired", GiftExpiredError, GoneError),
 ]  # fmt: skip
 
@@ -445,7 +445,7 @@ def test_error_codes_raise_their_class(
 def test_server_history_gifting_disabled(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.get(f"{SRV}/p1/gifts").mock(return_value=refusal(403, "gifting_disabled"))
     with pytest.raises(GiftingDisabledError) as info:
-        server.player_gifts("p1")
+        server.gifts.list("p1")
     assert info.value.status == 403
 
 
@@ -477,34 +477,34 @@ def test_every_gift_code_has_its_class() -> None:
 
 # --- Sync and async are one definition ----------------------------------------------------------------
 
-SDK_METHODS = ["send_gift", "claim_gift", "gift_catalog", "gift_inbox", "sent_gifts"]
+SDK_METHODS = ["gifts.send", "gifts.claim", "gifts.catalog", "gifts.inbox", "gifts.sent"]
 
 
 @pytest.mark.parametrize(
     ("sync_cls", "async_cls", "names"),
-    [(SdkClient, AsyncSdkClient, SDK_METHODS), (ServerClient, AsyncServerClient, ["player_gifts"])],
+    [(SdkClient, AsyncSdkClient, SDK_METHODS), (ServerClient, AsyncServerClient, ["gifts.list"])],
 )
 def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], names: list[str]
 ) -> None:
     for name in names:
-        sync_method, async_method = getattr(sync_cls, name), getattr(async_cls, name)
+        sync_method, async_method = pick(sync_cls, name), pick(async_cls, name)
         assert inspect.signature(sync_method) == inspect.signature(async_method), name
         assert sync_method.__doc__ and sync_method.__doc__ == async_method.__doc__, name
-        assert sync_method.__name__ == name
+        assert sync_method.__name__ == name.split(".")[-1]
         assert inspect.iscoroutinefunction(async_method)
         assert not inspect.iscoroutinefunction(sync_method)
 
 
 def test_sdk_gift_methods_take_keyword_secret_and_key() -> None:
     for name in SDK_METHODS:
-        parameters = inspect.signature(getattr(SdkClient, name)).parameters
+        parameters = inspect.signature(pick(SdkClient, name)).parameters
         assert parameters["player_secret"].kind is inspect.Parameter.KEYWORD_ONLY, name
         assert parameters["player_secret"].default is None, name
-    for name in ("send_gift", "claim_gift"):
-        key = inspect.signature(getattr(SdkClient, name)).parameters["idempotency_key"]
+    for name in ("gifts.send", "gifts.claim"):
+        key = inspect.signature(pick(SdkClient, name)).parameters["idempotency_key"]
         assert (key.kind, key.default) == (inspect.Parameter.KEYWORD_ONLY, None)
-    send = inspect.signature(SdkClient.send_gift).parameters
+    send = inspect.signature(SdkClient.gifts.send).parameters
     assert [n for n, p in send.items() if p.kind is inspect.Parameter.KEYWORD_ONLY] == [
         "type",
         "resource_key",
@@ -529,10 +529,10 @@ async def test_async_gift_flow(async_sdk: AsyncSdkClient, respx_mock: respx.Mock
     sent = respx_mock.get(f"{SDK}/p1/friends/gifts/sent").mock(return_value=ok([]))
     catalog = respx_mock.get(f"{SDK}/p1/friends/gifts/catalog").mock(return_value=ok(CATALOG))
 
-    assert (await async_sdk.gift_catalog("p1")).sent_today == 2
+    assert (await async_sdk.gifts.catalog("p1")).sent_today == 2
     assert catalog.called
     gift = (
-        await async_sdk.send_gift(
+        await async_sdk.gifts.send(
             "p1",
             type="currency",
             resource_key="coins",
@@ -544,23 +544,23 @@ async def test_async_gift_flow(async_sdk: AsyncSdkClient, respx_mock: respx.Mock
     assert sent_json(send)["idempotencyKey"] == "k" == sent_key(send)
     assert gift == SENT_VIEW
 
-    [waiting] = await async_sdk.gift_inbox("p2", pending=True, limit=3, player_secret="sec_2")
+    [waiting] = await async_sdk.gifts.inbox("p2", pending=True, limit=3, player_secret="sec_2")
     assert params(inbox) == {"pending": "true", "limit": "3"}
     assert inbox.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert waiting.direction is Direction.INCOMING
 
-    claimed = (await async_sdk.claim_gift("p2", waiting.gift_id, player_secret="sec_2")).gift
+    claimed = (await async_sdk.gifts.claim("p2", waiting.gift_id, player_secret="sec_2")).gift
     assert claim.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert claimed.status is GiftStatus.CLAIMED
 
-    assert await async_sdk.sent_gifts("p1", pending=True) == []
+    assert await async_sdk.gifts.sent("p1", pending=True) == []
     assert params(sent) == {"pending": "true", "limit": "100"}
 
     claim.return_value = refusal(409, "gift_already_claimed")
     with pytest.raises(GiftAlreadyClaimedError):
-        await async_sdk.claim_gift("p2", waiting.gift_id, player_secret="sec_2")
+        await async_sdk.gifts.claim("p2", waiting.gift_id, player_secret="sec_2")
     with pytest.raises(ValueError, match="exactly one"):
-        await async_sdk.send_gift("p1", type="currency", resource_key="coins", amount=1)
+        await async_sdk.gifts.send("p1", type="currency", resource_key="coins", amount=1)
 
 
 async def test_async_server_player_gifts(
@@ -569,12 +569,12 @@ async def test_async_server_player_gifts(
     route = respx_mock.get(f"{SRV}/p1/gifts").mock(
         return_value=ok({"direction": "sent", "gifts": [{**GIFT, "grantStatus": "claimed"}]})
     )
-    history = await async_server.player_gifts("p1", direction="sent", limit=1)
+    history = await async_server.gifts.list("p1", direction="sent", limit=1)
     assert params(route) == {"direction": "sent", "limit": "1"}
     assert [g.grant_status for g in history.gifts] == [GrantStatus.CLAIMED]
     route.return_value = refusal(403, "gifting_disabled")
     with pytest.raises(GiftingDisabledError):
-        await async_server.player_gifts("p1")
+        await async_server.gifts.list("p1")
 
 
 # --- Typed gift webhooks (docs/reference/webhooks.md#kinds) -------------------------------------------------

@@ -206,8 +206,8 @@ def _joiner(
         external_id = new_id()
         sdk = SdkClient(key_of(game), base_url=base_url, http_client=http)
         opened.append(sdk)
-        sdk.player_secret = sdk.register(external_id).player_secret
-        sdk.set_identity(external_id, name=name)
+        sdk.player_secret = sdk.players.register(external_id).player_secret
+        sdk.players.set_identity(external_id, name=name)
         return Member(external_id, sdk)
 
     yield make
@@ -248,20 +248,20 @@ def server_of(gift_games: GiftGames, http: httpx.Client) -> Iterator[Callable[[s
 
 
 def befriend(a: Member, b: Member) -> None:
-    request = a.sdk.send_friend_request(a.id, external_player_id=b.id).request
+    request = a.sdk.friends.send_request(a.id, external_player_id=b.id).request
     assert request is not None
-    b.sdk.accept_friend_request(b.id, request.request_id)
+    b.sdk.friends.accept_request(b.id, request.request_id)
 
 
 def coins(sender: Member, to: Member, amount: int = 10, **kw: Any) -> GiftView:
     """Gift ``amount`` coins by external id; ``kw`` are send_gift's other keywords."""
-    return sender.sdk.send_gift(
+    return sender.sdk.gifts.send(
         sender.id, type="currency", resource_key="coins", amount=amount, external_player_id=to.id, **kw
     ).gift
 
 
 def balance(m: Member, key: str) -> int:
-    return next(c.balance for c in m.sdk.wallet(m.id).currencies if c.key == key)
+    return next(c.balance for c in m.sdk.wallet.get(m.id).currencies if c.key == key)
 
 
 # --- The round trip (space-race) -------------------------------------------------------------------------
@@ -271,7 +271,7 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     ada, bea = join("Ada"), join("Bea")
     befriend(ada, bea)
 
-    catalog = ada.sdk.gift_catalog(ada.id)
+    catalog = ada.sdk.gifts.catalog(ada.id)
     assert (catalog.enabled, catalog.cooldown_seconds, catalog.daily_send_limit, catalog.sent_today) == (
         True,
         86400,
@@ -282,7 +282,7 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
         GiftCatalogResource(type=ResourceType.CURRENCY, key="coins", max_amount=100, costs_sender=False)
     ]
 
-    gift = ada.sdk.send_gift(
+    gift = ada.sdk.gifts.send(
         ada.id,
         type="currency",
         resource_key="coins",
@@ -302,57 +302,59 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     )
     assert (gift.player.external_player_id, gift.player.display_identity.name) == (bea.id, "Bea")
     assert (gift.claimed_at, gift.expires_at, gift.grant_status) == (None, None, None)
-    assert ada.sdk.gift_catalog(ada.id).sent_today == 1
+    assert ada.sdk.gifts.catalog(ada.id).sent_today == 1
 
     # The friends list shows the per-friend cooldown
     # (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows).
-    [row] = ada.sdk.friends(ada.id).friends
+    [row] = ada.sdk.friends.list(ada.id).friends
     assert row.gift_cooldown_until == gift.sent_at + timedelta(days=1)
 
     # Both lists, with and without the pending filter.
-    [received] = bea.sdk.gift_inbox(bea.id)
+    [received] = bea.sdk.gifts.inbox(bea.id)
     assert (received.gift_id, received.direction, received.player.external_player_id) == (
         gift.gift_id,
         Direction.INCOMING,
         ada.id,
     )
-    assert [g.gift_id for g in bea.sdk.gift_inbox(bea.id, pending=True)] == [gift.gift_id]
-    assert [g.gift_id for g in ada.sdk.sent_gifts(ada.id, pending=True, limit=5)] == [gift.gift_id]
-    assert bea.sdk.sent_gifts(bea.id) == []
-    assert ada.sdk.gift_inbox(ada.id) == []
+    assert [g.gift_id for g in bea.sdk.gifts.inbox(bea.id, pending=True)] == [gift.gift_id]
+    assert [g.gift_id for g in ada.sdk.gifts.sent(ada.id, pending=True, limit=5)] == [gift.gift_id]
+    assert bea.sdk.gifts.sent(bea.id) == []
+    assert ada.sdk.gifts.inbox(ada.id) == []
 
     # The delivering grant is an ordinary pending grant of the recipient.
-    [grant] = bea.sdk.pending_grants(bea.id).grants
+    [grant] = bea.sdk.grants.pending(bea.id).grants
     assert (grant.grant_id, grant.source_kind, grant.source_ref_id) == (gift.grant_id, "gift", gift.gift_id)
 
-    history = server.player_gifts(bea.id)
+    history = server.gifts.list(bea.id)
     assert history.direction is GiftHistoryDirection.RECEIVED
     assert [(g.gift_id, g.direction, g.grant_status) for g in history.gifts] == [
         (gift.gift_id, Direction.INCOMING, GrantStatus.PENDING)
     ]
-    sent_history = server.player_gifts(ada.id, direction="sent", limit=1)
+    sent_history = server.gifts.list(ada.id, direction="sent", limit=1)
     assert [(g.gift_id, g.direction) for g in sent_history.gifts] == [(gift.gift_id, Direction.OUTGOING)]
-    assert server.player_gifts(ada.id).gifts == []
+    assert server.gifts.list(ada.id).gifts == []
 
     # Only the recipient claims.
     with pytest.raises(GiftNotFoundError) as not_yours:
-        ada.sdk.claim_gift(ada.id, gift.gift_id)
+        ada.sdk.gifts.claim(ada.id, gift.gift_id)
     assert (not_yours.value.status, not_yours.value.code) == (404, "gift_not_found")
 
-    claimed = bea.sdk.claim_gift(bea.id, gift.gift_id).gift
+    claimed = bea.sdk.gifts.claim(bea.id, gift.gift_id).gift
     assert (claimed.status, claimed.direction, claimed.amount) == (GiftStatus.CLAIMED, Direction.INCOMING, 10)
     assert claimed.claimed_at is not None
     with pytest.raises(GiftAlreadyClaimedError) as twice:
-        bea.sdk.claim_gift(bea.id, gift.gift_id)
+        bea.sdk.gifts.claim(bea.id, gift.gift_id)
     assert (twice.value.status, twice.value.code) == (409, "gift_already_claimed")
     with pytest.raises(GiftAlreadyClaimedError):  # nor through its grant
-        bea.sdk.claim_grant(bea.id, gift.grant_id)
+        bea.sdk.grants.claim(bea.id, gift.grant_id)
 
-    assert bea.sdk.gift_inbox(bea.id, pending=True) == []
-    assert [(g.gift_id, g.status) for g in bea.sdk.gift_inbox(bea.id)] == [(gift.gift_id, GiftStatus.CLAIMED)]
-    assert ada.sdk.sent_gifts(ada.id, pending=True) == []
-    assert bea.sdk.pending_grants(bea.id).grants == []
-    [after] = server.player_gifts(bea.id).gifts
+    assert bea.sdk.gifts.inbox(bea.id, pending=True) == []
+    assert [(g.gift_id, g.status) for g in bea.sdk.gifts.inbox(bea.id)] == [
+        (gift.gift_id, GiftStatus.CLAIMED)
+    ]
+    assert ada.sdk.gifts.sent(ada.id, pending=True) == []
+    assert bea.sdk.grants.pending(bea.id).grants == []
+    [after] = server.gifts.list(bea.id).gifts
     assert (after.status, after.grant_status, after.claimed_at) == (
         GiftStatus.CLAIMED,
         GrantStatus.CLAIMED,
@@ -360,7 +362,7 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     )
 
     # The same key answers the original gift (200), never the cooldown (docs/reference/gifts.md#sending) ...
-    again = ada.sdk.send_gift(
+    again = ada.sdk.gifts.send(
         ada.id,
         type="currency",
         resource_key="coins",
@@ -381,25 +383,25 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     assert (error.status, error.code) == (409, "gift_cooldown")
     assert error.cooldown_until == gift.sent_at + timedelta(days=1)
     assert format_ts(gift.sent_at + timedelta(days=1)) in error.message
-    assert ada.sdk.gift_catalog(ada.id).sent_today == 1
+    assert ada.sdk.gifts.catalog(ada.id).sent_today == 1
 
     # Gifting another friend is not on this friend's cooldown; after a day this one is free again.
     cid = join("Cid")
     befriend(ada, cid)
     assert coins(ada, cid, 1).player.external_player_id == cid.id
-    server.advance_clock(86400)
-    [bea_row] = [r for r in ada.sdk.friends(ada.id).friends if r.external_player_id == bea.id]
+    server.system.advance_clock(86400)
+    [bea_row] = [r for r in ada.sdk.friends.list(ada.id).friends if r.external_player_id == bea.id]
     assert bea_row.gift_cooldown_until is None
-    by_code = ada.sdk.send_gift(
+    by_code = ada.sdk.gifts.send(
         ada.id,
         type="currency",
         resource_key="coins",
         amount=100,
-        friend_code=bea.sdk.friend_code(bea.id).friend_code,
+        friend_code=bea.sdk.friends.code(bea.id).friend_code,
     ).gift
     assert (by_code.player.external_player_id, by_code.amount) == (bea.id, 100)
-    assert [g.gift_id for g in bea.sdk.gift_inbox(bea.id)] == [by_code.gift_id, gift.gift_id]  # newest first
-    assert [g.gift_id for g in bea.sdk.gift_inbox(bea.id, limit=1)] == [by_code.gift_id]
+    assert [g.gift_id for g in bea.sdk.gifts.inbox(bea.id)] == [by_code.gift_id, gift.gift_id]  # newest first
+    assert [g.gift_id for g in bea.sdk.gifts.inbox(bea.id, limit=1)] == [by_code.gift_id]
 
 
 def test_send_refusals(join: Callable[..., Member]) -> None:
@@ -411,13 +413,13 @@ def test_send_refusals(join: Callable[..., Member]) -> None:
             coins(ada, target)
         assert (not_friends.value.status, not_friends.value.code) == (403, "not_friends")
     pending = join("Pending")
-    ada.sdk.send_friend_request(ada.id, external_player_id=pending.id)
+    ada.sdk.friends.send_request(ada.id, external_player_id=pending.id)
     with pytest.raises(GiftNotFriendsError):  # a request is not a friendship
         coins(ada, pending)
 
     for kind, key in (("currency", "gems"), ("item", "coins")):  # unknown, or the wrong type
         with pytest.raises(GiftNotAllowedError) as not_allowed:
-            ada.sdk.send_gift(ada.id, type=kind, resource_key=key, amount=1, external_player_id=bea.id)
+            ada.sdk.gifts.send(ada.id, type=kind, resource_key=key, amount=1, external_player_id=bea.id)
         assert (not_allowed.value.status, not_allowed.value.code) == (403, "gift_not_allowed")
 
     for amount in (0, -1, 101):
@@ -429,18 +431,18 @@ def test_send_refusals(join: Callable[..., Member]) -> None:
     with pytest.raises(InvalidRequestError):  # a message is at most 200 characters
         coins(ada, bea, message="x" * 201)
     with pytest.raises(PlayerNotFoundError):
-        ada.sdk.send_gift(
+        ada.sdk.gifts.send(
             ada.id, type="currency", resource_key="coins", amount=1, external_player_id="nobody"
         )
-    unknown = "222222" if bea.sdk.friend_code(bea.id).friend_code != "222222" else "333333"
+    unknown = "222222" if bea.sdk.friends.code(bea.id).friend_code != "222222" else "333333"
     with pytest.raises(FriendCodeInvalidError):
-        ada.sdk.send_gift(ada.id, type="currency", resource_key="coins", amount=1, friend_code=unknown)
+        ada.sdk.gifts.send(ada.id, type="currency", resource_key="coins", amount=1, friend_code=unknown)
     with pytest.raises(GiftNotFoundError):
-        bea.sdk.claim_gift(bea.id, "01956f2a-0000-7000-8000-000000000000")
+        bea.sdk.gifts.claim(bea.id, "01956f2a-0000-7000-8000-000000000000")
 
     # None of the refusals sent anything or started a cooldown.
-    assert ada.sdk.sent_gifts(ada.id) == []
-    assert ada.sdk.gift_catalog(ada.id).sent_today == 0
+    assert ada.sdk.gifts.sent(ada.id) == []
+    assert ada.sdk.gifts.catalog(ada.id).sent_today == 0
     assert coins(ada, bea, 100, message="x" * 200).message == "x" * 200
 
 
@@ -453,38 +455,38 @@ def test_gift_that_costs_the_sender(
     server = server_of("vault")
     ada, bea = join_game("Ada", "vault"), join_game("Bea", "vault")
     befriend(ada, bea)
-    server.credit_wallet(ada.id, "gems", 30)
+    server.wallet.credit(ada.id, "gems", 30)
 
     with pytest.raises(GiftInsufficientBalanceError) as short:
-        ada.sdk.send_gift(ada.id, type="currency", resource_key="gems", amount=40, external_player_id=bea.id)
+        ada.sdk.gifts.send(ada.id, type="currency", resource_key="gems", amount=40, external_player_id=bea.id)
     assert (short.value.status, short.value.code) == (409, "gift_insufficient_balance")
     assert short.value.details == {"resource": "gems", "needed": 40, "have": 30}
     assert balance(ada, "gems") == 30  # nothing taken
 
-    gift = ada.sdk.send_gift(
+    gift = ada.sdk.gifts.send(
         ada.id, type="currency", resource_key="gems", amount=20, external_player_id=bea.id
     ).gift
     assert balance(ada, "gems") == 10  # taken at send
     assert balance(bea, "gems") == 0  # credited only at claim
-    bea.sdk.claim_gift(bea.id, gift.gift_id)
+    bea.sdk.gifts.claim(bea.id, gift.gift_id)
     assert balance(bea, "gems") == 20
 
     # A minted gift takes nothing from the sender.
     minted = coins(ada, bea, 7)
     assert balance(ada, "coins") == 0
-    [pending] = bea.sdk.gift_inbox(bea.id, pending=True)
+    [pending] = bea.sdk.gifts.inbox(bea.id, pending=True)
     assert pending.gift_id == minted.gift_id
-    bea.sdk.claim_grant(bea.id, pending.grant_id)  # the grant route pays out identically
+    bea.sdk.grants.claim(bea.id, pending.grant_id)  # the grant route pays out identically
     assert balance(bea, "coins") == 7
     # The gift followed its grant.
-    assert [g.status for g in bea.sdk.gift_inbox(bea.id)] == [GiftStatus.CLAIMED, GiftStatus.CLAIMED]
+    assert [g.status for g in bea.sdk.gifts.inbox(bea.id)] == [GiftStatus.CLAIMED, GiftStatus.CLAIMED]
 
 
 def test_daily_send_limit(join_game: Callable[..., Member]) -> None:
     ada, bea, cid = (join_game(name, "vault") for name in ("Ada", "Bea", "Cid"))
     befriend(ada, bea)
     befriend(ada, cid)
-    catalog = ada.sdk.gift_catalog(ada.id)
+    catalog = ada.sdk.gifts.catalog(ada.id)
     assert (catalog.cooldown_seconds, catalog.daily_send_limit, catalog.sent_today) == (0, 2, 0)
     assert [(r.key, r.max_amount, r.costs_sender) for r in catalog.resources] == [
         ("coins", 100, False),
@@ -495,7 +497,7 @@ def test_daily_send_limit(join_game: Callable[..., Member]) -> None:
     with pytest.raises(GiftLimitReachedError) as limit:
         coins(ada, cid, 1)
     assert (limit.value.status, limit.value.code) == (409, "gift_limit_reached")
-    assert ada.sdk.gift_catalog(ada.id).sent_today == 2
+    assert ada.sdk.gifts.catalog(ada.id).sent_today == 2
     assert coins(bea, ada, 1).amount == 1  # the limit is the sender's
 
 
@@ -505,23 +507,23 @@ def test_expired_gift_cannot_be_claimed(
     server = server_of("vault")
     ada, bea = join_game("Ada", "vault"), join_game("Bea", "vault")
     befriend(ada, bea)
-    gift = ada.sdk.send_gift(
+    gift = ada.sdk.gifts.send(
         ada.id, type="currency", resource_key="coins", amount=3, external_player_id=bea.id
     ).gift
     assert gift.expires_at == gift.sent_at + timedelta(hours=1)
 
-    server.advance_clock(3601)
-    assert bea.sdk.gift_inbox(bea.id, pending=True) == []
-    assert ada.sdk.sent_gifts(ada.id, pending=True) == []
-    [listed] = bea.sdk.gift_inbox(bea.id)
+    server.system.advance_clock(3601)
+    assert bea.sdk.gifts.inbox(bea.id, pending=True) == []
+    assert ada.sdk.gifts.sent(ada.id, pending=True) == []
+    [listed] = bea.sdk.gifts.inbox(bea.id)
     # the contract has two statuses
     assert (listed.gift_id, listed.status) == (gift.gift_id, GiftStatus.PENDING)
     with pytest.raises(GiftExpiredError) as expired:
-        bea.sdk.claim_gift(bea.id, gift.gift_id)
+        bea.sdk.gifts.claim(bea.id, gift.gift_id)
     assert (expired.value.status, expired.value.code) == (410, "gift_expired")
     with pytest.raises(GiftExpiredError):
-        bea.sdk.claim_grant(bea.id, gift.grant_id)
-    [history] = server.player_gifts(bea.id).gifts
+        bea.sdk.grants.claim(bea.id, gift.grant_id)
+    [history] = server.gifts.list(bea.id).gifts
     assert (history.status, history.grant_status) == (GiftStatus.PENDING, GrantStatus.EXPIRED)
     assert balance(bea, "coins") == 0
 
@@ -529,19 +531,19 @@ def test_expired_gift_cannot_be_claimed(
 def test_studio_managed_game_refuses_costs_sender(join_game: Callable[..., Member]) -> None:
     ada, bea = join_game("Ada", "mint"), join_game("Bea", "mint")
     befriend(ada, bea)
-    catalog = ada.sdk.gift_catalog(ada.id)
+    catalog = ada.sdk.gifts.catalog(ada.id)
     assert [(r.type, r.key, r.max_amount) for r in catalog.resources] == [
         (ResourceType.CURRENCY, "coins", catalog.resources[0].max_amount),
         (ResourceType.ITEM, "potion", 3),
     ]  # gold costs the sender: not giftable where the platform holds no balances
     with pytest.raises(GiftNotAllowedError):
-        ada.sdk.send_gift(ada.id, type="currency", resource_key="gold", amount=1, external_player_id=bea.id)
-    potion = ada.sdk.send_gift(
+        ada.sdk.gifts.send(ada.id, type="currency", resource_key="gold", amount=1, external_player_id=bea.id)
+    potion = ada.sdk.gifts.send(
         ada.id, type="item", resource_key="potion", amount=3, external_player_id=bea.id
     )
     assert (potion.gift.type, potion.gift.amount) == (ResourceType.ITEM, 3)
     with pytest.raises(GiftAmountInvalidError):
-        ada.sdk.send_gift(
+        ada.sdk.gifts.send(
             ada.id, type=ResourceType.ITEM, resource_key="potion", amount=4, external_player_id=bea.id
         )
 
@@ -552,22 +554,22 @@ def test_gifting_disabled(join_game: Callable[..., Member], server_of: Callable[
     with pytest.raises(GiftingDisabledError) as disabled:
         coins(ada, bea)
     assert (disabled.value.status, disabled.value.code) == (403, "gifting_disabled")
-    catalog = ada.sdk.gift_catalog(ada.id)
+    catalog = ada.sdk.gifts.catalog(ada.id)
     assert (catalog.enabled, catalog.resources, catalog.sent_today) == (False, [], 0)
-    assert ada.sdk.gift_inbox(ada.id) == []
+    assert ada.sdk.gifts.inbox(ada.id) == []
     with pytest.raises(GiftingDisabledError) as history:  # never enabled (docs/reference/gifts.md#lists)
-        server_of("quiet").player_gifts(ada.id)
+        server_of("quiet").gifts.list(ada.id)
     assert history.value.status == 403
 
 
 def test_server_history_refusals(server: ServerClient, join: Callable[..., Member]) -> None:
     with pytest.raises(PlayerNotFoundError):
-        server.player_gifts("nobody-at-all")
+        server.gifts.list("nobody-at-all")
     ada = join("Ada")
     for limit in (0, 201):
         with pytest.raises(InvalidRequestError):
-            server.player_gifts(ada.id, limit=limit)
-    assert server.player_gifts(ada.id, direction=GiftHistoryDirection.SENT, limit=200).gifts == []
+            server.gifts.list(ada.id, limit=limit)
+    assert server.gifts.list(ada.id, direction=GiftHistoryDirection.SENT, limit=200).gifts == []
 
 
 # --- Async ---------------------------------------------------------------------------------------------
@@ -581,20 +583,20 @@ async def test_async_clients_round_trip(live_server: LiveServer) -> None:
         AsyncSdkClient(key, base_url=base) as bea,
         AsyncServerClient(live_server.keys["test-server"], base_url=base) as server,
     ):
-        ada.player_secret = (await ada.register(ada_id)).player_secret
-        bea.player_secret = (await bea.register(bea_id)).player_secret
+        ada.player_secret = (await ada.players.register(ada_id)).player_secret
+        bea.player_secret = (await bea.players.register(bea_id)).player_secret
         with pytest.raises(GiftNotFriendsError):
-            await ada.send_gift(
+            await ada.gifts.send(
                 ada_id, type="currency", resource_key="coins", amount=1, external_player_id=bea_id
             )
-        sent = await ada.send_friend_request(ada_id, external_player_id=bea_id)
+        sent = await ada.friends.send_request(ada_id, external_player_id=bea_id)
         assert sent.request is not None
-        await bea.accept_friend_request(bea_id, sent.request.request_id)
+        await bea.friends.accept_request(bea_id, sent.request.request_id)
 
-        assert (await ada.gift_catalog(ada_id)).sent_today == 0
-        code = (await bea.friend_code(bea_id)).friend_code
+        assert (await ada.gifts.catalog(ada_id)).sent_today == 0
+        code = (await bea.friends.code(bea_id)).friend_code
         gift = (
-            await ada.send_gift(
+            await ada.gifts.send(
                 ada_id,
                 type=ResourceType.CURRENCY,
                 resource_key="coins",
@@ -604,22 +606,22 @@ async def test_async_clients_round_trip(live_server: LiveServer) -> None:
             )
         ).gift
         assert (gift.player.external_player_id, gift.message) == (bea_id, "hi")
-        assert [g.gift_id for g in await ada.sent_gifts(ada_id, pending=True)] == [gift.gift_id]
-        [waiting] = await bea.gift_inbox(bea_id, pending=True, limit=10)
+        assert [g.gift_id for g in await ada.gifts.sent(ada_id, pending=True)] == [gift.gift_id]
+        [waiting] = await bea.gifts.inbox(bea_id, pending=True, limit=10)
         assert waiting.gift_id == gift.gift_id
-        assert [g.grant_status for g in (await server.player_gifts(bea_id)).gifts] == [GrantStatus.PENDING]
+        assert [g.grant_status for g in (await server.gifts.list(bea_id)).gifts] == [GrantStatus.PENDING]
 
-        claimed = (await bea.claim_gift(bea_id, gift.gift_id)).gift
+        claimed = (await bea.gifts.claim(bea_id, gift.gift_id)).gift
         assert claimed.status is GiftStatus.CLAIMED
         with pytest.raises(GiftAlreadyClaimedError):
-            await bea.claim_gift(bea_id, gift.gift_id)
-        assert await bea.gift_inbox(bea_id, pending=True) == []
+            await bea.gifts.claim(bea_id, gift.gift_id)
+        assert await bea.gifts.inbox(bea_id, pending=True) == []
         with pytest.raises(GiftCooldownError) as cooling:
-            await ada.send_gift(
+            await ada.gifts.send(
                 ada_id, type="currency", resource_key="coins", amount=1, external_player_id=bea_id
             )
         assert cooling.value.cooldown_until == gift.sent_at + timedelta(days=1)
-        history = await server.player_gifts(ada_id, direction="sent")
+        history = await server.gifts.list(ada_id, direction="sent")
         assert [(g.gift_id, g.status, g.grant_status) for g in history.gifts] == [
             (gift.gift_id, GiftStatus.CLAIMED, GrantStatus.CLAIMED)
         ]

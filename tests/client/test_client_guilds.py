@@ -58,7 +58,7 @@ from livecore_client.models import (
     ResourceType,
     Role,
 )
-from tests.client.support import BASE, sent_json, sent_key
+from tests.client.support import BASE, builder, pick, sent_json, sent_key
 
 SDK = f"{BASE}/sdk/v1"
 SERVER = f"{BASE}/server/v1"
@@ -256,7 +256,7 @@ P = "/players/ada"
 SDK_CASES = [
     Case(
         guilds.SDK_CREATE,
-        "create_guild",
+        "guilds.create",
         ("ada", "Star Pilots", "request"),
         {"description": "We fly.", "country": "FR", "metadata": {"tier": 2}},
         f"{P}/guilds",
@@ -274,7 +274,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_SEARCH,
-        "search_guilds",
+        "guilds.search",
         ("pilot",),
         {"limit": 5, "offset": 10},
         "/guilds",
@@ -282,11 +282,13 @@ SDK_CASES = [
         _search_read,
         params={"q": "pilot", "limit": "5", "offset": "10"},
     ),
-    Case(guilds.SDK_READ, "guild", ("gld_1",), {}, "/guilds/gld_1", {"guild": GUILD}, _guild_read),
-    Case(guilds.SDK_MINE, "my_guild", ("ada",), {}, f"{P}/guild", {"guild": GUILD, "role": "leader"}, _own),
+    Case(guilds.SDK_READ, "guilds.get", ("gld_1",), {}, "/guilds/gld_1", {"guild": GUILD}, _guild_read),
+    Case(
+        guilds.SDK_MINE, "guilds.mine", ("ada",), {}, f"{P}/guild", {"guild": GUILD, "role": "leader"}, _own
+    ),
     Case(
         guilds.SDK_JOIN,
-        "join_guild",
+        "guilds.join",
         ("ada", "gld_1"),
         {},
         f"{P}/guilds/gld_1/join",
@@ -295,7 +297,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_CANCEL_JOIN_REQUEST,
-        "cancel_guild_join_request",
+        "guilds.cancel_join_request",
         ("ada", "gld_1"),
         {},
         f"{P}/guilds/gld_1/join-request",
@@ -304,7 +306,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_LEAVE,
-        "leave_guild",
+        "guilds.leave",
         ("ada",),
         {},
         f"{P}/guild/leave",
@@ -313,7 +315,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_EDIT,
-        "edit_guild",
+        "guilds.edit",
         ("ada",),
         {"name": "Sky Pilots", "badge": None, "join_type": JoinType.OPEN},
         f"{P}/guild",
@@ -323,7 +325,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_JOIN_REQUESTS,
-        "guild_join_requests",
+        "guilds.join_requests",
         ("ada",),
         {},
         f"{P}/guild/requests",
@@ -332,7 +334,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_ACCEPT,
-        "accept_guild_join_request",
+        "guilds.accept_join_request",
         ("ada", "gjr_1"),
         {},
         f"{P}/guild/requests/gjr_1/accept",
@@ -341,7 +343,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_DECLINE,
-        "decline_guild_join_request",
+        "guilds.decline_join_request",
         ("ada", "gjr_1"),
         {},
         f"{P}/guild/requests/gjr_1/decline",
@@ -350,7 +352,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_KICK,
-        "kick_guild_member",
+        "guilds.kick",
         ("ada", "bob"),
         {},
         f"{P}/guild/members/bob/kick",
@@ -359,7 +361,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_PROMOTE,
-        "promote_guild_member",
+        "guilds.promote",
         ("ada", "bob"),
         {},
         f"{P}/guild/members/bob/promote",
@@ -368,7 +370,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_DEMOTE,
-        "demote_guild_member",
+        "guilds.demote",
         ("ada", "bob"),
         {},
         f"{P}/guild/members/bob/demote",
@@ -377,7 +379,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_TRANSFER,
-        "transfer_guild_leadership",
+        "guilds.transfer_leadership",
         ("ada", "bob"),
         {},
         f"{P}/guild/leader",
@@ -387,7 +389,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_ASK_HELP,
-        "ask_guild_help",
+        "guilds.ask_help",
         ("ada",),
         {"type": "item", "resource_key": "energy", "amount": 5},
         f"{P}/guild/help-requests",
@@ -398,7 +400,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_HELP_REQUESTS,
-        "guild_help_requests",
+        "guilds.help_requests",
         ("ada",),
         {},
         f"{P}/guild/help-requests",
@@ -407,7 +409,7 @@ SDK_CASES = [
     ),
     Case(
         guilds.SDK_DONATE,
-        "donate_guild_help",
+        "guilds.donate_help",
         ("ada", "ghr_1", 2),
         {},
         f"{P}/guild/help-requests/ghr_1/donate",
@@ -419,7 +421,7 @@ SDK_CASES = [
 SERVER_CASES = [
     Case(
         guilds.SERVER_LIST,
-        "guilds",
+        "guilds.list",
         ("pilot",),
         {"player": "ada", "include_disbanded": True},
         "/guilds",
@@ -427,10 +429,10 @@ SERVER_CASES = [
         _list,
         params={"q": "pilot", "player": "ada", "includeDisbanded": "true", "limit": "20", "offset": "0"},
     ),
-    Case(guilds.SERVER_READ, "guild", ("gld_1",), {}, "/guilds/gld_1", {"guild": DETAIL}, _detail_read),
+    Case(guilds.SERVER_READ, "guilds.get", ("gld_1",), {}, "/guilds/gld_1", {"guild": DETAIL}, _detail_read),
     Case(
         guilds.SERVER_EDIT,
-        "edit_guild",
+        "guilds.edit",
         ("gld_1",),
         {"description": None, "metadata": {"tier": 3}},
         "/guilds/gld_1",
@@ -440,7 +442,7 @@ SERVER_CASES = [
     ),
     Case(
         guilds.SERVER_PLAYER_GUILD,
-        "player_guild",
+        "guilds.of_player",
         ("ada",),
         {},
         "/players/ada/guild",
@@ -449,7 +451,7 @@ SERVER_CASES = [
     ),
     Case(
         guilds.SERVER_REMOVE,
-        "remove_guild_member",
+        "guilds.remove_member",
         ("gld_1", "bob"),
         {},
         "/guilds/gld_1/members/bob/remove",
@@ -458,7 +460,7 @@ SERVER_CASES = [
     ),
     Case(
         guilds.SERVER_HAND_OVER,
-        "hand_over_guild",
+        "guilds.hand_over",
         ("gld_1", "bob"),
         {},
         "/guilds/gld_1/leader",
@@ -468,7 +470,7 @@ SERVER_CASES = [
     ),
     Case(
         guilds.SERVER_DISBAND,
-        "disband_guild",
+        "guilds.disband",
         ("gld_1",),
         {},
         "/guilds/gld_1/disband",
@@ -486,10 +488,7 @@ def test_every_guild_route_has_a_client_method_of_its_surface() -> None:
         ServerClient("sk_test", base_url=BASE),
     )
     for case in CASES:
-        assert (
-            getattr(case.clients(sdk, server), f"_{case.method}")(*case.args, **case.kwargs).route
-            is case.route
-        )
+        assert builder(case.clients(sdk, server), case.method)(*case.args, **case.kwargs).route is case.route
         # Writes are always keyed: every guild write takes a key.
         assert (case.route.idempotency is Idempotency.NONE) == (not case.route.is_write), case.route.name
     sdk.close()
@@ -504,7 +503,7 @@ def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], cases: list[Case]
 ) -> None:
     for case in cases:
-        sync_method, async_method = getattr(sync_cls, case.method), getattr(async_cls, case.method)
+        sync_method, async_method = pick(sync_cls, case.method), pick(async_cls, case.method)
         assert inspect.signature(sync_method) == inspect.signature(async_method), case.method
         assert sync_method.__doc__ and sync_method.__doc__ == async_method.__doc__, case.method
         assert inspect.iscoroutinefunction(async_method) and not inspect.iscoroutinefunction(sync_method)
@@ -526,8 +525,8 @@ async def test_each_call_sends_its_request_and_reads_its_answer(
         return_value=httpx.Response(case.status, json={"data": case.answer})
     )
     sync_client, async_client = case.clients(sdk, server), case.clients(async_sdk, async_server)
-    case.check(getattr(sync_client, case.method)(*case.args, **case.kwargs))
-    case.check(await getattr(async_client, case.method)(*case.args, **case.kwargs))
+    case.check(pick(sync_client, case.method)(*case.args, **case.kwargs))
+    case.check(await pick(async_client, case.method)(*case.args, **case.kwargs))
     assert route.call_count == 2
     for call in route.calls:
         request = call.request
@@ -551,12 +550,12 @@ def test_an_edit_sends_only_the_fields_given_and_null_for_a_cleared_one(
     route = respx_mock.patch(f"{SDK}/players/ada/guild").mock(
         return_value=httpx.Response(200, json={"data": {"guild": GUILD}})
     )
-    sdk.edit_guild("ada")
+    sdk.guilds.edit("ada")
     assert sent_json(route) == {}  # nothing given: nothing changes
-    sdk.edit_guild("ada", description=None, country=None, metadata=None, idempotency_key="e-1")
+    sdk.guilds.edit("ada", description=None, country=None, metadata=None, idempotency_key="e-1")
     assert sent_json(route) == {"description": None, "country": None, "metadata": None}
     assert sent_key(route) == "e-1"
-    sdk.edit_guild("ada", name="Sky", description="Up.", badge=ABSENT, join_type="request")
+    sdk.guilds.edit("ada", name="Sky", description="Up.", badge=ABSENT, join_type="request")
     assert sent_json(route) == {"name": "Sky", "description": "Up.", "joinType": "request"}
 
 
@@ -566,7 +565,7 @@ async def test_the_studio_edit_keeps_left_out_fields_out_and_keys_body_and_heade
     route = respx_mock.patch(f"{SERVER}/guilds/gld_1").mock(
         side_effect=[httpx.Response(503), httpx.Response(200, json={"data": {"guild": DETAIL}})]
     )
-    await async_server.edit_guild("gld_1", badge=None, name="Pilots", idempotency_key="mod-1")
+    await async_server.guilds.edit("gld_1", badge=None, name="Pilots", idempotency_key="mod-1")
     assert route.call_count == 2
     assert (
         sent_json(route, 0)
@@ -580,13 +579,13 @@ def test_a_bad_join_type_fails_before_any_request(
     sdk: SdkClient, server: ServerClient, respx_mock: respx.MockRouter
 ) -> None:
     with pytest.raises(ValueError, match="closed"):
-        sdk.create_guild("ada", "Pilots", "closed")
+        sdk.guilds.create("ada", "Pilots", "closed")
     with pytest.raises(ValueError, match="closed"):
-        sdk.edit_guild("ada", join_type="closed")
+        sdk.guilds.edit("ada", join_type="closed")
     with pytest.raises(ValueError, match="closed"):
-        server.edit_guild("gld_1", join_type="closed")
+        server.guilds.edit("gld_1", join_type="closed")
     with pytest.raises(ValueError, match="gems"):
-        sdk.ask_guild_help("ada", type="gems", resource_key="energy", amount=1)
+        sdk.guilds.ask_help("ada", type="gems", resource_key="energy", amount=1)
     assert not respx_mock.calls
 
 
@@ -596,7 +595,7 @@ def test_joining_a_request_only_guild_answers_the_request_and_sends_the_message(
     route = respx_mock.post(f"{SDK}/players/cy/guilds/gld_1/join").mock(
         return_value=httpx.Response(201, json={"data": {"request": REQUEST}})
     )
-    requested = sdk.join_guild("cy", "gld_1", message="let me in", player_secret="sec_c")
+    requested = sdk.guilds.join("cy", "gld_1", message="let me in", player_secret="sec_c")
     _requested(requested)
     assert sent_json(route) == {"message": "let me in"}
     assert route.calls[0].request.headers["X-Player-Secret"] == "sec_c"
@@ -611,8 +610,8 @@ async def test_async_join_reads_each_answer_by_its_status(
             httpx.Response(200, json={"data": {"guild": GUILD, "role": "member"}}),
         ]
     )
-    _requested(await async_sdk.join_guild("cy", "gld_1"))
-    _joined(await async_sdk.join_guild("cy", "gld_1"))
+    _requested(await async_sdk.guilds.join("cy", "gld_1"))
+    _joined(await async_sdk.guilds.join("cy", "gld_1"))
 
 
 @pytest.mark.parametrize(
@@ -627,14 +626,14 @@ def test_a_join_answer_whose_body_does_not_fit_its_status_is_refused(
         return_value=httpx.Response(status, json={"data": data})
     )
     with pytest.raises(APIResponseValidationError):
-        sdk.join_guild("cy", "gld_1")
+        sdk.guilds.join("cy", "gld_1")
 
 
 def test_my_guild_in_none(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.get(f"{SDK}/players/ada/guild").mock(
         return_value=httpx.Response(200, json={"data": {"guild": None}})
     )
-    own = sdk.my_guild("ada")
+    own = sdk.guilds.mine("ada")
     assert own.guild is None and own.role is None
 
 
@@ -647,9 +646,9 @@ async def test_a_player_in_no_guild_and_the_search_defaults(
     search = respx_mock.get(f"{SDK}/guilds").mock(
         return_value=httpx.Response(200, json={"data": {"guilds": []}})
     )
-    found = await async_server.player_guild("ada")
+    found = await async_server.guilds.of_player("ada")
     assert found.guild is None and found.stints == []
-    assert (await async_sdk.search_guilds()).guilds == []
+    assert (await async_sdk.guilds.search()).guilds == []
     assert dict(search.calls[0].request.url.params) == {"limit": "20", "offset": "0"}
 
 
@@ -710,10 +709,10 @@ async def test_each_guild_code_raises_its_class_from_a_route_that_answers_it(
     )
     sync_client, async_client = case.clients(sdk, server), case.clients(async_sdk, async_server)
     with pytest.raises(GUILD_CODES[code]) as raised:
-        getattr(sync_client, case.method)(*case.args, **case.kwargs)
+        pick(sync_client, case.method)(*case.args, **case.kwargs)
     assert (raised.value.status, raised.value.code) == (STATUS[code], code.value)
     with pytest.raises(GUILD_CODES[code]):
-        await getattr(async_client, case.method)(*case.args, **case.kwargs)
+        await pick(async_client, case.method)(*case.args, **case.kwargs)
 
 
 def test_help_and_permission_refusals_carry_their_details() -> None:

@@ -49,7 +49,7 @@ from livecore_client import (
 )
 from livecore_client.models import DivisionView, EntryView, LeaderboardView, Order
 from livecore_client.webhooks import PAYLOAD_TYPES, PeriodFinalized, construct_event
-from tests.client.support import BASE, Sleeps, sent_json, sent_key
+from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
 
 SDK = f"{BASE}/sdk/v1"
 TS = "2026-11-30T09:00:00.000Z"
@@ -102,7 +102,7 @@ def test_leaderboard_reads_the_period_the_division_and_the_entries(
     route = respx_mock.get(f"{SDK}/leaderboards/league").mock(
         return_value=ok({"leaderboard": {**BOARD, "newField": 1}, "entries": [ENTRY], "nextCursor": "c1"})
     )
-    page = sdk.leaderboard("league")
+    page = sdk.leaderboards.get("league")
     request = route.calls.last.request
     assert params(route) == {"limit": "50", "previous": "false"}  # the model's defaults
     assert request.headers["Authorization"] == "Bearer ck_test"
@@ -148,7 +148,7 @@ def test_leaderboard_sends_each_choice_of_page_division_and_period(
     route = respx_mock.get(f"{SDK}/leaderboards/league").mock(
         return_value=ok({"leaderboard": all_time, "entries": [], "nextCursor": None})
     )
-    page = sdk.leaderboard("league", limit=10, cursor="c1")
+    page = sdk.leaderboards.get("league", limit=10, cursor="c1")
     assert params(route) == {"limit": "10", "cursor": "c1", "previous": "false"}
     assert (page.leaderboard.period, page.leaderboard.period_starts_at, page.leaderboard.division) == (
         Period.ALL_TIME,
@@ -156,9 +156,9 @@ def test_leaderboard_sends_each_choice_of_page_division_and_period(
         None,
     )
     assert (page.entries, page.next_cursor) == ([], None)
-    sdk.leaderboard("league", limit=5, around="ada", previous=True)
+    sdk.leaderboards.get("league", limit=5, around="ada", previous=True)
     assert params(route) == {"limit": "5", "around": "ada", "previous": "true"}
-    sdk.leaderboard("league", division=DIVISION_ID, period=PERIOD_ID)
+    sdk.leaderboards.get("league", division=DIVISION_ID, period=PERIOD_ID)
     assert params(route) == {"limit": "50", "division": DIVISION_ID, "period": PERIOD_ID, "previous": "false"}
 
 
@@ -166,7 +166,7 @@ def test_leaderboard_key_is_escaped_in_the_path(sdk: SdkClient, respx_mock: resp
     route = respx_mock.get(f"{SDK}/leaderboards/a%2Fb").mock(
         return_value=ok({"leaderboard": BOARD, "entries": [], "nextCursor": None})
     )
-    sdk.leaderboard("a/b")
+    sdk.leaderboards.get("a/b")
     assert route.call_count == 1
 
 
@@ -181,7 +181,7 @@ def test_leaderboard_refuses_exclusive_choices_before_any_request(
     sdk: SdkClient, respx_mock: respx.MockRouter, kwargs: dict[str, Any], match: str
 ) -> None:
     with pytest.raises(ValueError, match=match):
-        sdk.leaderboard("league", **kwargs)
+        sdk.leaderboards.get("league", **kwargs)
     assert not respx_mock.calls
 
 
@@ -198,7 +198,7 @@ def test_leaderboard_refusals_raise_their_class(
 ) -> None:
     respx_mock.get(f"{SDK}/leaderboards/league").mock(return_value=refusal(status, code))
     with pytest.raises(cls) as exc:
-        sdk.leaderboard("league", around="ghost")
+        sdk.leaderboards.get("league", around="ghost")
     assert isinstance(exc.value, livecore_client.LivecoreAPIError) and exc.value.code == code
 
 
@@ -215,7 +215,7 @@ def test_submit_score_sends_the_key_in_the_body_and_the_header(
     route = respx_mock.post(f"{BASE}/server/v1/leaderboards/league/scores").mock(
         return_value=ok({"entry": ENTRY})
     )
-    entry = server.submit_score("league", "ada", 640).entry
+    entry = server.leaderboards.submit_score("league", "ada", 640).entry
     request = route.calls.last.request
     assert request.headers["Authorization"] == "Bearer sk_test"
     key = sent_key(route)
@@ -223,7 +223,7 @@ def test_submit_score_sends_the_key_in_the_body_and_the_header(
     assert sent_json(route) == {"externalPlayerId": "ada", "score": 640, "idempotencyKey": key}
     assert (entry.rank, entry.external_player_id, entry.score) == (1, "ada", 640)
 
-    server.submit_score("league", "ada", -(2**53 - 1), idempotency_key="match-77:ada")
+    server.leaderboards.submit_score("league", "ada", -(2**53 - 1), idempotency_key="match-77:ada")
     assert sent_json(route) == {
         "externalPlayerId": "ada",
         "score": -(2**53 - 1),
@@ -239,7 +239,7 @@ def test_submit_score_retry_resends_the_same_key(
     route = respx_mock.post(f"{BASE}/server/v1/leaderboards/league/scores").mock(
         side_effect=[httpx.Response(503), ok({"entry": ENTRY})]
     )
-    assert server.submit_score("league", "ada", 640).entry.score == 640
+    assert server.leaderboards.submit_score("league", "ada", 640).entry.score == 640
     assert sleeps == [0.25]
     assert sent_key(route, 0) == sent_key(route, 1) == sent_json(route, 0)["idempotencyKey"]
     assert sent_json(route, 0) == sent_json(route, 1)
@@ -258,7 +258,7 @@ def test_submit_score_refusals_raise_their_class(
 ) -> None:
     respx_mock.post(f"{BASE}/server/v1/leaderboards/league/scores").mock(return_value=refusal(status, code))
     with pytest.raises(cls):
-        server.submit_score("league", "ada", 1)
+        server.leaderboards.submit_score("league", "ada", 1)
 
 
 # --- Rollover-now ---------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def test_rollover_now_answers_the_finalized_period(
     route = respx_mock.post(f"{BASE}/server/v1/dev/leaderboards/league/rollover-now").mock(
         return_value=ok({"rolledOver": True, "periodId": PERIOD_ID})
     )
-    done = server.rollover_leaderboard_now("league")
+    done = server.leaderboards.rollover_now("league")
     assert (done.rolled_over, done.period_id) == (True, PERIOD_ID)
     request = route.calls.last.request
     assert request.headers["Authorization"] == "Bearer sk_test"
@@ -278,14 +278,14 @@ def test_rollover_now_answers_the_finalized_period(
     assert request.content == b""
 
     route.return_value = ok({"rolledOver": False})
-    nothing = server.rollover_leaderboard_now("league")
+    nothing = server.leaderboards.rollover_now("league")
     assert (nothing.rolled_over, nothing.period_id) == (False, None)
     route.return_value = refusal(403, "permission_denied")
     with pytest.raises(PermissionDeniedError):
-        server.rollover_leaderboard_now("league")
+        server.leaderboards.rollover_now("league")
     route.return_value = refusal(404, "leaderboard_not_found")
     with pytest.raises(LeaderboardNotFoundError):
-        server.rollover_leaderboard_now("league")
+        server.leaderboards.rollover_now("league")
 
 
 def test_rollover_now_is_not_resent_after_a_lost_answer(
@@ -295,7 +295,7 @@ def test_rollover_now_is_not_resent_after_a_lost_answer(
         return_value=httpx.Response(503)
     )
     with pytest.raises(livecore_client.InternalServerError):
-        server.rollover_leaderboard_now("league")
+        server.leaderboards.rollover_now("league")
     assert (route.call_count, sleeps) == (1, [])
 
 
@@ -314,34 +314,36 @@ async def test_async_leaderboard_flow(
     roll = respx_mock.post(f"{BASE}/server/v1/dev/leaderboards/league/rollover-now").mock(
         return_value=ok({"rolledOver": True, "periodId": PERIOD_ID})
     )
-    assert (await async_server.submit_score("league", "ada", 640, idempotency_key="k1")).entry.rank == 1
+    assert (
+        await async_server.leaderboards.submit_score("league", "ada", 640, idempotency_key="k1")
+    ).entry.rank == 1
     assert sent_json(scores)["idempotencyKey"] == sent_key(scores) == "k1"
-    page = await async_sdk.leaderboard("league", around="ada")
+    page = await async_sdk.leaderboards.get("league", around="ada")
     assert params(read) == {"limit": "50", "around": "ada", "previous": "false"}
     assert page.leaderboard.division == DivisionView(id=DIVISION_ID, tier="silver")
-    assert (await async_server.rollover_leaderboard_now("league")).period_id == PERIOD_ID
+    assert (await async_server.leaderboards.rollover_now("league")).period_id == PERIOD_ID
     assert roll.call_count == 1
     with pytest.raises(ValueError, match="period or previous"):
-        await async_sdk.leaderboard("league", period=PERIOD_ID, previous=True)
+        await async_sdk.leaderboards.get("league", period=PERIOD_ID, previous=True)
 
 
 @pytest.mark.parametrize(
     ("sync_cls", "async_cls", "names"),
     [
-        (SdkClient, AsyncSdkClient, ["leaderboard"]),
-        (ServerClient, AsyncServerClient, ["submit_score", "rollover_leaderboard_now"]),
+        (SdkClient, AsyncSdkClient, ["leaderboards.get"]),
+        (ServerClient, AsyncServerClient, ["leaderboards.submit_score", "leaderboards.rollover_now"]),
     ],
 )
 def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], names: list[str]
 ) -> None:
     for name in names:
-        sync_method, async_method = getattr(sync_cls, name), getattr(async_cls, name)
+        sync_method, async_method = pick(sync_cls, name), pick(async_cls, name)
         assert list(inspect.signature(sync_method).parameters.values()) == list(
             inspect.signature(async_method).parameters.values()
         ), name
         assert sync_method.__doc__, name
-        assert sync_method.__name__ == name
+        assert sync_method.__name__ == name.split(".")[-1]
 
 
 def test_leaderboard_models_are_exported() -> None:

@@ -46,25 +46,25 @@ def server(live_server: Any) -> Iterator[ServerClient]:
 
 
 def test_register_then_set_identity(sdk: SdkClient, external_id: str) -> None:
-    registered = sdk.register(external_id, player_context={"country": "FR"})
+    registered = sdk.players.register(external_id, player_context={"country": "FR"})
     assert registered.external_player_id == external_id
     assert registered.country == "FR"
 
     sdk.player_secret = registered.player_secret
-    result = sdk.set_identity(external_id, name="Otter", avatar="otter.png")
+    result = sdk.players.set_identity(external_id, name="Otter", avatar="otter.png")
     assert (result.display_identity.name, result.display_identity.avatar) == ("Otter", "otter.png")
 
 
 def test_register_errors_and_force(sdk: SdkClient, external_id: str) -> None:
-    first = sdk.register(external_id)
+    first = sdk.players.register(external_id)
     with pytest.raises(PlayerAlreadyRegisteredError) as info:
-        sdk.register(external_id)
+        sdk.players.register(external_id)
     assert (info.value.status, info.value.code) == (409, "player_already_registered")
 
-    rotated = sdk.register(external_id, force=True)  # test key: rotates in place
+    rotated = sdk.players.register(external_id, force=True)  # test key: rotates in place
     assert rotated.player_secret != first.player_secret
     with pytest.raises(PlayerSecretInvalidError):
-        sdk.set_identity(external_id, name="Otter", player_secret=first.player_secret)
+        sdk.players.set_identity(external_id, name="Otter", player_secret=first.player_secret)
 
 
 def test_live_key_refuses_force(live_server: Any, external_id: str) -> None:
@@ -72,38 +72,39 @@ def test_live_key_refuses_force(live_server: Any, external_id: str) -> None:
         SdkClient(live_server.keys["live-client"], base_url=live_server.base_url) as live,
         pytest.raises(PermissionDeniedError) as info,
     ):
-        live.register(external_id, force=True)
+        live.players.register(external_id, force=True)
     assert info.value.code == "permission_denied"
 
 
 def test_idempotent_replay_and_conflict(sdk: SdkClient, external_id: str) -> None:
-    secret = sdk.register(external_id).player_secret
-    first = sdk.set_identity(external_id, name="Otter", player_secret=secret, idempotency_key="k-1")
-    again = sdk.set_identity(external_id, name="Otter", player_secret=secret, idempotency_key="k-1")
+    secret = sdk.players.register(external_id).player_secret
+    first = sdk.players.set_identity(external_id, name="Otter", player_secret=secret, idempotency_key="k-1")
+    again = sdk.players.set_identity(external_id, name="Otter", player_secret=secret, idempotency_key="k-1")
     assert again == first
     with pytest.raises(IdempotencyConflictError):
-        sdk.set_identity(external_id, name="Badger", player_secret=secret, idempotency_key="k-1")
+        sdk.players.set_identity(external_id, name="Badger", player_secret=secret, idempotency_key="k-1")
 
 
 def test_server_calls(server: ServerClient, sdk: SdkClient, external_id: str) -> None:
-    ping = server.ping()
+    ping = server.system.ping()
     assert ping.ok
     assert ping.environment == "test"
-    assert server.health().status
+    assert server.system.health().status
 
-    sdk.register(external_id)
+    sdk.players.register(external_id)
     assert (
-        server.set_identity(external_id, name="Named By Backend").display_identity.name == "Named By Backend"
+        server.players.set_identity(external_id, name="Named By Backend").display_identity.name
+        == "Named By Backend"
     )
 
-    before = server.advance_clock(1).now
-    assert (server.advance_clock(60).now - before).total_seconds() == 60
+    before = server.system.advance_clock(1).now
+    assert (server.system.advance_clock(60).now - before).total_seconds() == 60
 
 
 def test_validation_error_names_the_field(server: ServerClient, sdk: SdkClient, external_id: str) -> None:
-    sdk.register(external_id)
+    sdk.players.register(external_id)
     with pytest.raises(InvalidRequestError) as info:
-        server.set_identity(external_id, name="x" * 33)
+        server.players.set_identity(external_id, name="x" * 33)
     assert info.value.details is not None
 
 
@@ -112,21 +113,21 @@ def test_wrong_keys(live_server: Any) -> None:
         ServerClient("lc_not_a_key", base_url=live_server.base_url) as bad,
         pytest.raises(AuthenticationError),
     ):
-        bad.ping()
+        bad.system.ping()
     with (
         ServerClient(live_server.keys["test-client"], base_url=live_server.base_url) as client_key,
         pytest.raises(PermissionDeniedError),
     ):
-        client_key.ping()
+        client_key.system.ping()
 
 
 def test_rate_limit_surfaces_retry_after(live_server: Any) -> None:
     base_url = live_server.base_url
     with ServerClient(live_server.keys["tight-server"], base_url=base_url, max_retries=0) as tight:
         for _ in range(3):  # the manifest gives this key 3 server calls a minute
-            tight.ping()
+            tight.system.ping()
         with pytest.raises(RateLimitError) as info:
-            tight.ping()
+            tight.system.ping()
     assert info.value.retry_after is not None
     assert info.value.retry_after > 0
 
@@ -136,14 +137,14 @@ async def test_async_clients(live_server: Any, external_id: str) -> None:
         AsyncSdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk,
         AsyncServerClient(live_server.keys["test-server"], base_url=live_server.base_url) as server,
     ):
-        registered = await sdk.register(external_id)
+        registered = await sdk.players.register(external_id)
         sdk.player_secret = registered.player_secret
         assert (
-            await sdk.set_identity(external_id, name="Async Otter")
+            await sdk.players.set_identity(external_id, name="Async Otter")
         ).display_identity.name == "Async Otter"
-        assert (await server.ping()).ok
+        assert (await server.system.ping()).ok
         with pytest.raises(PlayerAlreadyRegisteredError):
-            await sdk.register(external_id)
+            await sdk.players.register(external_id)
 
 
 def test_the_look_up_shows_the_platform_and_app_version_the_client_reports(
@@ -151,16 +152,16 @@ def test_the_look_up_shows_the_platform_and_app_version_the_client_reports(
 ) -> None:
     key, url = live_server.keys["test-client"], live_server.base_url
     with SdkClient(key, base_url=url, platform="ios", app_version="1.4.2") as phone:
-        secret = phone.register(external_id).player_secret
+        secret = phone.players.register(external_id).player_secret
     # Registration keeps them with the new player.
-    player = server.player_profile(external_id).player
+    player = server.players.profile(external_id).player
     assert (player.platform, player.platform_registered, player.app_version) == ("ios", True, "1.4.2")
     # A later request reports another build: written with the presence board's next flush.
     with SdkClient(key, base_url=url, platform="Steam Deck", app_version="1.5.0") as deck:
-        deck.friends(external_id, player_secret=secret)
+        deck.friends.list(external_id, player_secret=secret)
 
     def shown() -> tuple[str | None, bool, str | None]:
-        p = server.player_profile(external_id).player
+        p = server.players.profile(external_id).player
         return p.platform, p.platform_registered, p.app_version
 
     until_sync(lambda: shown() == ("Steam Deck", False, "1.5.0"), lambda: f"the new build, not {shown()}")
@@ -171,7 +172,7 @@ async def test_the_async_client_reports_the_platform_and_app_version(
 ) -> None:
     key, url = live_server.keys["test-client"], live_server.base_url
     async with AsyncSdkClient(key, base_url=url, platform="web", app_version="9") as client:
-        await client.register(external_id)
+        await client.players.register(external_id)
     async with AsyncServerClient(live_server.keys["test-server"], base_url=url) as server:
-        player = (await server.export_player(external_id)).player
+        player = (await server.players.export(external_id)).player
     assert (player.platform, player.platform_registered, player.app_version) == ("web", True, "9")

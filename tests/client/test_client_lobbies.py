@@ -67,7 +67,7 @@ def test_a_start_while_the_lobby_forms_answers_its_details(
     route = respx_mock.post(f"{SDK}/players/ada/events/duel/start").mock(
         return_value=httpx.Response(202, json=FORMING)
     )
-    assert sdk.start_attempt("ada", "duel") == EXPECTED_FORMING
+    assert sdk.live_events.start_attempt("ada", "duel") == EXPECTED_FORMING
     assert route.call_count == 1  # a success: not retried
 
 
@@ -77,7 +77,7 @@ async def test_async_start_while_the_lobby_forms(
     respx_mock.post(f"{SDK}/players/ada/events/duel/start").mock(
         return_value=httpx.Response(202, json=FORMING)
     )
-    result = await async_sdk.start_attempt("ada", "duel")
+    result = await async_sdk.live_events.start_attempt("ada", "duel")
     assert result == EXPECTED_FORMING
     assert not isinstance(result, AttemptResponse)
 
@@ -88,7 +88,7 @@ def test_only_lobby_forming_is_a_success_among_2xx_envelopes(
     other = {"error": {"code": "teapot", "message": "short and stout"}}
     respx_mock.post(f"{SDK}/players/ada/events/duel/start").mock(return_value=httpx.Response(202, json=other))
     with pytest.raises(LivecoreAPIError) as info:
-        sdk.start_attempt("ada", "duel")
+        sdk.live_events.start_attempt("ada", "duel")
     assert (info.value.status, info.value.code) == (202, "teapot")
 
 
@@ -101,8 +101,8 @@ def test_the_lobby_read_on_both_surfaces(
     respx_mock.get(f"{SERVER}/games/gam_1/lobbies/{LOBBY_ID}").mock(
         return_value=httpx.Response(200, json={"data": {"lobby": LOBBY}})
     )
-    lobby = sdk.lobby(LOBBY_ID).lobby
-    assert server.lobby("gam_1", LOBBY_ID).lobby == lobby
+    lobby = sdk.lobbies.get(LOBBY_ID).lobby
+    assert server.lobbies.get("gam_1", LOBBY_ID).lobby == lobby
     assert (lobby.status, lobby.promotion_reason, lobby.bot_count) == (
         LobbyStatus.ACTIVE,
         PromotionReason.EXTERNAL_PUSH,
@@ -128,9 +128,9 @@ async def test_lobby_read_refusals(
     respx_mock.get(f"{SDK}/lobbies/x").mock(return_value=answer)
     respx_mock.get(f"{SERVER}/games/gam_2/lobbies/x").mock(return_value=answer)
     with pytest.raises(cls):
-        await async_sdk.lobby("x")
+        await async_sdk.lobbies.get("x")
     with pytest.raises(cls):
-        await async_server.lobby("gam_2", "x")
+        await async_server.lobbies.get("gam_2", "x")
 
 
 def test_push_sends_the_body_key_no_idempotency_header_and_its_retries_are_safe(
@@ -139,7 +139,7 @@ def test_push_sends_the_body_key_no_idempotency_header_and_its_retries_are_safe(
     route = respx_mock.post(f"{SERVER}/games/gam_1/events/duel/lobbies").mock(
         side_effect=[httpx.Response(503), httpx.Response(201, json={"data": {"lobby": LOBBY}})]
     )
-    lobby = server.push_lobby(
+    lobby = server.lobbies.push(
         "gam_1", "duel", "match-1", ["ada"], capacity=2, fill_bots=True, metadata={"region": "eu"}
     )
     assert lobby.lobby.lobby_id == LOBBY_ID
@@ -177,7 +177,7 @@ async def test_async_push_defaults_and_refusals(
             ),
         ]
     )
-    await async_server.push_lobby("gam_1", "duel", "k", ("ada", "bo"))
+    await async_server.lobbies.push("gam_1", "duel", "k", ("ada", "bo"))
     assert sent_json(route) == {
         "key": "k",
         "externalPlayerIds": ["ada", "bo"],
@@ -186,7 +186,7 @@ async def test_async_push_defaults_and_refusals(
         "metadata": None,
     }
     with pytest.raises(IdempotencyConflictError):
-        await async_server.push_lobby("gam_1", "duel", "k", ["ada"])
+        await async_server.lobbies.push("gam_1", "duel", "k", ["ada"])
     with pytest.raises(ConflictError) as info:
-        await async_server.push_lobby("gam_1", "duel", "k2", ["bo"])
+        await async_server.lobbies.push("gam_1", "duel", "k2", ["bo"])
     assert info.value.details == {"externalPlayerIds": ["bo"]}

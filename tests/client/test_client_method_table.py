@@ -6,7 +6,7 @@ import inspect
 
 import pytest
 
-from livecore_client._method_table import CLIENTS, DOC, public_methods, rewrite, routes_of
+from livecore_client._method_table import CLIENTS, DOC, public_methods, resources, rewrite, routes_of
 
 
 def test_the_client_method_table_lists_every_method_of_every_client() -> None:
@@ -35,6 +35,14 @@ def test_every_client_method_names_its_route_and_says_what_it_does(client: type,
 
 def test_a_method_without_its_row_fails_the_check() -> None:
     text = DOC.read_text()
-    row = next(line for line in text.splitlines() if line.startswith("| `sdk.register("))
+    row = next(line for line in text.splitlines() if line.startswith("| `sdk.players.register("))
     assert rewrite(text.replace(row + "\n", "")) == text
     assert text.replace(row + "\n", "") != text
+
+
+@pytest.mark.parametrize(
+    "client", [c for sync, twin, _ in CLIENTS for c in (sync, twin)], ids=lambda c: c.__name__
+)
+def test_a_client_holds_resources_and_no_flat_methods(client: type) -> None:
+    public = {name for name in dir(client) if not name.startswith("_")}
+    assert public - set(resources(client)) <= {"close", "aclose"}

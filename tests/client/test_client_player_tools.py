@@ -109,7 +109,7 @@ from livecore_client.webhooks import (
     PurchaseTracked,
     construct_event,
 )
-from tests.client.support import BASE, Sleeps, sent_json, sent_key
+from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
 
 SRV = f"{BASE}/server/v1"
 SDK = f"{BASE}/sdk/v1/players"
@@ -324,7 +324,7 @@ def assert_write(route: respx.Route, method: str = "POST", key: str | None = Non
 
 def test_player_profile(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SRV}/players/p1").mock(return_value=ok({**PROFILE, "addedLater": True}))
-    profile = server.player_profile("p1")
+    profile = server.players.profile("p1")
     assert_read(route, {"limit": "50"})  # the model's default, sent
     assert (profile.player.id, profile.player.external_player_id, profile.player.lifecycle) == (
         "plr_1",
@@ -348,27 +348,27 @@ def test_player_profile(server: ServerClient, respx_mock: respx.MockRouter) -> N
     )
     assert (profile.attempts, profile.lobbies) == ([], [])
 
-    server.player_profile("p1", limit=200)
+    server.players.profile("p1", limit=200)
     assert_read(route, {"limit": "200"})
 
 
 def test_player_profile_escapes_the_id(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SRV}/players/a%2Fb").mock(return_value=ok(PROFILE))
-    server.player_profile("a/b")
+    server.players.profile("a/b")
     assert route.called
     with pytest.raises(ValueError, match="externalId"):
-        server.player_profile("")
+        server.players.profile("")
 
 
 def test_ban_player(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/players/p1/ban").mock(return_value=ok(BANNED))
-    result = server.ban_player("p1", reason="cheat")
+    result = server.players.ban("p1", reason="cheat")
     # The ban body has no idempotencyKey field: the key rides in the header only.
     assert_write(route, body={"reason": "cheat"})
     assert result == BanPlayerResponse(
         applied=True, ban=BanState(external_player_id="p1", banned=True, reason="cheat", banned_at=WHEN)
     )
-    server.ban_player("p1", reason="cheat", idempotency_key="ban-p1-ticket-7")
+    server.players.ban("p1", reason="cheat", idempotency_key="ban-p1-ticket-7")
     assert_write(route, key="ban-p1-ticket-7", body={"reason": "cheat"})
 
 
@@ -376,7 +376,7 @@ def test_ban_retry_resends_the_same_key(
     server: ServerClient, respx_mock: respx.MockRouter, sleeps: Sleeps
 ) -> None:
     route = respx_mock.post(f"{SRV}/players/p1/ban").mock(side_effect=[httpx.Response(502), ok(BANNED)])
-    assert server.ban_player("p1", reason="cheat").applied is True
+    assert server.players.ban("p1", reason="cheat").applied is True
     assert route.call_count == 2
     assert sleeps == [0.25]
     assert sent_key(route, 0) == sent_key(route, 1)
@@ -385,11 +385,11 @@ def test_ban_retry_resends_the_same_key(
 
 def test_unban_player(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/players/p1/unban").mock(return_value=ok(UNBANNED))
-    result = server.unban_player("p1")
+    result = server.players.unban("p1")
     assert_write(route)
     assert result.applied is False
     assert result.ban == BanState(external_player_id="p1", banned=False, reason=None, banned_at=None)
-    server.unban_player("p1", idempotency_key="unban-1")
+    server.players.unban("p1", idempotency_key="unban-1")
     assert_write(route, key="unban-1")
 
 
@@ -397,15 +397,15 @@ def test_flag_and_unflag_debug(server: ServerClient, respx_mock: respx.MockRoute
     flag = respx_mock.post(f"{SRV}/players/p1/debug").mock(return_value=ok(DEBUG))
     unflag = respx_mock.delete(f"{SRV}/players/p1/debug").mock(return_value=ok(UNDEBUG))
 
-    result = server.flag_debug("p1", reason="qa")
+    result = server.players.flag_debug("p1", reason="qa")
     assert_write(flag, body={"reason": "qa"})
     assert result == DebugPlayerResponse(
         applied=True, external_player_id="p1", debug=True, reason="qa", flagged_at=WHEN
     )
-    server.flag_debug("p1")
+    server.players.flag_debug("p1")
     assert_write(flag)  # no reason: no body (the body is optional)
 
-    cleared = server.unflag_debug("p1", idempotency_key="undebug-1")
+    cleared = server.players.unflag_debug("p1", idempotency_key="undebug-1")
     assert_write(unflag, method="DELETE", key="undebug-1")
     assert (cleared.debug, cleared.reason, cleared.flagged_at) == (False, None, None)
 
@@ -415,7 +415,7 @@ def test_flag_and_unflag_debug(server: ServerClient, respx_mock: respx.MockRoute
 
 def test_merge_players(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/players/p2/merge-into/p1").mock(return_value=ok(MERGED))
-    result = server.merge_players("p2", "p1")
+    result = server.players.merge("p2", "p1")
     assert_write(route)
     assert result == MergePlayerResponse(
         status="merged",
@@ -425,45 +425,45 @@ def test_merge_players(server: ServerClient, respx_mock: respx.MockRouter) -> No
         merged_at=WHEN,
     )
     route.return_value = ok({**MERGED, "status": "no_op_already_merged"})
-    assert server.merge_players("p2", "p1", idempotency_key="merge-1").status == "no_op_already_merged"
+    assert server.players.merge("p2", "p1", idempotency_key="merge-1").status == "no_op_already_merged"
     assert_write(route, key="merge-1")
 
 
 def test_merge_players_escapes_both_ids(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/players/a%2Fb/merge-into/c%20d").mock(return_value=ok(MERGED))
-    server.merge_players("a/b", "c d")
+    server.players.merge("a/b", "c d")
     assert route.called
     with pytest.raises(ValueError, match="toExternalId"):
-        server.merge_players("p2", "")
+        server.players.merge("p2", "")
     assert route.call_count == 1
 
 
 def test_delete_player(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/players/p1/delete").mock(return_value=ok(DELETED))
-    result = server.delete_player("p1")
+    result = server.players.delete("p1")
     assert_write(route)  # no reason: the service's default (gdpr_erasure)
     assert (result.status, result.anonymized_external_id) == ("deleted", DELETED["anonymizedExternalId"])
 
-    server.delete_player("p1", reason="test")
+    server.players.delete("p1", reason="test")
     assert_write(route, body={"reason": "test"})
-    server.delete_player("p1", reason=ErasureReasonView.STUDIO_REQUEST, idempotency_key="erase-1")
+    server.players.delete("p1", reason=ErasureReasonView.STUDIO_REQUEST, idempotency_key="erase-1")
     assert_write(route, key="erase-1", body={"reason": "studio_request"})
 
     route.return_value = ok({"status": "no_op_not_found", "anonymizedExternalId": None})
-    assert server.delete_player("p1").anonymized_external_id is None
+    assert server.players.delete("p1").anonymized_external_id is None
 
 
 def test_delete_player_refuses_an_unknown_reason_locally(
     server: ServerClient, respx_mock: respx.MockRouter
 ) -> None:
     with pytest.raises(ValueError, match="ErasureReasonView"):
-        server.delete_player("p1", reason="because")
+        server.players.delete("p1", reason="because")
     assert not respx_mock.calls
 
 
 def test_export_player(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SRV}/players/p1/export").mock(return_value=ok(EXPORT))
-    bundle = server.export_player("p1")
+    bundle = server.players.export("p1")
     assert_read(route)
     player = bundle.player
     assert (player.external_player_id, player.friend_code, player.sessions, player.best_login_streak) == (
@@ -484,7 +484,7 @@ def test_export_player(server: ServerClient, respx_mock: respx.MockRouter) -> No
 
 def test_migrate_players_with_rows_and_mappings(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{SRV}/migrate/players").mock(return_value=ok(OUTCOME))
-    outcome = server.migrate_players(
+    outcome = server.migration.players(
         [
             MigratePlayerRow(
                 external_player_id="p1",
@@ -531,7 +531,7 @@ def test_migrate_players_with_rows_and_mappings(server: ServerClient, respx_mock
         ],
     )
 
-    server.migrate_players([], emit_webhooks=True, idempotency_key="batch-1")
+    server.migration.players([], emit_webhooks=True, idempotency_key="batch-1")
     assert_write(route, key="batch-1", body={"rows": [], "emitWebhooks": True})
 
 
@@ -539,7 +539,7 @@ def test_migrate_wallet_and_inventory(server: ServerClient, respx_mock: respx.Mo
     wallet = respx_mock.post(f"{SRV}/migrate/wallet").mock(return_value=ok(OUTCOME))
     inventory = respx_mock.post(f"{SRV}/migrate/inventory").mock(return_value=ok(OUTCOME))
 
-    server.migrate_wallet(
+    server.migration.wallet(
         [
             MigrateWalletRow(external_player_id="p1", idempotency_key="w1", economy_key="coins", amount=40),
             {"external_player_id": "p2", "idempotency_key": "w2", "economy_key": "gems", "amount": 0},
@@ -556,7 +556,7 @@ def test_migrate_wallet_and_inventory(server: ServerClient, respx_mock: respx.Mo
             "emitWebhooks": True,
         },
     )
-    server.migrate_inventory(
+    server.migration.inventory(
         (
             MigrateInventoryRow(
                 external_player_id="p1",
@@ -586,9 +586,9 @@ def test_migrate_mapping_with_an_unknown_name_is_refused_locally(
     server: ServerClient, respx_mock: respx.MockRouter
 ) -> None:
     with pytest.raises(TypeError, match="externalPlayerId"):
-        server.migrate_players([{"externalPlayerId": "p1", "idempotencyKey": "k1"}])
+        server.migration.players([{"externalPlayerId": "p1", "idempotencyKey": "k1"}])
     with pytest.raises(TypeError):
-        server.migrate_wallet([{"external_player_id": "p1", "idempotency_key": "w1"}])  # amount missing
+        server.migration.wallet([{"external_player_id": "p1", "idempotency_key": "w1"}])  # amount missing
     assert not respx_mock.calls
 
 
@@ -605,7 +605,7 @@ PURCHASE_BODY = {
 
 
 def _server_track(c: ServerClient, **kw: Any) -> Any:
-    return c.track_purchase(
+    return c.purchases.track(
         "p1",
         transaction_id="tx-1",
         store="app_store",
@@ -618,7 +618,7 @@ def _server_track(c: ServerClient, **kw: Any) -> Any:
 
 
 def _sdk_track(c: SdkClient, **kw: Any) -> Any:
-    return c.track_purchase(
+    return c.purchases.track(
         "p1",
         transaction_id="tx-1",
         store="app_store",
@@ -696,11 +696,11 @@ def test_purchases_page(server: ServerClient, respx_mock: respx.MockRouter) -> N
     route = respx_mock.get(f"{SRV}/players/p1/purchases").mock(
         return_value=ok({"purchases": [PURCHASE], "nextCursor": "c1"})
     )
-    page = server.purchases("p1")
+    page = server.purchases.list("p1")
     assert_read(route, {"limit": "50"})
     assert (page.purchases, page.next_cursor) == ([PURCHASE_VIEW], "c1")
     route.return_value = ok({"purchases": [], "nextCursor": None})
-    assert server.purchases("p1", limit=1, cursor="c1").next_cursor is None
+    assert server.purchases.list("p1", limit=1, cursor="c1").next_cursor is None
     assert_read(route, {"limit": "1", "cursor": "c1"})
 
 
@@ -710,7 +710,7 @@ def test_iter_purchases_follows_the_cursor(server: ServerClient, respx_mock: res
         ok({"purchases": [{**PURCHASE, "purchaseId": "pur_3"}], "nextCursor": None}),
     ]
     route = respx_mock.get(f"{SRV}/players/p1/purchases").mock(side_effect=pages)
-    walked = server.iter_purchases("p1", page_size=2)
+    walked = server.purchases.iter("p1", page_size=2)
     assert not route.called  # lazy: nothing is fetched before iteration
     assert [p.purchase_id for p in walked] == ["pur_1", "pur_2", "pur_3"]
     assert [dict(call.request.url.params) for call in route.calls] == [
@@ -726,13 +726,13 @@ def test_iter_purchases_stops_on_a_repeated_cursor(
     route = respx_mock.get(f"{SRV}/players/p1/purchases").mock(
         return_value=ok({"purchases": [PURCHASE], "nextCursor": "same"})
     )
-    assert len(list(server.iter_purchases("p1"))) == 2
+    assert len(list(server.purchases.iter("p1"))) == 2
     assert route.call_count == 2
 
 
 def test_player_spend(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SRV}/players/p1/spend").mock(return_value=ok(SPEND))
-    spend = server.player_spend("p1", windows=[7, 30])
+    spend = server.purchases.player_spend("p1", windows=[7, 30])
     assert_read(route, {"windows": "7,30"})
     assert route.calls.last.request.url.query == b"windows=7%2C30"
     assert (spend.lifetime_amount_minor, spend.purchase_count, spend.debug) == (1079, 1, False)
@@ -740,17 +740,17 @@ def test_player_spend(server: ServerClient, respx_mock: respx.MockRouter) -> Non
     assert spend.windows == [SpendWindow(7, 1079, 1), SpendWindow(30, 1079, 1)]
 
     route.return_value = ok({**SPEND, "windows": [], "firstPurchaseAt": None, "lastPurchaseAt": None})
-    assert server.player_spend("p1").first_purchase_at is None
+    assert server.purchases.player_spend("p1").first_purchase_at is None
     assert_read(route)
-    server.player_spend("p1", windows=())
+    server.purchases.player_spend("p1", windows=())
     assert_read(route)  # no windows: nothing sent
-    server.player_spend("p1", windows=(1,))
+    server.purchases.player_spend("p1", windows=(1,))
     assert_read(route, {"windows": "1"})
 
 
 def test_spend_players(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SRV}/spend/players").mock(return_value=ok(SPENDERS))
-    found = server.spend_players()
+    found = server.purchases.spend_players()
     assert_read(route, {"minAmountMinor": "0", "limit": "50", "offset": "0"})
     [top] = found.players
     assert (top.external_player_id, top.amount_minor, top.purchase_count, top.last_purchase_at) == (
@@ -761,13 +761,13 @@ def test_spend_players(server: ServerClient, respx_mock: respx.MockRouter) -> No
     )
     assert (found.min_amount_minor, found.window_days, found.limit, found.offset) == (1000, 30, 10, 5)
 
-    server.spend_players(min_amount_minor=1000, window_days=30, limit=10, offset=5)
+    server.purchases.spend_players(min_amount_minor=1000, window_days=30, limit=10, offset=5)
     assert_read(route, {"minAmountMinor": "1000", "windowDays": "30", "limit": "10", "offset": "5"})
 
 
 def test_revenue_summary(server: ServerClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SRV}/spend/summary").mock(return_value=ok(SUMMARY))
-    summary = server.revenue_summary()
+    summary = server.purchases.revenue_summary()
     assert_read(route)  # no bounds: the service's last 30 days
     assert (summary.from_, summary.to) == (WHEN - timedelta(days=30), WHEN)
     assert (
@@ -784,24 +784,24 @@ def test_revenue_summary(server: ServerClient, respx_mock: respx.MockRouter) -> 
     assert summary.per_product == [ProductRevenue("coins.100", 2158, 2)]
     assert summary.per_day == [DayRevenue("2026-03-02", 2158, 2)]
 
-    server.revenue_summary(from_=date(2026, 3, 1), to=date(2026, 3, 2))
+    server.purchases.revenue_summary(from_=date(2026, 3, 1), to=date(2026, 3, 2))
     assert_read(route, {"from": "2026-03-01", "to": "2026-03-02"})
-    server.revenue_summary(from_=datetime(2026, 3, 1, 14, 0, tzinfo=timezone(timedelta(hours=2))))
+    server.purchases.revenue_summary(from_=datetime(2026, 3, 1, 14, 0, tzinfo=timezone(timedelta(hours=2))))
     assert_read(route, {"from": "2026-03-01T12:00:00.000Z"})
-    server.revenue_summary(to="2026-03-02T00:00:00Z")
+    server.purchases.revenue_summary(to="2026-03-02T00:00:00Z")
     assert_read(route, {"to": "2026-03-02T00:00:00Z"})
 
     route.return_value = ok(
         {**SUMMARY, "arppuMinor": None, "payingPlayers": 0, "perProduct": [], "perDay": []}
     )
-    assert server.revenue_summary().arppu_minor is None
+    assert server.purchases.revenue_summary().arppu_minor is None
 
 
 def test_revenue_summary_refuses_a_naive_datetime_locally(
     server: ServerClient, respx_mock: respx.MockRouter
 ) -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
-        server.revenue_summary(to=datetime(2026, 3, 2, 12))
+        server.purchases.revenue_summary(to=datetime(2026, 3, 2, 12))
     assert not respx_mock.calls
 
 
@@ -812,9 +812,9 @@ _ErrorCase = tuple[
 ]
 ERROR_CASES: list[_ErrorCase] = [
     # (method, url, call, status, code, class, status class)
-    ("POST", f"{SRV}/players/p2/merge-into/p1", lambda c: c.merge_players("p2", "p1"),
+    ("POST", f"{SRV}/players/p2/merge-into/p1", lambda c: c.players.merge("p2", "p1"),
      422, "invalid_merge", InvalidMergeError, UnprocessableEntityError),
-    ("POST", f"{SRV}/players/p2/merge-into/p1", lambda c: c.merge_players("p2", "p1"),
+    ("POST", f"{SRV}/players/p2/merge-into/p1", lambda c: c.players.merge("p2", "p1"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
     ("POST", f"{SRV}/players/p1/purchases", _server_track,
      400, "unknown_currency", UnknownCurrencyError, InvalidRequestError),
@@ -822,31 +822,31 @@ ERROR_CASES: list[_ErrorCase] = [
      409, "idempotency_conflict", IdempotencyConflictError, ConflictError),
     ("POST", f"{SRV}/players/p1/purchases", _server_track,
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("GET", f"{SRV}/players/p1", lambda c: c.player_profile("p1", limit=0),
+    ("GET", f"{SRV}/players/p1", lambda c: c.players.profile("p1", limit=0),
      400, "invalid_request", InvalidRequestError, InvalidRequestError),
-    ("GET", f"{SRV}/players/p1", lambda c: c.player_profile("p1"),
+    ("GET", f"{SRV}/players/p1", lambda c: c.players.profile("p1"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("POST", f"{SRV}/players/p1/ban", lambda c: c.ban_player("p1", reason="x"),
+    ("POST", f"{SRV}/players/p1/ban", lambda c: c.players.ban("p1", reason="x"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("POST", f"{SRV}/players/p1/ban", lambda c: c.ban_player("p1", reason="x"),
+    ("POST", f"{SRV}/players/p1/ban", lambda c: c.players.ban("p1", reason="x"),
      409, "idempotency_conflict", IdempotencyConflictError, ConflictError),
-    ("POST", f"{SRV}/players/p1/unban", lambda c: c.unban_player("p1"),
+    ("POST", f"{SRV}/players/p1/unban", lambda c: c.players.unban("p1"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("POST", f"{SRV}/players/p1/debug", lambda c: c.flag_debug("p1"),
+    ("POST", f"{SRV}/players/p1/debug", lambda c: c.players.flag_debug("p1"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("DELETE", f"{SRV}/players/p1/debug", lambda c: c.unflag_debug("p1"),
+    ("DELETE", f"{SRV}/players/p1/debug", lambda c: c.players.unflag_debug("p1"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("GET", f"{SRV}/players/p1/export", lambda c: c.export_player("p1"),
+    ("GET", f"{SRV}/players/p1/export", lambda c: c.players.export("p1"),
      404, "player_not_found", PlayerNotFoundError, NotFoundError),
-    ("GET", f"{SRV}/players/p1/purchases", lambda c: c.purchases("p1", cursor="junk"),
+    ("GET", f"{SRV}/players/p1/purchases", lambda c: c.purchases.list("p1", cursor="junk"),
      400, "invalid_request", InvalidRequestError, InvalidRequestError),
-    ("GET", f"{SRV}/players/p1/spend", lambda c: c.player_spend("p1", windows=[0]),
+    ("GET", f"{SRV}/players/p1/spend", lambda c: c.purchases.player_spend("p1", windows=[0]),
      400, "invalid_request", InvalidRequestError, InvalidRequestError),
-    ("POST", f"{SRV}/migrate/wallet", lambda c: c.migrate_wallet([]),
+    ("POST", f"{SRV}/migrate/wallet", lambda c: c.migration.wallet([]),
      400, "invalid_request", InvalidRequestError, InvalidRequestError),
-    ("GET", f"{SRV}/spend/summary", lambda c: c.revenue_summary(from_="yesterday"),
+    ("GET", f"{SRV}/spend/summary", lambda c: c.purchases.revenue_summary(from_="yesterday"),
      400, "invalid_request", InvalidRequestError, InvalidRequestError),
-    ("GET", f"{SRV}/spend/players", lambda c: c.spend_players(),
+    ("GET", f"{SRV}/spend/players", lambda c: c.purchases.spend_players(),
      403, "permission_denied", PermissionDeniedError, PermissionDeniedError),
 ]  # fmt: skip
 
@@ -911,22 +911,22 @@ def test_new_codes_have_their_class_under_their_status_family() -> None:
 # --- Every player-tools route has its method; sync and async are one definition ---------------------------
 
 SERVER_METHODS = [
-    "player_profile",
-    "ban_player",
-    "unban_player",
-    "flag_debug",
-    "unflag_debug",
-    "merge_players",
-    "delete_player",
-    "export_player",
-    "migrate_players",
-    "migrate_wallet",
-    "migrate_inventory",
-    "track_purchase",
-    "purchases",
-    "player_spend",
-    "spend_players",
-    "revenue_summary",
+    "players.profile",
+    "players.ban",
+    "players.unban",
+    "players.flag_debug",
+    "players.unflag_debug",
+    "players.merge",
+    "players.delete",
+    "players.export",
+    "migration.players",
+    "migration.wallet",
+    "migration.inventory",
+    "purchases.track",
+    "purchases.list",
+    "purchases.player_spend",
+    "purchases.spend_players",
+    "purchases.revenue_summary",
 ]
 
 
@@ -934,19 +934,19 @@ def test_every_player_tool_route_has_a_client_method() -> None:
     srv = ServerClient("sk_test", base_url=BASE)
     sdk = SdkClient("ck_test", base_url=BASE)
     builders: dict[Route, Any] = {
-        PLAYER_PROFILE: srv._player_profile("p"),
-        PLAYER_BAN: srv._ban_player("p", reason="r"),
-        PLAYER_UNBAN: srv._unban_player("p"),
-        PLAYER_MERGE: srv._merge_players("a", "b"),
-        PLAYER_DEBUG_SET: srv._flag_debug("p"),
-        PLAYER_DEBUG_CLEAR: srv._unflag_debug("p"),
-        PLAYER_DELETE: srv._delete_player("p"),
-        PLAYER_EXPORT: srv._export_player("p"),
-        MIGRATE_PLAYERS: srv._migrate_players([]),
-        MIGRATE_WALLET: srv._migrate_wallet([]),
-        MIGRATE_INVENTORY: srv._migrate_inventory([]),
+        PLAYER_PROFILE: srv.players._profile("p"),
+        PLAYER_BAN: srv.players._ban("p", reason="r"),
+        PLAYER_UNBAN: srv.players._unban("p"),
+        PLAYER_MERGE: srv.players._merge("a", "b"),
+        PLAYER_DEBUG_SET: srv.players._flag_debug("p"),
+        PLAYER_DEBUG_CLEAR: srv.players._unflag_debug("p"),
+        PLAYER_DELETE: srv.players._delete("p"),
+        PLAYER_EXPORT: srv.players._export("p"),
+        MIGRATE_PLAYERS: srv.migration._players([]),
+        MIGRATE_WALLET: srv.migration._wallet([]),
+        MIGRATE_INVENTORY: srv.migration._inventory([]),
         SDK_TRACK_PURCHASE: _sdk_track_call(sdk),
-        SERVER_TRACK_PURCHASE: srv._track_purchase(
+        SERVER_TRACK_PURCHASE: srv.purchases._track(
             "p",
             transaction_id="t",
             store="s",
@@ -955,10 +955,10 @@ def test_every_player_tool_route_has_a_client_method() -> None:
             amount_minor=1,
             currency="USD",
         ),
-        SERVER_PURCHASES: srv._purchases("p"),
-        PLAYER_SPEND: srv._player_spend("p"),
-        SPEND_PLAYERS: srv._spend_players(),
-        SPEND_SUMMARY: srv._revenue_summary(),
+        SERVER_PURCHASES: srv.purchases._list("p"),
+        PLAYER_SPEND: srv.purchases._player_spend("p"),
+        SPEND_PLAYERS: srv.purchases._spend_players(),
+        SPEND_SUMMARY: srv.purchases._revenue_summary(),
     }
     assert set(builders) == {*player_tools.ROUTES, *purchases.ROUTES}
     for route, call in builders.items():
@@ -970,40 +970,47 @@ def test_every_player_tool_route_has_a_client_method() -> None:
 
 
 def _sdk_track_call(sdk: SdkClient) -> Any:
-    return sdk._track_purchase(
+    return sdk.purchases._track(
         "p", transaction_id="t", store="s", product_id="p", product_type="t", amount_minor=1, currency="USD"
     )
 
 
 @pytest.mark.parametrize(
     ("sync_cls", "async_cls", "names"),
-    [(ServerClient, AsyncServerClient, SERVER_METHODS), (SdkClient, AsyncSdkClient, ["track_purchase"])],
+    [(ServerClient, AsyncServerClient, SERVER_METHODS), (SdkClient, AsyncSdkClient, ["purchases.track"])],
 )
 def test_sync_and_async_methods_share_signature_and_docs(
     sync_cls: type[Any], async_cls: type[Any], names: list[str]
 ) -> None:
     for name in names:
-        sync_method, async_method = getattr(sync_cls, name), getattr(async_cls, name)
+        sync_method, async_method = pick(sync_cls, name), pick(async_cls, name)
         assert inspect.signature(sync_method) == inspect.signature(async_method), name
         assert sync_method.__doc__ and sync_method.__doc__ == async_method.__doc__, name
-        assert sync_method.__name__ == name
+        assert sync_method.__name__ == name.split(".")[-1]
         assert inspect.iscoroutinefunction(async_method)
         assert not inspect.iscoroutinefunction(sync_method)
     if sync_cls is ServerClient:
-        sync_iter, async_iter = ServerClient.iter_purchases, AsyncServerClient.iter_purchases
+        sync_iter, async_iter = ServerClient.purchases.iter, AsyncServerClient.purchases.iter
         assert inspect.signature(sync_iter).parameters == inspect.signature(async_iter).parameters
         assert inspect.isgeneratorfunction(sync_iter)
         assert inspect.isasyncgenfunction(async_iter)
 
 
 def test_writes_take_a_keyword_idempotency_key() -> None:
-    writes = ["ban_player", "unban_player", "flag_debug", "unflag_debug", "merge_players", "delete_player"]
-    writes += ["migrate_players", "migrate_wallet", "migrate_inventory", "track_purchase"]
-    for cls, names in ((ServerClient, writes), (SdkClient, ["track_purchase"])):
+    writes = [
+        "players.ban",
+        "players.unban",
+        "players.flag_debug",
+        "players.unflag_debug",
+        "players.merge",
+        "players.delete",
+    ]
+    writes += ["migration.players", "migration.wallet", "migration.inventory", "purchases.track"]
+    for cls, names in ((ServerClient, writes), (SdkClient, ["purchases.track"])):
         for name in names:
-            key = inspect.signature(getattr(cls, name)).parameters["idempotency_key"]
+            key = inspect.signature(pick(cls, name)).parameters["idempotency_key"]
             assert (key.kind, key.default) == (inspect.Parameter.KEYWORD_ONLY, None), name
-    sdk_track = inspect.signature(SdkClient.track_purchase).parameters
+    sdk_track = inspect.signature(SdkClient.purchases.track).parameters
     assert [n for n, p in sdk_track.items() if p.kind is inspect.Parameter.KEYWORD_ONLY] == [
         "transaction_id",
         "store",
@@ -1034,24 +1041,24 @@ async def test_async_player_tools(async_server: AsyncServerClient, respx_mock: r
     export = respx_mock.get(f"{SRV}/players/p1/export").mock(return_value=ok(EXPORT))
     migrate = respx_mock.post(f"{SRV}/migrate/players").mock(return_value=ok(OUTCOME))
 
-    assert (await async_server.player_profile("p1", limit=3)).summary.grants_pending == 1
+    assert (await async_server.players.profile("p1", limit=3)).summary.grants_pending == 1
     assert params(profile) == {"limit": "3"}
-    assert (await async_server.ban_player("p1", reason="cheat", idempotency_key="b1")).ban.reason == "cheat"
+    assert (await async_server.players.ban("p1", reason="cheat", idempotency_key="b1")).ban.reason == "cheat"
     assert_write(ban, key="b1", body={"reason": "cheat"})
-    assert (await async_server.unban_player("p1")).applied is False
+    assert (await async_server.players.unban("p1")).applied is False
     assert_write(unban)
-    assert (await async_server.flag_debug("p1", reason="qa")).debug is True
+    assert (await async_server.players.flag_debug("p1", reason="qa")).debug is True
     assert_write(flag, body={"reason": "qa"})
-    assert (await async_server.unflag_debug("p1")).debug is False
+    assert (await async_server.players.unflag_debug("p1")).debug is False
     assert_write(unflag, method="DELETE")
     with pytest.raises(InvalidMergeError) as invalid:
-        await async_server.merge_players("p2", "p1")
+        await async_server.players.merge("p2", "p1")
     assert (invalid.value.status, merge.call_count) == (422, 1)
-    assert (await async_server.delete_player("p1", reason="gdpr_erasure")).status == "deleted"
+    assert (await async_server.players.delete("p1", reason="gdpr_erasure")).status == "deleted"
     assert_write(delete, body={"reason": "gdpr_erasure"})
-    assert (await async_server.export_player("p1")).purchases == [PURCHASE_VIEW]
+    assert (await async_server.players.export("p1")).purchases == [PURCHASE_VIEW]
     assert export.called
-    outcome = await async_server.migrate_players([{"external_player_id": "p1", "idempotency_key": "k1"}])
+    outcome = await async_server.migration.players([{"external_player_id": "p1", "idempotency_key": "k1"}])
     assert outcome.failed == 1
     assert sent_json(migrate)["rows"][0]["idempotencyKey"] == "k1"
 
@@ -1071,7 +1078,7 @@ async def test_async_purchases_and_spend(
     spenders = respx_mock.get(f"{SRV}/spend/players").mock(return_value=ok(SPENDERS))
     summary = respx_mock.get(f"{SRV}/spend/summary").mock(return_value=ok(SUMMARY))
 
-    tracked = await async_server.track_purchase(
+    tracked = await async_server.purchases.track(
         "p1",
         transaction_id="tx-1",
         store="app_store",
@@ -1084,7 +1091,7 @@ async def test_async_purchases_and_spend(
     assert tracked.purchase == PURCHASE_VIEW
     assert sent_json(server_track)["validationStatus"] == "verified"
     with pytest.raises(UnknownCurrencyError):
-        await async_sdk.track_purchase(
+        await async_sdk.purchases.track(
             "p1",
             transaction_id="tx-2",
             store="play",
@@ -1095,17 +1102,19 @@ async def test_async_purchases_and_spend(
         )
     assert sdk_track.calls.last.request.headers["X-Player-Secret"] == "sec_1"
 
-    assert [p.purchase_id async for p in async_server.iter_purchases("p1", page_size=1)] == ["pur_1", "pur_2"]
+    assert [p.purchase_id async for p in async_server.purchases.iter("p1", page_size=1)] == ["pur_1", "pur_2"]
     assert [dict(c.request.url.params) for c in listing.calls] == [
         {"limit": "1"},
         {"limit": "1", "cursor": "c1"},
     ]
 
-    assert (await async_server.player_spend("p1", windows=[7])).lifetime_amount_minor == 1079
+    assert (await async_server.purchases.player_spend("p1", windows=[7])).lifetime_amount_minor == 1079
     assert params(spend) == {"windows": "7"}
-    assert (await async_server.spend_players(min_amount_minor=1000)).players[0].external_player_id == "p1"
+    assert (await async_server.purchases.spend_players(min_amount_minor=1000)).players[
+        0
+    ].external_player_id == "p1"
     assert params(spenders) == {"minAmountMinor": "1000", "limit": "50", "offset": "0"}
-    assert (await async_server.revenue_summary(from_=date(2026, 3, 1))).gross_amount_minor == 2158
+    assert (await async_server.purchases.revenue_summary(from_=date(2026, 3, 1))).gross_amount_minor == 2158
     assert params(summary) == {"from": "2026-03-01"}
 
 

@@ -198,7 +198,7 @@ def _joiner(base_url: str, key: str) -> Iterator[Callable[[], Member]]:
         external_id = new_id()
         sdk = SdkClient(key, base_url=base_url)
         opened.append(sdk)
-        sdk.player_secret = sdk.register(external_id).player_secret
+        sdk.player_secret = sdk.players.register(external_id).player_secret
         return Member(external_id, sdk)
 
     yield make
@@ -232,7 +232,7 @@ def buy(transaction_id: str, amount_minor: int = 499, currency: str = "USD", **k
 
 
 def wallet_of(server: ServerClient, external_id: str) -> dict[str, int]:
-    return {h.key: h.amount for h in server.export_player(external_id).wallet}
+    return {h.key: h.amount for h in server.players.export(external_id).wallet}
 
 
 # --- Ban, debug, profile (space-race) -----------------------------------------------------------------
@@ -240,7 +240,7 @@ def wallet_of(server: ServerClient, external_id: str) -> dict[str, int]:
 
 def test_ban_refuses_client_writes_until_unban(join: Callable[[], Member], server: ServerClient) -> None:
     ada = join()
-    banned = server.ban_player(ada.id, reason="chargeback fraud")
+    banned = server.players.ban(ada.id, reason="chargeback fraud")
     assert banned.applied is True
     assert (banned.ban.external_player_id, banned.ban.banned, banned.ban.reason) == (
         ada.id,
@@ -248,57 +248,57 @@ def test_ban_refuses_client_writes_until_unban(join: Callable[[], Member], serve
         "chargeback fraud",
     )
     assert banned.ban.banned_at is not None
-    assert server.player_profile(ada.id).player.banned is True
+    assert server.players.profile(ada.id).player.banned is True
 
     # Player-scoped client writes are refused; reads still work
     # (docs/reference/player-tools.md#ban-and-unban).
     with pytest.raises(PlayerBannedError) as refused:
-        ada.sdk.track_purchase(ada.id, **buy(new_id("tx")))
+        ada.sdk.purchases.track(ada.id, **buy(new_id("tx")))
     assert (refused.value.status, refused.value.code) == (403, "player_banned")
     with pytest.raises(PlayerBannedError):
-        ada.sdk.heartbeat(ada.id)
-    assert ada.sdk.wallet(ada.id).currencies[0].key == "coins"
+        ada.sdk.presence.heartbeat(ada.id)
+    assert ada.sdk.wallet.get(ada.id).currencies[0].key == "coins"
     # The studio backend can still record a purchase for the player.
-    assert server.track_purchase(ada.id, **buy(new_id("tx"))).purchase_count == 1
+    assert server.purchases.track(ada.id, **buy(new_id("tx"))).purchase_count == 1
 
     # Banning again refreshes the reason quietly: no transition.
-    again = server.ban_player(ada.id, reason="and more")
+    again = server.players.ban(ada.id, reason="and more")
     assert (again.applied, again.ban.reason, again.ban.banned_at) == (False, "and more", banned.ban.banned_at)
 
-    lifted = server.unban_player(ada.id)
+    lifted = server.players.unban(ada.id)
     assert (lifted.applied, lifted.ban.banned, lifted.ban.reason, lifted.ban.banned_at) == (
         True,
         False,
         None,
         None,
     )
-    assert server.unban_player(ada.id).applied is False
-    assert ada.sdk.heartbeat(ada.id).online is True
-    assert server.player_profile(ada.id).player.banned is False
+    assert server.players.unban(ada.id).applied is False
+    assert ada.sdk.presence.heartbeat(ada.id).online is True
+    assert server.players.profile(ada.id).player.banned is False
 
 
 def test_ban_refusals_and_replay(join: Callable[[], Member], server: ServerClient) -> None:
     ada = join()
     for reason in ("", "   ", "x" * 501):
         with pytest.raises(InvalidRequestError):
-            server.ban_player(ada.id, reason=reason)
+            server.players.ban(ada.id, reason=reason)
     for call in (
-        lambda: server.ban_player("nobody-here", reason="x"),
-        lambda: server.unban_player("nobody-here"),
+        lambda: server.players.ban("nobody-here", reason="x"),
+        lambda: server.players.unban("nobody-here"),
     ):
         with pytest.raises(PlayerNotFoundError):
             call()
     # The same key and body answers the original; the same key with another body is a conflict.
-    first = server.ban_player(ada.id, reason="spam", idempotency_key=f"ban-{ada.id}")
-    replay = server.ban_player(ada.id, reason="spam", idempotency_key=f"ban-{ada.id}")
+    first = server.players.ban(ada.id, reason="spam", idempotency_key=f"ban-{ada.id}")
+    replay = server.players.ban(ada.id, reason="spam", idempotency_key=f"ban-{ada.id}")
     assert (first.applied, replay.applied) == (True, True)
     with pytest.raises(IdempotencyConflictError):
-        server.ban_player(ada.id, reason="other", idempotency_key=f"ban-{ada.id}")
+        server.players.ban(ada.id, reason="other", idempotency_key=f"ban-{ada.id}")
 
 
 def test_debug_flag_round_trip(join: Callable[[], Member], server: ServerClient) -> None:
     ada = join()
-    flagged = server.flag_debug(ada.id)
+    flagged = server.players.flag_debug(ada.id)
     assert (flagged.applied, flagged.external_player_id, flagged.debug, flagged.reason) == (
         True,
         ada.id,
@@ -306,46 +306,46 @@ def test_debug_flag_round_trip(join: Callable[[], Member], server: ServerClient)
         None,
     )
     assert flagged.flagged_at is not None
-    again = server.flag_debug(ada.id, reason="QA device")
+    again = server.players.flag_debug(ada.id, reason="QA device")
     assert (again.applied, again.debug) == (False, True)
-    assert server.player_profile(ada.id).player.debug is True
-    assert server.player_spend(ada.id).debug is True
+    assert server.players.profile(ada.id).player.debug is True
+    assert server.purchases.player_spend(ada.id).debug is True
 
-    cleared = server.unflag_debug(ada.id)
+    cleared = server.players.unflag_debug(ada.id)
     assert (cleared.applied, cleared.debug, cleared.reason, cleared.flagged_at) == (True, False, None, None)
-    assert server.unflag_debug(ada.id).applied is False
-    assert server.export_player(ada.id).player.debug is False
+    assert server.players.unflag_debug(ada.id).applied is False
+    assert server.players.export(ada.id).player.debug is False
 
     with pytest.raises(InvalidRequestError):
-        server.flag_debug(ada.id, reason="x" * 501)
+        server.players.flag_debug(ada.id, reason="x" * 501)
     with pytest.raises(PlayerNotFoundError):
-        server.flag_debug("nobody-here")
+        server.players.flag_debug("nobody-here")
     with pytest.raises(PlayerNotFoundError):
-        server.unflag_debug("nobody-here")
+        server.players.unflag_debug("nobody-here")
 
 
 def test_profile_lists_grants_and_counts(join: Callable[[], Member], server: ServerClient) -> None:
     ada = join()
-    empty = server.player_profile(ada.id)
+    empty = server.players.profile(ada.id)
     assert (empty.player.external_player_id, empty.player.lifecycle, empty.grants) == (ada.id, "active", [])
     assert empty.summary.grants_pending == 0
     entries = [RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=5)]
-    grants = [server.create_grant(ada.id, entries).grant for _ in range(3)]
-    ada.sdk.claim_grant(ada.id, grants[0].grant_id)
+    grants = [server.grants.create(ada.id, entries).grant for _ in range(3)]
+    ada.sdk.grants.claim(ada.id, grants[0].grant_id)
 
-    profile = server.player_profile(ada.id)
+    profile = server.players.profile(ada.id)
     assert {g.grant_id for g in profile.grants} == {g.grant_id for g in grants}
     assert (profile.summary.grants_pending, profile.summary.grants_claimed) == (2, 1)
     assert (profile.attempts, profile.lobbies, profile.summary.attempt_count) == ([], [], 0)
     assert profile.player.display_identity.name
-    assert len(server.player_profile(ada.id, limit=1).grants) == 1
-    assert len(server.player_profile(ada.id, limit=200).grants) == 3
+    assert len(server.players.profile(ada.id, limit=1).grants) == 1
+    assert len(server.players.profile(ada.id, limit=200).grants) == 3
 
     for limit in (0, 201):
         with pytest.raises(InvalidRequestError):
-            server.player_profile(ada.id, limit=limit)
+            server.players.profile(ada.id, limit=limit)
     with pytest.raises(PlayerNotFoundError):
-        server.player_profile("nobody-here")
+        server.players.profile("nobody-here")
 
 
 def test_player_tools_need_a_server_key_of_the_players_environment(
@@ -355,9 +355,9 @@ def test_player_tools_need_a_server_key_of_the_players_environment(
     base = live_server.base_url
     with ServerClient(live_server.keys["test-client"], base_url=base) as wrong_permission:
         for call in (
-            lambda: wrong_permission.player_profile(ada.id),
-            lambda: wrong_permission.ban_player(ada.id, reason="x"),
-            lambda: wrong_permission.spend_players(),
+            lambda: wrong_permission.players.profile(ada.id),
+            lambda: wrong_permission.players.ban(ada.id, reason="x"),
+            lambda: wrong_permission.purchases.spend_players(),
         ):
             # a client key gets 403 (docs/reference/player-tools.md)
             with pytest.raises(PermissionDeniedError) as denied:
@@ -366,9 +366,9 @@ def test_player_tools_need_a_server_key_of_the_players_environment(
     with ServerClient(live_server.keys["live-server"], base_url=base) as other_env:
         # the other environment's player (docs/reference/conventions.md#surfaces-and-credentials)
         with pytest.raises(PlayerNotFoundError):
-            other_env.player_profile(ada.id)
+            other_env.players.profile(ada.id)
         with pytest.raises(PlayerNotFoundError):
-            other_env.ban_player(ada.id, reason="x")
+            other_env.players.ban(ada.id, reason="x")
 
 
 # --- Purchases without exchange rates (space-race) -------------------------------------------------------
@@ -378,7 +378,7 @@ def test_track_purchase_server_and_sdk(join: Callable[[], Member], server: Serve
     ada = join()
     tx1, tx2 = new_id("tx"), new_id("tx")
 
-    tracked = ada.sdk.track_purchase(ada.id, **buy(tx1, 499, metadata={"sku": "a"}))
+    tracked = ada.sdk.purchases.track(ada.id, **buy(tx1, 499, metadata={"sku": "a"}))
     assert tracked.purchase.validation_status is ValidationStatusView.UNVERIFIED  # the client never verifies
     assert (
         tracked.purchase.amount_minor,
@@ -395,7 +395,7 @@ def test_track_purchase_server_and_sdk(join: Callable[[], Member], server: Serve
         1,
     )
 
-    verified = server.track_purchase(ada.id, **buy(tx2, 1999, "usd", validation_status="verified"))
+    verified = server.purchases.track(ada.id, **buy(tx2, 1999, "usd", validation_status="verified"))
     assert (verified.purchase.validation_status, verified.purchase.currency) == (
         ValidationStatusView.VERIFIED,
         "USD",
@@ -403,18 +403,18 @@ def test_track_purchase_server_and_sdk(join: Callable[[], Member], server: Serve
     assert (verified.lifetime_amount_minor, verified.purchase_count) == (2498, 2)
 
     # Idempotent on transactionId, from either route; another purchase under the same id conflicts.
-    replay = server.track_purchase(ada.id, **buy(tx1, 499))
+    replay = server.purchases.track(ada.id, **buy(tx1, 499))
     assert (replay.purchase.purchase_id, replay.purchase_count) == (tracked.purchase.purchase_id, 2)
     assert (
-        ada.sdk.track_purchase(ada.id, **buy(tx1, 499)).purchase.purchase_id == tracked.purchase.purchase_id
+        ada.sdk.purchases.track(ada.id, **buy(tx1, 499)).purchase.purchase_id == tracked.purchase.purchase_id
     )
     with pytest.raises(IdempotencyConflictError) as conflict:
-        ada.sdk.track_purchase(ada.id, **buy(tx1, 500))
+        ada.sdk.purchases.track(ada.id, **buy(tx1, 500))
     assert conflict.value.details == {"transactionId": tx1}
 
     # No exchange rate on file: nothing is recorded.
     with pytest.raises(UnknownCurrencyError) as unknown:
-        server.track_purchase(ada.id, **buy(new_id("tx"), 999, "EUR"))
+        server.purchases.track(ada.id, **buy(new_id("tx"), 999, "EUR"))
     assert (unknown.value.status, unknown.value.code, unknown.value.details) == (
         400,
         "unknown_currency",
@@ -422,15 +422,15 @@ def test_track_purchase_server_and_sdk(join: Callable[[], Member], server: Serve
     )
     assert isinstance(unknown.value, InvalidRequestError)
     with pytest.raises(UnknownCurrencyError):
-        ada.sdk.track_purchase(ada.id, **buy(new_id("tx"), 999, "GBP"))
-    assert server.player_spend(ada.id).purchase_count == 2
+        ada.sdk.purchases.track(ada.id, **buy(new_id("tx"), 999, "GBP"))
+    assert server.purchases.player_spend(ada.id).purchase_count == 2
 
     with pytest.raises(InvalidRequestError):
-        server.track_purchase(ada.id, **buy(new_id("tx"), -1))
+        server.purchases.track(ada.id, **buy(new_id("tx"), -1))
     with pytest.raises(InvalidRequestError):
-        server.track_purchase(ada.id, **buy(new_id("tx"), purchased_at=START + timedelta(days=1)))
+        server.purchases.track(ada.id, **buy(new_id("tx"), purchased_at=START + timedelta(days=1)))
     with pytest.raises(PlayerNotFoundError):
-        server.track_purchase("nobody-here", **buy(new_id("tx")))
+        server.purchases.track("nobody-here", **buy(new_id("tx")))
 
 
 # --- Migration (space-race) --------------------------------------------------------------------------
@@ -449,17 +449,17 @@ def test_migrate_players_wallet_and_inventory(server: ServerClient) -> None:
         ),
         {"external_player_id": bob, "idempotency_key": f"players:{bob}"},
     ]
-    outcome = server.migrate_players(rows)
+    outcome = server.migration.players(rows)
     assert (outcome.applied, outcome.replayed, outcome.failed, outcome.failures) == (2, 0, 0, [])
-    exported = server.export_player(ada).player
+    exported = server.players.export(ada).player
     assert (exported.display_identity.name, exported.country, exported.first_seen_at) == (
         "Ada Legacy",
         "SE",
         first_seen,
     )
     # A re-run of the same rows changes nothing; a row key reused for other content fails alone.
-    assert server.migrate_players(rows).replayed == 2
-    mixed = server.migrate_players(
+    assert server.migration.players(rows).replayed == 2
+    mixed = server.migration.players(
         [
             {"external_player_id": ada, "idempotency_key": f"players:{ada}", "name": "Someone Else"},
             {"external_player_id": new_id("legacy"), "idempotency_key": new_id("k"), "name": "Cid"},
@@ -473,7 +473,7 @@ def test_migrate_players_wallet_and_inventory(server: ServerClient) -> None:
     ]
     assert mixed.failures[0].idempotency_key == f"players:{ada}"
 
-    wallet = server.migrate_wallet(
+    wallet = server.migration.wallet(
         [
             MigrateWalletRow(
                 external_player_id=ada, idempotency_key=f"wallet:{ada}", economy_key="coins", amount=250
@@ -496,7 +496,7 @@ def test_migrate_players_wallet_and_inventory(server: ServerClient) -> None:
     assert wallet_of(server, ada) == {"coins": 250}
 
     # The game declares no item: the row fails and is reported; the call itself succeeds.
-    items = server.migrate_inventory(
+    items = server.migration.inventory(
         [
             MigrateInventoryRow(
                 external_player_id=ada, idempotency_key=f"inv:{ada}", item_key="sword", quantity=1
@@ -506,7 +506,7 @@ def test_migrate_players_wallet_and_inventory(server: ServerClient) -> None:
     assert (items.applied, items.failed, items.failures[0].code) == (0, 1, "resource_not_found")
 
     with pytest.raises(InvalidRequestError):  # a key twice in one call refuses the whole call
-        server.migrate_players(
+        server.migration.players(
             [
                 {"external_player_id": new_id("legacy"), "idempotency_key": "dup"},
                 {"external_player_id": new_id("legacy"), "idempotency_key": "dup"},
@@ -514,7 +514,7 @@ def test_migrate_players_wallet_and_inventory(server: ServerClient) -> None:
         )
     too_many = [{"external_player_id": f"x{i}", "idempotency_key": f"x{i}"} for i in range(1001)]
     with pytest.raises(InvalidRequestError):
-        server.migrate_players(too_many)
+        server.migration.players(too_many)
 
 
 # --- Merge, erasure, export (space-race) -------------------------------------------------------------
@@ -522,14 +522,14 @@ def test_migrate_players_wallet_and_inventory(server: ServerClient) -> None:
 
 def test_merge_players(join: Callable[[], Member], server: ServerClient) -> None:
     ada, bob = join(), join()
-    server.credit_wallet(ada.id, "coins", 10)
-    server.credit_wallet(bob.id, "coins", 32)
-    server.track_purchase(bob.id, **buy(new_id("tx"), 299))
-    grant = server.create_grant(
+    server.wallet.credit(ada.id, "coins", 10)
+    server.wallet.credit(bob.id, "coins", 32)
+    server.purchases.track(bob.id, **buy(new_id("tx"), 299))
+    grant = server.grants.create(
         bob.id, [RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=1)]
     ).grant
 
-    merged = server.merge_players(bob.id, ada.id)
+    merged = server.players.merge(bob.id, ada.id)
     assert (merged.status, merged.from_external_player_id, merged.to_external_player_id) == (
         "merged",
         bob.id,
@@ -539,14 +539,14 @@ def test_merge_players(join: Callable[[], Member], server: ServerClient) -> None
     assert merged.merged_at is not None
 
     assert wallet_of(server, ada.id) == {"coins": 42}  # summed on the shared key
-    spend = server.player_spend(ada.id)
+    spend = server.purchases.player_spend(ada.id)
     assert (spend.lifetime_amount_minor, spend.purchase_count) == (299, 1)
-    assert [g.grant_id for g in server.player_profile(ada.id).grants] == [grant.grant_id]
+    assert [g.grant_id for g in server.players.profile(ada.id).grants] == [grant.grant_id]
     with pytest.raises(PlayerNotFoundError):  # the source's original id no longer names a player
-        server.player_profile(bob.id)
+        server.players.profile(bob.id)
 
     # A replay answers the same merge.
-    replay = server.merge_players(bob.id, ada.id)
+    replay = server.players.merge(bob.id, ada.id)
     assert (replay.status, replay.anonymized_external_player_id, replay.merged_at) == (
         "no_op_already_merged",
         merged.anonymized_external_player_id,
@@ -557,40 +557,40 @@ def test_merge_players(join: Callable[[], Member], server: ServerClient) -> None
 def test_merge_refusals(join: Callable[[], Member], server: ServerClient) -> None:
     ada, bob, cid, dan = join(), join(), join(), join()
     with pytest.raises(InvalidMergeError) as same:
-        server.merge_players(ada.id, ada.id)
+        server.players.merge(ada.id, ada.id)
     assert (same.value.status, same.value.code) == (422, "invalid_merge")
     assert isinstance(same.value, UnprocessableEntityError)
 
-    server.ban_player(bob.id, reason="fraud")
+    server.players.ban(bob.id, reason="fraud")
     with pytest.raises(InvalidMergeError):  # a banned target
-        server.merge_players(ada.id, bob.id)
+        server.players.merge(ada.id, bob.id)
 
-    erased = server.delete_player(cid.id, reason="test").anonymized_external_id
+    erased = server.players.delete(cid.id, reason="test").anonymized_external_id
     assert erased is not None
     with pytest.raises(InvalidMergeError):  # an erased target, named by its placeholder
-        server.merge_players(ada.id, erased)
+        server.players.merge(ada.id, erased)
 
-    server.merge_players(dan.id, ada.id)
+    server.players.merge(dan.id, ada.id)
     with pytest.raises(InvalidMergeError):  # the source was merged into another player
-        server.merge_players(dan.id, join().id)
+        server.players.merge(dan.id, join().id)
 
     with pytest.raises(PlayerNotFoundError) as missing:
-        server.merge_players("nobody-here", ada.id)
+        server.players.merge("nobody-here", ada.id)
     assert missing.value.details == {"externalPlayerId": "nobody-here"}
     with pytest.raises(PlayerNotFoundError):
-        server.merge_players(ada.id, "nobody-here")
+        server.players.merge(ada.id, "nobody-here")
     # Nothing moved: ada is still there, untouched.
-    assert server.player_profile(ada.id).player.lifecycle == "active"
+    assert server.players.profile(ada.id).player.lifecycle == "active"
 
 
 def test_export_then_delete(join: Callable[[], Member], server: ServerClient) -> None:
     ada = join()
-    ada.sdk.set_identity(ada.id, name="Ada Export")
-    server.credit_wallet(ada.id, "coins", 7)
-    tracked = server.track_purchase(ada.id, **buy(new_id("tx"), 199))
-    server.create_grant(ada.id, [RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=1)])
+    ada.sdk.players.set_identity(ada.id, name="Ada Export")
+    server.wallet.credit(ada.id, "coins", 7)
+    tracked = server.purchases.track(ada.id, **buy(new_id("tx"), 199))
+    server.grants.create(ada.id, [RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=1)])
 
-    bundle = server.export_player(ada.id)
+    bundle = server.players.export(ada.id)
     player = bundle.player
     assert (player.external_player_id, player.display_identity.name, player.lifecycle) == (
         ada.id,
@@ -605,29 +605,29 @@ def test_export_then_delete(join: Callable[[], Member], server: ServerClient) ->
     assert len(bundle.grants) == 1
     assert (bundle.attempts, bundle.lobby_memberships) == ([], [])
 
-    deleted = server.delete_player(ada.id, reason="studio_request")
+    deleted = server.players.delete(ada.id, reason="studio_request")
     assert deleted.status == "deleted"
     assert deleted.anonymized_external_id is not None
     assert deleted.anonymized_external_id.startswith("__deleted_")
-    again = server.delete_player(ada.id)
+    again = server.players.delete(ada.id)
     assert again.status.startswith("no_op_")
     assert again.anonymized_external_id == deleted.anonymized_external_id
-    for gone in (server.export_player, server.player_profile):
+    for gone in (server.players.export, server.players.profile):
         with pytest.raises(PlayerNotFoundError):
             gone(ada.id)
 
     # The anonymized row keeps no identity but the financial records stay (docs/reference/player-tools.md).
-    kept = server.export_player(deleted.anonymized_external_id)
+    kept = server.players.export(deleted.anonymized_external_id)
     assert kept.player.lifecycle == "deleted"
     assert kept.player.display_identity.name != "Ada Export"
     assert [p.purchase_id for p in kept.purchases] == [tracked.purchase.purchase_id]
 
-    never = server.delete_player(new_id("never"), reason="gdpr_erasure")
+    never = server.players.delete(new_id("never"), reason="gdpr_erasure")
     assert never.status.startswith("no_op_")
     with pytest.raises(PlayerNotFoundError):
-        server.export_player("nobody-here")
+        server.players.export("nobody-here")
     with pytest.raises(ValueError, match="ErasureReasonView"):
-        server.delete_player(new_id(), reason="whim")
+        server.players.delete(new_id(), reason="whim")
 
 
 # --- Purchases, spend and revenue with exchange rates (shop) ---------------------------------------------
@@ -640,11 +640,11 @@ def test_purchases_spend_and_revenue(tool_games: ToolGames) -> None:
         SdkClient(keys["client"], base_url=tool_games.base_url) as sdk,
     ):
         ada, bob, qa = new_id("shop"), new_id("shop"), new_id("shop")
-        secret = sdk.register(ada).player_secret
-        sdk.register(bob)
-        sdk.register(qa)
+        secret = sdk.players.register(ada).player_secret
+        sdk.players.register(bob)
+        sdk.players.register(qa)
 
-        old = server.track_purchase(
+        old = server.purchases.track(
             ada,
             **buy(new_id("tx"), 999, "EUR", product_id="gems.100", purchased_at=START - timedelta(days=40)),
         )
@@ -653,48 +653,48 @@ def test_purchases_spend_and_revenue(tool_games: ToolGames) -> None:
             1.08,
             "EUR",
         )
-        recent = server.track_purchase(
+        recent = server.purchases.track(
             ada,
             **buy(new_id("tx"), 500, "JPY", product_id="coins.500", purchased_at=START - timedelta(days=3)),
             validation_status="verified",
         )
         assert recent.purchase.normalized_amount_minor == 335  # yen have no minor unit: 500 * 0.0067 * 100
-        now = sdk.track_purchase(ada, **buy(new_id("tx"), 199, product_id="coins.500"), player_secret=secret)
+        now = sdk.purchases.track(ada, **buy(new_id("tx"), 199, product_id="coins.500"), player_secret=secret)
         assert (now.purchase.purchased_at, now.lifetime_amount_minor, now.purchase_count) == (START, 1613, 3)
-        server.track_purchase(bob, **buy(new_id("tx"), 5000, product_id="vip"))
-        server.track_purchase(qa, **buy(new_id("tx"), 100000, product_id="vip"))
-        assert server.flag_debug(qa, reason="store review account").applied
+        server.purchases.track(bob, **buy(new_id("tx"), 5000, product_id="vip"))
+        server.purchases.track(qa, **buy(new_id("tx"), 100000, product_id="vip"))
+        assert server.players.flag_debug(qa, reason="store review account").applied
 
         # Pages, newest first, following the cursor.
-        first = server.purchases(ada, limit=2)
+        first = server.purchases.list(ada, limit=2)
         assert [p.purchase_id for p in first.purchases] == [
             now.purchase.purchase_id,
             recent.purchase.purchase_id,
         ]
         assert first.next_cursor is not None
-        last = server.purchases(ada, limit=2, cursor=first.next_cursor)
+        last = server.purchases.list(ada, limit=2, cursor=first.next_cursor)
         assert ([p.purchase_id for p in last.purchases], last.next_cursor) == (
             [old.purchase.purchase_id],
             None,
         )
-        assert [p.purchase_id for p in server.iter_purchases(ada, page_size=1)] == [
+        assert [p.purchase_id for p in server.purchases.iter(ada, page_size=1)] == [
             now.purchase.purchase_id,
             recent.purchase.purchase_id,
             old.purchase.purchase_id,
         ]
         with pytest.raises(InvalidRequestError):
-            server.purchases(ada, cursor="not-a-cursor")
+            server.purchases.list(ada, cursor="not-a-cursor")
 
-        spend = server.player_spend(ada, windows=[7, 30, 90])
+        spend = server.purchases.player_spend(ada, windows=[7, 30, 90])
         assert (spend.lifetime_amount_minor, spend.purchase_count, spend.debug) == (1613, 3, False)
         assert (spend.first_purchase_at, spend.last_purchase_at) == (START - timedelta(days=40), START)
         assert spend.windows == [SpendWindow(7, 534, 2), SpendWindow(30, 534, 2), SpendWindow(90, 1613, 3)]
-        assert server.player_spend(ada).windows == []
+        assert server.purchases.player_spend(ada).windows == []
         # A debug account's own spend keeps counting.
-        assert server.player_spend(qa).lifetime_amount_minor == 100000
+        assert server.purchases.player_spend(qa).lifetime_amount_minor == 100000
 
         # Revenue reporting leaves the debug account out, retroactively.
-        spenders = server.spend_players(min_amount_minor=1000)
+        spenders = server.purchases.spend_players(min_amount_minor=1000)
         assert [(s.external_player_id, s.amount_minor, s.purchase_count) for s in spenders.players] == [
             (bob, 5000, 1),
             (ada, 1613, 3),
@@ -705,16 +705,20 @@ def test_purchases_spend_and_revenue(tool_games: ToolGames) -> None:
             50,
             0,
         )
-        assert [s.external_player_id for s in server.spend_players(min_amount_minor=1613).players] == [
+        assert [
+            s.external_player_id for s in server.purchases.spend_players(min_amount_minor=1613).players
+        ] == [
             bob,
             ada,
         ]
-        assert [s.external_player_id for s in server.spend_players(min_amount_minor=1614).players] == [bob]
-        windowed = server.spend_players(window_days=7, limit=1, offset=1)
+        assert [
+            s.external_player_id for s in server.purchases.spend_players(min_amount_minor=1614).players
+        ] == [bob]
+        windowed = server.purchases.spend_players(window_days=7, limit=1, offset=1)
         assert [(s.external_player_id, s.amount_minor) for s in windowed.players] == [(ada, 534)]
         assert (windowed.window_days, windowed.limit, windowed.offset) == (7, 1, 1)
 
-        summary = server.revenue_summary()  # the last 30 days
+        summary = server.purchases.revenue_summary()  # the last 30 days
         assert (summary.from_, summary.to) == (START - timedelta(days=30), START)
         assert (summary.gross_amount_minor, summary.purchase_count, summary.paying_players) == (5534, 3, 2)
         assert summary.arppu_minor == 2767
@@ -726,7 +730,7 @@ def test_purchases_spend_and_revenue(tool_games: ToolGames) -> None:
             ((START - timedelta(days=3)).date().isoformat(), 335),
             (START.date().isoformat(), 5199),
         ]
-        day = server.revenue_summary(
+        day = server.purchases.revenue_summary(
             from_=START.date() - timedelta(days=40), to=START.date() - timedelta(days=40)
         )
         assert (day.gross_amount_minor, day.paying_players, day.per_product[0].product_id) == (
@@ -734,22 +738,22 @@ def test_purchases_spend_and_revenue(tool_games: ToolGames) -> None:
             1,
             "gems.100",
         )
-        span = server.revenue_summary(from_=START - timedelta(days=3), to=START - timedelta(days=1))
+        span = server.purchases.revenue_summary(from_=START - timedelta(days=3), to=START - timedelta(days=1))
         assert (span.gross_amount_minor, span.purchase_count) == (335, 1)
-        nobody = server.revenue_summary(from_="2020-01-01", to="2020-01-31")
+        nobody = server.purchases.revenue_summary(from_="2020-01-01", to="2020-01-31")
         assert (nobody.gross_amount_minor, nobody.paying_players, nobody.arppu_minor) == (0, 0, None)
 
-        assert server.unflag_debug(qa).applied  # retroactively counted again
-        assert server.revenue_summary().gross_amount_minor == 105534
-        assert server.spend_players().players[0].external_player_id == qa
+        assert server.players.unflag_debug(qa).applied  # retroactively counted again
+        assert server.purchases.revenue_summary().gross_amount_minor == 105534
+        assert server.purchases.spend_players().players[0].external_player_id == qa
 
         for bad in (
-            lambda: server.revenue_summary(from_=START.date(), to=START.date() - timedelta(days=1)),
-            lambda: server.revenue_summary(from_="last tuesday"),
-            lambda: server.spend_players(min_amount_minor=-1),
-            lambda: server.spend_players(window_days=0),
-            lambda: server.player_spend(ada, windows=[0]),
-            lambda: server.player_spend(ada, windows=list(range(1, 10))),
+            lambda: server.purchases.revenue_summary(from_=START.date(), to=START.date() - timedelta(days=1)),
+            lambda: server.purchases.revenue_summary(from_="last tuesday"),
+            lambda: server.purchases.spend_players(min_amount_minor=-1),
+            lambda: server.purchases.spend_players(window_days=0),
+            lambda: server.purchases.player_spend(ada, windows=[0]),
+            lambda: server.purchases.player_spend(ada, windows=list(range(1, 10))),
         ):
             with pytest.raises(InvalidRequestError):
                 bad()
@@ -765,19 +769,19 @@ def test_webhooks_arrive_signed_and_typed(tool_games: ToolGames) -> None:
         SdkClient(keys["client"], base_url=tool_games.base_url) as sdk,
     ):
         ada, bob = new_id("hook"), new_id("hook")
-        sdk.register(ada)
-        sdk.register(bob)
-        server.ban_player(ada, reason="testing hooks")
-        server.ban_player(ada, reason="no transition, no webhook")
-        server.unban_player(ada)
-        server.unban_player(ada)  # not banned: no webhook
+        sdk.players.register(ada)
+        sdk.players.register(bob)
+        server.players.ban(ada, reason="testing hooks")
+        server.players.ban(ada, reason="no transition, no webhook")
+        server.players.unban(ada)
+        server.players.unban(ada)  # not banned: no webhook
         tx = new_id("tx")
-        tracked = server.track_purchase(bob, **buy(tx, 999, "EUR", metadata={"campaign": "spring"}))
-        server.track_purchase(bob, **buy(tx, 999, "EUR", metadata={"campaign": "spring"}))  # a replay: none
-        merged = server.merge_players(bob, ada)
-        server.merge_players(bob, ada)  # no_op: none
-        deleted = server.delete_player(ada, reason="test")
-        server.delete_player(ada)  # no_op: none
+        tracked = server.purchases.track(bob, **buy(tx, 999, "EUR", metadata={"campaign": "spring"}))
+        server.purchases.track(bob, **buy(tx, 999, "EUR", metadata={"campaign": "spring"}))  # a replay: none
+        merged = server.players.merge(bob, ada)
+        server.players.merge(bob, ada)  # no_op: none
+        deleted = server.players.delete(ada, reason="test")
+        server.players.delete(ada)  # no_op: none
 
     tool_games.inbox.wait_for(5)
     # Until the server has sent everything it will: every event fanned out, every delivery answered.
@@ -866,7 +870,7 @@ def strict_server(live_server: LiveServer) -> Iterator[ServerClient]:
 
 def _register(live_server: LiveServer, external_id: str) -> None:
     with SdkClient(live_server.keys["test-client"], base_url=live_server.base_url) as sdk:
-        sdk.register(external_id)
+        sdk.players.register(external_id)
 
 
 def test_merge_of_a_reused_external_id(
@@ -874,18 +878,18 @@ def test_merge_of_a_reused_external_id(
 ) -> None:
     ada, bob, reused = join(), join(), new_id("reused")
     _register(live_server, reused)
-    assert strict_server.merge_players(reused, ada.id).status == "merged"
+    assert strict_server.players.merge(reused, ada.id).status == "merged"
     # the original id became free (docs/reference/player-tools.md); a new player takes it
     _register(live_server, reused)
-    assert strict_server.merge_players(reused, bob.id).status == "merged"
+    assert strict_server.players.merge(reused, bob.id).status == "merged"
 
 
 def test_erasure_of_a_reused_external_id(live_server: LiveServer, strict_server: ServerClient) -> None:
     reused = new_id("reused")
     _register(live_server, reused)
-    assert strict_server.delete_player(reused, reason="test").status == "deleted"
+    assert strict_server.players.delete(reused, reason="test").status == "deleted"
     _register(live_server, reused)
-    assert strict_server.delete_player(reused, reason="test").status == "deleted"
+    assert strict_server.players.delete(reused, reason="test").status == "deleted"
 
 
 def test_merge_into_an_erased_target_named_by_its_original_id(
@@ -893,9 +897,9 @@ def test_merge_into_an_erased_target_named_by_its_original_id(
 ) -> None:
     # docs/reference/player-tools.md: 422 for an erased target; 404 only for a player that never existed.
     ada, gone = join(), join()
-    strict_server.delete_player(gone.id, reason="test")
+    strict_server.players.delete(gone.id, reason="test")
     with pytest.raises(InvalidMergeError):
-        strict_server.merge_players(ada.id, gone.id)
+        strict_server.players.merge(ada.id, gone.id)
 
 
 # --- Async ---------------------------------------------------------------------------------------------
@@ -908,44 +912,44 @@ async def test_async_player_tools(live_server: LiveServer) -> None:
         AsyncSdkClient(live_server.keys["test-client"], base_url=base) as sdk,
         AsyncServerClient(live_server.keys["test-server"], base_url=base) as server,
     ):
-        sdk.player_secret = (await sdk.register(ada)).player_secret
-        await sdk.register(bob)
-        assert (await server.player_profile(ada, limit=5)).player.external_player_id == ada
+        sdk.player_secret = (await sdk.players.register(ada)).player_secret
+        await sdk.players.register(bob)
+        assert (await server.players.profile(ada, limit=5)).player.external_player_id == ada
 
-        assert (await server.ban_player(ada, reason="async ban")).applied is True
+        assert (await server.players.ban(ada, reason="async ban")).applied is True
         with pytest.raises(PlayerBannedError):
-            await sdk.track_purchase(ada, **buy(new_id("tx")))
-        assert (await server.unban_player(ada)).applied is True
-        tracked = await sdk.track_purchase(ada, **buy(new_id("tx"), 250))
+            await sdk.purchases.track(ada, **buy(new_id("tx")))
+        assert (await server.players.unban(ada)).applied is True
+        tracked = await sdk.purchases.track(ada, **buy(new_id("tx"), 250))
         assert tracked.purchase.validation_status is ValidationStatusView.UNVERIFIED
         with pytest.raises(UnknownCurrencyError):
-            await server.track_purchase(ada, **buy(new_id("tx"), 250, "CHF"))
+            await server.purchases.track(ada, **buy(new_id("tx"), 250, "CHF"))
 
-        assert (await server.flag_debug(ada, reason="async qa")).reason == "async qa"
-        assert (await server.player_spend(ada, windows=[1])).windows == [SpendWindow(1, 250, 1)]
-        assert (await server.unflag_debug(ada)).debug is False
+        assert (await server.players.flag_debug(ada, reason="async qa")).reason == "async qa"
+        assert (await server.purchases.player_spend(ada, windows=[1])).windows == [SpendWindow(1, 250, 1)]
+        assert (await server.players.unflag_debug(ada)).debug is False
 
-        outcome = await server.migrate_players(
+        outcome = await server.migration.players(
             [MigratePlayerRow(external_player_id=new_id("legacy"), idempotency_key=new_id("k"), name="Async")]
         )
         assert outcome.applied == 1
-        wallet = await server.migrate_wallet(
+        wallet = await server.migration.wallet(
             [{"external_player_id": bob, "idempotency_key": new_id("w"), "economy_key": "coins", "amount": 9}]
         )
         assert wallet.applied == 1
 
         with pytest.raises(InvalidMergeError):
-            await server.merge_players(ada, ada)
-        merged = await server.merge_players(bob, ada)
+            await server.players.merge(ada, ada)
+        merged = await server.players.merge(bob, ada)
         assert merged.status == "merged"
-        exported = await server.export_player(ada)
+        exported = await server.players.export(ada)
         assert exported.wallet == [HoldingView(key="coins", amount=9)]
         assert [p.purchase_id for p in exported.purchases] == [tracked.purchase.purchase_id]
 
-        deleted = await server.delete_player(ada, reason="test")
+        deleted = await server.players.delete(ada, reason="test")
         assert deleted.status == "deleted"
         with pytest.raises(PlayerNotFoundError):
-            await server.export_player(ada)
+            await server.players.export(ada)
 
 
 async def test_async_purchases_and_revenue(tool_games: ToolGames) -> None:
@@ -956,33 +960,33 @@ async def test_async_purchases_and_revenue(tool_games: ToolGames) -> None:
         AsyncSdkClient(keys["client"], base_url=base) as sdk,
         AsyncServerClient(keys["server"], base_url=base) as server,
     ):
-        sdk.player_secret = (await sdk.register(ada)).player_secret
+        sdk.player_secret = (await sdk.players.register(ada)).player_secret
         ids = []
         for days_ago in (2, 1, 0):
-            tracked = await server.track_purchase(
+            tracked = await server.purchases.track(
                 ada, **buy(new_id("tx"), 1000, "EUR", purchased_at=START - timedelta(days=days_ago))
             )
             ids.append(tracked.purchase.purchase_id)
-        from_sdk = await sdk.track_purchase(ada, **buy(new_id("tx"), 92))
+        from_sdk = await sdk.purchases.track(ada, **buy(new_id("tx"), 92))
         assert from_sdk.lifetime_amount_minor == 3332
 
-        page = await server.purchases(ada, limit=3)
+        page = await server.purchases.list(ada, limit=3)
         assert page.next_cursor is not None
-        rest = await server.purchases(ada, limit=3, cursor=page.next_cursor)
+        rest = await server.purchases.list(ada, limit=3, cursor=page.next_cursor)
         assert rest.next_cursor is None
-        walked = [p.purchase_id async for p in server.iter_purchases(ada, page_size=2)]
+        walked = [p.purchase_id async for p in server.purchases.iter(ada, page_size=2)]
         assert walked == [p.purchase_id for p in page.purchases + rest.purchases]
         assert set(walked) == {*ids, from_sdk.purchase.purchase_id}
         assert walked[-2:] == [ids[1], ids[0]]  # newest first
 
-        spend = await server.player_spend(ada, windows=(2,))
+        spend = await server.purchases.player_spend(ada, windows=(2,))
         assert (spend.lifetime_amount_minor, spend.windows) == (3332, [SpendWindow(2, 2252, 3)])
-        spenders = await server.spend_players(min_amount_minor=3332)
+        spenders = await server.purchases.spend_players(min_amount_minor=3332)
         assert [s.external_player_id for s in spenders.players] == [ada]
-        summary = await server.revenue_summary(from_=START.date())  # that UTC day until now
+        summary = await server.purchases.revenue_summary(from_=START.date())  # that UTC day until now
         assert (summary.gross_amount_minor, summary.purchase_count, summary.arppu_minor) == (1172, 2, 1172)
         assert summary.per_day[0].date == START.date().isoformat()
-        whole = await server.revenue_summary(from_=START - timedelta(days=2), to=START)
+        whole = await server.purchases.revenue_summary(from_=START - timedelta(days=2), to=START)
         assert (whole.gross_amount_minor, whole.paying_players) == (3332, 1)
         with pytest.raises(ValueError, match="timezone-aware"):
-            await server.revenue_summary(to=datetime(2026, 3, 2))
+            await server.purchases.revenue_summary(to=datetime(2026, 3, 2))

@@ -73,7 +73,7 @@ def test_register_request_and_response(sdk: SdkClient, respx_mock: respx.MockRou
     route = respx_mock.post(f"{BASE}/sdk/v1/players/p1/register").mock(
         return_value=ok({**REGISTER_DATA, "addedLater": {"x": 1}}, status=201)
     )
-    result = sdk.register("p1", player_context={"country": "FR"})
+    result = sdk.players.register("p1", player_context={"country": "FR"})
 
     request = route.calls.last.request
     assert request.url == f"{BASE}/sdk/v1/players/p1/register"
@@ -96,30 +96,30 @@ def test_register_request_and_response(sdk: SdkClient, respx_mock: respx.MockRou
 
 def test_register_force_and_no_body(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.post(f"{BASE}/sdk/v1/players/p1/register").mock(return_value=ok(REGISTER_DATA, 201))
-    sdk.register("p1", force=True, idempotency_key="my-key")
+    sdk.players.register("p1", force=True, idempotency_key="my-key")
     request = route.calls.last.request
     assert request.url.params["force"] == "true"
     assert request.content == b""
     assert request.headers["Idempotency-Key"] == "my-key"
-    sdk.register("p1")
+    sdk.players.register("p1")
     assert "force" not in route.calls.last.request.url.params
 
 
 def test_sdk_set_identity_sends_player_secret(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.put(f"{BASE}/sdk/v1/players/p1/identity").mock(return_value=ok(IDENTITY_DATA))
-    result = sdk.set_identity("p1", name="Otter", avatar="a.png")
+    result = sdk.players.set_identity("p1", name="Otter", avatar="a.png")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_1"
     assert sent_json(route) == {"name": "Otter", "avatar": "a.png"}
     assert result.display_identity.avatar == "a.png"
 
-    sdk.set_identity("p1", name="Otter", player_secret="sec_2")
+    sdk.players.set_identity("p1", name="Otter", player_secret="sec_2")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
 
 
 def test_sdk_set_identity_without_any_secret_sends_nothing(respx_mock: respx.MockRouter) -> None:
     route = respx_mock.put(f"{BASE}/sdk/v1/players/p1/identity")
     with SdkClient("ck_test", base_url=BASE) as client, pytest.raises(ValueError, match="player's secret"):
-        client.set_identity("p1", name="Otter")
+        client.players.set_identity("p1", name="Otter")
     assert not route.called
 
 
@@ -133,20 +133,20 @@ def test_server_calls(server: ServerClient, respx_mock: respx.MockRouter) -> Non
         return_value=ok({"status": "ok", "version": "0.1.0", "time": "2026-01-02T03:04:05.000Z"})
     )
 
-    assert server.ping().key_prefix == "sk_test_ab"
+    assert server.system.ping().key_prefix == "sk_test_ab"
     assert ping.calls.last.request.headers["Authorization"] == "Bearer sk_test"
     assert "Idempotency-Key" not in ping.calls.last.request.headers
 
-    server.set_identity("p/1", name="Otter")
+    server.players.set_identity("p/1", name="Otter")
     request = identity.calls.last.request
     assert len(request.headers["Idempotency-Key"]) == 32  # required on server writes, always sent
     assert "X-Player-Secret" not in request.headers
     assert sent_json(identity) == {"name": "Otter", "avatar": None}
 
-    assert server.advance_clock(55).now == datetime(2026, 1, 2, 3, 5, tzinfo=UTC)
+    assert server.system.advance_clock(55).now == datetime(2026, 1, 2, 3, 5, tzinfo=UTC)
     assert sent_json(clock) == {"seconds": 55.0}
 
-    assert server.health().status == "ok"
+    assert server.system.health().status == "ok"
     assert "Authorization" not in health.calls.last.request.headers
     assert health.calls.last.request.headers["X-Svc-SDK"] == SDK_HEADER
 
@@ -154,7 +154,7 @@ def test_server_calls(server: ServerClient, respx_mock: respx.MockRouter) -> Non
 def test_base_url_path_prefix_kept(policy: RetryPolicy, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{BASE}/livecore/server/v1/ping").mock(return_value=ok(PING_DATA))
     with ServerClient("sk", base_url=f"{BASE}/livecore/", retry_policy=policy) as client:
-        client.ping()
+        client.system.ping()
     assert route.called
 
 
@@ -180,7 +180,7 @@ def test_error_answers_raise_their_class(
         return_value=refusal(status, code, {"X-Request-Id": "req_9"}, fields={"name": "too long"})
     )
     with pytest.raises(cls) as info:
-        sdk.set_identity("p1", name="Otter")
+        sdk.players.set_identity("p1", name="Otter")
     error = info.value
     assert type(error) is cls
     assert (error.status, error.code, error.message) == (status, code, f"{code} message")
@@ -200,7 +200,7 @@ def test_429_retry_after_honoured(sdk: SdkClient, respx_mock: respx.MockRouter, 
             ok(REGISTER_DATA, 201),
         ]
     )
-    assert sdk.register("p1").player_secret == "sec_1"
+    assert sdk.players.register("p1").player_secret == "sec_1"
     assert sleeps == [3.0, 1.5]
     assert route.call_count == 3
 
@@ -215,7 +215,7 @@ def test_5xx_retried_with_the_same_idempotency_key(
             ok(IDENTITY_DATA),
         ]
     )
-    server.set_identity("p1", name="Otter")
+    server.players.set_identity("p1", name="Otter")
     keys = {call.request.headers["Idempotency-Key"] for call in route.calls}
     bodies = {call.request.content for call in route.calls}
     assert route.call_count == 3
@@ -231,7 +231,7 @@ def test_retries_exhausted_raise_the_last_error(
         side_effect=[refusal(500, "internal_error"), refusal(502, "internal_error"), refusal(503, "busy")]
     )
     with pytest.raises(InternalServerError) as info:
-        server.ping()
+        server.system.ping()
     assert (info.value.status, info.value.code) == (503, "busy")
     assert route.call_count == 3  # max_retries=2 by default
     assert len(sleeps) == 2
@@ -243,7 +243,7 @@ def test_max_retries_from_the_constructor(policy: RetryPolicy, respx_mock: respx
         ServerClient("sk", base_url=BASE, max_retries=0, retry_policy=policy) as client,
         pytest.raises(RateLimitError),
     ):
-        client.ping()
+        client.system.ping()
     assert route.call_count == 1
 
 
@@ -251,7 +251,7 @@ def test_connection_error_retried(server: ServerClient, respx_mock: respx.MockRo
     route = respx_mock.get(f"{BASE}/server/v1/ping").mock(
         side_effect=[httpx.ConnectError("refused"), httpx.ReadTimeout("slow"), ok(PING_DATA)]
     )
-    assert server.ping().ok
+    assert server.system.ping().ok
     assert route.call_count == 3
     assert sleeps == [0.25, 0.5]
 
@@ -261,7 +261,7 @@ def test_timeouts_exhausted_raise_api_timeout_error(
 ) -> None:
     route = respx_mock.get(f"{BASE}/server/v1/ping").mock(side_effect=httpx.ReadTimeout("slow"))
     with pytest.raises(APITimeoutError) as info:
-        server.ping()
+        server.system.ping()
     assert isinstance(info.value.__cause__, httpx.ReadTimeout)
     assert route.call_count == 3
 
@@ -274,7 +274,7 @@ def test_no_retry_on_4xx_other_than_429(
 ) -> None:
     route = respx_mock.put(f"{BASE}/sdk/v1/players/p1/identity").mock(return_value=refusal(status, code))
     with pytest.raises(LivecoreAPIError) as info:
-        sdk.set_identity("p1", name="Otter")
+        sdk.players.set_identity("p1", name="Otter")
     assert info.value.status == status
     assert route.call_count == 1
     assert sleeps == []
@@ -291,7 +291,7 @@ def test_unkeyed_write_not_resent_after_an_unknown_outcome(
         ]
     )
     with pytest.raises(InternalServerError):
-        server.advance_clock(10)
+        server.system.advance_clock(10)
     assert route.call_count == 2  # the 429 was retried, the 503 (maybe applied) was not
     assert sleeps == [1.0]
 
@@ -323,18 +323,18 @@ def test_the_sdk_client_reports_its_platform_and_app_version_on_every_request(
     with SdkClient(
         "ck_test", base_url=BASE, platform="ios", app_version="1.4.2", retry_policy=policy
     ) as client:
-        client.register("p1")
-        client.set_identity("p1", name="Otter", player_secret="sec_1")
+        client.players.register("p1")
+        client.players.set_identity("p1", name="Otter", player_secret="sec_1")
     for route in (register, identity):
         request = route.calls.last.request
         assert (request.headers["X-Svc-Platform"], request.headers["X-Svc-App-Version"]) == ("ios", "1.4.2")
     # One given, one sent; neither given, neither sent.
     with SdkClient("ck_test", base_url=BASE, app_version="2.0", retry_policy=policy) as client:
-        client.register("p1")
+        client.players.register("p1")
     assert register.calls.last.request.headers["X-Svc-App-Version"] == "2.0"
     assert "X-Svc-Platform" not in register.calls.last.request.headers
     with SdkClient("ck_test", base_url=BASE, retry_policy=policy) as client:
-        client.register("p1")
+        client.players.register("p1")
     assert "X-Svc-Platform" not in register.calls.last.request.headers
     assert "X-Svc-App-Version" not in register.calls.last.request.headers
 
@@ -362,7 +362,7 @@ async def test_async_register_request_and_response(
     route = respx_mock.post(f"{BASE}/sdk/v1/players/p1/register").mock(
         return_value=ok({**REGISTER_DATA, "addedLater": 1}, 201)
     )
-    result = await async_sdk.register("p1", force=True, player_context={"country": "DE"})
+    result = await async_sdk.players.register("p1", force=True, player_context={"country": "DE"})
     request = route.calls.last.request
     assert request.headers["Authorization"] == "Bearer ck_test"
     assert request.headers["X-Svc-SDK"] == SDK_HEADER
@@ -376,7 +376,7 @@ async def test_async_set_identity_sends_player_secret(
     async_sdk: AsyncSdkClient, respx_mock: respx.MockRouter
 ) -> None:
     route = respx_mock.put(f"{BASE}/sdk/v1/players/p1/identity").mock(return_value=ok(IDENTITY_DATA))
-    await async_sdk.set_identity("p1", name="Otter", player_secret="sec_2")
+    await async_sdk.players.set_identity("p1", name="Otter", player_secret="sec_2")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_2"
     assert sent_json(route) == {"name": "Otter", "avatar": None}
 
@@ -388,7 +388,7 @@ async def test_the_async_sdk_client_reports_its_platform_and_app_version(
     async with AsyncSdkClient(
         "ck_test", base_url=BASE, platform="switch", app_version="7", retry_policy=policy
     ) as client:
-        await client.set_identity("p1", name="Otter", player_secret="sec_1")
+        await client.players.set_identity("p1", name="Otter", player_secret="sec_1")
     request = route.calls.last.request
     assert (request.headers["X-Svc-Platform"], request.headers["X-Svc-App-Version"]) == ("switch", "7")
 
@@ -398,8 +398,8 @@ async def test_async_server_calls(async_server: AsyncServerClient, respx_mock: r
     clock = respx_mock.post(f"{BASE}/server/v1/dev/clock/advance").mock(
         return_value=ok({"now": "2026-01-02T03:05:00.000Z"})
     )
-    assert (await async_server.ping()).game_id == "gam_1"
-    assert (await async_server.advance_clock(1.5)).now.minute == 5
+    assert (await async_server.system.ping()).game_id == "gam_1"
+    assert (await async_server.system.advance_clock(1.5)).now.minute == 5
     assert sent_json(clock) == {"seconds": 1.5}
 
 
@@ -408,7 +408,7 @@ async def test_async_error_class(async_sdk: AsyncSdkClient, respx_mock: respx.Mo
         return_value=refusal(403, "player_banned", {"X-Request-Id": "r"}, until="never")
     )
     with pytest.raises(PlayerBannedError) as info:
-        await async_sdk.register("p1")
+        await async_sdk.players.register("p1")
     assert (info.value.status, info.value.code) == (403, "player_banned")
     assert info.value.details == {"until": "never"}
 
@@ -419,7 +419,7 @@ async def test_async_429_retry_after_honoured(
     route = respx_mock.post(f"{BASE}/sdk/v1/players/p1/register").mock(
         side_effect=[refusal(429, "rate_limited", {"Retry-After": "2"}), ok(REGISTER_DATA, 201)]
     )
-    await async_sdk.register("p1")
+    await async_sdk.players.register("p1")
     assert sleeps == [2.0]
     assert route.call_count == 2
 
@@ -430,7 +430,7 @@ async def test_async_5xx_and_connection_errors_retried_with_one_key(
     route = respx_mock.put(f"{BASE}/server/v1/players/p1/identity").mock(
         side_effect=[httpx.ConnectError("refused"), refusal(500, "internal_error"), ok(IDENTITY_DATA)]
     )
-    await async_server.set_identity("p1", name="Otter", idempotency_key="k-1")
+    await async_server.players.set_identity("p1", name="Otter", idempotency_key="k-1")
     assert [call.request.headers["Idempotency-Key"] for call in route.calls] == ["k-1", "k-1", "k-1"]
     assert sleeps == [0.25, 0.5]
 
@@ -440,7 +440,7 @@ async def test_async_retries_exhausted_raise_the_last_error(
 ) -> None:
     route = respx_mock.get(f"{BASE}/server/v1/ping").mock(side_effect=httpx.ConnectError("refused"))
     with pytest.raises(APIConnectionError) as info:
-        await async_server.ping()
+        await async_server.system.ping()
     assert type(info.value) is APIConnectionError
     assert route.call_count == 3
 
@@ -452,7 +452,7 @@ async def test_async_no_retry_on_4xx(
         return_value=refusal(401, "player_secret_invalid")
     )
     with pytest.raises(PlayerSecretInvalidError):
-        await async_sdk.set_identity("p1", name="Otter")
+        await async_sdk.players.set_identity("p1", name="Otter")
     assert route.call_count == 1
     assert sleeps == []
 

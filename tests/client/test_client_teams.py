@@ -72,7 +72,7 @@ def test_put_roster_sends_the_body_key_and_header_alike_and_retries_with_them(
     route = respx_mock.put(f"{SERVER}/events/raid/teams/red").mock(
         side_effect=[httpx.Response(503), httpx.Response(200, json={"data": {"team": TEAM}})]
     )
-    team = server.put_team_roster(
+    team = server.teams.put_roster(
         "raid", "red", ("ada", "bob"), name="Red", attributes={"color": "red"}, window_id="win_1"
     ).team
     assert (team.team_id, team.formation, team.score, team.final_rank) == (
@@ -106,7 +106,7 @@ async def test_async_put_roster_with_its_key_and_locked_elsewhere(
             refusal(409, "locked_elsewhere", {"externalPlayerIds": ["cy"]}),
         ]
     )
-    await async_server.put_team_roster("raid", "red", ["ada"], idempotency_key="roster-7")
+    await async_server.teams.put_roster("raid", "red", ["ada"], idempotency_key="roster-7")
     assert sent_json(route) == {
         "externalPlayerIds": ["ada"],
         "name": None,
@@ -116,7 +116,7 @@ async def test_async_put_roster_with_its_key_and_locked_elsewhere(
     }
     assert sent_key(route) == "roster-7"
     with pytest.raises(LockedElsewhereError) as info:
-        await async_server.put_team_roster("raid", "red", ["cy"])
+        await async_server.teams.put_roster("raid", "red", ["cy"])
     assert info.value.external_player_ids == ["cy"]
 
 
@@ -124,16 +124,16 @@ def test_the_team_read_with_and_without_a_window(server: ServerClient, respx_moc
     route = respx_mock.get(f"{SERVER}/events/raid/teams/red").mock(
         return_value=httpx.Response(200, json={"data": {"team": {**TEAM, "finalRank": 1}}})
     )
-    assert server.team("raid", "red").team.final_rank == 1
+    assert server.teams.get("raid", "red").team.final_rank == 1
     assert route.calls[-1].request.url.params.get("windowId") is None
-    server.team("raid", "red", window_id="win_1")
+    server.teams.get("raid", "red", window_id="win_1")
     assert route.calls[-1].request.url.params["windowId"] == "win_1"
 
 
 async def test_async_team_read_refusal(async_server: AsyncServerClient, respx_mock: respx.MockRouter) -> None:
     respx_mock.get(f"{SERVER}/events/raid/teams/none").mock(return_value=refusal(404, "team_not_found"))
     with pytest.raises(TeamNotFoundError):
-        await async_server.team("raid", "none")
+        await async_server.teams.get("raid", "none")
 
 
 def test_my_team_or_none(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
@@ -143,9 +143,9 @@ def test_my_team_or_none(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
             httpx.Response(200, json={"data": {"team": None}}),
         ]
     )
-    team = sdk.my_team("ada", "raid").team
+    team = sdk.teams.mine("ada", "raid").team
     assert team is not None and team.key == "red"
-    assert sdk.my_team("ada", "raid").team is None
+    assert sdk.teams.mine("ada", "raid").team is None
     assert route.calls[0].request.headers["X-Player-Secret"] == "sec_1"
 
 
@@ -158,14 +158,14 @@ async def test_async_invite_then_accept(async_sdk: AsyncSdkClient, respx_mock: r
             200, json={"data": {"team": {**TEAM, "key": "inv_1", "formation": "partner", "name": None}}}
         )
     )
-    invite = (await async_sdk.invite_partner("ada", "pair", "bob", idempotency_key="i-1")).invite
+    invite = (await async_sdk.teams.invite_partner("ada", "pair", "bob", idempotency_key="i-1")).invite
     assert (invite.invite_id, invite.to_external_player_id, invite.expires_at) == (
         "inv_1",
         "bob",
         datetime(2026, 3, 3, 12, tzinfo=UTC),
     )
     assert sent_json(sent) == {"externalPlayerId": "bob"} and sent_key(sent) == "i-1"
-    team = (await async_sdk.accept_partner_invite("bob", "pair", "inv_1", player_secret="sec_b")).team
+    team = (await async_sdk.teams.accept_invite("bob", "pair", "inv_1", player_secret="sec_b")).team
     assert (team.key, team.formation) == ("inv_1", Formation.PARTNER)
     assert accepted.calls[0].request.headers["X-Player-Secret"] == "sec_b"
     assert accepted.calls[0].request.content == b""
@@ -184,7 +184,7 @@ def test_invite_refusals(
 ) -> None:
     respx_mock.post(f"{SDK}/players/ada/events/pair/partner-invites").mock(return_value=refusal(status, code))
     with pytest.raises(cls):
-        sdk.invite_partner("ada", "pair", "bob")
+        sdk.teams.invite_partner("ada", "pair", "bob")
 
 
 @pytest.mark.parametrize(
@@ -202,7 +202,7 @@ def test_accept_refusals(
         return_value=refusal(status, code)
     )
     with pytest.raises(cls):
-        sdk.accept_partner_invite("bob", "pair", "inv_1")
+        sdk.teams.accept_invite("bob", "pair", "inv_1")
 
 
 TEAM_CODES = {

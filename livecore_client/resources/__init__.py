@@ -1,0 +1,34 @@
+"""The clients' resources, one module per area, and what a studio needs to add its own.
+
+Each area module writes its builders once and makes a sync and an async resource class from them; the
+clients bind them with :class:`resource` (``SdkClient.friends = resource(Friends)``). A studio's own
+resource is built the same way (docs/client.md#your-own-resources)::
+
+    class _QuestsCalls(SdkCalls):
+        def _progress(self, external_id: str, *, player_secret: str | None = None) -> Call[QuestProgress]:
+            \"\"\"The player's quest progress.\"\"\"
+            return Call(QUEST_PROGRESS, QuestProgress, path={"externalId": external_id},
+                        player_secret=self._secret(player_secret))
+
+    class Quests(SyncResource["GameClient"], _QuestsCalls):
+        progress = sync_method(_QuestsCalls._progress)
+
+    class GameClient(SdkClient):
+        quests = resource(Quests)
+"""
+
+from .._client import AsyncResource, SyncResource, async_method, resource, sync_method
+from .._transport import Call
+from ._base import AdminCalls, SdkCalls, ServerCalls
+
+__all__ = [
+    "AdminCalls",
+    "AsyncResource",
+    "Call",
+    "SdkCalls",
+    "ServerCalls",
+    "SyncResource",
+    "async_method",
+    "resource",
+    "sync_method",
+]

@@ -1,0 +1,262 @@
+"""Grants, crates among them: ``sdk.grants``, ``server.grants``, ``admin.grants``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from livecore.crates.api import SDK_OPEN_CRATE
+from livecore.grants.api import (
+    SDK_CLAIM_GRANT,
+    SDK_PENDING_GRANTS,
+    SERVER_ACK_GRANT,
+    SERVER_CREATE_GRANT,
+)
+from livecore.operators import api
+
+from .. import models as m
+from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._transport import Call, new_idempotency_key
+from ..models import (
+    Environment,
+    GrantKind,
+    GrantSourceKind,
+    RewardEntry,
+)
+from ._base import AdminCalls, SdkCalls, ServerCalls, env_of
+
+if TYPE_CHECKING:
+    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
+    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
+    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
+
+__all__ = ["AdminGrants", "AsyncAdminGrants", "AsyncGrants", "AsyncServerGrants", "Grants", "ServerGrants"]
+
+
+class _GrantsCalls(SdkCalls):
+    """The ``/sdk/v1`` grant calls."""
+
+    def _pending(self, external_id: str, *, player_secret: str | None = None) -> Call[m.GrantListResponse]:
+        """The grants waiting for this player to claim, oldest first."""
+        return Call(
+            SDK_PENDING_GRANTS,
+            m.GrantListResponse,
+            path={"externalId": external_id},
+            player_secret=self._secret(player_secret),
+        )
+
+    def _claim(
+        self,
+        external_id: str,
+        grant_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.GrantResponse]:
+        """Claim a pending grant: its entries are credited now and the grant comes back ``claimed``.
+
+        Raises :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a grant claimed before (by
+        another call, a server ack or an operator), :class:`~livecore_client.errors.GrantExpiredError`
+        past its ``expires_at`` and :class:`~livecore_client.errors.GrantNotFoundError` for an unknown id.
+        The grant that delivers a gift is claimed under the gift's rule instead:
+        :class:`~livecore_client.errors.GiftAlreadyClaimedError` and
+        :class:`~livecore_client.errors.GiftExpiredError` (410). A crate grant is opened, not claimed:
+        :class:`~livecore_client.errors.CrateMustBeOpenedError` (use :meth:`open_crate`).
+        """
+        return Call(
+            SDK_CLAIM_GRANT,
+            m.GrantResponse,
+            path={"externalId": external_id, "grantId": grant_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+    def _open_crate(
+        self,
+        external_id: str,
+        grant_id: str,
+        *,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[m.OpenCrateResponse]:
+        """Open a pending crate grant: its table is drawn, and the answer holds the crate grant (now
+        ``claimed``) and the contents grant, created and claimed at once (its entries are what was drawn).
+
+        Pass ``idempotency_key`` so that a retry answers the same contents instead of an error. Raises
+        :class:`~livecore_client.errors.GrantNotFoundError` for another player's or an unknown grant,
+        :class:`~livecore_client.errors.NotACrateError` for a reward grant,
+        :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a crate opened before,
+        :class:`~livecore_client.errors.GrantExpiredError` past its ``expires_at``,
+        :class:`~livecore_client.errors.ResourceNotFoundError` when its crate was removed from the manifest,
+        and :class:`~livecore_client.errors.PlayerBannedError` for a banned player.
+        """
+        return Call(
+            SDK_OPEN_CRATE,
+            m.OpenCrateResponse,
+            path={"externalId": external_id, "grantId": grant_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+
+class Grants(SyncResource["SdkClient"], _GrantsCalls):
+    """``sdk.grants``: the ``/sdk/v1`` grant calls."""
+
+    pending = sync_method(_GrantsCalls._pending)
+    claim = sync_method(_GrantsCalls._claim)
+    open_crate = sync_method(_GrantsCalls._open_crate)
+
+
+class AsyncGrants(AsyncResource["AsyncSdkClient"], _GrantsCalls):
+    """The methods of :class:`Grants`, awaited."""
+
+    pending = async_method(_GrantsCalls._pending)
+    claim = async_method(_GrantsCalls._claim)
+    open_crate = async_method(_GrantsCalls._open_crate)
+
+
+class _ServerGrantsCalls(ServerCalls):
+    """The ``/server/v1`` grant calls."""
+
+    def _create(
+        self,
+        external_id: str,
+        entries: Sequence[RewardEntry],
+        *,
+        kind: GrantKind | str = GrantKind.REWARD,
+        expires_at: datetime | None = None,
+        source_kind: GrantSourceKind = GrantSourceKind.API,
+        source_ref_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.GrantResponse]:
+        """Create a pending grant of ``entries`` for the player (created on first contact).
+
+        Derive ``idempotency_key`` from your own reward id (``f"season-reward:{player}:{season}"``): a
+        repeated create with the same key and body answers the original grant instead of a second one.
+        Without one, a random key is made once per call and reused by its retries. The player receives
+        the grant through ``grants.pending``/``grants.claim``, or your backend credits it and calls
+        :meth:`ack`.
+
+        ``kind="crate"`` sends crates, which the player opens (``sdk.grants.open_crate``): its entries are
+        ``RewardEntry(type="crate", key=<a crate of the manifest>, amount=<how many>)``. An unknown crate
+        raises :class:`~livecore_client.errors.ResourceNotFoundError`; mixing crate and reward entries, or
+        more than 1,000 draws in all, :class:`~livecore_client.errors.InvalidRequestError`.
+        """
+        # The body field is required by the model, so the key is made here, once, before any retry.
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
+        return Call(
+            SERVER_CREATE_GRANT,
+            m.GrantResponse,
+            path={"externalId": external_id},
+            body=m.CreateGrantRequest(
+                idempotency_key=key,
+                entries=list(entries),
+                kind=GrantKind(kind),
+                expires_at=expires_at,
+                source_kind=source_kind,
+                source_ref_id=source_ref_id,
+                metadata=None if metadata is None else dict(metadata),
+            ),
+            idempotency_key=key,
+        )
+
+    def _ack(
+        self, external_id: str, grant_id: str, *, idempotency_key: str | None = None
+    ) -> Call[m.GrantResponse]:
+        """Mark a grant claimed by your backend (``acked_by="server_api"``) after crediting it yourself.
+
+        Idempotent: acking a grant that is already claimed answers it as it is.
+        """
+        return Call(
+            SERVER_ACK_GRANT,
+            m.GrantResponse,
+            path={"externalId": external_id, "grantId": grant_id},
+            idempotency_key=idempotency_key,
+        )
+
+
+class ServerGrants(SyncResource["ServerClient"], _ServerGrantsCalls):
+    """``server.grants``: the ``/server/v1`` grant calls."""
+
+    create = sync_method(_ServerGrantsCalls._create)
+    ack = sync_method(_ServerGrantsCalls._ack)
+
+
+class AsyncServerGrants(AsyncResource["AsyncServerClient"], _ServerGrantsCalls):
+    """The methods of :class:`ServerGrants`, awaited."""
+
+    create = async_method(_ServerGrantsCalls._create)
+    ack = async_method(_ServerGrantsCalls._ack)
+
+
+class _AdminGrantsCalls(AdminCalls):
+    """The ``/admin/v1`` grant calls."""
+
+    def _create(
+        self,
+        game: str,
+        external_id: str,
+        entries: Sequence[RewardEntry],
+        *,
+        kind: GrantKind | str = GrantKind.REWARD,
+        expires_at: datetime | None = None,
+        reason: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        env: Environment | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.AdminGrantResponse]:
+        """A manual grant: a pending grant of ``entries`` for the player (created on first contact),
+        ``source_kind`` ``admin``. Raises :class:`~livecore_client.errors.ResourceNotFoundError` for an
+        unknown currency, item or crate."""
+        return Call(
+            api.MANUAL_GRANT,
+            m.AdminGrantResponse,
+            path=self._at(game),
+            query=m.EnvQuery(env=env_of(env)),
+            body=m.ManualGrantRequest(
+                external_player_id=external_id,
+                entries=list(entries),
+                kind=GrantKind(kind),
+                expires_at=expires_at,
+                reason=reason,
+                metadata=None if metadata is None else dict(metadata),
+            ),
+            idempotency_key=idempotency_key,
+        )
+
+    def _force_claim(
+        self,
+        game: str,
+        grant_id: str,
+        *,
+        reason: str | None = None,
+        env: Environment | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.AdminGrantResponse]:
+        """Claim a stuck grant whatever its status, credited once. Raises
+        :class:`~livecore_client.errors.GrantNotFoundError` and
+        :class:`~livecore_client.errors.CrateMustBeOpenedError`."""
+        return Call(
+            api.FORCE_CLAIM,
+            m.AdminGrantResponse,
+            path=self._at(game, grantId=grant_id),
+            query=m.EnvQuery(env=env_of(env)),
+            body=None if reason is None else m.ReasonRequest(reason=reason),
+            idempotency_key=idempotency_key,
+        )
+
+
+class AdminGrants(SyncResource["AdminClient"], _AdminGrantsCalls):
+    """``admin.grants``: the ``/admin/v1`` grant calls."""
+
+    create = sync_method(_AdminGrantsCalls._create)
+    force_claim = sync_method(_AdminGrantsCalls._force_claim)
+
+
+class AsyncAdminGrants(AsyncResource["AsyncAdminClient"], _AdminGrantsCalls):
+    """The methods of :class:`AdminGrants`, awaited."""
+
+    create = async_method(_AdminGrantsCalls._create)
+    force_claim = async_method(_AdminGrantsCalls._force_claim)

@@ -1,0 +1,53 @@
+"""The server surface's probes and the test clock: ``server.system``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
+
+from .. import models as m
+from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._transport import Call
+from ._base import ServerCalls
+
+if TYPE_CHECKING:
+    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
+
+__all__ = ["AsyncServerSystem", "ServerSystem"]
+
+
+class _ServerSystemCalls(ServerCalls):
+    """The ``/server/v1`` probe and clock calls (and the public health probe)."""
+
+    def _ping(self) -> Call[m.ServerPingResponse]:
+        """Check connectivity and the key: which studio, game and environment it belongs to."""
+        return Call(PING, m.ServerPingResponse)
+
+    def _health(self) -> Call[m.HealthResponse]:
+        """The public liveness probe (``/admin/v1/health``); sent without the API key."""
+        return Call(HEALTH, m.HealthResponse)
+
+    def _advance_clock(self, seconds: float) -> Call[m.ClockAdvanceResponse]:
+        """Move a manual-clock server forward and run the work that came due (test keys only).
+
+        Not idempotent: a timeout or 5xx is raised rather than retried, since a resend could advance
+        the clock twice.
+        """
+        return Call(CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=seconds))
+
+
+class ServerSystem(SyncResource["ServerClient"], _ServerSystemCalls):
+    """``server.system``: the ``/server/v1`` probe and clock calls."""
+
+    ping = sync_method(_ServerSystemCalls._ping)
+    health = sync_method(_ServerSystemCalls._health)
+    advance_clock = sync_method(_ServerSystemCalls._advance_clock)
+
+
+class AsyncServerSystem(AsyncResource["AsyncServerClient"], _ServerSystemCalls):
+    """The methods of :class:`ServerSystem`, awaited."""
+
+    ping = async_method(_ServerSystemCalls._ping)
+    health = async_method(_ServerSystemCalls._health)
+    advance_clock = async_method(_ServerSystemCalls._advance_clock)
