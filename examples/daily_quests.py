@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from studio_quests import commands
+from studio_quests.area import AREA
+from studio_quests.rules import problems
+
 from livecore import areas
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
@@ -26,9 +30,6 @@ from livecore.players.commands import get_player, register
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Environment, Scope
-from studio_quests import commands
-from studio_quests.area import AREA
-from studio_quests.rules import problems
 
 # The game's [games.<key>.areas.quests] section, as the manifest would give it.
 QUESTS = {"reward_resource": "gold", "reward_amount": 50, "streak_bonus_every": 3, "streak_bonus_amount": 100}
@@ -69,9 +70,8 @@ def main() -> None:
             with store.transaction() as tx:
                 done = commands.check_in(tx, rt, scope, get_player(tx, scope, "ada"))
             [entry] = done.grant.entries
-            print(
-                f"day {day}: ada checks in, streak {done.state.streak}, granted {entry.amount} {entry.key} (pending)"
-            )
+            granted = f"{entry.amount} {entry.key}"
+            print(f"day {day}: ada checks in, streak {done.state.streak}, granted {granted} (pending)")
         if day == 1:
             try:
                 with store.transaction() as tx:
@@ -90,9 +90,8 @@ def main() -> None:
         with store.transaction() as tx:
             send(tx, rt, scope, game, get_player(tx, scope, "bea"), get_player(tx, scope, "ada"), request)
     except LivecoreError as exc:
-        print(
-            f"bea gifts ada before her first check-in: refused, {exc.code}; events added: {len(store.outbox) - outbox}"
-        )
+        added = len(store.outbox) - outbox
+        print(f"bea gifts ada before her first check-in: refused, {exc.code}; events added: {added}")
     with store.transaction() as tx:
         commands.check_in(tx, rt, scope, get_player(tx, scope, "bea"))
         sent = send(tx, rt, scope, game, get_player(tx, scope, "bea"), get_player(tx, scope, "ada"), request)

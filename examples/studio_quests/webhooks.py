@@ -14,9 +14,9 @@ from studio_quests.rules import QuestState
 
 @attrs.frozen
 class QuestCheckedIn(WebhookPayload):
-    """``quest.checked_in``: a player checked in for the UTC day ``day`` (``YYYY-MM-DD``); ``streak`` counts the consecutive
-    days, this one included, and ``grantId`` is the pending grant of the day's reward (its
-    ``grant.created`` fires in the same transaction)."""
+    """``quest.checked_in``: a player checked in for the UTC day ``day`` (``YYYY-MM-DD``); ``streak``
+    counts the consecutive days, this one included, and ``grantId`` is the pending grant of the day's
+    reward (its ``grant.created`` fires in the same transaction)."""
 
     KIND: ClassVar[str] = "quest.checked_in"
 
