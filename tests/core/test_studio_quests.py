@@ -5,6 +5,7 @@ built-in gift send, refused atomically."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from studio_quests import commands, rules
@@ -12,6 +13,7 @@ from studio_quests.area import AREA
 from studio_quests.rules import QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QuestSettings, QuestState
 
 from livecore import areas
+from livecore.api import reference
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
@@ -183,3 +185,40 @@ def test_a_game_without_the_section_is_not_checked() -> None:
     with pytest.raises(LivecoreError) as refused, store.transaction() as tx:
         commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
     assert refused.value.code.value == "quests_not_configured"
+
+
+# --- its generated reference page -----------------------------------------------------------------------
+
+PAGE = Path(__file__).resolve().parents[2] / "examples" / "studio_quests" / "REFERENCE.md"
+LINK_BASE = "../../docs/reference/"
+
+
+def test_the_committed_reference_page_is_current() -> None:
+    """Regenerate with: python -m livecore.api.reference --area studio_quests
+    --link-base ../../docs/reference/ --out examples/studio_quests/REFERENCE.md"""
+    assert PAGE.read_text(encoding="utf-8") == reference.studio_page([AREA], link_base=LINK_BASE)
+    args = ["--area", "studio_quests", "--link-base", LINK_BASE, "--out", str(PAGE), "--check"]
+    assert reference.main(args) == 0
+
+
+def test_the_reference_page_lists_the_areas_routes_payloads_codes_checks_and_jobs() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    for route in AREA.routes:
+        assert f"### `{route.method} {route.full_path}`\n" in page
+        assert f"- Operation: `{route.name}`" in page
+    assert "### `quest.checked_in`" in page and "#### QuestView\n" in page
+    for code in AREA.errors:
+        assert f"| `{code.value}` | {code.status} | {code.meaning} |" in page
+    assert "- `before_send_gift` (area `quests`)" in page
+    assert "- `quest_streak_sweep` (area `quests`): every 1 h" in page
+    # A model of the service's own pages links there.
+    assert f"[GrantView]({LINK_BASE}grants.md#grantview)" in page
+
+
+def test_a_stale_page_is_reported_and_rewritten(tmp_path: Path) -> None:
+    out = tmp_path / "REFERENCE.md"
+    out.write_text("old", encoding="utf-8")
+    assert reference.main(["--area", "studio_quests", "--out", str(out), "--check"]) == 1
+    assert out.read_text(encoding="utf-8") == "old"
+    assert reference.main(["--area", "studio_quests", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == reference.studio_page([AREA])
