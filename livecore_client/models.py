@@ -5,6 +5,7 @@ the client and the server read and write the very same classes (snake_case here,
 from livecore.api.convert import ABSENT, Absent
 from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
+from livecore.crates.api import OpenCrateResponse
 from livecore.crates.rules import CrateEntry
 from livecore.economy.api import (
     AdjustItemRequest,
@@ -62,7 +63,6 @@ from livecore.grants.api import (
     GrantView,
     RewardEntry,
 )
-from livecore.crates.api import OpenCrateResponse
 from livecore.grants.rules import AckedBy, EntryType, GrantKind, GrantStatus
 from livecore.guilds.api import (
     AcceptedResponse,

@@ -20,6 +20,7 @@ import httpx
 
 from livecore.api.convert import ABSENT, Absent
 from livecore.api.route import Route
+from livecore.crates.api import SDK_OPEN_CRATE
 from livecore.economy.api import SDK_INVENTORY, SDK_INVENTORY_CONSUME, SDK_WALLET, SDK_WALLET_DEBIT
 from livecore.errors import ErrorCode
 from livecore.friends.api import (
@@ -39,7 +40,6 @@ from livecore.friends.api import (
     PRESENCE_HEARTBEAT,
 )
 from livecore.gifts.api import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT
-from livecore.crates.api import SDK_OPEN_CRATE
 from livecore.grants.api import SDK_CLAIM_GRANT, SDK_PENDING_GRANTS
 from livecore.guilds import api as guilds
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType

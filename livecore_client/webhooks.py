@@ -39,10 +39,10 @@ import cattrs
 import orjson
 
 from livecore.api.convert import field_errors, response_converter
+from livecore.crates.webhooks import CrateOpened
 from livecore.economy.webhooks import BalanceChange, InventoryChanged, WalletChanged
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.gifts.webhooks import GiftClaimed, GiftPayload, GiftSent
-from livecore.crates.webhooks import CrateOpened
 from livecore.grants.webhooks import GrantChange, GrantClaimed, GrantCreated, GrantExpired
 from livecore.guilds.webhooks import (
     GuildCreated,

@@ -22,5 +22,5 @@ def test_every_route_an_area_declares_is_in_its_area() -> None:
 
 
 def test_all_is_the_areas_routes_each_once_in_their_order() -> None:
-    assert routes.ALL == tuple(route for area in areas.BUILT_IN for route in area.routes)
+    assert tuple(route for area in areas.BUILT_IN for route in area.routes) == routes.ALL
     assert len(routes.ALL) == len(set(routes.ALL))

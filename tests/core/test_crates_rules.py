@@ -14,6 +14,7 @@ import pytest
 
 from livecore.api.convert import response_converter
 from livecore.crates.rules import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
+from livecore.crates.webhooks import CrateOpened
 from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import CrateRow, CrateSettings, Economy, Entry, Game, GameSettings, Resource, ResourceType
@@ -27,7 +28,6 @@ from livecore.grants.rules import (
     transition,
     validate_entries,
 )
-from livecore.crates.webhooks import CrateOpened
 from livecore.grants.webhooks import GrantCreated
 from livecore.rand import SeededRandomSource
 
