@@ -5,8 +5,8 @@ raises leaves nothing behind."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
+from livecore.memory import MemoryStore
 from livecore.memory.journal import Journal
 from studio_quests.rules import QuestState
 
@@ -33,7 +33,7 @@ class MemoryQuests:
         return found[:limit]
 
 
-def memory_port(store: Any, journal: Journal) -> MemoryQuests:
+def memory_port(store: MemoryStore, journal: Journal) -> MemoryQuests:
     """The port of one transaction (:data:`livecore.area.MemoryPort`)."""
     rows: dict[str, QuestState] = store.tables.setdefault(TABLE, {})
     return MemoryQuests(rows, journal)

@@ -313,3 +313,21 @@ def test_serve_refuses_an_area_that_is_not_one(tmp_path: Path) -> None:
     )
     assert result.exit_code != 0
     assert "area no_such_area: no module named 'no_such_area'" in result.output
+
+
+def test_apply_area_lets_the_manifest_configure_an_area_it_does_not_name(tmp_path: Path) -> None:
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text(TEST_MANIFEST + QUESTS, encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    env = {"LIVECORE_AREAS": None}
+    refused = CliRunner().invoke(main, ["apply", str(manifest), "--db", db], env=env)
+    assert refused.exit_code == 2
+    assert "games.space-race.areas.quests: names no area" in refused.output
+    applied = CliRunner().invoke(
+        main, ["apply", str(manifest), "--db", db, "--area", "studio_quests"], env=env
+    )
+    assert applied.exit_code == 0, applied.output
+    by_variable = CliRunner().invoke(
+        main, ["apply", str(manifest), "--db", db], env={"LIVECORE_AREAS": "studio_quests"}
+    )
+    assert by_variable.exit_code == 0, by_variable.output
