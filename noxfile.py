@@ -39,9 +39,11 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy: strict for livecore and livecore_client, checked for livecore_server."""
+    """mypy: strict for livecore and livecore_client, checked for livecore_server and the example studio
+    area."""
     session.install("-e", ".[dev]")
     session.run("mypy", "livecore", "livecore_client", "livecore_server", *session.posargs)
+    session.run("mypy", "examples/studio_quests", *session.posargs)
 
 
 @nox.session
@@ -63,11 +65,16 @@ def screenshots(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def docs(session: nox.Session) -> None:
-    """Regenerate the generated tables of docs/reference from the declarations, and the table of every
-    client method in docs/client.md (--check: only compare)."""
+    """Regenerate the generated tables of docs/reference from the declarations, the table of every
+    client method in docs/client.md and the example studio area's page (--check: only compare)."""
     session.install("-e", ".[dev]")
     session.run("python", "-m", "livecore.api.reference", *session.posargs)
     session.run("python", "-m", "livecore_client._method_table", *session.posargs)
+    example = ["--area", "studio_quests", "--link-base", "../../docs/reference/"]
+    example += ["--out", "examples/studio_quests/REFERENCE.md"]
+    session.run(
+        "python", "-m", "livecore.api.reference", *example, *session.posargs, env={"PYTHONPATH": "examples"}
+    )
 
 
 @nox.session(default=False)

@@ -212,6 +212,8 @@ class Code:
 
     value: str
     status: int
+    #: What the code means, for the area's reference page (``python -m livecore.api.reference --area``).
+    meaning: str = attrs.field(default="", eq=False)
 
     def __str__(self) -> str:
         return self.value

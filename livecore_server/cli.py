@@ -467,9 +467,14 @@ def serve(
         country_of=offline_country if ip_country else no_country,
         oidc=_oidc(host, port),
         public_url=os.environ.get("LIVECORE_PUBLIC_URL") or None,
-        areas=(*plugins.installed(), *(n.strip() for v in studio_areas for n in v.split(",") if n.strip())),
+        areas=(*plugins.installed(), *_area_names(studio_areas)),
     )
     _serve(config, clock, host, port, access_log, reuse_port)
+
+
+def _area_names(given: tuple[str, ...]) -> tuple[str, ...]:
+    """The area names of ``--area`` (repeated) or ``LIVECORE_AREAS`` (comma-separated)."""
+    return tuple(n.strip() for v in given for n in v.split(",") if n.strip())
 
 
 def _clock(kind: str) -> Clock:
@@ -494,12 +499,26 @@ def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
 @click.option("--db", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
-def apply(manifest: str, db: str | None, as_json: bool, allow_private_webhooks: bool) -> None:
+@click.option(
+    "--area",
+    "studio_areas",
+    multiple=True,
+    envvar="LIVECORE_AREAS",
+    show_envvar=True,
+    metavar="PACKAGE",
+    help="A studio's own area the server serves by serve --area (repeatable; LIVECORE_AREAS:"
+    " comma-separated): the manifest may configure it without naming it in [plugins] areas.",
+)
+def apply(
+    manifest: str, db: str | None, as_json: bool, allow_private_webhooks: bool, studio_areas: tuple[str, ...]
+) -> None:
     """Create or update studios, games, settings, API keys and webhooks from a TOML manifest."""
     from livecore_server.manifest import ManifestError, load_manifest
 
     try:
-        parsed = load_manifest(manifest, allow_private_webhooks=allow_private_webhooks)
+        parsed = load_manifest(
+            manifest, allow_private_webhooks=allow_private_webhooks, areas=_area_names(studio_areas)
+        )
     except ManifestError as exc:
         refused = Refused(
             "manifest_invalid", f"manifest {manifest} refused; nothing was applied", exc.problems, exit_code=2

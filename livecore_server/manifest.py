@@ -160,13 +160,15 @@ Rules beyond types:
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import math
 import os
 import re
 import tomllib
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, TypeGuard
@@ -176,7 +178,9 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, override
 
+from livecore import areas as core_areas
 from livecore.api.convert import field_errors, make_converter
+from livecore.area import Area
 from livecore.clock import parse_ts
 from livecore.crates.rules import ROLLS, TABLE, WEIGHT
 from livecore.economy.rules import AMOUNT
@@ -538,13 +542,20 @@ def _events(value: Any, path: str, problems: Problems) -> None:
         _known_kinds(kinds, path, problems)
 
 
+# The webhook kinds of the studio's areas the manifest being parsed may use (parse_manifest sets them).
+_AREA_KINDS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar(
+    "area_kinds", default=frozenset()
+)
+
+
 def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
     """A kind the service never sends would subscribe the endpoint to nothing, silently."""
-    unknown = [kind for kind in kinds if kind != "*" and kind not in PAYLOAD_TYPES]
+    known = [*PAYLOAD_TYPES, *sorted(_AREA_KINDS.get())]
+    unknown = [kind for kind in kinds if kind != "*" and kind not in known]
     if unknown:
         problems[path] = (
             f"unknown event kind{'s' if len(unknown) > 1 else ''} {', '.join(unknown)};"
-            f' known kinds: {", ".join(PAYLOAD_TYPES)}, or "*" for all'
+            f' known kinds: {", ".join(known)}, or "*" for all'
         )
 
 
@@ -1183,38 +1194,50 @@ def _with_effective_rates(manifest: Manifest) -> Manifest:
     return attrs.evolve(manifest, games=games)
 
 
-def _studio_areas(manifest: Manifest, problems: Problems) -> None:
-    """``[plugins] areas`` name areas that load, and each game's ``areas.<name>`` section names one of
-    them (or one installed by entry point) and passes that area's own check of it."""
+def _studio_areas(data: Mapping[str, Any], served: Sequence[str], problems: Problems) -> dict[str, Area]:
+    """The studio's areas the manifest may use, by area name: those ``[plugins] areas`` names (each must
+    load: its problem is reported under ``plugins.areas[i]``), those the server is told to serve besides
+    (``serve --area``, ``LIVECORE_AREAS``: ``served``) and those installed by entry point. Read from the
+    raw data, so the webhook rules know the areas' kinds even when other fields fail."""
     from livecore_server import plugins
 
-    known = {}
-    for i, name in enumerate(manifest.plugins.areas):
+    known: dict[str, Area] = {}
+    named = data.get("plugins", {}).get("areas", []) if isinstance(data.get("plugins"), dict) else []
+    for i, name in enumerate(named if isinstance(named, list) else []):
+        if not isinstance(name, str):
+            continue  # the converter reports its type
         try:
             area = plugins.load_area(name).area
         except plugins.PluginError as exc:
             problems[f"plugins.areas[{i}]"] = str(exc)
             continue
         known[area.name] = area
-    if any(game.areas for game in manifest.games.values()):
-        for name in plugins.installed():
+    for name in (*served, *plugins.installed()):
+        # One that does not load is the server's refusal to start (serve names it), not the manifest's.
+        with contextlib.suppress(plugins.PluginError):
             area = plugins.load_area(name).area
             known.setdefault(area.name, area)
+    return known
+
+
+def _area_sections(manifest: Manifest, known: Mapping[str, Area], problems: Problems) -> None:
+    """Each game's ``areas.<name>`` section names a known area and passes that area's own check of it."""
     for key, game in manifest.games.items():
         for name, section in game.areas.items():
             where = f"games.{key}.areas.{name}"
             found = known.get(name)
             if found is None:
-                problems[where] = "names no area of [plugins] areas or of an installed package"
+                problems[where] = "names no area of [plugins] areas, of --area or of an installed package"
             elif found.settings is not None:
                 for field, message in found.settings(section).items():
                     problems[f"{where}.{field}" if field else where] = message
 
 
-def parse_manifest(text: str, *, allow_private_webhooks: bool = False) -> Manifest:
+def parse_manifest(text: str, *, allow_private_webhooks: bool = False, areas: Sequence[str] = ()) -> Manifest:
     """Parse and validate manifest text; raise :class:`ManifestError` naming every problem.
     ``allow_private_webhooks``: webhook URLs may name private addresses (``apply
-    --allow-private-webhooks``)."""
+    --allow-private-webhooks``). ``areas``: the studio's areas the server serves besides those the
+    manifest names (``apply --area``), whose sections and webhook kinds the manifest may use."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -1228,23 +1251,30 @@ def parse_manifest(text: str, *, allow_private_webhooks: bool = False) -> Manife
             problems[_dotted(path, message)] = message
     # The value rules run even when types failed, so one run reports everything; their shape messages
     # ("must be a table") replace the converter's wording for the same path.
-    _check(Manifest, data, "", problems)
+    known = _studio_areas(data, areas, problems)
+    kinds = _AREA_KINDS.set(frozenset(core_areas.webhook_kinds(tuple(known.values()))))
+    try:
+        _check(Manifest, data, "", problems)
+    finally:
+        _AREA_KINDS.reset(kinds)
     _webhook_targets(data, allow_private_webhooks, problems)
     if manifest is not None:
-        _studio_areas(manifest, problems)
+        _area_sections(manifest, known, problems)
     if problems or manifest is None:
         raise ManifestError(problems or {"manifest": "is invalid"})
     return _with_effective_rates(manifest)
 
 
-def load_manifest(path: str | os.PathLike[str], *, allow_private_webhooks: bool = False) -> Manifest:
+def load_manifest(
+    path: str | os.PathLike[str], *, allow_private_webhooks: bool = False, areas: Sequence[str] = ()
+) -> Manifest:
     """Read a manifest file (UTF-8 TOML) and parse it; an unreadable file is a :class:`ManifestError` too."""
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError({"manifest": f"cannot be read from {os.fspath(path)}: {exc}"}) from None
-    return parse_manifest(text, allow_private_webhooks=allow_private_webhooks)
+    return parse_manifest(text, allow_private_webhooks=allow_private_webhooks, areas=areas)
 
 
 def demo_manifest_text() -> str:

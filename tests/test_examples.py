@@ -32,6 +32,18 @@ def test_support_desk_example_grants_by_hand_with_a_personal_key_and_finds_it_au
     assert "now shows 1 pending grant(s), source admin" in out
 
 
+def test_daily_quests_example_runs_the_studio_area_embedded() -> None:
+    out = _output("daily_quests.py")
+    assert "day 1: ada checks in again: refused, quest_already_checked_in" in out
+    assert "day 3: ada checks in, streak 3, granted 150 gold (pending)" in out
+    # Day 4 missed: the hourly sweep ended the streak; day 5 starts a new one.
+    assert "  after the night's sweeps: streak 0, best 3" in out
+    assert "day 5: ada checks in, streak 1, granted 50 gold (pending)" in out
+    assert "bea gifts ada before her first check-in: refused, quest_check_in_first; events added: 0" in out
+    assert "bea checks in, then gifts ada: pending" in out
+    assert "webhooks: quest.checked_in x5" in out
+
+
 def _output(script: str) -> str:
     """What the example prints, run as a user runs it; it must exit 0."""
     result = subprocess.run(

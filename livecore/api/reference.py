@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import re
 import sys
 import typing
@@ -55,6 +56,7 @@ from livecore.api.openapi import (
     rule_text,
 )
 from livecore.api.route import Auth, Idempotency, Route
+from livecore.area import Area
 from livecore.crates import rules as crates
 from livecore.economy import rules as economy
 from livecore.errors import STATUS, ErrorCode
@@ -63,6 +65,7 @@ from livecore.friends import rules as friends
 from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
 from livecore.gifts import rules as gifts
 from livecore.grants import rules as grants
+from livecore.hooks import PROJECT
 from livecore.leaderboards import rules as leaderboards
 from livecore.live_events import attempts, boards
 from livecore.operators import rules as operators
@@ -71,10 +74,21 @@ from livecore.players import identity, platforms
 from livecore.players import rules as players
 from livecore.purchases import rules as purchases
 from livecore.ratelimit import DEFAULT_LIMITS, BucketName
+from livecore.schedule import Job
 from livecore.webhooks import delivery, signing
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 
-__all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "route_section", "webhook_payloads"]
+__all__ = [
+    "AREAS",
+    "area_of",
+    "load_area",
+    "main",
+    "missing",
+    "regenerate",
+    "route_section",
+    "studio_page",
+    "webhook_payloads",
+]
 
 #: Each page of ``docs/reference/`` that lists routes, with the areas whose routes it lists
 #: (:attr:`livecore.area.Area.page`), in the areas' order.
@@ -370,9 +384,28 @@ class _Context:
     """Everything the blocks are rendered from, computed once: one schema collector over every route
     and webhook payload (so a model's name is the same everywhere), and each nested model's home page."""
 
-    def __init__(self, routes: Sequence[Route], payloads: Mapping[str, type]) -> None:
+    def __init__(
+        self,
+        routes: Sequence[Route],
+        payloads: Mapping[str, type],
+        served: Sequence[Area] = areas.BUILT_IN,
+        link_base: str = "",
+    ) -> None:
         self.routes = tuple(routes)
         self.payloads = dict(payloads)
+        # Each page with the areas whose routes it lists, and each route's and payload's page: a studio's
+        # area's webhook payloads are on its own page, the service's on the webhooks page.
+        self.pages = {
+            p: tuple(a.name for a in served if a.page == p) for p in dict.fromkeys(a.page for a in served)
+        }
+        self._page_of = {r.name: a.page for a in served for r in a.routes}
+        builtin = {a.name for a in areas.BUILT_IN}
+        self._payload_page = {
+            p.KIND: (WEBHOOKS_PAGE if a.name in builtin else a.page) for a in served for p in a.webhooks
+        }
+        # Prefixed to links to the service's own pages from a studio's page (rendered elsewhere).
+        self._own_pages = {a.page for a in served if a.name not in builtin}
+        self.link_base = link_base
         self.schemas = _Schemas()
         for route in self.routes:
             if route.request is not None:
@@ -385,15 +418,25 @@ class _Context:
             self.schemas.collect(cls, "output")
         self.models: dict[str, _Model] = {}
         self.home: dict[str, str] = {}
-        self.by_area: dict[str, list[Route]] = {area: [] for area in AREAS}
+        self.by_area: dict[str, list[Route]] = {page: [] for page in self.pages}
         for route in self.routes:
-            self.by_area[area_of(route)].append(route)
+            self.by_area[self.page_of(route)].append(route)
         for area, area_routes in self.by_area.items():
             for route in area_routes:
                 for model in self._top_models(route):
                     self._place(self._nested(model), area)
-        for cls in self.payloads.values():
-            self._place(self._nested(self._model(cls, "output")), WEBHOOKS_PAGE)
+        for kind, cls in self.payloads.items():
+            page = self._payload_page.get(kind, WEBHOOKS_PAGE)
+            self._place(self._nested(self._model(cls, "output")), page)
+
+    def page_of(self, route: Route) -> str:
+        page = self._page_of.get(route.name)
+        if page is None:
+            raise ValueError(f"route {route.name!r} belongs to no registered area")
+        return page
+
+    def payload_page(self, kind: str) -> str:
+        return self._payload_page.get(kind, WEBHOOKS_PAGE)
 
     def _model(self, cls: type, mode: _Mode) -> _Model:
         name = self.schemas.ref_name(cls, mode)
@@ -435,7 +478,10 @@ class _Context:
         if home is None:
             raise ValueError(f"model {name} has no page")
         anchor = f"#{name.lower()}"
-        return f"[{name}]({anchor})" if home == page else f"[{name}]({home}.md{anchor})"
+        if home == page:
+            return f"[{name}]({anchor})"
+        base = "" if home in self._own_pages else self.link_base
+        return f"[{name}]({base}{home}.md{anchor})"
 
     def type_text(self, schema: Mapping[str, Any], page: str) -> str:
         """A JSON Schema (as the OpenAPI generator writes it) in words."""
@@ -617,7 +663,7 @@ def _schemas_block(ctx: _Context, page: str) -> str:
 def _route_index(ctx: _Context) -> str:
     rows = ["| Method | Path | Page | What it does |", "|---|---|---|---|"]
     for route in ctx.routes:
-        area = area_of(route)
+        area = ctx.page_of(route)
         rows.append(f"| {route.method} | `{route.full_path}` | [{area}]({area}.md) | {route.summary} |")
     return "\n".join(rows)
 
@@ -642,14 +688,14 @@ def _webhook_block(ctx: _Context, kind: str) -> str:
     cls = ctx.payloads.get(kind)
     if cls is None:
         raise ValueError(f"no webhook kind {kind!r}")
-    return f"`data` of `{kind}`:\n\n" + ctx.field_table(ctx._model(cls, "output"), WEBHOOKS_PAGE)
+    return f"`data` of `{kind}`:\n\n" + ctx.field_table(ctx._model(cls, "output"), ctx.payload_page(kind))
 
 
 def _render(ctx: _Context, spec: str, page: str) -> str:
     kind, _, arg = spec.partition(" ")
-    if kind == "routes" and arg in AREAS:
+    if kind == "routes" and arg in ctx.pages:
         return "\n\n".join(_route_section(ctx, route, page) for route in ctx.by_area[arg])
-    if kind == "schemas" and arg in AREAS:
+    if kind == "schemas" and arg in ctx.pages:
         return _schemas_block(ctx, arg)
     if kind == "webhook":
         return _webhook_block(ctx, arg)
@@ -690,8 +736,8 @@ def missing(pages: Mapping[str, str]) -> list[str]:
     ctx = _context()
     absent = []
     for route in ctx.routes:
-        if f"### `{route.method} {route.full_path}`" not in pages.get(area_of(route), ""):
-            absent.append(f"route {route.name} ({area_of(route)}.md)")
+        if f"### `{route.method} {route.full_path}`" not in pages.get(ctx.page_of(route), ""):
+            absent.append(f"route {route.name} ({ctx.page_of(route)}.md)")
     for name, home in ctx.home.items():
         if f"#### {name}\n" not in pages.get(home, ""):
             absent.append(f"model {name} ({home}.md)")
@@ -701,13 +747,118 @@ def missing(pages: Mapping[str, str]) -> list[str]:
     return absent
 
 
+# --- A studio's own areas: one whole page ---------------------------------------------------------------
+
+#: The page a studio's areas are rendered on, whatever pages they declare: one file of their own.
+STUDIO_PAGE = "studio"
+
+
+def _checks_of(hooks: object | None) -> list[str]:
+    """The built-in commands an area's hook object checks (its methods marked ``@hookimpl``)."""
+    if hooks is None:
+        return []
+    return sorted(name for name in dir(hooks) if hasattr(getattr(hooks, name), f"{PROJECT}_impl"))
+
+
+def _job_text(job: Job) -> str:
+    if job.every is not None:
+        return f"every {_seconds(job.every)}, at each multiple of it on the clock"
+    return "when its time comes, as the state says (looked at by every process)"
+
+
+def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
+    """The whole reference page of a studio's own areas (``python -m livecore.api.reference --area``):
+    their routes, as the service's pages show routes, the models first reached from them, their webhook
+    payloads, their error codes, their checks on built-in commands and their scheduled jobs. Models of
+    the service's own pages link there, prefixed with ``link_base`` (a URL or a relative path to
+    ``docs/reference/``)."""
+    own = [attrs.evolve(area, page=STUDIO_PAGE) for area in studio]
+    served = areas.registered(own)
+    ctx = _Context(areas.routes(served), areas.webhook_kinds(served), served, link_base)
+    names = ", ".join(area.name for area in own)
+    parts = [
+        f"# Reference: {names}",
+        "<!-- generated by python -m livecore.api.reference --area; do not edit -->",
+        "\n".join(f"- `{area.name}`: {area.summary}" for area in own),
+        "## Routes",
+        "\n\n".join(_route_section(ctx, route, STUDIO_PAGE) for route in ctx.by_area[STUDIO_PAGE])
+        or "No routes.",
+        "## Schemas",
+        _schemas_block(ctx, STUDIO_PAGE),
+        "## Webhooks",
+    ]
+    kinds = [payload.KIND for area in own for payload in area.webhooks]
+    parts.extend(f"### `{kind}`\n\n{_webhook_block(ctx, kind)}" for kind in kinds)
+    if not kinds:
+        parts.append("No webhook kinds.")
+    codes = [code for area in own for code in area.errors]
+    parts.append("## Error codes")
+    rows = ["| Code | Status | Meaning |", "|---|---|---|"]
+    rows.extend(f"| `{code.value}` | {code.status} | {code.meaning} |" for code in codes)
+    parts.append("\n".join(rows) if codes else "No error codes of their own.")
+    checks = [(area.name, check) for area in own for check in _checks_of(area.hooks)]
+    parts.append("## Checks on built-in commands")
+    parts.append(
+        "\n".join(f"- `{check}` (area `{name}`)" for name, check in checks)
+        if checks
+        else "None: the built-in commands run as they do without these areas."
+    )
+    jobs = [(area.name, job) for area in own for job in area.jobs]
+    parts.append("## Scheduled jobs")
+    parts.append(
+        "\n".join(f"- `{job.name}` (area `{name}`): {_job_text(job)}" for name, job in jobs)
+        if jobs
+        else "None."
+    )
+    return "\n\n".join(parts) + "\n"
+
+
+def load_area(name: str) -> Area:
+    """The core declaration of the area package ``name``: its ``area.AREA``."""
+    found = getattr(importlib.import_module(f"{name}.area"), "AREA", None)
+    if not isinstance(found, Area):
+        raise ValueError(f"area {name}: {name}.area declares no AREA (a livecore.area.Area)")
+    return found
+
+
+def _studio_main(args: argparse.Namespace) -> int:
+    fresh = studio_page([load_area(name) for name in args.area], link_base=args.link_base)
+    if args.out is None:
+        sys.stdout.write(fresh)
+        return 0
+    current = args.out.read_text(encoding="utf-8") if args.out.exists() else None
+    if current == fresh:
+        return 0
+    if args.check:
+        print(f"stale: {args.out}")
+        return 1
+    args.out.write_text(fresh, encoding="utf-8")
+    print(f"rewrote: {args.out}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m livecore.api.reference", description=__doc__.split("\n")[0]
     )
     parser.add_argument("directory", nargs="?", default="docs/reference", type=Path)
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when a page is stale")
+    parser.add_argument(
+        "--area",
+        action="append",
+        default=[],
+        metavar="PACKAGE",
+        help="render the page of a studio's own area instead (repeatable: one page for all)",
+    )
+    parser.add_argument("--out", type=Path, help="with --area: the page's file (else standard output)")
+    parser.add_argument(
+        "--link-base",
+        default="",
+        help="with --area: prefixed to links to the service's own reference pages (a URL or a path)",
+    )
     args = parser.parse_args(argv)
+    if args.area:
+        return _studio_main(args)
     pages = {path.stem: path for path in sorted(args.directory.glob("*.md"))}
     texts = {stem: path.read_text(encoding="utf-8") for stem, path in pages.items()}
     stale = []

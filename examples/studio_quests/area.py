@@ -1,0 +1,42 @@
+"""The quests area, as it declares itself (:class:`livecore.area.Area`): everything it brings to the
+service, in one place. The server loads it by its package name (``[plugins] areas = ["studio_quests"]``,
+``serve --area studio_quests``); an embedded user passes it to ``MemoryStore([AREA])`` and
+``Runtime(checks=areas.checks([AREA]))``."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from livecore.area import Area
+from livecore.commands import Runtime
+from livecore.schedule import Job, Task, until_false
+from studio_quests import api
+from studio_quests.commands import NAME, end_lapsed_streaks
+from studio_quests.hooks import CheckInBeforeGifting
+from studio_quests.memory import memory_port
+from studio_quests.rules import (
+    QUEST_ALREADY_CHECKED_IN,
+    QUEST_CHECK_IN_FIRST,
+    QUESTS_NOT_CONFIGURED,
+    problems,
+)
+from studio_quests.webhooks import QuestCheckedIn
+
+
+def _sweep(tx: object, rt: Runtime) -> list[Task]:
+    """One task over every game: the lapsed streaks are few, and ending one needs no game's settings."""
+    return [Task("lapsed", None, until_false(lambda tx: end_lapsed_streaks(tx, rt)))]
+
+
+AREA = Area(
+    name=NAME,
+    summary="Quests: a daily check-in, its streak and its reward (a studio's own area).",
+    page="quests",
+    routes=api.ROUTES,
+    webhooks=(QuestCheckedIn,),
+    errors=(QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QUESTS_NOT_CONFIGURED),
+    jobs=(Job("quest_streak_sweep", _sweep, every=timedelta(hours=1)),),
+    ports={NAME: memory_port},
+    hooks=CheckInBeforeGifting(),
+    settings=problems,
+)

@@ -1,0 +1,21 @@
+"""The quests port: each player's check-in state, by player id (``tx.ports.quests``)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Protocol
+
+from studio_quests.rules import QuestState
+
+
+class QuestStore(Protocol):
+    def get(self, player_id: str) -> QuestState | None: ...
+
+    def put(self, state: QuestState) -> None:
+        """Insert or replace the player's state."""
+        ...
+
+    def streaks_before(self, day: date, limit: int) -> list[QuestState]:
+        """States with a streak (``streak > 0``) whose last check-in is before ``day``, by player id (at
+        most ``limit``)."""
+        ...
