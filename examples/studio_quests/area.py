@@ -12,7 +12,7 @@ from livecore.commands import Runtime
 from livecore.schedule import Job, Task, until_false
 from studio_quests import api
 from studio_quests.commands import NAME, end_lapsed_streaks
-from studio_quests.hooks import CheckInBeforeGifting
+from studio_quests.hooks import QuestHooks
 from studio_quests.memory import memory_port
 from studio_quests.rules import (
     QUEST_ALREADY_CHECKED_IN,
@@ -37,6 +37,6 @@ AREA = Area(
     errors=(QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QUESTS_NOT_CONFIGURED),
     jobs=(Job("quest_streak_sweep", _sweep, every=timedelta(hours=1)),),
     ports={NAME: memory_port},
-    hooks=CheckInBeforeGifting(),
+    hooks=QuestHooks(),
     settings=problems,
 )

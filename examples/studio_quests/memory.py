@@ -26,6 +26,10 @@ class MemoryQuests:
     def put(self, state: QuestState) -> None:
         self._tx.put(self._rows, state.player_id, state)
 
+    def delete(self, player_id: str) -> None:
+        if player_id in self._rows:
+            self._tx.drop(self._rows, player_id)
+
     def streaks_before(self, day: date, limit: int) -> list[QuestState]:
         found = sorted(
             (s for s in self._rows.values() if s.streak > 0 and s.last_day < day), key=lambda s: s.player_id

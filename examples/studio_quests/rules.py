@@ -108,6 +108,13 @@ def check_in(state: QuestState | None, player_id: str, game_id: str, now: dateti
     return QuestState(player_id, game_id, today, streak, max(streak, state.best_streak), state.total + 1, now)
 
 
+def merged(source: QuestState | None, target: QuestState | None, target_id: str) -> QuestState | None:
+    """A merge: the target keeps its own check-ins; a target that never checked in takes the source's."""
+    if target is not None or source is None:
+        return None
+    return attrs.evolve(source, player_id=target_id)
+
+
 def reward(settings: QuestSettings, streak: int) -> int:
     """The amount a check-in that makes ``streak`` pays."""
     every = settings.streak_bonus_every

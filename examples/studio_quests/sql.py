@@ -74,6 +74,9 @@ class SqlQuests(SqlPort):
             ),
         )
 
+    def delete(self, player_id: str) -> None:
+        self.db.execute("DELETE FROM quest_checkins WHERE player_id = ?", (player_id,))
+
     def streaks_before(self, day: date, limit: int) -> list[QuestState]:
         rows = self.db.read(
             f"SELECT {_COLUMNS} FROM quest_checkins WHERE streak > 0 AND last_day < ?"

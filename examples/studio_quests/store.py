@@ -15,6 +15,10 @@ class QuestStore(Protocol):
         """Insert or replace the player's state."""
         ...
 
+    def delete(self, player_id: str) -> None:
+        """Forget the player's state (a merge's source, an erased player)."""
+        ...
+
     def streaks_before(self, day: date, limit: int) -> list[QuestState]:
         """States with a streak (``streak > 0``) whose last check-in is before ``day``, by player id (at
         most ``limit``)."""

@@ -23,6 +23,9 @@ from livecore.gifts.commands import send
 from livecore.gifts.rules import SendRequest
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
+from livecore.player_tools.commands.erasure import erase
+from livecore.player_tools.commands.merge import merge
+from livecore.player_tools.erasure import ErasureReason
 from livecore.players.commands import get_player, register
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
@@ -222,3 +225,39 @@ def test_a_stale_page_is_reported_and_rewritten(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == "old"
     assert reference.main(["--area", "studio_quests", "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == reference.studio_page([AREA])
+
+
+def test_a_merge_moves_the_sources_check_ins_to_a_target_without_any() -> None:
+    store, rt = _world()
+    with store.transaction() as tx:
+        commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
+    with store.transaction() as tx:
+        merge(tx, rt, SCOPE, "ada", "bea")
+    moved = _state(store, "bea")
+    assert moved is not None and moved.total == 1
+    assert set(store.tables["quests"]) == {moved.player_id}
+
+
+def test_a_merge_keeps_the_targets_own_check_ins() -> None:
+    store, rt = _world()
+    with store.transaction() as tx:
+        commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
+    assert isinstance(rt.clock, ManualClock)
+    rt.clock.advance(86_400)
+    with store.transaction() as tx:
+        commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
+        commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "bea"))
+    with store.transaction() as tx:
+        merge(tx, rt, SCOPE, "ada", "bea")
+    kept = _state(store, "bea")
+    assert kept is not None and (kept.total, kept.streak) == (1, 1)
+    assert len(store.tables["quests"]) == 1
+
+
+def test_an_erasure_deletes_the_players_check_ins() -> None:
+    store, rt = _world()
+    with store.transaction() as tx:
+        commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
+    with store.transaction() as tx:
+        erase(tx, rt, SCOPE, "ada", ErasureReason.GDPR_ERASURE)
+    assert store.tables["quests"] == {}
