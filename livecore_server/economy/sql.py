@@ -8,7 +8,7 @@ import orjson
 
 from livecore.clock import to_millis
 from livecore.economy.rules import Holding, LedgerEntry
-from livecore_server.storage.rows import LEDGER_COLUMNS, holding_of, ledger_entry_of
+from livecore_server.storage.rows import LEDGER_COLUMNS, holding_of
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -95,12 +95,12 @@ class SqlLedger(SqlPort):
         )
 
     def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
-        query = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
+        query = f"SELECT {LEDGER_COLUMNS.sql} FROM ledger WHERE player_id = ?"
         params: tuple[str, ...] = (player_id,)
         if key is not None:
             query += " AND resource_key = ?"
             params = (player_id, key)
-        return [ledger_entry_of(r) for r in self.db.read(query + " ORDER BY seq", params)]
+        return [LEDGER_COLUMNS.of(r) for r in self.db.read(query + " ORDER BY seq", params)]
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))

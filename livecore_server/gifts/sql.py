@@ -9,15 +9,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.gifts.rules import Gift, GiftListing, SenderStats
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import (
-    CARD_COLUMNS,
-    GIFT_COLUMNS,
-    GIFT_FROM,
-    card_of,
-    dt,
-    gift_of,
-    ms,
-)
+from livecore_server.storage.rows import CARD_COLUMNS, GIFT_COLUMNS, GIFT_FROM, dt, ms
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -84,9 +76,9 @@ class SqlGifts(SqlPort):
 
     def get(self, game_id: str, gift_id: str) -> Gift | None:
         row = self.db.read(
-            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
+            f"SELECT {GIFT_COLUMNS.sql} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
         ).fetchone()
-        return None if row is None else gift_of(row)
+        return None if row is None else GIFT_COLUMNS.of(row)
 
     def update(self, gift: Gift) -> None:
         self.db.write(
@@ -97,10 +89,10 @@ class SqlGifts(SqlPort):
 
     def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
         row = self.db.read(
-            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
+            f"SELECT {GIFT_COLUMNS.sql} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
             (sender_id, idempotency_key),
         ).fetchone()
-        return None if row is None else gift_of(row)
+        return None if row is None else GIFT_COLUMNS.of(row)
 
     def sender_stats(
         self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
@@ -126,7 +118,7 @@ class SqlGifts(SqlPort):
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
     ) -> list[GiftListing]:
         mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
-        query = f"SELECT {GIFT_COLUMNS}, t.status, {CARD_COLUMNS} {GIFT_FROM}"
+        query = f"SELECT {GIFT_COLUMNS.sql}, t.status, {CARD_COLUMNS.sql} {GIFT_FROM}"
         query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
         params: list[Any] = [player_id]
         if claimable_at is not None:
@@ -135,7 +127,9 @@ class SqlGifts(SqlPort):
         rows = self.db.read(
             query + f" ORDER BY g.sent_at DESC, {self.db.GIFT_TIEBREAK} DESC LIMIT ?", (*params, limit)
         )
-        return [GiftListing(gift_of(r[:17]), card_of(r[18:]), GrantStatus(r[17])) for r in rows]
+        return [
+            GiftListing(GIFT_COLUMNS.of(r[:17]), CARD_COLUMNS.of(r[18:]), GrantStatus(r[17])) for r in rows
+        ]
 
     def clear_messages(self, player_id: str) -> None:
         self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))

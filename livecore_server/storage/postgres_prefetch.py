@@ -35,15 +35,7 @@ from livecore.gifts.rules import Gift, SenderStats
 from livecore.idempotency import StoredResponse
 from livecore.players.rules import Player
 from livecore_server.gifts.sql import GIFT_STATS
-from livecore_server.storage.rows import (
-    GIFT_COLUMNS,
-    PLAYER_COLUMNS,
-    dt,
-    gift_of,
-    holding_of,
-    player_of,
-    stored_response_of,
-)
+from livecore_server.storage.rows import GIFT_COLUMNS, PLAYER_COLUMNS, dt, holding_of, stored_response_of
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
@@ -179,7 +171,7 @@ _SENDER = _one("s", "id, external_id", "players", "game_id = k.game AND external
 _RECIPIENT = _one("r", "id", "players", "game_id = k.game AND external_id = k.recipient")
 GIFT_KEYS = _read(
     "game text, sender text, key text",
-    f"SELECT {GIFT_COLUMNS} FROM {{keys}} {_SENDER} "
+    f"SELECT {GIFT_COLUMNS.sql} FROM {{keys}} {_SENDER} "
     + _one("g", "*", "gifts", "sender_id = s.id AND idempotency_key = k.key")
     + " "
     + _one("r", "external_id", "players", "id = g.recipient_id"),
@@ -242,7 +234,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     if player_keys:
         found.players = dict.fromkeys(player_keys)
         for row in next(results):
-            player = player_of(row)
+            player = PLAYER_COLUMNS.of(row)
             found.players[player.game_id, player.external_id] = player
     if idempotency_keys:
         found.idempotency = dict.fromkeys(idempotency_keys)
@@ -252,7 +244,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     if keys:
         found.gift_keys = {(ids[g, a], key): None for g, a, key in keys if (g, a) in ids}
         for row in next(results):
-            gift = gift_of(row)
+            gift = GIFT_COLUMNS.of(row)
             found.gift_keys[gift.sender_id, gift.idempotency_key or ""] = gift
     if windows:
         by_ids = {

@@ -23,7 +23,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.events import DomainEvent
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
-from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlport import SqlPort
 
 _ENDPOINT_COLUMNS = "id, game_id, name, env, url, events, status, consecutive_failures"
@@ -76,7 +76,7 @@ def _due(r: tuple[Any, ...]) -> DueDelivery:
         endpoint=_endpoint(r[10:18]),
         secret_enc=bytes(r[18]),
         sample=bool(r[19]),
-        event=outbox_event(r[20:]),
+        event=OUTBOX_COLUMNS.of(r[20:]),
     )
 
 
@@ -129,14 +129,14 @@ class SqlWebhooks(SqlPort):
         assert limit <= self.db.MAX_IN_LIST  # the fanned-out rows are marked with one IN list
         now_ms = to_millis(now)
         rows = self.db.read(
-            f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
+            f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS.sql} FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
             f" AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?{self.db.skip_locked()}",
             (now_ms, limit),
         ).fetchall()
         endpoints: dict[str, list[Endpoint]] = {}
         deliveries = []
         for row in rows:
-            seq, target, event = row[0], row[1], outbox_event(row[2:])
+            seq, target, event = row[0], row[1], OUTBOX_COLUMNS.of(row[2:])
             if event.game_id not in endpoints:
                 endpoints[event.game_id] = self.endpoints_of_game(event.game_id)
             for endpoint in endpoints[event.game_id]:
