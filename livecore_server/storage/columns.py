@@ -47,9 +47,11 @@ class Columns(Generic[T]):
         the SELECT that follow them, another record's or single values)."""
         return self.build(*row[: self.width]), row[self.width :]
 
-    def qualified(self, alias: str) -> str:
-        """The SELECT list with each plain column qualified by ``alias`` (a read that joins the table)."""
-        return self._list(f"{alias}.")
+    def qualified(self, alias: str, **expressions: str) -> str:
+        """The SELECT list with each plain column qualified by ``alias`` (a read that joins the table),
+        and ``expressions`` read instead of the columns they name."""
+        return self._list(f"{alias}.", expressions)
 
-    def _list(self, prefix: str) -> str:
-        return ", ".join(self._expressions.get(name, prefix + name) for name in self.names)
+    def _list(self, prefix: str, expressions: dict[str, str] | None = None) -> str:
+        chosen = self._expressions if not expressions else {**self._expressions, **expressions}
+        return ", ".join(chosen.get(name, prefix + name) for name in self.names)

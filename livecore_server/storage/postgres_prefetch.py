@@ -35,7 +35,13 @@ from livecore.gifts.rules import Gift, SenderStats
 from livecore.idempotency import StoredResponse
 from livecore.players.rules import Player
 from livecore_server.gifts.sql import GIFT_STATS
-from livecore_server.storage.rows import GIFT_COLUMNS, PLAYER_COLUMNS, dt, holding_of, stored_response_of
+from livecore_server.storage.rows import (
+    GIFT_COLUMNS,
+    HOLDING_COLUMNS,
+    PLAYER_COLUMNS,
+    STORED_RESPONSE_COLUMNS,
+    dt,
+)
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
@@ -160,7 +166,7 @@ IDEMPOTENCY = _read(
     "SELECT i.* FROM {keys} "
     + _one(
         "i",
-        "scope, key, fingerprint, status, body, created_at",
+        STORED_RESPONSE_COLUMNS.sql,
         "idempotency",
         "scope = k.scope AND key = k.key",
     ),
@@ -193,8 +199,8 @@ PAIRS = _read(
 )
 HOLDINGS = _read(  # every sender found, with or without a holding of the key
     "game text, sender text, key text",
-    f"SELECT s.id, k.key, h.amount, h.parameters FROM {{keys}} {_SENDER} "
-    + _maybe("h", "amount, parameters", "holdings", "player_id = s.id AND resource_key = k.key"),
+    f"SELECT s.id, {HOLDING_COLUMNS.qualified('h', resource_key='k.key')} FROM {{keys}} {_SENDER} "
+    + _maybe("h", HOLDING_COLUMNS.sql, "holdings", "player_id = s.id AND resource_key = k.key"),
 )
 
 
@@ -239,7 +245,8 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     if idempotency_keys:
         found.idempotency = dict.fromkeys(idempotency_keys)
         for row in next(results):
-            found.idempotency[row[0], row[1]] = stored_response_of(row[0], row[1], row[2:])
+            response = STORED_RESPONSE_COLUMNS.of(row)
+            found.idempotency[response.scope, response.key] = response
     ids = {key: p.id for key, p in found.players.items() if p is not None}
     if keys:
         found.gift_keys = {(ids[g, a], key): None for g, a, key in keys if (g, a) in ids}
@@ -259,6 +266,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
                 else Friendship(sender_id, recipient_id, from_millis(friends_since))
             )
     if costs:
-        for player_id, key, amount, parameters in next(results):
-            found.holdings[player_id, key] = holding_of(key, None if amount is None else (amount, parameters))
+        for player_id, *holding_row in next(results):
+            holding = HOLDING_COLUMNS.of(holding_row)
+            found.holdings[player_id, holding.key] = holding
     return found

@@ -82,10 +82,11 @@ def ranked_page(
     limit: int,
 ) -> list[tuple[T, Contender]]:
     """A page of a board's entries in board order, each with what the page shows of its player: the
-    first ``limit`` of the range ``where`` (an entries table's board or period prefix of its rank index), after the key ``after``, or the last ``limit`` before the key ``before``. The page is
-    cut from the rank index alone, then joined, so the join costs ``limit`` rows whatever the board's
-    size; a page before a key is read backwards, in the index's order, and turned round here rather than
-    sorted by the database."""
+    first ``limit`` of the range ``where`` (an entries table's board or period prefix of its rank index),
+    after the key ``after``, or the last ``limit`` before the key ``before``. The page is cut from the
+    rank index alone, then joined, so the join costs ``limit`` rows whatever the board's size; a page
+    before a key is read backwards, in the index's order, and turned round here rather than sorted by the
+    database."""
     order = "rank_key, reached_at, player_id"
     if after is not None:
         where, params = f"{where} AND ({order}) > (?, ?, ?)", [*params, *_key(after)]
