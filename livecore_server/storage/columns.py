@@ -38,6 +38,10 @@ class Columns(Generic[T]):
         self.sql = self._list(f"{alias}." if alias else "")
         self.width = len(self.names)
 
+    def __str__(self) -> str:
+        # Interpolated whole into a statement, a declaration would read as its repr: say so at once.
+        raise TypeError("a Columns is not SQL text: use its .sql or .qualified()")
+
     def of(self, row: Sequence[Any]) -> T:
         """The record of a row of exactly these columns."""
         return self.build(*row)

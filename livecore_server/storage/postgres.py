@@ -120,7 +120,7 @@ def migrate(conn: psycopg.Connection[Any], schema: str | None = None) -> list[st
         conn.execute(
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)"
         )
-        done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+        done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
         for name, statements in MIGRATIONS:
             if name in done:
                 continue

@@ -159,7 +159,7 @@ def _maybe(alias: str, columns: str, table: str, where: str) -> str:
 PLAYERS = _read(
     "game_id text, external_id text",
     "SELECT p.* FROM {keys} "
-    + _one("p", PLAYER_COLUMNS, "players", "game_id = k.game_id AND external_id = k.external_id"),
+    + _one("p", PLAYER_COLUMNS.sql, "players", "game_id = k.game_id AND external_id = k.external_id"),
 )
 IDEMPOTENCY = _read(
     "scope text, key text",

@@ -180,8 +180,6 @@ def _activity(sessions: Any, last_active_at: Any, streak: Any, best_streak: Any,
 ACTIVITY_COLUMNS = Columns(_activity)
 
 
-P_COLUMNS = PLAYER_COLUMNS.qualified("p")
-
 #: The country a player is shown with (``Player.country``), of the players row aliased ``p``: an
 #: operator's override, else the resolved country.
 SHOWN_COUNTRY = "COALESCE(p.country_override, p.country)"

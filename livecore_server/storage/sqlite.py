@@ -59,7 +59,7 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
     db = sqlite_utils.Database(conn)
     if "_migrations" not in db.table_names():
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
-    done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+    done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
     applied = []
     for name, statements in MIGRATIONS:
         if name in done:
