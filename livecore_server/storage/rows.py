@@ -1,5 +1,9 @@
 """Row <-> record conversions shared by the SQLite and PostgreSQL stores: both keep the same row layout
-(timestamps as integer milliseconds, JSON as text), so a record is read and written one way."""
+(timestamps as integer milliseconds, JSON as text), so a record is read and written one way.
+
+Each record is read through its ``*_COLUMNS`` declaration (:class:`~livecore_server.storage.columns.Columns`):
+the builder's parameters name the columns, so a read's SELECT list and its conversion are one piece of
+code. The ``*_row`` functions give the values to write, in the order of the declaration's ``names``."""
 
 from __future__ import annotations
 

@@ -161,13 +161,13 @@ def twin(tmp_path: Path) -> Iterator[Twin]:
 
 def pg_outbox(store: PostgresStore) -> list[tuple[DomainEvent, int | None]]:
     with store.transaction() as tx:
-        rows = tx.conn.execute(f"SELECT {OUTBOX_COLUMNS.sql}, not_before FROM outbox ORDER BY seq").fetchall()
-    return [(OUTBOX_COLUMNS.of(r[:-1]), r[-1]) for r in rows]
+        rows = tx.conn.execute(f"SELECT not_before, {OUTBOX_COLUMNS.sql} FROM outbox ORDER BY seq").fetchall()
+    return [(OUTBOX_COLUMNS.of(event), not_before) for not_before, *event in rows]
 
 
 def sqlite_outbox(store: SqliteStore) -> list[tuple[DomainEvent, int | None]]:
-    rows = store.conn.execute(f"SELECT {OUTBOX_COLUMNS.sql}, not_before FROM outbox ORDER BY seq").fetchall()
-    return [(OUTBOX_COLUMNS.of(r[:-1]), r[-1]) for r in rows]
+    rows = store.conn.execute(f"SELECT not_before, {OUTBOX_COLUMNS.sql} FROM outbox ORDER BY seq").fetchall()
+    return [(OUTBOX_COLUMNS.of(event), not_before) for not_before, *event in rows]
 
 
 def players(twin: Twin, *names: str) -> None:
