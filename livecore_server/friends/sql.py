@@ -21,16 +21,14 @@ class SqlFriendGraph(SqlPort):
 
     def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
         row = self.db.read(
-            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
-            " WHERE id = ? AND game_id = ?",
+            f"SELECT {REQUEST_COLUMNS.sql} FROM friend_requests r WHERE r.id = ? AND r.game_id = ?",
             (request_id, game_id),
         ).fetchone()
         return None if row is None else REQUEST_COLUMNS.of(row)
 
     def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
         row = self.db.read(
-            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
-            " WHERE pair = ?",
+            f"SELECT {REQUEST_COLUMNS.sql} FROM friend_requests r WHERE r.pair = ?",
             (pair_key(a_id, b_id),),
         ).fetchone()
         return None if row is None else REQUEST_COLUMNS.of(row)
