@@ -731,7 +731,7 @@ def members_list(studio: str | None, db: str | None) -> None:
     def run(services: Services) -> list[Any]:
         def read(tx: Any) -> list[Any]:
             rows = tx.execute("SELECT id, key FROM studios ORDER BY key", ()).fetchall()
-            chosen = [r for r in rows if studio is None or r[1] == studio]
+            chosen = [(sid, key) for sid, key in rows if studio is None or key == studio]
             return [(key, m) for sid, key in chosen for m in tx.members.of_studio(sid)]
 
         return services.store.run(read, write=False)

@@ -120,7 +120,8 @@ def take_shared(
         },
     ).fetchone()
     assert row is not None  # an upsert always returns its row
-    return float(row[0]), int(row[1])
+    tokens, granted = row
+    return float(tokens), int(granted)
 
 
 class Lease(NamedTuple):

@@ -10,10 +10,9 @@ from typing import Any
 
 from livecore.clock import from_millis, to_millis
 from livecore_server.storage.area_storage import AreaMigration
+from livecore_server.storage.columns import Columns
 from livecore_server.storage.sqlport import SqlPort
 from studio_quests.rules import QuestState
-
-_COLUMNS = "player_id, game_id, last_day, streak, best_streak, total, checked_in_at"
 
 # Never edit an applied migration: add the next one (docs/extending.md).
 MIGRATIONS = (
@@ -36,16 +35,28 @@ MIGRATIONS = (
 )
 
 
-def _state(row: Any) -> QuestState:
+def _state(
+    player_id: Any,
+    game_id: Any,
+    last_day: Any,
+    streak: Any,
+    best_streak: Any,
+    total: Any,
+    checked_in_at: Any,
+) -> QuestState:
     return QuestState(
-        player_id=row[0],
-        game_id=row[1],
-        last_day=date.fromisoformat(row[2]),
-        streak=row[3],
-        best_streak=row[4],
-        total=row[5],
-        checked_in_at=from_millis(row[6]),
+        player_id,
+        game_id,
+        date.fromisoformat(last_day),
+        streak,
+        best_streak,
+        total,
+        from_millis(checked_in_at),
     )
+
+
+# The columns read, declared once by the function that builds the record (read by name, not position).
+STATE = Columns(_state)
 
 
 class SqlQuests(SqlPort):
@@ -53,13 +64,13 @@ class SqlQuests(SqlPort):
 
     def get(self, player_id: str) -> QuestState | None:
         row = self.db.read(
-            f"SELECT {_COLUMNS} FROM quest_checkins WHERE player_id = ?", (player_id,)
+            f"SELECT {STATE.sql} FROM quest_checkins WHERE player_id = ?", (player_id,)
         ).fetchone()
-        return None if row is None else _state(row)
+        return None if row is None else STATE.of(row)
 
     def put(self, state: QuestState) -> None:
         self.db.execute(
-            f"INSERT INTO quest_checkins ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO quest_checkins ({STATE.sql}) VALUES (?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (player_id) DO UPDATE SET last_day = excluded.last_day, streak = excluded.streak,"
             " best_streak = excluded.best_streak, total = excluded.total,"
             " checked_in_at = excluded.checked_in_at",
@@ -79,8 +90,8 @@ class SqlQuests(SqlPort):
 
     def streaks_before(self, day: date, limit: int) -> list[QuestState]:
         rows = self.db.read(
-            f"SELECT {_COLUMNS} FROM quest_checkins WHERE streak > 0 AND last_day < ?"
+            f"SELECT {STATE.sql} FROM quest_checkins WHERE streak > 0 AND last_day < ?"
             " ORDER BY player_id LIMIT ?",
             (day.isoformat(), limit),
         )
-        return [_state(r) for r in rows]
+        return [STATE.of(r) for r in rows]

@@ -8,7 +8,7 @@ import orjson
 
 from livecore.clock import to_millis
 from livecore.economy.rules import Holding, LedgerEntry
-from livecore_server.storage.rows import LEDGER_COLUMNS, holding_of, ledger_entry_of
+from livecore_server.storage.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -60,16 +60,14 @@ class SqlLedger(SqlPort):
 
     def holding(self, player_id: str, key: str) -> Holding:
         row = self.db.read(
-            "SELECT amount, parameters FROM holdings WHERE player_id = ? AND resource_key = ?",
+            f"SELECT {HOLDING_COLUMNS.sql} FROM holdings WHERE player_id = ? AND resource_key = ?",
             (player_id, key),
         ).fetchone()
-        return holding_of(key, row)
+        return Holding(key=key) if row is None else HOLDING_COLUMNS.of(row)
 
     def holdings(self, player_id: str) -> dict[str, Holding]:
-        rows = self.db.read(
-            "SELECT resource_key, amount, parameters FROM holdings WHERE player_id = ?", (player_id,)
-        )
-        return {r[0]: Holding(key=r[0], amount=r[1], parameters=orjson.loads(r[2])) for r in rows}
+        rows = self.db.read(f"SELECT {HOLDING_COLUMNS.sql} FROM holdings WHERE player_id = ?", (player_id,))
+        return {holding.key: holding for holding in map(HOLDING_COLUMNS.of, rows)}
 
     def append(self, entry: LedgerEntry, holding: Holding) -> None:
         self.db.insert(
@@ -95,12 +93,12 @@ class SqlLedger(SqlPort):
         )
 
     def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
-        query = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE player_id = ?"
+        query = f"SELECT {LEDGER_COLUMNS.sql} FROM ledger WHERE player_id = ?"
         params: tuple[str, ...] = (player_id,)
         if key is not None:
             query += " AND resource_key = ?"
             params = (player_id, key)
-        return [ledger_entry_of(r) for r in self.db.read(query + " ORDER BY seq", params)]
+        return [LEDGER_COLUMNS.of(r) for r in self.db.read(query + " ORDER BY seq", params)]
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
-from livecore_server.storage.rows import CARD_COLUMNS, card_of, pair_key, request_of
+from livecore_server.storage.rows import CARD_COLUMNS, REQUEST_COLUMNS, pair_key
 from livecore_server.storage.sqlport import MISSING, SqlPort
 
 if TYPE_CHECKING:
@@ -20,19 +21,17 @@ class SqlFriendGraph(SqlPort):
 
     def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
         row = self.db.read(
-            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
-            " WHERE id = ? AND game_id = ?",
+            f"SELECT {REQUEST_COLUMNS.sql} FROM friend_requests r WHERE r.id = ? AND r.game_id = ?",
             (request_id, game_id),
         ).fetchone()
-        return None if row is None else request_of(row)
+        return None if row is None else REQUEST_COLUMNS.of(row)
 
     def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
         row = self.db.read(
-            "SELECT id, game_id, from_player_id, to_player_id, created_at FROM friend_requests"
-            " WHERE pair = ?",
+            f"SELECT {REQUEST_COLUMNS.sql} FROM friend_requests r WHERE r.pair = ?",
             (pair_key(a_id, b_id),),
         ).fetchone()
-        return None if row is None else request_of(row)
+        return None if row is None else REQUEST_COLUMNS.of(row)
 
     def insert_request(self, request: FriendRequest) -> None:
         self.db.change(
@@ -99,34 +98,35 @@ class SqlFriendGraph(SqlPort):
         # The columns a friend row shows, not the whole player row: parsing whole players (their context
         # JSON, a dozen timestamps) was most of the friends list's time (docs/architecture.md).
         rows = self.db.read(
-            f"SELECT f.since, {CARD_COLUMNS} FROM friendships f JOIN players p ON p.id = f.friend_id"
+            f"SELECT f.since, {CARD_COLUMNS.sql} FROM friendships f JOIN players p ON p.id = f.friend_id"
             " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",
             (player_id,),
         )
-        return [(from_millis(r[0]), card_of(r[1:])) for r in rows]
+        return [(from_millis(since), CARD_COLUMNS.of(card)) for since, *card in rows]
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, PlayerCard]]:
-        columns = f"r.id, r.game_id, r.from_player_id, r.to_player_id, r.created_at, {CARD_COLUMNS}"
+        # A UNION is ordered by its output columns: the request's creation time, then its id.
+        columns = f"r.created_at AS created, r.id AS request_id, {REQUEST_COLUMNS.sql}, {CARD_COLUMNS.sql}"
         rows = self.db.read(
             f"SELECT {columns} FROM friend_requests r JOIN players p ON p.id = r.from_player_id"
             f" WHERE r.to_player_id = ? UNION ALL SELECT {columns} FROM friend_requests r"
-            " JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ? ORDER BY 5, 1",
+            " JOIN players p ON p.id = r.to_player_id WHERE r.from_player_id = ?"
+            " ORDER BY created, request_id",
             (player_id, player_id),
         )
-        return [(request_of(r[:5]), card_of(r[5:])) for r in rows]
+        return [_request_and_card(request_and_card) for _, _, *request_and_card in rows]
 
     def list_blocks(self, player_id: str) -> list[tuple[Block, PlayerCard]]:
         rows = self.db.read(
-            f"SELECT b.created_at, {CARD_COLUMNS} FROM blocks b JOIN players p ON p.id = b.blocked_id"
+            f"SELECT b.created_at, {CARD_COLUMNS.sql} FROM blocks b JOIN players p ON p.id = b.blocked_id"
             " WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id",
             (player_id,),
         )
-        return [(Block(player_id, r[1], from_millis(r[0])), card_of(r[1:])) for r in rows]
+        return [_block_and_card(player_id, created_at, card) for created_at, *card in rows]
 
     def friend_ids(self, player_id: str) -> set[str]:
-        return {
-            r[0] for r in self.db.read("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
-        }
+        rows = self.db.read("SELECT friend_id FROM friendships WHERE player_id = ?", (player_id,))
+        return {friend_id for (friend_id,) in rows}
 
     def request_peers(self, player_id: str) -> dict[str, bool]:
         rows = self.db.read(
@@ -142,7 +142,7 @@ class SqlFriendGraph(SqlPort):
             " UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?",
             (player_id, player_id),
         )
-        return {r[0] for r in rows}
+        return {other_id for (other_id,) in rows}
 
     def blocks_involving(self, player_id: str) -> list[Block]:
         rows = self.db.read(
@@ -150,7 +150,7 @@ class SqlFriendGraph(SqlPort):
             " UNION ALL SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocked_id = ?",
             (player_id, player_id),
         )
-        return [Block(r[0], r[1], from_millis(r[2])) for r in rows]
+        return [Block(blocker_id, blocked_id, from_millis(at)) for blocker_id, blocked_id, at in rows]
 
     def remove_player(self, player_id: str) -> None:
         for table, column in (
@@ -162,6 +162,17 @@ class SqlFriendGraph(SqlPort):
             ("blocks", "blocked_id"),
         ):
             self.db.change(table, f"DELETE FROM {table} WHERE {column} = ?", (player_id,))
+
+
+def _request_and_card(row: Sequence[Any]) -> tuple[FriendRequest, PlayerCard]:
+    request, card = REQUEST_COLUMNS.split(row)
+    return request, CARD_COLUMNS.of(card)
+
+
+def _block_and_card(blocker_id: str, created_at: int, card_row: Sequence[Any]) -> tuple[Block, PlayerCard]:
+    """A block, of the player the card columns show."""
+    card = CARD_COLUMNS.of(card_row)
+    return Block(blocker_id, card.id, from_millis(created_at)), card
 
 
 class PostgresFriendGraph(SqlFriendGraph):

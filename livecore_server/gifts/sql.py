@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -9,15 +10,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.gifts.rules import Gift, GiftListing, SenderStats
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import (
-    CARD_COLUMNS,
-    GIFT_COLUMNS,
-    GIFT_FROM,
-    card_of,
-    dt,
-    gift_of,
-    ms,
-)
+from livecore_server.storage.rows import CARD_COLUMNS, GIFT_COLUMNS, GIFT_FROM, dt, ms
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -84,9 +77,9 @@ class SqlGifts(SqlPort):
 
     def get(self, game_id: str, gift_id: str) -> Gift | None:
         row = self.db.read(
-            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
+            f"SELECT {GIFT_COLUMNS.sql} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
         ).fetchone()
-        return None if row is None else gift_of(row)
+        return None if row is None else GIFT_COLUMNS.of(row)
 
     def update(self, gift: Gift) -> None:
         self.db.write(
@@ -97,10 +90,10 @@ class SqlGifts(SqlPort):
 
     def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
         row = self.db.read(
-            f"SELECT {GIFT_COLUMNS} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
+            f"SELECT {GIFT_COLUMNS.sql} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
             (sender_id, idempotency_key),
         ).fetchone()
-        return None if row is None else gift_of(row)
+        return None if row is None else GIFT_COLUMNS.of(row)
 
     def sender_stats(
         self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
@@ -120,13 +113,13 @@ class SqlGifts(SqlPort):
             " GROUP BY recipient_id",
             (sender_id, to_millis(since)),
         )
-        return {r[0]: from_millis(r[1]) for r in rows}
+        return {recipient_id: from_millis(last) for recipient_id, last in rows}
 
     def page(
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
     ) -> list[GiftListing]:
         mine, other = ("g.sender_id", "r") if sent else ("g.recipient_id", "s")
-        query = f"SELECT {GIFT_COLUMNS}, t.status, {CARD_COLUMNS} {GIFT_FROM}"
+        query = f"SELECT t.status, {GIFT_COLUMNS.sql}, {CARD_COLUMNS.sql} {GIFT_FROM}"
         query += f" JOIN grants t ON t.id = g.grant_id JOIN players p ON p.id = {other}.id WHERE {mine} = ?"
         params: list[Any] = [player_id]
         if claimable_at is not None:
@@ -135,7 +128,7 @@ class SqlGifts(SqlPort):
         rows = self.db.read(
             query + f" ORDER BY g.sent_at DESC, {self.db.GIFT_TIEBREAK} DESC LIMIT ?", (*params, limit)
         )
-        return [GiftListing(gift_of(r[:17]), card_of(r[18:]), GrantStatus(r[17])) for r in rows]
+        return [_listing(grant_status, gift_and_card) for grant_status, *gift_and_card in rows]
 
     def clear_messages(self, player_id: str) -> None:
         self.db.change("gifts", "UPDATE gifts SET message = NULL WHERE sender_id = ?", (player_id,))
@@ -144,6 +137,12 @@ class SqlGifts(SqlPort):
     def reassign(self, from_id: str, to: Player) -> None:
         self.db.change("gifts", "UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
         self.db.change("gifts", "UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
+
+
+def _listing(grant_status: str, row: Sequence[Any]) -> GiftListing:
+    """A gift listing from its grant's status and a row of the gift's columns, then the other player's."""
+    gift, card = GIFT_COLUMNS.split(row)
+    return GiftListing(gift, CARD_COLUMNS.of(card), GrantStatus(grant_status))
 
 
 class PostgresGifts(SqlGifts):

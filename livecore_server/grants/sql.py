@@ -7,10 +7,10 @@ from datetime import datetime
 from livecore.clock import to_millis
 from livecore.grants.rules import Grant, GrantStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import GRANT_COLUMNS, grant_of, grant_row, ms
+from livecore_server.storage.rows import GRANT_COLUMNS, grant_row, ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-INSERT_GRANT = Insert("grants", tuple(c.strip() for c in GRANT_COLUMNS.split(",")))
+INSERT_GRANT = Insert("grants", GRANT_COLUMNS.names)
 
 
 class SqlGrants(SqlPort):
@@ -21,9 +21,9 @@ class SqlGrants(SqlPort):
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
         row = self.db.read(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
+            f"SELECT {GRANT_COLUMNS.sql} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
         ).fetchone()
-        return None if row is None else grant_of(row)
+        return None if row is None else GRANT_COLUMNS.of(row)
 
     def update(self, grant: Grant) -> None:
         self.db.write(
@@ -39,27 +39,27 @@ class SqlGrants(SqlPort):
 
     def pending(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
         rows = self.db.read(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ? AND status = 'pending'"
+            f"SELECT {GRANT_COLUMNS.sql} FROM grants WHERE player_id = ? AND status = 'pending'"
             " AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id LIMIT ?",
             (player_id, to_millis(now), limit),
         )
-        return [grant_of(r) for r in rows]
+        return [GRANT_COLUMNS.of(r) for r in rows]
 
     def past_expiry(self, now: datetime, limit: int) -> list[Grant]:
         rows = self.db.read(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
+            f"SELECT {GRANT_COLUMNS.sql} FROM grants WHERE status = 'pending' AND expires_at IS NOT NULL"
             " AND expires_at <= ? ORDER BY expires_at LIMIT ?",
             (to_millis(now), limit),
         )
-        return [grant_of(r) for r in rows]
+        return [GRANT_COLUMNS.of(r) for r in rows]
 
     def recent(self, player_id: str, limit: int) -> list[Grant]:
         rows = self.db.read(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ?"
+            f"SELECT {GRANT_COLUMNS.sql} FROM grants WHERE player_id = ?"
             " ORDER BY created_at DESC, id DESC LIMIT ?",
             (player_id, limit),
         )
-        return [grant_of(r) for r in rows]
+        return [GRANT_COLUMNS.of(r) for r in rows]
 
     def counts(self, player_id: str) -> dict[GrantStatus, int]:
         counts = dict.fromkeys(GrantStatus, 0)
@@ -72,11 +72,11 @@ class SqlGrants(SqlPort):
     def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
         # Through grants_by_player: a player's grants are few enough to filter.
         rows = self.db.read(
-            f"SELECT {GRANT_COLUMNS} FROM grants WHERE player_id = ? AND source_ref_id = ?"
+            f"SELECT {GRANT_COLUMNS.sql} FROM grants WHERE player_id = ? AND source_ref_id = ?"
             " ORDER BY created_at, id",
             (player_id, source_ref_id),
         )
-        return [grant_of(r) for r in rows]
+        return [GRANT_COLUMNS.of(r) for r in rows]
 
     def reassign(self, from_id: str, to: Player) -> None:
         self.db.change(

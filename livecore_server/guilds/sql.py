@@ -22,49 +22,35 @@ from livecore_server.storage.rows import (
     JOIN_REQUEST_COLUMNS,
     STINT_COLUMNS,
     by_json,
-    donation_of,
     donation_row,
-    guild_of,
     guild_row,
-    help_of,
     help_row,
-    join_request_of,
     join_request_row,
     ms,
-    stint_of,
     stint_row,
 )
 from livecore_server.storage.sqlport import Insert, SqlPort
 
+G_COLUMNS = GUILD_COLUMNS.qualified("g")
+S_COLUMNS = STINT_COLUMNS.qualified("s")
 
-def _names(columns: str) -> tuple[str, ...]:
-    return tuple(c.strip() for c in columns.split(","))
-
-
-def _prefixed(columns: str, alias: str) -> str:
-    return ", ".join(f"{alias}.{c}" for c in _names(columns))
-
-
-G_COLUMNS = _prefixed(GUILD_COLUMNS, "g")
-S_COLUMNS = _prefixed(STINT_COLUMNS, "s")
-
-INSERT_GUILD = Insert("guilds", _names(GUILD_COLUMNS))
-INSERT_REQUEST = Insert("guild_join_requests", _names(JOIN_REQUEST_COLUMNS))
-INSERT_HELP = Insert("guild_help_requests", _names(HELP_COLUMNS))
-INSERT_DONATION = Insert("guild_donations", _names(DONATION_COLUMNS))
+INSERT_GUILD = Insert("guilds", GUILD_COLUMNS.names)
+INSERT_REQUEST = Insert("guild_join_requests", JOIN_REQUEST_COLUMNS.names)
+INSERT_HELP = Insert("guild_help_requests", HELP_COLUMNS.names)
+INSERT_DONATION = Insert("guild_donations", DONATION_COLUMNS.names)
 PUT_STINT = Insert(
     "guild_stints",
-    _names(STINT_COLUMNS),
+    STINT_COLUMNS.names,
     conflict=("id",),
-    action="DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _names(STINT_COLUMNS) if c != "id"),
+    action="DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in STINT_COLUMNS.names if c != "id"),
 )
 
 # What an update writes: every column but the id, game, environment and creation time.
 _UPDATED = tuple(
-    i for i, n in enumerate(_names(GUILD_COLUMNS)) if n not in ("id", "game_id", "env", "created_at")
+    i for i, n in enumerate(GUILD_COLUMNS.names) if n not in ("id", "game_id", "env", "created_at")
 )
 UPDATE_GUILD = (
-    f"UPDATE guilds SET {', '.join(f'{_names(GUILD_COLUMNS)[i]} = ?' for i in _UPDATED)} WHERE id = ?"
+    f"UPDATE guilds SET {', '.join(f'{GUILD_COLUMNS.names[i]} = ?' for i in _UPDATED)} WHERE id = ?"
 )
 
 # Search text this long or longer goes through the name's trigram index; shorter text has no trigram, and
@@ -80,9 +66,9 @@ class SqlGuilds(SqlPort):
 
     def get(self, game_id: str, guild_id: str) -> Guild | None:
         row = self.db.read(
-            f"SELECT {GUILD_COLUMNS} FROM guilds WHERE id = ? AND game_id = ?", (guild_id, game_id)
+            f"SELECT {GUILD_COLUMNS.sql} FROM guilds WHERE id = ? AND game_id = ?", (guild_id, game_id)
         ).fetchone()
-        return None if row is None else guild_of(row)
+        return None if row is None else GUILD_COLUMNS.of(row)
 
     def insert(self, guild: Guild) -> None:
         self.db.insert(INSERT_GUILD, guild_row(guild))
@@ -93,11 +79,11 @@ class SqlGuilds(SqlPort):
 
     def by_name(self, game_id: str, env: Environment, name_key: str) -> Guild | None:
         row = self.db.read(
-            f"SELECT {GUILD_COLUMNS} FROM guilds"
+            f"SELECT {GUILD_COLUMNS.sql} FROM guilds"
             " WHERE game_id = ? AND env = ? AND name_key = ? AND disbanded_at IS NULL",
             (game_id, env.value, name_key),
         ).fetchone()
-        return None if row is None else guild_of(row)
+        return None if row is None else GUILD_COLUMNS.of(row)
 
     def search(
         self,
@@ -132,7 +118,7 @@ class SqlGuilds(SqlPort):
             " ORDER BY g.created_at DESC, g.id DESC LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
-        return [guild_of(r) for r in rows]
+        return [GUILD_COLUMNS.of(r) for r in rows]
 
     def _contains(self, needle: str) -> tuple[str, list[Any]]:
         """A condition that ``g.name_key`` contains ``needle``, read on each row, and its parameters."""
@@ -148,30 +134,33 @@ class SqlGuilds(SqlPort):
 
     def current_stint(self, player_id: str) -> Stint | None:
         row = self.db.read(
-            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE player_id = ? AND left_at IS NULL", (player_id,)
+            f"SELECT {STINT_COLUMNS.sql} FROM guild_stints WHERE player_id = ? AND left_at IS NULL",
+            (player_id,),
         ).fetchone()
-        return None if row is None else stint_of(row)
+        return None if row is None else STINT_COLUMNS.of(row)
 
     def members(self, guild_id: str) -> list[Stint]:
         rows = self.db.read(
-            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE guild_id = ? AND left_at IS NULL"
+            f"SELECT {STINT_COLUMNS.sql} FROM guild_stints WHERE guild_id = ? AND left_at IS NULL"
             " ORDER BY joined_at, id",
             (guild_id,),
         )
-        return [stint_of(r) for r in rows]
+        return [STINT_COLUMNS.of(r) for r in rows]
 
     def history(self, guild_id: str) -> list[Stint]:
         rows = self.db.read(
-            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE guild_id = ? ORDER BY joined_at, id", (guild_id,)
+            f"SELECT {STINT_COLUMNS.sql} FROM guild_stints WHERE guild_id = ? ORDER BY joined_at, id",
+            (guild_id,),
         )
-        return [stint_of(r) for r in rows]
+        return [STINT_COLUMNS.of(r) for r in rows]
 
     def stints_of(self, player_id: str) -> list[Stint]:
         rows = self.db.read(
-            f"SELECT {STINT_COLUMNS} FROM guild_stints WHERE player_id = ? ORDER BY joined_at DESC, id DESC",
+            f"SELECT {STINT_COLUMNS.sql} FROM guild_stints WHERE player_id = ?"
+            " ORDER BY joined_at DESC, id DESC",
             (player_id,),
         )
-        return [stint_of(r) for r in rows]
+        return [STINT_COLUMNS.of(r) for r in rows]
 
     def leaders_unseen_since(
         self, game_id: str, cutoff: datetime, after: str | None, limit: int
@@ -183,7 +172,7 @@ class SqlGuilds(SqlPort):
             f"{keyset} ORDER BY s.id LIMIT ?",
             (game_id, to_millis(cutoff), *(() if after is None else (after,)), limit),
         )
-        return [stint_of(r) for r in rows]
+        return [STINT_COLUMNS.of(r) for r in rows]
 
     def insert_request(self, request: JoinRequest) -> None:
         self.db.insert(INSERT_REQUEST, join_request_row(request))
@@ -198,26 +187,26 @@ class SqlGuilds(SqlPort):
 
     def request(self, game_id: str, request_id: str) -> JoinRequest | None:
         row = self.db.read(
-            f"SELECT {JOIN_REQUEST_COLUMNS} FROM guild_join_requests WHERE id = ? AND game_id = ?",
+            f"SELECT {JOIN_REQUEST_COLUMNS.sql} FROM guild_join_requests WHERE id = ? AND game_id = ?",
             (request_id, game_id),
         ).fetchone()
-        return None if row is None else join_request_of(row)
+        return None if row is None else JOIN_REQUEST_COLUMNS.of(row)
 
     def pending_requests(self, guild_id: str) -> list[JoinRequest]:
         rows = self.db.read(
-            f"SELECT {JOIN_REQUEST_COLUMNS} FROM guild_join_requests"
+            f"SELECT {JOIN_REQUEST_COLUMNS.sql} FROM guild_join_requests"
             " WHERE guild_id = ? AND status = 'pending' ORDER BY created_at, id",
             (guild_id,),
         )
-        return [join_request_of(r) for r in rows]
+        return [JOIN_REQUEST_COLUMNS.of(r) for r in rows]
 
     def pending_of(self, player_id: str) -> list[JoinRequest]:
         rows = self.db.read(
-            f"SELECT {JOIN_REQUEST_COLUMNS} FROM guild_join_requests"
+            f"SELECT {JOIN_REQUEST_COLUMNS.sql} FROM guild_join_requests"
             " WHERE player_id = ? AND status = 'pending' ORDER BY created_at, id",
             (player_id,),
         )
-        return [join_request_of(r) for r in rows]
+        return [JOIN_REQUEST_COLUMNS.of(r) for r in rows]
 
     def insert_help(self, request: HelpRequest) -> None:
         self.db.insert(INSERT_HELP, help_row(request))
@@ -232,46 +221,47 @@ class SqlGuilds(SqlPort):
 
     def help(self, game_id: str, request_id: str) -> HelpRequest | None:
         row = self.db.read(
-            f"SELECT {HELP_COLUMNS} FROM guild_help_requests WHERE id = ? AND game_id = ?",
+            f"SELECT {HELP_COLUMNS.sql} FROM guild_help_requests WHERE id = ? AND game_id = ?",
             (request_id, game_id),
         ).fetchone()
-        return None if row is None else help_of(row)
+        return None if row is None else HELP_COLUMNS.of(row)
 
     def open_help(self, guild_id: str, now: datetime) -> list[HelpRequest]:
         rows = self.db.read(
-            f"SELECT {HELP_COLUMNS} FROM guild_help_requests"
+            f"SELECT {HELP_COLUMNS.sql} FROM guild_help_requests"
             " WHERE guild_id = ? AND status = 'open' AND expires_at > ? ORDER BY created_at DESC, id DESC",
             (guild_id, to_millis(now)),
         )
-        return [help_of(r) for r in rows]
+        return [HELP_COLUMNS.of(r) for r in rows]
 
     def open_help_of(self, player_id: str) -> HelpRequest | None:
         # One open request per player is the rule, but one past its expiry stays stored open beside the
         # next: the newest answers.
         row = self.db.read(
-            f"SELECT {HELP_COLUMNS} FROM guild_help_requests WHERE player_id = ? AND status = 'open'"
+            f"SELECT {HELP_COLUMNS.sql} FROM guild_help_requests WHERE player_id = ? AND status = 'open'"
             " ORDER BY created_at DESC, id DESC LIMIT 1",
             (player_id,),
         ).fetchone()
-        return None if row is None else help_of(row)
+        return None if row is None else HELP_COLUMNS.of(row)
 
     def last_help(self, guild_id: str, player_id: str) -> HelpRequest | None:
         row = self.db.read(
-            f"SELECT {HELP_COLUMNS} FROM guild_help_requests WHERE player_id = ? AND guild_id = ?"
+            f"SELECT {HELP_COLUMNS.sql} FROM guild_help_requests WHERE player_id = ? AND guild_id = ?"
             " ORDER BY created_at DESC, id DESC LIMIT 1",
             (player_id, guild_id),
         ).fetchone()
-        return None if row is None else help_of(row)
+        return None if row is None else HELP_COLUMNS.of(row)
 
     def insert_donation(self, donation: Donation) -> None:
         self.db.insert(INSERT_DONATION, donation_row(donation))
 
     def donations(self, request_id: str) -> list[Donation]:
         rows = self.db.read(
-            f"SELECT {DONATION_COLUMNS} FROM guild_donations WHERE request_id = ? ORDER BY donated_at, id",
+            f"SELECT {DONATION_COLUMNS.sql} FROM guild_donations WHERE request_id = ?"
+            " ORDER BY donated_at, id",
             (request_id,),
         )
-        return [donation_of(r) for r in rows]
+        return [DONATION_COLUMNS.of(r) for r in rows]
 
     def reassign(self, from_id: str, to: Player) -> None:
         # Who made a change in the guilds the player was in (a kick, a promotion, its own joining) names it

@@ -14,21 +14,18 @@ from livecore.clock import to_millis
 from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, PlayerTier, SharedEntry
 from livecore.live_events.boards import Contender, sort_key
 from livecore.scope import Environment
-from livecore_server.live_events.sql.boards import contender_of, count_ahead, ranked_rows
+from livecore_server.live_events.sql.boards import count_ahead, ranked_page
 from livecore_server.storage.rows import (
     DIVISION_COLUMNS,
     PERIOD_COLUMNS,
     SHARED_ENTRY_COLUMNS,
-    division_of,
     ms,
-    period_of,
     period_row,
-    shared_entry_of,
 )
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-INSERT_PERIOD = Insert("board_periods", tuple(c.strip() for c in PERIOD_COLUMNS.split(",")))
-INSERT_DIVISION = Insert("divisions", tuple(c.strip() for c in DIVISION_COLUMNS.split(",")))
+INSERT_PERIOD = Insert("board_periods", PERIOD_COLUMNS.names)
+INSERT_DIVISION = Insert("divisions", DIVISION_COLUMNS.names)
 PUT_ENTRY = Insert(
     "shared_entries",
     ("period_id", "player_id", "score", "rank_key", "reached_at", "division_id"),
@@ -58,9 +55,10 @@ class SqlLeaderboards(SqlPort):
 
     def period(self, game_id: str, period_id: str) -> BoardPeriod | None:
         row = self.db.read(
-            f"SELECT {PERIOD_COLUMNS} FROM board_periods WHERE id = ? AND game_id = ?", (period_id, game_id)
+            f"SELECT {PERIOD_COLUMNS.sql} FROM board_periods WHERE id = ? AND game_id = ?",
+            (period_id, game_id),
         ).fetchone()
-        return None if row is None else period_of(row)
+        return None if row is None else PERIOD_COLUMNS.of(row)
 
     def insert_period(self, period: BoardPeriod) -> None:
         self.db.insert(INSERT_PERIOD, period_row(period))
@@ -91,9 +89,11 @@ class SqlLeaderboards(SqlPort):
             f"{where} AND starts_at IS NOT NULL ORDER BY starts_at DESC, id DESC LIMIT 1",
             f"{where} AND starts_at IS NULL ORDER BY starts_at DESC, id DESC LIMIT 1",
         ):
-            row = self.db.read(f"SELECT {PERIOD_COLUMNS} FROM board_periods WHERE {sql}", params).fetchone()
+            row = self.db.read(
+                f"SELECT {PERIOD_COLUMNS.sql} FROM board_periods WHERE {sql}", params
+            ).fetchone()
             if row is not None:
-                return period_of(row)
+                return PERIOD_COLUMNS.of(row)
         return None
 
     def open_period(self, game_id: str, env: Environment, key: str) -> BoardPeriod | None:
@@ -111,18 +111,18 @@ class SqlLeaderboards(SqlPort):
             ("status = 'finalizing' AND ends_at IS NULL ORDER BY ends_at, id LIMIT ?", (limit,)),
             ("status = 'open' AND ends_at <= ? ORDER BY ends_at, id LIMIT ?", (to_millis(now), limit)),
         ):
-            rows = self.db.read(f"SELECT {PERIOD_COLUMNS} FROM board_periods WHERE {sql}", params)
-            due += (period_of(r) for r in rows)
+            rows = self.db.read(f"SELECT {PERIOD_COLUMNS.sql} FROM board_periods WHERE {sql}", params)
+            due += (PERIOD_COLUMNS.of(r) for r in rows)
         return sorted(due, key=lambda p: (p.ends_at or now, p.id))[:limit]
 
     # --- divisions ---
 
     def division(self, period_id: str, division_id: str) -> Division | None:
         row = self.db.read(
-            f"SELECT {DIVISION_COLUMNS} FROM divisions WHERE id = ? AND period_id = ?",
+            f"SELECT {DIVISION_COLUMNS.sql} FROM divisions WHERE id = ? AND period_id = ?",
             (division_id, period_id),
         ).fetchone()
-        return None if row is None else division_of(row)
+        return None if row is None else DIVISION_COLUMNS.of(row)
 
     def insert_division(self, division: Division) -> None:
         self.db.insert(
@@ -138,36 +138,36 @@ class SqlLeaderboards(SqlPort):
 
     def newest_division(self, period_id: str, tier: int) -> Division | None:
         row = self.db.read(
-            f"SELECT {DIVISION_COLUMNS} FROM divisions WHERE period_id = ? AND tier = ?"
+            f"SELECT {DIVISION_COLUMNS.sql} FROM divisions WHERE period_id = ? AND tier = ?"
             " ORDER BY number DESC LIMIT 1",
             (period_id, tier),
         ).fetchone()
-        return division_of(row) if row is not None else None
+        return DIVISION_COLUMNS.of(row) if row is not None else None
 
     def divisions_from(self, period_id: str, offset: int, limit: int) -> list[Division]:
         rows = self.db.read(
-            f"SELECT {DIVISION_COLUMNS} FROM divisions WHERE period_id = ? ORDER BY tier, number"
+            f"SELECT {DIVISION_COLUMNS.sql} FROM divisions WHERE period_id = ? ORDER BY tier, number"
             " LIMIT ? OFFSET ?",
             (period_id, limit, offset),
         )
-        return [division_of(r) for r in rows]
+        return [DIVISION_COLUMNS.of(r) for r in rows]
 
     def top_division(self, period_id: str) -> Division | None:
         row = self.db.read(
-            f"SELECT {DIVISION_COLUMNS} FROM divisions WHERE period_id = ?"
+            f"SELECT {DIVISION_COLUMNS.sql} FROM divisions WHERE period_id = ?"
             " AND tier = (SELECT MAX(tier) FROM divisions WHERE period_id = ?) ORDER BY number LIMIT 1",
             (period_id, period_id),
         ).fetchone()
-        return None if row is None else division_of(row)
+        return None if row is None else DIVISION_COLUMNS.of(row)
 
     # --- entries ---
 
     def entry(self, period_id: str, player_id: str) -> SharedEntry | None:
         row = self.db.read(
-            f"SELECT {SHARED_ENTRY_COLUMNS} FROM shared_entries WHERE period_id = ? AND player_id = ?",
+            f"SELECT {SHARED_ENTRY_COLUMNS.sql} FROM shared_entries WHERE period_id = ? AND player_id = ?",
             (period_id, player_id),
         ).fetchone()
-        return None if row is None else shared_entry_of(row)
+        return None if row is None else SHARED_ENTRY_COLUMNS.of(row)
 
     def put_entry(self, period: BoardPeriod, entry: SharedEntry) -> None:
         rank_key = sort_key(period.settings.order, entry)[0]
@@ -192,10 +192,10 @@ class SqlLeaderboards(SqlPort):
 
     def entries_of(self, player_id: str) -> list[SharedEntry]:
         rows = self.db.read(
-            f"SELECT {SHARED_ENTRY_COLUMNS} FROM shared_entries WHERE player_id = ? ORDER BY period_id",
+            f"SELECT {SHARED_ENTRY_COLUMNS.sql} FROM shared_entries WHERE player_id = ? ORDER BY period_id",
             (player_id,),
         )
-        return [shared_entry_of(r) for r in rows]
+        return [SHARED_ENTRY_COLUMNS.of(r) for r in rows]
 
     def page(
         self,
@@ -220,10 +220,9 @@ class SqlLeaderboards(SqlPort):
         limit: int,
     ) -> list[tuple[SharedEntry, Contender]]:
         where, params = _in(period.id, division_id)
-        rows = ranked_rows(
+        return ranked_page(
             self.db, "shared_entries", SHARED_ENTRY_COLUMNS, where, params, after, before, limit
         )
-        return [(shared_entry_of(r[:5]), contender_of(r[5:])) for r in rows]
 
     def count_ahead(
         self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str]
@@ -255,7 +254,7 @@ class SqlLeaderboards(SqlPort):
             " ORDER BY game_id, env, board_key",
             (player_id,),
         )
-        return [PlayerTier(r[0], Environment(r[1]), r[2], r[3]) for r in rows]
+        return [PlayerTier(game_id, Environment(env), key, tier) for game_id, env, key, tier in rows]
 
     def delete_tier(self, game_id: str, env: Environment, key: str, player_id: str) -> None:
         self.db.write(

@@ -12,20 +12,11 @@ from livecore.clock import to_millis
 from livecore.lobbies.rules import Lobby, Seat
 from livecore.players.rules import Player
 from livecore.scope import Environment
-from livecore_server.storage.rows import (
-    LOBBY_COLUMNS,
-    SEAT_COLUMNS,
-    dt,
-    lobby_of,
-    lobby_row,
-    ms,
-    seat_of,
-    seat_row,
-)
+from livecore_server.storage.rows import LOBBY_COLUMNS, SEAT_COLUMNS, dt, lobby_row, ms, seat_row
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-INSERT_LOBBY = Insert("lobbies", tuple(c.strip() for c in LOBBY_COLUMNS.split(",")))
-INSERT_SEAT = Insert("lobby_seats", tuple(c.strip() for c in SEAT_COLUMNS.split(",")))
+INSERT_LOBBY = Insert("lobbies", LOBBY_COLUMNS.names)
+INSERT_SEAT = Insert("lobby_seats", SEAT_COLUMNS.names)
 
 
 class SqlLobbies(SqlPort):
@@ -33,9 +24,9 @@ class SqlLobbies(SqlPort):
 
     def get(self, game_id: str, lobby_id: str) -> Lobby | None:
         row = self.db.read(
-            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = ? AND game_id = ?", (lobby_id, game_id)
+            f"SELECT {LOBBY_COLUMNS.sql} FROM lobbies WHERE id = ? AND game_id = ?", (lobby_id, game_id)
         ).fetchone()
-        return None if row is None else lobby_of(row)
+        return None if row is None else LOBBY_COLUMNS.of(row)
 
     def insert(self, lobby: Lobby) -> None:
         self.db.insert(INSERT_LOBBY, lobby_row(lobby))
@@ -64,34 +55,34 @@ class SqlLobbies(SqlPort):
 
     def oldest_forming(self, window_id: str, segment_key: str) -> Lobby | None:
         row = self.db.read(
-            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE window_id = ? AND segment_key = ?"
+            f"SELECT {LOBBY_COLUMNS.sql} FROM lobbies WHERE window_id = ? AND segment_key = ?"
             " AND status = 'forming' ORDER BY created_at, id LIMIT 1",
             (window_id, segment_key),
         ).fetchone()
-        return None if row is None else lobby_of(row)
+        return None if row is None else LOBBY_COLUMNS.of(row)
 
     def by_push_key(self, game_id: str, env: Environment, push_key: str) -> Lobby | None:
         row = self.db.read(
-            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE game_id = ? AND env = ? AND push_key = ?",
+            f"SELECT {LOBBY_COLUMNS.sql} FROM lobbies WHERE game_id = ? AND env = ? AND push_key = ?",
             (game_id, env.value, push_key),
         ).fetchone()
-        return None if row is None else lobby_of(row)
+        return None if row is None else LOBBY_COLUMNS.of(row)
 
     def of_window(self, window_id: str) -> list[Lobby]:
         rows = self.db.read(
-            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE window_id = ? AND status != 'closed'"
+            f"SELECT {LOBBY_COLUMNS.sql} FROM lobbies WHERE window_id = ? AND status != 'closed'"
             " ORDER BY created_at, id",
             (window_id,),
         )
-        return [lobby_of(r) for r in rows]
+        return [LOBBY_COLUMNS.of(r) for r in rows]
 
     def due_to_fill(self, now: datetime, limit: int) -> list[Lobby]:
         rows = self.db.read(
-            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE status = 'forming' AND fill_by <= ?"
+            f"SELECT {LOBBY_COLUMNS.sql} FROM lobbies WHERE status = 'forming' AND fill_by <= ?"
             " ORDER BY fill_by, id LIMIT ?",
             (to_millis(now), limit),
         )
-        return [lobby_of(r) for r in rows]
+        return [LOBBY_COLUMNS.of(r) for r in rows]
 
     def next_fill_by(self) -> datetime | None:
         row = self.db.read(
@@ -106,26 +97,26 @@ class SqlLobbies(SqlPort):
 
     def seats(self, lobby_id: str) -> list[Seat]:
         rows = self.db.read(
-            f"SELECT {SEAT_COLUMNS} FROM lobby_seats WHERE lobby_id = ?"
+            f"SELECT {SEAT_COLUMNS.sql} FROM lobby_seats WHERE lobby_id = ?"
             " ORDER BY seat_position, joined_at, seat_id",
             (lobby_id,),
         )
-        return [seat_of(r) for r in rows]
+        return [SEAT_COLUMNS.of(r) for r in rows]
 
     def seat_in_window(self, window_id: str, player_id: str) -> Seat | None:
         row = self.db.read(
-            f"SELECT {SEAT_COLUMNS} FROM lobby_seats WHERE window_id = ? AND seat_id = ?",
+            f"SELECT {SEAT_COLUMNS.sql} FROM lobby_seats WHERE window_id = ? AND seat_id = ?",
             (window_id, player_id),
         ).fetchone()
-        return None if row is None else seat_of(row)
+        return None if row is None else SEAT_COLUMNS.of(row)
 
     def seats_of(self, player_id: str, limit: int) -> list[Seat]:
         rows = self.db.read(
-            f"SELECT {SEAT_COLUMNS} FROM lobby_seats WHERE seat_id = ?"
+            f"SELECT {SEAT_COLUMNS.sql} FROM lobby_seats WHERE seat_id = ?"
             " ORDER BY joined_at DESC, lobby_id DESC LIMIT ?",
             (player_id, limit),
         )
-        return [seat_of(r) for r in rows]
+        return [SEAT_COLUMNS.of(r) for r in rows]
 
     def running_count(self, player_id: str) -> int:
         row = self.db.read(

@@ -8,15 +8,7 @@ from typing import TYPE_CHECKING
 from livecore.names import fold
 from livecore.players.rules import Activity, Player, PlayerCard
 from livecore.scope import Environment
-from livecore_server.storage.rows import (
-    ACTIVITY_COLUMNS,
-    CARD_COLUMNS,
-    PLAYER_COLUMNS,
-    activity_of,
-    card_of,
-    player_of,
-    player_row,
-)
+from livecore_server.storage.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -29,7 +21,7 @@ if TYPE_CHECKING:
 PLAYERS_CHANNEL = "livecore_players"
 
 
-INSERT_PLAYER = Insert("players", tuple(c.strip() for c in PLAYER_COLUMNS.split(",")))
+INSERT_PLAYER = Insert("players", PLAYER_COLUMNS.names)
 
 
 class SqlPlayers(SqlPort):
@@ -37,16 +29,16 @@ class SqlPlayers(SqlPort):
 
     def get(self, game_id: str, external_id: str) -> Player | None:
         row = self.db.read(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND external_id = ?",
+            f"SELECT {PLAYER_COLUMNS.sql} FROM players WHERE game_id = ? AND external_id = ?",
             (game_id, external_id),
         ).fetchone()
-        return None if row is None else player_of(row)
+        return None if row is None else PLAYER_COLUMNS.of(row)
 
     def insert(self, player: Player) -> None:
         self.db.insert(INSERT_PLAYER, player_row(player))
 
     def update(self, player: Player) -> None:
-        names = [c.strip() for c in PLAYER_COLUMNS.split(",")][1:]
+        names = PLAYER_COLUMNS.names[1:]
         values = player_row(player)
         self.db.write(
             "players",
@@ -65,15 +57,15 @@ class SqlPlayers(SqlPort):
         return cur.rowcount
 
     def by_id(self, player_id: str) -> Player | None:
-        row = self.db.read(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)).fetchone()
-        return None if row is None else player_of(row)
+        row = self.db.read(f"SELECT {PLAYER_COLUMNS.sql} FROM players WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None else PLAYER_COLUMNS.of(row)
 
     def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
         row = self.db.read(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
+            f"SELECT {PLAYER_COLUMNS.sql} FROM players WHERE game_id = ? AND env = ? AND friend_code = ?",
             (game_id, env.value, code),
         ).fetchone()
-        return None if row is None else player_of(row)
+        return None if row is None else PLAYER_COLUMNS.of(row)
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
         needle = fold(text)
@@ -82,27 +74,27 @@ class SqlPlayers(SqlPort):
         # Too short for trigrams: names starting with the text, a range of the prefix index (the column
         # collates in byte order on both databases).
         rows = self.db.read(
-            f"SELECT {CARD_COLUMNS} FROM players p WHERE p.game_id = ? AND p.env = ?"
+            f"SELECT {CARD_COLUMNS.sql} FROM players p WHERE p.game_id = ? AND p.env = ?"
             " AND p.search_name >= ? AND p.search_name < ? ORDER BY p.search_name LIMIT ?",
             (game_id, env.value, needle, needle + "\U0010ffff", limit),
         )
-        return [card_of(r) for r in rows]
+        return [CARD_COLUMNS.of(r) for r in rows]
 
     def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
         rows = self.db.read(
-            f"SELECT {CARD_COLUMNS} FROM players p"
+            f"SELECT {CARD_COLUMNS.sql} FROM players p"
             " WHERE p.game_id = ? AND p.env = ? AND p.last_active_at IS NOT NULL"
             " ORDER BY p.last_active_at DESC LIMIT ?",
             (game_id, env.value, limit),
         )
-        return [card_of(r) for r in rows]
+        return [CARD_COLUMNS.of(r) for r in rows]
 
     def activities(self, player_ids: list[str]) -> dict[str, Activity]:
         if not player_ids:
             return {}
         ids, params = self.db.in_list("id", player_ids)
-        rows = self.db.read(f"SELECT id, {ACTIVITY_COLUMNS} FROM players WHERE {ids}", params)
-        return {r[0]: activity_of(r[1:]) for r in rows}
+        rows = self.db.read(f"SELECT id, {ACTIVITY_COLUMNS.sql} FROM players WHERE {ids}", params)
+        return {player_id: ACTIVITY_COLUMNS.of(activity) for player_id, *activity in rows}
 
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         """Players whose lower-cased name contains ``needle`` (three characters or more)."""
@@ -116,11 +108,11 @@ class SqlitePlayers(SqlPlayers):
         # Trigram index (FTS5): any substring of three or more characters.
         phrase = '"' + needle.replace('"', '""') + '"'
         rows = self.db.read(
-            f"SELECT {CARD_COLUMNS} FROM player_names n JOIN players p ON p.rowid = n.rowid"
+            f"SELECT {CARD_COLUMNS.sql} FROM player_names n JOIN players p ON p.rowid = n.rowid"
             " WHERE player_names MATCH ? AND p.game_id = ? AND p.env = ? ORDER BY p.search_name LIMIT ?",
             (phrase, game_id, env.value, limit),
         )
-        return [card_of(r) for r in rows]
+        return [CARD_COLUMNS.of(r) for r in rows]
 
 
 class PostgresPlayers(SqlPlayers):
@@ -145,11 +137,11 @@ class PostgresPlayers(SqlPlayers):
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         # ILIKE, through the trigram index when there is one.
         rows = self.db.read(
-            f"SELECT {CARD_COLUMNS} FROM players p WHERE p.game_id = ? AND p.env = ?"
+            f"SELECT {CARD_COLUMNS.sql} FROM players p WHERE p.game_id = ? AND p.env = ?"
             " AND p.search_name ILIKE ? ORDER BY p.search_name LIMIT ?",
             (game_id, env.value, f"%{like_escape(needle)}%", limit),
         )
-        return [card_of(r) for r in rows]
+        return [CARD_COLUMNS.of(r) for r in rows]
 
 
 def like_escape(text: str) -> str:

@@ -21,7 +21,7 @@ from livecore.purchases.rules import (
     window_start,
 )
 from livecore.scope import Environment
-from livecore_server.storage.rows import PURCHASE_COLUMNS, PURCHASE_FROM, dt, purchase_of
+from livecore_server.storage.rows import PURCHASE_COLUMNS, PURCHASE_FROM, dt
 from livecore_server.storage.sqlport import SqlPort
 
 if TYPE_CHECKING:
@@ -33,11 +33,11 @@ class SqlPurchases(SqlPort):
 
     def get(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
         row = self.db.read(
-            f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM}"
+            f"SELECT {PURCHASE_COLUMNS.sql} {PURCHASE_FROM}"
             " WHERE u.game_id = ? AND u.env = ? AND u.transaction_id = ?",
             (game_id, env.value, transaction_id),
         ).fetchone()
-        return None if row is None else purchase_of(row)
+        return None if row is None else PURCHASE_COLUMNS.of(row)
 
     def insert(self, purchase: Purchase) -> None:
         self.db.change(
@@ -73,13 +73,13 @@ class SqlPurchases(SqlPort):
         )
 
     def page(self, player_id: str, before: tuple[datetime, str] | None, limit: int) -> list[Purchase]:
-        query = f"SELECT {PURCHASE_COLUMNS} {PURCHASE_FROM} WHERE u.player_id = ?"
+        query = f"SELECT {PURCHASE_COLUMNS.sql} {PURCHASE_FROM} WHERE u.player_id = ?"
         params: list[Any] = [player_id]
         if before is not None:
             query += " AND (u.purchased_at, u.id) < (?, ?)"
             params += [to_millis(before[0]), before[1]]
         rows = self.db.read(query + " ORDER BY u.purchased_at DESC, u.id DESC LIMIT ?", (*params, limit))
-        return [purchase_of(r) for r in rows]
+        return [PURCHASE_COLUMNS.of(r) for r in rows]
 
     def player_spend(self, player_id: str, now: datetime, windows: tuple[int, ...]) -> PlayerSpend:
         sums = "".join(self._window_sums(to_millis(window_start(now, d))) for d in windows)
@@ -88,12 +88,16 @@ class SqlPurchases(SqlPort):
             f" MAX(purchased_at){sums} FROM purchases WHERE player_id = ?",
             (player_id,),
         ).fetchone()
+        lifetime, count, first, last, *window_sums = row
+        amounts, counts = window_sums[0::2], window_sums[1::2]  # _window_sums' two columns per window
         return PlayerSpend(
-            lifetime_amount_minor=row[0],
-            purchase_count=row[1],
-            first_purchase_at=dt(row[2]),
-            last_purchase_at=dt(row[3]),
-            windows=tuple(Window(d, row[4 + 2 * i] or 0, row[5 + 2 * i] or 0) for i, d in enumerate(windows)),
+            lifetime_amount_minor=lifetime,
+            purchase_count=count,
+            first_purchase_at=dt(first),
+            last_purchase_at=dt(last),
+            windows=tuple(
+                Window(d, amount or 0, n or 0) for d, amount, n in zip(windows, amounts, counts, strict=True)
+            ),
         )
 
     def spenders(
@@ -112,7 +116,10 @@ class SqlPurchases(SqlPort):
             f" {self.db.SPENDERS_GROUP} ORDER BY total DESC, p.external_id LIMIT ? OFFSET ?",
             (game_id, env.value, to_millis(since) if since else -(2**62), min_amount_minor, limit, offset),
         )
-        return [Spender(r[0], r[1], r[2], r[3], from_millis(r[4])) for r in rows]
+        return [
+            Spender(player_id, external_id, total, count, from_millis(last))
+            for player_id, external_id, total, count, last in rows
+        ]
 
     def revenue(self, game_id: str, env: Environment, start: datetime, end: datetime) -> RevenueSummary:
         where = (
@@ -140,7 +147,9 @@ class SqlPurchases(SqlPort):
             purchase_count=count,
             paying_players=paying,
             per_product=tuple(ProductRevenue(*r) for r in products),
-            per_day=tuple(DayRevenue(from_millis(r[0] * 86_400_000).date(), r[1], r[2]) for r in days),
+            per_day=tuple(
+                DayRevenue(from_millis(day * 86_400_000).date(), total, count) for day, total, count in days
+            ),
         )
 
     def reassign(self, from_id: str, to: Player) -> None:

@@ -126,7 +126,7 @@ def migrate(
         conn.execute(
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)"
         )
-        done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+        done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
         for name, statements in (*MIGRATIONS, *extra):
             if name in done:
                 continue

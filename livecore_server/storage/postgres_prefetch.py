@@ -37,12 +37,10 @@ from livecore.players.rules import Player
 from livecore_server.gifts.sql import GIFT_STATS
 from livecore_server.storage.rows import (
     GIFT_COLUMNS,
+    HOLDING_COLUMNS,
     PLAYER_COLUMNS,
+    STORED_RESPONSE_COLUMNS,
     dt,
-    gift_of,
-    holding_of,
-    player_of,
-    stored_response_of,
 )
 
 if TYPE_CHECKING:
@@ -161,14 +159,14 @@ def _maybe(alias: str, columns: str, table: str, where: str) -> str:
 PLAYERS = _read(
     "game_id text, external_id text",
     "SELECT p.* FROM {keys} "
-    + _one("p", PLAYER_COLUMNS, "players", "game_id = k.game_id AND external_id = k.external_id"),
+    + _one("p", PLAYER_COLUMNS.sql, "players", "game_id = k.game_id AND external_id = k.external_id"),
 )
 IDEMPOTENCY = _read(
     "scope text, key text",
     "SELECT i.* FROM {keys} "
     + _one(
         "i",
-        "scope, key, fingerprint, status, body, created_at",
+        STORED_RESPONSE_COLUMNS.sql,
         "idempotency",
         "scope = k.scope AND key = k.key",
     ),
@@ -179,7 +177,7 @@ _SENDER = _one("s", "id, external_id", "players", "game_id = k.game AND external
 _RECIPIENT = _one("r", "id", "players", "game_id = k.game AND external_id = k.recipient")
 GIFT_KEYS = _read(
     "game text, sender text, key text",
-    f"SELECT {GIFT_COLUMNS} FROM {{keys}} {_SENDER} "
+    f"SELECT {GIFT_COLUMNS.sql} FROM {{keys}} {_SENDER} "
     + _one("g", "*", "gifts", "sender_id = s.id AND idempotency_key = k.key")
     + " "
     + _one("r", "external_id", "players", "id = g.recipient_id"),
@@ -201,8 +199,8 @@ PAIRS = _read(
 )
 HOLDINGS = _read(  # every sender found, with or without a holding of the key
     "game text, sender text, key text",
-    f"SELECT s.id, k.key, h.amount, h.parameters FROM {{keys}} {_SENDER} "
-    + _maybe("h", "amount, parameters", "holdings", "player_id = s.id AND resource_key = k.key"),
+    f"SELECT s.id, {HOLDING_COLUMNS.qualified('h', resource_key='k.key')} FROM {{keys}} {_SENDER} "
+    + _maybe("h", HOLDING_COLUMNS.sql, "holdings", "player_id = s.id AND resource_key = k.key"),
 )
 
 
@@ -242,17 +240,18 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     if player_keys:
         found.players = dict.fromkeys(player_keys)
         for row in next(results):
-            player = player_of(row)
+            player = PLAYER_COLUMNS.of(row)
             found.players[player.game_id, player.external_id] = player
     if idempotency_keys:
         found.idempotency = dict.fromkeys(idempotency_keys)
         for row in next(results):
-            found.idempotency[row[0], row[1]] = stored_response_of(row[0], row[1], row[2:])
+            response = STORED_RESPONSE_COLUMNS.of(row)
+            found.idempotency[response.scope, response.key] = response
     ids = {key: p.id for key, p in found.players.items() if p is not None}
     if keys:
         found.gift_keys = {(ids[g, a], key): None for g, a, key in keys if (g, a) in ids}
         for row in next(results):
-            gift = gift_of(row)
+            gift = GIFT_COLUMNS.of(row)
             found.gift_keys[gift.sender_id, gift.idempotency_key or ""] = gift
     if windows:
         by_ids = {
@@ -267,6 +266,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
                 else Friendship(sender_id, recipient_id, from_millis(friends_since))
             )
     if costs:
-        for player_id, key, amount, parameters in next(results):
-            found.holdings[player_id, key] = holding_of(key, None if amount is None else (amount, parameters))
+        for player_id, *holding_row in next(results):
+            holding = HOLDING_COLUMNS.of(holding_row)
+            found.holdings[player_id, holding.key] = holding
     return found

@@ -1,9 +1,12 @@
 """Row <-> record conversions shared by the SQLite and PostgreSQL stores: both keep the same row layout
-(timestamps as integer milliseconds, JSON as text), so a record is read and written one way."""
+(timestamps as integer milliseconds, JSON as text), so a record is read and written one way.
+
+Each record is read through its ``*_COLUMNS`` declaration (:class:`~livecore_server.storage.columns.Columns`):
+the builder's parameters name the columns, so a read's SELECT list and its conversion are one piece of
+code. The ``*_row`` functions give the values to write, in the order of the declaration's ``names``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -46,6 +49,7 @@ from livecore.players.rules import Activity, Ban, DebugFlag, Lifecycle, Player, 
 from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.scope import Environment
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import settings_converter
 
 
@@ -55,15 +59,6 @@ def ms(value: Any) -> int | None:
 
 def dt(ms: int | None) -> Any:
     return None if ms is None else from_millis(ms)
-
-
-PLAYER_COLUMNS = (
-    "id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name, anon_avatar, display_name,"
-    " display_avatar, country, secret_hash, secret_prefix, registered_at, secret_rotated_at, ban_reason,"
-    " banned_at, sessions, last_active_at, streak, best_streak, streak_day, context, friend_code,"
-    " presence_at, presence_status, search_name, debug_reason, debug_at, lifecycle, merged_into, platform,"
-    " app_version, country_override"
-)
 
 
 def player_row(p: Player) -> tuple[Any, ...]:
@@ -107,119 +102,188 @@ def player_row(p: Player) -> tuple[Any, ...]:
     )
 
 
-def player_of(r: tuple[Any, ...]) -> Player:
+def _player(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    external_id: Any,
+    first_seen_at: Any,
+    last_seen_at: Any,
+    anon_name: Any,
+    anon_avatar: Any,
+    display_name: Any,
+    display_avatar: Any,
+    country: Any,
+    secret_hash: Any,
+    secret_prefix: Any,
+    registered_at: Any,
+    secret_rotated_at: Any,
+    ban_reason: Any,
+    banned_at: Any,
+    sessions: Any,
+    last_active_at: Any,
+    streak: Any,
+    best_streak: Any,
+    streak_day: Any,
+    context: Any,
+    friend_code: Any,
+    presence_at: Any,
+    presence_status: Any,
+    search_name: Any,
+    debug_reason: Any,
+    debug_at: Any,
+    lifecycle: Any,
+    merged_into: Any,
+    platform: Any,
+    app_version: Any,
+    country_override: Any,
+) -> Player:
     return Player(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        external_id=r[3],
-        first_seen_at=from_millis(r[4]),
-        last_seen_at=from_millis(r[5]),
-        anonymized=Identity(name=r[6], avatar=r[7]),
-        display=Identity(name=r[8], avatar=r[9]) if r[8] is not None else None,
-        resolved_country=r[10],
-        secret_hash=r[11],
-        secret_prefix=r[12],
-        registered_at=dt(r[13]),
-        secret_rotated_at=dt(r[14]),
-        ban=Ban(reason=r[15], banned_at=from_millis(r[16])) if r[16] is not None else None,
-        activity=activity_of(r[17:22]),
-        context=orjson.loads(r[22]),
-        friend_code=r[23],
-        presence=Presence(last_active_at=dt(r[24]), status=r[25]),
-        # r[26] is the search name, derived from the identity
-        debug=DebugFlag(reason=r[27], flagged_at=from_millis(r[28])) if r[28] is not None else None,
-        lifecycle=Lifecycle(r[29]),
-        merged_into=r[30],
-        build=ClientBuild(platform=r[31], app_version=r[32]),
-        country_override=r[33],
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        external_id=external_id,
+        first_seen_at=from_millis(first_seen_at),
+        last_seen_at=from_millis(last_seen_at),
+        anonymized=Identity(name=anon_name, avatar=anon_avatar),
+        display=Identity(name=display_name, avatar=display_avatar) if display_name is not None else None,
+        resolved_country=country,
+        secret_hash=secret_hash,
+        secret_prefix=secret_prefix,
+        registered_at=dt(registered_at),
+        secret_rotated_at=dt(secret_rotated_at),
+        ban=Ban(reason=ban_reason, banned_at=from_millis(banned_at)) if banned_at is not None else None,
+        activity=_activity(sessions, last_active_at, streak, best_streak, streak_day),
+        context=orjson.loads(context),
+        friend_code=friend_code,
+        presence=Presence(last_active_at=dt(presence_at), status=presence_status),
+        # search_name is derived from the identity: nothing to read back
+        debug=DebugFlag(reason=debug_reason, flagged_at=from_millis(debug_at))
+        if debug_at is not None
+        else None,
+        lifecycle=Lifecycle(lifecycle),
+        merged_into=merged_into,
+        build=ClientBuild(platform=platform, app_version=app_version),
+        country_override=country_override,
     )
 
 
-ACTIVITY_COLUMNS = "sessions, last_active_at, streak, best_streak, streak_day"
+PLAYER_COLUMNS = Columns(_player)
 
 
-def activity_of(r: Sequence[Any]) -> Activity:
-    """An ``Activity`` from the ACTIVITY_COLUMNS of a row."""
+def _activity(sessions: Any, last_active_at: Any, streak: Any, best_streak: Any, streak_day: Any) -> Activity:
     return Activity(
-        sessions=r[0],
-        last_active_at=dt(r[1]),
-        streak=r[2],
-        best_streak=r[3],
-        streak_day=date.fromisoformat(r[4]) if r[4] else None,
+        sessions=sessions,
+        last_active_at=dt(last_active_at),
+        streak=streak,
+        best_streak=best_streak,
+        streak_day=date.fromisoformat(streak_day) if streak_day else None,
     )
 
 
-P_COLUMNS = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+ACTIVITY_COLUMNS = Columns(_activity)
+
 
 #: The country a player is shown with (``Player.country``), of the players row aliased ``p``: an
 #: operator's override, else the resolved country.
 SHOWN_COUNTRY = "COALESCE(p.country_override, p.country)"
 
+
 # What a list row shows of a player (``PlayerCard``), of the players row aliased ``p``: the display
 # identity when set, else the anonymized one, as ``PlayerCard.of`` picks it.
-CARD_COLUMNS = (
-    "p.id, p.external_id, COALESCE(p.display_name, p.anon_name),"
-    f" CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END, {SHOWN_COUNTRY},"
-    " p.presence_at, p.presence_status"
+def _card(
+    id: Any, external_id: Any, name: Any, avatar: Any, country: Any, presence_at: Any, presence_status: Any
+) -> PlayerCard:
+    return PlayerCard(
+        id, external_id, Identity(name, avatar), country, Presence(dt(presence_at), presence_status)
+    )
+
+
+CARD_COLUMNS = Columns(
+    _card,
+    "p",
+    name="COALESCE(p.display_name, p.anon_name)",
+    avatar="CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END",
+    country=SHOWN_COUNTRY,
 )
-CARD_WIDTH = 7
-
-
-def card_of(r: Sequence[Any]) -> PlayerCard:
-    """A ``PlayerCard`` from the CARD_COLUMNS of a row."""
-    return PlayerCard(r[0], r[1], Identity(r[2], r[3]), r[4], Presence(dt(r[5]), r[6]))
 
 
 def pair_key(a_id: str, b_id: str) -> str:
     return f"{min(a_id, b_id)}:{max(a_id, b_id)}"
 
 
-def request_of(r: tuple[Any, ...]) -> FriendRequest:
+def _request(id: Any, game_id: Any, from_player_id: Any, to_player_id: Any, created_at: Any) -> FriendRequest:
     return FriendRequest(
-        id=r[0], game_id=r[1], from_player_id=r[2], to_player_id=r[3], created_at=from_millis(r[4])
+        id=id,
+        game_id=game_id,
+        from_player_id=from_player_id,
+        to_player_id=to_player_id,
+        created_at=from_millis(created_at),
     )
 
 
-LEDGER_COLUMNS = (
-    "id, player_id, game_id, resource_key, resource_type, delta, balance_after, reason, note, source_ref_id,"
-    " actor, created_at"
-)
+REQUEST_COLUMNS = Columns(_request, "r")
 
 
-def ledger_entry_of(r: tuple[Any, ...]) -> LedgerEntry:
+def _ledger_entry(
+    id: Any,
+    player_id: Any,
+    game_id: Any,
+    resource_key: Any,
+    resource_type: Any,
+    delta: Any,
+    balance_after: Any,
+    reason: Any,
+    note: Any,
+    source_ref_id: Any,
+    actor: Any,
+    created_at: Any,
+) -> LedgerEntry:
     return LedgerEntry(
-        id=r[0],
-        player_id=r[1],
-        game_id=r[2],
-        resource_key=r[3],
-        resource_type=ResourceType(r[4]),
-        delta=r[5],
-        balance_after=r[6],
-        reason=Reason(r[7]),
-        note=r[8],
-        source_ref_id=r[9],
-        actor=orjson.loads(r[10]),
-        created_at=from_millis(r[11]),
+        id=id,
+        player_id=player_id,
+        game_id=game_id,
+        resource_key=resource_key,
+        resource_type=ResourceType(resource_type),
+        delta=delta,
+        balance_after=balance_after,
+        reason=Reason(reason),
+        note=note,
+        source_ref_id=source_ref_id,
+        actor=orjson.loads(actor),
+        created_at=from_millis(created_at),
     )
 
 
-GRANT_COLUMNS = (
-    "id, game_id, player_id, external_player_id, kind, status, entries, source_kind, source_ref_id, metadata,"
-    " created_at, expires_at, claimed_at, acked_by"
-)
+LEDGER_COLUMNS = Columns(_ledger_entry)
 
 
-def holding_of(key: str, r: tuple[Any, ...] | None) -> Holding:
-    """A holding from its (amount, parameters) columns; no row holds nothing."""
-    return Holding(key=key) if r is None else Holding(key=key, amount=r[0], parameters=orjson.loads(r[1]))
+def _holding(resource_key: Any, amount: Any, parameters: Any) -> Holding:
+    # A key nobody holds comes back with NULLs where a read joins the holdings (LEFT JOIN): it holds nothing.
+    return (
+        Holding(key=resource_key)
+        if amount is None
+        else Holding(resource_key, amount, orjson.loads(parameters))
+    )
 
 
-def stored_response_of(scope: str, key: str, r: tuple[Any, ...]) -> StoredResponse:
-    """An idempotency record from its (fingerprint, status, body, created_at) columns."""
+HOLDING_COLUMNS = Columns(_holding)
+
+
+def _stored_response(
+    scope: Any, key: Any, fingerprint: Any, status: Any, body: Any, created_at: Any
+) -> StoredResponse:
     return StoredResponse(
-        scope=scope, key=key, fingerprint=r[0], status=r[1], body=bytes(r[2]), created_at=from_millis(r[3])
+        scope=scope,
+        key=key,
+        fingerprint=fingerprint,
+        status=status,
+        body=bytes(body),
+        created_at=from_millis(created_at),
     )
+
+
+STORED_RESPONSE_COLUMNS = Columns(_stored_response)
 
 
 def grant_row(g: Grant) -> tuple[Any, ...]:
@@ -249,105 +313,152 @@ def grant_entry_of(e: dict[str, Any]) -> GrantEntry:
     )
 
 
-def grant_of(r: tuple[Any, ...]) -> Grant:
+def _grant(
+    id: Any,
+    game_id: Any,
+    player_id: Any,
+    external_player_id: Any,
+    kind: Any,
+    status: Any,
+    entries: Any,
+    source_kind: Any,
+    source_ref_id: Any,
+    metadata: Any,
+    created_at: Any,
+    expires_at: Any,
+    claimed_at: Any,
+    acked_by: Any,
+) -> Grant:
     return Grant(
-        id=r[0],
-        game_id=r[1],
-        player_id=r[2],
-        external_player_id=r[3],
-        kind=GrantKind(r[4]),
-        status=GrantStatus(r[5]),
-        entries=tuple(grant_entry_of(e) for e in orjson.loads(r[6])),
-        source_kind=r[7],
-        source_ref_id=r[8],
-        metadata=orjson.loads(r[9]),
-        created_at=from_millis(r[10]),
-        expires_at=dt(r[11]),
-        claimed_at=dt(r[12]),
-        acked_by=AckedBy(r[13]) if r[13] else None,
+        id=id,
+        game_id=game_id,
+        player_id=player_id,
+        external_player_id=external_player_id,
+        kind=GrantKind(kind),
+        status=GrantStatus(status),
+        entries=tuple(grant_entry_of(e) for e in orjson.loads(entries)),
+        source_kind=source_kind,
+        source_ref_id=source_ref_id,
+        metadata=orjson.loads(metadata),
+        created_at=from_millis(created_at),
+        expires_at=dt(expires_at),
+        claimed_at=dt(claimed_at),
+        acked_by=AckedBy(acked_by) if acked_by else None,
     )
 
 
-GIFT_COLUMNS = (
-    "g.id, g.grant_id, g.game_id, g.sender_id, s.external_id, g.recipient_id, r.external_id, g.type,"
-    " g.resource_key, g.amount, g.message, g.status, g.sent_at, g.expires_at, g.claimed_at, g.deducted,"
-    " g.idempotency_key"
-)
+GRANT_COLUMNS = Columns(_grant)
+
+
 # Every gift read names both players' external ids (gift views and webhooks carry them).
 GIFT_FROM = "FROM gifts g JOIN players s ON s.id = g.sender_id JOIN players r ON r.id = g.recipient_id"
 
 
-def gift_of(r: tuple[Any, ...]) -> Gift:
+def _gift(
+    id: Any,
+    grant_id: Any,
+    game_id: Any,
+    sender_id: Any,
+    sender_external_id: Any,
+    recipient_id: Any,
+    recipient_external_id: Any,
+    type: Any,
+    resource_key: Any,
+    amount: Any,
+    message: Any,
+    status: Any,
+    sent_at: Any,
+    expires_at: Any,
+    claimed_at: Any,
+    deducted: Any,
+    idempotency_key: Any,
+) -> Gift:
     return Gift(
-        id=r[0],
-        grant_id=r[1],
-        game_id=r[2],
-        sender_id=r[3],
-        sender_external_id=r[4],
-        recipient_id=r[5],
-        recipient_external_id=r[6],
-        type=ResourceType(r[7]),
-        resource_key=r[8],
-        amount=r[9],
-        message=r[10],
-        status=GiftStatus(r[11]),
-        sent_at=from_millis(r[12]),
-        expires_at=dt(r[13]),
-        claimed_at=dt(r[14]),
-        deducted_from_sender=bool(r[15]),
-        idempotency_key=r[16],
+        id=id,
+        grant_id=grant_id,
+        game_id=game_id,
+        sender_id=sender_id,
+        sender_external_id=sender_external_id,
+        recipient_id=recipient_id,
+        recipient_external_id=recipient_external_id,
+        type=ResourceType(type),
+        resource_key=resource_key,
+        amount=amount,
+        message=message,
+        status=GiftStatus(status),
+        sent_at=from_millis(sent_at),
+        expires_at=dt(expires_at),
+        claimed_at=dt(claimed_at),
+        deducted_from_sender=bool(deducted),
+        idempotency_key=idempotency_key,
     )
 
 
-PURCHASE_COLUMNS = (
-    "u.id, u.game_id, u.env, u.player_id, p.external_id, u.transaction_id, u.store, u.product_id,"
-    " u.product_type, u.amount_minor, u.currency, u.normalized_amount_minor, u.fx_rate,"
-    " u.validation_status, u.purchased_at, u.tracked_at, u.metadata"
-)
+GIFT_COLUMNS = Columns(_gift, "g", sender_external_id="s.external_id", recipient_external_id="r.external_id")
+
+
 PURCHASE_FROM = "FROM purchases u JOIN players p ON p.id = u.player_id"
 
 
-def purchase_of(r: tuple[Any, ...]) -> Purchase:
+def _purchase(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    player_id: Any,
+    external_player_id: Any,
+    transaction_id: Any,
+    store: Any,
+    product_id: Any,
+    product_type: Any,
+    amount_minor: Any,
+    currency: Any,
+    normalized_amount_minor: Any,
+    fx_rate: Any,
+    validation_status: Any,
+    purchased_at: Any,
+    tracked_at: Any,
+    metadata: Any,
+) -> Purchase:
     return Purchase(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        player_id=r[3],
-        external_player_id=r[4],
-        transaction_id=r[5],
-        store=r[6],
-        product_id=r[7],
-        product_type=r[8],
-        amount_minor=r[9],
-        currency=r[10],
-        normalized_amount_minor=r[11],
-        fx_rate=r[12],
-        validation_status=ValidationStatus(r[13]),
-        purchased_at=from_millis(r[14]),
-        tracked_at=from_millis(r[15]),
-        metadata=orjson.loads(r[16]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        player_id=player_id,
+        external_player_id=external_player_id,
+        transaction_id=transaction_id,
+        store=store,
+        product_id=product_id,
+        product_type=product_type,
+        amount_minor=amount_minor,
+        currency=currency,
+        normalized_amount_minor=normalized_amount_minor,
+        fx_rate=fx_rate,
+        validation_status=ValidationStatus(validation_status),
+        purchased_at=from_millis(purchased_at),
+        tracked_at=from_millis(tracked_at),
+        metadata=orjson.loads(metadata),
     )
 
 
-OUTBOX_COLUMNS = "id, kind, studio_id, game_id, env, occurred_at, data, debounce_key"
+PURCHASE_COLUMNS = Columns(_purchase, "u", external_player_id="p.external_id")
 
 
-def outbox_event(r: tuple[Any, ...]) -> DomainEvent:
+def _outbox_event(
+    id: Any, kind: Any, studio_id: Any, game_id: Any, env: Any, occurred_at: Any, data: Any, debounce_key: Any
+) -> DomainEvent:
     return DomainEvent(
-        id=r[0],
-        kind=r[1],
-        studio_id=r[2],
-        game_id=r[3],
-        env=Environment(r[4]),
-        occurred_at=from_millis(r[5]),
-        payload=orjson.loads(r[6]),
-        debounce_key=r[7],
+        id=id,
+        kind=kind,
+        studio_id=studio_id,
+        game_id=game_id,
+        env=Environment(env),
+        occurred_at=from_millis(occurred_at),
+        payload=orjson.loads(data),
+        debounce_key=debounce_key,
     )
 
 
-WINDOW_COLUMNS = (
-    "id, game_id, env, event_key, event_id, starts_at, ends_at, status, settings, opened_at, closed_at"
-)
+OUTBOX_COLUMNS = Columns(_outbox_event)
 
 
 def window_row(w: Window) -> tuple[Any, ...]:
@@ -366,26 +477,35 @@ def window_row(w: Window) -> tuple[Any, ...]:
     )
 
 
-def window_of(r: tuple[Any, ...]) -> Window:
+def _window(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    event_key: Any,
+    event_id: Any,
+    starts_at: Any,
+    ends_at: Any,
+    status: Any,
+    settings: Any,
+    opened_at: Any,
+    closed_at: Any,
+) -> Window:
     return Window(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        event_key=r[3],
-        event_id=r[4],
-        starts_at=from_millis(r[5]),
-        ends_at=from_millis(r[6]),
-        status=WindowStatus(r[7]),
-        settings=settings_converter.structure(orjson.loads(r[8]), EventSettings),
-        opened_at=from_millis(r[9]),
-        closed_at=dt(r[10]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        event_key=event_key,
+        event_id=event_id,
+        starts_at=from_millis(starts_at),
+        ends_at=from_millis(ends_at),
+        status=WindowStatus(status),
+        settings=settings_converter.structure(orjson.loads(settings), EventSettings),
+        opened_at=from_millis(opened_at),
+        closed_at=dt(closed_at),
     )
 
 
-BOARD_COLUMNS = (
-    "id, game_id, env, event_key, event_id, window_id, sort_order, closes_at, segment_values, status,"
-    " version, lobby_id, finalized_at"
-)
+WINDOW_COLUMNS = Columns(_window)
 
 
 def board_row(b: Board) -> tuple[Any, ...]:
@@ -406,29 +526,39 @@ def board_row(b: Board) -> tuple[Any, ...]:
     )
 
 
-def board_of(r: tuple[Any, ...]) -> Board:
+def _board(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    event_key: Any,
+    event_id: Any,
+    window_id: Any,
+    sort_order: Any,
+    closes_at: Any,
+    segment_values: Any,
+    status: Any,
+    version: Any,
+    lobby_id: Any,
+    finalized_at: Any,
+) -> Board:
     return Board(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        event_key=r[3],
-        event_id=r[4],
-        window_id=r[5],
-        order=Order(r[6]),
-        closes_at=from_millis(r[7]),
-        segment_values=orjson.loads(r[8]),
-        status=BoardStatus(r[9]),
-        version=r[10],
-        lobby_id=r[11],
-        finalized_at=dt(r[12]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        event_key=event_key,
+        event_id=event_id,
+        window_id=window_id,
+        order=Order(sort_order),
+        closes_at=from_millis(closes_at),
+        segment_values=orjson.loads(segment_values),
+        status=BoardStatus(status),
+        version=version,
+        lobby_id=lobby_id,
+        finalized_at=dt(finalized_at),
     )
 
 
-ATTEMPT_COLUMNS = (
-    "id, game_id, env, player_id, external_player_id, event_key, event_id, window_id, board_id, status,"
-    " started_at, ends_at, attempt_count, segment_values, metrics, score, score_at, completed_at,"
-    " milestones, flagged, lobby_id, frozen_at"
-)
+BOARD_COLUMNS = Columns(_board)
 
 
 def attempt_row(a: Attempt) -> tuple[Any, ...]:
@@ -458,45 +588,70 @@ def attempt_row(a: Attempt) -> tuple[Any, ...]:
     )
 
 
-def attempt_of(r: tuple[Any, ...]) -> Attempt:
+def _attempt(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    player_id: Any,
+    external_player_id: Any,
+    event_key: Any,
+    event_id: Any,
+    window_id: Any,
+    board_id: Any,
+    status: Any,
+    started_at: Any,
+    ends_at: Any,
+    attempt_count: Any,
+    segment_values: Any,
+    metrics: Any,
+    score: Any,
+    score_at: Any,
+    completed_at: Any,
+    milestones: Any,
+    flagged: Any,
+    lobby_id: Any,
+    frozen_at: Any,
+) -> Attempt:
     return Attempt(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        player_id=r[3],
-        external_player_id=r[4],
-        event_key=r[5],
-        event_id=r[6],
-        window_id=r[7],
-        board_id=r[8],
-        status=AttemptStatus(r[9]),
-        started_at=from_millis(r[10]),
-        ends_at=from_millis(r[11]),
-        attempt_count=r[12],
-        segment_values=orjson.loads(r[13]),
-        metrics=orjson.loads(r[14]),
-        score=r[15],
-        score_at=dt(r[16]),
-        completed_at=dt(r[17]),
-        milestones=tuple(orjson.loads(r[18])),
-        flagged=bool(r[19]),
-        lobby_id=r[20],
-        frozen_at=dt(r[21]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        player_id=player_id,
+        external_player_id=external_player_id,
+        event_key=event_key,
+        event_id=event_id,
+        window_id=window_id,
+        board_id=board_id,
+        status=AttemptStatus(status),
+        started_at=from_millis(started_at),
+        ends_at=from_millis(ends_at),
+        attempt_count=attempt_count,
+        segment_values=orjson.loads(segment_values),
+        metrics=orjson.loads(metrics),
+        score=score,
+        score_at=dt(score_at),
+        completed_at=dt(completed_at),
+        milestones=tuple(orjson.loads(milestones)),
+        flagged=bool(flagged),
+        lobby_id=lobby_id,
+        frozen_at=dt(frozen_at),
     )
 
 
-ENTRY_COLUMNS = "board_id, player_id, score, reached_at, attempt_id"
+ATTEMPT_COLUMNS = Columns(_attempt)
 
 
-def entry_of(r: tuple[Any, ...]) -> BoardEntry:
+def _entry(board_id: Any, player_id: Any, score: Any, reached_at: Any, attempt_id: Any) -> BoardEntry:
     return BoardEntry(
-        board_id=r[0], player_id=r[1], score=r[2], reached_at=from_millis(r[3]), attempt_id=r[4]
+        board_id=board_id,
+        player_id=player_id,
+        score=score,
+        reached_at=from_millis(reached_at),
+        attempt_id=attempt_id,
     )
 
 
-PERIOD_COLUMNS = (
-    "id, game_id, env, board_key, starts_at, ends_at, status, settings, finalized_through, finalized_at"
-)
+ENTRY_COLUMNS = Columns(_entry)
 
 
 def period_row(p: BoardPeriod) -> tuple[Any, ...]:
@@ -514,42 +669,55 @@ def period_row(p: BoardPeriod) -> tuple[Any, ...]:
     )
 
 
-def period_of(r: tuple[Any, ...]) -> BoardPeriod:
+def _period(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    board_key: Any,
+    starts_at: Any,
+    ends_at: Any,
+    status: Any,
+    settings: Any,
+    finalized_through: Any,
+    finalized_at: Any,
+) -> BoardPeriod:
     return BoardPeriod(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        board_key=r[3],
-        starts_at=dt(r[4]),
-        ends_at=dt(r[5]),
-        status=PeriodStatus(r[6]),
-        settings=settings_converter.structure(orjson.loads(r[7]), LeaderboardSettings),
-        finalized_through=r[8],
-        finalized_at=dt(r[9]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        board_key=board_key,
+        starts_at=dt(starts_at),
+        ends_at=dt(ends_at),
+        status=PeriodStatus(status),
+        settings=settings_converter.structure(orjson.loads(settings), LeaderboardSettings),
+        finalized_through=finalized_through,
+        finalized_at=dt(finalized_at),
     )
 
 
-DIVISION_COLUMNS = "id, period_id, tier, number, members"
+PERIOD_COLUMNS = Columns(_period)
 
 
-def division_of(r: tuple[Any, ...]) -> Division:
-    return Division(id=r[0], period_id=r[1], tier=r[2], number=r[3], members=r[4])
+def _division(id: Any, period_id: Any, tier: Any, number: Any, members: Any) -> Division:
+    return Division(id=id, period_id=period_id, tier=tier, number=number, members=members)
 
 
-SHARED_ENTRY_COLUMNS = "period_id, player_id, score, reached_at, division_id"
+DIVISION_COLUMNS = Columns(_division)
 
 
-def shared_entry_of(r: tuple[Any, ...]) -> SharedEntry:
+def _shared_entry(
+    period_id: Any, player_id: Any, score: Any, reached_at: Any, division_id: Any
+) -> SharedEntry:
     return SharedEntry(
-        period_id=r[0], player_id=r[1], score=r[2], reached_at=from_millis(r[3]), division_id=r[4]
+        period_id=period_id,
+        player_id=player_id,
+        score=score,
+        reached_at=from_millis(reached_at),
+        division_id=division_id,
     )
 
 
-LOBBY_COLUMNS = (
-    "id, game_id, env, event_key, event_id, window_id, board_id, status, capacity, segment_values,"
-    " segment_key, created_at, ends_at, fill_by, participant_count, bot_count, started_at, closed_at,"
-    " promotion_reason, metadata, push_key, terminated_by"
-)
+SHARED_ENTRY_COLUMNS = Columns(_shared_entry)
 
 
 def lobby_row(lobby: Lobby) -> tuple[Any, ...]:
@@ -579,37 +747,57 @@ def lobby_row(lobby: Lobby) -> tuple[Any, ...]:
     )
 
 
-def lobby_of(r: tuple[Any, ...]) -> Lobby:
+def _lobby(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    event_key: Any,
+    event_id: Any,
+    window_id: Any,
+    board_id: Any,
+    status: Any,
+    capacity: Any,
+    segment_values: Any,
+    segment_key: Any,
+    created_at: Any,
+    ends_at: Any,
+    fill_by: Any,
+    participant_count: Any,
+    bot_count: Any,
+    started_at: Any,
+    closed_at: Any,
+    promotion_reason: Any,
+    metadata: Any,
+    push_key: Any,
+    terminated_by: Any,
+) -> Lobby:
     return Lobby(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        event_key=r[3],
-        event_id=r[4],
-        window_id=r[5],
-        board_id=r[6],
-        status=LobbyStatus(r[7]),
-        capacity=r[8],
-        segment_values=orjson.loads(r[9]),
-        segment_key=r[10],
-        created_at=from_millis(r[11]),
-        ends_at=from_millis(r[12]),
-        fill_by=dt(r[13]),
-        participant_count=r[14],
-        bot_count=r[15],
-        started_at=dt(r[16]),
-        closed_at=dt(r[17]),
-        promotion_reason=None if r[18] is None else PromotionReason(r[18]),
-        metadata=None if r[19] is None else orjson.loads(r[19]),
-        push_key=r[20],
-        terminated_by=r[21],
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        event_key=event_key,
+        event_id=event_id,
+        window_id=window_id,
+        board_id=board_id,
+        status=LobbyStatus(status),
+        capacity=capacity,
+        segment_values=orjson.loads(segment_values),
+        segment_key=segment_key,
+        created_at=from_millis(created_at),
+        ends_at=from_millis(ends_at),
+        fill_by=dt(fill_by),
+        participant_count=participant_count,
+        bot_count=bot_count,
+        started_at=dt(started_at),
+        closed_at=dt(closed_at),
+        promotion_reason=None if promotion_reason is None else PromotionReason(promotion_reason),
+        metadata=None if metadata is None else orjson.loads(metadata),
+        push_key=push_key,
+        terminated_by=terminated_by,
     )
 
 
-SEAT_COLUMNS = (
-    "lobby_id, window_id, seat_id, joined_at, source, external_player_id, identity_name, identity_avatar,"
-    " final_score, seat_position"
-)
+LOBBY_COLUMNS = Columns(_lobby)
 
 
 def seat_row(s: Seat) -> tuple[Any, ...]:
@@ -629,24 +817,32 @@ def seat_row(s: Seat) -> tuple[Any, ...]:
     )
 
 
-def seat_of(r: tuple[Any, ...]) -> Seat:
+def _seat(
+    lobby_id: Any,
+    window_id: Any,
+    seat_id: Any,
+    joined_at: Any,
+    source: Any,
+    external_player_id: Any,
+    identity_name: Any,
+    identity_avatar: Any,
+    final_score: Any,
+    seat_position: Any,
+) -> Seat:
     return Seat(
-        lobby_id=r[0],
-        window_id=r[1],
-        seat_id=r[2],
-        joined_at=from_millis(r[3]),
-        source=SeatSource(r[4]),
-        external_player_id=r[5],
-        identity=None if r[6] is None else Identity(name=r[6], avatar=r[7]),
-        final_score=r[8],
-        position=r[9],
+        lobby_id=lobby_id,
+        window_id=window_id,
+        seat_id=seat_id,
+        joined_at=from_millis(joined_at),
+        source=SeatSource(source),
+        external_player_id=external_player_id,
+        identity=None if identity_name is None else Identity(name=identity_name, avatar=identity_avatar),
+        final_score=final_score,
+        position=seat_position,
     )
 
 
-TEAM_COLUMNS = (
-    "id, game_id, env, event_key, event_id, window_id, key, name, formation, goal, created_at, attributes,"
-    " member_count, score, rank_key, completed_at, milestones, final_rank, finalized_at"
-)
+SEAT_COLUMNS = Columns(_seat)
 
 
 def team_row(t: Team) -> tuple[Any, ...]:
@@ -674,33 +870,50 @@ def team_row(t: Team) -> tuple[Any, ...]:
     )
 
 
-def team_of(r: tuple[Any, ...]) -> Team:
+def _team(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    event_key: Any,
+    event_id: Any,
+    window_id: Any,
+    key: Any,
+    name: Any,
+    formation: Any,
+    goal: Any,
+    created_at: Any,
+    attributes: Any,
+    member_count: Any,
+    score: Any,
+    rank_key: Any,
+    completed_at: Any,
+    milestones: Any,
+    final_rank: Any,
+    finalized_at: Any,
+) -> Team:
     return Team(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        event_key=r[3],
-        event_id=r[4],
-        window_id=r[5],
-        key=r[6],
-        name=r[7],
-        formation=Formation(r[8]),
-        goal=r[9],
-        created_at=from_millis(r[10]),
-        attributes=None if r[11] is None else orjson.loads(r[11]),
-        member_count=r[12],
-        score=r[13],
-        completed_at=dt(r[15]),
-        milestones=tuple(orjson.loads(r[16])),
-        final_rank=r[17],
-        finalized_at=dt(r[18]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        event_key=event_key,
+        event_id=event_id,
+        window_id=window_id,
+        key=key,
+        name=name,
+        formation=Formation(formation),
+        goal=goal,
+        created_at=from_millis(created_at),
+        attributes=None if attributes is None else orjson.loads(attributes),
+        member_count=member_count,
+        score=score,
+        completed_at=dt(completed_at),
+        milestones=tuple(orjson.loads(milestones)),
+        final_rank=final_rank,
+        finalized_at=dt(finalized_at),
     )
 
 
-TEAM_MEMBER_COLUMNS = (
-    "seat_id, team_id, window_id, player_id, external_player_id, joined_at, contribution, left_at,"
-    " left_reason"
-)
+TEAM_COLUMNS = Columns(_team)
 
 
 def team_member_row(m: TeamMember) -> tuple[Any, ...]:
@@ -717,24 +930,31 @@ def team_member_row(m: TeamMember) -> tuple[Any, ...]:
     )
 
 
-def team_member_of(r: tuple[Any, ...]) -> TeamMember:
+def _team_member(
+    seat_id: Any,
+    team_id: Any,
+    window_id: Any,
+    player_id: Any,
+    external_player_id: Any,
+    joined_at: Any,
+    contribution: Any,
+    left_at: Any,
+    left_reason: Any,
+) -> TeamMember:
     return TeamMember(
-        seat_id=r[0],
-        team_id=r[1],
-        window_id=r[2],
-        player_id=r[3],
-        external_player_id=r[4],
-        joined_at=from_millis(r[5]),
-        contribution=r[6],
-        left_at=dt(r[7]),
-        left_reason=None if r[8] is None else LeaveReason(r[8]),
+        seat_id=seat_id,
+        team_id=team_id,
+        window_id=window_id,
+        player_id=player_id,
+        external_player_id=external_player_id,
+        joined_at=from_millis(joined_at),
+        contribution=contribution,
+        left_at=dt(left_at),
+        left_reason=None if left_reason is None else LeaveReason(left_reason),
     )
 
 
-INVITE_COLUMNS = (
-    "id, game_id, env, event_key, window_id, from_player_id, from_external_id, to_player_id, to_external_id,"
-    " created_at, expires_at, accepted_at, team_id"
-)
+TEAM_MEMBER_COLUMNS = Columns(_team_member)
 
 
 def invite_row(i: PartnerInvite) -> tuple[Any, ...]:
@@ -755,28 +975,39 @@ def invite_row(i: PartnerInvite) -> tuple[Any, ...]:
     )
 
 
-def invite_of(r: tuple[Any, ...]) -> PartnerInvite:
+def _invite(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    event_key: Any,
+    window_id: Any,
+    from_player_id: Any,
+    from_external_id: Any,
+    to_player_id: Any,
+    to_external_id: Any,
+    created_at: Any,
+    expires_at: Any,
+    accepted_at: Any,
+    team_id: Any,
+) -> PartnerInvite:
     return PartnerInvite(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        event_key=r[3],
-        window_id=r[4],
-        from_player_id=r[5],
-        from_external_id=r[6],
-        to_player_id=r[7],
-        to_external_id=r[8],
-        created_at=from_millis(r[9]),
-        expires_at=from_millis(r[10]),
-        accepted_at=dt(r[11]),
-        team_id=r[12],
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        event_key=event_key,
+        window_id=window_id,
+        from_player_id=from_player_id,
+        from_external_id=from_external_id,
+        to_player_id=to_player_id,
+        to_external_id=to_external_id,
+        created_at=from_millis(created_at),
+        expires_at=from_millis(expires_at),
+        accepted_at=dt(accepted_at),
+        team_id=team_id,
     )
 
 
-GUILD_COLUMNS = (
-    "id, game_id, env, name, name_key, join_type, created_at, description, badge, country, metadata,"
-    " member_count, disbanded_at, disband_reason"
-)
+INVITE_COLUMNS = Columns(_invite)
 
 
 def guild_row(g: Guild) -> tuple[Any, ...]:
@@ -798,22 +1029,40 @@ def guild_row(g: Guild) -> tuple[Any, ...]:
     )
 
 
-def guild_of(r: tuple[Any, ...]) -> Guild:
+def _guild(
+    id: Any,
+    game_id: Any,
+    env: Any,
+    name: Any,
+    name_key: Any,
+    join_type: Any,
+    created_at: Any,
+    description: Any,
+    badge: Any,
+    country: Any,
+    metadata: Any,
+    member_count: Any,
+    disbanded_at: Any,
+    disband_reason: Any,
+) -> Guild:
     return Guild(
-        id=r[0],
-        game_id=r[1],
-        env=Environment(r[2]),
-        name=r[3],
-        join_type=JoinType(r[5]),
-        created_at=from_millis(r[6]),
-        description=r[7],
-        badge=r[8],
-        country=r[9],
-        metadata=None if r[10] is None else orjson.loads(r[10]),
-        member_count=r[11],
-        disbanded_at=dt(r[12]),
-        disband_reason=None if r[13] is None else DisbandReason(r[13]),
+        id=id,
+        game_id=game_id,
+        env=Environment(env),
+        name=name,
+        join_type=JoinType(join_type),
+        created_at=from_millis(created_at),
+        description=description,
+        badge=badge,
+        country=country,
+        metadata=None if metadata is None else orjson.loads(metadata),
+        member_count=member_count,
+        disbanded_at=dt(disbanded_at),
+        disband_reason=None if disband_reason is None else DisbandReason(disband_reason),
     )
+
+
+GUILD_COLUMNS = Columns(_guild)
 
 
 def by_json(by: By | None) -> str | None:
@@ -823,12 +1072,6 @@ def by_json(by: By | None) -> str | None:
 
 def by_of(text: str | None) -> By | None:
     return None if text is None else By.from_wire(orjson.loads(text))
-
-
-STINT_COLUMNS = (
-    "id, guild_id, game_id, env, player_id, external_player_id, role, via, joined_at, joined_by, left_at,"
-    " left_reason, left_by"
-)
 
 
 def stint_row(s: Stint) -> tuple[Any, ...]:
@@ -849,27 +1092,39 @@ def stint_row(s: Stint) -> tuple[Any, ...]:
     )
 
 
-def stint_of(r: tuple[Any, ...]) -> Stint:
+def _stint(
+    id: Any,
+    guild_id: Any,
+    game_id: Any,
+    env: Any,
+    player_id: Any,
+    external_player_id: Any,
+    role: Any,
+    via: Any,
+    joined_at: Any,
+    joined_by: Any,
+    left_at: Any,
+    left_reason: Any,
+    left_by: Any,
+) -> Stint:
     return Stint(
-        id=r[0],
-        guild_id=r[1],
-        game_id=r[2],
-        env=Environment(r[3]),
-        player_id=r[4],
-        external_player_id=r[5],
-        role=Role(r[6]),
-        via=JoinVia(r[7]),
-        joined_at=from_millis(r[8]),
-        joined_by=By.from_wire(orjson.loads(r[9])),
-        left_at=dt(r[10]),
-        left_reason=None if r[11] is None else LeftReason(r[11]),
-        left_by=by_of(r[12]),
+        id=id,
+        guild_id=guild_id,
+        game_id=game_id,
+        env=Environment(env),
+        player_id=player_id,
+        external_player_id=external_player_id,
+        role=Role(role),
+        via=JoinVia(via),
+        joined_at=from_millis(joined_at),
+        joined_by=By.from_wire(orjson.loads(joined_by)),
+        left_at=dt(left_at),
+        left_reason=None if left_reason is None else LeftReason(left_reason),
+        left_by=by_of(left_by),
     )
 
 
-JOIN_REQUEST_COLUMNS = (
-    "id, guild_id, game_id, player_id, external_player_id, message, created_at, status, resolved_at"
-)
+STINT_COLUMNS = Columns(_stint)
 
 
 def join_request_row(j: JoinRequest) -> tuple[Any, ...]:
@@ -886,24 +1141,31 @@ def join_request_row(j: JoinRequest) -> tuple[Any, ...]:
     )
 
 
-def join_request_of(r: tuple[Any, ...]) -> JoinRequest:
+def _join_request(
+    id: Any,
+    guild_id: Any,
+    game_id: Any,
+    player_id: Any,
+    external_player_id: Any,
+    message: Any,
+    created_at: Any,
+    status: Any,
+    resolved_at: Any,
+) -> JoinRequest:
     return JoinRequest(
-        id=r[0],
-        guild_id=r[1],
-        game_id=r[2],
-        player_id=r[3],
-        external_player_id=r[4],
-        message=r[5],
-        created_at=from_millis(r[6]),
-        status=RequestStatus(r[7]),
-        resolved_at=dt(r[8]),
+        id=id,
+        guild_id=guild_id,
+        game_id=game_id,
+        player_id=player_id,
+        external_player_id=external_player_id,
+        message=message,
+        created_at=from_millis(created_at),
+        status=RequestStatus(status),
+        resolved_at=dt(resolved_at),
     )
 
 
-HELP_COLUMNS = (
-    "id, guild_id, game_id, player_id, external_player_id, type, resource_key, amount, created_at,"
-    " expires_at, donated, status, closed_at"
-)
+JOIN_REQUEST_COLUMNS = Columns(_join_request)
 
 
 def help_row(h: HelpRequest) -> tuple[Any, ...]:
@@ -924,28 +1186,39 @@ def help_row(h: HelpRequest) -> tuple[Any, ...]:
     )
 
 
-def help_of(r: tuple[Any, ...]) -> HelpRequest:
+def _help(
+    id: Any,
+    guild_id: Any,
+    game_id: Any,
+    player_id: Any,
+    external_player_id: Any,
+    type: Any,
+    resource_key: Any,
+    amount: Any,
+    created_at: Any,
+    expires_at: Any,
+    donated: Any,
+    status: Any,
+    closed_at: Any,
+) -> HelpRequest:
     return HelpRequest(
-        id=r[0],
-        guild_id=r[1],
-        game_id=r[2],
-        player_id=r[3],
-        external_player_id=r[4],
-        type=ResourceType(r[5]),
-        resource_key=r[6],
-        amount=r[7],
-        created_at=from_millis(r[8]),
-        expires_at=from_millis(r[9]),
-        donated=r[10],
-        status=HelpStatus(r[11]),
-        closed_at=dt(r[12]),
+        id=id,
+        guild_id=guild_id,
+        game_id=game_id,
+        player_id=player_id,
+        external_player_id=external_player_id,
+        type=ResourceType(type),
+        resource_key=resource_key,
+        amount=amount,
+        created_at=from_millis(created_at),
+        expires_at=from_millis(expires_at),
+        donated=donated,
+        status=HelpStatus(status),
+        closed_at=dt(closed_at),
     )
 
 
-DONATION_COLUMNS = (
-    "id, request_id, guild_id, game_id, donor_player_id, donor_external_player_id, amount, grant_id,"
-    " reward_grant_id, donated_at"
-)
+HELP_COLUMNS = Columns(_help)
 
 
 def donation_row(d: Donation) -> tuple[Any, ...]:
@@ -963,16 +1236,30 @@ def donation_row(d: Donation) -> tuple[Any, ...]:
     )
 
 
-def donation_of(r: tuple[Any, ...]) -> Donation:
+def _donation(
+    id: Any,
+    request_id: Any,
+    guild_id: Any,
+    game_id: Any,
+    donor_player_id: Any,
+    donor_external_player_id: Any,
+    amount: Any,
+    grant_id: Any,
+    reward_grant_id: Any,
+    donated_at: Any,
+) -> Donation:
     return Donation(
-        id=r[0],
-        request_id=r[1],
-        guild_id=r[2],
-        game_id=r[3],
-        donor_player_id=r[4],
-        donor_external_player_id=r[5],
-        amount=r[6],
-        grant_id=r[7],
-        reward_grant_id=r[8],
-        donated_at=from_millis(r[9]),
+        id=id,
+        request_id=request_id,
+        guild_id=guild_id,
+        game_id=game_id,
+        donor_player_id=donor_player_id,
+        donor_external_player_id=donor_external_player_id,
+        amount=amount,
+        grant_id=grant_id,
+        reward_grant_id=reward_grant_id,
+        donated_at=from_millis(donated_at),
     )
+
+
+DONATION_COLUMNS = Columns(_donation)

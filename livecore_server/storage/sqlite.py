@@ -61,7 +61,7 @@ def migrate(conn: sqlite3.Connection, extra: Sequence[tuple[str, Sequence[Step]]
     db = sqlite_utils.Database(conn)
     if "_migrations" not in db.table_names():
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
-    done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+    done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
     applied = []
     for name, statements in (*MIGRATIONS, *extra):
         if name in done:

@@ -16,29 +16,21 @@ from livecore_server.storage.rows import (
     INVITE_COLUMNS,
     TEAM_COLUMNS,
     TEAM_MEMBER_COLUMNS,
-    invite_of,
     invite_row,
     ms,
-    team_member_of,
     team_member_row,
-    team_of,
     team_row,
 )
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-
-def _names(columns: str) -> tuple[str, ...]:
-    return tuple(c.strip() for c in columns.split(","))
-
-
-INSERT_TEAM = Insert("teams", _names(TEAM_COLUMNS))
-INSERT_INVITE = Insert("partner_invites", _names(INVITE_COLUMNS))
+INSERT_TEAM = Insert("teams", TEAM_COLUMNS.names)
+INSERT_INVITE = Insert("partner_invites", INVITE_COLUMNS.names)
 PUT_MEMBER = Insert(
     "team_members",
-    _names(TEAM_MEMBER_COLUMNS),
+    TEAM_MEMBER_COLUMNS.names,
     conflict=("seat_id",),
     action="DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in _names(TEAM_MEMBER_COLUMNS) if c != "seat_id"),
+    + ", ".join(f"{c} = excluded.{c}" for c in TEAM_MEMBER_COLUMNS.names if c != "seat_id"),
 )
 
 # An invite between two players, either way (parameters: a, b, b, a).
@@ -50,9 +42,9 @@ class SqlTeams(SqlPort):
 
     def get(self, game_id: str, team_id: str) -> Team | None:
         row = self.db.read(
-            f"SELECT {TEAM_COLUMNS} FROM teams WHERE id = ? AND game_id = ?", (team_id, game_id)
+            f"SELECT {TEAM_COLUMNS.sql} FROM teams WHERE id = ? AND game_id = ?", (team_id, game_id)
         ).fetchone()
-        return None if row is None else team_of(row)
+        return None if row is None else TEAM_COLUMNS.of(row)
 
     def insert(self, team: Team) -> None:
         self.db.insert(INSERT_TEAM, team_row(team))
@@ -80,28 +72,29 @@ class SqlTeams(SqlPort):
 
     def of_window(self, window_id: str) -> list[Team]:
         rows = self.db.read(
-            f"SELECT {TEAM_COLUMNS} FROM teams WHERE window_id = ? ORDER BY rank_key, created_at, id",
+            f"SELECT {TEAM_COLUMNS.sql} FROM teams WHERE window_id = ? ORDER BY rank_key, created_at, id",
             (window_id,),
         )
-        return [team_of(r) for r in rows]
+        return [TEAM_COLUMNS.of(r) for r in rows]
 
     def put_member(self, member: TeamMember) -> None:
         self.db.insert(PUT_MEMBER, team_member_row(member))
 
     def members(self, team_id: str) -> list[TeamMember]:
         rows = self.db.read(
-            f"SELECT {TEAM_MEMBER_COLUMNS} FROM team_members WHERE team_id = ? ORDER BY joined_at, seat_id",
+            f"SELECT {TEAM_MEMBER_COLUMNS.sql} FROM team_members WHERE team_id = ?"
+            " ORDER BY joined_at, seat_id",
             (team_id,),
         )
-        return [team_member_of(r) for r in rows]
+        return [TEAM_MEMBER_COLUMNS.of(r) for r in rows]
 
     def seat_in_window(self, window_id: str, player_id: str) -> TeamMember | None:
         row = self.db.read(
-            f"SELECT {TEAM_MEMBER_COLUMNS} FROM team_members"
+            f"SELECT {TEAM_MEMBER_COLUMNS.sql} FROM team_members"
             " WHERE window_id = ? AND player_id = ? AND left_at IS NULL",
             (window_id, player_id),
         ).fetchone()
-        return None if row is None else team_member_of(row)
+        return None if row is None else TEAM_MEMBER_COLUMNS.of(row)
 
     def insert_invite(self, invite: PartnerInvite) -> None:
         self.db.insert(INSERT_INVITE, invite_row(invite))
@@ -116,19 +109,20 @@ class SqlTeams(SqlPort):
 
     def invite(self, game_id: str, invite_id: str) -> PartnerInvite | None:
         row = self.db.read(
-            f"SELECT {INVITE_COLUMNS} FROM partner_invites WHERE id = ? AND game_id = ?", (invite_id, game_id)
+            f"SELECT {INVITE_COLUMNS.sql} FROM partner_invites WHERE id = ? AND game_id = ?",
+            (invite_id, game_id),
         ).fetchone()
-        return None if row is None else invite_of(row)
+        return None if row is None else INVITE_COLUMNS.of(row)
 
     def pending_between(
         self, window_id: str, player_a: str, player_b: str, now: datetime
     ) -> PartnerInvite | None:
         row = self.db.read(
-            f"SELECT {INVITE_COLUMNS} FROM partner_invites WHERE {_BETWEEN}"
+            f"SELECT {INVITE_COLUMNS.sql} FROM partner_invites WHERE {_BETWEEN}"
             " AND window_id = ? AND accepted_at IS NULL AND expires_at > ? LIMIT 1",
             (player_a, player_b, player_b, player_a, window_id, to_millis(now)),
         ).fetchone()
-        return None if row is None else invite_of(row)
+        return None if row is None else INVITE_COLUMNS.of(row)
 
     def reassign(self, from_id: str, to: Player) -> None:
         if to.id != from_id:

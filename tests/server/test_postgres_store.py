@@ -51,7 +51,7 @@ from livecore_server.manifest import parse_manifest
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.postgres_schema import MIGRATIONS
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS as EVENT_SETTINGS
 from tests.core.events_machine import T0
@@ -161,13 +161,13 @@ def twin(tmp_path: Path) -> Iterator[Twin]:
 
 def pg_outbox(store: PostgresStore) -> list[tuple[DomainEvent, int | None]]:
     with store.transaction() as tx:
-        rows = tx.conn.execute(f"SELECT {OUTBOX_COLUMNS}, not_before FROM outbox ORDER BY seq").fetchall()
-    return [(outbox_event(r[:-1]), r[-1]) for r in rows]
+        rows = tx.conn.execute(f"SELECT not_before, {OUTBOX_COLUMNS.sql} FROM outbox ORDER BY seq").fetchall()
+    return [(OUTBOX_COLUMNS.of(event), not_before) for not_before, *event in rows]
 
 
 def sqlite_outbox(store: SqliteStore) -> list[tuple[DomainEvent, int | None]]:
-    rows = store.conn.execute(f"SELECT {OUTBOX_COLUMNS}, not_before FROM outbox ORDER BY seq").fetchall()
-    return [(outbox_event(r[:-1]), r[-1]) for r in rows]
+    rows = store.conn.execute(f"SELECT not_before, {OUTBOX_COLUMNS.sql} FROM outbox ORDER BY seq").fetchall()
+    return [(OUTBOX_COLUMNS.of(event), not_before) for not_before, *event in rows]
 
 
 def players(twin: Twin, *names: str) -> None:

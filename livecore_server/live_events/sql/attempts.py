@@ -7,12 +7,11 @@ from datetime import datetime
 from livecore.clock import to_millis
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import ATTEMPT_COLUMNS, attempt_of, attempt_row
+from livecore_server.storage.rows import ATTEMPT_COLUMNS, attempt_row
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-_NAMES = tuple(c.strip() for c in ATTEMPT_COLUMNS.split(","))
-INSERT_ATTEMPT = Insert("attempts", _NAMES)
-_UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in _NAMES[1:]) + " WHERE id = ?"
+INSERT_ATTEMPT = Insert("attempts", ATTEMPT_COLUMNS.names)
+_UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT_COLUMNS.names[1:]) + " WHERE id = ?"
 
 
 class SqlAttempts(SqlPort):
@@ -23,9 +22,9 @@ class SqlAttempts(SqlPort):
 
     def get(self, game_id: str, attempt_id: str) -> Attempt | None:
         row = self.db.read(
-            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE id = ? AND game_id = ?", (attempt_id, game_id)
+            f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE id = ? AND game_id = ?", (attempt_id, game_id)
         ).fetchone()
-        return None if row is None else attempt_of(row)
+        return None if row is None else ATTEMPT_COLUMNS.of(row)
 
     def update(self, attempt: Attempt) -> None:
         values = attempt_row(attempt)
@@ -33,41 +32,42 @@ class SqlAttempts(SqlPort):
 
     def of_player_in_window(self, player_id: str, window_id: str) -> list[Attempt]:
         rows = self.db.read(
-            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE player_id = ? AND window_id = ?"
+            f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE player_id = ? AND window_id = ?"
             " ORDER BY started_at, id",
             (player_id, window_id),
         )
-        return [attempt_of(r) for r in rows]
+        return [ATTEMPT_COLUMNS.of(r) for r in rows]
 
     def in_progress_in_window(self, window_id: str, limit: int) -> list[Attempt]:
         rows = self.db.read(
-            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE window_id = ? AND status = 'in_progress'"
+            f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE window_id = ? AND status = 'in_progress'"
             " ORDER BY started_at, id LIMIT ?",
             (window_id, limit),
         )
-        return [attempt_of(r) for r in rows]
+        return [ATTEMPT_COLUMNS.of(r) for r in rows]
 
     def of_lobby(self, lobby_id: str) -> list[Attempt]:
         rows = self.db.read(
-            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE lobby_id = ? ORDER BY started_at, id", (lobby_id,)
+            f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE lobby_id = ? ORDER BY started_at, id",
+            (lobby_id,),
         )
-        return [attempt_of(r) for r in rows]
+        return [ATTEMPT_COLUMNS.of(r) for r in rows]
 
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:
         rows = self.db.read(
-            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE status = 'in_progress' AND ends_at <= ?"
+            f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE status = 'in_progress' AND ends_at <= ?"
             " ORDER BY ends_at, id LIMIT ?",
             (to_millis(now), limit),
         )
-        return [attempt_of(r) for r in rows]
+        return [ATTEMPT_COLUMNS.of(r) for r in rows]
 
     def recent(self, player_id: str, limit: int) -> list[Attempt]:
         rows = self.db.read(
-            f"SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE player_id = ?"
+            f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE player_id = ?"
             " ORDER BY started_at DESC, id DESC LIMIT ?",
             (player_id, limit),
         )
-        return [attempt_of(r) for r in rows]
+        return [ATTEMPT_COLUMNS.of(r) for r in rows]
 
     def counts(self, player_id: str) -> dict[AttemptStatus, int]:
         counts = dict.fromkeys(AttemptStatus, 0)

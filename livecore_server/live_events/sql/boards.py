@@ -13,24 +13,20 @@ every process once it commits, and nobody if it rolls back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from livecore.clock import to_millis
 from livecore.live_events.boards import Board, BoardEntry, Contender, sort_key
 from livecore.players.identity import Identity
-from livecore_server.storage.rows import (
-    BOARD_COLUMNS,
-    ENTRY_COLUMNS,
-    SHOWN_COUNTRY,
-    board_of,
-    board_row,
-    entry_of,
-    ms,
-)
+from livecore_server.storage.columns import Columns
+from livecore_server.storage.rows import BOARD_COLUMNS, ENTRY_COLUMNS, SHOWN_COUNTRY, board_row, ms
 from livecore_server.storage.sqlport import Insert, SqlPort, SqlTransaction
 
-INSERT_BOARD = Insert("boards", tuple(c.strip() for c in BOARD_COLUMNS.split(",")))
+T = TypeVar("T")
+
+INSERT_BOARD = Insert("boards", BOARD_COLUMNS.names)
 PUT_ENTRY = Insert(
     "board_entries",
     ("board_id", "player_id", "score", "rank_key", "reached_at", "attempt_id"),
@@ -54,52 +50,62 @@ def board_change(payload: str) -> tuple[str, int, str | None]:
     return board_id, int(version), player_id or None
 
 
+def _contender(
+    id: Any,
+    external_id: Any,
+    anon_name: Any,
+    anon_avatar: Any,
+    display_name: Any,
+    display_avatar: Any,
+    country: Any,
+) -> Contender:
+    display = Identity(name=display_name, avatar=display_avatar) if display_name is not None else None
+    return Contender(id, external_id, Identity(name=anon_name, avatar=anon_avatar), display, country)
+
+
 # What a page shows of each entry's player (a whole player row costs four times as much to decode).
-_CONTENDER = (
-    f"p.id, p.external_id, p.anon_name, p.anon_avatar, p.display_name, p.display_avatar, {SHOWN_COUNTRY}"
-)
-
-
-def contender_of(r: tuple[Any, ...]) -> Contender:
-    display = Identity(name=r[4], avatar=r[5]) if r[4] is not None else None
-    return Contender(r[0], r[1], Identity(name=r[2], avatar=r[3]), display, r[6])
+CONTENDER_COLUMNS = Columns(_contender, "p", country=SHOWN_COUNTRY)
 
 
 def _key(key: tuple[float, datetime, str]) -> tuple[float, int, str]:
     return (key[0], to_millis(key[1]), key[2])
 
 
-def ranked_rows(
+def ranked_page(
     db: SqlTransaction,
     table: str,
-    columns: str,
+    entries: Columns[T],
     where: str,
     params: list[Any],
     after: tuple[float, datetime, str] | None,
     before: tuple[float, datetime, str] | None,
     limit: int,
-) -> list[tuple[Any, ...]]:
-    """A page of a board's entries in board order, each row its ``columns`` then what the page shows of
-    its player: the first ``limit`` of the range ``where`` (an entries table's board or period prefix of
-    its rank index), after the key ``after``, or the last ``limit`` before the key ``before``. The page is
-    cut from the rank index alone, then joined, so the join costs ``limit`` rows whatever the board's
-    size; a page before a key is read backwards, in the index's order, and turned round here rather than
-    sorted by the database."""
+) -> list[tuple[T, Contender]]:
+    """A page of a board's entries in board order, each with what the page shows of its player: the
+    first ``limit`` of the range ``where`` (an entries table's board or period prefix of its rank index),
+    after the key ``after``, or the last ``limit`` before the key ``before``. The page is cut from the
+    rank index alone, then joined, so the join costs ``limit`` rows whatever the board's size; a page
+    before a key is read backwards, in the index's order, and turned round here rather than sorted by the
+    database."""
     order = "rank_key, reached_at, player_id"
     if after is not None:
         where, params = f"{where} AND ({order}) > (?, ?, ?)", [*params, *_key(after)]
     if before is not None:
         where, params = f"{where} AND ({order}) < (?, ?, ?)", [*params, *_key(before)]
         order = "rank_key DESC, reached_at DESC, player_id DESC"
-    cut = f"SELECT {columns}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT ?"
-    e_columns = ", ".join(f"e.{c.strip()}" for c in columns.split(","))
+    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT ?"
     e_order = ", ".join(f"e.{c.strip()}" for c in order.split(","))
     sql = (
-        f"SELECT {e_columns}, {_CONTENDER} FROM ({cut}) e JOIN players p ON p.id = e.player_id"
-        f" ORDER BY {e_order}"
+        f"SELECT {entries.qualified('e')}, {CONTENDER_COLUMNS.sql} FROM ({cut}) e"
+        f" JOIN players p ON p.id = e.player_id ORDER BY {e_order}"
     )
-    rows = list(db.read(sql, [*params, limit]))
-    return rows[::-1] if before is not None else rows
+    page = [_entry_and_contender(entries, row) for row in db.read(sql, [*params, limit])]
+    return page[::-1] if before is not None else page
+
+
+def _entry_and_contender(entries: Columns[T], row: Sequence[Any]) -> tuple[T, Contender]:
+    entry, contender = entries.split(row)
+    return entry, CONTENDER_COLUMNS.of(contender)
 
 
 def count_ahead(
@@ -122,9 +128,9 @@ class SqlBoards(SqlPort):
 
     def get(self, game_id: str, board_id: str) -> Board | None:
         row = self.db.read(
-            f"SELECT {BOARD_COLUMNS} FROM boards WHERE id = ? AND game_id = ?", (board_id, game_id)
+            f"SELECT {BOARD_COLUMNS.sql} FROM boards WHERE id = ? AND game_id = ?", (board_id, game_id)
         ).fetchone()
-        return None if row is None else board_of(row)
+        return None if row is None else BOARD_COLUMNS.of(row)
 
     def insert(self, board: Board) -> None:
         self.db.insert(INSERT_BOARD, board_row(board))
@@ -143,16 +149,16 @@ class SqlBoards(SqlPort):
 
     def of_window(self, window_id: str) -> list[Board]:
         rows = self.db.read(
-            f"SELECT {BOARD_COLUMNS} FROM boards WHERE window_id = ? ORDER BY id", (window_id,)
+            f"SELECT {BOARD_COLUMNS.sql} FROM boards WHERE window_id = ? ORDER BY id", (window_id,)
         )
-        return [board_of(r) for r in rows]
+        return [BOARD_COLUMNS.of(r) for r in rows]
 
     def entry(self, board_id: str, player_id: str) -> BoardEntry | None:
         row = self.db.read(
-            f"SELECT {ENTRY_COLUMNS} FROM board_entries WHERE board_id = ? AND player_id = ?",
+            f"SELECT {ENTRY_COLUMNS.sql} FROM board_entries WHERE board_id = ? AND player_id = ?",
             (board_id, player_id),
         ).fetchone()
-        return None if row is None else entry_of(row)
+        return None if row is None else ENTRY_COLUMNS.of(row)
 
     def put_entry(self, board: Board, entry: BoardEntry) -> None:
         rank_key = sort_key(board.order, entry)[0]
@@ -179,9 +185,10 @@ class SqlBoards(SqlPort):
 
     def entries_of(self, player_id: str) -> list[BoardEntry]:
         rows = self.db.read(
-            f"SELECT {ENTRY_COLUMNS} FROM board_entries WHERE player_id = ? ORDER BY board_id", (player_id,)
+            f"SELECT {ENTRY_COLUMNS.sql} FROM board_entries WHERE player_id = ? ORDER BY board_id",
+            (player_id,),
         )
-        return [entry_of(r) for r in rows]
+        return [ENTRY_COLUMNS.of(r) for r in rows]
 
     def page(
         self, board: Board, after: tuple[float, datetime, str] | None, limit: int
@@ -201,8 +208,7 @@ class SqlBoards(SqlPort):
         limit: int,
     ) -> list[tuple[BoardEntry, Contender]]:
         where, params = "board_id = ?", [board.id]
-        rows = ranked_rows(self.db, "board_entries", ENTRY_COLUMNS, where, params, after, before, limit)
-        return [(entry_of(r[:5]), contender_of(r[5:])) for r in rows]
+        return ranked_page(self.db, "board_entries", ENTRY_COLUMNS, where, params, after, before, limit)
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
         sql, params = count_ahead("board_entries", "board_id = ?", [board.id], key)

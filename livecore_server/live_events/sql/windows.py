@@ -7,10 +7,10 @@ from datetime import datetime
 from livecore.clock import to_millis
 from livecore.live_events.rules import Window
 from livecore.scope import Environment
-from livecore_server.storage.rows import WINDOW_COLUMNS, ms, window_of, window_row
+from livecore_server.storage.rows import WINDOW_COLUMNS, ms, window_row
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-INSERT_WINDOW = Insert("windows", tuple(c.strip() for c in WINDOW_COLUMNS.split(",")))
+INSERT_WINDOW = Insert("windows", WINDOW_COLUMNS.names)
 
 
 class SqlWindows(SqlPort):
@@ -18,9 +18,9 @@ class SqlWindows(SqlPort):
 
     def get(self, game_id: str, window_id: str) -> Window | None:
         row = self.db.read(
-            f"SELECT {WINDOW_COLUMNS} FROM windows WHERE id = ? AND game_id = ?", (window_id, game_id)
+            f"SELECT {WINDOW_COLUMNS.sql} FROM windows WHERE id = ? AND game_id = ?", (window_id, game_id)
         ).fetchone()
-        return None if row is None else window_of(row)
+        return None if row is None else WINDOW_COLUMNS.of(row)
 
     def insert(self, window: Window) -> None:
         self.db.insert(INSERT_WINDOW, window_row(window))
@@ -35,16 +35,16 @@ class SqlWindows(SqlPort):
 
     def open_of(self, game_id: str, env: Environment, event_key: str) -> list[Window]:
         rows = self.db.read(
-            f"SELECT {WINDOW_COLUMNS} FROM windows"
+            f"SELECT {WINDOW_COLUMNS.sql} FROM windows"
             " WHERE game_id = ? AND env = ? AND event_key = ? AND status = 'open' ORDER BY starts_at, id",
             (game_id, env.value, event_key),
         )
-        return [window_of(r) for r in rows]
+        return [WINDOW_COLUMNS.of(r) for r in rows]
 
     def due_to_close(self, now: datetime, limit: int) -> list[Window]:
         rows = self.db.read(
-            f"SELECT {WINDOW_COLUMNS} FROM windows WHERE status = 'open' AND ends_at <= ?"
+            f"SELECT {WINDOW_COLUMNS.sql} FROM windows WHERE status = 'open' AND ends_at <= ?"
             " ORDER BY ends_at, id LIMIT ?",
             (to_millis(now), limit),
         )
-        return [window_of(r) for r in rows]
+        return [WINDOW_COLUMNS.of(r) for r in rows]

@@ -18,7 +18,10 @@ class SqlErasures(SqlPort):
         ).fetchone()
         if row is None:
             return None
-        return ErasureRecord(row[0], row[1], row[2], row[3], ErasureReason(row[4]), from_millis(row[5]))
+        game_id, external_id_hash, player_id, placeholder, reason, erased_at = row
+        return ErasureRecord(
+            game_id, external_id_hash, player_id, placeholder, ErasureReason(reason), from_millis(erased_at)
+        )
 
     def insert(self, record: ErasureRecord) -> None:
         self.db.change(

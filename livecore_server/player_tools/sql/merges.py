@@ -20,7 +20,16 @@ class SqlMerges(SqlPort):
         ).fetchone()
         if row is None:
             return None
-        return MergeRecord(row[0], Environment(row[1]), row[2], row[3], row[4], row[5], from_millis(row[6]))
+        game_id, env, from_external_id, from_player_id, to_player_id, placeholder, merged_at = row
+        return MergeRecord(
+            game_id,
+            Environment(env),
+            from_external_id,
+            from_player_id,
+            to_player_id,
+            placeholder,
+            from_millis(merged_at),
+        )
 
     def insert(self, record: MergeRecord) -> None:
         self.db.change(

@@ -10,9 +10,8 @@ import orjson
 
 from livecore.clock import from_millis, to_millis
 from livecore.operators.rules import AuditEntry
+from livecore_server.storage.columns import Columns
 from livecore_server.storage.sqlport import SqlPort
-
-_COLUMNS = "seq, id, studio_id, game_id, at, actor, action, target, metadata, before, after, ip"
 
 
 @attrs.frozen
@@ -35,20 +34,37 @@ def _dumps(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
 
 
-def _entry(r: Any) -> tuple[int, AuditEntry]:
-    return int(r[0]), AuditEntry(
-        id=r[1],
-        studio_id=r[2],
-        game_id=r[3],
-        at=from_millis(r[4]),
-        actor=_json(r[5]),
-        action=r[6],
-        target=r[7],
-        metadata=_json(r[8]),
-        before=_json(r[9]),
-        after=_json(r[10]),
-        ip=r[11],
+def _entry(
+    seq: Any,
+    id: Any,
+    studio_id: Any,
+    game_id: Any,
+    at: Any,
+    actor: Any,
+    action: Any,
+    target: Any,
+    metadata: Any,
+    before: Any,
+    after: Any,
+    ip: Any,
+) -> tuple[int, AuditEntry]:
+    """An entry with its keyset position."""
+    return int(seq), AuditEntry(
+        id=id,
+        studio_id=studio_id,
+        game_id=game_id,
+        at=from_millis(at),
+        actor=_json(actor),
+        action=action,
+        target=target,
+        metadata=_json(metadata),
+        before=_json(before),
+        after=_json(after),
+        ip=ip,
     )
+
+
+_ENTRY_COLUMNS = Columns(_entry)
 
 
 class SqlAudit(SqlPort):
@@ -95,7 +111,8 @@ class SqlAudit(SqlPort):
             params.append(where.before_seq)
         params.append(limit)
         rows = self.db.read(
-            f"SELECT {_COLUMNS} FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY seq DESC LIMIT ?",
+            f"SELECT {_ENTRY_COLUMNS.sql} FROM audit_log WHERE {' AND '.join(clauses)}"
+            " ORDER BY seq DESC LIMIT ?",
             params,
         ).fetchall()
-        return [_entry(r) for r in rows]
+        return [_ENTRY_COLUMNS.of(r) for r in rows]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import orjson
 
 from livecore.games import Game, GameSettings
+from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlport import SqlPort, cached_game
 
@@ -24,22 +26,23 @@ class SqlGames(SqlPort):
 
     def every(self) -> list[Game]:
         # A deployment has few games, and their settings are cached: the areas filter the records.
-        ids = [row[0] for row in self.db.read("SELECT id FROM games ORDER BY id", ())]
+        ids = [game_id for (game_id,) in self.db.read("SELECT id FROM games ORDER BY id", ())]
         return [g for g in map(self.get, ids) if g is not None]
 
     def _load_game(self, game_id: str) -> Game | None:
-        row = self.db.read(
-            "SELECT id, studio_id, key, name, settings, gifting_ever_enabled FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        settings = settings_converter.structure(orjson.loads(row[4]), GameSettings)
-        return Game(
-            id=row[0],
-            studio_id=row[1],
-            key=row[2],
-            name=row[3],
-            settings=settings,
-            gifting_ever_enabled=bool(row[5]),
-        )
+        row = self.db.read(f"SELECT {_GAME_COLUMNS.sql} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else _GAME_COLUMNS.of(row)
+
+
+def _game(id: Any, studio_id: Any, key: Any, name: Any, settings: Any, gifting_ever_enabled: Any) -> Game:
+    return Game(
+        id=id,
+        studio_id=studio_id,
+        key=key,
+        name=name,
+        settings=settings_converter.structure(orjson.loads(settings), GameSettings),
+        gifting_ever_enabled=bool(gifting_ever_enabled),
+    )
+
+
+_GAME_COLUMNS = Columns(_game)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from livecore.clock import to_millis
 from livecore.idempotency import StoredResponse
-from livecore_server.storage.rows import stored_response_of
+from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:
@@ -28,10 +28,9 @@ class SqlIdempotency(SqlPort):
 
     def get(self, scope: str, key: str) -> StoredResponse | None:
         row = self.db.read(
-            "SELECT fingerprint, status, body, created_at FROM idempotency WHERE scope = ? AND key = ?",
-            (scope, key),
+            f"SELECT {STORED_RESPONSE_COLUMNS.sql} FROM idempotency WHERE scope = ? AND key = ?", (scope, key)
         ).fetchone()
-        return None if row is None else stored_response_of(scope, key, row)
+        return None if row is None else STORED_RESPONSE_COLUMNS.of(row)
 
     def put(self, stored: StoredResponse) -> None:
         self.db.insert(

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+import orjson
 
-from livecore.scope import Environment, Permission
+from livecore.ratelimit import BucketName
+from livecore.scope import Actor, Environment, Permission, Scope
+from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.sqlport import SqlPort
 
@@ -38,21 +41,79 @@ class KeyListing:
     last_operation: str | None
 
 
-_LISTING = (
-    "id, name, env, permission, prefix, rate_limits, created_at, revoked_at, retires_at, last_used_at,"
-    " last_operation"
-)
-
-
 def _text(value: Any) -> str:
     """A JSON column as its text: SQLite reads it back as text, PostgreSQL as its bytes."""
     return value if isinstance(value, str) else bytes(value).decode()
 
 
-def _listing(r: Any) -> KeyListing:
+def _listing(
+    id: Any,
+    name: Any,
+    env: Any,
+    permission: Any,
+    prefix: Any,
+    rate_limits: Any,
+    created_at: Any,
+    revoked_at: Any,
+    retires_at: Any,
+    last_used_at: Any,
+    last_operation: Any,
+) -> KeyListing:
     return KeyListing(
-        r[0], r[1], Environment(r[2]), Permission(r[3]), r[4], _text(r[5]), r[6], r[7], r[8], r[9], r[10]
+        id,
+        name,
+        Environment(env),
+        Permission(permission),
+        prefix,
+        _text(rate_limits),
+        created_at,
+        revoked_at,
+        retires_at,
+        last_used_at,
+        last_operation,
     )
+
+
+_LISTING_COLUMNS = Columns(_listing)
+
+
+def _key_row(id: Any, env: Any, permission: Any, rate_limits: Any) -> KeyRow:
+    return KeyRow(id, Environment(env), Permission(permission), _text(rate_limits))
+
+
+_KEY_ROW_COLUMNS = Columns(_key_row)
+
+
+def _api_key(
+    id: Any,
+    game_id: Any,
+    studio_id: Any,
+    name: Any,
+    env: Any,
+    permission: Any,
+    prefix: Any,
+    rate_limits: Any,
+    retires_at: Any,
+) -> ApiKey:
+    environment = Environment(env)
+    return ApiKey(
+        id=id,
+        game_id=game_id,
+        studio_id=studio_id,
+        name=name,
+        env=environment,
+        permission=Permission(permission),
+        prefix=prefix,
+        rate_limits={BucketName(k): int(v) for k, v in orjson.loads(rate_limits).items()},
+        scope=Scope(
+            studio_id=studio_id, game_id=game_id, env=environment, actor=Actor(kind="api_key", prefix=prefix)
+        ),
+        retires_at_ms=retires_at,
+    )
+
+
+# Of a key joined with its game (``g``), which holds the studio.
+_API_KEY_COLUMNS = Columns(_api_key, "k", studio_id="g.studio_id")
 
 
 class SqlKeys(SqlPort):
@@ -61,13 +122,12 @@ class SqlKeys(SqlPort):
     def by_hash(self, secret_hash: str, now_ms: int) -> ApiKey | None:
         """The key of that secret if it works at ``now_ms``: not revoked, and not past its retirement."""
         row = self.db.read(
-            "SELECT k.id, k.game_id, g.studio_id, k.name, k.env, k.permission, k.prefix, k.rate_limits,"
-            " k.retires_at FROM api_keys k JOIN games g ON g.id = k.game_id"
+            f"SELECT {_API_KEY_COLUMNS.sql} FROM api_keys k JOIN games g ON g.id = k.game_id"
             " WHERE k.secret_hash = ? AND k.revoked_at IS NULL"
             " AND (k.retires_at IS NULL OR k.retires_at > ?)",
             (secret_hash, now_ms),
         ).fetchone()
-        return None if row is None else ApiKey.from_row(row)
+        return None if row is None else _API_KEY_COLUMNS.of(row)
 
     def any_key(self) -> bool:
         """Whether the database holds an API key (revoked ones too)."""
@@ -83,13 +143,11 @@ class SqlKeys(SqlPort):
     def active(self, game_id: str, name: str) -> KeyRow | None:
         """The game's active key of that name: not revoked, not rotated."""
         row = self.db.read(
-            "SELECT id, env, permission, rate_limits FROM api_keys"
+            f"SELECT {_KEY_ROW_COLUMNS.sql} FROM api_keys"
             " WHERE game_id = ? AND name = ? AND revoked_at IS NULL AND retires_at IS NULL",
             (game_id, name),
         ).fetchone()
-        if row is None:
-            return None
-        return KeyRow(row[0], Environment(row[1]), Permission(row[2]), _text(row[3]))
+        return None if row is None else _KEY_ROW_COLUMNS.of(row)
 
     def insert(
         self,
@@ -121,16 +179,17 @@ class SqlKeys(SqlPort):
     def of_game(self, game_id: str) -> list[KeyListing]:
         """Every key of the game, revoked ones too, by name then newest first."""
         rows = self.db.read(
-            f"SELECT {_LISTING} FROM api_keys WHERE game_id = ? ORDER BY name, created_at DESC, id DESC",
+            f"SELECT {_LISTING_COLUMNS.sql} FROM api_keys WHERE game_id = ?"
+            " ORDER BY name, created_at DESC, id DESC",
             (game_id,),
         ).fetchall()
-        return [_listing(r) for r in rows]
+        return [_LISTING_COLUMNS.of(r) for r in rows]
 
     def listing(self, game_id: str, key_id: str) -> KeyListing | None:
         row = self.db.read(
-            f"SELECT {_LISTING} FROM api_keys WHERE game_id = ? AND id = ?", (game_id, key_id)
+            f"SELECT {_LISTING_COLUMNS.sql} FROM api_keys WHERE game_id = ? AND id = ?", (game_id, key_id)
         ).fetchone()
-        return None if row is None else _listing(row)
+        return None if row is None else _LISTING_COLUMNS.of(row)
 
     def revoke(self, key_id: str, now_ms: int) -> None:
         self.db.change("api_keys", "UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))

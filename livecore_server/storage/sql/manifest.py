@@ -18,7 +18,7 @@ class SqlManifest(SqlPort):
         )
 
     def studio_keys(self) -> list[str]:
-        return [str(r[0]) for r in self.db.read("SELECT key FROM studios ORDER BY key", ())]
+        return [str(key) for (key,) in self.db.read("SELECT key FROM studios ORDER BY key", ())]
 
     def studio_key(self, studio_id: str) -> str | None:
         row = self.db.read("SELECT key FROM studios WHERE id = ?", (studio_id,)).fetchone()
@@ -27,7 +27,7 @@ class SqlManifest(SqlPort):
     def games_of(self, studio_id: str) -> list[tuple[str, str, str]]:
         """The studio's games as (id, key, name), by key."""
         rows = self.db.read("SELECT id, key, name FROM games WHERE studio_id = ? ORDER BY key", (studio_id,))
-        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+        return [(str(game_id), str(key), str(name)) for game_id, key, name in rows]
 
     def game_id(self, studio_id: str, key: str) -> str | None:
         row = self.db.read(

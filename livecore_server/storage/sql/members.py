@@ -8,11 +8,13 @@ ended or expired session, a used or expired link, a revoked or expired key all r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from livecore.operators.rules import Role
+from livecore_server.storage.columns import Columns
 from livecore_server.storage.sqlport import SqlPort
 
 
@@ -41,19 +43,43 @@ class PersonalKey:
     last_used_at_ms: int | None
 
 
-_MEMBER = "m.id, m.studio_id, m.key, m.email, m.role, m.removed_at"
-_KEY = (
-    "k.id, k.member_id, k.prefix, k.role, k.read_only, k.created_at, k.expires_at, k.revoked_at,"
-    " k.last_used_at"
-)
+def _member(id: Any, studio_id: Any, key: Any, email: Any, role: Any, removed_at: Any) -> Member:
+    return Member(id, studio_id, key, email, Role(role), removed_at)
 
 
-def _member(r: Any, at: int = 0) -> Member:
-    return Member(r[at], r[at + 1], r[at + 2], r[at + 3], Role(r[at + 4]), r[at + 5])
+_MEMBER = Columns(_member, "m")
 
 
-def _key(r: Any) -> PersonalKey:
-    return PersonalKey(r[0], r[1], r[2], Role(r[3]) if r[3] else None, bool(r[4]), r[5], r[6], r[7], r[8])
+def _key(
+    id: Any,
+    member_id: Any,
+    prefix: Any,
+    role: Any,
+    read_only: Any,
+    created_at: Any,
+    expires_at: Any,
+    revoked_at: Any,
+    last_used_at: Any,
+) -> PersonalKey:
+    return PersonalKey(
+        id,
+        member_id,
+        prefix,
+        Role(role) if role else None,
+        bool(read_only),
+        created_at,
+        expires_at,
+        revoked_at,
+        last_used_at,
+    )
+
+
+_KEY = Columns(_key, "k")
+
+
+def _key_and_member(row: Sequence[Any]) -> tuple[PersonalKey, Member]:
+    key, member = _KEY.split(row)
+    return key, _MEMBER.of(member)
 
 
 class SqlMembers(SqlPort):
@@ -65,28 +91,28 @@ class SqlMembers(SqlPort):
         """The studio's members by key (the removed ones too when ``removed``)."""
         where = "" if removed else " AND m.removed_at IS NULL"
         rows = self.db.read(
-            f"SELECT {_MEMBER} FROM members m WHERE m.studio_id = ?{where} ORDER BY m.key", (studio_id,)
+            f"SELECT {_MEMBER.sql} FROM members m WHERE m.studio_id = ?{where} ORDER BY m.key", (studio_id,)
         ).fetchall()
-        return [_member(r) for r in rows]
+        return [_MEMBER.of(r) for r in rows]
 
     def get(self, member_id: str) -> Member | None:
-        row = self.db.read(f"SELECT {_MEMBER} FROM members m WHERE m.id = ?", (member_id,)).fetchone()
-        return None if row is None else _member(row)
+        row = self.db.read(f"SELECT {_MEMBER.sql} FROM members m WHERE m.id = ?", (member_id,)).fetchone()
+        return None if row is None else _MEMBER.of(row)
 
     def by_key(self, studio_id: str, key: str) -> Member | None:
         row = self.db.read(
-            f"SELECT {_MEMBER} FROM members m WHERE m.studio_id = ? AND m.key = ?", (studio_id, key)
+            f"SELECT {_MEMBER.sql} FROM members m WHERE m.studio_id = ? AND m.key = ?", (studio_id, key)
         ).fetchone()
-        return None if row is None else _member(row)
+        return None if row is None else _MEMBER.of(row)
 
     def by_email(self, email: str) -> Member | None:
         """A current member with that email (compared case-insensitively), the first by studio key."""
         row = self.db.read(
-            f"SELECT {_MEMBER} FROM members m JOIN studios s ON s.id = m.studio_id"
+            f"SELECT {_MEMBER.sql} FROM members m JOIN studios s ON s.id = m.studio_id"
             " WHERE lower(m.email) = ? AND m.removed_at IS NULL ORDER BY s.key, m.key LIMIT 1",
             (email.lower(),),
         ).fetchone()
-        return None if row is None else _member(row)
+        return None if row is None else _MEMBER.of(row)
 
     def insert(self, member: Member, now_ms: int) -> None:
         self.db.change(
@@ -140,11 +166,14 @@ class SqlMembers(SqlPort):
     def session(self, token_hash: str, now_ms: int) -> tuple[str, Member] | None:
         """The session of that token and its member, while both are current."""
         row = self.db.read(
-            f"SELECT s.id, {_MEMBER} FROM member_sessions s JOIN members m ON m.id = s.member_id"
+            f"SELECT s.id, {_MEMBER.sql} FROM member_sessions s JOIN members m ON m.id = s.member_id"
             " WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ? AND m.removed_at IS NULL",
             (token_hash, now_ms),
         ).fetchone()
-        return None if row is None else (str(row[0]), _member(row, 1))
+        if row is None:
+            return None
+        session_id, *member = row
+        return str(session_id), _MEMBER.of(member)
 
     def end_session(self, session_id: str, now_ms: int) -> None:
         self.db.change(
@@ -171,7 +200,7 @@ class SqlMembers(SqlPort):
         """The link's member, once: the link is used up by this call; an unknown, used or expired link,
         or one of a removed member, is None."""
         row = self.db.read(
-            f"SELECT {_MEMBER} FROM login_links l JOIN members m ON m.id = l.member_id"
+            f"SELECT {_MEMBER.sql} FROM login_links l JOIN members m ON m.id = l.member_id"
             " WHERE l.token_hash = ? AND l.used_at IS NULL AND l.expires_at > ? AND m.removed_at IS NULL",
             (token_hash, now_ms),
         ).fetchone()
@@ -182,7 +211,7 @@ class SqlMembers(SqlPort):
             "UPDATE login_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
             (now_ms, token_hash),
         )
-        return _member(row) if used.rowcount == 1 else None
+        return _MEMBER.of(row) if used.rowcount == 1 else None
 
     # --- personal keys ------------------------------------------------------------------------------
 
@@ -218,24 +247,24 @@ class SqlMembers(SqlPort):
         """The key of that secret and its member, while the key works: not revoked, not expired, its
         member not removed."""
         row = self.db.read(
-            f"SELECT {_KEY}, {_MEMBER} FROM personal_keys k JOIN members m ON m.id = k.member_id"
+            f"SELECT {_KEY.sql}, {_MEMBER.sql} FROM personal_keys k JOIN members m ON m.id = k.member_id"
             " WHERE k.secret_hash = ? AND k.revoked_at IS NULL AND k.expires_at > ? AND m.removed_at IS NULL",
             (secret_hash, now_ms),
         ).fetchone()
-        return None if row is None else (_key(row), _member(row, 9))
+        return None if row is None else _key_and_member(row)
 
     def key(self, key_id: str) -> PersonalKey | None:
-        row = self.db.read(f"SELECT {_KEY} FROM personal_keys k WHERE k.id = ?", (key_id,)).fetchone()
-        return None if row is None else _key(row)
+        row = self.db.read(f"SELECT {_KEY.sql} FROM personal_keys k WHERE k.id = ?", (key_id,)).fetchone()
+        return None if row is None else _KEY.of(row)
 
     def keys_of_studio(self, studio_id: str) -> list[tuple[PersonalKey, Member]]:
         """Every key of the studio's members, newest first."""
         rows = self.db.read(
-            f"SELECT {_KEY}, {_MEMBER} FROM personal_keys k JOIN members m ON m.id = k.member_id"
+            f"SELECT {_KEY.sql}, {_MEMBER.sql} FROM personal_keys k JOIN members m ON m.id = k.member_id"
             " WHERE m.studio_id = ? ORDER BY k.created_at DESC, k.id DESC",
             (studio_id,),
         ).fetchall()
-        return [(_key(r), _member(r, 9)) for r in rows]
+        return [_key_and_member(r) for r in rows]
 
     def revoke_key(self, key_id: str, now_ms: int) -> bool:
         cur = self.db.change(

@@ -30,7 +30,7 @@ class SqlOpenStreams(SqlPort):
             " GROUP BY key_id",
             (process, now_ms),
         )
-        return {str(r[0]): int(r[1]) for r in rows}
+        return {str(key_id): int(streams) for key_id, streams in rows}
 
     def forget(self, process: str) -> None:
         self.db.execute("DELETE FROM open_streams WHERE process_id = ?", (process,))

@@ -6,7 +6,7 @@ import orjson
 
 from livecore.clock import to_millis
 from livecore.events import DEBOUNCE, DomainEvent
-from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_EVENT = Insert(
@@ -74,5 +74,5 @@ class SqlOutbox(SqlPort):
         self.db.insert(INSERT_EVENT, row)
 
     def events(self) -> list[DomainEvent]:
-        rows = self.db.read(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY seq", ())
-        return [outbox_event(r) for r in rows]
+        rows = self.db.read(f"SELECT {OUTBOX_COLUMNS.sql} FROM outbox ORDER BY seq", ())
+        return [OUTBOX_COLUMNS.of(r) for r in rows]

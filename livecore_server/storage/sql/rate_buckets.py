@@ -16,7 +16,10 @@ class SqlRateBuckets(SqlPort):
         row = self.db.read(
             "SELECT tokens, updated_ms FROM rate_buckets WHERE subject = ? AND bucket = ?", (subject, bucket)
         ).fetchone()
-        return None if row is None else Bucket(float(row[0]), int(row[1]))
+        if row is None:
+            return None
+        tokens, updated_ms = row
+        return Bucket(float(tokens), int(updated_ms))
 
     def take(self, subject: str, bucket: str, limit: int, now_ms: int) -> tuple[float, int]:
         """Take one token (:func:`livecore.ratelimit.take_up_to`): the tokens left, and whether one was
@@ -36,7 +39,9 @@ class SqlRateBuckets(SqlPort):
             "SELECT subject, tokens, updated_ms FROM rate_buckets WHERE bucket = ? ORDER BY subject",
             (bucket,),
         )
-        return [(str(r[0]), Bucket(float(r[1]), int(r[2]))) for r in rows]
+        return [
+            (str(subject), Bucket(float(tokens), int(updated_ms))) for subject, tokens, updated_ms in rows
+        ]
 
     def clear(self, subject: str, bucket: str) -> bool:
         """Forget the subject's bucket (it starts full again); whether there was one."""

@@ -12,7 +12,7 @@ over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,14 +23,9 @@ from livecore.clock import from_millis, to_millis
 from livecore.events import DomainEvent
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
-from livecore_server.storage.rows import OUTBOX_COLUMNS, outbox_event
+from livecore_server.storage.columns import Columns
+from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlport import SqlPort
-
-_ENDPOINT_COLUMNS = "id, game_id, name, env, url, events, status, consecutive_failures"
-_DELIVERY_COLUMNS = (
-    "d.id, o.id, d.endpoint_id, d.status, d.attempts, d.next_attempt_at, d.created_at, d.last_status,"
-    " d.last_error, d.delivered_at"
-)
 
 
 @attrs.frozen
@@ -42,41 +37,72 @@ class DueDelivery:
     sample: bool
 
 
-def _endpoint(r: tuple[Any, ...]) -> Endpoint:
+def _endpoint(
+    id: Any,
+    game_id: Any,
+    name: Any,
+    env: Any,
+    url: Any,
+    events: Any,
+    status: Any,
+    consecutive_failures: Any,
+) -> Endpoint:
     return Endpoint(
-        id=r[0],
-        game_id=r[1],
-        name=r[2],
-        env=Environment(r[3]),
-        url=r[4],
-        events=tuple(orjson.loads(r[5])),
-        status=EndpointStatus(r[6]),
-        consecutive_failures=r[7],
+        id=id,
+        game_id=game_id,
+        name=name,
+        env=Environment(env),
+        url=url,
+        events=tuple(orjson.loads(events)),
+        status=EndpointStatus(status),
+        consecutive_failures=consecutive_failures,
     )
 
 
-def _delivery(r: tuple[Any, ...]) -> Delivery:
+_ENDPOINT_COLUMNS = Columns(_endpoint)
+
+
+def _delivery(
+    id: Any,
+    event_id: Any,
+    endpoint_id: Any,
+    status: Any,
+    attempts: Any,
+    next_attempt_at: Any,
+    created_at: Any,
+    last_status: Any,
+    last_error: Any,
+    delivered_at: Any,
+) -> Delivery:
     return Delivery(
-        id=r[0],
-        event_id=r[1],
-        endpoint_id=r[2],
-        status=DeliveryStatus(r[3]),
-        attempts=r[4],
-        next_attempt_at=from_millis(r[5]),
-        created_at=from_millis(r[6]),
-        last_status=r[7],
-        last_error=r[8],
-        delivered_at=from_millis(r[9]) if r[9] is not None else None,
+        id=id,
+        event_id=event_id,
+        endpoint_id=endpoint_id,
+        status=DeliveryStatus(status),
+        attempts=attempts,
+        next_attempt_at=from_millis(next_attempt_at),
+        created_at=from_millis(created_at),
+        last_status=last_status,
+        last_error=last_error,
+        delivered_at=from_millis(delivered_at) if delivered_at is not None else None,
     )
 
 
-def _due(r: tuple[Any, ...]) -> DueDelivery:
+# Of a delivery joined with its event (outbox ``o``): the event's id is the outbox row's.
+_DELIVERY_COLUMNS = Columns(_delivery, "d", event_id="o.id")
+
+
+def _due(secret_enc: Any, sample: Any, row: Sequence[Any]) -> DueDelivery:
+    """A claimed delivery from its endpoint's secret, whether it is a sample, and a row of the delivery's,
+    the endpoint's and the event's columns."""
+    delivery, rest = _DELIVERY_COLUMNS.split(row)
+    endpoint, event = _ENDPOINT_COLUMNS.split(rest)
     return DueDelivery(
-        delivery=_delivery(r[0:10]),
-        endpoint=_endpoint(r[10:18]),
-        secret_enc=bytes(r[18]),
-        sample=bool(r[19]),
-        event=outbox_event(r[20:]),
+        delivery=delivery,
+        endpoint=endpoint,
+        secret_enc=bytes(secret_enc),
+        sample=bool(sample),
+        event=OUTBOX_COLUMNS.of(event),
     )
 
 
@@ -88,26 +114,26 @@ class SqlWebhooks(SqlPort):
     def all_endpoints(self) -> list[tuple[str, Endpoint]]:
         """Every endpoint with its game's key, by game key and name (the operator's listing)."""
         rows = self.db.read(
-            f"SELECT g.key, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}"
+            f"SELECT g.key, {_ENDPOINT_COLUMNS.qualified('e')}"
             " FROM webhook_endpoints e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.name",
             (),
         )
-        return [(r[0], _endpoint(r[1:])) for r in rows]
+        return [(game_key, _ENDPOINT_COLUMNS.of(endpoint)) for game_key, *endpoint in rows]
 
     def endpoints_of_game(self, game_id: str) -> list[Endpoint]:
         rows = self.db.read(
-            f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE game_id = ?", (game_id,)
+            f"SELECT {_ENDPOINT_COLUMNS.sql} FROM webhook_endpoints WHERE game_id = ?", (game_id,)
         )
-        return [_endpoint(r) for r in rows]
+        return [_ENDPOINT_COLUMNS.of(r) for r in rows]
 
     def get_endpoint(self, endpoint_id: str, *, lock: bool = False) -> Endpoint | None:
         """The endpoint; ``lock``: for update (its breaker is read, changed and written back)."""
         row = self.db.read(
-            f"SELECT {_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?"
+            f"SELECT {_ENDPOINT_COLUMNS.sql} FROM webhook_endpoints WHERE id = ?"
             f"{self.db.for_update() if lock else ''}",
             (endpoint_id,),
         ).fetchone()
-        return None if row is None else _endpoint(row)
+        return None if row is None else _ENDPOINT_COLUMNS.of(row)
 
     def save_endpoint(self, endpoint: Endpoint, now: datetime) -> None:
         self.db.change(
@@ -129,14 +155,14 @@ class SqlWebhooks(SqlPort):
         assert limit <= self.db.MAX_IN_LIST  # the fanned-out rows are marked with one IN list
         now_ms = to_millis(now)
         rows = self.db.read(
-            f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS} FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
+            f"SELECT seq, target_endpoint, {OUTBOX_COLUMNS.sql} FROM outbox WHERE {self.db.NOT_FANNED_OUT}"
             f" AND (not_before IS NULL OR not_before <= ?) ORDER BY seq LIMIT ?{self.db.skip_locked()}",
             (now_ms, limit),
         ).fetchall()
         endpoints: dict[str, list[Endpoint]] = {}
         deliveries = []
-        for row in rows:
-            seq, target, event = row[0], row[1], outbox_event(row[2:])
+        for seq, target, *event_row in rows:
+            event = OUTBOX_COLUMNS.of(event_row)
             if event.game_id not in endpoints:
                 endpoints[event.game_id] = self.endpoints_of_game(event.game_id)
             for endpoint in endpoints[event.game_id]:
@@ -149,7 +175,7 @@ class SqlWebhooks(SqlPort):
         )
         if rows:
             # One statement for the whole batch: on PostgreSQL each statement costs the server a round trip.
-            fanned, params = self.db.in_list("seq", [row[0] for row in rows])
+            fanned, params = self.db.in_list("seq", [seq for seq, *_ in rows])
             self.db.change("outbox", f"UPDATE outbox SET fanned_out = TRUE WHERE {fanned}", params)
         created = len(deliveries)
         return created
@@ -169,8 +195,8 @@ class SqlWebhooks(SqlPort):
         free slots (``per_endpoint`` less what the caller has ``busy`` there), claimed until
         ``claim_until_ms``. Rows another process is claiming right now are skipped, not waited for."""
         rows = self.db.read(
-            f"SELECT {_DELIVERY_COLUMNS}, e.{_ENDPOINT_COLUMNS.replace(', ', ', e.')}, e.secret_enc,"
-            f" o.target_endpoint IS NOT NULL, {', '.join('o.' + c for c in OUTBOX_COLUMNS.split(', '))}"
+            f"SELECT e.secret_enc, o.target_endpoint IS NOT NULL, {_DELIVERY_COLUMNS.sql},"
+            f" {_ENDPOINT_COLUMNS.qualified('e')}, {OUTBOX_COLUMNS.qualified('o')}"
             " FROM webhook_deliveries d"
             " JOIN webhook_endpoints e ON e.id = d.endpoint_id"
             " JOIN outbox o ON o.seq = d.event_seq"
@@ -181,8 +207,8 @@ class SqlWebhooks(SqlPort):
         ).fetchall()
         taken = dict(busy)
         out = []
-        for r in rows:
-            item = _due(r)
+        for secret_enc, sample, *row in rows:
+            item = _due(secret_enc, sample, row)
             endpoint_id = item.endpoint.id
             if taken.get(endpoint_id, 0) < per_endpoint:
                 taken[endpoint_id] = taken.get(endpoint_id, 0) + 1
@@ -224,11 +250,11 @@ class SqlWebhooks(SqlPort):
     def get_delivery(self, delivery_id: str, *, lock: bool = False) -> Delivery | None:
         """The delivery; ``lock``: its row for update."""
         row = self.db.read(
-            f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
+            f"SELECT {_DELIVERY_COLUMNS.sql} FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
             f" WHERE d.id = ?{self.db.for_update('d') if lock else ''}",
             (delivery_id,),
         ).fetchone()
-        return None if row is None else _delivery(row)
+        return None if row is None else _DELIVERY_COLUMNS.of(row)
 
     def save_delivery(self, delivery: Delivery, now: datetime) -> None:
         self.db.change(
@@ -265,7 +291,7 @@ class SqlWebhooks(SqlPort):
     ) -> list[tuple[Delivery, str]]:
         """Newest first, with each delivery's event kind."""
         query = (
-            f"SELECT {_DELIVERY_COLUMNS}, o.kind"
+            f"SELECT o.kind, {_DELIVERY_COLUMNS.sql}"
             " FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq"
             " WHERE d.endpoint_id = ?"
         )
@@ -276,7 +302,7 @@ class SqlWebhooks(SqlPort):
         # Ids are time-ordered: they break ties between deliveries created in the same millisecond.
         query += " ORDER BY d.created_at DESC, d.id DESC LIMIT ?"
         params.append(limit)
-        return [(_delivery(r[:10]), r[10]) for r in self.db.read(query, params)]
+        return [(_DELIVERY_COLUMNS.of(delivery), kind) for kind, *delivery in self.db.read(query, params)]
 
     def event_kind(self, delivery_id: str) -> str | None:
         row = self.db.read(
@@ -295,12 +321,12 @@ class SqlWebhooks(SqlPort):
         """The game's newest deliveries (every endpoint), with each one's event kind and data as stored
         (JSON): what the player look-up filters by player."""
         rows = self.db.read(
-            f"SELECT {_DELIVERY_COLUMNS}, o.kind, o.data FROM webhook_deliveries d"
+            f"SELECT o.kind, o.data, {_DELIVERY_COLUMNS.sql} FROM webhook_deliveries d"
             " JOIN outbox o ON o.seq = d.event_seq JOIN webhook_endpoints e ON e.id = d.endpoint_id"
             " WHERE e.game_id = ? ORDER BY d.created_at DESC, d.id DESC LIMIT ?",
             (game_id, limit),
         )
-        return [(_delivery(r[:10]), r[10], r[11]) for r in rows]
+        return [(_DELIVERY_COLUMNS.of(delivery), kind, data) for kind, data, *delivery in rows]
 
     def purge_finished(self, before: datetime) -> int:
         """Remove finished deliveries last touched before ``before``, then fanned-out events that old with
