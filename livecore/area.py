@@ -14,13 +14,13 @@ A studio's own area is declared the same way, in its own package, and registered
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
 
 from livecore.api.route import Route
-from livecore.errors import Code
+from livecore.errors import Code, ErrorCode
 from livecore.schedule import Job
 from livecore.webhooks.payload import WebhookPayload
 
@@ -74,7 +74,12 @@ class Area:
     - ``settings``: checks its section of a game in the manifest;
     - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
       area uses the ``on_merge`` and ``on_erase`` hooks);
-    - ``page``: the reference page that lists its routes.
+    - ``page``: the reference page that lists its routes;
+    - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
+      samples as an empty object);
+    - ``error_meanings``: what each code it owns means, for the reference's error table;
+    - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, under
+      its page.
     """
 
     name: str
@@ -91,3 +96,7 @@ class Area:
     settings: SettingsCheck | None = None
     merge: MergeStep | None = None
     erase: EraseStep | None = None
+    samples: tuple[WebhookPayload, ...] = ()
+    error_meanings: Mapping[ErrorCode | Code, str] = attrs.field(factory=dict)
+    #: Called when the reference is rendered, so the rows read the constants as they are then.
+    limits: Callable[[], Sequence[tuple[str, str]]] = tuple

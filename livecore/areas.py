@@ -93,6 +93,11 @@ def webhook_kinds(areas: Sequence[Area] = BUILT_IN) -> dict[str, type[WebhookPay
     return {payload.KIND: payload for area in areas for payload in area.webhooks}
 
 
+def webhook_samples(areas: Sequence[Area] = BUILT_IN) -> dict[str, WebhookPayload]:
+    """The placeholder payload of each kind that has one, for sample deliveries."""
+    return {sample.KIND: sample for area in areas for sample in area.samples}
+
+
 def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:
     return tuple(job for area in areas for job in area.jobs)
 

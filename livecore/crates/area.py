@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from livecore.area import Area
-from livecore.crates import api
+from livecore.crates import api, samples
 from livecore.crates.webhooks import CrateOpened
 
 AREA = Area(
@@ -12,4 +12,5 @@ AREA = Area(
     page="grants",
     routes=api.ROUTES,
     webhooks=(CrateOpened,),
+    samples=samples.SAMPLES,
 )

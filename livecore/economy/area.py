@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.economy import api
+from livecore.economy import api, samples
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.player_tools.merge import fold_holdings
 from livecore.players.rules import Player
@@ -28,4 +28,5 @@ AREA = Area(
         WalletChanged,
         InventoryChanged,
     ),
+    samples=samples.SAMPLES,
 )

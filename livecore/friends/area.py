@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.friends import api
+from livecore.friends import api, samples
 from livecore.friends.commands import merge_friends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.players.rules import Player
@@ -29,4 +29,5 @@ AREA = Area(
         FriendRequestAccepted,
         FriendRemoved,
     ),
+    samples=samples.SAMPLES,
 )

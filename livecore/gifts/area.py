@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.gifts import api
+from livecore.gifts import api, samples
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -32,4 +32,5 @@ AREA = Area(
         GiftSent,
         GiftClaimed,
     ),
+    samples=samples.SAMPLES,
 )

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.grants import api
+from livecore.grants import api, samples
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
@@ -37,4 +37,5 @@ AREA = Area(
         GrantClaimed,
         GrantExpired,
     ),
+    samples=samples.SAMPLES,
 )

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.guilds import api
+from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.webhooks import (
     GuildCreated,
@@ -55,4 +55,5 @@ AREA = Area(
         GuildHelpRequested,
         GuildHelpDonated,
     ),
+    samples=samples.SAMPLES,
 )

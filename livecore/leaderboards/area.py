@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.leaderboards import api
+from livecore.leaderboards import api, samples
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.players.rules import Player
@@ -37,4 +37,5 @@ AREA = Area(
     merge=_merge,
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
     webhooks=(PeriodFinalized,),
+    samples=samples.SAMPLES,
 )

@@ -6,7 +6,7 @@ from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.live_events import api
+from livecore.live_events import api, samples
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
     close_window,
@@ -104,4 +104,5 @@ AREA = Area(
         WindowClosed,
         LeaderboardFinalized,
     ),
+    samples=samples.SAMPLES,
 )

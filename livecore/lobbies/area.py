@@ -6,7 +6,7 @@ from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.lobbies import api
+from livecore.lobbies import api, samples
 from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
@@ -60,4 +60,5 @@ AREA = Area(
         SessionTerminated,
         SessionFrozen,
     ),
+    samples=samples.SAMPLES,
 )

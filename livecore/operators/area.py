@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from livecore.area import Area
-from livecore.operators import api
+from livecore.operators import api, samples
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 
 AREA = Area(
@@ -12,4 +12,5 @@ AREA = Area(
     page="admin",
     routes=api.ROUTES,
     webhooks=(WebhookEndpointFailed,),
+    samples=samples.SAMPLES,
 )

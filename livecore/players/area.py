@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.players import api
+from livecore.players import api, samples
 from livecore.players.commands import sweep_streaks
 from livecore.players.webhooks import (
     PlayerBanned,
@@ -40,4 +40,5 @@ AREA = Area(
         PlayerMerged,
         PlayerDeleted,
     ),
+    samples=samples.SAMPLES,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.players.rules import Player
-from livecore.purchases import api
+from livecore.purchases import api, samples
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -24,4 +24,5 @@ AREA = Area(
     merge=_move_records,
     erase=_move_records,
     webhooks=(PurchaseTracked,),
+    samples=samples.SAMPLES,
 )

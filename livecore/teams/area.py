@@ -7,7 +7,7 @@ from livecore.commands import Runtime
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
-from livecore.teams import api
+from livecore.teams import api, samples
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -43,4 +43,5 @@ AREA = Area(
         PartnerInviteSent,
         PartnerInviteAccepted,
     ),
+    samples=samples.SAMPLES,
 )
