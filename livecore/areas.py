@@ -15,7 +15,7 @@ from livecore.api.system import SYSTEM
 from livecore.area import Area
 from livecore.crates.area import AREA as CRATES
 from livecore.economy.area import AREA as ECONOMY
-from livecore.errors import STATUS, Code
+from livecore.errors import STATUS, Code, ErrorCode
 from livecore.friends.area import AREA as FRIENDS
 from livecore.gifts.area import AREA as GIFTS
 from livecore.grants.area import AREA as GRANTS
@@ -78,6 +78,8 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("webhook kind", payload.KIND, area)
         for code in area.errors:
             claim("error code", code.value, area)
+        for meant in area.error_meanings:
+            claim("error meaning", meant.value, area)
         for port in area.ports:
             claim("port", port, area)
         for job in area.jobs:
@@ -96,6 +98,11 @@ def webhook_kinds(areas: Sequence[Area] = BUILT_IN) -> dict[str, type[WebhookPay
 def webhook_samples(areas: Sequence[Area] = BUILT_IN) -> dict[str, WebhookPayload]:
     """The placeholder payload of each kind that has one, for sample deliveries."""
     return {sample.KIND: sample for area in areas for sample in area.samples}
+
+
+def error_meanings(areas: Sequence[Area] = BUILT_IN) -> dict[ErrorCode | Code, str]:
+    """What each code means, as the area that owns it declares (:attr:`livecore.area.Area.error_meanings`)."""
+    return {code: meaning for area in areas for code, meaning in area.error_meanings.items()}
 
 
 def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
 from livecore.friends import api, samples
 from livecore.friends.commands import merge_friends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
@@ -15,6 +18,18 @@ from livecore.store import Transaction
 def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
     """An erased player keeps no friend, request or block."""
     tx.friends.remove_player(player.id)
+
+
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.CANNOT_FRIEND_SELF: "A player named itself as the other side of a friends operation.",
+    ErrorCode.ALREADY_FRIENDS: "The target is already a friend.",
+    ErrorCode.FRIEND_CODE_INVALID: "No player has that friend code.",
+    ErrorCode.PLAYER_BLOCKED: "A block exists between the two players, either way.",
+    ErrorCode.FRIEND_LIMIT_REACHED: "Either player already has the game's maximum number of friends.",
+    ErrorCode.FRIEND_REQUEST_NOT_FOUND: "No such request, or the caller is not the side that may act on it.",
+    ErrorCode.NOT_FRIENDS_YET: "Remove a player who is not a friend.",
+    ErrorCode.NOT_BLOCKED: "Unblock a player the caller has not blocked.",
+}
 
 
 AREA = Area(
@@ -30,4 +45,5 @@ AREA = Area(
         FriendRemoved,
     ),
     samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

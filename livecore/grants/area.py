@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
 from livecore.grants import api, samples
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
@@ -24,6 +26,13 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.grants.reassign(player.id, to)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
+    ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
+    ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
+}
+
+
 AREA = Area(
     name="grants",
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
@@ -38,4 +47,5 @@ AREA = Area(
         GrantExpired,
     ),
     samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
 from livecore.leaderboards import api, samples
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.webhooks import PeriodFinalized
@@ -29,6 +32,12 @@ def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: P
     merge_entries(tx, source.id, target)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment, or no "
+    "shared leaderboard of that key in the game's manifest.",
+}
+
+
 AREA = Area(
     name="leaderboards",
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
@@ -38,4 +47,5 @@ AREA = Area(
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
     webhooks=(PeriodFinalized,),
     samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
 from livecore.live_events import api, samples
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
@@ -82,6 +84,22 @@ def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Pla
     tx.attempts.reassign(player.id, kept)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
+    ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
+    ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "
+    "(`details.attemptId`).",
+    ErrorCode.MAX_ATTEMPTS_REACHED: "The player used the event's `max_attempts` in this window.",
+    ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
+    "(`details: {resource, needed, have}`).",
+    ErrorCode.ATTEMPT_NOT_FOUND: "No such attempt of this player in this event.",
+    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
+    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
+    "(`details.validator`).",
+    ErrorCode.REWARDS_ALREADY_GRANTED: "The attempt already has milestone or completion grants.",
+}
+
+
 AREA = Area(
     name="live_events",
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
@@ -105,4 +123,5 @@ AREA = Area(
         LeaderboardFinalized,
     ),
     samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
 from livecore.players import api, samples
 from livecore.players.commands import sweep_streaks
 from livecore.players.webhooks import (
@@ -25,6 +27,15 @@ def _streaks(tx: Transaction, rt: Runtime) -> list[Task]:
     return [Task("streaks", None, once(lambda tx: sweep_streaks(tx, rt)))]
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.PLAYER_NOT_FOUND: "No such player in the key's game and environment.",
+    ErrorCode.PLAYER_SECRET_INVALID: "Wrong, missing or malformed `X-Player-Secret` on a player-scoped "
+    "route (also for a player that does not exist).",
+    ErrorCode.PLAYER_ALREADY_REGISTERED: "Register on a player that already has a secret.",
+    ErrorCode.PLAYER_BANNED: "A banned player's register or player-scoped write.",
+}
+
+
 AREA = Area(
     name="players",
     summary="Players and identity: register, secrets, display identity, sessions, streaks, bans, builds.",
@@ -41,4 +52,5 @@ AREA = Area(
         PlayerDeleted,
     ),
     samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

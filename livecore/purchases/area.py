@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
 from livecore.players.rules import Player
 from livecore.purchases import api, samples
 from livecore.purchases.webhooks import PurchaseTracked
@@ -16,6 +19,11 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.purchases.reassign(player.id, to)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
+}
+
+
 AREA = Area(
     name="purchases",
     summary="Purchases: tracked purchases, spend and revenue.",
@@ -25,4 +33,5 @@ AREA = Area(
     erase=_move_records,
     webhooks=(PurchaseTracked,),
     samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )
