@@ -78,8 +78,8 @@ class Area:
     - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
       samples as an empty object);
     - ``error_meanings``: what each code it owns means, for the reference's error table;
-    - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, under
-      its page.
+    - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, by the
+      reference page that describes them.
     """
 
     name: str
@@ -99,4 +99,4 @@ class Area:
     samples: tuple[WebhookPayload, ...] = ()
     error_meanings: Mapping[ErrorCode | Code, str] = attrs.field(factory=dict)
     #: Called when the reference is rendered, so the rows read the constants as they are then.
-    limits: Callable[[], Sequence[tuple[str, str]]] = tuple
+    limits: Callable[[], Mapping[str, Sequence[tuple[str, str]]]] = dict

@@ -105,6 +105,15 @@ def error_meanings(areas: Sequence[Area] = BUILT_IN) -> dict[ErrorCode | Code, s
     return {code: meaning for area in areas for code, meaning in area.error_meanings.items()}
 
 
+def limits(areas: Sequence[Area] = BUILT_IN) -> dict[str, list[tuple[str, str]]]:
+    """The limits the areas declare (:attr:`livecore.area.Area.limits`), by page, in the areas' order."""
+    by_page: dict[str, list[tuple[str, str]]] = {}
+    for area in areas:
+        for page, rows in area.limits().items():
+            by_page.setdefault(page, []).extend(rows)
+    return by_page
+
+
 def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:
     return tuple(job for area in areas for job in area.jobs)
 

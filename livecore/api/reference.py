@@ -15,8 +15,9 @@ Blocks (the text after ``generated:``):
 - ``schemas PAGE``: the nested models first reached from PAGE's routes (in :data:`AREAS` order); other
   pages link to them there.
 - ``route-index``: one row per route, linking to its page.
-- ``errors``: every code of :class:`livecore.errors.ErrorCode` with its status and meaning.
-- ``limits``: the limits that are constants of the core.
+- ``errors``: every code of :class:`livecore.errors.ErrorCode`, then the codes the areas add, with its
+  status and the meaning its area declares (:attr:`livecore.area.Area.error_meanings`).
+- ``limits``: the limits the areas declare (:attr:`livecore.area.Area.limits`).
 - ``webhook KIND``: the payload fields of one webhook kind; ``webhook-schemas``: models nested in
   payloads that no route reaches.
 
@@ -32,14 +33,13 @@ import re
 import sys
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import attrs
 import orjson
 
-from livecore import areas, events, idempotency, limits, ratelimit
+from livecore import areas
 from livecore.api import routes as registry
 from livecore.api.convert import DEFAULT_IN_WORDS, camel
 from livecore.api.openapi import (
@@ -56,23 +56,7 @@ from livecore.api.openapi import (
 )
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.area import Area
-from livecore.crates import rules as crates
-from livecore.economy import rules as economy
 from livecore.errors import ErrorCode, status_of
-from livecore.friends import presence
-from livecore.friends import rules as friends
-from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
-from livecore.gifts import rules as gifts
-from livecore.grants import rules as grants
-from livecore.leaderboards import rules as leaderboards
-from livecore.live_events import attempts, boards
-from livecore.operators import rules as operators
-from livecore.player_tools import migration
-from livecore.players import identity, platforms
-from livecore.players import rules as players
-from livecore.purchases import rules as purchases
-from livecore.ratelimit import DEFAULT_LIMITS, BucketName
-from livecore.webhooks import delivery, signing
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = ["AREAS", "area_of", "main", "missing", "regenerate", "route_section", "webhook_payloads"]
@@ -87,148 +71,33 @@ _PAGE_OF_ROUTE: Mapping[str, str] = {r.name: a.page for a in areas.BUILT_IN for 
 
 WEBHOOKS_PAGE = "webhooks"
 
+#: The pages of the limits table in reading order, the conventions first (the areas' order differs); a
+#: page not listed here (a studio area's) comes after them.
+_LIMIT_PAGES = (
+    "conventions",
+    "players-and-identity",
+    "friends-and-presence",
+    "gifts",
+    "grants",
+    "economy",
+    "player-tools",
+    "events",
+    "leaderboards",
+    "webhooks",
+)
+
 _BLOCK = re.compile(r"<!-- generated: (?P<spec>[^>]*?) -->\n.*?<!-- end generated -->", re.DOTALL)
 
 
-def _seconds(value: timedelta) -> str:
-    total = int(value.total_seconds())
-    if total % 86_400 == 0 and total >= 2 * 86_400:
-        return f"{total // 86_400} days"
-    for unit, size in (("h", 3600), ("min", 60)):
-        if total % size == 0 and total >= size:
-            return f"{total // size} {unit}"
-    return f"{total} s"
-
-
-def _limits() -> dict[str, list[tuple[str, str]]]:
-    """The limits the core declares, by the page that describes them: (what, value)."""
-    retries = ", ".join(_seconds(step) for step in delivery.RETRY_SCHEDULE)
-    gift_cooldown = _seconds(timedelta(seconds=GiftingSettings().cooldown_seconds))
-    return {
-        "conventions": [
-            *(
-                (
-                    f"Rate limit, bucket `{b.value}`",
-                    f"{n:,} requests a minute per "
-                    + ("portal session or personal key" if b is BucketName.ADMIN else "API key"),
-                )
-                for b, n in DEFAULT_LIMITS.items()
-            ),
-            (
-                "Wrong player secrets, per player and client address",
-                f"{ratelimit.WRONG_SECRETS_PER_MINUTE} a minute, then 429"
-                " (`serve --wrong-secrets-per-minute`)",
-            ),
-            (
-                "Failed authentications (keys, session cookies, sign-in links), per client address",
-                f"{ratelimit.AUTH_FAILURES_PER_MINUTE} a minute, then 429 for the address"
-                " (`serve --auth-failures-per-minute`; lifted by `livecore-server lockouts clear`)",
-            ),
-            (
-                "Open event-board streams per API key, across processes",
-                f"{ratelimit.OPEN_STREAMS_PER_KEY:,} (manifest `rate_limits.open_streams`), then 429",
-            ),
-            ("Personal key lifetime", f"{operators.KEY_LIFETIME.describe()} days"),
-            ("Portal session", _seconds(operators.SESSION_TTL)),
-            ("Sign-in link", f"{_seconds(operators.LOGIN_LINK_TTL)}, once"),
-            ("Idempotency key", f"{idempotency.KEY.describe()}, kept {_seconds(idempotency.TTL)}"),
-            ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
-            ("Integers in queries and bodies", "signed 64 bits"),
-            (
-                "Numbers that reach a score, a metric, a threshold or a board (progress `metrics`, scores,"
-                " `score` overrides, the manifest's targets, thresholds, goals, limits and bot scores)",
-                f"finite, {limits.BOARD_NUMBER.describe()}; a board's sum or total stops at the bound",
-            ),
-            (
-                "Amounts in reward, grant, gift and donation entries (every route and the manifest)",
-                f"{economy.AMOUNT.describe()}; crates in a crate entry {crates.CRATE_AMOUNT.describe()}",
-            ),
-            ("Array fields", "a JSON array of the declared item type (a string or an object is refused)"),
-            (
-                "Names compared for uniqueness or by a filter (guild names, `name_filter`, name searches)",
-                "by their fold: Unicode NFKC, case folding, every run of white space one space, trimmed",
-            ),
-            ("Ids and keys (`externalPlayerId`, path ids, economy keys)", limits.ID.describe()),
-            ("Free-form text (`reason`, `sourceRefId`)", limits.FREE_TEXT.describe()),
-            (
-                "Free-form objects (`playerContext`, `metadata`, item `parameters`)",
-                limits.FREE_FORM.describe(),
-            ),
-        ],
-        "players-and-identity": [
-            ("Session gap (a new session opens after this much silence)", _seconds(players.SESSION_GAP)),
-            ("Display name", identity.NAME.describe()),
-            ("Avatar", identity.AVATAR.describe()),
-            (
-                f"Platform key (`{platforms.PLATFORM_HEADER}`, manifest `platforms`)",
-                platforms.PLATFORM.describe(),
-            ),
-            (f"App version (`{platforms.APP_VERSION_HEADER}`)", platforms.APP_VERSION.describe()),
-        ],
-        "friends-and-presence": [
-            ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
-            ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
-            ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
-            ("Search text `q`", friends.SEARCH_TEXT.describe()),
-            ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
-            ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
-            ("Presence status label", presence.STATUS.describe()),
-        ],
-        "gifts": [
-            ("Gift cooldown per sender and friend (default, per game)", gift_cooldown),
-            ("Gift message", gifts.MESSAGE.describe()),
-        ],
-        "grants": [("Entries per grant", grants.ENTRIES.describe())],
-        "economy": [
-            ("Amount or quantity of one change", economy.AMOUNT.describe()),
-            ("Purchase `amountMinor`", purchases.AMOUNT_MINOR.describe()),
-            (
-                "Purchase `purchasedAt` ahead of service time",
-                f"at most {_seconds(purchases.FUTURE_TOLERANCE)}",
-            ),
-            (
-                "Spend windows per request",
-                f"{purchases.WINDOWS.describe()}, {purchases.WINDOW_DAYS.describe()} days each",
-            ),
-            (
-                "Purchase `transactionId`, `store`, `productId`, `productType`",
-                purchases.STORE_TEXT.describe(),
-            ),
-        ],
-        "player-tools": [
-            ("Ban reason", players.BAN_REASON.describe()),
-            ("Debug-flag reason", limits.FREE_TEXT.describe()),
-            ("Migration rows per call", migration.ROWS.describe()),
-        ],
-        "events": [
-            ("Metrics per progress write", attempts.METRICS.describe()),
-            (
-                "Event leaderboard page `limit`",
-                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
-            ),
-            ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
-            ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
-            ("`event.progress_updated` per attempt", f"at most one per {_seconds(events.DEBOUNCE)}"),
-        ],
-        "leaderboards": [
-            ("Shared leaderboard score", f"a whole number, {leaderboards.SCORE.describe()}"),
-            (
-                "Shared leaderboard page `limit`",
-                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
-            ),
-            ("Entries in `leaderboard.period_finalized`", f"the top {boards.FINALIZED_TOP}"),
-        ],
-        "webhooks": [
-            ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
-            ("Webhook attempt timeout (default)", _seconds(delivery.ATTEMPT_TIMEOUT)),
-            ("Webhook circuit breaker", f"{delivery.BREAKER_THRESHOLD} consecutive failed attempts"),
-            (
-                "Webhook signature tolerance",
-                f"{signing.DEFAULT_TOLERANCE} s past, {signing.DEFAULT_FUTURE_TOLERANCE} s future",
-            ),
-            ("Finished webhook deliveries kept", _seconds(delivery.RETENTION)),
-        ],
-    }
+def _limits(registered: Sequence[Area] = areas.BUILT_IN) -> dict[str, list[tuple[str, str]]]:
+    """The limits the areas declare, by the page that describes them: (what, value); the pages in
+    :data:`_LIMIT_PAGES` order, then any other in the areas' order."""
+    declared = areas.limits(registered)
+    order = [
+        *(page for page in _LIMIT_PAGES if page in declared),
+        *(p for p in declared if p not in _LIMIT_PAGES),
+    ]
+    return {page: declared[page] for page in order}
 
 
 def webhook_payloads() -> Mapping[str, type]:

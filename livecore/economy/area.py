@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.economy import api, samples
+from livecore.economy import rules as economy
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.errors import Code, ErrorCode
 from livecore.player_tools.merge import fold_holdings
@@ -30,6 +31,14 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "economy": [
+            ("Amount or quantity of one change", economy.AMOUNT.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="economy",
     summary="The economy: wallets and inventories, the ledger that moves them.",
@@ -42,4 +51,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

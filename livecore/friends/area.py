@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
-from livecore.friends import api, samples
+from livecore.friends import api, presence, samples
+from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.games import FriendsSettings, PresenceSettings
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -32,6 +34,20 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "friends-and-presence": [
+            ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
+            ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
+            ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
+            ("Search text `q`", friends.SEARCH_TEXT.describe()),
+            ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
+            ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
+            ("Presence status label", presence.STATUS.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="friends",
     summary="Friends and presence: friend codes, requests, blocks, search, suggestions, heartbeats.",
@@ -46,4 +62,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

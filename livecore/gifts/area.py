@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
+from livecore.games import GiftingSettings
 from livecore.gifts import api, samples
+from livecore.gifts import rules as gifts
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
+from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -39,6 +43,18 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "gifts": [
+            (
+                "Gift cooldown per sender and friend (default, per game)",
+                duration(timedelta(seconds=GiftingSettings().cooldown_seconds)),
+            ),
+            ("Gift message", gifts.MESSAGE.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="gifts",
     summary="Gifting between friends: the send refusal order, inbox, claims, expiry.",
@@ -52,4 +68,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
 from livecore.grants import api, samples
+from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
@@ -33,6 +34,14 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "grants": [
+            ("Entries per grant", grants.ENTRIES.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="grants",
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
@@ -48,4 +57,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
 from livecore.leaderboards import api, samples
+from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.live_events import boards
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
@@ -38,6 +40,19 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "leaderboards": [
+            ("Shared leaderboard score", f"a whole number, {leaderboards.SCORE.describe()}"),
+            (
+                "Shared leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in `leaderboard.period_finalized`", f"the top {boards.FINALIZED_TOP}"),
+        ],
+    }
+
+
 AREA = Area(
     name="leaderboards",
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
@@ -48,4 +63,5 @@ AREA = Area(
     webhooks=(PeriodFinalized,),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 
+from livecore import events
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
-from livecore.live_events import api, samples
+from livecore.limits import duration
+from livecore.live_events import api, attempts, boards, samples
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
     close_window,
@@ -100,6 +102,21 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "events": [
+            ("Metrics per progress write", attempts.METRICS.describe()),
+            (
+                "Event leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
+            ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
+            ("`event.progress_updated` per attempt", f"at most one per {duration(events.DEBOUNCE)}"),
+        ],
+    }
+
+
 AREA = Area(
     name="live_events",
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
@@ -124,4 +141,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

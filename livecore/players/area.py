@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
-from livecore.players import api, samples
+from livecore.limits import duration
+from livecore.players import api, identity, platforms, samples
+from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
 from livecore.players.webhooks import (
     PlayerBanned,
@@ -36,6 +38,21 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "players-and-identity": [
+            ("Session gap (a new session opens after this much silence)", duration(players.SESSION_GAP)),
+            ("Display name", identity.NAME.describe()),
+            ("Avatar", identity.AVATAR.describe()),
+            (
+                f"Platform key (`{platforms.PLATFORM_HEADER}`, manifest `platforms`)",
+                platforms.PLATFORM.describe(),
+            ),
+            (f"App version (`{platforms.APP_VERSION_HEADER}`)", platforms.APP_VERSION.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="players",
     summary="Players and identity: register, secrets, display identity, sessions, streaks, bans, builds.",
@@ -53,4 +70,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
+from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.purchases import api, samples
+from livecore.purchases import rules as purchases
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -24,6 +26,26 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 }
 
 
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "economy": [
+            ("Purchase `amountMinor`", purchases.AMOUNT_MINOR.describe()),
+            (
+                "Purchase `purchasedAt` ahead of service time",
+                f"at most {duration(purchases.FUTURE_TOLERANCE)}",
+            ),
+            (
+                "Spend windows per request",
+                f"{purchases.WINDOWS.describe()}, {purchases.WINDOW_DAYS.describe()} days each",
+            ),
+            (
+                "Purchase `transactionId`, `store`, `productId`, `productType`",
+                purchases.STORE_TEXT.describe(),
+            ),
+        ],
+    }
+
+
 AREA = Area(
     name="purchases",
     summary="Purchases: tracked purchases, spend and revenue.",
@@ -34,4 +56,5 @@ AREA = Area(
     webhooks=(PurchaseTracked,),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    limits=_limits,
 )
