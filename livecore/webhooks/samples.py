@@ -6,9 +6,11 @@ same fields in the same order as a real delivery. Kinds without a declared sampl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from livecore import areas
+from livecore.area import Area
 from livecore.players.webhooks import PlayerRegistered
 from livecore.webhooks.payload import WebhookPayload
 
@@ -19,6 +21,7 @@ SAMPLES: dict[str, WebhookPayload] = areas.webhook_samples()
 DEFAULT_SAMPLE_KIND = PlayerRegistered.KIND
 
 
-def sample_payload(kind: str) -> WebhookPayload | dict[str, Any]:
-    """The sample of ``kind``; an empty object for a kind without a declared payload."""
-    return SAMPLES.get(kind) or {}
+def sample_payload(kind: str, registered: Sequence[Area] = areas.BUILT_IN) -> WebhookPayload | dict[str, Any]:
+    """The sample of ``kind`` among the ``registered`` areas' (a studio's own included); an empty object
+    for a kind without a declared sample."""
+    return areas.webhook_samples(registered).get(kind) or {}

@@ -109,7 +109,7 @@ def _send_sample(tx: ServerTransaction, services: Services, endpoint: Endpoint, 
         game_id=endpoint.game_id,
         env=endpoint.env,
         occurred_at=now,
-        payload=sample_payload(kind),
+        payload=sample_payload(kind, services.areas),
     )
     tx.outbox.insert_sample(event, endpoint.id)
     return event.id
