@@ -76,6 +76,8 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("path", f"{route.method} {route.surface.value}{route.path}", area)
         for payload in area.webhooks:
             claim("webhook kind", payload.KIND, area)
+        for sample in area.samples:
+            claim("webhook sample", sample.KIND, area)
         for code in area.errors:
             claim("error code", code.value, area)
         for meant in area.error_meanings:
