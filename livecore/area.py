@@ -14,7 +14,7 @@ A studio's own area is declared the same way, in its own package, and registered
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -76,6 +76,13 @@ class Area:
       area uses the ``on_merge`` and ``on_erase`` hooks);
     - ``record_ids``: the path parameters that name its records, and their not-found codes;
     - ``page``: the reference page that lists its routes.
+    - ``page``: the reference page that lists its routes;
+    - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
+      samples as an empty object);
+    - ``error_meanings``: what each built-in code it owns means, for the reference's error table (an
+      area's own :class:`~livecore.errors.Code` carries its meaning);
+    - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, by the
+      reference page that describes them.
     """
 
     name: str
@@ -96,3 +103,7 @@ class Area:
     #: refused with (``{"guildId": ErrorCode.GUILD_NOT_FOUND}``); a route may name its own
     #: (``Route.record_ids``).
     record_ids: Mapping[str, ErrorCode | Code] = attrs.field(factory=dict)
+    samples: tuple[WebhookPayload, ...] = ()
+    error_meanings: Mapping[ErrorCode | Code, str] = attrs.field(factory=dict)
+    #: Called when the reference is rendered, so the rows read the constants as they are then.
+    limits: Callable[[], Mapping[str, Sequence[tuple[str, str]]]] = dict

@@ -76,8 +76,12 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("path", f"{route.method} {route.surface.value}{route.path}", area)
         for payload in area.webhooks:
             claim("webhook kind", payload.KIND, area)
+        for sample in area.samples:
+            claim("webhook sample", sample.KIND, area)
         for code in area.errors:
             claim("error code", code.value, area)
+        for meant in area.error_meanings:
+            claim("error meaning", meant.value, area)
         for port in area.ports:
             claim("port", port, area)
         for job in area.jobs:
@@ -93,6 +97,28 @@ def routes(areas: Sequence[Area] = BUILT_IN) -> tuple[Route, ...]:
 
 def webhook_kinds(areas: Sequence[Area] = BUILT_IN) -> dict[str, type[WebhookPayload]]:
     return {payload.KIND: payload for area in areas for payload in area.webhooks}
+
+
+def webhook_samples(areas: Sequence[Area] = BUILT_IN) -> dict[str, WebhookPayload]:
+    """The placeholder payload of each kind that has one, for sample deliveries."""
+    return {sample.KIND: sample for area in areas for sample in area.samples}
+
+
+def error_meanings(areas: Sequence[Area] = BUILT_IN) -> dict[ErrorCode | Code, str]:
+    """What each code means, as the area that owns it declares: a built-in code's in
+    :attr:`livecore.area.Area.error_meanings`, an area's own :class:`~livecore.errors.Code` with itself."""
+    meanings: dict[ErrorCode | Code, str] = {code: code.meaning for area in areas for code in area.errors}
+    meanings.update((code, meaning) for area in areas for code, meaning in area.error_meanings.items())
+    return meanings
+
+
+def limits(areas: Sequence[Area] = BUILT_IN) -> dict[str, list[tuple[str, str]]]:
+    """The limits the areas declare (:attr:`livecore.area.Area.limits`), by page, in the areas' order."""
+    by_page: dict[str, list[tuple[str, str]]] = {}
+    for area in areas:
+        for page, rows in area.limits().items():
+            by_page.setdefault(page, []).extend(rows)
+    return by_page
 
 
 def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:

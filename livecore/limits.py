@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sized
+from datetime import timedelta
 from typing import Any, TypeVar
 
 import attrs
@@ -232,3 +233,15 @@ def check_board_number(value: float, field: str) -> float:
     if problem is not None:
         raise _refuse(field, problem)
     return value
+
+
+def duration(value: timedelta) -> str:
+    """``value`` in the largest whole unit that fits it, for the reference's limits table (``"15 min"``,
+    ``"30 days"``; days only from two days on, so a day reads ``"24 h"``)."""
+    total = int(value.total_seconds())
+    if total % 86_400 == 0 and total >= 2 * 86_400:
+        return f"{total // 86_400} days"
+    for unit, size in (("h", 3600), ("min", 60)):
+        if total % size == 0 and total >= size:
+            return f"{total // size} {unit}"
+    return f"{total} s"

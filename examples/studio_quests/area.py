@@ -20,7 +20,7 @@ from studio_quests.rules import (
     QUESTS_NOT_CONFIGURED,
     problems,
 )
-from studio_quests.webhooks import QuestCheckedIn
+from studio_quests.webhooks import SAMPLES, QuestCheckedIn
 
 
 def _sweep(tx: object, rt: Runtime) -> list[Task]:
@@ -34,6 +34,7 @@ AREA = Area(
     page="quests",
     routes=api.ROUTES,
     webhooks=(QuestCheckedIn,),
+    samples=SAMPLES,
     errors=(QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QUESTS_NOT_CONFIGURED),
     jobs=(Job("quest_streak_sweep", _sweep, every=timedelta(hours=1)),),
     ports={NAME: memory_port},

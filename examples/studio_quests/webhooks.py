@@ -9,6 +9,7 @@ import attrs
 
 from livecore.grants.rules import Grant
 from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.sample_values import GRANT, PLAYER, SAMPLE_TS
 from studio_quests.rules import QuestState
 
 
@@ -39,3 +40,17 @@ class QuestCheckedIn(WebhookPayload):
             grant_id=grant.id,
             checked_in_at=state.checked_in_at,
         )
+
+
+# The payload a sample delivery carries (the portal's and the admin API's "send a sample"), from the
+# service's recognisably fake values.
+SAMPLES = (
+    QuestCheckedIn(
+        **PLAYER,
+        day="2026-01-01",
+        streak=3,
+        best_streak=7,
+        grant_id=GRANT["grant_id"],
+        checked_in_at=SAMPLE_TS,
+    ),
+)

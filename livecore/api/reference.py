@@ -15,8 +15,9 @@ Blocks (the text after ``generated:``):
 - ``schemas PAGE``: the nested models first reached from PAGE's routes (in :data:`AREAS` order); other
   pages link to them there.
 - ``route-index``: one row per route, linking to its page.
-- ``errors``: every code of :class:`livecore.errors.ErrorCode` with its status and meaning.
-- ``limits``: the limits that are constants of the core.
+- ``errors``: every code of :class:`livecore.errors.ErrorCode`, then the codes the areas add, with its
+  status and the meaning its area declares (:attr:`livecore.area.Area.error_meanings`).
+- ``limits``: the limits the areas declare (:attr:`livecore.area.Area.limits`).
 - ``webhook KIND``: the payload fields of one webhook kind; ``webhook-schemas``: models nested in
   payloads that no route reaches.
 
@@ -33,14 +34,13 @@ import re
 import sys
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import attrs
 import orjson
 
-from livecore import areas, events, idempotency, limits, ratelimit
+from livecore import areas
 from livecore.api import routes as registry
 from livecore.api.convert import DEFAULT_IN_WORDS, camel
 from livecore.api.openapi import (
@@ -57,25 +57,10 @@ from livecore.api.openapi import (
 )
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.area import Area
-from livecore.crates import rules as crates
-from livecore.economy import rules as economy
-from livecore.errors import STATUS, ErrorCode
-from livecore.friends import presence
-from livecore.friends import rules as friends
-from livecore.games import FriendsSettings, GiftingSettings, PresenceSettings
-from livecore.gifts import rules as gifts
-from livecore.grants import rules as grants
+from livecore.errors import ErrorCode, status_of
 from livecore.hooks import PROJECT
-from livecore.leaderboards import rules as leaderboards
-from livecore.live_events import attempts, boards
-from livecore.operators import rules as operators
-from livecore.player_tools import migration
-from livecore.players import identity, platforms
-from livecore.players import rules as players
-from livecore.purchases import rules as purchases
-from livecore.ratelimit import DEFAULT_LIMITS, BucketName
+from livecore.limits import duration
 from livecore.schedule import Job
-from livecore.webhooks import delivery, signing
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = [
@@ -100,261 +85,33 @@ _PAGE_OF_ROUTE: Mapping[str, str] = {r.name: a.page for a in areas.BUILT_IN for 
 
 WEBHOOKS_PAGE = "webhooks"
 
+#: The pages of the limits table in reading order, the conventions first (the areas' order differs); a
+#: page not listed here (a studio area's) comes after them.
+_LIMIT_PAGES = (
+    "conventions",
+    "players-and-identity",
+    "friends-and-presence",
+    "gifts",
+    "grants",
+    "economy",
+    "player-tools",
+    "events",
+    "leaderboards",
+    "webhooks",
+)
+
 _BLOCK = re.compile(r"<!-- generated: (?P<spec>[^>]*?) -->\n.*?<!-- end generated -->", re.DOTALL)
 
-# What each code means; a code added to ErrorCode without a line here stops the generator.
-_MEANINGS: Mapping[ErrorCode, str] = {
-    ErrorCode.INVALID_REQUEST: "The body, query or a header failed validation; `details.fields` names each "
-    "offending field by its wire path.",
-    ErrorCode.INVALID_API_KEY: "The API key is missing, unknown or revoked.",
-    ErrorCode.PERMISSION_DENIED: "The key's permission set does not fit the surface, or a test-only route "
-    "or option was called with a live key.",
-    ErrorCode.NOT_FOUND: "No such route, or a record id in the path names nothing the caller may see.",
-    ErrorCode.METHOD_NOT_ALLOWED: "The path exists but not with this method (see the `Allow` header).",
-    ErrorCode.PAYLOAD_TOO_LARGE: "The body is over 1 MiB.",
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE: "A body that is not `application/json`.",
-    ErrorCode.REQUEST_TIMEOUT: "The body did not arrive within the server's body timeout (30 s unless "
-    "the operator changed it); the connection is closed.",
-    ErrorCode.RATE_LIMITED: "The key's bucket is empty, or too many wrong player secrets came for this "
-    "player from this address; `Retry-After` says when to retry.",
-    ErrorCode.IDEMPOTENCY_CONFLICT: "The idempotency key was used before with a different request, or that "
-    "request is still in flight.",
-    ErrorCode.INTERNAL_ERROR: "A fault of the service; quote the `X-Request-Id`.",
-    ErrorCode.STORAGE_UNAVAILABLE: "The server cannot write to its database: its SQLite file was moved, "
-    "deleted or replaced while it ran (the server logs why). Nothing was applied; the operator restarts it.",
-    ErrorCode.PLAYER_NOT_FOUND: "No such player in the key's game and environment.",
-    ErrorCode.PLAYER_SECRET_INVALID: "Wrong, missing or malformed `X-Player-Secret` on a player-scoped "
-    "route (also for a player that does not exist).",
-    ErrorCode.PLAYER_ALREADY_REGISTERED: "Register on a player that already has a secret.",
-    ErrorCode.PLAYER_BANNED: "A banned player's register or player-scoped write.",
-    ErrorCode.SYSTEM_RESOURCE_LOCKED: "A manual change to the system items `sessions` or `login_streak`.",
-    ErrorCode.CANNOT_FRIEND_SELF: "A player named itself as the other side of a friends operation.",
-    ErrorCode.ALREADY_FRIENDS: "The target is already a friend.",
-    ErrorCode.FRIEND_CODE_INVALID: "No player has that friend code.",
-    ErrorCode.PLAYER_BLOCKED: "A block exists between the two players, either way.",
-    ErrorCode.FRIEND_LIMIT_REACHED: "Either player already has the game's maximum number of friends.",
-    ErrorCode.FRIEND_REQUEST_NOT_FOUND: "No such request, or the caller is not the side that may act on it.",
-    ErrorCode.NOT_FRIENDS_YET: "Remove a player who is not a friend.",
-    ErrorCode.NOT_BLOCKED: "Unblock a player the caller has not blocked.",
-    ErrorCode.GIFTING_DISABLED: "The game has gifting turned off (the server history: never turned on).",
-    ErrorCode.NOT_FRIENDS: "The gift's target is not an accepted friend.",
-    ErrorCode.GIFT_NOT_ALLOWED: "The resource is not giftable, or it costs the sender in a studio-managed "
-    "game.",
-    ErrorCode.GIFT_AMOUNT_INVALID: "The amount is below 1 or above the resource's cap per gift.",
-    ErrorCode.GIFT_COOLDOWN: "Too soon to gift this friend again; `details.cooldownUntil` says when.",
-    ErrorCode.GIFT_LIMIT_REACHED: "The sender reached the game's daily send limit; `details.resetsAt`.",
-    ErrorCode.GIFT_INSUFFICIENT_BALANCE: "The gift costs the sender, who holds too little.",
-    ErrorCode.GIFT_EXPIRED: "The gift was not claimed before it expired.",
-    ErrorCode.GIFT_NOT_FOUND: "No such gift among those the caller received.",
-    ErrorCode.GIFT_ALREADY_CLAIMED: "The gift (or the grant delivering it) was claimed already.",
-    ErrorCode.RESOURCE_NOT_FOUND: "The key is not a resource of that type in the game.",
-    ErrorCode.INSUFFICIENT_BALANCE: "The debit would take the balance below zero.",
-    ErrorCode.INSUFFICIENT_QUANTITY: "The consume or revoke would take the quantity below zero.",
-    ErrorCode.STUDIO_MANAGED_ECONOMY: "A client debit or consume in a game whose studio manages the economy.",
-    ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
-    ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
-    ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
-    ErrorCode.CRATE_MUST_BE_OPENED: (
-        "A crate grant is claimed only by opening it (`POST .../crates/{grantId}/open`)."
-    ),
-    ErrorCode.NOT_A_CRATE: "Only a grant of kind `crate` can be opened.",
-    ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
-    ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
-    ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "
-    "(`details.attemptId`).",
-    ErrorCode.MAX_ATTEMPTS_REACHED: "The player used the event's `max_attempts` in this window.",
-    ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
-    "(`details: {resource, needed, have}`).",
-    ErrorCode.ATTEMPT_NOT_FOUND: "No such attempt of this player in this event.",
-    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
-    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
-    "(`details.validator`).",
-    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment, or no "
-    "shared leaderboard of that key in the game's manifest.",
-    ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
-    ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team of the window "
-    "(`details.externalPlayerIds` names them); nothing changed.",
-    ErrorCode.TEAM_NOT_FOUND: "No team of that key in the event's window.",
-    ErrorCode.ALREADY_ON_TEAM: "A partner invite or its acceptance when either player is already on a team "
-    "of the window (or the invite was accepted already).",
-    ErrorCode.INVITE_PENDING: "An invite between the two players, either way, is still pending.",
-    ErrorCode.INVITE_EXPIRED: "The partner invite was not accepted within 24 hours of service time.",
-    ErrorCode.INVITE_NOT_FOUND: "No such partner invite to the caller.",
-    ErrorCode.LOBBY_FORMING: "The lobby is still forming: 202 with the error envelope, `details: {lobbyId, "
-    "participantCount, capacity, fillBy}`; nothing was charged.",
-    ErrorCode.LOBBY_NOT_FOUND: "No such lobby in the key's game and environment.",
-    ErrorCode.CONFLICT: "The request conflicts with the record's current state.",
-    ErrorCode.INVALID_MERGE: "The merge is not possible: the same player twice, or a banned, merged or "
-    "erased target, or a source merged elsewhere or erased.",
-    ErrorCode.GUILDS_DISABLED: "The game's guilds are off (`guilds.enabled = false`).",
-    ErrorCode.GUILD_NOT_FOUND: "No such guild in the key's game and environment.",
-    ErrorCode.GUILD_DISBANDED: "The guild is disbanded: readable, but nobody joins it and nothing "
-    "changes it.",
-    ErrorCode.ALREADY_IN_GUILD: "The player is already a member of a guild.",
-    ErrorCode.GUILD_FULL: "The guild has `max_members` members.",
-    ErrorCode.GUILD_NAME_TAKEN: "Another guild of the game and environment that is not disbanded has "
-    "that name, compared by fold (NFKC, case folding, white space runs as one space, trimmed).",
-    ErrorCode.GUILD_NAME_REJECTED: "A player-chosen guild name contains an entry of the game's "
-    "`name_filter`, compared by fold.",
-    ErrorCode.GUILD_PERMISSION_DENIED: "The caller's guild role is too low for the operation.",
-    ErrorCode.GUILD_MEMBER_NOT_FOUND: "The named player is not a member of the guild.",
-    ErrorCode.NOT_IN_GUILD: "A route of the caller's own guild (`{G}`) for a player in no guild.",
-    ErrorCode.JOIN_REQUEST_PENDING: "The player has a pending join request to that guild already.",
-    ErrorCode.JOIN_REQUEST_NOT_FOUND: "No pending join request of that id (or of the caller to that guild).",
-    ErrorCode.HELP_REQUEST_OPEN: "The player has an open help request already.",
-    ErrorCode.HELP_COOLDOWN: "The player asked this guild for help less than `cooldown_seconds` ago "
-    "(`details.retryAt`).",
-    ErrorCode.HELP_REQUEST_NOT_FOUND: "No help request of that id in the caller's guild.",
-    ErrorCode.HELP_REQUEST_CLOSED: "The help request is filled, expired or closed.",
-    ErrorCode.DASHBOARD_ONLY: "A personal key asked for a dashboard-only action: sign in to the portal.",
-    ErrorCode.CSRF_INVALID: "A portal session's write without its CSRF token (`X-CSRF-Token`).",
-    ErrorCode.REWARDS_ALREADY_GRANTED: "The attempt already has milestone or completion grants.",
-    ErrorCode.API_KEY_NOT_FOUND: "No API key of that id in the game.",
-    ErrorCode.PERSONAL_KEY_NOT_FOUND: "No personal key of that id the member may see.",
-    ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND: "No webhook endpoint of that id in the game.",
-    ErrorCode.DELIVERY_NOT_FOUND: "No webhook delivery of that id in the game.",
-}
 
-
-def _seconds(value: timedelta) -> str:
-    total = int(value.total_seconds())
-    if total % 86_400 == 0 and total >= 2 * 86_400:
-        return f"{total // 86_400} days"
-    for unit, size in (("h", 3600), ("min", 60)):
-        if total % size == 0 and total >= size:
-            return f"{total // size} {unit}"
-    return f"{total} s"
-
-
-def _limits() -> dict[str, list[tuple[str, str]]]:
-    """The limits the core declares, by the page that describes them: (what, value)."""
-    retries = ", ".join(_seconds(step) for step in delivery.RETRY_SCHEDULE)
-    gift_cooldown = _seconds(timedelta(seconds=GiftingSettings().cooldown_seconds))
-    return {
-        "conventions": [
-            *(
-                (
-                    f"Rate limit, bucket `{b.value}`",
-                    f"{n:,} requests a minute per "
-                    + ("portal session or personal key" if b is BucketName.ADMIN else "API key"),
-                )
-                for b, n in DEFAULT_LIMITS.items()
-            ),
-            (
-                "Wrong player secrets, per player and client address",
-                f"{ratelimit.WRONG_SECRETS_PER_MINUTE} a minute, then 429"
-                " (`serve --wrong-secrets-per-minute`)",
-            ),
-            (
-                "Failed authentications (keys, session cookies, sign-in links), per client address",
-                f"{ratelimit.AUTH_FAILURES_PER_MINUTE} a minute, then 429 for the address"
-                " (`serve --auth-failures-per-minute`; lifted by `livecore-server lockouts clear`)",
-            ),
-            (
-                "Open event-board streams per API key, across processes",
-                f"{ratelimit.OPEN_STREAMS_PER_KEY:,} (manifest `rate_limits.open_streams`), then 429",
-            ),
-            ("Personal key lifetime", f"{operators.KEY_LIFETIME.describe()} days"),
-            ("Portal session", _seconds(operators.SESSION_TTL)),
-            ("Sign-in link", f"{_seconds(operators.LOGIN_LINK_TTL)}, once"),
-            ("Idempotency key", f"{idempotency.KEY.describe()}, kept {_seconds(idempotency.TTL)}"),
-            ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
-            ("Integers in queries and bodies", "signed 64 bits"),
-            (
-                "Numbers that reach a score, a metric, a threshold or a board (progress `metrics`, scores,"
-                " `score` overrides, the manifest's targets, thresholds, goals, limits and bot scores)",
-                f"finite, {limits.BOARD_NUMBER.describe()}; a board's sum or total stops at the bound",
-            ),
-            (
-                "Amounts in reward, grant, gift and donation entries (every route and the manifest)",
-                f"{economy.AMOUNT.describe()}; crates in a crate entry {crates.CRATE_AMOUNT.describe()}",
-            ),
-            ("Array fields", "a JSON array of the declared item type (a string or an object is refused)"),
-            (
-                "Names compared for uniqueness or by a filter (guild names, `name_filter`, name searches)",
-                "by their fold: Unicode NFKC, case folding, every run of white space one space, trimmed",
-            ),
-            ("Ids and keys (`externalPlayerId`, path ids, economy keys)", limits.ID.describe()),
-            ("Free-form text (`reason`, `sourceRefId`)", limits.FREE_TEXT.describe()),
-            (
-                "Free-form objects (`playerContext`, `metadata`, item `parameters`)",
-                limits.FREE_FORM.describe(),
-            ),
-        ],
-        "players-and-identity": [
-            ("Session gap (a new session opens after this much silence)", _seconds(players.SESSION_GAP)),
-            ("Display name", identity.NAME.describe()),
-            ("Avatar", identity.AVATAR.describe()),
-            (
-                f"Platform key (`{platforms.PLATFORM_HEADER}`, manifest `platforms`)",
-                platforms.PLATFORM.describe(),
-            ),
-            (f"App version (`{platforms.APP_VERSION_HEADER}`)", platforms.APP_VERSION.describe()),
-        ],
-        "friends-and-presence": [
-            ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
-            ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
-            ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
-            ("Search text `q`", friends.SEARCH_TEXT.describe()),
-            ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
-            ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
-            ("Presence status label", presence.STATUS.describe()),
-        ],
-        "gifts": [
-            ("Gift cooldown per sender and friend (default, per game)", gift_cooldown),
-            ("Gift message", gifts.MESSAGE.describe()),
-        ],
-        "grants": [("Entries per grant", grants.ENTRIES.describe())],
-        "economy": [
-            ("Amount or quantity of one change", economy.AMOUNT.describe()),
-            ("Purchase `amountMinor`", purchases.AMOUNT_MINOR.describe()),
-            (
-                "Purchase `purchasedAt` ahead of service time",
-                f"at most {_seconds(purchases.FUTURE_TOLERANCE)}",
-            ),
-            (
-                "Spend windows per request",
-                f"{purchases.WINDOWS.describe()}, {purchases.WINDOW_DAYS.describe()} days each",
-            ),
-            (
-                "Purchase `transactionId`, `store`, `productId`, `productType`",
-                purchases.STORE_TEXT.describe(),
-            ),
-        ],
-        "player-tools": [
-            ("Ban reason", players.BAN_REASON.describe()),
-            ("Debug-flag reason", limits.FREE_TEXT.describe()),
-            ("Migration rows per call", migration.ROWS.describe()),
-        ],
-        "events": [
-            ("Metrics per progress write", attempts.METRICS.describe()),
-            (
-                "Event leaderboard page `limit`",
-                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
-            ),
-            ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
-            ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
-            ("`event.progress_updated` per attempt", f"at most one per {_seconds(events.DEBOUNCE)}"),
-        ],
-        "leaderboards": [
-            ("Shared leaderboard score", f"a whole number, {leaderboards.SCORE.describe()}"),
-            (
-                "Shared leaderboard page `limit`",
-                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
-            ),
-            ("Entries in `leaderboard.period_finalized`", f"the top {boards.FINALIZED_TOP}"),
-        ],
-        "webhooks": [
-            ("Webhook retry schedule (after the first attempt)", f"{retries}; failed after the last"),
-            ("Webhook attempt timeout (default)", _seconds(delivery.ATTEMPT_TIMEOUT)),
-            ("Webhook circuit breaker", f"{delivery.BREAKER_THRESHOLD} consecutive failed attempts"),
-            (
-                "Webhook signature tolerance",
-                f"{signing.DEFAULT_TOLERANCE} s past, {signing.DEFAULT_FUTURE_TOLERANCE} s future",
-            ),
-            ("Finished webhook deliveries kept", _seconds(delivery.RETENTION)),
-        ],
-    }
+def _limits(registered: Sequence[Area] = areas.BUILT_IN) -> dict[str, list[tuple[str, str]]]:
+    """The limits the areas declare, by the page that describes them: (what, value); the pages in
+    :data:`_LIMIT_PAGES` order, then any other in the areas' order."""
+    declared = areas.limits(registered)
+    order = [
+        *(page for page in _LIMIT_PAGES if page in declared),
+        *(p for p in declared if p not in _LIMIT_PAGES),
+    ]
+    return {page: declared[page] for page in order}
 
 
 def webhook_payloads() -> Mapping[str, type]:
@@ -668,12 +425,17 @@ def _route_index(ctx: _Context) -> str:
     return "\n".join(rows)
 
 
-def _errors_block() -> str:
-    missing_meaning = [code.value for code in ErrorCode if code not in _MEANINGS]
+def _errors_block(registered: Sequence[Area] = areas.BUILT_IN) -> str:
+    """The contract's codes in their order, then the codes the areas add, each with its area's meaning."""
+    meanings = areas.error_meanings(registered)
+    codes = (*ErrorCode, *areas.error_codes(registered))
+    missing_meaning = [code.value for code in codes if code not in meanings]
     if missing_meaning:
-        raise ValueError(f"error codes without a meaning in livecore.api.reference: {missing_meaning}")
+        raise ValueError(
+            f"error codes without a meaning in their area (Area.error_meanings): {missing_meaning}"
+        )
     rows = ["| Code | Status | Meaning |", "|---|---|---|"]
-    rows.extend(f"| `{code.value}` | {STATUS[code]} | {_MEANINGS[code]} |" for code in ErrorCode)
+    rows.extend(f"| `{code.value}` | {status_of(code)} | {meanings[code]} |" for code in codes)
     return "\n".join(rows)
 
 
@@ -762,7 +524,7 @@ def _checks_of(hooks: object | None) -> list[str]:
 
 def _job_text(job: Job) -> str:
     if job.every is not None:
-        return f"every {_seconds(job.every)}, at each multiple of it on the clock"
+        return f"every {duration(job.every)}, at each multiple of it on the clock"
     return "when its time comes, as the state says (looked at by every process)"
 
 
@@ -792,9 +554,10 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
     if not kinds:
         parts.append("No webhook kinds.")
     codes = [code for area in own for code in area.errors]
+    meanings = areas.error_meanings(own)
     parts.append("## Error codes")
     rows = ["| Code | Status | Meaning |", "|---|---|---|"]
-    rows.extend(f"| `{code.value}` | {code.status} | {code.meaning} |" for code in codes)
+    rows.extend(f"| `{code.value}` | {code.status} | {meanings[code]} |" for code in codes)
     parts.append("\n".join(rows) if codes else "No error codes of their own.")
     checks = [(area.name, check) for area in own for check in _checks_of(area.hooks)]
     parts.append("## Checks on built-in commands")

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from livecore.area import Area
-from livecore.crates import api
+from livecore.crates import api, samples
 from livecore.crates.webhooks import CrateOpened
+from livecore.errors import Code, ErrorCode
+
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.CRATE_MUST_BE_OPENED: (
+        "A crate grant is claimed only by opening it (`POST .../crates/{grantId}/open`)."
+    ),
+    ErrorCode.NOT_A_CRATE: "Only a grant of kind `crate` can be opened.",
+}
+
 
 AREA = Area(
     name="crates",
@@ -12,4 +23,6 @@ AREA = Area(
     page="grants",
     routes=api.ROUTES,
     webhooks=(CrateOpened,),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

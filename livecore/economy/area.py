@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.economy import api
+from livecore.economy import api, samples
+from livecore.economy import rules as economy
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
+from livecore.errors import Code, ErrorCode
 from livecore.player_tools.merge import fold_holdings
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -18,6 +22,23 @@ def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: P
     tx.ledger.move(source.id, target.id, held)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.SYSTEM_RESOURCE_LOCKED: "A manual change to the system items `sessions` or `login_streak`.",
+    ErrorCode.RESOURCE_NOT_FOUND: "The key is not a resource of that type in the game.",
+    ErrorCode.INSUFFICIENT_BALANCE: "The debit would take the balance below zero.",
+    ErrorCode.INSUFFICIENT_QUANTITY: "The consume or revoke would take the quantity below zero.",
+    ErrorCode.STUDIO_MANAGED_ECONOMY: "A client debit or consume in a game whose studio manages the economy.",
+}
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "economy": [
+            ("Amount or quantity of one change", economy.AMOUNT.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="economy",
     summary="The economy: wallets and inventories, the ledger that moves them.",
@@ -28,4 +49,7 @@ AREA = Area(
         WalletChanged,
         InventoryChanged,
     ),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode
-from livecore.friends import api
+from livecore.errors import Code, ErrorCode
+from livecore.friends import api, presence, samples
+from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.games import FriendsSettings, PresenceSettings
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -16,6 +20,32 @@ from livecore.store import Transaction
 def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
     """An erased player keeps no friend, request or block."""
     tx.friends.remove_player(player.id)
+
+
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.CANNOT_FRIEND_SELF: "A player named itself as the other side of a friends operation.",
+    ErrorCode.ALREADY_FRIENDS: "The target is already a friend.",
+    ErrorCode.FRIEND_CODE_INVALID: "No player has that friend code.",
+    ErrorCode.PLAYER_BLOCKED: "A block exists between the two players, either way.",
+    ErrorCode.FRIEND_LIMIT_REACHED: "Either player already has the game's maximum number of friends.",
+    ErrorCode.FRIEND_REQUEST_NOT_FOUND: "No such request, or the caller is not the side that may act on it.",
+    ErrorCode.NOT_FRIENDS_YET: "Remove a player who is not a friend.",
+    ErrorCode.NOT_BLOCKED: "Unblock a player the caller has not blocked.",
+}
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "friends-and-presence": [
+            ("Friend code", f"{friends.CODE_LENGTH} characters of `{friends.CODE_ALPHABET}`"),
+            ("Friends per player (default, per game)", str(FriendsSettings().max_friends)),
+            ("`progression` keys per request", f"at most {friends.MAX_PROGRESSION_KEYS}"),
+            ("Search text `q`", friends.SEARCH_TEXT.describe()),
+            ("Search `limit`", f"clamped to 1 to {friends.SEARCH_LIMIT_MAX}"),
+            ("Presence time-to-live (default, per game)", f"{PresenceSettings().ttl_seconds} s"),
+            ("Presence status label", presence.STATUS.describe()),
+        ],
+    }
 
 
 AREA = Area(
@@ -31,4 +61,7 @@ AREA = Area(
         FriendRequestAccepted,
         FriendRemoved,
     ),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode
-from livecore.grants import api
+from livecore.errors import Code, ErrorCode
+from livecore.grants import api, samples
+from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
@@ -25,6 +27,21 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.grants.reassign(player.id, to)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
+    ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
+    ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
+}
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "grants": [
+            ("Entries per grant", grants.ENTRIES.describe()),
+        ],
+    }
+
+
 AREA = Area(
     name="grants",
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
@@ -39,4 +56,7 @@ AREA = Area(
         GrantClaimed,
         GrantExpired,
     ),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.leaderboards import api
+from livecore.errors import Code, ErrorCode
+from livecore.leaderboards import api, samples
+from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.live_events import boards
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
@@ -29,6 +34,25 @@ def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: P
     merge_entries(tx, source.id, target)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment, or no "
+    "shared leaderboard of that key in the game's manifest.",
+}
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "leaderboards": [
+            ("Shared leaderboard score", f"a whole number, {leaderboards.SCORE.describe()}"),
+            (
+                "Shared leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in `leaderboard.period_finalized`", f"the top {boards.FINALIZED_TOP}"),
+        ],
+    }
+
+
 AREA = Area(
     name="leaderboards",
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
@@ -37,4 +61,7 @@ AREA = Area(
     merge=_merge,
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
     webhooks=(PeriodFinalized,),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
+    limits=_limits,
 )

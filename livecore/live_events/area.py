@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import partial
 
+from livecore import events
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode
-from livecore.live_events import api
+from livecore.errors import Code, ErrorCode
+from livecore.limits import duration
+from livecore.live_events import api, attempts, boards, samples
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
     close_window,
@@ -83,6 +86,37 @@ def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Pla
     tx.attempts.reassign(player.id, kept)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
+    ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
+    ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "
+    "(`details.attemptId`).",
+    ErrorCode.MAX_ATTEMPTS_REACHED: "The player used the event's `max_attempts` in this window.",
+    ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
+    "(`details: {resource, needed, have}`).",
+    ErrorCode.ATTEMPT_NOT_FOUND: "No such attempt of this player in this event.",
+    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
+    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
+    "(`details.validator`).",
+    ErrorCode.REWARDS_ALREADY_GRANTED: "The attempt already has milestone or completion grants.",
+}
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "events": [
+            ("Metrics per progress write", attempts.METRICS.describe()),
+            (
+                "Event leaderboard page `limit`",
+                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+            ),
+            ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
+            ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),
+            ("`event.progress_updated` per attempt", f"at most one per {duration(events.DEBOUNCE)}"),
+        ],
+    }
+
+
 AREA = Area(
     name="live_events",
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
@@ -106,4 +140,7 @@ AREA = Area(
         WindowClosed,
         LeaderboardFinalized,
     ),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
+    limits=_limits,
 )

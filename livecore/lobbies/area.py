@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode
-from livecore.lobbies import api
+from livecore.errors import Code, ErrorCode
+from livecore.lobbies import api, samples
 from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
@@ -43,6 +44,13 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.lobbies.reassign(player.id, to)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.LOBBY_FORMING: "The lobby is still forming: 202 with the error envelope, `details: {lobbyId, "
+    "participantCount, capacity, fillBy}`; nothing was charged.",
+    ErrorCode.LOBBY_NOT_FOUND: "No such lobby in the key's game and environment.",
+}
+
+
 AREA = Area(
     name="lobbies",
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
@@ -62,4 +70,6 @@ AREA = Area(
         SessionTerminated,
         SessionFrozen,
     ),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.errors import Code, ErrorCode
+from livecore.limits import duration
 from livecore.players.rules import Player
-from livecore.purchases import api
+from livecore.purchases import api, samples
+from livecore.purchases import rules as purchases
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -16,6 +21,31 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.purchases.reassign(player.id, to)
 
 
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
+}
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "economy": [
+            ("Purchase `amountMinor`", purchases.AMOUNT_MINOR.describe()),
+            (
+                "Purchase `purchasedAt` ahead of service time",
+                f"at most {duration(purchases.FUTURE_TOLERANCE)}",
+            ),
+            (
+                "Spend windows per request",
+                f"{purchases.WINDOWS.describe()}, {purchases.WINDOW_DAYS.describe()} days each",
+            ),
+            (
+                "Purchase `transactionId`, `store`, `productId`, `productType`",
+                purchases.STORE_TEXT.describe(),
+            ),
+        ],
+    }
+
+
 AREA = Area(
     name="purchases",
     summary="Purchases: tracked purchases, spend and revenue.",
@@ -24,4 +54,7 @@ AREA = Area(
     merge=_move_records,
     erase=_move_records,
     webhooks=(PurchaseTracked,),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
+    limits=_limits,
 )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode
+from livecore.errors import Code, ErrorCode
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
-from livecore.teams import api
+from livecore.teams import api, samples
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -25,6 +27,18 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     """A merge or an erasure: the player's team seats and partner invites become ``to``'s (one seat per
     window: where both sit on a team, the target keeps its own)."""
     tx.teams.reassign(player.id, to)
+
+
+_MEANINGS: Mapping[ErrorCode | Code, str] = {
+    ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team of the window "
+    "(`details.externalPlayerIds` names them); nothing changed.",
+    ErrorCode.TEAM_NOT_FOUND: "No team of that key in the event's window.",
+    ErrorCode.ALREADY_ON_TEAM: "A partner invite or its acceptance when either player is already on a team "
+    "of the window (or the invite was accepted already).",
+    ErrorCode.INVITE_PENDING: "An invite between the two players, either way, is still pending.",
+    ErrorCode.INVITE_EXPIRED: "The partner invite was not accepted within 24 hours of service time.",
+    ErrorCode.INVITE_NOT_FOUND: "No such partner invite to the caller.",
+}
 
 
 AREA = Area(
@@ -45,4 +59,6 @@ AREA = Area(
         PartnerInviteSent,
         PartnerInviteAccepted,
     ),
+    samples=samples.SAMPLES,
+    error_meanings=_MEANINGS,
 )

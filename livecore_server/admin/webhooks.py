@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from livecore import areas
 from livecore.clock import format_ts, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.events import DomainEvent
@@ -19,7 +20,6 @@ from livecore.operators import api
 from livecore.operators.rules import Action, authorize
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, replay, unpause
-from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_payload
 from livecore_server.admin.audit import record
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
@@ -109,7 +109,7 @@ def _send_sample(tx: ServerTransaction, services: Services, endpoint: Endpoint, 
         game_id=endpoint.game_id,
         env=endpoint.env,
         occurred_at=now,
-        payload=sample_payload(kind),
+        payload=sample_payload(kind, services.areas),
     )
     tx.outbox.insert_sample(event, endpoint.id)
     return event.id
@@ -265,7 +265,7 @@ def send_sample_route(
     call: Call[api.SendSampleRequest | None, None], tx: ServerTransaction
 ) -> api.SendSampleResponse:
     kind = call.body.kind if call.body is not None and call.body.kind else DEFAULT_SAMPLE_KIND
-    if kind not in PAYLOAD_TYPES:
+    if kind not in areas.webhook_kinds(call.services.areas):
         raise invalid_request("Unknown webhook kind.", {"kind": "is not a webhook kind"})
     endpoint = _endpoint(tx, call.params["endpointId"], call.scope.game_id)
     event_id = _send_sample(tx, call.services, endpoint, kind)

@@ -11,11 +11,11 @@ import attrs
 import pytest
 
 from livecore import areas
-from livecore.api import routes
+from livecore.api import reference, routes
 from livecore.area import Area, Ports
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import Code, LivecoreError
+from livecore.errors import Code, ErrorCode, LivecoreError
 from livecore.games import Game, Studio
 from livecore.guilds.area import AREA as GUILDS
 from livecore.hashing import KeyedHasher
@@ -27,6 +27,7 @@ from livecore.schedule import Job, Schedule, Task, once
 from livecore.scope import Environment, Scope
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.payload import WebhookPayload
+from livecore.webhooks.samples import sample_payload
 
 T0 = datetime(2026, 3, 2, 12, 0, 30, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
@@ -61,8 +62,10 @@ class _Pinged(WebhookPayload):
         Area(name="mine", summary="", page="x", webhooks=(_Pinged,)),
         Area(name="mine", summary="", page="x", errors=(Code("guild_full", 409),)),
         Area(name="mine", summary="", page="x", jobs=(attrs.evolve(GUILDS.jobs[0]),)),
+        Area(name="mine", summary="", page="x", samples=(_Pinged("plr_1"),)),
+        Area(name="mine", summary="", page="x", error_meanings={ErrorCode.GUILD_FULL: "again"}),
     ],
-    ids=["area", "route", "webhook-kind", "error-code", "job"],
+    ids=["area", "route", "webhook-kind", "error-code", "job", "webhook-sample", "error-meaning"],
 )
 def test_an_area_that_claims_a_taken_name_is_refused(area: Area) -> None:
     with pytest.raises(areas.AreaConflict):
@@ -88,6 +91,42 @@ def test_shared_tables_are_built_from_the_areas() -> None:
         "leaderboard_rollover",
         "guild_succession_sweep",
     ]
+
+
+@attrs.frozen
+class _QuestDone(WebhookPayload):
+    KIND = "quest.done"
+    player_id: str
+
+
+_QUESTS = Area(
+    name="quests",
+    summary="A studio's quests.",
+    page="quests",
+    webhooks=(_QuestDone,),
+    samples=(_QuestDone("plr_sample"),),
+    errors=(Code("quest_not_found", 404),),
+    error_meanings={Code("quest_not_found", 404): "No quest of that key."},
+    limits=lambda: {"quests": [("Quests per player", "at most 10")]},
+)
+
+
+def test_a_studio_areas_samples_meanings_and_limits_join_the_shared_tables() -> None:
+    registered = areas.registered([_QUESTS])
+    assert sample_payload("quest.done", registered) == _QuestDone("plr_sample")
+    assert sample_payload("quest.done") == {}
+    errors = reference._errors_block(registered).splitlines()
+    assert errors[-1] == "| `quest_not_found` | 404 | No quest of that key. |"
+    assert errors[2].startswith(f"| `{next(iter(ErrorCode)).value}` |")
+    limits = reference._limits(registered)
+    assert list(limits)[-2:] == ["webhooks", "quests"]
+    assert limits["quests"] == [("Quests per player", "at most 10")]
+
+
+def test_a_studio_code_without_a_meaning_stops_the_reference() -> None:
+    mute = attrs.evolve(_QUESTS, error_meanings={})
+    with pytest.raises(ValueError, match="quest_not_found"):
+        reference._errors_block(areas.registered([mute]))
 
 
 # --- the embedded schedule ------------------------------------------------------------------------------

@@ -349,3 +349,23 @@ async def test_the_typed_clients_reach_the_area_through_its_own_resource(qw: Wor
         assert refused.value.code == "quest_already_checked_in"
     async with AsyncBackendClient(qw.keys["test-server"], base_url=base) as backend:
         assert (await backend.quests.get("ada")).quest == done.quest
+
+
+async def test_a_sample_of_the_areas_kind_carries_the_areas_own_sample(
+    db_url: str, receiver: Receiver
+) -> None:
+    from livecore_server.admin.webhooks import send_sample
+
+    hooks = webhook_manifest(quests=("test", receiver.url, '["quest.checked_in"]'))
+    world = await _served(db_url, QUESTS + hooks + PLUGINS)
+    try:
+        endpoint = world.applied["games"]["space-race"]["webhooks"]["quests"]["id"]
+        send_sample(world.services, endpoint, "quest.checked_in")
+        await world.dispatcher.drain_due()
+        [received] = await receiver.wait_for(1)
+        assert received.headers["X-Svc-Webhook-Test"] == "1"
+        assert received.envelope["eventName"] == "quest.checked_in"
+        assert received.envelope["data"]["externalPlayerId"] == "sample-player"
+        assert received.envelope["data"]["streak"] == 3
+    finally:
+        await world.client.close()
