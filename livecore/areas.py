@@ -107,7 +107,7 @@ def webhook_samples(areas: Sequence[Area] = BUILT_IN) -> dict[str, WebhookPayloa
 def error_meanings(areas: Sequence[Area] = BUILT_IN) -> dict[ErrorCode | Code, str]:
     """What each code means, as the area that owns it declares: a built-in code's in
     :attr:`livecore.area.Area.error_meanings`, an area's own :class:`~livecore.errors.Code` with itself."""
-    meanings: dict[ErrorCode | Code, str] = {code: code.meaning for area in areas for code in area.errors}
+    meanings: dict[ErrorCode | Code, str] = {c: c.meaning for area in areas for c in area.errors if c.meaning}
     meanings.update((code, meaning) for area in areas for code, meaning in area.error_meanings.items())
     return meanings
 

@@ -57,7 +57,7 @@ from livecore.api.openapi import (
 )
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.area import Area
-from livecore.errors import ErrorCode, status_of
+from livecore.errors import Code, ErrorCode, status_of
 from livecore.hooks import PROJECT
 from livecore.limits import duration
 from livecore.schedule import Job
@@ -425,18 +425,24 @@ def _route_index(ctx: _Context) -> str:
     return "\n".join(rows)
 
 
-def _errors_block(registered: Sequence[Area] = areas.BUILT_IN) -> str:
-    """The contract's codes in their order, then the codes the areas add, each with its area's meaning."""
+def _error_rows(codes: Sequence[ErrorCode | Code], registered: Sequence[Area]) -> str:
+    """The table of ``codes``, each with its status and the meaning its area declares; a code without
+    one stops the generator."""
     meanings = areas.error_meanings(registered)
-    codes = (*ErrorCode, *areas.error_codes(registered))
     missing_meaning = [code.value for code in codes if code not in meanings]
     if missing_meaning:
         raise ValueError(
-            f"error codes without a meaning in their area (Area.error_meanings): {missing_meaning}"
+            f"error codes without a meaning in their area (Area.error_meanings, Code.meaning): "
+            f"{missing_meaning}"
         )
     rows = ["| Code | Status | Meaning |", "|---|---|---|"]
     rows.extend(f"| `{code.value}` | {status_of(code)} | {meanings[code]} |" for code in codes)
     return "\n".join(rows)
+
+
+def _errors_block(registered: Sequence[Area] = areas.BUILT_IN) -> str:
+    """The contract's codes in their order, then the codes the areas add, each with its area's meaning."""
+    return _error_rows((*ErrorCode, *areas.error_codes(registered)), registered)
 
 
 def _limits_block() -> str:
@@ -554,11 +560,8 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
     if not kinds:
         parts.append("No webhook kinds.")
     codes = [code for area in own for code in area.errors]
-    meanings = areas.error_meanings(own)
     parts.append("## Error codes")
-    rows = ["| Code | Status | Meaning |", "|---|---|---|"]
-    rows.extend(f"| `{code.value}` | {code.status} | {meanings[code]} |" for code in codes)
-    parts.append("\n".join(rows) if codes else "No error codes of their own.")
+    parts.append(_error_rows(codes, own) if codes else "No error codes of their own.")
     checks = [(area.name, check) for area in own for check in _checks_of(area.hooks)]
     parts.append("## Checks on built-in commands")
     parts.append(
