@@ -8,7 +8,7 @@ import orjson
 
 from livecore.clock import to_millis
 from livecore.economy.rules import Holding, LedgerEntry
-from livecore_server.storage.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
+from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:

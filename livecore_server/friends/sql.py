@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
-from livecore_server.storage.rows import CARD_COLUMNS, REQUEST_COLUMNS, pair_key
+from livecore_server.friends.rows import REQUEST_COLUMNS, pair_key
+from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.sqlport import MISSING, SqlPort
 
 if TYPE_CHECKING:

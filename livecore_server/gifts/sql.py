@@ -10,7 +10,9 @@ from livecore.clock import from_millis, to_millis
 from livecore.gifts.rules import Gift, GiftListing, SenderStats
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import CARD_COLUMNS, GIFT_COLUMNS, GIFT_FROM, dt, ms
+from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
+from livecore_server.players.rows import CARD_COLUMNS
+from livecore_server.storage.rows import dt, ms
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ from datetime import datetime
 from livecore.clock import to_millis
 from livecore.grants.rules import Grant, GrantStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import GRANT_COLUMNS, grant_row, ms
+from livecore_server.grants.rows import GRANT_COLUMNS, grant_row
+from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_GRANT = Insert("grants", GRANT_COLUMNS.names)

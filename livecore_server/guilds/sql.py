@@ -14,8 +14,7 @@ from livecore.clock import to_millis
 from livecore.guilds.rules import By, Donation, Guild, HelpRequest, JoinRequest, Stint, name_key
 from livecore.players.rules import Player
 from livecore.scope import Environment
-from livecore_server.players.sql import like_escape
-from livecore_server.storage.rows import (
+from livecore_server.guilds.rows import (
     DONATION_COLUMNS,
     GUILD_COLUMNS,
     HELP_COLUMNS,
@@ -26,9 +25,10 @@ from livecore_server.storage.rows import (
     guild_row,
     help_row,
     join_request_row,
-    ms,
     stint_row,
 )
+from livecore_server.players.sql import like_escape
+from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 G_COLUMNS = GUILD_COLUMNS.qualified("g")

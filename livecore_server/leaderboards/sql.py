@@ -14,14 +14,14 @@ from livecore.clock import to_millis
 from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, PlayerTier, SharedEntry
 from livecore.live_events.boards import Contender, sort_key
 from livecore.scope import Environment
-from livecore_server.live_events.sql.boards import count_ahead, ranked_page
-from livecore_server.storage.rows import (
+from livecore_server.leaderboards.rows import (
     DIVISION_COLUMNS,
     PERIOD_COLUMNS,
     SHARED_ENTRY_COLUMNS,
-    ms,
     period_row,
 )
+from livecore_server.live_events.sql.boards import count_ahead, ranked_page
+from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_PERIOD = Insert("board_periods", PERIOD_COLUMNS.names)

@@ -12,7 +12,8 @@ from livecore.clock import to_millis
 from livecore.lobbies.rules import Lobby, Seat
 from livecore.players.rules import Player
 from livecore.scope import Environment
-from livecore_server.storage.rows import LOBBY_COLUMNS, SEAT_COLUMNS, dt, lobby_row, ms, seat_row
+from livecore_server.lobbies.rows import LOBBY_COLUMNS, SEAT_COLUMNS, lobby_row, seat_row
+from livecore_server.storage.rows import dt, ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_LOBBY = Insert("lobbies", LOBBY_COLUMNS.names)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from livecore.names import fold
 from livecore.players.rules import Activity, Player, PlayerCard
 from livecore.scope import Environment
-from livecore_server.storage.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
+from livecore_server.players.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
 from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
 
 if TYPE_CHECKING:

@@ -21,7 +21,8 @@ from livecore.purchases.rules import (
     window_start,
 )
 from livecore.scope import Environment
-from livecore_server.storage.rows import PURCHASE_COLUMNS, PURCHASE_FROM, dt
+from livecore_server.purchases.rows import PURCHASE_COLUMNS, PURCHASE_FROM
+from livecore_server.storage.rows import dt
 from livecore_server.storage.sqlport import SqlPort
 
 if TYPE_CHECKING:

@@ -34,14 +34,11 @@ from livecore.friends.rules import Friendship
 from livecore.gifts.rules import Gift, SenderStats
 from livecore.idempotency import StoredResponse
 from livecore.players.rules import Player
+from livecore_server.economy.rows import HOLDING_COLUMNS
+from livecore_server.gifts.rows import GIFT_COLUMNS
 from livecore_server.gifts.sql import GIFT_STATS
-from livecore_server.storage.rows import (
-    GIFT_COLUMNS,
-    HOLDING_COLUMNS,
-    PLAYER_COLUMNS,
-    STORED_RESPONSE_COLUMNS,
-    dt,
-)
+from livecore_server.players.rows import PLAYER_COLUMNS
+from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS, dt
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction

@@ -12,16 +12,16 @@ import orjson
 from livecore.clock import to_millis
 from livecore.players.rules import Player
 from livecore.teams.rules import PartnerInvite, Team, TeamMember
-from livecore_server.storage.rows import (
+from livecore_server.storage.rows import ms
+from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.teams.rows import (
     INVITE_COLUMNS,
     TEAM_COLUMNS,
     TEAM_MEMBER_COLUMNS,
     invite_row,
-    ms,
     team_member_row,
     team_row,
 )
-from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_TEAM = Insert("teams", TEAM_COLUMNS.names)
 INSERT_INVITE = Insert("partner_invites", INVITE_COLUMNS.names)

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from livecore_server.players.rows import CARD_COLUMNS, PLAYER_COLUMNS
 from livecore_server.storage.columns import Columns
-from livecore_server.storage.rows import CARD_COLUMNS, PLAYER_COLUMNS
 
 
 def _pair(first: Any, second: Any) -> tuple[Any, Any]:

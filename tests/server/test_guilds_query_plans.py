@@ -38,9 +38,10 @@ from livecore.hashing import KeyedHasher
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.guilds.rows import guild_row, stint_row
 from livecore_server.guilds.sql import INSERT_GUILD, PUT_STINT
+from livecore_server.players.rows import player_row
 from livecore_server.players.sql import INSERT_PLAYER
-from livecore_server.storage.rows import guild_row, player_row, stint_row
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0
 from tests.server.test_boards_query_plans import POSTGRES_SCAN, SQLITE_SCAN, _plans, store_with_game

@@ -7,7 +7,7 @@ from datetime import datetime
 from livecore.clock import to_millis
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.players.rules import Player
-from livecore_server.storage.rows import ATTEMPT_COLUMNS, attempt_row
+from livecore_server.live_events.rows import ATTEMPT_COLUMNS, attempt_row
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_ATTEMPT = Insert("attempts", ATTEMPT_COLUMNS.names)

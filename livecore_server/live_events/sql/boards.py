@@ -20,8 +20,10 @@ from typing import Any, TypeVar
 from livecore.clock import to_millis
 from livecore.live_events.boards import Board, BoardEntry, Contender, sort_key
 from livecore.players.identity import Identity
+from livecore_server.live_events.rows import BOARD_COLUMNS, ENTRY_COLUMNS, board_row
+from livecore_server.players.rows import SHOWN_COUNTRY
 from livecore_server.storage.columns import Columns
-from livecore_server.storage.rows import BOARD_COLUMNS, ENTRY_COLUMNS, SHOWN_COUNTRY, board_row, ms
+from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort, SqlTransaction
 
 T = TypeVar("T")

@@ -7,7 +7,8 @@ from datetime import datetime
 from livecore.clock import to_millis
 from livecore.live_events.rules import Window
 from livecore.scope import Environment
-from livecore_server.storage.rows import WINDOW_COLUMNS, ms, window_row
+from livecore_server.live_events.rows import WINDOW_COLUMNS, window_row
+from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_WINDOW = Insert("windows", WINDOW_COLUMNS.names)
