@@ -12,7 +12,6 @@ from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
-from .._guilds import profile_edit
 from .._transport import Call
 from ..models import ResourceType
 from ._base import SdkCalls, ServerCalls
@@ -25,6 +24,31 @@ __all__ = ["AsyncGuilds", "AsyncServerGuilds", "Guilds", "ServerGuilds"]
 
 
 _T = TypeVar("_T")
+_Edit = TypeVar("_Edit", bound=guilds.EditGuildRequest)
+
+
+def _profile_edit(
+    model: type[_Edit],
+    *,
+    name: str | Absent,
+    description: str | Absent | None,
+    badge: str | Absent | None,
+    country: str | Absent | None,
+    join_type: JoinType | str | Absent,
+    metadata: Mapping[str, Any] | Absent | None,
+) -> _Edit:
+    """The body of a profile edit, which the player's and the studio's edits share: ``model`` with the
+    fields given. Each field is left out (``ABSENT``, the default: kept as it is) or given; ``None`` clears
+    ``description``, ``badge``, ``country`` and ``metadata``. ``ValueError`` (before any request) for a
+    ``join_type`` that is not one."""
+    return model(
+        name=name,
+        description=description,
+        badge=badge,
+        country=country,
+        join_type=join_type if join_type is ABSENT else JoinType(join_type),
+        metadata=metadata if metadata is ABSENT or metadata is None else dict(metadata),
+    )
 
 
 class _GuildsCalls(SdkCalls):
@@ -201,7 +225,7 @@ class _GuildsCalls(SdkCalls):
             guilds.SDK_EDIT,
             m.GuildResponse,
             path={"externalId": external_id},
-            body=profile_edit(
+            body=_profile_edit(
                 m.EditGuildRequest,
                 name=name,
                 description=description,
@@ -563,7 +587,7 @@ class _ServerGuildsCalls(ServerCalls):
             guilds.SERVER_EDIT,
             m.GuildDetailResponse,
             path={"guildId": guild_id},
-            body=profile_edit(
+            body=_profile_edit(
                 m.ServerEditGuildRequest,
                 name=name,
                 description=description,
