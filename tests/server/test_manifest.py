@@ -35,9 +35,7 @@ from livecore.games import (
     Verdict,
 )
 from livecore.live_events.rules import EventState, state
-from livecore.ratelimit import BucketName
-from livecore.scope import Environment, Permission
-from livecore_server.manifest import (
+from livecore.manifest import (
     ApiKeyManifest,
     EventManifest,
     LeaderboardManifest,
@@ -45,11 +43,10 @@ from livecore_server.manifest import (
     ManifestError,
     ResourceManifest,
     WebhookManifest,
-    demo_manifest,
-    demo_manifest_text,
-    load_manifest,
-    parse_manifest,
 )
+from livecore.ratelimit import BucketName
+from livecore.scope import Environment, Permission
+from livecore_server.manifest import demo_manifest, demo_manifest_text, load_manifest, parse_manifest
 from livecore_server.storage.records import settings_converter
 
 # A manifest with every section (docs/reference/manifest-and-cli.md#manifest).
