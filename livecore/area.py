@@ -6,7 +6,8 @@ store) and, where it has a server side, one in the server (``livecore_server/<ar
 its SQL store). Its ``area.py`` declares it once, as an :class:`Area`; everything shared is built from the
 registered areas (:mod:`livecore.areas`): the route table and the OpenAPI documents, the generated
 reference, the list of webhook kinds, the error table, the scheduled jobs, the ports of the in-memory
-store. Django's applications are the model: each brings its own parts, and the project lists them once.
+store, the manifest's parser (:mod:`livecore.manifest`, from each area's sections). Django's
+applications are the model: each brings its own parts, and the project lists them once.
 
 A studio's own area is declared the same way, in its own package, and registered by name
 (docs/extending.md).

@@ -21,9 +21,8 @@ and ``true`` are not integers)::
     [plugins]         areas = ["<package>", ...]: the studio's own areas (docs/extending.md)
     [games.<key>]     name (required), economy = "studio" (default) | "platform",
                       platforms = ["<key>", ...] (the game's own platform keys, beside the built-in ones)
-      .<section>         each registered area's section (its module documents it): resources, gifting,
-                         presence, friends, events (with an event's lobby, sudden_death and teams),
-                         leaderboards, guilds, crates
+      .<section>         each registered area's section, documented in its module
+                         (``livecore/<area>/manifest.py``; the list: docs/reference/manifest-and-cli.md)
       .api_keys.<name>   env = "test" | "live" (required),
                          permission = "client_sdk" | "server_integration" (required),
                          rate_limits = { <bucket> = <per minute> } (optional)
@@ -84,10 +83,7 @@ from cattrs.gen import make_dict_structure_fn, override
 from livecore import areas as core_areas
 from livecore.api.convert import field_errors, make_converter
 from livecore.area import Area
-from livecore.economy.manifest import ResourceManifest
 from livecore.games import Economy, GameSettings, RankBand
-from livecore.leaderboards.manifest import LeaderboardManifest
-from livecore.live_events.manifest import EventManifest
 from livecore.operators.rules import Role
 from livecore.players.platforms import PLATFORM
 from livecore.ratelimit import BucketName
@@ -114,14 +110,11 @@ __all__ = [
     "RESERVED_RESOURCE_KEYS",
     "ApiKeyManifest",
     "AreaLoader",
-    "EventManifest",
     "GameManifest",
-    "LeaderboardManifest",
     "Manifest",
     "ManifestError",
     "MemberManifest",
     "PluginsManifest",
-    "ResourceManifest",
     "WebhookManifest",
     "parse_manifest",
     "webhook_problems",
@@ -133,7 +126,7 @@ RATE_LIMIT_MAX = 1_000_000
 _CURRENCY = re.compile(r"[A-Z]{3}")
 
 #: The area of a package ``[plugins] areas`` names, or why it cannot be loaded (the server imports it).
-AreaLoader = Callable[[str], "Area | str"]
+AreaLoader = Callable[[str], Area | str]
 
 
 class ManifestError(ValueError):
@@ -180,7 +173,7 @@ class WebhookManifest:
 @attrs.frozen
 class GameManifest:
     """``[games.<key>]``. ``exchange_rates`` is effective: the top-level table merged with the game's own.
-    ``sections`` holds each area's section by its key, read as an attribute too (``game.guilds``)."""
+    ``sections`` holds each area's section by its key, read as an attribute too (``game.gifting``)."""
 
     name: str
     economy: Economy = Economy.STUDIO
@@ -358,7 +351,8 @@ def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
 # --- the grammar: the records and rules the registered areas' sections make ------------------------
 
 
-def _checks(rule: Callable[[Mapping[str, Any], str, Problems], None]) -> Check:
+def _as_check(rule: Callable[[Mapping[str, Any], str, Problems], None]) -> Check:
+    """A table rule, run as a check (it does not look at the rest of the game)."""
     return lambda table, path, problems, _: rule(table, path, problems)
 
 
@@ -506,11 +500,11 @@ def _grammar(sections: tuple[Section, ...]) -> _Grammar:
         (game, "api_keys"): key,
         (game, "webhooks"): key,
     }
-    tables: dict[type, list[Check]] = {cls: [_checks(rule)] for cls, rule in SHARED.tables.items()}
+    tables: dict[type, list[Check]] = {cls: [_as_check(rule)] for cls, rule in SHARED.tables.items()}
     for section in sections:
         fields.update(section.rules.fields)
         for cls, rule in section.rules.tables.items():
-            tables.setdefault(cls, []).append(_checks(rule))
+            tables.setdefault(cls, []).append(_as_check(rule))
         if section.key_rule is not None:
             keys[section.within or game, section.key] = section.key_rule
     for section in sections:  # a table's checks of what its sections name run after its own rules
@@ -567,8 +561,9 @@ def _studio_areas(
     load: its problem is reported under ``plugins.areas[i]``), then ``areas``. Read from the raw data, so
     the webhook rules know the areas' kinds even when other fields fail."""
     known: dict[str, Area] = {}
-    named = data.get("plugins", {}).get("areas", []) if isinstance(data.get("plugins"), dict) else []
-    for i, name in enumerate(named if isinstance(named, list) and load_area is not None else []):
+    plugins = data.get("plugins")
+    named = plugins.get("areas", []) if isinstance(plugins, dict) and load_area is not None else []
+    for i, name in enumerate(named if isinstance(named, list) else []):
         if not isinstance(name, str) or load_area is None:
             continue  # the converter reports its type
         area = load_area(name)

@@ -1,6 +1,6 @@
 """What an area's manifest section is, and the rules the sections share.
 
-An area that takes part of a game's manifest (guilds, crates, live events) declares its section once, as a
+An area that takes part of a game's manifest (gifting, live events) declares its section once, as a
 :class:`Section` in ``livecore/<area>/manifest.py``, and lists it in its :class:`livecore.area.Area`
 (``manifest``); the parser (:mod:`livecore.manifest`) reads every registered area's sections, without
 naming any. A section's module documents its own fields and rules; docs/reference/manifest-and-cli.md is
@@ -11,7 +11,7 @@ type (types, unknown fields and enums are the converter's to name):
 
 - field rules, by (record, field): ``(value, path, problems)``;
 - table rules, by record: ``(table, path, problems)``, for several fields of one table together;
-- for a section that is a table of named entries (``[games.<key>.crates.<key>]``), a rule for each key;
+- for a section that is a table of named entries (``[games.<key>.events.<key>]``), a rule for each key;
 
 and a check of the table it lives in (the game's, or an event's) with the whole game table beside it,
 read-only: for what it names in the rest of its game (declared resources, shared boards, the economy).
@@ -56,8 +56,8 @@ class Section:
     """One area's section of a game's manifest.
 
     - ``key``: its table's key, under ``[games.<key>]``, or under the table of ``within``;
-    - ``record``: what its table is read into (``GuildSettings``, ``dict[str, CrateSettings]``); None for a
-      section within another area's record, which declares the field (an event's ``lobby``);
+    - ``record``: what its table is read into (``GiftingSettings``, ``dict[str, EventManifest]``); None for
+      a section within another area's record, which declares the field (a part of an event's table);
     - ``default``: its value when the table is left out;
     - ``settings``: its value as the game's settings hold it (:class:`livecore.games.GameSettings`' field
       of the same key);
