@@ -6,7 +6,8 @@ store) and, where it has a server side, one in the server (``livecore_server/<ar
 its SQL store). Its ``area.py`` declares it once, as an :class:`Area`; everything shared is built from the
 registered areas (:mod:`livecore.areas`): the route table and the OpenAPI documents, the generated
 reference, the list of webhook kinds, the error table, the scheduled jobs, the ports of the in-memory
-store. Django's applications are the model: each brings its own parts, and the project lists them once.
+store, the manifest's parser (:mod:`livecore.manifest`, from each area's sections). Django's
+applications are the model: each brings its own parts, and the project lists them once.
 
 A studio's own area is declared the same way, in its own package, and registered by name
 (docs/extending.md).
@@ -22,6 +23,7 @@ import attrs
 from livecore.api.route import Route
 from livecore.errors import Code, ErrorCode
 from livecore.schedule import Job
+from livecore.section import Section
 from livecore.webhooks.payload import WebhookPayload
 
 #: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``. The
@@ -31,8 +33,8 @@ MemoryPort = Callable[[Any, Any], object]
 #: ``target``, in the merge's transaction) or is erased (its records move to the anonymized row ``kept``).
 MergeStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, source, target)
 EraseStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, player, kept)
-#: Checks an area's manifest section (``[games.<key>.areas.<name>]``): the problems found, by the path of
-#: the field below the section (``"daily.reward"``), empty when it is fine.
+#: Checks a studio's area's manifest section (``[games.<key>.areas.<name>]``): the problems found, by the
+#: path of the field below the section (``"daily.reward"``), empty when it is fine.
 SettingsCheck = Callable[[Mapping[str, Any]], Mapping[str, str]]
 
 
@@ -71,11 +73,14 @@ class Area:
       (its server side declares the SQL ones);
     - ``hooks``: an object of hook implementations (:mod:`livecore.hooks`), checks that run before
       built-in commands;
-    - ``settings``: checks its section of a game in the manifest;
+    - ``manifest``: a built-in area's sections of a game in the manifest (:class:`livecore.section.Section`:
+      its key, its record and rules, and how it becomes the game's settings), read by the parser
+      (:mod:`livecore.manifest`) without naming it;
+    - ``settings``: a studio's area's check of its section of a game, ``[games.<key>.areas.<name>]``
+      (free-form: the game's settings hold it as it is written);
     - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
       area uses the ``on_merge`` and ``on_erase`` hooks);
     - ``record_ids``: the path parameters that name its records, and their not-found codes;
-    - ``page``: the reference page that lists its routes.
     - ``page``: the reference page that lists its routes;
     - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
       samples as an empty object);
@@ -95,7 +100,9 @@ class Area:
     jobs: tuple[Job, ...] = ()
     ports: Mapping[str, MemoryPort] = attrs.field(factory=dict)
     hooks: object | None = None
-    #: Checks the area's section of a game in the manifest; None: the area takes no section.
+    #: The sections of a game it brings to the manifest (a built-in area's).
+    manifest: tuple[Section, ...] = ()
+    #: Checks a studio's area's section of a game in the manifest; None: the area takes no section.
     settings: SettingsCheck | None = None
     merge: MergeStep | None = None
     erase: EraseStep | None = None

@@ -29,6 +29,7 @@ from livecore.player_tools.area import AREA as PLAYER_TOOLS
 from livecore.players.area import AREA as PLAYERS
 from livecore.purchases.area import AREA as PURCHASES
 from livecore.schedule import Job
+from livecore.section import Section
 from livecore.teams.area import AREA as TEAMS
 from livecore.webhooks.payload import WebhookPayload
 
@@ -53,7 +54,7 @@ BUILT_IN: tuple[Area, ...] = (
 
 class AreaConflict(ValueError):
     """Two areas claim one name: an area, a route, a method and path, a webhook kind, an error code, a
-    port, a job or a record id in a path."""
+    port, a job, a record id in a path or a manifest section."""
 
 
 def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
@@ -88,6 +89,12 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("job", job.name, area)
         for param in area.record_ids:
             claim("record id", param, area)
+        for section in area.manifest:
+            claim(
+                "manifest section",
+                f"{section.within.__name__ if section.within else 'game'}.{section.key}",
+                area,
+            )
     return areas
 
 
@@ -138,3 +145,8 @@ def record_ids(areas: Sequence[Area] = BUILT_IN) -> dict[str, ErrorCode | Code]:
 def error_codes(areas: Sequence[Area] = BUILT_IN) -> tuple[Code, ...]:
     """The codes the areas add to the contract's table (:class:`livecore.errors.ErrorCode`)."""
     return tuple(code for area in areas for code in area.errors)
+
+
+def sections(areas: Sequence[Area] = BUILT_IN) -> tuple[Section, ...]:
+    """The manifest sections the areas bring, in the areas' order (:mod:`livecore.manifest`)."""
+    return tuple(section for area in areas for section in area.manifest)

@@ -24,11 +24,11 @@ import orjson
 from livecore.clock import to_millis
 from livecore.commands import Runtime
 from livecore.ids import Prefix, new_id, new_secret
+from livecore.manifest import ApiKeyManifest, Manifest, WebhookManifest
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
 from livecore_server.keys import ROTATION_GRACE
-from livecore_server.manifest import ApiKeyManifest, Manifest, WebhookManifest
 from livecore_server.plugins import RECORDED
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction

@@ -27,8 +27,8 @@ from livecore_server.config import Config, is_postgres, sqlite_path
 # (docs/server.md, "The CLI"; tests/server/test_cli_imports.py holds it).
 if TYPE_CHECKING:
     from livecore.clock import Clock
+    from livecore.manifest import Manifest
     from livecore_server.admin.oidc import OidcSettings
-    from livecore_server.manifest import Manifest
     from livecore_server.services import Services
 
 DB_HELP = (
@@ -513,7 +513,8 @@ def apply(
     manifest: str, db: str | None, as_json: bool, allow_private_webhooks: bool, studio_areas: tuple[str, ...]
 ) -> None:
     """Create or update studios, games, settings, API keys and webhooks from a TOML manifest."""
-    from livecore_server.manifest import ManifestError, load_manifest
+    from livecore.manifest import ManifestError
+    from livecore_server.manifest import load_manifest
 
     try:
         parsed = load_manifest(

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from livecore.area import Area
 from livecore.crates import api, samples
+from livecore.crates.manifest import CRATES
 from livecore.crates.webhooks import CrateOpened
 from livecore.errors import Code, ErrorCode
 
@@ -19,6 +20,7 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 
 AREA = Area(
     name="crates",
+    manifest=(CRATES,),
     summary="Crates: crate grants opened by their player, drawn from the crate's weighted table.",
     page="grants",
     routes=api.ROUTES,

@@ -8,6 +8,7 @@ from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.economy import api, samples
 from livecore.economy import rules as economy
+from livecore.economy.manifest import RESOURCES
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.errors import Code, ErrorCode
 from livecore.player_tools.merge import fold_holdings
@@ -41,6 +42,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="economy",
+    manifest=(RESOURCES,),
     summary="The economy: wallets and inventories, the ledger that moves them.",
     page="economy",
     routes=api.ROUTES,

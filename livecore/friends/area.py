@@ -10,6 +10,7 @@ from livecore.errors import Code, ErrorCode
 from livecore.friends import api, presence, samples
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
+from livecore.friends.manifest import FRIENDS, PRESENCE
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import FriendsSettings, PresenceSettings
 from livecore.players.rules import Player
@@ -50,6 +51,10 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="friends",
+    manifest=(
+        PRESENCE,
+        FRIENDS,
+    ),
     summary="Friends and presence: friend codes, requests, blocks, search, suggestions, heartbeats.",
     page="friends-and-presence",
     routes=api.ROUTES,

@@ -11,6 +11,7 @@ from livecore.errors import Code, ErrorCode
 from livecore.games import GiftingSettings
 from livecore.gifts import api, samples
 from livecore.gifts import rules as gifts
+from livecore.gifts.manifest import GIFTING
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.limits import duration
 from livecore.players.rules import Player
@@ -57,6 +58,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="gifts",
+    manifest=(GIFTING,),
     summary="Gifting between friends: the send refusal order, inbox, claims, expiry.",
     page="gifts",
     routes=api.ROUTES,

@@ -10,6 +10,7 @@ from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
 from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
+from livecore.guilds.manifest import GUILDS
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -64,6 +65,7 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 
 AREA = Area(
     name="guilds",
+    manifest=(GUILDS,),
     summary="Guilds: membership and roles, join requests, help requests and donations, succession.",
     page="guilds",
     routes=api.ROUTES,

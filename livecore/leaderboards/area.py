@@ -10,6 +10,7 @@ from livecore.errors import Code, ErrorCode
 from livecore.leaderboards import api, samples
 from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
+from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.live_events import boards
 from livecore.players.rules import Player
@@ -55,6 +56,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="leaderboards",
+    manifest=(LEADERBOARDS,),
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
     page="leaderboards",
     routes=api.ROUTES,

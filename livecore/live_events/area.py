@@ -21,6 +21,7 @@ from livecore.live_events.commands.live_events import (
     next_opening,
     open_due_windows,
 )
+from livecore.live_events.manifest import EVENTS
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
@@ -119,6 +120,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="live_events",
+    manifest=(EVENTS,),
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
     page="events",
     routes=api.ROUTES,

@@ -10,6 +10,7 @@ from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
 from livecore.lobbies import api, samples
 from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
+from livecore.lobbies.manifest import LOBBY
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
@@ -53,6 +54,7 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 
 AREA = Area(
     name="lobbies",
+    manifest=(LOBBY,),
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",
     routes=api.ROUTES,

@@ -11,6 +11,7 @@ from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
 from livecore.teams import api, samples
+from livecore.teams.manifest import TEAMS
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -43,6 +44,7 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
 
 AREA = Area(
     name="teams",
+    manifest=(TEAMS,),
     summary="Event teams: rosters, partner invites, team scores, milestones and goals.",
     page="events",
     routes=api.ROUTES,

@@ -16,6 +16,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import FREE_TEXT, ID
+from livecore.manifest import webhook_problems
 from livecore.operators import api
 from livecore.operators.rules import Action, authorize
 from livecore.scope import Environment
@@ -23,7 +24,6 @@ from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, repla
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_payload
 from livecore_server.admin.audit import record
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
-from livecore_server.manifest import webhook_problems
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 

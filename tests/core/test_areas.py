@@ -25,6 +25,7 @@ from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Job, Schedule, Task, once
 from livecore.scope import Environment, Scope
+from livecore.section import Section
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.samples import sample_payload
@@ -64,8 +65,9 @@ class _Pinged(WebhookPayload):
         Area(name="mine", summary="", page="x", jobs=(attrs.evolve(GUILDS.jobs[0]),)),
         Area(name="mine", summary="", page="x", samples=(_Pinged("plr_1"),)),
         Area(name="mine", summary="", page="x", error_meanings={ErrorCode.GUILD_FULL: "again"}),
+        Area(name="mine", summary="", page="x", manifest=(Section(key="guilds"),)),
     ],
-    ids=["area", "route", "webhook-kind", "error-code", "job", "webhook-sample", "error-meaning"],
+    ids=["area", "route", "webhook-kind", "error-code", "job", "webhook-sample", "error-meaning", "section"],
 )
 def test_an_area_that_claims_a_taken_name_is_refused(area: Area) -> None:
     with pytest.raises(areas.AreaConflict):

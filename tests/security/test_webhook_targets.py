@@ -12,8 +12,9 @@ import pytest
 from aiohttp.abc import AbstractResolver, ResolveResult
 from click.testing import CliRunner
 
+from livecore.manifest import ManifestError
 from livecore_server.cli import main
-from livecore_server.manifest import ManifestError, parse_manifest
+from livecore_server.manifest import parse_manifest
 from livecore_server.webhook_targets import TargetRefused, socket_factory
 from tests.conftest import TEST_MANIFEST, Receiver, webhook_manifest
 from tests.security.dispatch_support import Hooked, hooked

@@ -11,6 +11,7 @@ import attrs
 import orjson
 import pytest
 
+from livecore.economy.manifest import ResourceManifest
 from livecore.games import (
     Aggregation,
     AntiCheat,
@@ -34,22 +35,13 @@ from livecore.games import (
     ResourceType,
     Verdict,
 )
+from livecore.leaderboards.manifest import LeaderboardManifest
+from livecore.live_events.manifest import EventManifest
 from livecore.live_events.rules import EventState, state
+from livecore.manifest import ApiKeyManifest, Manifest, ManifestError, WebhookManifest
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
-from livecore_server.manifest import (
-    ApiKeyManifest,
-    EventManifest,
-    LeaderboardManifest,
-    Manifest,
-    ManifestError,
-    ResourceManifest,
-    WebhookManifest,
-    demo_manifest,
-    demo_manifest_text,
-    load_manifest,
-    parse_manifest,
-)
+from livecore_server.manifest import demo_manifest, demo_manifest_text, load_manifest, parse_manifest
 from livecore_server.storage.records import settings_converter
 
 # A manifest with every section (docs/reference/manifest-and-cli.md#manifest).

@@ -8,7 +8,8 @@ import pytest
 
 from livecore.crates.rules import ROLLS, TABLE, WEIGHT
 from livecore.games import CrateRow, CrateSettings, Entry, GameSettings, ResourceType
-from livecore_server.manifest import ManifestError, parse_manifest
+from livecore.manifest import ManifestError
+from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
 
 GAME = """studio = "acme"

@@ -7,13 +7,10 @@ import orjson
 import pytest
 
 from livecore.games import Entry, GameSettings, GuildSettings, HelpSettings, ResourceType
-from livecore_server.manifest import (
-    GUILD_MEMBERS_MAX,
-    INACTIVE_DAYS_MAX,
-    SECONDS_MAX,
-    ManifestError,
-    parse_manifest,
-)
+from livecore.guilds.manifest import GUILD_MEMBERS_MAX, INACTIVE_DAYS_MAX
+from livecore.manifest import ManifestError
+from livecore.section import SECONDS_MAX
+from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
 
 G = "games.g.guilds"

@@ -17,7 +17,8 @@ from livecore.games import (
     SuddenDeath,
     TriggerType,
 )
-from livecore_server.manifest import ManifestError, parse_manifest
+from livecore.manifest import ManifestError
+from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
 
 E = "games.g.events.e"

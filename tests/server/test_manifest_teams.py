@@ -18,8 +18,9 @@ from livecore.games import (
     ResourceType,
     TeamSettings,
 )
+from livecore.manifest import ManifestError
 from livecore.teams.rules import TEAM_SIZE_MAX
-from livecore_server.manifest import ManifestError, parse_manifest
+from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
 
 E = "games.g.events.e"

@@ -14,11 +14,12 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from click.testing import CliRunner
 
+from livecore.manifest import ManifestError
 from livecore_server import cli
 from livecore_server.apply import apply_manifest
 from livecore_server.cli import main
 from livecore_server.config import Config
-from livecore_server.manifest import ManifestError, parse_manifest
+from livecore_server.manifest import parse_manifest
 from livecore_server.plugins import PluginError
 from livecore_server.services import SERVICES
 from tests.conftest import (

@@ -1,0 +1,287 @@
+"""What an area's manifest section is, and the rules the sections share.
+
+An area that takes part of a game's manifest (gifting, live events) declares its section once, as a
+:class:`Section` in ``livecore/<area>/manifest.py``, and lists it in its :class:`livecore.area.Area`
+(``manifest``); the parser (:mod:`livecore.manifest`) reads every registered area's sections, without
+naming any. A section's module documents its own fields and rules; docs/reference/manifest-and-cli.md is
+the user reference.
+
+A section has three kinds of rules, each given the raw TOML value and checking only values of the right
+type (types, unknown fields and enums are the converter's to name):
+
+- field rules, by (record, field): ``(value, path, problems)``;
+- table rules, by record: ``(table, path, problems)``, for several fields of one table together;
+- for a section that is a table of named entries (``[games.<key>.events.<key>]``), a rule for each key;
+
+and a check of the table it lives in (the game's, or an event's) with the whole game table beside it,
+read-only: for what it names in the rest of its game (declared resources, shared boards, the economy).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, TypeGuard
+
+import attrs
+
+from livecore.economy.rules import AMOUNT
+from livecore.games import Entry, Milestone, RankBand, ResourceType
+from livecore.limits import BOARD_NUMBER, Range, board_number_problem
+
+Problems = dict[str, str]
+#: ``(value, path, problems)``: a field's value, or a key of a table of named entries.
+Rule = Callable[[Any, str, Problems], None]
+#: ``(table, path, problems)``: several fields of one table together.
+TableRule = Callable[[Mapping[str, Any], str, Problems], None]
+#: ``(table, path, problems, game)``: the table a section lives in (the game's, or an event's), with the
+#: whole game table beside it.
+Check = Callable[[Mapping[str, Any], str, Problems, Mapping[str, Any]], None]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@attrs.frozen
+class Rules:
+    """Value rules by the record they apply to (see the module's docstring)."""
+
+    fields: Mapping[tuple[type, str], Rule] = attrs.field(factory=dict)
+    tables: Mapping[type, TableRule] = attrs.field(factory=dict)
+
+
+@attrs.frozen(eq=False)
+class Section:
+    """One area's section of a game's manifest.
+
+    - ``key``: its table's key, under ``[games.<key>]``, or under the table of ``within``;
+    - ``record``: what its table is read into (``GiftingSettings``, ``dict[str, EventManifest]``); None for
+      a section within another area's record, which declares the field (a part of an event's table);
+    - ``default``: its value when the table is left out;
+    - ``settings``: its value as the game's settings hold it (:class:`livecore.games.GameSettings`' field
+      of the same key);
+    - ``structure``: how the converter reads a type only its records hold (an event's ``datetime``);
+    - ``rules``: its value rules; ``key_rule``: the rule for each key of a table of named entries;
+    - ``check``: its check of the table it lives in, with the whole game table (read-only).
+    """
+
+    key: str
+    record: Any = None
+    default: Callable[[], Any] | None = None
+    settings: Callable[[Any], Any] = _same
+    #: The record whose table holds this section (``EventManifest``); None: the game's table.
+    within: type | None = None
+    structure: Mapping[type, Callable[[Any, Any], Any]] = attrs.field(factory=dict)
+    rules: Rules = attrs.field(factory=Rules)
+    key_rule: Rule | None = None
+    check: Check | None = None
+
+
+# --- shared value rules --------------------------------------------------------------------------------
+
+KEY_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+RESERVED_RESOURCE_KEYS = frozenset({"sessions", "login_streak"})
+# A window, a repeat, an attempt or a wait lasts at most 10 years: every time computed from one stays within
+# datetime's range.
+SECONDS_MAX = 10 * 365 * 86_400
+# A window's close pays every rank a band covers in its one transaction.
+PAID_RANKS_MAX = 10_000
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def at_least(minimum: int) -> Rule:
+    def rule(value: Any, path: str, problems: Problems) -> None:
+        if is_int(value) and value < minimum:
+            problems[path] = f"must be at least {minimum}"
+
+    return rule
+
+
+def key(value: Any, path: str, problems: Problems) -> None:
+    if isinstance(value, str) and not KEY_PATTERN.fullmatch(value):
+        problems[path] = (
+            "must be 1 to 64 characters: lower-case letters, digits, '-' and '_',"
+            " starting with a letter or digit"
+        )
+
+
+def not_blank(value: Any, path: str, problems: Problems) -> None:
+    if isinstance(value, str) and not value.strip():
+        problems[path] = "must not be empty"
+
+
+def seconds(minimum: int) -> Rule:
+    def rule(value: Any, path: str, problems: Problems) -> None:
+        if is_int(value) and not minimum <= value <= SECONDS_MAX:
+            problems[path] = f"must be from {minimum} to {SECONDS_MAX} seconds (10 years)"
+
+    return rule
+
+
+def within(bounds: Range, noun: str) -> Rule:
+    def rule(value: Any, path: str, problems: Problems) -> None:
+        if is_int(value) and not bounds.minimum <= value <= bounds.maximum:
+            problems[path] = f"must be a whole number from {bounds.describe()}{noun}"
+
+    return rule
+
+
+def finite(value: Any, path: str, problems: Problems) -> None:
+    """A number that reaches a board: the bound every route holds it to (:data:`BOARD_NUMBER`)."""
+    problem = board_number_problem(value) if is_number(value) else None
+    if problem is not None:
+        problems[path] = problem
+
+
+def positive(value: Any, path: str, problems: Problems) -> None:
+    """As :func:`finite`, and greater than 0."""
+    if is_number(value) and (board_number_problem(value) is not None or not value > 0):
+        problems[path] = f"must be a finite number greater than 0, at most {BOARD_NUMBER.maximum:,}"
+
+
+def rank(value: Any, path: str, problems: Problems) -> None:
+    if is_int(value) and not 1 <= value <= PAID_RANKS_MAX:
+        problems[path] = f"must be a rank from 1 to {PAID_RANKS_MAX}"
+
+
+def distinct(value: Any, path: str, problems: Problems, noun: str) -> dict[str, int]:
+    """The strings of a list, each with the index where it first appears; each repeat is a problem."""
+    first_at: dict[str, int] = {}
+    field = path.rsplit(".", 1)[-1]
+    for i, item in enumerate(value if isinstance(value, list) else ()):
+        if not isinstance(item, str):
+            continue  # the converter names the type
+        if item in first_at:
+            problems[f"{path}[{i}]"] = f"repeats the {noun} of {field}[{first_at[item]}]"
+        else:
+            first_at[item] = i
+    return first_at
+
+
+def items(raw: Mapping[str, Any], field: str) -> list[tuple[int, dict[str, Any]]]:
+    """The tables of an array of tables, with their indexes (other items are the converter's to name)."""
+    found = raw.get(field)
+    return [
+        (i, item) for i, item in enumerate(found if isinstance(found, list) else ()) if isinstance(item, dict)
+    ]
+
+
+def unique_keys(
+    raw: Mapping[str, Any], field: str, path: str, problems: Problems, *, by: str = "key"
+) -> None:
+    first_at: dict[str, int] = {}
+    for i, item in items(raw, field):
+        found = item.get(by)
+        if not isinstance(found, str):
+            continue
+        if found in first_at:
+            problems[f"{path}.{field}[{i}].{by}"] = f"repeats the {by} of {field}[{first_at[found]}]"
+        else:
+            first_at[found] = i
+
+
+def no_overlap(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    """``band_rewards`` pays the first band holding a rank: two bands holding one rank are a mistake."""
+    bands: list[tuple[int, int, int]] = []
+    for i, band in items(raw, "rank_rewards"):
+        first, last = band.get("from"), band.get("to")
+        if not (is_int(first) and is_int(last) and 1 <= first <= last):
+            continue
+        for j, other_first, other_last in bands:
+            if first <= other_last and other_first <= last:
+                problems[f"{path}.rank_rewards[{i}]"] = (
+                    f"ranks {first} to {last} overlap rank_rewards[{j}] (ranks {other_first} to {other_last})"
+                )
+                break
+        bands.append((i, first, last))
+
+
+def _rewards_required(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    """A milestone or a rank band that pays nothing is a mistake."""
+    rewards = raw.get("rewards")
+    if rewards is None or rewards == []:
+        problems[f"{path}.rewards"] = "must list at least one reward entry"
+
+
+def _rank_band(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    first, last = raw.get("from"), raw.get("to")
+    if is_int(first) and is_int(last) and last < first and f"{path}.to" not in problems:
+        problems[f"{path}.to"] = f"must be at least from ({first})"
+    _rewards_required(raw, path, problems)
+
+
+def parameters_only_for_items(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
+    if raw.get("parameters") and raw.get("type") != "item":
+        problems[f"{path}.parameters" if path else "parameters"] = "only items carry parameters"
+
+
+#: The rules of the records several sections hold: reward and cost entries, milestones, rank bands.
+SHARED = Rules(
+    fields={
+        (Entry, "amount"): within(AMOUNT, ""),
+        (Milestone, "key"): key,
+        (Milestone, "threshold"): finite,
+        (RankBand, "first"): rank,
+        (RankBand, "last"): rank,
+    },
+    tables={Entry: parameters_only_for_items, Milestone: _rewards_required, RankBand: _rank_band},
+)
+# TOML names that are not the attribute's: a rank band's ``from`` and ``to`` (Python keywords).
+TOML_NAMES: dict[tuple[type, str], str] = {(RankBand, "first"): "from", (RankBand, "last"): "to"}
+
+
+# --- entries naming the game's resources -----------------------------------------------------------------
+
+#: One list of reward or cost entries: (its path, whether it is a cost, the raw list).
+EntryList = tuple[str, bool, Any]
+
+
+def reward_lists(table: Mapping[str, Any], path: str) -> list[EntryList]:
+    """The rewards of a table's milestones and rank bands."""
+    return [
+        (f"{path}.{field}[{i}].rewards", False, item.get("rewards"))
+        for field in ("milestones", "rank_rewards")
+        for i, item in items(table, field)
+    ]
+
+
+def _entry_refusal(entry: Mapping[str, Any], resources: Mapping[str, Any]) -> str | None:
+    key_, kind = entry.get("key"), entry.get("type")
+    if not isinstance(key_, str) or kind not in tuple(ResourceType):
+        return None  # the converter names the type
+    if key_ in RESERVED_RESOURCE_KEYS:
+        return f"{key_} is a system item: rewards and costs name the game's declared resources"
+    declared = resources.get(key_)
+    if not isinstance(declared, dict):
+        return f"no {kind} named {key_} is declared in this game's resources"
+    if declared.get("type") != kind:
+        return f"{key_} is declared with type {declared.get('type')}, not {kind}"
+    return None
+
+
+def declared_resources(game: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The raw ``[games.<key>.resources]`` table (empty when it is not a table)."""
+    found = game.get("resources")
+    return found if isinstance(found, dict) else {}
+
+
+def entry_references(lists: list[EntryList], game: Mapping[str, Any], problems: Problems) -> None:
+    """Each entry names a resource the game declares with its type; a cost carries no parameters."""
+    resources = declared_resources(game)
+    for where, cost, entries in lists:
+        for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+            if not isinstance(entry, dict):
+                continue  # the converter names the type
+            refusal = _entry_refusal(entry, resources)
+            if refusal is not None:
+                problems[f"{where}[{i}].key"] = refusal
+            elif cost and "parameters" in entry:
+                problems[f"{where}[{i}].parameters"] = "a cost carries no parameters"
