@@ -3,7 +3,9 @@ SQL ports a transaction reaches them by (``tx.ports.<name>``, :class:`livecore.a
 
 An area's migrations are applied after the service's own, in the order the area lists them, once per
 database: each is recorded in ``_migrations`` under ``<area>:<name>``, beside the service's, so the same
-rules hold (never edit an applied one; several processes starting at once apply it once).
+rules hold (never edit an applied one; several processes starting at once apply it once). Its statements
+are written per dialect, or rendered from the area's tables declared as the service's are
+(:meth:`AreaMigration.creating`, :class:`livecore_server.storage.schema.Schema`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
+
+from livecore_server.storage.schema import POSTGRES, SQLITE, Schema
 
 #: Builds an area's SQL port for one transaction: ``(SQL transaction) -> port``.
 SqlPort = Callable[[Any], object]
@@ -24,6 +28,15 @@ class AreaMigration:
     name: str
     sqlite: Sequence[str]
     postgres: Sequence[str]
+
+    @classmethod
+    def creating(cls, name: str, declared: Schema, *tables: str) -> AreaMigration:
+        """The migration creating ``tables`` of ``declared``, each with its indexes, in both dialects."""
+        return cls(
+            name,
+            sqlite=[s for table in tables for s in declared.create_statements(table, SQLITE)],
+            postgres=[s for table in tables for s in declared.create_statements(table, POSTGRES)],
+        )
 
 
 @attrs.frozen

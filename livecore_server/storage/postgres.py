@@ -44,6 +44,7 @@ from psycopg_pool import ConnectionPool
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
+from livecore_server.area_schemas import HISTORY, SCHEMA
 from livecore_server.economy.sql import PostgresLedger
 from livecore_server.friends.sql import PostgresFriendGraph
 from livecore_server.gifts.sql import PostgresGifts
@@ -52,13 +53,13 @@ from livecore_server.live_events.sql.boards import BOARDS_CHANNEL, board_change,
 from livecore_server.players.sql import PLAYERS_CHANNEL, PostgresPlayers
 from livecore_server.purchases.sql import PostgresPurchases
 from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
-from livecore_server.storage.migrations import Step
+from livecore_server.storage.history import Migration
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetched, load
-from livecore_server.storage.postgres_schema import MIGRATIONS, TRGM_INDEXES
 from livecore_server.storage.records import settings_converter
+from livecore_server.storage.schema import POSTGRES
 from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sql.idempotency import PostgresIdempotency
 from livecore_server.storage.sqlport import MISSING, BoardListener, Insert, SqlTransaction, cached_game
@@ -75,6 +76,16 @@ WATCH_RETRY_MAX = 5.0  # seconds between attempts to listen again, at most (from
 # pg_advisory_xact_lock key for migrations ("livecore" in ASCII): one per database, so processes
 # starting at once apply each migration once, and never race on CREATE EXTENSION.
 MIGRATION_LOCK = 0x6C69_7665_636F_7265
+
+# Name searches of three or more characters (the declared schema's optional indexes: pg_trgm's) by name.
+# Built when the pg_trgm extension exists or can be created (``{ops}`` is its operator class,
+# schema-qualified: the extension lives in one schema of the database); without it a search scans the
+# game's rows.
+TRGM_INDEXES = {
+    index.name: SCHEMA.create_index(index.name, POSTGRES)
+    for index in SCHEMA.indexes_in(POSTGRES)
+    if index.optional
+}
 
 # A queue of writes (PostgresStore.transaction) is a session advisory lock on the hash of its name.
 LOCK_QUEUE = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
@@ -112,9 +123,13 @@ def connect(dsn: str, schema: str | None = None) -> psycopg.Connection[Any]:
 def migrate(
     conn: psycopg.Connection[Any],
     schema: str | None = None,
-    extra: Sequence[tuple[str, Sequence[Step]]] = (),
+    extra: Sequence[Migration] = (),
+    *,
+    history: Sequence[Migration] = HISTORY.postgres,
 ) -> list[str]:
-    """Apply pending migrations in one transaction, under the migration lock; returns the names applied.
+    """Apply pending migrations in one transaction, under the migration lock, the service's ``history``
+    (the shared tables' and every built-in area's) and then ``extra`` (a studio's served areas'); returns
+    the names applied.
 
     Several processes may start at once: the first takes the lock and migrates, the others wait for it,
     then find every migration recorded and apply nothing."""
@@ -127,7 +142,7 @@ def migrate(
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)"
         )
         done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
-        for name, statements in (*MIGRATIONS, *extra):
+        for name, statements in (*history, *extra):
             if name in done:
                 continue
             for statement in statements:

@@ -1,5 +1,6 @@
-"""The PostgreSQL schema of the store ports: the core tables of
-:mod:`livecore_server.storage.migrations`, column for column, in PostgreSQL's types.
+"""The PostgreSQL migrations of the tables no area owns, and the foundation (``0001_core``, ``0002_server``:
+the first tables of the service, several areas' among them, column for column as SQLite's, in
+PostgreSQL's types).
 
 Same conventions as SQLite so the row conversions are shared: timestamps are BIGINT milliseconds since
 the epoch, JSON documents are read back as their text. Differences:
@@ -11,12 +12,14 @@ the epoch, JSON documents are read back as their text. Differences:
   order) exactly as written;
 - insertion order, which SQLite gets from the rowid or an AUTOINCREMENT key, is a BIGSERIAL ``seq``
   (ledger, outbox, gifts);
-- the name search is ``ILIKE`` over a pg_trgm GIN index (see :data:`TRGM_INDEXES`) instead of FTS5.
+- the name searches are ``ILIKE`` over pg_trgm GIN indexes (the optional indexes of the declared schema)
+  instead of FTS5.
 
-Migrations are applied in order, each once, recorded in ``_migrations``; append, never edit. The schema
-they build is declared in :mod:`livecore_server.storage.schema`: a new migration is rendered from that
-declaration (``schema.create_statements(table, schema.POSTGRES)``), and a test checks that the migrated
-database matches it.
+Each built-in area keeps the migrations of its own tables in its server package
+(``livecore_server/<area>/schema.py``), numbered in this dialect's sequence; they are applied in order,
+each once, recorded in ``_migrations``; append, never edit. A new migration is rendered from the
+declaration of its tables (``SCHEMA.create_statements(table, POSTGRES)``), and a test checks that the
+migrated database matches the declared schema.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from livecore_server.storage import schema
-from livecore_server.storage.migrations import TEAM_ID_PREFIX, Step, refold_guild_names, refold_player_names
+from livecore_server.storage.history import Step
 
 # Text in byte order (SQLite's BINARY collation), whatever the database's default collation.
 T = 'TEXT COLLATE "C"'
@@ -353,25 +356,10 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         ["ALTER TABLE rate_buckets ADD COLUMN granted INTEGER NOT NULL DEFAULT 0"],
     ),
     (
-        # A player is looked up by (game_id, external_id) through its unique index. Until its table is
-        # analyzed, PostgreSQL rates the search-name index, which also starts with game_id, as cheap as
-        # that one, and could pick it for that look-up (measured in the reads ahead: every player of the
-        # game read for each key, in search-name order, external_id a filter). Partial on a condition
-        # every name search implies (its comparisons and ILIKE are false on NULL), it serves only name
-        # searches. search_name is never NULL (the lower-cased display or anonymous name): the index
-        # loses no row.
-        "0004_search_name_index_for_searches_only",
-        [
-            "DROP INDEX players_by_search_name",
-            "CREATE INDEX players_by_search_name ON players (game_id, env, search_name)"
-            " WHERE search_name IS NOT NULL",
-        ],
-    ),
-    (
         # The check value of the server key, so that a process started with another key is refused
         # (livecore_server.crypto.check_server_key).
         "0005_server_meta",
-        schema.create_statements("server_meta", schema.POSTGRES),
+        schema.SHARED.create_statements("server_meta", schema.POSTGRES),
     ),
     (
         # Answers kept under idempotency keys are sealed under the server key from now on. A register's
@@ -382,62 +370,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         ["DELETE FROM idempotency WHERE position(convert_to('\"playerSecret\"', 'UTF8') IN body) > 0"],
     ),
     (
-        # Live events: windows, their boards, attempts and board entries.
-        "0007_live_events",
-        [
-            *schema.create_statements("windows", schema.POSTGRES),
-            *schema.create_statements("boards", schema.POSTGRES),
-            *schema.create_statements("attempts", schema.POSTGRES),
-            *schema.create_statements("board_entries", schema.POSTGRES),
-        ],
-    ),
-    (
-        # Shared leaderboards: periods, their divisions and entries, and each player's tier.
-        "0008_shared_leaderboards",
-        [
-            *schema.create_statements("board_periods", schema.POSTGRES),
-            *schema.create_statements("divisions", schema.POSTGRES),
-            *schema.create_statements("shared_entries", schema.POSTGRES),
-            *schema.create_statements("league_tiers", schema.POSTGRES),
-        ],
-    ),
-    (
-        # Lobbies and their seats.
-        "0009_lobbies",
-        [
-            *schema.create_statements("lobbies", schema.POSTGRES),
-            *schema.create_statements("lobby_seats", schema.POSTGRES),
-        ],
-    ),
-    (
-        # An attempt frozen by its lobby's sudden death.
-        "0010_attempts_frozen",
-        [
-            schema.add_column("attempts", "frozen_at", schema.POSTGRES),
-            schema.create_index("attempts_in_lobby", schema.POSTGRES),
-        ],
-    ),
-    (
-        # Event teams, their members' seats and partner invites.
-        "0011_teams",
-        [
-            *schema.create_statements("teams", schema.POSTGRES),
-            *schema.create_statements("team_members", schema.POSTGRES),
-            *schema.create_statements("partner_invites", schema.POSTGRES),
-        ],
-    ),
-    (
-        # Guilds, their members' stints, join requests, help requests and donations.
-        "0012_guilds",
-        [
-            *schema.create_statements("guilds", schema.POSTGRES),
-            *schema.create_statements("guild_stints", schema.POSTGRES),
-            *schema.create_statements("guild_join_requests", schema.POSTGRES),
-            *schema.create_statements("guild_help_requests", schema.POSTGRES),
-            *schema.create_statements("guild_donations", schema.POSTGRES),
-        ],
-    ),
-    (
         # A rotated API key keeps working until its grace period ends.
         "0013_api_key_retirement",
         ["ALTER TABLE api_keys ADD COLUMN retires_at BIGINT"],
@@ -446,49 +378,16 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         # Operators: members, their sessions, sign-in links and personal keys, and the audit log.
         "0014_operators",
         [
-            *schema.create_statements("members", schema.POSTGRES),
-            *schema.create_statements("member_sessions", schema.POSTGRES),
-            *schema.create_statements("login_links", schema.POSTGRES),
-            *schema.create_statements("personal_keys", schema.POSTGRES),
-            *schema.create_statements("audit_log", schema.POSTGRES),
+            *schema.SHARED.create_statements("members", schema.POSTGRES),
+            *schema.SHARED.create_statements("member_sessions", schema.POSTGRES),
+            *schema.SHARED.create_statements("login_links", schema.POSTGRES),
+            *schema.SHARED.create_statements("personal_keys", schema.POSTGRES),
+            *schema.SHARED.create_statements("audit_log", schema.POSTGRES),
         ],
-    ),
-    (
-        # Event teams take the pinned id prefix ``team_`` (migrations.TEAM_ID_PREFIX says why).
-        "0015_team_id_prefix",
-        TEAM_ID_PREFIX,
-    ),
-    (
-        # Names compare by their fold (migrations.refold_guild_names, refold_player_names).
-        "0016_name_fold",
-        [refold_guild_names, refold_player_names],
-    ),
-    (
-        # The platform and app version the SDK last reported for each player.
-        "0017_player_build",
-        [
-            schema.add_column("players", "platform", schema.POSTGRES),
-            schema.add_column("players", "app_version", schema.POSTGRES),
-        ],
-    ),
-    (
-        # An operator's override of a player's country.
-        "0018_player_country_override",
-        [schema.add_column("players", "country_override", schema.POSTGRES)],
     ),
     (
         # Open event-board streams per process and API key (livecore_server/stream_slots.py).
         "0019_open_streams",
-        schema.create_statements("open_streams", schema.POSTGRES),
+        schema.SHARED.create_statements("open_streams", schema.POSTGRES),
     ),
 ]
-
-# Name searches of three or more characters (players' ``search_name ILIKE '%text%'``, guilds' ``name_key
-# LIKE '%text%'``) through trigram indexes, by name. Built when the pg_trgm extension exists or can be
-# created (``{ops}`` is its operator class, schema-qualified: the extension lives in one schema of the
-# database); without it a search scans the game's rows.
-TRGM_INDEXES = {
-    index.name: schema.create_index(index.name, schema.POSTGRES)
-    for index in schema.indexes(schema.POSTGRES)
-    if index.optional
-}

@@ -26,11 +26,12 @@ import sqlite_utils
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
+from livecore_server.area_schemas import HISTORY
 from livecore_server.guilds.sql import SqliteGuilds
 from livecore_server.players.sql import SqlitePlayers
 from livecore_server.purchases.sql import SqlitePurchases
 from livecore_server.storage.area_storage import NO_AREA_STORAGE, NO_PORTS, AreaStorage, SqlPort
-from livecore_server.storage.migrations import MIGRATIONS, Step
+from livecore_server.storage.history import Migration
 from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
 
@@ -55,15 +56,20 @@ def connect(path: str) -> sqlite3.Connection:
     return conn
 
 
-def migrate(conn: sqlite3.Connection, extra: Sequence[tuple[str, Sequence[Step]]] = ()) -> list[str]:
-    """Apply pending migrations, the service's and then ``extra`` (the served areas'); returns the names
-    applied."""
+def migrate(
+    conn: sqlite3.Connection,
+    extra: Sequence[Migration] = (),
+    *,
+    history: Sequence[Migration] = HISTORY.sqlite,
+) -> list[str]:
+    """Apply pending migrations, the service's ``history`` (the shared tables' and every built-in area's)
+    and then ``extra`` (a studio's served areas'); returns the names applied."""
     db = sqlite_utils.Database(conn)
     if "_migrations" not in db.table_names():
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
     done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
     applied = []
-    for name, statements in (*MIGRATIONS, *extra):
+    for name, statements in (*history, *extra):
         if name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")

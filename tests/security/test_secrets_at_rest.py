@@ -23,11 +23,10 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
+from livecore_server.area_schemas import HISTORY
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo
-from livecore_server.storage import migrations as sqlite_migrations
-from livecore_server.storage import postgres_schema
 from tests.conftest import TEST_MANIFEST, Receiver, World, make_services, start_world, webhook_manifest
 from tests.secrets_scan import IN_CLEAR, every_value, secrets_in_clear
 
@@ -229,7 +228,7 @@ async def test_answers_kept_in_clear_by_an_earlier_version(world: World) -> None
             tx.execute("UPDATE idempotency SET body = ? WHERE key = ?", (orjson.dumps(body), key))
 
     world.services.store.run(in_clear)
-    migrations = postgres_schema.MIGRATIONS if world.on_postgres else sqlite_migrations.MIGRATIONS
+    migrations = HISTORY.postgres if world.on_postgres else HISTORY.sqlite
     (name,) = [name for name, _ in migrations if name.endswith("_no_player_secret_in_clear")]
     world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
     make_services(world.services.config.db).close()  # migrates again

@@ -47,9 +47,9 @@ from livecore.players.rules import DebugFlag
 from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.area_schemas import HISTORY
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.postgres import PostgresStore
-from livecore_server.storage.postgres_schema import MIGRATIONS
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlite import SqliteStore
@@ -281,7 +281,7 @@ def events(twin: Twin) -> Twin:
 def test_migrations_apply_once_even_when_processes_start_together() -> None:
     first = new_store()
     try:
-        assert first.applied == [name for name, _ in MIGRATIONS]
+        assert first.applied == [name for name, _ in HISTORY.postgres]
         assert first.name_trigrams  # pg_trgm is available on the test database
         again = PostgresStore(first.dsn, schema=first.schema)
         assert again.applied == []
@@ -306,7 +306,7 @@ def test_migrations_apply_once_even_when_processes_start_together() -> None:
         t.join()
     try:
         assert all(isinstance(r, PostgresStore) for r in results), results
-        assert sorted(len(r.applied) for r in results) == [0, 0, 0, len(MIGRATIONS)]
+        assert sorted(len(r.applied) for r in results) == [0, 0, 0, len(HISTORY.postgres)]
     finally:
         for r in results:
             if isinstance(r, PostgresStore):

@@ -1,4 +1,5 @@
-"""The schema declared in ``storage/schema.py`` is what the migrations build, on SQLite and on PostgreSQL:
+"""The schema declared in ``storage/schema.py`` and the areas' ``schema.py`` (their sum,
+:data:`livecore_server.area_schemas.SCHEMA`) is what the migrations build, on SQLite and on PostgreSQL:
 a fresh database of each dialect, migrated, is read back from its catalogue (tables, columns, keys,
 constraints, indexes) and compared with the declaration; and the declaration's rendered DDL, applied to
 an empty database, gives the same catalogue as the migrations.
@@ -21,8 +22,12 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from livecore_server.storage import postgres, schema
+import livecore_server
+from livecore import areas as core_areas
+from livecore_server.area_schemas import AREAS, HISTORY, SCHEMA
+from livecore_server.storage import history, postgres, schema
 from livecore_server.storage import sqlite as sqlite_store
+from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import POSTGRES, SQLITE, Dialect
 from tests.postgres_support import drop_schema, new_schema
 
@@ -237,12 +242,14 @@ def reported_default(column: schema.Column, table: schema.Table, dialect: Dialec
     return "'" + value + "'"
 
 
-def declared_catalogue(dialect: Dialect, trigram_ops: str | None) -> Catalogue:
+def declared_catalogue(
+    dialect: Dialect, trigram_ops: str | None, declared: schema.Schema = SCHEMA
+) -> Catalogue:
     """The catalogue the declaration describes; ``trigram_ops`` is pg_trgm's operator class when the
     extension exists (the optional index is then built), else None."""
     at = 0 if dialect == SQLITE else 1
     tables = {}
-    for table in schema.tables(dialect):
+    for table in declared.tables_in(dialect):
         columns = {}
         for column in table.columns_in(dialect):
             # SQLite reports a rowid table's one-column key as nullable: it was written without NOT NULL
@@ -276,10 +283,10 @@ def declared_catalogue(dialect: Dialect, trigram_ops: str | None) -> Catalogue:
             expr(i.where_in(dialect)),
             (i.using or "btree").lower() if dialect == POSTGRES else None,
         )
-        for i in schema.indexes(dialect)
+        for i in declared.indexes_in(dialect)
         if not i.optional or trigram_ops is not None
     }
-    raw: dict[str, tuple[str, str]] = {r.name: (r.type, r.sql) for r in schema.raw(dialect)}
+    raw: dict[str, tuple[str, str]] = {r.name: (r.type, r.sql) for r in declared.raw_in(dialect)}
     return Catalogue(tables, indexes, raw)
 
 
@@ -367,9 +374,9 @@ class PostgresDatabase:
         ops = self.trigram_ops()
         if ops is not None:
             schema_name, opclass = ops.split(".")
-            for index in schema.indexes(POSTGRES):
+            for index in SCHEMA.indexes_in(POSTGRES):
                 if index.optional:
-                    statement = sql.SQL(schema.create_index(index.name, POSTGRES)).format(
+                    statement = sql.SQL(SCHEMA.create_index(index.name, POSTGRES)).format(
                         ops=sql.SQL("{}.{}").format(sql.Identifier(schema_name), sql.Identifier(opclass))
                     )
                     self.conn.execute(statement)
@@ -411,7 +418,7 @@ def test_the_migrations_build_the_declared_schema(empty: Empty) -> None:
 def test_the_rendered_schema_builds_what_the_migrations_build(empty: Empty) -> None:
     migrated, rendered = empty(), empty()
     migrated.migrate()
-    for statement in schema.statements(migrated.dialect):
+    for statement in SCHEMA.statements(migrated.dialect):
         rendered.execute(statement)
     if isinstance(rendered, PostgresDatabase):
         rendered.build_trigram_indexes()
@@ -480,29 +487,42 @@ EXAMPLE_INDEXES = (
 )
 
 
-def test_a_table_added_by_rendered_migrations_is_the_declared_one(
-    empty: Empty, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(schema, "TABLES", (*schema.TABLES, EXAMPLE))
-    monkeypatch.setattr(schema, "INDEXES", (*schema.INDEXES, *EXAMPLE_INDEXES))
+def test_a_table_added_by_rendered_migrations_is_the_declared_one(empty: Empty) -> None:
+    example = schema.Schema((EXAMPLE,), EXAMPLE_INDEXES)
     db = empty()
     db.migrate()
-    creation = schema.create_statements("example_scores", db.dialect)
+    creation = example.create_statements("example_scores", db.dialect)
     assert not any("note" in s or "example_scores_flagged" in s for s in creation), creation
     for statement in [
         *creation,
-        schema.add_column("example_scores", "note", db.dialect),
-        schema.create_index("example_scores_flagged", db.dialect),
+        example.add_column("example_scores", "note", db.dialect),
+        example.create_index("example_scores_flagged", db.dialect),
     ]:
         db.execute(statement)
     assert "example_scores" in db.catalogue().tables
-    assert differences(declared_catalogue(db.dialect, db.trigram_ops()), db.catalogue()) == []
+    assert (
+        differences(declared_catalogue(db.dialect, db.trigram_ops(), SCHEMA + example), db.catalogue()) == []
+    )
+
+
+def test_a_studio_area_declares_its_tables_as_the_service_does(empty: Empty) -> None:
+    """A studio's area may render its migration from its declared tables: recorded under its name beside
+    the service's, it builds what is declared."""
+    declared = schema.Schema((attrs.evolve(EXAMPLE, columns=EXAMPLE.columns[:-1]),), (EXAMPLE_INDEXES[0],))
+    migration = AreaMigration.creating("0001_scores", declared, "example_scores")
+    db = empty()
+    db.migrate()
+    for statement in migration.sqlite if db.dialect == SQLITE else migration.postgres:
+        db.execute(statement)
+    assert (
+        differences(declared_catalogue(db.dialect, db.trigram_ops(), SCHEMA + declared), db.catalogue()) == []
+    )
 
 
 def test_the_declaration_holds_together() -> None:
     assert {kind.name for kind in schema.KINDS} == REPORTED.keys()
     for dialect in schema.DIALECTS:
-        declared = {t.name: t for t in schema.tables(dialect)}
+        declared = {t.name: t for t in SCHEMA.tables_in(dialect)}
         seen: set[str] = set()
         for table in declared.values():
             names = {c.name for c in table.columns_in(dialect)}
@@ -516,12 +536,45 @@ def test_the_declaration_holds_together() -> None:
                     assert ref.table in seen or ref.table == table.name, f"{table.name}.{column.name}"
                     assert ref.column in {c.name for c in declared[ref.table].columns_in(dialect)}
             seen.add(table.name)
-        for index in schema.indexes(dialect):
+        for index in SCHEMA.indexes_in(dialect):
             assert index.table in declared, index.name
             names = {c.name for c in declared[index.table].columns_in(dialect)}
             assert {c.split()[0] for c in index.columns} <= names, index.name
-    onlies = [t.only for t in schema.TABLES] + [i.only for i in schema.INDEXES] + [r.only for r in schema.RAW]
-    for table in schema.TABLES:
+    onlies = [t.only for t in SCHEMA.tables] + [i.only for i in SCHEMA.indexes] + [r.only for r in SCHEMA.raw]
+    for table in SCHEMA.tables:
         onlies += [c.only for c in table.columns] + [c.references.only for c in table.columns if c.references]
     assert all(only is None or only.why for only in onlies)
-    assert all(i.where.why for i in schema.INDEXES if isinstance(i.where, schema.Where))
+    assert all(i.where.why for i in SCHEMA.indexes if isinstance(i.where, schema.Where))
+
+
+def test_every_areas_schema_module_is_in_the_whole_schema() -> None:
+    """An area's ``schema.py`` is listed (under a built-in area's name, so in the core's order); the
+    migrations test would miss a forgotten one whose migrations are forgotten with it."""
+    package = Path(livecore_server.__file__).parent
+    modules = {p.parent.name for p in package.glob("*/schema.py")} - {"storage"}
+    assert modules == {name for name, _, _ in AREAS}
+    assert modules <= {area.name for area in core_areas.BUILT_IN}
+
+
+def test_each_area_declares_its_own_tables_once() -> None:
+    """A name is declared once in the whole schema, and what serves a table (its indexes, a dialect's own
+    objects) is declared beside it: an area's migration renders its table with all of them."""
+    parts = [schema.SHARED, *(declared for _, declared, _ in AREAS)]
+    for kind in ("tables", "indexes", "raw"):
+        names = [item.name for item in getattr(SCHEMA, kind)]
+        assert len(names) == len(set(names)), kind
+    for part in parts:
+        own = {t.name for t in part.tables}
+        assert all(i.table in own for i in part.indexes), [i.name for i in part.indexes if i.table not in own]
+        assert all(r.table in own for r in part.raw), [r.name for r in part.raw if r.table not in own]
+
+
+def test_the_assembled_history_is_in_order_and_names_each_migration_once() -> None:
+    for migrations in (HISTORY.sqlite, HISTORY.postgres):
+        names = [name for name, _ in migrations]
+        assert names == sorted(set(names)), names
+        assert all(re.fullmatch(r"\d{4}_[a-z0-9_]+", name) for name in names), names
+    # Two areas numbering a migration alike are refused, whatever their order.
+    twice = history.History(sqlite=(("0020_guilds", ["SELECT 1"]),))
+    with pytest.raises(ValueError, match="0020_guilds"):
+        history.assembled([HISTORY, twice])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from livecore_server.storage.migrations import MIGRATIONS
+from livecore_server.area_schemas import HISTORY
 from livecore_server.storage.sqlite import SqliteStore, migrate
 from tests.conftest import World
 
@@ -18,7 +18,7 @@ from tests.conftest import World
 def test_migrations_apply_once(tmp_path: Path) -> None:
     store = SqliteStore(str(tmp_path / "m.db"))
     names = [r[0] for r in store.conn.execute("SELECT name FROM _migrations")]
-    assert names == [name for name, _ in MIGRATIONS]
+    assert names == [name for name, _ in HISTORY.sqlite]
     assert migrate(store.conn) == []
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.close()
