@@ -73,6 +73,8 @@ class Area:
       (its server side declares the SQL ones);
     - ``hooks``: an object of hook implementations (:mod:`livecore.hooks`), checks that run before
       built-in commands;
+    - ``hookspecs``: the specifications of the checks other areas may add to its own commands (a class of
+      ``@hookspec`` methods, in its ``hooks.py``);
     - ``manifest``: a built-in area's sections of a game in the manifest (:class:`livecore.section.Section`:
       its key, its record and rules, and how it becomes the game's settings), read by the parser
       (:mod:`livecore.manifest`) without naming it;
@@ -100,6 +102,7 @@ class Area:
     jobs: tuple[Job, ...] = ()
     ports: Mapping[str, MemoryPort] = attrs.field(factory=dict)
     hooks: object | None = None
+    hookspecs: type | None = None
     #: The sections of a game it brings to the manifest (a built-in area's).
     manifest: tuple[Section, ...] = ()
     #: Checks a studio's area's section of a game in the manifest; None: the area takes no section.

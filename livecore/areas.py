@@ -133,8 +133,11 @@ def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:
 
 
 def checks(areas: Sequence[Area] = BUILT_IN) -> Checks:
-    """The checks the areas add to built-in commands, for a :class:`livecore.commands.Runtime`."""
-    return Checks(area.hooks for area in areas if area.hooks is not None)
+    """The checks the areas add to built-in commands, for a :class:`livecore.commands.Runtime`: checked
+    against the specifications of the built-in areas and of ``areas`` (a studio's area alone checks the
+    built-in commands as well as with them)."""
+    specs = {a.name: a.hookspecs for a in (*BUILT_IN, *areas) if a.hookspecs is not None}
+    return Checks((area.hooks for area in areas if area.hooks is not None), specs.values())
 
 
 def record_ids(areas: Sequence[Area] = BUILT_IN) -> dict[str, ErrorCode | Code]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from livecore.area import Area
 from livecore.crates import api, samples
+from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
 from livecore.crates.webhooks import CrateOpened
 from livecore.errors import Code, ErrorCode
@@ -27,4 +28,5 @@ AREA = Area(
     webhooks=(CrateOpened,),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    hookspecs=CrateSpecs,
 )

@@ -11,6 +11,7 @@ from livecore.errors import Code, ErrorCode
 from livecore.games import GiftingSettings
 from livecore.gifts import api, samples
 from livecore.gifts import rules as gifts
+from livecore.gifts.hooks import GiftSpecs
 from livecore.gifts.manifest import GIFTING
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.limits import duration
@@ -72,4 +73,5 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    hookspecs=GiftSpecs,
 )

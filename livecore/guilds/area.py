@@ -10,6 +10,7 @@ from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
 from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
+from livecore.guilds.hooks import GuildSpecs
 from livecore.guilds.manifest import GUILDS
 from livecore.guilds.webhooks import (
     GuildCreated,
@@ -86,4 +87,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    hookspecs=GuildSpecs,
 )

@@ -21,6 +21,7 @@ from livecore.live_events.commands.live_events import (
     next_opening,
     open_due_windows,
 )
+from livecore.live_events.hooks import LiveEventSpecs
 from livecore.live_events.manifest import EVENTS
 from livecore.live_events.webhooks import (
     AttemptCompleted,
@@ -145,4 +146,5 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    hookspecs=LiveEventSpecs,
 )

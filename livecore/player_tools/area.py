@@ -8,6 +8,7 @@ from livecore import limits
 from livecore.area import Area
 from livecore.errors import Code, ErrorCode
 from livecore.player_tools import api, migration
+from livecore.player_tools.hooks import PlayerToolSpecs
 from livecore.players import rules as players
 
 _MEANINGS: Mapping[ErrorCode | Code, str] = {
@@ -33,4 +34,5 @@ AREA = Area(
     routes=api.ROUTES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    hookspecs=PlayerToolSpecs,
 )

@@ -12,6 +12,7 @@ from livecore.limits import duration
 from livecore.players import api, identity, platforms, samples
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
+from livecore.players.hooks import PlayerSpecs
 from livecore.players.webhooks import (
     PlayerBanned,
     PlayerDeleted,
@@ -71,4 +72,5 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    hookspecs=PlayerSpecs,
 )

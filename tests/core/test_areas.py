@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
+from pluggy import PluginValidationError
 
 from livecore import areas
 from livecore.api import reference, routes
@@ -217,6 +218,33 @@ def test_a_studio_check_refuses_a_builtin_command_and_nothing_applies() -> None:
 
 def test_without_studio_checks_the_commands_call_none() -> None:
     assert not areas.checks().active
+
+
+class _Misspelt:
+    @hookimpl
+    def before_registering(self, tx: Any) -> None: ...
+
+
+def test_a_check_of_a_hook_no_area_specifies_is_refused_at_registration() -> None:
+    misspelt = Area(name="studio_typo", summary="", page="studio_typo", hooks=_Misspelt())
+    with pytest.raises(PluginValidationError, match="before_registering"):
+        areas.checks(areas.registered([misspelt]))
+
+
+def test_each_checked_command_is_specified_by_its_own_area() -> None:
+    specified = {
+        area.name: sorted(n for n in vars(area.hookspecs) if not n.startswith("_"))
+        for area in areas.BUILT_IN
+        if area.hookspecs is not None
+    }
+    assert specified == {
+        "players": ["before_register"],
+        "gifts": ["before_send_gift"],
+        "live_events": ["before_submit_progress"],
+        "crates": ["before_open_crate"],
+        "guilds": ["before_join_guild"],
+        "player_tools": ["on_erase", "on_merge"],
+    }
 
 
 def test_a_studio_port_is_reached_by_name_on_each_transaction() -> None:

@@ -1,0 +1,17 @@
+"""The checks a studio's own area may add to this area's commands: their specifications
+(:mod:`livecore.hooks`). Every check also receives ``tx`` (the command's transaction), ``rt`` (clock,
+randomness) and ``scope`` (studio, game, environment)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from livecore.hooks import hookspec
+
+
+class CrateSpecs:
+    """The crates area's commands a studio's area can check."""
+
+    @hookspec
+    def before_open_crate(self, tx: Any, rt: Any, scope: Any, player: Any, crate: Any) -> None:
+        """A player opens a crate grant (``crate``, still pending)."""
