@@ -83,6 +83,8 @@ class Area:
     - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
       area uses the ``on_merge`` and ``on_erase`` hooks);
     - ``record_ids``: the path parameters that name its records, and their not-found codes;
+    - ``id_prefixes``: the prefixes of the ids it mints (``gld`` for ``gld_0193...``), which no other area
+      may mint;
     - ``page``: the reference page that lists its routes;
     - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
       samples as an empty object);
@@ -113,6 +115,7 @@ class Area:
     #: refused with (``{"guildId": ErrorCode.GUILD_NOT_FOUND}``); a route may name its own
     #: (``Route.record_ids``).
     record_ids: Mapping[str, ErrorCode | Code] = attrs.field(factory=dict)
+    id_prefixes: tuple[str, ...] = ()
     samples: tuple[WebhookPayload, ...] = ()
     error_meanings: Mapping[ErrorCode | Code, str] = attrs.field(factory=dict)
     #: Called when the reference is rendered, so the rows read the constants as they are then.

@@ -21,6 +21,7 @@ from livecore.gifts.area import AREA as GIFTS
 from livecore.grants.area import AREA as GRANTS
 from livecore.guilds.area import AREA as GUILDS
 from livecore.hooks import Checks
+from livecore.ids import Prefix
 from livecore.leaderboards.area import AREA as LEADERBOARDS
 from livecore.live_events.area import AREA as LIVE_EVENTS
 from livecore.lobbies.area import AREA as LOBBIES
@@ -61,11 +62,11 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
     """The built-in areas and then ``extra`` (a studio's), refused if any two claim one name."""
     areas = (*BUILT_IN, *extra)
     claimed: dict[tuple[str, str], str] = {}
-    builtin_codes = {code.value for code in STATUS}
+    shared = {"error code": {code.value for code in STATUS}, "id prefix": {prefix.value for prefix in Prefix}}
 
     def claim(what: str, name: str, area: Area) -> None:
         other = claimed.setdefault((what, name), area.name)
-        if other != area.name or (what == "error code" and name in builtin_codes):
+        if other != area.name or name in shared.get(what, ()):
             raise AreaConflict(f"area {area.name}: {what} {name!r} is taken by {other}")
 
     names = [area.name for area in areas]
@@ -85,6 +86,8 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("error meaning", meant.value, area)
         for port in area.ports:
             claim("port", port, area)
+        for prefix in area.id_prefixes:
+            claim("id prefix", prefix, area)
         for job in area.jobs:
             claim("job", job.name, area)
         for param in area.record_ids:

@@ -20,37 +20,16 @@ from livecore.rand import RandomSource
 
 
 class Prefix(enum.StrEnum):
-    PLAYER = "plr"
+    """The prefixes of the records no area owns. Each area declares its own beside its rules
+    (``livecore/guilds/rules.py`` ``GUILD_ID_PREFIX``) and claims them in its declaration
+    (:attr:`livecore.area.Area.id_prefixes`), so no two areas, a studio's included, mint alike ids."""
+
     STUDIO = "std"
     GAME = "gam"
     API_KEY = "key"
     WEBHOOK_ENDPOINT = "whe"
     EVENT = "evt"
     DELIVERY = "dlv"
-    FRIEND_REQUEST = "frq"
-    LEDGER_ENTRY = "led"
-    PURCHASE = "pur"
-    # Live events: ``evt`` is the webhook envelope's, so events are ``ev`` (docs/events.md#ids).
-    LIVE_EVENT = "ev"
-    WINDOW = "win"
-    ATTEMPT = "att"
-    BOARD = "lb"
-    PERIOD = "lbp"  # a shared leaderboard's period
-    DIVISION = "div"
-    LOBBY = "lob"
-    BOT = "bot"  # a bot's seat in a lobby, and its entry on the lobby's board
-    TEAM = "team"  # an event team: derived from its window and key
-    TEAM_SEAT = "tms"  # a member's seat on a team
-    INVITE = "inv"  # a partner invite
-    GUILD = "gld"
-    GUILD_STINT = "gms"  # a player's membership of a guild, from joining to leaving
-    JOIN_REQUEST = "gjr"
-    HELP_REQUEST = "ghr"
-    DONATION = "gdn"
-    MEMBER = "mem"  # an operator of a studio
-    SESSION = "mss"  # a member's portal session
-    PERSONAL_KEY = "pk"
-    AUDIT_ENTRY = "aud"
 
 
 _MS_MASK = (1 << 48) - 1
@@ -77,17 +56,17 @@ def uuid7(now: datetime, rng: RandomSource) -> uuid.UUID:
     return uuid.UUID(_uuid7_hex(now, rng))
 
 
-def new_id(prefix: Prefix, now: datetime, rng: RandomSource) -> str:
+def new_id(prefix: str, now: datetime, rng: RandomSource) -> str:
     """``plr_0193...``: prefix, underscore, the 32 lowercase hex digits of a UUIDv7."""
-    return f"{prefix.value}_{_uuid7_hex(now, rng)}"
+    return f"{prefix}_{_uuid7_hex(now, rng)}"
 
 
-def derived_id(prefix: Prefix, at: datetime, *parts: str) -> str:
+def derived_id(prefix: str, at: datetime, *parts: str) -> str:
     """An id named by what it is rather than drawn: UUIDv7-shaped, its time bits ``at``, its other bits a
     hash of ``parts``. Every process (and a read that writes nothing) names an event, a window or a board
     alike without asking the database."""
     h = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-    return f"{prefix.value}_{_time_hex(at)}7{h[:3]}{_VARIANT[h[3]]}{h[4:19]}"
+    return f"{prefix}_{_time_hex(at)}7{h[:3]}{_VARIANT[h[3]]}{h[4:19]}"
 
 
 def new_uuid(now: datetime, rng: RandomSource) -> str:

@@ -25,6 +25,7 @@ from livecore.clock import to_millis
 from livecore.commands import Runtime
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.manifest import ApiKeyManifest, Manifest, WebhookManifest
+from livecore.operators.rules import MEMBER_ID_PREFIX
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
@@ -77,7 +78,7 @@ def _members(tx: ServerTransaction, rt: Runtime, studio_id: str, manifest: Manif
     for key, spec in manifest.members.items():
         member = tx.members.by_key(studio_id, key)
         if member is None:
-            member = Member(new_id(Prefix.MEMBER, now, rt.rng), studio_id, key, spec.email, spec.role)
+            member = Member(new_id(MEMBER_ID_PREFIX, now, rt.rng), studio_id, key, spec.email, spec.role)
             tx.members.insert(member, to_millis(now))
         elif (member.email, member.role, member.removed_at_ms) != (spec.email, spec.role, None):
             tx.members.update(member.id, spec.email, spec.role, to_millis(now))

@@ -9,6 +9,7 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.economy.rules import (
+    LEDGER_ENTRY_ID_PREFIX,
     Holding,
     LedgerEntry,
     Reason,
@@ -22,7 +23,7 @@ from livecore.economy.rules import (
 )
 from livecore.economy.webhooks import balance_changed
 from livecore.games import Game, Resource, ResourceType
-from livecore.ids import Prefix, new_id
+from livecore.ids import new_id
 from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -69,7 +70,7 @@ def change(
     if parameters:
         holding = attrs.evolve(holding, parameters={**holding.parameters, **parameters})
     entry = LedgerEntry(
-        id=new_id(Prefix.LEDGER_ENTRY, now, rt.rng),
+        id=new_id(LEDGER_ENTRY_ID_PREFIX, now, rt.rng),
         player_id=player.id,
         game_id=game.id,
         resource_key=res.key,

@@ -35,6 +35,10 @@ from livecore.games import Economy, Game, Resource, ResourceType
 from livecore.limits import Range
 from livecore.players.rules import Activity
 
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+LEDGER_ENTRY_ID_PREFIX = "led"
+
+
 SYSTEM_ITEMS = ("sessions", "login_streak")
 MAX_AMOUNT = 1_000_000_000_000  # per change: far above any real grant, far below integer trouble
 AMOUNT = Range(1, MAX_AMOUNT)

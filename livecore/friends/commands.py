@@ -11,6 +11,7 @@ from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends.rules import (
+    FRIEND_REQUEST_ID_PREFIX,
     SEARCH_LIMIT_MAX,
     SEARCH_TEXT,
     SUGGESTION_LIMIT_MAX,
@@ -33,7 +34,7 @@ from livecore.friends.rules import (
 )
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import Game
-from livecore.ids import Prefix, new_id
+from livecore.ids import new_id
 from livecore.player_tools.merge import GraphFacts, friends_to_move, tie_moves
 from livecore.players.commands import get_player
 from livecore.players.rules import Player, PlayerCard
@@ -111,7 +112,7 @@ def add(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, ta
     check_limit(tx.friends.count_friends(target.id), max_friends, whose="That player")
     now = rt.clock.now()
     request = FriendRequest(
-        id=new_id(Prefix.FRIEND_REQUEST, now, rt.rng),
+        id=new_id(FRIEND_REQUEST_ID_PREFIX, now, rt.rng),
         game_id=game.id,
         from_player_id=caller.id,
         to_player_id=target.id,

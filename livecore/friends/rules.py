@@ -38,6 +38,10 @@ from livecore.names import fold
 from livecore.players.rules import PlayerCard
 from livecore.rand import RandomSource
 
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+FRIEND_REQUEST_ID_PREFIX = "frq"
+
+
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 

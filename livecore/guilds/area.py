@@ -12,6 +12,13 @@ from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.hooks import GuildSpecs
 from livecore.guilds.manifest import GUILDS
+from livecore.guilds.rules import (
+    DONATION_ID_PREFIX,
+    GUILD_ID_PREFIX,
+    HELP_REQUEST_ID_PREFIX,
+    JOIN_REQUEST_ID_PREFIX,
+    STINT_ID_PREFIX,
+)
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -88,4 +95,11 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     hookspecs=GuildSpecs,
+    id_prefixes=(
+        GUILD_ID_PREFIX,
+        STINT_ID_PREFIX,
+        JOIN_REQUEST_ID_PREFIX,
+        HELP_REQUEST_ID_PREFIX,
+        DONATION_ID_PREFIX,
+    ),
 )

@@ -64,13 +64,21 @@ from livecore.api.convert import ABSENT, Absent
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import GuildSettings, HelpSettings, ResourceType
-from livecore.ids import Prefix, new_id
+from livecore.ids import new_id
 from livecore.limits import FREE_FORM, Range, Text
 from livecore.names import fold
 from livecore.players.identity import check_country
 from livecore.players.rules import Player
 from livecore.rand import RandomSource
 from livecore.scope import Actor, Environment
+
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+GUILD_ID_PREFIX = "gld"
+STINT_ID_PREFIX = "gms"  # a player's membership of a guild, from joining to leaving
+JOIN_REQUEST_ID_PREFIX = "gjr"
+HELP_REQUEST_ID_PREFIX = "ghr"
+DONATION_ID_PREFIX = "gdn"
+
 
 NAME = Text(min_length=3, max_length=24, trim=True, plain=True)
 DESCRIPTION = Text(max_length=500)
@@ -375,7 +383,7 @@ def new_guild(game_id: str, env: Environment, profile: Profile, now: datetime, r
     if profile.name is KEEP or profile.join_type is KEEP:
         raise ValueError("a new guild needs a name and a join type")
     return Guild(
-        id=new_id(Prefix.GUILD, now, rng),
+        id=new_id(GUILD_ID_PREFIX, now, rng),
         game_id=game_id,
         env=env,
         name=profile.name,
@@ -424,7 +432,7 @@ def new_stint(
     guild: Guild, player: Player, role: Role, via: JoinVia, by: By, now: datetime, rng: RandomSource
 ) -> Stint:
     return Stint(
-        id=new_id(Prefix.GUILD_STINT, now, rng),
+        id=new_id(STINT_ID_PREFIX, now, rng),
         guild_id=guild.id,
         game_id=guild.game_id,
         env=guild.env,
@@ -474,7 +482,7 @@ def new_join_request(
     guild: Guild, player: Player, message: str | None, now: datetime, rng: RandomSource
 ) -> JoinRequest:
     return JoinRequest(
-        id=new_id(Prefix.JOIN_REQUEST, now, rng),
+        id=new_id(JOIN_REQUEST_ID_PREFIX, now, rng),
         guild_id=guild.id,
         game_id=guild.game_id,
         player_id=player.id,
@@ -682,7 +690,7 @@ def new_help_request(
     rng: RandomSource,
 ) -> HelpRequest:
     return HelpRequest(
-        id=new_id(Prefix.HELP_REQUEST, now, rng),
+        id=new_id(HELP_REQUEST_ID_PREFIX, now, rng),
         guild_id=guild.id,
         game_id=guild.game_id,
         player_id=player.id,
@@ -747,7 +755,7 @@ def new_donation(
     rng: RandomSource,
 ) -> Donation:
     return Donation(
-        id=new_id(Prefix.DONATION, now, rng),
+        id=new_id(DONATION_ID_PREFIX, now, rng),
         request_id=request.id,
         guild_id=request.guild_id,
         game_id=request.game_id,

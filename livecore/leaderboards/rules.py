@@ -23,10 +23,15 @@ from datetime import UTC, datetime, timedelta
 import attrs
 
 from livecore.games import Aggregation, Divisions, LeaderboardSettings, Order, Period
-from livecore.ids import Prefix, derived_id
+from livecore.ids import derived_id
 from livecore.limits import BOARD_NUMBER, on_a_board, saturate
 from livecore.live_events.attempts import better
 from livecore.scope import Environment
+
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+PERIOD_ID_PREFIX = "lbp"  # a shared leaderboard's period
+DIVISION_ID_PREFIX = "div"
+
 
 # Scores a studio submits: whole numbers within the bound of every number that reaches a board.
 SCORE = BOARD_NUMBER
@@ -155,12 +160,12 @@ class PlayerTier:
 
 def period_id(game_id: str, env: Environment, key: str, starts_at: datetime | None) -> str:
     at = starts_at or EPOCH
-    return derived_id(Prefix.PERIOD, at, game_id, env.value, key, at.isoformat())
+    return derived_id(PERIOD_ID_PREFIX, at, game_id, env.value, key, at.isoformat())
 
 
 def division_id(period: BoardPeriod, tier: int, number: int) -> str:
     return derived_id(
-        Prefix.DIVISION,
+        DIVISION_ID_PREFIX,
         period.starts_at or datetime(1970, 1, 1, tzinfo=UTC),
         period.id,
         str(tier),
@@ -194,6 +199,6 @@ def opened_now(
     at_start = regular_period(game_id, env, settings, now)
     return attrs.evolve(
         at_start,
-        id=derived_id(Prefix.PERIOD, now, game_id, env.value, settings.key, now.isoformat(), after),
+        id=derived_id(PERIOD_ID_PREFIX, now, game_id, env.value, settings.key, now.isoformat(), after),
         starts_at=now,
     )

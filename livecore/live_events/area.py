@@ -23,6 +23,12 @@ from livecore.live_events.commands.live_events import (
 )
 from livecore.live_events.hooks import LiveEventSpecs
 from livecore.live_events.manifest import EVENTS
+from livecore.live_events.rules import (
+    ATTEMPT_ID_PREFIX,
+    BOARD_ID_PREFIX,
+    LIVE_EVENT_ID_PREFIX,
+    WINDOW_ID_PREFIX,
+)
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
@@ -147,4 +153,5 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     hookspecs=LiveEventSpecs,
+    id_prefixes=(LIVE_EVENT_ID_PREFIX, WINDOW_ID_PREFIX, ATTEMPT_ID_PREFIX, BOARD_ID_PREFIX),
 )

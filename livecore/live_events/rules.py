@@ -29,8 +29,14 @@ import orjson
 
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import EventSettings, Game
-from livecore.ids import Prefix, derived_id
+from livecore.ids import derived_id
 from livecore.scope import Environment
+
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+LIVE_EVENT_ID_PREFIX = "ev"  # ``evt`` is the webhook envelope's, so events are ``ev`` (docs/events.md#ids)
+WINDOW_ID_PREFIX = "win"
+ATTEMPT_ID_PREFIX = "att"
+BOARD_ID_PREFIX = "lb"
 
 
 class WindowStatus(enum.StrEnum):
@@ -80,15 +86,15 @@ class Slot:
 
 
 def event_id(game_id: str, event: EventSettings) -> str:
-    return derived_id(Prefix.LIVE_EVENT, event.starts_at, game_id, event.key)
+    return derived_id(LIVE_EVENT_ID_PREFIX, event.starts_at, game_id, event.key)
 
 
 def window_id(game_id: str, env: Environment, event_key: str, starts_at: datetime) -> str:
-    return derived_id(Prefix.WINDOW, starts_at, game_id, env.value, event_key, starts_at.isoformat())
+    return derived_id(WINDOW_ID_PREFIX, starts_at, game_id, env.value, event_key, starts_at.isoformat())
 
 
 def board_id(window: Window, segment_values: dict[str, str | None]) -> str:
-    return derived_id(Prefix.BOARD, window.starts_at, window.id, canonical(segment_values))
+    return derived_id(BOARD_ID_PREFIX, window.starts_at, window.id, canonical(segment_values))
 
 
 def canonical(values: dict[str, Any]) -> str:

@@ -24,13 +24,18 @@ import attrs
 from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, invalid_request
 from livecore.games import BotScore, LobbySettings, Order, SuddenDeath, TriggerType
-from livecore.ids import Prefix, derived_id, new_id
+from livecore.ids import derived_id, new_id
 from livecore.live_events.boards import Board, BoardEntry
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
-from livecore.live_events.rules import Window, canonical
+from livecore.live_events.rules import BOARD_ID_PREFIX, Window, canonical
 from livecore.players.identity import Identity, IdentityPool
 from livecore.rand import RandomSource
 from livecore.scope import Environment
+
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+LOBBY_ID_PREFIX = "lob"
+BOT_ID_PREFIX = "bot"  # a bot's seat in a lobby, and its entry on the lobby's board
+
 
 # Bots take a lobby's empty seats in one transaction, and a push seats its players in one.
 CAPACITY_MAX = 10_000
@@ -121,7 +126,7 @@ class Seat:
 
 def lobby_board_id(window: Window, lobby_id: str) -> str:
     """A lobby's own event board: named by its window and the lobby, as a window's boards are."""
-    return derived_id(Prefix.BOARD, window.starts_at, window.id, "lobby", lobby_id)
+    return derived_id(BOARD_ID_PREFIX, window.starts_at, window.id, "lobby", lobby_id)
 
 
 def _lobby(
@@ -134,7 +139,7 @@ def _lobby(
     metadata: dict[str, Any] | None = None,
     push_key: str | None = None,
 ) -> Lobby:
-    lobby_id = new_id(Prefix.LOBBY, now, rng)
+    lobby_id = new_id(LOBBY_ID_PREFIX, now, rng)
     return Lobby(
         id=lobby_id,
         game_id=window.game_id,
@@ -216,7 +221,7 @@ def bot_seats(
     a push may ask for bots on an event that declares no score range)."""
     seats = []
     for position in range(lobby.participant_count, lobby.capacity):
-        bot_id = new_id(Prefix.BOT, now, rng)
+        bot_id = new_id(BOT_ID_PREFIX, now, rng)
         final = draw_bot_score(settings.bot_score, rng) if settings.bot_score is not None else 0.0
         seats.append(
             Seat(

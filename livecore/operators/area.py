@@ -7,6 +7,12 @@ from collections.abc import Mapping
 from livecore.area import Area
 from livecore.errors import Code, ErrorCode
 from livecore.operators import api, samples
+from livecore.operators.rules import (
+    AUDIT_ENTRY_ID_PREFIX,
+    MEMBER_ID_PREFIX,
+    PERSONAL_KEY_ID_PREFIX,
+    SESSION_ID_PREFIX,
+)
 from livecore.webhooks.endpoints import WebhookEndpointFailed
 
 _MEANINGS: Mapping[ErrorCode | Code, str] = {
@@ -28,4 +34,5 @@ AREA = Area(
     webhooks=(WebhookEndpointFailed,),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    id_prefixes=(MEMBER_ID_PREFIX, SESSION_ID_PREFIX, PERSONAL_KEY_ID_PREFIX, AUDIT_ENTRY_ID_PREFIX),
 )

@@ -43,6 +43,12 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import Range
 from livecore.scope import Environment
 
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+MEMBER_ID_PREFIX = "mem"  # an operator of a studio
+SESSION_ID_PREFIX = "mss"  # a member's portal session
+PERSONAL_KEY_ID_PREFIX = "pk"
+AUDIT_ENTRY_ID_PREFIX = "aud"
+
 
 class Role(enum.StrEnum):
     OWNER = "OWNER"

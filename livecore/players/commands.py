@@ -14,7 +14,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends.presence import Presence
 from livecore.friends.presence import heartbeat as heartbeat_presence
 from livecore.games import Game
-from livecore.ids import Prefix, new_id, new_secret
+from livecore.ids import new_id, new_secret
 from livecore.limits import FREE_FORM, ID
 from livecore.players.identity import (
     Identity,
@@ -25,6 +25,7 @@ from livecore.players.identity import (
 )
 from livecore.players.platforms import ClientBuild
 from livecore.players.rules import (
+    PLAYER_ID_PREFIX,
     SECRET_PREFIX_LEN,
     Activity,
     Lifecycle,
@@ -136,7 +137,7 @@ def _newcomer(
     now = rt.clock.now()
     anonymized = game.identity_pool.compose(game.id, external_id)
     return Player(
-        id=new_id(Prefix.PLAYER, now, rt.rng),
+        id=new_id(PLAYER_ID_PREFIX, now, rt.rng),
         game_id=scope.game_id,
         env=scope.env,
         external_id=external_id,

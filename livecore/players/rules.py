@@ -32,6 +32,10 @@ from livecore.players.identity import Identity, check_country
 from livecore.players.platforms import ClientBuild
 from livecore.scope import Environment
 
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+PLAYER_ID_PREFIX = "plr"
+
+
 SESSION_GAP = timedelta(minutes=30)
 SECRET_PREFIX_LEN = 8
 

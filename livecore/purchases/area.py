@@ -11,6 +11,7 @@ from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.purchases import api, samples
 from livecore.purchases import rules as purchases
+from livecore.purchases.rules import PURCHASE_ID_PREFIX
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -57,4 +58,5 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    id_prefixes=(PURCHASE_ID_PREFIX,),
 )

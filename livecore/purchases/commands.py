@@ -8,10 +8,11 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
-from livecore.ids import Prefix, new_id
+from livecore.ids import new_id
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore.purchases.rules import (
+    PURCHASE_ID_PREFIX,
     PlayerSpend,
     Purchase,
     PurchaseRequest,
@@ -53,7 +54,7 @@ def track(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: P
         return Tracked(stored, tx.purchases.player_spend(player.id, now, ()), replayed=True)
     rate = usd_rate(request.currency, load_game(tx, scope).settings.exchange_rates)
     purchase = Purchase(
-        id=new_id(Prefix.PURCHASE, now, rt.rng),
+        id=new_id(PURCHASE_ID_PREFIX, now, rt.rng),
         game_id=scope.game_id,
         env=scope.env,
         player_id=player.id,

@@ -33,6 +33,10 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import FREE_FORM, Count, Range, Text, limited
 from livecore.scope import Environment
 
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+PURCHASE_ID_PREFIX = "pur"
+
+
 MAX_AMOUNT_MINOR = 10**12
 MAX_WINDOW_DAYS = 3_650
 MAX_WINDOWS = 8

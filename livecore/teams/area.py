@@ -12,6 +12,7 @@ from livecore.scope import Scope
 from livecore.store import Transaction
 from livecore.teams import api, samples
 from livecore.teams.manifest import TEAMS
+from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -63,4 +64,5 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    id_prefixes=(TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX, INVITE_ID_PREFIX),
 )

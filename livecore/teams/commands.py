@@ -22,10 +22,17 @@ from livecore.games import EventSettings, Formation, Game, TeamSettings
 from livecore.grants.commands import issue_grant
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.grants.rules import GrantKind
-from livecore.ids import Prefix, derived_id
+from livecore.ids import derived_id
 from livecore.live_events.commands.attempts import AttemptsTx
 from livecore.live_events.commands.windows import current_window
-from livecore.live_events.rules import Window, WindowStatus, event_settings, slot_at, window_id
+from livecore.live_events.rules import (
+    BOARD_ID_PREFIX,
+    Window,
+    WindowStatus,
+    event_settings,
+    slot_at,
+    window_id,
+)
 from livecore.live_events.webhooks import LeaderboardFinalized
 from livecore.players.commands import find_player, load_game
 from livecore.players.rules import Player
@@ -93,7 +100,7 @@ def team_settings(event: EventSettings) -> TeamSettings:
 
 def team_board_id(window_id_: str, starts_at: datetime) -> str:
     """The window's team board (``board = true``): named by its window, as its player boards are."""
-    return derived_id(Prefix.BOARD, starts_at, window_id_, "teams")
+    return derived_id(BOARD_ID_PREFIX, starts_at, window_id_, "teams")
 
 
 def _team_read(tx: TeamsTx, team: Team) -> TeamRead:

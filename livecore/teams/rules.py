@@ -57,14 +57,28 @@ from livecore.games import (
     Order,
     TeamSettings,
 )
-from livecore.ids import Prefix, derived_id, new_id
+from livecore.ids import derived_id, new_id
 from livecore.limits import on_a_board, saturate
 from livecore.live_events.boards import band_rewards, paid_ranks
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
-from livecore.live_events.rules import Window, WindowStatus, event_id, next_start, slot_at, window_id
+from livecore.live_events.rules import (
+    WINDOW_ID_PREFIX,
+    Window,
+    WindowStatus,
+    event_id,
+    next_start,
+    slot_at,
+    window_id,
+)
 from livecore.players.rules import Player
 from livecore.rand import RandomSource
 from livecore.scope import Environment
+
+# The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
+TEAM_ID_PREFIX = "team"  # an event team: derived from its window and key
+TEAM_SEAT_ID_PREFIX = "tms"  # a member's seat on a team
+INVITE_ID_PREFIX = "inv"  # a partner invite
+
 
 # A team milestone pays every seated member in the progress write that crosses it, and a window's close
 # pays every member of each ranked team: a team's size bounds those transactions.
@@ -155,7 +169,7 @@ class PartnerInvite:
 def team_id(window_id_: str, starts_at: datetime, key: str) -> str:
     """The team ``key`` of the window ``window_id_`` (which starts at ``starts_at``): derived, so it names
     the team before any write (a roster PUT may target a window not yet recorded)."""
-    return derived_id(Prefix.TEAM, starts_at, window_id_, key)
+    return derived_id(TEAM_ID_PREFIX, starts_at, window_id_, key)
 
 
 def new_team(
@@ -191,7 +205,7 @@ def new_team(
 
 def new_seat(team: Team, player: Player, now: datetime, rng: RandomSource) -> TeamMember:
     return TeamMember(
-        seat_id=new_id(Prefix.TEAM_SEAT, now, rng),
+        seat_id=new_id(TEAM_SEAT_ID_PREFIX, now, rng),
         team_id=team.id,
         window_id=team.window_id,
         player_id=player.id,
@@ -336,7 +350,7 @@ def roster_change(
 
 # --- the window a roster PUT targets (docs/teams.md#the-roster) ---------------------------------------
 
-_WINDOW_ID = re.compile(rf"{Prefix.WINDOW.value}_([0-9a-f]{{12}})[0-9a-f]{{20}}")
+_WINDOW_ID = re.compile(rf"{WINDOW_ID_PREFIX}_([0-9a-f]{{12}})[0-9a-f]{{20}}")
 
 
 @attrs.frozen
@@ -443,7 +457,7 @@ def new_invite(
     rng: RandomSource,
 ) -> PartnerInvite:
     return PartnerInvite(
-        id=new_id(Prefix.INVITE, now, rng),
+        id=new_id(INVITE_ID_PREFIX, now, rng),
         game_id=game_id,
         env=env,
         event_key=event_key,

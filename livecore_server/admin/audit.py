@@ -10,9 +10,9 @@ import attrs
 
 from livecore.commands import Runtime
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.ids import Prefix, new_id
+from livecore.ids import new_id
 from livecore.operators import api
-from livecore.operators.rules import AuditEntry
+from livecore.operators.rules import AUDIT_ENTRY_ID_PREFIX, AuditEntry
 from livecore_server.admin.access import game_ref
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction
@@ -70,7 +70,7 @@ def write(
     theirs here directly)."""
     now = rt.clock.now()
     entry = AuditEntry(
-        id=new_id(Prefix.AUDIT_ENTRY, now, rt.rng),
+        id=new_id(AUDIT_ENTRY_ID_PREFIX, now, rt.rng),
         studio_id=studio_id,
         game_id=game_id,
         at=now,

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from livecore.clock import format_ts, from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.ids import Prefix, new_id, new_secret
+from livecore.ids import new_id, new_secret
 from livecore.limits import ID
 from livecore.operators import api
 from livecore.operators.rules import (
+    PERSONAL_KEY_ID_PREFIX,
     PERSONAL_KEY_PREFIX,
     check_key_role,
     key_expiry,
@@ -158,7 +159,7 @@ def create_personal_key(
     now = call.rt.clock.now()
     secret = new_secret(call.rt.rng, prefix=PERSONAL_KEY_PREFIX)
     key = PersonalKey(
-        id=new_id(Prefix.PERSONAL_KEY, now, call.rt.rng),
+        id=new_id(PERSONAL_KEY_ID_PREFIX, now, call.rt.rng),
         member_id=member.id,
         prefix=secret[: len(PERSONAL_KEY_PREFIX) + 8],
         role=call.body.role,

@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 from livecore.clock import to_millis
-from livecore.ids import Prefix, new_id, new_secret
-from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_TTL, Action, Operator
+from livecore.ids import new_id, new_secret
+from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_ID_PREFIX, SESSION_TTL, Action, Operator
 from livecore_server.admin.access import session_operator
 from livecore_server.admin.audit import write
 from livecore_server.services import Services
@@ -67,7 +67,7 @@ def _start(tx: ServerTransaction, services: Services, member: Member, via: str, 
     rt = services.runtime
     now = rt.clock.now()
     token = new_secret(rt.rng, prefix=SESSION_PREFIX)
-    session_id = new_id(Prefix.SESSION, now, rt.rng)
+    session_id = new_id(SESSION_ID_PREFIX, now, rt.rng)
     tx.members.insert_session(
         session_id, rt.hasher.hash(token), member.id, via, to_millis(now), to_millis(now + SESSION_TTL), ip
     )

@@ -125,7 +125,7 @@ def _team_reference(table: str, column: str, also: str = "TRUE") -> str:
     )
 
 
-TEAM_ID_PREFIX = [
+_REPREFIX = [
     f"INSERT INTO teams (id, {_TEAM_COLUMNS}) SELECT {_NEW_TEAM.format(column='id')}, {_TEAM_COLUMNS} "
     f"FROM teams WHERE {_OLD_TEAM.format(column='id')}",
     _team_reference("team_members", "team_id"),
@@ -146,10 +146,10 @@ HISTORY = History(
             ],
         ),
         (
-            # Event teams take the pinned id prefix ``team_`` (:data:`TEAM_ID_PREFIX`): an id drawn rather
-            # than derived would need nothing, a stored one keeps working.
+            # Event teams take the pinned id prefix ``team_`` (:data:`_REPREFIX`): an id drawn rather than
+            # derived would need nothing, a stored one keeps working.
             "0023_team_id_prefix",
-            TEAM_ID_PREFIX,
+            _REPREFIX,
         ),
     ),
     postgres=(
@@ -163,9 +163,9 @@ HISTORY = History(
             ],
         ),
         (
-            # Event teams take the pinned id prefix ``team_`` (:data:`TEAM_ID_PREFIX` says why).
+            # Event teams take the pinned id prefix ``team_`` (:data:`_REPREFIX` says why).
             "0015_team_id_prefix",
-            TEAM_ID_PREFIX,
+            _REPREFIX,
         ),
     ),
 )

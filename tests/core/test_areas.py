@@ -21,6 +21,7 @@ from livecore.games import Game, Studio
 from livecore.guilds.area import AREA as GUILDS
 from livecore.hashing import KeyedHasher
 from livecore.hooks import hookimpl
+from livecore.ids import Prefix
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
@@ -67,12 +68,32 @@ class _Pinged(WebhookPayload):
         Area(name="mine", summary="", page="x", samples=(_Pinged("plr_1"),)),
         Area(name="mine", summary="", page="x", error_meanings={ErrorCode.GUILD_FULL: "again"}),
         Area(name="mine", summary="", page="x", manifest=(Section(key="guilds"),)),
+        Area(name="mine", summary="", page="x", id_prefixes=("gld",)),
+        Area(name="mine", summary="", page="x", id_prefixes=("evt",)),
     ],
-    ids=["area", "route", "webhook-kind", "error-code", "job", "webhook-sample", "error-meaning", "section"],
+    ids=[
+        "area",
+        "route",
+        "webhook-kind",
+        "error-code",
+        "job",
+        "webhook-sample",
+        "error-meaning",
+        "section",
+        "id-prefix",
+        "shared-id-prefix",
+    ],
 )
 def test_an_area_that_claims_a_taken_name_is_refused(area: Area) -> None:
     with pytest.raises(areas.AreaConflict):
         areas.registered([area])
+
+
+def test_every_id_prefix_is_minted_by_one_area_or_none() -> None:
+    claimed = [prefix for area in areas.BUILT_IN for prefix in area.id_prefixes]
+    shared = [prefix.value for prefix in Prefix]
+    assert len(set(claimed + shared)) == len(claimed) + len(shared)
+    assert {"plr", "gld", "lob", "team", "ev", "lb"} <= set(claimed)
 
 
 def test_two_studio_areas_may_not_claim_one_port() -> None:

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import BotScore, EventSettings, LobbySettings, Order, Resolution, SuddenDeath, TriggerType
-from livecore.ids import Prefix, derived_id
-from livecore.live_events.rules import Window, WindowStatus, canonical
+from livecore.ids import derived_id
+from livecore.live_events.rules import BOARD_ID_PREFIX, Window, WindowStatus, canonical
 from livecore.lobbies.rules import (
     CAPACITY_MAX,
     TRANSITIONS,
@@ -98,7 +98,7 @@ def test_new_lobby_forms_on_the_window_with_fill_by_after_fill_seconds() -> None
 
 
 def test_lobby_board_id_is_derived_from_the_window_and_the_lobby() -> None:
-    assert lobby_board_id(WINDOW, "lob_a") == derived_id(Prefix.BOARD, T0, "win_1", "lobby", "lob_a")
+    assert lobby_board_id(WINDOW, "lob_a") == derived_id(BOARD_ID_PREFIX, T0, "win_1", "lobby", "lob_a")
     assert lobby_board_id(WINDOW, "lob_a") != lobby_board_id(WINDOW, "lob_b")
     assert lobby_board_id(WINDOW, "lob_a").startswith("lb_")
 

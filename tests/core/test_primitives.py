@@ -13,8 +13,9 @@ from livecore.clock import format_ts, from_millis, parse_ts, to_millis
 from livecore.errors import STATUS, ErrorCode, LivecoreError
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse, check_replay, choose_key, fingerprint, replay_status
-from livecore.ids import Prefix, new_id, new_secret, uuid7
+from livecore.ids import new_id, new_secret, uuid7
 from livecore.players.identity import DEFAULT_POOL, normalize_country, normalize_name
+from livecore.players.rules import PLAYER_ID_PREFIX
 from livecore.rand import SeededRandomSource
 from livecore.ratelimit import take
 
@@ -59,8 +60,8 @@ def test_millis_round_trip(value: datetime) -> None:
 
 def test_ids_have_prefixes_and_sort_by_time() -> None:
     rng = SeededRandomSource(1)
-    a = new_id(Prefix.PLAYER, T0, rng)
-    b = new_id(Prefix.PLAYER, T0 + timedelta(milliseconds=1), rng)
+    a = new_id(PLAYER_ID_PREFIX, T0, rng)
+    b = new_id(PLAYER_ID_PREFIX, T0 + timedelta(milliseconds=1), rng)
     assert re.fullmatch(r"plr_[0-9a-f]{32}", a)
     assert a < b
     u = uuid7(T0, rng)

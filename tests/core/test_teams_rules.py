@@ -24,7 +24,7 @@ from livecore.games import (
     ResourceType,
     TeamSettings,
 )
-from livecore.ids import Prefix, derived_id
+from livecore.ids import derived_id
 from livecore.live_events.rules import Window, WindowStatus, event_id, window_id
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
@@ -32,6 +32,7 @@ from livecore.rand import SeededRandomSource
 from livecore.scope import Environment
 from livecore.teams.rules import (
     INVITE_TTL,
+    TEAM_ID_PREFIX,
     LeaveReason,
     PartnerInvite,
     Team,
@@ -117,7 +118,7 @@ def refusal(call: object) -> LivecoreError:
 
 
 def test_team_id_is_derived_from_window_and_key() -> None:
-    assert team_id("win_1", T0, "red") == derived_id(Prefix.TEAM, T0, "win_1", "red")
+    assert team_id("win_1", T0, "red") == derived_id(TEAM_ID_PREFIX, T0, "win_1", "red")
     assert team_id("win_1", T0, "red").startswith("team_")
     assert team_id("win_1", T0, "red") == team_id("win_1", T0, "red")
     assert len({team_id("win_1", T0, "red"), team_id("win_2", T0, "red"), team_id("win_1", T0, "blue")}) == 3

@@ -23,7 +23,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import EventSettings, Game, Milestone
 from livecore.grants.commands import issue_grant
 from livecore.grants.rules import Grant, GrantKind
-from livecore.ids import Prefix, new_id
+from livecore.ids import new_id
 from livecore.limits import FREE_TEXT
 from livecore.live_events.attempts import (
     Attempt,
@@ -42,6 +42,7 @@ from livecore.live_events.commands.attempts import expire, finished
 from livecore.live_events.commands.boards import finalize_board, record_score, rescore
 from livecore.live_events.commands.windows import current_window
 from livecore.live_events.rules import (
+    ATTEMPT_ID_PREFIX,
     EventState,
     Slot,
     Window,
@@ -235,7 +236,7 @@ def start(
         for a in mine
     ]
     check_start(event, mine, now)
-    attempt_id = new_id(Prefix.ATTEMPT, now, rt.rng)
+    attempt_id = new_id(ATTEMPT_ID_PREFIX, now, rt.rng)
     _charge(tx, rt, scope, game, player, attempt_id, event)
     if started != player:
         player = started
