@@ -21,7 +21,7 @@ from livecore.rand import RandomSource
 
 class Prefix(enum.StrEnum):
     """The prefixes of the records no area owns. Each area declares its own beside its rules
-    (``livecore/guilds/rules.py`` ``GUILD_ID_PREFIX``) and claims them in its declaration
+    (``livecore/players/rules.py`` ``PLAYER_ID_PREFIX``) and claims them in its declaration
     (:attr:`livecore.area.Area.id_prefixes`), so no two areas, a studio's included, mint alike ids."""
 
     STUDIO = "std"
