@@ -1,10 +1,13 @@
 """The economy area's tables, declared (:data:`SCHEMA`): the ledger and the balances it leaves. Its
 SQLite migration, ``0004_economy_and_grants``, also created the grants area's table (one migration, one
 recorded name); on PostgreSQL the foundation migration created them (:data:`HISTORY`, under the names
-deployed databases recorded). :mod:`livecore_server.area_schemas` adds them to the shared ones."""
+deployed databases recorded). :mod:`livecore_server.built_in_storage` adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.economy.sql import PostgresLedger, SqlLedger
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -18,6 +21,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -107,3 +111,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("ledger", SqlLedger, postgres=PostgresLedger),)

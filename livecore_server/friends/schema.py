@@ -1,10 +1,13 @@
 """The friends area's tables, declared (:data:`SCHEMA`), and the SQLite migrations that built them
 (:data:`HISTORY`, under the names deployed databases recorded: they also gave the players' table its
 friend code and activity index); on PostgreSQL the foundation migration created them.
-:mod:`livecore_server.area_schemas` adds them to the shared ones."""
+:mod:`livecore_server.built_in_storage` adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.friends.sql import PostgresFriendGraph, SqlFriendGraph
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     MS,
@@ -14,6 +17,7 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -100,3 +104,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("friends", SqlFriendGraph, postgres=PostgresFriendGraph),)

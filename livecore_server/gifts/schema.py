@@ -1,9 +1,12 @@
 """The gifts area's table, declared (:data:`SCHEMA`), and the SQLite migrations that built it
 (:data:`HISTORY`, under the names deployed databases recorded); on PostgreSQL the foundation migration
-created it. :mod:`livecore_server.area_schemas` adds it to the shared ones."""
+created it. :mod:`livecore_server.built_in_storage` adds it to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.gifts.sql import PostgresGifts, SqlGifts
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -19,6 +22,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -107,3 +111,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("gifts", SqlGifts, postgres=PostgresGifts),)

@@ -1,9 +1,12 @@
 """The grants area's table, declared (:data:`SCHEMA`). No migration of its own: the economy area's
 SQLite ``0004_economy_and_grants`` and PostgreSQL's foundation created it, the player tools' SQLite
-``0010_player_tools`` added an index. :mod:`livecore_server.area_schemas` adds it to the shared ones."""
+``0010_player_tools`` added an index. :mod:`livecore_server.built_in_storage` adds it to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.grants.sql import SqlGrants
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     JSON,
@@ -15,6 +18,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -50,3 +54,5 @@ SCHEMA = Schema(
 )
 
 HISTORY = History()
+
+PORTS = (TxPort("grants", SqlGrants),)

@@ -1,12 +1,15 @@
 """The guilds area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.area_schemas`
-adds them to the shared ones."""
+them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
+adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from livecore.guilds.rules import name_key
+from livecore_server.guilds.sql import PostgresGuilds, SqlGuilds, SqliteGuilds
 from livecore_server.players.schema import refold_player_names
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -26,6 +29,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 _GUILD_FTS = Only(
     SQLITE, "SQLite's guild name search of three or more characters (PostgreSQL has its trigram index)"
@@ -296,3 +300,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("guilds", SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds),)

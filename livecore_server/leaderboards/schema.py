@@ -1,9 +1,12 @@
 """The leaderboards area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.area_schemas`
-adds them to the shared ones."""
+them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
+adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.leaderboards.sql import SqlLeaderboards
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -20,6 +23,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -128,3 +132,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("leaderboards", SqlLeaderboards),)

@@ -1,9 +1,14 @@
 """The live events area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.area_schemas`
-adds them to the shared ones."""
+them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
+adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.live_events.sql.attempts import SqlAttempts
+from livecore_server.live_events.sql.boards import SqlBoards
+from livecore_server.live_events.sql.windows import SqlWindows
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -22,6 +27,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -179,4 +185,10 @@ HISTORY = History(
             ],
         ),
     ),
+)
+
+PORTS = (
+    TxPort("windows", SqlWindows),
+    TxPort("attempts", SqlAttempts),
+    TxPort("boards", SqlBoards),
 )

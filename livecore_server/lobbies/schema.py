@@ -1,9 +1,12 @@
 """The lobbies area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.area_schemas`
-adds them to the shared ones."""
+them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
+adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.lobbies.sql import SqlLobbies
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -19,6 +22,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -112,3 +116,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("lobbies", SqlLobbies),)

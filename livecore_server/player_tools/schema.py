@@ -1,11 +1,16 @@
 """The player tools' tables (merges, erasures, the keys of imported rows), declared (:data:`SCHEMA`),
 and the SQLite migration that built them (:data:`HISTORY`, under the name deployed databases recorded:
 it also created the purchases area's table and added indexes to the grants' and gifts'); on PostgreSQL
-the foundation migration created them. :mod:`livecore_server.area_schemas` adds them to the shared
-ones."""
+the foundation migration created them. :mod:`livecore_server.built_in_storage` adds them to the shared
+ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.player_tools.sql.erasures import SqlErasures
+from livecore_server.player_tools.sql.merges import SqlMerges
+from livecore_server.player_tools.sql.migrations import SqlMigrationKeys
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     MS,
@@ -14,6 +19,7 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -126,4 +132,10 @@ HISTORY = History(
             ],
         ),
     ),
+)
+
+PORTS = (
+    TxPort("merges", SqlMerges),
+    TxPort("erasures", SqlErasures),
+    TxPort("migrations", SqlMigrationKeys),
 )

@@ -1,12 +1,15 @@
 """The players area's table, declared (:data:`SCHEMA`), and the migrations of each dialect that changed
 it (:data:`HISTORY`), under the names deployed databases recorded; the shared foundation migrations
-created it. :mod:`livecore_server.area_schemas` adds them to the shared ones."""
+created it. :mod:`livecore_server.built_in_storage` adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from livecore.names import fold
+from livecore_server.players.sql import PostgresPlayers, SqlitePlayers, SqlPlayers
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -24,6 +27,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 _SEARCH_NAME_WHERE = Where(
     sqlite=None,
@@ -242,3 +246,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("players", SqlPlayers, sqlite=SqlitePlayers, postgres=PostgresPlayers),)

@@ -1,9 +1,12 @@
 """The purchases area's table, declared (:data:`SCHEMA`). No migration of its own: the player tools'
-SQLite ``0010_player_tools`` and PostgreSQL's foundation created it. :mod:`livecore_server.area_schemas`
-adds it to the shared ones."""
+SQLite ``0010_player_tools`` and PostgreSQL's foundation created it. :mod:`livecore_server.built_in_storage`
+adds it to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
+from livecore_server.purchases.sql import PostgresPurchases, SqlitePurchases, SqlPurchases
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -16,6 +19,7 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -49,3 +53,5 @@ SCHEMA = Schema(
 )
 
 HISTORY = History()
+
+PORTS = (TxPort("purchases", SqlPurchases, sqlite=SqlitePurchases, postgres=PostgresPurchases),)

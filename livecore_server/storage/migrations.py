@@ -3,7 +3,7 @@ tables of the service, several areas' among them), applied in order on start
 (docs/reference/manifest-and-cli.md: no separate migrate step).
 
 Each built-in area keeps the migrations of its own tables in its server package
-(``livecore_server/<area>/schema.py``); :mod:`livecore_server.area_schemas` assembles the one history the
+(``livecore_server/<area>/schema.py``); :mod:`livecore_server.built_in_storage` assembles the one history the
 store applies, in the order of the names (:mod:`livecore_server.storage.history`). Each migration is a
 list of SQL statements, applied once in its own transaction and recorded in ``_migrations``. Append new
 migrations, numbered after the last one of any area; never edit an applied one. A new migration is

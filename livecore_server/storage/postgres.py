@@ -44,14 +44,9 @@ from psycopg_pool import ConnectionPool
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore.store import Transaction
-from livecore_server.area_schemas import HISTORY, SCHEMA
-from livecore_server.economy.sql import PostgresLedger
-from livecore_server.friends.sql import PostgresFriendGraph
-from livecore_server.gifts.sql import PostgresGifts
-from livecore_server.guilds.sql import PostgresGuilds
+from livecore_server.built_in_storage import HISTORY, POSTGRES_PORTS, SCHEMA
 from livecore_server.live_events.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
-from livecore_server.players.sql import PLAYERS_CHANNEL, PostgresPlayers
-from livecore_server.purchases.sql import PostgresPurchases
+from livecore_server.players.sql import PLAYERS_CHANNEL
 from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
 from livecore_server.storage.history import Migration
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
@@ -61,7 +56,6 @@ from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetc
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES
 from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sql.idempotency import PostgresIdempotency
 from livecore_server.storage.sqlport import MISSING, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
@@ -605,17 +599,7 @@ class PostgresTransaction(SqlTransaction):
         # goes out only if the write sends a statement, so a write whose statements are all held back
         # costs no savepoint, and one that fails just drops what it held.
         self._unit_at: int | None = None
-        open_ports(
-            self,
-            players=PostgresPlayers,
-            purchases=PostgresPurchases,
-            guilds=PostgresGuilds,
-            friends=PostgresFriendGraph,
-            ledger=PostgresLedger,
-            gifts=PostgresGifts,
-            idempotency=PostgresIdempotency,
-            area_ports=store.area_ports,
-        )
+        open_ports(self, POSTGRES_PORTS, store.area_ports)
 
     def hold_writes(self, hold: bool) -> None:
         """Hold inserts back (the default in a pipelined transaction) or send each as it comes."""

@@ -3,7 +3,7 @@ of each dialect derived from it (:class:`Schema`), and the tables no area owns (
 games, keys, webhooks, the outbox, the operators' tables and what the processes share).
 
 Each built-in area declares its own tables in its server package (``livecore_server/<area>/schema.py``),
-beside the migrations that built them; :mod:`livecore_server.area_schemas` adds them up into the whole
+beside the migrations that built them; :mod:`livecore_server.built_in_storage` adds them up into the whole
 schema both stores build. The migrations were applied to deployed databases and stay as written;
 ``tests/server/test_schema_declared.py`` migrates a fresh database of each dialect and checks that it
 holds exactly what is declared. A new table or index is declared, and its migration in each dialect is

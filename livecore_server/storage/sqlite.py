@@ -26,10 +26,7 @@ import sqlite_utils
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
-from livecore_server.area_schemas import HISTORY
-from livecore_server.guilds.sql import SqliteGuilds
-from livecore_server.players.sql import SqlitePlayers
-from livecore_server.purchases.sql import SqlitePurchases
+from livecore_server.built_in_storage import HISTORY, SQLITE_PORTS
 from livecore_server.storage.area_storage import NO_AREA_STORAGE, NO_PORTS, AreaStorage, SqlPort
 from livecore_server.storage.history import Migration
 from livecore_server.storage.sql import open_ports
@@ -409,9 +406,7 @@ class SqliteTransaction(SqlTransaction):
         self.player_listeners = []
         # Board changes of the running transaction (or commit group), told once it commits.
         self.board_changes: list[tuple[str, int, str | None]] = []
-        open_ports(
-            self, players=SqlitePlayers, purchases=SqlitePurchases, guilds=SqliteGuilds, area_ports=area_ports
-        )
+        open_ports(self, SQLITE_PORTS, area_ports)
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(statement, params)

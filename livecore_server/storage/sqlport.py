@@ -1,12 +1,13 @@
 """What both SQL stores share: the transaction every SQL port runs its statements in.
 
-Each port of :mod:`livecore.store` (and each server-only port) has one SQL implementation in
-:mod:`livecore_server.storage.sql`, written once in SQLite's dialect with ``?`` placeholders; PostgreSQL
-subclasses a port only where its dialect differs or where it answers reads from a commit group's reads
-ahead. Ports run their statements through their transaction (:class:`SqlTransaction`): on SQLite through
-the connection's own methods (nothing to translate on the hot path), on PostgreSQL numbered, pipelined and
-held back as :mod:`~livecore_server.storage.postgres` describes. The few SQL fragments where the dialects
-differ are attributes each transaction class sets (:attr:`SqlTransaction.GIFT_TIEBREAK` and friends).
+Each port of :mod:`livecore.store` (and each server-only port) has one SQL implementation in its owner's
+package (``livecore_server/<area>/sql.py``, or :mod:`livecore_server.storage.sql` for the ports no area
+owns), written once in SQLite's dialect with ``?`` placeholders; PostgreSQL subclasses a port only where
+its dialect differs or where it answers reads from a commit group's reads ahead. Ports run their
+statements through their transaction (:class:`SqlTransaction`): on SQLite through the connection's own
+methods (nothing to translate on the hot path), on PostgreSQL numbered, pipelined and held back as
+:mod:`~livecore_server.storage.postgres` describes. The few SQL fragments where the dialects differ are
+attributes each transaction class sets (:attr:`SqlTransaction.GIFT_TIEBREAK` and friends).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import attrs
 
 from livecore.area import Ports
 from livecore.games import Game
+from livecore_server.storage.schema import SQLITE, Dialect
 
 if TYPE_CHECKING:
     from livecore_server.economy.sql import SqlLedger
@@ -176,7 +178,9 @@ class SqlTransaction:
         rolls back (PostgreSQL: a NOTIFY; SQLite: after the COMMIT of the transaction or its group)."""
         raise NotImplementedError
 
-    # The ports (livecore.store's, then the server's own).
+    # The ports (livecore.store's, then the server's own), typed here once for mypy; each is opened from
+    # its owner's declaration (livecore_server/built_in_storage.py), and tests/server/test_sql_ports.py
+    # checks that every one typed here is.
     games: SqlGames
     players: SqlPlayers
     friends: SqlFriendGraph
@@ -230,3 +234,19 @@ class SqlPort:
 
     def __init__(self, db: SqlTransaction) -> None:
         self.db = db
+
+
+@attrs.frozen
+class TxPort:
+    """A port a SQL transaction reaches as ``tx.<name>``, declared by the package that owns it: its class,
+    or a dialect's own subclass where that dialect differs (``sqlite``, ``postgres``). Its attribute is
+    typed on :class:`SqlTransaction`, which mypy checks the server's code against."""
+
+    name: str
+    port: type[SqlPort]
+    sqlite: type[SqlPort] | None = None
+    postgres: type[SqlPort] | None = None
+
+    def of(self, dialect: Dialect) -> type[SqlPort]:
+        """The class a transaction of ``dialect`` opens."""
+        return (self.sqlite if dialect == SQLITE else self.postgres) or self.port

@@ -1,6 +1,8 @@
 """The teams area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.area_schemas`
-adds them to the shared ones."""
+them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
+adds them to the shared ones.
+
+:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import TxPort
+from livecore_server.teams.sql import SqlTeams
 
 SCHEMA = Schema(
     tables=(
@@ -169,3 +173,5 @@ HISTORY = History(
         ),
     ),
 )
+
+PORTS = (TxPort("teams", SqlTeams),)

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
-from livecore_server.area_schemas import HISTORY
+from livecore_server.built_in_storage import HISTORY
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo

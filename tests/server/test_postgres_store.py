@@ -47,7 +47,7 @@ from livecore.players.rules import DebugFlag
 from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.area_schemas import HISTORY
+from livecore_server.built_in_storage import HISTORY
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.records import settings_converter

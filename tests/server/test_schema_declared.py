@@ -1,5 +1,5 @@
 """The schema declared in ``storage/schema.py`` and the areas' ``schema.py`` (their sum,
-:data:`livecore_server.area_schemas.SCHEMA`) is what the migrations build, on SQLite and on PostgreSQL:
+:data:`livecore_server.built_in_storage.SCHEMA`) is what the migrations build, on SQLite and on PostgreSQL:
 a fresh database of each dialect, migrated, is read back from its catalogue (tables, columns, keys,
 constraints, indexes) and compared with the declaration; and the declaration's rendered DDL, applied to
 an empty database, gives the same catalogue as the migrations.
@@ -24,7 +24,7 @@ from psycopg import sql
 
 import livecore_server
 from livecore import areas as core_areas
-from livecore_server.area_schemas import AREAS, HISTORY, SCHEMA
+from livecore_server.built_in_storage import AREAS, HISTORY, SCHEMA
 from livecore_server.storage import history, postgres, schema
 from livecore_server.storage import sqlite as sqlite_store
 from livecore_server.storage.area_storage import AreaMigration

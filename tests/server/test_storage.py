@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from livecore_server.area_schemas import HISTORY
+from livecore_server.built_in_storage import HISTORY
 from livecore_server.storage.sqlite import SqliteStore, migrate
 from tests.conftest import World
 
