@@ -9,6 +9,7 @@ from livecore.commands import Runtime
 from livecore.economy import api, samples
 from livecore.economy import rules as economy
 from livecore.economy.manifest import RESOURCES
+from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.errors import Code, ErrorCode
 from livecore.player_tools.merge import fold_holdings
@@ -54,4 +55,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    tables=EconomyTables,
+    ports={"ledger": MemoryLedger},
 )

@@ -11,6 +11,7 @@ from livecore.friends import api, presence, samples
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.manifest import FRIENDS, PRESENCE
+from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import FriendsSettings, PresenceSettings
 from livecore.players.rules import Player
@@ -69,4 +70,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    tables=FriendTables,
+    ports={"friends": MemoryFriendGraph},
 )

@@ -12,6 +12,7 @@ from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.hooks import GuildSpecs
 from livecore.guilds.manifest import GUILDS
+from livecore.guilds.memory import GuildTables, MemoryGuilds
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -88,4 +89,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     hookspecs=GuildSpecs,
+    tables=GuildTables,
+    ports={"guilds": MemoryGuilds},
 )

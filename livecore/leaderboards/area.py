@@ -11,6 +11,7 @@ from livecore.leaderboards import api, samples
 from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.manifest import LEADERBOARDS
+from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.live_events import boards
 from livecore.players.rules import Player
@@ -66,4 +67,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    tables=LeaderboardTables,
+    ports={"leaderboards": MemoryLeaderboards},
 )

@@ -23,6 +23,10 @@ from livecore.live_events.commands.live_events import (
 )
 from livecore.live_events.hooks import LiveEventSpecs
 from livecore.live_events.manifest import EVENTS
+from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.memory.attempts import MemoryAttempts
+from livecore.live_events.memory.boards import MemoryBoards
+from livecore.live_events.memory.windows import MemoryWindows
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
@@ -147,4 +151,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     hookspecs=LiveEventSpecs,
+    tables=LiveEventTables,
+    ports={"windows": MemoryWindows, "attempts": MemoryAttempts, "boards": MemoryBoards},
 )

@@ -13,6 +13,7 @@ from livecore.players import api, identity, platforms, samples
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
 from livecore.players.hooks import PlayerSpecs
+from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.webhooks import (
     PlayerBanned,
     PlayerDeleted,
@@ -73,4 +74,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     hookspecs=PlayerSpecs,
+    tables=PlayerTables,
+    ports={"players": MemoryPlayers},
 )

@@ -11,6 +11,7 @@ from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.purchases import api, samples
 from livecore.purchases import rules as purchases
+from livecore.purchases.memory import MemoryPurchases, PurchaseTables
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -57,4 +58,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    tables=PurchaseTables,
+    ports={"purchases": MemoryPurchases},
 )

@@ -12,6 +12,7 @@ from livecore.scope import Scope
 from livecore.store import Transaction
 from livecore.teams import api, samples
 from livecore.teams.manifest import TEAMS
+from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -63,4 +64,6 @@ AREA = Area(
     ),
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
+    tables=TeamTables,
+    ports={"teams": MemoryTeams},
 )
