@@ -16,6 +16,7 @@ from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players.commands import authenticate, register, set_identity, sweep_streaks
+from livecore.players.memory import PlayerTables
 from livecore.players.platforms import ClientBuild, platform_registered
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -50,7 +51,7 @@ def main() -> None:
                     player = authenticate(tx, rt, scope, name, secrets[name])
                     set_identity(tx, rt, player, name=name.title(), avatar=None, by_player=True)
 
-    for (_, external_id), player in sorted(store.players.items()):
+    for (_, external_id), player in sorted(store.tables_of(PlayerTables).players.items()):
         a, b = player.activity, player.build
         known = "" if platform_registered(b.platform, settings) else " (unregistered)"
         print(

@@ -37,10 +37,12 @@ from livecore.games import (
     Studio,
     Verdict,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import boards as board_commands
 from livecore.live_events.commands import live_events as event_commands
+from livecore.live_events.memory import LiveEventTables
 from livecore.memory import MemoryStore, MemoryTransaction
 from livecore.players.commands import authenticate, register, set_identity
 from livecore.players.rules import Player
@@ -185,12 +187,14 @@ def main() -> None:
             event_commands.close_window(tx, rt, window.id, window.game_id)
         final = board_commands.read_board(tx, rt, scope, board_id)
 
-    rank_rewards = {g.player_id: g for g in store.grants.values() if g.source_kind == "event_rank"}
+    rank_rewards = {
+        g.player_id: g for g in store.tables_of(GrantTables).grants.values() if g.source_kind == "event_rank"
+    }
     print(f"final board ({final.board.status.value}):")
     for standing in final.standings:
         grant = rank_rewards.get(standing.player.id)
         reward = f"  +{grant.entries[0].amount} coins" if grant else ""
-        status = store.attempts[(game.id, standing.entry.attempt_id)].status.value
+        status = store.tables_of(LiveEventTables).attempts[(game.id, standing.entry.attempt_id)].status.value
         name, score = standing.player.external_id, standing.entry.score
         print(f"  {standing.rank}. {name:4} {score:5.0f}  {status}{reward}")
     kinds: dict[str, int] = {}

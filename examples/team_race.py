@@ -32,6 +32,7 @@ from livecore.games import (
     Studio,
     TeamSettings,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import live_events as event_commands
@@ -126,7 +127,7 @@ def main() -> None:
             if event.kind == "event_team.milestone_unlocked":
                 paid = [
                     g.external_player_id
-                    for g in store.grants.values()
+                    for g in store.tables_of(GrantTables).grants.values()
                     if g.source_ref_id == data["eventTeamId"]
                     and g.metadata["milestoneKey"] == data["milestoneKey"]
                 ]
@@ -155,7 +156,7 @@ def main() -> None:
     for team in teams:
         paid = [
             g
-            for g in store.grants.values()
+            for g in store.tables_of(GrantTables).grants.values()
             if g.source_kind == "event_team_rank" and g.source_ref_id == team.id
         ]
         reward = f"  +{paid[0].entries[0].amount} coins each to {len(paid)}" if paid else ""

@@ -29,6 +29,7 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.leaderboards import commands as lb
 from livecore.memory import MemoryStore
@@ -112,7 +113,7 @@ def main() -> None:
 
         paid = {
             g.player_id: g.entries[0].amount
-            for g in store.grants.values()
+            for g in store.tables_of(GrantTables).grants.values()
             if g.source_kind == lb.RANK_SOURCE_KIND and g.source_ref_id == finished.id
         }
         print(f"Week {week}: {finished.starts_at:%Y-%m-%d} to {finished.ends_at:%Y-%m-%d} ({finished.id})")

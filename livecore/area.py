@@ -5,8 +5,8 @@ An area (friends, gifts, guilds, a studio's own quests) is one package in the co
 store) and, where it has a server side, one in the server (``livecore_server/<area>/``: its handlers and
 its SQL store). Its ``area.py`` declares it once, as an :class:`Area`; everything shared is built from the
 registered areas (:mod:`livecore.areas`): the route table and the OpenAPI documents, the generated
-reference, the list of webhook kinds, the error table, the scheduled jobs, the ports of the in-memory
-store, the manifest's parser (:mod:`livecore.manifest`, from each area's sections). Django's
+reference, the list of webhook kinds, the error table, the scheduled jobs, the tables and ports of the
+in-memory store, the manifest's parser (:mod:`livecore.manifest`, from each area's sections). Django's
 applications are the model: each brings its own parts, and the project lists them once.
 
 A studio's own area is declared the same way, in its own package, and registered by name
@@ -26,8 +26,8 @@ from livecore.schedule import Job
 from livecore.section import Section
 from livecore.webhooks.payload import WebhookPayload
 
-#: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``. The
-#: store keeps an area's tables in ``store.tables[<area name>]``.
+#: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``, over
+#: the area's tables (``store.tables[<area name>]``).
 MemoryPort = Callable[[Any, Any], object]
 #: What an area does with a player's records when the player merges into another (``source`` into
 #: ``target``, in the merge's transaction) or is erased (its records move to the anonymized row ``kept``).
@@ -69,8 +69,11 @@ class Area:
     - ``errors``: the error codes it adds to the table, each with its HTTP status (the built-in areas'
       codes are the contract's table, :class:`livecore.errors.ErrorCode`);
     - ``jobs``: its scheduled work (:mod:`livecore.schedule`);
-    - ``ports``: the store ports it adds to a transaction (``tx.ports.<name>``), for the in-memory store
-      (its server side declares the SQL ones);
+    - ``tables``: builds its tables in the in-memory store, once per store (``store.tables[<name>]``; a
+      built-in area's, typed, ``store.tables_of(GuildTables)``);
+    - ``ports``: the ports it adds to a transaction of the in-memory store (its server side declares the
+      SQL ones): a built-in area's are the transaction's attributes, as :class:`livecore.store.Transaction`
+      types them (``tx.guilds``); a studio's area's are reached as ``tx.ports.<name>``;
     - ``hooks``: an object of hook implementations (:mod:`livecore.hooks`), checks that run before
       built-in commands;
     - ``hookspecs``: the specifications of the checks other areas may add to its own commands (a class of
@@ -102,6 +105,7 @@ class Area:
     webhooks: tuple[type[WebhookPayload], ...] = ()
     errors: tuple[Code, ...] = ()
     jobs: tuple[Job, ...] = ()
+    tables: Callable[[], object] | None = None
     ports: Mapping[str, MemoryPort] = attrs.field(factory=dict)
     hooks: object | None = None
     hookspecs: type | None = None

@@ -37,6 +37,7 @@ AREA = Area(
     samples=SAMPLES,
     errors=(QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QUESTS_NOT_CONFIGURED),
     jobs=(Job("quest_streak_sweep", _sweep, every=timedelta(hours=1)),),
+    tables=dict,  # the in-memory store's table: player id -> QuestState
     ports={NAME: memory_port},
     hooks=QuestHooks(),
     settings=problems,

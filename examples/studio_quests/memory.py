@@ -38,6 +38,7 @@ class MemoryQuests:
 
 
 def memory_port(store: MemoryStore, journal: Journal) -> MemoryQuests:
-    """The port of one transaction (:data:`livecore.area.MemoryPort`)."""
-    rows: dict[str, QuestState] = store.tables.setdefault(TABLE, {})
+    """The port of one transaction (:data:`livecore.area.MemoryPort`), over the table the store made from
+    the area's ``tables``."""
+    rows: dict[str, QuestState] = store.tables[TABLE]
     return MemoryQuests(rows, journal)

@@ -9,6 +9,7 @@ from livecore.commands import Runtime
 from livecore.economy import api, samples
 from livecore.economy import rules as economy
 from livecore.economy.manifest import RESOURCES
+from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.errors import Code, ErrorCode
@@ -56,4 +57,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     id_prefixes=(LEDGER_ENTRY_ID_PREFIX,),
+    tables=EconomyTables,
+    ports={"ledger": MemoryLedger},
 )

@@ -5,38 +5,48 @@ from __future__ import annotations
 import attrs
 
 from livecore.economy.rules import Holding, LedgerEntry
-from livecore.memory.journal import MemoryPort
+from livecore.economy.store import Ledger
+from livecore.memory.journal import AreaPort
 
 
-class MemoryLedger(MemoryPort):
+@attrs.define
+class EconomyTables:
+    """The economy area's tables in memory."""
+
+    holdings: dict[tuple[str, str], Holding] = attrs.field(factory=dict)  # (player id, resource key)
+    entries: list[LedgerEntry] = attrs.field(factory=list)
+
+
+class MemoryLedger(AreaPort[EconomyTables]):
     __slots__ = ()
+    TABLES = EconomyTables
 
     def balances_of(self, player_ids: list[str], keys: list[str]) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
-        for (pid, key), h in self._s.holdings.items():
+        for (pid, key), h in self._t.holdings.items():
             if pid in player_ids and key in keys:
                 out.setdefault(pid, {})[key] = h.amount
         return out
 
     def holding(self, player_id: str, key: str) -> Holding:
-        return self._s.holdings.get((player_id, key)) or Holding(key=key)
+        return self._t.holdings.get((player_id, key)) or Holding(key=key)
 
     def holdings(self, player_id: str) -> dict[str, Holding]:
-        return {k: h for (p, k), h in self._s.holdings.items() if p == player_id}
+        return {k: h for (p, k), h in self._t.holdings.items() if p == player_id}
 
     def append(self, entry: LedgerEntry, holding: Holding) -> None:
-        entries = self._s.entries
+        entries = self._t.entries
         entries.append(entry)
         self._tx.undo.append(entries.pop)
-        self._tx.put(self._s.holdings, (entry.player_id, entry.resource_key), holding)
+        self._tx.put(self._t.holdings, (entry.player_id, entry.resource_key), holding)
 
     def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]:
         return [
-            e for e in self._s.entries if e.player_id == player_id and (key is None or e.resource_key == key)
+            e for e in self._t.entries if e.player_id == player_id and (key is None or e.resource_key == key)
         ]
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
-        store = self._s
+        store = self._t
         before = store.entries
         store.entries = [attrs.evolve(e, player_id=to_id) if e.player_id == from_id else e for e in before]
         self._tx.undo.append(lambda: setattr(store, "entries", before))
@@ -44,3 +54,7 @@ class MemoryLedger(MemoryPort):
             self._tx.drop(store.holdings, (pid, key))
         for key, held in holdings.items():
             self._tx.put(store.holdings, (to_id, key), held)
+
+
+def _implements_the_port(port: MemoryLedger) -> Ledger:
+    return port  # mypy checks the class against the area's port here

@@ -11,6 +11,7 @@ from livecore.friends import api, presence, samples
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.manifest import FRIENDS, PRESENCE
+from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import FriendsSettings, PresenceSettings
@@ -71,4 +72,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     id_prefixes=(FRIEND_REQUEST_ID_PREFIX,),
+    tables=FriendTables,
+    ports={"friends": MemoryFriendGraph},
 )

@@ -4,86 +4,101 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import attrs
+
 from livecore.friends.rules import Block, FriendRequest, Friendship
-from livecore.memory.journal import MemoryPort
+from livecore.friends.store import FriendGraph
+from livecore.memory.journal import AreaPort
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import PlayerCard
 
 
-class MemoryFriendGraph(MemoryPort):
+@attrs.define
+class FriendTables:
+    """The friends area's tables in memory."""
+
+    requests: dict[str, FriendRequest] = attrs.field(factory=dict)
+    friendships: dict[tuple[str, str], Friendship] = attrs.field(factory=dict)
+    blocks: dict[tuple[str, str], Block] = attrs.field(factory=dict)
+
+
+class MemoryFriendGraph(AreaPort[FriendTables]):
     __slots__ = ()
+    TABLES = FriendTables
 
     def get_request(self, game_id: str, request_id: str) -> FriendRequest | None:
-        found = self._s.requests.get(request_id)
+        found = self._t.requests.get(request_id)
         return found if found is not None and found.game_id == game_id else None
 
     def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
         pair = {a_id, b_id}
         return next(
-            (r for r in self._s.requests.values() if {r.from_player_id, r.to_player_id} == pair), None
+            (r for r in self._t.requests.values() if {r.from_player_id, r.to_player_id} == pair), None
         )
 
     def insert_request(self, request: FriendRequest) -> None:
-        self._tx.put(self._s.requests, request.id, request)
+        self._tx.put(self._t.requests, request.id, request)
 
     def delete_request(self, request_id: str) -> None:
-        self._tx.drop(self._s.requests, request_id)
+        self._tx.drop(self._t.requests, request_id)
 
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
-        return self._s.friendships.get((player_id, friend_id))
+        return self._t.friendships.get((player_id, friend_id))
 
     def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
-        self._tx.put(self._s.friendships, (a_id, b_id), Friendship(a_id, b_id, since))
-        self._tx.put(self._s.friendships, (b_id, a_id), Friendship(b_id, a_id, since))
+        self._tx.put(self._t.friendships, (a_id, b_id), Friendship(a_id, b_id, since))
+        self._tx.put(self._t.friendships, (b_id, a_id), Friendship(b_id, a_id, since))
 
     def delete_friendship(self, a_id: str, b_id: str) -> None:
-        self._tx.drop(self._s.friendships, (a_id, b_id))
-        self._tx.drop(self._s.friendships, (b_id, a_id))
+        self._tx.drop(self._t.friendships, (a_id, b_id))
+        self._tx.drop(self._t.friendships, (b_id, a_id))
 
     def count_friends(self, player_id: str) -> int:
-        return sum(1 for a, _ in self._s.friendships if a == player_id)
+        return sum(1 for a, _ in self._t.friendships if a == player_id)
 
     def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
-        return self._s.blocks.get((blocker_id, blocked_id))
+        return self._t.blocks.get((blocker_id, blocked_id))
 
     def insert_block(self, block: Block) -> None:
-        self._tx.put(self._s.blocks, (block.blocker_id, block.blocked_id), block)
+        self._tx.put(self._t.blocks, (block.blocker_id, block.blocked_id), block)
 
     def delete_block(self, blocker_id: str, blocked_id: str) -> None:
-        self._tx.drop(self._s.blocks, (blocker_id, blocked_id))
+        self._tx.drop(self._t.blocks, (blocker_id, blocked_id))
 
     def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
-        rows = [f for (a, _), f in self._s.friendships.items() if a == player_id]
+        rows = [f for (a, _), f in self._t.friendships.items() if a == player_id]
+        players = self._s.tables_of(PlayerTables)
         return [
             (f.since, PlayerCard.of(p))
             for f in sorted(rows, key=lambda f: (f.since, f.friend_id))
-            if (p := self._s.player_by_id(f.friend_id))
+            if (p := players.by_id(f.friend_id))
         ]
 
     def list_requests(self, player_id: str) -> list[tuple[FriendRequest, PlayerCard]]:
         out = []
-        for r in sorted(self._s.requests.values(), key=lambda r: r.created_at):
+        players = self._s.tables_of(PlayerTables)
+        for r in sorted(self._t.requests.values(), key=lambda r: r.created_at):
             if player_id in (r.from_player_id, r.to_player_id):
-                other = self._s.player_by_id(
-                    r.to_player_id if r.from_player_id == player_id else r.from_player_id
-                )
+                other = players.by_id(r.to_player_id if r.from_player_id == player_id else r.from_player_id)
                 if other is not None:
                     out.append((r, PlayerCard.of(other)))
         return out
 
     def list_blocks(self, player_id: str) -> list[tuple[Block, PlayerCard]]:
-        rows = [b for (a, _), b in self._s.blocks.items() if a == player_id]
+        rows = [b for (a, _), b in self._t.blocks.items() if a == player_id]
+        players = self._s.tables_of(PlayerTables)
         return [
             (b, PlayerCard.of(p))
             for b in sorted(rows, key=lambda b: b.created_at)
-            if (p := self._s.player_by_id(b.blocked_id))
+            if (p := players.by_id(b.blocked_id))
         ]
 
     def friend_ids(self, player_id: str) -> set[str]:
-        return {b for (a, b) in self._s.friendships if a == player_id}
+        return {b for (a, b) in self._t.friendships if a == player_id}
 
     def request_peers(self, player_id: str) -> dict[str, bool]:
         peers = {}
-        for r in self._s.requests.values():
+        for r in self._t.requests.values():
             if r.from_player_id == player_id:
                 peers[r.to_player_id] = True
             elif r.to_player_id == player_id:
@@ -91,17 +106,21 @@ class MemoryFriendGraph(MemoryPort):
         return peers
 
     def blocked_either_way(self, player_id: str) -> set[str]:
-        return {b if a == player_id else a for (a, b) in self._s.blocks if player_id in (a, b)}
+        return {b if a == player_id else a for (a, b) in self._t.blocks if player_id in (a, b)}
 
     def blocks_involving(self, player_id: str) -> list[Block]:
-        return [b for (a, c), b in self._s.blocks.items() if player_id in (a, c)]
+        return [b for (a, c), b in self._t.blocks.items() if player_id in (a, c)]
 
     def remove_player(self, player_id: str) -> None:
-        for key in [k for k in self._s.friendships if player_id in k]:
-            self._tx.drop(self._s.friendships, key)
+        for key in [k for k in self._t.friendships if player_id in k]:
+            self._tx.drop(self._t.friendships, key)
         for rid in [
-            r.id for r in self._s.requests.values() if player_id in (r.from_player_id, r.to_player_id)
+            r.id for r in self._t.requests.values() if player_id in (r.from_player_id, r.to_player_id)
         ]:
-            self._tx.drop(self._s.requests, rid)
-        for key in [k for k in self._s.blocks if player_id in k]:
-            self._tx.drop(self._s.blocks, key)
+            self._tx.drop(self._t.requests, rid)
+        for key in [k for k in self._t.blocks if player_id in k]:
+            self._tx.drop(self._t.blocks, key)
+
+
+def _implements_the_port(port: MemoryFriendGraph) -> FriendGraph:
+    return port  # mypy checks the class against the area's port here

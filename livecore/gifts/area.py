@@ -13,6 +13,7 @@ from livecore.gifts import api, samples
 from livecore.gifts import rules as gifts
 from livecore.gifts.hooks import GiftSpecs
 from livecore.gifts.manifest import GIFTING
+from livecore.gifts.memory import GiftTables, MemoryGifts
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.limits import duration
 from livecore.players.rules import Player
@@ -74,4 +75,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     hookspecs=GiftSpecs,
+    tables=GiftTables,
+    ports={"gifts": MemoryGifts},
 )

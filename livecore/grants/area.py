@@ -11,6 +11,7 @@ from livecore.errors import Code, ErrorCode
 from livecore.grants import api, samples
 from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
+from livecore.grants.memory import GrantTables, MemoryGrants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
@@ -59,4 +60,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     limits=_limits,
+    tables=GrantTables,
+    ports={"grants": MemoryGrants},
 )

@@ -7,26 +7,35 @@ from datetime import datetime
 import attrs
 
 from livecore.grants.rules import Grant, GrantStatus
-from livecore.memory.journal import MemoryPort
+from livecore.grants.store import GrantStore
+from livecore.memory.journal import AreaPort
 from livecore.players.rules import Player
 
 
-class MemoryGrants(MemoryPort):
+@attrs.define
+class GrantTables:
+    """The grants area's table in memory."""
+
+    grants: dict[tuple[str, str], Grant] = attrs.field(factory=dict)  # (game id, grant id)
+
+
+class MemoryGrants(AreaPort[GrantTables]):
     __slots__ = ()
+    TABLES = GrantTables
 
     def insert(self, grant: Grant) -> None:
-        self._tx.put(self._s.grants, (grant.game_id, grant.id), grant)
+        self._tx.put(self._t.grants, (grant.game_id, grant.id), grant)
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
-        return self._s.grants.get((game_id, grant_id))
+        return self._t.grants.get((game_id, grant_id))
 
     def update(self, grant: Grant) -> None:
-        self._tx.put(self._s.grants, (grant.game_id, grant.id), grant)
+        self._tx.put(self._t.grants, (grant.game_id, grant.id), grant)
 
     def pending(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
         pending = [
             g
-            for g in self._s.grants.values()
+            for g in self._t.grants.values()
             if g.player_id == player_id
             and g.status is GrantStatus.PENDING
             and (g.expires_at is None or g.expires_at > now)
@@ -36,18 +45,18 @@ class MemoryGrants(MemoryPort):
     def past_expiry(self, now: datetime, limit: int) -> list[Grant]:
         due = [
             g
-            for g in self._s.grants.values()
+            for g in self._t.grants.values()
             if g.status is GrantStatus.PENDING and g.expires_at is not None and g.expires_at <= now
         ]
         return sorted(due, key=lambda g: (g.expires_at, g.id))[:limit]
 
     def recent(self, player_id: str, limit: int) -> list[Grant]:
-        mine = [g for g in self._s.grants.values() if g.player_id == player_id]
+        mine = [g for g in self._t.grants.values() if g.player_id == player_id]
         return sorted(mine, key=lambda g: (g.created_at, g.id), reverse=True)[:limit]
 
     def counts(self, player_id: str) -> dict[GrantStatus, int]:
         counts = dict.fromkeys(GrantStatus, 0)
-        for g in self._s.grants.values():
+        for g in self._t.grants.values():
             if g.player_id == player_id:
                 counts[g.status] += 1
         return counts
@@ -55,14 +64,18 @@ class MemoryGrants(MemoryPort):
     def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
         mine = [
             g
-            for g in self._s.grants.values()
+            for g in self._t.grants.values()
             if g.player_id == player_id and g.source_ref_id == source_ref_id
         ]
         return sorted(mine, key=lambda g: (g.created_at, g.id))
 
     def reassign(self, from_id: str, to: Player) -> None:
-        for key, g in list(self._s.grants.items()):
+        for key, g in list(self._t.grants.items()):
             if g.player_id == from_id:
                 self._tx.put(
-                    self._s.grants, key, attrs.evolve(g, player_id=to.id, external_player_id=to.external_id)
+                    self._t.grants, key, attrs.evolve(g, player_id=to.id, external_player_id=to.external_id)
                 )
+
+
+def _implements_the_port(port: MemoryGrants) -> GrantStore:
+    return port  # mypy checks the class against the area's port here

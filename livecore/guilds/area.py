@@ -12,6 +12,7 @@ from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.hooks import GuildSpecs
 from livecore.guilds.manifest import GUILDS
+from livecore.guilds.memory import GuildTables, MemoryGuilds
 from livecore.guilds.rules import (
     DONATION_ID_PREFIX,
     GUILD_ID_PREFIX,
@@ -102,4 +103,6 @@ AREA = Area(
         HELP_REQUEST_ID_PREFIX,
         DONATION_ID_PREFIX,
     ),
+    tables=GuildTables,
+    ports={"guilds": MemoryGuilds},
 )

@@ -19,46 +19,63 @@ from livecore.guilds.rules import (
     Stint,
     name_key,
 )
-from livecore.memory.journal import MemoryPort
+from livecore.guilds.store import GuildStore
+from livecore.memory.journal import AreaPort
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.scope import Environment
 
 
-class MemoryGuilds(MemoryPort):
+@attrs.define
+class GuildTables:
+    """The guilds area's tables in memory."""
+
+    guilds: dict[str, Guild] = attrs.field(factory=dict)
+    # (game id, env, name key) -> the guild not disbanded of that name
+    guild_names: dict[tuple[str, str, str], str] = attrs.field(factory=dict)
+    stints: dict[str, Stint] = attrs.field(factory=dict)
+    current_stints: dict[str, str] = attrs.field(factory=dict)  # player id -> the stint not ended
+    join_requests: dict[str, JoinRequest] = attrs.field(factory=dict)
+    help_requests: dict[str, HelpRequest] = attrs.field(factory=dict)
+    donations: dict[str, Donation] = attrs.field(factory=dict)
+
+
+class MemoryGuilds(AreaPort[GuildTables]):
     __slots__ = ()
+    TABLES = GuildTables
 
     def get(self, game_id: str, guild_id: str) -> Guild | None:
-        guild = self._s.guilds.get(guild_id)
+        guild = self._t.guilds.get(guild_id)
         return guild if guild is not None and guild.game_id == game_id else None
 
     def insert(self, guild: Guild) -> None:
-        if guild.id in self._s.guilds:
+        if guild.id in self._t.guilds:
             raise KeyError(f"guild {guild.id!r} exists")
         self._name(guild)
-        self._tx.put(self._s.guilds, guild.id, guild)
+        self._tx.put(self._t.guilds, guild.id, guild)
 
     def update(self, guild: Guild) -> None:
-        before = self._s.guilds.get(guild.id)
+        before = self._t.guilds.get(guild.id)
         if before is None:
             return
         # As the SQL stores' UPDATE: the id, game, environment and creation time stay as stored.
         after = attrs.evolve(guild, game_id=before.game_id, env=before.env, created_at=before.created_at)
         self._name(after, before)
-        self._tx.put(self._s.guilds, after.id, after)
+        self._tx.put(self._t.guilds, after.id, after)
 
     def _name(self, guild: Guild, before: Guild | None = None) -> None:
         """Keep the SQL stores' unique (game_id, env, name_key) over the guilds not disbanded."""
         key = (guild.game_id, guild.env.value, guild.name_key)
-        if not guild.disbanded and self._s.guild_names.get(key, guild.id) != guild.id:
+        if not guild.disbanded and self._t.guild_names.get(key, guild.id) != guild.id:
             raise KeyError(f"a guild not disbanded is named {guild.name_key!r} in game {guild.game_id!r}")
         if before is not None and not before.disbanded:
-            self._tx.drop(self._s.guild_names, (before.game_id, before.env.value, before.name_key))
+            self._tx.drop(self._t.guild_names, (before.game_id, before.env.value, before.name_key))
         if not guild.disbanded:
-            self._tx.put(self._s.guild_names, key, guild.id)
+            self._tx.put(self._t.guild_names, key, guild.id)
 
     def by_name(self, game_id: str, env: Environment, name_key: str) -> Guild | None:
-        guild_id = self._s.guild_names.get((game_id, env.value, name_key))
-        return None if guild_id is None else self._s.guilds[guild_id]
+        guild_id = self._t.guild_names.get((game_id, env.value, name_key))
+        return None if guild_id is None else self._t.guilds[guild_id]
 
     def search(
         self,
@@ -75,7 +92,7 @@ class MemoryGuilds(MemoryPort):
         ever = None if player_id is None else {s.guild_id for s in self.stints_of(player_id)}
         found = [
             g
-            for g in self._s.guilds.values()
+            for g in self._t.guilds.values()
             if g.game_id == game_id
             and g.env == env
             and (include_disbanded or not g.disbanded)
@@ -87,28 +104,28 @@ class MemoryGuilds(MemoryPort):
 
     def put_stint(self, stint: Stint) -> None:
         # The SQL stores' unique player_id over the stints not ended.
-        if stint.current and self._s.current_stints.get(stint.player_id, stint.id) != stint.id:
+        if stint.current and self._t.current_stints.get(stint.player_id, stint.id) != stint.id:
             raise KeyError(f"player {stint.player_id!r} is in a guild")
-        before = self._s.stints.get(stint.id)
+        before = self._t.stints.get(stint.id)
         if before is not None and before.current:
-            self._tx.drop(self._s.current_stints, before.player_id)
+            self._tx.drop(self._t.current_stints, before.player_id)
         if stint.current:
-            self._tx.put(self._s.current_stints, stint.player_id, stint.id)
-        self._tx.put(self._s.stints, stint.id, stint)
+            self._tx.put(self._t.current_stints, stint.player_id, stint.id)
+        self._tx.put(self._t.stints, stint.id, stint)
 
     def current_stint(self, player_id: str) -> Stint | None:
-        stint_id = self._s.current_stints.get(player_id)
-        return None if stint_id is None else self._s.stints[stint_id]
+        stint_id = self._t.current_stints.get(player_id)
+        return None if stint_id is None else self._t.stints[stint_id]
 
     def members(self, guild_id: str) -> list[Stint]:
         return [s for s in self.history(guild_id) if s.current]
 
     def history(self, guild_id: str) -> list[Stint]:
-        mine = [s for s in self._s.stints.values() if s.guild_id == guild_id]
+        mine = [s for s in self._t.stints.values() if s.guild_id == guild_id]
         return sorted(mine, key=lambda s: (s.joined_at, s.id))
 
     def stints_of(self, player_id: str) -> list[Stint]:
-        mine = [s for s in self._s.stints.values() if s.player_id == player_id]
+        mine = [s for s in self._t.stints.values() if s.player_id == player_id]
         return sorted(mine, key=lambda s: (s.joined_at, s.id), reverse=True)
 
     def leaders_unseen_since(
@@ -117,7 +134,7 @@ class MemoryGuilds(MemoryPort):
         leaders = sorted(
             (
                 s
-                for s in self._s.stints.values()
+                for s in self._t.stints.values()
                 if s.game_id == game_id
                 and s.current
                 and s.role is Role.LEADER
@@ -125,21 +142,21 @@ class MemoryGuilds(MemoryPort):
             ),
             key=lambda s: s.id,
         )
-        seen = {p.id: p.last_seen_at for p in self._s.players.values()}
+        seen = {p.id: p.last_seen_at for p in self._s.tables_of(PlayerTables).players.values()}
         return [s for s in leaders if s.player_id in seen and seen[s.player_id] <= cutoff][:limit]
 
     def insert_request(self, request: JoinRequest) -> None:
-        self._tx.put(self._s.join_requests, request.id, request)
+        self._tx.put(self._t.join_requests, request.id, request)
 
     def update_request(self, request: JoinRequest) -> None:
         # What answering a request changes, as the SQL stores' UPDATE writes it.
-        before = self._s.join_requests.get(request.id)
+        before = self._t.join_requests.get(request.id)
         if before is not None:
             after = attrs.evolve(before, status=request.status, resolved_at=request.resolved_at)
-            self._tx.put(self._s.join_requests, request.id, after)
+            self._tx.put(self._t.join_requests, request.id, after)
 
     def request(self, game_id: str, request_id: str) -> JoinRequest | None:
-        request = self._s.join_requests.get(request_id)
+        request = self._t.join_requests.get(request_id)
         return request if request is not None and request.game_id == game_id else None
 
     def pending_requests(self, guild_id: str) -> list[JoinRequest]:
@@ -149,29 +166,29 @@ class MemoryGuilds(MemoryPort):
         return self._pending(lambda r: r.player_id == player_id)
 
     def _pending(self, mine: Callable[[JoinRequest], bool]) -> list[JoinRequest]:
-        found = [r for r in self._s.join_requests.values() if r.pending and mine(r)]
+        found = [r for r in self._t.join_requests.values() if r.pending and mine(r)]
         return sorted(found, key=lambda r: (r.created_at, r.id))
 
     def insert_help(self, request: HelpRequest) -> None:
-        self._tx.put(self._s.help_requests, request.id, request)
+        self._tx.put(self._t.help_requests, request.id, request)
 
     def update_help(self, request: HelpRequest) -> None:
         # What donations and closing change, as the SQL stores' UPDATE writes it.
-        before = self._s.help_requests.get(request.id)
+        before = self._t.help_requests.get(request.id)
         if before is not None:
             after = attrs.evolve(
                 before, donated=request.donated, status=request.status, closed_at=request.closed_at
             )
-            self._tx.put(self._s.help_requests, request.id, after)
+            self._tx.put(self._t.help_requests, request.id, after)
 
     def help(self, game_id: str, request_id: str) -> HelpRequest | None:
-        request = self._s.help_requests.get(request_id)
+        request = self._t.help_requests.get(request_id)
         return request if request is not None and request.game_id == game_id else None
 
     def open_help(self, guild_id: str, now: datetime) -> list[HelpRequest]:
         found = [
             r
-            for r in self._s.help_requests.values()
+            for r in self._t.help_requests.values()
             if r.guild_id == guild_id and r.status is HelpStatus.OPEN and r.expires_at > now
         ]
         return sorted(found, key=lambda r: (r.created_at, r.id), reverse=True)
@@ -179,47 +196,51 @@ class MemoryGuilds(MemoryPort):
     def open_help_of(self, player_id: str) -> HelpRequest | None:
         found = [
             r
-            for r in self._s.help_requests.values()
+            for r in self._t.help_requests.values()
             if r.player_id == player_id and r.status is HelpStatus.OPEN
         ]
         return max(found, key=lambda r: (r.created_at, r.id), default=None)
 
     def last_help(self, guild_id: str, player_id: str) -> HelpRequest | None:
         found = [
-            r for r in self._s.help_requests.values() if r.guild_id == guild_id and r.player_id == player_id
+            r for r in self._t.help_requests.values() if r.guild_id == guild_id and r.player_id == player_id
         ]
         return max(found, key=lambda r: (r.created_at, r.id), default=None)
 
     def insert_donation(self, donation: Donation) -> None:
-        self._tx.put(self._s.donations, donation.id, donation)
+        self._tx.put(self._t.donations, donation.id, donation)
 
     def donations(self, request_id: str) -> list[Donation]:
-        found = [d for d in self._s.donations.values() if d.request_id == request_id]
+        found = [d for d in self._t.donations.values() if d.request_id == request_id]
         return sorted(found, key=lambda d: (d.donated_at, d.id))
 
     def reassign(self, from_id: str, to: Player) -> None:
         # Who made a change in the guilds the player was in names it no more, as the rest does not.
         by_to = By.player(to)
-        ever = {s.guild_id for s in self._s.stints.values() if s.player_id == from_id}
-        for stint in [s for s in self._s.stints.values() if s.guild_id in ever]:
+        ever = {s.guild_id for s in self._t.stints.values() if s.player_id == from_id}
+        for stint in [s for s in self._t.stints.values() if s.guild_id in ever]:
             joined_by = by_to if _names(stint.joined_by, from_id) else stint.joined_by
             left_by = by_to if _names(stint.left_by, from_id) else stint.left_by
             if (joined_by, left_by) != (stint.joined_by, stint.left_by):
                 self.put_stint(attrs.evolve(stint, joined_by=joined_by, left_by=left_by))
-        for stint in [s for s in self._s.stints.values() if s.player_id == from_id]:
+        for stint in [s for s in self._t.stints.values() if s.player_id == from_id]:
             self.put_stint(attrs.evolve(stint, player_id=to.id, external_player_id=to.external_id))
-        for request in [r for r in self._s.join_requests.values() if r.player_id == from_id]:
+        for request in [r for r in self._t.join_requests.values() if r.player_id == from_id]:
             moved = attrs.evolve(request, player_id=to.id, external_player_id=to.external_id)
-            self._tx.put(self._s.join_requests, request.id, moved)
-        for help_ in [r for r in self._s.help_requests.values() if r.player_id == from_id]:
+            self._tx.put(self._t.join_requests, request.id, moved)
+        for help_ in [r for r in self._t.help_requests.values() if r.player_id == from_id]:
             moved_help = attrs.evolve(help_, player_id=to.id, external_player_id=to.external_id)
-            self._tx.put(self._s.help_requests, help_.id, moved_help)
-        for donation in [d for d in self._s.donations.values() if d.donor_player_id == from_id]:
+            self._tx.put(self._t.help_requests, help_.id, moved_help)
+        for donation in [d for d in self._t.donations.values() if d.donor_player_id == from_id]:
             moved_donation = attrs.evolve(
                 donation, donor_player_id=to.id, donor_external_player_id=to.external_id
             )
-            self._tx.put(self._s.donations, donation.id, moved_donation)
+            self._tx.put(self._t.donations, donation.id, moved_donation)
 
 
 def _names(by: By | None, player_id: str) -> bool:
     return by is not None and by.kind is ByKind.PLAYER and by.player_id == player_id
+
+
+def _implements_the_port(port: MemoryGuilds) -> GuildStore:
+    return port  # mypy checks the class against the area's port here

@@ -11,6 +11,7 @@ from livecore.leaderboards import api, samples
 from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.manifest import LEADERBOARDS
+from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
 from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.live_events import boards
@@ -68,4 +69,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     id_prefixes=(PERIOD_ID_PREFIX, DIVISION_ID_PREFIX),
+    tables=LeaderboardTables,
+    ports={"leaderboards": MemoryLeaderboards},
 )

@@ -23,6 +23,10 @@ from livecore.live_events.commands.live_events import (
 )
 from livecore.live_events.hooks import LiveEventSpecs
 from livecore.live_events.manifest import EVENTS
+from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.memory.attempts import MemoryAttempts
+from livecore.live_events.memory.boards import MemoryBoards
+from livecore.live_events.memory.windows import MemoryWindows
 from livecore.live_events.rules import (
     ATTEMPT_ID_PREFIX,
     BOARD_ID_PREFIX,
@@ -154,4 +158,6 @@ AREA = Area(
     limits=_limits,
     hookspecs=LiveEventSpecs,
     id_prefixes=(LIVE_EVENT_ID_PREFIX, WINDOW_ID_PREFIX, ATTEMPT_ID_PREFIX, BOARD_ID_PREFIX),
+    tables=LiveEventTables,
+    ports={"windows": MemoryWindows, "attempts": MemoryAttempts, "boards": MemoryBoards},
 )

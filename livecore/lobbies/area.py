@@ -11,6 +11,7 @@ from livecore.errors import Code, ErrorCode
 from livecore.lobbies import api, samples
 from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
 from livecore.lobbies.manifest import LOBBY
+from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
@@ -76,4 +77,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     id_prefixes=(LOBBY_ID_PREFIX, BOT_ID_PREFIX),
+    tables=LobbyTables,
+    ports={"lobbies": MemoryLobbies},
 )

@@ -7,28 +7,39 @@ from datetime import datetime
 import attrs
 
 from livecore.lobbies.rules import Lobby, LobbyStatus, Seat
-from livecore.memory.journal import MemoryPort
+from livecore.lobbies.store import LobbyStore
+from livecore.memory.journal import AreaPort
 from livecore.players.rules import Player
 from livecore.scope import Environment
 
 
-class MemoryLobbies(MemoryPort):
+@attrs.define
+class LobbyTables:
+    """The lobbies area's tables in memory."""
+
+    lobbies: dict[str, Lobby] = attrs.field(factory=dict)
+    seats: dict[tuple[str, str], Seat] = attrs.field(factory=dict)  # (lobby id, seat id)
+    window_seats: dict[tuple[str, str], str] = attrs.field(factory=dict)  # (window id, seat id) -> lobby id
+
+
+class MemoryLobbies(AreaPort[LobbyTables]):
     __slots__ = ()
+    TABLES = LobbyTables
 
     def get(self, game_id: str, lobby_id: str) -> Lobby | None:
-        lobby = self._s.lobbies.get(lobby_id)
+        lobby = self._t.lobbies.get(lobby_id)
         return lobby if lobby is not None and lobby.game_id == game_id else None
 
     def insert(self, lobby: Lobby) -> None:
-        self._tx.put(self._s.lobbies, lobby.id, lobby)
+        self._tx.put(self._t.lobbies, lobby.id, lobby)
 
     def update(self, lobby: Lobby) -> None:
-        self._tx.put(self._s.lobbies, lobby.id, lobby)
+        self._tx.put(self._t.lobbies, lobby.id, lobby)
 
     def oldest_forming(self, window_id: str, segment_key: str) -> Lobby | None:
         forming = [
             lobby
-            for lobby in self._s.lobbies.values()
+            for lobby in self._t.lobbies.values()
             if (lobby.window_id, lobby.segment_key, lobby.status)
             == (window_id, segment_key, LobbyStatus.FORMING)
         ]
@@ -38,7 +49,7 @@ class MemoryLobbies(MemoryPort):
         return next(
             (
                 lobby
-                for lobby in self._s.lobbies.values()
+                for lobby in self._t.lobbies.values()
                 if (lobby.game_id, lobby.env, lobby.push_key) == (game_id, env, push_key)
             ),
             None,
@@ -47,7 +58,7 @@ class MemoryLobbies(MemoryPort):
     def of_window(self, window_id: str) -> list[Lobby]:
         found = [
             lobby
-            for lobby in self._s.lobbies.values()
+            for lobby in self._t.lobbies.values()
             if lobby.window_id == window_id and lobby.status is not LobbyStatus.CLOSED
         ]
         return sorted(found, key=lambda lobby: (lobby.created_at, lobby.id))
@@ -55,7 +66,7 @@ class MemoryLobbies(MemoryPort):
     def _filling(self) -> list[Lobby]:
         forming = [
             lobby
-            for lobby in self._s.lobbies.values()
+            for lobby in self._t.lobbies.values()
             if lobby.status is LobbyStatus.FORMING and lobby.fill_by is not None
         ]
         return sorted(forming, key=lambda lobby: (lobby.fill_by, lobby.id))
@@ -72,41 +83,45 @@ class MemoryLobbies(MemoryPort):
         # The SQL stores' unique (window_id, seat_id), which also covers their key (lobby_id, seat_id):
         # a lobby belongs to one window.
         held = (seat.window_id, seat.seat_id)
-        if held in self._s.window_seats:
+        if held in self._t.window_seats:
             raise KeyError(f"seat {seat.seat_id!r} is taken in window {seat.window_id!r}")
-        self._tx.put(self._s.window_seats, held, seat.lobby_id)
-        self._tx.put(self._s.seats, (seat.lobby_id, seat.seat_id), seat)
+        self._tx.put(self._t.window_seats, held, seat.lobby_id)
+        self._tx.put(self._t.seats, (seat.lobby_id, seat.seat_id), seat)
 
     def seats(self, lobby_id: str) -> list[Seat]:
-        mine = [s for s in self._s.seats.values() if s.lobby_id == lobby_id]
+        mine = [s for s in self._t.seats.values() if s.lobby_id == lobby_id]
         return sorted(mine, key=lambda s: (s.position, s.joined_at, s.seat_id))
 
     def seat_in_window(self, window_id: str, player_id: str) -> Seat | None:
-        lobby_id = self._s.window_seats.get((window_id, player_id))
-        return None if lobby_id is None else self._s.seats[(lobby_id, player_id)]
+        lobby_id = self._t.window_seats.get((window_id, player_id))
+        return None if lobby_id is None else self._t.seats[(lobby_id, player_id)]
 
     def seats_of(self, player_id: str, limit: int) -> list[Seat]:
-        mine = [s for s in self._s.seats.values() if s.seat_id == player_id]
+        mine = [s for s in self._t.seats.values() if s.seat_id == player_id]
         return sorted(mine, key=lambda s: (s.joined_at, s.lobby_id), reverse=True)[:limit]
 
     def running_count(self, player_id: str) -> int:
         return sum(
             1
-            for s in self._s.seats.values()
-            if s.seat_id == player_id and self._s.lobbies[s.lobby_id].status is not LobbyStatus.CLOSED
+            for s in self._t.seats.values()
+            if s.seat_id == player_id and self._t.lobbies[s.lobby_id].status is not LobbyStatus.CLOSED
         )
 
     def delete_seat(self, lobby_id: str, seat_id: str) -> None:
-        seat = self._s.seats.get((lobby_id, seat_id))
+        seat = self._t.seats.get((lobby_id, seat_id))
         if seat is not None:
-            self._tx.drop(self._s.window_seats, (seat.window_id, seat_id))
-            self._tx.drop(self._s.seats, (lobby_id, seat_id))
+            self._tx.drop(self._t.window_seats, (seat.window_id, seat_id))
+            self._tx.drop(self._t.seats, (lobby_id, seat_id))
 
     def reassign(self, from_id: str, to: Player) -> None:
-        for seat in [s for s in self._s.seats.values() if s.seat_id == from_id]:
+        for seat in [s for s in self._t.seats.values() if s.seat_id == from_id]:
             self.delete_seat(seat.lobby_id, from_id)
-            if to.id != from_id and (seat.window_id, to.id) in self._s.window_seats:
-                lobby = self._s.lobbies[seat.lobby_id]
+            if to.id != from_id and (seat.window_id, to.id) in self._t.window_seats:
+                lobby = self._t.lobbies[seat.lobby_id]
                 self.update(attrs.evolve(lobby, participant_count=lobby.participant_count - 1))
             else:
                 self.add_seat(attrs.evolve(seat, seat_id=to.id, external_player_id=to.external_id))
+
+
+def _implements_the_port(port: MemoryLobbies) -> LobbyStore:
+    return port  # mypy checks the class against the area's port here

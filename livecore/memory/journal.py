@@ -7,11 +7,12 @@ exactly like a database rollback.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 if TYPE_CHECKING:
     from livecore.memory.store import MemoryStore
 
+T = TypeVar("T")
 _MISSING = object()
 # An undo step: (table, key, the value before or _MISSING) for a dict write, else a callable.
 Undo = tuple[dict[Any, Any], Any, Any] | Callable[[], object]
@@ -55,3 +56,17 @@ class MemoryPort:
     def __init__(self, store: MemoryStore, journal: Journal) -> None:
         self._s = store
         self._tx = journal
+
+
+class AreaPort(MemoryPort, Generic[T]):
+    """A built-in area's port: its area's tables as ``_t`` (``TABLES``, which the store creates once), and
+    the store as ``_s`` for what it reads of another area's (``self._s.tables_of(PlayerTables)``)."""
+
+    __slots__ = ("_t",)
+    TABLES: ClassVar[type[Any]]
+    _t: T
+
+    def __init__(self, store: MemoryStore, journal: Journal) -> None:
+        self._s = store
+        self._tx = journal
+        self._t = store.tables_of(self.TABLES)

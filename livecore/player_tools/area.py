@@ -9,6 +9,10 @@ from livecore.area import Area
 from livecore.errors import Code, ErrorCode
 from livecore.player_tools import api, migration
 from livecore.player_tools.hooks import PlayerToolSpecs
+from livecore.player_tools.memory import PlayerToolTables
+from livecore.player_tools.memory.erasures import MemoryErasures
+from livecore.player_tools.memory.merges import MemoryMerges
+from livecore.player_tools.memory.migrations import MemoryMigrationKeys
 from livecore.players import rules as players
 
 _MEANINGS: Mapping[ErrorCode | Code, str] = {
@@ -35,4 +39,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     hookspecs=PlayerToolSpecs,
+    tables=PlayerToolTables,
+    ports={"merges": MemoryMerges, "erasures": MemoryErasures, "migrations": MemoryMigrationKeys},
 )

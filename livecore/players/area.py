@@ -13,6 +13,7 @@ from livecore.players import api, identity, platforms, samples
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
 from livecore.players.hooks import PlayerSpecs
+from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.rules import PLAYER_ID_PREFIX
 from livecore.players.webhooks import (
     PlayerBanned,
@@ -75,4 +76,6 @@ AREA = Area(
     limits=_limits,
     hookspecs=PlayerSpecs,
     id_prefixes=(PLAYER_ID_PREFIX,),
+    tables=PlayerTables,
+    ports={"players": MemoryPlayers},
 )

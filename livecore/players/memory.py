@@ -7,41 +7,53 @@ from datetime import date
 import attrs
 
 from livecore.friends.rules import name_matches
-from livecore.memory.journal import MemoryPort
+from livecore.memory.journal import AreaPort
 from livecore.names import fold
 from livecore.players.rules import Activity, Lifecycle, Player, PlayerCard
+from livecore.players.store import PlayerStore
 from livecore.scope import Environment
 
 
-class MemoryPlayers(MemoryPort):
+@attrs.define
+class PlayerTables:
+    """The players area's table in memory; other areas' ports read players here, by :meth:`by_id`."""
+
+    players: dict[tuple[str, str], Player] = attrs.field(factory=dict)  # (game id, external id)
+
+    def by_id(self, player_id: str) -> Player | None:
+        return next((p for p in self.players.values() if p.id == player_id), None)
+
+
+class MemoryPlayers(AreaPort[PlayerTables]):
     __slots__ = ()
+    TABLES = PlayerTables
 
     def get(self, game_id: str, external_id: str) -> Player | None:
-        return self._s.players.get((game_id, external_id))
+        return self._t.players.get((game_id, external_id))
 
     def insert(self, player: Player) -> None:
         key = (player.game_id, player.external_id)
-        if key in self._s.players:
+        if key in self._t.players:
             raise KeyError(f"player {player.external_id!r} exists")
-        self._tx.put(self._s.players, key, player)
+        self._tx.put(self._t.players, key, player)
 
     def update(self, player: Player) -> None:
         key = (player.game_id, player.external_id)
-        current = self._s.players.get(key)
+        current = self._t.players.get(key)
         if current is None or current.id != player.id:
             # A merge or an erasure renamed the player: drop it under its old external id.
             old = self.by_id(player.id)
             if old is not None:
-                self._tx.drop(self._s.players, (old.game_id, old.external_id))
-        self._tx.put(self._s.players, key, player)
+                self._tx.drop(self._t.players, (old.game_id, old.external_id))
+        self._tx.put(self._t.players, key, player)
 
     def reset_missed_streaks(self, last_day_before: date) -> int:
         changed = 0
-        for key, player in list(self._s.players.items()):
+        for key, player in list(self._t.players.items()):
             day = player.activity.streak_day
             if player.activity.streak > 0 and day is not None and day < last_day_before:
                 self._tx.put(
-                    self._s.players,
+                    self._t.players,
                     key,
                     attrs.evolve(player, activity=attrs.evolve(player.activity, streak=0)),
                 )
@@ -49,13 +61,13 @@ class MemoryPlayers(MemoryPort):
         return changed
 
     def by_id(self, player_id: str) -> Player | None:
-        return self._s.player_by_id(player_id)
+        return self._t.by_id(player_id)
 
     def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
         return next(
             (
                 p
-                for p in self._s.players.values()
+                for p in self._t.players.values()
                 if p.game_id == game_id and p.env is env and p.friend_code == code
             ),
             None,
@@ -64,7 +76,7 @@ class MemoryPlayers(MemoryPort):
     def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
         active = [
             p
-            for p in self._s.players.values()
+            for p in self._t.players.values()
             if p.game_id == game_id
             and p.env is env
             and p.activity.last_active_at is not None
@@ -76,7 +88,7 @@ class MemoryPlayers(MemoryPort):
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
         found = [
             p
-            for p in self._s.players.values()
+            for p in self._t.players.values()
             if p.game_id == game_id
             and p.env is env
             and p.lifecycle is Lifecycle.ACTIVE
@@ -86,4 +98,8 @@ class MemoryPlayers(MemoryPort):
         return [PlayerCard.of(p) for p in by_name[:limit]]
 
     def activities(self, player_ids: list[str]) -> dict[str, Activity]:
-        return {i: p.activity for i in player_ids if (p := self._s.player_by_id(i)) is not None}
+        return {i: p.activity for i in player_ids if (p := self._t.by_id(i)) is not None}
+
+
+def _implements_the_port(port: MemoryPlayers) -> PlayerStore:
+    return port  # mypy checks the class against the area's port here

@@ -11,6 +11,7 @@ from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.purchases import api, samples
 from livecore.purchases import rules as purchases
+from livecore.purchases.memory import MemoryPurchases, PurchaseTables
 from livecore.purchases.rules import PURCHASE_ID_PREFIX
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
@@ -59,4 +60,6 @@ AREA = Area(
     error_meanings=_MEANINGS,
     limits=_limits,
     id_prefixes=(PURCHASE_ID_PREFIX,),
+    tables=PurchaseTables,
+    ports={"purchases": MemoryPurchases},
 )

@@ -6,7 +6,8 @@ from datetime import datetime
 
 import attrs
 
-from livecore.memory.journal import MemoryPort
+from livecore.memory.journal import AreaPort
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.purchases.rules import (
     PlayerSpend,
@@ -18,24 +19,33 @@ from livecore.purchases.rules import (
     spenders,
     summarize,
 )
+from livecore.purchases.store import PurchaseStore
 from livecore.scope import Environment
 
 
-class MemoryPurchases(MemoryPort):
+@attrs.define
+class PurchaseTables:
+    """The purchases area's table in memory."""
+
+    purchases: dict[tuple[str, str, str], Purchase] = attrs.field(factory=dict)  # (game, env, transaction)
+
+
+class MemoryPurchases(AreaPort[PurchaseTables]):
     __slots__ = ()
+    TABLES = PurchaseTables
 
     def get(self, game_id: str, env: Environment, transaction_id: str) -> Purchase | None:
-        return self._s.purchases.get((game_id, env.value, transaction_id))
+        return self._t.purchases.get((game_id, env.value, transaction_id))
 
     def insert(self, purchase: Purchase) -> None:
         self._tx.put(
-            self._s.purchases, (purchase.game_id, purchase.env.value, purchase.transaction_id), purchase
+            self._t.purchases, (purchase.game_id, purchase.env.value, purchase.transaction_id), purchase
         )
 
     def set_validation(self, purchase_id: str, status: ValidationStatus) -> None:
-        for key, p in list(self._s.purchases.items()):
+        for key, p in list(self._t.purchases.items()):
             if p.id == purchase_id:
-                self._tx.put(self._s.purchases, key, attrs.evolve(p, validation_status=status))
+                self._tx.put(self._t.purchases, key, attrs.evolve(p, validation_status=status))
 
     def page(self, player_id: str, before: tuple[datetime, str] | None, limit: int) -> list[Purchase]:
         rows = sorted(self._purchases_of(player_id), key=lambda p: (p.purchased_at, p.id), reverse=True)
@@ -62,21 +72,25 @@ class MemoryPurchases(MemoryPort):
         return summarize(self._revenue_rows(game_id, env), start, end)
 
     def reassign(self, from_id: str, to: Player) -> None:
-        for pkey, p in list(self._s.purchases.items()):
+        for pkey, p in list(self._t.purchases.items()):
             if p.player_id == from_id:
                 self._tx.put(
-                    self._s.purchases,
+                    self._t.purchases,
                     pkey,
                     attrs.evolve(p, player_id=to.id, external_player_id=to.external_id),
                 )
 
     def _purchases_of(self, player_id: str) -> list[Purchase]:
-        return [p for p in self._s.purchases.values() if p.player_id == player_id]
+        return [p for p in self._t.purchases.values() if p.player_id == player_id]
 
     def _revenue_rows(self, game_id: str, env: Environment) -> list[Purchase]:
         counted = {
             p.id
-            for p in self._s.players.values()
+            for p in self._s.tables_of(PlayerTables).players.values()
             if p.game_id == game_id and p.env is env and p.debug is None
         }
-        return [p for p in self._s.purchases.values() if p.player_id in counted]
+        return [p for p in self._t.purchases.values() if p.player_id in counted]
+
+
+def _implements_the_port(port: MemoryPurchases) -> PurchaseStore:
+    return port  # mypy checks the class against the area's port here

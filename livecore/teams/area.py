@@ -12,6 +12,7 @@ from livecore.scope import Scope
 from livecore.store import Transaction
 from livecore.teams import api, samples
 from livecore.teams.manifest import TEAMS
+from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
 from livecore.teams.webhooks import (
     EventTeamFinalized,
@@ -65,4 +66,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     error_meanings=_MEANINGS,
     id_prefixes=(TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX, INVITE_ID_PREFIX),
+    tables=TeamTables,
+    ports={"teams": MemoryTeams},
 )

@@ -42,6 +42,7 @@ from livecore.live_events.commands import live_events as live_events_cmd
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players import commands as players_cmd
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.purchases import commands as purchases_cmd
 from livecore.purchases.rules import PurchaseRequest
@@ -305,16 +306,16 @@ def test_a_banned_actor_is_refused_by_every_player_write(sim: Sim, route: str) -
     once the player is banned."""
     world = build_world(sim)
     _, write = WRITES[route]
-    before = (dict(sim.store.players), list(sim.store.outbox))
+    before = (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox))
     with pytest.raises(_Rollback), sim.store.transaction() as tx:
         write(tx, sim.rt, other(tx, "ann"), world)  # allowed while not banned
         raise _Rollback
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
-    banned = (dict(sim.store.players), list(sim.store.outbox))
+    banned = (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox))
     with pytest.raises(LivecoreError) as refused, sim.store.transaction() as tx:
         write(tx, sim.rt, other(tx, "ann"), world)
     assert refused.value.code is ErrorCode.PLAYER_BANNED
-    assert (dict(sim.store.players), list(sim.store.outbox)) == banned != before
+    assert (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox)) == banned != before
 
 
 class _Rollback(Exception):

@@ -24,6 +24,7 @@ from livecore.hooks import hookimpl
 from livecore.ids import Prefix
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
+from livecore.players.memory import PlayerTables
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Job, Schedule, Task, once
 from livecore.scope import Environment, Scope
@@ -232,7 +233,7 @@ def test_a_studio_check_refuses_a_builtin_command_and_nothing_applies() -> None:
     with pytest.raises(LivecoreError) as refused, store.transaction() as tx:
         register(tx, rt, SCOPE, "staff-ann")
     assert refused.value.code == NAME_RESERVED and refused.value.status == 409
-    assert store.players == {} and store.outbox == []
+    assert store.tables_of(PlayerTables).players == {} and store.outbox == []
     with store.transaction() as tx:
         assert register(tx, rt, SCOPE, "ann").created
 

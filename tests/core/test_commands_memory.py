@@ -15,6 +15,7 @@ from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import set_country_override
 from livecore.players.commands import authenticate, first_contact, register, set_identity, sweep_streaks
+from livecore.players.memory import PlayerTables
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 
@@ -61,7 +62,7 @@ def test_a_failing_command_leaves_nothing_behind(sim) -> None:  # type: ignore[n
     with pytest.raises(LivecoreError), store.transaction() as tx:
         player = first_contact(tx, rt, TEST, "bob")
         set_identity(tx, rt, player, name=" ", avatar=None, by_player=True)  # invalid: rolls back
-    assert store.players == {}
+    assert store.tables_of(PlayerTables).players == {}
     assert store.outbox == []
 
 
@@ -90,7 +91,7 @@ def test_streak_sweep_on_memory_store(sim) -> None:  # type: ignore[no-untyped-d
     clock.advance(2 * 86400)
     with store.transaction() as tx:
         assert sweep_streaks(tx, rt) == 1
-    assert store.players[("gam_1", "alice")].activity.streak == 0
+    assert store.tables_of(PlayerTables).players[("gam_1", "alice")].activity.streak == 0
 
 
 def test_an_operators_country_override_wins_in_the_simulation_until_cleared(sim) -> None:  # type: ignore[no-untyped-def]

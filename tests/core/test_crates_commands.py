@@ -14,6 +14,7 @@ from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
+from livecore.economy.memory import EconomyTables
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     CrateRow,
@@ -27,6 +28,7 @@ from livecore.games import (
     Studio,
 )
 from livecore.grants import commands as grants_cmd
+from livecore.grants.memory import GrantTables
 from livecore.grants.rules import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
@@ -104,8 +106,13 @@ class Sim:
 
     def snapshot(self) -> Any:
         """What an open may change: grants, balances, the ledger and the outbox."""
-        s = self.store
-        return (dict(s.grants), dict(s.holdings), len(s.entries), len(s.outbox))
+        s, economy = self.store, self.store.tables_of(EconomyTables)
+        return (
+            dict(s.tables_of(GrantTables).grants),
+            dict(economy.holdings),
+            len(economy.entries),
+            len(s.outbox),
+        )
 
 
 def make_sim(economy: Economy = Economy.PLATFORM, seed: int = 7) -> Sim:

@@ -17,6 +17,7 @@ from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
 from livecore.commands.actor import PLAYER_WRITES
 from livecore.economy import commands as economy_cmd
+from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
@@ -30,8 +31,10 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
+from livecore.grants.memory import GrantTables
 from livecore.grants.rules import GrantStatus
 from livecore.guilds import commands as gc
+from livecore.guilds.memory import GuildTables
 from livecore.guilds.rules import (
     SYSTEM_BY,
     HelpStatus,
@@ -184,7 +187,7 @@ class World:
         return self.tx(lambda tx: tx.guilds.history(guild_id))
 
     def requests(self) -> dict[str, JoinRequest]:
-        return dict(self.store.join_requests)
+        return dict(self.store.tables_of(GuildTables).join_requests)
 
     # --- what happened ------------------------------------------------------------------------------
     def mark(self) -> int:
@@ -198,18 +201,19 @@ class World:
 
     def snapshot(self) -> Any:
         s = self.store
+        guilds, economy = s.tables_of(GuildTables), s.tables_of(EconomyTables)
         return (
             len(s.outbox),
-            dict(s.guilds),
-            dict(s.guild_names),
-            dict(s.stints),
-            dict(s.current_stints),
-            dict(s.join_requests),
-            dict(s.help_requests),
-            dict(s.donations),
-            dict(s.holdings),
-            len(s.entries),
-            dict(s.grants),
+            dict(guilds.guilds),
+            dict(guilds.guild_names),
+            dict(guilds.stints),
+            dict(guilds.current_stints),
+            dict(guilds.join_requests),
+            dict(guilds.help_requests),
+            dict(guilds.donations),
+            dict(economy.holdings),
+            len(economy.entries),
+            dict(s.tables_of(GrantTables).grants),
         )
 
 
@@ -285,7 +289,7 @@ def test_founding_debits_the_cost_and_fires_created_then_member_joined(world: Wo
     assert (own.role, guild.name, guild.country, guild.member_count) == (Role.LEADER, "Wolves", "FR", 1)
     assert [m.external_player_id for m in own.read.members] == ["ada"]
     assert (world.balance("ada", "coins"), world.balance("ada", "potion")) == (50, 1)
-    debits = [e for e in world.store.entries if e.reason is Reason.GUILD_CREATE_COST]
+    debits = [e for e in world.store.tables_of(EconomyTables).entries if e.reason is Reason.GUILD_CREATE_COST]
     assert [(e.resource_key, e.delta, e.source_ref_id) for e in debits] == [
         ("coins", -100, guild.id),
         ("potion", -1, guild.id),
@@ -316,7 +320,7 @@ def test_founding_in_a_studio_managed_game_debits_nothing_and_says_the_studio_ch
     w.players("ada")
     own = w.act(gc.create, "ada", wolves())  # holds nothing at all
     assert own.role is Role.LEADER
-    assert w.store.entries == []
+    assert w.store.tables_of(EconomyTables).entries == []
     ((_, created),) = w.events(prefix="guild.created")
     assert created["costsChargedBy"] == "studio" and len(created["cost"]) == 2
 
@@ -582,7 +586,7 @@ def test_leaving_closes_the_members_open_help_request(world: World) -> None:
     world.guild_of("ada", "bo")
     asked = world.act(gc.ask_help, "bo", CURRENCY, "energy", 3)
     world.act(gc.leave, "bo")
-    stored = world.store.help_requests[asked.id]
+    stored = world.store.tables_of(GuildTables).help_requests[asked.id]
     assert (stored.status, stored.closed_at) == (HelpStatus.CLOSED, world.clock.now())
 
 
@@ -731,7 +735,9 @@ def test_the_studio_disbands_each_member_leaving_then_the_guild(world: World) ->
     ]
     assert [d["memberCount"] for _, d in events[:3]] == [2, 1, 0]
     assert world.requests()[asked.id].status is RequestStatus.CANCELLED
-    assert all(r.status is HelpStatus.CLOSED for r in world.store.help_requests.values())
+    assert all(
+        r.status is HelpStatus.CLOSED for r in world.store.tables_of(GuildTables).help_requests.values()
+    )
     # Irreversible, and answered as it is; the studio may change nothing more.
     mark = world.mark()
     assert world.admin(gc.disband, guild_id).read.guild == detail.read.guild and world.kinds(mark) == []
@@ -860,10 +866,10 @@ def test_a_donation_debits_the_donor_and_grants_the_requester_and_the_donor_pend
     done = world.act(gc.donate, "ada", asked.id, 4)
     assert (done.request.donated, done.request.status, done.donation.amount) == (4, HelpStatus.OPEN, 4)
     assert world.balance("ada", "potion") == 0
-    debit = world.store.entries[-1]
+    debit = world.store.tables_of(EconomyTables).entries[-1]
     assert (debit.reason, debit.delta, debit.source_ref_id) == (Reason.GUILD_HELP_DONATION, -4, asked.id)
-    grant = world.store.grants["gam_1", done.donation.grant_id]
-    reward = world.store.grants["gam_1", done.donation.reward_grant_id]
+    grant = world.store.tables_of(GrantTables).grants["gam_1", done.donation.grant_id]
+    reward = world.store.tables_of(GrantTables).grants["gam_1", done.donation.reward_grant_id]
     assert (grant.external_player_id, grant.source_kind, grant.status, grant.entries) == (
         "bo",
         "guild_help",
@@ -939,10 +945,14 @@ def test_a_donation_in_a_studio_managed_game_debits_nothing_and_says_the_studio_
     w.players("ada", "bo")
     w.guild_of("ada", "bo")
     asked = w.act(gc.ask_help, "bo", CURRENCY, "energy", 2)
-    entries = len(w.store.entries)
+    entries = len(w.store.tables_of(EconomyTables).entries)
     done = w.act(gc.donate, "ada", asked.id, 2)  # she holds no energy
-    assert len(w.store.entries) == entries and done.request.status is HelpStatus.FILLED
-    grants = sorted((g.external_player_id, g.source_kind) for g in w.store.grants.values())
+    assert (
+        len(w.store.tables_of(EconomyTables).entries) == entries and done.request.status is HelpStatus.FILLED
+    )
+    grants = sorted(
+        (g.external_player_id, g.source_kind) for g in w.store.tables_of(GrantTables).grants.values()
+    )
     assert grants == [("ada", "guild_help_reward"), ("bo", "guild_help")]
     ((_, data),) = w.events(prefix="guild.help_donated")
     assert (data["costsDonor"], data["costsChargedBy"]) == (True, "studio")
@@ -956,7 +966,7 @@ def test_a_game_rewarding_no_donor_issues_one_grant() -> None:
     asked = w.act(gc.ask_help, "bo", CURRENCY, "energy", 2)
     done = w.act(gc.donate, "ada", asked.id, 2)
     assert done.donation.reward_grant_id is None
-    assert [g.source_kind for g in w.store.grants.values()] == ["guild_help"]
+    assert [g.source_kind for g in w.store.tables_of(GrantTables).grants.values()] == ["guild_help"]
 
 
 # --- the inactive-leader sweep ---------------------------------------------------------------------------

@@ -24,8 +24,10 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.leaderboards import commands as lb
+from livecore.leaderboards.memory import LeaderboardTables
 from livecore.leaderboards.rules import PeriodStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.memory import MemoryStore
@@ -110,7 +112,9 @@ def test_a_rollover_pays_each_rank_band_once_and_announces_the_period(world):
     world.clock.set(MONDAY + timedelta(days=7))
     world.roll()
     world.roll()
-    rank_grants = [g for g in world.store.grants.values() if g.source_kind == "leaderboard_rank"]
+    rank_grants = [
+        g for g in world.store.tables_of(GrantTables).grants.values() if g.source_kind == "leaderboard_rank"
+    ]
     assert [g.external_player_id for g in rank_grants] == ["ada"]
     finalized = [e for e in world.store.outbox if e.kind == "leaderboard.period_finalized"]
     assert len(finalized) == 1 and finalized[0].data["entryCount"] == 1
@@ -136,7 +140,7 @@ def test_the_best_of_each_division_is_promoted_and_plays_higher_next_period(worl
     assert world.run(lb.read, TEST, "league", around="d").division.tier == 1
     assert world.run(lb.read, TEST, "league", around="a").division.tier == 0
     # Each division's rank 1 earned the band's reward.
-    assert [g.external_player_id for g in world.store.grants.values()] == ["d"]
+    assert [g.external_player_id for g in world.store.tables_of(GrantTables).grants.values()] == ["d"]
 
 
 def test_an_event_attempt_feeds_its_score_once_when_it_finishes(world):
@@ -158,7 +162,7 @@ def test_rollover_now_ends_the_period_now_and_the_next_runs_to_the_boundary(worl
     ended = world.run(lb.rollover_now, TEST, "weekly-xp")
     assert ended is not None
     world.roll()
-    assert world.store.periods[ended].status is PeriodStatus.FINALIZED
+    assert world.store.tables_of(LeaderboardTables).periods[ended].status is PeriodStatus.FINALIZED
     current = world.run(lb.read, TEST, "weekly-xp").period
     assert (current.starts_at, current.ends_at) == (
         MONDAY + timedelta(hours=1),
@@ -190,7 +194,11 @@ def test_two_rollovers_now_at_one_instant_finalize_two_periods(world):
     second = world.run(lb.rollover_now, TEST, "weekly-xp")  # the clock has not moved
     assert first is not None and second is not None and first != second
     world.roll()
-    assert world.store.periods[first].status is world.store.periods[second].status is PeriodStatus.FINALIZED
+    assert (
+        world.store.tables_of(LeaderboardTables).periods[first].status
+        is world.store.tables_of(LeaderboardTables).periods[second].status
+        is PeriodStatus.FINALIZED
+    )
     assert world.page("weekly-xp", period=first) == [(1, "ada", 10)]
     assert world.page("weekly-xp", previous=True) == [(1, "bo", 5)]
     assert world.run(lb.read, TEST, "weekly-xp").period.status is PeriodStatus.OPEN
@@ -202,7 +210,7 @@ def test_rollover_now_of_a_period_past_its_end_keeps_its_end(world):
     ended = world.run(lb.rollover_now, TEST, "weekly-xp")
     assert ended is not None
     world.roll()
-    past = world.store.periods[ended]
+    past = world.store.tables_of(LeaderboardTables).periods[ended]
     assert (past.status, past.ends_at) == (PeriodStatus.FINALIZED, datetime(2026, 12, 7, tzinfo=UTC))
     world.score("weekly-xp", "bo", 3)
     current = world.run(lb.read, TEST, "weekly-xp").period

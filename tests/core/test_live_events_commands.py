@@ -10,6 +10,7 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import change
+from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
@@ -24,13 +25,16 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.commands.boards import read_board
+from livecore.live_events.memory import LiveEventTables
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players.commands import register
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -79,7 +83,7 @@ class World:
         return [e.kind for e in self.store.outbox]
 
     def gems(self, player: Player) -> int:
-        holding = self.store.holdings.get((player.id, "gems"))
+        holding = self.store.tables_of(EconomyTables).holdings.get((player.id, "gems"))
         return holding.amount if holding else 0
 
 
@@ -89,10 +93,18 @@ def world() -> World:
 
 
 def refusal(world: World, fn, *args, **kw) -> ErrorCode:
-    before = (len(world.store.outbox), dict(world.store.attempts), dict(world.store.holdings))
+    before = (
+        len(world.store.outbox),
+        dict(world.store.tables_of(LiveEventTables).attempts),
+        dict(world.store.tables_of(EconomyTables).holdings),
+    )
     with pytest.raises(LivecoreError) as exc:
         world.run(fn, *args, **kw)
-    assert before == (len(world.store.outbox), dict(world.store.attempts), dict(world.store.holdings))
+    assert before == (
+        len(world.store.outbox),
+        dict(world.store.tables_of(LiveEventTables).attempts),
+        dict(world.store.tables_of(EconomyTables).holdings),
+    )
     return exc.value.code
 
 
@@ -115,7 +127,7 @@ def test_start_refusals_come_in_their_order_and_change_nothing(world):
 def test_a_banned_player_is_refused_before_anything_else(world):
     ada = world.player("ada")
     world.run(ban_player, LIVE, ada, "cheat")
-    banned = world.store.players[("gam_1", "ada")]
+    banned = world.store.tables_of(PlayerTables).players[("gam_1", "ada")]
     assert refusal(world, ev.start, LIVE, banned, "nope", None) is ErrorCode.PLAYER_BANNED
     assert ada.id == banned.id
 
@@ -155,7 +167,9 @@ def test_an_expired_attempt_refuses_progress_and_a_new_start_expires_it(world):
     code = refusal(world, ev.record_progress, LIVE, ada, "trial", attempt.id, {"score": 1})
     assert code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
     world.run(ev.start, LIVE, ada, "trial", None)
-    assert world.store.attempts[("gam_1", attempt.id)].status is AttemptStatus.EXPIRED
+    assert (
+        world.store.tables_of(LiveEventTables).attempts[("gam_1", attempt.id)].status is AttemptStatus.EXPIRED
+    )
     assert "event.expired" in world.kinds()
 
 
@@ -166,7 +180,7 @@ def test_milestones_and_completion_become_pending_grants(world):
         ev.record_progress, LIVE, ada, "trial", attempt.id, {"score": 150}, complete=True
     )
     assert after.status is AttemptStatus.COMPLETED
-    kinds = sorted(g.source_kind for g in world.store.grants.values())
+    kinds = sorted(g.source_kind for g in world.store.tables_of(GrantTables).grants.values())
     assert kinds == ["event_completion", "event_milestone"]
     assert [g.source_ref_id for g in granted] == [attempt.id]
 
@@ -182,13 +196,15 @@ def test_closing_a_window_expires_finalizes_pays_ranks_once_and_announces_live(w
     assert not world.run(ev.close_window, window.id, window.game_id)
     ranks = sorted(
         (g.external_player_id, g.metadata["rank"])
-        for g in world.store.grants.values()
+        for g in world.store.tables_of(GrantTables).grants.values()
         if g.source_kind == "event_rank"
     )
     assert ranks == [("bo", 2), ("cy", 1)]
     kinds = world.kinds()
     assert kinds[-1] == "window.closed" and kinds.count("leaderboard.finalized") == 1
-    assert all(a.status is AttemptStatus.EXPIRED for a in world.store.attempts.values())
+    assert all(
+        a.status is AttemptStatus.EXPIRED for a in world.store.tables_of(LiveEventTables).attempts.values()
+    )
 
 
 def test_test_windows_open_and_close_without_window_webhooks(world):
@@ -215,7 +231,10 @@ def test_the_events_list_shows_the_players_attempts_only_with_the_player(world):
     anonymous = world.run(ev.list_events, LIVE, None)[0]
     mine = world.run(ev.list_events, LIVE, ada)[0]
     assert anonymous.attempts is None and len(mine.attempts) == 1
-    assert mine.window[0] == world.store.attempts[("gam_1", mine.attempts[0].id)].window_id
+    assert (
+        mine.window[0]
+        == world.store.tables_of(LiveEventTables).attempts[("gam_1", mine.attempts[0].id)].window_id
+    )
 
 
 def test_the_board_holds_each_players_best_attempt(world):
@@ -240,7 +259,9 @@ def test_an_event_removed_from_the_manifest_opens_no_window_and_keeps_its_histor
     world.clock.set(T0.replace(hour=1))
     (window,) = world.run(ev.due_windows, 10)
     assert world.run(ev.close_window, window.id, window.game_id)
-    assert [g.source_kind for g in world.store.grants.values()].count("event_rank") == 1
+    assert [g.source_kind for g in world.store.tables_of(GrantTables).grants.values()].count(
+        "event_rank"
+    ) == 1
     # The next day's window never opens, and the board stays readable.
     world.clock.set(T0.replace(day=2, minute=30))
     assert world.run(ev.open_due_windows) == 0
@@ -267,10 +288,12 @@ def test_an_operator_force_completes_an_attempt_and_the_board_follows_without_re
     world.run(ev.record_progress, LIVE, ada, "trial", first.id, {"score": 60}, complete=True)
     second = world.run(ev.start, LIVE, ada, "trial", None)
     world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 90})
-    grants_before = len(world.store.grants)
+    grants_before = len(world.store.tables_of(GrantTables).grants)
     done = world.run(ev.force_complete, LIVE, second.id, score=150, actor_member_id="mem_1", reason="support")
     assert (done.status, done.score, done.milestones) == (AttemptStatus.COMPLETED, 150, ("bronze",))
-    assert len(world.store.grants) == grants_before  # rewards are not rolled automatically
+    assert (
+        len(world.store.tables_of(GrantTables).grants) == grants_before
+    )  # rewards are not rolled automatically
     payload = world.store.outbox[-1].data
     assert world.store.outbox[-1].kind == "event.force_completed"
     assert (payload["score"], payload["priorScore"], payload["milestonesFired"]) == (150, 90, ["bronze"])

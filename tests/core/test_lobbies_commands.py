@@ -12,6 +12,7 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import change
+from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
@@ -30,14 +31,18 @@ from livecore.games import (
     SuddenDeath,
     TriggerType,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.live_events.boards import BoardStatus
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.memory import LiveEventTables
 from livecore.lobbies import commands as lb
+from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, SeatSource, new_lobby
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -119,7 +124,7 @@ class World:
             return lb.next_fill(tx)
 
     def lobby(self, lobby_id: str) -> Lobby:
-        return self.store.lobbies[lobby_id]
+        return self.store.tables_of(LobbyTables).lobbies[lobby_id]
 
     def seats(self, lobby_id: str) -> list[Any]:
         with self.store.transaction() as tx:
@@ -132,7 +137,7 @@ class World:
         return [e.kind for e in self.store.outbox if e.kind.startswith(prefixes or ("",))]
 
     def gems(self, player: Player) -> int:
-        holding = self.store.holdings.get((player.id, "gems"))
+        holding = self.store.tables_of(EconomyTables).holdings.get((player.id, "gems"))
         return holding.amount if holding else 0
 
     def push(self, key: str, players: list[str], event_key: str = "duel", **kw: Any) -> lb.Pushed:
@@ -146,14 +151,15 @@ class World:
 
     def snapshot(self) -> Any:
         s = self.store
+        lobbies, events = s.tables_of(LobbyTables), s.tables_of(LiveEventTables)
         return (
             len(s.outbox),
-            dict(s.lobbies),
-            dict(s.seats),
-            dict(s.attempts),
-            dict(s.holdings),
-            dict(s.players),
-            dict(s.boards),
+            dict(lobbies.lobbies),
+            dict(lobbies.seats),
+            dict(events.attempts),
+            dict(s.tables_of(EconomyTables).holdings),
+            dict(s.tables_of(PlayerTables).players),
+            dict(events.boards),
         )
 
 
@@ -182,7 +188,11 @@ def attempts_of(world: World, players: list[Player], key: str, values: dict[str,
     """Each seated player's attempt (the third player's start already answered one)."""
     out = []
     for player in players:
-        mine = [a for a in world.store.attempts.values() if a.player_id == player.id and a.event_key == key]
+        mine = [
+            a
+            for a in world.store.tables_of(LiveEventTables).attempts.values()
+            if a.player_id == player.id and a.event_key == key
+        ]
         out.append(mine[0] if mine else world.start(player, key, values))
     return out
 
@@ -198,7 +208,7 @@ def test_the_first_starts_answer_the_forming_lobby_and_charge_nothing(world):
     assert (second.participant_count, second.capacity) == (2, 3)
     assert second.fill_by == T0 + timedelta(seconds=FILL_SECONDS)
     assert (world.gems(ada), world.gems(bo)) == (100, 100)
-    assert world.store.attempts == {}
+    assert world.store.tables_of(LiveEventTables).attempts == {}
     details = lb.forming(second).details
     assert details == {
         "lobbyId": second.id,
@@ -226,7 +236,7 @@ def test_the_start_that_takes_the_last_seat_starts_the_lobby_and_answers_an_atte
 
 def test_the_earlier_players_next_start_answers_an_attempt_on_the_lobbys_board(world):
     ada, bo, _ = trio(world)
-    lobby = next(iter(world.store.lobbies.values()))
+    lobby = next(iter(world.store.tables_of(LobbyTables).lobbies.values()))
     for player in (ada, bo):
         attempt = world.start(player)
         assert isinstance(attempt, Attempt)
@@ -256,8 +266,8 @@ def test_the_oldest_forming_lobby_with_a_free_seat_is_chosen(world):
     settings = EVENTS["duel"].lobby
     ada = world.player("ada")
     world.start(ada)  # records the window
-    window = next(iter(world.store.windows.values()))
-    older = next(iter(world.store.lobbies.values()))
+    window = next(iter(world.store.tables_of(LiveEventTables).windows.values()))
+    older = next(iter(world.store.tables_of(LobbyTables).lobbies.values()))
     newer = new_lobby(window, settings, EU, T0 + timedelta(seconds=1), world.rt.rng)
     with world.store.transaction() as tx:
         tx.lobbies.insert(newer)
@@ -271,7 +281,7 @@ def test_the_oldest_forming_lobby_with_a_free_seat_is_chosen(world):
 
 def test_a_matchmade_lobby_announces_created_then_each_join_then_started(world):
     players = trio(world)
-    lobby = next(iter(world.store.lobbies.values()))
+    lobby = next(iter(world.store.tables_of(LobbyTables).lobbies.values()))
     events = world.events("lobby.")
     assert [k for k, _ in events] == ["lobby.created"] + ["lobby.player_joined"] * 3 + ["lobby.started"]
     created = events[0][1]
@@ -340,7 +350,7 @@ def test_a_push_is_active_at_once_and_creates_players_on_first_contact(world):
         2,
         None,
     )
-    assert ("gam_1", "newbie") in world.store.players
+    assert ("gam_1", "newbie") in world.store.tables_of(PlayerTables).players
     assert world.kinds().count("player.registered") == 2  # ada's registration, and newbie's first contact
     events = world.events("lobby.")
     assert [k for k, _ in events] == [
@@ -363,7 +373,8 @@ def test_the_same_key_and_players_answer_the_same_lobby_and_change_nothing(world
         seated = [
             p
             for p in names
-            if world.store.players[("gam_1", p)].id in {s.seat_id for s in world.seats(first.lobby.id)}
+            if world.store.tables_of(PlayerTables).players[("gam_1", p)].id
+            in {s.seat_id for s in world.seats(first.lobby.id)}
         ]
         for order in (seated, list(reversed(seated))):
             again = world.push(key, order)
@@ -439,7 +450,9 @@ def test_the_windows_close_closes_every_forming_and_active_lobby_and_finalizes_t
     ada = world.player("ada")
     world.start(ada, "ranked")
     forming = world.start(world.player("bo"), "ranked", US)
-    active = next(lobby for lobby in world.store.lobbies.values() if lobby.id != forming.id)
+    active = next(
+        lobby for lobby in world.store.tables_of(LobbyTables).lobbies.values() if lobby.id != forming.id
+    )
     world.clock.set(active.fill_by)
     assert world.run(lb.fill_lobby, "gam_1", active.id)
     assert world.lobby(forming.id).status is LobbyStatus.FORMING  # its fill_by passed, but no sweep ran
@@ -448,16 +461,16 @@ def test_the_windows_close_closes_every_forming_and_active_lobby_and_finalizes_t
     world.clock.set(T0 + timedelta(hours=1))
     (window,) = world.run(ev.due_windows, 10)
     assert world.run(ev.close_window, window.id, "gam_1")
-    lobbies = {lobby.id: lobby for lobby in world.store.lobbies.values()}
+    lobbies = {lobby.id: lobby for lobby in world.store.tables_of(LobbyTables).lobbies.values()}
     assert {lobby.status for lobby in lobbies.values()} == {LobbyStatus.CLOSED}
     closed = {data["lobbyId"]: data for kind, data in world.events("lobby.closed")}
     assert set(closed) == {active.id, forming.id}
     assert closed[forming.id]["startedAt"] is None and closed[active.id]["promotionReason"] == "timeout"
-    boards = [world.store.boards[lobby.board_id] for lobby in lobbies.values()]
+    boards = [world.store.tables_of(LiveEventTables).boards[lobby.board_id] for lobby in lobbies.values()]
     assert all(board.status is BoardStatus.FINALIZED for board in boards)
     ranks = [
         (g.external_player_id, g.metadata["rank"])
-        for g in world.store.grants.values()
+        for g in world.store.tables_of(GrantTables).grants.values()
         if g.source_kind == "event_rank"
     ]
     assert ranks == [("ada", 3)]  # the two bots, at 500, hold ranks 1 and 2 and are paid nothing
@@ -482,12 +495,16 @@ def test_freeze_ends_the_session_once_and_freezes_each_running_attempt_of_the_lo
     for player, attempt in zip(players, (ada, bo, cy), strict=True):
         error = refusal(world, ev.record_progress, LIVE, player, "freeze", attempt.id, {"score": 500})
         assert error.code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
-    assert [world.store.attempts[("gam_1", a.id)].score for a in (ada, bo, cy)] == [50, 120, None]
+    assert [
+        world.store.tables_of(LiveEventTables).attempts[("gam_1", a.id)].score for a in (ada, bo, cy)
+    ] == [50, 120, None]
     lobby = world.lobby(ada.lobby_id)
     assert lobby.status is LobbyStatus.ACTIVE and lobby.terminated_by == "score_reached-100"
     # Another lobby of the same window is untouched and ends its own session.
     assert world.lobby(other[0].lobby_id).terminated_by is None
-    assert all(world.store.attempts[("gam_1", a.id)].frozen_at is None for a in other)
+    assert all(
+        world.store.tables_of(LiveEventTables).attempts[("gam_1", a.id)].frozen_at is None for a in other
+    )
     world.progress(others[0], other[0], 99)
     assert len(world.events("session.terminated")) == 1
     world.progress(others[1], other[1], 101)
@@ -526,16 +543,18 @@ def test_close_closes_the_lobby_early_expires_its_attempts_and_finalizes_its_boa
         T0,
         "score_reached-100",
     )
-    statuses = [world.store.attempts[("gam_1", a.id)].status for a in (ada, bo, cy)]
+    statuses = [
+        world.store.tables_of(LiveEventTables).attempts[("gam_1", a.id)].status for a in (ada, bo, cy)
+    ]
     assert statuses == [AttemptStatus.EXPIRED] * 3
-    assert world.store.boards[lobby.board_id].status is BoardStatus.FINALIZED
+    assert world.store.tables_of(LiveEventTables).boards[lobby.board_id].status is BoardStatus.FINALIZED
     kinds = world.kinds("session.", "lobby.closed", "leaderboard.finalized")
     assert kinds == ["session.terminated", "leaderboard.finalized", "lobby.closed"]
     assert world.events("session.terminated")[0][1]["frozenCount"] == 0
     assert world.events("lobby.closed")[0][1]["firedTrigger"] == "score_reached-100"
     ranks = [
         (g.external_player_id, g.metadata["rank"])
-        for g in world.store.grants.values()
+        for g in world.store.tables_of(GrantTables).grants.values()
         if g.source_kind == "event_rank"
     ]
     assert ranks == [("bo", 1)]

@@ -23,6 +23,7 @@ from livecore.games import (
     ResourceType,
     Studio,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.boards import Board, BoardEntry, Contender, entry_fields
 from livecore.live_events.commands.boards import finalize_board, read_board, standing_of
@@ -212,7 +213,10 @@ def test_finalize_pays_the_rank_bands_to_players_only_and_bots_keep_their_ranks(
     world.at(60)  # the order of the window's end: bot_c, bot_a, ann, bot_b, bob
     with world.store.transaction() as tx:
         finalize_board(tx, world.rt, SCOPE, BOARD, event)
-    grants = sorted((g.player_id, g.metadata["rank"], len(g.entries)) for g in world.store.grants.values())
+    grants = sorted(
+        (g.player_id, g.metadata["rank"], len(g.entries))
+        for g in world.store.tables_of(GrantTables).grants.values()
+    )
     assert grants == sorted([(world.ids["ann"], 3, 2), (world.ids["bob"], 5, 1)])
     finalized = world.store.outbox[-1]
     assert finalized.kind == "leaderboard.finalized"

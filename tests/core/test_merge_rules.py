@@ -41,6 +41,7 @@ from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.player_tools.erasure import ErasureReason, ErasureStatus
+from livecore.player_tools.memory import PlayerToolTables
 from livecore.player_tools.merge import (
     GraphFacts,
     MergeRecord,
@@ -51,6 +52,7 @@ from livecore.player_tools.merge import (
     tie_moves,
 )
 from livecore.players.commands import first_contact, load_game, register
+from livecore.players.memory import PlayerTables
 from livecore.players.rules import RETIRED_NAME, Lifecycle
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
@@ -132,7 +134,7 @@ def setup_pair(store: MemoryStore, rt: Runtime) -> None:
 
 
 def pid(store: MemoryStore, name: str) -> str:
-    return store.players[("gam_1", name)].id
+    return store.tables_of(PlayerTables).players[("gam_1", name)].id
 
 
 def test_merge_refusals_in_order() -> None:
@@ -164,7 +166,7 @@ def test_merge_never_makes_a_self_friendship_and_keeps_one_friendship_per_pair()
         assert tx.friends.friend_ids(c) == {b}
         assert tx.friends.friend_ids(a) == set()
         assert tx.friends.get_block(b, pid(store, "d")) is not None
-    source = next(p for p in store.players.values() if p.id == a)
+    source = next(p for p in store.tables_of(PlayerTables).players.values() if p.id == a)
     assert source.lifecycle is Lifecycle.MERGED and source.external_id.startswith("__merged_")
     assert source.merged_into == b
 
@@ -226,8 +228,8 @@ def test_erasure_fires_deleted_first_then_anonymizes_and_is_idempotent() -> None
     assert done.status is ErasureStatus.DELETED and done.placeholder
     deleted = store.outbox[events_before]
     assert deleted.kind == "player.deleted" and deleted.data["externalPlayerId"] == "eve"
-    kept = store.players[("gam_1", done.placeholder)]
-    assert ("gam_1", "eve") not in store.players
+    kept = store.tables_of(PlayerTables).players[("gam_1", done.placeholder)]
+    assert ("gam_1", "eve") not in store.tables_of(PlayerTables).players
     assert kept.lifecycle is Lifecycle.DELETED and kept.secret_hash is None and kept.display is None
     assert kept.country is None and kept.context == {}
     with store.transaction() as tx:
@@ -235,7 +237,7 @@ def test_erasure_fires_deleted_first_then_anonymizes_and_is_idempotent() -> None
         assert tx.ledger.holding(kept.id, "coins").amount == 5  # financial ledgers are retained
         assert erase(tx, rt, SCOPE, "eve", ErasureReason.TEST).status is ErasureStatus.NO_OP_ALREADY_DELETED
         assert erase(tx, rt, SCOPE, "never", ErasureReason.TEST).status is ErasureStatus.NO_OP_NOT_FOUND
-    assert all("eve" not in r.external_id_hash for r in store.erasures.values())
+    assert all("eve" not in r.external_id_hash for r in store.tables_of(PlayerToolTables).erasures.values())
 
 
 @pytest.mark.parametrize("reason", list(ErasureReason))

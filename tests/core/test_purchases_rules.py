@@ -16,6 +16,7 @@ from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import clear_debug, set_debug
 from livecore.players.commands import first_contact
 from livecore.purchases.commands import track
+from livecore.purchases.memory import PurchaseTables
 from livecore.purchases.rules import (
     EXPONENTS,
     FUTURE_TOLERANCE,
@@ -459,7 +460,7 @@ def test_track_conflict_and_unknown_currency_leave_nothing(sim: Sim) -> None:
     with pytest.raises(LivecoreError) as exc:
         sim.track("ann", transaction_id="tx-2", currency="CHF")
     assert exc.value.code is ErrorCode.UNKNOWN_CURRENCY
-    assert len(sim.store.purchases) == 1
+    assert len(sim.store.tables_of(PurchaseTables).purchases) == 1
     assert sim.kinds() == ["purchase.tracked"]
 
 

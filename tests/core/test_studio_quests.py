@@ -20,7 +20,9 @@ from livecore.errors import LivecoreError
 from livecore.friends.commands import add
 from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
+from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import SendRequest
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.erasure import erase
@@ -144,10 +146,10 @@ def test_a_refused_check_in_leaves_the_memory_port_as_it_was() -> None:
     store, rt = _world()
     with store.transaction() as tx:
         commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
-    before = (_state(store, "ada"), len(store.outbox), len(store.grants))
+    before = (_state(store, "ada"), len(store.outbox), len(store.tables_of(GrantTables).grants))
     with pytest.raises(LivecoreError), store.transaction() as tx:
         commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
-    assert (_state(store, "ada"), len(store.outbox), len(store.grants)) == before
+    assert (_state(store, "ada"), len(store.outbox), len(store.tables_of(GrantTables).grants)) == before
 
 
 def test_the_embedded_schedule_runs_the_sweep_that_ends_a_missed_streak() -> None:
@@ -171,11 +173,19 @@ def test_the_areas_check_refuses_a_gift_send_atomically() -> None:
         add(tx, rt, SCOPE, game, ada, bea)
         add(tx, rt, SCOPE, game, bea, ada)
     request = SendRequest(type=ResourceType.CURRENCY, resource_key="gold", amount=10)
-    before = (len(store.outbox), len(store.grants), len(store.gifts))
+    before = (
+        len(store.outbox),
+        len(store.tables_of(GrantTables).grants),
+        len(store.tables_of(GiftTables).gifts),
+    )
     with pytest.raises(LivecoreError) as refused, store.transaction() as tx:
         send(tx, rt, SCOPE, game, get_player(tx, SCOPE, "ada"), get_player(tx, SCOPE, "bea"), request)
     assert refused.value.code == QUEST_CHECK_IN_FIRST and refused.value.status == 409
-    assert (len(store.outbox), len(store.grants), len(store.gifts)) == before
+    assert (
+        len(store.outbox),
+        len(store.tables_of(GrantTables).grants),
+        len(store.tables_of(GiftTables).gifts),
+    ) == before
     with store.transaction() as tx:
         commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
         sent = send(tx, rt, SCOPE, game, get_player(tx, SCOPE, "ada"), get_player(tx, SCOPE, "bea"), request)

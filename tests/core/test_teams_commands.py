@@ -30,9 +30,11 @@ from livecore.games import (
     Studio,
     TeamSettings,
 )
+from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.rules import window_id
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
@@ -40,6 +42,7 @@ from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.teams import commands as tc
+from livecore.teams.memory import TeamTables
 from livecore.teams.rules import LeaveReason
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -152,7 +155,9 @@ class World:
         """Close the event's window (recorded now if nobody started in it; the clock moves to its end)."""
         self.run(ev.open_due_windows)
         (window,) = [
-            w for w in self.store.windows.values() if (w.event_key, w.env) == (event_key, Environment.LIVE)
+            w
+            for w in self.store.tables_of(LiveEventTables).windows.values()
+            if (w.event_key, w.env) == (event_key, Environment.LIVE)
         ]
         self.clock.set(max(self.clock.now(), window.ends_at))
         assert self.run(ev.close_window, window.id, "gam_1")
@@ -171,19 +176,19 @@ class World:
                 g.metadata.get("milestoneKey", g.metadata.get("rank")),
                 g.entries[0].amount,
             )
-            for g in self.store.grants.values()
+            for g in self.store.tables_of(GrantTables).grants.values()
             if g.source_kind == source_kind
         ]
 
     def snapshot(self) -> Any:
-        s = self.store
+        teams = self.store.tables_of(TeamTables)
         return (
-            len(s.outbox),
-            dict(s.teams),
-            dict(s.team_members),
-            dict(s.team_seats),
-            dict(s.invites),
-            dict(s.grants),
+            len(self.store.outbox),
+            dict(teams.teams),
+            dict(teams.team_members),
+            dict(teams.team_seats),
+            dict(teams.invites),
+            dict(self.store.tables_of(GrantTables).grants),
         )
 
 
@@ -291,7 +296,10 @@ def test_a_player_on_another_team_of_the_window_refuses_the_whole_roster_locked_
     )
     # A new team is not formed either.
     assert refusal(world, tc.put_roster, LIVE, "race", "green", ["ada"]).code is ErrorCode.LOCKED_ELSEWHERE
-    assert "tm" not in {t.key for t in world.store.teams.values()} and len(world.store.teams) == 2
+    assert (
+        "tm" not in {t.key for t in world.store.tables_of(TeamTables).teams.values()}
+        and len(world.store.tables_of(TeamTables).teams) == 2
+    )
     # Another window is another roster: the same player may sit on a team of it.
     assert seated(world.put("blue", ["bo"], window=wid("race", T0 + DAY))) == ["bo"]
 
@@ -300,7 +308,7 @@ def test_an_unknown_player_refuses_the_roster_player_not_found(world):
     world.players("ada")
     error = refusal(world, tc.put_roster, LIVE, "race", "red", ["ada", "ghost"])
     assert (error.code, error.details) == (ErrorCode.PLAYER_NOT_FOUND, {"externalPlayerId": "ghost"})
-    assert world.store.teams == {}
+    assert world.store.tables_of(TeamTables).teams == {}
 
 
 def test_roster_refusals_come_in_their_order(world):
@@ -400,7 +408,9 @@ def test_a_milestone_pays_every_seated_member_once(world):
         ("bo", "half", 5),
         ("cy", "half", 5),
     ]
-    assert {g.source_ref_id for g in world.store.grants.values()} == {world.read("red").team.id}
+    assert {g.source_ref_id for g in world.store.tables_of(GrantTables).grants.values()} == {
+        world.read("red").team.id
+    }
     (unlocked,) = [d for _, d in world.events("event_team.milestone_unlocked")]
     assert (
         unlocked["milestoneKey"],
@@ -485,14 +495,18 @@ def test_the_close_ranks_teams_by_score_ties_by_completion_and_pays_seated_membe
     world.play(eve, 10, "stop")
     world.put("blue", ["cy"], event_key="stop")  # dee kicked: not paid at the close
     world.close("stop")
-    teams = {t.key: t for t in world.store.teams.values()}
+    teams = {t.key: t for t in world.store.tables_of(TeamTables).teams.values()}
     assert {k: (t.final_rank, t.score) for k, t in teams.items()} == {
         "blue": (1, 100),
         "red": (2, 100),
         "green": (3, 10),
     }
     assert sorted(world.grants("event_team_rank")) == [("ada", 2, 20), ("bo", 2, 20), ("cy", 1, 50)]
-    rank_refs = {g.source_ref_id for g in world.store.grants.values() if g.source_kind == "event_team_rank"}
+    rank_refs = {
+        g.source_ref_id
+        for g in world.store.tables_of(GrantTables).grants.values()
+        if g.source_kind == "event_team_rank"
+    }
     assert rank_refs == {teams["blue"].id, teams["red"].id}
     finalized = {
         d["teamKey"]: (d["rank"], d["boardSize"], d["segmentValues"])
@@ -509,8 +523,8 @@ def test_without_a_team_board_the_close_ranks_nothing_and_pays_no_rank(world):
     world.put("blue", ["bo"], event_key="noboard")
     world.play(ada, 40, "noboard")
     world.close("noboard")
-    assert {t.final_rank for t in world.store.teams.values()} == {None}
-    assert all(t.finalized_at is not None for t in world.store.teams.values())
+    assert {t.final_rank for t in world.store.tables_of(TeamTables).teams.values()} == {None}
+    assert all(t.finalized_at is not None for t in world.store.tables_of(TeamTables).teams.values())
     assert world.grants("event_team_rank") == []
     finalized = [
         (d["rank"], d["boardSize"], d["segmentValues"]) for _, d in world.events("event_team.finalized")

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.grants.memory import GrantTables
+from livecore.teams.memory import TeamTables
 from tests.core.test_teams_commands import EVENTS, World
 
 EVENT = "remove"
@@ -48,10 +50,14 @@ class TeamMilestones(RuleBasedStateMachine):
         self.seen = len(self.world.store.outbox)
         for event in unlocked:
             data = event.data
-            team = next(t for t in self.world.store.teams.values() if t.id == data["eventTeamId"])
+            team = next(
+                t
+                for t in self.world.store.tables_of(TeamTables).teams.values()
+                if t.id == data["eventTeamId"]
+            )
             paid = [
                 g.external_player_id
-                for g in self.world.store.grants.values()
+                for g in self.world.store.tables_of(GrantTables).grants.values()
                 if g.source_kind == "event_team_milestone"
                 and g.source_ref_id == team.id
                 and g.metadata["milestoneKey"] == data["milestoneKey"]

@@ -44,6 +44,7 @@ from livecore.limits import (
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players.commands import first_contact, register, set_identity
+from livecore.players.memory import PlayerTables
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from tests.conftest import World
@@ -161,7 +162,7 @@ def _refusal(action: Any) -> dict[str, str]:
     with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
         action(tx, rt)
     assert exc.value.code is ErrorCode.INVALID_REQUEST
-    assert store.players == {}
+    assert store.tables_of(PlayerTables).players == {}
     fields: dict[str, str] = exc.value.details["fields"]  # type: ignore[index]
     return fields
 

@@ -1,0 +1,21 @@
+"""The live events area's ports in memory (windows, attempts, boards), over its tables."""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.boards import Board, BoardEntry
+from livecore.live_events.rules import Window
+
+
+@attrs.define
+class LiveEventTables:
+    """The live events area's tables in memory."""
+
+    windows: dict[tuple[str, str], Window] = attrs.field(factory=dict)  # (game id, window id)
+    attempts: dict[tuple[str, str], Attempt] = attrs.field(factory=dict)  # (game id, attempt id)
+    # (player id, window id) -> the keys of that player's attempts in that window
+    attempt_index: dict[tuple[str, str], tuple[tuple[str, str], ...]] = attrs.field(factory=dict)
+    boards: dict[str, Board] = attrs.field(factory=dict)
+    board_entries: dict[tuple[str, str], BoardEntry] = attrs.field(factory=dict)  # (board id, player id)

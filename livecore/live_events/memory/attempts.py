@@ -7,66 +7,73 @@ from datetime import datetime
 import attrs
 
 from livecore.live_events.attempts import Attempt, AttemptStatus
-from livecore.memory.journal import MemoryPort
+from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.store.attempts import AttemptStore
+from livecore.memory.journal import AreaPort
 from livecore.players.rules import Player
 
 
-class MemoryAttempts(MemoryPort):
+class MemoryAttempts(AreaPort[LiveEventTables]):
     __slots__ = ()
+    TABLES = LiveEventTables
 
     def insert(self, attempt: Attempt) -> None:
         key = (attempt.game_id, attempt.id)
-        self._tx.put(self._s.attempts, key, attempt)
+        self._tx.put(self._t.attempts, key, attempt)
         self._index(attempt, key)
 
     def _index(self, attempt: Attempt, key: tuple[str, str]) -> None:
         """Starts look up a player's attempts in a window; a simulation starts thousands."""
         slot = (attempt.player_id, attempt.window_id)
-        self._tx.put(self._s.attempt_index, slot, (*self._s.attempt_index.get(slot, ()), key))
+        self._tx.put(self._t.attempt_index, slot, (*self._t.attempt_index.get(slot, ()), key))
 
     def get(self, game_id: str, attempt_id: str) -> Attempt | None:
-        return self._s.attempts.get((game_id, attempt_id))
+        return self._t.attempts.get((game_id, attempt_id))
 
     def update(self, attempt: Attempt) -> None:
-        self._tx.put(self._s.attempts, (attempt.game_id, attempt.id), attempt)
+        self._tx.put(self._t.attempts, (attempt.game_id, attempt.id), attempt)
 
     def of_player_in_window(self, player_id: str, window_id: str) -> list[Attempt]:
-        mine = [self._s.attempts[key] for key in self._s.attempt_index.get((player_id, window_id), ())]
+        mine = [self._t.attempts[key] for key in self._t.attempt_index.get((player_id, window_id), ())]
         return sorted(mine, key=lambda a: (a.started_at, a.id))
 
     def in_progress_in_window(self, window_id: str, limit: int) -> list[Attempt]:
         found = [
             a
-            for a in self._s.attempts.values()
+            for a in self._t.attempts.values()
             if a.window_id == window_id and a.status is AttemptStatus.IN_PROGRESS
         ]
         return sorted(found, key=lambda a: (a.started_at, a.id))[:limit]
 
     def of_lobby(self, lobby_id: str) -> list[Attempt]:
-        found = [a for a in self._s.attempts.values() if a.lobby_id == lobby_id]
+        found = [a for a in self._t.attempts.values() if a.lobby_id == lobby_id]
         return sorted(found, key=lambda a: (a.started_at, a.id))
 
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:
         due = [
-            a for a in self._s.attempts.values() if a.status is AttemptStatus.IN_PROGRESS and a.ends_at <= now
+            a for a in self._t.attempts.values() if a.status is AttemptStatus.IN_PROGRESS and a.ends_at <= now
         ]
         return sorted(due, key=lambda a: (a.ends_at, a.id))[:limit]
 
     def recent(self, player_id: str, limit: int) -> list[Attempt]:
-        mine = [a for a in self._s.attempts.values() if a.player_id == player_id]
+        mine = [a for a in self._t.attempts.values() if a.player_id == player_id]
         return sorted(mine, key=lambda a: (a.started_at, a.id), reverse=True)[:limit]
 
     def counts(self, player_id: str) -> dict[AttemptStatus, int]:
         counts = dict.fromkeys(AttemptStatus, 0)
-        for a in self._s.attempts.values():
+        for a in self._t.attempts.values():
             if a.player_id == player_id:
                 counts[a.status] += 1
         return counts
 
     def reassign(self, from_id: str, to: Player) -> None:
-        for key, a in list(self._s.attempts.items()):
+        for key, a in list(self._t.attempts.items()):
             if a.player_id == from_id:
                 moved = attrs.evolve(a, player_id=to.id, external_player_id=to.external_id)
-                self._tx.put(self._s.attempts, key, moved)
-                self._tx.drop(self._s.attempt_index, (from_id, a.window_id))
+                self._tx.put(self._t.attempts, key, moved)
+                self._tx.drop(self._t.attempt_index, (from_id, a.window_id))
                 self._index(moved, key)
+
+
+def _implements_the_port(port: MemoryAttempts) -> AttemptStore:
+    return port  # mypy checks the class against the area's port here
