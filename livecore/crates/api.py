@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
 from livecore.errors import ErrorCode
 from livecore.grants.api import GrantView
+
+if TYPE_CHECKING:
+    from livecore.crates.commands import Opened
 
 
 @attrs.frozen
@@ -16,6 +21,10 @@ class OpenCrateResponse:
 
     crate: GrantView
     contents: GrantView
+
+    @classmethod
+    def of(cls, opened: Opened) -> OpenCrateResponse:
+        return cls(crate=GrantView.of(opened.crate), contents=GrantView.of(opened.contents))
 
 
 SDK_OPEN_CRATE = Route(

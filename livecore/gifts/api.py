@@ -116,12 +116,20 @@ class GiftCatalogResponse:
     resources: list[GiftCatalogResource]
 
 
+#: The longest inbox or sent list; a larger ``limit`` is read as this one, a smaller than 1 as 1.
+LIST_LIMIT_MAX = 200
+
+
 @attrs.frozen
 class GiftListQuery:
     """Inbox and sent lists: ``pending=true`` keeps gifts still claimable; ``limit`` 1 to 200."""
 
     pending: bool = False
     limit: int = 100
+
+    def rows(self) -> int:
+        """How many rows the list shows."""
+        return min(max(self.limit, 1), LIST_LIMIT_MAX)
 
 
 class GiftHistoryDirection(enum.StrEnum):

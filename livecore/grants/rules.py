@@ -38,6 +38,8 @@ from livecore.games import Entry, Game, ResourceType
 from livecore.limits import FREE_FORM, Count
 
 ENTRIES = Count(min_items=1, max_items=100)
+#: The most pending grants a player's list shows, oldest first.
+PENDING_LIMIT = 200
 
 GrantEntry = Entry | CrateEntry
 """One entry of a grant: a reward (a reward grant's) or crates (a crate grant's)."""

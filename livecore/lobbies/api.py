@@ -103,6 +103,15 @@ class LobbyForming:
     capacity: int
     fill_by: datetime | None
 
+    @classmethod
+    def of(cls, lobby: Lobby) -> LobbyForming:
+        return cls(
+            lobby_id=lobby.id,
+            participant_count=lobby.participant_count,
+            capacity=lobby.capacity,
+            fill_by=lobby.fill_by,
+        )
+
 
 @attrs.frozen
 class LobbyPushRequest:

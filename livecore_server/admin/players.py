@@ -10,6 +10,7 @@ import attrs
 from livecore.economy import commands as economy
 from livecore.economy.api import ItemAdjustResponse
 from livecore.economy.rules import merged_parameters
+from livecore.economy.views import items_adjusted
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.limits import FREE_TEXT
 from livecore.operators import api
@@ -20,7 +21,7 @@ from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
 from livecore_server.admin.webhooks import player_deliveries
-from livecore_server.economy.sdk import inventory_view, items_adjusted, wallet_view
+from livecore_server.economy.sdk import inventory_view, wallet_view
 from livecore_server.friends.sdk import friends_view
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.player_tools.server import ban_view, player_profile

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from livecore.economy import api
-from livecore.economy.commands import Change, client_spend
-from livecore.economy.rules import SYSTEM_ITEMS, merged_parameters, system_item_amount
+from livecore.economy.commands import client_spend
+from livecore.economy.views import inventory_of, items_adjusted, wallet_adjusted, wallet_of
 from livecore.games import ResourceType
 from livecore.grants.commands import GrantsTx
 from livecore.players.commands import load_game
@@ -18,52 +18,11 @@ def _player(call: AnyCall) -> Player:
 
 
 def wallet_view(call: AnyCall, tx: GrantsTx, player: Player) -> api.WalletResponse:
-    game = load_game(tx, call.scope)
-    holdings = tx.ledger.holdings(player.id)
-    return api.WalletResponse(
-        currencies=[
-            api.CurrencyBalance(key=key, balance=holdings[key].amount if key in holdings else 0)
-            for key, res in sorted(game.settings.resources.items())
-            if res.type is ResourceType.CURRENCY
-        ]
-    )
+    return wallet_of(tx, load_game(tx, call.scope), player)
 
 
 def inventory_view(call: AnyCall, tx: GrantsTx, player: Player) -> api.InventoryResponse:
-    game = load_game(tx, call.scope)
-    holdings = tx.ledger.holdings(player.id)
-    items = [
-        api.ItemHolding(
-            key=key,
-            quantity=holdings[key].amount if key in holdings else 0,
-            parameters=merged_parameters(res, holdings[key].parameters if key in holdings else {}),
-        )
-        for key, res in sorted(game.settings.resources.items())
-        if res.type is ResourceType.ITEM
-    ]
-    items += [
-        api.ItemHolding(
-            key=key, quantity=system_item_amount(key, player.activity), parameters={}, system=True
-        )
-        for key in SYSTEM_ITEMS
-    ]
-    return api.InventoryResponse(items=items)
-
-
-def wallet_adjusted(c: Change) -> api.WalletAdjustResponse:
-    return api.WalletAdjustResponse(
-        key=c.resource.key, balance=c.holding.amount, delta=c.entry.delta, entry_id=c.entry.id
-    )
-
-
-def items_adjusted(c: Change) -> api.ItemAdjustResponse:
-    return api.ItemAdjustResponse(
-        key=c.resource.key,
-        quantity=c.holding.amount,
-        delta=c.entry.delta,
-        parameters=c.parameters(),
-        entry_id=c.entry.id,
-    )
+    return inventory_of(tx, load_game(tx, call.scope), player)
 
 
 def get_wallet(call: Call[None, None], tx: GrantsTx) -> api.WalletResponse:

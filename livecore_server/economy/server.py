@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from livecore.economy import api
 from livecore.economy.commands import server_adjust
+from livecore.economy.views import items_adjusted, wallet_adjusted
 from livecore.games import ResourceType
 from livecore.grants.api import (
     SERVER_ACK_GRANT,
@@ -17,7 +18,7 @@ from livecore.grants.api import (
 from livecore.grants.commands import GrantsTx, create_grant, settle
 from livecore.grants.rules import GrantTrigger
 from livecore.players.commands import get_player, load_game
-from livecore_server.economy.sdk import items_adjusted, reject_parameters, wallet_adjusted
+from livecore_server.economy.sdk import reject_parameters
 from livecore_server.http.endpoint import Binding, Call, bind
 
 

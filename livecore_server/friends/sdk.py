@@ -3,19 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
-
-from livecore.api.views import Counterparty, Direction, display_view
-from livecore.economy.rules import SYSTEM_ITEMS, progression
-from livecore.friends import api
+from livecore.api.views import display_view
+from livecore.friends import api, views
 from livecore.friends import commands as cmd
-from livecore.friends.rules import check_progression_keys
-from livecore.games import Game
-from livecore.gifts import commands as gift_cmd
 from livecore.gifts.commands import GiftsTx
 from livecore.players.commands import get_player, load_game
-from livecore.players.rules import Player, PlayerCard
+from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
 
 
@@ -24,102 +17,17 @@ def _me(call: AnyCall) -> Player:
     return call.player
 
 
-def progression_for(
-    tx: GiftsTx, game: Game, keys: list[str] | None, players: Sequence[Player | PlayerCard]
-) -> dict[str, dict[str, int]] | None:
-    """Progression of every row of a page (None when not asked for): the holdings from one query, and the
-    activity of the rows' players from another, as a list reads cards without it."""
-    wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
-    if not wanted:
-        return None
-    ids = [p.id for p in players]
-    held = tx.ledger.balances_of(ids, [k for k in wanted if k not in SYSTEM_ITEMS])
-    activities = tx.players.activities(ids)
-    return {i: progression(wanted, held.get(i, {}), activities[i]) for i in ids if i in activities}
-
-
-def friend_row(
-    call: AnyCall,
-    game: Game,
-    card: PlayerCard,
-    since: datetime,
-    now: datetime,
-    prog: dict[str, dict[str, int]] | None,
-    cooldowns: dict[str, datetime],
-) -> api.FriendRow:
-    """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``cooldowns`` (friend id
-    -> until) are the viewer's gift cooldowns
-    (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
-    presence = call.services.presence.presence_of(card)
-    return api.FriendRow(
-        external_player_id=card.external_id,
-        display_identity=display_view(card),
-        friends_since=since,
-        online=presence.online(now, game.settings.presence.ttl_seconds),
-        last_active_at=presence.last_active_at,
-        status=presence.status,
-        gift_cooldown_until=cooldowns.get(card.id),
-        progression=prog.get(card.id) if prog is not None else None,
-    )
-
-
-def new_friend_row(call: AnyCall, tx: GiftsTx, game: Game, me: Player, friend: Player) -> api.FriendRow:
-    """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
-    now = call.rt.clock.now()
-    cooldowns = gift_cmd.cooldowns(tx, game, me, now)
-    return friend_row(call, game, PlayerCard.of(friend), now, now, None, cooldowns)
-
-
 def friends_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.FriendsResponse:
     game = load_game(tx, call.scope)
-    rows = tx.friends.friend_cards(player.id)
-    prog = progression_for(tx, game, keys, [c for _, c in rows])
-    now = call.rt.clock.now()
-    cooldowns = gift_cmd.cooldowns(tx, game, player, now) if rows else {}
-    return api.FriendsResponse(
-        friends=[friend_row(call, game, card, since, now, prog, cooldowns) for since, card in rows]
-    )
+    return views.friends_view(tx, game, player, keys, call.rt.clock.now(), call.services.presence.presence_of)
 
 
 def requests_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.RequestsResponse:
-    game = load_game(tx, call.scope)
-    rows = tx.friends.list_requests(player.id)
-    prog = progression_for(tx, game, keys, [p for _, p in rows])
-    incoming: list[api.RequestRow] = []
-    outgoing: list[api.RequestRow] = []
-    for request, other in rows:
-        row = api.RequestRow(
-            request_id=request.id,
-            direction=Direction.INCOMING if request.to_player_id == player.id else Direction.OUTGOING,
-            player=Counterparty(external_player_id=other.external_id, display_identity=display_view(other)),
-            created_at=request.created_at,
-            progression=prog.get(other.id) if prog is not None else None,
-        )
-        (incoming if row.direction is Direction.INCOMING else outgoing).append(row)
-    return api.RequestsResponse(incoming=incoming, outgoing=outgoing)
+    return views.requests_view(tx, load_game(tx, call.scope), player, keys)
 
 
 def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
-    return api.BlocksResponse(
-        blocks=[
-            api.BlockRow(
-                external_player_id=p.external_id, display_identity=display_view(p), blocked_at=b.created_at
-            )
-            for b, p in tx.friends.list_blocks(player.id)
-        ]
-    )
-
-
-def _request_row(tx: GiftsTx, caller: Player, added: cmd.Added) -> api.RequestRow:
-    assert added.request is not None
-    other = tx.players.by_id(added.request.to_player_id)
-    assert other is not None
-    return api.RequestRow(
-        request_id=added.request.id,
-        direction=Direction.OUTGOING,
-        player=Counterparty(external_player_id=other.external_id, display_identity=display_view(other)),
-        created_at=added.request.created_at,
-    )
+    return views.blocks_view(tx, player)
 
 
 def _with_code(tx: GiftsTx, call: AnyCall) -> Player:
@@ -134,7 +42,7 @@ def _with_code(tx: GiftsTx, call: AnyCall) -> Player:
 def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendCodeResponse:
     me = _with_code(tx, call)
     assert me.friend_code is not None
-    prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
+    prog = views.progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
     return api.FriendCodeResponse(
         friend_code=me.friend_code,
         display_identity=display_view(me),
@@ -145,7 +53,9 @@ def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendC
 def search(call: Call[None, api.SearchQuery], tx: GiftsTx) -> list[api.SearchHit]:
     me = _with_code(tx, call)
     found = cmd.search(tx, call.scope, me, call.query.q, call.query.limit)
-    prog = progression_for(tx, load_game(tx, call.scope), call.query.progression, [h.player for h in found])
+    prog = views.progression_for(
+        tx, load_game(tx, call.scope), call.query.progression, [h.player for h in found]
+    )
     return [
         api.SearchHit(
             display_identity=display_view(h.player),
@@ -165,11 +75,13 @@ def send_request(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.SendReq
     if added.accepted:
         friend = tx.players.by_id(target.id)
         assert friend is not None
-        row = new_friend_row(call, tx, game, me, friend)
+        row = views.new_friend_row(
+            tx, game, me, friend, call.rt.clock.now(), call.services.presence.presence_of
+        )
         # A reciprocal add answers 200 (docs/reference/friends-and-presence.md#requests-and-friendships) (the
         # route's declared status is the pending 201).
         return Reply(api.SendRequestResponse(status="accepted", friend=row), 200)
-    return api.SendRequestResponse(status="pending", request=_request_row(tx, me, added))
+    return api.SendRequestResponse(status="pending", request=views.sent_request_row(tx, added))
 
 
 def list_requests(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.RequestsResponse:
@@ -180,7 +92,10 @@ def accept(call: Call[None, None], tx: GiftsTx) -> api.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
-    return api.FriendResponse(friend=new_friend_row(call, tx, game, me, friend))
+    now = call.rt.clock.now()
+    return api.FriendResponse(
+        friend=views.new_friend_row(tx, game, me, friend, now, call.services.presence.presence_of)
+    )
 
 
 def decline(call: Call[None, None], tx: GiftsTx) -> api.RequestDone:
@@ -208,21 +123,10 @@ def suggestions(call: Call[None, api.SuggestionsQuery], tx: GiftsTx) -> api.Sugg
     me = _with_code(tx, call)
     chosen = cmd.suggestions(tx, call.rt, call.scope, me, call.query.limit)
     game = load_game(tx, call.scope)
-    prog = progression_for(tx, game, call.query.progression, chosen)
-    return api.SuggestionsResponse(suggestions=[_suggestion_row(call, game, p, prog) for p in chosen])
-
-
-def _suggestion_row(
-    call: AnyCall, game: Game, p: PlayerCard, prog: dict[str, dict[str, int]] | None
-) -> api.SuggestionRow:
-    presence = call.services.presence.presence_of(p)
-    return api.SuggestionRow(
-        external_player_id=p.external_id,
-        display_identity=display_view(p),
-        online=presence.online(call.rt.clock.now(), game.settings.presence.ttl_seconds),
-        last_active_at=presence.last_active_at,
-        status=presence.status,
-        progression=prog.get(p.id) if prog is not None else None,
+    prog = views.progression_for(tx, game, call.query.progression, chosen)
+    now, presence_of = call.rt.clock.now(), call.services.presence.presence_of
+    return api.SuggestionsResponse(
+        suggestions=[views.suggestion_row(game, p, prog, now, presence_of) for p in chosen]
     )
 
 
@@ -230,13 +134,7 @@ def block(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.BlockResponse:
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     made = cmd.block(tx, call.rt, call.scope, me, target)
-    return api.BlockResponse(
-        block=api.BlockRow(
-            external_player_id=target.external_id,
-            display_identity=display_view(target),
-            blocked_at=made.created_at,
-        )
-    )
+    return api.BlockResponse(block=views.block_row(target, made.created_at))
 
 
 def list_blocks(call: Call[None, None], tx: GiftsTx) -> api.BlocksResponse:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from livecore.commands.reads import Reads
 from livecore.friends.commands import resolve_target
-from livecore.friends.rules import clamp
 from livecore.gifts import api
 from livecore.gifts import commands as cmd
 from livecore.gifts.commands import GiftsTx
@@ -12,8 +11,6 @@ from livecore.gifts.rules import SendRequest, max_amount, sendable
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
-
-LIST_LIMIT_MAX = 200
 
 
 def _me(call: AnyCall) -> Player:
@@ -85,8 +82,7 @@ def gift_list(
 
 
 def _own_gifts(call: Call[None, api.GiftListQuery], tx: GiftsTx, *, sent: bool) -> list[api.GiftView]:
-    limit = clamp(call.query.limit, 1, LIST_LIMIT_MAX)
-    return gift_list(call, tx, _me(call), sent=sent, pending=call.query.pending, limit=limit)
+    return gift_list(call, tx, _me(call), sent=sent, pending=call.query.pending, limit=call.query.rows())
 
 
 def inbox(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]:

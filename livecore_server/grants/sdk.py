@@ -10,10 +10,8 @@ from livecore.grants.api import (
     GrantView,
 )
 from livecore.grants.commands import GrantsTx, settle
-from livecore.grants.rules import GrantTrigger
+from livecore.grants.rules import PENDING_LIMIT, GrantTrigger
 from livecore_server.http.endpoint import Binding, Call, bind, player_of
-
-PENDING_LIMIT = 200
 
 
 def pending_grants(call: Call[None, None], tx: GrantsTx) -> GrantListResponse:

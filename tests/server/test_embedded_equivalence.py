@@ -65,7 +65,7 @@ from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
 from livecore.grants import commands as grants_cmd
 from livecore.grants.api import GrantView
-from livecore.grants.rules import Grant, GrantKind
+from livecore.grants.rules import PENDING_LIMIT, Grant, GrantKind
 from livecore.guilds import commands as guilds_cmd
 from livecore.guilds.rules import (
     PROFILE_FIELDS,
@@ -103,7 +103,6 @@ from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
 from livecore.teams import api as teams_api
 from livecore.teams import commands as teams_cmd
-from livecore_server.grants.sdk import PENDING_LIMIT
 from tests.conftest import START, World, start_world
 from tests.server.event_support import event_manifest
 from tests.server.gift_support import FAST_KEYS

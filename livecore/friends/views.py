@@ -1,0 +1,147 @@
+"""The friends lists as the API answers them, read from the store: the server's routes and an embedded
+simulation answer the same rows. Presence comes from the caller (``presence_of``): the server's presence
+board holds heartbeats newer than the stored row, an embedded store has only the row
+(:func:`stored_presence`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from livecore.api.views import Counterparty, Direction, display_view
+from livecore.economy.rules import SYSTEM_ITEMS, progression
+from livecore.friends import api
+from livecore.friends import commands as cmd
+from livecore.friends.presence import Presence
+from livecore.friends.rules import check_progression_keys
+from livecore.games import Game
+from livecore.gifts import commands as gift_cmd
+from livecore.gifts.commands import GiftsTx
+from livecore.players.rules import Player, PlayerCard
+
+#: A player's presence as the reader knows it.
+PresenceOf = Callable[[Player | PlayerCard], Presence]
+
+
+def stored_presence(player: Player | PlayerCard) -> Presence:
+    """The presence the player's row holds."""
+    return player.presence
+
+
+def progression_for(
+    tx: GiftsTx, game: Game, keys: list[str] | None, players: Sequence[Player | PlayerCard]
+) -> dict[str, dict[str, int]] | None:
+    """Progression of every row of a page (None when not asked for): the holdings from one query, and the
+    activity of the rows' players from another, as a list reads cards without it."""
+    wanted = check_progression_keys(keys, set(game.settings.resources) | set(SYSTEM_ITEMS))
+    if not wanted:
+        return None
+    ids = [p.id for p in players]
+    held = tx.ledger.balances_of(ids, [k for k in wanted if k not in SYSTEM_ITEMS])
+    activities = tx.players.activities(ids)
+    return {i: progression(wanted, held.get(i, {}), activities[i]) for i in ids if i in activities}
+
+
+def friend_row(
+    game: Game,
+    card: PlayerCard,
+    since: datetime,
+    now: datetime,
+    prog: dict[str, dict[str, int]] | None,
+    cooldowns: dict[str, datetime],
+    presence_of: PresenceOf,
+) -> api.FriendRow:
+    """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``cooldowns`` (friend id
+    -> until) are the viewer's gift cooldowns
+    (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
+    presence = presence_of(card)
+    return api.FriendRow(
+        external_player_id=card.external_id,
+        display_identity=display_view(card),
+        friends_since=since,
+        online=presence.online(now, game.settings.presence.ttl_seconds),
+        last_active_at=presence.last_active_at,
+        status=presence.status,
+        gift_cooldown_until=cooldowns.get(card.id),
+        progression=prog.get(card.id) if prog is not None else None,
+    )
+
+
+def new_friend_row(
+    tx: GiftsTx, game: Game, me: Player, friend: Player, now: datetime, presence_of: PresenceOf
+) -> api.FriendRow:
+    """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
+    cooldowns = gift_cmd.cooldowns(tx, game, me, now)
+    return friend_row(game, PlayerCard.of(friend), now, now, None, cooldowns, presence_of)
+
+
+def friends_view(
+    tx: GiftsTx, game: Game, player: Player, keys: list[str] | None, now: datetime, presence_of: PresenceOf
+) -> api.FriendsResponse:
+    rows = tx.friends.friend_cards(player.id)
+    prog = progression_for(tx, game, keys, [c for _, c in rows])
+    cooldowns = gift_cmd.cooldowns(tx, game, player, now) if rows else {}
+    return api.FriendsResponse(
+        friends=[friend_row(game, card, since, now, prog, cooldowns, presence_of) for since, card in rows]
+    )
+
+
+def requests_view(tx: GiftsTx, game: Game, player: Player, keys: list[str] | None) -> api.RequestsResponse:
+    rows = tx.friends.list_requests(player.id)
+    prog = progression_for(tx, game, keys, [p for _, p in rows])
+    incoming: list[api.RequestRow] = []
+    outgoing: list[api.RequestRow] = []
+    for request, other in rows:
+        row = api.RequestRow(
+            request_id=request.id,
+            direction=Direction.INCOMING if request.to_player_id == player.id else Direction.OUTGOING,
+            player=Counterparty(external_player_id=other.external_id, display_identity=display_view(other)),
+            created_at=request.created_at,
+            progression=prog.get(other.id) if prog is not None else None,
+        )
+        (incoming if row.direction is Direction.INCOMING else outgoing).append(row)
+    return api.RequestsResponse(incoming=incoming, outgoing=outgoing)
+
+
+def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
+    return api.BlocksResponse(
+        blocks=[
+            api.BlockRow(
+                external_player_id=p.external_id, display_identity=display_view(p), blocked_at=b.created_at
+            )
+            for b, p in tx.friends.list_blocks(player.id)
+        ]
+    )
+
+
+def sent_request_row(tx: GiftsTx, added: cmd.Added) -> api.RequestRow:
+    """The pending request an add answers."""
+    assert added.request is not None
+    other = tx.players.by_id(added.request.to_player_id)
+    assert other is not None
+    return api.RequestRow(
+        request_id=added.request.id,
+        direction=Direction.OUTGOING,
+        player=Counterparty(external_player_id=other.external_id, display_identity=display_view(other)),
+        created_at=added.request.created_at,
+    )
+
+
+def block_row(target: Player, blocked_at: datetime) -> api.BlockRow:
+    return api.BlockRow(
+        external_player_id=target.external_id, display_identity=display_view(target), blocked_at=blocked_at
+    )
+
+
+def suggestion_row(
+    game: Game, p: PlayerCard, prog: dict[str, dict[str, int]] | None, now: datetime, presence_of: PresenceOf
+) -> api.SuggestionRow:
+    presence = presence_of(p)
+    return api.SuggestionRow(
+        external_player_id=p.external_id,
+        display_identity=display_view(p),
+        online=presence.online(now, game.settings.presence.ttl_seconds),
+        last_active_at=presence.last_active_at,
+        status=presence.status,
+        progression=prog.get(p.id) if prog is not None else None,
+    )

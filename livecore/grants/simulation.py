@@ -1,0 +1,92 @@
+"""The grant actions of a simulated player (``sdk.grants``): pending grants, claims, crate opening."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from livecore.crates import commands as crates
+from livecore.crates.api import OpenCrateResponse
+from livecore.grants.api import CreateGrantRequest, GrantListResponse, GrantResponse, GrantView
+from livecore.grants.commands import GrantsTx, create_grant, settle
+from livecore.grants.rules import PENDING_LIMIT, GrantKind, GrantTrigger
+from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of
+
+if TYPE_CHECKING:
+    from livecore.simulation.player import SimPlayer
+
+
+class Grants(Actions):
+    def pending(self) -> GrantListResponse:
+        """The player's pending grants, oldest first."""
+        now = self._sim.clock.now()
+        return self._read(
+            lambda tx, me: GrantListResponse(
+                grants=[GrantView.of(g) for g in tx.grants.pending(me.id, now, PENDING_LIMIT)]
+            )
+        )
+
+    def claim(self, grant_id: str) -> GrantResponse:
+        """Claim a pending reward grant: its entries are credited (platform-managed games)."""
+        sim = self._sim
+        return self._write(
+            lambda tx, me: GrantResponse(
+                grant=GrantView.of(settle(tx, sim.rt, sim.scope, me, grant_id, GrantTrigger.CLAIM))
+            )
+        )
+
+    def claim_all(self) -> list[GrantResponse]:
+        """Claim every pending reward grant (crates stay to be opened)."""
+        return [self.claim(g.grant_id) for g in self.pending().grants if g.kind is not GrantKind.CRATE]
+
+    def open_crate(self, grant_id: str) -> OpenCrateResponse:
+        """Open a crate grant: its contents are drawn and granted."""
+        sim = self._sim
+        return self._write(
+            lambda tx, me: OpenCrateResponse.of(crates.open_crate(tx, sim.rt, sim.scope, me, grant_id))
+        )
+
+
+class ServerGrants(ServerActions):
+    def create(
+        self,
+        external_id: SimPlayer | str,
+        entries: Sequence[Mapping[str, Any]],
+        *,
+        kind: GrantKind | str = GrantKind.REWARD,
+        expires_at: datetime | None = None,
+        source_kind: str | None = None,
+        source_ref_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> GrantResponse:
+        """The studio's backend grants the player ``entries`` (``{"type": "currency", "key": "coins",
+        "amount": 10}``, or crates in a crate grant), to claim or open."""
+        sim = self._sim
+        asked = body(
+            CreateGrantRequest,
+            idempotency_key=SIMULATED_KEY,
+            entries=[dict(e) for e in entries],
+            kind=kind,
+            expires_at=expires_at,
+            source_kind=source_kind,
+            source_ref_id=source_ref_id,
+            metadata=metadata,
+        )
+
+        def op(tx: GrantsTx) -> GrantResponse:
+            grant = create_grant(
+                tx,
+                sim.rt,
+                sim.server_scope,
+                external_id_of(external_id) or "",
+                kind=asked.kind,
+                entries=[e.to_entry(f"entries[{i}].parameters") for i, e in enumerate(asked.entries)],
+                expires_at=asked.expires_at,
+                source_kind=asked.source_kind.value,
+                source_ref_id=asked.source_ref_id,
+                metadata=asked.metadata,
+            )
+            return GrantResponse(grant=GrantView.of(grant))
+
+        return self._run(op)

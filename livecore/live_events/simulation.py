@@ -1,0 +1,65 @@
+"""The live-event actions of a simulated player (``sdk.live_events``): the events list, starting an
+attempt (seated in a lobby first on a lobby event) and reporting its progress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from livecore.grants.api import GrantView
+from livecore.live_events import api
+from livecore.live_events.commands import live_events as commands
+from livecore.lobbies.api import LobbyForming
+from livecore.lobbies.rules import Lobby
+from livecore.players.rules import Player
+from livecore.simulation.actions import Actions, body
+
+
+class LiveEvents(Actions):
+    def list(self) -> api.EventListResponse:
+        """Every event of the game, with the player's attempts in each open window."""
+        sim = self._sim
+
+        def op(tx: commands.LiveEventsTx, me: Player) -> api.EventListResponse:
+            listings = commands.list_events(tx, sim.rt, sim.scope, me)
+            return api.EventListResponse(events=[api.EventView.of(listing) for listing in listings])
+
+        return self._read(op)
+
+    def start_attempt(
+        self, event_key: str, *, player_context: dict[str, Any] | None = None
+    ) -> api.AttemptResponse | LobbyForming:
+        """Start an attempt in the event's open window, paying its entry cost. On a lobby event the player
+        is seated first: while its lobby forms the answer is :class:`LobbyForming` and nothing is paid;
+        start again once the lobby is active."""
+        sim = self._sim
+        asked = body(api.StartAttemptRequest, player_context=player_context)
+
+        def op(tx: commands.LiveEventsTx, me: Player) -> api.AttemptResponse | Lobby:
+            started = commands.start(tx, sim.rt, sim.scope, me, event_key, asked.player_context)
+            return (
+                started
+                if isinstance(started, Lobby)
+                else api.AttemptResponse(attempt=api.AttemptView.of(started))
+            )
+
+        started = self._write(op)
+        # The server answers a forming lobby 202 with the seat it took (committed), as this does.
+        return LobbyForming.of(started) if isinstance(started, Lobby) else started
+
+    def report_progress(
+        self, event_key: str, attempt_id: str, metrics: dict[str, Any], *, complete: bool = False
+    ) -> api.ProgressResponse:
+        """Report the attempt's metrics (its score among them); ``complete`` ends it. Milestones reached
+        are granted at once and listed."""
+        sim = self._sim
+        asked = body(api.ProgressRequest, metrics=metrics, complete=complete)
+
+        def op(tx: commands.LiveEventsTx, me: Player) -> api.ProgressResponse:
+            attempt, granted = commands.record_progress(
+                tx, sim.rt, sim.scope, me, event_key, attempt_id, asked.metrics, asked.complete
+            )
+            return api.ProgressResponse(
+                attempt=api.AttemptView.of(attempt), milestones_granted=[GrantView.of(g) for g in granted]
+            )
+
+        return self._write(op)

@@ -1,0 +1,22 @@
+"""The studio's backend in a simulation: the server key's actions (``server.<resource>.<action>`` on the
+typed client), on any player."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from livecore.economy.simulation import ServerWallet
+from livecore.grants.simulation import ServerGrants
+from livecore.leaderboards.simulation import ServerLeaderboards
+
+if TYPE_CHECKING:
+    from livecore.simulation.world import Simulation
+
+
+class SimServer:
+    """``sim.server``: the studio's backend."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.wallet = ServerWallet(sim)
+        self.grants = ServerGrants(sim)
+        self.leaderboards = ServerLeaderboards(sim)

@@ -1,0 +1,298 @@
+"""A game run embedded: the manifest the server applies, the commands it runs, the jobs it schedules, on
+the in-memory store and a manual clock (docs/simulation.md).
+
+:class:`Simulation` is the one object a script or a game team's test holds. It reads a manifest with the
+core's parser (the same refusals, field by field, as ``livecore-server apply``), keeps the studio's games
+in a :class:`~livecore.memory.MemoryStore`, and drives the registered areas' scheduled work with a
+:class:`~livecore.schedule.Schedule` as the clock moves. Players act through
+:class:`~livecore.simulation.player.SimPlayer` handles, one call per action the SDK offers; a refusal is
+raised as the exception class the typed client raises for its code (:mod:`livecore.exceptions`), so a
+test reads the same against the simulation and against a server.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from livecore import areas as core_areas
+from livecore.area import Area
+from livecore.clock import ManualClock
+from livecore.commands import Runtime
+from livecore.economy.api import InventoryResponse, WalletResponse
+from livecore.errors import LivecoreError
+from livecore.events import DomainEvent
+from livecore.exceptions import api_error
+from livecore.games import Game, Studio
+from livecore.hashing import KeyedHasher
+from livecore.ids import Prefix, new_id
+from livecore.leaderboards import commands as leaderboards
+from livecore.leaderboards.api import LeaderboardQuery, LeaderboardResponse
+from livecore.live_events.api import BoardQuery, BoardResponse
+from livecore.live_events.commands import boards
+from livecore.lobbies import commands as lobbies
+from livecore.lobbies.api import LobbyResponse, LobbyView
+from livecore.manifest import Manifest, parse_manifest
+from livecore.memory import MemoryStore
+from livecore.memory.store import MemoryTransaction
+from livecore.rand import SeededRandomSource
+from livecore.schedule import Schedule
+from livecore.scope import Actor, Environment, Scope
+from livecore.simulation.actions import body
+from livecore.simulation.server import SimServer
+
+if TYPE_CHECKING:
+    from livecore.simulation.player import SimPlayer
+
+T = TypeVar("T")
+
+#: Where a simulation's clock starts when the caller names no instant: a fixed Monday, so a run that
+#: does not say when it starts is still the same run every time.
+DEFAULT_START = datetime(2026, 1, 5, tzinfo=UTC)
+
+# The simulation's keys act as a game's test keys do: a client key for the players, a server key for the
+# studio's backend.
+_CLIENT = Actor("api_key", "sim_client")
+_SERVER = Actor("api_key", "sim_server")
+
+
+class Simulation:
+    """One studio's games, played embedded. Build it with :meth:`from_manifest`; ``game`` picks the game
+    the players play (the manifest's only one, when it has one)."""
+
+    def __init__(
+        self,
+        manifest: Manifest,
+        *,
+        game: str | None = None,
+        seed: int = 0,
+        start: datetime = DEFAULT_START,
+        env: Environment = Environment.TEST,
+        areas: Sequence[Area] = (),
+    ) -> None:
+        if not manifest.games:
+            raise ValueError("the manifest declares no game")
+        if game is None:
+            if len(manifest.games) > 1:
+                raise ValueError(f"name the game to play: one of {', '.join(manifest.games)}")
+            game = next(iter(manifest.games))
+        if game not in manifest.games:
+            raise ValueError(f"the manifest declares no game {game!r}: one of {', '.join(manifest.games)}")
+        if start.tzinfo is None:
+            raise ValueError("start must be an aware datetime (UTC)")
+        self.manifest = manifest
+        self.clock = ManualClock(start)
+        self.rt = Runtime(
+            clock=self.clock,
+            rng=SeededRandomSource(seed),
+            # Player secrets are minted and checked as on a server; a simulation keeps them itself.
+            hasher=KeyedHasher(f"simulation-{seed}".encode().ljust(32, b".")),
+            checks=core_areas.checks(core_areas.registered(areas)),
+        )
+        self.store = MemoryStore(areas)
+        studio = Studio(id=new_id(Prefix.STUDIO, start, self.rt.rng), key=manifest.studio)
+        self.games: dict[str, Game] = {}
+        for key, declared in manifest.games.items():
+            made = Game(
+                id=new_id(Prefix.GAME, start, self.rt.rng),
+                studio_id=studio.id,
+                key=key,
+                name=declared.name,
+                settings=declared.settings(),
+                gifting_ever_enabled=declared.gifting.enabled,
+            )
+            self.store.add_game(studio, made)
+            self.games[key] = made
+        self.game = self.games[game]
+        self.env = env
+        self.scope = Scope(studio.id, self.game.id, env, _CLIENT)
+        self.server_scope = Scope(studio.id, self.game.id, env, _SERVER)
+        self.schedule = Schedule(self.store, self.rt, core_areas.jobs(core_areas.registered(areas)))
+        self._players: dict[str, SimPlayer] = {}
+        self.server = SimServer(self)
+
+    @classmethod
+    def from_manifest(
+        cls,
+        manifest: str | os.PathLike[str],
+        *,
+        game: str | None = None,
+        seed: int = 0,
+        start: datetime = DEFAULT_START,
+        env: Environment = Environment.TEST,
+        areas: Sequence[Area] = (),
+    ) -> Simulation:
+        """A simulation of the manifest: TOML text, or the path of a file holding it (the one read this
+        package does, on the caller's word). Raises :class:`~livecore.manifest.ManifestError` naming
+        every problem, as ``livecore-server apply`` does. ``areas``: the studio's own areas the manifest
+        uses (``[plugins] areas``); ``seed`` makes every draw (ids, crates, bots) repeatable."""
+        text = Path(manifest).read_text() if isinstance(manifest, os.PathLike) else manifest
+        return cls(
+            parse_manifest(text, areas=areas, allow_private_webhooks=True),
+            game=game,
+            seed=seed,
+            start=start,
+            env=env,
+            areas=areas,
+        )
+
+    # --- time ------------------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def advance(
+        self,
+        by: timedelta | None = None,
+        *,
+        days: float = 0,
+        hours: float = 0,
+        minutes: float = 0,
+        seconds: float = 0,
+    ) -> datetime:
+        """Move the clock forward, running every scheduled job at the time it falls due, in time order, as
+        the server's scheduler does: windows open and close (paying their rank rewards), attempts expire,
+        lobbies fill with bots, shared leaderboards roll over, the sweeps run. Returns the new time."""
+        step = (by or timedelta(0)) + timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
+        if step < timedelta(0):
+            raise ValueError("a simulation's clock only moves forward")
+        return self.schedule.advance(step)
+
+    def advance_to(self, when: datetime) -> datetime:
+        """Move the clock to ``when`` (not before now), running what falls due on the way."""
+        return self.advance(when - self.clock.now())
+
+    # --- players ---------------------------------------------------------------------------------
+
+    def player(self, external_id: str) -> SimPlayer:
+        """The player ``external_id``, registered on first use (the SDK's register, so a new player's
+        ``player.registered`` webhook and first-contact rules apply)."""
+        from livecore.simulation.player import SimPlayer
+
+        found = self._players.get(external_id)
+        if found is None:
+            found = SimPlayer(self, external_id)
+            self._players[external_id] = found
+        return found
+
+    @property
+    def players(self) -> dict[str, SimPlayer]:
+        """The players this simulation has made, by external id, in the order they came."""
+        return dict(self._players)
+
+    def _handle(self, someone: SimPlayer | str) -> SimPlayer:
+        return self.player(someone) if isinstance(someone, str) else someone
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def wallet(self, someone: SimPlayer | str) -> WalletResponse:
+        """The player's wallet (``sdk.wallet.get``)."""
+        return self._handle(someone).wallet.get()
+
+    def balance(self, someone: SimPlayer | str, key: str) -> int:
+        """The player's balance of currency ``key``."""
+        return self._handle(someone).wallet.balance(key)
+
+    def inventory(self, someone: SimPlayer | str) -> InventoryResponse:
+        """The player's inventory (``sdk.inventory.get``)."""
+        return self._handle(someone).inventory.get()
+
+    def board(
+        self,
+        leaderboard_id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        around: str | None = None,
+    ) -> BoardResponse:
+        """A page of an event board (``sdk.live_events.leaderboard``): its id is an attempt's
+        ``leaderboard_id``."""
+        q = body(BoardQuery, limit=limit, cursor=cursor, around=around)
+        return self.run(
+            lambda tx: BoardResponse.of(
+                boards.read_board(
+                    tx, self.rt, self.scope, leaderboard_id, limit=q.limit, cursor=q.cursor, around=q.around
+                )
+            )
+        )
+
+    def leaderboard(
+        self,
+        leaderboard_key: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        around: str | None = None,
+        division: str | None = None,
+        period: str | None = None,
+        previous: bool = False,
+    ) -> LeaderboardResponse:
+        """A page of a shared leaderboard (``sdk.leaderboards.get``): the current period, or the one
+        ``period`` names, or the one before (``previous``); ``division``: one of its divisions."""
+        q = body(
+            LeaderboardQuery,
+            limit=limit,
+            cursor=cursor,
+            around=around,
+            division=division,
+            period=period,
+            previous=previous or None,
+        )
+        return self.run(
+            lambda tx: LeaderboardResponse.of(
+                leaderboards.read(
+                    tx,
+                    self.rt,
+                    self.scope,
+                    leaderboard_key,
+                    limit=q.limit,
+                    cursor=q.cursor,
+                    around=q.around,
+                    division=q.division,
+                    period=q.period,
+                    previous=q.previous,
+                )
+            )
+        )
+
+    def lobby(self, lobby_id: str) -> LobbyResponse:
+        """A lobby with its seats (``sdk.lobbies.get``)."""
+
+        def op(tx: MemoryTransaction) -> LobbyResponse:
+            found = lobbies.read_lobby(tx, self.scope, lobby_id)
+            return LobbyResponse(lobby=LobbyView.of(found.lobby, found.seats, found.players))
+
+        return self.run(op)
+
+    # --- what happened ---------------------------------------------------------------------------
+
+    @property
+    def webhooks(self) -> list[DomainEvent]:
+        """Every webhook event emitted so far, in order, as a receiver would get them (a debounced kind
+        once per burst, with its latest state). ``event.kind`` names it and ``event.payload`` is the
+        payload class the client's ``construct_event`` returns for it."""
+        return list(self.store.outbox)
+
+    def webhooks_of(self, kind: str) -> list[DomainEvent]:
+        """The events of one kind (``"gift.sent"``), in order."""
+        return [e for e in self.store.outbox if e.kind == kind]
+
+    # --- running commands ------------------------------------------------------------------------
+
+    def run(self, op: Callable[[MemoryTransaction], T]) -> T:
+        """``op`` in one transaction, as a request runs on the server: everything it writes, webhook
+        events included, commits together, or nothing does and its refusal is raised as the client's
+        exception class for the code."""
+        with self._translated(), self.store.transaction() as tx:
+            return op(tx)
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except LivecoreError as err:
+            raise api_error(err) from None
