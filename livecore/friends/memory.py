@@ -20,6 +20,14 @@ class FriendTables:
     requests: dict[str, FriendRequest] = attrs.field(factory=dict)
     friendships: dict[tuple[str, str], Friendship] = attrs.field(factory=dict)
     blocks: dict[tuple[str, str], Block] = attrs.field(factory=dict)
+    # Each player's friends, and the request pending between two players (by their ids, ordered): a
+    # simulation's thousands of players look them up on every friends call.
+    friends_of: dict[str, dict[str, None]] = attrs.field(factory=dict)
+    pairs: dict[tuple[str, str], str] = attrs.field(factory=dict)
+
+
+def _pair(a_id: str, b_id: str) -> tuple[str, str]:
+    return (a_id, b_id) if a_id <= b_id else (b_id, a_id)
 
 
 class MemoryFriendGraph(AreaPort[FriendTables]):
@@ -31,15 +39,19 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
         return found if found is not None and found.game_id == game_id else None
 
     def request_between(self, a_id: str, b_id: str) -> FriendRequest | None:
-        pair = {a_id, b_id}
-        return next(
-            (r for r in self._t.requests.values() if {r.from_player_id, r.to_player_id} == pair), None
-        )
+        found = self._t.pairs.get(_pair(a_id, b_id))
+        return None if found is None else self._t.requests.get(found)
 
     def insert_request(self, request: FriendRequest) -> None:
         self._tx.put(self._t.requests, request.id, request)
+        self._tx.put(self._t.pairs, _pair(request.from_player_id, request.to_player_id), request.id)
 
     def delete_request(self, request_id: str) -> None:
+        found = self._t.requests.get(request_id)
+        if found is not None:
+            pair = _pair(found.from_player_id, found.to_player_id)
+            if self._t.pairs.get(pair) == request_id:
+                self._tx.drop(self._t.pairs, pair)
         self._tx.drop(self._t.requests, request_id)
 
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
@@ -48,13 +60,19 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
     def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
         self._tx.put(self._t.friendships, (a_id, b_id), Friendship(a_id, b_id, since))
         self._tx.put(self._t.friendships, (b_id, a_id), Friendship(b_id, a_id, since))
+        self._tx.put(self._t.friends_of.setdefault(a_id, {}), b_id, None)
+        self._tx.put(self._t.friends_of.setdefault(b_id, {}), a_id, None)
 
     def delete_friendship(self, a_id: str, b_id: str) -> None:
-        self._tx.drop(self._t.friendships, (a_id, b_id))
-        self._tx.drop(self._t.friendships, (b_id, a_id))
+        self._drop_friendship((a_id, b_id))
+        self._drop_friendship((b_id, a_id))
+
+    def _drop_friendship(self, key: tuple[str, str]) -> None:
+        self._tx.drop(self._t.friendships, key)
+        self._tx.drop(self._t.friends_of.get(key[0], {}), key[1])
 
     def count_friends(self, player_id: str) -> int:
-        return sum(1 for a, _ in self._t.friendships if a == player_id)
+        return len(self._t.friends_of.get(player_id, {}))
 
     def get_block(self, blocker_id: str, blocked_id: str) -> Block | None:
         return self._t.blocks.get((blocker_id, blocked_id))
@@ -66,7 +84,8 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
         self._tx.drop(self._t.blocks, (blocker_id, blocked_id))
 
     def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
-        rows = [f for (a, _), f in self._t.friendships.items() if a == player_id]
+        friendships = self._t.friendships
+        rows = [friendships[(player_id, b)] for b in self._t.friends_of.get(player_id, {})]
         players = self._s.tables_of(PlayerTables)
         return [
             (f.since, PlayerCard.of(p))
@@ -94,7 +113,7 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
         ]
 
     def friend_ids(self, player_id: str) -> set[str]:
-        return {b for (a, b) in self._t.friendships if a == player_id}
+        return set(self._t.friends_of.get(player_id, {}))
 
     def request_peers(self, player_id: str) -> dict[str, bool]:
         peers = {}
@@ -113,11 +132,11 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
 
     def remove_player(self, player_id: str) -> None:
         for key in [k for k in self._t.friendships if player_id in k]:
-            self._tx.drop(self._t.friendships, key)
+            self._drop_friendship(key)
         for rid in [
             r.id for r in self._t.requests.values() if player_id in (r.from_player_id, r.to_player_id)
         ]:
-            self._tx.drop(self._t.requests, rid)
+            self.delete_request(rid)
         for key in [k for k in self._t.blocks if player_id in k]:
             self._tx.drop(self._t.blocks, key)
 

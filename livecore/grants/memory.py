@@ -17,6 +17,8 @@ class GrantTables:
     """The grants area's table in memory."""
 
     grants: dict[tuple[str, str], Grant] = attrs.field(factory=dict)  # (game id, grant id)
+    # The keys of the pending grants that expire: what the expiry sweep looks at, among every grant.
+    expiring: dict[tuple[str, str], None] = attrs.field(factory=dict)
 
 
 class MemoryGrants(AreaPort[GrantTables]):
@@ -24,13 +26,22 @@ class MemoryGrants(AreaPort[GrantTables]):
     TABLES = GrantTables
 
     def insert(self, grant: Grant) -> None:
-        self._tx.put(self._t.grants, (grant.game_id, grant.id), grant)
+        self._put(grant)
+
+    def _put(self, grant: Grant) -> None:
+        key = (grant.game_id, grant.id)
+        self._tx.put(self._t.grants, key, grant)
+        if grant.status is GrantStatus.PENDING and grant.expires_at is not None:
+            if key not in self._t.expiring:
+                self._tx.put(self._t.expiring, key, None)
+        else:
+            self._tx.drop(self._t.expiring, key)
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
         return self._t.grants.get((game_id, grant_id))
 
     def update(self, grant: Grant) -> None:
-        self._tx.put(self._t.grants, (grant.game_id, grant.id), grant)
+        self._put(grant)
 
     def pending(self, player_id: str, now: datetime, limit: int) -> list[Grant]:
         pending = [
@@ -43,10 +54,11 @@ class MemoryGrants(AreaPort[GrantTables]):
         return sorted(pending, key=lambda g: (g.created_at, g.id))[:limit]
 
     def past_expiry(self, now: datetime, limit: int) -> list[Grant]:
+        grants = self._t.grants
         due = [
             g
-            for g in self._t.grants.values()
-            if g.status is GrantStatus.PENDING and g.expires_at is not None and g.expires_at <= now
+            for g in (grants[key] for key in self._t.expiring)
+            if g.expires_at is not None and g.expires_at <= now
         ]
         return sorted(due, key=lambda g: (g.expires_at, g.id))[:limit]
 
@@ -70,11 +82,9 @@ class MemoryGrants(AreaPort[GrantTables]):
         return sorted(mine, key=lambda g: (g.created_at, g.id))
 
     def reassign(self, from_id: str, to: Player) -> None:
-        for key, g in list(self._t.grants.items()):
+        for g in list(self._t.grants.values()):
             if g.player_id == from_id:
-                self._tx.put(
-                    self._t.grants, key, attrs.evolve(g, player_id=to.id, external_player_id=to.external_id)
-                )
+                self._put(attrs.evolve(g, player_id=to.id, external_player_id=to.external_id))
 
 
 def _implements_the_port(port: MemoryGrants) -> GrantStore:

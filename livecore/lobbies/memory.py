@@ -20,6 +20,11 @@ class LobbyTables:
     lobbies: dict[str, Lobby] = attrs.field(factory=dict)
     seats: dict[tuple[str, str], Seat] = attrs.field(factory=dict)  # (lobby id, seat id)
     window_seats: dict[tuple[str, str], str] = attrs.field(factory=dict)  # (window id, seat id) -> lobby id
+    # Each lobby's seat ids in the order they were added, and the ids of the lobbies forming: what a
+    # start, a read and the scheduler look up, among a season's every lobby.
+    lobby_seats: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    forming: dict[str, None] = attrs.field(factory=dict)
+    window_lobbies: dict[str, tuple[str, ...]] = attrs.field(factory=dict)  # window id -> its lobbies' ids
 
 
 class MemoryLobbies(AreaPort[LobbyTables]):
@@ -32,16 +37,27 @@ class MemoryLobbies(AreaPort[LobbyTables]):
 
     def insert(self, lobby: Lobby) -> None:
         self._tx.put(self._t.lobbies, lobby.id, lobby)
+        self._forming(lobby)
+        held = self._t.window_lobbies.get(lobby.window_id, ())
+        self._tx.put(self._t.window_lobbies, lobby.window_id, (*held, lobby.id))
 
     def update(self, lobby: Lobby) -> None:
         self._tx.put(self._t.lobbies, lobby.id, lobby)
+        self._forming(lobby)
+
+    def _forming(self, lobby: Lobby) -> None:
+        if lobby.status is LobbyStatus.FORMING:
+            if lobby.id not in self._t.forming:
+                self._tx.put(self._t.forming, lobby.id, None)
+        else:
+            self._tx.drop(self._t.forming, lobby.id)
 
     def oldest_forming(self, window_id: str, segment_key: str) -> Lobby | None:
+        lobbies = self._t.lobbies
         forming = [
             lobby
-            for lobby in self._t.lobbies.values()
-            if (lobby.window_id, lobby.segment_key, lobby.status)
-            == (window_id, segment_key, LobbyStatus.FORMING)
+            for lobby in (lobbies[i] for i in self._t.forming)
+            if (lobby.window_id, lobby.segment_key) == (window_id, segment_key)
         ]
         return min(forming, key=lambda lobby: (lobby.created_at, lobby.id), default=None)
 
@@ -56,19 +72,17 @@ class MemoryLobbies(AreaPort[LobbyTables]):
         )
 
     def of_window(self, window_id: str) -> list[Lobby]:
+        lobbies = self._t.lobbies
         found = [
             lobby
-            for lobby in self._t.lobbies.values()
-            if lobby.window_id == window_id and lobby.status is not LobbyStatus.CLOSED
+            for lobby in (lobbies[i] for i in self._t.window_lobbies.get(window_id, ()))
+            if lobby.status is not LobbyStatus.CLOSED
         ]
         return sorted(found, key=lambda lobby: (lobby.created_at, lobby.id))
 
     def _filling(self) -> list[Lobby]:
-        forming = [
-            lobby
-            for lobby in self._t.lobbies.values()
-            if lobby.status is LobbyStatus.FORMING and lobby.fill_by is not None
-        ]
+        lobbies = self._t.lobbies
+        forming = [lobby for lobby in (lobbies[i] for i in self._t.forming) if lobby.fill_by is not None]
         return sorted(forming, key=lambda lobby: (lobby.fill_by, lobby.id))
 
     def due_to_fill(self, now: datetime, limit: int) -> list[Lobby]:
@@ -87,9 +101,13 @@ class MemoryLobbies(AreaPort[LobbyTables]):
             raise KeyError(f"seat {seat.seat_id!r} is taken in window {seat.window_id!r}")
         self._tx.put(self._t.window_seats, held, seat.lobby_id)
         self._tx.put(self._t.seats, (seat.lobby_id, seat.seat_id), seat)
+        taken = self._t.lobby_seats.get(seat.lobby_id, ())
+        if seat.seat_id not in taken:
+            self._tx.put(self._t.lobby_seats, seat.lobby_id, (*taken, seat.seat_id))
 
     def seats(self, lobby_id: str) -> list[Seat]:
-        mine = [s for s in self._t.seats.values() if s.lobby_id == lobby_id]
+        seats = self._t.seats
+        mine = [s for i in self._t.lobby_seats.get(lobby_id, ()) if (s := seats.get((lobby_id, i)))]
         return sorted(mine, key=lambda s: (s.position, s.joined_at, s.seat_id))
 
     def seat_in_window(self, window_id: str, player_id: str) -> Seat | None:
@@ -112,6 +130,8 @@ class MemoryLobbies(AreaPort[LobbyTables]):
         if seat is not None:
             self._tx.drop(self._t.window_seats, (seat.window_id, seat_id))
             self._tx.drop(self._t.seats, (lobby_id, seat_id))
+            taken = self._t.lobby_seats.get(lobby_id, ())
+            self._tx.put(self._t.lobby_seats, lobby_id, tuple(i for i in taken if i != seat_id))
 
     def reassign(self, from_id: str, to: Player) -> None:
         for seat in [s for s in self._t.seats.values() if s.seat_id == from_id]:

@@ -65,6 +65,23 @@ class MemoryStore:
         ``store.tables_of(<the area's tables class>).<table>``."""
         return cast(T, self._kinds[kind])
 
+    def forget_outbox(self, before: datetime) -> int:
+        """Drop the outbox's first events, those that occurred before ``before`` (``DEBOUNCE`` or more
+        before the clock's time, so no later event joins their burst): a simulation over months reads its
+        webhooks as they come and need not hold them all. Answers how many were dropped."""
+        outbox = self.outbox
+        count = 0
+        while count < len(outbox) and outbox[count].occurred_at < before:
+            count += 1
+        if count:
+            del outbox[:count]
+            self.bursts = {
+                key: (index - count, started)
+                for key, (index, started) in self.bursts.items()
+                if index >= count and started >= before
+            }
+        return count
+
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
         self.games[game.id] = game

@@ -19,9 +19,14 @@ class PlayerTables:
     """The players area's table in memory; other areas' ports read players here, by :meth:`by_id`."""
 
     players: dict[tuple[str, str], Player] = attrs.field(factory=dict)  # (game id, external id)
+    ids: dict[str, tuple[str, str]] = attrs.field(factory=dict)  # player id -> its key in ``players``
+    codes: dict[tuple[str, str, str], str] = attrs.field(
+        factory=dict
+    )  # (game, env, friend code) -> player id
 
     def by_id(self, player_id: str) -> Player | None:
-        return next((p for p in self.players.values() if p.id == player_id), None)
+        key = self.ids.get(player_id)
+        return None if key is None else self.players.get(key)
 
 
 class MemoryPlayers(AreaPort[PlayerTables]):
@@ -36,16 +41,30 @@ class MemoryPlayers(AreaPort[PlayerTables]):
         if key in self._t.players:
             raise KeyError(f"player {player.external_id!r} exists")
         self._tx.put(self._t.players, key, player)
+        self._tx.put(self._t.ids, player.id, key)
+        self._code(None, player)
+
+    def _code(self, before: Player | None, after: Player) -> None:
+        if before is not None and before.friend_code is not None and before.friend_code != after.friend_code:
+            code = (before.game_id, before.env.value, before.friend_code)
+            if self._t.codes.get(code) == before.id:
+                self._tx.drop(self._t.codes, code)
+        if after.friend_code is not None and (before is None or before.friend_code != after.friend_code):
+            self._tx.put(self._t.codes, (after.game_id, after.env.value, after.friend_code), after.id)
 
     def update(self, player: Player) -> None:
         key = (player.game_id, player.external_id)
         current = self._t.players.get(key)
+        self._code(self.by_id(player.id), player)
         if current is None or current.id != player.id:
             # A merge or an erasure renamed the player: drop it under its old external id.
             old = self.by_id(player.id)
             if old is not None:
                 self._tx.drop(self._t.players, (old.game_id, old.external_id))
+            if current is not None:
+                self._tx.drop(self._t.ids, current.id)
         self._tx.put(self._t.players, key, player)
+        self._tx.put(self._t.ids, player.id, key)
 
     def reset_missed_streaks(self, last_day_before: date) -> int:
         changed = 0
@@ -64,14 +83,8 @@ class MemoryPlayers(AreaPort[PlayerTables]):
         return self._t.by_id(player_id)
 
     def by_friend_code(self, game_id: str, env: Environment, code: str) -> Player | None:
-        return next(
-            (
-                p
-                for p in self._t.players.values()
-                if p.game_id == game_id and p.env is env and p.friend_code == code
-            ),
-            None,
-        )
+        found = self.by_id(self._t.codes.get((game_id, env.value, code), ""))
+        return found if found is not None and found.friend_code == code else None
 
     def recently_active(self, game_id: str, env: Environment, limit: int) -> list[PlayerCard]:
         active = [

@@ -14,8 +14,17 @@ class LiveEventTables:
     """The live events area's tables in memory."""
 
     windows: dict[tuple[str, str], Window] = attrs.field(factory=dict)  # (game id, window id)
+    open_windows: dict[tuple[str, str], None] = attrs.field(factory=dict)  # the keys of the open ones
     attempts: dict[tuple[str, str], Attempt] = attrs.field(factory=dict)  # (game id, attempt id)
     # (player id, window id) -> the keys of that player's attempts in that window
     attempt_index: dict[tuple[str, str], tuple[tuple[str, str], ...]] = attrs.field(factory=dict)
+    # The keys of the attempts in progress, and of each lobby's attempts: what the scheduler and a lobby's
+    # close look up, among a season's every attempt.
+    in_progress: dict[tuple[str, str], None] = attrs.field(factory=dict)
+    lobby_attempts: dict[str, tuple[tuple[str, str], ...]] = attrs.field(factory=dict)
     boards: dict[str, Board] = attrs.field(factory=dict)
     board_entries: dict[tuple[str, str], BoardEntry] = attrs.field(factory=dict)  # (board id, player id)
+    # Each board's players (the keys of its entries) and each window's boards: a board is read and
+    # finalized among a season's every board.
+    board_players: dict[str, dict[str, None]] = attrs.field(factory=dict)
+    window_boards: dict[str, tuple[str, ...]] = attrs.field(factory=dict)

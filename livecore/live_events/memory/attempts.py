@@ -21,38 +21,49 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
         key = (attempt.game_id, attempt.id)
         self._tx.put(self._t.attempts, key, attempt)
         self._index(attempt, key)
+        if attempt.lobby_id is not None:
+            held = self._t.lobby_attempts.get(attempt.lobby_id, ())
+            self._tx.put(self._t.lobby_attempts, attempt.lobby_id, (*held, key))
+        self._progress(attempt, key)
 
     def _index(self, attempt: Attempt, key: tuple[str, str]) -> None:
         """Starts look up a player's attempts in a window; a simulation starts thousands."""
         slot = (attempt.player_id, attempt.window_id)
         self._tx.put(self._t.attempt_index, slot, (*self._t.attempt_index.get(slot, ()), key))
 
+    def _progress(self, attempt: Attempt, key: tuple[str, str]) -> None:
+        if attempt.status is AttemptStatus.IN_PROGRESS:
+            if key not in self._t.in_progress:
+                self._tx.put(self._t.in_progress, key, None)
+        else:
+            self._tx.drop(self._t.in_progress, key)
+
     def get(self, game_id: str, attempt_id: str) -> Attempt | None:
         return self._t.attempts.get((game_id, attempt_id))
 
     def update(self, attempt: Attempt) -> None:
-        self._tx.put(self._t.attempts, (attempt.game_id, attempt.id), attempt)
+        key = (attempt.game_id, attempt.id)
+        self._tx.put(self._t.attempts, key, attempt)
+        self._progress(attempt, key)
+
+    def _in_progress(self) -> list[Attempt]:
+        attempts = self._t.attempts
+        return [attempts[key] for key in self._t.in_progress]
 
     def of_player_in_window(self, player_id: str, window_id: str) -> list[Attempt]:
         mine = [self._t.attempts[key] for key in self._t.attempt_index.get((player_id, window_id), ())]
         return sorted(mine, key=lambda a: (a.started_at, a.id))
 
     def in_progress_in_window(self, window_id: str, limit: int) -> list[Attempt]:
-        found = [
-            a
-            for a in self._t.attempts.values()
-            if a.window_id == window_id and a.status is AttemptStatus.IN_PROGRESS
-        ]
+        found = [a for a in self._in_progress() if a.window_id == window_id]
         return sorted(found, key=lambda a: (a.started_at, a.id))[:limit]
 
     def of_lobby(self, lobby_id: str) -> list[Attempt]:
-        found = [a for a in self._t.attempts.values() if a.lobby_id == lobby_id]
+        found = [self._t.attempts[key] for key in self._t.lobby_attempts.get(lobby_id, ())]
         return sorted(found, key=lambda a: (a.started_at, a.id))
 
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:
-        due = [
-            a for a in self._t.attempts.values() if a.status is AttemptStatus.IN_PROGRESS and a.ends_at <= now
-        ]
+        due = [a for a in self._in_progress() if a.ends_at <= now]
         return sorted(due, key=lambda a: (a.ends_at, a.id))[:limit]
 
     def recent(self, player_id: str, limit: int) -> list[Attempt]:

@@ -24,13 +24,17 @@ class MemoryBoards(AreaPort[LiveEventTables]):
         return board if board is not None and board.game_id == game_id else None
 
     def insert(self, board: Board) -> None:
+        if board.id not in self._t.boards:
+            held = self._t.window_boards.get(board.window_id, ())
+            self._tx.put(self._t.window_boards, board.window_id, (*held, board.id))
         self._tx.put(self._t.boards, board.id, board)
 
     def update(self, board: Board) -> None:
         self._tx.put(self._t.boards, board.id, board)
 
     def of_window(self, window_id: str) -> list[Board]:
-        return sorted((b for b in self._t.boards.values() if b.window_id == window_id), key=lambda b: b.id)
+        boards = self._t.boards
+        return sorted((boards[i] for i in self._t.window_boards.get(window_id, ())), key=lambda b: b.id)
 
     def entry(self, board_id: str, player_id: str) -> BoardEntry | None:
         return self._t.board_entries.get((board_id, player_id))
@@ -38,16 +42,21 @@ class MemoryBoards(AreaPort[LiveEventTables]):
     def put_entry(self, board: Board, entry: BoardEntry) -> None:
         self._tx.put(self._t.boards, board.id, board)
         self._tx.put(self._t.board_entries, (entry.board_id, entry.player_id), entry)
+        players = self._t.board_players.setdefault(entry.board_id, {})
+        if entry.player_id not in players:
+            self._tx.put(players, entry.player_id, None)
 
     def delete_entry(self, board_id: str, player_id: str) -> None:
         self._tx.drop(self._t.board_entries, (board_id, player_id))
+        self._tx.drop(self._t.board_players.get(board_id, {}), player_id)
 
     def entries_of(self, player_id: str) -> list[BoardEntry]:
         mine = [e for e in self._t.board_entries.values() if e.player_id == player_id]
         return sorted(mine, key=lambda e: e.board_id)
 
     def _ordered(self, board: Board) -> list[BoardEntry]:
-        entries = [e for e in self._t.board_entries.values() if e.board_id == board.id]
+        all_entries = self._t.board_entries
+        entries = [all_entries[(board.id, p)] for p in self._t.board_players.get(board.id, {})]
         return sorted(entries, key=lambda e: sort_key(board.order, e))
 
     def page(
@@ -68,7 +77,7 @@ class MemoryBoards(AreaPort[LiveEventTables]):
         return sum(1 for e in self._ordered(board) if sort_key(board.order, e) < key)
 
     def size(self, board_id: str) -> int:
-        return sum(1 for k in self._t.board_entries if k[0] == board_id)
+        return len(self._t.board_players.get(board_id, {}))
 
 
 def _implements_the_port(port: MemoryBoards) -> BoardStore:

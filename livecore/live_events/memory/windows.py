@@ -19,21 +19,27 @@ class MemoryWindows(AreaPort[LiveEventTables]):
         return self._t.windows.get((game_id, window_id))
 
     def insert(self, window: Window) -> None:
-        self._tx.put(self._t.windows, (window.game_id, window.id), window)
+        self.update(window)
 
     def update(self, window: Window) -> None:
-        self._tx.put(self._t.windows, (window.game_id, window.id), window)
+        key = (window.game_id, window.id)
+        self._tx.put(self._t.windows, key, window)
+        if window.status is WindowStatus.OPEN:
+            if key not in self._t.open_windows:
+                self._tx.put(self._t.open_windows, key, None)
+        else:
+            self._tx.drop(self._t.open_windows, key)
+
+    def _open(self) -> list[Window]:
+        windows = self._t.windows
+        return [windows[key] for key in self._t.open_windows]
 
     def open_of(self, game_id: str, env: Environment, event_key: str) -> list[Window]:
-        found = [
-            w
-            for w in self._t.windows.values()
-            if (w.game_id, w.env, w.event_key, w.status) == (game_id, env, event_key, WindowStatus.OPEN)
-        ]
+        found = [w for w in self._open() if (w.game_id, w.env, w.event_key) == (game_id, env, event_key)]
         return sorted(found, key=lambda w: (w.starts_at, w.id))
 
     def due_to_close(self, now: datetime, limit: int) -> list[Window]:
-        due = [w for w in self._t.windows.values() if w.status is WindowStatus.OPEN and w.ends_at <= now]
+        due = [w for w in self._open() if w.ends_at <= now]
         return sorted(due, key=lambda w: (w.ends_at, w.id))[:limit]
 
 
