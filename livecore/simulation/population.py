@@ -1,0 +1,478 @@
+"""A population of simulated players (docs/simulation.md#the-population): who plays a season, how often
+and how well, and what else they do. Parsed from TOML text, purely (no file), with every problem named by
+its field path, as the manifest's are (:class:`PopulationError`, like
+:class:`~livecore.manifest.ManifestError`).
+
+Shape (every field optional; unknown fields are refused at every depth)::
+
+    [segments.<name>]                 one or more; none declared: the three default segments
+      share = 0.5                     the segment's share of the players (the shares sum to 1)
+      sessions_per_day = 1.0          sessions a player of the segment plays a day, on average (0 to 48)
+      events = 0.8                    chance a session plays each open event (neither lobbies nor teams)
+      attempts_per_session = 1        attempts a session makes at each event it plays (1 to 20)
+      score = { mean = 0.5, sd = 0.15 }  skill, as a share of the event's score range (0 worst, 1 best)
+      lobbies = 0.5                   chance a session plays each open lobby event
+      teams = 0.5                     chance a session plays each open team event (teaming up first)
+      friends = 5                     friends a player looks for on its first day (0 to 500)
+      gifts = 0.3                     chance a session sends a gift to a friend
+      guilds = 0.3                    chance a session outside a guild joins or founds one; inside one,
+                                      the chance it asks its guild for help, and donates to a request
+      crates = 0.8                    chance a session opens the crates the player holds
+      spend = 0.2                     chance a session spends currency
+      spend_share = 0.5               the share of each currency's balance a spend takes (0 to 1)
+      claims = 0.9                    chance a session claims the player's pending gifts and grants
+
+    [events.<key>]                    an event's score range; default: from the manifest (below)
+      worst = 0                       the score of a player of skill 0
+      best = 1000                     the score of a player of skill 1 (below worst on an ``asc`` event)
+
+    [leaderboards.<key>]              a shared board no event feeds: the studio's backend submits a
+      worst = 0                       score for the player at each session it plays its events, on this
+      best = 1000                     range (default 0 to 1,000, reversed on an ``asc`` board)
+
+    [studio]                          what the studio's backend does
+      crates = { <crate> = 0.1 }      crates it sends a player per day the player plays; default: 0.1 of
+                                      each crate the manifest declares
+      login_credit = { <currency> = 20 }  currency it credits a player at its first session of a day
+
+Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
+:func:`check_population` checks a population against the game it plays: the events, crates and
+currencies it names must be declared there.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from livecore.games import (
+    CheckKind,
+    EventSettings,
+    GameSettings,
+    LeaderboardSettings,
+    Order,
+    ResourceType,
+    TriggerType,
+)
+from livecore.section import KEY_PATTERN, is_int, is_number
+
+Problems = dict[str, str]
+
+
+class PopulationError(ValueError):
+    """The population was refused: ``problems`` maps each offending field path
+    (``segments.whales.share``) to what is wrong, every problem at once."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems: dict[str, str] = dict(sorted(problems.items()))
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(f"{path}: {message}" for path, message in self.problems.items())
+
+
+@attrs.frozen
+class Skill:
+    """A segment's skill: each player draws its own from a normal distribution of ``mean`` and ``sd``
+    (kept between 0 and 1), and each attempt lands near it (the docs' model)."""
+
+    mean: float = 0.5
+    sd: float = 0.15
+
+
+@attrs.frozen
+class Segment:
+    """``[segments.<name>]``: one kind of player (the module's docstring lists each field)."""
+
+    name: str
+    share: float
+    sessions_per_day: float = 1.0
+    events: float = 0.8
+    attempts_per_session: int = 1
+    score: Skill = Skill()
+    lobbies: float = 0.5
+    teams: float = 0.5
+    friends: int = 5
+    gifts: float = 0.3
+    guilds: float = 0.3
+    crates: float = 0.8
+    spend: float = 0.2
+    spend_share: float = 0.5
+    claims: float = 0.9
+
+
+@attrs.frozen
+class Scale:
+    """``[events.<key>]``: the scores of a player of skill 0 (``worst``) and of skill 1 (``best``)."""
+
+    worst: float
+    best: float
+
+    def score(self, skill: float) -> float:
+        return self.worst + skill * (self.best - self.worst)
+
+
+@attrs.frozen
+class Studio:
+    """``[studio]``: the crates the studio's backend sends a player per day it plays (None: the default,
+    0.1 of each crate the manifest declares), and the currency it credits at a day's first session."""
+
+    crates: dict[str, float] | None = None
+    login_credit: dict[str, int] = attrs.field(factory=dict)
+
+
+#: The segments of a population that declares none: a few engaged players, many regular ones, and casual
+#: ones who come back now and then.
+DEFAULT_SEGMENTS: tuple[Segment, ...] = (
+    Segment(
+        name="engaged",
+        share=0.15,
+        sessions_per_day=3.0,
+        events=0.9,
+        attempts_per_session=2,
+        score=Skill(0.65, 0.15),
+        lobbies=0.6,
+        teams=0.7,
+        friends=12,
+        gifts=0.5,
+        guilds=0.6,
+        crates=0.95,
+        spend=0.4,
+        claims=0.98,
+    ),
+    Segment(
+        name="regular",
+        share=0.45,
+        sessions_per_day=1.2,
+        events=0.8,
+        score=Skill(0.5, 0.15),
+        lobbies=0.4,
+        teams=0.4,
+        friends=6,
+        gifts=0.3,
+        guilds=0.35,
+        crates=0.8,
+        spend=0.2,
+        claims=0.9,
+    ),
+    Segment(
+        name="casual",
+        share=0.4,
+        sessions_per_day=0.35,
+        events=0.6,
+        score=Skill(0.35, 0.15),
+        lobbies=0.2,
+        teams=0.15,
+        friends=2,
+        gifts=0.1,
+        guilds=0.1,
+        crates=0.6,
+        spend=0.1,
+        claims=0.7,
+    ),
+)
+
+#: A crate the manifest declares, sent to a player per day it plays when ``[studio] crates`` is not set.
+DEFAULT_CRATE_RATE = 0.1
+
+
+@attrs.frozen
+class Population:
+    """A parsed population: its segments (the shares summing to 1), the events' score ranges it sets,
+    and what the studio's backend does."""
+
+    segments: tuple[Segment, ...] = DEFAULT_SEGMENTS
+    events: dict[str, Scale] = attrs.field(factory=dict)
+    leaderboards: dict[str, Scale] = attrs.field(factory=dict)
+    studio: Studio = Studio()
+
+    def scale(self, event: EventSettings) -> Scale:
+        """The event's score range: the population's, else :func:`default_scale`."""
+        return self.events.get(event.key) or default_scale(event)
+
+    def board_scale(self, board: LeaderboardSettings) -> Scale:
+        """A shared board's score range: the population's, else 0 to 1,000 (1,000 to 0 when ``asc``)."""
+        found = self.leaderboards.get(board.key)
+        if found is not None:
+            return found
+        return Scale(1000.0, 0.0) if board.order is Order.ASC else Scale(0.0, 1000.0)
+
+    def pinned(self, base: GameSettings, other: GameSettings) -> Population:
+        """This population with the score ranges of ``base``'s events and boards written in, for those
+        ``other`` has too (of the same order): two manifests compared with one population place one
+        skill at one score, though the second's milestones (from which a default range is read) differ."""
+        events = {
+            key: self.scale(event)
+            for key, event in base.events.items()
+            if key in other.events and other.events[key].order is event.order
+        }
+        boards = {
+            key: self.board_scale(board)
+            for key, board in base.leaderboards.items()
+            if key in other.leaderboards and other.leaderboards[key].order is board.order
+        }
+        return attrs.evolve(
+            self, events={**events, **self.events}, leaderboards={**boards, **self.leaderboards}
+        )
+
+    def crates(self, settings: GameSettings) -> dict[str, float]:
+        """Crates the studio sends a player per day it plays, by crate key."""
+        if self.studio.crates is not None:
+            return dict(self.studio.crates)
+        return dict.fromkeys(sorted(settings.crates), DEFAULT_CRATE_RATE)
+
+
+def default_scale(event: EventSettings) -> Scale:
+    """An event's score range read from its manifest, when the population sets none: its reference
+    score is the median (the lower one of an even count) of what the event measures scores against (its
+    milestones' thresholds, its target, its bots' best score, a sudden death's score, a team's goal
+    shared by its members), else 1,000. On a ``desc`` event skill 0 scores 0 and skill 1 scores 1.5 times
+    the reference (at most an anti-cheat ``max_value`` limit); on an ``asc`` one (a time) skill 1 scores
+    half the reference and skill 0 twice it."""
+    hints: list[float] = [m.threshold for m in event.milestones]
+    if event.target is not None:
+        hints.append(event.target)
+    if event.lobby is not None and event.lobby.bot_score is not None:
+        hints.append(event.lobby.bot_score.max)
+    hints += [t.threshold for t in event.sudden_death if t.type is TriggerType.SCORE_REACHED]
+    if event.teams is not None and event.teams.goal is not None:
+        hints.append(event.teams.goal / event.teams.size)
+    hints.sort()
+    reference = (hints[(len(hints) - 1) // 2] if hints else 0.0) or 1000.0
+    if event.order is Order.ASC:
+        return Scale(worst=2 * reference, best=reference / 2)
+    best = 1.5 * reference
+    for check in event.anti_cheat:
+        if check.kind is CheckKind.MAX_VALUE and check.metric == event.score_metric:
+            best = min(best, check.limit)
+    return Scale(worst=0.0, best=best)
+
+
+# --- parsing ------------------------------------------------------------------------------------------
+
+_CHANCE = (0.0, 1.0)
+# Each segment field: (its check, its bounds), in the order the docstring lists them.
+_SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
+    "share": ("number", (0.0, 1.0)),
+    "sessions_per_day": ("number", (0.0, 48.0)),
+    "events": ("number", _CHANCE),
+    "attempts_per_session": ("int", (1, 20)),
+    "lobbies": ("number", _CHANCE),
+    "teams": ("number", _CHANCE),
+    "friends": ("int", (0, 500)),
+    "gifts": ("number", _CHANCE),
+    "guilds": ("number", _CHANCE),
+    "crates": ("number", _CHANCE),
+    "spend": ("number", _CHANCE),
+    "spend_share": ("number", _CHANCE),
+    "claims": ("number", _CHANCE),
+}
+_SEGMENT_KNOWN = {*_SEGMENT_FIELDS, "score"}
+
+
+def _describe(kind: str, bounds: tuple[float, float]) -> str:
+    low, high = bounds
+    noun = "an integer" if kind == "int" else "a number"
+    fmt: Callable[[float], str] = (lambda v: f"{v:g}") if kind == "number" else (lambda v: f"{int(v):,}")
+    return f"must be {noun} from {fmt(low)} to {fmt(high)}"
+
+
+def _value(value: Any, kind: str, bounds: tuple[float, float], path: str, problems: Problems) -> bool:
+    ok = is_int(value) if kind == "int" else is_number(value) and math.isfinite(value)
+    if not ok or not bounds[0] <= value <= bounds[1]:
+        problems[path] = _describe(kind, bounds)
+        return False
+    return True
+
+
+def _table(value: Any, path: str, problems: Problems) -> dict[str, Any] | None:
+    if not isinstance(value, dict):
+        problems[path] = "must be a table"
+        return None
+    return value
+
+
+def _unknown(
+    table: Mapping[str, Any], known: set[str] | dict[str, Any], path: str, problems: Problems
+) -> None:
+    for name in table:
+        if name not in known:
+            problems[f"{path}.{name}"] = "is not a known field"
+
+
+def _key(name: str, path: str, problems: Problems) -> bool:
+    if not KEY_PATTERN.fullmatch(name):
+        problems[path] = "must be a key: lower-case letters, digits, '-' and '_', at most 64"
+        return False
+    return True
+
+
+def _segment(name: str, raw: Any, path: str, problems: Problems) -> Segment | None:
+    table = _table(raw, path, problems)
+    if table is None or not _key(name, path, problems):
+        return None
+    _unknown(table, _SEGMENT_KNOWN, path, problems)
+    fields: dict[str, Any] = {}
+    ok = True
+    if "share" not in table:
+        problems[f"{path}.share"] = "is required"
+        ok = False
+    for field, (kind, bounds) in _SEGMENT_FIELDS.items():
+        if field in table:
+            value = table[field]
+            if _value(value, kind, bounds, f"{path}.{field}", problems):
+                fields[field] = float(value) if kind == "number" else value
+            else:
+                ok = False
+    if "score" in table:
+        score = _table(table["score"], f"{path}.score", problems)
+        if score is None:
+            ok = False
+        else:
+            _unknown(score, {"mean", "sd"}, f"{path}.score", problems)
+            parts = {"mean": 0.5, "sd": 0.15}
+            for part, bounds in (("mean", _CHANCE), ("sd", (0.0, 1.0))):
+                if part in score:
+                    if _value(score[part], "number", bounds, f"{path}.score.{part}", problems):
+                        parts[part] = float(score[part])
+                    else:
+                        ok = False
+            fields["score"] = Skill(**parts)
+    return Segment(name=name, **fields) if ok else None
+
+
+def _scale(name: str, raw: Any, path: str, problems: Problems) -> Scale | None:
+    table = _table(raw, path, problems)
+    if table is None or not _key(name, path, problems):
+        return None
+    _unknown(table, {"worst", "best"}, path, problems)
+    found: dict[str, float] = {}
+    for field in ("worst", "best"):
+        if field not in table:
+            problems[f"{path}.{field}"] = "is required"
+        elif not (is_number(table[field]) and math.isfinite(table[field])):
+            problems[f"{path}.{field}"] = "must be a finite number"
+        else:
+            found[field] = float(table[field])
+    if len(found) < 2:
+        return None
+    if found["worst"] == found["best"]:
+        problems[f"{path}.best"] = "must differ from worst"
+        return None
+    return Scale(**found)
+
+
+def _amounts(
+    raw: Any, kind: str, bounds: tuple[float, float], path: str, problems: Problems
+) -> dict[str, Any] | None:
+    table = _table(raw, path, problems)
+    if table is None:
+        return None
+    out: dict[str, Any] = {}
+    for name, value in table.items():
+        if _key(name, f"{path}.{name}", problems) and _value(value, kind, bounds, f"{path}.{name}", problems):
+            out[name] = float(value) if kind == "number" else value
+    return out if len(out) == len(table) else None
+
+
+def _studio(raw: Any, problems: Problems) -> Studio | None:
+    table = _table(raw, "studio", problems)
+    if table is None:
+        return None
+    _unknown(table, {"crates", "login_credit"}, "studio", problems)
+    crates = None
+    if "crates" in table:
+        crates = _amounts(table["crates"], "number", (0.0, 100.0), "studio.crates", problems)
+        if crates is None:
+            return None
+    credit: dict[str, int] = {}
+    if "login_credit" in table:
+        found = _amounts(table["login_credit"], "int", (1, 10**12), "studio.login_credit", problems)
+        if found is None:
+            return None
+        credit = found
+    return Studio(crates=crates, login_credit=credit)
+
+
+def parse_population(text: str) -> Population:
+    """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
+    problem. Empty text is the default population."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PopulationError({"population": f"is not valid TOML: {exc}"}) from None
+    problems: Problems = {}
+    _unknown(data, {"segments", "events", "leaderboards", "studio"}, "", problems)
+    problems = {k.lstrip("."): v for k, v in problems.items()}
+    segments: list[Segment] = []
+    if "segments" in data:
+        table = _table(data["segments"], "segments", problems)
+        if table is not None and not table:
+            problems["segments"] = "must declare at least one segment"
+        for name, raw in (table or {}).items():
+            segment = _segment(name, raw, f"segments.{name}", problems)
+            if segment is not None:
+                segments.append(segment)
+        if table and len(segments) == len(table):
+            total = sum(s.share for s in segments)
+            if abs(total - 1.0) > 1e-6:
+                problems["segments"] = f"the shares must sum to 1 (they sum to {total:g})"
+    ranges: dict[str, dict[str, Scale]] = {"events": {}, "leaderboards": {}}
+    for table_name, found in ranges.items():
+        if table_name in data:
+            for name, raw in (_table(data[table_name], table_name, problems) or {}).items():
+                scale = _scale(name, raw, f"{table_name}.{name}", problems)
+                if scale is not None:
+                    found[name] = scale
+    studio = Studio()
+    if "studio" in data:
+        studio = _studio(data["studio"], problems) or studio
+    if problems:
+        raise PopulationError(problems)
+    return Population(
+        segments=tuple(segments) or DEFAULT_SEGMENTS,
+        events=ranges["events"],
+        leaderboards=ranges["leaderboards"],
+        studio=studio,
+    )
+
+
+def check_population(population: Population, settings: GameSettings) -> None:
+    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: an event,
+    a crate, a currency the studio credits; and an event range whose best is not the better end by the
+    event's order."""
+    problems: Problems = {}
+    for key, scale in population.events.items():
+        event = settings.events.get(key)
+        if event is None:
+            known = ", ".join(sorted(settings.events)) or "none"
+            problems[f"events.{key}"] = f"is not an event of the game (its events: {known})"
+        elif (scale.best < scale.worst) != (event.order is Order.ASC):
+            better = "below" if event.order is Order.ASC else "above"
+            problems[f"events.{key}.best"] = (
+                f"must be {better} worst: the event's order is {event.order.value}"
+            )
+    for key, scale in population.leaderboards.items():
+        board = settings.leaderboards.get(key)
+        if board is None:
+            known = ", ".join(sorted(settings.leaderboards)) or "none"
+            problems[f"leaderboards.{key}"] = f"is not a shared leaderboard of the game (its boards: {known})"
+        elif (scale.best < scale.worst) != (board.order is Order.ASC):
+            better = "below" if board.order is Order.ASC else "above"
+            problems[f"leaderboards.{key}.best"] = (
+                f"must be {better} worst: the board's order is {board.order.value}"
+            )
+    for key in population.studio.crates or {}:
+        if key not in settings.crates:
+            known = ", ".join(sorted(settings.crates)) or "none"
+            problems[f"studio.crates.{key}"] = f"is not a crate of the game (its crates: {known})"
+    for key in population.studio.login_credit:
+        found = settings.resources.get(key)
+        if found is None or found.type is not ResourceType.CURRENCY:
+            problems[f"studio.login_credit.{key}"] = "is not a currency of the game"
+    if problems:
+        raise PopulationError(problems)

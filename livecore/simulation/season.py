@@ -1,0 +1,527 @@
+"""A season played by a population (docs/simulation.md#playing-a-season): :class:`Season` makes the
+players of a :class:`~livecore.simulation.population.Population` and plays them against a
+:class:`~livecore.simulation.Simulation`'s game, day after day, through the simulation's actions.
+
+Each day every player draws its sessions (how many, from its segment's ``sessions_per_day``; when, at
+random over the day). A session, on the player's first day, asks for friends; on a day's first session
+the studio's backend credits ``login_credit`` and sends crates; then the player answers what waits for
+it (friend requests, partner invites), claims its gifts and grants, opens its crates, plays each open
+event by its segment's chances (teaming up first on a team event, waiting for its lobby on a lobby
+event), sends a gift, joins or helps its guild, and spends. An attempt takes part of its event's attempt
+time and reports its score (the segment's skill placed on the event's score range) when it ends.
+
+Time moves in ticks (``tick``, 10 seconds by default): every action falls on a tick, and the clock moves
+to each tick that has one, running the scheduled work that falls due on the way (windows, lobbies'
+fills, rollovers, the hourly sweeps). The grant expiry sweep, a minute sweep, runs at each hour when a
+grant has come due, rather than every minute.
+
+What the driver keeps is what the players know (their friends, their pending grants from ``grant.created``
+webhooks, the guilds they saw); what happened is in the simulation (its webhooks and its store), where a
+report reads it. Every draw comes from seeded ``random.Random`` streams: the population and the sessions
+from streams of their own, so two manifests played with one seed meet the same players at the same times.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from livecore.crates.rules import CONTENTS_SOURCE_KIND
+from livecore.economy.memory import EconomyTables
+from livecore.events import DEBOUNCE
+from livecore.exceptions import LivecoreAPIError
+from livecore.games import Economy, EventSettings, Formation, ResourceType
+from livecore.gifts.rules import GIFT_SOURCE_KIND
+from livecore.guilds import commands as guilds
+from livecore.guilds.rules import JoinType, Profile
+from livecore.live_events.rules import slot_at
+from livecore.lobbies.api import LobbyForming
+from livecore.memory.store import MemoryTransaction
+from livecore.players.rules import Player
+from livecore.schedule import run_job
+from livecore.simulation.player import SimPlayer
+from livecore.simulation.population import Population, Scale, Segment, check_population
+from livecore.simulation.world import Simulation
+from livecore.teams import commands as teams
+
+T = TypeVar("T")
+
+#: The scheduled job a season runs itself, hourly and only when a grant has come due.
+EXPIRY_JOB = "grant_expiry_sweep"
+#: A day's sessions start at random seconds of the day; an attempt lasts this share of its event's
+#: attempt time, drawn uniformly.
+ATTEMPT_SHARE = (0.4, 0.9)
+#: How far an attempt's score strays from its player's skill (a share of the event's range).
+ATTEMPT_NOISE = 0.05
+#: A team event's partner: a player invites a friend, who accepts at its next session.
+_HOUR = 3600
+#: With ``forget_webhooks``, the outbox is trimmed once it holds this many events.
+_FORGET_AFTER = 10_000
+_CLAIMED_OTHERWISE = (GIFT_SOURCE_KIND, CONTENTS_SOURCE_KIND)
+_DAY = 86_400
+
+
+class _Member:
+    """One simulated player and what it knows."""
+
+    __slots__ = (
+        "crates",
+        "friend_asks",
+        "friends",
+        "gifts",
+        "guild",
+        "handle",
+        "index",
+        "invites",
+        "last_day",
+        "rewards",
+        "segment",
+        "skill",
+        "teamed",
+        "tries",
+    )
+
+    def __init__(self, index: int, handle: SimPlayer, segment: Segment, skill: float) -> None:
+        self.index = index
+        self.handle = handle
+        self.segment = segment
+        self.skill = skill
+        self.friends: dict[int, None] = {}  # member indexes, in the order they became friends
+        self.friend_asks: list[tuple[str, int]] = []  # incoming requests: (request id, from)
+        self.gifts: list[str] = []  # gift ids sent to the member, not yet claimed
+        self.rewards: list[str] = []  # pending reward grant ids
+        self.crates: list[str] = []  # pending crate grant ids
+        self.invites: dict[str, list[str]] = {}  # window key -> partner invite ids received
+        self.teamed: dict[str, None] = {}  # window keys of the windows the member has a team in
+        self.guild: str | None = None
+        self.last_day = -1
+        self.tries: dict[str, tuple[datetime, int]] = {}  # event key -> (its window's start, attempts there)
+
+
+class Season:
+    """``players`` players of ``population`` playing ``sim``'s game for ``days`` days from its clock's
+    time, every draw from ``seed``. :meth:`play` plays it; ``refusals`` then counts the actions the
+    service refused, by ``<action>:<code>``, and ``segment_of`` names each player's segment."""
+
+    def __init__(
+        self,
+        sim: Simulation,
+        population: Population,
+        *,
+        players: int,
+        days: int,
+        seed: int = 0,
+        tick: timedelta = timedelta(seconds=10),
+        forget_webhooks: bool = False,
+    ) -> None:
+        if players < 1 or days < 1:
+            raise ValueError("a season has at least one player and one day")
+        if tick < timedelta(seconds=1) or _DAY % int(tick.total_seconds()):
+            raise ValueError("the tick is a whole number of seconds dividing a day")
+        check_population(population, sim.game.settings)
+        self.sim = sim
+        self.population = population
+        self.players = players
+        self.days = days
+        self.seed = seed
+        self.tick = int(tick.total_seconds())
+        self.forget_webhooks = forget_webhooks
+        self.start = sim.now()
+        self.settings = sim.game.settings
+        self.refusals: dict[str, int] = {}
+        self.segment_of: dict[str, str] = {}
+        self._rng = random.Random(f"{seed}:behaviour")
+        self._members: list[_Member] = []
+        self._by_player_id: dict[str, _Member] = {}
+        self._queue: list[tuple[int, int, Callable[..., None], tuple[Any, ...]]] = []
+        self._seq = 0
+        self._now = 0  # seconds since the season's start
+        self._seen = len(sim.store.outbox)  # webhooks read so far
+        self._waiting: dict[str, list[tuple[_Member, EventSettings]]] = {}  # lobby id -> seated members
+        self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
+        self._guilds: dict[str, int] = {}  # guild id -> members, for the guilds the players founded or joined
+        self._help: dict[str, list[list[Any]]] = {}  # guild id -> [request id, member, lacking, expires]
+        self._events = list(self.settings.events.values())
+        self._scales: dict[str, Scale] = {e.key: population.scale(e) for e in self._events}
+        fed = {board for e in self._events for board in e.feeds}
+        self._boards = [b for key, b in self.settings.leaderboards.items() if key not in fed]
+        self._board_scales = {b.key: population.board_scale(b) for b in self._boards}
+        self._crates = population.crates(self.settings)
+        self._giftable = [r for r in self.settings.resources.values() if r.giftable]
+        self._currencies = [k for k, r in self.settings.resources.items() if r.type is ResourceType.CURRENCY]
+        self._platform = self.settings.economy is Economy.PLATFORM
+        self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
+        self._holdings = sim.store.tables_of(EconomyTables).holdings
+
+    # --- playing ------------------------------------------------------------------------------------
+
+    def play(self, on_day: Callable[[int], None] | None = None) -> None:
+        """Play every day; ``on_day(day)`` after each (0 the first), as a progress callback."""
+        sim = self.sim
+        # The minute sweep is run by the season itself (the module docstring); the others stay.
+        sim.schedule.only(j.name for j in sim.schedule.jobs if j.every is not None and j.name != EXPIRY_JOB)
+        self._make_players()
+        for day in range(self.days):
+            self._plan_day(day)
+            for hour in range(1, 25):
+                self._push(day * _DAY + hour * _HOUR, self._sweep, ())
+            end = (day + 1) * _DAY
+            while self._queue and self._queue[0][0] <= end:
+                when, _, action, args = heapq.heappop(self._queue)
+                self._move(when)
+                action(*args)
+                self._read_webhooks()
+            self._move(end)
+            if on_day is not None:
+                on_day(day)
+
+    def _push(self, when: int, action: Callable[..., None], args: tuple[Any, ...]) -> None:
+        self._seq += 1
+        heapq.heappush(self._queue, (when, self._seq, action, args))
+
+    def _move(self, when: int) -> None:
+        if when > self._now:
+            self._now = when
+            self.sim.advance_to(self.start + timedelta(seconds=when))
+            self._read_webhooks()
+
+    def _at_tick(self, seconds: float) -> int:
+        return math.ceil(seconds / self.tick) * self.tick
+
+    def _try(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """``call(*args, **kwargs)``; a refusal is counted under ``<action>:<code>`` and answers None."""
+        try:
+            return call(*args, **kwargs)
+        except LivecoreAPIError as refused:
+            name = f"{action}:{refused.code}"
+            self.refusals[name] = self.refusals.get(name, 0) + 1
+            return None
+
+    def _as(self, action: str, member: _Member, command: Callable[..., T], *args: Any) -> T | None:
+        """A player's command the simulation has no action for yet, run as its action would run it: in
+        one transaction, on the player's current record."""
+        sim = self.sim
+
+        def run(tx: MemoryTransaction) -> T:
+            return command(tx, sim.rt, sim.scope, self._me(tx, member), *args)
+
+        return self._try(action, sim.run, run)
+
+    # --- the population ------------------------------------------------------------------------------
+
+    def _make_players(self) -> None:
+        rng = random.Random(f"{self.seed}:population")
+        segments = self.population.segments
+        counts = _apportion([s.share for s in segments], self.players)
+        order = [s for s, n in zip(segments, counts, strict=True) for _ in range(n)]
+        rng.shuffle(order)
+        width = len(str(self.players - 1))
+        for index, segment in enumerate(order):
+            handle = self.sim.player(f"p{index:0{width}d}")
+            skill = min(1.0, max(0.0, rng.gauss(segment.score.mean, segment.score.sd)))
+            member = _Member(index, handle, segment, skill)
+            self._members.append(member)
+            self._by_player_id[handle.id] = member
+            self.segment_of[handle.external_id] = segment.name
+        self._read_webhooks()
+
+    def _plan_day(self, day: int) -> None:
+        rng = random.Random(f"{self.seed}:day:{day}")
+        base = day * _DAY
+        for member in self._members:
+            rate = member.segment.sessions_per_day
+            count = int(rate) + (rng.random() < rate - int(rate))
+            times = sorted(rng.randrange(_DAY) for _ in range(count))
+            for at in times:
+                self._push(base + min(self._at_tick(at), _DAY - self.tick), self._session, (member, day))
+
+    # --- what the webhooks tell the players ----------------------------------------------------------
+
+    def _read_webhooks(self) -> None:
+        store = self.sim.store
+        outbox = store.outbox
+        while self._seen < len(outbox):
+            event = outbox[self._seen]
+            self._seen += 1
+            kind, payload = event.kind, event.payload
+            if kind == "grant.created":
+                self._granted(payload)
+            elif kind == "lobby.started":
+                for member, settings in self._waiting.pop(payload.lobby_id, ()):  # type: ignore[union-attr]
+                    self._push(self._now, self._attempt, (member, settings, 1))
+            elif kind == "window.opened":
+                opened = self.settings.events.get(payload.event_key)  # type: ignore[union-attr]
+                formed = opened.teams if opened is not None else None
+                if formed is not None and formed.formation is Formation.EXTERNAL:
+                    self._push(self._now, self._rosters, (opened,))
+        if self.forget_webhooks and len(outbox) > _FORGET_AFTER:
+            # Every event was read: the store may drop them, but for the bursts still open.
+            self._seen -= store.forget_outbox(self.sim.now() - DEBOUNCE)
+
+    def _granted(self, grant: Any) -> None:
+        if grant.expires_at is not None:
+            heapq.heappush(self._expiries, int((grant.expires_at - self.start).total_seconds()))
+        member = self._by_player_id.get(grant.player_id)
+        # A gift's grant is claimed as the gift; a crate's contents are claimed as the crate opens.
+        if member is None or grant.status != "pending" or grant.source_kind in _CLAIMED_OTHERWISE:
+            return
+        (member.crates if grant.kind == "crate" else member.rewards).append(grant.grant_id)
+
+    def _sweep(self) -> None:
+        """The grant expiry sweep, when a grant has come due."""
+        if self._expiry_job is None or not self._expiries or self._expiries[0] > self._now:
+            return
+        while self._expiries and self._expiries[0] <= self._now:
+            heapq.heappop(self._expiries)
+        run_job(self.sim.store, self.sim.rt, self._expiry_job)
+
+    # --- a session -----------------------------------------------------------------------------------
+
+    def _session(self, member: _Member, day: int) -> None:
+        rng, seg = self._rng, member.segment
+        if member.last_day < 0:
+            self._befriend(member)
+        if member.last_day < day:
+            member.last_day = day
+            self._studio_day(member)
+        for request_id, sender in member.friend_asks:
+            if sender in member.friends:
+                continue
+            if self._try("friends.accept", member.handle.friends.accept_request, request_id) is not None:
+                member.friends[sender] = None
+                self._members[sender].friends[member.index] = None
+        member.friend_asks.clear()
+        if rng.random() < seg.claims:
+            self._claim(member)
+        if member.crates and rng.random() < seg.crates:
+            crates, member.crates = member.crates, []
+            for grant_id in crates:
+                self._try("crates.open", member.handle.grants.open_crate, grant_id)
+        now = self.start + timedelta(seconds=self._now)
+        for event in self._events:
+            if slot_at(event, now) is None:
+                continue
+            chance = seg.lobbies if event.lobby else seg.teams if event.teams else seg.events
+            if rng.random() >= chance:
+                continue
+            if event.teams is not None and event.teams.formation is Formation.PARTNER:
+                self._partner(member, event, now)
+            self._attempt(member, event, seg.attempts_per_session)
+        for board in self._boards:
+            if rng.random() < seg.events:
+                score = self._score(member, self._board_scales[board.key])
+                submit = self.sim.server.leaderboards.submit_score
+                self._try("leaderboards.submit", submit, board.key, member.handle, score)
+        if member.friends and self._giftable and rng.random() < seg.gifts:
+            self._gift(member)
+        if self.settings.guilds.enabled and rng.random() < seg.guilds:
+            self._guild(member)
+        if rng.random() < seg.spend:
+            self._spend(member)
+
+    def _studio_day(self, member: _Member) -> None:
+        """The studio's backend on a player's first session of a day: its credit and its crates."""
+        server = self.sim.server
+        for key, amount in self.population.studio.login_credit.items():
+            self._try("wallet.credit", server.wallet.credit, member.handle, key, amount)
+        for key, rate in self._crates.items():
+            count = int(rate) + (self._rng.random() < rate - int(rate))
+            if count:
+                entries = [{"type": "crate", "key": key, "amount": count}]
+                self._try("grants.create", server.grants.create, member.handle, entries, kind="crate")
+
+    def _befriend(self, member: _Member) -> None:
+        rng = self._rng
+        for _ in range(member.segment.friends):
+            other = rng.randrange(len(self._members))
+            if other == member.index or other in member.friends:
+                continue
+            target = self._members[other]
+            request = member.handle.friends.send_request
+            sent = self._try("friends.request", request, external_player_id=target.handle)
+            if sent is None:
+                continue
+            if sent.status == "accepted":
+                member.friends[other] = None
+                target.friends[member.index] = None
+            elif sent.request is not None:
+                target.friend_asks.append((sent.request.request_id, member.index))
+
+    def _claim(self, member: _Member) -> None:
+        gifts, member.gifts = member.gifts, []
+        for gift_id in gifts:
+            self._try("gifts.claim", member.handle.gifts.claim, gift_id)
+        rewards, member.rewards = member.rewards, []
+        for grant_id in rewards:
+            self._try("grants.claim", member.handle.grants.claim, grant_id)
+
+    # --- events --------------------------------------------------------------------------------------
+
+    def _score(self, member: _Member, scale: Scale) -> int:
+        skill = min(1.0, max(0.0, self._rng.gauss(member.skill, ATTEMPT_NOISE)))
+        return round(scale.score(skill))
+
+    def _attempt(self, member: _Member, event: EventSettings, left: int) -> None:
+        # A player knows how many attempts it has left in a window (the events list says so).
+        slot = slot_at(event, self.start + timedelta(seconds=self._now))
+        if slot is None:
+            return
+        window, tried = member.tries.get(event.key, (slot.starts_at, 0))
+        tried = tried if window == slot.starts_at else 0
+        if event.max_attempts is not None and tried >= event.max_attempts:
+            return
+        started = self._try("events.start", member.handle.live_events.start_attempt, event.key)
+        if started is None:
+            return
+        if isinstance(started, LobbyForming):
+            self._waiting.setdefault(started.lobby_id, []).append((member, event))
+            return
+        member.tries[event.key] = (slot.starts_at, tried + 1)
+        low, high = ATTEMPT_SHARE
+        took = event.attempt_seconds * self._rng.uniform(low, high)
+        attempt_id = started.attempt.attempt_id
+        self._push(self._at_tick(self._now + took), self._finish, (member, event, attempt_id, left - 1))
+
+    def _finish(self, member: _Member, event: EventSettings, attempt_id: str, left: int) -> None:
+        metrics = {event.score_metric: self._score(member, self._scales[event.key])}
+        report = member.handle.live_events.report_progress
+        self._try("events.progress", report, event.key, attempt_id, metrics, complete=True)
+        if left > 0:
+            self._attempt(member, event, left)
+
+    def _partner(self, member: _Member, event: EventSettings, now: datetime) -> None:
+        """Team up on a partner event: accept an invite waiting, else invite a friend not teamed yet."""
+        slot = slot_at(event, now)
+        assert slot is not None
+        window = f"{event.key}@{slot.starts_at.isoformat()}"
+        if window in member.teamed:
+            return
+        for invite_id in member.invites.pop(window, []):
+            team = self._as("teams.accept", member, teams.accept, event.key, invite_id)
+            if team is not None:
+                for seat in team.members:
+                    teammate = self._by_player_id.get(seat.player_id)
+                    if teammate is not None:
+                        teammate.teamed[window] = None
+                return
+        free = [f for f in member.friends if window not in self._members[f].teamed]
+        if not free:
+            return
+        friend = self._members[self._rng.choice(free)]
+        sent = self._as("teams.invite", member, teams.invite, event.key, friend.handle.external_id)
+        if sent is not None:
+            friend.invites.setdefault(window, []).append(sent.id)
+
+    def _rosters(self, event: EventSettings) -> None:
+        """The studio's backend forms an external team event's teams as its window opens: the players
+        each inclined to play it, in teams of the event's size."""
+        assert event.teams is not None
+        rng, sim = self._rng, self.sim
+        chosen = [m for m in self._members if rng.random() < m.segment.teams]
+        rng.shuffle(chosen)
+        size = event.teams.size
+        for number, first in enumerate(range(0, len(chosen), size)):
+            ids = [m.handle.external_id for m in chosen[first : first + size]]
+            self._try("teams.roster", sim.run, _roster(sim, event.key, f"team-{number}", ids))
+
+    def _me(self, tx: MemoryTransaction, member: _Member) -> Player:
+        found = tx.players.by_id(member.handle.id)
+        assert found is not None
+        return found
+
+    # --- gifts, guilds, spending ---------------------------------------------------------------------
+
+    def _gift(self, member: _Member) -> None:
+        rng = self._rng
+        friend = self._members[rng.choice(list(member.friends))]
+        resource = rng.choice(self._giftable)
+        amount = rng.randint(1, resource.max_per_gift or 10)
+        sent = self._try(
+            "gifts.send",
+            member.handle.gifts.send,
+            type=resource.type,
+            resource_key=resource.key,
+            amount=amount,
+            external_player_id=friend.handle,
+        )
+        if sent is not None:
+            friend.gifts.append(sent.gift.gift_id)
+
+    def _guild(self, member: _Member) -> None:
+        rng = self._rng
+        settings = self.settings.guilds
+        if member.guild is None:
+            open_ = [g for g, n in self._guilds.items() if n < settings.max_members]
+            # Most join a guild with room; some found their own (all when none has room).
+            if open_ and rng.random() < 0.85:
+                guild_id = rng.choice(open_)
+                joined = self._as("guilds.join", member, guilds.join, guild_id)
+                if joined is not None and joined.own is not None:
+                    member.guild = guild_id
+                    self._guilds[guild_id] = joined.own.read.guild.member_count
+                elif joined is None:
+                    self._guilds.pop(guild_id, None)  # full, or gone: the player looks elsewhere next time
+                return
+            profile = Profile(name=f"Guild {member.handle.external_id}", join_type=JoinType.OPEN)
+            made = self._as("guilds.create", member, guilds.create, profile)
+            if made is not None:
+                member.guild = made.read.guild.id
+                self._guilds[made.read.guild.id] = 1
+            return
+        help_ = settings.help
+        if help_ is None:
+            return
+        now = self._now
+        requests = self._help.setdefault(member.guild, [])
+        requests[:] = [r for r in requests if r[2] > 0 and r[3] > now]
+        others = [r for r in requests if r[1] is not member]
+        if others:
+            request = others[0]
+            amount = rng.randint(1, request[2])
+            done = self._as("guilds.donate", member, guilds.donate, request[0], amount)
+            request[2] = 0 if done is None else done.request.lacking
+        if rng.random() < member.segment.guilds:
+            key = rng.choice(help_.resources)
+            kind = self.settings.resources[key].type
+            amount = rng.randint(1, help_.max_amount)
+            asked = self._as("guilds.ask_help", member, guilds.ask_help, kind, key, amount)
+            if asked is not None:
+                expires = int((asked.expires_at - self.start).total_seconds())
+                requests.append([asked.id, member, asked.amount, expires])
+
+    def _spend(self, member: _Member) -> None:
+        share = member.segment.spend_share
+        for key in self._currencies:
+            held = self._holdings.get((member.handle.id, key))
+            amount = int(held.amount * share) if held is not None else 0
+            if amount <= 0:
+                continue
+            # A studio-managed game's spending is the studio's backend's to report.
+            if self._platform:
+                self._try("wallet.debit", member.handle.wallet.debit, key, amount, reason="spend")
+            else:
+                self._try(
+                    "wallet.debit", self.sim.server.wallet.debit, member.handle, key, amount, reason="spend"
+                )
+
+
+def _roster(sim: Simulation, event_key: str, team_key: str, ids: list[str]) -> Callable[[Any], object]:
+    """The studio's backend puts an external team's roster (``server.teams.put_roster``)."""
+    return lambda tx: teams.put_roster(tx, sim.rt, sim.server_scope, event_key, team_key, ids)
+
+
+def _apportion(shares: list[float], total: int) -> list[int]:
+    """``total`` split by ``shares`` (summing to 1), the remainder to the largest fractions first."""
+    exact = [s * total for s in shares]
+    counts = [int(x) for x in exact]
+    by_fraction = sorted(range(len(shares)), key=lambda i: (-(exact[i] - counts[i]), i))
+    for i in by_fraction[: total - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+__all__ = ["EXPIRY_JOB", "Season"]

@@ -1,0 +1,114 @@
+"""A population playing a season (livecore/simulation/season.py, docs/simulation.md#playing-a-season),
+embedded, without a server: every area is played, the same seed plays the same season, and two manifests
+meet the same players."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from livecore.events import DomainEvent
+from livecore.simulation import Simulation
+from livecore.simulation.population import PopulationError, parse_population
+from livecore.simulation.season import EXPIRY_JOB, Season
+from tests.season_support import MONDAY, POPULATION, SEASON
+
+
+def play(
+    manifest: str = SEASON, *, seed: int = 5, players: int = 30, days: int = 2
+) -> tuple[Simulation, Season]:
+    sim = Simulation.from_manifest(manifest, seed=seed, start=MONDAY)
+    season = Season(sim, parse_population(POPULATION), players=players, days=days, seed=seed)
+    season.play()
+    return sim, season
+
+
+def trace(events: list[DomainEvent]) -> list[tuple[str, object]]:
+    return [(e.kind, e.data) for e in events]
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[Simulation, Season]:
+    return play()
+
+
+def test_every_area_is_played(played: tuple[Simulation, Season]) -> None:
+    sim, season = played
+    kinds = {e.kind for e in sim.webhooks}
+    assert {
+        "friend.request_accepted",
+        "gift.sent",
+        "gift.claimed",
+        "grant.claimed",
+        "grant.expired",
+        "crate.opened",
+        "entry_cost.charged",
+        "event.completed",
+        "event.milestone_granted",
+        "lobby.started",
+        "lobby.bot_filled",
+        "partner.invite_accepted",
+        "event_team.formed",
+        "leaderboard.period_finalized",
+        "guild.created",
+        "guild.member_joined",
+        "guild.help_requested",
+        "wallet.changed",
+    } <= kinds
+    assert sim.now() == MONDAY + timedelta(days=2)
+    assert len(season.segment_of) == 30
+    assert set(season.segment_of.values()) == {"keen", "casual"}
+
+
+def test_the_studio_forms_external_teams_as_their_window_opens(played: tuple[Simulation, Season]) -> None:
+    sim, _ = played
+    formed = [e.data for e in sim.webhooks_of("event_team.formed")]
+    assert any(f["eventKey"] == "raid" for f in formed)
+    assert any(f["eventKey"] == "relay" for f in formed)
+
+
+def test_the_same_seed_plays_the_same_season(played: tuple[Simulation, Season]) -> None:
+    sim, season = played
+    again, replayed = play()
+    assert trace(again.webhooks) == trace(sim.webhooks)
+    assert replayed.refusals == season.refusals
+
+
+def test_another_seed_plays_another_season(played: tuple[Simulation, Season]) -> None:
+    sim, _ = played
+    other, _ = play(seed=6)
+    assert trace(other.webhooks) != trace(sim.webhooks)
+
+
+def test_two_manifests_meet_the_same_players_at_the_same_times() -> None:
+    cheaper = SEASON.replace("amount = 5 }]\ncompletion_rewards", "amount = 1 }]\ncompletion_rewards")
+    assert cheaper != SEASON
+    a, first = play(days=1)
+    b, second = play(cheaper, days=1)
+    assert first.segment_of == second.segment_of
+    registered = [e.data["externalPlayerId"] for e in a.webhooks_of("player.registered")]
+    assert registered == [e.data["externalPlayerId"] for e in b.webhooks_of("player.registered")]
+    charged = [e.data["cost"] for e in b.webhooks_of("entry_cost.charged")]
+    assert charged and all(cost["currencies"] == [{"key": "coins", "amount": 1}] for cost in charged)
+
+
+def test_the_minute_sweep_runs_only_when_a_grant_is_due(played: tuple[Simulation, Season]) -> None:
+    sim, _ = played
+    expired = sim.webhooks_of("grant.expired")
+    # Gifts expire after 12 hours: the season's own sweep ran, on the hour.
+    assert expired
+    assert all(e.occurred_at.minute == 0 and e.occurred_at.second == 0 for e in expired)
+    assert EXPIRY_JOB in {j.name for j in sim.schedule.jobs}
+
+
+def test_a_season_is_refused_before_it_plays() -> None:
+    sim = Simulation.from_manifest(SEASON, start=MONDAY)
+    with pytest.raises(ValueError, match="at least one player"):
+        Season(sim, parse_population(""), players=0, days=1)
+    with pytest.raises(ValueError, match="tick"):
+        Season(sim, parse_population(""), players=1, days=1, tick=timedelta(seconds=7))
+    with pytest.raises(PopulationError) as refused:
+        Season(sim, parse_population("[events.marathon]\nworst = 0\nbest = 1"), players=1, days=1)
+    assert list(refused.value.problems) == ["events.marathon"]
+    assert sim.webhooks == []
