@@ -797,6 +797,112 @@ def lockouts_clear(address: str, db: str | None) -> None:
 
 
 @main.command()
+@click.argument("manifest", type=click.Path(exists=True, dir_okay=False))
+@click.option("--days", default=28, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
+@click.option(
+    "--players", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Every draw comes from it.")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The directory report.json and report.html are written into (made if missing).",
+)
+@click.option(
+    "--population",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="The population file (docs/simulation.md#the-population); default: three segments of players.",
+)
+@click.option(
+    "--compare",
+    "other",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Another manifest: play both on the same population and report them side by side.",
+)
+@click.option(
+    "--start",
+    default="2026-01-05",
+    show_default=True,
+    type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
+    help="When the season starts (UTC).",
+)
+@click.option("--game", default=None, help="The game to play, when the manifest declares several.")
+def simulate(
+    manifest: str,
+    days: int,
+    players: int,
+    seed: int,
+    out: str,
+    population: str | None,
+    other: str | None,
+    start: Any,
+    game: str | None,
+) -> None:
+    """Play a seeded population through a manifest's season, embedded, and write its report.
+
+    The players of the population (--population, else the default one) play the game's events,
+    lobbies, teams, shared leaderboards, guilds, gifts and crates for --days days; report.json and
+    report.html (one self-contained page with charts) go into --out. With --compare OTHER_MANIFEST both
+    manifests are played by the same players and reported side by side. The same seed writes the same
+    files, byte for byte. docs/simulation.md says what each number means."""
+    import time
+    from datetime import UTC
+
+    from livecore.manifest import ManifestError
+    from livecore.simulation.population import PopulationError
+    from livecore_server.manifest import load_manifest
+    from livecore_server.simulate.render import write
+    from livecore_server.simulate.run import read_population
+    from livecore_server.simulate.run import simulate as run_simulation
+
+    manifests = []
+    for path in (manifest, *([other] if other else [])):
+        try:
+            manifests.append((os.path.basename(path), load_manifest(path, allow_private_webhooks=True)))
+        except ManifestError as exc:
+            click.echo(f"manifest {path} refused:\n{exc}", err=True)
+            sys.exit(2)
+    try:
+        people = read_population(population)
+    except PopulationError as exc:
+        click.echo(f"population {population} refused:\n{exc}", err=True)
+        sys.exit(2)
+    began = time.perf_counter()
+    label = f"{players:,} players x {days} days"
+    with click.progressbar(length=days * len(manifests), label=label, file=sys.stderr) as bar:
+        try:
+            report = run_simulation(
+                manifests,
+                people,
+                population_name=os.path.basename(population) if population else "default",
+                players=players,
+                days=days,
+                seed=seed,
+                start=start.replace(tzinfo=UTC),
+                game=game,
+                on_day=lambda _: bar.update(1),
+            )
+        except PopulationError as exc:
+            click.echo(f"\npopulation {population} refused:\n{exc}", err=True)
+            sys.exit(2)
+        except ValueError as exc:
+            raise Refused("simulation_refused", str(exc)) from None
+    json_path, html_path = write(report, Path(out))
+    warnings = (
+        report["warnings"]
+        if "warnings" in report
+        else report["base"]["warnings"] + report["other"]["warnings"]
+    )
+    click.echo(
+        f"wrote {json_path} and {html_path}: {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
+    )
+
+
+@main.command()
 @click.argument("path", default="manifest.toml", type=click.Path(dir_okay=False))
 @click.option("--force", is_flag=True, help="Overwrite PATH when it exists.")
 def init(path: str, force: bool) -> None:

@@ -1,0 +1,142 @@
+"""`livecore-server simulate` (docs/simulation.md#livecore-server-simulate): a seeded population played
+end to end into report.json and report.html, the same bytes for the same seed, --compare, and refusals
+naming the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from livecore_server.cli import main
+from tests.season_support import POPULATION, SEASON
+
+SECTIONS = [
+    "run",
+    "economy",
+    "events",
+    "leaderboards",
+    "lobbies",
+    "teams",
+    "guilds",
+    "gifts",
+    "grants",
+    "refusals",
+    "warnings",
+]
+
+
+def simulate(tmp_path: Path, out: str, *args: str, manifest: str = SEASON) -> Result:
+    path = tmp_path / "season.toml"
+    path.write_text(manifest)
+    command = ["simulate", str(path), "--out", str(tmp_path / out), "--start", "2026-03-02", *args]
+    return CliRunner().invoke(main, command)
+
+
+@pytest.fixture(scope="module")
+def season_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("simulate")
+    result = simulate(tmp, "first", "--players", "200", "--days", "3", "--seed", "7")
+    assert result.exit_code == 0, result.output
+    assert "wrote" in result.stdout
+    return tmp
+
+
+def test_the_report_answers_each_section(season_dir: Path) -> None:
+    report = json.loads((season_dir / "first" / "report.json").read_text())
+    assert list(report) == SECTIONS
+    run = report["run"]
+    assert (run["manifest"], run["population"], run["players"], run["days"], run["seed"]) == (
+        "season.toml",
+        "default",
+        200,
+        3,
+        7,
+    )
+    assert sum(s["players"] for s in run["segments"]) == 200
+    coins = report["economy"]["coins"]
+    assert [d["day"] for d in coins["days"]] == [1, 2, 3]
+    assert {"event_completion", "crate"} <= set(coins["minted"])
+    assert {"entry_cost", "spend"} <= set(coins["sunk"])
+    assert set(coins["days"][0]["holdings"]) == {"p10", "p50", "p90", "p99", "max", "mean"}
+    sprint = report["events"]["sprint"]
+    assert len(sprint["windows"]) == 3 and sprint["windows"][0]["entrants"] > 0
+    assert set(sprint["windows"][0]["milestone_rates"]) == {"half", "moon"}
+    assert report["leaderboards"]["daily"]["periods"][0]["divisions"]
+    assert report["lobbies"]["duel"]["lobbies"] > 0
+    assert report["teams"]["relay"]["teams"] > 0 and report["teams"]["raid"]["teams"] > 0
+    assert report["guilds"]["guilds"] > 0
+    assert report["gifts"]["sent"] > 0
+    messages = [w["message"] for w in report["warnings"]]
+    assert any("milestone 'moon'" in m for m in messages), messages
+
+
+def test_the_same_seed_writes_the_same_bytes(season_dir: Path) -> None:
+    again = simulate(season_dir, "second", "--players", "200", "--days", "3", "--seed", "7")
+    assert again.exit_code == 0, again.output
+    for name in ("report.json", "report.html"):
+        assert (season_dir / "second" / name).read_bytes() == (season_dir / "first" / name).read_bytes()
+
+
+def test_the_page_holds_its_charts_and_fetches_nothing(season_dir: Path) -> None:
+    page = (season_dir / "first" / "report.html").read_text()
+    assert page.count('class="chart"') >= 10
+    assert "<script" not in page
+    for fetching in ('src="', 'href="http', "url(http", "@import", "<link"):
+        assert fetching not in page
+
+
+def test_compare_plays_one_population_on_two_manifests(tmp_path: Path) -> None:
+    population = tmp_path / "pop.toml"
+    population.write_text(POPULATION)
+    other = tmp_path / "cheaper.toml"
+    other.write_text(SEASON.replace("threshold = 500", "threshold = 300"))
+    result = simulate(
+        tmp_path,
+        "cmp",
+        "--players",
+        "60",
+        "--days",
+        "2",
+        "--population",
+        str(population),
+        "--compare",
+        str(other),
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "cmp" / "report.json").read_text())
+    assert list(report) == ["compare", "base", "other", "differences"]
+    assert report["base"]["run"]["manifest"] == "season.toml"
+    assert report["other"]["run"]["manifest"] == "cheaper.toml"
+    assert report["base"]["run"]["segments"] == report["other"]["run"]["segments"]
+    half = next(
+        r
+        for r in report["differences"]
+        if (r["section"], r["subject"], r["metric"]) == ("events", "sprint", "milestone half rate")
+    )
+    assert half["other"] > half["base"] and half["change"] > 0
+    page = (tmp_path / "cmp" / "report.html").read_text()
+    assert "Differences" in page and 'data-chart="compare-economy-coins"' in page
+
+
+def test_a_population_is_refused_by_its_fields(tmp_path: Path) -> None:
+    population = tmp_path / "pop.toml"
+    population.write_text("[segments.all]\nshare = 1\ngifts = 2\n[events.marathon]\nworst = 0\nbest = 1\n")
+    result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--population", str(population))
+    assert result.exit_code == 2
+    assert "segments.all.gifts: must be a number from 0 to 1" in result.stderr
+    assert not (tmp_path / "out").exists()
+    population.write_text("[events.marathon]\nworst = 0\nbest = 1\n")
+    result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--population", str(population))
+    assert result.exit_code == 2
+    assert "events.marathon: is not an event of the game" in result.stderr
+
+
+def test_a_manifest_is_refused_by_its_fields(tmp_path: Path) -> None:
+    result = simulate(
+        tmp_path, "out", manifest=SEASON.replace("window_seconds = 86400", "window_seconds = -1", 1)
+    )
+    assert result.exit_code == 2
+    assert "games.arena.events.sprint.window_seconds" in result.stderr
