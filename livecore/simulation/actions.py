@@ -15,7 +15,8 @@ import attrs
 
 from livecore.api.convert import camel, structure, unstructure
 from livecore.commands.actor import check_actor
-from livecore.exceptions import LivecoreAPIError
+from livecore.errors import LivecoreError
+from livecore.exceptions import LivecoreAPIError, api_error
 from livecore.memory.store import MemoryTransaction
 from livecore.players.commands import authenticate
 from livecore.players.rules import Player, seen_is_due
@@ -40,7 +41,10 @@ def body(model: type[T], **fields: Any) -> T:
     """The request model as the server reads it from a JSON body: the same bounds and refusals (400
     ``invalid_request`` naming each offending field). A field left None is left out, as the client
     leaves it out."""
-    return structure({camel(k): unstructure(v) for k, v in fields.items() if v is not None}, model)
+    try:
+        return structure({camel(k): unstructure(v) for k, v in fields.items() if v is not None}, model)
+    except LivecoreError as err:
+        raise api_error(err) from None
 
 
 class Actions:

@@ -1,7 +1,7 @@
 """A game run embedded: the manifest the server applies, the commands it runs, the jobs it schedules, on
 the in-memory store and a manual clock (docs/simulation.md).
 
-:class:`Simulation` is the one object a script or a game team's test holds. It reads a manifest with the
+:class:`Simulation` is the one object a script or a studio's test suite holds. It reads a manifest with the
 core's parser (the same refusals, field by field, as ``livecore-server apply``), keeps the studio's games
 in a :class:`~livecore.memory.MemoryStore`, and drives the registered areas' scheduled work with a
 :class:`~livecore.schedule.Schedule` as the clock moves. Players act through
@@ -129,7 +129,7 @@ class Simulation:
         """A simulation of the manifest: TOML text, or the path of a file holding it (the one read this
         package does, on the caller's word). Raises :class:`~livecore.manifest.ManifestError` naming
         every problem, as ``livecore-server apply`` does. ``areas``: the studio's own areas the manifest
-        uses (``[plugins] areas``); ``seed`` makes every draw (ids, crates, bots) repeatable."""
+        uses (``[plugins] areas``); ``seed`` makes every draw (ids, reward tables, bot scores) repeatable."""
         text = Path(manifest).read_text() if isinstance(manifest, os.PathLike) else manifest
         return cls(
             parse_manifest(text, areas=areas, allow_private_webhooks=True),
