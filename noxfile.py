@@ -57,9 +57,13 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def screenshots(session: nox.Session) -> None:
-    """Refresh the portal's screenshots in docs/images/portal (the browser tests take them)."""
+    """Refresh the portal's screenshots in docs/images/portal and the simulation report's in
+    docs/images/simulation-report.png (the browser tests take them)."""
     session.install("-e", ".[dev]")
-    shots = {"LIVECORE_SCREENSHOTS": "docs/images/portal"}
+    shots = {
+        "LIVECORE_SCREENSHOTS": "docs/images/portal",
+        "LIVECORE_SIMULATION_SCREENSHOT": "docs/images/simulation-report.png",
+    }
     session.run("pytest", "tests/browser", "-q", *session.posargs, env=shots)
 
 

@@ -30,6 +30,10 @@ Shape (every field optional; unknown fields are refused at every depth)::
       worst = 0                       score for the player at each session it plays its events, on this
       best = 1000                     range (default 0 to 1,000, reversed on an ``asc`` board)
 
+    [economy]
+      spend = ["coins"]               the currencies players spend (default: every currency the game
+                                      declares; leave out a progression currency such as xp)
+
     [studio]                          what the studio's backend does
       crates = { <crate> = 0.1 }      crates it sends a player per day the player plays; default: 0.1 of
                                       each crate the manifest declares
@@ -189,6 +193,7 @@ class Population:
     events: dict[str, Scale] = attrs.field(factory=dict)
     leaderboards: dict[str, Scale] = attrs.field(factory=dict)
     studio: Studio = Studio()
+    spend: tuple[str, ...] | None = None
 
     def scale(self, event: EventSettings) -> Scale:
         """The event's score range: the population's, else :func:`default_scale`."""
@@ -218,6 +223,12 @@ class Population:
         return attrs.evolve(
             self, events={**events, **self.events}, leaderboards={**boards, **self.leaderboards}
         )
+
+    def spent(self, settings: GameSettings) -> list[str]:
+        """The currencies players spend: ``[economy] spend``, else every currency of the game."""
+        if self.spend is not None:
+            return list(self.spend)
+        return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
 
     def crates(self, settings: GameSettings) -> dict[str, float]:
         """Crates the studio sends a player per day it plays, by crate key."""
@@ -398,6 +409,23 @@ def _studio(raw: Any, problems: Problems) -> Studio | None:
     return Studio(crates=crates, login_credit=credit)
 
 
+def _economy(raw: Any, problems: Problems) -> tuple[str, ...] | None:
+    table = _table(raw, "economy", problems)
+    if table is None:
+        return None
+    _unknown(table, {"spend"}, "economy", problems)
+    if "spend" not in table:
+        return None
+    keys = table["spend"]
+    if not isinstance(keys, list) or not all(isinstance(k, str) and KEY_PATTERN.fullmatch(k) for k in keys):
+        problems["economy.spend"] = "must be a list of currency keys"
+        return None
+    if len(set(keys)) != len(keys):
+        problems["economy.spend"] = "must not name a currency twice"
+        return None
+    return tuple(keys)
+
+
 def parse_population(text: str) -> Population:
     """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
     problem. Empty text is the default population."""
@@ -406,7 +434,7 @@ def parse_population(text: str) -> Population:
     except tomllib.TOMLDecodeError as exc:
         raise PopulationError({"population": f"is not valid TOML: {exc}"}) from None
     problems: Problems = {}
-    _unknown(data, {"segments", "events", "leaderboards", "studio"}, "", problems)
+    _unknown(data, {"segments", "events", "leaderboards", "economy", "studio"}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
     if "segments" in data:
@@ -431,6 +459,7 @@ def parse_population(text: str) -> Population:
     studio = Studio()
     if "studio" in data:
         studio = _studio(data["studio"], problems) or studio
+    spend = _economy(data["economy"], problems) if "economy" in data else None
     if problems:
         raise PopulationError(problems)
     return Population(
@@ -438,6 +467,7 @@ def parse_population(text: str) -> Population:
         events=ranges["events"],
         leaderboards=ranges["leaderboards"],
         studio=studio,
+        spend=spend,
     )
 
 
@@ -470,6 +500,10 @@ def check_population(population: Population, settings: GameSettings) -> None:
         if key not in settings.crates:
             known = ", ".join(sorted(settings.crates)) or "none"
             problems[f"studio.crates.{key}"] = f"is not a crate of the game (its crates: {known})"
+    for key in population.spend or ():
+        found = settings.resources.get(key)
+        if found is None or found.type is not ResourceType.CURRENCY:
+            problems["economy.spend"] = f"{key!r} is not a currency of the game"
     for key in population.studio.login_credit:
         found = settings.resources.get(key)
         if found is None or found.type is not ResourceType.CURRENCY:

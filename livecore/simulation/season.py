@@ -34,7 +34,7 @@ from livecore.crates.rules import CONTENTS_SOURCE_KIND
 from livecore.economy.memory import EconomyTables
 from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
-from livecore.games import Economy, EventSettings, Formation, ResourceType
+from livecore.games import Economy, EventSettings, Formation
 from livecore.gifts.rules import GIFT_SOURCE_KIND
 from livecore.guilds import commands as guilds
 from livecore.guilds.rules import JoinType, Profile
@@ -59,8 +59,6 @@ ATTEMPT_SHARE = (0.4, 0.9)
 ATTEMPT_NOISE = 0.05
 #: A team event's partner: a player invites a friend, who accepts at its next session.
 _HOUR = 3600
-#: With ``forget_webhooks``, the outbox is trimmed once it holds this many events.
-_FORGET_AFTER = 10_000
 _CLAIMED_OTHERWISE = (GIFT_SOURCE_KIND, CONTENTS_SOURCE_KIND)
 _DAY = 86_400
 
@@ -105,7 +103,14 @@ class _Member:
 class Season:
     """``players`` players of ``population`` playing ``sim``'s game for ``days`` days from its clock's
     time, every draw from ``seed``. :meth:`play` plays it; ``refusals`` then counts the actions the
-    service refused, by ``<action>:<code>``, and ``segment_of`` names each player's segment."""
+    service refused, by ``<action>:<code>``, and ``segment_of`` names each player's segment.
+
+    ``forget_webhooks``: the season reads each webhook as it comes; with this, the store then drops them
+    (:meth:`~livecore.memory.MemoryStore.forget_outbox`, once it holds ``forget_after``), so a long season
+    holds its tables but not its millions of webhooks (``sim.webhooks`` keeps the latest only)."""
+
+    #: With ``forget_webhooks``, the outbox is trimmed once it holds this many events.
+    forget_after = 10_000
 
     def __init__(
         self,
@@ -152,7 +157,7 @@ class Season:
         self._board_scales = {b.key: population.board_scale(b) for b in self._boards}
         self._crates = population.crates(self.settings)
         self._giftable = [r for r in self.settings.resources.values() if r.giftable]
-        self._currencies = [k for k, r in self.settings.resources.items() if r.type is ResourceType.CURRENCY]
+        self._currencies = population.spent(self.settings)
         self._platform = self.settings.economy is Economy.PLATFORM
         self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
         self._holdings = sim.store.tables_of(EconomyTables).holdings
@@ -258,7 +263,7 @@ class Season:
                 formed = opened.teams if opened is not None else None
                 if formed is not None and formed.formation is Formation.EXTERNAL:
                     self._push(self._now, self._rosters, (opened,))
-        if self.forget_webhooks and len(outbox) > _FORGET_AFTER:
+        if self.forget_webhooks and len(outbox) > self.forget_after:
             # Every event was read: the store may drop them, but for the bursts still open.
             self._seen -= store.forget_outbox(self.sim.now() - DEBOUNCE)
 

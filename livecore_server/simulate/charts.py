@@ -17,6 +17,7 @@ import matplotlib
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from livecore_server.simulate.gather import SOURCE_LABELS
 
@@ -44,11 +45,23 @@ _STYLE: dict[str, Any] = {
 }
 
 
-def svg(name: str, draw: Callable[[Figure], None], *, size: tuple[float, float] = (8.0, 3.0)) -> str:
-    """The SVG text of the figure ``draw`` fills, its ids salted with ``name`` (unique in a page)."""
+def svg(
+    name: str, draw: Callable[[Figure], None], *, size: tuple[float, float] = (8.0, 3.0), legend_rows: int = 0
+) -> str:
+    """The SVG text of the figure ``draw`` fills, its ids salted with ``name`` (unique in a page).
+    Margins are fixed (in inches, a layout engine measuring every label costs more than the data);
+    ``legend_rows`` leaves room below the axes for a figure legend (:func:`_legend_below`)."""
     style = {**_STYLE, "svg.hashsalt": f"livecore-{name}"}
     with matplotlib.rc_context(cast(Any, style)):
-        fig = Figure(figsize=size, layout="constrained")
+        width, height = size
+        fig = Figure(figsize=size)
+        fig.subplots_adjust(
+            left=0.6 / width,
+            right=1 - 0.2 / width,
+            top=1 - 0.35 / height,
+            bottom=(0.45 + 0.2 * legend_rows) / height,
+            wspace=0.32,
+        )
         draw(fig)
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
@@ -60,6 +73,24 @@ def svg(name: str, draw: Callable[[Figure], None], *, size: tuple[float, float] 
         r'<svg([^>]*) width="[^"]*" height="[^"]*"', r'<svg\1 class="chart" role="img"', text, count=1
     )
     return text.replace("<svg", f'<svg aria-label="{name}" data-chart="{name}"', 1)
+
+
+def _legend_below(fig: Figure, *axes: Axes, columns: int = 4) -> None:
+    """One legend for ``axes``, in the room :func:`svg` left below them."""
+    handles: list[Any] = []
+    labels: list[str] = []
+    for ax in axes:
+        h, labelled = ax.get_legend_handles_labels()
+        handles += h
+        labels += labelled
+    if handles:
+        fig.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.05, 0.0), ncols=columns)
+
+
+def _whole(*axes: Axes) -> None:
+    """Whole numbers on the x axis (days, windows)."""
+    for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _days(rows: Sequence[dict[str, Any]]) -> list[int]:
@@ -91,18 +122,18 @@ def economy(key: str, resource: dict[str, Any]) -> str:
             flows.bar(days, values, bottom=base, color=colour, hatch="//", label=f"- {_label(source)}")
             base = [b + v for b, v in zip(base, values, strict=True)]
         flows.axhline(0, color="#555555", linewidth=0.8)
-        flows.set_title(f"{key}: minted and sunk per day")
+        flows.set_title(f"{key}: minted (+) and sunk (-) per day")
         flows.set_xlabel("day")
-        if minted or sunk:
-            flows.legend(loc="upper left", ncols=2)
         for p, style in (("p50", "-"), ("p90", "--"), ("p99", ":")):
-            held.plot(days, [r["holdings"][p] for r in rows], style, color=PALETTE[0], label=p)
-        held.plot(days, [r["holdings"]["mean"] for r in rows], "-", color=PALETTE[1], label="mean")
+            held.plot(days, [r["holdings"][p] for r in rows], style, color=PALETTE[0], label=f"holdings {p}")
+        held.plot(days, [r["holdings"]["mean"] for r in rows], "-", color=PALETTE[1], label="holdings mean")
         held.set_title(f"{key}: holdings at day's end")
         held.set_xlabel("day")
-        held.legend(loc="upper left")
+        _whole(flows, held)
+        _legend_below(fig, flows, held)
 
-    return svg(f"economy-{key}", draw)
+    rows = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4) // 4)
+    return svg(f"economy-{key}", draw, size=(8.0, 3.0 + 0.2 * rows), legend_rows=rows)
 
 
 def event(key: str, data: dict[str, Any]) -> str:
@@ -126,7 +157,6 @@ def event(key: str, data: dict[str, Any]) -> str:
         rates.set_ylim(0, 1.05)
         rates.set_title("share of entrants")
         rates.set_xlabel("window")
-        rates.legend(loc="lower left")
         low = [r["scores"]["p10"] for r in rows]
         high = [r["scores"]["p90"] for r in rows]
         scores.fill_between(x, low, high, color=PALETTE[5], alpha=0.4, label="p10 to p90")
@@ -137,9 +167,11 @@ def event(key: str, data: dict[str, Any]) -> str:
             scores.invert_yaxis()
         scores.set_title("best score per entrant" + (" (lower is better)" if data["order"] == "asc" else ""))
         scores.set_xlabel("window")
-        scores.legend(loc="lower left")
+        _whole(crowd, rates, scores)
+        _legend_below(fig, rates, scores)
 
-    return svg(f"event-{key}", draw, size=(9.0, 2.8))
+    rows = -(-(2 + 2 * len(data["milestones"]) + 2) // 4)
+    return svg(f"event-{key}", draw, size=(9.0, 2.8 + 0.2 * rows), legend_rows=rows)
 
 
 def leaderboard(key: str, data: dict[str, Any]) -> str:
@@ -161,9 +193,9 @@ def leaderboard(key: str, data: dict[str, Any]) -> str:
             if p["divisions"]:
                 ax.annotate(f"{len(p['divisions'])} div.", (i, base[i]), ha="center", va="bottom", fontsize=7)
         ax.set_title(f"{data['name']}: players per tier and period")
-        ax.legend(loc="upper left")
+        _legend_below(fig, ax, columns=len(tiers))
 
-    return svg(f"leaderboard-{key}", draw, size=(8.0, 2.8))
+    return svg(f"leaderboard-{key}", draw, size=(8.0, 3.0), legend_rows=1)
 
 
 def lobby(key: str, data: dict[str, Any]) -> str:
@@ -217,9 +249,10 @@ def gifts(data: dict[str, Any]) -> str:
         ax.plot(_days(rows), [r["claimed"] for r in rows], color=PALETTE[2], label="claimed")
         ax.set_title("gifts per day")
         ax.set_xlabel("day")
-        ax.legend(loc="upper left")
+        _whole(ax)
+        _legend_below(fig, ax)
 
-    return svg("gifts", draw, size=(4.0, 2.4))
+    return svg("gifts", draw, size=(4.0, 2.6), legend_rows=1)
 
 
 # --- comparisons -----------------------------------------------------------------------------------
@@ -255,18 +288,18 @@ def compare_economy(key: str, base: dict[str, Any], other: dict[str, Any]) -> st
             PALETTE[3],
             "sunk",
         )
-        flows.set_title(f"{key}: per day")
+        flows.set_title(f"{key}: minted and sunk per day")
         flows.set_xlabel("day")
-        flows.legend(loc="upper left")
         for p, colour in (("p50", PALETTE[0]), ("p90", PALETTE[1])):
             _overlay(
                 held, days, [r["holdings"][p] for r in rows_a], [r["holdings"][p] for r in rows_b], colour, p
             )
         held.set_title(f"{key}: holdings")
         held.set_xlabel("day")
-        held.legend(loc="upper left")
+        _whole(flows, held)
+        _legend_below(fig, flows, held)
 
-    return svg(f"compare-economy-{key}", draw, size=(8.0, 2.8))
+    return svg(f"compare-economy-{key}", draw, size=(8.0, 3.4), legend_rows=2)
 
 
 def compare_event(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
@@ -281,7 +314,6 @@ def compare_event(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
             crowd, x, [r["entrants"] for r in a[:n]], [r["entrants"] for r in b[:n]], PALETTE[0], "entrants"
         )
         crowd.set_title(f"{base['name']}: entrants per window")
-        crowd.legend(loc="lower left")
         _overlay(
             rates,
             x,
@@ -301,6 +333,8 @@ def compare_event(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
             )
         rates.set_ylim(0, 1.05)
         rates.set_title("share of entrants")
-        rates.legend(loc="lower left")
+        _whole(crowd, rates)
+        _legend_below(fig, crowd, rates)
 
-    return svg(f"compare-event-{key}", draw, size=(8.0, 2.8))
+    rows = -(-(4 + 2 * len(base["milestones"])) // 4)
+    return svg(f"compare-event-{key}", draw, size=(8.0, 2.8 + 0.2 * rows), legend_rows=rows)

@@ -199,6 +199,7 @@ class _Gatherer:
         while day < self.days:
             self._snapshot(balances, holdings, players)
             day += 1
+        spent = self.season.population.spent(self.settings)
         out: dict[str, Any] = {}
         for key in keys:
             total_minted: dict[str, int] = {}
@@ -211,6 +212,7 @@ class _Gatherer:
                     total_sunk[s] = total_sunk.get(s, 0) + v
             out[key] = {
                 "type": self.settings.resources[key].type.value,
+                "spent_by_players": key in spent,
                 "minted": dict(sorted(total_minted.items())),
                 "sunk": dict(sorted(total_sunk.items())),
                 "days": [

@@ -47,7 +47,7 @@ def play(
 ) -> dict[str, Any]:
     """One season of ``manifest``'s game, played and gathered into its report."""
     sim = Simulation(manifest, game=game, seed=seed, start=start)
-    season = Season(sim, population, players=players, days=days, seed=seed)
+    season = Season(sim, population, players=players, days=days, seed=seed, forget_webhooks=True)
     season.play(on_day)
     return gather(sim, season, run={**run, "seed": seed})
 

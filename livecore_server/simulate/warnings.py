@@ -54,7 +54,7 @@ def warnings_of(report: dict[str, Any], settings: GameSettings) -> list[dict[str
                 out.append(
                     _warning("economy", key, f"All {key} ({minted:,}) comes from one source: {label}.")
                 )
-            if resource["type"] == "currency" and sunk < LOW_SINK * minted:
+            if resource["spent_by_players"] and sunk < LOW_SINK * minted:
                 out.append(
                     _warning(
                         "economy",

@@ -133,6 +133,17 @@ def test_the_studio_section() -> None:
     assert refused("[studio]\nbudget = 1") == {"studio.budget": "is not a known field"}
 
 
+def test_the_currencies_players_spend() -> None:
+    assert parse_population('[economy]\nspend = ["coins"]').spend == ("coins",)
+    assert parse_population("").spend is None
+    assert refused('[economy]\nspend = "coins"') == {"economy.spend": "must be a list of currency keys"}
+    assert refused('[economy]\nspend = ["coins", "coins"]') == {
+        "economy.spend": "must not name a currency twice"
+    }
+    assert refused("[economy]\nsink = []") == {"economy.sink": "is not a known field"}
+    assert refused("economy = []") == {"economy": "must be a table"}
+
+
 def test_a_syntax_error_names_the_population() -> None:
     problems = refused("[segments.all\n")
     assert list(problems) == ["population"]
@@ -152,6 +163,8 @@ best = 0
 [leaderboards.weekly]
 worst = 0
 best = 1
+[economy]
+spend = ["coins", "potion"]
 [studio]
 crates = { barrel = 1 }
 login_credit = { potion = 1, gold = 2 }
@@ -160,6 +173,7 @@ login_credit = { potion = 1, gold = 2 }
         check_population(parse_population(text), settings)
     assert caught.value.problems == {
         "events.marathon": "is not an event of the game (its events: duel, raid, relay, sprint)",
+        "economy.spend": "'potion' is not a currency of the game",
         "events.sprint.best": "must be above worst: the event's order is desc",
         "leaderboards.weekly": "is not a shared leaderboard of the game (its boards: daily)",
         "studio.crates.barrel": "is not a crate of the game (its crates: chest)",

@@ -8,7 +8,10 @@ from datetime import timedelta
 
 import pytest
 
+from livecore.economy.memory import EconomyTables
 from livecore.events import DomainEvent
+from livecore.grants.memory import GrantTables
+from livecore.live_events.memory import LiveEventTables
 from livecore.simulation import Simulation
 from livecore.simulation.population import PopulationError, parse_population
 from livecore.simulation.season import EXPIRY_JOB, Season
@@ -100,6 +103,19 @@ def test_the_minute_sweep_runs_only_when_a_grant_is_due(played: tuple[Simulation
     assert expired
     assert all(e.occurred_at.minute == 0 and e.occurred_at.second == 0 for e in expired)
     assert EXPIRY_JOB in {j.name for j in sim.schedule.jobs}
+
+
+def test_forgetting_webhooks_changes_nothing_the_tables_hold(played: tuple[Simulation, Season]) -> None:
+    sim, season = played
+    again = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    forgetting = Season(again, parse_population(POPULATION), players=30, days=2, seed=5, forget_webhooks=True)
+    forgetting.forget_after = 50
+    forgetting.play()
+    assert len(again.webhooks) < 100 < len(sim.webhooks)
+    assert again.webhooks == sim.webhooks[-len(again.webhooks) :]
+    assert forgetting.refusals == season.refusals
+    for kind in (EconomyTables, GrantTables, LiveEventTables):
+        assert again.store.tables_of(kind) == sim.store.tables_of(kind)
 
 
 def test_a_season_is_refused_before_it_plays() -> None:

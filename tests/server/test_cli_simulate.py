@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from livecore.simulation.population import check_population
 from livecore_server.cli import main
+from livecore_server.manifest import demo_manifest
+from livecore_server.simulate.run import read_population
 from tests.season_support import POPULATION, SEASON
 
 SECTIONS = [
@@ -132,6 +135,13 @@ def test_a_population_is_refused_by_its_fields(tmp_path: Path) -> None:
     result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--population", str(population))
     assert result.exit_code == 2
     assert "events.marathon: is not an event of the game" in result.stderr
+
+
+def test_the_example_population_fits_the_demo() -> None:
+    population = read_population(Path(__file__).resolve().parents[2] / "examples" / "population.toml")
+    check_population(population, demo_manifest().games["space-race"].settings())
+    assert [s.name for s in population.segments] == ["engaged", "regular", "casual"]
+    assert population.spend == ("coins", "gems")
 
 
 def test_a_manifest_is_refused_by_its_fields(tmp_path: Path) -> None:
