@@ -10,8 +10,12 @@ from livecore.economy.simulation import Inventory, Wallet
 from livecore.friends.simulation import Friends, Presence
 from livecore.gifts.simulation import Gifts
 from livecore.grants.simulation import Grants
+from livecore.guilds.simulation import Guilds
 from livecore.live_events.simulation import LiveEvents
 from livecore.players.commands import register
+from livecore.players.simulation import Players
+from livecore.purchases.simulation import Purchases
+from livecore.teams.simulation import Teams
 
 if TYPE_CHECKING:
     from livecore.simulation.world import Simulation
@@ -37,6 +41,10 @@ class SimPlayer:
         self.wallet = Wallet(self)
         self.inventory = Inventory(self)
         self.live_events = LiveEvents(self)
+        self.guilds = Guilds(self)
+        self.teams = Teams(self)
+        self.purchases = Purchases(self)
+        self.players = Players(self)
 
     def __repr__(self) -> str:
         return f"SimPlayer({self.external_id!r})"
