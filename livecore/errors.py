@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import attrs
 
@@ -248,6 +248,24 @@ class LivecoreError(Exception):
 
     def __repr__(self) -> str:
         return f"LivecoreError({self.code.value!r}, {self.message!r}, details={self.details!r})"
+
+
+class ErrorFields(TypedDict):
+    """The members of the error envelope's ``error`` object (docs/reference/conventions.md#errors)."""
+
+    code: str
+    message: str
+    details: NotRequired[dict[str, Any]]
+
+
+def error_fields(err: LivecoreError) -> ErrorFields:
+    """What the error envelope says of ``err``: its code, its message and, when it has any, its details.
+    The server renders it and :func:`livecore.exceptions.api_error` raises what a client reads from it,
+    so an embedded refusal and an answered one cannot say different things."""
+    fields = ErrorFields(code=err.code.value, message=err.message)
+    if err.details:
+        fields["details"] = err.details
+    return fields
 
 
 def invalid_request(message: str, fields: Mapping[str, str] | None = None) -> LivecoreError:

@@ -31,7 +31,7 @@ class Friends(Actions):
 
         return self._write(with_code) if write else self._read(with_code)
 
-    def code(self, *, progression: list[str] | None = None) -> api.FriendCodeResponse:
+    def code(self, *, progression: builtins.list[str] | None = None) -> api.FriendCodeResponse:
         """The player's friend code and identity (``progression``: economy keys to show)."""
         scope = self._sim.scope
         q = body(api.ProgressionQuery, progression=progression)
@@ -70,7 +70,7 @@ class Friends(Actions):
 
         return self._as_friend(op, write=True)
 
-    def requests(self, *, progression: list[str] | None = None) -> api.RequestsResponse:
+    def requests(self, *, progression: builtins.list[str] | None = None) -> api.RequestsResponse:
         """The player's pending requests, incoming and outgoing."""
         scope = self._sim.scope
         q = body(api.ProgressionQuery, progression=progression)
@@ -108,7 +108,7 @@ class Friends(Actions):
 
         return self._as_friend(op, write=True)
 
-    def list(self, *, progression: list[str] | None = None) -> api.FriendsResponse:
+    def list(self, *, progression: builtins.list[str] | None = None) -> api.FriendsResponse:
         """The player's friends with their presence and the player's gift cooldowns."""
         sim = self._sim
         q = body(api.ProgressionQuery, progression=progression)
@@ -131,7 +131,7 @@ class Friends(Actions):
         return self._as_friend(op, write=True)
 
     def search(
-        self, q: str, *, limit: int | None = None, progression: list[str] | None = None
+        self, q: str, *, limit: int | None = None, progression: builtins.list[str] | None = None
     ) -> builtins.list[api.SearchHit]:
         """Players whose name matches ``q``, with the player's relationship to each."""
         sim = self._sim
@@ -155,7 +155,7 @@ class Friends(Actions):
         return self._as_friend(op, write=False)
 
     def suggestions(
-        self, *, limit: int | None = None, progression: list[str] | None = None
+        self, *, limit: int | None = None, progression: builtins.list[str] | None = None
     ) -> api.SuggestionsResponse:
         """Players the player may want to befriend: recently active ones it has no relationship with."""
         sim = self._sim

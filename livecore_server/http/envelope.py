@@ -15,7 +15,7 @@ import orjson
 from aiohttp import web
 
 from livecore.api.convert import unstructure
-from livecore.errors import LivecoreError, invalid_request
+from livecore.errors import LivecoreError, error_fields, invalid_request
 from livecore.limits import JSON_DEPTH_MAX
 
 JSON = "application/json"
@@ -107,10 +107,7 @@ def json_response(body: bytes, status: int, headers: Mapping[str, str] | None = 
 
 
 def error_body(err: LivecoreError) -> bytes:
-    error: dict[str, Any] = {"code": err.code.value, "message": err.message}
-    if err.details:
-        error["details"] = err.details
-    return orjson.dumps({"error": error})
+    return orjson.dumps({"error": error_fields(err)})
 
 
 def error_response(err: LivecoreError, headers: Mapping[str, str] | None = None) -> web.Response:
