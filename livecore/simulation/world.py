@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from livecore import areas as core_areas
 from livecore.area import Area
@@ -171,14 +171,24 @@ class Simulation:
 
     # --- players ---------------------------------------------------------------------------------
 
-    def player(self, external_id: str) -> SimPlayer:
+    def player(
+        self,
+        external_id: str,
+        *,
+        player_context: dict[str, Any] | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
+    ) -> SimPlayer:
         """The player ``external_id``, registered on first use (the SDK's register, so a new player's
-        ``player.registered`` webhook and first-contact rules apply)."""
+        ``player.registered`` webhook and first-contact rules apply), with the ``playerContext``, platform
+        and app version its client would send; later calls return the same handle."""
         from livecore.simulation.player import SimPlayer
 
         found = self._players.get(external_id)
         if found is None:
-            found = SimPlayer(self, external_id)
+            found = SimPlayer(
+                self, external_id, player_context=player_context, platform=platform, app_version=app_version
+            )
             self._players[external_id] = found
         return found
 
