@@ -36,17 +36,14 @@ from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
 from livecore.games import Economy, EventSettings, Formation
 from livecore.gifts.rules import GIFT_SOURCE_KIND
-from livecore.guilds import commands as guilds
-from livecore.guilds.rules import JoinType, Profile
+from livecore.guilds.api import GuildJoined
+from livecore.guilds.rules import JoinType
 from livecore.live_events.rules import slot_at
 from livecore.lobbies.api import LobbyForming
-from livecore.memory.store import MemoryTransaction
-from livecore.players.rules import Player
 from livecore.schedule import run_job
 from livecore.simulation.player import SimPlayer
 from livecore.simulation.population import Population, Scale, Segment, check_population
 from livecore.simulation.world import Simulation
-from livecore.teams import commands as teams
 
 T = TypeVar("T")
 
@@ -93,7 +90,7 @@ class _Member:
         self.gifts: list[str] = []  # gift ids sent to the member, not yet claimed
         self.rewards: list[str] = []  # pending reward grant ids
         self.crates: list[str] = []  # pending crate grant ids
-        self.invites: dict[str, list[str]] = {}  # window key -> partner invite ids received
+        self.invites: dict[str, list[tuple[str, int]]] = {}  # window key -> invites received: (id, from)
         self.teamed: dict[str, None] = {}  # window keys of the windows the member has a team in
         self.guild: str | None = None
         self.last_day = -1
@@ -205,16 +202,6 @@ class Season:
             name = f"{action}:{refused.code}"
             self.refusals[name] = self.refusals.get(name, 0) + 1
             return None
-
-    def _as(self, action: str, member: _Member, command: Callable[..., T], *args: Any) -> T | None:
-        """A player's command the simulation has no action for yet, run as its action would run it: in
-        one transaction, on the player's current record."""
-        sim = self.sim
-
-        def run(tx: MemoryTransaction) -> T:
-            return command(tx, sim.rt, sim.scope, self._me(tx, member), *args)
-
-        return self._try(action, sim.run, run)
 
     # --- the population ------------------------------------------------------------------------------
 
@@ -405,38 +392,31 @@ class Season:
         window = f"{event.key}@{slot.starts_at.isoformat()}"
         if window in member.teamed:
             return
-        for invite_id in member.invites.pop(window, []):
-            team = self._as("teams.accept", member, teams.accept, event.key, invite_id)
-            if team is not None:
-                for seat in team.members:
-                    teammate = self._by_player_id.get(seat.player_id)
-                    if teammate is not None:
-                        teammate.teamed[window] = None
+        for invite_id, sender in member.invites.pop(window, []):
+            if self._try("teams.accept", member.handle.teams.accept_invite, event.key, invite_id) is not None:
+                member.teamed[window] = None
+                self._members[sender].teamed[window] = None
                 return
         free = [f for f in member.friends if window not in self._members[f].teamed]
         if not free:
             return
         friend = self._members[self._rng.choice(free)]
-        sent = self._as("teams.invite", member, teams.invite, event.key, friend.handle.external_id)
+        sent = self._try("teams.invite", member.handle.teams.invite_partner, event.key, friend.handle)
         if sent is not None:
-            friend.invites.setdefault(window, []).append(sent.id)
+            friend.invites.setdefault(window, []).append((sent.invite.invite_id, member.index))
 
     def _rosters(self, event: EventSettings) -> None:
         """The studio's backend forms an external team event's teams as its window opens: the players
         each inclined to play it, in teams of the event's size."""
         assert event.teams is not None
-        rng, sim = self._rng, self.sim
+        rng = self._rng
         chosen = [m for m in self._members if rng.random() < m.segment.teams]
         rng.shuffle(chosen)
         size = event.teams.size
+        put = self.sim.server.teams.put_roster
         for number, first in enumerate(range(0, len(chosen), size)):
-            ids = [m.handle.external_id for m in chosen[first : first + size]]
-            self._try("teams.roster", sim.run, _roster(sim, event.key, f"team-{number}", ids))
-
-    def _me(self, tx: MemoryTransaction, member: _Member) -> Player:
-        found = tx.players.by_id(member.handle.id)
-        assert found is not None
-        return found
+            roster = [m.handle for m in chosen[first : first + size]]
+            self._try("teams.roster", put, event.key, f"team-{number}", roster)
 
     # --- gifts, guilds, spending ---------------------------------------------------------------------
 
@@ -464,18 +444,18 @@ class Season:
             # Most join a guild with room; some found their own (all when none has room).
             if open_ and rng.random() < 0.85:
                 guild_id = rng.choice(open_)
-                joined = self._as("guilds.join", member, guilds.join, guild_id)
-                if joined is not None and joined.own is not None:
+                joined = self._try("guilds.join", member.handle.guilds.join, guild_id)
+                if isinstance(joined, GuildJoined):
                     member.guild = guild_id
-                    self._guilds[guild_id] = joined.own.read.guild.member_count
+                    self._guilds[guild_id] = joined.guild.member_count
                 elif joined is None:
                     self._guilds.pop(guild_id, None)  # full, or gone: the player looks elsewhere next time
                 return
-            profile = Profile(name=f"Guild {member.handle.external_id}", join_type=JoinType.OPEN)
-            made = self._as("guilds.create", member, guilds.create, profile)
+            name = f"Guild {member.handle.external_id}"
+            made = self._try("guilds.create", member.handle.guilds.create, name, JoinType.OPEN)
             if made is not None:
-                member.guild = made.read.guild.id
-                self._guilds[made.read.guild.id] = 1
+                member.guild = made.guild.guild_id
+                self._guilds[made.guild.guild_id] = 1
             return
         help_ = settings.help
         if help_ is None:
@@ -487,16 +467,18 @@ class Season:
         if others:
             request = others[0]
             amount = rng.randint(1, request[2])
-            done = self._as("guilds.donate", member, guilds.donate, request[0], amount)
-            request[2] = 0 if done is None else done.request.lacking
+            done = self._try("guilds.donate", member.handle.guilds.donate_help, request[0], amount)
+            request[2] = 0 if done is None else done.help_request.amount - done.help_request.donated
         if rng.random() < member.segment.guilds:
             key = rng.choice(help_.resources)
             kind = self.settings.resources[key].type
             amount = rng.randint(1, help_.max_amount)
-            asked = self._as("guilds.ask_help", member, guilds.ask_help, kind, key, amount)
+            ask = member.handle.guilds.ask_help
+            asked = self._try("guilds.ask_help", ask, type=kind, resource_key=key, amount=amount)
             if asked is not None:
-                expires = int((asked.expires_at - self.start).total_seconds())
-                requests.append([asked.id, member, asked.amount, expires])
+                view = asked.help_request
+                expires = int((view.expires_at - self.start).total_seconds())
+                requests.append([view.request_id, member, view.amount, expires])
 
     def _spend(self, member: _Member) -> None:
         share = member.segment.spend_share
@@ -512,11 +494,6 @@ class Season:
                 self._try(
                     "wallet.debit", self.sim.server.wallet.debit, member.handle, key, amount, reason="spend"
                 )
-
-
-def _roster(sim: Simulation, event_key: str, team_key: str, ids: list[str]) -> Callable[[Any], object]:
-    """The studio's backend puts an external team's roster (``server.teams.put_roster``)."""
-    return lambda tx: teams.put_roster(tx, sim.rt, sim.server_scope, event_key, team_key, ids)
 
 
 def _apportion(shares: list[float], total: int) -> list[int]:
