@@ -37,6 +37,8 @@ class GuildTables:
     current_stints: dict[str, str] = attrs.field(factory=dict)  # player id -> the stint not ended
     join_requests: dict[str, JoinRequest] = attrs.field(factory=dict)
     help_requests: dict[str, HelpRequest] = attrs.field(factory=dict)
+    # Each player's help requests (their ids), which every request for help looks up.
+    player_help: dict[str, dict[str, None]] = attrs.field(factory=dict)
     donations: dict[str, Donation] = attrs.field(factory=dict)
 
 
@@ -171,6 +173,11 @@ class MemoryGuilds(AreaPort[GuildTables]):
 
     def insert_help(self, request: HelpRequest) -> None:
         self._tx.put(self._t.help_requests, request.id, request)
+        self._tx.put(self._t.player_help.setdefault(request.player_id, {}), request.id, None)
+
+    def _help_of(self, player_id: str) -> list[HelpRequest]:
+        requests = self._t.help_requests
+        return [requests[i] for i in self._t.player_help.get(player_id, {})]
 
     def update_help(self, request: HelpRequest) -> None:
         # What donations and closing change, as the SQL stores' UPDATE writes it.
@@ -194,17 +201,11 @@ class MemoryGuilds(AreaPort[GuildTables]):
         return sorted(found, key=lambda r: (r.created_at, r.id), reverse=True)
 
     def open_help_of(self, player_id: str) -> HelpRequest | None:
-        found = [
-            r
-            for r in self._t.help_requests.values()
-            if r.player_id == player_id and r.status is HelpStatus.OPEN
-        ]
+        found = [r for r in self._help_of(player_id) if r.status is HelpStatus.OPEN]
         return max(found, key=lambda r: (r.created_at, r.id), default=None)
 
     def last_help(self, guild_id: str, player_id: str) -> HelpRequest | None:
-        found = [
-            r for r in self._t.help_requests.values() if r.guild_id == guild_id and r.player_id == player_id
-        ]
+        found = [r for r in self._help_of(player_id) if r.guild_id == guild_id]
         return max(found, key=lambda r: (r.created_at, r.id), default=None)
 
     def insert_donation(self, donation: Donation) -> None:
@@ -231,6 +232,8 @@ class MemoryGuilds(AreaPort[GuildTables]):
         for help_ in [r for r in self._t.help_requests.values() if r.player_id == from_id]:
             moved_help = attrs.evolve(help_, player_id=to.id, external_player_id=to.external_id)
             self._tx.put(self._t.help_requests, help_.id, moved_help)
+            self._tx.drop(self._t.player_help.get(from_id, {}), help_.id)
+            self._tx.put(self._t.player_help.setdefault(to.id, {}), help_.id, None)
         for donation in [d for d in self._t.donations.values() if d.donor_player_id == from_id]:
             moved_donation = attrs.evolve(
                 donation, donor_player_id=to.id, donor_external_player_id=to.external_id
