@@ -90,7 +90,7 @@ def _legend_below(fig: Figure, *axes: Axes, columns: int = 4) -> None:
 def _whole(*axes: Axes) -> None:
     """Whole numbers on the x axis (days, windows)."""
     for ax in axes:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
 
 
 def _days(rows: Sequence[dict[str, Any]]) -> list[int]:
@@ -165,7 +165,9 @@ def event(key: str, data: dict[str, Any]) -> str:
             scores.axhline(threshold, color=PALETTE[(i + 1) % len(PALETTE)], linestyle=":", label=milestone)
         if data["order"] == "asc":
             scores.invert_yaxis()
-        scores.set_title("best score per entrant" + (" (lower is better)" if data["order"] == "asc" else ""))
+        scores.set_title(
+            "best score" + (" (lower is better)" if data["order"] == "asc" else "") + ", p10-p90"
+        )
         scores.set_xlabel("window")
         _whole(crowd, rates, scores)
         _legend_below(fig, rates, scores)

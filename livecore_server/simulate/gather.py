@@ -371,6 +371,14 @@ class _Gatherer:
                             "players": division.members,
                         }
                     )
+                tiers: dict[str, dict[str, int]] = {}
+                for d in shown:
+                    tier = tiers.setdefault(
+                        d["tier"], {"divisions": 0, "players": 0, "smallest": d["players"]}
+                    )
+                    tier["divisions"] += 1
+                    tier["players"] += d["players"]
+                    tier["smallest"] = min(tier["smallest"], d["players"])
                 rows.append(
                     {
                         "period_id": period.id,
@@ -378,6 +386,7 @@ class _Gatherer:
                         "ends_at": _iso(period.ends_at),
                         "status": period.status.value,
                         "entries": entries_of.get(period.id, 0),
+                        "tiers": tiers,
                         "divisions": shown,
                         "promoted": promoted,
                         "relegated": relegated,
