@@ -26,6 +26,8 @@ logging.getLogger("matplotlib").setLevel(logging.WARNING)
 
 #: The palette, colour-blind safe (Okabe and Ito), then greys.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+#: What sinks a resource is drawn hatched, in colours of its own.
+SINKS = ("#7f7f7f", "#a1262b", "#3f3f3f", "#c49c94", "#8c564b", "#bcbd22")
 #: The other configuration of a comparison is drawn dashed, in the same colours.
 OTHER = "--"
 
@@ -118,7 +120,7 @@ def economy(key: str, resource: dict[str, Any]) -> str:
         base = [0.0] * len(days)
         for i, source in enumerate(sunk):
             values = [-r["sunk"].get(source, 0) for r in rows]
-            colour = PALETTE[(len(minted) + i) % len(PALETTE)]
+            colour = SINKS[i % len(SINKS)]
             flows.bar(days, values, bottom=base, color=colour, hatch="//", label=f"- {_label(source)}")
             base = [b + v for b, v in zip(base, values, strict=True)]
         flows.axhline(0, color="#555555", linewidth=0.8)
