@@ -3,203 +3,143 @@ one cheats, the window closes, and the final board is printed with the rank rewa
 
     python examples/live_event.py
 
-The same command functions the server runs (``livecore.live_events.commands.live_events`` and ``.boards``)
-run here
-on the in-memory store, with a manual clock and seeded randomness, so every run prints the same board.
-docs/events.md describes every rule this exercises.
+A :class:`livecore.Simulation` plays the manifest below with the commands the server runs, on a manual
+clock and seeded randomness, so every run prints the same board. docs/events.md describes every rule
+this exercises; docs/simulation.md the simulation.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-import attrs
-
-from livecore.clock import ManualClock
-from livecore.commands import Runtime
-from livecore.economy.commands import server_adjust
-from livecore.errors import LivecoreError
-from livecore.games import (
-    AntiCheat,
-    CheckKind,
-    Economy,
-    Entry,
-    EventSettings,
-    Game,
-    GameSettings,
-    Milestone,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-    Verdict,
-)
-from livecore.grants.memory import GrantTables
-from livecore.hashing import KeyedHasher
-from livecore.live_events.attempts import Attempt
-from livecore.live_events.commands import boards as board_commands
-from livecore.live_events.commands import live_events as event_commands
-from livecore.live_events.memory import LiveEventTables
-from livecore.memory import MemoryStore, MemoryTransaction
-from livecore.players.commands import authenticate, register, set_identity
-from livecore.players.rules import Player
-from livecore.rand import SeededRandomSource
-from livecore.scope import Environment, Scope
+from livecore import Simulation
+from livecore.exceptions import LivecoreAPIError
+from livecore.lobbies.api import LobbyForming
+from livecore.simulation import SimPlayer
 
 STARTS = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 
+MANIFEST = """
+studio = "demo"
 
-def coins(amount: int) -> tuple[Entry, ...]:
-    return (Entry(ResourceType.CURRENCY, "coins", amount),)
+[games.arena]
+name = "Arena"
+economy = "platform"
 
+[games.arena.resources.coins]
+type = "currency"
 
-# What a manifest's [games.arena.events.sprint] declares (docs/events.md#the-manifest).
-SPRINT = EventSettings(
-    key="sprint",
-    name="Evening Sprint",
-    starts_at=STARTS,
-    window_seconds=3600,
-    repeat_every_seconds=86_400,  # every evening at 18:00
-    attempt_seconds=600,
-    max_attempts=2,
-    score_metric="score",
-    target=1000,
-    entry_cost=(Entry(ResourceType.CURRENCY, "gems", 5),),
-    completion_rewards=coins(20),
-    milestones=(Milestone("bronze", 300, coins(10)), Milestone("silver", 600, coins(25))),
-    rank_rewards=(RankBand(1, 1, coins(500)), RankBand(2, 3, coins(200))),
-    anti_cheat=(
-        AntiCheat("score-cap", CheckKind.MAX_VALUE, "score", 1200, Verdict.REJECT),
-        AntiCheat("score-rate", CheckKind.MAX_RATE, "score", 5, Verdict.FLAG),
-    ),
-)
+[games.arena.resources.gems]
+type = "currency"
+
+# Every evening at 18:00 for an hour: two attempts of ten minutes, 5 gems to enter.
+[games.arena.events.sprint]
+name = "Evening Sprint"
+starts_at = "2026-03-02T18:00:00Z"
+window_seconds = 3600
+repeat_every_seconds = 86400
+attempt_seconds = 600
+max_attempts = 2
+score_metric = "score"
+target = 1000
+entry_cost = [{ type = "currency", key = "gems", amount = 5 }]
+completion_rewards = [{ type = "currency", key = "coins", amount = 20 }]
+milestones = [
+  { key = "bronze", threshold = 300, rewards = [{ type = "currency", key = "coins", amount = 10 }] },
+  { key = "silver", threshold = 600, rewards = [{ type = "currency", key = "coins", amount = 25 }] },
+]
+rank_rewards = [
+  { from = 1, to = 1, rewards = [{ type = "currency", key = "coins", amount = 500 }] },
+  { from = 2, to = 3, rewards = [{ type = "currency", key = "coins", amount = 200 }] },
+]
+anti_cheat = [
+  # A score over 1,200 is refused whole; one faster than 5 points a second is applied and flagged.
+  { key = "score-cap", kind = "max_value", metric = "score", limit = 1200, verdict = "reject" },
+  { key = "score-rate", kind = "max_rate", metric = "score", limit = 5, verdict = "flag" },
+]
+"""
 
 PLAYERS = ("ada", "bo", "cy", "dee", "eli", "fox")
 
 
-@attrs.define
-class Arena:
-    """The game's players as clients: each call is one transaction that authenticates the player, as a
-    request to the server would be; a refusal is printed and changes nothing."""
-
-    store: MemoryStore
-    rt: Runtime
-    scope: Scope
-    secrets: dict[str, str] = attrs.Factory(dict)
-    attempts: dict[str, Attempt] = attrs.Factory(dict)
-
-    @contextmanager
-    def player(self, name: str, action: str) -> Iterator[tuple[MemoryTransaction, Player]]:
-        try:
-            with self.store.transaction() as tx:
-                yield tx, authenticate(tx, self.rt, self.scope, name, self.secrets[name])
-        except LivecoreError as refused:
-            print(f"  {name:4} {action}: refused, {refused.code.value}")
-
-    def start(self, name: str) -> None:
-        with self.player(name, "start") as (tx, player):
-            self.attempts[name] = event_commands.start(tx, self.rt, self.scope, player, "sprint", None)
-
-    def progress(self, name: str, score: float, *, complete: bool = False) -> None:
-        """Report the attempt's score so far (a total, not a delta)."""
-        with self.player(name, "progress") as (tx, player):
-            attempt, milestones = event_commands.record_progress(
-                tx, self.rt, self.scope, player, "sprint", self.attempts[name].id, {"score": score}, complete
-            )
-            self.attempts[name] = attempt
-            for grant in milestones:
-                print(f"  {name:4} {score:5.0f}: milestone {grant.metadata['milestoneKey']}")
-            if attempt.flagged or attempt.status.value != "in_progress":
-                print(f"  {name:4} {score:5.0f}: {attempt.status.value}, flagged={attempt.flagged}")
+def progress(player: SimPlayer, attempt_id: str, score: float, *, complete: bool = False) -> None:
+    """Report the attempt's score so far (a total, not a delta); print what it reached or was refused."""
+    try:
+        done = player.live_events.report_progress("sprint", attempt_id, {"score": score}, complete=complete)
+    except LivecoreAPIError as refused:
+        print(f"  {player.external_id:4} progress: refused, {refused.code}")
+        return
+    for grant in done.milestones_granted:
+        print(f"  {player.external_id:4} {score:5.0f}: milestone {grant.metadata['milestoneKey']}")
+    attempt = done.attempt
+    if attempt.flagged or attempt.status.value != "in_progress":
+        print(f"  {player.external_id:4} {score:5.0f}: {attempt.status.value}, flagged={attempt.flagged}")
 
 
 def main() -> None:
-    store = MemoryStore()
-    game = Game(
-        id="gam_arena",
-        studio_id="std_demo",
-        key="arena",
-        name="Arena",
-        settings=GameSettings(
-            economy=Economy.PLATFORM,
-            resources={
-                "coins": Resource("coins", ResourceType.CURRENCY),
-                "gems": Resource("gems", ResourceType.CURRENCY),
-            },
-            events={"sprint": SPRINT},
-        ),
-    )
-    store.add_game(Studio(id="std_demo", key="demo"), game)
-    clock = ManualClock(STARTS - timedelta(minutes=5))
-    rt = Runtime(clock=clock, rng=SeededRandomSource(22), hasher=KeyedHasher(b"live-event-example" * 2))
-    scope = Scope(studio_id=game.studio_id, game_id=game.id, env=Environment.TEST)
-    arena = Arena(store, rt, scope)
+    sim = Simulation.from_manifest(MANIFEST, seed=22, start=STARTS - timedelta(minutes=5))
     luck = random.Random(22)
 
     # Everyone registers and gets 8 gems from the studio backend: enough for one paid entry, not two.
-    with store.transaction() as tx:
-        for name in PLAYERS:
-            registered = register(tx, rt, scope, name)
-            arena.secrets[name] = registered.secret
-            player = set_identity(tx, rt, registered.player, name=name.title(), avatar=None, by_player=False)
-            gems = (ResourceType.CURRENCY, "gems", 8)
-            server_adjust(tx, rt, scope, game, player, *gems, credit=True, note="welcome", source_ref_id=None)
-        [sprint] = event_commands.list_events(tx, rt, scope, None)
-    print(f"{sprint.event.name}: {sprint.state.value}, next window at {sprint.next_window_starts_at:%H:%M}")
+    players = {name: sim.player(name) for name in PLAYERS}
+    for player in players.values():
+        sim.server.wallet.credit(player, "gems", 8, reason="welcome")
+    [sprint] = players["ada"].live_events.list().events
+    assert sprint.next_window_starts_at is not None
+    print(f"{sprint.name}: {sprint.state.value}, next window at {sprint.next_window_starts_at:%H:%M}")
 
-    clock.set(STARTS)
-    with store.transaction() as tx:
-        event_commands.open_due_windows(tx, rt)  # the scheduler's step at 18:00
-    for name in PLAYERS:
-        arena.start(name)
-    board_id = arena.attempts["ada"].board_id
-    print(f"{len(arena.attempts)} attempts on {board_id}")
+    sim.advance_to(STARTS)  # the window opens
+    attempts = {}
+    for name, player in players.items():
+        started = player.live_events.start_attempt("sprint")
+        assert not isinstance(started, LobbyForming)
+        attempts[name] = started.attempt.attempt_id
+    board_id = started.attempt.leaderboard_id
+    print(f"{len(attempts)} attempts on {board_id}")
 
     # fox cheats 30 s in: a score over the cap is refused whole; one too fast for the attempt's time is
     # applied and flagged for the studio to review (it reaches the target, so the attempt completes).
-    clock.advance(30)
-    arena.progress("fox", 5000)
-    arena.progress("fox", 1100)
+    sim.advance(seconds=30)
+    progress(players["fox"], attempts["fox"], 5000)
+    progress(players["fox"], attempts["fox"], 1100)
 
     # Five minutes of honest play, reported every minute.
     scores = dict.fromkeys(PLAYERS, 0)
     for _ in range(5):
-        clock.advance(60)
+        sim.advance(minutes=1)
         for name in PLAYERS[:-1]:
             scores[name] += luck.randint(40, 190)
-            arena.progress(name, scores[name])
+            progress(players[name], attempts[name], scores[name])
 
     # ada stops and completes her attempt; a second one needs 5 more gems than she has.
-    arena.progress("ada", scores["ada"], complete=True)
-    arena.start("ada")
+    progress(players["ada"], attempts["ada"], scores["ada"], complete=True)
+    try:
+        players["ada"].live_events.start_attempt("sprint")
+    except LivecoreAPIError as refused:
+        print(f"  ada  start: refused, {refused.code}")
 
-    with store.transaction() as tx:
-        around = board_commands.read_board(tx, rt, scope, board_id, limit=3, around="cy")
-    print("around cy: " + ", ".join(f"{s.rank}. {s.player.external_id}" for s in around.standings))
+    around = sim.board(board_id, limit=3, around="cy")
+    print("around cy: " + ", ".join(f"{e.rank}. {e.external_player_id}" for e in around.entries))
 
-    # 19:00, the window's end: the scheduler closes it in one step (expire, finalize, pay the rank bands).
-    clock.set(STARTS + timedelta(seconds=SPRINT.window_seconds))
-    with store.transaction() as tx:
-        for window in event_commands.due_windows(tx, rt, 10):
-            event_commands.close_window(tx, rt, window.id, window.game_id)
-        final = board_commands.read_board(tx, rt, scope, board_id)
-
-    rank_rewards = {
-        g.player_id: g for g in store.tables_of(GrantTables).grants.values() if g.source_kind == "event_rank"
+    # 19:00, the window's end: the scheduler closes it (expire, finalize, pay the rank bands).
+    sim.advance_to(STARTS + timedelta(hours=1))
+    final = sim.board(board_id)
+    # How each player's attempt ended, as the studio heard it.
+    ended = {
+        e.data["externalPlayerId"]: e.kind.removeprefix("event.")
+        for e in sim.webhooks
+        if e.kind in ("event.completed", "event.expired")
     }
-    print(f"final board ({final.board.status.value}):")
-    for standing in final.standings:
-        grant = rank_rewards.get(standing.player.id)
-        reward = f"  +{grant.entries[0].amount} coins" if grant else ""
-        status = store.tables_of(LiveEventTables).attempts[(game.id, standing.entry.attempt_id)].status.value
-        name, score = standing.player.external_id, standing.entry.score
-        print(f"  {standing.rank}. {name:4} {score:5.0f}  {status}{reward}")
-    kinds: dict[str, int] = {}
-    for event in store.outbox:
-        kinds[event.kind] = kinds.get(event.kind, 0) + 1
+    print(f"final board ({final.leaderboard.status.value}):")
+    for entry in final.entries:
+        player = players[entry.external_player_id]
+        paid = [g for g in player.grants.pending().grants if g.source_kind == "event_rank"]
+        reward = f"  +{paid[0].entries[0].amount} coins" if paid else ""
+        name = entry.external_player_id
+        print(f"  {entry.rank}. {name:4} {entry.score:5.0f}  {ended[name]}{reward}")
+    kinds = Counter(event.kind for event in sim.webhooks)
     print("webhooks: " + ", ".join(f"{kind} x{n}" for kind, n in sorted(kinds.items())))
 
 

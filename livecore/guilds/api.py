@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -50,6 +50,17 @@ from livecore.guilds.rules import (
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, limited
 from livecore.players.rules import Player
+
+if TYPE_CHECKING:
+    from livecore.guilds.commands import (
+        Donated,
+        GuildDetail,
+        GuildPage,
+        GuildRead,
+        Joined,
+        OwnGuild,
+        PlayerGuild,
+    )
 
 # --- records ---------------------------------------------------------------------------------------------
 
@@ -125,6 +136,11 @@ class GuildWithMembersView(GuildView):
                 )
             )
         return cls(**_record(guild), members=views)
+
+    @classmethod
+    def read(cls, found: GuildRead) -> GuildWithMembersView:
+        """A guild as a command read it, with its members."""
+        return cls.with_members(found.guild, found.members, found.players)
 
 
 @attrs.frozen
@@ -413,6 +429,10 @@ class GuildResponse:
 
     guild: GuildWithMembersView
 
+    @classmethod
+    def of(cls, found: GuildRead) -> GuildResponse:
+        return cls(guild=GuildWithMembersView.read(found))
+
 
 @attrs.frozen
 class OwnGuildResponse:
@@ -420,6 +440,12 @@ class OwnGuildResponse:
 
     guild: GuildWithMembersView | None
     role: Role | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+    @classmethod
+    def of(cls, own: OwnGuild | None) -> OwnGuildResponse:
+        if own is None:
+            return cls(guild=None)
+        return cls(guild=GuildWithMembersView.read(own.read), role=own.role)
 
 
 @attrs.frozen
@@ -429,6 +455,13 @@ class JoinResponse:
     guild: GuildWithMembersView | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
     role: Role | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
     request: JoinRequestView | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+    @classmethod
+    def of(cls, joined: Joined) -> JoinResponse:
+        answer = join_answer(joined)
+        if isinstance(answer, GuildJoined):
+            return cls(guild=answer.guild, role=answer.role)
+        return cls(request=answer.request)
 
 
 @attrs.frozen
@@ -445,6 +478,14 @@ class GuildJoinPending:
     guild."""
 
     request: JoinRequestView
+
+
+def join_answer(joined: Joined) -> GuildJoined | GuildJoinPending:
+    """A join's answer as the clients read it: the seat in an open guild, or the request pending."""
+    if joined.own is not None:
+        return GuildJoined(guild=GuildWithMembersView.read(joined.own.read), role=joined.own.role)
+    assert joined.request is not None
+    return GuildJoinPending(request=JoinRequestView.of(joined.request))
 
 
 @attrs.frozen
@@ -492,6 +533,13 @@ class DonationResponse:
     donation: DonationView
     help_request: HelpRequestView
 
+    @classmethod
+    def of(cls, done: Donated, now: datetime) -> DonationResponse:
+        """``now``: the instant the request's status is read at."""
+        return cls(
+            donation=DonationView.of(done.donation), help_request=HelpRequestView.of(done.request, now)
+        )
+
 
 @attrs.frozen
 class GuildListResponse:
@@ -500,10 +548,23 @@ class GuildListResponse:
     guilds: list[GuildView]
     next_offset: int | None
 
+    @classmethod
+    def of(cls, page: GuildPage) -> GuildListResponse:
+        return cls(guilds=[GuildView.of(g) for g in page.guilds], next_offset=page.next_offset)
+
 
 @attrs.frozen
 class GuildDetailResponse:
     guild: GuildDetailView
+
+    @classmethod
+    def of(cls, found: GuildDetail) -> GuildDetailResponse:
+        read = found.read
+        return cls(
+            guild=GuildDetailView.detail(
+                read.guild, read.members, read.players, found.pending_requests, found.history
+            )
+        )
 
 
 @attrs.frozen
@@ -512,6 +573,13 @@ class PlayerGuildResponse:
 
     guild: GuildView | None
     stints: list[StintView]
+
+    @classmethod
+    def of(cls, found: PlayerGuild) -> PlayerGuildResponse:
+        return cls(
+            guild=None if found.guild is None else GuildView.of(found.guild),
+            stints=[StintView.of(s.stint, s.guild_name) for s in found.stints],
+        )
 
 
 # --- routes ----------------------------------------------------------------------------------------------

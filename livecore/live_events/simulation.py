@@ -1,5 +1,6 @@
-"""The live-event actions of a simulated player (``sdk.live_events``): the events list, starting an
-attempt (seated in a lobby first on a lobby event) and reporting its progress."""
+"""The live-event actions of a simulation: a player's (``sdk.live_events``: the events list, starting an
+attempt, seated in a lobby first on a lobby event, and reporting its progress) and the studio's test tool
+(``server.live_events.end_now``)."""
 
 from __future__ import annotations
 
@@ -11,19 +12,22 @@ from livecore.live_events.commands import live_events as commands
 from livecore.lobbies.api import LobbyForming
 from livecore.lobbies.rules import Lobby
 from livecore.players.rules import Player
-from livecore.simulation.actions import Actions, body
+from livecore.simulation.actions import Actions, ServerActions, body
 
 
 class LiveEvents(Actions):
-    def list(self) -> api.EventListResponse:
-        """Every event of the game, with the player's attempts in each open window."""
+    def list(self, *, with_attempts: bool = True) -> api.EventListResponse:
+        """Every event of the game, with the player's attempts in each open window; ``with_attempts``
+        False reads as the client key alone (``attempts`` None), as the client does."""
         sim = self._sim
 
-        def op(tx: commands.LiveEventsTx, me: Player) -> api.EventListResponse:
+        def listed(tx: commands.LiveEventsTx, me: Player | None) -> api.EventListResponse:
             listings = commands.list_events(tx, sim.rt, sim.scope, me)
             return api.EventListResponse(events=[api.EventView.of(listing) for listing in listings])
 
-        return self._read(op)
+        if not with_attempts:
+            return sim.run(lambda tx: listed(tx, None))
+        return self._read(listed)
 
     def start_attempt(
         self, event_key: str, *, player_context: dict[str, Any] | None = None
@@ -63,3 +67,19 @@ class LiveEvents(Actions):
             )
 
         return self._write(op)
+
+
+class ServerLiveEvents(ServerActions):
+    """``sim.server.live_events``: the studio's test-environment tool on events."""
+
+    def end_now(self, event_key: str) -> api.EndNowResponse:
+        """Close the event's open window now, as its end would: attempts in progress expire, its boards
+        are finalized, its rank rewards granted. Answers the windows closed (none when none was open); the
+        next window still opens on schedule. A simulation of the live environment is refused
+        (:class:`~livecore.exceptions.PermissionDeniedError`), as a live key is."""
+        sim = self._sim
+        return self._run(
+            lambda tx: api.EndNowResponse(
+                closed_windows=commands.end_now(tx, sim.rt, sim.server_scope, event_key)
+            )
+        )

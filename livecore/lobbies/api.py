@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -15,6 +15,9 @@ from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, Count, limited
 from livecore.lobbies.rules import CAPACITY_MAX, Lobby, LobbyStatus, PromotionReason, Seat
 from livecore.players.rules import Player
+
+if TYPE_CHECKING:
+    from livecore.lobbies.commands import LobbyRead
 
 
 @attrs.frozen
@@ -91,6 +94,11 @@ class LobbyView:
 @attrs.frozen
 class LobbyResponse:
     lobby: LobbyView
+
+    @classmethod
+    def of(cls, found: LobbyRead) -> LobbyResponse:
+        """A lobby as a command read it, its participants' identities as they are now."""
+        return cls(lobby=LobbyView.of(found.lobby, found.seats, found.players))
 
 
 @attrs.frozen

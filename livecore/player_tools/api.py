@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -18,8 +18,11 @@ from livecore.limits import FREE_TEXT, limited
 from livecore.live_events.api import AttemptView
 from livecore.lobbies.api import LobbyView
 from livecore.player_tools.migration import ROWS, InventoryRow, PlayerRow, WalletRow
-from livecore.players.rules import BAN_REASON
+from livecore.players.rules import BAN_REASON, Player
 from livecore.purchases.api import PurchaseView
+
+if TYPE_CHECKING:
+    from livecore.player_tools.commands.moderation import Moderated
 
 
 @attrs.frozen
@@ -81,11 +84,25 @@ class BanState:
     reason: str | None
     banned_at: datetime | None
 
+    @classmethod
+    def of(cls, p: Player) -> BanState:
+        return cls(
+            external_player_id=p.external_id,
+            banned=p.ban is not None,
+            reason=p.ban.reason if p.ban else None,
+            banned_at=p.ban.banned_at if p.ban else None,
+        )
+
 
 @attrs.frozen
 class BanPlayerResponse:
     applied: bool
     ban: BanState
+
+    @classmethod
+    def of(cls, done: Moderated) -> BanPlayerResponse:
+        """A ban's or an unban's answer: whether it changed anything, and the state after."""
+        return cls(applied=done.applied, ban=BanState.of(done.player))
 
 
 @attrs.frozen

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -19,7 +19,10 @@ from livecore.api.route import (
 from livecore.errors import ErrorCode
 from livecore.limits import limited
 from livecore.purchases import rules as purchases
-from livecore.purchases.rules import WINDOW_DAYS, WINDOWS, ValidationStatus
+from livecore.purchases.rules import WINDOW_DAYS, WINDOWS, Purchase, ValidationStatus
+
+if TYPE_CHECKING:
+    from livecore.purchases.commands import Tracked
 
 ValidationStatusView = ValidationStatus
 
@@ -46,12 +49,40 @@ class PurchaseView:
     tracked_at: datetime
     metadata: dict[str, Any]
 
+    @classmethod
+    def of(cls, p: Purchase) -> PurchaseView:
+        return cls(
+            purchase_id=p.id,
+            external_player_id=p.external_player_id,
+            transaction_id=p.transaction_id,
+            store=p.store,
+            product_id=p.product_id,
+            product_type=p.product_type,
+            amount_minor=p.amount_minor,
+            currency=p.currency,
+            normalized_amount_minor=p.normalized_amount_minor,
+            fx_rate=p.fx_rate,
+            validation_status=p.validation_status,
+            purchased_at=p.purchased_at,
+            tracked_at=p.tracked_at,
+            metadata=p.metadata,
+        )
+
 
 @attrs.frozen
 class TrackPurchaseResponse:
     purchase: PurchaseView
     lifetime_amount_minor: int
     purchase_count: int
+
+    @classmethod
+    def of(cls, done: Tracked) -> TrackPurchaseResponse:
+        """The purchase tracked (or tracked first, on a repeat) and the player's spend after it."""
+        return cls(
+            purchase=PurchaseView.of(done.purchase),
+            lifetime_amount_minor=done.spend.lifetime_amount_minor,
+            purchase_count=done.spend.purchase_count,
+        )
 
 
 @attrs.frozen

@@ -81,6 +81,11 @@ class PurchaseRequest(TrackPurchaseRequest):
 
     validation_status: ValidationStatus = ValidationStatus.UNVERIFIED
 
+    @classmethod
+    def reported(cls, body: TrackPurchaseRequest) -> PurchaseRequest:
+        """The client's report as the core tracks it: never verified, whatever the body's type."""
+        return cls(**{f.name: getattr(body, f.name) for f in attrs.fields(TrackPurchaseRequest)})
+
 
 @attrs.frozen
 class Purchase:

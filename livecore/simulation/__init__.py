@@ -1,6 +1,27 @@
-"""Play a game embedded: :class:`Simulation` (docs/simulation.md)."""
+"""Play a game embedded: :class:`Simulation` (docs/simulation.md).
 
-from livecore.simulation.player import SimPlayer
-from livecore.simulation.world import Simulation
+The two names are read on first use: each area's actions (``livecore/<area>/simulation.py``) import
+:mod:`livecore.simulation.actions`, and :class:`SimPlayer` and :class:`Simulation` import the areas' actions,
+so loading them with the package would leave an area's module half made when it is imported first."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.world import Simulation
 
 __all__ = ["SimPlayer", "Simulation"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Simulation":
+        from livecore.simulation.world import Simulation
+
+        return Simulation
+    if name == "SimPlayer":
+        from livecore.simulation.player import SimPlayer
+
+        return SimPlayer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from livecore.api.convert import camel, structure, unstructure
+from livecore.api.convert import ABSENT, camel, structure, unstructure
 from livecore.commands.actor import check_actor
 from livecore.errors import LivecoreError
 from livecore.exceptions import LivecoreAPIError, api_error
@@ -39,11 +39,23 @@ def external_id_of(someone: SimPlayer | str | None) -> str | None:
 
 def body(model: type[T], **fields: Any) -> T:
     """The request model as the server reads it from a JSON body: the same bounds and refusals (400
-    ``invalid_request`` naming each offending field). A field left None is left out, as the client
+    ``invalid_request`` naming each offending field, raised as the client's
+    :class:`~livecore.exceptions.InvalidRequestError`). A field left None is left out, as the client
     leaves it out."""
+    return _structured(model, {k: v for k, v in fields.items() if v is not None})
+
+
+def patch(model: type[T], **fields: Any) -> T:
+    """The body of a partial edit (a PATCH), read as :func:`body` reads one: a field left ``ABSENT`` is
+    left out (kept as it is), while None is sent as null (cleared), as the client sends them."""
+    return _structured(model, {k: v for k, v in fields.items() if v is not ABSENT})
+
+
+def _structured(model: type[T], fields: dict[str, Any]) -> T:
     try:
-        return structure({camel(k): unstructure(v) for k, v in fields.items() if v is not None}, model)
+        return structure({camel(k): unstructure(v) for k, v in fields.items()}, model)
     except LivecoreError as err:
+        # Read before any transaction, so outside Simulation.run: translated here, as it would be there.
         raise api_error(err) from None
 
 

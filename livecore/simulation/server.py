@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 from livecore.economy.simulation import ServerWallet
 from livecore.grants.simulation import ServerGrants
+from livecore.guilds.simulation import ServerGuilds
 from livecore.leaderboards.simulation import ServerLeaderboards
+from livecore.live_events.simulation import ServerLiveEvents
+from livecore.lobbies.simulation import ServerLobbies
+from livecore.players.simulation import ServerPlayers
+from livecore.purchases.simulation import ServerPurchases
+from livecore.teams.simulation import ServerTeams
 
 if TYPE_CHECKING:
     from livecore.simulation.world import Simulation
@@ -20,3 +26,9 @@ class SimServer:
         self.wallet = ServerWallet(sim)
         self.grants = ServerGrants(sim)
         self.leaderboards = ServerLeaderboards(sim)
+        self.live_events = ServerLiveEvents(sim)
+        self.lobbies = ServerLobbies(sim)
+        self.teams = ServerTeams(sim)
+        self.guilds = ServerGuilds(sim)
+        self.purchases = ServerPurchases(sim)
+        self.players = ServerPlayers(sim)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from livecore import areas as core_areas
 from livecore.area import Area
@@ -28,14 +28,17 @@ from livecore.errors import LivecoreError
 from livecore.events import DomainEvent
 from livecore.exceptions import api_error
 from livecore.games import Game, Studio
+from livecore.guilds import simulation as guilds
+from livecore.guilds.api import GuildResponse, GuildSearchResponse
+from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
 from livecore.hashing import KeyedHasher
 from livecore.ids import Prefix, new_id
 from livecore.leaderboards import commands as leaderboards
 from livecore.leaderboards.api import LeaderboardQuery, LeaderboardResponse
 from livecore.live_events.api import BoardQuery, BoardResponse
 from livecore.live_events.commands import boards
-from livecore.lobbies import commands as lobbies
-from livecore.lobbies.api import LobbyResponse, LobbyView
+from livecore.lobbies import simulation as lobbies
+from livecore.lobbies.api import LobbyResponse
 from livecore.manifest import Manifest, parse_manifest
 from livecore.memory import MemoryStore
 from livecore.memory.store import MemoryTransaction
@@ -171,14 +174,24 @@ class Simulation:
 
     # --- players ---------------------------------------------------------------------------------
 
-    def player(self, external_id: str) -> SimPlayer:
+    def player(
+        self,
+        external_id: str,
+        *,
+        player_context: dict[str, Any] | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
+    ) -> SimPlayer:
         """The player ``external_id``, registered on first use (the SDK's register, so a new player's
-        ``player.registered`` webhook and first-contact rules apply)."""
+        ``player.registered`` webhook and first-contact rules apply), with the ``playerContext``, platform
+        and app version its client would send; later calls return the same handle."""
         from livecore.simulation.player import SimPlayer
 
         found = self._players.get(external_id)
         if found is None:
-            found = SimPlayer(self, external_id)
+            found = SimPlayer(
+                self, external_id, player_context=player_context, platform=platform, app_version=app_version
+            )
             self._players[external_id] = found
         return found
 
@@ -264,12 +277,18 @@ class Simulation:
 
     def lobby(self, lobby_id: str) -> LobbyResponse:
         """A lobby with its seats (``sdk.lobbies.get``)."""
+        return lobbies.get(self, lobby_id)
 
-        def op(tx: MemoryTransaction) -> LobbyResponse:
-            found = lobbies.read_lobby(tx, self.scope, lobby_id)
-            return LobbyResponse(lobby=LobbyView.of(found.lobby, found.seats, found.players))
+    def guilds(
+        self, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0
+    ) -> GuildSearchResponse:
+        """The guilds not disbanded whose name holds ``q`` (every guild without it), newest first, a page
+        of ``limit`` from ``offset`` (``sdk.guilds.search``: the client key's, no player's)."""
+        return guilds.search(self, q, limit=limit, offset=offset)
 
-        return self.run(op)
+    def guild(self, guild_id: str) -> GuildResponse:
+        """A guild with its members (``sdk.guilds.get``: the client key's, no player's)."""
+        return guilds.get(self, guild_id)
 
     # --- what happened ---------------------------------------------------------------------------
 

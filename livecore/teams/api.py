@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -25,6 +25,9 @@ from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, Count, limited
 from livecore.players.rules import Player
 from livecore.teams.rules import TEAM_SIZE_MAX, PartnerInvite, Team, TeamMember
+
+if TYPE_CHECKING:
+    from livecore.teams.commands import TeamRead
 
 
 @attrs.frozen
@@ -95,12 +98,20 @@ class TeamView:
 class TeamResponse:
     team: TeamView
 
+    @classmethod
+    def of(cls, found: TeamRead) -> TeamResponse:
+        return cls(team=TeamView.of(found.team, found.members, found.players))
+
 
 @attrs.frozen
 class MyTeamResponse:
     """The player's team in the event's open window; null when it sits on none."""
 
     team: TeamView | None
+
+    @classmethod
+    def of(cls, found: TeamRead | None) -> MyTeamResponse:
+        return cls(team=None if found is None else TeamResponse.of(found).team)
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ from livecore.economy.views import items_adjusted
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.limits import FREE_TEXT
 from livecore.operators import api
-from livecore.player_tools.api import BanPlayerResponse, BanRequest
+from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState
 from livecore.player_tools.commands import moderation
 from livecore.players.commands import find_record, get_player, load_game, rotate_secret
 from livecore.players.rules import Player
@@ -24,7 +24,7 @@ from livecore_server.admin.webhooks import player_deliveries
 from livecore_server.economy.sdk import inventory_view, wallet_view
 from livecore_server.friends.sdk import friends_view
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.player_tools.server import ban_view, player_profile
+from livecore_server.player_tools.server import player_profile
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.audit import AuditFilter
 
@@ -46,7 +46,7 @@ def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.Play
     )
     return api.PlayerLookupResponse(
         profile=player_profile(call, tx, player, limit),
-        ban=ban_view(player),
+        ban=BanState.of(player),
         country=api.PlayerCountryView.of(player),
         friends=friends_view(call, tx, player, None).friends,
         wallet=wallet_view(call, tx, player).currencies,
@@ -79,7 +79,7 @@ def ban(call: Call[BanRequest, api.EnvQuery], tx: ServerTransaction) -> BanPlaye
         before={"banned": player.banned},
         after={"banned": done.player.banned},
     )
-    return BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
+    return BanPlayerResponse.of(done)
 
 
 def unban(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> BanPlayerResponse:
@@ -93,7 +93,7 @@ def unban(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> BanPlayerRes
         before={"banned": player.banned},
         after={"banned": done.player.banned},
     )
-    return BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
+    return BanPlayerResponse.of(done)
 
 
 def set_country(

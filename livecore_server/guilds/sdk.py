@@ -13,16 +13,9 @@ def _player(call: AnyCall) -> Player:
     return call.player
 
 
-def _with_members(found: commands.GuildRead) -> api.GuildWithMembersView:
-    return api.GuildWithMembersView.with_members(found.guild, found.members, found.players)
-
-
-def _own(own: commands.OwnGuild) -> api.GuildResponse:
-    return api.GuildResponse(guild=_with_members(own.read))
-
-
 def create(call: Call[api.CreateGuildRequest, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return _own(commands.create(tx, call.rt, call.scope, _player(call), call.body.profile()))
+    found = commands.create(tx, call.rt, call.scope, _player(call), call.body.profile())
+    return api.GuildResponse.of(found.read)
 
 
 def search(call: Call[None, api.GuildSearchQuery], tx: commands.GuildsTx) -> api.GuildSearchResponse:
@@ -32,23 +25,18 @@ def search(call: Call[None, api.GuildSearchQuery], tx: commands.GuildsTx) -> api
 
 
 def read(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return api.GuildResponse(guild=_with_members(commands.read_guild(tx, call.scope, call.params["guildId"])))
+    return api.GuildResponse.of(commands.read_guild(tx, call.scope, call.params["guildId"]))
 
 
 def mine(call: Call[None, None], tx: commands.GuildsTx) -> api.OwnGuildResponse:
-    own = commands.my_guild(tx, call.scope, _player(call))
-    if own is None:
-        return api.OwnGuildResponse(guild=None)
-    return api.OwnGuildResponse(guild=_with_members(own.read), role=own.role)
+    return api.OwnGuildResponse.of(commands.my_guild(tx, call.scope, _player(call)))
 
 
 def join(call: Call[api.JoinGuildRequest | None, None], tx: commands.GuildsTx) -> api.JoinResponse | Reply:
     message = None if call.body is None else call.body.message
     joined = commands.join(tx, call.rt, call.scope, _player(call), call.params["guildId"], message)
-    if joined.own is not None:
-        return api.JoinResponse(guild=_with_members(joined.own.read), role=joined.own.role)
-    assert joined.request is not None
-    return Reply(api.JoinResponse(request=api.JoinRequestView.of(joined.request)), 201)
+    answer = api.JoinResponse.of(joined)
+    return answer if joined.own is not None else Reply(answer, 201)
 
 
 def cancel_join_request(call: Call[None, None], tx: commands.GuildsTx) -> api.CancelledResponse:
@@ -62,7 +50,8 @@ def leave(call: Call[None, None], tx: commands.GuildsTx) -> api.LeftResponse:
 
 
 def edit(call: Call[api.EditGuildRequest, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return _own(commands.edit(tx, call.rt, call.scope, _player(call), call.body.profile()))
+    found = commands.edit(tx, call.rt, call.scope, _player(call), call.body.profile())
+    return api.GuildResponse.of(found.read)
 
 
 def join_requests(call: Call[None, None], tx: commands.GuildsTx) -> api.JoinRequestsResponse:
@@ -83,19 +72,23 @@ def decline(call: Call[None, None], tx: commands.GuildsTx) -> api.DeclinedRespon
 
 
 def kick(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return _own(commands.kick(tx, call.rt, call.scope, _player(call), call.params["memberExternalId"]))
+    found = commands.kick(tx, call.rt, call.scope, _player(call), call.params["memberExternalId"])
+    return api.GuildResponse.of(found.read)
 
 
 def promote(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return _own(commands.promote(tx, call.rt, call.scope, _player(call), call.params["memberExternalId"]))
+    found = commands.promote(tx, call.rt, call.scope, _player(call), call.params["memberExternalId"])
+    return api.GuildResponse.of(found.read)
 
 
 def demote(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return _own(commands.demote(tx, call.rt, call.scope, _player(call), call.params["memberExternalId"]))
+    found = commands.demote(tx, call.rt, call.scope, _player(call), call.params["memberExternalId"])
+    return api.GuildResponse.of(found.read)
 
 
 def transfer(call: Call[api.TransferRequest, None], tx: commands.GuildsTx) -> api.GuildResponse:
-    return _own(commands.transfer(tx, call.rt, call.scope, _player(call), call.body.external_player_id))
+    found = commands.transfer(tx, call.rt, call.scope, _player(call), call.body.external_player_id)
+    return api.GuildResponse.of(found.read)
 
 
 def ask_help(call: Call[api.AskHelpRequest, None], tx: commands.GuildsTx) -> api.HelpRequestResponse:
@@ -115,10 +108,7 @@ def help_requests(call: Call[None, None], tx: commands.GuildsTx) -> api.HelpRequ
 def donate(call: Call[api.DonateRequest, None], tx: commands.GuildsTx) -> api.DonationResponse:
     request_id = call.params["requestId"]
     done = commands.donate(tx, call.rt, call.scope, _player(call), request_id, call.body.amount)
-    return api.DonationResponse(
-        donation=api.DonationView.of(done.donation),
-        help_request=api.HelpRequestView.of(done.request, call.rt.clock.now()),
-    )
+    return api.DonationResponse.of(done, call.rt.clock.now())
 
 
 BINDINGS: list[Binding] = [

@@ -7,15 +7,6 @@ from livecore.guilds import api, commands
 from livecore_server.http.endpoint import Binding, Call, bind
 
 
-def _detail(found: commands.GuildDetail) -> api.GuildDetailResponse:
-    read = found.read
-    return api.GuildDetailResponse(
-        guild=api.GuildDetailView.detail(
-            read.guild, read.members, read.players, found.pending_requests, found.history
-        )
-    )
-
-
 def list_guilds(call: Call[None, api.GuildListQuery], tx: commands.GuildsTx) -> api.GuildListResponse:
     query = call.query
     page = commands.admin_search(
@@ -27,29 +18,25 @@ def list_guilds(call: Call[None, api.GuildListQuery], tx: commands.GuildsTx) -> 
         limit=query.limit,
         offset=query.offset,
     )
-    return api.GuildListResponse(
-        guilds=[api.GuildView.of(g) for g in page.guilds], next_offset=page.next_offset
-    )
+    return api.GuildListResponse.of(page)
 
 
 def read(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildDetailResponse:
-    return _detail(commands.guild_detail(tx, call.scope, call.params["guildId"]))
+    return api.GuildDetailResponse.of(commands.guild_detail(tx, call.scope, call.params["guildId"]))
 
 
 def edit(call: Call[api.ServerEditGuildRequest, None], tx: commands.GuildsTx) -> api.GuildDetailResponse:
-    return _detail(commands.admin_edit(tx, call.rt, call.scope, call.params["guildId"], call.body.profile()))
-
-
-def player_guild(call: Call[None, None], tx: commands.GuildsTx) -> api.PlayerGuildResponse:
-    found = commands.player_guild(tx, call.scope, call.external_id)
-    return api.PlayerGuildResponse(
-        guild=None if found.guild is None else api.GuildView.of(found.guild),
-        stints=[api.StintView.of(s.stint, s.guild_name) for s in found.stints],
+    return api.GuildDetailResponse.of(
+        commands.admin_edit(tx, call.rt, call.scope, call.params["guildId"], call.body.profile())
     )
 
 
+def player_guild(call: Call[None, None], tx: commands.GuildsTx) -> api.PlayerGuildResponse:
+    return api.PlayerGuildResponse.of(commands.player_guild(tx, call.scope, call.external_id))
+
+
 def remove_member(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildDetailResponse:
-    return _detail(
+    return api.GuildDetailResponse.of(
         commands.remove_member(
             tx, call.rt, call.scope, call.params["guildId"], call.params["memberExternalId"]
         )
@@ -57,13 +44,13 @@ def remove_member(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildDet
 
 
 def hand_over(call: Call[api.ServerLeaderRequest, None], tx: commands.GuildsTx) -> api.GuildDetailResponse:
-    return _detail(
+    return api.GuildDetailResponse.of(
         commands.hand_over(tx, call.rt, call.scope, call.params["guildId"], call.body.external_player_id)
     )
 
 
 def disband(call: Call[None, None], tx: commands.GuildsTx) -> api.GuildDetailResponse:
-    return _detail(commands.disband(tx, call.rt, call.scope, call.params["guildId"]))
+    return api.GuildDetailResponse.of(commands.disband(tx, call.rt, call.scope, call.params["guildId"]))
 
 
 BINDINGS: list[Binding] = [

@@ -7,8 +7,7 @@ from livecore_server.http.endpoint import Binding, Call, bind
 
 
 def read(call: Call[None, None], tx: commands.LobbiesTx) -> api.LobbyResponse:
-    found = commands.read_lobby(tx, call.scope, call.params["lobbyId"])
-    return api.LobbyResponse(lobby=api.LobbyView.of(found.lobby, found.seats, found.players))
+    return api.LobbyResponse.of(commands.read_lobby(tx, call.scope, call.params["lobbyId"]))
 
 
 BINDINGS: list[Binding] = [bind(api.SDK_LOBBY, read)]

@@ -6,10 +6,6 @@ from livecore.lobbies import api, commands
 from livecore_server.http.endpoint import Binding, Call, Reply, bind
 
 
-def _answer(lobby_read: commands.LobbyRead) -> api.LobbyResponse:
-    return api.LobbyResponse(lobby=api.LobbyView.of(lobby_read.lobby, lobby_read.seats, lobby_read.players))
-
-
 def push(call: Call[api.LobbyPushRequest, None], tx: commands.LobbiesTx) -> api.LobbyResponse | Reply:
     body = call.body
     pushed = commands.push(
@@ -24,12 +20,14 @@ def push(call: Call[api.LobbyPushRequest, None], tx: commands.LobbiesTx) -> api.
         fill_bots=body.fill_bots,
         metadata=body.metadata,
     )
-    answer = _answer(commands.lobby_read(tx, pushed.lobby))
+    answer = api.LobbyResponse.of(commands.lobby_read(tx, pushed.lobby))
     return answer if pushed.created else Reply(answer, 200, replayed=True)
 
 
 def read(call: Call[None, None], tx: commands.LobbiesTx) -> api.LobbyResponse:
-    return _answer(commands.read_lobby(tx, call.scope, call.params["lobbyId"], call.params["gameId"]))
+    return api.LobbyResponse.of(
+        commands.read_lobby(tx, call.scope, call.params["lobbyId"], call.params["gameId"])
+    )
 
 
 BINDINGS: list[Binding] = [bind(api.SERVER_PUSH, push), bind(api.SERVER_LOBBY, read)]

@@ -21,8 +21,8 @@ from livecore.player_tools.erasure import ErasureReason
 from livecore.players.commands import get_player, load_game
 from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
+from livecore.purchases.api import PurchaseView
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
-from livecore_server.purchases.server import purchase_view
 from livecore_server.storage.server_store import ServerTransaction
 
 PROFILE_LIMIT_MAX = 200
@@ -97,23 +97,14 @@ def player_profile(
     )
 
 
-def ban_view(p: Player) -> api.BanState:
-    return api.BanState(
-        external_player_id=p.external_id,
-        banned=p.ban is not None,
-        reason=p.ban.reason if p.ban else None,
-        banned_at=p.ban.banned_at if p.ban else None,
-    )
-
-
 def ban(call: Call[api.BanRequest, None], tx: ServerTransaction) -> api.BanPlayerResponse:
     done = moderation.ban_player(tx, call.rt, call.scope, _player(call, tx), call.body.reason)
-    return api.BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
+    return api.BanPlayerResponse.of(done)
 
 
 def unban(call: Call[None, None], tx: ServerTransaction) -> api.BanPlayerResponse:
     done = moderation.unban_player(tx, call.rt, call.scope, _player(call, tx))
-    return api.BanPlayerResponse(applied=done.applied, ban=ban_view(done.player))
+    return api.BanPlayerResponse.of(done)
 
 
 def _debug_view(applied: bool, p: Player) -> api.DebugPlayerResponse:
@@ -199,7 +190,7 @@ def export(call: Call[None, None], tx: ServerTransaction) -> api.ExportPlayerRes
             if types.get(h.key) is ResourceType.CURRENCY
         ][:EXPORT_LIMIT],
         lobby_memberships=lobby_views(tx, call.scope.game_id, tx.lobbies.seats_of(player.id, EXPORT_LIMIT)),
-        purchases=[purchase_view(p) for p in tx.purchases.page(player.id, None, EXPORT_LIMIT)],
+        purchases=[PurchaseView.of(p) for p in tx.purchases.page(player.id, None, EXPORT_LIMIT)],
     )
 
 

@@ -24,18 +24,7 @@ class Tx(HasGames, HasPlayers, HasPurchases, HasOutbox, Protocol):
 def sdk_track(call: Call[api.TrackPurchaseRequest, None], tx: Tx) -> api.TrackPurchaseResponse | Reply:
     """The client's report: the same request, never verified."""
     assert call.player is not None
-    body = call.body
-    request = PurchaseRequest(
-        transaction_id=body.transaction_id,
-        store=body.store,
-        product_id=body.product_id,
-        product_type=body.product_type,
-        amount_minor=body.amount_minor,
-        currency=body.currency,
-        purchased_at=body.purchased_at,
-        metadata=body.metadata,
-    )
-    return track(call, tx, call.player, request, by_player=True)
+    return track(call, tx, call.player, PurchaseRequest.reported(call.body), by_player=True)
 
 
 BINDINGS: list[Binding] = [bind(api.SDK_TRACK_PURCHASE, sdk_track)]

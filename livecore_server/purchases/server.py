@@ -39,36 +39,13 @@ LIST_LIMIT_MAX = 200
 REVENUE_DAYS = 30
 
 
-def purchase_view(p: Purchase) -> api.PurchaseView:
-    return api.PurchaseView(
-        purchase_id=p.id,
-        external_player_id=p.external_player_id,
-        transaction_id=p.transaction_id,
-        store=p.store,
-        product_id=p.product_id,
-        product_type=p.product_type,
-        amount_minor=p.amount_minor,
-        currency=p.currency,
-        normalized_amount_minor=p.normalized_amount_minor,
-        fx_rate=p.fx_rate,
-        validation_status=p.validation_status,
-        purchased_at=p.purchased_at,
-        tracked_at=p.tracked_at,
-        metadata=p.metadata,
-    )
-
-
 def track(
     call: AnyCall, tx: Tx, player: Player, request: PurchaseRequest, *, by_player: bool = False
 ) -> api.TrackPurchaseResponse | Reply:
     """Track ``request`` for ``player`` (``by_player``: the client's own report, refused to a banned
     player); a repeated transaction id answers the purchase tracked first."""
     done = (cmd.report if by_player else cmd.track)(tx, call.rt, call.scope, player, request)
-    view = api.TrackPurchaseResponse(
-        purchase=purchase_view(done.purchase),
-        lifetime_amount_minor=done.spend.lifetime_amount_minor,
-        purchase_count=done.spend.purchase_count,
-    )
+    view = api.TrackPurchaseResponse.of(done)
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
@@ -104,7 +81,7 @@ def list_purchases(call: Call[None, api.PurchaseListQuery], tx: Tx) -> api.Purch
     rows = tx.purchases.page(player.id, _after(call.query.cursor) if call.query.cursor else None, limit + 1)
     page = rows[:limit]
     return api.PurchaseListResponse(
-        purchases=[purchase_view(p) for p in page],
+        purchases=[api.PurchaseView.of(p) for p in page],
         next_cursor=_cursor(page[-1]) if len(rows) > limit else None,
     )
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from livecore.players.rules import Player
 from livecore.teams import api, commands
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
-from livecore_server.teams.server import answer
 
 
 def _player(call: AnyCall) -> Player:
@@ -15,7 +14,7 @@ def _player(call: AnyCall) -> Player:
 
 def my_team(call: Call[None, None], tx: commands.TeamsTx) -> api.MyTeamResponse:
     found = commands.my_team(tx, call.rt, call.scope, _player(call), call.params["eventKey"])
-    return api.MyTeamResponse(team=None if found is None else answer(found).team)
+    return api.MyTeamResponse.of(found)
 
 
 def invite(call: Call[api.InviteRequest, None], tx: commands.TeamsTx) -> api.InviteResponse:
@@ -26,7 +25,7 @@ def invite(call: Call[api.InviteRequest, None], tx: commands.TeamsTx) -> api.Inv
 
 
 def accept(call: Call[None, None], tx: commands.TeamsTx) -> api.TeamResponse:
-    return answer(
+    return api.TeamResponse.of(
         commands.accept(
             tx, call.rt, call.scope, _player(call), call.params["eventKey"], call.params["inviteId"]
         )

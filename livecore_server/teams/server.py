@@ -6,13 +6,9 @@ from livecore.teams import api, commands
 from livecore_server.http.endpoint import Binding, Call, bind
 
 
-def answer(found: commands.TeamRead) -> api.TeamResponse:
-    return api.TeamResponse(team=api.TeamView.of(found.team, found.members, found.players))
-
-
 def put_roster(call: Call[api.RosterRequest, None], tx: commands.TeamsTx) -> api.TeamResponse:
     body = call.body
-    return answer(
+    return api.TeamResponse.of(
         commands.put_roster(
             tx,
             call.rt,
@@ -28,7 +24,7 @@ def put_roster(call: Call[api.RosterRequest, None], tx: commands.TeamsTx) -> api
 
 
 def read(call: Call[None, api.TeamQuery], tx: commands.TeamsTx) -> api.TeamResponse:
-    return answer(
+    return api.TeamResponse.of(
         commands.read_team(
             tx, call.rt, call.scope, call.params["eventKey"], call.params["teamKey"], call.query.window_id
         )

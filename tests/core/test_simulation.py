@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
 from livecore.exceptions import (
     GiftNotFriendsError,
     InsufficientEntryCostError,
     InvalidRequestError,
     LivecoreAPIError,
 )
-
 from livecore.live_events.webhooks import WindowClosed
 from livecore.lobbies.api import LobbyForming
 from livecore.manifest import ManifestError

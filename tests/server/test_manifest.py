@@ -168,6 +168,23 @@ def test_demo_manifest_parses() -> None:
         "demo-server": ApiKeyManifest(env=Environment.TEST, permission=Permission.SERVER_INTEGRATION),
     }
     assert game.webhooks == {}
+    settings = game.settings()
+    assert set(settings.crates) == {"bronze-chest", "gem-box"}
+    # Every area shows: an event with milestones, rank rewards and a check; a lobby event; a team event;
+    # a weekly league with divisions, fed by the time trial.
+    trial, duel, relay = (settings.events[key] for key in ("time-trial", "duel", "relay"))
+    assert list(settings.events) == ["time-trial", "duel", "relay"]
+    assert trial.milestones and trial.rank_rewards and trial.anti_cheat
+    assert trial.feeds == ("weekly-league",)
+    assert all(event.entry_cost == () for event in settings.events.values())  # studio-managed: none
+    assert duel.lobby is not None and duel.lobby.fill_bots and duel.lobby.bot_score is not None
+    assert duel.sudden_death and duel.rank_rewards and duel.anti_cheat
+    assert relay.teams is not None and relay.lobby is None
+    assert relay.teams.goal and relay.teams.milestones and relay.teams.board and relay.teams.rank_rewards
+    league = settings.leaderboards["weekly-league"]
+    assert (league.period, league.order, league.aggregation) == (Period.WEEKLY, Order.ASC, Aggregation.BEST)
+    assert league.divisions == Divisions(size=30, tiers=("bronze", "silver", "gold"), promote=5, relegate=5)
+    assert league.rank_rewards
 
 
 def test_demo_manifest_file_is_packaged_beside_the_module() -> None:
@@ -1308,6 +1325,20 @@ def test_demo_event_is_open_most_of_the_day() -> None:
     assert state(event_, day + timedelta(hours=12)) is EventState.OPEN
     assert state(event_, day + timedelta(hours=23, minutes=30)) is EventState.SCHEDULED
     assert event_.window_seconds / event_.repeat_every_seconds > 0.9  # type: ignore[operator]
+
+
+def test_the_demos_duel_and_relay_are_always_open_and_its_time_trial_23_hours_a_day() -> None:
+    """Whenever the demo starts, its lobby and team events have a window open, and at least two events
+    do: every 7 minutes of a week."""
+    events = demo_manifest().games["space-race"].settings().events
+    monday = datetime(2031, 5, 19, tzinfo=UTC)
+    for minute in range(0, 7 * 24 * 60, 7):
+        at = monday + timedelta(minutes=minute)
+        assert state(events["duel"], at) is EventState.OPEN, at
+        assert state(events["relay"], at) is EventState.OPEN, at
+        trial_open = state(events["time-trial"], at) is EventState.OPEN
+        assert trial_open == (at.hour != 23), at
+    assert events["duel"].repeat_every_seconds == 3600 and events["relay"].repeat_every_seconds == 86_400
 
 
 def test_the_reference_pages_manifest_example_is_valid() -> None:

@@ -1,0 +1,92 @@
+"""Players and purchases in a simulation (livecore/players/simulation.py, livecore/purchases/simulation.py):
+identities, the studio's bans and tracked purchases, as the server's routes do them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from livecore.exceptions import (
+    IdempotencyConflictError,
+    InvalidRequestError,
+    PlayerBannedError,
+    PlayerNotFoundError,
+)
+from livecore.simulation import Simulation
+
+MONDAY = datetime(2026, 3, 2, tzinfo=UTC)
+
+SHOP = """
+studio = "acme"
+
+[games.shop]
+name = "Shop"
+economy = "platform"
+
+[games.shop.resources.coins]
+type = "currency"
+
+[games.shop.guilds]
+enabled = true
+"""
+
+GEMS = {"store": "app_store", "product_id": "gems_100", "product_type": "consumable", "currency": "USD"}
+
+
+@pytest.fixture
+def sim() -> Simulation:
+    return Simulation.from_manifest(SHOP, seed=2, start=MONDAY)
+
+
+def test_a_ban_refuses_the_players_writes_until_it_is_lifted(sim: Simulation) -> None:
+    ada = sim.player("ada")
+    banned = sim.server.players.ban(ada, reason="chargebacks")
+    assert (banned.applied, banned.ban.banned, banned.ban.reason) == (True, True, "chargebacks")
+    assert sim.server.players.ban(ada, reason="again").applied is False
+    before = list(sim.webhooks)
+
+    with pytest.raises(PlayerBannedError) as refused:
+        ada.guilds.create("Dragons", "open")
+    assert (refused.value.status, refused.value.code) == (403, "player_banned")
+    with pytest.raises(PlayerBannedError):
+        ada.players.set_identity(name="Ada")
+    with pytest.raises(PlayerBannedError):
+        ada.purchases.track(transaction_id="t-1", amount_minor=99, **GEMS)
+    assert ada.guilds.mine().guild is None  # reads keep working
+    assert [e.kind for e in sim.webhooks if e not in before] == []
+
+    # The studio's own calls on a banned player are not the player's writes.
+    assert sim.server.players.set_identity(ada, name="Ada").display_identity.name == "Ada"
+    assert sim.server.purchases.track(ada, transaction_id="t-1", amount_minor=99, **GEMS).purchase_count == 1
+
+    assert sim.server.players.unban(ada).applied is True
+    assert ada.guilds.create("Dragons", "open").guild.name == "Dragons"
+    kinds = [e.kind for e in sim.webhooks]
+    assert kinds.count("player.banned") == kinds.count("player.unbanned") == 1
+
+
+def test_a_player_sets_its_own_identity(sim: Simulation) -> None:
+    ada = sim.player("ada")
+    shown = ada.players.set_identity(name="Ada", avatar="https://example.com/ada.png").display_identity
+    assert (shown.name, shown.avatar) == ("Ada", "https://example.com/ada.png")
+    with pytest.raises(InvalidRequestError):
+        ada.players.set_identity(name="")
+    with pytest.raises(PlayerNotFoundError):
+        sim.server.players.ban("nobody", reason="spam")
+
+
+def test_a_reported_purchase_is_unverified_and_tracked_once(sim: Simulation) -> None:
+    ada = sim.player("ada")
+    first = ada.purchases.track(transaction_id="t-1", amount_minor=499, **GEMS)
+    assert (first.purchase.validation_status.value, first.lifetime_amount_minor) == ("unverified", 499)
+    again = ada.purchases.track(transaction_id="t-1", amount_minor=499, **GEMS)
+    assert again.purchase.purchase_id == first.purchase.purchase_id and again.purchase_count == 1
+    with pytest.raises(IdempotencyConflictError):
+        ada.purchases.track(transaction_id="t-1", amount_minor=999, **GEMS)
+
+    verified = sim.server.purchases.track(
+        ada, transaction_id="t-1", amount_minor=499, validation_status="verified", **GEMS
+    )
+    assert verified.purchase.validation_status.value == "verified"
+    assert [e.kind for e in sim.webhooks_of("purchase.tracked")] == ["purchase.tracked"]
