@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from livecore.crates import commands as crates
 from livecore.crates.api import OpenCrateResponse
-from livecore.grants.api import CreateGrantRequest, RewardEntry, GrantListResponse, GrantResponse, GrantView
+from livecore.grants.api import CreateGrantRequest, GrantListResponse, GrantResponse, GrantView, RewardEntry
 from livecore.grants.commands import GrantsTx, create_grant, settle
 from livecore.grants.rules import PENDING_LIMIT, GrantKind, GrantTrigger
 from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of

@@ -11,27 +11,43 @@ names the typed client's resources use. Two worlds play it:
   player_secret=<ada's secret>, **kw)``, ``server.wallet.credit(ada, ...)`` calls
   ``server.wallet.credit("ada", ...)``; ``advance`` is the test environment's clock route.
 
-Both start at the same instant (:data:`tests.conftest.START`, Monday 12:00 UTC) and play the same calls.
-The season: four players register; friends (a request accepted, and two requests that cross, which
-befriend at once); gifts (one sent and claimed, one refused between strangers, one refused by the
-cooldown); the daily ``sprint`` event with an entry cost (a player without coins refused), a milestone,
-anti-cheat (a score over the cap refused, a lap rate over its limit flagged) and rank rewards; the
-``ladder``, a daily shared board in divisions of two (fed by the sprint's scores and by the studio's
-submits), rolled over at midnight, paying and promoting and relegating; the ``duel``, a lobby event whose
-empty seat a bot fills at its fill time; a crate the studio sends and a player opens; and at midnight the
-windows close and pay, and every player claims its grants.
+Both start at the same instant (:data:`tests.conftest.START`, Monday 12:00 UTC) from the same manifest and
+play the same calls. The season: four players register; friends (a request accepted, and two requests
+that cross, which befriend at once); gifts (one sent and claimed, one refused between strangers, one
+refused by the cooldown); the daily ``sprint`` event with an entry cost (a player without coins refused),
+a milestone, anti-cheat (a score over the cap refused, a lap rate over its limit flagged) and rank
+rewards; the ``ladder``, a daily shared board in divisions of two fed by the sprint's scores and the
+studio's submits; the ``duel``, a lobby event whose empty seat a bot fills at its fill time; a crate the
+studio sends and a player opens; a guild founded at a cost, joined, and a member's help request filled by
+a donation. At 23:00 the duel's window closes, at midnight the sprint's (paying its ranks) and the ladder
+rolls over (paying rank 1 of each division, promoting and relegating); every player claims its grants,
+and the next day's scores land in the divisions the rollover moved them to.
 
-Compared: every answer of the season (the wire models, refusals as their exception class and code) and,
-at checkpoints and at the end, every player's wallet and inventory and the boards (the sprint's, the
-lobby's, the ladder's current and finalized periods, division by division), then the webhook events
-(kind, order, payload). Ids are named by the order in which they first appear on each side
-(tests/server/equivalence_support.py), timestamps are compared as instants, and the names of bots (drawn
-from their random ids) are blanked.
+Compared: every answer of the season (the wire models; a refusal as its exception class, code, status
+and details), every player's wallet and inventory at three checkpoints, the boards (the sprint's, the
+lobby's, the ladder's division of each player today, at its finalized day and the next day), the guild
+as a player and as the studio read it, the kinds of the webhook events so far at two checkpoints, and at
+the end every webhook event (kind, order, environment, payload). What differs by design is named rather
+than compared: ids by the order in which they first appear on each side
+(tests/server/equivalence_support.py), the players' anonymized identities by their player (the game's
+pool composes them from the game's random id), bots' identities blanked; timestamps are compared as the
+instants they name.
 
-Randomness is kept out of the outcome by the manifest: the crate's table has one row and the duel's bots
-score ``min = max``, so each side's own random source (a seed for the simulation, the server's) draws
-the same result. The server's minute grant-expiry sweep is left out on both sides (nothing in the season
-expires): a day of it is 1,440 transactions on the server.
+Each side draws from its own random source (the simulation's seed is not the server's), so nothing
+compared may depend on a draw. The manifest makes the draws certain: the crate's table has one row and
+the duel's bots score ``min = max``. Where the stores order rows made at one instant by their random ids,
+the season keeps such rows apart or puts them in an order of their own:
+
+- the players play with live keys (the simulation in the live environment): with test keys an event has a
+  test window beside its live one, both closing at one instant in the order of their ids;
+- the duel closes an hour before the sprint, for the same reason;
+- bo joins the guild a second after ada founded it (members are listed by when they joined, then by id);
+- pending grants made at one instant are claimed in an order of their facts (:func:`by_facts`).
+
+The duel is declared before the sprint: on PostgreSQL the server opens the windows due at one instant in
+the order of the game settings' JSONB keys (shorter keys first), on SQLite and in a simulation in the
+manifest's order; declared in that order, both orders are the same. The server's minute grant-expiry
+sweep is left out on both sides (nothing in the season expires): a day of it is 1,440 transactions.
 """
 
 from __future__ import annotations
@@ -56,6 +72,7 @@ from livecore.exceptions import (
 )
 from livecore.grants.api import GrantView, RewardEntry
 from livecore.grants.rules import GrantKind
+from livecore.guilds.api import GuildResponse
 from livecore.leaderboards.api import LeaderboardResponse
 from livecore.live_events.api import BoardResponse
 from livecore.lobbies.api import LobbyForming, LobbyResponse
@@ -97,8 +114,8 @@ type = "currency"
 [games.arena.resources.badge]
 type = "item"
 
-[games.arena.events.duel]   # closes at 23:00, not with the sprint: two windows closing at one instant
-name = "Duel"                 # close in the order of their random ids
+[games.arena.events.duel]   # before the sprint (PostgreSQL's JSONB key order); closes at 23:00, not
+name = "Duel"                 # with it (windows closing at one instant close in the order of their ids)
 starts_at = "2026-03-02T00:00:00Z"
 window_seconds = 82800
 repeat_every_seconds = 86400
@@ -149,6 +166,16 @@ rewards = [{ type = "currency", key = "gems", amount = 10 }]
 from = 2
 to = 3
 rewards = [{ type = "currency", key = "gems", amount = 4 }]
+
+[games.arena.guilds]
+enabled = true
+max_members = 3
+create_cost = [{ type = "currency", key = "coins", amount = 5 }]
+
+[games.arena.guilds.help]
+resources = ["coins"]
+max_amount = 20
+donor_reward = [{ type = "currency", key = "gems", amount = 1 }]
 
 [games.arena.leaderboards.ladder]
 name = "Ladder"
@@ -230,6 +257,8 @@ class World(Protocol):
     ) -> LeaderboardResponse: ...
 
     def lobby(self, lobby_id: str) -> LobbyResponse: ...
+
+    def guild(self, guild_id: str) -> GuildResponse: ...
 
     @property
     def webhooks(self) -> list[DomainEvent]: ...
@@ -323,6 +352,9 @@ class Served:
 
     def lobby(self, lobby_id: str) -> LobbyResponse:
         return self.sdk.lobbies.get(lobby_id)
+
+    def guild(self, guild_id: str) -> GuildResponse:
+        return self.sdk.guilds.get(guild_id)
 
     @property
     def webhooks(self) -> list[DomainEvent]:
@@ -475,6 +507,18 @@ def season(world: World) -> Log:
         server.grants.create(dee, [RewardEntry(type="crate", key="chest", amount=1)], kind="crate"),
     )
     r.note("dee opens it", dee.grants.open_crate(crate.grant.grant_id))
+    # A guild: founded (its cost paid), joined, a help request filled by a donation.
+    owls = r.note("ada founds the Owls", ada.guilds.create("Owls", "open")).guild
+    # A second on: members who joined at one instant are listed in the order of their random ids.
+    r.note("a second on", world.advance(seconds=1))
+    r.note("bo joins", bo.guilds.join(owls.guild_id))
+    help_asked = r.note(
+        "bo asks for coins", bo.guilds.ask_help(type="currency", resource_key="coins", amount=10)
+    ).help_request
+    r.note("ada donates", ada.guilds.donate_help(help_asked.request_id, 10))
+    r.note("the guild's help requests", ada.guilds.help_requests())
+    r.note("the guild", world.guild(owls.guild_id))
+    r.note("the guild, as the studio reads it", server.guilds.get(owls.guild_id))
     r.holdings("before midnight")
     r.webhooks("the webhooks before midnight")
 
@@ -517,7 +561,7 @@ def drawn_identities(game_id: str) -> Callable[[Any], Any]:
             return value
         value = {k: named(v) for k, v in value.items()}
         for name, avatar in (("name", "avatar"), ("anonymizedName", "anonymizedAvatar")):
-            who = names.get(value.get(name))  # type: ignore[arg-type]
+            who = names.get(value.get(name))
             if who is not None:
                 value[name] = f"<{who}'s name>"
                 if value.get(avatar) == drawn[who].avatar:
