@@ -52,7 +52,8 @@ def patch(model: type[T], **fields: Any) -> T:
 
 
 def _wire(value: Any) -> Any:
-    # A JSON scalar is its own wire form; anything else (an enum, a time, a record) as the converter writes it.
+    # A JSON scalar is its own wire form; anything else (an enum, a time, a record) as the converter
+    # writes it.
     return value if value is None or type(value) in (str, int, float, bool) else unstructure(value)
 
 
