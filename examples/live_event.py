@@ -134,11 +134,11 @@ def main() -> None:
     }
     print(f"final board ({final.leaderboard.status.value}):")
     for entry in final.entries:
-        name = entry.external_player_id
-        assert name is not None  # only a lobby's board shows bots, which have none
-        paid = [g for g in players[name].grants.pending().grants if g.source_kind == "event_rank"]
+        who = entry.external_player_id
+        assert who is not None  # only a lobby's board shows bots, which have none
+        paid = [g for g in players[who].grants.pending().grants if g.source_kind == "event_rank"]
         reward = f"  +{paid[0].entries[0].amount} coins" if paid else ""
-        print(f"  {entry.rank}. {name:4} {entry.score:5.0f}  {ended[name]}{reward}")
+        print(f"  {entry.rank}. {who:4} {entry.score:5.0f}  {ended[who]}{reward}")
     kinds = Counter(event.kind for event in sim.webhooks)
     print("webhooks: " + ", ".join(f"{kind} x{n}" for kind, n in sorted(kinds.items())))
 
