@@ -1,64 +1,60 @@
-"""Run livecore's rules embedded, with no server: a seeded, replayable simulation of a week of play.
+"""A seeded week of play, embedded, with no server: three players register from their own devices, come
+back on the days they play, and their sessions and login streaks are read back as the game and the studio
+see them.
 
     python examples/embedded_simulation.py
 
-The same command functions the server runs are called here on the in-memory store, with a manual clock
-and a seeded random source, so the run is exact and repeatable.
+A :class:`livecore.Simulation` plays the manifest below with the commands the server runs, on a manual
+clock and seeded randomness, so every run is the same week. The hourly streak sweep runs as the clock
+moves, as the server's scheduler runs it. docs/reference/players-and-identity.md describes sessions,
+login streaks and platforms; docs/simulation.md the simulation.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from livecore.clock import ManualClock
-from livecore.commands import Runtime
-from livecore.games import Game, GameSettings, Studio
-from livecore.hashing import KeyedHasher
-from livecore.memory import MemoryStore
-from livecore.players.commands import authenticate, register, set_identity, sweep_streaks
-from livecore.players.memory import PlayerTables
-from livecore.players.platforms import ClientBuild, platform_registered
-from livecore.rand import SeededRandomSource
-from livecore.scope import Environment, Scope
+from livecore import Simulation
+
+MANIFEST = """
+studio = "sim"
+
+[games.g]
+name = "Sim"
+# The game's own platform, beside the built-in ones (ios, android, ...).
+platforms = ["switch"]
+"""
+
+# Each player's device, as the SDK reports it (X-Svc-Platform, X-Svc-App-Version): cy's is one the game
+# does not register, which is recorded all the same.
+DEVICES = {"ada": "ios", "bo": "switch", "cy": "smart-fridge"}
 
 
 def main() -> None:
-    store = MemoryStore()
-    # The game declares a platform of its own beside the built-in ones (the manifest's ``platforms``).
-    settings = GameSettings(platforms=("switch",))
-    store.add_game(
-        Studio(id="std_sim", key="sim"),
-        Game(id="gam_sim", studio_id="std_sim", key="g", name="Sim", settings=settings),
-    )
-    clock = ManualClock(datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
-    rt = Runtime(clock=clock, rng=SeededRandomSource(2026), hasher=KeyedHasher(b"simulation-key-" * 3))
-    scope = Scope(studio_id="std_sim", game_id="gam_sim", env=Environment.TEST)
+    sim = Simulation.from_manifest(MANIFEST, seed=2026, start=datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
+    # Registering opens each player's first session and first streak day.
+    players = {
+        name: sim.player(name, platform=platform, app_version="1.0.0") for name, platform in DEVICES.items()
+    }
 
-    secrets = {}
-    with store.transaction() as tx:
-        # Each registers from its own build, as the SDK's X-Svc-Platform and X-Svc-App-Version report it.
-        for name, platform in (("ada", "ios"), ("bo", "switch"), ("cy", "smart-fridge")):
-            build = ClientBuild(platform=platform, app_version="1.0.0")
-            secrets[name] = register(tx, rt, scope, name, build=build).secret
-
-    # Ada plays every day; Bo every other day; Cy only on day one.
+    # ada plays every day; bo every other day; cy only on day one. Playing: the game's heartbeat.
     for day in range(1, 7):
-        clock.advance(24 * 3600)
-        with store.transaction() as tx:
-            sweep_streaks(tx, rt)
-            for name, plays in (("ada", True), ("bo", day % 2 == 0), ("cy", False)):
-                if plays:
-                    player = authenticate(tx, rt, scope, name, secrets[name])
-                    set_identity(tx, rt, player, name=name.title(), avatar=None, by_player=True)
+        sim.advance(days=1)  # the hourly sweep ends the streak of whoever missed yesterday
+        for name, plays in (("ada", True), ("bo", day % 2 == 0), ("cy", False)):
+            if plays:
+                players[name].presence.heartbeat(status="playing")
 
-    for (_, external_id), player in sorted(store.tables_of(PlayerTables).players.items()):
-        a, b = player.activity, player.build
-        known = "" if platform_registered(b.platform, settings) else " (unregistered)"
+    for name, player in players.items():
+        # What the game shows the player: its system items, read-only, kept by the service.
+        system = {item.key: item.quantity for item in player.inventory.get().items if item.system}
+        # What the studio's backend sees of its device: the profile.
+        seen = sim.server.players.profile(player).player
+        known = "" if seen.platform_registered else " (unregistered)"
         print(
-            f"{external_id:4} sessions={a.sessions} streak={a.streak} best={a.best_streak}"
-            f" platform={b.platform}{known} app={b.app_version}"
+            f"{name:4} sessions={system['sessions']} streak={system['login_streak']}"
+            f" platform={seen.platform}{known} app={seen.app_version}"
         )
-    print(f"{len(store.outbox)} webhook events in the outbox")
+    print(f"{len(sim.webhooks)} webhook events: " + ", ".join(sorted({e.kind for e in sim.webhooks})))
 
 
 if __name__ == "__main__":

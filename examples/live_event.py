@@ -94,9 +94,9 @@ def main() -> None:
     attempts = {}
     for name, player in players.items():
         started = player.live_events.start_attempt("sprint")
-        assert not isinstance(started, LobbyForming)
+        assert not isinstance(started, LobbyForming)  # a lobby event's start may answer that; this is none
         attempts[name] = started.attempt.attempt_id
-    board_id = started.attempt.leaderboard_id
+        board_id = started.attempt.leaderboard_id
     print(f"{len(attempts)} attempts on {board_id}")
 
     # fox cheats 30 s in: a score over the cap is refused whole; one too fast for the attempt's time is
@@ -134,11 +134,11 @@ def main() -> None:
     }
     print(f"final board ({final.leaderboard.status.value}):")
     for entry in final.entries:
-        player = players[entry.external_player_id]
-        paid = [g for g in player.grants.pending().grants if g.source_kind == "event_rank"]
+        who = entry.external_player_id
+        assert who is not None  # only a lobby's board shows bots, which have none
+        paid = [g for g in players[who].grants.pending().grants if g.source_kind == "event_rank"]
         reward = f"  +{paid[0].entries[0].amount} coins" if paid else ""
-        name = entry.external_player_id
-        print(f"  {entry.rank}. {name:4} {entry.score:5.0f}  {ended[name]}{reward}")
+        print(f"  {entry.rank}. {who:4} {entry.score:5.0f}  {ended[who]}{reward}")
     kinds = Counter(event.kind for event in sim.webhooks)
     print("webhooks: " + ", ".join(f"{kind} x{n}" for kind, n in sorted(kinds.items())))
 

@@ -5,10 +5,9 @@ printed with its rank rewards.
 
     python examples/team_race.py
 
-The same command functions the server runs (``livecore.live_events.commands.live_events`` and ``.teams``) run
-here
-on the in-memory store, with a manual clock and seeded randomness, so every run prints the same race.
-docs/teams.md describes every rule this exercises.
+A :class:`livecore.Simulation` plays the manifest below with the commands the server runs, on a manual
+clock and seeded randomness, so every run prints the same race. docs/teams.md describes every rule this
+exercises; docs/simulation.md the simulation.
 """
 
 from __future__ import annotations
@@ -16,148 +15,125 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from livecore.clock import ManualClock
-from livecore.commands import Runtime
-from livecore.games import (
-    Entry,
-    EventSettings,
-    Formation,
-    Game,
-    GameSettings,
-    Milestone,
-    OnComplete,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-    TeamSettings,
-)
-from livecore.grants.memory import GrantTables
-from livecore.hashing import KeyedHasher
-from livecore.live_events.attempts import Attempt
-from livecore.live_events.commands import live_events as event_commands
-from livecore.memory import MemoryStore
-from livecore.players.commands import register
-from livecore.rand import SeededRandomSource
-from livecore.scope import Environment, Scope
-from livecore.teams import commands as team_commands
+from livecore import Simulation
+from livecore.events import DomainEvent
+from livecore.lobbies.api import LobbyForming
+from livecore.simulation import SimPlayer
 
 STARTS = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 
+MANIFEST = """
+studio = "demo"
 
-def coins(amount: int) -> tuple[Entry, ...]:
-    return (Entry(ResourceType.CURRENCY, "coins", amount),)
+[games.heist]
+name = "Heist"
 
+[games.heist.resources.coins]
+type = "currency"
 
-# What a manifest's [games.heist.events.raid] and its [...raid.teams] declare (docs/teams.md#the-manifest).
-RAID = EventSettings(
-    key="raid",
-    name="Evening Raid",
-    starts_at=STARTS,
-    window_seconds=1800,
-    attempt_seconds=1800,
-    score_metric="loot",
-    teams=TeamSettings(
-        Formation.EXTERNAL,
-        size=3,
-        goal=1200,
-        on_complete=OnComplete.STOP_CONTRIBUTIONS,
-        board=True,
-        milestones=(
-            Milestone("quarter", 300, coins(10)),
-            Milestone("half", 600, coins(25)),
-            Milestone("almost", 900, coins(40)),
-        ),
-        rank_rewards=(RankBand(1, 1, coins(300)), RankBand(2, 2, coins(100))),
-    ),
-)
+# One evening window of half an hour; each player's best loot counts towards its team.
+[games.heist.events.raid]
+name = "Evening Raid"
+starts_at = "2026-03-02T18:00:00Z"
+window_seconds = 1800
+attempt_seconds = 1800
+score_metric = "loot"
+
+# Teams of three the studio's backend makes (its rosters), racing to 1,200: a team's score stops at the
+# goal, so the first teams there lead its board.
+[games.heist.events.raid.teams]
+formation = "external"
+size = 3
+goal = 1200
+on_complete = "stop_contributions"
+board = true
+milestones = [  # paid to every member
+  { key = "quarter", threshold = 300, rewards = [{ type = "currency", key = "coins", amount = 10 }] },
+  { key = "half", threshold = 600, rewards = [{ type = "currency", key = "coins", amount = 25 }] },
+  { key = "almost", threshold = 900, rewards = [{ type = "currency", key = "coins", amount = 40 }] },
+]
+rank_rewards = [  # to each member, at the close
+  { from = 1, to = 1, rewards = [{ type = "currency", key = "coins", amount = 300 }] },
+  { from = 2, to = 2, rewards = [{ type = "currency", key = "coins", amount = 100 }] },
+]
+"""
 
 ROSTERS = {"red": ["ada", "bo", "cy"], "blue": ["dee", "eli", "fox"]}
 
 
+def told(event: DomainEvent, players: dict[str, SimPlayer]) -> str | None:
+    """What a team webhook tells of the race, or None for the others."""
+    data = event.data
+    if event.kind == "event_team.milestone_unlocked":
+        # Who was paid: each member's pending grants for this team's milestone.
+        team_id, milestone = data["eventTeamId"], data["milestoneKey"]
+        paid = [
+            name
+            for name in ROSTERS[data["teamKey"]]
+            for g in players[name].grants.pending().grants
+            if g.source_ref_id == team_id and g.metadata.get("milestoneKey") == milestone
+        ]
+        return (
+            f"{data['teamKey']} unlocked {data['milestoneKey']} at {data['teamScore']:.0f}:"
+            f" {data['paidSeatCount']}/{data['seatCount']} paid ({', '.join(sorted(paid))})"
+        )
+    if event.kind == "event_team.goal_completed":
+        done = datetime.fromisoformat(data["completedAt"])
+        return f"{data['teamKey']} reached the goal at {done:%H:%M:%S}: score frozen at {data['score']:.0f}"
+    return None
+
+
 def main() -> None:
-    store = MemoryStore()
-    game = Game(
-        id="gam_heist",
-        studio_id="std_demo",
-        key="heist",
-        name="Heist",
-        settings=GameSettings(
-            resources={"coins": Resource("coins", ResourceType.CURRENCY)}, events={"raid": RAID}
-        ),
-    )
-    store.add_game(Studio(id="std_demo", key="demo"), game)
-    clock = ManualClock(STARTS)
-    rt = Runtime(clock=clock, rng=SeededRandomSource(25), hasher=KeyedHasher(b"team-race-example" * 2))
-    scope = Scope(studio_id=game.studio_id, game_id=game.id, env=Environment.TEST)
+    sim = Simulation.from_manifest(MANIFEST, seed=25, start=STARTS - timedelta(minutes=5))
     luck = random.Random(25)
+    players = {name: sim.player(name) for names in ROSTERS.values() for name in names}
 
-    # The studio's server registers the players and PUTs each team's roster for the window open now.
-    with store.transaction() as tx:
-        players = {name: register(tx, rt, scope, name).player for names in ROSTERS.values() for name in names}
-        event_commands.open_due_windows(tx, rt)  # the scheduler's step at 18:00
-        for key, names in ROSTERS.items():
-            read = team_commands.put_roster(tx, rt, scope, "raid", key, names, name=key.title())
-            seated = sorted(m.external_player_id for m in read.seated)
-            print(f"team {key}: {', '.join(seated)} (goal {read.team.goal:.0f})")
+    # 18:00, the window opens; the studio's backend puts each team's roster on it.
+    sim.advance_to(STARTS)
+    for key, names in ROSTERS.items():
+        team = sim.server.teams.put_roster("raid", key, names, name=key.title()).team
+        seated = sorted(m.external_player_id for m in team.members)
+        print(f"team {key}: {', '.join(seated)} (goal {team.goal:.0f})")
+    window_id = team.window_id
 
-    # Everyone starts an attempt, then reports its score (a total) every minute.
-    attempts: dict[str, Attempt] = {}
-    with store.transaction() as tx:
-        for name, player in players.items():
-            started = event_commands.start(tx, rt, scope, player, "raid", None)
-            assert isinstance(started, Attempt)
-            attempts[name] = started
+    # Everyone starts an attempt, then reports its loot (a total) every minute, each in its own request,
+    # ten seconds apart, red and blue in turn.
+    attempts = {}
+    for name, player in players.items():
+        started = player.live_events.start_attempt("raid")
+        assert not isinstance(started, LobbyForming)
+        attempts[name] = started.attempt.attempt_id
     loot = dict.fromkeys(players, 0)
-    seen = 0
+    seen = len(sim.webhooks)
     for minute in range(1, 16):
-        # Each player reports in its own request, ten seconds apart, red and blue in turn.
         for name in (name for pair in zip(*ROSTERS.values(), strict=True) for name in pair):
-            clock.advance(10)
+            sim.advance(seconds=10)
             loot[name] += luck.randint(10, 45)
-            with store.transaction() as tx:
-                attempts[name], _ = event_commands.record_progress(
-                    tx, rt, scope, players[name], "raid", attempts[name].id, {"loot": loot[name]}, False
-                )
-        with store.transaction() as tx:
-            scores = {key: team_commands.read_team(tx, rt, scope, "raid", key).team.score for key in ROSTERS}
+            players[name].live_events.report_progress("raid", attempts[name], {"loot": loot[name]})
+        scores = {key: sim.server.teams.get("raid", key).team.score for key in ROSTERS}
         print(f"18:{minute:02d}  " + "  ".join(f"{key} {score:5.0f}" for key, score in scores.items()))
-        for event in store.outbox[seen:]:
-            data = event.data
-            if event.kind == "event_team.milestone_unlocked":
-                paid = [
-                    g.external_player_id
-                    for g in store.tables_of(GrantTables).grants.values()
-                    if g.source_ref_id == data["eventTeamId"]
-                    and g.metadata["milestoneKey"] == data["milestoneKey"]
-                ]
-                print(
-                    f"       {data['teamKey']} unlocked {data['milestoneKey']} at {data['teamScore']:.0f}:"
-                    f" {data['paidSeatCount']}/{data['seatCount']} paid ({', '.join(sorted(paid))})"
-                )
-            elif event.kind == "event_team.goal_completed":
-                done = datetime.fromisoformat(data["completedAt"])
-                print(
-                    f"       {data['teamKey']} reached the goal at {done:%H:%M:%S}:"
-                    f" score frozen at {data['score']:.0f}"
-                )
-        seen = len(store.outbox)
+        for event in sim.webhooks[seen:]:
+            line = told(event, players)
+            if line is not None:
+                print(f"       {line}")
+        seen = len(sim.webhooks)
 
-    first = next(e.data["teamKey"] for e in store.outbox if e.kind == "event_team.goal_completed")
-    print(f"first to the goal: {first}")
+    [first, *_] = sim.webhooks_of("event_team.goal_completed")
+    print(f"first to the goal: {first.data['teamKey']}")
 
     # 18:30, the window's end: the scheduler closes it; the team board is ranked and paid.
-    clock.set(STARTS + timedelta(seconds=RAID.window_seconds))
-    with store.transaction() as tx:
-        for window in event_commands.due_windows(tx, rt, 10):
-            event_commands.close_window(tx, rt, window.id, window.game_id)
-        teams = sorted(tx.teams.of_window(attempts["ada"].window_id), key=lambda t: t.final_rank or 0)
+    sim.advance_to(STARTS + timedelta(minutes=30))
+    teams = sorted(
+        (sim.server.teams.get("raid", key, window_id=window_id).team for key in ROSTERS),
+        key=lambda t: t.final_rank or 0,
+    )
     print("final team board:")
     for team in teams:
         paid = [
             g
-            for g in store.tables_of(GrantTables).grants.values()
-            if g.source_kind == "event_team_rank" and g.source_ref_id == team.id
+            for name in ROSTERS[team.key]
+            for g in players[name].grants.pending().grants
+            if g.source_kind == "event_team_rank" and g.source_ref_id == team.team_id
         ]
         reward = f"  +{paid[0].entries[0].amount} coins each to {len(paid)}" if paid else ""
         done = "goal" if team.completed else "short"

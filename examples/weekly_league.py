@@ -4,136 +4,125 @@ relegation), and each week's divisions are printed with who moved.
 
     python examples/weekly_league.py
 
-The same command functions the server runs (``livecore.leaderboards.commands``) run here on the in-memory
-store, with a manual clock and seeded randomness, so every run prints the same league.
-docs/leaderboards.md describes every rule this exercises.
+A :class:`livecore.Simulation` plays the manifest below with the commands the server runs, on a manual
+clock and seeded randomness, so every run prints the same league. docs/leaderboards.md describes every
+rule this exercises; docs/simulation.md the simulation.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from livecore.clock import ManualClock
-from livecore.commands import Runtime
-from livecore.games import (
-    Aggregation,
-    Divisions,
-    Entry,
-    Game,
-    GameSettings,
-    LeaderboardSettings,
-    Period,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-)
-from livecore.grants.memory import GrantTables
-from livecore.hashing import KeyedHasher
-from livecore.leaderboards import commands as lb
-from livecore.memory import MemoryStore
-from livecore.rand import SeededRandomSource
-from livecore.scope import Environment, Scope
+from livecore import Simulation
+from livecore.leaderboards.api import LeaderboardResponse
+from livecore.leaderboards.commands import RANK_SOURCE_KIND
+from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.players.commands import get_player
 
 MONDAY = datetime(2026, 3, 2, tzinfo=UTC)
 WEEKS = 3
+TIERS = ("bronze", "silver", "gold")
 
+MANIFEST = """
+studio = "demo"
 
-def coins(amount: int) -> tuple[Entry, ...]:
-    return (Entry(ResourceType.CURRENCY, "coins", amount),)
+[games.arena]
+name = "Arena"
 
+[games.arena.resources.coins]
+type = "currency"
 
-# What a manifest's [games.arena.leaderboards.league] declares (docs/leaderboards.md#the-manifest):
-# divisions of four; each week the best of a division goes up a tier and the worst down.
-LEAGUE = LeaderboardSettings(
-    key="league",
-    name="Weekly League",
-    period=Period.WEEKLY,
-    aggregation=Aggregation.BEST,  # a player's best match of the week counts
-    divisions=Divisions(size=4, tiers=("bronze", "silver", "gold"), promote=1, relegate=1),
-    rank_rewards=(RankBand(1, 1, coins(100)), RankBand(2, 2, coins(50))),
-)
+# A weekly league: a player's best match of the week counts; divisions of four, everyone starting in
+# bronze; each week the best of a division goes up a tier and the worst down; each division pays its
+# top two.
+[games.arena.leaderboards.league]
+name = "Weekly League"
+period = "weekly"
+aggregation = "best"
+divisions = { size = 4, tiers = ["bronze", "silver", "gold"], promote = 1, relegate = 1 }
+rank_rewards = [
+  { from = 1, to = 1, rewards = [{ type = "currency", key = "coins", amount = 100 }] },
+  { from = 2, to = 2, rewards = [{ type = "currency", key = "coins", amount = 50 }] },
+]
+"""
 
 # Each player's skill: the middle of their match scores.
 SKILL = {"ada": 900, "bo": 620, "cy": 750, "dee": 500, "eli": 820, "fox": 560, "gus": 680, "hal": 450}
 
 
-def main() -> None:
-    store = MemoryStore()
-    game = Game(
-        id="gam_arena",
-        studio_id="std_demo",
-        key="arena",
-        name="Arena",
-        settings=GameSettings(
-            resources={"coins": Resource("coins", ResourceType.CURRENCY)}, leaderboards={"league": LEAGUE}
-        ),
+def tier_of(sim: Simulation, name: str) -> str:
+    """The tier the player plays next. No route answers it (a player sees its tier in its division once it
+    scores in the week), so this is the store's own read, in a transaction of its own."""
+    tier = sim.run(
+        lambda tx: tx.leaderboards.tier(sim.game.id, sim.env, "league", get_player(tx, sim.scope, name).id)
     )
-    store.add_game(Studio(id="std_demo", key="demo"), game)
-    clock = ManualClock(MONDAY + timedelta(hours=9))
-    rt = Runtime(clock=clock, rng=SeededRandomSource(23), hasher=KeyedHasher(b"weekly-league-example" * 2))
-    scope = Scope(studio_id=game.studio_id, game_id=game.id, env=Environment.TEST)
-    luck = random.Random(23)
-    tiers = LEAGUE.divisions.tiers if LEAGUE.divisions else ()
-    ids: dict[str, str] = {}  # external id -> player id
+    return TIERS[tier or 0]
 
-    def tier_of(name: str) -> str:
-        with store.transaction() as tx:
-            tier = tx.leaderboards.tier(game.id, scope.env, LEAGUE.key, ids[name])
-        return tiers[tier or 0]
+
+def main() -> None:
+    sim = Simulation.from_manifest(MANIFEST, seed=23, start=MONDAY + timedelta(hours=9))
+    luck = random.Random(23)
+    players = {name: sim.player(name) for name in SKILL}  # the game's players; its backend posts their scores
 
     for week in range(1, WEEKS + 1):
         start = MONDAY + timedelta(weeks=week - 1)
         # Three matches each during the week, in a shuffled order: the first score of the week places a
         # player in the first division of their tier with room, so divisions fill as players show up.
+        came: list[str] = []
         for day in (0, 2, 4):
-            clock.set(start + timedelta(days=day, hours=18))
-            players = list(SKILL)
-            luck.shuffle(players)
-            for name in players:
-                clock.advance(60)
+            sim.advance_to(start + timedelta(days=day, hours=18))
+            order = list(SKILL)
+            luck.shuffle(order)
+            came += [name for name in order if name not in came]
+            for name in order:
+                sim.advance(minutes=1)
                 score = max(0, round(luck.gauss(SKILL[name], 150)))
-                with store.transaction() as tx:  # the studio backend's POST .../leaderboards/league/scores
-                    _, _, player = lb.submit(tx, rt, scope, LEAGUE.key, name, score)
-                ids[name] = player.id
-        before = {name: tier_of(name) for name in SKILL}
+                sim.server.leaderboards.submit_score("league", name, score)  # the studio's backend
 
-        # Monday 00:00: the scheduler rolls the week over, a batch of divisions per step.
-        clock.set(start + timedelta(weeks=1))
-        with store.transaction() as tx:
-            due = lb.periods_due(tx, rt, 10)
-        for period in due:
-            while True:
-                with store.transaction() as tx:
-                    if lb.rollover_step(tx, rt, period.game_id, period.id):
-                        break
-        [finished] = due
-        after = {name: tier_of(name) for name in SKILL}
+        # Monday 00:00: the scheduler rolls the week over (rank rewards, promotion, relegation).
+        sim.advance_to(start + timedelta(weeks=1))
+        finished = sim.webhooks_of("leaderboard.period_finalized")[-1].payload
+        assert isinstance(finished, PeriodFinalized)
+        after = {name: tier_of(sim, name) for name in SKILL}
 
+        # The week's divisions, each read around one of its players: the highest tier first, and in a
+        # tier in the order they opened (their players' first showing up).
+        divisions: dict[str, tuple[str, LeaderboardResponse]] = {}
+        before: dict[str, str] = {}  # the tier each played this week
+        for name in came:
+            page = sim.leaderboard("league", period=finished.period_id, around=name)
+            division = page.leaderboard.division
+            assert division is not None
+            divisions.setdefault(division.id, (division.tier, page))
+            before[name] = division.tier
         paid = {
-            g.player_id: g.entries[0].amount
-            for g in store.tables_of(GrantTables).grants.values()
-            if g.source_kind == lb.RANK_SOURCE_KIND and g.source_ref_id == finished.id
+            name: grant.entries[0].amount
+            for name, player in players.items()
+            for grant in player.grants.pending().grants
+            if grant.source_kind == RANK_SOURCE_KIND and grant.source_ref_id == finished.period_id
         }
-        print(f"Week {week}: {finished.starts_at:%Y-%m-%d} to {finished.ends_at:%Y-%m-%d} ({finished.id})")
-        with store.transaction() as tx:
-            divisions = tx.leaderboards.divisions_from(finished.id, 0, 100)
-            for division in sorted(divisions, key=lambda d: (-d.tier, d.number)):  # the highest tier first
-                page = lb.read(tx, rt, scope, LEAGUE.key, period=finished.id, division=division.id)
-                print(f"  {tiers[division.tier]} {division.number + 1}:")
-                for s in page.standings:
-                    name = s.player.external_id
-                    reward = f"  +{paid[s.player.id]} coins" if s.player.id in paid else ""
-                    move = f"  -> {after[name]}" if after[name] != before[name] else ""
-                    print(f"    {s.rank}. {name:4} {s.entry.score:5.0f}{reward}{move}")
-        up = [n for n in SKILL if tiers.index(after[n]) > tiers.index(before[n])]
-        down = [n for n in SKILL if tiers.index(after[n]) < tiers.index(before[n])]
+        assert finished.period_starts_at is not None and finished.period_ends_at is not None
+        print(
+            f"Week {week}: {finished.period_starts_at:%Y-%m-%d} to {finished.period_ends_at:%Y-%m-%d}"
+            f" ({finished.period_id})"
+        )
+        numbers: Counter[str] = Counter()
+        for tier, page in sorted(divisions.values(), key=lambda d: -TIERS.index(d[0])):
+            numbers[tier] += 1
+            print(f"  {tier} {numbers[tier]}:")
+            for entry in page.entries:
+                name = entry.external_player_id or ""
+                reward = f"  +{paid[name]} coins" if name in paid else ""
+                move = f"  -> {after[name]}" if after[name] != before[name] else ""
+                print(f"    {entry.rank}. {name:4} {entry.score:5.0f}{reward}{move}")
+        up = [n for n in SKILL if TIERS.index(after[n]) > TIERS.index(before[n])]
+        down = [n for n in SKILL if TIERS.index(after[n]) < TIERS.index(before[n])]
         print(f"  promoted: {', '.join(up) or 'nobody'}; relegated: {', '.join(down) or 'nobody'}")
 
-    finals = [e for e in store.outbox if e.kind == "leaderboard.period_finalized"]
-    print(f"webhooks: leaderboard.period_finalized x{len(finals)}")
-    print("tiers now: " + ", ".join(f"{name} {tier_of(name)}" for name in SKILL))
+    print(f"webhooks: leaderboard.period_finalized x{len(sim.webhooks_of('leaderboard.period_finalized'))}")
+    print("tiers now: " + ", ".join(f"{name} {tier_of(sim, name)}" for name in SKILL))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @pytest.mark.parametrize(
     ("script", "expect"),
     [
-        ("embedded_simulation.py", "ada  sessions=7 streak=7 best=7 platform=ios app=1.0.0"),
+        ("embedded_simulation.py", "ada  sessions=7 streak=7 platform=ios app=1.0.0"),
         ("embedded_simulation.py", "platform=smart-fridge (unregistered)"),
         ("quickstart.py", "second register refused: player_already_registered"),
     ],

@@ -9,5 +9,6 @@ send: a player who never checked in cannot gift.
 - ``store``, ``memory``, ``sql``: the store port, in memory and in SQL (with the table's migration);
 - ``commands``: check-in, the player's quest, the sweep; ``hooks``: the check on gift sends;
 - ``api``, ``webhooks``: the routes and the webhook payload;
-- ``area``: the area's declaration (``AREA``); ``server``: its server side (``SERVER_AREA``).
+- ``area``: the area's declaration (``AREA``); ``server``: its server side (``SERVER_AREA``);
+- ``client``: its resource in the typed clients; ``simulation``: its actions in a ``livecore.Simulation``.
 """

@@ -5,6 +5,7 @@ listed in the OpenAPI documents and rendered on the area's reference page the sa
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -13,6 +14,9 @@ from livecore.errors import ErrorCode
 from livecore.grants.api import GrantView
 from studio_quests import rules
 from studio_quests.rules import QUEST_ALREADY_CHECKED_IN, QUESTS_NOT_CONFIGURED, QuestState
+
+if TYPE_CHECKING:
+    from studio_quests.commands import CheckedIn
 
 
 @attrs.frozen
@@ -56,6 +60,10 @@ class CheckInResponse:
 
     quest: QuestView
     grant: GrantView
+
+    @classmethod
+    def of(cls, done: CheckedIn, now: datetime) -> CheckInResponse:
+        return cls(quest=QuestView.of(done.state, now), grant=GrantView.of(done.grant, now))
 
 
 SDK_CHECK_IN = player_route(

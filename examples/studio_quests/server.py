@@ -3,7 +3,6 @@ route, the SQL port a transaction reaches as ``tx.ports.quests``, and the migrat
 
 from __future__ import annotations
 
-from livecore.grants.api import GrantView
 from livecore_server.area import ServerArea
 from livecore_server.http.endpoint import Binding, Call, bind, player_of
 from studio_quests import api, commands
@@ -14,8 +13,7 @@ from studio_quests.sql import MIGRATIONS, SqlQuests
 
 def check_in(call: Call[None, None], tx: QuestsTx) -> api.CheckInResponse:
     done = commands.check_in(tx, call.rt, call.scope, player_of(call))
-    now = call.rt.clock.now()
-    return api.CheckInResponse(quest=api.QuestView.of(done.state, now), grant=GrantView.of(done.grant, now))
+    return api.CheckInResponse.of(done, call.rt.clock.now())
 
 
 def read_own(call: Call[None, None], tx: QuestsTx) -> api.QuestResponse:

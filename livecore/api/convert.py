@@ -74,6 +74,7 @@ def without_absent(tp: Any) -> Any:
     return members[0] if len(members) == 1 else typing.Union[members]  # noqa: UP007 - a runtime tuple
 
 
+@functools.cache
 def camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)

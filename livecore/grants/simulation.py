@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from livecore.crates import commands as crates
 from livecore.crates.api import OpenCrateResponse
-from livecore.grants.api import CreateGrantRequest, GrantListResponse, GrantResponse, GrantView
+from livecore.grants.api import CreateGrantRequest, GrantListResponse, GrantResponse, GrantView, RewardEntry
 from livecore.grants.commands import GrantsTx, create_grant, settle
 from livecore.grants.rules import PENDING_LIMIT, GrantKind, GrantTrigger
 from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of
@@ -52,7 +52,7 @@ class ServerGrants(ServerActions):
     def create(
         self,
         external_id: SimPlayer | str,
-        entries: Sequence[Mapping[str, Any]],
+        entries: Sequence[RewardEntry | Mapping[str, Any]],
         *,
         kind: GrantKind | str = GrantKind.REWARD,
         expires_at: datetime | None = None,
@@ -60,13 +60,14 @@ class ServerGrants(ServerActions):
         source_ref_id: str | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> GrantResponse:
-        """The studio's backend grants the player ``entries`` (``{"type": "currency", "key": "coins",
-        "amount": 10}``, or crates in a crate grant), to claim or open."""
+        """The studio's backend grants the player ``entries`` (the client's ``RewardEntry``, or its JSON
+        form: ``{"type": "currency", "key": "coins", "amount": 10}``; crates in a crate grant), to claim or
+        open."""
         sim = self._sim
         asked = body(
             CreateGrantRequest,
             idempotency_key=SIMULATED_KEY,
-            entries=[dict(e) for e in entries],
+            entries=list(entries),
             kind=kind,
             expires_at=expires_at,
             source_kind=source_kind,

@@ -13,4 +13,4 @@ class MemoryGames(MemoryPort):
         return self._s.games.get(game_id)
 
     def every(self) -> list[Game]:
-        return list(self._s.games.values())
+        return [self._s.games[game_id] for game_id in sorted(self._s.games)]

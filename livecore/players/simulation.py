@@ -1,7 +1,7 @@
 """The player actions of a simulation: a player setting its own display identity (``sdk.players``; its
 registration is the handle's making, :class:`~livecore.simulation.player.SimPlayer`) and the studio's
-backend on players (``server.players``: an identity, a ban and its lifting, the player tools' moderation
-commands)."""
+backend on players (``server.players``: an identity, a player's profile, a ban and its lifting, the player
+tools' reads and moderation commands)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from livecore.api.views import display_view
 from livecore.memory.store import MemoryTransaction
-from livecore.player_tools.api import BanPlayerResponse, BanRequest
+from livecore.player_tools.api import BanPlayerResponse, BanRequest, PlayerProfileResponse, ProfileQuery
 from livecore.player_tools.commands import moderation
+from livecore.player_tools.views import player_profile, profile_limit
 from livecore.players import api
 from livecore.players.commands import PlayersTx, get_player, set_identity
 from livecore.players.rules import Player
@@ -49,6 +50,21 @@ class ServerPlayers(ServerActions):
             player = get_player(tx, sim.server_scope, external_id_of(external_id) or "")
             changed = set_identity(tx, sim.rt, player, name=asked.name, avatar=asked.avatar, by_player=False)
             return api.IdentityResponse(display_identity=display_view(changed))
+
+        return self._run(op)
+
+    def profile(self, external_id: SimPlayer | str, *, limit: int | None = None) -> PlayerProfileResponse:
+        """A player's profile: its record (with its ``platform``, whether the game registers it, and its
+        ``app_version``, as its client last reported them), its most recent attempts, grants and lobbies,
+        at most ``limit`` each (1 to 200, default 50), and the summary counters. A merged or erased
+        player is read by its placeholder id."""
+        sim = self._sim
+        asked = body(ProfileQuery, limit=limit)
+
+        def op(tx: MemoryTransaction) -> PlayerProfileResponse:
+            most = profile_limit(asked.limit)  # refused before the player is looked up, as on the server
+            player = get_player(tx, sim.server_scope, external_id_of(external_id) or "", retired=True)
+            return player_profile(tx, sim.server_scope, player, most, sim.clock.now())
 
         return self._run(op)
 

@@ -51,9 +51,15 @@ def patch(model: type[T], **fields: Any) -> T:
     return _structured(model, {k: v for k, v in fields.items() if v is not ABSENT})
 
 
+def _wire(value: Any) -> Any:
+    # A JSON scalar is its own wire form; anything else (an enum, a time, a record) as the converter
+    # writes it.
+    return value if value is None or type(value) in (str, int, float, bool) else unstructure(value)
+
+
 def _structured(model: type[T], fields: dict[str, Any]) -> T:
     try:
-        return structure({camel(k): unstructure(v) for k, v in fields.items()}, model)
+        return structure({camel(k): _wire(v) for k, v in fields.items()}, model)
     except LivecoreError as err:
         # Read before any transaction, so outside Simulation.run: translated here, as it would be there.
         raise api_error(err) from None

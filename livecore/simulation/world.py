@@ -115,6 +115,9 @@ class Simulation:
         self.scope = Scope(studio.id, self.game.id, env, _CLIENT)
         self.server_scope = Scope(studio.id, self.game.id, env, _SERVER)
         self.schedule = Schedule(self.store, self.rt, core_areas.jobs(core_areas.registered(areas)))
+        # A server starting runs the work due by the state once (livecore_server.scheduler.catch_up): the
+        # windows open at the start open then, before any player acts, and so they do here.
+        self.schedule.run_due()
         self._players: dict[str, SimPlayer] = {}
         self.server = SimServer(self)
 

@@ -11,7 +11,7 @@ class GameStore(Protocol):
     def get(self, game_id: str) -> Game | None: ...
 
     def every(self) -> list[Game]:
-        """Every game (an area's scheduled work picks those its settings concern)."""
+        """Every game, in id order (an area's scheduled work picks those its settings concern)."""
         ...
 
 

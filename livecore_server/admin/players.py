@@ -16,6 +16,7 @@ from livecore.limits import FREE_TEXT
 from livecore.operators import api
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState
 from livecore.player_tools.commands import moderation
+from livecore.player_tools.views import player_profile
 from livecore.players.commands import find_record, get_player, load_game, rotate_secret
 from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
@@ -24,7 +25,6 @@ from livecore_server.admin.webhooks import player_deliveries
 from livecore_server.economy.sdk import inventory_view, wallet_view
 from livecore_server.friends.sdk import friends_view
 from livecore_server.http.endpoint import Binding, Call, bind
-from livecore_server.player_tools.server import player_profile
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.audit import AuditFilter
 
@@ -45,7 +45,7 @@ def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.Play
         limit,
     )
     return api.PlayerLookupResponse(
-        profile=player_profile(call, tx, player, limit),
+        profile=player_profile(tx, call.scope, player, limit, call.rt.clock.now()),
         ban=BanState.of(player),
         country=api.PlayerCountryView.of(player),
         friends=friends_view(call, tx, player, None).friends,

@@ -3,21 +3,14 @@ export."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from livecore.api.views import anonymized_view, display_view
-from livecore.errors import invalid_request
 from livecore.games import ResourceType
 from livecore.grants.api import GrantView
-from livecore.grants.rules import GrantStatus
 from livecore.live_events.api import AttemptView
-from livecore.live_events.attempts import AttemptStatus
-from livecore.lobbies.api import LobbyView
-from livecore.lobbies.commands import lobby_read
-from livecore.lobbies.rules import Lobby, Seat
 from livecore.player_tools import api
 from livecore.player_tools.commands import erasure, merge, moderation
 from livecore.player_tools.erasure import ErasureReason
+from livecore.player_tools.views import lobby_views, player_profile, profile_limit
 from livecore.players.commands import get_player, load_game
 from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
@@ -25,7 +18,6 @@ from livecore.purchases.api import PurchaseView
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction
 
-PROFILE_LIMIT_MAX = 200
 EXPORT_LIMIT = 1_000
 
 
@@ -38,63 +30,9 @@ def _record(call: AnyCall, tx: ServerTransaction) -> Player:
     return get_player(tx, call.scope, call.external_id, retired=True)
 
 
-def lobby_view(tx: ServerTransaction, lobby: Lobby) -> LobbyView:
-    """The lobby with its participants, their identities read now."""
-    found = lobby_read(tx, lobby)
-    return LobbyView.of(found.lobby, found.seats, found.players)
-
-
-def lobby_views(tx: ServerTransaction, game_id: str, seats: Sequence[Seat]) -> list[LobbyView]:
-    """The lobbies of a player's ``seats``, in their order."""
-    views = []
-    for seat in seats:
-        lobby = tx.lobbies.get(game_id, seat.lobby_id)
-        assert lobby is not None, seat
-        views.append(lobby_view(tx, lobby))
-    return views
-
-
 def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.PlayerProfileResponse:
-    if not 1 <= call.query.limit <= PROFILE_LIMIT_MAX:
-        raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
-    return player_profile(call, tx, _record(call, tx), call.query.limit)
-
-
-def player_profile(
-    call: AnyCall, tx: ServerTransaction, player: Player, limit: int
-) -> api.PlayerProfileResponse:
-    """The profile of ``player``, each list at most ``limit`` long (the admin look-up shows it too)."""
-    now = call.rt.clock.now()
-    game = load_game(tx, call.scope)
-    counts = tx.grants.counts(player.id)
-    attempts = tx.attempts.counts(player.id)
-    return api.PlayerProfileResponse(
-        player=api.ProfilePlayer(
-            id=player.id,
-            external_player_id=player.external_id,
-            first_seen_at=player.first_seen_at,
-            last_seen_at=player.last_seen_at,
-            last_context_snapshot=player.context,
-            display_identity=display_view(player),
-            banned=player.banned,
-            debug=player.debug is not None,
-            lifecycle=player.lifecycle.value,
-            platform=player.build.platform,
-            platform_registered=platform_registered(player.build.platform, game.settings),
-            app_version=player.build.app_version,
-        ),
-        attempts=[AttemptView.of(a, now) for a in tx.attempts.recent(player.id, limit)],
-        grants=[GrantView.of(g, now) for g in tx.grants.recent(player.id, limit)],
-        lobbies=lobby_views(tx, call.scope.game_id, tx.lobbies.seats_of(player.id, limit)),
-        summary=api.ProfileSummary(
-            attempt_count=sum(attempts.values()),
-            attempts_completed=attempts[AttemptStatus.COMPLETED],
-            attempts_expired=attempts[AttemptStatus.EXPIRED],
-            grants_pending=counts[GrantStatus.PENDING],
-            grants_claimed=counts[GrantStatus.CLAIMED],
-            lobbies_active=tx.lobbies.running_count(player.id),
-        ),
-    )
+    limit = profile_limit(call.query.limit)
+    return player_profile(tx, call.scope, _record(call, tx), limit, call.rt.clock.now())
 
 
 def ban(call: Call[api.BanRequest, None], tx: ServerTransaction) -> api.BanPlayerResponse:

@@ -90,3 +90,32 @@ def test_a_reported_purchase_is_unverified_and_tracked_once(sim: Simulation) -> 
     )
     assert verified.purchase.validation_status.value == "verified"
     assert [e.kind for e in sim.webhooks_of("purchase.tracked")] == ["purchase.tracked"]
+
+
+def test_the_studio_reads_a_players_profile_with_the_build_its_client_reported() -> None:
+    own_platform = SHOP.replace('economy = "platform"', 'economy = "platform"\nplatforms = ["switch"]')
+    sim = Simulation.from_manifest(own_platform, seed=2, start=MONDAY)
+    ada = sim.player("ada", platform="ios", app_version="2.1.0")
+    sim.player("bo", platform="switch")
+    sim.player("cy", platform="smart-fridge")
+    sim.server.grants.create(ada, [{"type": "currency", "key": "coins", "amount": 5}])
+
+    profile = sim.server.players.profile(ada)
+    seen = profile.player
+    assert (seen.external_player_id, seen.platform, seen.platform_registered, seen.app_version) == (
+        "ada",
+        "ios",
+        True,
+        "2.1.0",
+    )
+    assert (profile.summary.grants_pending, [g.source_kind for g in profile.grants]) == (1, ["api"])
+    # A key the game declares is registered as the built-in ones are; one it does not is kept all the same.
+    assert sim.server.players.profile("bo").player.platform_registered is True
+    cy = sim.server.players.profile("cy").player
+    assert (cy.platform, cy.platform_registered, cy.app_version) == ("smart-fridge", False, None)
+
+    with pytest.raises(InvalidRequestError) as refused:
+        sim.server.players.profile(ada, limit=201)
+    assert refused.value.details == {"fields": {"limit": "out of range"}}
+    with pytest.raises(PlayerNotFoundError):
+        sim.server.players.profile("nobody")

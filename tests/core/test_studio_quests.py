@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 from studio_quests import commands, rules
+from studio_quests.api import QuestView
 from studio_quests.area import AREA
 from studio_quests.rules import QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QuestSettings, QuestState
+from studio_quests.simulation import Quests, ServerQuests
 
 from livecore import areas
 from livecore.api import reference
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
+from livecore.exceptions import ConflictError, PlayerNotFoundError
 from livecore.friends.commands import add
 from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
@@ -32,6 +35,7 @@ from livecore.players.commands import get_player, register
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Environment, Scope
+from livecore.simulation import Simulation
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
@@ -271,3 +275,74 @@ def test_an_erasure_deletes_the_players_check_ins() -> None:
     with store.transaction() as tx:
         erase(tx, rt, SCOPE, "ada", ErasureReason.GDPR_ERASURE)
     assert store.tables["quests"] == {}
+
+
+# --- in a simulation ------------------------------------------------------------------------------------
+
+MANIFEST = """
+studio = "acme"
+
+[plugins]
+areas = ["studio_quests"]
+
+[games.g]
+name = "G"
+
+[games.g.gifting]
+enabled = true
+
+[games.g.resources.gold]
+type = "currency"
+giftable = true
+max_per_gift = 100
+
+[games.g.areas.quests]
+reward_resource = "gold"
+reward_amount = 50
+streak_bonus_every = 3
+streak_bonus_amount = 100
+"""
+
+
+def test_a_simulated_player_checks_in_through_the_areas_actions() -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA], seed=3, start=T0)
+    ada = sim.player("ada")
+    quests = Quests(ada)
+    assert quests.get().quest == QuestView.of(None, T0)
+
+    done = quests.check_in()
+    assert (done.quest.streak, done.quest.checked_in_today, done.grant.source_kind) == (
+        1,
+        True,
+        "quest_check_in",
+    )
+    assert ada.grants.pending().grants == [done.grant]
+    assert [e.kind for e in sim.webhooks][-2:] == ["grant.created", "quest.checked_in"]
+    with pytest.raises(ConflictError) as refused:
+        quests.check_in()
+    assert (refused.value.code, refused.value.details) == (
+        "quest_already_checked_in",
+        {"nextCheckInAt": "2026-03-03T00:00:00Z"},
+    )
+    assert ServerQuests(sim).get(ada) == quests.get()
+
+    # Two days on, the area's hourly sweep has ended the streak the player let lapse.
+    sim.advance(days=2)
+    assert (quests.get().quest.streak, quests.get().quest.best_streak) == (0, 1)
+    with pytest.raises(PlayerNotFoundError):
+        ServerQuests(sim).get("nobody")
+
+
+def test_the_areas_check_refuses_a_simulated_gift_as_the_clients_exception() -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA], seed=3, start=T0)
+    ada, bea = sim.player("ada"), sim.player("bea")
+    asked = ada.friends.send_request(external_player_id=bea)
+    assert asked.request is not None
+    bea.friends.accept_request(asked.request.request_id)
+    before = list(sim.webhooks)
+    with pytest.raises(ConflictError) as refused:
+        ada.gifts.send(type="currency", resource_key="gold", amount=10, external_player_id=bea)
+    assert refused.value.code == "quest_check_in_first"
+    assert sim.webhooks == before
+    Quests(ada).check_in()
+    assert ada.gifts.send(type="currency", resource_key="gold", amount=10, external_player_id=bea).gift

@@ -5,7 +5,8 @@ store (as an embedded simulation runs them: plain players, no HTTP and no endpoi
 the real server (SQLite, and PostgreSQL when it is reachable). Every step's outcome must be the same on
 both: the facts of the answer (for the newer areas the whole answer: the core's view of it, as the server
 renders it), or the error code. Then the webhook events both wrote must be the same, in the same order.
-Ids differ between the two and are compared by the order in which they first appear.
+Ids differ between the two and are compared by the order in which they first appear
+(tests/server/equivalence_support.py, shared with tests/server/test_simulation_equivalence.py).
 
 The script is one list of steps per area (:data:`AREAS`, run in its order; the clock moves on through
 them): players and friends; live events (the events list, start, progress and its refusals, anti-cheat,
@@ -42,7 +43,6 @@ or are seen by a heartbeat).
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -51,7 +51,7 @@ import orjson
 import pytest
 
 from livecore import areas
-from livecore.api.convert import structure, unstructure
+from livecore.api.convert import structure
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
 from livecore.crates import commands as crates_cmd
@@ -104,11 +104,11 @@ from livecore.store import Transaction
 from livecore.teams import api as teams_api
 from livecore.teams import commands as teams_cmd
 from tests.conftest import START, World, start_world
+from tests.server.equivalence_support import Event, Ids, events_of, no_bot_names, normalized, wire
 from tests.server.event_support import event_manifest
 from tests.server.gift_support import FAST_KEYS
 
 Outcome = tuple[str, Any]  # ("ok", facts) or ("error", code)
-Event = tuple[str, str, dict[str, Any]]  # a webhook event: kind, environment, payload
 MAX_FRIENDS = 3
 SPACE, ARCADE = "space-race", "arcade"  # the game of the friends and gifts, the game of live events
 UNKNOWN = {
@@ -124,9 +124,6 @@ UNKNOWN = {
 }
 BIG_CONTEXT = {"note": "x" * 5000}
 PURCHASE = {"store": "app_store", "productId": "gems_100", "productType": "consumable", "currency": "USD"}
-UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-# Record ids, and the placeholders a merged or erased player's row is kept under.
-ID = re.compile(rf"__(?:merged|deleted)_{UUID}__|\b(?:[a-z]{{2,4}}_[0-9a-f]{{32}}|{UUID})\b")
 
 # The game of the areas that came after guilds: lobbies, teams, shared leaderboards, grant expiry, guild
 # succession, merge, erasure and migration. Its events have daily windows, back to back from the first
@@ -227,39 +224,6 @@ period = "weekly"
 aggregation = "sum"
 divisions = { size = 2, tiers = ["low", "high"], promote = 1, relegate = 1 }
 """ + FAST_KEYS.format(game="arena", prefix="")
-
-
-def wire(view: Any) -> Any:
-    """A core view as the server's answer holds it (JSON)."""
-    return orjson.loads(orjson.dumps(unstructure(view)))
-
-
-BOT_FIELDS = ("displayIdentity", "name", "avatar", "anonymizedName", "anonymizedAvatar", "country")
-
-
-def no_bot_names(value: Any) -> Any:
-    """``value`` (JSON data) with the identities of bots blanked: the game's pool composes each from its
-    bot's random id."""
-    if isinstance(value, list):
-        return [no_bot_names(v) for v in value]
-    if not isinstance(value, dict):
-        return value
-    bot = value.get("isBot") is True
-    return {k: "<bot>" if bot and k in BOT_FIELDS else no_bot_names(v) for k, v in value.items()}
-
-
-class Ids:
-    """One side's ids, named by the order in which they first appear (the two sides' ids differ)."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, str] = {}
-
-    def named(self, text: str) -> str:
-        return ID.sub(lambda m: self.seen.setdefault(m.group(0), f"<id{len(self.seen)}>"), text)
-
-    def facts(self, value: Any) -> Any:
-        """``value`` (JSON data) with its ids named."""
-        return orjson.loads(self.named(orjson.dumps(value).decode()))
 
 
 def presence_facts(presence: Presence, online: bool) -> dict[str, Any]:
@@ -517,8 +481,7 @@ class Embedded:
         self.scheduler.advance(timedelta(seconds=seconds))
 
     def events(self) -> list[Event]:
-        # As a receiver gets them: the payload objects as JSON (the server's come back from its outbox).
-        return [(e.kind, e.env.value, orjson.loads(orjson.dumps(e.data))) for e in self.store.outbox]
+        return events_of(self.store.outbox)
 
     def register(self, who: str, game: str = SPACE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
@@ -1384,7 +1347,7 @@ class Server:
         assert kind == "ok", data
 
     def events(self) -> list[Event]:
-        return [(e.kind, e.env.value, e.data) for e in self.world.events()]
+        return events_of(self.world.events())
 
     async def register(self, who: str, game: str = SPACE) -> Outcome:
         key = self.api_keys[game][0]
@@ -2481,45 +2444,9 @@ AREAS: dict[str, list[Step]] = {
 SCRIPT: list[tuple[str, Step]] = [(area, step) for area, steps in AREAS.items() for step in steps]
 
 
-# What differs between the two sides by design: the acting key, and the random secret.
-OPAQUE: dict[str, Callable[[Any], Any]] = {
-    "actor": lambda v: v["kind"],
-    "secretPrefix": lambda v: "<secret>",
-    "by": lambda v: {**v, "apiKeyPrefix": "<key>"} if "apiKeyPrefix" in v else v,  # a guild change's
-    "bots": lambda v: [{**b, "name": "<bot>"} for b in v],  # composed from the bots' random ids
-}
 # The server's scheduled work that the embedded scheduler leaves out: its storage housekeeping and the
 # delivery of webhooks (the events compared are those written to the outbox).
 HOUSEKEEPING = {"idempotency_purge", "webhook_retention", "webhook_dispatch"}
-
-
-def in_id_order(kind: str, data: dict[str, Any]) -> Any:
-    """For the events a command makes in the order of random ids, the time they were made at (else None):
-    a team's grants (its milestones', goal's and ranks' pay each seated member in seat order, and members
-    seated at once are ordered by their random seat ids), and the boards a window's close finalizes (in the
-    order of their ids, a lobby's derived from its random id)."""
-    if kind == "grant.created" and str(data.get("sourceKind")).startswith("event_team"):
-        return data["createdAt"]
-    if kind == "leaderboard.finalized":
-        return data["finalizedAt"]
-    return None
-
-
-def normalized(events: list[Event]) -> list[str]:
-    """Each event as text, ids replaced by their order of first appearance, :data:`OPAQUE` fields
-    blanked. A run of events of one kind made at one time in the order of random ids (:func:`in_id_order`)
-    is put in the order of its texts with the ids masked, before the ids are named; every other event keeps
-    its place."""
-    texts = []
-    for i, (kind, env, data) in enumerate(events):
-        shown = {k: OPAQUE.get(k, lambda v: v)(v) for k, v in sorted(data.items())}
-        at = in_id_order(kind, data)
-        texts.append(((kind, at) if at is not None else (kind, i), f"{kind} ({env}) {shown}"))
-    ordered: list[str] = []
-    for _, run in itertools.groupby(texts, key=lambda t: t[0]):
-        ordered.extend(sorted((t[1] for t in run), key=lambda text: ID.sub("<id>", text)))
-    ids = Ids()
-    return [ids.named(text) for text in ordered]
 
 
 @pytest.fixture

@@ -445,10 +445,12 @@ def retry_reward_roll(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt_id: s
 
 
 def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environment, EventSettings, Slot]]:
-    """Every window of every game and environment that is open by the schedule now and not recorded."""
+    """Every window of every game and environment that is open by the schedule now and not recorded, in
+    game, environment and event key order: windows opening together open in the same order on every store
+    (PostgreSQL keeps a game's settings as JSONB, which does not keep the manifest's order of keys)."""
     for game in _with_events(tx):
         for env in Environment:
-            for event in game.settings.events.values():
+            for _, event in sorted(game.settings.events.items()):
                 slot = slot_at(event, now)
                 if slot is not None and not tx.windows.get(
                     game.id, window_id(game.id, env, event.key, slot.starts_at)
