@@ -142,7 +142,8 @@ class Season:
         self._queue: list[tuple[int, int, Callable[..., None], tuple[Any, ...]]] = []
         self._seq = 0
         self._now = 0  # seconds since the season's start
-        self._seen = len(sim.store.outbox)  # webhooks read so far
+        # Webhooks read so far: none, so the windows the simulation opened as it started count too.
+        self._seen = 0
         self._waiting: dict[str, list[tuple[_Member, EventSettings]]] = {}  # lobby id -> seated members
         self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
         self._guilds: dict[str, int] = {}  # guild id -> members, for the guilds the players founded or joined
@@ -409,6 +410,8 @@ class Season:
         """The studio's backend forms an external team event's teams as its window opens: the players
         each inclined to play it, in teams of the event's size."""
         assert event.teams is not None
+        if slot_at(event, self.start + timedelta(seconds=self._now)) is None:
+            return
         rng = self._rng
         chosen = [m for m in self._members if rng.random() < m.segment.teams]
         rng.shuffle(chosen)

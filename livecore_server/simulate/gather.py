@@ -24,7 +24,7 @@ from livecore.grants.rules import GrantKind, GrantStatus
 from livecore.guilds.memory import GuildTables
 from livecore.guilds.rules import HelpStatus, help_status
 from livecore.leaderboards.memory import LeaderboardTables
-from livecore.leaderboards.rules import moves
+from livecore.leaderboards.rules import PeriodStatus, moves
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.memory import LiveEventTables
 from livecore.lobbies.memory import LobbyTables
@@ -358,15 +358,15 @@ class _Gatherer:
                 promoted = relegated = 0
                 shown = []
                 for division in divisions:
-                    tiers = period.settings.divisions
-                    assert tiers is not None
-                    up, down = moves(tiers, division.tier, division.members)
-                    if period.status.value == "finalized":
+                    declared = period.settings.divisions
+                    assert declared is not None
+                    up, down = moves(declared, division.tier, division.members)
+                    if period.status is PeriodStatus.FINALIZED:
                         promoted += up
                         relegated += down
                     shown.append(
                         {
-                            "tier": tiers.tiers[division.tier],
+                            "tier": declared.tiers[division.tier],
                             "number": division.number + 1,
                             "players": division.members,
                         }
