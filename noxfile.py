@@ -116,6 +116,8 @@ def bench(session: nox.Session) -> None:
     )
     # The embedded figure (core commands on the in-memory store, no server): sends per second.
     session.run("python", "-m", "benchmarks.embedded", "--json", "benchmarks/results/embedded.json")
+    # A season of the demo simulated as `livecore-server simulate` plays it: 10,000 players, 28 days.
+    session.run("python", "-m", "benchmarks.season", "--json", "benchmarks/results/season.json")
     # PostgreSQL drivers for the same write shape: psycopg on threads vs asyncpg.
     session.run("python", "-m", "benchmarks.pg_drivers", "--json", "benchmarks/results/pg_drivers.json")
     # What PostgreSQL alone leaves of the send_gift target's CPU budget: pgbench, no server.

@@ -1,0 +1,92 @@
+"""A season of the demo manifest, simulated: what ``livecore-server simulate`` costs.
+
+    python -m benchmarks.season                      # 10,000 players, 28 days, seed 7
+    python -m benchmarks.season --players 1000 --days 7 --json out.json
+
+The target: 10,000 players over 28 days in at most 60 seconds on the project's 2-core machine. The run is
+the tool's own: the demo manifest (``livecore_server/demo.toml``) and the default population played by
+:class:`livecore.simulation.season.Season`, then the report gathered from what it played. It reports the
+seconds of each part (process CPU and wall), the CPU per player and simulated day, what was played, and
+the process's peak resident memory (run it as its own process: the peak is the process's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from livecore.simulation import Simulation
+from livecore.simulation.population import parse_population
+from livecore.simulation.season import Season
+from livecore_server.simulate.gather import gather
+
+TARGET_SECONDS = 60
+DEMO = Path(__file__).resolve().parent.parent / "livecore_server" / "demo.toml"
+START = datetime(2026, 1, 5, tzinfo=UTC)
+
+
+def _timed(fn: Any) -> tuple[Any, float, float]:
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = fn()
+    return result, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def run(players: int = 10_000, days: int = 28, seed: int = 7) -> dict[str, Any]:
+    sim = Simulation.from_manifest(DEMO, seed=seed, start=START)
+    season = Season(sim, parse_population(""), players=players, days=days, seed=seed, forget_webhooks=True)
+    _, play_cpu, play_wall = _timed(season.play)
+    report, gather_cpu, gather_wall = _timed(lambda: gather(sim, season, run={"seed": seed}))
+    cpu, wall = play_cpu + gather_cpu, play_wall + gather_wall
+    return {
+        "scenario": "season_demo",
+        "players": players,
+        "days": days,
+        "seed": seed,
+        "playCpuSeconds": play_cpu,
+        "playWallSeconds": play_wall,
+        "reportCpuSeconds": gather_cpu,
+        "reportWallSeconds": gather_wall,
+        "cpuSeconds": cpu,
+        "wallSeconds": wall,
+        "cpuMicrosPerPlayerDay": cpu / (players * days) * 1e6,
+        "refusals": sum(season.refusals.values()),
+        "windows": sum(len(event["windows"]) for event in report["events"].values()),
+        "giftsSent": report["gifts"]["sent"],
+        # ru_maxrss is in kilobytes on Linux.
+        "peakResidentMB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "target": TARGET_SECONDS,
+        "met": wall <= TARGET_SECONDS,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.season", description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--days", type=int, default=28)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    result = run(args.players, args.days, args.seed)
+    verdict = "met" if result["met"] else "MISSED"
+    print(
+        f"season of the demo, {args.players:,} players x {args.days} days:"
+        f" played in {result['playWallSeconds']:,.1f} s ({result['playCpuSeconds']:,.1f} s CPU),"
+        f" report gathered in {result['reportWallSeconds']:,.1f} s;"
+        f" {result['cpuMicrosPerPlayerDay']:,.0f} µs of CPU a player and day;"
+        f" peak {result['peakResidentMB']:,.0f} MB resident"
+    )
+    print(f"season: {result['wallSeconds']:,.1f} s (target {TARGET_SECONDS} s: {verdict})")
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
