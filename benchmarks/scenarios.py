@@ -780,3 +780,192 @@ register(
         description=f"50 entries around a player at random on a shared board of {BIG_BOARD:,} entries.",
     )
 )
+
+
+# --- Crates --------------------------------------------------------------------------------------------
+#
+# manifest.toml's `bench-box`: each request opens a pending crate grant of a pool the setup sends (server
+# grants of kind crate), taken CHUNK at a time as the gift claims are, so every open draws, deposits and
+# claims. Past the pool the Lua opens CRATE_EXHAUSTED (404): the slice fails loudly; raise
+# OPENS_PER_SECOND then.
+
+CRATE = "bench-box"
+CRATE_OPENERS = 64
+OPENS_PER_SECOND = 1_500
+CRATE_EXHAUSTED = "crate-pool-exhausted"
+
+
+def crate_pool_size(run_seconds: int) -> int:
+    return run_seconds * OPENS_PER_SECOND + CLAIM_SPARE
+
+
+def _crates(ctx: BenchContext) -> None:
+    """CRATE_OPENERS players and crate_pool_size pending crate grants spread over them, plus one for the
+    probe."""
+    names = [f"bench-crate-{i}" for i in range(CRATE_OPENERS)]
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    openers = [(name, str(r["data"]["playerSecret"])) for name, r in zip(names, registered, strict=True)]
+    owners = [k % CRATE_OPENERS for k in range(crate_pool_size(int(ctx.vars["run_seconds"])) + 1)]
+    sent = ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/server/v1/players/{names[o]}/grants",
+            key="server_key",
+            json={
+                "idempotencyKey": f"crate-{k}",
+                "kind": "crate",
+                "entries": [{"type": "crate", "key": CRATE, "amount": 1}],
+            },
+        )
+        for k, o in enumerate(owners)
+    )
+    grants = [str(body["data"]["grant"]["grantId"]) for body in sent]
+    _chunk_dir(ctx)
+    ctx.vars["openers"] = _players_var(openers)
+    ctx.vars["crates"] = ",".join(f"{g}:{o}" for g, o in zip(grants[1:], owners[1:], strict=True))
+    ctx.vars["exhausted"] = CRATE_EXHAUSTED
+    ctx.vars["probe_opener"], ctx.vars["probe_secret"] = openers[owners[0]]
+    ctx.vars["probe_crate"] = grants[0]
+
+
+OPEN_CRATE_LUA = (
+    CHUNK_LUA
+    + """
+local openers = players_of(vars.openers)
+local crates = {}
+for id, o in string.gmatch(vars.crates, "([^,:]+):(%d+)") do
+   table.insert(crates, {id = id, to = openers[tonumber(o) + 1]})
+end
+local i, last = 1, 0
+request = function()
+   if i > last then
+      i = take_chunk() + 1
+      last = i + CHUNK - 1
+   end
+   local c = crates[i] or {id = vars.exhausted, to = openers[1]}
+   i = i + 1
+   wrk.headers["X-Player-Secret"] = c.to.secret
+   wrk.headers["Idempotency-Key"] = unique_id()
+   return wrk.format(nil, "/sdk/v1/players/" .. c.to.name .. "/crates/" .. c.id .. "/open")
+end
+"""
+)
+
+register(
+    Scenario(
+        name="open_crate",
+        method="POST",
+        path="/sdk/v1/players/${probe_opener}/crates/${probe_crate}/open",
+        headers={**unique_write(client_auth()), "X-Player-Secret": "${probe_secret}"},
+        lua=OPEN_CRATE_LUA,
+        setup=_crates,
+        description=(
+            f"Opens of pending crate grants ({OPENS_PER_SECOND} sent per second of run): the draw, the"
+            " contents grant, coins credited and a sword deposited."
+        ),
+    )
+)
+
+
+# --- Guilds --------------------------------------------------------------------------------------------
+#
+# manifest.toml's guilds: one guild of GUILD_MEMBERS, the first HELP_ASKERS of whom ask for help once (a
+# request that never fills or expires during a run), the others donate 1 energy at a time from a balance
+# the setup credits, to a request chosen at random.
+
+GUILD_MEMBERS = 100
+HELP_ASKERS = 10
+ENERGY_BALANCE = 1_000_000_000
+
+
+def _guild_donors(ctx: BenchContext) -> None:
+    names = [f"bench-guild-{i}" for i in range(GUILD_MEMBERS)]
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    members = [(name, str(r["data"]["playerSecret"])) for name, r in zip(names, registered, strict=True)]
+    leader, secret = members[0]
+    founded = ctx.call(
+        "POST",
+        f"/sdk/v1/players/{leader}/guilds",
+        key="client_key",
+        json={"name": "Bench guild", "joinType": "open"},
+        headers={"X-Player-Secret": secret},
+    )
+    guild = founded["data"]["guild"]["guildId"]
+    ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/sdk/v1/players/{name}/guilds/{guild}/join",
+            key="client_key",
+            headers={"X-Player-Secret": s},
+        )
+        for name, s in members[1:]
+    )
+    asked = ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/sdk/v1/players/{name}/guild/help-requests",
+            key="client_key",
+            json={"type": "currency", "resourceKey": "energy", "amount": 1_000_000_000_000},
+            headers={"X-Player-Secret": s},
+        )
+        for name, s in members[:HELP_ASKERS]
+    )
+    donors = members[HELP_ASKERS:]
+    ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/server/v1/players/{name}/wallet/energy/credit",
+            key="server_key",
+            json={"amount": ENERGY_BALANCE, "idempotencyKey": f"{name}-energy"},
+        )
+        for name, _ in donors
+    )
+    ctx.vars["donors"] = _players_var(donors)
+    ctx.vars["help_requests"] = ",".join(a["data"]["helpRequest"]["requestId"] for a in asked)
+    ctx.vars["donor"], ctx.vars["donor_secret"] = donors[0]
+    ctx.vars["help_request"] = asked[0]["data"]["helpRequest"]["requestId"]
+
+
+DONATE_LUA = """
+local donors = {}
+for entry in string.gmatch(vars.donors, "[^,]+") do
+   local name, secret = string.match(entry, "([^:]+):(.+)")
+   table.insert(donors, {name = name, secret = secret})
+end
+local requests = {}
+for id in string.gmatch(vars.help_requests, "[^,]+") do
+   table.insert(requests, id)
+end
+request = function()
+   local d = donors[math.random(#donors)]
+   wrk.headers["X-Player-Secret"] = d.secret
+   wrk.headers["Idempotency-Key"] = unique_id()
+   local path = "/sdk/v1/players/" .. d.name .. "/guild/help-requests/" .. requests[math.random(#requests)]
+      .. "/donate"
+   return wrk.format(nil, path, nil, '{"amount": 1}')
+end
+"""
+
+register(
+    Scenario(
+        name="guild_donate",
+        method="POST",
+        path="/sdk/v1/players/${donor}/guild/help-requests/${help_request}/donate",
+        headers={
+            **unique_write(client_auth()),
+            "X-Player-Secret": "${donor_secret}",
+            "Content-Type": "application/json",
+        },
+        body='{"amount": 1}',
+        lua=DONATE_LUA,
+        setup=_guild_donors,
+        description=(
+            f"Donations of 1 energy by {GUILD_MEMBERS - HELP_ASKERS} guild members to {HELP_ASKERS} open help"
+            " requests at random: the debit, the two grants, the request's update and the donation."
+        ),
+    )
+)
