@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from benchmarks import postgres, report, wrk
+from benchmarks import postgres, report, twins, wrk
 from benchmarks.context import BenchContext
 from benchmarks.scenarios import BASELINE, SCENARIOS, UNIQUE, Scenario
 from benchmarks.server import (
@@ -263,6 +263,10 @@ def _run_in(
     variables = manifest_vars(apply_manifest(options.manifest, db, env))
     # How long each scenario runs (warm-up + rounds), for setups that size a pool the run consumes.
     variables["run_seconds"] = str(options.warmup_s + options.rounds * options.slice_s)
+    twinned = options.store == "sqlite" and any(s.name in twins.TWINNED for s in scenarios)
+    if twinned:
+        # A twin takes from its scenario's pool too, several times faster than livecore.
+        variables["run_seconds"] = str(int(variables["run_seconds"]) * twins.POOL_FACTOR)
     # The run's database, for setups that seed more than requests could (benchmarks/seed.py).
     variables["db"] = str(db)
     extra = [] if options.db_pool is None else ["--db-pool", str(options.db_pool)]
@@ -280,6 +284,7 @@ def _run_in(
         served as server,
         httpx.Client(base_url=server.base_url, timeout=30.0) as client,
         backend_cpu(db, options) as db_cpu,
+        twin_server(work, db, env, twinned) as twin,
     ):
         pids = ", ".join(str(pid) for pid in server.pids)
         log(f"bench: server on {server.base_url}, {len(server.pids)} process(es), pid {pids}")
@@ -289,7 +294,19 @@ def _run_in(
             prepared.append(prepare(s, server.base_url, client, variables, options.concurrency))
             if s.setup is not None:
                 log(f"setup {s.name}: {time.monotonic() - started:.1f} s")
-        return Slicer(work, options, server, client, log, db_cpu).run(prepared)
+        if twin is not None:
+            log(f"bench: twins on {twin.base_url}, pid {twin.pids[0]}")
+        return Slicer(work, options, server, client, log, db_cpu, twin).run(prepared)
+
+
+@contextmanager
+def twin_server(work: Path, db: str, env: Mapping[str, str], wanted: bool) -> Iterator[ServerProcess | None]:
+    """The twins' server (benchmarks/twins.py) on the run's database, after livecore's made it."""
+    if not wanted:
+        yield None
+        return
+    with twins.TwinProcess(db, work / "twins.log", env, work / "twin-statements.json") as served:
+        yield served
 
 
 @contextmanager
@@ -311,25 +328,29 @@ class Slicer:
     client: httpx.Client
     log: Log
     db_cpu: postgres.BackendCpu | None = None
+    twin: ServerProcess | None = (
+        None  # the twins' server: each twinned scenario's slice is followed by its twin's
+    )
 
     def run(self, prepared: Sequence[Prepared]) -> tuple[dict[str, list[wrk.WrkResult]], list[str]]:
         results: dict[str, list[wrk.WrkResult]] = {p.scenario.name: [] for p in prepared}
         errors: list[str] = []
         if self.options.warmup_s > 0:
             for p in prepared:
-                result = self.slice(p, self.options.warmup_s)
-                self.log(f"warm-up {p.scenario.name}: {describe(result)}")
-                if result.failed:
-                    where = f"warm-up of {p.scenario.name}"
-                    raise BenchError(loud(where, result, probe(p, self.client), "the run stops here"))
+                for name, server in self.targets(p):
+                    result = self.slice(p, self.options.warmup_s, server)
+                    self.log(f"warm-up {name}: {describe(result)}")
+                    if result.failed:
+                        where = f"warm-up of {name}"
+                        raise BenchError(loud(where, result, probe(p, self.client), "the run stops here"))
         rounds = self.options.rounds
         for round_no in range(1, rounds + 1):
-            for p in prepared:
-                result = self.slice(p, self.options.slice_s)
-                results[p.scenario.name].append(result)
-                self.log(f"round {round_no}/{rounds} {p.scenario.name}: {describe(result)}")
+            for p, (name, server) in ((q, t) for q in prepared for t in self.targets(q)):
+                result = self.slice(p, self.options.slice_s, server)
+                results.setdefault(name, []).append(result)
+                self.log(f"round {round_no}/{rounds} {name}: {describe(result)}")
                 if result.failed:
-                    where = f"round {round_no} of {p.scenario.name}"
+                    where = f"round {round_no} of {name}"
                     probed = probe(p, self.client)
                     errors.append(f"{where}: {error_summary(result)}; {probed}")
                     self.log(loud(where, result, probed, "this scenario is marked ERROR"))
@@ -375,28 +396,38 @@ class Slicer:
             raise BenchError(f"py-spy failed ({recorder.returncode}): {err.decode(errors='replace')[-500:]}")
         self.log(f"profile {p.scenario.name}: {describe(result)} under py-spy; flame graph {out}")
 
-    def slice(self, p: Prepared, seconds: int) -> wrk.WrkResult:
-        """One wrk run of one scenario, with a fresh nonce for its unique ids."""
+    def targets(self, p: Prepared) -> list[tuple[str, ServerProcess]]:
+        """Where ``p``'s slices go, under the names its results take: livecore's server, then the
+        scenario's twin (``<name>@twin``, report.TWIN_SUFFIX) when it has one."""
+        out = [(p.scenario.name, self.server)]
+        if self.twin is not None and p.scenario.name in twins.TWINNED:
+            out.append((p.scenario.name + report.TWIN_SUFFIX, self.twin))
+        return out
+
+    def slice(self, p: Prepared, seconds: int, server: ServerProcess | None = None) -> wrk.WrkResult:
+        """One wrk run of one scenario (against ``server``, livecore's by default), with a fresh nonce for
+        its unique ids."""
+        server = server or self.server
         script = self.work / f"{p.scenario.name}.lua"
         lua = wrk.build_script(
             p.request, nonce=secrets.token_hex(4), variables=p.variables, extra_lua=p.scenario.lua
         )
         script.write_text(lua)
-        statements_before = self.server.statements()
+        statements_before = server.statements()
         db_before = None if self.db_cpu is None else self.db_cpu.snapshot()
-        cpu_before = self.server.cpu_seconds()
+        cpu_before = server.cpu_seconds()
         result = wrk.run(
-            self.server.base_url,
+            server.base_url,
             script,
             seconds=seconds,
             connections=self.options.connections,
             threads=self.options.threads,
         )
-        cpu_after = self.server.cpu_seconds()
+        cpu_after = server.cpu_seconds()
         db_after = None if self.db_cpu is None else self.db_cpu.snapshot()
-        if not self.server.alive():
-            raise BenchError(f"a server process died during {p.scenario.name}:\n{self.server.log_tail()}")
-        statements_after = self.server.statements()
+        if not server.alive():
+            raise BenchError(f"a server process died during {p.scenario.name}:\n{server.log_tail()}")
+        statements_after = server.statements()
         if cpu_before is not None and cpu_after is not None:
             result = dataclasses.replace(result, server_cpu_s=round(cpu_after - cpu_before, 3))
         if statements_before is not None and statements_after is not None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.scenarios import BASELINE, Scenario
+from benchmarks.twins import TARGET as TWIN_TARGET
 from benchmarks.wrk import WrkResult
 
 
@@ -26,11 +27,16 @@ class Baseline:
     cpu_us_per_request: float | None = None
 
 
+# The results of a scenario's twin (benchmarks/twins.py) are kept under its name and this suffix.
+TWIN_SUFFIX = "@twin"
+
+
 @dataclass(frozen=True)
 class ScenarioFigures:
     scenario: Scenario
     rounds: Sequence[WrkResult]
     baseline: Baseline
+    twin: Sequence[WrkResult] = ()  # its twin's rounds, alternating with its own (SQLite write scenarios)
 
     @property
     def errored(self) -> bool:
@@ -53,6 +59,20 @@ class ScenarioFigures:
     def ratio(self) -> float | None:
         """Median req/s over the baseline's median req/s: the figure targets are set on."""
         return self.rps / self.baseline.rps if self.baseline.rps else None
+
+    @property
+    def twin_rps(self) -> float | None:
+        return statistics.median(r.rps for r in self.twin) if self.twin else None
+
+    @property
+    def ratio_to_twin(self) -> float | None:
+        """Median req/s over its twin's median req/s: livecore against the same rows written by hand."""
+        twin = self.twin_rps
+        return self.rps / twin if twin else None
+
+    @property
+    def twin_errored(self) -> bool:
+        return any(r.failed for r in self.twin)
 
     @property
     def cpu_us_per_request(self) -> float | None:
@@ -79,11 +99,14 @@ class ScenarioFigures:
             out["ratio"] = ratio is not None and ratio >= target
         if self.scenario.max_p99_ms is not None:
             out["max_p99"] = self.p99_ms <= self.scenario.max_p99_ms
+        if self.twin:
+            twin = self.ratio_to_twin
+            out["twin"] = twin is not None and twin >= TWIN_TARGET
         return out
 
     @property
     def verdict(self) -> str:
-        if self.errored:
+        if self.errored or self.twin_errored:
             return "ERROR"
         checks = self.checks()
         if not checks:
@@ -117,6 +140,28 @@ class ScenarioFigures:
             "verdict": self.verdict,
             "errored": self.errored,
             "rounds": per_round,
+            **self.twin_json(),
+        }
+
+    def twin_json(self) -> dict[str, Any]:
+        """The twin's figures (none for a scenario without a twin, or on PostgreSQL)."""
+        if not self.twin:
+            return {}
+        return {
+            "ratio_to_twin": _round(self.ratio_to_twin, 4),
+            "twin_target_ratio": TWIN_TARGET,
+            "twin": {
+                "rps_median": _round(self.twin_rps, 1),
+                "p99_ms_worst": round(max(r.latency_us["p99"] for r in self.twin) / 1000, 3),
+                "cpu_us_per_request_median": _round(_median([r.cpu_us_per_request for r in self.twin]), 1),
+                "statements_per_request_median": _round(
+                    _median([r.statements_per_request for r in self.twin]), 1
+                ),
+                "errored": self.twin_errored,
+                "rounds": [
+                    {"round": i + 1, **r.to_json(), "failed": r.failed} for i, r in enumerate(self.twin)
+                ],
+            },
         }
 
 
@@ -134,15 +179,21 @@ def figures(
             rps=statistics.median(r.rps for r in base_rounds),
             cpu_us_per_request=_median([r.cpu_us_per_request for r in base_rounds]),
         )
-    return [ScenarioFigures(s, results[s.name], baseline) for s in scenarios if results.get(s.name)]
+    return [
+        ScenarioFigures(s, results[s.name], baseline, results.get(s.name + TWIN_SUFFIX, ()))
+        for s in scenarios
+        if results.get(s.name)
+    ]
 
 
-def _target(s: Scenario) -> str:
+def _target(s: Scenario, twinned: bool = False) -> str:
     parts = []
     if s.target_ratio is not None:
         parts.append(f"≥ {s.target_ratio:.2f}")
     if s.max_p99_ms is not None:
         parts.append(f"p99 ≤ {s.max_p99_ms:g} ms")
+    if twinned:
+        parts.append(f"≥ {TWIN_TARGET:.2f} of twin")
     return ", ".join(parts) or "—"
 
 
@@ -155,9 +206,10 @@ def markdown(rows: Sequence[ScenarioFigures]) -> str:
     ``statements/req`` is counted on SQLite only: ``—`` on PostgreSQL."""
     db = any(r.db_cpu_s is not None for f in rows for r in f.rounds)
     head = [
-        "| scenario | req/s (median) | p50 ms (median) | p99 ms (worst round) | ratio | target | result "
+        "| scenario | req/s (median) | p50 ms (median) | p99 ms (worst round) | ratio | vs twin | target |"
+        " result "
         f"| server CPU µs/req (ratio) | statements/req |{' DB CPU µs/req |' if db else ''} req/s per round |",
-        f"|---|--:|--:|--:|--:|---|---|--:|--:|{'--:|' if db else ''}---|",
+        f"|---|--:|--:|--:|--:|--:|---|---|--:|--:|{'--:|' if db else ''}---|",
     ]
     body = []
     for f in rows:
@@ -167,9 +219,35 @@ def markdown(rows: Sequence[ScenarioFigures]) -> str:
         db_cpu = f" {_fmt(f.db_cpu_us_per_request, '.0f')} |" if db else ""
         body.append(
             f"| {f.scenario.name} | {f.rps:.0f} | {f.p50_ms:.2f} | {f.p99_ms:.2f} | {_fmt(f.ratio, '.2f')} "
-            f"| {_target(f.scenario)} | {f.verdict} | {cpu} | {statements} |{db_cpu} {per_round} |"
+            f"| {_fmt(f.ratio_to_twin, '.2f')} | {_target(f.scenario, bool(f.twin))} | {f.verdict} | {cpu} "
+            f"| {statements} |{db_cpu} {per_round} |"
         )
-    return "\n".join(head + body)
+    return "\n".join(head + body + twin_rows(rows))
+
+
+def twin_rows(rows: Sequence[ScenarioFigures]) -> list[str]:
+    """Under the table's rows, each twin's own (``<scenario>@twin``): its req/s, p50, p99, CPU and
+    statements a request, which the "vs twin" column divides by."""
+    out = []
+    for f in rows:
+        if not f.twin:
+            continue
+        t = f.twin
+        rps = statistics.median(r.rps for r in t)
+        p50 = statistics.median(r.latency_us["p50"] for r in t) / 1000
+        p99 = max(r.latency_us["p99"] for r in t) / 1000
+        cpu = _median([r.cpu_us_per_request for r in t])
+        statements = _median([r.statements_per_request for r in t])
+        ratio = rps / f.baseline.rps if f.baseline.rps else None
+        per_round = " / ".join(f"{r.rps:.0f}" for r in t)
+        db = any(r.db_cpu_s is not None for g in rows for r in g.rounds)
+        out.append(
+            f"| {f.scenario.name}{TWIN_SUFFIX} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {_fmt(ratio, '.2f')}"
+            f" | 1.00 "
+            f"| — | {'ERROR' if f.twin_errored else '—'} | {_fmt(cpu, '.0f')} | {_fmt(statements, '.1f')} |"
+            f"{' — |' if db else ''} {per_round} |"
+        )
+    return out
 
 
 LOW_CPU_SHARE = 0.7

@@ -1,0 +1,970 @@
+"""Twins: the physical limit of each write scenario (benchmarks/README.md, "Twins").
+
+A twin is a hand-written aiohttp handler for a write scenario's route that writes the same rows as
+livecore (the same tables of the run's SQLite database, so the same indexes and triggers fire) with as few
+statements as it can, in one transaction, and answers a comparable JSON body. The harness sends a twin the
+very requests of its scenario (same paths, headers, bodies and Lua), from its own process on the run's
+database (``python -m benchmarks.twins``), in slices alternating with livecore's, and reports livecore's
+requests a second over the twin's (``ratio_to_twin``).
+
+What a twin keeps of livecore's work: the API key (its hash, from a table loaded at start) and the player
+secret (compared inside the write's ``WHERE``), the reads a write depends on, folded into that write where
+SQL allows (a grant names its player by a sub-select), the idempotency record (sealed as livecore seals
+it), the ledger, and the webhook events in the outbox. What it leaves out: rate limits, the key's
+last-use stamp, the access log, metrics, and the dispatcher's pass over the outbox. A bench run has no
+webhook endpoint, so the dispatcher's only work on an event is to mark it fanned out: a twin writes each
+event fanned out already, except the debounced progress event, which must stay open for the next
+progress of its attempt to replace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from benchmarks.server import HOST, ServerProcess
+from livecore_server.crypto import ServerKeys, load_server_key
+from livecore_server.statement_tally import ENV_VAR as STATEMENT_TALLY_ENV
+from livecore_server.statement_tally import StatementTally
+
+# The write scenarios that have a twin (benchmarks/scenarios.py), each a route below.
+TWINNED = (
+    "sdk_register",
+    "server_grant",
+    "send_gift",
+    "claim_gift",
+    "event_progress",
+    "open_crate",
+    "guild_donate",
+)
+# The share of its twin's requests a second each write scenario should reach.
+TARGET = 0.6
+# Pools a setup prepares (pending gifts, crates) are sized for this many times the run's seconds when the
+# twins run: a twin drains its scenario's pool too, several times faster than livecore.
+POOL_FACTOR = 4
+
+DEBOUNCE_MS = 5_000  # livecore.events.DEBOUNCE: a progress event is sent this long after its first one
+CRATE_ROWS = {  # manifest.toml's bench-box: its one row, what each open draws
+    "bench-box": (("currency", "coins", 5), ("item", "sword", 1)),
+}
+GIFT_COOLDOWN_MS = 1_000  # manifest.toml's gifting
+DAILY_SEND_LIMIT = 1_000_000
+DONOR_REWARD = (("currency", "coins", 1),)  # manifest.toml's guild help donor_reward
+
+ADJECTIVES = ("Lucky", "Keen", "Merry", "Brave", "Swift", "Quiet", "Bold", "Sunny")
+ANIMALS = ("Puffin", "Lynx", "Dragon", "Otter", "Falcon", "Badger", "Heron", "Fox")
+
+
+class Refused(Exception):
+    """The request cannot be written (unknown key, player, record; a check failed): an error answer."""
+
+    def __init__(self, status: int, code: str) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+
+
+def new_id(prefix: str = "") -> str:
+    """A UUIDv7 as livecore makes them: ``prefix`` and 32 hex digits, or dashed without a prefix."""
+    ms = time.time_ns() // 1_000_000
+    rand = int.from_bytes(os.urandom(10))
+    value = (ms << 80) | (0x7 << 76) | ((rand >> 64) & 0xFFF) << 64 | (0b10 << 62) | (rand & (2**62 - 1))
+    text = f"{value:032x}"
+    if prefix:
+        return prefix + text
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+
+def iso(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+@dataclass(frozen=True)
+class Key:
+    id: str
+    game_id: str
+    env: str
+    prefix: str
+    permission: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """What every handler needs: the caller's key, the time, and the idempotency key."""
+
+    key: Key
+    now: int
+    idempotency_key: str
+    player_hash: str | None  # the X-Player-Secret's hash, when sent
+
+    @property
+    def actor(self) -> str:
+        return dumps({"kind": "api_key", "prefix": self.key.prefix})
+
+
+class Twin:
+    """The twins' state: one connection to the run's database, the keys, the studio."""
+
+    def __init__(self, db: str) -> None:
+        self.db = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "busy_timeout=5000",
+            "foreign_keys=ON",
+            "cache_size=-65536",
+            "mmap_size=268435456",
+        ):
+            self.db.execute(f"PRAGMA {pragma}")
+        self.server_keys = ServerKeys(load_server_key(db).master)
+        self.keys = {
+            secret_hash: Key(id_, game, env, prefix, permission)
+            for id_, game, env, prefix, permission, secret_hash in self.db.execute(
+                "SELECT id, game_id, env, prefix, permission, secret_hash FROM api_keys WHERE revoked_at"
+                " IS NULL"
+            )
+        }
+        self.studio = dict(self.db.execute("SELECT g.id, g.studio_id FROM games g"))
+
+    def hash(self, secret: str) -> str:
+        return self.server_keys.hasher.hash(secret)
+
+    # --- the transaction's pieces ---------------------------------------------------------------------
+
+    def transaction(self, write: Callable[[], Any]) -> Any:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            out = write()
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return out
+
+    def answer(self, req: Request, route: str, status: int, data: Any) -> bytes:
+        """The response body, kept under its idempotency key (sealed as livecore keeps it)."""
+        body = orjson.dumps({"data": data})
+        if req.idempotency_key:
+            scope = f"{req.key.game_id}:{req.key.env}:{route}"
+            context = f"{scope}:{req.idempotency_key}"
+            self.db.execute(
+                "INSERT INTO idempotency (scope, key, fingerprint, status, body, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    scope,
+                    req.idempotency_key,
+                    hashlib.sha256(body).hexdigest(),
+                    status,
+                    self.server_keys.seal_answer(body, context=context),
+                    req.now,
+                ),
+            )
+        return body
+
+    def events(self, req: Request, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """The webhook events, one statement for all of them, written fanned out (see the module's doc)."""
+        studio, game, env = self.studio[req.key.game_id], req.key.game_id, req.key.env
+        rows = [(new_id("evt_"), studio, game, env, kind, req.now, dumps(data)) for kind, data in events]
+        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, 1)"] * len(rows))
+        self.db.execute(
+            f"INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, fanned_out) VALUES"
+            f" {values}",
+            [v for row in rows for v in row],
+        )
+
+    def credit(
+        self, req: Request, player: str, entries: Sequence[tuple[str, str, int]], reason: str, ref: str
+    ) -> list[tuple[str, str, int, int, str]]:
+        """Add ``entries`` to the player's holdings (one upsert) and write their ledger lines (one insert):
+        (type, key, delta, balance, ledger id) for each."""
+        values = ", ".join(["(?, ?, ?)"] * len(entries))
+        balances = dict(
+            self.db.execute(
+                f"INSERT INTO holdings (player_id, resource_key, amount) VALUES {values}"
+                " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = amount + excluded.amount"
+                " RETURNING resource_key, amount",
+                [v for _, key, amount in entries for v in (player, key, amount)],
+            ).fetchall()
+        )
+        lines = [(t, k, a, balances[k], new_id("led_")) for t, k, a in entries]
+        self.ledger(req, player, lines, reason, ref)
+        return lines
+
+    def ledger(
+        self,
+        req: Request,
+        player: str,
+        lines: Sequence[tuple[str, str, int, int, str]],
+        reason: str,
+        ref: str,
+    ) -> None:
+        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(lines))
+        self.db.execute(
+            "INSERT INTO ledger (id, player_id, game_id, resource_key, resource_type, delta, balance_after,"
+            f" reason, source_ref_id, actor, created_at) VALUES {values}",
+            [
+                v
+                for t, k, delta, balance, id_ in lines
+                for v in (id_, player, req.key.game_id, k, t, delta, balance, reason, ref, req.actor, req.now)
+            ],
+        )
+
+    def wallet_events(
+        self,
+        req: Request,
+        player: str,
+        external: str,
+        lines: Sequence[tuple[str, str, int, int, str]],
+        reason: str,
+        ref: str,
+    ) -> list[tuple[str, dict[str, Any]]]:
+        out = []
+        for t, k, delta, balance, id_ in lines:
+            data: dict[str, Any] = {
+                "playerId": player,
+                "externalPlayerId": external,
+                "delta": delta,
+                "reason": reason,
+                "note": None,
+                "sourceRefId": ref,
+                "entryId": id_,
+                "actor": {"kind": "api_key", "prefix": req.key.prefix},
+                "changedAt": iso(req.now),
+            }
+            if t == "item":
+                out.append(
+                    ("inventory.changed", {**data, "itemKey": k, "quantity": balance, "parameters": {}})
+                )
+            else:
+                out.append(("wallet.changed", {**data, "economyKey": k, "balance": balance}))
+        return out
+
+    def insert_grants(self, rows: Sequence[dict[str, Any]]) -> None:
+        columns = (
+            "id",
+            "game_id",
+            "player_id",
+            "external_player_id",
+            "kind",
+            "status",
+            "entries",
+            "source_kind",
+            "source_ref_id",
+            "metadata",
+            "created_at",
+            "claimed_at",
+            "acked_by",
+        )
+        values = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(rows))
+        self.db.execute(
+            f"INSERT INTO grants ({', '.join(columns)}) VALUES {values}",
+            [row.get(c) for row in rows for c in columns],
+        )
+
+    # --- the routes -----------------------------------------------------------------------------------
+
+    def register(self, req: Request, external: str) -> bytes:
+        player, secret = new_id("plr_"), "ps_" + os.urandom(32).hex()[:43]
+        name = f"{random.choice(ADJECTIVES)} {random.choice(ANIMALS)} {random.randrange(100)}"
+        avatar = f"avatar_{random.randrange(32)}"
+        day = time.strftime("%Y-%m-%d", time.gmtime(req.now / 1000))
+        self.db.execute(
+            "INSERT INTO players (id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name,"
+            " anon_avatar, secret_hash, secret_prefix, registered_at, sessions, last_active_at, streak,"
+            " best_streak, streak_day, search_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 1, 1,"
+            " ?, ?)",
+            (
+                player,
+                req.key.game_id,
+                req.key.env,
+                external,
+                req.now,
+                req.now,
+                name,
+                avatar,
+                self.hash(secret),
+                secret[:8],
+                req.now,
+                req.now,
+                day,
+                name.lower(),
+            ),
+        )
+        self.db.execute(
+            "INSERT INTO audit_log (id, studio_id, game_id, at, actor, action, target, metadata, ip)"
+            " VALUES (?, ?, ?, ?, ?, 'player.register', ?, ?, '127.0.0.1')",
+            (
+                new_id("aud_"),
+                self.studio[req.key.game_id],
+                req.key.game_id,
+                req.now,
+                dumps({"kind": "api_key", "prefix": req.key.prefix, "keyId": req.key.id}),
+                f"player:{external}",
+                dumps({"env": req.key.env, "rotated": False}),
+            ),
+        )
+        at = iso(req.now)
+        ids = {"playerId": player, "externalPlayerId": external}
+        self.events(
+            req,
+            [
+                ("player.registered", {**ids, "firstSeenAt": at, "contextSnapshot": {}}),
+                (
+                    "player.secret_set",
+                    {
+                        **ids,
+                        "secretPrefix": secret[:8],
+                        "registeredAt": at,
+                        "secretRotatedAt": None,
+                        "via": "sdk_register",
+                    },
+                ),
+            ],
+        )
+        data = {
+            **ids,
+            "playerSecret": secret,
+            "country": None,
+            "syntheticIdentity": {"name": name, "avatar": avatar},
+        }
+        return self.answer(req, "players.register", 201, data)
+
+    def grant(self, req: Request, external: str, body: dict[str, Any]) -> bytes:
+        grant = new_id()
+        entries = dumps(body["entries"])
+        found = self.db.execute(
+            "INSERT INTO grants (id, game_id, player_id, external_player_id, kind, status, entries,"
+            " source_kind,"
+            " metadata, created_at) SELECT ?, game_id, id, external_id, 'reward', 'pending', ?, 'api',"
+            " '{}', ?"
+            " FROM players WHERE game_id = ? AND external_id = ? RETURNING player_id",
+            (grant, entries, req.now, req.key.game_id, external),
+        ).fetchone()
+        if found is None:
+            raise Refused(404, "player_not_found")
+        view = self.grant_view(
+            grant, found[0], external, "reward", "pending", body["entries"], "api", None, req.now
+        )
+        self.events(req, [("grant.created", view)])
+        return self.answer(req, "server.grants.create", 201, {"grant": view})
+
+    @staticmethod
+    def grant_view(
+        grant: str,
+        player: str,
+        external: str,
+        kind: str,
+        status: str,
+        entries: Any,
+        source: str,
+        ref: str | None,
+        created: int,
+        claimed: int | None = None,
+        metadata: Any = None,
+    ) -> dict[str, Any]:
+        return {
+            "grantId": grant,
+            "playerId": player,
+            "externalPlayerId": external,
+            "kind": kind,
+            "status": status,
+            "entries": entries,
+            "sourceKind": source,
+            "sourceRefId": ref,
+            "metadata": metadata or {},
+            "createdAt": iso(created),
+            "claimedAt": None if claimed is None else iso(claimed),
+            "expiresAt": None,
+            "ackedBy": None if claimed is None else "client",
+        }
+
+    def send_gift(self, req: Request, external: str, body: dict[str, Any]) -> bytes:
+        """The checks livecore makes (friends, cooldown, daily count) in the one read, then the writes."""
+        kind, key, amount = body["type"], body["resourceKey"], int(body["amount"])
+        day_start = req.now - req.now % 86_400_000
+        found = self.db.execute(
+            "SELECT s.id, r.id,"
+            " EXISTS (SELECT 1 FROM friendships WHERE player_id = s.id AND friend_id = r.id),"
+            " (SELECT max(sent_at) FROM gifts WHERE sender_id = s.id AND recipient_id = r.id AND sent_at >"
+            " ?),"
+            " (SELECT count(*) FROM gifts WHERE sender_id = s.id AND sent_at >= ?)"
+            " FROM players s, players r WHERE s.game_id = ? AND s.external_id = ? AND s.secret_hash = ?"
+            " AND r.game_id = s.game_id AND r.external_id = ?",
+            (
+                req.now - GIFT_COOLDOWN_MS,
+                day_start,
+                req.key.game_id,
+                external,
+                req.player_hash,
+                body["externalPlayerId"],
+            ),
+        ).fetchone()
+        if found is None:
+            raise Refused(404, "player_not_found")
+        sender, recipient, friends, recent, today = found
+        if not friends:
+            raise Refused(403, "not_friends")
+        if recent is not None:
+            raise Refused(409, "gift_cooldown")
+        if today >= DAILY_SEND_LIMIT:
+            raise Refused(409, "gift_daily_limit")
+        gift, grant = new_id(), new_id()
+        events: list[tuple[str, dict[str, Any]]] = []
+        costs = key == "coins"  # manifest.toml: coins cost the sender
+        if costs:
+            left = self.db.execute(
+                "UPDATE holdings SET amount = amount - ? WHERE player_id = ? AND resource_key = ? AND"
+                " amount >= ?"
+                " RETURNING amount",
+                (amount, sender, key, amount),
+            ).fetchone()
+            if left is None:
+                raise Refused(409, "insufficient_balance")
+            line = (kind, key, -amount, left[0], new_id("led_"))
+            self.ledger(req, sender, [line], "gift_sent", gift)
+            events += self.wallet_events(req, sender, external, [line], "gift_sent", gift)
+        entries = [{"type": kind, "key": key, "amount": amount}]
+        self.insert_grants(
+            [
+                {
+                    "id": grant,
+                    "game_id": req.key.game_id,
+                    "player_id": recipient,
+                    "external_player_id": body["externalPlayerId"],
+                    "kind": "reward",
+                    "status": "pending",
+                    "entries": dumps(entries),
+                    "source_kind": "gift",
+                    "source_ref_id": gift,
+                    "metadata": "{}",
+                    "created_at": req.now,
+                }
+            ]
+        )
+        self.db.execute(
+            "INSERT INTO gifts (id, game_id, grant_id, sender_id, recipient_id, type, resource_key,"
+            " amount, message,"
+            " status, sent_at, deducted, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?,"
+            " ?, ?)",
+            (
+                gift,
+                req.key.game_id,
+                grant,
+                sender,
+                recipient,
+                kind,
+                key,
+                amount,
+                body.get("message"),
+                req.now,
+                int(costs),
+                body.get("idempotencyKey"),
+            ),
+        )
+        sent = {
+            "giftId": gift,
+            "grantId": grant,
+            "senderPlayerId": sender,
+            "senderExternalPlayerId": external,
+            "recipientPlayerId": recipient,
+            "recipientExternalPlayerId": body["externalPlayerId"],
+            "type": kind,
+            "resourceKey": key,
+            "amount": amount,
+            "deductedFromSender": costs,
+            "message": body.get("message"),
+            "sentAt": iso(req.now),
+            "expiresAt": None,
+        }
+        view = self.grant_view(
+            grant, recipient, body["externalPlayerId"], "reward", "pending", entries, "gift", gift, req.now
+        )
+        events += [("gift.sent", sent), ("grant.created", view)]
+        self.events(req, events)
+        return self.answer(req, "friends.gifts.send", 201, {"gift": sent})
+
+    def claim_gift(self, req: Request, external: str, gift: str) -> bytes:
+        found = self.db.execute(
+            "UPDATE gifts SET status = 'claimed', claimed_at = ? WHERE id = ? AND status = 'pending'"
+            " AND recipient_id = (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND"
+            " secret_hash = ?)"
+            " RETURNING grant_id, sender_id, recipient_id, type, resource_key, amount,"
+            " (SELECT external_id FROM players WHERE id = sender_id)",
+            (req.now, gift, req.key.game_id, external, req.player_hash),
+        ).fetchone()
+        if found is None:
+            raise Refused(404, "gift_not_found")
+        grant, sender, player, kind, key, amount, sender_external = found
+        created = self.db.execute(
+            "UPDATE grants SET status = 'claimed', claimed_at = ?, acked_by = 'client' WHERE id = ?"
+            " RETURNING created_at",
+            (req.now, grant),
+        ).fetchone()[0]
+        lines = self.credit(req, player, [(kind, key, amount)], "grant", grant)
+        entries = [{"type": kind, "key": key, "amount": amount}]
+        claimed = {
+            "giftId": gift,
+            "grantId": grant,
+            "senderPlayerId": sender,
+            "senderExternalPlayerId": sender_external,
+            "recipientPlayerId": player,
+            "recipientExternalPlayerId": external,
+            "type": kind,
+            "resourceKey": key,
+            "amount": amount,
+            "claimedAt": iso(req.now),
+        }
+        view = self.grant_view(
+            grant, player, external, "reward", "claimed", entries, "gift", gift, created, req.now
+        )
+        self.events(
+            req,
+            [
+                *self.wallet_events(req, player, external, lines, "grant", grant),
+                ("gift.claimed", claimed),
+                ("grant.claimed", view),
+            ],
+        )
+        return self.answer(req, "friends.gifts.claim", 200, {"gift": claimed})
+
+    def progress(self, req: Request, external: str, event: str, attempt: str, body: dict[str, Any]) -> bytes:
+        metrics = body["metrics"]
+        score = float(metrics["score"])
+        found = self.db.execute(
+            "UPDATE attempts SET metrics = ?, score = ?, score_at = ? WHERE id = ? AND event_key = ?"
+            " AND status = 'in_progress' AND player_id ="
+            " (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND secret_hash = ?)"
+            " RETURNING board_id, player_id, event_id, window_id, started_at, ends_at, attempt_count",
+            (dumps(metrics), score, req.now, attempt, event, req.key.game_id, external, req.player_hash),
+        ).fetchone()
+        if found is None:
+            raise Refused(404, "attempt_not_found")
+        board, player, event_id, window, started, ends, count = found
+        # The board's order puts the best score first: its rank key is the score negated.
+        self.db.execute(
+            "INSERT INTO board_entries (board_id, player_id, score, rank_key, reached_at, attempt_id)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (board_id, player_id) DO UPDATE SET score ="
+            " excluded.score,"
+            " rank_key = excluded.rank_key, reached_at = excluded.reached_at, attempt_id ="
+            " excluded.attempt_id",
+            (board, player, score, -score, req.now, attempt),
+        )
+        self.db.execute("UPDATE boards SET version = version + 1 WHERE id = ?", (board,))
+        view = {
+            "attemptId": attempt,
+            "eventKey": event,
+            "eventId": event_id,
+            "windowId": window,
+            "leaderboardId": board,
+            "lobbyId": None,
+            "status": "in_progress",
+            "score": score,
+            "metrics": metrics,
+            "startedAt": iso(started),
+            "endsAt": iso(ends),
+            "completedAt": None,
+            "attemptCount": count,
+            "milestones": [],
+            "flagged": False,
+        }
+        # Debounced as livecore's: the attempt's open event takes the latest state, or one is opened.
+        self.db.execute(
+            "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, not_before,"
+            " debounce_key)"
+            " VALUES (?, ?, ?, ?, 'event.progress_updated', ?, ?, ?, ?) ON CONFLICT (debounce_key)"
+            " WHERE fanned_out = 0 DO UPDATE SET data = excluded.data, occurred_at = excluded.occurred_at",
+            (
+                new_id("evt_"),
+                self.studio[req.key.game_id],
+                req.key.game_id,
+                req.key.env,
+                req.now,
+                dumps({"playerId": player, "externalPlayerId": external, **view}),
+                req.now + DEBOUNCE_MS,
+                attempt,
+            ),
+        )
+        return self.answer(req, "events.progress", 200, {"attempt": view, "milestonesGranted": []})
+
+    def open_crate(self, req: Request, external: str, crate: str) -> bytes:
+        found = self.db.execute(
+            "UPDATE grants SET status = 'claimed', claimed_at = ?, acked_by = 'client' WHERE id = ?"
+            " AND kind = 'crate' AND status = 'pending' AND player_id ="
+            " (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND secret_hash = ?)"
+            " RETURNING player_id, entries, created_at",
+            (req.now, crate, req.key.game_id, external, req.player_hash),
+        ).fetchone()
+        if found is None:
+            raise Refused(404, "grant_not_found")
+        player, crate_entries, created = found
+        drawn: dict[tuple[str, str], int] = {}
+        for entry in orjson.loads(crate_entries):
+            for _ in range(entry["amount"]):
+                for t, k, a in CRATE_ROWS[entry["key"]]:
+                    drawn[t, k] = drawn.get((t, k), 0) + a
+        entries = [(t, k, a) for (t, k), a in drawn.items()]
+        contents = new_id()
+        wire = [{"type": t, "key": k, "amount": a} for t, k, a in entries]
+        self.insert_grants(
+            [
+                {
+                    "id": contents,
+                    "game_id": req.key.game_id,
+                    "player_id": player,
+                    "external_player_id": external,
+                    "kind": "reward",
+                    "status": "claimed",
+                    "entries": dumps(wire),
+                    "source_kind": "crate",
+                    "source_ref_id": crate,
+                    "metadata": "{}",
+                    "created_at": req.now,
+                    "claimed_at": req.now,
+                    "acked_by": "client",
+                }
+            ]
+        )
+        lines = self.credit(req, player, entries, "grant", contents)
+        crate_view = self.grant_view(
+            crate,
+            player,
+            external,
+            "crate",
+            "claimed",
+            orjson.loads(crate_entries),
+            "api",
+            None,
+            created,
+            req.now,
+        )
+        view = self.grant_view(
+            contents, player, external, "reward", "claimed", wire, "crate", crate, req.now, req.now
+        )
+        self.events(
+            req,
+            [
+                ("grant.claimed", crate_view),
+                ("grant.created", {**view, "status": "pending", "claimedAt": None, "ackedBy": None}),
+                *self.wallet_events(req, player, external, lines, "grant", contents),
+                ("grant.claimed", view),
+                ("crate.opened", {"crateGrantId": crate, "contentsGrantId": contents, "playerId": player}),
+            ],
+        )
+        return self.answer(req, "crates.open", 200, {"crate": crate_view, "contents": view})
+
+    def donate(self, req: Request, external: str, request: str, body: dict[str, Any]) -> bytes:
+        amount = int(body["amount"])
+        found = self.db.execute(
+            "SELECT p.id, h.player_id, h.external_player_id, h.guild_id, g.name, h.type, h.resource_key,"
+            " h.amount - h.donated FROM players p"
+            " JOIN guild_stints s ON s.player_id = p.id AND s.left_at IS NULL"
+            " JOIN guild_help_requests h ON h.id = ? AND h.guild_id = s.guild_id AND h.status = 'open'"
+            " AND h.expires_at > ? AND h.player_id != p.id JOIN guilds g ON g.id = h.guild_id"
+            " WHERE p.game_id = ? AND p.external_id = ? AND p.secret_hash = ?",
+            (request, req.now, req.key.game_id, external, req.player_hash),
+        ).fetchone()
+        if found is None:
+            raise Refused(404, "help_request_not_found")
+        donor, recipient, recipient_external, guild, guild_name, kind, key, lacking = found
+        if not 1 <= amount <= lacking:
+            raise Refused(400, "invalid_request")
+        left = self.db.execute(
+            "UPDATE holdings SET amount = amount - ? WHERE player_id = ? AND resource_key = ? AND amount >= ?"
+            " RETURNING amount",
+            (amount, donor, key, amount),
+        ).fetchone()
+        if left is None:
+            raise Refused(409, "insufficient_balance")
+        line = (kind, key, -amount, left[0], new_id("led_"))
+        self.ledger(req, donor, [line], "guild_help_donation", request)
+        grant, reward, donation = new_id(), new_id(), new_id("gdn_")
+        ref = {"guildId": guild, "requestId": request}
+        given = [{"type": kind, "key": key, "amount": amount}]
+        rewarded = [{"type": t, "key": k, "amount": a} for t, k, a in DONOR_REWARD]
+        common = {"game_id": req.key.game_id, "kind": "reward", "status": "pending", "source_ref_id": request}
+        self.insert_grants(
+            [
+                {
+                    **common,
+                    "id": grant,
+                    "player_id": recipient,
+                    "external_player_id": recipient_external,
+                    "entries": dumps(given),
+                    "source_kind": "guild_help",
+                    "metadata": dumps(ref),
+                    "created_at": req.now,
+                },
+                {
+                    **common,
+                    "id": reward,
+                    "player_id": donor,
+                    "external_player_id": external,
+                    "entries": dumps(rewarded),
+                    "source_kind": "guild_help_reward",
+                    "metadata": dumps(ref),
+                    "created_at": req.now,
+                },
+            ]
+        )
+        status = "filled" if amount == lacking else "open"
+        donated = self.db.execute(
+            "UPDATE guild_help_requests SET donated = donated + ?, status = ? WHERE id = ? RETURNING"
+            " donated, amount",
+            (amount, status, request),
+        ).fetchone()
+        self.db.execute(
+            "INSERT INTO guild_donations (id, request_id, guild_id, game_id, donor_player_id,"
+            " donor_external_player_id,"
+            " amount, grant_id, reward_grant_id, donated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (donation, request, guild, req.key.game_id, donor, external, amount, grant, reward, req.now),
+        )
+        view = {
+            "donationId": donation,
+            "requestId": request,
+            "amount": amount,
+            "grantId": grant,
+            "rewardGrantId": reward,
+            "donatedAt": iso(req.now),
+        }
+        self.events(
+            req,
+            [
+                *self.wallet_events(req, donor, external, [line], "guild_help_donation", request),
+                (
+                    "grant.created",
+                    self.grant_view(
+                        grant,
+                        recipient,
+                        recipient_external,
+                        "reward",
+                        "pending",
+                        given,
+                        "guild_help",
+                        request,
+                        req.now,
+                        metadata=ref,
+                    ),
+                ),
+                (
+                    "grant.created",
+                    self.grant_view(
+                        reward,
+                        donor,
+                        external,
+                        "reward",
+                        "pending",
+                        rewarded,
+                        "guild_help_reward",
+                        request,
+                        req.now,
+                        metadata=ref,
+                    ),
+                ),
+                (
+                    "guild.help_donated",
+                    {
+                        "guildId": guild,
+                        "guildName": guild_name,
+                        "by": {"kind": "player", "playerId": donor, "externalPlayerId": external},
+                        **view,
+                        "donorPlayerId": donor,
+                        "donorExternalPlayerId": external,
+                        "recipientPlayerId": recipient,
+                        "recipientExternalPlayerId": recipient_external,
+                        "type": kind,
+                        "resourceKey": key,
+                        "amount": amount,
+                        "costsDonor": True,
+                        "amountReceived": donated[0],
+                        "amountRequested": donated[1],
+                        "filled": status == "filled",
+                    },
+                ),
+            ],
+        )
+        help_view = {"requestId": request, "donated": donated[0], "amount": donated[1], "status": status}
+        return self.answer(req, "guilds.help.donate", 200, {"donation": view, "helpRequest": help_view})
+
+
+# --- the HTTP side -----------------------------------------------------------------------------------------
+
+TWIN: web.AppKey[Twin] = web.AppKey("twin", Twin)
+Route = Callable[[Twin, Request, web.Request, dict[str, Any] | None], bytes]
+
+
+def routed(
+    permission: str, status: int, route: Route, *, player: bool = True, body: bool = False
+) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """An aiohttp handler: the key and the player secret as livecore takes them, the body parsed, the
+    route's transaction, its answer."""
+
+    async def handler(request: web.Request) -> web.Response:
+        twin = request.app[TWIN]
+        auth = request.headers.get("Authorization", "")
+        key = twin.keys.get(twin.hash(auth.removeprefix("Bearer "))) if auth.startswith("Bearer ") else None
+        if key is None or key.permission != permission:
+            return error(401, "api_key_invalid")
+        secret = request.headers.get("X-Player-Secret")
+        if player and not secret:
+            return error(401, "player_secret_invalid")
+        parsed = orjson.loads(await request.read()) if body else None
+        req = Request(
+            key=key,
+            now=time.time_ns() // 1_000_000,
+            idempotency_key=request.headers.get("Idempotency-Key")
+            or (parsed or {}).get("idempotencyKey", ""),
+            player_hash=twin.hash(secret) if secret else None,
+        )
+        try:
+            answer = twin.transaction(lambda: route(twin, req, request, parsed))
+        except Refused as refused:
+            return error(refused.status, refused.code)
+        return web.Response(body=answer, status=status, content_type="application/json")
+
+    return handler
+
+
+def error(status: int, code: str) -> web.Response:
+    return web.Response(
+        body=orjson.dumps({"error": {"code": code}}), status=status, content_type="application/json"
+    )
+
+
+async def health(_: web.Request) -> web.Response:
+    return web.json_response({"status": "ok"})
+
+
+SDK, SERVER = "client_sdk", "server_integration"
+P = "/sdk/v1/players/{ext}"
+
+
+def app(db: str) -> web.Application:
+    """The twins' routes: each scenario's path, as livecore's."""
+    root = web.Application()
+    root[TWIN] = Twin(db)
+    m = lambda r: r.match_info  # noqa: E731
+    routes: list[tuple[str, Callable[[web.Request], Awaitable[web.Response]]]] = [
+        (f"{P}/register", routed(SDK, 201, lambda t, q, r, _: t.register(q, m(r)["ext"]), player=False)),
+        (
+            "/server/v1/players/{ext}/grants",
+            routed(SERVER, 201, lambda t, q, r, b: t.grant(q, m(r)["ext"], b or {}), player=False, body=True),
+        ),
+        (
+            f"{P}/friends/gifts",
+            routed(SDK, 201, lambda t, q, r, b: t.send_gift(q, m(r)["ext"], b or {}), body=True),
+        ),
+        (
+            f"{P}/friends/gifts/{{gift}}/claim",
+            routed(SDK, 200, lambda t, q, r, _: t.claim_gift(q, m(r)["ext"], m(r)["gift"])),
+        ),
+        (
+            f"{P}/events/{{event}}/attempts/{{attempt}}/progress",
+            routed(
+                SDK,
+                200,
+                lambda t, q, r, b: t.progress(q, m(r)["ext"], m(r)["event"], m(r)["attempt"], b or {}),
+                body=True,
+            ),
+        ),
+        (
+            f"{P}/crates/{{grant}}/open",
+            routed(SDK, 200, lambda t, q, r, _: t.open_crate(q, m(r)["ext"], m(r)["grant"])),
+        ),
+        (
+            f"{P}/guild/help-requests/{{request}}/donate",
+            routed(
+                SDK, 200, lambda t, q, r, b: t.donate(q, m(r)["ext"], m(r)["request"], b or {}), body=True
+            ),
+        ),
+    ]
+    for path, handler in routes:
+        root.router.add_post(path, handler)
+    root.router.add_get("/admin/v1/health", health)
+    return root
+
+
+def serve(db: str, host: str, port: int) -> None:
+    """Serve the twins on ``host:port`` until SIGTERM; with ``LIVECORE_STATEMENT_TALLY`` set, count the
+    statements as livecore's server does (written on SIGUSR1), so statements a request compare."""
+    application = app(db)
+    tally_path = os.environ.get(STATEMENT_TALLY_ENV)
+
+    async def counted(a: web.Application) -> Any:
+        if tally_path:
+            tally = StatementTally(tally_path)
+            tally.watch(a[TWIN].db)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, tally.write)
+        yield
+
+    application.cleanup_ctx.append(counted)
+    loop = _event_loop()
+    web.run_app(
+        application, host=host, port=port, print=None, access_log=None, loop=loop, handle_signals=True
+    )
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop where installed, as livecore's server (``LIVECORE_EVENT_LOOP=asyncio`` opts out)."""
+    if os.environ.get("LIVECORE_EVENT_LOOP", "uvloop") != "asyncio":
+        try:
+            import uvloop
+
+            return uvloop.new_event_loop()
+        except ImportError:
+            pass
+    return asyncio.new_event_loop()
+
+
+class TwinProcess(ServerProcess):
+    """The twins' server on the run's database, started and stopped as livecore's (``ServerProcess``:
+    health, CPU, statements), from this package whatever the working directory."""
+
+    def __init__(self, db: str, log_path: Path, env: Mapping[str, str], statement_file: Path | None) -> None:
+        here = str(Path(__file__).parent.parent)  # not resolved: a linked package keeps its own livecore
+        path = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
+        super().__init__(db, log_path, {**env, "PYTHONPATH": path}, statement_file=statement_file)
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "benchmarks.twins",
+            "--db",
+            self.db,
+            "--host",
+            HOST,
+            "--port",
+            str(self.port),
+        ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.twins", description=__doc__.splitlines()[0])
+    p.add_argument("--db", required=True, help="the run's SQLite database (livecore's schema applied)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, required=True)
+    args = p.parse_args(argv)
+    serve(args.db, args.host, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
