@@ -1,0 +1,159 @@
+"""The twins (benchmarks/twins.py), the new write scenarios and the alternate runner: ``pytest benchmarks``.
+
+The runs are short (1 s slices, no warm-up) and skipped without wrk."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from benchmarks import alternate, report, twins
+from benchmarks.harness import MANIFEST, Options, Slicer, prepare, run, select
+from benchmarks.scenarios import BASELINE, SCENARIOS
+from benchmarks.server import ServerProcess, apply_manifest, manifest_vars, server_env
+from benchmarks.wrk import WrkResult
+
+needs_wrk = pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk not installed (apt-get install wrk)")
+
+# Written by livecore's server whatever the request (a key's last use, its schedules, rate buckets) or
+# by SQLite itself: not rows of the request.
+BACKGROUND = {"api_keys", "scheduled_runs", "rate_buckets", "sqlite_sequence", "server_meta"}
+
+
+def snapshot(db: str) -> dict[str, str]:
+    """Each table's rows, as one digest."""
+    with sqlite3.connect(db) as conn:
+        tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {
+            t: hashlib.sha1(
+                repr(sorted(map(repr, conn.execute(f'SELECT * FROM "{t}"')))).encode()
+            ).hexdigest()
+            for t in tables
+        }
+
+
+def settled(db: str, timeout_s: float = 20.0) -> dict[str, str]:
+    """The tables once two snapshots in a row agree: the server's dispatcher done with the last slice."""
+    deadline = time.monotonic() + timeout_s
+    last = snapshot(db)
+    while time.monotonic() < deadline:
+        now = snapshot(db)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError(f"the database of {db} kept changing for {timeout_s} s")
+
+
+def changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    return {t for t in after if before.get(t) != after[t]} - BACKGROUND
+
+
+def test_every_write_scenario_has_a_twin_and_the_new_ones_are_registered() -> None:
+    assert set(twins.TWINNED) <= set(SCENARIOS)
+    for name in ("open_crate", "guild_donate"):
+        assert SCENARIOS[name].setup is not None and SCENARIOS[name].method == "POST"
+
+
+def test_twin_ratio_is_a_target_and_lands_in_the_json_and_the_table() -> None:
+    latency = {"p50": 500.0, "p90": 900.0, "p99": 2000.0, "max": 3000.0, "mean": 600.0}
+
+    def result(requests: int) -> WrkResult:
+        return WrkResult(requests, 1_000_000, 0, {"status": 0}, latency, server_cpu_s=0.5, statements=5)
+
+    scenarios = select(["sdk_register"])
+    results = {BASELINE: [result(10_000)], "sdk_register": [result(600)], "sdk_register@twin": [result(1000)]}
+    rows = report.figures(scenarios, results)
+    doc = report.document({}, rows)["scenarios"]
+    assert doc["sdk_register"]["ratio_to_twin"] == 0.6
+    assert doc["sdk_register"]["checks"]["twin"] is True
+    assert doc["sdk_register"]["twin"]["rps_median"] == 1000.0
+    assert "ratio_to_twin" not in doc[BASELINE]
+    table = report.markdown(rows)
+    assert "| vs twin |" in table and "| sdk_register@twin | 1000 |" in table
+    slower = report.figures(scenarios, {**results, "sdk_register": [result(500)]})
+    assert slower[1].verdict == "FAIL"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, ServerProcess, ServerProcess, dict[str, str]]]:
+    db = str(tmp_path / "bench.db")
+    env = server_env({})
+    variables = manifest_vars(apply_manifest(MANIFEST, db, env))
+    variables |= {"db": db, "run_seconds": "2"}
+    with (
+        ServerProcess(db, tmp_path / "server.log", env, statement_file=tmp_path / "s.json") as server,
+        twins.TwinProcess(db, tmp_path / "twins.log", env, tmp_path / "t.json") as twin,
+    ):
+        yield db, server, twin, variables
+
+
+@needs_wrk
+def test_each_twin_writes_the_tables_livecore_writes_for_the_same_requests(
+    served: tuple[str, ServerProcess, ServerProcess, dict[str, str]], tmp_path: Path
+) -> None:
+    db, server, twin, variables = served
+    options = Options(rounds=1, slice_s=1, warmup_s=0)
+    with httpx.Client(base_url=server.base_url, timeout=30.0) as client:
+        slicer = Slicer(tmp_path, options, server, client, lambda line: None, twin=twin)
+        for name in twins.TWINNED:
+            p = prepare(SCENARIOS[name], server.base_url, client, variables)
+            start = settled(db)
+            mine = slicer.slice(p, 1)
+            after_livecore = settled(db)
+            theirs = slicer.slice(p, 1, twin)
+            after_twin = settled(db)
+            assert not mine.failed, f"{name}: {mine.errors}"
+            assert not theirs.failed, f"{name}@twin: {theirs.errors}"
+            assert theirs.statements is not None and theirs.statements > 0
+            wrote = changed(start, after_livecore)
+            assert wrote, name
+            assert changed(after_livecore, after_twin) == wrote, name
+
+
+@needs_wrk
+def test_a_short_run_reports_the_ratio_to_each_twin() -> None:
+    outcome = run(Options(rounds=1, slice_s=1, warmup_s=0, scenarios=["sdk_register"]), log=lambda line: None)
+    assert outcome.errors == []
+    doc = report.document(outcome.meta, outcome.rows)["scenarios"]
+    assert isinstance(doc["sdk_register"]["ratio_to_twin"], float)
+    assert doc["sdk_register"]["twin"]["statements_per_request_median"] >= 5
+
+
+@needs_wrk
+def test_the_alternate_runner_measures_both_sides_in_one_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "alternate.json"
+    argv = [
+        "--before",
+        "HEAD",
+        "--rounds",
+        "1",
+        "--slice",
+        "1",
+        "--warmup",
+        "0",
+        "--scenario",
+        "sdk_register",
+    ]
+    assert alternate.main([*argv, "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["sides"]["after"]["code"] == str(alternate.REPO)
+    assert doc["sides"]["before"]["code"] != str(alternate.REPO)
+    for side in ("before", "after"):
+        assert isinstance(doc["summary"]["sdk_register"][side]["ratio_to_twin"], float)
+    table = capsys.readouterr().out
+    assert "| sdk_register | before |" in table and "| sdk_register | after |" in table
+
+
+def test_a_side_names_an_existing_ref() -> None:
+    with pytest.raises(alternate.AlternateError):
+        alternate.resolve("no-such-ref-anywhere")
