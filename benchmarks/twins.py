@@ -55,7 +55,7 @@ TWINNED = (
 TARGET = 0.6
 # Pools a setup prepares (pending gifts, crates) are sized for this many times the run's seconds when the
 # twins run: a twin drains its scenario's pool too, several times faster than livecore.
-POOL_FACTOR = 4
+POOL_FACTOR = 3
 
 DEBOUNCE_MS = 5_000  # livecore.events.DEBOUNCE: a progress event is sent this long after its first one
 CRATE_ROWS = {  # manifest.toml's bench-box: its one row, what each open draws
@@ -118,6 +118,10 @@ class Request:
     @property
     def actor(self) -> str:
         return dumps({"kind": "api_key", "prefix": self.key.prefix})
+
+
+Params = Mapping[str, str]  # the path's parameters
+Body = dict[str, Any]  # the JSON body ({} for a route without one)
 
 
 class Twin:
@@ -281,7 +285,8 @@ class Twin:
 
     # --- the routes -----------------------------------------------------------------------------------
 
-    def register(self, req: Request, external: str) -> bytes:
+    def register(self, req: Request, p: Params, _: Body) -> bytes:
+        external = p["ext"]
         player, secret = new_id("plr_"), "ps_" + os.urandom(32).hex()[:43]
         name = f"{random.choice(ADJECTIVES)} {random.choice(ANIMALS)} {random.randrange(100)}"
         avatar = f"avatar_{random.randrange(32)}"
@@ -347,7 +352,8 @@ class Twin:
         }
         return self.answer(req, "players.register", 201, data)
 
-    def grant(self, req: Request, external: str, body: dict[str, Any]) -> bytes:
+    def grant(self, req: Request, p: Params, body: Body) -> bytes:
+        external = p["ext"]
         grant = new_id()
         entries = dumps(body["entries"])
         found = self.db.execute(
@@ -396,8 +402,9 @@ class Twin:
             "ackedBy": None if claimed is None else "client",
         }
 
-    def send_gift(self, req: Request, external: str, body: dict[str, Any]) -> bytes:
+    def send_gift(self, req: Request, p: Params, body: Body) -> bytes:
         """The checks livecore makes (friends, cooldown, daily count) in the one read, then the writes."""
+        external = p["ext"]
         kind, key, amount = body["type"], body["resourceKey"], int(body["amount"])
         day_start = req.now - req.now % 86_400_000
         found = self.db.execute(
@@ -501,7 +508,8 @@ class Twin:
         self.events(req, events)
         return self.answer(req, "friends.gifts.send", 201, {"gift": sent})
 
-    def claim_gift(self, req: Request, external: str, gift: str) -> bytes:
+    def claim_gift(self, req: Request, p: Params, _: Body) -> bytes:
+        external, gift = p["ext"], p["gift"]
         found = self.db.execute(
             "UPDATE gifts SET status = 'claimed', claimed_at = ? WHERE id = ? AND status = 'pending'"
             " AND recipient_id = (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND"
@@ -545,7 +553,8 @@ class Twin:
         )
         return self.answer(req, "friends.gifts.claim", 200, {"gift": claimed})
 
-    def progress(self, req: Request, external: str, event: str, attempt: str, body: dict[str, Any]) -> bytes:
+    def progress(self, req: Request, p: Params, body: Body) -> bytes:
+        external, event, attempt = p["ext"], p["event"], p["attempt"]
         metrics = body["metrics"]
         score = float(metrics["score"])
         found = self.db.execute(
@@ -604,7 +613,8 @@ class Twin:
         )
         return self.answer(req, "events.progress", 200, {"attempt": view, "milestonesGranted": []})
 
-    def open_crate(self, req: Request, external: str, crate: str) -> bytes:
+    def open_crate(self, req: Request, p: Params, _: Body) -> bytes:
+        external, crate = p["ext"], p["grant"]
         found = self.db.execute(
             "UPDATE grants SET status = 'claimed', claimed_at = ?, acked_by = 'client' WHERE id = ?"
             " AND kind = 'crate' AND status = 'pending' AND player_id ="
@@ -617,7 +627,7 @@ class Twin:
         player, crate_entries, created = found
         drawn: dict[tuple[str, str], int] = {}
         for entry in orjson.loads(crate_entries):
-            for _ in range(entry["amount"]):
+            for _roll in range(entry["amount"]):
                 for t, k, a in CRATE_ROWS[entry["key"]]:
                     drawn[t, k] = drawn.get((t, k), 0) + a
         entries = [(t, k, a) for (t, k), a in drawn.items()]
@@ -670,7 +680,8 @@ class Twin:
         )
         return self.answer(req, "crates.open", 200, {"crate": crate_view, "contents": view})
 
-    def donate(self, req: Request, external: str, request: str, body: dict[str, Any]) -> bytes:
+    def donate(self, req: Request, p: Params, body: Body) -> bytes:
+        external, request = p["ext"], p["request"]
         amount = int(body["amount"])
         found = self.db.execute(
             "SELECT p.id, h.player_id, h.external_player_id, h.guild_id, g.name, h.type, h.resource_key,"
@@ -807,12 +818,24 @@ class Twin:
 # --- the HTTP side -----------------------------------------------------------------------------------------
 
 TWIN: web.AppKey[Twin] = web.AppKey("twin", Twin)
-Route = Callable[[Twin, Request, web.Request, dict[str, Any] | None], bytes]
+Route = Callable[[Twin, Request, Params, Body], bytes]
+Handler = Callable[[web.Request], Awaitable[web.Response]]
+SDK, SERVER = "client_sdk", "server_integration"
+P = "/sdk/v1/players/{ext}"
+# Each scenario's route as livecore's: path, the key's permission, the status, the write, whether the
+# player's secret is required.
+ROUTES: tuple[tuple[str, str, int, Route, bool], ...] = (
+    (f"{P}/register", SDK, 201, Twin.register, False),
+    ("/server/v1/players/{ext}/grants", SERVER, 201, Twin.grant, False),
+    (f"{P}/friends/gifts", SDK, 201, Twin.send_gift, True),
+    (f"{P}/friends/gifts/{{gift}}/claim", SDK, 200, Twin.claim_gift, True),
+    (f"{P}/events/{{event}}/attempts/{{attempt}}/progress", SDK, 200, Twin.progress, True),
+    (f"{P}/crates/{{grant}}/open", SDK, 200, Twin.open_crate, True),
+    (f"{P}/guild/help-requests/{{request}}/donate", SDK, 200, Twin.donate, True),
+)
 
 
-def routed(
-    permission: str, status: int, route: Route, *, player: bool = True, body: bool = False
-) -> Callable[[web.Request], Awaitable[web.Response]]:
+def routed(permission: str, status: int, route: Route, player: bool) -> Handler:
     """An aiohttp handler: the key and the player secret as livecore takes them, the body parsed, the
     route's transaction, its answer."""
 
@@ -825,16 +848,16 @@ def routed(
         secret = request.headers.get("X-Player-Secret")
         if player and not secret:
             return error(401, "player_secret_invalid")
-        parsed = orjson.loads(await request.read()) if body else None
+        raw = await request.read()
+        body: Body = orjson.loads(raw) if raw else {}
         req = Request(
             key=key,
             now=time.time_ns() // 1_000_000,
-            idempotency_key=request.headers.get("Idempotency-Key")
-            or (parsed or {}).get("idempotencyKey", ""),
+            idempotency_key=request.headers.get("Idempotency-Key") or body.get("idempotencyKey", ""),
             player_hash=twin.hash(secret) if secret else None,
         )
         try:
-            answer = twin.transaction(lambda: route(twin, req, request, parsed))
+            answer = twin.transaction(lambda: route(twin, req, request.match_info, body))
         except Refused as refused:
             return error(refused.status, refused.code)
         return web.Response(body=answer, status=status, content_type="application/json")
@@ -852,51 +875,11 @@ async def health(_: web.Request) -> web.Response:
     return web.json_response({"status": "ok"})
 
 
-SDK, SERVER = "client_sdk", "server_integration"
-P = "/sdk/v1/players/{ext}"
-
-
 def app(db: str) -> web.Application:
-    """The twins' routes: each scenario's path, as livecore's."""
     root = web.Application()
     root[TWIN] = Twin(db)
-    m = lambda r: r.match_info  # noqa: E731
-    routes: list[tuple[str, Callable[[web.Request], Awaitable[web.Response]]]] = [
-        (f"{P}/register", routed(SDK, 201, lambda t, q, r, _: t.register(q, m(r)["ext"]), player=False)),
-        (
-            "/server/v1/players/{ext}/grants",
-            routed(SERVER, 201, lambda t, q, r, b: t.grant(q, m(r)["ext"], b or {}), player=False, body=True),
-        ),
-        (
-            f"{P}/friends/gifts",
-            routed(SDK, 201, lambda t, q, r, b: t.send_gift(q, m(r)["ext"], b or {}), body=True),
-        ),
-        (
-            f"{P}/friends/gifts/{{gift}}/claim",
-            routed(SDK, 200, lambda t, q, r, _: t.claim_gift(q, m(r)["ext"], m(r)["gift"])),
-        ),
-        (
-            f"{P}/events/{{event}}/attempts/{{attempt}}/progress",
-            routed(
-                SDK,
-                200,
-                lambda t, q, r, b: t.progress(q, m(r)["ext"], m(r)["event"], m(r)["attempt"], b or {}),
-                body=True,
-            ),
-        ),
-        (
-            f"{P}/crates/{{grant}}/open",
-            routed(SDK, 200, lambda t, q, r, _: t.open_crate(q, m(r)["ext"], m(r)["grant"])),
-        ),
-        (
-            f"{P}/guild/help-requests/{{request}}/donate",
-            routed(
-                SDK, 200, lambda t, q, r, b: t.donate(q, m(r)["ext"], m(r)["request"], b or {}), body=True
-            ),
-        ),
-    ]
-    for path, handler in routes:
-        root.router.add_post(path, handler)
+    for path, permission, status, route, player in ROUTES:
+        root.router.add_post(path, routed(permission, status, route, player))
     root.router.add_get("/admin/v1/health", health)
     return root
 
