@@ -21,13 +21,13 @@ are printed), per simulated day and for the best day.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import write_json
 from livecore import Simulation as LivecoreSimulation
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
@@ -189,8 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"through Simulation: best {result['simulationBestCpuPerSecond']:,.0f}/s")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        write_json(args.json, result)
     return 0
 
 

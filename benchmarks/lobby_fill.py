@@ -32,6 +32,7 @@ from typing import Any
 import aiohttp
 
 from benchmarks import postgres
+from benchmarks.report import write_json
 from benchmarks.seed import seed_players
 from benchmarks.server import ServerProcess, apply_manifest, fresh_secret_key, manifest_vars, server_env
 from livecore_server.crypto import ServerKeys
@@ -160,8 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     result = run(args.players, args.seconds, args.db)
     print(json.dumps(result, indent=2))
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        write_json(args.json, result)
     ok = result["overCapacity"] == 0 and result["miscounted"] == 0 and result["seated"] == args.players
     return 0 if ok else 1
 

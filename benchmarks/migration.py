@@ -32,6 +32,7 @@ from typing import Any
 
 import httpx
 
+from benchmarks.report import write_json
 from benchmarks.server import ServerProcess, apply_manifest, manifest_vars, server_env
 
 MANIFEST = Path(__file__).parent / "manifest.toml"
@@ -214,8 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     seconds = result["phases"]["players"]["seconds"]
     print(f"migration: players imported in {seconds:.1f} s (target {TARGET_SECONDS:.0f} s: {verdict})")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        write_json(args.json, result)
     return 0
 
 

@@ -22,7 +22,6 @@ generator) for the target to be reachable at all on this machine's cores:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import secrets
@@ -39,6 +38,7 @@ import psycopg
 
 from benchmarks import postgres, wrk
 from benchmarks.harness import Log
+from benchmarks.report import write_json
 from benchmarks.server import ServerProcess, clock_ticks, proc_stat, server_env
 
 SCRIPT = Path(__file__).parent / "sql" / "gift_group.sql"
@@ -217,9 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         f"cost {result['cpuUsPerSendAtTarget']:.0f} µs of CPU in all, which leaves "
         f"{result['cpuUsPerSendLeftForServer']:.0f} µs for the server process and the load generator."
     )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    if args.json is not None:
+        write_json(args.json, result)
     return 0
 
 

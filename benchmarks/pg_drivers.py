@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import secrets
 import sys
 import threading
@@ -28,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+
+from benchmarks.report import write_json
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 IN_FLIGHT = 8
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['cpuMicrosPerTransaction']:6,.0f} µs CPU per transaction (this process)"
         )
     if args.json is not None:
-        args.json.write_text(json.dumps(results, indent=2))
+        write_json(args.json, results)
     return 0
 
 

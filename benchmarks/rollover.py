@@ -30,6 +30,7 @@ from typing import Any
 import aiohttp
 
 from benchmarks import postgres
+from benchmarks.report import write_json
 from benchmarks.seed import seed_board
 from benchmarks.server import ServerProcess, apply_manifest, fresh_secret_key, manifest_vars, server_env
 
@@ -130,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     result = run(args.entries, args.db)
     print(json.dumps(result, indent=2))
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        write_json(args.json, result)
     return 0
 
 

@@ -13,7 +13,6 @@ the process's peak resident memory (run it as its own process: the peak is the p
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import sys
 import time
@@ -21,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import write_json
 from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
@@ -83,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"season: {result['wallSeconds']:,.1f} s (target {TARGET_SECONDS} s: {verdict})")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        write_json(args.json, result)
     return 0
 
 

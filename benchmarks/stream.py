@@ -35,6 +35,7 @@ from typing import Any
 import aiohttp
 import orjson
 
+from benchmarks.report import write_json
 from benchmarks.server import HOST, ServerProcess, apply_manifest, fresh_secret_key, manifest_vars, server_env
 
 MANIFEST = Path(__file__).parent / "manifest.toml"
@@ -192,8 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     result = run(args)
     print(json.dumps(result, indent=2))
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        write_json(args.json, result)
     return 0
 
 

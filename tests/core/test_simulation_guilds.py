@@ -152,3 +152,26 @@ def test_the_studio_reads_and_moderates_guilds(sim: Simulation) -> None:
     assert sim.server.guilds.disband(guild.guild_id).guild.disbanded_at == sim.now()
     assert sim.server.guilds.get(guild.guild_id).guild.members == []
     assert [e.kind for e in sim.webhooks_of("guild.disbanded")] == ["guild.disbanded"]
+
+
+@pytest.mark.parametrize("leader_reads", [True, False])
+def test_any_request_is_seen_so_a_leader_who_only_reads_keeps_the_lead(leader_reads: bool) -> None:
+    # As on the server, any authenticated request moves a player's lastSeenAt, not only a heartbeat: the
+    # succession sweep hands on only from a leader who made none (the raw commands differ here, see
+    # tests/server/test_embedded_equivalence.py's strict xfail).
+    sim = Simulation.from_manifest(
+        CLANS.replace("max_members = 3", "max_members = 3\nleader_inactive_days = 1"), seed=5, start=MONDAY
+    )
+    ada, bo = sim.player("ada"), sim.player("bo")
+    sim.server.wallet.credit(ada, "coins", 10)
+    guild = ada.guilds.create("Owls", "open").guild
+    bo.guilds.join(guild.guild_id)
+    sim.advance(hours=23)
+    bo.guilds.mine()
+    if leader_reads:
+        ada.guilds.mine()
+    sim.advance(hours=2)  # the hourly sweep has run a day and an hour after the founding
+    leader = next(
+        m.external_player_id for m in sim.guild(guild.guild_id).guild.members if m.role.value == "leader"
+    )
+    assert leader == ("ada" if leader_reads else "bo")

@@ -37,7 +37,8 @@ One difference is known and left as a strict xfail (:data:`LEADER_WHO_ONLY_READS
 player's ``lastSeenAt`` on any authenticated client request, the embedded commands only on register, an
 identity change or a heartbeat, so a guild leader who plays without heartbeats is handed over as inactive
 embedded only. The main script keeps clear of it (its leaders make no request once their guild is founded,
-or are seen by a heartbeat).
+or are seen by a heartbeat). :class:`livecore.Simulation`, which puts the server's authentication in front
+of the commands, moves it as the server does (tests/core/test_simulation_guilds.py).
 """
 
 from __future__ import annotations
