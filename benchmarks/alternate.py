@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import write_json
+
 BENCHMARKS = Path(__file__).parent
 REPO = BENCHMARKS.resolve().parent
 WORKTREE = "worktree"
@@ -268,8 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(markdown(doc["summary"], ("before", "after")))
     if options.json is not None:
-        options.json.parent.mkdir(parents=True, exist_ok=True)
-        options.json.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        write_json(options.json, doc)
         print(f"\nJSON: {options.json}")
     failed = [
         f"{label} round {i + 1}"
