@@ -157,3 +157,22 @@ def test_the_alternate_runner_measures_both_sides_in_one_table(
 def test_a_side_names_an_existing_ref() -> None:
     with pytest.raises(alternate.AlternateError):
         alternate.resolve("no-such-ref-anywhere")
+
+
+def test_the_alternate_summary_takes_medians_and_the_worst_p99() -> None:
+    def doc(rps: float, twin: float | None, p99: float) -> dict[str, object]:
+        figures = {"rps_median": rps, "ratio": rps / 10_000, "p99_ms_worst": p99, "errored": False}
+        return {"scenarios": {"server_grant": {**figures, "ratio_to_twin": twin}}}
+
+    runs = {
+        "before": [doc(500, 0.4, 20), doc(700, 0.5, 90), doc(600, 0.45, 30)],
+        "after": [doc(900, None, 10)],
+    }
+    summary = alternate.summarize(runs)["server_grant"]
+    assert summary["before"]["rps_median"] == 600
+    assert summary["before"]["ratio_to_twin"] == 0.45
+    assert summary["before"]["p99_ms_worst"] == 90
+    assert summary["after"]["ratio_to_twin"] is None
+    table = alternate.markdown(alternate.summarize(runs), ("before", "after"))
+    assert "| server_grant | before | 600 | 0.060 | 0.45 |" in table
+    assert "| server_grant | after | 900 | 0.090 | — |" in table
