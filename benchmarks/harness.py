@@ -328,9 +328,8 @@ class Slicer:
     client: httpx.Client
     log: Log
     db_cpu: postgres.BackendCpu | None = None
-    twin: ServerProcess | None = (
-        None  # the twins' server: each twinned scenario's slice is followed by its twin's
-    )
+    # The twins' server: each twinned scenario's slice is followed by its twin's.
+    twin: ServerProcess | None = None
 
     def run(self, prepared: Sequence[Prepared]) -> tuple[dict[str, list[wrk.WrkResult]], list[str]]:
         results: dict[str, list[wrk.WrkResult]] = {p.scenario.name: [] for p in prepared}
@@ -342,18 +341,19 @@ class Slicer:
                     self.log(f"warm-up {name}: {describe(result)}")
                     if result.failed:
                         where = f"warm-up of {name}"
-                        raise BenchError(loud(where, result, probe(p, self.client), "the run stops here"))
+                        raise BenchError(loud(where, result, self.probe(p, server), "the run stops here"))
         rounds = self.options.rounds
         for round_no in range(1, rounds + 1):
-            for p, (name, server) in ((q, t) for q in prepared for t in self.targets(q)):
-                result = self.slice(p, self.options.slice_s, server)
-                results.setdefault(name, []).append(result)
-                self.log(f"round {round_no}/{rounds} {name}: {describe(result)}")
-                if result.failed:
-                    where = f"round {round_no} of {name}"
-                    probed = probe(p, self.client)
-                    errors.append(f"{where}: {error_summary(result)}; {probed}")
-                    self.log(loud(where, result, probed, "this scenario is marked ERROR"))
+            for p in prepared:
+                for name, server in self.targets(p):
+                    result = self.slice(p, self.options.slice_s, server)
+                    results.setdefault(name, []).append(result)
+                    self.log(f"round {round_no}/{rounds} {name}: {describe(result)}")
+                    if result.failed:
+                        where = f"round {round_no} of {name}"
+                        probed = self.probe(p, server)
+                        errors.append(f"{where}: {error_summary(result)}; {probed}")
+                        self.log(loud(where, result, probed, "this scenario is marked ERROR"))
         if self.options.profile is not None:
             self.profile(prepared[-1], self.options.profile)
         return results, errors
@@ -395,6 +395,12 @@ class Slicer:
         if recorder.returncode != 0 or not out.exists():
             raise BenchError(f"py-spy failed ({recorder.returncode}): {err.decode(errors='replace')[-500:]}")
         self.log(f"profile {p.scenario.name}: {describe(result)} under py-spy; flame graph {out}")
+
+    def probe(self, p: Prepared, server: ServerProcess) -> str:
+        """livecore's answer to the scenario's request, or the end of the twins' log for a twin."""
+        if server is self.server:
+            return probe(p, self.client)
+        return f"the twins' log ends:\n{server.log_tail(10)}"
 
     def targets(self, p: Prepared) -> list[tuple[str, ServerProcess]]:
         """Where ``p``'s slices go, under the names its results take: livecore's server, then the
