@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 from collections.abc import Mapping, Sequence
@@ -61,13 +62,9 @@ class ScenarioFigures:
         return self.rps / self.baseline.rps if self.baseline.rps else None
 
     @property
-    def twin_rps(self) -> float | None:
-        return statistics.median(r.rps for r in self.twin) if self.twin else None
-
-    @property
     def ratio_to_twin(self) -> float | None:
         """Median req/s over its twin's median req/s: livecore against the same rows written by hand."""
-        twin = self.twin_rps
+        twin = statistics.median(r.rps for r in self.twin) if self.twin else None
         return self.rps / twin if twin else None
 
     @property
@@ -143,23 +140,33 @@ class ScenarioFigures:
             **self.twin_json(),
         }
 
+    @property
+    def twin_figures(self) -> ScenarioFigures | None:
+        """The twin's rounds as a row of their own (``<name>@twin``, no target), or None."""
+        if not self.twin:
+            return None
+        named = dataclasses.replace(
+            self.scenario, name=self.scenario.name + TWIN_SUFFIX, target_ratio=None, max_p99_ms=None
+        )
+        return ScenarioFigures(named, self.twin, self.baseline)
+
     def twin_json(self) -> dict[str, Any]:
         """The twin's figures (none for a scenario without a twin, or on PostgreSQL)."""
-        if not self.twin:
+        t = self.twin_figures
+        if t is None:
             return {}
         return {
             "ratio_to_twin": _round(self.ratio_to_twin, 4),
             "twin_target_ratio": TWIN_TARGET,
             "twin": {
-                "rps_median": _round(self.twin_rps, 1),
-                "p99_ms_worst": round(max(r.latency_us["p99"] for r in self.twin) / 1000, 3),
-                "cpu_us_per_request_median": _round(_median([r.cpu_us_per_request for r in self.twin]), 1),
-                "statements_per_request_median": _round(
-                    _median([r.statements_per_request for r in self.twin]), 1
-                ),
-                "errored": self.twin_errored,
+                "rps_median": round(t.rps, 1),
+                "p99_ms_worst": round(t.p99_ms, 3),
+                "ratio": _round(t.ratio, 4),
+                "cpu_us_per_request_median": _round(t.cpu_us_per_request, 1),
+                "statements_per_request_median": _round(t.statements_per_request, 1),
+                "errored": t.errored,
                 "rounds": [
-                    {"round": i + 1, **r.to_json(), "failed": r.failed} for i, r in enumerate(self.twin)
+                    {"round": i + 1, **r.to_json(), "failed": r.failed} for i, r in enumerate(t.rounds)
                 ],
             },
         }
@@ -226,26 +233,19 @@ def markdown(rows: Sequence[ScenarioFigures]) -> str:
 
 
 def twin_rows(rows: Sequence[ScenarioFigures]) -> list[str]:
-    """Under the table's rows, each twin's own (``<scenario>@twin``): its req/s, p50, p99, CPU and
-    statements a request, which the "vs twin" column divides by."""
+    """Under the table's rows, each twin's own (``<scenario>@twin``): its req/s, p50, p99, ratio to bare,
+    CPU and statements a request, which the "vs twin" column sets livecore's against."""
     out = []
     for f in rows:
-        if not f.twin:
+        t = f.twin_figures
+        if t is None:
             continue
-        t = f.twin
-        rps = statistics.median(r.rps for r in t)
-        p50 = statistics.median(r.latency_us["p50"] for r in t) / 1000
-        p99 = max(r.latency_us["p99"] for r in t) / 1000
-        cpu = _median([r.cpu_us_per_request for r in t])
-        statements = _median([r.statements_per_request for r in t])
-        ratio = rps / f.baseline.rps if f.baseline.rps else None
-        per_round = " / ".join(f"{r.rps:.0f}" for r in t)
-        db = any(r.db_cpu_s is not None for g in rows for r in g.rounds)
+        db = " — |" if any(r.db_cpu_s is not None for g in rows for r in g.rounds) else ""
+        per_round = " / ".join(f"{r.rps:.0f}" for r in t.rounds)
         out.append(
-            f"| {f.scenario.name}{TWIN_SUFFIX} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {_fmt(ratio, '.2f')}"
-            f" | 1.00 "
-            f"| — | {'ERROR' if f.twin_errored else '—'} | {_fmt(cpu, '.0f')} | {_fmt(statements, '.1f')} |"
-            f"{' — |' if db else ''} {per_round} |"
+            f"| {t.scenario.name} | {t.rps:.0f} | {t.p50_ms:.2f} | {t.p99_ms:.2f} | {_fmt(t.ratio, '.2f')} "
+            f"| 1.00 | — | {'ERROR' if t.errored else '—'} | {_fmt(t.cpu_us_per_request, '.0f')} "
+            f"| {_fmt(t.statements_per_request, '.1f')} |{db} {per_round} |"
         )
     return out
 
