@@ -265,7 +265,7 @@ def _run_in(
     variables["run_seconds"] = str(options.warmup_s + options.rounds * options.slice_s)
     twinned = options.store == "sqlite" and any(s.name in twins.TWINNED for s in scenarios)
     if twinned:
-        # A twin takes from its scenario's pool too, several times faster than livecore.
+        # A twin takes from its scenario's pool too, and faster than livecore.
         variables["run_seconds"] = str(int(variables["run_seconds"]) * twins.POOL_FACTOR)
     # The run's database, for setups that seed more than requests could (benchmarks/seed.py).
     variables["db"] = str(db)

@@ -54,7 +54,7 @@ TWINNED = (
 # The share of its twin's requests a second each write scenario should reach.
 TARGET = 0.6
 # Pools a setup prepares (pending gifts, crates) are sized for this many times the run's seconds when the
-# twins run: a twin drains its scenario's pool too, several times faster than livecore.
+# twins run: a twin drains its scenario's pool too, and faster than livecore.
 POOL_FACTOR = 3
 
 DEBOUNCE_MS = 5_000  # livecore.events.DEBOUNCE: a progress event is sent this long after its first one
