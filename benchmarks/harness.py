@@ -385,12 +385,13 @@ class Slicer:
         statements_before = self.server.statements()
         db_before = None if self.db_cpu is None else self.db_cpu.snapshot()
         cpu_before = self.server.cpu_seconds()
+        connections = p.scenario.connections or self.options.connections
         result = wrk.run(
             self.server.base_url,
             script,
             seconds=seconds,
-            connections=self.options.connections,
-            threads=self.options.threads,
+            connections=connections,
+            threads=min(self.options.threads, connections),
         )
         cpu_after = self.server.cpu_seconds()
         db_after = None if self.db_cpu is None else self.db_cpu.snapshot()
