@@ -98,13 +98,16 @@ def ranked_page(
     if before is not None:
         where, params = f"{where} AND ({order}) < (?, ?, ?)", [*params, *stored_key(before)]
         order = "rank_key DESC, reached_at DESC, player_id DESC"
-    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT ?"
+    # The limit is written into the statement, not bound: PostgreSQL's generic plan of a prepared
+    # statement guesses a bound limit at a tenth of the range, and then joins the players by hashing the
+    # whole table.
+    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT {int(limit)}"
     e_order = ", ".join(f"e.{c.strip()}" for c in order.split(","))
     sql = (
         f"SELECT {entries.qualified('e')}, {CONTENDER_COLUMNS.sql} FROM ({cut}) e"
         f" JOIN players p ON p.id = e.player_id ORDER BY {e_order}"
     )
-    page = [_entry_and_contender(entries, row) for row in db.read(sql, [*params, limit])]
+    page = [_entry_and_contender(entries, row) for row in db.read(sql, params)]
     return page[::-1] if before is not None else page
 
 
