@@ -19,6 +19,7 @@ from livecore.scope import Environment
 from livecore_server.leaderboards.sql import PAGES as SHARED_PAGES
 from livecore_server.live_events.sql import rank_pages
 from livecore_server.live_events.sql.boards import PAGES as BOARD_PAGES
+from livecore_server.storage.schema import POSTGRES, SQLITE
 from tests.postgres_support import require_postgres
 from tests.server import test_postgres_store as on_every_store
 from tests.server.test_postgres_store import Twin, _progress, _start, _submit
@@ -171,3 +172,25 @@ def test_shared_board_ranks_agree_with_a_brute_force_count(leagues: Twin) -> Non
                     _period_ranks_agree(twin, key)
     for key in ("xp", "time", "league"):
         assert _period_ranks_agree(twin, key) >= 3
+
+
+def test_the_migration_pages_the_lists_already_entered(
+    leagues: Twin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The migrations' step (rank_pages.paged) pages every list from its entries alone, on both dialects;
+    the pages it makes then move with the entries as any others."""
+    twin, rng = leagues, random.Random(47)
+    for name in PLAYERS:
+        twin.do(lambda tx, rt, name=name: first_contact(tx, rt, twin.scope, name).id)
+        _submit(twin, "xp", name, rng.randint(0, 9))
+    monkeypatch.setattr(rank_pages, "PAGE", 4)
+    with twin.sqlite.transaction() as tx:
+        tx.execute("DELETE FROM shared_pages", ())
+        tx.execute(rank_pages.paged(SHARED_PAGES, SQLITE), ())
+    with twin.pg.connection() as conn:
+        conn.execute("DELETE FROM shared_pages")
+        conn.execute(rank_pages.paged(SHARED_PAGES, POSTGRES))
+    assert _period_ranks_agree(twin, "xp") == 6  # 24 entries, 4 a page
+    for name in rng.sample(PLAYERS, 12):
+        _submit(twin, "xp", name, rng.randint(-9, 9))
+    _period_ranks_agree(twin, "xp")
