@@ -140,10 +140,12 @@ def seed_ranked(
 def _load(store: ServerStore, insert: Insert, rows: Iterable[tuple[Any, ...]]) -> None:
     """Rows into the insert's table, in bulk."""
     if isinstance(store, SqliteStore):
-        with store.conn:
-            store.conn.executemany(
-                f"INSERT INTO {insert.table} ({', '.join(insert.columns)}) VALUES " + insert.row, rows
-            )
+        # One transaction (the store's connection is in autocommit: a transaction per row otherwise).
+        store.conn.execute("BEGIN")
+        store.conn.executemany(
+            f"INSERT INTO {insert.table} ({', '.join(insert.columns)}) VALUES " + insert.row, rows
+        )
+        store.conn.execute("COMMIT")
         return
     assert isinstance(store, PostgresStore)
     with (
@@ -158,9 +160,10 @@ def _repage(store: ServerStore) -> None:
     """Every period's rank pages made again from its entries (nothing else writes during setup), and on
     PostgreSQL the tables' statistics and visibility taken, as autovacuum would after such a load."""
     if isinstance(store, SqliteStore):
-        with store.conn:
-            store.conn.execute("DELETE FROM shared_pages")
-            store.conn.execute(paged(SHARED_PAGES, SQLITE))
+        store.conn.execute("BEGIN")
+        store.conn.execute("DELETE FROM shared_pages")
+        store.conn.execute(paged(SHARED_PAGES, SQLITE))
+        store.conn.execute("COMMIT")
         return
     assert isinstance(store, PostgresStore)
     with store.connection() as conn:
