@@ -422,12 +422,13 @@ class Slicer:
         statements_before = server.statements()
         db_before = None if self.db_cpu is None else self.db_cpu.snapshot()
         cpu_before = server.cpu_seconds()
+        connections = p.scenario.connections or self.options.connections
         result = wrk.run(
             server.base_url,
             script,
             seconds=seconds,
-            connections=self.options.connections,
-            threads=self.options.threads,
+            connections=connections,
+            threads=min(self.options.threads, connections),
         )
         cpu_after = server.cpu_seconds()
         db_after = None if self.db_cpu is None else self.db_cpu.snapshot()

@@ -128,6 +128,10 @@ class ScenarioFigures:
             "rps_median": round(self.rps, 1),
             "p50_ms_median": round(self.p50_ms, 3),
             "p99_ms_worst": round(self.p99_ms, 3),
+            # What scripts tracking a scenario's latency read: the worst round's p99, and for a scenario
+            # reading a board, the board's size.
+            "p99_ms": round(self.p99_ms, 3),
+            "entries": s.entries,
             "ratio": _round(self.ratio, 4),
             "cpu_us_per_request_median": _round(self.cpu_us_per_request, 1),
             "cpu_ratio": _round(self.cpu_ratio, 4),

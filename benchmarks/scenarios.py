@@ -51,6 +51,10 @@ class Scenario:
     # scenario without them has no target on PostgreSQL (see for_store).
     postgres_target_ratio: float | None = None
     postgres_max_p99_ms: float | None = None
+    # The entries of the board a scenario reads (reported as ``entries``), None for the others.
+    entries: int | None = None
+    # wrk's connections for this scenario (None: the run's): 1 measures a lone request's latency.
+    connections: int | None = None
 
     @property
     def has_target(self) -> bool:
@@ -619,6 +623,7 @@ register(
         setup=_ranked_board,
         target_ratio=0.15,
         description=f"The top 50 of an event board of {RANKED} entries, with identities.",
+        entries=RANKED,
     )
 )
 
@@ -631,6 +636,7 @@ register(
         setup=_ranked_board,
         target_ratio=0.10,
         description=f"50 entries around a player chosen at random on an event board of {RANKED} entries.",
+        entries=RANKED,
     )
 )
 
@@ -767,6 +773,7 @@ register(
         setup=_big_board,
         target_ratio=0.15,
         description=f"The top 50 of a shared board of {BIG_BOARD:,} entries, with identities.",
+        entries=BIG_BOARD,
     )
 )
 
@@ -778,6 +785,7 @@ register(
         lua=BIG_AROUND_LUA,
         setup=_big_board,
         description=f"50 entries around a player at random on a shared board of {BIG_BOARD:,} entries.",
+        entries=BIG_BOARD,
     )
 )
 
@@ -969,3 +977,47 @@ register(
         ),
     )
 )
+# --- Ranks at any depth ------------------------------------------------------------------------------
+#
+# manifest.toml's `bench-ranks`, seeded straight into the database (benchmarks/seed.py) with a million
+# entries, read around players at ranks drawn uniformly, one request at a time: the latency of a rank
+# (docs/architecture.md#ranks), not the server's throughput.
+
+RANK_ENTRIES = 1_000_000
+RANK_SAMPLE = 2_000  # players the requests pick from, at ranks drawn uniformly
+_RANK_SEEDED: dict[tuple[str, int], str] = {}  # (base URL, entries) -> the sampled players
+
+
+def _ranked_players(entries: int) -> Callable[[BenchContext], None]:
+    def setup(ctx: BenchContext) -> None:
+        from benchmarks.seed import seed_ranked
+
+        seeded = (ctx.base_url, entries)
+        if seeded not in _RANK_SEEDED:
+            args = (ctx.vars["db"], ctx.vars["studio_id"], ctx.vars["game_id"], "bench-ranks")
+            _RANK_SEEDED[seeded] = ",".join(seed_ranked(*args, entries, "rank", RANK_SAMPLE))
+        ctx.vars["ranked"] = _RANK_SEEDED[seeded]
+
+    return setup
+
+
+def rank_scenario(entries: int) -> Scenario:
+    """``rank_1m`` on a board of ``entries`` (a test runs it on a small one)."""
+    return Scenario(
+        name="rank_1m",
+        path="/sdk/v1/leaderboards/bench-ranks?limit=10",
+        headers=client_auth(),
+        lua=AROUND_LUA,
+        setup=_ranked_players(entries),
+        max_p99_ms=2.0,
+        postgres_max_p99_ms=2.0,
+        entries=entries,
+        connections=1,
+        description=(
+            f"10 entries around a player at a rank drawn uniformly on a shared board of {entries:,} entries,"
+            " one request at a time."
+        ),
+    )
+
+
+register(rank_scenario(RANK_ENTRIES))

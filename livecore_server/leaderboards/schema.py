@@ -6,7 +6,8 @@ adds them to the shared ones.
 
 from __future__ import annotations
 
-from livecore_server.leaderboards.sql import SqlLeaderboards
+from livecore_server.leaderboards.sql import PAGES, SqlLeaderboards
+from livecore_server.live_events.sql.rank_pages import paged, pages_table
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -66,6 +67,8 @@ SCHEMA = Schema(
             primary_key=("period_id", "player_id"),
             rowid=False,
         ),
+        # How many entries each stretch of a period holds, in board order (as board_pages for boards).
+        pages_table("shared_pages"),
         # The tier each player plays on a board with divisions.
         table(
             "league_tiers",
@@ -118,6 +121,11 @@ HISTORY = History(
                 *SCHEMA.create_statements("league_tiers", SQLITE),
             ],
         ),
+        (
+            # Rank pages of the periods (ranks in a thousand rows read), made for the periods already entered.
+            "0029_shared_pages",
+            [*SCHEMA.create_statements("shared_pages", SQLITE), paged(PAGES, SQLITE)],
+        ),
     ),
     postgres=(
         (
@@ -129,6 +137,11 @@ HISTORY = History(
                 *SCHEMA.create_statements("shared_entries", POSTGRES),
                 *SCHEMA.create_statements("league_tiers", POSTGRES),
             ],
+        ),
+        (
+            # Rank pages of the periods (ranks in a thousand rows read), made for the periods already entered.
+            "0021_shared_pages",
+            [*SCHEMA.create_statements("shared_pages", POSTGRES), paged(PAGES, POSTGRES)],
         ),
     ),
 )

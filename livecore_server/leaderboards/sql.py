@@ -20,7 +20,8 @@ from livecore_server.leaderboards.rows import (
     SHARED_ENTRY_COLUMNS,
     period_row,
 )
-from livecore_server.live_events.sql.boards import count_ahead, ranked_page
+from livecore_server.live_events.sql.boards import count_ahead, ranked_page, stored_key
+from livecore_server.live_events.sql.rank_pages import RankPages
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
@@ -33,6 +34,8 @@ PUT_ENTRY = Insert(
     action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
     " reached_at = excluded.reached_at, division_id = excluded.division_id",
 )
+# A whole period's pages; a division is counted on its own index range (it holds DIVISION_SIZE_MAX at most).
+PAGES = RankPages("shared_pages", "shared_entries", "period_id")
 SET_TIER = Insert(
     "league_tiers",
     ("game_id", "env", "board_key", "player_id", "tier"),
@@ -170,25 +173,19 @@ class SqlLeaderboards(SqlPort):
         return None if row is None else SHARED_ENTRY_COLUMNS.of(row)
 
     def put_entry(self, period: BoardPeriod, entry: SharedEntry) -> None:
-        rank_key = sort_key(period.settings.order, entry)[0]
-        self.db.insert(
-            PUT_ENTRY,
-            (
-                entry.period_id,
-                entry.player_id,
-                entry.score,
-                rank_key,
-                to_millis(entry.reached_at),
-                entry.division_id,
-            ),
-        )
+        key = stored_key(sort_key(period.settings.order, entry))
+        row = (entry.period_id, entry.player_id, entry.score, key[0], key[1], entry.division_id)
+        PAGES.moved(self.db, period.id, entry.player_id, key, lambda: self.db.insert(PUT_ENTRY, row))
 
     def delete_entry(self, period_id: str, player_id: str) -> None:
-        self.db.write(
-            "shared_entries",
-            "DELETE FROM shared_entries WHERE period_id = ? AND player_id = ?",
-            (period_id, player_id),
-        )
+        def delete() -> None:
+            self.db.write(
+                "shared_entries",
+                "DELETE FROM shared_entries WHERE period_id = ? AND player_id = ?",
+                (period_id, player_id),
+            )
+
+        PAGES.moved(self.db, period_id, player_id, None, delete)
 
     def entries_of(self, player_id: str) -> list[SharedEntry]:
         rows = self.db.read(
@@ -227,11 +224,15 @@ class SqlLeaderboards(SqlPort):
     def count_ahead(
         self, period: BoardPeriod, division_id: str | None, key: tuple[float, datetime, str]
     ) -> int:
+        if division_id is None:
+            return PAGES.count_ahead(self.db, period.id, stored_key(key))
         where, params = _in(period.id, division_id)
         sql, params = count_ahead("shared_entries", where, params, key)
         return int(self.db.read(sql, params).fetchone()[0])
 
     def size(self, period_id: str, division_id: str | None) -> int:
+        if division_id is None:
+            return PAGES.size(self.db, period_id)
         where, params = _in(period_id, division_id)
         row = self.db.read(f"SELECT COUNT(*) FROM shared_entries WHERE {where}", params).fetchone()
         return int(row[0])

@@ -7,7 +7,8 @@ adds them to the shared ones.
 from __future__ import annotations
 
 from livecore_server.live_events.sql.attempts import SqlAttempts
-from livecore_server.live_events.sql.boards import SqlBoards
+from livecore_server.live_events.sql.boards import PAGES, SqlBoards
+from livecore_server.live_events.sql.rank_pages import paged, pages_table
 from livecore_server.live_events.sql.windows import SqlWindows
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -106,6 +107,9 @@ SCHEMA = Schema(
             primary_key=("board_id", "player_id"),
             rowid=False,
         ),
+        # How many entries each stretch of a board holds, in board order (rank_pages.py): a rank in a
+        # thousand rows read whatever the board's size.
+        pages_table("board_pages"),
     ),
     indexes=(
         # Live events: the scheduler's and the commands' look-ups, each a range of one index.
@@ -164,6 +168,11 @@ HISTORY = History(
                 SCHEMA.create_index("attempts_in_lobby", SQLITE),
             ],
         ),
+        (
+            # Rank pages of the boards (ranks in a thousand rows read), made for the boards already entered.
+            "0028_board_pages",
+            [*SCHEMA.create_statements("board_pages", SQLITE), paged(PAGES, SQLITE)],
+        ),
     ),
     postgres=(
         (
@@ -183,6 +192,11 @@ HISTORY = History(
                 SCHEMA.add_column("attempts", "frozen_at", POSTGRES),
                 SCHEMA.create_index("attempts_in_lobby", POSTGRES),
             ],
+        ),
+        (
+            # Rank pages of the boards (ranks in a thousand rows read), made for the boards already entered.
+            "0020_board_pages",
+            [*SCHEMA.create_statements("board_pages", POSTGRES), paged(PAGES, POSTGRES)],
         ),
     ),
 )

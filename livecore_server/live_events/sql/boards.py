@@ -21,6 +21,7 @@ from livecore.clock import to_millis
 from livecore.live_events.boards import Board, BoardEntry, Contender, sort_key
 from livecore.players.identity import Identity
 from livecore_server.live_events.rows import BOARD_COLUMNS, ENTRY_COLUMNS, board_row
+from livecore_server.live_events.sql.rank_pages import RankPages
 from livecore_server.players.rows import SHOWN_COUNTRY
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.rows import ms
@@ -36,6 +37,7 @@ PUT_ENTRY = Insert(
     action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
     " reached_at = excluded.reached_at, attempt_id = excluded.attempt_id",
 )
+PAGES = RankPages("board_pages", "board_entries", "board_id")
 # The NOTIFY channel of board changes on PostgreSQL: every process LISTENs here (PostgresStore.watch), on
 # the connection that hears player-row writes. As for players, channels are per database, not per schema:
 # a deployment may hear another schema's board ids, which name no board it streams.
@@ -69,7 +71,8 @@ def _contender(
 CONTENDER_COLUMNS = Columns(_contender, "p", country=SHOWN_COUNTRY)
 
 
-def _key(key: tuple[float, datetime, str]) -> tuple[float, int, str]:
+def stored_key(key: tuple[float, datetime, str]) -> tuple[float, int, str]:
+    """A key of board order as its columns hold it (the time in milliseconds)."""
     return (key[0], to_millis(key[1]), key[2])
 
 
@@ -91,17 +94,20 @@ def ranked_page(
     database."""
     order = "rank_key, reached_at, player_id"
     if after is not None:
-        where, params = f"{where} AND ({order}) > (?, ?, ?)", [*params, *_key(after)]
+        where, params = f"{where} AND ({order}) > (?, ?, ?)", [*params, *stored_key(after)]
     if before is not None:
-        where, params = f"{where} AND ({order}) < (?, ?, ?)", [*params, *_key(before)]
+        where, params = f"{where} AND ({order}) < (?, ?, ?)", [*params, *stored_key(before)]
         order = "rank_key DESC, reached_at DESC, player_id DESC"
-    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT ?"
+    # The limit is written into the statement, not bound: PostgreSQL's generic plan of a prepared
+    # statement guesses a bound limit at a tenth of the range, and then joins the players by hashing the
+    # whole table.
+    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT {int(limit)}"
     e_order = ", ".join(f"e.{c.strip()}" for c in order.split(","))
     sql = (
         f"SELECT {entries.qualified('e')}, {CONTENDER_COLUMNS.sql} FROM ({cut}) e"
         f" JOIN players p ON p.id = e.player_id ORDER BY {e_order}"
     )
-    page = [_entry_and_contender(entries, row) for row in db.read(sql, [*params, limit])]
+    page = [_entry_and_contender(entries, row) for row in db.read(sql, params)]
     return page[::-1] if before is not None else page
 
 
@@ -116,7 +122,7 @@ def count_ahead(
     """How many entries of the range ``where`` come before the key: those of a better score, counted on the
     score column of the rank index alone (cheaper per entry than comparing the whole key), and those of
     the same score reached before."""
-    rank_key, reached_at, player_id = _key(key)
+    rank_key, reached_at, player_id = stored_key(key)
     sql = (
         f"SELECT (SELECT COUNT(*) FROM {table} WHERE {where} AND rank_key < ?)"
         f" + (SELECT COUNT(*) FROM {table} WHERE {where} AND rank_key = ?"
@@ -163,27 +169,21 @@ class SqlBoards(SqlPort):
         return None if row is None else ENTRY_COLUMNS.of(row)
 
     def put_entry(self, board: Board, entry: BoardEntry) -> None:
-        rank_key = sort_key(board.order, entry)[0]
-        self.db.insert(
-            PUT_ENTRY,
-            (
-                entry.board_id,
-                entry.player_id,
-                entry.score,
-                rank_key,
-                to_millis(entry.reached_at),
-                entry.attempt_id,
-            ),
-        )
+        key = stored_key(sort_key(board.order, entry))
+        row = (entry.board_id, entry.player_id, entry.score, key[0], key[1], entry.attempt_id)
+        PAGES.moved(self.db, board.id, entry.player_id, key, lambda: self.db.insert(PUT_ENTRY, row))
         self._set(board)
         self.db.board_changed(board.id, board.version, entry.player_id)
 
     def delete_entry(self, board_id: str, player_id: str) -> None:
-        self.db.write(
-            "board_entries",
-            "DELETE FROM board_entries WHERE board_id = ? AND player_id = ?",
-            (board_id, player_id),
-        )
+        def delete() -> None:
+            self.db.write(
+                "board_entries",
+                "DELETE FROM board_entries WHERE board_id = ? AND player_id = ?",
+                (board_id, player_id),
+            )
+
+        PAGES.moved(self.db, board_id, player_id, None, delete)
 
     def entries_of(self, player_id: str) -> list[BoardEntry]:
         rows = self.db.read(
@@ -213,9 +213,7 @@ class SqlBoards(SqlPort):
         return ranked_page(self.db, "board_entries", ENTRY_COLUMNS, where, params, after, before, limit)
 
     def count_ahead(self, board: Board, key: tuple[float, datetime, str]) -> int:
-        sql, params = count_ahead("board_entries", "board_id = ?", [board.id], key)
-        return int(self.db.read(sql, params).fetchone()[0])
+        return PAGES.count_ahead(self.db, board.id, stored_key(key))
 
     def size(self, board_id: str) -> int:
-        row = self.db.read("SELECT COUNT(*) FROM board_entries WHERE board_id = ?", (board_id,)).fetchone()
-        return int(row[0])
+        return PAGES.size(self.db, board_id)
