@@ -82,6 +82,11 @@ def test_twin_ratio_is_a_target_and_lands_in_the_json_and_the_table() -> None:
     assert slower[1].verdict == "FAIL"
 
 
+# Counts kept beside other rows: once the first slice has entered every racer on the board, a score that
+# moves within one rank page takes one from the page and gives it back, and the table ends as it started.
+NET_ZERO = {"board_pages"}
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, ServerProcess, ServerProcess, dict[str, str]]]:
     db = str(tmp_path / "bench.db")
@@ -115,7 +120,7 @@ def test_each_twin_writes_the_tables_livecore_writes_for_the_same_requests(
             assert theirs.statements is not None and theirs.statements > 0
             wrote = changed(start, after_livecore)
             assert wrote, name
-            assert changed(after_livecore, after_twin) == wrote, name
+            assert changed(after_livecore, after_twin) - NET_ZERO == wrote - NET_ZERO, name
 
 
 @needs_wrk

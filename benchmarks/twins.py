@@ -57,6 +57,14 @@ TARGET = 0.6
 # twins run: a twin drains its scenario's pool too, and faster than livecore.
 POOL_FACTOR = 3
 
+# The rank pages (livecore_server/live_events/sql/rank_pages.py): the page holding a key is the last to
+# start at or before it. A twin leaves pages uncut: a cut comes once every thousand entries or so.
+ORDER = "rank_key, reached_at, player_id"
+PAGE_OF = (
+    f"SELECT {ORDER} FROM board_pages WHERE list_id = ?1 AND ({ORDER}) <= ({{key}})"
+    " ORDER BY rank_key DESC, reached_at DESC, player_id DESC LIMIT 1"
+)
+OLD_KEY = f"SELECT {ORDER} FROM board_entries WHERE board_id = ?1 AND player_id = ?2"
 DEBOUNCE_MS = 5_000  # livecore.events.DEBOUNCE: a progress event is sent this long after its first one
 CRATE_ROWS = {  # manifest.toml's bench-box: its one row, what each open draws
     "bench-box": (("currency", "coins", 5), ("item", "sword", 1)),
@@ -567,6 +575,12 @@ class Twin:
         if found is None:
             raise Refused(404, "attempt_not_found")
         board, player, event_id, window, started, ends, count = found
+        # The rank pages count the entries of each stretch of the board: the entry leaves its page...
+        self.db.execute(
+            f"UPDATE board_pages SET entries = entries - 1 WHERE list_id = ?1 AND ({ORDER}) ="
+            f" ({PAGE_OF.format(key=OLD_KEY)})",
+            (board, player),
+        )
         # The board's order puts the best score first: its rank key is the score negated.
         self.db.execute(
             "INSERT INTO board_entries (board_id, player_id, score, rank_key, reached_at, attempt_id)"
@@ -575,6 +589,16 @@ class Twin:
             " rank_key = excluded.rank_key, reached_at = excluded.reached_at, attempt_id ="
             " excluded.attempt_id",
             (board, player, score, -score, req.now, attempt),
+        )
+        # ... and joins the page of its new key (the board's first page, before every key, when none is).
+        self.db.execute(
+            f"INSERT INTO board_pages (list_id, {ORDER}, entries)"
+            " SELECT ?1, COALESCE(p.rank_key, -1e999), COALESCE(p.reached_at, 0),"
+            " COALESCE(p.player_id, ''), 1"
+            # "WHERE true": SQLite's parser takes an upsert's ON after a SELECT's FROM for a join's.
+            f" FROM (SELECT 1) LEFT JOIN ({PAGE_OF.format(key='?2, ?3, ?4')}) p ON true WHERE true"
+            f" ON CONFLICT (list_id, {ORDER}) DO UPDATE SET entries = entries + 1",
+            (board, -score, req.now, player),
         )
         self.db.execute("UPDATE boards SET version = version + 1 WHERE id = ?", (board,))
         view = {
