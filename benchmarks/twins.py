@@ -155,6 +155,10 @@ class Twin:
             )
         }
         self.studio = dict(self.db.execute("SELECT g.id, g.studio_id FROM games g"))
+        # A server from before the rank pages (a before side of benchmarks.alternate) has none to keep.
+        self.paged = (
+            self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'board_pages'").fetchone() is not None
+        )
 
     def hash(self, secret: str) -> str:
         return self.server_keys.hasher.hash(secret)
@@ -576,11 +580,12 @@ class Twin:
             raise Refused(404, "attempt_not_found")
         board, player, event_id, window, started, ends, count = found
         # The rank pages count the entries of each stretch of the board: the entry leaves its page...
-        self.db.execute(
-            f"UPDATE board_pages SET entries = entries - 1 WHERE list_id = ?1 AND ({ORDER}) ="
-            f" ({PAGE_OF.format(key=OLD_KEY)})",
-            (board, player),
-        )
+        if self.paged:
+            self.db.execute(
+                f"UPDATE board_pages SET entries = entries - 1 WHERE list_id = ?1 AND ({ORDER}) ="
+                f" ({PAGE_OF.format(key=OLD_KEY)})",
+                (board, player),
+            )
         # The board's order puts the best score first: its rank key is the score negated.
         self.db.execute(
             "INSERT INTO board_entries (board_id, player_id, score, rank_key, reached_at, attempt_id)"
@@ -591,15 +596,16 @@ class Twin:
             (board, player, score, -score, req.now, attempt),
         )
         # ... and joins the page of its new key (the board's first page, before every key, when none is).
-        self.db.execute(
-            f"INSERT INTO board_pages (list_id, {ORDER}, entries)"
-            " SELECT ?1, COALESCE(p.rank_key, -1e999), COALESCE(p.reached_at, 0),"
-            " COALESCE(p.player_id, ''), 1"
-            # "WHERE true": SQLite's parser takes an upsert's ON after a SELECT's FROM for a join's.
-            f" FROM (SELECT 1) LEFT JOIN ({PAGE_OF.format(key='?2, ?3, ?4')}) p ON true WHERE true"
-            f" ON CONFLICT (list_id, {ORDER}) DO UPDATE SET entries = entries + 1",
-            (board, -score, req.now, player),
-        )
+        if self.paged:
+            self.db.execute(
+                f"INSERT INTO board_pages (list_id, {ORDER}, entries)"
+                " SELECT ?1, COALESCE(p.rank_key, -1e999), COALESCE(p.reached_at, 0),"
+                " COALESCE(p.player_id, ''), 1"
+                # "WHERE true": SQLite's parser takes an upsert's ON after a SELECT's FROM for a join's.
+                f" FROM (SELECT 1) LEFT JOIN ({PAGE_OF.format(key='?2, ?3, ?4')}) p ON true WHERE true"
+                f" ON CONFLICT (list_id, {ORDER}) DO UPDATE SET entries = entries + 1",
+                (board, -score, req.now, player),
+            )
         self.db.execute("UPDATE boards SET version = version + 1 WHERE id = ?", (board,))
         view = {
             "attemptId": attempt,
