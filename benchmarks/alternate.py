@@ -107,6 +107,7 @@ def bench_command(options: argparse.Namespace, json_path: Path) -> list[str]:
     command = [sys.executable, "-m", "benchmarks", "--rounds", "1", "--json", str(json_path)]
     command += ["--slice", str(options.slice), "--warmup", str(options.warmup)]
     command += ["--connections", str(options.connections)]
+    command += ["--db", options.db, "--processes", str(options.processes)]
     for name in options.scenario:
         command += ["--scenario", name]
     return command
@@ -228,6 +229,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--connections", type=int, default=8, help="wrk connections (default 8)")
     p.add_argument("--scenario", action="append", default=[], metavar="NAME", help="repeatable; default all")
+    p.add_argument(
+        "--db", choices=("sqlite", "postgres"), default="sqlite", help="the store (default sqlite)"
+    )
+    p.add_argument(
+        "--processes", type=int, default=1, help="server processes (default 1; more need postgres)"
+    )
     p.add_argument("--json", type=Path, metavar="PATH", help="write the summary and every round's JSON here")
     return p
 
