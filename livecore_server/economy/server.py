@@ -19,7 +19,7 @@ from livecore.grants.commands import GrantsTx, create_grant, settle
 from livecore.grants.rules import GrantTrigger
 from livecore.players.commands import get_player, load_game
 from livecore_server.economy.sdk import reject_parameters
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import Binding, Call, bind, path_player
 
 
 def create(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> GrantResponse:
@@ -92,7 +92,7 @@ def _adjust_wallet(
 
 
 BINDINGS: list[Binding] = [
-    bind(SERVER_CREATE_GRANT, create),
+    bind(SERVER_CREATE_GRANT, create, reads=path_player),
     bind(SERVER_ACK_GRANT, ack),
     bind(api.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
     bind(api.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),

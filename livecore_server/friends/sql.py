@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FriendRequest, Friendship
@@ -14,7 +14,7 @@ from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.sqlport import MISSING, SqlPort
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
+    pass
 
 
 class SqlFriendGraph(SqlPort):
@@ -53,6 +53,9 @@ class SqlFriendGraph(SqlPort):
         self.db.change("friend_requests", "DELETE FROM friend_requests WHERE id = ?", (request_id,))
 
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        ahead = self.db.ahead("friendships", (player_id, friend_id))
+        if ahead is not MISSING:
+            return cast(Friendship | None, ahead)
         row = self.db.read(
             "SELECT since FROM friendships WHERE player_id = ? AND friend_id = ?", (player_id, friend_id)
         ).fetchone()
@@ -174,12 +177,3 @@ def _block_and_card(blocker_id: str, created_at: int, card_row: Sequence[Any]) -
     """A block, of the player the card columns show."""
     card = CARD_COLUMNS.of(card_row)
     return Block(blocker_id, card.id, from_millis(created_at)), card
-
-
-class PostgresFriendGraph(SqlFriendGraph):
-    __slots__ = ()
-    db: PostgresTransaction
-
-    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
-        ahead = self.db.ahead("friendships", (player_id, friend_id))
-        return super().get_friendship(player_id, friend_id) if ahead is MISSING else ahead

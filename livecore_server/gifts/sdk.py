@@ -47,6 +47,10 @@ def send_reads(call: Call[api.SendGiftRequest, None], tx: GiftsTx) -> Reads:
     )
 
 
+def claim_reads(call: Call[None, None], tx: GiftsTx) -> Reads:
+    return Reads(gift_claims=((call.scope.game_id, call.params["giftId"]),))
+
+
 def claim(call: Call[None, None], tx: GiftsTx) -> api.GiftResponse:
     me = _me(call)
     gift = cmd.claim(tx, call.rt, call.scope, me, call.params["giftId"])
@@ -95,7 +99,7 @@ def sent(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]
 
 BINDINGS: list[Binding] = [
     bind(api.GIFT_SEND, send, reads=send_reads),
-    bind(api.GIFT_CLAIM, claim),
+    bind(api.GIFT_CLAIM, claim, reads=claim_reads),
     bind(api.GIFT_CATALOG, catalog),
     bind(api.GIFT_INBOX, inbox),
     bind(api.GIFT_SENT, sent),

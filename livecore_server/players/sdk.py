@@ -9,7 +9,7 @@ from livecore.players import api
 from livecore.players.commands import PlayersTx, register, set_identity
 from livecore_server.admin import audit
 from livecore_server.config import Config
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import Binding, Call, bind, path_player
 from livecore_server.storage.server_store import ServerTransaction
 
 
@@ -74,6 +74,6 @@ def set_own_identity(call: Call[api.SetIdentityRequest, None], tx: PlayersTx) ->
 
 
 BINDINGS: list[Binding] = [
-    bind(api.REGISTER, register_player),
+    bind(api.REGISTER, register_player, reads=path_player),
     bind(api.SDK_SET_IDENTITY, set_own_identity),
 ]

@@ -52,11 +52,11 @@ from livecore_server.storage.history import Migration
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
-from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetched, load
+from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES
 from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sqlport import MISSING, BoardListener, Insert, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -587,9 +587,8 @@ class PostgresTransaction(SqlTransaction):
         self.emitted = False
         self.game_cache = store.games  # the store's cache, shared by its transactions
         self.player_listeners = store.player_listeners
-        # What a commit group read ahead for its writes (postgres_prefetch), while it is still exact.
-        self.prefetched: Prefetched | None = None
-        self._exact_write = False  # a write that forgets exactly what it changes is running
+        self.prefetched = None
+        self._exact_write = False
         self._writer: psycopg.RawCursor[Any] | None = None  # _send's
         self._readers: list[psycopg.RawCursor[Any]] = []  # execute_together's, reused (as _writer)
         # Inserts held back until a statement whose answer is read, or the COMMIT (postgres_batches);
@@ -632,20 +631,20 @@ class PostgresTransaction(SqlTransaction):
         return cursor
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self._forget(None)
+        self.forget(None)
         return self.read(statement, params)
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self._forget(table)
+        self.forget(table)
         return self.read(statement, params)
 
     def write(self, table: str, statement: str, params: Sequence[Any] = ()) -> None:
-        self._forget(table)  # now, not when it goes out: a read in between must not be answered ahead
+        self.forget(table)  # now, not when it goes out: a read in between must not be answered ahead
         self.send_held()
         self._send(statement, params)
 
     def insert(self, insert: Insert, params: Sequence[Any]) -> None:
-        self._forget(insert.table)
+        self.forget(insert.table)
         if self._held is not None and insert.table in BATCHED_TABLES:
             self._held.append((insert, params))
         else:
@@ -688,7 +687,7 @@ class PostgresTransaction(SqlTransaction):
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
         self.send_held()
-        self._forget(None)
+        self.forget(None)
         rows = list(params)
         if rows:
             with psycopg.RawCursor(self.conn) as cur:
@@ -744,30 +743,6 @@ class PostgresTransaction(SqlTransaction):
     def prefetch(self, reads: Reads) -> None:
         """Read what ``reads`` names now; the ports' reads answer from it while it is exact."""
         self.prefetched = load(self, reads)
-
-    def _forget(self, table: str | None) -> None:
-        """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
-        table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""
-        if self.prefetched is None or self._exact_write:
-            return
-        if table is None or table in READ_AHEAD_TABLES:
-            self.prefetched = None
-
-    def ahead(self, kind: str, key: tuple[str, str]) -> Any:
-        """What was read ahead for this port read (it may be None: no such row), or MISSING."""
-        return MISSING if self.prefetched is None else getattr(self.prefetched, kind).get(key, MISSING)
-
-    @contextmanager
-    def exactly(self, forget: Callable[[Prefetched], None]) -> Iterator[None]:
-        """Around a write that forgets exactly the prefetched rows it changes (``forget``), instead of
-        everything as :meth:`_forget` would."""
-        if self.prefetched is not None:
-            forget(self.prefetched)
-        self._exact_write = True
-        try:
-            yield
-        finally:
-            self._exact_write = False
 
     def skip_locked(self, of: str | None = None) -> str:
         return self.for_update(of) + " SKIP LOCKED"

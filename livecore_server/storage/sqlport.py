@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
 from livecore.area import Ports
 from livecore.games import Game
+from livecore_server.storage.read_ahead import MISSING, READ_AHEAD_TABLES, Prefetched
 from livecore_server.storage.schema import SQLITE, Dialect
 
 if TYPE_CHECKING:
@@ -54,12 +56,6 @@ if TYPE_CHECKING:
     from livecore_server.storage.sql.webhooks import SqlWebhooks
     from livecore_server.teams.sql import SqlTeams
 
-
-class _Missing:
-    pass
-
-
-MISSING: Final = _Missing()  # not read ahead (or forgotten): read the database
 
 # Told of each committed board change: (board id, its new version, the player whose entry moved or None).
 BoardListener = Callable[[str, int, str | None], None]
@@ -149,6 +145,42 @@ class SqlTransaction:
     #   for the server's own tables and tools; on PostgreSQL they forget whatever was read ahead.
     execute: Callable[[str, Sequence[Any]], Cursor]
     executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
+
+    # What was read ahead for the running write (or commit group), while it is still exact
+    # (:mod:`.read_ahead`); a write that forgets exactly what it changes is running (:meth:`exactly`).
+    prefetched: Prefetched | None = None
+    _exact_write: bool = False
+
+    def forget(self, table: str | None) -> None:
+        """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
+        table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""
+        if self.prefetched is None or self._exact_write:
+            return
+        if table is None or table in READ_AHEAD_TABLES:
+            self.prefetched = None
+
+    def ahead(self, kind: str, key: tuple[str, str]) -> Any:
+        """What was read ahead for this port read (it may be None: no such row), or MISSING."""
+        if self.prefetched is None:
+            return MISSING
+        found: Any = getattr(self.prefetched, kind).get(key, MISSING)
+        return found
+
+    def player_ahead(self, player_id: str) -> Any:
+        """The player read ahead with this id, or MISSING."""
+        return MISSING if self.prefetched is None else self.prefetched.player_by_id(player_id)
+
+    @contextmanager
+    def exactly(self, forget: Callable[[Prefetched], None]) -> Iterator[None]:
+        """Around a write that forgets exactly the prefetched rows it changes (``forget``), instead of
+        everything as :meth:`forget` would."""
+        if self.prefetched is not None:
+            forget(self.prefetched)
+        self._exact_write = True
+        try:
+            yield
+        finally:
+            self._exact_write = False
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> Cursor:
         """An UPDATE or DELETE of ``table`` whose answer (its row count) is read."""
