@@ -282,6 +282,9 @@ async def start_world(
     client = TestClient(TestServer(app))
     await client.start_server()
     services = app[SERVICES]
+    # The API tests read every event their requests emit from the outbox (World.events), whether an
+    # endpoint subscribes to it or not; tests/server/test_webhooks_kept.py tests what a server keeps.
+    services.store.keep_every_event()
     applied = apply_test_manifest(services, manifest_extra)
     game = applied["games"]["space-race"]
     other = applied["games"]["other-game"]

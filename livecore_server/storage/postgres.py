@@ -56,9 +56,15 @@ from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES
 from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
+
+# Changes of configuration that processes cache (SqlTransaction.config_changed): API keys, a game's
+# settings and webhook endpoints.
+CONFIG_CHANNEL = "livecore_config"
+# A transaction wrote outbox events: every process's dispatcher wakes (one of them fans them out).
+EVENTS_CHANNEL = "livecore_events"
 
 log = logging.getLogger("livecore_server.storage")
 
@@ -212,6 +218,13 @@ class PostgresStore:
         self.watch_backend_pid: int | None = None  # the notification connection's (watch)
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
+        self.subscriptions: dict[str, tuple[float, dict[str, frozenset[str]]]] = {}
+        self.every_event = False
+        self.config_listeners: list[Callable[[str], None]] = [self._config_changed]
+        # The watch's connection while it listens: what already arrived on it is read before a cached
+        # API key is trusted (heard_now).
+        self._watch_conn: psycopg.AsyncConnection[Any] | None = None
+        self._written: Callable[[str], None] | None = None
         conn = connect(dsn, schema)
         try:
             self.applied = migrate(conn, schema, areas.postgres_migrations())
@@ -247,6 +260,42 @@ class PostgresStore:
 
     def clear_caches(self) -> None:
         self.games.clear()
+        self.subscriptions.clear()
+
+    def keep_every_event(self) -> None:
+        """Store every event in the outbox, subscribed to or not (tests and tools that read it)."""
+        self.every_event = True
+
+    def on_config_changed(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with what a transaction changes of the configuration: this process's as it
+        changes it (on the transaction's thread) and again once it commits, every other process's as
+        :meth:`watch` hears it (on the event loop)."""
+        self.config_listeners.append(listener)
+
+    def _config_changed(self, what: str) -> None:
+        if what.startswith(GAME_CHANGED):
+            game_id = what.removeprefix(GAME_CHANGED)
+            self.games.pop(game_id, None)
+            self.subscriptions.pop(game_id, None)
+
+    def _config_committed(self, changes: Iterable[str]) -> None:
+        for what in changes:
+            for listener in self.config_listeners:
+                listener(what)
+
+    def heard_now(self) -> None:
+        """Hear what has already arrived on the watch's connection, without waiting: a change another
+        process committed before this process's request began is applied before the request trusts a
+        cached copy, even if the watch's task has not run since it arrived."""
+        conn = self._watch_conn
+        if conn is None:
+            return
+        try:
+            conn.pgconn.consume_input()
+            while (notify := conn.pgconn.notifies()) is not None:
+                self._heard(notify.relname.decode(), notify.extra.decode())
+        except psycopg.Error:
+            return  # the watch finds out, and says so
 
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` (on the caller's thread or, for :meth:`run_async`, on the event loop) after
@@ -264,10 +313,13 @@ class PostgresStore:
         self.board_listeners.append(listener)
 
     async def watch(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
-        """LISTEN on :data:`PLAYERS_CHANNEL` and :data:`BOARDS_CHANNEL` from one connection of its own,
-        outside the pool: tell ``written`` each player id that arrives (every transaction that writes a
-        player row sends one, delivered when it commits: :meth:`PostgresPlayers.update`), and the board
-        listeners (:meth:`on_board_changed`) each board change (:meth:`PostgresTransaction.board_changed`).
+        """LISTEN on :data:`PLAYERS_CHANNEL`, :data:`BOARDS_CHANNEL`, :data:`CONFIG_CHANNEL` and
+        :data:`EVENTS_CHANNEL` from one connection of its own, outside the pool: tell ``written`` each
+        player id that arrives (every transaction that writes a player row sends one, delivered when it
+        commits: :meth:`SqlPlayers.update`), the board listeners (:meth:`on_board_changed`) each board
+        change (:meth:`PostgresTransaction.board_changed`), the config listeners
+        (:meth:`on_config_changed`) each change of keys, settings and endpoints, and the commit listeners
+        (:meth:`on_events_committed`) each commit that wrote events.
         ``watching(True)`` once it listens; on any failure ``watching(False)``, then it listens again
         (0.1 s later, doubling up to WATCH_RETRY_MAX), since writes may go unheard until it does."""
         retry = 0.1
@@ -290,8 +342,10 @@ class PostgresStore:
                 watching(False)
                 if not lost:
                     log.warning(
-                        "player-row and board notifications lost (%s: %s); until they are back, heartbeats"
-                        " read a player again after player_cache_ttl, and board streams end (to reconnect)",
+                        "notifications lost (%s: %s); until they are back, heartbeats read a player again"
+                        " after player_cache_ttl, board streams end (to reconnect), API keys are read every"
+                        " request, game settings and webhook subscriptions are kept for a second at most,"
+                        " and the webhook dispatcher looks for work every second",
                         type(exc).__name__,
                         exc,
                     )
@@ -307,18 +361,30 @@ class PostgresStore:
         async with asyncio.timeout(2 * WATCH_CHECK_EVERY):
             conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         async with conn:
-            for channel in (PLAYERS_CHANNEL, BOARDS_CHANNEL):
+            for channel in (PLAYERS_CHANNEL, BOARDS_CHANNEL, CONFIG_CHANNEL, EVENTS_CHANNEL):
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
             self.watch_backend_pid = conn.info.backend_pid
-            listening()
-            while True:
-                async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
-                    if notify.channel == BOARDS_CHANNEL:
-                        self._board_heard(notify.payload)
-                    else:
-                        written(notify.payload)
-                async with asyncio.timeout(WATCH_CHECK_EVERY):
-                    await conn.execute("SELECT 1")
+            self._written = written
+            self._watch_conn = conn
+            try:
+                listening()
+                while True:
+                    async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
+                        self._heard(notify.channel, notify.payload)
+                    async with asyncio.timeout(WATCH_CHECK_EVERY):
+                        await conn.execute("SELECT 1")
+            finally:
+                self._watch_conn = None
+
+    def _heard(self, channel: str, payload: str) -> None:
+        if channel == BOARDS_CHANNEL:
+            self._board_heard(payload)
+        elif channel == CONFIG_CHANNEL:
+            self._config_committed((payload,))
+        elif channel == EVENTS_CHANNEL:
+            self._events_committed()
+        elif self._written is not None:
+            self._written(payload)
 
     def _board_heard(self, payload: str) -> None:
         board_id, version, player_id = board_change(payload)
@@ -364,6 +430,9 @@ class PostgresStore:
                 with self._pipelined(conn, begin, queue) as tx:
                     yield tx
                 locked = False  # given back right after the COMMIT, in the same round trip
+                # Before the write is answered: a copy this process read between the change and the
+                # COMMIT is the old one.
+                self._config_committed(tx.config_changes)
             else:
                 if queue is not None:
                     conn.execute(LOCK_QUEUE, (queue,))
@@ -400,6 +469,8 @@ class PostgresStore:
                 with self._ended(conn):
                     tx = PostgresTransaction(conn, self, pipeline)
                     yield tx
+                    if tx.emitted:
+                        tx.notify(EVENTS_CHANNEL, "")
                     tx.send_held()
                 commit = conn.execute("COMMIT")
                 if queue is not None:
@@ -586,7 +657,11 @@ class PostgresTransaction(SqlTransaction):
         self._pipeline = pipeline
         self.emitted = False
         self.game_cache = store.games  # the store's cache, shared by its transactions
+        self.subscription_cache = store.subscriptions
+        self.keep_every_event = store.every_event
         self.player_listeners = store.player_listeners
+        self.config_listeners = store.config_listeners
+        self.config_changes: list[str] = []  # told again once this commits (PostgresStore.transaction)
         self.prefetched = None
         self._exact_write = False
         self._writer: psycopg.RawCursor[Any] | None = None  # _send's
@@ -663,6 +738,11 @@ class PostgresTransaction(SqlTransaction):
 
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         self.notify(BOARDS_CHANNEL, board_change_payload(board_id, version, player_id))
+
+    def config_changed(self, what: str) -> None:
+        super().config_changed(what)
+        self.config_changes.append(what)
+        self.notify(CONFIG_CHANNEL, what)
 
     def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
         """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""

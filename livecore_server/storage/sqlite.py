@@ -31,7 +31,7 @@ from livecore_server.storage.area_storage import NO_AREA_STORAGE, NO_PORTS, Area
 from livecore_server.storage.history import Migration
 from livecore_server.storage.sql import open_ports
 from livecore_server.storage.sqlite_prefetch import load
-from livecore_server.storage.sqlport import BoardListener, Insert, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
 
@@ -126,6 +126,7 @@ class SqliteStore:
         migrate(self.conn, areas.sqlite_migrations())
         self._tx = SqliteTransaction(self.conn, areas.ports)
         self.player_listeners = self._tx.player_listeners
+        self.on_config_changed(self._config_changed)
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
         self._closed = False
@@ -148,6 +149,26 @@ class SqliteStore:
 
     def clear_caches(self) -> None:
         self._tx.game_cache.clear()
+        self._tx.subscription_cache.clear()
+
+    def heard_now(self) -> None:
+        pass
+
+    def keep_every_event(self) -> None:
+        """Store every event in the outbox, subscribed to or not (tests and tools that read it)."""
+        self._tx.keep_every_event = True
+
+    def on_config_changed(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with what each transaction changes of the configuration, as it changes it
+        (:meth:`SqlTransaction.config_changed`): one serving process per file, whose reads all go through
+        its one connection, so what is read after that sees the change."""
+        self._tx.config_listeners.append(listener)
+
+    def _config_changed(self, what: str) -> None:
+        if what.startswith(GAME_CHANGED):
+            game_id = what.removeprefix(GAME_CHANGED)
+            self._tx.game_cache.pop(game_id, None)
+            self._tx.subscription_cache.pop(game_id, None)
 
     def on_connection(self, watch: Callable[[sqlite3.Connection], None]) -> None:
         """Call ``watch`` with each connection of the store: the event loop's now, the checkpointer's when
@@ -409,7 +430,9 @@ class SqliteTransaction(SqlTransaction):
         self.read = conn.execute
         self.emitted = False
         self.game_cache = {}
+        self.subscription_cache = {}
         self.player_listeners = []
+        self.config_listeners = []
         # Board changes of the running transaction (or commit group), told once it commits.
         self.board_changes: list[tuple[str, int, str | None]] = []
         open_ports(self, SQLITE_PORTS, area_ports)

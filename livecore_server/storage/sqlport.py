@@ -60,6 +60,11 @@ if TYPE_CHECKING:
 # Told of each committed board change: (board id, its new version, the player whose entry moved or None).
 BoardListener = Callable[[str, int, str | None], None]
 
+# What a change of configuration names (:meth:`SqlTransaction.config_changed`): every API key (a key
+# created, revoked, rotated or re-limited), or one game (its settings, its webhook endpoints).
+KEYS_CHANGED = "keys"
+GAME_CHANGED = "game:"  # followed by the game's id
+
 
 @attrs.frozen
 class Insert:
@@ -105,7 +110,10 @@ class Cursor(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
-GAME_CACHE_TTL = 1.0  # seconds; games change only through `apply`, which clears the cache in-process
+# Seconds a process keeps game settings and webhook subscriptions it read, at most: what changes them
+# drops the copies at once (config_changed), this bounds a change this process was not told of (SQLite:
+# an operator command run in another process; PostgreSQL: while its watch does not listen).
+GAME_CACHE_TTL = 1.0
 
 
 def cached_game(games: dict[str, tuple[float, Game]], game_id: str) -> Game | None:
@@ -136,6 +144,13 @@ class SqlTransaction:
     game_cache: dict[str, tuple[float, Game]]
     # Told the id of every player row this transaction writes (the store's on_player_written).
     player_listeners: list[Callable[[str], None]]
+    # Told what configuration this transaction changes, as it changes it (the store's on_config_changed).
+    config_listeners: list[Callable[[str], None]]
+    # The kinds of webhook events each game's endpoints subscribe to, by environment (the store's cache).
+    subscription_cache: dict[str, tuple[float, dict[str, frozenset[str]]]]
+    # Store every event, subscribed to or not (the store's keep_every_event: tests and tools that read
+    # the outbox itself).
+    keep_every_event: bool = False
     # How a port runs its statements (``?`` placeholders). Each says what it may change, so that
     # PostgreSQL knows what a commit group read ahead stays exact (postgres_prefetch) without reading
     # SQL text:
@@ -203,6 +218,13 @@ class SqlTransaction:
         store's player listeners hear of it now, and on PostgreSQL every process's once this commits."""
         for listener in self.player_listeners:
             listener(player_id)
+
+    def config_changed(self, what: str) -> None:
+        """This transaction changes configuration that processes cache (:data:`KEYS_CHANGED`, or
+        :data:`GAME_CHANGED` and a game's id): this process drops its copies now, and on PostgreSQL every
+        process does once this commits (a NOTIFY), this one again (a copy read meanwhile is the old one)."""
+        for listener in self.config_listeners:
+            listener(what)
 
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         """The board reached ``version`` (``player_id``: whose entry moved): the store's board listeners

@@ -28,9 +28,10 @@ WEBHOOK_TABLES = re.compile(r"\b(outbox|webhook_\w+)\b")
 TRANSACTION = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
 
 # Route -> statements per request: SELECTs read (the idempotency record before the write; then the players
-# with the record again in one statement, and what the rule needs in one more: livecore_server/storage/
-# sqlite_prefetch.py), the rest write (rows, the idempotency record, an audit entry for a registration). The webhook events'
-# outbox rows are not counted: the dispatcher's statements on the same tables could not be told apart.
+# with the record again in one statement, and what the rule needs in one more:
+# livecore_server/storage/sqlite_prefetch.py), the rest write (rows, the idempotency record, an audit
+# entry for a registration). The webhook events' outbox rows are not counted: the dispatcher's statements
+# on the same tables could not be told apart.
 BUDGETS = {
     "list_friends": 3,
     # The other lists that show players: a fixed count whatever their length (each reads its rows with the
