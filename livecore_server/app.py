@@ -267,7 +267,6 @@ def _lifetime(
                 def watching(on: bool) -> None:
                     players.watch(on)
                     services.streams.watching(on)
-                    services.key_cache.told(on)
                     dispatcher.told(on)
 
                 await catch_up(services.store, services.runtime, areas.jobs(services.areas))

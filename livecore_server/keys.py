@@ -7,9 +7,9 @@ not reach the database). Whatever creates, revokes, rotates or re-limits a key d
 (:meth:`~livecore_server.storage.sqlport.SqlTransaction.config_changed`): in its own process before it
 is answered, in every other process of a PostgreSQL deployment as its notification arrives, and a
 cached key is trusted only once what has arrived is applied (``heard_now``). So a request that begins
-after a revocation was answered is refused in any process (docs/architecture.md#hot-path-choices). On
-PostgreSQL, while the process does not listen for those notifications, keys are read every request; on
-SQLite, a change an operator command makes from another process reaches the server within ``ttl``. A
+after a revocation was answered is refused in any process (docs/architecture.md#hot-path-choices).
+Where no notification comes, ``ttl`` bounds how long a change goes unseen: on PostgreSQL while a process
+does not listen (its watch reconnects), on SQLite for an operator command run in another process. A
 rotated key works until the end of its grace period (:data:`ROTATION_GRACE` of service time), checked
 on every request, cached or not. A string that
 does not have the shape of a key (:func:`api_key_shaped`) is refused before it is hashed, cached or
@@ -59,15 +59,6 @@ class KeyCache:
         self._hasher = hasher
         self._ttl = ttl
         self._entries: dict[str, tuple[float, ApiKey | None]] = {}
-        # Whether changes of other processes reach this one (PostgreSQL's watch listens; SQLite has
-        # none): if not, every request reads its key.
-        self._told = store.single_process
-
-    def told(self, on: bool) -> None:
-        """The store's watch listens (or stopped): cache keys again (or read each one every time)."""
-        if not on:
-            self._entries.clear()
-        self._told = on or self._store.single_process
 
     def changed(self, what: str) -> None:
         """A store's config listener: a key changed somewhere, forget them all."""
@@ -88,8 +79,6 @@ class KeyCache:
             return None if retired else key
         digest = self._hasher.hash(secret)
         key = await self._store.read(lambda tx: tx.keys.by_hash(digest, service_ms))
-        if not self._told:
-            return key
         if len(self._entries) > 10_000:
             self._entries.clear()
         self._entries[secret] = (now, key)

@@ -276,15 +276,22 @@ def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
 
 
 async def start_world(
-    db: Path | str, *, manifest_extra: str = "", bindings: list[Binding] | None = None, **config: Any
+    db: Path | str,
+    *,
+    manifest_extra: str = "",
+    bindings: list[Binding] | None = None,
+    every_event: bool = True,
+    **config: Any,
 ) -> World:
+    """``every_event``: the outbox keeps every event, subscribed to or not, for the API tests that read
+    what their requests emit from it (:meth:`World.events`); tests/server/test_webhooks_kept.py tests
+    what a server keeps otherwise."""
     app = make_app(db, extra=bindings or [], **config)
     client = TestClient(TestServer(app))
     await client.start_server()
     services = app[SERVICES]
-    # The API tests read every event their requests emit from the outbox (World.events), whether an
-    # endpoint subscribes to it or not; tests/server/test_webhooks_kept.py tests what a server keeps.
-    services.store.keep_every_event()
+    if every_event:
+        services.store.keep_every_event()
     applied = apply_test_manifest(services, manifest_extra)
     game = applied["games"]["space-race"]
     other = applied["games"]["other-game"]

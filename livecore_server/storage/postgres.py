@@ -26,7 +26,9 @@ import contextlib
 import functools
 import logging
 import random
+import secrets
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -225,6 +227,11 @@ class PostgresStore:
         # API key is trusted (heard_now).
         self._watch_conn: psycopg.AsyncConnection[Any] | None = None
         self._written: Callable[[str], None] | None = None
+        # The tokens of the configuration changes this process committed that its watch has not heard
+        # back yet (written on worker threads, heard on the loop), and a signal for each one heard.
+        self._unheard: set[str] = set()
+        self._unheard_lock = threading.Lock()
+        self._config_heard = asyncio.Event()
         conn = connect(dsn, schema)
         try:
             self.applied = migrate(conn, schema, areas.postgres_migrations())
@@ -287,13 +294,13 @@ class PostgresStore:
         """Hear what has already arrived on the watch's connection, without waiting: a change another
         process committed before this process's request began is applied before the request trusts a
         cached copy, even if the watch's task has not run since it arrived."""
-        conn = self._watch_conn
-        if conn is None:
+        conn, written = self._watch_conn, self._written
+        if conn is None or written is None:
             return
         try:
             conn.pgconn.consume_input()
             while (notify := conn.pgconn.notifies()) is not None:
-                self._heard(notify.relname.decode(), notify.extra.decode())
+                self._heard(notify.relname.decode(), notify.extra.decode(), written)
         except psycopg.Error:
             return  # the watch finds out, and says so
 
@@ -370,21 +377,28 @@ class PostgresStore:
                 listening()
                 while True:
                     async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
-                        self._heard(notify.channel, notify.payload)
+                        self._heard(notify.channel, notify.payload, written)
                     async with asyncio.timeout(WATCH_CHECK_EVERY):
                         await conn.execute("SELECT 1")
             finally:
                 self._watch_conn = None
+                with self._unheard_lock:
+                    self._unheard.clear()  # nobody waits for what is not heard now
+                self._config_heard.set()
 
-    def _heard(self, channel: str, payload: str) -> None:
+    def _heard(self, channel: str, payload: str, written: Callable[[str], None]) -> None:
         if channel == BOARDS_CHANNEL:
             self._board_heard(payload)
         elif channel == CONFIG_CHANNEL:
-            self._config_committed((payload,))
+            what, _, token = payload.partition(" ")
+            self._config_committed((what,))
+            with self._unheard_lock:
+                self._unheard.discard(token)
+            self._config_heard.set()
         elif channel == EVENTS_CHANNEL:
             self._events_committed()
-        elif self._written is not None:
-            self._written(payload)
+        else:
+            written(payload)
 
     def _board_heard(self, payload: str) -> None:
         board_id, version, player_id = board_change(payload)
@@ -433,6 +447,9 @@ class PostgresStore:
                 # Before the write is answered: a copy this process read between the change and the
                 # COMMIT is the old one.
                 self._config_committed(tx.config_changes)
+                if tx.config_tokens and self._watch_conn is not None:
+                    with self._unheard_lock:
+                        self._unheard.update(tx.config_tokens)
             else:
                 if queue is not None:
                     conn.execute(LOCK_QUEUE, (queue,))
@@ -559,7 +576,20 @@ class PostgresStore:
             )
         if emitted:
             self._events_committed()
+        if self._unheard:
+            await self._heard_back()
         return result
+
+    async def _heard_back(self) -> None:
+        """Wait (a second at most) until this process's watch has heard back the configuration changes
+        it committed: PostgreSQL signals every listening session as a change commits, so by then the
+        other processes' sessions have been told too, and a request that one of them begins after this
+        write is answered applies the change first (heard_now)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                while self._unheard and self._watch_conn is not None:
+                    self._config_heard.clear()
+                    await self._config_heard.wait()
 
     async def read(self, fn: Callable[[PostgresTransaction], T]) -> T:
         return await self.run_async(fn, write=False)
@@ -662,6 +692,7 @@ class PostgresTransaction(SqlTransaction):
         self.player_listeners = store.player_listeners
         self.config_listeners = store.config_listeners
         self.config_changes: list[str] = []  # told again once this commits (PostgresStore.transaction)
+        self.config_tokens: list[str] = []
         self.prefetched = None
         self._exact_write = False
         self._writer: psycopg.RawCursor[Any] | None = None  # _send's
@@ -742,7 +773,10 @@ class PostgresTransaction(SqlTransaction):
     def config_changed(self, what: str) -> None:
         super().config_changed(what)
         self.config_changes.append(what)
-        self.notify(CONFIG_CHANNEL, what)
+        # A token of its own, so that this process can tell when its watch has heard it back.
+        token = secrets.token_hex(8)
+        self.config_tokens.append(token)
+        self.notify(CONFIG_CHANNEL, f"{what} {token}")
 
     def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
         """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""

@@ -167,7 +167,7 @@ class Dispatcher:
         clock's scheduler runs what comes due on its own (``drain_due``)."""
         if self.services.manual_clock:
             return None
-        due = await self.services.store.read(lambda tx: tx.webhooks.next_due())
+        due = await self.services.store.run_async(lambda tx: tx.webhooks.next_due(), write=False)
         if due is None:
             return None if self._told else HELD_RETRY
         seconds = (due - self.services.clock.now()).total_seconds()
