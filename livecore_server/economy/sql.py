@@ -9,7 +9,8 @@ import orjson
 from livecore.clock import to_millis
 from livecore.economy.rules import Holding, LedgerEntry
 from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.read_ahead import MISSING
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
     pass

@@ -11,7 +11,8 @@ from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
 from livecore_server.friends.rows import REQUEST_COLUMNS, pair_key
 from livecore_server.players.rows import CARD_COLUMNS
-from livecore_server.storage.sqlport import MISSING, SqlPort
+from livecore_server.storage.read_ahead import MISSING
+from livecore_server.storage.sqlport import SqlPort
 
 if TYPE_CHECKING:
     pass

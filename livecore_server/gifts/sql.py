@@ -12,8 +12,9 @@ from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
 from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
 from livecore_server.players.rows import CARD_COLUMNS
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import dt, ms
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 # The read behind a send's SenderStats, for one sender or (PostgreSQL's commit-group prefetch) for many
 # at once: the latest gift to the recipient inside the cooldown window and the gifts counted since the

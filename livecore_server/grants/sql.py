@@ -9,8 +9,9 @@ from livecore.clock import to_millis
 from livecore.grants.rules import Grant, GrantStatus
 from livecore.players.rules import Player
 from livecore_server.grants.rows import GRANT_COLUMNS, grant_row
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_GRANT = Insert("grants", GRANT_COLUMNS.names)
 

@@ -9,7 +9,8 @@ from livecore.names import fold
 from livecore.players.rules import Activity, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.players.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.read_ahead import MISSING
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, cast
 
 from livecore.clock import to_millis
 from livecore.idempotency import StoredResponse
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
     pass
