@@ -23,7 +23,7 @@ from livecore_server.economy.rows import HOLDING_COLUMNS
 from livecore_server.gifts.rows import GIFT_COLUMNS
 from livecore_server.gifts.sql import GIFT_STATS
 from livecore_server.players.rows import PLAYER_COLUMNS
-from livecore_server.storage.read_ahead import Prefetched, Stats
+from livecore_server.storage.read_ahead import CLAIM_COLUMNS, CLAIM_JOINS, Prefetched, Stats, claim_found
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 
 if TYPE_CHECKING:
@@ -117,6 +117,14 @@ HOLDINGS = _read(  # every sender found, with or without a holding of the key
 )
 
 
+CLAIMS = _read(
+    "game text, gift text",
+    f"SELECT {CLAIM_COLUMNS} FROM {{keys}} "
+    + _one("g", "*", "gifts", "id = k.gift AND game_id = k.game")
+    + CLAIM_JOINS,
+)
+
+
 def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     """Read everything ``reads`` names, in one round trip."""
     found = Prefetched()
@@ -125,6 +133,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     idempotency_keys = sorted(set(reads.idempotency))
     keys = sorted({(*s.sender, s.idempotency_key) for s in sends if s.idempotency_key is not None})
     costs = sorted({(*s.sender, s.cost_key) for s in sends if s.cost_key is not None})
+    claims = sorted(set(reads.gift_claims))
     # The pairs of players of one game, each with its window of gift statistics. Without a daily limit
     # nothing is counted: the read stays inside the cooldown window, as gift_stats'.
     windows = {
@@ -146,6 +155,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
                 [(*k, since, since if day is None else day) for k, (since, day) in sorted(windows.items())],
             ),
             (HOLDINGS, costs),
+            (CLAIMS, claims),
         )
         if rows
     ]
@@ -182,4 +192,8 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
         for player_id, *holding_row in next(results):
             holding = HOLDING_COLUMNS.of(holding_row)
             found.holdings[player_id, holding.key] = holding
+    if claims:
+        found.gifts = dict.fromkeys(claims)
+        for row in next(results):
+            claim_found(found, row)
     return found

@@ -19,8 +19,9 @@ forgotten (they are read again), and changed nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -32,6 +33,10 @@ from livecore.gifts.rules import Gift, SenderStats
 from livecore.grants.rules import Grant
 from livecore.idempotency import StoredResponse
 from livecore.players.rules import Player
+from livecore_server.economy.rows import HOLDING_COLUMNS
+from livecore_server.gifts.rows import GIFT_COLUMNS
+from livecore_server.grants.rows import GRANT_COLUMNS
+from livecore_server.players.rows import PLAYER_COLUMNS
 from livecore_server.storage.rows import dt
 
 
@@ -123,3 +128,30 @@ class Prefetched:
 
     def idempotency_written(self, scope: str, key: str) -> None:
         self.idempotency.pop((scope, key), None)
+
+
+# A claim's read ahead, on both stores: its gift (``g``, with the players ``s`` and ``r`` of the gift's
+# columns), the gift's grant, its sender (for the answer) and the recipient's holding of the gift.
+CLAIM_COLUMNS = (
+    f"{GIFT_COLUMNS.sql}, {GRANT_COLUMNS.qualified('t')}, {PLAYER_COLUMNS.qualified('s')},"
+    " h.amount, h.parameters"
+)
+CLAIM_JOINS = (
+    " JOIN players s ON s.id = g.sender_id JOIN players r ON r.id = g.recipient_id"
+    " LEFT JOIN grants t ON t.id = g.grant_id AND t.game_id = g.game_id"
+    " LEFT JOIN holdings h ON h.player_id = g.recipient_id AND h.resource_key = g.resource_key"
+)
+
+
+def claim_found(found: Prefetched, row: Sequence[Any]) -> None:
+    """What a row of :data:`CLAIM_COLUMNS` tells."""
+    gift, rest = GIFT_COLUMNS.split(row)
+    grant_row, rest = rest[: GRANT_COLUMNS.width], rest[GRANT_COLUMNS.width :]
+    sender_row, (amount, parameters) = rest[: PLAYER_COLUMNS.width], rest[PLAYER_COLUMNS.width :]
+    found.gifts[gift.game_id, gift.id] = gift
+    found.grants[gift.game_id, gift.grant_id] = None if grant_row[0] is None else GRANT_COLUMNS.of(grant_row)
+    sender = PLAYER_COLUMNS.of(sender_row)
+    found.players.setdefault((sender.game_id, sender.external_id), sender)
+    found.holdings[gift.recipient_id, gift.resource_key] = HOLDING_COLUMNS.of(
+        (gift.resource_key, amount, parameters)
+    )

@@ -18,9 +18,8 @@ from livecore.friends.rules import Friendship
 from livecore_server.economy.rows import HOLDING_COLUMNS
 from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
 from livecore_server.gifts.sql import GIFT_STATS_OF_ONE
-from livecore_server.grants.rows import GRANT_COLUMNS
 from livecore_server.players.rows import PLAYER_COLUMNS
-from livecore_server.storage.read_ahead import Prefetched, Stats
+from livecore_server.storage.read_ahead import CLAIM_COLUMNS, CLAIM_JOINS, Prefetched, Stats, claim_found
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 
 if TYPE_CHECKING:
@@ -29,13 +28,7 @@ if TYPE_CHECKING:
 _IDEMPOTENCY = f"SELECT {STORED_RESPONSE_COLUMNS.sql} FROM idempotency WHERE scope = ? AND key = ?"
 _NO_RECORD = ", ".join("NULL" for _ in range(STORED_RESPONSE_COLUMNS.width))
 _NO_PLAYER = ", ".join("NULL" for _ in range(PLAYER_COLUMNS.width))
-_CLAIM = (
-    f"SELECT {GIFT_COLUMNS.sql}, {GRANT_COLUMNS.qualified('t')}, {PLAYER_COLUMNS.qualified('s')},"
-    f" h.amount, h.parameters {GIFT_FROM}"
-    " LEFT JOIN grants t ON t.id = g.grant_id AND t.game_id = g.game_id"
-    " LEFT JOIN holdings h ON h.player_id = g.recipient_id AND h.resource_key = g.resource_key"
-    " WHERE g.id = ? AND g.game_id = ?"
-)
+_CLAIM = f"SELECT {CLAIM_COLUMNS} FROM gifts g{CLAIM_JOINS} WHERE g.id = ? AND g.game_id = ?"
 
 
 def load(tx: SqliteTransaction, reads: Reads) -> Prefetched:
@@ -140,16 +133,6 @@ def _send(tx: SqliteTransaction, found: Prefetched, send: GiftSendReads) -> None
 
 def _claim(tx: SqliteTransaction, found: Prefetched, game_id: str, gift_id: str) -> None:
     row = tx.read(_CLAIM, (gift_id, game_id)).fetchone()
-    if row is None:
-        found.gifts[game_id, gift_id] = None
-        return
-    gift, rest = GIFT_COLUMNS.split(row)
-    grant_row, rest = rest[: GRANT_COLUMNS.width], rest[GRANT_COLUMNS.width :]
-    sender_row, (amount, parameters) = rest[: PLAYER_COLUMNS.width], rest[PLAYER_COLUMNS.width :]
-    found.gifts[game_id, gift_id] = gift
-    found.grants[game_id, gift.grant_id] = None if grant_row[0] is None else GRANT_COLUMNS.of(grant_row)
-    sender = PLAYER_COLUMNS.of(sender_row)
-    found.players.setdefault((sender.game_id, sender.external_id), sender)
-    found.holdings[gift.recipient_id, gift.resource_key] = HOLDING_COLUMNS.of(
-        (gift.resource_key, amount, parameters)
-    )
+    found.gifts[game_id, gift_id] = None
+    if row is not None:
+        claim_found(found, row)
