@@ -226,6 +226,7 @@ class PostgresStore:
         # The watch's connection while it listens: what already arrived on it is read before a cached
         # API key is trusted (heard_now).
         self._watch_conn: psycopg.AsyncConnection[Any] | None = None
+        self._watch_waits = False  # the watch waits for notifications (not for a query's answer)
         self._written: Callable[[str], None] | None = None
         # The tokens of the configuration changes this process committed that its watch has not heard
         # back yet (written on worker threads, heard on the loop), and a signal for each one heard.
@@ -295,7 +296,7 @@ class PostgresStore:
         process committed before this process's request began is applied before the request trusts a
         cached copy, even if the watch's task has not run since it arrived."""
         conn, written = self._watch_conn, self._written
-        if conn is None or written is None:
+        if conn is None or written is None or not self._watch_waits:
             return
         try:
             conn.pgconn.consume_input()
@@ -376,11 +377,16 @@ class PostgresStore:
             try:
                 listening()
                 while True:
+                    # heard_now reads the connection only while it waits for notifications: a query's
+                    # answer read from under it would leave the query waiting for its timeout.
+                    self._watch_waits = True
                     async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
                         self._heard(notify.channel, notify.payload, written)
+                    self._watch_waits = False
                     async with asyncio.timeout(WATCH_CHECK_EVERY):
                         await conn.execute("SELECT 1")
             finally:
+                self._watch_waits = False
                 self._watch_conn = None
                 with self._unheard_lock:
                     self._unheard.clear()  # nobody waits for what is not heard now
