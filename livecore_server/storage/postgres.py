@@ -22,13 +22,13 @@ What several processes share lives here: idempotency records, the outbox and del
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
 import random
 import secrets
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -228,10 +228,9 @@ class PostgresStore:
         self._watch_conn: psycopg.AsyncConnection[Any] | None = None
         self._watch_waits = False  # the watch waits for notifications (not for a query's answer)
         self._written: Callable[[str], None] | None = None
-        # The tokens of the configuration changes this process committed that its watch has not heard
-        # back yet (written on worker threads, heard on the loop), and a signal for each one heard.
-        self._unheard: set[str] = set()
-        self._unheard_lock = threading.Lock()
+        # The tokens of the configuration changes the watch heard last (this process's own among them),
+        # and a signal for each one heard.
+        self._heard_tokens: collections.deque[str] = collections.deque(maxlen=4096)
         self._config_heard = asyncio.Event()
         conn = connect(dsn, schema)
         try:
@@ -388,9 +387,7 @@ class PostgresStore:
             finally:
                 self._watch_waits = False
                 self._watch_conn = None
-                with self._unheard_lock:
-                    self._unheard.clear()  # nobody waits for what is not heard now
-                self._config_heard.set()
+                self._config_heard.set()  # nobody waits for what is not heard now
 
     def _heard(self, channel: str, payload: str, written: Callable[[str], None]) -> None:
         if channel == BOARDS_CHANNEL:
@@ -398,8 +395,7 @@ class PostgresStore:
         elif channel == CONFIG_CHANNEL:
             what, _, token = payload.partition(" ")
             self._config_committed((what,))
-            with self._unheard_lock:
-                self._unheard.discard(token)
+            self._heard_tokens.append(token)
             self._config_heard.set()
         elif channel == EVENTS_CHANNEL:
             self._events_committed()
@@ -453,9 +449,6 @@ class PostgresStore:
                 # Before the write is answered: a copy this process read between the change and the
                 # COMMIT is the old one.
                 self._config_committed(tx.config_changes)
-                if tx.config_tokens and self._watch_conn is not None:
-                    with self._unheard_lock:
-                        self._unheard.update(tx.config_tokens)
             else:
                 if queue is not None:
                     conn.execute(LOCK_QUEUE, (queue,))
@@ -571,29 +564,38 @@ class PostgresStore:
         of one queue that wait in this process run together, each in a savepoint of one transaction
         (:mod:`~livecore_server.storage.postgres_groups`), after the group read ahead what their
         ``reads`` declare (:mod:`~livecore_server.storage.postgres_prefetch`)."""
+        changed: list[str] = []  # the tokens of the configuration changes fn's run that committed made
+
+        def run(tx: PostgresTransaction) -> T:
+            changed.clear()  # a run that failed (and runs again) committed nothing
+            at = len(tx.config_tokens)
+            result = fn(tx)
+            changed.extend(tx.config_tokens[at:])
+            return result
+
         if write and queue is not None and not row_locked:
             if self._closed:
                 raise RuntimeError("the store is closed")
-            result, emitted = await self._groups.run(fn, queue, reads)
+            result, emitted = await self._groups.run(run, queue, reads)
         else:
             loop = asyncio.get_running_loop()
             result, emitted = await loop.run_in_executor(
-                self.executor, self._attempt, fn, write, queue, row_locked
+                self.executor, self._attempt, run, write, queue, row_locked
             )
         if emitted:
             self._events_committed()
-        if self._unheard:
-            await self._heard_back()
+        if changed:
+            await self._heard_back(changed)
         return result
 
-    async def _heard_back(self) -> None:
+    async def _heard_back(self, tokens: list[str]) -> None:
         """Wait (a second at most) until this process's watch has heard back the configuration changes
         it committed: PostgreSQL signals every listening session as a change commits, so by then the
         other processes' sessions have been told too, and a request that one of them begins after this
         write is answered applies the change first (heard_now)."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(1.0):
-                while self._unheard and self._watch_conn is not None:
+                while self._watch_conn is not None and not set(tokens) <= set(self._heard_tokens):
                     self._config_heard.clear()
                     await self._config_heard.wait()
 
