@@ -31,6 +31,7 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import SERVICES, Services, build_services
+from livecore_server.storage import sqlport
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
 from tests.secrets_scan import secrets_in_clear
@@ -280,18 +281,12 @@ async def start_world(
     *,
     manifest_extra: str = "",
     bindings: list[Binding] | None = None,
-    every_event: bool = True,
     **config: Any,
 ) -> World:
-    """``every_event``: the outbox keeps every event, subscribed to or not, for the API tests that read
-    what their requests emit from it (:meth:`World.events`); tests/server/test_webhooks_kept.py tests
-    what a server keeps otherwise."""
     app = make_app(db, extra=bindings or [], **config)
     client = TestClient(TestServer(app))
     await client.start_server()
     services = app[SERVICES]
-    if every_event:
-        services.store.keep_every_event()
     applied = apply_test_manifest(services, manifest_extra)
     game = applied["games"]["space-race"]
     other = applied["games"]["other-game"]
@@ -315,6 +310,15 @@ def pg_url() -> Iterator[str]:
         yield url
     finally:
         drop_schema(schema)
+
+
+@pytest.fixture(autouse=True)
+def every_event(monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The outbox keeps every event, subscribed to by an endpoint or not: the tests read what their
+    requests emit from it (:meth:`World.events`). Overridden where what a server keeps is tested
+    (tests/server/test_webhooks_kept.py)."""
+    monkeypatch.setattr(sqlport, "KEEP_EVERY_EVENT", True)
+    return True
 
 
 @pytest.fixture

@@ -221,7 +221,6 @@ class PostgresStore:
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
         self.subscriptions: dict[str, tuple[float, dict[str, frozenset[str]]]] = {}
-        self.every_event = False
         self.config_listeners: list[Callable[[str], None]] = [self._config_changed]
         # The watch's connection while it listens: what already arrived on it is read before a cached
         # API key is trusted (heard_now).
@@ -268,10 +267,6 @@ class PostgresStore:
     def clear_caches(self) -> None:
         self.games.clear()
         self.subscriptions.clear()
-
-    def keep_every_event(self) -> None:
-        """Store every event in the outbox, subscribed to or not (tests and tools that read it)."""
-        self.every_event = True
 
     def on_config_changed(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with what a transaction changes of the configuration: this process's as it
@@ -696,7 +691,6 @@ class PostgresTransaction(SqlTransaction):
         self.emitted = False
         self.game_cache = store.games  # the store's cache, shared by its transactions
         self.subscription_cache = store.subscriptions
-        self.keep_every_event = store.every_event
         self.player_listeners = store.player_listeners
         self.config_listeners = store.config_listeners
         self.config_changes: list[str] = []  # told again once this commits (PostgresStore.transaction)

@@ -83,10 +83,6 @@ class ServerStore(Protocol):
     def clear_caches(self) -> None:
         """Forget cached game settings and webhook subscriptions."""
 
-    def keep_every_event(self) -> None:
-        """Store every event in the outbox, subscribed to by an endpoint or not (tests and tools that
-        read the outbox itself; docs/webhooks.md#what-is-kept)."""
-
     def on_config_changed(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with what each transaction changes of the configuration processes cache
         (:meth:`~livecore_server.storage.sqlport.SqlTransaction.config_changed`), in every process, before

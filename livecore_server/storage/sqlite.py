@@ -154,10 +154,6 @@ class SqliteStore:
     def heard_now(self) -> None:
         pass
 
-    def keep_every_event(self) -> None:
-        """Store every event in the outbox, subscribed to or not (tests and tools that read it)."""
-        self._tx.keep_every_event = True
-
     def on_config_changed(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with what each transaction changes of the configuration, as it changes it
         (:meth:`SqlTransaction.config_changed`): one serving process per file, whose reads all go through

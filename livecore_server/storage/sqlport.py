@@ -110,6 +110,10 @@ class Cursor(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
+# Store every event in the outbox, subscribed to by an endpoint or not: for tests and tools that read the
+# outbox itself rather than deliveries (docs/webhooks.md#what-is-kept). A server leaves it off.
+KEEP_EVERY_EVENT = False
+
 # Seconds a process keeps game settings and webhook subscriptions it read, at most: what changes them
 # drops the copies at once (config_changed), this bounds a change this process was not told of (SQLite:
 # an operator command run in another process; PostgreSQL: while its watch does not listen).
@@ -148,9 +152,6 @@ class SqlTransaction:
     config_listeners: list[Callable[[str], None]]
     # The kinds of webhook events each game's endpoints subscribe to, by environment (the store's cache).
     subscription_cache: dict[str, tuple[float, dict[str, frozenset[str]]]]
-    # Store every event, subscribed to or not (the store's keep_every_event: tests and tools that read
-    # the outbox itself).
-    keep_every_event: bool = False
     # How a port runs its statements (``?`` placeholders). Each says what it may change, so that
     # PostgreSQL knows what a commit group read ahead stays exact (postgres_prefetch) without reading
     # SQL text:

@@ -18,10 +18,17 @@ import pytest
 from livecore.clock import ManualClock, to_millis
 from livecore_server.apply import rotate_in
 from livecore_server.keys import ROTATION_GRACE
+from livecore_server.storage import sqlport
 from tests.conftest import Receiver, World, apply_test_manifest, start_world, webhook_manifest
 from tests.waiting import until
 
 HOUR = 3600.0
+
+
+@pytest.fixture(autouse=True)
+def every_event(monkeypatch: pytest.MonkeyPatch) -> bool:
+    monkeypatch.setattr(sqlport, "KEEP_EVERY_EVENT", False)  # as a server keeps them
+    return False
 
 
 @pytest.fixture
@@ -39,7 +46,7 @@ def _kinds(world: World) -> list[tuple[str, str]]:
 
 async def test_only_events_an_endpoint_subscribes_to_are_stored(db_url: str, receiver: Receiver) -> None:
     extra = webhook_manifest(players=("test", receiver.url, '["player.registered"]'))
-    world = await start_world(db_url, manifest_extra=extra, every_event=False)
+    world = await start_world(db_url, manifest_extra=extra)
     try:
         await world.register("alice")  # player.registered and player.secret_set, in test
         assert _kinds(world) == [("player.registered", "test")]
@@ -64,7 +71,7 @@ async def test_only_events_an_endpoint_subscribes_to_are_stored(db_url: str, rec
 
 
 async def test_a_write_without_subscribers_does_not_wake_the_dispatcher(db_url: str) -> None:
-    world = await start_world(db_url, every_event=False)
+    world = await start_world(db_url)
     try:
         woken: list[int] = []
         world.services.store.on_events_committed(lambda: woken.append(1))
@@ -142,8 +149,8 @@ async def test_a_key_rotated_by_one_process_retires_on_time_in_another(pg_url: s
 async def test_an_endpoint_created_by_one_process_gets_the_events_of_another(
     pg_url: str, receiver: Receiver
 ) -> None:
-    first = await start_world(pg_url, every_event=False)
-    second = await start_world(pg_url, every_event=False)
+    first = await start_world(pg_url)
+    second = await start_world(pg_url)
     second.keys = first.keys
     try:
         await _listening(first, second)

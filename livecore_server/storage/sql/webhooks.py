@@ -400,7 +400,7 @@ class SqlWebhooks(SqlPort):
         paused endpoint keeps its deliveries for when it resumes): an event nobody subscribes to is not
         stored (docs/webhooks.md#what-is-kept). Read once per GAME_CACHE_TTL, dropped by every change of
         the game's endpoints (:meth:`insert_endpoint`, :meth:`update_endpoint_target`)."""
-        if self.db.keep_every_event:
+        if sqlport.KEEP_EVERY_EVENT:
             return True
         now = time.monotonic()
         cached = self.db.subscription_cache.get(game_id)
