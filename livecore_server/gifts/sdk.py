@@ -8,6 +8,7 @@ from livecore.gifts import api
 from livecore.gifts import commands as cmd
 from livecore.gifts.commands import GiftsTx
 from livecore.gifts.rules import SendRequest, max_amount, sendable
+from livecore.limits import ID
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
@@ -48,7 +49,10 @@ def send_reads(call: Call[api.SendGiftRequest, None], tx: GiftsTx) -> Reads:
 
 
 def claim_reads(call: Call[None, None], tx: GiftsTx) -> Reads:
-    return Reads(gift_claims=((call.scope.game_id, call.params["giftId"]),))
+    gift_id = call.params["giftId"]
+    # A malformed id names no gift: the claim answers its 404 without reading (and a NUL never reaches
+    # PostgreSQL's text).
+    return Reads() if ID.problem(gift_id) is not None else Reads(gift_claims=((call.scope.game_id, gift_id),))
 
 
 def claim(call: Call[None, None], tx: GiftsTx) -> api.GiftResponse:
