@@ -267,6 +267,7 @@ def _lifetime(
                 def watching(on: bool) -> None:
                     players.watch(on)
                     services.streams.watching(on)
+                    dispatcher.told(on)
 
                 await catch_up(services.store, services.runtime, areas.jobs(services.areas))
                 tasks = [

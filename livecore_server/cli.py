@@ -489,8 +489,6 @@ def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
 
     services = _services(_config(db))
     result = apply_manifest(services.store, services.keys, services.runtime, manifest)
-    services.key_cache.clear()
-    services.store.clear_caches()
     return services, result
 
 

@@ -57,7 +57,6 @@ def apply_demo(services: Services, *, new_keys: bool = False) -> tuple[dict[str,
             )
 
     services.store.run(keys)
-    services.key_cache.clear()
     secret = _player_secret(services, result, remembered.get("player"))
     kept = {f"key:{name}": key["secret"] for name, key in game["apiKeys"].items()}
     if secret is not None:

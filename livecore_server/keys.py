@@ -3,9 +3,15 @@
 
 Every request names its key; looking it up in the database each time would be the most expensive part
 of a read. Known keys are cached for ``ttl`` seconds (and unknown ones too, so a flood of bad keys does
-not reach the database): a key revoked by another process stops working within that time. A rotated key
-works until the end of its grace period (:data:`ROTATION_GRACE` of service time), checked on every
-request, cached or not. A string that
+not reach the database). Whatever creates, revokes, rotates or re-limits a key drops every cached key
+(:meth:`~livecore_server.storage.sqlport.SqlTransaction.config_changed`): in its own process before it
+is answered, in every other process of a PostgreSQL deployment as its notification arrives, and a
+cached key is trusted only once what has arrived is applied (``heard_now``). So a request that begins
+after a revocation was answered is refused in any process (docs/architecture.md#hot-path-choices).
+Where no notification comes, ``ttl`` bounds how long a change goes unseen: on PostgreSQL while a process
+does not listen (its watch reconnects), on SQLite for an operator command run in another process. A
+rotated key works until the end of its grace period (:data:`ROTATION_GRACE` of service time), checked
+on every request, cached or not. A string that
 does not have the shape of a key (:func:`api_key_shaped`) is refused before it is hashed, cached or
 looked up; so is a player secret of the wrong shape (:func:`player_secret_shaped`, checked by the
 namespace's guard before the player is read).
@@ -25,6 +31,7 @@ from livecore.players.commands import PLAYER_SECRET_PREFIX
 from livecore.scope import Environment
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerStore
+from livecore_server.storage.sqlport import KEYS_CHANGED
 
 # What livecore.ids.new_secret mints after its prefix: 32 random bytes, URL-safe base64 without padding.
 _SECRET_BODY = "[A-Za-z0-9_-]{43}"
@@ -53,12 +60,18 @@ class KeyCache:
         self._ttl = ttl
         self._entries: dict[str, tuple[float, ApiKey | None]] = {}
 
+    def changed(self, what: str) -> None:
+        """A store's config listener: a key changed somewhere, forget them all."""
+        if what == KEYS_CHANGED:
+            self._entries.clear()
+
     async def lookup(self, secret: str, service_ms: int) -> ApiKey | None:
         """The key ``secret`` names, if it works at ``service_ms`` (the request's service time, which its
         caller has read already: the clock is read once a request)."""
         if not api_key_shaped(secret):
             return None
         now = time.monotonic()
+        self._store.heard_now()
         hit = self._entries.get(secret)
         if hit is not None and now - hit[0] < self._ttl:
             key = hit[1]

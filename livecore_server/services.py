@@ -152,6 +152,7 @@ def build_services(
         areas=served,
     )
     store.on_player_written(services.players.forget)
+    store.on_config_changed(services.key_cache.changed)
     store.on_board_changed(services.streams.changed)
     schedule_work(services)
     return services

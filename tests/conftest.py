@@ -31,6 +31,7 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import SERVICES, Services, build_services
+from livecore_server.storage import sqlport
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
 from tests.secrets_scan import secrets_in_clear
@@ -276,7 +277,11 @@ def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
 
 
 async def start_world(
-    db: Path | str, *, manifest_extra: str = "", bindings: list[Binding] | None = None, **config: Any
+    db: Path | str,
+    *,
+    manifest_extra: str = "",
+    bindings: list[Binding] | None = None,
+    **config: Any,
 ) -> World:
     app = make_app(db, extra=bindings or [], **config)
     client = TestClient(TestServer(app))
@@ -305,6 +310,15 @@ def pg_url() -> Iterator[str]:
         yield url
     finally:
         drop_schema(schema)
+
+
+@pytest.fixture(autouse=True)
+def every_event(monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The outbox keeps every event, subscribed to by an endpoint or not: the tests read what their
+    requests emit from it (:meth:`World.events`). Overridden where what a server keeps is tested
+    (tests/server/test_webhooks_kept.py)."""
+    monkeypatch.setattr(sqlport, "KEEP_EVERY_EVENT", True)
+    return True
 
 
 @pytest.fixture

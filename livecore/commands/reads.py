@@ -35,12 +35,15 @@ class Reads:
     players: tuple[PlayerKey, ...] = ()
     idempotency: tuple[tuple[str, str], ...] = ()  # (scope, key)
     gift_sends: tuple[GiftSendReads, ...] = ()
+    # (game id, gift id): a claim's gift, its grant, its sender and the recipient's holding of it.
+    gift_claims: tuple[tuple[str, str], ...] = ()
 
     def __add__(self, other: Reads) -> Reads:
         return Reads(
             self.players + other.players,
             self.idempotency + other.idempotency,
             self.gift_sends + other.gift_sends,
+            self.gift_claims + other.gift_claims,
         )
 
 

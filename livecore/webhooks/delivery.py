@@ -100,7 +100,12 @@ def receives(endpoint: Endpoint, event: DomainEvent, *, target: str | None = Non
         return False
     if event.kind == ENDPOINT_FAILED and event.data.get("endpointId") == endpoint.id:
         return False
-    return "*" in endpoint.events or event.kind in endpoint.events
+    return subscribes_to(endpoint.events, event.kind)
+
+
+def subscribes_to(events: Collection[str], kind: str) -> bool:
+    """Whether an endpoint subscribed to ``events`` receives events of ``kind``."""
+    return "*" in events or kind in events
 
 
 def subscribed_kinds_valid(events: Collection[str]) -> bool:

@@ -85,8 +85,6 @@ def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyS
             ErrorCode.CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id}
         )
     minted = rotate_in(tx, call.rt, call.scope.game_id, old.name)
-    # A cached copy of the old key does not know it now retires: forget it, as a revocation does.
-    call.services.key_cache.clear()
     made = _listing(tx, call.scope.game_id, minted["id"])
     retiring = _listing(tx, call.scope.game_id, old.id)
     record(
@@ -106,8 +104,6 @@ def revoke_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyR
     key = _listing(tx, call.scope.game_id, call.params["keyId"])
     if key.revoked_at is None:
         tx.keys.revoke(key.id, to_millis(call.rt.clock.now()))
-        # This process forgets cached keys now; another process within its cache's second.
-        call.services.key_cache.clear()
     revoked = _listing(tx, call.scope.game_id, key.id)
     record(
         tx,

@@ -7,7 +7,7 @@ deployed databases recorded). :mod:`livecore_server.built_in_storage` adds them 
 
 from __future__ import annotations
 
-from livecore_server.economy.sql import PostgresLedger, SqlLedger
+from livecore_server.economy.sql import SqlLedger
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -112,4 +112,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("ledger", SqlLedger, postgres=PostgresLedger),)
+PORTS = (TxPort("ledger", SqlLedger),)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from livecore.commands.reads import Reads
 from livecore.economy import api
 from livecore.economy.commands import server_adjust
 from livecore.economy.views import items_adjusted, wallet_adjusted
@@ -19,7 +20,11 @@ from livecore.grants.commands import GrantsTx, create_grant, settle
 from livecore.grants.rules import GrantTrigger
 from livecore.players.commands import get_player, load_game
 from livecore_server.economy.sdk import reject_parameters
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import Binding, Call, bind, path_player
+
+
+def create_reads(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> Reads:
+    return path_player(call)
 
 
 def create(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> GrantResponse:
@@ -92,7 +97,7 @@ def _adjust_wallet(
 
 
 BINDINGS: list[Binding] = [
-    bind(SERVER_CREATE_GRANT, create),
+    bind(SERVER_CREATE_GRANT, create, reads=create_reads),
     bind(SERVER_ACK_GRANT, ack),
     bind(api.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
     bind(api.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import orjson
 
 from livecore.clock import to_millis
 from livecore.economy.rules import Holding, LedgerEntry
 from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.read_ahead import MISSING
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
+    pass
 
 
 INSERT_ENTRY = Insert(
@@ -59,6 +60,9 @@ class SqlLedger(SqlPort):
         return out
 
     def holding(self, player_id: str, key: str) -> Holding:
+        ahead = self.db.ahead("holdings", (player_id, key))
+        if ahead is not MISSING:
+            return cast(Holding, ahead)
         row = self.db.read(
             f"SELECT {HOLDING_COLUMNS.sql} FROM holdings WHERE player_id = ? AND resource_key = ?",
             (player_id, key),
@@ -70,6 +74,10 @@ class SqlLedger(SqlPort):
         return {holding.key: holding for holding in map(HOLDING_COLUMNS.of, rows)}
 
     def append(self, entry: LedgerEntry, holding: Holding) -> None:
+        with self.db.exactly(lambda p: p.holding_written(entry.player_id, entry.resource_key)):
+            self._append(entry, holding)
+
+    def _append(self, entry: LedgerEntry, holding: Holding) -> None:
         self.db.insert(
             INSERT_ENTRY,
             (
@@ -107,16 +115,3 @@ class SqlLedger(SqlPort):
             "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)",
             [(to_id, h.key, h.amount, orjson.dumps(h.parameters).decode()) for h in holdings.values()],
         )
-
-
-class PostgresLedger(SqlLedger):
-    __slots__ = ()
-    db: PostgresTransaction
-
-    def holding(self, player_id: str, key: str) -> Holding:
-        ahead = self.db.ahead("holdings", (player_id, key))
-        return super().holding(player_id, key) if ahead is MISSING else ahead
-
-    def append(self, entry: LedgerEntry, holding: Holding) -> None:
-        with self.db.exactly(lambda p: p.holding_written(entry.player_id, entry.resource_key)):
-            super().append(entry, holding)

@@ -7,7 +7,7 @@ friend code and activity index); on PostgreSQL the foundation migration created 
 
 from __future__ import annotations
 
-from livecore_server.friends.sql import PostgresFriendGraph, SqlFriendGraph
+from livecore_server.friends.sql import SqlFriendGraph
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     MS,
@@ -105,4 +105,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("friends", SqlFriendGraph, postgres=PostgresFriendGraph),)
+PORTS = (TxPort("friends", SqlFriendGraph),)

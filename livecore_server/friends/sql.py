@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
 from livecore_server.friends.rows import REQUEST_COLUMNS, pair_key
 from livecore_server.players.rows import CARD_COLUMNS
-from livecore_server.storage.sqlport import MISSING, SqlPort
+from livecore_server.storage.read_ahead import MISSING
+from livecore_server.storage.sqlport import SqlPort
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
+    pass
 
 
 class SqlFriendGraph(SqlPort):
@@ -53,6 +54,9 @@ class SqlFriendGraph(SqlPort):
         self.db.change("friend_requests", "DELETE FROM friend_requests WHERE id = ?", (request_id,))
 
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
+        ahead = self.db.ahead("friendships", (player_id, friend_id))
+        if ahead is not MISSING:
+            return cast(Friendship | None, ahead)
         row = self.db.read(
             "SELECT since FROM friendships WHERE player_id = ? AND friend_id = ?", (player_id, friend_id)
         ).fetchone()
@@ -174,12 +178,3 @@ def _block_and_card(blocker_id: str, created_at: int, card_row: Sequence[Any]) -
     """A block, of the player the card columns show."""
     card = CARD_COLUMNS.of(card_row)
     return Block(blocker_id, card.id, from_millis(created_at)), card
-
-
-class PostgresFriendGraph(SqlFriendGraph):
-    __slots__ = ()
-    db: PostgresTransaction
-
-    def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
-        ahead = self.db.ahead("friendships", (player_id, friend_id))
-        return super().get_friendship(player_id, friend_id) if ahead is MISSING else ahead

@@ -6,7 +6,7 @@ created it. :mod:`livecore_server.built_in_storage` adds it to the shared ones.
 
 from __future__ import annotations
 
-from livecore_server.gifts.sql import PostgresGifts, SqlGifts
+from livecore_server.gifts.sql import SqlGifts
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -112,4 +112,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("gifts", SqlGifts, postgres=PostgresGifts),)
+PORTS = (TxPort("gifts", SqlGifts),)

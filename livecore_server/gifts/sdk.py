@@ -8,6 +8,7 @@ from livecore.gifts import api
 from livecore.gifts import commands as cmd
 from livecore.gifts.commands import GiftsTx
 from livecore.gifts.rules import SendRequest, max_amount, sendable
+from livecore.limits import ID
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
@@ -45,6 +46,13 @@ def send_reads(call: Call[api.SendGiftRequest, None], tx: GiftsTx) -> Reads:
     return cmd.send_reads(
         call.scope, game, call.external_id, call.body.external_player_id, _request(call), call.rt.clock.now()
     )
+
+
+def claim_reads(call: Call[None, None], tx: GiftsTx) -> Reads:
+    gift_id = call.params["giftId"]
+    # A malformed id names no gift: the claim answers its 404 without reading (and a NUL never reaches
+    # PostgreSQL's text).
+    return Reads() if ID.problem(gift_id) is not None else Reads(gift_claims=((call.scope.game_id, gift_id),))
 
 
 def claim(call: Call[None, None], tx: GiftsTx) -> api.GiftResponse:
@@ -95,7 +103,7 @@ def sent(call: Call[None, api.GiftListQuery], tx: GiftsTx) -> list[api.GiftView]
 
 BINDINGS: list[Binding] = [
     bind(api.GIFT_SEND, send, reads=send_reads),
-    bind(api.GIFT_CLAIM, claim),
+    bind(api.GIFT_CLAIM, claim, reads=claim_reads),
     bind(api.GIFT_CATALOG, catalog),
     bind(api.GIFT_INBOX, inbox),
     bind(api.GIFT_SENT, sent),

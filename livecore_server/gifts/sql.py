@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from livecore.clock import from_millis, to_millis
 from livecore.gifts.rules import Gift, GiftListing, SenderStats
@@ -12,12 +12,9 @@ from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
 from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
 from livecore_server.players.rows import CARD_COLUMNS
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import dt, ms
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
-
-if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
-
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 # The read behind a send's SenderStats, for one sender or (PostgreSQL's commit-group prefetch) for many
 # at once: the latest gift to the recipient inside the cooldown window and the gifts counted since the
@@ -56,6 +53,10 @@ class SqlGifts(SqlPort):
     __slots__ = ()
 
     def insert(self, gift: Gift) -> None:
+        with self.db.exactly(lambda p: p.gift_written(gift)):
+            self._insert(gift)
+
+    def _insert(self, gift: Gift) -> None:
         self.db.insert(
             INSERT_GIFT,
             (
@@ -78,19 +79,26 @@ class SqlGifts(SqlPort):
         )
 
     def get(self, game_id: str, gift_id: str) -> Gift | None:
+        ahead = self.db.ahead("gifts", (game_id, gift_id))
+        if ahead is not MISSING:
+            return cast(Gift | None, ahead)
         row = self.db.read(
             f"SELECT {GIFT_COLUMNS.sql} {GIFT_FROM} WHERE g.id = ? AND g.game_id = ?", (gift_id, game_id)
         ).fetchone()
         return None if row is None else GIFT_COLUMNS.of(row)
 
     def update(self, gift: Gift) -> None:
-        self.db.write(
-            "gifts",
-            "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
-            (gift.status.value, ms(gift.claimed_at), gift.id),
-        )
+        with self.db.exactly(lambda p: p.gift_written(gift)):
+            self.db.write(
+                "gifts",
+                "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
+                (gift.status.value, ms(gift.claimed_at), gift.id),
+            )
 
     def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
+        ahead = self.db.ahead("gift_keys", (sender_id, idempotency_key))
+        if ahead is not MISSING:
+            return cast(Gift | None, ahead)
         row = self.db.read(
             f"SELECT {GIFT_COLUMNS.sql} {GIFT_FROM} WHERE g.sender_id = ? AND g.idempotency_key = ?",
             (sender_id, idempotency_key),
@@ -100,6 +108,10 @@ class SqlGifts(SqlPort):
     def sender_stats(
         self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
     ) -> SenderStats:
+        if self.db.prefetched is not None:
+            ahead = self.db.prefetched.gift_stats(sender_id, recipient_id, cooldown_since, day_start)
+            if ahead is not None:
+                return ahead
         since = to_millis(cooldown_since)
         # Without a daily limit nothing is counted, so the read stays inside the cooldown window (which
         # holds at most about one gift per friend).
@@ -145,28 +157,3 @@ def _listing(grant_status: str, row: Sequence[Any]) -> GiftListing:
     """A gift listing from its grant's status and a row of the gift's columns, then the other player's."""
     gift, card = GIFT_COLUMNS.split(row)
     return GiftListing(gift, CARD_COLUMNS.of(card), GrantStatus(grant_status))
-
-
-class PostgresGifts(SqlGifts):
-    __slots__ = ()
-    db: PostgresTransaction
-
-    def by_key(self, sender_id: str, idempotency_key: str) -> Gift | None:
-        ahead = self.db.ahead("gift_keys", (sender_id, idempotency_key))
-        return super().by_key(sender_id, idempotency_key) if ahead is MISSING else ahead
-
-    def sender_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
-    ) -> SenderStats:
-        ahead = None
-        if self.db.prefetched is not None:
-            ahead = self.db.prefetched.gift_stats(sender_id, recipient_id, cooldown_since, day_start)
-        return (
-            super().sender_stats(sender_id, recipient_id, cooldown_since, day_start)
-            if ahead is None
-            else ahead
-        )
-
-    def insert(self, gift: Gift) -> None:
-        with self.db.exactly(lambda p: p.gift_written(gift)):
-            super().insert(gift)

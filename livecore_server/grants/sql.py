@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import cast
 
 from livecore.clock import to_millis
 from livecore.grants.rules import Grant, GrantStatus
 from livecore.players.rules import Player
 from livecore_server.grants.rows import GRANT_COLUMNS, grant_row
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
@@ -18,15 +20,23 @@ class SqlGrants(SqlPort):
     __slots__ = ()
 
     def insert(self, grant: Grant) -> None:
-        self.db.insert(INSERT_GRANT, grant_row(grant))
+        with self.db.exactly(lambda p: p.grant_written(grant)):
+            self.db.insert(INSERT_GRANT, grant_row(grant))
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
+        ahead = self.db.ahead("grants", (game_id, grant_id))
+        if ahead is not MISSING:
+            return cast(Grant | None, ahead)
         row = self.db.read(
             f"SELECT {GRANT_COLUMNS.sql} FROM grants WHERE id = ? AND game_id = ?", (grant_id, game_id)
         ).fetchone()
         return None if row is None else GRANT_COLUMNS.of(row)
 
     def update(self, grant: Grant) -> None:
+        with self.db.exactly(lambda p: p.grant_written(grant)):
+            self._update(grant)
+
+    def _update(self, grant: Grant) -> None:
         self.db.write(
             "grants",
             "UPDATE grants SET status = ?, claimed_at = ?, acked_by = ? WHERE id = ?",

@@ -135,6 +135,12 @@ class Binding:
     reads: DeclaredReads | None = None
 
 
+def path_player(call: AnyCall) -> Reads:
+    """The reads of a route that acts on the player its path names (``{externalId}``) without
+    authenticating it (a registration, the server's writes)."""
+    return Reads(players=((call.scope.game_id, call.external_id),))
+
+
 def bind(
     route: Route, handler: TxHandler, *, may_write: bool = False, reads: DeclaredReads | None = None
 ) -> Binding:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from livecore.api.views import anonymized_view, display_view
+from livecore.commands.reads import Reads
 from livecore.players import api
 from livecore.players.commands import PlayersTx, register, set_identity
 from livecore_server.admin import audit
 from livecore_server.config import Config
-from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.http.endpoint import Binding, Call, bind, path_player
 from livecore_server.storage.server_store import ServerTransaction
 
 
@@ -26,6 +27,10 @@ def client_country(headers: Mapping[str, str], remote: str | None, config: Confi
 
 #: The audit action of a registration and of a forced rotation (they log the client's address).
 REGISTER_ACTION = "player.register"
+
+
+def register_reads(call: Call[api.RegisterRequest | None, api.RegisterQuery], tx: ServerTransaction) -> Reads:
+    return path_player(call)
 
 
 def register_player(
@@ -74,6 +79,6 @@ def set_own_identity(call: Call[api.SetIdentityRequest, None], tx: PlayersTx) ->
 
 
 BINDINGS: list[Binding] = [
-    bind(api.REGISTER, register_player),
+    bind(api.REGISTER, register_player, reads=register_reads),
     bind(api.SDK_SET_IDENTITY, set_own_identity),
 ]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from livecore.names import fold
 from livecore.players.rules import Activity, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.players.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.read_ahead import MISSING
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
@@ -28,6 +29,9 @@ class SqlPlayers(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, external_id: str) -> Player | None:
+        ahead = self.db.ahead("players", (game_id, external_id))
+        if ahead is not MISSING:
+            return cast(Player | None, ahead)
         row = self.db.read(
             f"SELECT {PLAYER_COLUMNS.sql} FROM players WHERE game_id = ? AND external_id = ?",
             (game_id, external_id),
@@ -35,16 +39,18 @@ class SqlPlayers(SqlPort):
         return None if row is None else PLAYER_COLUMNS.of(row)
 
     def insert(self, player: Player) -> None:
-        self.db.insert(INSERT_PLAYER, player_row(player))
+        with self.db.exactly(lambda p: p.player_written(player)):
+            self.db.insert(INSERT_PLAYER, player_row(player))
 
     def update(self, player: Player) -> None:
         names = PLAYER_COLUMNS.names[1:]
         values = player_row(player)
-        self.db.write(
-            "players",
-            f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
-            (*values[1:], values[0]),
-        )
+        with self.db.exactly(lambda p: p.player_written(player)):
+            self.db.write(
+                "players",
+                f"UPDATE players SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+                (*values[1:], values[0]),
+            )
         for listener in self.db.player_listeners:
             listener(player.id)
 
@@ -57,6 +63,9 @@ class SqlPlayers(SqlPort):
         return cur.rowcount
 
     def by_id(self, player_id: str) -> Player | None:
+        ahead = self.db.player_ahead(player_id)
+        if ahead is not MISSING:
+            return cast(Player, ahead)
         row = self.db.read(f"SELECT {PLAYER_COLUMNS.sql} FROM players WHERE id = ?", (player_id,)).fetchone()
         return None if row is None else PLAYER_COLUMNS.of(row)
 
@@ -119,17 +128,8 @@ class PostgresPlayers(SqlPlayers):
     __slots__ = ()
     db: PostgresTransaction
 
-    def get(self, game_id: str, external_id: str) -> Player | None:
-        ahead = self.db.ahead("players", (game_id, external_id))
-        return super().get(game_id, external_id) if ahead is MISSING else ahead
-
-    def insert(self, player: Player) -> None:
-        with self.db.exactly(lambda p: p.player_written(player)):
-            super().insert(player)
-
     def update(self, player: Player) -> None:
-        with self.db.exactly(lambda p: p.player_written(player)):
-            super().update(player)
+        super().update(player)
         # Heard by every process's watch when this commits (and never if it rolls back), so
         # their player caches forget the row.
         self.db.notify(PLAYERS_CHANNEL, player.id)

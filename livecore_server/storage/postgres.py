@@ -22,10 +22,12 @@ What several processes share lives here: idempotency records, the outbox and del
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
 import random
+import secrets
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -52,13 +54,19 @@ from livecore_server.storage.history import Migration
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
-from livecore_server.storage.postgres_prefetch import READ_AHEAD_TABLES, Prefetched, load
+from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES
 from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sqlport import MISSING, BoardListener, Insert, SqlTransaction, cached_game
+from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
+
+# Changes of configuration that processes cache (SqlTransaction.config_changed): API keys, a game's
+# settings and webhook endpoints.
+CONFIG_CHANNEL = "livecore_config"
+# A transaction wrote outbox events: every process's dispatcher wakes (one of them fans them out).
+EVENTS_CHANNEL = "livecore_events"
 
 log = logging.getLogger("livecore_server.storage")
 
@@ -212,6 +220,17 @@ class PostgresStore:
         self.watch_backend_pid: int | None = None  # the notification connection's (watch)
         # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
         self.games: dict[str, tuple[float, Game]] = {}
+        self.subscriptions: dict[str, tuple[float, dict[str, frozenset[str]]]] = {}
+        self.config_listeners: list[Callable[[str], None]] = [self._config_changed]
+        # The watch's connection while it listens: what already arrived on it is read before a cached
+        # API key is trusted (heard_now).
+        self._watch_conn: psycopg.AsyncConnection[Any] | None = None
+        self._watch_waits = False  # the watch waits for notifications (not for a query's answer)
+        self._written: Callable[[str], None] | None = None
+        # The tokens of the configuration changes the watch heard last (this process's own among them),
+        # and a signal for each one heard.
+        self._heard_tokens: collections.deque[str] = collections.deque(maxlen=4096)
+        self._config_heard = asyncio.Event()
         conn = connect(dsn, schema)
         try:
             self.applied = migrate(conn, schema, areas.postgres_migrations())
@@ -247,6 +266,38 @@ class PostgresStore:
 
     def clear_caches(self) -> None:
         self.games.clear()
+        self.subscriptions.clear()
+
+    def on_config_changed(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with what a transaction changes of the configuration: this process's as it
+        changes it (on the transaction's thread) and again once it commits, every other process's as
+        :meth:`watch` hears it (on the event loop)."""
+        self.config_listeners.append(listener)
+
+    def _config_changed(self, what: str) -> None:
+        if what.startswith(GAME_CHANGED):
+            game_id = what.removeprefix(GAME_CHANGED)
+            self.games.pop(game_id, None)
+            self.subscriptions.pop(game_id, None)
+
+    def _config_committed(self, changes: Iterable[str]) -> None:
+        for what in changes:
+            for listener in self.config_listeners:
+                listener(what)
+
+    def heard_now(self) -> None:
+        """Hear what has already arrived on the watch's connection, without waiting: a change another
+        process committed before this process's request began is applied before the request trusts a
+        cached copy, even if the watch's task has not run since it arrived."""
+        conn, written = self._watch_conn, self._written
+        if conn is None or written is None or not self._watch_waits:
+            return
+        try:
+            conn.pgconn.consume_input()
+            while (notify := conn.pgconn.notifies()) is not None:
+                self._heard(notify.relname.decode(), notify.extra.decode(), written)
+        except psycopg.Error:
+            return  # the watch finds out, and says so
 
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` (on the caller's thread or, for :meth:`run_async`, on the event loop) after
@@ -264,10 +315,13 @@ class PostgresStore:
         self.board_listeners.append(listener)
 
     async def watch(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
-        """LISTEN on :data:`PLAYERS_CHANNEL` and :data:`BOARDS_CHANNEL` from one connection of its own,
-        outside the pool: tell ``written`` each player id that arrives (every transaction that writes a
-        player row sends one, delivered when it commits: :meth:`PostgresPlayers.update`), and the board
-        listeners (:meth:`on_board_changed`) each board change (:meth:`PostgresTransaction.board_changed`).
+        """LISTEN on :data:`PLAYERS_CHANNEL`, :data:`BOARDS_CHANNEL`, :data:`CONFIG_CHANNEL` and
+        :data:`EVENTS_CHANNEL` from one connection of its own, outside the pool: tell ``written`` each
+        player id that arrives (every transaction that writes a player row sends one, delivered when it
+        commits: :meth:`SqlPlayers.update`), the board listeners (:meth:`on_board_changed`) each board
+        change (:meth:`PostgresTransaction.board_changed`), the config listeners
+        (:meth:`on_config_changed`) each change of keys, settings and endpoints, and the commit listeners
+        (:meth:`on_events_committed`) each commit that wrote events.
         ``watching(True)`` once it listens; on any failure ``watching(False)``, then it listens again
         (0.1 s later, doubling up to WATCH_RETRY_MAX), since writes may go unheard until it does."""
         retry = 0.1
@@ -290,8 +344,10 @@ class PostgresStore:
                 watching(False)
                 if not lost:
                     log.warning(
-                        "player-row and board notifications lost (%s: %s); until they are back, heartbeats"
-                        " read a player again after player_cache_ttl, and board streams end (to reconnect)",
+                        "notifications lost (%s: %s); until they are back, heartbeats read a player again"
+                        " after player_cache_ttl, board streams end (to reconnect), API keys are read every"
+                        " request, game settings and webhook subscriptions are kept for a second at most,"
+                        " and the webhook dispatcher looks for work every second",
                         type(exc).__name__,
                         exc,
                     )
@@ -307,18 +363,39 @@ class PostgresStore:
         async with asyncio.timeout(2 * WATCH_CHECK_EVERY):
             conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         async with conn:
-            for channel in (PLAYERS_CHANNEL, BOARDS_CHANNEL):
+            for channel in (PLAYERS_CHANNEL, BOARDS_CHANNEL, CONFIG_CHANNEL, EVENTS_CHANNEL):
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
             self.watch_backend_pid = conn.info.backend_pid
-            listening()
-            while True:
-                async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
-                    if notify.channel == BOARDS_CHANNEL:
-                        self._board_heard(notify.payload)
-                    else:
-                        written(notify.payload)
-                async with asyncio.timeout(WATCH_CHECK_EVERY):
-                    await conn.execute("SELECT 1")
+            self._written = written
+            self._watch_conn = conn
+            try:
+                listening()
+                while True:
+                    # heard_now reads the connection only while it waits for notifications: a query's
+                    # answer read from under it would leave the query waiting for its timeout.
+                    self._watch_waits = True
+                    async for notify in conn.notifies(timeout=WATCH_CHECK_EVERY):
+                        self._heard(notify.channel, notify.payload, written)
+                    self._watch_waits = False
+                    async with asyncio.timeout(WATCH_CHECK_EVERY):
+                        await conn.execute("SELECT 1")
+            finally:
+                self._watch_waits = False
+                self._watch_conn = None
+                self._config_heard.set()  # nobody waits for what is not heard now
+
+    def _heard(self, channel: str, payload: str, written: Callable[[str], None]) -> None:
+        if channel == BOARDS_CHANNEL:
+            self._board_heard(payload)
+        elif channel == CONFIG_CHANNEL:
+            what, _, token = payload.partition(" ")
+            self._config_committed((what,))
+            self._heard_tokens.append(token)
+            self._config_heard.set()
+        elif channel == EVENTS_CHANNEL:
+            self._events_committed()
+        else:
+            written(payload)
 
     def _board_heard(self, payload: str) -> None:
         board_id, version, player_id = board_change(payload)
@@ -364,6 +441,9 @@ class PostgresStore:
                 with self._pipelined(conn, begin, queue) as tx:
                     yield tx
                 locked = False  # given back right after the COMMIT, in the same round trip
+                # Before the write is answered: a copy this process read between the change and the
+                # COMMIT is the old one.
+                self._config_committed(tx.config_changes)
             else:
                 if queue is not None:
                     conn.execute(LOCK_QUEUE, (queue,))
@@ -400,6 +480,8 @@ class PostgresStore:
                 with self._ended(conn):
                     tx = PostgresTransaction(conn, self, pipeline)
                     yield tx
+                    if tx.emitted:
+                        tx.notify(EVENTS_CHANNEL, "")
                     tx.send_held()
                 commit = conn.execute("COMMIT")
                 if queue is not None:
@@ -477,18 +559,40 @@ class PostgresStore:
         of one queue that wait in this process run together, each in a savepoint of one transaction
         (:mod:`~livecore_server.storage.postgres_groups`), after the group read ahead what their
         ``reads`` declare (:mod:`~livecore_server.storage.postgres_prefetch`)."""
+        changed: list[str] = []  # the tokens of the configuration changes fn's run that committed made
+
+        def run(tx: PostgresTransaction) -> T:
+            changed.clear()  # a run that failed (and runs again) committed nothing
+            at = len(tx.config_tokens)
+            result = fn(tx)
+            changed.extend(tx.config_tokens[at:])
+            return result
+
         if write and queue is not None and not row_locked:
             if self._closed:
                 raise RuntimeError("the store is closed")
-            result, emitted = await self._groups.run(fn, queue, reads)
+            result, emitted = await self._groups.run(run, queue, reads)
         else:
             loop = asyncio.get_running_loop()
             result, emitted = await loop.run_in_executor(
-                self.executor, self._attempt, fn, write, queue, row_locked
+                self.executor, self._attempt, run, write, queue, row_locked
             )
         if emitted:
             self._events_committed()
+        if changed:
+            await self._heard_back(changed)
         return result
+
+    async def _heard_back(self, tokens: list[str]) -> None:
+        """Wait (a second at most) until this process's watch has heard back the configuration changes
+        it committed: PostgreSQL signals every listening session as a change commits, so by then the
+        other processes' sessions have been told too, and a request that one of them begins after this
+        write is answered applies the change first (heard_now)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                while self._watch_conn is not None and not set(tokens) <= set(self._heard_tokens):
+                    self._config_heard.clear()
+                    await self._config_heard.wait()
 
     async def read(self, fn: Callable[[PostgresTransaction], T]) -> T:
         return await self.run_async(fn, write=False)
@@ -586,10 +690,13 @@ class PostgresTransaction(SqlTransaction):
         self._pipeline = pipeline
         self.emitted = False
         self.game_cache = store.games  # the store's cache, shared by its transactions
+        self.subscription_cache = store.subscriptions
         self.player_listeners = store.player_listeners
-        # What a commit group read ahead for its writes (postgres_prefetch), while it is still exact.
-        self.prefetched: Prefetched | None = None
-        self._exact_write = False  # a write that forgets exactly what it changes is running
+        self.config_listeners = store.config_listeners
+        self.config_changes: list[str] = []  # told again once this commits (PostgresStore.transaction)
+        self.config_tokens: list[str] = []
+        self.prefetched = None
+        self._exact_write = False
         self._writer: psycopg.RawCursor[Any] | None = None  # _send's
         self._readers: list[psycopg.RawCursor[Any]] = []  # execute_together's, reused (as _writer)
         # Inserts held back until a statement whose answer is read, or the COMMIT (postgres_batches);
@@ -632,20 +739,20 @@ class PostgresTransaction(SqlTransaction):
         return cursor
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self._forget(None)
+        self.forget(None)
         return self.read(statement, params)
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self._forget(table)
+        self.forget(table)
         return self.read(statement, params)
 
     def write(self, table: str, statement: str, params: Sequence[Any] = ()) -> None:
-        self._forget(table)  # now, not when it goes out: a read in between must not be answered ahead
+        self.forget(table)  # now, not when it goes out: a read in between must not be answered ahead
         self.send_held()
         self._send(statement, params)
 
     def insert(self, insert: Insert, params: Sequence[Any]) -> None:
-        self._forget(insert.table)
+        self.forget(insert.table)
         if self._held is not None and insert.table in BATCHED_TABLES:
             self._held.append((insert, params))
         else:
@@ -664,6 +771,14 @@ class PostgresTransaction(SqlTransaction):
 
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         self.notify(BOARDS_CHANNEL, board_change_payload(board_id, version, player_id))
+
+    def config_changed(self, what: str) -> None:
+        super().config_changed(what)
+        self.config_changes.append(what)
+        # A token of its own, so that this process can tell when its watch has heard it back.
+        token = secrets.token_hex(8)
+        self.config_tokens.append(token)
+        self.notify(CONFIG_CHANNEL, f"{what} {token}")
 
     def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
         """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""
@@ -688,7 +803,7 @@ class PostgresTransaction(SqlTransaction):
 
     def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
         self.send_held()
-        self._forget(None)
+        self.forget(None)
         rows = list(params)
         if rows:
             with psycopg.RawCursor(self.conn) as cur:
@@ -744,30 +859,6 @@ class PostgresTransaction(SqlTransaction):
     def prefetch(self, reads: Reads) -> None:
         """Read what ``reads`` names now; the ports' reads answer from it while it is exact."""
         self.prefetched = load(self, reads)
-
-    def _forget(self, table: str | None) -> None:
-        """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
-        table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""
-        if self.prefetched is None or self._exact_write:
-            return
-        if table is None or table in READ_AHEAD_TABLES:
-            self.prefetched = None
-
-    def ahead(self, kind: str, key: tuple[str, str]) -> Any:
-        """What was read ahead for this port read (it may be None: no such row), or MISSING."""
-        return MISSING if self.prefetched is None else getattr(self.prefetched, kind).get(key, MISSING)
-
-    @contextmanager
-    def exactly(self, forget: Callable[[Prefetched], None]) -> Iterator[None]:
-        """Around a write that forgets exactly the prefetched rows it changes (``forget``), instead of
-        everything as :meth:`_forget` would."""
-        if self.prefetched is not None:
-            forget(self.prefetched)
-        self._exact_write = True
-        try:
-            yield
-        finally:
-            self._exact_write = False
 
     def skip_locked(self, of: str | None = None) -> str:
         return self.for_update(of) + " SKIP LOCKED"

@@ -1,117 +1,33 @@
 """Reads a commit group makes ahead of its writes, on PostgreSQL (docs/architecture.md, "Reads ahead of
-a group").
+a group"; what stays exact and how: :mod:`.read_ahead`).
 
 The writes of one game's queue run one after another in one transaction (:mod:`.postgres_groups`), so
 every read they make is a round trip inside the queue, where nothing else of that game can run: a gift
 send read the sender, its idempotency record, the recipient, the gift key, the friendship, the sender's
-recent gifts and the balance, one round trip each. Instead, each queued write declares what it will read
-(a :class:`Reads`, from the request alone), and the group reads all of it for all its writes in one
-round trip of set-based statements before the first write runs. The writes then run unchanged: the transaction
-answers a read from what was prefetched when it can, and from the database otherwise.
-
-What makes that exact: the prefetch reads the transaction's own snapshot, so a prefetched row is what
-the write would have read, unless a write of the group changed it first. Every statement that could
-change a prefetched row therefore forgets it: the writes a send makes forget precisely the rows they
-change (:meth:`Prefetched.gift_written` and the others), and any other statement that changes a table the
-reads ahead read (:data:`READ_AHEAD_TABLES`: each statement names the table it changes) forgets
-everything. A write rolled back to
-its savepoint leaves forgotten rows forgotten (they are read again), and changed nothing else.
+recent gifts and the balance, one round trip each. Instead the group reads what each of its writes
+declares for all of them in one round trip of set-based statements before the first write runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.commands.reads import PlayerKey, Reads
-from livecore.economy.rules import Holding
+from livecore.commands.reads import Reads
 from livecore.friends.rules import Friendship
-from livecore.gifts.rules import Gift, SenderStats
-from livecore.idempotency import StoredResponse
-from livecore.players.rules import Player
 from livecore_server.economy.rows import HOLDING_COLUMNS
 from livecore_server.gifts.rows import GIFT_COLUMNS
 from livecore_server.gifts.sql import GIFT_STATS
 from livecore_server.players.rows import PLAYER_COLUMNS
-from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS, dt
+from livecore_server.storage.read_ahead import CLAIM_COLUMNS, CLAIM_JOINS, Prefetched, Stats, claim_found
+from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres import PostgresTransaction
-
-
-@attrs.frozen
-class _Stats:
-    """A sender's gift statistics as prefetched for one window; other windows derive from it."""
-
-    cooldown_since: int
-    day_start: int | None
-    last_to_recipient: int | None
-    sent_today: int
-
-
-def stats_for(stats: _Stats, cooldown_since: datetime, day_start: datetime | None) -> SenderStats | None:
-    """The statistics of a later window of the same sender and recipient, when the prefetched one tells
-    them: same counted day, a cooldown window starting no earlier (a later read in the same transaction
-    has a later clock). The latest gift inside the later window is the prefetched latest if it is still
-    inside it, else there is none (the later window is a part of the earlier one). None: read again."""
-    since = to_millis(cooldown_since)
-    day = None if day_start is None else to_millis(day_start)
-    if day != stats.day_start or since < stats.cooldown_since:
-        return None
-    last = stats.last_to_recipient
-    return SenderStats(
-        last_to_recipient=dt(last) if last is not None and last > since else None,
-        sent_today=stats.sent_today if day is not None else 0,
-    )
-
-
-# The tables the reads ahead read. A statement that changes one of them forgets what was read ahead,
-# unless it forgets exactly the rows it changes (PostgresTransaction.exactly, Prefetched's *_written);
-# statements that change other tables (the outbox, grants, the ledger) leave it exact.
-READ_AHEAD_TABLES = frozenset({"players", "idempotency", "friendships", "gifts", "holdings"})
-
-
-@attrs.define
-class Prefetched:
-    """The rows a group read ahead, by the arguments of the port method that reads them."""
-
-    players: dict[PlayerKey, Player | None] = attrs.Factory(dict)
-    idempotency: dict[tuple[str, str], StoredResponse | None] = attrs.Factory(dict)
-    friendships: dict[tuple[str, str], Friendship | None] = attrs.Factory(dict)
-    gift_keys: dict[tuple[str, str], Gift | None] = attrs.Factory(dict)
-    stats: dict[tuple[str, str], _Stats] = attrs.Factory(dict)  # (sender id, recipient id)
-    holdings: dict[tuple[str, str], Holding] = attrs.Factory(dict)
-
-    def gift_stats(
-        self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
-    ) -> SenderStats | None:
-        stats = self.stats.get((sender_id, recipient_id or ""))
-        return None if stats is None else stats_for(stats, cooldown_since, day_start)
-
-    # --- What the writes of a send forget -------------------------------------------------------
-    def player_written(self, player: Player) -> None:
-        """A player row was inserted or updated: forget it, and whatever was read by its key."""
-        for key, value in list(self.players.items()):
-            if key == (player.game_id, player.external_id) or (value is not None and value.id == player.id):
-                del self.players[key]
-        self.gift_keys.clear()  # they carry players' external ids
-
-    def gift_written(self, gift: Gift) -> None:
-        for key in [k for k in self.stats if k[0] == gift.sender_id]:
-            del self.stats[key]
-        for key in [k for k in self.gift_keys if k[0] == gift.sender_id]:
-            del self.gift_keys[key]
-
-    def holding_written(self, player_id: str, key: str) -> None:
-        self.holdings.pop((player_id, key), None)
-
-    def idempotency_written(self, scope: str, key: str) -> None:
-        self.idempotency.pop((scope, key), None)
 
 
 @attrs.frozen
@@ -201,6 +117,14 @@ HOLDINGS = _read(  # every sender found, with or without a holding of the key
 )
 
 
+CLAIMS = _read(
+    "game text, gift text",
+    f"SELECT {CLAIM_COLUMNS} FROM {{keys}} "
+    + _one("g", "*", "gifts", "id = k.gift AND game_id = k.game")
+    + CLAIM_JOINS,
+)
+
+
 def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     """Read everything ``reads`` names, in one round trip."""
     found = Prefetched()
@@ -209,6 +133,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
     idempotency_keys = sorted(set(reads.idempotency))
     keys = sorted({(*s.sender, s.idempotency_key) for s in sends if s.idempotency_key is not None})
     costs = sorted({(*s.sender, s.cost_key) for s in sends if s.cost_key is not None})
+    claims = sorted(set(reads.gift_claims))
     # The pairs of players of one game, each with its window of gift statistics. Without a daily limit
     # nothing is counted: the read stays inside the cooldown window, as gift_stats'.
     windows = {
@@ -230,6 +155,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
                 [(*k, since, since if day is None else day) for k, (since, day) in sorted(windows.items())],
             ),
             (HOLDINGS, costs),
+            (CLAIMS, claims),
         )
         if rows
     ]
@@ -256,7 +182,7 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
         }
         for sender_id, recipient_id, friends_since, last, today in next(results):
             since, day = by_ids[sender_id, recipient_id]
-            found.stats[sender_id, recipient_id] = _Stats(since, day, last, today)
+            found.stats[sender_id, recipient_id] = Stats(since, day, last, today)
             found.friendships[sender_id, recipient_id] = (
                 None
                 if friends_since is None
@@ -266,4 +192,8 @@ def load(tx: PostgresTransaction, reads: Reads) -> Prefetched:
         for player_id, *holding_row in next(results):
             holding = HOLDING_COLUMNS.of(holding_row)
             found.holdings[player_id, holding.key] = holding
+    if claims:
+        found.gifts = dict.fromkeys(claims)
+        for row in next(results):
+            claim_found(found, row)
     return found

@@ -81,7 +81,16 @@ class ServerStore(Protocol):
     def close(self) -> None: ...
 
     def clear_caches(self) -> None:
-        """Forget cached game settings (after ``apply`` in this process)."""
+        """Forget cached game settings and webhook subscriptions."""
+
+    def on_config_changed(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with what each transaction changes of the configuration processes cache
+        (:meth:`~livecore_server.storage.sqlport.SqlTransaction.config_changed`), in every process, before
+        the write that changed it is answered in its own."""
+
+    def heard_now(self) -> None:
+        """Apply the changes of other processes that have already arrived, without waiting (PostgreSQL;
+        SQLite has no other serving process)."""
 
     def on_events_committed(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` on the event loop after each commit that wrote outbox events."""

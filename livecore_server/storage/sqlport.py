@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
 from livecore.area import Ports
 from livecore.games import Game
+from livecore_server.storage.read_ahead import MISSING, READ_AHEAD_TABLES, Prefetched
 from livecore_server.storage.schema import SQLITE, Dialect
 
 if TYPE_CHECKING:
@@ -55,14 +57,13 @@ if TYPE_CHECKING:
     from livecore_server.teams.sql import SqlTeams
 
 
-class _Missing:
-    pass
-
-
-MISSING: Final = _Missing()  # not read ahead (or forgotten): read the database
-
 # Told of each committed board change: (board id, its new version, the player whose entry moved or None).
 BoardListener = Callable[[str, int, str | None], None]
+
+# What a change of configuration names (:meth:`SqlTransaction.config_changed`): every API key (a key
+# created, revoked, rotated or re-limited), or one game (its settings, its webhook endpoints).
+KEYS_CHANGED = "keys"
+GAME_CHANGED = "game:"  # followed by the game's id
 
 
 @attrs.frozen
@@ -109,7 +110,14 @@ class Cursor(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
-GAME_CACHE_TTL = 1.0  # seconds; games change only through `apply`, which clears the cache in-process
+# Store every event in the outbox, subscribed to by an endpoint or not: for tests and tools that read the
+# outbox itself rather than deliveries (docs/webhooks.md#what-is-kept). A server leaves it off.
+KEEP_EVERY_EVENT = False
+
+# Seconds a process keeps game settings and webhook subscriptions it read, at most: what changes them
+# drops the copies at once (config_changed), this bounds a change this process was not told of (SQLite:
+# an operator command run in another process; PostgreSQL: while its watch does not listen).
+GAME_CACHE_TTL = 1.0
 
 
 def cached_game(games: dict[str, tuple[float, Game]], game_id: str) -> Game | None:
@@ -140,6 +148,10 @@ class SqlTransaction:
     game_cache: dict[str, tuple[float, Game]]
     # Told the id of every player row this transaction writes (the store's on_player_written).
     player_listeners: list[Callable[[str], None]]
+    # Told what configuration this transaction changes, as it changes it (the store's on_config_changed).
+    config_listeners: list[Callable[[str], None]]
+    # The kinds of webhook events each game's endpoints subscribe to, by environment (the store's cache).
+    subscription_cache: dict[str, tuple[float, dict[str, frozenset[str]]]]
     # How a port runs its statements (``?`` placeholders). Each says what it may change, so that
     # PostgreSQL knows what a commit group read ahead stays exact (postgres_prefetch) without reading
     # SQL text:
@@ -149,6 +161,42 @@ class SqlTransaction:
     #   for the server's own tables and tools; on PostgreSQL they forget whatever was read ahead.
     execute: Callable[[str, Sequence[Any]], Cursor]
     executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
+
+    # What was read ahead for the running write (or commit group), while it is still exact
+    # (:mod:`.read_ahead`); a write that forgets exactly what it changes is running (:meth:`exactly`).
+    prefetched: Prefetched | None = None
+    _exact_write: bool = False
+
+    def forget(self, table: str | None) -> None:
+        """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
+        table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""
+        if self.prefetched is None or self._exact_write:
+            return
+        if table is None or table in READ_AHEAD_TABLES:
+            self.prefetched = None
+
+    def ahead(self, kind: str, key: tuple[str, str]) -> Any:
+        """What was read ahead for this port read (it may be None: no such row), or MISSING."""
+        if self.prefetched is None:
+            return MISSING
+        found: Any = getattr(self.prefetched, kind).get(key, MISSING)
+        return found
+
+    def player_ahead(self, player_id: str) -> Any:
+        """The player read ahead with this id, or MISSING."""
+        return MISSING if self.prefetched is None else self.prefetched.player_by_id(player_id)
+
+    @contextmanager
+    def exactly(self, forget: Callable[[Prefetched], None]) -> Iterator[None]:
+        """Around a write that forgets exactly the prefetched rows it changes (``forget``), instead of
+        everything as :meth:`forget` would."""
+        if self.prefetched is not None:
+            forget(self.prefetched)
+        self._exact_write = True
+        try:
+            yield
+        finally:
+            self._exact_write = False
 
     def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> Cursor:
         """An UPDATE or DELETE of ``table`` whose answer (its row count) is read."""
@@ -171,6 +219,13 @@ class SqlTransaction:
         store's player listeners hear of it now, and on PostgreSQL every process's once this commits."""
         for listener in self.player_listeners:
             listener(player_id)
+
+    def config_changed(self, what: str) -> None:
+        """This transaction changes configuration that processes cache (:data:`KEYS_CHANGED`, or
+        :data:`GAME_CHANGED` and a game's id): this process drops its copies now, and on PostgreSQL every
+        process does once this commits (a NOTIFY), this one again (a copy read meanwhile is the old one)."""
+        for listener in self.config_listeners:
+            listener(what)
 
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         """The board reached ``version`` (``player_id``: whose entry moved): the store's board listeners

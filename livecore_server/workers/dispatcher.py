@@ -14,9 +14,13 @@ attempt until ``timeout + CLAIM_MARGIN`` from now (wall clock): no other process
 When the claimer dies mid-attempt, the claim runs out and another process (or the same one restarted)
 sends it. On SQLite there is one server process, so its claims are released when it starts.
 
-Wall clock: a background loop wakes on every commit that wrote events, and once a second. Manual clock:
-the same loop sends what is due at the service time, and ``clock/advance`` runs each retry at its due
-time and waits for the attempts to finish.
+Wall clock: a background loop wakes when there is something to send: a commit that wrote events (this
+process's as it commits; on PostgreSQL another process's as its notification arrives), a delivery
+written outside the outbox (``Services.deliveries_due``), a free slot of an endpoint, and the due time
+of the next retry. Nothing pending, nothing runs. Should a pass leave a delivery due that it could not
+take (another process holds its claim), it looks again a second later. Manual clock: the same loop
+sends what is due at the service time, and ``clock/advance`` runs each retry at its due time and waits
+for the attempts to finish.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ log = logging.getLogger("livecore_server.webhooks")
 PER_ENDPOINT = 4  # attempts in flight per endpoint
 BATCH = 200
 PASS_GAP = 0.05  # seconds between two passes of the background loop, at least
+HELD_RETRY = 1.0  # seconds before looking again at a due delivery another process holds
 CLAIM_MARGIN = 30.0  # seconds a claim outlives the attempt's own timeout
 TEST_HEADER = "X-Svc-Webhook-Test"
 
@@ -84,6 +89,13 @@ class Dispatcher:
         # both call run_once, and a pass awaits its fan-out and its claim. Two passes at once would
         # both count the same attempts in flight (``busy``) and overrun PER_ENDPOINT.
         self._pass_lock = asyncio.Lock()
+        # Whether other processes' commits wake this one (their notifications are heard; SQLite has none).
+        self._told = services.store.single_process
+
+    def told(self, on: bool) -> None:
+        """The store's watch listens (or stopped): until it does, look for work every HELD_RETRY."""
+        self._told = on or self.services.store.single_process
+        self.wake()
 
     # --- lifecycle --------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -134,8 +146,10 @@ class Dispatcher:
     async def _run_forever(self) -> None:
         while True:
             self._wake.clear()
+            wait: float | None = HELD_RETRY
             try:
                 await self.run_once()
+                wait = await self._until_due()
             except Exception:
                 log.exception("webhook dispatch pass failed")
             # Under a steady stream of commits every one of them wakes the loop: without a pause each
@@ -145,8 +159,21 @@ class Dispatcher:
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that
             # arrives as the event is set, and stop() would then wait for this loop forever.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(1.0):
+                async with asyncio.timeout(wait):
                     await self._wake.wait()
+
+    async def _until_due(self) -> float | None:
+        """Seconds until the next retry is due (None: nothing pending, sleep until woken). The manual
+        clock's scheduler runs what comes due on its own (``drain_due``)."""
+        if self.services.manual_clock:
+            return None
+        due = await self.services.store.run_async(lambda tx: tx.webhooks.next_due(), write=False)
+        if due is None:
+            return None if self._told else HELD_RETRY
+        seconds = (due - self.services.clock.now()).total_seconds()
+        # Due already, after a pass: what is due is being attempted (its end wakes the loop) or held by
+        # another process's claim.
+        return HELD_RETRY if seconds <= 0 or not self._told else seconds
 
     # --- passes -----------------------------------------------------------------------------------
     def next_due(self) -> datetime | None:

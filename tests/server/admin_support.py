@@ -169,8 +169,10 @@ _SNAPSHOT = {
 
 
 async def snapshot(world: World) -> dict[str, list[Any]]:
-    """Every row an operator's call could touch (after the dispatcher is done with what is due)."""
+    """Every row an operator's call could touch (after the dispatcher is done with what is due, and with
+    the presence board's pending writes flushed: its timer would write them whenever it runs)."""
     await world.dispatcher.drain_due()
+    await world.services.presence.flush_async(world.services.store)
     return {t: sorted(world.rows(f"SELECT {cols} FROM {t}"), key=repr) for t, cols in _SNAPSHOT.items()}
 
 

@@ -4,6 +4,7 @@ not grow with the number of friends and gifts."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,7 +53,10 @@ async def _selects(
     ]
     for sql in selects:
         plan = " | ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
-        assert not SCAN.findall(plan), f"{path}: {sql}\n{plan}"
+        # A subquery's rows (a send's one-row statistics, its earlier gift: CO-ROUTINE or MATERIALIZE in
+        # the plan) are read whole; a table never is.
+        subqueries = set(re.findall(r"(?:CO-ROUTINE|MATERIALIZE) (\w+)", plan))
+        assert not [t for t in SCAN.findall(plan) if t not in subqueries], f"{path}: {sql}\n{plan}"
     return selects
 
 

@@ -40,12 +40,7 @@ from livecore_server.manifest import parse_manifest
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_groups, postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore, PostgresTransaction, _numbered
-from livecore_server.storage.postgres_prefetch import (
-    READ_AHEAD_TABLES,
-    Prefetched,
-    _Stats,
-    stats_for,
-)
+from livecore_server.storage.read_ahead import READ_AHEAD_TABLES, Prefetched, Stats, stats_for
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from tests.budget import examples
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
@@ -58,9 +53,9 @@ DAY = datetime(2026, 3, 2, tzinfo=UTC)
 READS_AHEAD = ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS")
 
 
-def _stats(last: datetime | None, today: int = 3) -> _Stats:
+def _stats(last: datetime | None, today: int = 3) -> Stats:
     since = T0 - timedelta(hours=1)
-    return _Stats(to_millis(since), to_millis(DAY), None if last is None else to_millis(last), today)
+    return Stats(to_millis(since), to_millis(DAY), None if last is None else to_millis(last), today)
 
 
 def test_prefetched_stats_answer_the_same_window() -> None:
@@ -85,7 +80,7 @@ def test_an_earlier_window_or_another_day_is_read_again() -> None:
 
 
 def test_without_a_counted_day_nothing_is_counted() -> None:
-    stats = _Stats(to_millis(T0 - timedelta(hours=1)), None, None, 7)
+    stats = Stats(to_millis(T0 - timedelta(hours=1)), None, None, 7)
     assert stats_for(stats, T0 - timedelta(hours=1), None) == SenderStats(None, 0)
 
 
@@ -555,7 +550,6 @@ def test_reads_ahead_are_planned_once() -> None:
     ("table", "forgets"),
     [
         *((table, True) for table in sorted(READ_AHEAD_TABLES)),
-        ("grants", False),
         ("outbox", False),
         ("ledger", False),
         ("merges", False),

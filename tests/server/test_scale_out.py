@@ -70,6 +70,12 @@ rate_limits = {BIG}
 env = "test"
 url = "{{url}}"
 events = ["*"]
+
+# The windows' and boards' events fire live: kept only for an endpoint of the live environment.
+[games.arena.webhooks.live]
+env = "live"
+url = "{{url}}"
+events = ["*"]
 """
 
 

@@ -11,7 +11,7 @@ from livecore.area import Ports
 from livecore_server.storage.area_storage import NO_PORTS, SqlPort
 from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.games import SqlGames
-from livecore_server.storage.sql.idempotency import PostgresIdempotency, SqlIdempotency
+from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.members import SqlMembers
@@ -28,7 +28,7 @@ from livecore_server.storage.sqlport import SqlTransaction, TxPort
 SHARED_PORTS = (
     TxPort("games", SqlGames),
     TxPort("outbox", SqlOutbox),
-    TxPort("idempotency", SqlIdempotency, postgres=PostgresIdempotency),
+    TxPort("idempotency", SqlIdempotency),
     TxPort("keys", SqlKeys),
     TxPort("presence", SqlPresence),
     TxPort("schedule", SqlSchedule),

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from livecore.clock import to_millis
 from livecore.idempotency import StoredResponse
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
-from livecore_server.storage.sqlport import MISSING, Insert, SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
+    pass
 
 
 # Insert or replace the record of a key.
@@ -27,12 +28,19 @@ class SqlIdempotency(SqlPort):
     __slots__ = ()
 
     def get(self, scope: str, key: str) -> StoredResponse | None:
+        ahead = self.db.ahead("idempotency", (scope, key))
+        if ahead is not MISSING:
+            return cast(StoredResponse | None, ahead)
         row = self.db.read(
             f"SELECT {STORED_RESPONSE_COLUMNS.sql} FROM idempotency WHERE scope = ? AND key = ?", (scope, key)
         ).fetchone()
         return None if row is None else STORED_RESPONSE_COLUMNS.of(row)
 
     def put(self, stored: StoredResponse) -> None:
+        with self.db.exactly(lambda p: p.idempotency_written(stored.scope, stored.key)):
+            self._put(stored)
+
+    def _put(self, stored: StoredResponse) -> None:
         self.db.insert(
             PUT_RECORD,
             (
@@ -49,16 +57,3 @@ class SqlIdempotency(SqlPort):
         return self.db.change(
             "idempotency", "DELETE FROM idempotency WHERE created_at < ?", (before_ms,)
         ).rowcount
-
-
-class PostgresIdempotency(SqlIdempotency):
-    __slots__ = ()
-    db: PostgresTransaction
-
-    def get(self, scope: str, key: str) -> StoredResponse | None:
-        ahead = self.db.ahead("idempotency", (scope, key))
-        return super().get(scope, key) if ahead is MISSING else ahead
-
-    def put(self, stored: StoredResponse) -> None:
-        with self.db.exactly(lambda p: p.idempotency_written(stored.scope, stored.key)):
-            super().put(stored)

@@ -11,7 +11,7 @@ from livecore.ratelimit import BucketName
 from livecore.scope import Actor, Environment, Permission, Scope
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import ApiKey
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import KEYS_CHANGED, SqlPort
 
 
 @attrs.frozen
@@ -168,13 +168,16 @@ class SqlKeys(SqlPort):
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (key_id, game_id, name, env.value, permission.value, secret_hash, prefix, rate_limits, now_ms),
         )
+        self.db.config_changed(KEYS_CHANGED)  # unknown keys are cached too
 
     def set_rate_limits(self, key_id: str, rate_limits: str) -> None:
         self.db.change("api_keys", "UPDATE api_keys SET rate_limits = ? WHERE id = ?", (rate_limits, key_id))
+        self.db.config_changed(KEYS_CHANGED)
 
     def retire(self, key_id: str, retires_at_ms: int) -> None:
         """The key was rotated: it works until ``retires_at_ms``, and a successor is the active key."""
         self.db.change("api_keys", "UPDATE api_keys SET retires_at = ? WHERE id = ?", (retires_at_ms, key_id))
+        self.db.config_changed(KEYS_CHANGED)
 
     def of_game(self, game_id: str) -> list[KeyListing]:
         """Every key of the game, revoked ones too, by name then newest first."""
@@ -193,3 +196,4 @@ class SqlKeys(SqlPort):
 
     def revoke(self, key_id: str, now_ms: int) -> None:
         self.db.change("api_keys", "UPDATE api_keys SET revoked_at = ? WHERE id = ?", (now_ms, key_id))
+        self.db.config_changed(KEYS_CHANGED)

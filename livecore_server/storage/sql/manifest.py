@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import GAME_CHANGED, SqlPort
 
 
 class SqlManifest(SqlPort):
@@ -45,6 +45,7 @@ class SqlManifest(SqlPort):
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, studio_id, key, name, settings, now_ms, now_ms),
         )
+        self.db.config_changed(GAME_CHANGED + game_id)
 
     def update_game(
         self, game_id: str, name: str, settings: str, now_ms: int, *, gifting_enabled: bool
@@ -58,3 +59,4 @@ class SqlManifest(SqlPort):
         )
         if gifting_enabled:
             self.db.change("games", "UPDATE games SET gifting_ever_enabled = TRUE WHERE id = ?", (game_id,))
+        self.db.config_changed(GAME_CHANGED + game_id)

@@ -30,6 +30,8 @@ class SqlOutbox(SqlPort):
     __slots__ = ()
 
     def emit(self, event: DomainEvent) -> None:
+        if not self.db.webhooks.subscribes(event.game_id, event.env, event.kind):
+            return  # nobody would receive it (docs/webhooks.md#what-is-kept)
         self.db.emitted = True
         data = orjson.dumps(event.data).decode()
         not_before = None

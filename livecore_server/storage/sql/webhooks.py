@@ -12,6 +12,7 @@ over.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -22,10 +23,18 @@ import orjson
 from livecore.clock import from_millis, to_millis
 from livecore.events import DomainEvent
 from livecore.scope import Environment
-from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, EndpointStatus, receives
+from livecore.webhooks.delivery import (
+    Delivery,
+    DeliveryStatus,
+    Endpoint,
+    EndpointStatus,
+    receives,
+    subscribes_to,
+)
+from livecore_server.storage import sqlport
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.rows import OUTBOX_COLUMNS
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import GAME_CHANGED, SqlPort
 
 
 @attrs.frozen
@@ -371,13 +380,36 @@ class SqlWebhooks(SqlPort):
                 now_ms,
             ),
         )
+        self.db.config_changed(GAME_CHANGED + endpoint.game_id)
 
     def update_endpoint_target(
         self, endpoint_id: str, env: Environment, url: str, events: tuple[str, ...], now_ms: int
     ) -> None:
         """Environment, URL and event kinds, in place (status, failures and secret stay)."""
-        self.db.change(
+        row = self.db.change(
             "webhook_endpoints",
-            "UPDATE webhook_endpoints SET env = ?, url = ?, events = ?, updated_at = ? WHERE id = ?",
+            "UPDATE webhook_endpoints SET env = ?, url = ?, events = ?, updated_at = ? WHERE id = ?"
+            " RETURNING game_id",
             (env.value, url, orjson.dumps(list(events)).decode(), now_ms, endpoint_id),
-        )
+        ).fetchone()
+        if row is not None:
+            self.db.config_changed(GAME_CHANGED + str(row[0]))
+
+    def subscribes(self, game_id: str, env: Environment, kind: str) -> bool:
+        """Whether an endpoint of the game in ``env`` subscribes to events of ``kind``, paused or not (a
+        paused endpoint keeps its deliveries for when it resumes): an event nobody subscribes to is not
+        stored (docs/webhooks.md#what-is-kept). Read once per GAME_CACHE_TTL, dropped by every change of
+        the game's endpoints (:meth:`insert_endpoint`, :meth:`update_endpoint_target`)."""
+        if sqlport.KEEP_EVERY_EVENT:
+            return True
+        now = time.monotonic()
+        cached = self.db.subscription_cache.get(game_id)
+        if cached is None or now - cached[0] >= sqlport.GAME_CACHE_TTL:
+            kinds: dict[str, set[str]] = {}
+            for endpoint_env, events in self.db.read(
+                "SELECT env, events FROM webhook_endpoints WHERE game_id = ?", (game_id,)
+            ):
+                kinds.setdefault(endpoint_env, set()).update(orjson.loads(events))
+            cached = (now, {e: frozenset(k) for e, k in kinds.items()})
+            self.db.subscription_cache[game_id] = cached
+        return subscribes_to(cached[1].get(env.value, frozenset()), kind)
