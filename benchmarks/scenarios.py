@@ -290,12 +290,11 @@ GIFTERS = 80
 # claim_gift: 64 mutual friends (4,032 pairs) send the pending gifts; setup sends well under 2,000/s, so
 # a pair comes back after 2 s or more.
 CLAIMERS = 64
-# Pending gifts per second of the run (run_seconds: warm-up + rounds), each claim consuming one. A claim
-# also costs ~1.4 ms of server CPU, so ~700 claims/s is today's ceiling (600-930/s measured): 1,500/s
-# leaves 2x headroom. A default run needs 16 s x 1,500 + CLAIM_SPARE = 25,000 gifts, ~30 s of setup
-# (each costs a send, ~0.75-1 ms of server CPU). A run that outgrows the pool fails loudly (404s on the
-# EXHAUSTED id): raise this then.
-CLAIMS_PER_SECOND = 1_500
+# Pending gifts per second of the run (run_seconds: warm-up + rounds, times twins.POOL_FACTOR on SQLite,
+# where the twin claims from the same pool), each claim consuming one: above what a claim and its twin
+# take together in a second of slice (benchmarks/README.md, "Pools"). A run that outgrows the pool fails
+# loudly (404s on the EXHAUSTED id): raise this then.
+CLAIMS_PER_SECOND = 2_000
 CLAIM_SPARE = 1_000  # what slices leave of their last chunk (under CHUNK per wrk process and thread)
 CHUNK = 100
 COIN_BALANCE = 1_000_000_000  # per gifter: a run debits a few thousand coins from each

@@ -92,7 +92,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, ServerProcess, ServerProcess, 
     db = str(tmp_path / "bench.db")
     env = server_env({})
     variables = manifest_vars(apply_manifest(MANIFEST, db, env))
-    variables |= {"db": db, "run_seconds": "2"}
+    # The pools of a 2-second run, which livecore and the twins share as in the harness.
+    variables |= {"db": db, "run_seconds": str(2 * twins.POOL_FACTOR)}
     with (
         ServerProcess(db, tmp_path / "server.log", env, statement_file=tmp_path / "s.json") as server,
         twins.TwinProcess(db, tmp_path / "twins.log", env, tmp_path / "t.json") as twin,

@@ -10,11 +10,11 @@ requests a second over the twin's (``ratio_to_twin``).
 What a twin keeps of livecore's work: the API key (its hash, from a table loaded at start) and the player
 secret (compared inside the write's ``WHERE``), the reads a write depends on, folded into that write where
 SQL allows (a grant names its player by a sub-select), the idempotency record (sealed as livecore seals
-it), the ledger, and the webhook events in the outbox. What it leaves out: rate limits, the key's
-last-use stamp, the access log, metrics, and the dispatcher's pass over the outbox. A bench run has no
-webhook endpoint, so the dispatcher's only work on an event is to mark it fanned out: a twin writes each
-event fanned out already, except the debounced progress event, which must stay open for the next
-progress of its attempt to replace.
+it), the ledger, and the webhook events an endpoint subscribes to in the outbox (livecore stores no other,
+docs/webhooks.md#what-is-kept; the bench game has no endpoint, so a run stores none). What it leaves out:
+rate limits, the key's last-use stamp, the access log, metrics, and the dispatcher's pass over the
+outbox: a twin writes each event fanned out already, except the debounced progress event, which must
+stay open for the next progress of its attempt to replace.
 """
 
 from __future__ import annotations
@@ -155,6 +155,9 @@ class Twin:
             )
         }
         self.studio = dict(self.db.execute("SELECT g.id, g.studio_id FROM games g"))
+        self.subscribed: dict[tuple[str, str], set[str]] = {}  # (game, env) -> kinds, "*" for every kind
+        for game, env, kinds in self.db.execute("SELECT game_id, env, events FROM webhook_endpoints"):
+            self.subscribed.setdefault((game, env), set()).update(orjson.loads(kinds))
         # A server from before the rank pages (a before side of benchmarks.alternate) has none to keep.
         self.paged = (
             self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'board_pages'").fetchone() is not None
@@ -195,10 +198,22 @@ class Twin:
             )
         return body
 
+    def kept(self, req: Request, kind: str) -> bool:
+        """Whether an endpoint of the key's game and environment subscribes to events of ``kind``."""
+        kinds = self.subscribed.get((req.key.game_id, req.key.env), set())
+        return "*" in kinds or kind in kinds
+
     def events(self, req: Request, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        """The webhook events, one statement for all of them, written fanned out (see the module's doc)."""
+        """The webhook events an endpoint subscribes to, one statement for all of them, written fanned out
+        (see the module's doc)."""
         studio, game, env = self.studio[req.key.game_id], req.key.game_id, req.key.env
-        rows = [(new_id("evt_"), studio, game, env, kind, req.now, dumps(data)) for kind, data in events]
+        rows = [
+            (new_id("evt_"), studio, game, env, kind, req.now, dumps(data))
+            for kind, data in events
+            if self.kept(req, kind)
+        ]
+        if not rows:
+            return
         values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, 1)"] * len(rows))
         self.db.execute(
             f"INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, fanned_out) VALUES"
@@ -625,22 +640,24 @@ class Twin:
             "flagged": False,
         }
         # Debounced as livecore's: the attempt's open event takes the latest state, or one is opened.
-        self.db.execute(
-            "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, not_before,"
-            " debounce_key)"
-            " VALUES (?, ?, ?, ?, 'event.progress_updated', ?, ?, ?, ?) ON CONFLICT (debounce_key)"
-            " WHERE fanned_out = 0 DO UPDATE SET data = excluded.data, occurred_at = excluded.occurred_at",
-            (
-                new_id("evt_"),
-                self.studio[req.key.game_id],
-                req.key.game_id,
-                req.key.env,
-                req.now,
-                dumps({"playerId": player, "externalPlayerId": external, **view}),
-                req.now + DEBOUNCE_MS,
-                attempt,
-            ),
-        )
+        if self.kept(req, "event.progress_updated"):
+            self.db.execute(
+                "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, not_before,"
+                " debounce_key)"
+                " VALUES (?, ?, ?, ?, 'event.progress_updated', ?, ?, ?, ?) ON CONFLICT (debounce_key)"
+                " WHERE fanned_out = 0"
+                " DO UPDATE SET data = excluded.data, occurred_at = excluded.occurred_at",
+                (
+                    new_id("evt_"),
+                    self.studio[req.key.game_id],
+                    req.key.game_id,
+                    req.key.env,
+                    req.now,
+                    dumps({"playerId": player, "externalPlayerId": external, **view}),
+                    req.now + DEBOUNCE_MS,
+                    attempt,
+                ),
+            )
         return self.answer(req, "events.progress", 200, {"attempt": view, "milestonesGranted": []})
 
     def open_crate(self, req: Request, p: Params, _: Body) -> bytes:
