@@ -24,9 +24,7 @@ from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.clock import SystemClock
-from livecore_server.leaderboards.sql import PAGES as SHARED_PAGES
 from livecore_server.leaderboards.sql import PUT_ENTRY as PUT_SHARED_ENTRY
-from livecore_server.live_events.sql.rank_pages import paged
 from livecore_server.players.rows import player_row
 from livecore_server.players.sql import INSERT_PLAYER
 from livecore_server.storage.postgres import PostgresStore
@@ -159,15 +157,23 @@ def _load(store: ServerStore, insert: Insert, rows: Iterable[tuple[Any, ...]]) -
 def _repage(store: ServerStore) -> None:
     """Every period's rank pages made again from its entries (nothing else writes during setup), and on
     PostgreSQL the tables' statistics and visibility taken, as autovacuum would after such a load."""
+    try:
+        from livecore_server.leaderboards.sql import PAGES as SHARED_PAGES
+        from livecore_server.live_events.sql.rank_pages import paged
+    except ImportError:  # a server from before the rank pages (a before side of benchmarks.alternate)
+        repage = []
+    else:
+        dialect = SQLITE if isinstance(store, SqliteStore) else POSTGRES
+        repage = ["DELETE FROM shared_pages", paged(SHARED_PAGES, dialect)]
     if isinstance(store, SqliteStore):
         store.conn.execute("BEGIN")
-        store.conn.execute("DELETE FROM shared_pages")
-        store.conn.execute(paged(SHARED_PAGES, SQLITE))
+        for statement in repage:
+            store.conn.execute(statement)
         store.conn.execute("COMMIT")
         return
     assert isinstance(store, PostgresStore)
     with store.connection() as conn:
-        conn.execute("DELETE FROM shared_pages")
-        conn.execute(paged(SHARED_PAGES, POSTGRES))
-        for table in ("players", "shared_entries", "shared_pages"):
+        for statement in repage:
+            conn.execute(statement)
+        for table in ("players", "shared_entries", *(("shared_pages",) if repage else ())):
             conn.execute(f"VACUUM ANALYZE {table}")
