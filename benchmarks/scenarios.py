@@ -448,13 +448,19 @@ end
 """
 )
 
-CLAIM_GIFT_LUA = (
-    CHUNK_LUA
-    + """
-local claimers = players_of(vars.claimers)
-local gifts = {}
-for id, r in string.gmatch(vars.claims, "([^,:]+):(%d+)") do
-   table.insert(gifts, {id = id, to = claimers[tonumber(r) + 1]})
+
+def pooled_lua(owners: str, items: str, before_id: str, after_id: str) -> str:
+    """Lua taking the next item of a pool setup made, CHUNK at a time: ``vars.<items>`` is
+    ``id:owner,...`` (the owner an index into ``vars.<owners>``), and each request acts as the item's
+    owner on ``/sdk/v1/players/<owner><before_id><id><after_id>``; past the pool it asks for
+    ``vars.exhausted``, whose 404s fail the slice."""
+    return (
+        CHUNK_LUA
+        + f"""
+local owners = players_of(vars.{owners})
+local items = {{}}
+for id, o in string.gmatch(vars.{items}, "([^,:]+):(%d+)") do
+   table.insert(items, {{id = id, to = owners[tonumber(o) + 1]}})
 end
 local i, last = 1, 0
 request = function()
@@ -462,14 +468,17 @@ request = function()
       i = take_chunk() + 1
       last = i + CHUNK - 1
    end
-   local g = gifts[i] or {id = vars.exhausted, to = claimers[1]}
+   local item = items[i] or {{id = vars.exhausted, to = owners[1]}}
    i = i + 1
-   wrk.headers["X-Player-Secret"] = g.to.secret
+   wrk.headers["X-Player-Secret"] = item.to.secret
    wrk.headers["Idempotency-Key"] = unique_id()
-   return wrk.format(nil, "/sdk/v1/players/" .. g.to.name .. "/friends/gifts/" .. g.id .. "/claim")
+   return wrk.format(nil, "/sdk/v1/players/" .. item.to.name .. "{before_id}" .. item.id .. "{after_id}")
 end
 """
-)
+    )
+
+
+CLAIM_GIFT_LUA = pooled_lua("claimers", "claims", "/friends/gifts/", "/claim")
 
 register(
     Scenario(
@@ -837,28 +846,7 @@ def _crates(ctx: BenchContext) -> None:
     ctx.vars["probe_crate"] = grants[0]
 
 
-OPEN_CRATE_LUA = (
-    CHUNK_LUA
-    + """
-local openers = players_of(vars.openers)
-local crates = {}
-for id, o in string.gmatch(vars.crates, "([^,:]+):(%d+)") do
-   table.insert(crates, {id = id, to = openers[tonumber(o) + 1]})
-end
-local i, last = 1, 0
-request = function()
-   if i > last then
-      i = take_chunk() + 1
-      last = i + CHUNK - 1
-   end
-   local c = crates[i] or {id = vars.exhausted, to = openers[1]}
-   i = i + 1
-   wrk.headers["X-Player-Secret"] = c.to.secret
-   wrk.headers["Idempotency-Key"] = unique_id()
-   return wrk.format(nil, "/sdk/v1/players/" .. c.to.name .. "/crates/" .. c.id .. "/open")
-end
-"""
-)
+OPEN_CRATE_LUA = pooled_lua("openers", "crates", "/crates/", "/open")
 
 register(
     Scenario(
