@@ -31,9 +31,9 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import SERVICES, Services, build_services
-from livecore_server.storage import sqlport
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
+from tests.kept import keep_every_event
 from tests.secrets_scan import secrets_in_clear
 from tests.waiting import until
 
@@ -276,18 +276,29 @@ def apply_test_manifest(services: Services, extra: str = "") -> dict[str, Any]:
     return apply_manifest(services.store, services.keys, services.runtime, manifest)
 
 
+def keep_every_event_of(services: Services) -> None:
+    """Have the server keep every event of its games from now on (tests/kept.py)."""
+    now = services.clock.now()
+    services.store.run(lambda tx: keep_every_event(tx, now, services.keys))
+
+
 async def start_world(
     db: Path | str,
     *,
     manifest_extra: str = "",
     bindings: list[Binding] | None = None,
+    every_event: bool = True,
     **config: Any,
 ) -> World:
+    """A world whose server keeps every event its games' writes emit (``every_event``, tests/kept.py), or
+    only those the endpoints of the manifest subscribe to."""
     app = make_app(db, extra=bindings or [], **config)
     client = TestClient(TestServer(app))
     await client.start_server()
     services = app[SERVICES]
     applied = apply_test_manifest(services, manifest_extra)
+    if every_event:
+        keep_every_event_of(services)
     game = applied["games"]["space-race"]
     other = applied["games"]["other-game"]
     return World(
@@ -312,12 +323,12 @@ def pg_url() -> Iterator[str]:
         drop_schema(schema)
 
 
-@pytest.fixture(autouse=True)
-def every_event(monkeypatch: pytest.MonkeyPatch) -> bool:
-    """The outbox keeps every event, subscribed to by an endpoint or not: the tests read what their
-    requests emit from it (:meth:`World.events`). Overridden where what a server keeps is tested
-    (tests/server/test_webhooks_kept.py)."""
-    monkeypatch.setattr(sqlport, "KEEP_EVERY_EVENT", True)
+@pytest.fixture
+def every_event() -> bool:
+    """Whether the ``world`` keeps every event (tests/kept.py): the tests read what their requests emit
+    from its outbox (:meth:`World.events`). Overridden to False (in a module, or a test's
+    ``@pytest.mark.parametrize("every_event", [False])``) where the test lists a game's endpoints or
+    deliveries, or tests what a server keeps."""
     return True
 
 
@@ -339,8 +350,9 @@ async def world(
     db_url: str,
     extra_bindings: list[Binding],
     world_config: dict[str, Any],
+    every_event: bool,
 ) -> AsyncIterator[World]:
-    w = await start_world(db_url, bindings=extra_bindings, **world_config)
+    w = await start_world(db_url, bindings=extra_bindings, every_event=every_event, **world_config)
     try:
         yield w
         if not request.node.get_closest_marker("secrets_in_clear"):

@@ -110,10 +110,6 @@ class Cursor(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
-# Store every event in the outbox, subscribed to by an endpoint or not: for tests and tools that read the
-# outbox itself rather than deliveries (docs/webhooks.md#what-is-kept). A server leaves it off.
-KEEP_EVERY_EVENT = False
-
 # Seconds a process keeps game settings and webhook subscriptions it read, at most: what changes them
 # drops the copies at once (config_changed), this bounds a change this process was not told of (SQLite:
 # an operator command run in another process; PostgreSQL: while its watch does not listen).

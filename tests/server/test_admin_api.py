@@ -85,9 +85,9 @@ async def shared(shared_db: str) -> AsyncIterator[World]:
 
 
 @pytest.fixture
-async def arcade(db_url: str) -> AsyncIterator[Arcade]:
+async def arcade(db_url: str, every_event: bool) -> AsyncIterator[Arcade]:
     """The test manifest with the ``arcade`` game, its members signed in as needed."""
-    a = await start_event_world(db_url, events=TROPHY)
+    a = await start_event_world(db_url, events=TROPHY, every_event=every_event)
     try:
         yield a
         assert secrets_in_clear(a.world) == {}, "a secret is stored in clear (tests/secrets_scan.py)"
@@ -984,6 +984,8 @@ def signature_ok(secret: str, header: str, body: bytes) -> bool:
     return hmac.compare_digest(expected, parts["v1"])
 
 
+# The game's endpoints are listed: the ones that keep every event are left out (tests/kept.py).
+@pytest.mark.parametrize("every_event", [False])
 async def test_webhook_endpoints_are_created_with_their_secret_once_and_listed(
     world: World, receiver: Receiver
 ) -> None:
@@ -1068,6 +1070,7 @@ async def test_send_sample_arrives_marked_as_a_test(world: World, receiver: Rece
     assert await snapshot(world) == before
 
 
+@pytest.mark.parametrize("every_event", [False])  # the game's endpoints are listed (tests/kept.py)
 async def test_a_paused_endpoint_is_unpaused_and_a_failed_delivery_replayed(
     world: World, receiver: Receiver
 ) -> None:
@@ -1349,6 +1352,9 @@ async def test_the_admin_bucket_is_600_a_minute_per_session_and_per_key(world: W
 # --- the player look-up ------------------------------------------------------------------------------------
 
 
+# The game's deliveries are counted, and its endpoint subscribes to every kind: the endpoints that keep
+# every event (tests/kept.py) would add theirs.
+@pytest.mark.parametrize("every_event", [False])
 async def test_the_player_look_up_shows_everything_about_the_player(
     arcade: Arcade, receiver: Receiver
 ) -> None:

@@ -14,6 +14,7 @@ from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.budget import examples
 from tests.core.events_machine import SETTINGS, make_machine
+from tests.kept import keep_every_event_in
 
 
 def sqlite_store() -> tuple[Any, Scope]:
@@ -24,6 +25,7 @@ def sqlite_store() -> tuple[Any, Scope]:
         " VALUES ('gam_1', 'std_1', 'g', 'G', ?, 0, 0)",
         (orjson.dumps(settings_converter.unstructure(SETTINGS)).decode(),),
     )
+    keep_every_event_in(store)  # the machine reads what the commands emit from the outbox
     return store, Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 
 

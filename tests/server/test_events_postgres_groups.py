@@ -25,6 +25,7 @@ from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.storage.postgres import PostgresStore
 from tests.core.events_machine import SETTINGS, T0
+from tests.kept import keep_every_event_in
 from tests.postgres_support import drop_store, new_store, require_postgres
 from tests.waiting import until
 
@@ -44,6 +45,7 @@ def stores() -> Iterator[tuple[PostgresStore, PostgresStore]]:
     try:
         for store in made:
             store.put_game(Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=SETTINGS))
+            keep_every_event_in(store)  # the events written are among what is compared
         yield made[0], made[1]
     finally:
         for store in made:

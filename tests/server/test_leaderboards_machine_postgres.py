@@ -11,6 +11,7 @@ from livecore.scope import Environment, Scope
 from livecore_server.storage.postgres import PostgresStore
 from tests.budget import examples
 from tests.core.leaderboards_machine import SETTINGS, make_machine
+from tests.kept import keep_every_event_in
 from tests.postgres_support import give_back, new_store, require_postgres, take_schema
 
 
@@ -22,6 +23,7 @@ def _postgres() -> None:
 def postgres_store() -> tuple[PostgresStore, Scope]:
     store = new_store(schema=take_schema()[1])
     store.put_game(Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=SETTINGS))
+    keep_every_event_in(store)  # the machine reads what the commands emit from the outbox
     return store, Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 
 

@@ -43,6 +43,7 @@ from livecore_server.storage.postgres import PostgresStore, PostgresTransaction,
 from livecore_server.storage.read_ahead import READ_AHEAD_TABLES, Prefetched, Stats, stats_for
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from tests.budget import examples
+from tests.kept import keep_every_event_in
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 from tests.waiting import until
@@ -163,7 +164,9 @@ async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
     def holder(tx: Any) -> None:
         started.set()
         release.wait(10)
-        tx.games.get(game.id)  # the game's settings are cached for the next group (GAME_CACHE_TTL)
+        # The game's settings and webhook subscriptions are cached for the next group (GAME_CACHE_TTL).
+        tx.games.get(game.id)
+        tx.webhooks.subscribes(game.id, Environment.TEST, "gift.sent")
         # From here: the group after this one (its COMMIT ends the pipeline, uncounted).
         syncs.clear()
         sent.clear()
@@ -305,6 +308,7 @@ def pf() -> Iterator[_World]:
     store = new_store()
     try:
         store.put_game(game)
+        keep_every_event_in(store)  # the events written, held back or not, are among the rows compared
         rt = Runtime(clock=ManualClock(T0), rng=SeededRandomSource(5), hasher=KeyedHasher(b"k" * 32))
         scope = Scope(studio_id="std_pf", game_id=GID, env=Environment.TEST)
         world = _World(store, rt, scope, game)

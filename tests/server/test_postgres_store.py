@@ -57,6 +57,7 @@ from tests.core.events_machine import SETTINGS as EVENT_SETTINGS
 from tests.core.events_machine import T0
 from tests.core.leaderboards_machine import SETTINGS as LEAGUE_SETTINGS
 from tests.core.leaderboards_machine import T0 as LEAGUE_T0
+from tests.kept import keep_every_event_in
 from tests.postgres_support import drop_store, new_store, require_postgres, waiting_for_queue
 from tests.waiting import until_sync
 
@@ -149,6 +150,8 @@ def twin(tmp_path: Path) -> Iterator[Twin]:
     pg = new_store()
     try:
         pg.put_game(game)
+        for store in (sqlite, pg):
+            keep_every_event_in(store)  # the outbox tests read what is emitted
         runtimes = [
             Runtime(clock=ManualClock(START), rng=SeededRandomSource(11), hasher=KeyedHasher(b"k" * 32))
             for _ in range(2)
@@ -262,6 +265,8 @@ def events(twin: Twin) -> Twin:
         ),
     )
     twin.pg.put_game(game)
+    for store in (twin.sqlite, twin.pg):
+        keep_every_event_in(store)  # as the memory store keeps them
     memory = MemoryStore()
     memory.add_game(Studio(id="std_1", key="pg"), game)
     runtimes = [
@@ -1018,6 +1023,8 @@ def leagues(twin: Twin) -> Twin:
         ),
     )
     twin.pg.put_game(game)
+    for store in (twin.sqlite, twin.pg):
+        keep_every_event_in(store)  # as the memory store keeps them
     memory = MemoryStore()
     memory.add_game(Studio(id="std_1", key="pg"), game)
     runtimes = [

@@ -84,7 +84,7 @@ from livecore_server.apply import apply_manifest
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Services, build_services
-from tests.conftest import START, make_services, only_hourly_jobs, service_args
+from tests.conftest import START, keep_every_event_of, make_services, only_hourly_jobs, service_args
 from tests.server.equivalence_support import ID, Ids, events_of, no_bot_names, normalized, wire
 
 GAME = "arena"
@@ -608,6 +608,7 @@ def served(db_url: str) -> Iterator[Served]:
     seeding = make_services(db_url)
     try:
         applied = apply_manifest(seeding.store, seeding.keys, seeding.runtime, parse_manifest(MANIFEST))
+        keep_every_event_of(seeding)  # a simulation keeps every event: so does the server compared
     finally:
         seeding.close()  # the server opens its own
     keys = {name: k["secret"] for name, k in applied["games"][GAME]["apiKeys"].items()}

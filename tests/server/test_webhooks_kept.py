@@ -13,22 +13,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
+import attrs
 import pytest
 
 from livecore.clock import ManualClock, to_millis
+from livecore.webhooks.delivery import EndpointStatus
 from livecore_server.apply import rotate_in
 from livecore_server.keys import ROTATION_GRACE
-from livecore_server.storage import sqlport
+from livecore_server.storage.server_store import ServerTransaction
 from tests.conftest import Receiver, World, apply_test_manifest, start_world, webhook_manifest
 from tests.waiting import until
 
 HOUR = 3600.0
-
-
-@pytest.fixture(autouse=True)
-def every_event(monkeypatch: pytest.MonkeyPatch) -> bool:
-    monkeypatch.setattr(sqlport, "KEEP_EVERY_EVENT", False)  # as a server keeps them
-    return False
 
 
 @pytest.fixture
@@ -46,7 +42,7 @@ def _kinds(world: World) -> list[tuple[str, str]]:
 
 async def test_only_events_an_endpoint_subscribes_to_are_stored(db_url: str, receiver: Receiver) -> None:
     extra = webhook_manifest(players=("test", receiver.url, '["player.registered"]'))
-    world = await start_world(db_url, manifest_extra=extra)
+    world = await start_world(db_url, manifest_extra=extra, every_event=False)
     try:
         await world.register("alice")  # player.registered and player.secret_set, in test
         assert _kinds(world) == [("player.registered", "test")]
@@ -70,8 +66,38 @@ async def test_only_events_an_endpoint_subscribes_to_are_stored(db_url: str, rec
         await world.client.close()
 
 
+async def test_a_paused_endpoint_keeps_what_it_subscribes_to_and_is_sent_nothing(
+    db_url: str, receiver: Receiver
+) -> None:
+    """What the test worlds keep every event with (tests/kept.py): a paused endpoint subscribed to every
+    kind."""
+    extra = webhook_manifest(held=("test", receiver.url, '["*"]'))
+    world = await start_world(db_url, manifest_extra=extra, every_event=False)
+    try:
+        endpoint_id = world.applied["games"]["space-race"]["webhooks"]["held"]["id"]
+        now = world.services.clock.now()
+
+        def pause(tx: ServerTransaction) -> None:
+            endpoint = tx.webhooks.get_endpoint(endpoint_id)
+            assert endpoint is not None
+            tx.webhooks.save_endpoint(attrs.evolve(endpoint, status=EndpointStatus.PAUSED), now)
+
+        world.services.store.run(pause)
+        await world.register("alice")
+        assert _kinds(world) == [("player.registered", "test"), ("player.secret_set", "test")]
+        await world.dispatcher.drain_due()
+        held = world.services.store.run(lambda tx: tx.webhooks.list_deliveries(endpoint_id), write=False)
+        assert sorted((kind, d.status.value) for d, kind in held) == [
+            ("player.registered", "pending"),
+            ("player.secret_set", "pending"),
+        ]
+        assert receiver.received == []
+    finally:
+        await world.client.close()
+
+
 async def test_a_write_without_subscribers_does_not_wake_the_dispatcher(db_url: str) -> None:
-    world = await start_world(db_url)
+    world = await start_world(db_url, every_event=False)
     try:
         woken: list[int] = []
         world.services.store.on_events_committed(lambda: woken.append(1))
@@ -83,7 +109,7 @@ async def test_a_write_without_subscribers_does_not_wake_the_dispatcher(db_url: 
 
 async def test_a_revoked_key_is_refused_by_the_next_request(db_url: str) -> None:
     # Keys cached for an hour: only the revocation can make the next request read the key again.
-    world = await start_world(db_url, key_cache_ttl=HOUR)
+    world = await start_world(db_url, key_cache_ttl=HOUR, every_event=False)
     try:
         await world.register("alice")
         await _revoke(world, "test-client")
@@ -96,8 +122,8 @@ async def test_a_revoked_key_is_refused_by_the_next_request(db_url: str) -> None
 async def _two_processes(pg_url: str) -> tuple[World, World]:
     """Two servers on one PostgreSQL database, each with its own caches (keys kept for an hour), both
     listening for notifications."""
-    first = await start_world(pg_url, key_cache_ttl=HOUR)
-    second = await start_world(pg_url, key_cache_ttl=HOUR)
+    first = await start_world(pg_url, key_cache_ttl=HOUR, every_event=False)
+    second = await start_world(pg_url, key_cache_ttl=HOUR, every_event=False)
     second.keys = first.keys  # applied again by the second: the keys were minted by the first
     await _listening(first, second)
     return first, second
@@ -149,8 +175,8 @@ async def test_a_key_rotated_by_one_process_retires_on_time_in_another(pg_url: s
 async def test_an_endpoint_created_by_one_process_gets_the_events_of_another(
     pg_url: str, receiver: Receiver
 ) -> None:
-    first = await start_world(pg_url)
-    second = await start_world(pg_url)
+    first = await start_world(pg_url, every_event=False)
+    second = await start_world(pg_url, every_event=False)
     second.keys = first.keys
     try:
         await _listening(first, second)

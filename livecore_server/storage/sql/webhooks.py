@@ -400,8 +400,6 @@ class SqlWebhooks(SqlPort):
         paused endpoint keeps its deliveries for when it resumes): an event nobody subscribes to is not
         stored (docs/webhooks.md#what-is-kept). Read once per GAME_CACHE_TTL, dropped by every change of
         the game's endpoints (:meth:`insert_endpoint`, :meth:`update_endpoint_target`)."""
-        if sqlport.KEEP_EVERY_EVENT:
-            return True
         now = time.monotonic()
         cached = self.db.subscription_cache.get(game_id)
         if cached is None or now - cached[0] >= sqlport.GAME_CACHE_TTL:
