@@ -869,6 +869,10 @@ class PostgresTransaction(SqlTransaction):
     def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} = ANY(?)", (list(values),)  # psycopg sends a list as an array
 
+    def by_key(self, table: str, alias: str, where: str) -> str:
+        # A LATERAL subquery with LIMIT 1 is never turned into a join: the planner cannot hash the table.
+        return f"CROSS JOIN LATERAL (SELECT * FROM {table} WHERE {where} LIMIT 1) {alias}"
+
 
 def _implements_the_port(tx: PostgresTransaction) -> Transaction:
     return tx  # mypy checks PostgresTransaction against the Protocol here

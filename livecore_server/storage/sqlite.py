@@ -468,3 +468,6 @@ class SqliteTransaction(SqlTransaction):
 
     def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
+
+    def by_key(self, table: str, alias: str, where: str) -> str:
+        return f"JOIN {table} {alias} ON {where}"  # SQLite joins by a nested loop over the key's index

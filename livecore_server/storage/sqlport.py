@@ -277,6 +277,11 @@ class SqlTransaction:
         """A condition ``column`` is one of ``values`` (not empty), and its parameters."""
         raise NotImplementedError
 
+    def by_key(self, table: str, alias: str, where: str) -> str:
+        """A join of the one row of ``table`` (as ``alias``) that ``where``, a unique key of it given by
+        the rows before, finds: looked up by its key for each row, whatever the plan's guesses."""
+        raise NotImplementedError
+
 
 class SqlPort:
     """A port's statements, run in one transaction."""

@@ -98,16 +98,18 @@ def ranked_page(
     if before is not None:
         where, params = f"{where} AND ({order}) < (?, ?, ?)", [*params, *stored_key(before)]
         order = "rank_key DESC, reached_at DESC, player_id DESC"
-    # The limit is written into the statement, not bound: PostgreSQL's generic plan of a prepared
-    # statement guesses a bound limit at a tenth of the range, and then joins the players by hashing the
-    # whole table.
-    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT {int(limit)}"
+    # The limit is bound, not written into the statement: a plan made for a written limit sorts the
+    # whole range when PostgreSQL's statistics guess the range smaller than the limit (a board new to them,
+    # or tables never analyzed). A bound limit is guessed at a tenth of the range, which keeps the page
+    # cut from the rank index; the players are then looked up one by one (by_key), as a guess of a
+    # tenth of a big range would otherwise join them by hashing the whole table.
+    cut = f"SELECT {entries.sql}, rank_key FROM {table} WHERE {where} ORDER BY {order} LIMIT ?"
     e_order = ", ".join(f"e.{c.strip()}" for c in order.split(","))
     sql = (
         f"SELECT {entries.qualified('e')}, {CONTENDER_COLUMNS.sql} FROM ({cut}) e"
-        f" JOIN players p ON p.id = e.player_id ORDER BY {e_order}"
+        f" {db.by_key('players', 'p', 'id = e.player_id')} ORDER BY {e_order}"
     )
-    page = [_entry_and_contender(entries, row) for row in db.read(sql, params)]
+    page = [_entry_and_contender(entries, row) for row in db.read(sql, [*params, limit])]
     return page[::-1] if before is not None else page
 
 
