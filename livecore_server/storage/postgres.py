@@ -871,7 +871,7 @@ class PostgresTransaction(SqlTransaction):
 
     def by_key(self, table: str, alias: str, where: str) -> str:
         # A LATERAL subquery with LIMIT 1 is never turned into a join: the planner cannot hash the table.
-        return f"CROSS JOIN LATERAL (SELECT * FROM {table} WHERE {where} LIMIT 1) {alias}"
+        return f"CROSS JOIN LATERAL (SELECT * FROM {table} {alias} WHERE {where} LIMIT 1) {alias}"
 
 
 def _implements_the_port(tx: PostgresTransaction) -> Transaction:

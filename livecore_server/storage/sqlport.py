@@ -278,8 +278,9 @@ class SqlTransaction:
         raise NotImplementedError
 
     def by_key(self, table: str, alias: str, where: str) -> str:
-        """A join of the one row of ``table`` (as ``alias``) that ``where``, a unique key of it given by
-        the rows before, finds: looked up by its key for each row, whatever the plan's guesses."""
+        """A join of the one row of ``table`` (as ``alias``, which ``where`` names it by) that ``where``,
+        a unique key of it given by the rows before, finds: looked up by its key for each row, whatever
+        the plan's guesses."""
         raise NotImplementedError
 
 

@@ -107,7 +107,7 @@ def ranked_page(
     e_order = ", ".join(f"e.{c.strip()}" for c in order.split(","))
     sql = (
         f"SELECT {entries.qualified('e')}, {CONTENDER_COLUMNS.sql} FROM ({cut}) e"
-        f" {db.by_key('players', 'p', 'id = e.player_id')} ORDER BY {e_order}"
+        f" {db.by_key('players', 'p', 'p.id = e.player_id')} ORDER BY {e_order}"
     )
     page = [_entry_and_contender(entries, row) for row in db.read(sql, [*params, limit])]
     return page[::-1] if before is not None else page
