@@ -19,7 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from livecore.clock import format_ts
 from livecore_server.demo import DEMO_PLAYER, apply_demo
 from livecore_server.services import SERVICES
-from tests.conftest import START, World, make_app
+from tests.conftest import START, World, keep_every_event_of, make_app
 from tests.secrets_scan import secrets_in_clear
 from tests.server.gift_support import Game
 
@@ -74,6 +74,7 @@ async def demo(db_url: str) -> AsyncIterator[Demo]:
     await client.start_server()
     services = app[SERVICES]
     applied, secret = apply_demo(services)
+    keep_every_event_of(services)  # the tests read what the demo's writes emit from the outbox
     world = World(services=services, client=client, keys={}, other_keys={}, applied=applied)
     game = Demo(world, "space-race", client_key="demo-client", server_key="demo-server")
     assert secret is not None
