@@ -117,6 +117,7 @@ async def test_the_migration_leaves_two_guilds_that_now_fold_alike_apart(clan: G
         await clan.register(who)
         await clan.credit(who, "coins", 100)
     older = await clan.founded("ann", "Star Pilots")
+    world.clock.advance(1)  # the older by its founding time, not by the order of two ids of one instant
     younger = await clan.founded("bob", "Star Pilotz")
     world.services.store.run(
         lambda tx: tx.execute(
