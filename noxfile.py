@@ -51,7 +51,7 @@ def fuzz(session: nox.Session) -> None:
     """schemathesis against a live server on a fresh database, on both OpenAPI documents; fails on a 5xx
     or an answer the document does not allow (docs/testing.md#fuzzing). Arguments after -- go to
     fuzz/run.py (`--examples N`, or $LIVECORE_FUZZ_EXAMPLES), and after a second -- to `st run`."""
-    session.install("-e", ".[fuzz]")
+    session.install("-e", ".[dev]")
     session.run("python", "-m", "fuzz.run", *session.posargs)
 
 

@@ -1,65 +1,64 @@
-"""``nox -s fuzz``: schemathesis against a live server, on both OpenAPI documents (docs/testing.md#fuzzing).
+"""schemathesis against a live server, on both OpenAPI documents (docs/testing.md#fuzzing): the suite's
+fuzz/test_documents.py, and ``nox -s fuzz`` for longer runs.
 
 A fresh SQLite database gets the fuzz manifest (``fuzz/manifest.toml``); ``livecore-server serve`` runs on
-it on a free loopback port with the system clock, as a deployment does; the players that
-``fuzz/schemathesis.toml`` names are registered, and the fuzzed one gets a friend, coins and swords. Then
-``st run`` fuzzes ``/sdk/v1/openapi.json`` with the client key and that player's secret, and
-``/server/v1/openapi.json`` with the server key. The run fails when either finds a failure, or when the
-server stops meanwhile. What was sent and answered is in the report directory, with the server's log.
+it on a free loopback port with the system clock, as a deployment does. The driver seeds, through the
+typed clients, the records the requests name (:func:`seed`), and fills their ids into a copy of
+``fuzz/schemathesis.toml`` (:func:`render_config`). Then ``st run`` fuzzes ``/sdk/v1/openapi.json`` with
+the client key and the fuzzed player's secret, and ``/server/v1/openapi.json`` with the server key. The
+run fails when either finds a failure, or when the server stops meanwhile. What was sent and answered is
+in the report directory, with the server's log.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import tomllib
-import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import httpx
 
 from benchmarks.server import ServerProcess, apply_manifest, manifest_vars
+from fuzz.allowances import allowances, operations_toml
+from livecore.api import routes
+from livecore.api.openapi import PUBLIC_SURFACES
+from livecore_client import SdkClient, ServerClient
+from livecore_client.models import AttemptResponse, GuildJoinPending, RewardEntry
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.toml"
 CONFIG = HERE / "schemathesis.toml"
 DOCUMENTS = {"sdk": "/sdk/v1/openapi.json", "server": "/server/v1/openapi.json"}
 EXAMPLES_ENV = "LIVECORE_FUZZ_EXAMPLES"
+PLACEHOLDER = "LIVECORE_FUZZ_"
 # Examples per operation in the fuzzing phase (the other phases do not depend on it): both documents
 # within about a minute on the 2-core machine (docs/testing.md#fuzzing).
 DEFAULT_EXAMPLES = 50
 SEED = 21
 
-# The players schemathesis.toml names: the fuzzed one and its friend, then one each for the operations
-# that would end the fuzzed one or rotate its secret.
+# The players schemathesis.toml names: the fuzzed one, its friend, one whose friend request to it stays
+# pending, then one each for the operations that would end the fuzzed one or rotate its secret.
 PLAYER = "fuzz-player"
 FRIEND = "fuzz-friend"
-PLAYERS = (PLAYER, FRIEND, "fuzz-register", "fuzz-erased", "fuzz-merged")
+STRANGER = "fuzz-stranger"
+PLAYERS = (PLAYER, FRIEND, STRANGER, "fuzz-register", "fuzz-erased", "fuzz-merged")
+TEAM = "fuzz-team"
 
 
 class Api:
-    """The few calls that set up a run, with the run's keys."""
+    """The run's server, through the typed clients, with the run's keys."""
 
     def __init__(self, base_url: str, keys: Mapping[str, str]) -> None:
         self.http = httpx.Client(base_url=base_url, timeout=10.0)
-        self.keys = keys
-
-    def call(self, method: str, path: str, key: str, secret: str | None = None, **body: Any) -> Any:
-        headers = {"Authorization": f"Bearer {self.keys[key]}", "Idempotency-Key": uuid.uuid4().hex}
-        if secret is not None:
-            headers["X-Player-Secret"] = secret
-        response = self.http.request(method, path, headers=headers, json=body)
-        if response.is_error:
-            raise SystemExit(
-                f"setting up the fuzz run: {method} {path} -> {response.status_code} {response.text}"
-            )
-        return response.json()["data"]
+        self.sdk = SdkClient(keys["client_key"], base_url=base_url)
+        self.server = ServerClient(keys["server_key"], base_url=base_url)
 
     def document_title(self, path: str) -> str:
         title: str = self.http.get(path).json()["info"]["title"]
@@ -67,18 +66,77 @@ class Api:
 
 
 def seed(api: Api) -> dict[str, str]:
-    """Register the players; the fuzzed one gets a friend, coins and swords. Its secret is returned."""
-    secrets = {
-        p: api.call("POST", f"/sdk/v1/players/{p}/register", "client_key")["playerSecret"] for p in PLAYERS
+    """What the fuzzed requests name, made through the API as a game and its backend would: the players,
+    a friendship, a balance, a guild with a join and a help request, a friend request, a gift, grants, an
+    attempt with its board, a lobby, a team and a partner invite. Answers the variables
+    fuzz/schemathesis.toml names (without their ``LIVECORE_FUZZ_`` prefix), the fuzzed player's secret
+    as ``PLAYER_SECRET``."""
+    sdk, server = api.sdk, api.server
+    secrets = {p: sdk.players.register(p).player_secret for p in PLAYERS}
+
+    def as_player(name: str) -> dict[str, str]:
+        return {"player_secret": secrets[name]}
+
+    sdk.friends.send_request(PLAYER, external_player_id=FRIEND, **as_player(PLAYER))
+    sdk.friends.send_request(FRIEND, external_player_id=PLAYER, **as_player(FRIEND))  # accepts the first
+    # A request still pending, to the fuzzed player: the one its accept, decline and cancel can name.
+    pending = sdk.friends.send_request(STRANGER, external_player_id=PLAYER, **as_player(STRANGER)).request
+    assert pending is not None
+    friend_request = pending.request_id
+    server.wallet.credit(PLAYER, "coins", 1_000_000)
+    server.inventory.grant(PLAYER, "sword", 1_000)
+    server.inventory.grant(FRIEND, "sword", 10)
+
+    guild = sdk.guilds.create(PLAYER, "Fuzz Guild", "request", **as_player(PLAYER)).guild
+    join = sdk.guilds.join(FRIEND, guild.guild_id, **as_player(FRIEND))
+    assert isinstance(join, GuildJoinPending), join
+    asked = sdk.guilds.ask_help(PLAYER, type="item", resource_key="sword", amount=1, **as_player(PLAYER))
+    gift = sdk.gifts.send(
+        FRIEND, type="item", resource_key="sword", amount=1, external_player_id=PLAYER, **as_player(FRIEND)
+    ).gift
+    reward = server.grants.create(PLAYER, [RewardEntry("currency", "coins", 1)]).grant
+    crate = server.grants.create(PLAYER, [RewardEntry("crate", "chest", 1)], kind="crate").grant
+    attempt = sdk.live_events.start_attempt(PLAYER, "sprint", **as_player(PLAYER))
+    assert isinstance(attempt, AttemptResponse), attempt
+    game_id = server.system.ping().game_id
+    lobby = server.lobbies.push(game_id, "duel", "fuzz-lobby", [PLAYER], fill_bots=True).lobby
+    server.teams.put_roster("squads", TEAM, [PLAYER, FRIEND])
+    invite = sdk.teams.invite_partner(FRIEND, "relay", PLAYER, **as_player(FRIEND)).invite
+    return {
+        "PLAYER_SECRET": secrets[PLAYER],
+        "GAME_ID": game_id,
+        "GUILD_ID": guild.guild_id,
+        "FRIEND_REQUEST_ID": friend_request,
+        "JOIN_REQUEST_ID": join.request.request_id,
+        "HELP_REQUEST_ID": asked.help_request.request_id,
+        "GIFT_ID": gift.gift_id,
+        "GRANT_ID": reward.grant_id,
+        "CRATE_GRANT_ID": crate.grant_id,
+        "ATTEMPT_ID": attempt.attempt.attempt_id,
+        "BOARD_ID": attempt.attempt.leaderboard_id,
+        "LOBBY_ID": lobby.lobby_id,
+        "TEAM_KEY": TEAM,
+        "INVITE_ID": invite.invite_id,
     }
-    # Each asks the other: the second request accepts the first.
-    for a, b in ((PLAYER, FRIEND), (FRIEND, PLAYER)):
-        api.call(
-            "POST", f"/sdk/v1/players/{a}/friends/requests", "client_key", secrets[a], externalPlayerId=b
-        )
-    api.call("POST", f"/server/v1/players/{PLAYER}/wallet/coins/credit", "server_key", amount=1_000_000)
-    api.call("POST", f"/server/v1/players/{PLAYER}/inventory/sword/grant", "server_key", quantity=1_000)
-    return secrets
+
+
+def render_config(values: Mapping[str, str], into: Path) -> Path:
+    """fuzz/schemathesis.toml with the run's keys and seeded ids in its ``${LIVECORE_FUZZ_<NAME>}``
+    placeholders (schemathesis reads environment variables in some settings but not in dictionaries, so
+    the driver fills every one), written into ``into``."""
+    text = CONFIG.read_text()
+    for name, value in values.items():
+        text = text.replace(f"${{{PLACEHOLDER}{name}}}", value)
+    found = allowances(routes.ALL)
+    for surface in PUBLIC_SURFACES:
+        names = [r.name for r in routes.ALL if r.surface is surface]
+        text = text.replace(f"#@allowances {surface.name.lower()}\n", operations_toml(found, names))
+    left = sorted(set(re.findall(rf"\$\{{{PLACEHOLDER}\w+\}}", text)))
+    if left:
+        raise SystemExit(f"{CONFIG} names what the run does not seed: {', '.join(left)}")
+    path = into / "schemathesis.toml"
+    path.write_text(text)
+    return path
 
 
 def check_titles(api: Api) -> None:
@@ -95,17 +153,17 @@ def schemathesis_command() -> list[str]:
     """``st`` from PATH, else beside this interpreter (a venv run without activation)."""
     found = shutil.which("st") or shutil.which("st", path=str(Path(sys.executable).parent))
     if found is None:
-        raise SystemExit("schemathesis not found: pip install -e '.[fuzz]'")
+        raise SystemExit("schemathesis not found: pip install -e '.[dev]'")
     return [found]
 
 
 def fuzz_document(
-    name: str, base_url: str, env: Mapping[str, str], examples: int, report_dir: Path, extra: Sequence[str]
+    name: str, base_url: str, config: Path, examples: int, report_dir: Path, extra: Sequence[str]
 ) -> int:
     command = [
         *schemathesis_command(),
         "--config-file",
-        str(CONFIG),
+        str(config),
         "run",
         f"{base_url}{DOCUMENTS[name]}",
         "--url",
@@ -121,7 +179,7 @@ def fuzz_document(
         *extra,
     ]
     print(f"\n== fuzzing the {name} document: {' '.join(command)}", flush=True)
-    return subprocess.run(command, env=dict(env), check=False).returncode
+    return subprocess.run(command, check=False).returncode
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -148,20 +206,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Every request without the player's secret counts as a wrong one: with the brake's usual 20 a
         # minute, most of the fuzzed player's operations would be answered 429 and go untested. Likewise
         # the fuzzer's requests with a made-up key would lock its address out of every route.
+        # Requests without a key (the checks that leave it out or send a wrong one) share the address's
+        # bucket, lifted for the same reason.
         brake = ("--wrong-secrets-per-minute", "1000000", "--auth-failures-per-minute", "1000000")
+        brake += ("--address-requests-per-minute", "1000000")
         with ServerProcess(db, log, os.environ, extra_args=brake) as server:
             api = Api(server.base_url, keys)
             check_titles(api)
-            secrets = seed(api)
-            env = {
-                **os.environ,
-                "LIVECORE_FUZZ_CLIENT_KEY": keys["client_key"],
-                "LIVECORE_FUZZ_SERVER_KEY": keys["server_key"],
-                "LIVECORE_FUZZ_PLAYER_SECRET": secrets[PLAYER],
-            }
+            seeded = {"CLIENT_KEY": keys["client_key"], "SERVER_KEY": keys["server_key"], **seed(api)}
+            config = render_config(seeded, options.report_dir)
             for name in options.document or list(DOCUMENTS):
                 extra = options.extra
-                if fuzz_document(name, server.base_url, env, options.examples, options.report_dir, extra):
+                if fuzz_document(name, server.base_url, config, options.examples, options.report_dir, extra):
                     failed.append(f"the {name} document")
             if not server.alive():
                 failed.append("the server (it stopped during the run)")

@@ -17,15 +17,18 @@ Each limit is declared once, as one of these objects: next to the rule it belong
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
 import unicodedata
 from collections.abc import Sized
-from datetime import timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, TypeVar
 
 import attrs
 import orjson
 
+from livecore.clock import parse_ts
 from livecore.errors import invalid_request
 
 INT64_MIN = -(2**63)
@@ -52,6 +55,31 @@ def character_problem(value: str, *, plain: bool) -> str | None:
     return None
 
 
+@functools.cache
+def _refused_class(plain: bool) -> str:
+    """The body of a regular-expression class of the characters :func:`character_problem` refuses: NUL,
+    and with ``plain`` every control and format character of this interpreter's Unicode database.
+    Surrogates are left out: no UTF-8 request carries one, and validators whose strings are UTF-8 (Rust's)
+    refuse a pattern that names them. Code points of the Basic Multilingual Plane are written
+    ``\\uXXXX``, which Python's ``re`` and ECMA-262 both read; the few above it as the characters
+    themselves, which both read in a class (ECMA-262 with its ``u`` flag, as JSON Schema validators use
+    it)."""
+    if not plain:
+        return "\\u0000"
+    spans: list[tuple[int, int]] = []
+    for code in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(code)) in _REFUSED_CATEGORIES - {"Cs"}:
+            if spans and spans[-1][1] == code - 1:
+                spans[-1] = (spans[-1][0], code)
+            else:
+                spans.append((code, code))
+
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+
+    return "".join(one(a) if a == b else f"{one(a)}-{one(b)}" for a, b in spans)
+
+
 def _refuse(field: str, problem: str) -> Exception:
     return invalid_request(f"{field} {problem}.", {field: problem})
 
@@ -70,6 +98,9 @@ class Text:
     max_length: int | None = None
     trim: bool = False
     plain: bool = False
+    # A regular expression the whole value matches (in the syntax Python's ``re`` and ECMA-262 share),
+    # and what it means in words: ``form=("[A-Za-z]{3}", "three letters")``.
+    form: tuple[str, str] | None = None
 
     def length_text(self) -> str:
         if self.max_length is None:
@@ -84,13 +115,30 @@ class Text:
 
     def describe(self) -> str:
         """The rule in words, as the reference and the OpenAPI documents give it."""
+        if self.form is not None:
+            return self.form[1]
         text = self.length_text()
         return text + "; no control or format characters" if self.plain else text
+
+    def pattern(self) -> str:
+        """The rule's characters as a JSON Schema ``pattern``: none that :func:`character_problem`
+        refuses and, for a trimmed value that may not be empty, one that is not white space. Anchored
+        with a lookahead for the end rather than ``$``, which Python's ``re`` also matches before a
+        final newline (a control character)."""
+        end = "(?![\\s\\S])"
+        if self.form is not None:
+            return f"^(?:{self.form[0]}){end}"
+        refused = _refused_class(self.plain)
+        if self.trim and self.min_length:
+            return f"^[^{refused}]*[^{refused}\\s][^{refused}]*{end}"
+        return f"^[^{refused}]*{end}"
 
     def problem(self, value: str) -> str | None:
         bad = character_problem(value, plain=self.plain)
         if bad is not None:
             return bad
+        if self.form is not None and re.fullmatch(self.form[0], value) is None:
+            return f"must be {self.form[1]}"
         length = len(value.strip() if self.trim else value)
         too_long = self.max_length is not None and length > self.max_length
         return f"must be {self.length_text()}" if too_long or length < self.min_length else None
@@ -146,13 +194,16 @@ class Count:
 
     min_items: int = 0
     max_items: int | None = None
+    unique: bool = False  # no item twice (the check is the list's owner's, in its order of refusals)
 
     def describe(self) -> str:
         if self.max_items is None:
-            return f"at least {self.min_items:,}"
-        if self.min_items:
-            return f"{self.min_items:,} to {self.max_items:,}"
-        return f"at most {self.max_items:,}"
+            text = f"at least {self.min_items:,}"
+        elif self.min_items:
+            text = f"{self.min_items:,} to {self.max_items:,}"
+        else:
+            text = f"at most {self.max_items:,}"
+        return text + ", none twice" if self.unique else text
 
     def check(self, items: Sized, field: str) -> None:
         too_many = self.max_items is not None and len(items) > self.max_items
@@ -160,7 +211,35 @@ class Count:
             raise _refuse(field, f"must have {self.describe()} items")
 
 
-Rule = Text | FreeForm | Range
+_LAST_MS = time(23, 59, 59, 999_000)
+
+
+@attrs.frozen
+class Moment:
+    """A point in time a query names: a date (``2026-11-25``, a whole UTC day) or an RFC 3339 timestamp
+    with its offset (``2026-11-25T10:00:00Z``)."""
+
+    def describe(self) -> str:
+        return "a date (YYYY-MM-DD) or an RFC 3339 timestamp"
+
+    def parse(self, value: str, field: str, *, end: bool = False) -> datetime:
+        """The instant ``value`` names: a date's first millisecond, or with ``end`` its last."""
+        try:
+            if len(value) == 10:
+                return datetime.combine(date.fromisoformat(value), _LAST_MS if end else time(), UTC)
+            return parse_ts(value)
+        except (ValueError, OverflowError):
+            raise _refuse(field, "must be a date or a timestamp") from None
+
+    def check(self, value: str, field: str) -> str:
+        self.parse(value, field)
+        return value
+
+
+#: A date or a timestamp a query names.
+MOMENT = Moment()
+
+Rule = Text | FreeForm | Range | Moment
 
 _RULE = "limit"
 _ITEMS = "items"
@@ -188,6 +267,8 @@ def count_of(field: attrs.Attribute[Any]) -> Count | None:
     return count
 
 
+#: Any string of a request that names no rule: no NUL.
+ANY_TEXT = Text()
 #: Free-form text the service stores (``reason``, notes, ``sourceRefId``), unless a field says otherwise.
 FREE_TEXT = Text(max_length=200)
 #: Ids and keys: external player ids, record ids, economy keys, a purchase's store fields.
@@ -196,6 +277,12 @@ ID = Text(min_length=1, max_length=200, plain=True)
 FREE_FORM = FreeForm(max_bytes=4096)
 #: Any integer of a request.
 INT64 = Range(INT64_MIN, INT64_MAX)
+#: An integer that may not be negative (a floor on an amount).
+NOT_NEGATIVE = Range(0, INT64_MAX)
+#: How many rows a page of a list holds (``limit``), where the list says no other bound.
+PAGE = Range(1, 200)
+#: Where a page of a list starts (``offset``): at most 2^62, so that offset plus limit fits in 64 bits.
+OFFSET = Range(0, 2**62)
 #: The largest whole number a JSON double (so every client) and a database float hold exactly.
 SAFE_INTEGER_MAX = 2**53 - 1
 #: Every number that reaches a score, a metric, a threshold or a board, on every route and in the

@@ -14,6 +14,7 @@ from livecore.economy.api import (
     InventoryResponse,
     ItemAdjustResponse,
     ItemHolding,
+    SpendItemRequest,
     WalletAdjustResponse,
     WalletResponse,
 )
@@ -473,6 +474,7 @@ __all__ = [
     "SetCountryRequest",
     "SetCountryResponse",
     "SetIdentityRequest",
+    "SpendItemRequest",
     "SpendPlayersQuery",
     "SpendQuery",
     "SpendQueryResponse",

@@ -410,6 +410,15 @@ def main() -> None:
     " before that address gets 429.",
 )
 @click.option(
+    "--address-requests-per-minute",
+    type=click.IntRange(1, 1_000_000),
+    default=None,
+    envvar="LIVECORE_ADDRESS_REQUESTS_PER_MINUTE",
+    show_envvar=True,
+    help="Requests without a valid key a minute, per client address and bucket, before that address gets"
+    " 429 (default: each bucket's default limit).",
+)
+@click.option(
     "--client-address-header",
     default=None,
     envvar="LIVECORE_CLIENT_ADDRESS_HEADER",
@@ -443,6 +452,7 @@ def serve(
     allow_private_webhooks: bool,
     wrong_secrets_per_minute: int,
     auth_failures_per_minute: int,
+    address_requests_per_minute: int | None,
     client_address_header: str | None,
     studio_areas: tuple[str, ...],
 ) -> None:
@@ -463,6 +473,7 @@ def serve(
         allow_private_webhooks=allow_private_webhooks,
         wrong_secrets_per_minute=wrong_secrets_per_minute,
         auth_failures_per_minute=auth_failures_per_minute,
+        address_requests_per_minute=address_requests_per_minute,
         client_address_header=client_address_header or None,
         country_of=offline_country if ip_country else no_country,
         oidc=_oidc(host, port),

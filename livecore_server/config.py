@@ -64,6 +64,10 @@ class Config:
     # docs/reference/conventions.md#rate-limits: failed authentications a minute per client address before
     # 429 (serve --auth-failures-per-minute; livecore_server/lockouts.py).
     auth_failures_per_minute: int = AUTH_FAILURES_PER_MINUTE
+    # docs/reference/conventions.md#rate-limits: requests a minute per client address and bucket of those
+    # without a valid key (public routes, and refused keys), or None for each bucket's default (serve
+    # --address-requests-per-minute).
+    address_requests_per_minute: int | None = None
     # The request header a proxy in front of the server puts the client's address in (its last value is
     # taken), or None: the connection's peer (serve --client-address-header, docs/operators.md#lock-outs).
     client_address_header: str | None = None

@@ -1,13 +1,15 @@
 """The wire converter: snake_case attributes <-> camelCase JSON, strict types, no unknown keys.
 
 One cattrs converter for the whole contract. Structuring is strict where cattrs' defaults are lenient:
-a string field refuses ``123``, an integer field refuses ``"1"``, ``1.5`` and ``true``, unknown keys are
-refused. :func:`structure` turns cattrs' errors into one 400 naming every offending field.
+a string field refuses ``123``, an integer field refuses ``"1"``, ``1.5`` and ``true`` (and takes ``2.0``
+as 2, as JSON Schema does), unknown keys are refused. :func:`structure` turns cattrs' errors into one 400
+naming every offending field.
 
 It also checks, for every request, what does not depend on the route (:mod:`livecore.limits`): no
 string holds NUL (free-form objects included, keys too), a field whose declared rule is ``plain`` (names,
-ids) holds no control or format character, and integers fit in signed 64 bits. Lengths and sizes are the
-commands' to check, after the ban (:mod:`livecore.limits`).
+ids) holds no control or format character, and integers fit in signed 64 bits. A body's lengths and sizes
+are the commands' to check, after the ban (:mod:`livecore.limits`); a query's are checked as it is read
+(:func:`check_declared`).
 
 Fields the contract marks "present only when ..." carry ``metadata={"omit_if_none": True}`` and are left out
 of the JSON when ``None``.
@@ -25,7 +27,7 @@ import functools
 import re
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any, Final, TypeVar, cast
 
@@ -44,7 +46,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from livecore.clock import format_ts, parse_ts
 from livecore.errors import invalid_request
-from livecore.limits import INT64_MAX, INT64_MIN, Text, character_problem, rule_of
+from livecore.limits import INT64_MAX, INT64_MIN, Count, Rule, Text, character_problem, count_of, rule_of
 
 T = TypeVar("T")
 
@@ -100,6 +102,9 @@ def _strict_int(value: Any, _: Any) -> int:
 
 
 def _request_int(value: Any, type_: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        # JSON has one kind of number, and JSON Schema counts 2.0 as the integer 2: so does a request.
+        value = int(value)
     number = _strict_int(value, type_)
     if not INT64_MIN <= number <= INT64_MAX:
         raise ValueError("must fit in signed 64 bits")
@@ -418,7 +423,35 @@ def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
             {n: "is not a known parameter" for n in unknown},
         )
     values = {wire: _query_value(params[wire], t, wire) for wire, t in fields.items() if wire in params}
-    return structure(values, cls)
+    return check_declared(structure(values, cls), values)
+
+
+def check_declared(query: T, given: Iterable[str]) -> T:
+    """``query`` once the limits its ``given`` fields (by wire name) declare hold (:mod:`livecore.limits`):
+    a query's bounds are the route's to check, before its handler, so that every bound its document
+    publishes is the bound the service keeps. A default needs no check."""
+    fields = _declared(cast(type, type(query)))
+    for wire in given:
+        rule, count, name = fields.get(wire, (None, None, ""))
+        value = getattr(query, name, None)
+        if value is None:
+            continue
+        if count is not None:
+            count.check(value, wire)
+        for item in value if isinstance(value, list) else (value,):
+            if rule is not None:
+                rule.check(item, wire)
+    return query
+
+
+@functools.cache
+def _declared(cls: type) -> dict[str, tuple[Rule | None, Count | None, str]]:
+    """Wire name -> the rule, the count and the attribute name of each limited field of ``cls``."""
+    return {
+        camel(f.name): (rule_of(f), count_of(f), f.name)
+        for f in attrs.fields(cast(Any, cls))
+        if rule_of(f) is not None or count_of(f) is not None
+    }
 
 
 def unstructure_query(value: Any) -> dict[str, str]:

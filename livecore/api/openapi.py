@@ -43,8 +43,20 @@ from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import Code, ErrorCode, status_of
-from livecore.idempotency import KEY
-from livecore.limits import ID, INT64, JSON_DEPTH_MAX, FreeForm, Range, Rule, Text, count_of, rule_of
+from livecore.idempotency import BODY_FIELD, KEY
+from livecore.limits import (
+    ANY_TEXT,
+    ID,
+    INT64,
+    JSON_DEPTH_MAX,
+    FreeForm,
+    Moment,
+    Range,
+    Rule,
+    Text,
+    count_of,
+    rule_of,
+)
 from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
@@ -127,6 +139,26 @@ _HEADERS: dict[str, Any] = {
     },
 }
 
+_BODY_KEY = (
+    "The write's idempotency key, in the body rather than the `Idempotency-Key` header (both given must "
+    f"be equal): {KEY.describe()}."
+)
+
+# A header's value as the documents give it: visible ASCII, words apart by spaces. HTTP drops the white
+# space around a value and encodes header text as Latin-1, where any byte past ASCII alone is not the
+# UTF-8 the service reads; a value of UTF-8 beyond ASCII is taken too, but no JSON Schema string says
+# "these bytes".
+_HEADER_PATTERN = r"^(?:[!-~]+(?: +[!-~]+)*)?(?![\s\S])"
+# A header the service only records (``X-Svc-SDK``): any text HTTP carries, tabs included.
+_ANY_HEADER_PATTERN = r"^[\t -~]*(?![\s\S])"
+
+
+def _header_schema(rule: Text | None) -> dict[str, Any]:
+    if rule is None:
+        return {"type": "string", "pattern": _ANY_HEADER_PATTERN}
+    return {**_rule_keywords(rule, {"type": "string"}), "pattern": _HEADER_PATTERN}
+
+
 _SDK_HEADER = "XSvcSdk"
 _PARAMETERS: dict[str, Any] = {
     _SDK_HEADER: {
@@ -134,7 +166,7 @@ _PARAMETERS: dict[str, Any] = {
         "in": "header",
         "required": False,
         "description": "SDK identification, `<name>/<version>`; direct REST callers should send their own.",
-        "schema": {"type": "string"},
+        "schema": _header_schema(None),
         "example": "livecore-python/0.1.0",
     },
 }
@@ -326,21 +358,36 @@ def _parameters(route: Route, schemas: _Schemas, sibling_paths: list[str]) -> li
     if route.query is not None:
         params.extend(schemas.query_parameters(route.query))
     if route.idempotency is not Idempotency.NONE:
-        required = route.idempotency is Idempotency.REQUIRED and not route.body_idempotency_field
+        # A key the route requires is the header's to carry, unless the body's field is itself required:
+        # OpenAPI cannot say "this header or that body field", so the other one is the alternative.
+        required = route.idempotency is Idempotency.REQUIRED and not _body_key_required(route)
+        description = "Makes the write safe to retry; kept 24 hours per game, environment and route."
+        if route.body_idempotency_field:
+            description += (
+                " The body field `idempotencyKey` may carry the key instead of this header; when both are "
+                "given they must be equal (else 400 `invalid_request`)."
+            )
         params.append(
             {
                 "name": "Idempotency-Key",
                 "in": "header",
                 "required": required,
-                "description": "Makes the write safe to retry; kept 24 hours per game, environment and "
-                "route.",
-                "schema": _rule_keywords(KEY, {"type": "string"}),
+                "description": description,
+                "schema": _header_schema(KEY),
             }
         )
     params.append({"$ref": f"#/components/parameters/{_SDK_HEADER}"})
     if route.surface is Surface.SDK:
         params.extend({"$ref": f"#/components/parameters/{name}"} for name in _BUILD_PARAMETERS)
     return params
+
+
+def _body_key_required(route: Route) -> bool:
+    """Whether the route's body requires its ``idempotencyKey`` field."""
+    if not route.body_idempotency_field or route.request is None:
+        return False
+    field = attrs.fields_dict(route.request).get("idempotency_key")
+    return field is not None and field.default is attrs.NOTHING
 
 
 def _error_codes(route: Route) -> dict[int, list[str]]:
@@ -544,6 +591,9 @@ class _Schemas:
             if schema.get("type") == "array":
                 param["style"] = "form"
                 param["explode"] = False
+                # A list given has an item: the empty list is the parameter left out, and an empty value
+                # is refused as an empty item (livecore.api.convert).
+                param["schema"] = {**schema, "minItems": max(1, schema.get("minItems", 0))}
             params.append(param)
         return params
 
@@ -568,8 +618,12 @@ class _Schemas:
                 return _enum_schema([member.value for member in tp])
             scalar = _scalar(tp)
             if scalar is not None:
-                # Integers of a request are refused outside signed 64 bits; responses never leave them.
-                return _rule_keywords(INT64, scalar) if tp is int and mode == "input" else scalar
+                if mode == "output":
+                    return scalar
+                # A request's integers are refused outside signed 64 bits, its strings holding NUL.
+                if tp is int:
+                    return _rule_keywords(INT64, scalar)
+                return {**scalar, "pattern": ANY_TEXT.pattern()} if tp is str else scalar
         container = origin if origin is not None else tp
         if container in (dict, collections.abc.Mapping, collections.abc.MutableMapping):
             value = args[1] if len(args) == 2 else Any
@@ -630,6 +684,8 @@ class _Schemas:
                     prop = {**prop, "default": default}
             if description := field.metadata.get("description"):
                 prop = {**prop, "description": description}
+            elif mode == "input" and name == BODY_FIELD:
+                prop = {**prop, "description": _BODY_KEY}
             properties[name] = prop
         schema: dict[str, Any] = {"type": "object"}
         doc = cls.__dict__.get("__doc__")
@@ -678,6 +734,8 @@ def _with_rules(schema: dict[str, Any], field: attrs.Attribute[Any]) -> dict[str
                 out["minItems"] = count.min_items
             if count.max_items is not None:
                 out["maxItems"] = count.max_items
+            if count.unique:
+                out["uniqueItems"] = True
     elif isinstance(rule, Range) and out.get("type") == "object":  # a mapping of numbers: each value's
         out["additionalProperties"] = _rule_keywords(rule, {"type": "number"})
     elif rule is not None:
@@ -699,12 +757,14 @@ def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
             out["minLength"] = rule.min_length
         if rule.max_length is not None:
             out["maxLength"] = rule.max_length
-        if rule.trim and rule.min_length:
-            out["pattern"] = r"\S"  # not white space alone
+        out["pattern"] = rule.pattern()
         out["description"] = rule.describe()
     elif isinstance(rule, FreeForm):
         out["description"] = rule.describe()
         out["x-max-json-bytes"] = rule.max_bytes
+    elif isinstance(rule, Moment):
+        out["anyOf"] = [{"type": "string", "format": f} for f in ("date", "date-time")]
+        out["description"] = rule.describe()
     else:
         if schema.get("type") == "integer" or "integer" in schema.get("type", ()):
             out["format"] = "int64"
@@ -722,7 +782,7 @@ _BUILD_PARAMETERS: dict[str, Any] = {
         "required": False,
         "description": "The platform the game runs on: `ios`, `android`, `web`, `windows`, `macos`, `linux`, "
         "`editor` or a key the game declares; kept on the player, the last one sent.",
-        "schema": _rule_keywords(PLATFORM, {"type": "string"}),
+        "schema": _header_schema(PLATFORM),
         "example": "ios",
     },
     "XSvcAppVersion": {
@@ -730,7 +790,7 @@ _BUILD_PARAMETERS: dict[str, Any] = {
         "in": "header",
         "required": False,
         "description": "The game's build; kept on the player, the last one sent.",
-        "schema": _rule_keywords(APP_VERSION, {"type": "string"}),
+        "schema": _header_schema(APP_VERSION),
         "example": "1.4.2",
     },
 }

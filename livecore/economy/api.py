@@ -50,8 +50,18 @@ class AdjustWalletRequest:
 
 
 @attrs.frozen
+class SpendItemRequest:
+    """Inventory consume and revoke (docs/reference/economy.md)."""
+
+    quantity: int = attrs.field(metadata=limited(AMOUNT))
+    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    source_ref_id: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
+    idempotency_key: str | None = attrs.field(default=None, metadata=limited(KEY))
+
+
+@attrs.frozen
 class AdjustItemRequest:
-    """Inventory grant/revoke/consume (docs/reference/economy.md); ``parameters`` only when granting."""
+    """Inventory grant (docs/reference/economy.md), which may set the player's item ``parameters``."""
 
     quantity: int = attrs.field(metadata=limited(AMOUNT))
     reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
@@ -131,7 +141,7 @@ SDK_INVENTORY_CONSUME = Route(
     path="/players/{externalId}/inventory/{itemKey}/consume",
     summary="Use up items (platform-managed games); never below zero.",
     auth=Auth.PLAYER,
-    request=AdjustItemRequest,
+    request=SpendItemRequest,
     response=ItemAdjustResponse,
     idempotency=Idempotency.OPTIONAL,
     body_idempotency_field=True,
@@ -172,7 +182,7 @@ SERVER_INVENTORY_REVOKE = _server_adjust(
     "server.inventory.revoke",
     "/players/{externalId}/inventory/{itemKey}/revoke",
     "Remove items (atomic decrement); 409 when the player holds fewer.",
-    AdjustItemRequest,
+    SpendItemRequest,
     ItemAdjustResponse,
     ErrorCode.INSUFFICIENT_QUANTITY,
 )

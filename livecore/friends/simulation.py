@@ -14,7 +14,7 @@ from livecore.gifts.commands import GiftsTx
 from livecore.players import commands as players_cmd
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
-from livecore.simulation.actions import Actions, body, external_id_of
+from livecore.simulation.actions import Actions, body, external_id_of, query
 
 if TYPE_CHECKING:
     from livecore.simulation.player import SimPlayer
@@ -34,7 +34,7 @@ class Friends(Actions):
     def code(self, *, progression: builtins.list[str] | None = None) -> api.FriendCodeResponse:
         """The player's friend code and identity (``progression``: economy keys to show)."""
         scope = self._sim.scope
-        q = body(api.ProgressionQuery, progression=progression)
+        q = query(api.ProgressionQuery, progression=progression)
 
         def op(tx: GiftsTx, me: Player) -> api.FriendCodeResponse:
             assert me.friend_code is not None
@@ -73,7 +73,7 @@ class Friends(Actions):
     def requests(self, *, progression: builtins.list[str] | None = None) -> api.RequestsResponse:
         """The player's pending requests, incoming and outgoing."""
         scope = self._sim.scope
-        q = body(api.ProgressionQuery, progression=progression)
+        q = query(api.ProgressionQuery, progression=progression)
         return self._as_friend(
             lambda tx, me: views.requests_view(tx, load_game(tx, scope), me, q.progression), write=False
         )
@@ -111,7 +111,7 @@ class Friends(Actions):
     def list(self, *, progression: builtins.list[str] | None = None) -> api.FriendsResponse:
         """The player's friends with their presence and the player's gift cooldowns."""
         sim = self._sim
-        q = body(api.ProgressionQuery, progression=progression)
+        q = query(api.ProgressionQuery, progression=progression)
         return self._as_friend(
             lambda tx, me: views.friends_view(
                 tx, load_game(tx, sim.scope), me, q.progression, sim.clock.now(), views.stored_presence
@@ -135,12 +135,12 @@ class Friends(Actions):
     ) -> builtins.list[api.SearchHit]:
         """Players whose name matches ``q``, with the player's relationship to each."""
         sim = self._sim
-        query = body(api.SearchQuery, q=q, limit=limit, progression=progression)
+        asked = query(api.SearchQuery, q=q, limit=limit, progression=progression)
 
         def op(tx: GiftsTx, me: Player) -> builtins.list[api.SearchHit]:
-            found = cmd.search(tx, sim.scope, me, query.q, query.limit)
+            found = cmd.search(tx, sim.scope, me, asked.q, asked.limit)
             prog = views.progression_for(
-                tx, load_game(tx, sim.scope), query.progression, [h.player for h in found]
+                tx, load_game(tx, sim.scope), asked.progression, [h.player for h in found]
             )
             return [
                 api.SearchHit(
@@ -159,7 +159,7 @@ class Friends(Actions):
     ) -> api.SuggestionsResponse:
         """Players the player may want to befriend: recently active ones it has no relationship with."""
         sim = self._sim
-        q = body(api.SuggestionsQuery, limit=limit, progression=progression)
+        q = query(api.SuggestionsQuery, limit=limit, progression=progression)
 
         def op(tx: GiftsTx, me: Player) -> api.SuggestionsResponse:
             chosen = cmd.suggestions(tx, sim.rt, sim.scope, me, q.limit)

@@ -25,7 +25,7 @@ from livecore.games import ResourceType
 from livecore.gifts.rules import MESSAGE, Gift, GiftStatus
 from livecore.grants.rules import GrantStatus
 from livecore.idempotency import KEY
-from livecore.limits import ID, limited
+from livecore.limits import ID, PAGE, limited
 from livecore.players.rules import Player, PlayerCard
 
 
@@ -140,7 +140,7 @@ class GiftHistoryDirection(enum.StrEnum):
 @attrs.frozen
 class ServerGiftsQuery:
     direction: GiftHistoryDirection = GiftHistoryDirection.RECEIVED
-    limit: int = 50
+    limit: int = attrs.field(default=50, metadata=limited(PAGE))
 
 
 @attrs.frozen

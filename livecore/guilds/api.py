@@ -48,7 +48,8 @@ from livecore.guilds.rules import (
     help_status,
 )
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, ID, limited
+from livecore.limits import FREE_FORM, ID, OFFSET, limited
+from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
 
 if TYPE_CHECKING:
@@ -312,7 +313,7 @@ class CreateGuildRequest:
     join_type: JoinType
     description: str | None = attrs.field(default=None, metadata=limited(DESCRIPTION))
     badge: str | None = attrs.field(default=None, metadata=limited(BADGE))
-    country: str | None = None
+    country: str | None = attrs.field(default=None, metadata=limited(COUNTRY))
     metadata: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
 
     def profile(self) -> Profile:
@@ -338,7 +339,7 @@ class EditGuildRequest:
     name: str | Absent = attrs.field(default=ABSENT, metadata=_kept_unless_given(NAME))
     description: str | Absent | None = attrs.field(default=ABSENT, metadata=_kept_unless_given(DESCRIPTION))
     badge: str | Absent | None = attrs.field(default=ABSENT, metadata=_kept_unless_given(BADGE))
-    country: str | Absent | None = attrs.field(default=ABSENT, metadata=_kept_unless_given())
+    country: str | Absent | None = attrs.field(default=ABSENT, metadata=_kept_unless_given(COUNTRY))
     join_type: JoinType | Absent = attrs.field(default=ABSENT, metadata=_kept_unless_given())
     metadata: dict[str, Any] | Absent | None = attrs.field(
         default=ABSENT, metadata=_kept_unless_given(FREE_FORM)
@@ -396,16 +397,13 @@ class DonateRequest:
     amount: int
 
 
-_OFFSET = {"description": "from 0"}
-
-
 @attrs.frozen
 class GuildSearchQuery:
     """``q``: a case-insensitive substring of the name."""
 
     q: str | None = attrs.field(default=None, metadata=limited(SEARCH_TEXT))
     limit: int = attrs.field(default=DEFAULT_PAGE_LIMIT, metadata=limited(PAGE_LIMIT))
-    offset: int = attrs.field(default=0, metadata=_OFFSET)
+    offset: int = attrs.field(default=0, metadata=limited(OFFSET))
 
 
 @attrs.frozen
@@ -417,7 +415,7 @@ class GuildListQuery:
     player: str | None = attrs.field(default=None, metadata=limited(ID))
     include_disbanded: bool = False
     limit: int = attrs.field(default=DEFAULT_PAGE_LIMIT, metadata=limited(PAGE_LIMIT))
-    offset: int = attrs.field(default=0, metadata=_OFFSET)
+    offset: int = attrs.field(default=0, metadata=limited(OFFSET))
 
 
 # --- responses -------------------------------------------------------------------------------------------

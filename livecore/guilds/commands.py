@@ -86,7 +86,7 @@ from livecore.guilds.webhooks import (
     GuildUpdated,
 )
 from livecore.ids import new_uuid
-from livecore.limits import ID, Range
+from livecore.limits import ID, OFFSET
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -376,7 +376,7 @@ def create(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, profile: Pro
 def _page(text: str | None, limit: int | None, offset: int | None) -> tuple[int, int]:
     SEARCH_TEXT.check_optional(text, "q")
     limit = DEFAULT_PAGE_LIMIT if limit is None else PAGE_LIMIT.check(limit, "limit")
-    offset = 0 if offset is None else Range(0, 2**62).check(offset, "offset")
+    offset = 0 if offset is None else OFFSET.check(offset, "offset")
     return limit, offset
 
 

@@ -15,7 +15,7 @@ from livecore.games import ResourceType
 from livecore.guilds import api, commands
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType
 from livecore.players.rules import Player
-from livecore.simulation.actions import Actions, ServerActions, body, external_id_of, patch
+from livecore.simulation.actions import Actions, ServerActions, body, external_id_of, patch, query
 
 if TYPE_CHECKING:
     from livecore.simulation.player import SimPlayer
@@ -27,12 +27,12 @@ def search(
 ) -> api.GuildSearchResponse:
     """Guilds not disbanded whose name holds ``q`` (every guild without it), newest first, a page of
     ``limit`` from ``offset``, without their members (``sdk.guilds.search``: the client key alone)."""
-    query = body(api.GuildSearchQuery, q=q, limit=limit, offset=offset)
+    asked = query(api.GuildSearchQuery, q=q, limit=limit, offset=offset)
     return sim.run(
         lambda tx: api.GuildSearchResponse(
             guilds=[
                 api.GuildView.of(g)
-                for g in commands.search(tx, sim.scope, query.q, query.limit, query.offset)
+                for g in commands.search(tx, sim.scope, asked.q, asked.limit, asked.offset)
             ]
         )
     )
@@ -255,7 +255,7 @@ class ServerGuilds(ServerActions):
         """The game's guilds, newest first: those whose name holds ``q``, every guild ``player`` was ever
         in, disbanded ones only with ``include_disbanded``; ``next_offset`` None on the last page."""
         sim = self._sim
-        query = body(
+        asked = query(
             api.GuildListQuery,
             q=q,
             player=external_id_of(player),
@@ -268,11 +268,11 @@ class ServerGuilds(ServerActions):
                 commands.admin_search(
                     tx,
                     sim.server_scope,
-                    text=query.q,
-                    player_external_id=query.player,
-                    include_disbanded=query.include_disbanded,
-                    limit=query.limit,
-                    offset=query.offset,
+                    text=asked.q,
+                    player_external_id=asked.player,
+                    include_disbanded=asked.include_disbanded,
+                    limit=asked.limit,
+                    offset=asked.offset,
                 )
             )
         )

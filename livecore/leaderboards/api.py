@@ -13,9 +13,9 @@ from livecore.games import Order, Period
 from livecore.idempotency import KEY
 from livecore.leaderboards.commands import SharedPage
 from livecore.leaderboards.rules import SCORE
-from livecore.limits import ID, limited
+from livecore.limits import ID, PAGE, limited
 from livecore.live_events.api import EntryView
-from livecore.live_events.boards import DEFAULT_LIMIT, LIMIT
+from livecore.live_events.boards import DEFAULT_LIMIT
 
 
 @attrs.frozen
@@ -40,7 +40,7 @@ class LeaderboardView:
 
 @attrs.frozen
 class LeaderboardQuery:
-    limit: int = attrs.field(default=DEFAULT_LIMIT, metadata=limited(LIMIT))
+    limit: int = attrs.field(default=DEFAULT_LIMIT, metadata=limited(PAGE))
     cursor: str | None = attrs.field(default=None, metadata=limited(ID))
     around: str | None = attrs.field(default=None, metadata=limited(ID))
     division: str | None = attrs.field(default=None, metadata=limited(ID))

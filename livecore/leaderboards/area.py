@@ -14,6 +14,7 @@ from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
 from livecore.leaderboards.webhooks import PeriodFinalized
+from livecore.limits import PAGE
 from livecore.live_events import boards
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
@@ -49,7 +50,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
             ("Shared leaderboard score", f"a whole number, {leaderboards.SCORE.describe()}"),
             (
                 "Shared leaderboard page `limit`",
-                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+                f"{PAGE.describe()}, {boards.DEFAULT_LIMIT} by default",
             ),
             ("Entries in `leaderboard.period_finalized`", f"the top {boards.FINALIZED_TOP}"),
         ],

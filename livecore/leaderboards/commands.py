@@ -35,11 +35,11 @@ from livecore.leaderboards.rules import (
     tier_after,
 )
 from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
+from livecore.limits import PAGE
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.boards import (
     DEFAULT_LIMIT,
     FINALIZED_TOP,
-    LIMIT,
     Contender,
     Ranking,
     Standing,
@@ -263,7 +263,7 @@ def read(
     """A page of a shared board (docs/leaderboards.md#reading): the current period's, or a past one's
     (``period`` id, or ``previous``); with divisions, the division of ``around``'s player, the one
     named, else the first of the highest tier."""
-    LIMIT.check(limit, "limit")
+    PAGE.check(limit, "limit")
     game = load_game(tx, scope)
     settings = board_settings(game, key)
     if cursor is not None and around is not None:

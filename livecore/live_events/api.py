@@ -19,9 +19,9 @@ from livecore.api.route import (
 from livecore.errors import ErrorCode
 from livecore.games import Order
 from livecore.grants.api import GrantView, RewardEntry
-from livecore.limits import BOARD_NUMBER, ID, limited
+from livecore.limits import BOARD_NUMBER, ID, PAGE, limited
 from livecore.live_events.attempts import METRICS, PLAYER_CONTEXT, Attempt, AttemptStatus, effective_status
-from livecore.live_events.boards import DEFAULT_LIMIT, LIMIT, BoardStatus, Standing, entry_fields
+from livecore.live_events.boards import DEFAULT_LIMIT, BoardStatus, Standing, entry_fields
 from livecore.live_events.commands.boards import BoardPage
 from livecore.live_events.commands.live_events import EventListing
 from livecore.live_events.rules import EventState
@@ -177,7 +177,7 @@ class BoardView:
 
 @attrs.frozen
 class BoardQuery:
-    limit: int = attrs.field(default=DEFAULT_LIMIT, metadata=limited(LIMIT))
+    limit: int = attrs.field(default=DEFAULT_LIMIT, metadata=limited(PAGE))
     cursor: str | None = attrs.field(default=None, metadata=limited(ID))
     around: str | None = attrs.field(default=None, metadata=limited(ID))
 

@@ -9,7 +9,7 @@ from livecore import events
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
-from livecore.limits import duration
+from livecore.limits import PAGE, duration
 from livecore.live_events import api, attempts, boards, samples
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
@@ -120,7 +120,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
             ("Metrics per progress write", attempts.METRICS.describe()),
             (
                 "Event leaderboard page `limit`",
-                f"{boards.LIMIT.describe()}, {boards.DEFAULT_LIMIT} by default",
+                f"{PAGE.describe()}, {boards.DEFAULT_LIMIT} by default",
             ),
             ("Entries in the stream's `ready`", f"the top {boards.STREAM_TOP}"),
             ("Entries in `leaderboard.finalized`", f"the top {boards.FINALIZED_TOP}"),

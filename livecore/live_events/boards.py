@@ -30,7 +30,7 @@ import orjson
 from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Entry, Order, RankBand
-from livecore.limits import ID, Range, on_a_board
+from livecore.limits import ID, on_a_board
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment
@@ -38,7 +38,6 @@ from livecore.scope import Environment
 if TYPE_CHECKING:
     from livecore.lobbies.rules import Seat
 
-LIMIT = Range(1, 200)
 DEFAULT_LIMIT = 50
 STREAM_TOP = 50  # entries in the stream's ``ready``
 FINALIZED_TOP = 10  # entries in ``leaderboard.finalized``

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.limits import Count
 
 
 @attrs.frozen
@@ -32,7 +33,7 @@ class Seating:
     message says the players do not fit in ``room``, its field detail allows at most ``bound`` players;
     refusal 4 answers ``elsewhere_code`` with ``elsewhere`` followed by the players' external ids."""
 
-    may_be_empty: bool
+    players: Count  # the wire field's count: whether it may be empty, and that it names no one twice
     room: str
     bound: str
     elsewhere_code: ErrorCode
@@ -41,12 +42,12 @@ class Seating:
 
 def check_seating(seating: Seating, external_ids: Sequence[str], seats: int) -> None:
     """Refusals 1 to 3 (module docstring), each naming ``externalPlayerIds`` in ``details.fields``."""
-    if not external_ids and not seating.may_be_empty:
+    if len(external_ids) < seating.players.min_items:
         raise invalid_request(
             "externalPlayerIds must name at least one player.", {"externalPlayerIds": "must not be empty"}
         )
     repeated = [x for x, n in Counter(external_ids).items() if n > 1]
-    if repeated:
+    if repeated and seating.players.unique:
         raise invalid_request(
             f"externalPlayerIds names {repeated[0]} more than once.",
             {"externalPlayerIds": f"repeats {', '.join(repeated)}"},

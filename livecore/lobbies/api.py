@@ -12,8 +12,8 @@ from livecore.api.route import Route, Surface, server_route
 from livecore.api.views import IdentityView, display_view
 from livecore.errors import ErrorCode
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, ID, Count, limited
-from livecore.lobbies.rules import CAPACITY_MAX, Lobby, LobbyStatus, PromotionReason, Seat
+from livecore.limits import FREE_FORM, ID, limited
+from livecore.lobbies.rules import PUSH_CAPACITY, PUSH_PLAYERS, Lobby, LobbyStatus, PromotionReason, Seat
 from livecore.players.rules import Player
 
 if TYPE_CHECKING:
@@ -130,8 +130,8 @@ class LobbyPushRequest:
     key: str = attrs.field(metadata=limited(KEY))
     # Empty, repeated and too many ids are the push's own refusals (livecore.lobbies.rules.check_push), in its
     # order; the wire bounds only the list's size.
-    external_player_ids: list[str] = attrs.field(metadata=limited(ID, count=Count(max_items=CAPACITY_MAX)))
-    capacity: int | None = None
+    external_player_ids: list[str] = attrs.field(metadata=limited(ID, count=PUSH_PLAYERS))
+    capacity: int | None = attrs.field(default=None, metadata=limited(PUSH_CAPACITY))
     fill_bots: bool = False
     metadata: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
 

@@ -213,6 +213,9 @@ def push(
     game = load_game(tx, scope)
     event = event_settings(game, event_key)
     settings = lobby_settings(event)
+    seats = settings.capacity if capacity is None else capacity
+    # A push the route refuses is refused whatever its key: a replay answers only a well-formed request.
+    check_push(external_player_ids, seats)
     earlier = tx.lobbies.by_push_key(game.id, scope.env, key)
     if earlier is not None:
         if earlier.event_key != event_key or _pushed_players(tx, earlier) != sorted(external_player_ids):
@@ -222,8 +225,6 @@ def push(
                 {"key": key, "lobbyId": earlier.id},
             )
         return Pushed(earlier, created=False)
-    seats = settings.capacity if capacity is None else capacity
-    check_push(external_player_ids, seats)
     window = current_window(tx, rt, scope, game, event)
     if window is None:
         raise LivecoreError(

@@ -22,9 +22,10 @@ from typing import Any
 import attrs
 
 from livecore.clock import from_millis, to_millis
-from livecore.errors import ErrorCode, invalid_request
+from livecore.errors import ErrorCode
 from livecore.games import BotScore, LobbySettings, Order, SuddenDeath, TriggerType
 from livecore.ids import derived_id, new_id
+from livecore.limits import Count, Range
 from livecore.live_events.boards import Board, BoardEntry
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import BOARD_ID_PREFIX, Window, canonical
@@ -39,6 +40,10 @@ BOT_ID_PREFIX = "bot"  # a bot's seat in a lobby, and its entry on the lobby's b
 
 # Bots take a lobby's empty seats in one transaction, and a push seats its players in one.
 CAPACITY_MAX = 10_000
+#: The seats of a lobby a server pushes.
+PUSH_CAPACITY = Range(2, CAPACITY_MAX)
+#: The players a server push seats.
+PUSH_PLAYERS = Count(min_items=1, max_items=CAPACITY_MAX, unique=True)
 
 
 class LobbyStatus(enum.StrEnum):
@@ -274,7 +279,7 @@ def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEnt
 
 #: A server push's seats: refusals 1 to 4 of ``livecore.live_events.rosters``.
 PUSH_SEATING = Seating(
-    may_be_empty=False,
+    players=PUSH_PLAYERS,
     room="a lobby of {seats} seats",
     bound="capacity ({seats})",
     elsewhere_code=ErrorCode.CONFLICT,
@@ -295,10 +300,7 @@ def check_push(external_player_ids: Sequence[str], capacity: int) -> None:
     lobby of the window, by :func:`check_not_seated` (it needs the store). 1 to 3 and the last are the
     refusals every list of a window's seats shares (``livecore.live_events.rosters``)."""
     check_seating(PUSH_SEATING, external_player_ids, capacity)
-    if not 2 <= capacity <= CAPACITY_MAX:
-        raise invalid_request(
-            f"capacity must be from 2 to {CAPACITY_MAX}.", {"capacity": f"must be from 2 to {CAPACITY_MAX}"}
-        )
+    PUSH_CAPACITY.check(capacity, "capacity")
 
 
 def check_not_seated(seated_external_ids: Sequence[str]) -> None:

@@ -21,10 +21,11 @@ from livecore.errors import ErrorCode
 from livecore.friends.api import FriendRow
 from livecore.grants.api import GrantView, RewardEntry
 from livecore.grants.rules import ENTRIES, GrantKind
-from livecore.limits import BOARD_NUMBER, FREE_FORM, FREE_TEXT, ID, Range, limited
+from livecore.limits import BOARD_NUMBER, FREE_FORM, FREE_TEXT, ID, PAGE, limited
 from livecore.live_events.api import AttemptView
 from livecore.operators.rules import KEY_LIFETIME, Action, Role
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState, PlayerProfileResponse
+from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
@@ -32,7 +33,6 @@ from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
 STUDIO_PATH = "/studios/{studio}"
 GAME_PATH = f"{STUDIO_PATH}/games/{{game}}"
 #: Rows one read of a list answers at most.
-PAGE = Range(1, 200)
 
 # --- queries ---------------------------------------------------------------------------------------------
 
@@ -227,7 +227,7 @@ class SetCountryRequest:
     """An ISO 3166-1 alpha-2 code to show the player with whatever its requests resolve to, or null to
     clear the override (the resolved country shows again)."""
 
-    country: str | None
+    country: str | None = attrs.field(metadata=limited(COUNTRY))
     reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
 
 

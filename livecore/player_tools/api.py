@@ -14,7 +14,7 @@ from livecore.api.route import PLAYER_PATH, server_route
 from livecore.api.views import IdentityView
 from livecore.errors import ErrorCode
 from livecore.grants.api import GrantView
-from livecore.limits import FREE_TEXT, limited
+from livecore.limits import FREE_TEXT, PAGE, limited
 from livecore.live_events.api import AttemptView
 from livecore.lobbies.api import LobbyView
 from livecore.player_tools.migration import ROWS, InventoryRow, PlayerRow, WalletRow
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 @attrs.frozen
 class ProfileQuery:
-    limit: int = 50
+    limit: int = attrs.field(default=50, metadata=limited(PAGE))
 
 
 @attrs.frozen

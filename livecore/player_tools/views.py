@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Protocol
 
 from livecore.api.views import display_view
-from livecore.errors import invalid_request
 from livecore.grants.api import GrantView
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rules import GrantStatus
@@ -23,20 +22,9 @@ from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
 from livecore.scope import Scope
 
-#: The most a profile's lists may hold (``limit``, default 50).
-PROFILE_LIMIT_MAX = 200
-
 
 class ProfileTx(LobbiesTx, GrantsTx, Protocol):
     """The ports a profile reads."""
-
-
-def profile_limit(limit: int) -> int:
-    """``limit`` as the profile route takes it: from 1 to :data:`PROFILE_LIMIT_MAX`, else 400
-    ``invalid_request``."""
-    if not 1 <= limit <= PROFILE_LIMIT_MAX:
-        raise invalid_request(f"limit must be from 1 to {PROFILE_LIMIT_MAX}.", {"limit": "out of range"})
-    return limit
 
 
 def lobby_views(tx: LobbiesTx, game_id: str, seats: Sequence[Seat]) -> list[LobbyView]:

@@ -17,7 +17,6 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import invalid_request
 from livecore.limits import Text
 
 NAME = Text(min_length=1, max_length=32, trim=True, plain=True)
@@ -134,15 +133,16 @@ def normalize_country(country: str | None) -> str | None:
     return code if len(code) == 2 and code.isascii() and code.isalpha() else None
 
 
+#: A country someone chooses: two letters, white space around them ignored, kept upper case.
+COUNTRY = Text(form=(r"\s*[A-Za-z]{2}\s*", "an ISO 3166-1 alpha-2 code"))
+
+
 def check_country(country: str | None, field: str = "country") -> str | None:
     """A country someone chose (a guild's, an operator's override): ISO 3166-1 alpha-2, kept upper case;
     anything else is 400 ``invalid_request`` naming ``field``."""
     if country is None:
         return None
-    code = normalize_country(country)
-    if code is None:
-        raise invalid_request(f"{field} must be an ISO 3166-1 alpha-2 code.", {field: "not a country code"})
-    return code
+    return normalize_country(COUNTRY.check(country, field))
 
 
 def resolve_country(context: dict[str, Any] | None, geo: str | None) -> str | None:

@@ -11,11 +11,11 @@ from livecore.api.views import display_view
 from livecore.memory.store import MemoryTransaction
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, PlayerProfileResponse, ProfileQuery
 from livecore.player_tools.commands import moderation
-from livecore.player_tools.views import player_profile, profile_limit
+from livecore.player_tools.views import player_profile
 from livecore.players import api
 from livecore.players.commands import PlayersTx, get_player, set_identity
 from livecore.players.rules import Player
-from livecore.simulation.actions import Actions, ServerActions, body, external_id_of
+from livecore.simulation.actions import Actions, ServerActions, body, external_id_of, query
 
 if TYPE_CHECKING:
     from livecore.simulation.player import SimPlayer
@@ -59,12 +59,11 @@ class ServerPlayers(ServerActions):
         at most ``limit`` each (1 to 200, default 50), and the summary counters. A merged or erased
         player is read by its placeholder id."""
         sim = self._sim
-        asked = body(ProfileQuery, limit=limit)
+        asked = query(ProfileQuery, limit=limit)  # refused before the player is looked up, as on the server
 
         def op(tx: MemoryTransaction) -> PlayerProfileResponse:
-            most = profile_limit(asked.limit)  # refused before the player is looked up, as on the server
             player = get_player(tx, sim.server_scope, external_id_of(external_id) or "", retired=True)
-            return player_profile(tx, sim.server_scope, player, most, sim.clock.now())
+            return player_profile(tx, sim.server_scope, player, asked.limit, sim.clock.now())
 
         return self._run(op)
 

@@ -17,7 +17,7 @@ from livecore.api.route import (
     server_route,
 )
 from livecore.errors import ErrorCode
-from livecore.limits import limited
+from livecore.limits import MOMENT, NOT_NEGATIVE, OFFSET, PAGE, limited
 from livecore.purchases import rules as purchases
 from livecore.purchases.rules import WINDOW_DAYS, WINDOWS, Purchase, ValidationStatus
 
@@ -87,7 +87,7 @@ class TrackPurchaseResponse:
 
 @attrs.frozen
 class PurchaseListQuery:
-    limit: int = 50
+    limit: int = attrs.field(default=50, metadata=limited(PAGE))
     cursor: str | None = None
 
 
@@ -124,10 +124,10 @@ class PlayerSpendResponse:
 
 @attrs.frozen
 class SpendPlayersQuery:
-    min_amount_minor: int = 0
-    window_days: int | None = None
-    limit: int = 50
-    offset: int = 0
+    min_amount_minor: int = attrs.field(default=0, metadata=limited(NOT_NEGATIVE))
+    window_days: int | None = attrs.field(default=None, metadata=limited(WINDOW_DAYS))
+    limit: int = attrs.field(default=50, metadata=limited(PAGE))
+    offset: int = attrs.field(default=0, metadata=limited(OFFSET))
 
 
 @attrs.frozen
@@ -151,8 +151,8 @@ class SpendQueryResponse:
 class RevenueQuery:
     """``from``/``to``: timestamps or dates (a date ``to`` includes that whole UTC day)."""
 
-    from_: str | None = None  # on the wire: ``from``
-    to: str | None = None
+    from_: str | None = attrs.field(default=None, metadata=limited(MOMENT))  # on the wire: ``from``
+    to: str | None = attrs.field(default=None, metadata=limited(MOMENT))
 
 
 @attrs.frozen

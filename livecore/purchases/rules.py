@@ -45,7 +45,7 @@ WINDOW_DAYS = Range(1, MAX_WINDOW_DAYS)
 WINDOWS = Count(max_items=MAX_WINDOWS)
 #: ``transactionId``, ``store``, ``productId`` and ``productType``: ids, kept trimmed.
 STORE_TEXT = Text(min_length=1, max_length=200, trim=True, plain=True)
-CURRENCY = Text(min_length=3, max_length=3)
+CURRENCY = Text(min_length=3, max_length=3, form=("[A-Za-z]{3}", "a 3-letter ISO 4217 code"))
 FUTURE_TOLERANCE = timedelta(minutes=5)  # device clocks run ahead; later than this is a bad timestamp
 
 # ISO 4217 minor-unit exponents that are not 2.
@@ -161,9 +161,7 @@ class RevenueSummary:
 
 
 def check_currency(currency: str) -> str:
-    if len(currency) != 3 or not currency.isascii() or not currency.isalpha():
-        raise invalid_request("currency is a 3-letter ISO 4217 code.", {"currency": "not a currency code"})
-    return currency.upper()
+    return CURRENCY.check(currency, "currency").upper()
 
 
 def usd_rate(currency: str, rates: dict[str, float]) -> float:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from livecore.api.convert import ABSENT, camel, structure, unstructure
+from livecore.api.convert import ABSENT, camel, check_declared, structure, unstructure
 from livecore.commands.actor import check_actor
 from livecore.errors import LivecoreError
 from livecore.exceptions import LivecoreAPIError, api_error
@@ -45,6 +45,13 @@ def body(model: type[T], **fields: Any) -> T:
     return _structured(model, {k: v for k, v in fields.items() if v is not None})
 
 
+def query(model: type[T], **fields: Any) -> T:
+    """A query model as the server reads it from a query string: as :func:`body` reads one, then the
+    limits its given fields declare (:func:`~livecore.api.convert.check_declared`)."""
+    given = {k: v for k, v in fields.items() if v is not None}
+    return _structured(model, given, lambda q: check_declared(q, map(camel, given)))
+
+
 def patch(model: type[T], **fields: Any) -> T:
     """The body of a partial edit (a PATCH), read as :func:`body` reads one: a field left ``ABSENT`` is
     left out (kept as it is), while None is sent as null (cleared), as the client sends them."""
@@ -57,9 +64,9 @@ def _wire(value: Any) -> Any:
     return value if value is None or type(value) in (str, int, float, bool) else unstructure(value)
 
 
-def _structured(model: type[T], fields: dict[str, Any]) -> T:
+def _structured(model: type[T], fields: dict[str, Any], then: Callable[[T], T] = lambda value: value) -> T:
     try:
-        return structure({camel(k): _wire(v) for k, v in fields.items()}, model)
+        return then(structure({camel(k): _wire(v) for k, v in fields.items()}, model))
     except LivecoreError as err:
         # Read before any transaction, so outside Simulation.run: translated here, as it would be there.
         raise api_error(err) from None

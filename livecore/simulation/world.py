@@ -45,7 +45,7 @@ from livecore.memory.store import MemoryTransaction
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Actor, Environment, Scope
-from livecore.simulation.actions import body
+from livecore.simulation.actions import query
 from livecore.simulation.server import SimServer
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ class Simulation:
     ) -> BoardResponse:
         """A page of an event board (``sdk.live_events.leaderboard``): its id is an attempt's
         ``leaderboard_id``."""
-        q = body(BoardQuery, limit=limit, cursor=cursor, around=around)
+        q = query(BoardQuery, limit=limit, cursor=cursor, around=around)
         return self.run(
             lambda tx: BoardResponse.of(
                 boards.read_board(
@@ -249,7 +249,7 @@ class Simulation:
     ) -> LeaderboardResponse:
         """A page of a shared leaderboard (``sdk.leaderboards.get``): the current period, or the one
         ``period`` names, or the one before (``previous``); ``division``: one of its divisions."""
-        q = body(
+        q = query(
             LeaderboardQuery,
             limit=limit,
             cursor=cursor,

@@ -22,9 +22,9 @@ from livecore.api.views import IdentityView, display_view
 from livecore.errors import ErrorCode
 from livecore.games import Formation
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, FREE_TEXT, ID, Count, limited
+from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 from livecore.players.rules import Player
-from livecore.teams.rules import TEAM_SIZE_MAX, PartnerInvite, Team, TeamMember
+from livecore.teams.rules import ROSTER_PLAYERS, PartnerInvite, Team, TeamMember
 
 if TYPE_CHECKING:
     from livecore.teams.commands import TeamRead
@@ -123,7 +123,7 @@ class RosterRequest:
     # Repeats and more players than the team's size are the PUT's own refusals (livecore.teams.rules); the
     # wire
     # bounds only the list's size.
-    external_player_ids: list[str] = attrs.field(metadata=limited(ID, count=Count(max_items=TEAM_SIZE_MAX)))
+    external_player_ids: list[str] = attrs.field(metadata=limited(ID, count=ROSTER_PLAYERS))
     idempotency_key: str = attrs.field(metadata=limited(KEY))
     name: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
     attributes: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))

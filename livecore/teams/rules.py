@@ -58,7 +58,7 @@ from livecore.games import (
     TeamSettings,
 )
 from livecore.ids import derived_id, new_id
-from livecore.limits import on_a_board, saturate
+from livecore.limits import Count, on_a_board, saturate
 from livecore.live_events.boards import band_rewards, paid_ranks
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import (
@@ -83,6 +83,8 @@ INVITE_ID_PREFIX = "inv"  # a partner invite
 # A team milestone pays every seated member in the progress write that crosses it, and a window's close
 # pays every member of each ranked team: a team's size bounds those transactions.
 TEAM_SIZE_MAX = 1_000
+#: The players of a roster PUT: none at all empties the team.
+ROSTER_PLAYERS = Count(max_items=TEAM_SIZE_MAX, unique=True)
 INVITE_TTL = timedelta(hours=24)  # of service time
 
 
@@ -302,7 +304,7 @@ class RosterChange:
 
 #: A roster's seats: refusals 2 to 4 of ``livecore.live_events.rosters`` (an empty roster is allowed).
 ROSTER_SEATING = Seating(
-    may_be_empty=True,
+    players=ROSTER_PLAYERS,
     room="a team of {seats}",
     bound="the team size ({seats})",
     elsewhere_code=ErrorCode.LOCKED_ELSEWHERE,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from livecore.players.rules import Player
-from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of
+from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of, query
 from livecore.teams import api, commands
 
 if TYPE_CHECKING:
@@ -92,9 +92,9 @@ class ServerTeams(ServerActions):
         """Team ``team_key`` of window ``window_id`` (default: the window open now), its seated members in
         rank order and, once its window closed on a team board, its ``final_rank``."""
         sim = self._sim
-        query = body(api.TeamQuery, window_id=window_id)
+        asked = query(api.TeamQuery, window_id=window_id)
         return self._run(
             lambda tx: api.TeamResponse.of(
-                commands.read_team(tx, sim.rt, sim.server_scope, event_key, team_key, query.window_id)
+                commands.read_team(tx, sim.rt, sim.server_scope, event_key, team_key, asked.window_id)
             )
         )

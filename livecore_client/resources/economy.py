@@ -123,7 +123,7 @@ class _InventoryCalls(SdkCalls):
             SDK_INVENTORY_CONSUME,
             m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
-            body=m.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
+            body=m.SpendItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
             idempotency_key=idempotency_key,
             player_secret=self._secret(player_secret),
         )
@@ -187,7 +187,7 @@ class _ServerInventoryCalls(ServerCalls):
             SERVER_INVENTORY_REVOKE,
             m.ItemAdjustResponse,
             path={"externalId": external_id, "itemKey": item_key},
-            body=m.AdjustItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
+            body=m.SpendItemRequest(quantity=quantity, reason=reason, source_ref_id=source_ref_id),
             idempotency_key=idempotency_key,
         )
 

@@ -35,7 +35,7 @@ def target(external_id: str) -> str:
 
 
 def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.PlayerLookupResponse:
-    limit = api.PAGE.check(call.query.limit, "limit")
+    limit = call.query.limit
     player = find_record(tx, call.scope, call.external_id)
     if player is None:
         raise _not_found(tx, call.scope, call.external_id)

@@ -233,7 +233,6 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
 
 
 def deliveries(call: Call[None, api.DeliveriesQuery], tx: ServerTransaction) -> api.DeliveriesResponse:
-    api.PAGE.check(call.query.limit, "limit")
     endpoint = _endpoint(tx, call.params["endpointId"], call.scope.game_id)
     rows = tx.webhooks.list_deliveries(endpoint.id, status=call.query.status, limit=call.query.limit)
     return api.DeliveriesResponse(deliveries=[delivery_view(d, kind) for d, kind in rows])

@@ -50,8 +50,7 @@ def get_inventory(call: Call[None, None], tx: GrantsTx) -> api.InventoryResponse
     return inventory_view(call, tx, _player(call))
 
 
-def consume(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
-    reject_parameters(call.body)
+def consume(call: Call[api.SpendItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,
@@ -66,13 +65,6 @@ def consume(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAd
         source_ref_id=call.body.source_ref_id,
     )
     return items_adjusted(c)
-
-
-def reject_parameters(body: api.AdjustItemRequest) -> None:
-    from livecore.errors import invalid_request
-
-    if body.parameters is not None:
-        raise invalid_request("parameters can be set only when granting items.", {"parameters": "grant only"})
 
 
 BINDINGS: list[Binding] = [

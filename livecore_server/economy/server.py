@@ -19,7 +19,6 @@ from livecore.grants.api import (
 from livecore.grants.commands import GrantsTx, create_grant, settle
 from livecore.grants.rules import GrantTrigger
 from livecore.players.commands import get_player, load_game
-from livecore_server.economy.sdk import reject_parameters
 from livecore_server.http.endpoint import Binding, Call, bind, path_player
 
 
@@ -51,10 +50,11 @@ def ack(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
 
 def _adjust_items(
     credit: bool,
-) -> Callable[[Call[api.AdjustItemRequest, None], GrantsTx], api.ItemAdjustResponse]:
-    def handler(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
-        if not credit:
-            reject_parameters(call.body)
+) -> Callable[[Call[api.AdjustItemRequest | api.SpendItemRequest, None], GrantsTx], api.ItemAdjustResponse]:
+    def handler(
+        call: Call[api.AdjustItemRequest | api.SpendItemRequest, None], tx: GrantsTx
+    ) -> api.ItemAdjustResponse:
+        parameters = call.body.parameters if isinstance(call.body, api.AdjustItemRequest) else None
         c = server_adjust(
             tx,
             call.rt,
@@ -67,7 +67,7 @@ def _adjust_items(
             credit=credit,
             note=call.body.reason,
             source_ref_id=call.body.source_ref_id,
-            parameters=call.body.parameters,
+            parameters=parameters,
         )
         return items_adjusted(c)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from livecore.errors import invalid_request
 from livecore.gifts import api
 from livecore.gifts.rules import check_history_visible
 from livecore.players.commands import get_player, load_game
@@ -20,12 +19,7 @@ class Tx(HasGames, HasPlayers, HasGifts, Protocol):
     """The ports these handlers use."""
 
 
-LIMIT_MAX = 200
-
-
 def history(call: Call[None, api.ServerGiftsQuery], tx: Tx) -> api.ServerGiftsResponse:
-    if not 1 <= call.query.limit <= LIMIT_MAX:
-        raise invalid_request(f"limit must be from 1 to {LIMIT_MAX}.", {"limit": "out of range"})
     check_history_visible(load_game(tx, call.scope))
     player = get_player(tx, call.scope, call.external_id, retired=True)
     sent = call.query.direction is api.GiftHistoryDirection.SENT

@@ -264,9 +264,12 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         """A token from the key's bucket, or the caller's address's without a valid key (429 when empty)."""
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
         subject = key.id if key is not None else f"addr:{app[SERVICES].auth_throttle.address(request)}"
-        decision = await app[SERVICES].ratelimiter.take(
-            subject, bucket, now_ms, key.rate_limits if key is not None else None
-        )
+        if key is not None:
+            limits = key.rate_limits
+        else:
+            per_address = app[SERVICES].config.address_requests_per_minute
+            limits = None if per_address is None else dict.fromkeys(BucketName, per_address)
+        decision = await app[SERVICES].ratelimiter.take(subject, bucket, now_ms, limits)
         headers.update(decision.headers())
         if not decision.allowed:
             raise LivecoreError(

@@ -10,7 +10,7 @@ from livecore.live_events.api import AttemptView
 from livecore.player_tools import api
 from livecore.player_tools.commands import erasure, merge, moderation
 from livecore.player_tools.erasure import ErasureReason
-from livecore.player_tools.views import lobby_views, player_profile, profile_limit
+from livecore.player_tools.views import lobby_views, player_profile
 from livecore.players.commands import get_player, load_game
 from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
@@ -31,8 +31,7 @@ def _record(call: AnyCall, tx: ServerTransaction) -> Player:
 
 
 def profile(call: Call[None, api.ProfileQuery], tx: ServerTransaction) -> api.PlayerProfileResponse:
-    limit = profile_limit(call.query.limit)
-    return player_profile(tx, call.scope, _record(call, tx), limit, call.rt.clock.now())
+    return player_profile(tx, call.scope, _record(call, tx), call.query.limit, call.rt.clock.now())
 
 
 def ban(call: Call[api.BanRequest, None], tx: ServerTransaction) -> api.BanPlayerResponse:

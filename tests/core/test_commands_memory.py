@@ -109,7 +109,7 @@ def test_an_operators_country_override_wins_in_the_simulation_until_cleared(sim)
         set_country_override(tx, again, "FRA")
     assert (exc.value.code, exc.value.details) == (
         ErrorCode.INVALID_REQUEST,
-        {"fields": {"country": "not a country code"}},
+        {"fields": {"country": "must be an ISO 3166-1 alpha-2 code"}},
     )
     with store.transaction() as tx:
         cleared = set_country_override(tx, again, None).player

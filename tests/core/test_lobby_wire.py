@@ -13,7 +13,7 @@ from livecore.api.route import Idempotency, Route, Surface
 from livecore.errors import LivecoreError
 from livecore.games import EventSettings, LobbySettings
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, ID, Count, count_of, rule_of
+from livecore.limits import FREE_FORM, ID, Count, Range, count_of, rule_of
 from livecore.live_events.api import EventView
 from livecore.live_events.commands.live_events import EventListing
 from livecore.live_events.rules import EventState
@@ -140,7 +140,8 @@ def test_the_push_request_needs_its_key_and_players_and_declares_its_limits() ->
     fields = attrs.fields_dict(lobbies.LobbyPushRequest)
     assert rule_of(fields["key"]) is KEY
     assert rule_of(fields["external_player_ids"]) is ID
-    assert count_of(fields["external_player_ids"]) == Count(max_items=CAPACITY_MAX)
+    assert count_of(fields["external_player_ids"]) == Count(min_items=1, max_items=CAPACITY_MAX, unique=True)
+    assert rule_of(fields["capacity"]) == Range(2, CAPACITY_MAX)
     assert rule_of(fields["metadata"]) is FREE_FORM
 
 

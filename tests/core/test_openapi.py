@@ -21,7 +21,7 @@ from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
 from livecore.api.system import CLOCK_ADVANCE, PING
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import ErrorCode
-from livecore.limits import INT64_MAX, INT64_MIN
+from livecore.limits import ANY_TEXT, ID, INT64_MAX, INT64_MIN
 from livecore.live_events.api import SDK_BOARD_STREAM, SDK_EVENTS
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 
@@ -372,23 +372,27 @@ def test_model_used_both_ways_gets_a_closed_input_variant() -> None:
 
 # A request's integers are published within signed 64 bits (responses' are left as they are).
 INT64 = {"type": "integer", "format": "int64", "minimum": INT64_MIN, "maximum": INT64_MAX}
+# A request string that names no rule: no NUL.
+TEXT = {"type": "string", "pattern": ANY_TEXT.pattern()}
+
 # A path parameter is an id.
 PATH_ID = {
     "type": "string",
     "minLength": 1,
     "maxLength": 200,
     "description": "1 to 200 characters; no control or format characters",
+    "pattern": ID.pattern(),
 }
 
 
 def test_scalar_enum_and_default_schemas() -> None:
     doc = _doc(Surface.SDK, WIDGET_CREATE)
     request = _schema(doc, "WidgetRequest")["properties"]
-    assert request["name"] == {"type": "string"}
+    assert request["name"] == {"type": "string", "pattern": ANY_TEXT.pattern()}
     assert request["count"] == INT64
     assert request["ratio"] == {"type": "number", "default": 0.5}
     assert request["color"] == {"type": "string", "enum": ["red", "blue"], "default": "red"}
-    assert request["note"] == {"type": ["string", "null"], "default": None}
+    assert request["note"] == {"type": ["string", "null"], "default": None, "pattern": TEXT["pattern"]}
     response = _schema(doc, "WidgetResponse")["properties"]
     assert response["createdAt"] == {"type": "string", "format": "date-time"}
     assert response["spins"] == {"type": "integer"}  # defaults are documented on requests only
@@ -401,16 +405,16 @@ def test_every_supported_type() -> None:
     assert props["day"] == {"type": "string", "format": "date"}
     assert props["pair"] == {
         "type": "array",
-        "prefixItems": [{"type": "string"}, INT64],
+        "prefixItems": [TEXT, INT64],
         "minItems": 2,
         "maxItems": 2,
     }
     assert props["many"] == {"type": "array", "items": INT64}
-    assert props["unique"] == {"type": "array", "uniqueItems": True, "items": {"type": "string"}}
+    assert props["unique"] == {"type": "array", "uniqueItems": True, "items": TEXT}
     assert props["byKey"] == {"type": "object", "additionalProperties": part}
     assert props["mode"] == {"type": "string", "enum": ["a", "b"]}
     assert props["maybeMode"] == {"type": ["string", "null"], "enum": ["a", "b", None]}
-    assert props["either"] == {"anyOf": [INT64, {"type": "string"}]}
+    assert props["either"] == {"anyOf": [INT64, TEXT]}
     assert props["eitherOrNone"] == {"anyOf": [part, INT64, {"type": "null"}]}
     assert props["maybeList"] == {"type": ["array", "null"], "items": INT64}
     assert props["maybeColor"] == {"type": ["string", "null"], "enum": ["red", "blue", None]}
@@ -457,12 +461,12 @@ def test_path_and_query_parameters() -> None:
     by_name = {p["name"]: p for p in params if "name" in p}
     for name in ("externalId", "widgetId"):
         assert by_name[name] == {"name": name, "in": "path", "required": True, "schema": PATH_ID}
-    assert by_name["q"] == {"name": "q", "in": "query", "required": True, "schema": {"type": "string"}}
+    assert by_name["q"] == {"name": "q", "in": "query", "required": True, "schema": TEXT}
     assert by_name["keys"] == {
         "name": "keys",
         "in": "query",
         "required": False,
-        "schema": {"type": "array", "items": {"type": "string"}},
+        "schema": {"type": "array", "items": TEXT, "minItems": 1},
         "style": "form",
         "explode": False,
     }
@@ -624,7 +628,8 @@ def test_idempotency_parameters_and_replay() -> None:
         return None
 
     assert key_required(server, SERVER_SET_IDENTITY) is True
-    assert key_required(server, KITCHEN_PUT) is False  # the body field idempotencyKey may carry it instead
+    # The body field idempotencyKey may carry it instead: the header is required, the field its alternative.
+    assert key_required(server, KITCHEN_PUT) is True
     assert key_required(sdk, SDK_SET_IDENTITY) is False
     assert key_required(server, PING) is None
     assert key_required(server, CLOCK_ADVANCE) is None

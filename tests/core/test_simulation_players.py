@@ -116,6 +116,6 @@ def test_the_studio_reads_a_players_profile_with_the_build_its_client_reported()
 
     with pytest.raises(InvalidRequestError) as refused:
         sim.server.players.profile(ada, limit=201)
-    assert refused.value.details == {"fields": {"limit": "out of range"}}
+    assert refused.value.details == {"fields": {"limit": "must be from 1 to 200"}}
     with pytest.raises(PlayerNotFoundError):
         sim.server.players.profile("nobody")

@@ -19,11 +19,11 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
+from livecore.limits import PAGE
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.boards import (
     DEFAULT_LIMIT,
     FINALIZED_TOP,
-    LIMIT,
     STREAM_TOP,
     Board,
     BoardEntry,
@@ -214,7 +214,7 @@ def read_board(
     """A page of the board: the top, after ``cursor``, or ``around`` a player (docs/events.md#boards).
     A player with no entry gets the top; an unknown player is 404 ``player_not_found``. A lobby's board
     shows its bots as they are at the clock's now."""
-    LIMIT.check(limit, "limit")
+    PAGE.check(limit, "limit")
     board = get_board(tx, scope, board_id)
     if cursor is not None and around is not None:
         raise invalid_request("Give cursor or around, not both.", {"around": "not with cursor"})

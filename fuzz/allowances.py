@@ -1,0 +1,149 @@
+"""What no OpenAPI document can say, and so where the fuzzing allows an answer its checks would otherwise
+count as a failure (docs/testing.md#what-no-document-can-say).
+
+Each allowance names the rule, why no schema carries it, and the operations it holds on. Those that
+follow from the route declarations (a key the body may carry, a free-form object) are found in them, so a
+new route gets its allowance with its declaration; the others depend on what a game declares or on two
+values at once, and are listed by operation. :func:`operations_toml` renders them as schemathesis
+``[[project.operations]]`` entries.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from livecore.api.route import Idempotency, Route, Surface
+from livecore.limits import FreeForm, rule_of
+
+
+@attrs.frozen
+class Allowance:
+    rule: str  # the rule, in words
+    why: str  # why no JSON Schema carries it
+    # The statuses each check also takes, by check name.
+    statuses: Mapping[str, tuple[str, ...]]
+
+
+KEY_IN_TWO_PLACES = Allowance(
+    "the idempotency key comes in the `Idempotency-Key` header or in the body's `idempotencyKey`, and "
+    "when both are given they are equal",
+    "OpenAPI marks a header or a body field required, not one of the two, and JSON Schema compares no "
+    "header with a body field: the header is marked required and the body field documented as its "
+    "alternative",
+    {"positive_data_acceptance": ("400",), "missing_required_header": ("2xx",)},
+)
+FREE_FORM_OBJECT = Allowance(
+    "a free-form object (`metadata`, `playerContext`, item `parameters`) holds no NUL in any string at any "
+    "depth, and is at most 4 KiB as compact JSON",
+    "JSON Schema has no keyword for a size in bytes (the documents give it as `x-max-json-bytes`), and a "
+    "rule at every depth of an open object needs a recursive schema that generated clients handle poorly",
+    {"positive_data_acceptance": ("400",)},
+)
+TWO_VALUES = Allowance(
+    "rules between two values: a board read takes `cursor` or `around`, not both; a player does not act on "
+    "itself; a summary's `from` is not after its `to` and at most 3,650 days before it",
+    "a parameter's schema speaks of that parameter alone",
+    {"positive_data_acceptance": ("400",)},
+)
+OPAQUE_CURSOR = Allowance(
+    "a `cursor` is one an earlier page of the same list returned",
+    "the cursor's content is the service's own; any other string is well formed and refused",
+    {"positive_data_acceptance": ("400",)},
+)
+WHAT_THE_GAME_DECLARES = Allowance(
+    "names the game declares in its manifest: progression keys, an event's metrics and teams, the "
+    "resources its guild help takes, the currencies it has an exchange rate for, a leaderboard's finished "
+    "periods",
+    "one document serves every game; what a game declares is in the game's manifest, not in the contract",
+    {"positive_data_acceptance": ("400",)},
+)
+
+BY_OPERATION: dict[str, tuple[Allowance, ...]] = {
+    "event_leaderboards.read": (TWO_VALUES, OPAQUE_CURSOR),
+    "leaderboards.read": (TWO_VALUES, OPAQUE_CURSOR, WHAT_THE_GAME_DECLARES),
+    "friends.blocks.add": (TWO_VALUES,),
+    "friends.blocks.remove": (TWO_VALUES,),
+    "friends.remove": (TWO_VALUES,),
+    "friends.requests.send": (TWO_VALUES,),
+    "server.spend.summary": (TWO_VALUES,),
+    "server.purchases.list": (OPAQUE_CURSOR,),
+    "friends.list": (WHAT_THE_GAME_DECLARES,),
+    "friends.code": (WHAT_THE_GAME_DECLARES,),
+    "friends.requests.list": (WHAT_THE_GAME_DECLARES,),
+    "friends.search": (WHAT_THE_GAME_DECLARES,),
+    "friends.suggestions": (WHAT_THE_GAME_DECLARES,),
+    "events.progress": (WHAT_THE_GAME_DECLARES,),
+    "teams.mine": (WHAT_THE_GAME_DECLARES,),
+    "partners.invite": (WHAT_THE_GAME_DECLARES,),
+    "partners.accept": (WHAT_THE_GAME_DECLARES,),
+    "guilds.help.ask": (WHAT_THE_GAME_DECLARES,),
+    "purchases.track": (WHAT_THE_GAME_DECLARES,),
+    "server.purchases.track": (WHAT_THE_GAME_DECLARES,),
+}
+
+
+def _holds_free_form(model: type | None, seen: frozenset[type] = frozenset()) -> bool:
+    """Whether a request model has a free-form object, at any depth of its fields."""
+    if model is None or not attrs.has(model) or model in seen:
+        return False
+    hints = typing.get_type_hints(model)
+    for field in attrs.fields(model):
+        if isinstance(rule_of(field), FreeForm):
+            return True
+        nested = [a for a in _args(hints[field.name]) if isinstance(a, type) and attrs.has(a)]
+        if any(_holds_free_form(n, seen | {model}) for n in nested):
+            return True
+    return False
+
+
+def _args(tp: Any) -> list[Any]:
+    out = [tp]
+    for arg in typing.get_args(tp):
+        out.extend(_args(arg))
+    return out
+
+
+def allowances(routes: Iterable[Route]) -> dict[str, tuple[Allowance, ...]]:
+    """Each operation of the public documents that has an allowance, with them."""
+    found: dict[str, tuple[Allowance, ...]] = {}
+    for route in routes:
+        if route.surface is Surface.ADMIN:
+            continue
+        these = list(BY_OPERATION.get(route.name, ()))
+        if route.body_idempotency_field and route.idempotency is not Idempotency.NONE:
+            these.append(KEY_IN_TWO_PLACES)
+        if _holds_free_form(route.request):
+            these.append(FREE_FORM_OBJECT)
+        if these:
+            found[route.name] = tuple(these)
+    return found
+
+
+DEFAULTS = {
+    "positive_data_acceptance": ("2xx", "3xx", "401", "403", "404", "409", "429", "5xx"),
+    "missing_required_header": ("400", "401", "403", "406", "415", "422"),
+}
+
+
+def operations_toml(found: Mapping[str, tuple[Allowance, ...]], names: Iterable[str]) -> str:
+    """One ``[[project.operations]]`` entry per operation of ``names`` that has allowances: each check's
+    expected statuses, the defaults of fuzz/schemathesis.toml with the allowances' own."""
+    blocks = []
+    for name in names:
+        if name not in found:
+            continue
+        lines = ["[[project.operations]]", f'include-operation-id = "{name}"']
+        checks: dict[str, list[str]] = {}
+        for allowance in found[name]:
+            for check, statuses in allowance.statuses.items():
+                merged = checks.setdefault(check, list(DEFAULTS[check]))
+                merged.extend(s for s in statuses if s not in merged)
+        for check, statuses in sorted(checks.items()):
+            quoted = ", ".join(f'"{s}"' for s in statuses)
+            lines.append(f"checks.{check}.expected-statuses = [{quoted}]")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
