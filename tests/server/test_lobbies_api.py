@@ -327,6 +327,8 @@ async def test_a_push_answers_201_its_replay_200_and_a_conflict_or_each_refusal_
     assert other[0] == 200
     refusals: list[tuple[dict[str, Any], str | None, str | None, int, str]] = [
         ({**request, "externalPlayerIds": ["ann"]}, None, None, 409, "idempotency_conflict"),
+        # A malformed push is refused even under the key of a lobby it made: no replay answers it.
+        ({**request, "capacity": 10001}, None, None, 400, "invalid_request"),
         ({"key": "k2", "externalPlayerIds": ["bob"]}, None, other_game, 404, "not_found"),
         ({"key": "k2", "externalPlayerIds": ["bob"]}, "nope", None, 404, "event_not_found"),
         ({"key": "k2", "externalPlayerIds": ["bob"]}, "sprint", None, 400, "invalid_request"),

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import World
 
 
@@ -82,3 +84,14 @@ async def test_unknown_keys_are_limited_by_address(world: World) -> None:
     first = int(h["RateLimit-Remaining"])
     _, _, h = await world.call("GET", "/server/v1/ping", key="lc_test_bogus2")
     assert int(h["RateLimit-Remaining"]) == first - 1
+
+
+@pytest.mark.parametrize("world_config", [{"address_requests_per_minute": 2}])
+async def test_the_operator_sets_the_limit_of_requests_without_a_valid_key(world: World) -> None:
+    """``serve --address-requests-per-minute``: one limit for every bucket of an address's keyless
+    requests; a valid key's bucket keeps its own."""
+    answers = [await world.call("GET", "/server/v1/ping", key="lc_test_bogus") for _ in range(3)]
+    assert [status for status, _, _ in answers] == [401, 401, 429]
+    assert answers[0][2]["RateLimit-Limit"] == "2"
+    status, _, h = await world.call("GET", "/server/v1/ping")
+    assert status == 200 and h["RateLimit-Limit"] != "2"
