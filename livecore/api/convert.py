@@ -45,7 +45,7 @@ from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from livecore.clock import format_ts, parse_ts
-from livecore.errors import invalid_request
+from livecore.errors import LivecoreError, invalid_request
 from livecore.limits import INT64_MAX, INT64_MIN, Count, Rule, Text, character_problem, count_of, rule_of
 
 T = TypeVar("T")
@@ -429,18 +429,24 @@ def structure_query(params: Mapping[str, list[str]], cls: type[T]) -> T:
 def check_declared(query: T, given: Iterable[str]) -> T:
     """``query`` once the limits its ``given`` fields (by wire name) declare hold (:mod:`livecore.limits`):
     a query's bounds are the route's to check, before its handler, so that every bound its document
-    publishes is the bound the service keeps. A default needs no check."""
-    fields = _declared(cast(type, type(query)))
-    for wire in given:
-        rule, count, name = fields.get(wire, (None, None, ""))
-        value = getattr(query, name, None)
-        if value is None:
+    publishes is the bound the service keeps. A default needs no check. Every offending field is named in
+    one 400, as :func:`structure` names them."""
+    asked = set(given)
+    problems: dict[str, str] = {}
+    for wire, (rule, count, name) in _declared(cast(type, type(query))).items():
+        value = getattr(query, name)
+        if wire not in asked or value is None:
             continue
-        if count is not None:
-            count.check(value, wire)
-        for item in value if isinstance(value, list) else (value,):
-            if rule is not None:
-                rule.check(item, wire)
+        try:
+            if count is not None:
+                count.check(value, wire)
+            for item in value if isinstance(value, list) else (value,):
+                if rule is not None:
+                    rule.check(item, wire)
+        except LivecoreError as err:
+            problems.update((err.details or {}).get("fields", {}))
+    if problems:
+        raise invalid_request(f"The request is invalid: {', '.join(sorted(problems))}.", problems)
     return query
 
 

@@ -35,7 +35,7 @@ from livecore.leaderboards.rules import (
     tier_after,
 )
 from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
-from livecore.limits import PAGE
+from livecore.limits import ID, PAGE
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.boards import (
     DEFAULT_LIMIT,
@@ -264,6 +264,8 @@ def read(
     (``period`` id, or ``previous``); with divisions, the division of ``around``'s player, the one
     named, else the first of the highest tier."""
     PAGE.check(limit, "limit")
+    for name, value in (("cursor", cursor), ("around", around), ("division", division), ("period", period)):
+        ID.check_optional(value, name)
     game = load_game(tx, scope)
     settings = board_settings(game, key)
     if cursor is not None and around is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from livecore.commands.reads import Reads
 from livecore.economy import api
@@ -49,29 +50,35 @@ def ack(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
 
 
 def _adjust_items(
+    call: Call[api.AdjustItemRequest, None] | Call[api.SpendItemRequest, None],
+    tx: GrantsTx,
+    *,
     credit: bool,
-) -> Callable[[Call[api.AdjustItemRequest | api.SpendItemRequest, None], GrantsTx], api.ItemAdjustResponse]:
-    def handler(
-        call: Call[api.AdjustItemRequest | api.SpendItemRequest, None], tx: GrantsTx
-    ) -> api.ItemAdjustResponse:
-        parameters = call.body.parameters if isinstance(call.body, api.AdjustItemRequest) else None
-        c = server_adjust(
-            tx,
-            call.rt,
-            call.scope,
-            load_game(tx, call.scope),
-            get_player(tx, call.scope, call.external_id),
-            ResourceType.ITEM,
-            call.params["itemKey"],
-            call.body.quantity,
-            credit=credit,
-            note=call.body.reason,
-            source_ref_id=call.body.source_ref_id,
-            parameters=parameters,
-        )
-        return items_adjusted(c)
+    parameters: dict[str, Any] | None = None,
+) -> api.ItemAdjustResponse:
+    c = server_adjust(
+        tx,
+        call.rt,
+        call.scope,
+        load_game(tx, call.scope),
+        get_player(tx, call.scope, call.external_id),
+        ResourceType.ITEM,
+        call.params["itemKey"],
+        call.body.quantity,
+        credit=credit,
+        note=call.body.reason,
+        source_ref_id=call.body.source_ref_id,
+        parameters=parameters,
+    )
+    return items_adjusted(c)
 
-    return handler
+
+def grant_items(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+    return _adjust_items(call, tx, credit=True, parameters=call.body.parameters)
+
+
+def revoke_items(call: Call[api.SpendItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+    return _adjust_items(call, tx, credit=False)
 
 
 def _adjust_wallet(
@@ -99,8 +106,8 @@ def _adjust_wallet(
 BINDINGS: list[Binding] = [
     bind(SERVER_CREATE_GRANT, create, reads=create_reads),
     bind(SERVER_ACK_GRANT, ack),
-    bind(api.SERVER_INVENTORY_GRANT, _adjust_items(credit=True)),
-    bind(api.SERVER_INVENTORY_REVOKE, _adjust_items(credit=False)),
+    bind(api.SERVER_INVENTORY_GRANT, grant_items),
+    bind(api.SERVER_INVENTORY_REVOKE, revoke_items),
     bind(api.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),
     bind(api.SERVER_WALLET_DEBIT, _adjust_wallet(credit=False)),
 ]

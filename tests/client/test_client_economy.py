@@ -167,13 +167,12 @@ def test_consume(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     result = sdk.inventory.consume("p1", "potion/big", 1, reason="drank", idempotency_key="use-1")
     assert route.calls.last.request.headers["X-Player-Secret"] == "sec_1"
     assert_body_key(route, "use-1")
-    # No "parameters" from a client: the body is the spend body, parameters stay null.
+    # No "parameters" from a client: the body is the spend body, which has none.
     assert sent_json(route) == {
         "quantity": 1,
         "reason": "drank",
         "sourceRefId": None,
         "idempotencyKey": "use-1",
-        "parameters": None,
     }
     assert result == ItemAdjustResponse(
         key="sword", quantity=2, delta=-1, parameters={"level": 2}, entry_id="led_2"
@@ -363,7 +362,6 @@ def test_revoke_item(server: ServerClient, respx_mock: respx.MockRouter) -> None
         "reason": "refund",
         "sourceRefId": None,
         "idempotencyKey": "rv-1",
-        "parameters": None,
     }
     assert (result.quantity, result.delta) == (0, -2)
 

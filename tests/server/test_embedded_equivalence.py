@@ -2006,7 +2006,7 @@ LIVE_EVENTS: list[Step] = [
     ("board", ("a1", 2, "page2", "ben"), "invalid_request"),
     ("board", ("a1", 0), "invalid_request"),
     ("board", ("a1", 201), "invalid_request"),
-    ("board", ("a1", 2, None, "x" * 201), "player_not_found"),
+    ("board", ("a1", 2, None, "x" * 201), "invalid_request"),  # longer than any id
     ("board", ("a1", 2, "bogus-cursor"), "invalid_request"),
     ("board", ("attempt", 2), "leaderboard_not_found"),
     ("listing", ("ada", True), "ok"),  # her two attempts

@@ -19,7 +19,7 @@ from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
-from livecore.limits import PAGE
+from livecore.limits import ID, PAGE
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.boards import (
     DEFAULT_LIMIT,
@@ -215,6 +215,8 @@ def read_board(
     A player with no entry gets the top; an unknown player is 404 ``player_not_found``. A lobby's board
     shows its bots as they are at the clock's now."""
     PAGE.check(limit, "limit")
+    ID.check_optional(cursor, "cursor")
+    ID.check_optional(around, "around")
     board = get_board(tx, scope, board_id)
     if cursor is not None and around is not None:
         raise invalid_request("Give cursor or around, not both.", {"around": "not with cursor"})
