@@ -46,11 +46,12 @@ def typecheck(session: nox.Session) -> None:
     session.run("mypy", "examples/studio_quests", *session.posargs)
 
 
-@nox.session
+@nox.session(default=False)
 def fuzz(session: nox.Session) -> None:
-    """schemathesis against a live server on a fresh database, on both OpenAPI documents; fails on a 5xx
-    or an answer the document does not allow (docs/testing.md#fuzzing). Arguments after -- go to
-    fuzz/run.py (`--examples N`, or $LIVECORE_FUZZ_EXAMPLES), and after a second -- to `st run`."""
+    """schemathesis against a live server on a fresh database, on both OpenAPI documents, every check on
+    (docs/testing.md#fuzzing): what the suite's fuzz/test_documents.py runs, with 50 examples per
+    operation unless told. Arguments after -- go to fuzz/run.py (`--examples N`, or
+    $LIVECORE_FUZZ_EXAMPLES), and after a second -- to `st run`."""
     session.install("-e", ".[dev]")
     session.run("python", "-m", "fuzz.run", *session.posargs)
 
