@@ -47,6 +47,13 @@ class Asked:
 
 
 @pytest.fixture
+def world_config() -> dict[str, Any]:
+    """A verified key stays cached for the whole test, however slow the machine: what the spies count is
+    what the malformed values cost, not a key read again when its second in the cache is up."""
+    return {"key_cache_ttl": 3600.0}
+
+
+@pytest.fixture
 def asked(monkeypatch: pytest.MonkeyPatch) -> Asked:
     spy = Asked()
     monkeypatch.setattr(KeyedHasher, "hash", spy.wrap("hash", KeyedHasher.hash))
