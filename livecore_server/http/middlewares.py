@@ -264,6 +264,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         """A token from the key's bucket, or the caller's address's without a valid key (429 when empty)."""
         # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
         subject = key.id if key is not None else f"addr:{app[SERVICES].auth_throttle.address(request)}"
+        limits: dict[BucketName, int] | None
         if key is not None:
             limits = key.rate_limits
         else:
