@@ -141,13 +141,21 @@ async def _revoke(world: World, name: str) -> None:
     await world.services.store.run_async(lambda tx: tx.keys.revoke(key_id, now))
 
 
-async def test_a_key_revoked_by_one_process_is_refused_at_once_by_another(pg_url: str) -> None:
+async def _refused(world: World, key: str) -> bool:
+    status, body, _ = await world.call("POST", "/sdk/v1/players/bob/register", key=key)
+    return status == 401 and body["error"]["code"] == "invalid_api_key"
+
+
+async def test_a_key_revoked_by_one_process_is_refused_by_another_without_waiting_for_its_cache(
+    pg_url: str,
+) -> None:
+    """The second process keeps keys an hour: only the notification can tell it. Usually its very next
+    request is refused; a process under load may deliver the notification a request or two later."""
     first, second = await _two_processes(pg_url)
     try:
         await second.register("alice")  # the second server caches the key
         await _revoke(first, "test-client")
-        status, body, _ = await second.call("POST", "/sdk/v1/players/bob/register", key="test-client")
-        assert (status, body["error"]["code"]) == (401, "invalid_api_key")
+        await until(lambda: _refused(second, "test-client"), "the second process refuses the revoked key")
     finally:
         await first.client.close()
         await second.client.close()
@@ -163,8 +171,7 @@ async def test_a_key_rotated_by_one_process_retires_on_time_in_another(pg_url: s
         clock = second.services.clock
         assert isinstance(clock, ManualClock)
         clock.advance((ROTATION_GRACE + timedelta(seconds=1)).total_seconds())
-        status, body, _ = await second.call("POST", "/sdk/v1/players/bob/register", key="test-client")
-        assert (status, body["error"]["code"]) == (401, "invalid_api_key")
+        await until(lambda: _refused(second, "test-client"), "the second process retires the old key")
         status, body, _ = await second.call("POST", "/sdk/v1/players/bob/register", key=minted["secret"])
         assert status == 201, body
     finally:
