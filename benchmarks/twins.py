@@ -37,6 +37,7 @@ import orjson
 from aiohttp import web
 
 from benchmarks.server import HOST, ServerProcess
+from livecore_server.cli import server_event_loop
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.statement_tally import ENV_VAR as STATEMENT_TALLY_ENV
 from livecore_server.statement_tally import StatementTally
@@ -945,22 +946,10 @@ def serve(db: str, host: str, port: int) -> None:
         yield
 
     application.cleanup_ctx.append(counted)
-    loop = _event_loop()
+    loop = server_event_loop()  # the event loop livecore's server runs on
     web.run_app(
         application, host=host, port=port, print=None, access_log=None, loop=loop, handle_signals=True
     )
-
-
-def _event_loop() -> asyncio.AbstractEventLoop:
-    """uvloop where installed, as livecore's server (``LIVECORE_EVENT_LOOP=asyncio`` opts out)."""
-    if os.environ.get("LIVECORE_EVENT_LOOP", "uvloop") != "asyncio":
-        try:
-            import uvloop
-
-            return uvloop.new_event_loop()
-        except ImportError:
-            pass
-    return asyncio.new_event_loop()
 
 
 class TwinProcess(ServerProcess):

@@ -204,7 +204,7 @@ def _services(config: Config, clock: Clock | None = None) -> Services:
         return build_services(config, clock or SystemClock())
 
 
-def _event_loop() -> asyncio.AbstractEventLoop:
+def server_event_loop() -> asyncio.AbstractEventLoop:
     """uvloop where installed (measured faster, docs/architecture.md).
 
     ``LIVECORE_EVENT_LOOP=asyncio`` opts out."""
@@ -308,7 +308,7 @@ def _serve(
         web.run_app(
             app,
             sock=sockets,
-            loop=_event_loop(),
+            loop=server_event_loop(),
             access_log=logging.getLogger("aiohttp.access") if access_log else None,
             access_log_class=RedactingAccessLogger,
             shutdown_timeout=10.0,

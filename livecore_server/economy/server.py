@@ -7,7 +7,7 @@ from typing import Any
 
 from livecore.commands.reads import Reads
 from livecore.economy import api
-from livecore.economy.commands import server_adjust
+from livecore.economy.commands import Change, server_adjust
 from livecore.economy.views import items_adjusted, wallet_adjusted
 from livecore.games import ResourceType
 from livecore.grants.api import (
@@ -49,56 +49,51 @@ def ack(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
     return GrantResponse(grant=GrantView.of(grant))
 
 
-def _adjust_items(
-    call: Call[api.AdjustItemRequest, None] | Call[api.SpendItemRequest, None],
+def _adjust(
+    call: Call[api.AdjustItemRequest, None]
+    | Call[api.SpendItemRequest, None]
+    | Call[api.AdjustWalletRequest, None],
     tx: GrantsTx,
+    kind: ResourceType,
+    amount: int,
     *,
     credit: bool,
     parameters: dict[str, Any] | None = None,
-) -> api.ItemAdjustResponse:
-    c = server_adjust(
+) -> Change:
+    """The server's credit or debit of the resource the path names, with the body's note and reference."""
+    key = call.params["itemKey" if kind is ResourceType.ITEM else "economyKey"]
+    return server_adjust(
         tx,
         call.rt,
         call.scope,
         load_game(tx, call.scope),
         get_player(tx, call.scope, call.external_id),
-        ResourceType.ITEM,
-        call.params["itemKey"],
-        call.body.quantity,
+        kind,
+        key,
+        amount,
         credit=credit,
         note=call.body.reason,
         source_ref_id=call.body.source_ref_id,
         parameters=parameters,
     )
-    return items_adjusted(c)
 
 
 def grant_items(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
-    return _adjust_items(call, tx, credit=True, parameters=call.body.parameters)
+    changed = _adjust(
+        call, tx, ResourceType.ITEM, call.body.quantity, credit=True, parameters=call.body.parameters
+    )
+    return items_adjusted(changed)
 
 
 def revoke_items(call: Call[api.SpendItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
-    return _adjust_items(call, tx, credit=False)
+    return items_adjusted(_adjust(call, tx, ResourceType.ITEM, call.body.quantity, credit=False))
 
 
 def _adjust_wallet(
     credit: bool,
 ) -> Callable[[Call[api.AdjustWalletRequest, None], GrantsTx], api.WalletAdjustResponse]:
     def handler(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.WalletAdjustResponse:
-        c = server_adjust(
-            tx,
-            call.rt,
-            call.scope,
-            load_game(tx, call.scope),
-            get_player(tx, call.scope, call.external_id),
-            ResourceType.CURRENCY,
-            call.params["economyKey"],
-            call.body.amount,
-            credit=credit,
-            note=call.body.reason,
-            source_ref_id=call.body.source_ref_id,
-        )
-        return wallet_adjusted(c)
+        return wallet_adjusted(_adjust(call, tx, ResourceType.CURRENCY, call.body.amount, credit=credit))
 
     return handler
 
