@@ -303,8 +303,7 @@ async def _housekeeping(services: Services, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            await services.usage.flush_async(services.store)
-            await services.presence.flush_async(services.store)
+            await services.flush_buffers()
             await services.ratelimiter.prune()
             await services.stream_slots.sync()
             await services.auth_throttle.prune(to_millis(services.clock.now()))

@@ -3,7 +3,8 @@
 A heartbeat arrives about every 30 seconds from every online player; making each one a durable write would
 make presence the heaviest write of the service, for data that expires on its own
 (docs/reference/friends-and-presence.md#presence). The board keeps the latest heartbeat of each player in
-memory and writes what changed every few seconds (``flush``), and on shutdown. Reads overlay the board on the
+memory and writes what changed every few seconds (``flush``), before an advance of the manual clock
+(``Services.flush_buffers``), and on shutdown. Reads overlay the board on the
 stored rows, so a heartbeat is visible at once. A heartbeat that opens a session or a new streak day is
 written at once instead, since sessions and streaks are durable facts.
 

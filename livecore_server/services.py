@@ -8,6 +8,7 @@ together with the server. Commands of the CLI that serve nothing, and tests of t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -75,10 +76,21 @@ class Services:
     # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
     # now: the running dispatcher listens.
     deliveries_due: Signal = attrs.Factory(Signal)
+    # Held while the buffers are written: a flush that finds them empty because another one took them
+    # waits until that one has committed, so "flushed" means written.
+    _flushing: asyncio.Lock = attrs.field(factory=asyncio.Lock, init=False)
 
     @property
     def manual_clock(self) -> bool:
         return isinstance(self.clock, ManualClock)
+
+    async def flush_buffers(self) -> None:
+        """Write what this process holds in memory between its periodic flushes (every
+        ``Config.flush_seconds``): key usage, heartbeats, ``lastSeenAt`` and reported builds. Once it
+        returns, every request answered before it was called is in the database."""
+        async with self._flushing:
+            await self.usage.flush_async(self.store)
+            await self.presence.flush_async(self.store)
 
     def close(self) -> None:
         if self.store.closed:
