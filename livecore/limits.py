@@ -12,12 +12,14 @@ Each limit is declared once, as one of these objects: next to the rule it belong
 - the wire converter checks, as it reads any request and before anything else, what does not depend on
   the route: no string holds NUL, and the fields whose rule is ``plain`` (names and ids) hold no other
   control or format character (:func:`character_problem`); integers fit in signed 64 bits
-  (:data:`INT64_MIN`, :data:`INT64_MAX`).
+  (:data:`INT64_MIN`, :data:`INT64_MAX`), in free-form objects too, whose numbers are finite
+  (:func:`json_problem`).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import sys
 import unicodedata
@@ -154,18 +156,69 @@ class Text:
         return None if value is None else self.check(value, field)
 
 
+TOO_DEEP = f"must not nest deeper than {JSON_DEPTH_MAX} levels"
+NOT_FINITE = "must be a finite number"
+NOT_INT64 = "must fit in signed 64 bits"
+
+
+def json_problem(value: Any, depth: int = 1) -> tuple[str, str] | None:
+    """Where and what is wrong with a JSON value a request or the manifest carries, ``value`` being at
+    nesting ``depth`` (1: it is the top): a number that is not finite (JSON has no NaN or infinity, so a
+    client could not read it back), an integer outside signed 64 bits (no store or client holds it), or
+    arrays and objects nested deeper than :data:`JSON_DEPTH_MAX` (named as ``value`` itself). Where is a
+    path from ``value`` (``level``, ``tags[2]``; ``""`` for ``value`` itself, see :func:`at`); ``None``
+    when nothing is wrong. Recursive: the depth limit bounds it."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return None
+    if isinstance(value, int):
+        return None if INT64_MIN <= value <= INT64_MAX else ("", NOT_INT64)
+    if isinstance(value, float):
+        return None if math.isfinite(value) else ("", NOT_FINITE)
+    if isinstance(value, dict | list):
+        if depth > JSON_DEPTH_MAX:
+            return "", TOO_DEEP
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            found = json_problem(item, depth + 1)
+            if found is not None:
+                where, problem = found
+                if where == "" and problem == TOO_DEEP:
+                    return found  # the whole value is too deep, not one of its members
+                return at(f"[{key}]" if isinstance(key, int) else str(key), where), problem
+    return None
+
+
+def at(field: str, where: str) -> str:
+    """The wire path of ``where`` (a path :func:`json_problem` gives) inside ``field``."""
+    if not where:
+        return field
+    return f"{field}{where}" if where.startswith("[") else f"{field}.{where}"
+
+
 @attrs.frozen
 class FreeForm:
-    """A free-form JSON object the service stores as given: at most ``max_bytes`` as compact JSON (UTF-8)."""
+    """A free-form JSON object the service stores as given: at most ``max_bytes`` as compact JSON (UTF-8),
+    and a value :func:`json_problem` finds nothing wrong with."""
 
     max_bytes: int
 
     def describe(self) -> str:
         return f"at most {self.max_bytes // 1024} KiB as compact JSON"
 
+    def problem(self, value: dict[str, Any]) -> tuple[str, str] | None:
+        """Where and what is wrong with ``value`` (as :func:`json_problem` says it); ``None`` when
+        nothing is."""
+        found = json_problem(value)
+        if found is None and len(orjson.dumps(value)) > self.max_bytes:
+            return "", f"must be {self.describe()}"
+        return found
+
     def check(self, value: dict[str, Any] | None, field: str) -> dict[str, Any] | None:
-        if value is not None and len(orjson.dumps(value)) > self.max_bytes:
-            raise _refuse(field, f"must be {self.describe()}")
+        """``value``, or a 400 ``invalid_request`` naming ``field`` or the path inside it at fault."""
+        found = None if value is None else self.problem(value)
+        if found is not None:
+            where, problem = found
+            raise _refuse(at(field, where), problem)
         return value
 
 

@@ -15,7 +15,7 @@ from livecore.api.convert import camel, structure
 from livecore.errors import LivecoreError
 from livecore.games import Aggregation, Formation, Order, TeamSettings
 from livecore.leaderboards.rules import SharedEntry, combine
-from livecore.limits import SAFE_INTEGER_MAX, board_number_problem, saturate
+from livecore.limits import FREE_FORM, SAFE_INTEGER_MAX, board_number_problem, saturate
 from livecore.names import fold
 from livecore.teams.rules import TeamMember, team_score
 
@@ -102,3 +102,42 @@ def test_every_array_field_refuses_what_is_not_an_array(cls: type, name: str, va
         structure({name: value}, cls)
     assert caught.value.details is not None
     assert caught.value.details["fields"][name] == "must be an array"
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    """An object ``levels`` deep, itself included."""
+    value: dict[str, Any] = {}
+    for _ in range(levels - 1):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("value", "field", "problem"),
+    [
+        ({"level": float("nan")}, "attributes.level", "must be a finite number"),
+        ({"level": float("inf")}, "attributes.level", "must be a finite number"),
+        ({"tags": [1, {"n": -float("inf")}]}, "attributes.tags[1].n", "must be a finite number"),
+        ({"level": 2**63}, "attributes.level", "must fit in signed 64 bits"),
+        ({"level": -(2**63) - 1}, "attributes.level", "must fit in signed 64 bits"),
+        ({"level": 10**4000}, "attributes.level", "must fit in signed 64 bits"),
+        (_nested(33), "attributes", "must not nest deeper than 32 levels"),
+        ({"a": [_nested(50)]}, "attributes", "must not nest deeper than 32 levels"),
+        ({"color": "x" * 5000}, "attributes", "must be at most 4 KiB as compact JSON"),
+    ],
+)
+def test_a_free_form_object_holds_only_what_json_and_64_bit_stores_carry(
+    value: dict[str, Any], field: str, problem: str
+) -> None:
+    """One check of free-form objects (a request's, the manifest's), named at the path at fault."""
+    with pytest.raises(LivecoreError) as caught:
+        FREE_FORM.check(value, "attributes")
+    assert caught.value.details == {"fields": {field: problem}}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"level": 2**63 - 1, "low": -(2**63), "x": 1e308, "ok": [True, None, "s"]}, _nested(32)],
+)
+def test_a_free_form_object_within_the_limits_passes(value: dict[str, Any]) -> None:
+    assert FREE_FORM.check(value, "attributes") is value
