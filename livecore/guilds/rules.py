@@ -549,12 +549,25 @@ ROLE_TRANSITIONS: Final[Mapping[tuple[Role, RoleTrigger], Role]] = {
 }
 
 
+# Where a member action's request names the member, so that a refusal about it names that field: kick,
+# promote and demote in their path, a transfer in its body.
+MEMBER_FIELD = "memberExternalId"
+_TARGET_FIELDS: Final[Mapping[Action, str]] = {Action.TRANSFER: "externalPlayerId"}
+
+
+def target_field(action: Action) -> str:
+    """The wire field that names the member ``action`` acts on."""
+    return _TARGET_FIELDS.get(action, MEMBER_FIELD)
+
+
 def next_role(role: Role, trigger: RoleTrigger) -> Role:
     found = ROLE_TRANSITIONS.get((role, trigger))
     if found is None:
+        # Only a promote or a demote asks for a move the table lacks (the leadership's moves are all
+        # there), and both name the member in their path.
         raise invalid_request(
             f"A {role.value} cannot {trigger.value.replace('_', ' ')}.",
-            {"externalPlayerId": f"is a {role.value}"},
+            {MEMBER_FIELD: f"is a {role.value}"},
         )
     return found
 
@@ -585,7 +598,7 @@ def check_member_action(
     check_may(caller.role, action)
     if target_external_id == caller.external_player_id:
         raise invalid_request(
-            f"A player cannot {action.value} itself.", {"externalPlayerId": "is the caller"}
+            f"A player cannot {action.value} itself.", {target_field(action): "is the caller"}
         )
     if target is None or target.guild_id != caller.guild_id or not target.current:
         raise member_not_found(target_external_id)

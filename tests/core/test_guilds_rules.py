@@ -450,7 +450,7 @@ def test_next_role_follows_the_table_and_refuses_what_it_lacks(role: Role, trigg
     if (role, trigger) in ROLE_TRANSITIONS:
         assert next_role(role, trigger) is ROLE_TRANSITIONS[role, trigger]
     else:
-        assert invalid(lambda: next_role(role, trigger)) == {"externalPlayerId": f"is a {role.value}"}
+        assert invalid(lambda: next_role(role, trigger)) == {"memberExternalId": f"is a {role.value}"}
 
 
 LEADER = stint(1, Role.LEADER)
@@ -482,12 +482,14 @@ def test_refusal_1_a_co_leader_may_not_promote_demote_or_transfer(action: Action
 
 @pytest.mark.parametrize("action", [Action.KICK, Action.DEMOTE, Action.TRANSFER, Action.PROMOTE])
 def test_refusal_2_the_caller_naming_itself_is_an_invalid_request(action: Action) -> None:
-    # Before refusal 3: the caller's stint is not passed as the target.
-    assert invalid(lambda: act(action, LEADER, None, "p1")) == {"externalPlayerId": "is the caller"}
+    # Before refusal 3: the caller's stint is not passed as the target. The member is named where the
+    # request names it: a transfer in its body, the others in their path.
+    field = "externalPlayerId" if action is Action.TRANSFER else "memberExternalId"
+    assert invalid(lambda: act(action, LEADER, None, "p1")) == {field: "is the caller"}
 
 
 def test_refusal_2_a_co_leader_kicking_itself() -> None:
-    assert invalid(lambda: act(Action.KICK, CO, CO)) == {"externalPlayerId": "is the caller"}
+    assert invalid(lambda: act(Action.KICK, CO, CO)) == {"memberExternalId": "is the caller"}
 
 
 @pytest.mark.parametrize("caller", [LEADER, CO], ids=["leader", "co-leader"])

@@ -464,6 +464,29 @@ async def test_member_actions_and_their_refusal_order(clan: Guilds) -> None:
 # --- edits ----------------------------------------------------------------------------------------------
 
 
+async def test_a_member_action_s_400_names_the_member_where_the_request_names_it(clan: Guilds) -> None:
+    """schemathesis promoted a co-leader and got a 400 naming `externalPlayerId`, which the request does
+    not have: kick, promote and demote name the member in the path (`memberExternalId`), a transfer in
+    its body (`externalPlayerId`)."""
+    g = clan
+    await g.register("ann", "bob", "cat")
+    guild = await g.founded("ann", "Star Pilots")
+    await g.joined(guild["guildId"], "bob", "cat")
+    assert (await g.act("ann", "promote", "bob"))[0] == 200
+    for action, target, problem in [
+        ("promote", "bob", "is a co_leader"),
+        ("demote", "cat", "is a member"),
+        ("kick", "ann", "is the caller"),
+        ("demote", "ann", "is the caller"),
+    ]:
+        status, body = await g.act("ann", action, target)
+        assert status == 400, (action, target, body)
+        assert body["error"]["details"]["fields"] == {"memberExternalId": problem}, (action, target)
+    status, body = await g.own("ann", "POST", "/leader", {"externalPlayerId": "ann"})
+    assert status == 400, body
+    assert body["error"]["details"]["fields"] == {"externalPlayerId": "is the caller"}
+
+
 async def test_a_member_edit_changes_only_what_it_names(clan: Guilds) -> None:
     g = clan
     await g.register("ann", "bob", "cat", "dan")
