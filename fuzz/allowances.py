@@ -45,7 +45,8 @@ FREE_FORM_OBJECT = Allowance(
 )
 TWO_VALUES = Allowance(
     "rules between two values: a board read takes `cursor` or `around`, not both; a player does not act on "
-    "itself; a summary's `from` is not after its `to` and at most 3,650 days before it",
+    "itself; a summary's `from` is not after its `to` and at most 3,650 days before it; a lobby push "
+    "names no more players than its `capacity` (the request's, else the event's)",
     "a parameter's schema speaks of that parameter alone",
     {"positive_data_acceptance": ("400",)},
 )
@@ -70,6 +71,7 @@ BY_OPERATION: dict[str, tuple[Allowance, ...]] = {
     "friends.remove": (TWO_VALUES,),
     "friends.requests.send": (TWO_VALUES,),
     "server.spend.summary": (TWO_VALUES,),
+    "server.lobbies.push": (TWO_VALUES,),
     "server.purchases.list": (OPAQUE_CURSOR,),
     "friends.list": (WHAT_THE_GAME_DECLARES,),
     "friends.code": (WHAT_THE_GAME_DECLARES,),

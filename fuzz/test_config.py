@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from fuzz.allowances import TWO_VALUES, allowances
 from fuzz.run import CONFIG, MANIFEST, PLAYERS
 from livecore.api import routes
 from livecore.api.openapi import build_document
@@ -100,3 +101,10 @@ def test_the_fuzz_event_is_open_at_every_instant() -> None:
     day = datetime(2031, 5, 17, tzinfo=UTC)
     for at in (day, day - timedelta(milliseconds=1), day + timedelta(hours=13), datetime.now(UTC)):
         assert state(event, at) is EventState.OPEN, at
+
+
+def test_a_lobby_push_with_more_players_than_its_capacity_is_an_allowed_refusal() -> None:
+    """The players and the capacity are two values: no schema says the one bounds the other."""
+    found = allowances(routes.ALL)
+    assert TWO_VALUES in found["server.lobbies.push"]
+    assert "more players than its `capacity`" in TWO_VALUES.rule

@@ -25,6 +25,7 @@ from livecore.api.route import (
     server_route,
 )
 from livecore.api.views import IdentityView, display_view
+from livecore.economy.rules import AMOUNT
 from livecore.errors import ErrorCode
 from livecore.games import ResourceType
 from livecore.guilds.rules import (
@@ -387,14 +388,15 @@ class AskHelpRequest:
 
     type: ResourceType
     resource_key: str = attrs.field(metadata=limited(ID))
-    amount: int
+    # The widest a game's ``help.max_amount`` may be (livecore.guilds.manifest).
+    amount: int = attrs.field(metadata=limited(AMOUNT))
 
 
 @attrs.frozen
 class DonateRequest:
     """At least 1, at most what the request still lacks."""
 
-    amount: int
+    amount: int = attrs.field(metadata=limited(AMOUNT))
 
 
 @attrs.frozen
@@ -739,7 +741,8 @@ SDK_PROMOTE = player_route(
     "guilds.members.promote",
     "POST",
     f"{_OWN}/members/{{memberExternalId}}/promote",
-    "Promote a member to co-leader (the leader).",
+    "Promote a member to co-leader (the leader); a co-leader named is 400 `invalid_request` naming "
+    "`memberExternalId`.",
     GuildResponse,
     errors=_MEMBER_ACTION,
 )
@@ -748,7 +751,8 @@ SDK_DEMOTE = player_route(
     "guilds.members.demote",
     "POST",
     f"{_OWN}/members/{{memberExternalId}}/demote",
-    "Demote a co-leader to member (the leader).",
+    "Demote a co-leader to member (the leader); a member named is 400 `invalid_request` naming "
+    "`memberExternalId`.",
     GuildResponse,
     errors=_MEMBER_ACTION,
 )

@@ -125,7 +125,8 @@ class LobbyForming:
 class LobbyPushRequest:
     """A lobby the studio's server forms (docs/events.md#lobbies): ``key`` is the push's idempotency key;
     ``capacity`` defaults to the event's ``lobby.capacity``; with ``fillBots`` bots take the empty seats
-    at once. The players are seated in the order given."""
+    at once. The players are seated in the order given. More players than the ``capacity`` (the
+    request's, else the event's) is 400 ``invalid_request`` naming ``externalPlayerIds``."""
 
     key: str = attrs.field(metadata=limited(KEY))
     # Empty, repeated and too many ids are the push's own refusals (livecore.lobbies.rules.check_push), in its

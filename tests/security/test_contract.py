@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -115,3 +116,38 @@ async def test_path_key_and_body_errors_come_in_one_answer(world: World) -> None
         "Idempotency-Key": "must be 1 to 255 characters",
         "reason": "is required",
     }
+
+
+def _operation(surface: Surface, name: str) -> dict[str, Any]:
+    document = build_document(surface, version="test")
+    return next(
+        op for item in document["paths"].values() for op in item.values() if op["operationId"] == name
+    )
+
+
+def _body_schema(surface: Surface, name: str) -> dict[str, Any]:
+    document = build_document(surface, version="test")
+    ref = _operation(surface, name)["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    schema: dict[str, Any] = document["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    return schema
+
+
+@pytest.mark.parametrize("operation", ["guilds.help.ask", "guilds.help.donate"])
+def test_a_help_amount_is_declared_from_1_as_it_is_enforced(operation: str) -> None:
+    """schemathesis sent a help request and a donation of `amount` 0 and below, which the documents
+    allowed (from int64's minimum) and the service refuses."""
+    amount = _body_schema(Surface.SDK, operation)["properties"]["amount"]
+    assert amount["minimum"] == 1, amount
+
+
+def test_a_lobby_push_says_it_seats_no_more_players_than_its_capacity() -> None:
+    """schemathesis pushed more players than the lobby's capacity and got a 400 the operation said nothing
+    of."""
+    push = _operation(Surface.SERVER, "server.lobbies.push")
+    described = push["description"] + _body_schema(Surface.SERVER, "server.lobbies.push")["description"]
+    assert "more players than the `capacity`" in described.lower(), described
+
+
+@pytest.mark.parametrize("operation", ["guilds.members.promote", "guilds.members.demote"])
+def test_a_promote_or_demote_says_which_role_it_refuses(operation: str) -> None:
+    assert "`memberExternalId`" in _operation(Surface.SDK, operation)["description"]
