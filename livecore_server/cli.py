@@ -796,11 +796,14 @@ def lockouts_list(db: str | None) -> None:
 @click.argument("address")
 @click.option("--db", default=None, help=DB_HELP)
 def lockouts_clear(address: str, db: str | None) -> None:
-    """Forget ADDRESS's failed authentications: its lock-out lifts (every server within 3 s)."""
-    from livecore_server.lockouts import AUTH_FAILURES, subject
+    """Forget ADDRESS's failed authentications (any spelling of it): its lock-out lifts (every server
+    within 3 s)."""
+    from livecore_server.lockouts import AUTH_FAILURES, normal_address, subject
+
+    counted = subject(normal_address(address) or address)
 
     def run(services: Services) -> bool:
-        return services.store.run(lambda tx: tx.rate_buckets.clear(subject(address), AUTH_FAILURES))
+        return services.store.run(lambda tx: tx.rate_buckets.clear(counted, AUTH_FAILURES))
 
     click.echo("cleared" if _operate(db, run) else "had no failures counted")
 

@@ -68,8 +68,9 @@ class Config:
     # without a valid key (public routes, and refused keys), or None for each bucket's default (serve
     # --address-requests-per-minute).
     address_requests_per_minute: int | None = None
-    # The request header a proxy in front of the server puts the client's address in (its last value is
-    # taken), or None: the connection's peer (serve --client-address-header, docs/operators.md#lock-outs).
+    # The request header a proxy in front of the server puts the client's address in (the last value of
+    # all its lines, when that is an IP address: livecore_server.lockouts.client_address), or None: the
+    # connection's peer (serve --client-address-header, docs/operators.md#the-client-address).
     client_address_header: str | None = None
     # PostgreSQL: connections (and worker threads) per process.
     pool_size: int = 8

@@ -20,6 +20,8 @@ lifted is gone from every process within those seconds.
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from typing import TYPE_CHECKING
 
 from livecore.errors import ErrorCode, LivecoreError
@@ -43,17 +45,56 @@ def address_of_subject(value: str) -> str:
     return value.removeprefix("addr:")
 
 
+_PORT = re.compile(r":[0-9]{1,5}")
+
+
+def normal_address(value: str) -> str | None:
+    """``value`` as the one spelling of its IP address, or None when it is not one. The spellings of a
+    proxy's header and of a peer are all read: ``::1``, ``0:0:0:0:0:0:0:1``, ``[::1]``, ``[::1]:443``,
+    ``203.0.113.9:5000``, an RFC 7239 ``Forwarded`` element's ``for=`` (``for="[2001:db8::1]:443";
+    proto=https``). An IPv4 address seen through IPv6 (``::ffff:203.0.113.9``) is the IPv4 address, and an
+    IPv6 zone (``%eth0``) is dropped: one address, one bucket."""
+    node = value.strip()
+    if "=" in node:
+        pairs = (pair.partition("=") for pair in node.split(";"))
+        node = next((v.strip() for name, _, v in pairs if name.strip().lower() == "for"), "")
+        if len(node) >= 2 and node[0] == node[-1] == '"':
+            node = node[1:-1]
+    if node.startswith("["):
+        node, bracket, port = node[1:].partition("]")
+        if not bracket or (port and not _PORT.fullmatch(port)):
+            return None
+    elif node.count(":") == 1:  # an IPv4 address and its port
+        node, colon, port = node.partition(":")
+        if not _PORT.fullmatch(colon + port):
+            return None
+    try:
+        ip = ipaddress.ip_address(node)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address):
+        mapped = ip.ipv4_mapped
+        ip = mapped if mapped is not None else ipaddress.IPv6Address(int(ip))
+    return str(ip)
+
+
 def client_address(request: web.Request, header: str | None) -> str | None:
-    """The client's address: the last value of ``header`` (``serve --client-address-header``, the one the
-    proxy in front of the server appends or sets) when the deployment names one and the request carries
-    it, else the connection's peer."""
+    """The client's address, normalised (:func:`normal_address`): the last value of ``header``
+    (``serve --client-address-header``, the one the proxy in front of the server appends or sets) when
+    the deployment names one, else the connection's peer.
+
+    Every line of the header is one list (a client may send a line of its own ahead of the proxy's). A
+    last value that is not an IP address (missing, ``unknown``, garbage, bytes that are not UTF-8, which
+    aiohttp passes on as surrogates) is the proxy's or a direct client's doing, never a client's address
+    to count: the peer stands in for it, so it is neither a bucket of its own nor a way around one."""
     if header is not None:
-        sent = request.headers.get(header)
-        if sent:
-            last = sent.rsplit(",", 1)[-1].strip()
-            if last:
-                return last
-    return request.remote
+        lines = request.headers.getall(header, ())
+        if lines:
+            found = normal_address(",".join(lines).rsplit(",", 1)[-1])
+            if found is not None:
+                return found
+    peer = request.remote
+    return peer if peer is None else normal_address(peer) or peer
 
 
 def rate_limited(decision: Decision, headers: dict[str, str]) -> LivecoreError:

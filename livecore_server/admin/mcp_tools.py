@@ -236,7 +236,7 @@ async def authenticate(request: web.Request) -> McpCaller:
             await throttle.count(request, now_ms, headers)
         raise LivecoreError(ErrorCode.INVALID_API_KEY, no_credential(request, portal=False))
     await take_admin_token(services, operator, headers)
-    return McpCaller(operator=operator, services=services, remote=request.remote)
+    return McpCaller(operator=operator, services=services, remote=throttle.address(request))
 
 
 def endpoint(bindings: Iterable[Binding]) -> McpEndpoint:

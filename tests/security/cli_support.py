@@ -3,6 +3,7 @@ stand-in for serving, and a database's API keys."""
 
 from __future__ import annotations
 
+import base64
 import sqlite3
 from pathlib import Path
 
@@ -12,12 +13,19 @@ from click.testing import CliRunner, Result
 
 from livecore_server.cli import main
 from livecore_server.crypto import ENV_VAR
-from tests.conftest import TEST_MANIFEST
+from tests.conftest import TEST_MANIFEST, World, _pg_key_file
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> Result:
     """The CLI, with the server key of ``env``, or else the key file of the database."""
     return CliRunner().invoke(main, list(args), env={ENV_VAR: None, **(env or {})})
+
+
+def world_env(world: World) -> dict[str, str]:
+    """What ``run`` needs to open the world's database: the server key of a PostgreSQL one."""
+    if not world.on_postgres:
+        return {}
+    return {ENV_VAR: base64.urlsafe_b64encode(Path(_pg_key_file()).read_bytes()).decode()}
 
 
 def apply_manifest(directory: Path, db: str, env: dict[str, str] | None = None) -> Path:

@@ -6,8 +6,6 @@ PostgreSQL database; ``livecore-server lockouts clear`` lifts a lock-out."""
 
 from __future__ import annotations
 
-import base64
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -16,9 +14,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from livecore.clock import to_millis
 from livecore_server.admin.access import SESSION_COOKIE
 from livecore_server.admin.sessions import issue_login_link
-from livecore_server.crypto import ENV_VAR
-from tests.conftest import World, _pg_key_file, make_app, start_world
-from tests.security.cli_support import run
+from tests.conftest import World, make_app, start_world
+from tests.security.cli_support import run, world_env
 
 PING = "/server/v1/ping"
 UNKNOWN = "lc_test_" + "x" * 40  # the shape of a key, and nobody's
@@ -130,16 +127,10 @@ async def test_the_limit_and_the_client_address_header_come_from_the_config(db_u
         await world.client.close()
 
 
-def _cli_env(world: World) -> dict[str, str]:
-    if not world.on_postgres:
-        return {}
-    return {ENV_VAR: base64.urlsafe_b64encode(Path(_pg_key_file()).read_bytes()).decode()}
-
-
 async def test_the_lockouts_command_lists_and_lifts_a_lock_out(world: World) -> None:
     await lock_out(world)
     assert (await ping(world, UNKNOWN))[0] == 429
-    db, env = world.services.config.db, _cli_env(world)
+    db, env = world.services.config.db, world_env(world)
     listed = run("lockouts", "list", "--db", db, env=env)
     assert listed.exit_code == 0, listed.output
     assert listed.stdout.split() == [
