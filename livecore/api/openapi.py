@@ -390,8 +390,17 @@ def _body_key_required(route: Route) -> bool:
     return field is not None and field.default is attrs.NOTHING
 
 
-def _error_codes(route: Route) -> dict[int, list[str]]:
-    """Every error status of ``route`` with the codes it can carry: the generic ones, then the route's."""
+#: What every path answers a method it does not serve (or a path parameter naming the literal path beside
+#: it): a document has no place for a path's own answers, so each of its operations lists it.
+EVERY_PATH: tuple[ErrorCode, ...] = (ErrorCode.METHOD_NOT_ALLOWED,)
+#: What every route that reads a body (any method but GET) answers a body over 1 MiB or not JSON.
+EVERY_BODY: tuple[ErrorCode, ...] = (ErrorCode.PAYLOAD_TOO_LARGE, ErrorCode.UNSUPPORTED_MEDIA_TYPE)
+
+
+def _error_codes(route: Route, *, every_route: bool = False) -> dict[int, list[str]]:
+    """Every error status of ``route`` with the codes it can carry: the generic ones, then the route's;
+    with ``every_route``, those of :data:`EVERY_PATH` and :data:`EVERY_BODY` that apply to it, which the
+    reference says once for all routes (docs/reference/conventions.md#errors)."""
     codes: dict[int, list[str]] = {}
 
     def add(code: ErrorCode | Code) -> None:
@@ -411,6 +420,9 @@ def _error_codes(route: Route) -> dict[int, list[str]]:
     add(ErrorCode.RATE_LIMITED)
     for code in route.errors:
         add(code)
+    if every_route:
+        for code in (*EVERY_PATH, *(EVERY_BODY if route.is_write else ())):
+            add(code)
     return codes
 
 
@@ -474,7 +486,7 @@ def _responses(route: Route, schemas: _Schemas) -> dict[str, Any]:
         success_schema = {"type": "object", "properties": {"data": data}, "required": ["data"]}
     responses: dict[int, dict[str, Any]] = {}
 
-    for status, codes in _error_codes(route).items():
+    for status, codes in _error_codes(route, every_route=True).items():
         listed = ", ".join(f"`{code}`" for code in codes)
         response: dict[str, Any] = {
             "description": f"{_phrase(status)}: {listed}.",

@@ -151,3 +151,38 @@ def test_a_lobby_push_says_it_seats_no_more_players_than_its_capacity() -> None:
 @pytest.mark.parametrize("operation", ["guilds.members.promote", "guilds.members.demote"])
 def test_a_promote_or_demote_says_which_role_it_refuses(operation: str) -> None:
     assert "`memberExternalId`" in _operation(Surface.SDK, operation)["description"]
+
+
+@pytest.mark.parametrize("surface", [Surface.SDK, Surface.SERVER], ids=lambda s: s.name.lower())
+def test_every_operation_lists_the_405_413_and_415_its_route_answers(surface: Surface) -> None:
+    """schemathesis met a 405 (another method on the path, or a path parameter naming the literal path
+    beside it) on every path, and a 413 (a body over 1 MiB) and a 415 (a body not JSON) on every route
+    that reads a body (any method but GET), and the documents listed them on none but the friend
+    removal's 405."""
+    document = build_document(surface, version="test")
+    for item in document["paths"].values():
+        for method, op in item.items():
+            responses = op["responses"]
+            expected = [("405", "method_not_allowed")]
+            if method != "get":
+                expected += [("413", "payload_too_large"), ("415", "unsupported_media_type")]
+            else:
+                assert "413" not in responses and "415" not in responses, op["operationId"]
+            for status, code in expected:
+                assert code in responses.get(status, {}).get("x-error-codes", []), (op["operationId"], status)
+                assert "RateLimit-Remaining" in responses[status]["headers"]
+
+
+async def test_a_write_without_a_body_of_its_own_answers_413_and_415_and_a_read_ignores_a_body(
+    world: World,
+) -> None:
+    """What the documents list: a write reads whatever body comes, a read (GET) none."""
+    await world.register("alice")
+    large, xml = b"x" * (1024 * 1024 + 1), b"<x/>"
+    for data, content_type, expected in [(large, "application/json", 413), (xml, "application/xml", 415)]:
+        headers = {"Content-Type": content_type, "Idempotency-Key": "k-body"}
+        unban = "/server/v1/players/alice/unban"
+        status, body, _ = await world.call("POST", unban, data=data, headers=headers)
+        assert status == expected, body
+        status, body, _ = await world.call("GET", "/server/v1/ping", data=data, headers=headers)
+        assert status == 200, body
