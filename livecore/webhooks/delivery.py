@@ -6,6 +6,9 @@
 - Attempts: the first at once, then retries 30 s, 2 min, 10 min, 1 h, 6 h and 24 h after the previous
   attempt; a delivery whose sixth retry fails is ``failed``. An attempt fails on a non-2xx answer, a
   connection error or no answer within 10 seconds. A delivery is ``delivered`` only on a 2xx.
+- Attempt numbers: an attempt counts from the moment it is claimed (:func:`claimed`), before its request
+  is sent, so one cut short (its process died, or stopped) still counts and the re-send carries the
+  next ``deliveryAttempt``: a receiver can tell a re-send from a first send.
 - Circuit breaker: 5 consecutive failed attempts to one endpoint, whatever the event, pause it; a 2xx
   resets the count. A paused endpoint holds its deliveries (nothing is dropped); unpausing sends them
   again, oldest first, continuing their schedules.
@@ -73,7 +76,8 @@ class Delivery:
     event_id: str
     endpoint_id: str
     status: DeliveryStatus
-    attempts: int  # attempts made so far; the next one is number attempts + 1
+    # Attempts claimed so far, the one in flight included (:func:`claimed`); the next is attempts + 1.
+    attempts: int
     next_attempt_at: datetime
     created_at: datetime
     last_status: int | None = None
@@ -112,9 +116,15 @@ def subscribed_kinds_valid(events: Collection[str]) -> bool:
     return bool(events) and (tuple(events) == ("*",) or "*" not in events)
 
 
+def claimed(delivery: Delivery) -> Delivery:
+    """The delivery as its next attempt is claimed: that attempt counts already, and its number
+    (``deliveryAttempt``) is the new ``attempts``."""
+    return attrs.evolve(delivery, attempts=delivery.attempts + 1)
+
+
 def after_attempt(delivery: Delivery, result: AttemptResult, now: datetime) -> Delivery:
-    """The delivery once an attempt finished at ``now``."""
-    attempts = delivery.attempts + 1
+    """The delivery once an attempt finished at ``now``; ``delivery`` as :func:`claimed` for it."""
+    attempts = delivery.attempts
     if result.ok:
         return attrs.evolve(
             delivery,
@@ -131,13 +141,12 @@ def after_attempt(delivery: Delivery, result: AttemptResult, now: datetime) -> D
 
 
 def undeliverable(delivery: Delivery, reason: str) -> Delivery:
-    """A delivery whose request cannot even be built (its event does not serialize): ``failed`` at once
-    with ``reason``, since no retry could build it either. The receiver did nothing wrong, so this is not
-    an attempt its endpoint's breaker counts."""
+    """A delivery (as :func:`claimed`) whose request cannot even be built (its event does not serialize):
+    ``failed`` at once with ``reason``, since no retry could build it either. The receiver did nothing
+    wrong, so this is not an attempt its endpoint's breaker counts."""
     return attrs.evolve(
         delivery,
         status=DeliveryStatus.FAILED,
-        attempts=delivery.attempts + 1,
         last_status=None,
         last_error=reason,
     )

@@ -7,7 +7,8 @@ dispatcher runs one pass at a time (its background loop and ``drain_due`` take t
 pass starts run outside it. An attempt POSTs the envelope signed over the exact bytes sent; its outcome
 (delivered only on a 2xx, else the retry schedule) and the endpoint's breaker are written in one
 transaction after the answer, so a crash mid-attempt leaves the delivery pending and it is sent again
-(at least once).
+(at least once). The attempt itself is counted by its claim, before the request goes out, so that
+re-send carries the next ``deliveryAttempt``.
 
 Several processes on one PostgreSQL database each run a dispatcher. A delivery is claimed before its
 attempt until ``timeout + CLAIM_MARGIN`` from now (wall clock): no other process attempts it meanwhile.
@@ -233,7 +234,7 @@ class Dispatcher:
         """One attempt, recorded whatever happens: nothing one event or endpoint does ends the task
         without its delivery being marked (it would stay pending, claimed again and again)."""
         try:
-            body = build_envelope(item.event, delivery_attempt=item.delivery.attempts + 1)
+            body = build_envelope(item.event, delivery_attempt=item.delivery.attempts)
         except Exception as exc:
             # The event itself cannot be sent (nested too deep to serialize, say): now or on any retry.
             log.exception("webhook delivery %s of event %s cannot be built", item.delivery.id, item.event.id)

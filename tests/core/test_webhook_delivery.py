@@ -25,6 +25,7 @@ from livecore.webhooks.delivery import (
     Endpoint,
     EndpointStatus,
     after_attempt,
+    claimed,
     endpoint_after_attempt,
     receives,
     replay,
@@ -85,20 +86,32 @@ def test_each_failure_schedules_the_next_retry_then_fails_after_the_sixth() -> N
     d = delivery()
     now = T0
     for wait in RETRY_SCHEDULE:
-        d = after_attempt(d, FAIL, now)
+        d = after_attempt(claimed(d), FAIL, now)
         assert d.status is DeliveryStatus.PENDING
         assert d.next_attempt_at == now + wait
         now = d.next_attempt_at
-    d = after_attempt(d, FAIL, now)
+    d = after_attempt(claimed(d), FAIL, now)
     assert (d.status, d.attempts, d.last_status) == (DeliveryStatus.FAILED, 7, 500)
+
+
+def test_an_attempt_counts_from_its_claim_so_a_re_send_carries_the_next_number() -> None:
+    """A claim counts its attempt before the request is sent: an attempt cut short (its process died
+    before recording the outcome) still counts, and the re-send is attempt 2, not a second attempt 1."""
+    first = claimed(delivery())
+    assert first.attempts == 1  # the deliveryAttempt the first request carries
+    resent = claimed(first)  # never recorded: claimed again once the claim has run out
+    assert resent.attempts == 2
+    recorded = after_attempt(resent, FAIL, T0)
+    assert (recorded.attempts, recorded.next_attempt_at) == (2, T0 + RETRY_SCHEDULE[1])
 
 
 def test_only_a_2xx_delivers() -> None:
     for status in (199, 300, 301, 404, 500):
-        assert after_attempt(delivery(), AttemptResult(status), T0).status is DeliveryStatus.PENDING
-    assert after_attempt(delivery(), AttemptResult(None, "refused"), T0).status is DeliveryStatus.PENDING
-    done = after_attempt(delivery(), OK, T0)
-    assert (done.status, done.delivered_at) == (DeliveryStatus.DELIVERED, T0)
+        assert after_attempt(claimed(delivery()), AttemptResult(status), T0).status is DeliveryStatus.PENDING
+    refused = after_attempt(claimed(delivery()), AttemptResult(None, "refused"), T0)
+    assert refused.status is DeliveryStatus.PENDING
+    done = after_attempt(claimed(delivery()), OK, T0)
+    assert (done.status, done.attempts, done.delivered_at) == (DeliveryStatus.DELIVERED, 1, T0)
 
 
 def test_breaker_trips_on_the_fifth_consecutive_failure_and_a_2xx_resets() -> None:

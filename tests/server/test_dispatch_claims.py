@@ -293,9 +293,55 @@ async def test_postgres_dispatcher_start_keeps_other_processes_claims(pg_url: st
             lambda tx: list(tx.execute("SELECT status, attempts, claimed_until FROM webhook_deliveries")),
             write=False,
         )
-        assert [tuple(r) for r in rows] == [("delivered", 1, None)] * 2
+        # The dead process's claims counted an attempt each: this one sent the second.
+        assert [tuple(r) for r in rows] == [("delivered", 2, None)] * 2
     finally:
         await close_app(client)
+        hooks.services.close()
+        for r in receivers:
+            await r.stop()
+
+
+async def test_a_delivery_re_sent_after_its_process_died_carries_the_next_delivery_attempt(
+    db_url: str,
+) -> None:
+    """A process dies mid-attempt (its request reached the receiver, no answer was recorded); once its
+    claim has run out another process sends the delivery again: with the same event id and
+    ``deliveryAttempt`` 2, so the receiver can tell the re-send from the first send."""
+    receivers = [await Receiver(gate=asyncio.Event()).start() for _ in range(2)]
+    hooks = _hooks(db_url, urls=(receivers[0].url, receivers[1].url))
+    dying = Dispatcher(hooks.services)
+    taking_over = Dispatcher(hooks.services)
+    try:
+        await dying.start()
+        hooks.emit(1)
+        for r in receivers:
+            await r.wait_for(1)  # the first attempts hang at the receivers
+        # The process dies: its tasks end, nothing is recorded and its claims stay.
+        assert dying._loop_task is not None and dying._session is not None
+        for task in [dying._loop_task, *dying._inflight.values()]:
+            task.cancel()
+        await asyncio.gather(dying._loop_task, *dying._inflight.values(), return_exceptions=True)
+        await dying._session.close()
+        assert all(until_ms is not None for until_ms in hooks.claims().values())
+        for r in receivers:
+            assert r.gate is not None
+            r.gate.set()
+        # Its claims run out (moved into the past here), and another process sends the deliveries.
+        hooks.services.store.run(lambda tx: tx.execute("UPDATE webhook_deliveries SET claimed_until = 1"))
+        await taking_over.start()
+        await taking_over.drain_due()
+        for r in receivers:
+            await r.wait_for(2)
+            first, again = (got.envelope for got in r.received)
+            assert first["id"] == again["id"]
+            assert (first["deliveryAttempt"], again["deliveryAttempt"]) == (1, 2)
+        rows = hooks.services.store.run(
+            lambda tx: list(tx.execute("SELECT status, attempts FROM webhook_deliveries")), write=False
+        )
+        assert [tuple(r) for r in rows] == [("delivered", 2)] * 2
+    finally:
+        await taking_over.stop()
         hooks.services.close()
         for r in receivers:
             await r.stop()

@@ -354,13 +354,13 @@ async def _all_delivered(url: str, receiver: Receiver) -> None:
 
 
 async def _delivered_by_the_survivor(url: str, receiver: Receiver, events: Any) -> None:
-    """Every event arrived twice (the dead server's attempt, then the survivor's), and every delivery is
-    recorded once, delivered, its claim cleared."""
+    """Every event arrived twice (the dead server's attempt 1, then the survivor's attempt 2), and every
+    delivery is recorded once, delivered at its second attempt, its claim cleared."""
     await _all_delivered(url, receiver)
-    got = Counter(r.envelope["id"] for r in receiver.received)
-    assert got == dict.fromkeys(events, 2)
+    got = Counter((r.envelope["id"], r.envelope["deliveryAttempt"]) for r in receiver.received)
+    assert got == {(event, attempt): 1 for event in events for attempt in (1, 2)}
     assert _rows(url, "SELECT DISTINCT status, attempts, claimed_until FROM webhook_deliveries") == [
-        ("delivered", 1, None)
+        ("delivered", 2, None)
     ]
 
 
@@ -454,7 +454,7 @@ async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
         events = {row[0] for row in _rows(pg_url, "SELECT id FROM outbox")}
         assert {r.envelope["id"] for r in receiver.received} == events and len(events) == 2
         claims = _rows(pg_url, "SELECT status, attempts, claimed_until IS NOT NULL FROM webhook_deliveries")
-        assert claims == [("pending", 0, True)] * 2  # claimed by the dead server, nothing recorded
+        assert claims == [("pending", 1, True)] * 2  # claimed by the dead server (an attempt), no outcome
 
         receiver.gate.set()  # type: ignore[union-attr]  # the endpoint is healthy again
         survivor = TestClient(TestServer(make_app(pg_url, manual=False, seed=2, webhook_timeout=2.0)))
@@ -496,7 +496,7 @@ async def test_a_server_process_killed_mid_delivery_leaves_the_event_to_the_othe
 ) -> None:
     """SIGKILL a ``serve`` process while its attempts hang in the receiver; once its claims run out
     (2 s timeout + 0.5 s margin) a second process sends the events, and each is marked delivered at
-    the one attempt that was answered."""
+    the one attempt that was answered, its second."""
     receiver = await Receiver(gate=asyncio.Event()).start()
     env = _env()
     manifest = tmp_path / "kill.toml"
@@ -519,7 +519,7 @@ async def test_a_server_process_killed_mid_delivery_leaves_the_event_to_the_othe
         events = {row[0] for row in _rows(pg_url, "SELECT id FROM outbox")}
         assert len(events) == 2 and {r.envelope["id"] for r in receiver.received} == events
         claims = _rows(pg_url, "SELECT status, attempts, claimed_until IS NOT NULL FROM webhook_deliveries")
-        assert claims == [("pending", 0, True)] * 2  # claimed by the dead process, nothing recorded
+        assert claims == [("pending", 1, True)] * 2  # claimed by the dead process (an attempt), no outcome
 
         receiver.gate.set()  # type: ignore[union-attr]  # the endpoint is healthy again
         base, survivor = _serve_short_claims(pg_url, env, tmp_path / "survivor.log")

@@ -28,6 +28,7 @@ from livecore.webhooks.delivery import (
     DeliveryStatus,
     Endpoint,
     EndpointStatus,
+    claimed,
     receives,
     subscribes_to,
 )
@@ -202,7 +203,9 @@ class SqlWebhooks(SqlPort):
         """Claim pending deliveries due by ``now`` (service time) to active endpoints, oldest first, that no
         live claim holds (claims are wall-clock ms): of the first ``limit``, as many per endpoint as it has
         free slots (``per_endpoint`` less what the caller has ``busy`` there), claimed until
-        ``claim_until_ms``. Rows another process is claiming right now are skipped, not waited for."""
+        ``claim_until_ms`` and their attempts counted (:func:`~livecore.webhooks.delivery.claimed`: the
+        deliveries returned carry the number of the attempt to make). Rows another process is claiming
+        right now are skipped, not waited for."""
         rows = self.db.read(
             f"SELECT e.secret_enc, o.target_endpoint IS NOT NULL, {_DELIVERY_COLUMNS.sql},"
             f" {_ENDPOINT_COLUMNS.qualified('e')}, {OUTBOX_COLUMNS.qualified('o')}"
@@ -221,10 +224,10 @@ class SqlWebhooks(SqlPort):
             endpoint_id = item.endpoint.id
             if taken.get(endpoint_id, 0) < per_endpoint:
                 taken[endpoint_id] = taken.get(endpoint_id, 0) + 1
-                out.append(item)
+                out.append(attrs.evolve(item, delivery=claimed(item.delivery)))
         self.db.executemany(
-            "UPDATE webhook_deliveries SET claimed_until = ? WHERE id = ?",
-            [(claim_until_ms, item.delivery.id) for item in out],
+            "UPDATE webhook_deliveries SET claimed_until = ?, attempts = ? WHERE id = ?",
+            [(claim_until_ms, item.delivery.attempts, item.delivery.id) for item in out],
         )
         return out
 
