@@ -34,6 +34,7 @@ from ._transport import (
     parse_response,
     retry_async,
     retry_sync,
+    with_read_timeout,
 )
 from .errors import APIConnectionError, APIResponseValidationError
 
@@ -141,11 +142,8 @@ def _request(
         params=prepared.params,
         headers={**prepared.headers, "Accept": _MEDIA_TYPE},
         # The client's read timeout is for answers, not for the silence between two heartbeats.
-        timeout=httpx.Timeout(
-            connect=timeout.connect,
-            read=None if timeout.read is None else max(timeout.read, STREAM_READ_TIMEOUT),
-            write=timeout.write,
-            pool=timeout.pool,
+        timeout=with_read_timeout(
+            timeout, None if timeout.read is None else max(timeout.read, STREAM_READ_TIMEOUT)
         ),
     )
 

@@ -69,6 +69,9 @@ class Call(Generic[T]):
     # seat, 201 the join request): the other answer's status and the model its ``data`` reads into;
     # ``response`` then reads every other status. Both models are made of the route model's fields.
     variant: tuple[int, type[T]] | None = None
+    # Seconds the answer may take beyond the client's read timeout: the work the service does before it
+    # answers, where that grows with the request (an advance of the manual clock).
+    work_time: float = 0.0
 
     def __attrs_post_init__(self) -> None:
         expected = self.route.response if self.route.response is not None else type(None)
@@ -101,6 +104,20 @@ class PreparedRequest:
     # False for a write without an idempotency key: resending after an unknown outcome could apply it
     # twice, so only a 429 (refused before any effect) may be retried.
     retry_safe: bool
+    work_time: float = 0.0  # Call.work_time
+
+
+def with_read_timeout(timeout: httpx.Timeout, read: float | None) -> httpx.Timeout:
+    """``timeout`` with its read timeout replaced by ``read`` (None: wait for ever)."""
+    return httpx.Timeout(connect=timeout.connect, read=read, write=timeout.write, pool=timeout.pool)
+
+
+def request_timeout(timeout: httpx.Timeout, request: PreparedRequest) -> httpx.Timeout:
+    """The timeout of ``request`` on an HTTP client whose timeout is ``timeout``: the client's, its read
+    timeout lengthened by the request's work time."""
+    if not request.work_time or timeout.read is None:
+        return timeout
+    return with_read_timeout(timeout, timeout.read + request.work_time)
 
 
 def new_idempotency_key() -> str:
@@ -165,6 +182,7 @@ def build_request(
         idempotency_key=key,
         # A route keyed on a body field applies a resend of the same body once, as a keyed write does.
         retry_safe=not route.is_write or key is not None or route.idempotent_on is not None,
+        work_time=call.work_time,
     )
 
 
@@ -338,6 +356,7 @@ def send_sync(
             params=request.params,
             headers=request.headers,
             content=request.content,
+            timeout=request_timeout(http.timeout, request),
         )
         return parse_response(response, raw.status_code, raw.headers, raw.content, accepted, variant)
 
@@ -360,6 +379,7 @@ async def send_async(
             params=request.params,
             headers=request.headers,
             content=request.content,
+            timeout=request_timeout(http.timeout, request),
         )
         return parse_response(response, raw.status_code, raw.headers, raw.content, accepted, variant)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
+from livecore.api.system import CLOCK_ADVANCE, CLOCK_STEP, HEALTH, PING
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
@@ -14,7 +14,12 @@ from ._base import ServerCalls
 if TYPE_CHECKING:
     from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
-__all__ = ["AsyncServerSystem", "ServerSystem"]
+__all__ = ["ADVANCE_SECONDS_PER_DAY", "AsyncServerSystem", "ServerSystem"]
+
+#: Seconds an advance of the manual clock may take per day of service time it moves, beyond the client's
+#: timeout: the server runs every job that comes due on the way before it answers, which took up to 16 s a
+#: day on PostgreSQL on a loaded machine (docs/client.md#the-manual-clock); this allows about twice that.
+ADVANCE_SECONDS_PER_DAY = 30.0
 
 
 class _ServerSystemCalls(ServerCalls):
@@ -31,10 +36,17 @@ class _ServerSystemCalls(ServerCalls):
     def _advance_clock(self, seconds: float) -> Call[m.ClockAdvanceResponse]:
         """Move a manual-clock server forward and run the work that came due (test keys only).
 
-        Not idempotent: a timeout or 5xx is raised rather than retried, since a resend could advance
-        the clock twice.
+        The server answers once that work has run, so the answer is waited for the client's timeout plus
+        :data:`ADVANCE_SECONDS_PER_DAY` per day advanced. Not idempotent: a timeout or 5xx is raised
+        rather than retried, since a resend could advance the clock twice.
         """
-        return Call(CLOCK_ADVANCE, m.ClockAdvanceResponse, body=m.ClockAdvanceRequest(seconds=seconds))
+        return Call(
+            CLOCK_ADVANCE,
+            m.ClockAdvanceResponse,
+            body=m.ClockAdvanceRequest(seconds=seconds),
+            # Within the step the server takes: a value it refuses is refused before any work.
+            work_time=min(max(0.0, seconds), CLOCK_STEP.maximum) / 86_400 * ADVANCE_SECONDS_PER_DAY,
+        )
 
 
 class ServerSystem(SyncResource["ServerClient"], _ServerSystemCalls):

@@ -31,6 +31,7 @@ from livecore_client import (
     ServerClient,
     models,
 )
+from livecore_client.resources.system import ADVANCE_SECONDS_PER_DAY
 from tests.client.support import BASE, Sleeps, sent_json
 
 SDK_HEADER = f"livecore-python/{livecore.__version__}"
@@ -294,6 +295,49 @@ def test_unkeyed_write_not_resent_after_an_unknown_outcome(
         server.system.advance_clock(10)
     assert route.call_count == 2  # the 429 was retried, the 503 (maybe applied) was not
     assert sleeps == [1.0]
+
+
+# --- Timeouts -------------------------------------------------------------------------------------
+
+NOW = {"now": "2026-01-21T03:04:05.000Z"}
+
+
+def read_timeout(route: respx.Route) -> Any:
+    return route.calls.last.request.extensions["timeout"]["read"]
+
+
+def test_advance_clock_waits_for_the_work_of_the_days_it_advances(
+    policy: RetryPolicy, respx_mock: respx.MockRouter
+) -> None:
+    """The server answers an advance once every job due on the way has run (a 20-day advance took 31 s):
+    the answer is waited for the client's timeout plus ADVANCE_SECONDS_PER_DAY a day advanced; every other
+    call keeps the client's timeout, and a client without a read timeout keeps none."""
+    clock = respx_mock.post(f"{BASE}/server/v1/dev/clock/advance").mock(return_value=ok(NOW))
+    ping = respx_mock.get(f"{BASE}/server/v1/ping").mock(return_value=ok(PING_DATA))
+    with ServerClient("sk", base_url=BASE, retry_policy=policy) as server:
+        server.system.advance_clock(20 * 86_400)
+        assert read_timeout(clock) == 10.0 + 20 * ADVANCE_SECONDS_PER_DAY
+        server.system.advance_clock(3600)
+        assert read_timeout(clock) == pytest.approx(10.0 + ADVANCE_SECONDS_PER_DAY / 24)
+        server.system.ping()
+        assert read_timeout(ping) == 10.0
+    with ServerClient("sk", base_url=BASE, timeout=30.0, retry_policy=policy) as server:
+        server.system.advance_clock(2 * 86_400)
+        assert read_timeout(clock) == 30.0 + 2 * ADVANCE_SECONDS_PER_DAY
+    with (
+        httpx.Client(timeout=None) as endless,
+        ServerClient("sk", base_url=BASE, http_client=endless, retry_policy=policy) as server,
+    ):
+        server.system.advance_clock(86_400)
+        assert read_timeout(clock) is None
+
+
+async def test_async_advance_clock_waits_for_the_work_of_the_days_it_advances(
+    async_server: AsyncServerClient, respx_mock: respx.MockRouter
+) -> None:
+    clock = respx_mock.post(f"{BASE}/server/v1/dev/clock/advance").mock(return_value=ok(NOW))
+    await async_server.system.advance_clock(20 * 86_400)
+    assert read_timeout(clock) == 10.0 + 20 * ADVANCE_SECONDS_PER_DAY
 
 
 # --- Lifecycle ------------------------------------------------------------------------------------
