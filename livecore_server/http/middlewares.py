@@ -41,7 +41,7 @@ from livecore_server.http.endpoint import (
 )
 from livecore_server.http.envelope import error_response
 from livecore_server.keys import player_secret_shaped
-from livecore_server.services import SERVICES
+from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 
 log = logging.getLogger("livecore_server")
@@ -98,6 +98,30 @@ def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) 
         exc_info=exc,
     )
     return error_response(LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error."), headers)
+
+
+async def take_token(
+    services: Services,
+    request: web.Request,
+    key: ApiKey | None,
+    bucket: BucketName,
+    now_ms: int,
+    headers: dict[str, str],
+) -> None:
+    """A token from the key's bucket, or the caller's address's without a valid key (429 when empty); the
+    bucket's rate-limit headers go into ``headers`` either way."""
+    # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
+    subject = key.id if key is not None else f"addr:{services.auth_throttle.address(request)}"
+    limits: dict[BucketName, int] | None
+    if key is not None:
+        limits = key.rate_limits
+    else:
+        per_address = services.config.address_requests_per_minute
+        limits = None if per_address is None else dict.fromkeys(BucketName, per_address)
+    decision = await services.ratelimiter.take(subject, bucket, now_ms, limits)
+    headers.update(decision.headers())
+    if not decision.allowed:
+        raise LivecoreError(ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
 
 
 def deprecation_headers(dep: Deprecation) -> dict[str, str]:
@@ -261,21 +285,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
     async def take(
         request: web.Request, key: ApiKey | None, bucket: BucketName, now_ms: int, headers: dict[str, str]
     ) -> None:
-        """A token from the key's bucket, or the caller's address's without a valid key (429 when empty)."""
-        # Key ids (key_...) and addresses never collide, so either names the bucket's owner.
-        subject = key.id if key is not None else f"addr:{app[SERVICES].auth_throttle.address(request)}"
-        limits: dict[BucketName, int] | None
-        if key is not None:
-            limits = key.rate_limits
-        else:
-            per_address = app[SERVICES].config.address_requests_per_minute
-            limits = None if per_address is None else dict.fromkeys(BucketName, per_address)
-        decision = await app[SERVICES].ratelimiter.take(subject, bucket, now_ms, limits)
-        headers.update(decision.headers())
-        if not decision.allowed:
-            raise LivecoreError(
-                ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
-            )
+        await take_token(app[SERVICES], request, key, bucket, now_ms, headers)
 
     def admit(
         request: web.Request, route: Route | None, key: ApiKey | None, public: bool, now_ms: int

@@ -4,23 +4,35 @@ aiohttp's HTTP parser refuses some requests itself: a request line or header lin
 NUL or another control character in a header, a ``Content-Encoding`` it cannot decode (``br``), a request
 line that is not HTTP. It answers them from ``RequestHandler.handle_error``, in plain text that quotes
 what it refused (the whole over-long header, secrets included), logs a traceback at ERROR for each, and
-runs no middleware or signal on the way: aiohttp has no hook for these answers. So the root application's
-servers make their connections' handlers :class:`EnvelopeRequestHandler`, whose answer is the envelope
+runs no middleware or signal on the way: aiohttp has no public hook for these answers. So the root
+application's servers make their connections' handlers :class:`EnvelopeRequestHandler`, whose error
+handler (aiohttp's ``_make_error_handler``, the one place that may await) answers the envelope
 (docs/reference/conventions.md#errors) with a message that quotes nothing of the request, and whose log is
 one line at INFO naming the kind of refusal. The connection is closed after the answer, as aiohttp does.
+
+Like every other 400, the answer carries an ``X-Request-Id`` and the ``RateLimit-*`` headers, and is
+counted: against the caller's address, as a request without a valid key is, in the address's
+``sdk_write`` bucket (no route is known, and of the buckets a caller's address has, that one is the
+smallest by default, so that a stream of unreadable requests is slowed soonest); once that bucket is
+empty the answer is 429 ``rate_limited``, as the namespaces answer it.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 from aiohttp import web
 from aiohttp.http_exceptions import BadStatusLine, ContentEncodingError, LineTooLong
-from aiohttp.web_protocol import RequestHandler
+from aiohttp.web_protocol import RequestHandler, _ErrInfo
 
+from livecore.clock import to_millis
 from livecore.errors import ErrorCode, LivecoreError
+from livecore.ratelimit import BucketName
 from livecore_server.http.envelope import error_response
+from livecore_server.http.middlewares import RequestIds, take_token
+from livecore_server.services import SERVICES
 
 log = logging.getLogger("livecore_server")
 
@@ -37,10 +49,37 @@ def _refusal(exc: BaseException | None) -> str:
     return next((text for kind, text in _REFUSALS if isinstance(exc, kind)), _MALFORMED)
 
 
+# The bucket of the caller's address a refusal takes its token from (module docstring).
+_BUCKET = BucketName.SDK_WRITE
+
+
 class EnvelopeRequestHandler(RequestHandler):
     """aiohttp's connection handler, answering what it refuses in the envelope (module docstring)."""
 
     __slots__ = ()
+
+    def _make_error_handler(
+        self, err_info: _ErrInfo
+    ) -> Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]:
+        if err_info.status != 400:
+            return super()._make_error_handler(err_info)
+
+        async def refuse(request: web.BaseRequest) -> web.StreamResponse:
+            server = cast(_EnvelopeServer, self._manager)
+            log.info("refused a malformed request from %s: %s", request.remote, type(err_info.exc).__name__)
+            headers = {"X-Request-Id": server.request_ids.new()}
+            err = LivecoreError(ErrorCode.INVALID_REQUEST, _refusal(err_info.exc))
+            services = server.app[SERVICES]
+            now_ms = to_millis(services.clock.now())
+            try:
+                await take_token(services, cast(web.Request, request), None, _BUCKET, now_ms, headers)
+            except LivecoreError as limited:
+                err = limited
+            response = error_response(err, headers)
+            response.force_close()
+            return response
+
+        return refuse
 
     def handle_error(
         self,
@@ -49,20 +88,18 @@ class EnvelopeRequestHandler(RequestHandler):
         exc: BaseException | None = None,
         message: str | None = None,
     ) -> web.StreamResponse:
-        if status != 400:
-            # An error outside the namespaces' guard: aiohttp's own logging (with the traceback),
-            # then the envelope instead of its plain text.
-            super().handle_error(request, status, exc, message)
-            err = LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error.")
-        else:
-            log.info("refused a malformed request from %s: %s", request.remote, type(exc).__name__)
-            err = LivecoreError(ErrorCode.INVALID_REQUEST, _refusal(exc))
-        response = error_response(err)
+        # An error outside the namespaces' guard: aiohttp's own logging (with the traceback), then the
+        # envelope instead of its plain text.
+        super().handle_error(request, status, exc, message)
+        response = error_response(LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error."))
         response.force_close()
         return response
 
 
 class _EnvelopeServer(web.Server):
+    app: web.Application  # the root application, whose services count the refusals
+    request_ids: RequestIds
+
     def __call__(self) -> RequestHandler:
         return EnvelopeRequestHandler(self, loop=self._loop, **self._kwargs)
 
@@ -75,6 +112,9 @@ def answer_in_envelopes(app: web.Application) -> None:
     def make_handler(**kwargs: Any) -> web.Server:
         server = make_server(**kwargs)
         server.__class__ = _EnvelopeServer  # the same server, handing out the handler above
+        envelope_server = cast(_EnvelopeServer, server)
+        envelope_server.app = app
+        envelope_server.request_ids = RequestIds()
         return server
 
     app._make_handler = make_handler  # type: ignore[method-assign]

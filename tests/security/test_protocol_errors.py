@@ -80,3 +80,41 @@ async def test_nul_in_a_header_is_400_in_the_envelope(world: World, value: bytes
 async def test_a_request_line_that_is_not_http_is_400_in_the_envelope(world: World) -> None:
     answer = await exchange(world, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n")  # TLS hello
     _assert_envelope_400(answer)
+
+
+REFUSED_BY_THE_PARSER = {
+    "Content-Encoding br": request(
+        "POST",
+        "/server/v1/players/alice/ban",
+        {"Content-Type": "application/json", "Content-Encoding": "br"},
+        b"\x1b\x03\x00\xf8",
+    ),
+    "a control byte in a header": request("GET", "/server/v1/ping", {"X-Player-Secret": b"a\x01b"}),
+    "a request line that is not HTTP": b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("raw", REFUSED_BY_THE_PARSER.values(), ids=REFUSED_BY_THE_PARSER.keys())
+async def test_a_refusal_of_the_http_layer_carries_a_request_id_and_the_rate_limit_headers(
+    world: World, raw: bytes
+) -> None:
+    """schemathesis got these 400s without the `X-Request-Id` and `RateLimit-*` headers the documents
+    promise on every 400. They are counted against the caller's address, as a request without a valid
+    key is."""
+    first, second = await exchange(world, raw), await exchange(world, raw)
+    for answer in (first, second):
+        _assert_envelope_400(answer)
+        assert answer.headers["x-request-id"].startswith("req_"), answer.headers
+        assert {"ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"} <= set(answer.headers)
+    assert first.headers["x-request-id"] != second.headers["x-request-id"]
+    remaining = int(second.headers["ratelimit-remaining"])
+    assert remaining == int(first.headers["ratelimit-remaining"]) - 1, (first.headers, second.headers)
+
+
+@pytest.mark.parametrize("world_config", [{"address_requests_per_minute": 2}])
+async def test_an_address_out_of_tokens_gets_429_for_an_unreadable_request_too(world: World) -> None:
+    raw = REFUSED_BY_THE_PARSER["a control byte in a header"]
+    answers = [await exchange(world, raw) for _ in range(3)]
+    assert [a.status for a in answers] == [400, 400, 429], answers
+    assert answers[2].error["code"] == "rate_limited"
+    assert "retry-after" in answers[2].headers and "x-request-id" in answers[2].headers
