@@ -7,7 +7,8 @@ naming every offending field.
 
 It also checks, for every request, what does not depend on the route (:mod:`livecore.limits`): no
 string holds NUL (free-form objects included, keys too), a field whose declared rule is ``plain`` (names,
-ids) holds no control or format character, and integers fit in signed 64 bits. A body's lengths and sizes
+ids) holds no control or format character, and integers fit in signed 64 bits (free-form objects included,
+whose numbers are finite too: :func:`~livecore.limits.json_problem`). A body's lengths and sizes
 are the commands' to check, after the ban (:mod:`livecore.limits`); a query's are checked as it is read
 (:func:`check_declared`).
 
@@ -46,7 +47,18 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from livecore.clock import format_ts, parse_ts
 from livecore.errors import LivecoreError, invalid_request
-from livecore.limits import INT64_MAX, INT64_MIN, Count, Rule, Text, character_problem, count_of, rule_of
+from livecore.limits import (
+    INT64_MAX,
+    INT64_MIN,
+    Count,
+    Rule,
+    Text,
+    at,
+    character_problem,
+    count_of,
+    json_problem,
+    rule_of,
+)
 
 T = TypeVar("T")
 
@@ -141,7 +153,19 @@ def _request_dict(value: Any, type_: Any) -> dict[str, Any]:
     found = _strict_dict(value, type_)
     if _holds_nul(found):
         raise ValueError(_NUL)
+    wrong = json_problem(found)
+    if wrong is not None:
+        raise _Inside(*wrong)
     return found
+
+
+class _Inside(ValueError):
+    """A problem inside a free-form object, ``where`` being its path from the object (``level``,
+    ``tags[2]``), so that the 400 names that path rather than the whole field."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(problem)
+        self.where = where
 
 
 _NUL = "must not contain NUL characters"
@@ -310,6 +334,7 @@ response_converter = make_converter(forbid_extra_keys=False)
 
 
 _EXTRA = "\x00extra:"
+_AT = "\x00at:"  # then the path inside the field of an :class:`_Inside` problem
 
 
 def _format_error(exc: BaseException, type_: Any) -> str:
@@ -317,6 +342,8 @@ def _format_error(exc: BaseException, type_: Any) -> str:
         return "is required"
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
         return _EXTRA + ",".join(sorted(exc.extra_fields))
+    if isinstance(exc, _Inside) and exc.where:
+        return f"{exc}{_AT}{exc.where}"
     if isinstance(exc, TypeError | ValueError) and str(exc).startswith("must"):
         return str(exc)
     if type_ is not None:
@@ -348,6 +375,8 @@ def field_errors(exc: BaseException, *, camel_case: bool = True) -> dict[str, st
     for message in cattrs.transform_error(exc, path="$", format_exception=_format_error):
         text, _, where = message.rpartition(" @ ")
         path = _wire_path(where, rename)
+        text, _, inside = text.partition(_AT)
+        path = at(path, inside)
         if text.startswith(_EXTRA):
             for key in text.removeprefix(_EXTRA).split(","):
                 fields[f"{path}.{key}" if path else key] = "is not a known field"

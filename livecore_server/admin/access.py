@@ -48,6 +48,7 @@ from livecore_server.http.endpoint import (
     bearer_token,
     structured,
 )
+from livecore_server.http.envelope import check_built
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.members import Member
@@ -252,11 +253,13 @@ async def run_route(
     remote: str | None = None,
 ) -> Any:
     """Run an operator route's handler as its route would, for a member already signed in: the same
-    scope, authorization, validation (400 naming the fields) and one transaction. Returns the
-    response model."""
+    scope, authorization, validation (the body's nesting as a parsed one's, then 400 naming the fields)
+    and one transaction. Returns the response model."""
     route = binding.route
     assert route.action is not None, route.name
     raw_body = dict(body or {}) if body or not route.request_optional else None
+    if raw_body is not None:
+        check_built(raw_body)
     query_params = {k: [v] for k, v in (query or {}).items()}
     parsed_body, parsed_query = structured(route, raw_body, query_params, {})
     env = env_of(query or {})

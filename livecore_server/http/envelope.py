@@ -16,7 +16,7 @@ from aiohttp import web
 
 from livecore.api.convert import unstructure
 from livecore.errors import LivecoreError, error_fields, invalid_request
-from livecore.limits import JSON_DEPTH_MAX
+from livecore.limits import JSON_DEPTH_MAX, TOO_DEEP
 
 JSON = "application/json"
 
@@ -33,7 +33,7 @@ def loads(raw: bytes) -> dict[str, Any]:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         # orjson stops at 1,024 levels: a body that deep is refused for its depth, as any past the limit.
-        raise _body_error(_TOO_DEEP if "depth" in str(exc) else "is not valid JSON") from None
+        raise _body_error(TOO_DEEP if "depth" in str(exc) else "is not valid JSON") from None
     if not isinstance(value, dict):
         raise _body_error("must be an object")
     members, colons = _tally(value, 1)
@@ -42,7 +42,10 @@ def loads(raw: bytes) -> dict[str, Any]:
     return value
 
 
-_TOO_DEEP = f"must not nest deeper than {JSON_DEPTH_MAX} levels"
+def check_built(body: dict[str, Any]) -> None:
+    """A body built rather than parsed (a portal form's, an ``/mcp`` tool's) held to the nesting
+    :func:`loads` holds a parsed one to: else the same 400 naming ``body``."""
+    _tally(body, 1)
 
 
 def _body_error(problem: str) -> LivecoreError:
@@ -53,7 +56,7 @@ def _tally(value: dict[str, Any] | list[Any], depth: int) -> tuple[int, int]:
     """The members of every object in ``value`` (at nesting ``depth``), and the ``:`` in its strings and
     keys; a 400 past the depth limit. Recursive: the limit bounds it."""
     if depth > JSON_DEPTH_MAX:
-        raise _body_error(_TOO_DEEP)
+        raise _body_error(TOO_DEEP)
     if isinstance(value, dict):
         members, colons = len(value), sum(key.count(":") for key in value)
         children: Iterable[Any] = value.values()

@@ -58,3 +58,20 @@ async def test_body_integers_of_2_63_and_above_are_400(
     assert status == 400, body
     assert body["error"]["details"]["fields"] == {name: WIDE}
     assert world.event_kinds() == ["player.registered", "player.secret_set"]
+
+
+@pytest.mark.parametrize("value", [TOO_BIG, 2**64 - 1])
+async def test_integers_inside_a_free_form_object_fit_in_signed_64_bits_on_any_route(
+    world: World, value: int
+) -> None:
+    """A free-form object (here ``playerContext``) is held to the same bound as a declared integer, named
+    at the path inside it."""
+    status, body, _ = await world.call(
+        "POST",
+        "/sdk/v1/players/alice/register",
+        key="test-client",
+        json={"playerContext": {"season": {"best": [1, value]}}},
+    )
+    assert status == 400, body
+    assert body["error"]["details"]["fields"] == {"playerContext.season.best[1]": WIDE}
+    assert world.event_kinds() == []
