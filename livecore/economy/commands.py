@@ -17,6 +17,7 @@ from livecore.economy.rules import (
     check_amount,
     check_attributes,
     check_client_spend,
+    check_held,
     is_platform_managed,
     merged_parameters,
     resource,
@@ -144,12 +145,15 @@ def edit_item_attributes(
     *,
     note: str | None = None,
 ) -> Change:
-    """An operator sets the player's values of item ``key``'s declared attributes (``check_attributes``):
-    a ledger entry of delta 0 that records who did it, and in a platform-managed game ``inventory.changed``,
-    whose payload carries the merged values, so that a receiver mirroring the inventory follows."""
+    """An operator sets the player's values of item ``key``'s declared attributes (``check_attributes``),
+    an item the player holds (``check_held``): a ledger entry of delta 0 that records who did it, and in a
+    platform-managed game ``inventory.changed``, whose payload carries the merged values, so that a
+    receiver mirroring the inventory follows."""
     res = resource(game, key, ResourceType.ITEM)
     FREE_FORM.check(values, "attributes")
     check_attributes(res, values)
+    FREE_TEXT.check_optional(note, "reason")  # the request's fields before the state it meets
+    check_held(tx.ledger.holding(player.id, key))
     return change(tx, rt, scope, game, player, res, 0, Reason.OPERATOR_EDIT, note=note, parameters=values)
 
 

@@ -171,6 +171,18 @@ def check_attributes(res: Resource, values: dict[str, Any]) -> None:
         raise invalid_request(f"The catalog does not declare these values for {res.key}.", problems)
 
 
+def check_held(holding: Holding) -> None:
+    """An operator edits the values of an item the player holds: of one it holds none of there is nothing
+    to edit, and the edit's ledger entry would make a holding the player never had. Else 409
+    ``insufficient_quantity``, with the details of a consume's refusal."""
+    if holding.amount < 1:
+        raise LivecoreError(
+            ErrorCode.INSUFFICIENT_QUANTITY,
+            f"The player holds no {holding.key}: an edit of its attributes needs at least one.",
+            {"resource": holding.key, "needed": 1, "have": holding.amount},
+        )
+
+
 def system_item_amount(key: str, activity: Activity) -> int:
     """``sessions`` and ``login_streak`` read from the player's activity (0 before counting started)."""
     return activity.sessions if key == "sessions" else activity.streak

@@ -489,6 +489,7 @@ EDIT_ITEM_ATTRIBUTES = admin_route(
         ErrorCode.PLAYER_NOT_FOUND,
         ErrorCode.RESOURCE_NOT_FOUND,
         ErrorCode.SYSTEM_RESOURCE_LOCKED,
+        ErrorCode.INSUFFICIENT_QUANTITY,
     ),
 )
 ROTATE_SECRET = admin_route(

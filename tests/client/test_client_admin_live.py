@@ -18,11 +18,13 @@ from livecore_client import (
     AsyncAdminClient,
     AsyncSdkClient,
     DashboardOnlyError,
+    InsufficientQuantityError,
     InvalidRequestError,
     PlayerBannedError,
     PlayerNotFoundError,
     ResourceNotFoundError,
     SdkClient,
+    ServerClient,
     WebhookEndpointNotFoundError,
 )
 from livecore_client.models import GrantStatus, MemberRole, OperatorAction, ResourceType, RewardEntry
@@ -208,6 +210,10 @@ def test_operator_overrides_a_players_country_and_edits_an_items_attributes(forg
             admin.players.set_country("forge", "ada", "Sweden")
         assert "country" in bad_country.value.details["fields"]
 
+        with pytest.raises(InsufficientQuantityError):  # ada holds no sword yet: nothing to edit
+            admin.players.edit_item_attributes("forge", "ada", "sword", {"level": 3})
+        with ServerClient(forge.keys["test-server"], base_url=forge.base_url) as server:
+            server.inventory.grant("ada", "sword", 1)
         edited = admin.players.edit_item_attributes("forge", "ada", "sword", {"level": 3}, reason="ticket 13")
         assert (edited.key, edited.delta, edited.parameters) == ("sword", 0, {"level": 3, "color": "red"})
         inventory = {i.key: i.parameters for i in sdk.inventory.get("ada").items if not i.system}

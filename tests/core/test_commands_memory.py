@@ -8,7 +8,7 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.economy.commands import edit_item_attributes
+from livecore.economy.commands import edit_item_attributes, server_adjust
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.hashing import KeyedHasher
@@ -131,6 +131,25 @@ def test_an_operators_item_attribute_edit_is_checked_against_the_catalog_in_the_
     rt = Runtime(clock=ManualClock(T0), rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32))
     with store.transaction() as tx:
         player = first_contact(tx, rt, TEST, "eve")
+    # An item the player holds none of has nothing to edit: refused, nothing written.
+    with pytest.raises(LivecoreError) as none_held, store.transaction() as tx:
+        edit_item_attributes(tx, rt, TEST, game, player, "sword", {"level": 4})
+    assert none_held.value.code is ErrorCode.INSUFFICIENT_QUANTITY
+    with store.transaction() as tx:
+        assert (tx.ledger.entries(player.id), tx.ledger.holdings(player.id)) == ([], {})
+        server_adjust(
+            tx,
+            rt,
+            TEST,
+            game,
+            player,
+            ResourceType.ITEM,
+            "sword",
+            1,
+            credit=True,
+            note=None,
+            source_ref_id=None,
+        )
         done = edit_item_attributes(tx, rt, TEST, game, player, "sword", {"level": 4}, note="ticket")
     assert (done.entry.delta, done.entry.reason.value, done.parameters()) == (
         0,

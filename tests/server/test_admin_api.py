@@ -366,8 +366,11 @@ async def _set_country(b: Bench, member: str) -> Prepared:
 
 
 async def _edit_attributes(b: Bench, member: str) -> Prepared:
-    path = f"{ARCADE}/players/{await b.player()}/inventory/trophy/attributes?env=test"
-    return "PATCH", path, {"attributes": {"level": 2}}
+    p = await b.player()
+    grant = {"quantity": 1}
+    status, body, _ = await b.arcade.server("POST", f"/players/{p}/inventory/trophy/grant", grant, idem=p)
+    assert status == 200, body  # an edit needs the player to hold the item
+    return "PATCH", f"{ARCADE}/players/{p}/inventory/trophy/attributes?env=test", {"attributes": {"level": 2}}
 
 
 async def _rotate(b: Bench, member: str) -> Prepared:
