@@ -12,11 +12,14 @@ Rules:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
 import attrs
+import pycountry
 
+from livecore.errors import invalid_request
 from livecore.limits import Text
 
 NAME = Text(min_length=1, max_length=32, trim=True, plain=True)
@@ -125,24 +128,38 @@ def normalize_avatar(avatar: str | None, *, field: str = "avatar") -> str | None
     return AVATAR.check_optional(avatar, field)
 
 
+@functools.cache
+def assigned_countries() -> frozenset[str]:
+    """The alpha-2 codes ISO 3166-1 assigns to a country, from the list ``pycountry`` ships and keeps
+    up to date with the standard; none of the codes it reserves or leaves to users (``UK``, ``EU``,
+    ``XX``, ``ZZ``). Read on first use, not as the module loads."""
+    return frozenset(country.alpha_2 for country in pycountry.countries)
+
+
 def normalize_country(country: str | None) -> str | None:
-    """ISO 3166-1 alpha-2, upper case; anything else is treated as unknown (null)."""
+    """ISO 3166-1 alpha-2 (:func:`assigned_countries`), upper case; anything else is treated as
+    unknown (null): a geo header's ``XX`` (a CDN's "unknown") or ``T1`` (Tor) included."""
     if country is None:
         return None
     code = country.strip().upper()
-    return code if len(code) == 2 and code.isascii() and code.isalpha() else None
+    return code if code in assigned_countries() else None
 
 
-#: A country someone chooses: two letters, white space around them ignored, kept upper case.
+#: A country someone chooses: two letters, white space around them ignored, kept upper case, and a code
+#: ISO 3166-1 assigns (:func:`check_country`).
 COUNTRY = Text(form=(r"\s*[A-Za-z]{2}\s*", "an ISO 3166-1 alpha-2 code"))
 
 
 def check_country(country: str | None, field: str = "country") -> str | None:
-    """A country someone chose (a guild's, an operator's override): ISO 3166-1 alpha-2, kept upper case;
-    anything else is 400 ``invalid_request`` naming ``field``."""
+    """A country someone chose (a guild's, an operator's override): a code ISO 3166-1 assigns, kept
+    upper case; anything else is 400 ``invalid_request`` naming ``field``."""
     if country is None:
         return None
-    return normalize_country(COUNTRY.check(country, field))
+    code = normalize_country(COUNTRY.check(country, field))
+    if code is None:
+        problem = "must be a code ISO 3166-1 assigns to a country"
+        raise invalid_request(f"{field} {problem}.", {field: problem})
+    return code
 
 
 def resolve_country(context: dict[str, Any] | None, geo: str | None) -> str | None:

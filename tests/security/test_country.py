@@ -136,3 +136,19 @@ def test_serve_no_ip_country_turns_the_lookup_off(monkeypatch: pytest.MonkeyPatc
         result = CliRunner().invoke(cli.main, ["serve", "--db", str(tmp_path / "t.db"), *args], env=env)
         assert result.exit_code == 0, result.output
         assert built.pop().country_of is expected
+
+
+@pytest.mark.parametrize(
+    ("kw", "why"),
+    [
+        ({"headers": {"CF-IPCountry": "XX"}}, "a CDN's unknown"),
+        ({"headers": {"CF-IPCountry": "T1"}}, "a CDN's Tor"),
+        ({"json": {"playerContext": {"country": "eu"}}}, "reserved, not a country"),
+        ({"json": {"playerContext": {"country": "UK"}}}, "reserved: the code is GB"),
+    ],
+)
+async def test_a_resolved_code_iso_3166_1_does_not_assign_is_no_country(
+    world: World, kw: dict[str, Any], why: str
+) -> None:
+    data = await register(world, "alice", **kw)
+    assert (data["country"], data["anonymizedIdentity"]["country"]) == (None, None), why

@@ -21,6 +21,10 @@ SWORD = """
 [games.arcade.resources.sword]
 type = "item"
 parameters = { level = 1, color = "red", weight = 2.5, shiny = false }
+
+[games.arcade.resources.charm]
+type = "item"
+parameters = { runes = [], sigil = {} }
 """
 SWORD_DEFAULTS = {"level": 1, "color": "red", "weight": 2.5, "shiny": False}
 
@@ -40,6 +44,13 @@ def country_path(who: str) -> str:
 
 def attributes_path(who: str, item: str = "sword") -> str:
     return f"{ARCADE}/players/{who}/inventory/{item}/attributes?env=test"
+
+
+async def _grant_item(arcade: Arcade, who: str, item: str = "sword", quantity: int = 1) -> None:
+    status, body, _ = await arcade.server(
+        "POST", f"/players/{who}/inventory/{item}/grant", {"quantity": quantity}, idem=f"grant-{who}-{item}"
+    )
+    assert status == 200, body
 
 
 async def _audit(arcade: Arcade, op: Any, action: str) -> list[dict[str, Any]]:
@@ -172,6 +183,27 @@ async def test_a_country_that_is_not_a_country_code_is_400_naming_the_field_and_
     field = "colour" if "colour" in body else "reason" if "reason" in body else "country"
     assert field in error["details"]["fields"], error
     assert await snapshot(world) == before
+
+
+@pytest.mark.parametrize("country", ["XX", "ZZ", "EU", "UK", "xk", "AA"])
+async def test_a_country_code_iso_3166_1_does_not_assign_is_400_and_changes_nothing(
+    arcade: Arcade, country: str
+) -> None:
+    """Two letters are not enough: ``UK`` is reserved (the code is ``GB``), ``EU`` reserved for the
+    union, ``XX``, ``ZZ``, ``XK`` and ``AA`` left to users."""
+    world = arcade.world
+    await arcade.register("ann")
+    olga = await sign_in(world, "olga")
+    before = await snapshot(world)
+    error = refused(
+        await admin(world, "PUT", country_path("ann"), olga, json={"country": country}),
+        400,
+        "invalid_request",
+    )
+    assert set(error["details"]["fields"]) == {"country"}, error
+    assert await snapshot(world) == before
+    done = ok(await admin(world, "PUT", country_path("ann"), olga, json={"country": "gb"}))
+    assert done["country"]["countryOverride"] == "GB"
 
 
 async def test_the_country_of_an_unknown_player_is_404_and_a_member_without_the_action_gets_403(
@@ -310,6 +342,58 @@ async def test_an_edit_the_catalog_does_not_declare_is_refused_naming_each_field
     assert await snapshot(world) == before
 
 
+@pytest.mark.parametrize(
+    ("attributes", "field"),
+    [
+        ({"level": 2**63}, "attributes.level"),
+        ({"level": [2**63]}, "attributes.level[0]"),
+        ({"level": 2**64 - 1}, "attributes.level"),
+    ],
+)
+async def test_integers_in_an_attribute_edit_fit_in_signed_64_bits(
+    arcade: Arcade, attributes: dict[str, Any], field: str
+) -> None:
+    world = arcade.world
+    await arcade.register("ann")
+    await _grant_item(arcade, "ann")
+    gina = await sign_in(world, "gina")
+    before = await snapshot(world)
+    body = {"attributes": attributes}
+    error = refused(
+        await admin(world, "PATCH", attributes_path("ann"), gina, json=body), 400, "invalid_request"
+    )
+    assert error["details"]["fields"] == {field: "must fit in signed 64 bits"}
+    assert await snapshot(world) == before
+    largest = {"attributes": {"level": 2**63 - 1}}
+    assert ok(await admin(world, "PATCH", attributes_path("ann"), gina, json=largest))["parameters"][
+        "level"
+    ] == (2**63 - 1)
+
+
+async def test_an_attribute_edit_of_an_item_the_player_holds_none_of_is_409_and_writes_nothing(
+    arcade: Arcade,
+) -> None:
+    """Never held, or held and all revoked: there is nothing to edit, and no ledger entry or holding is
+    written."""
+    world = arcade.world
+    await arcade.register("ann")
+    await arcade.register("bo")
+    gina = await sign_in(world, "gina")
+    await _grant_item(arcade, "bo")
+    status, body, _ = await arcade.server(
+        "POST", "/players/bo/inventory/sword/revoke", {"quantity": 1}, idem="r1"
+    )
+    assert status == 200, body
+    before = await snapshot(world)
+    body = {"attributes": {"level": 5}}
+    for who in ("ann", "bo"):
+        error = refused(
+            await admin(world, "PATCH", attributes_path(who), gina, json=body), 409, "insufficient_quantity"
+        )
+        assert error["details"] == {"resource": "sword", "needed": 1, "have": 0}
+    assert await snapshot(world) == before
+
+
 async def test_an_attribute_edit_of_an_unknown_player_is_404_and_a_member_without_the_action_gets_403(
     arcade: Arcade,
 ) -> None:
@@ -382,8 +466,12 @@ async def test_the_player_page_edits_an_items_attributes_with_their_declared_typ
     world = arcade.world
     await arcade.register("ann")
     gina = await sign_in(world, "gina")
+    # An item the player holds none of has no form: there is nothing to edit.
+    assert 'id="attributes-sword"' not in await _player_page(arcade, gina, "ann")
+    await _grant_item(arcade, "ann")
     html = await _player_page(arcade, gina, "ann")
     assert 'id="attributes-sword"' in html and 'name="attr.level" value="1"' in html
+    assert 'id="attributes-charm"' not in html
     form = {"attr.level": "4", "attr.color": "red", "attr.weight": "2.5", "attr.shiny": "true"}
     resp = await _portal_post(
         arcade, gina, "/portal/games/arcade/players/ann/items/sword/attributes?env=test", form
@@ -408,3 +496,35 @@ async def test_the_player_page_edits_an_items_attributes_with_their_declared_typ
     assert 'id="attributes-sword"' in await _player_page(arcade, debby, "ann")
     dev = await sign_in(world, "dev")
     assert 'id="attributes-sword"' not in await _player_page(arcade, dev, "ann")
+
+
+@pytest.mark.parametrize(
+    ("item", "form", "field"),
+    [
+        ("sword", {"attr.weight": "NaN"}, "attributes.weight"),
+        ("sword", {"attr.weight": "Infinity"}, "attributes.weight"),
+        ("sword", {"attr.weight": "1e400"}, "attributes.weight"),
+        ("sword", {"attr.level": str(2**70)}, "attributes.level"),
+        ("sword", {"attr.level": "9" * 4000}, "attributes.level"),
+        ("charm", {"attr.sigil": '{"a": NaN}'}, "attributes.sigil.a"),
+        ("charm", {"attr.runes": "[1, -Infinity]"}, "attributes.runes[1]"),
+        ("charm", {"attr.runes": "[" * 50 + "]" * 50}, "body"),
+    ],
+)
+async def test_the_portals_attribute_form_refuses_what_the_admin_api_refuses_and_changes_nothing(
+    arcade: Arcade, item: str, form: dict[str, str], field: str
+) -> None:
+    """The form runs the admin API's checks: numbers finite, integers within signed 64 bits, nesting
+    within 32 levels (a value is never stored as null, nor a 500)."""
+    world = arcade.world
+    await arcade.register("ann")
+    await _grant_item(arcade, "ann", item)
+    gina = await sign_in(world, "gina")
+    before = await snapshot(world)
+    resp = await _portal_post(
+        arcade, gina, f"/portal/games/arcade/players/ann/items/{item}/attributes?env=test", form
+    )
+    html = await resp.text()
+    assert resp.status == 400 and "invalid_request" in html, html[-600:]
+    assert field in html, html[-600:]
+    assert await snapshot(world) == before
