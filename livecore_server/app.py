@@ -190,8 +190,8 @@ def create_app(
     )
     answer_in_envelopes(root)  # what aiohttp's HTTP parser refuses, too
     # A studio's own areas, after the service's (livecore_server/plugins.py): named by the config (serve
-    # --area, entry points) or by the applied manifest.
-    studio = plugins.load([*config.areas, *plugins.recorded(config.db)])
+    # --area, entry points) or by the studios' applied manifests.
+    studio = plugins.served(config.db, config.areas)
     core = areas.registered(a.area for a in studio)
     bindings = (*BINDINGS, *(b for a in studio for b in a.bindings), *extra)
     misses: dict[str, Handler] = {}

@@ -11,6 +11,8 @@ studio, its games and their settings, API keys and webhook endpoints, in one tra
 - A webhook endpoint is matched by (game, name); URL, events and environment update in place.
 - A member is matched by (studio, key); email and role update in place, and a member left out of the
   manifest is removed (its sessions end, its personal keys stop working).
+- The studio's ``[plugins] areas`` replace what this studio recorded, and only that: a server serves
+  the areas every studio of its database names (livecore_server/plugins.py).
 - Secrets (API keys, webhook signing secrets) are minted only on creation and appear in the result
   only then (null otherwise). Keys and endpoints missing from the manifest are left as they are.
 """
@@ -30,7 +32,7 @@ from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
 from livecore_server.keys import ROTATION_GRACE
-from livecore_server.plugins import RECORDED
+from livecore_server.plugins import RECORDED, by_studio_of
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 from livecore_server.storage.sql.members import Member
@@ -48,8 +50,7 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
     if studio_id is None:
         studio_id = new_id(Prefix.STUDIO, rt.clock.now(), rt.rng)
         tx.manifest.insert_studio(studio_id, manifest.studio, now)
-    # The studio's own areas: a server starting on this database serves them (livecore_server/plugins.py).
-    tx.meta.put(RECORDED, orjson.dumps(list(manifest.plugins.areas)).decode(), now)
+    _record_areas(tx, manifest, now)
     games: dict[str, Any] = {}
     for game_key, game in manifest.games.items():
         settings = orjson.dumps(settings_converter.unstructure(game.settings())).decode()
@@ -68,6 +69,15 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
         "games": games,
         "members": _members(tx, rt, studio_id, manifest),
     }
+
+
+def _record_areas(tx: ServerTransaction, manifest: Manifest, now_ms: int) -> None:
+    """The studio's own areas, replacing only this studio's record: a server starting on this database
+    serves what every studio names (livecore_server/plugins.py), so one studio's manifest never stops
+    another's areas."""
+    by_studio = by_studio_of(tx.meta.get(RECORDED), tx.manifest.studio_keys())
+    by_studio[manifest.studio] = list(manifest.plugins.areas)
+    tx.meta.put(RECORDED, orjson.dumps(dict(sorted(by_studio.items()))).decode(), now_ms)
 
 
 def _members(tx: ServerTransaction, rt: Runtime, studio_id: str, manifest: Manifest) -> dict[str, Any]:

@@ -8,8 +8,13 @@ areas do (docs/extending.md). The server serves, after its own areas:
 - every area an installed distribution names under the entry point group ``livecore.areas``
   (``[project.entry-points."livecore.areas"] studio_quests = "studio_quests"``);
 - every area named by ``serve --area`` or ``LIVECORE_AREAS`` (comma-separated);
-- every area named by the applied manifest's ``[plugins] areas`` (``apply`` records the names in the
-  database, so a server finds them at its next start).
+- every area a studio's applied manifest names in ``[plugins] areas``. ``apply`` records each studio's
+  names apart, replacing only that studio's, so a server finds at its next start the union of what the
+  studios of its database named: one studio's manifest never stops another's areas.
+
+A game whose settings configure an area (``[games.<key>.areas.<name>]``) that the server does not serve
+stops the server with the game's section named (:func:`served`): its routes, checks and sweeps would
+otherwise silently not run.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import importlib
 import importlib.metadata
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from types import ModuleType
+from typing import Any
 
 from livecore import areas as core_areas
 from livecore.area import Area
@@ -27,7 +33,8 @@ from livecore_server.area import ServerArea
 from livecore_server.config import is_postgres, sqlite_path
 
 ENTRY_POINT_GROUP = "livecore.areas"
-# The server_meta row ``apply`` records the manifest's [plugins] areas in.
+# The server_meta row ``apply`` records each studio's [plugins] areas in: a JSON object, studio key ->
+# names. A JSON list is the one record of versions before it, the last applied manifest's.
 RECORDED = "areas"
 
 
@@ -67,31 +74,75 @@ def installed() -> list[str]:
 
 
 def recorded(db: str) -> list[str]:
-    """The areas the last applied manifest named (``[plugins] areas``), read without opening the store:
-    the store opens with the areas' migrations, so it must know them first. None recorded (no database
-    yet, no manifest applied) is an empty list."""
-    value = _recorded_postgres(db) if is_postgres(db) else _recorded_sqlite(db)
-    return list(json.loads(value)) if value else []
+    """The areas the studios' last applied manifests named (``[plugins] areas``), each once, by studio key;
+    read without opening the store: the store opens with the areas' migrations, so it must know them
+    first. None recorded (no database yet, no manifest applied) is an empty list."""
+    rows = _read(db, "SELECT value FROM server_meta WHERE name = ?", (RECORDED,))
+    # An older version's list is served whoever recorded it: one key stands for every studio.
+    by_studio = by_studio_of(str(rows[0][0]) if rows else None, [""])
+    return list(dict.fromkeys(name for key in sorted(by_studio) for name in by_studio[key]))
 
 
-def _recorded_sqlite(db: str) -> str | None:
+def by_studio_of(value: str | None, studio_keys: Sequence[str]) -> dict[str, list[str]]:
+    """The recorded areas (the :data:`RECORDED` row's ``value``) by studio key. The list an older version
+    kept counts as every studio's (``studio_keys``) until each applies again: which studio it was is not
+    known, and serving it stays what the database did."""
+    found = json.loads(value) if value else {}
+    if isinstance(found, list):
+        return {key: list(found) for key in studio_keys}
+    return {str(key): list(names) for key, names in found.items()}
+
+
+def configured(db: str) -> list[tuple[str, str, str]]:
+    """Each studio's own area a game's settings configure, as (studio key, game key, area name), read
+    without opening the store like :func:`recorded`."""
+    rows = _read(
+        db,
+        "SELECT s.key, g.key, g.settings FROM games g JOIN studios s ON s.id = g.studio_id"
+        " ORDER BY s.key, g.key",
+        (),
+    )
+    found: list[tuple[str, str, str]] = []
+    for studio, game, settings in rows:
+        # JSON text on SQLite, decoded JSONB on PostgreSQL
+        decoded = json.loads(settings) if isinstance(settings, str) else settings
+        found.extend((str(studio), str(game), str(name)) for name in decoded.get("areas") or {})
+    return found
+
+
+def _read(db: str, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """The rows of a read (``?`` placeholders) on the database, before the store opens; none when the
+    database or the table is not there yet."""
+    if is_postgres(db):
+        import psycopg
+
+        with psycopg.connect(db, connect_timeout=10) as conn:
+            try:
+                return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+            except psycopg.errors.UndefinedTable:
+                return []
     try:
         with sqlite3.connect(f"file:{sqlite_path(db)}?mode=ro", uri=True) as conn:
-            row = conn.execute("SELECT value FROM server_meta WHERE name = ?", (RECORDED,)).fetchone()
+            return list(conn.execute(sql, params).fetchall())
     except sqlite3.OperationalError:
-        return None
-    return None if row is None else str(row[0])
+        return []
 
 
-def _recorded_postgres(db: str) -> str | None:
-    import psycopg
-
-    with psycopg.connect(db, connect_timeout=10) as conn:
-        try:
-            row = conn.execute("SELECT value FROM server_meta WHERE name = %s", (RECORDED,)).fetchone()
-        except psycopg.errors.UndefinedTable:
-            return None
-    return None if row is None else str(row[0])
+def served(db: str, names: Iterable[str]) -> tuple[ServerArea, ...]:
+    """The studio's areas a server of ``db`` serves: those ``names`` names (the config: ``serve --area``,
+    entry points), then those the studios recorded (:func:`recorded`). Refused if a game configures an
+    area none of them is, naming each such section."""
+    loaded = load([*names, *recorded(db)])
+    serving = {a.name for a in loaded}
+    missing = [
+        f"studio {studio}: games.{game}.areas.{name} configures area {name}, which this server does not"
+        " serve (name its package in the studio's [plugins] areas and apply again, or serve --area)"
+        for studio, game, name in configured(db)
+        if name not in serving
+    ]
+    if missing:
+        raise PluginError("\n".join(missing))
+    return loaded
 
 
 def load(names: Iterable[str]) -> tuple[ServerArea, ...]:

@@ -6,6 +6,7 @@ manual clock advances, and its check refuses a built-in gift send atomically. Na
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from click.testing import CliRunner
 
 from livecore.manifest import ManifestError
-from livecore_server import cli
+from livecore_server import cli, plugins
 from livecore_server.apply import apply_manifest
 from livecore_server.cli import main
 from livecore_server.config import Config
@@ -370,3 +371,124 @@ async def test_a_sample_of_the_areas_kind_carries_the_areas_own_sample(
         assert received.envelope["data"]["streak"] == 3
     finally:
         await world.client.close()
+
+
+# --- the areas of several studios in one database ------------------------------------------------------
+
+RIVAL = """
+studio = "rival"
+
+[games.rival-game]
+name = "Rival Game"
+"""
+_SEEDS = itertools.count(100)
+
+
+def _apply(db: str, text: str, *, areas: tuple[str, ...] = ()) -> None:
+    """``apply`` run against the database between two lives of the server (each run draws other ids)."""
+    services = make_services(db, seed=next(_SEEDS))
+    try:
+        apply_manifest(services.store, services.keys, services.runtime, parse_manifest(text, areas=areas))
+    finally:
+        services.close()
+
+
+async def _restarted(db: str, before: World) -> World:
+    """The server started again on the same database: the same games and keys, nothing applied."""
+    app = make_app(db)
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    services = app[SERVICES]
+    return World(
+        services=services,
+        client=client,
+        keys=before.keys,
+        other_keys=before.other_keys,
+        applied=before.applied,
+    )
+
+
+async def test_another_studios_apply_leaves_the_areas_a_studio_named_served_after_a_restart(
+    db_url: str,
+) -> None:
+    first = await _served(db_url, QUESTS + PLUGINS)
+    await first.client.close()
+    _apply(db_url, RIVAL)  # no [plugins]: the rival studio names no area of its own
+    world = await _restarted(db_url, first)
+    try:
+        ada, bea = await world.register("ada"), await world.register("bea")
+        for who, other, secret in (("ada", "bea", ada), ("bea", "ada", bea)):
+            status, body, _ = await world.call(
+                "POST",
+                f"/sdk/v1/players/{who}/friends/requests",
+                key="test-client",
+                secret=secret,
+                json={"externalPlayerId": other},
+            )
+            assert status in (200, 201), body
+        # The area's check on a built-in command still runs ...
+        gift = {"type": "currency", "resourceKey": "coins", "amount": 5, "externalPlayerId": "bea"}
+        status, body, _ = await world.call(
+            "POST", "/sdk/v1/players/ada/friends/gifts", key="test-client", secret=ada, json=gift
+        )
+        assert status == 409 and body["error"]["code"] == "quest_check_in_first"
+        # ... and its routes still answer.
+        status, body, _ = await _check_in(world, "ada", ada)
+        assert status == 200, body
+    finally:
+        await world.client.close()
+
+
+def test_the_areas_served_are_the_union_of_what_each_studio_last_named(db_url: str) -> None:
+    _apply(db_url, TEST_MANIFEST + PLUGINS)
+    _apply(db_url, RIVAL + PLUGINS)
+    assert plugins.recorded(db_url) == ["studio_quests"]
+    _apply(db_url, TEST_MANIFEST)  # acme stops naming it; rival still does
+    assert plugins.recorded(db_url) == ["studio_quests"]
+    _apply(db_url, RIVAL)
+    assert plugins.recorded(db_url) == []
+
+
+def test_areas_recorded_before_each_studio_had_its_own_record_stay_served(db_url: str) -> None:
+    _apply(db_url, TEST_MANIFEST)
+    services = make_services(db_url)
+    try:
+        # As a database written by a version that kept one list, the last applied manifest's.
+        services.store.run(lambda tx: tx.meta.put(plugins.RECORDED, '["studio_quests"]', 0))
+    finally:
+        services.close()
+    assert plugins.recorded(db_url) == ["studio_quests"]
+    _apply(db_url, RIVAL)  # the list is taken as every studio's until each applies again
+    assert plugins.recorded(db_url) == ["studio_quests"]
+    _apply(db_url, TEST_MANIFEST)
+    assert plugins.recorded(db_url) == []
+
+
+def test_a_server_refuses_to_start_when_a_game_configures_an_area_it_does_not_serve(db_url: str) -> None:
+    # As `apply --area studio_quests`: the manifest configures the area without naming it.
+    _apply(db_url, TEST_MANIFEST + QUESTS, areas=("studio_quests",))
+    with pytest.raises(PluginError) as refused:
+        make_app(db_url)
+    assert str(refused.value) == (
+        "studio acme: games.space-race.areas.quests configures area quests, which this server does not"
+        " serve (name its package in the studio's [plugins] areas and apply again, or serve --area)"
+    )
+    make_app(db_url, areas=("studio_quests",))  # served by the config: it starts
+
+
+def test_serve_exits_naming_a_game_section_of_an_area_it_does_not_serve(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    _apply(db, TEST_MANIFEST + QUESTS, areas=("studio_quests",))
+    result = CliRunner().invoke(main, ["serve", "--db", db, "--port", "0"], env={"LIVECORE_AREAS": None})
+    assert result.exit_code == 1
+    assert "studio acme: games.space-race.areas.quests configures area quests" in result.output
+
+
+def test_apply_refuses_a_section_of_an_area_only_another_studio_names(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    _apply(db, TEST_MANIFEST + PLUGINS)
+    manifest = tmp_path / "rival.toml"
+    manifest.write_text(RIVAL + QUESTS.replace("space-race", "rival-game"), encoding="utf-8")
+    refused = CliRunner().invoke(main, ["apply", str(manifest), "--db", db], env={"LIVECORE_AREAS": None})
+    assert refused.exit_code == 2
+    assert "games.rival-game.areas.quests: names no area" in refused.output
