@@ -13,6 +13,7 @@ import logging
 import os
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from urllib.parse import urlsplit
 
 import orjson
 from aiohttp import web
@@ -21,7 +22,6 @@ from livecore import __version__, areas
 from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.area import Area
 from livecore.clock import Clock, to_millis
-from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends.api import PRESENCE_HEARTBEAT
 from livecore.rand import RandomSource
 from livecore_server import areas as served_areas
@@ -30,8 +30,8 @@ from livecore_server.admin import mcp_tools
 from livecore_server.area import storage_of
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
-from livecore_server.http.envelope import error_response, json_response
-from livecore_server.http.middlewares import Handler, namespace
+from livecore_server.http.envelope import json_response
+from livecore_server.http.middlewares import Handler, envelope_for, namespace
 from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.portal.pages import portal_app
 from livecore_server.scheduler import catch_up
@@ -87,25 +87,31 @@ def _openapi_handler(surface: Surface, served: Sequence[Route]) -> Handler:
     return handler
 
 
-# Where the human docs are: the operator's own copy when LIVECORE_DOCS_URL names it, else the docs index
-# of the distribution the server was installed from (the project has no hosted docs of its own).
-DOCS_URL = "README.md#documentation"
+def _docs_url() -> str | None:
+    """Where the operator hosts the human docs (``LIVECORE_DOCS_URL``), when it is an absolute http(s)
+    address: the server serves no docs of its own and the project hosts none, so a relative link would
+    lead nowhere."""
+    configured = os.environ.get("LIVECORE_DOCS_URL")
+    if not configured:
+        return None
+    parsed = urlsplit(configured)
+    if parsed.scheme in ("http", "https") and parsed.netloc:
+        return configured
+    log.warning("LIVECORE_DOCS_URL is not an absolute http(s) address; GET / links no docs: %r", configured)
+    return None
 
 
 def _front_door() -> Handler:
-    """``GET /``: what this server is, and where to go next (docs/server.md, "The front door")."""
-    body = orjson.dumps(
-        {
-            "service": "livecore",
-            "version": __version__,
-            "links": {
-                "portal": "/portal/",
-                "sdkOpenapi": f"{Surface.SDK.value}/openapi.json",
-                "serverOpenapi": f"{Surface.SERVER.value}/openapi.json",
-                "docs": os.environ.get("LIVECORE_DOCS_URL") or DOCS_URL,
-            },
-        }
-    )
+    """``GET /``: what this server is, and where to go next (docs/server.md, "The front door"): links to
+    what the server serves, and to the docs at an absolute address when the operator names one."""
+    links = {
+        "portal": "/portal/",
+        "sdkOpenapi": f"{Surface.SDK.value}/openapi.json",
+        "serverOpenapi": f"{Surface.SERVER.value}/openapi.json",
+    }
+    if (docs := _docs_url()) is not None:
+        links["docs"] = docs
+    body = orjson.dumps({"service": "livecore", "version": __version__, "links": links})
 
     async def handler(request: web.Request) -> web.StreamResponse:
         return web.Response(body=body, content_type="application/json")
@@ -118,9 +124,9 @@ async def _to_portal(request: web.Request) -> web.StreamResponse:
 
 
 def _miss(resources: list[web.AbstractResource]) -> Handler:
-    """A namespace's answer to a path none of its routes (``resources``) take, as aiohttp's router gives
-    it: 405 with the methods of every route whose path matches in ``Allow``, else 404. It asks each route
-    of the namespace in turn, which only a miss pays."""
+    """A namespace's (or the root's) answer to a path none of its routes (``resources``) take, as
+    aiohttp's router gives it: 405 with the methods of every route whose path matches in ``Allow``, else
+    404. It asks each route in turn, which only a miss pays."""
 
     async def miss(request: web.Request) -> web.StreamResponse:
         allowed: set[str] = set()
@@ -133,18 +139,22 @@ def _miss(resources: list[web.AbstractResource]) -> Handler:
     return miss
 
 
-def _unrouted(misses: dict[str, Handler]) -> Handler:
+def _unrouted(misses: dict[str, Handler], own: Handler) -> Handler:
     """The root's last route, for every path no other route takes. Under a namespace's prefix (``misses``
     maps each to its guarded :func:`_miss`: the envelope, with the namespace's headers, key and rate
-    limit), the namespace answers; anywhere else, the envelope's 404. The path is read as aiohttp's
-    router reads it (percent-decoded, but for ``%2F``)."""
+    limit), the namespace answers; anywhere else, ``own`` (the :func:`_miss` of the root's own routes:
+    ``/``, ``/metrics``) in the envelope, a 405 on one of their paths and a 404 elsewhere. The path is
+    read as aiohttp's router reads it (percent-decoded, but for ``%2F``)."""
 
     async def handler(request: web.Request) -> web.StreamResponse:
         path = request.rel_url.path_safe
         for prefix, miss in misses.items():
             if path == prefix or path.startswith(f"{prefix}/"):
                 return await miss(request)
-        return error_response(LivecoreError(ErrorCode.NOT_FOUND, "No such route."))
+        try:
+            return await own(request)
+        except web.HTTPException as exc:
+            return envelope_for(exc, request, {})
 
     return handler
 
@@ -216,19 +226,23 @@ def create_app(
             )
             names.append(openapi.name)
         misses[surface.value] = guard(None, _miss([root.router[name] for name in names]))
+    # The root's own paths, which answer another method 405 (:func:`_unrouted`).
+    root_paths = [
+        root.router.add_get("/", _front_door()).resource,
+        root.router.add_get("/metrics", metrics.handler).resource,
+    ]
     if config.bench_baseline:
-        root.router.add_get("/bench/baseline", _bench_baseline)
-    root.router.add_get("/", _front_door())
-    root.router.add_get("/metrics", metrics.handler)
+        root_paths.append(root.router.add_get("/bench/baseline", _bench_baseline).resource)
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
-    root.router.add_get("/portal", _to_portal)
+    root_paths.append(root.router.add_get("/portal", _to_portal).resource)
     root.add_subapp("/portal", portal_app(config.oidc, config.public_url))
     # The operator routes as MCP tools, for a personal key (livecore_server/admin/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))
     root.cleanup_ctx.append(mcp.lifetime)  # needs nothing of the services: started before them
     # Last, so every route above matches first.
-    root.router.add_route("*", "/{tail:.*}", _unrouted(misses))
+    root_miss = _miss([path for path in root_paths if path is not None])
+    root.router.add_route("*", "/{tail:.*}", _unrouted(misses, root_miss))
     root.cleanup_ctx.append(_lifetime(config, clock, rng, core, storage_of(studio)))
     root.on_shutdown.append(_end_streams)
     return root

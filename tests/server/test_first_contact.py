@@ -23,15 +23,50 @@ async def test_the_front_door_names_the_service_its_version_and_where_to_go(worl
             "portal": "/portal/",
             "sdkOpenapi": "/sdk/v1/openapi.json",
             "serverOpenapi": "/server/v1/openapi.json",
-            "docs": "README.md#documentation",
         },
     }
-    # Every link the server serves itself answers.
-    for link in ("portal", "sdkOpenapi", "serverOpenapi"):
-        resp = await world.client.get(body["links"][link], allow_redirects=False)
+    # Every link is one the server serves: it answers.
+    for link, target in body["links"].items():
+        resp = await world.client.get(target, allow_redirects=False)
         assert resp.status == 200, link
     head = await world.client.head("/")
     assert head.status == 200
+
+
+@pytest.mark.parametrize(
+    ("configured", "given"),
+    [
+        ("https://docs.example.com/livecore/", "https://docs.example.com/livecore/"),
+        ("README.md#documentation", None),  # the server serves no such file
+        ("/docs/", None),
+    ],
+)
+async def test_the_front_door_links_docs_only_at_an_absolute_address(
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    configured: str,
+    given: str | None,
+) -> None:
+    monkeypatch.setenv("LIVECORE_DOCS_URL", configured)
+    with caplog.at_level(logging.WARNING, logger="livecore_server"):
+        world = await start_world(db_url)
+    try:
+        status, body, _ = await world.call("GET", "/", key=None)
+        assert status == 200
+        assert body["links"].get("docs") == given
+        assert ("LIVECORE_DOCS_URL" in caplog.text) == (given is None)
+    finally:
+        await world.client.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/metrics"])
+async def test_another_method_on_the_root_s_own_paths_is_405_in_the_envelope(world: World, path: str) -> None:
+    status, body, headers = await world.call("POST", path, key=None)
+    assert (status, body["error"]["code"]) == (405, "method_not_allowed"), body
+    assert set(headers["Allow"].split(",")) == {"GET", "HEAD"}
+    status, body, _ = await world.call("POST", "/nowhere", key=None)
+    assert (status, body["error"]["code"]) == (404, "not_found")
 
 
 # (namespace path, the key the route takes)
