@@ -140,7 +140,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
             ("Sign-in link", f"{duration(operators.LOGIN_LINK_TTL)}, once"),
             ("Idempotency key", f"{idempotency.KEY.describe()}, kept {duration(idempotency.TTL)}"),
             ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
-            ("Integers in queries and bodies", "signed 64 bits"),
+            ("Integers in queries and bodies, free-form objects included", "signed 64 bits"),
             (
                 "Numbers that reach a score, a metric, a threshold or a board (progress `metrics`, scores,"
                 " `score` overrides, the manifest's targets, thresholds, goals, limits and bot scores)",
@@ -158,8 +158,8 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
             ("Ids and keys (`externalPlayerId`, path ids, economy keys)", limits.ID.describe()),
             ("Free-form text (`reason`, `sourceRefId`)", limits.FREE_TEXT.describe()),
             (
-                "Free-form objects (`playerContext`, `metadata`, item `parameters`)",
-                limits.FREE_FORM.describe(),
+                "Free-form objects (`playerContext`, `metadata`, item `parameters` and `attributes`)",
+                f"{limits.FREE_FORM.describe()}; every number finite",
             ),
         ],
         "webhooks": [

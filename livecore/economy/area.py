@@ -29,7 +29,10 @@ _MEANINGS: Mapping[ErrorCode | Code, str] = {
     ErrorCode.SYSTEM_RESOURCE_LOCKED: "A manual change to the system items `sessions` or `login_streak`.",
     ErrorCode.RESOURCE_NOT_FOUND: "The key is not a resource of that type in the game.",
     ErrorCode.INSUFFICIENT_BALANCE: "The debit would take the balance below zero.",
-    ErrorCode.INSUFFICIENT_QUANTITY: "The consume or revoke would take the quantity below zero.",
+    ErrorCode.INSUFFICIENT_QUANTITY: (
+        "The consume or revoke would take the quantity below zero, or an operator edits the attributes of"
+        " an item the player holds none of."
+    ),
     ErrorCode.STUDIO_MANAGED_ECONOMY: "A client debit or consume in a game whose studio manages the economy.",
 }
 
