@@ -37,8 +37,8 @@ KEY_IN_TWO_PLACES = Allowance(
     {"positive_data_acceptance": ("400",), "missing_required_header": ("2xx",)},
 )
 FREE_FORM_OBJECT = Allowance(
-    "a free-form object (`metadata`, `playerContext`, item `parameters`) holds no NUL in any string at any "
-    "depth, and is at most 4 KiB as compact JSON",
+    "a free-form object (`metadata`, `playerContext`, item `parameters`) holds no NUL in any string and no "
+    "integer outside signed 64 bits at any depth, and is at most 4 KiB as compact JSON",
     "JSON Schema has no keyword for a size in bytes (the documents give it as `x-max-json-bytes`), and a "
     "rule at every depth of an open object needs a recursive schema that generated clients handle poorly",
     {"positive_data_acceptance": ("400",)},
