@@ -32,7 +32,7 @@ from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
 from livecore_server.keys import ROTATION_GRACE
-from livecore_server.plugins import RECORDED, by_studio_of
+from livecore_server.plugins import BY_STUDIO, RECORDED
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 from livecore_server.storage.sql.members import Member
@@ -72,12 +72,23 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
 
 
 def _record_areas(tx: ServerTransaction, manifest: Manifest, now_ms: int) -> None:
-    """The studio's own areas, replacing only this studio's record: a server starting on this database
-    serves what every studio names (livecore_server/plugins.py), so one studio's manifest never stops
-    another's areas."""
-    by_studio = by_studio_of(tx.meta.get(RECORDED), tx.manifest.studio_keys())
+    """The studio's own areas, replacing only this studio's record, and the union of every studio's, which
+    a server starting on this database serves (livecore_server/plugins.py): one studio's manifest never
+    stops another's areas."""
+    kept = tx.meta.get(BY_STUDIO)
+    by_studio: dict[str, list[str]]
+    if kept is not None:
+        by_studio = orjson.loads(kept)
+    else:
+        # Recorded before each studio's were kept apart: the one list (the last applied manifest's) counts
+        # as every studio's until each applies again. Which studio named it is not known, and serving it
+        # is what the database did.
+        before = orjson.loads(tx.meta.get(RECORDED) or "[]")
+        by_studio = {key: before for key in tx.manifest.studio_keys()}
     by_studio[manifest.studio] = list(manifest.plugins.areas)
-    tx.meta.put(RECORDED, orjson.dumps(dict(sorted(by_studio.items()))).decode(), now_ms)
+    tx.meta.put(BY_STUDIO, orjson.dumps(dict(sorted(by_studio.items()))).decode(), now_ms)
+    union = dict.fromkeys(name for key in sorted(by_studio) for name in by_studio[key])
+    tx.meta.put(RECORDED, orjson.dumps(list(union)).decode(), now_ms)
 
 
 def _members(tx: ServerTransaction, rt: Runtime, studio_id: str, manifest: Manifest) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import importlib
 import importlib.metadata
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -33,9 +33,11 @@ from livecore_server.area import ServerArea
 from livecore_server.config import is_postgres, sqlite_path
 
 ENTRY_POINT_GROUP = "livecore.areas"
-# The server_meta row ``apply`` records each studio's [plugins] areas in: a JSON object, studio key ->
-# names. A JSON list is the one record of versions before it, the last applied manifest's.
+# The server_meta rows ``apply`` records the [plugins] areas in: each studio's apart (a JSON object,
+# studio key -> names), and their union (a JSON list), which a server reads as it starts, as versions
+# before the per-studio record did.
 RECORDED = "areas"
+BY_STUDIO = "studio_areas"
 
 
 class PluginError(Exception):
@@ -74,23 +76,11 @@ def installed() -> list[str]:
 
 
 def recorded(db: str) -> list[str]:
-    """The areas the studios' last applied manifests named (``[plugins] areas``), each once, by studio key;
-    read without opening the store: the store opens with the areas' migrations, so it must know them
-    first. None recorded (no database yet, no manifest applied) is an empty list."""
+    """The areas the studios' last applied manifests name (``[plugins] areas``), read without opening the
+    store: the store opens with the areas' migrations, so it must know them first. None recorded (no
+    database yet, no manifest applied) is an empty list."""
     rows = _read(db, "SELECT value FROM server_meta WHERE name = ?", (RECORDED,))
-    # An older version's list is served whoever recorded it: one key stands for every studio.
-    by_studio = by_studio_of(str(rows[0][0]) if rows else None, [""])
-    return list(dict.fromkeys(name for key in sorted(by_studio) for name in by_studio[key]))
-
-
-def by_studio_of(value: str | None, studio_keys: Sequence[str]) -> dict[str, list[str]]:
-    """The recorded areas (the :data:`RECORDED` row's ``value``) by studio key. The list an older version
-    kept counts as every studio's (``studio_keys``) until each applies again: which studio it was is not
-    known, and serving it stays what the database did."""
-    found = json.loads(value) if value else {}
-    if isinstance(found, list):
-        return {key: list(found) for key in studio_keys}
-    return {str(key): list(names) for key, names in found.items()}
+    return list(json.loads(rows[0][0])) if rows else []
 
 
 def configured(db: str) -> list[tuple[str, str, str]]:

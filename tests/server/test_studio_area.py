@@ -453,8 +453,12 @@ def test_areas_recorded_before_each_studio_had_its_own_record_stay_served(db_url
     _apply(db_url, TEST_MANIFEST)
     services = make_services(db_url)
     try:
-        # As a database written by a version that kept one list, the last applied manifest's.
-        services.store.run(lambda tx: tx.meta.put(plugins.RECORDED, '["studio_quests"]', 0))
+        # As a database an earlier version wrote: one list, the last applied manifest's, and no studio's own.
+        def as_before(tx: Any) -> None:
+            tx.execute("DELETE FROM server_meta WHERE name = ?", (plugins.BY_STUDIO,))
+            tx.meta.put(plugins.RECORDED, '["studio_quests"]', 0)
+
+        services.store.run(as_before)
     finally:
         services.close()
     assert plugins.recorded(db_url) == ["studio_quests"]
