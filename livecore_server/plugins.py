@@ -19,6 +19,7 @@ otherwise silently not run.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -112,7 +113,7 @@ def _read(db: str, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
             except psycopg.errors.UndefinedTable:
                 return []
     try:
-        with sqlite3.connect(f"file:{sqlite_path(db)}?mode=ro", uri=True) as conn:
+        with contextlib.closing(sqlite3.connect(f"file:{sqlite_path(db)}?mode=ro", uri=True)) as conn:
             return list(conn.execute(sql, params).fetchall())
     except sqlite3.OperationalError:
         return []
