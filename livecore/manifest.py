@@ -56,10 +56,12 @@ Rules beyond types (each area's section module lists its own):
   ``settings()`` adds USD.
 - Reward and cost entries anywhere (``type``, ``key``, ``amount``, ``parameters``) name a resource the game
   declares with that type (never a system item: ``sessions``, ``login_streak``), ``amount`` 1 to 10^12;
-  ``parameters`` only on items, and never on a cost. Milestones and rank bands (``from``, ``to``: ranks
+  ``parameters`` only on items, and never on a cost. An item's ``parameters`` (its resource's and an
+  entry's) follow the API's limits on a free-form object (:data:`livecore.limits.FREE_FORM`). Milestones and rank bands (``from``, ``to``: ranks
   from 1 to 10,000, ``to`` >= ``from``) list at least one reward (:mod:`livecore.section`).
-- A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so is (by the
-  server) a file that cannot be read or is not UTF-8.
+- A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so are arrays or
+  inline tables nested too deeply to be read, and (by the server) a file that cannot be read or is not
+  UTF-8.
 """
 
 from __future__ import annotations
@@ -69,7 +71,6 @@ import contextvars
 import functools
 import math
 import re
-import tomllib
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -101,6 +102,7 @@ from livecore.section import (
     is_int,
     key,
     not_blank,
+    read_toml,
 )
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.targets import is_loopback_host, url_refusal
@@ -602,9 +604,9 @@ def parse_manifest(
     out, they are not loaded); ``areas``: the studio's areas the manifest may use besides. A studio's
     area's ``[games.<key>.areas.<name>]`` sections and webhook kinds are known only from those."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError({"manifest": f"is not valid TOML: {exc}"}) from None
+        data = read_toml(text)
+    except ValueError as exc:
+        raise ManifestError({"manifest": str(exc)}) from None
     grammar = _grammar(core_areas.sections())
     problems: Problems = {}
     raw: Any = None

@@ -20,6 +20,7 @@ read-only: for what it names in the rest of its game (declared resources, shared
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
@@ -27,7 +28,7 @@ import attrs
 
 from livecore.economy.rules import AMOUNT
 from livecore.games import Entry, Milestone, RankBand, ResourceType
-from livecore.limits import BOARD_NUMBER, Range, board_number_problem
+from livecore.limits import BOARD_NUMBER, FREE_FORM, Range, at, board_number_problem
 
 Problems = dict[str, str]
 #: ``(value, path, problems)``: a field's value, or a key of a table of named entries.
@@ -41,6 +42,18 @@ Check = Callable[[Mapping[str, Any], str, Problems, Mapping[str, Any]], None]
 
 def _same(value: Any) -> Any:
     return value
+
+
+def read_toml(text: str) -> dict[str, Any]:
+    """TOML text as its tables, for the manifest and the population files; ``ValueError`` saying what is
+    wrong, which they report at their file's path. tomllib reads arrays and inline tables recursively: a
+    file nesting them some hundreds deep exhausts the interpreter's stack, and is refused for it."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ValueError("nests arrays or inline tables too deeply to be read") from None
 
 
 @attrs.frozen
@@ -218,6 +231,16 @@ def _rank_band(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     _rewards_required(raw, path, problems)
 
 
+def free_form(value: Any, path: str, problems: Problems) -> None:
+    """An item's ``parameters``, which a grant carries to the player as given: held to the API's limits
+    on a free-form object (:data:`~livecore.limits.FREE_FORM`), so that no manifest stores what no request
+    may (a NaN, an infinity, a string past the size, nesting past the depth), named by its path inside."""
+    found = FREE_FORM.problem(value) if isinstance(value, dict) else None
+    if found is not None:
+        where, problem = found
+        problems[at(path, where)] = problem
+
+
 def parameters_only_for_items(raw: Mapping[str, Any], path: str, problems: Problems) -> None:
     if raw.get("parameters") and raw.get("type") != "item":
         problems[f"{path}.parameters" if path else "parameters"] = "only items carry parameters"
@@ -227,6 +250,7 @@ def parameters_only_for_items(raw: Mapping[str, Any], path: str, problems: Probl
 SHARED = Rules(
     fields={
         (Entry, "amount"): within(AMOUNT, ""),
+        (Entry, "parameters"): free_form,
         (Milestone, "key"): key,
         (Milestone, "threshold"): finite,
         (RankBand, "first"): rank,

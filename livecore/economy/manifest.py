@@ -2,7 +2,8 @@
 declares (docs/reference/manifest-and-cli.md#manifest)::
 
     .resources.<key>   type = "currency" | "item" (required), giftable = false, max_per_gift,
-                       costs_sender = false, parameters = { ... } (items only)
+                       costs_sender = false, parameters = { ... } (items only; the API's limits on a
+                       free-form object: finite numbers, signed 64-bit integers, 32 levels, 4 KiB)
 
 - Keys match the key pattern; ``sessions`` and ``login_streak`` are reserved for system items and refused.
 - ``max_per_gift`` 1 to 10^12 (omit: no cap).
@@ -26,6 +27,7 @@ from livecore.section import (
     Problems,
     Rules,
     Section,
+    free_form,
     key,
     parameters_only_for_items,
     within,
@@ -70,7 +72,10 @@ RESOURCES = Section(
     default=dict,
     settings=_settings,
     rules=Rules(
-        fields={(ResourceManifest, "max_per_gift"): within(AMOUNT, "")},
+        fields={
+            (ResourceManifest, "max_per_gift"): within(AMOUNT, ""),
+            (ResourceManifest, "parameters"): free_form,
+        },
         tables={ResourceManifest: parameters_only_for_items},
     ),
     key_rule=_resource_key,

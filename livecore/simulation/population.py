@@ -47,7 +47,6 @@ currencies it names must be declared there.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -62,7 +61,7 @@ from livecore.games import (
     ResourceType,
     TriggerType,
 )
-from livecore.section import KEY_PATTERN, is_int, is_number
+from livecore.section import KEY_PATTERN, is_int, is_number, read_toml
 
 Problems = dict[str, str]
 
@@ -430,9 +429,9 @@ def parse_population(text: str) -> Population:
     """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
     problem. Empty text is the default population."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PopulationError({"population": f"is not valid TOML: {exc}"}) from None
+        data = read_toml(text)
+    except ValueError as exc:
+        raise PopulationError({"population": str(exc)}) from None
     problems: Problems = {}
     _unknown(data, {"segments", "events", "leaderboards", "economy", "studio"}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
