@@ -57,8 +57,9 @@ Rules beyond types (each area's section module lists its own):
 - Reward and cost entries anywhere (``type``, ``key``, ``amount``, ``parameters``) name a resource the game
   declares with that type (never a system item: ``sessions``, ``login_streak``), ``amount`` 1 to 10^12;
   ``parameters`` only on items, and never on a cost. An item's ``parameters`` (its resource's and an
-  entry's) follow the API's limits on a free-form object (:data:`livecore.limits.FREE_FORM`). Milestones and rank bands (``from``, ``to``: ranks
-  from 1 to 10,000, ``to`` >= ``from``) list at least one reward (:mod:`livecore.section`).
+  entry's) follow the API's limits on a free-form object (:data:`livecore.limits.FREE_FORM`). Milestones
+  and rank bands (``from``, ``to``: ranks from 1 to 10,000, ``to`` >= ``from``) list at least one reward
+  (:mod:`livecore.section`).
 - A TOML syntax error is reported at path ``manifest`` with tomllib's line and column; so are arrays or
   inline tables nested too deeply to be read, and (by the server) a file that cannot be read or is not
   UTF-8.
