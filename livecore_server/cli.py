@@ -12,7 +12,8 @@ import os
 import re
 import socket
 import sys
-from collections.abc import Callable, Iterator
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
@@ -151,13 +152,29 @@ class Refused(click.ClickException):
         super().__init__(message)
         self.code = code
         self.fields = fields
-        self.exit_status = exit_code
+        self.exit_code = self.exit_status = exit_code  # click exits with exit_code
 
     def as_json(self) -> str:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.fields is not None:
             error["details"] = {"fields": self.fields}
         return json.dumps({"error": error})
+
+
+def _shown(text: str) -> str:
+    """``text`` with every character a terminal would act on rather than print (control and format
+    characters: BEL, NUL, a right-to-left override) escaped as Python writes it (``\\x07``, ``\\u202e``):
+    a refusal echoes names from a file, which must show as written, never ring, reorder or hide the line."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _refusal(what: str, problems: Mapping[str, str]) -> str:
+    """A refused file's problems as the CLI prints them: one on the line that says ``what`` was refused,
+    several one per line below it; names from the file escaped (:func:`_shown`)."""
+    lines = [_shown(f"{path}: {message}") for path, message in problems.items()]
+    if len(lines) == 1:
+        return f"{_shown(what)}: {lines[0]}"
+    return "\n".join([f"{_shown(what)}:", *lines])
 
 
 def _seconds(name: str, default: float, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -534,7 +551,7 @@ def apply(
             "manifest_invalid", f"manifest {manifest} refused; nothing was applied", exc.problems, exit_code=2
         )
         if not as_json:
-            click.echo(f"{refused.message}:\n{exc}", err=True)
+            click.echo(_refusal(refused.message, exc.problems), err=True)
             sys.exit(2)
         _refuse_as_json(refused)
     try:
@@ -868,7 +885,7 @@ def simulate(
     from livecore.simulation.population import PopulationError
     from livecore_server.manifest import load_manifest
     from livecore_server.simulate.render import write
-    from livecore_server.simulate.run import read_population
+    from livecore_server.simulate.run import memory_need, read_population
     from livecore_server.simulate.run import simulate as run_simulation
 
     manifests = []
@@ -876,16 +893,30 @@ def simulate(
         try:
             manifests.append((os.path.basename(path), load_manifest(path, allow_private_webhooks=True)))
         except ManifestError as exc:
-            click.echo(f"manifest {path} refused:\n{exc}", err=True)
+            click.echo(_refusal(f"manifest {path} refused", exc.problems), err=True)
             sys.exit(2)
     try:
         people = read_population(population)
     except PopulationError as exc:
-        click.echo(f"population {population} refused:\n{exc}", err=True)
+        click.echo(_refusal(f"population {population} refused", exc.problems), err=True)
         sys.exit(2)
+    _can_be_directory(out)
     began = time.perf_counter()
     label = f"{players:,} players x {days} days"
-    with click.progressbar(length=days * len(manifests), label=label, file=sys.stderr) as bar:
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+
+        def starting() -> None:
+            """Once every season is checked, before the first player is made (a million take minutes,
+            and gigabytes): the memory it needs, and a bar with a step per player made and per player's
+            day played, which so moves from the first second."""
+            need = memory_need(players, days)
+            here = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            beyond = f", more than this machine's {_bytes(here)}" if need > here else ""
+            click.echo(f"{label}: about {_bytes(need)} of memory{beyond}", err=True)
+            steps = len(manifests) * players * (1 + days)
+            bars.append(stack.enter_context(click.progressbar(length=steps, label=label, file=sys.stderr)))
+
         try:
             report = run_simulation(
                 manifests,
@@ -896,14 +927,21 @@ def simulate(
                 seed=seed,
                 start=start.replace(tzinfo=UTC),
                 game=game,
-                on_day=lambda _: bar.update(1),
+                on_start=starting,
+                on_day=lambda _: bars[0].update(players),
+                on_players=lambda made: bars[0].update(made),
             )
         except PopulationError as exc:
-            click.echo(f"\npopulation {population} refused:\n{exc}", err=True)
+            click.echo(_refusal(f"population {population} refused", exc.problems), err=True)
             sys.exit(2)
         except ValueError as exc:
-            raise Refused("simulation_refused", str(exc)) from None
-    json_path, html_path = write(report, Path(out))
+            raise Refused("simulation_refused", _shown(str(exc)), exit_code=2) from None
+    try:
+        json_path, html_path = write(report, Path(out))
+    except OSError as exc:
+        raise Refused(
+            "cannot_write", _shown(f"cannot write the report into {out}: {exc}"), exit_code=2
+        ) from None
     warnings = (
         report["warnings"]
         if "warnings" in report
@@ -912,6 +950,34 @@ def simulate(
     click.echo(
         f"wrote {json_path} and {html_path}: {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
     )
+
+
+def _can_be_directory(out: str) -> None:
+    """Refuse ``simulate --out`` before the season is played, not after: a path that cannot be a directory
+    one can write into (``/dev/null``, ``/proc/x``, a file) is one line, exit 2. Probed by making it (and
+    a file in it), then leaving the disk as it was: a season refused later writes nothing."""
+    path = Path(out)
+    made = [p for p in (path, *path.parents) if not p.exists()]  # the deepest first
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise Refused(
+            "cannot_write", _shown(f"--out {out} cannot be a directory to write into: {reason}"), exit_code=2
+        ) from None
+    finally:
+        for directory in made:
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+
+
+def _bytes(count: int) -> str:
+    """A size as people read it: ``350 MB``, ``4.2 GB``."""
+    if count >= 10**9:
+        return f"{count / 10**9:.1f} GB"
+    return f"{max(1, round(count / 10**6))} MB"
 
 
 @main.command()

@@ -44,7 +44,7 @@ from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
 from livecore.simulation.player import SimPlayer
 from livecore.simulation.population import Population, Scale, Segment, check_population
-from livecore.simulation.world import Simulation
+from livecore.simulation.world import LATEST, Simulation
 
 T = TypeVar("T")
 
@@ -109,6 +109,8 @@ class Season:
 
     #: With ``forget_webhooks``, the outbox is trimmed once it holds this many events.
     forget_after = 10_000
+    #: How many players :meth:`play` makes between two ``on_players`` calls.
+    players_step = 10_000
 
     def __init__(
         self,
@@ -123,6 +125,10 @@ class Season:
     ) -> None:
         if players < 1 or days < 1:
             raise ValueError("a season has at least one player and one day")
+        if sim.now() + timedelta(days=days) > LATEST:
+            raise ValueError(
+                f"a season must end by {LATEST:%Y-%m-%d} (UTC): start it earlier or play fewer days"
+            )
         if tick < timedelta(seconds=1) or _DAY % int(tick.total_seconds()):
             raise ValueError("the tick is a whole number of seconds dividing a day")
         check_population(population, sim.game.settings)
@@ -163,8 +169,14 @@ class Season:
 
     # --- playing ------------------------------------------------------------------------------------
 
-    def play(self, on_day: Callable[[int], None] | None = None) -> None:
-        """Play every day; ``on_day(day)`` after each (0 the first), as a progress callback.
+    def play(
+        self,
+        on_day: Callable[[int], None] | None = None,
+        on_players: Callable[[int], None] | None = None,
+    ) -> None:
+        """Play every day; ``on_day(day)`` after each (0 the first), as a progress callback, and before
+        the first ``on_players(made)`` as the players are made, every :attr:`players_step` players (a
+        million players take minutes to make).
 
         Python's cycle collector is paused while it plays and run over each day's new objects at the
         day's end: a season keeps millions of records, which hold no cycles, and the collector would
@@ -172,16 +184,16 @@ class Season:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            self._play(on_day)
+            self._play(on_day, on_players)
         finally:
             if collecting:
                 gc.enable()
 
-    def _play(self, on_day: Callable[[int], None] | None) -> None:
+    def _play(self, on_day: Callable[[int], None] | None, on_players: Callable[[int], None] | None) -> None:
         sim = self.sim
         # The minute sweep is run by the season itself (the module docstring); the others stay.
         sim.schedule.only(j.name for j in sim.schedule.jobs if j.every is not None and j.name != EXPIRY_JOB)
-        self._make_players()
+        self._make_players(on_players)
         for day in range(self.days):
             self._plan_day(day)
             for hour in range(1, 25):
@@ -221,7 +233,7 @@ class Season:
 
     # --- the population ------------------------------------------------------------------------------
 
-    def _make_players(self) -> None:
+    def _make_players(self, on_players: Callable[[int], None] | None = None) -> None:
         rng = random.Random(f"{self.seed}:population")
         segments = self.population.segments
         counts = _apportion([s.share for s in segments], self.players)
@@ -235,6 +247,10 @@ class Season:
             self._members.append(member)
             self._by_player_id[handle.id] = member
             self.segment_of[handle.external_id] = segment.name
+            if on_players is not None and (index + 1) % self.players_step == 0:
+                on_players(self.players_step)
+        if on_players is not None and self.players % self.players_step:
+            on_players(self.players % self.players_step)
         self._read_webhooks()
 
     def _plan_day(self, day: int) -> None:

@@ -56,6 +56,10 @@ T = TypeVar("T")
 #: Where a simulation's clock starts when the caller names no instant: a fixed Monday, so a run that
 #: does not say when it starts is still the same run every time.
 DEFAULT_START = datetime(2026, 1, 5, tzinfo=UTC)
+#: The time a simulation plays in: from the epoch the service counts its milliseconds from, to a year that
+#: leaves every window, period and expiry a season schedules room before the calendar ends (year 9999).
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 # The simulation's keys act as a game's test keys do: a client key for the players, a server key for the
 # studio's backend.
@@ -87,6 +91,8 @@ class Simulation:
             raise ValueError(f"the manifest declares no game {game!r}: one of {', '.join(manifest.games)}")
         if start.tzinfo is None:
             raise ValueError("start must be an aware datetime (UTC)")
+        if not EARLIEST <= start < LATEST:
+            raise ValueError(f"the start must be from {EARLIEST:%Y-%m-%d} to before {LATEST:%Y-%m-%d} (UTC)")
         self.manifest = manifest
         self.clock = ManualClock(start)
         self.rt = Runtime(

@@ -199,7 +199,7 @@ class _Gatherer:
         while day < self.days:
             self._snapshot(balances, holdings, players)
             day += 1
-        spent = self.season.population.spent(self.settings)
+        spent = set(self.season.population.spent(self.settings))  # looked up once per resource
         out: dict[str, Any] = {}
         for key in keys:
             total_minted: dict[str, int] = {}

@@ -6,6 +6,8 @@ it is viewed) drawn with Jinja2 (``templates/report.html``) and matplotlib
 from __future__ import annotations
 
 import json
+import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -62,9 +64,16 @@ def to_json(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
+def moved(resource: dict[str, Any]) -> bool:
+    """Whether anything of a resource was minted, sunk or held: the page draws a chart of those only, and
+    names the others in one line (a manifest may declare thousands no player touches, and a chart costs a
+    fifth of a second)."""
+    return bool(resource["minted"] or resource["sunk"]) or any(d["holdings"]["max"] for d in resource["days"])
+
+
 def _charts(report: dict[str, Any]) -> dict[str, Any]:
     return {
-        "economy": {k: charts.economy(k, r) for k, r in report["economy"].items()},
+        "economy": {k: charts.economy(k, r) for k, r in report["economy"].items() if moved(r)},
         "events": {k: charts.event(k, e) for k, e in report["events"].items() if e["windows"]},
         "leaderboards": {
             k: charts.leaderboard(k, b) for k, b in report["leaderboards"].items() if b["periods"]
@@ -85,7 +94,7 @@ def to_html(report: dict[str, Any]) -> str:
             "economy": {
                 k: charts.compare_economy(k, base["economy"][k], other["economy"][k])
                 for k in base["economy"]
-                if k in other["economy"]
+                if k in other["economy"] and (moved(base["economy"][k]) or moved(other["economy"][k]))
             },
             "events": {
                 k: charts.compare_event(k, base["events"][k], other["events"][k])
@@ -93,14 +102,32 @@ def to_html(report: dict[str, Any]) -> str:
                 if k in other["events"] and base["events"][k]["windows"] and other["events"][k]["windows"]
             },
         }
-        return template.render(report=report, compare=True, base=base, other=other, charts=shown)
-    return template.render(report=report, compare=False, base=report, other=None, charts=_charts(report))
+        still = [k for k in base["economy"] if k not in shown["economy"]]
+        return template.render(report=report, compare=True, base=base, other=other, charts=shown, still=still)
+    drawn = _charts(report)
+    still = [k for k in report["economy"] if k not in drawn["economy"]]
+    return template.render(report=report, compare=False, base=report, other=None, charts=drawn, still=still)
 
 
 def write(report: dict[str, Any], out: Path) -> tuple[Path, Path]:
     """Write ``report.json`` and ``report.html`` into ``out`` (made if missing); answers both paths."""
     out.mkdir(parents=True, exist_ok=True)
     json_path, html_path = out / "report.json", out / "report.html"
-    json_path.write_text(to_json(report), encoding="utf-8")
-    html_path.write_text(to_html(report), encoding="utf-8")
+    _replace(json_path, to_json(report))
+    _replace(html_path, to_html(report))
     return json_path, html_path
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to a new file beside ``path``, then rename it over ``path``: a symlink planted at
+    ``path`` is replaced, never written through, and no reader sees half a report. The new file is
+    created exclusively (a name already taken, even by a symlink, is refused) with the umask's mode."""
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise

@@ -18,6 +18,19 @@ from livecore.simulation.season import Season
 from livecore_server.simulate.compare import comparison
 from livecore_server.simulate.gather import gather
 
+#: What a season holds per player, measured with the demo manifest and examples/population.toml
+#: (docs/simulation.md#memory): once made, and for each day played (its ledger, grants, scores).
+BYTES_PER_PLAYER = 5_500
+BYTES_PER_PLAYER_DAY = 7_200
+#: The command itself: the interpreter, the core, matplotlib.
+BYTES_BASE = 125_000_000
+
+
+def memory_need(players: int, days: int) -> int:
+    """About how much memory a season of ``players`` players and ``days`` days takes at its peak (a
+    comparison plays its two seasons one after the other: no more)."""
+    return BYTES_BASE + players * (BYTES_PER_PLAYER + BYTES_PER_PLAYER_DAY * days)
+
 
 def read_population(path: str | os.PathLike[str] | None) -> Population:
     """The population file's (UTF-8 TOML), or the default population when no file is named; refusals
@@ -33,7 +46,7 @@ def read_population(path: str | os.PathLike[str] | None) -> Population:
     return parse_population(text)
 
 
-def play(
+def season(
     manifest: Manifest,
     population: Population,
     *,
@@ -42,14 +55,23 @@ def play(
     seed: int,
     start: datetime,
     game: str | None = None,
+) -> Season:
+    """One season of ``manifest``'s game, ready to play: its game, start, days and population checked
+    (``ValueError``, :class:`~livecore.simulation.population.PopulationError`), no player made yet."""
+    sim = Simulation(manifest, game=game, seed=seed, start=start)
+    return Season(sim, population, players=players, days=days, seed=seed, forget_webhooks=True)
+
+
+def play(
+    season: Season,
+    *,
     run: dict[str, Any],
     on_day: Callable[[int], None] | None = None,
+    on_players: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """One season of ``manifest``'s game, played and gathered into its report."""
-    sim = Simulation(manifest, game=game, seed=seed, start=start)
-    season = Season(sim, population, players=players, days=days, seed=seed, forget_webhooks=True)
-    season.play(on_day)
-    return gather(sim, season, run={**run, "seed": seed})
+    """``season`` played and gathered into its report (the callbacks: :meth:`Season.play`)."""
+    season.play(on_day, on_players)
+    return gather(season.sim, season, run={**run, "seed": season.seed})
 
 
 def _settings(manifest: Manifest, game: str | None) -> GameSettings:
@@ -69,25 +91,26 @@ def simulate(
     seed: int,
     start: datetime,
     game: str | None = None,
+    on_start: Callable[[], None] | None = None,
     on_day: Callable[[int], None] | None = None,
+    on_players: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """The report of one manifest, or the comparison of two (the first the base), each played with the
-    same population, seed and start (and the base's score ranges: :meth:`Population.pinned`)."""
+    same population, seed and start (and the base's score ranges: :meth:`Population.pinned`). Every
+    season is checked before any is played; ``on_start()`` then, before the first player is made."""
     if len(manifests) == 2:
         base, other = (_settings(m, game) for _, m in manifests)
         population = population.pinned(base, other)
-    reports = [
-        play(
-            manifest,
-            population,
-            players=players,
-            days=days,
-            seed=seed,
-            start=start,
-            game=game,
-            run={"manifest": name, "population": population_name},
-            on_day=on_day,
-        )
-        for name, manifest in manifests
+    seasons = [
+        (name, season(m, population, players=players, days=days, seed=seed, start=start, game=game))
+        for name, m in manifests
     ]
+    if on_start is not None:
+        on_start()
+    reports = []
+    while seasons:  # each season dropped once played: a comparison holds one season's players at a time
+        name, ready = seasons.pop(0)
+        run = {"manifest": name, "population": population_name}
+        reports.append(play(ready, run=run, on_day=on_day, on_players=on_players))
+        del ready
     return reports[0] if len(reports) == 1 else comparison(reports[0], reports[1])

@@ -1,0 +1,234 @@
+"""`livecore-server apply` and `simulate` on hostile files and paths (docs/server.md#manifest,
+docs/simulation.md#livecore-server-simulate): each is refused in one line with exit status 2, never a
+traceback; a refusal echoing a name from the file escapes its control characters; the report is never
+written through a planted symlink; a million players are announced, with their memory, before the first
+is made; a manifest of thousands of resources no player touches costs no chart each."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from livecore.simulation.season import Season
+from livecore_server.cli import main
+from tests.conftest import TEST_MANIFEST
+from tests.season_support import SEASON
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def simulate(tmp_path: Path, *args: str, manifest: str = SEASON, out: str | None = None) -> Result:
+    path = tmp_path / "season.toml"
+    path.write_text(manifest)
+    where = out if out is not None else str(tmp_path / "out")
+    return run("simulate", str(path), "--out", where, "--start", "2026-03-02", *args)
+
+
+def refused_in_one_line(result: Result, fragment: str) -> str:
+    """Exit status 2, nothing on stdout, one line on stderr (no traceback) holding ``fragment``."""
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert isinstance(result.exception, SystemExit)
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def test_apply_refuses_a_manifest_of_5000_nested_arrays_in_one_line(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(f'studio = "acme"\nx = {DEEP}\n')
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    refused_in_one_line(result, "manifest: nests arrays or inline tables too deeply to be read")
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_simulate_refuses_a_manifest_of_5000_nested_arrays_in_one_line(tmp_path: Path) -> None:
+    result = simulate(tmp_path, manifest=f'studio = "acme"\nx = {DEEP}\n')
+    refused_in_one_line(result, "manifest: nests arrays or inline tables too deeply to be read")
+
+
+def test_simulate_refuses_a_population_of_5000_nested_arrays_in_one_line(tmp_path: Path) -> None:
+    population = tmp_path / "pop.toml"
+    population.write_text(f"[segments.all]\nshare = {DEEP}\n")
+    result = simulate(tmp_path, "--population", str(population))
+    refused_in_one_line(result, "population: nests arrays or inline tables too deeply to be read")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("out", ["/proc/nope", "/dev/null", "/dev/null/report"])
+def test_an_out_that_cannot_be_a_directory_is_refused_in_one_line(tmp_path: Path, out: str) -> None:
+    result = simulate(tmp_path, "--players", "5", "--days", "1", out=out)
+    refused_in_one_line(result, f"Error: --out {out} cannot be a directory to write into")
+
+
+def test_an_out_that_is_a_file_is_refused_before_the_season_is_played(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("mine\n")
+    result = simulate(tmp_path, "--players", "5", "--days", "1", out=str(taken / "deeper"))
+    refused_in_one_line(result, "cannot be a directory to write into")
+    assert taken.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize(
+    ("start", "days"), [("9999-12-31", "366"), ("8999-12-01", "366"), ("0001-01-01", "1")]
+)
+def test_a_season_outside_the_calendar_is_refused_in_one_line(tmp_path: Path, start: str, days: str) -> None:
+    path = tmp_path / "season.toml"
+    path.write_text(SEASON)
+    out = tmp_path / "out"
+    result = run("simulate", str(path), "--out", str(out), "--start", start, "--days", days, "--players", "5")
+    refused_in_one_line(result, "Error: ")
+    assert "1970-01-01" in result.stderr or "9000-01-01" in result.stderr
+    assert not out.exists()
+
+
+def test_a_refused_season_leaves_no_out_directory_behind(tmp_path: Path) -> None:
+    result = simulate(tmp_path, "--game", "nope", out=str(tmp_path / "a" / "b"))
+    refused_in_one_line(result, "declares no game 'nope'")
+    assert not (tmp_path / "a").exists()
+
+
+def test_the_report_replaces_a_symlink_planted_at_report_json(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (out / "report.json").symlink_to(victim)
+    (out / "report.html").symlink_to(victim)
+    result = simulate(tmp_path, "--players", "5", "--days", "1", out=str(out))
+    assert result.exit_code == 0, result.output
+    assert victim.read_text() == "precious\n"
+    for name in ("report.json", "report.html"):
+        assert not (out / name).is_symlink() and (out / name).stat().st_size > 0
+    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.json"]  # no temporary file left
+
+
+def _item(parameters: str) -> str:
+    return TEST_MANIFEST + f'\n[games.space-race.resources.sword]\ntype = "item"\nparameters = {parameters}\n'
+
+
+@pytest.mark.parametrize(
+    ("parameters", "path", "problem"),
+    [
+        ("{ r = inf, n = 1 }", "parameters.r", "must be a finite number"),
+        ("{ n = nan }", "parameters.n", "must be a finite number"),
+        ("{ n = -inf }", "parameters.n", "must be a finite number"),
+        (f'{{ s = "{"x" * 5000}" }}', "parameters", "must be at most 4 KiB as compact JSON"),
+        ("{ a = " * 40 + "1" + " }" * 40, "parameters", "must not nest deeper than 32 levels"),
+    ],
+    ids=["infinity", "nan", "minus-infinity", "5000-characters", "40-levels"],
+)
+def test_item_parameters_follow_the_apis_limits(
+    tmp_path: Path, parameters: str, path: str, problem: str
+) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(_item(parameters))
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    refused_in_one_line(result, f"games.space-race.resources.sword.{path}: {problem}")
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_reward_parameters_follow_the_apis_limits(tmp_path: Path) -> None:
+    bad = SEASON.replace(
+        '{ type = "item", key = "potion", amount = 1 }',
+        '{ type = "item", key = "potion", amount = 1, parameters = { r = inf } }',
+        1,
+    )
+    assert bad != SEASON
+    result = simulate(tmp_path, manifest=bad)
+    refused_in_one_line(result, ".parameters.r: must be a finite number")
+
+
+def test_item_parameters_within_the_limits_are_applied(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(_item('{ level = 3, ratio = 0.5, tags = ["a", "b"] }'))
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_refusal_escapes_the_control_characters_of_names_from_the_file(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        TEST_MANIFEST + '\n[games."bell\\u0007rlo\\u202enul\\u0000"]\nname = "x"\n'
+        '[members."tab\\tnewline\\n"]\nemail = "a@b.test"\nrole = "VIEWER"\n'
+    )
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    assert result.exit_code == 2
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", result.stderr), repr(result.stderr)
+    assert "games.bell\\x07rlo\\u202enul\\x00" in result.stderr
+    assert "members.tab\\tnewline\\n:" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 3  # the header, then one line per problem
+
+
+def test_simulate_escapes_the_control_characters_of_names_from_the_population(tmp_path: Path) -> None:
+    population = tmp_path / "pop.toml"
+    population.write_text('[events."\\u0007\\u202e"]\nworst = 0\nbest = 1\n')
+    result = simulate(tmp_path, "--players", "5", "--days", "1", "--population", str(population))
+    line = refused_in_one_line(result, "must be a key")
+    assert "events.\\x07\\u202e" in line
+
+
+def test_simulate_states_its_memory_need_before_making_a_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[int] = []
+
+    def making(season: Season, on_players: object = None) -> None:
+        made.append(season.players)
+        raise RuntimeError("stop before making any player")
+
+    monkeypatch.setattr(Season, "_make_players", making)
+    result = simulate(tmp_path, "--players", "1000000", "--days", "28")
+    assert made == [1_000_000]
+    assert isinstance(result.exception, RuntimeError)
+    assert re.search(r"1,000,000 players x 28 days: about \d+(\.\d)? GB of memory", result.stderr), (
+        result.stderr
+    )
+
+
+def test_the_progress_counts_players_as_they_are_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Season, "players_step", 2)
+    steps: list[tuple[str, int]] = []
+    real = Season.play
+
+    def spying(season: Season, on_day: Any, on_players: Any) -> None:
+        def day(n: int) -> None:
+            steps.append(("day", n))
+            on_day(n)
+
+        def made(n: int) -> None:
+            steps.append(("players", n))
+            on_players(n)
+
+        real(season, day, made)
+
+    monkeypatch.setattr(Season, "play", spying)
+    result = simulate(tmp_path, "--players", "5", "--days", "2")
+    assert result.exit_code == 0, result.output
+    assert steps == [("players", 2), ("players", 2), ("players", 1), ("day", 0), ("day", 1)]
+
+
+def test_a_page_draws_no_chart_for_the_resources_no_player_touched(tmp_path: Path) -> None:
+    # A chart takes a fifth of a second: drawn for each of 3,000 untouched resources, this test would take
+    # ten minutes.
+    declared = "".join(f'[games.arena.resources.r{i}]\ntype = "item"\n\n' for i in range(3000))
+    manifest = SEASON.replace("[games.arena.resources.coins]", declared + "[games.arena.resources.coins]", 1)
+    result = simulate(tmp_path, "--players", "5", "--days", "1", manifest=manifest)
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "out" / "report.html").read_text()
+    drawn = re.findall(r'data-chart="economy-([^"]+)"', page)
+    assert drawn and not any(re.fullmatch(r"r\d+", key) for key in drawn)
+    assert "Nothing minted, sunk or held, so not drawn: r0, r1, r2" in page
+    report = (tmp_path / "out" / "report.json").read_text()
+    assert '"r2999"' in report  # the report itself still lists every resource
