@@ -442,7 +442,8 @@ def main() -> None:
     show_envvar=True,
     metavar="HEADER",
     help="Behind a proxy: the request header it puts the client's address in (X-Forwarded-For, X-Real-IP,"
-    " CF-Connecting-IP; its last value). Default: the connection's peer.",
+    " CF-Connecting-IP, Forwarded; the last value of all its lines, any spelling of an IP address; a value"
+    " that is not one counts as the peer's). Default: the connection's peer.",
 )
 @click.option(
     "--area",
@@ -452,7 +453,8 @@ def main() -> None:
     show_envvar=True,
     metavar="PACKAGE",
     help="Serve a studio's own area, by package name (repeatable; LIVECORE_AREAS: comma-separated). Areas"
-    " installed by entry point and those the applied manifest names are served too (docs/extending.md).",
+    " installed by entry point and those any studio's applied manifest names are served too"
+    " (docs/extending.md).",
 )
 def serve(
     db: str | None,
