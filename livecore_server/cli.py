@@ -152,7 +152,9 @@ class Refused(click.ClickException):
         super().__init__(message)
         self.code = code
         self.fields = fields
-        self.exit_code = self.exit_status = exit_code  # click exits with exit_code
+        # click exits with exit_code, which it declares a class default (a ClassVar from click 8.5 on); each
+        # refusal has its own.
+        self.exit_code = exit_code  # type: ignore[misc, unused-ignore]
 
     def as_json(self) -> str:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -574,7 +576,7 @@ def apply(
 def _refuse_as_json(refused: Refused) -> NoReturn:
     """``--json``: the refusal as one JSON object on stdout, where the result would have been."""
     click.echo(refused.as_json())
-    sys.exit(refused.exit_status)
+    sys.exit(refused.exit_code)
 
 
 def _print_result(result: dict[str, Any]) -> None:
