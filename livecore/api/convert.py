@@ -115,7 +115,11 @@ def _strict_int(value: Any, _: Any) -> int:
 
 def _request_int(value: Any, type_: Any) -> int:
     if isinstance(value, float) and value.is_integer():
-        # JSON has one kind of number, and JSON Schema counts 2.0 as the integer 2: so does a request.
+        # JSON has one kind of number, and JSON Schema counts 2.0 as the integer 2: so does a request. The
+        # parser reads an integer past 64 bits as a float, rounded: -2^63 - 1 arrives as -2.0^63, so a
+        # float of that size is past the bound whatever it rounds to.
+        if abs(value) >= 2**63:
+            raise ValueError("must fit in signed 64 bits")
         value = int(value)
     number = _strict_int(value, type_)
     if not INT64_MIN <= number <= INT64_MAX:

@@ -60,6 +60,24 @@ async def test_body_integers_of_2_63_and_above_are_400(
     assert world.event_kinds() == ["player.registered", "player.secret_set"]
 
 
+@pytest.mark.parametrize("text", [str(-TOO_BIG - 1), str(-(2**64)), str(2**64), "-9.223372036854775808e18"])
+async def test_a_body_integer_past_64_bits_is_400_though_json_reads_it_as_a_rounded_float(
+    world: World, text: str
+) -> None:
+    """The JSON parser reads an integer past 64 bits as a float, rounded: -2^63 - 1 arrives as -2.0^63, which
+    a field taking 2.0 as 2 must not take for the in-range -2^63."""
+    await world.register("alice")
+    status, body, _ = await world.call(
+        "POST",
+        "/server/v1/players/alice/wallet/coins/credit",
+        data=f'{{"amount": {text}}}',
+        headers={"Idempotency-Key": "k", "Content-Type": "application/json"},
+    )
+    assert status == 400, body
+    assert body["error"]["details"]["fields"] == {"amount": WIDE}
+    assert world.event_kinds() == ["player.registered", "player.secret_set"]
+
+
 @pytest.mark.parametrize("value", [TOO_BIG, 2**64 - 1])
 async def test_integers_inside_a_free_form_object_fit_in_signed_64_bits_on_any_route(
     world: World, value: int
