@@ -22,7 +22,7 @@ import bisect
 import enum
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 import orjson
@@ -31,12 +31,10 @@ from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import Entry, Order, RankBand
 from livecore.limits import ID, on_a_board
+from livecore.lobbies.rules import Lobby, Seat, bot_reached
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment
-
-if TYPE_CHECKING:
-    from livecore.lobbies.rules import Seat
 
 DEFAULT_LIMIT = 50
 STREAM_TOP = 50  # entries in the stream's ``ready``
@@ -107,6 +105,14 @@ class Contender:
         if self.external_id is None:
             raise ValueError(f"{self.id} is a bot, not a player")
         return self.external_id
+
+
+def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEntry:
+    """A bot's entry on its lobby's board ``now``, computed (never stored): its seat id as player and
+    attempt, its score and time as its line gives them (:func:`~livecore.lobbies.rules.bot_reached`).
+    Raises ValueError for a lobby that has not started."""
+    score, reached_at = bot_reached(seat, lobby, now)
+    return BoardEntry(board.id, seat.seat_id, score, reached_at, seat.seat_id)
 
 
 E = TypeVar("E", bound="Ranked")

@@ -26,7 +26,6 @@ from livecore.errors import ErrorCode
 from livecore.games import BotScore, LobbySettings, Order, SuddenDeath, TriggerType
 from livecore.ids import derived_id, new_id
 from livecore.limits import Count, Range
-from livecore.live_events.boards import Board, BoardEntry
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import BOARD_ID_PREFIX, Window, canonical
 from livecore.players.identity import Identity, IdentityPool
@@ -255,12 +254,11 @@ def bot_score_at(seat: Seat, started_at: datetime, ends_at: datetime, now: datet
     return float(math.floor(score)) if _whole(final) else min(score, final)
 
 
-def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEntry:
-    """A bot's entry on its lobby's board ``now``, computed (never stored): its seat id as player and
-    attempt, its :func:`bot_score_at`, reached (for ties) when its line reached that score: the moment
-    the whole number was crossed, the lobby's start for 0, ``now`` while a fractional score grows. The
-    time is cut to the millisecond, as stored times and cursors are. Raises ValueError for a lobby that
-    has not started (it has no bots on its board yet)."""
+def bot_reached(seat: Seat, lobby: Lobby, now: datetime) -> tuple[float, datetime]:
+    """A bot's score ``now`` (:func:`bot_score_at`) and when its line reached that score (for ties): the
+    moment the whole number was crossed, the lobby's start for 0, ``now`` while a fractional score grows.
+    The time is cut to the millisecond, as stored times and cursors are. Raises ValueError for a lobby
+    that has not started (it has no bots on its board yet)."""
     if lobby.started_at is None:
         raise ValueError(f"lobby {lobby.id} has not started")
     started, ends = lobby.started_at, lobby.ends_at
@@ -274,7 +272,7 @@ def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEnt
         reached = min(crossed, reached)
     elif score == 0:
         reached = started
-    return BoardEntry(board.id, seat.seat_id, score, from_millis(to_millis(reached)), seat.seat_id)
+    return score, from_millis(to_millis(reached))
 
 
 #: A server push's seats: refusals 1 to 4 of ``livecore.live_events.rosters``.

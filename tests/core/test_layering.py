@@ -1,5 +1,6 @@
-"""The layout's promises (docs/architecture.md, "Areas"): no import circle inside the core or the server,
-the core imports nothing of the server or the client, and no store port grows past 25 methods."""
+"""The layout's promises (docs/architecture.md, "Areas"): no import circle inside the core or the server
+(nor through a lobby and an event board, type-only imports counted), the core imports
+nothing of the server or the client, and no store port grows past 25 methods."""
 
 from __future__ import annotations
 
@@ -22,25 +23,39 @@ def _modules(*packages: str) -> dict[str, Path]:
     return {_module(p): p for package in packages for p in (ROOT / package).rglob("*.py")}
 
 
-def _imports_at_load(path: Path) -> Iterator[str]:
-    """What a module imports as it loads: its top-level imports, outside ``if TYPE_CHECKING`` (an import
-    inside a function runs when it is called, and is how a module defers a heavy dependency)."""
+def _is_module(name: str) -> bool:
+    where = ROOT.joinpath(*name.split("."))
+    return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+
+
+def _imports(path: Path, *, type_only: bool = False) -> Iterator[str]:
+    """What a module imports as it loads: its top-level imports, outside ``if TYPE_CHECKING`` unless
+    ``type_only`` counts those too (an import inside a function runs when it is called, and is how a
+    module defers a heavy dependency). ``from package import module`` names the module; a relative
+    import is read from the module's own package."""
+    package = _module(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) and not type_only:
             continue
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
         for found in ast.walk(node):
             if isinstance(found, ast.Import):
                 yield from (alias.name for alias in found.names)
-            elif isinstance(found, ast.ImportFrom) and found.module and found.level == 0:
-                yield found.module
-                yield from (f"{found.module}.{alias.name}" for alias in found.names)
+            elif isinstance(found, ast.ImportFrom):
+                base = package[: len(package) - found.level + 1] if found.level else []
+                module = ".".join([*base, *([found.module] if found.module else [])])
+                named = [f"{module}.{alias.name}" for alias in found.names]
+                if not all(_is_module(name) for name in named):
+                    yield module
+                yield from named
 
 
-def _circles(modules: dict[str, Path]) -> list[list[str]]:
+def _circles(modules: dict[str, Path], *, type_only: bool = False) -> list[list[str]]:
     graph = {
-        name: {m for m in _imports_at_load(path) if m in modules and m != name}
+        name: {m for m in _imports(path, type_only=type_only) if m in modules and m != name}
         for name, path in modules.items()
     }
     index: dict[str, int] = {}
@@ -81,9 +96,20 @@ def test_no_import_circle(packages: tuple[str, ...]) -> None:
     assert _circles(_modules(*packages)) == []
 
 
+def test_live_events_build_on_lobbies_so_a_lobby_and_an_event_board_are_on_no_circle() -> None:
+    """Live events seat lobbies: an event board may read a lobby's seats, a lobby's rules never an event
+    board, counting type-only imports."""
+    on_board_or_lobby = [
+        circle
+        for circle in _circles(_modules("livecore"), type_only=True)
+        if {"livecore.live_events.boards", "livecore.lobbies.rules"} & set(circle)
+    ]
+    assert on_board_or_lobby == []
+
+
 def test_the_core_imports_nothing_of_the_server_or_the_client() -> None:
     for name, path in _modules("livecore").items():
-        outside = [m for m in _imports_at_load(path) if m.startswith(("livecore_server", "livecore_client"))]
+        outside = [m for m in _imports(path) if m.startswith(("livecore_server", "livecore_client"))]
         assert outside == [], name
 
 

@@ -25,9 +25,9 @@ from livecore.games import (
 )
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
-from livecore.live_events.boards import Board, BoardEntry, Contender, entry_fields
+from livecore.live_events.boards import Board, BoardEntry, Contender, bot_entry, entry_fields
 from livecore.live_events.commands.boards import finalize_board, read_board, standing_of
-from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource, bot_entry
+from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.players.identity import DEFAULT_POOL

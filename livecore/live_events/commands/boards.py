@@ -31,6 +31,7 @@ from livecore.live_events.boards import (
     Contender,
     Ranking,
     Standing,
+    bot_entry,
     cursor_of,
     finalized,
     key_after,
@@ -43,7 +44,6 @@ from livecore.live_events.boards import (
     sort_key,
 )
 from livecore.live_events.webhooks import FinalEntry, LeaderboardFinalized
-from livecore.lobbies.rules import bot_entry
 from livecore.players.commands import find_player
 from livecore.players.rules import Player
 from livecore.scope import Scope
