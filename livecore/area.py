@@ -33,9 +33,12 @@ MemoryPort = Callable[[Any, Any], object]
 #: ``target``, in the merge's transaction) or is erased (its records move to the anonymized row ``kept``).
 MergeStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, source, target)
 EraseStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, player, kept)
-#: Checks a studio's area's manifest section (``[games.<key>.areas.<name>]``): the problems found, by the
-#: path of the field below the section (``"daily.reward"``), empty when it is fine.
-SettingsCheck = Callable[[Mapping[str, Any]], Mapping[str, str]]
+#: Checks a studio's area's manifest section (``[games.<key>.areas.<name>]``) with its whole game beside
+#: it, ``(section, game) -> problems``: ``game`` is the game's table as written, read-only, as a built-in
+#: section's check sees it (:attr:`livecore.section.Section.check`), for what the section names in the rest
+#: of its game (``livecore.section.resource_refusal(key, game)``: a declared resource). The problems are
+#: by the path of the field below the section (``"daily.reward"``), empty when it is fine.
+SettingsCheck = Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, str]]
 
 
 class Ports:
@@ -82,7 +85,8 @@ class Area:
       its key, its record and rules, and how it becomes the game's settings), read by the parser
       (:mod:`livecore.manifest`) without naming it;
     - ``settings``: a studio's area's check of its section of a game, ``[games.<key>.areas.<name>]``
-      (free-form: the game's settings hold it as it is written);
+      (free-form: the game's settings hold it as it is written), with the whole game table beside it
+      (:data:`SettingsCheck`);
     - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
       area uses the ``on_merge`` and ``on_erase`` hooks);
     - ``record_ids``: the path parameters that name its records, and their not-found codes;

@@ -9,7 +9,8 @@ wrong, and every problem is reported at once, not just the first.
 Each area brings its own section of a game (:class:`livecore.section.Section`, declared in
 ``livecore/<area>/manifest.py`` with its fields and rules and listed in the area's
 :attr:`livecore.area.Area.manifest`); the parser reads the registered areas' sections, naming none. A
-studio's own area takes ``[games.<key>.areas.<name>]``, checked by its :attr:`livecore.area.Area.settings`.
+studio's own area takes ``[games.<key>.areas.<name>]``, checked by its :attr:`livecore.area.Area.settings`
+with the whole game table beside it, as a built-in section's check is (a resource it names must be declared).
 
 Shape (unknown fields are refused at every depth; types are strict: a string is not an integer, ``1.5``
 and ``true`` are not integers)::
@@ -28,7 +29,7 @@ and ``true`` are not integers)::
                          rate_limits = { <bucket> = <per minute> } (optional)
       .webhooks.<name>   env, url, events (all required)
       .exchange_rates    <CUR> = <USD per unit>       optional, per game, overrides the top level per currency
-      .areas.<name>      a studio's area's section, checked by that area
+      .areas.<name>      a studio's area's section, checked by that area against the whole game
 
 Defaults come from :mod:`livecore.games` (the single source of the defaults).
 
@@ -334,15 +335,17 @@ def _events(value: Any, path: str, problems: Problems) -> None:
         _known_kinds(kinds, path, problems)
 
 
-# The webhook kinds of the studio's areas the manifest being parsed may use (parse_manifest sets them).
-_AREA_KINDS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar(
-    "area_kinds", default=frozenset()
+# The studio's areas the manifest being parsed may use, by name (parse_manifest sets them): their webhook
+# kinds and their sections are known only from them.
+_STUDIO_AREAS: contextvars.ContextVar[Mapping[str, Area]] = contextvars.ContextVar(
+    "studio_areas", default=types.MappingProxyType({})
 )
 
 
 def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
     """A kind the service never sends would subscribe the endpoint to nothing, silently."""
-    known = [*PAYLOAD_TYPES, *sorted(_AREA_KINDS.get())]
+    studio_kinds = core_areas.webhook_kinds(tuple(_STUDIO_AREAS.get().values()))
+    known = [*PAYLOAD_TYPES, *sorted(studio_kinds)]
     unknown = [kind for kind in kinds if kind != "*" and kind not in known]
     if unknown:
         problems[path] = (
@@ -352,6 +355,23 @@ def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
 
 
 # --- the grammar: the records and rules the registered areas' sections make ------------------------
+
+
+def _studio_sections(game: Mapping[str, Any], path: str, problems: Problems, _: Mapping[str, Any]) -> None:
+    """Each ``areas.<name>`` section of a game names a studio's area the manifest may use and passes that
+    area's own check of it (:data:`livecore.area.SettingsCheck`), given the game's table as a built-in
+    section's check is, in the same walk: every problem is named in one run, and the embedded simulation
+    and ``apply`` refuse alike."""
+    sections = game.get("areas")
+    known = _STUDIO_AREAS.get()
+    for name, section in sections.items() if isinstance(sections, dict) else ():
+        where = f"{path}.areas.{name}"
+        found = known.get(name)
+        if found is None:
+            problems[where] = "names no area of [plugins] areas, of --area or of an installed package"
+        elif found.settings is not None and isinstance(section, dict):  # else the converter names it
+            for field, message in found.settings(section, game).items():
+                problems[f"{where}.{field}" if field else where] = message
 
 
 def _as_check(rule: Callable[[Mapping[str, Any], str, Problems], None]) -> Check:
@@ -513,6 +533,7 @@ def _grammar(sections: tuple[Section, ...]) -> _Grammar:
     for section in sections:  # a table's checks of what its sections name run after its own rules
         if section.check is not None:
             tables.setdefault(section.within or game, []).append(section.check)
+    tables.setdefault(game, []).append(_studio_sections)
     return _Grammar(own, game, manifest, converter, fields, keys, tables)
 
 
@@ -579,19 +600,6 @@ def _studio_areas(
     return known
 
 
-def _area_sections(manifest: Manifest, known: Mapping[str, Area], problems: Problems) -> None:
-    """Each game's ``areas.<name>`` section names a known area and passes that area's own check of it."""
-    for key_, game in manifest.games.items():
-        for name, section in game.areas.items():
-            where = f"games.{key_}.areas.{name}"
-            found = known.get(name)
-            if found is None:
-                problems[where] = "names no area of [plugins] areas, of --area or of an installed package"
-            elif found.settings is not None:
-                for field, message in found.settings(section).items():
-                    problems[f"{where}.{field}" if field else where] = message
-
-
 def parse_manifest(
     text: str,
     *,
@@ -618,16 +626,13 @@ def parse_manifest(
             problems[_dotted(path, message)] = message
     # The value rules run even when types failed, so one run reports everything; their shape messages
     # ("must be a table") replace the converter's wording for the same path.
-    known = _studio_areas(data, load_area, areas, problems)
-    kinds = _AREA_KINDS.set(frozenset(core_areas.webhook_kinds(tuple(known.values()))))
+    studio_areas = _STUDIO_AREAS.set(_studio_areas(data, load_area, areas, problems))
     try:
         grammar.check(grammar.manifest, data, "", problems, {})
     finally:
-        _AREA_KINDS.reset(kinds)
+        _STUDIO_AREAS.reset(studio_areas)
     _webhook_targets(data, allow_private_webhooks, problems)
     manifest = None if raw is None else grammar.record(raw)
-    if manifest is not None:
-        _area_sections(manifest, known, problems)
     if problems or manifest is None:
         raise ManifestError(problems or {"manifest": "is invalid"})
     return manifest

@@ -277,34 +277,40 @@ def reward_lists(table: Mapping[str, Any], path: str) -> list[EntryList]:
     ]
 
 
-def _entry_refusal(entry: Mapping[str, Any], resources: Mapping[str, Any]) -> str | None:
-    key_, kind = entry.get("key"), entry.get("type")
-    if not isinstance(key_, str) or kind not in tuple(ResourceType):
-        return None  # the converter names the type
-    if key_ in RESERVED_RESOURCE_KEYS:
-        return f"{key_} is a system item: rewards and costs name the game's declared resources"
-    declared = resources.get(key_)
-    if not isinstance(declared, dict):
-        return f"no {kind} named {key_} is declared in this game's resources"
-    if declared.get("type") != kind:
-        return f"{key_} is declared with type {declared.get('type')}, not {kind}"
-    return None
-
-
 def declared_resources(game: Mapping[str, Any]) -> Mapping[str, Any]:
     """The raw ``[games.<key>.resources]`` table (empty when it is not a table)."""
     found = game.get("resources")
     return found if isinstance(found, dict) else {}
 
 
+def resource_refusal(key_: str, game: Mapping[str, Any], kind: str | None = None) -> str | None:
+    """Why ``key_`` names no resource ``game`` (its raw table) declares, of type ``kind`` when given; None
+    when it does. Every section naming a resource is held to it: a built-in area's reward and cost entries,
+    and a studio's area's settings (:attr:`livecore.area.Area.settings`, docs/extending.md)."""
+    if key_ in RESERVED_RESOURCE_KEYS:
+        return f"{key_} is a system item: rewards and costs name the game's declared resources"
+    declared = declared_resources(game).get(key_)
+    if not isinstance(declared, dict):
+        return f"no {kind or 'resource'} named {key_} is declared in this game's resources"
+    if kind is not None and declared.get("type") != kind:
+        return f"{key_} is declared with type {declared.get('type')}, not {kind}"
+    return None
+
+
+def _entry_refusal(entry: Mapping[str, Any], game: Mapping[str, Any]) -> str | None:
+    key_, kind = entry.get("key"), entry.get("type")
+    if not isinstance(key_, str) or kind not in tuple(ResourceType):
+        return None  # the converter names the type
+    return resource_refusal(key_, game, kind)
+
+
 def entry_references(lists: list[EntryList], game: Mapping[str, Any], problems: Problems) -> None:
     """Each entry names a resource the game declares with its type; a cost carries no parameters."""
-    resources = declared_resources(game)
     for where, cost, entries in lists:
         for i, entry in enumerate(entries if isinstance(entries, list) else ()):
             if not isinstance(entry, dict):
                 continue  # the converter names the type
-            refusal = _entry_refusal(entry, resources)
+            refusal = _entry_refusal(entry, game)
             if refusal is not None:
                 problems[f"{where}[{i}].key"] = refusal
             elif cost and "parameters" in entry:

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from livecore.errors import Code, LivecoreError
+from livecore.section import resource_refusal
 
 QUEST_ALREADY_CHECKED_IN = Code(
     "quest_already_checked_in", 409, "The player checked in today (UTC) already; `details.nextCheckInAt`."
@@ -47,8 +48,10 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def problems(section: Mapping[str, Any]) -> dict[str, str]:
-    """The manifest section's problems, by field (:attr:`livecore.area.Area.settings`)."""
+def problems(section: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, str]:
+    """The manifest section's problems, by field (:attr:`livecore.area.Area.settings`): ``game`` is the
+    game's table, where ``reward_resource`` must be declared (else the day's reward would be a grant no
+    player could ever claim)."""
     found: dict[str, str] = {}
     for name in section:
         if name not in _FIELDS:
@@ -58,6 +61,8 @@ def problems(section: Mapping[str, Any]) -> dict[str, str]:
         found["reward_resource"] = "is required"
     elif not isinstance(resource, str) or not resource:
         found["reward_resource"] = "must be a resource key"
+    elif (refusal := resource_refusal(resource, game)) is not None:
+        found["reward_resource"] = refusal
     for name, low, required in (
         ("reward_amount", 1, True),
         ("streak_bonus_every", 0, False),

@@ -27,6 +27,7 @@ from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import SendRequest
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
+from livecore.manifest import ManifestError
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
@@ -45,6 +46,8 @@ SECTION = {
     "streak_bonus_every": 3,
     "streak_bonus_amount": 100,
 }
+#: The game table the settings check sees beside the section (the manifest's ``[games.<key>]`` as written).
+GAME = {"name": "G", "resources": {"gold": {"type": "currency"}, "gem": {"type": "item"}}}
 
 
 # --- the rules ------------------------------------------------------------------------------------------
@@ -78,6 +81,18 @@ def test_every_nth_day_of_a_streak_pays_the_bonus() -> None:
     [
         (SECTION, {}),
         ({"reward_resource": "gold", "reward_amount": 1}, {}),
+        ({"reward_resource": "gem", "reward_amount": 1}, {}),
+        (
+            {"reward_resource": "silver", "reward_amount": 1},
+            {"reward_resource": "no resource named silver is declared in this game's resources"},
+        ),
+        (
+            {"reward_resource": "sessions", "reward_amount": 1},
+            {
+                "reward_resource": "sessions is a system item: rewards and costs name the game's declared"
+                " resources"
+            },
+        ),
         ({}, {"reward_resource": "is required", "reward_amount": "is required"}),
         (
             {"reward_resource": "", "reward_amount": True, "streak_bonus_every": -1},
@@ -101,7 +116,7 @@ def test_every_nth_day_of_a_streak_pays_the_bonus() -> None:
     ],
 )
 def test_the_settings_check_names_each_field(section: dict[str, object], problems: dict[str, str]) -> None:
-    assert rules.problems(section) == problems
+    assert rules.problems(section, GAME) == problems
 
 
 # --- embedded -------------------------------------------------------------------------------------------
@@ -302,6 +317,18 @@ reward_amount = 50
 streak_bonus_every = 3
 streak_bonus_amount = 100
 """
+
+
+def test_the_embedded_simulation_refuses_a_reward_resource_the_game_does_not_declare() -> None:
+    """As ``apply`` does (tests/server/test_studio_area.py): the embedded core parses with the same check."""
+    undeclared = MANIFEST.replace('reward_resource = "gold"', 'reward_resource = "silver"')
+    with pytest.raises(ManifestError) as refused:
+        Simulation.from_manifest(undeclared, areas=[AREA], seed=3, start=T0)
+    assert refused.value.problems == {
+        "games.g.areas.quests.reward_resource": (
+            "no resource named silver is declared in this game's resources"
+        )
+    }
 
 
 def test_a_simulated_player_checks_in_through_the_areas_actions() -> None:

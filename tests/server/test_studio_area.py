@@ -284,6 +284,33 @@ def test_the_manifest_names_each_problem_of_its_areas() -> None:
     assert parse_manifest(TEST_MANIFEST + hooks + PLUGINS).plugins.areas == ("studio_quests",)
 
 
+def test_apply_refuses_a_quests_reward_resource_the_game_does_not_declare_and_applies_nothing(
+    db_url: str, tmp_path: Path
+) -> None:
+    _apply(db_url, TEST_MANIFEST + QUESTS + PLUGINS)
+    undeclared = QUESTS.replace('reward_resource = "gold"', 'reward_resource = "silver"')
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text(TEST_MANIFEST + undeclared.replace("= 50", "= 70") + PLUGINS, encoding="utf-8")
+    refused = CliRunner().invoke(main, ["apply", str(manifest), "--db", db_url], env={"LIVECORE_AREAS": None})
+    assert refused.exit_code == 2
+    assert (
+        "games.space-race.areas.quests.reward_resource: no resource named silver is declared in this"
+        " game's resources" in refused.output
+    )
+    services = make_services(db_url)
+    try:
+        games = services.store.run(lambda tx: tx.games.every(), write=False)
+    finally:
+        services.close()
+    (space_race,) = [game for game in games if game.key == "space-race"]
+    assert space_race.settings.areas["quests"] == {
+        "reward_resource": "gold",
+        "reward_amount": 50,
+        "streak_bonus_every": 2,
+        "streak_bonus_amount": 25,
+    }
+
+
 def test_serve_area_names_reach_the_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     built: list[Config] = []
     monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
