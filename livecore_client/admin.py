@@ -17,19 +17,8 @@ under :mod:`livecore_client.resources`; the only hand-written pair is ``audit.it
 
 from __future__ import annotations
 
-import httpx
-
-from livecore.operators.rules import PERSONAL_KEY_PREFIX
-
-from ._client import (
-    DEFAULT_BASE_URL,
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
-    AsyncClient,
-    SyncClient,
-    resource,
-)
-from ._transport import RetryPolicy
+from ._client import resource
+from ._surfaces import AdminSurface, AsyncAdminSurface
 from .resources.audit import AdminAudit, AsyncAdminAudit
 from .resources.grants import AdminGrants, AsyncAdminGrants
 from .resources.keys import AdminApiKeys, AdminPersonalKeys, AsyncAdminApiKeys, AsyncAdminPersonalKeys
@@ -41,39 +30,9 @@ from .resources.webhooks import AdminWebhooks, AsyncAdminWebhooks
 __all__ = ["AdminClient", "AsyncAdminClient"]
 
 
-def _check(personal_key: str, studio: str) -> None:
-    if not personal_key.startswith(PERSONAL_KEY_PREFIX):
-        # An API key here would only be refused with 401 invalid_api_key: say why before the network.
-        raise ValueError(f"the admin clients take a member's personal key ({PERSONAL_KEY_PREFIX}...)")
-    if not studio:
-        raise ValueError("studio must not be empty")
-
-
-class AdminClient(SyncClient):
+class AdminClient(AdminSurface):
     """Blocking client for ``/admin/v1`` with a member's personal key, bound to ``studio`` (key or id).
     ``timeout`` applies only to the HTTP client it creates itself."""
-
-    def __init__(
-        self,
-        personal_key: str,
-        *,
-        studio: str,
-        base_url: str = DEFAULT_BASE_URL,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.Client | None = None,
-        retry_policy: RetryPolicy | None = None,
-    ) -> None:
-        _check(personal_key, studio)
-        super().__init__(
-            personal_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            http_client=http_client,
-            retry_policy=retry_policy,
-        )
-        self.studio = studio
 
     members = resource(AdminMembers)
     players = resource(AdminPlayers)
@@ -85,31 +44,9 @@ class AdminClient(SyncClient):
     audit = resource(AdminAudit)
 
 
-class AsyncAdminClient(AsyncClient):
+class AsyncAdminClient(AsyncAdminSurface):
     """Asyncio client for ``/admin/v1``; the same resources as :class:`AdminClient`, their methods
     awaited."""
-
-    def __init__(
-        self,
-        personal_key: str,
-        *,
-        studio: str,
-        base_url: str = DEFAULT_BASE_URL,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.AsyncClient | None = None,
-        retry_policy: RetryPolicy | None = None,
-    ) -> None:
-        _check(personal_key, studio)
-        super().__init__(
-            personal_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            http_client=http_client,
-            retry_policy=retry_policy,
-        )
-        self.studio = studio
 
     members = resource(AsyncAdminMembers)
     players = resource(AsyncAdminPlayers)

@@ -12,17 +12,8 @@ client.
 
 from __future__ import annotations
 
-import httpx
-
-from ._client import (
-    DEFAULT_BASE_URL,
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
-    AsyncClient,
-    SyncClient,
-    resource,
-)
-from ._transport import RetryPolicy, build_headers
+from ._client import resource
+from ._surfaces import AsyncSdkSurface, SdkSurface
 from .resources.economy import AsyncInventory, AsyncWallet, Inventory, Wallet
 from .resources.friends import AsyncFriends, AsyncPresence, Friends, Presence
 from .resources.gifts import AsyncGifts, Gifts
@@ -38,36 +29,10 @@ from .resources.teams import AsyncTeams, Teams
 __all__ = ["AsyncSdkClient", "SdkClient"]
 
 
-class SdkClient(SyncClient):
+class SdkClient(SdkSurface):
     """Blocking client for ``/sdk/v1``. ``timeout`` applies only to the HTTP client it creates itself.
     ``platform`` and ``app_version`` (the game's platform key, ``"ios"``, and build, ``"1.4.2"``) are
     reported on every request, and the service keeps the last of each on the player."""
-
-    def __init__(
-        self,
-        api_key: str,
-        *,
-        base_url: str = DEFAULT_BASE_URL,
-        player_secret: str | None = None,
-        platform: str | None = None,
-        app_version: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.Client | None = None,
-        retry_policy: RetryPolicy | None = None,
-    ) -> None:
-        # Checked before the HTTP client is made: a refused value leaves nothing to close.
-        headers = build_headers(platform, app_version)
-        super().__init__(
-            api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            http_client=http_client,
-            retry_policy=retry_policy,
-        )
-        self.player_secret = player_secret
-        self._headers = headers
 
     players = resource(Players)
     wallet = resource(Wallet)
@@ -84,34 +49,8 @@ class SdkClient(SyncClient):
     leaderboards = resource(Leaderboards)
 
 
-class AsyncSdkClient(AsyncClient):
+class AsyncSdkClient(AsyncSdkSurface):
     """Asyncio client for ``/sdk/v1``; the same resources as :class:`SdkClient`, their methods awaited."""
-
-    def __init__(
-        self,
-        api_key: str,
-        *,
-        base_url: str = DEFAULT_BASE_URL,
-        player_secret: str | None = None,
-        platform: str | None = None,
-        app_version: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.AsyncClient | None = None,
-        retry_policy: RetryPolicy | None = None,
-    ) -> None:
-        # Checked before the HTTP client is made: a refused value leaves nothing to close.
-        headers = build_headers(platform, app_version)
-        super().__init__(
-            api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            http_client=http_client,
-            retry_policy=retry_policy,
-        )
-        self.player_secret = player_secret
-        self._headers = headers
 
     players = resource(AsyncPlayers)
     wallet = resource(AsyncWallet)

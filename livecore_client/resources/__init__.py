@@ -15,17 +15,26 @@ resource is built the same way (docs/client.md#your-own-resources)::
 
     class GameClient(SdkClient):
         quests = resource(Quests)
+
+A resource kept in a module apart from its client may name the surface's base instead
+(``SyncResource[SdkSurface]``), as the built-in ones do, so that the module does not import the client
+that binds it.
 """
 
 from .._client import AsyncResource, SyncResource, async_method, resource, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ._base import AdminCalls, SdkCalls, ServerCalls
 
 __all__ = [
     "AdminCalls",
+    "AdminSurface",
+    "AsyncAdminSurface",
     "AsyncResource",
+    "AsyncSdkSurface",
     "Call",
     "SdkCalls",
+    "SdkSurface",
     "ServerCalls",
     "SyncResource",
     "async_method",

@@ -3,31 +3,21 @@ checks more than one area makes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from .. import models as m
+from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
 from ..models import Environment
-
-if TYPE_CHECKING:
-    # Declared for the type checker only: a resource's _client is its constructor's argument (an
-    # attribute of SyncResource or AsyncResource), and a property here would hide it at run time.
-
-    class _SdkState(Protocol):
-        @property
-        def player_secret(self) -> str | None: ...
-
-    class _AdminState(Protocol):
-        @property
-        def studio(self) -> str: ...
 
 
 class SdkCalls:
     """Base of the ``/sdk/v1`` builders: the player secret defaults to the client's ``player_secret``."""
 
     if TYPE_CHECKING:
-
+        # For the type checker only: a resource's _client is its constructor's argument (an attribute
+        # of SyncResource or AsyncResource), and a property here would hide it at run time.
         @property
-        def _client(self) -> _SdkState: ...
+        def _client(self) -> SdkSurface | AsyncSdkSurface: ...
 
     def _secret(self, player_secret: str | None) -> str | None:
         """The call's own secret, else the client's."""
@@ -42,9 +32,9 @@ class AdminCalls:
     """Base of the ``/admin/v1`` builders: every path starts with the client's studio."""
 
     if TYPE_CHECKING:
-
+        # For the type checker only, as in SdkCalls.
         @property
-        def _client(self) -> _AdminState: ...
+        def _client(self) -> AdminSurface | AsyncAdminSurface: ...
 
     def _at(self, game: str | None = None, **params: str) -> dict[str, str]:
         path = {"studio": self._client.studio, **params}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -11,12 +10,10 @@ from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface
 from .._transport import Call
 from ..models import OperatorAction
 from ._base import AdminCalls
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AdminAudit", "AsyncAdminAudit"]
 
@@ -70,7 +67,7 @@ class _AdminAuditCalls(AdminCalls):
         return Call(api.GAME_AUDIT, m.AuditResponse, path=self._at(game), query=query)
 
 
-class AdminAudit(SyncResource["AdminClient"], _AdminAuditCalls):
+class AdminAudit(SyncResource[AdminSurface], _AdminAuditCalls):
     """``admin.audit``: the ``/admin/v1`` audit calls."""
 
     list = sync_method(_AdminAuditCalls._list)
@@ -99,7 +96,7 @@ class AdminAudit(SyncResource["AdminClient"], _AdminAuditCalls):
             before = page.next_before
 
 
-class AsyncAdminAudit(AsyncResource["AsyncAdminClient"], _AdminAuditCalls):
+class AsyncAdminAudit(AsyncResource[AsyncAdminSurface], _AdminAuditCalls):
     """The methods of :class:`AdminAudit`, awaited."""
 
     list = async_method(_AdminAuditCalls._list)

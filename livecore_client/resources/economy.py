@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from livecore.economy.api import (
     SDK_INVENTORY,
@@ -18,13 +18,10 @@ from livecore.economy.api import (
 )
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ._base import SdkCalls, ServerCalls
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = [
     "AsyncInventory",
@@ -76,14 +73,14 @@ class _WalletCalls(SdkCalls):
         )
 
 
-class Wallet(SyncResource["SdkClient"], _WalletCalls):
+class Wallet(SyncResource[SdkSurface], _WalletCalls):
     """``sdk.wallet``: the ``/sdk/v1`` wallet calls."""
 
     get = sync_method(_WalletCalls._get)
     debit = sync_method(_WalletCalls._debit)
 
 
-class AsyncWallet(AsyncResource["AsyncSdkClient"], _WalletCalls):
+class AsyncWallet(AsyncResource[AsyncSdkSurface], _WalletCalls):
     """The methods of :class:`Wallet`, awaited."""
 
     get = async_method(_WalletCalls._get)
@@ -129,14 +126,14 @@ class _InventoryCalls(SdkCalls):
         )
 
 
-class Inventory(SyncResource["SdkClient"], _InventoryCalls):
+class Inventory(SyncResource[SdkSurface], _InventoryCalls):
     """``sdk.inventory``: the ``/sdk/v1`` inventory calls."""
 
     get = sync_method(_InventoryCalls._get)
     consume = sync_method(_InventoryCalls._consume)
 
 
-class AsyncInventory(AsyncResource["AsyncSdkClient"], _InventoryCalls):
+class AsyncInventory(AsyncResource[AsyncSdkSurface], _InventoryCalls):
     """The methods of :class:`Inventory`, awaited."""
 
     get = async_method(_InventoryCalls._get)
@@ -192,14 +189,14 @@ class _ServerInventoryCalls(ServerCalls):
         )
 
 
-class ServerInventory(SyncResource["ServerClient"], _ServerInventoryCalls):
+class ServerInventory(SyncResource[SyncClient], _ServerInventoryCalls):
     """``server.inventory``: the ``/server/v1`` inventory calls."""
 
     grant = sync_method(_ServerInventoryCalls._grant)
     revoke = sync_method(_ServerInventoryCalls._revoke)
 
 
-class AsyncServerInventory(AsyncResource["AsyncServerClient"], _ServerInventoryCalls):
+class AsyncServerInventory(AsyncResource[AsyncClient], _ServerInventoryCalls):
     """The methods of :class:`ServerInventory`, awaited."""
 
     grant = async_method(_ServerInventoryCalls._grant)
@@ -249,14 +246,14 @@ class _ServerWalletCalls(ServerCalls):
         )
 
 
-class ServerWallet(SyncResource["ServerClient"], _ServerWalletCalls):
+class ServerWallet(SyncResource[SyncClient], _ServerWalletCalls):
     """``server.wallet``: the ``/server/v1`` wallet calls."""
 
     credit = sync_method(_ServerWalletCalls._credit)
     debit = sync_method(_ServerWalletCalls._debit)
 
 
-class AsyncServerWallet(AsyncResource["AsyncServerClient"], _ServerWalletCalls):
+class AsyncServerWallet(AsyncResource[AsyncClient], _ServerWalletCalls):
     """The methods of :class:`ServerWallet`, awaited."""
 
     credit = async_method(_ServerWalletCalls._credit)

@@ -4,7 +4,6 @@ read-only ``server.friends``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -29,13 +28,10 @@ from livecore.friends.api import (
 )
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ._base import SdkCalls, ServerCalls, friend_target
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncFriends", "AsyncPresence", "AsyncServerFriends", "Friends", "Presence", "ServerFriends"]
 
@@ -308,7 +304,7 @@ class _FriendsCalls(SdkCalls):
         )
 
 
-class Friends(SyncResource["SdkClient"], _FriendsCalls):
+class Friends(SyncResource[SdkSurface], _FriendsCalls):
     """``sdk.friends``: the ``/sdk/v1`` friends calls."""
 
     code = sync_method(_FriendsCalls._code)
@@ -326,7 +322,7 @@ class Friends(SyncResource["SdkClient"], _FriendsCalls):
     unblock = sync_method(_FriendsCalls._unblock)
 
 
-class AsyncFriends(AsyncResource["AsyncSdkClient"], _FriendsCalls):
+class AsyncFriends(AsyncResource[AsyncSdkSurface], _FriendsCalls):
     """The methods of :class:`Friends`, awaited."""
 
     code = async_method(_FriendsCalls._code)
@@ -368,13 +364,13 @@ class _PresenceCalls(SdkCalls):
         )
 
 
-class Presence(SyncResource["SdkClient"], _PresenceCalls):
+class Presence(SyncResource[SdkSurface], _PresenceCalls):
     """``sdk.presence``: the ``/sdk/v1`` presence call."""
 
     heartbeat = sync_method(_PresenceCalls._heartbeat)
 
 
-class AsyncPresence(AsyncResource["AsyncSdkClient"], _PresenceCalls):
+class AsyncPresence(AsyncResource[AsyncSdkSurface], _PresenceCalls):
     """The methods of :class:`Presence`, awaited."""
 
     heartbeat = async_method(_PresenceCalls._heartbeat)
@@ -396,7 +392,7 @@ class _ServerFriendsCalls(ServerCalls):
         return Call(SERVER_BLOCKS, m.BlocksResponse, path={"externalId": external_id})
 
 
-class ServerFriends(SyncResource["ServerClient"], _ServerFriendsCalls):
+class ServerFriends(SyncResource[SyncClient], _ServerFriendsCalls):
     """``server.friends``: the ``/server/v1`` friends calls."""
 
     list = sync_method(_ServerFriendsCalls._list)
@@ -404,7 +400,7 @@ class ServerFriends(SyncResource["ServerClient"], _ServerFriendsCalls):
     blocks = sync_method(_ServerFriendsCalls._blocks)
 
 
-class AsyncServerFriends(AsyncResource["AsyncServerClient"], _ServerFriendsCalls):
+class AsyncServerFriends(AsyncResource[AsyncClient], _ServerFriendsCalls):
     """The methods of :class:`ServerFriends`, awaited."""
 
     list = async_method(_ServerFriendsCalls._list)

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
 from livecore.gifts.api import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT, SERVER_GIFTS
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ..models import (
     GiftHistoryDirection,
     ResourceType,
 )
 from ._base import SdkCalls, ServerCalls, friend_target
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncGifts", "AsyncServerGifts", "Gifts", "ServerGifts"]
 
@@ -163,7 +158,7 @@ class _GiftsCalls(SdkCalls):
         )
 
 
-class Gifts(SyncResource["SdkClient"], _GiftsCalls):
+class Gifts(SyncResource[SdkSurface], _GiftsCalls):
     """``sdk.gifts``: the ``/sdk/v1`` gift calls."""
 
     send = sync_method(_GiftsCalls._send)
@@ -173,7 +168,7 @@ class Gifts(SyncResource["SdkClient"], _GiftsCalls):
     sent = sync_method(_GiftsCalls._sent)
 
 
-class AsyncGifts(AsyncResource["AsyncSdkClient"], _GiftsCalls):
+class AsyncGifts(AsyncResource[AsyncSdkSurface], _GiftsCalls):
     """The methods of :class:`Gifts`, awaited."""
 
     send = async_method(_GiftsCalls._send)
@@ -208,13 +203,13 @@ class _ServerGiftsCalls(ServerCalls):
         return Call(SERVER_GIFTS, m.ServerGiftsResponse, path={"externalId": external_id}, query=query)
 
 
-class ServerGifts(SyncResource["ServerClient"], _ServerGiftsCalls):
+class ServerGifts(SyncResource[SyncClient], _ServerGiftsCalls):
     """``server.gifts``: the ``/server/v1`` gift call."""
 
     list = sync_method(_ServerGiftsCalls._list)
 
 
-class AsyncServerGifts(AsyncResource["AsyncServerClient"], _ServerGiftsCalls):
+class AsyncServerGifts(AsyncResource[AsyncClient], _ServerGiftsCalls):
     """The methods of :class:`ServerGifts`, awaited."""
 
     list = async_method(_ServerGiftsCalls._list)

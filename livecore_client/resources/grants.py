@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from livecore.crates.api import SDK_OPEN_CRATE
 from livecore.grants.api import (
@@ -16,7 +16,8 @@ from livecore.grants.api import (
 from livecore.operators import api
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
 from .._transport import Call, new_idempotency_key
 from ..models import (
     Environment,
@@ -25,11 +26,6 @@ from ..models import (
     RewardEntry,
 )
 from ._base import AdminCalls, SdkCalls, ServerCalls, env_of
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AdminGrants", "AsyncAdminGrants", "AsyncGrants", "AsyncServerGrants", "Grants", "ServerGrants"]
 
@@ -100,7 +96,7 @@ class _GrantsCalls(SdkCalls):
         )
 
 
-class Grants(SyncResource["SdkClient"], _GrantsCalls):
+class Grants(SyncResource[SdkSurface], _GrantsCalls):
     """``sdk.grants``: the ``/sdk/v1`` grant calls."""
 
     pending = sync_method(_GrantsCalls._pending)
@@ -108,7 +104,7 @@ class Grants(SyncResource["SdkClient"], _GrantsCalls):
     open_crate = sync_method(_GrantsCalls._open_crate)
 
 
-class AsyncGrants(AsyncResource["AsyncSdkClient"], _GrantsCalls):
+class AsyncGrants(AsyncResource[AsyncSdkSurface], _GrantsCalls):
     """The methods of :class:`Grants`, awaited."""
 
     pending = async_method(_GrantsCalls._pending)
@@ -177,14 +173,14 @@ class _ServerGrantsCalls(ServerCalls):
         )
 
 
-class ServerGrants(SyncResource["ServerClient"], _ServerGrantsCalls):
+class ServerGrants(SyncResource[SyncClient], _ServerGrantsCalls):
     """``server.grants``: the ``/server/v1`` grant calls."""
 
     create = sync_method(_ServerGrantsCalls._create)
     ack = sync_method(_ServerGrantsCalls._ack)
 
 
-class AsyncServerGrants(AsyncResource["AsyncServerClient"], _ServerGrantsCalls):
+class AsyncServerGrants(AsyncResource[AsyncClient], _ServerGrantsCalls):
     """The methods of :class:`ServerGrants`, awaited."""
 
     create = async_method(_ServerGrantsCalls._create)
@@ -248,14 +244,14 @@ class _AdminGrantsCalls(AdminCalls):
         )
 
 
-class AdminGrants(SyncResource["AdminClient"], _AdminGrantsCalls):
+class AdminGrants(SyncResource[AdminSurface], _AdminGrantsCalls):
     """``admin.grants``: the ``/admin/v1`` grant calls."""
 
     create = sync_method(_AdminGrantsCalls._create)
     force_claim = sync_method(_AdminGrantsCalls._force_claim)
 
 
-class AsyncAdminGrants(AsyncResource["AsyncAdminClient"], _AdminGrantsCalls):
+class AsyncAdminGrants(AsyncResource[AsyncAdminSurface], _AdminGrantsCalls):
     """The methods of :class:`AdminGrants`, awaited."""
 
     create = async_method(_AdminGrantsCalls._create)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from livecore.api.convert import ABSENT, Absent
 from livecore.api.route import Route
@@ -11,14 +11,11 @@ from livecore.guilds import api as guilds
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT, JoinType
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ..models import ResourceType
 from ._base import SdkCalls, ServerCalls
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncGuilds", "AsyncServerGuilds", "Guilds", "ServerGuilds"]
 
@@ -479,7 +476,7 @@ class _GuildsCalls(SdkCalls):
         )
 
 
-class Guilds(SyncResource["SdkClient"], _GuildsCalls):
+class Guilds(SyncResource[SdkSurface], _GuildsCalls):
     """``sdk.guilds``: the ``/sdk/v1`` guild calls."""
 
     create = sync_method(_GuildsCalls._create)
@@ -502,7 +499,7 @@ class Guilds(SyncResource["SdkClient"], _GuildsCalls):
     donate_help = sync_method(_GuildsCalls._donate_help)
 
 
-class AsyncGuilds(AsyncResource["AsyncSdkClient"], _GuildsCalls):
+class AsyncGuilds(AsyncResource[AsyncSdkSurface], _GuildsCalls):
     """The methods of :class:`Guilds`, awaited."""
 
     create = async_method(_GuildsCalls._create)
@@ -654,7 +651,7 @@ class _ServerGuildsCalls(ServerCalls):
         )
 
 
-class ServerGuilds(SyncResource["ServerClient"], _ServerGuildsCalls):
+class ServerGuilds(SyncResource[SyncClient], _ServerGuildsCalls):
     """``server.guilds``: the ``/server/v1`` guild calls."""
 
     list = sync_method(_ServerGuildsCalls._list)
@@ -666,7 +663,7 @@ class ServerGuilds(SyncResource["ServerClient"], _ServerGuildsCalls):
     disband = sync_method(_ServerGuildsCalls._disband)
 
 
-class AsyncServerGuilds(AsyncResource["AsyncServerClient"], _ServerGuildsCalls):
+class AsyncServerGuilds(AsyncResource[AsyncClient], _ServerGuildsCalls):
     """The methods of :class:`ServerGuilds`, awaited."""
 
     list = async_method(_ServerGuildsCalls._list)

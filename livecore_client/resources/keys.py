@@ -3,18 +3,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface
 from .._transport import Call
 from ..models import Environment, MemberRole, Permission
 from ._base import AdminCalls
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AdminApiKeys", "AdminPersonalKeys", "AsyncAdminApiKeys", "AsyncAdminPersonalKeys"]
 
@@ -68,7 +64,7 @@ class _AdminApiKeysCalls(AdminCalls):
         )
 
 
-class AdminApiKeys(SyncResource["AdminClient"], _AdminApiKeysCalls):
+class AdminApiKeys(SyncResource[AdminSurface], _AdminApiKeysCalls):
     """``admin.api_keys``: the ``/admin/v1`` API key calls."""
 
     list = sync_method(_AdminApiKeysCalls._list)
@@ -77,7 +73,7 @@ class AdminApiKeys(SyncResource["AdminClient"], _AdminApiKeysCalls):
     revoke = sync_method(_AdminApiKeysCalls._revoke)
 
 
-class AsyncAdminApiKeys(AsyncResource["AsyncAdminClient"], _AdminApiKeysCalls):
+class AsyncAdminApiKeys(AsyncResource[AsyncAdminSurface], _AdminApiKeysCalls):
     """The methods of :class:`AdminApiKeys`, awaited."""
 
     list = async_method(_AdminApiKeysCalls._list)
@@ -125,7 +121,7 @@ class _AdminPersonalKeysCalls(AdminCalls):
         )
 
 
-class AdminPersonalKeys(SyncResource["AdminClient"], _AdminPersonalKeysCalls):
+class AdminPersonalKeys(SyncResource[AdminSurface], _AdminPersonalKeysCalls):
     """``admin.personal_keys``: the ``/admin/v1`` personal key calls."""
 
     list = sync_method(_AdminPersonalKeysCalls._list)
@@ -133,7 +129,7 @@ class AdminPersonalKeys(SyncResource["AdminClient"], _AdminPersonalKeysCalls):
     revoke = sync_method(_AdminPersonalKeysCalls._revoke)
 
 
-class AsyncAdminPersonalKeys(AsyncResource["AsyncAdminClient"], _AdminPersonalKeysCalls):
+class AsyncAdminPersonalKeys(AsyncResource[AsyncAdminSurface], _AdminPersonalKeysCalls):
     """The methods of :class:`AdminPersonalKeys`, awaited."""
 
     list = async_method(_AdminPersonalKeysCalls._list)

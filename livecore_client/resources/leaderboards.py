@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
 from livecore.leaderboards.api import SDK_LEADERBOARD, SERVER_ROLLOVER_NOW, SERVER_SUBMIT_SCORE
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call, new_idempotency_key
 from ._base import SdkCalls, ServerCalls
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncLeaderboards", "AsyncServerLeaderboards", "Leaderboards", "ServerLeaderboards"]
 
@@ -67,13 +62,13 @@ class _LeaderboardsCalls(SdkCalls):
         )
 
 
-class Leaderboards(SyncResource["SdkClient"], _LeaderboardsCalls):
+class Leaderboards(SyncResource[SdkSurface], _LeaderboardsCalls):
     """``sdk.leaderboards``: the ``/sdk/v1`` shared leaderboard call."""
 
     get = sync_method(_LeaderboardsCalls._get)
 
 
-class AsyncLeaderboards(AsyncResource["AsyncSdkClient"], _LeaderboardsCalls):
+class AsyncLeaderboards(AsyncResource[AsyncSdkSurface], _LeaderboardsCalls):
     """The methods of :class:`Leaderboards`, awaited."""
 
     get = async_method(_LeaderboardsCalls._get)
@@ -128,14 +123,14 @@ class _ServerLeaderboardsCalls(ServerCalls):
         return Call(SERVER_ROLLOVER_NOW, m.RolloverResponse, path={"leaderboardKey": leaderboard_key})
 
 
-class ServerLeaderboards(SyncResource["ServerClient"], _ServerLeaderboardsCalls):
+class ServerLeaderboards(SyncResource[SyncClient], _ServerLeaderboardsCalls):
     """``server.leaderboards``: the ``/server/v1`` shared leaderboard calls."""
 
     submit_score = sync_method(_ServerLeaderboardsCalls._submit_score)
     rollover_now = sync_method(_ServerLeaderboardsCalls._rollover_now)
 
 
-class AsyncServerLeaderboards(AsyncResource["AsyncServerClient"], _ServerLeaderboardsCalls):
+class AsyncServerLeaderboards(AsyncResource[AsyncClient], _ServerLeaderboardsCalls):
     """The methods of :class:`ServerLeaderboards`, awaited."""
 
     submit_score = async_method(_ServerLeaderboardsCalls._submit_score)

@@ -8,7 +8,7 @@ cannot be one builder): it prepares the builder's call and reads the stream thro
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -24,16 +24,12 @@ from livecore.live_events.api import (
 from livecore.operators import api
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._stream import StreamEvent, iter_stream_async, iter_stream_sync
+from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ..models import Environment
 from ._base import AdminCalls, SdkCalls, ServerCalls, env_of
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = [
     "AdminLiveEvents",
@@ -170,7 +166,7 @@ class _LiveEventsCalls(SdkCalls):
         return Call(SDK_BOARD_STREAM, type(None), path={"leaderboardId": leaderboard_id})
 
 
-class LiveEvents(SyncResource["SdkClient"], _LiveEventsCalls):
+class LiveEvents(SyncResource[SdkSurface], _LiveEventsCalls):
     """``sdk.live_events``: the ``/sdk/v1`` live event calls."""
 
     list = sync_method(_LiveEventsCalls._list)
@@ -192,7 +188,7 @@ class LiveEvents(SyncResource["SdkClient"], _LiveEventsCalls):
         return iter_stream_sync(client._http, client.base_url, call, client._retry)
 
 
-class AsyncLiveEvents(AsyncResource["AsyncSdkClient"], _LiveEventsCalls):
+class AsyncLiveEvents(AsyncResource[AsyncSdkSurface], _LiveEventsCalls):
     """The methods of :class:`LiveEvents`, awaited."""
 
     list = async_method(_LiveEventsCalls._list)
@@ -230,13 +226,13 @@ class _ServerLiveEventsCalls(ServerCalls):
         return Call(SERVER_END_NOW, m.EndNowResponse, path={"eventKey": event_key})
 
 
-class ServerLiveEvents(SyncResource["ServerClient"], _ServerLiveEventsCalls):
+class ServerLiveEvents(SyncResource[SyncClient], _ServerLiveEventsCalls):
     """``server.live_events``: the ``/server/v1`` live event call."""
 
     end_now = sync_method(_ServerLiveEventsCalls._end_now)
 
 
-class AsyncServerLiveEvents(AsyncResource["AsyncServerClient"], _ServerLiveEventsCalls):
+class AsyncServerLiveEvents(AsyncResource[AsyncClient], _ServerLiveEventsCalls):
     """The methods of :class:`ServerLiveEvents`, awaited."""
 
     end_now = async_method(_ServerLiveEventsCalls._end_now)
@@ -287,14 +283,14 @@ class _AdminLiveEventsCalls(AdminCalls):
         )
 
 
-class AdminLiveEvents(SyncResource["AdminClient"], _AdminLiveEventsCalls):
+class AdminLiveEvents(SyncResource[AdminSurface], _AdminLiveEventsCalls):
     """``admin.live_events``: the ``/admin/v1`` attempt calls."""
 
     force_complete_attempt = sync_method(_AdminLiveEventsCalls._force_complete_attempt)
     retry_reward_roll = sync_method(_AdminLiveEventsCalls._retry_reward_roll)
 
 
-class AsyncAdminLiveEvents(AsyncResource["AsyncAdminClient"], _AdminLiveEventsCalls):
+class AsyncAdminLiveEvents(AsyncResource[AsyncAdminSurface], _AdminLiveEventsCalls):
     """The methods of :class:`AdminLiveEvents`, awaited."""
 
     force_complete_attempt = async_method(_AdminLiveEventsCalls._force_complete_attempt)

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from livecore.lobbies.api import SDK_LOBBY, SERVER_LOBBY, SERVER_PUSH
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ._base import SdkCalls, ServerCalls
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncLobbies", "AsyncServerLobbies", "Lobbies", "ServerLobbies"]
 
@@ -33,13 +30,13 @@ class _LobbiesCalls(SdkCalls):
         return Call(SDK_LOBBY, m.LobbyResponse, path={"lobbyId": lobby_id})
 
 
-class Lobbies(SyncResource["SdkClient"], _LobbiesCalls):
+class Lobbies(SyncResource[SdkSurface], _LobbiesCalls):
     """``sdk.lobbies``: the ``/sdk/v1`` lobby call."""
 
     get = sync_method(_LobbiesCalls._get)
 
 
-class AsyncLobbies(AsyncResource["AsyncSdkClient"], _LobbiesCalls):
+class AsyncLobbies(AsyncResource[AsyncSdkSurface], _LobbiesCalls):
     """The methods of :class:`Lobbies`, awaited."""
 
     get = async_method(_LobbiesCalls._get)
@@ -98,14 +95,14 @@ class _ServerLobbiesCalls(ServerCalls):
         return Call(SERVER_LOBBY, m.LobbyResponse, path={"gameId": game_id, "lobbyId": lobby_id})
 
 
-class ServerLobbies(SyncResource["ServerClient"], _ServerLobbiesCalls):
+class ServerLobbies(SyncResource[SyncClient], _ServerLobbiesCalls):
     """``server.lobbies``: the ``/server/v1`` lobby calls."""
 
     push = sync_method(_ServerLobbiesCalls._push)
     get = sync_method(_ServerLobbiesCalls._get)
 
 
-class AsyncServerLobbies(AsyncResource["AsyncServerClient"], _ServerLobbiesCalls):
+class AsyncServerLobbies(AsyncResource[AsyncClient], _ServerLobbiesCalls):
     """The methods of :class:`ServerLobbies`, awaited."""
 
     push = async_method(_ServerLobbiesCalls._push)

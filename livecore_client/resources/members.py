@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface
 from .._transport import Call
 from ._base import AdminCalls
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AdminMembers", "AsyncAdminMembers"]
 
@@ -29,14 +25,14 @@ class _AdminMembersCalls(AdminCalls):
         return Call(api.MEMBERS, m.MembersResponse, path=self._at())
 
 
-class AdminMembers(SyncResource["AdminClient"], _AdminMembersCalls):
+class AdminMembers(SyncResource[AdminSurface], _AdminMembersCalls):
     """``admin.members``: the ``/admin/v1`` calls about the key and the studio's members."""
 
     me = sync_method(_AdminMembersCalls._me)
     list = sync_method(_AdminMembersCalls._list)
 
 
-class AsyncAdminMembers(AsyncResource["AsyncAdminClient"], _AdminMembersCalls):
+class AsyncAdminMembers(AsyncResource[AsyncAdminSurface], _AdminMembersCalls):
     """The methods of :class:`AdminMembers`, awaited."""
 
     me = async_method(_AdminMembersCalls._me)

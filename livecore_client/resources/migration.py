@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from livecore.player_tools.api import (
     MIGRATE_INVENTORY,
@@ -12,12 +12,9 @@ from livecore.player_tools.api import (
 )
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._transport import Call
 from ._base import ServerCalls
-
-if TYPE_CHECKING:
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncServerMigration", "ServerMigration"]
 
@@ -92,7 +89,7 @@ class _ServerMigrationCalls(ServerCalls):
         )
 
 
-class ServerMigration(SyncResource["ServerClient"], _ServerMigrationCalls):
+class ServerMigration(SyncResource[SyncClient], _ServerMigrationCalls):
     """``server.migration``: the ``/server/v1`` migration calls."""
 
     players = sync_method(_ServerMigrationCalls._players)
@@ -100,7 +97,7 @@ class ServerMigration(SyncResource["ServerClient"], _ServerMigrationCalls):
     inventory = sync_method(_ServerMigrationCalls._inventory)
 
 
-class AsyncServerMigration(AsyncResource["AsyncServerClient"], _ServerMigrationCalls):
+class AsyncServerMigration(AsyncResource[AsyncClient], _ServerMigrationCalls):
     """The methods of :class:`ServerMigration`, awaited."""
 
     players = async_method(_ServerMigrationCalls._players)

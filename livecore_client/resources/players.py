@@ -4,7 +4,7 @@ player tools), and the operators' player edits (``admin.players``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -22,15 +22,11 @@ from livecore.player_tools.api import (
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ..models import Environment, ErasureReasonView
 from ._base import AdminCalls, SdkCalls, ServerCalls, env_of
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = [
     "AdminPlayers",
@@ -89,14 +85,14 @@ class _PlayersCalls(SdkCalls):
         )
 
 
-class Players(SyncResource["SdkClient"], _PlayersCalls):
+class Players(SyncResource[SdkSurface], _PlayersCalls):
     """``sdk.players``: the ``/sdk/v1`` player calls."""
 
     register = sync_method(_PlayersCalls._register)
     set_identity = sync_method(_PlayersCalls._set_identity)
 
 
-class AsyncPlayers(AsyncResource["AsyncSdkClient"], _PlayersCalls):
+class AsyncPlayers(AsyncResource[AsyncSdkSurface], _PlayersCalls):
     """The methods of :class:`Players`, awaited."""
 
     register = async_method(_PlayersCalls._register)
@@ -236,7 +232,7 @@ class _ServerPlayersCalls(ServerCalls):
         return Call(PLAYER_EXPORT, m.ExportPlayerResponse, path={"externalId": external_id})
 
 
-class ServerPlayers(SyncResource["ServerClient"], _ServerPlayersCalls):
+class ServerPlayers(SyncResource[SyncClient], _ServerPlayersCalls):
     """``server.players``: the ``/server/v1`` player calls."""
 
     set_identity = sync_method(_ServerPlayersCalls._set_identity)
@@ -250,7 +246,7 @@ class ServerPlayers(SyncResource["ServerClient"], _ServerPlayersCalls):
     export = sync_method(_ServerPlayersCalls._export)
 
 
-class AsyncServerPlayers(AsyncResource["AsyncServerClient"], _ServerPlayersCalls):
+class AsyncServerPlayers(AsyncResource[AsyncClient], _ServerPlayersCalls):
     """The methods of :class:`ServerPlayers`, awaited."""
 
     set_identity = async_method(_ServerPlayersCalls._set_identity)
@@ -390,7 +386,7 @@ class _AdminPlayersCalls(AdminCalls):
         )
 
 
-class AdminPlayers(SyncResource["AdminClient"], _AdminPlayersCalls):
+class AdminPlayers(SyncResource[AdminSurface], _AdminPlayersCalls):
     """``admin.players``: the ``/admin/v1`` player calls."""
 
     lookup = sync_method(_AdminPlayersCalls._lookup)
@@ -401,7 +397,7 @@ class AdminPlayers(SyncResource["AdminClient"], _AdminPlayersCalls):
     rotate_secret = sync_method(_AdminPlayersCalls._rotate_secret)
 
 
-class AsyncAdminPlayers(AsyncResource["AsyncAdminClient"], _AdminPlayersCalls):
+class AsyncAdminPlayers(AsyncResource[AsyncAdminSurface], _AdminPlayersCalls):
     """The methods of :class:`AdminPlayers`, awaited."""
 
     lookup = async_method(_AdminPlayersCalls._lookup)

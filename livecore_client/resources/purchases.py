@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -19,14 +19,11 @@ from livecore.purchases.api import (
 )
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
 from ..models import ValidationStatusView
 from ._base import SdkCalls, ServerCalls
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncPurchases", "AsyncServerPurchases", "Purchases", "ServerPurchases"]
 
@@ -79,13 +76,13 @@ class _PurchasesCalls(SdkCalls):
         )
 
 
-class Purchases(SyncResource["SdkClient"], _PurchasesCalls):
+class Purchases(SyncResource[SdkSurface], _PurchasesCalls):
     """``sdk.purchases``: the ``/sdk/v1`` purchase call."""
 
     track = sync_method(_PurchasesCalls._track)
 
 
-class AsyncPurchases(AsyncResource["AsyncSdkClient"], _PurchasesCalls):
+class AsyncPurchases(AsyncResource[AsyncSdkSurface], _PurchasesCalls):
     """The methods of :class:`Purchases`, awaited."""
 
     track = async_method(_PurchasesCalls._track)
@@ -209,7 +206,7 @@ class _ServerPurchasesCalls(ServerCalls):
         )
 
 
-class ServerPurchases(SyncResource["ServerClient"], _ServerPurchasesCalls):
+class ServerPurchases(SyncResource[SyncClient], _ServerPurchasesCalls):
     """``server.purchases``: the ``/server/v1`` purchase and spend calls."""
 
     track = sync_method(_ServerPurchasesCalls._track)
@@ -232,7 +229,7 @@ class ServerPurchases(SyncResource["ServerClient"], _ServerPurchasesCalls):
     revenue_summary = sync_method(_ServerPurchasesCalls._revenue_summary)
 
 
-class AsyncServerPurchases(AsyncResource["AsyncServerClient"], _ServerPurchasesCalls):
+class AsyncServerPurchases(AsyncResource[AsyncClient], _ServerPurchasesCalls):
     """The methods of :class:`ServerPurchases`, awaited."""
 
     track = async_method(_ServerPurchasesCalls._track)

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from livecore.api.system import CLOCK_ADVANCE, CLOCK_STEP, HEALTH, PING
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._transport import Call
 from ._base import ServerCalls
-
-if TYPE_CHECKING:
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["ADVANCE_SECONDS_PER_DAY", "AsyncServerSystem", "ServerSystem"]
 
@@ -49,7 +44,7 @@ class _ServerSystemCalls(ServerCalls):
         )
 
 
-class ServerSystem(SyncResource["ServerClient"], _ServerSystemCalls):
+class ServerSystem(SyncResource[SyncClient], _ServerSystemCalls):
     """``server.system``: the ``/server/v1`` probe and clock calls."""
 
     ping = sync_method(_ServerSystemCalls._ping)
@@ -57,7 +52,7 @@ class ServerSystem(SyncResource["ServerClient"], _ServerSystemCalls):
     advance_clock = sync_method(_ServerSystemCalls._advance_clock)
 
 
-class AsyncServerSystem(AsyncResource["AsyncServerClient"], _ServerSystemCalls):
+class AsyncServerSystem(AsyncResource[AsyncClient], _ServerSystemCalls):
     """The methods of :class:`ServerSystem`, awaited."""
 
     ping = async_method(_ServerSystemCalls._ping)

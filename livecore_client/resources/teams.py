@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from livecore.teams.api import SDK_ACCEPT, SDK_INVITE, SDK_MY_TEAM, SERVER_PUT_ROSTER, SERVER_TEAM
 
 from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call, new_idempotency_key
 from ._base import SdkCalls, ServerCalls
-
-if TYPE_CHECKING:
-    from ..sdk import AsyncSdkClient, SdkClient  # noqa: F401 - quoted in the base classes
-    from ..server import AsyncServerClient, ServerClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AsyncServerTeams", "AsyncTeams", "ServerTeams", "Teams"]
 
@@ -97,7 +94,7 @@ class _TeamsCalls(SdkCalls):
         )
 
 
-class Teams(SyncResource["SdkClient"], _TeamsCalls):
+class Teams(SyncResource[SdkSurface], _TeamsCalls):
     """``sdk.teams``: the ``/sdk/v1`` team calls."""
 
     mine = sync_method(_TeamsCalls._mine)
@@ -105,7 +102,7 @@ class Teams(SyncResource["SdkClient"], _TeamsCalls):
     accept_invite = sync_method(_TeamsCalls._accept_invite)
 
 
-class AsyncTeams(AsyncResource["AsyncSdkClient"], _TeamsCalls):
+class AsyncTeams(AsyncResource[AsyncSdkSurface], _TeamsCalls):
     """The methods of :class:`Teams`, awaited."""
 
     mine = async_method(_TeamsCalls._mine)
@@ -176,14 +173,14 @@ class _ServerTeamsCalls(ServerCalls):
         )
 
 
-class ServerTeams(SyncResource["ServerClient"], _ServerTeamsCalls):
+class ServerTeams(SyncResource[SyncClient], _ServerTeamsCalls):
     """``server.teams``: the ``/server/v1`` team calls."""
 
     put_roster = sync_method(_ServerTeamsCalls._put_roster)
     get = sync_method(_ServerTeamsCalls._get)
 
 
-class AsyncServerTeams(AsyncResource["AsyncServerClient"], _ServerTeamsCalls):
+class AsyncServerTeams(AsyncResource[AsyncClient], _ServerTeamsCalls):
     """The methods of :class:`ServerTeams`, awaited."""
 
     put_roster = async_method(_ServerTeamsCalls._put_roster)

@@ -4,7 +4,6 @@ signature is :mod:`livecore_client.webhooks`.)"""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -12,12 +11,10 @@ from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
+from .._surfaces import AdminSurface, AsyncAdminSurface
 from .._transport import Call
 from ..models import DeliveryStatus, Environment
 from ._base import AdminCalls
-
-if TYPE_CHECKING:
-    from ..admin import AdminClient, AsyncAdminClient  # noqa: F401 - quoted in the base classes
 
 __all__ = ["AdminWebhooks", "AsyncAdminWebhooks"]
 
@@ -110,7 +107,7 @@ class _AdminWebhooksCalls(AdminCalls):
         )
 
 
-class AdminWebhooks(SyncResource["AdminClient"], _AdminWebhooksCalls):
+class AdminWebhooks(SyncResource[AdminSurface], _AdminWebhooksCalls):
     """``admin.webhooks``: the ``/admin/v1`` webhook calls."""
 
     endpoints = sync_method(_AdminWebhooksCalls._endpoints)
@@ -121,7 +118,7 @@ class AdminWebhooks(SyncResource["AdminClient"], _AdminWebhooksCalls):
     replay_delivery = sync_method(_AdminWebhooksCalls._replay_delivery)
 
 
-class AsyncAdminWebhooks(AsyncResource["AsyncAdminClient"], _AdminWebhooksCalls):
+class AsyncAdminWebhooks(AsyncResource[AsyncAdminSurface], _AdminWebhooksCalls):
     """The methods of :class:`AdminWebhooks`, awaited."""
 
     endpoints = async_method(_AdminWebhooksCalls._endpoints)

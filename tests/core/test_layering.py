@@ -1,5 +1,5 @@
 """The layout's promises (docs/architecture.md, "Areas"): no import circle inside the core or the server
-(nor through a lobby and an event board, type-only imports counted), the core imports
+(nor in the client, nor through a lobby and an event board, type-only imports counted), the core imports
 nothing of the server or the client, and no store port grows past 25 methods."""
 
 from __future__ import annotations
@@ -94,6 +94,12 @@ def _circles(modules: dict[str, Path], *, type_only: bool = False) -> list[list[
 @pytest.mark.parametrize("packages", [("livecore",), ("livecore", "livecore_server")], ids=["core", "server"])
 def test_no_import_circle(packages: tuple[str, ...]) -> None:
     assert _circles(_modules(*packages)) == []
+
+
+def test_no_import_circle_in_the_client_counting_type_only_imports() -> None:
+    """The resources build on the shared base and the clients assemble them: no resource names a client,
+    not even for the type checker."""
+    assert _circles(_modules("livecore_client"), type_only=True) == []
 
 
 def test_live_events_build_on_lobbies_so_a_lobby_and_an_event_board_are_on_no_circle() -> None:
