@@ -15,6 +15,7 @@ A studio's own area is declared the same way, in its own package, and registered
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -39,6 +40,22 @@ EraseStep = Callable[[Any, Any, Any, Any, Any], None]  # (tx, rt, scope, player,
 #: of its game (``livecore.section.resource_refusal(key, game)``: a declared resource). The problems are
 #: by the path of the field below the section (``"daily.reward"``), empty when it is fine.
 SettingsCheck = Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, str]]
+
+
+def _takes_a_game(area: Area, _: attrs.Attribute[Any], check: SettingsCheck | None) -> None:
+    """Refuse, as the area is declared, a settings check that cannot take ``(section, game)``: a check
+    written for one argument would otherwise fail only when a manifest configures the area."""
+    if check is None:
+        return
+    try:
+        inspect.signature(check).bind({}, {})
+    except TypeError:
+        raise TypeError(
+            f"area {area.name}: its settings check must take (section, game), the game's table beside the "
+            "section (docs/extending.md)"
+        ) from None
+    except ValueError:  # a callable whose signature cannot be read (a builtin): taken on trust
+        return
 
 
 class Ports:
@@ -116,7 +133,7 @@ class Area:
     #: The sections of a game it brings to the manifest (a built-in area's).
     manifest: tuple[Section, ...] = ()
     #: Checks a studio's area's section of a game in the manifest; None: the area takes no section.
-    settings: SettingsCheck | None = None
+    settings: SettingsCheck | None = attrs.field(default=None, validator=_takes_a_game)
     merge: MergeStep | None = None
     erase: EraseStep | None = None
     #: The path parameters that name its records, with the code a record the caller may not see is

@@ -282,3 +282,12 @@ def test_a_studio_port_is_reached_by_name_on_each_transaction() -> None:
         with pytest.raises(AttributeError):
             _ = tx.ports.missing
     assert isinstance(tx.ports, Ports)
+
+
+def test_an_area_whose_settings_check_cannot_take_the_game_is_refused_as_it_is_declared() -> None:
+    """A check of the section alone would fail only once a manifest configures the area: it is refused at
+    once, naming the area and the signature it must have."""
+    with pytest.raises(TypeError, match=r"area quests: its settings check must take \(section, game\)"):
+        Area(name="quests", summary="Quests.", page="quests.md", settings=lambda section: {})
+    taken = Area(name="quests", summary="Quests.", page="quests.md", settings=lambda section, game: {})
+    assert taken.settings is not None
