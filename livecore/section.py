@@ -286,9 +286,10 @@ def declared_resources(game: Mapping[str, Any]) -> Mapping[str, Any]:
 def resource_refusal(key_: str, game: Mapping[str, Any], kind: str | None = None) -> str | None:
     """Why ``key_`` names no resource ``game`` (its raw table) declares, of type ``kind`` when given; None
     when it does. Every section naming a resource is held to it: a built-in area's reward and cost entries,
-    and a studio's area's settings (:attr:`livecore.area.Area.settings`, docs/extending.md)."""
+    what guild members may ask for, and a studio's area's settings (:attr:`livecore.area.Area.settings`,
+    docs/extending.md)."""
     if key_ in RESERVED_RESOURCE_KEYS:
-        return f"{key_} is a system item: rewards and costs name the game's declared resources"
+        return f"{key_} is a system item, not one of the game's declared resources"
     declared = declared_resources(game).get(key_)
     if not isinstance(declared, dict):
         return f"no {kind or 'resource'} named {key_} is declared in this game's resources"

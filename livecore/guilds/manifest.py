@@ -28,16 +28,15 @@ from typing import Any
 from livecore.economy.rules import AMOUNT
 from livecore.games import GuildSettings, HelpSettings
 from livecore.section import (
-    RESERVED_RESOURCE_KEYS,
     SECONDS_MAX,
     EntryList,
     Problems,
     Rules,
     Section,
-    declared_resources,
     distinct,
     entry_references,
     is_int,
+    resource_refusal,
     seconds,
     within,
 )
@@ -79,15 +78,13 @@ def _help_resources(
     and must match the declaration)."""
     help_ = guilds.get("help")
     keys = help_.get("resources") if isinstance(help_, dict) else None
-    resources = declared_resources(game)
     for i, key in enumerate(keys if isinstance(keys, list) else ()):
         where = f"{path}.help.resources[{i}]"
         if not isinstance(key, str) or where in problems:
             continue  # the converter names the type; a repeat is named already
-        if key in RESERVED_RESOURCE_KEYS:
-            problems[where] = f"{key} is a system item: members ask for the game's declared resources"
-        elif not isinstance(resources.get(key), dict):
-            problems[where] = f"no resource named {key} is declared in this game's resources"
+        refusal = resource_refusal(key, game)
+        if refusal is not None:
+            problems[where] = refusal
 
 
 def _references(game: Mapping[str, Any], path: str, problems: Problems, _: Mapping[str, Any]) -> None:

@@ -88,10 +88,7 @@ def test_every_nth_day_of_a_streak_pays_the_bonus() -> None:
         ),
         (
             {"reward_resource": "sessions", "reward_amount": 1},
-            {
-                "reward_resource": "sessions is a system item: rewards and costs name the game's declared"
-                " resources"
-            },
+            {"reward_resource": "sessions is a system item, not one of the game's declared resources"},
         ),
         ({}, {"reward_resource": "is required", "reward_amount": "is required"}),
         (
