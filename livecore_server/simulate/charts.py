@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from livecore_server.simulate.gather import SOURCE_LABELS
+from livecore_server.simulate.labels import SOURCE_LABELS
 
 # matplotlib logs at INFO when it builds its font cache; the CLI logs INFO.
 logging.getLogger("matplotlib").setLevel(logging.WARNING)

@@ -32,6 +32,7 @@ from livecore.lobbies.rules import PromotionReason
 from livecore.simulation import Simulation
 from livecore.simulation.season import Season
 from livecore.teams.memory import TeamTables
+from livecore_server.simulate.warnings import warnings_of
 
 #: The percentiles a report gives of a distribution.
 PERCENTILES = (10, 50, 90, 99)
@@ -50,27 +51,6 @@ SINK_OR_SOURCE: dict[Reason, str] = {
     Reason.GUILD_HELP_DONATION: "guild_help_donation",
     Reason.MIGRATION: "migration",
     Reason.OPERATOR_EDIT: "operator_edit",
-}
-
-#: What each source kind is called in a report (a grant's ``sourceKind``, or the reason's name above).
-SOURCE_LABELS: dict[str, str] = {
-    "event_rank": "event rank rewards",
-    "leaderboard_rank": "league rank rewards",
-    "event_team_rank": "team rank rewards",
-    "event_milestone": "milestones",
-    "event_team_milestone": "team milestones",
-    "event_completion": "completions",
-    "gift": "gifts",
-    "crate": "crates",
-    "guild_help": "guild help received",
-    "guild_help_reward": "guild donor rewards",
-    "api": "studio grants",
-    "studio_credit": "studio credits",
-    "spend": "spending",
-    "gift_cost": "gift costs",
-    "entry_cost": "entry costs",
-    "guild_create_cost": "guild founding costs",
-    "guild_help_donation": "guild donations",
 }
 
 
@@ -158,8 +138,6 @@ class _Gatherer:
             "grants": self.grants_section(),
             "refusals": dict(sorted(self.season.refusals.items())),
         }
-        from livecore_server.simulate.warnings import warnings_of
-
         report["warnings"] = warnings_of(report, self.settings)
         return report
 

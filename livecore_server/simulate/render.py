@@ -14,7 +14,7 @@ from typing import Any
 import jinja2
 
 from livecore_server.simulate import charts
-from livecore_server.simulate.gather import SOURCE_LABELS
+from livecore_server.simulate.labels import SOURCE_LABELS
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("livecore_server.simulate", "templates"),

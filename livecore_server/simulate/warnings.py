@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from livecore.games import GameSettings
+from livecore_server.simulate.labels import SOURCE_LABELS
 
 #: One source minting more than this share of a resource is named.
 DOMINANT_SOURCE = 0.6
@@ -31,8 +32,6 @@ def _warning(area: str, subject: str, message: str) -> dict[str, str]:
 
 def warnings_of(report: dict[str, Any], settings: GameSettings) -> list[dict[str, str]]:
     """Every warning the report's numbers call for, area by area, in a fixed order."""
-    from livecore_server.simulate.gather import SOURCE_LABELS
-
     out: list[dict[str, str]] = []
     for key, resource in report["economy"].items():
         minted = sum(resource["minted"].values())

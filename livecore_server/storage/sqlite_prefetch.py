@@ -10,7 +10,7 @@ second, and a gift claim's gift with its grant, its sender and the recipient's h
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from livecore.clock import from_millis, to_millis
 from livecore.commands.reads import GiftSendReads, PlayerKey, Reads
@@ -21,9 +21,7 @@ from livecore_server.gifts.sql import GIFT_STATS_OF_ONE
 from livecore_server.players.rows import PLAYER_COLUMNS
 from livecore_server.storage.read_ahead import CLAIM_COLUMNS, CLAIM_JOINS, Prefetched, Stats, claim_found
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
-
-if TYPE_CHECKING:
-    from livecore_server.storage.sqlite import SqliteTransaction
+from livecore_server.storage.sqlport import SqlTransaction
 
 _IDEMPOTENCY = f"SELECT {STORED_RESPONSE_COLUMNS.sql} FROM idempotency WHERE scope = ? AND key = ?"
 _NO_RECORD = ", ".join("NULL" for _ in range(STORED_RESPONSE_COLUMNS.width))
@@ -31,7 +29,7 @@ _NO_PLAYER = ", ".join("NULL" for _ in range(PLAYER_COLUMNS.width))
 _CLAIM = f"SELECT {CLAIM_COLUMNS} FROM gifts g{CLAIM_JOINS} WHERE g.id = ? AND g.game_id = ?"
 
 
-def load(tx: SqliteTransaction, reads: Reads) -> Prefetched:
+def load(tx: SqlTransaction, reads: Reads) -> Prefetched:
     """Read everything ``reads`` names."""
     found = Prefetched()
     keys = sorted(
@@ -54,7 +52,7 @@ def load(tx: SqliteTransaction, reads: Reads) -> Prefetched:
 
 
 def _players(
-    tx: SqliteTransaction, found: Prefetched, keys: Sequence[PlayerKey], record: tuple[str, str] | None
+    tx: SqlTransaction, found: Prefetched, keys: Sequence[PlayerKey], record: tuple[str, str] | None
 ) -> None:
     """The players of ``keys`` and the idempotency ``record``, in one statement: each SELECT of the UNION
     finds its rows through its unique index, and fills the other's columns with NULLs."""
@@ -86,7 +84,7 @@ def _players(
             found.idempotency[stored.scope, stored.key] = stored
 
 
-def _send(tx: SqliteTransaction, found: Prefetched, send: GiftSendReads) -> None:
+def _send(tx: SqlTransaction, found: Prefetched, send: GiftSendReads) -> None:
     """What a send checks once its players are known: their friendship, the sender's statistics, the
     gift its key named before and the balance it pays from, in one statement."""
     sender, recipient = found.players.get(send.sender), found.players.get(send.recipient)
@@ -131,7 +129,7 @@ def _send(tx: SqliteTransaction, found: Prefetched, send: GiftSendReads) -> None
         found.gift_keys[sender.id, send.idempotency_key] = None if rest[0] is None else GIFT_COLUMNS.of(rest)
 
 
-def _claim(tx: SqliteTransaction, found: Prefetched, game_id: str, gift_id: str) -> None:
+def _claim(tx: SqlTransaction, found: Prefetched, game_id: str, gift_id: str) -> None:
     row = tx.read(_CLAIM, (gift_id, game_id)).fetchone()
     found.gifts[game_id, gift_id] = None
     if row is not None:
