@@ -134,3 +134,19 @@ def test_no_store_port_has_more_than_25_methods() -> None:
                 ]
                 widest[f"{name}.{node.name}"] = len(methods)
     assert max(widest.values()) <= WIDEST_PORT, sorted(widest.items(), key=lambda kv: -kv[1])[:3]
+
+
+def test_player_tools_build_on_players_and_economy_so_neither_imports_player_tools() -> None:
+    """Merge, erasure and migration fold players and their holdings: the player tools import players and
+    economy, never the other way (the core's and the server's packages of each, type-only imports
+    counted). The client's ``server.players`` resource holds both areas' routes, as the client's facade."""
+    below = {
+        name: path
+        for name, path in _modules("livecore", "livecore_server").items()
+        if name.split(".")[1:2] in (["players"], ["economy"])
+    }
+    upward = {
+        name: sorted(m for m in _imports(path, type_only=True) if m.split(".")[1:2] == ["player_tools"])
+        for name, path in below.items()
+    }
+    assert {name: found for name, found in upward.items() if found} == {}
