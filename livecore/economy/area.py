@@ -10,10 +10,9 @@ from livecore.economy import api, samples
 from livecore.economy import rules as economy
 from livecore.economy.manifest import RESOURCES
 from livecore.economy.memory import EconomyTables, MemoryLedger
-from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX
+from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX, fold_holdings
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.errors import Code, ErrorCode
-from livecore.player_tools.merge import fold_holdings
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction

@@ -71,6 +71,21 @@ class Holding:
     parameters: dict[str, Any] = attrs.field(factory=dict)
 
 
+def fold_holdings(source: dict[str, Holding], target: dict[str, Holding]) -> dict[str, Holding]:
+    """The target's holdings after a merge: summed per key (so a resource's total across the two players
+    never changes), the target's parameter overrides winning."""
+    out = dict(target)
+    for key, held in source.items():
+        mine = out.get(key)
+        if mine is None:
+            out[key] = held
+        else:
+            out[key] = Holding(
+                key=key, amount=mine.amount + held.amount, parameters={**held.parameters, **mine.parameters}
+            )
+    return out
+
+
 @attrs.frozen
 class LedgerEntry:
     id: str

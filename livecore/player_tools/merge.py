@@ -14,7 +14,7 @@ What moves:
 - grants, gifts (sent and received) and purchases: reassigned to the target;
 - wallet and inventory: every ledger entry is reassigned; where both hold a key the balances are summed
   (so a resource's total across the two players never changes) and the target's item parameter
-  overrides win over the source's;
+  overrides win over the source's (the economy's own merge step, ``livecore.economy.rules.fold_holdings``);
 - friends: the source's friendships become the target's, except with the target itself (never a
   self-friendship), with players the target is already friends with (deduplicated), and with players
   either side blocked; pending requests move unless they involve the target or a player the target
@@ -31,7 +31,6 @@ from datetime import datetime
 
 import attrs
 
-from livecore.economy.rules import Holding
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.players.rules import Lifecycle, Player
 from livecore.scope import Environment
@@ -90,20 +89,6 @@ def check_distinct(from_external_id: str, to_external_id: str) -> None:
 def replay_of(record: MergeRecord | None, target: Player | None) -> bool:
     """A missing source whose original id was merged into this target: the merge already happened."""
     return record is not None and target is not None and record.to_player_id == target.id
-
-
-def fold_holdings(source: dict[str, Holding], target: dict[str, Holding]) -> dict[str, Holding]:
-    """The target's holdings after the merge: summed per key, the target's parameter overrides winning."""
-    out = dict(target)
-    for key, held in source.items():
-        mine = out.get(key)
-        if mine is None:
-            out[key] = held
-        else:
-            out[key] = Holding(
-                key=key, amount=mine.amount + held.amount, parameters={**held.parameters, **mine.parameters}
-            )
-    return out
 
 
 @attrs.frozen

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import change
-from livecore.economy.rules import Holding, Reason, resource
+from livecore.economy.rules import Holding, Reason, fold_holdings, resource
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends.rules import Block
 from livecore.games import (
@@ -46,7 +46,6 @@ from livecore.player_tools.merge import (
     GraphFacts,
     MergeRecord,
     MergeStatus,
-    fold_holdings,
     friends_to_move,
     replay_of,
     tie_moves,
