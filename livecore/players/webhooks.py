@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from livecore.player_tools.erasure import ErasureReason
-from livecore.player_tools.merge import MergeRecord
 from livecore.players.rules import Player
 from livecore.webhooks.payload import WebhookPayload
 
@@ -79,6 +77,19 @@ class PlayerUnbanned(WebhookPayload):
     actor: dict[str, Any]
 
 
+class MergeFacts(Protocol):
+    """What ``player.merged`` tells of a merge beyond its two players: the player tools' merge record
+    (``livecore.player_tools.merge.MergeRecord``) is one, read by its shape because the player tools build
+    on players, not the other way."""
+
+    @property
+    def from_external_id(self) -> str: ...
+    @property
+    def placeholder(self) -> str: ...
+    @property
+    def merged_at(self) -> datetime: ...
+
+
 @attrs.frozen
 class PlayerMerged(WebhookPayload):
     """``player.merged``: player ``from_*`` was folded into ``to_*``. The source's row now carries
@@ -96,7 +107,7 @@ class PlayerMerged(WebhookPayload):
     actor: dict[str, Any]
 
     @classmethod
-    def of(cls, record: MergeRecord, source: Player, target: Player, actor: dict[str, Any]) -> PlayerMerged:
+    def of(cls, record: MergeFacts, source: Player, target: Player, actor: dict[str, Any]) -> PlayerMerged:
         return cls(
             from_player_id=source.id,
             from_external_player_id=record.from_external_id,
@@ -122,10 +133,11 @@ class PlayerDeleted(WebhookPayload):
     anonymized_external_id: str
 
     @classmethod
-    def of(cls, player: Player, reason: ErasureReason, placeholder: str) -> PlayerDeleted:
+    def of(cls, player: Player, reason: str, placeholder: str) -> PlayerDeleted:
+        """``reason`` may be the player tools' ``ErasureReason`` (a str enum): the payload keeps its value."""
         return cls(
             player_id=player.id,
             external_player_id=player.external_id,
-            reason=reason.value,
+            reason=str(reason),
             anonymized_external_id=placeholder,
         )
