@@ -11,7 +11,7 @@ from livecore.guilds.simulation import ServerGuilds
 from livecore.leaderboards.simulation import ServerLeaderboards
 from livecore.live_events.simulation import ServerLiveEvents
 from livecore.lobbies.simulation import ServerLobbies
-from livecore.players.simulation import ServerPlayers
+from livecore.player_tools.simulation import ServerPlayerTools
 from livecore.purchases.simulation import ServerPurchases
 from livecore.teams.simulation import ServerTeams
 
@@ -31,4 +31,4 @@ class SimServer:
         self.teams = ServerTeams(sim)
         self.guilds = ServerGuilds(sim)
         self.purchases = ServerPurchases(sim)
-        self.players = ServerPlayers(sim)
+        self.players = ServerPlayerTools(sim)
