@@ -26,8 +26,8 @@ from datetime import datetime, timedelta
 import attrs
 
 from livecore.clock import to_millis
-from livecore.friends.presence import Presence
 from livecore.players.platforms import ClientBuild
+from livecore.players.presence import Presence
 from livecore.players.rules import SEEN_EVERY, Activity, Player, PlayerCard, seen_is_due
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 

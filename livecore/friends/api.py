@@ -13,10 +13,10 @@ from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
 from livecore.api.views import Counterparty, Direction, IdentityView
 from livecore.errors import ErrorCode
-from livecore.friends.presence import STATUS
 from livecore.friends.rules import CODE, PROGRESSION_KEYS, SEARCH_TEXT
 from livecore.idempotency import KEY
 from livecore.limits import ID, limited
+from livecore.players.presence import STATUS
 
 _PROGRESSION = limited(ID, count=PROGRESSION_KEYS)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
-from livecore.friends import api, presence, samples
+from livecore.friends import api, samples
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.manifest import FRIENDS, PRESENCE
@@ -15,6 +15,7 @@ from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import FriendsSettings, PresenceSettings
+from livecore.players import presence
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction

@@ -1,31 +1,13 @@
-"""Presence (docs/reference/friends-and-presence.md#presence).
+"""Presence as friends see it (docs/reference/friends-and-presence.md#presence).
 
-- A heartbeat carries an optional status label (string or null; null clears the label but the player
-  stays online), at most 64 characters.
-- A player is online while the last heartbeat is within the game's presence TTL (90 s by default);
-  ``lastActiveAt`` stays after the player goes offline. There is no go-offline call.
+Presence is a player's (:mod:`livecore.players.presence`, where it is defined); this module keeps the
+names importable from here, where friends' docs have named them. Friends add who sees it:
+
 - A block hides presence: a player never sees the presence of someone who blocked them.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from livecore.players.presence import STATUS, Presence, heartbeat
 
-import attrs
-
-from livecore.limits import Text
-
-STATUS = Text(max_length=64)
-
-
-@attrs.frozen
-class Presence:
-    last_active_at: datetime | None = None
-    status: str | None = None
-
-    def online(self, now: datetime, ttl_seconds: int) -> bool:
-        return self.last_active_at is not None and now - self.last_active_at < timedelta(seconds=ttl_seconds)
-
-
-def heartbeat(status: str | None, now: datetime) -> Presence:
-    return Presence(last_active_at=now, status=STATUS.check_optional(status, "status"))
+__all__ = ["STATUS", "Presence", "heartbeat"]

@@ -18,8 +18,8 @@ Rules:
 - Friend codes: 6 characters of ``ABCDEFGHJKLMNPQRSTUVWXYZ23456789``, unique per game and environment,
   made on the player's first friends call and kept for life; matched case-insensitively.
 - Search (``livecore.friends.commands.search``) matches display names in the caller's game and
-  environment (:func:`name_matches`), 1 to 50 hits in name order, never the caller nor a player
-  blocked either way; a hidden player never shortens a full page.
+  environment by the players' rule (:func:`livecore.players.rules.name_matches`), 1 to 50 hits in name
+  order, never the caller nor a player blocked either way; a hidden player never shortens a full page.
 - Suggestions (``livecore.friends.commands.suggestions``) draw 1 to 25 of the 200 most recently active
   players, weighted to the most recent, leaving out the caller, friends, pending requests either way and
   blocks either way before the draw.
@@ -34,8 +34,8 @@ import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.limits import Count, Text
-from livecore.names import fold
 from livecore.players.rules import PlayerCard
+from livecore.players.rules import name_matches as name_matches  # search's rule, named here by friends' docs
 from livecore.rand import RandomSource
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -194,7 +194,6 @@ SUGGESTION_POOL = 200  # most recently active candidates a draw picks from
 SUGGESTION_LIMIT_MAX = 25
 SEARCH_LIMIT_MAX = 50
 SEARCH_TEXT = Text(min_length=1, max_length=32, trim=True)
-SEARCH_ANYWHERE_MIN = 3  # shorter text matches the start of a name only
 MAX_PROGRESSION_KEYS = 8
 PROGRESSION_KEYS = Count(max_items=MAX_PROGRESSION_KEYS)
 
@@ -224,14 +223,6 @@ def sample_suggestions(candidates: list[str], limit: int, rng: RandomSource) -> 
                 del pool[i]
                 break
     return picked
-
-
-def name_matches(name: str, text: str) -> bool:
-    """Whether a search for ``text`` finds the display name ``name``: compared by their fold
-    (:mod:`livecore.names`), anywhere in the name for 3 characters or more, else at its start (the stores'
-    indexes: trigrams, then a prefix)."""
-    needle, name = fold(text), fold(name)
-    return needle in name if len(needle) >= SEARCH_ANYWHERE_MIN else name.startswith(needle)
 
 
 def check_progression_keys(keys: list[str] | None, known: set[str]) -> list[str]:

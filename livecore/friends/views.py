@@ -12,11 +12,11 @@ from livecore.api.views import Counterparty, Direction, display_view
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.friends import api
 from livecore.friends import commands as cmd
-from livecore.friends.presence import Presence
 from livecore.friends.rules import check_progression_keys
 from livecore.games import Game
 from livecore.gifts import commands as gift_cmd
 from livecore.gifts.commands import GiftsTx
+from livecore.players.presence import Presence
 from livecore.players.rules import Player, PlayerCard
 
 #: A player's presence as the reader knows it.

@@ -11,8 +11,6 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.friends.presence import Presence
-from livecore.friends.presence import heartbeat as heartbeat_presence
 from livecore.games import Game
 from livecore.ids import new_id, new_secret
 from livecore.limits import FREE_FORM, ID
@@ -24,6 +22,8 @@ from livecore.players.identity import (
     resolve_country,
 )
 from livecore.players.platforms import ClientBuild
+from livecore.players.presence import Presence
+from livecore.players.presence import heartbeat as heartbeat_presence
 from livecore.players.rules import (
     PLAYER_ID_PREFIX,
     SECRET_PREFIX_LEN,

@@ -6,10 +6,9 @@ from datetime import date
 
 import attrs
 
-from livecore.friends.rules import name_matches
 from livecore.memory.journal import AreaPort
 from livecore.names import fold
-from livecore.players.rules import Activity, Lifecycle, Player, PlayerCard
+from livecore.players.rules import Activity, Lifecycle, Player, PlayerCard, name_matches
 from livecore.players.store import PlayerStore
 from livecore.scope import Environment
 

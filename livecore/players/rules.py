@@ -26,10 +26,11 @@ from typing import Any
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.friends.presence import Presence
 from livecore.limits import FREE_TEXT, Text
+from livecore.names import fold
 from livecore.players.identity import Identity, check_country
 from livecore.players.platforms import ClientBuild
+from livecore.players.presence import Presence
 from livecore.scope import Environment
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -149,6 +150,17 @@ class PlayerCard:
     def of(cls, p: Player) -> PlayerCard:
         shown = p.display or p.anonymized
         return cls(p.id, p.external_id, Identity(shown.name, shown.avatar), p.country, p.presence)
+
+
+SEARCH_ANYWHERE_MIN = 3  # shorter text matches the start of a name only
+
+
+def name_matches(name: str, text: str) -> bool:
+    """Whether a search for ``text`` finds the display name ``name`` (the players port's
+    ``search_by_name``): compared by their fold (:mod:`livecore.names`), anywhere in the name for 3
+    characters or more, else at its start (the stores' indexes: trigrams, then a prefix)."""
+    needle, name = fold(text), fold(name)
+    return needle in name if len(needle) >= SEARCH_ANYWHERE_MIN else name.startswith(needle)
 
 
 def ensure_not_banned(player: Player) -> None:

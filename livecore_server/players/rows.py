@@ -9,10 +9,10 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.friends.presence import Presence
 from livecore.names import fold
 from livecore.players.identity import Identity
 from livecore.players.platforms import ClientBuild
+from livecore.players.presence import Presence
 from livecore.players.rules import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.storage.columns import Columns

@@ -6,7 +6,7 @@ from datetime import date
 from typing import TYPE_CHECKING, cast
 
 from livecore.names import fold
-from livecore.players.rules import Activity, Player, PlayerCard
+from livecore.players.rules import SEARCH_ANYWHERE_MIN, Activity, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.players.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
 from livecore_server.storage.read_ahead import MISSING
@@ -78,7 +78,7 @@ class SqlPlayers(SqlPort):
 
     def search_by_name(self, game_id: str, env: Environment, text: str, limit: int) -> list[PlayerCard]:
         needle = fold(text)
-        if len(needle) >= 3:
+        if len(needle) >= SEARCH_ANYWHERE_MIN:
             return self._names_containing(game_id, env, needle, limit)
         # Too short for trigrams: names starting with the text, a range of the prefix index (the column
         # collates in byte order on both databases).

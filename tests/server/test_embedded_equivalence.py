@@ -60,7 +60,6 @@ from livecore.crates.rules import CrateEntry
 from livecore.economy import commands as economy_cmd
 from livecore.errors import LivecoreError
 from livecore.friends import commands as friends_cmd
-from livecore.friends.presence import Presence
 from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
@@ -95,6 +94,7 @@ from livecore.player_tools.commands import erasure, merge, migration, moderation
 from livecore.player_tools.erasure import ErasureReason
 from livecore.player_tools.migration import check_batch
 from livecore.players import commands as players_cmd
+from livecore.players.presence import Presence
 from livecore.players.rules import Player, PlayerCard
 from livecore.purchases import commands as purchases_cmd
 from livecore.purchases.rules import PurchaseRequest
