@@ -22,7 +22,7 @@ from .resources.leaderboards import AsyncServerLeaderboards, ServerLeaderboards
 from .resources.live_events import AsyncServerLiveEvents, ServerLiveEvents
 from .resources.lobbies import AsyncServerLobbies, ServerLobbies
 from .resources.migration import AsyncServerMigration, ServerMigration
-from .resources.players import AsyncServerPlayers, ServerPlayers
+from .resources.player_tools import AsyncServerPlayers, ServerPlayers
 from .resources.purchases import AsyncServerPurchases, ServerPurchases
 from .resources.system import AsyncServerSystem, ServerSystem
 from .resources.teams import AsyncServerTeams, ServerTeams

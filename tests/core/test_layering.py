@@ -136,18 +136,23 @@ def test_no_store_port_has_more_than_25_methods() -> None:
     assert max(widest.values()) <= WIDEST_PORT, sorted(widest.items(), key=lambda kv: -kv[1])[:3]
 
 
+def _area(module: str) -> str:
+    """The area whose package holds a module: ``livecore.<area>``, ``livecore_server.<area>`` or the
+    client's ``livecore_client.resources.<area>`` (a shared module answers its own name)."""
+    parts = module.split(".")
+    if parts[:2] == ["livecore_client", "resources"]:
+        parts = parts[1:]
+    return parts[1] if len(parts) > 1 else module
+
+
 def test_player_tools_build_on_players_and_economy_so_neither_imports_player_tools() -> None:
     """Merge, erasure and migration fold players and their holdings: the player tools import players and
-    economy, never the other way (the core's and the server's packages of each, type-only imports
-    counted). The client's ``server.players`` resource holds both areas' routes, as the client's facade."""
-    below = {
-        name: path
-        for name, path in _modules("livecore", "livecore_server").items()
-        if name.split(".")[1:2] in (["players"], ["economy"])
-    }
+    economy, never the other way (the core's, the server's and the client's packages of each, type-only
+    imports counted)."""
     upward = {
-        name: sorted(m for m in _imports(path, type_only=True) if m.split(".")[1:2] == ["player_tools"])
-        for name, path in below.items()
+        name: sorted(m for m in _imports(path, type_only=True) if _area(m) == "player_tools")
+        for name, path in _modules("livecore", "livecore_server", "livecore_client").items()
+        if _area(name) in ("players", "economy")
     }
     assert {name: found for name, found in upward.items() if found} == {}
 
