@@ -161,18 +161,9 @@ def test_friends_build_on_players_so_no_players_module_imports_friends() -> None
     """Presence (a player's online status) and the name match of the players' search are the players';
     friends read them. Friends import players, never the other way (the core's, the server's and the
     client's packages of each, type-only imports counted)."""
-
-    def area(module: str) -> list[str]:
-        parts = module.split(".")
-        return parts[2:3] if parts[:2] == ["livecore_client", "resources"] else parts[1:2]
-
-    players = {
-        name: path
-        for name, path in _modules("livecore", "livecore_server", "livecore_client").items()
-        if area(name) == ["players"]
-    }
     upward = {
-        name: sorted(m for m in _imports(path, type_only=True) if area(m) == ["friends"])
-        for name, path in players.items()
+        name: sorted(m for m in _imports(path, type_only=True) if _area(m) == "friends")
+        for name, path in _modules("livecore", "livecore_server", "livecore_client").items()
+        if _area(name) == "players"
     }
     assert {name: found for name, found in upward.items() if found} == {}
