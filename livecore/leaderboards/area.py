@@ -9,19 +9,24 @@ from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
 from livecore.leaderboards import api, samples
 from livecore.leaderboards import rules as leaderboards
-from livecore.leaderboards.commands import merge_entries, next_rollover, periods_due, rollover_step
+from livecore.leaderboards.commands import feed, merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
 from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.limits import PAGE
 from livecore.live_events import boards
+from livecore.live_events.commands.attempts import on_finish
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
 from livecore.store import Transaction
 
 DUE_BATCH = 100  # due periods read at once; each then rolls over on its own
+
+# An event's attempts feed the shared boards it lists: leaderboards build on live events and add the
+# step to them, so live events name nothing of leaderboards.
+on_finish(feed)
 
 
 def rollover(rt: Runtime, game_id: str, period_id: str) -> Task:

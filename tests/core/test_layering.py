@@ -167,3 +167,15 @@ def test_friends_build_on_players_so_no_players_module_imports_friends() -> None
         if _area(name) == "players"
     }
     assert {name: found for name, found in upward.items() if found} == {}
+
+
+def test_leaderboards_build_on_live_events_so_no_live_events_module_imports_leaderboards() -> None:
+    """Leagues reuse the event boards' ranking and an event's attempts feed leagues: leaderboards import
+    live events, never the other way; the feeding is a step the leaderboards area registers with live
+    events (the core's, the server's and the client's packages of each, type-only imports counted)."""
+    upward = {
+        name: sorted(m for m in _imports(path, type_only=True) if _area(m) == "leaderboards")
+        for name, path in _modules("livecore", "livecore_server", "livecore_client").items()
+        if _area(name) == "live_events"
+    }
+    assert {name: found for name, found in upward.items() if found} == {}

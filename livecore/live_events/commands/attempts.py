@@ -1,21 +1,50 @@
 """How an attempt ends, whatever ends it (docs/events.md#attempts): its time runs out, its window or its
-lobby closes, or it completes. Shared by the live-event and the lobby commands."""
+lobby closes, or it completes. Shared by the live-event and the lobby commands.
+
+An area that builds on live events adds what a finishing attempt does there with :func:`on_finish`
+when it is registered (the shared leaderboards take the score of an event that feeds them): live events
+name no area that builds on them."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 from livecore.commands import Runtime, emit
-from livecore.leaderboards.commands import feed
+from livecore.games import EventSettings
 from livecore.live_events.attempts import Attempt, AttemptTrigger, transition
 from livecore.live_events.commands.boards import BoardsTx
 from livecore.live_events.webhooks import AttemptExpired
+from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import HasAttempts, HasLeaderboards, HasWindows
 
 
 class AttemptsTx(BoardsTx, HasWindows, HasAttempts, HasLeaderboards, Protocol):
-    """The ports these commands use."""
+    """The ports these commands and the steps registered with :func:`on_finish` use."""
+
+
+class FinishStep(Protocol):
+    """What an area does when an attempt finishes, in the transaction that finishes it: ``event`` is the
+    settings of the attempt's window."""
+
+    def __call__(
+        self,
+        tx: AttemptsTx,
+        rt: Runtime,
+        scope: Scope,
+        event: EventSettings,
+        player: Player,
+        attempt: Attempt,
+    ) -> None: ...
+
+
+_FINISH_STEPS: list[FinishStep] = []
+
+
+def on_finish(step: FinishStep) -> FinishStep:
+    """Adds ``step`` to what every finishing attempt does, after the steps added before it."""
+    _FINISH_STEPS.append(step)
+    return step
 
 
 def expire(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attempt:
@@ -28,9 +57,10 @@ def expire(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attem
 
 
 def finished(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> None:
-    """What every finishing attempt does (completed, force-completed, expired): its score feeds the
-    shared boards its event lists, once."""
+    """What every finishing attempt does (completed, force-completed, expired), once: the steps the
+    areas building on live events registered (:func:`on_finish`)."""
     window = tx.windows.get(attempt.game_id, attempt.window_id)
     player = tx.players.by_id(attempt.player_id)
     assert window is not None and player is not None
-    feed(tx, rt, scope, window.settings, player, attempt)
+    for step in _FINISH_STEPS:
+        step(tx, rt, scope, window.settings, player, attempt)
