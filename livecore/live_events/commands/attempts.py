@@ -38,12 +38,14 @@ class FinishStep(Protocol):
     ) -> None: ...
 
 
-_FINISH_STEPS: list[FinishStep] = []
+# By the step's dotted name, in the order added: a module imported again (a reload) replaces its step
+# rather than adding a second one, which would feed a board twice.
+_FINISH_STEPS: dict[str, FinishStep] = {}
 
 
 def on_finish(step: FinishStep) -> FinishStep:
     """Adds ``step`` to what every finishing attempt does, after the steps added before it."""
-    _FINISH_STEPS.append(step)
+    _FINISH_STEPS[f"{step.__module__}.{getattr(step, '__qualname__', repr(step))}"] = step
     return step
 
 
@@ -62,5 +64,5 @@ def finished(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Non
     window = tx.windows.get(attempt.game_id, attempt.window_id)
     player = tx.players.by_id(attempt.player_id)
     assert window is not None and player is not None
-    for step in _FINISH_STEPS:
+    for step in _FINISH_STEPS.values():
         step(tx, rt, scope, window.settings, player, attempt)
