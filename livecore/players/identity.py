@@ -17,7 +17,6 @@ import hashlib
 from typing import Any
 
 import attrs
-import pycountry
 
 from livecore.errors import invalid_request
 from livecore.limits import Text
@@ -132,7 +131,10 @@ def normalize_avatar(avatar: str | None, *, field: str = "avatar") -> str | None
 def assigned_countries() -> frozenset[str]:
     """The alpha-2 codes ISO 3166-1 assigns to a country, from the list ``pycountry`` ships and keeps
     up to date with the standard; none of the codes it reserves or leaves to users (``UK``, ``EU``,
-    ``XX``, ``ZZ``). Read on first use, not as the module loads."""
+    ``XX``, ``ZZ``). Read on first use, not as the module loads: importing the list costs more than the
+    rest of the core's import."""
+    import pycountry
+
     return frozenset(country.alpha_2 for country in pycountry.countries)
 
 
