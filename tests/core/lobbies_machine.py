@@ -166,8 +166,14 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
             if code is not None:
                 expected = ("idempotency_conflict", "invalid_request", "conflict", "event_not_open")
                 assert code in expected, code
-                if key in self.keys and sorted(players) == sorted(self.keys[key][1:]):
-                    assert self.keys[key][0] != event_key  # the same key and players answer the lobby
+                # The same key and players answer the lobby, unless this request is malformed (more
+                # players than its capacity seats): that is refused whatever its key.
+                if (
+                    code != "invalid_request"
+                    and key in self.keys
+                    and sorted(players) == sorted(self.keys[key][1:])
+                ):
+                    assert self.keys[key][0] != event_key
                 return
             if key in self.keys:
                 assert not pushed.created and sorted(players) == sorted(self.keys[key][1:])
