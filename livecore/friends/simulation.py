@@ -17,7 +17,7 @@ from livecore.players.rules import Player
 from livecore.simulation.actions import Actions, body, external_id_of, query
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 T = TypeVar("T")
 
@@ -48,7 +48,7 @@ class Friends(Actions):
         return self._as_friend(op, write=False)
 
     def send_request(
-        self, *, external_player_id: SimPlayer | str | None = None, friend_code: str | None = None
+        self, *, external_player_id: Handle | str | None = None, friend_code: str | None = None
     ) -> api.SendRequestResponse:
         """Ask a player to be friends, by external id or friend code; a request the other already sent is
         accepted instead (``status`` ``accepted``)."""
@@ -119,7 +119,7 @@ class Friends(Actions):
             write=False,
         )
 
-    def remove(self, friend_external_id: SimPlayer | str) -> api.RemovedResponse:
+    def remove(self, friend_external_id: Handle | str) -> api.RemovedResponse:
         """End a friendship."""
         sim = self._sim
 
@@ -173,7 +173,7 @@ class Friends(Actions):
         return self._as_friend(op, write=False)
 
     def block(
-        self, *, external_player_id: SimPlayer | str | None = None, friend_code: str | None = None
+        self, *, external_player_id: Handle | str | None = None, friend_code: str | None = None
     ) -> api.BlockResponse:
         """Block a player: it can no longer befriend, gift or see the player."""
         sim = self._sim
@@ -192,7 +192,7 @@ class Friends(Actions):
         """The players the player blocked."""
         return self._as_friend(lambda tx, me: views.blocks_view(tx, me), write=False)
 
-    def unblock(self, blocked_external_id: SimPlayer | str) -> api.UnblockedResponse:
+    def unblock(self, blocked_external_id: Handle | str) -> api.UnblockedResponse:
         """Lift a block."""
         scope = self._sim.scope
 

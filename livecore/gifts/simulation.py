@@ -14,7 +14,7 @@ from livecore.players.rules import Player
 from livecore.simulation.actions import Actions, body, external_id_of
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class Gifts(Actions):
@@ -24,7 +24,7 @@ class Gifts(Actions):
         type: ResourceType | str,
         resource_key: str,
         amount: int,
-        external_player_id: SimPlayer | str | None = None,
+        external_player_id: Handle | str | None = None,
         friend_code: str | None = None,
         message: str | None = None,
     ) -> api.GiftResponse:

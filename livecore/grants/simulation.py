@@ -14,7 +14,7 @@ from livecore.grants.rules import PENDING_LIMIT, GrantKind, GrantTrigger
 from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class Grants(Actions):
@@ -51,7 +51,7 @@ class Grants(Actions):
 class ServerGrants(ServerActions):
     def create(
         self,
-        external_id: SimPlayer | str,
+        external_id: Handle | str,
         entries: Sequence[RewardEntry | Mapping[str, Any]],
         *,
         kind: GrantKind | str = GrantKind.REWARD,

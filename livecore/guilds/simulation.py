@@ -1,8 +1,8 @@
 """The guild actions of a simulation: a player's (``sdk.guilds``: found, join, leave, edit, answer join
 requests, kick, promote, demote, hand on the leadership, ask for help and donate), the client key's reads
 (``sdk.guilds.search`` and ``get``, which name no player: :meth:`Simulation.guilds
-<livecore.simulation.world.Simulation.guilds>` and :meth:`Simulation.guild
-<livecore.simulation.world.Simulation.guild>`, answered by :func:`search` and :func:`get` here) and the
+<livecore.simulation.player.Simulation.guilds>` and :meth:`Simulation.guild
+<livecore.simulation.player.Simulation.guild>`, answered by :func:`search` and :func:`get` here) and the
 studio's moderation (``server.guilds``)."""
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from livecore.players.rules import Player
 from livecore.simulation.actions import Actions, ServerActions, body, external_id_of, patch, query
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
-    from livecore.simulation.world import Simulation
+    from livecore.simulation.handle import Handle, World
 
 
 def search(
-    sim: Simulation, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0
+    sim: World, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0
 ) -> api.GuildSearchResponse:
     """Guilds not disbanded whose name holds ``q`` (every guild without it), newest first, a page of
     ``limit`` from ``offset``, without their members (``sdk.guilds.search``: the client key alone)."""
@@ -38,7 +37,7 @@ def search(
     )
 
 
-def get(sim: Simulation, guild_id: str) -> api.GuildResponse:
+def get(sim: World, guild_id: str) -> api.GuildResponse:
     """A guild with its members in joining order; a disbanded guild stays readable (``sdk.guilds.get``:
     the client key alone)."""
     return sim.run(lambda tx: api.GuildResponse.of(commands.read_guild(tx, sim.scope, guild_id)))
@@ -169,7 +168,7 @@ class Guilds(Actions):
 
         return self._write(op)
 
-    def kick(self, member_external_id: SimPlayer | str) -> api.GuildResponse:
+    def kick(self, member_external_id: Handle | str) -> api.GuildResponse:
         """Kick a member (the leader kicks co-leaders and members, a co-leader members only)."""
         sim = self._sim
         member = external_id_of(member_external_id) or ""
@@ -177,7 +176,7 @@ class Guilds(Actions):
             lambda tx, me: api.GuildResponse.of(commands.kick(tx, sim.rt, sim.scope, me, member).read)
         )
 
-    def promote(self, member_external_id: SimPlayer | str) -> api.GuildResponse:
+    def promote(self, member_external_id: Handle | str) -> api.GuildResponse:
         """Promote a member to co-leader (the leader)."""
         sim = self._sim
         member = external_id_of(member_external_id) or ""
@@ -185,7 +184,7 @@ class Guilds(Actions):
             lambda tx, me: api.GuildResponse.of(commands.promote(tx, sim.rt, sim.scope, me, member).read)
         )
 
-    def demote(self, member_external_id: SimPlayer | str) -> api.GuildResponse:
+    def demote(self, member_external_id: Handle | str) -> api.GuildResponse:
         """Demote a co-leader to member (the leader)."""
         sim = self._sim
         member = external_id_of(member_external_id) or ""
@@ -193,7 +192,7 @@ class Guilds(Actions):
             lambda tx, me: api.GuildResponse.of(commands.demote(tx, sim.rt, sim.scope, me, member).read)
         )
 
-    def transfer_leadership(self, member_external_id: SimPlayer | str) -> api.GuildResponse:
+    def transfer_leadership(self, member_external_id: Handle | str) -> api.GuildResponse:
         """Hand the leadership to another member (the leader); the old leader becomes co-leader."""
         sim = self._sim
         asked = body(api.TransferRequest, external_player_id=external_id_of(member_external_id))
@@ -247,7 +246,7 @@ class ServerGuilds(ServerActions):
         self,
         q: str | None = None,
         *,
-        player: SimPlayer | str | None = None,
+        player: Handle | str | None = None,
         include_disbanded: bool = False,
         limit: int = DEFAULT_PAGE_LIMIT,
         offset: int = 0,
@@ -310,13 +309,13 @@ class ServerGuilds(ServerActions):
             )
         )
 
-    def of_player(self, external_id: SimPlayer | str) -> api.PlayerGuildResponse:
+    def of_player(self, external_id: Handle | str) -> api.PlayerGuildResponse:
         """A player's current guild (None when in none) and every stint it had, newest first."""
         scope = self._sim.server_scope
         someone = external_id_of(external_id) or ""
         return self._run(lambda tx: api.PlayerGuildResponse.of(commands.player_guild(tx, scope, someone)))
 
-    def remove_member(self, guild_id: str, member_external_id: SimPlayer | str) -> api.GuildDetailResponse:
+    def remove_member(self, guild_id: str, member_external_id: Handle | str) -> api.GuildDetailResponse:
         """Remove a member (moderation: nothing stops it from joining again)."""
         sim = self._sim
         member = external_id_of(member_external_id) or ""
@@ -326,7 +325,7 @@ class ServerGuilds(ServerActions):
             )
         )
 
-    def hand_over(self, guild_id: str, external_player_id: SimPlayer | str) -> api.GuildDetailResponse:
+    def hand_over(self, guild_id: str, external_player_id: Handle | str) -> api.GuildDetailResponse:
         """Make a member the leader; the old leader becomes co-leader."""
         sim = self._sim
         asked = body(api.ServerLeaderRequest, external_player_id=external_id_of(external_player_id))

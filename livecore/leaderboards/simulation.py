@@ -13,12 +13,12 @@ from livecore.schedule import run_task
 from livecore.simulation.actions import SIMULATED_KEY, ServerActions, body, external_id_of
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class ServerLeaderboards(ServerActions):
     def submit_score(
-        self, leaderboard_key: str, external_player_id: SimPlayer | str, score: int
+        self, leaderboard_key: str, external_player_id: Handle | str, score: int
     ) -> api.ScoreResponse:
         """The player's score joins its entry on the board by the board's aggregation."""
         sim = self._sim

@@ -1,5 +1,5 @@
 """The lobby actions of a simulation: the client key's read (``sdk.lobbies.get``, which names no player:
-:meth:`Simulation.lobby <livecore.simulation.world.Simulation.lobby>`, answered by :func:`get` here) and
+:meth:`Simulation.lobby <livecore.simulation.player.Simulation.lobby>`, answered by :func:`get` here) and
 the studio's lobbies (``server.lobbies``: a push of the players it matched, a read). Players are seated in
 lobbies by starting an attempt of a lobby event (``player.live_events.start_attempt``)."""
 
@@ -12,11 +12,10 @@ from livecore.lobbies import api, commands
 from livecore.simulation.actions import ServerActions, body, external_id_of
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
-    from livecore.simulation.world import Simulation
+    from livecore.simulation.handle import Handle, World
 
 
-def get(sim: Simulation, lobby_id: str) -> api.LobbyResponse:
+def get(sim: World, lobby_id: str) -> api.LobbyResponse:
     """A lobby with its seats, bots included, in the order they were taken (the client key alone)."""
     return sim.run(lambda tx: api.LobbyResponse.of(commands.read_lobby(tx, sim.scope, lobby_id)))
 
@@ -31,7 +30,7 @@ class ServerLobbies(ServerActions):
         game_id: str,
         event_key: str,
         key: str,
-        external_player_ids: Sequence[SimPlayer | str],
+        external_player_ids: Sequence[Handle | str],
         *,
         capacity: int | None = None,
         fill_bots: bool = False,

@@ -15,14 +15,14 @@ from livecore.players.simulation import ServerPlayers
 from livecore.simulation.actions import body, external_id_of, query
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class ServerPlayerTools(ServerPlayers):
     """``sim.server.players``: the players area's actions and the player tools' reads and moderation, as
     the client's ``server.players`` holds both (the player tools build on players)."""
 
-    def profile(self, external_id: SimPlayer | str, *, limit: int | None = None) -> PlayerProfileResponse:
+    def profile(self, external_id: Handle | str, *, limit: int | None = None) -> PlayerProfileResponse:
         """A player's profile: its record (with its ``platform``, whether the game registers it, and its
         ``app_version``, as its client last reported them), its most recent attempts, grants and lobbies,
         at most ``limit`` each (1 to 200, default 50), and the summary counters. A merged or erased
@@ -36,7 +36,7 @@ class ServerPlayerTools(ServerPlayers):
 
         return self._run(op)
 
-    def ban(self, external_id: SimPlayer | str, *, reason: str) -> BanPlayerResponse:
+    def ban(self, external_id: Handle | str, *, reason: str) -> BanPlayerResponse:
         """Ban a player (soft): its own writes are refused with
         :class:`~livecore.exceptions.PlayerBannedError`, its reads keep working. ``applied`` only on the
         transition (``player.banned``); banning a banned player refreshes the reason quietly."""
@@ -51,7 +51,7 @@ class ServerPlayerTools(ServerPlayers):
 
         return self._run(op)
 
-    def unban(self, external_id: SimPlayer | str) -> BanPlayerResponse:
+    def unban(self, external_id: Handle | str) -> BanPlayerResponse:
         """Lift a ban: ``applied`` only when the player was banned (``player.unbanned``)."""
         sim = self._sim
 

@@ -15,7 +15,7 @@ from livecore.players.rules import Player
 from livecore.simulation.actions import Actions, ServerActions, body, external_id_of
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class Players(Actions):
@@ -37,7 +37,7 @@ class ServerPlayers(ServerActions):
     """``sim.server.players``: the studio's backend on any player."""
 
     def set_identity(
-        self, external_id: SimPlayer | str, *, name: str, avatar: str | None = None
+        self, external_id: Handle | str, *, name: str, avatar: str | None = None
     ) -> api.IdentityResponse:
         """Set a player's display identity (a banned player's too: it is not the player's write)."""
         sim = self._sim

@@ -17,7 +17,7 @@ from livecore.purchases.rules import PurchaseRequest, ValidationStatus
 from livecore.simulation.actions import Actions, ServerActions, body, external_id_of
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class Purchases(Actions):
@@ -64,7 +64,7 @@ class ServerPurchases(ServerActions):
 
     def track(
         self,
-        external_id: SimPlayer | str,
+        external_id: Handle | str,
         *,
         transaction_id: str,
         store: str,

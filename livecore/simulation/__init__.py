@@ -9,19 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
-    from livecore.simulation.world import Simulation
+    from livecore.simulation.player import SimPlayer, Simulation
 
 __all__ = ["SimPlayer", "Simulation"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "Simulation":
-        from livecore.simulation.world import Simulation
+    if name in __all__:
+        from livecore.simulation import player
 
-        return Simulation
-    if name == "SimPlayer":
-        from livecore.simulation.player import SimPlayer
-
-        return SimPlayer
+        return getattr(player, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

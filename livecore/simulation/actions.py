@@ -3,7 +3,9 @@ player-scoped request (docs/simulation.md#players).
 
 An area's actions are a subclass of :class:`Actions` in its own package (``livecore/<area>/simulation.py``),
 one method per action the SDK offers, each calling the area's command and answering the wire model the
-client's method answers. :class:`~livecore.simulation.player.SimPlayer` lists them.
+client's method answers. :class:`~livecore.simulation.player.SimPlayer` lists the built-in areas' ones. They
+hold a player and a simulation as :mod:`livecore.simulation.handle` describes them, so this module and theirs
+import nothing that lists the areas.
 """
 
 from __future__ import annotations
@@ -11,19 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import attrs
-
 from livecore.api.convert import ABSENT, camel, check_declared, structure, unstructure
-from livecore.commands.actor import check_actor
 from livecore.errors import LivecoreError
-from livecore.exceptions import LivecoreAPIError, api_error
-from livecore.memory.store import MemoryTransaction
-from livecore.players.commands import authenticate
-from livecore.players.rules import Player, seen_is_due
+from livecore.exceptions import api_error
+from livecore.simulation.handle import Handle, World
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
-    from livecore.simulation.world import Simulation
+    from livecore.memory.store import MemoryTransaction
+    from livecore.players.rules import Player
 
 T = TypeVar("T")
 
@@ -32,7 +29,7 @@ T = TypeVar("T")
 SIMULATED_KEY = "simulated"
 
 
-def external_id_of(someone: SimPlayer | str | None) -> str | None:
+def external_id_of(someone: Handle | str | None) -> str | None:
     """Who an action names besides its player: a handle, or an external id."""
     return someone if someone is None or isinstance(someone, str) else someone.external_id
 
@@ -75,45 +72,23 @@ def _structured(model: type[T], fields: dict[str, Any], then: Callable[[T], T] =
 class Actions:
     """One area's actions for one player."""
 
-    def __init__(self, player: SimPlayer) -> None:
+    def __init__(self, player: Handle) -> None:
         self._player = player
-        self._sim: Simulation = player.sim
+        self._sim: World = player.sim
 
     def _read(self, op: Callable[[MemoryTransaction, Player], T]) -> T:
         """A read by the player."""
-        return self._act(op, write=False)
+        return self._player.act(op, write=False)
 
     def _write(self, op: Callable[[MemoryTransaction, Player], T]) -> T:
         """A write by the player: refused for a banned player before anything else, as on the server."""
-        return self._act(op, write=True)
-
-    def _act(self, op: Callable[[MemoryTransaction, Player], T], *, write: bool) -> T:
-        sim, handle = self._sim, self._player
-        seen: list[Player] = []
-
-        def run(tx: MemoryTransaction) -> T:
-            me = authenticate(tx, sim.rt, sim.scope, handle.external_id, handle.secret)
-            now = sim.clock.now()
-            # The server moves lastSeenAt on any authenticated client request, refused or not, at most
-            # once per SEEN_EVERY (livecore.players.rules.seen_is_due); so does a simulated player's.
-            if seen_is_due(me.last_seen_at, now):
-                me = attrs.evolve(me, last_seen_at=now)
-                tx.players.update(me)
-                seen.append(me)
-            return op(tx, check_actor(me) if write else me)
-
-        try:
-            return sim.run(run)
-        except LivecoreAPIError:
-            if seen:
-                sim.run(lambda tx: tx.players.update(seen[0]))
-            raise
+        return self._player.act(op, write=True)
 
 
 class ServerActions:
     """One area's actions for the studio's backend (the server key's routes), on any player."""
 
-    def __init__(self, sim: Simulation) -> None:
+    def __init__(self, sim: World) -> None:
         self._sim = sim
 
     def _run(self, op: Callable[[MemoryTransaction], T]) -> T:

@@ -1,27 +1,55 @@
-"""A simulated player: registered once, then acting through its areas' actions, named as the typed
-client names them (``ada.gifts.send(...)`` for ``sdk.gifts.send("ada", ...)``), without the external id,
-the player secret or an idempotency key, which the handle holds or a simulation does not need."""
+"""The simulation's face, the one module of :mod:`livecore.simulation` that names the built-in areas:
+:class:`Simulation` (the engine of :mod:`livecore.simulation.world` with its players, the studio's backend
+and the client's reads), :class:`SimPlayer` and :class:`SimServer`, each holding the areas' actions named as
+the typed client names them (``ada.gifts.send(...)`` for ``sdk.gifts.send("ada", ...)``), without the
+external id, the player secret or an idempotency key, which the handle holds or a simulation does not
+need. An area's actions (``livecore/<area>/simulation.py``) see a player and a simulation only as
+:mod:`livecore.simulation.handle` describes them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
 
-from livecore.economy.simulation import Inventory, Wallet
+import attrs
+
+from livecore.area import Area
+from livecore.commands.actor import check_actor
+from livecore.economy.api import InventoryResponse, WalletResponse
+from livecore.economy.simulation import Inventory, ServerWallet, Wallet
+from livecore.exceptions import LivecoreAPIError
 from livecore.friends.simulation import Friends, Presence
 from livecore.gifts.simulation import Gifts
-from livecore.grants.simulation import Grants
-from livecore.guilds.simulation import Guilds
-from livecore.live_events.simulation import LiveEvents
+from livecore.grants.simulation import Grants, ServerGrants
+from livecore.guilds import simulation as guilds
+from livecore.guilds.api import GuildResponse, GuildSearchResponse
+from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
+from livecore.guilds.simulation import Guilds, ServerGuilds
+from livecore.leaderboards import commands as leaderboards
+from livecore.leaderboards.api import LeaderboardQuery, LeaderboardResponse
+from livecore.leaderboards.simulation import ServerLeaderboards
+from livecore.live_events.api import BoardQuery, BoardResponse
+from livecore.live_events.commands import boards
+from livecore.live_events.simulation import LiveEvents, ServerLiveEvents
+from livecore.lobbies import simulation as lobbies
+from livecore.lobbies.api import LobbyResponse
+from livecore.lobbies.simulation import ServerLobbies
+from livecore.manifest import Manifest
+from livecore.memory.store import MemoryTransaction
+from livecore.player_tools.simulation import ServerPlayerTools
 from livecore.players.api import RegisterRequest
-from livecore.players.commands import register
+from livecore.players.commands import authenticate, register
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
+from livecore.players.rules import Player, seen_is_due
 from livecore.players.simulation import Players
-from livecore.purchases.simulation import Purchases
-from livecore.simulation.actions import body
-from livecore.teams.simulation import Teams
+from livecore.purchases.simulation import Purchases, ServerPurchases
+from livecore.scope import Environment
+from livecore.simulation.actions import body, query
+from livecore.simulation.world import DEFAULT_START, BaseSimulation
+from livecore.teams.simulation import ServerTeams, Teams
 
-if TYPE_CHECKING:
-    from livecore.simulation.world import Simulation
+T = TypeVar("T")
 
 
 class SimPlayer:
@@ -62,5 +90,181 @@ class SimPlayer:
         self.purchases = Purchases(self)
         self.players = Players(self)
 
+    def act(self, op: Callable[[MemoryTransaction, Player], T], *, write: bool) -> T:
+        """``op(tx, me)``, the player authenticated as the server authenticates a player-scoped request;
+        a write is refused for a banned player before anything else, as on the server."""
+        sim = self.sim
+        seen: list[Player] = []
+
+        def run(tx: MemoryTransaction) -> T:
+            me = authenticate(tx, sim.rt, sim.scope, self.external_id, self.secret)
+            now = sim.clock.now()
+            # The server moves lastSeenAt on any authenticated client request, refused or not, at most
+            # once per SEEN_EVERY (livecore.players.rules.seen_is_due); so does a simulated player's.
+            if seen_is_due(me.last_seen_at, now):
+                me = attrs.evolve(me, last_seen_at=now)
+                tx.players.update(me)
+                seen.append(me)
+            return op(tx, check_actor(me) if write else me)
+
+        try:
+            return sim.run(run)
+        except LivecoreAPIError:
+            if seen:
+                sim.run(lambda tx: tx.players.update(seen[0]))
+            raise
+
     def __repr__(self) -> str:
         return f"SimPlayer({self.external_id!r})"
+
+
+class SimServer:
+    """``sim.server``: the studio's backend."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.wallet = ServerWallet(sim)
+        self.grants = ServerGrants(sim)
+        self.leaderboards = ServerLeaderboards(sim)
+        self.live_events = ServerLiveEvents(sim)
+        self.lobbies = ServerLobbies(sim)
+        self.teams = ServerTeams(sim)
+        self.guilds = ServerGuilds(sim)
+        self.purchases = ServerPurchases(sim)
+        self.players = ServerPlayerTools(sim)
+
+
+class Simulation(BaseSimulation):
+    """One studio's games, played embedded (:class:`~livecore.simulation.world.BaseSimulation`), with
+    its players (:meth:`player`), the studio's backend (``server``) and the client key's reads. Build it
+    with :meth:`from_manifest`; ``game`` picks the game the players play (the manifest's only one, when it
+    has one)."""
+
+    def __init__(
+        self,
+        manifest: Manifest,
+        *,
+        game: str | None = None,
+        seed: int = 0,
+        start: datetime = DEFAULT_START,
+        env: Environment = Environment.TEST,
+        areas: Sequence[Area] = (),
+    ) -> None:
+        super().__init__(manifest, game=game, seed=seed, start=start, env=env, areas=areas)
+        self._players: dict[str, SimPlayer] = {}
+        self.server = SimServer(self)
+
+    # --- players ---------------------------------------------------------------------------------
+
+    def player(
+        self,
+        external_id: str,
+        *,
+        player_context: dict[str, Any] | None = None,
+        platform: str | None = None,
+        app_version: str | None = None,
+    ) -> SimPlayer:
+        """The player ``external_id``, registered on first use (the SDK's register, so a new player's
+        ``player.registered`` webhook and first-contact rules apply), with the ``playerContext``, platform
+        and app version its client would send; later calls return the same handle."""
+        found = self._players.get(external_id)
+        if found is None:
+            found = SimPlayer(
+                self, external_id, player_context=player_context, platform=platform, app_version=app_version
+            )
+            self._players[external_id] = found
+        return found
+
+    @property
+    def players(self) -> dict[str, SimPlayer]:
+        """The players this simulation has made, by external id, in the order they came."""
+        return dict(self._players)
+
+    def _handle(self, someone: SimPlayer | str) -> SimPlayer:
+        return self.player(someone) if isinstance(someone, str) else someone
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def wallet(self, someone: SimPlayer | str) -> WalletResponse:
+        """The player's wallet (``sdk.wallet.get``)."""
+        return self._handle(someone).wallet.get()
+
+    def balance(self, someone: SimPlayer | str, key: str) -> int:
+        """The player's balance of currency ``key``."""
+        return self._handle(someone).wallet.balance(key)
+
+    def inventory(self, someone: SimPlayer | str) -> InventoryResponse:
+        """The player's inventory (``sdk.inventory.get``)."""
+        return self._handle(someone).inventory.get()
+
+    def board(
+        self,
+        leaderboard_id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        around: str | None = None,
+    ) -> BoardResponse:
+        """A page of an event board (``sdk.live_events.leaderboard``): its id is an attempt's
+        ``leaderboard_id``."""
+        q = query(BoardQuery, limit=limit, cursor=cursor, around=around)
+        return self.run(
+            lambda tx: BoardResponse.of(
+                boards.read_board(
+                    tx, self.rt, self.scope, leaderboard_id, limit=q.limit, cursor=q.cursor, around=q.around
+                )
+            )
+        )
+
+    def leaderboard(
+        self,
+        leaderboard_key: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        around: str | None = None,
+        division: str | None = None,
+        period: str | None = None,
+        previous: bool = False,
+    ) -> LeaderboardResponse:
+        """A page of a shared leaderboard (``sdk.leaderboards.get``): the current period, or the one
+        ``period`` names, or the one before (``previous``); ``division``: one of its divisions."""
+        q = query(
+            LeaderboardQuery,
+            limit=limit,
+            cursor=cursor,
+            around=around,
+            division=division,
+            period=period,
+            previous=previous or None,
+        )
+        return self.run(
+            lambda tx: LeaderboardResponse.of(
+                leaderboards.read(
+                    tx,
+                    self.rt,
+                    self.scope,
+                    leaderboard_key,
+                    limit=q.limit,
+                    cursor=q.cursor,
+                    around=q.around,
+                    division=q.division,
+                    period=q.period,
+                    previous=q.previous,
+                )
+            )
+        )
+
+    def lobby(self, lobby_id: str) -> LobbyResponse:
+        """A lobby with its seats (``sdk.lobbies.get``)."""
+        return lobbies.get(self, lobby_id)
+
+    def guilds(
+        self, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0
+    ) -> GuildSearchResponse:
+        """The guilds not disbanded whose name holds ``q`` (every guild without it), newest first, a page
+        of ``limit`` from ``offset`` (``sdk.guilds.search``: the client key's, no player's)."""
+        return guilds.search(self, q, limit=limit, offset=offset)
+
+    def guild(self, guild_id: str) -> GuildResponse:
+        """A guild with its members (``sdk.guilds.get``: the client key's, no player's)."""
+        return guilds.get(self, guild_id)

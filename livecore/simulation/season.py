@@ -42,9 +42,9 @@ from livecore.guilds.rules import JoinType
 from livecore.live_events.rules import slot_at
 from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
-from livecore.simulation.player import SimPlayer
+from livecore.simulation.player import SimPlayer, Simulation
 from livecore.simulation.population import Population, Scale, Segment, check_population
-from livecore.simulation.world import LATEST, Simulation
+from livecore.simulation.world import LATEST
 
 T = TypeVar("T")
 

@@ -1,9 +1,10 @@
 """A game run embedded: the manifest the server applies, the commands it runs, the jobs it schedules, on
 the in-memory store and a manual clock (docs/simulation.md).
 
-:class:`Simulation` is the one object a script or a studio's test suite holds. It reads a manifest with the
-core's parser (the same refusals, field by field, as ``livecore-server apply``), keeps the studio's games
-in a :class:`~livecore.memory.MemoryStore`, and drives the registered areas' scheduled work with a
+:class:`BaseSimulation` is the engine of the one object a script or a studio's test suite holds,
+:class:`~livecore.simulation.Simulation`, and names no area. It reads a manifest with the core's parser
+(the same refusals, field by field, as ``livecore-server apply``), keeps the studio's games in a
+:class:`~livecore.memory.MemoryStore`, and drives the registered areas' scheduled work with a
 :class:`~livecore.schedule.Schedule` as the clock moves. Players act through
 :class:`~livecore.simulation.player.SimPlayer` handles, one call per action the SDK offers; a refusal is
 raised as the exception class the typed client raises for its code (:mod:`livecore.exceptions`), so a
@@ -17,39 +18,24 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Self, TypeVar
 
 from livecore import areas as core_areas
 from livecore.area import Area
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.economy.api import InventoryResponse, WalletResponse
 from livecore.errors import LivecoreError
 from livecore.events import DomainEvent
 from livecore.exceptions import api_error
 from livecore.games import Game, Studio
-from livecore.guilds import simulation as guilds
-from livecore.guilds.api import GuildResponse, GuildSearchResponse
-from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
 from livecore.hashing import KeyedHasher
 from livecore.ids import Prefix, new_id
-from livecore.leaderboards import commands as leaderboards
-from livecore.leaderboards.api import LeaderboardQuery, LeaderboardResponse
-from livecore.live_events.api import BoardQuery, BoardResponse
-from livecore.live_events.commands import boards
-from livecore.lobbies import simulation as lobbies
-from livecore.lobbies.api import LobbyResponse
 from livecore.manifest import Manifest, parse_manifest
 from livecore.memory import MemoryStore
 from livecore.memory.store import MemoryTransaction
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Actor, Environment, Scope
-from livecore.simulation.actions import query
-from livecore.simulation.server import SimServer
-
-if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
 
 T = TypeVar("T")
 
@@ -67,9 +53,11 @@ _CLIENT = Actor("api_key", "sim_client")
 _SERVER = Actor("api_key", "sim_server")
 
 
-class Simulation:
-    """One studio's games, played embedded. Build it with :meth:`from_manifest`; ``game`` picks the game
-    the players play (the manifest's only one, when it has one)."""
+class BaseSimulation:
+    """One studio's games, played embedded: the manifest, the store, the clock and the scheduled work,
+    which know the areas through their registry only. :class:`~livecore.simulation.player.Simulation` adds
+    the players and the studio's backend. Build it with :meth:`from_manifest`; ``game`` picks the game the
+    players play (the manifest's only one, when it has one)."""
 
     def __init__(
         self,
@@ -124,8 +112,6 @@ class Simulation:
         # A server starting runs the work due by the state once (livecore_server.scheduler.catch_up): the
         # windows open at the start open then, before any player acts, and so they do here.
         self.schedule.run_due()
-        self._players: dict[str, SimPlayer] = {}
-        self.server = SimServer(self)
 
     @classmethod
     def from_manifest(
@@ -137,7 +123,7 @@ class Simulation:
         start: datetime = DEFAULT_START,
         env: Environment = Environment.TEST,
         areas: Sequence[Area] = (),
-    ) -> Simulation:
+    ) -> Self:
         """A simulation of the manifest: TOML text, or the path of a file holding it (the one read this
         package does, on the caller's word). Raises :class:`~livecore.manifest.ManifestError` naming
         every problem, as ``livecore-server apply`` does. ``areas``: the studio's own areas the manifest
@@ -177,124 +163,6 @@ class Simulation:
     def advance_to(self, when: datetime) -> datetime:
         """Move the clock to ``when`` (not before now), running what falls due on the way."""
         return self.advance(when - self.clock.now())
-
-    # --- players ---------------------------------------------------------------------------------
-
-    def player(
-        self,
-        external_id: str,
-        *,
-        player_context: dict[str, Any] | None = None,
-        platform: str | None = None,
-        app_version: str | None = None,
-    ) -> SimPlayer:
-        """The player ``external_id``, registered on first use (the SDK's register, so a new player's
-        ``player.registered`` webhook and first-contact rules apply), with the ``playerContext``, platform
-        and app version its client would send; later calls return the same handle."""
-        from livecore.simulation.player import SimPlayer
-
-        found = self._players.get(external_id)
-        if found is None:
-            found = SimPlayer(
-                self, external_id, player_context=player_context, platform=platform, app_version=app_version
-            )
-            self._players[external_id] = found
-        return found
-
-    @property
-    def players(self) -> dict[str, SimPlayer]:
-        """The players this simulation has made, by external id, in the order they came."""
-        return dict(self._players)
-
-    def _handle(self, someone: SimPlayer | str) -> SimPlayer:
-        return self.player(someone) if isinstance(someone, str) else someone
-
-    # --- reads -----------------------------------------------------------------------------------
-
-    def wallet(self, someone: SimPlayer | str) -> WalletResponse:
-        """The player's wallet (``sdk.wallet.get``)."""
-        return self._handle(someone).wallet.get()
-
-    def balance(self, someone: SimPlayer | str, key: str) -> int:
-        """The player's balance of currency ``key``."""
-        return self._handle(someone).wallet.balance(key)
-
-    def inventory(self, someone: SimPlayer | str) -> InventoryResponse:
-        """The player's inventory (``sdk.inventory.get``)."""
-        return self._handle(someone).inventory.get()
-
-    def board(
-        self,
-        leaderboard_id: str,
-        *,
-        limit: int | None = None,
-        cursor: str | None = None,
-        around: str | None = None,
-    ) -> BoardResponse:
-        """A page of an event board (``sdk.live_events.leaderboard``): its id is an attempt's
-        ``leaderboard_id``."""
-        q = query(BoardQuery, limit=limit, cursor=cursor, around=around)
-        return self.run(
-            lambda tx: BoardResponse.of(
-                boards.read_board(
-                    tx, self.rt, self.scope, leaderboard_id, limit=q.limit, cursor=q.cursor, around=q.around
-                )
-            )
-        )
-
-    def leaderboard(
-        self,
-        leaderboard_key: str,
-        *,
-        limit: int | None = None,
-        cursor: str | None = None,
-        around: str | None = None,
-        division: str | None = None,
-        period: str | None = None,
-        previous: bool = False,
-    ) -> LeaderboardResponse:
-        """A page of a shared leaderboard (``sdk.leaderboards.get``): the current period, or the one
-        ``period`` names, or the one before (``previous``); ``division``: one of its divisions."""
-        q = query(
-            LeaderboardQuery,
-            limit=limit,
-            cursor=cursor,
-            around=around,
-            division=division,
-            period=period,
-            previous=previous or None,
-        )
-        return self.run(
-            lambda tx: LeaderboardResponse.of(
-                leaderboards.read(
-                    tx,
-                    self.rt,
-                    self.scope,
-                    leaderboard_key,
-                    limit=q.limit,
-                    cursor=q.cursor,
-                    around=q.around,
-                    division=q.division,
-                    period=q.period,
-                    previous=q.previous,
-                )
-            )
-        )
-
-    def lobby(self, lobby_id: str) -> LobbyResponse:
-        """A lobby with its seats (``sdk.lobbies.get``)."""
-        return lobbies.get(self, lobby_id)
-
-    def guilds(
-        self, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0
-    ) -> GuildSearchResponse:
-        """The guilds not disbanded whose name holds ``q`` (every guild without it), newest first, a page
-        of ``limit`` from ``offset`` (``sdk.guilds.search``: the client key's, no player's)."""
-        return guilds.search(self, q, limit=limit, offset=offset)
-
-    def guild(self, guild_id: str) -> GuildResponse:
-        """A guild with its members (``sdk.guilds.get``: the client key's, no player's)."""
-        return guilds.get(self, guild_id)
 
     # --- what happened ---------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, b
 from livecore.teams import api, commands
 
 if TYPE_CHECKING:
-    from livecore.simulation.player import SimPlayer
+    from livecore.simulation.handle import Handle
 
 
 class Teams(Actions):
@@ -25,7 +25,7 @@ class Teams(Actions):
             lambda tx, me: api.MyTeamResponse.of(commands.my_team(tx, sim.rt, sim.scope, me, event_key))
         )
 
-    def invite_partner(self, event_key: str, external_player_id: SimPlayer | str) -> api.InviteResponse:
+    def invite_partner(self, event_key: str, external_player_id: Handle | str) -> api.InviteResponse:
         """Invite a friend to pair up in the event's open window (an event whose teams form by
         ``partner``); the invite expires 24 hours after it is sent."""
         sim = self._sim
@@ -55,7 +55,7 @@ class ServerTeams(ServerActions):
         self,
         event_key: str,
         team_key: str,
-        external_player_ids: Sequence[SimPlayer | str],
+        external_player_ids: Sequence[Handle | str],
         *,
         name: str | None = None,
         attributes: Mapping[str, Any] | None = None,
