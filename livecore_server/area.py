@@ -14,6 +14,7 @@ import attrs
 
 from livecore.area import Area
 from livecore_server.http.endpoint import Binding
+from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort
 
 
@@ -23,6 +24,8 @@ class ServerArea:
     bindings: tuple[Binding, ...] = ()
     sql_ports: Mapping[str, SqlPort] = attrs.field(factory=dict)
     migrations: tuple[AreaMigration, ...] = ()
+    #: Its part of a simulated season's report (docs/simulation.md#the-report), if it has one.
+    report: ReportPart | None = None
 
     @property
     def name(self) -> str:

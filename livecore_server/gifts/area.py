@@ -5,5 +5,6 @@ from __future__ import annotations
 from livecore.gifts.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.gifts import sdk, server
+from livecore_server.gifts.report import REPORT
 
-SERVER_AREA = ServerArea(AREA, bindings=(*sdk.BINDINGS, *server.BINDINGS))
+SERVER_AREA = ServerArea(AREA, report=REPORT, bindings=(*sdk.BINDINGS, *server.BINDINGS))

@@ -5,5 +5,6 @@ from __future__ import annotations
 from livecore.grants.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.grants import admin, sdk
+from livecore_server.grants.report import REPORT
 
-SERVER_AREA = ServerArea(AREA, bindings=(*sdk.BINDINGS, *admin.BINDINGS))
+SERVER_AREA = ServerArea(AREA, report=REPORT, bindings=(*sdk.BINDINGS, *admin.BINDINGS))

@@ -1,23 +1,43 @@
 """A report as files: ``report.json`` (the gathered data, byte for byte the same for the same run) and
 ``report.html``, one self-contained page (its styles and its charts' SVG inline: nothing is fetched when
-it is viewed) drawn with Jinja2 (``templates/report.html``) and matplotlib
-(:mod:`livecore_server.simulate.charts`)."""
+it is viewed) drawn with Jinja2 (``templates/report.html``, and each area's part's own section of it,
+``ReportPart.page``) and matplotlib (each part's charts, :mod:`livecore_server.simulate.charts`)."""
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 import os
 import secrets
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from livecore_server.simulate import charts
-from livecore_server.simulate.labels import SOURCE_LABELS
+from livecore_server.simulate.section import Label, ReportPart, labeller
+
+
+class _PartLoader(jinja2.BaseLoader):
+    """A part's template, named ``<package>:<path>`` (``livecore_server.guilds:templates/report.html``)."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        package, sep, path = template.partition(":")
+        if not sep:
+            raise jinja2.TemplateNotFound(template)
+        found = importlib.resources.files(package).joinpath(path)
+        try:
+            return found.read_text(encoding="utf-8"), None, None
+        except OSError:
+            raise jinja2.TemplateNotFound(template) from None
+
 
 _TEMPLATES = jinja2.Environment(
-    loader=jinja2.PackageLoader("livecore_server.simulate", "templates"),
+    loader=jinja2.ChoiceLoader(
+        [_PartLoader(), jinja2.PackageLoader("livecore_server.simulate", "templates")]
+    ),
     autoescape=jinja2.select_autoescape(default=True),
     undefined=jinja2.StrictUndefined,
     trim_blocks=True,
@@ -56,7 +76,15 @@ def _signed(value: Any) -> str:
 _TEMPLATES.filters["fmt"] = _fmt
 _TEMPLATES.filters["pct"] = _pct
 _TEMPLATES.filters["signed"] = _signed
-_TEMPLATES.filters["source"] = lambda s: SOURCE_LABELS.get(s, s)
+
+
+@jinja2.pass_context
+def _source(context: jinja2.runtime.Context, source: str) -> str:
+    label: Label = context["label"]
+    return label(source)
+
+
+_TEMPLATES.filters["source"] = _source
 
 
 def to_json(report: dict[str, Any]) -> str:
@@ -64,57 +92,60 @@ def to_json(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
-def moved(resource: dict[str, Any]) -> bool:
-    """Whether anything of a resource was minted, sunk or held: the page draws a chart of those only, and
-    names the others in one line (a manifest may declare thousands no player touches, and a chart costs a
-    fifth of a second)."""
-    return bool(resource["minted"] or resource["sunk"]) or any(d["holdings"]["max"] for d in resource["days"])
+def _parts(parts: Sequence[ReportPart] | None) -> Sequence[ReportPart]:
+    if parts is not None:
+        return parts
+    from livecore_server.simulate.gather import parts as built_in
+
+    return built_in()
 
 
-def _charts(report: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "economy": {k: charts.economy(k, r) for k, r in report["economy"].items() if moved(r)},
-        "events": {k: charts.event(k, e) for k, e in report["events"].items() if e["windows"]},
-        "leaderboards": {
-            k: charts.leaderboard(k, b) for k, b in report["leaderboards"].items() if b["periods"]
-        },
-        "lobbies": {k: charts.lobby(k, lb) for k, lb in report["lobbies"].items()},
-        "teams": {k: charts.team(k, t) for k, t in report["teams"].items()},
-        "guilds": charts.guilds(report["guilds"]) if report["guilds"]["enabled"] else None,
-        "gifts": charts.gifts(report["gifts"]),
-    }
-
-
-def to_html(report: dict[str, Any]) -> str:
-    """The report as one HTML page; a comparison (``report["compare"]``) shows both side by side."""
+def to_html(report: dict[str, Any], parts: Sequence[ReportPart] | None = None) -> str:
+    """The report as one HTML page, each part's section drawn by its own template (the section's data
+    shown plainly when it has none); a comparison (``report["compare"]``) shows both side by side.
+    ``parts``: the report's (:func:`livecore_server.simulate.gather.parts`, by default the built-in ones)."""
+    found = [p for p in _parts(parts) if p.key is not None]
+    label = labeller(_parts(parts))
     template = _TEMPLATES.get_template("report.html")
     if report.get("compare"):
         base, other = report["base"], report["other"]
         shown = {
-            "economy": {
-                k: charts.compare_economy(k, base["economy"][k], other["economy"][k])
-                for k in base["economy"]
-                if k in other["economy"] and (moved(base["economy"][k]) or moved(other["economy"][k]))
-            },
-            "events": {
-                k: charts.compare_event(k, base["events"][k], other["events"][k])
-                for k in base["events"]
-                if k in other["events"] and base["events"][k]["windows"] and other["events"][k]["windows"]
-            },
+            p.key: p.compare_charts(base[p.key], other[p.key], label)
+            for p in found
+            if p.compare_charts is not None and p.key in base and p.key in other
         }
-        still = [k for k in base["economy"] if k not in shown["economy"]]
-        return template.render(report=report, compare=True, base=base, other=other, charts=shown, still=still)
-    drawn = _charts(report)
-    still = [k for k in report["economy"] if k not in drawn["economy"]]
-    return template.render(report=report, compare=False, base=report, other=None, charts=drawn, still=still)
+        return template.render(
+            report=report,
+            compare=True,
+            base=base,
+            other=other,
+            charts=shown,
+            label=label,
+            parts=found,
+        )
+    drawn = {p.key: p.charts(report[p.key], label) for p in found if p.charts is not None and p.key in report}
+    return template.render(
+        report=report,
+        compare=False,
+        base=report,
+        other=None,
+        charts=drawn,
+        label=label,
+        parts=found,
+        plain=_PLAIN,
+    )
 
 
-def write(report: dict[str, Any], out: Path) -> tuple[Path, Path]:
+#: The page's section of a part that brings no template of its own: its data, as the JSON says it.
+_PLAIN = "livecore_server.simulate:templates/section.html"
+
+
+def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None = None) -> tuple[Path, Path]:
     """Write ``report.json`` and ``report.html`` into ``out`` (made if missing); answers both paths."""
     out.mkdir(parents=True, exist_ok=True)
     json_path, html_path = out / "report.json", out / "report.html"
     _replace(json_path, to_json(report))
-    _replace(html_path, to_html(report))
+    _replace(html_path, to_html(report, parts))
     return json_path, html_path
 
 

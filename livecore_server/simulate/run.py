@@ -16,7 +16,7 @@ from livecore.simulation import Simulation
 from livecore.simulation.population import Population, parse_population
 from livecore.simulation.season import Season
 from livecore_server.simulate.compare import comparison
-from livecore_server.simulate.gather import gather
+from livecore_server.simulate.gather import gather, parts
 
 #: What a season holds per player, measured with the demo manifest and examples/population.toml
 #: (docs/simulation.md#memory): once made, and for each day played (its ledger, grants, scores).
@@ -113,4 +113,4 @@ def simulate(
         run = {"manifest": name, "population": population_name}
         reports.append(play(ready, run=run, on_day=on_day, on_players=on_players))
         del ready
-    return reports[0] if len(reports) == 1 else comparison(reports[0], reports[1])
+    return reports[0] if len(reports) == 1 else comparison(reports[0], reports[1], parts())

@@ -1,0 +1,86 @@
+"""The gifts' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): gifts
+sent, claimed and expired, in all and per day."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from livecore.games import GameSettings
+from livecore.gifts.memory import GiftTables
+from livecore.gifts.rules import GiftStatus
+from livecore_server.simulate.section import Gathering, Label, ReportPart, Row, Warning, pct, row, warning
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: Gifts expiring unclaimed: more than this share of those sent is named.
+EXPIRED_GIFTS = 0.2
+
+
+def gather(at: Gathering) -> dict[str, Any]:
+    """Gifts sent, claimed and expired (unclaimed past their expiry), in all and per day sent."""
+    gifts = [g for g in at.sim.store.tables_of(GiftTables).gifts.values() if g.game_id == at.game_id]
+    per_day = [{"day": d + 1, "sent": 0, "claimed": 0} for d in range(at.days)]
+    by_resource: dict[str, dict[str, int]] = {}
+    claimed = expired = 0
+    for gift in gifts:
+        per_day[at.day(gift.sent_at) - 1]["sent"] += 1
+        row_ = by_resource.setdefault(gift.resource_key, {"gifts": 0, "amount": 0})
+        row_["gifts"] += 1
+        row_["amount"] += gift.amount
+        if gift.status is GiftStatus.CLAIMED:
+            claimed += 1
+            assert gift.claimed_at is not None
+            per_day[at.day(gift.claimed_at) - 1]["claimed"] += 1
+        elif gift.expires_at is not None and gift.expires_at <= at.end:
+            expired += 1
+    return {
+        "sent": len(gifts),
+        "claimed": claimed,
+        "expired": expired,
+        "pending": len(gifts) - claimed - expired,
+        "by_resource": dict(sorted(by_resource.items())),
+        "days": per_day,
+    }
+
+
+def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
+    if section["sent"] and section["expired"] / section["sent"] > EXPIRED_GIFTS:
+        share = pct(section["expired"] / section["sent"])
+        return [warning("gifts", "expired", f"{share} of gifts expire unclaimed.")]
+    return []
+
+
+def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
+    return [
+        row("gifts", "", metric, base[metric], other[metric]) for metric in ("sent", "claimed", "expired")
+    ]
+
+
+def chart(section: dict[str, Any], label: Label) -> str:
+    """Gifts sent and claimed per day."""
+    from livecore_server.simulate import charts as c
+
+    def draw(fig: Figure) -> None:
+        ax = fig.subplots()
+        rows = section["days"]
+        ax.plot(c.days(rows), [r["sent"] for r in rows], color=c.PALETTE[0], label="sent")
+        ax.plot(c.days(rows), [r["claimed"] for r in rows], color=c.PALETTE[2], label="claimed")
+        ax.set_title("gifts per day")
+        ax.set_xlabel("day")
+        c.whole(ax)
+        c.legend_below(fig, ax)
+
+    return c.svg("gifts", draw, size=(4.0, 2.6), legend_rows=1)
+
+
+REPORT = ReportPart(
+    key="gifts",
+    page="livecore_server.gifts:templates/report.html",
+    place=70,
+    gather=gather,
+    warnings=warnings,
+    compare=compare,
+    charts=chart,
+    labels={"gift": "gifts", "gift_cost": "gift costs"},
+)

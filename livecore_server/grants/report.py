@@ -1,0 +1,74 @@
+"""The grants' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): the
+grants issued, those still pending at the end and those that expired, by source kind; and, for the
+economy's section, the source kind of each grant a ledger entry pays out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from livecore.games import GameSettings
+from livecore.grants.memory import GrantTables
+from livecore.grants.rules import Grant, GrantStatus
+from livecore_server.simulate.section import Gathering, Label, ReportPart, Row, Warning, pct, row, warning
+
+#: Grants left pending: more than this share of those issued is named.
+PENDING_GRANTS = 0.25
+
+
+def grants_of(at: Gathering) -> dict[str, Grant]:
+    """The played game's grants by id, read once per report (several parts read them)."""
+
+    def read() -> dict[str, Grant]:
+        tables = at.sim.store.tables_of(GrantTables)
+        return {g.id: g for (game, _), g in tables.grants.items() if game == at.game_id}
+
+    return at.memo("grants", read)
+
+
+def gather(at: Gathering) -> dict[str, Any]:
+    """Grants still pending at the end (not expired), by source kind and kind; and those that expired."""
+    grants = grants_of(at)
+    pending: dict[str, int] = {}
+    crates = 0
+    expired: dict[str, int] = {}
+    for grant in grants.values():
+        if grant.status is GrantStatus.PENDING and (grant.expires_at is None or grant.expires_at > at.end):
+            pending[grant.source_kind] = pending.get(grant.source_kind, 0) + 1
+            crates += grant.kind == "crate"
+        elif grant.status is GrantStatus.EXPIRED or grant.status is GrantStatus.PENDING:
+            expired[grant.source_kind] = expired.get(grant.source_kind, 0) + 1
+    return {
+        "issued": len(grants),
+        "pending_at_end": sum(pending.values()),
+        "pending_crates": crates,
+        "pending_by_source": dict(sorted(pending.items())),
+        "expired_by_source": dict(sorted(expired.items())),
+    }
+
+
+def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
+    if section["issued"] and section["pending_at_end"] / section["issued"] > PENDING_GRANTS:
+        share = pct(section["pending_at_end"] / section["issued"])
+        return [warning("grants", "pending", f"{share} of grants are still pending at the end.")]
+    return []
+
+
+def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
+    return [row("grants", "", "pending at the end", base["pending_at_end"], other["pending_at_end"])]
+
+
+def ledger_sources(at: Gathering) -> dict[str, str]:
+    """A ledger entry paying a grant out names the grant: its source kind (``event_rank``, ``api``)."""
+    return {grant_id: grant.source_kind for grant_id, grant in grants_of(at).items()}
+
+
+REPORT = ReportPart(
+    key="grants",
+    page="livecore_server.grants:templates/report.html",
+    place=80,
+    gather=gather,
+    warnings=warnings,
+    compare=compare,
+    labels={"api": "studio grants"},
+    ledger_sources=ledger_sources,
+)

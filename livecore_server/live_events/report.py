@@ -1,0 +1,351 @@
+"""The live events' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): per
+event window, its entrants, attempts, completion and milestone rates, scores and rank rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from livecore.games import EventSettings, GameSettings, Order
+from livecore.live_events.attempts import AttemptStatus
+from livecore.live_events.memory import LiveEventTables
+from livecore_server.grants.report import grants_of
+from livecore_server.simulate.section import (
+    Gathering,
+    Label,
+    ReportPart,
+    Row,
+    Warning,
+    get,
+    iso,
+    keys,
+    mean,
+    number,
+    percentiles,
+    row,
+    share,
+    warning,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: A milestone reached by fewer than this share of a window's entrants, on average, is out of reach.
+RARE_MILESTONE = 0.01
+
+
+def gather(at: Gathering) -> dict[str, Any]:
+    """Per event window: entrants, attempts, completion and milestone rates, score percentiles (each
+    entrant's best), and the rank rewards its boards paid."""
+    live = at.sim.store.tables_of(LiveEventTables)
+    windows = sorted(
+        (
+            w
+            for (game, _), w in live.windows.items()
+            if game == at.game_id and w.env is at.env and w.starts_at < at.end
+        ),
+        key=lambda w: (w.event_key, w.starts_at),
+    )
+    by_window: dict[str, list[Any]] = {}
+    for (game, _), attempt in live.attempts.items():
+        if game == at.game_id:
+            by_window.setdefault(attempt.window_id, []).append(attempt)
+    board_window = {b.id: b.window_id for b in live.boards.values()}
+    paid: dict[str, dict[str, int]] = {}
+    paid_count: dict[str, int] = {}
+    for grant in grants_of(at).values():
+        if grant.source_kind == "event_rank":
+            window_id = board_window.get(grant.source_ref_id or "")
+            if window_id is not None:
+                paid_count[window_id] = paid_count.get(window_id, 0) + 1
+                into = paid.setdefault(window_id, {})
+                for entry in grant.rewards:
+                    into[entry.key] = into.get(entry.key, 0) + entry.amount
+    out: dict[str, Any] = {}
+    for key, event in at.settings.events.items():
+        rows = []
+        for window in (w for w in windows if w.event_key == key):
+            attempts = by_window.get(window.id, [])
+            rows.append(_window_row(event, window, attempts, paid, paid_count))
+        entrants = [r["entrants"] for r in rows]
+        out[key] = {
+            "name": event.name,
+            "kind": "lobby" if event.lobby else "team" if event.teams else "solo",
+            "order": event.order.value,
+            "milestones": {m.key: number(m.threshold) for m in event.milestones},
+            "windows": rows,
+            "summary": {
+                "windows": len(rows),
+                "entrants": percentiles(entrants, ps=(50, 90)),
+                "completion_rate": number(mean([r["completion_rate"] for r in rows if r["entrants"]])),
+                "milestone_rates": {
+                    m.key: number(mean([r["milestone_rates"][m.key] for r in rows if r["entrants"]]))
+                    for m in event.milestones
+                },
+                "rank_rewards_paid": sum(r["rank_rewards_paid"] for r in rows),
+            },
+        }
+    return out
+
+
+def _window_row(
+    event: EventSettings,
+    window: Any,
+    attempts: list[Any],
+    paid: dict[str, dict[str, int]],
+    paid_count: dict[str, int],
+) -> dict[str, Any]:
+    best: dict[str, float] = {}
+    completed: dict[str, None] = {}
+    reached: dict[str, dict[str, None]] = {m.key: {} for m in event.milestones}
+    for attempt in attempts:
+        if attempt.status is AttemptStatus.COMPLETED:
+            completed[attempt.player_id] = None
+        for key in attempt.milestones:
+            reached.setdefault(key, {})[attempt.player_id] = None
+        if attempt.score is not None:
+            held = best.get(attempt.player_id)
+            if held is None or _better(event.order, attempt.score, held):
+                best[attempt.player_id] = attempt.score
+    entrants = len({a.player_id: None for a in attempts})
+    return {
+        "window_id": window.id,
+        "starts_at": iso(window.starts_at),
+        "ends_at": iso(window.ends_at),
+        "entrants": entrants,
+        "attempts": len(attempts),
+        "completion_rate": share(len(completed), entrants),
+        "milestone_rates": {m.key: share(len(reached[m.key]), entrants) for m in event.milestones},
+        "scores": percentiles(list(best.values())),
+        "rank_rewards_paid": paid_count.get(window.id, 0),
+        "rank_rewards": dict(sorted(paid.get(window.id, {}).items())),
+    }
+
+
+def _better(order: Order, score: float, than: float) -> bool:
+    return score < than if order is Order.ASC else score > than
+
+
+def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
+    """An event nobody entered, a milestone nobody (or almost nobody) reaches, rank rewards paid deeper
+    than most windows have entrants."""
+    out: list[Warning] = []
+    for key, event in section.items():
+        summary = event["summary"]
+        if not summary["windows"]:
+            continue
+        played = any(w["entrants"] for w in event["windows"])
+        if not played:
+            out.append(
+                warning("events", key, f"Nobody entered {event['name']} in {summary['windows']} windows.")
+            )
+            continue
+        for milestone, rate in summary["milestone_rates"].items():
+            if rate == 0:
+                out.append(
+                    warning(
+                        "events",
+                        key,
+                        f"Nobody reaches the milestone {milestone!r} of {event['name']} "
+                        f"(threshold {event['milestones'][milestone]:,}).",
+                    )
+                )
+            elif rate < RARE_MILESTONE:
+                out.append(
+                    warning(
+                        "events",
+                        key,
+                        f"Almost nobody reaches the milestone {milestone!r} of {event['name']}: "
+                        f"{rate * 100:.2f}% of entrants per window.",
+                    )
+                )
+        bands = settings.events[key].rank_rewards
+        if bands and event["kind"] != "lobby":
+            widest = max(b.last for b in bands)
+            typical = summary["entrants"]["p50"]
+            if typical and typical < widest:
+                out.append(
+                    warning(
+                        "events",
+                        key,
+                        f"{event['name']} pays ranks down to {widest}, but half its windows have "
+                        f"{typical:,} entrants or fewer: its lower rank rewards are rarely paid.",
+                    )
+                )
+    return out
+
+
+def refusal_warnings(refusals: Mapping[str, int]) -> list[Warning]:
+    """Players who could not pay an event's entry cost."""
+    unaffordable = sum(n for name, n in refusals.items() if name.endswith(":insufficient_entry_cost"))
+    if not unaffordable:
+        return []
+    return [
+        warning(
+            "events",
+            "entry_cost",
+            f"Players could not pay an event's entry cost {unaffordable:,} times.",
+        )
+    ]
+
+
+def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
+    rows: list[Row] = []
+    for key in keys(base, other):
+        a, b = base.get(key), other.get(key)
+        rows.append(row("events", key, "windows", get(a, "summary", "windows"), get(b, "summary", "windows")))
+        rows.append(
+            row(
+                "events",
+                key,
+                "entrants per window (p50)",
+                get(a, "summary", "entrants", "p50"),
+                get(b, "summary", "entrants", "p50"),
+            )
+        )
+        rows.append(
+            row(
+                "events",
+                key,
+                "completion rate",
+                get(a, "summary", "completion_rate"),
+                get(b, "summary", "completion_rate"),
+            )
+        )
+        milestones = keys(
+            get(a, "summary", "milestone_rates") or {}, get(b, "summary", "milestone_rates") or {}
+        )
+        for m in milestones:
+            rows.append(
+                row(
+                    "events",
+                    key,
+                    f"milestone {m} rate",
+                    get(a, "summary", "milestone_rates", m),
+                    get(b, "summary", "milestone_rates", m),
+                )
+            )
+        rows.append(
+            row(
+                "events",
+                key,
+                "rank reward grants",
+                get(a, "summary", "rank_rewards_paid"),
+                get(b, "summary", "rank_rewards_paid"),
+            )
+        )
+    return rows
+
+
+def charts(section: dict[str, Any], label: Label) -> dict[str, str]:
+    return {k: _chart(k, e) for k, e in section.items() if e["windows"]}
+
+
+def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) -> dict[str, str]:
+    return {
+        k: _compare_chart(k, base[k], other[k])
+        for k in base
+        if k in other and base[k]["windows"] and other[k]["windows"]
+    }
+
+
+def _chart(key: str, data: dict[str, Any]) -> str:
+    """Per window: entrants; completion and milestone rates; the entrants' best scores (p10 to p90)."""
+    from livecore_server.simulate import charts as c
+
+    def draw(fig: Figure) -> None:
+        crowd, rates, scores = fig.subplots(1, 3)
+        rows = data["windows"]
+        x = list(range(1, len(rows) + 1))
+        crowd.plot(x, [r["entrants"] for r in rows], color=c.PALETTE[0])
+        crowd.set_title("entrants per window")
+        crowd.set_xlabel("window")
+        rates.plot(x, [r["completion_rate"] for r in rows], color=c.PALETTE[0], label="completed")
+        for i, milestone in enumerate(data["milestones"]):
+            rates.plot(
+                x,
+                [r["milestone_rates"][milestone] for r in rows],
+                color=c.PALETTE[(i + 1) % len(c.PALETTE)],
+                label=f"milestone {milestone}",
+            )
+        rates.set_ylim(0, 1.05)
+        rates.set_title("share of entrants")
+        rates.set_xlabel("window")
+        low = [r["scores"]["p10"] for r in rows]
+        high = [r["scores"]["p90"] for r in rows]
+        scores.fill_between(x, low, high, color=c.PALETTE[5], alpha=0.4, label="p10 to p90")
+        scores.plot(x, [r["scores"]["p50"] for r in rows], color=c.PALETTE[0], label="p50")
+        for i, (milestone, threshold) in enumerate(data["milestones"].items()):
+            scores.axhline(
+                threshold, color=c.PALETTE[(i + 1) % len(c.PALETTE)], linestyle=":", label=milestone
+            )
+        if data["order"] == "asc":
+            scores.invert_yaxis()
+        scores.set_title(
+            "best score" + (" (lower is better)" if data["order"] == "asc" else "") + ", p10-p90"
+        )
+        scores.set_xlabel("window")
+        c.whole(crowd, rates, scores)
+        c.legend_below(fig, rates, scores)
+
+    rows = -(-(2 + 2 * len(data["milestones"]) + 2) // 4)
+    return c.svg(f"event-{key}", draw, size=(9.0, 2.8 + 0.2 * rows), legend_rows=rows)
+
+
+def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
+    """One event in both configurations: entrants and completion rate per window."""
+    from livecore_server.simulate import charts as c
+
+    def draw(fig: Figure) -> None:
+        crowd, rates = fig.subplots(1, 2)
+        a, b = base["windows"], other["windows"]
+        n = min(len(a), len(b))
+        x = list(range(1, n + 1))
+        c.overlay(
+            crowd, x, [r["entrants"] for r in a[:n]], [r["entrants"] for r in b[:n]], c.PALETTE[0], "entrants"
+        )
+        crowd.set_title(f"{base['name']}: entrants per window")
+        c.overlay(
+            rates,
+            x,
+            [r["completion_rate"] for r in a[:n]],
+            [r["completion_rate"] for r in b[:n]],
+            c.PALETTE[0],
+            "completed",
+        )
+        for i, milestone in enumerate(m for m in base["milestones"] if m in other["milestones"]):
+            c.overlay(
+                rates,
+                x,
+                [r["milestone_rates"][milestone] for r in a[:n]],
+                [r["milestone_rates"][milestone] for r in b[:n]],
+                c.PALETTE[(i + 1) % len(c.PALETTE)],
+                milestone,
+            )
+        rates.set_ylim(0, 1.05)
+        rates.set_title("share of entrants")
+        c.whole(crowd, rates)
+        c.legend_below(fig, crowd, rates)
+
+    rows = -(-(4 + 2 * len(base["milestones"])) // 4)
+    return c.svg(f"compare-event-{key}", draw, size=(8.0, 2.8 + 0.2 * rows), legend_rows=rows)
+
+
+REPORT = ReportPart(
+    key="events",
+    place=20,
+    page="livecore_server.live_events:templates/report.html",
+    compare_page="livecore_server.live_events:templates/compare.html",
+    gather=gather,
+    warnings=warnings,
+    refusal_warnings=refusal_warnings,
+    compare=compare,
+    charts=charts,
+    compare_charts=compare_charts,
+    labels={
+        "event_rank": "event rank rewards",
+        "event_milestone": "milestones",
+        "event_completion": "completions",
+        "entry_cost": "entry costs",
+    },
+)

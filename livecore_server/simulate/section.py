@@ -1,0 +1,213 @@
+"""An area's part of a season's report (docs/simulation.md#the-report): :class:`ReportPart`, declared by
+the area's server side (``ServerArea.report``, in ``livecore_server/<area>/report.py``), a studio's area as
+a built-in one. The report's modules know the areas through their parts only: :mod:`~.gather` reads each
+part's section, :mod:`~.warnings` its warnings, :mod:`~.compare` its rows, :mod:`~.render` its charts.
+
+Also here: the numbers every section writes the same way (:func:`percentiles`, :func:`number`, ...), so
+a part imports nothing of the report's other modules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+
+from livecore.games import GameSettings
+
+if TYPE_CHECKING:
+    from livecore.simulation import Simulation
+    from livecore.simulation.season import Season
+
+T = TypeVar("T")
+
+#: The percentiles a report gives of a distribution.
+PERCENTILES = (10, 50, 90, 99)
+
+#: A warning: ``{"area": ..., "subject": ..., "message": ...}``.
+Warning = dict[str, str]
+#: A row of a comparison: section, subject, metric, base, other, change.
+Row = dict[str, Any]
+#: What the report calls a source kind (a grant's ``sourceKind``, or a ledger reason's name).
+Label = Callable[[str], str]
+
+
+class Gathering:
+    """What a part's section is read from: the simulation (its clock at the season's end), the season,
+    the game's settings, and the facts parts share (:meth:`memo`)."""
+
+    def __init__(self, sim: Simulation, season: Season, parts: Sequence[ReportPart]) -> None:
+        self.sim = sim
+        self.season = season
+        self.settings: GameSettings = sim.game.settings
+        self.game_id = sim.game.id
+        self.env = sim.env
+        self.start = season.start
+        self.end = sim.now()
+        self.days = season.days
+        self._parts = parts
+        self._memo: dict[str, Any] = {}
+
+    def day(self, when: datetime) -> int:
+        """The season's day of ``when`` (1 the first), within the season."""
+        return min(self.days, max(1, int((when - self.start) / timedelta(days=1)) + 1))
+
+    def memo(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, made once per report: a fact several parts read (the game's grants, by id)."""
+        if name not in self._memo:
+            self._memo[name] = make()
+        found: T = self._memo[name]
+        return found
+
+    def ledger_sources(self) -> dict[str, str]:
+        """The source kind of each record a ledger entry names as its source (its ``source_ref_id``), by
+        record id: what the parts declaring :attr:`ReportPart.ledger_sources` say."""
+        found: dict[str, str] = {}
+        for part in self._parts:
+            if part.ledger_sources is not None:
+                found.update(part.ledger_sources(self))
+        return found
+
+
+def _no_warnings(data: Any, settings: GameSettings, label: Label) -> list[Warning]:
+    return []
+
+
+def _no_refusal_warnings(refusals: Mapping[str, int]) -> list[Warning]:
+    return []
+
+
+def _no_rows(base: Any, other: Any) -> list[Row]:
+    return []
+
+
+@attrs.frozen
+class ReportPart:
+    """An area's part of the report:
+
+    - ``key``: its section's key in the report (None: a part with labels only), and ``gather``, the
+      section's plain data (dicts, lists, numbers and strings, in a fixed order) read from a
+      :class:`Gathering`; ``place``: where the section stands, the report's parts ordered by it (the
+      built-in ones from 10 to 80, so a studio's, at 100 by default, comes after them) and then as their
+      areas are registered;
+    - ``warnings``: the warnings its section's numbers call for (:func:`warning`), given the section,
+      the game's settings and what each source kind is called; ``refusal_warnings``: those the season's
+      refusals (``{"<action>:<code>": times}``) call for, after every section's;
+    - ``compare``: its rows of a comparison (:func:`row`), given both reports' sections (None where a
+      report has none);
+    - ``charts``: the page's charts of its section (SVG text, or a dict of them by subject; None: none),
+      ``compare_charts`` those of a comparison; each imports matplotlib (``livecore_server.simulate.charts``)
+      when it draws, so declaring a part loads none;
+    - ``page``: the Jinja template of its section of the page, named ``<package>:<path>``, rendered with
+      ``report``, ``charts`` (by section key) and the filters ``fmt``, ``pct`` and ``source`` (None: the
+      section's data shown as its JSON); ``compare_page``: its section of a comparison's page (None: none);
+    - ``labels``: what the report calls each source kind the area names;
+    - ``ledger_sources``: the source kind of each record of the area a ledger entry names as its source.
+    """
+
+    key: str | None = None
+    place: int = 100
+    gather: Callable[[Gathering], Any] | None = None
+    warnings: Callable[[Any, GameSettings, Label], list[Warning]] = _no_warnings
+    refusal_warnings: Callable[[Mapping[str, int]], list[Warning]] = _no_refusal_warnings
+    compare: Callable[[Any, Any], list[Row]] = _no_rows
+    charts: Callable[[Any, Label], Any] | None = None
+    compare_charts: Callable[[Any, Any, Label], Any] | None = None
+    page: str | None = None
+    compare_page: str | None = None
+    labels: Mapping[str, str] = attrs.field(factory=dict)
+    ledger_sources: Callable[[Gathering], Mapping[str, str]] | None = None
+
+
+def labeller(parts: Iterable[ReportPart]) -> Label:
+    """What the report calls each source kind, as the parts name them (the kind itself when none does)."""
+    labels = {k: v for part in parts for k, v in part.labels.items()}
+    return lambda source: labels.get(source, source)
+
+
+# --- the numbers of a report -----------------------------------------------------------------------------
+
+
+def percentiles(values: Sequence[float], *, ps: Iterable[int] = PERCENTILES) -> dict[str, float]:
+    """``p<n>`` (nearest rank), ``max`` and ``mean`` of ``values``; all 0 when there are none."""
+    ordered = sorted(values)
+    n = len(ordered)
+    out: dict[str, float] = {}
+    for p in ps:
+        out[f"p{p}"] = number(ordered[max(0, math.ceil(p / 100 * n) - 1)]) if n else 0
+    out["max"] = number(ordered[-1]) if n else 0
+    out["mean"] = number(sum(ordered) / n) if n else 0
+    return out
+
+
+def number(value: float) -> float:
+    """A number as a report writes it: whole numbers as integers, others to 4 significant decimals."""
+    if float(value).is_integer():
+        return int(value)
+    return round(value, 4)
+
+
+def share(part: float, whole: float) -> float:
+    return number(part / whole) if whole else 0
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def iso(when: datetime | None) -> str | None:
+    return None if when is None else when.isoformat().replace("+00:00", "Z")
+
+
+def histogram(values: Sequence[float], edges: Sequence[float]) -> list[dict[str, Any]]:
+    """Counts of ``values`` in ``[edges[i], edges[i+1])``, the last bin open above."""
+    bins = [{"from": number(edges[i]), "count": 0} for i in range(len(edges))]
+    for value in values:
+        index = 0
+        for i, edge in enumerate(edges):
+            if value >= edge:
+                index = i
+        bins[index]["count"] += 1
+    return bins
+
+
+def pct(share: float) -> str:
+    """A share as a warning writes it (``42%``)."""
+    return f"{share * 100:.0f}%"
+
+
+def warning(area: str, subject: str, message: str) -> Warning:
+    return {"area": area, "subject": subject, "message": message}
+
+
+def row(section: str, subject: str, metric: str, base: float | None, other: float | None) -> Row:
+    """A comparison's row; ``change`` is other - base (None where either has none)."""
+    change: float | None = None
+    if base is not None and other is not None:
+        change = number(other - base)
+    return {
+        "section": section,
+        "subject": subject,
+        "metric": metric,
+        "base": base,
+        "other": other,
+        "change": change,
+    }
+
+
+def get(data: Any, *path: str) -> Any:
+    """``data[path[0]][path[1]]...``, None where a step is missing."""
+    value: Any = data
+    for part in path:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def keys(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """The keys of ``a``, then those only ``b`` has."""
+    return [*a, *(k for k in b if k not in a)]
