@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from livecore.games import Game
 from livecore.memory.journal import MemoryPort
 
 
-class MemoryGames(MemoryPort):
+class _Games(Protocol):
+    games: dict[str, Game]
+
+
+class MemoryGames(MemoryPort[_Games]):
     __slots__ = ()
 
     def get(self, game_id: str) -> Game | None:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from livecore.idempotency import StoredResponse
 from livecore.memory.journal import MemoryPort
 
 
-class MemoryIdempotency(MemoryPort):
+class _Responses(Protocol):
+    idempotency: dict[tuple[str, str], StoredResponse]
+
+
+class MemoryIdempotency(MemoryPort[_Responses]):
     __slots__ = ()
 
     def get(self, scope: str, key: str) -> StoredResponse | None:

@@ -7,12 +7,11 @@ exactly like a database rollback.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
-
-if TYPE_CHECKING:
-    from livecore.memory.store import MemoryStore
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
+#: What a port reads of the store (:class:`Tables` for an area's port).
+S = TypeVar("S")
 _MISSING = object()
 # An undo step: (table, key, the value before or _MISSING) for a dict write, else a callable.
 Undo = tuple[dict[Any, Any], Any, Any] | Callable[[], object]
@@ -48,17 +47,26 @@ class Journal:
             self.undo.append((table, key, table.pop(key)))
 
 
-class MemoryPort:
-    """A port's view of the store's tables, writing through one transaction's journal."""
+class Tables(Protocol):
+    """What an area's port reads of the in-memory store: the tables of an area, by their class
+    (:meth:`livecore.memory.store.MemoryStore.tables_of`). Named here rather than the store, which is
+    built from the areas' declarations, so no area's port imports it."""
+
+    def tables_of(self, kind: type[T]) -> T: ...
+
+
+class MemoryPort(Generic[S]):
+    """A port's view of the store (``_s``, as much of it as ``S`` says the port reads), writing through
+    one transaction's journal."""
 
     __slots__ = ("_s", "_tx")
 
-    def __init__(self, store: MemoryStore, journal: Journal) -> None:
+    def __init__(self, store: S, journal: Journal) -> None:
         self._s = store
         self._tx = journal
 
 
-class AreaPort(MemoryPort, Generic[T]):
+class AreaPort(MemoryPort[Tables], Generic[T]):
     """A built-in area's port: its area's tables as ``_t`` (``TABLES``, which the store creates once), and
     the store as ``_s`` for what it reads of another area's (``self._s.tables_of(PlayerTables)``)."""
 
@@ -66,7 +74,7 @@ class AreaPort(MemoryPort, Generic[T]):
     TABLES: ClassVar[type[Any]]
     _t: T
 
-    def __init__(self, store: MemoryStore, journal: Journal) -> None:
+    def __init__(self, store: Tables, journal: Journal) -> None:
         self._s = store
         self._tx = journal
         self._t = store.tables_of(self.TABLES)

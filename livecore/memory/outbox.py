@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Protocol
+
 import attrs
 
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.memory.journal import MemoryPort
 
 
-class MemoryOutbox(MemoryPort):
+class _Outbox(Protocol):
+    outbox: list[DomainEvent]
+    bursts: dict[str, tuple[int, datetime]]  # debounce key -> (outbox index, first time)
+
+
+class MemoryOutbox(MemoryPort[_Outbox]):
     __slots__ = ()
 
     def emit(self, event: DomainEvent) -> None:

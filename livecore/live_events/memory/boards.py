@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from livecore.live_events.boards import Board, BoardEntry, Contender, sort_key
-from livecore.memory.journal import AreaPort
-from livecore.players.memory import PlayerTables
-
-if TYPE_CHECKING:
-    from livecore.memory.store import MemoryStore
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.store.boards import BoardStore
+from livecore.memory.journal import AreaPort, Tables
+from livecore.players.memory import PlayerTables
 
 
 class MemoryBoards(AreaPort[LiveEventTables]):
@@ -92,7 +89,7 @@ class _OfAPlayer(Protocol):
 E = TypeVar("E", bound=_OfAPlayer)
 
 
-def with_contenders(store: MemoryStore, entries: list[E]) -> list[tuple[E, Contender]]:
+def with_contenders(store: Tables, entries: list[E]) -> list[tuple[E, Contender]]:
     """Board entries (an event's or a leaderboard's) with what a page shows of their players."""
     players = store.tables_of(PlayerTables)
     out = []
