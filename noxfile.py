@@ -71,9 +71,11 @@ def screenshots(session: nox.Session) -> None:
 @nox.session(default=False)
 def docs(session: nox.Session) -> None:
     """Regenerate the generated tables of docs/reference from the declarations, the table of every
-    client method in docs/client.md and the example studio area's page (--check: only compare)."""
+    client method in docs/client.md, the areas' graph in docs/architecture.md and the example studio
+    area's page (--check: only compare)."""
     session.install("-e", ".[dev]")
     session.run("python", "-m", "livecore.api.reference", *session.posargs)
+    session.run("python", "-m", "livecore.area_graph", *session.posargs)
     session.run("python", "-m", "livecore_client._method_table", *session.posargs)
     example = ["--area", "studio_quests", "--link-base", "../../docs/reference/"]
     example += ["--out", "examples/studio_quests/REFERENCE.md"]

@@ -110,6 +110,9 @@ class Area:
     - ``id_prefixes``: the prefixes of the ids it mints (``gld`` for ``gld_0193...``), which no other area
       may mint;
     - ``page``: the reference page that lists its routes;
+    - ``builds_on``: the areas it builds on (``("grants",)``), whose packages it may import and which
+      import nothing of its own: the areas' dependencies form one graph without a cycle, each area
+      registered after those it builds on;
     - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
       samples as an empty object);
     - ``error_meanings``: what each built-in code it owns means, for the reference's error table (an
@@ -122,6 +125,7 @@ class Area:
     summary: str
     #: The page of ``docs/reference/`` that lists its routes (several areas may share one).
     page: str
+    builds_on: tuple[str, ...] = ()
     routes: tuple[Route, ...] = ()
     webhooks: tuple[type[WebhookPayload], ...] = ()
     errors: tuple[Code, ...] = ()

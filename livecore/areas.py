@@ -8,7 +8,7 @@ own areas come after them (:func:`registered`); each is declared as the built-in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from livecore.api.route import Route
 from livecore.api.system import SYSTEM
@@ -54,12 +54,15 @@ BUILT_IN: tuple[Area, ...] = (
 
 
 class AreaConflict(ValueError):
-    """Two areas claim one name: an area, a route, a method and path, a webhook kind, an error code, a
-    port, a job, a record id in a path or a manifest section."""
+    """Two areas claim one name (an area, a route, a method and path, a webhook kind, an error code, a
+    port, a job, a record id in a path or a manifest section), or an area builds on one that is not
+    registered, is registered after it, or builds on it in turn."""
 
 
 def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
-    """The built-in areas and then ``extra`` (a studio's), refused if any two claim one name."""
+    """The built-in areas and then ``extra`` (a studio's), refused if any two claim one name or their
+    dependencies (:attr:`~livecore.area.Area.builds_on`) are not one graph without a cycle, in which
+    each area comes after those it builds on."""
     areas = (*BUILT_IN, *extra)
     claimed: dict[tuple[str, str], str] = {}
     shared = {"error code": {code.value for code in STATUS}, "id prefix": {prefix.value for prefix in Prefix}}
@@ -98,7 +101,55 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
                 f"{section.within.__name__ if section.within else 'game'}.{section.key}",
                 area,
             )
+    _check_graph(areas)
     return areas
+
+
+def _check_graph(areas: Sequence[Area]) -> None:
+    position = {area.name: index for index, area in enumerate(areas)}
+    graph = {area.name: area.builds_on for area in areas}
+    for area in areas:
+        unknown = [name for name in area.builds_on if name not in position]
+        if unknown:
+            raise AreaConflict(f"area {area.name}: it builds on {unknown[0]!r}, which is no registered area")
+    for area in areas:
+        for base in area.builds_on:
+            back = _path(graph, base, area.name)
+            if back is not None:
+                circle = " -> ".join([area.name, *back])
+                raise AreaConflict(f"area {area.name}: it builds on itself, {circle}")
+    for area in areas:
+        later = [name for name in area.builds_on if position[name] > position[area.name]]
+        if later:
+            raise AreaConflict(f"area {area.name}: it builds on {later[0]}, which is registered after it")
+
+
+def _path(graph: Mapping[str, Sequence[str]], start: str, goal: str) -> list[str] | None:
+    """The areas from ``start`` to ``goal`` along what each builds on, or None when ``goal`` is not
+    reached."""
+    trail: dict[str, str | None] = {start: None}
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        if name == goal:
+            path = [name]
+            while (before := trail[path[-1]]) is not None:
+                path.append(before)
+            return path[::-1]
+        for base in graph.get(name, ()):
+            if base not in trail:
+                trail[base] = name
+                todo.append(base)
+    return None
+
+
+def bases(areas: Sequence[Area] = BUILT_IN) -> dict[str, frozenset[str]]:
+    """Every area each of ``areas`` (as :func:`registered` answers them) builds on, directly or through
+    the areas it builds on: the areas whose packages its own may import."""
+    found: dict[str, frozenset[str]] = {}
+    for area in areas:
+        found[area.name] = frozenset(area.builds_on).union(*(found[name] for name in area.builds_on))
+    return found
 
 
 def routes(areas: Sequence[Area] = BUILT_IN) -> tuple[Route, ...]:

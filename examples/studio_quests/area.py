@@ -32,6 +32,7 @@ AREA = Area(
     name=NAME,
     summary="Quests: a daily check-in, its streak and its reward (a studio's own area).",
     page="quests",
+    builds_on=("grants",),
     routes=api.ROUTES,
     webhooks=(QuestCheckedIn,),
     samples=SAMPLES,

@@ -24,6 +24,7 @@ AREA = Area(
     manifest=(CRATES,),
     summary="Crates: crate grants opened by their player, drawn from the crate's weighted table.",
     page="grants",
+    builds_on=("grants",),
     routes=api.ROUTES,
     webhooks=(CrateOpened,),
     samples=samples.SAMPLES,

@@ -49,6 +49,7 @@ AREA = Area(
     manifest=(RESOURCES,),
     summary="The economy: wallets and inventories, the ledger that moves them.",
     page="economy",
+    builds_on=("players",),
     routes=api.ROUTES,
     merge=_merge,
     webhooks=(

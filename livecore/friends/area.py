@@ -60,6 +60,7 @@ AREA = Area(
     ),
     summary="Friends and presence: friend codes, requests, blocks, search, suggestions, heartbeats.",
     page="friends-and-presence",
+    builds_on=("economy",),
     routes=api.ROUTES,
     record_ids={"requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND},
     merge=merge_friends,

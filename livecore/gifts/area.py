@@ -63,6 +63,7 @@ AREA = Area(
     manifest=(GIFTING,),
     summary="Gifting between friends: the send refusal order, inbox, claims, expiry.",
     page="gifts",
+    builds_on=("friends", "grants"),
     routes=api.ROUTES,
     record_ids={"giftId": ErrorCode.GIFT_NOT_FOUND},
     merge=_merge,

@@ -47,6 +47,7 @@ AREA = Area(
     name="grants",
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
     page="grants",
+    builds_on=("economy",),
     routes=api.ROUTES,
     record_ids={"grantId": ErrorCode.GRANT_NOT_FOUND},
     merge=_move_records,

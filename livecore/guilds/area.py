@@ -77,6 +77,7 @@ AREA = Area(
     manifest=(GUILDS,),
     summary="Guilds: membership and roles, join requests, help requests and donations, succession.",
     page="guilds",
+    builds_on=("grants",),
     routes=api.ROUTES,
     record_ids={"guildId": ErrorCode.GUILD_NOT_FOUND},
     merge=merge_guilds,

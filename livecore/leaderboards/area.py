@@ -67,6 +67,7 @@ AREA = Area(
     manifest=(LEADERBOARDS,),
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
     page="leaderboards",
+    builds_on=("live_events",),
     routes=api.ROUTES,
     merge=_merge,
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),

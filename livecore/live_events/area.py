@@ -134,6 +134,7 @@ AREA = Area(
     manifest=(EVENTS,),
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
     page="events",
+    builds_on=("grants",),
     routes=api.ROUTES,
     record_ids={"attemptId": ErrorCode.ATTEMPT_NOT_FOUND, "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND},
     merge=_merge,

@@ -59,6 +59,7 @@ AREA = Area(
     manifest=(LOBBY,),
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",
+    builds_on=("live_events",),
     routes=api.ROUTES,
     record_ids={"lobbyId": ErrorCode.LOBBY_NOT_FOUND},
     merge=_move_records,

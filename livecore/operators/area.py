@@ -29,6 +29,7 @@ AREA = Area(
     name="operators",
     summary="Operators: members, API and personal keys, webhooks and deliveries, the audit log.",
     page="admin",
+    builds_on=("friends", "player_tools", "live_events"),
     routes=api.ROUTES,
     record_ids={"gameId": ErrorCode.NOT_FOUND},
     webhooks=(WebhookEndpointFailed,),

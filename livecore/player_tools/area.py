@@ -35,6 +35,7 @@ AREA = Area(
     name="player_tools",
     summary="Player tools for studio backends: profile, moderation, merge, erasure, export, migration.",
     page="player-tools",
+    builds_on=("grants",),
     routes=api.ROUTES,
     error_meanings=_MEANINGS,
     limits=_limits,

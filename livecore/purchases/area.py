@@ -52,6 +52,7 @@ AREA = Area(
     name="purchases",
     summary="Purchases: tracked purchases, spend and revenue.",
     page="economy",
+    builds_on=("players",),
     routes=api.ROUTES,
     merge=_move_records,
     erase=_move_records,

@@ -49,6 +49,7 @@ AREA = Area(
     manifest=(TEAMS,),
     summary="Event teams: rosters, partner invites, team scores, milestones and goals.",
     page="events",
+    builds_on=("live_events",),
     routes=api.ROUTES,
     record_ids={"inviteId": ErrorCode.INVITE_NOT_FOUND},
     merge=_move_records,

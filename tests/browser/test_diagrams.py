@@ -30,6 +30,7 @@ PROMISED = {
     "operator sign-in": "docs/operators.md",
     "request path": "docs/architecture.md",
     "areas": "docs/architecture.md",
+    "area graph": "docs/architecture.md",
     "deployment": "docs/deployment.md",
 }
 

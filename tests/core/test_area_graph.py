@@ -1,0 +1,191 @@
+"""The areas build on each other in one declared direction (docs/architecture.md, "How the areas depend on
+each other"): the registry refuses a graph that is not one; an area's packages (``livecore/<area>/``,
+``livecore_server/<area>/``, ``livecore_client/resources/<area>.py``) import another area's only if it builds
+on it, directly or through the areas it builds on, every import counted (type-only and deferred ones too),
+so no two areas import each other; the names of an area are defined in its own packages; and the
+architecture page draws the declared graph."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from livecore import area_graph, areas
+from livecore.area import Area
+from tests.core.test_layering import ROOT, _imports, _modules
+
+#: The built-in areas that have packages of their own (the system routes live in livecore/api).
+PACKAGED = [area.name for area in areas.BUILT_IN if (ROOT / "livecore" / area.name / "area.py").is_file()]
+
+
+def _area(module: str) -> str | None:
+    """The area whose package holds ``module`` (``livecore.gifts.rules``, ``livecore_server.gifts.sql``,
+    ``livecore_client.resources.gifts``), or None for a shared module."""
+    parts = module.split(".")
+    if parts[:2] == ["livecore_client", "resources"]:
+        parts = parts[1:]
+    if parts[0] in ("livecore", "livecore_server", "resources") and len(parts) > 1 and parts[1] in PACKAGED:
+        return parts[1]
+    return None
+
+
+def _reaches() -> dict[str, dict[str, list[str]]]:
+    """For each area, the other areas its packages import, each with the importing files and the modules
+    they import (``livecore/gifts/rules.py -> livecore.crates.rules``, not each name imported from it)."""
+    found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for name, path in _modules("livecore", "livecore_server", "livecore_client").items():
+        own = _area(name)
+        if own is None:
+            continue
+        imported = set(_imports(path, type_only=True, deferred=True))
+        for module in sorted(imported):
+            other = _area(module)
+            if other is not None and other != own and module.rpartition(".")[0] not in imported:
+                found[own][other].append(f"{path.relative_to(ROOT)} -> {module}")
+    return found
+
+
+# --- the registry refuses a graph that is not one ---------------------------------------------------------
+
+
+def test_every_built_in_area_builds_only_on_areas_registered_before_it() -> None:
+    assert areas.registered() == areas.BUILT_IN
+    position = {area.name: index for index, area in enumerate(areas.BUILT_IN)}
+    assert all(position[base] < position[a.name] for a in areas.BUILT_IN for base in a.builds_on)
+
+
+def test_an_area_that_builds_on_an_unknown_area_is_refused() -> None:
+    with pytest.raises(areas.AreaConflict, match="area quests: it builds on 'achievements', which is no"):
+        areas.registered([Area("quests", "", "quests", builds_on=("achievements",))])
+
+
+@pytest.mark.parametrize(
+    "studio",
+    [
+        [Area("quests", "", "quests", builds_on=("quests",))],
+        [
+            Area("quests", "", "quests", builds_on=("streaks",)),
+            Area("streaks", "", "q", builds_on=("quests",)),
+        ],
+    ],
+    ids=["itself", "through-another"],
+)
+def test_an_area_that_builds_on_itself_is_refused(studio: list[Area]) -> None:
+    with pytest.raises(areas.AreaConflict, match="area quests: it builds on itself, quests -> "):
+        areas.registered(studio)
+
+
+def test_an_area_registered_before_one_it_builds_on_is_refused() -> None:
+    studio = [Area("quests", "", "quests", builds_on=("streaks",)), Area("streaks", "", "q")]
+    with pytest.raises(
+        areas.AreaConflict, match="area quests: it builds on streaks, which is registered after"
+    ):
+        areas.registered(studio)
+
+
+def test_an_area_builds_on_what_its_bases_build_on() -> None:
+    studio = [
+        Area("streaks", "", "q", builds_on=("grants",)),
+        Area("quests", "", "quests", builds_on=("streaks", "friends")),
+    ]
+    found = areas.bases(areas.registered(studio))
+    assert found["quests"] == {"streaks", "friends", *found["streaks"], *found["friends"]}
+    assert {"grants", "economy", "players"} <= found["quests"]
+    assert found["players"] == frozenset()
+
+
+# --- the packages import what their areas build on, and nothing else ------------------------------------
+
+
+@pytest.mark.parametrize("area", PACKAGED)
+def test_an_area_imports_only_the_areas_it_builds_on(area: str) -> None:
+    """Each import of another area's package by this one's, when this area does not build on that one,
+    directly or through the areas it builds on (:attr:`livecore.area.Area.builds_on`)."""
+    allowed = areas.bases()[area]
+    outside = {other: files for other, files in _reaches()[area].items() if other not in allowed}
+    if outside:
+        listed = "\n".join(f"  {other}: {line}" for other, files in sorted(outside.items()) for line in files)
+        pytest.fail(f"{area} builds on {sorted(allowed) or 'nothing'}, yet imports:\n{listed}", pytrace=False)
+
+
+def test_no_two_areas_import_each_other() -> None:
+    reaches = _reaches()
+    pairs = sorted({tuple(sorted((a, b))) for a in reaches for b in reaches[a] if a in reaches.get(b, {})})
+    if pairs:
+        pytest.fail(
+            "\n".join(
+                f"{a} <-> {b}:\n" + "\n".join(f"  {line}" for line in (*reaches[a][b], *reaches[b][a]))
+                for a, b in pairs
+            ),
+            pytrace=False,
+        )
+
+
+# --- an area's names are defined in its own packages ------------------------------------------------------
+
+#: The word of each area's names, with how many definitions may name it outside the area's packages: live
+#: events seat lobbies and teams, so an attempt's ``lobby_id`` and ``team_id`` are the events'.
+NAMED = {"guild": ("guilds", 0), "crate": ("crates", 0), "gift": ("gifts", 0), "lobby": ("lobbies", 10)}
+NAMED["team"] = ("teams", 10)
+#: The modules that list every area by design: the clients' facades and the simulation's player.
+FACADES = {
+    "livecore_client/__init__.py",
+    "livecore_client/sdk.py",
+    "livecore_client/server.py",
+    "livecore_client/_surfaces.py",
+    "livecore/simulation/player.py",
+}
+
+
+def _definitions(path: Path) -> list[tuple[str, int]]:
+    """Every name ``path`` defines: functions, classes, assigned names (module, class and local ones)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.append((node.name, node.lineno))
+        elif isinstance(node, ast.Assign):
+            found.extend((t.id, node.lineno) for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found.append((node.target.id, node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("word", list(NAMED))
+def test_an_area_s_names_are_defined_in_its_own_packages(word: str) -> None:
+    package, most = NAMED[word]
+    own = (f"livecore/{package}/", f"livecore_server/{package}/", f"livecore_client/resources/{package}")
+    outside = []
+    for path in sorted(ROOT.glob("livecore*/**/*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        if where.startswith(own) or where in FACADES:
+            continue
+        outside.extend(
+            f"  {where}:{line} {name}" for name, line in _definitions(path) if word in name.lower()
+        )
+    if len(outside) > most:
+        listed = "\n".join(outside)
+        pytest.fail(
+            f"{len(outside)} names of {package} outside its packages (at most {most}):\n{listed}",
+            pytrace=False,
+        )
+
+
+# --- the architecture page draws the declared graph ------------------------------------------------------
+
+
+def test_the_architecture_page_draws_the_declared_graph() -> None:
+    text = area_graph.DOC.read_text(encoding="utf-8")
+    assert area_graph.rewrite(text) == text, (
+        "docs/architecture.md is stale: run python -m livecore.area_graph"
+    )
+
+
+def test_the_drawing_has_each_area_and_an_arrow_to_each_area_it_builds_on() -> None:
+    studio = [Area("quests", "", "quests", builds_on=("grants", "friends"))]
+    drawn = area_graph.mermaid(areas.registered(studio)).splitlines()
+    assert drawn[0] == "flowchart TD"
+    assert {"    players", "    quests", "    quests --> grants", "    quests --> friends"} <= set(drawn)
+    assert len([line for line in drawn if "-->" in line]) == sum(len(a.builds_on) for a in areas.BUILT_IN) + 2
