@@ -3,6 +3,7 @@ studio's test may import one before :mod:`livecore.simulation`, which lists them
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -23,3 +24,37 @@ def test_an_areas_actions_import_first(area: str) -> None:
     code = f"import livecore.{area}.simulation; from livecore.simulation import Simulation"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def _imported(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+#: What an area's actions may import of the simulation: no module that lists the areas.
+LOW = {"livecore.simulation.actions", "livecore.simulation.handle"}
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_an_areas_actions_import_only_the_low_modules_of_the_simulation(area: str) -> None:
+    found = {
+        m
+        for m in _imported(ROOT / "livecore" / area / "simulation.py")
+        if m.startswith("livecore.simulation")
+    }
+    assert found <= LOW
+
+
+def test_the_low_modules_of_the_simulation_import_no_area() -> None:
+    areas = {p.parent.name for p in (ROOT / "livecore").glob("*/area.py")}
+    # The players' record is the one type they name: what a player's action acts as.
+    allowed = {"livecore.players.rules"}
+    for module in LOW:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        named = {m for m in _imported(path) if m.split(".")[:2][-1] in areas and m not in allowed}
+        assert not named, f"{module} imports {sorted(named)}"

@@ -1,0 +1,95 @@
+"""A season's report is made of the areas' parts (livecore_server/simulate/section.py): the report's own
+modules name no area, and a studio's area that declares a part has its section, its warnings, its
+comparison rows and its place on the page, after the built-in ones."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import attrs
+from studio_quests.area import AREA
+from studio_quests.report import REPORT
+from studio_quests.server import SERVER_AREA
+from studio_quests.simulation import Quests
+
+from livecore.simulation import Simulation
+from livecore.simulation.population import parse_population
+from livecore.simulation.season import Season
+from livecore_server.simulate.compare import differences
+from livecore_server.simulate.gather import gather, parts
+from livecore_server.simulate.render import to_html
+
+ROOT = Path(__file__).resolve().parents[2]
+AREAS = {p.parent.name for p in (ROOT / "livecore").glob("*/area.py")}
+
+MANIFEST = """
+studio = "q"
+
+[plugins]
+areas = ["studio_quests"]
+
+[games.g]
+name = "Q"
+
+[games.g.resources.gold]
+type = "currency"
+
+[games.g.areas.quests]
+reward_resource = "gold"
+reward_amount = 50
+"""
+
+
+def _imported(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_reports_modules_name_no_area() -> None:
+    for path in sorted((ROOT / "livecore_server" / "simulate").glob("*.py")):
+        for module in _imported(path):
+            parts_ = module.split(".")
+            named = parts_[1] if len(parts_) > 1 and parts_[0] in ("livecore", "livecore_server") else None
+            assert named not in AREAS, f"{path.name} imports {module}"
+
+
+def test_a_studios_area_has_its_part_of_the_report() -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    season = Season(sim, parse_population(""), players=12, days=1, seed=3)
+    season.play()
+    checked = sorted(season.segment_of)[:4]
+    for external_id in checked:
+        Quests(sim.player(external_id)).check_in()
+    served = [attrs.evolve(SERVER_AREA, report=REPORT)]
+
+    report = gather(sim, season, run={"manifest": "q.toml", "population": "default", "seed": 3}, areas=served)
+
+    assert list(report)[-4:] == ["grants", "quests", "refusals", "warnings"]
+    assert report["quests"]["players"] == len(checked)
+    assert report["quests"]["check_ins"] == len(checked)
+    # Nobody came back (one check-in each): the part's warning, after the built-in sections' ones.
+    assert report["warnings"][-1] == {
+        "area": "quests",
+        "subject": "came_back",
+        "message": "Only 0% of the players who checked in came back.",
+    }
+    rows = differences(report, report, parts(served))
+    assert [r["metric"] for r in rows if r["section"] == "quests"] == ["players", "check_ins"]
+    page = to_html(report, parts(served))
+    assert '<h2 id="quests">quests</h2>' in page
+    assert '"check_ins": 4' in page
+
+
+def test_without_its_part_the_report_is_the_built_in_one() -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    season = Season(sim, parse_population(""), players=4, days=1, seed=3)
+    season.play()
+    report = gather(sim, season, run={}, areas=[SERVER_AREA])
+    assert "quests" not in report
+    assert list(report)[-3:] == ["grants", "refusals", "warnings"]
