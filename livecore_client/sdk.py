@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ._client import resource
 from ._surfaces import AsyncSdkSurface, SdkSurface
+from .resources.crates import AsyncGrants, Grants
 from .resources.economy import AsyncInventory, AsyncWallet, Inventory, Wallet
 from .resources.friends import AsyncFriends, AsyncPresence, Friends, Presence
 from .resources.gifts import AsyncGifts, Gifts
-from .resources.grants import AsyncGrants, Grants
 from .resources.guilds import AsyncGuilds, Guilds
 from .resources.leaderboards import AsyncLeaderboards, Leaderboards
 from .resources.live_events import AsyncLiveEvents, LiveEvents

@@ -1,13 +1,17 @@
 """The areas the server serves: the built-in ones (:data:`BUILT_IN`, in the core's order) and a studio's
-own, loaded by name (:func:`load`); the app mounts their bindings in this order."""
+own, loaded by name (:mod:`livecore_server.plugins`); the app mounts their bindings in this order, and a
+store keeps what they declare (:func:`storage`)."""
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
 
 from livecore import areas as core_areas
 from livecore.api.system import SYSTEM
 from livecore.operators.area import AREA as OPERATORS
-from livecore_server.admin import audit, health, keys, members, players, webhooks
-from livecore_server.area import ServerArea
+from livecore_server.admin import attempts, audit, grants, health, keys, members, players, webhooks
+from livecore_server.area import ServerArea, storage_of
 from livecore_server.crates.area import SERVER_AREA as CRATES
 from livecore_server.economy.area import SERVER_AREA as ECONOMY
 from livecore_server.friends.area import SERVER_AREA as FRIENDS
@@ -21,6 +25,7 @@ from livecore_server.player_tools.area import SERVER_AREA as PLAYER_TOOLS
 from livecore_server.players.area import SERVER_AREA as PLAYERS
 from livecore_server.purchases.area import SERVER_AREA as PURCHASES
 from livecore_server.server import system
+from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.teams.area import SERVER_AREA as TEAMS
 
 _OWN = {
@@ -48,9 +53,22 @@ _OWN = {
                 *webhooks.BINDINGS,
                 *keys.BINDINGS,
                 *audit.BINDINGS,
+                *grants.BINDINGS,
+                *attempts.BINDINGS,
             ),
         ),
     )
 }
 # The core's order: the route table, the documents and the mounted routes agree.
 BUILT_IN: tuple[ServerArea, ...] = tuple(_OWN[a.name] for a in core_areas.BUILT_IN)
+
+
+@functools.cache
+def _built_in_storage() -> AreaStorage:
+    return storage_of(BUILT_IN)
+
+
+def storage(studio: Iterable[ServerArea] = ()) -> AreaStorage:
+    """What a store of the built-in areas and the ``studio``'s own keeps (the stores' ``areas``)."""
+    studio = tuple(studio)
+    return storage_of((*BUILT_IN, *studio)) if studio else _built_in_storage()

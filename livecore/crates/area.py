@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from livecore.area import Area
 from livecore.crates import api, samples
+from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
 from livecore.crates.webhooks import CrateOpened
-from livecore.errors import Code, ErrorCode
+from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT, add_refusals
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.CRATE_MUST_BE_OPENED: (
-        "A crate grant is claimed only by opening it (`POST .../crates/{grantId}/open`)."
-    ),
-    ErrorCode.NOT_A_CRATE: "Only a grant of kind `crate` can be opened.",
-}
-
+# A crate grant (its kind registered by livecore.crates.rules) is opened: a claim or an ack refuses it.
+add_refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT), (CRATE_MUST_BE_OPENED,))
 
 AREA = Area(
     name="crates",
@@ -28,6 +22,6 @@ AREA = Area(
     routes=api.ROUTES,
     webhooks=(CrateOpened,),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     hookspecs=CrateSpecs,
 )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.crates.rules import CONTENTS_SOURCE_KIND, CrateEntry, contents
 from livecore.crates.webhooks import CrateOpened
 from livecore.grants.commands import GrantsTx, get_grant, issue_grant, settle_loaded
@@ -25,7 +24,6 @@ class Opened:
     contents: Grant
 
 
-@player_write("player")
 def open_crate(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str) -> Opened:
     """The player opens one of its crate grants.
 

@@ -12,8 +12,12 @@ carry (:data:`livecore.economy.rules.MAX_AMOUNT`); beyond it, another entry of t
 
 Limits: a table has 1 to 100 rows, weights 1 to 1,000,000, ``rolls`` 1 to 100; a crate entry holds 1 to
 1,000 crates; a crate grant draws at most :data:`MAX_DRAWS` times in all (the sum of ``amount x rolls``
-over its entries), checked when it is created. Opening a grant, claiming one, and their refusal order are
-grant rules (:mod:`livecore.grants.rules`).
+over its entries), checked when it is created.
+
+The kind ``crate`` is registered with grants here (:func:`livecore.grants.rules.register_kind`): its
+grants hold crate entries and are settled only by opening (or end by the expiry sweep); a claim, an ack or
+a force-claim of one is 409 ``crate_must_be_opened``, opening a grant of any other kind 409
+``not_a_crate``, both before the grant's status is looked at.
 """
 
 from __future__ import annotations
@@ -25,9 +29,13 @@ from typing import Literal
 
 import attrs
 
+from livecore.crates.errors import CRATE_MUST_BE_OPENED, NOT_A_CRATE
+from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
+from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.economy.rules import MAX_AMOUNT
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import CrateRow, CrateSettings, Entry, Game
+from livecore.errors import LivecoreError, invalid_request
+from livecore.games import Entry, Game
+from livecore.grants.rules import Grant, GrantTrigger, KindEntry, register_kind
 from livecore.limits import Count, Range
 from livecore.rand import RandomSource
 
@@ -43,21 +51,17 @@ CONTENTS_SOURCE_KIND = "crate"
 
 
 @attrs.frozen
-class CrateEntry:
+class CrateEntry(KindEntry):
     """``amount`` crates of the kind ``key``: one entry of a crate grant."""
 
-    key: str
-    amount: int
     type: Literal["crate"] = "crate"
 
 
 def crate(game: Game, key: str) -> CrateSettings:
     """The game's crate ``key``; unknown (or removed from the manifest since): 404 ``resource_not_found``."""
-    found = game.settings.crates.get(key)
+    found = game.settings.of(CRATE_SETTINGS).get(key)
     if found is None:
-        raise LivecoreError(
-            ErrorCode.RESOURCE_NOT_FOUND, f"No crate {key!r} in this game.", {"crateKey": key}
-        )
+        raise LivecoreError(RESOURCE_NOT_FOUND, f"No crate {key!r} in this game.", {"crateKey": key})
     return found
 
 
@@ -78,6 +82,28 @@ def check_crate_entries(game: Game, entries: Sequence[CrateEntry]) -> tuple[Crat
             {"entries": f"at most {MAX_DRAWS} draws"},
         )
     return tuple(entries)
+
+
+def _must_be_opened(grant: Grant) -> LivecoreError:
+    return LivecoreError(
+        CRATE_MUST_BE_OPENED, "A crate grant is claimed by opening it.", {"grantId": grant.id}
+    )
+
+
+def _not_a_crate(grant: Grant) -> LivecoreError:
+    return LivecoreError(NOT_A_CRATE, "This grant is not a crate.", {"grantId": grant.id})
+
+
+CRATE = register_kind(
+    "crate",
+    entry=CrateEntry,
+    check=check_crate_entries,
+    holds="crate entries",
+    triggers=frozenset({GrantTrigger.OPEN, GrantTrigger.EXPIRE}),
+    refusal=_must_be_opened,
+    own_trigger=(GrantTrigger.OPEN, _not_a_crate),
+)
+"""The crates' kind of grant (``crate``)."""
 
 
 def draw(table: Sequence[CrateRow], rng: RandomSource) -> CrateRow:
@@ -110,6 +136,7 @@ def _add(merged: list[Entry], reward: Entry) -> None:
 
 __all__ = [
     "CONTENTS_SOURCE_KIND",
+    "CRATE",
     "CRATE_AMOUNT",
     "MAX_DRAWS",
     "ROLLS",

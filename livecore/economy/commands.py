@@ -7,7 +7,6 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.economy.rules import (
     LEDGER_ENTRY_ID_PREFIX,
     Holding,
@@ -28,11 +27,15 @@ from livecore.ids import new_id
 from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import HasLedger, HasOutbox
+from livecore.store import HasGames, HasLedger, HasOutbox, HasPlayers
 
 
 class EconomyTx(HasLedger, HasOutbox, Protocol):
     """The ports these commands use."""
+
+
+class PlayerEconomyTx(EconomyTx, HasGames, HasPlayers, Protocol):
+    """The ports a route on a player's holdings uses: these commands', the game and the player."""
 
 
 @attrs.frozen
@@ -157,7 +160,6 @@ def edit_item_attributes(
     return change(tx, rt, scope, game, player, res, 0, Reason.OPERATOR_EDIT, note=note, parameters=values)
 
 
-@player_write("player")
 def client_spend(
     tx: EconomyTx,
     rt: Runtime,

@@ -30,7 +30,15 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.economy.errors import (
+    INSUFFICIENT_BALANCE,
+    INSUFFICIENT_QUANTITY,
+    RESOURCE_NOT_FOUND,
+    STUDIO_MANAGED_ECONOMY,
+    SYSTEM_RESOURCE_LOCKED,
+)
+from livecore.enums import add_member
+from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Economy, Game, Resource, ResourceType
 from livecore.limits import Range
 from livecore.players.rules import Activity
@@ -45,7 +53,8 @@ AMOUNT = Range(1, MAX_AMOUNT)
 
 
 class Reason(enum.StrEnum):
-    """Why a ledger entry exists; callers may add their own free text in ``note``."""
+    """Why a ledger entry exists; callers may add their own free text in ``note``. An area whose commands
+    write entries for reasons of its own adds them (:func:`add_reason`)."""
 
     GRANT = "grant"
     SERVER_CREDIT = "server_credit"
@@ -55,11 +64,14 @@ class Reason(enum.StrEnum):
     CLIENT_DEBIT = "client_debit"
     CLIENT_CONSUME = "client_consume"
     MIGRATION = "migration"
-    GIFT_COST = "gift_cost"
     ENTRY_COST = "entry_cost"
-    GUILD_CREATE_COST = "guild_create_cost"
-    GUILD_HELP_DONATION = "guild_help_donation"
     OPERATOR_EDIT = "operator_edit"
+
+
+def add_reason(name: str, value: str) -> Reason:
+    """The ledger reason ``value``, added by the area whose commands write it as its module is imported
+    (``Reason.<name>`` after; the stored string is ``value``)."""
+    return add_member(Reason, name, value)
 
 
 @attrs.frozen
@@ -110,16 +122,14 @@ def resource(game: Game, key: str, expected: ResourceType | None = None) -> Reso
     """The declared resource ``key`` (of the expected type). System items are locked; unknown: 404."""
     if key in SYSTEM_ITEMS:
         raise LivecoreError(
-            ErrorCode.SYSTEM_RESOURCE_LOCKED,
+            SYSTEM_RESOURCE_LOCKED,
             f"{key} is a read-only system progression item.",
             {"resourceKey": key},
         )
     found = game.settings.resources.get(key)
     if found is None or (expected is not None and found.type is not expected):
         kind = expected.value if expected is not None else "resource"
-        raise LivecoreError(
-            ErrorCode.RESOURCE_NOT_FOUND, f"No {kind} {key!r} in this game.", {"resourceKey": key}
-        )
+        raise LivecoreError(RESOURCE_NOT_FOUND, f"No {kind} {key!r} in this game.", {"resourceKey": key})
     return found
 
 
@@ -133,7 +143,7 @@ def apply_delta(holding: Holding, delta: int, res: Resource) -> Holding:
     if after < 0:
         currency = res.type is ResourceType.CURRENCY
         raise LivecoreError(
-            ErrorCode.INSUFFICIENT_BALANCE if currency else ErrorCode.INSUFFICIENT_QUANTITY,
+            INSUFFICIENT_BALANCE if currency else INSUFFICIENT_QUANTITY,
             f"Not enough {res.key}: have {holding.amount}, need {-delta}.",
             {"resource": res.key, "needed": -delta, "have": holding.amount},
         )
@@ -144,7 +154,7 @@ def check_client_spend(game: Game) -> None:
     """Client debit and consume exist only where the platform owns balances."""
     if not is_platform_managed(game):
         raise LivecoreError(
-            ErrorCode.STUDIO_MANAGED_ECONOMY,
+            STUDIO_MANAGED_ECONOMY,
             "This game's economy is studio-managed: spend through the studio backend.",
         )
 
@@ -192,7 +202,7 @@ def check_held(holding: Holding) -> None:
     ``insufficient_quantity``, with the details of a consume's refusal."""
     if holding.amount < 1:
         raise LivecoreError(
-            ErrorCode.INSUFFICIENT_QUANTITY,
+            INSUFFICIENT_QUANTITY,
             f"The player holds no {holding.key}: an edit of its attributes needs at least one.",
             {"resource": holding.key, "needed": 1, "have": holding.amount},
         )

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, TypeVar
 from livecore.api.views import display_view
 from livecore.friends import api, views
 from livecore.friends import commands as cmd
-from livecore.gifts.commands import GiftsTx
+from livecore.friends.settings import PRESENCE_SETTINGS
+from livecore.friends.views import ViewsTx
 from livecore.players import commands as players_cmd
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
@@ -23,10 +24,10 @@ T = TypeVar("T")
 
 
 class Friends(Actions):
-    def _as_friend(self, op: Callable[[GiftsTx, Player], T], *, write: bool) -> T:
+    def _as_friend(self, op: Callable[[ViewsTx, Player], T], *, write: bool) -> T:
         rt = self._sim.rt
 
-        def with_code(tx: GiftsTx, me: Player) -> T:
+        def with_code(tx: ViewsTx, me: Player) -> T:
             return op(tx, cmd.ensure_friend_code(tx, rt, me))
 
         return self._write(with_code) if write else self._read(with_code)
@@ -36,7 +37,7 @@ class Friends(Actions):
         scope = self._sim.scope
         q = query(api.ProgressionQuery, progression=progression)
 
-        def op(tx: GiftsTx, me: Player) -> api.FriendCodeResponse:
+        def op(tx: ViewsTx, me: Player) -> api.FriendCodeResponse:
             assert me.friend_code is not None
             prog = views.progression_for(tx, load_game(tx, scope), q.progression, [me])
             return api.FriendCodeResponse(
@@ -57,7 +58,7 @@ class Friends(Actions):
             api.FriendTarget, external_player_id=external_id_of(external_player_id), friend_code=friend_code
         )
 
-        def op(tx: GiftsTx, me: Player) -> api.SendRequestResponse:
+        def op(tx: ViewsTx, me: Player) -> api.SendRequestResponse:
             target = cmd.resolve_target(tx, sim.scope, target_of.friend_code, target_of.external_player_id)
             game = load_game(tx, sim.scope)
             added = cmd.add(tx, sim.rt, sim.scope, game, me, target)
@@ -82,7 +83,7 @@ class Friends(Actions):
         """Accept a request sent to the player: they are friends."""
         sim = self._sim
 
-        def op(tx: GiftsTx, me: Player) -> api.FriendResponse:
+        def op(tx: ViewsTx, me: Player) -> api.FriendResponse:
             game = load_game(tx, sim.scope)
             friend = cmd.accept(tx, sim.rt, sim.scope, game, me, request_id)
             row = views.new_friend_row(tx, game, me, friend, sim.clock.now(), views.stored_presence)
@@ -94,7 +95,7 @@ class Friends(Actions):
         """Decline a request sent to the player."""
         scope = self._sim.scope
 
-        def op(tx: GiftsTx, me: Player) -> api.RequestDone:
+        def op(tx: ViewsTx, me: Player) -> api.RequestDone:
             return api.RequestDone(request_id=cmd.decline(tx, scope, me, request_id).id, status="declined")
 
         return self._as_friend(op, write=True)
@@ -103,7 +104,7 @@ class Friends(Actions):
         """Withdraw a request the player sent."""
         scope = self._sim.scope
 
-        def op(tx: GiftsTx, me: Player) -> api.RequestDone:
+        def op(tx: ViewsTx, me: Player) -> api.RequestDone:
             return api.RequestDone(request_id=cmd.cancel(tx, scope, me, request_id).id, status="cancelled")
 
         return self._as_friend(op, write=True)
@@ -123,7 +124,7 @@ class Friends(Actions):
         """End a friendship."""
         sim = self._sim
 
-        def op(tx: GiftsTx, me: Player) -> api.RemovedResponse:
+        def op(tx: ViewsTx, me: Player) -> api.RemovedResponse:
             other = get_player(tx, sim.scope, external_id_of(friend_external_id) or "")
             cmd.remove(tx, sim.rt, sim.scope, me, other)
             return api.RemovedResponse(removed=True)
@@ -137,7 +138,7 @@ class Friends(Actions):
         sim = self._sim
         asked = query(api.SearchQuery, q=q, limit=limit, progression=progression)
 
-        def op(tx: GiftsTx, me: Player) -> builtins.list[api.SearchHit]:
+        def op(tx: ViewsTx, me: Player) -> builtins.list[api.SearchHit]:
             found = cmd.search(tx, sim.scope, me, asked.q, asked.limit)
             prog = views.progression_for(
                 tx, load_game(tx, sim.scope), asked.progression, [h.player for h in found]
@@ -161,7 +162,7 @@ class Friends(Actions):
         sim = self._sim
         q = query(api.SuggestionsQuery, limit=limit, progression=progression)
 
-        def op(tx: GiftsTx, me: Player) -> api.SuggestionsResponse:
+        def op(tx: ViewsTx, me: Player) -> api.SuggestionsResponse:
             chosen = cmd.suggestions(tx, sim.rt, sim.scope, me, q.limit)
             game = load_game(tx, sim.scope)
             prog = views.progression_for(tx, game, q.progression, chosen)
@@ -181,7 +182,7 @@ class Friends(Actions):
             api.FriendTarget, external_player_id=external_id_of(external_player_id), friend_code=friend_code
         )
 
-        def op(tx: GiftsTx, me: Player) -> api.BlockResponse:
+        def op(tx: ViewsTx, me: Player) -> api.BlockResponse:
             target = cmd.resolve_target(tx, sim.scope, target_of.friend_code, target_of.external_player_id)
             made = cmd.block(tx, sim.rt, sim.scope, me, target)
             return api.BlockResponse(block=views.block_row(target, made.created_at))
@@ -196,7 +197,7 @@ class Friends(Actions):
         """Lift a block."""
         scope = self._sim.scope
 
-        def op(tx: GiftsTx, me: Player) -> api.UnblockedResponse:
+        def op(tx: ViewsTx, me: Player) -> api.UnblockedResponse:
             cmd.unblock(tx, me, get_player(tx, scope, external_id_of(blocked_external_id) or ""))
             return api.UnblockedResponse(unblocked=True)
 
@@ -209,10 +210,10 @@ class Presence(Actions):
         sim = self._sim
         asked = body(api.HeartbeatRequest, status=status)
 
-        def op(tx: GiftsTx, me: Player) -> api.PresenceResponse:
+        def op(tx: ViewsTx, me: Player) -> api.PresenceResponse:
             _, done = players_cmd.heartbeat(tx, sim.rt, me, asked.status)
             presence = done.presence
-            ttl = load_game(tx, sim.scope).settings.presence.ttl_seconds
+            ttl = load_game(tx, sim.scope).settings.of(PRESENCE_SETTINGS).ttl_seconds
             return api.PresenceResponse(
                 online=presence.online(sim.clock.now(), ttl),
                 last_active_at=presence.last_active_at,

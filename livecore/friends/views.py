@@ -1,26 +1,56 @@
 """The friends lists as the API answers them, read from the store: the server's routes and an embedded
 simulation answer the same rows. Presence comes from the caller (``presence_of``): the server's presence
 board holds heartbeats newer than the stored row, an embedded store has only the row
-(:func:`stored_presence`)."""
+(:func:`stored_presence`).
+
+An area that builds on friends fills fields of the friend rows it owns (the gifts' cooldown) with
+:func:`add_row_fields`, so friends name no such area."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import Any, Protocol
 
 from livecore.api.views import Counterparty, Direction, display_view
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.friends import api
 from livecore.friends import commands as cmd
+from livecore.friends.commands import FriendsTx
 from livecore.friends.rules import check_progression_keys
+from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Game
-from livecore.gifts import commands as gift_cmd
-from livecore.gifts.commands import GiftsTx
 from livecore.players.presence import Presence
 from livecore.players.rules import Player, PlayerCard
+from livecore.store import HasGames, HasLedger
 
 #: A player's presence as the reader knows it.
 PresenceOf = Callable[[Player | PlayerCard], Presence]
+
+
+class ViewsTx(FriendsTx, HasGames, HasLedger, Protocol):
+    """The ports these views read (and the fields added to a friend row, :func:`add_row_fields`)."""
+
+
+#: What an area adds to the friend rows a player reads, ``(tx, game, player, now) -> {friend's id: fields}``
+#: (each a field of :class:`livecore.friends.api.FriendRow`, by its attribute name), in one read for them
+#: all; a friend it has nothing for is left out.
+RowFields = Callable[[Any, Game, Player, datetime], Mapping[str, Mapping[str, Any]]]
+_ROW_FIELDS: list[RowFields] = []
+
+
+def add_row_fields(fields: RowFields) -> RowFields:
+    """Adds ``fields`` to what fills the friend rows, after those added before it."""
+    _ROW_FIELDS.append(fields)
+    return fields
+
+
+def _row_fields(tx: ViewsTx, game: Game, player: Player, now: datetime) -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
+    for fields in _ROW_FIELDS:
+        for friend_id, values in fields(tx, game, player, now).items():
+            merged.setdefault(friend_id, {}).update(values)
+    return merged
 
 
 def stored_presence(player: Player | PlayerCard) -> Presence:
@@ -29,7 +59,7 @@ def stored_presence(player: Player | PlayerCard) -> Presence:
 
 
 def progression_for(
-    tx: GiftsTx, game: Game, keys: list[str] | None, players: Sequence[Player | PlayerCard]
+    tx: ViewsTx, game: Game, keys: list[str] | None, players: Sequence[Player | PlayerCard]
 ) -> dict[str, dict[str, int]] | None:
     """Progression of every row of a page (None when not asked for): the holdings from one query, and the
     activity of the rows' players from another, as a list reads cards without it."""
@@ -48,45 +78,45 @@ def friend_row(
     since: datetime,
     now: datetime,
     prog: dict[str, dict[str, int]] | None,
-    cooldowns: dict[str, datetime],
+    added: Mapping[str, Mapping[str, Any]],
     presence_of: PresenceOf,
 ) -> api.FriendRow:
-    """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``cooldowns`` (friend id
-    -> until) are the viewer's gift cooldowns
-    (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
+    """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``added`` (friend id ->
+    fields) are the fields the areas building on friends fill for the viewer (:func:`add_row_fields`)."""
     presence = presence_of(card)
     return api.FriendRow(
         external_player_id=card.external_id,
         display_identity=display_view(card),
         friends_since=since,
-        online=presence.online(now, game.settings.presence.ttl_seconds),
+        online=presence.online(now, game.settings.of(PRESENCE_SETTINGS).ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
-        gift_cooldown_until=cooldowns.get(card.id),
         progression=prog.get(card.id) if prog is not None else None,
+        **added.get(card.id, {}),
     )
 
 
 def new_friend_row(
-    tx: GiftsTx, game: Game, me: Player, friend: Player, now: datetime, presence_of: PresenceOf
+    tx: ViewsTx, game: Game, me: Player, friend: Player, now: datetime, presence_of: PresenceOf
 ) -> api.FriendRow:
-    """The row an accept or a reciprocal add answers: friends since now, cooldown from earlier gifts."""
-    cooldowns = gift_cmd.cooldowns(tx, game, me, now)
-    return friend_row(game, PlayerCard.of(friend), now, now, None, cooldowns, presence_of)
+    """The row an accept or a reciprocal add answers: friends since now, with the fields the areas add
+    (a cooldown from earlier gifts)."""
+    added = _row_fields(tx, game, me, now)
+    return friend_row(game, PlayerCard.of(friend), now, now, None, added, presence_of)
 
 
 def friends_view(
-    tx: GiftsTx, game: Game, player: Player, keys: list[str] | None, now: datetime, presence_of: PresenceOf
+    tx: ViewsTx, game: Game, player: Player, keys: list[str] | None, now: datetime, presence_of: PresenceOf
 ) -> api.FriendsResponse:
     rows = tx.friends.friend_cards(player.id)
     prog = progression_for(tx, game, keys, [c for _, c in rows])
-    cooldowns = gift_cmd.cooldowns(tx, game, player, now) if rows else {}
+    added = _row_fields(tx, game, player, now) if rows else {}
     return api.FriendsResponse(
-        friends=[friend_row(game, card, since, now, prog, cooldowns, presence_of) for since, card in rows]
+        friends=[friend_row(game, card, since, now, prog, added, presence_of) for since, card in rows]
     )
 
 
-def requests_view(tx: GiftsTx, game: Game, player: Player, keys: list[str] | None) -> api.RequestsResponse:
+def requests_view(tx: ViewsTx, game: Game, player: Player, keys: list[str] | None) -> api.RequestsResponse:
     rows = tx.friends.list_requests(player.id)
     prog = progression_for(tx, game, keys, [p for _, p in rows])
     incoming: list[api.RequestRow] = []
@@ -103,7 +133,7 @@ def requests_view(tx: GiftsTx, game: Game, player: Player, keys: list[str] | Non
     return api.RequestsResponse(incoming=incoming, outgoing=outgoing)
 
 
-def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
+def blocks_view(tx: ViewsTx, player: Player) -> api.BlocksResponse:
     return api.BlocksResponse(
         blocks=[
             api.BlockRow(
@@ -114,7 +144,7 @@ def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
     )
 
 
-def sent_request_row(tx: GiftsTx, added: cmd.Added) -> api.RequestRow:
+def sent_request_row(tx: ViewsTx, added: cmd.Added) -> api.RequestRow:
     """The pending request an add answers."""
     assert added.request is not None
     other = tx.players.by_id(added.request.to_player_id)
@@ -140,7 +170,7 @@ def suggestion_row(
     return api.SuggestionRow(
         external_player_id=p.external_id,
         display_identity=display_view(p),
-        online=presence.online(now, game.settings.presence.ttl_seconds),
+        online=presence.online(now, game.settings.of(PRESENCE_SETTINGS).ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
         progression=prog.get(p.id) if prog is not None else None,

@@ -7,14 +7,18 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
-from livecore.games import GiftingSettings
+from livecore.friends.views import add_row_fields
 from livecore.gifts import api, samples
 from livecore.gifts import rules as gifts
+from livecore.gifts.commands import delivered, friend_row_cooldowns
+from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIFT_NOT_FOUND
 from livecore.gifts.hooks import GiftSpecs
 from livecore.gifts.manifest import GIFTING
 from livecore.gifts.memory import GiftTables, MemoryGifts
+from livecore.gifts.settings import GiftingSettings
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
+from livecore.grants.api import SDK_CLAIM_GRANT, add_refusals
+from livecore.grants.commands import register_delivery
 from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -31,21 +35,6 @@ def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Pla
     tx.gifts.reassign(player.id, kept)
 
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.GIFTING_DISABLED: "The game has gifting turned off (the server history: never turned on).",
-    ErrorCode.NOT_FRIENDS: "The gift's target is not an accepted friend.",
-    ErrorCode.GIFT_NOT_ALLOWED: "The resource is not giftable, or it costs the sender in a studio-managed "
-    "game.",
-    ErrorCode.GIFT_AMOUNT_INVALID: "The amount is below 1 or above the resource's cap per gift.",
-    ErrorCode.GIFT_COOLDOWN: "Too soon to gift this friend again; `details.cooldownUntil` says when.",
-    ErrorCode.GIFT_LIMIT_REACHED: "The sender reached the game's daily send limit; `details.resetsAt`.",
-    ErrorCode.GIFT_INSUFFICIENT_BALANCE: "The gift costs the sender, who holds too little.",
-    ErrorCode.GIFT_EXPIRED: "The gift was not claimed before it expired.",
-    ErrorCode.GIFT_NOT_FOUND: "No such gift among those the caller received.",
-    ErrorCode.GIFT_ALREADY_CLAIMED: "The gift (or the grant delivering it) was claimed already.",
-}
-
-
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     return {
         "gifts": [
@@ -58,6 +47,12 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     }
 
 
+# A gift's grant delivers the gift (a claim of it runs the gift's claim rule), and a friend row shows when
+# its friend may be gifted again.
+register_delivery(gifts.GIFT_SOURCE_KIND, delivered)
+add_refusals((SDK_CLAIM_GRANT,), (GIFT_ALREADY_CLAIMED, GIFT_EXPIRED))
+add_row_fields(friend_row_cooldowns)
+
 AREA = Area(
     name="gifts",
     manifest=(GIFTING,),
@@ -65,7 +60,7 @@ AREA = Area(
     page="gifts",
     builds_on=("friends", "grants"),
     routes=api.ROUTES,
-    record_ids={"giftId": ErrorCode.GIFT_NOT_FOUND},
+    record_ids={"giftId": GIFT_NOT_FOUND},
     merge=_merge,
     erase=_erase,
     webhooks=(
@@ -73,7 +68,7 @@ AREA = Area(
         GiftClaimed,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     hookspecs=GiftSpecs,
     tables=GiftTables,

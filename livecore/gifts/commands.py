@@ -10,37 +10,70 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
-from livecore.commands.reads import GiftSendReads, Reads
+from livecore.commands.reads import Reads
 from livecore.economy.commands import change
-from livecore.economy.rules import Reason
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.economy.rules import add_reason
+from livecore.errors import LivecoreError
 from livecore.games import Entry, Game
+from livecore.gifts.errors import GIFT_NOT_FOUND
+from livecore.gifts.reads import GiftSendReads
 from livecore.gifts.rules import (
     GIFT_SOURCE_KIND,
     MESSAGE,
     Gift,
     GiftStatus,
     SendRequest,
+    check_claim,
     check_replay,
     check_send,
+    claimed,
     cooldown_until,
     cooldown_window_start,
     day_start,
     expiry,
     stats_window,
 )
-from livecore.gifts.webhooks import GiftSent
+from livecore.gifts.settings import GIFTING_SETTINGS
+from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.grants.commands import issue_grant, settle_loaded
-from livecore.grants.rules import GrantKind, GrantTrigger
+from livecore.grants.rules import Grant, GrantKind, GrantTrigger
 from livecore.ids import new_uuid
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
 
+#: The sender's debit of a gift that costs it (``gift_cost``).
+GIFT_COST = add_reason("GIFT_COST", "gift_cost")
+
 
 class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
     """The ports these commands use."""
+
+
+@attrs.frozen
+class Delivered:
+    """The gift a grant delivers, settled with its grant (:class:`livecore.grants.commands.Delivery`):
+    whatever claims the grant claims the gift, and a client claim of the grant runs the gift's claim rule
+    (410 ``gift_expired``, 409 ``gift_already_claimed``)."""
+
+    gift: Gift
+
+    def check_claim(self, now: datetime) -> None:
+        check_claim(self.gift, now)
+
+    def settled(self, tx: GiftsTx, rt: Runtime, scope: Scope, now: datetime) -> Delivered:
+        if self.gift.status is GiftStatus.CLAIMED:
+            return self
+        gift = claimed(self.gift, now)
+        tx.gifts.update(gift)
+        emit(tx, rt, scope, GiftClaimed.of(gift))
+        return Delivered(gift)
+
+
+def delivered(tx: GiftsTx, grant: Grant) -> Delivered | None:
+    """The gift a gift's grant delivers (its ``sourceRefId``)."""
+    gift = tx.gifts.get(grant.game_id, grant.source_ref_id or "")
+    return None if gift is None else Delivered(gift)
 
 
 @attrs.frozen
@@ -63,7 +96,7 @@ def send_reads(
     if recipient_external_id is None:
         return Reads()
     res = game.settings.resources.get(request.resource_key)
-    since, day = stats_window(game.settings.gifting, now)
+    since, day = stats_window(game.settings.of(GIFTING_SETTINGS), now)
     sender, recipient = (scope.game_id, sender_external_id), (scope.game_id, recipient_external_id)
     read = GiftSendReads(
         sender=sender,
@@ -73,10 +106,9 @@ def send_reads(
         cooldown_since=since,
         day_start=day,
     )
-    return Reads(players=(recipient,), gift_sends=(read,))
+    return Reads(players=(recipient,), areas=(read,))
 
 
-@player_write("sender")
 def send(
     tx: GiftsTx,
     rt: Runtime,
@@ -94,7 +126,7 @@ def send(
         if earlier is not None:
             return Sent(check_replay(earlier, recipient.id, request), replayed=True)
     now = rt.clock.now()
-    settings = game.settings.gifting
+    settings = game.settings.of(GIFTING_SETTINGS)
     are_friends = sender.id != recipient.id and tx.friends.get_friendship(sender.id, recipient.id) is not None
     stats = tx.gifts.sender_stats(sender.id, recipient.id, *stats_window(settings, now))
     res_declared = game.settings.resources.get(request.resource_key)
@@ -124,7 +156,7 @@ def send(
         idempotency_key=request.idempotency_key,
     )
     if res.costs_sender:
-        change(tx, rt, scope, game, sender, res, -gift.amount, Reason.GIFT_COST, source_ref_id=gift.id)
+        change(tx, rt, scope, game, sender, res, -gift.amount, GIFT_COST, source_ref_id=gift.id)
     tx.gifts.insert(gift)
     emit(tx, rt, scope, GiftSent.of(gift))
     issue_grant(
@@ -146,19 +178,18 @@ def get_gift(tx: GiftsTx, scope: Scope, recipient: Player, gift_id: str) -> Gift
     """A gift as its recipient sees it; anyone else (the sender too) is told it does not exist."""
     gift = tx.gifts.get(scope.game_id, gift_id)
     if gift is None or gift.recipient_id != recipient.id:
-        raise LivecoreError(ErrorCode.GIFT_NOT_FOUND, "No such gift for you.", {"giftId": gift_id})
+        raise LivecoreError(GIFT_NOT_FOUND, "No such gift for you.", {"giftId": gift_id})
     return gift
 
 
-@player_write("recipient")
 def claim(tx: GiftsTx, rt: Runtime, scope: Scope, recipient: Player, gift_id: str) -> Gift:
     """Claim a gift: the path of claiming its grant (credit now, ``gift.claimed`` + ``grant.claimed``)."""
     gift = get_gift(tx, scope, recipient, gift_id)
     grant = tx.grants.get(scope.game_id, gift.grant_id)
     assert grant is not None  # written with the gift
-    _, claimed = settle_loaded(tx, rt, scope, recipient, grant, gift, GrantTrigger.CLAIM)
-    assert claimed is not None
-    return claimed
+    _, settled = settle_loaded(tx, rt, scope, recipient, grant, Delivered(gift), GrantTrigger.CLAIM)
+    assert settled is not None
+    return settled.gift
 
 
 def sent_today(tx: GiftsTx, sender: Player, now: datetime) -> int:
@@ -167,6 +198,14 @@ def sent_today(tx: GiftsTx, sender: Player, now: datetime) -> int:
 
 def cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[str, datetime]:
     """Friend id -> when the sender may gift them again, for friends still on cooldown."""
-    settings = game.settings.gifting
+    settings = game.settings.of(GIFTING_SETTINGS)
     last = tx.gifts.cooldowns(sender.id, cooldown_window_start(settings, now))
     return {pid: until for pid, t in last.items() if (until := cooldown_until(t, settings, now)) is not None}
+
+
+def friend_row_cooldowns(
+    tx: GiftsTx, game: Game, sender: Player, now: datetime
+) -> dict[str, dict[str, datetime]]:
+    """The friend rows' ``giftCooldownUntil``: the sender's cooldowns, as fields of the rows of the friends
+    still on one (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
+    return {pid: {"gift_cooldown_until": until} for pid, until in cooldowns(tx, game, sender, now).items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -10,10 +11,11 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
-from livecore.crates.rules import CrateEntry
+from livecore.economy.errors import RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED
 from livecore.economy.rules import AMOUNT
-from livecore.errors import ErrorCode, invalid_request
+from livecore.errors import Code, invalid_request
 from livecore.games import Entry, ResourceType
+from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED, GRANT_NOT_FOUND
 from livecore.grants.rules import (
     ENTRIES,
     AckedBy,
@@ -22,10 +24,13 @@ from livecore.grants.rules import (
     GrantEntry,
     GrantKind,
     GrantStatus,
+    KindEntry,
     effective_status,
+    kind_entry,
 )
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
+from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 
 
 class GrantSourceKind(enum.StrEnum):
@@ -43,8 +48,9 @@ def _entry_type(value: str) -> EntryType:
 @attrs.frozen
 class RewardEntry:
     """A grant entry (docs/reference/grants.md#the-record): a reward ``{type, key, amount, parameters?}``,
-    ``parameters`` only for items; or, in a crate grant, crates ``{type: "crate", key, amount}``.
-    ``type`` takes a :class:`~livecore.games.ResourceType` as well."""
+    ``parameters`` only for items; or, in a grant of a registered kind, its entries ``{type, key, amount}``
+    (crates ``{type: "crate", key, amount}``). ``type`` takes a :class:`~livecore.games.ResourceType` as
+    well."""
 
     type: EntryType = attrs.field(converter=_entry_type)
     key: str = attrs.field(metadata=limited(ID))
@@ -55,18 +61,19 @@ class RewardEntry:
 
     def to_entry(self, at: str = "parameters") -> GrantEntry:
         """The core's entry; ``at`` names this entry's ``parameters`` in an error."""
-        if self.type is not EntryType.CRATE:
+        registered = kind_entry(self.type)
+        if registered is None:
             return Entry(
                 type=ResourceType(self.type), key=self.key, amount=self.amount, parameters=self.parameters
             )
         if self.parameters is not None:
             raise invalid_request("Only item entries carry parameters.", {at: "items only"})
-        return CrateEntry(key=self.key, amount=self.amount)
+        return registered(key=self.key, amount=self.amount)  # type: ignore[call-arg]
 
     @classmethod
     def of(cls, entry: GrantEntry) -> RewardEntry:
-        if isinstance(entry, CrateEntry):
-            return cls(type=EntryType.CRATE, key=entry.key, amount=entry.amount)
+        if isinstance(entry, KindEntry):
+            return cls(type=EntryType(entry.type), key=entry.key, amount=entry.amount)
         return cls(type=entry.type, key=entry.key, amount=entry.amount, parameters=entry.parameters)
 
 
@@ -134,7 +141,7 @@ SDK_PENDING_GRANTS = Route(
     summary="Grants waiting to be claimed, oldest first.",
     auth=Auth.PLAYER,
     response=GrantListResponse,
-    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(PLAYER_SECRET_INVALID, PLAYER_NOT_FOUND),
 )
 
 
@@ -149,13 +156,11 @@ SDK_CLAIM_GRANT = Route(
     idempotency=Idempotency.OPTIONAL,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.GRANT_NOT_FOUND,
-        ErrorCode.GRANT_ALREADY_CLAIMED,
-        ErrorCode.GRANT_EXPIRED,
-        ErrorCode.CRATE_MUST_BE_OPENED,
-        # A gift's grant is claimed under the gift's rule.
-        ErrorCode.GIFT_ALREADY_CLAIMED,
-        ErrorCode.GIFT_EXPIRED,
+        GRANT_NOT_FOUND,
+        GRANT_ALREADY_CLAIMED,
+        GRANT_EXPIRED,
+        # And what the areas building on grants add (add_refusals): a kind that is not claimed, the claim
+        # rule of a record a grant delivers.
     ),
 )
 
@@ -171,7 +176,7 @@ SERVER_CREATE_GRANT = Route(
     response=GrantResponse,
     idempotency=Idempotency.REQUIRED,
     body_idempotency_field=True,
-    errors=(ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED, PLAYER_NOT_FOUND),
 )
 
 
@@ -184,11 +189,27 @@ SERVER_ACK_GRANT = Route(
     response=GrantResponse,
     idempotency=Idempotency.REQUIRED,
     errors=(
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.GRANT_NOT_FOUND,
-        ErrorCode.GRANT_EXPIRED,
-        ErrorCode.CRATE_MUST_BE_OPENED,
+        PLAYER_NOT_FOUND,
+        GRANT_NOT_FOUND,
+        GRANT_EXPIRED,
+        # And what the areas building on grants add (add_refusals): a kind that is not acknowledged.
     ),
 )
 
 ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)
+
+# The codes each route declares itself, by route name: what add_refusals adds after.
+_DECLARED: dict[str, tuple[Code, ...]] = {}
+
+
+def add_refusals(routes: Iterable[Route], codes: Iterable[Code]) -> None:
+    """Adds ``codes`` to the refusals ``routes`` declare, for an area that builds on grants and whose rule
+    these routes run (a kind of grant that refuses a claim or an ack, a delivered record's claim rule), as
+    it declares itself. The codes added come after the route's own, ordered by value, so that the
+    documents do not depend on the order the areas were imported in."""
+    for route in routes:
+        own = _DECLARED.setdefault(route.name, route.errors)
+        added = {*route.errors[len(own) :], *codes} - set(own)
+        # A route is frozen for whoever reads it; only the areas built on grants complete it, once, as
+        # they are imported, before any document or server reads it.
+        object.__setattr__(route, "errors", (*own, *sorted(added, key=lambda code: code.value)))

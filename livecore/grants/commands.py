@@ -1,17 +1,21 @@
-"""Grant commands: create (server), claim (client), ack (server), the expiry sweep."""
+"""Grant commands: create (server), claim (client), ack (server), the expiry sweep.
+
+A grant may deliver another area's record (a gift's grant is the gift): that area registers, for the
+grants' ``sourceKind`` it issues, how to read the record a grant delivers (:func:`register_delivery`), and
+the record is settled with its grant (:class:`Delivery`); grants name no such area."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Self, TypeVar
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import check_actor, player_write
+from livecore.commands.actor import check_actor
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
-from livecore.errors import ErrorCode, LivecoreError
-from livecore.gifts.rules import GIFT_SOURCE_KIND, Gift, GiftStatus, check_claim, claimed
-from livecore.gifts.webhooks import GiftClaimed
+from livecore.errors import LivecoreError
+from livecore.grants.errors import GRANT_NOT_FOUND
 from livecore.grants.rules import (
     Grant,
     GrantEntry,
@@ -28,11 +32,36 @@ from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players.commands import first_contact, load_game
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+from livecore.store import HasGames, HasGrants, HasLedger, HasOutbox, HasPlayers
 
 
-class GrantsTx(HasGames, HasPlayers, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):
+class GrantsTx(HasGames, HasPlayers, HasLedger, HasGrants, HasOutbox, Protocol):
     """The ports these commands use."""
+
+
+class Delivery(Protocol):
+    """A record a grant delivers, settled with it (a gift, by the gifts area)."""
+
+    def check_claim(self, now: datetime) -> None:
+        """Refuses a client claim of the grant that the record's own rule refuses."""
+        ...
+
+    def settled(self, tx: Any, rt: Runtime, scope: Scope, now: datetime) -> Self:
+        """The record once its grant is claimed, written and its webhook fired (after the grant's credit,
+        before ``grant.claimed``); unchanged if it was settled before."""
+        ...
+
+
+D = TypeVar("D", bound=Delivery)
+#: Reads the record a grant delivers, ``(tx, grant) -> record``; None when there is none.
+DeliveryReader = Callable[[Any, "Grant"], Delivery | None]
+_DELIVERIES: dict[str, DeliveryReader] = {}
+
+
+def register_delivery(source_kind: str, read: DeliveryReader) -> None:
+    """The grants of ``source_kind`` deliver a record of the registering area's, read by ``read`` when a
+    grant of theirs is settled by id (:func:`settle`)."""
+    _DELIVERIES[source_kind] = read
 
 
 SWEEP_BATCH = 500
@@ -110,7 +139,7 @@ def issue_grant(
 def get_grant(tx: GrantsTx, scope: Scope, player: Player, grant_id: str) -> Grant:
     grant = tx.grants.get(scope.game_id, grant_id)
     if grant is None or grant.player_id != player.id:
-        raise LivecoreError(ErrorCode.GRANT_NOT_FOUND, "Grant not found.", {"grantId": grant_id})
+        raise LivecoreError(GRANT_NOT_FOUND, "Grant not found.", {"grantId": grant_id})
     return grant
 
 
@@ -118,25 +147,21 @@ def settle(
     tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str, trigger: GrantTrigger
 ) -> Grant:
     """Claim, ack or force-claim: the grant becomes claimed, its entries are credited and
-    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged. A crate grant is
-    refused (409 ``crate_must_be_opened``): :func:`livecore.crates.commands.open_crate` claims it.
+    ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged. A grant of a kind that
+    refuses the trigger is refused (its kind's refusal).
 
-    A gift's grant is the gift: a client claim of it runs the gift's claim rule (410 ``gift_expired``,
-    409 ``gift_already_claimed``), and whatever claims the grant claims the gift with it
-    (``gift.claimed`` fires before ``grant.claimed``)."""
+    A grant that delivers a record (:func:`register_delivery`) is settled with it: a client claim runs the
+    record's claim rule, and whatever claims the grant settles the record (its webhook fires before
+    ``grant.claimed``)."""
     grant = get_grant(tx, scope, player, grant_id)
-    gift = (
-        tx.gifts.get(grant.game_id, grant.source_ref_id or "")
-        if grant.source_kind == GIFT_SOURCE_KIND
-        else None
-    )
-    return settle_loaded(tx, rt, scope, player, grant, gift, trigger)[0]
+    read = _DELIVERIES.get(grant.source_kind)
+    delivery = read(tx, grant) if read is not None else None
+    return settle_loaded(tx, rt, scope, player, grant, delivery, trigger)[0]
 
 
-@player_write("player")
 def claim(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str) -> Grant:
-    """The player claims one of its grants (the client's claim): :func:`settle` with the claim trigger,
-    its ban refused before the grant is looked up."""
+    """The player claims one of its grants (the client's claim): :func:`settle` with the claim trigger
+    (its route refuses a banned player before this runs: livecore.commands.actor)."""
     return settle(tx, rt, scope, player, grant_id, GrantTrigger.CLAIM)
 
 
@@ -146,18 +171,18 @@ def settle_loaded(
     scope: Scope,
     player: Player,
     grant: Grant,
-    gift: Gift | None,
+    delivery: D | None,
     trigger: GrantTrigger,
-) -> tuple[Grant, Gift | None]:
-    """:func:`settle` of a grant (and the gift it delivers, if any) already read; returns both after."""
+) -> tuple[Grant, D | None]:
+    """:func:`settle` of a grant (and the record it delivers, if any) already read; returns both after."""
     if trigger is GrantTrigger.CLAIM:
         check_actor(player)  # a claim is the player's own write, however it was reached
     now = rt.clock.now()
-    if gift is not None and trigger is GrantTrigger.CLAIM:
-        check_claim(gift, now)
+    if delivery is not None and trigger is GrantTrigger.CLAIM:
+        delivery.check_claim(now)
     settled, changed = transition(grant, trigger, now)
     if not changed:
-        return settled, gift
+        return settled, delivery
     game = load_game(tx, scope)
     for entry in settled.rewards:
         change(
@@ -173,12 +198,10 @@ def settle_loaded(
             parameters=entry.parameters,
         )
     tx.grants.update(settled)
-    if gift is not None and gift.status is not GiftStatus.CLAIMED:
-        gift = claimed(gift, now)
-        tx.gifts.update(gift)
-        emit(tx, rt, scope, GiftClaimed.of(gift))
+    if delivery is not None:
+        delivery = delivery.settled(tx, rt, scope, now)
     emit(tx, rt, scope, GrantClaimed.of(settled))
-    return settled, gift
+    return settled, delivery
 
 
 def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
@@ -196,4 +219,14 @@ def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
     return len(due)
 
 
-__all__ = ["claim", "create_grant", "expire_grants", "get_grant", "issue_grant", "settle", "settle_loaded"]
+__all__ = [
+    "Delivery",
+    "claim",
+    "create_grant",
+    "expire_grants",
+    "get_grant",
+    "issue_grant",
+    "register_delivery",
+    "settle",
+    "settle_loaded",
+]

@@ -5,25 +5,25 @@ operator force-claim makes it ``claimed``; the expiry sweep makes a pending gran
 ``expired``. Claiming credits every entry to the player's ledger (in a studio-managed game this is the
 platform's record of what it granted; the studio credits its own balances from ``grant.claimed``).
 
-A crate grant (kind ``crate``, :mod:`livecore.crates.rules`) is claimed only by opening it, which draws its
-contents into a second grant claimed at once; a reward grant cannot be opened.
+Kinds: a grant of kind ``reward`` holds rewards. An area that builds on grants adds a kind of its own with
+:func:`register_kind` (the crates area's ``crate``, claimed only by opening it): the kind's value, the
+entries its grants hold and their check, the triggers that settle or end it and the refusal of any other.
 
-Refusals, in this order: the wrong kind for the trigger (a claim or ack of a crate grant is 409
-``crate_must_be_opened``, opening a reward grant 409 ``not_a_crate``); then claiming or opening a claimed
-grant is 409 ``grant_already_claimed``, an expired one (or one past its ``expiresAt`` that the sweep has
-not reached yet) 409 ``grant_expired``. A server ack of a grant that is already claimed answers the grant
-as it is (acks are idempotent). An operator force-claim takes any status of a reward grant to claimed.
+Refusals, in this order: the wrong kind for the trigger (the refusal its kind declares); then claiming a
+claimed grant is 409 ``grant_already_claimed``, an expired one (or one past its ``expiresAt`` that the
+sweep has not reached yet) 409 ``grant_expired``. A server ack of a grant that is already claimed answers
+the grant as it is (acks are idempotent). An operator force-claim takes any status of a reward grant to
+claimed.
 
 Entries: a reward grant's are ``{type, key, amount, parameters?}``; the key must be a resource of that
-type in the game, ``amount`` 1 or more, ``parameters`` only on items, never a system item. A crate
-grant's are crate entries ``{type: "crate", key, amount}``
-(:func:`livecore.crates.rules.check_crate_entries`).
+type in the game, ``amount`` 1 or more, ``parameters`` only on items, never a system item. A registered
+kind's grant holds its own entries ``{type, key, amount}``, checked by the kind.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -31,41 +31,38 @@ import attrs
 import cattrs
 
 from livecore.api.convert import converter, response_converter
-from livecore.crates.rules import CrateEntry, check_crate_entries
 from livecore.economy.rules import check_amount, resource
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.enums import add_member
+from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Entry, Game, ResourceType
+from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED
 from livecore.limits import FREE_FORM, Count
 
 ENTRIES = Count(min_items=1, max_items=100)
 #: The most pending grants a player's list shows, oldest first.
 PENDING_LIMIT = 200
 
-GrantEntry = Entry | CrateEntry
-"""One entry of a grant: a reward (a reward grant's) or crates (a crate grant's)."""
+
+@attrs.frozen
+class KindEntry:
+    """One entry of a grant of a registered kind: ``amount`` of ``key``, of the entry ``type`` the kind
+    names (its class narrows ``type`` to that value)."""
+
+    key: str
+    amount: int
+    type: str
 
 
-def _structure_entry(converter: cattrs.Converter) -> Callable[[Any, Any], GrantEntry]:
-    def structure(value: Any, _: Any) -> GrantEntry:
-        crate = isinstance(value, dict) and value.get("type") == "crate"
-        if crate:
-            return converter.structure(value, CrateEntry)
-        return converter.structure(value, Entry)
-
-    return structure
-
-
-# The wire converters read a grant entry by its ``type`` (a webhook's, when a client reads it back).
-for _converter in (converter, response_converter):
-    _converter.register_structure_hook_func(lambda t: t == GrantEntry, _structure_entry(_converter))
+GrantEntry = Entry | KindEntry
+"""One entry of a grant: a reward (a reward grant's) or a registered kind's entry."""
 
 
 class EntryType(enum.StrEnum):
-    """What a grant entry gives: a resource of one type, or crates to open."""
+    """What a grant entry gives: a resource of one type, or a registered kind's entry type (added by
+    :func:`register_kind`)."""
 
     CURRENCY = "currency"
     ITEM = "item"
-    CRATE = "crate"
 
 
 class GrantStatus(enum.StrEnum):
@@ -79,12 +76,14 @@ class GrantTrigger(enum.Enum):
     ACK = "ack"  # server acknowledgement
     FORCE_CLAIM = "force_claim"  # operator override
     EXPIRE = "expire"  # the sweep
-    OPEN = "open"  # the player opens a crate grant
+    OPEN = "open"  # the player opens a grant of a kind that is opened rather than claimed
 
 
 class GrantKind(enum.StrEnum):
+    """A grant's kind: ``reward``, and the kinds the areas building on grants add
+    (:func:`register_kind`)."""
+
     REWARD = "reward"
-    CRATE = "crate"
 
 
 class AckedBy(enum.StrEnum):
@@ -101,7 +100,7 @@ class Grant:
     game_id: str
     kind: GrantKind
     status: GrantStatus
-    entries: tuple[GrantEntry, ...]  # crate entries in a crate grant, rewards in any other
+    entries: tuple[GrantEntry, ...]  # a registered kind's entries in its grants, rewards in a reward grant
     source_kind: str
     source_ref_id: str | None
     metadata: dict[str, Any]
@@ -112,8 +111,7 @@ class Grant:
 
     @property
     def rewards(self) -> tuple[Entry, ...]:
-        """What claiming the grant credits: a reward grant's entries; a crate grant has none (opening it
-        draws them)."""
+        """What claiming the grant credits: a reward grant's entries; a registered kind's grant has none."""
         return tuple(e for e in self.entries if isinstance(e, Entry))
 
 
@@ -130,11 +128,114 @@ TRANSITIONS: dict[tuple[GrantStatus, GrantTrigger], GrantStatus] = {
     (GrantStatus.PENDING, GrantTrigger.OPEN): GrantStatus.CLAIMED,
 }
 
-# The triggers each kind of grant accepts; any other is refused before its status is looked at.
-TRIGGERS: dict[GrantKind, frozenset[GrantTrigger]] = {
-    GrantKind.REWARD: frozenset(GrantTrigger) - {GrantTrigger.OPEN},
-    GrantKind.CRATE: frozenset({GrantTrigger.OPEN, GrantTrigger.EXPIRE}),
+
+@attrs.frozen
+class Kind:
+    """A kind of grant, as :func:`register_kind` records it."""
+
+    kind: GrantKind
+    #: The entries its grants hold, and their check as a grant is created (``(game, entries) -> entries``).
+    entry: type[Entry] | type[KindEntry]
+    check: Callable[[Game, Sequence[Any]], tuple[GrantEntry, ...]]
+    #: How its grants' entries are named in a refusal (``"crate entries"``).
+    holds: str
+    #: The triggers it accepts; any other is refused with ``refusal(grant)`` before its status is looked at.
+    triggers: frozenset[GrantTrigger]
+    refusal: Callable[[Grant], LivecoreError]
+
+
+def _check_rewards(game: Game, rewards: Sequence[Entry]) -> tuple[GrantEntry, ...]:
+    for i, entry in enumerate(rewards):
+        try:
+            resource(game, entry.key, entry.type)
+            check_amount(entry.amount, f"entries[{i}].amount")
+        except LivecoreError as exc:
+            if exc.details is not None and "resourceKey" in exc.details:
+                exc.details = {**exc.details, "entry": i}
+            raise
+        if entry.parameters is not None and entry.type is not ResourceType.ITEM:
+            raise invalid_request(
+                "Only item entries carry parameters.", {f"entries[{i}].parameters": "items only"}
+            )
+        FREE_FORM.check(entry.parameters, f"entries[{i}].parameters")
+    return tuple(rewards)
+
+
+_KINDS: dict[GrantKind, Kind] = {
+    GrantKind.REWARD: Kind(
+        kind=GrantKind.REWARD,
+        entry=Entry,
+        check=_check_rewards,
+        holds="currency and item entries",
+        # Opening is the trigger of a kind that is opened instead of claimed (:func:`register_kind`).
+        triggers=frozenset(GrantTrigger) - {GrantTrigger.OPEN},
+        refusal=lambda grant: _foreign(grant, GrantTrigger.OPEN),
+    )
 }
+# The refusal of a trigger that a registered kind owns, given a grant of another kind.
+_OWN_TRIGGERS: dict[GrantTrigger, Callable[[Grant], LivecoreError]] = {}
+
+
+def _foreign(grant: Grant, trigger: GrantTrigger) -> LivecoreError:
+    refusal = _OWN_TRIGGERS.get(trigger)
+    if refusal is None:  # no registered kind takes the trigger: no command gives it
+        raise AssertionError(f"a {grant.kind} grant does not take {trigger}")
+    return refusal(grant)
+
+
+# A registered kind's entry classes, by their ``type``.
+_ENTRIES: dict[str, type[KindEntry]] = {}
+
+
+def register_kind(
+    value: str,
+    *,
+    entry: type[KindEntry],
+    check: Callable[[Game, Sequence[Any]], tuple[GrantEntry, ...]],
+    holds: str,
+    triggers: frozenset[GrantTrigger],
+    refusal: Callable[[Grant], LivecoreError],
+    own_trigger: tuple[GrantTrigger, Callable[[Grant], LivecoreError]] | None = None,
+) -> GrantKind:
+    """Adds the kind of grant ``value`` (an area that builds on grants, as its module is imported): its
+    grants hold ``entry`` entries (whose ``type`` default names them on the wire, a member of
+    :class:`EntryType` too), checked by ``check`` when a grant is created; ``triggers`` settle or end them,
+    any other is refused with ``refusal``. ``own_trigger`` is a trigger only its grants take (opening),
+    with the refusal of it on a grant of another kind. Answers the kind, a member of :class:`GrantKind`."""
+    if own_trigger is not None:
+        _OWN_TRIGGERS[own_trigger[0]] = own_trigger[1]
+    kind = add_member(GrantKind, value.upper(), value)
+    entry_type = attrs.fields(entry).type.default
+    add_member(EntryType, entry_type.upper(), entry_type)
+    _KINDS[kind] = Kind(kind, entry, check, holds, triggers, refusal)
+    _ENTRIES[entry_type] = entry
+    return kind
+
+
+def kind_of(kind: GrantKind) -> Kind:
+    """What the kind of grant ``kind`` holds and takes."""
+    return _KINDS[kind]
+
+
+def kind_entry(entry_type: str) -> type[KindEntry] | None:
+    """The registered entry class whose ``type`` is ``entry_type``; None for a reward's type."""
+    return _ENTRIES.get(entry_type)
+
+
+def _structure_entry(converter: cattrs.Converter) -> Callable[[Any, Any], GrantEntry]:
+    def structure(value: Any, _: Any) -> GrantEntry:
+        registered = kind_entry(str(value.get("type"))) if isinstance(value, dict) else None
+        if registered is not None:
+            return converter.structure(value, registered)
+        return converter.structure(value, Entry)
+
+    return structure
+
+
+# The wire converters read a grant entry by its ``type`` (a webhook's, when a client reads it back).
+for _converter in (converter, response_converter):
+    _converter.register_structure_hook_func(lambda t: t == GrantEntry, _structure_entry(_converter))
+
 
 _ACKED_BY = {
     GrantTrigger.CLAIM: AckedBy.CLIENT,
@@ -153,22 +254,15 @@ def effective_status(grant: Grant, now: datetime) -> GrantStatus:
 
 def _refusal(status: GrantStatus) -> LivecoreError:
     if status is GrantStatus.CLAIMED:
-        return LivecoreError(ErrorCode.GRANT_ALREADY_CLAIMED, "This grant was already claimed.")
-    return LivecoreError(ErrorCode.GRANT_EXPIRED, "This grant expired before it was claimed.")
-
-
-def _wrong_kind(grant: Grant) -> LivecoreError:
-    if grant.kind is GrantKind.CRATE:
-        return LivecoreError(
-            ErrorCode.CRATE_MUST_BE_OPENED, "A crate grant is claimed by opening it.", {"grantId": grant.id}
-        )
-    return LivecoreError(ErrorCode.NOT_A_CRATE, "This grant is not a crate.", {"grantId": grant.id})
+        return LivecoreError(GRANT_ALREADY_CLAIMED, "This grant was already claimed.")
+    return LivecoreError(GRANT_EXPIRED, "This grant expired before it was claimed.")
 
 
 def transition(grant: Grant, trigger: GrantTrigger, now: datetime) -> tuple[Grant, bool]:
     """The grant after ``trigger`` and whether it changed state (credit and webhook only then)."""
-    if trigger not in TRIGGERS[grant.kind]:
-        raise _wrong_kind(grant)
+    kind = _KINDS[grant.kind]
+    if trigger not in kind.triggers:
+        raise kind.refusal(grant)
     status = effective_status(grant, now) if trigger is not GrantTrigger.EXPIRE else grant.status
     nxt = TRANSITIONS.get((status, trigger))
     if nxt is None:
@@ -181,30 +275,15 @@ def transition(grant: Grant, trigger: GrantTrigger, now: datetime) -> tuple[Gran
 
 
 def validate_entries(game: Game, kind: GrantKind, entries: list[GrantEntry]) -> tuple[GrantEntry, ...]:
-    """The entries of a new grant of ``kind``: crate entries in a crate grant, rewards in any other."""
+    """The entries of a new grant of ``kind``: the kind's own entries, checked by it."""
     ENTRIES.check(entries, "entries")
-    wanted = CrateEntry if kind is GrantKind.CRATE else Entry
+    rules = _KINDS[kind]
     for i, any_entry in enumerate(entries):
-        if not isinstance(any_entry, wanted):
-            held = "crate entries" if kind is GrantKind.CRATE else "currency and item entries"
-            raise invalid_request(f"A {kind} grant holds {held}.", {f"entries[{i}].type": f"{held} only"})
-    if kind is GrantKind.CRATE:
-        return check_crate_entries(game, [e for e in entries if isinstance(e, CrateEntry)])
-    rewards = [e for e in entries if isinstance(e, Entry)]
-    for i, entry in enumerate(rewards):
-        try:
-            resource(game, entry.key, entry.type)
-            check_amount(entry.amount, f"entries[{i}].amount")
-        except LivecoreError as exc:
-            if exc.details is not None and "resourceKey" in exc.details:
-                exc.details = {**exc.details, "entry": i}
-            raise
-        if entry.parameters is not None and entry.type is not ResourceType.ITEM:
+        if not isinstance(any_entry, rules.entry):
             raise invalid_request(
-                "Only item entries carry parameters.", {f"entries[{i}].parameters": "items only"}
+                f"A {kind} grant holds {rules.holds}.", {f"entries[{i}].type": f"{rules.holds} only"}
             )
-        FREE_FORM.check(entry.parameters, f"entries[{i}].parameters")
-    return tuple(rewards)
+    return rules.check(game, entries)
 
 
 def validate_expiry(expires_at: datetime | None, now: datetime) -> datetime | None:
@@ -214,7 +293,7 @@ def validate_expiry(expires_at: datetime | None, now: datetime) -> datetime | No
 
 
 def entry_payload(entry: GrantEntry) -> dict[str, Any]:
-    if isinstance(entry, CrateEntry):
+    if isinstance(entry, KindEntry):
         return {"type": entry.type, "key": entry.key, "amount": entry.amount}
     out: dict[str, Any] = {"type": entry.type.value, "key": entry.key, "amount": entry.amount}
     if entry.parameters is not None:

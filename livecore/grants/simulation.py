@@ -1,4 +1,5 @@
-"""The grant actions of a simulated player (``sdk.grants``): pending grants, claims, crate opening."""
+"""The grant actions of a simulated player (``sdk.grants``): pending grants, claims (opening a crate grant is
+the crates' action, :mod:`livecore.crates.simulation`)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from livecore.crates import commands as crates
-from livecore.crates.api import OpenCrateResponse
 from livecore.grants.api import CreateGrantRequest, GrantListResponse, GrantResponse, GrantView, RewardEntry
 from livecore.grants.commands import GrantsTx, create_grant, settle
-from livecore.grants.rules import PENDING_LIMIT, GrantKind, GrantTrigger
+from livecore.grants.rules import PENDING_LIMIT, GrantKind, GrantTrigger, kind_of
 from livecore.simulation.actions import SIMULATED_KEY, Actions, ServerActions, body, external_id_of
 
 if TYPE_CHECKING:
@@ -37,15 +36,9 @@ class Grants(Actions):
         )
 
     def claim_all(self) -> list[GrantResponse]:
-        """Claim every pending reward grant (crates stay to be opened)."""
-        return [self.claim(g.grant_id) for g in self.pending().grants if g.kind is not GrantKind.CRATE]
-
-    def open_crate(self, grant_id: str) -> OpenCrateResponse:
-        """Open a crate grant: its contents are drawn and granted."""
-        sim = self._sim
-        return self._write(
-            lambda tx, me: OpenCrateResponse.of(crates.open_crate(tx, sim.rt, sim.scope, me, grant_id))
-        )
+        """Claim every pending grant of a kind that is claimed (crates stay to be opened)."""
+        claimed = [g for g in self.pending().grants if GrantTrigger.CLAIM in kind_of(g.kind).triggers]
+        return [self.claim(g.grant_id) for g in claimed]
 
 
 class ServerGrants(ServerActions):

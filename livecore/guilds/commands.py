@@ -20,13 +20,20 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.economy.commands import change
-from livecore.economy.rules import Reason, is_platform_managed, resource
-from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Economy, Entry, Game, GuildSettings, ResourceType
+from livecore.economy.errors import INSUFFICIENT_BALANCE, INSUFFICIENT_QUANTITY
+from livecore.economy.rules import Reason, add_reason, is_platform_managed, resource
+from livecore.errors import LivecoreError
+from livecore.games import Economy, Entry, Game, ResourceType
 from livecore.grants.commands import GrantsTx, issue_grant
 from livecore.grants.rules import GrantKind
+from livecore.guilds.errors import (
+    ALREADY_IN_GUILD,
+    GUILD_MEMBER_NOT_FOUND,
+    GUILD_NOT_FOUND,
+    GUILDS_DISABLED,
+    NOT_IN_GUILD,
+)
 from livecore.guilds.rules import (
     DEFAULT_PAGE_LIMIT,
     PAGE_LIMIT,
@@ -74,6 +81,7 @@ from livecore.guilds.rules import (
     resolved,
     successor,
 )
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -95,6 +103,9 @@ from livecore.store import HasGuilds
 HELP_SOURCE_KIND = "guild_help"
 HELP_REWARD_SOURCE_KIND = "guild_help_reward"
 SWEEP_BATCH = 200  # inactive leaders handed on per transaction of the hourly sweep
+#: The ledger reasons of a guild's debits: what creating one costs, and a donation to a help request.
+GUILD_CREATE_COST = add_reason("GUILD_CREATE_COST", "guild_create_cost")
+GUILD_HELP_DONATION = add_reason("GUILD_HELP_DONATION", "guild_help_donation")
 
 
 class GuildsTx(GrantsTx, HasGuilds, Protocol):
@@ -160,9 +171,9 @@ def charged_by(game: Game) -> str:
 
 def guild_settings(game: Game) -> GuildSettings:
     """The game's guild settings; every guild route of a game with guilds off is 403 ``guilds_disabled``."""
-    settings = game.settings.guilds
+    settings = game.settings.of(GUILD_SETTINGS)
     if not settings.enabled:
-        raise LivecoreError(ErrorCode.GUILDS_DISABLED, "Guilds are off in this game.")
+        raise LivecoreError(GUILDS_DISABLED, "Guilds are off in this game.")
     return settings
 
 
@@ -172,7 +183,7 @@ def _enabled_game(tx: GuildsTx, scope: Scope) -> tuple[Game, GuildSettings]:
 
 
 def _guild_not_found(guild_id: str) -> LivecoreError:
-    return LivecoreError(ErrorCode.GUILD_NOT_FOUND, "Guild not found.", {"guildId": guild_id})
+    return LivecoreError(GUILD_NOT_FOUND, "Guild not found.", {"guildId": guild_id})
 
 
 def find_guild(tx: GuildsTx, scope: Scope, guild_id: str) -> Guild:
@@ -201,7 +212,7 @@ def _own(tx: GuildsTx, player: Player) -> tuple[Guild, Stint]:
     """The caller's guild and stint; a ``{G}`` route for a player in no guild is 404 ``not_in_guild``."""
     stint = tx.guilds.current_stint(player.id)
     if stint is None:
-        raise LivecoreError(ErrorCode.NOT_IN_GUILD, "You are not in a guild.")
+        raise LivecoreError(NOT_IN_GUILD, "You are not in a guild.")
     guild = tx.guilds.get(player.game_id, stint.guild_id)
     assert guild is not None  # a current stint's guild lives
     return guild, stint
@@ -334,9 +345,9 @@ def _debit(
             source_ref_id=ref,
         )
     except LivecoreError as exc:
-        if exc.code is not ErrorCode.INSUFFICIENT_QUANTITY:
+        if exc.code is not INSUFFICIENT_QUANTITY:
             raise
-        raise LivecoreError(ErrorCode.INSUFFICIENT_BALANCE, exc.message, exc.details) from None
+        raise LivecoreError(INSUFFICIENT_BALANCE, exc.message, exc.details) from None
 
 
 # --- the player's surface ---------------------------------------------------------------------------------
@@ -347,7 +358,6 @@ def _check_profile_name(tx: GuildsTx, scope: Scope, profile: Profile, guild_id: 
         check_name_free(tx.guilds.by_name(scope.game_id, scope.env, name_key(profile.name)), guild_id)
 
 
-@player_write("player")
 def create(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, profile: Profile) -> OwnGuild:
     """Found a guild (``guild.created``, then ``guild.member_joined`` via ``created``): the founder leads
     it. Refusals in order: guilds off 403; a bad field 400; a filtered name 400 ``guild_name_rejected``; the
@@ -358,14 +368,14 @@ def create(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, profile: Pro
     assert isinstance(profile.name, str)
     check_filter(profile.name, settings.name_filter)
     if tx.guilds.current_stint(player.id) is not None:
-        raise LivecoreError(ErrorCode.ALREADY_IN_GUILD, "You are already in a guild.")
+        raise LivecoreError(ALREADY_IN_GUILD, "You are already in a guild.")
     _check_profile_name(tx, scope, profile, None)
     now = rt.clock.now()
     guild = new_guild(game.id, scope.env, profile, now, rt.rng)
     tx.guilds.insert(guild)
     if is_platform_managed(game):
         for entry in settings.create_cost:
-            _debit(tx, rt, scope, game, player, entry, Reason.GUILD_CREATE_COST, guild.id)
+            _debit(tx, rt, scope, game, player, entry, GUILD_CREATE_COST, guild.id)
     by = By.player(player)
     leader = new_stint(guild, player, Role.LEADER, JoinVia.CREATED, by, now, rt.rng)
     emit(tx, rt, scope, GuildCreated.of(guild, leader, settings.create_cost, charged_by(game), by))
@@ -418,7 +428,6 @@ class Joined:
     request: JoinRequest | None = None
 
 
-@player_write("player")
 def join(
     tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, guild_id: str, message: str | None = None
 ) -> Joined:
@@ -442,7 +451,6 @@ def join(
     return Joined(request=request)
 
 
-@player_write("player")
 def cancel_join_request(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, guild_id: str) -> None:
     """Withdraw the player's pending request to the guild (no webhook); none: 404
     ``join_request_not_found``."""
@@ -455,7 +463,6 @@ def cancel_join_request(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player,
         tx.guilds.update_request(resolved(request, RequestStatus.CANCELLED, rt.clock.now()))
 
 
-@player_write("player")
 def leave(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player) -> None:
     """The player leaves its guild (``left``); a leader hands on, the last member disbands it."""
     _enabled_game(tx, scope)
@@ -473,7 +480,6 @@ def _edit(tx: GuildsTx, rt: Runtime, scope: Scope, guild: Guild, profile: Profil
     return after
 
 
-@player_write("player")
 def edit(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, profile: Profile) -> OwnGuild:
     """The leader or a co-leader edits the guild's profile (the name filter applies)."""
     _, settings = _enabled_game(tx, scope)
@@ -494,7 +500,6 @@ def join_requests(tx: GuildsTx, scope: Scope, player: Player) -> list[JoinReques
     return tx.guilds.pending_requests(guild.id)
 
 
-@player_write("player")
 def answer_join_request(
     tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, request_id: str, *, accept: bool
 ) -> JoinRequest:
@@ -516,7 +521,7 @@ def answer_join_request(
     assert requester is not None
     if tx.guilds.current_stint(requester.id) is not None:
         raise LivecoreError(
-            ErrorCode.ALREADY_IN_GUILD, "The player joined a guild already.", {"requestId": request.id}
+            ALREADY_IN_GUILD, "The player joined a guild already.", {"requestId": request.id}
         )
     check_seat(guild, settings)
     _seat(tx, rt, scope, guild, requester, Role.MEMBER, JoinVia.REQUEST, By.player(player))
@@ -535,28 +540,24 @@ def _member_action(
     return guild, caller, check_member_action(action, caller, target_external_id, target)
 
 
-@player_write("player")
 def kick(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, target_external_id: str) -> OwnGuild:
     guild, _, target = _member_action(tx, scope, player, Action.KICK, target_external_id)
     _depart(tx, rt, scope, guild, target, LeftReason.KICKED, By.player(player))
     return _own_read(tx, player)
 
 
-@player_write("player")
 def promote(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, target_external_id: str) -> OwnGuild:
     guild, _, target = _member_action(tx, scope, player, Action.PROMOTE, target_external_id)
     _change_role(tx, rt, scope, guild, target, RoleTrigger.PROMOTE, RoleReason.PROMOTED, By.player(player))
     return _own_read(tx, player)
 
 
-@player_write("player")
 def demote(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, target_external_id: str) -> OwnGuild:
     guild, _, target = _member_action(tx, scope, player, Action.DEMOTE, target_external_id)
     _change_role(tx, rt, scope, guild, target, RoleTrigger.DEMOTE, RoleReason.DEMOTED, By.player(player))
     return _own_read(tx, player)
 
 
-@player_write("player")
 def transfer(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, target_external_id: str) -> OwnGuild:
     """The leader hands the leadership to a member; it stays as co-leader (``leadership_transferred`` on
     both changes)."""
@@ -568,7 +569,6 @@ def transfer(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, target_ext
 # --- help -----------------------------------------------------------------------------------------------
 
 
-@player_write("player")
 def ask_help(
     tx: GuildsTx,
     rt: Runtime,
@@ -607,7 +607,6 @@ def help_requests(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player) -> li
     return tx.guilds.open_help(guild.id, rt.clock.now())
 
 
-@player_write("player")
 def donate(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, request_id: str, amount: int) -> Donated:
     """A member donates to another member's open help request, in one transaction: the donor's debit
     (platform games), the requester's pending grant (``guild_help``), the donor's pending reward grant
@@ -619,7 +618,7 @@ def donate(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, request_id: 
     request = check_donation(tx.guilds.help(scope.game_id, request_id), request_id, stint, amount, now)
     entry = Entry(type=request.type, key=request.resource_key, amount=amount)
     if is_platform_managed(game):
-        _debit(tx, rt, scope, game, player, entry, Reason.GUILD_HELP_DONATION, request.id)
+        _debit(tx, rt, scope, game, player, entry, GUILD_HELP_DONATION, request.id)
     recipient = tx.players.by_id(request.player_id)
     assert recipient is not None
     donation_ref = {"guildId": guild.id, "requestId": request.id}
@@ -734,7 +733,7 @@ def _named_member(tx: GuildsTx, scope: Scope, guild: Guild, external_id: str) ->
     stint = None if player is None else tx.guilds.current_stint(player.id)
     if stint is None or stint.guild_id != guild.id:
         raise LivecoreError(
-            ErrorCode.GUILD_MEMBER_NOT_FOUND,
+            GUILD_MEMBER_NOT_FOUND,
             "That player is not a member of the guild.",
             {"externalPlayerId": external_id},
         )
@@ -786,7 +785,7 @@ def hand_on_inactive(tx: GuildsTx, rt: Runtime, game_id: str, after: str | None 
     such successor keeps the lead. Returns the stint to go on after, None when the sweep is done."""
     game = tx.games.get(game_id)
     assert game is not None
-    settings = game.settings.guilds
+    settings = game.settings.of(GUILD_SETTINGS)
     if not settings.enabled:
         return None
     cutoff = inactive_since(settings, rt.clock.now())

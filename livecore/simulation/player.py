@@ -16,12 +16,13 @@ import attrs
 
 from livecore.area import Area
 from livecore.commands.actor import check_actor
+from livecore.crates.simulation import Grants
 from livecore.economy.api import InventoryResponse, WalletResponse
 from livecore.economy.simulation import Inventory, ServerWallet, Wallet
 from livecore.exceptions import LivecoreAPIError
 from livecore.friends.simulation import Friends, Presence
 from livecore.gifts.simulation import Gifts
-from livecore.grants.simulation import Grants, ServerGrants
+from livecore.grants.simulation import ServerGrants
 from livecore.guilds import simulation as guilds
 from livecore.guilds.api import GuildResponse, GuildSearchResponse
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT

@@ -1,4 +1,6 @@
-"""Grants, crates among them: ``sdk.grants``, ``server.grants``, ``admin.grants``."""
+"""Grants: ``sdk.grants`` and ``server.grants`` (``sdk.grants.open_crate`` is the crates' call,
+:mod:`livecore_client.resources.crates`; ``admin.grants`` the operators',
+:mod:`livecore_client.resources.admin_grants`)."""
 
 from __future__ import annotations
 
@@ -6,28 +8,25 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from livecore.crates.api import SDK_OPEN_CRATE
 from livecore.grants.api import (
     SDK_CLAIM_GRANT,
     SDK_PENDING_GRANTS,
     SERVER_ACK_GRANT,
     SERVER_CREATE_GRANT,
 )
-from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
-from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call, new_idempotency_key
 from ..models import (
-    Environment,
     GrantKind,
     GrantSourceKind,
     RewardEntry,
 )
-from ._base import AdminCalls, SdkCalls, ServerCalls, env_of
+from ._base import SdkCalls, ServerCalls
 
-__all__ = ["AdminGrants", "AsyncAdminGrants", "AsyncGrants", "AsyncServerGrants", "Grants", "ServerGrants"]
+__all__ = ["AsyncGrants", "AsyncServerGrants", "Grants", "ServerGrants"]
 
 
 class _GrantsCalls(SdkCalls):
@@ -68,40 +67,12 @@ class _GrantsCalls(SdkCalls):
             player_secret=self._secret(player_secret),
         )
 
-    def _open_crate(
-        self,
-        external_id: str,
-        grant_id: str,
-        *,
-        idempotency_key: str | None = None,
-        player_secret: str | None = None,
-    ) -> Call[m.OpenCrateResponse]:
-        """Open a pending crate grant: its table is drawn, and the answer holds the crate grant (now
-        ``claimed``) and the contents grant, created and claimed at once (its entries are what was drawn).
-
-        Pass ``idempotency_key`` so that a retry answers the same contents instead of an error. Raises
-        :class:`~livecore_client.errors.GrantNotFoundError` for another player's or an unknown grant,
-        :class:`~livecore_client.errors.NotACrateError` for a reward grant,
-        :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a crate opened before,
-        :class:`~livecore_client.errors.GrantExpiredError` past its ``expires_at``,
-        :class:`~livecore_client.errors.ResourceNotFoundError` when its crate was removed from the manifest,
-        and :class:`~livecore_client.errors.PlayerBannedError` for a banned player.
-        """
-        return Call(
-            SDK_OPEN_CRATE,
-            m.OpenCrateResponse,
-            path={"externalId": external_id, "grantId": grant_id},
-            idempotency_key=idempotency_key,
-            player_secret=self._secret(player_secret),
-        )
-
 
 class Grants(SyncResource[SdkSurface], _GrantsCalls):
     """``sdk.grants``: the ``/sdk/v1`` grant calls."""
 
     pending = sync_method(_GrantsCalls._pending)
     claim = sync_method(_GrantsCalls._claim)
-    open_crate = sync_method(_GrantsCalls._open_crate)
 
 
 class AsyncGrants(AsyncResource[AsyncSdkSurface], _GrantsCalls):
@@ -109,7 +80,6 @@ class AsyncGrants(AsyncResource[AsyncSdkSurface], _GrantsCalls):
 
     pending = async_method(_GrantsCalls._pending)
     claim = async_method(_GrantsCalls._claim)
-    open_crate = async_method(_GrantsCalls._open_crate)
 
 
 class _ServerGrantsCalls(ServerCalls):
@@ -185,74 +155,3 @@ class AsyncServerGrants(AsyncResource[AsyncClient], _ServerGrantsCalls):
 
     create = async_method(_ServerGrantsCalls._create)
     ack = async_method(_ServerGrantsCalls._ack)
-
-
-class _AdminGrantsCalls(AdminCalls):
-    """The ``/admin/v1`` grant calls."""
-
-    def _create(
-        self,
-        game: str,
-        external_id: str,
-        entries: Sequence[RewardEntry],
-        *,
-        kind: GrantKind | str = GrantKind.REWARD,
-        expires_at: datetime | None = None,
-        reason: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        env: Environment | str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.AdminGrantResponse]:
-        """A manual grant: a pending grant of ``entries`` for the player (created on first contact),
-        ``source_kind`` ``admin``. Raises :class:`~livecore_client.errors.ResourceNotFoundError` for an
-        unknown currency, item or crate."""
-        return Call(
-            api.MANUAL_GRANT,
-            m.AdminGrantResponse,
-            path=self._at(game),
-            query=m.EnvQuery(env=env_of(env)),
-            body=m.ManualGrantRequest(
-                external_player_id=external_id,
-                entries=list(entries),
-                kind=GrantKind(kind),
-                expires_at=expires_at,
-                reason=reason,
-                metadata=None if metadata is None else dict(metadata),
-            ),
-            idempotency_key=idempotency_key,
-        )
-
-    def _force_claim(
-        self,
-        game: str,
-        grant_id: str,
-        *,
-        reason: str | None = None,
-        env: Environment | str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.AdminGrantResponse]:
-        """Claim a stuck grant whatever its status, credited once. Raises
-        :class:`~livecore_client.errors.GrantNotFoundError` and
-        :class:`~livecore_client.errors.CrateMustBeOpenedError`."""
-        return Call(
-            api.FORCE_CLAIM,
-            m.AdminGrantResponse,
-            path=self._at(game, grantId=grant_id),
-            query=m.EnvQuery(env=env_of(env)),
-            body=None if reason is None else m.ReasonRequest(reason=reason),
-            idempotency_key=idempotency_key,
-        )
-
-
-class AdminGrants(SyncResource[AdminSurface], _AdminGrantsCalls):
-    """``admin.grants``: the ``/admin/v1`` grant calls."""
-
-    create = sync_method(_AdminGrantsCalls._create)
-    force_claim = sync_method(_AdminGrantsCalls._force_claim)
-
-
-class AsyncAdminGrants(AsyncResource[AsyncAdminSurface], _AdminGrantsCalls):
-    """The methods of :class:`AdminGrants`, awaited."""
-
-    create = async_method(_AdminGrantsCalls._create)
-    force_claim = async_method(_AdminGrantsCalls._force_claim)

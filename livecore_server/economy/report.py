@@ -26,7 +26,8 @@ from livecore_server.simulate.section import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-#: Where a ledger entry that is not a grant's came from, by its reason.
+#: Where a ledger entry that is not a grant's came from, by its reason; any other reason (one an area adds,
+#: ``gift_cost``) is its own source.
 SINK_OR_SOURCE: dict[Reason, str] = {
     Reason.SERVER_CREDIT: "studio_credit",
     Reason.SERVER_GRANT: "studio_credit",
@@ -34,10 +35,7 @@ SINK_OR_SOURCE: dict[Reason, str] = {
     Reason.SERVER_REVOKE: "spend",
     Reason.CLIENT_DEBIT: "spend",
     Reason.CLIENT_CONSUME: "spend",
-    Reason.GIFT_COST: "gift_cost",
     Reason.ENTRY_COST: "entry_cost",
-    Reason.GUILD_CREATE_COST: "guild_create_cost",
-    Reason.GUILD_HELP_DONATION: "guild_help_donation",
     Reason.MIGRATION: "migration",
     Reason.OPERATOR_EDIT: "operator_edit",
 }

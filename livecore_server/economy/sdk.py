@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from livecore.economy import api
-from livecore.economy.commands import client_spend
+from livecore.economy.commands import PlayerEconomyTx, client_spend
 from livecore.economy.views import inventory_of, items_adjusted, wallet_adjusted, wallet_of
 from livecore.games import ResourceType
-from livecore.grants.commands import GrantsTx
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
@@ -17,19 +16,19 @@ def _player(call: AnyCall) -> Player:
     return call.player
 
 
-def wallet_view(call: AnyCall, tx: GrantsTx, player: Player) -> api.WalletResponse:
+def wallet_view(call: AnyCall, tx: PlayerEconomyTx, player: Player) -> api.WalletResponse:
     return wallet_of(tx, load_game(tx, call.scope), player)
 
 
-def inventory_view(call: AnyCall, tx: GrantsTx, player: Player) -> api.InventoryResponse:
+def inventory_view(call: AnyCall, tx: PlayerEconomyTx, player: Player) -> api.InventoryResponse:
     return inventory_of(tx, load_game(tx, call.scope), player)
 
 
-def get_wallet(call: Call[None, None], tx: GrantsTx) -> api.WalletResponse:
+def get_wallet(call: Call[None, None], tx: PlayerEconomyTx) -> api.WalletResponse:
     return wallet_view(call, tx, _player(call))
 
 
-def debit(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.WalletAdjustResponse:
+def debit(call: Call[api.AdjustWalletRequest, None], tx: PlayerEconomyTx) -> api.WalletAdjustResponse:
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,
@@ -46,11 +45,11 @@ def debit(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.Wallet
     return wallet_adjusted(c)
 
 
-def get_inventory(call: Call[None, None], tx: GrantsTx) -> api.InventoryResponse:
+def get_inventory(call: Call[None, None], tx: PlayerEconomyTx) -> api.InventoryResponse:
     return inventory_view(call, tx, _player(call))
 
 
-def consume(call: Call[api.SpendItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+def consume(call: Call[api.SpendItemRequest, None], tx: PlayerEconomyTx) -> api.ItemAdjustResponse:
     game = load_game(tx, call.scope)
     c = client_spend(
         tx,

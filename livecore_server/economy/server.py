@@ -1,59 +1,23 @@
-"""Server grant, inventory and wallet routes (docs/reference/economy.md)."""
+"""Server inventory and wallet routes (docs/reference/economy.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from livecore.commands.reads import Reads
 from livecore.economy import api
-from livecore.economy.commands import Change, server_adjust
+from livecore.economy.commands import Change, PlayerEconomyTx, server_adjust
 from livecore.economy.views import items_adjusted, wallet_adjusted
 from livecore.games import ResourceType
-from livecore.grants.api import (
-    SERVER_ACK_GRANT,
-    SERVER_CREATE_GRANT,
-    CreateGrantRequest,
-    GrantResponse,
-    GrantView,
-)
-from livecore.grants.commands import GrantsTx, create_grant, settle
-from livecore.grants.rules import GrantTrigger
 from livecore.players.commands import get_player, load_game
-from livecore_server.http.endpoint import Binding, Call, bind, path_player
-
-
-def create_reads(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> Reads:
-    return path_player(call)
-
-
-def create(call: Call[CreateGrantRequest, None], tx: GrantsTx) -> GrantResponse:
-    grant = create_grant(
-        tx,
-        call.rt,
-        call.scope,
-        call.external_id,
-        kind=call.body.kind,
-        entries=[e.to_entry(f"entries[{i}].parameters") for i, e in enumerate(call.body.entries)],
-        expires_at=call.body.expires_at,
-        source_kind=call.body.source_kind.value,
-        source_ref_id=call.body.source_ref_id,
-        metadata=call.body.metadata,
-    )
-    return GrantResponse(grant=GrantView.of(grant))
-
-
-def ack(call: Call[None, None], tx: GrantsTx) -> GrantResponse:
-    player = get_player(tx, call.scope, call.external_id)
-    grant = settle(tx, call.rt, call.scope, player, call.params["grantId"], GrantTrigger.ACK)
-    return GrantResponse(grant=GrantView.of(grant))
+from livecore_server.http.endpoint import Binding, Call, bind
 
 
 def _adjust(
     call: Call[api.AdjustItemRequest, None]
     | Call[api.SpendItemRequest, None]
     | Call[api.AdjustWalletRequest, None],
-    tx: GrantsTx,
+    tx: PlayerEconomyTx,
     kind: ResourceType,
     amount: int,
     *,
@@ -78,29 +42,27 @@ def _adjust(
     )
 
 
-def grant_items(call: Call[api.AdjustItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+def grant_items(call: Call[api.AdjustItemRequest, None], tx: PlayerEconomyTx) -> api.ItemAdjustResponse:
     changed = _adjust(
         call, tx, ResourceType.ITEM, call.body.quantity, credit=True, parameters=call.body.parameters
     )
     return items_adjusted(changed)
 
 
-def revoke_items(call: Call[api.SpendItemRequest, None], tx: GrantsTx) -> api.ItemAdjustResponse:
+def revoke_items(call: Call[api.SpendItemRequest, None], tx: PlayerEconomyTx) -> api.ItemAdjustResponse:
     return items_adjusted(_adjust(call, tx, ResourceType.ITEM, call.body.quantity, credit=False))
 
 
 def _adjust_wallet(
     credit: bool,
-) -> Callable[[Call[api.AdjustWalletRequest, None], GrantsTx], api.WalletAdjustResponse]:
-    def handler(call: Call[api.AdjustWalletRequest, None], tx: GrantsTx) -> api.WalletAdjustResponse:
+) -> Callable[[Call[api.AdjustWalletRequest, None], PlayerEconomyTx], api.WalletAdjustResponse]:
+    def handler(call: Call[api.AdjustWalletRequest, None], tx: PlayerEconomyTx) -> api.WalletAdjustResponse:
         return wallet_adjusted(_adjust(call, tx, ResourceType.CURRENCY, call.body.amount, credit=credit))
 
     return handler
 
 
 BINDINGS: list[Binding] = [
-    bind(SERVER_CREATE_GRANT, create, reads=create_reads),
-    bind(SERVER_ACK_GRANT, ack),
     bind(api.SERVER_INVENTORY_GRANT, grant_items),
     bind(api.SERVER_INVENTORY_REVOKE, revoke_items),
     bind(api.SERVER_WALLET_CREDIT, _adjust_wallet(credit=True)),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from livecore.api.views import display_view
 from livecore.friends import api, views
 from livecore.friends import commands as cmd
-from livecore.gifts.commands import GiftsTx
+from livecore.friends.views import ViewsTx
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
@@ -17,20 +17,20 @@ def _me(call: AnyCall) -> Player:
     return call.player
 
 
-def friends_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.FriendsResponse:
+def friends_view(call: AnyCall, tx: ViewsTx, player: Player, keys: list[str] | None) -> api.FriendsResponse:
     game = load_game(tx, call.scope)
     return views.friends_view(tx, game, player, keys, call.rt.clock.now(), call.services.presence.presence_of)
 
 
-def requests_view(call: AnyCall, tx: GiftsTx, player: Player, keys: list[str] | None) -> api.RequestsResponse:
+def requests_view(call: AnyCall, tx: ViewsTx, player: Player, keys: list[str] | None) -> api.RequestsResponse:
     return views.requests_view(tx, load_game(tx, call.scope), player, keys)
 
 
-def blocks_view(tx: GiftsTx, player: Player) -> api.BlocksResponse:
+def blocks_view(tx: ViewsTx, player: Player) -> api.BlocksResponse:
     return views.blocks_view(tx, player)
 
 
-def _with_code(tx: GiftsTx, call: AnyCall) -> Player:
+def _with_code(tx: ViewsTx, call: AnyCall) -> Player:
     """The friend code is made on the player's first friends call (read routes calling this are bound
     ``may_write``)."""
     return cmd.ensure_friend_code(tx, call.rt, _me(call))
@@ -39,7 +39,7 @@ def _with_code(tx: GiftsTx, call: AnyCall) -> Player:
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendCodeResponse:
+def get_code(call: Call[None, api.ProgressionQuery], tx: ViewsTx) -> api.FriendCodeResponse:
     me = _with_code(tx, call)
     assert me.friend_code is not None
     prog = views.progression_for(tx, load_game(tx, call.scope), call.query.progression, [me])
@@ -50,7 +50,7 @@ def get_code(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendC
     )
 
 
-def search(call: Call[None, api.SearchQuery], tx: GiftsTx) -> list[api.SearchHit]:
+def search(call: Call[None, api.SearchQuery], tx: ViewsTx) -> list[api.SearchHit]:
     me = _with_code(tx, call)
     found = cmd.search(tx, call.scope, me, call.query.q, call.query.limit)
     prog = views.progression_for(
@@ -67,7 +67,7 @@ def search(call: Call[None, api.SearchQuery], tx: GiftsTx) -> list[api.SearchHit
     ]
 
 
-def send_request(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.SendRequestResponse | Reply:
+def send_request(call: Call[api.FriendTarget, None], tx: ViewsTx) -> api.SendRequestResponse | Reply:
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     game = load_game(tx, call.scope)
@@ -84,11 +84,11 @@ def send_request(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.SendReq
     return api.SendRequestResponse(status="pending", request=views.sent_request_row(tx, added))
 
 
-def list_requests(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.RequestsResponse:
+def list_requests(call: Call[None, api.ProgressionQuery], tx: ViewsTx) -> api.RequestsResponse:
     return requests_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def accept(call: Call[None, None], tx: GiftsTx) -> api.FriendResponse:
+def accept(call: Call[None, None], tx: ViewsTx) -> api.FriendResponse:
     me = _with_code(tx, call)
     game = load_game(tx, call.scope)
     friend = cmd.accept(tx, call.rt, call.scope, game, me, call.params["requestId"])
@@ -98,28 +98,28 @@ def accept(call: Call[None, None], tx: GiftsTx) -> api.FriendResponse:
     )
 
 
-def decline(call: Call[None, None], tx: GiftsTx) -> api.RequestDone:
+def decline(call: Call[None, None], tx: ViewsTx) -> api.RequestDone:
     request = cmd.decline(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return api.RequestDone(request_id=request.id, status="declined")
 
 
-def cancel(call: Call[None, None], tx: GiftsTx) -> api.RequestDone:
+def cancel(call: Call[None, None], tx: ViewsTx) -> api.RequestDone:
     request = cmd.cancel(tx, call.scope, _with_code(tx, call), call.params["requestId"])
     return api.RequestDone(request_id=request.id, status="cancelled")
 
 
-def list_friends(call: Call[None, api.ProgressionQuery], tx: GiftsTx) -> api.FriendsResponse:
+def list_friends(call: Call[None, api.ProgressionQuery], tx: ViewsTx) -> api.FriendsResponse:
     return friends_view(call, tx, _with_code(tx, call), call.query.progression)
 
 
-def remove(call: Call[None, None], tx: GiftsTx) -> api.RemovedResponse:
+def remove(call: Call[None, None], tx: ViewsTx) -> api.RemovedResponse:
     me = _with_code(tx, call)
     other = get_player(tx, call.scope, call.params["friendExternalId"])
     cmd.remove(tx, call.rt, call.scope, me, other)
     return api.RemovedResponse(removed=True)
 
 
-def suggestions(call: Call[None, api.SuggestionsQuery], tx: GiftsTx) -> api.SuggestionsResponse:
+def suggestions(call: Call[None, api.SuggestionsQuery], tx: ViewsTx) -> api.SuggestionsResponse:
     me = _with_code(tx, call)
     chosen = cmd.suggestions(tx, call.rt, call.scope, me, call.query.limit)
     game = load_game(tx, call.scope)
@@ -130,18 +130,18 @@ def suggestions(call: Call[None, api.SuggestionsQuery], tx: GiftsTx) -> api.Sugg
     )
 
 
-def block(call: Call[api.FriendTarget, None], tx: GiftsTx) -> api.BlockResponse:
+def block(call: Call[api.FriendTarget, None], tx: ViewsTx) -> api.BlockResponse:
     me = _with_code(tx, call)
     target = cmd.resolve_target(tx, call.scope, call.body.friend_code, call.body.external_player_id)
     made = cmd.block(tx, call.rt, call.scope, me, target)
     return api.BlockResponse(block=views.block_row(target, made.created_at))
 
 
-def list_blocks(call: Call[None, None], tx: GiftsTx) -> api.BlocksResponse:
+def list_blocks(call: Call[None, None], tx: ViewsTx) -> api.BlocksResponse:
     return blocks_view(tx, _with_code(tx, call))
 
 
-def unblock(call: Call[None, None], tx: GiftsTx) -> api.UnblockedResponse:
+def unblock(call: Call[None, None], tx: ViewsTx) -> api.UnblockedResponse:
     me = _with_code(tx, call)
     cmd.unblock(tx, me, get_player(tx, call.scope, call.params["externalPlayerId"]))
     return api.UnblockedResponse(unblocked=True)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from livecore.grants.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.grants import admin, sdk
+from livecore_server.grants import schema, sdk, server
 from livecore_server.grants.report import REPORT
 
-SERVER_AREA = ServerArea(AREA, report=REPORT, bindings=(*sdk.BINDINGS, *admin.BINDINGS))
+SERVER_AREA = ServerArea(
+    AREA,
+    report=REPORT,
+    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    schema=schema.SCHEMA,
+    history=schema.HISTORY,
+    sql_ports=schema.SQL_PORTS,
+)

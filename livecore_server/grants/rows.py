@@ -8,9 +8,16 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.crates.rules import CrateEntry
 from livecore.games import Entry, ResourceType
-from livecore.grants.rules import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus, entry_payload
+from livecore.grants.rules import (
+    AckedBy,
+    Grant,
+    GrantEntry,
+    GrantKind,
+    GrantStatus,
+    entry_payload,
+    kind_entry,
+)
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.rows import dt, ms
 
@@ -35,8 +42,9 @@ def grant_row(g: Grant) -> tuple[Any, ...]:
 
 
 def grant_entry_of(e: dict[str, Any]) -> GrantEntry:
-    if e["type"] == "crate":
-        return CrateEntry(key=e["key"], amount=e["amount"])
+    registered = kind_entry(e["type"])  # a registered kind's entry (a crate grant's)
+    if registered is not None:
+        return registered(key=e["key"], amount=e["amount"])  # type: ignore[call-arg]
     return Entry(
         type=ResourceType(e["type"]), key=e["key"], amount=e["amount"], parameters=e.get("parameters")
     )

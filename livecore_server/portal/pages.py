@@ -23,9 +23,11 @@ from aiohttp.typedefs import Middleware
 from multidict import MultiDictProxy
 
 from livecore.clock import format_ts, to_millis
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import NOT_FOUND, RATE_LIMITED, LivecoreError
+from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.rules import Action, Operator, may
-from livecore_server.admin import audit, keys, members, players, webhooks
+from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore_server.admin import attempts, audit, grants, keys, members, players, webhooks
 from livecore_server.admin.access import (
     SESSION_COOKIE,
     credential_of,
@@ -36,7 +38,6 @@ from livecore_server.admin.access import (
 )
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
-from livecore_server.grants import admin as grants
 from livecore_server.http.endpoint import Binding
 from livecore_server.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.services import SERVICES, Services
@@ -44,7 +45,9 @@ from livecore_server.services import SERVICES, Services
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 BINDINGS: dict[str, Binding] = {
-    b.route.name: b for module in (audit, grants, keys, members, players, webhooks) for b in module.BINDINGS
+    b.route.name: b
+    for module in (attempts, audit, grants, keys, members, players, webhooks)
+    for b in module.BINDINGS
 }
 OIDC = web.AppKey("oidc", OidcClient)
 _OIDC_COOKIE = "livecore_oidc"
@@ -318,7 +321,7 @@ def _game(page: Page) -> Any:
     for game in page.me.games:
         if ref in (game.key, game.game_id):
             return game
-    raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": ref})
+    raise LivecoreError(NOT_FOUND, "The studio has no such game.", {"game": ref})
 
 
 def player_page(template: str) -> Handler:
@@ -337,7 +340,7 @@ def player_page(template: str) -> Handler:
                     "admin.players.lookup", {"game": game.key, "externalId": external_id}, query={"env": env}
                 )
             except LivecoreError as exc:
-                if exc.code is not ErrorCode.PLAYER_NOT_FOUND:
+                if exc.code is not PLAYER_NOT_FOUND:
                     raise
                 # Shown on the look-up itself, with a link to the other environment when it has the player.
                 missing = {"message": exc.message, "exists_in": (exc.details or {}).get("existsIn")}
@@ -532,7 +535,7 @@ async def webhook_detail(page: Page) -> web.StreamResponse:
     listed = await page.run("admin.webhooks.list", {"game": game.key})
     endpoint = next((e for e in listed.endpoints if e.endpoint_id == endpoint_id), None)
     if endpoint is None:
-        raise LivecoreError(ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, "No such webhook endpoint.")
+        raise LivecoreError(WEBHOOK_ENDPOINT_NOT_FOUND, "No such webhook endpoint.")
     status = page.request.query.get("status") or None
     found = await page.run(
         "admin.webhooks.deliveries",
@@ -709,7 +712,7 @@ def _guard(public_url: str | None) -> Middleware:
                 request,
                 "error.html",
                 403,
-                code=ErrorCode.CSRF_INVALID.value,
+                code=CSRF_INVALID.value,
                 message="This form was not sent from a page of this portal.",
             )
         try:
@@ -718,7 +721,7 @@ def _guard(public_url: str | None) -> Middleware:
             services.auth_throttle.check(request, to_millis(services.clock.now()), {})
             return await handler(request)
         except LivecoreError as exc:
-            if exc.code is not ErrorCode.RATE_LIMITED:
+            if exc.code is not RATE_LIMITED:
                 raise
             response = render(request, "error.html", 429, code=exc.code.value, message=exc.message)
             response.headers.update(exc.headers)

@@ -1,18 +1,17 @@
-"""Operator actions on grants and attempts (docs/operators.md#grants-and-attempts): the manual grant, the
-force-claim of a stuck grant, the force-complete of an attempt and the retry of its reward roll."""
+"""Operator actions on grants (docs/operators.md#grants-and-attempts): the manual grant and the
+force-claim of a stuck grant (the attempts' actions: :mod:`livecore_server.admin.attempts`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from livecore.clock import format_ts
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.grants.api import GrantSourceKind, GrantView
 from livecore.grants.commands import create_grant, settle
+from livecore.grants.errors import GRANT_NOT_FOUND
 from livecore.grants.rules import Grant, GrantTrigger
 from livecore.limits import FREE_TEXT
-from livecore.live_events.api import AttemptView
-from livecore.live_events.commands.live_events import force_complete, retry_reward_roll
 from livecore.operators import api
 from livecore.players.rules import Player
 from livecore_server.admin.audit import record
@@ -70,7 +69,7 @@ def force_claim(
     grant = tx.grants.get(call.scope.game_id, grant_id)
     player = _player_of(tx, grant) if grant is not None else None
     if grant is None or player is None or player.env is not call.scope.env:
-        raise LivecoreError(ErrorCode.GRANT_NOT_FOUND, "Grant not found.", {"grantId": grant_id})
+        raise LivecoreError(GRANT_NOT_FOUND, "Grant not found.", {"grantId": grant_id})
     claimed = settle(tx, call.rt, call.scope, player, grant_id, GrantTrigger.FORCE_CLAIM)
     record(
         tx,
@@ -83,48 +82,7 @@ def force_claim(
     return api.AdminGrantResponse(grant=GrantView.of(claimed, call.rt.clock.now()))
 
 
-def complete(
-    call: Call[api.ForceCompleteRequest, api.EnvQuery], tx: ServerTransaction
-) -> api.AttemptResponse:
-    assert call.operator is not None
-    attempt_id = call.params["attemptId"]
-    before = tx.attempts.get(call.scope.game_id, attempt_id)
-    done = force_complete(
-        tx,
-        call.rt,
-        call.scope,
-        attempt_id,
-        score=call.body.score,
-        actor_member_id=call.operator.member_id,
-        reason=call.body.reason,
-    )
-    record(
-        tx,
-        call,
-        f"attempt:{attempt_id}",
-        metadata={"reason": call.body.reason, "milestones": list(done.milestones)},
-        before={"status": before.status.value, "score": before.score} if before else None,
-        after={"status": done.status.value, "score": done.score},
-    )
-    return api.AttemptResponse(attempt=AttemptView.of(done, call.rt.clock.now()))
-
-
-def retry_roll(call: Call[None, api.EnvQuery], tx: ServerTransaction) -> api.RetryRewardRollResponse:
-    attempt_id = call.params["attemptId"]
-    grants = retry_reward_roll(tx, call.rt, call.scope, attempt_id)
-    record(
-        tx,
-        call,
-        f"attempt:{attempt_id}",
-        metadata={"grantCount": len(grants), "grantIds": [g.id for g in grants]},
-    )
-    now = call.rt.clock.now()
-    return api.RetryRewardRollResponse(grants=[GrantView.of(g, now) for g in grants])
-
-
 BINDINGS: list[Binding] = [
     bind(api.MANUAL_GRANT, manual_grant),
     bind(api.FORCE_CLAIM, force_claim),
-    bind(api.FORCE_COMPLETE, complete),
-    bind(api.RETRY_REWARD_ROLL, retry_roll),
 ]
