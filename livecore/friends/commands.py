@@ -8,8 +8,9 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INTERNAL_ERROR, LivecoreError
+from livecore.friends.errors import FRIEND_CODE_INVALID, FRIEND_REQUEST_NOT_FOUND
+from livecore.friends.merge import GraphFacts, friends_to_move, tie_moves
 from livecore.friends.rules import (
     FRIEND_REQUEST_ID_PREFIX,
     SEARCH_LIMIT_MAX,
@@ -32,10 +33,10 @@ from livecore.friends.rules import (
     step,
     visible,
 )
+from livecore.friends.settings import FRIENDS_SETTINGS
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import Game
 from livecore.ids import new_id
-from livecore.player_tools.merge import GraphFacts, friends_to_move, tie_moves
 from livecore.players.commands import get_player
 from livecore.players.rules import Player, PlayerCard
 from livecore.scope import Scope
@@ -60,7 +61,7 @@ def ensure_friend_code(tx: FriendsTx, rt: Runtime, player: Player) -> Player:
             tx.players.update(updated)
             return updated
     # 32^6 codes: twenty collisions in a row means the code space of this game is nearly full.
-    raise LivecoreError(ErrorCode.INTERNAL_ERROR, "Could not allocate a friend code.")
+    raise LivecoreError(INTERNAL_ERROR, "Could not allocate a friend code.")
 
 
 def resolve_target(tx: FriendsTx, scope: Scope, friend_code: str | None, external_id: str | None) -> Player:
@@ -68,7 +69,7 @@ def resolve_target(tx: FriendsTx, scope: Scope, friend_code: str | None, externa
     if friend_code is not None:
         found = tx.players.by_friend_code(scope.game_id, scope.env, normalize_code(friend_code))
         if found is None:
-            raise LivecoreError(ErrorCode.FRIEND_CODE_INVALID, "No player has this friend code.")
+            raise LivecoreError(FRIEND_CODE_INVALID, "No player has this friend code.")
         return found
     assert external_id is not None
     return get_player(tx, scope, external_id)
@@ -96,7 +97,6 @@ class Added:
     friend: Player | None = None
 
 
-@player_write("caller")
 def add(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, target: Player) -> Added:
     check_not_self(caller.id, target.id)
     rel, request = relation(tx, caller, target)
@@ -107,7 +107,7 @@ def add(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, ta
         assert request is not None
         _befriend(tx, rt, scope, game, caller, target, request, reciprocal=True)
         return Added(accepted=True, friend=target)
-    max_friends = game.settings.friends.max_friends
+    max_friends = game.settings.of(FRIENDS_SETTINGS).max_friends
     check_limit(tx.friends.count_friends(caller.id), max_friends, whose="You")
     check_limit(tx.friends.count_friends(target.id), max_friends, whose="That player")
     now = rt.clock.now()
@@ -146,7 +146,7 @@ def _befriend(
     *,
     reciprocal: bool,
 ) -> None:
-    max_friends = game.settings.friends.max_friends
+    max_friends = game.settings.of(FRIENDS_SETTINGS).max_friends
     check_limit(tx.friends.count_friends(caller.id), max_friends, whose="You")
     check_limit(tx.friends.count_friends(other.id), max_friends, whose="That player")
     now = rt.clock.now()
@@ -173,14 +173,13 @@ def _request_for(
 ) -> tuple[FriendRequest, Player]:
     request = tx.friends.get_request(scope.game_id, request_id)
     if request is None or caller.id not in (request.from_player_id, request.to_player_id):
-        raise LivecoreError(ErrorCode.FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
+        raise LivecoreError(FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
     other_id = request.to_player_id if request.from_player_id == caller.id else request.from_player_id
     other = tx.players.by_id(other_id)
     assert other is not None
     return request, other
 
 
-@player_write("caller")
 def accept(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player, request_id: str) -> Player:
     """Only the target accepts; returns the new friend."""
     request, other = _request_for(tx, scope, caller, request_id)
@@ -190,7 +189,6 @@ def accept(tx: FriendsTx, rt: Runtime, scope: Scope, game: Game, caller: Player,
     return other
 
 
-@player_write("caller")
 def decline(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.INCOMING if request.to_player_id == caller.id else Relation.OUTGOING, Trigger.DECLINE)
@@ -198,7 +196,6 @@ def decline(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> Fri
     return request
 
 
-@player_write("caller")
 def cancel(tx: FriendsTx, scope: Scope, caller: Player, request_id: str) -> FriendRequest:
     request, _ = _request_for(tx, scope, caller, request_id)
     step(Relation.OUTGOING if request.from_player_id == caller.id else Relation.INCOMING, Trigger.CANCEL)
@@ -223,7 +220,6 @@ def _removed(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Pl
     )
 
 
-@player_write("caller")
 def remove(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
@@ -231,7 +227,6 @@ def remove(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Play
     _removed(tx, rt, scope, caller, other, "removed")
 
 
-@player_write("caller")
 def block(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Player) -> Block:
     """Breaks a friendship (``friend.removed`` reason ``blocked``) and pending requests either way."""
     check_not_self(caller.id, other.id)
@@ -250,7 +245,6 @@ def block(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, other: Playe
     return new
 
 
-@player_write("caller")
 def unblock(tx: FriendsTx, caller: Player, other: Player) -> None:
     check_not_self(caller.id, other.id)
     rel, _ = relation(tx, caller, other)
@@ -299,7 +293,7 @@ def suggestions(tx: FriendsTx, rt: Runtime, scope: Scope, caller: Player, limit:
 
 def merge_friends(tx: FriendsTx, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
     """A merge: friendships, requests and blocks of the source become the target's (deduplicated,
-    :func:`livecore.player_tools.merge.friends_to_move`)."""
+    :func:`livecore.friends.merge.friends_to_move`)."""
     requests = tx.friends.list_requests(source.id)
     blocks = tx.friends.blocks_involving(source.id)
     target_friends = tx.friends.friend_ids(target.id)

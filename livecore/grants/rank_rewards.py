@@ -1,8 +1,7 @@
-"""Rank rewards: what a finished board pays its top ranks, the same for an event's boards
-(``livecore.live_events.commands.boards``), the shared leaderboards' periods (``livecore.leaderboards``) and
-an event's team board (``livecore.teams``).
+"""Rank rewards: what a finished board pays its top ranks, the same for every board that pays them (an
+event's boards, the shared leaderboards' periods, an event's team board), which call this.
 
-A rank earns the rewards of the first band holding it (:func:`livecore.live_events.boards.band_rewards`);
+A rank earns the rewards of the first band holding it (:func:`livecore.grants.bands.band_rewards`);
 each player the rank pays gets them as one pending reward grant that never expires, and ``grant.created``
 fires for it. What differs between the boards is said by the caller: the grant's ``sourceKind``, the
 ``sourceRefId`` and ``metadata`` each rank carries, and who a rank pays (a player; none for a lobby's bot;
@@ -18,9 +17,9 @@ import attrs
 
 from livecore.commands import Runtime
 from livecore.games import RankBand
+from livecore.grants.bands import band_rewards
 from livecore.grants.commands import GrantsTx, issue_grant
 from livecore.grants.rules import GrantKind
-from livecore.live_events.boards import band_rewards
 from livecore.scope import Scope
 
 

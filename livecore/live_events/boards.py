@@ -28,10 +28,12 @@ import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import Entry, Order, RankBand
+from livecore.errors import LivecoreError, invalid_request
+from livecore.games import Order
+from livecore.grants.bands import band_rewards as band_rewards  # what the boards' ranks earn, kept here
+from livecore.grants.bands import paid_ranks as paid_ranks
+from livecore.leaderboards.errors import LEADERBOARD_NOT_FOUND
 from livecore.limits import ID, on_a_board
-from livecore.lobbies.rules import Lobby, Seat, bot_reached
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment
@@ -91,13 +93,6 @@ class Contender:
     def of(cls, player: Player) -> Contender:
         return cls(player.id, player.external_id, player.anonymized, player.display, player.country)
 
-    @classmethod
-    def of_bot(cls, seat: Seat) -> Contender:
-        """A bot seat as its lobby's board shows it: the identity drawn for it when it was seated."""
-        if not seat.is_bot or seat.identity is None:
-            raise ValueError(f"seat {seat.seat_id} is not a bot's")
-        return cls(seat.seat_id, None, seat.identity, None, None, is_bot=True)
-
     @property
     def player_external_id(self) -> str:
         """The external id where only a player can stand (a shared board, a webhook's list of players);
@@ -105,14 +100,6 @@ class Contender:
         if self.external_id is None:
             raise ValueError(f"{self.id} is a bot, not a player")
         return self.external_id
-
-
-def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEntry:
-    """A bot's entry on its lobby's board ``now``, computed (never stored): its seat id as player and
-    attempt, its score and time as its line gives them (:func:`~livecore.lobbies.rules.bot_reached`).
-    Raises ValueError for a lobby that has not started."""
-    score, reached_at = bot_reached(seat, lobby, now)
-    return BoardEntry(board.id, seat.seat_id, score, reached_at, seat.seat_id)
 
 
 E = TypeVar("E", bound="Ranked")
@@ -221,19 +208,9 @@ def finalized(board: Board, now: datetime) -> Board:
     return attrs.evolve(board, status=BoardStatus.FINALIZED, finalized_at=now)
 
 
-def band_rewards(bands: tuple[RankBand, ...], rank: int) -> tuple[Entry, ...]:
-    """The rewards of the first band holding ``rank`` (bands do not overlap: the manifest refuses it)."""
-    return next((b.rewards for b in bands if b.first <= rank <= b.last), ())
-
-
-def paid_ranks(bands: tuple[RankBand, ...]) -> int:
-    """How many of the top ranks any band pays."""
-    return max((b.last for b in bands), default=0)
-
-
 def not_found(board_id: str) -> LivecoreError:
     return LivecoreError(
-        ErrorCode.LEADERBOARD_NOT_FOUND, "No such event leaderboard.", {"leaderboardId": board_id}
+        LEADERBOARD_NOT_FOUND, "No such event leaderboard.", {"leaderboardId": board_id}
     )
 
 

@@ -31,7 +31,8 @@ from datetime import datetime
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
+from livecore.player_tools.errors import INVALID_MERGE
 from livecore.players.rules import Lifecycle, Player
 from livecore.scope import Environment
 
@@ -62,7 +63,7 @@ def placeholder(prefix: str, uuid: str) -> str:
 
 
 def invalid(message: str) -> LivecoreError:
-    return LivecoreError(ErrorCode.INVALID_MERGE, message)
+    return LivecoreError(INVALID_MERGE, message)
 
 
 def check_target(target: Player) -> None:
@@ -89,29 +90,3 @@ def check_distinct(from_external_id: str, to_external_id: str) -> None:
 def replay_of(record: MergeRecord | None, target: Player | None) -> bool:
     """A missing source whose original id was merged into this target: the merge already happened."""
     return record is not None and target is not None and record.to_player_id == target.id
-
-
-@attrs.frozen
-class GraphFacts:
-    """The friend graph around the two players, as ids (what the fold needs to decide)."""
-
-    source_friends: dict[str, datetime]  # friend id -> since
-    target_friends: set[str]
-    target_ties: set[str]  # everyone the target is friends with, has a request with, or a block with
-    blocked_either_way_by_target: set[str]
-
-
-def friends_to_move(source_id: str, target_id: str, facts: GraphFacts) -> dict[str, datetime]:
-    """The source's friendships the target takes over (friend id -> since)."""
-    return {
-        fid: since
-        for fid, since in facts.source_friends.items()
-        if fid not in (source_id, target_id)
-        and fid not in facts.target_friends
-        and fid not in facts.blocked_either_way_by_target
-    }
-
-
-def tie_moves(other_id: str, source_id: str, target_id: str, facts: GraphFacts) -> bool:
-    """Whether a pending request or block between the source and ``other_id`` moves to the target."""
-    return other_id not in (source_id, target_id) and other_id not in facts.target_ties

@@ -17,40 +17,26 @@ from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.rules import Holding, Reason, fold_holdings, resource
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import Code, LivecoreError
+from livecore.friends.merge import GraphFacts, friends_to_move, tie_moves
 from livecore.friends.rules import Block
-from livecore.games import (
-    Economy,
-    Entry,
-    EventSettings,
-    Game,
-    GameSettings,
-    Order,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Economy, Entry, Game, GameSettings, Order, RankBand, Resource, ResourceType, Studio
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.live_events.boards import Board, BoardEntry, BoardStatus, entry_fields, sort_key
 from livecore.live_events.commands.boards import read_board
 from livecore.live_events.commands.live_events import close_window, record_progress, start
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.player_tools.erasure import ErasureReason, ErasureStatus
+from livecore.player_tools.errors import INVALID_MERGE
 from livecore.player_tools.memory import PlayerToolTables
-from livecore.player_tools.merge import (
-    GraphFacts,
-    MergeRecord,
-    MergeStatus,
-    friends_to_move,
-    replay_of,
-    tie_moves,
-)
+from livecore.player_tools.merge import MergeRecord, MergeStatus, replay_of
 from livecore.players.commands import first_contact, load_game, register
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import RETIRED_NAME, Lifecycle
 from livecore.rand import SeededRandomSource
@@ -77,7 +63,7 @@ def world() -> tuple[MemoryStore, Runtime]:
     return store, rt
 
 
-def code(fn: Any) -> ErrorCode | None:
+def code(fn: Any) -> Code | None:
     try:
         fn()
     except LivecoreError as exc:
@@ -140,15 +126,15 @@ def test_merge_refusals_in_order() -> None:
     store, rt = world()
     setup_pair(store, rt)
     with store.transaction() as tx:
-        assert code(lambda: merge(tx, rt, SCOPE, "a", "a")) is ErrorCode.INVALID_MERGE
-        assert code(lambda: merge(tx, rt, SCOPE, "ghost", "a")) is ErrorCode.PLAYER_NOT_FOUND
-        assert code(lambda: merge(tx, rt, SCOPE, "a", "ghost")) is ErrorCode.PLAYER_NOT_FOUND
+        assert code(lambda: merge(tx, rt, SCOPE, "a", "a")) is INVALID_MERGE
+        assert code(lambda: merge(tx, rt, SCOPE, "ghost", "a")) is PLAYER_NOT_FOUND
+        assert code(lambda: merge(tx, rt, SCOPE, "a", "ghost")) is PLAYER_NOT_FOUND
         ban_player(tx, rt, SCOPE, tx.players.get("gam_1", "d"), "x")
-        assert code(lambda: merge(tx, rt, SCOPE, "a", "d")) is ErrorCode.INVALID_MERGE
+        assert code(lambda: merge(tx, rt, SCOPE, "a", "d")) is INVALID_MERGE
     with store.transaction() as tx:
         assert merge(tx, rt, SCOPE, "a", "b").status is MergeStatus.MERGED
         assert merge(tx, rt, SCOPE, "a", "b").status is MergeStatus.NO_OP_ALREADY_MERGED
-        assert code(lambda: merge(tx, rt, SCOPE, "a", "c")) is ErrorCode.INVALID_MERGE
+        assert code(lambda: merge(tx, rt, SCOPE, "a", "c")) is INVALID_MERGE
 
 
 def test_merge_never_makes_a_self_friendship_and_keeps_one_friendship_per_pair() -> None:
@@ -265,7 +251,9 @@ LAP = attrs.evolve(SPRINT, key="lap", name="Lap", score_metric="lap_ms", order=O
 def event_world() -> tuple[MemoryStore, Runtime, ManualClock]:
     store = MemoryStore()
     settings_ = GameSettings(
-        economy=Economy.PLATFORM, resources=RESOURCES, events={"sprint": SPRINT, "lap": LAP}
+        economy=Economy.PLATFORM,
+        resources=RESOURCES,
+        sections={EVENT_SETTINGS: {"sprint": SPRINT, "lap": LAP}},
     )
     store.add_game(
         Studio(id="std_1", key="s"),
