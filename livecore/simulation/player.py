@@ -54,9 +54,10 @@ T = TypeVar("T")
 
 
 class SimPlayer:
-    """One player of a :class:`~livecore.simulation.world.Simulation`, registered as it is made (the
-    SDK's register: ``player.registered`` and the first-contact rules). ``id`` is its player id,
-    ``external_id`` the studio's id for it."""
+    """One player of a :class:`Simulation`, registered as it is made (the SDK's register:
+    ``player.registered`` and the first-contact rules). ``id`` is its player id, ``external_id`` the
+    studio's id for it. It is a :class:`~livecore.simulation.handle.Handle`: what the areas' actions act
+    as (:meth:`act`)."""
 
     def __init__(
         self,
