@@ -9,8 +9,8 @@ from typing import Any
 from livecore.grants.api import GrantView
 from livecore.live_events import api
 from livecore.live_events.commands import live_events as commands
+from livecore.live_events.commands.steps import Held
 from livecore.lobbies.api import LobbyForming
-from livecore.lobbies.rules import Lobby
 from livecore.players.rules import Player
 from livecore.simulation.actions import Actions, ServerActions, body
 
@@ -38,17 +38,17 @@ class LiveEvents(Actions):
         sim = self._sim
         asked = body(api.StartAttemptRequest, player_context=player_context)
 
-        def op(tx: commands.LiveEventsTx, me: Player) -> api.AttemptResponse | Lobby:
+        def op(tx: commands.LiveEventsTx, me: Player) -> api.AttemptResponse | Held[Any]:
             started = commands.start(tx, sim.rt, sim.scope, me, event_key, asked.player_context)
             return (
                 started
-                if isinstance(started, Lobby)
+                if isinstance(started, Held)
                 else api.AttemptResponse(attempt=api.AttemptView.of(started))
             )
 
         started = self._write(op)
         # The server answers a forming lobby 202 with the seat it took (committed), as this does.
-        return LobbyForming.of(started) if isinstance(started, Lobby) else started
+        return LobbyForming.of(started.record) if isinstance(started, Held) else started
 
     def report_progress(
         self, event_key: str, attempt_id: str, metrics: dict[str, Any], *, complete: bool = False

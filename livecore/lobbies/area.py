@@ -8,8 +8,18 @@ from functools import partial
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
+from livecore.live_events.commands.boards import on_room_board
+from livecore.live_events.commands.steps import on_close, on_progress, on_start
 from livecore.lobbies import api, samples
-from livecore.lobbies.commands import fill_lobby, lobbies_to_fill, next_fill
+from livecore.lobbies.boards import lobby_rows
+from livecore.lobbies.commands import (
+    after_progress,
+    close_lobbies,
+    fill_lobby,
+    lobbies_to_fill,
+    next_fill,
+    seat_start,
+)
 from livecore.lobbies.manifest import LOBBY
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
@@ -27,6 +37,14 @@ from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once
 from livecore.scope import Scope
 from livecore.store import Transaction
+
+# Lobbies build on live events: a lobby event's start takes a seat, a progress write may end the lobby's
+# session, the window's close closes its lobbies, and a lobby's board shows its bots. Live events name
+# nothing of lobbies.
+on_start(seat_start)
+on_progress(after_progress)
+on_close(close_lobbies)
+on_room_board(lobby_rows)
 
 
 def _filling(tx: Transaction, rt: Runtime) -> list[Task]:

@@ -18,10 +18,11 @@ from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings, Game, LobbySettings, Resolution, SuddenDeath
-from livecore.live_events.attempts import AttemptStatus, effective_status
+from livecore.live_events.attempts import Attempt, AttemptStatus, effective_status
 from livecore.live_events.boards import Board, BoardStatus
 from livecore.live_events.commands.attempts import AttemptsTx, expire
 from livecore.live_events.commands.boards import finalize_board
+from livecore.live_events.commands.steps import Held, Room
 from livecore.live_events.commands.windows import current_window
 from livecore.live_events.rules import Window, canonical, event_settings
 from livecore.lobbies.rules import (
@@ -161,6 +162,27 @@ def seat_for_start(
         return _promote(tx, rt, scope, lobby, LobbyTrigger.FILLED)
     tx.lobbies.update(lobby)
     return lobby
+
+
+def seat_start(
+    tx: LobbiesTx, rt: Runtime, scope: Scope, window: Window, player: Player, values: dict[str, str | None]
+) -> Room | Held[Lobby] | None:
+    """A start on a lobby event, before anything is charged (live events' start step): the player's seat
+    (:func:`seat_for_start`). While its lobby forms the start is held (202 ``lobby_forming``); a lobby
+    whose session ended refuses it (409 ``event_not_open``, ``details.lobbyId``); an active one plays it
+    on the lobby's board. None on an event without lobbies."""
+    if window.settings.lobby is None:
+        return None
+    lobby = seat_for_start(tx, rt, scope, window, player, values)
+    if lobby.status is LobbyStatus.FORMING:
+        return Held(forming(lobby), lobby)
+    if lobby.status is LobbyStatus.CLOSED or lobby.terminated_by is not None:
+        raise LivecoreError(
+            ErrorCode.EVENT_NOT_OPEN,
+            "Your lobby's session of this window has ended.",
+            {"eventKey": window.event_key, "lobbyId": lobby.id},
+        )
+    return Room(lobby.id, lobby.board_id)
 
 
 def forming(lobby: Lobby) -> LivecoreError:
@@ -308,7 +330,7 @@ def sudden_death(tx: LobbiesTx, rt: Runtime, scope: Scope, lobby_id: str, event:
         return
     if lobby.terminated_by is not None:
         return
-    attempts = tx.attempts.of_lobby(lobby.id)
+    attempts = tx.attempts.of_room(lobby.id)
     now = rt.clock.now()
     scores = [a.score for a in attempts if a.score is not None]
     completed = sum(1 for a in attempts if a.status is AttemptStatus.COMPLETED)
@@ -324,6 +346,17 @@ def sudden_death(tx: LobbiesTx, rt: Runtime, scope: Scope, lobby_id: str, event:
         _freeze(tx, rt, scope, attrs.evolve(lobby, terminated_by=trigger.label), trigger, running)
     else:
         _close_early(tx, rt, scope, lobby, trigger, running, event)
+
+
+def after_progress(
+    tx: LobbiesTx, rt: Runtime, scope: Scope, event: EventSettings, attempt: Attempt
+) -> Attempt:
+    """After a progress write to an attempt in a lobby (live events' progress step): sudden death
+    (:func:`sudden_death`); the attempt as it left it (frozen or expired)."""
+    if attempt.lobby_id is None:
+        return attempt
+    sudden_death(tx, rt, scope, attempt.lobby_id, event)
+    return tx.attempts.get(scope.game_id, attempt.id) or attempt
 
 
 def _freeze(
@@ -395,6 +428,7 @@ __all__ = [
     "LobbiesTx",
     "LobbyRead",
     "Pushed",
+    "after_progress",
     "close_lobbies",
     "fill_lobby",
     "forming",
@@ -406,5 +440,6 @@ __all__ = [
     "push",
     "read_lobby",
     "seat_for_start",
+    "seat_start",
     "sudden_death",
 ]

@@ -3,7 +3,6 @@ the operators' look-up and an embedded simulation answer the same model from the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -13,9 +12,8 @@ from livecore.grants.commands import GrantsTx
 from livecore.grants.rules import GrantStatus
 from livecore.live_events.api import AttemptView
 from livecore.live_events.attempts import AttemptStatus
-from livecore.lobbies.api import LobbyResponse, LobbyView
-from livecore.lobbies.commands import LobbiesTx, lobby_read
-from livecore.lobbies.rules import Seat
+from livecore.lobbies.commands import LobbiesTx
+from livecore.lobbies.views import lobby_views
 from livecore.player_tools import api
 from livecore.players.commands import load_game
 from livecore.players.platforms import platform_registered
@@ -25,16 +23,6 @@ from livecore.scope import Scope
 
 class ProfileTx(LobbiesTx, GrantsTx, Protocol):
     """The ports a profile reads."""
-
-
-def lobby_views(tx: LobbiesTx, game_id: str, seats: Sequence[Seat]) -> list[LobbyView]:
-    """The lobbies of a player's ``seats``, in their order, their participants' identities read now."""
-    views = []
-    for seat in seats:
-        lobby = tx.lobbies.get(game_id, seat.lobby_id)
-        assert lobby is not None, seat
-        views.append(LobbyResponse.of(lobby_read(tx, lobby)).lobby)
-    return views
 
 
 def player_profile(

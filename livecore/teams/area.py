@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.errors import Code, ErrorCode
+from livecore.live_events.commands.steps import on_close, on_score
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
 from livecore.teams import api, samples
+from livecore.teams.commands import contribute, finalize_teams
 from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
@@ -24,6 +26,11 @@ from livecore.teams.webhooks import (
     PartnerInviteAccepted,
     PartnerInviteSent,
 )
+
+# Teams build on live events: a member's score moving moves its team's, and the window's close
+# finalizes its teams. Live events name nothing of teams.
+on_score(contribute)
+on_close(finalize_teams)
 
 
 def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:

@@ -12,8 +12,7 @@ from livecore.live_events import api
 from livecore.live_events.commands import boards
 from livecore.live_events.commands import live_events as commands
 from livecore.live_events.commands.live_events import LiveEventsTx
-from livecore.lobbies.commands import forming
-from livecore.lobbies.rules import Lobby
+from livecore.live_events.commands.steps import Held
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import (
     API_KEY,
@@ -56,8 +55,8 @@ def start(call: Call[api.StartAttemptRequest | None, None], tx: LiveEventsTx) ->
         body.player_context,
         country=client_country(call.headers, call.remote, call.services.config),
     )
-    if isinstance(started, Lobby):
-        return Reply(forming(started), 202)
+    if isinstance(started, Held):
+        return Reply(started.answer, 202)
     return api.AttemptResponse(attempt=api.AttemptView.of(started))
 
 

@@ -7,10 +7,11 @@ from livecore.api.views import anonymized_view, display_view
 from livecore.games import ResourceType
 from livecore.grants.api import GrantView
 from livecore.live_events.api import AttemptView
+from livecore.lobbies.views import lobby_views
 from livecore.player_tools import api
 from livecore.player_tools.commands import erasure, merge, moderation
 from livecore.player_tools.erasure import ErasureReason
-from livecore.player_tools.views import lobby_views, player_profile
+from livecore.player_tools.views import player_profile
 from livecore.players.commands import get_player, load_game
 from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player

@@ -36,6 +36,7 @@ from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.live_events.boards import BoardStatus
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.commands.steps import Held
 from livecore.live_events.memory import LiveEventTables
 from livecore.lobbies import commands as lb
 from livecore.lobbies.memory import LobbyTables
@@ -117,7 +118,9 @@ class World:
         return player
 
     def start(self, player: Player, key: str = "duel", values: dict[str, str] = EU) -> Attempt | Lobby:
-        return self.run(ev.start, LIVE, player, key, dict(values))
+        """The attempt, or the lobby that holds the start while it forms."""
+        started = self.run(ev.start, LIVE, player, key, dict(values))
+        return started.record if isinstance(started, Held) else started
 
     def next_fill(self) -> datetime | None:
         with self.store.transaction() as tx:

@@ -25,8 +25,9 @@ from livecore.games import (
 )
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
-from livecore.live_events.boards import Board, BoardEntry, Contender, bot_entry, entry_fields
+from livecore.live_events.boards import Board, BoardEntry, entry_fields
 from livecore.live_events.commands.boards import finalize_board, read_board, standing_of
+from livecore.lobbies.boards import bot_contender, bot_entry
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
@@ -201,7 +202,7 @@ def test_a_bot_shows_as_a_bot_without_external_id_or_country(world: World) -> No
     assert (shown["bot_c"]["name"], shown["bot_c"]["country"]) == (identity.name, None)
     assert not shown[world.ids["ann"]]["is_bot"] and shown[world.ids["ann"]]["external_player_id"] == "ann"
     with pytest.raises(ValueError, match="bot"):
-        _ = Contender.of_bot(bot("bot_c")).player_external_id
+        _ = bot_contender(bot("bot_c")).player_external_id
 
 
 def test_finalize_pays_the_rank_bands_to_players_only_and_bots_keep_their_ranks(world: World) -> None:

@@ -85,9 +85,9 @@ from livecore.live_events import api as live_api
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import boards as boards_cmd
 from livecore.live_events.commands import live_events as live_cmd
+from livecore.live_events.commands.steps import Held
 from livecore.lobbies import api as lobbies_api
 from livecore.lobbies import commands as lobbies_cmd
-from livecore.lobbies.rules import Lobby
 from livecore.memory import MemoryStore
 from livecore.player_tools import api as tools_api
 from livecore.player_tools.commands import erasure, merge, migration, moderation
@@ -1047,9 +1047,9 @@ class Embedded:
 
         def op(tx: Transaction) -> dict[str, Any]:
             started = live_cmd.start(tx, self.rt, self.clients[ARENA], self._me(tx, who, ARENA), event, None)
-            if isinstance(started, Lobby):
-                self.labels[f"{label}.lobby"] = started.id
-                return {"forming": lobbies_cmd.forming(started).details}
+            if isinstance(started, Held):
+                self.labels[f"{label}.lobby"] = started.record.id
+                return {"forming": started.answer.details}
             self.labels[label], self.labels[f"{label}.board"] = started.id, started.board_id
             return {"attempt": live_api.AttemptView.of(started)}
 

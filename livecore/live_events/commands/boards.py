@@ -1,11 +1,10 @@
 """Event-board commands: a score onto its board, finalizing a board at its window's close, the pages a
 client reads and what the live stream sends (rules: ``livecore.live_events.boards``).
 
-A lobby's board also shows the lobby's bots, computed at read time and never stored: it is small (at
-most the lobby's capacity), so its stored entries are read whole, the bots' entries at the clock's now
-are added, and pages, ranks and the finalized top are read from that list
-(``livecore.live_events.boards.listed``).
-Ranks count the bots; rank rewards go to players only."""
+A room's board (a lobby's: ``Board.lobby_id`` set) is read whole, as the area seating the room says
+(:func:`on_room_board`): a lobby's also shows its bots, computed at read time and never stored. It is
+small (at most the room's seats), so pages, ranks and the finalized top are read from that list
+(``livecore.live_events.boards.listed``). Ranks count the bots; rank rewards go to players only."""
 
 from __future__ import annotations
 
@@ -31,7 +30,6 @@ from livecore.live_events.boards import (
     Contender,
     Ranking,
     Standing,
-    bot_entry,
     cursor_of,
     finalized,
     key_after,
@@ -112,26 +110,35 @@ class ReadTx(HasBoards, HasPlayers, HasLobbies, Protocol):
     """What reading a board needs."""
 
 
-def lobby_rows(tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]:
-    """A lobby board's whole list at ``now``: its players' stored entries and its bots' (none before the
-    lobby starts), in no particular order."""
-    assert board.lobby_id is not None
-    lobby = tx.lobbies.get(board.game_id, board.lobby_id)
-    assert lobby is not None  # a lobby's board is made with its lobby, and neither is deleted
-    rows = tx.boards.page(board, None, lobby.capacity)
-    if lobby.started_at is not None:
-        rows += [
-            (bot_entry(seat, board, lobby, now), Contender.of_bot(seat))
-            for seat in tx.lobbies.seats(lobby.id)
-            if seat.is_bot
-        ]
-    return rows
+class RoomRows(Protocol):
+    """A room's board read whole at ``now``: its players' stored entries and what its area computes (a
+    lobby's bots), in no particular order."""
+
+    def __call__(self, tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]: ...
+
+
+# The one reader of rooms' boards, by its dotted name (a module imported again replaces it).
+_ROOM_ROWS: dict[str, RoomRows] = {}
+
+
+def on_room_board(reader: RoomRows) -> RoomRows:
+    """Sets how a room's board is read whole; the area that seats rooms sets it where it declares
+    itself."""
+    _ROOM_ROWS.clear()
+    _ROOM_ROWS[f"{reader.__module__}.{getattr(reader, '__qualname__', repr(reader))}"] = reader
+    return reader
+
+
+def room_rows(tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]:
+    """A room's board (``board.lobby_id`` set) whole at ``now`` (:class:`RoomRows`)."""
+    (reader,) = _ROOM_ROWS.values()
+    return reader(tx, board, now)
 
 
 def ranking(tx: ReadTx, board: Board, now: datetime) -> Ranking[BoardEntry]:
-    """The board in order, as its store reads it; a lobby's board with its bots at ``now``."""
+    """The board in order, as its store reads it; a room's board whole at ``now`` (:func:`room_rows`)."""
     if board.lobby_id is not None:
-        return listed(board.order, lobby_rows(tx, board, now))
+        return listed(board.order, room_rows(tx, board, now))
     return Ranking(
         board.order,
         lambda key, n: tx.boards.page(board, key, n),
@@ -147,7 +154,7 @@ def finalize_board(tx: BoardsTx, rt: Runtime, scope: Scope, board: Board, event:
     a player's external id; its ``entryCount`` counts them."""
     now = rt.clock.now()
     shown = max(paid_ranks(event.rank_rewards), FINALIZED_TOP)
-    rows = lobby_rows(tx, board, now) if board.lobby_id is not None else None
+    rows = room_rows(tx, board, now) if board.lobby_id is not None else None
     ranked = ranking(tx, board, now) if rows is None else listed(board.order, rows)
     top, _ = read_ranked(ranked, shown)
     placings = (
@@ -252,11 +259,11 @@ def standing_of(tx: ReadTx, rt: Runtime, board: Board, player_id: str) -> Standi
 
 
 def bot_standings(tx: ReadTx, board: Board, now: datetime) -> list[Standing[BoardEntry]]:
-    """The bots of a lobby's board with their entries and ranks at ``now`` (the stream sends their growing
+    """The bots of a room's board with their entries and ranks at ``now`` (the stream sends their growing
     scores); none for any other board."""
     if board.lobby_id is None:
         return []
-    rows = sorted(lobby_rows(tx, board, now), key=lambda row: sort_key(board.order, row[0]))
+    rows = sorted(room_rows(tx, board, now), key=lambda row: sort_key(board.order, row[0]))
     return [Standing(i + 1, entry, who) for i, (entry, who) in enumerate(rows) if who.is_bot]
 
 
@@ -277,15 +284,17 @@ __all__ = [
     "BoardPage",
     "BoardsTx",
     "ReadTx",
+    "RoomRows",
     "bot_standings",
     "finalize_board",
     "get_board",
-    "lobby_rows",
     "merge_entries",
+    "on_room_board",
     "ranking",
     "read_board",
     "record_score",
     "rescore",
+    "room_rows",
     "standing_of",
     "stream_ready",
 ]

@@ -40,6 +40,7 @@ from livecore.live_events.attempts import force_complete as forced
 from livecore.live_events.boards import Board, BoardStatus
 from livecore.live_events.commands.attempts import expire, finished
 from livecore.live_events.commands.boards import finalize_board, record_score, rescore
+from livecore.live_events.commands.steps import Held, StepsTx, closing, progressed, scored, seated
 from livecore.live_events.commands.windows import current_window
 from livecore.live_events.rules import (
     ATTEMPT_ID_PREFIX,
@@ -66,21 +67,18 @@ from livecore.live_events.webhooks import (
     ProgressUpdated,
     WindowClosed,
 )
-from livecore.lobbies.commands import LobbiesTx, close_lobbies, seat_for_start, sudden_death
-from livecore.lobbies.rules import Lobby, LobbyStatus
 from livecore.players.commands import load_game
 from livecore.players.identity import resolve_country
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasAttempts, HasGames, HasWindows
-from livecore.teams.commands import TeamsTx, contribute, finalize_teams
 
 SWEEP_BATCH = 500
 MILESTONE_SOURCE_KIND = "event_milestone"
 COMPLETION_SOURCE_KIND = "event_completion"
 
 
-class LiveEventsTx(LobbiesTx, TeamsTx, Protocol):
+class LiveEventsTx(StepsTx, Protocol):
     """The ports these commands use."""
 
 
@@ -195,13 +193,12 @@ def start(
     event_key: str,
     context: dict[str, Any] | None,
     country: str | None = None,
-) -> Attempt | Lobby:
+) -> Attempt | Held[Any]:
     """Start an attempt in the event's open window (refusals: ``livecore.live_events.attempts``). ``country``
-    is the
-    one the request's address resolves to; ``playerContext.country`` wins over it. On a lobby event the
-    player first takes a seat (``livecore.lobbies.commands.seat_for_start``): while that lobby forms
-    the answer is the lobby (202 ``lobby_forming``: nothing charged), once it is active an attempt on
-    its board."""
+    is the one the request's address resolves to; ``playerContext.country`` wins over it. An area that
+    seats the event's players is asked first (``livecore.live_events.commands.steps.on_start``: a lobby
+    event's seat): it may hold the start back (a lobby that forms: 202 ``lobby_forming``, nothing
+    charged), else the attempt plays on its room's board."""
     game = load_game(tx, scope)
     event_settings(game, event_key)
     now = rt.clock.now()
@@ -217,17 +214,9 @@ def start(
     )
     # The board's ``country`` segment is the country shown: an operator's override wins.
     values = segment_values(event, context, started.country)
-    lobby = None
-    if event.lobby is not None:
-        lobby = seat_for_start(tx, rt, scope, window, player, values)
-        if lobby.status is LobbyStatus.FORMING:
-            return lobby
-        if lobby.status is LobbyStatus.CLOSED or lobby.terminated_by is not None:
-            raise LivecoreError(
-                ErrorCode.EVENT_NOT_OPEN,
-                "Your lobby's session of this window has ended.",
-                {"eventKey": event_key, "lobbyId": lobby.id},
-            )
+    room = seated(tx, rt, scope, window, player, values)
+    if isinstance(room, Held):
+        return room
     mine = tx.attempts.of_player_in_window(player.id, window.id)
     mine = [
         expire(tx, rt, scope, a)
@@ -241,8 +230,8 @@ def start(
     if started != player:
         player = started
         tx.players.update(player)
-    board = _board(tx, window, values) if lobby is None else tx.boards.get(game.id, lobby.board_id)
-    assert board is not None  # a lobby's board is recorded with it
+    board = _board(tx, window, values) if room is None else tx.boards.get(game.id, room.board_id)
+    assert board is not None  # a room's board is recorded with it
     attempt = Attempt(
         id=attempt_id,
         game_id=game.id,
@@ -258,7 +247,7 @@ def start(
         ends_at=ends_at(event, window, now),
         attempt_count=len(mine) + 1,
         segment_values=values,
-        lobby_id=lobby.id if lobby is not None else None,
+        lobby_id=room.id if room is not None else None,
     )
     tx.attempts.insert(attempt)
     if mine:
@@ -306,7 +295,7 @@ def record_progress(
     tx.attempts.update(attempt)
     if done.improved:
         record_score(tx, scope, player, attempt)
-        contribute(tx, rt, scope, player, window)
+        scored(tx, rt, scope, player, window)
     for flag in done.flags:
         emit(tx, rt, scope, AttemptFlagged.of(attempt, flag, now))
     granted = []
@@ -320,10 +309,7 @@ def record_progress(
             _attempt_grant(tx, rt, scope, player, event, attempt, None)
         emit(tx, rt, scope, AttemptCompleted.of(attempt))
     emit(tx, rt, scope, ProgressUpdated.of(attempt), debounce_key=attempt.id)
-    if attempt.lobby_id is not None:
-        sudden_death(tx, rt, scope, attempt.lobby_id, event)
-        attempt = tx.attempts.get(scope.game_id, attempt.id) or attempt  # frozen or expired by it
-    return attempt, granted
+    return progressed(tx, rt, scope, event, attempt), granted
 
 
 def _attempt_grant(
@@ -381,7 +367,7 @@ def force_complete(
     assert player is not None
     mine = [done if a.id == done.id else a for a in tx.attempts.of_player_in_window(player.id, window.id)]
     rescore(tx, scope, player, [a for a in mine if a.board_id == done.board_id])
-    contribute(tx, rt, scope, player, window)
+    scored(tx, rt, scope, player, window)
     finished(tx, rt, scope, done)
     emit(
         tx,
@@ -514,10 +500,9 @@ def close_window(tx: LiveEventsTx, rt: Runtime, window_id_: str, game_id: str) -
     while batch := tx.attempts.in_progress_in_window(window.id, SWEEP_BATCH):
         for attempt in batch:
             expire(tx, rt, scope, attempt)
-    close_lobbies(tx, rt, scope, window)
-    finalize_teams(tx, rt, scope, window)
+    closing(tx, rt, scope, window)
     for board in tx.boards.of_window(window.id):
-        if board.status is BoardStatus.OPEN:  # a lobby's closed early by sudden death is final already
+        if board.status is BoardStatus.OPEN:  # a room's closed early (sudden death) is final already
             finalize_board(tx, rt, scope, board, window.settings)
     closed = close(window, now)
     tx.windows.update(closed)

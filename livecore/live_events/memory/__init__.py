@@ -18,10 +18,10 @@ class LiveEventTables:
     attempts: dict[tuple[str, str], Attempt] = attrs.field(factory=dict)  # (game id, attempt id)
     # (player id, window id) -> the keys of that player's attempts in that window
     attempt_index: dict[tuple[str, str], tuple[tuple[str, str], ...]] = attrs.field(factory=dict)
-    # The keys of the attempts in progress, and of each lobby's attempts: what the scheduler and a lobby's
-    # close look up, among a season's every attempt.
+    # The keys of the attempts in progress, and of each room's (a lobby's) attempts: what the scheduler and
+    # a lobby's sudden death look up, among a season's every attempt.
     in_progress: dict[tuple[str, str], None] = attrs.field(factory=dict)
-    lobby_attempts: dict[str, tuple[tuple[str, str], ...]] = attrs.field(factory=dict)
+    room_attempts: dict[str, tuple[tuple[str, str], ...]] = attrs.field(factory=dict)
     boards: dict[str, Board] = attrs.field(factory=dict)
     board_entries: dict[tuple[str, str], BoardEntry] = attrs.field(factory=dict)  # (board id, player id)
     # Each board's players (the keys of its entries) and each window's boards: a board is read and

@@ -22,8 +22,8 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
         self._tx.put(self._t.attempts, key, attempt)
         self._index(attempt, key)
         if attempt.lobby_id is not None:
-            held = self._t.lobby_attempts.get(attempt.lobby_id, ())
-            self._tx.put(self._t.lobby_attempts, attempt.lobby_id, (*held, key))
+            held = self._t.room_attempts.get(attempt.lobby_id, ())
+            self._tx.put(self._t.room_attempts, attempt.lobby_id, (*held, key))
         self._progress(attempt, key)
 
     def _index(self, attempt: Attempt, key: tuple[str, str]) -> None:
@@ -58,8 +58,8 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
         found = [a for a in self._in_progress() if a.window_id == window_id]
         return sorted(found, key=lambda a: (a.started_at, a.id))[:limit]
 
-    def of_lobby(self, lobby_id: str) -> list[Attempt]:
-        found = [self._t.attempts[key] for key in self._t.lobby_attempts.get(lobby_id, ())]
+    def of_room(self, room_id: str) -> list[Attempt]:
+        found = [self._t.attempts[key] for key in self._t.room_attempts.get(room_id, ())]
         return sorted(found, key=lambda a: (a.started_at, a.id))
 
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:

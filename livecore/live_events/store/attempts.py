@@ -24,8 +24,9 @@ class AttemptStore(Protocol):
         """Attempts of the window still recorded in progress, oldest start first."""
         ...
 
-    def of_lobby(self, lobby_id: str) -> list[Attempt]:
-        """The lobby's attempts (at most a few per seat), oldest start first."""
+    def of_room(self, room_id: str) -> list[Attempt]:
+        """The attempts a room seated (``lobby_id``: a lobby's, at most a few per seat), oldest start
+        first."""
         ...
 
     def past_end(self, now: datetime, limit: int) -> list[Attempt]:

@@ -46,10 +46,10 @@ class SqlAttempts(SqlPort):
         )
         return [ATTEMPT_COLUMNS.of(r) for r in rows]
 
-    def of_lobby(self, lobby_id: str) -> list[Attempt]:
+    def of_room(self, room_id: str) -> list[Attempt]:
         rows = self.db.read(
             f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE lobby_id = ? ORDER BY started_at, id",
-            (lobby_id,),
+            (room_id,),
         )
         return [ATTEMPT_COLUMNS.of(r) for r in rows]
 

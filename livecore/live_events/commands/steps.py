@@ -1,0 +1,163 @@
+"""What the areas that build on live events add to its commands, registered by those areas: live events
+name none of them.
+
+An event may be played in rooms (the lobbies area seats a start in a lobby, which has a board of its
+own) or in teams (the teams area keeps a team's score from its members' attempts). Each such area adds
+its steps where it declares itself:
+
+- :func:`on_start`: where a start plays, before anything is charged: a :class:`Room`, or a start
+  :class:`Held` back (committed, answered 202), or None when the event is not the area's;
+- :func:`on_score`: the player's score in a window moved (a progress write, a force-complete);
+- :func:`on_progress`: after a progress write, in its transaction;
+- :func:`on_close`: a window closes, after its attempts expired and before its boards are finalized.
+
+Steps are kept by their dotted name, in the order added, as
+:func:`~livecore.live_events.commands.attempts.on_finish` keeps its own: a module imported again replaces
+its step rather than adding a second one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
+
+import attrs
+
+from livecore.commands import Runtime
+from livecore.errors import LivecoreError
+from livecore.games import EventSettings
+from livecore.live_events.attempts import Attempt
+from livecore.live_events.commands.attempts import AttemptsTx
+from livecore.live_events.rules import Window
+from livecore.players.rules import Player
+from livecore.scope import Scope
+from livecore.store import HasFriends, HasLobbies, HasTeams
+
+T = TypeVar("T")
+
+
+class StepsTx(AttemptsTx, HasLobbies, HasTeams, HasFriends, Protocol):
+    """The ports the live-event commands and the steps added to them use."""
+
+
+@attrs.frozen
+class Room:
+    """Where a start plays when an area seats it: the room's id (the attempt's ``lobby_id``) and the
+    room's own board."""
+
+    id: str
+    board_id: str
+
+
+@attrs.frozen
+class Held(Generic[T]):
+    """A start an area holds back: the seat it took is kept (the transaction commits), nothing is charged,
+    and the answer is ``answer`` with status 202. ``record`` is the area's record that holds it (a
+    forming lobby)."""
+
+    answer: LivecoreError
+    record: T
+
+
+class StartStep(Protocol):
+    def __call__(
+        self,
+        tx: StepsTx,
+        rt: Runtime,
+        scope: Scope,
+        window: Window,
+        player: Player,
+        values: dict[str, str | None],
+    ) -> Room | Held[Any] | None: ...
+
+
+class ScoreStep(Protocol):
+    def __call__(self, tx: StepsTx, rt: Runtime, scope: Scope, player: Player, window: Window) -> None: ...
+
+
+class ProgressStep(Protocol):
+    """Answers the attempt as the step left it (frozen or expired by it)."""
+
+    def __call__(
+        self, tx: StepsTx, rt: Runtime, scope: Scope, event: EventSettings, attempt: Attempt
+    ) -> Attempt: ...
+
+
+class CloseStep(Protocol):
+    def __call__(self, tx: StepsTx, rt: Runtime, scope: Scope, window: Window) -> None: ...
+
+
+_START: dict[str, StartStep] = {}
+_SCORE: dict[str, ScoreStep] = {}
+_PROGRESS: dict[str, ProgressStep] = {}
+_CLOSE: dict[str, CloseStep] = {}
+
+
+def _name(step: Callable[..., Any]) -> str:
+    return f"{step.__module__}.{getattr(step, '__qualname__', repr(step))}"
+
+
+def on_start(step: StartStep) -> StartStep:
+    _START[_name(step)] = step
+    return step
+
+
+def on_score(step: ScoreStep) -> ScoreStep:
+    _SCORE[_name(step)] = step
+    return step
+
+
+def on_progress(step: ProgressStep) -> ProgressStep:
+    _PROGRESS[_name(step)] = step
+    return step
+
+
+def on_close(step: CloseStep) -> CloseStep:
+    _CLOSE[_name(step)] = step
+    return step
+
+
+def seated(
+    tx: StepsTx, rt: Runtime, scope: Scope, window: Window, player: Player, values: dict[str, str | None]
+) -> Room | Held[Any] | None:
+    """The first answer of the start steps; None: the start plays on the board of its segment."""
+    for step in _START.values():
+        answer = step(tx, rt, scope, window, player, values)
+        if answer is not None:
+            return answer
+    return None
+
+
+def scored(tx: StepsTx, rt: Runtime, scope: Scope, player: Player, window: Window) -> None:
+    for step in _SCORE.values():
+        step(tx, rt, scope, player, window)
+
+
+def progressed(tx: StepsTx, rt: Runtime, scope: Scope, event: EventSettings, attempt: Attempt) -> Attempt:
+    for step in _PROGRESS.values():
+        attempt = step(tx, rt, scope, event, attempt)
+    return attempt
+
+
+def closing(tx: StepsTx, rt: Runtime, scope: Scope, window: Window) -> None:
+    for step in _CLOSE.values():
+        step(tx, rt, scope, window)
+
+
+__all__ = [
+    "CloseStep",
+    "Held",
+    "ProgressStep",
+    "Room",
+    "ScoreStep",
+    "StartStep",
+    "StepsTx",
+    "closing",
+    "on_close",
+    "on_progress",
+    "on_score",
+    "on_start",
+    "progressed",
+    "scored",
+    "seated",
+]
