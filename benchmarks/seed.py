@@ -23,6 +23,7 @@ from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.areas import storage
 from livecore_server.clock import SystemClock
 from livecore_server.leaderboards.sql import PUT_ENTRY as PUT_SHARED_ENTRY
 from livecore_server.players.rows import player_row
@@ -44,7 +45,7 @@ def score_of(i: int) -> float:
 def seed_board(db: str, studio_id: str, game_id: str, board_key: str, n: int, prefix: str) -> list[str]:
     """``n`` test-environment players ``<prefix>-<i>``, each with one score on ``board_key``; their
     external ids."""
-    store = open_store(db)
+    store = open_store(db, areas=storage())
     rt = Runtime(SystemClock(), SeededRandomSource(n), KeyedHasher(b"bench-seed" * 4))
     scope = Scope(studio_id=studio_id, game_id=game_id, env=Environment.TEST)
     names = [f"{prefix}-{i}" for i in range(n)]
@@ -74,7 +75,7 @@ def seed_players(
 ) -> list[str]:
     """``n`` registered test-environment players ``<prefix>-<i>`` (``player.registered`` each, as a
     register request makes); their secrets, hashed with ``hasher``: the server's, for them to work."""
-    store = open_store(db)
+    store = open_store(db, areas=storage())
     rt = Runtime(SystemClock(), SeededRandomSource(n), hasher)
     scope = Scope(studio_id=studio_id, game_id=game_id, env=Environment.TEST)
     secrets: list[str] = []
@@ -103,7 +104,7 @@ def seed_ranked(
     pages are then made as the migration that added them makes them. Answers the external ids of
     ``sample`` players at ranks drawn uniformly."""
     seed_board(db, studio_id, game_id, board_key, 1, prefix)
-    store = open_store(db)
+    store = open_store(db, areas=storage())
     try:
         period = store.run(lambda tx: tx.leaderboards.open_period(game_id, Environment.TEST, board_key))
         assert period is not None and period.settings.order is Order.DESC

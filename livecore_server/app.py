@@ -27,7 +27,6 @@ from livecore.rand import RandomSource
 from livecore_server import areas as served_areas
 from livecore_server import metrics, plugins, statement_tally
 from livecore_server.admin import mcp_tools
-from livecore_server.area import storage_of
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import json_response
@@ -243,7 +242,7 @@ def create_app(
     # Last, so every route above matches first.
     root_miss = _miss([path for path in root_paths if path is not None])
     root.router.add_route("*", "/{tail:.*}", _unrouted(misses, root_miss))
-    root.cleanup_ctx.append(_lifetime(config, clock, rng, core, storage_of(studio)))
+    root.cleanup_ctx.append(_lifetime(config, clock, rng, core, served_areas.storage(studio)))
     root.on_shutdown.append(_end_streams)
     return root
 
@@ -266,7 +265,7 @@ def _lifetime(
     with the app, in that order, and stop with it in the reverse order."""
 
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        services = build_services(config, clock, rng, served, storage)
+        services = build_services(config, clock, rng, served, storage=storage)
         stop_tally = statement_tally.start(services.store, config.statement_tally)
         try:
             app[SERVICES] = services

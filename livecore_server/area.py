@@ -2,8 +2,10 @@
 
 The core declares the area (:class:`livecore.area.Area`: its routes, webhook kinds, jobs, checks, memory
 ports); its server package (``livecore_server/<area>/``) declares the handler bound to each of its routes
-and, for a studio's own area, its tables (their migrations) and its SQL ports. The app mounts the
-bindings of every area served (:mod:`livecore_server.areas`), in the areas' order.
+and what it keeps in the database: its tables, their migrations and its SQL ports, the same fields for a
+built-in area and a studio's own (:mod:`livecore_server.storage.area_storage`). The app mounts the
+bindings of every area served (:mod:`livecore_server.areas`), in the areas' order, and its store keeps
+what they declare (:func:`storage_of`).
 """
 
 from __future__ import annotations
@@ -15,27 +17,34 @@ import attrs
 from livecore.area import Area
 from livecore_server.http.endpoint import Binding
 from livecore_server.simulate.section import ReportPart
-from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort
+from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
+from livecore_server.storage.history import History
+from livecore_server.storage.schema import Schema
+from livecore_server.storage.sqlport import Dialects
 
 
 @attrs.frozen
 class ServerArea:
+    """An area's server side: ``bindings``, the handler of each of its routes; ``schema``, its declared
+    tables; ``history``, the migrations that built them under the names the service numbers;
+    ``migrations``, those recorded under the area's name (``<area>:<name>``); ``sql_ports``, its SQL ports
+    by the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``)."""
+
     area: Area
     bindings: tuple[Binding, ...] = ()
-    sql_ports: Mapping[str, SqlPort] = attrs.field(factory=dict)
+    sql_ports: Mapping[str, SqlPort | Dialects] = attrs.field(factory=dict)
     migrations: tuple[AreaMigration, ...] = ()
     #: Its part of a simulated season's report (docs/simulation.md#the-report), if it has one.
     report: ReportPart | None = None
+    schema: Schema = attrs.field(factory=Schema)
+    history: History = attrs.field(factory=History)
 
     @property
     def name(self) -> str:
         return self.area.name
 
 
-def storage_of(served: Iterable[ServerArea]) -> AreaStorage:
-    """What the served areas add to the database."""
-    served = tuple(served)
-    return AreaStorage(
-        migrations=tuple((a.name, m) for a in served for m in a.migrations),
-        ports={name: port for a in served for name, port in a.sql_ports.items()},
-    )
+def storage_of(served_areas: Iterable[ServerArea]) -> AreaStorage:
+    """What a store of the ``served_areas`` keeps (the built-in ones, then a studio's own): the tables no
+    area owns, then each area's."""
+    return served(served_areas)

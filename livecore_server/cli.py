@@ -216,11 +216,12 @@ def _opening() -> Iterator[None]:
 
 
 def _services(config: Config, clock: Clock | None = None) -> Services:
+    from livecore_server.areas import storage
     from livecore_server.clock import SystemClock
     from livecore_server.services import build_services
 
     with _opening():
-        return build_services(config, clock or SystemClock())
+        return build_services(config, clock or SystemClock(), storage=storage())
 
 
 def server_event_loop() -> asyncio.AbstractEventLoop:

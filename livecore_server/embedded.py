@@ -20,6 +20,7 @@ from aiohttp import web
 from livecore.clock import Clock
 from livecore.rand import RandomSource
 from livecore_server.app import create_app
+from livecore_server.areas import storage
 from livecore_server.clock import SystemClock
 from livecore_server.config import Config
 from livecore_server.services import SERVICES, Services, build_services
@@ -97,7 +98,7 @@ def demo_server() -> Iterator[Demo]:
 
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/demo.db"
-        applying = build_services(Config(db=db), SystemClock())
+        applying = build_services(Config(db=db), SystemClock(), storage=storage())
         try:
             applied, _ = apply_demo(applying)
             link = issue_login_link(applying, DEMO_MEMBER)

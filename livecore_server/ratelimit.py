@@ -39,7 +39,8 @@ from livecore.ratelimit import (
 from livecore.scope import Scope
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
+    from livecore_server.storage.postgres import PostgresStore
+    from livecore_server.storage.postgres_transaction import PostgresTransaction
 
 IDLE_MS = 60_000  # a bucket idle this long has refilled completely: it carries no information
 

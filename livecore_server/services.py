@@ -32,7 +32,7 @@ from livecore_server.player_cache import PlayerCache
 from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler, schedule_jobs
-from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
+from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.server_store import ServerStore, open_store
 from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.stream_slots import StreamSlots
@@ -107,10 +107,11 @@ def build_services(
     clock: Clock,
     rng: RandomSource | None = None,
     served: tuple[Area, ...] = areas.BUILT_IN,
-    storage: AreaStorage = NO_AREA_STORAGE,
+    *,
+    storage: AreaStorage,
 ) -> Services:
-    """The services of a server of the ``served`` areas (the built-in ones and a studio's own, whose
-    tables and SQL ports ``storage`` holds)."""
+    """The services of a server of the ``served`` areas (the built-in ones and a studio's own), whose
+    tables, migrations and SQL ports ``storage`` holds (``livecore_server.areas.storage()``)."""
     # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
     # deployment needs the same one) or ./livecore.key.
     server_key = load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file)

@@ -26,6 +26,7 @@ from livecore.clock import Clock, ManualClock
 from livecore.rand import RandomSource, SeededRandomSource
 from livecore_server.app import DISPATCHER, create_app
 from livecore_server.apply import apply_manifest
+from livecore_server.areas import storage
 from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
@@ -255,7 +256,7 @@ def service_args(
 
 def make_services(db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
     """Services of no server (the caller closes them)."""
-    return build_services(*service_args(db, manual=manual, seed=seed, **config))
+    return build_services(*service_args(db, manual=manual, seed=seed, **config), storage=storage())
 
 
 def make_app(
@@ -404,7 +405,7 @@ def login_link(served: Services, member: str) -> str:
     database (never the running server's, which belongs to its thread), on the server's clock."""
     from livecore_server.admin.sessions import issue_login_link
 
-    own = build_services(served.config, served.clock)
+    own = build_services(served.config, served.clock, storage=storage())
     try:
         return issue_login_link(own, member)
     finally:

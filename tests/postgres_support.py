@@ -26,6 +26,7 @@ from psycopg import sql
 
 from livecore.games import Game
 from livecore.scope import Environment, Scope
+from livecore_server.areas import storage
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.postgres import PostgresStore
 
@@ -142,7 +143,10 @@ def new_store(pool_size: int = 8, schema: str | None = None) -> PostgresStore:
     """A store on a new, empty schema ``lc_test_<random>`` (migrated), or on ``schema``; drop it with
     :func:`drop_store`."""
     return PostgresStore(
-        require_postgres(), schema=schema or f"lc_test_{secrets.token_hex(6)}", pool_size=pool_size
+        require_postgres(),
+        schema=schema or f"lc_test_{secrets.token_hex(6)}",
+        pool_size=pool_size,
+        areas=storage(),
     )
 
 

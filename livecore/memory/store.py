@@ -7,7 +7,8 @@ area owns (studios and games, the outbox, idempotency) are the store's own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
@@ -39,18 +40,24 @@ class MemoryStore:
 
     def __init__(self, areas: Iterable[Area] = ()) -> None:
         # Deferred: the areas' packages import their memory ports, and these import this package.
-        from livecore.areas import BUILT_IN, registered
+        from livecore.areas import registered
 
         every = registered(areas)
-        studio = every[len(BUILT_IN) :]
         # Each area's tables by its name; a studio's area may keep its own there too.
         self.tables: dict[str, Any] = {a.name: a.tables() for a in every if a.tables is not None}
         self._kinds: dict[type, Any] = {type(t): t for t in self.tables.values()}
-        self.area_ports: dict[str, MemoryPort] = {n: f for a in studio for n, f in a.ports.items()}
-        # A transaction's ports, by its attribute: the built-in areas' (tx.<name>), as
-        # livecore.store.Transaction types them, and the ports of a studio's areas (tx.ports.<name>).
-        openers = {**dict(_SHARED), **{n: f for a in BUILT_IN for n, f in a.ports.items()}}
-        openers["ports"] = _studio_ports
+        # A transaction's ports, by its attribute: every area's (tx.<name>, the built-in ones' as
+        # livecore.store.Transaction types them, a studio's by its own protocol), also reached as
+        # tx.ports.<name>.
+        declared = [(n, f) for a in every for n, f in a.ports.items()]
+        self.area_ports: frozenset[str] = frozenset(n for n, _ in declared)
+        openers: dict[str, Any] = dict(_SHARED)
+        names = [n for n, _ in declared]
+        clash = {n for n in names if names.count(n) > 1 or n in openers or n == "journal"}
+        taken = sorted(clash | {n for n in names if hasattr(_MemoryTransaction, n)})
+        if taken:
+            raise ValueError(f"ports claimed twice, or named as what a transaction has: {', '.join(taken)}")
+        openers.update(declared)
         self._transaction = type(
             "MemoryTransaction", (_MemoryTransaction,), {n: _Opening(f) for n, f in openers.items()}
         )
@@ -115,6 +122,10 @@ class _MemoryTransaction:
     def rollback(self) -> None:
         self.journal.rollback()
 
+    @functools.cached_property
+    def ports(self) -> Ports:
+        return Ports(_AreaPorts(self, self._store.area_ports))
+
 
 class _Opening:
     """A port of a transaction, opened when a command first reaches it (``tx.<name>``): a command reaches
@@ -137,8 +148,26 @@ class _Opening:
         return port
 
 
-def _studio_ports(store: MemoryStore, journal: Journal) -> Ports:
-    return Ports({name: port(store, journal) for name, port in store.area_ports.items()})
+class _AreaPorts(Mapping[str, object]):
+    """The areas' ports of one transaction, by name (``tx.ports.<name>``): each the transaction's own
+    ``tx.<name>``, opened when first reached."""
+
+    __slots__ = ("_names", "_tx")
+
+    def __init__(self, tx: object, names: frozenset[str]) -> None:
+        self._tx = tx
+        self._names = names
+
+    def __getitem__(self, name: str) -> object:
+        if name not in self._names:
+            raise KeyError(name)
+        return getattr(self._tx, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 class _Transaction:

@@ -1,9 +1,9 @@
-"""The economy area's tables, declared (:data:`SCHEMA`): the ledger and the balances it leaves. Its
-SQLite migration, ``0004_economy_and_grants``, also created the grants area's table (one migration, one
-recorded name); on PostgreSQL the foundation migration created them (:data:`HISTORY`, under the names
-deployed databases recorded). :mod:`livecore_server.built_in_storage` adds them to the shared ones.
+"""The economy area's tables, declared (:data:`SCHEMA`): the ledger and the balances it leaves. Its SQLite
+migration, ``0004_economy_and_grants``, also created the grants area's table (one migration, one recorded
+name); on PostgreSQL the foundation migration created them (:data:`HISTORY`, under the names deployed
+databases recorded). Its ``ServerArea`` declares them, and a store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -112,4 +111,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("ledger", SqlLedger),)
+SQL_PORTS = {"ledger": SqlLedger}

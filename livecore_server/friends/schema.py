@@ -1,9 +1,9 @@
 """The friends area's tables, declared (:data:`SCHEMA`), and the SQLite migrations that built them
-(:data:`HISTORY`, under the names deployed databases recorded: they also gave the players' table its
-friend code and activity index); on PostgreSQL the foundation migration created them.
-:mod:`livecore_server.built_in_storage` adds them to the shared ones.
+(:data:`HISTORY`, under the names deployed databases recorded: they also gave the players' table its friend
+code and activity index); on PostgreSQL the foundation migration created them. The area declares them
+(``ServerArea``), and its store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -105,4 +104,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("friends", SqlFriendGraph),)
+SQL_PORTS = {"friends": SqlFriendGraph}

@@ -1,8 +1,8 @@
 """The gifts area's table, declared (:data:`SCHEMA`), and the SQLite migrations that built it
-(:data:`HISTORY`, under the names deployed databases recorded); on PostgreSQL the foundation migration
-created it. :mod:`livecore_server.built_in_storage` adds it to the shared ones.
+(:data:`HISTORY`, under the names deployed databases recorded); on PostgreSQL the foundation migration created
+it. Its ``ServerArea`` declares them, and a store adds it to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -112,4 +111,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("gifts", SqlGifts),)
+SQL_PORTS = {"gifts": SqlGifts}

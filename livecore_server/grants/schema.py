@@ -1,8 +1,9 @@
-"""The grants area's table, declared (:data:`SCHEMA`). No migration of its own: the economy area's
-SQLite ``0004_economy_and_grants`` and PostgreSQL's foundation created it, the player tools' SQLite
-``0010_player_tools`` added an index. :mod:`livecore_server.built_in_storage` adds it to the shared ones.
+"""The grants area's table, declared (:data:`SCHEMA`). No migration of its own: the economy area's SQLite
+``0004_economy_and_grants`` and PostgreSQL's foundation created it, the player tools' SQLite
+``0010_player_tools`` added an index. Its ``ServerArea`` declares them, and a store adds it to the
+shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -55,4 +55,4 @@ SCHEMA = Schema(
 
 HISTORY = History()
 
-PORTS = (TxPort("grants", SqlGrants),)
+SQL_PORTS = {"grants": SqlGrants}

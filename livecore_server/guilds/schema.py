@@ -1,8 +1,8 @@
-"""The guilds area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
-adds them to the shared ones.
+"""The guilds area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built them
+(:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``), and
+its store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
+from livecore_server.storage.sqlport import Dialects
 
 _GUILD_FTS = Only(
     SQLITE, "SQLite's guild name search of three or more characters (PostgreSQL has its trigram index)"
@@ -301,4 +301,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("guilds", SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds),)
+SQL_PORTS = {"guilds": Dialects(SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds)}

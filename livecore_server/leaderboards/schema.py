@@ -1,8 +1,8 @@
 """The leaderboards area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
-adds them to the shared ones.
+them (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``),
+and its store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -146,4 +145,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("leaderboards", SqlLeaderboards),)
+SQL_PORTS = {"leaderboards": SqlLeaderboards}

@@ -1,8 +1,8 @@
 """The live events area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
-adds them to the shared ones.
+them (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``),
+and its store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -201,8 +200,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (
-    TxPort("windows", SqlWindows),
-    TxPort("attempts", SqlAttempts),
-    TxPort("boards", SqlBoards),
-)
+SQL_PORTS = {"windows": SqlWindows, "attempts": SqlAttempts, "boards": SqlBoards}

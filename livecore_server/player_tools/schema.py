@@ -1,10 +1,9 @@
-"""The player tools' tables (merges, erasures, the keys of imported rows), declared (:data:`SCHEMA`),
-and the SQLite migration that built them (:data:`HISTORY`, under the name deployed databases recorded:
-it also created the purchases area's table and added indexes to the grants' and gifts'); on PostgreSQL
-the foundation migration created them. :mod:`livecore_server.built_in_storage` adds them to the shared
-ones.
+"""The player tools' tables (merges, erasures, the keys of imported rows), declared (:data:`SCHEMA`), and the
+SQLite migration that built them (:data:`HISTORY`, under the name deployed databases recorded: it also created
+the purchases area's table and added indexes to the grants' and gifts'); on PostgreSQL the foundation
+migration created them. Its ``ServerArea`` declares them, and a store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 
 SCHEMA = Schema(
     tables=(
@@ -134,8 +132,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (
-    TxPort("merges", SqlMerges),
-    TxPort("erasures", SqlErasures),
-    TxPort("migrations", SqlMigrationKeys),
-)
+SQL_PORTS = {"merges": SqlMerges, "erasures": SqlErasures, "migrations": SqlMigrationKeys}

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from livecore.players.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.players import sdk, server
+from livecore_server.players import schema, sdk, server
 
-SERVER_AREA = ServerArea(AREA, bindings=(*sdk.BINDINGS, *server.BINDINGS))
+SERVER_AREA = ServerArea(
+    AREA,
+    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    schema=schema.SCHEMA,
+    history=schema.HISTORY,
+    sql_ports=schema.SQL_PORTS,
+)

@@ -1,8 +1,8 @@
-"""The players area's table, declared (:data:`SCHEMA`), and the migrations of each dialect that changed
-it (:data:`HISTORY`), under the names deployed databases recorded; the shared foundation migrations
-created it. :mod:`livecore_server.built_in_storage` adds them to the shared ones.
+"""The players area's table, declared (:data:`SCHEMA`), and the migrations of each dialect that changed it
+(:data:`HISTORY`), under the names deployed databases recorded; the shared foundation migrations created it.
+Its ``ServerArea`` declares them, and a store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
+from livecore_server.storage.sqlport import Dialects
 
 _SEARCH_NAME_WHERE = Where(
     sqlite=None,
@@ -247,4 +247,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("players", SqlPlayers, sqlite=SqlitePlayers, postgres=PostgresPlayers),)
+SQL_PORTS = {"players": Dialects(SqlPlayers, sqlite=SqlitePlayers, postgres=PostgresPlayers)}

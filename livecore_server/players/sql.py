@@ -9,17 +9,12 @@ from livecore.names import fold
 from livecore.players.rules import SEARCH_ANYWHERE_MIN, Activity, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.players.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
+from livecore_server.storage.postgres_transaction import PLAYERS_CHANNEL
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
-
-
-# The NOTIFY channel of player-row writes: every process LISTENs here (PostgresStore.watch), and
-# its heartbeat cache forgets the row. Channels are per database, not per schema: deployments in two
-# schemas of one database hear each other's player ids, which only makes a cache read a row again.
-PLAYERS_CHANNEL = "livecore_players"
+    from livecore_server.storage.postgres_transaction import PostgresTransaction
 
 
 INSERT_PLAYER = Insert("players", PLAYER_COLUMNS.names)

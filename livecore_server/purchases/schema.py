@@ -1,8 +1,8 @@
-"""The purchases area's table, declared (:data:`SCHEMA`). No migration of its own: the player tools'
-SQLite ``0010_player_tools`` and PostgreSQL's foundation created it. :mod:`livecore_server.built_in_storage`
-adds it to the shared ones.
+"""The purchases area's table, declared (:data:`SCHEMA`). No migration of its own: the player tools' SQLite
+``0010_player_tools`` and PostgreSQL's foundation created it. The area declares them (``ServerArea``), and its
+store adds it to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
+from livecore_server.storage.sqlport import Dialects
 
 SCHEMA = Schema(
     tables=(
@@ -54,4 +54,4 @@ SCHEMA = Schema(
 
 HISTORY = History()
 
-PORTS = (TxPort("purchases", SqlPurchases, sqlite=SqlitePurchases, postgres=PostgresPurchases),)
+SQL_PORTS = {"purchases": Dialects(SqlPurchases, sqlite=SqlitePurchases, postgres=PostgresPurchases)}

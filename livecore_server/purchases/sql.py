@@ -26,7 +26,7 @@ from livecore_server.storage.rows import dt
 from livecore_server.storage.sqlport import SqlPort
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
+    from livecore_server.storage.postgres_transaction import PostgresTransaction
 
 
 class SqlPurchases(SqlPort):

@@ -1,21 +1,37 @@
-"""What a studio's own areas add to the database: their tables, created by their own migrations, and the
-SQL ports a transaction reaches them by (``tx.ports.<name>``, :class:`livecore.area.Ports`).
+"""What the areas keep in the database, and what a store builds from the areas it serves.
 
-An area's migrations are applied after the service's own, in the order the area lists them, once per
-database: each is recorded in ``_migrations`` under ``<area>:<name>``, beside the service's, so the same
-rules hold (never edit an applied one; several processes starting at once apply it once). Its statements
-are written per dialect, or rendered from the area's tables declared as the service's are
-(:meth:`AreaMigration.creating`, :class:`livecore_server.storage.schema.Schema`).
+Every area, built-in or a studio's, declares what it keeps the same way, on its
+:class:`livecore_server.area.ServerArea`:
+
+- ``schema``: its tables and indexes, declared (:class:`~livecore_server.storage.schema.Schema`);
+- ``history``: the migrations that built them, under the names deployed databases recorded
+  (:class:`~livecore_server.storage.history.History`): applied in the order of the names, with the
+  shared tables' (a built-in area's are numbered with the service's);
+- ``migrations``: migrations recorded under ``<area>:<name>`` (:class:`AreaMigration`), applied after the
+  history, in the order the area lists them: what a studio's area adds needs no number of the service's;
+- ``sql_ports``: its SQL ports, by the attribute a transaction reaches each by (``tx.<name>``, and
+  ``tx.ports.<name>``): a class taking the transaction, or :class:`~.sqlport.Dialects` where a dialect
+  has its own.
+
+A migration is applied once per database, recorded in ``_migrations`` under its name, so the same rules
+hold for each (never edit an applied one; several processes starting at once apply it once). Its
+statements are written per dialect, or rendered from the area's declared tables
+(:meth:`AreaMigration.creating`). :func:`served` adds the areas' declarations to the tables and ports no
+area owns, into the :class:`AreaStorage` a store opens with; it names no area.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 import attrs
 
-from livecore_server.storage.schema import POSTGRES, SQLITE, Schema
+from livecore_server.storage import migrations, postgres_schema
+from livecore_server.storage.history import History, Migration, assembled
+from livecore_server.storage.schema import POSTGRES, SHARED, SQLITE, Dialect, Schema
+from livecore_server.storage.sql import SHARED_PORTS, OpenedPorts
+from livecore_server.storage.sqlport import Dialects
 
 #: Builds an area's SQL port for one transaction: ``(SQL transaction) -> port``.
 SqlPort = Callable[[Any], object]
@@ -39,19 +55,63 @@ class AreaMigration:
         )
 
 
+class Keeps(Protocol):
+    """What an area declares of its storage (:class:`livecore_server.area.ServerArea`'s fields)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def schema(self) -> Schema: ...
+    @property
+    def history(self) -> History: ...
+    @property
+    def migrations(self) -> tuple[AreaMigration, ...]: ...
+    @property
+    def sql_ports(self) -> Mapping[str, SqlPort | Dialects]: ...
+
+
+#: The migrations of the tables no area owns, and the foundation's.
+SHARED_HISTORY = History(sqlite=tuple(migrations.MIGRATIONS), postgres=tuple(postgres_schema.MIGRATIONS))
+
+
 @attrs.frozen
 class AreaStorage:
-    """The migrations and SQL ports of the areas a store serves, as ``(area name, ...)``."""
+    """What a store serves: the whole schema (the shared tables, then each area's, in the areas' order),
+    each dialect's migrations in the order they apply, and every port a transaction opens, as
+    ``(attribute, declaration)``: the shared ones, then the areas' (:attr:`areas`: how many)."""
 
-    migrations: tuple[tuple[str, AreaMigration], ...] = ()
-    ports: Mapping[str, SqlPort] = attrs.field(factory=dict)
+    schema: Schema
+    history: History
+    ports: tuple[tuple[str, SqlPort | Dialects], ...]
+    areas: int
 
-    def sqlite_migrations(self) -> list[tuple[str, Sequence[str]]]:
-        return [(f"{area}:{m.name}", m.sqlite) for area, m in self.migrations]
+    def opened(self, dialect: Dialect) -> OpenedPorts:
+        """The classes a transaction of ``dialect`` opens (:func:`livecore_server.storage.sql.open_ports`)."""
+        opened = tuple((n, p.of(dialect) if isinstance(p, Dialects) else p) for n, p in self.ports)
+        return OpenedPorts(opened, self.areas)
 
-    def postgres_migrations(self) -> list[tuple[str, Sequence[str]]]:
-        return [(f"{area}:{m.name}", m.postgres) for area, m in self.migrations]
 
-
-NO_PORTS: Mapping[str, SqlPort] = {}
-NO_AREA_STORAGE = AreaStorage()
+def served(areas: Iterable[Keeps]) -> AreaStorage:
+    """What a store of ``areas`` (in the order they are served) keeps, with the tables no area owns. Two
+    ports of one name, or two migrations recorded under one name, are refused."""
+    areas = tuple(areas)
+    schema = SHARED
+    for area in areas:
+        schema += area.schema
+    history = assembled([SHARED_HISTORY, *(area.history for area in areas)])
+    # An area's own migrations come after the service's whole history, each recorded under its area.
+    sqlite: tuple[Migration, ...] = (
+        *history.sqlite,
+        *((f"{a.name}:{m.name}", m.sqlite) for a in areas for m in a.migrations),
+    )
+    postgres: tuple[Migration, ...] = (
+        *history.postgres,
+        *((f"{a.name}:{m.name}", m.postgres) for a in areas for m in a.migrations),
+    )
+    area_ports = tuple((name, port) for area in areas for name, port in area.sql_ports.items())
+    ports = (*SHARED_PORTS.items(), *area_ports)
+    names = [name for name, _ in ports]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"SQL ports claimed twice: {', '.join(twice)}")
+    return AreaStorage(schema, History(sqlite=sqlite, postgres=postgres), ports, len(area_ports))

@@ -27,10 +27,8 @@ import contextlib
 import functools
 import logging
 import random
-import secrets
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -45,28 +43,24 @@ from psycopg_pool import ConnectionPool
 
 from livecore.commands.reads import Reads
 from livecore.games import Game
-from livecore.store import Transaction
-from livecore_server.built_in_storage import HISTORY, POSTGRES_PORTS, SCHEMA
-from livecore_server.live_events.sql.boards import BOARDS_CHANNEL, board_change, board_change_payload
-from livecore_server.players.sql import PLAYERS_CHANNEL
-from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
-from livecore_server.storage.history import Migration
-from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
+from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import load
+from livecore_server.storage.postgres_transaction import (
+    BOARDS_CHANNEL,
+    CONFIG_CHANNEL,
+    EVENTS_CHANNEL,
+    PLAYERS_CHANNEL,
+    PostgresTransaction,
+    board_change,
+)
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.schema import POSTGRES
-from livecore_server.storage.sql import open_ports
-from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, Insert, SqlTransaction, cached_game
+from livecore_server.storage.schema import POSTGRES, Schema
+from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, cached_game
 
 T = TypeVar("T")
 
-# Changes of configuration that processes cache (SqlTransaction.config_changed): API keys, a game's
-# settings and webhook endpoints.
-CONFIG_CHANNEL = "livecore_config"
-# A transaction wrote outbox events: every process's dispatcher wakes (one of them fans them out).
-EVENTS_CHANNEL = "livecore_events"
 
 log = logging.getLogger("livecore_server.storage")
 
@@ -79,15 +73,18 @@ WATCH_RETRY_MAX = 5.0  # seconds between attempts to listen again, at most (from
 # starting at once apply each migration once, and never race on CREATE EXTENSION.
 MIGRATION_LOCK = 0x6C69_7665_636F_7265
 
-# Name searches of three or more characters (the declared schema's optional indexes: pg_trgm's) by name.
-# Built when the pg_trgm extension exists or can be created (``{ops}`` is its operator class,
-# schema-qualified: the extension lives in one schema of the database); without it a search scans the
-# game's rows.
-TRGM_INDEXES = {
-    index.name: SCHEMA.create_index(index.name, POSTGRES)
-    for index in SCHEMA.indexes_in(POSTGRES)
-    if index.optional
-}
+
+def trigram_indexes(declared: Schema) -> dict[str, str]:
+    """Name searches of three or more characters (the declared schema's optional indexes: pg_trgm's) by
+    name. Built when the pg_trgm extension exists or can be created (``{ops}`` is its operator class,
+    schema-qualified: the extension lives in one schema of the database); without it a search scans the
+    game's rows."""
+    return {
+        index.name: declared.create_index(index.name, POSTGRES)
+        for index in declared.indexes_in(POSTGRES)
+        if index.optional
+    }
+
 
 # A queue of writes (PostgresStore.transaction) is a session advisory lock on the hash of its name.
 LOCK_QUEUE = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
@@ -122,16 +119,9 @@ def connect(dsn: str, schema: str | None = None) -> psycopg.Connection[Any]:
     return conn
 
 
-def migrate(
-    conn: psycopg.Connection[Any],
-    schema: str | None = None,
-    extra: Sequence[Migration] = (),
-    *,
-    history: Sequence[Migration] = HISTORY.postgres,
-) -> list[str]:
-    """Apply pending migrations in one transaction, under the migration lock, the service's ``history``
-    (the shared tables' and every built-in area's) and then ``extra`` (a studio's served areas'); returns
-    the names applied.
+def migrate(conn: psycopg.Connection[Any], areas: AreaStorage, schema: str | None = None) -> list[str]:
+    """Apply the pending migrations of the PostgreSQL history of the ``areas`` served, in one transaction,
+    under the migration lock, and the name searches' indexes they declare; returns the names applied.
 
     Several processes may start at once: the first takes the lock and migrates, the others wait for it,
     then find every migration recorded and apply nothing."""
@@ -144,7 +134,7 @@ def migrate(
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)"
         )
         done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
-        for name, statements in (*history, *extra):
+        for name, statements in areas.history.postgres:
             if name in done:
                 continue
             for statement in statements:
@@ -156,14 +146,14 @@ def migrate(
                 "INSERT INTO _migrations (name, applied_at) VALUES (%s, %s)", (name, time.time_ns() // 10**6)
             )
             applied.append(name)
-        _ensure_name_trigrams(conn)
+        _ensure_name_trigrams(conn, trigram_indexes(areas.schema))
     return applied
 
 
-def _ensure_name_trigrams(conn: psycopg.Connection[Any]) -> bool:
+def _ensure_name_trigrams(conn: psycopg.Connection[Any], indexes: dict[str, str]) -> bool:
     """Build the trigram indexes of the name searches that are missing, if pg_trgm is (or can be made)
     available; whether they all exist."""
-    missing = [name for name in TRGM_INDEXES if not _exists(conn, name)]
+    missing = [name for name in indexes if not _exists(conn, name)]
     if not missing:
         return True
     try:
@@ -181,7 +171,7 @@ def _ensure_name_trigrams(conn: psycopg.Connection[Any]) -> bool:
         return False
     ops = sql.SQL("{}.gin_trgm_ops").format(sql.Identifier(row[0]))
     for name in missing:
-        conn.execute(sql.SQL(TRGM_INDEXES[name]).format(ops=ops))
+        conn.execute(sql.SQL(indexes[name]).format(ops=ops))
     return True
 
 
@@ -206,14 +196,15 @@ class PostgresStore:
         schema: str | None = None,
         pool_size: int = 8,
         attempts: int = 8,
-        areas: AreaStorage = NO_AREA_STORAGE,
+        areas: AreaStorage,
     ) -> None:
         self.dsn = dsn
         self.schema = schema
         self.pool_size = pool_size
         self.attempts = attempts
         self._closed = False
-        self.area_ports = areas.ports
+        self.tx_ports = areas.opened(POSTGRES)  # what each transaction opens
+        self.read_ahead = load
         self._commit_listeners: list[Callable[[], None]] = []
         self.player_listeners: list[Callable[[str], None]] = []
         self.board_listeners: list[BoardListener] = []
@@ -233,8 +224,8 @@ class PostgresStore:
         self._config_heard = asyncio.Event()
         conn = connect(dsn, schema)
         try:
-            self.applied = migrate(conn, schema, areas.postgres_migrations())
-            self.name_trigrams = all(_exists(conn, name) for name in TRGM_INDEXES)
+            self.applied = migrate(conn, areas, schema)
+            self.name_trigrams = all(_exists(conn, name) for name in trigram_indexes(areas.schema))
         finally:
             conn.close()
         self._pool = ConnectionPool(
@@ -450,7 +441,7 @@ class PostgresStore:
                     locked = True
                 conn.execute(begin)
                 with self._ended(conn):
-                    yield PostgresTransaction(conn, self)
+                    yield PostgresTransaction(conn, self)  # type: ignore[abstract]
                 conn.execute("COMMIT")
         finally:
             if locked and not conn.closed:
@@ -478,7 +469,7 @@ class PostgresStore:
                     _end_implicit_transaction(pipeline)
                 conn.execute(begin)
                 with self._ended(conn):
-                    tx = PostgresTransaction(conn, self, pipeline)
+                    tx = PostgresTransaction(conn, self, pipeline)  # type: ignore[abstract]
                     yield tx
                     if tx.emitted:
                         tx.notify(EVENTS_CHANNEL, "")
@@ -614,7 +605,7 @@ class PostgresStore:
 
         def run() -> T:
             with self.connection() as conn:
-                return fn(PostgresTransaction(conn, self))
+                return fn(PostgresTransaction(conn, self))  # type: ignore[abstract]
 
         return await asyncio.get_running_loop().run_in_executor(self.executor, run)
 
@@ -659,220 +650,3 @@ def _end_implicit_transaction(pipeline: Pipeline) -> None:
         enqueue()
     else:
         pipeline.sync()
-
-
-@functools.lru_cache(maxsize=1024)
-def _numbered(statement: str) -> str:
-    """A shared statement in PostgreSQL's own style, for psycopg's raw cursors: ``?`` placeholders become
-    ``$1``, ``$2``, ...; psycopg then sends it as it is, without converting it (see _send for why)."""
-    parts = statement.split("?")
-    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
-
-
-class PostgresTransaction(SqlTransaction):
-    """The ports on one PostgreSQL connection; valid only inside :meth:`PostgresStore.transaction`."""
-
-    # seq is the insertion order: it breaks ties between gifts sent in the same millisecond.
-    GIFT_TIEBREAK = "g.seq"
-    NOT_FANNED_OUT = "NOT fanned_out"
-    # SUM over BIGINT is NUMERIC in PostgreSQL: cast back, so amounts come back as int.
-    INT_SUM = "::BIGINT"
-    SPENDERS_GROUP = "GROUP BY u.player_id, p.external_id HAVING SUM(u.normalized_amount_minor) >= ?"
-    MAX_IN_LIST = sys.maxsize  # one array parameter holds them all
-    FANNED_OUT = "fanned_out"
-    GREATEST = "GREATEST"
-
-    def __init__(
-        self, conn: psycopg.Connection[Any], store: PostgresStore, pipeline: Pipeline | None = None
-    ) -> None:
-        self.conn = conn
-        self.store = store
-        self._pipeline = pipeline
-        self.emitted = False
-        self.game_cache = store.games  # the store's cache, shared by its transactions
-        self.subscription_cache = store.subscriptions
-        self.player_listeners = store.player_listeners
-        self.config_listeners = store.config_listeners
-        self.config_changes: list[str] = []  # told again once this commits (PostgresStore.transaction)
-        self.config_tokens: list[str] = []
-        self.prefetched = None
-        self._exact_write = False
-        self._writer: psycopg.RawCursor[Any] | None = None  # _send's
-        self._readers: list[psycopg.RawCursor[Any]] = []  # execute_together's, reused (as _writer)
-        # Inserts held back until a statement whose answer is read, or the COMMIT (postgres_batches);
-        # None: every statement goes out as it comes (not pipelined, or a group running carefully).
-        self._held: list[tuple[Insert, Sequence[Any]]] | None = [] if pipeline is not None else None
-        # Where the running write of a group began in _held, while its SAVEPOINT has not gone out: it
-        # goes out only if the write sends a statement, so a write whose statements are all held back
-        # costs no savepoint, and one that fails just drops what it held.
-        self._unit_at: int | None = None
-        open_ports(self, POSTGRES_PORTS, store.area_ports)
-
-    def hold_writes(self, hold: bool) -> None:
-        """Hold inserts back (the default in a pipelined transaction) or send each as it comes."""
-        self.send_held()
-        self._held = [] if hold and self._pipeline is not None else None
-
-    def send_held(self) -> None:
-        """Send what is held back (and the running write's SAVEPOINT before its part of it), without
-        waiting for the answers."""
-        held = self._held
-        if not held and self._unit_at is None:
-            return
-        assert held is not None
-        at = len(held) if self._unit_at is None else self._unit_at
-        for statement, params in together(held[:at]):
-            self._send(statement, params)
-        if self._unit_at is not None:
-            self._unit_at = None
-            self._send("SAVEPOINT unit")
-            for statement, params in together(held[at:]):
-                self._send(statement, params)
-        held.clear()
-
-    def read(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self.send_held()
-        cursor = psycopg.RawCursor(self.conn)
-        cursor.execute(_numbered(statement), params)
-        if self._pipeline is not None:
-            self._pipeline.sync()  # the answer is read now (rows, rowcount), and errors raised here
-        return cursor
-
-    def execute(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self.forget(None)
-        return self.read(statement, params)
-
-    def change(self, table: str, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        self.forget(table)
-        return self.read(statement, params)
-
-    def write(self, table: str, statement: str, params: Sequence[Any] = ()) -> None:
-        self.forget(table)  # now, not when it goes out: a read in between must not be answered ahead
-        self.send_held()
-        self._send(statement, params)
-
-    def insert(self, insert: Insert, params: Sequence[Any]) -> None:
-        self.forget(insert.table)
-        if self._held is not None and insert.table in BATCHED_TABLES:
-            self._held.append((insert, params))
-        else:
-            self.send_held()
-            self._send(insert.sql, params)
-
-    def notify(self, channel: str, payload: str) -> None:
-        """``NOTIFY``, delivered when the transaction commits (never if it rolls back, nor when the
-        savepoint it was sent in is rolled back)."""
-        self.send_held()
-        self._send("SELECT pg_notify(?, ?)", (channel, payload))
-
-    def player_written(self, player_id: str) -> None:
-        super().player_written(player_id)
-        self.notify(PLAYERS_CHANNEL, player_id)
-
-    def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
-        self.notify(BOARDS_CHANNEL, board_change_payload(board_id, version, player_id))
-
-    def config_changed(self, what: str) -> None:
-        super().config_changed(what)
-        self.config_changes.append(what)
-        # A token of its own, so that this process can tell when its watch has heard it back.
-        token = secrets.token_hex(8)
-        self.config_tokens.append(token)
-        self.notify(CONFIG_CHANNEL, f"{what} {token}")
-
-    def _send(self, statement: str, params: Sequence[Any] = ()) -> None:
-        """One statement whose answer nobody reads, out now (what it changes was forgotten already)."""
-        # One cursor for all of them: nobody reads their results, and a cursor per statement costs psycopg
-        # about half as much work again per statement. A raw one: psycopg converts a %s statement of more
-        # than 50 parameters (the inserts sent together) anew each time, which costs more than sending it
-        # (both measured in docs/architecture.md).
-        if self._writer is None:
-            self._writer = psycopg.RawCursor(self.conn)
-        self._writer.execute(_numbered(statement), params)
-
-    def execute_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
-        """Several reads in one round trip: their rows, in order."""
-        self.send_held()
-        while len(self._readers) < len(statements):
-            self._readers.append(psycopg.RawCursor(self.conn))
-        for cursor, (statement, params) in zip(self._readers, statements, strict=False):
-            cursor.execute(_numbered(statement), params)
-        if self._pipeline is not None:
-            self._pipeline.sync()
-        return [cursor.fetchall() for cursor in self._readers[: len(statements)]]
-
-    def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> None:
-        self.send_held()
-        self.forget(None)
-        rows = list(params)
-        if rows:
-            with psycopg.RawCursor(self.conn) as cur:
-                cur.executemany(_numbered(statement), rows)
-                if self._pipeline is not None:
-                    self._pipeline.sync()  # before the cursor closes
-
-    # --- A write of a commit group (postgres_groups) -------------------------------------------
-    def savepoint(self) -> None:
-        if self._held is not None:
-            self._unit_at = len(self._held)  # sent with the first statement that goes out (send_held)
-        else:
-            self._send("SAVEPOINT unit")
-
-    def release_savepoint(self, *, wait: bool = True) -> None:
-        """Release it; with ``wait``, wait for the answers of everything sent since (errors are raised
-        here). Without, they come with the next statement that waits, or the COMMIT."""
-        assert self._pipeline is not None  # groups are write transactions, which are pipelined
-        if self._unit_at is not None:
-            self._unit_at = None  # nothing of the write went out: its held inserts just stay held
-        else:
-            # What the write still holds goes out later, outside the savepoint: it is kept either way.
-            self._send("RELEASE SAVEPOINT unit")
-        if wait:
-            self.send_held()
-            self._pipeline.sync()
-
-    def rollback_to_savepoint(self, *, wait: bool = True) -> None:
-        """Undo everything since the savepoint, a failed statement included, and carry on. Without
-        ``wait``, nothing sent before is waited for: should any of it have failed, PostgreSQL skips the
-        rollback too and the transaction fails where the next answer is read."""
-        assert self._pipeline is not None
-        if self._unit_at is not None:
-            # Nothing of the write went out: dropping what it held undoes it.
-            assert self._held is not None
-            del self._held[self._unit_at :]
-            self._unit_at = None
-            return
-        if self._held:
-            self._held.clear()  # held since its SAVEPOINT went out (send_held): the write's own
-        if wait:
-            # First the answers still on their way: after a failed statement, those of what was sent
-            # behind it (PipelineAborted), or the errors of writes of a write that raised for its own
-            # reasons. The write has failed already; they change nothing.
-            with contextlib.suppress(psycopg.Error):
-                self._pipeline.sync()
-        self._send("ROLLBACK TO SAVEPOINT unit")
-        self._send("RELEASE SAVEPOINT unit")
-        if wait:
-            self._pipeline.sync()
-
-    # --- Reads ahead (postgres_prefetch) ---------------------------------------------------------
-    def prefetch(self, reads: Reads) -> None:
-        """Read what ``reads`` names now; the ports' reads answer from it while it is exact."""
-        self.prefetched = load(self, reads)
-
-    def skip_locked(self, of: str | None = None) -> str:
-        return self.for_update(of) + " SKIP LOCKED"
-
-    def for_update(self, of: str | None = None) -> str:
-        return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
-
-    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
-        return f"{column} = ANY(?)", (list(values),)  # psycopg sends a list as an array
-
-    def by_key(self, table: str, alias: str, where: str) -> str:
-        # A LATERAL subquery with LIMIT 1 is never turned into a join: the planner cannot hash the table.
-        return f"CROSS JOIN LATERAL (SELECT * FROM {table} {alias} WHERE {where} LIMIT 1) {alias}"
-
-
-def _implements_the_port(tx: PostgresTransaction) -> Transaction:
-    return tx  # mypy checks PostgresTransaction against the Protocol here

@@ -26,7 +26,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 import psycopg
@@ -37,7 +37,22 @@ from livecore_server.storage.answers import answer_from_thread
 log = logging.getLogger("livecore_server.storage")
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
+    from concurrent.futures import Executor
+    from contextlib import AbstractContextManager
+
+    from livecore_server.storage.postgres_transaction import PostgresTransaction
+
+
+class _Store(Protocol):
+    """What the groups need of their store (:class:`~livecore_server.storage.postgres.PostgresStore`)."""
+
+    @property
+    def executor(self) -> Executor: ...
+
+    attempts: int
+
+    def transaction(self, *, queue: str | None = None) -> AbstractContextManager[PostgresTransaction]: ...
+
 
 T = TypeVar("T")
 
@@ -71,7 +86,7 @@ class _Queue:
 class QueueGroups:
     """The writes of each queue waiting in this process, and the groups of each queue being written."""
 
-    def __init__(self, store: PostgresStore, retryable: tuple[type[Exception], ...]) -> None:
+    def __init__(self, store: _Store, retryable: tuple[type[Exception], ...]) -> None:
         self._store = store
         self._retryable = retryable
         self._lock = threading.Lock()

@@ -18,14 +18,29 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
 from livecore_server.storage.answers import Answer, answer_from_thread
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresStore, PostgresTransaction
+    from concurrent.futures import Executor
+    from contextlib import AbstractContextManager
+
+    import psycopg
+
+from livecore_server.storage.postgres_transaction import PostgresTransaction, Shared
+
+
+class _Store(Shared, Protocol):
+    """What the look-ups need of their store (:class:`~livecore_server.storage.postgres.PostgresStore`)."""
+
+    @property
+    def executor(self) -> Executor: ...
+
+    def connection(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
 
 T = TypeVar("T")
 
@@ -39,7 +54,7 @@ class _Lookup:
 class Lookups:
     """The look-ups of one store waiting for, or being run by, its look-up worker thread."""
 
-    def __init__(self, store: PostgresStore) -> None:
+    def __init__(self, store: _Store) -> None:
         self._store = store
         self._lock = threading.Lock()
         self._waiting: list[_Lookup] = []
@@ -76,14 +91,12 @@ class Lookups:
             raise
 
     def _run(self, batch: list[_Lookup]) -> list[Answer]:
-        from livecore_server.storage.postgres import PostgresTransaction
-
         answers: list[Answer] = []
         try:
             with self._store.connection() as conn:
                 for lookup in batch:
                     try:
-                        result = lookup.fn(PostgresTransaction(conn, self._store))
+                        result = lookup.fn(PostgresTransaction(conn, self._store))  # type: ignore[abstract]
                         answers.append((lookup.future, result, None))
                     except Exception as exc:
                         answers.append((lookup.future, None, exc))

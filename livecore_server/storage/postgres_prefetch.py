@@ -27,7 +27,7 @@ from livecore_server.storage.read_ahead import CLAIM_COLUMNS, CLAIM_JOINS, Prefe
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 
 if TYPE_CHECKING:
-    from livecore_server.storage.postgres import PostgresTransaction
+    from livecore_server.storage.postgres_transaction import PostgresTransaction
 
 
 @attrs.frozen

@@ -12,60 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from livecore.area import Ports
 from livecore.commands.reads import Reads
 from livecore.games import Game
-from livecore.store import Transaction
 from livecore_server.config import is_postgres
-from livecore_server.storage.area_storage import NO_AREA_STORAGE, AreaStorage
-from livecore_server.storage.sql.audit import SqlAudit
-from livecore_server.storage.sql.idempotency import SqlIdempotency
-from livecore_server.storage.sql.keys import SqlKeys
-from livecore_server.storage.sql.manifest import SqlManifest
-from livecore_server.storage.sql.members import SqlMembers
-from livecore_server.storage.sql.meta import SqlMeta
-from livecore_server.storage.sql.open_streams import SqlOpenStreams
-from livecore_server.storage.sql.outbox import SqlOutbox
-from livecore_server.storage.sql.presence import SqlPresence
-from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
-from livecore_server.storage.sql.schedule import SqlSchedule
-from livecore_server.storage.sql.webhooks import SqlWebhooks
+from livecore_server.storage.area_storage import AreaStorage
+from livecore_server.storage.server_transaction import ServerTransaction as ServerTransaction
 from livecore_server.storage.sqlport import BoardListener
 
 T = TypeVar("T")
-
-
-class ServerTransaction(Transaction, Protocol):
-    """A server transaction: every core port, and the tables only the server has (API keys, presence
-    batches, scheduled runs, webhook endpoints and deliveries, what ``apply`` writes, facts about the
-    database itself)."""
-
-    @property
-    def outbox(self) -> SqlOutbox: ...
-    @property
-    def idempotency(self) -> SqlIdempotency: ...
-    @property
-    def keys(self) -> SqlKeys: ...
-    @property
-    def presence(self) -> SqlPresence: ...
-    @property
-    def schedule(self) -> SqlSchedule: ...
-    @property
-    def webhooks(self) -> SqlWebhooks: ...
-    @property
-    def manifest(self) -> SqlManifest: ...
-    @property
-    def meta(self) -> SqlMeta: ...
-    @property
-    def members(self) -> SqlMembers: ...
-    @property
-    def audit(self) -> SqlAudit: ...
-    @property
-    def rate_buckets(self) -> SqlRateBuckets: ...
-    @property
-    def open_streams(self) -> SqlOpenStreams: ...
-    @property
-    def ports(self) -> Ports: ...
 
 
 class ServerStore(Protocol):
@@ -155,9 +109,10 @@ def game_queue(game_id: str) -> str:
     return f"game:{game_id}"
 
 
-def open_store(db: str, *, pool_size: int = 8, areas: AreaStorage = NO_AREA_STORAGE) -> ServerStore:
+def open_store(db: str, *, areas: AreaStorage, pool_size: int = 8) -> ServerStore:
     """``postgresql://...`` opens PostgreSQL (a pool of ``pool_size`` connections); anything else is a
-    SQLite file. Migrations are applied on opening, in both cases: the service's, then ``areas``'."""
+    SQLite file. It keeps what the ``areas`` served declare (``livecore_server.areas.storage()``: the
+    built-in ones and a studio's own), and applies their migrations on opening."""
     if is_postgres(db):
         from livecore_server.storage.postgres import PostgresStore
 

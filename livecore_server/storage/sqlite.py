@@ -16,9 +16,9 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import sqlite_utils
@@ -26,14 +26,23 @@ import sqlite_utils
 from livecore.commands.reads import Reads
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
-from livecore_server.built_in_storage import HISTORY, SQLITE_PORTS
-from livecore_server.storage.area_storage import NO_AREA_STORAGE, NO_PORTS, AreaStorage, SqlPort
+from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.history import Migration
-from livecore_server.storage.sql import open_ports
+from livecore_server.storage.schema import SQLITE
+from livecore_server.storage.sql import OpenedPorts, open_ports
 from livecore_server.storage.sqlite_prefetch import load
 from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, Insert, SqlTransaction, cached_game
 
 T = TypeVar("T")
+
+# Statically a ServerTransaction: it opens the ports of the areas its store serves, the built-in ones among
+# them (livecore_server.areas.storage()). mypy cannot see ports opened from the areas' declarations, so
+# it takes the transaction for abstract where it is made (``type: ignore[abstract]``), and
+# tests/server/test_sql_ports.py checks that every port is opened.
+if TYPE_CHECKING:
+    from livecore_server.storage.server_transaction import ServerTransaction as Served
+else:
+    Served = object
 
 log = logging.getLogger("livecore_server.storage")
 
@@ -54,20 +63,15 @@ def connect(path: str) -> sqlite3.Connection:
     return conn
 
 
-def migrate(
-    conn: sqlite3.Connection,
-    extra: Sequence[Migration] = (),
-    *,
-    history: Sequence[Migration] = HISTORY.sqlite,
-) -> list[str]:
-    """Apply pending migrations, the service's ``history`` (the shared tables' and every built-in area's)
-    and then ``extra`` (a studio's served areas'); returns the names applied."""
+def migrate(conn: sqlite3.Connection, history: Sequence[Migration]) -> list[str]:
+    """Apply the pending migrations of ``history`` (the SQLite history of the areas served,
+    :class:`~livecore_server.storage.area_storage.AreaStorage`), in its order; returns the names applied."""
     db = sqlite_utils.Database(conn)
     if "_migrations" not in db.table_names():
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
     done = {name for (name,) in conn.execute("SELECT name FROM _migrations")}
     applied = []
-    for name, statements in (*history, *extra):
+    for name, statements in history:
         if name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")
@@ -118,13 +122,13 @@ class SqliteStore:
     # commands): the dispatcher may take back webhook claims left by an earlier run of the server.
     single_process = True
 
-    def __init__(self, path: str, areas: AreaStorage = NO_AREA_STORAGE) -> None:
+    def __init__(self, path: str, areas: AreaStorage) -> None:
         self.path = path
         self.conn = connect(path)
         self._file = _identity(path)
         self._file_lost = False
-        migrate(self.conn, areas.sqlite_migrations())
-        self._tx = SqliteTransaction(self.conn, areas.ports)
+        migrate(self.conn, areas.history.sqlite)
+        self._tx = SqliteTransaction(self.conn, areas.opened(SQLITE))  # type: ignore[abstract]
         self.player_listeners = self._tx.player_listeners
         self.on_config_changed(self._config_changed)
         self._checkpointer: threading.Thread | None = None
@@ -409,7 +413,7 @@ class _Group:
     emitted: bool = False
 
 
-class SqliteTransaction(SqlTransaction):
+class SqliteTransaction(SqlTransaction, Served):
     """The ports on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
 
     GIFT_TIEBREAK = "g.rowid"
@@ -420,7 +424,7 @@ class SqliteTransaction(SqlTransaction):
     FANNED_OUT = "fanned_out = 1"
     GREATEST = "max"
 
-    def __init__(self, conn: sqlite3.Connection, area_ports: Mapping[str, SqlPort] = NO_PORTS) -> None:
+    def __init__(self, conn: sqlite3.Connection, ports: OpenedPorts) -> None:
         self.conn = conn
         # The connection's own method: SQLite takes the shared statements' ``?`` placeholders as they are.
         self.read = conn.execute
@@ -431,7 +435,7 @@ class SqliteTransaction(SqlTransaction):
         self.config_listeners = []
         # Board changes of the running transaction (or commit group), told once it commits.
         self.board_changes: list[tuple[str, int, str | None]] = []
-        open_ports(self, SQLITE_PORTS, area_ports)
+        open_ports(self, ports)
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         self.forget(None)

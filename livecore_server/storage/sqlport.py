@@ -16,7 +16,7 @@ import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 import attrs
 
@@ -24,38 +24,6 @@ from livecore.area import Ports
 from livecore.games import Game
 from livecore_server.storage.read_ahead import MISSING, READ_AHEAD_TABLES, Prefetched
 from livecore_server.storage.schema import SQLITE, Dialect
-
-if TYPE_CHECKING:
-    from livecore_server.economy.sql import SqlLedger
-    from livecore_server.friends.sql import SqlFriendGraph
-    from livecore_server.gifts.sql import SqlGifts
-    from livecore_server.grants.sql import SqlGrants
-    from livecore_server.guilds.sql import SqlGuilds
-    from livecore_server.leaderboards.sql import SqlLeaderboards
-    from livecore_server.live_events.sql.attempts import SqlAttempts
-    from livecore_server.live_events.sql.boards import SqlBoards
-    from livecore_server.live_events.sql.windows import SqlWindows
-    from livecore_server.lobbies.sql import SqlLobbies
-    from livecore_server.player_tools.sql.erasures import SqlErasures
-    from livecore_server.player_tools.sql.merges import SqlMerges
-    from livecore_server.player_tools.sql.migrations import SqlMigrationKeys
-    from livecore_server.players.sql import SqlPlayers
-    from livecore_server.purchases.sql import SqlPurchases
-    from livecore_server.storage.sql.audit import SqlAudit
-    from livecore_server.storage.sql.games import SqlGames
-    from livecore_server.storage.sql.idempotency import SqlIdempotency
-    from livecore_server.storage.sql.keys import SqlKeys
-    from livecore_server.storage.sql.manifest import SqlManifest
-    from livecore_server.storage.sql.members import SqlMembers
-    from livecore_server.storage.sql.meta import SqlMeta
-    from livecore_server.storage.sql.open_streams import SqlOpenStreams
-    from livecore_server.storage.sql.outbox import SqlOutbox
-    from livecore_server.storage.sql.presence import SqlPresence
-    from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
-    from livecore_server.storage.sql.schedule import SqlSchedule
-    from livecore_server.storage.sql.webhooks import SqlWebhooks
-    from livecore_server.teams.sql import SqlTeams
-
 
 # Told of each committed board change: (board id, its new version, the player whose entry moved or None).
 BoardListener = Callable[[str, int, str | None], None]
@@ -229,39 +197,12 @@ class SqlTransaction:
         rolls back (PostgreSQL: a NOTIFY; SQLite: after the COMMIT of the transaction or its group)."""
         raise NotImplementedError
 
-    # The ports (livecore.store's, then the server's own), typed here once for mypy; each is opened from
-    # its owner's declaration (livecore_server/built_in_storage.py), and tests/server/test_sql_ports.py
-    # checks that every one typed here is.
-    games: SqlGames
-    players: SqlPlayers
-    friends: SqlFriendGraph
-    ledger: SqlLedger
-    grants: SqlGrants
-    gifts: SqlGifts
-    purchases: SqlPurchases
-    merges: SqlMerges
-    erasures: SqlErasures
-    migrations: SqlMigrationKeys
-    outbox: SqlOutbox
-    idempotency: SqlIdempotency
-    windows: SqlWindows
-    attempts: SqlAttempts
-    boards: SqlBoards
-    leaderboards: SqlLeaderboards
-    lobbies: SqlLobbies
-    teams: SqlTeams
-    guilds: SqlGuilds
-    keys: SqlKeys
-    presence: SqlPresence
-    schedule: SqlSchedule
-    webhooks: SqlWebhooks
-    manifest: SqlManifest
-    meta: SqlMeta
-    members: SqlMembers
-    audit: SqlAudit
-    rate_buckets: SqlRateBuckets
-    open_streams: SqlOpenStreams
-    ports: Ports  # a studio's own areas' (livecore_server/storage/area_storage.py)
+    # Every port is ``tx.<name>``, opened from its owner's declaration (the shared ones',
+    # :data:`livecore_server.storage.sql.SHARED_PORTS`; each area's, ``ServerArea.sql_ports``) and typed
+    # where it is used: :class:`livecore_server.storage.server_store.ServerTransaction` types the shared
+    # ones, ``livecore.store``'s ``Has...`` protocols the built-in areas', an area's own protocol its own.
+    # ``tx.ports.<name>`` reaches each area's too.
+    ports: Ports  # every area's, by name
 
     def skip_locked(self, of: str | None = None) -> str:
         """Appended to a SELECT that claims rows (of table alias ``of``): PostgreSQL locks them and skips
@@ -294,12 +235,11 @@ class SqlPort:
 
 
 @attrs.frozen
-class TxPort:
-    """A port a SQL transaction reaches as ``tx.<name>``, declared by the package that owns it: its class,
-    or a dialect's own subclass where that dialect differs (``sqlite``, ``postgres``). Its attribute is
-    typed on :class:`SqlTransaction`, which mypy checks the server's code against."""
+class Dialects:
+    """An SQL port whose class differs by dialect: its class, and a dialect's own subclass where that
+    dialect differs (``sqlite``, ``postgres``). An area declares it in ``ServerArea.sql_ports`` where a
+    single class would do otherwise."""
 
-    name: str
     port: type[SqlPort]
     sqlite: type[SqlPort] | None = None
     postgres: type[SqlPort] | None = None

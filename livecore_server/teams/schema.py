@@ -1,8 +1,8 @@
-"""The teams area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
-them (:data:`HISTORY`), under the names deployed databases recorded. :mod:`livecore_server.built_in_storage`
-adds them to the shared ones.
+"""The teams area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built them
+(:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``), and
+its store adds them to the shared ones.
 
-:data:`PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import TxPort
 from livecore_server.teams.sql import SqlTeams
 
 SCHEMA = Schema(
@@ -174,4 +173,4 @@ HISTORY = History(
     ),
 )
 
-PORTS = (TxPort("teams", SqlTeams),)
+SQL_PORTS = {"teams": SqlTeams}

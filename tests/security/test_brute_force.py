@@ -10,6 +10,7 @@ from typing import Any
 import aiohttp
 
 from livecore.ratelimit import Decision
+from livecore_server.areas import storage
 from livecore_server.ratelimit import SecretBrake, SharedRateLimiter
 from tests.conftest import START, World, start_world
 
@@ -119,7 +120,7 @@ async def test_a_wrong_secret_counted_by_another_process_brakes_this_one(pg_url:
     """Two processes on one PostgreSQL database share the count, as they share the keys' buckets."""
     from livecore_server.storage.postgres import PostgresStore
 
-    stores = [PostgresStore(pg_url, pool_size=1) for _ in range(2)]
+    stores = [PostgresStore(pg_url, pool_size=1, areas=storage()) for _ in range(2)]
     try:
         first, second = (SecretBrake(SharedRateLimiter(s, clock=None)) for s in stores)  # type: ignore[arg-type]
         subject, now = "secret:gam_1:test:alice@192.0.2.1", int(START.timestamp() * 1000)

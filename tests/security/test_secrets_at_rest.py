@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
-from livecore_server.built_in_storage import HISTORY
+from livecore_server.areas import storage
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo
@@ -228,7 +228,7 @@ async def test_answers_kept_in_clear_by_an_earlier_version(world: World) -> None
             tx.execute("UPDATE idempotency SET body = ? WHERE key = ?", (orjson.dumps(body), key))
 
     world.services.store.run(in_clear)
-    migrations = HISTORY.postgres if world.on_postgres else HISTORY.sqlite
+    migrations = storage().history.postgres if world.on_postgres else storage().history.sqlite
     (name,) = [name for name, _ in migrations if name.endswith("_no_player_secret_in_clear")]
     world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
     make_services(world.services.config.db).close()  # migrates again

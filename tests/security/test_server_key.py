@@ -16,6 +16,7 @@ import attrs
 import pytest
 from aiohttp import web
 
+from livecore_server.areas import storage
 from livecore_server.crypto import ENV_VAR, KEY_CHECK, ServerKeyError
 from livecore_server.services import build_services
 from tests.conftest import service_args
@@ -84,7 +85,7 @@ def test_services_refuse_another_key_and_the_database_keeps_its_check_value(
     db_url: str, tmp_path: Path
 ) -> None:
     config, clock, rng = service_args(db_url)
-    services = build_services(config, clock, rng)
+    services = build_services(config, clock, rng, storage=storage())
     check = services.keys.check_value
     stored = services.store.run(lambda tx: tx.meta.get(KEY_CHECK), write=False)
     services.close()
@@ -92,7 +93,7 @@ def test_services_refuse_another_key_and_the_database_keeps_its_check_value(
     other = tmp_path / "other.key"
     other.write_bytes(os.urandom(32))
     with pytest.raises(ServerKeyError, match="wrong server key for this database: the key file"):
-        build_services(attrs.evolve(config, key_file=str(other)), clock, rng)
+        build_services(attrs.evolve(config, key_file=str(other)), clock, rng, storage=storage())
 
 
 def test_a_database_from_before_the_check_takes_its_key_unless_the_key_file_is_new(tmp_path: Path) -> None:

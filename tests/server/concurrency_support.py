@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 
 from livecore.games import Game
+from livecore_server.areas import storage
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, open_store
 from livecore_server.storage.sqlite import SqliteStore
@@ -20,7 +21,7 @@ def opened_twice(kind: str, tmp_path: Path, game: Game) -> Iterator[tuple[Server
     """``kind`` (``sqlite`` or ``postgres``) opened twice, with ``game`` and its studio written."""
     if kind == "sqlite":
         path = str(tmp_path / "race.db")
-        first = SqliteStore(path)
+        first = SqliteStore(path, storage())
         first.conn.execute("INSERT INTO studios (id, key, created_at) VALUES (?, 's', 0)", (game.studio_id,))
         first.conn.execute(
             "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
@@ -33,7 +34,7 @@ def opened_twice(kind: str, tmp_path: Path, game: Game) -> Iterator[tuple[Server
                 orjson.dumps(settings_converter.unstructure(game.settings)),
             ),
         )
-        second = open_store(path)
+        second = open_store(path, areas=storage())
         try:
             yield first, second
         finally:
@@ -42,7 +43,10 @@ def opened_twice(kind: str, tmp_path: Path, game: Game) -> Iterator[tuple[Server
         return
     require_postgres()
     with reused_schema() as url:
-        first, second = open_store(url, pool_size=2), open_store(url, pool_size=2)
+        first, second = (
+            open_store(url, pool_size=2, areas=storage()),
+            open_store(url, pool_size=2, areas=storage()),
+        )
         try:
             first.put_game(game)  # type: ignore[attr-defined]
             yield first, second

@@ -25,8 +25,9 @@ from livecore.live_events.commands import live_events as cmd
 from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.live_events.sql.boards import board_change, board_change_payload
+from livecore_server.areas import storage
 from livecore_server.storage.postgres import PostgresStore
+from livecore_server.storage.postgres_transaction import board_change, board_change_payload
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0
@@ -44,7 +45,7 @@ class Failed(Exception):
 
 @contextlib.contextmanager
 def sqlite_store() -> Iterator[SqliteStore]:
-    store = SqliteStore(str(Path(tempfile.mkdtemp()) / "boards.db"))
+    store = SqliteStore(str(Path(tempfile.mkdtemp()) / "boards.db"), storage())
     store.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
     store.conn.execute(
         "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
@@ -164,7 +165,7 @@ def pg_pair() -> Iterator[tuple[PostgresStore, PostgresStore]]:
     there = None
     try:
         here.put_game(GAME)
-        there = PostgresStore(here.dsn, schema=here.schema)
+        there = PostgresStore(here.dsn, schema=here.schema, areas=storage())
         yield here, there
     finally:
         if there is not None:

@@ -28,6 +28,7 @@ from livecore.live_events.commands import live_events as cmd
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.areas import storage
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0
@@ -53,7 +54,7 @@ def store_with_game(kind: str, settings: GameSettings) -> Iterator[Any]:
     """A fresh SQLite or PostgreSQL store holding the game ``gam_1`` with ``settings``."""
     game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=settings)
     if kind == "sqlite":
-        sqlite = SqliteStore(str(Path(tempfile.mkdtemp()) / "plans.db"))
+        sqlite = SqliteStore(str(Path(tempfile.mkdtemp()) / "plans.db"), storage())
         sqlite.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
         sqlite.conn.execute(
             "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"

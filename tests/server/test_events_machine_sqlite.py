@@ -10,6 +10,7 @@ import orjson
 from hypothesis import settings
 
 from livecore.scope import Environment, Scope
+from livecore_server.areas import storage
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.budget import examples
@@ -18,7 +19,7 @@ from tests.kept import keep_every_event_in
 
 
 def sqlite_store() -> tuple[Any, Scope]:
-    store = SqliteStore(str(Path(tempfile.mkdtemp()) / "events.db"))
+    store = SqliteStore(str(Path(tempfile.mkdtemp()) / "events.db"), storage())
     store.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 's', 0)")
     store.conn.execute(
         "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from livecore.players.rules import ban
+from livecore_server.areas import storage
 from livecore_server.storage.server_store import open_store
 from tests.conftest import START, World, start_world
 
@@ -404,7 +405,7 @@ async def test_closing_the_server_flushes_presence(quiet_world: World, quiet_tri
     assert _row(world, "bob")[1] is None  # held in memory until now
     world.services.close()  # what the app's cleanup does on SIGTERM
     # The world's store is closed: read what it left behind through a store of its own.
-    store = open_store(world.services.config.db)
+    store = open_store(world.services.config.db, areas=storage())
     try:
         game_id = world.applied["games"]["space-race"]["id"]
         rows = store.run(

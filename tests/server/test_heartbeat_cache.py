@@ -15,8 +15,8 @@ from livecore.players.rules import ban
 from livecore.scope import Environment, Scope
 from livecore_server import player_cache
 from livecore_server.player_cache import PlayerCache
-from livecore_server.players.sql import PLAYERS_CHANNEL
 from livecore_server.storage import sqlport
+from livecore_server.storage.postgres_transaction import PLAYERS_CHANNEL
 from tests.conftest import START, World, apply_test_manifest, make_services, start_world
 from tests.core.test_players_rules import make_player
 from tests.waiting import until

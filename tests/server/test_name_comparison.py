@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from livecore_server.built_in_storage import HISTORY
+from livecore_server.areas import storage
 from tests.conftest import make_services
 from tests.server.event_support import error
 from tests.server.guild_support import Guilds, start_guild_world
@@ -96,7 +96,7 @@ async def test_guilds_stored_before_the_fold_get_their_keys_recomputed(clan: Gui
                 "UPDATE guilds SET name_key = ? WHERE id = ?", (k, g["guildId"])
             )
         )
-    table = HISTORY.postgres if world.on_postgres else HISTORY.sqlite
+    table = storage().history.postgres if world.on_postgres else storage().history.sqlite
     (name,) = [name for name, _ in table if name.endswith("_name_fold")]
     world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
     await migrate_again(world.services.config.db)
@@ -125,7 +125,7 @@ async def test_the_migration_leaves_two_guilds_that_now_fold_alike_apart(clan: G
             ("Star\u00a0Pilots", "star\u00a0pilots", younger["guildId"]),
         )
     )
-    table = HISTORY.postgres if world.on_postgres else HISTORY.sqlite
+    table = storage().history.postgres if world.on_postgres else storage().history.sqlite
     (name,) = [name for name, _ in table if name.endswith("_name_fold")]
     world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
     await migrate_again(world.services.config.db)

@@ -39,7 +39,8 @@ from livecore_server.gifts.sql import SqlGifts
 from livecore_server.manifest import parse_manifest
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_groups, postgres_prefetch
-from livecore_server.storage.postgres import PostgresStore, PostgresTransaction, _numbered
+from livecore_server.storage.postgres import PostgresStore
+from livecore_server.storage.postgres_transaction import PostgresTransaction, _numbered
 from livecore_server.storage.read_ahead import READ_AHEAD_TABLES, Prefetched, Stats, stats_for
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from tests.budget import examples

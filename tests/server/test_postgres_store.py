@@ -47,7 +47,7 @@ from livecore.players.rules import DebugFlag
 from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.built_in_storage import HISTORY
+from livecore_server.areas import storage
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.records import settings_converter
@@ -134,7 +134,7 @@ class Twin:
 def twin(tmp_path: Path) -> Iterator[Twin]:
     manifest = parse_manifest(MANIFEST)
     game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=manifest.games["g"].settings())
-    sqlite = SqliteStore(str(tmp_path / "twin.db"))
+    sqlite = SqliteStore(str(tmp_path / "twin.db"), storage())
     sqlite.conn.execute("INSERT INTO studios (id, key, created_at) VALUES ('std_1', 'pg', 0)")
     sqlite.conn.execute(
         "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at, gifting_ever_enabled)"
@@ -286,9 +286,9 @@ def events(twin: Twin) -> Twin:
 def test_migrations_apply_once_even_when_processes_start_together() -> None:
     first = new_store()
     try:
-        assert first.applied == [name for name, _ in HISTORY.postgres]
+        assert first.applied == [name for name, _ in storage().history.postgres]
         assert first.name_trigrams  # pg_trgm is available on the test database
-        again = PostgresStore(first.dsn, schema=first.schema)
+        again = PostgresStore(first.dsn, schema=first.schema, areas=storage())
         assert again.applied == []
         again.close()
     finally:
@@ -300,7 +300,7 @@ def test_migrations_apply_once_even_when_processes_start_together() -> None:
 
     def start() -> None:
         try:
-            results.append(PostgresStore(dsn, schema=schema))
+            results.append(PostgresStore(dsn, schema=schema, areas=storage()))
         except Exception as exc:
             results.append(exc)
 
@@ -311,7 +311,7 @@ def test_migrations_apply_once_even_when_processes_start_together() -> None:
         t.join()
     try:
         assert all(isinstance(r, PostgresStore) for r in results), results
-        assert sorted(len(r.applied) for r in results) == [0, 0, 0, len(HISTORY.postgres)]
+        assert sorted(len(r.applied) for r in results) == [0, 0, 0, len(storage().history.postgres)]
     finally:
         for r in results:
             if isinstance(r, PostgresStore):

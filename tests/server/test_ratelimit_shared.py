@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
 from livecore.ratelimit import LEASE_CAP, LEASE_MS, Bucket, BucketName, Decision, lease_size, take, take_up_to
+from livecore_server.areas import storage
 from livecore_server.ratelimit import SharedRateLimiter, take_shared
 from livecore_server.services import SERVICES
 from livecore_server.storage.postgres import PostgresStore
@@ -62,7 +63,7 @@ def _model(requests: list[tuple[int, int]]) -> tuple[list[Decision], Bucket | No
 def test_database_bucket_decides_as_the_pure_arithmetic(pg_url: str) -> None:
     # One connection, opened here: a pool growing during an example would draw on the global random
     # module (connection-lifetime jitter), which hypothesis flags.
-    store = PostgresStore(pg_url, pool_size=1)
+    store = PostgresStore(pg_url, pool_size=1, areas=storage())
     limiter = SharedRateLimiter(store, clock=None)  # type: ignore[arg-type]  # take() never reads it
     subjects = itertools.count()
 
@@ -99,7 +100,7 @@ def test_database_bucket_decides_as_the_pure_arithmetic(pg_url: str) -> None:
 def test_a_long_exact_sequence_matches_including_refusals(pg_url: str) -> None:
     """A hand-written sequence through every branch: first take, empty bucket, partial refill, full
     refill capped at the limit, a clock step backwards, a limit lowered under the tokens held."""
-    store = PostgresStore(pg_url)
+    store = PostgresStore(pg_url, areas=storage())
     limiter = SharedRateLimiter(store, clock=None)  # type: ignore[arg-type]
     requests = [(0, 3), (0, 3), (0, 3), (0, 3), (1, 3), (19_999, 3), (0, 3), (600_000, 3), (-500, 3)]
     requests += [(0, 60), (10, 1), (0, 1), (60_000, 1), (0, 1000), (0, 1000), (120_000, 1000)]
@@ -197,7 +198,7 @@ def _model_up_to(takes: list[tuple[int, int, int]]) -> tuple[list[tuple[float, i
 
 
 def test_database_take_up_to_matches_the_pure_arithmetic(pg_url: str) -> None:
-    store = PostgresStore(pg_url, pool_size=1)
+    store = PostgresStore(pg_url, pool_size=1, areas=storage())
     subjects = itertools.count()
 
     async def run(subject: str, bucket: BucketName, takes: list[tuple[int, int, int]]) -> list[Any]:
@@ -262,7 +263,7 @@ def three_stores(pg_url: str) -> Iterator[list[PostgresStore]]:
     """Three stores on one database, as three server processes would have (one connection each, opened
     here: a pool growing during an example would draw on the global random module, which hypothesis
     flags)."""
-    stores = [PostgresStore(pg_url, pool_size=1) for _ in range(3)]
+    stores = [PostgresStore(pg_url, pool_size=1, areas=storage()) for _ in range(3)]
     try:
         yield stores
     finally:
@@ -372,7 +373,7 @@ LEASE = LEASE_CAP
 async def test_a_lifted_limit_takes_from_the_database_once_per_lease(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = PostgresStore(pg_url)
+    store = PostgresStore(pg_url, areas=storage())
     granted = _count_takes(store, monkeypatch)
     clock = ManualClock(START)
     limiter = SharedRateLimiter(store, clock)
@@ -417,7 +418,7 @@ async def test_a_lifted_limit_takes_from_the_database_once_per_lease(
 async def test_two_processes_lease_separately_and_stay_within_the_bucket(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first, second = PostgresStore(pg_url), PostgresStore(pg_url)
+    first, second = PostgresStore(pg_url, areas=storage()), PostgresStore(pg_url, areas=storage())
     granted = [_count_takes(s, monkeypatch) for s in (first, second)]
     limiters = [SharedRateLimiter(s, clock=None) for s in (first, second)]  # type: ignore[arg-type]
     limit = 1_200  # leases of 2: the bucket runs dry after 1,200 requests
@@ -440,7 +441,7 @@ async def test_two_processes_lease_separately_and_stay_within_the_bucket(
 async def test_waiting_requests_share_a_failed_take_and_take_over_an_abandoned_one(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = PostgresStore(pg_url)
+    store = PostgresStore(pg_url, areas=storage())
     limiter = SharedRateLimiter(store, clock=None)  # type: ignore[arg-type]
     real = store.autocommit
     calls: list[str] = []

@@ -1,5 +1,5 @@
 """The schema declared in ``storage/schema.py`` and the areas' ``schema.py`` (their sum,
-:data:`livecore_server.built_in_storage.SCHEMA`) is what the migrations build, on SQLite and on PostgreSQL:
+:func:`livecore_server.areas.storage`'s schema) is what the migrations build, on SQLite and on PostgreSQL:
 a fresh database of each dialect, migrated, is read back from its catalogue (tables, columns, keys,
 constraints, indexes) and compared with the declaration; and the declaration's rendered DDL, applied to
 an empty database, gives the same catalogue as the migrations.
@@ -24,7 +24,7 @@ from psycopg import sql
 
 import livecore_server
 from livecore import areas as core_areas
-from livecore_server.built_in_storage import AREAS, HISTORY, SCHEMA
+from livecore_server.areas import BUILT_IN, storage
 from livecore_server.storage import history, postgres, schema
 from livecore_server.storage import sqlite as sqlite_store
 from livecore_server.storage.area_storage import AreaMigration
@@ -48,6 +48,10 @@ REPORTED: dict[str, tuple[str, str]] = {
     "real": ("REAL", "double precision"),
     "seq": ("INTEGER", "bigint"),
 }
+
+SCHEMA, HISTORY = storage().schema, storage().history
+# Each built-in area that keeps anything: (its name, its declared tables, its history), in the core's order.
+AREAS = [(a.name, a.schema, a.history) for a in BUILT_IN if a.schema != schema.Schema() or a.history.sqlite]
 
 
 @attrs.frozen
@@ -334,7 +338,7 @@ class SqliteDatabase:
         self.conn.execute(statement)
 
     def migrate(self) -> None:
-        sqlite_store.migrate(self.conn)
+        sqlite_store.migrate(self.conn, HISTORY.sqlite)
 
     def catalogue(self) -> Catalogue:
         return sqlite_catalogue(self.conn)
@@ -357,7 +361,7 @@ class PostgresDatabase:
         self.conn.execute(statement.encode())
 
     def migrate(self) -> None:
-        postgres.migrate(self.conn)
+        postgres.migrate(self.conn, storage())
 
     def catalogue(self) -> Catalogue:
         return postgres_catalogue(self.conn, self.namespace)

@@ -63,24 +63,21 @@ import pytest
 from livecore import areas
 from livecore.clock import format_ts, parse_ts
 from livecore.events import DomainEvent
-from livecore.exceptions import (
-    AntiCheatRejectedError,
-    GiftCooldownError,
-    GiftNotFriendsError,
-    InsufficientEntryCostError,
-    LivecoreAPIError,
-)
+from livecore.exceptions import LivecoreAPIError
+from livecore.gifts.errors import GiftCooldownError, GiftNotFriendsError
 from livecore.grants.api import GrantView, RewardEntry
 from livecore.grants.rules import GrantKind
 from livecore.guilds.api import GuildResponse
 from livecore.leaderboards.api import LeaderboardResponse
 from livecore.live_events.api import BoardResponse
+from livecore.live_events.errors import AntiCheatRejectedError, InsufficientEntryCostError
 from livecore.lobbies.api import LobbyForming, LobbyResponse
 from livecore.players.identity import DEFAULT_POOL
 from livecore.scope import Environment
 from livecore.simulation import Simulation
 from livecore_client import SdkClient, ServerClient
 from livecore_server.apply import apply_manifest
+from livecore_server.areas import storage
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
 from livecore_server.services import Services, build_services
@@ -616,7 +613,7 @@ def served(db_url: str) -> Iterator[Served]:
         only_hourly_jobs(running.services)
         assert {j.name for j in running.services.scheduler.jobs} >= set(HOURLY)
         # The running server's store belongs to its thread: the outbox is read through one of our own.
-        reader = build_services(running.services.config, running.services.clock)
+        reader = build_services(running.services.config, running.services.clock, storage=storage())
         world = Served(running.base_url, applied["games"][GAME]["id"], keys, reader)
         try:
             yield world

@@ -1,59 +1,70 @@
-"""Every port a SQL transaction is typed with (:class:`SqlTransaction`'s attributes, what mypy checks the
-server's code against) is attached on a real transaction of each dialect, as the class it is typed with:
-the ports are opened from what each package declares (``livecore_server/<area>/schema.py`` ``PORTS``,
-:mod:`livecore_server.storage.sql` ``SHARED_PORTS``), so a forgotten declaration fails here rather than as
-an ``AttributeError`` in a request. And every declared port is typed, so mypy sees it."""
+"""Every port a SQL transaction opens is attached on a real transaction of each dialect, as ``tx.<name>``,
+as the class its owner declares: the ports no area owns (:mod:`livecore_server.storage.sql`
+``SHARED_PORTS``, the ones :class:`SqlTransaction` serves every server module) and every area's, from its
+``ServerArea.sql_ports``, the built-in areas' as a studio's (each also ``tx.ports.<name>``). A port named
+as something a transaction has already is refused, not put in its place."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from livecore.area import Ports
-from livecore_server.built_in_storage import PORTS, POSTGRES_PORTS, SQLITE_PORTS
+from livecore.areas import BUILT_IN as CORE
+from livecore.store import Transaction
+from livecore_server.area import ServerArea, storage_of
+from livecore_server.areas import BUILT_IN, storage
 from livecore_server.storage.postgres import PostgresStore
+from livecore_server.storage.schema import POSTGRES, SQLITE, Dialect
+from livecore_server.storage.sql import SHARED_PORTS
 from livecore_server.storage.sqlite import SqliteStore
-from livecore_server.storage.sqlport import SqlPort, SqlTransaction
+from livecore_server.storage.sqlport import Dialects, SqlPort, SqlTransaction
 from tests.postgres_support import drop_store, new_store
 
-# What SqlTransaction declares, by attribute: its dialect fragments, its state and its ports.
-DECLARED: dict[str, str] = {
-    name: str(annotation)
-    for cls in reversed(SqlTransaction.__mro__)
-    for name, annotation in inspect.get_annotations(cls).items()
-}
-TYPED_PORTS = {name for name, annotation in DECLARED.items() if annotation.startswith("Sql")}
+AREA_PORTS = {name: port for area in BUILT_IN for name, port in area.sql_ports.items()}
 
 
-def _check(tx: SqlTransaction) -> None:
-    missing = sorted(name for name in DECLARED if not hasattr(tx, name))
-    assert not missing, f"declared on SqlTransaction but not attached: {missing}"
-    for name in TYPED_PORTS:
+def _check(tx: SqlTransaction, dialect: Dialect) -> None:
+    for name, declared in {**SHARED_PORTS, **AREA_PORTS}.items():
         port = getattr(tx, name)
         assert isinstance(port, SqlPort), name
         assert port.db is tx, name
-        assert DECLARED[name] in {c.__name__ for c in type(port).__mro__}, (name, type(port))
+        assert type(port) is (declared.of(dialect) if isinstance(declared, Dialects) else declared), name
     assert isinstance(tx.ports, Ports)
+    for name in AREA_PORTS:
+        assert getattr(tx.ports, name) is getattr(tx, name), name
+    with pytest.raises(AttributeError):
+        _ = tx.ports.outbox  # a shared port is no area's
 
 
-def test_every_declared_port_is_typed_once() -> None:
-    names = [port.name for port in PORTS]
-    assert sorted(names) == sorted(set(names))
-    assert set(names) == TYPED_PORTS
-    assert [name for name, _ in SQLITE_PORTS] == [name for name, _ in POSTGRES_PORTS] == names
+def test_every_port_of_the_core_is_declared_by_an_area_or_shared() -> None:
+    """What the core's commands reach (livecore.store.Transaction) is opened on every SQL transaction."""
+    core = {name for cls in Transaction.__mro__ for name, v in vars(cls).items() if isinstance(v, property)}
+    assert "players" in core
+    assert not sorted(core - set(SHARED_PORTS) - set(AREA_PORTS))
 
 
 def test_sqlite_transaction_has_every_port(tmp_path: Path) -> None:
-    store = SqliteStore(str(tmp_path / "ports.db"))
+    store = SqliteStore(str(tmp_path / "ports.db"), storage())
     try:
         for write in (True, False):
             with store.transaction(write=write) as tx:
-                _check(tx)
+                _check(tx, SQLITE)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("name", ["conn", "execute", "ports", "players"])
+def test_a_port_named_as_what_a_transaction_has_is_refused(tmp_path: Path, name: str) -> None:
+    clashing = ServerArea(CORE[0], sql_ports={name: SqlPort})
+    if name == "players":  # the players area's own: two areas claim it
+        with pytest.raises(ValueError, match="players"):
+            storage_of((*BUILT_IN, clashing))
+        return
+    with pytest.raises(ValueError, match=name):
+        SqliteStore(str(tmp_path / "clash.db"), storage_of((*BUILT_IN, clashing)))
 
 
 @pytest.fixture
@@ -68,4 +79,4 @@ def postgres() -> Iterator[PostgresStore]:
 def test_postgres_transaction_has_every_port(postgres: PostgresStore) -> None:
     for write in (True, False):
         with postgres.transaction(write=write) as tx:
-            _check(tx)
+            _check(tx, POSTGRES)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from livecore_server.areas import storage
 from livecore_server.cli import _config
 from livecore_server.statement_tally import ENV_VAR, StatementTally
 from livecore_server.storage.sqlite import SqliteStore
@@ -32,7 +33,7 @@ def world_config(tmp_path: Path) -> dict[str, Any]:
 
 def _store(tmp_path: Path) -> SqliteStore:
     """A store with a table whose writes fire a trigger into a full-text index (as players' do)."""
-    store = SqliteStore(str(tmp_path / "test.db"))
+    store = SqliteStore(str(tmp_path / "test.db"), storage())
     store.conn.executescript(
         "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);"
         "CREATE VIRTUAL TABLE note_words USING fts5(body);"

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from livecore_server.built_in_storage import HISTORY
+from livecore_server.areas import storage
 from livecore_server.storage.sqlite import SqliteStore, migrate
 from tests.conftest import World
 
 
 def test_migrations_apply_once(tmp_path: Path) -> None:
-    store = SqliteStore(str(tmp_path / "m.db"))
+    store = SqliteStore(str(tmp_path / "m.db"), storage())
     names = [r[0] for r in store.conn.execute("SELECT name FROM _migrations")]
-    assert names == [name for name, _ in HISTORY.sqlite]
-    assert migrate(store.conn) == []
+    assert names == [name for name, _ in storage().history.sqlite]
+    assert migrate(store.conn, storage().history.sqlite) == []
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.close()
 
@@ -76,7 +76,7 @@ async def test_a_read_is_not_starved_by_a_chain_of_writes_each_awaited_before_th
 ) -> None:
     """A rollover's steps are writes one after another, each opening a commit group as the last one
     commits; a read waiting for a group still runs between two of them."""
-    store = SqliteStore(str(tmp_path / "chain.db"))
+    store = SqliteStore(str(tmp_path / "chain.db"), storage())
     store.conn.execute("CREATE TABLE steps (n INTEGER)")
     steps = 200
     started = asyncio.Event()

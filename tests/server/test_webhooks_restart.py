@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 from livecore_server.apply import apply_manifest
+from livecore_server.areas import storage
 from livecore_server.clock import SystemClock
 from livecore_server.config import Config
 from livecore_server.manifest import parse_manifest
@@ -83,7 +84,7 @@ def _delivered(db: Path) -> set[object]:
 async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path) -> None:
     receiver = await Receiver(gate=asyncio.Event()).start()  # hangs: the delivery is in flight
     db = tmp_path / "kill.db"
-    services = build_services(Config(db=str(db)), SystemClock())
+    services = build_services(Config(db=str(db)), SystemClock(), storage=storage())
     applied = apply_manifest(
         services.store,
         services.keys,

@@ -38,20 +38,6 @@ PUT_ENTRY = Insert(
     " reached_at = excluded.reached_at, attempt_id = excluded.attempt_id",
 )
 PAGES = RankPages("board_pages", "board_entries", "board_id")
-# The NOTIFY channel of board changes on PostgreSQL: every process LISTENs here (PostgresStore.watch), on
-# the connection that hears player-row writes. As for players, channels are per database, not per schema:
-# a deployment may hear another schema's board ids, which name no board it streams.
-BOARDS_CHANNEL = "livecore_boards"
-
-
-def board_change_payload(board_id: str, version: int, player_id: str | None) -> str:
-    """``"<board id> <version> <player id or nothing>"``: ids hold no spaces."""
-    return f"{board_id} {version} {player_id or ''}"
-
-
-def board_change(payload: str) -> tuple[str, int, str | None]:
-    board_id, version, player_id = payload.split(" ")
-    return board_id, int(version), player_id or None
 
 
 def _contender(

@@ -7,6 +7,7 @@ import orjson
 from livecore.clock import to_millis
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore_server.storage.rows import OUTBOX_COLUMNS
+from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_EVENT = Insert(
@@ -30,7 +31,7 @@ class SqlOutbox(SqlPort):
     __slots__ = ()
 
     def emit(self, event: DomainEvent) -> None:
-        if not self.db.webhooks.subscribes(event.game_id, event.env, event.kind):
+        if not SqlWebhooks(self.db).subscribes(event.game_id, event.env, event.kind):
             return  # nobody would receive it (docs/webhooks.md#what-is-kept)
         self.db.emitted = True
         data = orjson.dumps(event.data).decode()

@@ -1,0 +1,56 @@
+"""What the server's code reaches in a transaction: :class:`ServerTransaction`, the core's ports and the
+server's own. Both SQL transactions are one (:class:`~livecore_server.storage.sqlite.SqliteTransaction`,
+:class:`~livecore_server.storage.postgres.PostgresTransaction`): each opens the ports no area owns and
+those of every area it serves, the built-in ones among them (:func:`livecore_server.areas.storage`)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from livecore.area import Ports
+from livecore.store import Transaction
+from livecore_server.storage.sql.audit import SqlAudit
+from livecore_server.storage.sql.idempotency import SqlIdempotency
+from livecore_server.storage.sql.keys import SqlKeys
+from livecore_server.storage.sql.manifest import SqlManifest
+from livecore_server.storage.sql.members import SqlMembers
+from livecore_server.storage.sql.meta import SqlMeta
+from livecore_server.storage.sql.open_streams import SqlOpenStreams
+from livecore_server.storage.sql.outbox import SqlOutbox
+from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
+from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.webhooks import SqlWebhooks
+
+
+class ServerTransaction(Transaction, Protocol):
+    """A server transaction: every core port, and the tables only the server has (API keys, presence
+    batches, scheduled runs, webhook endpoints and deliveries, what ``apply`` writes, facts about the
+    database itself)."""
+
+    @property
+    def outbox(self) -> SqlOutbox: ...
+    @property
+    def idempotency(self) -> SqlIdempotency: ...
+    @property
+    def keys(self) -> SqlKeys: ...
+    @property
+    def presence(self) -> SqlPresence: ...
+    @property
+    def schedule(self) -> SqlSchedule: ...
+    @property
+    def webhooks(self) -> SqlWebhooks: ...
+    @property
+    def manifest(self) -> SqlManifest: ...
+    @property
+    def meta(self) -> SqlMeta: ...
+    @property
+    def members(self) -> SqlMembers: ...
+    @property
+    def audit(self) -> SqlAudit: ...
+    @property
+    def rate_buckets(self) -> SqlRateBuckets: ...
+    @property
+    def open_streams(self) -> SqlOpenStreams: ...
+    @property
+    def ports(self) -> Ports: ...
