@@ -40,10 +40,10 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy: strict for livecore and livecore_client, checked for livecore_server and the example studio
-    area."""
+    areas."""
     session.install("-e", ".[dev]")
     session.run("mypy", "livecore", "livecore_client", "livecore_server", *session.posargs)
-    session.run("mypy", "examples/studio_quests", *session.posargs)
+    session.run("mypy", "examples/studio_quests", "examples/studio_daily", *session.posargs)
 
 
 @nox.session(default=False)

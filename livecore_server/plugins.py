@@ -3,7 +3,8 @@
 An area package ``studio_quests`` declares its core side in ``studio_quests/area.py`` (``AREA``, a
 :class:`livecore.area.Area`) and, when it has routes or tables, its server side in
 ``studio_quests/server.py`` (``SERVER_AREA``, a :class:`livecore_server.area.ServerArea`), as the built-in
-areas do (docs/extending.md). The server serves, after its own areas:
+areas do (docs/extending.md); an area of one module declares both in the package itself
+(``studio_daily/__init__.py``). The server serves, after its own areas:
 
 - every area an installed distribution names under the entry point group ``livecore.areas``
   (``[project.entry-points."livecore.areas"] studio_quests = "studio_quests"``);
@@ -55,8 +56,10 @@ def _import(name: str) -> ModuleType | None:
 
 
 def load_area(name: str) -> ServerArea:
-    """The area of package ``name``: its ``server.SERVER_AREA``, else its ``area.AREA`` alone."""
-    if _import(name) is None:
+    """The area of package ``name``: its ``server.SERVER_AREA``, else its ``area.AREA`` alone; an area
+    of one module (``examples/studio_daily``) declares them in the package itself."""
+    package = _import(name)
+    if package is None:
         raise PluginError(f"area {name}: no module named {name!r} can be imported")
     server = _import(f"{name}.server")
     if server is not None:
@@ -65,7 +68,12 @@ def load_area(name: str) -> ServerArea:
             raise PluginError(f"area {name}: {name}.server has no SERVER_AREA (a ServerArea)")
         return found
     core = _import(f"{name}.area")
-    found_area = getattr(core, "AREA", None) if core is not None else None
+    if core is None:
+        own = getattr(package, "SERVER_AREA", None)
+        if isinstance(own, ServerArea):
+            return own
+        core = package
+    found_area = getattr(core, "AREA", None)
     if not isinstance(found_area, Area):
         raise PluginError(f"area {name}: neither {name}.server.SERVER_AREA nor {name}.area.AREA is declared")
     return ServerArea(found_area)

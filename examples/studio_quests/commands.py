@@ -11,7 +11,6 @@ import attrs
 
 from livecore.area import HasPorts
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.economy.rules import resource
 from livecore.errors import LivecoreError
 from livecore.games import Entry, Game
@@ -52,7 +51,6 @@ class CheckedIn:
     grant: Grant
 
 
-@player_write("player")
 def check_in(tx: QuestsTx, rt: Runtime, scope: Scope, player: Player) -> CheckedIn:
     """The player checks in for today (UTC): the streak moves on, the day's reward is granted (pending,
     ``grant.created``), and ``quest.checked_in`` fires. Refused 409 ``quest_already_checked_in`` for a

@@ -1,53 +1,38 @@
 """The actor policy: a player acting on its own behalf is refused every write while banned.
 
-Every command a player performs as the actor (each player-scoped client write: friend requests and
-blocks, gifts, grant claims, client spends, its own identity, purchase reports, heartbeats) is declared
-with :func:`player_write`, which refuses a banned actor with 403 ``player_banned`` before the command
-reads or writes anything. The rule is therefore the commands', wherever they run: in the server or in an
-embedded simulation on the memory store.
-
-The server applies the same :func:`check_actor` when it authenticates the player of a player-scoped
-write, because the wire pins that the ban wins over anything the route resolves before its command runs
-(a target player, a request, a grant, or a stored answer to a replayed idempotency key).
+The rule belongs to the routes, not to each command: a route declared for a player (``Auth.PLAYER``,
+or ``Auth.KEY_OR_PLAYER`` sent with the player's secret) that writes is a player write, and whatever
+runs a route admits its player with :func:`admit` before anything else runs, for every area's routes,
+built-in or a studio's. The server does it where it authenticates the player (so the ban wins over
+anything the route resolves before its command runs, and over a stored answer to a replayed idempotency
+key); an embedded :class:`livecore.Simulation` does it where it authenticates a simulated player's
+action. A command called directly, embedded, is the caller's trusted code: a caller acting for a player
+loads it with :func:`acting`, which admits it the same way.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
-
+from livecore.api.route import Auth, Route
+from livecore.players.commands import PlayersTx, get_player
 from livecore.players.rules import Player, ensure_not_banned
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-# Every command declared a player write, by its dotted name.
-PLAYER_WRITES: dict[str, Callable[..., Any]] = {}
+from livecore.scope import Scope
 
 
 def check_actor(player: Player) -> Player:
-    """The policy: the player may act on its own behalf only while not banned."""
+    """The policy: the player may act on its own behalf only while not banned (403 ``player_banned``)."""
     ensure_not_banned(player)
     return player
 
 
-def player_write(actor: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Declare a command a write the player passed as ``actor`` performs on its own behalf."""
+def admit(route: Route, player: Player) -> Player:
+    """The player ``route`` acts for, once registered and authenticated, as the runtime lets it act:
+    refused with 403 ``player_banned`` when the route is a player's own write and the player is banned; a
+    read goes on, and so does a server route acting on the player (a grant, a ban)."""
+    own_write = route.is_write and route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER)
+    return check_actor(player) if own_write else player
 
-    def declare(command: Callable[P, R]) -> Callable[P, R]:
-        # Found once here, not per call: heartbeats go through this on their hot path.
-        index = list(inspect.signature(command).parameters).index(actor)
 
-        @functools.wraps(command)
-        def refusing_banned(*args: P.args, **kwargs: P.kwargs) -> R:
-            player = kwargs[actor] if actor in kwargs else args[index]
-            assert isinstance(player, Player)
-            check_actor(player)
-            return command(*args, **kwargs)
-
-        PLAYER_WRITES[f"{command.__module__}.{command.__qualname__}"] = refusing_banned
-        return refusing_banned
-
-    return declare
+def acting(tx: PlayersTx, scope: Scope, route: Route, external_id: str) -> Player:
+    """The player ``route`` acts for, for a command called embedded: registered (404
+    ``player_not_found``) and admitted (:func:`admit`), as the server admits it once its secret matched."""
+    return admit(route, get_player(tx, scope, external_id))

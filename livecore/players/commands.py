@@ -9,7 +9,6 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
 from livecore.ids import new_id, new_secret
@@ -297,7 +296,6 @@ def set_identity(
     return _with_identity(tx, rt, player, name, avatar, by_player=False)
 
 
-@player_write("player")
 def set_own_identity(tx: PlayersTx, rt: Runtime, player: Player, *, name: str, avatar: str | None) -> Player:
     """The player sets its own display identity: a player write, counted as activity."""
     return _with_identity(tx, rt, player, name, avatar, by_player=True)
@@ -326,7 +324,6 @@ class Heartbeat:
     durable: bool
 
 
-@player_write("player")
 def beat(player: Player, status: str | None, now: datetime, *, activity: Activity | None = None) -> Heartbeat:
     """The rule of a heartbeat, deciding without the store. ``activity``: the player's activity as the
     caller knows it, when it keeps later last-active times than the row (the server's presence board)."""
@@ -336,7 +333,6 @@ def beat(player: Player, status: str | None, now: datetime, *, activity: Activit
     return Heartbeat(presence, after, durable=is_durable(before, after))
 
 
-@player_write("player")
 def heartbeat(
     tx: PlayersTx,
     rt: Runtime,

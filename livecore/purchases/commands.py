@@ -7,7 +7,6 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.ids import new_id
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
@@ -78,7 +77,6 @@ def track(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: P
     return Tracked(purchase, spend)
 
 
-@player_write("player")
 def report(tx: PurchasesTx, rt: Runtime, scope: Scope, player: Player, request: PurchaseRequest) -> Tracked:
     """The player reports its own purchase (the client's route): :func:`track`, as a player write."""
     return track(tx, rt, scope, player, request)

@@ -16,7 +16,6 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
 from livecore.games import EventSettings, Formation, Game, TeamSettings
 from livecore.grants.commands import issue_grant
@@ -339,7 +338,6 @@ def _on_a_team(tx: TeamsTx, window_id_: str, *players: str) -> bool:
     return any(tx.teams.seat_in_window(window_id_, p) is not None for p in players)
 
 
-@player_write("player")
 def invite(
     tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, event_key: str, to_external_id: str
 ) -> PartnerInvite:
@@ -365,7 +363,6 @@ def invite(
     return sent
 
 
-@player_write("player")
 def accept(
     tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, event_key: str, invite_id: str
 ) -> TeamRead:

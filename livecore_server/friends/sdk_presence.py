@@ -3,6 +3,7 @@ session or a new streak day (``livecore.players.commands.heartbeat``, docs/frien
 
 from __future__ import annotations
 
+from livecore.commands.actor import admit
 from livecore.friends import api
 from livecore.games import Game
 from livecore.players import commands as players_cmd
@@ -45,6 +46,7 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
     only a beat that opens a session or a new streak day is written at once."""
     services = call.services
     player, game = await _heartbeat_caller(call)
+    admit(call.route, player)  # as every player route's caller is (livecore.commands.actor)
     status = (call.body or api.HeartbeatRequest()).status
     now = call.rt.clock.now()
     done = players_cmd.beat(player, status, now, activity=services.presence.activity_of(player))
@@ -53,7 +55,7 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
         def durable(tx: PlayersTx) -> Player:
             # Decided again on the row as it is now: the cached one may be minutes old, and another
             # heartbeat (here or in another process) may have opened the session meanwhile.
-            stored = get_player(tx, call.scope, call.external_id)
+            stored = admit(call.route, get_player(tx, call.scope, call.external_id))
             activity = services.presence.activity_of(stored)
             updated, _ = players_cmd.heartbeat(
                 tx, call.rt, stored, status, activity=activity, keeps_presence=True

@@ -1,5 +1,5 @@
-"""The actor policy of the commands (livecore.commands.actor), the heartbeat command and the friends
-query views, on the in-memory store: what an embedded simulation runs."""
+"""The actor policy (livecore.commands.actor) as the runtime applies it to every player route, the
+heartbeat command and the friends query views, on the in-memory store: what an embedded simulation runs."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore.api.route import Auth
+from livecore import areas
+from livecore.api.route import Auth, Route
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.actor import PLAYER_WRITES
+from livecore.commands.actor import acting, admit
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
 from livecore.economy import commands as economy_cmd
@@ -36,7 +37,6 @@ from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
 from livecore.grants import commands as grants_cmd
 from livecore.grants.rules import GrantKind
-from livecore.guilds import commands as guilds_cmd
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as live_events_cmd
 from livecore.memory import MemoryStore
@@ -268,52 +268,74 @@ WRITES: dict[str, tuple[Callable[..., Any], Write]] = {
 }
 
 
-# The partner routes' commands: declared player writes, checked for the ban before anything else below
-# (their worlds need a partner event and friends, which the table above's world has not).
-PARTNER_WRITES = {"partners.invite": teams_cmd.invite, "partners.accept": teams_cmd.accept}
-# The guild routes' commands, likewise (tests/server/test_guilds_api.py plays them through the server).
+# The partner and guild routes: their worlds need a partner event, friends and guilds, which the table
+# above's world has not (tests/server/test_guilds_api.py and the embedded equivalence play them).
+PARTNER_WRITES = {"partners.invite", "partners.accept"}
 GUILD_WRITES = {
-    "guilds.create": guilds_cmd.create,
-    "guilds.join": guilds_cmd.join,
-    "guilds.cancel_join_request": guilds_cmd.cancel_join_request,
-    "guilds.leave": guilds_cmd.leave,
-    "guilds.edit": guilds_cmd.edit,
-    "guilds.requests.accept": guilds_cmd.answer_join_request,
-    "guilds.requests.decline": guilds_cmd.answer_join_request,
-    "guilds.members.kick": guilds_cmd.kick,
-    "guilds.members.promote": guilds_cmd.promote,
-    "guilds.members.demote": guilds_cmd.demote,
-    "guilds.transfer": guilds_cmd.transfer,
-    "guilds.help.ask": guilds_cmd.ask_help,
-    "guilds.help.donate": guilds_cmd.donate,
+    "guilds.create",
+    "guilds.join",
+    "guilds.cancel_join_request",
+    "guilds.leave",
+    "guilds.edit",
+    "guilds.requests.accept",
+    "guilds.requests.decline",
+    "guilds.members.kick",
+    "guilds.members.promote",
+    "guilds.members.demote",
+    "guilds.transfer",
+    "guilds.help.ask",
+    "guilds.help.donate",
 }
+ROUTES = {r.name: r for r in ALL}
 
 
-def test_every_player_scoped_client_write_route_has_a_command_declared_a_player_write() -> None:
+def as_ann(tx: Transaction, route: str) -> Player:
+    """ann, as the runtime lets her act on ``route``."""
+    return acting(tx, SCOPE, ROUTES[route], "ann")
+
+
+def test_the_tables_name_every_player_scoped_client_write_route() -> None:
     player_writes = {r.name for r in ALL if r.auth is Auth.PLAYER and r.is_write}
-    assert set(WRITES) | set(PARTNER_WRITES) | set(GUILD_WRITES) == player_writes
-    assert {fn for fn, _ in WRITES.values()} <= set(PLAYER_WRITES.values())
+    assert set(WRITES) | PARTNER_WRITES | GUILD_WRITES == player_writes
 
 
-def test_the_partner_and_guild_commands_are_declared_player_writes() -> None:
-    assert set(PARTNER_WRITES.values()) <= set(PLAYER_WRITES.values())
-    assert set(GUILD_WRITES.values()) <= set(PLAYER_WRITES.values())
+def _studio_routes() -> tuple[Route, ...]:
+    from studio_daily import AREA as DAILY
+    from studio_quests.area import AREA as QUESTS
+
+    return areas.routes(areas.registered([QUESTS, DAILY]))
+
+
+@pytest.mark.parametrize("route", [*ALL, *_studio_routes()], ids=lambda r: r.name)
+def test_the_runtime_refuses_a_banned_player_every_write_route_of_every_area_and_lets_it_read(
+    sim: Sim, route: Route
+) -> None:
+    """No area declares the rule: a route of a player that writes refuses a banned player, whichever
+    area (built-in or a studio's) declares it; reads, and every route that acts for no player, go on."""
+    sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
+    banned = sim.player("ann")
+    if route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER) and route.is_write:
+        with pytest.raises(LivecoreError) as refused:
+            admit(route, banned)
+        assert refused.value.code is ErrorCode.PLAYER_BANNED
+    else:
+        assert admit(route, banned) is banned
 
 
 @pytest.mark.parametrize("route", sorted(WRITES))
 def test_a_banned_actor_is_refused_by_every_player_write(sim: Sim, route: str) -> None:
     """Each write succeeds for the player, and is refused with 403 player_banned, changing nothing,
-    once the player is banned."""
+    once the player is banned: the command itself holds no ban check, the runtime refuses."""
     world = build_world(sim)
     _, write = WRITES[route]
     before = (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox))
     with pytest.raises(_Rollback), sim.store.transaction() as tx:
-        write(tx, sim.rt, other(tx, "ann"), world)  # allowed while not banned
+        write(tx, sim.rt, as_ann(tx, route), world)  # allowed while not banned
         raise _Rollback
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
     banned = (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox))
     with pytest.raises(LivecoreError) as refused, sim.store.transaction() as tx:
-        write(tx, sim.rt, other(tx, "ann"), world)
+        write(tx, sim.rt, as_ann(tx, route), world)
     assert refused.value.code is ErrorCode.PLAYER_BANNED
     assert (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox)) == banned != before
 
@@ -326,19 +348,26 @@ def test_the_ban_is_refused_before_what_the_command_looks_up(sim: Sim) -> None:
     """A banned player is told it is banned, not that the request, gift, grant, event or attempt it names
     is unknown (the server's order)."""
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
-    ann = sim.player("ann")
-    for attempt in (
-        lambda tx: friends_cmd.accept(tx, sim.rt, SCOPE, GAME, ann, "frq_unknown"),
-        lambda tx: gifts_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
-        lambda tx: grants_cmd.claim(tx, sim.rt, SCOPE, ann, "unknown"),
-        lambda tx: crates_cmd.open_crate(tx, sim.rt, SCOPE, ann, "unknown"),
-        lambda tx: live_events_cmd.start(tx, sim.rt, SCOPE, ann, "unknown", None),
-        lambda tx: live_events_cmd.record_progress(tx, sim.rt, SCOPE, ann, "trial", "unknown", {"score": 1}),
-        lambda tx: teams_cmd.invite(tx, sim.rt, SCOPE, ann, "unknown", "bob"),
-        lambda tx: teams_cmd.accept(tx, sim.rt, SCOPE, ann, "unknown", "inv_unknown"),
+    for route, attempt in (
+        (
+            "friends.requests.accept",
+            lambda tx, me: friends_cmd.accept(tx, sim.rt, SCOPE, GAME, me, "frq_unknown"),
+        ),
+        ("gifts.claim", lambda tx, me: gifts_cmd.claim(tx, sim.rt, SCOPE, me, "unknown")),
+        ("grants.claim", lambda tx, me: grants_cmd.claim(tx, sim.rt, SCOPE, me, "unknown")),
+        ("crates.open", lambda tx, me: crates_cmd.open_crate(tx, sim.rt, SCOPE, me, "unknown")),
+        ("events.start", lambda tx, me: live_events_cmd.start(tx, sim.rt, SCOPE, me, "unknown", None)),
+        (
+            "events.progress",
+            lambda tx, me: live_events_cmd.record_progress(
+                tx, sim.rt, SCOPE, me, "trial", "unknown", {"score": 1}
+            ),
+        ),
+        ("partners.invite", lambda tx, me: teams_cmd.invite(tx, sim.rt, SCOPE, me, "unknown", "bob")),
+        ("partners.accept", lambda tx, me: teams_cmd.accept(tx, sim.rt, SCOPE, me, "unknown", "inv_unknown")),
     ):
         with pytest.raises(LivecoreError) as refused:
-            sim.run(attempt)
+            sim.run(lambda tx, route=route, attempt=attempt: attempt(tx, as_ann(tx, route)))
         assert refused.value.code is ErrorCode.PLAYER_BANNED
 
 
@@ -397,7 +426,7 @@ def test_heartbeat_refuses_a_status_label_over_64_characters(sim: Sim) -> None:
 def test_heartbeat_of_a_banned_player_is_refused_before_its_status_is_checked(sim: Sim) -> None:
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
     with pytest.raises(LivecoreError) as refused:
-        players_cmd.beat(sim.player("ann"), "x" * 65, sim.clock.now())
+        players_cmd.beat(admit(ROUTES["presence.heartbeat"], sim.player("ann")), "x" * 65, sim.clock.now())
     assert refused.value.code is ErrorCode.PLAYER_BANNED
 
 

@@ -15,7 +15,6 @@ import pytest
 
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
-from livecore.commands.actor import PLAYER_WRITES
 from livecore.economy import commands as economy_cmd
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
@@ -52,7 +51,6 @@ from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
-from livecore.player_tools.commands.moderation import ban_player
 from livecore.player_tools.erasure import ErasureReason
 from livecore.players.commands import get_player, heartbeat, register
 from livecore.players.rules import Player
@@ -1125,67 +1123,6 @@ def test_an_erased_member_leaves_under_its_original_id_and_its_stints_then_name_
     world.admin(erase, "cy", ErasureReason.TEST)
     assert world.kinds(mark) == ["guild.member_left", "guild.disbanded"]
     assert world.guild(lone).disbanded
-
-
-# --- the banned actor ----------------------------------------------------------------------------------
-
-# Every guild command a player makes on its own behalf: (actor, the call), each succeeding in the world of
-# :func:`banned_world` while the actor is not banned.
-Write = Callable[[World, dict[str, str]], object]
-WRITES: dict[str, tuple[str, Write]] = {
-    "create": ("fay", lambda w, ids: w.act(gc.create, "fay", wolves(name="Owls"))),
-    "join": ("fay", lambda w, ids: w.act(gc.join, "fay", ids["wolves"])),
-    "cancel_join_request": ("dee", lambda w, ids: w.act(gc.cancel_join_request, "dee", ids["bears"])),
-    "leave": ("cy", lambda w, ids: w.act(gc.leave, "cy")),
-    "edit": ("ada", lambda w, ids: w.act(gc.edit, "ada", Profile(description="x"))),
-    "answer_join_request": (
-        "eli",
-        lambda w, ids: w.act(gc.answer_join_request, "eli", ids["request"], accept=True),
-    ),
-    "kick": ("ada", lambda w, ids: w.act(gc.kick, "ada", "cy")),
-    "promote": ("ada", lambda w, ids: w.act(gc.promote, "ada", "cy")),
-    "demote": ("ada", lambda w, ids: w.act(gc.demote, "ada", "bo")),
-    "transfer": ("ada", lambda w, ids: w.act(gc.transfer, "ada", "bo")),
-    "ask_help": ("bo", lambda w, ids: w.act(gc.ask_help, "bo", CURRENCY, "energy", 1)),
-    "donate": ("bo", lambda w, ids: w.act(gc.donate, "bo", ids["help"], 1)),
-}
-
-
-def banned_world() -> tuple[World, dict[str, str]]:
-    """ada leads Wolves (open) with bo, co-leader, and cy, who asked for help; eli leads Bears
-    (request-only), to which dee asked to join; fay is in no guild and can pay a guild's cost."""
-    w = World()
-    w.players("ada", "bo", "cy", "dee", "eli", "fay")
-    ids = {
-        "wolves": w.guild_of("ada", "bo", "cy"),
-        "bears": w.found("eli", wolves(JoinType.REQUEST, "Bears")),
-    }
-    w.act(gc.promote, "ada", "bo")
-    ids["request"] = w.act(gc.join, "dee", ids["bears"]).request.id
-    ids["help"] = w.act(gc.ask_help, "cy", CURRENCY, "energy", 3).id
-    w.fund("bo", energy=3)
-    w.fund("fay", coins=100, potion=1)
-    return w, ids
-
-
-def test_every_guild_player_write_is_declared_so() -> None:
-    declared = {
-        name.rpartition(".")[2] for name in PLAYER_WRITES if name.startswith("livecore.guilds.commands.")
-    }
-    assert declared == set(WRITES)
-
-
-@pytest.mark.parametrize("command", sorted(WRITES))
-def test_a_banned_actor_is_refused_every_guild_write(command: str) -> None:
-    actor, write = WRITES[command]
-    w, ids = banned_world()
-    before = w.snapshot()
-    write(w, ids)  # allowed while the actor is not banned
-    assert w.snapshot() != before
-    w, ids = banned_world()
-    w.tx(lambda tx: ban_player(tx, w.rt, SERVER, get_player(tx, CLIENT, actor), "cheating"))
-    error = refused(w, lambda: write(w, ids))
-    assert (error.code, error.status) == (ErrorCode.PLAYER_BANNED, 403)
 
 
 # --- another environment ------------------------------------------------------------------------------

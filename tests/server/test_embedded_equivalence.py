@@ -55,6 +55,7 @@ from livecore import areas
 from livecore.api.convert import structure
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
+from livecore.commands.actor import check_actor
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
 from livecore.economy import commands as economy_cmd
@@ -468,6 +469,12 @@ class Embedded:
             return "error", exc.code.value
 
     def _me(self, tx: Transaction, external_id: str, game: str = SPACE) -> Player:
+        """The player of a client write, admitted as the runtime admits it on every route that writes
+        (livecore.commands.actor): the commands hold no ban check of their own."""
+        return check_actor(self._reader(tx, external_id, game))
+
+    def _reader(self, tx: Transaction, external_id: str, game: str = SPACE) -> Player:
+        """The player of a client read."""
         return players_cmd.get_player(tx, self.clients[game], external_id)
 
     def _online(self, p: Player | PlayerCard) -> dict[str, Any]:
@@ -571,7 +578,7 @@ class Embedded:
         return self._run(
             lambda tx: [
                 [h.player.external_id, h.relation.value]
-                for h in friends_cmd.search(tx, self.client, self._me(tx, who), text, limit)
+                for h in friends_cmd.search(tx, self.client, self._reader(tx, who), text, limit)
             ]
         )
 
@@ -579,14 +586,17 @@ class Embedded:
         return self._run(
             lambda tx: sorted(
                 p.external_id
-                for p in friends_cmd.suggestions(tx, self.rt, self.client, self._me(tx, who), limit)
+                for p in friends_cmd.suggestions(tx, self.rt, self.client, self._reader(tx, who), limit)
             )
         )
 
     def friends(self, who: str) -> Outcome:
         return self._run(
             lambda tx: sorted(
-                (self._friend(card, since) for since, card in tx.friends.friend_cards(self._me(tx, who).id)),
+                (
+                    self._friend(card, since)
+                    for since, card in tx.friends.friend_cards(self._reader(tx, who).id)
+                ),
                 key=lambda r: r["friend"],
             )
         )
@@ -678,7 +688,7 @@ class Embedded:
 
     def wallet(self, who: str, game: str = SPACE) -> Outcome:
         def op(tx: Transaction) -> dict[str, int]:
-            me = self._me(tx, who, game)
+            me = self._reader(tx, who, game)
             resources = self.games[game].settings.resources
             return {
                 key: tx.ledger.holding(me.id, key).amount
@@ -765,7 +775,7 @@ class Embedded:
         """The events list, as the player (its attempts) or as anyone."""
 
         def op(tx: Transaction) -> list[dict[str, Any]]:
-            player = self._me(tx, who, ARCADE) if with_secret else None
+            player = self._reader(tx, who, ARCADE) if with_secret else None
             out = []
             for e in live_cmd.list_events(tx, self.rt, self.clients[ARCADE], player):
                 window = None
@@ -848,7 +858,7 @@ class Embedded:
 
     def pending(self, who: str) -> Outcome:
         def op(tx: Transaction) -> list[Any]:
-            me = self._me(tx, who, ARCADE)
+            me = self._reader(tx, who, ARCADE)
             return [grant_facts(g) for g in tx.grants.pending(me.id, self.clock.now(), PENDING_LIMIT)]
 
         return self._run(lambda tx: sorted_named(self.ids, op(tx)))
@@ -875,7 +885,7 @@ class Embedded:
 
     def guild_mine(self, who: str, game: str = ARCADE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
-            own = guilds_cmd.my_guild(tx, self.clients[game], self._me(tx, who, game))
+            own = guilds_cmd.my_guild(tx, self.clients[game], self._reader(tx, who, game))
             return (
                 {"guild": None} if own is None else {"guild": members_facts(own.read), "role": own.role.value}
             )
@@ -906,7 +916,7 @@ class Embedded:
 
     def join_requests(self, who: str) -> Outcome:
         def op(tx: Transaction) -> list[dict[str, Any]]:
-            me = self._me(tx, who, ARCADE)
+            me = self._reader(tx, who, ARCADE)
             return [join_request_facts(r) for r in guilds_cmd.join_requests(tx, self.clients[ARCADE], me)]
 
         return self._named(op)
@@ -974,7 +984,7 @@ class Embedded:
 
     def help_list(self, who: str) -> Outcome:
         def op(tx: Transaction) -> list[dict[str, Any]]:
-            me = self._me(tx, who, ARCADE)
+            me = self._reader(tx, who, ARCADE)
             found = guilds_cmd.help_requests(tx, self.rt, self.clients[ARCADE], me)
             return [help_facts(r, self.clock.now()) for r in found]
 
@@ -1130,7 +1140,7 @@ class Embedded:
 
     def my_team(self, who: str, event: str) -> Outcome:
         def op(tx: Transaction) -> teams_api.MyTeamResponse:
-            found = teams_cmd.my_team(tx, self.rt, self.clients[ARENA], self._me(tx, who, ARENA), event)
+            found = teams_cmd.my_team(tx, self.rt, self.clients[ARENA], self._reader(tx, who, ARENA), event)
             return teams_api.MyTeamResponse(team=None if found is None else team_answer(found).team)
 
         return self._view(op)
@@ -1207,7 +1217,7 @@ class Embedded:
 
     def arena_pending(self, who: str) -> Outcome:
         def op(tx: Transaction) -> list[Any]:
-            me = self._me(tx, who, ARENA)
+            me = self._reader(tx, who, ARENA)
             now = self.clock.now()
             return [wire(GrantView.of(g, now)) for g in tx.grants.pending(me.id, now, PENDING_LIMIT)]
 

@@ -16,7 +16,6 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import player_write
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
@@ -184,7 +183,6 @@ def _charge(
             ) from None
 
 
-@player_write("player")
 def start(
     tx: LiveEventsTx,
     rt: Runtime,
@@ -265,7 +263,6 @@ def get_attempt(tx: HasAttempts, scope: Scope, player: Player, event_key: str, a
     return attempt
 
 
-@player_write("player")
 def record_progress(
     tx: LiveEventsTx,
     rt: Runtime,
