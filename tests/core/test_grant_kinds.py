@@ -1,0 +1,73 @@
+"""Grants as a host (docs/grants.md): the kinds of grant and the records a grant delivers are registered by
+the areas that own them, and what they add to grants is the wire the contract pins, whatever order the areas
+are imported in."""
+
+from __future__ import annotations
+
+import enum
+import subprocess
+import sys
+
+import pytest
+
+from livecore.api.route import Route, Surface
+from livecore.crates.errors import CRATE_MUST_BE_OPENED
+from livecore.crates.rules import CRATE, CrateEntry
+from livecore.economy.rules import Reason
+from livecore.enums import add_member
+from livecore.errors import Code
+from livecore.gifts.errors import GIFT_ALREADY_CLAIMED, GIFT_EXPIRED
+from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT, RewardEntry, add_refusals
+from livecore.grants.rules import EntryType, GrantKind, GrantTrigger, kind_entry, kind_of
+
+
+def test_the_crates_register_the_crate_kind_and_its_entries_after_the_grants_own() -> None:
+    assert [kind.value for kind in GrantKind] == ["reward", "crate"]
+    assert [t.value for t in EntryType] == ["currency", "item", "crate"]
+    assert GrantKind("crate") is CRATE and kind_entry("crate") is CrateEntry
+    assert kind_of(CRATE).triggers == {GrantTrigger.OPEN, GrantTrigger.EXPIRE}
+    assert RewardEntry(type="crate", key="chest", amount=2).to_entry() == CrateEntry("chest", 2)
+
+
+def test_the_areas_building_on_grants_complete_the_refusals_of_the_claim_and_the_ack() -> None:
+    assert SDK_CLAIM_GRANT.errors[-3:] == (CRATE_MUST_BE_OPENED, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED)
+    assert SERVER_ACK_GRANT.errors[-1:] == (CRATE_MUST_BE_OPENED,)
+
+
+def test_refusals_added_follow_the_route_s_own_by_value_whatever_the_order_they_are_added_in() -> None:
+    own, late, early = Code("own_refusal", 409), Code("zebra_refused", 409), Code("alpha_refused", 410)
+    route = Route(name="t.r", surface=Surface.SDK, method="POST", path="/t", summary="T.", errors=(own,))
+    add_refusals((route,), (late,))
+    add_refusals((route,), (early, late))
+    assert route.errors == (own, early, late)
+
+
+def test_the_ledger_reasons_of_gifts_and_guilds_are_added_by_them_with_their_stored_strings() -> None:
+    import livecore.guilds.commands  # noqa: F401  (the guilds add their reasons as they are imported)
+
+    assert Reason("gift_cost").name == "GIFT_COST"
+    assert Reason("guild_create_cost").name == "GUILD_CREATE_COST"
+    assert Reason("guild_help_donation").name == "GUILD_HELP_DONATION"
+
+
+def test_a_member_added_again_is_the_same_member_and_another_with_its_name_or_value_is_refused() -> None:
+    class Colour(enum.StrEnum):
+        RED = "red"
+
+    blue = add_member(Colour, "BLUE", "blue")
+    assert add_member(Colour, "BLUE", "blue") is blue is Colour("blue") is Colour["BLUE"]
+    assert list(Colour) == [Colour.RED, blue]
+    with pytest.raises(ValueError):
+        add_member(Colour, "AZURE", "blue")
+    with pytest.raises(ValueError):
+        add_member(Colour, "RED", "crimson")
+
+
+def test_the_grant_routes_declare_the_same_refusals_when_gifts_are_imported_before_crates() -> None:
+    script = (
+        "import livecore.gifts.area, livecore.crates.area\n"
+        "from livecore.grants.api import SDK_CLAIM_GRANT\n"
+        "print(','.join(code.value for code in SDK_CLAIM_GRANT.errors))"
+    )
+    answered = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert answered.stdout.strip() == ",".join(code.value for code in SDK_CLAIM_GRANT.errors)
