@@ -1,5 +1,5 @@
-"""Live events, their attempts and boards: ``sdk.live_events``, ``server.live_events``,
-``admin.live_events``.
+"""Live events, their attempts and boards: ``sdk.live_events`` and ``server.live_events``
+(``admin.live_events``, the operators' attempt calls: :mod:`livecore_client.resources.admin_attempts`).
 
 ``sdk.live_events.stream_leaderboard`` is the one hand-written sync/async pair (an iterator of events
 cannot be one builder): it prepares the builder's call and reads the stream through
@@ -21,19 +21,15 @@ from livecore.live_events.api import (
     SDK_START,
     SERVER_END_NOW,
 )
-from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._stream import StreamEvent, iter_stream_async, iter_stream_sync
-from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
+from .._surfaces import AsyncSdkSurface, SdkSurface
 from .._transport import Call
-from ..models import Environment
-from ._base import AdminCalls, SdkCalls, ServerCalls, env_of
+from ._base import SdkCalls, ServerCalls
 
 __all__ = [
-    "AdminLiveEvents",
-    "AsyncAdminLiveEvents",
     "AsyncLiveEvents",
     "AsyncServerLiveEvents",
     "LiveEvents",
@@ -236,62 +232,3 @@ class AsyncServerLiveEvents(AsyncResource[AsyncClient], _ServerLiveEventsCalls):
     """The methods of :class:`ServerLiveEvents`, awaited."""
 
     end_now = async_method(_ServerLiveEventsCalls._end_now)
-
-
-class _AdminLiveEventsCalls(AdminCalls):
-    """The ``/admin/v1`` attempt calls."""
-
-    def _force_complete_attempt(
-        self,
-        game: str,
-        attempt_id: str,
-        *,
-        reason: str,
-        score: float | None = None,
-        env: Environment | str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.AdminAttemptResponse]:
-        """Complete an attempt in progress, its score replaced by ``score`` when given; no rewards are
-        rolled. Raises :class:`~livecore_client.errors.AttemptNotFoundError` and
-        :class:`~livecore_client.errors.AttemptNotInProgressError`."""
-        return Call(
-            api.FORCE_COMPLETE,
-            m.AdminAttemptResponse,
-            path=self._at(game, attemptId=attempt_id),
-            query=m.EnvQuery(env=env_of(env)),
-            body=m.ForceCompleteRequest(reason=reason, score=score),
-            idempotency_key=idempotency_key,
-        )
-
-    def _retry_reward_roll(
-        self,
-        game: str,
-        attempt_id: str,
-        *,
-        env: Environment | str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.RetryRewardRollResponse]:
-        """Grant a completed attempt's milestone and completion rewards. Raises
-        :class:`~livecore_client.errors.RewardsAlreadyGrantedError` when it has them already and
-        :class:`~livecore_client.errors.AttemptInProgressError`."""
-        return Call(
-            api.RETRY_REWARD_ROLL,
-            m.RetryRewardRollResponse,
-            path=self._at(game, attemptId=attempt_id),
-            query=m.EnvQuery(env=env_of(env)),
-            idempotency_key=idempotency_key,
-        )
-
-
-class AdminLiveEvents(SyncResource[AdminSurface], _AdminLiveEventsCalls):
-    """``admin.live_events``: the ``/admin/v1`` attempt calls."""
-
-    force_complete_attempt = sync_method(_AdminLiveEventsCalls._force_complete_attempt)
-    retry_reward_roll = sync_method(_AdminLiveEventsCalls._retry_reward_roll)
-
-
-class AsyncAdminLiveEvents(AsyncResource[AsyncAdminSurface], _AdminLiveEventsCalls):
-    """The methods of :class:`AdminLiveEvents`, awaited."""
-
-    force_complete_attempt = async_method(_AdminLiveEventsCalls._force_complete_attempt)
-    retry_reward_roll = async_method(_AdminLiveEventsCalls._retry_reward_roll)
