@@ -31,10 +31,11 @@ from benchmarks.report import write_json
 from livecore import Simulation as LivecoreSimulation
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
+from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
 from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import SendRequest
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players.commands import first_contact
@@ -46,7 +47,9 @@ TARGET_PER_SECOND = 50_000
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_sim", game_id="gam_sim", env=Environment.TEST)
 SETTINGS = GameSettings(
-    gifting=GiftingSettings(enabled=True, daily_send_limit=100, claim_expiry_seconds=7 * 86_400),
+    sections={
+        GIFTING_SETTINGS: GiftingSettings(enabled=True, daily_send_limit=100, claim_expiry_seconds=7 * 86_400)
+    },
     resources={"coins": Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=100)},
 )
 REQUEST = SendRequest(type=ResourceType.CURRENCY, resource_key="coins", amount=1)

@@ -33,6 +33,7 @@ from livecore_server.storage.schema import POSTGRES, SQLITE
 from livecore_server.storage.server_store import ServerStore, ServerTransaction, open_store
 from livecore_server.storage.sqlite import SqliteStore
 from livecore_server.storage.sqlport import Insert
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 
 BATCH = 2_000
 
@@ -54,7 +55,7 @@ def seed_board(db: str, studio_id: str, game_id: str, board_key: str, n: int, pr
         def write(tx: ServerTransaction) -> None:
             game = tx.games.get(game_id)
             assert game is not None
-            settings = game.settings.leaderboards[board_key]
+            settings = game.settings.of(LEADERBOARD_SETTINGS)[board_key]
             now = rt.clock.now()
             for i in range(start, min(n, start + BATCH)):
                 player = first_contact(tx, rt, scope, names[i], announce=False)

@@ -16,6 +16,7 @@ from livecore.api import routes
 from livecore.api.openapi import build_document
 from livecore.api.route import Surface
 from livecore.live_events.rules import EventState, state
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore_server.manifest import load_manifest
 
 CONFIGURED: dict[str, Any] = tomllib.loads(CONFIG.read_text())
@@ -97,7 +98,7 @@ def test_the_names_in_the_config_are_the_run_s() -> None:
 def test_the_fuzz_event_is_open_at_every_instant() -> None:
     """Its windows follow each other, so the fuzzed player's starts meet an open window whenever the run
     happens, midnight included."""
-    event = load_manifest(MANIFEST).games["fuzz"].settings().events["sprint"]
+    event = load_manifest(MANIFEST).games["fuzz"].settings().of(EVENT_SETTINGS)["sprint"]
     day = datetime(2031, 5, 17, tzinfo=UTC)
     for at in (day, day - timedelta(milliseconds=1), day + timedelta(hours=13), datetime.now(UTC)):
         assert state(event, at) is EventState.OPEN, at

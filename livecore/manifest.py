@@ -86,7 +86,7 @@ from cattrs.gen import make_dict_structure_fn, override
 from livecore import areas as core_areas
 from livecore.api.convert import field_errors, make_converter
 from livecore.area import Area
-from livecore.games import Economy, GameSettings, RankBand
+from livecore.games import Economy, GameSettings, RankBand, SettingsKey
 from livecore.operators.rules import Role
 from livecore.players.platforms import PLATFORM
 from livecore.ratelimit import BucketName
@@ -187,8 +187,9 @@ class GameManifest:
     platforms: tuple[str, ...] = ()
     areas: dict[str, dict[str, Any]] = attrs.field(factory=dict)
     sections: dict[str, Any] = attrs.field(factory=dict)
-    #: How each section becomes its field of the settings (:attr:`livecore.section.Section.settings`).
-    converters: Mapping[str, Callable[[Any], Any]] = attrs.field(factory=dict, eq=False, repr=False)
+    #: The registered sections by key: how each becomes the game's settings (:attr:`Section.settings`), and
+    #: under which key of theirs (:attr:`Section.holds`).
+    declared: Mapping[str, Section] = attrs.field(factory=dict, eq=False, repr=False)
 
     def __getattr__(self, name: str) -> Any:
         sections = object.__getattribute__(self, "sections") if not name.startswith("_") else {}
@@ -197,19 +198,24 @@ class GameManifest:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def settings(self) -> GameSettings:
-        """The game's settings as the core reads them: each section as its area converts it, USD always
-        known."""
+        """The game's settings as the core reads them: each section as its area converts it, under its area's
+        key (a section without one is a field of the game's own: its resources), USD always known."""
+        held: dict[SettingsKey[Any], Any] = {}
+        own: dict[str, Any] = {}
+        for key_, value in self.sections.items():
+            section = self.declared[key_]
+            if section.holds is None:
+                own[key_] = section.settings(value)
+            else:
+                held[section.holds] = section.settings(value)
         return GameSettings(
             economy=self.economy,
             exchange_rates={"USD": 1.0, **self.exchange_rates},
             platforms=self.platforms,
             areas=self.areas,
-            **{key_: self.converters.get(key_, _same)(value) for key_, value in self.sections.items()},
+            sections=held,
+            **own,
         )
-
-
-def _same(value: Any) -> Any:
-    return value
 
 
 @attrs.frozen
@@ -438,7 +444,7 @@ class _Grammar:
 
     def record(self, raw: Any) -> Manifest:
         """The parsed manifest as its records, each game's sections by key."""
-        converters = {section.key: section.settings for section in self.sections}
+        declared = {section.key: section for section in self.sections}
         games = {
             key_: GameManifest(
                 name=game.name,
@@ -449,7 +455,7 @@ class _Grammar:
                 platforms=game.platforms,
                 areas=game.areas,
                 sections={section.key: getattr(game, section.key) for section in self.sections},
-                converters=converters,
+                declared=declared,
             )
             for key_, game in raw.games.items()
         }

@@ -27,7 +27,7 @@ from typing import Any, TypeGuard
 import attrs
 
 from livecore.economy.rules import AMOUNT
-from livecore.games import Entry, Milestone, RankBand, ResourceType
+from livecore.games import Entry, Milestone, RankBand, ResourceType, SettingsKey
 from livecore.limits import BOARD_NUMBER, FREE_FORM, Range, at, board_number_problem
 
 Problems = dict[str, str]
@@ -72,8 +72,11 @@ class Section:
     - ``record``: what its table is read into (``GiftingSettings``, ``dict[str, EventManifest]``); None for
       a section within another area's record, which declares the field (a part of an event's table);
     - ``default``: its value when the table is left out;
-    - ``settings``: its value as the game's settings hold it (:class:`livecore.games.GameSettings`' field
-      of the same key);
+    - ``settings``: its value as the game's settings hold it;
+    - ``holds``: the key of the game's settings it is held under (its area's
+      :class:`livecore.games.SettingsKey`, read with :meth:`livecore.games.GameSettings.of`); None for a
+      section within another's record, and for the game's own ``resources``, a field of
+      :class:`livecore.games.GameSettings`;
     - ``structure``: how the converter reads a type only its records hold (an event's ``datetime``);
     - ``rules``: its value rules; ``key_rule``: the rule for each key of a table of named entries;
     - ``check``: its check of the table it lives in, with the whole game table (read-only).
@@ -83,6 +86,7 @@ class Section:
     record: Any = None
     default: Callable[[], Any] | None = None
     settings: Callable[[Any], Any] = _same
+    holds: SettingsKey[Any] | None = None
     #: The record whose table holds this section (``EventManifest``); None: the game's table.
     within: type | None = None
     structure: Mapping[type, Callable[[Any, Any], Any]] = attrs.field(factory=dict)

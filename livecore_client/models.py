@@ -43,7 +43,7 @@ from livecore.friends.api import (
     SuggestionsResponse,
     UnblockedResponse,
 )
-from livecore.games import Formation, Order, Period, ResourceType
+from livecore.games import Order, ResourceType
 from livecore.gifts.api import (
     GiftCatalogResource,
     GiftCatalogResponse,
@@ -114,6 +114,7 @@ from livecore.leaderboards.api import (
     ScoreResponse,
     SubmitScoreRequest,
 )
+from livecore.leaderboards.settings import Period
 from livecore.live_events.api import (
     AttemptResponse,
     AttemptView,
@@ -248,6 +249,7 @@ from livecore.teams.api import (
     TeamResponse,
     TeamView,
 )
+from livecore.teams.settings import Formation
 from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
 
 # The union the stream methods yield (not a wire model of its own: one of the three stream events).

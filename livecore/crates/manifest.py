@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from livecore.crates.rules import ROLLS, TABLE, WEIGHT
-from livecore.games import CrateRow, CrateSettings
+from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.section import Problems, Rules, Section, entry_references, items, key, within
 
 
@@ -43,6 +43,7 @@ CRATES = Section(
     key="crates",
     record=dict[str, CrateSettings],
     default=dict,
+    holds=CRATE_SETTINGS,
     rules=Rules(
         fields={
             (CrateSettings, "rolls"): within(ROLLS, " draws per crate"),

@@ -13,8 +13,8 @@ from livecore.friends.commands import merge_friends
 from livecore.friends.manifest import FRIENDS, PRESENCE
 from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
+from livecore.friends.settings import FriendsSettings, PresenceSettings
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
-from livecore.games import FriendsSettings, PresenceSettings
 from livecore.players import presence
 from livecore.players.rules import Player
 from livecore.scope import Scope

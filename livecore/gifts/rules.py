@@ -34,7 +34,8 @@ import attrs
 from livecore.clock import format_ts
 from livecore.economy.rules import MAX_AMOUNT, SYSTEM_ITEMS, is_platform_managed
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Game, GiftingSettings, Resource, ResourceType
+from livecore.games import Game, Resource, ResourceType
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.grants.rules import GrantStatus
 from livecore.limits import Text
 from livecore.players.rules import PlayerCard
@@ -130,7 +131,7 @@ def max_amount(res: Resource) -> int:
 
 
 def check_enabled(game: Game) -> None:
-    if not game.settings.gifting.enabled:
+    if not game.settings.of(GIFTING_SETTINGS).enabled:
         raise LivecoreError(ErrorCode.GIFTING_DISABLED, "Gifting is not enabled in this game.")
 
 
@@ -158,7 +159,7 @@ def check_send(
     now: datetime,
 ) -> Resource:
     """The refusal checks of a send, in the documented order; returns the gifted resource."""
-    settings = game.settings.gifting
+    settings = game.settings.of(GIFTING_SETTINGS)
     check_enabled(game)
     if not are_friends:
         raise LivecoreError(ErrorCode.NOT_FRIENDS, "You can gift only your friends.")
@@ -243,7 +244,7 @@ def claimed(gift: Gift, now: datetime) -> Gift:
 def history_visible(game: Game) -> bool:
     """The server gift history answers once the game has ever enabled gifting
     (docs/reference/gifts.md#lists)."""
-    return game.settings.gifting.enabled or game.gifting_ever_enabled
+    return game.settings.of(GIFTING_SETTINGS).enabled or game.gifting_ever_enabled
 
 
 def check_history_visible(game: Game) -> None:

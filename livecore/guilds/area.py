@@ -20,6 +20,7 @@ from livecore.guilds.rules import (
     JOIN_REQUEST_ID_PREFIX,
     STINT_ID_PREFIX,
 )
+from livecore.guilds.settings import GUILD_SETTINGS
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -38,7 +39,11 @@ from livecore.store import Transaction
 def _succession(tx: Transaction, rt: Runtime) -> list[Task]:
     """Each game with guilds: its inactive leaders hand on, a batch a step (the step's cursor is the last
     stint it looked at)."""
-    return [Task(g.id, g.id, _hand_on(rt, g.id)) for g in tx.games.every() if g.settings.guilds.enabled]
+    return [
+        Task(g.id, g.id, _hand_on(rt, g.id))
+        for g in tx.games.every()
+        if g.settings.of(GUILD_SETTINGS).enabled
+    ]
 
 
 def _hand_on(rt: Runtime, game_id: str) -> Step:

@@ -17,7 +17,7 @@ Checked field by field:
   twice; ``help.max_amount`` 1 to 10^12; ``help.expiry_seconds`` from 1 and ``help.cooldown_seconds``
   from 0, both to 315,360,000 (10 years); ``help.donor_reward`` entries as an event's rewards.
 
-Defaults are :class:`livecore.games.GuildSettings`'.
+Defaults are :class:`livecore.guilds.settings.GuildSettings`'.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from livecore.economy.rules import AMOUNT
-from livecore.games import GuildSettings, HelpSettings
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings, HelpSettings
 from livecore.section import (
     SECONDS_MAX,
     EntryList,
@@ -106,6 +106,7 @@ GUILDS = Section(
     key="guilds",
     record=GuildSettings,
     default=GuildSettings,
+    holds=GUILD_SETTINGS,
     rules=Rules(
         fields={
             (GuildSettings, "max_members"): _max_members,

@@ -63,7 +63,8 @@ import attrs
 from livecore.api.convert import ABSENT, Absent
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import GuildSettings, HelpSettings, ResourceType
+from livecore.games import ResourceType
+from livecore.guilds.settings import GuildSettings, HelpSettings
 from livecore.ids import new_id
 from livecore.limits import FREE_FORM, Range, Text
 from livecore.names import fold

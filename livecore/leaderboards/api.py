@@ -9,10 +9,11 @@ import attrs
 
 from livecore.api.route import Idempotency, Route, Surface
 from livecore.errors import ErrorCode
-from livecore.games import Order, Period
+from livecore.games import Order
 from livecore.idempotency import KEY
 from livecore.leaderboards.commands import SharedPage
 from livecore.leaderboards.rules import SCORE
+from livecore.leaderboards.settings import Period
 from livecore.limits import ID, PAGE, limited
 from livecore.live_events.api import EntryView
 from livecore.live_events.boards import DEFAULT_LIMIT

@@ -18,7 +18,7 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import Divisions, EventSettings, Game, LeaderboardSettings, Period
+from livecore.games import Game
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.leaderboards.rules import (
@@ -34,6 +34,7 @@ from livecore.leaderboards.rules import (
     regular_period,
     tier_after,
 )
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, Divisions, LeaderboardSettings, Period
 from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
 from livecore.limits import ID, PAGE
 from livecore.live_events.attempts import Attempt
@@ -50,6 +51,7 @@ from livecore.live_events.boards import (
     read_ranked,
     sort_key,
 )
+from livecore.live_events.settings import EventSettings
 from livecore.players.commands import find_player, first_contact, load_game
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
@@ -78,7 +80,7 @@ class SharedPage:
 
 
 def board_settings(game: Game, key: str) -> LeaderboardSettings:
-    found = game.settings.leaderboards.get(key)
+    found = game.settings.of(LEADERBOARD_SETTINGS).get(key)
     if found is None:
         raise LivecoreError(
             ErrorCode.LEADERBOARD_NOT_FOUND, f"No leaderboard {key!r} in this game.", {"leaderboardKey": key}
@@ -182,7 +184,7 @@ def feed(
         return
     game = load_game(tx, scope)
     for key in event.feeds:
-        settings = game.settings.leaderboards.get(key)
+        settings = game.settings.of(LEADERBOARD_SETTINGS).get(key)
         if settings is not None:  # a board dropped from the manifest since the window opened
             record_score(tx, game, attempt.env, settings, player, attempt.score, rt.clock.now())
 

@@ -26,7 +26,14 @@ from typing import Any
 
 import attrs
 
-from livecore.games import Aggregation, Divisions, LeaderboardSettings, Order, Period, RankBand
+from livecore.games import Order, RankBand
+from livecore.leaderboards.settings import (
+    LEADERBOARD_SETTINGS,
+    Aggregation,
+    Divisions,
+    LeaderboardSettings,
+    Period,
+)
 from livecore.section import (
     Problems,
     Rules,
@@ -48,7 +55,7 @@ DIVISION_SIZE_MAX = 10_000
 @attrs.frozen
 class LeaderboardManifest:
     """``[games.<key>.leaderboards.<key>]``, with its ``[[...rank_rewards]]``; fields and defaults are
-    :class:`livecore.games.LeaderboardSettings`'."""
+    :class:`livecore.leaderboards.settings.LeaderboardSettings`'."""
 
     name: str
     order: Order = Order.DESC
@@ -101,6 +108,7 @@ LEADERBOARDS = Section(
     record=dict[str, LeaderboardManifest],
     default=dict,
     settings=_settings,
+    holds=LEADERBOARD_SETTINGS,
     rules=Rules(
         fields={
             (LeaderboardManifest, "name"): not_blank,

@@ -22,8 +22,9 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 
-from livecore.games import Aggregation, Divisions, LeaderboardSettings, Order, Period
+from livecore.games import Order
 from livecore.ids import derived_id
+from livecore.leaderboards.settings import Aggregation, Divisions, LeaderboardSettings, Period
 from livecore.limits import BOARD_NUMBER, on_a_board, saturate
 from livecore.live_events.attempts import better
 from livecore.scope import Environment

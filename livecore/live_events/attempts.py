@@ -39,9 +39,10 @@ from typing import Any
 import attrs
 
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import AntiCheat, CheckKind, EventSettings, Milestone, Order, Verdict
+from livecore.games import Milestone, Order
 from livecore.limits import FREE_FORM, Count, board_number_problem, check_board_number, on_a_board
 from livecore.live_events.rules import Window
+from livecore.live_events.settings import AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.scope import Environment
 
 METRICS = Count(min_items=1, max_items=32)

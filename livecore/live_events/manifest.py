@@ -54,19 +54,10 @@ from typing import Any
 import attrs
 
 from livecore.clock import parse_ts
-from livecore.games import (
-    AntiCheat,
-    Economy,
-    Entry,
-    EventSettings,
-    LobbySettings,
-    Milestone,
-    Order,
-    RankBand,
-    SuddenDeath,
-    TeamSettings,
-)
+from livecore.games import Economy, Entry, Milestone, Order, RankBand
 from livecore.limits import character_problem
+from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, EventSettings
+from livecore.lobbies.settings import LobbySettings, SuddenDeath
 from livecore.section import (
     Problems,
     Rules,
@@ -83,6 +74,7 @@ from livecore.section import (
     seconds,
     unique_keys,
 )
+from livecore.teams.settings import TeamSettings
 
 # The first window starts from 1970 (UUIDv7 time) to before the year 9000: with windows of at most 10
 # years, every window's times stay within datetime's range.
@@ -96,7 +88,8 @@ _TIMESTAMP = "must be an RFC 3339 timestamp with a time zone, e.g. 2026-12-01T00
 class EventManifest:
     """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]``,
     ``[[...anti_cheat]]``, ``[...lobby]``, ``[[...sudden_death]]`` and ``[...teams]``; fields and defaults are
-    :class:`livecore.games.EventSettings`' (a rank band's ``first``/``last`` are ``from``/``to`` in TOML)."""
+    :class:`livecore.live_events.settings.EventSettings`' (a rank band's ``first``/``last`` are
+    ``from``/``to`` in TOML)."""
 
     name: str
     starts_at: datetime
@@ -218,6 +211,7 @@ EVENTS = Section(
     record=dict[str, EventManifest],
     default=dict,
     settings=_settings,
+    holds=EVENT_SETTINGS,
     structure={datetime: _timestamp},
     rules=Rules(
         fields={

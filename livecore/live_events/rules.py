@@ -28,8 +28,9 @@ import attrs
 import orjson
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import EventSettings, Game
+from livecore.games import Game
 from livecore.ids import derived_id
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.scope import Environment
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -158,7 +159,7 @@ def close(window: Window, now: datetime) -> Window:
 
 def event_settings(game: Game, key: str) -> EventSettings:
     """The event ``key`` of the game's manifest; 404 ``event_not_found`` otherwise."""
-    found = game.settings.events.get(key)
+    found = game.settings.of(EVENT_SETTINGS).get(key)
     if found is None:
         raise LivecoreError(ErrorCode.EVENT_NOT_FOUND, f"No event {key!r} in this game.", {"eventKey": key})
     return found

@@ -17,7 +17,9 @@ import attrs
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import EventSettings, Game, LobbySettings, Resolution, SuddenDeath
+from livecore.games import Game
+from livecore.lobbies.settings import LobbySettings, Resolution, SuddenDeath
+from livecore.live_events.settings import EventSettings
 from livecore.live_events.attempts import Attempt, AttemptStatus, effective_status
 from livecore.live_events.boards import Board, BoardStatus
 from livecore.live_events.commands.attempts import AttemptsTx, expire

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from livecore.games import BotScore, LobbySettings, SuddenDeath
 from livecore.limits import BOARD_NUMBER, board_number_problem
 from livecore.live_events.manifest import EventManifest
 from livecore.lobbies.rules import CAPACITY_MAX
+from livecore.lobbies.settings import BotScore, LobbySettings, SuddenDeath
 from livecore.section import Problems, Rules, Section, is_int, is_number, key, positive, seconds, unique_keys
 
 

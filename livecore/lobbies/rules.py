@@ -23,11 +23,12 @@ import attrs
 
 from livecore.clock import from_millis, to_millis
 from livecore.errors import ErrorCode
-from livecore.games import BotScore, LobbySettings, Order, SuddenDeath, TriggerType
+from livecore.games import Order
 from livecore.ids import derived_id, new_id
 from livecore.limits import Count, Range
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import BOARD_ID_PREFIX, Window, canonical
+from livecore.lobbies.settings import BotScore, LobbySettings, SuddenDeath, TriggerType
 from livecore.players.identity import Identity, IdentityPool
 from livecore.rand import RandomSource
 from livecore.scope import Environment

@@ -30,10 +30,10 @@ from typing import Any, ClassVar, Self
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.games import SuddenDeath
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.webhooks import attempt_ids
 from livecore.lobbies.rules import Lobby, Seat, SeatSource
+from livecore.lobbies.settings import SuddenDeath
 from livecore.webhooks.payload import WebhookPayload, known
 
 

@@ -52,15 +52,11 @@ from typing import Any
 
 import attrs
 
-from livecore.games import (
-    CheckKind,
-    EventSettings,
-    GameSettings,
-    LeaderboardSettings,
-    Order,
-    ResourceType,
-    TriggerType,
-)
+from livecore.crates.settings import CRATE_SETTINGS
+from livecore.games import GameSettings, Order, ResourceType
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, LeaderboardSettings
+from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
+from livecore.lobbies.settings import TriggerType
 from livecore.section import KEY_PATTERN, is_int, is_number, read_toml
 
 Problems = dict[str, str]
@@ -211,13 +207,14 @@ class Population:
         skill at one score, though the second's milestones (from which a default range is read) differ."""
         events = {
             key: self.scale(event)
-            for key, event in base.events.items()
-            if key in other.events and other.events[key].order is event.order
+            for key, event in base.of(EVENT_SETTINGS).items()
+            if key in other.of(EVENT_SETTINGS) and other.of(EVENT_SETTINGS)[key].order is event.order
         }
         boards = {
             key: self.board_scale(board)
-            for key, board in base.leaderboards.items()
-            if key in other.leaderboards and other.leaderboards[key].order is board.order
+            for key, board in base.of(LEADERBOARD_SETTINGS).items()
+            if key in other.of(LEADERBOARD_SETTINGS)
+            and other.of(LEADERBOARD_SETTINGS)[key].order is board.order
         }
         return attrs.evolve(
             self, events={**events, **self.events}, leaderboards={**boards, **self.leaderboards}
@@ -233,7 +230,7 @@ class Population:
         """Crates the studio sends a player per day it plays, by crate key."""
         if self.studio.crates is not None:
             return dict(self.studio.crates)
-        return dict.fromkeys(sorted(settings.crates), DEFAULT_CRATE_RATE)
+        return dict.fromkeys(sorted(settings.of(CRATE_SETTINGS)), DEFAULT_CRATE_RATE)
 
 
 def default_scale(event: EventSettings) -> Scale:
@@ -476,9 +473,9 @@ def check_population(population: Population, settings: GameSettings) -> None:
     event's order."""
     problems: Problems = {}
     for key, scale in population.events.items():
-        event = settings.events.get(key)
+        event = settings.of(EVENT_SETTINGS).get(key)
         if event is None:
-            known = ", ".join(sorted(settings.events)) or "none"
+            known = ", ".join(sorted(settings.of(EVENT_SETTINGS))) or "none"
             problems[f"events.{key}"] = f"is not an event of the game (its events: {known})"
         elif (scale.best < scale.worst) != (event.order is Order.ASC):
             better = "below" if event.order is Order.ASC else "above"
@@ -486,9 +483,9 @@ def check_population(population: Population, settings: GameSettings) -> None:
                 f"must be {better} worst: the event's order is {event.order.value}"
             )
     for key, scale in population.leaderboards.items():
-        board = settings.leaderboards.get(key)
+        board = settings.of(LEADERBOARD_SETTINGS).get(key)
         if board is None:
-            known = ", ".join(sorted(settings.leaderboards)) or "none"
+            known = ", ".join(sorted(settings.of(LEADERBOARD_SETTINGS))) or "none"
             problems[f"leaderboards.{key}"] = f"is not a shared leaderboard of the game (its boards: {known})"
         elif (scale.best < scale.worst) != (board.order is Order.ASC):
             better = "below" if board.order is Order.ASC else "above"
@@ -496,8 +493,8 @@ def check_population(population: Population, settings: GameSettings) -> None:
                 f"must be {better} worst: the board's order is {board.order.value}"
             )
     for key in population.studio.crates or {}:
-        if key not in settings.crates:
-            known = ", ".join(sorted(settings.crates)) or "none"
+        if key not in settings.of(CRATE_SETTINGS):
+            known = ", ".join(sorted(settings.of(CRATE_SETTINGS))) or "none"
             problems[f"studio.crates.{key}"] = f"is not a crate of the game (its crates: {known})"
     for key in population.spend or ():
         found = settings.resources.get(key)

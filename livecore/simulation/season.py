@@ -35,16 +35,20 @@ from livecore.crates.rules import CONTENTS_SOURCE_KIND
 from livecore.economy.memory import EconomyTables
 from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
-from livecore.games import Economy, EventSettings, Formation
+from livecore.games import Economy
 from livecore.gifts.rules import GIFT_SOURCE_KIND
 from livecore.guilds.api import GuildJoined
 from livecore.guilds.rules import JoinType
+from livecore.guilds.settings import GUILD_SETTINGS
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore.live_events.rules import slot_at
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
 from livecore.simulation.player import SimPlayer, Simulation
 from livecore.simulation.population import Population, Scale, Segment, check_population
 from livecore.simulation.world import LATEST
+from livecore.teams.settings import Formation
 
 T = TypeVar("T")
 
@@ -155,10 +159,10 @@ class Season:
         self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
         self._guilds: dict[str, int] = {}  # guild id -> members, for the guilds the players founded or joined
         self._help: dict[str, list[list[Any]]] = {}  # guild id -> [request id, member, lacking, expires]
-        self._events = list(self.settings.events.values())
+        self._events = list(self.settings.of(EVENT_SETTINGS).values())
         self._scales: dict[str, Scale] = {e.key: population.scale(e) for e in self._events}
         fed = {board for e in self._events for board in e.feeds}
-        self._boards = [b for key, b in self.settings.leaderboards.items() if key not in fed]
+        self._boards = [b for key, b in self.settings.of(LEADERBOARD_SETTINGS).items() if key not in fed]
         self._board_scales = {b.key: population.board_scale(b) for b in self._boards}
         self._crates = population.crates(self.settings)
         self._giftable = [r for r in self.settings.resources.values() if r.giftable]
@@ -278,7 +282,7 @@ class Season:
                 for member, settings in self._waiting.pop(payload.lobby_id, ()):  # type: ignore[union-attr]
                     self._push(self._now, self._attempt, (member, settings, 1))
             elif kind == "window.opened":
-                opened = self.settings.events.get(payload.event_key)  # type: ignore[union-attr]
+                opened = self.settings.of(EVENT_SETTINGS).get(payload.event_key)  # type: ignore[union-attr]
                 formed = opened.teams if opened is not None else None
                 if formed is not None and formed.formation is Formation.EXTERNAL:
                     self._push(self._now, self._rosters, (opened,))
@@ -342,7 +346,7 @@ class Season:
                 self._try("leaderboards.submit", submit, board.key, member.handle, score)
         if member.friends and self._giftable and rng.random() < seg.gifts:
             self._gift(member)
-        if self.settings.guilds.enabled and rng.random() < seg.guilds:
+        if self.settings.of(GUILD_SETTINGS).enabled and rng.random() < seg.guilds:
             self._guild(member)
         if rng.random() < seg.spend:
             self._spend(member)
@@ -472,7 +476,7 @@ class Season:
 
     def _guild(self, member: _Member) -> None:
         rng = self._rng
-        settings = self.settings.guilds
+        settings = self.settings.of(GUILD_SETTINGS)
         if member.guild is None:
             open_ = [g for g, n in self._guilds.items() if n < settings.max_members]
             # Most join a guild with room; some found their own (all when none has room).

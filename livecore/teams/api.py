@@ -20,11 +20,11 @@ from livecore.api.route import (
 )
 from livecore.api.views import IdentityView, display_view
 from livecore.errors import ErrorCode
-from livecore.games import Formation
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 from livecore.players.rules import Player
 from livecore.teams.rules import ROSTER_PLAYERS, PartnerInvite, Team, TeamMember
+from livecore.teams.settings import Formation
 
 if TYPE_CHECKING:
     from livecore.teams.commands import TeamRead

@@ -17,7 +17,9 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import EventSettings, Formation, Game, TeamSettings
+from livecore.games import Game
+from livecore.teams.settings import Formation, TeamSettings
+from livecore.live_events.settings import EventSettings
 from livecore.grants.commands import issue_grant
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.grants.rules import GrantKind

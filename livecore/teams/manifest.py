@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from livecore.games import Formation, OnComplete, Order, TeamSettings
+from livecore.games import Order
 from livecore.live_events.manifest import EventManifest
 from livecore.section import (
     Problems,
@@ -40,6 +40,7 @@ from livecore.section import (
     unique_keys,
 )
 from livecore.teams.rules import TEAM_SIZE_MAX
+from livecore.teams.settings import Formation, OnComplete, TeamSettings
 
 
 def _team_size(value: Any, path: str, problems: Problems) -> None:

@@ -47,16 +47,7 @@ import attrs
 
 from livecore.clock import from_millis
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import (
-    Entry,
-    EventSettings,
-    Formation,
-    Milestone,
-    OnComplete,
-    OnLeave,
-    Order,
-    TeamSettings,
-)
+from livecore.games import Entry, Milestone, Order
 from livecore.ids import derived_id, new_id
 from livecore.limits import Count, on_a_board, saturate
 from livecore.live_events.boards import band_rewards, paid_ranks
@@ -70,9 +61,11 @@ from livecore.live_events.rules import (
     slot_at,
     window_id,
 )
+from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.rand import RandomSource
 from livecore.scope import Environment
+from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
 TEAM_ID_PREFIX = "team"  # an event team: derived from its window and key

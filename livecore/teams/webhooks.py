@@ -33,8 +33,9 @@ from typing import Any, ClassVar, Self
 
 import attrs
 
-from livecore.games import Milestone, OnComplete, OnLeave, TeamSettings
+from livecore.games import Milestone
 from livecore.teams.rules import PartnerInvite, Team, TeamMember
+from livecore.teams.settings import OnComplete, OnLeave, TeamSettings
 from livecore.webhooks.payload import WebhookPayload, known
 
 

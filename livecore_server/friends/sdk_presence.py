@@ -11,6 +11,7 @@ from livecore.players.commands import PlayersTx, authenticate, get_player, load_
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind_direct
 from livecore_server.storage.server_store import game_queue
+from livecore.friends.settings import PRESENCE_SETTINGS
 
 
 async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:
@@ -71,7 +72,7 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
     services.presence.record(player.id, presence)
     if call.build is not None:
         services.presence.reported(player, call.build)
-    ttl = game.settings.presence.ttl_seconds
+    ttl = game.settings.of(PRESENCE_SETTINGS).ttl_seconds
     return api.PresenceResponse(
         online=presence.online(now, ttl), last_active_at=presence.last_active_at, status=presence.status
     )

@@ -8,6 +8,7 @@ from livecore.gifts import api
 from livecore.gifts import commands as cmd
 from livecore.gifts.commands import GiftsTx
 from livecore.gifts.rules import SendRequest, max_amount, sendable
+from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore.limits import ID
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
@@ -65,7 +66,7 @@ def claim(call: Call[None, None], tx: GiftsTx) -> api.GiftResponse:
 
 def catalog(call: Call[None, None], tx: GiftsTx) -> api.GiftCatalogResponse:
     game = load_game(tx, call.scope)
-    settings = game.settings.gifting
+    settings = game.settings.of(GIFTING_SETTINGS)
     return api.GiftCatalogResponse(
         enabled=settings.enabled,
         cooldown_seconds=settings.cooldown_seconds,

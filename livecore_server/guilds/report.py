@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from livecore.games import GameSettings
 from livecore.guilds.memory import GuildTables
 from livecore.guilds.rules import HelpStatus, help_status
+from livecore.guilds.settings import GUILD_SETTINGS
 from livecore_server.simulate.section import (
     Gathering,
     Label,
@@ -33,7 +34,7 @@ EXPIRED_HELP = 0.5
 def gather(at: Gathering) -> dict[str, Any]:
     """Guilds at the end: how many, their sizes, and the help requests asked, filled, expired."""
     tables = at.sim.store.tables_of(GuildTables)
-    settings = at.settings.guilds
+    settings = at.settings.of(GUILD_SETTINGS)
     guilds = [g for g in tables.guilds.values() if g.game_id == at.game_id and g.env is at.env]
     alive = [g for g in guilds if g.disbanded_at is None]
     sizes = [g.member_count for g in alive]

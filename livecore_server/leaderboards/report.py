@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from livecore.games import GameSettings
 from livecore.leaderboards.memory import LeaderboardTables
 from livecore.leaderboards.rules import PeriodStatus, moves
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
     Gathering,
@@ -40,7 +41,7 @@ def gather(at: Gathering) -> dict[str, Any]:
     for period_id, _ in tables.shared_entries:
         entries_of[period_id] = entries_of.get(period_id, 0) + 1
     out: dict[str, Any] = {}
-    for key, board in at.settings.leaderboards.items():
+    for key, board in at.settings.of(LEADERBOARD_SETTINGS).items():
         periods = sorted(
             (
                 p
@@ -122,7 +123,7 @@ def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> l
                     f"empty{more}.",
                 )
             )
-        declared = settings.leaderboards[key].divisions
+        declared = settings.of(LEADERBOARD_SETTINGS)[key].divisions
         if declared is not None:
             small = [
                 (period["starts_at"], d)

@@ -8,8 +8,8 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis
-from livecore.games import LeaderboardSettings
 from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, SharedEntry
+from livecore.leaderboards.settings import LeaderboardSettings
 from livecore.scope import Environment
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import settings_converter

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from livecore.games import EventSettings, GameSettings, Order
+from livecore.games import GameSettings, Order
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
     Gathering,
@@ -62,7 +63,7 @@ def gather(at: Gathering) -> dict[str, Any]:
                 for entry in grant.rewards:
                     into[entry.key] = into.get(entry.key, 0) + entry.amount
     out: dict[str, Any] = {}
-    for key, event in at.settings.events.items():
+    for key, event in at.settings.of(EVENT_SETTINGS).items():
         rows = []
         for window in (w for w in windows if w.event_key == key):
             attempts = by_window.get(window.id, [])
@@ -159,7 +160,7 @@ def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> l
                         f"{rate * 100:.2f}% of entrants per window.",
                     )
                 )
-        bands = settings.events[key].rank_rewards
+        bands = settings.of(EVENT_SETTINGS)[key].rank_rewards
         if bands and event["kind"] != "lobby":
             widest = max(b.last for b in bands)
             typical = summary["entrants"]["p50"]

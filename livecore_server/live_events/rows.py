@@ -8,10 +8,11 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.games import EventSettings, Order
+from livecore.games import Order
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.live_events.boards import Board, BoardEntry, BoardStatus
 from livecore.live_events.rules import Window, WindowStatus
+from livecore.live_events.settings import EventSettings
 from livecore.scope import Environment
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import settings_converter

@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from livecore.games import GameSettings
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import PromotionReason
 from livecore_server.simulate.section import (
@@ -37,7 +38,7 @@ def gather(at: Gathering) -> dict[str, Any]:
     share of seats bots took, how lobbies started, sudden deaths."""
     every = at.sim.store.tables_of(LobbyTables).lobbies
     out: dict[str, Any] = {}
-    for key, event in at.settings.events.items():
+    for key, event in at.settings.of(EVENT_SETTINGS).items():
         if event.lobby is None:
             continue
         lobbies = sorted(

@@ -58,6 +58,7 @@ from livecore_server.storage.postgres_transaction import (
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES, Schema
 from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, cached_game
+from livecore.gifts.settings import GIFTING_SETTINGS
 
 T = TypeVar("T")
 
@@ -622,7 +623,7 @@ class PostgresStore:
         ``apply``, once gifting was enabled the game keeps ``gifting_ever_enabled``."""
         settings = orjson.dumps(settings_converter.unstructure(game.settings)).decode()
         now = time.time_ns() // 10**6
-        ever = game.gifting_ever_enabled or game.settings.gifting.enabled
+        ever = game.gifting_ever_enabled or game.settings.of(GIFTING_SETTINGS).enabled
         with self.transaction() as tx:
             tx.conn.execute(
                 "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at,"

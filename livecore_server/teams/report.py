@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from livecore.games import GameSettings
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.teams.memory import TeamTables
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
@@ -35,7 +36,7 @@ def gather(at: Gathering) -> dict[str, Any]:
         if member.left_at is None:
             seated[member.team_id] = seated.get(member.team_id, 0) + 1
     out: dict[str, Any] = {}
-    for key, event in at.settings.events.items():
+    for key, event in at.settings.of(EVENT_SETTINGS).items():
         if event.teams is None:
             continue
         teams = [

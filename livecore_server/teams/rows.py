@@ -8,9 +8,9 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis, to_millis
-from livecore.games import Formation
 from livecore.scope import Environment
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore.teams.settings import Formation
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.rows import dt, ms
 

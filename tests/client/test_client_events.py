@@ -24,11 +24,8 @@ from livecore.commands import Runtime
 from livecore.economy.commands import server_adjust
 from livecore.errors import STATUS, ErrorCode
 from livecore.games import (
-    AntiCheat,
-    CheckKind,
     Economy,
     Entry,
-    EventSettings,
     Game,
     GameSettings,
     Milestone,
@@ -36,10 +33,10 @@ from livecore.games import (
     Resource,
     ResourceType,
     Studio,
-    Verdict,
 )
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as event_commands
+from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.live_events.webhooks import AttemptStarted, LeaderboardFinalized, MilestoneGranted
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
@@ -882,7 +879,7 @@ def _one_event_played() -> MemoryStore:
     settings = GameSettings(
         economy=Economy.PLATFORM,
         resources={"coins": Resource("coins", ResourceType.CURRENCY)},
-        events={"trial": TRIAL},
+        sections={EVENT_SETTINGS: {"trial": TRIAL}},
     )
     game = Game("gam_1", "std_1", "g", "G", settings=settings)
     store.add_game(Studio("std_1", "s"), game)

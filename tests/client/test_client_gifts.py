@@ -22,9 +22,10 @@ from livecore.commands import Runtime
 from livecore.errors import STATUS, ErrorCode
 from livecore.events import DomainEvent
 from livecore.friends import commands as friend_commands
-from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
+from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts import commands as gift_commands
 from livecore.gifts.rules import Gift, GiftStatus, SendRequest
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
@@ -670,7 +671,8 @@ def test_events_emitted_by_the_gift_commands_structure() -> None:
     store = MemoryStore()
     coins = Resource(key="coins", type=ResourceType.CURRENCY, giftable=True, max_per_gift=50)
     settings = GameSettings(
-        gifting=GiftingSettings(enabled=True, claim_expiry_seconds=3600), resources={"coins": coins}
+        sections={GIFTING_SETTINGS: GiftingSettings(enabled=True, claim_expiry_seconds=3600)},
+        resources={"coins": coins},
     )
     game = Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=settings)
     store.add_game(Studio(id="std_1", key="acme"), game)

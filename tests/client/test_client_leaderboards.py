@@ -16,21 +16,16 @@ import respx
 import livecore_client
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.games import (
-    Aggregation,
-    Divisions,
-    Entry,
-    Game,
-    GameSettings,
-    LeaderboardSettings,
-    Period,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Entry, Game, GameSettings, RankBand, Resource, ResourceType, Studio
 from livecore.hashing import KeyedHasher
 from livecore.leaderboards import commands as lb
+from livecore.leaderboards.settings import (
+    LEADERBOARD_SETTINGS,
+    Aggregation,
+    Divisions,
+    LeaderboardSettings,
+    Period,
+)
 from livecore.memory import MemoryStore
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -381,7 +376,8 @@ def _one_week_played() -> MemoryStore:
     steps: the outbox holds the period's ``leaderboard.period_finalized`` and its rank grants."""
     store = MemoryStore()
     settings = GameSettings(
-        resources={"coins": Resource("coins", ResourceType.CURRENCY)}, leaderboards={"league": LEAGUE}
+        resources={"coins": Resource("coins", ResourceType.CURRENCY)},
+        sections={LEADERBOARD_SETTINGS: {"league": LEAGUE}},
     )
     store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
     clock = ManualClock(MONDAY)

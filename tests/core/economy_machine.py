@@ -19,9 +19,10 @@ from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.crates.commands import open_crate
 from livecore.crates.rules import CrateEntry
+from livecore.crates.settings import CrateRow, CrateSettings
 from livecore.economy.commands import client_spend, server_adjust
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import CrateRow, CrateSettings, Entry, ResourceType
+from livecore.games import Entry, ResourceType
 from livecore.grants.commands import create_grant, settle
 from livecore.grants.rules import GrantEntry, GrantKind, GrantTrigger
 from livecore.hashing import KeyedHasher

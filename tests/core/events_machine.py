@@ -33,26 +33,14 @@ from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
 from livecore.errors import LivecoreError
-from livecore.games import (
-    AntiCheat,
-    CheckKind,
-    Economy,
-    Entry,
-    EventSettings,
-    GameSettings,
-    Milestone,
-    Order,
-    RankBand,
-    Resource,
-    ResourceType,
-    Verdict,
-)
+from livecore.games import Economy, Entry, GameSettings, Milestone, Order, RankBand, Resource, ResourceType
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import AttemptStatus, better, effective_status, reaches
 from livecore.live_events.boards import BoardStatus, around_offset, paid_ranks
 from livecore.live_events.commands import boards as boards_cmd
 from livecore.live_events.commands import live_events as cmd
 from livecore.live_events.rules import slot_at, window_id
+from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.memory import MemoryStore
 from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
@@ -113,7 +101,7 @@ EVENTS = {"race": RACE, "sprint": SPRINT}
 SETTINGS = GameSettings(
     economy=Economy.PLATFORM,
     resources={"coins": Resource("coins", ResourceType.CURRENCY)},
-    events=EVENTS,
+    sections={EVENT_SETTINGS: EVENTS},
 )
 
 StoreFactory = Callable[[], tuple[Any, Scope]]  # a store with a game configured as SETTINGS

@@ -23,15 +23,10 @@ from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
 from livecore.errors import LivecoreError
-from livecore.games import (
-    Economy,
-    GameSettings,
-    GiftingSettings,
-    Resource,
-    ResourceType,
-)
+from livecore.games import Economy, GameSettings, Resource, ResourceType
 from livecore.gifts import commands as cmd
 from livecore.gifts.rules import GiftStatus, SendRequest, day_start
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.grants.commands import expire_grants, settle
 from livecore.grants.rules import GrantStatus, GrantTrigger
 from livecore.hashing import KeyedHasher
@@ -49,9 +44,11 @@ MAX = {"coins": 5, "gems": 3}
 # A platform-managed game: coins cost the sender, gems are minted.
 SETTINGS = GameSettings(
     economy=Economy.PLATFORM,
-    gifting=GiftingSettings(
-        enabled=True, cooldown_seconds=COOLDOWN, daily_send_limit=DAILY_LIMIT, claim_expiry_seconds=EXPIRY
-    ),
+    sections={
+        GIFTING_SETTINGS: GiftingSettings(
+            enabled=True, cooldown_seconds=COOLDOWN, daily_send_limit=DAILY_LIMIT, claim_expiry_seconds=EXPIRY
+        )
+    },
     resources={
         "coins": Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=5, costs_sender=True),
         "gems": Resource("gems", ResourceType.CURRENCY, giftable=True, max_per_gift=3),

@@ -25,9 +25,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.games import Economy, GameSettings, GuildSettings
+from livecore.games import Economy, GameSettings
 from livecore.guilds import commands as gc
 from livecore.guilds.rules import Guild, JoinType, Profile, Role, Stint, name_key
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings
 from livecore.hashing import KeyedHasher
 from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
@@ -42,7 +43,7 @@ NAMES = ("Wolves", "WOLVES", "wolves", "Bears", "bEARS", "Owls")
 MAX_MEMBERS = 3
 SETTINGS = GameSettings(
     economy=Economy.STUDIO,  # founding costs nothing to debit
-    guilds=GuildSettings(enabled=True, max_members=MAX_MEMBERS, leader_inactive_days=1),
+    sections={GUILD_SETTINGS: GuildSettings(enabled=True, max_members=MAX_MEMBERS, leader_inactive_days=1)},
 )
 HOUR = 3600
 

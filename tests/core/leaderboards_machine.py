@@ -29,21 +29,17 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.games import (
-    Aggregation,
-    Divisions,
-    Entry,
-    GameSettings,
-    LeaderboardSettings,
-    Order,
-    Period,
-    RankBand,
-    Resource,
-    ResourceType,
-)
+from livecore.games import Entry, GameSettings, Order, RankBand, Resource, ResourceType
 from livecore.hashing import KeyedHasher
 from livecore.leaderboards import commands as lb
 from livecore.leaderboards.rules import BoardPeriod, division_id, opened_now, regular_period, tier_after
+from livecore.leaderboards.settings import (
+    LEADERBOARD_SETTINGS,
+    Aggregation,
+    Divisions,
+    LeaderboardSettings,
+    Period,
+)
 from livecore.live_events.boards import paid_ranks
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
@@ -92,7 +88,9 @@ BOARDS = {
     ),
     "ever": LeaderboardSettings(key="ever", name="Ever", aggregation=Aggregation.BEST),
 }
-SETTINGS = GameSettings(resources={"coins": Resource("coins", ResourceType.CURRENCY)}, leaderboards=BOARDS)
+SETTINGS = GameSettings(
+    resources={"coins": Resource("coins", ResourceType.CURRENCY)}, sections={LEADERBOARD_SETTINGS: BOARDS}
+)
 
 StoreFactory = Callable[[], tuple[Any, Scope]]  # a store with a game configured as SETTINGS
 

@@ -24,13 +24,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.games import BotScore, Economy, EventSettings, GameSettings, LobbySettings
+from livecore.games import Economy, GameSettings
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import live_events as cmd
 from livecore.live_events.rules import WindowStatus
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies import commands as lobbies_cmd
 from livecore.lobbies.rules import TRANSITIONS, Lobby, LobbyStatus, PromotionReason
+from livecore.lobbies.settings import BotScore, LobbySettings
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
@@ -59,7 +61,7 @@ EVENTS = {
     "duel": _event("duel", LobbySettings(3, 60, fill_bots=True, bot_score=BotScore(10, 90)), T0),
     "squad": _event("squad", LobbySettings(4, 90), T0 + timedelta(minutes=5)),
 }
-SETTINGS = GameSettings(economy=Economy.PLATFORM, events=EVENTS)
+SETTINGS = GameSettings(economy=Economy.PLATFORM, sections={EVENT_SETTINGS: EVENTS})
 
 StoreFactory = Callable[[], tuple[Any, Scope]]  # a store with a game configured as SETTINGS
 

@@ -22,17 +22,11 @@ from livecore.economy import commands as economy_cmd
 from livecore.errors import ErrorCode, LivecoreError
 from livecore.friends import commands as friends_cmd
 from livecore.friends.rules import Relation
-from livecore.games import (
-    CrateRow,
-    CrateSettings,
-    Entry,
-    EventSettings,
-    FriendsSettings,
-    GiftingSettings,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Entry, Resource, ResourceType, Studio
+from livecore.gifts.settings import GiftingSettings
+from livecore.friends.settings import FriendsSettings
+from livecore.crates.settings import CrateRow, CrateSettings
+from livecore.live_events.settings import EventSettings
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
 from livecore.grants import commands as grants_cmd
@@ -51,6 +45,10 @@ from livecore.scope import Environment, Scope
 from livecore.store import Transaction
 from livecore.teams import commands as teams_cmd
 from tests.core.test_gifts_rules import PLATFORM
+from livecore.crates.settings import CRATE_SETTINGS
+from livecore.live_events.settings import EVENT_SETTINGS
+from livecore.friends.settings import FRIENDS_SETTINGS
+from livecore.gifts.settings import GIFTING_SETTINGS
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
@@ -65,12 +63,17 @@ EVENTS = {
 GAME = attrs.evolve(
     PLATFORM,
     settings=attrs.evolve(
-        PLATFORM.settings,
-        gifting=GiftingSettings(enabled=True),
-        friends=FriendsSettings(max_friends=10),
+        PLATFORM.settings.with_sections(
+            {
+                GIFTING_SETTINGS: GiftingSettings(enabled=True),
+                FRIENDS_SETTINGS: FriendsSettings(max_friends=10),
+                EVENT_SETTINGS: EVENTS,
+                CRATE_SETTINGS: {
+                    "chest": CrateSettings(table=(CrateRow(1, (Entry(ResourceType.CURRENCY, "coins", 1),)),))
+                },
+            }
+        ),
         resources={r.key: r for r in (COINS, POTION)},
-        events=EVENTS,
-        crates={"chest": CrateSettings(table=(CrateRow(1, (Entry(ResourceType.CURRENCY, "coins", 1),)),))},
     ),
 )
 

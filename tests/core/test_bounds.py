@@ -13,11 +13,13 @@ import pytest
 from livecore.api import routes
 from livecore.api.convert import camel, structure
 from livecore.errors import LivecoreError
-from livecore.games import Aggregation, Formation, Order, TeamSettings
+from livecore.games import Order
 from livecore.leaderboards.rules import SharedEntry, combine
+from livecore.leaderboards.settings import Aggregation
 from livecore.limits import FREE_FORM, SAFE_INTEGER_MAX, board_number_problem, saturate
 from livecore.names import fold
 from livecore.teams.rules import TeamMember, team_score
+from livecore.teams.settings import Formation, TeamSettings
 
 NOW = datetime(2026, 3, 2, tzinfo=UTC)
 

@@ -14,19 +14,10 @@ from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
+from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.economy.memory import EconomyTables
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    CrateRow,
-    CrateSettings,
-    Economy,
-    Entry,
-    Game,
-    GameSettings,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.grants import commands as grants_cmd
 from livecore.grants.memory import GrantTables
 from livecore.grants.rules import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus
@@ -60,7 +51,7 @@ def game(economy: Economy) -> Game:
                 "coins": Resource("coins", ResourceType.CURRENCY),
                 "sword": Resource("sword", ResourceType.ITEM),
             },
-            crates={"chest": CHEST, "loot": LOOT},
+            sections={CRATE_SETTINGS: {"chest": CHEST, "loot": LOOT}},
         ),
     )
 
@@ -251,7 +242,12 @@ def test_opening_an_expired_crate_is_grant_expired(sim: Sim) -> None:
 def test_opening_a_crate_removed_from_the_manifest_is_resource_not_found(sim: Sim) -> None:
     crate = sim.grant("ann", CrateEntry("loot", 1))
     g = sim.store.games["gam_1"]
-    sim.store.games["gam_1"] = attrs.evolve(g, settings=attrs.evolve(g.settings, crates={"chest": CHEST}))
+    sim.store.games["gam_1"] = attrs.evolve(
+        g,
+        settings=attrs.evolve(
+            g.settings.with_sections({CRATE_SETTINGS: {"chest": CHEST}}),
+        ),
+    )
     assert _refused(sim, "ann", crate.id) is ErrorCode.RESOURCE_NOT_FOUND
     # Declared again, the pending crate opens.
     sim.store.games["gam_1"] = g

@@ -14,10 +14,11 @@ import pytest
 
 from livecore.api.convert import response_converter
 from livecore.crates.rules import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
+from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.crates.webhooks import CrateOpened
 from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import CrateRow, CrateSettings, Economy, Entry, Game, GameSettings, Resource, ResourceType
+from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType
 from livecore.grants.api import RewardEntry
 from livecore.grants.rules import (
     EntryType,
@@ -51,7 +52,7 @@ GAME = Game(
             "coins": Resource("coins", ResourceType.CURRENCY),
             "sword": Resource("sword", ResourceType.ITEM),
         },
-        crates={"chest": CHEST, "box": BOX},
+        sections={CRATE_SETTINGS: {"chest": CHEST, "box": BOX}},
     ),
 )
 
@@ -146,7 +147,9 @@ def test_rewards_with_other_parameters_are_not_merged() -> None:
     game = attrs.evolve(
         GAME,
         settings=attrs.evolve(
-            GAME.settings, crates={"c": CrateSettings(table=(CrateRow(1, (SWORD, GOLD_SWORD, SWORD)),))}
+            GAME.settings.with_sections(
+                {CRATE_SETTINGS: {"c": CrateSettings(table=(CrateRow(1, (SWORD, GOLD_SWORD, SWORD)),))}}
+            ),
         ),
     )
     assert contents(game, [CrateEntry("c", 1)], Fixed(0.0)) == (attrs.evolve(SWORD, amount=2), GOLD_SWORD)
@@ -155,7 +158,12 @@ def test_rewards_with_other_parameters_are_not_merged() -> None:
 def test_a_merged_reward_never_exceeds_the_most_one_change_may_carry() -> None:
     huge = Entry(ResourceType.CURRENCY, "coins", MAX_AMOUNT // 2 + 1)
     game = attrs.evolve(
-        GAME, settings=attrs.evolve(GAME.settings, crates={"c": CrateSettings(table=(CrateRow(1, (huge,)),))})
+        GAME,
+        settings=attrs.evolve(
+            GAME.settings.with_sections(
+                {CRATE_SETTINGS: {"c": CrateSettings(table=(CrateRow(1, (huge,)),))}}
+            ),
+        ),
     )
     got = contents(game, [CrateEntry("c", 3)], Fixed(0.0))
     assert got == (huge, huge, huge) and all(e.amount <= MAX_AMOUNT for e in got)

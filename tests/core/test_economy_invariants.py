@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import settings
 
+from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.memory import MemoryStore
 from livecore.scope import Environment, Scope
@@ -23,7 +24,7 @@ GAME = Game(
             "coins": Resource(key="coins", type=ResourceType.CURRENCY),
             "sword": Resource(key="sword", type=ResourceType.ITEM),
         },
-        crates={"box": BOX},
+        sections={CRATE_SETTINGS: {"box": BOX}},
     ),
 )
 

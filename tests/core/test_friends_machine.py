@@ -6,7 +6,8 @@ from typing import Any
 
 from hypothesis import settings
 
-from livecore.games import FriendsSettings, Game, GameSettings, Studio
+from livecore.friends.settings import FRIENDS_SETTINGS, FriendsSettings
+from livecore.games import Game, GameSettings, Studio
 from livecore.memory import MemoryStore
 from livecore.scope import Environment, Scope
 from tests.budget import examples
@@ -20,7 +21,7 @@ def memory_store() -> tuple[Any, Scope]:
         studio_id="std_1",
         key="g",
         name="G",
-        settings=GameSettings(friends=FriendsSettings(max_friends=MAX_FRIENDS)),
+        settings=GameSettings(sections={FRIENDS_SETTINGS: FriendsSettings(max_friends=MAX_FRIENDS)}),
     )
     store.add_game(Studio(id="std_1", key="s"), game)
     return store, Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)

@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Economy, Game, GameSettings, GiftingSettings, Resource, ResourceType
+from livecore.games import Economy, Game, GameSettings, Resource, ResourceType
 from livecore.gifts.rules import (
     MESSAGE,
     Gift,
@@ -27,6 +27,7 @@ from livecore.gifts.rules import (
     max_amount,
     sendable,
 )
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 
 NOW = datetime(2026, 3, 2, 23, 30, tzinfo=UTC)
@@ -42,7 +43,7 @@ PLATFORM = Game(
     name="G",
     settings=GameSettings(
         economy=Economy.PLATFORM,
-        gifting=GIFTING,
+        sections={GIFTING_SETTINGS: GIFTING},
         resources={r.key: r for r in (COINS, GEMS, SWORD, SECRET)},
     ),
 )
@@ -78,7 +79,12 @@ def test_a_send_that_passes_every_check_returns_the_resource() -> None:
 
 
 def test_refusals_come_in_the_documented_order() -> None:
-    off = attrs.evolve(PLATFORM, settings=attrs.evolve(PLATFORM.settings, gifting=GiftingSettings()))
+    off = attrs.evolve(
+        PLATFORM,
+        settings=attrs.evolve(
+            PLATFORM.settings.with_sections({GIFTING_SETTINGS: GiftingSettings()}),
+        ),
+    )
     everything_wrong = {
         "are_friends": False,
         "stats": SenderStats(NOW - timedelta(minutes=1), 2),
@@ -148,7 +154,9 @@ def test_the_daily_limit_counts_from_utc_midnight() -> None:
     assert send(stats=SenderStats(None, 1)) is None
     unlimited = attrs.evolve(
         PLATFORM,
-        settings=attrs.evolve(PLATFORM.settings, gifting=attrs.evolve(GIFTING, daily_send_limit=None)),
+        settings=attrs.evolve(
+            PLATFORM.settings.with_sections({GIFTING_SETTINGS: attrs.evolve(GIFTING, daily_send_limit=None)}),
+        ),
     )
     assert send(unlimited, stats=SenderStats(None, 10_000)) is None
 
@@ -230,7 +238,12 @@ def test_webhook_payloads_carry_the_spec_fields() -> None:
 
 
 def test_history_answers_once_gifting_was_ever_enabled() -> None:
-    never = attrs.evolve(PLATFORM, settings=attrs.evolve(PLATFORM.settings, gifting=GiftingSettings()))
+    never = attrs.evolve(
+        PLATFORM,
+        settings=attrs.evolve(
+            PLATFORM.settings.with_sections({GIFTING_SETTINGS: GiftingSettings()}),
+        ),
+    )
     assert code(check_history_visible, never) is ErrorCode.GIFTING_DISABLED
     assert code(check_history_visible, attrs.evolve(never, gifting_ever_enabled=True)) is None
     assert code(check_history_visible, PLATFORM) is None

@@ -19,17 +19,8 @@ from livecore.economy import commands as economy_cmd
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    Economy,
-    Entry,
-    Game,
-    GameSettings,
-    GuildSettings,
-    HelpSettings,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType, Studio
+from livecore.guilds.settings import GuildSettings, HelpSettings
 from livecore.grants.memory import GrantTables
 from livecore.grants.rules import GrantStatus
 from livecore.guilds import commands as gc
@@ -57,6 +48,7 @@ from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
+from livecore.guilds.settings import GUILD_SETTINGS
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -99,7 +91,9 @@ class World:
     def __init__(self, economy: Economy = Economy.PLATFORM, **guilds: Any) -> None:
         self.store = MemoryStore()
         settings = attrs.evolve(GUILDS, **guilds)
-        game_settings = GameSettings(economy=economy, resources=RESOURCES, guilds=settings)
+        game_settings = GameSettings(
+            economy=economy, resources=RESOURCES, sections={GUILD_SETTINGS: settings}
+        )
         self.game = Game("gam_1", "std_1", "g", "G", settings=game_settings)
         self.store.add_game(Studio("std_1", "s"), self.game)
         self.clock = ManualClock(T0)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from livecore.clock import format_ts
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Entry, GuildSettings, HelpSettings, ResourceType
+from livecore.games import Entry, ResourceType
 from livecore.guilds.rules import (
     ALLOWED,
     KEEP,
@@ -57,6 +57,7 @@ from livecore.guilds.rules import (
     next_role,
     successor,
 )
+from livecore.guilds.settings import GuildSettings, HelpSettings
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource

@@ -10,26 +10,21 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    Aggregation,
-    Divisions,
-    Entry,
-    EventSettings,
-    Game,
-    GameSettings,
-    LeaderboardSettings,
-    Period,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Entry, Game, GameSettings, RankBand, Resource, ResourceType, Studio
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.leaderboards import commands as lb
 from livecore.leaderboards.memory import LeaderboardTables
 from livecore.leaderboards.rules import PeriodStatus
+from livecore.leaderboards.settings import (
+    LEADERBOARD_SETTINGS,
+    Aggregation,
+    Divisions,
+    LeaderboardSettings,
+    Period,
+)
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
@@ -65,8 +60,10 @@ class World:
         self.store = MemoryStore()
         settings = GameSettings(
             resources={"coins": Resource("coins", ResourceType.CURRENCY)},
-            events={"trial": TRIAL},
-            leaderboards={"weekly-xp": WEEKLY, "league": LEAGUE},
+            sections={
+                EVENT_SETTINGS: {"trial": TRIAL},
+                LEADERBOARD_SETTINGS: {"weekly-xp": WEEKLY, "league": LEAGUE},
+            },
         )
         self.store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
         self.clock = ManualClock(MONDAY)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.games import Aggregation, Divisions, Order, Period
+from livecore.games import Order
 from livecore.leaderboards.rules import (
     combine,
     moves,
@@ -20,6 +20,7 @@ from livecore.leaderboards.rules import (
     place,
     tier_after,
 )
+from livecore.leaderboards.settings import Aggregation, Divisions, Period
 
 times = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC))
 LEAGUE = Divisions(size=30, tiers=("bronze", "silver", "gold"), promote=5, relegate=5)

@@ -16,7 +16,6 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import (
     Economy,
     Entry,
-    EventSettings,
     Game,
     GameSettings,
     Milestone,
@@ -31,6 +30,7 @@ from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.commands.boards import read_board
 from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players.commands import register
@@ -63,7 +63,9 @@ TEST = attrs.evolve(LIVE, env=Environment.TEST)
 class World:
     def __init__(self) -> None:
         self.store = MemoryStore()
-        settings = GameSettings(economy=Economy.PLATFORM, resources={"gems": GEMS}, events={"trial": EVENT})
+        settings = GameSettings(
+            economy=Economy.PLATFORM, resources={"gems": GEMS}, sections={EVENT_SETTINGS: {"trial": EVENT}}
+        )
         self.store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
         self.clock = ManualClock(T0)
         self.rt = Runtime(self.clock, SeededRandomSource(7), KeyedHasher(b"k" * 32))
@@ -253,7 +255,12 @@ def test_an_event_removed_from_the_manifest_opens_no_window_and_keeps_its_histor
     attempt = world.run(ev.start, LIVE, ada, "trial", None)
     world.run(ev.record_progress, LIVE, ada, "trial", attempt.id, {"score": 42})
     game = world.store.games["gam_1"]
-    world.store.games["gam_1"] = attrs.evolve(game, settings=attrs.evolve(game.settings, events={}))
+    world.store.games["gam_1"] = attrs.evolve(
+        game,
+        settings=attrs.evolve(
+            game.settings.with_sections({EVENT_SETTINGS: {}}),
+        ),
+    )
     assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.EVENT_NOT_FOUND
     # The open window still closes on time, with the settings it opened with: its ranks are paid.
     world.clock.set(T0.replace(hour=1))
@@ -274,7 +281,10 @@ def test_a_country_segment_is_the_resolved_country_in_upper_case(world):
     game = world.store.games["gam_1"]
     by_country = attrs.evolve(EVENT, segments=("country",), entry_cost=())
     world.store.games["gam_1"] = attrs.evolve(
-        game, settings=attrs.evolve(game.settings, events={"trial": by_country})
+        game,
+        settings=attrs.evolve(
+            game.settings.with_sections({EVENT_SETTINGS: {"trial": by_country}}),
+        ),
     )
     ada, bo = world.player("ada"), world.player("bo")
     first = world.run(ev.start, LIVE, ada, "trial", {"country": "fr"})

@@ -14,18 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    AntiCheat,
-    CheckKind,
-    Entry,
-    EventSettings,
-    Game,
-    Milestone,
-    Order,
-    RankBand,
-    ResourceType,
-    Verdict,
-)
+from livecore.games import Entry, Game, Milestone, Order, RankBand, ResourceType
 from livecore.live_events.attempts import (
     TRANSITIONS,
     Attempt,
@@ -69,6 +58,7 @@ from livecore.live_events.rules import (
     state,
     window_id,
 )
+from livecore.live_events.settings import AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.players.identity import Identity
 from livecore.scope import Environment
 

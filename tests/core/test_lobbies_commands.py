@@ -15,22 +15,9 @@ from livecore.economy.commands import change
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    BotScore,
-    Economy,
-    Entry,
-    EventSettings,
-    Game,
-    GameSettings,
-    LobbySettings,
-    RankBand,
-    Resolution,
-    Resource,
-    ResourceType,
-    Studio,
-    SuddenDeath,
-    TriggerType,
-)
+from livecore.games import Economy, Entry, Game, GameSettings, RankBand, Resource, ResourceType, Studio
+from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
+from livecore.live_events.settings import EventSettings
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt, AttemptStatus
@@ -47,6 +34,7 @@ from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore.live_events.settings import EVENT_SETTINGS
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 GEMS = Resource("gems", ResourceType.CURRENCY)
@@ -101,7 +89,9 @@ US = {"region": "us"}
 class World:
     def __init__(self) -> None:
         self.store = MemoryStore()
-        settings = GameSettings(economy=Economy.PLATFORM, resources={"gems": GEMS}, events=EVENTS)
+        settings = GameSettings(
+            economy=Economy.PLATFORM, resources={"gems": GEMS}, sections={EVENT_SETTINGS: EVENTS}
+        )
         self.store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
         self.clock = ManualClock(T0)
         self.rt = Runtime(self.clock, SeededRandomSource(7), KeyedHasher(b"k" * 32))

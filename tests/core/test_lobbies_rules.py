@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import BotScore, EventSettings, LobbySettings, Order, Resolution, SuddenDeath, TriggerType
+from livecore.games import Order
 from livecore.ids import derived_id
 from livecore.live_events.rules import BOARD_ID_PREFIX, Window, WindowStatus, canonical
+from livecore.live_events.settings import EventSettings
 from livecore.lobbies.rules import (
     CAPACITY_MAX,
     TRANSITIONS,
@@ -35,6 +36,7 @@ from livecore.lobbies.rules import (
     seat_player,
     transition,
 )
+from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
 from livecore.players.identity import DEFAULT_POOL
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment

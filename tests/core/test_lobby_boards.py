@@ -11,18 +11,8 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.games import (
-    Economy,
-    Entry,
-    EventSettings,
-    Game,
-    GameSettings,
-    Order,
-    RankBand,
-    Resource,
-    ResourceType,
-    Studio,
-)
+from livecore.games import Economy, Entry, Game, GameSettings, Order, RankBand, Resource, ResourceType, Studio
+from livecore.live_events.settings import EventSettings
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.boards import Board, BoardEntry, entry_fields
@@ -34,6 +24,7 @@ from livecore.players.commands import register
 from livecore.players.identity import DEFAULT_POOL
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore.live_events.settings import EVENT_SETTINGS
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 END = T0 + timedelta(hours=1)
@@ -81,7 +72,9 @@ def bot(seat_id: str) -> Seat:
 class World:
     def __init__(self, lobby: Lobby = LOBBY) -> None:
         self.store = MemoryStore()
-        settings = GameSettings(economy=Economy.PLATFORM, resources={"gems": GEMS}, events={"duel": EVENT})
+        settings = GameSettings(
+            economy=Economy.PLATFORM, resources={"gems": GEMS}, sections={EVENT_SETTINGS: {"duel": EVENT}}
+        )
         self.store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
         self.clock = ManualClock(T0)
         self.rt = Runtime(self.clock, SeededRandomSource(7), KeyedHasher(b"k" * 32))

@@ -11,9 +11,9 @@ import attrs
 import orjson
 import pytest
 
-from livecore.games import Resolution, SuddenDeath, TriggerType
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.lobbies.settings import Resolution, SuddenDeath, TriggerType
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,

@@ -11,14 +11,15 @@ import pytest
 from livecore.api.convert import structure, unstructure
 from livecore.api.route import Idempotency, Route, Surface
 from livecore.errors import LivecoreError
-from livecore.games import EventSettings, LobbySettings
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, Count, Range, count_of, rule_of
 from livecore.live_events.api import EventView
 from livecore.live_events.commands.live_events import EventListing
 from livecore.live_events.rules import EventState
+from livecore.live_events.settings import EventSettings
 from livecore.lobbies import api as lobbies
 from livecore.lobbies.rules import CAPACITY_MAX, Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
+from livecore.lobbies.settings import LobbySettings
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment

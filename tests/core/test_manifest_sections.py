@@ -13,27 +13,35 @@ import pytest
 
 from livecore import areas
 from livecore.area import Area
+from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
+from livecore.guilds.settings import GUILD_SETTINGS
 from livecore.manifest import ManifestError, parse_manifest
 from livecore.section import resource_refusal
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the parser reads itself: the game's economy, its platforms, its exchange rates and a studio's areas.
-PARSERS_OWN = {"economy", "exchange_rates", "platforms", "areas"}
+# What the parser reads itself: the game's economy, its platforms, its exchange rates and a studio's areas,
+# beside the areas' settings, each held under its area's key.
+PARSERS_OWN = {"economy", "exchange_rates", "platforms", "areas", "sections"}
 
 
 def test_each_settings_field_is_the_parsers_or_one_areas_section() -> None:
-    game_sections = [section.key for section in areas.sections() if section.within is None]
-    assert len(game_sections) == len(set(game_sections))
-    assert {f.name for f in attrs.fields(GameSettings)} == PARSERS_OWN | set(game_sections)
+    """A game's section is held under its area's key of the same name (stored under it), or is a field of
+    the game's own (its resources); the settings record names no other area."""
+    game_sections = [section for section in areas.sections() if section.within is None]
+    assert len(game_sections) == len({section.key for section in game_sections})
+    held = [section for section in game_sections if section.holds is not None]
+    assert [section.holds.name for section in held if section.holds] == [section.key for section in held]
+    own = {section.key for section in game_sections if section.holds is None}
+    assert {f.name for f in attrs.fields(GameSettings)} == PARSERS_OWN | own
 
 
 def test_the_core_reads_the_demo_manifest_text() -> None:
     text = (ROOT / "livecore_server" / "demo.toml").read_text(encoding="utf-8")
     game = parse_manifest(text).games["space-race"]
     settings = game.settings()
-    assert settings.guilds == game.guilds and settings.guilds.enabled
-    assert set(settings.crates) == {"bronze-chest", "gem-box"}
+    assert settings.of(GUILD_SETTINGS) == game.guilds and settings.of(GUILD_SETTINGS).enabled
+    assert set(settings.of(CRATE_SETTINGS)) == {"bronze-chest", "gem-box"}
     assert settings.exchange_rates["USD"] == 1.0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.manifest import parse_manifest
 from livecore.simulation.population import (
     DEFAULT_SEGMENTS,
@@ -183,7 +184,7 @@ login_credit = { potion = 1, gold = 2 }
 
 
 def test_an_events_default_range_comes_from_what_it_measures_scores_against() -> None:
-    events = parse_manifest(SEASON).games["arena"].settings().events
+    events = parse_manifest(SEASON).games["arena"].settings().of(EVENT_SETTINGS)
     # Two milestones (500 and 100,000): the lower median is the reference; the far one stays far.
     assert default_scale(events["sprint"]) == Scale(0.0, 750.0)
     assert default_scale(events["duel"]) == Scale(0.0, 900.0)  # its bots' best score, 600
@@ -191,4 +192,4 @@ def test_an_events_default_range_comes_from_what_it_measures_scores_against() ->
     timed = parse_manifest(
         SEASON.replace('score_metric = "score"', 'score_metric = "score"\norder = "asc"', 1)
     ).games["arena"]
-    assert default_scale(timed.settings().events["sprint"]) == Scale(1000.0, 250.0)
+    assert default_scale(timed.settings().of(EVENT_SETTINGS)["sprint"]) == Scale(1000.0, 250.0)

@@ -21,10 +21,11 @@ from livecore.commands import Runtime
 from livecore.errors import LivecoreError
 from livecore.exceptions import ConflictError, PlayerNotFoundError
 from livecore.friends.commands import add
-from livecore.games import Game, GameSettings, GiftingSettings, Resource, ResourceType, Studio
+from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
 from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import SendRequest
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.manifest import ManifestError
@@ -121,7 +122,7 @@ def test_the_settings_check_names_each_field(section: dict[str, object], problem
 
 def _world() -> tuple[MemoryStore, Runtime]:
     settings = GameSettings(
-        gifting=GiftingSettings(enabled=True),
+        sections={GIFTING_SETTINGS: GiftingSettings(enabled=True)},
         resources={"gold": Resource("gold", ResourceType.CURRENCY, giftable=True, max_per_gift=100)},
         areas={"quests": SECTION},
     )

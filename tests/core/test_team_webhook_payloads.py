@@ -11,9 +11,10 @@ import attrs
 import orjson
 import pytest
 
-from livecore.games import Formation, Milestone, OnComplete, OnLeave, TeamSettings
+from livecore.games import Milestone
 from livecore.scope import Environment
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,

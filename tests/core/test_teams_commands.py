@@ -17,18 +17,13 @@ from livecore.friends import commands as friends_cmd
 from livecore.games import (
     Economy,
     Entry,
-    EventSettings,
-    Formation,
     Game,
     GameSettings,
     Milestone,
-    OnComplete,
-    OnLeave,
     RankBand,
     Resource,
     ResourceType,
     Studio,
-    TeamSettings,
 )
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
@@ -36,6 +31,7 @@ from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.rules import window_id
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.players.rules import Player
@@ -44,6 +40,7 @@ from livecore.scope import Environment, Scope
 from livecore.teams import commands as tc
 from livecore.teams.memory import TeamTables
 from livecore.teams.rules import LeaveReason
+from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -109,7 +106,9 @@ LIVE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.LIVE)
 class World:
     def __init__(self) -> None:
         self.store = MemoryStore()
-        settings = GameSettings(economy=Economy.PLATFORM, resources={"gems": GEMS}, events=EVENTS)
+        settings = GameSettings(
+            economy=Economy.PLATFORM, resources={"gems": GEMS}, sections={EVENT_SETTINGS: EVENTS}
+        )
         self.store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
         self.clock = ManualClock(T0)
         self.rt = Runtime(self.clock, SeededRandomSource(7), KeyedHasher(b"k" * 32))

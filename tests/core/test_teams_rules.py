@@ -12,20 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import (
-    Entry,
-    EventSettings,
-    Formation,
-    Milestone,
-    OnComplete,
-    OnLeave,
-    Order,
-    RankBand,
-    ResourceType,
-    TeamSettings,
-)
+from livecore.games import Entry, Milestone, Order, RankBand, ResourceType
 from livecore.ids import derived_id
 from livecore.live_events.rules import Window, WindowStatus, event_id, window_id
+from livecore.live_events.settings import EventSettings
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
@@ -54,6 +44,7 @@ from livecore.teams.rules import (
     team_id,
     team_score,
 )
+from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 GAME = "gam_1"

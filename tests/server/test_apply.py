@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from livecore.games import Game
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore_server.manifest import parse_manifest
 from tests.conftest import TEST_MANIFEST, apply_test_manifest, make_services
 
@@ -58,13 +59,13 @@ def test_apply_stores_events_and_a_removed_event_leaves_the_settings(db_url: str
         stored = _stored_game(db_url, game_id).settings
         expected = parse_manifest(TEST_MANIFEST + EVENT).games["space-race"].settings()
         assert stored == expected
-        assert stored.events["time-trial"].starts_at == datetime(2026, 12, 1, tzinfo=UTC)
+        assert stored.of(EVENT_SETTINGS)["time-trial"].starts_at == datetime(2026, 12, 1, tzinfo=UTC)
 
         again = apply_test_manifest(services)  # the event left out
         assert again["games"]["space-race"]["id"] == game_id
-        assert _stored_game(db_url, game_id).settings.events == {}
+        assert _stored_game(db_url, game_id).settings.of(EVENT_SETTINGS) == {}
 
         assert apply_test_manifest(services, EVENT)["games"]["space-race"]["id"] == game_id
-        assert _stored_game(db_url, game_id).settings.events == expected.events
+        assert _stored_game(db_url, game_id).settings.of(EVENT_SETTINGS) == expected.of(EVENT_SETTINGS)
     finally:
         services.close()

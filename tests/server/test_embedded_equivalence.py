@@ -109,6 +109,7 @@ from tests.conftest import START, World, start_world
 from tests.server.equivalence_support import Event, Ids, events_of, no_bot_names, normalized, wire
 from tests.server.event_support import event_manifest
 from tests.server.gift_support import FAST_KEYS
+from livecore.friends.settings import PRESENCE_SETTINGS
 
 Outcome = tuple[str, Any]  # ("ok", facts) or ("error", code)
 MAX_FRIENDS = 3
@@ -478,7 +479,7 @@ class Embedded:
         return players_cmd.get_player(tx, self.clients[game], external_id)
 
     def _online(self, p: Player | PlayerCard) -> dict[str, Any]:
-        ttl = self.game.settings.presence.ttl_seconds
+        ttl = self.game.settings.of(PRESENCE_SETTINGS).ttl_seconds
         return presence_facts(p.presence, p.presence.online(self.clock.now(), ttl))
 
     def _friend(self, p: Player | PlayerCard, since: Any) -> dict[str, Any]:
@@ -509,7 +510,7 @@ class Embedded:
     def heartbeat(self, who: str, status: str | None, game: str = SPACE) -> Outcome:
         def op(tx: Transaction) -> dict[str, Any]:
             _, done = players_cmd.heartbeat(tx, self.rt, self._me(tx, who, game), status)
-            ttl = self.game.settings.presence.ttl_seconds
+            ttl = self.game.settings.of(PRESENCE_SETTINGS).ttl_seconds
             return presence_facts(done.presence, done.presence.online(self.clock.now(), ttl))
 
         return self._run(op)

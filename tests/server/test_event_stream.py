@@ -18,9 +18,10 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.games import EventSettings, Game, GameSettings, Studio
+from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
@@ -264,7 +265,7 @@ class Sim:
 @pytest.fixture
 def sim() -> Sim:
     store = MemoryStore()
-    settings = GameSettings(events={"trial": TRIAL})
+    settings = GameSettings(sections={EVENT_SETTINGS: {"trial": TRIAL}})
     store.add_game(Studio("std_1", "s"), Game("gam_1", "std_1", "g", "G", settings=settings))
     rt = Runtime(ManualClock(T0), SeededRandomSource(3), KeyedHasher(b"k" * 32))
     for name in ("ann", "bob", "cat"):

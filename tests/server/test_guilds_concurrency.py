@@ -22,9 +22,10 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import Game, GameSettings, GuildSettings
+from livecore.games import Game, GameSettings
 from livecore.guilds import commands as gc
 from livecore.guilds.rules import JoinType, Profile, name_key
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings
 from livecore.hashing import KeyedHasher
 from livecore.players.commands import first_contact, get_player
 from livecore.rand import SeededRandomSource
@@ -35,7 +36,11 @@ from tests.core.test_guilds_commands import T0
 from tests.server.concurrency_support import opened_twice
 
 GAME = Game(
-    "gam_1", "std_1", "g", "G", settings=GameSettings(guilds=GuildSettings(enabled=True, max_members=2))
+    "gam_1",
+    "std_1",
+    "g",
+    "G",
+    settings=GameSettings(sections={GUILD_SETTINGS: GuildSettings(enabled=True, max_members=2)}),
 )
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 PLAYERS = ("ada", "bo", "cy")

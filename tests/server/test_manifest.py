@@ -11,33 +11,23 @@ import attrs
 import orjson
 import pytest
 
+from livecore.crates.settings import CRATE_SETTINGS
 from livecore.economy.manifest import ResourceManifest
-from livecore.games import (
-    Aggregation,
-    AntiCheat,
-    CheckKind,
-    Divisions,
-    Economy,
-    Entry,
-    EventSettings,
-    FriendsSettings,
-    GameSettings,
-    GiftingSettings,
-    GuildSettings,
-    HelpSettings,
-    LeaderboardSettings,
-    Milestone,
-    Order,
-    Period,
-    PresenceSettings,
-    RankBand,
-    Resource,
-    ResourceType,
-    Verdict,
-)
+from livecore.friends.settings import FRIENDS_SETTINGS, PRESENCE_SETTINGS, FriendsSettings, PresenceSettings
+from livecore.games import Economy, Entry, GameSettings, Milestone, Order, RankBand, Resource, ResourceType
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings, HelpSettings
 from livecore.leaderboards.manifest import LeaderboardManifest
+from livecore.leaderboards.settings import (
+    LEADERBOARD_SETTINGS,
+    Aggregation,
+    Divisions,
+    LeaderboardSettings,
+    Period,
+)
 from livecore.live_events.manifest import EventManifest
 from livecore.live_events.rules import EventState, state
+from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.manifest import ApiKeyManifest, Manifest, ManifestError, WebhookManifest
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
@@ -169,19 +159,21 @@ def test_demo_manifest_parses() -> None:
     }
     assert game.webhooks == {}
     settings = game.settings()
-    assert set(settings.crates) == {"bronze-chest", "gem-box"}
+    assert set(settings.of(CRATE_SETTINGS)) == {"bronze-chest", "gem-box"}
     # Every area shows: an event with milestones, rank rewards and a check; a lobby event; a team event;
     # a weekly league with divisions, fed by the time trial.
-    trial, duel, relay = (settings.events[key] for key in ("time-trial", "duel", "relay"))
-    assert list(settings.events) == ["time-trial", "duel", "relay"]
+    trial, duel, relay = (settings.of(EVENT_SETTINGS)[key] for key in ("time-trial", "duel", "relay"))
+    assert list(settings.of(EVENT_SETTINGS)) == ["time-trial", "duel", "relay"]
     assert trial.milestones and trial.rank_rewards and trial.anti_cheat
     assert trial.feeds == ("weekly-league",)
-    assert all(event.entry_cost == () for event in settings.events.values())  # studio-managed: none
+    assert all(
+        event.entry_cost == () for event in settings.of(EVENT_SETTINGS).values()
+    )  # studio-managed: none
     assert duel.lobby is not None and duel.lobby.fill_bots and duel.lobby.bot_score is not None
     assert duel.sudden_death and duel.rank_rewards and duel.anti_cheat
     assert relay.teams is not None and relay.lobby is None
     assert relay.teams.goal and relay.teams.milestones and relay.teams.board and relay.teams.rank_rewards
-    league = settings.leaderboards["weekly-league"]
+    league = settings.of(LEADERBOARD_SETTINGS)["weekly-league"]
     assert (league.period, league.order, league.aggregation) == (Period.WEEKLY, Order.ASC, Aggregation.BEST)
     assert league.divisions == Divisions(size=30, tiers=("bronze", "silver", "gold"), promote=5, relegate=5)
     assert league.rank_rewards
@@ -288,9 +280,11 @@ def test_settings_conversion() -> None:
 
     assert settings == GameSettings(
         economy=Economy.PLATFORM,
-        gifting=GiftingSettings(enabled=True, cooldown_seconds=60),
-        presence=PresenceSettings(ttl_seconds=30),
-        friends=FriendsSettings(max_friends=50),
+        sections={
+            GIFTING_SETTINGS: GiftingSettings(enabled=True, cooldown_seconds=60),
+            PRESENCE_SETTINGS: PresenceSettings(ttl_seconds=30),
+            FRIENDS_SETTINGS: FriendsSettings(max_friends=50),
+        },
         resources={
             "coins": Resource(
                 key="coins", type=ResourceType.CURRENCY, giftable=True, max_per_gift=9, costs_sender=True
@@ -934,7 +928,7 @@ def test_decisions_event_example_becomes_event_settings() -> None:
     settings = parse_manifest(EVENT_EXAMPLE).games["space-race"].settings()
 
     coins = partial(Entry, ResourceType.CURRENCY, "coins")
-    assert settings.events == {
+    assert settings.of(EVENT_SETTINGS) == {
         "time-trial": EventSettings(
             key="time-trial",
             name="Time Trial",
@@ -964,7 +958,7 @@ def test_event_manifest_defaults_agree_with_core_event_settings() -> None:
 
 
 def test_event_with_only_required_fields_takes_the_defaults() -> None:
-    settings = parse_manifest(event()).games["g"].settings().events["e"]
+    settings = parse_manifest(event()).games["g"].settings().of(EVENT_SETTINGS)["e"]
     assert settings == EventSettings(
         key="e",
         name="E",
@@ -982,8 +976,8 @@ def test_events_keep_manifest_order_and_a_game_without_events_has_none() -> None
     text = EVENT_GAME + "".join(
         EVENT_TABLE.replace("events.e]", f"events.{key}]") for key in ("zeta", "alpha", "mid")
     )
-    assert list(parse_manifest(text).games["g"].settings().events) == ["zeta", "alpha", "mid"]
-    assert parse_manifest(BASE).games["g"].settings().events == {}
+    assert list(parse_manifest(text).games["g"].settings().of(EVENT_SETTINGS)) == ["zeta", "alpha", "mid"]
+    assert parse_manifest(BASE).games["g"].settings().of(EVENT_SETTINGS) == {}
 
 
 def test_event_settings_round_trip_through_the_stored_settings_json() -> None:
@@ -997,7 +991,7 @@ def test_event_settings_round_trip_through_the_stored_settings_json() -> None:
 
     assert stored["events"]["time-trial"]["starts_at"] == "2026-11-30T22:00:00.250Z"
     assert settings_converter.structure(stored, GameSettings) == settings
-    event_back = settings_converter.structure(stored, GameSettings).events["time-trial"]
+    event_back = settings_converter.structure(stored, GameSettings).of(EVENT_SETTINGS)["time-trial"]
     assert isinstance(event_back.segments, tuple) and isinstance(event_back.rank_rewards, tuple)
     assert event_back.milestones[0].rewards[0].parameters == {"tier": 1}
 
@@ -1016,7 +1010,7 @@ def test_event_settings_round_trip_through_the_stored_settings_json() -> None:
 )
 def test_starts_at_accepted_and_kept_in_utc(value: str, expected: datetime) -> None:
     text = event().replace('starts_at = "2026-12-01T00:00:00Z"', f"starts_at = {value}")
-    starts_at = parse_manifest(text).games["g"].settings().events["e"].starts_at
+    starts_at = parse_manifest(text).games["g"].settings().of(EVENT_SETTINGS)["e"].starts_at
     assert starts_at == expected
     assert starts_at.tzinfo is UTC
 
@@ -1253,7 +1247,10 @@ def test_entry_cost_refused_in_a_studio_managed_game() -> None:
 def test_rewards_are_accepted_in_a_studio_managed_game() -> None:
     studio_game = EVENT_GAME.replace('economy = "platform"\n', "")
     text = event(f"completion_rewards = {REWARD}", milestone() + band(), game=studio_game)
-    assert parse_manifest(text).games["g"].settings().events["e"].completion_rewards[0].key == "coins"
+    assert (
+        parse_manifest(text).games["g"].settings().of(EVENT_SETTINGS)["e"].completion_rewards[0].key
+        == "coins"
+    )
 
 
 @pytest.mark.parametrize(
@@ -1280,7 +1277,7 @@ def test_event_boundary_values_are_accepted(fields: str, tables: str) -> None:
 
 
 def test_attempt_seconds_may_exceed_the_window() -> None:
-    settings = parse_manifest(event("attempt_seconds = 7200")).games["g"].settings().events["e"]
+    settings = parse_manifest(event("attempt_seconds = 7200")).games["g"].settings().of(EVENT_SETTINGS)["e"]
     assert settings.attempt_seconds > settings.window_seconds
 
 
@@ -1320,7 +1317,7 @@ def test_event_problems_are_all_reported_at_once() -> None:
 
 
 def test_demo_event_is_open_most_of_the_day() -> None:
-    event_ = demo_manifest().games["space-race"].settings().events["time-trial"]
+    event_ = demo_manifest().games["space-race"].settings().of(EVENT_SETTINGS)["time-trial"]
     day = datetime(2031, 5, 17, tzinfo=UTC)
     assert state(event_, day + timedelta(hours=12)) is EventState.OPEN
     assert state(event_, day + timedelta(hours=23, minutes=30)) is EventState.SCHEDULED
@@ -1330,7 +1327,7 @@ def test_demo_event_is_open_most_of_the_day() -> None:
 def test_the_demos_duel_and_relay_are_always_open_and_its_time_trial_23_hours_a_day() -> None:
     """Whenever the demo starts, its lobby and team events have a window open, and at least two events
     do: every 7 minutes of a week."""
-    events = demo_manifest().games["space-race"].settings().events
+    events = demo_manifest().games["space-race"].settings().of(EVENT_SETTINGS)
     monday = datetime(2031, 5, 19, tzinfo=UTC)
     for minute in range(0, 7 * 24 * 60, 7):
         at = monday + timedelta(minutes=minute)
@@ -1346,14 +1343,14 @@ def test_the_reference_pages_manifest_example_is_valid() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs/reference/manifest-and-cli.md").read_text("utf-8")
     example = page.split("## Manifest\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
     game = parse_manifest(example).games["space-race"]
-    assert set(game.settings().events) == {"time-trial", "duel", "raid"}
-    assert game.settings().events["duel"].lobby is not None
-    assert game.settings().events["raid"].teams is not None
-    assert game.settings().events["time-trial"].feeds == ("weekly-xp",)
-    assert game.settings().leaderboards["weekly-xp"].divisions is not None
-    assert game.settings().guilds.enabled
-    assert game.settings().guilds.help is not None
-    assert game.settings().events["time-trial"].rank_rewards[0] == RankBand(
+    assert set(game.settings().of(EVENT_SETTINGS)) == {"time-trial", "duel", "raid"}
+    assert game.settings().of(EVENT_SETTINGS)["duel"].lobby is not None
+    assert game.settings().of(EVENT_SETTINGS)["raid"].teams is not None
+    assert game.settings().of(EVENT_SETTINGS)["time-trial"].feeds == ("weekly-xp",)
+    assert game.settings().of(LEADERBOARD_SETTINGS)["weekly-xp"].divisions is not None
+    assert game.settings().of(GUILD_SETTINGS).enabled
+    assert game.settings().of(GUILD_SETTINGS).help is not None
+    assert game.settings().of(EVENT_SETTINGS)["time-trial"].rank_rewards[0] == RankBand(
         first=1, last=3, rewards=(Entry(ResourceType.CURRENCY, "coins", 500),)
     )
 
@@ -1380,7 +1377,7 @@ def board_band(first: str = "1", last: str = "3", rewards: str = REWARD) -> str:
 def test_decisions_leaderboard_example_becomes_leaderboard_settings() -> None:
     settings = parse_manifest(EVENT_EXAMPLE).games["space-race"].settings()
 
-    assert settings.leaderboards == {
+    assert settings.of(LEADERBOARD_SETTINGS) == {
         "weekly-xp": LeaderboardSettings(
             key="weekly-xp",
             name="Weekly XP",
@@ -1391,7 +1388,7 @@ def test_decisions_leaderboard_example_becomes_leaderboard_settings() -> None:
             rank_rewards=(RankBand(1, 10, (Entry(ResourceType.CURRENCY, "coins", 100),)),),
         )
     }
-    assert settings.events["time-trial"].feeds == ("weekly-xp",)
+    assert settings.of(EVENT_SETTINGS)["time-trial"].feeds == ("weekly-xp",)
 
 
 def test_leaderboard_manifest_defaults_agree_with_core_leaderboard_settings() -> None:
@@ -1401,7 +1398,7 @@ def test_leaderboard_manifest_defaults_agree_with_core_leaderboard_settings() ->
 
 
 def test_leaderboard_with_only_a_name_is_an_all_time_sum_without_divisions() -> None:
-    settings = parse_manifest(board()).games["g"].settings().leaderboards["b"]
+    settings = parse_manifest(board()).games["g"].settings().of(LEADERBOARD_SETTINGS)["b"]
     assert settings == LeaderboardSettings(key="b", name="B")
     assert (settings.period, settings.aggregation, settings.divisions) == (
         Period.ALL_TIME,
@@ -1415,7 +1412,7 @@ def test_leaderboard_settings_round_trip_through_the_stored_settings_json() -> N
     stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    assert isinstance(back.leaderboards["weekly-xp"].divisions.tiers, tuple)  # type: ignore[union-attr]
+    assert isinstance(back.of(LEADERBOARD_SETTINGS)["weekly-xp"].divisions.tiers, tuple)  # type: ignore[union-attr]
 
 
 DIVISIONS = 'divisions = { size = 10, tiers = ["bronze", "silver"], promote = 3, relegate = 3 }'
@@ -1521,7 +1518,7 @@ def test_leaderboard_problems_are_all_reported_at_once() -> None:
 def test_an_event_feeds_declared_boards_of_its_own_game() -> None:
     feeding = EVENT_TABLE.replace("[games.g.events.e]", f"[{E}]") + 'feeds = ["b"]\n'
     settings = parse_manifest(board(extra=feeding)).games["g"].settings()
-    assert settings.events["e"].feeds == ("b",)
+    assert settings.of(EVENT_SETTINGS)["e"].feeds == ("b",)
 
 
 def test_an_event_may_not_feed_another_games_board_or_one_board_twice() -> None:
@@ -1537,5 +1534,5 @@ def test_an_event_may_not_feed_another_games_board_or_one_board_twice() -> None:
 
 def test_leaderboards_keep_manifest_order_and_a_game_without_them_has_none() -> None:
     text = EVENT_GAME + "".join(BOARD_TABLE.replace("leaderboards.b]", f"leaderboards.{k}]") for k in "zam")
-    assert list(parse_manifest(text).games["g"].settings().leaderboards) == ["z", "a", "m"]
-    assert parse_manifest(BASE).games["g"].settings().leaderboards == {}
+    assert list(parse_manifest(text).games["g"].settings().of(LEADERBOARD_SETTINGS)) == ["z", "a", "m"]
+    assert parse_manifest(BASE).games["g"].settings().of(LEADERBOARD_SETTINGS) == {}

@@ -7,7 +7,8 @@ import orjson
 import pytest
 
 from livecore.crates.rules import ROLLS, TABLE, WEIGHT
-from livecore.games import CrateRow, CrateSettings, Entry, GameSettings, ResourceType
+from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
+from livecore.games import Entry, GameSettings, ResourceType
 from livecore.manifest import ManifestError
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
@@ -45,7 +46,7 @@ def row(weight: str = "10", rewards: str = f"[{COINS}]") -> str:
 
 
 def crates_of(text: str) -> dict[str, CrateSettings]:
-    return parse_manifest(text).games["g"].settings().crates
+    return parse_manifest(text).games["g"].settings().of(CRATE_SETTINGS)
 
 
 def problems_of(text: str) -> dict[str, str]:
@@ -160,8 +161,8 @@ def test_crate_settings_round_trip_through_the_stored_settings_json() -> None:
 
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    assert isinstance(back.crates["bronze-chest"].table, tuple)
-    assert back.crates["bronze-chest"].table[1].rewards[0].parameters == {"level": 2}
+    assert isinstance(back.of(CRATE_SETTINGS)["bronze-chest"].table, tuple)
+    assert back.of(CRATE_SETTINGS)["bronze-chest"].table[1].rewards[0].parameters == {"level": 2}
 
 
 def test_settings_stored_before_crates_still_load() -> None:
@@ -169,12 +170,12 @@ def test_settings_stored_before_crates_still_load() -> None:
     stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
     del stored["crates"]
 
-    assert settings_converter.structure(stored, GameSettings).crates == {}
+    assert settings_converter.structure(stored, GameSettings).of(CRATE_SETTINGS) == {}
 
 
 def test_the_demo_manifest_declares_two_crates() -> None:
     from livecore_server.manifest import demo_manifest
 
-    crates = demo_manifest().games["space-race"].settings().crates
+    crates = demo_manifest().games["space-race"].settings().of(CRATE_SETTINGS)
     assert set(crates) == {"bronze-chest", "gem-box"}
     assert crates["gem-box"].rolls == 3 and crates["gem-box"].table[-1].rewards == ()

@@ -6,8 +6,9 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from livecore.games import Entry, GameSettings, GuildSettings, HelpSettings, ResourceType
+from livecore.games import Entry, GameSettings, ResourceType
 from livecore.guilds.manifest import GUILD_MEMBERS_MAX, INACTIVE_DAYS_MAX
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings, HelpSettings
 from livecore.manifest import ManifestError
 from livecore.section import SECONDS_MAX
 from livecore_server.manifest import parse_manifest
@@ -61,7 +62,7 @@ def guilds(help_: str | None = None, **fields: str) -> str:
 
 
 def settings_of(text: str) -> GuildSettings:
-    return parse_manifest(text).games["g"].settings().guilds
+    return parse_manifest(text).games["g"].settings().of(GUILD_SETTINGS)
 
 
 def problems_of(text: str) -> dict[str, str]:
@@ -286,10 +287,10 @@ def test_guild_settings_round_trip_through_the_stored_settings_json() -> None:
     assert stored["guilds"]["help"]["resources"] == ["energy"]
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    assert back.guilds.help is not None
-    assert isinstance(back.guilds.create_cost, tuple)
-    assert isinstance(back.guilds.help.resources, tuple)
-    assert back.guilds.help.donor_reward[0].type is ResourceType.CURRENCY
+    assert back.of(GUILD_SETTINGS).help is not None
+    assert isinstance(back.of(GUILD_SETTINGS).create_cost, tuple)
+    assert isinstance(back.of(GUILD_SETTINGS).help.resources, tuple)
+    assert back.of(GUILD_SETTINGS).help.donor_reward[0].type is ResourceType.CURRENCY
 
 
 def test_settings_stored_before_guilds_still_load() -> None:
@@ -298,4 +299,4 @@ def test_settings_stored_before_guilds_still_load() -> None:
     stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
     del stored["guilds"]
 
-    assert settings_converter.structure(stored, GameSettings).guilds == GuildSettings()
+    assert settings_converter.structure(stored, GameSettings).of(GUILD_SETTINGS) == GuildSettings()

@@ -8,15 +8,9 @@ import attrs
 import orjson
 import pytest
 
-from livecore.games import (
-    BotScore,
-    EventSettings,
-    GameSettings,
-    LobbySettings,
-    Resolution,
-    SuddenDeath,
-    TriggerType,
-)
+from livecore.games import GameSettings
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
+from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
 from livecore.manifest import ManifestError
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
@@ -52,7 +46,7 @@ resolution = "freeze"
 
 
 def settings_of(text: str) -> EventSettings:
-    return parse_manifest(text).games["g"].settings().events["e"]
+    return parse_manifest(text).games["g"].settings().of(EVENT_SETTINGS)["e"]
 
 
 def problems_of(text: str) -> dict[str, str]:
@@ -181,8 +175,8 @@ def test_lobby_settings_round_trip_through_the_stored_settings_json() -> None:
     assert stored["events"]["e"]["lobby"]["bot_score"] == {"min": 200, "max": 900}
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    assert isinstance(back.events["e"].sudden_death, tuple)
-    assert back.events["e"].sudden_death[0].type is TriggerType.SCORE_REACHED
+    assert isinstance(back.of(EVENT_SETTINGS)["e"].sudden_death, tuple)
+    assert back.of(EVENT_SETTINGS)["e"].sudden_death[0].type is TriggerType.SCORE_REACHED
 
 
 def test_settings_stored_before_lobbies_still_load() -> None:
@@ -191,6 +185,6 @@ def test_settings_stored_before_lobbies_still_load() -> None:
     stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
     del stored["events"]["e"]["lobby"], stored["events"]["e"]["sudden_death"]
 
-    event = settings_converter.structure(stored, GameSettings).events["e"]
-    assert event == attrs.evolve(settings.events["e"])
+    event = settings_converter.structure(stored, GameSettings).of(EVENT_SETTINGS)["e"]
+    assert event == attrs.evolve(settings.of(EVENT_SETTINGS)["e"])
     assert (event.lobby, event.sudden_death) == (None, ())

@@ -6,20 +6,11 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from livecore.games import (
-    Entry,
-    EventSettings,
-    Formation,
-    GameSettings,
-    Milestone,
-    OnComplete,
-    OnLeave,
-    RankBand,
-    ResourceType,
-    TeamSettings,
-)
+from livecore.games import Entry, GameSettings, Milestone, RankBand, ResourceType
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.manifest import ManifestError
 from livecore.teams.rules import TEAM_SIZE_MAX
+from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
 
@@ -58,7 +49,7 @@ EXAMPLE = {
 
 
 def settings_of(text: str) -> EventSettings:
-    return parse_manifest(text).games["g"].settings().events["e"]
+    return parse_manifest(text).games["g"].settings().of(EVENT_SETTINGS)["e"]
 
 
 def problems_of(text: str) -> dict[str, str]:
@@ -254,7 +245,7 @@ def test_team_settings_round_trip_through_the_stored_settings_json() -> None:
     assert stored["events"]["e"]["teams"]["on_complete"] == "stop_contributions"
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    teams_ = back.events["e"].teams
+    teams_ = back.of(EVENT_SETTINGS)["e"].teams
     assert teams_ is not None
     assert isinstance(teams_.milestones, tuple)
     assert teams_.formation is Formation.EXTERNAL
@@ -266,4 +257,4 @@ def test_settings_stored_before_teams_still_load() -> None:
     stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
     stored["events"]["e"].pop("teams", None)
 
-    assert settings_converter.structure(stored, GameSettings).events["e"].teams is None
+    assert settings_converter.structure(stored, GameSettings).of(EVENT_SETTINGS)["e"].teams is None

@@ -48,6 +48,7 @@ from tests.kept import keep_every_event_in
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 from tests.waiting import until
+from livecore.gifts.settings import GIFTING_SETTINGS
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
@@ -337,7 +338,7 @@ def pf() -> Iterator[_World]:
 
 
 def _declared(w: _World) -> Reads:
-    since, day = stats_window(w.game.settings.gifting, w.rt.clock.now())
+    since, day = stats_window(w.game.settings.of(GIFTING_SETTINGS), w.rt.clock.now())
     return Reads(
         players=tuple((GID, n) for n in NAMES),
         idempotency=tuple((SCOPE_KEY, k) for k in KEYS),
@@ -353,7 +354,7 @@ def _declared(w: _World) -> Reads:
 def _all_reads_agree(tx: PostgresTransaction, w: _World) -> None:
     """Every read the prefetch may answer, through the transaction and straight from the database (the
     SQL ports the PostgreSQL ones subclass)."""
-    since, day = stats_window(w.game.settings.gifting, w.rt.clock.now())
+    since, day = stats_window(w.game.settings.of(GIFTING_SETTINGS), w.rt.clock.now())
     ids = []
     for name in NAMES:
         player = tx.players.get(GID, name)

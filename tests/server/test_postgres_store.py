@@ -897,9 +897,9 @@ def _keysets_agree(twin: Twin, board: Any, top: list[Any]) -> None:
 
 def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events: Twin) -> None:
     twin = events
-    assert [g.id for g in twin.read(lambda tx: [g for g in tx.games.every() if g.settings.events])] == [
-        "gam_2"
-    ] * 1
+    assert [
+        g.id for g in twin.read(lambda tx: [g for g in tx.games.every() if g.settings.of(EVENT_SETTINGS)])
+    ] == ["gam_2"] * 1
     _credited(twin, "a", "b", "c", "d", "e")
     # The race (desc): ties on score ordered by who reached it first, then by player id; fractions and
     # negative scores; the sprint (asc) with one board per country.

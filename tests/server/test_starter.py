@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore.live_events.rules import EventState, state
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.scope import Permission
 from livecore_server.apply import apply_manifest
 from livecore_server.cli import main
@@ -46,13 +48,13 @@ def test_the_starter_declares_one_game_with_both_keys_an_open_event_a_leaderboar
         Permission.SERVER_INTEGRATION,
     }
     settings = game.settings()
-    (event,) = settings.events.values()
+    (event,) = settings.of(EVENT_SETTINGS).values()
     # A window is open whenever the starter is applied, today and at any time of any later day.
     now = datetime.now(UTC)
     assert all(state(event, now + timedelta(hours=h)) is EventState.OPEN for h in (0, 5.5, 23.99, 24 * 400))
     assert event.completion_rewards and event.milestones and event.rank_rewards
-    (board,) = settings.leaderboards
-    assert event.feeds == (board,) and settings.leaderboards[board].rank_rewards
+    (board,) = settings.of(LEADERBOARD_SETTINGS)
+    assert event.feeds == (board,) and settings.of(LEADERBOARD_SETTINGS)[board].rank_rewards
     assert len(game.webhooks) == 1
 
 

@@ -23,6 +23,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game, GameSettings
 from livecore.hashing import KeyedHasher
 from livecore.live_events.rules import window_id
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -32,7 +33,9 @@ from livecore_server.storage.sqlite import SqliteStore
 from tests.core.test_teams_commands import EVENTS, T0
 from tests.server.concurrency_support import opened_twice
 
-GAME = Game("gam_1", "std_1", "g", "G", settings=GameSettings(events={"race": EVENTS["race"]}))
+GAME = Game(
+    "gam_1", "std_1", "g", "G", settings=GameSettings(sections={EVENT_SETTINGS: {"race": EVENTS["race"]}})
+)
 LIVE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.LIVE)
 WINDOW = window_id("gam_1", Environment.LIVE, "race", T0)
 

@@ -15,13 +15,13 @@ from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
-from livecore.games import Formation
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as cmd
 from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember
+from livecore.teams.settings import Formation
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0
 from tests.server.test_boards_query_plans import POSTGRES_SCAN, SQLITE_SCAN, _plans, store_with_game

@@ -12,13 +12,13 @@ import attrs
 import psycopg
 import pytest
 
-from livecore.games import Formation
 from livecore.grants.rules import Grant, GrantKind, GrantStatus
 from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
 from livecore.player_tools.erasure import ErasureReason
 from livecore.scope import Environment
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember, team_id
+from livecore.teams.settings import Formation
 from livecore_server.storage.postgres import connect as pg_connect
 from livecore_server.storage.postgres import migrate as pg_migrate
 from livecore_server.storage.sqlite import migrate as sqlite_migrate

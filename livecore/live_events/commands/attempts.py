@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from livecore.commands import Runtime, emit
-from livecore.games import EventSettings
 from livecore.live_events.attempts import Attempt, AttemptTrigger, transition
 from livecore.live_events.commands.boards import BoardsTx
+from livecore.live_events.settings import EventSettings
 from livecore.live_events.webhooks import AttemptExpired
 from livecore.players.rules import Player
 from livecore.scope import Scope

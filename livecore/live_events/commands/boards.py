@@ -15,7 +15,7 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.games import EventSettings
+from livecore.live_events.settings import EventSettings
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.limits import ID, PAGE

@@ -19,7 +19,8 @@ from livecore.commands import Runtime, emit
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
 from livecore.errors import ErrorCode, LivecoreError
-from livecore.games import EventSettings, Game, Milestone
+from livecore.games import Game, Milestone
+from livecore.live_events.settings import EventSettings
 from livecore.grants.commands import issue_grant
 from livecore.grants.rules import Grant, GrantKind
 from livecore.ids import new_id
@@ -71,6 +72,7 @@ from livecore.players.identity import resolve_country
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasAttempts, HasGames, HasWindows
+from livecore.live_events.settings import EVENT_SETTINGS
 
 SWEEP_BATCH = 500
 MILESTONE_SOURCE_KIND = "event_milestone"
@@ -113,8 +115,8 @@ def list_events(tx: LiveEventsTx, rt: Runtime, scope: Scope, player: Player | No
     game = load_game(tx, scope)
     now = rt.clock.now()
     out = []
-    for key in sorted(game.settings.events):
-        event = game.settings.events[key]
+    for key in sorted(game.settings.of(EVENT_SETTINGS)):
+        event = game.settings.of(EVENT_SETTINGS)[key]
         slot = _open_slot(tx, game, scope.env, event, now)
         upcoming = next_start(event, now)
         window = None
@@ -200,7 +202,7 @@ def start(
     game = load_game(tx, scope)
     event_settings(game, event_key)
     now = rt.clock.now()
-    window = current_window(tx, rt, scope, game, game.settings.events[event_key])
+    window = current_window(tx, rt, scope, game, game.settings.of(EVENT_SETTINGS)[event_key])
     if window is None:
         raise LivecoreError(
             ErrorCode.EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
@@ -433,7 +435,7 @@ def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environme
     (PostgreSQL keeps a game's settings as JSONB, which does not keep the manifest's order of keys)."""
     for game in _with_events(tx):
         for env in Environment:
-            for _, event in sorted(game.settings.events.items()):
+            for _, event in sorted(game.settings.of(EVENT_SETTINGS).items()):
                 slot = slot_at(event, now)
                 if slot is not None and not tx.windows.get(
                     game.id, window_id(game.id, env, event.key, slot.starts_at)
@@ -442,7 +444,7 @@ def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environme
 
 
 def _with_events(tx: HasGames) -> list[Game]:
-    return [game for game in tx.games.every() if game.settings.events]
+    return [game for game in tx.games.every() if game.settings.of(EVENT_SETTINGS)]
 
 
 def open_due_windows(tx: LiveEventsTx, rt: Runtime) -> int:
@@ -467,7 +469,7 @@ def next_opening(tx: LiveEventsTx, rt: Runtime) -> datetime | None:
     starts = [
         start
         for game in _with_events(tx)
-        for event in game.settings.events.values()
+        for event in game.settings.of(EVENT_SETTINGS).values()
         if (start := next_start(event, now)) is not None
     ]
     return min(starts, default=None)

@@ -25,7 +25,7 @@ import attrs
 
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.games import EventSettings
+from livecore.live_events.settings import EventSettings
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands.attempts import AttemptsTx
 from livecore.live_events.rules import Window

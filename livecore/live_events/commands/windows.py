@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from livecore.commands import Runtime, emit
-from livecore.games import EventSettings, Game
+from livecore.games import Game
 from livecore.live_events.rules import Window, WindowStatus, opened, slot_at, window_id
+from livecore.live_events.settings import EventSettings
 from livecore.live_events.webhooks import WindowOpened
 from livecore.scope import Environment, Scope
 from livecore.store import HasOutbox, HasWindows
