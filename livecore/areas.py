@@ -98,7 +98,7 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
         for section in area.manifest:
             claim(
                 "manifest section",
-                f"{section.within.__name__ if section.within else 'game'}.{section.key}",
+                f"{section.within or 'game'}.{section.key}",
                 area,
             )
     _check_graph(areas)

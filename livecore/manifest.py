@@ -530,17 +530,24 @@ def _grammar(sections: tuple[Section, ...]) -> _Grammar:
         (game, "webhooks"): key,
     }
     tables: dict[type, list[Check]] = {cls: [_as_check(rule)] for cls, rule in SHARED.tables.items()}
+    holder = {section.key: _entry_record(section.record) for section in own}
     for section in sections:
         fields.update(section.rules.fields)
         for cls, rule in section.rules.tables.items():
             tables.setdefault(cls, []).append(_as_check(rule))
         if section.key_rule is not None:
-            keys[section.within or game, section.key] = section.key_rule
+            keys[holder[section.within] if section.within else game, section.key] = section.key_rule
     for section in sections:  # a table's checks of what its sections name run after its own rules
         if section.check is not None:
-            tables.setdefault(section.within or game, []).append(section.check)
+            tables.setdefault(holder[section.within] if section.within else game, []).append(section.check)
     tables.setdefault(game, []).append(_studio_sections)
     return _Grammar(own, game, manifest, converter, fields, keys, tables)
+
+
+def _entry_record(record: Any) -> Any:
+    """The record a section's table is read into, or each named entry's (``dict[str, EventManifest]``): the
+    table a section ``within`` it lives in."""
+    return typing.get_args(record)[1] if typing.get_origin(record) is dict else record
 
 
 @functools.cache

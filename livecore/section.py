@@ -68,7 +68,7 @@ class Rules:
 class Section:
     """One area's section of a game's manifest.
 
-    - ``key``: its table's key, under ``[games.<key>]``, or under the table of ``within``;
+    - ``key``: its table's key, under ``[games.<key>]``, or under the tables of the section ``within``;
     - ``record``: what its table is read into (``GiftingSettings``, ``dict[str, EventManifest]``); None for
       a section within another area's record, which declares the field (a part of an event's table);
     - ``default``: its value when the table is left out;
@@ -87,8 +87,10 @@ class Section:
     default: Callable[[], Any] | None = None
     settings: Callable[[Any], Any] = _same
     holds: SettingsKey[Any] | None = None
-    #: The record whose table holds this section (``EventManifest``); None: the game's table.
-    within: type | None = None
+    #: The key of the section whose table (or each of whose named entries) holds this one (``"events"``: a
+    #: part of each event's table); None: the game's table. By key, so that the area extending another's
+    #: table need not import it: the area owning the table declares the field.
+    within: str | None = None
     structure: Mapping[type, Callable[[Any, Any], Any]] = attrs.field(factory=dict)
     rules: Rules = attrs.field(factory=Rules)
     key_rule: Rule | None = None

@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from livecore.limits import BOARD_NUMBER, board_number_problem
-from livecore.live_events.manifest import EventManifest
 from livecore.lobbies.rules import CAPACITY_MAX
 from livecore.lobbies.settings import BotScore, LobbySettings, SuddenDeath
 from livecore.section import Problems, Rules, Section, is_int, is_number, key, positive, seconds, unique_keys
@@ -61,7 +60,7 @@ def _sudden_death(event: Mapping[str, Any], path: str, problems: Problems, _: Ma
 
 LOBBY = Section(
     key="lobby",
-    within=EventManifest,
+    within="events",
     rules=Rules(
         fields={
             (LobbySettings, "capacity"): _capacity,

@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from livecore.games import Order
-from livecore.live_events.manifest import EventManifest
 from livecore.section import (
     Problems,
     Rules,
@@ -83,7 +82,7 @@ def _event(event: Mapping[str, Any], path: str, problems: Problems, game: Mappin
 
 TEAMS = Section(
     key="teams",
-    within=EventManifest,
+    within="events",
     rules=Rules(
         fields={(TeamSettings, "size"): _team_size, (TeamSettings, "goal"): positive},
         tables={TeamSettings: _teams},
