@@ -2,7 +2,10 @@
 docs/reference/conventions.md#limits).
 
 Settings are plain frozen records: the server reads them from the manifest, a simulation builds them in
-code. Defaults here are the single source of the defaults the manifest documents.
+code. Each area declares its own, with their defaults (the single source of the defaults the manifest
+documents), in ``livecore/<area>/settings.py``; a game's settings hold them by key (:class:`SettingsKey`).
+Here are what is the game's own (its economy, its resources, its rates) and the records every area's
+rewards are made of (entries, milestones, rank bands).
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ and ``true`` are not integers)::
       .exchange_rates    <CUR> = <USD per unit>       optional, per game, overrides the top level per currency
       .areas.<name>      a studio's area's section, checked by that area against the whole game
 
-Defaults come from :mod:`livecore.games` (the single source of the defaults).
+Defaults come from the areas' settings records (``livecore/<area>/settings.py``, the single source of the
+defaults).
 
 Rules beyond types (each area's section module lists its own):
 
