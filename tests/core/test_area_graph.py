@@ -8,6 +8,7 @@ architecture page draws the declared graph."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -32,10 +33,12 @@ def _area(module: str) -> str | None:
     return None
 
 
+@functools.cache
 def _reaches() -> dict[str, dict[str, list[str]]]:
     """For each area, the other areas its packages import, each with the importing files and the modules
-    they import (``livecore/gifts/rules.py -> livecore.crates.rules``, not each name imported from it)."""
-    found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    they import (``livecore/gifts/rules.py -> livecore.crates.rules``, not each name imported from it).
+    Read once per run: every area's test reads it."""
+    found: dict[str, dict[str, list[str]]] = {name: defaultdict(list) for name in PACKAGED}
     for name, path in _modules("livecore", "livecore_server", "livecore_client").items():
         own = _area(name)
         if own is None:
