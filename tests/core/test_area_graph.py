@@ -161,7 +161,7 @@ def _definitions(path: Path) -> list[tuple[str, int]]:
 def test_an_area_s_names_are_defined_in_its_own_packages(word: str) -> None:
     package, most = NAMED[word]
     own = (f"livecore/{package}/", f"livecore_server/{package}/", f"livecore_client/resources/{package}")
-    outside = []
+    outside: list[str] = []
     for path in sorted(ROOT.glob("livecore*/**/*.py")):
         where = path.relative_to(ROOT).as_posix()
         if where.startswith(own) or where in FACADES:
