@@ -19,6 +19,7 @@ from livecore_server.http.endpoint import Binding
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
 from livecore_server.storage.history import History
+from livecore_server.storage.read_ahead import ReadAhead
 from livecore_server.storage.schema import Schema
 from livecore_server.storage.sqlport import Dialects
 
@@ -28,7 +29,8 @@ class ServerArea:
     """An area's server side: ``bindings``, the handler of each of its routes; ``schema``, its declared
     tables; ``history``, the migrations that built them under the names the service numbers;
     ``migrations``, those recorded under the area's name (``<area>:<name>``); ``sql_ports``, its SQL ports
-    by the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``)."""
+    by the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``);
+    ``read_ahead``, what it reads ahead of its commands' writes (their declared ``Reads.areas``)."""
 
     area: Area
     bindings: tuple[Binding, ...] = ()
@@ -38,6 +40,7 @@ class ServerArea:
     report: ReportPart | None = None
     schema: Schema = attrs.field(factory=Schema)
     history: History = attrs.field(factory=History)
+    read_ahead: ReadAhead | None = None
 
     @property
     def name(self) -> str:

@@ -4,28 +4,28 @@ A store may read all of it ahead for several writes at once (PostgreSQL reads a 
 one round trip: docs/architecture.md, "Reads ahead of a group"); a store that does not simply ignores
 it. A declaration only names keys: the command still reads through its ports, and gets the same
 answer either way.
+
+Every write names its players and its idempotency record (:class:`Reads`); what an area's command reads
+beyond them it declares in its own terms (:class:`AreaReads`, in ``areas``), and the area's server side
+reads it ahead (``ServerArea.read_ahead``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from typing import Protocol
 
 import attrs
 
 PlayerKey = tuple[str, str]  # (game id, external id)
 
 
-@attrs.frozen
-class GiftSendReads:
-    """What a gift send reads once its two players are known (:func:`livecore.gifts.commands.send`)."""
+class AreaReads(Protocol):
+    """What one write of an area reads beyond its caller, declared by the area's command: the players it
+    names (read ahead with the caller), and keys of the area's own, read by the area's read ahead."""
 
-    sender: PlayerKey
-    recipient: PlayerKey
-    idempotency_key: str | None
-    cost_key: str | None  # the resource the sender pays with, when the gift costs them
-    cooldown_since: datetime
-    day_start: datetime | None
+    @property
+    def players(self) -> tuple[PlayerKey, ...]: ...
 
 
 @attrs.frozen
@@ -34,16 +34,11 @@ class Reads:
 
     players: tuple[PlayerKey, ...] = ()
     idempotency: tuple[tuple[str, str], ...] = ()  # (scope, key)
-    gift_sends: tuple[GiftSendReads, ...] = ()
-    # (game id, gift id): a claim's gift, its grant, its sender and the recipient's holding of it.
-    gift_claims: tuple[tuple[str, str], ...] = ()
+    areas: tuple[AreaReads, ...] = ()
 
     def __add__(self, other: Reads) -> Reads:
         return Reads(
-            self.players + other.players,
-            self.idempotency + other.idempotency,
-            self.gift_sends + other.gift_sends,
-            self.gift_claims + other.gift_claims,
+            self.players + other.players, self.idempotency + other.idempotency, self.areas + other.areas
         )
 
 

@@ -74,7 +74,7 @@ class SqlLedger(SqlPort):
         return {holding.key: holding for holding in map(HOLDING_COLUMNS.of, rows)}
 
     def append(self, entry: LedgerEntry, holding: Holding) -> None:
-        with self.db.exactly(lambda p: p.holding_written(entry.player_id, entry.resource_key)):
+        with self.db.exactly(lambda p: p.forget("holdings", (entry.player_id, entry.resource_key))):
             self._append(entry, holding)
 
     def _append(self, entry: LedgerEntry, holding: Holding) -> None:

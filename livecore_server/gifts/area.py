@@ -5,6 +5,7 @@ from __future__ import annotations
 from livecore.gifts.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.gifts import schema, sdk, server
+from livecore_server.gifts.read_ahead import READ_AHEAD
 from livecore_server.gifts.report import REPORT
 
 SERVER_AREA = ServerArea(
@@ -14,4 +15,5 @@ SERVER_AREA = ServerArea(
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,
+    read_ahead=READ_AHEAD,
 )

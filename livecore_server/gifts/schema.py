@@ -6,7 +6,7 @@ it. Its ``ServerArea`` declares them, and a store adds it to the shared ones.
 
 from __future__ import annotations
 
-from livecore_server.gifts.sql import SqlGifts
+from livecore_server.gifts.sql import PostgresGifts, SqlGifts, SqliteGifts
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -22,6 +22,7 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+from livecore_server.storage.sqlport import Dialects
 
 SCHEMA = Schema(
     tables=(
@@ -111,4 +112,4 @@ HISTORY = History(
     ),
 )
 
-SQL_PORTS = {"gifts": SqlGifts}
+SQL_PORTS = {"gifts": Dialects(SqlGifts, sqlite=SqliteGifts, postgres=PostgresGifts)}

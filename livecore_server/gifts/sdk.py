@@ -7,6 +7,7 @@ from livecore.friends.commands import resolve_target
 from livecore.gifts import api
 from livecore.gifts import commands as cmd
 from livecore.gifts.commands import GiftsTx
+from livecore.gifts.reads import GiftClaimReads
 from livecore.gifts.rules import SendRequest, max_amount, sendable
 from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore.limits import ID
@@ -53,7 +54,11 @@ def claim_reads(call: Call[None, None], tx: GiftsTx) -> Reads:
     gift_id = call.params["giftId"]
     # A malformed id names no gift: the claim answers its 404 without reading (and a NUL never reaches
     # PostgreSQL's text).
-    return Reads() if ID.problem(gift_id) is not None else Reads(gift_claims=((call.scope.game_id, gift_id),))
+    return (
+        Reads()
+        if ID.problem(gift_id) is not None
+        else Reads(areas=(GiftClaimReads(call.scope.game_id, gift_id),))
+    )
 
 
 def claim(call: Call[None, None], tx: GiftsTx) -> api.GiftResponse:

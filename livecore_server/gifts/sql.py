@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from livecore.clock import from_millis, to_millis
 from livecore.gifts.rules import Gift, GiftListing, SenderStats
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
+from livecore_server.gifts.prefetched import gift_stats, gift_written
 from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
 from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
@@ -52,8 +53,10 @@ INSERT_GIFT = Insert(
 class SqlGifts(SqlPort):
     __slots__ = ()
 
+    TIEBREAK: ClassVar[str]  # orders gifts sent in the same millisecond by insertion, in each dialect
+
     def insert(self, gift: Gift) -> None:
-        with self.db.exactly(lambda p: p.gift_written(gift)):
+        with self.db.exactly(lambda p: gift_written(p, gift)):
             self._insert(gift)
 
     def _insert(self, gift: Gift) -> None:
@@ -88,7 +91,7 @@ class SqlGifts(SqlPort):
         return None if row is None else GIFT_COLUMNS.of(row)
 
     def update(self, gift: Gift) -> None:
-        with self.db.exactly(lambda p: p.gift_written(gift)):
+        with self.db.exactly(lambda p: gift_written(p, gift)):
             self.db.write(
                 "gifts",
                 "UPDATE gifts SET status = ?, claimed_at = ? WHERE id = ?",
@@ -109,7 +112,7 @@ class SqlGifts(SqlPort):
         self, sender_id: str, recipient_id: str | None, cooldown_since: datetime, day_start: datetime | None
     ) -> SenderStats:
         if self.db.prefetched is not None:
-            ahead = self.db.prefetched.gift_stats(sender_id, recipient_id, cooldown_since, day_start)
+            ahead = gift_stats(self.db.prefetched, sender_id, recipient_id, cooldown_since, day_start)
             if ahead is not None:
                 return ahead
         since = to_millis(cooldown_since)
@@ -140,7 +143,7 @@ class SqlGifts(SqlPort):
             query += " AND g.status = 'pending' AND (g.expires_at IS NULL OR g.expires_at > ?)"
             params.append(to_millis(claimable_at))
         rows = self.db.read(
-            query + f" ORDER BY g.sent_at DESC, {self.db.GIFT_TIEBREAK} DESC LIMIT ?", (*params, limit)
+            query + f" ORDER BY g.sent_at DESC, {self.TIEBREAK} DESC LIMIT ?", (*params, limit)
         )
         return [_listing(grant_status, gift_and_card) for grant_status, *gift_and_card in rows]
 
@@ -151,6 +154,18 @@ class SqlGifts(SqlPort):
     def reassign(self, from_id: str, to: Player) -> None:
         self.db.change("gifts", "UPDATE gifts SET sender_id = ? WHERE sender_id = ?", (to.id, from_id))
         self.db.change("gifts", "UPDATE gifts SET recipient_id = ? WHERE recipient_id = ?", (to.id, from_id))
+
+
+class SqliteGifts(SqlGifts):
+    __slots__ = ()
+
+    TIEBREAK = "g.rowid"  # gifts is a rowid table: the rowid is the insertion order
+
+
+class PostgresGifts(SqlGifts):
+    __slots__ = ()
+
+    TIEBREAK = "g.seq"  # seq is the insertion order
 
 
 def _listing(grant_status: str, row: Sequence[Any]) -> GiftListing:

@@ -20,7 +20,7 @@ class SqlGrants(SqlPort):
     __slots__ = ()
 
     def insert(self, grant: Grant) -> None:
-        with self.db.exactly(lambda p: p.grant_written(grant)):
+        with self.db.exactly(lambda p: p.forget("grants", (grant.game_id, grant.id))):
             self.db.insert(INSERT_GRANT, grant_row(grant))
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
@@ -33,7 +33,7 @@ class SqlGrants(SqlPort):
         return None if row is None else GRANT_COLUMNS.of(row)
 
     def update(self, grant: Grant) -> None:
-        with self.db.exactly(lambda p: p.grant_written(grant)):
+        with self.db.exactly(lambda p: p.forget("grants", (grant.game_id, grant.id))):
             self._update(grant)
 
     def _update(self, grant: Grant) -> None:

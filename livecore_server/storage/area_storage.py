@@ -11,7 +11,9 @@ Every area, built-in or a studio's, declares what it keeps the same way, on its
   history, in the order the area lists them: what a studio's area adds needs no number of the service's;
 - ``sql_ports``: its SQL ports, by the attribute a transaction reaches each by (``tx.<name>``, and
   ``tx.ports.<name>``): a class taking the transaction, or :class:`~.sqlport.Dialects` where a dialect
-  has its own.
+  has its own;
+- ``read_ahead``: what it reads ahead of its commands' writes (:class:`~.read_ahead.ReadAhead`), if
+  they declare reads of their own.
 
 A migration is applied once per database, recorded in ``_migrations`` under its name, so the same rules
 hold for each (never edit an applied one; several processes starting at once apply it once). Its
@@ -29,6 +31,7 @@ import attrs
 
 from livecore_server.storage import migrations, postgres_schema
 from livecore_server.storage.history import History, Migration, assembled
+from livecore_server.storage.read_ahead import ReadAhead, ReadAheads
 from livecore_server.storage.schema import POSTGRES, SHARED, SQLITE, Dialect, Schema
 from livecore_server.storage.sql import SHARED_PORTS, OpenedPorts
 from livecore_server.storage.sqlport import Dialects
@@ -68,6 +71,8 @@ class Keeps(Protocol):
     def migrations(self) -> tuple[AreaMigration, ...]: ...
     @property
     def sql_ports(self) -> Mapping[str, SqlPort | Dialects]: ...
+    @property
+    def read_ahead(self) -> ReadAhead | None: ...
 
 
 #: The migrations of the tables no area owns, and the foundation's.
@@ -78,12 +83,14 @@ SHARED_HISTORY = History(sqlite=tuple(migrations.MIGRATIONS), postgres=tuple(pos
 class AreaStorage:
     """What a store serves: the whole schema (the shared tables, then each area's, in the areas' order),
     each dialect's migrations in the order they apply, and every port a transaction opens, as
-    ``(attribute, declaration)``: the shared ones, then the areas' (:attr:`areas`: how many)."""
+    ``(attribute, declaration)``: the shared ones, then the areas' (:attr:`areas`: how many), and what the
+    areas read ahead."""
 
     schema: Schema
     history: History
     ports: tuple[tuple[str, SqlPort | Dialects], ...]
     areas: int
+    read_aheads: ReadAheads
 
     def opened(self, dialect: Dialect) -> OpenedPorts:
         """The classes a transaction of ``dialect`` opens (:func:`livecore_server.storage.sql.open_ports`)."""
@@ -114,4 +121,5 @@ def served(areas: Iterable[Keeps]) -> AreaStorage:
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise ValueError(f"SQL ports claimed twice: {', '.join(twice)}")
-    return AreaStorage(schema, History(sqlite=sqlite, postgres=postgres), ports, len(area_ports))
+    aheads = ReadAheads(tuple(area.read_ahead for area in areas if area.read_ahead is not None))
+    return AreaStorage(schema, History(sqlite=sqlite, postgres=postgres), ports, len(area_ports), aheads)

@@ -43,6 +43,7 @@ from psycopg_pool import ConnectionPool
 
 from livecore.commands.reads import Reads
 from livecore.games import Game
+from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
@@ -58,7 +59,6 @@ from livecore_server.storage.postgres_transaction import (
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES, Schema
 from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, cached_game
-from livecore.gifts.settings import GIFTING_SETTINGS
 
 T = TypeVar("T")
 
@@ -205,7 +205,8 @@ class PostgresStore:
         self.attempts = attempts
         self._closed = False
         self.tx_ports = areas.opened(POSTGRES)  # what each transaction opens
-        self.read_ahead = load
+        self.read_ahead = functools.partial(load, aheads=areas.read_aheads)
+        self.read_ahead_tables = areas.read_aheads.tables
         self._commit_listeners: list[Callable[[], None]] = []
         self.player_listeners: list[Callable[[str], None]] = []
         self.board_listeners: list[BoardListener] = []

@@ -65,6 +65,8 @@ class Shared(Protocol):
     config_listeners: list[Callable[[str], None]]
     tx_ports: OpenedPorts
 
+    read_ahead_tables: frozenset[str]
+
     @property
     def read_ahead(self) -> Callable[[PostgresTransaction, Reads], Prefetched]:
         """Reads what a group of writes declares, ahead of them (postgres_prefetch)."""
@@ -82,8 +84,6 @@ def _numbered(statement: str) -> str:
 class PostgresTransaction(SqlTransaction, Served):
     """The ports on one PostgreSQL connection; valid only inside :meth:`PostgresStore.transaction`."""
 
-    # seq is the insertion order: it breaks ties between gifts sent in the same millisecond.
-    GIFT_TIEBREAK = "g.seq"
     NOT_FANNED_OUT = "NOT fanned_out"
     # SUM over BIGINT is NUMERIC in PostgreSQL: cast back, so amounts come back as int.
     INT_SUM = "::BIGINT"
@@ -102,6 +102,7 @@ class PostgresTransaction(SqlTransaction, Served):
         self.game_cache = store.games  # the store's cache, shared by its transactions
         self.subscription_cache = store.subscriptions
         self.player_listeners = store.player_listeners
+        self.read_ahead_tables = store.read_ahead_tables
         self.config_listeners = store.config_listeners
         self.config_changes: list[str] = []  # told again once this commits (PostgresStore.transaction)
         self.config_tokens: list[str] = []

@@ -28,6 +28,7 @@ from livecore.errors import ErrorCode, LivecoreError
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.history import Migration
+from livecore_server.storage.read_ahead import ReadAheads
 from livecore_server.storage.schema import SQLITE
 from livecore_server.storage.sql import OpenedPorts, open_ports
 from livecore_server.storage.sqlite_prefetch import load
@@ -128,7 +129,9 @@ class SqliteStore:
         self._file = _identity(path)
         self._file_lost = False
         migrate(self.conn, areas.history.sqlite)
-        self._tx = SqliteTransaction(self.conn, areas.opened(SQLITE))  # type: ignore[abstract]
+        self._tx = SqliteTransaction(  # type: ignore[abstract]
+            self.conn, areas.opened(SQLITE), areas.read_aheads
+        )
         self.player_listeners = self._tx.player_listeners
         self.on_config_changed(self._config_changed)
         self._checkpointer: threading.Thread | None = None
@@ -416,7 +419,6 @@ class _Group:
 class SqliteTransaction(SqlTransaction, Served):
     """The ports on one SQLite connection; valid only inside :meth:`SqliteStore.transaction`."""
 
-    GIFT_TIEBREAK = "g.rowid"
     NOT_FANNED_OUT = "fanned_out = 0"  # an INTEGER flag, as the outbox's partial indexes say
     INT_SUM = ""
     SPENDERS_GROUP = "GROUP BY u.player_id HAVING total >= ?"
@@ -424,7 +426,7 @@ class SqliteTransaction(SqlTransaction, Served):
     FANNED_OUT = "fanned_out = 1"
     GREATEST = "max"
 
-    def __init__(self, conn: sqlite3.Connection, ports: OpenedPorts) -> None:
+    def __init__(self, conn: sqlite3.Connection, ports: OpenedPorts, aheads: ReadAheads) -> None:
         self.conn = conn
         # The connection's own method: SQLite takes the shared statements' ``?`` placeholders as they are.
         self.read = conn.execute
@@ -435,6 +437,8 @@ class SqliteTransaction(SqlTransaction, Served):
         self.config_listeners = []
         # Board changes of the running transaction (or commit group), told once it commits.
         self.board_changes: list[tuple[str, int, str | None]] = []
+        self.aheads = aheads
+        self.read_ahead_tables = aheads.tables
         open_ports(self, ports)
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -459,7 +463,7 @@ class SqliteTransaction(SqlTransaction, Served):
 
     def prefetch(self, reads: Reads) -> None:
         """Read what ``reads`` names now; the ports' reads answer from it while it is exact."""
-        self.prefetched = load(self, reads)
+        self.prefetched = load(self, reads, self.aheads)
 
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         self.board_changes.append((board_id, version, player_id))

@@ -7,7 +7,8 @@ its dialect differs or where it answers reads from a commit group's reads ahead.
 statements through their transaction (:class:`SqlTransaction`): on SQLite through the connection's own
 methods (nothing to translate on the hot path), on PostgreSQL numbered, pipelined and held back as
 :mod:`~livecore_server.storage.postgres` describes. The few SQL fragments where the dialects differ are
-attributes each transaction class sets (:attr:`SqlTransaction.GIFT_TIEBREAK` and friends).
+attributes each transaction class sets (:attr:`SqlTransaction.NOT_FANNED_OUT` and friends); an area's
+own differ by its port's class (:class:`Dialects`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import attrs
 
 from livecore.area import Ports
 from livecore.games import Game
-from livecore_server.storage.read_ahead import MISSING, READ_AHEAD_TABLES, Prefetched
+from livecore_server.storage.read_ahead import MISSING, Prefetched
 from livecore_server.storage.schema import SQLITE, Dialect
 
 # Told of each committed board change: (board id, its new version, the player whose entry moved or None).
@@ -97,7 +98,6 @@ class SqlTransaction:
     provide the connection, the execution and the dialect fragments, and open the ports."""
 
     # Dialect fragments, set by each subclass.
-    GIFT_TIEBREAK: ClassVar[str]  # orders gifts sent in the same millisecond by insertion
     NOT_FANNED_OUT: ClassVar[str]  # outbox rows not fanned out yet
     INT_SUM: ClassVar[str]  # appended to SUM(...) of BIGINT amounts, so they come back as int
     SPENDERS_GROUP: ClassVar[str]  # spenders' GROUP BY, and HAVING the total >= ?
@@ -126,6 +126,8 @@ class SqlTransaction:
     execute: Callable[[str, Sequence[Any]], Cursor]
     executemany: Callable[[str, Iterable[Sequence[Any]]], Any]
 
+    # The tables the store's reads ahead read (its ReadAheads.tables).
+    read_ahead_tables: frozenset[str]
     # What was read ahead for the running write (or commit group), while it is still exact
     # (:mod:`.read_ahead`); a write that forgets exactly what it changes is running (:meth:`exactly`).
     prefetched: Prefetched | None = None
@@ -136,15 +138,19 @@ class SqlTransaction:
         table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""
         if self.prefetched is None or self._exact_write:
             return
-        if table is None or table in READ_AHEAD_TABLES:
+        if table is None or table in self.read_ahead_tables:
             self.prefetched = None
 
     def ahead(self, kind: str, key: tuple[str, str]) -> Any:
         """What was read ahead for this port read (it may be None: no such row), or MISSING."""
-        if self.prefetched is None:
+        prefetched = self.prefetched
+        if prefetched is None:
             return MISSING
-        found: Any = getattr(self.prefetched, kind).get(key, MISSING)
-        return found
+        if kind == "players":
+            return prefetched.players.get(key, MISSING)
+        if kind == "idempotency":
+            return prefetched.idempotency.get(key, MISSING)
+        return prefetched.found.get(kind, {}).get(key, MISSING)
 
     def player_ahead(self, player_id: str) -> Any:
         """The player read ahead with this id, or MISSING."""

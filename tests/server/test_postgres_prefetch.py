@@ -21,39 +21,50 @@ from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
 from livecore.commands import Runtime
-from livecore.commands.reads import GiftSendReads, Reads
+from livecore.commands.reads import Reads
 from livecore.economy.commands import server_adjust
 from livecore.errors import LivecoreError
 from livecore.friends import commands as friends_cmd
 from livecore.games import Game, ResourceType
 from livecore.gifts import commands as gifts_cmd
+from livecore.gifts.reads import GiftSendReads
 from livecore.gifts.rules import Gift, GiftStatus, SenderStats, SendRequest, stats_window
+from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore_server.areas import storage
 from livecore_server.economy.sql import SqlLedger
 from livecore_server.friends.sql import SqlFriendGraph
+from livecore_server.gifts import read_ahead as gift_reads
+from livecore_server.gifts.prefetched import GIFT_KEYS, STATS, Stats, gift_written, stats_for
 from livecore_server.gifts.sql import SqlGifts
 from livecore_server.manifest import parse_manifest
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_groups, postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.postgres_transaction import PostgresTransaction, _numbered
-from livecore_server.storage.read_ahead import READ_AHEAD_TABLES, Prefetched, Stats, stats_for
+from livecore_server.storage.read_ahead import Prefetched
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from tests.budget import examples
 from tests.kept import keep_every_event_in
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
 from tests.server.gift_support import Game as GiftGame
 from tests.waiting import until
-from livecore.gifts.settings import GIFTING_SETTINGS
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
-# The statements of postgres_prefetch a group reads ahead with, by name.
-READS_AHEAD = ("PLAYERS", "IDEMPOTENCY", "GIFT_KEYS", "PAIRS", "HOLDINGS")
+# The statements a group reads ahead with, by name: every write's (postgres_prefetch), a gift send's
+# (livecore_server/gifts/read_ahead.py).
+READS_AHEAD = {
+    "PLAYERS": postgres_prefetch.PLAYERS,
+    "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
+    "GIFT_KEYS": gift_reads.KEYS,
+    "PAIRS": gift_reads.PAIRS,
+    "HOLDINGS": gift_reads.COSTS,
+}
 
 
 def _stats(last: datetime | None, today: int = 3) -> Stats:
@@ -110,12 +121,14 @@ def _gift(sender: str, key: str) -> Gift:
 
 def test_a_gift_forgets_its_senders_statistics_and_keys_only() -> None:
     ahead = Prefetched(
-        gift_keys={("a", "k"): None, ("b", "k"): None},
-        stats={("a", "r"): _stats(None), ("a", "s"): _stats(None), ("b", "r"): _stats(None)},
+        found={
+            GIFT_KEYS: {("a", "k"): None, ("b", "k"): None},
+            STATS: {("a", "r"): _stats(None), ("a", "s"): _stats(None), ("b", "r"): _stats(None)},
+        }
     )
-    ahead.gift_written(_gift("a", "k"))
-    assert list(ahead.gift_keys) == [("b", "k")]
-    assert list(ahead.stats) == [("b", "r")]
+    gift_written(ahead, _gift("a", "k"))
+    assert list(ahead.of(GIFT_KEYS)) == [("b", "k")]
+    assert list(ahead.of(STATS)) == [("b", "r")]
 
 
 # --- On PostgreSQL, through the app ------------------------------------------------------------------
@@ -342,7 +355,7 @@ def _declared(w: _World) -> Reads:
     return Reads(
         players=tuple((GID, n) for n in NAMES),
         idempotency=tuple((SCOPE_KEY, k) for k in KEYS),
-        gift_sends=tuple(
+        areas=tuple(
             GiftSendReads((GID, s), (GID, r), "k1", "coins", since, day)
             for s in NAMES
             for r in NAMES
@@ -518,8 +531,8 @@ def test_reads_ahead_planned_on_empty_tables_look_rows_up_by_index() -> None:
     the game through the search-name index)."""
     with scratch_store() as store, store.connection() as conn:
         conn.execute("SET plan_cache_mode = force_generic_plan")
-        for name in READS_AHEAD:
-            statement = _numbered(getattr(postgres_prefetch, name).sql)
+        for name, read in READS_AHEAD.items():
+            statement = _numbered(read.sql)
             conn.execute(f"PREPARE {name} AS {statement}")
             conn.execute(f"EXECUTE {name} ('[]')")  # planned now, on empty tables
             plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN EXECUTE {name} ('[]')"))
@@ -535,7 +548,7 @@ def test_reads_ahead_are_planned_once() -> None:
     reads = Reads(
         players=(("g", "a"), ("g", "b")),
         idempotency=(("g:test:send", "k"),),
-        gift_sends=(GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),),
+        areas=(GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),),
     )
     runs = 20
     with scratch_store(pool_size=1) as store:
@@ -555,7 +568,7 @@ def test_reads_ahead_are_planned_once() -> None:
 @pytest.mark.parametrize(
     ("table", "forgets"),
     [
-        *((table, True) for table in sorted(READ_AHEAD_TABLES)),
+        *((table, True) for table in sorted(storage().read_aheads.tables)),
         ("outbox", False),
         ("ledger", False),
         ("merges", False),
