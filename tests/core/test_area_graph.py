@@ -132,8 +132,13 @@ def test_no_two_areas_import_each_other() -> None:
 
 #: The word of each area's names, with how many definitions may name it outside the area's packages: live
 #: events seat lobbies and teams, so an attempt's ``lobby_id`` and ``team_id`` are the events'.
-NAMED = {"guild": ("guilds", 0), "crate": ("crates", 0), "gift": ("gifts", 0), "lobby": ("lobbies", 10)}
-NAMED["team"] = ("teams", 10)
+NAMED = {
+    "guild": ("guilds", 0),
+    "crate": ("crates", 0),
+    "gift": ("gifts", 0),
+    "lobby": ("lobbies", 10),
+    "team": ("teams", 10),
+}
 #: The modules that list every area by design: the clients' facades and the simulation's player.
 FACADES = {
     "livecore_client/__init__.py",
