@@ -263,6 +263,12 @@ def test_an_area_name_that_does_not_import_is_a_plugin_error(tmp_path: Path) -> 
         make_app(tmp_path / "t.db", areas=("json",))  # a package that declares no area
 
 
+def test_an_area_of_one_module_is_served_from_its_package() -> None:
+    import studio_daily
+
+    assert plugins.load_area("studio_daily") is studio_daily.SERVER_AREA
+
+
 def test_the_manifest_names_each_problem_of_its_areas() -> None:
     with pytest.raises(ManifestError) as bad:
         parse_manifest(TEST_MANIFEST + '\n[plugins]\nareas = ["studio_quests", "no_such_area"]\n')
