@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 
+from livecore_server.simulate.gather import parts as built_in
 from livecore_server.simulate.section import Label, ReportPart, labeller
 
 
@@ -93,11 +94,7 @@ def to_json(report: dict[str, Any]) -> str:
 
 
 def _parts(parts: Sequence[ReportPart] | None) -> Sequence[ReportPart]:
-    if parts is not None:
-        return parts
-    from livecore_server.simulate.gather import parts as built_in
-
-    return built_in()
+    return parts if parts is not None else built_in()
 
 
 def to_html(report: dict[str, Any], parts: Sequence[ReportPart] | None = None) -> str:
