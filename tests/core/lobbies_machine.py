@@ -28,6 +28,7 @@ from livecore.games import Economy, GameSettings
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import live_events as cmd
+from livecore.live_events.commands.steps import Held
 from livecore.live_events.rules import WindowStatus
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies import commands as lobbies_cmd
@@ -105,7 +106,8 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
 
             def act(tx: Any) -> Any:
                 player = tx.players.get(self.scope.game_id, p)
-                answer = cmd.start(tx, self.rt, self.scope, player, key, context)
+                started = cmd.start(tx, self.rt, self.scope, player, key, context)
+                answer = started.record if isinstance(started, Held) else started  # a forming lobby's
                 seat = tx.lobbies.seat_in_window(answer.window_id, player.id)
                 return answer, seat
 

@@ -16,6 +16,7 @@ from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as cmd
+from livecore.live_events.commands.steps import Held
 from livecore.lobbies.rules import Lobby, LobbyStatus, Seat, SeatSource
 from livecore.players.commands import first_contact, load_game
 from livecore.players.identity import Identity
@@ -51,7 +52,9 @@ def _filled(store: Any) -> Runtime:
         game = load_game(tx, SCOPE)
         change(tx, rt, SCOPE, game, players[0], resource(game, "coins"), 100, Reason.SERVER_CREDIT)
         for key in ("race", "sprint"):
-            window = tx.windows.get(SCOPE.game_id, cmd.start(tx, rt, SCOPE, players[0], key, None).window_id)
+            started = cmd.start(tx, rt, SCOPE, players[0], key, None)
+            held = started.record if isinstance(started, Held) else started  # the lobby that forms
+            window = tx.windows.get(SCOPE.game_id, held.window_id)
             for n, player in enumerate(players):
                 number, seat = divmod(n, CAPACITY - 1)
                 lobby = Lobby(
