@@ -18,6 +18,7 @@ from livecore.commands import Runtime
 from livecore.games import Order
 from livecore.hashing import KeyedHasher
 from livecore.leaderboards.commands import record_score
+from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore.players.commands import first_contact, register
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
@@ -33,7 +34,6 @@ from livecore_server.storage.schema import POSTGRES, SQLITE
 from livecore_server.storage.server_store import ServerStore, ServerTransaction, open_store
 from livecore_server.storage.sqlite import SqliteStore
 from livecore_server.storage.sqlport import Insert
-from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 
 BATCH = 2_000
 
