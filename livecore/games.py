@@ -78,7 +78,7 @@ class RankBand:
     rewards: tuple[Entry, ...]
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen
 class SettingsKey(Generic[T_co]):
     """Names one area's settings within a game's (:meth:`GameSettings.of`), as ``store.tables_of`` names an
     area's tables: an area declares its key in ``livecore/<area>/settings.py``, beside its records, and its
@@ -86,11 +86,12 @@ class SettingsKey(Generic[T_co]):
 
     ``name`` is the section's key, under which the settings are stored as JSON; ``kind`` the type they are
     read back into (a record, or ``dict[str, <record>]`` for a table of named entries); ``default`` their
-    value in a game whose manifest has no such section (shared: never mutate it)."""
+    value in a game whose manifest has no such section (shared: never mutate it). Keys are equal by name, so
+    settings copied or unpickled still find theirs."""
 
     name: str
-    kind: Any
-    default: T_co
+    kind: Any = attrs.field(eq=False)
+    default: T_co = attrs.field(eq=False)
 
 
 def _by_key(given: Mapping[SettingsKey[Any], Any]) -> dict[SettingsKey[Any], Any]:

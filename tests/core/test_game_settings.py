@@ -3,6 +3,9 @@ read with ``GameSettings.of``, answering the area's default where the game's man
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.games import GameSettings
 from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
@@ -45,3 +48,10 @@ def test_the_manifest_reads_each_section_into_its_areas_key() -> None:
 
     assert settings.of(GUILD_SETTINGS) == GuildSettings(enabled=True, max_members=7)
     assert settings.of(GIFTING_SETTINGS) == GiftingSettings(enabled=True)
+
+
+def test_copied_or_unpickled_settings_still_read_their_sections() -> None:
+    settings = GameSettings(sections={GUILD_SETTINGS: GuildSettings(enabled=True)})
+
+    assert copy.deepcopy(settings).of(GUILD_SETTINGS) == GuildSettings(enabled=True)
+    assert pickle.loads(pickle.dumps(settings)).of(GUILD_SETTINGS) == GuildSettings(enabled=True)
