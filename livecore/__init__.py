@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import Code, LivecoreError
 
 if TYPE_CHECKING:
     from livecore.simulation import Simulation
 
 __version__ = "0.1.0"
 
-__all__ = ["ErrorCode", "LivecoreError", "Simulation", "__version__"]
+__all__ = ["Code", "LivecoreError", "Simulation", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

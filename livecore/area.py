@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.api.route import Route
-from livecore.errors import Code, ErrorCode
+from livecore.errors import Code
 from livecore.schedule import Job
 from livecore.section import Section
 from livecore.webhooks.payload import WebhookPayload
@@ -86,8 +86,9 @@ class Area:
 
     - ``routes``: its routes, mounted and listed in this order, after the areas before it;
     - ``webhooks``: the payload classes of the kinds it emits;
-    - ``errors``: the error codes it adds to the table, each with its HTTP status (the built-in areas'
-      codes are the contract's table, :class:`livecore.errors.ErrorCode`);
+    - ``errors``: the error codes it adds to the table, each a :class:`~livecore.errors.Code` with its
+      HTTP status and meaning, declared in its package (``livecore/<area>/errors.py`` for a built-in
+      area, beside the exception each raises);
     - ``jobs``: its scheduled work (:mod:`livecore.schedule`);
     - ``tables``: builds its tables in the in-memory store, once per store (``store.tables[<name>]``; a
       built-in area's, typed, ``store.tables_of(GuildTables)``);
@@ -115,8 +116,6 @@ class Area:
       registered after those it builds on;
     - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
       samples as an empty object);
-    - ``error_meanings``: what each built-in code it owns means, for the reference's error table (an
-      area's own :class:`~livecore.errors.Code` carries its meaning);
     - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, by the
       reference page that describes them.
     """
@@ -141,11 +140,10 @@ class Area:
     merge: MergeStep | None = None
     erase: EraseStep | None = None
     #: The path parameters that name its records, with the code a record the caller may not see is
-    #: refused with (``{"guildId": ErrorCode.GUILD_NOT_FOUND}``); a route may name its own
+    #: refused with (``{"guildId": GUILD_NOT_FOUND}``); a route may name its own
     #: (``Route.record_ids``).
-    record_ids: Mapping[str, ErrorCode | Code] = attrs.field(factory=dict)
+    record_ids: Mapping[str, Code] = attrs.field(factory=dict)
     id_prefixes: tuple[str, ...] = ()
     samples: tuple[WebhookPayload, ...] = ()
-    error_meanings: Mapping[ErrorCode | Code, str] = attrs.field(factory=dict)
     #: Called when the reference is rendered, so the rows read the constants as they are then.
     limits: Callable[[], Mapping[str, Sequence[tuple[str, str]]]] = dict

@@ -15,7 +15,7 @@ from livecore.api.system import SYSTEM
 from livecore.area import Area
 from livecore.crates.area import AREA as CRATES
 from livecore.economy.area import AREA as ECONOMY
-from livecore.errors import STATUS, Code, ErrorCode
+from livecore.errors import Code
 from livecore.friends.area import AREA as FRIENDS
 from livecore.gifts.area import AREA as GIFTS
 from livecore.grants.area import AREA as GRANTS
@@ -65,7 +65,7 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
     each area comes after those it builds on."""
     areas = (*BUILT_IN, *extra)
     claimed: dict[tuple[str, str], str] = {}
-    shared = {"error code": {code.value for code in STATUS}, "id prefix": {prefix.value for prefix in Prefix}}
+    shared = {"id prefix": {prefix.value for prefix in Prefix}}
 
     def claim(what: str, name: str, area: Area) -> None:
         other = claimed.setdefault((what, name), area.name)
@@ -85,8 +85,6 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             claim("webhook sample", sample.KIND, area)
         for code in area.errors:
             claim("error code", code.value, area)
-        for meant in area.error_meanings:
-            claim("error meaning", meant.value, area)
         for port in area.ports:
             claim("port", port, area)
         for prefix in area.id_prefixes:
@@ -165,14 +163,6 @@ def webhook_samples(areas: Sequence[Area] = BUILT_IN) -> dict[str, WebhookPayloa
     return {sample.KIND: sample for area in areas for sample in area.samples}
 
 
-def error_meanings(areas: Sequence[Area] = BUILT_IN) -> dict[ErrorCode | Code, str]:
-    """What each code means, as the area that owns it declares: a built-in code's in
-    :attr:`livecore.area.Area.error_meanings`, an area's own :class:`~livecore.errors.Code` with itself."""
-    meanings: dict[ErrorCode | Code, str] = {c: c.meaning for area in areas for c in area.errors if c.meaning}
-    meanings.update((code, meaning) for area in areas for code, meaning in area.error_meanings.items())
-    return meanings
-
-
 def limits(areas: Sequence[Area] = BUILT_IN) -> dict[str, list[tuple[str, str]]]:
     """The limits the areas declare (:attr:`livecore.area.Area.limits`), by page, in the areas' order."""
     by_page: dict[str, list[tuple[str, str]]] = {}
@@ -194,13 +184,14 @@ def checks(areas: Sequence[Area] = BUILT_IN) -> Checks:
     return Checks((area.hooks for area in areas if area.hooks is not None), specs.values())
 
 
-def record_ids(areas: Sequence[Area] = BUILT_IN) -> dict[str, ErrorCode | Code]:
+def record_ids(areas: Sequence[Area] = BUILT_IN) -> dict[str, Code]:
     """Every path parameter that names a record, with its not-found code."""
     return {param: code for area in areas for param, code in area.record_ids.items()}
 
 
 def error_codes(areas: Sequence[Area] = BUILT_IN) -> tuple[Code, ...]:
-    """The codes the areas add to the contract's table (:class:`livecore.errors.ErrorCode`)."""
+    """Every error code of the areas, each as the area that owns it declares it (the generic ones are the
+    system area's), in the areas' order: the reference's table of codes."""
     return tuple(code for area in areas for code in area.errors)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError, invalid_request
 from livecore.limits import Text
 
 TTL = timedelta(hours=24)
@@ -74,7 +74,7 @@ def check_replay(stored: StoredResponse | None, fp: str, now: datetime) -> Store
         return None
     if stored.fingerprint != fp:
         raise LivecoreError(
-            ErrorCode.IDEMPOTENCY_CONFLICT,
+            IDEMPOTENCY_CONFLICT,
             "This idempotency key was used with a different request.",
             {"idempotencyKey": stored.key},
         )

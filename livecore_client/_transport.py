@@ -31,7 +31,7 @@ import orjson
 import livecore
 from livecore.api.convert import response_converter, unstructure, unstructure_query
 from livecore.api.route import Auth, Idempotency, Route
-from livecore.errors import LivecoreError
+from livecore.errors import Code, LivecoreError
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 
 from .errors import (
@@ -64,7 +64,7 @@ class Call(Generic[T]):
     player_secret: str | None = None
     # A 2xx answer in the error envelope that is a success of its own (202 ``lobby_forming``): its code
     # and the model its ``details`` read into. Any other 2xx envelope still raises.
-    accepted: tuple[str, type[T]] | None = None
+    accepted: tuple[Code, type[T]] | None = None
     # A route whose one wire model holds one of two answers told apart by status (a guild join: 200 the
     # seat, 201 the join request): the other answer's status and the model its ``data`` reads into;
     # ``response`` then reads every other status. Both models are made of the route model's fields.
@@ -244,7 +244,7 @@ def parse_response(
     status: int,
     headers: Mapping[str, str],
     content: bytes,
-    accepted: tuple[str, type[T]] | None = None,
+    accepted: tuple[Code, type[T]] | None = None,
     variant: tuple[int, type[T]] | None = None,
 ) -> T:
     """The model inside ``data`` of a 2xx answer (the ``variant`` model for its status; inside
@@ -259,7 +259,7 @@ def parse_response(
     # The 202 lobby_forming answer is an error envelope too, so the body decides, not the status.
     if not 200 <= status < 300 or is_envelope:
         error = error_from_response(status, headers, payload, content.decode("utf-8", "replace"))
-        if accepted is None or not 200 <= status < 300 or error.code != accepted[0]:
+        if accepted is None or not 200 <= status < 300 or error.code != accepted[0].value:
             raise error
         return _structure(error.details or {}, accepted[1], status, headers, content)
     if response is type(None):
@@ -346,7 +346,7 @@ def send_sync(
     request: PreparedRequest,
     response: type[T],
     policy: RetryPolicy,
-    accepted: tuple[str, type[T]] | None = None,
+    accepted: tuple[Code, type[T]] | None = None,
     variant: tuple[int, type[T]] | None = None,
 ) -> T:
     def once() -> T:
@@ -369,7 +369,7 @@ async def send_async(
     request: PreparedRequest,
     response: type[T],
     policy: RetryPolicy,
-    accepted: tuple[str, type[T]] | None = None,
+    accepted: tuple[Code, type[T]] | None = None,
     variant: tuple[int, type[T]] | None = None,
 ) -> T:
     async def once() -> T:

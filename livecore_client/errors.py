@@ -20,190 +20,62 @@ from typing import Any
 
 import httpx
 
+from livecore import exceptions
+from livecore.crates import errors as crates
+from livecore.crates.errors import *  # noqa: F403
+from livecore.economy import errors as economy
+from livecore.economy.errors import *  # noqa: F403
+from livecore.exceptions import *  # noqa: F403
 from livecore.exceptions import _BY_CODE as _BY_CODE
 from livecore.exceptions import REQUEST_ID_HEADER as REQUEST_ID_HEADER
-from livecore.exceptions import (
-    AlreadyFriendsError,
-    AlreadyInGuildError,
-    AlreadyOnTeamError,
-    AntiCheatRejectedError,
-    ApiKeyNotFoundError,
-    AttemptInProgressError,
-    AttemptNotFoundError,
-    AttemptNotInProgressError,
-    AuthenticationError,
-    CannotFriendSelfError,
-    ConflictError,
-    CrateMustBeOpenedError,
-    CsrfInvalidError,
-    DashboardOnlyError,
-    DeliveryNotFoundError,
-    EventNotFoundError,
-    EventNotOpenError,
-    FriendCodeInvalidError,
-    FriendLimitReachedError,
-    FriendRequestNotFoundError,
-    GiftAlreadyClaimedError,
-    GiftAmountInvalidError,
-    GiftCooldownError,
-    GiftExpiredError,
-    GiftingDisabledError,
-    GiftInsufficientBalanceError,
-    GiftLimitReachedError,
-    GiftNotAllowedError,
-    GiftNotFoundError,
-    GiftNotFriendsError,
-    GoneError,
-    GrantAlreadyClaimedError,
-    GrantExpiredError,
-    GrantNotFoundError,
-    GuildDisbandedError,
-    GuildFullError,
-    GuildMemberNotFoundError,
-    GuildNameRejectedError,
-    GuildNameTakenError,
-    GuildNotFoundError,
-    GuildPermissionDeniedError,
-    GuildsDisabledError,
-    HelpCooldownError,
-    HelpRequestClosedError,
-    HelpRequestNotFoundError,
-    HelpRequestOpenError,
-    IdempotencyConflictError,
-    InsufficientBalanceError,
-    InsufficientEntryCostError,
-    InsufficientQuantityError,
-    InternalServerError,
-    InvalidMergeError,
-    InvalidRequestError,
-    InviteExpiredError,
-    InviteNotFoundError,
-    InvitePendingError,
-    JoinRequestNotFoundError,
-    JoinRequestPendingError,
-    LeaderboardNotFoundError,
-    LivecoreAPIError,
-    LivecoreClientError,
-    LobbyNotFoundError,
-    LockedElsewhereError,
-    MaxAttemptsReachedError,
-    NotACrateError,
-    NotBlockedError,
-    NotFoundError,
-    NotFriendsError,
-    NotInGuildError,
-    PermissionDeniedError,
-    PersonalKeyNotFoundError,
-    PlayerAlreadyRegisteredError,
-    PlayerBannedError,
-    PlayerBlockedError,
-    PlayerNotFoundError,
-    PlayerSecretInvalidError,
-    RateLimitError,
-    ResourceNotFoundError,
-    RewardsAlreadyGrantedError,
-    StudioManagedEconomyError,
-    SystemResourceLockedError,
-    TeamNotFoundError,
-    UnknownCurrencyError,
-    UnprocessableEntityError,
-    WebhookEndpointNotFoundError,
-    retry_after_seconds,
-)
-from livecore.exceptions import error_class as error_class
+from livecore.exceptions import LivecoreAPIError, LivecoreClientError, error_class
+from livecore.friends import errors as friends
+from livecore.friends.errors import *  # noqa: F403
+from livecore.gifts import errors as gifts
+from livecore.gifts.errors import *  # noqa: F403
+from livecore.grants import errors as grants
+from livecore.grants.errors import *  # noqa: F403
+from livecore.guilds import errors as guilds
+from livecore.guilds.errors import *  # noqa: F403
+from livecore.live_events import errors as live_events
+from livecore.live_events.errors import *  # noqa: F403
+from livecore.lobbies import errors as lobbies
+from livecore.lobbies.errors import *  # noqa: F403
+from livecore.operators import errors as operators
+from livecore.operators.errors import *  # noqa: F403
+from livecore.player_tools import errors as player_tools
+from livecore.player_tools.errors import *  # noqa: F403
+from livecore.players import errors as players
+from livecore.players.errors import *  # noqa: F403
+from livecore.purchases import errors as purchases
+from livecore.purchases.errors import *  # noqa: F403
+from livecore.teams import errors as teams
+from livecore.teams.errors import *  # noqa: F403
 
+# The core's classes, then each area's by its module's ``__all__``: a class an area adds is exported with
+# no line here. The embedded side's own functions stay the core's.
 __all__ = [
     "APIConnectionError",
     "APIResponseValidationError",
     "APITimeoutError",
-    "AlreadyFriendsError",
-    "AlreadyInGuildError",
-    "AlreadyOnTeamError",
-    "AntiCheatRejectedError",
-    "ApiKeyNotFoundError",
-    "AttemptInProgressError",
-    "AttemptNotFoundError",
-    "AttemptNotInProgressError",
-    "AuthenticationError",
-    "CannotFriendSelfError",
-    "ConflictError",
-    "CrateMustBeOpenedError",
-    "CsrfInvalidError",
-    "DashboardOnlyError",
-    "DeliveryNotFoundError",
-    "EventNotFoundError",
-    "EventNotOpenError",
-    "FriendCodeInvalidError",
-    "FriendLimitReachedError",
-    "FriendRequestNotFoundError",
-    "GiftAlreadyClaimedError",
-    "GiftAmountInvalidError",
-    "GiftCooldownError",
-    "GiftExpiredError",
-    "GiftInsufficientBalanceError",
-    "GiftLimitReachedError",
-    "GiftNotAllowedError",
-    "GiftNotFoundError",
-    "GiftNotFriendsError",
-    "GiftingDisabledError",
-    "GoneError",
-    "GrantAlreadyClaimedError",
-    "GrantExpiredError",
-    "GrantNotFoundError",
-    "GuildDisbandedError",
-    "GuildFullError",
-    "GuildMemberNotFoundError",
-    "GuildNameRejectedError",
-    "GuildNameTakenError",
-    "GuildNotFoundError",
-    "GuildPermissionDeniedError",
-    "GuildsDisabledError",
-    "HelpCooldownError",
-    "HelpRequestClosedError",
-    "HelpRequestNotFoundError",
-    "HelpRequestOpenError",
-    "IdempotencyConflictError",
-    "InsufficientBalanceError",
-    "InsufficientEntryCostError",
-    "InsufficientQuantityError",
-    "InternalServerError",
-    "InvalidMergeError",
-    "InvalidRequestError",
-    "InviteExpiredError",
-    "InviteNotFoundError",
-    "InvitePendingError",
-    "JoinRequestNotFoundError",
-    "JoinRequestPendingError",
-    "LeaderboardNotFoundError",
-    "LivecoreAPIError",
-    "LivecoreClientError",
-    "LobbyNotFoundError",
-    "LockedElsewhereError",
-    "MaxAttemptsReachedError",
-    "NotACrateError",
-    "NotBlockedError",
-    "NotFoundError",
-    "NotFriendsError",
-    "NotInGuildError",
-    "PermissionDeniedError",
-    "PersonalKeyNotFoundError",
-    "PlayerAlreadyRegisteredError",
-    "PlayerBannedError",
-    "PlayerBlockedError",
-    "PlayerNotFoundError",
-    "PlayerSecretInvalidError",
-    "RateLimitError",
-    "ResourceNotFoundError",
-    "RewardsAlreadyGrantedError",
-    "StudioManagedEconomyError",
-    "SystemResourceLockedError",
-    "TeamNotFoundError",
-    "UnknownCurrencyError",
-    "UnprocessableEntityError",
-    "WebhookEndpointNotFoundError",
     "error_from_response",
-    "retry_after_seconds",
 ]
+__all__ += exceptions.__all__
+__all__.remove("api_error")
+__all__.remove("error_class")
+__all__ += players.__all__
+__all__ += economy.__all__
+__all__ += grants.__all__
+__all__ += crates.__all__
+__all__ += friends.__all__
+__all__ += gifts.__all__
+__all__ += player_tools.__all__
+__all__ += purchases.__all__
+__all__ += live_events.__all__
+__all__ += lobbies.__all__
+__all__ += teams.__all__
+__all__ += guilds.__all__
+__all__ += operators.__all__
 
 
 class APIConnectionError(LivecoreClientError):

@@ -24,7 +24,7 @@ import ipaddress
 import re
 from typing import TYPE_CHECKING
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import RATE_LIMITED, LivecoreError
 from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, Bucket, Decision, decide, refill
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def rate_limited(decision: Decision, headers: dict[str, str]) -> LivecoreError:
     own = decision.headers()
     headers.update(own)
     return LivecoreError(
-        ErrorCode.RATE_LIMITED,
+        RATE_LIMITED,
         "Too many failed authentications from this address; retry after the Retry-After delay.",
         headers=own,
     )

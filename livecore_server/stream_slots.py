@@ -17,7 +17,7 @@ import asyncio
 import secrets
 import time
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import RATE_LIMITED, LivecoreError
 from livecore.ratelimit import OPEN_STREAMS_PER_KEY, BucketName
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
@@ -53,7 +53,7 @@ class StreamSlots:
         if held + self.others.get(key.id, 0) >= cap:
             headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
             raise LivecoreError(
-                ErrorCode.RATE_LIMITED,
+                RATE_LIMITED,
                 f"This API key holds {cap:,} open streams, its most; close one first.",
                 {"openStreams": cap},
             )

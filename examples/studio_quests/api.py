@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 import attrs
 
 from livecore.api.route import PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route, server_route
-from livecore.errors import ErrorCode
+from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.grants.api import GrantView
+from livecore.players.errors import PLAYER_NOT_FOUND
 from studio_quests import rules
 from studio_quests.rules import QUEST_ALREADY_CHECKED_IN, QUESTS_NOT_CONFIGURED, QuestState
 
@@ -76,7 +77,7 @@ SDK_CHECK_IN = player_route(
         *PLAYER_WRITE_ERRORS,
         QUEST_ALREADY_CHECKED_IN,
         QUESTS_NOT_CONFIGURED,
-        ErrorCode.RESOURCE_NOT_FOUND,
+        RESOURCE_NOT_FOUND,
     ),
 )
 
@@ -95,7 +96,7 @@ SERVER_READ = server_route(
     "/players/{externalId}/quests",
     "A player's daily check-in, as the player reads it.",
     QuestResponse,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 ROUTES = (SDK_CHECK_IN, SDK_READ, SERVER_READ)

@@ -42,7 +42,18 @@ from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
-from livecore.errors import Code, ErrorCode, status_of
+from livecore.errors import (
+    IDEMPOTENCY_CONFLICT,
+    INVALID_API_KEY,
+    INVALID_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    PAYLOAD_TOO_LARGE,
+    PERMISSION_DENIED,
+    RATE_LIMITED,
+    UNSUPPORTED_MEDIA_TYPE,
+    Code,
+)
 from livecore.idempotency import BODY_FIELD, KEY
 from livecore.limits import (
     ANY_TEXT,
@@ -57,6 +68,7 @@ from livecore.limits import (
     count_of,
     rule_of,
 )
+from livecore.players.errors import PLAYER_SECRET_INVALID
 from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
@@ -392,9 +404,9 @@ def _body_key_required(route: Route) -> bool:
 
 #: What every path answers a method it does not serve (or a path parameter naming the literal path beside
 #: it): a document has no place for a path's own answers, so each of its operations lists it.
-EVERY_PATH: tuple[ErrorCode, ...] = (ErrorCode.METHOD_NOT_ALLOWED,)
+EVERY_PATH: tuple[Code, ...] = (METHOD_NOT_ALLOWED,)
 #: What every route that reads a body (any method but GET) answers a body over 1 MiB or not JSON.
-EVERY_BODY: tuple[ErrorCode, ...] = (ErrorCode.PAYLOAD_TOO_LARGE, ErrorCode.UNSUPPORTED_MEDIA_TYPE)
+EVERY_BODY: tuple[Code, ...] = (PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE)
 
 
 def _error_codes(route: Route, *, every_route: bool = False) -> dict[int, list[str]]:
@@ -403,21 +415,21 @@ def _error_codes(route: Route, *, every_route: bool = False) -> dict[int, list[s
     reference says once for all routes (docs/reference/conventions.md#errors)."""
     codes: dict[int, list[str]] = {}
 
-    def add(code: ErrorCode | Code) -> None:
-        listed = codes.setdefault(status_of(code), [])
+    def add(code: Code) -> None:
+        listed = codes.setdefault(code.status, [])
         if code.value not in listed:
             listed.append(code.value)
 
-    add(ErrorCode.INVALID_REQUEST)
+    add(INVALID_REQUEST)
     if route.auth is not Auth.PUBLIC:
-        add(ErrorCode.INVALID_API_KEY)
+        add(INVALID_API_KEY)
         if route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER):
-            add(ErrorCode.PLAYER_SECRET_INVALID)
-        add(ErrorCode.PERMISSION_DENIED)
-    add(ErrorCode.NOT_FOUND)
+            add(PLAYER_SECRET_INVALID)
+        add(PERMISSION_DENIED)
+    add(NOT_FOUND)
     if route.idempotency is not Idempotency.NONE:
-        add(ErrorCode.IDEMPOTENCY_CONFLICT)
-    add(ErrorCode.RATE_LIMITED)
+        add(IDEMPOTENCY_CONFLICT)
+    add(RATE_LIMITED)
     for code in route.errors:
         add(code)
     if every_route:

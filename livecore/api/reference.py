@@ -15,8 +15,8 @@ Blocks (the text after ``generated:``):
 - ``schemas PAGE``: the nested models first reached from PAGE's routes (in :data:`AREAS` order); other
   pages link to them there.
 - ``route-index``: one row per route, linking to its page.
-- ``errors``: every code of :class:`livecore.errors.ErrorCode`, then the codes the areas add, with its
-  status and the meaning its area declares (:attr:`livecore.area.Area.error_meanings`).
+- ``errors``: every code the areas declare (:attr:`livecore.area.Area.errors`: the generic ones first, the
+  system area's), in the areas' order, with its status and meaning.
 - ``limits``: the limits the areas declare (:attr:`livecore.area.Area.limits`).
 - ``webhook KIND``: the payload fields of one webhook kind; ``webhook-schemas``: models nested in
   payloads that no route reaches.
@@ -57,7 +57,7 @@ from livecore.api.openapi import (
 )
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.area import Area
-from livecore.errors import Code, ErrorCode, status_of
+from livecore.errors import Code
 from livecore.hooks import PROJECT
 from livecore.limits import duration
 from livecore.schedule import Job
@@ -425,24 +425,20 @@ def _route_index(ctx: _Context) -> str:
     return "\n".join(rows)
 
 
-def _error_rows(codes: Sequence[ErrorCode | Code], registered: Sequence[Area]) -> str:
-    """The table of ``codes``, each with its status and the meaning its area declares; a code without
-    one stops the generator."""
-    meanings = areas.error_meanings(registered)
-    missing_meaning = [code.value for code in codes if code not in meanings]
+def _error_rows(codes: Sequence[Code]) -> str:
+    """The table of ``codes``, each with its status and meaning; a code without a meaning stops the
+    generator."""
+    missing_meaning = [code.value for code in codes if not code.meaning]
     if missing_meaning:
-        raise ValueError(
-            f"error codes without a meaning in their area (Area.error_meanings, Code.meaning): "
-            f"{missing_meaning}"
-        )
+        raise ValueError(f"error codes without a meaning (Code.meaning): {missing_meaning}")
     rows = ["| Code | Status | Meaning |", "|---|---|---|"]
-    rows.extend(f"| `{code.value}` | {status_of(code)} | {meanings[code]} |" for code in codes)
+    rows.extend(f"| `{code.value}` | {code.status} | {code.meaning} |" for code in codes)
     return "\n".join(rows)
 
 
 def _errors_block(registered: Sequence[Area] = areas.BUILT_IN) -> str:
-    """The contract's codes in their order, then the codes the areas add, each with its area's meaning."""
-    return _error_rows((*ErrorCode, *areas.error_codes(registered)), registered)
+    """Every code of the areas, in their order."""
+    return _error_rows(areas.error_codes(registered))
 
 
 def _limits_block() -> str:
@@ -561,7 +557,7 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
         parts.append("No webhook kinds.")
     codes = [code for area in own for code in area.errors]
     parts.append("## Error codes")
-    parts.append(_error_rows(codes, own) if codes else "No error codes of their own.")
+    parts.append(_error_rows(codes) if codes else "No error codes of their own.")
     checks = [(area.name, check) for area in own for check in _checks_of(area.hooks)]
     parts.append("## Checks on built-in commands")
     parts.append(

@@ -17,8 +17,9 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import Code, ErrorCode
+from livecore.errors import Code
 from livecore.operators.rules import Action
+from livecore.players.errors import PLAYER_BANNED, PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.ratelimit import BucketName
 from livecore.scope import Permission
 
@@ -91,10 +92,10 @@ class Route:
     idempotent_on: str | None = None
     test_only: bool = False  # test-environment key only; a live key gets 403
     deprecated: Deprecation | None = None
-    errors: tuple[ErrorCode | Code, ...] = ()
+    errors: tuple[Code, ...] = ()
     # Record ids of the path whose not-found code is the route's own rather than the one the server gives
     # that name (``requestId`` names a friend request, a guild's join request or a help request).
-    record_ids: tuple[tuple[str, ErrorCode | Code], ...] = ()
+    record_ids: tuple[tuple[str, Code], ...] = ()
     # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()
@@ -152,8 +153,8 @@ def literal_rivals(path: str, paths: Iterable[str]) -> dict[str, tuple[str, ...]
 #: Where every player-scoped route lives.
 PLAYER_PATH = "/players/{externalId}"
 #: What a player-scoped client read and write can fail with.
-PLAYER_READ_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND)
-PLAYER_WRITE_ERRORS = (ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_BANNED, ErrorCode.PLAYER_NOT_FOUND)
+PLAYER_READ_ERRORS = (PLAYER_SECRET_INVALID, PLAYER_NOT_FOUND)
+PLAYER_WRITE_ERRORS = (PLAYER_SECRET_INVALID, PLAYER_BANNED, PLAYER_NOT_FOUND)
 
 
 def player_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:

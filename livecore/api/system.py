@@ -12,7 +12,7 @@ from livecore.api.route import Auth, Route, Surface
 from livecore.area import Area
 from livecore.crates import rules as crates
 from livecore.economy import rules as economy
-from livecore.errors import Code, ErrorCode
+from livecore.errors import GENERIC, NOT_FOUND
 from livecore.limits import Range, duration, limited
 from livecore.operators import rules as operators
 from livecore.ratelimit import DEFAULT_LIMITS, BucketName
@@ -81,32 +81,10 @@ CLOCK_ADVANCE = Route(
     request=ClockAdvanceRequest,
     response=ClockAdvanceResponse,
     test_only=True,
-    errors=(ErrorCode.NOT_FOUND,),
+    errors=(NOT_FOUND,),
 )
 
 ROUTES = (HEALTH, PING, CLOCK_ADVANCE)
-
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.INVALID_REQUEST: "The body, query or a header failed validation; `details.fields` names each "
-    "offending field by its wire path.",
-    ErrorCode.INVALID_API_KEY: "The API key is missing, unknown or revoked.",
-    ErrorCode.PERMISSION_DENIED: "The key's permission set does not fit the surface, or a test-only route "
-    "or option was called with a live key.",
-    ErrorCode.NOT_FOUND: "No such route, or a record id in the path names nothing the caller may see.",
-    ErrorCode.METHOD_NOT_ALLOWED: "The path exists but not with this method (see the `Allow` header).",
-    ErrorCode.PAYLOAD_TOO_LARGE: "The body is over 1 MiB.",
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE: "A body that is not `application/json`.",
-    ErrorCode.REQUEST_TIMEOUT: "The body did not arrive within the server's body timeout (30 s unless "
-    "the operator changed it); the connection is closed.",
-    ErrorCode.RATE_LIMITED: "The key's bucket is empty, or too many wrong player secrets came for this "
-    "player from this address; `Retry-After` says when to retry.",
-    ErrorCode.IDEMPOTENCY_CONFLICT: "The idempotency key was used before with a different request, or that "
-    "request is still in flight.",
-    ErrorCode.INTERNAL_ERROR: "A fault of the service; quote the `X-Request-Id`.",
-    ErrorCode.STORAGE_UNAVAILABLE: "The server cannot write to its database: its SQLite file was moved, "
-    "deleted or replaced while it ran (the server logs why). Nothing was applied; the operator restarts it.",
-    ErrorCode.CONFLICT: "The request conflicts with the record's current state.",
-}
 
 
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
@@ -180,6 +158,6 @@ SYSTEM = Area(
     summary="The service itself: health, ping, and the test environment's clock.",
     page="conventions",
     routes=(HEALTH, PING, CLOCK_ADVANCE),
-    error_meanings=_MEANINGS,
+    errors=GENERIC,
     limits=_limits,
 )

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 import attrs
 
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
-from livecore.errors import ErrorCode
+from livecore.crates.errors import NOT_A_CRATE
+from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.grants.api import GrantView
+from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED, GRANT_NOT_FOUND
 
 if TYPE_CHECKING:
     from livecore.crates.commands import Opened
@@ -38,12 +40,12 @@ SDK_OPEN_CRATE = Route(
     idempotency=Idempotency.OPTIONAL,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.GRANT_NOT_FOUND,
-        ErrorCode.NOT_A_CRATE,
-        ErrorCode.GRANT_ALREADY_CLAIMED,
-        ErrorCode.GRANT_EXPIRED,
+        GRANT_NOT_FOUND,
+        NOT_A_CRATE,
+        GRANT_ALREADY_CLAIMED,
+        GRANT_EXPIRED,
         # The crate's kind was removed from the manifest since the grant was created.
-        ErrorCode.RESOURCE_NOT_FOUND,
+        RESOURCE_NOT_FOUND,
     ),
 )
 

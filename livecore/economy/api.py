@@ -7,10 +7,18 @@ from typing import Any
 import attrs
 
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.economy.errors import (
+    INSUFFICIENT_BALANCE,
+    INSUFFICIENT_QUANTITY,
+    RESOURCE_NOT_FOUND,
+    STUDIO_MANAGED_ECONOMY,
+    SYSTEM_RESOURCE_LOCKED,
+)
 from livecore.economy.rules import AMOUNT
-from livecore.errors import ErrorCode
+from livecore.errors import Code
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, limited
+from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 
 
 @attrs.frozen
@@ -89,9 +97,9 @@ class ItemAdjustResponse:
 
 _SPEND_ERRORS = (
     *PLAYER_WRITE_ERRORS,
-    ErrorCode.RESOURCE_NOT_FOUND,
-    ErrorCode.SYSTEM_RESOURCE_LOCKED,
-    ErrorCode.STUDIO_MANAGED_ECONOMY,
+    RESOURCE_NOT_FOUND,
+    SYSTEM_RESOURCE_LOCKED,
+    STUDIO_MANAGED_ECONOMY,
 )
 
 
@@ -103,7 +111,7 @@ SDK_WALLET = Route(
     summary="The player's currency balances (every declared currency; 0 when never earned).",
     auth=Auth.PLAYER,
     response=WalletResponse,
-    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(PLAYER_SECRET_INVALID, PLAYER_NOT_FOUND),
 )
 
 
@@ -118,7 +126,7 @@ SDK_WALLET_DEBIT = Route(
     response=WalletAdjustResponse,
     idempotency=Idempotency.OPTIONAL,
     body_idempotency_field=True,
-    errors=(*_SPEND_ERRORS, ErrorCode.INSUFFICIENT_BALANCE),
+    errors=(*_SPEND_ERRORS, INSUFFICIENT_BALANCE),
 )
 
 
@@ -130,7 +138,7 @@ SDK_INVENTORY = Route(
     summary="The player's items with their parameters, and the system items sessions and login_streak.",
     auth=Auth.PLAYER,
     response=InventoryResponse,
-    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(PLAYER_SECRET_INVALID, PLAYER_NOT_FOUND),
 )
 
 
@@ -145,15 +153,15 @@ SDK_INVENTORY_CONSUME = Route(
     response=ItemAdjustResponse,
     idempotency=Idempotency.OPTIONAL,
     body_idempotency_field=True,
-    errors=(*_SPEND_ERRORS, ErrorCode.INSUFFICIENT_QUANTITY),
+    errors=(*_SPEND_ERRORS, INSUFFICIENT_QUANTITY),
 )
 
 
-_ADJUST_ERRORS = (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.RESOURCE_NOT_FOUND, ErrorCode.SYSTEM_RESOURCE_LOCKED)
+_ADJUST_ERRORS = (PLAYER_NOT_FOUND, RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED)
 
 
 def _server_adjust(
-    name: str, path: str, summary: str, request: type, response: type, *extra: ErrorCode
+    name: str, path: str, summary: str, request: type, response: type, *extra: Code
 ) -> Route:
     return Route(
         name=name,
@@ -184,7 +192,7 @@ SERVER_INVENTORY_REVOKE = _server_adjust(
     "Remove items (atomic decrement); 409 when the player holds fewer.",
     SpendItemRequest,
     ItemAdjustResponse,
-    ErrorCode.INSUFFICIENT_QUANTITY,
+    INSUFFICIENT_QUANTITY,
 )
 
 
@@ -203,7 +211,7 @@ SERVER_WALLET_DEBIT = _server_adjust(
     "Take currency; 409 when the balance is insufficient.",
     AdjustWalletRequest,
     WalletAdjustResponse,
-    ErrorCode.INSUFFICIENT_BALANCE,
+    INSUFFICIENT_BALANCE,
 )
 
 ROUTES = (

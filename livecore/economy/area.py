@@ -8,11 +8,11 @@ from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.economy import api, samples
 from livecore.economy import rules as economy
+from livecore.economy.errors import CODES
 from livecore.economy.manifest import RESOURCES
 from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX, fold_holdings
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
-from livecore.errors import Code, ErrorCode
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -22,18 +22,6 @@ def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: P
     """The source's holdings add to the target's."""
     held = fold_holdings(tx.ledger.holdings(source.id), tx.ledger.holdings(target.id))
     tx.ledger.move(source.id, target.id, held)
-
-
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.SYSTEM_RESOURCE_LOCKED: "A manual change to the system items `sessions` or `login_streak`.",
-    ErrorCode.RESOURCE_NOT_FOUND: "The key is not a resource of that type in the game.",
-    ErrorCode.INSUFFICIENT_BALANCE: "The debit would take the balance below zero.",
-    ErrorCode.INSUFFICIENT_QUANTITY: (
-        "The consume or revoke would take the quantity below zero, or an operator edits the attributes of"
-        " an item the player holds none of."
-    ),
-    ErrorCode.STUDIO_MANAGED_ECONOMY: "A client debit or consume in a game whose studio manages the economy.",
-}
 
 
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
@@ -57,7 +45,7 @@ AREA = Area(
         InventoryChanged,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     id_prefixes=(LEDGER_ENTRY_ID_PREFIX,),
     tables=EconomyTables,

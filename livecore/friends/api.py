@@ -12,10 +12,21 @@ import attrs
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
 from livecore.api.views import Counterparty, Direction, IdentityView
-from livecore.errors import ErrorCode
+from livecore.errors import METHOD_NOT_ALLOWED
+from livecore.friends.errors import (
+    ALREADY_FRIENDS,
+    CANNOT_FRIEND_SELF,
+    FRIEND_CODE_INVALID,
+    FRIEND_LIMIT_REACHED,
+    FRIEND_REQUEST_NOT_FOUND,
+    NOT_BLOCKED,
+    NOT_FRIENDS_YET,
+    PLAYER_BLOCKED,
+)
 from livecore.friends.rules import CODE, PROGRESSION_KEYS, SEARCH_TEXT
 from livecore.idempotency import KEY
 from livecore.limits import ID, limited
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.presence import STATUS
 
 _PROGRESSION = limited(ID, count=PROGRESSION_KEYS)
@@ -192,9 +203,9 @@ class PresenceResponse:
 
 _TARGET_ERRORS = (
     *PLAYER_WRITE_ERRORS,
-    ErrorCode.CANNOT_FRIEND_SELF,
-    ErrorCode.FRIEND_CODE_INVALID,
-    ErrorCode.PLAYER_BLOCKED,
+    CANNOT_FRIEND_SELF,
+    FRIEND_CODE_INVALID,
+    PLAYER_BLOCKED,
 )
 
 
@@ -227,7 +238,7 @@ FRIEND_SEND_REQUEST = player_route(
     status=201,
     request=FriendTarget,
     body_idempotency_field=True,
-    errors=(*_TARGET_ERRORS, ErrorCode.ALREADY_FRIENDS, ErrorCode.FRIEND_LIMIT_REACHED),
+    errors=(*_TARGET_ERRORS, ALREADY_FRIENDS, FRIEND_LIMIT_REACHED),
 )
 
 
@@ -247,7 +258,7 @@ FRIEND_ACCEPT = player_route(
     "/friends/requests/{requestId}/accept",
     "Accept a request you received.",
     FriendResponse,
-    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND, ErrorCode.FRIEND_LIMIT_REACHED),
+    errors=(*PLAYER_WRITE_ERRORS, FRIEND_REQUEST_NOT_FOUND, FRIEND_LIMIT_REACHED),
 )
 
 
@@ -257,7 +268,7 @@ FRIEND_DECLINE = player_route(
     "/friends/requests/{requestId}/decline",
     "Decline a request you received.",
     RequestDone,
-    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+    errors=(*PLAYER_WRITE_ERRORS, FRIEND_REQUEST_NOT_FOUND),
 )
 
 
@@ -267,7 +278,7 @@ FRIEND_CANCEL = player_route(
     "/friends/requests/{requestId}/cancel",
     "Cancel a request you sent.",
     RequestDone,
-    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+    errors=(*PLAYER_WRITE_ERRORS, FRIEND_REQUEST_NOT_FOUND),
 )
 
 
@@ -289,7 +300,7 @@ FRIEND_REMOVE = player_route(
     RemovedResponse,
     # A friend id that is one of the literal segments beside it (`code`, `blocks`, ...) names that path,
     # which takes no DELETE: 405.
-    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.NOT_FRIENDS_YET, ErrorCode.METHOD_NOT_ALLOWED),
+    errors=(*PLAYER_WRITE_ERRORS, NOT_FRIENDS_YET, METHOD_NOT_ALLOWED),
 )
 
 
@@ -327,7 +338,7 @@ FRIEND_UNBLOCK = player_route(
     "/friends/blocks/{externalPlayerId}",
     "Unblock a player.",
     UnblockedResponse,
-    errors=(*PLAYER_WRITE_ERRORS, ErrorCode.NOT_BLOCKED),
+    errors=(*PLAYER_WRITE_ERRORS, NOT_BLOCKED),
 )
 
 
@@ -350,7 +361,7 @@ def _server_read(name: str, path: str, summary: str, response: Any) -> Route:
         path=f"{PLAYER_PATH}{path}",
         summary=summary,
         response=response,
-        errors=(ErrorCode.PLAYER_NOT_FOUND,),
+        errors=(PLAYER_NOT_FOUND,),
     )
 
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.friends import api, samples
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
+from livecore.friends.errors import CODES, FRIEND_REQUEST_NOT_FOUND
 from livecore.friends.manifest import FRIENDS, PRESENCE
 from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
@@ -24,18 +24,6 @@ from livecore.store import Transaction
 def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
     """An erased player keeps no friend, request or block."""
     tx.friends.remove_player(player.id)
-
-
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.CANNOT_FRIEND_SELF: "A player named itself as the other side of a friends operation.",
-    ErrorCode.ALREADY_FRIENDS: "The target is already a friend.",
-    ErrorCode.FRIEND_CODE_INVALID: "No player has that friend code.",
-    ErrorCode.PLAYER_BLOCKED: "A block exists between the two players, either way.",
-    ErrorCode.FRIEND_LIMIT_REACHED: "Either player already has the game's maximum number of friends.",
-    ErrorCode.FRIEND_REQUEST_NOT_FOUND: "No such request, or the caller is not the side that may act on it.",
-    ErrorCode.NOT_FRIENDS_YET: "Remove a player who is not a friend.",
-    ErrorCode.NOT_BLOCKED: "Unblock a player the caller has not blocked.",
-}
 
 
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
@@ -62,7 +50,7 @@ AREA = Area(
     page="friends-and-presence",
     builds_on=("economy",),
     routes=api.ROUTES,
-    record_ids={"requestId": ErrorCode.FRIEND_REQUEST_NOT_FOUND},
+    record_ids={"requestId": FRIEND_REQUEST_NOT_FOUND},
     merge=merge_friends,
     erase=_erase,
     webhooks=(
@@ -71,7 +59,7 @@ AREA = Area(
         FriendRemoved,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     id_prefixes=(FRIEND_REQUEST_ID_PREFIX,),
     tables=FriendTables,

@@ -32,7 +32,17 @@ from datetime import datetime
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import LivecoreError, invalid_request
+from livecore.friends.errors import (
+    ALREADY_FRIENDS,
+    CANNOT_FRIEND_SELF,
+    FRIEND_CODE_INVALID,
+    FRIEND_LIMIT_REACHED,
+    FRIEND_REQUEST_NOT_FOUND,
+    NOT_BLOCKED,
+    NOT_FRIENDS_YET,
+    PLAYER_BLOCKED,
+)
 from livecore.limits import Count, Text
 from livecore.players.rules import PlayerCard
 from livecore.players.rules import name_matches as name_matches  # search's rule, named here by friends' docs
@@ -97,14 +107,14 @@ TRANSITIONS: dict[tuple[Relation, Trigger], tuple[Relation, Effect]] = {
 
 def refusal(relation: Relation, trigger: Trigger) -> LivecoreError:
     if trigger is Trigger.UNBLOCK:
-        return LivecoreError(ErrorCode.NOT_BLOCKED, "You have not blocked this player.")
+        return LivecoreError(NOT_BLOCKED, "You have not blocked this player.")
     if trigger is Trigger.REMOVE:
-        return LivecoreError(ErrorCode.NOT_FRIENDS_YET, "This player is not your friend.")
+        return LivecoreError(NOT_FRIENDS_YET, "This player is not your friend.")
     if relation in (Relation.BLOCKING, Relation.BLOCKED_BY):
-        return LivecoreError(ErrorCode.PLAYER_BLOCKED, "A block exists between these players.")
+        return LivecoreError(PLAYER_BLOCKED, "A block exists between these players.")
     if trigger is Trigger.ADD:
-        return LivecoreError(ErrorCode.ALREADY_FRIENDS, "You are already friends.")
-    return LivecoreError(ErrorCode.FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
+        return LivecoreError(ALREADY_FRIENDS, "You are already friends.")
+    return LivecoreError(FRIEND_REQUEST_NOT_FOUND, "No such friend request for you.")
 
 
 def step(relation: Relation, trigger: Trigger) -> tuple[Relation, Effect]:
@@ -126,13 +136,13 @@ def seen_relation(other_id: str, friend_ids: set[str], request_peers: dict[str, 
 
 def check_not_self(caller_id: str, other_id: str) -> None:
     if caller_id == other_id:
-        raise LivecoreError(ErrorCode.CANNOT_FRIEND_SELF, "You cannot do that with yourself.")
+        raise LivecoreError(CANNOT_FRIEND_SELF, "You cannot do that with yourself.")
 
 
 def check_limit(count: int, max_friends: int, *, whose: str) -> None:
     if count >= max_friends:
         raise LivecoreError(
-            ErrorCode.FRIEND_LIMIT_REACHED,
+            FRIEND_LIMIT_REACHED,
             f"{whose} already has the most friends a player can have ({max_friends}).",
             {"maxFriends": max_friends},
         )
@@ -151,7 +161,7 @@ def normalize_code(code: str) -> str:
     """Friend codes match case-insensitively; anything not of the alphabet cannot be a code."""
     upper = code.strip().upper()
     if len(upper) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in upper):
-        raise LivecoreError(ErrorCode.FRIEND_CODE_INVALID, "No player has this friend code.")
+        raise LivecoreError(FRIEND_CODE_INVALID, "No player has this friend code.")
     return upper
 
 

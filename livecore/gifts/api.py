@@ -19,13 +19,26 @@ from livecore.api.route import (
 )
 from livecore.api.views import Counterparty, Direction, display_view
 from livecore.economy.rules import AMOUNT
-from livecore.errors import ErrorCode
+from livecore.errors import IDEMPOTENCY_CONFLICT
+from livecore.friends.errors import FRIEND_CODE_INVALID, NOT_FRIENDS
 from livecore.friends.rules import CODE
 from livecore.games import ResourceType
+from livecore.gifts.errors import (
+    GIFT_ALREADY_CLAIMED,
+    GIFT_AMOUNT_INVALID,
+    GIFT_COOLDOWN,
+    GIFT_EXPIRED,
+    GIFT_INSUFFICIENT_BALANCE,
+    GIFT_LIMIT_REACHED,
+    GIFT_NOT_ALLOWED,
+    GIFT_NOT_FOUND,
+    GIFTING_DISABLED,
+)
 from livecore.gifts.rules import MESSAGE, Gift, GiftStatus
 from livecore.grants.rules import GrantStatus
 from livecore.idempotency import KEY
 from livecore.limits import ID, PAGE, limited
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player, PlayerCard
 
 
@@ -160,15 +173,15 @@ GIFT_SEND = player_route(
     body_idempotency_field=True,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.FRIEND_CODE_INVALID,
-        ErrorCode.GIFTING_DISABLED,
-        ErrorCode.NOT_FRIENDS,
-        ErrorCode.GIFT_NOT_ALLOWED,
-        ErrorCode.GIFT_AMOUNT_INVALID,
-        ErrorCode.GIFT_COOLDOWN,
-        ErrorCode.GIFT_LIMIT_REACHED,
-        ErrorCode.GIFT_INSUFFICIENT_BALANCE,
-        ErrorCode.IDEMPOTENCY_CONFLICT,
+        FRIEND_CODE_INVALID,
+        GIFTING_DISABLED,
+        NOT_FRIENDS,
+        GIFT_NOT_ALLOWED,
+        GIFT_AMOUNT_INVALID,
+        GIFT_COOLDOWN,
+        GIFT_LIMIT_REACHED,
+        GIFT_INSUFFICIENT_BALANCE,
+        IDEMPOTENCY_CONFLICT,
     ),
 )
 
@@ -181,9 +194,9 @@ GIFT_CLAIM = player_route(
     GiftResponse,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.GIFT_NOT_FOUND,
-        ErrorCode.GIFT_ALREADY_CLAIMED,
-        ErrorCode.GIFT_EXPIRED,
+        GIFT_NOT_FOUND,
+        GIFT_ALREADY_CLAIMED,
+        GIFT_EXPIRED,
     ),
 )
 
@@ -228,7 +241,7 @@ SERVER_GIFTS = Route(
     summary="A player's gift history with counterparties and the delivering grants' status.",
     response=ServerGiftsResponse,
     query=ServerGiftsQuery,
-    errors=(ErrorCode.GIFTING_DISABLED, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(GIFTING_DISABLED, PLAYER_NOT_FOUND),
 )
 
 

@@ -33,8 +33,19 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.economy.rules import MAX_AMOUNT, SYSTEM_ITEMS, is_platform_managed
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Game, Resource, ResourceType
+from livecore.gifts.errors import (
+    GIFT_ALREADY_CLAIMED,
+    GIFT_AMOUNT_INVALID,
+    GIFT_COOLDOWN,
+    GIFT_EXPIRED,
+    GIFT_INSUFFICIENT_BALANCE,
+    GIFT_LIMIT_REACHED,
+    GIFT_NOT_ALLOWED,
+    GIFTING_DISABLED,
+)
 from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.grants.rules import GrantStatus
 from livecore.limits import Text
@@ -132,7 +143,7 @@ def max_amount(res: Resource) -> int:
 
 def check_enabled(game: Game) -> None:
     if not game.settings.of(GIFTING_SETTINGS).enabled:
-        raise LivecoreError(ErrorCode.GIFTING_DISABLED, "Gifting is not enabled in this game.")
+        raise LivecoreError(GIFTING_DISABLED, "Gifting is not enabled in this game.")
 
 
 def gift_resource(game: Game, kind: ResourceType, key: str) -> Resource:
@@ -144,7 +155,7 @@ def gift_resource(game: Game, kind: ResourceType, key: str) -> Resource:
             else "is not giftable"
         )
         raise LivecoreError(
-            ErrorCode.GIFT_NOT_ALLOWED, f"{kind.value} {key!r} {why}.", {"resourceKey": key, "type": kind}
+            GIFT_NOT_ALLOWED, f"{kind.value} {key!r} {why}.", {"resourceKey": key, "type": kind}
         )
     return res
 
@@ -162,32 +173,32 @@ def check_send(
     settings = game.settings.of(GIFTING_SETTINGS)
     check_enabled(game)
     if not are_friends:
-        raise LivecoreError(ErrorCode.NOT_FRIENDS, "You can gift only your friends.")
+        raise LivecoreError(NOT_FRIENDS, "You can gift only your friends.")
     res = gift_resource(game, request.type, request.resource_key)
     cap = max_amount(res)
     if not 1 <= request.amount <= cap:
         raise LivecoreError(
-            ErrorCode.GIFT_AMOUNT_INVALID,
+            GIFT_AMOUNT_INVALID,
             f"amount must be from 1 to {cap} for {res.key}.",
             {"amount": request.amount, "maxAmount": cap},
         )
     until = cooldown_until(stats.last_to_recipient, settings, now)
     if until is not None:
         raise LivecoreError(
-            ErrorCode.GIFT_COOLDOWN,
+            GIFT_COOLDOWN,
             f"You can gift this friend again at {format_ts(until)}.",
             {"cooldownUntil": format_ts(until)},
         )
     limit = settings.daily_send_limit
     if limit is not None and stats.sent_today >= limit:
         raise LivecoreError(
-            ErrorCode.GIFT_LIMIT_REACHED,
+            GIFT_LIMIT_REACHED,
             f"You have sent {limit} gifts today (UTC), the game's daily limit.",
             {"dailySendLimit": limit, "resetsAt": format_ts(day_start(now) + timedelta(days=1))},
         )
     if res.costs_sender and balance < request.amount:
         raise LivecoreError(
-            ErrorCode.GIFT_INSUFFICIENT_BALANCE,
+            GIFT_INSUFFICIENT_BALANCE,
             f"Not enough {res.key}: have {balance}, need {request.amount}.",
             {"resource": res.key, "needed": request.amount, "have": balance},
         )
@@ -208,7 +219,7 @@ def same_send(gift: Gift, recipient_id: str, request: SendRequest) -> bool:
 def check_replay(gift: Gift, recipient_id: str, request: SendRequest) -> Gift:
     if not same_send(gift, recipient_id, request):
         raise LivecoreError(
-            ErrorCode.IDEMPOTENCY_CONFLICT,
+            IDEMPOTENCY_CONFLICT,
             "This idempotencyKey was used for a different gift.",
             {"idempotencyKey": request.idempotency_key},
         )
@@ -227,11 +238,11 @@ def is_claimable(gift: Gift, now: datetime) -> bool:
 def check_claim(gift: Gift, now: datetime) -> None:
     """A recipient's claim, through the gift or its grant: pending and before expiry only."""
     if gift.status is GiftStatus.CLAIMED:
-        raise LivecoreError(ErrorCode.GIFT_ALREADY_CLAIMED, "This gift was already claimed.")
+        raise LivecoreError(GIFT_ALREADY_CLAIMED, "This gift was already claimed.")
     if is_expired(gift, now):
         assert gift.expires_at is not None
         raise LivecoreError(
-            ErrorCode.GIFT_EXPIRED,
+            GIFT_EXPIRED,
             f"This gift expired at {format_ts(gift.expires_at)} before it was claimed.",
             {"expiresAt": format_ts(gift.expires_at)},
         )
@@ -249,7 +260,7 @@ def history_visible(game: Game) -> bool:
 
 def check_history_visible(game: Game) -> None:
     if not history_visible(game):
-        raise LivecoreError(ErrorCode.GIFTING_DISABLED, "This game has never enabled gifting.")
+        raise LivecoreError(GIFTING_DISABLED, "This game has never enabled gifting.")
 
 
 @attrs.frozen

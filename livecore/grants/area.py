@@ -7,10 +7,10 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.grants import api, samples
 from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
+from livecore.grants.errors import CODES, GRANT_NOT_FOUND
 from livecore.grants.memory import GrantTables, MemoryGrants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
@@ -28,13 +28,6 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.grants.reassign(player.id, to)
 
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.GRANT_NOT_FOUND: "No such grant of this player.",
-    ErrorCode.GRANT_ALREADY_CLAIMED: "The grant was claimed already.",
-    ErrorCode.GRANT_EXPIRED: "The grant is past its `expiresAt`.",
-}
-
-
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     return {
         "grants": [
@@ -49,7 +42,7 @@ AREA = Area(
     page="grants",
     builds_on=("economy",),
     routes=api.ROUTES,
-    record_ids={"grantId": ErrorCode.GRANT_NOT_FOUND},
+    record_ids={"grantId": GRANT_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
     jobs=(Job("grant_expiry_sweep", _expiring, every=timedelta(minutes=1)),),
@@ -59,7 +52,7 @@ AREA = Area(
         GrantExpired,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     tables=GrantTables,
     ports={"grants": MemoryGrants},

@@ -25,9 +25,27 @@ from livecore.api.route import (
     server_route,
 )
 from livecore.api.views import IdentityView, display_view
+from livecore.economy.errors import INSUFFICIENT_BALANCE
 from livecore.economy.rules import AMOUNT
-from livecore.errors import ErrorCode
 from livecore.games import ResourceType
+from livecore.guilds.errors import (
+    ALREADY_IN_GUILD,
+    GUILD_DISBANDED,
+    GUILD_FULL,
+    GUILD_MEMBER_NOT_FOUND,
+    GUILD_NAME_REJECTED,
+    GUILD_NAME_TAKEN,
+    GUILD_NOT_FOUND,
+    GUILD_PERMISSION_DENIED,
+    GUILDS_DISABLED,
+    HELP_COOLDOWN,
+    HELP_REQUEST_CLOSED,
+    HELP_REQUEST_NOT_FOUND,
+    HELP_REQUEST_OPEN,
+    JOIN_REQUEST_NOT_FOUND,
+    JOIN_REQUEST_PENDING,
+    NOT_IN_GUILD,
+)
 from livecore.guilds.rules import (
     BADGE,
     DEFAULT_PAGE_LIMIT,
@@ -50,6 +68,7 @@ from livecore.guilds.rules import (
 )
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, OFFSET, limited
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
 
@@ -585,15 +604,15 @@ class PlayerGuildResponse:
 # --- routes ----------------------------------------------------------------------------------------------
 
 # Every guild route of a game with guilds off answers 403 guilds_disabled.
-_READ = (*PLAYER_READ_ERRORS, ErrorCode.GUILDS_DISABLED)
-_WRITE = (*PLAYER_WRITE_ERRORS, ErrorCode.GUILDS_DISABLED)
-_OWN_READ = (*_READ, ErrorCode.NOT_IN_GUILD)
-_OWN_WRITE = (*_WRITE, ErrorCode.NOT_IN_GUILD)
-_MEMBER_ACTION = (*_OWN_WRITE, ErrorCode.GUILD_PERMISSION_DENIED, ErrorCode.GUILD_MEMBER_NOT_FOUND)
+_READ = (*PLAYER_READ_ERRORS, GUILDS_DISABLED)
+_WRITE = (*PLAYER_WRITE_ERRORS, GUILDS_DISABLED)
+_OWN_READ = (*_READ, NOT_IN_GUILD)
+_OWN_WRITE = (*_WRITE, NOT_IN_GUILD)
+_MEMBER_ACTION = (*_OWN_WRITE, GUILD_PERMISSION_DENIED, GUILD_MEMBER_NOT_FOUND)
 _OWN = "/guild"  # {G}: the player's own guild
 # The not-found codes of the record ids these paths name (a malformed id is 404 as an unknown one is).
-_JOIN_REQUEST_ID = (("requestId", ErrorCode.JOIN_REQUEST_NOT_FOUND),)
-_HELP_REQUEST_ID = (("requestId", ErrorCode.HELP_REQUEST_NOT_FOUND),)
+_JOIN_REQUEST_ID = (("requestId", JOIN_REQUEST_NOT_FOUND),)
+_HELP_REQUEST_ID = (("requestId", HELP_REQUEST_NOT_FOUND),)
 
 SDK_CREATE = player_route(
     "guilds.create",
@@ -605,10 +624,10 @@ SDK_CREATE = player_route(
     request=CreateGuildRequest,
     errors=(
         *_WRITE,
-        ErrorCode.GUILD_NAME_REJECTED,
-        ErrorCode.ALREADY_IN_GUILD,
-        ErrorCode.GUILD_NAME_TAKEN,
-        ErrorCode.INSUFFICIENT_BALANCE,
+        GUILD_NAME_REJECTED,
+        ALREADY_IN_GUILD,
+        GUILD_NAME_TAKEN,
+        INSUFFICIENT_BALANCE,
     ),
 )
 
@@ -620,7 +639,7 @@ SDK_SEARCH = Route(
     summary="Search the guilds not disbanded by name, newest first.",
     response=GuildSearchResponse,
     query=GuildSearchQuery,
-    errors=(ErrorCode.GUILDS_DISABLED,),
+    errors=(GUILDS_DISABLED,),
 )
 
 SDK_READ = Route(
@@ -630,7 +649,7 @@ SDK_READ = Route(
     path="/guilds/{guildId}",
     summary="A guild with its members (a disbanded guild stays readable).",
     response=GuildResponse,
-    errors=(ErrorCode.GUILDS_DISABLED, ErrorCode.GUILD_NOT_FOUND),
+    errors=(GUILDS_DISABLED, GUILD_NOT_FOUND),
 )
 
 SDK_MINE = player_route(
@@ -652,11 +671,11 @@ SDK_JOIN = player_route(
     request_optional=True,
     errors=(
         *_WRITE,
-        ErrorCode.GUILD_NOT_FOUND,
-        ErrorCode.GUILD_DISBANDED,
-        ErrorCode.ALREADY_IN_GUILD,
-        ErrorCode.GUILD_FULL,
-        ErrorCode.JOIN_REQUEST_PENDING,
+        GUILD_NOT_FOUND,
+        GUILD_DISBANDED,
+        ALREADY_IN_GUILD,
+        GUILD_FULL,
+        JOIN_REQUEST_PENDING,
     ),
 )
 
@@ -666,7 +685,7 @@ SDK_CANCEL_JOIN_REQUEST = player_route(
     "/guilds/{guildId}/join-request",
     "Withdraw the player's pending request to join the guild.",
     CancelledResponse,
-    errors=(*_WRITE, ErrorCode.GUILD_NOT_FOUND, ErrorCode.JOIN_REQUEST_NOT_FOUND),
+    errors=(*_WRITE, GUILD_NOT_FOUND, JOIN_REQUEST_NOT_FOUND),
 )
 
 SDK_LEAVE = player_route(
@@ -687,9 +706,9 @@ SDK_EDIT = player_route(
     request=EditGuildRequest,
     errors=(
         *_OWN_WRITE,
-        ErrorCode.GUILD_PERMISSION_DENIED,
-        ErrorCode.GUILD_NAME_REJECTED,
-        ErrorCode.GUILD_NAME_TAKEN,
+        GUILD_PERMISSION_DENIED,
+        GUILD_NAME_REJECTED,
+        GUILD_NAME_TAKEN,
     ),
 )
 
@@ -699,7 +718,7 @@ SDK_JOIN_REQUESTS = player_route(
     f"{_OWN}/requests",
     "The guild's pending join requests, oldest first (leader and co-leaders).",
     JoinRequestsResponse,
-    errors=(*_OWN_READ, ErrorCode.GUILD_PERMISSION_DENIED),
+    errors=(*_OWN_READ, GUILD_PERMISSION_DENIED),
 )
 
 SDK_ACCEPT = player_route(
@@ -711,10 +730,10 @@ SDK_ACCEPT = player_route(
     record_ids=_JOIN_REQUEST_ID,
     errors=(
         *_OWN_WRITE,
-        ErrorCode.GUILD_PERMISSION_DENIED,
-        ErrorCode.JOIN_REQUEST_NOT_FOUND,
-        ErrorCode.ALREADY_IN_GUILD,
-        ErrorCode.GUILD_FULL,
+        GUILD_PERMISSION_DENIED,
+        JOIN_REQUEST_NOT_FOUND,
+        ALREADY_IN_GUILD,
+        GUILD_FULL,
     ),
 )
 
@@ -725,7 +744,7 @@ SDK_DECLINE = player_route(
     "Decline a pending join request (leader and co-leaders).",
     DeclinedResponse,
     record_ids=_JOIN_REQUEST_ID,
-    errors=(*_OWN_WRITE, ErrorCode.GUILD_PERMISSION_DENIED, ErrorCode.JOIN_REQUEST_NOT_FOUND),
+    errors=(*_OWN_WRITE, GUILD_PERMISSION_DENIED, JOIN_REQUEST_NOT_FOUND),
 )
 
 SDK_KICK = player_route(
@@ -775,7 +794,7 @@ SDK_ASK_HELP = player_route(
     HelpRequestResponse,
     status=201,
     request=AskHelpRequest,
-    errors=(*_OWN_WRITE, ErrorCode.HELP_REQUEST_OPEN, ErrorCode.HELP_COOLDOWN),
+    errors=(*_OWN_WRITE, HELP_REQUEST_OPEN, HELP_COOLDOWN),
 )
 
 SDK_HELP_REQUESTS = player_route(
@@ -798,14 +817,14 @@ SDK_DONATE = player_route(
     record_ids=_HELP_REQUEST_ID,
     errors=(
         *_OWN_WRITE,
-        ErrorCode.HELP_REQUEST_NOT_FOUND,
-        ErrorCode.HELP_REQUEST_CLOSED,
-        ErrorCode.INSUFFICIENT_BALANCE,
+        HELP_REQUEST_NOT_FOUND,
+        HELP_REQUEST_CLOSED,
+        INSUFFICIENT_BALANCE,
     ),
 )
 
 _GUILD = "/guilds/{guildId}"
-_MODERATION = (ErrorCode.GUILDS_DISABLED, ErrorCode.GUILD_NOT_FOUND, ErrorCode.GUILD_DISBANDED)
+_MODERATION = (GUILDS_DISABLED, GUILD_NOT_FOUND, GUILD_DISBANDED)
 
 SERVER_LIST = server_route(
     "server.guilds.list",
@@ -814,7 +833,7 @@ SERVER_LIST = server_route(
     "The key's guilds, newest first: by name, by a player who was ever in them, disbanded ones on request.",
     GuildListResponse,
     query=GuildListQuery,
-    errors=(ErrorCode.GUILDS_DISABLED,),
+    errors=(GUILDS_DISABLED,),
 )
 
 SERVER_READ = server_route(
@@ -823,7 +842,7 @@ SERVER_READ = server_route(
     _GUILD,
     "A guild's detail: members, pending join requests, membership history.",
     GuildDetailResponse,
-    errors=(ErrorCode.GUILDS_DISABLED, ErrorCode.GUILD_NOT_FOUND),
+    errors=(GUILDS_DISABLED, GUILD_NOT_FOUND),
 )
 
 SERVER_EDIT = server_route(
@@ -834,7 +853,7 @@ SERVER_EDIT = server_route(
     GuildDetailResponse,
     request=ServerEditGuildRequest,
     body_idempotency_field=True,
-    errors=(*_MODERATION, ErrorCode.GUILD_NAME_TAKEN),
+    errors=(*_MODERATION, GUILD_NAME_TAKEN),
 )
 
 SERVER_PLAYER_GUILD = server_route(
@@ -843,7 +862,7 @@ SERVER_PLAYER_GUILD = server_route(
     f"{PLAYER_PATH}/guild",
     "A player's current guild (or null) and every stint, newest first.",
     PlayerGuildResponse,
-    errors=(ErrorCode.GUILDS_DISABLED, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(GUILDS_DISABLED, PLAYER_NOT_FOUND),
 )
 
 SERVER_REMOVE = server_route(
@@ -852,7 +871,7 @@ SERVER_REMOVE = server_route(
     f"{_GUILD}/members/{{memberExternalId}}/remove",
     "Remove a member (moderation; nothing stops it from joining again).",
     GuildDetailResponse,
-    errors=(*_MODERATION, ErrorCode.GUILD_MEMBER_NOT_FOUND),
+    errors=(*_MODERATION, GUILD_MEMBER_NOT_FOUND),
 )
 
 SERVER_HAND_OVER = server_route(
@@ -863,7 +882,7 @@ SERVER_HAND_OVER = server_route(
     GuildDetailResponse,
     request=ServerLeaderRequest,
     body_idempotency_field=True,
-    errors=(*_MODERATION, ErrorCode.GUILD_MEMBER_NOT_FOUND),
+    errors=(*_MODERATION, GUILD_MEMBER_NOT_FOUND),
 )
 
 SERVER_DISBAND = server_route(
@@ -872,7 +891,7 @@ SERVER_DISBAND = server_route(
     f"{_GUILD}/disband",
     "Disband a guild, irreversibly: every member leaves (a disbanded guild answers as it is).",
     GuildDetailResponse,
-    errors=(ErrorCode.GUILDS_DISABLED, ErrorCode.GUILD_NOT_FOUND),
+    errors=(GUILDS_DISABLED, GUILD_NOT_FOUND),
 )
 
 ROUTES = (

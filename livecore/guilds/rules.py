@@ -62,8 +62,23 @@ import attrs
 
 from livecore.api.convert import ABSENT, Absent
 from livecore.clock import format_ts
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import LivecoreError, invalid_request
 from livecore.games import ResourceType
+from livecore.guilds.errors import (
+    ALREADY_IN_GUILD,
+    GUILD_DISBANDED,
+    GUILD_FULL,
+    GUILD_MEMBER_NOT_FOUND,
+    GUILD_NAME_REJECTED,
+    GUILD_NAME_TAKEN,
+    GUILD_PERMISSION_DENIED,
+    HELP_COOLDOWN,
+    HELP_REQUEST_CLOSED,
+    HELP_REQUEST_NOT_FOUND,
+    HELP_REQUEST_OPEN,
+    JOIN_REQUEST_NOT_FOUND,
+    JOIN_REQUEST_PENDING,
+)
 from livecore.guilds.settings import GuildSettings, HelpSettings
 from livecore.ids import new_id
 from livecore.limits import FREE_FORM, Range, Text
@@ -333,7 +348,7 @@ def check_filter(name: str, name_filter: Sequence[str]) -> None:
     ``guild_name_rejected``."""
     folded = fold(name)
     if any(word_fold in folded for word_fold in map(fold, name_filter) if word_fold):
-        raise LivecoreError(ErrorCode.GUILD_NAME_REJECTED, "The guild name is not allowed.", {"name": name})
+        raise LivecoreError(GUILD_NAME_REJECTED, "The guild name is not allowed.", {"name": name})
 
 
 # A profile edit leaves a field it does not name as it is: the wire's "left out" (``ABSENT``), so an edit
@@ -418,12 +433,12 @@ def check_name_free(taken: Guild | None, guild_id: str | None = None) -> None:
     """``taken``: the live guild whose name key matches (None when none). Another guild: 409
     ``guild_name_taken`` (a guild keeps its own name under an edit changing only its case)."""
     if taken is not None and taken.id != guild_id:
-        raise LivecoreError(ErrorCode.GUILD_NAME_TAKEN, "Another guild has that name.", {"name": taken.name})
+        raise LivecoreError(GUILD_NAME_TAKEN, "Another guild has that name.", {"name": taken.name})
 
 
 def check_alive(guild: Guild) -> None:
     if guild.disbanded:
-        raise LivecoreError(ErrorCode.GUILD_DISBANDED, "The guild is disbanded.", {"guildId": guild.id})
+        raise LivecoreError(GUILD_DISBANDED, "The guild is disbanded.", {"guildId": guild.id})
 
 
 # --- membership ---------------------------------------------------------------------------------------
@@ -460,11 +475,11 @@ def check_join(
     """A join's refusals (open or by request), in the module docstring's order."""
     check_alive(guild)
     if in_a_guild:
-        raise LivecoreError(ErrorCode.ALREADY_IN_GUILD, "The player is already in a guild.")
+        raise LivecoreError(ALREADY_IN_GUILD, "The player is already in a guild.")
     check_seat(guild, settings)
     if guild.join_type is JoinType.REQUEST and request_pending:
         raise LivecoreError(
-            ErrorCode.JOIN_REQUEST_PENDING,
+            JOIN_REQUEST_PENDING,
             "A join request to this guild is pending already.",
             {"guildId": guild.id},
         )
@@ -473,7 +488,7 @@ def check_join(
 def check_seat(guild: Guild, settings: GuildSettings) -> None:
     if guild.member_count >= settings.max_members:
         raise LivecoreError(
-            ErrorCode.GUILD_FULL,
+            GUILD_FULL,
             f"The guild has {settings.max_members} members.",
             {"guildId": guild.id, "maxMembers": settings.max_members},
         )
@@ -499,7 +514,7 @@ def resolved(request: JoinRequest, status: RequestStatus, now: datetime) -> Join
 
 def join_request_not_found(request_id: str | None = None, guild_id: str | None = None) -> LivecoreError:
     details = {"requestId": request_id} if request_id else {"guildId": guild_id}
-    return LivecoreError(ErrorCode.JOIN_REQUEST_NOT_FOUND, "No such pending join request.", details)
+    return LivecoreError(JOIN_REQUEST_NOT_FOUND, "No such pending join request.", details)
 
 
 # --- roles ----------------------------------------------------------------------------------------------
@@ -577,7 +592,7 @@ def check_may(role: Role, action: Action) -> None:
     """Refusal 1: the caller's role may not ``action``: 403 ``guild_permission_denied``."""
     if role not in ALLOWED[action]:
         raise LivecoreError(
-            ErrorCode.GUILD_PERMISSION_DENIED,
+            GUILD_PERMISSION_DENIED,
             f"A {role.value} may not {action.value.replace('_', ' ')}.",
             {"role": role.value},
         )
@@ -585,7 +600,7 @@ def check_may(role: Role, action: Action) -> None:
 
 def member_not_found(external_id: str) -> LivecoreError:
     return LivecoreError(
-        ErrorCode.GUILD_MEMBER_NOT_FOUND,
+        GUILD_MEMBER_NOT_FOUND,
         "That player is not a member of the guild.",
         {"externalPlayerId": external_id},
     )
@@ -605,7 +620,7 @@ def check_member_action(
         raise member_not_found(target_external_id)
     if action is Action.KICK and target.role not in KICKS[caller.role]:
         raise LivecoreError(
-            ErrorCode.GUILD_PERMISSION_DENIED,
+            GUILD_PERMISSION_DENIED,
             f"A {caller.role.value} may not kick a {target.role.value}.",
             {"role": caller.role.value},
         )
@@ -682,13 +697,13 @@ def check_help_request(
     Range(1, help_.max_amount).check(amount, "amount")
     if open_request is not None and help_status(open_request, now) is HelpStatus.OPEN:
         raise LivecoreError(
-            ErrorCode.HELP_REQUEST_OPEN, "A help request of yours is open.", {"requestId": open_request.id}
+            HELP_REQUEST_OPEN, "A help request of yours is open.", {"requestId": open_request.id}
         )
     if last_request is not None:
         retry_at = last_request.created_at + timedelta(seconds=help_.cooldown_seconds)
         if now < retry_at:
             raise LivecoreError(
-                ErrorCode.HELP_COOLDOWN, "Asked for help too recently.", {"retryAt": format_ts(retry_at)}
+                HELP_COOLDOWN, "Asked for help too recently.", {"retryAt": format_ts(retry_at)}
             )
     return help_
 
@@ -719,7 +734,7 @@ def new_help_request(
 
 def help_request_not_found(request_id: str) -> LivecoreError:
     return LivecoreError(
-        ErrorCode.HELP_REQUEST_NOT_FOUND, "No such help request in your guild.", {"requestId": request_id}
+        HELP_REQUEST_NOT_FOUND, "No such help request in your guild.", {"requestId": request_id}
     )
 
 
@@ -734,7 +749,7 @@ def check_donation(
     status = help_status(request, now)
     if status is not HelpStatus.OPEN:
         raise LivecoreError(
-            ErrorCode.HELP_REQUEST_CLOSED,
+            HELP_REQUEST_CLOSED,
             f"The help request is {status.value}.",
             {"requestId": request.id, "status": status.value},
         )

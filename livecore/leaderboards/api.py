@@ -8,7 +8,6 @@ from datetime import datetime
 import attrs
 
 from livecore.api.route import Idempotency, Route, Surface
-from livecore.errors import ErrorCode
 from livecore.games import Order
 from livecore.idempotency import KEY
 from livecore.leaderboards.commands import SharedPage
@@ -17,6 +16,8 @@ from livecore.leaderboards.settings import Period
 from livecore.limits import ID, PAGE, limited
 from livecore.live_events.api import EntryView
 from livecore.live_events.boards import DEFAULT_LIMIT
+from livecore.live_events.errors import LEADERBOARD_NOT_FOUND
+from livecore.players.errors import PLAYER_NOT_FOUND
 
 
 @attrs.frozen
@@ -110,7 +111,7 @@ SDK_LEADERBOARD = Route(
     summary="A page of a shared leaderboard: the current period or a past one, a division, around a player.",
     query=LeaderboardQuery,
     response=LeaderboardResponse,
-    errors=(ErrorCode.LEADERBOARD_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(LEADERBOARD_NOT_FOUND, PLAYER_NOT_FOUND),
 )
 
 SERVER_SUBMIT_SCORE = Route(
@@ -123,7 +124,7 @@ SERVER_SUBMIT_SCORE = Route(
     response=ScoreResponse,
     idempotency=Idempotency.REQUIRED,
     body_idempotency_field=True,
-    errors=(ErrorCode.LEADERBOARD_NOT_FOUND,),
+    errors=(LEADERBOARD_NOT_FOUND,),
 )
 
 SERVER_ROLLOVER_NOW = Route(
@@ -134,7 +135,7 @@ SERVER_ROLLOVER_NOW = Route(
     summary="Test environment: finalize the board's current period now and open the next.",
     response=RolloverResponse,
     test_only=True,
-    errors=(ErrorCode.LEADERBOARD_NOT_FOUND,),
+    errors=(LEADERBOARD_NOT_FOUND,),
 )
 
 ROUTES = (SDK_LEADERBOARD, SERVER_SUBMIT_SCORE, SERVER_ROLLOVER_NOW)

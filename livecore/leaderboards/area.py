@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.leaderboards import api, samples
 from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import feed, merge_entries, next_rollover, periods_due, rollover_step
@@ -43,12 +42,6 @@ def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: P
     merge_entries(tx, source.id, target)
 
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.LEADERBOARD_NOT_FOUND: "No such event leaderboard in the key's game and environment, or no "
-    "shared leaderboard of that key in the game's manifest.",
-}
-
-
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     return {
         "leaderboards": [
@@ -73,7 +66,6 @@ AREA = Area(
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
     webhooks=(PeriodFinalized,),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
     limits=_limits,
     id_prefixes=(PERIOD_ID_PREFIX, DIVISION_ID_PREFIX),
     tables=LeaderboardTables,

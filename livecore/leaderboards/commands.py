@@ -17,7 +17,7 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import PERMISSION_DENIED, LivecoreError, invalid_request
 from livecore.games import Game
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
@@ -51,8 +51,10 @@ from livecore.live_events.boards import (
     read_ranked,
     sort_key,
 )
+from livecore.live_events.errors import LEADERBOARD_NOT_FOUND
 from livecore.live_events.settings import EventSettings
 from livecore.players.commands import find_player, first_contact, load_game
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasGames, HasLeaderboards, HasPlayers
@@ -83,7 +85,7 @@ def board_settings(game: Game, key: str) -> LeaderboardSettings:
     found = game.settings.of(LEADERBOARD_SETTINGS).get(key)
     if found is None:
         raise LivecoreError(
-            ErrorCode.LEADERBOARD_NOT_FOUND, f"No leaderboard {key!r} in this game.", {"leaderboardKey": key}
+            LEADERBOARD_NOT_FOUND, f"No leaderboard {key!r} in this game.", {"leaderboardKey": key}
         )
     return found
 
@@ -279,7 +281,7 @@ def read(
     if around is not None:
         player = find_player(tx, scope, around)
         if player is None:
-            raise LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
+            raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
     mine = tx.leaderboards.entry(chosen.id, player.id) if player is not None else None
     shown: Division | None = None
     if chosen.settings.divisions is not None:
@@ -420,7 +422,7 @@ def rollover_now(tx: LeaderboardsTx, rt: Runtime, scope: Scope, key: str) -> str
     of the period to finalize (its steps follow, as the scheduler's), or None for an all-time board or
     a period with no entries (nothing changes)."""
     if scope.env is not Environment.TEST:
-        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "rollover-now takes a test-environment server key.")
+        raise LivecoreError(PERMISSION_DENIED, "rollover-now takes a test-environment server key.")
     game = load_game(tx, scope)
     settings = board_settings(game, key)
     if settings.period is Period.ALL_TIME:

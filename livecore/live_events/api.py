@@ -16,7 +16,6 @@ from livecore.api.route import (
     Surface,
     player_route,
 )
-from livecore.errors import ErrorCode
 from livecore.games import Order
 from livecore.grants.api import GrantView, RewardEntry
 from livecore.limits import BOARD_NUMBER, ID, PAGE, limited
@@ -24,7 +23,20 @@ from livecore.live_events.attempts import METRICS, PLAYER_CONTEXT, Attempt, Atte
 from livecore.live_events.boards import DEFAULT_LIMIT, BoardStatus, Standing, entry_fields
 from livecore.live_events.commands.boards import BoardPage
 from livecore.live_events.commands.live_events import EventListing
+from livecore.live_events.errors import (
+    ANTI_CHEAT_REJECTED,
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_FOUND,
+    ATTEMPT_NOT_IN_PROGRESS,
+    EVENT_NOT_FOUND,
+    EVENT_NOT_OPEN,
+    INSUFFICIENT_ENTRY_COST,
+    LEADERBOARD_NOT_FOUND,
+    LOBBY_FORMING,
+    MAX_ATTEMPTS_REACHED,
+)
 from livecore.live_events.rules import EventState
+from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 
 
 @attrs.frozen
@@ -242,7 +254,7 @@ SDK_EVENTS = Route(
     summary="The game's events and their windows; with the player's secret, its attempts in the open ones.",
     auth=Auth.KEY_OR_PLAYER,
     response=EventListResponse,
-    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(PLAYER_SECRET_INVALID, PLAYER_NOT_FOUND),
 )
 
 SDK_START = player_route(
@@ -256,14 +268,14 @@ SDK_START = player_route(
     request_optional=True,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.EVENT_NOT_FOUND,
-        ErrorCode.EVENT_NOT_OPEN,
-        ErrorCode.ATTEMPT_IN_PROGRESS,
-        ErrorCode.MAX_ATTEMPTS_REACHED,
-        ErrorCode.INSUFFICIENT_ENTRY_COST,
+        EVENT_NOT_FOUND,
+        EVENT_NOT_OPEN,
+        ATTEMPT_IN_PROGRESS,
+        MAX_ATTEMPTS_REACHED,
+        INSUFFICIENT_ENTRY_COST,
         # A lobby event's start while the player's lobby forms: nothing charged
         # (``details: {lobbyId, participantCount, capacity, fillBy}``).
-        ErrorCode.LOBBY_FORMING,
+        LOBBY_FORMING,
     ),
 )
 
@@ -276,9 +288,9 @@ SDK_PROGRESS = player_route(
     request=ProgressRequest,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.ATTEMPT_NOT_FOUND,
-        ErrorCode.ATTEMPT_NOT_IN_PROGRESS,
-        ErrorCode.ANTI_CHEAT_REJECTED,
+        ATTEMPT_NOT_FOUND,
+        ATTEMPT_NOT_IN_PROGRESS,
+        ANTI_CHEAT_REJECTED,
     ),
 )
 
@@ -290,7 +302,7 @@ SDK_BOARD = Route(
     summary="A page of an event leaderboard: the top, after a cursor, or around a player.",
     query=BoardQuery,
     response=BoardResponse,
-    errors=(ErrorCode.LEADERBOARD_NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(LEADERBOARD_NOT_FOUND, PLAYER_NOT_FOUND),
 )
 
 SDK_BOARD_STREAM = Route(
@@ -300,7 +312,7 @@ SDK_BOARD_STREAM = Route(
     path="/event-leaderboards/{leaderboardId}/stream",
     summary="Server-sent events of the board: ready, then score_update per change, closed at finalize.",
     stream=(("ready", StreamReady), ("score_update", StreamScoreUpdate), ("closed", StreamClosed)),
-    errors=(ErrorCode.LEADERBOARD_NOT_FOUND,),
+    errors=(LEADERBOARD_NOT_FOUND,),
 )
 
 SERVER_END_NOW = Route(
@@ -311,7 +323,7 @@ SERVER_END_NOW = Route(
     summary="Test environment: close the event's open windows now (expire, finalize, pay ranks).",
     response=EndNowResponse,
     test_only=True,
-    errors=(ErrorCode.EVENT_NOT_FOUND,),
+    errors=(EVENT_NOT_FOUND,),
 )
 
 ROUTES = (SDK_EVENTS, SDK_START, SDK_PROGRESS, SDK_BOARD, SDK_BOARD_STREAM, SERVER_END_NOW)

@@ -8,7 +8,6 @@ from functools import partial
 from livecore import events
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.limits import PAGE, duration
 from livecore.live_events import api, attempts, boards, samples
 from livecore.live_events.commands.boards import merge_entries
@@ -21,6 +20,7 @@ from livecore.live_events.commands.live_events import (
     next_opening,
     open_due_windows,
 )
+from livecore.live_events.errors import ATTEMPT_NOT_FOUND, CODES, LEADERBOARD_NOT_FOUND
 from livecore.live_events.hooks import LiveEventSpecs
 from livecore.live_events.manifest import EVENTS
 from livecore.live_events.memory import LiveEventTables
@@ -98,22 +98,6 @@ def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Pla
     tx.attempts.reassign(player.id, kept)
 
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.EVENT_NOT_FOUND: "No event of that key in the game's manifest.",
-    ErrorCode.EVENT_NOT_OPEN: "No window of the event is open now.",
-    ErrorCode.ATTEMPT_IN_PROGRESS: "The player has an attempt in progress in this window "
-    "(`details.attemptId`).",
-    ErrorCode.MAX_ATTEMPTS_REACHED: "The player used the event's `max_attempts` in this window.",
-    ErrorCode.INSUFFICIENT_ENTRY_COST: "Not enough of a resource to enter a paid event "
-    "(`details: {resource, needed, have}`).",
-    ErrorCode.ATTEMPT_NOT_FOUND: "No such attempt of this player in this event.",
-    ErrorCode.ATTEMPT_NOT_IN_PROGRESS: "The attempt is completed or expired (or past its `endsAt`).",
-    ErrorCode.ANTI_CHEAT_REJECTED: "A validator rejected a progress write; nothing was applied "
-    "(`details.validator`).",
-    ErrorCode.REWARDS_ALREADY_GRANTED: "The attempt already has milestone or completion grants.",
-}
-
-
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     return {
         "events": [
@@ -136,7 +120,7 @@ AREA = Area(
     page="events",
     builds_on=("grants",),
     routes=api.ROUTES,
-    record_ids={"attemptId": ErrorCode.ATTEMPT_NOT_FOUND, "leaderboardId": ErrorCode.LEADERBOARD_NOT_FOUND},
+    record_ids={"attemptId": ATTEMPT_NOT_FOUND, "leaderboardId": LEADERBOARD_NOT_FOUND},
     merge=_merge,
     erase=_erase,
     jobs=JOBS,
@@ -155,7 +139,7 @@ AREA = Area(
         LeaderboardFinalized,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     hookspecs=LiveEventSpecs,
     id_prefixes=(LIVE_EVENT_ID_PREFIX, WINDOW_ID_PREFIX, ATTEMPT_ID_PREFIX, BOARD_ID_PREFIX),

@@ -38,9 +38,15 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Milestone, Order
 from livecore.limits import FREE_FORM, Count, board_number_problem, check_board_number, on_a_board
+from livecore.live_events.errors import (
+    ANTI_CHEAT_REJECTED,
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_IN_PROGRESS,
+    MAX_ATTEMPTS_REACHED,
+)
 from livecore.live_events.rules import Window
 from livecore.live_events.settings import AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.scope import Environment
@@ -136,7 +142,7 @@ def transition(attempt: Attempt, trigger: AttemptTrigger, now: datetime) -> Atte
 
 def not_in_progress(attempt: Attempt) -> LivecoreError:
     return LivecoreError(
-        ErrorCode.ATTEMPT_NOT_IN_PROGRESS, "This attempt is not in progress.", {"attemptId": attempt.id}
+        ATTEMPT_NOT_IN_PROGRESS, "This attempt is not in progress.", {"attemptId": attempt.id}
     )
 
 
@@ -149,13 +155,13 @@ def check_start(event: EventSettings, mine: list[Attempt], now: datetime) -> Non
     for attempt in mine:
         if effective_status(attempt, now) is AttemptStatus.IN_PROGRESS:
             raise LivecoreError(
-                ErrorCode.ATTEMPT_IN_PROGRESS,
+                ATTEMPT_IN_PROGRESS,
                 "Finish the attempt in progress first.",
                 {"attemptId": attempt.id},
             )
     if event.max_attempts is not None and len(mine) >= event.max_attempts:
         raise LivecoreError(
-            ErrorCode.MAX_ATTEMPTS_REACHED,
+            MAX_ATTEMPTS_REACHED,
             f"At most {event.max_attempts} attempts per window.",
             {"maxAttempts": event.max_attempts},
         )
@@ -269,7 +275,7 @@ def progress(
     rejected = next((f for f in failed if f.check.verdict is Verdict.REJECT), None)
     if rejected is not None:
         raise LivecoreError(
-            ErrorCode.ANTI_CHEAT_REJECTED,
+            ANTI_CHEAT_REJECTED,
             f"Progress refused by the {rejected.check.key!r} check: {rejected.reason}.",
             {"validator": rejected.check.key},
         )

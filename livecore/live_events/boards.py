@@ -32,8 +32,8 @@ from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Order
 from livecore.grants.bands import band_rewards as band_rewards  # what the boards' ranks earn, kept here
 from livecore.grants.bands import paid_ranks as paid_ranks
-from livecore.leaderboards.errors import LEADERBOARD_NOT_FOUND
 from livecore.limits import ID, on_a_board
+from livecore.live_events.errors import LEADERBOARD_NOT_FOUND
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import Code, LivecoreError, invalid_request
 from livecore.limits import Count
 
 
@@ -36,7 +36,7 @@ class Seating:
     players: Count  # the wire field's count: whether it may be empty, and that it names no one twice
     room: str
     bound: str
-    elsewhere_code: ErrorCode
+    elsewhere_code: Code
     elsewhere: str
 
 

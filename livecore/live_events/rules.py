@@ -27,9 +27,10 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.games import Game
 from livecore.ids import derived_id
+from livecore.live_events.errors import EVENT_NOT_FOUND
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.scope import Environment
 
@@ -161,5 +162,5 @@ def event_settings(game: Game, key: str) -> EventSettings:
     """The event ``key`` of the game's manifest; 404 ``event_not_found`` otherwise."""
     found = game.settings.of(EVENT_SETTINGS).get(key)
     if found is None:
-        raise LivecoreError(ErrorCode.EVENT_NOT_FOUND, f"No event {key!r} in this game.", {"eventKey": key})
+        raise LivecoreError(EVENT_NOT_FOUND, f"No event {key!r} in this game.", {"eventKey": key})
     return found

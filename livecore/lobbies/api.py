@@ -10,9 +10,11 @@ import attrs
 
 from livecore.api.route import Route, Surface, server_route
 from livecore.api.views import IdentityView, display_view
-from livecore.errors import ErrorCode
+from livecore.errors import CONFLICT, IDEMPOTENCY_CONFLICT, NOT_FOUND
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, limited
+from livecore.live_events.errors import EVENT_NOT_FOUND, EVENT_NOT_OPEN
+from livecore.lobbies.errors import LOBBY_NOT_FOUND
 from livecore.lobbies.rules import PUSH_CAPACITY, PUSH_PLAYERS, Lobby, LobbyStatus, PromotionReason, Seat
 from livecore.players.rules import Player
 
@@ -144,7 +146,7 @@ SDK_LOBBY = Route(
     path="/lobbies/{lobbyId}",
     summary="A lobby: its status, seats and participants (players and bots).",
     response=LobbyResponse,
-    errors=(ErrorCode.LOBBY_NOT_FOUND,),
+    errors=(LOBBY_NOT_FOUND,),
 )
 
 SERVER_LOBBY = server_route(
@@ -153,7 +155,7 @@ SERVER_LOBBY = server_route(
     "/games/{gameId}/lobbies/{lobbyId}",
     "A lobby of the key's game (another game's id: 404).",
     LobbyResponse,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.LOBBY_NOT_FOUND),
+    errors=(NOT_FOUND, LOBBY_NOT_FOUND),
 )
 
 SERVER_PUSH = Route(
@@ -169,11 +171,11 @@ SERVER_PUSH = Route(
     # The body's ``key`` is the push's idempotency key, kept on the lobby: the command answers its replay.
     idempotent_on="key",
     errors=(
-        ErrorCode.NOT_FOUND,
-        ErrorCode.EVENT_NOT_FOUND,
-        ErrorCode.EVENT_NOT_OPEN,
-        ErrorCode.IDEMPOTENCY_CONFLICT,
-        ErrorCode.CONFLICT,
+        NOT_FOUND,
+        EVENT_NOT_FOUND,
+        EVENT_NOT_OPEN,
+        IDEMPOTENCY_CONFLICT,
+        CONFLICT,
     ),
 )
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.live_events.commands.boards import on_room_board
 from livecore.live_events.commands.steps import on_close, on_progress, on_start
 from livecore.lobbies import api, samples
@@ -20,6 +18,7 @@ from livecore.lobbies.commands import (
     next_fill,
     seat_start,
 )
+from livecore.lobbies.errors import CODES, LOBBY_NOT_FOUND
 from livecore.lobbies.manifest import LOBBY
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
@@ -65,13 +64,6 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.lobbies.reassign(player.id, to)
 
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.LOBBY_FORMING: "The lobby is still forming: 202 with the error envelope, `details: {lobbyId, "
-    "participantCount, capacity, fillBy}`; nothing was charged.",
-    ErrorCode.LOBBY_NOT_FOUND: "No such lobby in the key's game and environment.",
-}
-
-
 AREA = Area(
     name="lobbies",
     manifest=(LOBBY,),
@@ -79,7 +71,7 @@ AREA = Area(
     page="events",
     builds_on=("live_events",),
     routes=api.ROUTES,
-    record_ids={"lobbyId": ErrorCode.LOBBY_NOT_FOUND},
+    record_ids={"lobbyId": LOBBY_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
     jobs=(Job("lobby_fill_timeouts", _filling, next_due=lambda tx, rt: next_fill(tx)),),
@@ -94,7 +86,7 @@ AREA = Area(
         SessionFrozen,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     id_prefixes=(LOBBY_ID_PREFIX, BOT_ID_PREFIX),
     tables=LobbyTables,
     ports={"lobbies": MemoryLobbies},

@@ -16,17 +16,18 @@ import attrs
 
 from livecore.clock import format_ts
 from livecore.commands import Runtime, emit
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import IDEMPOTENCY_CONFLICT, NOT_FOUND, LivecoreError, invalid_request
 from livecore.games import Game
-from livecore.lobbies.settings import LobbySettings, Resolution, SuddenDeath
-from livecore.live_events.settings import EventSettings
 from livecore.live_events.attempts import Attempt, AttemptStatus, effective_status
 from livecore.live_events.boards import Board, BoardStatus
 from livecore.live_events.commands.attempts import AttemptsTx, expire
 from livecore.live_events.commands.boards import finalize_board
 from livecore.live_events.commands.steps import Held, Room
 from livecore.live_events.commands.windows import current_window
+from livecore.live_events.errors import EVENT_NOT_OPEN, LOBBY_FORMING
 from livecore.live_events.rules import Window, canonical, event_settings
+from livecore.live_events.settings import EventSettings
+from livecore.lobbies.errors import LOBBY_NOT_FOUND
 from livecore.lobbies.rules import (
     Lobby,
     LobbyStatus,
@@ -42,6 +43,7 @@ from livecore.lobbies.rules import (
     seat_player,
     transition,
 )
+from livecore.lobbies.settings import LobbySettings, Resolution, SuddenDeath
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
@@ -78,7 +80,7 @@ def get_lobby(tx: HasLobbies, scope: Scope, lobby_id: str) -> Lobby:
     """The lobby of the scope's game and environment; 404 ``lobby_not_found`` otherwise."""
     lobby = tx.lobbies.get(scope.game_id, lobby_id)
     if lobby is None or lobby.env is not scope.env:
-        raise LivecoreError(ErrorCode.LOBBY_NOT_FOUND, "Lobby not found.", {"lobbyId": lobby_id})
+        raise LivecoreError(LOBBY_NOT_FOUND, "Lobby not found.", {"lobbyId": lobby_id})
     return lobby
 
 
@@ -180,7 +182,7 @@ def seat_start(
         return Held(forming(lobby), lobby)
     if lobby.status is LobbyStatus.CLOSED or lobby.terminated_by is not None:
         raise LivecoreError(
-            ErrorCode.EVENT_NOT_OPEN,
+            EVENT_NOT_OPEN,
             "Your lobby's session of this window has ended.",
             {"eventKey": window.event_key, "lobbyId": lobby.id},
         )
@@ -190,7 +192,7 @@ def seat_start(
 def forming(lobby: Lobby) -> LivecoreError:
     """What a start answers while its lobby forms: 202 ``lobby_forming`` (nothing is charged)."""
     return LivecoreError(
-        ErrorCode.LOBBY_FORMING,
+        LOBBY_FORMING,
         "The lobby is still forming; start again once it is active.",
         {
             "lobbyId": lobby.id,
@@ -233,7 +235,7 @@ def push(
     (``external_push``), players created on first contact. Idempotent on ``key`` per game and
     environment (docs/lobbies.md#server-push)."""
     if game_id != scope.game_id:
-        raise LivecoreError(ErrorCode.NOT_FOUND, "Game not found.", {"gameId": game_id})
+        raise LivecoreError(NOT_FOUND, "Game not found.", {"gameId": game_id})
     game = load_game(tx, scope)
     event = event_settings(game, event_key)
     settings = lobby_settings(event)
@@ -244,7 +246,7 @@ def push(
     if earlier is not None:
         if earlier.event_key != event_key or _pushed_players(tx, earlier) != sorted(external_player_ids):
             raise LivecoreError(
-                ErrorCode.IDEMPOTENCY_CONFLICT,
+                IDEMPOTENCY_CONFLICT,
                 "This key made a lobby of other players.",
                 {"key": key, "lobbyId": earlier.id},
             )
@@ -252,7 +254,7 @@ def push(
     window = current_window(tx, rt, scope, game, event)
     if window is None:
         raise LivecoreError(
-            ErrorCode.EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
+            EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
         )
     players = [
         find_player(tx, scope, external_id) or first_contact(tx, rt, scope, external_id)
@@ -410,7 +412,7 @@ def read_lobby(tx: LobbiesTx, scope: Scope, lobby_id: str, game_id: str | None =
     """A lobby of the scope's game and environment (``game_id``: the server route's, which must be the
     key's own game); 404 ``lobby_not_found`` otherwise."""
     if game_id is not None and game_id != scope.game_id:
-        raise LivecoreError(ErrorCode.NOT_FOUND, "Game not found.", {"gameId": game_id})
+        raise LivecoreError(NOT_FOUND, "Game not found.", {"gameId": game_id})
     lobby = get_lobby(tx, scope, lobby_id)
     return lobby_read(tx, lobby)
 

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from livecore.clock import from_millis, to_millis
-from livecore.errors import ErrorCode
+from livecore.errors import CONFLICT
 from livecore.games import Order
 from livecore.ids import derived_id, new_id
 from livecore.limits import Count, Range
@@ -281,7 +281,7 @@ PUSH_SEATING = Seating(
     players=PUSH_PLAYERS,
     room="a lobby of {seats} seats",
     bound="capacity ({seats})",
-    elsewhere_code=ErrorCode.CONFLICT,
+    elsewhere_code=CONFLICT,
     elsewhere="Already seated in another lobby of this window",
 )
 

@@ -16,15 +16,33 @@ import attrs
 
 from livecore.api.convert import DEFAULT_IN_WORDS
 from livecore.api.route import Auth, Idempotency, Route, Surface
+from livecore.crates.errors import CRATE_MUST_BE_OPENED
 from livecore.economy.api import CurrencyBalance, ItemAdjustResponse, ItemHolding
-from livecore.errors import ErrorCode
+from livecore.economy.errors import INSUFFICIENT_QUANTITY, RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED
+from livecore.errors import CONFLICT, INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED
 from livecore.friends.api import FriendRow
 from livecore.grants.api import GrantView, RewardEntry
+from livecore.grants.errors import GRANT_NOT_FOUND
 from livecore.grants.rules import ENTRIES, GrantKind
 from livecore.limits import BOARD_NUMBER, FREE_FORM, FREE_TEXT, ID, PAGE, limited
 from livecore.live_events.api import AttemptView
+from livecore.live_events.errors import (
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_FOUND,
+    ATTEMPT_NOT_IN_PROGRESS,
+    REWARDS_ALREADY_GRANTED,
+)
+from livecore.operators.errors import (
+    API_KEY_NOT_FOUND,
+    CSRF_INVALID,
+    DASHBOARD_ONLY,
+    DELIVERY_NOT_FOUND,
+    PERSONAL_KEY_NOT_FOUND,
+    WEBHOOK_ENDPOINT_NOT_FOUND,
+)
 from livecore.operators.rules import KEY_LIFETIME, Action, Role
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState, PlayerProfileResponse
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
 from livecore.scope import Environment, Permission
@@ -400,8 +418,8 @@ class AuditResponse:
 
 # --- routes ----------------------------------------------------------------------------------------------
 
-_CREDENTIAL = (ErrorCode.INVALID_API_KEY, ErrorCode.PERMISSION_DENIED, ErrorCode.RATE_LIMITED)
-_WRITE = (*_CREDENTIAL, ErrorCode.CSRF_INVALID)
+_CREDENTIAL = (INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED)
+_WRITE = (*_CREDENTIAL, CSRF_INVALID)
 
 
 def admin_route(
@@ -440,7 +458,7 @@ PLAYER_LOOKUP = admin_route(
     PlayerLookupResponse,
     Action.READ,
     query=LookupQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
 )
 PLAYER_BAN = admin_route(
     "admin.players.ban",
@@ -451,7 +469,7 @@ PLAYER_BAN = admin_route(
     Action.BAN,
     request=BanRequest,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
 )
 PLAYER_UNBAN = admin_route(
     "admin.players.unban",
@@ -461,7 +479,7 @@ PLAYER_UNBAN = admin_route(
     BanPlayerResponse,
     Action.UNBAN,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
 )
 SET_COUNTRY = admin_route(
     "admin.players.set_country",
@@ -472,7 +490,7 @@ SET_COUNTRY = admin_route(
     Action.SET_COUNTRY,
     request=SetCountryRequest,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
 )
 EDIT_ITEM_ATTRIBUTES = admin_route(
     "admin.players.edit_item_attributes",
@@ -485,11 +503,11 @@ EDIT_ITEM_ATTRIBUTES = admin_route(
     request=EditItemAttributesRequest,
     query=EnvQuery,
     errors=(
-        ErrorCode.NOT_FOUND,
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.RESOURCE_NOT_FOUND,
-        ErrorCode.SYSTEM_RESOURCE_LOCKED,
-        ErrorCode.INSUFFICIENT_QUANTITY,
+        NOT_FOUND,
+        PLAYER_NOT_FOUND,
+        RESOURCE_NOT_FOUND,
+        SYSTEM_RESOURCE_LOCKED,
+        INSUFFICIENT_QUANTITY,
     ),
 )
 ROTATE_SECRET = admin_route(
@@ -500,7 +518,7 @@ ROTATE_SECRET = admin_route(
     RotateSecretResponse,
     Action.ROTATE_SECRET,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
 )
 MANUAL_GRANT = admin_route(
     "admin.grants.create",
@@ -512,7 +530,7 @@ MANUAL_GRANT = admin_route(
     status=201,
     request=ManualGrantRequest,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.RESOURCE_NOT_FOUND),
+    errors=(NOT_FOUND, RESOURCE_NOT_FOUND),
 )
 FORCE_CLAIM = admin_route(
     "admin.grants.force_claim",
@@ -524,7 +542,7 @@ FORCE_CLAIM = admin_route(
     request=ReasonRequest,
     request_optional=True,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.GRANT_NOT_FOUND, ErrorCode.CRATE_MUST_BE_OPENED),
+    errors=(NOT_FOUND, GRANT_NOT_FOUND, CRATE_MUST_BE_OPENED),
 )
 FORCE_COMPLETE = admin_route(
     "admin.attempts.force_complete",
@@ -535,7 +553,7 @@ FORCE_COMPLETE = admin_route(
     Action.FORCE_COMPLETE,
     request=ForceCompleteRequest,
     query=EnvQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.ATTEMPT_NOT_FOUND, ErrorCode.ATTEMPT_NOT_IN_PROGRESS),
+    errors=(NOT_FOUND, ATTEMPT_NOT_FOUND, ATTEMPT_NOT_IN_PROGRESS),
 )
 RETRY_REWARD_ROLL = admin_route(
     "admin.attempts.retry_reward_roll",
@@ -546,10 +564,10 @@ RETRY_REWARD_ROLL = admin_route(
     Action.RETRY_REWARD_ROLL,
     query=EnvQuery,
     errors=(
-        ErrorCode.NOT_FOUND,
-        ErrorCode.ATTEMPT_NOT_FOUND,
-        ErrorCode.ATTEMPT_IN_PROGRESS,
-        ErrorCode.REWARDS_ALREADY_GRANTED,
+        NOT_FOUND,
+        ATTEMPT_NOT_FOUND,
+        ATTEMPT_IN_PROGRESS,
+        REWARDS_ALREADY_GRANTED,
     ),
 )
 WEBHOOKS = admin_route(
@@ -559,7 +577,7 @@ WEBHOOKS = admin_route(
     "The game's webhook endpoints.",
     EndpointsResponse,
     Action.READ,
-    errors=(ErrorCode.NOT_FOUND,),
+    errors=(NOT_FOUND,),
 )
 WEBHOOK_CREATE = admin_route(
     "admin.webhooks.create",
@@ -570,7 +588,7 @@ WEBHOOK_CREATE = admin_route(
     Action.WEBHOOK_CREATE,
     status=201,
     request=CreateEndpointRequest,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.DASHBOARD_ONLY, ErrorCode.CONFLICT),
+    errors=(NOT_FOUND, DASHBOARD_ONLY, CONFLICT),
 )
 WEBHOOK_DELIVERIES = admin_route(
     "admin.webhooks.deliveries",
@@ -580,7 +598,7 @@ WEBHOOK_DELIVERIES = admin_route(
     DeliveriesResponse,
     Action.READ,
     query=DeliveriesQuery,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND),
+    errors=(NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND),
 )
 WEBHOOK_UNPAUSE = admin_route(
     "admin.webhooks.unpause",
@@ -589,7 +607,7 @@ WEBHOOK_UNPAUSE = admin_route(
     "Resume a paused endpoint; its held deliveries go out oldest first.",
     EndpointResponse,
     Action.WEBHOOK_UNPAUSE,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND),
+    errors=(NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND),
 )
 WEBHOOK_SEND_SAMPLE = admin_route(
     "admin.webhooks.send_sample",
@@ -601,7 +619,7 @@ WEBHOOK_SEND_SAMPLE = admin_route(
     status=202,
     request=SendSampleRequest,
     request_optional=True,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND),
+    errors=(NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND),
 )
 DELIVERY_REPLAY = admin_route(
     "admin.deliveries.replay",
@@ -611,7 +629,7 @@ DELIVERY_REPLAY = admin_route(
     ReplayResponse,
     Action.WEBHOOK_REPLAY,
     status=202,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.DELIVERY_NOT_FOUND, ErrorCode.CONFLICT),
+    errors=(NOT_FOUND, DELIVERY_NOT_FOUND, CONFLICT),
 )
 API_KEYS = admin_route(
     "admin.api_keys.list",
@@ -620,7 +638,7 @@ API_KEYS = admin_route(
     "The game's API keys (never their secrets).",
     ApiKeysResponse,
     Action.READ,
-    errors=(ErrorCode.NOT_FOUND,),
+    errors=(NOT_FOUND,),
 )
 API_KEY_CREATE = admin_route(
     "admin.api_keys.create",
@@ -631,7 +649,7 @@ API_KEY_CREATE = admin_route(
     Action.API_KEY_CREATE,
     status=201,
     request=CreateApiKeyRequest,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.DASHBOARD_ONLY, ErrorCode.CONFLICT),
+    errors=(NOT_FOUND, DASHBOARD_ONLY, CONFLICT),
 )
 API_KEY_ROTATE = admin_route(
     "admin.api_keys.rotate",
@@ -641,7 +659,7 @@ API_KEY_ROTATE = admin_route(
     ApiKeySecretResponse,
     Action.API_KEY_ROTATE,
     status=201,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.DASHBOARD_ONLY, ErrorCode.API_KEY_NOT_FOUND, ErrorCode.CONFLICT),
+    errors=(NOT_FOUND, DASHBOARD_ONLY, API_KEY_NOT_FOUND, CONFLICT),
 )
 API_KEY_REVOKE = admin_route(
     "admin.api_keys.revoke",
@@ -650,7 +668,7 @@ API_KEY_REVOKE = admin_route(
     "Revoke an API key at once. Dashboard-only.",
     ApiKeyResponse,
     Action.API_KEY_REVOKE,
-    errors=(ErrorCode.NOT_FOUND, ErrorCode.DASHBOARD_ONLY, ErrorCode.API_KEY_NOT_FOUND),
+    errors=(NOT_FOUND, DASHBOARD_ONLY, API_KEY_NOT_FOUND),
 )
 PERSONAL_KEYS = admin_route(
     "admin.personal_keys.list",
@@ -669,7 +687,7 @@ PERSONAL_KEY_CREATE = admin_route(
     Action.PERSONAL_KEY_CREATE,
     status=201,
     request=CreatePersonalKeyRequest,
-    errors=(ErrorCode.DASHBOARD_ONLY,),
+    errors=(DASHBOARD_ONLY,),
 )
 PERSONAL_KEY_REVOKE = admin_route(
     "admin.personal_keys.revoke",
@@ -678,7 +696,7 @@ PERSONAL_KEY_REVOKE = admin_route(
     "Revoke a personal key: the member's own, or any for owners and admins. Dashboard-only.",
     PersonalKeyResponse,
     Action.PERSONAL_KEY_REVOKE,
-    errors=(ErrorCode.DASHBOARD_ONLY, ErrorCode.PERSONAL_KEY_NOT_FOUND),
+    errors=(DASHBOARD_ONLY, PERSONAL_KEY_NOT_FOUND),
 )
 AUDIT = admin_route(
     "admin.audit",
@@ -689,7 +707,7 @@ AUDIT = admin_route(
     AuditResponse,
     Action.READ,
     query=AuditQuery,
-    errors=(ErrorCode.NOT_FOUND,),
+    errors=(NOT_FOUND,),
 )
 GAME_AUDIT = admin_route(
     "admin.game_audit",
@@ -699,7 +717,7 @@ GAME_AUDIT = admin_route(
     AuditResponse,
     Action.READ,
     query=GameAuditQuery,
-    errors=(ErrorCode.NOT_FOUND,),
+    errors=(NOT_FOUND,),
 )
 
 ROUTES = (

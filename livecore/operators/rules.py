@@ -39,8 +39,9 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import PERMISSION_DENIED, LivecoreError, invalid_request
 from livecore.limits import Range
+from livecore.operators.errors import DASHBOARD_ONLY as DASHBOARD_ONLY_CODE
 from livecore.scope import Environment
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -197,16 +198,16 @@ def permitted(operator: Operator, action: Action) -> bool:
 def authorize(operator: Operator, studio_id: str, action: Action, *, live_webhook: bool = False) -> None:
     """The refusals of the module docstring, in order; returns when the operator may act."""
     if operator.studio_id != studio_id:
-        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This credential belongs to another studio.")
+        raise LivecoreError(PERMISSION_DENIED, "This credential belongs to another studio.")
     if operator.by_key and (action in DASHBOARD_ONLY or live_webhook):
         raise LivecoreError(
-            ErrorCode.DASHBOARD_ONLY, f"{action.value} is a dashboard-only action: sign in to the portal."
+            DASHBOARD_ONLY_CODE, f"{action.value} is a dashboard-only action: sign in to the portal."
         )
     if operator.read_only and action.is_write:
-        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This personal key is read-only.")
+        raise LivecoreError(PERMISSION_DENIED, "This personal key is read-only.")
     if not may(operator, action):
         raise LivecoreError(
-            ErrorCode.PERMISSION_DENIED,
+            PERMISSION_DENIED,
             f"The role {(operator.key_role or operator.role).value} may not take {action.value}.",
             {"action": action.value},
         )

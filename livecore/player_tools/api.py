@@ -12,12 +12,14 @@ import attrs
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_PATH, server_route
 from livecore.api.views import IdentityView
-from livecore.errors import ErrorCode
+from livecore.errors import INVALID_REQUEST
 from livecore.grants.api import GrantView
 from livecore.limits import FREE_TEXT, PAGE, limited
 from livecore.live_events.api import AttemptView
 from livecore.lobbies.api import LobbyView
+from livecore.player_tools.errors import INVALID_MERGE
 from livecore.player_tools.migration import ROWS, InventoryRow, PlayerRow, WalletRow
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import BAN_REASON, Player
 from livecore.purchases.api import PurchaseView
 
@@ -246,7 +248,7 @@ PLAYER_PROFILE = server_route(
     "A player's profile: the record, recent attempts, grants and lobbies, and summary counters.",
     PlayerProfileResponse,
     query=ProfileQuery,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
@@ -257,7 +259,7 @@ PLAYER_BAN = server_route(
     "Ban a player (soft): every player-scoped client write is refused; reads still work.",
     BanPlayerResponse,
     request=BanRequest,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
@@ -267,7 +269,7 @@ PLAYER_UNBAN = server_route(
     f"{PLAYER_PATH}/unban",
     "Lift a ban.",
     BanPlayerResponse,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
@@ -278,7 +280,7 @@ PLAYER_MERGE = server_route(
     "Fold one player into another: grants, gifts, friends, ledgers (summed), purchases, attempts, "
     "event-board entries (the better one kept).",
     MergePlayerResponse,
-    errors=(ErrorCode.PLAYER_NOT_FOUND, ErrorCode.INVALID_MERGE),
+    errors=(PLAYER_NOT_FOUND, INVALID_MERGE),
 )
 
 
@@ -290,7 +292,7 @@ PLAYER_DEBUG_SET = server_route(
     DebugPlayerResponse,
     request=DebugRequest,
     request_optional=True,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
@@ -300,7 +302,7 @@ PLAYER_DEBUG_CLEAR = server_route(
     f"{PLAYER_PATH}/debug",
     "Unflag a debug account, retroactively.",
     DebugPlayerResponse,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
@@ -321,11 +323,11 @@ PLAYER_EXPORT = server_route(
     f"{PLAYER_PATH}/export",
     "Everything held about a player, each list capped at 1,000 rows.",
     ExportPlayerResponse,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
-_MIGRATE_ERRORS = (ErrorCode.INVALID_REQUEST,)
+_MIGRATE_ERRORS = (INVALID_REQUEST,)
 
 
 MIGRATE_PLAYERS = server_route(

@@ -6,19 +6,14 @@ from collections.abc import Mapping, Sequence
 
 from livecore import limits
 from livecore.area import Area
-from livecore.errors import Code, ErrorCode
 from livecore.player_tools import api, migration
+from livecore.player_tools.errors import CODES
 from livecore.player_tools.hooks import PlayerToolSpecs
 from livecore.player_tools.memory import PlayerToolTables
 from livecore.player_tools.memory.erasures import MemoryErasures
 from livecore.player_tools.memory.merges import MemoryMerges
 from livecore.player_tools.memory.migrations import MemoryMigrationKeys
 from livecore.players import rules as players
-
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.INVALID_MERGE: "The merge is not possible: the same player twice, or a banned, merged or "
-    "erased target, or a source merged elsewhere or erased.",
-}
 
 
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
@@ -37,7 +32,7 @@ AREA = Area(
     page="player-tools",
     builds_on=("grants",),
     routes=api.ROUTES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     hookspecs=PlayerToolSpecs,
     tables=PlayerToolTables,

@@ -25,7 +25,7 @@ import attrs
 import orjson
 
 from livecore.economy.rules import MAX_AMOUNT
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError, invalid_request
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, Count, Range, limited
 from livecore.players.identity import AVATAR, NAME
@@ -118,7 +118,7 @@ def failure(index: int, row: Row, exc: LivecoreError) -> Failure:
 
 
 def conflict() -> LivecoreError:
-    return LivecoreError(ErrorCode.IDEMPOTENCY_CONFLICT, "This idempotencyKey was used for a different row.")
+    return LivecoreError(IDEMPOTENCY_CONFLICT, "This idempotencyKey was used for a different row.")
 
 
 def outcome(applied: int, replayed: int, failures: list[Failure]) -> Outcome:

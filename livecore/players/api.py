@@ -8,8 +8,14 @@ import attrs
 
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.api.views import IdentityView
-from livecore.errors import ErrorCode
+from livecore.errors import PERMISSION_DENIED
 from livecore.limits import FREE_FORM, limited
+from livecore.players.errors import (
+    PLAYER_ALREADY_REGISTERED,
+    PLAYER_BANNED,
+    PLAYER_NOT_FOUND,
+    PLAYER_SECRET_INVALID,
+)
 from livecore.players.identity import AVATAR, NAME
 
 
@@ -60,10 +66,10 @@ REGISTER = Route(
     query=RegisterQuery,
     idempotency=Idempotency.OPTIONAL,
     errors=(
-        ErrorCode.PLAYER_ALREADY_REGISTERED,
-        ErrorCode.PLAYER_BANNED,
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.PERMISSION_DENIED,
+        PLAYER_ALREADY_REGISTERED,
+        PLAYER_BANNED,
+        PLAYER_NOT_FOUND,
+        PERMISSION_DENIED,
     ),
 )
 
@@ -78,7 +84,7 @@ SDK_SET_IDENTITY = Route(
     request=SetIdentityRequest,
     response=IdentityResponse,
     idempotency=Idempotency.OPTIONAL,
-    errors=(ErrorCode.PLAYER_SECRET_INVALID, ErrorCode.PLAYER_BANNED, ErrorCode.PLAYER_NOT_FOUND),
+    errors=(PLAYER_SECRET_INVALID, PLAYER_BANNED, PLAYER_NOT_FOUND),
 )
 
 
@@ -91,7 +97,7 @@ SERVER_SET_IDENTITY = Route(
     request=SetIdentityRequest,
     response=IdentityResponse,
     idempotency=Idempotency.REQUIRED,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 ROUTES = (REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY)

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.limits import duration
 from livecore.players import api, identity, platforms, samples
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
+from livecore.players.errors import CODES
 from livecore.players.hooks import PlayerSpecs
 from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.rules import PLAYER_ID_PREFIX
@@ -30,15 +30,6 @@ from livecore.store import Transaction
 
 def _streaks(tx: Transaction, rt: Runtime) -> list[Task]:
     return [Task("streaks", None, once(lambda tx: sweep_streaks(tx, rt)))]
-
-
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.PLAYER_NOT_FOUND: "No such player in the key's game and environment.",
-    ErrorCode.PLAYER_SECRET_INVALID: "Wrong, missing or malformed `X-Player-Secret` on a player-scoped "
-    "route (also for a player that does not exist).",
-    ErrorCode.PLAYER_ALREADY_REGISTERED: "Register on a player that already has a secret.",
-    ErrorCode.PLAYER_BANNED: "A banned player's register or player-scoped write.",
-}
 
 
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
@@ -72,7 +63,7 @@ AREA = Area(
         PlayerDeleted,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     hookspecs=PlayerSpecs,
     id_prefixes=(PLAYER_ID_PREFIX,),

@@ -9,10 +9,11 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import NOT_FOUND, LivecoreError
 from livecore.games import Game
 from livecore.ids import new_id, new_secret
 from livecore.limits import FREE_FORM, ID
+from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.players.identity import (
     Identity,
     normalize_avatar,
@@ -49,7 +50,7 @@ PLAYER_SECRET_PREFIX = "ps_"
 def load_game(tx: HasGames, scope: Scope) -> Game:
     game = tx.games.get(scope.game_id)
     if game is None:  # a key always names an existing game; this is a broken invariant
-        raise LivecoreError(ErrorCode.NOT_FOUND, "Game not found.")
+        raise LivecoreError(NOT_FOUND, "Game not found.")
     return game
 
 
@@ -83,7 +84,7 @@ def get_player(tx: HasPlayers, scope: Scope, external_id: str, *, retired: bool 
     player = (find_record if retired else find_player)(tx, scope, external_id)
     if player is None:
         raise LivecoreError(
-            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
         )
     return player
 
@@ -129,7 +130,7 @@ def _newcomer(
     placeholder."""
     if row is not None:
         raise LivecoreError(
-            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
         )
     ID.check(external_id, "externalPlayerId")
     game = load_game(tx, scope)
@@ -270,11 +271,11 @@ def authenticate(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str, sec
     player = find_player(tx, scope, external_id)
     if player is None and other_env_holds(tx, scope, external_id):
         raise LivecoreError(
-            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
         )
     if player is None or secret is None or not rt.hasher.verify(secret, player.secret_hash):
         raise LivecoreError(
-            ErrorCode.PLAYER_SECRET_INVALID, "The player secret is missing or does not match this player."
+            PLAYER_SECRET_INVALID, "The player secret is missing or does not match this player."
         )
     return player
 

@@ -25,9 +25,10 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import PERMISSION_DENIED, LivecoreError
 from livecore.limits import FREE_TEXT, Text
 from livecore.names import fold
+from livecore.players.errors import PLAYER_ALREADY_REGISTERED, PLAYER_BANNED
 from livecore.players.identity import Identity, check_country
 from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence
@@ -165,21 +166,21 @@ def name_matches(name: str, text: str) -> bool:
 
 def ensure_not_banned(player: Player) -> None:
     if player.ban is not None:
-        raise LivecoreError(ErrorCode.PLAYER_BANNED, "This player is banned.")
+        raise LivecoreError(PLAYER_BANNED, "This player is banned.")
 
 
 def check_register(player: Player | None, *, force: bool, env: Environment) -> None:
     """Refusals of register, in the pinned order: live force (403), banned (403), registered (409)."""
     if force and env is not Environment.TEST:
         raise LivecoreError(
-            ErrorCode.PERMISSION_DENIED, "force=true is accepted only with a test-environment key."
+            PERMISSION_DENIED, "force=true is accepted only with a test-environment key."
         )
     if player is None:
         return
     ensure_not_banned(player)
     if player.registered and not force:
         raise LivecoreError(
-            ErrorCode.PLAYER_ALREADY_REGISTERED,
+            PLAYER_ALREADY_REGISTERED,
             "This player already has a secret; rotate it through the studio backend.",
         )
 

@@ -16,9 +16,11 @@ from livecore.api.route import (
     Surface,
     server_route,
 )
-from livecore.errors import ErrorCode
+from livecore.errors import IDEMPOTENCY_CONFLICT
 from livecore.limits import MOMENT, NOT_NEGATIVE, OFFSET, PAGE, limited
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.purchases import rules as purchases
+from livecore.purchases.errors import UNKNOWN_CURRENCY
 from livecore.purchases.rules import WINDOW_DAYS, WINDOWS, Purchase, ValidationStatus
 
 if TYPE_CHECKING:
@@ -181,7 +183,7 @@ class RevenueSummaryResponse:
     per_day: list[DayRevenue]
 
 
-_PURCHASE_ERRORS = (ErrorCode.PLAYER_NOT_FOUND, ErrorCode.UNKNOWN_CURRENCY, ErrorCode.IDEMPOTENCY_CONFLICT)
+_PURCHASE_ERRORS = (PLAYER_NOT_FOUND, UNKNOWN_CURRENCY, IDEMPOTENCY_CONFLICT)
 
 
 SDK_TRACK_PURCHASE = Route(
@@ -216,7 +218,7 @@ SERVER_PURCHASES = server_route(
     "A player's purchases, newest first, with a keyset cursor.",
     PurchaseListResponse,
     query=PurchaseListQuery,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 
@@ -227,7 +229,7 @@ PLAYER_SPEND = server_route(
     "A player's spend in US cents: lifetime, count, first and last, rolling windows.",
     PlayerSpendResponse,
     query=SpendQuery,
-    errors=(ErrorCode.PLAYER_NOT_FOUND,),
+    errors=(PLAYER_NOT_FOUND,),
 )
 
 

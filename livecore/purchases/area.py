@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.purchases import api, samples
 from livecore.purchases import rules as purchases
+from livecore.purchases.errors import CODES
 from livecore.purchases.memory import MemoryPurchases, PurchaseTables
 from livecore.purchases.rules import PURCHASE_ID_PREFIX
 from livecore.purchases.webhooks import PurchaseTracked
@@ -21,11 +21,6 @@ from livecore.store import Transaction
 def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
     """A merge or an erasure: the player's purchases become ``to``'s."""
     tx.purchases.reassign(player.id, to)
-
-
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.UNKNOWN_CURRENCY: "A purchase in a currency with no exchange rate on file.",
-}
 
 
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
@@ -58,7 +53,7 @@ AREA = Area(
     erase=_move_records,
     webhooks=(PurchaseTracked,),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     limits=_limits,
     id_prefixes=(PURCHASE_ID_PREFIX,),
     tables=PurchaseTables,

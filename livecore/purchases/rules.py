@@ -29,8 +29,9 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError, invalid_request
 from livecore.limits import FREE_FORM, Count, Range, Text, limited
+from livecore.purchases.errors import UNKNOWN_CURRENCY
 from livecore.scope import Environment
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -171,7 +172,7 @@ def usd_rate(currency: str, rates: dict[str, float]) -> float:
     rate = rates.get(currency)
     if rate is None:
         raise LivecoreError(
-            ErrorCode.UNKNOWN_CURRENCY, f"No exchange rate on file for {currency}.", {"currency": currency}
+            UNKNOWN_CURRENCY, f"No exchange rate on file for {currency}.", {"currency": currency}
         )
     return rate
 
@@ -211,7 +212,7 @@ def same_purchase(stored: Purchase, player_id: str, request: PurchaseRequest) ->
 def check_replay(stored: Purchase, player_id: str, request: PurchaseRequest) -> Purchase:
     if not same_purchase(stored, player_id, request):
         raise LivecoreError(
-            ErrorCode.IDEMPOTENCY_CONFLICT,
+            IDEMPOTENCY_CONFLICT,
             "This transactionId was tracked with a different purchase.",
             {"transactionId": request.transaction_id},
         )

@@ -19,10 +19,20 @@ from livecore.api.route import (
     server_route,
 )
 from livecore.api.views import IdentityView, display_view
-from livecore.errors import ErrorCode
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
+from livecore.live_events.errors import EVENT_NOT_FOUND, EVENT_NOT_OPEN
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
+from livecore.teams.errors import (
+    ALREADY_ON_TEAM,
+    INVITE_EXPIRED,
+    INVITE_NOT_FOUND,
+    INVITE_PENDING,
+    LOCKED_ELSEWHERE,
+    TEAM_NOT_FOUND,
+)
 from livecore.teams.rules import ROSTER_PLAYERS, PartnerInvite, Team, TeamMember
 from livecore.teams.settings import Formation
 
@@ -176,11 +186,11 @@ SERVER_PUT_ROSTER = Route(
     idempotency=Idempotency.REQUIRED,
     body_idempotency_field=True,
     errors=(
-        ErrorCode.PLAYER_NOT_FOUND,
-        ErrorCode.EVENT_NOT_FOUND,
-        ErrorCode.EVENT_NOT_OPEN,
+        PLAYER_NOT_FOUND,
+        EVENT_NOT_FOUND,
+        EVENT_NOT_OPEN,
         # details.externalPlayerIds: the roster's players seated on another team of the window.
-        ErrorCode.LOCKED_ELSEWHERE,
+        LOCKED_ELSEWHERE,
     ),
 )
 
@@ -191,7 +201,7 @@ SERVER_TEAM = server_route(
     "A team of the window windowId names (default: the window open now), with its seated members.",
     TeamResponse,
     query=TeamQuery,
-    errors=(ErrorCode.EVENT_NOT_FOUND, ErrorCode.TEAM_NOT_FOUND),
+    errors=(EVENT_NOT_FOUND, TEAM_NOT_FOUND),
 )
 
 SDK_MY_TEAM = player_route(
@@ -200,7 +210,7 @@ SDK_MY_TEAM = player_route(
     "/events/{eventKey}/team",
     "The player's team in the event's open window, or null.",
     MyTeamResponse,
-    errors=(*PLAYER_READ_ERRORS, ErrorCode.EVENT_NOT_FOUND),
+    errors=(*PLAYER_READ_ERRORS, EVENT_NOT_FOUND),
 )
 
 SDK_INVITE = player_route(
@@ -213,11 +223,11 @@ SDK_INVITE = player_route(
     request=InviteRequest,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.EVENT_NOT_FOUND,
-        ErrorCode.EVENT_NOT_OPEN,
-        ErrorCode.NOT_FRIENDS,
-        ErrorCode.ALREADY_ON_TEAM,
-        ErrorCode.INVITE_PENDING,
+        EVENT_NOT_FOUND,
+        EVENT_NOT_OPEN,
+        NOT_FRIENDS,
+        ALREADY_ON_TEAM,
+        INVITE_PENDING,
     ),
 )
 
@@ -229,11 +239,11 @@ SDK_ACCEPT = player_route(
     TeamResponse,
     errors=(
         *PLAYER_WRITE_ERRORS,
-        ErrorCode.EVENT_NOT_FOUND,
-        ErrorCode.EVENT_NOT_OPEN,
-        ErrorCode.INVITE_NOT_FOUND,
-        ErrorCode.ALREADY_ON_TEAM,
-        ErrorCode.INVITE_EXPIRED,
+        EVENT_NOT_FOUND,
+        EVENT_NOT_OPEN,
+        INVITE_NOT_FOUND,
+        ALREADY_ON_TEAM,
+        INVITE_EXPIRED,
     ),
 )
 

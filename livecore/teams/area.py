@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode
 from livecore.live_events.commands.steps import on_close, on_score
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
 from livecore.teams import api, samples
 from livecore.teams.commands import contribute, finalize_teams
+from livecore.teams.errors import CODES, INVITE_NOT_FOUND
 from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
@@ -39,18 +37,6 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
     tx.teams.reassign(player.id, to)
 
 
-_MEANINGS: Mapping[ErrorCode | Code, str] = {
-    ErrorCode.LOCKED_ELSEWHERE: "A roster player is already locked to another team of the window "
-    "(`details.externalPlayerIds` names them); nothing changed.",
-    ErrorCode.TEAM_NOT_FOUND: "No team of that key in the event's window.",
-    ErrorCode.ALREADY_ON_TEAM: "A partner invite or its acceptance when either player is already on a team "
-    "of the window (or the invite was accepted already).",
-    ErrorCode.INVITE_PENDING: "An invite between the two players, either way, is still pending.",
-    ErrorCode.INVITE_EXPIRED: "The partner invite was not accepted within 24 hours of service time.",
-    ErrorCode.INVITE_NOT_FOUND: "No such partner invite to the caller.",
-}
-
-
 AREA = Area(
     name="teams",
     manifest=(TEAMS,),
@@ -58,7 +44,7 @@ AREA = Area(
     page="events",
     builds_on=("friends", "live_events"),
     routes=api.ROUTES,
-    record_ids={"inviteId": ErrorCode.INVITE_NOT_FOUND},
+    record_ids={"inviteId": INVITE_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
     webhooks=(
@@ -72,7 +58,7 @@ AREA = Area(
         PartnerInviteAccepted,
     ),
     samples=samples.SAMPLES,
-    error_meanings=_MEANINGS,
+    errors=CODES,
     id_prefixes=(TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX, INVITE_ID_PREFIX),
     tables=TeamTables,
     ports={"teams": MemoryTeams},

@@ -16,16 +16,15 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Game
-from livecore.teams.settings import Formation, TeamSettings
-from livecore.live_events.settings import EventSettings
 from livecore.grants.commands import issue_grant
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.grants.rules import GrantKind
 from livecore.ids import derived_id
 from livecore.live_events.commands.attempts import AttemptsTx
 from livecore.live_events.commands.windows import current_window
+from livecore.live_events.errors import EVENT_NOT_OPEN
 from livecore.live_events.rules import (
     BOARD_ID_PREFIX,
     Window,
@@ -34,11 +33,14 @@ from livecore.live_events.rules import (
     slot_at,
     window_id,
 )
+from livecore.live_events.settings import EventSettings
 from livecore.live_events.webhooks import LeaderboardFinalized
 from livecore.players.commands import find_player, load_game
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore.store import HasFriends, HasTeams
+from livecore.teams.errors import INVITE_EXPIRED, TEAM_NOT_FOUND
 from livecore.teams.rules import (
     PartnerInvite,
     Team,
@@ -61,6 +63,7 @@ from livecore.teams.rules import (
     team_score,
     window_candidates,
 )
+from livecore.teams.settings import Formation, TeamSettings
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -198,7 +201,7 @@ def put_roster(
         player = find_player(tx, scope, external_id)
         if player is None:
             raise LivecoreError(
-                ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
+                PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
             )
         joining.append(player)
     check_not_locked(
@@ -243,7 +246,7 @@ def put_roster(
 
 
 def _team_not_found(team_key: str) -> LivecoreError:
-    return LivecoreError(ErrorCode.TEAM_NOT_FOUND, "Team not found.", {"teamKey": team_key})
+    return LivecoreError(TEAM_NOT_FOUND, "Team not found.", {"teamKey": team_key})
 
 
 def read_team_of(tx: TeamsTx, game_id: str, team_id_: str) -> TeamRead:
@@ -331,7 +334,7 @@ def _partner_window(tx: TeamsTx, rt: Runtime, scope: Scope, event_key: str) -> t
     window = current_window(tx, rt, scope, game, event)
     if window is None:
         raise LivecoreError(
-            ErrorCode.EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
+            EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
         )
     return game, window
 
@@ -349,7 +352,7 @@ def invite(
     target = find_player(tx, scope, to_external_id)
     if target is None:
         raise LivecoreError(
-            ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": to_external_id}
+            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": to_external_id}
         )
     now = rt.clock.now()
     check_invite(
@@ -379,7 +382,7 @@ def accept(
     assert found is not None
     if found.window_id != window.id:
         raise LivecoreError(
-            ErrorCode.INVITE_EXPIRED, "The invite's window has ended.", {"inviteId": found.id}
+            INVITE_EXPIRED, "The invite's window has ended.", {"inviteId": found.id}
         )
     event = window.settings
     settings = team_settings(event)

@@ -46,11 +46,13 @@ from typing import Any
 import attrs
 
 from livecore.clock import from_millis
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import LivecoreError, invalid_request
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Entry, Milestone, Order
 from livecore.ids import derived_id, new_id
 from livecore.limits import Count, on_a_board, saturate
 from livecore.live_events.boards import band_rewards, paid_ranks
+from livecore.live_events.errors import EVENT_NOT_OPEN
 from livecore.live_events.rosters import Seating, check_seated_elsewhere, check_seating
 from livecore.live_events.rules import (
     WINDOW_ID_PREFIX,
@@ -65,6 +67,13 @@ from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.rand import RandomSource
 from livecore.scope import Environment
+from livecore.teams.errors import (
+    ALREADY_ON_TEAM,
+    INVITE_EXPIRED,
+    INVITE_NOT_FOUND,
+    INVITE_PENDING,
+    LOCKED_ELSEWHERE,
+)
 from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -300,7 +309,7 @@ ROSTER_SEATING = Seating(
     players=ROSTER_PLAYERS,
     room="a team of {seats}",
     bound="the team size ({seats})",
-    elsewhere_code=ErrorCode.LOCKED_ELSEWHERE,
+    elsewhere_code=LOCKED_ELSEWHERE,
     elsewhere="On another team of this window",
 )
 
@@ -406,7 +415,7 @@ def named_window(
 
 
 def _not_open(event: EventSettings, message: str) -> LivecoreError:
-    return LivecoreError(ErrorCode.EVENT_NOT_OPEN, message, {"eventKey": event.key})
+    return LivecoreError(EVENT_NOT_OPEN, message, {"eventKey": event.key})
 
 
 def target_window(
@@ -473,11 +482,11 @@ def check_invite(
     if from_player_id == to_player_id:
         raise invalid_request("A player cannot invite itself.", {"externalPlayerId": "is the caller"})
     if not are_friends:
-        raise LivecoreError(ErrorCode.NOT_FRIENDS, "Only a friend can be invited to pair up.")
+        raise LivecoreError(NOT_FRIENDS, "Only a friend can be invited to pair up.")
     if either_on_team:
-        raise LivecoreError(ErrorCode.ALREADY_ON_TEAM, "A player is already on a team of this window.")
+        raise LivecoreError(ALREADY_ON_TEAM, "A player is already on a team of this window.")
     if pending_exists:
-        raise LivecoreError(ErrorCode.INVITE_PENDING, "An invite between these players is pending.")
+        raise LivecoreError(INVITE_PENDING, "An invite between these players is pending.")
 
 
 def expired(invite: PartnerInvite, now: datetime) -> bool:
@@ -489,15 +498,15 @@ def check_accept(
 ) -> None:
     """An acceptance's refusals, in the module docstring's order (``invite`` None: no such invite)."""
     if invite is None or invite.to_player_id != by_player_id:
-        raise LivecoreError(ErrorCode.INVITE_NOT_FOUND, "No such invite to this player.")
+        raise LivecoreError(INVITE_NOT_FOUND, "No such invite to this player.")
     if invite.accepted_at is not None:
         raise LivecoreError(
-            ErrorCode.ALREADY_ON_TEAM, "The invite was accepted already.", {"eventTeamId": invite.team_id}
+            ALREADY_ON_TEAM, "The invite was accepted already.", {"eventTeamId": invite.team_id}
         )
     if expired(invite, now):
-        raise LivecoreError(ErrorCode.INVITE_EXPIRED, "The invite expired.", {"inviteId": invite.id})
+        raise LivecoreError(INVITE_EXPIRED, "The invite expired.", {"inviteId": invite.id})
     if either_on_team:
-        raise LivecoreError(ErrorCode.ALREADY_ON_TEAM, "A player is already on a team of this window.")
+        raise LivecoreError(ALREADY_ON_TEAM, "A player is already on a team of this window.")
 
 
 def accepted(invite: PartnerInvite, team: Team, now: datetime) -> PartnerInvite:

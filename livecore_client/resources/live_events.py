@@ -12,7 +12,6 @@ from typing import Any
 
 import attrs
 
-from livecore.errors import ErrorCode
 from livecore.live_events.api import (
     SDK_BOARD,
     SDK_BOARD_STREAM,
@@ -21,6 +20,7 @@ from livecore.live_events.api import (
     SDK_START,
     SERVER_END_NOW,
 )
+from livecore.live_events.errors import LOBBY_FORMING
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
@@ -97,7 +97,7 @@ class _LiveEventsCalls(SdkCalls):
             else m.StartAttemptRequest(player_context=dict(player_context)),
             idempotency_key=idempotency_key,
             player_secret=self._secret(player_secret),
-            accepted=(ErrorCode.LOBBY_FORMING, m.LobbyForming),
+            accepted=(LOBBY_FORMING, m.LobbyForming),
         )
 
     def _report_progress(

@@ -27,7 +27,8 @@ from aiohttp import web
 
 from livecore.api.route import Route
 from livecore.clock import to_millis
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
+from livecore.operators.errors import CSRF_INVALID
 from livecore.operators.rules import (
     PERSONAL_KEY_PREFIX,
     Action,
@@ -152,7 +153,7 @@ def check_csrf(services: Services, operator: Operator, sent: str | None) -> None
     expected = csrf_token(services, session_id)
     if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
         raise LivecoreError(
-            ErrorCode.CSRF_INVALID, f"Send the session's CSRF token as {CSRF_HEADER} (GET /admin/v1/me)."
+            CSRF_INVALID, f"Send the session's CSRF token as {CSRF_HEADER} (GET /admin/v1/me)."
         )
 
 
@@ -163,7 +164,7 @@ async def take_admin_token(services: Services, operator: Operator, headers: dict
     decision = await services.ratelimiter.take(subject, BucketName.ADMIN, to_millis(services.clock.now()))
     headers.update(decision.headers())
     if not decision.allowed:
-        raise LivecoreError(ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
+        raise LivecoreError(RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
 
 
 async def admit(request: web.Request, route: Route, services: Services, headers: dict[str, str]) -> None:
@@ -171,7 +172,7 @@ async def admit(request: web.Request, route: Route, services: Services, headers:
     finds the member and the scope on the request (``OPERATOR``, ``ADMIN_SCOPE``)."""
     operator = await credential_of(services, request)
     if operator is None:
-        raise LivecoreError(ErrorCode.INVALID_API_KEY, no_credential(request, portal=True))
+        raise LivecoreError(INVALID_API_KEY, no_credential(request, portal=True))
     await take_admin_token(services, operator, headers)
     if route.is_write:
         check_csrf(services, operator, request.headers.get(CSRF_HEADER))
@@ -212,12 +213,12 @@ def resolve_scope(
         found = _studio_id(tx, params["studio"])
         if found != operator.studio_id:
             # Another studio's (or none): the same answer, so a credential learns nothing of other studios.
-            raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This credential belongs to another studio.")
+            raise LivecoreError(PERMISSION_DENIED, "This credential belongs to another studio.")
     game_id = ""
     if "game" in params:
         game_id = game_ref(tx, studio_id, params["game"]) or ""
         if not game_id:
-            raise LivecoreError(ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
+            raise LivecoreError(NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
     authorize(operator, studio_id, action)
     if env is None:
         env = game_environment(tx, game_id) if game_id else Environment.LIVE

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import NOT_FOUND, LivecoreError
 from livecore.ids import new_id
 from livecore.operators import api
 from livecore.operators.rules import AUDIT_ENTRY_ID_PREFIX, AuditEntry
@@ -108,7 +108,7 @@ def audit_log(call: Call[None, api.AuditQuery], tx: ServerTransaction) -> api.Au
         game_id = game_ref(tx, call.scope.studio_id, call.query.game)
         if game_id is None:
             raise LivecoreError(
-                ErrorCode.NOT_FOUND, "The studio has no such game.", {"game": call.query.game}
+                NOT_FOUND, "The studio has no such game.", {"game": call.query.game}
             )
     return _page(tx, call.scope.studio_id, game_id, call.query)
 

@@ -6,10 +6,11 @@ made them, and stored as keyed hashes."""
 from __future__ import annotations
 
 from livecore.clock import format_ts, from_millis, to_millis
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import CONFLICT, LivecoreError
 from livecore.ids import new_id, new_secret
 from livecore.limits import ID
 from livecore.operators import api
+from livecore.operators.errors import API_KEY_NOT_FOUND, PERSONAL_KEY_NOT_FOUND
 from livecore.operators.rules import (
     PERSONAL_KEY_ID_PREFIX,
     PERSONAL_KEY_PREFIX,
@@ -48,7 +49,7 @@ def api_key_view(k: KeyListing) -> api.ApiKeyView:
 def _listing(tx: ServerTransaction, game_id: str, key_id: str) -> KeyListing:
     found = tx.keys.listing(game_id, key_id)
     if found is None:
-        raise LivecoreError(ErrorCode.API_KEY_NOT_FOUND, "No such API key.", {"keyId": key_id})
+        raise LivecoreError(API_KEY_NOT_FOUND, "No such API key.", {"keyId": key_id})
     return found
 
 
@@ -63,7 +64,7 @@ def create_api_key(
     ID.check(body.name, "name")
     if tx.keys.active(call.scope.game_id, body.name) is not None:
         raise LivecoreError(
-            ErrorCode.CONFLICT,
+            CONFLICT,
             "The game has an active key of that name: rotate it instead.",
             {"name": body.name},
         )
@@ -82,7 +83,7 @@ def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeyS
     old = _listing(tx, call.scope.game_id, call.params["keyId"])
     if old.revoked_at is not None or old.retires_at is not None:
         raise LivecoreError(
-            ErrorCode.CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id}
+            CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id}
         )
     minted = rotate_in(tx, call.rt, call.scope.game_id, old.name)
     made = _listing(tx, call.scope.game_id, minted["id"])
@@ -187,10 +188,10 @@ def revoke_personal_key(call: Call[None, None], tx: ServerTransaction) -> api.Pe
     key = tx.members.key(key_id)
     member = tx.members.get(key.member_id) if key is not None else None
     if key is None or member is None or member.studio_id != call.scope.studio_id:
-        raise LivecoreError(ErrorCode.PERSONAL_KEY_NOT_FOUND, "No such personal key.", {"keyId": key_id})
+        raise LivecoreError(PERSONAL_KEY_NOT_FOUND, "No such personal key.", {"keyId": key_id})
     if not may_revoke_key(operator, member.id):
         # Another member's key, to a member who may not see it: as if it did not exist.
-        raise LivecoreError(ErrorCode.PERSONAL_KEY_NOT_FOUND, "No such personal key.", {"keyId": key_id})
+        raise LivecoreError(PERSONAL_KEY_NOT_FOUND, "No such personal key.", {"keyId": key_id})
     applied = tx.members.revoke_key(key.id, to_millis(call.rt.clock.now()))
     record(tx, call, f"personal_key:{key.id}", metadata={"memberId": member.id, "applied": applied})
     revoked = tx.members.key(key.id)

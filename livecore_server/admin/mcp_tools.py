@@ -30,7 +30,7 @@ from livecore.api.convert import unstructure
 from livecore.api.openapi import _rule_keywords, _Schemas
 from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import INVALID_API_KEY, RATE_LIMITED, LivecoreError, invalid_request
 from livecore.limits import ID
 from livecore.operators.rules import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
 from livecore.ratelimit import BucketName
@@ -230,11 +230,11 @@ async def authenticate(request: web.Request) -> McpCaller:
         headers.update(decision.headers())
         if not decision.allowed:
             raise LivecoreError(
-                ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
+                RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
             )
         if sent_operator_credential(request, cookie=False):
             await throttle.count(request, now_ms, headers)
-        raise LivecoreError(ErrorCode.INVALID_API_KEY, no_credential(request, portal=False))
+        raise LivecoreError(INVALID_API_KEY, no_credential(request, portal=False))
     await take_admin_token(services, operator, headers)
     return McpCaller(operator=operator, services=services, remote=throttle.address(request))
 

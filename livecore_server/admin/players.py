@@ -11,13 +11,14 @@ from livecore.economy import commands as economy
 from livecore.economy.api import ItemAdjustResponse
 from livecore.economy.rules import merged_parameters
 from livecore.economy.views import items_adjusted
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.limits import FREE_TEXT
 from livecore.operators import api
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState
 from livecore.player_tools.commands import moderation
 from livecore.player_tools.views import player_profile
 from livecore.players.commands import find_record, get_player, load_game, rotate_secret
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
@@ -65,7 +66,7 @@ def _not_found(tx: ServerTransaction, scope: Scope, external_id: str) -> Livecor
     if find_record(tx, attrs.evolve(scope, env=other), external_id) is not None:
         details["existsIn"] = other.value
         message += f" A player with this id exists in {other.value}."
-    return LivecoreError(ErrorCode.PLAYER_NOT_FOUND, message, details)
+    return LivecoreError(PLAYER_NOT_FOUND, message, details)
 
 
 def ban(call: Call[BanRequest, api.EnvQuery], tx: ServerTransaction) -> BanPlayerResponse:

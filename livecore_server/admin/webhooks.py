@@ -12,12 +12,13 @@ import orjson
 
 from livecore import areas
 from livecore.clock import format_ts, to_millis
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import CONFLICT, LivecoreError, invalid_request
 from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import FREE_TEXT, ID
 from livecore.manifest import webhook_problems
 from livecore.operators import api
+from livecore.operators.errors import DELIVERY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.rules import Action, authorize
 from livecore.scope import Environment
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, replay, unpause
@@ -67,7 +68,7 @@ def _endpoint(tx: ServerTransaction, endpoint_id: str, game_id: str | None) -> E
     endpoint = tx.webhooks.get_endpoint(endpoint_id)
     if endpoint is None or (game_id is not None and endpoint.game_id != game_id):
         raise LivecoreError(
-            ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND, "No such webhook endpoint.", {"endpointId": endpoint_id}
+            WEBHOOK_ENDPOINT_NOT_FOUND, "No such webhook endpoint.", {"endpointId": endpoint_id}
         )
     return endpoint
 
@@ -78,11 +79,11 @@ def _replay(tx: ServerTransaction, services: Services, delivery_id: str, game_id
     if delivery is not None and game_id is not None and _endpoint_game(tx, delivery.endpoint_id) != game_id:
         delivery = None
     if delivery is None:
-        raise LivecoreError(ErrorCode.DELIVERY_NOT_FOUND, "No such delivery.", {"deliveryId": delivery_id})
+        raise LivecoreError(DELIVERY_NOT_FOUND, "No such delivery.", {"deliveryId": delivery_id})
     try:
         fresh = replay(delivery, new_id(Prefix.DELIVERY, now, services.rng), now)
     except ValueError as exc:
-        raise LivecoreError(ErrorCode.CONFLICT, str(exc), {"deliveryId": delivery_id}) from None
+        raise LivecoreError(CONFLICT, str(exc), {"deliveryId": delivery_id}) from None
     tx.webhooks.insert_delivery_like(delivery_id, fresh)
     return fresh
 
@@ -121,9 +122,9 @@ def _send_sample(tx: ServerTransaction, services: Services, endpoint: Endpoint, 
 def _refused(exc: LivecoreError) -> OperationError:
     """The CLI's one line for a refusal, naming what was not found."""
     details = exc.details or {}
-    if "deliveryId" in details and exc.code is ErrorCode.DELIVERY_NOT_FOUND:
+    if "deliveryId" in details and exc.code is DELIVERY_NOT_FOUND:
         return OperationError(f"no delivery {details['deliveryId']}")
-    if "endpointId" in details and exc.code is ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND:
+    if "endpointId" in details and exc.code is WEBHOOK_ENDPOINT_NOT_FOUND:
         return OperationError(f"no webhook endpoint {details['endpointId']}")
     return OperationError(exc.message)
 
@@ -212,7 +213,7 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
     if problems:
         raise invalid_request(f"The request is invalid: {', '.join(sorted(problems))}.", problems)
     if tx.webhooks.endpoint_id(call.scope.game_id, body.name) is not None:
-        raise LivecoreError(ErrorCode.CONFLICT, "The game has an endpoint of that name.", {"name": body.name})
+        raise LivecoreError(CONFLICT, "The game has an endpoint of that name.", {"name": body.name})
     now = call.rt.clock.now()
     endpoint = Endpoint(
         new_id(Prefix.WEBHOOK_ENDPOINT, now, call.rt.rng),

@@ -22,7 +22,14 @@ from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.commands import Runtime
 from livecore.commands.actor import admit
 from livecore.commands.reads import Reads
-from livecore.errors import Code, ErrorCode, LivecoreError, invalid_request
+from livecore.errors import (
+    INVALID_REQUEST,
+    PERMISSION_DENIED,
+    UNSUPPORTED_MEDIA_TYPE,
+    Code,
+    LivecoreError,
+    invalid_request,
+)
 from livecore.idempotency import (
     BODY_FIELD,
     HEADER,
@@ -207,7 +214,7 @@ async def _read_json(request: web.Request, route: Route) -> dict[str, Any] | Non
         # the answer closes the connection (``Connection: close``) instead of reading the rest.
         request.content.feed_eof()
         raise LivecoreError(
-            ErrorCode.INVALID_REQUEST,
+            INVALID_REQUEST,
             "The body does not decode as its Content-Encoding says.",
             {"fields": {"body": "does not decode as its Content-Encoding says"}},
             headers={"Connection": "close"},
@@ -217,7 +224,7 @@ async def _read_json(request: web.Request, route: Route) -> dict[str, Any] | Non
             raise invalid_request("A JSON body is required.", {"body": "is required"})
         return None
     if request.content_type != JSON:
-        raise LivecoreError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.")
+        raise LivecoreError(UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json.")
     value = loads(raw)
     if route.request is None and value:
         raise invalid_request("This route takes no body.", {"body": "must be empty"})
@@ -278,7 +285,7 @@ def _utf8(value: bytes) -> bool:
 _RECORD_IDS = areas.record_ids()
 
 
-def _record_code(route: Route, name: str) -> ErrorCode | Code | None:
+def _record_code(route: Route, name: str) -> Code | None:
     """The not-found code of the path parameter ``name`` when it is a record id (the route's own first)."""
     for param, code in route.record_ids:
         if param == name:
@@ -339,7 +346,7 @@ def _query_params(request: web.Request) -> dict[str, list[str]]:
 
 def _fields(exc: LivecoreError) -> dict[str, str]:
     """The offending fields of a 400 (``details.fields``)."""
-    if exc.code is not ErrorCode.INVALID_REQUEST:
+    if exc.code is not INVALID_REQUEST:
         raise exc
     fields: dict[str, str] = (exc.details or {}).get("fields") or {"body": exc.message}
     return fields
@@ -469,7 +476,7 @@ def make_handler(
         services = app[SERVICES]
         api_key = request.get(API_KEY)
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
-            raise LivecoreError(ErrorCode.PERMISSION_DENIED, "This route accepts test-environment keys only.")
+            raise LivecoreError(PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
         errors = _path_errors(route, request.match_info)
         key = _idempotency_key(request, route, raw_body, errors)

@@ -27,7 +27,20 @@ from aiohttp import web
 
 from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, permission_for
 from livecore.clock import to_millis
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import (
+    INTERNAL_ERROR,
+    INVALID_API_KEY,
+    INVALID_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    PAYLOAD_TOO_LARGE,
+    PERMISSION_DENIED,
+    RATE_LIMITED,
+    REQUEST_TIMEOUT,
+    UNSUPPORTED_MEDIA_TYPE,
+    LivecoreError,
+)
+from livecore.players.errors import PLAYER_SECRET_INVALID
 from livecore.ratelimit import BucketName, Decision
 from livecore_server.admin.access import admit as admit_operator
 from livecore_server.admin.access import sent_operator_credential
@@ -49,10 +62,10 @@ log = logging.getLogger("livecore_server")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 _HTTP_ERRORS = {
-    404: (ErrorCode.NOT_FOUND, "No such route."),
-    405: (ErrorCode.METHOD_NOT_ALLOWED, "Method not allowed on this route."),
-    413: (ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB."),
-    415: (ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json."),
+    404: (NOT_FOUND, "No such route."),
+    405: (METHOD_NOT_ALLOWED, "Method not allowed on this route."),
+    413: (PAYLOAD_TOO_LARGE, "The request body is larger than 1 MiB."),
+    415: (UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json."),
 }
 
 
@@ -71,7 +84,7 @@ def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) 
     if isinstance(exc, LivecoreError):
         return error_response(exc, headers)
     if isinstance(exc, BodyTimeout):
-        return error_response(LivecoreError(ErrorCode.REQUEST_TIMEOUT, str(exc)), headers)
+        return error_response(LivecoreError(REQUEST_TIMEOUT, str(exc)), headers)
     if isinstance(exc, ConnectionError):
         # The client went away (mid-body, say): nobody reads this answer, and nothing is wrong here.
         log.info(
@@ -81,11 +94,11 @@ def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) 
             headers.get("X-Request-Id"),
             exc,
         )
-        return error_response(LivecoreError(ErrorCode.INVALID_REQUEST, "The connection was lost."), headers)
+        return error_response(LivecoreError(INVALID_REQUEST, "The connection was lost."), headers)
     if isinstance(exc, web.HTTPException):
         if exc.status < 400:
             raise exc
-        code, message = _HTTP_ERRORS.get(exc.status, (ErrorCode.INVALID_REQUEST, exc.reason))
+        code, message = _HTTP_ERRORS.get(exc.status, (INVALID_REQUEST, exc.reason))
         if exc.status == 405 and "Allow" in exc.headers:
             headers = {**headers, "Allow": exc.headers["Allow"]}
         return error_response(LivecoreError(code, message), headers)
@@ -97,7 +110,7 @@ def envelope_for(exc: Exception, request: web.Request, headers: dict[str, str]) 
         headers.get("X-Request-Id"),
         exc_info=exc,
     )
-    return error_response(LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error."), headers)
+    return error_response(LivecoreError(INTERNAL_ERROR, "Internal error."), headers)
 
 
 async def take_token(
@@ -121,7 +134,7 @@ async def take_token(
     decision = await services.ratelimiter.take(subject, bucket, now_ms, limits)
     headers.update(decision.headers())
     if not decision.allowed:
-        raise LivecoreError(ErrorCode.RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
+        raise LivecoreError(RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
 
 
 def deprecation_headers(dep: Deprecation) -> dict[str, str]:
@@ -139,7 +152,7 @@ def _wrong_secrets(decision: Decision, headers: dict[str, str]) -> LivecoreError
     the key's bucket was not what ran out)."""
     headers.update(decision.headers())
     return LivecoreError(
-        ErrorCode.RATE_LIMITED,
+        RATE_LIMITED,
         "Too many wrong player secrets for this player from this address; retry after the Retry-After delay.",
     )
 
@@ -225,7 +238,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
             try:
                 await admit_operator(request, route, services, headers)
             except LivecoreError as exc:
-                if exc.code is ErrorCode.INVALID_API_KEY:
+                if exc.code is INVALID_API_KEY:
                     # Counted against the caller's address, like an unknown API key.
                     await take(request, None, bucket, now_ms, headers)
                     if sent_operator_credential(request):
@@ -260,14 +273,14 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
             if not counted.allowed:
                 raise _wrong_secrets(counted, headers)
             raise LivecoreError(
-                ErrorCode.PLAYER_SECRET_INVALID, "The player secret is missing or is not a player secret."
+                PLAYER_SECRET_INVALID, "The player secret is missing or is not a player secret."
             )
         try:
             await take(request, key, bucket, now_ms, headers)
             admit(request, route, key, public, now_ms)
             response = await handle_in_time(request, handler, services.config.body_timeout)
         except LivecoreError as exc:
-            if exc.code is not ErrorCode.PLAYER_SECRET_INVALID:
+            if exc.code is not PLAYER_SECRET_INVALID:
                 brake.release(player)
                 raise
             counted = await brake.wrong(player, now_ms)
@@ -295,7 +308,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
             return
         if key is None:
             raise LivecoreError(
-                ErrorCode.INVALID_API_KEY,
+                INVALID_API_KEY,
                 authorization_problem(request) or "The API key is unknown or revoked.",
             )
         app[SERVICES].usage.record(
@@ -306,7 +319,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         )
         if key.permission is not permission:
             raise LivecoreError(
-                ErrorCode.PERMISSION_DENIED,
+                PERMISSION_DENIED,
                 f"This route needs a {permission.value} key; this key is {key.permission.value}.",
             )
         request[API_KEY] = key

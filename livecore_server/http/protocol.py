@@ -28,7 +28,7 @@ from aiohttp.http_exceptions import BadStatusLine, ContentEncodingError, LineToo
 from aiohttp.web_protocol import RequestHandler, _ErrInfo
 
 from livecore.clock import to_millis
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INTERNAL_ERROR, INVALID_REQUEST, LivecoreError
 from livecore.ratelimit import BucketName
 from livecore_server.http.envelope import error_response
 from livecore_server.http.middlewares import RequestIds, take_token
@@ -68,7 +68,7 @@ class EnvelopeRequestHandler(RequestHandler):
             server = cast(_EnvelopeServer, self._manager)
             log.info("refused a malformed request from %s: %s", request.remote, type(err_info.exc).__name__)
             headers = {"X-Request-Id": server.request_ids.new()}
-            err = LivecoreError(ErrorCode.INVALID_REQUEST, _refusal(err_info.exc))
+            err = LivecoreError(INVALID_REQUEST, _refusal(err_info.exc))
             services = server.app[SERVICES]
             now_ms = to_millis(services.clock.now())
             try:
@@ -91,7 +91,7 @@ class EnvelopeRequestHandler(RequestHandler):
         # An error outside the namespaces' guard: aiohttp's own logging (with the traceback), then the
         # envelope instead of its plain text.
         super().handle_error(request, status, exc, message)
-        response = error_response(LivecoreError(ErrorCode.INTERNAL_ERROR, "Internal error."))
+        response = error_response(LivecoreError(INTERNAL_ERROR, "Internal error."))
         response.force_close()
         return response
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from livecore.api import system as api
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
+from livecore.errors import NOT_FOUND, LivecoreError, invalid_request
 from livecore_server.http.endpoint import Binding, Call, bind_direct
 
 
@@ -20,7 +20,7 @@ async def ping(call: Call[None, None]) -> api.ServerPingResponse:
 
 async def advance_clock(call: Call[api.ClockAdvanceRequest, None]) -> api.ClockAdvanceResponse:
     if not call.services.manual_clock:
-        raise LivecoreError(ErrorCode.NOT_FOUND, "The clock is not manual (serve --clock manual).")
+        raise LivecoreError(NOT_FOUND, "The clock is not manual (serve --clock manual).")
     if not call.body.seconds > 0:
         raise invalid_request("seconds must be greater than 0.", {"seconds": "must be greater than 0"})
     api.CLOCK_STEP.check(call.body.seconds, "seconds")

@@ -24,7 +24,7 @@ import attrs
 import sqlite_utils
 
 from livecore.commands.reads import Reads
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import STORAGE_UNAVAILABLE, LivecoreError
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.history import Migration
@@ -102,7 +102,7 @@ class DatabaseFileLost(LivecoreError):
 
     def __init__(self) -> None:
         super().__init__(
-            ErrorCode.STORAGE_UNAVAILABLE,
+            STORAGE_UNAVAILABLE,
             "The server's database file was moved, deleted or replaced while it ran; nothing was"
             " written. The operator must restart the server.",
         )

@@ -17,8 +17,17 @@ import pytest
 import respx
 
 import livecore_client
-from livecore.errors import STATUS, ErrorCode
+from livecore.errors import INVALID_API_KEY, PERMISSION_DENIED, Code
+from livecore.live_events.errors import REWARDS_ALREADY_GRANTED
 from livecore.operators import api
+from livecore.operators.errors import (
+    API_KEY_NOT_FOUND,
+    CSRF_INVALID,
+    DASHBOARD_ONLY,
+    DELIVERY_NOT_FOUND,
+    PERSONAL_KEY_NOT_FOUND,
+    WEBHOOK_ENDPOINT_NOT_FOUND,
+)
 from livecore_client import (
     AdminClient,
     ApiKeyNotFoundError,
@@ -730,26 +739,26 @@ def test_the_constructor_wants_a_personal_key_and_a_studio() -> None:
 # --- Errors ----------------------------------------------------------------------------------------------
 
 ERROR_CASES = [
-    ("api_keys.create", ErrorCode.DASHBOARD_ONLY, DashboardOnlyError, PermissionDeniedError),
-    ("personal_keys.create", ErrorCode.DASHBOARD_ONLY, DashboardOnlyError, PermissionDeniedError),
-    ("players.ban", ErrorCode.CSRF_INVALID, CsrfInvalidError, PermissionDeniedError),
+    ("api_keys.create", DASHBOARD_ONLY, DashboardOnlyError, PermissionDeniedError),
+    ("personal_keys.create", DASHBOARD_ONLY, DashboardOnlyError, PermissionDeniedError),
+    ("players.ban", CSRF_INVALID, CsrfInvalidError, PermissionDeniedError),
     (
         "live_events.retry_reward_roll",
-        ErrorCode.REWARDS_ALREADY_GRANTED,
+        REWARDS_ALREADY_GRANTED,
         RewardsAlreadyGrantedError,
         ConflictError,
     ),
-    ("api_keys.revoke", ErrorCode.API_KEY_NOT_FOUND, ApiKeyNotFoundError, NotFoundError),
-    ("personal_keys.revoke", ErrorCode.PERSONAL_KEY_NOT_FOUND, PersonalKeyNotFoundError, NotFoundError),
+    ("api_keys.revoke", API_KEY_NOT_FOUND, ApiKeyNotFoundError, NotFoundError),
+    ("personal_keys.revoke", PERSONAL_KEY_NOT_FOUND, PersonalKeyNotFoundError, NotFoundError),
     (
         "webhooks.deliveries",
-        ErrorCode.WEBHOOK_ENDPOINT_NOT_FOUND,
+        WEBHOOK_ENDPOINT_NOT_FOUND,
         WebhookEndpointNotFoundError,
         NotFoundError,
     ),
-    ("webhooks.replay_delivery", ErrorCode.DELIVERY_NOT_FOUND, DeliveryNotFoundError, NotFoundError),
-    ("members.me", ErrorCode.INVALID_API_KEY, AuthenticationError, AuthenticationError),
-    ("members.list", ErrorCode.PERMISSION_DENIED, PermissionDeniedError, PermissionDeniedError),
+    ("webhooks.replay_delivery", DELIVERY_NOT_FOUND, DeliveryNotFoundError, NotFoundError),
+    ("members.me", INVALID_API_KEY, AuthenticationError, AuthenticationError),
+    ("members.list", PERMISSION_DENIED, PermissionDeniedError, PermissionDeniedError),
 ]
 
 
@@ -760,19 +769,19 @@ def test_error_codes_raise_their_class(
     admin: AdminClient,
     respx_mock: respx.MockRouter,
     name: str,
-    code: ErrorCode,
+    code: Code,
     cls: type[LivecoreAPIError],
     family: type[LivecoreAPIError],
 ) -> None:
     case = BY_NAME[name]
     assert code in _call(case).route.errors  # the route declares what it may answer
-    route = respx_mock.request(case.method, case.url).mock(return_value=refusal(STATUS[code], code.value))
+    route = respx_mock.request(case.method, case.url).mock(return_value=refusal(code.status, code.value))
     with pytest.raises(family) as info:  # catchable by the status class
         pick(admin, name)(*case.args, **case.kwargs)
     error = info.value
     assert type(error) is cls
     assert getattr(livecore_client, cls.__name__) is cls  # exported from the package
-    assert (error.status, error.code, error.message) == (STATUS[code], code.value, f"{code.value} message")
+    assert (error.status, error.code, error.message) == (code.status, code.value, f"{code.value} message")
     assert route.call_count == 1  # a refusal is final: never retried
 
 
@@ -788,9 +797,9 @@ def test_new_codes_have_their_class_under_their_status_family() -> None:
     from livecore_client.errors import _BY_CODE, error_class
 
     for code, cls in {c[1]: c[2] for c in ERROR_CASES[:-2]}.items():
-        assert _BY_CODE[code] is cls
-        assert error_class(STATUS[code], code.value) is cls
-        assert issubclass(cls, error_class(STATUS[code], None)), code
+        assert _BY_CODE[code.value] is cls
+        assert error_class(code.status, code.value) is cls
+        assert issubclass(cls, error_class(code.status, None)), code
         assert cls.__name__ in livecore_client.errors.__all__
 
 

@@ -4,13 +4,16 @@ client raise one class for one code; and what a client reads from the server's e
 
 from __future__ import annotations
 
+import sys
+
 import orjson
 import pytest
 
 import livecore.exceptions
 import livecore_client
 import livecore_client.errors
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.areas import error_codes
+from livecore.errors import Code, LivecoreError
 from livecore.exceptions import LivecoreAPIError, api_error
 from livecore_client.errors import error_from_response
 from livecore_server.http.envelope import error_body
@@ -18,24 +21,40 @@ from livecore_server.http.envelope import error_body
 TRANSPORT = {"APIConnectionError", "APIResponseValidationError", "APITimeoutError", "error_from_response"}
 
 
+def _core_classes() -> dict[str, type[LivecoreAPIError]]:
+    """Every refusal class of the core: the status families and generic codes' (livecore/exceptions.py) and
+    each area's, registered by the code it declares (``livecore/<area>/errors.py``)."""
+    families = {
+        name: value
+        for name, value in vars(livecore.exceptions).items()
+        if isinstance(value, type) and issubclass(value, LivecoreAPIError)
+    }
+    return families | {cls.__name__: cls for cls in livecore.exceptions._BY_CODE.values()}
+
+
 def test_the_client_names_are_the_core_classes() -> None:
-    core = set(livecore.exceptions.__all__) - {"api_error"}  # the embedded side's own
-    assert set(livecore_client.errors.__all__) == core - {"error_class"} | TRANSPORT
-    for name in core:
-        assert getattr(livecore_client.errors, name) is getattr(livecore.exceptions, name), name
-        if name in livecore_client.__all__:
-            assert getattr(livecore_client, name) is getattr(livecore.exceptions, name), name
+    core = _core_classes()
+    helpers = {"LivecoreClientError", "retry_after_seconds"}
+    assert set(livecore_client.errors.__all__) == core.keys() | helpers | TRANSPORT
+    for name, cls in core.items():
+        assert getattr(livecore_client.errors, name) is cls, name
+        assert getattr(livecore_client, name) is cls, name
     assert livecore_client.errors._BY_CODE is livecore.exceptions._BY_CODE
     assert livecore_client.errors.error_class is livecore.exceptions.error_class
 
 
 def test_every_refusal_class_is_exported_by_the_client() -> None:
-    refusals = {
-        name
-        for name, value in vars(livecore.exceptions).items()
-        if isinstance(value, type) and issubclass(value, LivecoreAPIError)
-    }
-    assert refusals <= set(livecore_client.__all__)
+    assert _core_classes().keys() <= set(livecore_client.__all__)
+
+
+def test_every_code_s_class_is_declared_beside_its_code() -> None:
+    """An area's exception lives in its package, beside its codes, and is in that module's ``__all__``, which
+    is what the client exports; the shared module holds the families and the generic codes' classes."""
+    for code, cls in livecore.exceptions._BY_CODE.items():
+        module = sys.modules[cls.__module__]
+        if cls.__module__ != "livecore.exceptions":
+            assert cls.__module__.endswith(".errors"), (code, cls.__module__)
+            assert cls.__name__ in module.__all__, cls
 
 
 def test_transport_errors_stay_in_the_client() -> None:
@@ -43,8 +62,8 @@ def test_transport_errors_stay_in_the_client() -> None:
     assert livecore_client.APIConnectionError.__module__ == "livecore_client.errors"
 
 
-@pytest.mark.parametrize("code", list(ErrorCode), ids=str)
-def test_the_answered_and_the_embedded_refusal_agree(code: ErrorCode) -> None:
+@pytest.mark.parametrize("code", error_codes(), ids=str)
+def test_the_answered_and_the_embedded_refusal_agree(code: Code) -> None:
     err = LivecoreError(
         code, "Refused.", {"cooldownUntil": "2026-03-02T12:00:00.000Z"}, headers={"Retry-After": "4"}
     )

@@ -22,7 +22,6 @@ import livecore_client
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import server_adjust
-from livecore.errors import STATUS, ErrorCode
 from livecore.games import (
     Economy,
     Entry,
@@ -36,6 +35,17 @@ from livecore.games import (
 )
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as event_commands
+from livecore.live_events.errors import (
+    ANTI_CHEAT_REJECTED,
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_FOUND,
+    ATTEMPT_NOT_IN_PROGRESS,
+    EVENT_NOT_FOUND,
+    EVENT_NOT_OPEN,
+    INSUFFICIENT_ENTRY_COST,
+    LEADERBOARD_NOT_FOUND,
+    MAX_ATTEMPTS_REACHED,
+)
 from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.live_events.webhooks import AttemptStarted, LeaderboardFinalized, MilestoneGranted
 from livecore.memory import MemoryStore
@@ -352,15 +362,15 @@ def test_attempt_id_is_escaped_and_an_empty_one_refused(sdk: SdkClient, respx_mo
 # --- Refusals: one class per code -------------------------------------------------------------------------
 
 EVENT_CODES = [
-    ErrorCode.EVENT_NOT_FOUND,
-    ErrorCode.EVENT_NOT_OPEN,
-    ErrorCode.ATTEMPT_IN_PROGRESS,
-    ErrorCode.MAX_ATTEMPTS_REACHED,
-    ErrorCode.INSUFFICIENT_ENTRY_COST,
-    ErrorCode.ATTEMPT_NOT_FOUND,
-    ErrorCode.ATTEMPT_NOT_IN_PROGRESS,
-    ErrorCode.ANTI_CHEAT_REJECTED,
-    ErrorCode.LEADERBOARD_NOT_FOUND,
+    EVENT_NOT_FOUND,
+    EVENT_NOT_OPEN,
+    ATTEMPT_IN_PROGRESS,
+    MAX_ATTEMPTS_REACHED,
+    INSUFFICIENT_ENTRY_COST,
+    ATTEMPT_NOT_FOUND,
+    ATTEMPT_NOT_IN_PROGRESS,
+    ANTI_CHEAT_REJECTED,
+    LEADERBOARD_NOT_FOUND,
 ]
 
 
@@ -368,9 +378,9 @@ def test_every_live_event_code_has_its_class() -> None:
     from livecore_client.errors import _BY_CODE, error_class
 
     for code in EVENT_CODES:
-        cls = _BY_CODE[code]
-        assert error_class(STATUS[code], code.value) is cls
-        assert issubclass(cls, error_class(STATUS[code], None)), code  # under its status family
+        cls = _BY_CODE[code.value]
+        assert error_class(code.status, code.value) is cls
+        assert issubclass(cls, error_class(code.status, None)), code  # under its status family
 
 
 @pytest.mark.parametrize(

@@ -17,11 +17,12 @@ import pytest
 import respx
 
 import livecore_client
+from livecore.areas import error_codes
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import STATUS, ErrorCode
 from livecore.events import DomainEvent
 from livecore.friends import commands as friend_commands
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts import commands as gift_commands
 from livecore.gifts.rules import Gift, GiftStatus, SendRequest
@@ -467,13 +468,13 @@ def test_gift_cooldown_error_carries_the_time(sdk: SdkClient, respx_mock: respx.
 def test_every_gift_code_has_its_class() -> None:
     from livecore_client.errors import _BY_CODE, error_class
 
-    gift_codes = [c for c in ErrorCode if c.value.startswith("gift") or c is ErrorCode.NOT_FRIENDS]
+    gift_codes = [c for c in error_codes() if c.value.startswith("gift") or c is NOT_FRIENDS]
     assert len(gift_codes) == 10
     for code in gift_codes:
-        cls = _BY_CODE[code]
-        assert error_class(STATUS[code], code.value) is cls
+        cls = _BY_CODE[code.value]
+        assert error_class(code.status, code.value) is cls
         # The class sits under the family of the status the service answers with.
-        assert issubclass(cls, error_class(STATUS[code], None)), code
+        assert issubclass(cls, error_class(code.status, None)), code
 
 
 # --- Sync and async are one definition ----------------------------------------------------------------

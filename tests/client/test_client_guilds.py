@@ -17,8 +17,27 @@ import pytest
 import respx
 
 from livecore.api.route import Auth, Idempotency, Route, Surface
-from livecore.errors import STATUS, ErrorCode
+from livecore.areas import error_codes
+from livecore.errors import Code
 from livecore.guilds import api as guilds
+from livecore.guilds.errors import (
+    ALREADY_IN_GUILD,
+    GUILD_DISBANDED,
+    GUILD_FULL,
+    GUILD_MEMBER_NOT_FOUND,
+    GUILD_NAME_REJECTED,
+    GUILD_NAME_TAKEN,
+    GUILD_NOT_FOUND,
+    GUILD_PERMISSION_DENIED,
+    GUILDS_DISABLED,
+    HELP_COOLDOWN,
+    HELP_REQUEST_CLOSED,
+    HELP_REQUEST_NOT_FOUND,
+    HELP_REQUEST_OPEN,
+    JOIN_REQUEST_NOT_FOUND,
+    JOIN_REQUEST_PENDING,
+    NOT_IN_GUILD,
+)
 from livecore_client import (
     AlreadyInGuildError,
     APIResponseValidationError,
@@ -652,51 +671,52 @@ async def test_a_player_in_no_guild_and_the_search_defaults(
     assert dict(search.calls[0].request.url.params) == {"limit": "20", "offset": "0"}
 
 
-GUILD_CODES: dict[ErrorCode, type[LivecoreAPIError]] = {
-    ErrorCode.GUILDS_DISABLED: GuildsDisabledError,
-    ErrorCode.GUILD_NOT_FOUND: GuildNotFoundError,
-    ErrorCode.GUILD_DISBANDED: GuildDisbandedError,
-    ErrorCode.ALREADY_IN_GUILD: AlreadyInGuildError,
-    ErrorCode.GUILD_FULL: GuildFullError,
-    ErrorCode.GUILD_NAME_TAKEN: GuildNameTakenError,
-    ErrorCode.GUILD_NAME_REJECTED: GuildNameRejectedError,
-    ErrorCode.GUILD_PERMISSION_DENIED: GuildPermissionDeniedError,
-    ErrorCode.GUILD_MEMBER_NOT_FOUND: GuildMemberNotFoundError,
-    ErrorCode.NOT_IN_GUILD: NotInGuildError,
-    ErrorCode.JOIN_REQUEST_PENDING: JoinRequestPendingError,
-    ErrorCode.JOIN_REQUEST_NOT_FOUND: JoinRequestNotFoundError,
-    ErrorCode.HELP_REQUEST_OPEN: HelpRequestOpenError,
-    ErrorCode.HELP_COOLDOWN: HelpCooldownError,
-    ErrorCode.HELP_REQUEST_NOT_FOUND: HelpRequestNotFoundError,
-    ErrorCode.HELP_REQUEST_CLOSED: HelpRequestClosedError,
+GUILD_CODES: dict[Code, type[LivecoreAPIError]] = {
+    GUILDS_DISABLED: GuildsDisabledError,
+    GUILD_NOT_FOUND: GuildNotFoundError,
+    GUILD_DISBANDED: GuildDisbandedError,
+    ALREADY_IN_GUILD: AlreadyInGuildError,
+    GUILD_FULL: GuildFullError,
+    GUILD_NAME_TAKEN: GuildNameTakenError,
+    GUILD_NAME_REJECTED: GuildNameRejectedError,
+    GUILD_PERMISSION_DENIED: GuildPermissionDeniedError,
+    GUILD_MEMBER_NOT_FOUND: GuildMemberNotFoundError,
+    NOT_IN_GUILD: NotInGuildError,
+    JOIN_REQUEST_PENDING: JoinRequestPendingError,
+    JOIN_REQUEST_NOT_FOUND: JoinRequestNotFoundError,
+    HELP_REQUEST_OPEN: HelpRequestOpenError,
+    HELP_COOLDOWN: HelpCooldownError,
+    HELP_REQUEST_NOT_FOUND: HelpRequestNotFoundError,
+    HELP_REQUEST_CLOSED: HelpRequestClosedError,
 }
 
 
 def test_every_guild_code_has_its_class_under_its_status_family() -> None:
     declared = {code for route in guilds.ROUTES for code in route.errors}
-    assert set(GUILD_CODES) == {code for code in ErrorCode if code.value.startswith(("guild", "help_"))} | {
-        ErrorCode.ALREADY_IN_GUILD,
-        ErrorCode.NOT_IN_GUILD,
-        ErrorCode.JOIN_REQUEST_PENDING,
-        ErrorCode.JOIN_REQUEST_NOT_FOUND,
+    named = {code for code in error_codes() if code.value.startswith(("guild", "help_"))}
+    assert set(GUILD_CODES) == named | {
+        ALREADY_IN_GUILD,
+        NOT_IN_GUILD,
+        JOIN_REQUEST_PENDING,
+        JOIN_REQUEST_NOT_FOUND,
     }
     assert set(GUILD_CODES) <= declared
     for code, cls in GUILD_CODES.items():
-        assert error_class(STATUS[code], code.value) is cls
-        assert issubclass(cls, error_class(STATUS[code], None)) and cls is not error_class(STATUS[code], None)
+        assert error_class(code.status, code.value) is cls
+        assert issubclass(cls, error_class(code.status, None)) and cls is not error_class(code.status, None)
     assert issubclass(GuildNameRejectedError, InvalidRequestError)
     assert issubclass(GuildsDisabledError, PermissionDeniedError)
     assert issubclass(NotInGuildError, NotFoundError) and issubclass(GuildFullError, ConflictError)
 
 
-def _raising(code: ErrorCode) -> Case:
+def _raising(code: Code) -> Case:
     """A route that answers ``code``."""
     return next(case for case in CASES if code in case.route.errors)
 
 
 @pytest.mark.parametrize("code", list(GUILD_CODES), ids=lambda code: code.value)
 async def test_each_guild_code_raises_its_class_from_a_route_that_answers_it(
-    code: ErrorCode,
+    code: Code,
     sdk: SdkClient,
     async_sdk: AsyncSdkClient,
     server: ServerClient,
@@ -705,29 +725,29 @@ async def test_each_guild_code_raises_its_class_from_a_route_that_answers_it(
 ) -> None:
     case = _raising(code)
     respx_mock.route(method=case.route.method, url=case.url).mock(
-        return_value=refusal(STATUS[code], code.value)
+        return_value=refusal(code.status, code.value)
     )
     sync_client, async_client = case.clients(sdk, server), case.clients(async_sdk, async_server)
     with pytest.raises(GUILD_CODES[code]) as raised:
         pick(sync_client, case.method)(*case.args, **case.kwargs)
-    assert (raised.value.status, raised.value.code) == (STATUS[code], code.value)
+    assert (raised.value.status, raised.value.code) == (code.status, code.value)
     with pytest.raises(GUILD_CODES[code]):
         await pick(async_client, case.method)(*case.args, **case.kwargs)
 
 
 def test_help_and_permission_refusals_carry_their_details() -> None:
-    def error(code: ErrorCode, details: dict[str, Any] | None) -> Any:
+    def error(code: Code, details: dict[str, Any] | None) -> Any:
         envelope: dict[str, Any] = {"code": code.value, "message": "no"}
         if details is not None:
             envelope["details"] = details
-        return error_from_response(STATUS[code], {}, {"error": envelope}, "")
+        return error_from_response(code.status, {}, {"error": envelope}, "")
 
-    cooldown = error(ErrorCode.HELP_COOLDOWN, {"retryAt": T1})
+    cooldown = error(HELP_COOLDOWN, {"retryAt": T1})
     assert isinstance(cooldown, HelpCooldownError) and cooldown.retry_at == WHEN_1
-    assert error(ErrorCode.HELP_COOLDOWN, None).retry_at is None
-    open_ = error(ErrorCode.HELP_REQUEST_OPEN, {"requestId": "ghr_9"})
+    assert error(HELP_COOLDOWN, None).retry_at is None
+    open_ = error(HELP_REQUEST_OPEN, {"requestId": "ghr_9"})
     assert isinstance(open_, HelpRequestOpenError) and open_.request_id == "ghr_9"
-    assert error(ErrorCode.HELP_REQUEST_OPEN, {"requestId": 9}).request_id is None
-    denied = error(ErrorCode.GUILD_PERMISSION_DENIED, {"role": "member"})
+    assert error(HELP_REQUEST_OPEN, {"requestId": 9}).request_id is None
+    denied = error(GUILD_PERMISSION_DENIED, {"role": "member"})
     assert isinstance(denied, GuildPermissionDeniedError) and denied.role == "member"
-    assert error(ErrorCode.GUILD_PERMISSION_DENIED, None).role is None
+    assert error(GUILD_PERMISSION_DENIED, None).role is None

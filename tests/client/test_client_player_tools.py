@@ -21,7 +21,6 @@ import livecore_client
 from livecore.api.route import Idempotency, Route
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import STATUS, ErrorCode
 from livecore.events import DomainEvent
 from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
@@ -44,6 +43,7 @@ from livecore.player_tools.commands import erasure as erasure_commands
 from livecore.player_tools.commands import merge as merge_commands
 from livecore.player_tools.commands import moderation
 from livecore.player_tools.erasure import ErasureReason
+from livecore.player_tools.errors import INVALID_MERGE
 from livecore.player_tools.merge import MergeRecord
 from livecore.players.commands import register
 from livecore.players.rules import Player
@@ -57,6 +57,7 @@ from livecore.purchases.api import (
     SPEND_PLAYERS,
     SPEND_SUMMARY,
 )
+from livecore.purchases.errors import UNKNOWN_CURRENCY
 from livecore.purchases.rules import PlayerSpend as CorePlayerSpend
 from livecore.purchases.rules import Purchase, PurchaseRequest, ValidationStatus
 from livecore.rand import SeededRandomSource
@@ -898,14 +899,14 @@ def test_new_codes_have_their_class_under_their_status_family() -> None:
     from livecore_client.errors import _BY_CODE, error_class
 
     for code, cls in (
-        (ErrorCode.INVALID_MERGE, InvalidMergeError),
-        (ErrorCode.UNKNOWN_CURRENCY, UnknownCurrencyError),
+        (INVALID_MERGE, InvalidMergeError),
+        (UNKNOWN_CURRENCY, UnknownCurrencyError),
     ):
-        assert _BY_CODE[code] is cls
-        assert error_class(STATUS[code], code.value) is cls
-        assert issubclass(cls, error_class(STATUS[code], None)), code
-    assert STATUS[ErrorCode.INVALID_MERGE] == 422
-    assert STATUS[ErrorCode.UNKNOWN_CURRENCY] == 400
+        assert _BY_CODE[code.value] is cls
+        assert error_class(code.status, code.value) is cls
+        assert issubclass(cls, error_class(code.status, None)), code
+    assert INVALID_MERGE.status == 422
+    assert UNKNOWN_CURRENCY.status == 400
 
 
 # --- Every player-tools route has its method; sync and async are one definition ---------------------------

@@ -11,7 +11,14 @@ import httpx
 import pytest
 import respx
 
-from livecore.errors import STATUS, ErrorCode
+from livecore.teams.errors import (
+    ALREADY_ON_TEAM,
+    INVITE_EXPIRED,
+    INVITE_NOT_FOUND,
+    INVITE_PENDING,
+    LOCKED_ELSEWHERE,
+    TEAM_NOT_FOUND,
+)
 from livecore_client import (
     AlreadyOnTeamError,
     AsyncSdkClient,
@@ -206,12 +213,12 @@ def test_accept_refusals(
 
 
 TEAM_CODES = {
-    ErrorCode.LOCKED_ELSEWHERE: LockedElsewhereError,
-    ErrorCode.TEAM_NOT_FOUND: TeamNotFoundError,
-    ErrorCode.ALREADY_ON_TEAM: AlreadyOnTeamError,
-    ErrorCode.INVITE_PENDING: InvitePendingError,
-    ErrorCode.INVITE_EXPIRED: InviteExpiredError,
-    ErrorCode.INVITE_NOT_FOUND: InviteNotFoundError,
+    LOCKED_ELSEWHERE: LockedElsewhereError,
+    TEAM_NOT_FOUND: TeamNotFoundError,
+    ALREADY_ON_TEAM: AlreadyOnTeamError,
+    INVITE_PENDING: InvitePendingError,
+    INVITE_EXPIRED: InviteExpiredError,
+    INVITE_NOT_FOUND: InviteNotFoundError,
 }
 
 
@@ -219,8 +226,8 @@ def test_every_team_code_has_its_class_under_its_status_family() -> None:
     from livecore_client.errors import error_class
 
     for code, cls in TEAM_CODES.items():
-        assert error_class(STATUS[code], code.value) is cls
-        assert issubclass(cls, error_class(STATUS[code], None)), code
+        assert error_class(code.status, code.value) is cls
+        assert issubclass(cls, error_class(code.status, None)), code
     assert issubclass(InviteExpiredError, GoneError)
     assert issubclass(LockedElsewhereError, ConflictError) and issubclass(TeamNotFoundError, NotFoundError)
 

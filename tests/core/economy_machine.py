@@ -18,12 +18,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.crates.commands import open_crate
+from livecore.crates.errors import CRATE_MUST_BE_OPENED
 from livecore.crates.rules import CrateEntry
 from livecore.crates.settings import CrateRow, CrateSettings
 from livecore.economy.commands import client_spend, server_adjust
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.economy.errors import INSUFFICIENT_BALANCE, INSUFFICIENT_QUANTITY
+from livecore.errors import LivecoreError
 from livecore.games import Entry, ResourceType
 from livecore.grants.commands import create_grant, settle
+from livecore.grants.errors import GRANT_ALREADY_CLAIMED
 from livecore.grants.rules import GrantEntry, GrantKind, GrantTrigger
 from livecore.hashing import KeyedHasher
 from livecore.players.commands import first_contact, load_game
@@ -33,10 +36,10 @@ from livecore.scope import Scope
 PLAYERS = ("p0", "p1", "p2")
 RESOURCES = {"coins": ResourceType.CURRENCY, "sword": ResourceType.ITEM}
 REFUSALS = {
-    ErrorCode.INSUFFICIENT_BALANCE,
-    ErrorCode.INSUFFICIENT_QUANTITY,
-    ErrorCode.GRANT_ALREADY_CLAIMED,
-    ErrorCode.CRATE_MUST_BE_OPENED,
+    INSUFFICIENT_BALANCE,
+    INSUFFICIENT_QUANTITY,
+    GRANT_ALREADY_CLAIMED,
+    CRATE_MUST_BE_OPENED,
 }
 # The machine's crate, in code and in a manifest: two draws of 10 coins, a sword, or nothing.
 BOX = CrateSettings(

@@ -18,24 +18,25 @@ from livecore.commands import Runtime
 from livecore.commands.actor import acting, admit
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
+from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.economy import commands as economy_cmd
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, LivecoreError
 from livecore.friends import commands as friends_cmd
 from livecore.friends.rules import Relation
+from livecore.friends.settings import FRIENDS_SETTINGS, FriendsSettings
 from livecore.games import Entry, Resource, ResourceType, Studio
-from livecore.gifts.settings import GiftingSettings
-from livecore.friends.settings import FriendsSettings
-from livecore.crates.settings import CrateRow, CrateSettings
-from livecore.live_events.settings import EventSettings
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
+from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
 from livecore.grants import commands as grants_cmd
 from livecore.grants.rules import GrantKind
 from livecore.hashing import KeyedHasher
 from livecore.live_events.commands import live_events as live_events_cmd
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players import commands as players_cmd
+from livecore.players.errors import PLAYER_BANNED
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.purchases import commands as purchases_cmd
@@ -45,10 +46,6 @@ from livecore.scope import Environment, Scope
 from livecore.store import Transaction
 from livecore.teams import commands as teams_cmd
 from tests.core.test_gifts_rules import PLATFORM
-from livecore.crates.settings import CRATE_SETTINGS
-from livecore.live_events.settings import EVENT_SETTINGS
-from livecore.friends.settings import FRIENDS_SETTINGS
-from livecore.gifts.settings import GIFTING_SETTINGS
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
@@ -320,7 +317,7 @@ def test_the_runtime_refuses_a_banned_player_every_write_route_of_every_area_and
     if route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER) and route.is_write:
         with pytest.raises(LivecoreError) as refused:
             admit(route, banned)
-        assert refused.value.code is ErrorCode.PLAYER_BANNED
+        assert refused.value.code is PLAYER_BANNED
     else:
         assert admit(route, banned) is banned
 
@@ -339,7 +336,7 @@ def test_a_banned_actor_is_refused_by_every_player_write(sim: Sim, route: str) -
     banned = (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox))
     with pytest.raises(LivecoreError) as refused, sim.store.transaction() as tx:
         write(tx, sim.rt, as_ann(tx, route), world)
-    assert refused.value.code is ErrorCode.PLAYER_BANNED
+    assert refused.value.code is PLAYER_BANNED
     assert (dict(sim.store.tables_of(PlayerTables).players), list(sim.store.outbox)) == banned != before
 
 
@@ -371,7 +368,7 @@ def test_the_ban_is_refused_before_what_the_command_looks_up(sim: Sim) -> None:
     ):
         with pytest.raises(LivecoreError) as refused:
             sim.run(lambda tx, route=route, attempt=attempt: attempt(tx, as_ann(tx, route)))
-        assert refused.value.code is ErrorCode.PLAYER_BANNED
+        assert refused.value.code is PLAYER_BANNED
 
 
 def test_a_banned_player_still_reads(sim: Sim) -> None:
@@ -423,14 +420,14 @@ def test_heartbeat_for_a_caller_keeping_presence_writes_only_durable_beats(sim: 
 def test_heartbeat_refuses_a_status_label_over_64_characters(sim: Sim) -> None:
     with pytest.raises(LivecoreError) as refused:
         sim.run(lambda tx: players_cmd.heartbeat(tx, sim.rt, other(tx, "ann"), "x" * 65))
-    assert refused.value.code is ErrorCode.INVALID_REQUEST
+    assert refused.value.code is INVALID_REQUEST
 
 
 def test_heartbeat_of_a_banned_player_is_refused_before_its_status_is_checked(sim: Sim) -> None:
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, other(tx, "ann"), "cheating"))
     with pytest.raises(LivecoreError) as refused:
         players_cmd.beat(admit(ROUTES["presence.heartbeat"], sim.player("ann")), "x" * 65, sim.clock.now())
-    assert refused.value.code is ErrorCode.PLAYER_BANNED
+    assert refused.value.code is PLAYER_BANNED
 
 
 # --- Search and suggestions ---------------------------------------------------------------------
@@ -482,7 +479,7 @@ def test_search_text_must_be_1_to_32_characters(sim: Sim) -> None:
     for text in ("  ", "x" * 33):
         with pytest.raises(LivecoreError) as refused:
             sim.run(lambda tx, text=text: friends_cmd.search(tx, SCOPE, sim.player("ann"), text, 5))
-        assert refused.value.code is ErrorCode.INVALID_REQUEST
+        assert refused.value.code is INVALID_REQUEST
 
 
 def test_suggestions_leave_out_the_caller_friends_pending_requests_and_blocks_either_way(sim: Sim) -> None:

@@ -16,7 +16,7 @@ from livecore.api import reference, routes
 from livecore.area import Area, Ports
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import Code, ErrorCode, LivecoreError
+from livecore.errors import Code, LivecoreError
 from livecore.games import Game, Studio
 from livecore.guilds.area import AREA as GUILDS
 from livecore.hashing import KeyedHasher
@@ -67,7 +67,7 @@ class _Pinged(WebhookPayload):
         Area(name="mine", summary="", page="x", errors=(Code("guild_full", 409),)),
         Area(name="mine", summary="", page="x", jobs=(attrs.evolve(GUILDS.jobs[0]),)),
         Area(name="mine", summary="", page="x", samples=(_Pinged("plr_1"),)),
-        Area(name="mine", summary="", page="x", error_meanings={ErrorCode.GUILD_FULL: "again"}),
+        Area(name="mine", summary="", page="x", errors=(Code("not_found", 404),)),
         Area(name="mine", summary="", page="x", manifest=(Section(key="guilds"),)),
         Area(name="mine", summary="", page="x", id_prefixes=("gld",)),
         Area(name="mine", summary="", page="x", id_prefixes=("evt",)),
@@ -79,7 +79,7 @@ class _Pinged(WebhookPayload):
         "error-code",
         "job",
         "webhook-sample",
-        "error-meaning",
+        "generic-error-code",
         "section",
         "id-prefix",
         "shared-id-prefix",
@@ -130,8 +130,7 @@ _QUESTS = Area(
     page="quests",
     webhooks=(_QuestDone,),
     samples=(_QuestDone("plr_sample"),),
-    errors=(Code("quest_not_found", 404),),
-    error_meanings={Code("quest_not_found", 404): "No quest of that key."},
+    errors=(Code("quest_not_found", 404, "No quest of that key."),),
     limits=lambda: {"quests": [("Quests per player", "at most 10")]},
 )
 
@@ -142,14 +141,14 @@ def test_a_studio_areas_samples_meanings_and_limits_join_the_shared_tables() -> 
     assert sample_payload("quest.done") == {}
     errors = reference._errors_block(registered).splitlines()
     assert errors[-1] == "| `quest_not_found` | 404 | No quest of that key. |"
-    assert errors[2].startswith(f"| `{next(iter(ErrorCode)).value}` |")
+    assert errors[2].startswith("| `invalid_request` |")
     limits = reference._limits(registered)
     assert list(limits)[-2:] == ["webhooks", "quests"]
     assert limits["quests"] == [("Quests per player", "at most 10")]
 
 
 def test_a_studio_code_without_a_meaning_stops_the_reference() -> None:
-    mute = attrs.evolve(_QUESTS, error_meanings={})
+    mute = attrs.evolve(_QUESTS, errors=(Code("quest_not_found", 404),))
     with pytest.raises(ValueError, match="quest_not_found"):
         reference._errors_block(areas.registered([mute]))
 

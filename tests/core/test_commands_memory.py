@@ -9,12 +9,14 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.economy.commands import edit_item_attributes, server_adjust
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.economy.errors import INSUFFICIENT_QUANTITY
+from livecore.errors import INVALID_REQUEST, LivecoreError
 from livecore.games import Economy, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import set_country_override
 from livecore.players.commands import authenticate, first_contact, register, set_identity, sweep_streaks
+from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.players.memory import PlayerTables
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -42,7 +44,7 @@ def test_register_then_authenticate(sim) -> None:  # type: ignore[no-untyped-def
         assert authenticate(tx, rt, TEST, "alice", result.secret).external_id == "alice"
         with pytest.raises(LivecoreError) as exc:
             authenticate(tx, rt, TEST, "alice", "ps_wrong")
-    assert exc.value.code is ErrorCode.PLAYER_SECRET_INVALID
+    assert exc.value.code is PLAYER_SECRET_INVALID
 
 
 def test_simulation_replays_exactly_with_the_same_seed() -> None:
@@ -72,7 +74,7 @@ def test_other_environment_sees_404(sim) -> None:  # type: ignore[no-untyped-def
         register(tx, rt, TEST, "alice")
     with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
         register(tx, rt, LIVE, "alice")
-    assert exc.value.code is ErrorCode.PLAYER_NOT_FOUND
+    assert exc.value.code is PLAYER_NOT_FOUND
 
 
 def test_first_contact_then_register_sets_the_secret_without_a_second_registered_event(sim) -> None:  # type: ignore[no-untyped-def]
@@ -108,7 +110,7 @@ def test_an_operators_country_override_wins_in_the_simulation_until_cleared(sim)
     with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
         set_country_override(tx, again, "FRA")
     assert (exc.value.code, exc.value.details) == (
-        ErrorCode.INVALID_REQUEST,
+        INVALID_REQUEST,
         {"fields": {"country": "must be an ISO 3166-1 alpha-2 code"}},
     )
     with store.transaction() as tx:
@@ -134,7 +136,7 @@ def test_an_operators_item_attribute_edit_is_checked_against_the_catalog_in_the_
     # An item the player holds none of has nothing to edit: refused, nothing written.
     with pytest.raises(LivecoreError) as none_held, store.transaction() as tx:
         edit_item_attributes(tx, rt, TEST, game, player, "sword", {"level": 4})
-    assert none_held.value.code is ErrorCode.INSUFFICIENT_QUANTITY
+    assert none_held.value.code is INSUFFICIENT_QUANTITY
     with store.transaction() as tx:
         assert (tx.ledger.entries(player.id), tx.ledger.holdings(player.id)) == ([], {})
         server_adjust(

@@ -13,18 +13,22 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.crates import commands as crates_cmd
+from livecore.crates.errors import CRATE_MUST_BE_OPENED, NOT_A_CRATE
 from livecore.crates.rules import CrateEntry
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
+from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.economy.memory import EconomyTables
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import Code, LivecoreError
 from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType, Studio
 from livecore.grants import commands as grants_cmd
+from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED, GRANT_NOT_FOUND
 from livecore.grants.memory import GrantTables
 from livecore.grants.rules import AckedBy, Grant, GrantEntry, GrantKind, GrantStatus
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players import commands as players_cmd
+from livecore.players.errors import PLAYER_BANNED
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -200,11 +204,11 @@ def test_a_crate_grant_cannot_be_claimed_like_a_reward(sim: Sim) -> None:
     before = sim.snapshot()
     with pytest.raises(LivecoreError) as refused:
         sim.run(lambda tx: grants_cmd.claim(tx, sim.rt, SCOPE, sim.player("ann"), crate.id))
-    assert refused.value.code is ErrorCode.CRATE_MUST_BE_OPENED
+    assert refused.value.code is CRATE_MUST_BE_OPENED
     assert sim.snapshot() == before
 
 
-def _refused(sim: Sim, external_id: str, grant_id: str) -> ErrorCode:
+def _refused(sim: Sim, external_id: str, grant_id: str) -> Code:
     before = sim.snapshot()
     with pytest.raises(LivecoreError) as refused:
         sim.open(external_id, grant_id)
@@ -213,30 +217,30 @@ def _refused(sim: Sim, external_id: str, grant_id: str) -> ErrorCode:
 
 
 def test_opening_an_unknown_grant_is_grant_not_found(sim: Sim) -> None:
-    assert _refused(sim, "ann", "0193e0c0-0000-7000-8000-000000000000") is ErrorCode.GRANT_NOT_FOUND
+    assert _refused(sim, "ann", "0193e0c0-0000-7000-8000-000000000000") is GRANT_NOT_FOUND
 
 
 def test_opening_another_players_crate_is_grant_not_found(sim: Sim) -> None:
     crate = sim.grant("bob", CrateEntry("chest", 1))
-    assert _refused(sim, "ann", crate.id) is ErrorCode.GRANT_NOT_FOUND
+    assert _refused(sim, "ann", crate.id) is GRANT_NOT_FOUND
 
 
 def test_opening_a_reward_grant_is_not_a_crate(sim: Sim) -> None:
     reward = sim.grant("ann", COINS)
-    assert _refused(sim, "ann", reward.id) is ErrorCode.NOT_A_CRATE
+    assert _refused(sim, "ann", reward.id) is NOT_A_CRATE
 
 
 def test_opening_a_crate_twice_is_grant_already_claimed(sim: Sim) -> None:
     crate = sim.grant("ann", CrateEntry("chest", 1))
     sim.open("ann", crate.id)
-    assert _refused(sim, "ann", crate.id) is ErrorCode.GRANT_ALREADY_CLAIMED
+    assert _refused(sim, "ann", crate.id) is GRANT_ALREADY_CLAIMED
     assert sim.holdings("ann") == {"coins": 100, "sword": 2}
 
 
 def test_opening_an_expired_crate_is_grant_expired(sim: Sim) -> None:
     crate = sim.grant("ann", CrateEntry("chest", 1), expires_at=T0 + timedelta(minutes=5))
     sim.clock.advance(300)
-    assert _refused(sim, "ann", crate.id) is ErrorCode.GRANT_EXPIRED
+    assert _refused(sim, "ann", crate.id) is GRANT_EXPIRED
 
 
 def test_opening_a_crate_removed_from_the_manifest_is_resource_not_found(sim: Sim) -> None:
@@ -248,7 +252,7 @@ def test_opening_a_crate_removed_from_the_manifest_is_resource_not_found(sim: Si
             g.settings.with_sections({CRATE_SETTINGS: {"chest": CHEST}}),
         ),
     )
-    assert _refused(sim, "ann", crate.id) is ErrorCode.RESOURCE_NOT_FOUND
+    assert _refused(sim, "ann", crate.id) is RESOURCE_NOT_FOUND
     # Declared again, the pending crate opens.
     sim.store.games["gam_1"] = g
     assert sim.open("ann", crate.id).crate.status is GrantStatus.CLAIMED
@@ -257,4 +261,4 @@ def test_opening_a_crate_removed_from_the_manifest_is_resource_not_found(sim: Si
 def test_a_banned_player_cannot_open_a_crate(sim: Sim) -> None:
     crate = sim.grant("ann", CrateEntry("chest", 1))
     sim.run(lambda tx: ban_player(tx, sim.rt, SCOPE, sim.player("ann"), "cheating"))
-    assert _refused(sim, "ann", crate.id) is ErrorCode.PLAYER_BANNED
+    assert _refused(sim, "ann", crate.id) is PLAYER_BANNED

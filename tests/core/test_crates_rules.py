@@ -13,13 +13,16 @@ import attrs
 import pytest
 
 from livecore.api.convert import response_converter
+from livecore.crates.errors import CRATE_MUST_BE_OPENED, NOT_A_CRATE
 from livecore.crates.rules import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.crates.webhooks import CrateOpened
+from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.economy.rules import MAX_AMOUNT
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, Code, LivecoreError
 from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType
 from livecore.grants.api import RewardEntry
+from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED
 from livecore.grants.rules import (
     EntryType,
     Grant,
@@ -92,7 +95,7 @@ def grant(
     )
 
 
-def refusal(trigger: GrantTrigger, g: Grant, now: datetime = T0) -> ErrorCode | None:
+def refusal(trigger: GrantTrigger, g: Grant, now: datetime = T0) -> Code | None:
     try:
         transition(g, trigger, now)
     except LivecoreError as exc:
@@ -176,7 +179,7 @@ def test_a_row_with_no_rewards_gives_nothing() -> None:
 def test_contents_of_a_crate_no_longer_declared_is_resource_not_found() -> None:
     with pytest.raises(LivecoreError) as caught:
         contents(GAME, [CrateEntry("gone", 1)], Fixed(0.0))
-    assert caught.value.code is ErrorCode.RESOURCE_NOT_FOUND
+    assert caught.value.code is RESOURCE_NOT_FOUND
     assert caught.value.details == {"crateKey": "gone"}
 
 
@@ -186,7 +189,7 @@ def test_contents_of_a_crate_no_longer_declared_is_resource_not_found() -> None:
 def test_an_unknown_crate_is_resource_not_found_naming_the_entry() -> None:
     with pytest.raises(LivecoreError) as caught:
         check_crate_entries(GAME, [CrateEntry("chest", 1), CrateEntry("nope", 1)])
-    assert caught.value.code is ErrorCode.RESOURCE_NOT_FOUND
+    assert caught.value.code is RESOURCE_NOT_FOUND
     assert caught.value.details == {"crateKey": "nope", "entry": 1}
 
 
@@ -196,20 +199,20 @@ def test_a_crate_grant_draws_at_most_max_draws_times() -> None:
     check_crate_entries(GAME, [CrateEntry("box", 333), CrateEntry("chest", 1)])
     with pytest.raises(LivecoreError) as caught:
         check_crate_entries(GAME, [CrateEntry("box", 333), CrateEntry("chest", 2)])
-    assert caught.value.code is ErrorCode.INVALID_REQUEST
+    assert caught.value.code is INVALID_REQUEST
 
 
 def test_a_crate_entry_in_a_reward_grant_is_refused() -> None:
     with pytest.raises(LivecoreError) as caught:
         validate_entries(GAME, GrantKind.REWARD, [COINS, CrateEntry("chest", 1)])
-    assert caught.value.code is ErrorCode.INVALID_REQUEST
+    assert caught.value.code is INVALID_REQUEST
     assert caught.value.details is not None and "entries[1].type" in caught.value.details["fields"]
 
 
 def test_a_reward_entry_in_a_crate_grant_is_refused() -> None:
     with pytest.raises(LivecoreError) as caught:
         validate_entries(GAME, GrantKind.CRATE, [CrateEntry("chest", 1), COINS])
-    assert caught.value.code is ErrorCode.INVALID_REQUEST
+    assert caught.value.code is INVALID_REQUEST
     assert caught.value.details is not None and "entries[1].type" in caught.value.details["fields"]
 
 
@@ -223,12 +226,12 @@ def test_a_crate_grants_entries_are_checked_as_crates() -> None:
 @pytest.mark.parametrize("trigger", [GrantTrigger.CLAIM, GrantTrigger.ACK, GrantTrigger.FORCE_CLAIM])
 @pytest.mark.parametrize("status", list(GrantStatus))
 def test_a_crate_grant_is_never_claimed_only_opened(trigger: GrantTrigger, status: GrantStatus) -> None:
-    assert refusal(trigger, grant(status=status)) is ErrorCode.CRATE_MUST_BE_OPENED
+    assert refusal(trigger, grant(status=status)) is CRATE_MUST_BE_OPENED
 
 
 @pytest.mark.parametrize("status", list(GrantStatus))
 def test_opening_a_reward_grant_is_not_a_crate_whatever_its_status(status: GrantStatus) -> None:
-    assert refusal(GrantTrigger.OPEN, grant(GrantKind.REWARD, status)) is ErrorCode.NOT_A_CRATE
+    assert refusal(GrantTrigger.OPEN, grant(GrantKind.REWARD, status)) is NOT_A_CRATE
 
 
 def test_opening_a_pending_crate_claims_it_for_the_client() -> None:
@@ -238,13 +241,13 @@ def test_opening_a_pending_crate_claims_it_for_the_client() -> None:
 
 
 def test_opening_an_opened_crate_is_grant_already_claimed() -> None:
-    assert refusal(GrantTrigger.OPEN, grant(status=GrantStatus.CLAIMED)) is ErrorCode.GRANT_ALREADY_CLAIMED
+    assert refusal(GrantTrigger.OPEN, grant(status=GrantStatus.CLAIMED)) is GRANT_ALREADY_CLAIMED
 
 
 def test_opening_a_crate_past_its_expiry_is_grant_expired() -> None:
     due = grant(expires_at=T0 + timedelta(hours=1))
-    assert refusal(GrantTrigger.OPEN, due, T0 + timedelta(hours=1)) is ErrorCode.GRANT_EXPIRED
-    assert refusal(GrantTrigger.OPEN, grant(status=GrantStatus.EXPIRED)) is ErrorCode.GRANT_EXPIRED
+    assert refusal(GrantTrigger.OPEN, due, T0 + timedelta(hours=1)) is GRANT_EXPIRED
+    assert refusal(GrantTrigger.OPEN, grant(status=GrantStatus.EXPIRED)) is GRANT_EXPIRED
 
 
 def test_the_expiry_sweep_expires_a_crate_grant() -> None:
@@ -277,7 +280,7 @@ def test_parameters_on_a_crate_entry_are_refused() -> None:
         RewardEntry(type="crate", key="chest", amount=1, parameters={"a": 1}).to_entry(
             "entries[0].parameters"
         )
-    assert caught.value.code is ErrorCode.INVALID_REQUEST
+    assert caught.value.code is INVALID_REQUEST
     assert caught.value.details == {"fields": {"entries[0].parameters": "items only"}}
 
 

@@ -3,21 +3,35 @@
 
 from __future__ import annotations
 
+import ast
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
-from livecore.errors import STATUS, Code, ErrorCode, LivecoreError, error_fields
+import livecore.errors
+import livecore.exceptions
+from livecore.areas import BUILT_IN, error_codes
+from livecore.errors import (
+    CONFLICT,
+    INTERNAL_ERROR,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    PAYLOAD_TOO_LARGE,
+    RATE_LIMITED,
+    REQUEST_TIMEOUT,
+    STORAGE_UNAVAILABLE,
+    UNSUPPORTED_MEDIA_TYPE,
+    Code,
+    LivecoreError,
+    error_fields,
+)
 from livecore.exceptions import (
     _BY_CODE,
-    AntiCheatRejectedError,
     ConflictError,
-    GiftCooldownError,
-    HelpCooldownError,
     InternalServerError,
     LivecoreAPIError,
     LivecoreClientError,
-    LockedElsewhereError,
     NotFoundError,
     RateLimitError,
     UnprocessableEntityError,
@@ -25,33 +39,66 @@ from livecore.exceptions import (
     error_class,
     retry_after_seconds,
 )
+from livecore.gifts.errors import GIFT_COOLDOWN, GiftCooldownError
+from livecore.guilds.errors import GUILD_FULL, HELP_COOLDOWN, HelpCooldownError
+from livecore.live_events.errors import ANTI_CHEAT_REJECTED, LOBBY_FORMING, AntiCheatRejectedError
+from livecore.teams.errors import LOCKED_ELSEWHERE, LockedElsewhereError
 
 # The codes whose class is their status family's: generic answers of the transport, and 202 lobby_forming,
 # which a client reads as an answer of its own.
 FAMILY_ONLY = {
-    ErrorCode.METHOD_NOT_ALLOWED,
-    ErrorCode.PAYLOAD_TOO_LARGE,
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-    ErrorCode.REQUEST_TIMEOUT,
-    ErrorCode.INTERNAL_ERROR,
-    ErrorCode.STORAGE_UNAVAILABLE,
-    ErrorCode.CONFLICT,
-    ErrorCode.LOBBY_FORMING,
+    METHOD_NOT_ALLOWED,
+    PAYLOAD_TOO_LARGE,
+    UNSUPPORTED_MEDIA_TYPE,
+    REQUEST_TIMEOUT,
+    INTERNAL_ERROR,
+    STORAGE_UNAVAILABLE,
+    CONFLICT,
+    LOBBY_FORMING,
 }
 
 
+CODES = error_codes()
+
+
 def test_every_code_but_the_generic_ones_has_a_class_of_its_own() -> None:
-    assert set(ErrorCode) - set(_BY_CODE) == FAMILY_ONLY
-    assert set(_BY_CODE) <= set(ErrorCode)
+    assert {code for code in CODES if code.value not in _BY_CODE} == FAMILY_ONLY
+    assert set(_BY_CODE) <= {code.value for code in CODES}
 
 
-@pytest.mark.parametrize("code", list(ErrorCode), ids=str)
-def test_each_code_raises_its_class_under_its_status_family(code: ErrorCode) -> None:
+def test_the_shared_modules_name_no_area() -> None:
+    """The codes and classes of an area are its own: the shared error modules import none of them."""
+    areas = {area.name for area in BUILT_IN} - {"system"}
+    for module in (livecore.errors, livecore.exceptions):
+        tree = ast.parse(Path(module.__file__ or "").read_text())
+        imported = {
+            part
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom | ast.Import)
+            for name in (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            )
+            for part in name.split(".")
+        }
+        assert imported.isdisjoint(areas), module.__name__
+
+
+def test_a_code_has_one_class() -> None:
+    with pytest.raises(TypeError, match="guild_full"):
+
+        class _Again(ConflictError, code=GUILD_FULL):
+            pass
+
+    assert error_class(409, "guild_full").__name__ == "GuildFullError"
+
+
+@pytest.mark.parametrize("code", CODES, ids=str)
+def test_each_code_raises_its_class_under_its_status_family(code: Code) -> None:
     details = {"fields": {"name": "is required"}, "n": 3}
     err = LivecoreError(code, "Refused.", details, headers={"Retry-After": "7", "Connection": "close"})
     exc = api_error(err)
-    status = STATUS[code]
-    assert type(exc) is (_BY_CODE[code] if code in _BY_CODE else error_class(status, None))
+    status = code.status
+    assert type(exc) is (_BY_CODE[code.value] if code.value in _BY_CODE else error_class(status, None))
     assert type(exc) is error_class(status, code.value)
     assert isinstance(exc, error_class(status, None))  # except <status family> catches it
     assert isinstance(exc, LivecoreClientError)
@@ -85,7 +132,7 @@ def test_the_status_family_of_each_status(status: int, family: str) -> None:
 
 
 def test_the_envelope_and_the_exception_say_the_same() -> None:
-    err = LivecoreError(ErrorCode.GUILD_FULL, "The guild is full.", {"maxMembers": 30})
+    err = LivecoreError(GUILD_FULL, "The guild is full.", {"maxMembers": 30})
     assert error_fields(err) == {
         "code": "guild_full",
         "message": "The guild is full.",
@@ -96,7 +143,7 @@ def test_the_envelope_and_the_exception_say_the_same() -> None:
 
 
 def test_a_refusal_without_details_or_headers() -> None:
-    err = LivecoreError(ErrorCode.NOT_FOUND, "No such thing.", {})
+    err = LivecoreError(NOT_FOUND, "No such thing.", {})
     assert error_fields(err) == {"code": "not_found", "message": "No such thing."}
     exc = api_error(err)
     assert exc.details is None
@@ -113,18 +160,18 @@ def test_an_area_code_maps_by_its_status() -> None:
 
 def test_typed_details_read_from_an_embedded_refusal() -> None:
     until = "2026-03-02T12:00:00.000Z"
-    gift = api_error(LivecoreError(ErrorCode.GIFT_COOLDOWN, "Too soon.", {"cooldownUntil": until}))
+    gift = api_error(LivecoreError(GIFT_COOLDOWN, "Too soon.", {"cooldownUntil": until}))
     assert isinstance(gift, GiftCooldownError)
     assert gift.cooldown_until == datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-    help_ = api_error(LivecoreError(ErrorCode.HELP_COOLDOWN, "Too soon.", {"retryAt": "not a time"}))
+    help_ = api_error(LivecoreError(HELP_COOLDOWN, "Too soon.", {"retryAt": "not a time"}))
     assert isinstance(help_, HelpCooldownError) and help_.retry_at is None
     seated = {"externalPlayerIds": ["a", 7, "b"]}
-    locked = api_error(LivecoreError(ErrorCode.LOCKED_ELSEWHERE, "Seated.", seated))
+    locked = api_error(LivecoreError(LOCKED_ELSEWHERE, "Seated.", seated))
     assert isinstance(locked, LockedElsewhereError) and locked.external_player_ids == ["a", "b"]
-    cheat = api_error(LivecoreError(ErrorCode.ANTI_CHEAT_REJECTED, "No.", {"validator": "speed"}))
+    cheat = api_error(LivecoreError(ANTI_CHEAT_REJECTED, "No.", {"validator": "speed"}))
     assert isinstance(cheat, AntiCheatRejectedError) and isinstance(cheat, UnprocessableEntityError)
     assert cheat.validator == "speed"
-    limited = api_error(LivecoreError(ErrorCode.RATE_LIMITED, "Slow down.", headers={"retry-after": "2"}))
+    limited = api_error(LivecoreError(RATE_LIMITED, "Slow down.", headers={"retry-after": "2"}))
     assert isinstance(limited, RateLimitError) and limited.retry_after == 2.0
 
 
@@ -138,7 +185,7 @@ def test_headers_are_kept_as_given_and_read_in_any_case() -> None:
 
 
 def test_embedded_headers_are_read_only_and_match_in_any_case() -> None:
-    exc = api_error(LivecoreError(ErrorCode.RATE_LIMITED, "Slow.", headers={"Retry-After": "3"}))
+    exc = api_error(LivecoreError(RATE_LIMITED, "Slow.", headers={"Retry-After": "3"}))
     headers = exc.headers
     assert headers["RETRY-AFTER"] == headers.get("retry-after") == "3"
     assert "retry-after" in headers and list(headers) == ["Retry-After"] and len(headers) == 1
@@ -154,5 +201,5 @@ def test_retry_after_seconds(header: str, expected: float | None) -> None:
 
 
 def test_a_5xx_refusal_is_an_internal_server_error() -> None:
-    for code in (ErrorCode.INTERNAL_ERROR, ErrorCode.STORAGE_UNAVAILABLE):
+    for code in (INTERNAL_ERROR, STORAGE_UNAVAILABLE):
         assert type(api_error(LivecoreError(code, "Down."))) is InternalServerError

@@ -6,7 +6,15 @@ from collections import Counter
 
 import pytest
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import Code, LivecoreError
+from livecore.friends.errors import (
+    ALREADY_FRIENDS,
+    FRIEND_CODE_INVALID,
+    FRIEND_REQUEST_NOT_FOUND,
+    NOT_BLOCKED,
+    NOT_FRIENDS_YET,
+    PLAYER_BLOCKED,
+)
 from livecore.friends.rules import (
     CODE_ALPHABET,
     TRANSITIONS,
@@ -50,23 +58,23 @@ def test_friend_codes() -> None:
     for bad in ("ABC", "ABCDEFG", "ABCDE0", "ABCDE1"):  # 0 and 1 are not in the alphabet
         with pytest.raises(LivecoreError) as exc:
             normalize_code(bad)
-        assert exc.value.code is ErrorCode.FRIEND_CODE_INVALID
+        assert exc.value.code is FRIEND_CODE_INVALID
 
 
 @pytest.mark.parametrize(
     ("relation", "trigger", "code"),
     [
-        (Relation.FRIENDS, Trigger.ADD, ErrorCode.ALREADY_FRIENDS),
-        (Relation.BLOCKING, Trigger.ADD, ErrorCode.PLAYER_BLOCKED),
-        (Relation.BLOCKED_BY, Trigger.ADD, ErrorCode.PLAYER_BLOCKED),
-        (Relation.NONE, Trigger.REMOVE, ErrorCode.NOT_FRIENDS_YET),
-        (Relation.BLOCKED_BY, Trigger.UNBLOCK, ErrorCode.NOT_BLOCKED),
-        (Relation.OUTGOING, Trigger.ACCEPT, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
-        (Relation.INCOMING, Trigger.CANCEL, ErrorCode.FRIEND_REQUEST_NOT_FOUND),
+        (Relation.FRIENDS, Trigger.ADD, ALREADY_FRIENDS),
+        (Relation.BLOCKING, Trigger.ADD, PLAYER_BLOCKED),
+        (Relation.BLOCKED_BY, Trigger.ADD, PLAYER_BLOCKED),
+        (Relation.NONE, Trigger.REMOVE, NOT_FRIENDS_YET),
+        (Relation.BLOCKED_BY, Trigger.UNBLOCK, NOT_BLOCKED),
+        (Relation.OUTGOING, Trigger.ACCEPT, FRIEND_REQUEST_NOT_FOUND),
+        (Relation.INCOMING, Trigger.CANCEL, FRIEND_REQUEST_NOT_FOUND),
     ],
 )
 def test_missing_transitions_refuse_with_the_pinned_code(
-    relation: Relation, trigger: Trigger, code: ErrorCode
+    relation: Relation, trigger: Trigger, code: Code
 ) -> None:
     assert (relation, trigger) not in TRANSITIONS
     with pytest.raises(LivecoreError) as exc:

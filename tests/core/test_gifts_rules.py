@@ -7,8 +7,19 @@ from datetime import UTC, datetime, timedelta
 import attrs
 import pytest
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import IDEMPOTENCY_CONFLICT, INVALID_REQUEST, Code, LivecoreError
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Economy, Game, GameSettings, Resource, ResourceType
+from livecore.gifts.errors import (
+    GIFT_ALREADY_CLAIMED,
+    GIFT_AMOUNT_INVALID,
+    GIFT_COOLDOWN,
+    GIFT_EXPIRED,
+    GIFT_INSUFFICIENT_BALANCE,
+    GIFT_LIMIT_REACHED,
+    GIFT_NOT_ALLOWED,
+    GIFTING_DISABLED,
+)
 from livecore.gifts.rules import (
     MESSAGE,
     Gift,
@@ -51,7 +62,7 @@ STUDIO = attrs.evolve(PLATFORM, settings=attrs.evolve(PLATFORM.settings, economy
 FREE = SenderStats(last_to_recipient=None, sent_today=0)
 
 
-def code(fn, *args, **kw) -> ErrorCode | None:  # type: ignore[no-untyped-def]
+def code(fn, *args, **kw) -> Code | None:  # type: ignore[no-untyped-def]
     try:
         fn(*args, **kw)
     except LivecoreError as exc:
@@ -59,7 +70,7 @@ def code(fn, *args, **kw) -> ErrorCode | None:  # type: ignore[no-untyped-def]
     return None
 
 
-def send(game: Game = PLATFORM, key: str = "coins", amount: int = 1, **facts) -> ErrorCode | None:  # type: ignore[no-untyped-def]
+def send(game: Game = PLATFORM, key: str = "coins", amount: int = 1, **facts) -> Code | None:  # type: ignore[no-untyped-def]
     facts = {"are_friends": True, "stats": FREE, "balance": 100, "now": NOW, **facts}
     return code(check_send, game, SendRequest(ResourceType.CURRENCY, key, amount), **facts)
 
@@ -90,28 +101,28 @@ def test_refusals_come_in_the_documented_order() -> None:
         "stats": SenderStats(NOW - timedelta(minutes=1), 2),
         "balance": 0,
     }
-    assert send(off, "secret", 0, **everything_wrong) is ErrorCode.GIFTING_DISABLED
-    assert send(PLATFORM, "secret", 0, **everything_wrong) is ErrorCode.NOT_FRIENDS
+    assert send(off, "secret", 0, **everything_wrong) is GIFTING_DISABLED
+    assert send(PLATFORM, "secret", 0, **everything_wrong) is NOT_FRIENDS
     assert (
-        send(PLATFORM, "secret", 0, **{**everything_wrong, "are_friends": True}) is ErrorCode.GIFT_NOT_ALLOWED
+        send(PLATFORM, "secret", 0, **{**everything_wrong, "are_friends": True}) is GIFT_NOT_ALLOWED
     )
     facts = {**everything_wrong, "are_friends": True}
-    assert send(PLATFORM, "coins", 0, **facts) is ErrorCode.GIFT_AMOUNT_INVALID
-    assert send(PLATFORM, "coins", 1, **facts) is ErrorCode.GIFT_COOLDOWN
+    assert send(PLATFORM, "coins", 0, **facts) is GIFT_AMOUNT_INVALID
+    assert send(PLATFORM, "coins", 1, **facts) is GIFT_COOLDOWN
     facts["stats"] = SenderStats(None, 2)
-    assert send(PLATFORM, "coins", 1, **facts) is ErrorCode.GIFT_LIMIT_REACHED
+    assert send(PLATFORM, "coins", 1, **facts) is GIFT_LIMIT_REACHED
     facts["stats"] = FREE
-    assert send(PLATFORM, "coins", 1, **facts) is ErrorCode.GIFT_INSUFFICIENT_BALANCE
+    assert send(PLATFORM, "coins", 1, **facts) is GIFT_INSUFFICIENT_BALANCE
 
 
 @pytest.mark.parametrize("key", ["secret", "nope", "sessions", "login_streak", "sword"])
 def test_gift_not_allowed_for_unlisted_unknown_system_or_wrong_type_resources(key: str) -> None:
     # sword is an item: asking for it as a currency names no giftable currency.
-    assert send(key=key) is ErrorCode.GIFT_NOT_ALLOWED
+    assert send(key=key) is GIFT_NOT_ALLOWED
 
 
 def test_costs_sender_is_not_allowed_in_a_studio_managed_game() -> None:
-    assert send(STUDIO, "coins") is ErrorCode.GIFT_NOT_ALLOWED
+    assert send(STUDIO, "coins") is GIFT_NOT_ALLOWED
     assert send(STUDIO, "gems") is None
     assert not sendable(STUDIO, COINS) and sendable(PLATFORM, COINS)
 
@@ -168,14 +179,14 @@ def timezone_plus(hours: int):  # type: ignore[no-untyped-def]
 
 
 def test_balance_is_checked_only_when_the_gift_costs_the_sender() -> None:
-    assert send(key="coins", amount=5, balance=4) is ErrorCode.GIFT_INSUFFICIENT_BALANCE
+    assert send(key="coins", amount=5, balance=4) is GIFT_INSUFFICIENT_BALANCE
     assert send(key="coins", amount=5, balance=5) is None
     assert send(key="gems", amount=5, balance=0) is None
 
 
 def test_message_is_at_most_200_characters() -> None:
     assert MESSAGE.check("x" * 200, "message") == "x" * 200
-    assert code(MESSAGE.check, "x" * 201, "message") is ErrorCode.INVALID_REQUEST
+    assert code(MESSAGE.check, "x" * 201, "message") is INVALID_REQUEST
     assert MESSAGE.check_optional(None, "message") is None
 
 
@@ -203,10 +214,10 @@ def test_claim_before_expiry_then_twice_then_after_expiry() -> None:
     g = gift()
     assert g.expires_at == NOW + timedelta(seconds=600)
     assert code(check_claim, g, NOW + timedelta(seconds=599)) is None
-    assert code(check_claim, g, NOW + timedelta(seconds=600)) is ErrorCode.GIFT_EXPIRED
+    assert code(check_claim, g, NOW + timedelta(seconds=600)) is GIFT_EXPIRED
     done = claimed(g, NOW)
     assert done.status is GiftStatus.CLAIMED and done.claimed_at == NOW
-    assert code(check_claim, done, NOW) is ErrorCode.GIFT_ALREADY_CLAIMED
+    assert code(check_claim, done, NOW) is GIFT_ALREADY_CLAIMED
     assert code(check_claim, gift(expires_at=None), NOW + timedelta(days=999)) is None
 
 
@@ -220,9 +231,9 @@ def test_a_repeated_key_must_name_the_same_gift() -> None:
     g = gift(idempotency_key="k")
     same = SendRequest(ResourceType.CURRENCY, "gems", 3, "hi", "k")
     assert check_replay(g, "plr_b", same) is g
-    assert code(check_replay, g, "plr_c", same) is ErrorCode.IDEMPOTENCY_CONFLICT
-    assert code(check_replay, g, "plr_b", attrs.evolve(same, amount=2)) is ErrorCode.IDEMPOTENCY_CONFLICT
-    assert code(check_replay, g, "plr_b", attrs.evolve(same, message=None)) is ErrorCode.IDEMPOTENCY_CONFLICT
+    assert code(check_replay, g, "plr_c", same) is IDEMPOTENCY_CONFLICT
+    assert code(check_replay, g, "plr_b", attrs.evolve(same, amount=2)) is IDEMPOTENCY_CONFLICT
+    assert code(check_replay, g, "plr_b", attrs.evolve(same, message=None)) is IDEMPOTENCY_CONFLICT
 
 
 def test_webhook_payloads_carry_the_spec_fields() -> None:
@@ -244,6 +255,6 @@ def test_history_answers_once_gifting_was_ever_enabled() -> None:
             PLATFORM.settings.with_sections({GIFTING_SETTINGS: GiftingSettings()}),
         ),
     )
-    assert code(check_history_visible, never) is ErrorCode.GIFTING_DISABLED
+    assert code(check_history_visible, never) is GIFTING_DISABLED
     assert code(check_history_visible, attrs.evolve(never, gifting_ever_enabled=True)) is None
     assert code(check_history_visible, PLATFORM) is None

@@ -16,14 +16,25 @@ import pytest
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
 from livecore.economy import commands as economy_cmd
+from livecore.economy.errors import INSUFFICIENT_BALANCE
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType, Studio
-from livecore.guilds.settings import GuildSettings, HelpSettings
 from livecore.grants.memory import GrantTables
 from livecore.grants.rules import GrantStatus
 from livecore.guilds import commands as gc
+from livecore.guilds.errors import (
+    ALREADY_IN_GUILD,
+    GUILD_FULL,
+    GUILD_MEMBER_NOT_FOUND,
+    HELP_COOLDOWN,
+    HELP_REQUEST_CLOSED,
+    HELP_REQUEST_NOT_FOUND,
+    HELP_REQUEST_OPEN,
+    JOIN_REQUEST_NOT_FOUND,
+    JOIN_REQUEST_PENDING,
+)
 from livecore.guilds.memory import GuildTables
 from livecore.guilds.rules import (
     SYSTEM_BY,
@@ -38,6 +49,7 @@ from livecore.guilds.rules import (
     Stint,
     new_stint,
 )
+from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings, HelpSettings
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.erasure import erase
@@ -48,7 +60,6 @@ from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.store import Transaction
-from livecore.guilds.settings import GUILD_SETTINGS
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -332,7 +343,7 @@ def test_founding_refusals_come_in_order(world: World) -> None:
     assert code(world, lambda: world.act(create, "cy", wolves(name="wOlVeS"))) == "guild_name_taken"
     # Short of coins, or of the item: one code for both.
     short = refused(world, lambda: world.act(create, "cy", wolves(name="Bears")))
-    assert (short.code, short.status) == (ErrorCode.INSUFFICIENT_BALANCE, 409)
+    assert (short.code, short.status) == (INSUFFICIENT_BALANCE, 409)
     assert code(world, lambda: world.act(create, "dee", wolves(name="Bears"))) == "insufficient_balance"
     assert code(world, lambda: world.act(create, "eli", wolves(name="  "))) == "invalid_request"
 
@@ -424,7 +435,7 @@ def test_join_refusals_come_in_order(world: World) -> None:
     assert code(world, lambda: world.act(gc.join, "bo", full)) == "already_in_guild"  # before full
     assert code(world, lambda: world.act(gc.join, "gus", full)) == "guild_full"  # before pending
     error = refused(world, lambda: world.act(gc.join, "hal", owls))
-    assert (error.code, error.details) == (ErrorCode.JOIN_REQUEST_PENDING, {"guildId": owls})
+    assert (error.code, error.details) == (JOIN_REQUEST_PENDING, {"guildId": owls})
 
 
 def test_a_join_request_then_accepted_seats_the_requester_and_cancels_its_other_requests(
@@ -488,7 +499,7 @@ def test_declining_cancelling_and_answering_refusals(world: World) -> None:
     world.act(gc.cancel_join_request, "eli", bears)
     assert world.requests()[to_bears.id].status is RequestStatus.CANCELLED and world.kinds(mark) == []
     error = refused(world, lambda: world.act(gc.cancel_join_request, "eli", bears))
-    assert (error.code, error.details) == (ErrorCode.JOIN_REQUEST_NOT_FOUND, {"guildId": bears})
+    assert (error.code, error.details) == (JOIN_REQUEST_NOT_FOUND, {"guildId": bears})
     assert code(world, lambda: world.act(gc.cancel_join_request, "eli", "gld_missing")) == "guild_not_found"
 
 
@@ -498,7 +509,7 @@ def test_accepting_checks_the_seat_and_the_requesters_guild_again(world: World) 
     second = world.act(gc.join, "eli", owls).request
     world.act(gc.answer_join_request, "ada", first.id, accept=True)  # 4 of 4
     error = refused(world, lambda: world.act(gc.answer_join_request, "ada", second.id, accept=True))
-    assert (error.code, error.details) == (ErrorCode.GUILD_FULL, {"guildId": owls, "maxMembers": 4})
+    assert (error.code, error.details) == (GUILD_FULL, {"guildId": owls, "maxMembers": 4})
     # A requester seated elsewhere while its request stayed pending (as a concurrent join would leave it).
     world.act(gc.leave, "cy")
     bears = world.guild_of("fay", name="Bears")
@@ -510,7 +521,7 @@ def test_accepting_checks_the_seat_and_the_requesters_guild_again(world: World) 
 
     world.tx(seat_elsewhere)
     error = refused(world, lambda: world.act(gc.answer_join_request, "ada", second.id, accept=True))
-    assert (error.code, error.details) == (ErrorCode.ALREADY_IN_GUILD, {"requestId": second.id})
+    assert (error.code, error.details) == (ALREADY_IN_GUILD, {"requestId": second.id})
 
 
 def test_joining_by_any_means_cancels_the_players_pending_requests(world: World) -> None:
@@ -692,7 +703,7 @@ def test_the_studio_removes_a_leader_and_it_hands_on_with_the_keys_by(world: Wor
     ]
     world.act(gc.join, "ada", guild_id)  # removal blocks no rejoin
     error = refused(world, lambda: world.admin(gc.remove_member, guild_id, "dee"))
-    assert (error.code, error.details) == (ErrorCode.GUILD_MEMBER_NOT_FOUND, {"externalPlayerId": "dee"})
+    assert (error.code, error.details) == (GUILD_MEMBER_NOT_FOUND, {"externalPlayerId": "dee"})
 
 
 def test_the_studio_hands_the_leadership_over(world: World) -> None:
@@ -804,7 +815,7 @@ def test_help_request_refusals_come_in_order(world: World) -> None:
     assert code(world, lambda: world.act(ask, "bo", CURRENCY, "energy", 6)) == "invalid_request"
     first = world.act(ask, "bo", CURRENCY, "energy", 2)
     error = refused(world, lambda: world.act(ask, "bo", ITEM, "potion", 1))
-    assert (error.code, error.details) == (ErrorCode.HELP_REQUEST_OPEN, {"requestId": first.id})
+    assert (error.code, error.details) == (HELP_REQUEST_OPEN, {"requestId": first.id})
     off = World(help=None)
     off.players("ada")
     off.guild_of("ada")
@@ -823,13 +834,13 @@ def test_a_help_request_expires_when_read_and_the_cooldown_runs_from_its_creatio
     assert world.snapshot() == before
     error = refused(world, lambda: world.act(gc.donate, "ada", asked.id, 1))
     assert (error.code, error.details) == (
-        ErrorCode.HELP_REQUEST_CLOSED,
+        HELP_REQUEST_CLOSED,
         {"requestId": asked.id, "status": "expired"},
     )
     # No longer open, but the cooldown (two hours from its creation) still runs.
     retry_at = asked.created_at + timedelta(seconds=7200)
     error = refused(world, lambda: world.act(gc.ask_help, "bo", CURRENCY, "energy", 1))
-    assert (error.code, error.details) == (ErrorCode.HELP_COOLDOWN, {"retryAt": format_ts(retry_at)})
+    assert (error.code, error.details) == (HELP_COOLDOWN, {"retryAt": format_ts(retry_at)})
     world.clock.set(retry_at - timedelta(milliseconds=1))
     assert code(world, lambda: world.act(gc.ask_help, "bo", CURRENCY, "energy", 1)) == "help_cooldown"
     world.clock.set(retry_at)
@@ -910,17 +921,17 @@ def test_donation_refusals_come_in_order(world: World) -> None:
     elsewhere = world.act(gc.ask_help, "eli", CURRENCY, "energy", 3)
     donate = gc.donate
     error = refused(world, lambda: world.act(donate, "ada", elsewhere.id, 1))  # 1. not in her guild
-    assert (error.code, error.details) == (ErrorCode.HELP_REQUEST_NOT_FOUND, {"requestId": elsewhere.id})
+    assert (error.code, error.details) == (HELP_REQUEST_NOT_FOUND, {"requestId": elsewhere.id})
     assert code(world, lambda: world.act(donate, "ada", "ghr_missing", 1)) == "help_request_not_found"
     assert code(world, lambda: world.act(donate, "bo", asked.id, 99)) == "invalid_request"  # 2. her own
     assert code(world, lambda: world.act(donate, "ada", asked.id, 0)) == "invalid_request"  # 4. amount
     assert code(world, lambda: world.act(donate, "ada", asked.id, 4)) == "invalid_request"
     short = refused(world, lambda: world.act(donate, "ada", asked.id, 2))  # 5. short of it
-    assert (short.code, short.status) == (ErrorCode.INSUFFICIENT_BALANCE, 409)
+    assert (short.code, short.status) == (INSUFFICIENT_BALANCE, 409)
     world.act(gc.leave, "bo")
     error = refused(world, lambda: world.act(donate, "ada", asked.id, 99))  # 3. not open, whatever the amount
     assert (error.code, error.details) == (
-        ErrorCode.HELP_REQUEST_CLOSED,
+        HELP_REQUEST_CLOSED,
         {"requestId": asked.id, "status": "closed"},
     )
     assert code(world, lambda: world.act(donate, "fay", asked.id, 1)) == "not_in_guild"

@@ -16,8 +16,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from livecore.clock import format_ts
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, Code, LivecoreError
 from livecore.games import Entry, ResourceType
+from livecore.guilds.errors import (
+    ALREADY_IN_GUILD,
+    GUILD_DISBANDED,
+    GUILD_FULL,
+    GUILD_MEMBER_NOT_FOUND,
+    GUILD_NAME_REJECTED,
+    GUILD_NAME_TAKEN,
+    GUILD_PERMISSION_DENIED,
+    HELP_COOLDOWN,
+    HELP_REQUEST_CLOSED,
+    HELP_REQUEST_NOT_FOUND,
+    HELP_REQUEST_OPEN,
+    JOIN_REQUEST_PENDING,
+)
 from livecore.guilds.rules import (
     ALLOWED,
     KEEP,
@@ -138,7 +152,7 @@ def refusal(call: Callable[[], object]) -> LivecoreError:
 def invalid(call: Callable[[], object]) -> dict[str, str]:
     """The 400 ``invalid_request`` ``call`` raises: its ``details.fields``."""
     error = refusal(call)
-    assert (error.code, error.status) == (ErrorCode.INVALID_REQUEST, 400), error
+    assert (error.code, error.status) == (INVALID_REQUEST, 400), error
     assert error.details is not None
     fields: dict[str, str] = error.details["fields"]
     return fields
@@ -195,14 +209,14 @@ def test_check_name_names_the_field_it_is_given() -> None:
 @pytest.mark.parametrize("name", ["badword", "The BadWord Club", "xxBADWORDxx", "bAdWoRd"])
 def test_name_filter_refuses_any_name_containing_an_entry_ignoring_case(name: str) -> None:
     error = refusal(lambda: check_filter(name, ("other", "BadWord")))
-    assert (error.code, error.status) == (ErrorCode.GUILD_NAME_REJECTED, 400)
+    assert (error.code, error.status) == (GUILD_NAME_REJECTED, 400)
     assert error.details == {"name": name}
 
 
 def test_name_filter_compares_casefolded_not_lowered() -> None:
     # "ß".lower() is "ß"; casefold() makes it "ss".
-    assert refusal(lambda: check_filter("Große Runde", ("GROSSE",))).code is ErrorCode.GUILD_NAME_REJECTED
-    assert refusal(lambda: check_filter("GROSSE RUNDE", ("große",))).code is ErrorCode.GUILD_NAME_REJECTED
+    assert refusal(lambda: check_filter("Große Runde", ("GROSSE",))).code is GUILD_NAME_REJECTED
+    assert refusal(lambda: check_filter("GROSSE RUNDE", ("große",))).code is GUILD_NAME_REJECTED
 
 
 @pytest.mark.parametrize(("name", "words"), [("Star Hunters", ("bad", "worse")), ("Star Hunters", ())])
@@ -222,12 +236,12 @@ def test_name_key_is_the_casefolded_name() -> None:
 
 def test_a_name_taken_by_another_live_guild_is_refused_409() -> None:
     error = refusal(lambda: check_name_free(guild(id="gld_2", name="STAR HUNTERS"), "gld_1"))
-    assert (error.code, error.status) == (ErrorCode.GUILD_NAME_TAKEN, 409)
+    assert (error.code, error.status) == (GUILD_NAME_TAKEN, 409)
     assert error.details == {"name": "STAR HUNTERS"}
 
 
 def test_a_new_guild_may_not_take_a_name_in_use() -> None:
-    assert refusal(lambda: check_name_free(guild())).code is ErrorCode.GUILD_NAME_TAKEN
+    assert refusal(lambda: check_name_free(guild())).code is GUILD_NAME_TAKEN
 
 
 def test_a_free_name_or_the_guilds_own_passes() -> None:
@@ -370,14 +384,14 @@ FULL = {"member_count": 3}
     ("fields", "in_a_guild", "pending", "code"),
     [
         # Each refusal, with every later one applying too: the first answers.
-        ({**DISBANDED, **FULL, "join_type": JoinType.REQUEST}, True, True, ErrorCode.GUILD_DISBANDED),
-        ({**FULL, "join_type": JoinType.REQUEST}, True, True, ErrorCode.ALREADY_IN_GUILD),
-        ({**FULL, "join_type": JoinType.REQUEST}, False, True, ErrorCode.GUILD_FULL),
-        ({"join_type": JoinType.REQUEST}, False, True, ErrorCode.JOIN_REQUEST_PENDING),
+        ({**DISBANDED, **FULL, "join_type": JoinType.REQUEST}, True, True, GUILD_DISBANDED),
+        ({**FULL, "join_type": JoinType.REQUEST}, True, True, ALREADY_IN_GUILD),
+        ({**FULL, "join_type": JoinType.REQUEST}, False, True, GUILD_FULL),
+        ({"join_type": JoinType.REQUEST}, False, True, JOIN_REQUEST_PENDING),
     ],
 )
 def test_join_refusals_in_order(
-    fields: dict[str, Any], in_a_guild: bool, pending: bool, code: ErrorCode
+    fields: dict[str, Any], in_a_guild: bool, pending: bool, code: Code
 ) -> None:
     error = refusal(lambda: join(guild(**fields), in_a_guild=in_a_guild, request_pending=pending))
     assert error.code is code
@@ -423,7 +437,7 @@ def test_check_may_refuses_a_role_the_table_does_not_allow(role: Role, action: A
         check_may(role, action)
     else:
         error = refusal(lambda: check_may(role, action))
-        assert (error.code, error.status) == (ErrorCode.GUILD_PERMISSION_DENIED, 403)
+        assert (error.code, error.status) == (GUILD_PERMISSION_DENIED, 403)
         assert error.details == {"role": role.value}
 
 
@@ -473,12 +487,12 @@ def test_refusal_1_a_role_that_may_not_act_comes_first(
 ) -> None:
     """A member naming itself, or nobody: 403, before refusals 2 and 3."""
     error = refusal(lambda: act(action, MEMBER, target, named))
-    assert (error.code, error.status) == (ErrorCode.GUILD_PERMISSION_DENIED, 403)
+    assert (error.code, error.status) == (GUILD_PERMISSION_DENIED, 403)
 
 
 @pytest.mark.parametrize("action", [Action.PROMOTE, Action.DEMOTE, Action.TRANSFER])
 def test_refusal_1_a_co_leader_may_not_promote_demote_or_transfer(action: Action) -> None:
-    assert refusal(lambda: act(action, CO, MEMBER)).code is ErrorCode.GUILD_PERMISSION_DENIED
+    assert refusal(lambda: act(action, CO, MEMBER)).code is GUILD_PERMISSION_DENIED
 
 
 @pytest.mark.parametrize("action", [Action.KICK, Action.DEMOTE, Action.TRANSFER, Action.PROMOTE])
@@ -502,14 +516,14 @@ def test_refusal_2_a_co_leader_kicking_itself() -> None:
 def test_refusal_3_a_player_not_a_current_member_is_not_found(caller: Stint, target: Stint | None) -> None:
     """Before refusal 4: a co-leader naming a co-leader who left is told it is not found."""
     error = refusal(lambda: act(Action.KICK, caller, target, "p6"))
-    assert (error.code, error.status) == (ErrorCode.GUILD_MEMBER_NOT_FOUND, 404)
+    assert (error.code, error.status) == (GUILD_MEMBER_NOT_FOUND, 404)
     assert error.details == {"externalPlayerId": "p6"}
 
 
 @pytest.mark.parametrize("target", [CO_2, LEADER], ids=["co-leader", "leader"])
 def test_refusal_4_a_co_leader_kicks_members_only(target: Stint) -> None:
     error = refusal(lambda: act(Action.KICK, CO, target))
-    assert (error.code, error.status) == (ErrorCode.GUILD_PERMISSION_DENIED, 403)
+    assert (error.code, error.status) == (GUILD_PERMISSION_DENIED, 403)
     assert error.details == {"role": "co_leader"}
 
 
@@ -735,7 +749,7 @@ def test_help_request_help_resource_declared_with_another_type_is_refused() -> N
 
 def test_an_open_help_request_refuses_another_409_before_the_cooldown() -> None:
     error = refusal(lambda: ask(open_request=RECENT, last_request=RECENT))
-    assert (error.code, error.status) == (ErrorCode.HELP_REQUEST_OPEN, 409)
+    assert (error.code, error.status) == (HELP_REQUEST_OPEN, 409)
     assert error.details == {"requestId": "ghr_1"}
 
 
@@ -751,14 +765,14 @@ def test_a_request_no_longer_open_does_not_block_a_new_one(ended: HelpRequest) -
 def test_the_cooldown_refuses_409_with_retry_at_until_it_has_run() -> None:
     retry_at = RECENT.created_at + timedelta(seconds=HELP.cooldown_seconds)
     error = refusal(lambda: ask(last_request=RECENT, now=retry_at - timedelta(microseconds=1)))
-    assert (error.code, error.status) == (ErrorCode.HELP_COOLDOWN, 409)
+    assert (error.code, error.status) == (HELP_COOLDOWN, 409)
     assert error.details == {"retryAt": format_ts(retry_at)}  # the wire's timestamp
     assert ask(last_request=RECENT, now=retry_at) is HELP
 
 
 def test_the_cooldown_counts_from_the_last_requests_creation_whatever_its_status() -> None:
     filled = attrs.evolve(RECENT, status=HelpStatus.FILLED)
-    assert refusal(lambda: ask(last_request=filled)).code is ErrorCode.HELP_COOLDOWN
+    assert refusal(lambda: ask(last_request=filled)).code is HELP_COOLDOWN
 
 
 def test_a_zero_cooldown_never_refuses() -> None:
@@ -794,7 +808,7 @@ def donate(
 )
 def test_donation_refusal_1_no_such_request_in_the_donors_guild_404(request_: HelpRequest | None) -> None:
     error = refusal(lambda: donate(request_, 0))
-    assert (error.code, error.status) == (ErrorCode.HELP_REQUEST_NOT_FOUND, 404)
+    assert (error.code, error.status) == (HELP_REQUEST_NOT_FOUND, 404)
     assert error.details == {"requestId": "ghr_1"}
 
 
@@ -817,7 +831,7 @@ def test_donation_refusal_3_a_request_not_open_409_whatever_the_amount(
     request_: HelpRequest, now: datetime, status: str, amount: int
 ) -> None:
     error = refusal(lambda: donate(request_, amount, now=now))
-    assert (error.code, error.status) == (ErrorCode.HELP_REQUEST_CLOSED, 409)
+    assert (error.code, error.status) == (HELP_REQUEST_CLOSED, 409)
     assert error.details == {"requestId": "ghr_1", "status": status}
 
 
@@ -851,7 +865,7 @@ def test_donations_fill_a_request_exactly_when_they_sum_to_its_amount(case: tupl
     total = 0
     for n in tries:
         if request.status is not HelpStatus.OPEN:
-            assert refusal(lambda: donate(request, n)).code is ErrorCode.HELP_REQUEST_CLOSED  # noqa: B023
+            assert refusal(lambda: donate(request, n)).code is HELP_REQUEST_CLOSED  # noqa: B023
             continue
         if n > request.lacking:
             assert set(invalid(lambda: donate(request, n))) == {"amount"}  # noqa: B023

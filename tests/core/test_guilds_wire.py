@@ -12,9 +12,10 @@ import pytest
 from livecore.api.convert import ABSENT, structure, unstructure
 from livecore.api.openapi import build_documents
 from livecore.api.route import Surface
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, LivecoreError
 from livecore.games import ResourceType
 from livecore.guilds import api
+from livecore.guilds.errors import HELP_REQUEST_NOT_FOUND, JOIN_REQUEST_NOT_FOUND
 from livecore.guilds.rules import (
     KEEP,
     By,
@@ -124,7 +125,7 @@ def test_an_edit_refuses_null_where_it_is_no_value_and_keeps_the_wire_rules(
 ) -> None:
     with pytest.raises(LivecoreError) as refused:
         structure(body, api.EditGuildRequest)
-    assert refused.value.code is ErrorCode.INVALID_REQUEST
+    assert refused.value.code is INVALID_REQUEST
     assert refused.value.details == {"fields": {field: problem}}
 
 
@@ -244,6 +245,6 @@ def test_own_guild_and_join_answers_leave_out_what_they_do_not_carry() -> None:
 
 def test_request_ids_answer_the_not_found_code_of_their_route() -> None:
     codes = {route.name: dict(route.record_ids).get("requestId") for route in api.ROUTES}
-    assert codes["guilds.requests.accept"] is ErrorCode.JOIN_REQUEST_NOT_FOUND
-    assert codes["guilds.requests.decline"] is ErrorCode.JOIN_REQUEST_NOT_FOUND
-    assert codes["guilds.help.donate"] is ErrorCode.HELP_REQUEST_NOT_FOUND
+    assert codes["guilds.requests.accept"] is JOIN_REQUEST_NOT_FOUND
+    assert codes["guilds.requests.decline"] is JOIN_REQUEST_NOT_FOUND
+    assert codes["guilds.help.donate"] is HELP_REQUEST_NOT_FOUND

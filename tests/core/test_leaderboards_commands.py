@@ -9,7 +9,7 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, PERMISSION_DENIED, LivecoreError
 from livecore.games import Entry, Game, GameSettings, RankBand, Resource, ResourceType, Studio
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
@@ -24,6 +24,7 @@ from livecore.leaderboards.settings import (
     Period,
 )
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.errors import LEADERBOARD_NOT_FOUND
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
@@ -172,16 +173,16 @@ def test_rollover_now_ends_the_period_now_and_the_next_runs_to_the_boundary(worl
 def test_submissions_are_whole_numbers_of_a_known_board(world):
     with pytest.raises(LivecoreError) as exc:
         world.score("nope", "ada", 1)
-    assert exc.value.code is ErrorCode.LEADERBOARD_NOT_FOUND
+    assert exc.value.code is LEADERBOARD_NOT_FOUND
     with pytest.raises(LivecoreError) as exc:
         world.score("weekly-xp", "ada", 2**53)
-    assert exc.value.code is ErrorCode.INVALID_REQUEST
+    assert exc.value.code is INVALID_REQUEST
 
 
 def test_a_live_key_cannot_roll_over_now(world):
     with pytest.raises(LivecoreError) as exc:
         world.run(lb.rollover_now, attrs.evolve(TEST, env=Environment.LIVE), "weekly-xp")
-    assert exc.value.code is ErrorCode.PERMISSION_DENIED
+    assert exc.value.code is PERMISSION_DENIED
 
 
 def test_two_rollovers_now_at_one_instant_finalize_two_periods(world):

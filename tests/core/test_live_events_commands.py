@@ -12,7 +12,7 @@ from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import PERMISSION_DENIED, Code, LivecoreError
 from livecore.games import (
     Economy,
     Entry,
@@ -29,11 +29,21 @@ from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.commands.boards import read_board
+from livecore.live_events.errors import (
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_FOUND,
+    ATTEMPT_NOT_IN_PROGRESS,
+    EVENT_NOT_FOUND,
+    EVENT_NOT_OPEN,
+    INSUFFICIENT_ENTRY_COST,
+    MAX_ATTEMPTS_REACHED,
+)
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players.commands import register
+from livecore.players.errors import PLAYER_BANNED
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
@@ -94,7 +104,7 @@ def world() -> World:
     return World()
 
 
-def refusal(world: World, fn, *args, **kw) -> ErrorCode:
+def refusal(world: World, fn, *args, **kw) -> Code:
     before = (
         len(world.store.outbox),
         dict(world.store.tables_of(LiveEventTables).attempts),
@@ -112,25 +122,25 @@ def refusal(world: World, fn, *args, **kw) -> ErrorCode:
 
 def test_start_refusals_come_in_their_order_and_change_nothing(world):
     ada = world.player("ada", gems=7)
-    assert refusal(world, ev.start, LIVE, ada, "nope", None) is ErrorCode.EVENT_NOT_FOUND
+    assert refusal(world, ev.start, LIVE, ada, "nope", None) is EVENT_NOT_FOUND
     world.clock.set(T0.replace(hour=5))
-    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.EVENT_NOT_OPEN
+    assert refusal(world, ev.start, LIVE, ada, "trial", None) is EVENT_NOT_OPEN
     world.clock.set(T0.replace(day=2))  # the next window
     first = world.run(ev.start, LIVE, ada, "trial", None)
-    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.ATTEMPT_IN_PROGRESS
+    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ATTEMPT_IN_PROGRESS
     world.run(ev.record_progress, LIVE, ada, "trial", first.id, {"score": 1}, complete=True)
-    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.INSUFFICIENT_ENTRY_COST
+    assert refusal(world, ev.start, LIVE, ada, "trial", None) is INSUFFICIENT_ENTRY_COST
     world.run(lambda tx, rt: change(tx, rt, LIVE, tx.games.get("gam_1"), ada, GEMS, 50, Reason.SERVER_CREDIT))
     second = world.run(ev.start, LIVE, ada, "trial", None)
     world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 2}, complete=True)
-    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.MAX_ATTEMPTS_REACHED
+    assert refusal(world, ev.start, LIVE, ada, "trial", None) is MAX_ATTEMPTS_REACHED
 
 
 def test_a_banned_player_is_refused_before_anything_else(world):
     ada = world.player("ada")
     world.run(ban_player, LIVE, ada, "cheat")
     banned = world.store.tables_of(PlayerTables).players[("gam_1", "ada")]
-    assert refusal(world, ev.start, LIVE, banned, "nope", None) is ErrorCode.PLAYER_BANNED
+    assert refusal(world, ev.start, LIVE, banned, "nope", None) is PLAYER_BANNED
     assert ada.id == banned.id
 
 
@@ -159,7 +169,7 @@ def test_progress_on_another_players_attempt_is_not_found(world):
     ada, bo = world.player("ada"), world.player("bo")
     attempt = world.run(ev.start, LIVE, ada, "trial", None)
     code = refusal(world, ev.record_progress, LIVE, bo, "trial", attempt.id, {"score": 1})
-    assert code is ErrorCode.ATTEMPT_NOT_FOUND
+    assert code is ATTEMPT_NOT_FOUND
 
 
 def test_an_expired_attempt_refuses_progress_and_a_new_start_expires_it(world):
@@ -167,7 +177,7 @@ def test_an_expired_attempt_refuses_progress_and_a_new_start_expires_it(world):
     attempt = world.run(ev.start, LIVE, ada, "trial", None)
     world.clock.set(T0.replace(minute=10))
     code = refusal(world, ev.record_progress, LIVE, ada, "trial", attempt.id, {"score": 1})
-    assert code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
+    assert code is ATTEMPT_NOT_IN_PROGRESS
     world.run(ev.start, LIVE, ada, "trial", None)
     assert (
         world.store.tables_of(LiveEventTables).attempts[("gam_1", attempt.id)].status is AttemptStatus.EXPIRED
@@ -218,8 +228,8 @@ def test_test_windows_open_and_close_without_window_webhooks(world):
 
 
 def test_end_now_takes_a_test_scope_names_an_event_and_leaves_the_next_window(world):
-    assert refusal(world, ev.end_now, LIVE, "trial") is ErrorCode.PERMISSION_DENIED
-    assert refusal(world, ev.end_now, TEST, "nope") is ErrorCode.EVENT_NOT_FOUND
+    assert refusal(world, ev.end_now, LIVE, "trial") is PERMISSION_DENIED
+    assert refusal(world, ev.end_now, TEST, "nope") is EVENT_NOT_FOUND
     closed = world.run(ev.end_now, TEST, "trial")
     assert len(closed) == 1
     assert world.run(ev.end_now, TEST, "trial") == []
@@ -261,7 +271,7 @@ def test_an_event_removed_from_the_manifest_opens_no_window_and_keeps_its_histor
             game.settings.with_sections({EVENT_SETTINGS: {}}),
         ),
     )
-    assert refusal(world, ev.start, LIVE, ada, "trial", None) is ErrorCode.EVENT_NOT_FOUND
+    assert refusal(world, ev.start, LIVE, ada, "trial", None) is EVENT_NOT_FOUND
     # The open window still closes on time, with the settings it opened with: its ranks are paid.
     world.clock.set(T0.replace(hour=1))
     (window,) = world.run(ev.due_windows, 10)
@@ -327,7 +337,7 @@ def test_force_complete_takes_an_attempt_in_progress_of_the_scopes_environment(w
     ada = world.player("ada")
     attempt = world.run(ev.start, LIVE, ada, "trial", None)
     code = refusal(world, ev.force_complete, TEST, attempt.id, score=None, actor_member_id="m", reason=None)
-    assert code is ErrorCode.ATTEMPT_NOT_FOUND
+    assert code is ATTEMPT_NOT_FOUND
     world.run(ev.force_complete, LIVE, attempt.id, score=None, actor_member_id="m", reason=None)
     code = refusal(world, ev.force_complete, LIVE, attempt.id, score=None, actor_member_id="m", reason=None)
-    assert code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
+    assert code is ATTEMPT_NOT_IN_PROGRESS

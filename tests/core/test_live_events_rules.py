@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, LivecoreError
 from livecore.games import Entry, Game, Milestone, Order, RankBand, ResourceType
 from livecore.live_events.attempts import (
     TRANSITIONS,
@@ -45,6 +45,12 @@ from livecore.live_events.boards import (
     read_ranked,
     replaces,
     sort_key,
+)
+from livecore.live_events.errors import (
+    ANTI_CHEAT_REJECTED,
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_IN_PROGRESS,
+    MAX_ATTEMPTS_REACHED,
 )
 from livecore.live_events.rules import (
     EventState,
@@ -172,7 +178,7 @@ def test_the_attempt_transition_table_moves_only_from_in_progress():
     for trigger in AttemptTrigger:
         with pytest.raises(LivecoreError) as exc:
             transition(done, trigger, T0)
-        assert exc.value.code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
+        assert exc.value.code is ATTEMPT_NOT_IN_PROGRESS
 
 
 def test_an_attempt_never_runs_past_its_window():
@@ -187,14 +193,14 @@ def test_an_attempt_past_its_end_is_expired_before_the_sweep():
     assert effective_status(a, T0 + seconds(600)) is AttemptStatus.EXPIRED
     with pytest.raises(LivecoreError) as exc:
         check_progress(a, T0 + seconds(600))
-    assert exc.value.code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
+    assert exc.value.code is ATTEMPT_NOT_IN_PROGRESS
 
 
 def test_start_refuses_while_an_attempt_is_in_progress_before_max_attempts():
     running = attempt()
     with pytest.raises(LivecoreError) as exc:
         check_start(DAILY, [attempt(status=AttemptStatus.COMPLETED), running], T0 + seconds(10))
-    assert exc.value.code is ErrorCode.ATTEMPT_IN_PROGRESS
+    assert exc.value.code is ATTEMPT_IN_PROGRESS
     assert exc.value.details == {"attemptId": "att_1"}
 
 
@@ -202,7 +208,7 @@ def test_start_refuses_past_max_attempts():
     done = [attempt(status=AttemptStatus.COMPLETED), attempt(id="att_2", status=AttemptStatus.EXPIRED)]
     with pytest.raises(LivecoreError) as exc:
         check_start(DAILY, done, T0)
-    assert exc.value.code is ErrorCode.MAX_ATTEMPTS_REACHED
+    assert exc.value.code is MAX_ATTEMPTS_REACHED
     check_start(DAILY, done[:1], T0)  # one more is allowed
     check_start(attrs.evolve(DAILY, max_attempts=None), done * 10, T0)  # unlimited
 
@@ -219,7 +225,7 @@ def test_segment_values_must_be_strings_and_country_is_the_resolved_one():
 def test_an_oversize_player_context_is_refused():
     with pytest.raises(LivecoreError) as exc:
         segment_values(DAILY, {"blob": "x" * 5000}, None)
-    assert exc.value.code is ErrorCode.INVALID_REQUEST
+    assert exc.value.code is INVALID_REQUEST
 
 
 @pytest.mark.parametrize(
@@ -287,7 +293,7 @@ def test_complete_true_completes_without_the_target():
 def test_a_reject_check_refuses_the_write_with_its_key():
     with pytest.raises(LivecoreError) as exc:
         progress(DAILY, attempt(), {"score": 600}, False, T0 + seconds(10))  # 60/s > 50/s
-    assert exc.value.code is ErrorCode.ANTI_CHEAT_REJECTED
+    assert exc.value.code is ANTI_CHEAT_REJECTED
     assert exc.value.details == {"validator": "rate"}
 
 
@@ -348,7 +354,7 @@ def test_a_cursor_resumes_after_its_entry_and_belongs_to_its_board():
     for bad in (cursor_of(other.id, entries[0]), "!!", "", "W10"):
         with pytest.raises(LivecoreError) as exc:
             parse_cursor(b.id, bad)
-        assert exc.value.code is ErrorCode.INVALID_REQUEST
+        assert exc.value.code is INVALID_REQUEST
     assert key_after(Order.DESC, after) == sort_key(Order.DESC, entries[0])
 
 
@@ -408,7 +414,7 @@ def test_a_forced_completion_may_replace_the_score_and_records_the_milestones_it
     for bad in (math.nan, math.inf):
         with pytest.raises(LivecoreError) as exc:
             force_complete(DAILY, attempt(), bad, T0)
-        assert exc.value.code is ErrorCode.INVALID_REQUEST
+        assert exc.value.code is INVALID_REQUEST
     with pytest.raises(LivecoreError) as exc:
         force_complete(DAILY, attempt(), None, T0 + seconds(600))
-    assert exc.value.code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
+    assert exc.value.code is ATTEMPT_NOT_IN_PROGRESS

@@ -14,27 +14,27 @@ from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import CONFLICT, IDEMPOTENCY_CONFLICT, INVALID_REQUEST, NOT_FOUND, LivecoreError
 from livecore.games import Economy, Entry, Game, GameSettings, RankBand, Resource, ResourceType, Studio
-from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
-from livecore.live_events.settings import EventSettings
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.live_events.boards import BoardStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.commands.steps import Held
+from livecore.live_events.errors import ATTEMPT_NOT_IN_PROGRESS, EVENT_NOT_FOUND, EVENT_NOT_OPEN
 from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies import commands as lb
 from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, SeatSource, new_lobby
+from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.live_events.settings import EVENT_SETTINGS
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 GEMS = Resource("gems", ResourceType.CURRENCY)
@@ -379,7 +379,7 @@ def test_the_same_key_with_other_players_is_an_idempotency_conflict(world):
     world.push("m-1", ["ada", "bo"])
     for others in (["ada"], ["ada", "cy"], ["ada", "bo", "cy"]):
         error = refusal(world, lb.push, LIVE, "gam_1", "duel", "m-1", others)
-        assert error.code is ErrorCode.IDEMPOTENCY_CONFLICT
+        assert error.code is IDEMPOTENCY_CONFLICT
 
 
 def test_push_refusals_come_in_their_order_as_invalid_request(world):
@@ -393,7 +393,7 @@ def test_push_refusals_come_in_their_order_as_invalid_request(world):
     messages = []
     for players, capacity, field in cases:
         error = refusal(world, lb.push, LIVE, "gam_1", "duel", "k", players, capacity=capacity)
-        assert error.code is ErrorCode.INVALID_REQUEST and list(error.details["fields"]) == [field]
+        assert error.code is INVALID_REQUEST and list(error.details["fields"]) == [field]
         messages.append(error.message)
     assert "at least one" in messages[0] and "more than once" in messages[1] and "fit" in messages[2]
 
@@ -404,24 +404,24 @@ def test_pushed_players_seated_elsewhere_in_the_window_conflict(world):
     world.push("m-1", ["bo", "cy"])
     for players in (["dee", "ada"], ["cy", "eve"]):
         error = refusal(world, lb.push, LIVE, "gam_1", "duel", "m-2", players)
-        assert error.code is ErrorCode.CONFLICT
+        assert error.code is CONFLICT
     assert error.details == {"externalPlayerIds": ["cy"]}
 
 
 def test_a_push_without_an_open_window_is_event_not_open(world):
     world.clock.set(T0 + timedelta(hours=2))
     error = refusal(world, lb.push, LIVE, "gam_1", "duel", "m-1", ["ada", "bo"])
-    assert error.code is ErrorCode.EVENT_NOT_OPEN
+    assert error.code is EVENT_NOT_OPEN
 
 
 def test_a_push_naming_another_game_is_not_found(world):
-    assert refusal(world, lb.push, LIVE, "gam_2", "duel", "m-1", ["ada"]).code is ErrorCode.NOT_FOUND
-    assert refusal(world, lb.push, LIVE, "gam_1", "nope", "m-1", ["ada"]).code is ErrorCode.EVENT_NOT_FOUND
+    assert refusal(world, lb.push, LIVE, "gam_2", "duel", "m-1", ["ada"]).code is NOT_FOUND
+    assert refusal(world, lb.push, LIVE, "gam_1", "nope", "m-1", ["ada"]).code is EVENT_NOT_FOUND
 
 
 def test_a_push_on_an_event_that_is_not_a_lobby_event_is_invalid_request(world):
     error = refusal(world, lb.push, LIVE, "gam_1", "plain", "m-1", ["ada", "bo"])
-    assert error.code is ErrorCode.INVALID_REQUEST and list(error.details["fields"]) == ["eventKey"]
+    assert error.code is INVALID_REQUEST and list(error.details["fields"]) == ["eventKey"]
 
 
 def test_a_push_with_fill_bots_seats_bots_at_once(world):
@@ -487,7 +487,7 @@ def test_freeze_ends_the_session_once_and_freezes_each_running_attempt_of_the_lo
     assert sorted(frozen) == sorted(a.id for a in (ada, bo, cy))
     for player, attempt in zip(players, (ada, bo, cy), strict=True):
         error = refusal(world, ev.record_progress, LIVE, player, "freeze", attempt.id, {"score": 500})
-        assert error.code is ErrorCode.ATTEMPT_NOT_IN_PROGRESS
+        assert error.code is ATTEMPT_NOT_IN_PROGRESS
     assert [
         world.store.tables_of(LiveEventTables).attempts[("gam_1", a.id)].score for a in (ada, bo, cy)
     ] == [50, 120, None]
@@ -511,7 +511,7 @@ def test_after_a_freeze_no_new_attempt_starts_in_the_lobby(world):
     lobby_id = ada.lobby_id
     world.clock.set(world.clock.now() + timedelta(minutes=20))  # past every frozen attempt's end
     error = refusal(world, ev.start, LIVE, players[0], "freeze", dict(EU))
-    assert error.code is ErrorCode.EVENT_NOT_OPEN and error.details["lobbyId"] == lobby_id
+    assert error.code is EVENT_NOT_OPEN and error.details["lobbyId"] == lobby_id
 
 
 def test_completed_count_ends_the_session_when_enough_attempts_complete(world):
@@ -552,7 +552,7 @@ def test_close_closes_the_lobby_early_expires_its_attempts_and_finalizes_its_boa
     ]
     assert ranks == [("bo", 1)]
     error = refusal(world, ev.start, LIVE, players[0], "close", dict(EU))
-    assert error.code is ErrorCode.EVENT_NOT_OPEN and error.details["lobbyId"] == lobby.id
+    assert error.code is EVENT_NOT_OPEN and error.details["lobbyId"] == lobby.id
     # The window's close later leaves the closed lobby and its final board as they are.
     world.clock.set(T0 + timedelta(hours=1))
     (window,) = world.run(ev.due_windows, 10)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import CONFLICT, INVALID_REQUEST, LivecoreError
 from livecore.games import Order
 from livecore.ids import derived_id
 from livecore.live_events.rules import BOARD_ID_PREFIX, Window, WindowStatus, canonical
@@ -298,7 +298,7 @@ def test_bot_score_is_bounded_and_never_falls(final: float, a: int, b: int) -> N
 def refused(ids: list[str], capacity: int) -> LivecoreError:
     with pytest.raises(LivecoreError) as caught:
         check_push(ids, capacity)
-    assert caught.value.code is ErrorCode.INVALID_REQUEST and caught.value.status == 400
+    assert caught.value.code is INVALID_REQUEST and caught.value.status == 400
     return caught.value
 
 
@@ -329,7 +329,7 @@ def test_players_seated_elsewhere_in_the_window_are_a_conflict() -> None:
     check_not_seated([])
     with pytest.raises(LivecoreError) as caught:
         check_not_seated(["a", "c"])
-    assert (caught.value.code, caught.value.status) == (ErrorCode.CONFLICT, 409)
+    assert (caught.value.code, caught.value.status) == (CONFLICT, 409)
     assert caught.value.details == {"externalPlayerIds": ["a", "c"]}
 
 

@@ -20,10 +20,12 @@ from livecore.api.openapi import PUBLIC_SURFACES, build_document, build_document
 from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
 from livecore.api.system import CLOCK_ADVANCE, PING
 from livecore.api.views import ErrorEnvelope
-from livecore.errors import ErrorCode
+from livecore.gifts.errors import GIFT_EXPIRED
 from livecore.limits import ANY_TEXT, ID, INT64_MAX, INT64_MIN
 from livecore.live_events.api import SDK_BOARD_STREAM, SDK_EVENTS
+from livecore.live_events.errors import LOBBY_FORMING
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
+from livecore.players.errors import PLAYER_BANNED
 
 VERSION = "9.9.9"
 
@@ -115,7 +117,7 @@ WIDGET_CREATE = Route(
     response=WidgetResponse,
     query=WidgetQuery,
     idempotency=Idempotency.OPTIONAL,
-    errors=(ErrorCode.GIFT_EXPIRED, ErrorCode.PLAYER_BANNED, ErrorCode.LOBBY_FORMING),
+    errors=(GIFT_EXPIRED, PLAYER_BANNED, LOBBY_FORMING),
 )
 
 GADGET_GET = Route(
@@ -595,7 +597,7 @@ def test_an_error_status_equal_to_the_success_status_shares_the_response(
     valid_openapi: Callable[[dict[str, Any]], None],
 ) -> None:
     route = attrs.evolve(
-        WIDGET_CREATE, name="widgets.join", path="/join", status=202, errors=(ErrorCode.LOBBY_FORMING,)
+        WIDGET_CREATE, name="widgets.join", path="/join", status=202, errors=(LOBBY_FORMING,)
     )
     doc = _doc(Surface.SDK, route)
     accepted = _op(doc, route)["responses"]["202"]

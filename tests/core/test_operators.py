@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, PERMISSION_DENIED, LivecoreError
+from livecore.operators.errors import DASHBOARD_ONLY as DASHBOARD_ONLY_CODE
 from livecore.operators.rules import (
     ALLOWED,
     DASHBOARD_ONLY,
@@ -120,7 +121,7 @@ def test_a_viewer_reads_only() -> None:
         Action.MEMBER_SIGN_OUT,
     }
     for action in operator_writes:
-        assert refusal(session(R.VIEWER), action).code is ErrorCode.PERMISSION_DENIED, action
+        assert refusal(session(R.VIEWER), action).code is PERMISSION_DENIED, action
 
 
 def test_every_role_may_read() -> None:
@@ -151,7 +152,7 @@ def test_spec_4_4_actions_are_refused_to_the_game_roles_it_does_not_name(
             authorize(session(role), STUDIO, action)
         else:
             error = refusal(session(role), action)
-            assert error.code is ErrorCode.PERMISSION_DENIED
+            assert error.code is PERMISSION_DENIED
             assert error.details == {"action": action.value}
             assert role.value in error.message
 
@@ -169,25 +170,25 @@ def test_spec_4_4_audit_action_names() -> None:
 
 def test_refusal_1_another_studios_credential_alone_is_permission_denied() -> None:
     error = refusal(session(R.OWNER, studio=OTHER_STUDIO), Action.READ)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert "another studio" in error.message
 
 
 def test_refusal_2_a_personal_key_on_a_dashboard_only_action_alone_is_dashboard_only() -> None:
     error = refusal(key(R.OWNER), Action.API_KEY_CREATE)
-    assert error.code is ErrorCode.DASHBOARD_ONLY
+    assert error.code is DASHBOARD_ONLY_CODE
 
 
 def test_refusal_3_a_read_only_key_on_a_write_alone_is_permission_denied() -> None:
     error = refusal(key(R.OWNER, read_only=True), Action.MANUAL_GRANT)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert "read-only" in error.message
     assert error.details is None
 
 
 def test_refusal_4_the_role_alone_is_permission_denied_naming_the_action() -> None:
     error = refusal(session(R.VIEWER), Action.MANUAL_GRANT)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert error.details == {"action": "grant.manual_create"}
 
 
@@ -200,30 +201,30 @@ def test_the_same_operators_pass_without_the_failing_step() -> None:
 
 def test_another_studio_wins_over_dashboard_only() -> None:
     error = refusal(key(R.OWNER, studio=OTHER_STUDIO), Action.API_KEY_REVOKE)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert "another studio" in error.message
 
 
 def test_another_studio_wins_over_the_role() -> None:
     error = refusal(session(R.VIEWER, studio=OTHER_STUDIO), Action.MANUAL_GRANT)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert "another studio" in error.message and error.details is None
 
 
 def test_dashboard_only_wins_over_read_only() -> None:
-    assert refusal(key(R.OWNER, read_only=True), Action.API_KEY_ROTATE).code is ErrorCode.DASHBOARD_ONLY
+    assert refusal(key(R.OWNER, read_only=True), Action.API_KEY_ROTATE).code is DASHBOARD_ONLY_CODE
 
 
 def test_dashboard_only_wins_over_the_role() -> None:
-    assert refusal(key(R.VIEWER), Action.API_KEY_CREATE).code is ErrorCode.DASHBOARD_ONLY
+    assert refusal(key(R.VIEWER), Action.API_KEY_CREATE).code is DASHBOARD_ONLY_CODE
     assert refusal(key(R.GAME_DEVELOPER), Action.WEBHOOK_CREATE, live_webhook=True).code is (
-        ErrorCode.DASHBOARD_ONLY
+        DASHBOARD_ONLY_CODE
     )
 
 
 def test_read_only_wins_over_the_role() -> None:
     error = refusal(key(R.VIEWER, read_only=True), Action.MANUAL_GRANT)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert "read-only" in error.message and error.details is None
 
 
@@ -245,13 +246,13 @@ def test_dashboard_only_actions_are_refused_to_every_personal_key_and_open_to_a_
     action: Action,
 ) -> None:
     for via in (Via.API, Via.MCP):
-        assert refusal(key(R.OWNER, via=via), action).code is ErrorCode.DASHBOARD_ONLY
+        assert refusal(key(R.OWNER, via=via), action).code is DASHBOARD_ONLY_CODE
     authorize(session(R.OWNER), STUDIO, action)
 
 
 def test_a_live_webhook_endpoint_is_dashboard_only_a_test_one_is_not() -> None:
     assert (
-        refusal(key(R.GAME_ADMIN), Action.WEBHOOK_CREATE, live_webhook=True).code is ErrorCode.DASHBOARD_ONLY
+        refusal(key(R.GAME_ADMIN), Action.WEBHOOK_CREATE, live_webhook=True).code is DASHBOARD_ONLY_CODE
     )
     authorize(key(R.GAME_ADMIN), STUDIO, Action.WEBHOOK_CREATE)
     authorize(session(R.GAME_ADMIN), STUDIO, Action.WEBHOOK_CREATE, live_webhook=True)
@@ -260,7 +261,7 @@ def test_a_live_webhook_endpoint_is_dashboard_only_a_test_one_is_not() -> None:
 @pytest.mark.parametrize("action", [a for a in WRITES if a not in DASHBOARD_ONLY], ids=str)
 def test_a_read_only_key_is_refused_every_write(action: Action) -> None:
     error = refusal(key(R.OWNER, read_only=True), action)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
 
 
 def test_a_read_only_key_reads() -> None:
@@ -275,7 +276,7 @@ def test_a_key_may_do_what_both_its_role_and_its_members_allow() -> None:
         assert may(dev_key, action) is expected, action
     authorize(dev_key, STUDIO, Action.WEBHOOK_SEND_SAMPLE)
     error = refusal(dev_key, Action.MANUAL_GRANT)
-    assert error.code is ErrorCode.PERMISSION_DENIED
+    assert error.code is PERMISSION_DENIED
     assert "GAME_DEVELOPER" in error.message  # the key's role is the one that refused
 
 
@@ -283,7 +284,7 @@ def test_a_keys_role_never_lifts_its_member_above_the_members_current_role() -> 
     # The member was demoted to viewer after making a game admin's key: reads only.
     demoted = key(R.VIEWER, key_role=R.GAME_ADMIN)
     assert [a for a in Action if may(demoted, a)] == [a for a in Action if R.VIEWER in ALLOWED[a]]
-    assert refusal(demoted, Action.MANUAL_GRANT).code is ErrorCode.PERMISSION_DENIED
+    assert refusal(demoted, Action.MANUAL_GRANT).code is PERMISSION_DENIED
 
 
 def test_a_key_without_a_role_acts_with_its_members_role() -> None:
@@ -333,7 +334,7 @@ def test_check_key_role_accepts_a_lower_role(member_role: Role, key_role: Role) 
 def test_check_key_role_refuses_a_role_above_the_members(member_role: Role, key_role: Role) -> None:
     with pytest.raises(LivecoreError) as caught:
         check_key_role(member_role, key_role)
-    assert caught.value.code is ErrorCode.INVALID_REQUEST
+    assert caught.value.code is INVALID_REQUEST
     assert caught.value.status == 400
     assert "role" in caught.value.details["fields"]
 
@@ -354,7 +355,7 @@ def test_key_expiry_is_now_plus_the_days_within_bounds(days: int) -> None:
 def test_key_expiry_refuses_days_outside_7_to_365(days: int) -> None:
     with pytest.raises(LivecoreError) as caught:
         key_expiry(NOW, days)
-    assert caught.value.code is ErrorCode.INVALID_REQUEST
+    assert caught.value.code is INVALID_REQUEST
     assert "expiresInDays" in caught.value.details["fields"]
 
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import PERMISSION_DENIED, LivecoreError
+from livecore.players.errors import PLAYER_ALREADY_REGISTERED, PLAYER_BANNED
 from livecore.players.identity import Identity
 from livecore.players.rules import (
     BAN_TRANSITIONS,
@@ -55,14 +56,14 @@ def test_register_new_player_is_allowed() -> None:
 def test_register_twice_is_409() -> None:
     with pytest.raises(LivecoreError) as exc:
         check_register(make_player(secret_hash="h"), force=False, env=Environment.TEST)
-    assert exc.value.code is ErrorCode.PLAYER_ALREADY_REGISTERED
+    assert exc.value.code is PLAYER_ALREADY_REGISTERED
     assert exc.value.status == 409
 
 
 def test_force_is_refused_for_live_keys() -> None:
     with pytest.raises(LivecoreError) as exc:
         check_register(make_player(secret_hash="h"), force=True, env=Environment.LIVE)
-    assert exc.value.code is ErrorCode.PERMISSION_DENIED
+    assert exc.value.code is PERMISSION_DENIED
 
 
 def test_force_rotates_for_test_keys() -> None:
@@ -73,7 +74,7 @@ def test_banned_is_403_before_409() -> None:
     banned, _ = ban(make_player(secret_hash="h"), "x", T0)
     with pytest.raises(LivecoreError) as exc:
         check_register(banned, force=False, env=Environment.TEST)
-    assert exc.value.code is ErrorCode.PLAYER_BANNED
+    assert exc.value.code is PLAYER_BANNED
 
 
 # --- ban machine ---------------------------------------------------------------------------------

@@ -9,13 +9,14 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import IDEMPOTENCY_CONFLICT, INVALID_REQUEST, LivecoreError
 from livecore.games import Game, GameSettings, Studio
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import clear_debug, set_debug
 from livecore.players.commands import first_contact
 from livecore.purchases.commands import track
+from livecore.purchases.errors import UNKNOWN_CURRENCY
 from livecore.purchases.memory import PurchaseTables
 from livecore.purchases.rules import (
     EXPONENTS,
@@ -94,7 +95,7 @@ def purchase(
 
 
 def field_of(exc: pytest.ExceptionInfo[LivecoreError]) -> set[str]:
-    assert exc.value.code is ErrorCode.INVALID_REQUEST
+    assert exc.value.code is INVALID_REQUEST
     assert exc.value.details is not None
     return set(exc.value.details["fields"])
 
@@ -153,7 +154,7 @@ def test_rounding_is_half_to_even_on_exact_halves() -> None:
 def test_unknown_currency_has_its_own_code_and_names_the_currency() -> None:
     with pytest.raises(LivecoreError) as exc:
         usd_rate("CHF", RATES)
-    assert exc.value.code is ErrorCode.UNKNOWN_CURRENCY
+    assert exc.value.code is UNKNOWN_CURRENCY
     assert exc.value.details == {"currency": "CHF"}
     assert usd_rate("EUR", RATES) == 1.08
     assert usd_rate("JPY", RATES) == 0.0067
@@ -257,7 +258,7 @@ def test_a_different_purchase_with_the_same_transaction_id_conflicts(
     stored = stored_from(req)
     with pytest.raises(LivecoreError) as exc:
         check_replay(stored, player_id, attrs.evolve(req, **change))  # type: ignore[misc]
-    assert exc.value.code is ErrorCode.IDEMPOTENCY_CONFLICT
+    assert exc.value.code is IDEMPOTENCY_CONFLICT
     assert exc.value.details == {"transactionId": "tx-1"}
 
 
@@ -456,10 +457,10 @@ def test_track_conflict_and_unknown_currency_leave_nothing(sim: Sim) -> None:
     sim.track("ann")
     with pytest.raises(LivecoreError) as exc:
         sim.track("bob")
-    assert exc.value.code is ErrorCode.IDEMPOTENCY_CONFLICT
+    assert exc.value.code is IDEMPOTENCY_CONFLICT
     with pytest.raises(LivecoreError) as exc:
         sim.track("ann", transaction_id="tx-2", currency="CHF")
-    assert exc.value.code is ErrorCode.UNKNOWN_CURRENCY
+    assert exc.value.code is UNKNOWN_CURRENCY
     assert len(sim.store.tables_of(PurchaseTables).purchases) == 1
     assert sim.kinds() == ["purchase.tracked"]
 

@@ -7,12 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from livecore.exceptions import (
-    GiftNotFriendsError,
-    InsufficientEntryCostError,
-    InvalidRequestError,
-    LivecoreAPIError,
-)
+from livecore.exceptions import InvalidRequestError, LivecoreAPIError
+from livecore.gifts.errors import GiftNotFriendsError
+from livecore.live_events.errors import InsufficientEntryCostError
 from livecore.live_events.webhooks import WindowClosed
 from livecore.lobbies.api import LobbyForming
 from livecore.manifest import ManifestError

@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from livecore.exceptions import (
+from livecore.economy.errors import InsufficientBalanceError
+from livecore.exceptions import InvalidRequestError
+from livecore.guilds.api import GuildJoined, GuildJoinPending
+from livecore.guilds.errors import (
     AlreadyInGuildError,
     GuildNotFoundError,
     GuildPermissionDeniedError,
-    InsufficientBalanceError,
-    InvalidRequestError,
     NotInGuildError,
 )
-from livecore.guilds.api import GuildJoined, GuildJoinPending
 from livecore.guilds.webhooks import GuildHelpDonated
 from livecore.simulation import Simulation
 

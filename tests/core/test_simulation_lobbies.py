@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from livecore.exceptions import ConflictError, IdempotencyConflictError, LobbyNotFoundError, NotFoundError
+from livecore.exceptions import ConflictError, IdempotencyConflictError, NotFoundError
 from livecore.lobbies.api import LobbyForming
+from livecore.lobbies.errors import LobbyNotFoundError
 from livecore.simulation import Simulation
 
 MONDAY = datetime(2026, 3, 2, tzinfo=UTC)

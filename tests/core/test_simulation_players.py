@@ -7,12 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from livecore.exceptions import (
-    IdempotencyConflictError,
-    InvalidRequestError,
-    PlayerBannedError,
-    PlayerNotFoundError,
-)
+from livecore.exceptions import IdempotencyConflictError, InvalidRequestError
+from livecore.players.errors import PlayerBannedError, PlayerNotFoundError
 from livecore.simulation import Simulation
 
 MONDAY = datetime(2026, 3, 2, tzinfo=UTC)

@@ -6,14 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from livecore.exceptions import (
-    AlreadyOnTeamError,
-    GiftNotFriendsError,
-    LockedElsewhereError,
-    TeamNotFoundError,
-)
+from livecore.gifts.errors import GiftNotFriendsError
 from livecore.lobbies.api import LobbyForming
 from livecore.simulation import Simulation
+from livecore.teams.errors import AlreadyOnTeamError, LockedElsewhereError, TeamNotFoundError
 
 MONDAY = datetime(2026, 3, 2, tzinfo=UTC)
 

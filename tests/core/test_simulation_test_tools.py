@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from livecore.exceptions import EventNotFoundError, PermissionDeniedError
+from livecore.exceptions import PermissionDeniedError
+from livecore.live_events.errors import EventNotFoundError
 from livecore.lobbies.api import LobbyForming
 from livecore.scope import Environment
 from livecore.simulation import Simulation

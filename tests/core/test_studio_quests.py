@@ -19,7 +19,7 @@ from livecore.api import reference
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.exceptions import ConflictError, PlayerNotFoundError
+from livecore.exceptions import ConflictError
 from livecore.friends.commands import add
 from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
@@ -34,6 +34,7 @@ from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
 from livecore.player_tools.erasure import ErasureReason
 from livecore.players.commands import get_player, register
+from livecore.players.errors import PlayerNotFoundError
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Environment, Scope

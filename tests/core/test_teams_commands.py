@@ -12,8 +12,9 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, LivecoreError
 from livecore.friends import commands as friends_cmd
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import (
     Economy,
     Entry,
@@ -29,15 +30,25 @@ from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands import live_events as ev
+from livecore.live_events.errors import EVENT_NOT_OPEN
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.rules import window_id
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.teams import commands as tc
+from livecore.teams.errors import (
+    ALREADY_ON_TEAM,
+    INVITE_EXPIRED,
+    INVITE_NOT_FOUND,
+    INVITE_PENDING,
+    LOCKED_ELSEWHERE,
+    TEAM_NOT_FOUND,
+)
 from livecore.teams.memory import TeamTables
 from livecore.teams.rules import LeaveReason
 from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
@@ -239,7 +250,7 @@ def test_without_an_open_window_the_put_targets_the_next_scheduled_one(world):
     assert world.read("red", window=read.team.window_id).team == read.team  # readable before it opens
     with pytest.raises(LivecoreError) as exc:
         world.read("red")  # no window is open now
-    assert exc.value.code is ErrorCode.TEAM_NOT_FOUND
+    assert exc.value.code is TEAM_NOT_FOUND
     # Once the window opens, the member's progress counts for the team formed before it.
     world.clock.set(T0 + DAY)
     world.play(ada, 30)
@@ -254,10 +265,10 @@ def test_a_named_window_is_the_one_the_put_changes(world):
     assert world.read("red", window=later).team == read.team
     with pytest.raises(LivecoreError) as exc:
         world.read("red")  # the open window has no team "red"
-    assert exc.value.code is ErrorCode.TEAM_NOT_FOUND
+    assert exc.value.code is TEAM_NOT_FOUND
     off_schedule = wid("race", T0 + timedelta(days=1, seconds=5))
     bad = refusal(world, tc.put_roster, LIVE, "race", "red", ["ada"], window=off_schedule)
-    assert bad.code is ErrorCode.INVALID_REQUEST and bad.details is not None
+    assert bad.code is INVALID_REQUEST and bad.details is not None
     assert set(bad.details["fields"]) == {"windowId"}
 
 
@@ -289,12 +300,12 @@ def test_a_player_on_another_team_of_the_window_refuses_the_whole_roster_locked_
     world.put("blue", ["cy"])
     error = refusal(world, tc.put_roster, LIVE, "race", "blue", ["cy", "bo"])
     assert (error.code, error.status, error.details) == (
-        ErrorCode.LOCKED_ELSEWHERE,
+        LOCKED_ELSEWHERE,
         409,
         {"externalPlayerIds": ["bo"]},
     )
     # A new team is not formed either.
-    assert refusal(world, tc.put_roster, LIVE, "race", "green", ["ada"]).code is ErrorCode.LOCKED_ELSEWHERE
+    assert refusal(world, tc.put_roster, LIVE, "race", "green", ["ada"]).code is LOCKED_ELSEWHERE
     assert (
         "tm" not in {t.key for t in world.store.tables_of(TeamTables).teams.values()}
         and len(world.store.tables_of(TeamTables).teams) == 2
@@ -306,7 +317,7 @@ def test_a_player_on_another_team_of_the_window_refuses_the_whole_roster_locked_
 def test_an_unknown_player_refuses_the_roster_player_not_found(world):
     world.players("ada")
     error = refusal(world, tc.put_roster, LIVE, "race", "red", ["ada", "ghost"])
-    assert (error.code, error.details) == (ErrorCode.PLAYER_NOT_FOUND, {"externalPlayerId": "ghost"})
+    assert (error.code, error.details) == (PLAYER_NOT_FOUND, {"externalPlayerId": "ghost"})
     assert world.store.tables_of(TeamTables).teams == {}
 
 
@@ -314,12 +325,12 @@ def test_roster_refusals_come_in_their_order(world):
     world.players("ada", "bo", "cy", "dee")
     world.put("blue", ["dee"])
     twice = refusal(world, tc.put_roster, LIVE, "race", "red", ["ada", "ghost", "dee", "ada"])
-    assert twice.code is ErrorCode.INVALID_REQUEST and "repeats ada" in str(twice.details)
+    assert twice.code is INVALID_REQUEST and "repeats ada" in str(twice.details)
     too_many = refusal(world, tc.put_roster, LIVE, "race", "red", ["ghost", "dee", "bo", "cy"])
-    assert too_many.code is ErrorCode.INVALID_REQUEST and "team size" in str(too_many.details)
+    assert too_many.code is INVALID_REQUEST and "team size" in str(too_many.details)
     assert (
         refusal(world, tc.put_roster, LIVE, "race", "red", ["ghost", "dee"]).code
-        is ErrorCode.PLAYER_NOT_FOUND
+        is PLAYER_NOT_FOUND
     )
 
 
@@ -327,10 +338,10 @@ def test_a_partner_event_refuses_the_roster_put(world):
     world.players("ada")
     error = refusal(world, tc.put_roster, LIVE, "pair", "red", ["ada"])
     assert (error.code, error.details) == (
-        ErrorCode.INVALID_REQUEST,
+        INVALID_REQUEST,
         {"fields": {"eventKey": "partner teams"}},
     )
-    assert refusal(world, tc.put_roster, LIVE, "solo", "red", ["ada"]).code is ErrorCode.INVALID_REQUEST
+    assert refusal(world, tc.put_roster, LIVE, "solo", "red", ["ada"]).code is INVALID_REQUEST
 
 
 # --- contributions and the team score ----------------------------------------------------------------
@@ -538,7 +549,7 @@ def test_a_closed_windows_roster_is_final(world):
     world.close()
     window = wid("race", T0)
     error = refusal(world, tc.put_roster, LIVE, "race", "red", [], window=window)
-    assert error.code is ErrorCode.EVENT_NOT_OPEN
+    assert error.code is EVENT_NOT_OPEN
 
 
 # --- partners ---------------------------------------------------------------------------------------
@@ -554,17 +565,17 @@ def pair_world(world: World) -> tuple[Player, Player, Player]:
 def test_invite_refusals_come_in_their_order(world):
     ada, bo, cy = pair_world(world)
     world.players("dee")
-    assert refusal(world, tc.invite, LIVE, ada, "pair", "ada").code is ErrorCode.INVALID_REQUEST
-    assert refusal(world, tc.invite, LIVE, ada, "pair", "dee").code is ErrorCode.NOT_FRIENDS
+    assert refusal(world, tc.invite, LIVE, ada, "pair", "ada").code is INVALID_REQUEST
+    assert refusal(world, tc.invite, LIVE, ada, "pair", "dee").code is NOT_FRIENDS
     sent = world.run(tc.invite, LIVE, ada, "pair", "bo")
-    assert refusal(world, tc.invite, LIVE, ada, "pair", "bo").code is ErrorCode.INVITE_PENDING
-    assert refusal(world, tc.invite, LIVE, bo, "pair", "ada").code is ErrorCode.INVITE_PENDING  # either way
+    assert refusal(world, tc.invite, LIVE, ada, "pair", "bo").code is INVITE_PENDING
+    assert refusal(world, tc.invite, LIVE, bo, "pair", "ada").code is INVITE_PENDING  # either way
     world.run(tc.accept, LIVE, bo, "pair", sent.id)
     error = refusal(world, tc.invite, LIVE, cy, "pair", "ada")
-    assert (error.code, error.status) == (ErrorCode.ALREADY_ON_TEAM, 409)
+    assert (error.code, error.status) == (ALREADY_ON_TEAM, 409)
     # Oneself comes before not-friends; not-friends before already-on-a-team.
-    assert refusal(world, tc.invite, LIVE, bo, "pair", "bo").code is ErrorCode.INVALID_REQUEST
-    assert refusal(world, tc.invite, LIVE, bo, "pair", "dee").code is ErrorCode.NOT_FRIENDS
+    assert refusal(world, tc.invite, LIVE, bo, "pair", "bo").code is INVALID_REQUEST
+    assert refusal(world, tc.invite, LIVE, bo, "pair", "dee").code is NOT_FRIENDS
     assert world.kinds("partner.") == ["partner.invite_sent", "partner.invite_accepted"]
 
 
@@ -594,17 +605,17 @@ def test_only_the_invitee_accepts_once_within_24_hours(world):
     ada, bo, cy = pair_world(world)
     sent = world.run(tc.invite, LIVE, ada, "pair", "bo")
     for who in (ada, cy):
-        assert refusal(world, tc.accept, LIVE, who, "pair", sent.id).code is ErrorCode.INVITE_NOT_FOUND
-    assert refusal(world, tc.accept, LIVE, bo, "pair", "inv_none").code is ErrorCode.INVITE_NOT_FOUND
+        assert refusal(world, tc.accept, LIVE, who, "pair", sent.id).code is INVITE_NOT_FOUND
+    assert refusal(world, tc.accept, LIVE, bo, "pair", "inv_none").code is INVITE_NOT_FOUND
     world.run(tc.accept, LIVE, bo, "pair", sent.id)
     error = refusal(world, tc.accept, LIVE, bo, "pair", sent.id)
-    assert (error.code, error.status) == (ErrorCode.ALREADY_ON_TEAM, 409)
+    assert (error.code, error.status) == (ALREADY_ON_TEAM, 409)
 
     (dee,) = world.players("dee")
     world.befriend(cy, dee)
     expiring = world.run(tc.invite, LIVE, cy, "pair", "dee")
     world.clock.set(T0 + timedelta(hours=24))
     error = refusal(world, tc.accept, LIVE, dee, "pair", expiring.id)
-    assert (error.code, error.status) == (ErrorCode.INVITE_EXPIRED, 410)
+    assert (error.code, error.status) == (INVITE_EXPIRED, 410)
     # Expired, it no longer blocks a new invite between the two.
     assert world.run(tc.invite, LIVE, dee, "pair", "cy").to_external_id == "cy"

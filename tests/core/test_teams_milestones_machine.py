@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.grants.memory import GrantTables
+from livecore.teams.errors import LOCKED_ELSEWHERE
 from livecore.teams.memory import TeamTables
 from tests.core.test_teams_commands import EVENTS, World
 
@@ -89,7 +90,7 @@ class TeamMilestones(RuleBasedStateMachine):
         if name in self.rosters[other]:
             with pytest.raises(LivecoreError) as refused:
                 self.world.put(key, [*roster, name], event_key=EVENT)
-            assert refused.value.code is ErrorCode.LOCKED_ELSEWHERE
+            assert refused.value.code is LOCKED_ELSEWHERE
             return
         self.world.put(key, [*roster, name], event_key=EVENT)
         roster.append(name)

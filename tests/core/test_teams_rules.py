@@ -11,15 +11,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, Code, LivecoreError
+from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Entry, Milestone, Order, RankBand, ResourceType
 from livecore.ids import derived_id
+from livecore.live_events.errors import EVENT_NOT_OPEN
 from livecore.live_events.rules import Window, WindowStatus, event_id, window_id
 from livecore.live_events.settings import EventSettings
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment
+from livecore.teams.errors import (
+    ALREADY_ON_TEAM,
+    INVITE_EXPIRED,
+    INVITE_NOT_FOUND,
+    INVITE_PENDING,
+    LOCKED_ELSEWHERE,
+)
 from livecore.teams.rules import (
     INVITE_TTL,
     TEAM_ID_PREFIX,
@@ -328,13 +337,13 @@ def test_an_empty_roster_kicks_everybody() -> None:
 
 def test_a_repeated_player_is_refused_before_the_size() -> None:
     error = refusal(lambda: roster_change([], ["p1", "p2", "p1", "p3", "p4"], 4, T0))
-    assert (error.code, error.status) == (ErrorCode.INVALID_REQUEST, 400)
+    assert (error.code, error.status) == (INVALID_REQUEST, 400)
     assert error.details == {"fields": {"externalPlayerIds": "repeats p1"}}
 
 
 def test_more_players_than_the_size_are_refused() -> None:
     error = refusal(lambda: roster_change([], ["p1", "p2", "p3"], 2, T0))
-    assert (error.code, error.status) == (ErrorCode.INVALID_REQUEST, 400)
+    assert (error.code, error.status) == (INVALID_REQUEST, 400)
     assert error.details == {"fields": {"externalPlayerIds": "at most the team size (2) players"}}
     assert roster_change([], ["p1", "p2"], 2, T0).joined == ("p1", "p2")
 
@@ -342,7 +351,7 @@ def test_more_players_than_the_size_are_refused() -> None:
 def test_players_on_another_team_are_locked_elsewhere() -> None:
     check_not_locked([])
     error = refusal(lambda: check_not_locked(["p2", "p5"]))
-    assert (error.code, error.status) == (ErrorCode.LOCKED_ELSEWHERE, 409)
+    assert (error.code, error.status) == (LOCKED_ELSEWHERE, 409)
     assert error.details == {"externalPlayerIds": ["p2", "p5"]}
 
 
@@ -398,16 +407,16 @@ def test_a_named_recorded_window_is_targeted_with_its_record() -> None:
 )
 def test_an_unknown_window_id_is_an_invalid_request(named: str) -> None:
     error = refusal(lambda: named_window(GAME, ENV, EVENT, named, {}))
-    assert (error.code, error.status) == (ErrorCode.INVALID_REQUEST, 400)
+    assert (error.code, error.status) == (INVALID_REQUEST, 400)
     assert error.details is not None and "windowId" in error.details["fields"]
 
 
 def test_a_named_window_that_ended_is_not_open() -> None:
     error = refusal(lambda: target_window(GAME, ENV, EVENT, T0 + timedelta(hours=1), wid(T0), {}))
-    assert (error.code, error.status) == (ErrorCode.EVENT_NOT_OPEN, 409)
+    assert (error.code, error.status) == (EVENT_NOT_OPEN, 409)
     closed = recorded(T0, WindowStatus.CLOSED)
     error = refusal(lambda: target_window(GAME, ENV, EVENT, T0, closed.id, {closed.id: closed}))
-    assert error.code is ErrorCode.EVENT_NOT_OPEN
+    assert error.code is EVENT_NOT_OPEN
 
 
 def test_without_a_window_id_the_open_window_then_the_next() -> None:
@@ -425,7 +434,7 @@ def test_an_open_window_closed_early_gives_way_to_the_next() -> None:
 def test_no_open_or_scheduled_window_is_not_open() -> None:
     single = attrs.evolve(EVENT, repeat_every_seconds=None)
     error = refusal(lambda: target_window(GAME, ENV, single, T0 + timedelta(hours=2), None, {}))
-    assert (error.code, error.status) == (ErrorCode.EVENT_NOT_OPEN, 409)
+    assert (error.code, error.status) == (EVENT_NOT_OPEN, 409)
 
 
 # --- partner invites -----------------------------------------------------------------------------------
@@ -442,14 +451,14 @@ def test_an_invite_expires_after_24_hours() -> None:
 @pytest.mark.parametrize(
     ("args", "code", "status"),
     [
-        (("plr_1", "plr_1", False, True, True), ErrorCode.INVALID_REQUEST, 400),
-        (("plr_1", "plr_2", False, True, True), ErrorCode.NOT_FRIENDS, 403),
-        (("plr_1", "plr_2", True, True, True), ErrorCode.ALREADY_ON_TEAM, 409),
-        (("plr_1", "plr_2", True, False, True), ErrorCode.INVITE_PENDING, 409),
+        (("plr_1", "plr_1", False, True, True), INVALID_REQUEST, 400),
+        (("plr_1", "plr_2", False, True, True), NOT_FRIENDS, 403),
+        (("plr_1", "plr_2", True, True, True), ALREADY_ON_TEAM, 409),
+        (("plr_1", "plr_2", True, False, True), INVITE_PENDING, 409),
     ],
 )
 def test_invite_refusals_in_order(
-    args: tuple[str, str, bool, bool, bool], code: ErrorCode, status: int
+    args: tuple[str, str, bool, bool, bool], code: Code, status: int
 ) -> None:
     a, b, friends, on_team, pending = args
     error = refusal(
@@ -473,15 +482,15 @@ LATE = T0 + INVITE_TTL
 @pytest.mark.parametrize(
     ("found", "by", "now", "code", "status"),
     [
-        (None, "plr_2", T0, ErrorCode.INVITE_NOT_FOUND, 404),
-        (invite(accepted_at=T0, team_id="team_1"), "plr_1", LATE, ErrorCode.INVITE_NOT_FOUND, 404),
-        (invite(accepted_at=T0, team_id="team_1"), "plr_2", LATE, ErrorCode.ALREADY_ON_TEAM, 409),
-        (invite(), "plr_2", LATE, ErrorCode.INVITE_EXPIRED, 410),
-        (invite(), "plr_2", LATE - timedelta(milliseconds=1), ErrorCode.ALREADY_ON_TEAM, 409),
+        (None, "plr_2", T0, INVITE_NOT_FOUND, 404),
+        (invite(accepted_at=T0, team_id="team_1"), "plr_1", LATE, INVITE_NOT_FOUND, 404),
+        (invite(accepted_at=T0, team_id="team_1"), "plr_2", LATE, ALREADY_ON_TEAM, 409),
+        (invite(), "plr_2", LATE, INVITE_EXPIRED, 410),
+        (invite(), "plr_2", LATE - timedelta(milliseconds=1), ALREADY_ON_TEAM, 409),
     ],
 )
 def test_accept_refusals_in_order(
-    found: PartnerInvite | None, by: str, now: datetime, code: ErrorCode, status: int
+    found: PartnerInvite | None, by: str, now: datetime, code: Code, status: int
 ) -> None:
     error = refusal(lambda: check_accept(found, by, now, either_on_team=True))
     assert (error.code, error.status) == (code, status)

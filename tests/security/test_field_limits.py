@@ -26,7 +26,7 @@ from livecore.api.route import Surface
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import INVALID_REQUEST, LivecoreError
 from livecore.games import Game, Studio
 from livecore.hashing import KeyedHasher
 from livecore.limits import (
@@ -161,7 +161,7 @@ def _refusal(action: Any) -> dict[str, str]:
     )
     with pytest.raises(LivecoreError) as exc, store.transaction() as tx:
         action(tx, rt)
-    assert exc.value.code is ErrorCode.INVALID_REQUEST
+    assert exc.value.code is INVALID_REQUEST
     assert store.tables_of(PlayerTables).players == {}
     fields: dict[str, str] = exc.value.details["fields"]  # type: ignore[index]
     return fields

@@ -21,9 +21,10 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.games import Game, GameSettings
 from livecore.guilds import commands as gc
+from livecore.guilds.errors import GUILD_FULL, GUILD_NAME_TAKEN
 from livecore.guilds.rules import JoinType, Profile, name_key
 from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings
 from livecore.hashing import KeyedHasher
@@ -122,7 +123,7 @@ def test_two_players_taking_the_last_seat_at_once_one_joins_the_other_finds_it_f
     answers, runs = _race(stores, ("bo", "cy"), join, look, read_first=postgres)
     joined, refused = _outcome(answers)
     assert (refused[0].code, refused[0].details) == (
-        ErrorCode.GUILD_FULL,
+        GUILD_FULL,
         {"guildId": guild_id, "maxMembers": 2},
     )
     members = stores[1].run(lambda tx: tx.guilds.members(guild_id), write=False)
@@ -147,7 +148,7 @@ def test_two_founders_taking_one_name_at_once_found_one_guild(stores) -> None:
 
     answers, runs = _race(stores, ("ada", "bo"), found, look, read_first=postgres)
     founded, refused = _outcome(answers)
-    assert refused[0].code is ErrorCode.GUILD_NAME_TAKEN
+    assert refused[0].code is GUILD_NAME_TAKEN
     guilds = stores[1].run(
         lambda tx: tx.guilds.search(
             "gam_1", Environment.TEST, text=None, player_id=None, include_disbanded=True, limit=10, offset=0

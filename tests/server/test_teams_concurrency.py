@@ -19,7 +19,7 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.games import Game, GameSettings
 from livecore.hashing import KeyedHasher
 from livecore.live_events.rules import window_id
@@ -28,6 +28,7 @@ from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.teams import commands as tc
+from livecore.teams.errors import LOCKED_ELSEWHERE
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.test_teams_commands import EVENTS, T0
@@ -108,7 +109,7 @@ def test_two_puts_seating_one_player_on_two_teams_at_once_seat_it_once(stores) -
     refused = [a for a in answers if isinstance(a, LivecoreError)]
     assert len(seated) == 1 and len(refused) == 1, answers
     assert (refused[0].code, refused[0].details) == (
-        ErrorCode.LOCKED_ELSEWHERE,
+        LOCKED_ELSEWHERE,
         {"externalPlayerIds": ["ada"]},
     )
     assert _seats(stores[1]) == [(seated[0].team.key, "ada")]

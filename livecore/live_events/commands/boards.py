@@ -14,8 +14,7 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.errors import ErrorCode, LivecoreError, invalid_request
-from livecore.live_events.settings import EventSettings
+from livecore.errors import LivecoreError, invalid_request
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
 from livecore.limits import ID, PAGE
@@ -41,8 +40,10 @@ from livecore.live_events.boards import (
     replaces,
     sort_key,
 )
+from livecore.live_events.settings import EventSettings
 from livecore.live_events.webhooks import FinalEntry, LeaderboardFinalized
 from livecore.players.commands import find_player
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import HasBoards, HasLobbies, HasPlayers
@@ -234,7 +235,7 @@ def read_board(
     elif around is not None:
         player = find_player(tx, scope, around)
         if player is None:
-            raise LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
+            raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": around})
         entry = tx.boards.entry(board.id, player.id)
         mine = None if entry is None else (entry, Contender.of(player))
     standings, more = read_ranked(ranking(tx, board, rt.clock.now()), limit, after, mine)

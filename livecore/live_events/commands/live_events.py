@@ -17,10 +17,10 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.economy.commands import change
+from livecore.economy.errors import INSUFFICIENT_BALANCE, INSUFFICIENT_QUANTITY
 from livecore.economy.rules import Reason, resource
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import PERMISSION_DENIED, LivecoreError
 from livecore.games import Game, Milestone
-from livecore.live_events.settings import EventSettings
 from livecore.grants.commands import issue_grant
 from livecore.grants.rules import Grant, GrantKind
 from livecore.ids import new_id
@@ -42,6 +42,13 @@ from livecore.live_events.commands.attempts import expire, finished
 from livecore.live_events.commands.boards import finalize_board, record_score, rescore
 from livecore.live_events.commands.steps import Held, StepsTx, closing, progressed, scored, seated
 from livecore.live_events.commands.windows import current_window
+from livecore.live_events.errors import (
+    ATTEMPT_IN_PROGRESS,
+    ATTEMPT_NOT_FOUND,
+    EVENT_NOT_OPEN,
+    INSUFFICIENT_ENTRY_COST,
+    REWARDS_ALREADY_GRANTED,
+)
 from livecore.live_events.rules import (
     ATTEMPT_ID_PREFIX,
     EventState,
@@ -56,6 +63,7 @@ from livecore.live_events.rules import (
     slot_at,
     window_id,
 )
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptFlagged,
@@ -72,7 +80,6 @@ from livecore.players.identity import resolve_country
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
 from livecore.store import HasAttempts, HasGames, HasWindows
-from livecore.live_events.settings import EVENT_SETTINGS
 
 SWEEP_BATCH = 500
 MILESTONE_SOURCE_KIND = "event_milestone"
@@ -176,10 +183,10 @@ def _charge(
                 source_ref_id=attempt_id,
             )
         except LivecoreError as exc:
-            if exc.code not in (ErrorCode.INSUFFICIENT_BALANCE, ErrorCode.INSUFFICIENT_QUANTITY):
+            if exc.code not in (INSUFFICIENT_BALANCE, INSUFFICIENT_QUANTITY):
                 raise
             raise LivecoreError(
-                ErrorCode.INSUFFICIENT_ENTRY_COST,
+                INSUFFICIENT_ENTRY_COST,
                 f"Not enough {entry.key} to enter: {exc.message}",
                 exc.details,
             ) from None
@@ -205,7 +212,7 @@ def start(
     window = current_window(tx, rt, scope, game, game.settings.of(EVENT_SETTINGS)[event_key])
     if window is None:
         raise LivecoreError(
-            ErrorCode.EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
+            EVENT_NOT_OPEN, f"No window of {event_key!r} is open now.", {"eventKey": event_key}
         )
     event = window.settings
     resolved = resolve_country(context, country) or player.resolved_country
@@ -261,7 +268,7 @@ def start(
 def get_attempt(tx: HasAttempts, scope: Scope, player: Player, event_key: str, attempt_id: str) -> Attempt:
     attempt = tx.attempts.get(scope.game_id, attempt_id)
     if attempt is None or attempt.player_id != player.id or attempt.event_key != event_key:
-        raise LivecoreError(ErrorCode.ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
+        raise LivecoreError(ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
     return attempt
 
 
@@ -355,7 +362,7 @@ def force_complete(
     the milestones the score reached. No reward is granted: an operator retries the reward roll."""
     attempt = tx.attempts.get(scope.game_id, attempt_id)
     if attempt is None or attempt.env is not scope.env:
-        raise LivecoreError(ErrorCode.ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
+        raise LivecoreError(ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
     FREE_TEXT.check_optional(reason, "reason")
     window = tx.windows.get(scope.game_id, attempt.window_id)
     assert window is not None  # an attempt's window is recorded before the attempt
@@ -397,9 +404,9 @@ def retry_reward_roll(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt_id: s
     twice. ``grant.created`` fires for each grant."""
     attempt = tx.attempts.get(scope.game_id, attempt_id)
     if attempt is None or attempt.env is not scope.env:
-        raise LivecoreError(ErrorCode.ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
+        raise LivecoreError(ATTEMPT_NOT_FOUND, "Attempt not found.", {"attemptId": attempt_id})
     if attempt.status is AttemptStatus.IN_PROGRESS:
-        raise LivecoreError(ErrorCode.ATTEMPT_IN_PROGRESS, "The attempt is still in progress.")
+        raise LivecoreError(ATTEMPT_IN_PROGRESS, "The attempt is still in progress.")
     linked = [
         g
         for g in tx.grants.of_source(attempt.player_id, attempt.id)
@@ -407,7 +414,7 @@ def retry_reward_roll(tx: LiveEventsTx, rt: Runtime, scope: Scope, attempt_id: s
     ]
     if linked:
         raise LivecoreError(
-            ErrorCode.REWARDS_ALREADY_GRANTED,
+            REWARDS_ALREADY_GRANTED,
             "Rewards are already granted for this attempt.",
             {"grantCount": len(linked)},
         )
@@ -528,7 +535,7 @@ def expire_attempts(tx: LiveEventsTx, rt: Runtime) -> int:
 def end_now(tx: LiveEventsTx, rt: Runtime, scope: Scope, event_key: str) -> list[str]:
     """Close the event's open windows in the scope's environment now (a test key's tool); the ids closed."""
     if scope.env is not Environment.TEST:
-        raise LivecoreError(ErrorCode.PERMISSION_DENIED, "end-now takes a test-environment server key.")
+        raise LivecoreError(PERMISSION_DENIED, "end-now takes a test-environment server key.")
     game = load_game(tx, scope)
     event = event_settings(game, event_key)
     current_window(tx, rt, scope, game, event)

@@ -13,7 +13,7 @@ import attrs
 
 from livecore import areas
 from livecore.commands import Runtime, emit
-from livecore.errors import ErrorCode, LivecoreError
+from livecore.errors import LivecoreError
 from livecore.ids import new_uuid
 from livecore.player_tools.erasure import id_hash
 from livecore.player_tools.merge import (
@@ -28,6 +28,7 @@ from livecore.player_tools.merge import (
     replay_of,
 )
 from livecore.players.commands import find_player, find_record
+from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Lifecycle, Player, tombstone
 from livecore.players.webhooks import PlayerMerged
 from livecore.scope import Scope
@@ -42,7 +43,7 @@ class Merged:
 
 
 def _not_found(external_id: str) -> LivecoreError:
-    return LivecoreError(ErrorCode.PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
+    return LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
 
 
 def _retired(tx: Transaction, rt: Runtime, scope: Scope, external_id: str) -> str | None:
