@@ -41,10 +41,7 @@ from livecore.live_events.errors import (
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
-from livecore.player_tools.commands.moderation import ban_player
 from livecore.players.commands import register
-from livecore.players.errors import PLAYER_BANNED
-from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -134,14 +131,6 @@ def test_start_refusals_come_in_their_order_and_change_nothing(world):
     second = world.run(ev.start, LIVE, ada, "trial", None)
     world.run(ev.record_progress, LIVE, ada, "trial", second.id, {"score": 2}, complete=True)
     assert refusal(world, ev.start, LIVE, ada, "trial", None) is MAX_ATTEMPTS_REACHED
-
-
-def test_a_banned_player_is_refused_before_anything_else(world):
-    ada = world.player("ada")
-    world.run(ban_player, LIVE, ada, "cheat")
-    banned = world.store.tables_of(PlayerTables).players[("gam_1", "ada")]
-    assert refusal(world, ev.start, LIVE, banned, "nope", None) is PLAYER_BANNED
-    assert ada.id == banned.id
 
 
 def test_the_entry_cost_is_charged_with_the_attempt_and_announced(world):
