@@ -9,8 +9,7 @@ from typing import Any
 from livecore.grants.api import GrantView
 from livecore.live_events import api
 from livecore.live_events.commands import live_events as commands
-from livecore.live_events.commands.steps import Held
-from livecore.lobbies.api import LobbyForming
+from livecore.live_events.commands.steps import Held, HeldStart
 from livecore.players.rules import Player
 from livecore.simulation.actions import Actions, ServerActions, body
 
@@ -31,10 +30,11 @@ class LiveEvents(Actions):
 
     def start_attempt(
         self, event_key: str, *, player_context: dict[str, Any] | None = None
-    ) -> api.AttemptResponse | LobbyForming:
-        """Start an attempt in the event's open window, paying its entry cost. On a lobby event the player
-        is seated first: while its lobby forms the answer is :class:`LobbyForming` and nothing is paid;
-        start again once the lobby is active."""
+    ) -> api.AttemptResponse | HeldStart:
+        """Start an attempt in the event's open window, paying its entry cost. An area may hold the start
+        back: on a lobby event the player is seated first, and while its lobby forms the answer is the
+        lobbies' ``LobbyForming`` (a :class:`HeldStart`) and nothing is paid; start again once the lobby
+        is active."""
         sim = self._sim
         asked = body(api.StartAttemptRequest, player_context=player_context)
 
@@ -48,7 +48,7 @@ class LiveEvents(Actions):
 
         started = self._write(op)
         # The server answers a forming lobby 202 with the seat it took (committed), as this does.
-        return LobbyForming.of(started.record) if isinstance(started, Held) else started
+        return started.view if isinstance(started, Held) else started
 
     def report_progress(
         self, event_key: str, attempt_id: str, metrics: dict[str, Any], *, complete: bool = False

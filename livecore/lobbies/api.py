@@ -15,6 +15,7 @@ from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, limited
 from livecore.live_events.errors import EVENT_NOT_FOUND, EVENT_NOT_OPEN
 from livecore.lobbies.errors import LOBBY_NOT_FOUND
+from livecore.lobbies.forming import LobbyForming as LobbyForming  # where the client's models find it
 from livecore.lobbies.rules import PUSH_CAPACITY, PUSH_PLAYERS, Lobby, LobbyStatus, PromotionReason, Seat
 from livecore.players.rules import Player
 
@@ -101,26 +102,6 @@ class LobbyResponse:
     def of(cls, found: LobbyRead) -> LobbyResponse:
         """A lobby as a command read it, its participants' identities as they are now."""
         return cls(lobby=LobbyView.of(found.lobby, found.seats, found.players))
-
-
-@attrs.frozen
-class LobbyForming:
-    """A start's 202 ``lobby_forming`` answer, read from its ``details``: the player holds a seat in this
-    lobby, which has not started (``fillBy``: when it starts anyway); nothing was charged."""
-
-    lobby_id: str
-    participant_count: int
-    capacity: int
-    fill_by: datetime | None
-
-    @classmethod
-    def of(cls, lobby: Lobby) -> LobbyForming:
-        return cls(
-            lobby_id=lobby.id,
-            participant_count=lobby.participant_count,
-            capacity=lobby.capacity,
-            fill_by=lobby.fill_by,
-        )
 
 
 @attrs.frozen

@@ -28,6 +28,7 @@ from livecore.live_events.errors import EVENT_NOT_OPEN, LOBBY_FORMING
 from livecore.live_events.rules import Window, canonical, event_settings
 from livecore.live_events.settings import EventSettings
 from livecore.lobbies.errors import LOBBY_NOT_FOUND
+from livecore.lobbies.forming import LobbyForming
 from livecore.lobbies.rules import (
     Lobby,
     LobbyStatus,
@@ -179,7 +180,7 @@ def seat_start(
         return None
     lobby = seat_for_start(tx, rt, scope, window, player, values)
     if lobby.status is LobbyStatus.FORMING:
-        return Held(forming(lobby), lobby)
+        return Held(forming(lobby), lobby, LobbyForming.of(lobby))
     if lobby.status is LobbyStatus.CLOSED or lobby.terminated_by is not None:
         raise LivecoreError(
             EVENT_NOT_OPEN,

@@ -25,10 +25,10 @@ import attrs
 
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.live_events.settings import EventSettings
 from livecore.live_events.attempts import Attempt
 from livecore.live_events.commands.attempts import AttemptsTx
 from livecore.live_events.rules import Window
+from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import HasFriends, HasLobbies, HasTeams
@@ -50,13 +50,21 @@ class Room:
 
 
 @attrs.frozen
+class HeldStart:
+    """The body of a held start's 202 answer as a caller reads it (its ``details``), refined by the area
+    that holds it (the lobbies' ``LobbyForming``): what a simulated player gets back instead of an
+    attempt."""
+
+
+@attrs.frozen
 class Held(Generic[T]):
     """A start an area holds back: the seat it took is kept (the transaction commits), nothing is charged,
     and the answer is ``answer`` with status 202. ``record`` is the area's record that holds it (a
-    forming lobby)."""
+    forming lobby), ``view`` the answer's body as a caller reads it."""
 
     answer: LivecoreError
     record: T
+    view: HeldStart
 
 
 class StartStep(Protocol):
@@ -147,6 +155,7 @@ def closing(tx: StepsTx, rt: Runtime, scope: Scope, window: Window) -> None:
 __all__ = [
     "CloseStep",
     "Held",
+    "HeldStart",
     "ProgressStep",
     "Room",
     "ScoreStep",
