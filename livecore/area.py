@@ -25,6 +25,7 @@ from livecore.api.route import Route
 from livecore.errors import Code
 from livecore.schedule import Job
 from livecore.section import Section
+from livecore.simulation.part import SeasonPart
 from livecore.webhooks.payload import WebhookPayload
 
 #: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``, over
@@ -117,7 +118,9 @@ class Area:
     - ``samples``: a placeholder payload of each of its kinds, for sample deliveries (a kind without one
       samples as an empty object);
     - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, by the
-      reference page that describes them.
+      reference page that describes them;
+    - ``season``: its part of a simulated season (:class:`livecore.simulation.part.SeasonPart`: the
+      fields it adds to a segment of the population and what a player does in it in a session).
     """
 
     name: str
@@ -147,3 +150,4 @@ class Area:
     samples: tuple[WebhookPayload, ...] = ()
     #: Called when the reference is rendered, so the rows read the constants as they are then.
     limits: Callable[[], Mapping[str, Sequence[tuple[str, str]]]] = dict
+    season: SeasonPart | None = None

@@ -19,6 +19,7 @@ from livecore.guilds.rules import (
     JOIN_REQUEST_ID_PREFIX,
     STINT_ID_PREFIX,
 )
+from livecore.guilds.season import SEASON
 from livecore.guilds.settings import GUILD_SETTINGS
 from livecore.guilds.webhooks import (
     GuildCreated,
@@ -86,4 +87,5 @@ AREA = Area(
     ),
     tables=GuildTables,
     ports={"guilds": MemoryGuilds},
+    season=SEASON,
 )

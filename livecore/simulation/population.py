@@ -17,6 +17,7 @@ Shape (every field optional; unknown fields are refused at every depth)::
       gifts = 0.3                     chance a session sends a gift to a friend
       guilds = 0.3                    chance a session outside a guild joins or founds one; inside one,
                                       the chance it asks its guild for help, and donates to a request
+                                      (a field an area adds, as a studio's area may: ``Area.season``)
       crates = 0.8                    chance a session opens the crates the player holds
       spend = 0.2                     chance a session spends currency
       spend_share = 0.5               the share of each currency's balance a spend takes (0 to 1)
@@ -47,17 +48,20 @@ currencies it names must be declared there.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
+from livecore import areas as core_areas
+from livecore.area import Area
 from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings, Order, ResourceType
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, LeaderboardSettings
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.lobbies.settings import TriggerType
 from livecore.section import KEY_PATTERN, is_int, is_number, read_toml
+from livecore.simulation.part import Rate
 
 Problems = dict[str, str]
 
@@ -85,7 +89,8 @@ class Skill:
 
 @attrs.frozen
 class Segment:
-    """``[segments.<name>]``: one kind of player (the module's docstring lists each field)."""
+    """``[segments.<name>]``: one kind of player (the module's docstring lists each field); ``rates``
+    holds the fields the areas add (:class:`~livecore.simulation.part.Rate`) that the segment sets."""
 
     name: str
     share: float
@@ -97,11 +102,27 @@ class Segment:
     teams: float = 0.5
     friends: int = 5
     gifts: float = 0.3
-    guilds: float = 0.3
     crates: float = 0.8
     spend: float = 0.2
     spend_share: float = 0.5
     claims: float = 0.9
+    rates: Mapping[str, float] = attrs.field(factory=dict)
+
+    def rate(self, rate: Rate) -> float:
+        """The segment's chance for a field an area adds: as set, else the field's default."""
+        return self.rates.get(rate.name, rate.default)
+
+
+def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
+    """The segment fields the areas add, by name."""
+    return {rate.name: rate for area in areas if area.season is not None for rate in area.season.rates}
+
+
+def _defaults(segment: Segment) -> Segment:
+    """A default segment with the built-in areas' values for it written in."""
+    rates = _rates(core_areas.BUILT_IN).values()
+    found = {r.name: r.defaults[segment.name] for r in rates if segment.name in r.defaults}
+    return attrs.evolve(segment, rates=found)
 
 
 @attrs.frozen
@@ -124,9 +145,7 @@ class Studio:
     login_credit: dict[str, int] = attrs.field(factory=dict)
 
 
-#: The segments of a population that declares none: a few engaged players, many regular ones, and casual
-#: ones who come back now and then.
-DEFAULT_SEGMENTS: tuple[Segment, ...] = (
+_BASE_SEGMENTS = (
     Segment(
         name="engaged",
         share=0.15,
@@ -138,7 +157,6 @@ DEFAULT_SEGMENTS: tuple[Segment, ...] = (
         teams=0.7,
         friends=12,
         gifts=0.5,
-        guilds=0.6,
         crates=0.95,
         spend=0.4,
         claims=0.98,
@@ -153,7 +171,6 @@ DEFAULT_SEGMENTS: tuple[Segment, ...] = (
         teams=0.4,
         friends=6,
         gifts=0.3,
-        guilds=0.35,
         crates=0.8,
         spend=0.2,
         claims=0.9,
@@ -168,12 +185,14 @@ DEFAULT_SEGMENTS: tuple[Segment, ...] = (
         teams=0.15,
         friends=2,
         gifts=0.1,
-        guilds=0.1,
         crates=0.6,
         spend=0.1,
         claims=0.7,
     ),
 )
+#: The segments of a population that declares none: a few engaged players, many regular ones, and casual
+#: ones who come back now and then.
+DEFAULT_SEGMENTS: tuple[Segment, ...] = tuple(_defaults(segment) for segment in _BASE_SEGMENTS)
 
 #: A crate the manifest declares, sent to a player per day it plays when ``[studio] crates`` is not set.
 DEFAULT_CRATE_RATE = 0.1
@@ -272,7 +291,6 @@ _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
     "teams": ("number", _CHANCE),
     "friends": ("int", (0, 500)),
     "gifts": ("number", _CHANCE),
-    "guilds": ("number", _CHANCE),
     "crates": ("number", _CHANCE),
     "spend": ("number", _CHANCE),
     "spend_share": ("number", _CHANCE),
@@ -318,12 +336,13 @@ def _key(name: str, path: str, problems: Problems) -> bool:
     return True
 
 
-def _segment(name: str, raw: Any, path: str, problems: Problems) -> Segment | None:
+def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[str, Rate]) -> Segment | None:
     table = _table(raw, path, problems)
     if table is None or not _key(name, path, problems):
         return None
-    _unknown(table, _SEGMENT_KNOWN, path, problems)
+    _unknown(table, {*_SEGMENT_KNOWN, *rates}, path, problems)
     fields: dict[str, Any] = {}
+    added: dict[str, float] = {}
     ok = True
     if "share" not in table:
         problems[f"{path}.share"] = "is required"
@@ -333,6 +352,12 @@ def _segment(name: str, raw: Any, path: str, problems: Problems) -> Segment | No
             value = table[field]
             if _value(value, kind, bounds, f"{path}.{field}", problems):
                 fields[field] = float(value) if kind == "number" else value
+            else:
+                ok = False
+    for field in rates:
+        if field in table and field not in _SEGMENT_KNOWN:
+            if _value(table[field], "number", _CHANCE, f"{path}.{field}", problems):
+                added[field] = float(table[field])
             else:
                 ok = False
     if "score" in table:
@@ -349,7 +374,7 @@ def _segment(name: str, raw: Any, path: str, problems: Problems) -> Segment | No
                     else:
                         ok = False
             fields["score"] = Skill(**parts)
-    return Segment(name=name, **fields) if ok else None
+    return Segment(name=name, **fields, rates=added) if ok else None
 
 
 def _scale(name: str, raw: Any, path: str, problems: Problems) -> Scale | None:
@@ -422,9 +447,10 @@ def _economy(raw: Any, problems: Problems) -> tuple[str, ...] | None:
     return tuple(keys)
 
 
-def parse_population(text: str) -> Population:
+def parse_population(text: str, areas: Sequence[Area] = ()) -> Population:
     """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
-    problem. Empty text is the default population."""
+    problem. Empty text is the default population. ``areas``: the studio's own areas, whose segment
+    fields (:attr:`~livecore.area.Area.season`) a segment may set beside the built-in areas'."""
     try:
         data = read_toml(text)
     except ValueError as exc:
@@ -433,12 +459,13 @@ def parse_population(text: str) -> Population:
     _unknown(data, {"segments", "events", "leaderboards", "economy", "studio"}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
+    rates = _rates(core_areas.registered(areas))
     if "segments" in data:
         table = _table(data["segments"], "segments", problems)
         if table is not None and not table:
             problems["segments"] = "must declare at least one segment"
         for name, raw in (table or {}).items():
-            segment = _segment(name, raw, f"segments.{name}", problems)
+            segment = _segment(name, raw, f"segments.{name}", problems, rates)
             if segment is not None:
                 segments.append(segment)
         if table and len(segments) == len(table):

@@ -7,8 +7,10 @@ random over the day). A session, on the player's first day, asks for friends; on
 the studio's backend credits ``login_credit`` and sends crates; then the player answers what waits for
 it (friend requests, partner invites), claims its gifts and grants, opens its crates, plays each open
 event by its segment's chances (teaming up first on a team event, waiting for its lobby on a lobby
-event), sends a gift, joins or helps its guild, and spends. An attempt takes part of its event's attempt
-time and reports its score (the segment's skill placed on the event's score range) when it ends.
+event), sends a gift, takes its turn in each area that declares a part of a season (its
+:attr:`~livecore.area.Area.season`, from the area's package: the guilds' joins and help), and spends.
+An attempt takes part of its event's attempt time and reports its score (the segment's skill placed on
+the event's score range) when it ends.
 
 Time moves in ticks (``tick``, 10 seconds by default): every action falls on a tick, and the clock moves
 to each tick that has one, running the scheduled work that falls due on the way (windows, lobbies'
@@ -16,9 +18,10 @@ fills, rollovers, the hourly sweeps). The grant expiry sweep, a minute sweep, ru
 grant has come due, rather than every minute.
 
 What the driver keeps is what the players know (their friends, their pending grants from ``grant.created``
-webhooks, the guilds they saw); what happened is in the simulation (its webhooks and its store), where a
-report reads it. Every draw comes from seeded ``random.Random`` streams: the population and the sessions
-from streams of their own, so two manifests played with one seed meet the same players at the same times.
+webhooks; an area's driver keeps its own, such as the guilds the players saw); what happened is in the
+simulation (its webhooks and its store), where a report reads it. Every draw comes from seeded
+``random.Random`` streams: the population and the sessions from streams of their own, so two manifests
+played with one seed meet the same players at the same times.
 """
 
 from __future__ import annotations
@@ -37,9 +40,6 @@ from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
 from livecore.games import Economy
 from livecore.gifts.rules import GIFT_SOURCE_KIND
-from livecore.guilds.api import GuildJoined
-from livecore.guilds.rules import JoinType
-from livecore.guilds.settings import GUILD_SETTINGS
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
@@ -73,7 +73,6 @@ class _Member:
         "friend_asks",
         "friends",
         "gifts",
-        "guild",
         "handle",
         "index",
         "invites",
@@ -97,7 +96,6 @@ class _Member:
         self.crates: list[str] = []  # pending crate grant ids
         self.invites: dict[str, list[tuple[str, int]]] = {}  # window key -> invites received: (id, from)
         self.teamed: dict[str, None] = {}  # window keys of the windows the member has a team in
-        self.guild: str | None = None
         self.last_day = -1
         self.tries: dict[str, tuple[datetime, int]] = {}  # event key -> (its window's start, attempts there)
 
@@ -157,8 +155,6 @@ class Season:
         self._seen = 0
         self._waiting: dict[str, list[tuple[_Member, EventSettings]]] = {}  # lobby id -> seated members
         self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
-        self._guilds: dict[str, int] = {}  # guild id -> members, for the guilds the players founded or joined
-        self._help: dict[str, list[list[Any]]] = {}  # guild id -> [request id, member, lacking, expires]
         self._events = list(self.settings.of(EVENT_SETTINGS).values())
         self._scales: dict[str, Scale] = {e.key: population.scale(e) for e in self._events}
         fed = {board for e in self._events for board in e.feeds}
@@ -170,6 +166,8 @@ class Season:
         self._platform = self.settings.economy is Economy.PLATFORM
         self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
         self._holdings = sim.store.tables_of(EconomyTables).holdings
+        # The areas' drivers, made last: a driver may read what the season has set up.
+        self._drivers = [a.season.driver(self) for a in sim.areas if a.season and a.season.driver]
 
     # --- playing ------------------------------------------------------------------------------------
 
@@ -226,7 +224,17 @@ class Season:
     def _at_tick(self, seconds: float) -> int:
         return math.ceil(seconds / self.tick) * self.tick
 
-    def _try(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+    @property
+    def rng(self) -> random.Random:
+        """The behaviour stream: every draw of a session comes from it, in order."""
+        return self._rng
+
+    @property
+    def elapsed(self) -> int:
+        """Seconds since the season's start."""
+        return self._now
+
+    def act(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
         """``call(*args, **kwargs)``; a refusal is counted under ``<action>:<code>`` and answers None."""
         try:
             return call(*args, **kwargs)
@@ -319,7 +327,7 @@ class Season:
         for request_id, sender in member.friend_asks:
             if sender in member.friends:
                 continue
-            if self._try("friends.accept", member.handle.friends.accept_request, request_id) is not None:
+            if self.act("friends.accept", member.handle.friends.accept_request, request_id) is not None:
                 member.friends[sender] = None
                 self._members[sender].friends[member.index] = None
         member.friend_asks.clear()
@@ -328,7 +336,7 @@ class Season:
         if member.crates and rng.random() < seg.crates:
             crates, member.crates = member.crates, []
             for grant_id in crates:
-                self._try("crates.open", member.handle.grants.open_crate, grant_id)
+                self.act("crates.open", member.handle.grants.open_crate, grant_id)
         now = self.start + timedelta(seconds=self._now)
         for event in self._events:
             if slot_at(event, now) is None:
@@ -343,11 +351,11 @@ class Season:
             if rng.random() < seg.events:
                 score = self._score(member, self._board_scales[board.key])
                 submit = self.sim.server.leaderboards.submit_score
-                self._try("leaderboards.submit", submit, board.key, member.handle, score)
+                self.act("leaderboards.submit", submit, board.key, member.handle, score)
         if member.friends and self._giftable and rng.random() < seg.gifts:
             self._gift(member)
-        if self.settings.of(GUILD_SETTINGS).enabled and rng.random() < seg.guilds:
-            self._guild(member)
+        for driver in self._drivers:
+            driver.session(member)
         if rng.random() < seg.spend:
             self._spend(member)
 
@@ -355,12 +363,12 @@ class Season:
         """The studio's backend on a player's first session of a day: its credit and its crates."""
         server = self.sim.server
         for key, amount in self.population.studio.login_credit.items():
-            self._try("wallet.credit", server.wallet.credit, member.handle, key, amount)
+            self.act("wallet.credit", server.wallet.credit, member.handle, key, amount)
         for key, rate in self._crates.items():
             count = int(rate) + (self._rng.random() < rate - int(rate))
             if count:
                 entries = [{"type": "crate", "key": key, "amount": count}]
-                self._try("grants.create", server.grants.create, member.handle, entries, kind="crate")
+                self.act("grants.create", server.grants.create, member.handle, entries, kind="crate")
 
     def _befriend(self, member: _Member) -> None:
         rng = self._rng
@@ -370,7 +378,7 @@ class Season:
                 continue
             target = self._members[other]
             request = member.handle.friends.send_request
-            sent = self._try("friends.request", request, external_player_id=target.handle)
+            sent = self.act("friends.request", request, external_player_id=target.handle)
             if sent is None:
                 continue
             if sent.status == "accepted":
@@ -382,10 +390,10 @@ class Season:
     def _claim(self, member: _Member) -> None:
         gifts, member.gifts = member.gifts, []
         for gift_id in gifts:
-            self._try("gifts.claim", member.handle.gifts.claim, gift_id)
+            self.act("gifts.claim", member.handle.gifts.claim, gift_id)
         rewards, member.rewards = member.rewards, []
         for grant_id in rewards:
-            self._try("grants.claim", member.handle.grants.claim, grant_id)
+            self.act("grants.claim", member.handle.grants.claim, grant_id)
 
     # --- events --------------------------------------------------------------------------------------
 
@@ -402,7 +410,7 @@ class Season:
         tried = tried if window == slot.starts_at else 0
         if event.max_attempts is not None and tried >= event.max_attempts:
             return
-        started = self._try("events.start", member.handle.live_events.start_attempt, event.key)
+        started = self.act("events.start", member.handle.live_events.start_attempt, event.key)
         if started is None:
             return
         if isinstance(started, LobbyForming):
@@ -417,7 +425,7 @@ class Season:
     def _finish(self, member: _Member, event: EventSettings, attempt_id: str, left: int) -> None:
         metrics = {event.score_metric: self._score(member, self._scales[event.key])}
         report = member.handle.live_events.report_progress
-        self._try("events.progress", report, event.key, attempt_id, metrics, complete=True)
+        self.act("events.progress", report, event.key, attempt_id, metrics, complete=True)
         if left > 0:
             self._attempt(member, event, left)
 
@@ -429,7 +437,7 @@ class Season:
         if window in member.teamed:
             return
         for invite_id, sender in member.invites.pop(window, []):
-            if self._try("teams.accept", member.handle.teams.accept_invite, event.key, invite_id) is not None:
+            if self.act("teams.accept", member.handle.teams.accept_invite, event.key, invite_id) is not None:
                 member.teamed[window] = None
                 self._members[sender].teamed[window] = None
                 return
@@ -437,7 +445,7 @@ class Season:
         if not free:
             return
         friend = self._members[self._rng.choice(free)]
-        sent = self._try("teams.invite", member.handle.teams.invite_partner, event.key, friend.handle)
+        sent = self.act("teams.invite", member.handle.teams.invite_partner, event.key, friend.handle)
         if sent is not None:
             friend.invites.setdefault(window, []).append((sent.invite.invite_id, member.index))
 
@@ -454,16 +462,16 @@ class Season:
         put = self.sim.server.teams.put_roster
         for number, first in enumerate(range(0, len(chosen), size)):
             roster = [m.handle for m in chosen[first : first + size]]
-            self._try("teams.roster", put, event.key, f"team-{number}", roster)
+            self.act("teams.roster", put, event.key, f"team-{number}", roster)
 
-    # --- gifts, guilds, spending ---------------------------------------------------------------------
+    # --- gifts, spending ---------------------------------------------------------------------
 
     def _gift(self, member: _Member) -> None:
         rng = self._rng
         friend = self._members[rng.choice(list(member.friends))]
         resource = rng.choice(self._giftable)
         amount = rng.randint(1, resource.max_per_gift or 10)
-        sent = self._try(
+        sent = self.act(
             "gifts.send",
             member.handle.gifts.send,
             type=resource.type,
@@ -474,50 +482,6 @@ class Season:
         if sent is not None:
             friend.gifts.append(sent.gift.gift_id)
 
-    def _guild(self, member: _Member) -> None:
-        rng = self._rng
-        settings = self.settings.of(GUILD_SETTINGS)
-        if member.guild is None:
-            open_ = [g for g, n in self._guilds.items() if n < settings.max_members]
-            # Most join a guild with room; some found their own (all when none has room).
-            if open_ and rng.random() < 0.85:
-                guild_id = rng.choice(open_)
-                joined = self._try("guilds.join", member.handle.guilds.join, guild_id)
-                if isinstance(joined, GuildJoined):
-                    member.guild = guild_id
-                    self._guilds[guild_id] = joined.guild.member_count
-                elif joined is None:
-                    self._guilds.pop(guild_id, None)  # full, or gone: the player looks elsewhere next time
-                return
-            name = f"Guild {member.handle.external_id}"
-            made = self._try("guilds.create", member.handle.guilds.create, name, JoinType.OPEN)
-            if made is not None:
-                member.guild = made.guild.guild_id
-                self._guilds[made.guild.guild_id] = 1
-            return
-        help_ = settings.help
-        if help_ is None:
-            return
-        now = self._now
-        requests = self._help.setdefault(member.guild, [])
-        requests[:] = [r for r in requests if r[2] > 0 and r[3] > now]
-        others = [r for r in requests if r[1] is not member]
-        if others:
-            request = others[0]
-            amount = rng.randint(1, request[2])
-            done = self._try("guilds.donate", member.handle.guilds.donate_help, request[0], amount)
-            request[2] = 0 if done is None else done.help_request.amount - done.help_request.donated
-        if rng.random() < member.segment.guilds:
-            key = rng.choice(help_.resources)
-            kind = self.settings.resources[key].type
-            amount = rng.randint(1, help_.max_amount)
-            ask = member.handle.guilds.ask_help
-            asked = self._try("guilds.ask_help", ask, type=kind, resource_key=key, amount=amount)
-            if asked is not None:
-                view = asked.help_request
-                expires = int((view.expires_at - self.start).total_seconds())
-                requests.append([view.request_id, member, view.amount, expires])
-
     def _spend(self, member: _Member) -> None:
         share = member.segment.spend_share
         for key in self._currencies:
@@ -527,9 +491,9 @@ class Season:
                 continue
             # A studio-managed game's spending is the studio's backend's to report.
             if self._platform:
-                self._try("wallet.debit", member.handle.wallet.debit, key, amount, reason="spend")
+                self.act("wallet.debit", member.handle.wallet.debit, key, amount, reason="spend")
             else:
-                self._try(
+                self.act(
                     "wallet.debit", self.sim.server.wallet.debit, member.handle, key, amount, reason="spend"
                 )
 

@@ -82,13 +82,15 @@ class BaseSimulation:
         if not EARLIEST <= start < LATEST:
             raise ValueError(f"the start must be from {EARLIEST:%Y-%m-%d} to before {LATEST:%Y-%m-%d} (UTC)")
         self.manifest = manifest
+        #: The areas it plays: the built-in ones and then the studio's.
+        self.areas = core_areas.registered(areas)
         self.clock = ManualClock(start)
         self.rt = Runtime(
             clock=self.clock,
             rng=SeededRandomSource(seed),
             # Player secrets are minted and checked as on a server; a simulation keeps them itself.
             hasher=KeyedHasher(f"simulation-{seed}".encode().ljust(32, b".")),
-            checks=core_areas.checks(core_areas.registered(areas)),
+            checks=core_areas.checks(self.areas),
         )
         self.store = MemoryStore(areas)
         studio = Studio(id=new_id(Prefix.STUDIO, start, self.rt.rng), key=manifest.studio)
@@ -108,7 +110,7 @@ class BaseSimulation:
         self.env = env
         self.scope = Scope(studio.id, self.game.id, env, _CLIENT)
         self.server_scope = Scope(studio.id, self.game.id, env, _SERVER)
-        self.schedule = Schedule(self.store, self.rt, core_areas.jobs(core_areas.registered(areas)))
+        self.schedule = Schedule(self.store, self.rt, core_areas.jobs(self.areas))
         # A server starting runs the work due by the state once (livecore_server.scheduler.catch_up): the
         # windows open at the start open then, before any player acts, and so they do here.
         self.schedule.run_due()

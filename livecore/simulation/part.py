@@ -1,0 +1,96 @@
+"""An area's part of a simulated season (docs/simulation.md#playing-a-season), declared on its
+:class:`~livecore.area.Area` (``season``) from its own package (``livecore/<area>/season.py``): the fields
+it adds to a segment of the population file (:class:`Rate`, a chance per session) and its driver, which
+plays a member's session in the area. The season (:mod:`livecore.simulation.season`) and the population
+(:mod:`livecore.simulation.population`) read the parts and name no area, so a studio's area takes part
+the same way. This module imports nothing of the areas or of the season, so an area's ``area.py`` may
+import its part."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import attrs
+
+if TYPE_CHECKING:
+    from livecore.games import GameSettings
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class Rate:
+    """A segment's field an area adds (``guilds = 0.3``): a chance from 0 to 1, ``default`` where a
+    segment leaves it out, and its value in each of the default segments by name (``defaults``)."""
+
+    name: str
+    default: float
+    defaults: Mapping[str, float] = attrs.field(factory=dict)
+
+
+class Segment(Protocol):
+    """A segment of the population, as a part reads it."""
+
+    def rate(self, rate: Rate) -> float:
+        """The segment's chance for ``rate``: as the file sets it, else its default."""
+        ...
+
+
+class Member(Protocol):
+    """A simulated player of a season, as a part sees it: its index among the players, its handle (a
+    :class:`~livecore.simulation.SimPlayer`, whose areas' actions it calls) and its segment."""
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def handle(self) -> Any: ...
+
+    @property
+    def segment(self) -> Segment: ...
+
+
+class Play(Protocol):
+    """A season being played, as a part's driver uses it."""
+
+    @property
+    def rng(self) -> random.Random:
+        """The season's behaviour stream: every draw of a session comes from it, in order."""
+        ...
+
+    @property
+    def settings(self) -> GameSettings: ...
+
+    @property
+    def start(self) -> datetime: ...
+
+    @property
+    def elapsed(self) -> int:
+        """Seconds since the season's start."""
+        ...
+
+    def act(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """``call(*args, **kwargs)``; a refusal is counted under ``<action>:<code>`` and answers None."""
+        ...
+
+
+class Driver(Protocol):
+    """An area's driver in one season: what a member does in the area in a session."""
+
+    def session(self, member: Member) -> None: ...
+
+
+@attrs.frozen
+class SeasonPart:
+    """An area's part of a season: its segment fields, and its driver (made once per season), whose
+    ``session`` runs in each session after the events and gifts and before spending, in the areas'
+    order."""
+
+    rates: tuple[Rate, ...] = ()
+    driver: Callable[[Play], Driver] | None = None
+
+
+__all__ = ["Driver", "Member", "Play", "Rate", "SeasonPart", "Segment"]
