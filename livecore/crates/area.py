@@ -7,6 +7,7 @@ from livecore.crates import api, samples
 from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
+from livecore.crates.season import SEASON
 from livecore.crates.webhooks import CrateOpened
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT, add_refusals
 
@@ -24,4 +25,5 @@ AREA = Area(
     samples=samples.SAMPLES,
     errors=CODES,
     hookspecs=CrateSpecs,
+    season=SEASON,
 )

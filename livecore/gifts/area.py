@@ -15,6 +15,7 @@ from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIF
 from livecore.gifts.hooks import GiftSpecs
 from livecore.gifts.manifest import GIFTING
 from livecore.gifts.memory import GiftTables, MemoryGifts
+from livecore.gifts.season import SEASON
 from livecore.gifts.settings import GiftingSettings
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.grants.api import SDK_CLAIM_GRANT, add_refusals
@@ -73,4 +74,5 @@ AREA = Area(
     hookspecs=GiftSpecs,
     tables=GiftTables,
     ports={"gifts": MemoryGifts},
+    season=SEASON,
 )

@@ -18,7 +18,7 @@ GUILDS = Rate("guilds", 0.3, {"engaged": 0.6, "regular": 0.35, "casual": 0.1})
 JOINING = 0.85
 
 
-class _Guilds:
+class _Guilds(Driver):
     """What the players know of the guilds: their own, and those they founded or joined with their sizes."""
 
     def __init__(self, play: Play) -> None:
@@ -78,8 +78,4 @@ class _Guilds:
                 requests.append([view.request_id, member, view.amount, expires])
 
 
-def _driver(play: Play) -> Driver:
-    return _Guilds(play)
-
-
-SEASON = SeasonPart(rates=(GUILDS,), driver=_driver)
+SEASON = SeasonPart(rates=(GUILDS,), driver=_Guilds)

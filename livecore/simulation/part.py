@@ -52,6 +52,11 @@ class Member(Protocol):
     @property
     def segment(self) -> Segment: ...
 
+    @property
+    def friends(self) -> Mapping[int, None]:
+        """The indexes of its friends, in the order they became friends."""
+        ...
+
 
 class Play(Protocol):
     """A season being played, as a part's driver uses it."""
@@ -76,21 +81,32 @@ class Play(Protocol):
         """``call(*args, **kwargs)``; a refusal is counted under ``<action>:<code>`` and answers None."""
         ...
 
+    def member(self, index: int) -> Member:
+        """The member of that index."""
+        ...
 
-class Driver(Protocol):
-    """An area's driver in one season: what a member does in the area in a session."""
 
-    def session(self, member: Member) -> None: ...
+class Driver:
+    """An area's driver in one season: what a member does in the area, at the steps of a session (the
+    season's docstring lists them). Each step does nothing unless the area's driver says otherwise."""
+
+    def claim(self, member: Member) -> None:
+        """As the member claims what it holds (under its segment's ``claims`` chance), before its
+        pending grants: what it claims of the area."""
+
+    def session(self, member: Member) -> None:
+        """After the events and before spending: what the member does in the area."""
 
 
 @attrs.frozen
 class SeasonPart:
-    """An area's part of a season: its segment fields, and its driver (made once per season), whose
-    ``session`` runs in each session after the events and gifts and before spending, in the areas'
-    order."""
+    """An area's part of a season: its segment fields, its driver (made once per season; the drivers'
+    steps run in the areas' order), and the source kinds of the grants its driver or the service claims
+    otherwise than as a pending grant (a gift's grant is claimed as the gift)."""
 
     rates: tuple[Rate, ...] = ()
     driver: Callable[[Play], Driver] | None = None
+    claimed: tuple[str, ...] = ()
 
 
 __all__ = ["Driver", "Member", "Play", "Rate", "SeasonPart", "Segment"]

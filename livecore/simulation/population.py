@@ -101,7 +101,6 @@ class Segment:
     lobbies: float = 0.5
     teams: float = 0.5
     friends: int = 5
-    gifts: float = 0.3
     crates: float = 0.8
     spend: float = 0.2
     spend_share: float = 0.5
@@ -156,7 +155,6 @@ _BASE_SEGMENTS = (
         lobbies=0.6,
         teams=0.7,
         friends=12,
-        gifts=0.5,
         crates=0.95,
         spend=0.4,
         claims=0.98,
@@ -170,7 +168,6 @@ _BASE_SEGMENTS = (
         lobbies=0.4,
         teams=0.4,
         friends=6,
-        gifts=0.3,
         crates=0.8,
         spend=0.2,
         claims=0.9,
@@ -184,7 +181,6 @@ _BASE_SEGMENTS = (
         lobbies=0.2,
         teams=0.15,
         friends=2,
-        gifts=0.1,
         crates=0.6,
         spend=0.1,
         claims=0.7,
@@ -290,7 +286,6 @@ _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
     "lobbies": ("number", _CHANCE),
     "teams": ("number", _CHANCE),
     "friends": ("int", (0, 500)),
-    "gifts": ("number", _CHANCE),
     "crates": ("number", _CHANCE),
     "spend": ("number", _CHANCE),
     "spend_share": ("number", _CHANCE),

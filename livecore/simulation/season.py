@@ -7,8 +7,9 @@ random over the day). A session, on the player's first day, asks for friends; on
 the studio's backend credits ``login_credit`` and sends crates; then the player answers what waits for
 it (friend requests, partner invites), claims its gifts and grants, opens its crates, plays each open
 event by its segment's chances (teaming up first on a team event, waiting for its lobby on a lobby
-event), sends a gift, takes its turn in each area that declares a part of a season (its
-:attr:`~livecore.area.Area.season`, from the area's package: the guilds' joins and help), and spends.
+event), takes its turn in each area that declares a part of a season (its :attr:`~livecore.area.Area.season`,
+from the area's package: a gift sent to a friend, the guilds' joins and help), and spends. The areas'
+drivers claim what the player holds of their areas (its gifts) as it claims its grants.
 An attempt takes part of its event's attempt time and reports its score (the segment's skill placed on
 the event's score range) when it ends.
 
@@ -34,12 +35,10 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from livecore.crates.rules import CONTENTS_SOURCE_KIND
 from livecore.economy.memory import EconomyTables
 from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
 from livecore.games import Economy
-from livecore.gifts.rules import GIFT_SOURCE_KIND
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
@@ -61,7 +60,6 @@ ATTEMPT_SHARE = (0.4, 0.9)
 ATTEMPT_NOISE = 0.05
 #: A team event's partner: a player invites a friend, who accepts at its next session.
 _HOUR = 3600
-_CLAIMED_OTHERWISE = (GIFT_SOURCE_KIND, CONTENTS_SOURCE_KIND)
 _DAY = 86_400
 
 
@@ -72,7 +70,6 @@ class _Member:
         "crates",
         "friend_asks",
         "friends",
-        "gifts",
         "handle",
         "index",
         "invites",
@@ -91,7 +88,6 @@ class _Member:
         self.skill = skill
         self.friends: dict[int, None] = {}  # member indexes, in the order they became friends
         self.friend_asks: list[tuple[str, int]] = []  # incoming requests: (request id, from)
-        self.gifts: list[str] = []  # gift ids sent to the member, not yet claimed
         self.rewards: list[str] = []  # pending reward grant ids
         self.crates: list[str] = []  # pending crate grant ids
         self.invites: dict[str, list[tuple[str, int]]] = {}  # window key -> invites received: (id, from)
@@ -161,13 +157,16 @@ class Season:
         self._boards = [b for key, b in self.settings.of(LEADERBOARD_SETTINGS).items() if key not in fed]
         self._board_scales = {b.key: population.board_scale(b) for b in self._boards}
         self._crates = population.crates(self.settings)
-        self._giftable = [r for r in self.settings.resources.values() if r.giftable]
         self._currencies = population.spent(self.settings)
         self._platform = self.settings.economy is Economy.PLATFORM
         self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
         self._holdings = sim.store.tables_of(EconomyTables).holdings
+        parts = [area.season for area in sim.areas if area.season is not None]
+        # Grants claimed otherwise than as pending grants (a gift's as the gift, a crate's contents as
+        # the crate opens).
+        self._claimed_otherwise = frozenset(kind for part in parts for kind in part.claimed)
         # The areas' drivers, made last: a driver may read what the season has set up.
-        self._drivers = [a.season.driver(self) for a in sim.areas if a.season and a.season.driver]
+        self._drivers = [part.driver(self) for part in parts if part.driver is not None]
 
     # --- playing ------------------------------------------------------------------------------------
 
@@ -233,6 +232,10 @@ class Season:
     def elapsed(self) -> int:
         """Seconds since the season's start."""
         return self._now
+
+    def member(self, index: int) -> _Member:
+        """The member of that index."""
+        return self._members[index]
 
     def act(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
         """``call(*args, **kwargs)``; a refusal is counted under ``<action>:<code>`` and answers None."""
@@ -302,8 +305,7 @@ class Season:
         if grant.expires_at is not None:
             heapq.heappush(self._expiries, int((grant.expires_at - self.start).total_seconds()))
         member = self._by_player_id.get(grant.player_id)
-        # A gift's grant is claimed as the gift; a crate's contents are claimed as the crate opens.
-        if member is None or grant.status != "pending" or grant.source_kind in _CLAIMED_OTHERWISE:
+        if member is None or grant.status != "pending" or grant.source_kind in self._claimed_otherwise:
             return
         (member.crates if grant.kind == "crate" else member.rewards).append(grant.grant_id)
 
@@ -352,8 +354,6 @@ class Season:
                 score = self._score(member, self._board_scales[board.key])
                 submit = self.sim.server.leaderboards.submit_score
                 self.act("leaderboards.submit", submit, board.key, member.handle, score)
-        if member.friends and self._giftable and rng.random() < seg.gifts:
-            self._gift(member)
         for driver in self._drivers:
             driver.session(member)
         if rng.random() < seg.spend:
@@ -388,9 +388,8 @@ class Season:
                 target.friend_asks.append((sent.request.request_id, member.index))
 
     def _claim(self, member: _Member) -> None:
-        gifts, member.gifts = member.gifts, []
-        for gift_id in gifts:
-            self.act("gifts.claim", member.handle.gifts.claim, gift_id)
+        for driver in self._drivers:
+            driver.claim(member)
         rewards, member.rewards = member.rewards, []
         for grant_id in rewards:
             self.act("grants.claim", member.handle.grants.claim, grant_id)
@@ -464,23 +463,7 @@ class Season:
             roster = [m.handle for m in chosen[first : first + size]]
             self.act("teams.roster", put, event.key, f"team-{number}", roster)
 
-    # --- gifts, spending ---------------------------------------------------------------------
-
-    def _gift(self, member: _Member) -> None:
-        rng = self._rng
-        friend = self._members[rng.choice(list(member.friends))]
-        resource = rng.choice(self._giftable)
-        amount = rng.randint(1, resource.max_per_gift or 10)
-        sent = self.act(
-            "gifts.send",
-            member.handle.gifts.send,
-            type=resource.type,
-            resource_key=resource.key,
-            amount=amount,
-            external_player_id=friend.handle,
-        )
-        if sent is not None:
-            friend.gifts.append(sent.gift.gift_id)
+    # --- spending ---------------------------------------------------------------------
 
     def _spend(self, member: _Member) -> None:
         share = member.segment.spend_share
