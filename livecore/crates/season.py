@@ -1,9 +1,56 @@
-"""The crates' part of a simulated season (docs/simulation.md#playing-a-season): a crate's contents are
-claimed as the crate opens, not as a pending grant."""
+"""The crates' part of a simulated season (docs/simulation.md#playing-a-season): the studio's backend
+sends a player crates on each day it plays (``[studio] crates``, by default 0.1 of each crate the game
+declares), and a session opens the crates its player holds by its segment's ``crates`` chance. A crate's
+contents are claimed as the crate opens, not as a pending grant."""
 
 from __future__ import annotations
 
-from livecore.crates.rules import CONTENTS_SOURCE_KIND
-from livecore.simulation.part import SeasonPart
+from typing import Any
 
-SEASON = SeasonPart(claimed=(CONTENTS_SOURCE_KIND,))
+from livecore.crates.rules import CONTENTS_SOURCE_KIND
+from livecore.crates.settings import CRATE_SETTINGS
+from livecore.games import GameSettings
+from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart, StudioRates
+
+#: A session's chance to open the crates its player holds.
+CRATES = Rate("crates", 0.8, {"engaged": 0.95, "regular": 0.8, "casual": 0.6})
+
+
+def _declared(settings: GameSettings) -> list[str]:
+    return list(settings.of(CRATE_SETTINGS))
+
+
+#: ``[studio] crates``: the crates the studio's backend sends a player per day it plays.
+SENT = StudioRates("crates", "crate", _declared, 0.1)
+
+
+class _Crates(Driver):
+    """The crate grants each player holds, not opened yet."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.rates = play.sent(SENT)
+        self.held: dict[int, list[str]] = {}  # member index -> its pending crate grant ids
+
+    def studio_day(self, member: Member) -> None:
+        play = self.play
+        for key, rate in self.rates.items():
+            count = int(rate) + (play.rng.random() < rate - int(rate))
+            if count:
+                entries = [{"type": "crate", "key": key, "amount": count}]
+                play.act("grants.create", play.server.grants.create, member.handle, entries, kind="crate")
+
+    def granted(self, member: Member, grant: Any) -> bool:
+        if grant.kind != "crate":
+            return False
+        self.held.setdefault(member.index, []).append(grant.grant_id)
+        return True
+
+    def use(self, member: Member) -> None:
+        play = self.play
+        if self.held.get(member.index) and play.rng.random() < member.segment.rate(CRATES):
+            for grant_id in self.held.pop(member.index):
+                play.act("crates.open", member.handle.grants.open_crate, grant_id)
+
+
+SEASON = SeasonPart(rates=(CRATES,), studio=(SENT,), driver=_Crates, claimed=(CONTENTS_SOURCE_KIND,))

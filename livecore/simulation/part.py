@@ -9,7 +9,7 @@ import its part."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -29,6 +29,19 @@ class Rate:
     name: str
     default: float
     defaults: Mapping[str, float] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class StudioRates:
+    """A table an area adds to the population's ``[studio]`` (``crates = { <crate> = 0.1 }``): how many of
+    each thing the studio's backend sends a player per day it plays (0 to 100), by the thing's key, which
+    must be one the game declares (``keys``, a ``noun`` each: ``crate``); a population without the table
+    sends ``default`` of each."""
+
+    name: str
+    noun: str
+    keys: Callable[[GameSettings], Iterable[str]]
+    default: float
 
 
 class Segment(Protocol):
@@ -85,14 +98,35 @@ class Play(Protocol):
         """The member of that index."""
         ...
 
+    @property
+    def server(self) -> Any:
+        """The studio's backend: the simulation's server actions (``SimServer``)."""
+        ...
+
+    def sent(self, table: StudioRates) -> Mapping[str, float]:
+        """The population's ``[studio]`` table of an area, else its defaults for the game."""
+        ...
+
 
 class Driver:
     """An area's driver in one season: what a member does in the area, at the steps of a session (the
     season's docstring lists them). Each step does nothing unless the area's driver says otherwise."""
 
+    def studio_day(self, member: Member) -> None:
+        """At the member's first session of a day, after the studio's backend credits it: what the
+        backend sends it of the area."""
+
+    def granted(self, member: Member, grant: Any) -> bool:
+        """A pending grant of the member (a ``grant.created`` payload) not claimed otherwise: True when
+        the area's driver keeps it (a crate, opened rather than claimed), else the member claims it."""
+        return False
+
     def claim(self, member: Member) -> None:
         """As the member claims what it holds (under its segment's ``claims`` chance), before its
         pending grants: what it claims of the area."""
+
+    def use(self, member: Member) -> None:
+        """After claiming, before the events: what the member uses of what it holds (opens its crates)."""
 
     def session(self, member: Member) -> None:
         """After the events and before spending: what the member does in the area."""
@@ -100,13 +134,14 @@ class Driver:
 
 @attrs.frozen
 class SeasonPart:
-    """An area's part of a season: its segment fields, its driver (made once per season; the drivers'
-    steps run in the areas' order), and the source kinds of the grants its driver or the service claims
-    otherwise than as a pending grant (a gift's grant is claimed as the gift)."""
+    """An area's part of a season: its segment fields, its ``[studio]`` tables, its driver (made once per
+    season; the drivers' steps run in the areas' order), and the source kinds of the grants its driver
+    or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift)."""
 
     rates: tuple[Rate, ...] = ()
+    studio: tuple[StudioRates, ...] = ()
     driver: Callable[[Play], Driver] | None = None
     claimed: tuple[str, ...] = ()
 
 
-__all__ = ["Driver", "Member", "Play", "Rate", "SeasonPart", "Segment"]
+__all__ = ["Driver", "Member", "Play", "Rate", "SeasonPart", "Segment", "StudioRates"]

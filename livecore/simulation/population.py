@@ -17,7 +17,6 @@ Shape (every field optional; unknown fields are refused at every depth)::
       gifts = 0.3                     chance a session sends a gift to a friend
       guilds = 0.3                    chance a session outside a guild joins or founds one; inside one,
                                       the chance it asks its guild for help, and donates to a request
-                                      (a field an area adds, as a studio's area may: ``Area.season``)
       crates = 0.8                    chance a session opens the crates the player holds
       spend = 0.2                     chance a session spends currency
       spend_share = 0.5               the share of each currency's balance a spend takes (0 to 1)
@@ -40,9 +39,13 @@ Shape (every field optional; unknown fields are refused at every depth)::
                                       each crate the manifest declares
       login_credit = { <currency> = 20 }  currency it credits a player at its first session of a day
 
+The ``gifts``, ``guilds`` and ``crates`` fields of a segment and ``[studio] crates`` are added by those
+areas (their :attr:`~livecore.area.Area.season`, :mod:`livecore.simulation.part`), as a studio's area may
+add its own; this module names none of them.
+
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
-:func:`check_population` checks a population against the game it plays: the events, crates and
-currencies it names must be declared there.
+:func:`check_population` checks a population against the game it plays: the events, the keys of an
+area's ``[studio]`` table (crates) and the currencies it names must be declared there.
 """
 
 from __future__ import annotations
@@ -55,13 +58,12 @@ import attrs
 
 from livecore import areas as core_areas
 from livecore.area import Area
-from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings, Order, ResourceType
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, LeaderboardSettings
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.lobbies.settings import TriggerType
 from livecore.section import KEY_PATTERN, is_int, is_number, read_toml
-from livecore.simulation.part import Rate
+from livecore.simulation.part import Rate, StudioRates
 
 Problems = dict[str, str]
 
@@ -101,7 +103,6 @@ class Segment:
     lobbies: float = 0.5
     teams: float = 0.5
     friends: int = 5
-    crates: float = 0.8
     spend: float = 0.2
     spend_share: float = 0.5
     claims: float = 0.9
@@ -115,6 +116,11 @@ class Segment:
 def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
     """The segment fields the areas add, by name."""
     return {rate.name: rate for area in areas if area.season is not None for rate in area.season.rates}
+
+
+def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
+    """The ``[studio]`` tables the areas add, by name."""
+    return {t.name: t for area in areas if area.season is not None for t in area.season.studio}
 
 
 def _defaults(segment: Segment) -> Segment:
@@ -137,11 +143,12 @@ class Scale:
 
 @attrs.frozen
 class Studio:
-    """``[studio]``: the crates the studio's backend sends a player per day it plays (None: the default,
-    0.1 of each crate the manifest declares), and the currency it credits at a day's first session."""
+    """``[studio]``: the currency the studio's backend credits at a day's first session, and the tables
+    the areas add (:class:`~livecore.simulation.part.StudioRates`: what it sends a player per day it plays,
+    ``crates``) that the population sets, by name."""
 
-    crates: dict[str, float] | None = None
     login_credit: dict[str, int] = attrs.field(factory=dict)
+    rates: dict[str, dict[str, float]] = attrs.field(factory=dict)
 
 
 _BASE_SEGMENTS = (
@@ -155,7 +162,6 @@ _BASE_SEGMENTS = (
         lobbies=0.6,
         teams=0.7,
         friends=12,
-        crates=0.95,
         spend=0.4,
         claims=0.98,
     ),
@@ -168,7 +174,6 @@ _BASE_SEGMENTS = (
         lobbies=0.4,
         teams=0.4,
         friends=6,
-        crates=0.8,
         spend=0.2,
         claims=0.9,
     ),
@@ -181,7 +186,6 @@ _BASE_SEGMENTS = (
         lobbies=0.2,
         teams=0.15,
         friends=2,
-        crates=0.6,
         spend=0.1,
         claims=0.7,
     ),
@@ -189,9 +193,6 @@ _BASE_SEGMENTS = (
 #: The segments of a population that declares none: a few engaged players, many regular ones, and casual
 #: ones who come back now and then.
 DEFAULT_SEGMENTS: tuple[Segment, ...] = tuple(_defaults(segment) for segment in _BASE_SEGMENTS)
-
-#: A crate the manifest declares, sent to a player per day it plays when ``[studio] crates`` is not set.
-DEFAULT_CRATE_RATE = 0.1
 
 
 @attrs.frozen
@@ -241,11 +242,13 @@ class Population:
             return list(self.spend)
         return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
 
-    def crates(self, settings: GameSettings) -> dict[str, float]:
-        """Crates the studio sends a player per day it plays, by crate key."""
-        if self.studio.crates is not None:
-            return dict(self.studio.crates)
-        return dict.fromkeys(sorted(settings.of(CRATE_SETTINGS)), DEFAULT_CRATE_RATE)
+    def sent(self, table: StudioRates, settings: GameSettings) -> dict[str, float]:
+        """What the studio sends a player per day it plays of an area's ``[studio]`` table, by key: the
+        population's, else the table's default of each key the game declares."""
+        found = self.studio.rates.get(table.name)
+        if found is not None:
+            return dict(found)
+        return dict.fromkeys(sorted(table.keys(settings)), table.default)
 
 
 def default_scale(event: EventSettings) -> Scale:
@@ -286,7 +289,6 @@ _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
     "lobbies": ("number", _CHANCE),
     "teams": ("number", _CHANCE),
     "friends": ("int", (0, 500)),
-    "crates": ("number", _CHANCE),
     "spend": ("number", _CHANCE),
     "spend_share": ("number", _CHANCE),
     "claims": ("number", _CHANCE),
@@ -406,23 +408,25 @@ def _amounts(
     return out if len(out) == len(table) else None
 
 
-def _studio(raw: Any, problems: Problems) -> Studio | None:
+def _studio(raw: Any, problems: Problems, tables: Mapping[str, StudioRates]) -> Studio | None:
     table = _table(raw, "studio", problems)
     if table is None:
         return None
-    _unknown(table, {"crates", "login_credit"}, "studio", problems)
-    crates = None
-    if "crates" in table:
-        crates = _amounts(table["crates"], "number", (0.0, 100.0), "studio.crates", problems)
-        if crates is None:
-            return None
+    _unknown(table, {*tables, "login_credit"}, "studio", problems)
+    rates: dict[str, dict[str, float]] = {}
+    for name in tables:
+        if name in table and name != "login_credit":
+            found_rates = _amounts(table[name], "number", (0.0, 100.0), f"studio.{name}", problems)
+            if found_rates is None:
+                return None
+            rates[name] = found_rates
     credit: dict[str, int] = {}
     if "login_credit" in table:
         found = _amounts(table["login_credit"], "int", (1, 10**12), "studio.login_credit", problems)
         if found is None:
             return None
         credit = found
-    return Studio(crates=crates, login_credit=credit)
+    return Studio(login_credit=credit, rates=rates)
 
 
 def _economy(raw: Any, problems: Problems) -> tuple[str, ...] | None:
@@ -442,10 +446,11 @@ def _economy(raw: Any, problems: Problems) -> tuple[str, ...] | None:
     return tuple(keys)
 
 
-def parse_population(text: str, areas: Sequence[Area] = ()) -> Population:
+def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> Population:
     """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
-    problem. Empty text is the default population. ``areas``: the studio's own areas, whose segment
-    fields (:attr:`~livecore.area.Area.season`) a segment may set beside the built-in areas'."""
+    problem. Empty text is the default population. ``areas``: the areas played (the built-in ones, and a
+    studio's after them), whose segment fields and ``[studio]`` tables
+    (:attr:`~livecore.area.Area.season`) the file may set."""
     try:
         data = read_toml(text)
     except ValueError as exc:
@@ -454,7 +459,7 @@ def parse_population(text: str, areas: Sequence[Area] = ()) -> Population:
     _unknown(data, {"segments", "events", "leaderboards", "economy", "studio"}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
-    rates = _rates(core_areas.registered(areas))
+    rates = _rates(areas)
     if "segments" in data:
         table = _table(data["segments"], "segments", problems)
         if table is not None and not table:
@@ -476,7 +481,7 @@ def parse_population(text: str, areas: Sequence[Area] = ()) -> Population:
                     found[name] = scale
     studio = Studio()
     if "studio" in data:
-        studio = _studio(data["studio"], problems) or studio
+        studio = _studio(data["studio"], problems, _tables(areas)) or studio
     spend = _economy(data["economy"], problems) if "economy" in data else None
     if problems:
         raise PopulationError(problems)
@@ -489,10 +494,12 @@ def parse_population(text: str, areas: Sequence[Area] = ()) -> Population:
     )
 
 
-def check_population(population: Population, settings: GameSettings) -> None:
+def check_population(
+    population: Population, settings: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
+) -> None:
     """Refuse (:class:`PopulationError`) a population naming what the game does not declare: an event,
-    a crate, a currency the studio credits; and an event range whose best is not the better end by the
-    event's order."""
+    what an area's ``[studio]`` table sends (a crate), a currency the studio credits; and an event range
+    whose best is not the better end by the event's order. ``areas``: the areas played."""
     problems: Problems = {}
     for key, scale in population.events.items():
         event = settings.of(EVENT_SETTINGS).get(key)
@@ -514,10 +521,14 @@ def check_population(population: Population, settings: GameSettings) -> None:
             problems[f"leaderboards.{key}.best"] = (
                 f"must be {better} worst: the board's order is {board.order.value}"
             )
-    for key in population.studio.crates or {}:
-        if key not in settings.of(CRATE_SETTINGS):
-            known = ", ".join(sorted(settings.of(CRATE_SETTINGS))) or "none"
-            problems[f"studio.crates.{key}"] = f"is not a crate of the game (its crates: {known})"
+    tables = _tables(areas)
+    for name, rates in population.studio.rates.items():
+        declared = set(tables[name].keys(settings)) if name in tables else set()
+        noun = tables[name].noun if name in tables else name
+        for key in rates:
+            if key not in declared:
+                known = ", ".join(sorted(declared)) or "none"
+                problems[f"studio.{name}.{key}"] = f"is not a {noun} of the game (its {noun}s: {known})"
     for key in population.spend or ():
         found = settings.resources.get(key)
         if found is None or found.type is not ResourceType.CURRENCY:

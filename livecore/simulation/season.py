@@ -44,6 +44,7 @@ from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
+from livecore.simulation.part import StudioRates
 from livecore.simulation.player import SimPlayer, Simulation
 from livecore.simulation.population import Population, Scale, Segment, check_population
 from livecore.simulation.world import LATEST
@@ -67,7 +68,6 @@ class _Member:
     """One simulated player and what it knows."""
 
     __slots__ = (
-        "crates",
         "friend_asks",
         "friends",
         "handle",
@@ -89,7 +89,6 @@ class _Member:
         self.friends: dict[int, None] = {}  # member indexes, in the order they became friends
         self.friend_asks: list[tuple[str, int]] = []  # incoming requests: (request id, from)
         self.rewards: list[str] = []  # pending reward grant ids
-        self.crates: list[str] = []  # pending crate grant ids
         self.invites: dict[str, list[tuple[str, int]]] = {}  # window key -> invites received: (id, from)
         self.teamed: dict[str, None] = {}  # window keys of the windows the member has a team in
         self.last_day = -1
@@ -129,7 +128,7 @@ class Season:
             )
         if tick < timedelta(seconds=1) or _DAY % int(tick.total_seconds()):
             raise ValueError("the tick is a whole number of seconds dividing a day")
-        check_population(population, sim.game.settings)
+        check_population(population, sim.game.settings, sim.areas)
         self.sim = sim
         self.population = population
         self.players = players
@@ -156,7 +155,6 @@ class Season:
         fed = {board for e in self._events for board in e.feeds}
         self._boards = [b for key, b in self.settings.of(LEADERBOARD_SETTINGS).items() if key not in fed]
         self._board_scales = {b.key: population.board_scale(b) for b in self._boards}
-        self._crates = population.crates(self.settings)
         self._currencies = population.spent(self.settings)
         self._platform = self.settings.economy is Economy.PLATFORM
         self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
@@ -233,6 +231,15 @@ class Season:
         """Seconds since the season's start."""
         return self._now
 
+    @property
+    def server(self) -> Any:
+        """The studio's backend: the simulation's server actions."""
+        return self.sim.server
+
+    def sent(self, table: StudioRates) -> dict[str, float]:
+        """The population's ``[studio]`` table of an area, else its defaults for the game."""
+        return self.population.sent(table, self.settings)
+
     def member(self, index: int) -> _Member:
         """The member of that index."""
         return self._members[index]
@@ -307,7 +314,8 @@ class Season:
         member = self._by_player_id.get(grant.player_id)
         if member is None or grant.status != "pending" or grant.source_kind in self._claimed_otherwise:
             return
-        (member.crates if grant.kind == "crate" else member.rewards).append(grant.grant_id)
+        if not any(driver.granted(member, grant) for driver in self._drivers):
+            member.rewards.append(grant.grant_id)
 
     def _sweep(self) -> None:
         """The grant expiry sweep, when a grant has come due."""
@@ -335,10 +343,8 @@ class Season:
         member.friend_asks.clear()
         if rng.random() < seg.claims:
             self._claim(member)
-        if member.crates and rng.random() < seg.crates:
-            crates, member.crates = member.crates, []
-            for grant_id in crates:
-                self.act("crates.open", member.handle.grants.open_crate, grant_id)
+        for driver in self._drivers:
+            driver.use(member)
         now = self.start + timedelta(seconds=self._now)
         for event in self._events:
             if slot_at(event, now) is None:
@@ -360,15 +366,13 @@ class Season:
             self._spend(member)
 
     def _studio_day(self, member: _Member) -> None:
-        """The studio's backend on a player's first session of a day: its credit and its crates."""
+        """The studio's backend on a player's first session of a day: its credit, then what the areas'
+        drivers have it send (crates)."""
         server = self.sim.server
         for key, amount in self.population.studio.login_credit.items():
             self.act("wallet.credit", server.wallet.credit, member.handle, key, amount)
-        for key, rate in self._crates.items():
-            count = int(rate) + (self._rng.random() < rate - int(rate))
-            if count:
-                entries = [{"type": "crate", "key": key, "amount": count}]
-                self.act("grants.create", server.grants.create, member.handle, entries, kind="crate")
+        for driver in self._drivers:
+            driver.studio_day(member)
 
     def _befriend(self, member: _Member) -> None:
         rng = self._rng

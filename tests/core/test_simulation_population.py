@@ -45,7 +45,7 @@ def test_a_segment_takes_every_field_and_defaults_the_rest() -> None:
     assert casual.score == Skill(0.4, 0.15)
     assert casual.claims == 0.9
     assert population.studio.login_credit == {"coins": 20}
-    assert population.studio.crates == {"chest": 0.5}
+    assert population.studio.rates == {"crates": {"chest": 0.5}}
 
 
 NUMBER_FIELDS = [
