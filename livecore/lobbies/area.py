@@ -22,6 +22,7 @@ from livecore.lobbies.errors import CODES, LOBBY_NOT_FOUND
 from livecore.lobbies.manifest import LOBBY
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
+from livecore.lobbies.season import SEASON
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
@@ -90,4 +91,5 @@ AREA = Area(
     id_prefixes=(LOBBY_ID_PREFIX, BOT_ID_PREFIX),
     tables=LobbyTables,
     ports={"lobbies": MemoryLobbies},
+    season=SEASON,
 )

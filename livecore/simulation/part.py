@@ -32,6 +32,16 @@ class Rate:
 
 
 @attrs.frozen
+class EventRate:
+    """A kind of live event an area hosts (a lobby event, a team event): a session plays an open event
+    of the kind (``kind(event)``, given its settings) by the segment's ``rate``, in place of its ``events``
+    chance. The first area's kind an event is of counts."""
+
+    rate: Rate
+    kind: Callable[[Any], bool]
+
+
+@attrs.frozen
 class StudioRates:
     """A table an area adds to the population's ``[studio]`` (``crates = { <crate> = 0.1 }``): how many of
     each thing the studio's backend sends a player per day it plays (0 to 100), by the thing's key, which
@@ -134,14 +144,16 @@ class Driver:
 
 @attrs.frozen
 class SeasonPart:
-    """An area's part of a season: its segment fields, its ``[studio]`` tables, its driver (made once per
+    """An area's part of a season: its segment fields, the kinds of live event it hosts, its
+    ``[studio]`` tables, its driver (made once per
     season; the drivers' steps run in the areas' order), and the source kinds of the grants its driver
     or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift)."""
 
     rates: tuple[Rate, ...] = ()
+    events: tuple[EventRate, ...] = ()
     studio: tuple[StudioRates, ...] = ()
     driver: Callable[[Play], Driver] | None = None
     claimed: tuple[str, ...] = ()
 
 
-__all__ = ["Driver", "Member", "Play", "Rate", "SeasonPart", "Segment", "StudioRates"]
+__all__ = ["Driver", "EventRate", "Member", "Play", "Rate", "SeasonPart", "Segment", "StudioRates"]

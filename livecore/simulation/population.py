@@ -39,9 +39,9 @@ Shape (every field optional; unknown fields are refused at every depth)::
                                       each crate the manifest declares
       login_credit = { <currency> = 20 }  currency it credits a player at its first session of a day
 
-The ``gifts``, ``guilds`` and ``crates`` fields of a segment and ``[studio] crates`` are added by those
-areas (their :attr:`~livecore.area.Area.season`, :mod:`livecore.simulation.part`), as a studio's area may
-add its own; this module names none of them.
+The ``lobbies``, ``teams``, ``gifts``, ``guilds`` and ``crates`` fields of a segment and ``[studio]
+crates`` are added by those areas (their :attr:`~livecore.area.Area.season`,
+:mod:`livecore.simulation.part`), as a studio's area may add its own; this module names none of them.
 
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
 :func:`check_population` checks a population against the game it plays: the events, the keys of an
@@ -100,8 +100,6 @@ class Segment:
     events: float = 0.8
     attempts_per_session: int = 1
     score: Skill = Skill()
-    lobbies: float = 0.5
-    teams: float = 0.5
     friends: int = 5
     spend: float = 0.2
     spend_share: float = 0.5
@@ -159,8 +157,6 @@ _BASE_SEGMENTS = (
         events=0.9,
         attempts_per_session=2,
         score=Skill(0.65, 0.15),
-        lobbies=0.6,
-        teams=0.7,
         friends=12,
         spend=0.4,
         claims=0.98,
@@ -171,8 +167,6 @@ _BASE_SEGMENTS = (
         sessions_per_day=1.2,
         events=0.8,
         score=Skill(0.5, 0.15),
-        lobbies=0.4,
-        teams=0.4,
         friends=6,
         spend=0.2,
         claims=0.9,
@@ -183,8 +177,6 @@ _BASE_SEGMENTS = (
         sessions_per_day=0.35,
         events=0.6,
         score=Skill(0.35, 0.15),
-        lobbies=0.2,
-        teams=0.15,
         friends=2,
         spend=0.1,
         claims=0.7,
@@ -286,8 +278,6 @@ _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
     "sessions_per_day": ("number", (0.0, 48.0)),
     "events": ("number", _CHANCE),
     "attempts_per_session": ("int", (1, 20)),
-    "lobbies": ("number", _CHANCE),
-    "teams": ("number", _CHANCE),
     "friends": ("int", (0, 500)),
     "spend": ("number", _CHANCE),
     "spend_share": ("number", _CHANCE),

@@ -44,7 +44,7 @@ from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
-from livecore.simulation.part import StudioRates
+from livecore.simulation.part import Rate, StudioRates
 from livecore.simulation.player import SimPlayer, Simulation
 from livecore.simulation.population import Population, Scale, Segment, check_population
 from livecore.simulation.world import LATEST
@@ -160,6 +160,12 @@ class Season:
         self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
         self._holdings = sim.store.tables_of(EconomyTables).holdings
         parts = [area.season for area in sim.areas if area.season is not None]
+        # Each event's chance of being played in a session: the first kind of event it is of (a lobby
+        # event, a team event) names it, else the segment's events chance.
+        kinds = [kind for part in parts for kind in part.events]
+        self._event_rates: dict[str, Rate | None] = {
+            e.key: next((k.rate for k in kinds if k.kind(e)), None) for e in self._events
+        }
         # Grants claimed otherwise than as pending grants (a gift's as the gift, a crate's contents as
         # the crate opens).
         self._claimed_otherwise = frozenset(kind for part in parts for kind in part.claimed)
@@ -349,8 +355,7 @@ class Season:
         for event in self._events:
             if slot_at(event, now) is None:
                 continue
-            chance = seg.lobbies if event.lobby else seg.teams if event.teams else seg.events
-            if rng.random() >= chance:
+            if rng.random() >= self._chance(member, event):
                 continue
             if event.teams is not None and event.teams.formation is Formation.PARTNER:
                 self._partner(member, event, now)
@@ -432,6 +437,12 @@ class Season:
         if left > 0:
             self._attempt(member, event, left)
 
+    def _chance(self, member: _Member, event: EventSettings) -> float:
+        """The member's chance of playing ``event`` in a session: its kind's (a team event's), else the
+        segment's ``events``."""
+        rate = self._event_rates[event.key]
+        return member.segment.events if rate is None else member.segment.rate(rate)
+
     def _partner(self, member: _Member, event: EventSettings, now: datetime) -> None:
         """Team up on a partner event: accept an invite waiting, else invite a friend not teamed yet."""
         slot = slot_at(event, now)
@@ -459,7 +470,7 @@ class Season:
         if slot_at(event, self.start + timedelta(seconds=self._now)) is None:
             return
         rng = self._rng
-        chosen = [m for m in self._members if rng.random() < m.segment.teams]
+        chosen = [m for m in self._members if rng.random() < self._chance(m, event)]
         rng.shuffle(chosen)
         size = event.teams.size
         put = self.sim.server.teams.put_roster

@@ -14,6 +14,7 @@ from livecore.teams.errors import CODES, INVITE_NOT_FOUND
 from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
+from livecore.teams.season import SEASON
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -62,4 +63,5 @@ AREA = Area(
     id_prefixes=(TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX, INVITE_ID_PREFIX),
     tables=TeamTables,
     ports={"teams": MemoryTeams},
+    season=SEASON,
 )
