@@ -121,9 +121,9 @@ def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
     return {t.name: t for area in areas if area.season is not None for t in area.season.studio}
 
 
-def _defaults(segment: Segment) -> Segment:
-    """A default segment with the built-in areas' values for it written in."""
-    rates = _rates(core_areas.BUILT_IN).values()
+def _defaults(segment: Segment, areas: Sequence[Area] = core_areas.BUILT_IN) -> Segment:
+    """A default segment with the areas' values for it written in."""
+    rates = _rates(areas).values()
     found = {r.name: r.defaults[segment.name] for r in rates if segment.name in r.defaults}
     return attrs.evolve(segment, rates=found)
 
@@ -476,7 +476,7 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
     if problems:
         raise PopulationError(problems)
     return Population(
-        segments=tuple(segments) or DEFAULT_SEGMENTS,
+        segments=tuple(segments) or tuple(_defaults(segment, areas) for segment in _BASE_SEGMENTS),
         events=ranges["events"],
         leaderboards=ranges["leaderboards"],
         studio=studio,

@@ -130,3 +130,34 @@ def test_a_season_is_refused_before_it_plays() -> None:
         Season(sim, parse_population("[events.marathon]\nworst = 0\nbest = 1"), players=1, days=1)
     assert list(refused.value.problems) == ["events.marathon"]
     assert sim.webhooks_of("player.registered") == []
+
+
+def test_a_studio_area_plays_its_part_of_a_season() -> None:
+    # An area outside the core adds a segment field and a driver, as a built-in area does (Area.season).
+    from livecore.area import Area
+    from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
+
+    visits = Rate("visits", 0.0, {"engaged": 1.0})
+    seen: dict[str, int] = {}
+
+    class Visits(Driver):
+        def __init__(self, play: Play) -> None:
+            self.play = play
+
+        def session(self, member: Member) -> None:
+            if self.play.rng.random() < member.segment.rate(visits):
+                seen[member.handle.external_id] = seen.get(member.handle.external_id, 0) + 1
+
+    area = Area(
+        name="visits", summary="Visits.", page="visits", season=SeasonPart(rates=(visits,), driver=Visits)
+    )
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY, areas=[area])
+    keen_only = POPULATION.replace("[segments.keen]\n", "[segments.keen]\nvisits = 1.0\n", 1)
+    population = parse_population(keen_only, sim.areas)
+    season = Season(sim, population, players=20, days=1, seed=5)
+    season.play()
+    keen = {player for player, segment in season.segment_of.items() if segment == "keen"}
+    assert seen and set(seen) == keen
+    with pytest.raises(PopulationError) as refused:
+        parse_population(keen_only)  # without the area, its field is not known
+    assert refused.value.problems == {"segments.keen.visits": "is not a known field"}
