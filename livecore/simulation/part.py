@@ -9,7 +9,7 @@ import its part."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -109,6 +109,15 @@ class Play(Protocol):
         ...
 
     @property
+    def members(self) -> Sequence[Member]:
+        """Every member, by index."""
+        ...
+
+    def later(self, action: Callable[..., None], *args: Any) -> None:
+        """Run ``action(*args)`` at the current tick, after what is already due then."""
+        ...
+
+    @property
     def server(self) -> Any:
         """The studio's backend: the simulation's server actions (``SimServer``)."""
         ...
@@ -121,6 +130,12 @@ class Play(Protocol):
 class Driver:
     """An area's driver in one season: what a member does in the area, at the steps of a session (the
     season's docstring lists them). Each step does nothing unless the area's driver says otherwise."""
+
+    #: The webhook kinds :meth:`webhook` is given, as the season reads them.
+    reads: frozenset[str] = frozenset()
+
+    def webhook(self, kind: str, payload: Any) -> None:
+        """A webhook of a kind it :attr:`reads` (a window opened), as the season reads it."""
 
     def studio_day(self, member: Member) -> None:
         """At the member's first session of a day, after the studio's backend credits it: what the
@@ -137,6 +152,9 @@ class Driver:
 
     def use(self, member: Member) -> None:
         """After claiming, before the events: what the member uses of what it holds (opens its crates)."""
+
+    def before_event(self, member: Member, event: Any) -> None:
+        """Before the member plays an open event (its settings) it chose to play: teaming up first."""
 
     def session(self, member: Member) -> None:
         """After the events and before spending: what the member does in the area."""

@@ -44,11 +44,10 @@ from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
-from livecore.simulation.part import Rate, StudioRates
+from livecore.simulation.part import Driver, Rate, StudioRates
 from livecore.simulation.player import SimPlayer, Simulation
 from livecore.simulation.population import Population, Scale, Segment, check_population
 from livecore.simulation.world import LATEST
-from livecore.teams.settings import Formation
 
 T = TypeVar("T")
 
@@ -72,12 +71,10 @@ class _Member:
         "friends",
         "handle",
         "index",
-        "invites",
         "last_day",
         "rewards",
         "segment",
         "skill",
-        "teamed",
         "tries",
     )
 
@@ -89,8 +86,6 @@ class _Member:
         self.friends: dict[int, None] = {}  # member indexes, in the order they became friends
         self.friend_asks: list[tuple[str, int]] = []  # incoming requests: (request id, from)
         self.rewards: list[str] = []  # pending reward grant ids
-        self.invites: dict[str, list[tuple[str, int]]] = {}  # window key -> invites received: (id, from)
-        self.teamed: dict[str, None] = {}  # window keys of the windows the member has a team in
         self.last_day = -1
         self.tries: dict[str, tuple[datetime, int]] = {}  # event key -> (its window's start, attempts there)
 
@@ -171,6 +166,10 @@ class Season:
         self._claimed_otherwise = frozenset(kind for part in parts for kind in part.claimed)
         # The areas' drivers, made last: a driver may read what the season has set up.
         self._drivers = [part.driver(self) for part in parts if part.driver is not None]
+        self._readers: dict[str, list[Driver]] = {}  # webhook kind -> the drivers that read it
+        for driver in self._drivers:
+            for kind in driver.reads:
+                self._readers.setdefault(kind, []).append(driver)
 
     # --- playing ------------------------------------------------------------------------------------
 
@@ -246,6 +245,15 @@ class Season:
         """The population's ``[studio]`` table of an area, else its defaults for the game."""
         return self.population.sent(table, self.settings)
 
+    @property
+    def members(self) -> list[_Member]:
+        """Every member, by index."""
+        return self._members
+
+    def later(self, action: Callable[..., None], *args: Any) -> None:
+        """Run ``action(*args)`` at the current tick, after what is already due then."""
+        self._push(self._now, action, args)
+
     def member(self, index: int) -> _Member:
         """The member of that index."""
         return self._members[index]
@@ -305,11 +313,9 @@ class Season:
             elif kind == "lobby.started":
                 for member, settings in self._waiting.pop(payload.lobby_id, ()):  # type: ignore[union-attr]
                     self._push(self._now, self._attempt, (member, settings, 1))
-            elif kind == "window.opened":
-                opened = self.settings.of(EVENT_SETTINGS).get(payload.event_key)  # type: ignore[union-attr]
-                formed = opened.teams if opened is not None else None
-                if formed is not None and formed.formation is Formation.EXTERNAL:
-                    self._push(self._now, self._rosters, (opened,))
+            elif kind in self._readers:
+                for driver in self._readers[kind]:
+                    driver.webhook(kind, payload)
         if self.forget_webhooks and len(outbox) > self.forget_after:
             # Every event was read: the store may drop them, but for the bursts still open.
             self._seen -= store.forget_outbox(self.sim.now() - DEBOUNCE)
@@ -357,8 +363,8 @@ class Season:
                 continue
             if rng.random() >= self._chance(member, event):
                 continue
-            if event.teams is not None and event.teams.formation is Formation.PARTNER:
-                self._partner(member, event, now)
+            for driver in self._drivers:
+                driver.before_event(member, event)
             self._attempt(member, event, seg.attempts_per_session)
         for board in self._boards:
             if rng.random() < seg.events:
@@ -442,41 +448,6 @@ class Season:
         segment's ``events``."""
         rate = self._event_rates[event.key]
         return member.segment.events if rate is None else member.segment.rate(rate)
-
-    def _partner(self, member: _Member, event: EventSettings, now: datetime) -> None:
-        """Team up on a partner event: accept an invite waiting, else invite a friend not teamed yet."""
-        slot = slot_at(event, now)
-        assert slot is not None
-        window = f"{event.key}@{slot.starts_at.isoformat()}"
-        if window in member.teamed:
-            return
-        for invite_id, sender in member.invites.pop(window, []):
-            if self.act("teams.accept", member.handle.teams.accept_invite, event.key, invite_id) is not None:
-                member.teamed[window] = None
-                self._members[sender].teamed[window] = None
-                return
-        free = [f for f in member.friends if window not in self._members[f].teamed]
-        if not free:
-            return
-        friend = self._members[self._rng.choice(free)]
-        sent = self.act("teams.invite", member.handle.teams.invite_partner, event.key, friend.handle)
-        if sent is not None:
-            friend.invites.setdefault(window, []).append((sent.invite.invite_id, member.index))
-
-    def _rosters(self, event: EventSettings) -> None:
-        """The studio's backend forms an external team event's teams as its window opens: the players
-        each inclined to play it, in teams of the event's size."""
-        assert event.teams is not None
-        if slot_at(event, self.start + timedelta(seconds=self._now)) is None:
-            return
-        rng = self._rng
-        chosen = [m for m in self._members if rng.random() < self._chance(m, event)]
-        rng.shuffle(chosen)
-        size = event.teams.size
-        put = self.sim.server.teams.put_roster
-        for number, first in enumerate(range(0, len(chosen), size)):
-            roster = [m.handle for m in chosen[first : first + size]]
-            self.act("teams.roster", put, event.key, f"team-{number}", roster)
 
     # --- spending ---------------------------------------------------------------------
 
