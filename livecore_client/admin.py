@@ -21,10 +21,10 @@ from ._client import resource
 from ._surfaces import AdminSurface, AsyncAdminSurface
 from .resources.admin_attempts import AdminLiveEvents, AsyncAdminLiveEvents
 from .resources.admin_grants import AdminGrants, AsyncAdminGrants
+from .resources.admin_players import AdminPlayers, AsyncAdminPlayers
 from .resources.audit import AdminAudit, AsyncAdminAudit
 from .resources.keys import AdminApiKeys, AdminPersonalKeys, AsyncAdminApiKeys, AsyncAdminPersonalKeys
 from .resources.members import AdminMembers, AsyncAdminMembers
-from .resources.players import AdminPlayers, AsyncAdminPlayers
 from .resources.webhooks import AdminWebhooks, AsyncAdminWebhooks
 
 __all__ = ["AdminClient", "AsyncAdminClient"]
