@@ -35,6 +35,7 @@ from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.boards import BoardStatus, sort_key
 from livecore.live_events.commands import live_events
 from livecore.live_events.commands.boards import merge_entries
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.erasure import erase
@@ -53,7 +54,7 @@ from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlite import SqliteStore
-from tests.core.events_machine import SETTINGS as EVENT_SETTINGS
+from tests.core.events_machine import SETTINGS as EVENT_GAME_SETTINGS
 from tests.core.events_machine import T0
 from tests.core.leaderboards_machine import SETTINGS as LEAGUE_SETTINGS
 from tests.core.leaderboards_machine import T0 as LEAGUE_T0
@@ -252,7 +253,7 @@ def purchase(twin: Twin, who: str, n: int, *, at: datetime, cents: int, product:
 def events(twin: Twin) -> Twin:
     """A game with live events (tests/core/events_machine.py's) on both stores and in memory, from the
     race's first minute."""
-    game = Game(id="gam_2", studio_id="std_1", key="e", name="E", settings=EVENT_SETTINGS)
+    game = Game(id="gam_2", studio_id="std_1", key="e", name="E", settings=EVENT_GAME_SETTINGS)
     twin.sqlite.conn.execute(
         "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
         " VALUES (?, ?, ?, ?, ?, 0, 0)",
@@ -917,7 +918,7 @@ def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events
     _progress(twin, "c", sprint["c"], {"time": 12}, complete=True)
 
     window = twin.read(lambda tx: tx.windows.get(twin.scope.game_id, race["a"].window_id))
-    assert window.status.value == "open" and window.settings == EVENT_SETTINGS.events["race"]
+    assert window.status.value == "open" and window.settings == EVENT_GAME_SETTINGS.of(EVENT_SETTINGS)["race"]
     assert twin.read(lambda tx: tx.windows.get("gam_1", window.id)) is None  # another game's id
     assert twin.read(lambda tx: tx.windows.open_of(twin.scope.game_id, Environment.TEST, "race")) == [window]
     assert twin.read(lambda tx: tx.windows.open_of(twin.scope.game_id, Environment.LIVE, "race")) == []
