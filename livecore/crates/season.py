@@ -30,7 +30,7 @@ class _Crates(Driver):
     def __init__(self, play: Play) -> None:
         self.play = play
         self.rates = play.sent(SENT)
-        self.held: dict[int, list[str]] = {}  # member index -> its pending crate grant ids
+        self.unopened: dict[int, list[str]] = {}  # member index -> its pending crate grant ids
 
     def studio_day(self, member: Member) -> None:
         play = self.play
@@ -43,13 +43,13 @@ class _Crates(Driver):
     def granted(self, member: Member, grant: Any) -> bool:
         if grant.kind != "crate":
             return False
-        self.held.setdefault(member.index, []).append(grant.grant_id)
+        self.unopened.setdefault(member.index, []).append(grant.grant_id)
         return True
 
     def use(self, member: Member) -> None:
         play = self.play
-        if self.held.get(member.index) and play.rng.random() < member.segment.rate(CRATES):
-            for grant_id in self.held.pop(member.index):
+        if self.unopened.get(member.index) and play.rng.random() < member.segment.rate(CRATES):
+            for grant_id in self.unopened.pop(member.index):
                 play.act("crates.open", member.handle.grants.open_crate, grant_id)
 
 

@@ -1,11 +1,13 @@
 """The lobbies' part of a simulated season (docs/simulation.md#playing-a-season): a session plays an open
-lobby event by its segment's ``lobbies`` chance (the season waits for its lobby to start)."""
+lobby event by its segment's ``lobbies`` chance. A player whose start is held while its lobby forms waits
+for the lobby to start (``lobby.started``: filled by players, or by bots at its fill time) and plays then."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from livecore.simulation.part import EventRate, Rate, SeasonPart
+from livecore.lobbies.api import LobbyForming
+from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
 
 #: A session's chance to play each open lobby event.
 LOBBIES = Rate("lobbies", 0.5, {"engaged": 0.6, "regular": 0.4, "casual": 0.2})
@@ -15,4 +17,24 @@ def _lobby_event(event: Any) -> bool:
     return event.lobby is not None
 
 
-SEASON = SeasonPart(rates=(LOBBIES,), events=(EventRate(LOBBIES, _lobby_event),))
+class _Lobbies(Driver):
+    """The players seated in each forming lobby, waiting for it to start."""
+
+    reads = frozenset({"lobby.started"})
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.waiting: dict[str, list[tuple[Member, Any]]] = {}  # lobby id -> (member, event settings)
+
+    def held(self, member: Member, event: Any, started: Any) -> bool:
+        if not isinstance(started, LobbyForming):
+            return False
+        self.waiting.setdefault(started.lobby_id, []).append((member, event))
+        return True
+
+    def webhook(self, kind: str, payload: Any) -> None:
+        for member, event in self.waiting.pop(payload.lobby_id, ()):
+            self.play.later(self.play.attempt, member, event, 1)
+
+
+SEASON = SeasonPart(rates=(LOBBIES,), events=(EventRate(LOBBIES, _lobby_event),), driver=_Lobbies)

@@ -113,6 +113,11 @@ class Play(Protocol):
         """Every member, by index."""
         ...
 
+    def attempt(self, member: Member, event: Any, left: int) -> None:
+        """The member starts an attempt at an open event (its settings) and plays it, then ``left - 1``
+        more."""
+        ...
+
     def later(self, action: Callable[..., None], *args: Any) -> None:
         """Run ``action(*args)`` at the current tick, after what is already due then."""
         ...
@@ -152,6 +157,11 @@ class Driver:
 
     def use(self, member: Member) -> None:
         """After claiming, before the events: what the member uses of what it holds (opens its crates)."""
+
+    def held(self, member: Member, event: Any, started: Any) -> bool:
+        """The member's start of an attempt at ``event`` answered ``started``: True when it is a start
+        the area holds (a forming lobby's), which the driver plays later, else it is an attempt."""
+        return False
 
     def before_event(self, member: Member, event: Any) -> None:
         """Before the member plays an open event (its settings) it chose to play: teaming up first."""

@@ -40,9 +40,9 @@ from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
 from livecore.games import Economy
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
+from livecore.live_events.api import AttemptResponse
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
-from livecore.lobbies.api import LobbyForming
 from livecore.schedule import run_job
 from livecore.simulation.part import Driver, Rate, StudioRates
 from livecore.simulation.player import SimPlayer, Simulation
@@ -143,7 +143,6 @@ class Season:
         self._now = 0  # seconds since the season's start
         # Webhooks read so far: none, so the windows the simulation opened as it started count too.
         self._seen = 0
-        self._waiting: dict[str, list[tuple[_Member, EventSettings]]] = {}  # lobby id -> seated members
         self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
         self._events = list(self.settings.of(EVENT_SETTINGS).values())
         self._scales: dict[str, Scale] = {e.key: population.scale(e) for e in self._events}
@@ -166,6 +165,11 @@ class Season:
         self._claimed_otherwise = frozenset(kind for part in parts for kind in part.claimed)
         # The areas' drivers, made last: a driver may read what the season has set up.
         self._drivers = [part.driver(self) for part in parts if part.driver is not None]
+        # Each step's drivers: those that take it (a step is run for each player in each session).
+        self._steps = {
+            step: [d for d in self._drivers if getattr(type(d), step) is not getattr(Driver, step)]
+            for step in ("studio_day", "granted", "claim", "use", "held", "before_event", "session")
+        }
         self._readers: dict[str, list[Driver]] = {}  # webhook kind -> the drivers that read it
         for driver in self._drivers:
             for kind in driver.reads:
@@ -310,9 +314,6 @@ class Season:
             kind, payload = event.kind, event.payload
             if kind == "grant.created":
                 self._granted(payload)
-            elif kind == "lobby.started":
-                for member, settings in self._waiting.pop(payload.lobby_id, ()):  # type: ignore[union-attr]
-                    self._push(self._now, self._attempt, (member, settings, 1))
             elif kind in self._readers:
                 for driver in self._readers[kind]:
                     driver.webhook(kind, payload)
@@ -326,7 +327,7 @@ class Season:
         member = self._by_player_id.get(grant.player_id)
         if member is None or grant.status != "pending" or grant.source_kind in self._claimed_otherwise:
             return
-        if not any(driver.granted(member, grant) for driver in self._drivers):
+        if not any(driver.granted(member, grant) for driver in self._steps["granted"]):
             member.rewards.append(grant.grant_id)
 
     def _sweep(self) -> None:
@@ -355,7 +356,7 @@ class Season:
         member.friend_asks.clear()
         if rng.random() < seg.claims:
             self._claim(member)
-        for driver in self._drivers:
+        for driver in self._steps["use"]:
             driver.use(member)
         now = self.start + timedelta(seconds=self._now)
         for event in self._events:
@@ -363,7 +364,7 @@ class Season:
                 continue
             if rng.random() >= self._chance(member, event):
                 continue
-            for driver in self._drivers:
+            for driver in self._steps["before_event"]:
                 driver.before_event(member, event)
             self._attempt(member, event, seg.attempts_per_session)
         for board in self._boards:
@@ -371,7 +372,7 @@ class Season:
                 score = self._score(member, self._board_scales[board.key])
                 submit = self.sim.server.leaderboards.submit_score
                 self.act("leaderboards.submit", submit, board.key, member.handle, score)
-        for driver in self._drivers:
+        for driver in self._steps["session"]:
             driver.session(member)
         if rng.random() < seg.spend:
             self._spend(member)
@@ -382,7 +383,7 @@ class Season:
         server = self.sim.server
         for key, amount in self.population.studio.login_credit.items():
             self.act("wallet.credit", server.wallet.credit, member.handle, key, amount)
-        for driver in self._drivers:
+        for driver in self._steps["studio_day"]:
             driver.studio_day(member)
 
     def _befriend(self, member: _Member) -> None:
@@ -403,7 +404,7 @@ class Season:
                 target.friend_asks.append((sent.request.request_id, member.index))
 
     def _claim(self, member: _Member) -> None:
-        for driver in self._drivers:
+        for driver in self._steps["claim"]:
             driver.claim(member)
         rewards, member.rewards = member.rewards, []
         for grant_id in rewards:
@@ -427,14 +428,19 @@ class Season:
         started = self.act("events.start", member.handle.live_events.start_attempt, event.key)
         if started is None:
             return
-        if isinstance(started, LobbyForming):
-            self._waiting.setdefault(started.lobby_id, []).append((member, event))
+        if any(driver.held(member, event, started) for driver in self._steps["held"]):
             return
+        assert isinstance(started, AttemptResponse)
         member.tries[event.key] = (slot.starts_at, tried + 1)
         low, high = ATTEMPT_SHARE
         took = event.attempt_seconds * self._rng.uniform(low, high)
         attempt_id = started.attempt.attempt_id
         self._push(self._at_tick(self._now + took), self._finish, (member, event, attempt_id, left - 1))
+
+    def attempt(self, member: Any, event: Any, left: int) -> None:
+        """The member (one of :attr:`members`) starts an attempt at an open event and plays it, then
+        ``left - 1`` more."""
+        self._attempt(member, event, left)
 
     def _finish(self, member: _Member, event: EventSettings, attempt_id: str, left: int) -> None:
         metrics = {event.score_metric: self._score(member, self._scales[event.key])}
