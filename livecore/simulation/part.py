@@ -39,6 +39,9 @@ class EventRate:
 
     rate: Rate
     kind: Callable[[Any], bool]
+    #: The scores an event of the kind is also measured against (its bots' best score), which place the
+    #: event's default score range (:func:`livecore.simulation.population.default_scale`).
+    hints: Callable[[Any], Iterable[float]] = attrs.field(default=lambda event: ())
 
 
 @attrs.frozen

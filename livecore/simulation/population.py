@@ -61,7 +61,6 @@ from livecore.area import Area
 from livecore.games import GameSettings, Order, ResourceType
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, LeaderboardSettings
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
-from livecore.lobbies.settings import TriggerType
 from livecore.section import KEY_PATTERN, is_int, is_number, read_toml
 from livecore.simulation.part import Rate, StudioRates
 
@@ -243,21 +242,21 @@ class Population:
         return dict.fromkeys(sorted(table.keys(settings)), table.default)
 
 
-def default_scale(event: EventSettings) -> Scale:
+def default_scale(event: EventSettings, areas: Sequence[Area] = core_areas.BUILT_IN) -> Scale:
     """An event's score range read from its manifest, when the population sets none: its reference
     score is the median (the lower one of an even count) of what the event measures scores against (its
-    milestones' thresholds, its target, its bots' best score, a sudden death's score, a team's goal
-    shared by its members), else 1,000. On a ``desc`` event skill 0 scores 0 and skill 1 scores 1.5 times
-    the reference (at most an anti-cheat ``max_value`` limit); on an ``asc`` one (a time) skill 1 scores
-    half the reference and skill 0 twice it."""
+    milestones' thresholds, its target, and what the kinds of event the ``areas`` host add: its bots'
+    best score, a sudden death's score, a team's goal shared by its members), else 1,000. On a ``desc``
+    event skill 0 scores 0 and skill 1 scores 1.5 times the reference (at most an anti-cheat
+    ``max_value`` limit); on an ``asc`` one (a time) skill 1 scores half the reference and skill 0 twice
+    it."""
     hints: list[float] = [m.threshold for m in event.milestones]
     if event.target is not None:
         hints.append(event.target)
-    if event.lobby is not None and event.lobby.bot_score is not None:
-        hints.append(event.lobby.bot_score.max)
-    hints += [t.threshold for t in event.sudden_death if t.type is TriggerType.SCORE_REACHED]
-    if event.teams is not None and event.teams.goal is not None:
-        hints.append(event.teams.goal / event.teams.size)
+    for area in areas:
+        for kind in area.season.events if area.season is not None else ():
+            if kind.kind(event):
+                hints += kind.hints(event)
     hints.sort()
     reference = (hints[(len(hints) - 1) // 2] if hints else 0.0) or 1000.0
     if event.order is Order.ASC:

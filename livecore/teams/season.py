@@ -22,6 +22,11 @@ def _team_event(event: Any) -> bool:
     return event.teams is not None
 
 
+def _hints(event: Any) -> list[float]:
+    """Its team's goal, shared by the team's members."""
+    return [] if event.teams.goal is None else [event.teams.goal / event.teams.size]
+
+
 class _Teams(Driver):
     """The partner invites each player received and the windows each has a team in."""
 
@@ -79,4 +84,4 @@ class _Teams(Driver):
             play.act("teams.roster", put, event.key, f"team-{number}", roster)
 
 
-SEASON = SeasonPart(rates=(TEAMS,), events=(EventRate(TEAMS, _team_event),), driver=_Teams)
+SEASON = SeasonPart(rates=(TEAMS,), events=(EventRate(TEAMS, _team_event, _hints),), driver=_Teams)
