@@ -117,6 +117,7 @@ AREA = Area(
     name=NAME,
     summary="Daily bonus: claimed once a day, granted pending (a studio's own area, in one module).",
     page="daily",
+    builds_on=("gifts",),  # it grants (gifts build on grants) and checks the gift send
     routes=(CLAIM,),
     errors=(DAILY_ALREADY_CLAIMED, DAILY_NOT_CONFIGURED, DAILY_NOT_GIFTABLE),
     hooks=Checks(),
