@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from livecore.economy import api
-from livecore.economy.commands import client_spend, server_adjust
+from livecore.economy.commands import PlayerEconomyTx, client_spend, server_adjust
 from livecore.economy.views import inventory_of, items_adjusted, wallet_adjusted, wallet_of
 from livecore.games import ResourceType
-from livecore.grants.commands import GrantsTx
 from livecore.players.commands import get_player, load_game
 from livecore.simulation.actions import Actions, ServerActions, body, external_id_of
 
@@ -118,7 +117,7 @@ class ServerWallet(ServerActions):
         sim = self._sim
         asked = body(api.AdjustWalletRequest, amount=amount, reason=reason, source_ref_id=source_ref_id)
 
-        def op(tx: GrantsTx) -> api.WalletAdjustResponse:
+        def op(tx: PlayerEconomyTx) -> api.WalletAdjustResponse:
             player = get_player(tx, sim.server_scope, external_id_of(someone) or "")
             return wallet_adjusted(
                 server_adjust(

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from livecore.commands.actor import admit
 from livecore.friends import api
+from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Game
 from livecore.players import commands as players_cmd
 from livecore.players.commands import PlayersTx, authenticate, get_player, load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind_direct
 from livecore_server.storage.server_store import game_queue
-from livecore.friends.settings import PRESENCE_SETTINGS
 
 
 async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:

@@ -12,11 +12,11 @@ import pytest
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.games import Economy, Entry, Game, GameSettings, Order, RankBand, Resource, ResourceType, Studio
-from livecore.live_events.settings import EventSettings
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.live_events.boards import Board, BoardEntry, entry_fields
 from livecore.live_events.commands.boards import finalize_board, read_board, standing_of
+from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies.boards import bot_contender, bot_entry
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
 from livecore.memory import MemoryStore
@@ -24,7 +24,6 @@ from livecore.players.commands import register
 from livecore.players.identity import DEFAULT_POOL
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.live_events.settings import EVENT_SETTINGS
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 END = T0 + timedelta(hours=1)

@@ -61,6 +61,7 @@ from livecore.crates.rules import CrateEntry
 from livecore.economy import commands as economy_cmd
 from livecore.errors import LivecoreError
 from livecore.friends import commands as friends_cmd
+from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
@@ -109,7 +110,6 @@ from tests.conftest import START, World, start_world
 from tests.server.equivalence_support import Event, Ids, events_of, no_bot_names, normalized, wire
 from tests.server.event_support import event_manifest
 from tests.server.gift_support import FAST_KEYS
-from livecore.friends.settings import PRESENCE_SETTINGS
 
 Outcome = tuple[str, Any]  # ("ok", facts) or ("error", code)
 MAX_FRIENDS = 3
