@@ -94,9 +94,9 @@ class SettingsKey(Generic[T_co]):
     default: T_co = attrs.field(eq=False)
 
 
-def _by_key(given: Mapping[SettingsKey[Any], Any]) -> dict[SettingsKey[Any], Any]:
-    """The areas' settings a game holds, leaving out those at their default: a game that declares a section
-    as its default is the same game as one that leaves it out."""
+def by_key(given: Mapping[SettingsKey[Any], Any]) -> dict[SettingsKey[Any], Any]:
+    """The areas' settings a game (or an event) holds, leaving out those at their default: a game that
+    declares a section as its default is the same game as one that leaves it out."""
     return {key: value for key, value in given.items() if value != key.default}
 
 
@@ -113,7 +113,7 @@ class GameSettings:
     # The game's own platform keys, beside the built-in ones (livecore.players.platforms).
     platforms: tuple[str, ...] = ()
     areas: dict[str, dict[str, Any]] = attrs.field(factory=dict)
-    sections: dict[SettingsKey[Any], Any] = attrs.field(factory=dict, converter=_by_key)
+    sections: dict[SettingsKey[Any], Any] = attrs.field(factory=dict, converter=by_key)
 
     def of(self, key: SettingsKey[T]) -> T:
         """The settings ``key`` names: the section's, or its default when the game has none."""

@@ -77,7 +77,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import attrs
@@ -93,6 +93,7 @@ from livecore.players.platforms import PLATFORM
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.section import (
+    HOLDS,
     KEY_PATTERN,
     RESERVED_RESOURCE_KEYS,
     SHARED,
@@ -124,6 +125,8 @@ __all__ = [
     "parse_manifest",
     "webhook_problems",
 ]
+
+V = TypeVar("V")
 
 # A plain check, not RFC 5322: one @, no spaces, a dot in the domain. Members sign in by link or SSO.
 EMAIL_PATTERN = re.compile(r"(?=.{3,254}\Z)[^@\s]+@[^@\s]+\.[^@\s]+")
@@ -406,7 +409,7 @@ class _Grammar:
         if cls is self.game:
             game = raw
         for field in attrs.fields(cls):
-            name = TOML_NAMES.get((cls, field.name), field.name)
+            name = _by_record(TOML_NAMES, cls, field.name) or field.name
             if name not in raw:
                 continue
             value, where = raw[name], f"{path}.{name}" if path else name
@@ -429,7 +432,7 @@ class _Grammar:
                 if attrs.has(hint):
                     self.check(hint, value, where, problems, game)
                 elif attrs.has(args[1]):
-                    key_rule = self.keys.get((cls, field.name))
+                    key_rule = _by_record(self.keys, cls, field.name)
                     for key_, entry in value.items():
                         if key_rule:
                             key_rule(key_, f"{where}.{key_}", problems)
@@ -437,11 +440,12 @@ class _Grammar:
                             self.check(args[1], entry, f"{where}.{key_}", problems, game)
                         else:
                             problems[f"{where}.{key_}"] = "must be a table"
-            rule = self.fields.get((cls, field.name))
+            rule = _by_record(self.fields, cls, field.name)
             if rule:
                 rule(value, where, problems)
-        for table_rule in self.tables.get(cls, ()):
-            table_rule(raw, path, problems, game)
+        for record in reversed(cls.__mro__):
+            for table_rule in self.tables.get(record, ()):
+                table_rule(raw, path, problems, game)
 
     def record(self, raw: Any) -> Manifest:
         """The parsed manifest as its records, each game's sections by key."""
@@ -473,12 +477,13 @@ class _Grammar:
 def _grammar(sections: tuple[Section, ...]) -> _Grammar:
     """The grammar of a game made of ``sections`` (the game's own, then those within another's record)."""
     own = tuple(section for section in sections if section.within is None)
+    records = {section.key: _with_parts(section, sections) for section in own}
     game = attrs.make_class(
         "GameManifest",
         {
             "name": attrs.field(type=str),
             "economy": attrs.field(type=Economy, default=Economy.STUDIO),
-            **{s.key: attrs.field(type=s.record, factory=s.default or dict) for s in own},
+            **{s.key: attrs.field(type=records[s.key], factory=s.default or dict) for s in own},
             "api_keys": attrs.field(type=dict[str, ApiKeyManifest], factory=dict),
             "webhooks": attrs.field(type=dict[str, WebhookManifest], factory=dict),
             "exchange_rates": attrs.field(type=dict[str, float], factory=dict),
@@ -545,10 +550,32 @@ def _grammar(sections: tuple[Section, ...]) -> _Grammar:
     return _Grammar(own, game, manifest, converter, fields, keys, tables)
 
 
+def _with_parts(section: Section, sections: tuple[Section, ...]) -> Any:
+    """``section``'s record, its table (or each named entry's) extended with a field for each section
+    ``within`` it (an event's ``lobby``), which its record reads into its settings' parts
+    (:data:`livecore.section.HOLDS`)."""
+    parts = {
+        s.key: attrs.field(type=s.record, default=s.holds.default, metadata={HOLDS: s.holds})
+        for s in sections
+        if s.within == section.key and s.holds is not None
+    }
+    entry = _entry_record(section.record)
+    if not parts:
+        return section.record
+    built = attrs.make_class(entry.__name__, parts, bases=(entry,), frozen=True)
+    return dict[str, built] if typing.get_origin(section.record) is dict else built  # type: ignore[valid-type]
+
+
 def _entry_record(record: Any) -> Any:
     """The record a section's table is read into, or each named entry's (``dict[str, EventManifest]``): the
     table a section ``within`` it lives in."""
     return typing.get_args(record)[1] if typing.get_origin(record) is dict else record
+
+
+def _by_record(rules: Mapping[tuple[type, str], V], cls: type, field: str) -> V | None:
+    """What ``rules`` hold for ``field`` of ``cls``, or of the record it extends (an event's table with the
+    parts other areas add)."""
+    return next((rules[record, field] for record in cls.__mro__ if (record, field) in rules), None)
 
 
 @functools.cache

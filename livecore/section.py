@@ -69,13 +69,14 @@ class Section:
     """One area's section of a game's manifest.
 
     - ``key``: its table's key, under ``[games.<key>]``, or under the tables of the section ``within``;
-    - ``record``: what its table is read into (``GiftingSettings``, ``dict[str, EventManifest]``); None for
-      a section within another area's record, which declares the field (a part of an event's table);
-    - ``default``: its value when the table is left out;
+    - ``record``: what its table is read into (``GiftingSettings``, ``dict[str, EventManifest]``; for a
+      section within another's, the type of its field in that table: ``LobbySettings | None``);
+    - ``default``: its value when the table is left out (a section within another's: its key's default);
     - ``settings``: its value as the game's settings hold it;
     - ``holds``: the key of the game's settings it is held under (its area's
-      :class:`livecore.games.SettingsKey`, read with :meth:`livecore.games.GameSettings.of`); None for a
-      section within another's record, and for the game's own ``resources``, a field of
+      :class:`livecore.games.SettingsKey`, read with :meth:`livecore.games.GameSettings.of`), or for a
+      section within another's, the key of the part of that table's settings it is held under (an event's
+      lobby: ``EventSettings.of``); None for the game's own ``resources``, a field of
       :class:`livecore.games.GameSettings`;
     - ``structure``: how the converter reads a type only its records hold (an event's ``datetime``);
     - ``rules``: its value rules; ``key_rule``: the rule for each key of a table of named entries;
@@ -95,6 +96,11 @@ class Section:
     rules: Rules = attrs.field(factory=Rules)
     key_rule: Rule | None = None
     check: Check | None = None
+
+
+#: The metadata key of the field a section ``within`` another's adds to that table's record: its
+#: :attr:`Section.holds`, the key of the part of the table's settings it becomes.
+HOLDS = "livecore.section.holds"
 
 
 # --- shared value rules --------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ class EventView:
             entry_cost=[RewardEntry.of(e) for e in event.entry_cost],
             max_attempts=event.max_attempts,
             target=event.target,
-            lobby=event.lobby is not None,
+            lobby=event.holds("lobby"),
             attempts=None if listing.attempts is None else [AttemptView.of(a) for a in listing.attempts],
         )
 

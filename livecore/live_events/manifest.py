@@ -8,8 +8,8 @@ docs/reference/manifest-and-cli.md#manifest)::
       [[.rank_rewards]]   from, to, rewards (all required)
       [[.anti_cheat]]     key, kind = "max_rate" | "max_value", metric, limit, verdict = "reject" | "flag"
                           (all required)
-      .lobby, [[.sudden_death]]   the lobbies area's (:mod:`livecore.lobbies.manifest`)
-      .teams                      the teams area's (:mod:`livecore.teams.manifest`)
+      ...                 the parts of an event other areas add (a Section ``within="events"``: the
+                          lobbies' ``.lobby`` and ``[[.sudden_death]]``, the teams' ``.teams``)
 
 Checked field by field (list items by index: ``games.g.events.e.milestones[1].key``):
 
@@ -57,8 +57,8 @@ from livecore.clock import parse_ts
 from livecore.games import Economy, Entry, Milestone, Order, RankBand
 from livecore.limits import character_problem
 from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, EventSettings
-from livecore.lobbies.settings import LobbySettings, SuddenDeath
 from livecore.section import (
+    HOLDS,
     Problems,
     Rules,
     Section,
@@ -74,7 +74,6 @@ from livecore.section import (
     seconds,
     unique_keys,
 )
-from livecore.teams.settings import TeamSettings
 
 # The first window starts from 1970 (UUIDv7 time) to before the year 9000: with windows of at most 10
 # years, every window's times stay within datetime's range.
@@ -86,10 +85,11 @@ _TIMESTAMP = "must be an RFC 3339 timestamp with a time zone, e.g. 2026-12-01T00
 
 @attrs.frozen
 class EventManifest:
-    """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]``,
-    ``[[...anti_cheat]]``, ``[...lobby]``, ``[[...sudden_death]]`` and ``[...teams]``; fields and defaults are
-    :class:`livecore.live_events.settings.EventSettings`' (a rank band's ``first``/``last`` are
-    ``from``/``to`` in TOML)."""
+    """``[games.<key>.events.<key>]``, with its ``[[...milestones]]``, ``[[...rank_rewards]]`` and
+    ``[[...anti_cheat]]``; fields and defaults are :class:`livecore.live_events.settings.EventSettings`' (a
+    rank band's ``first``/``last`` are ``from``/``to`` in TOML). The parser reads each event into this
+    record extended with a field for each part other areas add (``lobby``, ``teams``), marked with the key
+    it is held under (:data:`livecore.section.HOLDS`)."""
 
     name: str
     starts_at: datetime
@@ -107,12 +107,12 @@ class EventManifest:
     milestones: tuple[Milestone, ...] = ()
     rank_rewards: tuple[RankBand, ...] = ()
     anti_cheat: tuple[AntiCheat, ...] = ()
-    lobby: LobbySettings | None = None
-    sudden_death: tuple[SuddenDeath, ...] = ()
-    teams: TeamSettings | None = None
 
     def to_settings(self, key: str) -> EventSettings:
-        return EventSettings(key=key, **attrs.asdict(self, recurse=False))
+        fields = attrs.fields(type(self))
+        own = {f.name: getattr(self, f.name) for f in fields if HOLDS not in f.metadata}
+        parts = {f.metadata[HOLDS]: getattr(self, f.name) for f in fields if HOLDS in f.metadata}
+        return EventSettings(key=key, **own, parts=parts)
 
 
 def _timestamp(value: Any, _: Any) -> datetime:

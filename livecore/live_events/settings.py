@@ -1,18 +1,22 @@
 """Live events' settings: ``[games.<key>.events.<key>]`` (docs/events.md#the-manifest), read from the
 manifest by :data:`livecore.live_events.manifest.EVENTS`, held in a game's settings under
-:data:`EVENT_SETTINGS` by event key. An event played in lobbies or in teams holds their settings too.
+:data:`EVENT_SETTINGS` by event key. An event played in lobbies or in teams holds their settings too, as
+its parts: the areas that build on live events declare their part's key (a :class:`SettingsKey`) and its
+manifest table (a :class:`livecore.section.Section` ``within="events"``), and read it with
+:meth:`EventSettings.of`.
 """
 
 from __future__ import annotations
 
 import enum
 from datetime import datetime
+from typing import Any, TypeVar, cast
 
 import attrs
 
-from livecore.games import Entry, Milestone, Order, RankBand, SettingsKey
-from livecore.lobbies.settings import LobbySettings, SuddenDeath
-from livecore.teams.settings import TeamSettings
+from livecore.games import Entry, Milestone, Order, RankBand, SettingsKey, by_key
+
+T = TypeVar("T")
 
 
 class CheckKind(enum.StrEnum):
@@ -56,9 +60,18 @@ class EventSettings:
     milestones: tuple[Milestone, ...] = ()
     rank_rewards: tuple[RankBand, ...] = ()
     anti_cheat: tuple[AntiCheat, ...] = ()
-    lobby: LobbySettings | None = None
-    sudden_death: tuple[SuddenDeath, ...] = ()
-    teams: TeamSettings | None = None
+    #: The parts other areas hold in the event (its lobby, its teams), by their key; a part at its default
+    #: is left out, so an event declaring one as its default is the same event as one leaving it out.
+    parts: dict[SettingsKey[Any], Any] = attrs.field(factory=dict, converter=by_key, hash=False)
+
+    def of(self, key: SettingsKey[T]) -> T:
+        """The part ``key`` names, or its default when the event has none."""
+        return cast(T, self.parts.get(key, key.default))
+
+    def holds(self, name: str) -> bool:
+        """Whether the event holds a part under the key named ``name``: for what only asks whether an event
+        is played in lobbies or in teams (the wire's ``lobby``, a report's kind) without the area's key."""
+        return any(key.name == name for key in self.parts)
 
     def metrics(self) -> frozenset[str]:
         """The metric names a progress write may carry: the score's and those the checks read."""

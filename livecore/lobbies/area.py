@@ -19,7 +19,7 @@ from livecore.lobbies.commands import (
     seat_start,
 )
 from livecore.lobbies.errors import CODES, LOBBY_NOT_FOUND
-from livecore.lobbies.manifest import LOBBY
+from livecore.lobbies.manifest import LOBBY, SUDDEN_DEATH
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
 from livecore.lobbies.season import SEASON
@@ -67,7 +67,7 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
 
 AREA = Area(
     name="lobbies",
-    manifest=(LOBBY,),
+    manifest=(LOBBY, SUDDEN_DEATH),
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",
     builds_on=("live_events",),

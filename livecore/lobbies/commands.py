@@ -44,7 +44,13 @@ from livecore.lobbies.rules import (
     seat_player,
     transition,
 )
-from livecore.lobbies.settings import LobbySettings, Resolution, SuddenDeath
+from livecore.lobbies.settings import (
+    LOBBY_SETTINGS,
+    SUDDEN_DEATH_SETTINGS,
+    LobbySettings,
+    Resolution,
+    SuddenDeath,
+)
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
@@ -72,9 +78,10 @@ def _system_scope(game: Game, env: Environment) -> Scope:
 
 
 def lobby_settings(event: EventSettings) -> LobbySettings:
-    if event.lobby is None:
+    lobby = event.of(LOBBY_SETTINGS)
+    if lobby is None:
         raise invalid_request(f"{event.key!r} is not a lobby event.", {"eventKey": "not a lobby event"})
-    return event.lobby
+    return lobby
 
 
 def get_lobby(tx: HasLobbies, scope: Scope, lobby_id: str) -> Lobby:
@@ -176,7 +183,7 @@ def seat_start(
     (:func:`seat_for_start`). While its lobby forms the start is held (202 ``lobby_forming``); a lobby
     whose session ended refuses it (409 ``event_not_open``, ``details.lobbyId``); an active one plays it
     on the lobby's board. None on an event without lobbies."""
-    if window.settings.lobby is None:
+    if window.settings.of(LOBBY_SETTINGS) is None:
         return None
     lobby = seat_for_start(tx, rt, scope, window, player, values)
     if lobby.status is LobbyStatus.FORMING:
@@ -331,7 +338,7 @@ def sudden_death(tx: LobbiesTx, rt: Runtime, scope: Scope, lobby_id: str, event:
     more progress (``session.frozen`` each), its score standing. ``close``: the lobby closes now, as at
     its window's end: its attempts in progress expire and its board is finalized."""
     lobby = tx.lobbies.get(scope.game_id, lobby_id)
-    if not event.sudden_death or lobby is None or lobby.status is not LobbyStatus.ACTIVE:
+    if not event.of(SUDDEN_DEATH_SETTINGS) or lobby is None or lobby.status is not LobbyStatus.ACTIVE:
         return
     if lobby.terminated_by is not None:
         return
@@ -339,7 +346,7 @@ def sudden_death(tx: LobbiesTx, rt: Runtime, scope: Scope, lobby_id: str, event:
     now = rt.clock.now()
     scores = [a.score for a in attempts if a.score is not None]
     completed = sum(1 for a in attempts if a.status is AttemptStatus.COMPLETED)
-    trigger = fired_trigger(event.sudden_death, scores, completed, event.order)
+    trigger = fired_trigger(event.of(SUDDEN_DEATH_SETTINGS), scores, completed, event.order)
     if trigger is None:
         return
     running = [

@@ -21,7 +21,13 @@ from typing import Any
 
 from livecore.limits import BOARD_NUMBER, board_number_problem
 from livecore.lobbies.rules import CAPACITY_MAX
-from livecore.lobbies.settings import BotScore, LobbySettings, SuddenDeath
+from livecore.lobbies.settings import (
+    LOBBY_SETTINGS,
+    SUDDEN_DEATH_SETTINGS,
+    BotScore,
+    LobbySettings,
+    SuddenDeath,
+)
 from livecore.section import Problems, Rules, Section, is_int, is_number, key, positive, seconds, unique_keys
 
 
@@ -61,6 +67,8 @@ def _sudden_death(event: Mapping[str, Any], path: str, problems: Problems, _: Ma
 LOBBY = Section(
     key="lobby",
     within="events",
+    record=LobbySettings | None,
+    holds=LOBBY_SETTINGS,
     rules=Rules(
         fields={
             (LobbySettings, "capacity"): _capacity,
@@ -73,4 +81,8 @@ LOBBY = Section(
         tables={LobbySettings: _lobby, BotScore: _bot_score},
     ),
     check=_sudden_death,
+)
+
+SUDDEN_DEATH = Section(
+    key="sudden_death", within="events", record=tuple[SuddenDeath, ...], holds=SUDDEN_DEATH_SETTINGS
 )

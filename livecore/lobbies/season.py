@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from livecore.lobbies.api import LobbyForming
-from livecore.lobbies.settings import TriggerType
+from livecore.lobbies.settings import LOBBY_SETTINGS, SUDDEN_DEATH_SETTINGS, TriggerType
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
 
 #: A session's chance to play each open lobby event.
@@ -15,14 +15,15 @@ LOBBIES = Rate("lobbies", 0.5, {"engaged": 0.6, "regular": 0.4, "casual": 0.2})
 
 
 def _lobby_event(event: Any) -> bool:
-    return event.lobby is not None
+    return event.of(LOBBY_SETTINGS) is not None
 
 
 def _hints(event: Any) -> list[float]:
     """Its bots' best score and its sudden deaths' scores."""
-    found = [t.threshold for t in event.sudden_death if t.type is TriggerType.SCORE_REACHED]
-    if event.lobby.bot_score is not None:
-        found.append(event.lobby.bot_score.max)
+    found = [t.threshold for t in event.of(SUDDEN_DEATH_SETTINGS) if t.type is TriggerType.SCORE_REACHED]
+    lobby = event.of(LOBBY_SETTINGS)
+    if lobby.bot_score is not None:
+        found.append(lobby.bot_score.max)
     return found
 
 

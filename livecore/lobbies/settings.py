@@ -1,6 +1,7 @@
 """The lobbies area's settings: an event's ``[...lobby]`` table and its ``[[...sudden_death]]`` triggers
 (docs/lobbies.md), read from the manifest by :data:`livecore.lobbies.manifest.LOBBY`; the event's settings
-hold them (:class:`livecore.live_events.settings.EventSettings`).
+hold them as its parts (:class:`livecore.live_events.settings.EventSettings`, read with
+``event.of(LOBBY_SETTINGS)``).
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 import enum
 
 import attrs
+
+from livecore.games import SettingsKey
 
 
 @attrs.frozen
@@ -48,3 +51,10 @@ class SuddenDeath:
     type: TriggerType
     threshold: float
     resolution: Resolution
+
+
+#: An event's lobby (None: not a lobby event) and its sudden-death triggers, parts of its settings.
+LOBBY_SETTINGS: SettingsKey[LobbySettings | None] = SettingsKey("lobby", LobbySettings | None, None)
+SUDDEN_DEATH_SETTINGS: SettingsKey[tuple[SuddenDeath, ...]] = SettingsKey(
+    "sudden_death", tuple[SuddenDeath, ...], ()
+)

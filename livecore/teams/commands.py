@@ -63,7 +63,7 @@ from livecore.teams.rules import (
     team_score,
     window_candidates,
 )
-from livecore.teams.settings import Formation, TeamSettings
+from livecore.teams.settings import TEAM_SETTINGS, Formation, TeamSettings
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -97,9 +97,10 @@ class TeamRead:
 
 
 def team_settings(event: EventSettings) -> TeamSettings:
-    if event.teams is None:
+    teams = event.of(TEAM_SETTINGS)
+    if teams is None:
         raise invalid_request(f"{event.key!r} is not a team event.", {"eventKey": "not a team event"})
-    return event.teams
+    return teams
 
 
 def team_board_id(window_id_: str, starts_at: datetime) -> str:
@@ -306,7 +307,7 @@ def my_team(tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, event_key: s
 def contribute(tx: TeamsTx, rt: Runtime, scope: Scope, player: Player, window: Window) -> None:
     """After the player's score in the window moved: its seat's contribution follows, and its team's
     score with it (milestones and goal paid in this transaction)."""
-    settings = window.settings.teams
+    settings = window.settings.of(TEAM_SETTINGS)
     if settings is None:
         return
     seat = tx.teams.seat_in_window(window.id, player.id)
@@ -407,7 +408,7 @@ def finalize_teams(tx: TeamsTx, rt: Runtime, scope: Scope, window: Window) -> No
     """The window closed: each team's score is final (``event_team.finalized``); on a team board the teams
     are ranked, ``teams.rank_rewards`` pay each seated member of a paid rank, and the board is finalized
     (``leaderboard.finalized``, ``participantScope: "team"``)."""
-    settings = window.settings.teams
+    settings = window.settings.of(TEAM_SETTINGS)
     if settings is None:
         return
     now = rt.clock.now()

@@ -39,7 +39,7 @@ from livecore.section import (
     unique_keys,
 )
 from livecore.teams.rules import TEAM_SIZE_MAX
-from livecore.teams.settings import Formation, OnComplete, TeamSettings
+from livecore.teams.settings import TEAM_SETTINGS, Formation, OnComplete, TeamSettings
 
 
 def _team_size(value: Any, path: str, problems: Problems) -> None:
@@ -83,6 +83,8 @@ def _event(event: Mapping[str, Any], path: str, problems: Problems, game: Mappin
 TEAMS = Section(
     key="teams",
     within="events",
+    record=TeamSettings | None,
+    holds=TEAM_SETTINGS,
     rules=Rules(
         fields={(TeamSettings, "size"): _team_size, (TeamSettings, "goal"): positive},
         tables={TeamSettings: _teams},

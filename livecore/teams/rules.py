@@ -74,7 +74,7 @@ from livecore.teams.errors import (
     INVITE_PENDING,
     LOCKED_ELSEWHERE,
 )
-from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
+from livecore.teams.settings import TEAM_SETTINGS, Formation, OnComplete, OnLeave, TeamSettings
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
 TEAM_ID_PREFIX = "team"  # an event team: derived from its window and key
@@ -189,7 +189,8 @@ def new_team(
     attributes: dict[str, Any] | None = None,
 ) -> Team:
     """A team of the window, with no member yet; its formation and goal are the event's ``teams``."""
-    if event.teams is None:
+    teams = event.of(TEAM_SETTINGS)
+    if teams is None:
         raise ValueError(f"event {event.key} has no teams")
     return Team(
         id=team_id(window_id_, starts_at, key),
@@ -200,8 +201,8 @@ def new_team(
         window_id=window_id_,
         key=key,
         name=name,
-        formation=event.teams.formation,
-        goal=event.teams.goal,
+        formation=teams.formation,
+        goal=teams.goal,
         created_at=now,
         attributes=attributes,
     )

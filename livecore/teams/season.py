@@ -12,19 +12,20 @@ from typing import Any
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
-from livecore.teams.settings import Formation
+from livecore.teams.settings import TEAM_SETTINGS, Formation
 
 #: A session's chance to play each open team event.
 TEAMS = Rate("teams", 0.5, {"engaged": 0.7, "regular": 0.4, "casual": 0.15})
 
 
 def _team_event(event: Any) -> bool:
-    return event.teams is not None
+    return event.of(TEAM_SETTINGS) is not None
 
 
 def _hints(event: Any) -> list[float]:
     """Its team's goal, shared by the team's members."""
-    return [] if event.teams.goal is None else [event.teams.goal / event.teams.size]
+    teams = event.of(TEAM_SETTINGS)
+    return [] if teams.goal is None else [teams.goal / teams.size]
 
 
 class _Teams(Driver):
@@ -40,12 +41,13 @@ class _Teams(Driver):
 
     def webhook(self, kind: str, payload: Any) -> None:
         opened = self.play.settings.of(EVENT_SETTINGS).get(payload.event_key)
-        formed = opened.teams if opened is not None else None
+        formed = opened.of(TEAM_SETTINGS) if opened is not None else None
         if formed is not None and formed.formation is Formation.EXTERNAL:
             self.play.later(self._rosters, opened)
 
     def before_event(self, member: Member, event: Any) -> None:
-        if event.teams is not None and event.teams.formation is Formation.PARTNER:
+        teams = event.of(TEAM_SETTINGS)
+        if teams is not None and teams.formation is Formation.PARTNER:
             self._partner(member, event)
 
     def _partner(self, member: Member, event: Any) -> None:
@@ -77,7 +79,7 @@ class _Teams(Driver):
             return
         chosen = [m for m in play.members if rng.random() < m.segment.rate(TEAMS)]
         rng.shuffle(chosen)
-        size = event.teams.size
+        size = event.of(TEAM_SETTINGS).size
         put = play.server.teams.put_roster
         for number, first in enumerate(range(0, len(chosen), size)):
             roster = [m.handle for m in chosen[first : first + size]]

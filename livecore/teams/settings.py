@@ -1,6 +1,6 @@
 """The teams area's settings: an event's ``[...teams]`` table (docs/teams.md), read from the manifest by
-:data:`livecore.teams.manifest.TEAMS`; the event's settings hold it
-(:class:`livecore.live_events.settings.EventSettings`).
+:data:`livecore.teams.manifest.TEAMS`; the event's settings hold it as
+their part (:class:`livecore.live_events.settings.EventSettings`, read with ``event.of(TEAM_SETTINGS)``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import enum
 
 import attrs
 
-from livecore.games import Milestone, RankBand
+from livecore.games import Milestone, RankBand, SettingsKey
 
 
 class Formation(enum.StrEnum):
@@ -40,3 +40,7 @@ class TeamSettings:
     board: bool = False
     milestones: tuple[Milestone, ...] = ()
     rank_rewards: tuple[RankBand, ...] = ()
+
+
+#: An event's teams (None: not a team event), a part of its settings.
+TEAM_SETTINGS: SettingsKey[TeamSettings | None] = SettingsKey("teams", TeamSettings | None, None)

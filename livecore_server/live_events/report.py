@@ -71,7 +71,7 @@ def gather(at: Gathering) -> dict[str, Any]:
         entrants = [r["entrants"] for r in rows]
         out[key] = {
             "name": event.name,
-            "kind": "lobby" if event.lobby else "team" if event.teams else "solo",
+            "kind": "lobby" if event.holds("lobby") else "team" if event.holds("teams") else "solo",
             "order": event.order.value,
             "milestones": {m.key: number(m.threshold) for m in event.milestones},
             "windows": rows,

@@ -10,6 +10,7 @@ from livecore.games import GameSettings
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import PromotionReason
+from livecore.lobbies.settings import LOBBY_SETTINGS
 from livecore_server.simulate.section import (
     Gathering,
     Label,
@@ -39,7 +40,8 @@ def gather(at: Gathering) -> dict[str, Any]:
     every = at.sim.store.tables_of(LobbyTables).lobbies
     out: dict[str, Any] = {}
     for key, event in at.settings.of(EVENT_SETTINGS).items():
-        if event.lobby is None:
+        lobby = event.of(LOBBY_SETTINGS)
+        if lobby is None:
             continue
         lobbies = sorted(
             (
@@ -63,11 +65,11 @@ def gather(at: Gathering) -> dict[str, Any]:
         humans = [lb.participant_count - lb.bot_count for lb in lobbies]
         out[key] = {
             "name": event.name,
-            "capacity": event.lobby.capacity,
-            "fill_seconds": event.lobby.fill_seconds,
+            "capacity": lobby.capacity,
+            "fill_seconds": lobby.fill_seconds,
             "lobbies": len(lobbies),
             "time_to_fill_seconds": percentiles(fills),
-            "fill_histogram": histogram(fills, _fill_bins(event.lobby.fill_seconds)),
+            "fill_histogram": histogram(fills, _fill_bins(lobby.fill_seconds)),
             "seats": seats,
             "bot_seats": bots,
             "bot_seat_share": share(bots, seats),

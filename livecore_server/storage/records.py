@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import typing
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -22,7 +23,25 @@ settings_converter = make_converter(camel_case=False, forbid_extra_keys=False)
 @functools.cache
 def _area_keys() -> tuple[SettingsKey[Any], ...]:
     """The keys the registered areas hold their settings under (:attr:`livecore.section.Section.holds`)."""
-    return tuple(section.holds for section in core_areas.sections() if section.holds is not None)
+    return tuple(
+        section.holds
+        for section in core_areas.sections()
+        if section.holds is not None and section.within is None
+    )
+
+
+@functools.cache
+def _part_keys() -> dict[type, tuple[SettingsKey[Any], ...]]:
+    """The records holding parts other areas add (an event's settings: its lobby, its teams), each with the
+    keys of its registered parts: those of the sections ``within`` its section."""
+    sections = core_areas.sections()
+    held: dict[type, tuple[SettingsKey[Any], ...]] = {}
+    for holder in sections:
+        parts = tuple(s.holds for s in sections if s.within == holder.key and s.holds is not None)
+        if parts and holder.holds is not None:
+            kind = holder.holds.kind
+            held[typing.get_args(kind)[1] if typing.get_origin(kind) is dict else kind] = parts
+    return held
 
 
 _own_settings = make_dict_unstructure_fn(GameSettings, settings_converter, sections=override(omit=True))
@@ -54,6 +73,49 @@ def _structure_settings(stored: Mapping[str, Any], _: Any) -> GameSettings:
 
 settings_converter.register_unstructure_hook(GameSettings, _unstructure_settings)
 settings_converter.register_structure_hook(GameSettings, _structure_settings)
+
+
+def _unstructure_parts(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """A record with parts as one JSON object: its own fields and each part under its key's name, every
+    registered part's (at its default when the record has none), as the record had them as fields."""
+    own: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
+        cls, settings_converter, parts=override(omit=True)
+    )
+    keys = _part_keys()[cls]
+
+    def unstructure(record: Any) -> dict[str, Any]:
+        stored = own(record)
+        for key in (*keys, *(key for key in record.parts if key not in keys)):
+            stored[key.name] = settings_converter.unstructure(record.of(key), key.kind)
+        return stored
+
+    return unstructure
+
+
+def _structure_parts(cls: type) -> Callable[[Mapping[str, Any], Any], Any]:
+    """A record with parts from its JSON: a part no registered area holds is left out."""
+    own: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
+        cls, settings_converter, _cattrs_forbid_extra_keys=False, parts=override(omit=True)
+    )
+    keys = _part_keys()[cls]
+
+    def structure(stored: Mapping[str, Any], _: Any) -> Any:
+        held = {
+            key: settings_converter.structure(stored[key.name], key.kind)
+            for key in keys
+            if key.name in stored
+        }
+        return attrs.evolve(own(stored, cls), parts=held)
+
+    return structure
+
+
+settings_converter.register_unstructure_hook_factory(
+    lambda t: isinstance(t, type) and t in _part_keys(), _unstructure_parts
+)
+settings_converter.register_structure_hook_factory(
+    lambda t: isinstance(t, type) and t in _part_keys(), _structure_parts
+)
 
 
 @attrs.frozen

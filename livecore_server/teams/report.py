@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from livecore.games import GameSettings
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.teams.memory import TeamTables
+from livecore.teams.settings import TEAM_SETTINGS
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
     Gathering,
@@ -37,7 +38,8 @@ def gather(at: Gathering) -> dict[str, Any]:
             seated[member.team_id] = seated.get(member.team_id, 0) + 1
     out: dict[str, Any] = {}
     for key, event in at.settings.of(EVENT_SETTINGS).items():
-        if event.teams is None:
+        settings = event.of(TEAM_SETTINGS)
+        if settings is None:
             continue
         teams = [
             t
@@ -57,14 +59,14 @@ def gather(at: Gathering) -> dict[str, Any]:
                 into = rewards[grant.source_kind]
                 for entry in grant.rewards:
                     into[entry.key] = into.get(entry.key, 0) + entry.amount
-        unlocked: dict[str, int] = {m.key: 0 for m in event.teams.milestones}
+        unlocked: dict[str, int] = {m.key: 0 for m in settings.milestones}
         for team in teams:
             for m in team.milestones:
                 unlocked[m] = unlocked.get(m, 0) + 1
         out[key] = {
             "name": event.name,
-            "formation": event.teams.formation.value,
-            "size": event.teams.size,
+            "formation": settings.formation.value,
+            "size": settings.size,
             "teams": len(teams),
             "sizes": dict(sorted(sizes.items(), key=lambda kv: int(kv[0]))),
             "goal_completed": sum(1 for t in teams if t.completed_at is not None),

@@ -33,7 +33,7 @@ from livecore.live_events.rules import WindowStatus
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies import commands as lobbies_cmd
 from livecore.lobbies.rules import TRANSITIONS, Lobby, LobbyStatus, PromotionReason
-from livecore.lobbies.settings import BotScore, LobbySettings
+from livecore.lobbies.settings import LOBBY_SETTINGS, BotScore, LobbySettings
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Scope
@@ -54,7 +54,7 @@ def _event(key: str, lobby: LobbySettings, starts_at: datetime) -> EventSettings
         attempt_seconds=120,
         score_metric="score",
         segments=("region",),
-        lobby=lobby,
+        parts={LOBBY_SETTINGS: lobby},
     )
 
 

@@ -28,7 +28,15 @@ from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.lobbies import commands as lb
 from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import Lobby, LobbyStatus, PromotionReason, SeatSource, new_lobby
-from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
+from livecore.lobbies.settings import (
+    LOBBY_SETTINGS,
+    SUDDEN_DEATH_SETTINGS,
+    BotScore,
+    LobbySettings,
+    Resolution,
+    SuddenDeath,
+    TriggerType,
+)
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.players.memory import PlayerTables
@@ -41,7 +49,9 @@ GEMS = Resource("gems", ResourceType.CURRENCY)
 FILL_SECONDS = 60
 
 
-def lobby_event(key: str, lobby: LobbySettings | None = None, **kw: Any) -> EventSettings:
+def lobby_event(
+    key: str, lobby: LobbySettings | None = None, sudden_death: tuple[SuddenDeath, ...] = (), **kw: Any
+) -> EventSettings:
     return EventSettings(
         key=key,
         name=key,
@@ -51,7 +61,10 @@ def lobby_event(key: str, lobby: LobbySettings | None = None, **kw: Any) -> Even
         attempt_seconds=600,
         score_metric="score",
         segments=("region",),
-        lobby=lobby or LobbySettings(capacity=3, fill_seconds=FILL_SECONDS),
+        parts={
+            LOBBY_SETTINGS: lobby or LobbySettings(capacity=3, fill_seconds=FILL_SECONDS),
+            SUDDEN_DEATH_SETTINGS: sudden_death,
+        },
         **kw,
     )
 
@@ -79,7 +92,7 @@ EVENTS = {
         sudden_death=trigger(TriggerType.SCORE_REACHED, 100, Resolution.CLOSE),
         rank_rewards=(RankBand(1, 1, (Entry(ResourceType.CURRENCY, "gems", 9),)),),
     ),
-    "plain": attrs.evolve(lobby_event("plain"), lobby=None),
+    "plain": attrs.evolve(lobby_event("plain"), parts={}),
 }
 LIVE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.LIVE)
 EU = {"region": "eu"}
@@ -256,7 +269,7 @@ def test_players_of_different_segment_values_never_share_a_lobby(world):
 
 
 def test_the_oldest_forming_lobby_with_a_free_seat_is_chosen(world):
-    settings = EVENTS["duel"].lobby
+    settings = EVENTS["duel"].of(LOBBY_SETTINGS)
     ada = world.player("ada")
     world.start(ada)  # records the window
     window = next(iter(world.store.tables_of(LiveEventTables).windows.values()))

@@ -19,7 +19,7 @@ from livecore.live_events.rules import EventState
 from livecore.live_events.settings import EventSettings
 from livecore.lobbies import api as lobbies
 from livecore.lobbies.rules import CAPACITY_MAX, Lobby, LobbyStatus, PromotionReason, Seat, SeatSource
-from livecore.lobbies.settings import LobbySettings
+from livecore.lobbies.settings import LOBBY_SETTINGS, LobbySettings
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment
@@ -173,7 +173,7 @@ def test_the_events_list_flags_a_lobby_event() -> None:
         window_seconds=3600,
         attempt_seconds=60,
         score_metric="s",
-        lobby=LobbySettings(capacity=4, fill_seconds=60),
+        parts={LOBBY_SETTINGS: LobbySettings(capacity=4, fill_seconds=60)},
     )
     flags = [
         EventView.of(

@@ -51,7 +51,7 @@ from livecore.teams.errors import (
 )
 from livecore.teams.memory import TeamTables
 from livecore.teams.rules import LeaveReason
-from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
+from livecore.teams.settings import TEAM_SETTINGS, Formation, OnComplete, OnLeave, TeamSettings
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -84,7 +84,7 @@ def team_event(key: str, teams: TeamSettings | None, **kw: Any) -> EventSettings
             "repeat_every_seconds": 86_400,
             "attempt_seconds": 600,
             "score_metric": "score",
-            "teams": teams,
+            "parts": {TEAM_SETTINGS: teams},
             **kw,
         }
     )

@@ -16,10 +16,12 @@ from livecore.errors import LivecoreError
 from livecore.grants.memory import GrantTables
 from livecore.teams.errors import LOCKED_ELSEWHERE
 from livecore.teams.memory import TeamTables
+from livecore.teams.settings import TEAM_SETTINGS
 from tests.core.test_teams_commands import EVENTS, World
 
 EVENT = "remove"
-MILESTONES = EVENTS[EVENT].teams.milestones if EVENTS[EVENT].teams else ()
+_TEAMS = EVENTS[EVENT].of(TEAM_SETTINGS)
+MILESTONES = _TEAMS.milestones if _TEAMS else ()
 NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")
 TEAMS = ("red", "blue")
 

@@ -53,7 +53,7 @@ from livecore.teams.rules import (
     team_id,
     team_score,
 )
-from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
+from livecore.teams.settings import TEAM_SETTINGS, Formation, OnComplete, OnLeave, TeamSettings
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 GAME = "gam_1"
@@ -76,7 +76,7 @@ EVENT = EventSettings(
     attempt_seconds=600,
     score_metric="damage",
     repeat_every_seconds=86_400,
-    teams=SETTINGS,
+    parts={TEAM_SETTINGS: SETTINGS},
 )
 
 
@@ -139,7 +139,7 @@ def test_new_team_takes_the_events_formation_and_goal() -> None:
 
 def test_new_team_needs_an_event_with_teams() -> None:
     with pytest.raises(ValueError, match="no teams"):
-        new_team(GAME, ENV, attrs.evolve(EVENT, teams=None), wid(T0), T0, "red", T0)
+        new_team(GAME, ENV, attrs.evolve(EVENT, parts={}), wid(T0), T0, "red", T0)
 
 
 def test_new_seat_is_a_tms_id_of_the_teams_window() -> None:

@@ -28,9 +28,11 @@ from livecore.leaderboards.settings import (
 from livecore.live_events.manifest import EventManifest
 from livecore.live_events.rules import EventState, state
 from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, CheckKind, EventSettings, Verdict
+from livecore.lobbies.settings import LOBBY_SETTINGS, SUDDEN_DEATH_SETTINGS
 from livecore.manifest import ApiKeyManifest, Manifest, ManifestError, WebhookManifest
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
+from livecore.teams.settings import TEAM_SETTINGS
 from livecore_server.manifest import demo_manifest, demo_manifest_text, load_manifest, parse_manifest
 from livecore_server.storage.records import settings_converter
 
@@ -169,10 +171,11 @@ def test_demo_manifest_parses() -> None:
     assert all(
         event.entry_cost == () for event in settings.of(EVENT_SETTINGS).values()
     )  # studio-managed: none
-    assert duel.lobby is not None and duel.lobby.fill_bots and duel.lobby.bot_score is not None
-    assert duel.sudden_death and duel.rank_rewards and duel.anti_cheat
-    assert relay.teams is not None and relay.lobby is None
-    assert relay.teams.goal and relay.teams.milestones and relay.teams.board and relay.teams.rank_rewards
+    lobby, teams = duel.of(LOBBY_SETTINGS), relay.of(TEAM_SETTINGS)
+    assert lobby is not None and lobby.fill_bots and lobby.bot_score is not None
+    assert duel.of(SUDDEN_DEATH_SETTINGS) and duel.rank_rewards and duel.anti_cheat
+    assert teams is not None and relay.of(LOBBY_SETTINGS) is None
+    assert teams.goal and teams.milestones and teams.board and teams.rank_rewards
     league = settings.of(LEADERBOARD_SETTINGS)["weekly-league"]
     assert (league.period, league.order, league.aggregation) == (Period.WEEKLY, Order.ASC, Aggregation.BEST)
     assert league.divisions == Divisions(size=30, tiers=("bronze", "silver", "gold"), promote=5, relegate=5)
@@ -952,7 +955,8 @@ def test_decisions_event_example_becomes_event_settings() -> None:
 
 
 def test_event_manifest_defaults_agree_with_core_event_settings() -> None:
-    core = {f.name: f.default for f in attrs.fields(EventSettings) if f.name != "key"}
+    # The parts other areas add (an event's lobby) are the parser's, from their sections.
+    core = {f.name: f.default for f in attrs.fields(EventSettings) if f.name not in ("key", "parts")}
     mine = {f.name: f.default for f in attrs.fields(EventManifest)}
     assert mine == core
 
@@ -1344,8 +1348,8 @@ def test_the_reference_pages_manifest_example_is_valid() -> None:
     example = page.split("## Manifest\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
     game = parse_manifest(example).games["space-race"]
     assert set(game.settings().of(EVENT_SETTINGS)) == {"time-trial", "duel", "raid"}
-    assert game.settings().of(EVENT_SETTINGS)["duel"].lobby is not None
-    assert game.settings().of(EVENT_SETTINGS)["raid"].teams is not None
+    assert game.settings().of(EVENT_SETTINGS)["duel"].of(LOBBY_SETTINGS) is not None
+    assert game.settings().of(EVENT_SETTINGS)["raid"].of(TEAM_SETTINGS) is not None
     assert game.settings().of(EVENT_SETTINGS)["time-trial"].feeds == ("weekly-xp",)
     assert game.settings().of(LEADERBOARD_SETTINGS)["weekly-xp"].divisions is not None
     assert game.settings().of(GUILD_SETTINGS).enabled

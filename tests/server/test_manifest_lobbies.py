@@ -10,7 +10,15 @@ import pytest
 
 from livecore.games import GameSettings
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
-from livecore.lobbies.settings import BotScore, LobbySettings, Resolution, SuddenDeath, TriggerType
+from livecore.lobbies.settings import (
+    LOBBY_SETTINGS,
+    SUDDEN_DEATH_SETTINGS,
+    BotScore,
+    LobbySettings,
+    Resolution,
+    SuddenDeath,
+    TriggerType,
+)
 from livecore.manifest import ManifestError
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
@@ -66,10 +74,10 @@ def test_decisions_lobby_example_becomes_event_settings() -> None:
         .replace("freeze", "close")
     )
     settings = settings_of(text)
-    assert settings.lobby == LobbySettings(
+    assert settings.of(LOBBY_SETTINGS) == LobbySettings(
         capacity=8, fill_seconds=60, fill_bots=True, bot_score=BotScore(200.0, 900.0)
     )
-    assert settings.sudden_death == (
+    assert settings.of(SUDDEN_DEATH_SETTINGS) == (
         SuddenDeath("first-to-1000", TriggerType.SCORE_REACHED, 1000.0, Resolution.FREEZE),
         SuddenDeath("ten-done", TriggerType.COMPLETED_COUNT, 10.0, Resolution.CLOSE),
     )
@@ -77,13 +85,13 @@ def test_decisions_lobby_example_becomes_event_settings() -> None:
 
 def test_an_event_without_a_lobby_has_none_and_no_sudden_death() -> None:
     settings = settings_of(EVENT)
-    assert (settings.lobby, settings.sudden_death) == (None, ())
+    assert (settings.of(LOBBY_SETTINGS), settings.of(SUDDEN_DEATH_SETTINGS)) == (None, ())
 
 
 def test_lobby_defaults_without_bots() -> None:
     settings = settings_of(EVENT + f"[{E}.lobby]\ncapacity = 2\nfill_seconds = 1\n")
-    assert settings.lobby == LobbySettings(capacity=2, fill_seconds=1)
-    assert (settings.lobby.fill_bots, settings.lobby.bot_score) == (False, None)
+    assert settings.of(LOBBY_SETTINGS) == LobbySettings(capacity=2, fill_seconds=1)
+    assert (settings.of(LOBBY_SETTINGS).fill_bots, settings.of(LOBBY_SETTINGS).bot_score) == (False, None)
 
 
 def lobby(**fields: str) -> str:
@@ -165,7 +173,7 @@ def test_every_lobby_problem_is_reported_at_once() -> None:
     ],
 )
 def test_boundary_lobby_values_are_accepted(tail: str) -> None:
-    assert settings_of(EVENT + tail).lobby is not None
+    assert settings_of(EVENT + tail).of(LOBBY_SETTINGS) is not None
 
 
 def test_lobby_settings_round_trip_through_the_stored_settings_json() -> None:
@@ -175,8 +183,8 @@ def test_lobby_settings_round_trip_through_the_stored_settings_json() -> None:
     assert stored["events"]["e"]["lobby"]["bot_score"] == {"min": 200, "max": 900}
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    assert isinstance(back.of(EVENT_SETTINGS)["e"].sudden_death, tuple)
-    assert back.of(EVENT_SETTINGS)["e"].sudden_death[0].type is TriggerType.SCORE_REACHED
+    assert isinstance(back.of(EVENT_SETTINGS)["e"].of(SUDDEN_DEATH_SETTINGS), tuple)
+    assert back.of(EVENT_SETTINGS)["e"].of(SUDDEN_DEATH_SETTINGS)[0].type is TriggerType.SCORE_REACHED
 
 
 def test_settings_stored_before_lobbies_still_load() -> None:
@@ -187,4 +195,4 @@ def test_settings_stored_before_lobbies_still_load() -> None:
 
     event = settings_converter.structure(stored, GameSettings).of(EVENT_SETTINGS)["e"]
     assert event == attrs.evolve(settings.of(EVENT_SETTINGS)["e"])
-    assert (event.lobby, event.sudden_death) == (None, ())
+    assert (event.of(LOBBY_SETTINGS), event.of(SUDDEN_DEATH_SETTINGS)) == (None, ())

@@ -10,7 +10,7 @@ from livecore.games import Entry, GameSettings, Milestone, RankBand, ResourceTyp
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.manifest import ManifestError
 from livecore.teams.rules import TEAM_SIZE_MAX
-from livecore.teams.settings import Formation, OnComplete, OnLeave, TeamSettings
+from livecore.teams.settings import TEAM_SETTINGS, Formation, OnComplete, OnLeave, TeamSettings
 from livecore_server.manifest import parse_manifest
 from livecore_server.storage.records import settings_converter
 
@@ -68,7 +68,7 @@ TEAMS = teams()
 
 
 def test_decisions_teams_example_becomes_event_settings() -> None:
-    assert settings_of(EVENT + TEAMS).teams == TeamSettings(
+    assert settings_of(EVENT + TEAMS).of(TEAM_SETTINGS) == TeamSettings(
         formation=Formation.EXTERNAL,
         size=4,
         goal=5000.0,
@@ -80,23 +80,20 @@ def test_decisions_teams_example_becomes_event_settings() -> None:
 
 
 def test_an_event_without_teams_has_none() -> None:
-    assert settings_of(EVENT).teams is None
+    assert settings_of(EVENT).of(TEAM_SETTINGS) is None
 
 
 def test_team_defaults() -> None:
-    settings = settings_of(EVENT + f'[{T}]\nformation = "partner"\nsize = 2\n')
-    assert settings.teams == TeamSettings(formation=Formation.PARTNER, size=2)
-    assert settings.teams.goal is None
-    assert (settings.teams.on_leave, settings.teams.on_complete) == (
-        OnLeave.KEEP_CONTRIBUTION,
-        OnComplete.CONTINUE,
-    )
-    assert (settings.teams.board, settings.teams.milestones, settings.teams.rank_rewards) == (False, (), ())
+    settings = settings_of(EVENT + f'[{T}]\nformation = "partner"\nsize = 2\n').of(TEAM_SETTINGS)
+    assert settings == TeamSettings(formation=Formation.PARTNER, size=2)
+    assert settings.goal is None
+    assert (settings.on_leave, settings.on_complete) == (OnLeave.KEEP_CONTRIBUTION, OnComplete.CONTINUE)
+    assert (settings.board, settings.milestones, settings.rank_rewards) == (False, (), ())
 
 
 def test_team_rank_rewards_are_an_events_rank_bands() -> None:
     text = EVENT + teams(rank_rewards=f"[{BAND}]")
-    teams_ = settings_of(text).teams
+    teams_ = settings_of(text).of(TEAM_SETTINGS)
     assert teams_ is not None
     assert teams_.rank_rewards == (RankBand(1, 3, (Entry(ResourceType.CURRENCY, "coins", 5),)),)
 
@@ -230,7 +227,7 @@ def test_every_team_problem_is_reported_at_once() -> None:
     ],
 )
 def test_boundary_team_values_are_accepted(tail: str) -> None:
-    assert settings_of(EVENT + tail).teams is not None
+    assert settings_of(EVENT + tail).of(TEAM_SETTINGS) is not None
 
 
 def test_team_settings_round_trip_through_the_stored_settings_json() -> None:
@@ -245,7 +242,7 @@ def test_team_settings_round_trip_through_the_stored_settings_json() -> None:
     assert stored["events"]["e"]["teams"]["on_complete"] == "stop_contributions"
     back = settings_converter.structure(stored, GameSettings)
     assert back == settings
-    teams_ = back.of(EVENT_SETTINGS)["e"].teams
+    teams_ = back.of(EVENT_SETTINGS)["e"].of(TEAM_SETTINGS)
     assert teams_ is not None
     assert isinstance(teams_.milestones, tuple)
     assert teams_.formation is Formation.EXTERNAL
@@ -257,4 +254,5 @@ def test_settings_stored_before_teams_still_load() -> None:
     stored = orjson.loads(orjson.dumps(settings_converter.unstructure(settings)))
     stored["events"]["e"].pop("teams", None)
 
-    assert settings_converter.structure(stored, GameSettings).of(EVENT_SETTINGS)["e"].teams is None
+    event = settings_converter.structure(stored, GameSettings).of(EVENT_SETTINGS)["e"]
+    assert event.of(TEAM_SETTINGS) is None
