@@ -162,18 +162,51 @@ def _definitions(path: Path) -> list[tuple[str, int]]:
     return found
 
 
-@pytest.mark.parametrize("word", list(NAMED))
-def test_an_area_s_names_are_defined_in_its_own_packages(word: str) -> None:
-    package, most = NAMED[word]
+#: Names still owed, by file: manifest and wire fields that other areas declare for gifts (a resource's
+#: ``giftable`` and ``max_per_gift``, a friend row's ``gift_cooldown_until``, the games table's
+#: ``gifting_ever_enabled`` column), and the grants' report's count of crates waiting to be opened. Moving
+#: them needs fields an area adds to another's record under the same wire name. Held both ways: a
+#: name listed here that is gone fails too, so the list only shrinks.
+OWED_NAMES = {
+    "livecore/economy/manifest.py giftable",
+    "livecore/economy/manifest.py max_per_gift",
+    "livecore/friends/api.py gift_cooldown_until",
+    "livecore/games.py giftable",
+    "livecore/games.py max_per_gift",
+    "livecore/games.py gifting_ever_enabled",
+    "livecore_server/grants/report.py crates",
+}
+
+
+def _named_outside(word: str) -> list[str]:
+    """``path:line name`` of each definition naming ``word`` outside its area's packages and the facades."""
+    package = NAMED[word][0]
     own = (f"livecore/{package}/", f"livecore_server/{package}/", f"livecore_client/resources/{package}")
     outside: list[str] = []
     for path in sorted(ROOT.glob("livecore*/**/*.py")):
         where = path.relative_to(ROOT).as_posix()
         if where.startswith(own) or where in FACADES:
             continue
-        outside.extend(
-            f"  {where}:{line} {name}" for name, line in _definitions(path) if word in name.lower()
-        )
+        outside.extend(f"{where}:{line} {name}" for name, line in _definitions(path) if word in name.lower())
+    return outside
+
+
+def _unplaced(found: str) -> str:
+    where, name = found.split(" ")
+    return f"{where.rpartition(':')[0]} {name}"
+
+
+def test_the_names_still_owed_are_still_there() -> None:
+    found = {_unplaced(name) for word in NAMED for name in _named_outside(word)}
+    gone = sorted(OWED_NAMES - found)
+    assert not gone, "no longer defined, strike off OWED_NAMES:\n" + "\n".join(gone)
+
+
+@pytest.mark.parametrize("word", list(NAMED))
+def test_an_area_s_names_are_defined_in_its_own_packages(word: str) -> None:
+    most = NAMED[word][1]
+    package = NAMED[word][0]
+    outside = [f"  {found}" for found in _named_outside(word) if _unplaced(found) not in OWED_NAMES]
     if len(outside) > most:
         listed = "\n".join(outside)
         pytest.fail(
