@@ -19,6 +19,7 @@ from livecore.player_tools.erasure import ErasureReason
 from livecore.scope import Environment
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember, team_id
 from livecore.teams.settings import Formation
+from livecore_server.areas import storage
 from livecore_server.storage.postgres import connect as pg_connect
 from livecore_server.storage.postgres import migrate as pg_migrate
 from livecore_server.storage.sqlite import migrate as sqlite_migrate
@@ -338,11 +339,11 @@ def test_a_team_stored_under_the_old_prefix_tm_takes_team_with_what_refers_to_it
     twin.read(stored)
     # Each database as an older version left it, then started by this one.
     twin.sqlite.conn.execute("DELETE FROM _migrations WHERE name = '0023_team_id_prefix'")
-    assert sqlite_migrate(twin.sqlite.conn) == ["0023_team_id_prefix"]
+    assert sqlite_migrate(twin.sqlite.conn, storage().history.sqlite) == ["0023_team_id_prefix"]
     conn = pg_connect(twin.pg.dsn, twin.pg.schema)
     try:
         conn.execute("DELETE FROM _migrations WHERE name = '0015_team_id_prefix'")
-        assert pg_migrate(conn, twin.pg.schema) == ["0015_team_id_prefix"]
+        assert pg_migrate(conn, storage(), twin.pg.schema) == ["0015_team_id_prefix"]
     finally:
         conn.close()
 
