@@ -160,9 +160,7 @@ SDK_INVENTORY_CONSUME = Route(
 _ADJUST_ERRORS = (PLAYER_NOT_FOUND, RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED)
 
 
-def _server_adjust(
-    name: str, path: str, summary: str, request: type, response: type, *extra: Code
-) -> Route:
+def _server_adjust(name: str, path: str, summary: str, request: type, response: type, *extra: Code) -> Route:
     return Route(
         name=name,
         surface=Surface.SERVER,

@@ -520,9 +520,7 @@ def answer_join_request(
     requester = tx.players.by_id(request.player_id)
     assert requester is not None
     if tx.guilds.current_stint(requester.id) is not None:
-        raise LivecoreError(
-            ALREADY_IN_GUILD, "The player joined a guild already.", {"requestId": request.id}
-        )
+        raise LivecoreError(ALREADY_IN_GUILD, "The player joined a guild already.", {"requestId": request.id})
     check_seat(guild, settings)
     _seat(tx, rt, scope, guild, requester, Role.MEMBER, JoinVia.REQUEST, By.player(player))
     answered = resolved(request, RequestStatus.ACCEPTED, now)  # seating cancelled it with the others

@@ -209,9 +209,7 @@ def finalized(board: Board, now: datetime) -> Board:
 
 
 def not_found(board_id: str) -> LivecoreError:
-    return LivecoreError(
-        LEADERBOARD_NOT_FOUND, "No such event leaderboard.", {"leaderboardId": board_id}
-    )
+    return LivecoreError(LEADERBOARD_NOT_FOUND, "No such event leaderboard.", {"leaderboardId": board_id})
 
 
 def cursor_of(list_id: str, entry: Ranked) -> str:

@@ -83,9 +83,7 @@ def get_player(tx: HasPlayers, scope: Scope, external_id: str, *, retired: bool 
     """The player, else 404; ``retired=True`` for the record reads of :func:`find_record`."""
     player = (find_record if retired else find_player)(tx, scope, external_id)
     if player is None:
-        raise LivecoreError(
-            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
-        )
+        raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
     return player
 
 
@@ -129,9 +127,7 @@ def _newcomer(
     yet. 404 when the id is taken by a row this scope cannot see: the other environment's, or a retired
     placeholder."""
     if row is not None:
-        raise LivecoreError(
-            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
-        )
+        raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
     ID.check(external_id, "externalPlayerId")
     game = load_game(tx, scope)
     now = rt.clock.now()
@@ -270,9 +266,7 @@ def authenticate(tx: PlayersTx, rt: Runtime, scope: Scope, external_id: str, sec
     caller without the secret."""
     player = find_player(tx, scope, external_id)
     if player is None and other_env_holds(tx, scope, external_id):
-        raise LivecoreError(
-            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
-        )
+        raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
     if player is None or secret is None or not rt.hasher.verify(secret, player.secret_hash):
         raise LivecoreError(
             PLAYER_SECRET_INVALID, "The player secret is missing or does not match this player."

@@ -172,9 +172,7 @@ def ensure_not_banned(player: Player) -> None:
 def check_register(player: Player | None, *, force: bool, env: Environment) -> None:
     """Refusals of register, in the pinned order: live force (403), banned (403), registered (409)."""
     if force and env is not Environment.TEST:
-        raise LivecoreError(
-            PERMISSION_DENIED, "force=true is accepted only with a test-environment key."
-        )
+        raise LivecoreError(PERMISSION_DENIED, "force=true is accepted only with a test-environment key.")
     if player is None:
         return
     ensure_not_banned(player)

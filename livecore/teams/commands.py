@@ -201,9 +201,7 @@ def put_roster(
     for external_id in change.joined:
         player = find_player(tx, scope, external_id)
         if player is None:
-            raise LivecoreError(
-                PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id}
-            )
+            raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
         joining.append(player)
     check_not_locked(
         [p.external_id for p in joining if tx.teams.seat_in_window(target.id, p.id) is not None]
@@ -352,9 +350,7 @@ def invite(
     game, window = _partner_window(tx, rt, scope, event_key)
     target = find_player(tx, scope, to_external_id)
     if target is None:
-        raise LivecoreError(
-            PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": to_external_id}
-        )
+        raise LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": to_external_id})
     now = rt.clock.now()
     check_invite(
         player.id,
@@ -382,9 +378,7 @@ def accept(
     check_accept(found, player.id, now, either_on_team=on_team)
     assert found is not None
     if found.window_id != window.id:
-        raise LivecoreError(
-            INVITE_EXPIRED, "The invite's window has ended.", {"inviteId": found.id}
-        )
+        raise LivecoreError(INVITE_EXPIRED, "The invite's window has ended.", {"inviteId": found.id})
     event = window.settings
     settings = team_settings(event)
     team = new_team(game.id, scope.env, event, window.id, window.starts_at, found.id, now)

@@ -107,9 +107,7 @@ def audit_log(call: Call[None, api.AuditQuery], tx: ServerTransaction) -> api.Au
     if call.query.game is not None:
         game_id = game_ref(tx, call.scope.studio_id, call.query.game)
         if game_id is None:
-            raise LivecoreError(
-                NOT_FOUND, "The studio has no such game.", {"game": call.query.game}
-            )
+            raise LivecoreError(NOT_FOUND, "The studio has no such game.", {"game": call.query.game})
     return _page(tx, call.scope.studio_id, game_id, call.query)
 
 

@@ -82,9 +82,7 @@ def create_api_key(
 def rotate_api_key(call: Call[None, None], tx: ServerTransaction) -> api.ApiKeySecretResponse:
     old = _listing(tx, call.scope.game_id, call.params["keyId"])
     if old.revoked_at is not None or old.retires_at is not None:
-        raise LivecoreError(
-            CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id}
-        )
+        raise LivecoreError(CONFLICT, "Only the active key of a name is rotated.", {"keyId": old.id})
     minted = rotate_in(tx, call.rt, call.scope.game_id, old.name)
     made = _listing(tx, call.scope.game_id, minted["id"])
     retiring = _listing(tx, call.scope.game_id, old.id)

@@ -229,9 +229,7 @@ async def authenticate(request: web.Request) -> McpCaller:
         decision = await services.ratelimiter.take(f"addr:{address}", BucketName.ADMIN, now_ms)
         headers.update(decision.headers())
         if not decision.allowed:
-            raise LivecoreError(
-                RATE_LIMITED, "Too many requests; retry after the Retry-After delay."
-            )
+            raise LivecoreError(RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")
         if sent_operator_credential(request, cookie=False):
             await throttle.count(request, now_ms, headers)
         raise LivecoreError(INVALID_API_KEY, no_credential(request, portal=False))

@@ -103,9 +103,7 @@ def test_refusals_come_in_the_documented_order() -> None:
     }
     assert send(off, "secret", 0, **everything_wrong) is GIFTING_DISABLED
     assert send(PLATFORM, "secret", 0, **everything_wrong) is NOT_FRIENDS
-    assert (
-        send(PLATFORM, "secret", 0, **{**everything_wrong, "are_friends": True}) is GIFT_NOT_ALLOWED
-    )
+    assert send(PLATFORM, "secret", 0, **{**everything_wrong, "are_friends": True}) is GIFT_NOT_ALLOWED
     facts = {**everything_wrong, "are_friends": True}
     assert send(PLATFORM, "coins", 0, **facts) is GIFT_AMOUNT_INVALID
     assert send(PLATFORM, "coins", 1, **facts) is GIFT_COOLDOWN

@@ -390,9 +390,7 @@ FULL = {"member_count": 3}
         ({"join_type": JoinType.REQUEST}, False, True, JOIN_REQUEST_PENDING),
     ],
 )
-def test_join_refusals_in_order(
-    fields: dict[str, Any], in_a_guild: bool, pending: bool, code: Code
-) -> None:
+def test_join_refusals_in_order(fields: dict[str, Any], in_a_guild: bool, pending: bool, code: Code) -> None:
     error = refusal(lambda: join(guild(**fields), in_a_guild=in_a_guild, request_pending=pending))
     assert error.code is code
     assert error.status == 409

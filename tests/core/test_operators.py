@@ -251,9 +251,7 @@ def test_dashboard_only_actions_are_refused_to_every_personal_key_and_open_to_a_
 
 
 def test_a_live_webhook_endpoint_is_dashboard_only_a_test_one_is_not() -> None:
-    assert (
-        refusal(key(R.GAME_ADMIN), Action.WEBHOOK_CREATE, live_webhook=True).code is DASHBOARD_ONLY_CODE
-    )
+    assert refusal(key(R.GAME_ADMIN), Action.WEBHOOK_CREATE, live_webhook=True).code is DASHBOARD_ONLY_CODE
     authorize(key(R.GAME_ADMIN), STUDIO, Action.WEBHOOK_CREATE)
     authorize(session(R.GAME_ADMIN), STUDIO, Action.WEBHOOK_CREATE, live_webhook=True)
 

@@ -328,10 +328,7 @@ def test_roster_refusals_come_in_their_order(world):
     assert twice.code is INVALID_REQUEST and "repeats ada" in str(twice.details)
     too_many = refusal(world, tc.put_roster, LIVE, "race", "red", ["ghost", "dee", "bo", "cy"])
     assert too_many.code is INVALID_REQUEST and "team size" in str(too_many.details)
-    assert (
-        refusal(world, tc.put_roster, LIVE, "race", "red", ["ghost", "dee"]).code
-        is PLAYER_NOT_FOUND
-    )
+    assert refusal(world, tc.put_roster, LIVE, "race", "red", ["ghost", "dee"]).code is PLAYER_NOT_FOUND
 
 
 def test_a_partner_event_refuses_the_roster_put(world):

@@ -457,9 +457,7 @@ def test_an_invite_expires_after_24_hours() -> None:
         (("plr_1", "plr_2", True, False, True), INVITE_PENDING, 409),
     ],
 )
-def test_invite_refusals_in_order(
-    args: tuple[str, str, bool, bool, bool], code: Code, status: int
-) -> None:
+def test_invite_refusals_in_order(args: tuple[str, str, bool, bool, bool], code: Code, status: int) -> None:
     a, b, friends, on_team, pending = args
     error = refusal(
         lambda: check_invite(a, b, are_friends=friends, either_on_team=on_team, pending_exists=pending)
