@@ -56,10 +56,11 @@ class CeilingError(RuntimeError):
 def seed(url: str) -> None:
     """livecore's schema (its migrations) and the players the script sends between: all friends, each with
     coins."""
+    from livecore_server.areas import storage
     from livecore_server.storage.postgres import migrate
 
     with psycopg.connect(url, autocommit=True) as conn:
-        migrate(conn)
+        migrate(conn, storage())
         conn.execute(
             "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at)"
             " VALUES (%s, 'std_ceiling', 'ceiling', 'ceiling', '{}', 0, 0)",
