@@ -13,14 +13,19 @@ A class per stable code subclasses the class of its HTTP status, so ``except Not
 families are here; an area's are in its package, beside its codes (``livecore/<area>/errors.py``), each
 naming the code it is raised for (``class GuildFullError(ConflictError, code=GUILD_FULL)``). An unknown
 code still maps by status, because new codes may appear (docs/reference/errors.md).
+
+A class whose refusal carries a field worth a typed attribute declares it, and the base reads it:
+``retry_at: Annotated[datetime | None, Detail("retryAt")]`` is the ``details`` field ``retryAt`` as a time
+(``None`` when absent or unreadable: details are advisory), ``Header("Retry-After")`` a header's value.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, ClassVar, get_type_hints
 
 from livecore.clock import parse_ts
 from livecore.errors import (
@@ -65,6 +70,70 @@ class LivecoreClientError(Exception):
 _BY_CODE: dict[str, type[LivecoreAPIError]] = {}
 
 
+@dataclass(frozen=True)
+class Detail:
+    """Marks a refusal class's attribute (``Annotated[<type>, Detail("wireName")]``) as the ``details``
+    field ``name``, read as its type says (:data:`_READERS`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Header:
+    """Marks a refusal class's attribute (``Annotated[<type>, Header("Name")]``) as the header ``name``
+    (matched in any case), read as its type says (:data:`_READERS`)."""
+
+    name: str
+
+
+def _seconds(raw: object) -> float | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
+
+
+def _time(raw: object) -> datetime | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        return parse_ts(raw)
+    except ValueError:
+        return None
+
+
+def _text(raw: object) -> str | None:
+    return raw if isinstance(raw, str) else None
+
+
+def _texts(raw: object) -> list[str]:
+    return [x for x in raw if isinstance(x, str)] if isinstance(raw, list) else []
+
+
+#: How a declared attribute of each type reads its raw value: what is absent or unreadable reads as nothing,
+#: since details are advisory and never break the refusal itself.
+_READERS: dict[object, Callable[[object], object]] = {
+    str | None: _text,
+    datetime | None: _time,
+    float | None: _seconds,
+    list[str]: _texts,
+}
+
+
+def _reader(cls: type, attr: str, hint: Any) -> Callable[[LivecoreAPIError], object]:
+    """The reader of ``cls``'s declared attribute ``attr``: its mark's source, read as its type says."""
+    mark = next(mark for mark in hint.__metadata__ if isinstance(mark, Detail | Header))
+    read = _READERS.get(hint.__origin__)
+    if read is None:
+        raise TypeError(f"{cls.__name__}.{attr}: no reader of {hint.__origin__} (one of {list(_READERS)})")
+    if isinstance(mark, Header):
+        return lambda exc: read(_header(exc.headers, mark.name))
+    return lambda exc: read(exc.details.get(mark.name) if exc.details is not None else None)
+
+
 class LivecoreAPIError(LivecoreClientError):
     """The call was refused. ``code`` is ``None`` only when the body was not an error envelope (for
     example an HTML page from a proxy). ``headers`` is the mapping given, kept as it is: a client gives
@@ -72,10 +141,20 @@ class LivecoreAPIError(LivecoreClientError):
     any mapping.
 
     A subclass raised for one code names it, ``class GuildFullError(ConflictError, code=GUILD_FULL)``, and
-    :func:`error_class` gives it for that code from then on."""
+    :func:`error_class` gives it for that code from then on. Its attributes annotated with a
+    :class:`Detail` or a :class:`Header` are read when it is built, after the ones here (so a declared
+    ``request_id`` is the refusal's field)."""
+
+    # Each declared attribute's reader of the built exception, the base classes' included.
+    _reads: ClassVar[dict[str, Callable[[LivecoreAPIError], object]]] = {}
 
     def __init_subclass__(cls, *, code: Code | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._reads = {
+            attr: _reader(cls, attr, hint)
+            for attr, hint in get_type_hints(cls, include_extras=True).items()
+            if any(isinstance(mark, Detail | Header) for mark in getattr(hint, "__metadata__", ()))
+        }
         if code is None:
             return
         taken = _BY_CODE.setdefault(code.value, cls)
@@ -100,6 +179,8 @@ class LivecoreAPIError(LivecoreClientError):
         self.details: dict[str, Any] | None = dict(details) if details is not None else None
         self.headers: Mapping[str, str] = headers if headers is not None else _Headers({})
         self.request_id: str | None = _header(self.headers, REQUEST_ID_HEADER)
+        for attr, read in self._reads.items():
+            setattr(self, attr, read(self))
 
     def __str__(self) -> str:
         return f"[{self.status} {self.code or 'no code'}] {self.message}"
@@ -146,17 +227,7 @@ class UnprocessableEntityError(LivecoreAPIError):
 class RateLimitError(LivecoreAPIError, code=RATE_LIMITED):
     """429: the key's bucket is empty; ``retry_after`` is the server's hint in seconds, if sent."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.retry_after = retry_after_seconds(self.headers)
+    retry_after: Annotated[float | None, Header("Retry-After")]
 
 
 class InternalServerError(LivecoreAPIError):
@@ -204,31 +275,7 @@ def api_error(err: LivecoreError) -> LivecoreAPIError:
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     """``Retry-After`` in seconds (docs/reference/conventions.md#rate-limits: always a delta), or ``None``
     when absent or unusable."""
-    raw = _header(headers, "Retry-After")
-    if raw is None:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and value >= 0 else None
-
-
-def detail_time(details: Mapping[str, Any] | None, name: str) -> datetime | None:
-    """A timestamp field of ``details``, or ``None`` when absent or unreadable (details are advisory)."""
-    raw = details.get(name) if details is not None else None
-    if not isinstance(raw, str):
-        return None
-    try:
-        return parse_ts(raw)
-    except ValueError:
-        return None
-
-
-def detail_text(details: Mapping[str, Any] | None, name: str) -> str | None:
-    """A string field of ``details``, or ``None`` when absent or not a string (details are advisory)."""
-    raw = details.get(name) if details is not None else None
-    return raw if isinstance(raw, str) else None
+    return _seconds(_header(headers, "Retry-After"))
 
 
 class _Headers(Mapping[str, str]):

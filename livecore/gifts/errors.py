@@ -3,17 +3,17 @@ exception a refusal of each raises, in the core and in the typed clients (:mod:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from datetime import datetime
+from typing import Annotated
 
 from livecore.errors import Code
 from livecore.exceptions import (
     ConflictError,
+    Detail,
     GoneError,
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
-    detail_time,
 )
 from livecore.friends.errors import NOT_FRIENDS
 
@@ -95,17 +95,7 @@ class GiftCooldownError(ConflictError, code=GIFT_COOLDOWN):
     they may gift this friend again (``None`` if the service did not say); the friends list shows the
     same time as ``gift_cooldown_until``."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.cooldown_until = detail_time(self.details, "cooldownUntil")
+    cooldown_until: Annotated[datetime | None, Detail("cooldownUntil")]
 
 
 class GiftLimitReachedError(ConflictError, code=GIFT_LIMIT_REACHED):

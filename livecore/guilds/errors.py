@@ -3,17 +3,16 @@ exception a refusal of each raises, in the core and in the typed clients (:mod:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from datetime import datetime
+from typing import Annotated
 
 from livecore.errors import Code
 from livecore.exceptions import (
     ConflictError,
+    Detail,
     InvalidRequestError,
     NotFoundError,
     PermissionDeniedError,
-    detail_text,
-    detail_time,
 )
 
 GUILDS_DISABLED = Code("guilds_disabled", 403, "The game's guilds are off (`guilds.enabled = false`).")
@@ -139,17 +138,7 @@ class GuildPermissionDeniedError(PermissionDeniedError, code=GUILD_PERMISSION_DE
     """403: the caller's guild role may not do this (a member editing the profile, a co-leader kicking a
     co-leader or promoting, ...); ``role`` is the caller's role (``None`` if the service did not say)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.role = detail_text(self.details, "role")
+    role: Annotated[str | None, Detail("role")]
 
 
 class GuildMemberNotFoundError(NotFoundError, code=GUILD_MEMBER_NOT_FOUND):
@@ -173,34 +162,14 @@ class HelpRequestOpenError(ConflictError, code=HELP_REQUEST_OPEN):
     """409: the player's own help request is open still; ``request_id`` is its id (``None`` if the service
     did not say)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.request_id = detail_text(self.details, "requestId")
+    request_id: Annotated[str | None, Detail("requestId")]
 
 
 class HelpCooldownError(ConflictError, code=HELP_COOLDOWN):
     """409: the player asked this guild for help less than the game's ``help.cooldown_seconds`` ago;
     ``retry_at`` is when it may ask again (``None`` if the service did not say)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.retry_at = detail_time(self.details, "retryAt")
+    retry_at: Annotated[datetime | None, Detail("retryAt")]
 
 
 class HelpRequestNotFoundError(NotFoundError, code=HELP_REQUEST_NOT_FOUND):

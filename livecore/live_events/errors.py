@@ -3,11 +3,10 @@ exception a refusal of each raises, in the core and in the typed clients (:mod:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Annotated
 
 from livecore.errors import Code
-from livecore.exceptions import ConflictError, NotFoundError, UnprocessableEntityError, detail_text
+from livecore.exceptions import ConflictError, Detail, NotFoundError, UnprocessableEntityError
 
 EVENT_NOT_FOUND = Code("event_not_found", 404, "No event of that key in the game's manifest.")
 EVENT_NOT_OPEN = Code("event_not_open", 409, "No window of the event is open now.")
@@ -95,17 +94,7 @@ class AttemptInProgressError(ConflictError, code=ATTEMPT_IN_PROGRESS):
     """409: the player already has an attempt in progress in this window; ``attempt_id`` is that
     attempt's id (``None`` if the service did not say)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.attempt_id = detail_text(self.details, "attemptId")
+    attempt_id: Annotated[str | None, Detail("attemptId")]
 
 
 class MaxAttemptsReachedError(ConflictError, code=MAX_ATTEMPTS_REACHED):
@@ -130,17 +119,7 @@ class AntiCheatRejectedError(UnprocessableEntityError, code=ANTI_CHEAT_REJECTED)
     """422: an anti-cheat check of the event rejected the progress write; nothing was applied.
     ``validator`` is the check's key (``None`` if the service did not say)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        self.validator = detail_text(self.details, "validator")
+    validator: Annotated[str | None, Detail("validator")]
 
 
 class RewardsAlreadyGrantedError(ConflictError, code=REWARDS_ALREADY_GRANTED):

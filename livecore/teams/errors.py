@@ -3,11 +3,10 @@ exception a refusal of each raises, in the core and in the typed clients (:mod:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Annotated
 
 from livecore.errors import Code
-from livecore.exceptions import ConflictError, GoneError, NotFoundError
+from livecore.exceptions import ConflictError, Detail, GoneError, NotFoundError
 
 LOCKED_ELSEWHERE = Code(
     "locked_elsewhere",
@@ -60,20 +59,7 @@ class LockedElsewhereError(ConflictError, code=LOCKED_ELSEWHERE):
     """409: players of the roster sit on another team of the window; ``external_player_ids`` names them.
     Nothing changed."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str | None = None,
-        details: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, status=status, code=code, details=details, headers=headers)
-        raw = (self.details or {}).get("externalPlayerIds")
-        self.external_player_ids: list[str] = (
-            [x for x in raw if isinstance(x, str)] if isinstance(raw, list) else []
-        )
+    external_player_ids: Annotated[list[str], Detail("externalPlayerIds")]
 
 
 class TeamNotFoundError(NotFoundError, code=TEAM_NOT_FOUND):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 
@@ -29,6 +30,8 @@ from livecore.errors import (
 from livecore.exceptions import (
     _BY_CODE,
     ConflictError,
+    Detail,
+    Header,
     InternalServerError,
     LivecoreAPIError,
     LivecoreClientError,
@@ -173,6 +176,20 @@ def test_typed_details_read_from_an_embedded_refusal() -> None:
     assert cheat.validator == "speed"
     limited = api_error(LivecoreError(RATE_LIMITED, "Slow down.", headers={"retry-after": "2"}))
     assert isinstance(limited, RateLimitError) and limited.retry_after == 2.0
+
+
+def test_a_declared_attribute_is_read_by_the_base_and_an_unreadable_type_is_refused() -> None:
+    class QuestLockedError(ConflictError):
+        quest: Annotated[str | None, Detail("questKey")]
+        hint: Annotated[float | None, Header("X-Quest-Hint")]
+
+    exc = QuestLockedError("x", status=409, details={"questKey": "q1"}, headers={"x-quest-hint": "1.5"})
+    assert (exc.quest, exc.hint) == ("q1", 1.5)
+    assert vars(QuestLockedError("x", status=409)).keys() >= {"quest", "hint"}
+    with pytest.raises(TypeError, match=r"_Unread\.count: no reader"):
+
+        class _Unread(ConflictError):
+            count: Annotated[int, Detail("questCount")]
 
 
 def test_headers_are_kept_as_given_and_read_in_any_case() -> None:
