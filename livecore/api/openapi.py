@@ -39,7 +39,7 @@ from typing import Any, Literal
 import attrs
 
 from livecore.api.convert import ABSENT, Absent, camel
-from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals
+from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
 from livecore.errors import (
@@ -430,7 +430,7 @@ def _error_codes(route: Route, *, every_route: bool = False) -> dict[int, list[s
     if route.idempotency is not Idempotency.NONE:
         add(IDEMPOTENCY_CONFLICT)
     add(RATE_LIMITED)
-    for code in route.errors:
+    for code in refusals(route):
         add(code)
     if every_route:
         for code in (*EVERY_PATH, *(EVERY_BODY if route.is_write else ())):

@@ -92,6 +92,7 @@ class Route:
     idempotent_on: str | None = None
     test_only: bool = False  # test-environment key only; a live key gets 403
     deprecated: Deprecation | None = None
+    # The refusals the route declares; what other areas add to it is read with :func:`refusals`.
     errors: tuple[Code, ...] = ()
     # Record ids of the path whose not-found code is the route's own rather than the one the server gives
     # that name (``requestId`` names a friend request, a guild's join request or a help request).
@@ -121,6 +122,26 @@ class Route:
     @property
     def is_write(self) -> bool:
         return self.method not in ("GET", "HEAD", "OPTIONS")
+
+
+# The codes areas add to other areas' routes, by route name (:func:`add_refusals`).
+_ADDED_REFUSALS: dict[str, set[Code]] = {}
+
+
+def add_refusals(routes: Iterable[Route], codes: Iterable[Code]) -> None:
+    """Registers ``codes`` as refusals of ``routes`` too, for an area that builds on theirs and whose rule
+    these routes run (a kind of grant that refuses a claim or an ack, a delivered record's claim rule), as
+    it declares itself. Registering a code again changes nothing."""
+    for route in routes:
+        _ADDED_REFUSALS.setdefault(route.name, set()).update(codes)
+
+
+def refusals(route: Route) -> tuple[Code, ...]:
+    """The codes ``route`` may answer besides the generic ones: those it declares, then those registered
+    for it (:func:`add_refusals`) ordered by value, so that the documents do not depend on the order the
+    areas were imported in."""
+    added = _ADDED_REFUSALS.get(route.name, set()) - set(route.errors)
+    return (*route.errors, *sorted(added, key=lambda code: code.value))
 
 
 _PARAM = re.compile(r"^\{(\w+)\}$")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from livecore.api.route import add_refusals
 from livecore.area import Area
 from livecore.crates import api, samples
 from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
@@ -9,7 +10,7 @@ from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
 from livecore.crates.season import SEASON
 from livecore.crates.webhooks import CrateOpened
-from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT, add_refusals
+from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT
 
 # A crate grant (its kind registered by livecore.crates.rules) is opened: a claim or an ack refuses it.
 add_refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT), (CRATE_MUST_BE_OPENED,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
+from livecore.api.route import add_refusals
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.friends.views import add_row_fields
@@ -18,7 +19,7 @@ from livecore.gifts.memory import GiftTables, MemoryGifts
 from livecore.gifts.season import SEASON
 from livecore.gifts.settings import GiftingSettings
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
-from livecore.grants.api import SDK_CLAIM_GRANT, add_refusals
+from livecore.grants.api import SDK_CLAIM_GRANT
 from livecore.grants.commands import register_delivery
 from livecore.limits import duration
 from livecore.players.rules import Player

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +12,7 @@ from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
 from livecore.economy.errors import RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED
 from livecore.economy.rules import AMOUNT
-from livecore.errors import Code, invalid_request
+from livecore.errors import invalid_request
 from livecore.games import Entry, ResourceType
 from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED, GRANT_NOT_FOUND
 from livecore.grants.rules import (
@@ -159,8 +158,8 @@ SDK_CLAIM_GRANT = Route(
         GRANT_NOT_FOUND,
         GRANT_ALREADY_CLAIMED,
         GRANT_EXPIRED,
-        # And what the areas building on grants add (add_refusals): a kind that is not claimed, the claim
-        # rule of a record a grant delivers.
+        # And what the areas building on grants register (add_refusals, read with refusals): a kind that
+        # is not claimed, the claim rule of a record a grant delivers.
     ),
 )
 
@@ -192,24 +191,9 @@ SERVER_ACK_GRANT = Route(
         PLAYER_NOT_FOUND,
         GRANT_NOT_FOUND,
         GRANT_EXPIRED,
-        # And what the areas building on grants add (add_refusals): a kind that is not acknowledged.
+        # And what the areas building on grants register (add_refusals, read with refusals): a kind that
+        # is not acknowledged.
     ),
 )
 
 ROUTES = (SDK_PENDING_GRANTS, SDK_CLAIM_GRANT, SERVER_CREATE_GRANT, SERVER_ACK_GRANT)
-
-# The codes each route declares itself, by route name: what add_refusals adds after.
-_DECLARED: dict[str, tuple[Code, ...]] = {}
-
-
-def add_refusals(routes: Iterable[Route], codes: Iterable[Code]) -> None:
-    """Adds ``codes`` to the refusals ``routes`` declare, for an area that builds on grants and whose rule
-    these routes run (a kind of grant that refuses a claim or an ack, a delivered record's claim rule), as
-    it declares itself. The codes added come after the route's own, ordered by value, so that the
-    documents do not depend on the order the areas were imported in."""
-    for route in routes:
-        own = _DECLARED.setdefault(route.name, route.errors)
-        added = {*route.errors[len(own) :], *codes} - set(own)
-        # A route is frozen for whoever reads it; only the areas built on grants complete it, once, as
-        # they are imported, before any document or server reads it.
-        object.__setattr__(route, "errors", (*own, *sorted(added, key=lambda code: code.value)))
