@@ -46,6 +46,7 @@ from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from livecore.clock import format_ts, parse_ts
+from livecore.enums import Values
 from livecore.errors import LivecoreError, invalid_request
 from livecore.limits import (
     INT64_MAX,
@@ -244,11 +245,12 @@ def _structure_ts(value: Any, _: Any) -> datetime:
     return parse_ts(value)
 
 
-def _structure_enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
+def _structure_enum(value: Any, cls: type[enum.Enum] | type[Values]) -> enum.Enum | Values:
     try:
         return cls(value)
     except ValueError:
-        allowed = ", ".join(str(m.value) for m in cls)
+        members = cls.listed() if issubclass(cls, Values) else cls
+        allowed = ", ".join(str(m.value) for m in members)
         raise ValueError(f"must be one of {allowed}") from None
 
 
@@ -268,6 +270,7 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
     # StrEnum explicitly: it comes before ``str`` in a StrEnum's MRO, ``Enum`` comes after.
     conv.register_structure_hook(enum.StrEnum, _structure_enum)
     conv.register_structure_hook(enum.Enum, _structure_enum)
+    conv.register_structure_hook(Values, _structure_enum)
     # Lists, tuples, sets and mappings as cattrs reads them, but from a JSON array or object only (cattrs
     # takes any iterable: a string would be read as a list of its characters). Registered before the
     # free-form object's hook, which a later registration would override.

@@ -42,6 +42,7 @@ from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
+from livecore.enums import Values
 from livecore.errors import (
     IDEMPOTENCY_CONFLICT,
     INVALID_API_KEY,
@@ -640,6 +641,8 @@ class _Schemas:
                 return {"$ref": f"#/components/schemas/{self.ref_name(tp, mode)}"}
             if issubclass(tp, enum.Enum):
                 return _enum_schema([member.value for member in tp])
+            if issubclass(tp, Values):
+                return _enum_schema([member.value for member in tp.listed()])
             scalar = _scalar(tp)
             if scalar is not None:
                 if mode == "output":
@@ -907,7 +910,7 @@ def _json_default(default: Any) -> tuple[bool, Any]:
         if not default.takes_self and default.factory is dict:
             return True, {}
         return False, None
-    if isinstance(default, enum.Enum):
+    if isinstance(default, enum.Enum | Values):
         return True, default.value
     if default is None or isinstance(default, bool | int | float | str):
         return True, default

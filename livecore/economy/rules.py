@@ -24,7 +24,6 @@ Rules:
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 from typing import Any
 
@@ -37,7 +36,7 @@ from livecore.economy.errors import (
     STUDIO_MANAGED_ECONOMY,
     SYSTEM_RESOURCE_LOCKED,
 )
-from livecore.enums import add_member
+from livecore.enums import Value, Values
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Economy, Game, Resource, ResourceType
 from livecore.limits import Range
@@ -52,26 +51,20 @@ MAX_AMOUNT = 1_000_000_000_000  # per change: far above any real grant, far belo
 AMOUNT = Range(1, MAX_AMOUNT)
 
 
-class Reason(enum.StrEnum):
+class Reason(Values):
     """Why a ledger entry exists; callers may add their own free text in ``note``. An area whose commands
-    write entries for reasons of its own adds them (:func:`add_reason`)."""
+    write entries for reasons of its own registers them as its module is imported (``Reason.register``)."""
 
-    GRANT = "grant"
-    SERVER_CREDIT = "server_credit"
-    SERVER_DEBIT = "server_debit"
-    SERVER_GRANT = "server_grant"
-    SERVER_REVOKE = "server_revoke"
-    CLIENT_DEBIT = "client_debit"
-    CLIENT_CONSUME = "client_consume"
-    MIGRATION = "migration"
-    ENTRY_COST = "entry_cost"
-    OPERATOR_EDIT = "operator_edit"
-
-
-def add_reason(name: str, value: str) -> Reason:
-    """The ledger reason ``value``, added by the area whose commands write it as its module is imported
-    (``Reason.<name>`` after; the stored string is ``value``)."""
-    return add_member(Reason, name, value)
+    GRANT = Value("grant")
+    SERVER_CREDIT = Value("server_credit")
+    SERVER_DEBIT = Value("server_debit")
+    SERVER_GRANT = Value("server_grant")
+    SERVER_REVOKE = Value("server_revoke")
+    CLIENT_DEBIT = Value("client_debit")
+    CLIENT_CONSUME = Value("client_consume")
+    MIGRATION = Value("migration")
+    ENTRY_COST = Value("entry_cost")
+    OPERATOR_EDIT = Value("operator_edit")
 
 
 @attrs.frozen

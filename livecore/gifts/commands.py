@@ -12,7 +12,7 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.commands.reads import Reads
 from livecore.economy.commands import change
-from livecore.economy.rules import add_reason
+from livecore.economy.rules import Reason
 from livecore.errors import LivecoreError
 from livecore.games import Entry, Game
 from livecore.gifts.errors import GIFT_NOT_FOUND
@@ -43,7 +43,7 @@ from livecore.scope import Scope
 from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
 
 #: The sender's debit of a gift that costs it (``gift_cost``).
-GIFT_COST = add_reason("GIFT_COST", "gift_cost")
+GIFT_COST = Reason.register("gift_cost")
 
 
 class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):

@@ -32,7 +32,7 @@ import cattrs
 
 from livecore.api.convert import converter, response_converter
 from livecore.economy.rules import check_amount, resource
-from livecore.enums import add_member
+from livecore.enums import Value, Values
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Entry, Game, ResourceType
 from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED
@@ -57,12 +57,12 @@ GrantEntry = Entry | KindEntry
 """One entry of a grant: a reward (a reward grant's) or a registered kind's entry."""
 
 
-class EntryType(enum.StrEnum):
-    """What a grant entry gives: a resource of one type, or a registered kind's entry type (added by
+class EntryType(Values):
+    """What a grant entry gives: a resource of one type, or a registered kind's entry type (registered by
     :func:`register_kind`)."""
 
-    CURRENCY = "currency"
-    ITEM = "item"
+    CURRENCY = Value("currency")
+    ITEM = Value("item")
 
 
 class GrantStatus(enum.StrEnum):
@@ -79,11 +79,11 @@ class GrantTrigger(enum.Enum):
     OPEN = "open"  # the player opens a grant of a kind that is opened rather than claimed
 
 
-class GrantKind(enum.StrEnum):
-    """A grant's kind: ``reward``, and the kinds the areas building on grants add
+class GrantKind(Values):
+    """A grant's kind: ``reward``, and the kinds the areas building on grants register
     (:func:`register_kind`)."""
 
-    REWARD = "reward"
+    REWARD = Value("reward")
 
 
 class AckedBy(enum.StrEnum):
@@ -201,12 +201,12 @@ def register_kind(
     grants hold ``entry`` entries (whose ``type`` default names them on the wire, a member of
     :class:`EntryType` too), checked by ``check`` when a grant is created; ``triggers`` settle or end them,
     any other is refused with ``refusal``. ``own_trigger`` is a trigger only its grants take (opening),
-    with the refusal of it on a grant of another kind. Answers the kind, a member of :class:`GrantKind`."""
+    with the refusal of it on a grant of another kind. Answers the kind, a value of :class:`GrantKind`."""
     if own_trigger is not None:
         _OWN_TRIGGERS[own_trigger[0]] = own_trigger[1]
-    kind = add_member(GrantKind, value.upper(), value)
+    kind = GrantKind.register(value)
     entry_type = attrs.fields(entry).type.default
-    add_member(EntryType, entry_type.upper(), entry_type)
+    EntryType.register(entry_type)
     _KINDS[kind] = Kind(kind, entry, check, holds, triggers, refusal)
     _ENTRIES[entry_type] = entry
     return kind

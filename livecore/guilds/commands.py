@@ -22,7 +22,7 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.economy.commands import change
 from livecore.economy.errors import INSUFFICIENT_BALANCE, INSUFFICIENT_QUANTITY
-from livecore.economy.rules import Reason, add_reason, is_platform_managed, resource
+from livecore.economy.rules import Reason, is_platform_managed, resource
 from livecore.errors import LivecoreError
 from livecore.games import Economy, Entry, Game, ResourceType
 from livecore.grants.commands import GrantsTx, issue_grant
@@ -104,8 +104,8 @@ HELP_SOURCE_KIND = "guild_help"
 HELP_REWARD_SOURCE_KIND = "guild_help_reward"
 SWEEP_BATCH = 200  # inactive leaders handed on per transaction of the hourly sweep
 #: The ledger reasons of a guild's debits: what creating one costs, and a donation to a help request.
-GUILD_CREATE_COST = add_reason("GUILD_CREATE_COST", "guild_create_cost")
-GUILD_HELP_DONATION = add_reason("GUILD_HELP_DONATION", "guild_help_donation")
+GUILD_CREATE_COST = Reason.register("guild_create_cost")
+GUILD_HELP_DONATION = Reason.register("guild_help_donation")
 
 
 class GuildsTx(GrantsTx, HasGuilds, Protocol):

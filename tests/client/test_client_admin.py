@@ -676,7 +676,7 @@ def test_defaults_send_the_service_defaults(admin: AdminClient, respx_mock: resp
     admin.webhooks.deliveries("space-race", "whe_1")
     assert dict(deliveries.calls.last.request.url.params) == {"limit": "50"}
     grant = respx_mock.post(f"{GAME}/grants").mock(return_value=ok({"grant": GRANT}, 201))
-    admin.grants.create("space-race", "p1", [COINS], kind=GrantKind.CRATE)
+    admin.grants.create("space-race", "p1", [COINS], kind=GrantKind("crate"))
     assert dict(grant.calls.last.request.url.params) == {}
     assert sent_json(grant)["kind"] == "crate"
     keys = respx_mock.post(f"{STUDIO}/personal-keys").mock(

@@ -84,11 +84,11 @@ def test_open_crate_request_and_both_grants(sdk: SdkClient, respx_mock: respx.Mo
     assert request.headers["Idempotency-Key"] == "open-1"
     assert request.content == b""
     assert (opened.crate.kind, opened.crate.status, opened.crate.acked_by) == (
-        GrantKind.CRATE,
+        GrantKind("crate"),
         GrantStatus.CLAIMED,
         AckedBy.CLIENT,
     )
-    assert [(e.type, e.key, e.amount) for e in opened.crate.entries] == [(EntryType.CRATE, "chest", 2)]
+    assert [(e.type, e.key, e.amount) for e in opened.crate.entries] == [(EntryType("crate"), "chest", 2)]
     assert (opened.contents.source_kind, opened.contents.source_ref_id) == ("crate", CRATE_ID)
     assert [(e.type, e.key, e.amount) for e in opened.contents.entries] == [
         (EntryType.CURRENCY, "coins", 100),
@@ -123,7 +123,7 @@ def test_create_grant_sends_a_crate(server: ServerClient, respx_mock: respx.Mock
     body = sent_json(route)
     assert body["kind"] == "crate"
     assert body["entries"] == [{"type": "crate", "key": "chest", "amount": 2}]
-    assert result.grant.kind is GrantKind.CRATE and result.grant.status is GrantStatus.PENDING
+    assert result.grant.kind is GrantKind("crate") and result.grant.status is GrantStatus.PENDING
 
 
 CASES = [

@@ -64,8 +64,8 @@ def sdk(served: tuple[str, dict[str, str]], player: str) -> Iterator[SdkClient]:
 def test_a_crate_sent_by_the_server_is_opened_by_the_player(
     sdk: SdkClient, server: ServerClient, player: str
 ) -> None:
-    crate = server.grants.create(player, CHEST, kind=GrantKind.CRATE, idempotency_key=f"{player}-c").grant
-    assert crate.kind is GrantKind.CRATE and crate.entries == CHEST
+    crate = server.grants.create(player, CHEST, kind=GrantKind("crate"), idempotency_key=f"{player}-c").grant
+    assert crate.kind is GrantKind("crate") and crate.entries == CHEST
     assert [g.grant_id for g in sdk.grants.pending(player).grants] == [crate.grant_id]
 
     opened = sdk.grants.open_crate(player, crate.grant_id)

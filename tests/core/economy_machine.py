@@ -203,7 +203,9 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
 
         @rule(player=st.sampled_from(PLAYERS), amount=st.integers(1, 3))
         def send_crate(self, player: str, amount: int) -> None:
-            self.crates.append((player, self._create(player, GrantKind.CRATE, [CrateEntry("box", amount)])))
+            self.crates.append(
+                (player, self._create(player, GrantKind("crate"), [CrateEntry("box", amount)]))
+            )
 
         @precondition(lambda self: bool(self.crates))
         @rule(data=st.data())

@@ -163,7 +163,7 @@ def build_world(s: Sim) -> World:
             s.rt,
             SCOPE,
             "ann",
-            kind=GrantKind.CRATE,
+            kind=GrantKind("crate"),
             entries=[CrateEntry("chest", 1)],
             expires_at=None,
             source_kind="api",

@@ -74,7 +74,7 @@ class Sim:
         return self.run(lambda tx: players_cmd.get_player(tx, SCOPE, external_id))  # type: ignore[no-any-return]
 
     def grant(self, external_id: str, *entries: GrantEntry, **kw: Any) -> Grant:
-        kind = GrantKind.CRATE if isinstance(entries[0], CrateEntry) else GrantKind.REWARD
+        kind = GrantKind("crate") if isinstance(entries[0], CrateEntry) else GrantKind.REWARD
         return self.run(  # type: ignore[no-any-return]
             lambda tx: grants_cmd.create_grant(
                 tx,

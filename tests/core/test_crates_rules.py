@@ -14,7 +14,7 @@ import pytest
 
 from livecore.api.convert import response_converter
 from livecore.crates.errors import CRATE_MUST_BE_OPENED, NOT_A_CRATE
-from livecore.crates.rules import MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
+from livecore.crates.rules import CRATE, MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.crates.webhooks import CrateOpened
 from livecore.economy.errors import RESOURCE_NOT_FOUND
@@ -73,10 +73,8 @@ class Fixed:
         return self.value
 
 
-def grant(
-    kind: GrantKind = GrantKind.CRATE, status: GrantStatus = GrantStatus.PENDING, **kw: object
-) -> Grant:
-    entries = (CrateEntry("chest", 1),) if kind is GrantKind.CRATE else (COINS,)
+def grant(kind: GrantKind = CRATE, status: GrantStatus = GrantStatus.PENDING, **kw: object) -> Grant:
+    entries = (CrateEntry("chest", 1),) if kind is CRATE else (COINS,)
     return attrs.evolve(
         Grant(
             id="g1",
@@ -211,13 +209,13 @@ def test_a_crate_entry_in_a_reward_grant_is_refused() -> None:
 
 def test_a_reward_entry_in_a_crate_grant_is_refused() -> None:
     with pytest.raises(LivecoreError) as caught:
-        validate_entries(GAME, GrantKind.CRATE, [CrateEntry("chest", 1), COINS])
+        validate_entries(GAME, GrantKind("crate"), [CrateEntry("chest", 1), COINS])
     assert caught.value.code is INVALID_REQUEST
     assert caught.value.details is not None and "entries[1].type" in caught.value.details["fields"]
 
 
 def test_a_crate_grants_entries_are_checked_as_crates() -> None:
-    assert validate_entries(GAME, GrantKind.CRATE, [CrateEntry("chest", 2)]) == (CrateEntry("chest", 2),)
+    assert validate_entries(GAME, GrantKind("crate"), [CrateEntry("chest", 2)]) == (CrateEntry("chest", 2),)
 
 
 # --- opening and claiming, by kind then by status -------------------------------------------------
@@ -264,7 +262,7 @@ def test_a_crate_grant_credits_nothing_by_itself() -> None:
 
 def test_a_crate_entry_travels_as_type_crate() -> None:
     wire = RewardEntry.of(CrateEntry("chest", 2))
-    assert wire.type is EntryType.CRATE
+    assert wire.type is EntryType("crate")
     assert response_converter.unstructure(wire) == {"type": "crate", "key": "chest", "amount": 2}
     assert wire.to_entry() == CrateEntry("chest", 2)
 

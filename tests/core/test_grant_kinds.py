@@ -4,17 +4,20 @@ are imported in."""
 
 from __future__ import annotations
 
-import enum
+import copy
+import pickle
 import subprocess
 import sys
 
+import orjson
 import pytest
 
+from livecore.api.convert import converter
 from livecore.api.route import Route, Surface, add_refusals, refusals
 from livecore.crates.errors import CRATE_MUST_BE_OPENED
 from livecore.crates.rules import CRATE, CrateEntry
 from livecore.economy.rules import Reason
-from livecore.enums import add_member
+from livecore.enums import Value, Values
 from livecore.errors import Code
 from livecore.gifts.errors import GIFT_ALREADY_CLAIMED, GIFT_EXPIRED
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT, RewardEntry
@@ -22,8 +25,8 @@ from livecore.grants.rules import EntryType, GrantKind, GrantTrigger, kind_entry
 
 
 def test_the_crates_register_the_crate_kind_and_its_entries_after_the_grants_own() -> None:
-    assert [kind.value for kind in GrantKind] == ["reward", "crate"]
-    assert [t.value for t in EntryType] == ["currency", "item", "crate"]
+    assert GrantKind.listed() == ("reward", "crate")
+    assert EntryType.listed() == ("currency", "item", "crate")
     assert GrantKind("crate") is CRATE and kind_entry("crate") is CrateEntry
     assert kind_of(CRATE).triggers == {GrantTrigger.OPEN, GrantTrigger.EXPIRE}
     assert RewardEntry(type="crate", key="chest", amount=2).to_entry() == CrateEntry("chest", 2)
@@ -43,25 +46,36 @@ def test_refusals_added_follow_the_route_s_own_by_value_whatever_the_order_they_
     assert refusals(route) == (own, early, late) and route.errors == (own,)
 
 
-def test_the_ledger_reasons_of_gifts_and_guilds_are_added_by_them_with_their_stored_strings() -> None:
-    import livecore.guilds.commands  # noqa: F401  (the guilds add their reasons as they are imported)
+def test_the_ledger_reasons_of_gifts_and_guilds_are_registered_by_them_with_their_stored_strings() -> None:
+    from livecore.gifts.commands import GIFT_COST
+    from livecore.guilds.commands import GUILD_CREATE_COST, GUILD_HELP_DONATION
 
-    assert Reason("gift_cost").name == "GIFT_COST"
-    assert Reason("guild_create_cost").name == "GUILD_CREATE_COST"
-    assert Reason("guild_help_donation").name == "GUILD_HELP_DONATION"
+    assert Reason("gift_cost") is GIFT_COST
+    assert Reason("guild_create_cost") is GUILD_CREATE_COST
+    assert Reason("guild_help_donation") is GUILD_HELP_DONATION
+    assert Reason.listed()[:2] == (Reason.GRANT, Reason.SERVER_CREDIT)  # the declared ones first
 
 
-def test_a_member_added_again_is_the_same_member_and_another_with_its_name_or_value_is_refused() -> None:
-    class Colour(enum.StrEnum):
-        RED = "red"
+def test_a_value_registered_again_is_the_same_value_and_one_never_registered_is_refused() -> None:
+    class Colour(Values):
+        RED = Value("red")
 
-    blue = add_member(Colour, "BLUE", "blue")
-    assert add_member(Colour, "BLUE", "blue") is blue is Colour("blue") is Colour["BLUE"]
-    assert list(Colour) == [Colour.RED, blue]
-    with pytest.raises(ValueError):
-        add_member(Colour, "AZURE", "blue")
-    with pytest.raises(ValueError):
-        add_member(Colour, "RED", "crimson")
+    blue = Colour.register("blue")
+    amber = Colour.register("amber")
+    assert Colour.register("blue") is blue is Colour("blue") and Colour.RED is Colour("red")
+    assert blue == "blue" and blue.value == "blue" and type(blue.value) is str
+    assert Colour.listed() == (Colour.RED, amber, blue)  # declared, then registered by value
+    with pytest.raises(ValueError, match="crimson"):
+        Colour("crimson")
+    with pytest.raises(ValueError, match="must be one of red, amber, blue"):
+        converter.structure("crimson", Colour)
+    assert converter.structure("amber", Colour) is amber
+
+
+def test_a_stored_or_sent_kind_reads_back_as_the_registered_value() -> None:
+    assert pickle.loads(pickle.dumps(CRATE)) is CRATE
+    assert copy.deepcopy(GrantKind.REWARD) is GrantKind.REWARD
+    assert orjson.dumps({"kind": CRATE}) == b'{"kind":"crate"}'
 
 
 def test_the_grant_routes_declare_the_same_refusals_when_gifts_are_imported_before_crates() -> None:

@@ -292,7 +292,9 @@ def test_founding_debits_the_cost_and_fires_created_then_member_joined(world: Wo
     assert (own.role, guild.name, guild.country, guild.member_count) == (Role.LEADER, "Wolves", "FR", 1)
     assert [m.external_player_id for m in own.read.members] == ["ada"]
     assert (world.balance("ada", "coins"), world.balance("ada", "potion")) == (50, 1)
-    debits = [e for e in world.store.tables_of(EconomyTables).entries if e.reason is Reason.GUILD_CREATE_COST]
+    debits = [
+        e for e in world.store.tables_of(EconomyTables).entries if e.reason is Reason("guild_create_cost")
+    ]
     assert [(e.resource_key, e.delta, e.source_ref_id) for e in debits] == [
         ("coins", -100, guild.id),
         ("potion", -1, guild.id),
@@ -870,7 +872,7 @@ def test_a_donation_debits_the_donor_and_grants_the_requester_and_the_donor_pend
     assert (done.request.donated, done.request.status, done.donation.amount) == (4, HelpStatus.OPEN, 4)
     assert world.balance("ada", "potion") == 0
     debit = world.store.tables_of(EconomyTables).entries[-1]
-    assert (debit.reason, debit.delta, debit.source_ref_id) == (Reason.GUILD_HELP_DONATION, -4, asked.id)
+    assert (debit.reason, debit.delta, debit.source_ref_id) == (Reason("guild_help_donation"), -4, asked.id)
     grant = world.store.tables_of(GrantTables).grants["gam_1", done.donation.grant_id]
     reward = world.store.tables_of(GrantTables).grants["gam_1", done.donation.reward_grant_id]
     assert (grant.external_player_id, grant.source_kind, grant.status, grant.entries) == (

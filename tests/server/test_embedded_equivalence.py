@@ -654,7 +654,7 @@ class Embedded:
                 self.rt,
                 self.servers[ARCADE],
                 who,
-                kind=GrantKind.CRATE,
+                kind=GrantKind("crate"),
                 entries=[CrateEntry(key, 1)],
                 expires_at=None,
                 source_kind="api",

@@ -410,7 +410,7 @@ def claim_everything(record: Record, who: str) -> None:
     me = record.world.player(who)
     pending = record.note(f"{who}'s pending grants", by_facts(me.grants.pending().grants))
     for grant in pending:
-        if grant.kind is not GrantKind.CRATE:
+        if grant.kind is not GrantKind("crate"):
             record.note(f"{who} claims a grant", me.grants.claim(grant.grant_id))
 
 
