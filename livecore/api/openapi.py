@@ -624,6 +624,7 @@ class _Schemas:
 
     def schema(self, tp: Any, mode: _Mode) -> dict[str, Any]:
         """The JSON Schema of a type expression; models become references."""
+        tp = _stands_for(tp)
         if tp is Any or tp is object:
             return {}
         if isinstance(tp, typing.NewType):
@@ -823,8 +824,21 @@ _BUILD_PARAMETERS: dict[str, Any] = {
 }
 
 
+def _stands_for(tp: Any) -> Any:
+    """What a type is documented as: a model whose records are registered by other areas
+    (``registered_records``: a grant entry of a registered kind) is the union of those records, so the
+    documents show each record with its own fields; any other type is itself (so is a model registered
+    nothing for)."""
+    registered = getattr(tp, "registered_records", None) if isinstance(tp, type) else None
+    records = tuple(registered()) if registered is not None else ()
+    if not records or tp in records:
+        return tp
+    return typing.Union[records]  # noqa: UP007 - built from a runtime tuple
+
+
 def _models_in(tp: Any) -> list[type]:
     """The attrs classes a type expression names directly (not those inside the classes)."""
+    tp = _stands_for(tp)
     if isinstance(tp, type) and attrs.has(tp) and typing.get_origin(tp) is None:
         return [tp]
     if isinstance(tp, typing.NewType):

@@ -22,6 +22,7 @@ kind's grant holds its own entries ``{type, key, amount}``, checked by the kind.
 
 from __future__ import annotations
 
+import builtins
 import enum
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -51,6 +52,12 @@ class KindEntry:
     key: str
     amount: int
     type: str
+
+    @classmethod
+    def registered_records(cls) -> tuple[builtins.type[KindEntry], ...]:  # ``type`` is the field here
+        """The entry classes the kinds registered (:func:`register_kind`), by their ``type``: what the
+        documents show for a registered kind's entry, rather than this base."""
+        return tuple(_ENTRIES[entry_type] for entry_type in sorted(_ENTRIES))
 
 
 GrantEntry = Entry | KindEntry

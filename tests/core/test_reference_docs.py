@@ -102,3 +102,13 @@ def test_a_deprecated_route_says_so() -> None:
     )
     section = reference.route_section(route, "conventions")
     assert "- Deprecated: Use the new probe. Removed after 2027-01-31. Use `/v2/ping` instead." in section
+
+
+def test_a_registered_kind_s_grant_entries_show_the_kind_s_own_record() -> None:
+    """A grant's entries are a reward's or a registered kind's: the webhooks reference shows the crates'
+    entry record with its own ``type``, not the base the grants declare."""
+    page = reference.regenerate(PAGES["webhooks"], "webhooks")
+    assert "| `entries` | array of [Entry](#entry) or [CrateEntry](#crateentry) | always |" in page
+    record = page[page.index("#### CrateEntry") :]
+    assert "| `type` | one of `crate` | always |" in record[: record.index("\n####")]
+    assert "KindEntry" not in page
