@@ -87,7 +87,8 @@ class Header:
 
 
 def _seconds(raw: object) -> float | None:
-    if not isinstance(raw, str):
+    """A number of seconds, written as a number or as a header writes it."""
+    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
         return None
     try:
         value = float(raw)
