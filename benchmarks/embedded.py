@@ -35,7 +35,7 @@ from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
 from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import SendRequest
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players.commands import first_contact
@@ -50,7 +50,13 @@ SETTINGS = GameSettings(
     sections={
         GIFTING_SETTINGS: GiftingSettings(enabled=True, daily_send_limit=100, claim_expiry_seconds=7 * 86_400)
     },
-    resources={"coins": Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=100)},
+    resources={
+        "coins": Resource(
+            "coins",
+            ResourceType.CURRENCY,
+            parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=100)},
+        )
+    },
 )
 REQUEST = SendRequest(type=ResourceType.CURRENCY, resource_key="coins", amount=1)
 

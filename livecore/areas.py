@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+import attrs
+
 from livecore.api.route import Route
 from livecore.api.system import SYSTEM
 from livecore.area import Area
@@ -99,6 +101,9 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
                 f"{section.within or 'game'}.{section.key}",
                 area,
             )
+            # A flat section's fields share the table they sit in: two areas may not both add one.
+            for field in attrs.fields(section.record) if section.flat else ():
+                claim("manifest field", f"{section.within}.{field.name}", area)
     _check_graph(areas)
     return areas
 

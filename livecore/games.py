@@ -34,14 +34,43 @@ class ResourceType(enum.StrEnum):
 
 
 @attrs.frozen
+class SettingsKey(Generic[T_co]):
+    """Names one area's settings within a game's (:meth:`GameSettings.of`), as ``store.tables_of`` names an
+    area's tables: an area declares its key in ``livecore/<area>/settings.py``, beside its records, and its
+    manifest section converts into what the key holds (:attr:`livecore.section.Section.holds`).
+
+    ``name`` is the section's key, under which the settings are stored as JSON; ``kind`` the type they are
+    read back into (a record, or ``dict[str, <record>]`` for a table of named entries); ``default`` their
+    value in a game whose manifest has no such section (shared: never mutate it). Keys are equal by name, so
+    settings copied or unpickled still find theirs."""
+
+    name: str
+    kind: Any = attrs.field(eq=False)
+    default: T_co = attrs.field(eq=False)
+
+
+def by_key(given: Mapping[SettingsKey[Any], Any]) -> dict[SettingsKey[Any], Any]:
+    """The areas' settings a game (or an event) holds, leaving out those at their default: a game that
+    declares a section as its default is the same game as one that leaves it out."""
+    return {key: value for key, value in given.items() if value != key.default}
+
+
+@attrs.frozen
 class Resource:
+    """A resource the game declares (``[games.<key>.resources.<key>]``), with the fields other areas add to
+    its table (a gift's ``giftable``), each area's as one part read with :meth:`of`."""
+
     key: str
     type: ResourceType
-    giftable: bool = False
-    max_per_gift: int | None = None
-    costs_sender: bool = False
+    #: The parts other areas hold in the resource, by their key; a part at its default is left out. Stored
+    #: flat, where this field stands (livecore_server.storage.records), as the manifest gives them.
+    parts: dict[SettingsKey[Any], Any] = attrs.field(factory=dict, converter=by_key, hash=False)
     # Items only: per-instance attributes every player's item starts with (overridable per player).
     parameters: dict[str, Any] = attrs.field(factory=dict)
+
+    def of(self, key: SettingsKey[T]) -> T:
+        """The part ``key`` names, or its default when the resource has none."""
+        return cast(T, self.parts.get(key, key.default))
 
 
 @attrs.frozen
@@ -76,28 +105,6 @@ class RankBand:
     first: int
     last: int
     rewards: tuple[Entry, ...]
-
-
-@attrs.frozen
-class SettingsKey(Generic[T_co]):
-    """Names one area's settings within a game's (:meth:`GameSettings.of`), as ``store.tables_of`` names an
-    area's tables: an area declares its key in ``livecore/<area>/settings.py``, beside its records, and its
-    manifest section converts into what the key holds (:attr:`livecore.section.Section.holds`).
-
-    ``name`` is the section's key, under which the settings are stored as JSON; ``kind`` the type they are
-    read back into (a record, or ``dict[str, <record>]`` for a table of named entries); ``default`` their
-    value in a game whose manifest has no such section (shared: never mutate it). Keys are equal by name, so
-    settings copied or unpickled still find theirs."""
-
-    name: str
-    kind: Any = attrs.field(eq=False)
-    default: T_co = attrs.field(eq=False)
-
-
-def by_key(given: Mapping[SettingsKey[Any], Any]) -> dict[SettingsKey[Any], Any]:
-    """The areas' settings a game (or an event) holds, leaving out those at their default: a game that
-    declares a section as its default is the same game as one that leaves it out."""
-    return {key: value for key, value in given.items() if value != key.default}
 
 
 @attrs.frozen

@@ -93,6 +93,7 @@ from livecore.players.platforms import PLATFORM
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission
 from livecore.section import (
+    FLAT,
     HOLDS,
     KEY_PATTERN,
     RESERVED_RESOURCE_KEYS,
@@ -440,10 +441,13 @@ class _Grammar:
                             self.check(args[1], entry, f"{where}.{key_}", problems, game)
                         else:
                             problems[f"{where}.{key_}"] = "must be a table"
-            rule = _by_record(self.fields, cls, field.name)
+            rule = _by_record(self.fields, cls, field.name) or self.fields.get(
+                (field.metadata.get(FLAT), field.name)
+            )
             if rule:
                 rule(value, where, problems)
-        for record in reversed(cls.__mro__):
+        flat = {field.metadata[FLAT] for field in attrs.fields(cls) if FLAT in field.metadata}
+        for record in (*reversed(cls.__mro__), *sorted(flat, key=lambda part: part.__qualname__)):
             for table_rule in self.tables.get(record, ()):
                 table_rule(raw, path, problems, game)
 
@@ -552,13 +556,20 @@ def _grammar(sections: tuple[Section, ...]) -> _Grammar:
 
 def _with_parts(section: Section, sections: tuple[Section, ...]) -> Any:
     """``section``'s record, its table (or each named entry's) extended with a field for each section
-    ``within`` it (an event's ``lobby``), which its record reads into its settings' parts
-    (:data:`livecore.section.HOLDS`)."""
-    parts = {
-        s.key: attrs.field(type=s.record, default=s.holds.default, metadata={HOLDS: s.holds})
-        for s in sections
-        if s.within == section.key and s.holds is not None
-    }
+    ``within`` it (an event's ``lobby``), or with each field of a flat one (a resource's ``giftable``),
+    which its record reads into its settings' parts (:func:`livecore.section.own_and_parts`)."""
+    parts: dict[str, Any] = {}
+    for s in sections:
+        if s.within != section.key or s.holds is None:
+            continue
+        if not s.flat:
+            parts[s.key] = attrs.field(type=s.record, default=s.holds.default, metadata={HOLDS: s.holds})
+            continue
+        hints = typing.get_type_hints(s.record)
+        for field in attrs.fields(s.record):
+            parts[field.name] = attrs.field(
+                type=hints[field.name], default=field.default, metadata={HOLDS: s.holds, FLAT: s.record}
+            )
     entry = _entry_record(section.record)
     if not parts:
         return section.record

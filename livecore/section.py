@@ -80,7 +80,8 @@ class Section:
       :class:`livecore.games.GameSettings`;
     - ``structure``: how the converter reads a type only its records hold (an event's ``datetime``);
     - ``rules``: its value rules; ``key_rule``: the rule for each key of a table of named entries;
-    - ``check``: its check of the table it lives in, with the whole game table (read-only).
+    - ``check``: its check of the table it lives in, with the whole game table (read-only);
+    - ``flat``: a section within another's whose fields sit in that table itself.
     """
 
     key: str
@@ -96,11 +97,34 @@ class Section:
     rules: Rules = attrs.field(factory=Rules)
     key_rule: Rule | None = None
     check: Check | None = None
+    #: For a section ``within`` another's: its fields sit directly in that table (a resource's
+    #: ``giftable``), not in a table of their own under ``key``; ``record`` is the part they are read into.
+    flat: bool = False
 
 
 #: The metadata key of the field a section ``within`` another's adds to that table's record: its
 #: :attr:`Section.holds`, the key of the part of the table's settings it becomes.
 HOLDS = "livecore.section.holds"
+#: Beside :data:`HOLDS`, on each field a :attr:`Section.flat` section adds: the part record it is a field of.
+FLAT = "livecore.section.flat"
+
+
+def own_and_parts(table: Any) -> tuple[dict[str, Any], dict[SettingsKey[Any], Any]]:
+    """A table's record (an event's, a resource's) as its own fields and the parts other areas add, by
+    their keys: a nested part is one field, a flat part's fields are gathered into its record."""
+    own: dict[str, Any] = {}
+    parts: dict[SettingsKey[Any], Any] = {}
+    flat: dict[SettingsKey[Any], tuple[type, dict[str, Any]]] = {}
+    for field in attrs.fields(type(table)):
+        value = getattr(table, field.name)
+        if FLAT in field.metadata:
+            flat.setdefault(field.metadata[HOLDS], (field.metadata[FLAT], {}))[1][field.name] = value
+        elif HOLDS in field.metadata:
+            parts[field.metadata[HOLDS]] = value
+        else:
+            own[field.name] = value
+    parts.update({key: record(**values) for key, (record, values) in flat.items()})
+    return own, parts
 
 
 # --- shared value rules --------------------------------------------------------------------------------

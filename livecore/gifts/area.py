@@ -14,7 +14,7 @@ from livecore.gifts import rules as gifts
 from livecore.gifts.commands import delivered, friend_row_cooldowns
 from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIFT_NOT_FOUND
 from livecore.gifts.hooks import GiftSpecs
-from livecore.gifts.manifest import GIFTING
+from livecore.gifts.manifest import GIFT_RESOURCE_FIELDS, GIFTING
 from livecore.gifts.memory import GiftTables, MemoryGifts
 from livecore.gifts.season import SEASON
 from livecore.gifts.settings import GiftingSettings
@@ -57,7 +57,7 @@ add_row_fields(friend_row_cooldowns)
 
 AREA = Area(
     name="gifts",
-    manifest=(GIFTING,),
+    manifest=(GIFTING, GIFT_RESOURCE_FIELDS),
     summary="Gifting between friends: the send refusal order, inbox, claims, expiry.",
     page="gifts",
     builds_on=("friends", "grants"),

@@ -33,7 +33,7 @@ from livecore.gifts.rules import (
     expiry,
     stats_window,
 )
-from livecore.gifts.settings import GIFTING_SETTINGS
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.grants.commands import issue_grant, settle_loaded
 from livecore.grants.rules import Grant, GrantKind, GrantTrigger
@@ -102,7 +102,7 @@ def send_reads(
         sender=sender,
         recipient=recipient,
         idempotency_key=request.idempotency_key,
-        cost_key=request.resource_key if res is not None and res.costs_sender else None,
+        cost_key=request.resource_key if res is not None and res.of(GIFT_RESOURCE).costs_sender else None,
         cooldown_since=since,
         day_start=day,
     )
@@ -130,7 +130,7 @@ def send(
     are_friends = sender.id != recipient.id and tx.friends.get_friendship(sender.id, recipient.id) is not None
     stats = tx.gifts.sender_stats(sender.id, recipient.id, *stats_window(settings, now))
     res_declared = game.settings.resources.get(request.resource_key)
-    costs = res_declared is not None and res_declared.costs_sender
+    costs = res_declared is not None and res_declared.of(GIFT_RESOURCE).costs_sender
     balance = tx.ledger.holding(sender.id, request.resource_key).amount if costs else 0
     res = check_send(game, request, are_friends=are_friends, stats=stats, balance=balance, now=now)
     if rt.checks.active:
@@ -152,10 +152,10 @@ def send(
         status=GiftStatus.PENDING,
         sent_at=now,
         expires_at=expiry(settings, now),
-        deducted_from_sender=res.costs_sender,
+        deducted_from_sender=costs,
         idempotency_key=request.idempotency_key,
     )
-    if res.costs_sender:
+    if costs:
         change(tx, rt, scope, game, sender, res, -gift.amount, GIFT_COST, source_ref_id=gift.id)
     tx.gifts.insert(gift)
     emit(tx, rt, scope, GiftSent.of(gift))

@@ -46,7 +46,7 @@ from livecore.gifts.errors import (
     GIFT_NOT_ALLOWED,
     GIFTING_DISABLED,
 )
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.grants.rules import GrantStatus
 from livecore.limits import Text
 from livecore.players.rules import PlayerCard
@@ -132,13 +132,15 @@ def expiry(settings: GiftingSettings, sent_at: datetime) -> datetime | None:
 
 def sendable(game: Game, res: Resource) -> bool:
     """On the allowlist, and not costing the sender where the platform holds no balances."""
-    if not res.giftable or res.key in SYSTEM_ITEMS:
+    fields = res.of(GIFT_RESOURCE)
+    if not fields.giftable or res.key in SYSTEM_ITEMS:
         return False
-    return not (res.costs_sender and not is_platform_managed(game))
+    return not (fields.costs_sender and not is_platform_managed(game))
 
 
 def max_amount(res: Resource) -> int:
-    return res.max_per_gift if res.max_per_gift is not None else MAX_AMOUNT
+    cap = res.of(GIFT_RESOURCE).max_per_gift
+    return cap if cap is not None else MAX_AMOUNT
 
 
 def check_enabled(game: Game) -> None:
@@ -149,9 +151,10 @@ def check_enabled(game: Game) -> None:
 def gift_resource(game: Game, kind: ResourceType, key: str) -> Resource:
     res = game.settings.resources.get(key)
     if res is None or res.type is not kind or not sendable(game, res):
+        fields = res.of(GIFT_RESOURCE) if res is not None and res.type is kind else GiftResource()
         why = (
             "costs the sender, which a studio-managed game cannot charge"
-            if res is not None and res.type is kind and res.giftable and res.costs_sender
+            if fields.giftable and fields.costs_sender
             else "is not giftable"
         )
         raise LivecoreError(
@@ -196,7 +199,7 @@ def check_send(
             f"You have sent {limit} gifts today (UTC), the game's daily limit.",
             {"dailySendLimit": limit, "resetsAt": format_ts(day_start(now) + timedelta(days=1))},
         )
-    if res.costs_sender and balance < request.amount:
+    if res.of(GIFT_RESOURCE).costs_sender and balance < request.amount:
         raise LivecoreError(
             GIFT_INSUFFICIENT_BALANCE,
             f"Not enough {res.key}: have {balance}, need {request.amount}.",

@@ -6,6 +6,7 @@ is claimed as the gift, not as a pending grant."""
 from __future__ import annotations
 
 from livecore.gifts.rules import GIFT_SOURCE_KIND
+from livecore.gifts.settings import GIFT_RESOURCE
 from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
 
 #: A session's chance to send a gift to a friend.
@@ -17,7 +18,7 @@ class _Gifts(Driver):
 
     def __init__(self, play: Play) -> None:
         self.play = play
-        self.giftable = [r for r in play.settings.resources.values() if r.giftable]
+        self.giftable = [r for r in play.settings.resources.values() if r.of(GIFT_RESOURCE).giftable]
         self.received: dict[int, list[str]] = {}  # member index -> gift ids sent to it, not yet claimed
 
     def claim(self, member: Member) -> None:
@@ -30,7 +31,7 @@ class _Gifts(Driver):
             return
         friend = play.member(rng.choice(list(member.friends)))
         resource = rng.choice(self.giftable)
-        amount = rng.randint(1, resource.max_per_gift or 10)
+        amount = rng.randint(1, resource.of(GIFT_RESOURCE).max_per_gift or 10)
         sent = play.act(
             "gifts.send",
             member.handle.gifts.send,

@@ -58,7 +58,6 @@ from livecore.games import Economy, Entry, Milestone, Order, RankBand
 from livecore.limits import character_problem
 from livecore.live_events.settings import EVENT_SETTINGS, AntiCheat, EventSettings
 from livecore.section import (
-    HOLDS,
     Problems,
     Rules,
     Section,
@@ -69,6 +68,7 @@ from livecore.section import (
     key,
     no_overlap,
     not_blank,
+    own_and_parts,
     positive,
     reward_lists,
     seconds,
@@ -109,9 +109,7 @@ class EventManifest:
     anti_cheat: tuple[AntiCheat, ...] = ()
 
     def to_settings(self, key: str) -> EventSettings:
-        fields = attrs.fields(type(self))
-        own = {f.name: getattr(self, f.name) for f in fields if HOLDS not in f.metadata}
-        parts = {f.metadata[HOLDS]: getattr(self, f.name) for f in fields if HOLDS in f.metadata}
+        own, parts = own_and_parts(self)
         return EventSettings(key=key, **own, parts=parts)
 
 

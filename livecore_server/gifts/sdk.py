@@ -9,7 +9,7 @@ from livecore.gifts import commands as cmd
 from livecore.gifts.commands import GiftsTx
 from livecore.gifts.reads import GiftClaimReads
 from livecore.gifts.rules import SendRequest, max_amount, sendable
-from livecore.gifts.settings import GIFTING_SETTINGS
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS
 from livecore.limits import ID
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
@@ -79,7 +79,10 @@ def catalog(call: Call[None, None], tx: GiftsTx) -> api.GiftCatalogResponse:
         sent_today=cmd.sent_today(tx, _me(call), call.rt.clock.now()),
         resources=[
             api.GiftCatalogResource(
-                type=res.type, key=res.key, max_amount=max_amount(res), costs_sender=res.costs_sender
+                type=res.type,
+                key=res.key,
+                max_amount=max_amount(res),
+                costs_sender=res.of(GIFT_RESOURCE).costs_sender,
             )
             for _, res in sorted(game.settings.resources.items())
             if settings.enabled and sendable(game, res)

@@ -15,6 +15,7 @@ from livecore.api.convert import make_converter
 from livecore.games import GameSettings, SettingsKey
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission, Scope
+from livecore.section import Section
 
 # Game settings are stored as JSON with attribute names; lenient so an older server reads newer rows.
 settings_converter = make_converter(camel_case=False, forbid_extra_keys=False)
@@ -31,17 +32,78 @@ def _area_keys() -> tuple[SettingsKey[Any], ...]:
 
 
 @functools.cache
-def _part_keys() -> dict[type, tuple[SettingsKey[Any], ...]]:
-    """The records holding parts other areas add (an event's settings: its lobby, its teams), each with the
-    keys of its registered parts: those of the sections ``within`` its section."""
+def _part_keys() -> dict[type, tuple[Section, ...]]:
+    """The records holding parts other areas add (an event's settings: its lobby, its teams; a resource:
+    its gift fields), each with its registered parts' sections: those ``within`` its section."""
     sections = core_areas.sections()
-    held: dict[type, tuple[SettingsKey[Any], ...]] = {}
+    own = typing.get_type_hints(GameSettings)
+    held: dict[type, tuple[Section, ...]] = {}
     for holder in sections:
-        parts = tuple(s.holds for s in sections if s.within == holder.key and s.holds is not None)
-        if parts and holder.holds is not None:
-            kind = holder.holds.kind
+        parts = tuple(s for s in sections if s.within == holder.key and s.holds is not None)
+        kind = holder.holds.kind if holder.holds is not None else own.get(holder.key)
+        if parts and kind is not None:
             held[typing.get_args(kind)[1] if typing.get_origin(kind) is dict else kind] = parts
     return held
+
+
+def _unstructure_parts(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """A record with parts as one JSON object: its own fields and, where it declares ``parts``, each part
+    under its key's name (a flat part's fields beside its own), every registered part's (at its default
+    when the record has none), as the record had them as fields."""
+    own: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
+        cls, settings_converter, parts=override(omit=True)
+    )
+    sections = _part_keys()[cls]
+    names = [field.name for field in attrs.fields(cls)]
+    before = set(names[: names.index("parts")])
+    registered = [section.holds for section in sections]
+
+    def unstructure(record: Any) -> dict[str, Any]:
+        fields = own(record)
+        stored = {name: value for name, value in fields.items() if name in before}
+        for section in sections:
+            assert section.holds is not None
+            value = settings_converter.unstructure(record.of(section.holds), section.holds.kind)
+            if section.flat:
+                stored.update(value)
+            else:
+                stored[section.holds.name] = value
+        for key in record.parts:
+            if key not in registered:
+                stored[key.name] = settings_converter.unstructure(record.of(key), key.kind)
+        stored.update((name, value) for name, value in fields.items() if name not in before)
+        return stored
+
+    return unstructure
+
+
+def _structure_parts(cls: type) -> Callable[[Mapping[str, Any], Any], Any]:
+    """A record with parts from its JSON: a part no registered area holds is left out; a flat part is read
+    from the record's own object."""
+    own: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
+        cls, settings_converter, _cattrs_forbid_extra_keys=False, parts=override(omit=True)
+    )
+    sections = _part_keys()[cls]
+
+    def structure(stored: Mapping[str, Any], _: Any) -> Any:
+        held = {
+            section.holds: settings_converter.structure(
+                stored if section.flat else stored[section.holds.name], section.holds.kind
+            )
+            for section in sections
+            if section.holds is not None and (section.flat or section.holds.name in stored)
+        }
+        return attrs.evolve(own(stored, cls), parts=held)
+
+    return structure
+
+
+settings_converter.register_unstructure_hook_factory(
+    lambda t: isinstance(t, type) and t in _part_keys(), _unstructure_parts
+)
+settings_converter.register_structure_hook_factory(
+    lambda t: isinstance(t, type) and t in _part_keys(), _structure_parts
+)
 
 
 _own_settings = make_dict_unstructure_fn(GameSettings, settings_converter, sections=override(omit=True))
@@ -73,49 +135,6 @@ def _structure_settings(stored: Mapping[str, Any], _: Any) -> GameSettings:
 
 settings_converter.register_unstructure_hook(GameSettings, _unstructure_settings)
 settings_converter.register_structure_hook(GameSettings, _structure_settings)
-
-
-def _unstructure_parts(cls: type) -> Callable[[Any], dict[str, Any]]:
-    """A record with parts as one JSON object: its own fields and each part under its key's name, every
-    registered part's (at its default when the record has none), as the record had them as fields."""
-    own: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
-        cls, settings_converter, parts=override(omit=True)
-    )
-    keys = _part_keys()[cls]
-
-    def unstructure(record: Any) -> dict[str, Any]:
-        stored = own(record)
-        for key in (*keys, *(key for key in record.parts if key not in keys)):
-            stored[key.name] = settings_converter.unstructure(record.of(key), key.kind)
-        return stored
-
-    return unstructure
-
-
-def _structure_parts(cls: type) -> Callable[[Mapping[str, Any], Any], Any]:
-    """A record with parts from its JSON: a part no registered area holds is left out."""
-    own: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
-        cls, settings_converter, _cattrs_forbid_extra_keys=False, parts=override(omit=True)
-    )
-    keys = _part_keys()[cls]
-
-    def structure(stored: Mapping[str, Any], _: Any) -> Any:
-        held = {
-            key: settings_converter.structure(stored[key.name], key.kind)
-            for key in keys
-            if key.name in stored
-        }
-        return attrs.evolve(own(stored, cls), parts=held)
-
-    return structure
-
-
-settings_converter.register_unstructure_hook_factory(
-    lambda t: isinstance(t, type) and t in _part_keys(), _unstructure_parts
-)
-settings_converter.register_structure_hook_factory(
-    lambda t: isinstance(t, type) and t in _part_keys(), _structure_parts
-)
 
 
 @attrs.frozen

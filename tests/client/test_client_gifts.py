@@ -26,7 +26,7 @@ from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts import commands as gift_commands
 from livecore.gifts.rules import Gift, GiftStatus, SendRequest
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.hashing import KeyedHasher
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
@@ -670,7 +670,11 @@ def test_payloads_built_from_the_gift_reach_the_studio_unchanged(
 def test_events_emitted_by_the_gift_commands_structure() -> None:
     # The very events the service emits (livecore.gifts.commands): send, then claim through the gift.
     store = MemoryStore()
-    coins = Resource(key="coins", type=ResourceType.CURRENCY, giftable=True, max_per_gift=50)
+    coins = Resource(
+        key="coins",
+        type=ResourceType.CURRENCY,
+        parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=50)},
+    )
     settings = GameSettings(
         sections={GIFTING_SETTINGS: GiftingSettings(enabled=True, claim_expiry_seconds=3600)},
         resources={"coins": coins},

@@ -26,7 +26,7 @@ from livecore.errors import LivecoreError
 from livecore.games import Economy, GameSettings, Resource, ResourceType
 from livecore.gifts import commands as cmd
 from livecore.gifts.rules import GiftStatus, SendRequest, day_start
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.grants.commands import expire_grants, settle
 from livecore.grants.rules import GrantStatus, GrantTrigger
 from livecore.hashing import KeyedHasher
@@ -50,8 +50,14 @@ SETTINGS = GameSettings(
         )
     },
     resources={
-        "coins": Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=5, costs_sender=True),
-        "gems": Resource("gems", ResourceType.CURRENCY, giftable=True, max_per_gift=3),
+        "coins": Resource(
+            "coins",
+            ResourceType.CURRENCY,
+            parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=5, costs_sender=True)},
+        ),
+        "gems": Resource(
+            "gems", ResourceType.CURRENCY, parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=3)}
+        ),
     },
 )
 # The same settings as a manifest, for stores configured by ``apply``.

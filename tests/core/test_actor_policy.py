@@ -27,7 +27,7 @@ from livecore.friends.settings import FRIENDS_SETTINGS, FriendsSettings
 from livecore.games import Entry, Resource, ResourceType, Studio
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.grants import commands as grants_cmd
 from livecore.grants.rules import GrantKind
 from livecore.hashing import KeyedHasher
@@ -49,7 +49,9 @@ from tests.core.test_gifts_rules import PLATFORM
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
-COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10)
+COINS = Resource(
+    "coins", ResourceType.CURRENCY, parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=10)}
+)
 POTION = Resource("potion", ResourceType.ITEM)
 # Two events with a window open at T0: ann plays ``trial`` in the world below, and may start ``sprint``.
 EVENTS = {

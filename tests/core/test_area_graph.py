@@ -168,11 +168,7 @@ def _definitions(path: Path) -> list[tuple[str, int]]:
 #: them needs fields an area adds to another's record under the same wire name. Held both ways: a
 #: name listed here that is gone fails too, so the list only shrinks.
 OWED_NAMES = {
-    "livecore/economy/manifest.py giftable",
-    "livecore/economy/manifest.py max_per_gift",
     "livecore/friends/api.py gift_cooldown_until",
-    "livecore/games.py giftable",
-    "livecore/games.py max_per_gift",
     "livecore/games.py gifting_ever_enabled",
     "livecore_server/grants/report.py crates",
 }

@@ -38,13 +38,19 @@ from livecore.gifts.rules import (
     max_amount,
     sendable,
 )
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 
 NOW = datetime(2026, 3, 2, 23, 30, tzinfo=UTC)
-COINS = Resource("coins", ResourceType.CURRENCY, giftable=True, max_per_gift=10, costs_sender=True)
-GEMS = Resource("gems", ResourceType.CURRENCY, giftable=True, max_per_gift=5)
-SWORD = Resource("sword", ResourceType.ITEM, giftable=True)
+COINS = Resource(
+    "coins",
+    ResourceType.CURRENCY,
+    parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=10, costs_sender=True)},
+)
+GEMS = Resource(
+    "gems", ResourceType.CURRENCY, parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=5)}
+)
+SWORD = Resource("sword", ResourceType.ITEM, parts={GIFT_RESOURCE: GiftResource(giftable=True)})
 SECRET = Resource("secret", ResourceType.CURRENCY)
 GIFTING = GiftingSettings(enabled=True, cooldown_seconds=3_600, daily_send_limit=2, claim_expiry_seconds=600)
 PLATFORM = Game(

@@ -25,7 +25,7 @@ from livecore.games import Game, GameSettings, Resource, ResourceType, Studio
 from livecore.gifts.commands import send
 from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import SendRequest
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
 from livecore.manifest import ManifestError
@@ -124,7 +124,13 @@ def test_the_settings_check_names_each_field(section: dict[str, object], problem
 def _world() -> tuple[MemoryStore, Runtime]:
     settings = GameSettings(
         sections={GIFTING_SETTINGS: GiftingSettings(enabled=True)},
-        resources={"gold": Resource("gold", ResourceType.CURRENCY, giftable=True, max_per_gift=100)},
+        resources={
+            "gold": Resource(
+                "gold",
+                ResourceType.CURRENCY,
+                parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=100)},
+            )
+        },
         areas={"quests": SECTION},
     )
     store = MemoryStore([AREA])

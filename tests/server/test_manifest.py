@@ -15,7 +15,7 @@ from livecore.crates.settings import CRATE_SETTINGS
 from livecore.economy.manifest import ResourceManifest
 from livecore.friends.settings import FRIENDS_SETTINGS, PRESENCE_SETTINGS, FriendsSettings, PresenceSettings
 from livecore.games import Economy, Entry, GameSettings, Milestone, Order, RankBand, Resource, ResourceType
-from livecore.gifts.settings import GIFTING_SETTINGS, GiftingSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings, HelpSettings
 from livecore.leaderboards.manifest import LeaderboardManifest
 from livecore.leaderboards.settings import (
@@ -105,9 +105,11 @@ def test_decisions_example_parses() -> None:
     )
     assert game.presence == PresenceSettings(ttl_seconds=90)
     assert game.friends == FriendsSettings(max_friends=500)
-    assert game.resources == {
-        "coins": ResourceManifest(
-            type=ResourceType.CURRENCY, giftable=True, max_per_gift=100, costs_sender=False
+    assert {key: r.to_resource(key) for key, r in game.resources.items()} == {
+        "coins": Resource(
+            "coins",
+            ResourceType.CURRENCY,
+            parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=100)},
         )
     }
     assert game.api_keys == {
@@ -140,7 +142,11 @@ def test_demo_manifest_parses() -> None:
     assert game.gifting == GiftingSettings(
         enabled=True, cooldown_seconds=86_400, daily_send_limit=10, claim_expiry_seconds=7 * 86_400
     )
-    assert {key: (r.type, r.giftable, r.max_per_gift) for key, r in game.resources.items()} == {
+    resources = game.settings().resources
+    assert {
+        key: (r.type, r.of(GIFT_RESOURCE).giftable, r.of(GIFT_RESOURCE).max_per_gift)
+        for key, r in resources.items()
+    } == {
         "coins": (ResourceType.CURRENCY, True, 100),
         "gems": (ResourceType.CURRENCY, True, 10),
         "xp": (ResourceType.CURRENCY, True, 50),
@@ -208,8 +214,7 @@ def test_defaults_apply() -> None:
     assert game.exchange_rates == {}
     assert manifest.exchange_rates == {}
     assert game.settings().resources["gold"] == Resource(key="gold", type=ResourceType.ITEM)
-    gold = game.resources["gold"]
-    assert (gold.giftable, gold.max_per_gift, gold.costs_sender) == (False, None, False)
+    assert game.settings().resources["gold"].of(GIFT_RESOURCE) == GiftResource(False, None, False)
 
 
 def test_partial_tables_keep_the_other_defaults() -> None:
@@ -218,7 +223,7 @@ def test_partial_tables_keep_the_other_defaults() -> None:
 
 
 def test_resource_manifest_defaults_agree_with_core_resource() -> None:
-    core = {f.name: f.default for f in attrs.fields(Resource) if f.name not in ("key", "type")}
+    core = {f.name: f.default for f in attrs.fields(Resource) if f.name not in ("key", "type", "parts")}
     mine = {f.name: f.default for f in attrs.fields(ResourceManifest) if f.name != "type"}
     assert mine == core
 
@@ -290,7 +295,9 @@ def test_settings_conversion() -> None:
         },
         resources={
             "coins": Resource(
-                key="coins", type=ResourceType.CURRENCY, giftable=True, max_per_gift=9, costs_sender=True
+                key="coins",
+                type=ResourceType.CURRENCY,
+                parts={GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=9, costs_sender=True)},
             ),
             "hat": Resource(key="hat", type=ResourceType.ITEM),
         },
