@@ -1,6 +1,7 @@
 """The grants' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): the
 grants issued, those still pending at the end and those that expired, by source kind; and, for the
-economy's section, the source kind of each grant a ledger entry pays out."""
+economy's section, the source kind of each grant a ledger entry pays out. The areas whose records are
+grants add their counts to the section (the crates' pending crates), before ``pending_by_source``."""
 
 from __future__ import annotations
 
@@ -25,22 +26,24 @@ def grants_of(at: Gathering) -> dict[str, Grant]:
     return at.memo("grants", read)
 
 
+def pending_at_end(grant: Grant, at: Gathering) -> bool:
+    """Still pending when the season ends: not claimed, and not expired by then."""
+    return grant.status is GrantStatus.PENDING and (grant.expires_at is None or grant.expires_at > at.end)
+
+
 def gather(at: Gathering) -> dict[str, Any]:
-    """Grants still pending at the end (not expired), by source kind and kind; and those that expired."""
+    """Grants still pending at the end (not expired), by source kind; and those that expired."""
     grants = grants_of(at)
     pending: dict[str, int] = {}
-    crates = 0
     expired: dict[str, int] = {}
     for grant in grants.values():
-        if grant.status is GrantStatus.PENDING and (grant.expires_at is None or grant.expires_at > at.end):
+        if pending_at_end(grant, at):
             pending[grant.source_kind] = pending.get(grant.source_kind, 0) + 1
-            crates += grant.kind == "crate"
         elif grant.status is GrantStatus.EXPIRED or grant.status is GrantStatus.PENDING:
             expired[grant.source_kind] = expired.get(grant.source_kind, 0) + 1
     return {
         "issued": len(grants),
         "pending_at_end": sum(pending.values()),
-        "pending_crates": crates,
         "pending_by_source": dict(sorted(pending.items())),
         "expired_by_source": dict(sorted(expired.items())),
     }
@@ -71,4 +74,5 @@ REPORT = ReportPart(
     compare=compare,
     labels={"api": "studio grants"},
     ledger_sources=ledger_sources,
+    parts_before="pending_by_source",
 )

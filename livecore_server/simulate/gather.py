@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from livecore_server.areas import BUILT_IN
-from livecore_server.simulate.section import Gathering, ReportPart, iso, number
+from livecore_server.simulate.section import Gathering, ReportPart, iso, number, with_fields
 from livecore_server.simulate.warnings import warnings_of
 
 if TYPE_CHECKING:
@@ -57,8 +57,12 @@ def gather(
         },
     }
     for part in found:
-        if part.key is not None and part.gather is not None:
+        if part.key is not None and part.gather is not None and part.within is None:
             report[part.key] = part.gather(at)
+    for part in found:
+        if part.within in report and part.gather is not None:
+            host = next(p for p in found if p.key == part.within)
+            report[part.within] = with_fields(report[part.within], part.gather(at), host.parts_before)
     report["refusals"] = dict(sorted(season.refusals.items()))
     report["warnings"] = warnings_of(report, at.settings, found)
     return report

@@ -105,7 +105,10 @@ class ReportPart:
       ``report``, ``charts`` (by section key) and the filters ``fmt``, ``pct`` and ``source`` (None: the
       section's data shown as its JSON); ``compare_page``: its section of a comparison's page (None: none);
     - ``labels``: what the report calls each source kind the area names;
-    - ``ledger_sources``: the source kind of each record of the area a ledger entry names as its source.
+    - ``ledger_sources``: the source kind of each record of the area a ledger entry names as its source;
+    - ``within``: the key of another part whose section ``gather``'s fields are added to (the crates'
+      count of pending crates, in the grants' section), instead of a section of its own; that part's
+      ``parts_before`` names the field of its section the added fields stand before (None: at its end).
     """
 
     key: str | None = None
@@ -120,6 +123,16 @@ class ReportPart:
     compare_page: str | None = None
     labels: Mapping[str, str] = attrs.field(factory=dict)
     ledger_sources: Callable[[Gathering], Mapping[str, str]] | None = None
+    within: str | None = None
+    parts_before: str | None = None
+
+
+def with_fields(section: Mapping[str, Any], added: Mapping[str, Any], before: str | None) -> dict[str, Any]:
+    """``section`` with the fields another part adds (:attr:`ReportPart.within`), before its field
+    ``before`` (None: at its end)."""
+    fields = list(section.items())
+    at = next((i for i, (name, _) in enumerate(fields) if name == before), len(fields))
+    return dict([*fields[:at], *added.items(), *fields[at:]])
 
 
 def labeller(parts: Iterable[ReportPart]) -> Label:

@@ -170,7 +170,6 @@ def _definitions(path: Path) -> list[tuple[str, int]]:
 OWED_NAMES = {
     "livecore/friends/api.py gift_cooldown_until",
     "livecore/games.py gifting_ever_enabled",
-    "livecore_server/grants/report.py crates",
 }
 
 
