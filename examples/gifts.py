@@ -25,6 +25,7 @@ import secrets
 from contextlib import ExitStack
 
 from livecore_client import GiftCooldownError, SdkClient
+from livecore_client.models import GIFT_ROW
 from livecore_server.embedded import demo_server
 
 
@@ -76,7 +77,8 @@ def run(base_url: str, client_key: str) -> None:
         except GiftCooldownError as exc:
             print(f"another gift to Bea now: {exc.code}")
             [row] = ada_sdk.friends.list(ada).friends
-            print("the friends list shows the same time:", row.gift_cooldown_until == exc.cooldown_until)
+            until = row.of(GIFT_ROW).gift_cooldown_until
+            print("the friends list shows the same time:", until == exc.cooldown_until)
         print("Ada sent today:", ada_sdk.gifts.catalog(ada).sent_today)
 
         [incoming] = bea_sdk.gifts.inbox(bea, pending=True)

@@ -45,11 +45,13 @@ from livecore.friends.api import (
 )
 from livecore.games import Order, ResourceType
 from livecore.gifts.api import (
+    GIFT_ROW,
     GiftCatalogResource,
     GiftCatalogResponse,
     GiftHistoryDirection,
     GiftListQuery,
     GiftResponse,
+    GiftRow,
     GiftView,
     SendGiftRequest,
     ServerGiftsQuery,
@@ -257,6 +259,7 @@ from ._stream import StreamEvent
 
 __all__ = [
     "ABSENT",
+    "GIFT_ROW",
     "Absent",
     "AcceptedResponse",
     "AckedBy",
@@ -345,6 +348,7 @@ __all__ = [
     "GiftHistoryDirection",
     "GiftListQuery",
     "GiftResponse",
+    "GiftRow",
     "GiftStatus",
     "GiftView",
     "GrantKind",

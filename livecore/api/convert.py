@@ -45,6 +45,7 @@ from cattrs.cols import (
 from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from livecore.api.parts import PARTS, holds_parts, parts_of
 from livecore.clock import format_ts, parse_ts
 from livecore.enums import Values
 from livecore.errors import LivecoreError, invalid_request
@@ -296,28 +297,53 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
 
     def structure_factory(cls: type[Any]) -> Any:
         hints = typing.get_type_hints(cls)
+        added = holds_parts(cls)
         overrides: dict[str, Any] = {}
         for f in attrs.fields(cls):
             rule = rule_of(f)
             plain = form and isinstance(rule, Text) and rule.plain
             hook = _plain(conv.get_structure_hook(hints[f.name])) if plain else None
-            overrides[f.name] = override(rename=rename(f.name), struct_hook=hook)
-        return make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=forbid_extra_keys, **overrides)
+            skip = added and f.name == PARTS
+            overrides[f.name] = override(rename=rename(f.name), struct_hook=hook, omit=skip)
+        base = make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=forbid_extra_keys, **overrides)
+        if not added:
+            return base
+
+        def structure(value: Any, type_: Any) -> Any:
+            """The record's own fields, then each part added to it from its fields beside them."""
+            if not isinstance(value, dict):
+                return base(value, type_)
+            named = {key: [rename(f.name) for f in attrs.fields(key.kind)] for key in parts_of(cls)}
+            taken = {name for names in named.values() for name in names}
+            own = base({name: v for name, v in value.items() if name not in taken}, type_)
+            parts = {
+                key: conv.structure({name: value[name] for name in names if name in value}, key.kind)
+                for key, names in named.items()
+            }
+            return attrs.evolve(own, parts=parts)
+
+        return structure
 
     def unstructure_factory(cls: type[Any]) -> Any:
         fields = attrs.fields(cls)
         hints = typing.get_type_hints(cls)
+        added = holds_parts(cls)
         # A field left out when None whose default is None is left out by the generated function itself
         # (omit_if_default): no second pass over every answer's dict, which showed on every list row.
         inline = {f.name for f in fields if f.metadata.get("omit_if_none") and f.default is None}
         overrides: dict[str, Any] = {
-            f.name: override(rename=rename(f.name), omit_if_default=f.name in inline) for f in fields
+            f.name: override(
+                rename=rename(f.name), omit_if_default=f.name in inline, omit=added and f.name == PARTS
+            )
+            for f in fields
         }
         base = make_dict_unstructure_fn(cls, conv, **overrides)
         omit = {rename(f.name) for f in fields if f.metadata.get("omit_if_none") and f.name not in inline}
         absent = {f.name: rename(f.name) for f in fields if takes_absent(hints[f.name])}
-        if not omit and not absent:
+        if not omit and not absent and not added:
             return base
+        names = [f.name for f in fields]
+        before = {rename(name) for name in names[: names.index(PARTS)]} if added else set()
 
         def unstructure(value: Any) -> dict[str, Any]:
             out: dict[str, Any] = base(value)
@@ -327,6 +353,14 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
             for attr, key in absent.items():
                 if getattr(value, attr) is ABSENT:
                     del out[key]
+            if added:
+                # The parts' fields stand where the record declares its parts.
+                parts = [conv.unstructure(value.of(key), key.kind) for key in parts_of(cls)]
+                out = {
+                    **{name: v for name, v in out.items() if name in before},
+                    **{name: v for part in parts for name, v in part.items()},
+                    **{name: v for name, v in out.items() if name not in before},
+                }
             return out
 
         return unstructure

@@ -39,6 +39,7 @@ from typing import Any, Literal
 import attrs
 
 from livecore.api.convert import ABSENT, Absent, camel
+from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
 from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
@@ -568,9 +569,8 @@ class _Schemas:
             modes = self._uses.setdefault(cls, set())
             if mode not in modes:
                 modes.add(mode)
-                hints = typing.get_type_hints(cls)
-                for field in attrs.fields(cls):
-                    self.collect(hints[field.name], mode)
+                for _, hint in wire_fields(cls):
+                    self.collect(hint, mode)
 
     def ref_name(self, cls: type, mode: _Mode) -> str:
         modes = self._uses.get(cls)
@@ -692,13 +692,11 @@ class _Schemas:
         return _nullable(inner) if _NONE_TYPE in args else inner
 
     def _object(self, cls: type, mode: _Mode) -> dict[str, Any]:
-        hints = typing.get_type_hints(cls)
         properties: dict[str, Any] = {}
         required: list[str] = []
-        for field in attrs.fields(cls):
+        for field, type_ in wire_fields(cls):
             name = camel(field.name)
             omitted_when_none = bool(field.metadata.get("omit_if_none"))
-            type_ = hints[field.name]
             if omitted_when_none and mode == "output":
                 type_ = _strip_none(type_)  # never null on the wire: left out instead
             prop = self.schema(type_, mode)

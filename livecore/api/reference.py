@@ -55,6 +55,7 @@ from livecore.api.openapi import (
     _strip_none,
     rule_text,
 )
+from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route
 from livecore.area import Area
 from livecore.errors import Code
@@ -210,9 +211,8 @@ class _Context:
         out: list[_Model] = []
 
         def walk(current: _Model) -> None:
-            hints = typing.get_type_hints(current.cls)
-            for field in attrs.fields(current.cls):
-                for cls in _models_in(hints[field.name]):
+            for _, hint in wire_fields(current.cls):
+                for cls in _models_in(hint):
                     found = self._model(cls, current.mode)
                     if found not in out and found != model:
                         out.append(found)
@@ -271,14 +271,13 @@ class _Context:
         return {"integer": "integer", "number": "number", "boolean": "boolean"}.get(kind, kind)
 
     def field_table(self, model: _Model, page: str) -> str:
-        hints = typing.get_type_hints(model.cls)
         if model.mode == "input":
             rows = ["| Field | Type | Required | Default |", "|---|---|---|---|"]
         else:
             rows = ["| Field | Type | Present |", "|---|---|---|"]
-        for field in attrs.fields(model.cls):
+        for field, wire_hint in wire_fields(model.cls):
             omitted = bool(field.metadata.get("omit_if_none"))
-            hint = _strip_none(hints[field.name]) if omitted and model.mode == "output" else hints[field.name]
+            hint = _strip_none(wire_hint) if omitted and model.mode == "output" else wire_hint
             type_text = self.type_text(self.schemas.schema(hint, model.mode), page)
             if description := field.metadata.get("description"):
                 type_text += f"; {description}"

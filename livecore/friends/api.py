@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
+from livecore.api.parts import PartKey, without_defaults
 from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
 from livecore.api.views import Counterparty, Direction, IdentityView
 from livecore.errors import METHOD_NOT_ALLOWED
@@ -28,6 +29,8 @@ from livecore.idempotency import KEY
 from livecore.limits import ID, limited
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.presence import STATUS
+
+T = TypeVar("T")
 
 _PROGRESSION = limited(ID, count=PROGRESSION_KEYS)
 
@@ -63,14 +66,20 @@ class FriendRow:
     online: bool
     last_active_at: datetime | None
     status: str | None
-    gift_cooldown_until: datetime | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    #: The fields the areas building on friends add to the row (the gifts' cooldown), flat on the wire
+    #: where this field stands (:mod:`livecore.api.parts`); read with :meth:`of`.
+    parts: dict[PartKey[Any], Any] = attrs.field(factory=dict, converter=without_defaults, hash=False)
     progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+    def of(self, key: PartKey[T]) -> T:
+        """The part ``key`` names, or its default when the row has none."""
+        return cast(T, self.parts.get(key, key.default))
 
 
 @attrs.frozen
 class SuggestionRow:
     """A suggestion row (docs/reference/friends-and-presence.md): the friend row without ``friendsSince`` and
-    ``giftCooldownUntil``."""
+    the fields other areas add to it."""
 
     external_player_id: str
     display_identity: IdentityView

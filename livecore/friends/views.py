@@ -3,8 +3,8 @@ simulation answer the same rows. Presence comes from the caller (``presence_of``
 board holds heartbeats newer than the stored row, an embedded store has only the row
 (:func:`stored_presence`).
 
-An area that builds on friends fills fields of the friend rows it owns (the gifts' cooldown) with
-:func:`add_row_fields`, so friends name no such area."""
+An area that builds on friends adds fields of its own to the friend rows (the gifts' cooldown) and fills
+them with :func:`add_row_fields`, so friends name no such area."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from livecore.api.parts import PartKey, add_part
 from livecore.api.views import Counterparty, Direction, display_view
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.friends import api
@@ -32,24 +33,26 @@ class ViewsTx(FriendsTx, HasGames, HasLedger, Protocol):
     """The ports these views read (and the fields added to a friend row, :func:`add_row_fields`)."""
 
 
-#: What an area adds to the friend rows a player reads, ``(tx, game, player, now) -> {friend's id: fields}``
-#: (each a field of :class:`livecore.friends.api.FriendRow`, by its attribute name), in one read for them
-#: all; a friend it has nothing for is left out.
-RowFields = Callable[[Any, Game, Player, datetime], Mapping[str, Mapping[str, Any]]]
-_ROW_FIELDS: list[RowFields] = []
+#: What an area adds to the friend rows a player reads, ``(tx, game, player, now) -> {friend's id: part}``
+#: (the record of its :class:`livecore.api.parts.PartKey`), in one read for them all; a friend it has
+#: nothing for is left out.
+RowFields = Callable[[Any, Game, Player, datetime], Mapping[str, Any]]
+_ROW_FIELDS: list[tuple[PartKey[Any], RowFields]] = []
 
 
-def add_row_fields(fields: RowFields) -> RowFields:
-    """Adds ``fields`` to what fills the friend rows, after those added before it."""
-    _ROW_FIELDS.append(fields)
+def add_row_fields(key: PartKey[Any], fields: RowFields) -> RowFields:
+    """Adds ``key``'s part to the friend rows (:func:`livecore.api.parts.add_part`: its fields on the wire,
+    after those added before it), filled by ``fields``."""
+    add_part(api.FriendRow, key)
+    _ROW_FIELDS.append((key, fields))
     return fields
 
 
-def _row_fields(tx: ViewsTx, game: Game, player: Player, now: datetime) -> dict[str, dict[str, Any]]:
-    merged: dict[str, dict[str, Any]] = {}
-    for fields in _ROW_FIELDS:
-        for friend_id, values in fields(tx, game, player, now).items():
-            merged.setdefault(friend_id, {}).update(values)
+def _row_fields(tx: ViewsTx, game: Game, player: Player, now: datetime) -> dict[str, dict[PartKey[Any], Any]]:
+    merged: dict[str, dict[PartKey[Any], Any]] = {}
+    for key, fields in _ROW_FIELDS:
+        for friend_id, part in fields(tx, game, player, now).items():
+            merged.setdefault(friend_id, {})[key] = part
     return merged
 
 
@@ -78,11 +81,11 @@ def friend_row(
     since: datetime,
     now: datetime,
     prog: dict[str, dict[str, int]] | None,
-    added: Mapping[str, Mapping[str, Any]],
+    added: Mapping[str, Mapping[PartKey[Any], Any]],
     presence_of: PresenceOf,
 ) -> api.FriendRow:
     """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``added`` (friend id ->
-    fields) are the fields the areas building on friends fill for the viewer (:func:`add_row_fields`)."""
+    parts) are the parts the areas building on friends fill for the viewer (:func:`add_row_fields`)."""
     presence = presence_of(card)
     return api.FriendRow(
         external_player_id=card.external_id,
@@ -91,8 +94,8 @@ def friend_row(
         online=presence.online(now, game.settings.of(PRESENCE_SETTINGS).ttl_seconds),
         last_active_at=presence.last_active_at,
         status=presence.status,
+        parts=dict(added.get(card.id, {})),
         progression=prog.get(card.id) if prog is not None else None,
-        **added.get(card.id, {}),
     )
 
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
+from livecore.api.parts import PartKey
 from livecore.api.route import (
     PLAYER_PATH,
     PLAYER_READ_ERRORS,
@@ -102,6 +103,18 @@ class GiftView:
             expires_at=gift.expires_at,
             grant_status=grant_status,
         )
+
+
+@attrs.frozen
+class GiftRow:
+    """The gifts' fields of a friend row (:class:`livecore.friends.api.FriendRow`, read with
+    ``row.of(GIFT_ROW)``): while the viewer may not gift that friend yet, when it may again
+    (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
+
+    gift_cooldown_until: datetime | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+
+GIFT_ROW: PartKey[GiftRow] = PartKey("gift", GiftRow, GiftRow())
 
 
 @attrs.frozen

@@ -53,7 +53,7 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 # its friend may be gifted again.
 register_delivery(gifts.GIFT_SOURCE_KIND, delivered)
 add_refusals((SDK_CLAIM_GRANT,), (GIFT_ALREADY_CLAIMED, GIFT_EXPIRED))
-add_row_fields(friend_row_cooldowns)
+add_row_fields(api.GIFT_ROW, friend_row_cooldowns)
 
 AREA = Area(
     name="gifts",

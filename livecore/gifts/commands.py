@@ -15,6 +15,7 @@ from livecore.economy.commands import change
 from livecore.economy.rules import Reason
 from livecore.errors import LivecoreError
 from livecore.games import Entry, Game
+from livecore.gifts import api
 from livecore.gifts.errors import GIFT_NOT_FOUND
 from livecore.gifts.reads import GiftSendReads
 from livecore.gifts.rules import (
@@ -203,9 +204,7 @@ def cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[st
     return {pid: until for pid, t in last.items() if (until := cooldown_until(t, settings, now)) is not None}
 
 
-def friend_row_cooldowns(
-    tx: GiftsTx, game: Game, sender: Player, now: datetime
-) -> dict[str, dict[str, datetime]]:
-    """The friend rows' ``giftCooldownUntil``: the sender's cooldowns, as fields of the rows of the friends
-    still on one (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
-    return {pid: {"gift_cooldown_until": until} for pid, until in cooldowns(tx, game, sender, now).items()}
+def friend_row_cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[str, api.GiftRow]:
+    """The friend rows' ``giftCooldownUntil``: the sender's cooldowns, as the gifts' part of the rows of the
+    friends still on one (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows)."""
+    return {pid: api.GiftRow(until) for pid, until in cooldowns(tx, game, sender, now).items()}

@@ -47,6 +47,7 @@ from livecore_client import (
     ServerClient,
 )
 from livecore_client.models import (
+    GIFT_ROW,
     BlockRow,
     Counterparty,
     Direction,
@@ -307,13 +308,13 @@ def test_friends(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:
     route = respx_mock.get(f"{SDK}/p1/friends").mock(return_value=ok({"friends": [FRIEND, cooling]}))
     first, second = sdk.friends.list("p1", progression=["coins"]).friends
     assert_read(route, {"progression": "coins"})
-    assert (first.online, first.status, first.gift_cooldown_until, first.progression) == (
+    assert (first.online, first.status, first.of(GIFT_ROW).gift_cooldown_until, first.progression) == (
         True,
         "in a race",
         None,
         None,
     )
-    assert (second.gift_cooldown_until, second.progression) == (WHEN, {"coins": 0})
+    assert (second.of(GIFT_ROW).gift_cooldown_until, second.progression) == (WHEN, {"coins": 0})
 
 
 def test_remove_friend(sdk: SdkClient, respx_mock: respx.MockRouter) -> None:

@@ -45,6 +45,7 @@ from livecore_client import (
     ServerClient,
 )
 from livecore_client.models import (
+    GIFT_ROW,
     Direction,
     GiftCatalogResource,
     GiftHistoryDirection,
@@ -307,7 +308,7 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     # The friends list shows the per-friend cooldown
     # (docs/reference/friends-and-presence.md#gift-cooldown-on-friend-rows).
     [row] = ada.sdk.friends.list(ada.id).friends
-    assert row.gift_cooldown_until == gift.sent_at + timedelta(days=1)
+    assert row.of(GIFT_ROW).gift_cooldown_until == gift.sent_at + timedelta(days=1)
 
     # Both lists, with and without the pending filter.
     [received] = bea.sdk.gifts.inbox(bea.id)
@@ -391,7 +392,7 @@ def test_send_list_claim_round_trip(join: Callable[..., Member], server: ServerC
     assert coins(ada, cid, 1).player.external_player_id == cid.id
     server.system.advance_clock(86400)
     [bea_row] = [r for r in ada.sdk.friends.list(ada.id).friends if r.external_player_id == bea.id]
-    assert bea_row.gift_cooldown_until is None
+    assert bea_row.of(GIFT_ROW).gift_cooldown_until is None
     by_code = ada.sdk.gifts.send(
         ada.id,
         type="currency",

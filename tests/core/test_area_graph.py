@@ -168,7 +168,6 @@ def _definitions(path: Path) -> list[tuple[str, int]]:
 #: them needs fields an area adds to another's record under the same wire name. Held both ways: a
 #: name listed here that is gone fails too, so the list only shrinks.
 OWED_NAMES = {
-    "livecore/friends/api.py gift_cooldown_until",
     "livecore/games.py gifting_ever_enabled",
 }
 
