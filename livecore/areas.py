@@ -19,6 +19,7 @@ from livecore.crates.area import AREA as CRATES
 from livecore.economy.area import AREA as ECONOMY
 from livecore.errors import Code
 from livecore.friends.area import AREA as FRIENDS
+from livecore.games import GameSettings
 from livecore.gifts.area import AREA as GIFTS
 from livecore.grants.area import AREA as GRANTS
 from livecore.guilds.area import AREA as GUILDS
@@ -203,3 +204,23 @@ def error_codes(areas: Sequence[Area] = BUILT_IN) -> tuple[Code, ...]:
 def sections(areas: Sequence[Area] = BUILT_IN) -> tuple[Section, ...]:
     """The manifest sections the areas bring, in the areas' order (:mod:`livecore.manifest`)."""
     return tuple(section for area in areas for section in area.manifest)
+
+
+def remembered(areas: Sequence[Area] = BUILT_IN) -> tuple[str, ...]:
+    """The keys of the game's sections whose ``enabled`` a game remembers once on
+    (:attr:`livecore.section.Section.remembered`), each stored in the games table's
+    ``<key>_ever_enabled`` column."""
+    return tuple(section.key for section in sections(areas) if section.remembered and section.within is None)
+
+
+def remembered_on(settings: GameSettings, areas: Sequence[Area] = BUILT_IN) -> frozenset[str]:
+    """The keys of the remembered sections ``settings`` turn on: what a game's ``ever_enabled`` gains when
+    they are applied."""
+    return frozenset(
+        section.key
+        for section in sections(areas)
+        if section.remembered
+        and section.within is None
+        and section.holds is not None
+        and settings.of(section.holds).enabled
+    )

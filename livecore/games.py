@@ -145,5 +145,6 @@ class Game:
     name: str
     settings: GameSettings = GameSettings()
     identity_pool: IdentityPool = DEFAULT_POOL
-    # Set once any applied manifest enabled gifting: the server gift history answers from then on.
-    gifting_ever_enabled: bool = False
+    #: The keys of the sections an applied manifest ever enabled, of those an area remembers
+    #: (:attr:`livecore.section.Section.remembered`): what outlives the switch reads them (a gift history).
+    ever_enabled: frozenset[str] = frozenset()

@@ -81,7 +81,8 @@ class Section:
     - ``structure``: how the converter reads a type only its records hold (an event's ``datetime``);
     - ``rules``: its value rules; ``key_rule``: the rule for each key of a table of named entries;
     - ``check``: its check of the table it lives in, with the whole game table (read-only);
-    - ``flat``: a section within another's whose fields sit in that table itself.
+    - ``flat``: a section within another's whose fields sit in that table itself;
+    - ``remembered``: a game's section whose ``enabled`` the game remembers once it was on.
     """
 
     key: str
@@ -100,6 +101,10 @@ class Section:
     #: For a section ``within`` another's: its fields sit directly in that table (a resource's
     #: ``giftable``), not in a table of their own under ``key``; ``record`` is the part they are read into.
     flat: bool = False
+    #: For a game's section with an ``enabled`` switch (gifting): once an applied manifest turned it on,
+    #: the game keeps its key in :attr:`livecore.games.Game.ever_enabled`, stored in the games table's
+    #: ``<key>_ever_enabled`` column (the area's migration adds it).
+    remembered: bool = False
 
 
 #: The metadata key of the field a section ``within`` another's adds to that table's record: its

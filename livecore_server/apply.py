@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from livecore.areas import remembered_on
 from livecore.clock import to_millis
 from livecore.commands import Runtime
 from livecore.ids import Prefix, new_id, new_secret
@@ -53,12 +54,13 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
     _record_areas(tx, manifest, now)
     games: dict[str, Any] = {}
     for game_key, game in manifest.games.items():
-        settings = orjson.dumps(settings_converter.unstructure(game.settings())).decode()
+        settings = game.settings()
+        stored = orjson.dumps(settings_converter.unstructure(settings)).decode()
         game_id = tx.manifest.game_id(studio_id, game_key)
         if game_id is None:
             game_id = new_id(Prefix.GAME, rt.clock.now(), rt.rng)
-            tx.manifest.insert_game(game_id, studio_id, game_key, game.name, settings, now)
-        tx.manifest.update_game(game_id, game.name, settings, now, gifting_enabled=game.gifting.enabled)
+            tx.manifest.insert_game(game_id, studio_id, game_key, game.name, stored, now)
+        tx.manifest.update_game(game_id, game.name, stored, now, enabled=remembered_on(settings))
         games[game_key] = {
             "id": game_id,
             "apiKeys": {name: _api_key(tx, rt, game_id, name, k) for name, k in game.api_keys.items()},

@@ -26,6 +26,8 @@ GIFTING = Section(
     record=GiftingSettings,
     default=GiftingSettings,
     holds=GIFTING_SETTINGS,
+    # The server's gift history answers once gifting was ever on (docs/reference/gifts.md#lists).
+    remembered=True,
     rules=Rules(
         fields={
             (GiftingSettings, "cooldown_seconds"): at_least(0),

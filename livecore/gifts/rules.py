@@ -258,7 +258,7 @@ def claimed(gift: Gift, now: datetime) -> Gift:
 def history_visible(game: Game) -> bool:
     """The server gift history answers once the game has ever enabled gifting
     (docs/reference/gifts.md#lists)."""
-    return game.settings.of(GIFTING_SETTINGS).enabled or game.gifting_ever_enabled
+    return game.settings.of(GIFTING_SETTINGS).enabled or GIFTING_SETTINGS.name in game.ever_enabled
 
 
 def check_history_visible(game: Game) -> None:

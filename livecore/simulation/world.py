@@ -96,13 +96,14 @@ class BaseSimulation:
         studio = Studio(id=new_id(Prefix.STUDIO, start, self.rt.rng), key=manifest.studio)
         self.games: dict[str, Game] = {}
         for key, declared in manifest.games.items():
+            settings = declared.settings()
             made = Game(
                 id=new_id(Prefix.GAME, start, self.rt.rng),
                 studio_id=studio.id,
                 key=key,
                 name=declared.name,
-                settings=declared.settings(),
-                gifting_ever_enabled=declared.gifting.enabled,
+                settings=settings,
+                ever_enabled=core_areas.remembered_on(settings),
             )
             self.store.add_game(studio, made)
             self.games[key] = made

@@ -41,9 +41,9 @@ from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
+from livecore.areas import remembered, remembered_on
 from livecore.commands.reads import Reads
 from livecore.games import Game
-from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.postgres_groups import QueueGroups
 from livecore_server.storage.postgres_lookups import Lookups
@@ -621,18 +621,21 @@ class PostgresStore:
 
     def put_game(self, game: Game, studio_id: str | None = None) -> None:
         """Create or replace a game row (the manifest's ``apply`` comes later; tests use this). Like
-        ``apply``, once gifting was enabled the game keeps ``gifting_ever_enabled``."""
+        ``apply``, once a remembered section was enabled the game keeps it in ``ever_enabled``."""
         settings = orjson.dumps(settings_converter.unstructure(game.settings)).decode()
         now = time.time_ns() // 10**6
-        ever = game.gifting_ever_enabled or game.settings.of(GIFTING_SETTINGS).enabled
+        flags = [f"{key}_ever_enabled" for key in remembered()]
+        ever = [key in game.ever_enabled | remembered_on(game.settings) for key in remembered()]
         with self.transaction() as tx:
             tx.conn.execute(
-                "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at,"
-                " gifting_ever_enabled) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-                " ON CONFLICT (id) DO UPDATE SET name = excluded.name, settings = excluded.settings,"
-                " updated_at = excluded.updated_at,"
-                " gifting_ever_enabled = games.gifting_ever_enabled OR excluded.gifting_ever_enabled",
-                (game.id, studio_id or game.studio_id, game.key, game.name, settings, now, now, ever),
+                "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at"
+                + "".join(f", {flag}" for flag in flags)
+                + ") VALUES (%s, %s, %s, %s, %s, %s, %s"
+                + ", %s" * len(flags)
+                + ") ON CONFLICT (id) DO UPDATE SET name = excluded.name, settings = excluded.settings,"
+                " updated_at = excluded.updated_at"
+                + "".join(f", {flag} = games.{flag} OR excluded.{flag}" for flag in flags),
+                (game.id, studio_id or game.studio_id, game.key, game.name, settings, now, now, *ever),
             )
         self.games.pop(game.id, None)
 

@@ -162,16 +162,6 @@ def _definitions(path: Path) -> list[tuple[str, int]]:
     return found
 
 
-#: Names still owed, by file: manifest and wire fields that other areas declare for gifts (a resource's
-#: ``giftable`` and ``max_per_gift``, a friend row's ``gift_cooldown_until``, the games table's
-#: ``gifting_ever_enabled`` column), and the grants' report's count of crates waiting to be opened. Moving
-#: them needs fields an area adds to another's record under the same wire name. Held both ways: a
-#: name listed here that is gone fails too, so the list only shrinks.
-OWED_NAMES = {
-    "livecore/games.py gifting_ever_enabled",
-}
-
-
 def _named_outside(word: str) -> list[str]:
     """``path:line name`` of each definition naming ``word`` outside its area's packages and the facades."""
     package = NAMED[word][0]
@@ -185,22 +175,11 @@ def _named_outside(word: str) -> list[str]:
     return outside
 
 
-def _unplaced(found: str) -> str:
-    where, name = found.split(" ")
-    return f"{where.rpartition(':')[0]} {name}"
-
-
-def test_the_names_still_owed_are_still_there() -> None:
-    found = {_unplaced(name) for word in NAMED for name in _named_outside(word)}
-    gone = sorted(OWED_NAMES - found)
-    assert not gone, "no longer defined, strike off OWED_NAMES:\n" + "\n".join(gone)
-
-
 @pytest.mark.parametrize("word", list(NAMED))
 def test_an_area_s_names_are_defined_in_its_own_packages(word: str) -> None:
     most = NAMED[word][1]
     package = NAMED[word][0]
-    outside = [f"  {found}" for found in _named_outside(word) if _unplaced(found) not in OWED_NAMES]
+    outside = [f"  {found}" for found in _named_outside(word)]
     if len(outside) > most:
         listed = "\n".join(outside)
         pytest.fail(

@@ -260,5 +260,5 @@ def test_history_answers_once_gifting_was_ever_enabled() -> None:
         ),
     )
     assert code(check_history_visible, never) is GIFTING_DISABLED
-    assert code(check_history_visible, attrs.evolve(never, gifting_ever_enabled=True)) is None
+    assert code(check_history_visible, attrs.evolve(never, ever_enabled=frozenset({"gifting"}))) is None
     assert code(check_history_visible, PLATFORM) is None

@@ -40,7 +40,7 @@ def test_settings_the_previous_version_stored_load_from_the_database(db_url: str
         result = apply_manifest(services.store, services.keys, services.runtime, demo_manifest())
         game_id = result["games"]["space-race"]["id"]
         services.store.run(
-            lambda tx: tx.manifest.update_game(game_id, "Space Race", STORED, 0, gifting_enabled=True)
+            lambda tx: tx.manifest.update_game(game_id, "Space Race", STORED, 0, enabled={"gifting"})
         )
     finally:
         services.close()

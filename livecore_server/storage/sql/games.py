@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import attrs
 import orjson
 
+from livecore.areas import remembered
 from livecore.games import Game, GameSettings
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import settings_converter
@@ -30,18 +32,25 @@ class SqlGames(SqlPort):
         return [g for g in map(self.get, ids) if g is not None]
 
     def _load_game(self, game_id: str) -> Game | None:
-        row = self.db.read(f"SELECT {_GAME_COLUMNS.sql} FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else _GAME_COLUMNS.of(row)
+        # The game's record, then a flag for each remembered section (livecore.section.Section.remembered).
+        keys = remembered()
+        flags = "".join(f", {key}_ever_enabled" for key in keys)
+        sql = f"SELECT {_GAME_COLUMNS.sql}{flags} FROM games WHERE id = ?"
+        row = self.db.read(sql, (game_id,)).fetchone()
+        if row is None:
+            return None
+        game, ever = _GAME_COLUMNS.split(row)
+        on = frozenset(key for key, flag in zip(keys, ever, strict=True) if flag)
+        return attrs.evolve(game, ever_enabled=on)
 
 
-def _game(id: Any, studio_id: Any, key: Any, name: Any, settings: Any, gifting_ever_enabled: Any) -> Game:
+def _game(id: Any, studio_id: Any, key: Any, name: Any, settings: Any) -> Game:
     return Game(
         id=id,
         studio_id=studio_id,
         key=key,
         name=name,
         settings=settings_converter.structure(orjson.loads(settings), GameSettings),
-        gifting_ever_enabled=bool(gifting_ever_enabled),
     )
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from livecore.areas import remembered
 from livecore_server.storage.sqlport import GAME_CHANGED, SqlPort
 
 
@@ -48,15 +51,15 @@ class SqlManifest(SqlPort):
         self.db.config_changed(GAME_CHANGED + game_id)
 
     def update_game(
-        self, game_id: str, name: str, settings: str, now_ms: int, *, gifting_enabled: bool
+        self, game_id: str, name: str, settings: str, now_ms: int, *, enabled: Iterable[str]
     ) -> None:
-        """Replace the name and settings; once gifting was enabled, the game keeps
-        ``gifting_ever_enabled``."""
+        """Replace the name and settings; each remembered section ``enabled`` names stays in the game's
+        ``ever_enabled`` (:func:`livecore.areas.remembered`)."""
         self.db.change(
             "games",
             "UPDATE games SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
             (name, settings, now_ms, game_id),
         )
-        if gifting_enabled:
-            self.db.change("games", "UPDATE games SET gifting_ever_enabled = TRUE WHERE id = ?", (game_id,))
+        for key in sorted(set(enabled) & set(remembered())):
+            self.db.change("games", f"UPDATE games SET {key}_ever_enabled = TRUE WHERE id = ?", (game_id,))
         self.db.config_changed(GAME_CHANGED + game_id)
