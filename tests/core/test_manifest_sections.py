@@ -15,9 +15,10 @@ from livecore import areas
 from livecore.area import Area
 from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
+from livecore.gifts.settings import GIFT_RESOURCE, GiftResource
 from livecore.guilds.settings import GUILD_SETTINGS
 from livecore.manifest import ManifestError, parse_manifest
-from livecore.section import resource_refusal
+from livecore.section import Section, resource_refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 # What the parser reads itself: the game's economy, its platforms, its exchange rates and a studio's areas,
@@ -95,3 +96,26 @@ def test_a_studio_areas_section_is_checked_in_the_same_run_as_the_rest_of_the_ma
     with pytest.raises(ManifestError) as refused:
         parse_manifest(STUDIO_GAME.replace('name = "G"', "name = 1"), areas=[area])
     assert set(refused.value.problems) == {"games.g.name", "games.g.areas.quests.reward"}
+
+
+BASE_GAME = 'studio = "acme"\n[games.g]\nname = "G"\n[games.g.resources.gold]\ntype = "currency"\n'
+
+
+def test_a_flat_section_reads_its_fields_from_the_table_it_sits_in_into_its_part() -> None:
+    text = BASE_GAME + 'giftable = true\nmax_per_gift = 5\n[games.g.resources.wood]\ntype = "item"\n'
+    resources = parse_manifest(text).games["g"].settings().resources
+    assert resources["gold"].of(GIFT_RESOURCE) == GiftResource(giftable=True, max_per_gift=5)
+    assert resources["gold"].parts == {GIFT_RESOURCE: GiftResource(giftable=True, max_per_gift=5)}
+    assert resources["wood"].parts == {}  # at its default: the same resource as one without it
+    with pytest.raises(ManifestError) as refused:
+        parse_manifest(BASE_GAME + "max_per_gift = 0\ncolour = 1\n")
+    assert refused.value.problems == {
+        "games.g.resources.gold.max_per_gift": "must be a whole number from 1 to 1,000,000,000,000",
+        "games.g.resources.gold.colour": "is not a known field",
+    }
+
+
+def test_two_areas_adding_the_same_field_to_a_table_are_refused() -> None:
+    clash = Section(key="sale", within="resources", record=GiftResource, holds=GIFT_RESOURCE, flat=True)
+    with pytest.raises(areas.AreaConflict, match=r"manifest field 'resources\.giftable' is taken by gifts"):
+        areas.registered([Area("shop", "", "shop", manifest=(clash,))])

@@ -19,6 +19,7 @@ from livecore.simulation.season import Season
 from livecore_server.simulate.compare import differences
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
+from livecore_server.simulate.section import ReportPart
 
 ROOT = Path(__file__).resolve().parents[2]
 AREAS = {p.parent.name for p in (ROOT / "livecore").glob("*/area.py")}
@@ -93,3 +94,25 @@ def test_without_its_part_the_report_is_the_built_in_one() -> None:
     report = gather(sim, season, run={}, areas=[SERVER_AREA])
     assert "quests" not in report
     assert list(report)[-3:] == ["grants", "refusals", "warnings"]
+
+
+def test_a_part_within_another_adds_its_fields_to_that_section_before_the_field_it_names() -> None:
+    """The crates' count stands in the grants' section (before ``pending_by_source``, its
+    ``parts_before``); a studio's part within the grants' adds its own there too, after it."""
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    season = Season(sim, parse_population(""), players=4, days=1, seed=3)
+    season.play()
+    added = ReportPart(within="grants", gather=lambda at: {"quest_grants": 0})
+    served = [attrs.evolve(SERVER_AREA, report=added)]
+
+    report = gather(sim, season, run={}, areas=served)
+
+    assert "quests" not in report
+    assert list(report["grants"]) == [
+        "issued",
+        "pending_at_end",
+        "pending_crates",
+        "quest_grants",
+        "pending_by_source",
+        "expired_by_source",
+    ]
