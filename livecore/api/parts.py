@@ -71,8 +71,9 @@ def wire_fields(cls: type) -> Sequence[tuple[attrs.Attribute[Any], Any]]:
     the fields of the parts added to it."""
     hints = typing.get_type_hints(cls)
     found: list[tuple[attrs.Attribute[Any], Any]] = []
+    hosts = holds_parts(cls)
     for field in attrs.fields(cls):
-        if field.name != PARTS:
+        if field.name != PARTS or not hosts:
             found.append((field, hints[field.name]))
             continue
         for key in parts_of(cls):
