@@ -865,6 +865,17 @@ def lockouts_clear(address: str, db: str | None) -> None:
     help="When the season starts (UTC).",
 )
 @click.option("--game", default=None, help="The game to play, when the manifest declares several.")
+@click.option(
+    "--area",
+    "studio_areas",
+    multiple=True,
+    envvar="LIVECORE_AREAS",
+    show_envvar=True,
+    metavar="PACKAGE",
+    help="Play a studio's own area, by package name, as serve --area serves it (repeatable; LIVECORE_AREAS:"
+    " comma-separated). Areas installed by entry point and those the manifest names in [plugins] areas are"
+    " played too.",
+)
 def simulate(
     manifest: str,
     days: int,
@@ -875,33 +886,46 @@ def simulate(
     other: str | None,
     start: Any,
     game: str | None,
+    studio_areas: tuple[str, ...],
 ) -> None:
     """Play a seeded population through a manifest's season, embedded, and write its report.
 
     The players of the population (--population, else the default one) play the game's events,
-    lobbies, teams, shared leaderboards, guilds, gifts and crates for --days days; report.json and
-    report.html (one self-contained page with charts) go into --out. With --compare OTHER_MANIFEST both
-    manifests are played by the same players and reported side by side. The same seed writes the same
-    files, byte for byte. docs/simulation.md says what each number means."""
+    lobbies, teams, shared leaderboards, guilds, gifts and crates, and the studio's own areas (--area),
+    for --days days; report.json and report.html (one self-contained page with charts) go into --out.
+    With --compare OTHER_MANIFEST both manifests are played by the same players and reported side by
+    side. The same seed writes the same files, byte for byte. docs/simulation.md says what each number
+    means."""
     import time
     from datetime import UTC
 
     from livecore.manifest import ManifestError
     from livecore.simulation.population import PopulationError
+    from livecore_server import plugins
     from livecore_server.manifest import load_manifest
+    from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
     from livecore_server.simulate.run import memory_need, read_population
     from livecore_server.simulate.run import simulate as run_simulation
 
+    names = _area_names(studio_areas)
     manifests = []
     for path in (manifest, *([other] if other else [])):
         try:
-            manifests.append((os.path.basename(path), load_manifest(path, allow_private_webhooks=True)))
+            manifests.append(
+                (os.path.basename(path), load_manifest(path, allow_private_webhooks=True, areas=names))
+            )
         except ManifestError as exc:
             click.echo(_refusal(f"manifest {path} refused", exc.problems), err=True)
             sys.exit(2)
     try:
-        people = read_population(population)
+        # As a server serves them: installed, named, then those the manifests name.
+        named = (*plugins.installed(), *names, *(n for _, m in manifests for n in m.plugins.areas))
+        served = plugins.load(named)
+    except plugins.PluginError as exc:
+        raise Refused("plugin_refused", _shown(str(exc)), exit_code=2) from None
+    try:
+        people = read_population(population, served)
     except PopulationError as exc:
         click.echo(_refusal(f"population {population} refused", exc.problems), err=True)
         sys.exit(2)
@@ -932,6 +956,7 @@ def simulate(
                 seed=seed,
                 start=start.replace(tzinfo=UTC),
                 game=game,
+                areas=served,
                 on_start=starting,
                 on_day=lambda _: bars[0].update(players),
                 on_players=lambda made: bars[0].update(made),
@@ -942,7 +967,7 @@ def simulate(
         except ValueError as exc:
             raise Refused("simulation_refused", _shown(str(exc)), exit_code=2) from None
     try:
-        json_path, html_path = write(report, Path(out))
+        json_path, html_path = write(report, Path(out), parts(served))
     except OSError as exc:
         raise Refused(
             "cannot_write", _shown(f"cannot write the report into {out}: {exc}"), exit_code=2

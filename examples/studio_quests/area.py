@@ -20,6 +20,7 @@ from studio_quests.rules import (
     QUESTS_NOT_CONFIGURED,
     problems,
 )
+from studio_quests.season import SEASON
 from studio_quests.webhooks import SAMPLES, QuestCheckedIn
 
 
@@ -42,4 +43,5 @@ AREA = Area(
     ports={NAME: memory_port},
     hooks=QuestHooks(),
     settings=problems,
+    season=SEASON,
 )

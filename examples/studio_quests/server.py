@@ -8,6 +8,7 @@ from livecore_server.http.endpoint import Binding, Call, bind, player_of
 from studio_quests import api, commands
 from studio_quests.area import AREA
 from studio_quests.commands import QuestsTx
+from studio_quests.report import REPORT
 from studio_quests.sql import MIGRATIONS, SqlQuests
 
 
@@ -32,4 +33,10 @@ BINDINGS: tuple[Binding, ...] = (
     bind(api.SERVER_READ, read),
 )
 
-SERVER_AREA = ServerArea(AREA, bindings=BINDINGS, sql_ports={commands.NAME: SqlQuests}, migrations=MIGRATIONS)
+SERVER_AREA = ServerArea(
+    AREA,
+    bindings=BINDINGS,
+    sql_ports={commands.NAME: SqlQuests},
+    migrations=MIGRATIONS,
+    report=REPORT,
+)

@@ -12,6 +12,7 @@ from livecore.economy.errors import CODES
 from livecore.economy.manifest import RESOURCES
 from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX, fold_holdings
+from livecore.economy.season import SEASON
 from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -50,4 +51,5 @@ AREA = Area(
     id_prefixes=(LEDGER_ENTRY_ID_PREFIX,),
     tables=EconomyTables,
     ports={"ledger": MemoryLedger},
+    season=SEASON,
 )

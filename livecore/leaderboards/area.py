@@ -12,6 +12,7 @@ from livecore.leaderboards.commands import feed, merge_entries, next_rollover, p
 from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
+from livecore.leaderboards.season import SEASON
 from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.limits import PAGE
 from livecore.live_events import boards
@@ -70,4 +71,5 @@ AREA = Area(
     id_prefixes=(PERIOD_ID_PREFIX, DIVISION_ID_PREFIX),
     tables=LeaderboardTables,
     ports={"leaderboards": MemoryLeaderboards},
+    season=SEASON,
 )

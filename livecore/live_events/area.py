@@ -33,6 +33,7 @@ from livecore.live_events.rules import (
     LIVE_EVENT_ID_PREFIX,
     WINDOW_ID_PREFIX,
 )
+from livecore.live_events.season import SEASON
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
@@ -145,4 +146,5 @@ AREA = Area(
     id_prefixes=(LIVE_EVENT_ID_PREFIX, WINDOW_ID_PREFIX, ATTEMPT_ID_PREFIX, BOARD_ID_PREFIX),
     tables=LiveEventTables,
     ports={"windows": MemoryWindows, "attempts": MemoryAttempts, "boards": MemoryBoards},
+    season=SEASON,
 )

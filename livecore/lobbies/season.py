@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from livecore.live_events.season import LiveEvents
 from livecore.lobbies.api import LobbyForming
 from livecore.lobbies.settings import LOBBY_SETTINGS, SUDDEN_DEATH_SETTINGS, TriggerType
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
@@ -43,8 +44,9 @@ class _Lobbies(Driver):
         return True
 
     def webhook(self, kind: str, payload: Any) -> None:
+        attempt = self.play.driver(LiveEvents).attempt
         for member, event in self.waiting.pop(payload.lobby_id, ()):
-            self.play.later(self.play.attempt, member, event, 1)
+            self.play.later(attempt, member, event, 1)
 
 
 SEASON = SeasonPart(rates=(LOBBIES,), events=(EventRate(LOBBIES, _lobby_event, _hints),), driver=_Lobbies)

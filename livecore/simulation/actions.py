@@ -20,7 +20,6 @@ from livecore.simulation.handle import Handle, World
 
 if TYPE_CHECKING:
     from livecore.memory.store import MemoryTransaction
-    from livecore.players.rules import Player
 
 T = TypeVar("T")
 
@@ -76,11 +75,12 @@ class Actions:
         self._player = player
         self._sim: World = player.sim
 
-    def _read(self, op: Callable[[MemoryTransaction, Player], T]) -> T:
-        """A read by the player."""
+    def _read(self, op: Callable[[MemoryTransaction, Any], T]) -> T:
+        """A read by the player; ``op`` is given the transaction and the player's record (the players
+        area's ``Player``, which this module, naming no area, leaves untyped)."""
         return self._player.act(op, write=False)
 
-    def _write(self, op: Callable[[MemoryTransaction, Player], T]) -> T:
+    def _write(self, op: Callable[[MemoryTransaction, Any], T]) -> T:
         """A write by the player: refused for a banned player before anything else, as on the server."""
         return self._player.act(op, write=True)
 

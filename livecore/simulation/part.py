@@ -1,7 +1,8 @@
 """An area's part of a simulated season (docs/simulation.md#playing-a-season), declared on its
 :class:`~livecore.area.Area` (``season``) from its own package (``livecore/<area>/season.py``): the fields
-it adds to a segment of the population file (:class:`Rate`, a chance per session) and its driver, which
-plays a member's session in the area. The season (:mod:`livecore.simulation.season`) and the population
+it adds to a segment of the population file (:class:`Rate`, a chance per session or a count), the tables
+it adds to the file (:class:`PopulationTable`: ``[events]``, ``[economy]``) and its driver, which plays a
+member's session in the area. The season (:mod:`livecore.simulation.season`) and the population
 (:mod:`livecore.simulation.population`) read the parts and name no area, so a studio's area takes part
 the same way. This module imports nothing of the areas or of the season, so an area's ``area.py`` may
 import its part."""
@@ -15,20 +16,45 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
+from livecore.simulation.fields import CHANCE, Problems
+
 if TYPE_CHECKING:
     from livecore.games import GameSettings
 
 T = TypeVar("T")
+D = TypeVar("D", bound="Driver")
 
 
 @attrs.frozen
 class Rate:
-    """A segment's field an area adds (``guilds = 0.3``): a chance from 0 to 1, ``default`` where a
-    segment leaves it out, and its value in each of the default segments by name (``defaults``)."""
+    """A segment's field an area adds (``guilds = 0.3``): a chance from 0 to 1 (else a number, or with
+    ``whole`` an integer, within ``bounds``), ``default`` where a segment leaves it out, and its value in
+    each of the default segments by name (``defaults``)."""
 
     name: str
     default: float
     defaults: Mapping[str, float] = attrs.field(factory=dict)
+    bounds: tuple[float, float] = CHANCE
+    whole: bool = False
+
+
+def _no_check(found: Any, settings: GameSettings, problems: Problems) -> None:
+    pass
+
+
+@attrs.frozen
+class PopulationTable:
+    """A table an area adds to the population file (``[events.<key>]``, ``[economy]``), by its ``name``:
+    ``parse(raw, problems)`` reads it (its value; each problem named by its path, from the table's
+    name), ``check(value, settings, problems)`` checks it against the game played (what it names must be
+    declared there), and, for a comparison of two manifests, ``pin(value, base, other, parts)`` answers
+    it with what the base game places written in (``value`` None where the file leaves the table out), so
+    both manifests are played on the base's score ranges."""
+
+    name: str
+    parse: Callable[[Any, Problems], Any]
+    check: Callable[[Any, GameSettings, Problems], None] = _no_check
+    pin: Callable[[Any, GameSettings, GameSettings, Sequence[SeasonPart]], Any] | None = None
 
 
 @attrs.frozen
@@ -40,7 +66,7 @@ class EventRate:
     rate: Rate
     kind: Callable[[Any], bool]
     #: The scores an event of the kind is also measured against (its bots' best score), which place the
-    #: event's default score range (:func:`livecore.simulation.population.default_scale`).
+    #: event's default score range (:func:`livecore.live_events.season.default_scale`).
     hints: Callable[[Any], Iterable[float]] = attrs.field(default=lambda event: ())
 
 
@@ -67,7 +93,7 @@ class Segment(Protocol):
 
 class Member(Protocol):
     """A simulated player of a season, as a part sees it: its index among the players, its handle (a
-    :class:`~livecore.simulation.SimPlayer`, whose areas' actions it calls) and its segment."""
+    :class:`~livecore.simulation.SimPlayer`, whose areas' actions it calls), its segment and its skill."""
 
     @property
     def index(self) -> int: ...
@@ -77,6 +103,11 @@ class Member(Protocol):
 
     @property
     def segment(self) -> Segment: ...
+
+    @property
+    def skill(self) -> float:
+        """From 0 (worst) to 1 (best), drawn from its segment's ``score`` as the player is made."""
+        ...
 
     @property
     def friends(self) -> Mapping[int, None]:
@@ -116,13 +147,18 @@ class Play(Protocol):
         """Every member, by index."""
         ...
 
-    def attempt(self, member: Member, event: Any, left: int) -> None:
-        """The member starts an attempt at an open event (its settings) and plays it, then ``left - 1``
-        more."""
-        ...
-
     def later(self, action: Callable[..., None], *args: Any) -> None:
         """Run ``action(*args)`` at the current tick, after what is already due then."""
+        ...
+
+    def at(self, when: float, action: Callable[..., None], *args: Any) -> None:
+        """Run ``action(*args)`` at the first tick from ``when`` seconds since the season's start, after
+        what is already due then."""
+        ...
+
+    @property
+    def store(self) -> Any:
+        """The simulation's store: what happened, in its tables."""
         ...
 
     @property
@@ -132,6 +168,23 @@ class Play(Protocol):
 
     def sent(self, table: StudioRates) -> Mapping[str, float]:
         """The population's ``[studio]`` table of an area, else its defaults for the game."""
+        ...
+
+    def table(self, table: PopulationTable) -> Any:
+        """The population's value of a table an area adds, None where the file leaves it out."""
+        ...
+
+    @property
+    def parts(self) -> Sequence[SeasonPart]:
+        """The parts of the areas played, in the areas' order."""
+        ...
+
+    def driver(self, kind: type[D]) -> D:
+        """The season's driver of that class (an area's driver another area's may call on)."""
+        ...
+
+    def drivers(self, step: str) -> Sequence[Driver]:
+        """The drivers that take a step of :class:`Driver` (``"held"``), in the areas' order."""
         ...
 
 
@@ -169,22 +222,39 @@ class Driver:
     def before_event(self, member: Member, event: Any) -> None:
         """Before the member plays an open event (its settings) it chose to play: teaming up first."""
 
+    def compete(self, member: Member) -> None:
+        """After using: what the member plays to score (the open live events, the shared boards)."""
+
     def session(self, member: Member) -> None:
-        """After the events and before spending: what the member does in the area."""
+        """After competing and before spending: what the member does in the area."""
+
+    def spend(self, member: Member) -> None:
+        """The session's last step: what the member spends."""
 
 
 @attrs.frozen
 class SeasonPart:
     """An area's part of a season: its segment fields, the kinds of live event it hosts, its
-    ``[studio]`` tables, its driver (made once per
+    ``[studio]`` tables, the population's tables it adds, its driver (made once per
     season; the drivers' steps run in the areas' order), and the source kinds of the grants its driver
     or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift)."""
 
     rates: tuple[Rate, ...] = ()
     events: tuple[EventRate, ...] = ()
     studio: tuple[StudioRates, ...] = ()
+    tables: tuple[PopulationTable, ...] = ()
     driver: Callable[[Play], Driver] | None = None
     claimed: tuple[str, ...] = ()
 
 
-__all__ = ["Driver", "EventRate", "Member", "Play", "Rate", "SeasonPart", "Segment", "StudioRates"]
+__all__ = [
+    "Driver",
+    "EventRate",
+    "Member",
+    "Play",
+    "PopulationTable",
+    "Rate",
+    "SeasonPart",
+    "Segment",
+    "StudioRates",
+]

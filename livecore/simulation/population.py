@@ -39,9 +39,12 @@ Shape (every field optional; unknown fields are refused at every depth)::
                                       each crate the manifest declares
       login_credit = { <currency> = 20 }  currency it credits a player at its first session of a day
 
-The ``lobbies``, ``teams``, ``gifts``, ``guilds`` and ``crates`` fields of a segment and ``[studio]
-crates`` are added by those areas (their :attr:`~livecore.area.Area.season`,
-:mod:`livecore.simulation.part`), as a studio's area may add its own; this module names none of them.
+The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live events'
+(``livecore/live_events/season.py``), ``[leaderboards]`` the shared boards', ``spend``, ``spend_share``
+and ``[economy]`` the economy's; the ``lobbies``, ``teams``, ``gifts``, ``guilds`` and ``crates`` fields
+and ``[studio] crates`` are those areas'. Each area adds them with its part of a season (its
+:attr:`~livecore.area.Area.season`, :mod:`livecore.simulation.part`), as a studio's area may add its own;
+this module names none of them.
 
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
 :func:`check_population` checks a population against the game it plays: the events, the keys of an
@@ -50,21 +53,17 @@ area's ``[studio]`` table (crates) and the currencies it names must be declared 
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from livecore import areas as core_areas
 from livecore.area import Area
-from livecore.games import GameSettings, Order, ResourceType
-from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, LeaderboardSettings
-from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
-from livecore.section import KEY_PATTERN, is_int, is_number, read_toml
-from livecore.simulation.part import Rate, StudioRates
-
-Problems = dict[str, str]
+from livecore.games import GameSettings, ResourceType
+from livecore.section import read_toml
+from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value
+from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
 
 
 class PopulationError(ValueError):
@@ -96,12 +95,8 @@ class Segment:
     name: str
     share: float
     sessions_per_day: float = 1.0
-    events: float = 0.8
-    attempts_per_session: int = 1
     score: Skill = Skill()
     friends: int = 5
-    spend: float = 0.2
-    spend_share: float = 0.5
     claims: float = 0.9
     rates: Mapping[str, float] = attrs.field(factory=dict)
 
@@ -110,14 +105,23 @@ class Segment:
         return self.rates.get(rate.name, rate.default)
 
 
+def _parts(areas: Sequence[Area]) -> list[SeasonPart]:
+    return [area.season for area in areas if area.season is not None]
+
+
 def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
     """The segment fields the areas add, by name."""
-    return {rate.name: rate for area in areas if area.season is not None for rate in area.season.rates}
+    return {rate.name: rate for part in _parts(areas) for rate in part.rates}
 
 
 def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
     """The ``[studio]`` tables the areas add, by name."""
-    return {t.name: t for area in areas if area.season is not None for t in area.season.studio}
+    return {t.name: t for part in _parts(areas) for t in part.studio}
+
+
+def _population_tables(areas: Sequence[Area]) -> dict[str, PopulationTable]:
+    """The population's tables the areas add, by name."""
+    return {t.name: t for part in _parts(areas) for t in part.tables}
 
 
 def _defaults(segment: Segment, areas: Sequence[Area] = core_areas.BUILT_IN) -> Segment:
@@ -125,17 +129,6 @@ def _defaults(segment: Segment, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
     rates = _rates(areas).values()
     found = {r.name: r.defaults[segment.name] for r in rates if segment.name in r.defaults}
     return attrs.evolve(segment, rates=found)
-
-
-@attrs.frozen
-class Scale:
-    """``[events.<key>]``: the scores of a player of skill 0 (``worst``) and of skill 1 (``best``)."""
-
-    worst: float
-    best: float
-
-    def score(self, skill: float) -> float:
-        return self.worst + skill * (self.best - self.worst)
 
 
 @attrs.frozen
@@ -153,31 +146,24 @@ _BASE_SEGMENTS = (
         name="engaged",
         share=0.15,
         sessions_per_day=3.0,
-        events=0.9,
-        attempts_per_session=2,
         score=Skill(0.65, 0.15),
         friends=12,
-        spend=0.4,
         claims=0.98,
     ),
     Segment(
         name="regular",
         share=0.45,
         sessions_per_day=1.2,
-        events=0.8,
         score=Skill(0.5, 0.15),
         friends=6,
-        spend=0.2,
         claims=0.9,
     ),
     Segment(
         name="casual",
         share=0.4,
         sessions_per_day=0.35,
-        events=0.6,
         score=Skill(0.35, 0.15),
         friends=2,
-        spend=0.1,
         claims=0.7,
     ),
 )
@@ -188,50 +174,30 @@ DEFAULT_SEGMENTS: tuple[Segment, ...] = tuple(_defaults(segment) for segment in 
 
 @attrs.frozen
 class Population:
-    """A parsed population: its segments (the shares summing to 1), the events' score ranges it sets,
-    and what the studio's backend does."""
+    """A parsed population: its segments (the shares summing to 1), what the studio's backend does, and
+    the values of the tables the areas add that the file sets (:meth:`table`), by name."""
 
     segments: tuple[Segment, ...] = DEFAULT_SEGMENTS
-    events: dict[str, Scale] = attrs.field(factory=dict)
-    leaderboards: dict[str, Scale] = attrs.field(factory=dict)
     studio: Studio = Studio()
-    spend: tuple[str, ...] | None = None
+    tables: Mapping[str, Any] = attrs.field(factory=dict)
 
-    def scale(self, event: EventSettings) -> Scale:
-        """The event's score range: the population's, else :func:`default_scale`."""
-        return self.events.get(event.key) or default_scale(event)
+    def table(self, table: PopulationTable) -> Any:
+        """The value of a table an area adds, None where the file leaves it out."""
+        return self.tables.get(table.name)
 
-    def board_scale(self, board: LeaderboardSettings) -> Scale:
-        """A shared board's score range: the population's, else 0 to 1,000 (1,000 to 0 when ``asc``)."""
-        found = self.leaderboards.get(board.key)
-        if found is not None:
-            return found
-        return Scale(1000.0, 0.0) if board.order is Order.ASC else Scale(0.0, 1000.0)
-
-    def pinned(self, base: GameSettings, other: GameSettings) -> Population:
-        """This population with the score ranges of ``base``'s events and boards written in, for those
-        ``other`` has too (of the same order): two manifests compared with one population place one
-        skill at one score, though the second's milestones (from which a default range is read) differ."""
-        events = {
-            key: self.scale(event)
-            for key, event in base.of(EVENT_SETTINGS).items()
-            if key in other.of(EVENT_SETTINGS) and other.of(EVENT_SETTINGS)[key].order is event.order
-        }
-        boards = {
-            key: self.board_scale(board)
-            for key, board in base.of(LEADERBOARD_SETTINGS).items()
-            if key in other.of(LEADERBOARD_SETTINGS)
-            and other.of(LEADERBOARD_SETTINGS)[key].order is board.order
-        }
-        return attrs.evolve(
-            self, events={**events, **self.events}, leaderboards={**boards, **self.leaderboards}
-        )
-
-    def spent(self, settings: GameSettings) -> list[str]:
-        """The currencies players spend: ``[economy] spend``, else every currency of the game."""
-        if self.spend is not None:
-            return list(self.spend)
-        return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
+    def pinned(
+        self, base: GameSettings, other: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
+    ) -> Population:
+        """This population with what ``base`` places written into the areas' tables that pin it (the
+        score ranges of its events and boards that ``other`` has too, of the same order): two manifests
+        compared with one population place one skill at one score, though the second's milestones (from
+        which a default range is read) differ. ``areas``: the areas played."""
+        parts = _parts(areas)
+        tables = dict(self.tables)
+        for name, found in _population_tables(areas).items():
+            if found.pin is not None:
+                tables[name] = found.pin(self.tables.get(name), base, other, parts)
+        return attrs.evolve(self, tables=tables)
 
     def sent(self, table: StudioRates, settings: GameSettings) -> dict[str, float]:
         """What the studio sends a player per day it plays of an area's ``[studio]`` table, by key: the
@@ -242,120 +208,53 @@ class Population:
         return dict.fromkeys(sorted(table.keys(settings)), table.default)
 
 
-def default_scale(event: EventSettings, areas: Sequence[Area] = core_areas.BUILT_IN) -> Scale:
-    """An event's score range read from its manifest, when the population sets none: its reference
-    score is the median (the lower one of an even count) of what the event measures scores against (its
-    milestones' thresholds, its target, and what the kinds of event the ``areas`` host add: its bots'
-    best score, a sudden death's score, a team's goal shared by its members), else 1,000. On a ``desc``
-    event skill 0 scores 0 and skill 1 scores 1.5 times the reference (at most an anti-cheat
-    ``max_value`` limit); on an ``asc`` one (a time) skill 1 scores half the reference and skill 0 twice
-    it."""
-    hints: list[float] = [m.threshold for m in event.milestones]
-    if event.target is not None:
-        hints.append(event.target)
-    for area in areas:
-        for kind in area.season.events if area.season is not None else ():
-            if kind.kind(event):
-                hints += kind.hints(event)
-    hints.sort()
-    reference = (hints[(len(hints) - 1) // 2] if hints else 0.0) or 1000.0
-    if event.order is Order.ASC:
-        return Scale(worst=2 * reference, best=reference / 2)
-    best = 1.5 * reference
-    for check in event.anti_cheat:
-        if check.kind is CheckKind.MAX_VALUE and check.metric == event.score_metric:
-            best = min(best, check.limit)
-    return Scale(worst=0.0, best=best)
-
-
 # --- parsing ------------------------------------------------------------------------------------------
 
-_CHANCE = (0.0, 1.0)
 # Each segment field: (its check, its bounds), in the order the docstring lists them.
 _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
     "share": ("number", (0.0, 1.0)),
     "sessions_per_day": ("number", (0.0, 48.0)),
-    "events": ("number", _CHANCE),
-    "attempts_per_session": ("int", (1, 20)),
     "friends": ("int", (0, 500)),
-    "spend": ("number", _CHANCE),
-    "spend_share": ("number", _CHANCE),
-    "claims": ("number", _CHANCE),
+    "claims": ("number", CHANCE),
 }
 _SEGMENT_KNOWN = {*_SEGMENT_FIELDS, "score"}
 
 
-def _describe(kind: str, bounds: tuple[float, float]) -> str:
-    low, high = bounds
-    noun = "an integer" if kind == "int" else "a number"
-    fmt: Callable[[float], str] = (lambda v: f"{v:g}") if kind == "number" else (lambda v: f"{int(v):,}")
-    return f"must be {noun} from {fmt(low)} to {fmt(high)}"
-
-
-def _value(value: Any, kind: str, bounds: tuple[float, float], path: str, problems: Problems) -> bool:
-    ok = is_int(value) if kind == "int" else is_number(value) and math.isfinite(value)
-    if not ok or not bounds[0] <= value <= bounds[1]:
-        problems[path] = _describe(kind, bounds)
-        return False
-    return True
-
-
-def _table(value: Any, path: str, problems: Problems) -> dict[str, Any] | None:
-    if not isinstance(value, dict):
-        problems[path] = "must be a table"
-        return None
-    return value
-
-
-def _unknown(
-    table: Mapping[str, Any], known: set[str] | dict[str, Any], path: str, problems: Problems
-) -> None:
-    for name in table:
-        if name not in known:
-            problems[f"{path}.{name}"] = "is not a known field"
-
-
-def _key(name: str, path: str, problems: Problems) -> bool:
-    if not KEY_PATTERN.fullmatch(name):
-        problems[path] = "must be a key: lower-case letters, digits, '-' and '_', at most 64"
-        return False
-    return True
-
-
 def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[str, Rate]) -> Segment | None:
-    table = _table(raw, path, problems)
-    if table is None or not _key(name, path, problems):
+    found = table(raw, path, problems)
+    if found is None or not key(name, path, problems):
         return None
-    _unknown(table, {*_SEGMENT_KNOWN, *rates}, path, problems)
+    unknown(found, {*_SEGMENT_KNOWN, *rates}, path, problems)
     fields: dict[str, Any] = {}
     added: dict[str, float] = {}
     ok = True
-    if "share" not in table:
+    if "share" not in found:
         problems[f"{path}.share"] = "is required"
         ok = False
     for field, (kind, bounds) in _SEGMENT_FIELDS.items():
-        if field in table:
-            value = table[field]
-            if _value(value, kind, bounds, f"{path}.{field}", problems):
-                fields[field] = float(value) if kind == "number" else value
+        if field in found:
+            given = found[field]
+            if value(given, kind, bounds, f"{path}.{field}", problems):
+                fields[field] = float(given) if kind == "number" else given
             else:
                 ok = False
-    for field in rates:
-        if field in table and field not in _SEGMENT_KNOWN:
-            if _value(table[field], "number", _CHANCE, f"{path}.{field}", problems):
-                added[field] = float(table[field])
+    for field, rate in rates.items():
+        if field in found and field not in _SEGMENT_KNOWN:
+            kind = "int" if rate.whole else "number"
+            if value(found[field], kind, rate.bounds, f"{path}.{field}", problems):
+                added[field] = found[field] if rate.whole else float(found[field])
             else:
                 ok = False
-    if "score" in table:
-        score = _table(table["score"], f"{path}.score", problems)
+    if "score" in found:
+        score = table(found["score"], f"{path}.score", problems)
         if score is None:
             ok = False
         else:
-            _unknown(score, {"mean", "sd"}, f"{path}.score", problems)
+            unknown(score, {"mean", "sd"}, f"{path}.score", problems)
             parts = {"mean": 0.5, "sd": 0.15}
-            for part, bounds in (("mean", _CHANCE), ("sd", (0.0, 1.0))):
+            for part, bounds in (("mean", CHANCE), ("sd", (0.0, 1.0))):
                 if part in score:
-                    if _value(score[part], "number", bounds, f"{path}.score.{part}", problems):
+                    if value(score[part], "number", bounds, f"{path}.score.{part}", problems):
                         parts[part] = float(score[part])
                     else:
                         ok = False
@@ -363,168 +262,120 @@ def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[
     return Segment(name=name, **fields, rates=added) if ok else None
 
 
-def _scale(name: str, raw: Any, path: str, problems: Problems) -> Scale | None:
-    table = _table(raw, path, problems)
-    if table is None or not _key(name, path, problems):
-        return None
-    _unknown(table, {"worst", "best"}, path, problems)
-    found: dict[str, float] = {}
-    for field in ("worst", "best"):
-        if field not in table:
-            problems[f"{path}.{field}"] = "is required"
-        elif not (is_number(table[field]) and math.isfinite(table[field])):
-            problems[f"{path}.{field}"] = "must be a finite number"
-        else:
-            found[field] = float(table[field])
-    if len(found) < 2:
-        return None
-    if found["worst"] == found["best"]:
-        problems[f"{path}.best"] = "must differ from worst"
-        return None
-    return Scale(**found)
-
-
 def _amounts(
     raw: Any, kind: str, bounds: tuple[float, float], path: str, problems: Problems
 ) -> dict[str, Any] | None:
-    table = _table(raw, path, problems)
-    if table is None:
+    found = table(raw, path, problems)
+    if found is None:
         return None
     out: dict[str, Any] = {}
-    for name, value in table.items():
-        if _key(name, f"{path}.{name}", problems) and _value(value, kind, bounds, f"{path}.{name}", problems):
-            out[name] = float(value) if kind == "number" else value
-    return out if len(out) == len(table) else None
+    for name, given in found.items():
+        if key(name, f"{path}.{name}", problems) and value(given, kind, bounds, f"{path}.{name}", problems):
+            out[name] = float(given) if kind == "number" else given
+    return out if len(out) == len(found) else None
 
 
 def _studio(raw: Any, problems: Problems, tables: Mapping[str, StudioRates]) -> Studio | None:
-    table = _table(raw, "studio", problems)
-    if table is None:
+    found = table(raw, "studio", problems)
+    if found is None:
         return None
-    _unknown(table, {*tables, "login_credit"}, "studio", problems)
+    unknown(found, {*tables, "login_credit"}, "studio", problems)
     rates: dict[str, dict[str, float]] = {}
     for name in tables:
-        if name in table and name != "login_credit":
-            found_rates = _amounts(table[name], "number", (0.0, 100.0), f"studio.{name}", problems)
+        if name in found and name != "login_credit":
+            found_rates = _amounts(found[name], "number", (0.0, 100.0), f"studio.{name}", problems)
             if found_rates is None:
                 return None
             rates[name] = found_rates
     credit: dict[str, int] = {}
-    if "login_credit" in table:
-        found = _amounts(table["login_credit"], "int", (1, 10**12), "studio.login_credit", problems)
-        if found is None:
+    if "login_credit" in found:
+        amounts = _amounts(found["login_credit"], "int", (1, 10**12), "studio.login_credit", problems)
+        if amounts is None:
             return None
-        credit = found
+        credit = amounts
     return Studio(login_credit=credit, rates=rates)
-
-
-def _economy(raw: Any, problems: Problems) -> tuple[str, ...] | None:
-    table = _table(raw, "economy", problems)
-    if table is None:
-        return None
-    _unknown(table, {"spend"}, "economy", problems)
-    if "spend" not in table:
-        return None
-    keys = table["spend"]
-    if not isinstance(keys, list) or not all(isinstance(k, str) and KEY_PATTERN.fullmatch(k) for k in keys):
-        problems["economy.spend"] = "must be a list of currency keys"
-        return None
-    if len(set(keys)) != len(keys):
-        problems["economy.spend"] = "must not name a currency twice"
-        return None
-    return tuple(keys)
 
 
 def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> Population:
     """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
     problem. Empty text is the default population. ``areas``: the areas played (the built-in ones, and a
-    studio's after them), whose segment fields and ``[studio]`` tables
+    studio's after them), whose segment fields, ``[studio]`` tables and tables
     (:attr:`~livecore.area.Area.season`) the file may set."""
     try:
         data = read_toml(text)
     except ValueError as exc:
         raise PopulationError({"population": str(exc)}) from None
     problems: Problems = {}
-    _unknown(data, {"segments", "events", "leaderboards", "economy", "studio"}, "", problems)
+    added = _population_tables(areas)
+    unknown(data, {"segments", "studio", *added}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
     rates = _rates(areas)
     if "segments" in data:
-        table = _table(data["segments"], "segments", problems)
-        if table is not None and not table:
+        found = table(data["segments"], "segments", problems)
+        if found is not None and not found:
             problems["segments"] = "must declare at least one segment"
-        for name, raw in (table or {}).items():
+        for name, raw in (found or {}).items():
             segment = _segment(name, raw, f"segments.{name}", problems, rates)
             if segment is not None:
                 segments.append(segment)
-        if table and len(segments) == len(table):
+        if found and len(segments) == len(found):
             total = sum(s.share for s in segments)
             if abs(total - 1.0) > 1e-6:
                 problems["segments"] = f"the shares must sum to 1 (they sum to {total:g})"
-    ranges: dict[str, dict[str, Scale]] = {"events": {}, "leaderboards": {}}
-    for table_name, found in ranges.items():
-        if table_name in data:
-            for name, raw in (_table(data[table_name], table_name, problems) or {}).items():
-                scale = _scale(name, raw, f"{table_name}.{name}", problems)
-                if scale is not None:
-                    found[name] = scale
+    tables: dict[str, Any] = {}
+    for name, added_table in added.items():
+        if name in data:
+            parsed = added_table.parse(data[name], problems)
+            if parsed is not None:
+                tables[name] = parsed
     studio = Studio()
     if "studio" in data:
         studio = _studio(data["studio"], problems, _tables(areas)) or studio
-    spend = _economy(data["economy"], problems) if "economy" in data else None
     if problems:
         raise PopulationError(problems)
     return Population(
         segments=tuple(segments) or tuple(_defaults(segment, areas) for segment in _BASE_SEGMENTS),
-        events=ranges["events"],
-        leaderboards=ranges["leaderboards"],
         studio=studio,
-        spend=spend,
+        tables=tables,
     )
 
 
 def check_population(
     population: Population, settings: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
 ) -> None:
-    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: an event,
-    what an area's ``[studio]`` table sends (a crate), a currency the studio credits; and an event range
-    whose best is not the better end by the event's order. ``areas``: the areas played."""
+    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the
+    areas' tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table
+    sends (a crate), a currency the studio credits; and a score range whose best is not the better end
+    by its event's or board's order. ``areas``: the areas played."""
     problems: Problems = {}
-    for key, scale in population.events.items():
-        event = settings.of(EVENT_SETTINGS).get(key)
-        if event is None:
-            known = ", ".join(sorted(settings.of(EVENT_SETTINGS))) or "none"
-            problems[f"events.{key}"] = f"is not an event of the game (its events: {known})"
-        elif (scale.best < scale.worst) != (event.order is Order.ASC):
-            better = "below" if event.order is Order.ASC else "above"
-            problems[f"events.{key}.best"] = (
-                f"must be {better} worst: the event's order is {event.order.value}"
-            )
-    for key, scale in population.leaderboards.items():
-        board = settings.of(LEADERBOARD_SETTINGS).get(key)
-        if board is None:
-            known = ", ".join(sorted(settings.of(LEADERBOARD_SETTINGS))) or "none"
-            problems[f"leaderboards.{key}"] = f"is not a shared leaderboard of the game (its boards: {known})"
-        elif (scale.best < scale.worst) != (board.order is Order.ASC):
-            better = "below" if board.order is Order.ASC else "above"
-            problems[f"leaderboards.{key}.best"] = (
-                f"must be {better} worst: the board's order is {board.order.value}"
-            )
+    for name, added in _population_tables(areas).items():
+        if name in population.tables:
+            added.check(population.tables[name], settings, problems)
     tables = _tables(areas)
     for name, rates in population.studio.rates.items():
         declared = set(tables[name].keys(settings)) if name in tables else set()
         noun = tables[name].noun if name in tables else name
-        for key in rates:
-            if key not in declared:
+        for rate_key in rates:
+            if rate_key not in declared:
                 known = ", ".join(sorted(declared)) or "none"
-                problems[f"studio.{name}.{key}"] = f"is not a {noun} of the game (its {noun}s: {known})"
-    for key in population.spend or ():
-        found = settings.resources.get(key)
-        if found is None or found.type is not ResourceType.CURRENCY:
-            problems["economy.spend"] = f"{key!r} is not a currency of the game"
-    for key in population.studio.login_credit:
-        found = settings.resources.get(key)
-        if found is None or found.type is not ResourceType.CURRENCY:
-            problems[f"studio.login_credit.{key}"] = "is not a currency of the game"
+                problems[f"studio.{name}.{rate_key}"] = f"is not a {noun} of the game (its {noun}s: {known})"
+    for currency in population.studio.login_credit:
+        resource = settings.resources.get(currency)
+        if resource is None or resource.type is not ResourceType.CURRENCY:
+            problems[f"studio.login_credit.{currency}"] = "is not a currency of the game"
     if problems:
         raise PopulationError(problems)
+
+
+__all__ = [
+    "DEFAULT_SEGMENTS",
+    "Population",
+    "PopulationError",
+    "Scale",
+    "Segment",
+    "Skill",
+    "Studio",
+    "check_population",
+    "parse_population",
+]

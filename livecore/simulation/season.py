@@ -7,11 +7,12 @@ random over the day). A session, on the player's first day, asks for friends; on
 the studio's backend credits ``login_credit`` and sends crates; then the player answers what waits for
 it (friend requests, partner invites), claims its gifts and grants, opens its crates, plays each open
 event by its segment's chances (teaming up first on a team event, waiting for its lobby on a lobby
-event), takes its turn in each area that declares a part of a season (its :attr:`~livecore.area.Area.season`,
-from the area's package: a gift sent to a friend, the guilds' joins and help), and spends. The areas'
-drivers claim what the player holds of their areas (its gifts) as it claims its grants.
-An attempt takes part of its event's attempt time and reports its score (the segment's skill placed on
-the event's score range) when it ends.
+event) and has its shared boards' scores submitted, takes its turn in the areas (a gift sent to a
+friend, the guilds' joins and help), and spends. All but the friends, the credit and the grants are the
+areas' own: each area that declares a part of a season (its :attr:`~livecore.area.Area.season`, from the
+area's package: ``livecore/<area>/season.py``) plays its steps of a session
+(:class:`~livecore.simulation.part.Driver`), in the areas' order, and this module names no area. The
+areas' drivers claim what the player holds of their areas (its gifts) as it claims its grants.
 
 Time moves in ticks (``tick``, 10 seconds by default): every action falls on a tick, and the clock moves
 to each tick that has one, running the scheduled work that falls due on the way (windows, lobbies'
@@ -32,33 +33,24 @@ import heapq
 import math
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any, TypeVar
 
-from livecore.economy.memory import EconomyTables
 from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
-from livecore.games import Economy
-from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
-from livecore.live_events.api import AttemptResponse
-from livecore.live_events.rules import slot_at
-from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.schedule import run_job
-from livecore.simulation.part import Driver, Rate, StudioRates
+from livecore.simulation.part import Driver, PopulationTable, SeasonPart, StudioRates
 from livecore.simulation.player import SimPlayer, Simulation
-from livecore.simulation.population import Population, Scale, Segment, check_population
+from livecore.simulation.population import Population, Segment, check_population
 from livecore.simulation.world import LATEST
 
 T = TypeVar("T")
+D = TypeVar("D", bound=Driver)
 
 #: The scheduled job a season runs itself, hourly and only when a grant has come due.
 EXPIRY_JOB = "grant_expiry_sweep"
-#: A day's sessions start at random seconds of the day; an attempt lasts this share of its event's
-#: attempt time, drawn uniformly.
-ATTEMPT_SHARE = (0.4, 0.9)
-#: How far an attempt's score strays from its player's skill (a share of the event's range).
-ATTEMPT_NOISE = 0.05
-#: A team event's partner: a player invites a friend, who accepts at its next session.
+#: A session's steps the areas' drivers take, in a session's order (the module's docstring).
+STEPS = ("studio_day", "granted", "claim", "use", "held", "before_event", "compete", "session", "spend")
 _HOUR = 3600
 _DAY = 86_400
 
@@ -75,7 +67,6 @@ class _Member:
         "rewards",
         "segment",
         "skill",
-        "tries",
     )
 
     def __init__(self, index: int, handle: SimPlayer, segment: Segment, skill: float) -> None:
@@ -87,7 +78,6 @@ class _Member:
         self.friend_asks: list[tuple[str, int]] = []  # incoming requests: (request id, from)
         self.rewards: list[str] = []  # pending reward grant ids
         self.last_day = -1
-        self.tries: dict[str, tuple[datetime, int]] = {}  # event key -> (its window's start, attempts there)
 
 
 class Season:
@@ -144,31 +134,21 @@ class Season:
         # Webhooks read so far: none, so the windows the simulation opened as it started count too.
         self._seen = 0
         self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
-        self._events = list(self.settings.of(EVENT_SETTINGS).values())
-        self._scales: dict[str, Scale] = {e.key: population.scale(e) for e in self._events}
-        fed = {board for e in self._events for board in e.feeds}
-        self._boards = [b for key, b in self.settings.of(LEADERBOARD_SETTINGS).items() if key not in fed]
-        self._board_scales = {b.key: population.board_scale(b) for b in self._boards}
-        self._currencies = population.spent(self.settings)
-        self._platform = self.settings.economy is Economy.PLATFORM
         self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
-        self._holdings = sim.store.tables_of(EconomyTables).holdings
-        parts = [area.season for area in sim.areas if area.season is not None]
-        # Each event's chance of being played in a session: the first kind of event it is of (a lobby
-        # event, a team event) names it, else the segment's events chance.
-        kinds = [kind for part in parts for kind in part.events]
-        self._event_rates: dict[str, Rate | None] = {
-            e.key: next((k.rate for k in kinds if k.kind(e)), None) for e in self._events
-        }
+        self._parts = [area.season for area in sim.areas if area.season is not None]
         # Grants claimed otherwise than as pending grants (a gift's as the gift, a crate's contents as
         # the crate opens).
-        self._claimed_otherwise = frozenset(kind for part in parts for kind in part.claimed)
-        # The areas' drivers, made last: a driver may read what the season has set up.
-        self._drivers = [part.driver(self) for part in parts if part.driver is not None]
+        self._claimed_otherwise = frozenset(kind for part in self._parts for kind in part.claimed)
+        # The areas' drivers, made last and in order: a driver may read what the season has set up, and
+        # the drivers made before it.
+        self._drivers: list[Driver] = []
+        for part in self._parts:
+            if part.driver is not None:
+                self._drivers.append(part.driver(self))
         # Each step's drivers: those that take it (a step is run for each player in each session).
         self._steps = {
             step: [d for d in self._drivers if getattr(type(d), step) is not getattr(Driver, step)]
-            for step in ("studio_day", "granted", "claim", "use", "held", "before_event", "session")
+            for step in STEPS
         }
         self._readers: dict[str, list[Driver]] = {}  # webhook kind -> the drivers that read it
         for driver in self._drivers:
@@ -257,6 +237,34 @@ class Season:
     def later(self, action: Callable[..., None], *args: Any) -> None:
         """Run ``action(*args)`` at the current tick, after what is already due then."""
         self._push(self._now, action, args)
+
+    def at(self, when: float, action: Callable[..., None], *args: Any) -> None:
+        """Run ``action(*args)`` at the first tick from ``when`` seconds since the start, after what is
+        already due then."""
+        self._push(self._at_tick(when), action, args)
+
+    @property
+    def store(self) -> Any:
+        """The simulation's store."""
+        return self.sim.store
+
+    def table(self, table: PopulationTable) -> Any:
+        """The population's value of a table an area adds, None where the file leaves it out."""
+        return self.population.table(table)
+
+    @property
+    def parts(self) -> list[SeasonPart]:
+        """The parts of the areas played, in the areas' order."""
+        return self._parts
+
+    def driver(self, kind: type[D]) -> D:
+        """The season's driver of that class."""
+        found = next(d for d in self._drivers if isinstance(d, kind))
+        return found
+
+    def drivers(self, step: str) -> list[Driver]:
+        """The drivers that take a step, in the areas' order."""
+        return self._steps[step]
 
     def member(self, index: int) -> _Member:
         """The member of that index."""
@@ -358,24 +366,12 @@ class Season:
             self._claim(member)
         for driver in self._steps["use"]:
             driver.use(member)
-        now = self.start + timedelta(seconds=self._now)
-        for event in self._events:
-            if slot_at(event, now) is None:
-                continue
-            if rng.random() >= self._chance(member, event):
-                continue
-            for driver in self._steps["before_event"]:
-                driver.before_event(member, event)
-            self._attempt(member, event, seg.attempts_per_session)
-        for board in self._boards:
-            if rng.random() < seg.events:
-                score = self._score(member, self._board_scales[board.key])
-                submit = self.sim.server.leaderboards.submit_score
-                self.act("leaderboards.submit", submit, board.key, member.handle, score)
+        for driver in self._steps["compete"]:
+            driver.compete(member)
         for driver in self._steps["session"]:
             driver.session(member)
-        if rng.random() < seg.spend:
-            self._spend(member)
+        for driver in self._steps["spend"]:
+            driver.spend(member)
 
     def _studio_day(self, member: _Member) -> None:
         """The studio's backend on a player's first session of a day: its credit, then what the areas'
@@ -409,68 +405,6 @@ class Season:
         rewards, member.rewards = member.rewards, []
         for grant_id in rewards:
             self.act("grants.claim", member.handle.grants.claim, grant_id)
-
-    # --- events --------------------------------------------------------------------------------------
-
-    def _score(self, member: _Member, scale: Scale) -> int:
-        skill = min(1.0, max(0.0, self._rng.gauss(member.skill, ATTEMPT_NOISE)))
-        return round(scale.score(skill))
-
-    def _attempt(self, member: _Member, event: EventSettings, left: int) -> None:
-        # A player knows how many attempts it has left in a window (the events list says so).
-        slot = slot_at(event, self.start + timedelta(seconds=self._now))
-        if slot is None:
-            return
-        window, tried = member.tries.get(event.key, (slot.starts_at, 0))
-        tried = tried if window == slot.starts_at else 0
-        if event.max_attempts is not None and tried >= event.max_attempts:
-            return
-        started = self.act("events.start", member.handle.live_events.start_attempt, event.key)
-        if started is None:
-            return
-        if any(driver.held(member, event, started) for driver in self._steps["held"]):
-            return
-        assert isinstance(started, AttemptResponse)
-        member.tries[event.key] = (slot.starts_at, tried + 1)
-        low, high = ATTEMPT_SHARE
-        took = event.attempt_seconds * self._rng.uniform(low, high)
-        attempt_id = started.attempt.attempt_id
-        self._push(self._at_tick(self._now + took), self._finish, (member, event, attempt_id, left - 1))
-
-    def attempt(self, member: Any, event: Any, left: int) -> None:
-        """The member (one of :attr:`members`) starts an attempt at an open event and plays it, then
-        ``left - 1`` more."""
-        self._attempt(member, event, left)
-
-    def _finish(self, member: _Member, event: EventSettings, attempt_id: str, left: int) -> None:
-        metrics = {event.score_metric: self._score(member, self._scales[event.key])}
-        report = member.handle.live_events.report_progress
-        self.act("events.progress", report, event.key, attempt_id, metrics, complete=True)
-        if left > 0:
-            self._attempt(member, event, left)
-
-    def _chance(self, member: _Member, event: EventSettings) -> float:
-        """The member's chance of playing ``event`` in a session: its kind's (a team event's), else the
-        segment's ``events``."""
-        rate = self._event_rates[event.key]
-        return member.segment.events if rate is None else member.segment.rate(rate)
-
-    # --- spending ---------------------------------------------------------------------
-
-    def _spend(self, member: _Member) -> None:
-        share = member.segment.spend_share
-        for key in self._currencies:
-            held = self._holdings.get((member.handle.id, key))
-            amount = int(held.amount * share) if held is not None else 0
-            if amount <= 0:
-                continue
-            # A studio-managed game's spending is the studio's backend's to report.
-            if self._platform:
-                self.act("wallet.debit", member.handle.wallet.debit, key, amount, reason="spend")
-            else:
-                self.act(
-                    "wallet.debit", self.sim.server.wallet.debit, member.handle, key, amount, reason="spend"
-                )
 
 
 def _apportion(shares: list[float], total: int) -> list[int]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
+from livecore.economy.season import SPENT, spent
 from livecore.games import GameSettings
 from livecore_server.simulate.section import (
     Gathering,
@@ -80,7 +81,7 @@ def gather(at: Gathering) -> dict[str, Any]:
     while day < days:
         _snapshot(balances, holdings, players)
         day += 1
-    spent = set(at.season.population.spent(settings))  # looked up once per resource
+    spending = set(spent(at.season.population.table(SPENT), settings))  # looked up once per resource
     out: dict[str, Any] = {}
     for key in keys_:
         total_minted: dict[str, int] = {}
@@ -93,7 +94,7 @@ def gather(at: Gathering) -> dict[str, Any]:
                 total_sunk[s] = total_sunk.get(s, 0) + v
         out[key] = {
             "type": settings.resources[key].type.value,
-            "spent_by_players": key in spent,
+            "spent_by_players": key in spending,
             "minted": dict(sorted(total_minted.items())),
             "sunk": dict(sorted(total_sunk.items())),
             "days": [

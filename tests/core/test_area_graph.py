@@ -128,6 +128,20 @@ def test_no_two_areas_import_each_other() -> None:
         pytest.fail("\n".join(listed), pytrace=False)
 
 
+def test_the_season_and_its_report_import_no_area() -> None:
+    """Each import of an area's package by the simulated season (``livecore/simulation``, but its facade)
+    or its report (``livecore_server/simulate``): what a player of an area does, its population fields and
+    tables, and its part of the report are the area's own (``Area.season``, ``ServerArea.report``), so a
+    studio's area takes part as a built-in one does."""
+    found = []
+    for name, path in _modules("livecore/simulation", "livecore_server/simulate").items():
+        if path.relative_to(ROOT).as_posix() in FACADES:
+            continue
+        imported = _imports(path, type_only=True, deferred=True)
+        found.extend(f"  {path.relative_to(ROOT)} -> {module}" for module in imported if _area(module))
+    assert not found, "the season or its report imports an area:\n" + "\n".join(sorted(found))
+
+
 # --- an area's names are defined in its own packages ------------------------------------------------------
 
 #: The word of each area's names, with how many definitions may name it outside the area's packages: live

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from livecore import areas
+from livecore.economy.season import SPENT
+from livecore.leaderboards.season import RANGES as BOARD_RANGES
+from livecore.live_events.season import ATTEMPTS, RANGES, default_scale, kinds_of
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.manifest import parse_manifest
 from livecore.simulation.population import (
@@ -14,7 +18,6 @@ from livecore.simulation.population import (
     Scale,
     Skill,
     check_population,
-    default_scale,
     parse_population,
 )
 from tests.season_support import POPULATION, SEASON
@@ -40,7 +43,7 @@ def test_an_empty_file_is_the_default_population() -> None:
 def test_a_segment_takes_every_field_and_defaults_the_rest() -> None:
     population = parse_population(POPULATION)
     keen, casual = population.segments
-    assert (keen.name, keen.share, keen.sessions_per_day, keen.attempts_per_session) == ("keen", 0.4, 3.0, 2)
+    assert (keen.name, keen.share, keen.sessions_per_day, keen.rate(ATTEMPTS)) == ("keen", 0.4, 3.0, 2)
     assert keen.score == Skill(0.7, 0.1)
     assert casual.score == Skill(0.4, 0.15)
     assert casual.claims == 0.9
@@ -119,7 +122,7 @@ def test_a_score_range_names_its_worst_and_best(table: str) -> None:
     }
     assert refused(f"{table} = 1") == {table: "must be a table"}
     found = parse_population(f"[{table}.sprint]\nworst = 0\nbest = 5")
-    assert getattr(found, table) == {"sprint": Scale(0.0, 5.0)}
+    assert found.table(RANGES if table == "events" else BOARD_RANGES) == {"sprint": Scale(0.0, 5.0)}
 
 
 def test_the_studio_section() -> None:
@@ -135,8 +138,8 @@ def test_the_studio_section() -> None:
 
 
 def test_the_currencies_players_spend() -> None:
-    assert parse_population('[economy]\nspend = ["coins"]').spend == ("coins",)
-    assert parse_population("").spend is None
+    assert parse_population('[economy]\nspend = ["coins"]').table(SPENT) == ("coins",)
+    assert parse_population("").table(SPENT) is None
     assert refused('[economy]\nspend = "coins"') == {"economy.spend": "must be a list of currency keys"}
     assert refused('[economy]\nspend = ["coins", "coins"]') == {
         "economy.spend": "must not name a currency twice"
@@ -185,11 +188,12 @@ login_credit = { potion = 1, gold = 2 }
 
 def test_an_events_default_range_comes_from_what_it_measures_scores_against() -> None:
     events = parse_manifest(SEASON).games["arena"].settings().of(EVENT_SETTINGS)
+    kinds = kinds_of(area.season for area in areas.BUILT_IN if area.season is not None)
     # Two milestones (500 and 100,000): the lower median is the reference; the far one stays far.
-    assert default_scale(events["sprint"]) == Scale(0.0, 750.0)
-    assert default_scale(events["duel"]) == Scale(0.0, 900.0)  # its bots' best score, 600
-    assert default_scale(events["relay"]) == Scale(0.0, 1125.0)  # its goal shared by two
+    assert default_scale(events["sprint"], kinds) == Scale(0.0, 750.0)
+    assert default_scale(events["duel"], kinds) == Scale(0.0, 900.0)  # its bots' best score, 600
+    assert default_scale(events["relay"], kinds) == Scale(0.0, 1125.0)  # its goal shared by two
     timed = parse_manifest(
         SEASON.replace('score_metric = "score"', 'score_metric = "score"\norder = "asc"', 1)
     ).games["arena"]
-    assert default_scale(timed.settings().of(EVENT_SETTINGS)["sprint"]) == Scale(1000.0, 250.0)
+    assert default_scale(timed.settings().of(EVENT_SETTINGS)["sprint"], kinds) == Scale(1000.0, 250.0)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from livecore.economy.season import SPENT
 from livecore.simulation.population import check_population
 from livecore_server.cli import main
 from livecore_server.manifest import demo_manifest
@@ -141,7 +142,7 @@ def test_the_example_population_fits_the_demo() -> None:
     population = read_population(Path(__file__).resolve().parents[2] / "examples" / "population.toml")
     check_population(population, demo_manifest().games["space-race"].settings())
     assert [s.name for s in population.segments] == ["engaged", "regular", "casual"]
-    assert population.spend == ("coins", "gems")
+    assert population.table(SPENT) == ("coins", "gems")
 
 
 def test_a_manifest_is_refused_by_its_fields(tmp_path: Path) -> None:
@@ -150,3 +151,41 @@ def test_a_manifest_is_refused_by_its_fields(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "games.arena.events.sprint.window_seconds" in result.stderr
+
+
+#: The season's game with the example studio area (examples/studio_quests) configured.
+QUESTS = SEASON + '\n[games.arena.areas.quests]\nreward_resource = "coins"\nreward_amount = 50\n'
+
+
+def test_a_studios_area_named_by_area_is_played_and_reported(tmp_path: Path) -> None:
+    population = tmp_path / "population.toml"
+    population.write_text("[segments.all]\nshare = 1.0\nsessions_per_day = 2\nquests = 1.0\n")
+    args = ("--players", "20", "--days", "2", "--population", str(population), "--area", "studio_quests")
+    result = simulate(tmp_path, "out", *args, manifest=QUESTS)
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    # The area's section, after the built-in ones: every player checked in on each day it played.
+    assert list(report)[-4:] == ["grants", "quests", "refusals", "warnings"]
+    assert report["quests"]["players"] == 20
+    assert report["quests"]["check_ins"] > 20
+    assert report["refusals"]["quests.check_in:quest_already_checked_in"] > 0
+    assert '<h2 id="quests">quests</h2>' in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_a_studios_area_the_manifest_names_is_played_and_compared(tmp_path: Path) -> None:
+    named = QUESTS.replace("[games.arena]", '[plugins]\nareas = ["studio_quests"]\n\n[games.arena]', 1)
+    other = tmp_path / "other.toml"
+    other.write_text(named.replace("reward_amount = 50", "reward_amount = 80"))
+    args = ("--players", "20", "--days", "1", "--compare", str(other))
+    result = simulate(tmp_path, "out", *args, manifest=named)
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["base"]["quests"]["players"] > 0
+    assert "quests" in {row["section"] for row in report["differences"]}
+
+
+def test_an_area_that_cannot_be_loaded_is_refused(tmp_path: Path) -> None:
+    result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--area", "no_such_area")
+    assert result.exit_code == 2
+    assert "area no_such_area: no module named 'no_such_area' can be imported" in result.stderr
+    assert not (tmp_path / "out").exists()

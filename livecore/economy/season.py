@@ -1,0 +1,86 @@
+"""The economy's part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``spend``
+chance and ``spend_share``, the population's ``[economy] spend`` (the currencies players spend), and a
+session's spending, its last step: by its ``spend`` chance, the player spends ``spend_share`` of its
+balance of each currency spent. A studio-managed game's spending is the studio's backend's to report; a
+platform game's, the player's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from livecore.economy.memory import EconomyTables
+from livecore.games import Economy, GameSettings, ResourceType
+from livecore.section import KEY_PATTERN
+from livecore.simulation.fields import Problems, table, unknown
+from livecore.simulation.part import Driver, Member, Play, PopulationTable, Rate, SeasonPart
+
+#: A session's chance to spend currency.
+SPEND = Rate("spend", 0.2, {"engaged": 0.4, "regular": 0.2, "casual": 0.1})
+#: The share of each currency's balance a spend takes.
+SPEND_SHARE = Rate("spend_share", 0.5)
+
+
+def _parse(raw: Any, problems: Problems) -> tuple[str, ...] | None:
+    found = table(raw, "economy", problems)
+    if found is None:
+        return None
+    unknown(found, {"spend"}, "economy", problems)
+    if "spend" not in found:
+        return None
+    keys = found["spend"]
+    if not isinstance(keys, list) or not all(isinstance(k, str) and KEY_PATTERN.fullmatch(k) for k in keys):
+        problems["economy.spend"] = "must be a list of currency keys"
+        return None
+    if len(set(keys)) != len(keys):
+        problems["economy.spend"] = "must not name a currency twice"
+        return None
+    return tuple(keys)
+
+
+def _check(found: tuple[str, ...], settings: GameSettings, problems: Problems) -> None:
+    for key in found:
+        resource = settings.resources.get(key)
+        if resource is None or resource.type is not ResourceType.CURRENCY:
+            problems["economy.spend"] = f"{key!r} is not a currency of the game"
+
+
+#: ``[economy] spend``: the currencies players spend (the value: their keys).
+SPENT = PopulationTable("economy", _parse, _check)
+
+
+def spent(found: tuple[str, ...] | None, settings: GameSettings) -> list[str]:
+    """The currencies players spend: ``[economy] spend`` (``found``), else every currency of the game."""
+    if found is not None:
+        return list(found)
+    return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
+
+
+class _Spending(Driver):
+    """The currencies spent, read from the players' holdings."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.currencies = spent(play.table(SPENT), play.settings)
+        self.platform = play.settings.economy is Economy.PLATFORM
+        self.holdings = play.store.tables_of(EconomyTables).holdings
+
+    def spend(self, member: Member) -> None:
+        if self.play.rng.random() < member.segment.rate(SPEND):
+            self._spend(member)
+
+    def _spend(self, member: Member) -> None:
+        play = self.play
+        share = member.segment.rate(SPEND_SHARE)
+        for key in self.currencies:
+            held = self.holdings.get((member.handle.id, key))
+            amount = int(held.amount * share) if held is not None else 0
+            if amount <= 0:
+                continue
+            if self.platform:
+                play.act("wallet.debit", member.handle.wallet.debit, key, amount, reason="spend")
+            else:
+                debit = play.server.wallet.debit
+                play.act("wallet.debit", debit, member.handle, key, amount, reason="spend")
+
+
+SEASON = SeasonPart(rates=(SPEND, SPEND_SHARE), tables=(SPENT,), driver=_Spending)

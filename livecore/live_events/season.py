@@ -1,0 +1,175 @@
+"""The live events' part of a simulated season (docs/simulation.md#playing-a-season): a segment's
+``events`` chance and its ``attempts_per_session``, the population's ``[events]`` score ranges, and a
+session's play of the open events. A session plays each open event by its kind's chance (a lobby event's
+``lobbies``, a team event's ``teams``: :class:`~livecore.simulation.part.EventRate`), else by its
+``events`` chance, making its attempts one after the other, as many as the window still allows. An attempt
+takes part of its event's attempt time and reports its score (the player's skill placed on the event's
+score range) when it ends.
+
+Other areas' drivers take part in an attempt: ``before_event`` (teaming up first), ``held`` (a start held
+while its lobby forms, played later through :meth:`LiveEvents.attempt`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from livecore.games import GameSettings, Order
+from livecore.live_events.api import AttemptResponse
+from livecore.live_events.rules import slot_at
+from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
+from livecore.simulation.fields import Problems, Scale, scales
+from livecore.simulation.part import (
+    Driver,
+    EventRate,
+    Member,
+    Play,
+    PopulationTable,
+    Rate,
+    SeasonPart,
+)
+
+#: A session's chance to play each open event (but those of a kind with a chance of its own); the
+#: studio's backend submits a shared board's score by it too.
+EVENTS = Rate("events", 0.8, {"engaged": 0.9, "regular": 0.8, "casual": 0.6})
+#: The attempts a session makes at each event it plays.
+ATTEMPTS = Rate("attempts_per_session", 1, {"engaged": 2}, bounds=(1, 20), whole=True)
+#: An attempt lasts this share of its event's attempt time, drawn uniformly.
+ATTEMPT_SHARE = (0.4, 0.9)
+#: How far an attempt's score strays from its player's skill (a share of the event's range).
+ATTEMPT_NOISE = 0.05
+
+
+def kinds_of(parts: Iterable[SeasonPart]) -> list[EventRate]:
+    """The kinds of live event the parts host, in the areas' order."""
+    return [kind for part in parts for kind in part.events]
+
+
+def default_scale(event: EventSettings, kinds: Iterable[EventRate]) -> Scale:
+    """An event's score range read from its manifest, when the population sets none: its reference
+    score is the median (the lower one of an even count) of what the event measures scores against (its
+    milestones' thresholds, its target, and what the ``kinds`` of event it is of add: its bots' best
+    score, a sudden death's score, a team's goal shared by its members), else 1,000. On a ``desc`` event
+    skill 0 scores 0 and skill 1 scores 1.5 times the reference (at most an anti-cheat ``max_value``
+    limit); on an ``asc`` one (a time) skill 1 scores half the reference and skill 0 twice it."""
+    hints: list[float] = [m.threshold for m in event.milestones]
+    if event.target is not None:
+        hints.append(event.target)
+    for kind in kinds:
+        if kind.kind(event):
+            hints += kind.hints(event)
+    hints.sort()
+    reference = (hints[(len(hints) - 1) // 2] if hints else 0.0) or 1000.0
+    if event.order is Order.ASC:
+        return Scale(worst=2 * reference, best=reference / 2)
+    best = 1.5 * reference
+    for check in event.anti_cheat:
+        if check.kind is CheckKind.MAX_VALUE and check.metric == event.score_metric:
+            best = min(best, check.limit)
+    return Scale(worst=0.0, best=best)
+
+
+def score(play: Play, member: Member, scale: Scale) -> int:
+    """A score of the member's on ``scale``: near its skill (:data:`ATTEMPT_NOISE`), one draw."""
+    skill = min(1.0, max(0.0, play.rng.gauss(member.skill, ATTEMPT_NOISE)))
+    return round(scale.score(skill))
+
+
+def _parse(raw: Any, problems: Problems) -> dict[str, Scale]:
+    return scales(raw, "events", problems)
+
+
+def _check(found: dict[str, Scale], settings: GameSettings, problems: Problems) -> None:
+    events = settings.of(EVENT_SETTINGS)
+    for key, scale in found.items():
+        event = events.get(key)
+        if event is None:
+            known = ", ".join(sorted(events)) or "none"
+            problems[f"events.{key}"] = f"is not an event of the game (its events: {known})"
+        elif (scale.best < scale.worst) != (event.order is Order.ASC):
+            better = "below" if event.order is Order.ASC else "above"
+            problems[f"events.{key}.best"] = (
+                f"must be {better} worst: the event's order is {event.order.value}"
+            )
+
+
+def _pin(
+    found: dict[str, Scale] | None, base: GameSettings, other: GameSettings, parts: Sequence[SeasonPart]
+) -> dict[str, Scale]:
+    """The base's range of each event the other has too (of the same order), the population's first."""
+    found = found or {}
+    kinds = kinds_of(parts)
+    theirs = other.of(EVENT_SETTINGS)
+    pinned = {
+        key: found.get(key) or default_scale(event, kinds)
+        for key, event in base.of(EVENT_SETTINGS).items()
+        if key in theirs and theirs[key].order is event.order
+    }
+    return {**pinned, **found}
+
+
+#: ``[events.<key>]``: an event's score range (``worst``, ``best``); default: :func:`default_scale`.
+RANGES = PopulationTable("events", _parse, _check, _pin)
+
+
+class LiveEvents(Driver):
+    """The open events a session plays, and the attempts each player made in each event's window (a
+    player knows how many it has left there: the events list says so)."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.events = list(play.settings.of(EVENT_SETTINGS).values())
+        kinds = kinds_of(play.parts)
+        ranges: dict[str, Scale] = play.table(RANGES) or {}
+        self.scales = {e.key: ranges.get(e.key) or default_scale(e, kinds) for e in self.events}
+        # Each event's chance of being played in a session: the first kind of event it is of (a lobby
+        # event, a team event) names it, else the segment's events chance.
+        self.rates: dict[str, Rate] = {
+            e.key: next((k.rate for k in kinds if k.kind(e)), EVENTS) for e in self.events
+        }
+        self.tries: dict[tuple[int, str], tuple[datetime, int]] = {}  # -> (its window's start, attempts)
+
+    def compete(self, member: Member) -> None:
+        play = self.play
+        rng, seg = play.rng, member.segment
+        now = play.start + timedelta(seconds=play.elapsed)
+        for event in self.events:
+            if slot_at(event, now) is None:
+                continue
+            if rng.random() >= seg.rate(self.rates[event.key]):
+                continue
+            for driver in play.drivers("before_event"):
+                driver.before_event(member, event)
+            self.attempt(member, event, int(seg.rate(ATTEMPTS)))
+
+    def attempt(self, member: Member, event: EventSettings, left: int) -> None:
+        """The member starts an attempt at an open event and plays it, then ``left - 1`` more."""
+        play = self.play
+        slot = slot_at(event, play.start + timedelta(seconds=play.elapsed))
+        if slot is None:
+            return
+        window, tried = self.tries.get((member.index, event.key), (slot.starts_at, 0))
+        tried = tried if window == slot.starts_at else 0
+        if event.max_attempts is not None and tried >= event.max_attempts:
+            return
+        started = play.act("events.start", member.handle.live_events.start_attempt, event.key)
+        if started is None:
+            return
+        if any(driver.held(member, event, started) for driver in play.drivers("held")):
+            return
+        assert isinstance(started, AttemptResponse)
+        self.tries[member.index, event.key] = (slot.starts_at, tried + 1)
+        low, high = ATTEMPT_SHARE
+        took = event.attempt_seconds * play.rng.uniform(low, high)
+        play.at(play.elapsed + took, self._finish, member, event, started.attempt.attempt_id, left - 1)
+
+    def _finish(self, member: Member, event: EventSettings, attempt_id: str, left: int) -> None:
+        metrics = {event.score_metric: score(self.play, member, self.scales[event.key])}
+        report = member.handle.live_events.report_progress
+        self.play.act("events.progress", report, event.key, attempt_id, metrics, complete=True)
+        if left > 0:
+            self.attempt(member, event, left)
+
+
+SEASON = SeasonPart(rates=(EVENTS, ATTEMPTS), tables=(RANGES,), driver=LiveEvents)
