@@ -259,8 +259,7 @@ class Season:
 
     def driver(self, kind: type[D]) -> D:
         """The season's driver of that class."""
-        found = next(d for d in self._drivers if isinstance(d, kind))
-        return found
+        return next(d for d in self._drivers if isinstance(d, kind))
 
     def drivers(self, step: str) -> list[Driver]:
         """The drivers that take a step, in the areas' order."""
