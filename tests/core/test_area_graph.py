@@ -134,7 +134,7 @@ def test_the_season_and_its_report_import_no_area() -> None:
     tables, and its part of the report are the area's own (``Area.season``, ``ServerArea.report``), so a
     studio's area takes part as a built-in one does."""
     found = []
-    for name, path in _modules("livecore/simulation", "livecore_server/simulate").items():
+    for path in _modules("livecore/simulation", "livecore_server/simulate").values():
         if path.relative_to(ROOT).as_posix() in FACADES:
             continue
         imported = _imports(path, type_only=True, deferred=True)
