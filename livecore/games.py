@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
+from livecore.parts import PartKey, by_key
 from livecore.players.identity import DEFAULT_POOL, IdentityPool
 
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 
 
 class Economy(enum.StrEnum):
@@ -33,26 +33,10 @@ class ResourceType(enum.StrEnum):
     ITEM = "item"
 
 
-@attrs.frozen
-class SettingsKey(Generic[T_co]):
-    """Names one area's settings within a game's (:meth:`GameSettings.of`), as ``store.tables_of`` names an
-    area's tables: an area declares its key in ``livecore/<area>/settings.py``, beside its records, and its
-    manifest section converts into what the key holds (:attr:`livecore.section.Section.holds`).
-
-    ``name`` is the section's key, under which the settings are stored as JSON; ``kind`` the type they are
-    read back into (a record, or ``dict[str, <record>]`` for a table of named entries); ``default`` their
-    value in a game whose manifest has no such section (shared: never mutate it). Keys are equal by name, so
-    settings copied or unpickled still find theirs."""
-
-    name: str
-    kind: Any = attrs.field(eq=False)
-    default: T_co = attrs.field(eq=False)
-
-
-def by_key(given: Mapping[SettingsKey[Any], Any]) -> dict[SettingsKey[Any], Any]:
-    """The areas' settings a game (or an event) holds, leaving out those at their default: a game that
-    declares a section as its default is the same game as one that leaves it out."""
-    return {key: value for key, value in given.items() if value != key.default}
+#: Names one area's settings within a game's (:meth:`GameSettings.of`), as ``store.tables_of`` names an
+#: area's tables: an area declares its key in ``livecore/<area>/settings.py``, beside its records, and its
+#: manifest section converts into what the key holds (:attr:`livecore.section.Section.holds`).
+SettingsKey = PartKey
 
 
 @attrs.frozen

@@ -12,25 +12,19 @@ section's flat part does (:attr:`livecore.section.Section.flat`).
 from __future__ import annotations
 
 import typing
-from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
-T_co = TypeVar("T_co", covariant=True)
+from livecore.parts import PartKey
 
 #: The field of a record the parts other areas add stand in.
 PARTS = "parts"
-
-
-@attrs.frozen
-class PartKey(Generic[T_co]):
-    """Names the part one area adds to another's wire record: ``kind`` its record (whose fields are its
-    wire fields), ``default`` its value in a record without it. Keys are equal by name."""
-
-    name: str
-    kind: Any = attrs.field(eq=False)
-    default: T_co = attrs.field(eq=False)
+#: The metadata of a wire record's ``parts`` field: ``parts: dict[PartKey[Any], Any] =
+#: attrs.field(factory=dict, converter=by_key, hash=False, metadata=WIRE_PARTS)`` (a game's settings records
+#: hold parts too, but as stored settings, not on the wire).
+WIRE_PARTS = {"livecore.api.parts.host": True}
 
 
 _ADDED: dict[type, list[PartKey[Any]]] = {}
@@ -46,24 +40,18 @@ def add_part(host: type, key: PartKey[Any]) -> None:
         added.append(key)
 
 
-def without_defaults(given: Mapping[PartKey[Any], Any]) -> dict[PartKey[Any], Any]:
-    """The parts a record holds, leaving out those at their default: a record whose part is at its
-    default is the same record as one without it (the wire has the same fields)."""
-    return {key: value for key, value in given.items() if value != key.default}
-
-
 def parts_of(host: type) -> tuple[PartKey[Any], ...]:
     """The parts added to ``host``, in the order they were added."""
     return tuple(_ADDED.get(host, ()))
 
 
 def holds_parts(cls: type) -> bool:
-    """Whether ``cls`` is a wire record other areas add parts to (its ``parts`` are keyed by
-    :class:`PartKey`; a game's settings records hold theirs otherwise)."""
-    if not attrs.has(cls) or PARTS not in attrs.fields_dict(cls):
+    """Whether ``cls`` is a wire record other areas add parts to: its ``parts`` field has the metadata
+    :data:`WIRE_PARTS`."""
+    if not attrs.has(cls):
         return False
-    keys = typing.get_args(typing.get_type_hints(cls)[PARTS])
-    return bool(keys) and typing.get_origin(keys[0]) is PartKey
+    field = attrs.fields_dict(cls).get(PARTS)
+    return field is not None and WIRE_PARTS.items() <= field.metadata.items()
 
 
 def wire_fields(cls: type) -> Sequence[tuple[attrs.Attribute[Any], Any]]:

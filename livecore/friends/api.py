@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypeVar, cast
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.parts import PartKey, without_defaults
+from livecore.api.parts import WIRE_PARTS
 from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
 from livecore.api.views import Counterparty, Direction, IdentityView
 from livecore.errors import METHOD_NOT_ALLOWED
@@ -27,6 +27,7 @@ from livecore.friends.errors import (
 from livecore.friends.rules import CODE, PROGRESSION_KEYS, SEARCH_TEXT
 from livecore.idempotency import KEY
 from livecore.limits import ID, limited
+from livecore.parts import PartKey, by_key
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.presence import STATUS
 
@@ -68,7 +69,9 @@ class FriendRow:
     status: str | None
     #: The fields the areas building on friends add to the row (the gifts' cooldown), flat on the wire
     #: where this field stands (:mod:`livecore.api.parts`); read with :meth:`of`.
-    parts: dict[PartKey[Any], Any] = attrs.field(factory=dict, converter=without_defaults, hash=False)
+    parts: dict[PartKey[Any], Any] = attrs.field(
+        factory=dict, converter=by_key, hash=False, metadata=WIRE_PARTS
+    )
     progression: dict[str, int] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
 
     def of(self, key: PartKey[T]) -> T:

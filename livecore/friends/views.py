@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from livecore.api.parts import PartKey, add_part
+from livecore.api.parts import add_part
 from livecore.api.views import Counterparty, Direction, display_view
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.friends import api
@@ -21,6 +21,7 @@ from livecore.friends.commands import FriendsTx
 from livecore.friends.rules import check_progression_keys
 from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Game
+from livecore.parts import PartKey
 from livecore.players.presence import Presence
 from livecore.players.rules import Player, PlayerCard
 from livecore.store import HasGames, HasLedger

@@ -9,7 +9,6 @@ from typing import ClassVar
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.parts import PartKey
 from livecore.api.route import (
     PLAYER_PATH,
     PLAYER_READ_ERRORS,
@@ -39,6 +38,7 @@ from livecore.gifts.rules import MESSAGE, Gift, GiftStatus
 from livecore.grants.rules import GrantStatus
 from livecore.idempotency import KEY
 from livecore.limits import ID, PAGE, limited
+from livecore.parts import PartKey
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player, PlayerCard
 

@@ -14,7 +14,8 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
-from livecore.games import Entry, Milestone, Order, RankBand, SettingsKey, by_key
+from livecore.games import Entry, Milestone, Order, RankBand, SettingsKey
+from livecore.parts import by_key
 
 T = TypeVar("T")
 

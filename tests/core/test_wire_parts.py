@@ -11,11 +11,12 @@ import pytest
 import livecore.areas  # noqa: F401  (the areas add their parts as they register)
 from livecore.api.convert import make_converter, unstructure
 from livecore.api.openapi import build_documents
-from livecore.api.parts import PartKey, add_part
+from livecore.api.parts import add_part
 from livecore.api.route import Surface
 from livecore.api.views import IdentityView
 from livecore.friends.api import FriendRow, SuggestionRow
 from livecore.gifts.api import GIFT_ROW, GiftRow
+from livecore.parts import PartKey
 
 SINCE = datetime(2026, 3, 2, tzinfo=UTC)
 UNTIL = datetime(2026, 3, 3, tzinfo=UTC)
