@@ -14,7 +14,7 @@ import attrs
 T_co = TypeVar("T_co", covariant=True)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # read on every record.of(KEY): the hash is worked out once
 class PartKey(Generic[T_co]):
     """Names one area's part of another's record: ``name`` the part's name (a settings section's key,
     under which the part is stored as JSON), ``kind`` the type it is read back into (a record, or
