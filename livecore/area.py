@@ -106,8 +106,8 @@ class Area:
     - ``settings``: a studio's area's check of its section of a game, ``[games.<key>.areas.<name>]``
       (free-form: the game's settings hold it as it is written), with the whole game table beside it
       (:data:`SettingsCheck`);
-    - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (a studio's
-      area uses the ``on_merge`` and ``on_erase`` hooks);
+    - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (the
+      built-in areas', then the studio's areas served);
     - ``record_ids``: the path parameters that name its records, and their not-found codes;
     - ``id_prefixes``: the prefixes of the ids it mints (``gld`` for ``gld_0193...``), which no other area
       may mint;

@@ -185,9 +185,16 @@ def jobs(areas: Sequence[Area] = BUILT_IN) -> tuple[Job, ...]:
 def checks(areas: Sequence[Area] = BUILT_IN) -> Checks:
     """The checks the areas add to built-in commands, for a :class:`livecore.commands.Runtime`: checked
     against the specifications of the built-in areas and of ``areas`` (a studio's area alone checks the
-    built-in commands as well as with them)."""
+    built-in commands as well as with them); with the merge and erasure steps of ``areas`` beyond the
+    built-in ones, which a merge and an erasure run after the built-in areas' own."""
     specs = {a.name: a.hookspecs for a in (*BUILT_IN, *areas) if a.hookspecs is not None}
-    return Checks((area.hooks for area in areas if area.hooks is not None), specs.values())
+    studio = [area for area in areas if area not in BUILT_IN]
+    return Checks(
+        (area.hooks for area in areas if area.hooks is not None),
+        specs.values(),
+        merges=(area.merge for area in studio if area.merge is not None),
+        erasures=(area.erase for area in studio if area.erase is not None),
+    )
 
 
 def record_ids(areas: Sequence[Area] = BUILT_IN) -> dict[str, Code]:

@@ -23,7 +23,7 @@ refusal at registration of a check that names an unknown hook or argument.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pluggy
 
@@ -35,7 +35,13 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 class Checks:
     """The checks of the registered areas, called by the built-in commands (``rt.checks``)."""
 
-    def __init__(self, plugins: Iterable[object] = (), specs: Iterable[type] = ()) -> None:
+    def __init__(
+        self,
+        plugins: Iterable[object] = (),
+        specs: Iterable[type] = (),
+        merges: Iterable[Callable[..., None]] = (),
+        erasures: Iterable[Callable[..., None]] = (),
+    ) -> None:
         manager = pluggy.PluginManager(PROJECT)
         for spec in specs:
             manager.add_hookspecs(spec)
@@ -47,6 +53,10 @@ class Checks:
         self.hook = manager.hook
         # Commands skip the call entirely when no area checks anything: the common case costs nothing.
         self.active = bool(manager.get_plugins())
+        # The merge and erasure steps of the areas served besides the built-in ones (livecore.area.Area.merge
+        # and Area.erase), run after the built-in areas' in the areas' order.
+        self.merges = tuple(merges)
+        self.erasures = tuple(erasures)
 
 
 NO_CHECKS = Checks()

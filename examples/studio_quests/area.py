@@ -11,7 +11,7 @@ from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.schedule import Job, Task, until_false
 from studio_quests import api
-from studio_quests.commands import NAME, end_lapsed_streaks
+from studio_quests.commands import NAME, end_lapsed_streaks, erase_player, merge_player
 from studio_quests.hooks import QuestHooks
 from studio_quests.memory import memory_port
 from studio_quests.rules import (
@@ -42,6 +42,8 @@ AREA = Area(
     tables=dict,  # the in-memory store's table: player id -> QuestState
     ports={NAME: memory_port},
     hooks=QuestHooks(),
+    merge=merge_player,
+    erase=erase_player,
     settings=problems,
     season=SEASON,
 )

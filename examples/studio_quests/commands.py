@@ -97,3 +97,17 @@ def end_lapsed_streaks(tx: HasPorts, rt: Runtime) -> bool:
     for state in found:
         quests.put(rules.ended(state))
     return len(found) == SWEEP_BATCH
+
+
+def merge_player(tx: QuestsTx, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+    """A merge (``Area.merge``): the target keeps its check-ins, or takes the source's when it has none."""
+    port = quests_of(tx)
+    moved = rules.merged(port.get(source.id), port.get(target.id), target.id)
+    port.delete(source.id)
+    if moved is not None:
+        port.put(moved)
+
+
+def erase_player(tx: QuestsTx, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
+    """An erasure (``Area.erase``): the player's check-ins go, as they tell nothing once it is anonymous."""
+    quests_of(tx).delete(player.id)

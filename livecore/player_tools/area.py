@@ -8,7 +8,6 @@ from livecore import limits
 from livecore.area import Area
 from livecore.player_tools import api, migration
 from livecore.player_tools.errors import CODES
-from livecore.player_tools.hooks import PlayerToolSpecs
 from livecore.player_tools.memory import PlayerToolTables
 from livecore.player_tools.memory.erasures import MemoryErasures
 from livecore.player_tools.memory.merges import MemoryMerges
@@ -34,7 +33,6 @@ AREA = Area(
     routes=api.ROUTES,
     errors=CODES,
     limits=_limits,
-    hookspecs=PlayerToolSpecs,
     tables=PlayerToolTables,
     ports={"merges": MemoryMerges, "erasures": MemoryErasures, "migrations": MemoryMigrationKeys},
 )

@@ -264,7 +264,6 @@ def test_each_checked_command_is_specified_by_its_own_area() -> None:
         "live_events": ["before_submit_progress"],
         "crates": ["before_open_crate"],
         "guilds": ["before_join_guild"],
-        "player_tools": ["on_erase", "on_merge"],
     }
 
 

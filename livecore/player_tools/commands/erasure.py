@@ -47,11 +47,8 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     tx.players.update(kept)
     # Each area's records name the placeholder from now on (livecore.area.Area.erase), in the areas'
     # order, then a studio's; an event such as guild.member_left names the original id, as player.deleted.
-    for area in areas.BUILT_IN:
-        if area.erase is not None:
-            area.erase(tx, rt, scope, player, kept)
-    if rt.checks.active:
-        rt.checks.hook.on_erase(tx=tx, rt=rt, scope=scope, player=player, kept=kept)
+    for step in (*(area.erase for area in areas.BUILT_IN if area.erase is not None), *rt.checks.erasures):
+        step(tx, rt, scope, player, kept)
     tx.merges.forget_into(player.id)  # their records hold the original ids of the accounts it absorbed
     tx.erasures.insert(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)

@@ -89,12 +89,10 @@ def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_
         placeholder=placeholder(MERGED_PREFIX, new_uuid(now, rt.rng)),
         merged_at=now,
     )
-    # Each area moves its own records (livecore.area.Area.merge), in the areas' order, then a studio's.
-    for area in areas.BUILT_IN:
-        if area.merge is not None:
-            area.merge(tx, rt, scope, source, target)
-    if rt.checks.active:
-        rt.checks.hook.on_merge(tx=tx, rt=rt, scope=scope, source=source, target=target)
+    # Each area moves its own records (livecore.area.Area.merge), in the areas' order: the built-in ones,
+    # then those of the studio's areas served.
+    for step in (*(area.merge for area in areas.BUILT_IN if area.merge is not None), *rt.checks.merges):
+        step(tx, rt, scope, source, target)
     # The source row stays, retired under its placeholder, pointing at the target.
     tx.players.update(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
     tx.merges.insert(record)
