@@ -1,8 +1,10 @@
 """The economy's part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``spend``
-chance and ``spend_share``, the population's ``[economy] spend`` (the currencies players spend), and a
-session's spending, its last step: by its ``spend`` chance, the player spends ``spend_share`` of its
-balance of each currency spent. A studio-managed game's spending is the studio's backend's to report; a
-platform game's, the player's."""
+chance and ``spend_share``, the population's ``[economy] spend`` (the currencies players spend) and
+``[studio] login_credit``; the studio's backend's credit at a player's first session of a day (the
+``login_credit`` of each currency, before what the other areas' backends send), and a session's spending,
+its last step: by its ``spend`` chance, the player spends ``spend_share`` of its balance of each currency
+spent. A studio-managed game's spending is the studio's backend's to report; a platform game's, the
+player's."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from livecore.economy.memory import EconomyTables
 from livecore.games import Economy, GameSettings, ResourceType
 from livecore.section import KEY_PATTERN
 from livecore.simulation.fields import Problems, table, unknown
-from livecore.simulation.part import Driver, Member, Play, PopulationTable, Rate, SeasonPart
+from livecore.simulation.part import Driver, Member, Play, PopulationTable, Rate, SeasonPart, StudioRates
 
 #: A session's chance to spend currency.
 SPEND = Rate("spend", 0.2, {"engaged": 0.4, "regular": 0.2, "casual": 0.1})
@@ -48,21 +50,39 @@ def _check(found: tuple[str, ...], settings: GameSettings, problems: Problems) -
 SPENT = PopulationTable("economy", _parse, _check)
 
 
+def _currencies(settings: GameSettings) -> list[str]:
+    return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
+
+
+#: ``[studio] login_credit``: the currency the studio's backend credits a player at its first session of
+#: a day (whole amounts; none by default).
+LOGIN_CREDIT = StudioRates(
+    "login_credit", "currency", _currencies, None, bounds=(1, 10**12), whole=True, listed=False
+)
+
+
 def spent(found: tuple[str, ...] | None, settings: GameSettings) -> list[str]:
     """The currencies players spend: ``[economy] spend`` (``found``), else every currency of the game."""
     if found is not None:
         return list(found)
-    return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
+    return _currencies(settings)
 
 
-class _Spending(Driver):
-    """The currencies spent, read from the players' holdings."""
+class _Economy(Driver):
+    """The currency credited at a day's first session, and the currencies spent, read from the players'
+    holdings."""
 
     def __init__(self, play: Play) -> None:
         self.play = play
+        self.credit = play.sent(LOGIN_CREDIT)
         self.currencies = spent(play.table(SPENT), play.settings)
         self.platform = play.settings.economy is Economy.PLATFORM
         self.holdings = play.store.tables_of(EconomyTables).holdings
+
+    def studio_day(self, member: Member) -> None:
+        play = self.play
+        for key, amount in self.credit.items():
+            play.act("wallet.credit", play.server.wallet.credit, member.handle, key, int(amount))
 
     def spend(self, member: Member) -> None:
         if self.play.rng.random() < member.segment.rate(SPEND):
@@ -83,4 +103,4 @@ class _Spending(Driver):
                 play.act("wallet.debit", debit, member.handle, key, amount, reason="spend")
 
 
-SEASON = SeasonPart(rates=(SPEND, SPEND_SHARE), tables=(SPENT,), driver=_Spending)
+SEASON = SeasonPart(rates=(SPEND, SPEND_SHARE), studio=(LOGIN_CREDIT,), tables=(SPENT,), driver=_Economy)

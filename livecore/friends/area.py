@@ -13,6 +13,7 @@ from livecore.friends.errors import CODES, FRIEND_REQUEST_NOT_FOUND
 from livecore.friends.manifest import FRIENDS, PRESENCE
 from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
+from livecore.friends.season import SEASON
 from livecore.friends.settings import FriendsSettings, PresenceSettings
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.players import presence
@@ -64,4 +65,5 @@ AREA = Area(
     id_prefixes=(FRIEND_REQUEST_ID_PREFIX,),
     tables=FriendTables,
     ports={"friends": MemoryFriendGraph},
+    season=SEASON,
 )

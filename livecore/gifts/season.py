@@ -1,10 +1,11 @@
 """The gifts' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``gifts``
-chance of sending a friend a gift in a session (a giftable resource, an amount up to its
-``max_per_gift``), and the claim of the gifts a player received, as it claims its grants. A gift's grant
-is claimed as the gift, not as a pending grant."""
+chance of sending a friend a gift in a session (a friend the player knows of, from the friends' driver;
+a giftable resource, an amount up to its ``max_per_gift``), and the claim of the gifts a player
+received, as it claims its grants. A gift's grant is claimed as the gift, not as a pending grant."""
 
 from __future__ import annotations
 
+from livecore.friends.season import FriendsDriver
 from livecore.gifts.rules import GIFT_SOURCE_KIND
 from livecore.gifts.settings import GIFT_RESOURCE
 from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
@@ -18,6 +19,7 @@ class _Gifts(Driver):
 
     def __init__(self, play: Play) -> None:
         self.play = play
+        self.friends = play.driver(FriendsDriver)
         self.giftable = [r for r in play.settings.resources.values() if r.of(GIFT_RESOURCE).giftable]
         self.received: dict[int, list[str]] = {}  # member index -> gift ids sent to it, not yet claimed
 
@@ -27,9 +29,10 @@ class _Gifts(Driver):
 
     def session(self, member: Member) -> None:
         play, rng = self.play, self.play.rng
-        if not (member.friends and self.giftable and rng.random() < member.segment.rate(GIFTS)):
+        friends = self.friends.friends_of(member)
+        if not (friends and self.giftable and rng.random() < member.segment.rate(GIFTS)):
             return
-        friend = play.member(rng.choice(list(member.friends)))
+        friend = play.member(rng.choice(list(friends)))
         resource = rng.choice(self.giftable)
         amount = rng.randint(1, resource.of(GIFT_RESOURCE).max_per_gift or 10)
         sent = play.act(

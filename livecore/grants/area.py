@@ -12,6 +12,7 @@ from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.errors import CODES, GRANT_NOT_FOUND
 from livecore.grants.memory import GrantTables, MemoryGrants
+from livecore.grants.season import EXPIRY_JOB, SEASON
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
@@ -45,7 +46,7 @@ AREA = Area(
     record_ids={"grantId": GRANT_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
-    jobs=(Job("grant_expiry_sweep", _expiring, every=timedelta(minutes=1)),),
+    jobs=(Job(EXPIRY_JOB, _expiring, every=timedelta(minutes=1)),),
     webhooks=(
         GrantCreated,
         GrantClaimed,
@@ -56,4 +57,5 @@ AREA = Area(
     limits=_limits,
     tables=GrantTables,
     ports={"grants": MemoryGrants},
+    season=SEASON,
 )

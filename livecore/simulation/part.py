@@ -73,14 +73,18 @@ class EventRate:
 @attrs.frozen
 class StudioRates:
     """A table an area adds to the population's ``[studio]`` (``crates = { <crate> = 0.1 }``): how many of
-    each thing the studio's backend sends a player per day it plays (0 to 100), by the thing's key, which
-    must be one the game declares (``keys``, a ``noun`` each: ``crate``); a population without the table
-    sends ``default`` of each."""
+    each thing the studio's backend sends a player per day it plays (within ``bounds``, whole numbers with
+    ``whole``), by the thing's key, which must be one the game declares (``keys``, a ``noun`` each:
+    ``crate``; a refusal lists the game's, unless ``listed`` is False); a population without the table
+    sends ``default`` of each key, or nothing when ``default`` is None."""
 
     name: str
     noun: str
     keys: Callable[[GameSettings], Iterable[str]]
-    default: float
+    default: float | None
+    bounds: tuple[float, float] = (0.0, 100.0)
+    whole: bool = False
+    listed: bool = True
 
 
 class Segment(Protocol):
@@ -109,11 +113,6 @@ class Member(Protocol):
         """From 0 (worst) to 1 (best), drawn from its segment's ``score`` as the player is made."""
         ...
 
-    @property
-    def friends(self) -> Mapping[int, None]:
-        """The indexes of its friends, in the order they became friends."""
-        ...
-
 
 class Play(Protocol):
     """A season being played, as a part's driver uses it."""
@@ -140,6 +139,10 @@ class Play(Protocol):
 
     def member(self, index: int) -> Member:
         """The member of that index."""
+        ...
+
+    def member_of(self, player_id: str) -> Member | None:
+        """The member whose player has that id (its handle's ``id``), None for a player of no member."""
         ...
 
     @property
@@ -174,6 +177,11 @@ class Play(Protocol):
         """The population's value of a table an area adds, None where the file leaves it out."""
         ...
 
+    def run(self, job: str) -> None:
+        """Run the simulation's scheduled job of that name now (one a part :attr:`~SeasonPart.runs`), if
+        the game's areas have it."""
+        ...
+
     @property
     def parts(self) -> Sequence[SeasonPart]:
         """The parts of the areas played, in the areas' order."""
@@ -190,7 +198,11 @@ class Play(Protocol):
 
 class Driver:
     """An area's driver in one season: what a member does in the area, at the steps of a session (the
-    season's docstring lists them). Each step does nothing unless the area's driver says otherwise."""
+    season's docstring lists them), and at each hour. Each step does nothing unless the area's driver says
+    otherwise. The season takes the steps ``first_session``, ``studio_day``, ``answer``, ``collect``,
+    ``use``, ``compete``, ``session`` and ``spend``, in that order, and ``hour``; the others are taken
+    by the driver of the area they belong to (``granted`` and ``claim`` by the grants', ``held`` and
+    ``before_event`` by the live events'), through :meth:`Play.drivers`."""
 
     #: The webhook kinds :meth:`webhook` is given, as the season reads them.
     reads: frozenset[str] = frozenset()
@@ -198,21 +210,37 @@ class Driver:
     def webhook(self, kind: str, payload: Any) -> None:
         """A webhook of a kind it :attr:`reads` (a window opened), as the season reads it."""
 
+    def hour(self) -> None:
+        """At each hour of the season, after what falls due then: the scheduled work the area's driver
+        runs itself (the grants' expiry sweep, when a grant has come due)."""
+
+    def first_session(self, member: Member) -> None:
+        """At the member's first session of the season, before anything else: what it does once (asks
+        for friends)."""
+
     def studio_day(self, member: Member) -> None:
-        """At the member's first session of a day, after the studio's backend credits it: what the
-        backend sends it of the area."""
+        """At the member's first session of a day: what the studio's backend gives it of the area (its
+        credit, its crates)."""
+
+    def answer(self, member: Member) -> None:
+        """After the studio's day: what the member answers that waits for it (friend requests)."""
 
     def granted(self, member: Member, grant: Any) -> bool:
         """A pending grant of the member (a ``grant.created`` payload) not claimed otherwise: True when
         the area's driver keeps it (a crate, opened rather than claimed), else the member claims it."""
         return False
 
+    def collect(self, member: Member) -> None:
+        """After answering, before using: what the member collects of what it holds (the grants': by its
+        segment's ``claims`` chance, what the areas' drivers :meth:`claim`, then its pending grants)."""
+
     def claim(self, member: Member) -> None:
         """As the member claims what it holds (under its segment's ``claims`` chance), before its
-        pending grants: what it claims of the area."""
+        pending grants: what it claims of the area (its gifts)."""
 
     def use(self, member: Member) -> None:
-        """After claiming, before the events: what the member uses of what it holds (opens its crates)."""
+        """After collecting, before the events: what the member uses of what it holds (opens its
+        crates)."""
 
     def held(self, member: Member, event: Any, started: Any) -> bool:
         """The member's start of an attempt at ``event`` answered ``started``: True when it is a start
@@ -236,8 +264,10 @@ class Driver:
 class SeasonPart:
     """An area's part of a season: its segment fields, the kinds of live event it hosts, its
     ``[studio]`` tables, the population's tables it adds, its driver (made once per
-    season; the drivers' steps run in the areas' order), and the source kinds of the grants its driver
-    or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift)."""
+    season; the drivers' steps run in the areas' order), the source kinds of the grants its driver
+    or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift), and
+    the names of the scheduled jobs its driver runs itself (:meth:`Play.run`), which the schedule then
+    leaves out (the grants' minute sweep, run hourly when a grant has come due)."""
 
     rates: tuple[Rate, ...] = ()
     events: tuple[EventRate, ...] = ()
@@ -245,6 +275,7 @@ class SeasonPart:
     tables: tuple[PopulationTable, ...] = ()
     driver: Callable[[Play], Driver] | None = None
     claimed: tuple[str, ...] = ()
+    runs: tuple[str, ...] = ()
 
 
 __all__ = [

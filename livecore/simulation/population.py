@@ -39,16 +39,18 @@ Shape (every field optional; unknown fields are refused at every depth)::
                                       each crate the manifest declares
       login_credit = { <currency> = 20 }  currency it credits a player at its first session of a day
 
-The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live events'
-(``livecore/live_events/season.py``), ``[leaderboards]`` the shared boards', ``spend``, ``spend_share``
-and ``[economy]`` the economy's; the ``lobbies``, ``teams``, ``gifts``, ``guilds`` and ``crates`` fields
-and ``[studio] crates`` are those areas'. Each area adds them with its part of a season (its
-:attr:`~livecore.area.Area.season`, :mod:`livecore.simulation.part`), as a studio's area may add its own;
-this module names none of them.
+A segment's ``share``, ``sessions_per_day`` and ``score`` are the population's own; the rest are the
+areas'. The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live
+events' (``livecore/live_events/season.py``), ``[leaderboards]`` the shared boards', ``spend``,
+``spend_share``, ``[economy]`` and ``[studio] login_credit`` the economy's, ``claims`` the grants'; the
+``lobbies``, ``teams``, ``friends``, ``gifts``, ``guilds`` and ``crates`` fields and ``[studio] crates`` are
+those areas'. Each area adds them with its part of a season (its :attr:`~livecore.area.Area.season`,
+:mod:`livecore.simulation.part`), as a studio's area may add its own; this module names none of them.
 
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
 :func:`check_population` checks a population against the game it plays: the events, the keys of an
-area's ``[studio]`` table (crates) and the currencies it names must be declared there.
+area's ``[studio]`` tables (crates, currencies credited) and the currencies it names must be declared
+there.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ import attrs
 
 from livecore import areas as core_areas
 from livecore.area import Area
-from livecore.games import GameSettings, ResourceType
+from livecore.games import GameSettings
 from livecore.section import read_toml
 from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value
 from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
@@ -96,8 +98,6 @@ class Segment:
     share: float
     sessions_per_day: float = 1.0
     score: Skill = Skill()
-    friends: int = 5
-    claims: float = 0.9
     rates: Mapping[str, float] = attrs.field(factory=dict)
 
     def rate(self, rate: Rate) -> float:
@@ -133,39 +133,17 @@ def _defaults(segment: Segment, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
 
 @attrs.frozen
 class Studio:
-    """``[studio]``: the currency the studio's backend credits at a day's first session, and the tables
-    the areas add (:class:`~livecore.simulation.part.StudioRates`: what it sends a player per day it plays,
-    ``crates``) that the population sets, by name."""
+    """``[studio]``: the tables the areas add (:class:`~livecore.simulation.part.StudioRates`: what the
+    studio's backend gives a player per day it plays, ``login_credit``, ``crates``) that the population
+    sets, by name."""
 
-    login_credit: dict[str, int] = attrs.field(factory=dict)
     rates: dict[str, dict[str, float]] = attrs.field(factory=dict)
 
 
 _BASE_SEGMENTS = (
-    Segment(
-        name="engaged",
-        share=0.15,
-        sessions_per_day=3.0,
-        score=Skill(0.65, 0.15),
-        friends=12,
-        claims=0.98,
-    ),
-    Segment(
-        name="regular",
-        share=0.45,
-        sessions_per_day=1.2,
-        score=Skill(0.5, 0.15),
-        friends=6,
-        claims=0.9,
-    ),
-    Segment(
-        name="casual",
-        share=0.4,
-        sessions_per_day=0.35,
-        score=Skill(0.35, 0.15),
-        friends=2,
-        claims=0.7,
-    ),
+    Segment(name="engaged", share=0.15, sessions_per_day=3.0, score=Skill(0.65, 0.15)),
+    Segment(name="regular", share=0.45, sessions_per_day=1.2, score=Skill(0.5, 0.15)),
+    Segment(name="casual", share=0.4, sessions_per_day=0.35, score=Skill(0.35, 0.15)),
 )
 #: The segments of a population that declares none: a few engaged players, many regular ones, and casual
 #: ones who come back now and then.
@@ -201,10 +179,12 @@ class Population:
 
     def sent(self, table: StudioRates, settings: GameSettings) -> dict[str, float]:
         """What the studio sends a player per day it plays of an area's ``[studio]`` table, by key: the
-        population's, else the table's default of each key the game declares."""
+        population's, else the table's default of each key the game declares (none without a default)."""
         found = self.studio.rates.get(table.name)
         if found is not None:
             return dict(found)
+        if table.default is None:
+            return {}
         return dict.fromkeys(sorted(table.keys(settings)), table.default)
 
 
@@ -214,8 +194,6 @@ class Population:
 _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
     "share": ("number", (0.0, 1.0)),
     "sessions_per_day": ("number", (0.0, 48.0)),
-    "friends": ("int", (0, 500)),
-    "claims": ("number", CHANCE),
 }
 _SEGMENT_KNOWN = {*_SEGMENT_FIELDS, "score"}
 
@@ -279,21 +257,18 @@ def _studio(raw: Any, problems: Problems, tables: Mapping[str, StudioRates]) -> 
     found = table(raw, "studio", problems)
     if found is None:
         return None
-    unknown(found, {*tables, "login_credit"}, "studio", problems)
+    unknown(found, tables, "studio", problems)
     rates: dict[str, dict[str, float]] = {}
-    for name in tables:
-        if name in found and name != "login_credit":
-            found_rates = _amounts(found[name], "number", (0.0, 100.0), f"studio.{name}", problems)
+    ok = True
+    for name, added in tables.items():
+        if name in found:
+            kind = "int" if added.whole else "number"
+            found_rates = _amounts(found[name], kind, added.bounds, f"studio.{name}", problems)
             if found_rates is None:
-                return None
-            rates[name] = found_rates
-    credit: dict[str, int] = {}
-    if "login_credit" in found:
-        amounts = _amounts(found["login_credit"], "int", (1, 10**12), "studio.login_credit", problems)
-        if amounts is None:
-            return None
-        credit = amounts
-    return Studio(login_credit=credit, rates=rates)
+                ok = False
+            else:
+                rates[name] = found_rates
+    return Studio(rates=rates) if ok else None
 
 
 def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> Population:
@@ -346,8 +321,8 @@ def check_population(
 ) -> None:
     """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the
     areas' tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table
-    sends (a crate), a currency the studio credits; and a score range whose best is not the better end
-    by its event's or board's order. ``areas``: the areas played."""
+    gives (a crate, a currency credited); and a score range whose best is not the better end by its
+    event's or board's order. ``areas``: the areas played."""
     problems: Problems = {}
     for name, added in _population_tables(areas).items():
         if name in population.tables:
@@ -356,14 +331,11 @@ def check_population(
     for name, rates in population.studio.rates.items():
         declared = set(tables[name].keys(settings)) if name in tables else set()
         noun = tables[name].noun if name in tables else name
+        listed = tables[name].listed if name in tables else True
         for rate_key in rates:
             if rate_key not in declared:
-                known = ", ".join(sorted(declared)) or "none"
-                problems[f"studio.{name}.{rate_key}"] = f"is not a {noun} of the game (its {noun}s: {known})"
-    for currency in population.studio.login_credit:
-        resource = settings.resources.get(currency)
-        if resource is None or resource.type is not ResourceType.CURRENCY:
-            problems[f"studio.login_credit.{currency}"] = "is not a currency of the game"
+                known = f" (its {noun}s: {', '.join(sorted(declared)) or 'none'})" if listed else ""
+                problems[f"studio.{name}.{rate_key}"] = f"is not a {noun} of the game{known}"
     if problems:
         raise PopulationError(problems)
 

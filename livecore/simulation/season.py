@@ -8,22 +8,25 @@ the studio's backend credits ``login_credit`` and sends crates; then the player 
 it (friend requests, partner invites), claims its gifts and grants, opens its crates, plays each open
 event by its segment's chances (teaming up first on a team event, waiting for its lobby on a lobby
 event) and has its shared boards' scores submitted, takes its turn in the areas (a gift sent to a
-friend, the guilds' joins and help), and spends. All but the friends, the credit and the grants are the
-areas' own: each area that declares a part of a season (its :attr:`~livecore.area.Area.season`, from the
-area's package: ``livecore/<area>/season.py``) plays its steps of a session
-(:class:`~livecore.simulation.part.Driver`), in the areas' order, and this module names no area. The
-areas' drivers claim what the player holds of their areas (its gifts) as it claims its grants.
+friend, the guilds' joins and help), and spends. All of it is the areas' own: each area that declares a
+part of a season (its :attr:`~livecore.area.Area.season`, from the area's package:
+``livecore/<area>/season.py``) plays its steps of a session (:class:`~livecore.simulation.part.Driver`:
+``first_session``, ``studio_day``, ``answer``, ``collect``, ``use``, ``compete``, ``session``, ``spend``),
+each step in the areas' order, and this module names no area. What is left here is the engine: the
+ticks, the sessions, the clock, the scheduled work, the webhooks dispatched to the drivers that read
+them, and the steps.
 
 Time moves in ticks (``tick``, 10 seconds by default): every action falls on a tick, and the clock moves
 to each tick that has one, running the scheduled work that falls due on the way (windows, lobbies'
-fills, rollovers, the hourly sweeps). The grant expiry sweep, a minute sweep, runs at each hour when a
-grant has come due, rather than every minute.
+fills, rollovers, the hourly sweeps). A job a part runs itself (its ``runs``: the grant expiry sweep, a
+minute sweep) is left out of the schedule; the part's driver runs it at an hour (its ``hour`` step, taken
+at each hour of the season).
 
-What the driver keeps is what the players know (their friends, their pending grants from ``grant.created``
-webhooks; an area's driver keeps its own, such as the guilds the players saw); what happened is in the
-simulation (its webhooks and its store), where a report reads it. Every draw comes from seeded
-``random.Random`` streams: the population and the sessions from streams of their own, so two manifests
-played with one seed meet the same players at the same times.
+What the drivers keep is what the players know (their friends, their pending grants from
+``grant.created`` webhooks, the guilds they saw); what happened is in the simulation (its webhooks and its
+store), where a report reads it. Every draw comes from seeded ``random.Random`` streams: the population and
+the sessions from streams of their own, so two manifests played with one seed meet the same players at the
+same times.
 """
 
 from __future__ import annotations
@@ -47,36 +50,36 @@ from livecore.simulation.world import LATEST
 T = TypeVar("T")
 D = TypeVar("D", bound=Driver)
 
-#: The scheduled job a season runs itself, hourly and only when a grant has come due.
-EXPIRY_JOB = "grant_expiry_sweep"
-#: A session's steps the areas' drivers take, in a session's order (the module's docstring).
-STEPS = ("studio_day", "granted", "claim", "use", "held", "before_event", "compete", "session", "spend")
+#: The steps the areas' drivers take (:class:`~livecore.simulation.part.Driver`), in a session's order.
+STEPS = (
+    "first_session",
+    "studio_day",
+    "answer",
+    "granted",
+    "collect",
+    "claim",
+    "use",
+    "held",
+    "before_event",
+    "compete",
+    "session",
+    "spend",
+    "hour",
+)
 _HOUR = 3600
 _DAY = 86_400
 
 
 class _Member:
-    """One simulated player and what it knows."""
+    """One simulated player: what the areas' drivers see of it, and the last day it played."""
 
-    __slots__ = (
-        "friend_asks",
-        "friends",
-        "handle",
-        "index",
-        "last_day",
-        "rewards",
-        "segment",
-        "skill",
-    )
+    __slots__ = ("handle", "index", "last_day", "segment", "skill")
 
     def __init__(self, index: int, handle: SimPlayer, segment: Segment, skill: float) -> None:
         self.index = index
         self.handle = handle
         self.segment = segment
         self.skill = skill
-        self.friends: dict[int, None] = {}  # member indexes, in the order they became friends
-        self.friend_asks: list[tuple[str, int]] = []  # incoming requests: (request id, from)
-        self.rewards: list[str] = []  # pending reward grant ids
         self.last_day = -1
 
 
@@ -133,12 +136,8 @@ class Season:
         self._now = 0  # seconds since the season's start
         # Webhooks read so far: none, so the windows the simulation opened as it started count too.
         self._seen = 0
-        self._expiries: list[int] = []  # when pending grants expire (seconds since the start), a heap
-        self._expiry_job = next((j for j in sim.schedule.jobs if j.name == EXPIRY_JOB), None)
+        self._jobs = {job.name: job for job in sim.schedule.jobs}
         self._parts = [area.season for area in sim.areas if area.season is not None]
-        # Grants claimed otherwise than as pending grants (a gift's as the gift, a crate's contents as
-        # the crate opens).
-        self._claimed_otherwise = frozenset(kind for part in self._parts for kind in part.claimed)
         # The areas' drivers, made last and in order: a driver may read what the season has set up, and
         # the drivers made before it.
         self._drivers: list[Driver] = []
@@ -179,13 +178,15 @@ class Season:
 
     def _play(self, on_day: Callable[[int], None] | None, on_players: Callable[[int], None] | None) -> None:
         sim = self.sim
-        # The minute sweep is run by the season itself (the module docstring); the others stay.
-        sim.schedule.only(j.name for j in sim.schedule.jobs if j.every is not None and j.name != EXPIRY_JOB)
+        # The jobs the parts run themselves are left out (the module docstring); the others stay.
+        run = {name for part in self._parts for name in part.runs}
+        sim.schedule.only(j.name for j in sim.schedule.jobs if j.every is not None and j.name not in run)
         self._make_players(on_players)
         for day in range(self.days):
             self._plan_day(day)
-            for hour in range(1, 25):
-                self._push(day * _DAY + hour * _HOUR, self._sweep, ())
+            if self._steps["hour"]:
+                for hour in range(1, 25):
+                    self._push(day * _DAY + hour * _HOUR, self._hour, ())
             end = (day + 1) * _DAY
             while self._queue and self._queue[0][0] <= end:
                 when, _, action, args = heapq.heappop(self._queue)
@@ -269,6 +270,16 @@ class Season:
         """The member of that index."""
         return self._members[index]
 
+    def member_of(self, player_id: str) -> _Member | None:
+        """The member whose player has that id, None for a player of no member."""
+        return self._by_player_id.get(player_id)
+
+    def run(self, job: str) -> None:
+        """Run the simulation's scheduled job of that name now, if the game's areas have it."""
+        found = self._jobs.get(job)
+        if found is not None:
+            run_job(self.sim.store, self.sim.rt, found)
+
     def act(self, action: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
         """``call(*args, **kwargs)``; a refusal is counted under ``<action>:<code>`` and answers None."""
         try:
@@ -318,92 +329,41 @@ class Season:
         while self._seen < len(outbox):
             event = outbox[self._seen]
             self._seen += 1
-            kind, payload = event.kind, event.payload
-            if kind == "grant.created":
-                self._granted(payload)
-            elif kind in self._readers:
+            kind = event.kind
+            if kind in self._readers:
                 for driver in self._readers[kind]:
-                    driver.webhook(kind, payload)
+                    driver.webhook(kind, event.payload)
         if self.forget_webhooks and len(outbox) > self.forget_after:
             # Every event was read: the store may drop them, but for the bursts still open.
             self._seen -= store.forget_outbox(self.sim.now() - DEBOUNCE)
 
-    def _granted(self, grant: Any) -> None:
-        if grant.expires_at is not None:
-            heapq.heappush(self._expiries, int((grant.expires_at - self.start).total_seconds()))
-        member = self._by_player_id.get(grant.player_id)
-        if member is None or grant.status != "pending" or grant.source_kind in self._claimed_otherwise:
-            return
-        if not any(driver.granted(member, grant) for driver in self._steps["granted"]):
-            member.rewards.append(grant.grant_id)
-
-    def _sweep(self) -> None:
-        """The grant expiry sweep, when a grant has come due."""
-        if self._expiry_job is None or not self._expiries or self._expiries[0] > self._now:
-            return
-        while self._expiries and self._expiries[0] <= self._now:
-            heapq.heappop(self._expiries)
-        run_job(self.sim.store, self.sim.rt, self._expiry_job)
+    def _hour(self) -> None:
+        for driver in self._steps["hour"]:
+            driver.hour()
 
     # --- a session -----------------------------------------------------------------------------------
 
     def _session(self, member: _Member, day: int) -> None:
-        rng, seg = self._rng, member.segment
+        steps = self._steps
         if member.last_day < 0:
-            self._befriend(member)
+            for driver in steps["first_session"]:
+                driver.first_session(member)
         if member.last_day < day:
             member.last_day = day
-            self._studio_day(member)
-        for request_id, sender in member.friend_asks:
-            if sender in member.friends:
-                continue
-            if self.act("friends.accept", member.handle.friends.accept_request, request_id) is not None:
-                member.friends[sender] = None
-                self._members[sender].friends[member.index] = None
-        member.friend_asks.clear()
-        if rng.random() < seg.claims:
-            self._claim(member)
-        for driver in self._steps["use"]:
+            for driver in steps["studio_day"]:
+                driver.studio_day(member)
+        for driver in steps["answer"]:
+            driver.answer(member)
+        for driver in steps["collect"]:
+            driver.collect(member)
+        for driver in steps["use"]:
             driver.use(member)
-        for driver in self._steps["compete"]:
+        for driver in steps["compete"]:
             driver.compete(member)
-        for driver in self._steps["session"]:
+        for driver in steps["session"]:
             driver.session(member)
-        for driver in self._steps["spend"]:
+        for driver in steps["spend"]:
             driver.spend(member)
-
-    def _studio_day(self, member: _Member) -> None:
-        """The studio's backend on a player's first session of a day: its credit, then what the areas'
-        drivers have it send (crates)."""
-        server = self.sim.server
-        for key, amount in self.population.studio.login_credit.items():
-            self.act("wallet.credit", server.wallet.credit, member.handle, key, amount)
-        for driver in self._steps["studio_day"]:
-            driver.studio_day(member)
-
-    def _befriend(self, member: _Member) -> None:
-        rng = self._rng
-        for _ in range(member.segment.friends):
-            other = rng.randrange(len(self._members))
-            if other == member.index or other in member.friends:
-                continue
-            target = self._members[other]
-            request = member.handle.friends.send_request
-            sent = self.act("friends.request", request, external_player_id=target.handle)
-            if sent is None:
-                continue
-            if sent.status == "accepted":
-                member.friends[other] = None
-                target.friends[member.index] = None
-            elif sent.request is not None:
-                target.friend_asks.append((sent.request.request_id, member.index))
-
-    def _claim(self, member: _Member) -> None:
-        for driver in self._steps["claim"]:
-            driver.claim(member)
-        rewards, member.rewards = member.rewards, []
-        for grant_id in rewards:
-            self.act("grants.claim", member.handle.grants.claim, grant_id)
 
 
 def _apportion(shares: list[float], total: int) -> list[int]:
@@ -416,4 +376,4 @@ def _apportion(shares: list[float], total: int) -> list[int]:
     return counts
 
 
-__all__ = ["EXPIRY_JOB", "Season"]
+__all__ = ["Season"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from livecore.friends.season import FriendsDriver
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
@@ -35,6 +36,7 @@ class _Teams(Driver):
 
     def __init__(self, play: Play) -> None:
         self.play = play
+        self.friends = play.driver(FriendsDriver)
         # member index -> window key -> invites received: (invite id, from member index)
         self.invites: dict[int, dict[str, list[tuple[str, int]]]] = {}
         self.teamed: dict[int, dict[str, None]] = {}  # member index -> windows it has a team in
@@ -64,7 +66,7 @@ class _Teams(Driver):
                 teamed[window] = None
                 self.teamed.setdefault(sender, {})[window] = None
                 return
-        free = [f for f in member.friends if window not in self.teamed.get(f, {})]
+        free = [f for f in self.friends.friends_of(member) if window not in self.teamed.get(f, {})]
         if not free:
             return
         friend = play.member(play.rng.choice(free))

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from livecore import areas
-from livecore.economy.season import SPENT
+from livecore.crates.season import SENT as CRATES_SENT
+from livecore.economy.season import LOGIN_CREDIT, SPENT
+from livecore.grants.season import CLAIMS
 from livecore.leaderboards.season import RANGES as BOARD_RANGES
 from livecore.live_events.season import ATTEMPTS, RANGES, default_scale, kinds_of
 from livecore.live_events.settings import EVENT_SETTINGS
@@ -42,13 +44,15 @@ def test_an_empty_file_is_the_default_population() -> None:
 
 def test_a_segment_takes_every_field_and_defaults_the_rest() -> None:
     population = parse_population(POPULATION)
+    settings = parse_manifest(SEASON).games["arena"].settings()
     keen, casual = population.segments
     assert (keen.name, keen.share, keen.sessions_per_day, keen.rate(ATTEMPTS)) == ("keen", 0.4, 3.0, 2)
     assert keen.score == Skill(0.7, 0.1)
     assert casual.score == Skill(0.4, 0.15)
-    assert casual.claims == 0.9
-    assert population.studio.login_credit == {"coins": 20}
-    assert population.studio.rates == {"crates": {"chest": 0.5}}
+    assert casual.rate(CLAIMS) == 0.9
+    assert population.sent(LOGIN_CREDIT, settings) == {"coins": 20}
+    assert population.sent(CRATES_SENT, settings) == {"chest": 0.5}
+    assert parse_population("").sent(LOGIN_CREDIT, settings) == {}
 
 
 NUMBER_FIELDS = [
@@ -104,8 +108,15 @@ def test_names_shapes_and_unknown_fields() -> None:
 
 
 def test_every_problem_is_reported_at_once() -> None:
-    problems = refused("[segments.a]\nshare = 2\ngifts = 3\n[studio]\nlogin_credit = { coins = 0 }\n")
-    assert set(problems) == {"segments.a.share", "segments.a.gifts", "studio.login_credit.coins"}
+    text = "[segments.a]\nshare = 2\ngifts = 3\n[studio]\ncrates = { chest = -1 }\n"
+    text += "login_credit = { coins = 0 }\n"
+    problems = refused(text)
+    assert set(problems) == {
+        "segments.a.share",
+        "segments.a.gifts",
+        "studio.crates.chest",
+        "studio.login_credit.coins",
+    }
 
 
 @pytest.mark.parametrize("table", ["events", "leaderboards"])

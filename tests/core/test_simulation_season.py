@@ -11,10 +11,11 @@ import pytest
 from livecore.economy.memory import EconomyTables
 from livecore.events import DomainEvent
 from livecore.grants.memory import GrantTables
+from livecore.grants.season import EXPIRY_JOB
 from livecore.live_events.memory import LiveEventTables
 from livecore.simulation import Simulation
 from livecore.simulation.population import PopulationError, parse_population
-from livecore.simulation.season import EXPIRY_JOB, Season
+from livecore.simulation.season import Season
 from tests.season_support import MONDAY, POPULATION, SEASON
 
 
