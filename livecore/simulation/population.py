@@ -257,7 +257,7 @@ def _studio(raw: Any, problems: Problems, tables: Mapping[str, StudioRates]) -> 
     found = table(raw, "studio", problems)
     if found is None:
         return None
-    unknown(found, tables, "studio", problems)
+    unknown(found, set(tables), "studio", problems)
     rates: dict[str, dict[str, float]] = {}
     ok = True
     for name, added in tables.items():
