@@ -343,7 +343,9 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
         if not omit and not absent and not added:
             return base
         names = [f.name for f in fields]
-        before = {rename(name) for name in names[: names.index(PARTS)]} if added else set()
+        after = [rename(name) for name in names[names.index(PARTS) + 1 :]] if added else []
+        # Each part's key with its unstructure function, looked up once the areas have added their parts.
+        part_hooks: list[tuple[Any, Any]] = []
 
         def unstructure(value: Any) -> dict[str, Any]:
             out: dict[str, Any] = base(value)
@@ -354,13 +356,15 @@ def make_converter(*, camel_case: bool = True, forbid_extra_keys: bool = True) -
                 if getattr(value, attr) is ABSENT:
                     del out[key]
             if added:
-                # The parts' fields stand where the record declares its parts.
-                parts = [conv.unstructure(value.of(key), key.kind) for key in parts_of(cls)]
-                out = {
-                    **{name: v for name, v in out.items() if name in before},
-                    **{name: v for part in parts for name, v in part.items()},
-                    **{name: v for name, v in out.items() if name not in before},
-                }
+                # The parts' fields stand where the record declares its parts: before the fields after it.
+                keys = parts_of(cls)
+                if len(part_hooks) != len(keys):
+                    part_hooks[:] = [(key, conv.get_unstructure_hook(key.kind)) for key in keys]
+                tail = [(name, out.pop(name)) for name in after if name in out]
+                parts = value.parts
+                for key, hook in part_hooks:
+                    out.update(hook(parts.get(key, key.default)))
+                out.update(tail)
             return out
 
         return unstructure

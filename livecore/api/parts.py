@@ -27,7 +27,7 @@ PARTS = "parts"
 WIRE_PARTS = {"livecore.api.parts.host": True}
 
 
-_ADDED: dict[type, list[PartKey[Any]]] = {}
+_ADDED: dict[type, tuple[PartKey[Any], ...]] = {}
 
 
 def add_part(host: type, key: PartKey[Any]) -> None:
@@ -35,14 +35,14 @@ def add_part(host: type, key: PartKey[Any]) -> None:
     parts added before it; adding it again changes nothing."""
     if not holds_parts(host):
         raise TypeError(f"{host.__qualname__} declares no {PARTS} field for the parts other areas add")
-    added = _ADDED.setdefault(host, [])
+    added = _ADDED.get(host, ())
     if key not in added:
-        added.append(key)
+        _ADDED[host] = (*added, key)
 
 
 def parts_of(host: type) -> tuple[PartKey[Any], ...]:
     """The parts added to ``host``, in the order they were added."""
-    return tuple(_ADDED.get(host, ()))
+    return _ADDED.get(host, ())
 
 
 def holds_parts(cls: type) -> bool:
