@@ -11,7 +11,7 @@ from livecore.games import GameSettings, Order
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, LeaderboardSettings
 from livecore.live_events.season import EVENTS, score
 from livecore.live_events.settings import EVENT_SETTINGS
-from livecore.simulation.fields import Problems, Scale, scales
+from livecore.simulation.fields import Problems, Scale, check_scales, scales
 from livecore.simulation.part import Driver, Member, Play, PopulationTable, SeasonPart
 
 
@@ -26,16 +26,9 @@ def _parse(raw: Any, problems: Problems) -> dict[str, Scale]:
 
 def _check(found: dict[str, Scale], settings: GameSettings, problems: Problems) -> None:
     boards = settings.of(LEADERBOARD_SETTINGS)
-    for key, scale in found.items():
-        board = boards.get(key)
-        if board is None:
-            known = ", ".join(sorted(boards)) or "none"
-            problems[f"leaderboards.{key}"] = f"is not a shared leaderboard of the game (its boards: {known})"
-        elif (scale.best < scale.worst) != (board.order is Order.ASC):
-            better = "below" if board.order is Order.ASC else "above"
-            problems[f"leaderboards.{key}.best"] = (
-                f"must be {better} worst: the board's order is {board.order.value}"
-            )
+    check_scales(
+        found, boards, "leaderboards", problems, one="a shared leaderboard", listed="boards", own="board"
+    )
 
 
 def _pin(

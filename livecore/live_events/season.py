@@ -19,7 +19,7 @@ from livecore.games import GameSettings, Order
 from livecore.live_events.api import AttemptResponse
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
-from livecore.simulation.fields import Problems, Scale, scales
+from livecore.simulation.fields import Problems, Scale, check_scales, scales
 from livecore.simulation.part import (
     Driver,
     EventRate,
@@ -82,16 +82,7 @@ def _parse(raw: Any, problems: Problems) -> dict[str, Scale]:
 
 def _check(found: dict[str, Scale], settings: GameSettings, problems: Problems) -> None:
     events = settings.of(EVENT_SETTINGS)
-    for key, scale in found.items():
-        event = events.get(key)
-        if event is None:
-            known = ", ".join(sorted(events)) or "none"
-            problems[f"events.{key}"] = f"is not an event of the game (its events: {known})"
-        elif (scale.best < scale.worst) != (event.order is Order.ASC):
-            better = "below" if event.order is Order.ASC else "above"
-            problems[f"events.{key}.best"] = (
-                f"must be {better} worst: the event's order is {event.order.value}"
-            )
+    check_scales(found, events, "events", problems, one="an event", listed="events", own="event")
 
 
 def _pin(

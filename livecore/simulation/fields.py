@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from livecore.games import Order
 from livecore.section import KEY_PATTERN, is_int, is_number
 
 #: Each offending field path (``segments.whales.share``) and what is wrong with it.
@@ -99,3 +100,29 @@ def scales(raw: Any, path: str, problems: Problems) -> dict[str, Scale]:
         if scale is not None:
             found[name] = scale
     return found
+
+
+def check_scales(
+    found: Mapping[str, Scale],
+    declared: Mapping[str, Any],
+    path: str,
+    problems: Problems,
+    *,
+    one: str,
+    listed: str,
+    own: str,
+) -> None:
+    """Refuse a range under ``path`` naming what the game does not declare (``declared``: each record by
+    key, with its ``order``), and a range whose best is not the better end by that order. The problems
+    name one record as ``one`` (``an event``), the game's as ``listed`` (``events``) and a record's order
+    as ``own``'s (``event``)."""
+    for key, scale in found.items():
+        record = declared.get(key)
+        if record is None:
+            known = ", ".join(sorted(declared)) or "none"
+            problems[f"{path}.{key}"] = f"is not {one} of the game (its {listed}: {known})"
+        elif (scale.best < scale.worst) != (record.order is Order.ASC):
+            better = "below" if record.order is Order.ASC else "above"
+            problems[f"{path}.{key}.best"] = (
+                f"must be {better} worst: the {own}'s order is {record.order.value}"
+            )
