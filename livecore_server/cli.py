@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import click
@@ -55,6 +55,23 @@ PRIVATE_WEBHOOKS_HELP = (
     "Let webhooks reach private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): for a"
     " backend on an internal network. Link-local and cloud metadata addresses stay refused."
 )
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _area_option(help: str) -> Callable[[F], F]:
+    """``--area PACKAGE`` (repeatable; ``LIVECORE_AREAS``, comma-separated), a studio's own area, into the
+    parameter ``studio_areas``: ``help`` says what the command does with it."""
+    return click.option(
+        "--area",
+        "studio_areas",
+        multiple=True,
+        envvar="LIVECORE_AREAS",
+        show_envvar=True,
+        metavar="PACKAGE",
+        help=help,
+    )
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -448,16 +465,10 @@ def main() -> None:
     " CF-Connecting-IP, Forwarded; the last value of all its lines, any spelling of an IP address; a value"
     " that is not one counts as the peer's). Default: the connection's peer.",
 )
-@click.option(
-    "--area",
-    "studio_areas",
-    multiple=True,
-    envvar="LIVECORE_AREAS",
-    show_envvar=True,
-    metavar="PACKAGE",
-    help="Serve a studio's own area, by package name (repeatable; LIVECORE_AREAS: comma-separated). Areas"
+@_area_option(
+    "Serve a studio's own area, by package name (repeatable; LIVECORE_AREAS: comma-separated). Areas"
     " installed by entry point and those any studio's applied manifest names are served too"
-    " (docs/extending.md).",
+    " (docs/extending.md)."
 )
 def serve(
     db: str | None,
@@ -530,15 +541,9 @@ def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
 @click.option("--db", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
-@click.option(
-    "--area",
-    "studio_areas",
-    multiple=True,
-    envvar="LIVECORE_AREAS",
-    show_envvar=True,
-    metavar="PACKAGE",
-    help="A studio's own area the server serves by serve --area (repeatable; LIVECORE_AREAS:"
-    " comma-separated): the manifest may configure it without naming it in [plugins] areas.",
+@_area_option(
+    "A studio's own area the server serves by serve --area (repeatable; LIVECORE_AREAS:"
+    " comma-separated): the manifest may configure it without naming it in [plugins] areas."
 )
 def apply(
     manifest: str, db: str | None, as_json: bool, allow_private_webhooks: bool, studio_areas: tuple[str, ...]
@@ -865,16 +870,10 @@ def lockouts_clear(address: str, db: str | None) -> None:
     help="When the season starts (UTC).",
 )
 @click.option("--game", default=None, help="The game to play, when the manifest declares several.")
-@click.option(
-    "--area",
-    "studio_areas",
-    multiple=True,
-    envvar="LIVECORE_AREAS",
-    show_envvar=True,
-    metavar="PACKAGE",
-    help="Play a studio's own area, by package name, as serve --area serves it (repeatable; LIVECORE_AREAS:"
+@_area_option(
+    "Play a studio's own area, by package name, as serve --area serves it (repeatable; LIVECORE_AREAS:"
     " comma-separated). Areas installed by entry point and those the manifest names in [plugins] areas are"
-    " played too.",
+    " played too."
 )
 def simulate(
     manifest: str,
