@@ -35,6 +35,7 @@ class _Lobbies(Driver):
 
     def __init__(self, play: Play) -> None:
         self.play = play
+        self.attempt = play.driver(LiveEvents).attempt  # the live events play before the lobbies
         self.waiting: dict[str, list[tuple[Member, Any]]] = {}  # lobby id -> (member, event settings)
 
     def held(self, member: Member, event: Any, started: Any) -> bool:
@@ -44,9 +45,8 @@ class _Lobbies(Driver):
         return True
 
     def webhook(self, kind: str, payload: Any) -> None:
-        attempt = self.play.driver(LiveEvents).attempt
         for member, event in self.waiting.pop(payload.lobby_id, ()):
-            self.play.later(attempt, member, event, 1)
+            self.play.later(self.attempt, member, event, 1)
 
 
 SEASON = SeasonPart(rates=(LOBBIES,), events=(EventRate(LOBBIES, _lobby_event, _hints),), driver=_Lobbies)
