@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from livecore.api.request import Handler
 from livecore.api.route import Route
 from livecore.errors import Code
 from livecore.schedule import Job
@@ -59,6 +60,12 @@ def _takes_a_game(area: Area, _: attrs.Attribute[Any], check: SettingsCheck | No
         return
 
 
+def _handles_its_routes(area: Area, _: attrs.Attribute[Any], handlers: Mapping[Route, Handler]) -> None:
+    for route in handlers:
+        if route not in area.routes:
+            raise ValueError(f"area {area.name}: a handler of {route.name}, which is not one of its routes")
+
+
 class Ports:
     """The ports the registered areas add to one transaction, by name: ``tx.ports.quests``."""
 
@@ -87,6 +94,10 @@ class Area:
 
     - ``routes``: its routes, mounted and listed in this order, after the areas before it;
     - ``webhooks``: the payload classes of the kinds it emits;
+    - ``handlers``: the handler of each of its routes that runs on a store transaction alone (an area's
+      ``handlers.py``, :mod:`livecore.api.request`): the server runs it for an HTTP request, an embedded
+      simulation for a typed call (:mod:`livecore.simulation.calls`), so a route's simulated action is
+      its client method, not code of its own;
     - ``errors``: the error codes it adds to the table, each a :class:`~livecore.errors.Code` with its
       HTTP status and meaning, declared in its package (``livecore/<area>/errors.py`` for a built-in
       area, beside the exception each raises);
@@ -129,6 +140,7 @@ class Area:
     page: str
     builds_on: tuple[str, ...] = ()
     routes: tuple[Route, ...] = ()
+    handlers: Mapping[Route, Handler] = attrs.field(factory=dict, validator=_handles_its_routes)
     webhooks: tuple[type[WebhookPayload], ...] = ()
     errors: tuple[Code, ...] = ()
     jobs: tuple[Job, ...] = ()

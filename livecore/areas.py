@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
+from livecore.api.request import Handler
 from livecore.api.route import Route
 from livecore.api.system import SYSTEM
 from livecore.area import Area
@@ -158,6 +159,11 @@ def bases(areas: Sequence[Area] = BUILT_IN) -> dict[str, frozenset[str]]:
 
 def routes(areas: Sequence[Area] = BUILT_IN) -> tuple[Route, ...]:
     return tuple(route for area in areas for route in area.routes)
+
+
+def handlers(areas: Sequence[Area] = BUILT_IN) -> dict[Route, Handler]:
+    """The handler of every route the areas run on a store transaction alone (:attr:`Area.handlers`)."""
+    return {route: handler for area in areas for route, handler in area.handlers.items()}
 
 
 def webhook_kinds(areas: Sequence[Area] = BUILT_IN) -> dict[str, type[WebhookPayload]]:

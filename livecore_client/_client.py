@@ -24,7 +24,6 @@ the sync and async resources share every parameter, default and type by construc
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Coroutine
 from types import TracebackType
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
@@ -32,10 +31,13 @@ from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 import attrs
 import httpx
 
-from ._transport import Call, PreparedRequest, RetryPolicy, build_request, send_async, send_sync
+from livecore.api.call import Call, present
+
+from ._transport import PreparedRequest, RetryPolicy, build_request, send_async, send_sync
 
 P = ParamSpec("P")
 T = TypeVar("T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 DEFAULT_TIMEOUT = 10.0
@@ -247,23 +249,10 @@ def async_method(
     return _present(method, build)
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
 BUILDER = "__livecore_builder__"
 
 
 def _present(method: _F, build: Callable[..., Any]) -> _F:
-    """Show the builder's docstring and parameters in help() and IDEs rather than the adapter's
-    ``*args, **kwargs``; the return annotation is dropped because it names the builder's Call."""
-    name = build.__name__.lstrip("_")
-    signature = inspect.signature(build).replace(return_annotation=inspect.Signature.empty)
-    for attribute, value in (
-        ("__name__", name),
-        ("__qualname__", name),
-        ("__doc__", build.__doc__),
-        ("__module__", build.__module__),
-        ("__signature__", signature),
-        # The builder, for the generated table of every method in docs/client.md (_method_table.py).
-        (BUILDER, build),
-    ):
-        setattr(method, attribute, value)
-    return method
+    # The builder is kept for the generated table of every method in docs/client.md (_method_table.py).
+    setattr(method, BUILDER, build)
+    return present(method, build)

@@ -117,7 +117,8 @@ def _returns(method: Callable[..., Any]) -> str:
     annotation = inspect.signature(source_of).return_annotation
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
     text = re.sub(r"^Call\[(.*)\]$", r"\1", text)
-    return re.sub(r"\bm\.", "", text)
+    # The model's module as the builder names it (``m.`` in the client, ``api.`` in an area's calls).
+    return re.sub(r"\b[a-z_]+\.(?=[A-Z])", "", text)
 
 
 def _summary(method: Callable[..., Any]) -> str:

@@ -20,7 +20,7 @@ import secrets
 import time
 import typing
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import attrs
@@ -29,8 +29,9 @@ import httpx
 import orjson
 
 import livecore
-from livecore.api.convert import response_converter, unstructure, unstructure_query
-from livecore.api.route import Auth, Idempotency, Route
+from livecore.api.call import Call, wire_body, wire_query
+from livecore.api.convert import response_converter
+from livecore.api.route import Auth
 from livecore.errors import Code, LivecoreError
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 
@@ -47,50 +48,6 @@ from .errors import (
 T = TypeVar("T")
 
 SDK_IDENTIFICATION = f"livecore-python/{livecore.__version__}"
-BODY_IDEMPOTENCY_FIELD = "idempotencyKey"
-
-
-@attrs.frozen
-class Call(Generic[T]):
-    """What a client method asks for. ``response`` repeats ``route.response`` so the method's return
-    type is checked statically; the two are compared at construction so they cannot disagree."""
-
-    route: Route
-    response: type[T]
-    path: Mapping[str, str] = attrs.field(factory=dict)
-    query: object | None = None
-    body: object | None = None
-    idempotency_key: str | None = None
-    player_secret: str | None = None
-    # A 2xx answer in the error envelope that is a success of its own (202 ``lobby_forming``): its code
-    # and the model its ``details`` read into. Any other 2xx envelope still raises.
-    accepted: tuple[Code, type[T]] | None = None
-    # A route whose one wire model holds one of two answers told apart by status (a guild join: 200 the
-    # seat, 201 the join request): the other answer's status and the model its ``data`` reads into;
-    # ``response`` then reads every other status. Both models are made of the route model's fields.
-    variant: tuple[int, type[T]] | None = None
-    # Seconds the answer may take beyond the client's read timeout: the work the service does before it
-    # answers, where that grows with the request (an advance of the manual clock).
-    work_time: float = 0.0
-
-    def __attrs_post_init__(self) -> None:
-        expected = self.route.response if self.route.response is not None else type(None)
-        models = [self.response] if self.variant is None else [self.response, self.variant[1]]
-        for model in models:
-            if not _reads(model, expected):
-                raise TypeError(f"{self.route.name} answers {expected.__name__}, not {model.__name__}")
-        if self.accepted is not None and self.accepted[0] not in self.route.errors:
-            raise TypeError(f"{self.route.name} never answers {self.accepted[0]}")
-
-
-def _reads(model: Any, wire: Any) -> bool:
-    """Whether ``model`` reads answers of the route model ``wire``: it is ``wire`` (== so that list[Model]
-    matches the route's list[Model]), or a typed shape of one of its answers, made of some of its fields."""
-    if model == wire:
-        return True
-    if not (attrs.has(model) and attrs.has(wire)):
-        return False
-    return {f.name for f in attrs.fields(model)} <= {f.name for f in attrs.fields(wire)}
 
 
 @attrs.frozen
@@ -148,12 +105,7 @@ def build_request(
     """The request of ``call``; ``headers``: what the client sends on every request besides (the build
     headers of an SDK client)."""
     route = call.route
-    payload = _body(call)
-    key = _idempotency_key(call, payload, new_key)
-    if key is not None and route.body_idempotency_field:
-        # The body field wins where the route has one (docs/reference/conventions.md#idempotency); sending the
-        # same value in both places keeps the header useful to proxies and logs without ever disagreeing.
-        payload = {**(payload or {}), BODY_IDEMPOTENCY_FIELD: key}
+    payload, key = wire_body(call, new_key)
 
     headers = {"Accept": "application/json", "X-Svc-SDK": SDK_IDENTIFICATION, **(headers or {})}
     if route.auth is not Auth.PUBLIC:
@@ -176,7 +128,7 @@ def build_request(
     return PreparedRequest(
         method=route.method,
         path=route.surface.value + _fill_path(route.path, call.path),
-        params=_query(call),
+        params=wire_query(call),
         headers=headers,
         content=content,
         idempotency_key=key,
@@ -199,44 +151,6 @@ def _fill_path(template: str, values: Mapping[str, str]) -> str:
             raise ValueError(f"path parameter {name} must not be empty")
     # safe="": a "/" inside an id must stay inside its segment.
     return _PATH_PARAM.sub(lambda match: quote(values[match.group(1)], safe=""), template)
-
-
-def _query(call: Call[Any]) -> dict[str, str]:
-    if call.query is None:
-        return {}
-    if call.route.query is None or not isinstance(call.query, call.route.query):
-        raise TypeError(f"{call.route.name} does not take query {type(call.query).__name__}")
-    return unstructure_query(call.query)
-
-
-def _body(call: Call[Any]) -> dict[str, Any] | None:
-    route = call.route
-    if call.body is None:
-        if route.request is not None and not route.request_optional:
-            raise ValueError(f"{route.name} needs a {route.request.__name__} body")
-        return None
-    if route.request is None or not isinstance(call.body, route.request):
-        raise TypeError(f"{route.name} does not take a {type(call.body).__name__} body")
-    payload: dict[str, Any] = unstructure(call.body)
-    return payload
-
-
-def _idempotency_key(
-    call: Call[Any], payload: dict[str, Any] | None, new_key: Callable[[], str]
-) -> str | None:
-    route = call.route
-    given = call.idempotency_key
-    if given is not None and not given:
-        raise ValueError("idempotency_key must not be empty")
-    if route.idempotency is Idempotency.NONE:
-        if given is not None:
-            raise ValueError(f"{route.name} does not take an idempotency key")
-        return None
-    in_body = payload.get(BODY_IDEMPOTENCY_FIELD) if payload and route.body_idempotency_field else None
-    if given is not None and in_body is not None and given != in_body:
-        raise ValueError("idempotency_key and the body's idempotency key differ")
-    # Our SDKs key every keyable write (OPTIONAL included), so their retries are always safe.
-    return given or in_body or new_key()
 
 
 def parse_response(

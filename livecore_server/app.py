@@ -43,7 +43,7 @@ log = logging.getLogger("livecore_server")
 
 MAX_BODY = 1024 * 1024  # the contract's limit for every request body: 413 above it
 
-BINDINGS: tuple[Binding, ...] = tuple(b for area in served_areas.BUILT_IN for b in area.bindings)
+BINDINGS: tuple[Binding, ...] = tuple(b for area in served_areas.BUILT_IN for b in area.served)
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
 # namespace) one by one, in the order they were added, until one matches path and method. Heartbeats, by
@@ -202,7 +202,7 @@ def create_app(
     # --area, entry points) or by the studios' applied manifests.
     studio = plugins.served(config.db, config.areas)
     core = areas.registered(a.area for a in studio)
-    bindings = (*BINDINGS, *(b for a in studio for b in a.bindings), *extra)
+    bindings = (*BINDINGS, *(b for a in studio for b in a.served), *extra)
     misses: dict[str, Handler] = {}
     for surface in Surface:
         guard = namespace(surface, root)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 
 from livecore.area import Area
-from livecore_server.http.endpoint import Binding
+from livecore_server.http.endpoint import Binding, bind
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
 from livecore_server.storage.history import History
@@ -26,7 +26,9 @@ from livecore_server.storage.sqlport import Dialects
 
 @attrs.frozen
 class ServerArea:
-    """An area's server side: ``bindings``, the handler of each of its routes; ``schema``, its declared
+    """An area's server side: ``bindings``, the handler of each of its routes the core's declaration does
+    not hold (:attr:`livecore.area.Area.handlers`: those that need the server's services, or read ahead
+    what they write), or that binds it with more; ``schema``, its declared
     tables; ``history``, the migrations that built them under the names the service numbers;
     ``migrations``, those recorded under the area's name (``<area>:<name>``); ``sql_ports``, its SQL ports
     by the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``);
@@ -45,6 +47,12 @@ class ServerArea:
     @property
     def name(self) -> str:
         return self.area.name
+
+    @property
+    def served(self) -> tuple[Binding, ...]:
+        """The binding of each of its routes the server answers: its own, then the core's handlers'."""
+        own = {b.route for b in self.bindings}
+        return (*self.bindings, *(bind(r, h) for r, h in self.area.handlers.items() if r not in own))
 
 
 def storage_of(served_areas: Iterable[ServerArea]) -> AreaStorage:

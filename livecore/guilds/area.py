@@ -9,6 +9,7 @@ from livecore.commands import Runtime
 from livecore.guilds import api, samples
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.errors import CODES, GUILD_NOT_FOUND
+from livecore.guilds.handlers import HANDLERS
 from livecore.guilds.hooks import GuildSpecs
 from livecore.guilds.manifest import GUILDS
 from livecore.guilds.memory import GuildTables, MemoryGuilds
@@ -60,6 +61,7 @@ AREA = Area(
     page="guilds",
     builds_on=("grants",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"guildId": GUILD_NOT_FOUND},
     merge=merge_guilds,
     erase=erase_guilds,

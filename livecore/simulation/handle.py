@@ -5,10 +5,12 @@ that lists the areas (:mod:`livecore.simulation.player`), a studio's area as muc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from livecore.api.request import Handler, PathIds
+    from livecore.api.route import Route
     from livecore.clock import ManualClock
     from livecore.commands import Runtime
     from livecore.games import Game
@@ -44,6 +46,16 @@ class World(Protocol):
     @property
     def game(self) -> Game: ...
 
+    @property
+    def handlers(self) -> Mapping[Route, Handler]:
+        """The handler of each route of the areas it plays (:attr:`livecore.area.Area.handlers`)."""
+        ...
+
+    @property
+    def paths(self) -> PathIds:
+        """How the ids in a route's path are checked, with the areas' record ids."""
+        ...
+
     def run(self, op: Callable[[MemoryTransaction], T]) -> T:
         """``op`` in one transaction; a refusal raised as the client's exception class."""
         ...
@@ -61,7 +73,20 @@ class Handle(Protocol):
     @property
     def external_id(self) -> str: ...
 
-    def act(self, op: Callable[[MemoryTransaction, Any], T], *, write: bool) -> T:
-        """``op(tx, me)`` with the player authenticated as the server authenticates a player-scoped
-        request (``me`` its record; a write refused first for a banned player)."""
+    @property
+    def player_secret(self) -> str:
+        """The secret its calls send, as a client's ``player_secret``."""
+        ...
+
+    def act(
+        self,
+        op: Callable[[MemoryTransaction, Any], T],
+        *,
+        write: bool = False,
+        route: Route | None = None,
+        secret: str | None = None,
+    ) -> T:
+        """``op(tx, me)`` with the player authenticated by ``secret`` (its own, when None) as the server
+        authenticates a player-scoped request (``me`` its record) and admitted as ``route`` admits it (a
+        banned player's own write refused first), or as a write when ``write``."""
         ...

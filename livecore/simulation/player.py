@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 
 import attrs
 
+from livecore.api.route import Route
 from livecore.area import Area
-from livecore.commands.actor import check_actor
+from livecore.commands.actor import admit, check_actor
 from livecore.crates.simulation import Grants
 from livecore.economy.api import InventoryResponse, WalletResponse
 from livecore.economy.simulation import Inventory, ServerWallet, Wallet
@@ -23,10 +24,9 @@ from livecore.exceptions import LivecoreAPIError
 from livecore.friends.simulation import Friends, Presence
 from livecore.gifts.simulation import Gifts
 from livecore.grants.simulation import ServerGrants
-from livecore.guilds import simulation as guilds
 from livecore.guilds.api import GuildResponse, GuildSearchResponse
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
-from livecore.guilds.simulation import Guilds, ServerGuilds
+from livecore.guilds.simulation import GuildReads, Guilds, ServerGuilds
 from livecore.leaderboards import commands as leaderboards
 from livecore.leaderboards.api import LeaderboardQuery, LeaderboardResponse
 from livecore.leaderboards.simulation import ServerLeaderboards
@@ -53,11 +53,17 @@ from livecore.teams.simulation import ServerTeams, Teams
 T = TypeVar("T")
 
 
-class SimPlayer:
+class SimPlayer(str):
     """One player of a :class:`Simulation`, registered as it is made (the SDK's register:
     ``player.registered`` and the first-contact rules). ``id`` is its player id, ``external_id`` the
     studio's id for it. It is a :class:`~livecore.simulation.handle.Handle`: what the areas' actions act
-    as (:meth:`act`)."""
+    as (:meth:`act`).
+
+    It is its external id too (a ``str`` equal to ``external_id``), so it goes wherever a client's method
+    takes another player's external id: ``ada.guilds.kick(bo)``, ``sim.server.wallet.credit(ada, ...)``."""
+
+    def __new__(cls, sim: Simulation, external_id: str, **_: Any) -> SimPlayer:
+        return super().__new__(cls, external_id)
 
     def __init__(
         self,
@@ -69,7 +75,7 @@ class SimPlayer:
         app_version: str | None = None,
     ) -> None:
         self.sim = sim
-        self.external_id = external_id
+        self.external_id = str(external_id)
         # As the SDK reports them in its headers, and checked the same way.
         headers = {k: v for k, v in ((PLATFORM_HEADER, platform), (APP_VERSION_HEADER, app_version)) if v}
         context = body(RegisterRequest, player_context=player_context).player_context
@@ -92,14 +98,26 @@ class SimPlayer:
         self.purchases = Purchases(self)
         self.players = Players(self)
 
-    def act(self, op: Callable[[MemoryTransaction, Player], T], *, write: bool) -> T:
-        """``op(tx, me)``, the player authenticated as the server authenticates a player-scoped request;
-        a write is refused for a banned player before anything else, as on the server."""
+    @property
+    def player_secret(self) -> str:
+        return self.secret
+
+    def act(
+        self,
+        op: Callable[[MemoryTransaction, Player], T],
+        *,
+        write: bool = False,
+        route: Route | None = None,
+        secret: str | None = None,
+    ) -> T:
+        """``op(tx, me)``, the player authenticated by ``secret`` (its own, when None) as the server
+        authenticates a player-scoped request; a write (``write``, or ``route`` a player's own write) is
+        refused for a banned player before anything else, as on the server."""
         sim = self.sim
         seen: list[Player] = []
 
         def run(tx: MemoryTransaction) -> T:
-            me = authenticate(tx, sim.rt, sim.scope, self.external_id, self.secret)
+            me = authenticate(tx, sim.rt, sim.scope, self.external_id, secret or self.secret)
             now = sim.clock.now()
             # The server moves lastSeenAt on any authenticated client request, refused or not, at most
             # once per SEEN_EVERY (livecore.players.rules.seen_is_due); so does a simulated player's.
@@ -107,6 +125,8 @@ class SimPlayer:
                 me = attrs.evolve(me, last_seen_at=now)
                 tx.players.update(me)
                 seen.append(me)
+            if route is not None:
+                return op(tx, admit(route, me))
             return op(tx, check_actor(me) if write else me)
 
         try:
@@ -265,8 +285,8 @@ class Simulation(BaseSimulation):
     ) -> GuildSearchResponse:
         """The guilds not disbanded whose name holds ``q`` (every guild without it), newest first, a page
         of ``limit`` from ``offset`` (``sdk.guilds.search``: the client key's, no player's)."""
-        return guilds.search(self, q, limit=limit, offset=offset)
+        return GuildReads(self).search(q, limit=limit, offset=offset)
 
     def guild(self, guild_id: str) -> GuildResponse:
         """A guild with its members (``sdk.guilds.get``: the client key's, no player's)."""
-        return guilds.get(self, guild_id)
+        return GuildReads(self).get(guild_id)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Self, TypeVar
 
 from livecore import areas as core_areas
+from livecore.api.request import PathIds
 from livecore.area import Area
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
@@ -112,6 +113,9 @@ class BaseSimulation:
         self.scope = Scope(studio.id, self.game.id, env, _CLIENT)
         self.server_scope = Scope(studio.id, self.game.id, env, _SERVER)
         self.schedule = Schedule(self.store, self.rt, core_areas.jobs(self.areas))
+        #: What its players' and its backend's calls run (livecore.simulation.calls).
+        self.handlers = core_areas.handlers(self.areas)
+        self.paths = PathIds(core_areas.record_ids(self.areas))
         # A server starting runs the work due by the state once (livecore_server.scheduler.catch_up): the
         # windows open at the start open then, before any player acts, and so they do here.
         self.schedule.run_due()

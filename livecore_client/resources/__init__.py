@@ -21,9 +21,10 @@ A resource kept in a module apart from its client may name the surface's base in
 that binds it.
 """
 
+from livecore.api.call import Call
+
 from .._client import AsyncResource, SyncResource, async_method, resource, sync_method
 from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ._base import AdminCalls, SdkCalls, ServerCalls
 
 __all__ = [

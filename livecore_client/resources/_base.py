@@ -1,38 +1,25 @@
-"""What the area modules' builders share: the surface's defaults read from the client, and the argument
-checks more than one area makes."""
+"""What the area modules' builders share: the ``/admin/v1`` base (the ``/sdk/v1`` and ``/server/v1`` ones
+are the core's, :mod:`livecore.api.call`, which a simulation's actions use too), and the argument checks
+more than one area makes."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from livecore.api.call import SdkCalls, ServerCalls
+
+__all__ = ["AdminCalls", "SdkCalls", "ServerCalls", "env_of", "friend_target"]
+
 from .. import models as m
-from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
+from .._surfaces import AdminSurface, AsyncAdminSurface
 from ..models import Environment
-
-
-class SdkCalls:
-    """Base of the ``/sdk/v1`` builders: the player secret defaults to the client's ``player_secret``."""
-
-    if TYPE_CHECKING:
-        # For the type checker only: a resource's _client is its constructor's argument (an attribute
-        # of SyncResource or AsyncResource), and a property here would hide it at run time.
-        @property
-        def _client(self) -> SdkSurface | AsyncSdkSurface: ...
-
-    def _secret(self, player_secret: str | None) -> str | None:
-        """The call's own secret, else the client's."""
-        return player_secret if player_secret is not None else self._client.player_secret
-
-
-class ServerCalls:
-    """Base of the ``/server/v1`` builders, which need nothing from the client but its transport."""
 
 
 class AdminCalls:
     """Base of the ``/admin/v1`` builders: every path starts with the client's studio."""
 
     if TYPE_CHECKING:
-        # For the type checker only, as in SdkCalls.
+        # For the type checker only: a resource's _client is its constructor's argument.
         @property
         def _client(self) -> AdminSurface | AsyncAdminSurface: ...
 

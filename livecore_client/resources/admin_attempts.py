@@ -3,12 +3,12 @@ its reward roll (routes of ``livecore.operators.api``)."""
 
 from __future__ import annotations
 
+from livecore.api.call import Call
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
 from .._surfaces import AdminSurface, AsyncAdminSurface
-from .._transport import Call
 from ..models import Environment
 from ._base import AdminCalls, env_of
 

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from livecore.api.call import Call
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
 from .._surfaces import AdminSurface, AsyncAdminSurface
-from .._transport import Call
 from ..models import Environment, GrantKind, RewardEntry
 from ._base import AdminCalls, env_of
 

@@ -3,11 +3,11 @@ grants resource (:class:`Grants`, which the SDK clients bind as ``grants``)."""
 
 from __future__ import annotations
 
+from livecore.api.call import Call
 from livecore.crates.api import SDK_OPEN_CRATE
 
 from .. import models as m
 from .._client import async_method, sync_method
-from .._transport import Call
 from . import grants
 from ._base import SdkCalls
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from livecore.api.call import Call
 from livecore.economy.api import (
     SDK_INVENTORY,
     SDK_INVENTORY_CONSUME,
@@ -20,7 +21,6 @@ from livecore.economy.api import (
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ._base import SdkCalls, ServerCalls
 
 __all__ = [

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.friends.api import (
     FRIEND_ACCEPT,
     FRIEND_BLOCK,
@@ -30,7 +31,6 @@ from livecore.friends.api import (
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ._base import SdkCalls, ServerCalls, friend_target
 
 __all__ = ["AsyncFriends", "AsyncPresence", "AsyncServerFriends", "Friends", "Presence", "ServerFriends"]

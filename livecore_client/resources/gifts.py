@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.gifts.api import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT, SERVER_GIFTS
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ..models import (
     GiftHistoryDirection,
     ResourceType,

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from livecore.api.call import Call
 from livecore.grants.api import (
     SDK_CLAIM_GRANT,
     SDK_PENDING_GRANTS,
@@ -18,7 +19,7 @@ from livecore.grants.api import (
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call, new_idempotency_key
+from .._transport import new_idempotency_key
 from ..models import (
     GrantKind,
     GrantSourceKind,

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
+from livecore.api.call import Call
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
 from .._surfaces import AdminSurface, AsyncAdminSurface
-from .._transport import Call
 from ..models import Environment, MemberRole, Permission
 from ._base import AdminCalls
 

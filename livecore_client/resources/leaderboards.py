@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.leaderboards.api import SDK_LEADERBOARD, SERVER_ROLLOVER_NOW, SERVER_SUBMIT_SCORE
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call, new_idempotency_key
+from .._transport import new_idempotency_key
 from ._base import SdkCalls, ServerCalls
 
 __all__ = ["AsyncLeaderboards", "AsyncServerLeaderboards", "Leaderboards", "ServerLeaderboards"]

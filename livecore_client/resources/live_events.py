@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.live_events.api import (
     SDK_BOARD,
     SDK_BOARD_STREAM,
@@ -26,7 +27,6 @@ from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._stream import StreamEvent, iter_stream_async, iter_stream_sync
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ._base import SdkCalls, ServerCalls
 
 __all__ = [

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from livecore.api.call import Call
 from livecore.lobbies.api import SDK_LOBBY, SERVER_LOBBY, SERVER_PUSH
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ._base import SdkCalls, ServerCalls
 
 __all__ = ["AsyncLobbies", "AsyncServerLobbies", "Lobbies", "ServerLobbies"]

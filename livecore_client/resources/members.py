@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from livecore.api.call import Call
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
 from .._surfaces import AdminSurface, AsyncAdminSurface
-from .._transport import Call
 from ._base import AdminCalls
 
 __all__ = ["AdminMembers", "AsyncAdminMembers"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+from livecore.api.call import Call
 from livecore.player_tools.api import (
     MIGRATE_INVENTORY,
     MIGRATE_PLAYERS,
@@ -13,7 +14,6 @@ from livecore.player_tools.api import (
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
-from .._transport import Call
 from ._base import ServerCalls
 
 __all__ = ["AsyncServerMigration", "ServerMigration"]

@@ -5,6 +5,7 @@ resource holds too, as the player tools build on players. The migration calls ar
 
 from __future__ import annotations
 
+from livecore.api.call import Call
 from livecore.player_tools.api import (
     PLAYER_BAN,
     PLAYER_DEBUG_CLEAR,
@@ -18,7 +19,6 @@ from livecore.player_tools.api import (
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
-from .._transport import Call
 from ..models import ErasureReasonView
 from .players import ServerPlayersCalls
 

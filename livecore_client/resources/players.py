@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from livecore.api.call import Call
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ._base import SdkCalls, ServerCalls
 
 __all__ = [

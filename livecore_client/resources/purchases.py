@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.clock import format_ts
 from livecore.purchases.api import (
     PLAYER_SPEND,
@@ -21,7 +22,6 @@ from livecore.purchases.api import (
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call
 from ..models import ValidationStatusView
 from ._base import SdkCalls, ServerCalls
 

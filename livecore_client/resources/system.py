@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from livecore.api.call import Call
 from livecore.api.system import CLOCK_ADVANCE, CLOCK_STEP, HEALTH, PING
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
-from .._transport import Call
 from ._base import ServerCalls
 
 __all__ = ["ADVANCE_SECONDS_PER_DAY", "AsyncServerSystem", "ServerSystem"]

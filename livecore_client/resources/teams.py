@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from livecore.api.call import Call
 from livecore.teams.api import SDK_ACCEPT, SDK_INVITE, SDK_MY_TEAM, SERVER_PUT_ROSTER, SERVER_TEAM
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import Call, new_idempotency_key
+from .._transport import new_idempotency_key
 from ._base import SdkCalls, ServerCalls
 
 __all__ = ["AsyncServerTeams", "AsyncTeams", "ServerTeams", "Teams"]

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.operators import api
 
 from .. import models as m
 from .._client import AsyncResource, SyncResource, async_method, sync_method
 from .._surfaces import AdminSurface, AsyncAdminSurface
-from .._transport import Call
 from ..models import DeliveryStatus, Environment
 from ._base import AdminCalls
 

@@ -270,6 +270,7 @@ async def run_route(
         scope = resolve_scope(tx, operator, params, env, route.action or Action.READ)
         call = Call(
             route=route,
+            rt=services.runtime,
             services=services,
             scope=scope,
             params=params,

@@ -10,23 +10,24 @@ all.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from livecore import areas
-from livecore.api.convert import structure, structure_query
+from livecore.api.request import PathIds, Request, answer_of, fields_of
+from livecore.api.request import Reply as Reply  # re-exported: a studio's handlers import them from here
+from livecore.api.request import player_of as player_of
+from livecore.api.request import structured as structured
 from livecore.api.route import Auth, Idempotency, Route, Surface
-from livecore.commands import Runtime
 from livecore.commands.actor import admit
 from livecore.commands.reads import Reads
 from livecore.errors import (
     INVALID_REQUEST,
     PERMISSION_DENIED,
     UNSUPPORTED_MEDIA_TYPE,
-    Code,
     LivecoreError,
     invalid_request,
 )
@@ -39,11 +40,9 @@ from livecore.idempotency import (
     fingerprint,
     replay_status,
 )
-from livecore.limits import ID
 from livecore.operators.rules import Operator
 from livecore.players.commands import authenticate
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
-from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
@@ -64,57 +63,19 @@ QueryT = TypeVar("QueryT", covariant=True)
 
 
 @attrs.frozen
-class Call(Generic[BodyT, QueryT]):
-    """One request, as a handler sees it: ``Call[SendGiftRequest, None]`` for a route whose body is a
-    ``SendGiftRequest`` and that takes no query. The body is ``None`` when the route takes none (and may be
-    when its body is optional); the query is ``None`` when the route declares no query model.
-    ``tests/server/test_bindings.py`` checks every handler's declaration against its route's."""
+class Call(Request[BodyT, QueryT]):
+    """One request, as a server handler sees it: the core's :class:`~livecore.api.request.Request` (what
+    every area's handler of an SDK or server route takes, run embedded too) with what only the server
+    has, for the handlers that need it (presence, the stream, the portal's and the operators' routes)."""
 
-    route: Route
-    services: Services
-    scope: Scope
-    params: Mapping[str, str]
-    body: BodyT
-    query: QueryT
-    headers: Mapping[str, str]
-    player: Player | None = None
-    # The write's idempotency key (body field or header), for commands that keep it on their record.
-    idempotency_key: str | None = None
+    services: Services = attrs.field(kw_only=True)
     # The client's address: the connection's peer, or the header a proxy in front sets when the
     # deployment names one (livecore_server.lockouts.client_address).
-    remote: str | None = None
+    remote: str | None = attrs.field(default=None, kw_only=True)
     # The member acting, on an operator route.
-    operator: Operator | None = None
+    operator: Operator | None = attrs.field(default=None, kw_only=True)
     # The API key's id, for an audit entry's actor (``{kind: "api_key", keyId, prefix}``).
-    api_key_id: str | None = None
-    # The platform and app version an SDK request reported (livecore.players.platforms), if it sent either.
-    build: ClientBuild | None = None
-
-    @property
-    def rt(self) -> Runtime:
-        return self.services.runtime
-
-    @property
-    def external_id(self) -> str:
-        return self.params["externalId"]
-
-
-def player_of(call: AnyCall) -> Player:
-    """The player a player-scoped route acts for: authenticated before its handler runs."""
-    assert call.player is not None
-    return call.player
-
-
-@attrs.frozen
-class Reply:
-    """A handler's answer when the status differs from the route's declared one. ``replayed``: the
-    handler answered an earlier write it found by its own record of the key (``Idempotent-Replay``).
-    A ``value`` that is a LivecoreError is a success answered in the error envelope (202
-    ``lobby_forming``, docs/reference/errors.md): the write it made commits."""
-
-    value: Any
-    status: int
-    replayed: bool = False
+    api_key_id: str | None = attrs.field(default=None, kw_only=True)
 
 
 def answer_body(value: Any) -> bytes:
@@ -231,18 +192,6 @@ async def _read_json(request: web.Request, route: Route) -> dict[str, Any] | Non
     return value
 
 
-def _parse_query(params: Mapping[str, list[str]], route: Route) -> Any:
-    if not params:
-        return structure_query({}, route.query) if route.query is not None else None
-    if route.query is None:
-        if params:
-            raise invalid_request(
-                "This route takes no query parameters.", {n: "is not a known parameter" for n in params}
-            )
-        return None
-    return structure_query(params, route.query)
-
-
 #: The headers the service reads (docs/reference/conventions.md#headers-every-caller-sends).
 READ_HEADERS = ("Authorization", "X-Player-Secret", HEADER, "X-Svc-SDK", PLATFORM_HEADER, APP_VERSION_HEADER)
 _READ_RAW = {name.lower().encode(): name for name in READ_HEADERS}
@@ -278,36 +227,8 @@ def _utf8(value: bytes) -> bool:
     return True
 
 
-# Record ids in a path, with their area's not-found code (livecore.area.Area.record_ids). One that names
-# nothing the caller may see is a 404 whatever its form (docs/reference/conventions.md#requests), answered
-# once the caller is known, as the command would answer it; a malformed one never reaches the store
-# (PostgreSQL text holds no NUL).
-_RECORD_IDS = areas.record_ids()
-
-
-def _record_code(route: Route, name: str) -> Code | None:
-    """The not-found code of the path parameter ``name`` when it is a record id (the route's own first)."""
-    for param, code in route.record_ids:
-        if param == name:
-            return code
-    return _RECORD_IDS.get(name)
-
-
-def _path_errors(route: Route, params: Mapping[str, str]) -> dict[str, str]:
-    """Path parameters are ids (docs/reference/conventions.md#requests): what is wrong with each player
-    id or key (record ids: :func:`_check_record_ids`)."""
-    return {
-        name: problem
-        for name, value in params.items()
-        if _record_code(route, name) is None and (problem := ID.problem(value)) is not None
-    }
-
-
-def _check_record_ids(route: Route, params: Mapping[str, str]) -> None:
-    for name, value in params.items():
-        code = _record_code(route, name)
-        if code is not None and ID.problem(value) is not None:
-            raise LivecoreError(code, f"No such {name.removesuffix('Id')}.")
+# Record ids in a path, with their area's not-found code.
+_PATHS = PathIds(areas.record_ids())
 
 
 def _idempotency_key(
@@ -320,7 +241,7 @@ def _idempotency_key(
     try:
         key = choose_key(body_key, request.headers.get(HEADER))
     except LivecoreError as exc:
-        errors.update(_fields(exc))
+        errors.update(fields_of(exc))
         return None
     if key is None and route.idempotency is Idempotency.REQUIRED:
         # Name the place the route documents: its body field where it has one, else the header.
@@ -336,43 +257,12 @@ def _sent_build(route: Route, headers: Mapping[str, str], errors: dict[str, str]
     try:
         return sent_build(headers)
     except LivecoreError as exc:
-        errors.update(_fields(exc))
+        errors.update(fields_of(exc))
         return None
 
 
 def _query_params(request: web.Request) -> dict[str, list[str]]:
     return {name: request.query.getall(name) for name in request.query} if request.query_string else {}
-
-
-def _fields(exc: LivecoreError) -> dict[str, str]:
-    """The offending fields of a 400 (``details.fields``)."""
-    if exc.code is not INVALID_REQUEST:
-        raise exc
-    fields: dict[str, str] = (exc.details or {}).get("fields") or {"body": exc.message}
-    return fields
-
-
-def structured(
-    route: Route, raw_body: dict[str, Any] | None, params: Mapping[str, list[str]], errors: dict[str, str]
-) -> tuple[Any, Any]:
-    """The body and the query (``params``: each parameter's values) as the route's models; a 400 naming
-    every offending field, those already in ``errors`` (path parameters, idempotency key) included, so a
-    client learns all of them at once. The portal and ``/mcp`` parse an operator route's input here too."""
-    body: Any = None
-    query: Any = None
-    if route.request is not None and raw_body is not None:
-        try:
-            body = structure(raw_body, route.request)
-        except LivecoreError as exc:
-            errors.update(_fields(exc))
-    if route.query is not None or params:
-        try:
-            query = _parse_query(params, route)
-        except LivecoreError as exc:
-            errors.update(_fields(exc))
-    if errors:
-        raise invalid_request(f"The request is invalid: {', '.join(sorted(errors))}.", errors)
-    return body, query
 
 
 @attrs.frozen
@@ -421,16 +311,14 @@ def _execute(
     tx: ServerTransaction, binding: Binding, call: AnyCall, key: str | None, fp: str | None
 ) -> _Outcome:
     call = _authenticated(tx, call)
-    _check_record_ids(call.route, call.params)
+    _PATHS.check_records(call.route, call.params)
     if key is not None and fp is not None:
         # Checked again inside the write: a duplicate may have committed since the read outside it.
         replay = _replay(tx, call, key, fp)
         if replay is not None:
             return replay
     result = cast(TxHandler, binding.handler)(call, tx)
-    value, status = (
-        (result.value, result.status) if isinstance(result, Reply) else (result, call.route.status)
-    )
+    value, status = answer_of(result, call.route)
     body = answer_body(value)
     if key is not None and fp is not None:
         scope = _idempotency_scope(call)
@@ -478,7 +366,7 @@ def make_handler(
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
-        errors = _path_errors(route, request.match_info)
+        errors = _PATHS.errors(route, request.match_info)
         key = _idempotency_key(request, route, raw_body, errors)
         build = _sent_build(route, request.headers, errors)
         if errors:
@@ -488,6 +376,7 @@ def make_handler(
         def call_with(body: Any = None, query: Any = None) -> AnyCall:
             return Call(
                 route=route,
+                rt=services.runtime,
                 services=services,
                 scope=scope,
                 params=request.match_info,
@@ -512,13 +401,11 @@ def make_handler(
         # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
         call = call_with(*structured(route, raw_body, _query_params(request), errors))
         if route.stream:
-            _check_record_ids(call.route, call.params)
+            _PATHS.check_records(call.route, call.params)
             return await cast(StreamHandler, binding.handler)(call, request)
         if not binding.transactional:
             result = await cast(DirectHandler, binding.handler)(call)
-            value, status = (
-                (result.value, result.status) if isinstance(result, Reply) else (result, route.status)
-            )
+            value, status = answer_of(result, route)
             return json_response(answer_body(value), status)
         queue = write_queue(call)
         outcome = await services.store.run_async(

@@ -106,8 +106,11 @@ def test_a_refusal_is_the_clients_class_and_changes_nothing(sim: Simulation) -> 
 def test_a_body_the_server_refuses_is_refused_before_anything_runs(sim: Simulation) -> None:
     ada = sim.player("ada")
     with pytest.raises(InvalidRequestError) as refused:
+        ada.guilds.create("Dragons", "open", country="Atlantis")
+    assert refused.value.details is not None and "country" in refused.value.details["fields"]
+    with pytest.raises(ValueError, match="JoinType"):  # as the client's method, before any request
         ada.guilds.create("Dragons", "closed")
-    assert refused.value.details is not None and "joinType" in refused.value.details["fields"]
+    assert ada.guilds.mine().guild is None
 
 
 def test_a_request_only_guild_answers_its_requests_and_edits_as_a_patch(sim: Simulation) -> None:

@@ -1,16 +1,19 @@
-"""Every handler declares the body and query its route parses: ``Call[Body, Query]`` on the handler (and
+"""Every handler declares the body and query its route parses: ``Request[Body, Query]`` (a core handler's,
+livecore.api.request) or ``Call[Body, Query]`` (a server handler's) on the handler (and
 on its read-ahead declaration) names the route's request model (``| None`` when the body is optional) and
 its query model, or ``None`` where the route takes none. mypy checks the handler bodies against these
 declarations; this checks the declarations against the routes."""
 
 from __future__ import annotations
 
+import inspect
 import typing
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from livecore.api.request import Request
 from livecore.api.route import Route
 from livecore_server.app import BINDINGS
 from livecore_server.http.endpoint import Binding, Call
@@ -24,8 +27,11 @@ def expected(route: Route) -> tuple[Any, Any]:
 
 
 def declared(fn: Callable[..., Any]) -> tuple[Any, Any]:
-    hint = typing.get_type_hints(fn)["call"]
-    assert typing.get_origin(hint) is Call, f"{fn.__qualname__} takes {hint}, not Call[Body, Query]"
+    first = next(iter(inspect.signature(fn).parameters))
+    hint = typing.get_type_hints(fn)[first]
+    assert typing.get_origin(hint) in (Call, Request), (
+        f"{fn.__qualname__} takes {hint}, not Request[Body, Query]"
+    )
     body, query = typing.get_args(hint)
     return body, query
 
