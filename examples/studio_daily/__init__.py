@@ -1,10 +1,10 @@
 """studio_daily: the smallest studio area, in one module (docs/extending.md starts from it).
 
 A player claims a daily bonus once per UTC day, granted as a pending grant of the game's
-``[games.<key>.areas.daily]`` section; and the bonus's resource may not be gifted. That is one route, a
-check on a built-in command (the gift send) and the section's check, declared as one :class:`Area` and
-served as one :class:`ServerArea`: no table of its own (the grants it issued are its record), no
-migration, no port.
+``[games.<key>.areas.daily]`` section; and the bonus's resource may not be gifted. That is one route and
+its handler, a check on a built-in command (the gift send) and the section's check, declared as one
+:class:`Area` and served as one :class:`ServerArea`: no table of its own (the grants it issued are its
+record), no migration, no port.
 
 What every player route needs (a registered player, its secret, no ban on a write) is applied by the
 runtime before the handler runs, served and embedded: the area declares none of it.
@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from livecore.api.request import Request, player_of
 from livecore.api.route import PLAYER_WRITE_ERRORS, player_route
 from livecore.area import Area
 from livecore.commands import Runtime
@@ -32,7 +33,6 @@ from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.section import resource_refusal
 from livecore_server.area import ServerArea
-from livecore_server.http.endpoint import Call, bind, player_of
 
 NAME = "daily"
 #: The ``sourceKind`` of a bonus's grant; its ``sourceRefId`` is the day claimed (``daily:YYYY-MM-DD``).
@@ -113,20 +113,24 @@ class Checks:
             raise LivecoreError(DAILY_NOT_GIFTABLE, "The daily bonus may not be gifted.")
 
 
+def claim_route(request: Request[None, None], tx: GrantsTx) -> ClaimResponse:
+    """The route's handler: the server runs it for ``POST /sdk/v1/players/{externalId}/daily/claim``, a
+    simulation for ``ada.send(Call(CLAIM, ClaimResponse, path={"externalId": ada}))``."""
+    granted = claim(tx, request.rt, request.scope, player_of(request))
+    return ClaimResponse(GrantView.of(granted, request.rt.clock.now()))
+
+
 AREA = Area(
     name=NAME,
     summary="Daily bonus: claimed once a day, granted pending (a studio's own area, in one module).",
     page="daily",
     builds_on=("gifts",),  # it grants (gifts build on grants) and checks the gift send
     routes=(CLAIM,),
+    handlers={CLAIM: claim_route},
     errors=(DAILY_ALREADY_CLAIMED, DAILY_NOT_CONFIGURED, DAILY_NOT_GIFTABLE),
     hooks=Checks(),
     settings=problems,
 )
 
 
-def _claim(call: Call[None, None], tx: GrantsTx) -> ClaimResponse:
-    return ClaimResponse(GrantView.of(claim(tx, call.rt, call.scope, player_of(call)), call.rt.clock.now()))
-
-
-SERVER_AREA = ServerArea(AREA, bindings=(bind(CLAIM, _claim),))
+SERVER_AREA = ServerArea(AREA)

@@ -12,6 +12,7 @@ from livecore.commands import Runtime
 from livecore.schedule import Job, Task, until_false
 from studio_quests import api
 from studio_quests.commands import NAME, end_lapsed_streaks, erase_player, merge_player
+from studio_quests.handlers import HANDLERS
 from studio_quests.hooks import QuestHooks
 from studio_quests.memory import memory_port
 from studio_quests.rules import (
@@ -35,6 +36,7 @@ AREA = Area(
     page="quests",
     builds_on=("grants",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     webhooks=(QuestCheckedIn,),
     samples=SAMPLES,
     errors=(QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QUESTS_NOT_CONFIGURED),

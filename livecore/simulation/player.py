@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from livecore.api.call import Call
 from livecore.api.route import Route
 from livecore.area import Area
 from livecore.commands.actor import admit, check_actor
@@ -47,6 +48,7 @@ from livecore.players.simulation import Players
 from livecore.purchases.simulation import Purchases, ServerPurchases
 from livecore.scope import Environment
 from livecore.simulation.actions import body, query
+from livecore.simulation.calls import send
 from livecore.simulation.world import DEFAULT_START, BaseSimulation
 from livecore.teams.simulation import ServerTeams, Teams
 
@@ -101,6 +103,11 @@ class SimPlayer(str):
     @property
     def player_secret(self) -> str:
         return self.secret
+
+    def send(self, call: Call[T]) -> T:
+        """``call`` (a client builder's, or made by hand for a route of an area with no builders) run as
+        this player, in memory, as the server runs its request (:mod:`livecore.simulation.calls`)."""
+        return send(self.sim, call, self)
 
     def act(
         self,

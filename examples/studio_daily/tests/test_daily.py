@@ -7,13 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
+from livecore.api.call import Call
 from livecore.commands.actor import acting
 from livecore.exceptions import LivecoreAPIError
 from livecore.manifest import ManifestError
 from livecore.simulation import Simulation
 from livecore_server.manifest import parse_manifest
 from livecore_server.testing import served
-from studio_daily import AREA, CLAIM, claim
+from studio_daily import AREA, CLAIM, ClaimResponse, claim
 
 MANIFEST = """
 studio = "acme"
@@ -112,11 +113,24 @@ def test_apply_refuses_a_bonus_resource_the_game_does_not_declare() -> None:
 
 def test_embedded_a_claim_grants_the_bonus_and_a_banned_player_is_refused() -> None:
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
-    sim.player("ada")
-    granted = sim.run(lambda tx: claim(tx, sim.rt, sim.scope, acting(tx, sim.scope, CLAIM, "ada")))
+    ada = sim.player("ada")
+    claim_today = Call(CLAIM, ClaimResponse, path={"externalId": ada})
+    granted = ada.send(claim_today).grant
     assert [(e.key, e.amount) for e in granted.entries] == [("gems", 5)]
+    with pytest.raises(LivecoreAPIError) as again:
+        ada.send(claim_today)
+    assert again.value.code == "daily_already_claimed"
     sim.server.players.ban("ada", reason="cheating")
     sim.advance(days=1)
+    with pytest.raises(LivecoreAPIError) as refused:
+        ada.send(claim_today)
+    assert refused.value.code == "player_banned"
+
+
+def test_embedded_the_command_called_directly_admits_its_player_as_the_route_does() -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    sim.player("ada")
+    sim.server.players.ban("ada", reason="cheating")
     with pytest.raises(LivecoreAPIError) as refused:
         sim.run(lambda tx: claim(tx, sim.rt, sim.scope, acting(tx, sim.scope, CLAIM, "ada")))
     assert refused.value.code == "player_banned"
