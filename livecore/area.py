@@ -111,12 +111,11 @@ class Area:
       built-in commands;
     - ``hookspecs``: the specifications of the checks other areas may add to its own commands (a class of
       ``@hookspec`` methods, in its ``hooks.py``);
-    - ``manifest``: a built-in area's sections of a game in the manifest (:class:`livecore.section.Section`:
-      its key, its record and rules, and how it becomes the game's settings), read by the parser
-      (:mod:`livecore.manifest`) without naming it;
-    - ``settings``: a studio's area's check of its section of a game, ``[games.<key>.areas.<name>]``
-      (free-form: the game's settings hold it as it is written), with the whole game table beside it
-      (:data:`SettingsCheck`);
+    - ``manifest``: its typed sections of a game in the manifest (:class:`livecore.section.Section`: its
+      key, its record and rules, and how it becomes the game's settings), read by the parser
+      (:mod:`livecore.manifest`) without naming it, a studio's area's as a built-in one's;
+    - ``settings``: its check of a free-form section of a game, ``[games.<key>.areas.<name>]`` (the game's
+      settings hold it as it is written), with the whole game table beside it (:data:`SettingsCheck`);
     - ``merge``, ``erase``: what a merge and an erasure do to its records, in the areas' order (the
       built-in areas', then the studio's areas served);
     - ``record_ids``: the path parameters that name its records, and their not-found codes;
@@ -148,9 +147,9 @@ class Area:
     ports: Mapping[str, MemoryPort] = attrs.field(factory=dict)
     hooks: object | None = None
     hookspecs: type | None = None
-    #: The sections of a game it brings to the manifest (a built-in area's).
+    #: The typed sections of a game it brings to the manifest.
     manifest: tuple[Section, ...] = ()
-    #: Checks a studio's area's section of a game in the manifest; None: the area takes no section.
+    #: Checks its free-form section of a game in the manifest (``areas.<name>``); None: it takes none.
     settings: SettingsCheck | None = attrs.field(default=None, validator=_takes_a_game)
     merge: MergeStep | None = None
     erase: EraseStep | None = None

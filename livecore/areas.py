@@ -63,13 +63,21 @@ class AreaConflict(ValueError):
     registered, is registered after it, or builds on it in turn."""
 
 
+#: The keys of a game's own table in the manifest, beside the areas' sections.
+GAME_FIELDS = ("name", "economy", "api_keys", "webhooks", "exchange_rates", "platforms", "areas")
+
+
 def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
     """The built-in areas and then ``extra`` (a studio's), refused if any two claim one name or their
     dependencies (:attr:`~livecore.area.Area.builds_on`) are not one graph without a cycle, in which
     each area comes after those it builds on."""
     areas = (*BUILT_IN, *extra)
     claimed: dict[tuple[str, str], str] = {}
-    shared = {"id prefix": {prefix.value for prefix in Prefix}}
+    shared = {
+        "id prefix": {prefix.value for prefix in Prefix},
+        # A game's own fields (livecore.manifest.GameManifest), which no section may take.
+        "manifest section": {f"game.{name}" for name in GAME_FIELDS},
+    }
 
     def claim(what: str, name: str, area: Area) -> None:
         other = claimed.setdefault((what, name), area.name)

@@ -668,8 +668,16 @@ def parse_manifest(
         data = read_toml(text)
     except ValueError as exc:
         raise ManifestError({"manifest": str(exc)}) from None
-    grammar = _grammar(core_areas.sections())
     problems: Problems = {}
+    studio = _studio_areas(data, load_area, areas, problems)
+    # A studio's area's sections are read as the built-in ones are, beside them: one grammar of every
+    # area the manifest may use (an area's sections claim their keys as it registers).
+    try:
+        every = core_areas.registered(studio.values())
+    except core_areas.AreaConflict as exc:
+        problems["plugins.areas"] = str(exc)
+        every = core_areas.BUILT_IN
+    grammar = _grammar(core_areas.sections(every))
     raw: Any = None
     try:
         raw = grammar.converter.structure(data, grammar.manifest)
@@ -678,7 +686,7 @@ def parse_manifest(
             problems[_dotted(path, message)] = message
     # The value rules run even when types failed, so one run reports everything; their shape messages
     # ("must be a table") replace the converter's wording for the same path.
-    studio_areas = _STUDIO_AREAS.set(_studio_areas(data, load_area, areas, problems))
+    studio_areas = _STUDIO_AREAS.set(studio)
     try:
         grammar.check(grammar.manifest, data, "", problems, {})
     finally:

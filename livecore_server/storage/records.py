@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -21,21 +21,33 @@ from livecore.section import Section
 settings_converter = make_converter(camel_case=False, forbid_extra_keys=False)
 
 
+#: The manifest sections of the areas this process serves: the built-in ones, and a studio's once a store
+#: serving it is made (:func:`serve_sections`), so that a game's settings hold its sections' values when
+#: they are stored and read back.
+_SERVED: list[Section] = list(core_areas.sections())
+
+
+def serve_sections(sections: Iterable[Section]) -> None:
+    """Store and read back the game's settings of ``sections`` too (a studio's area's, beside the built-in
+    ones')."""
+    new = [section for section in sections if section not in _SERVED]
+    if new:
+        _SERVED.extend(new)
+        _area_keys.cache_clear()
+        _part_keys.cache_clear()
+
+
 @functools.cache
 def _area_keys() -> tuple[SettingsKey[Any], ...]:
-    """The keys the registered areas hold their settings under (:attr:`livecore.section.Section.holds`)."""
-    return tuple(
-        section.holds
-        for section in core_areas.sections()
-        if section.holds is not None and section.within is None
-    )
+    """The keys the served areas hold their settings under (:attr:`livecore.section.Section.holds`)."""
+    return tuple(section.holds for section in _SERVED if section.holds is not None and section.within is None)
 
 
 @functools.cache
 def _part_keys() -> dict[type, tuple[Section, ...]]:
     """The records holding parts other areas add (an event's settings: its lobby, its teams; a resource:
     its gift fields), each with its registered parts' sections: those ``within`` its section."""
-    sections = core_areas.sections()
+    sections = tuple(_SERVED)
     own = typing.get_type_hints(GameSettings)
     held: dict[type, tuple[Section, ...]] = {}
     for holder in sections:
@@ -53,12 +65,13 @@ def _unstructure_parts(cls: type) -> Callable[[Any], dict[str, Any]]:
     own: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
         cls, settings_converter, parts=override(omit=True)
     )
-    sections = _part_keys()[cls]
     names = [field.name for field in attrs.fields(cls)]
     before = set(names[: names.index("parts")])
-    registered = [section.holds for section in sections]
 
     def unstructure(record: Any) -> dict[str, Any]:
+        # Looked up as each record is stored: a studio's area served since may add a part.
+        sections = _part_keys()[cls]
+        registered = [section.holds for section in sections]
         fields = own(record)
         stored = {name: value for name, value in fields.items() if name in before}
         for section in sections:
@@ -83,9 +96,8 @@ def _structure_parts(cls: type) -> Callable[[Mapping[str, Any], Any], Any]:
     own: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
         cls, settings_converter, _cattrs_forbid_extra_keys=False, parts=override(omit=True)
     )
-    sections = _part_keys()[cls]
-
     def structure(stored: Mapping[str, Any], _: Any) -> Any:
+        sections = _part_keys()[cls]
         held = {
             section.holds: settings_converter.structure(
                 stored if section.flat else stored[section.holds.name], section.holds.kind
