@@ -6,6 +6,7 @@ from livecore.api.route import add_refusals
 from livecore.area import Area
 from livecore.crates import api, samples
 from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
+from livecore.crates.handlers import HANDLERS
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
 from livecore.crates.season import SEASON
@@ -22,6 +23,7 @@ AREA = Area(
     page="grants",
     builds_on=("grants",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     webhooks=(CrateOpened,),
     samples=samples.SAMPLES,
     errors=CODES,

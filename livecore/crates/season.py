@@ -10,6 +10,7 @@ from typing import Any
 from livecore.crates.rules import CONTENTS_SOURCE_KIND
 from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
+from livecore.grants.api import RewardEntry
 from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart, StudioRates
 
 #: A session's chance to open the crates its player holds.
@@ -37,7 +38,7 @@ class _Crates(Driver):
         for key, rate in self.rates.items():
             count = int(rate) + (play.rng.random() < rate - int(rate))
             if count:
-                entries = [{"type": "crate", "key": key, "amount": count}]
+                entries = [RewardEntry(type="crate", key=key, amount=count)]
                 play.act("grants.create", play.server.grants.create, member.handle, entries, kind="crate")
 
     def granted(self, member: Member, grant: Any) -> bool:

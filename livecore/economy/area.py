@@ -9,6 +9,7 @@ from livecore.commands import Runtime
 from livecore.economy import api, samples
 from livecore.economy import rules as economy
 from livecore.economy.errors import CODES
+from livecore.economy.handlers import HANDLERS
 from livecore.economy.manifest import RESOURCES
 from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX, fold_holdings
@@ -40,6 +41,7 @@ AREA = Area(
     page="economy",
     builds_on=("players",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     merge=_merge,
     webhooks=(
         WalletChanged,

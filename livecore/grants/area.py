@@ -11,6 +11,7 @@ from livecore.grants import api, samples
 from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.errors import CODES, GRANT_NOT_FOUND
+from livecore.grants.handlers import HANDLERS
 from livecore.grants.memory import GrantTables, MemoryGrants
 from livecore.grants.season import EXPIRY_JOB, SEASON
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
@@ -43,6 +44,7 @@ AREA = Area(
     page="grants",
     builds_on=("economy",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"grantId": GRANT_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,

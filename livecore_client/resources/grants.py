@@ -1,158 +1,41 @@
-"""Grants: ``sdk.grants`` and ``server.grants`` (``sdk.grants.open_crate`` is the crates' call,
+"""Grants: ``sdk.grants`` and ``server.grants``; each method is its route's builder
+(:mod:`livecore.grants.calls`) sent over HTTP (``sdk.grants.open_crate`` is the crates' call,
 :mod:`livecore_client.resources.crates`; ``admin.grants`` the operators',
 :mod:`livecore_client.resources.admin_grants`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from livecore.grants.calls import GrantsCalls, ServerGrantsCalls
 
-from livecore.api.call import Call
-from livecore.grants.api import (
-    SDK_CLAIM_GRANT,
-    SDK_PENDING_GRANTS,
-    SERVER_ACK_GRANT,
-    SERVER_CREATE_GRANT,
-)
-
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import new_idempotency_key
-from ..models import (
-    GrantKind,
-    GrantSourceKind,
-    RewardEntry,
-)
-from ._base import SdkCalls, ServerCalls
 
 __all__ = ["AsyncGrants", "AsyncServerGrants", "Grants", "ServerGrants"]
 
 
-class _GrantsCalls(SdkCalls):
-    """The ``/sdk/v1`` grant calls."""
-
-    def _pending(self, external_id: str, *, player_secret: str | None = None) -> Call[m.GrantListResponse]:
-        """The grants waiting for this player to claim, oldest first."""
-        return Call(
-            SDK_PENDING_GRANTS,
-            m.GrantListResponse,
-            path={"externalId": external_id},
-            player_secret=self._secret(player_secret),
-        )
-
-    def _claim(
-        self,
-        external_id: str,
-        grant_id: str,
-        *,
-        idempotency_key: str | None = None,
-        player_secret: str | None = None,
-    ) -> Call[m.GrantResponse]:
-        """Claim a pending grant: its entries are credited now and the grant comes back ``claimed``.
-
-        Raises :class:`~livecore_client.errors.GrantAlreadyClaimedError` for a grant claimed before (by
-        another call, a server ack or an operator), :class:`~livecore_client.errors.GrantExpiredError`
-        past its ``expires_at`` and :class:`~livecore_client.errors.GrantNotFoundError` for an unknown id.
-        The grant that delivers a gift is claimed under the gift's rule instead:
-        :class:`~livecore_client.errors.GiftAlreadyClaimedError` and
-        :class:`~livecore_client.errors.GiftExpiredError` (410). A crate grant is opened, not claimed:
-        :class:`~livecore_client.errors.CrateMustBeOpenedError` (use :meth:`open_crate`).
-        """
-        return Call(
-            SDK_CLAIM_GRANT,
-            m.GrantResponse,
-            path={"externalId": external_id, "grantId": grant_id},
-            idempotency_key=idempotency_key,
-            player_secret=self._secret(player_secret),
-        )
-
-
-class Grants(SyncResource[SdkSurface], _GrantsCalls):
+class Grants(SyncResource[SdkSurface], GrantsCalls):
     """``sdk.grants``: the ``/sdk/v1`` grant calls."""
 
-    pending = sync_method(_GrantsCalls._pending)
-    claim = sync_method(_GrantsCalls._claim)
+    pending = sync_method(GrantsCalls._pending)
+    claim = sync_method(GrantsCalls._claim)
 
 
-class AsyncGrants(AsyncResource[AsyncSdkSurface], _GrantsCalls):
+class AsyncGrants(AsyncResource[AsyncSdkSurface], GrantsCalls):
     """The methods of :class:`Grants`, awaited."""
 
-    pending = async_method(_GrantsCalls._pending)
-    claim = async_method(_GrantsCalls._claim)
+    pending = async_method(GrantsCalls._pending)
+    claim = async_method(GrantsCalls._claim)
 
 
-class _ServerGrantsCalls(ServerCalls):
-    """The ``/server/v1`` grant calls."""
-
-    def _create(
-        self,
-        external_id: str,
-        entries: Sequence[RewardEntry],
-        *,
-        kind: GrantKind | str = GrantKind.REWARD,
-        expires_at: datetime | None = None,
-        source_kind: GrantSourceKind = GrantSourceKind.API,
-        source_ref_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.GrantResponse]:
-        """Create a pending grant of ``entries`` for the player (created on first contact).
-
-        Derive ``idempotency_key`` from your own reward id (``f"season-reward:{player}:{season}"``): a
-        repeated create with the same key and body answers the original grant instead of a second one.
-        Without one, a random key is made once per call and reused by its retries. The player receives
-        the grant through ``grants.pending``/``grants.claim``, or your backend credits it and calls
-        :meth:`ack`.
-
-        ``kind="crate"`` sends crates, which the player opens (``sdk.grants.open_crate``): its entries are
-        ``RewardEntry(type="crate", key=<a crate of the manifest>, amount=<how many>)``. An unknown crate
-        raises :class:`~livecore_client.errors.ResourceNotFoundError`; mixing crate and reward entries, or
-        more than 1,000 draws in all, :class:`~livecore_client.errors.InvalidRequestError`.
-        """
-        # The body field is required by the model, so the key is made here, once, before any retry.
-        key = new_idempotency_key() if idempotency_key is None else idempotency_key
-        return Call(
-            SERVER_CREATE_GRANT,
-            m.GrantResponse,
-            path={"externalId": external_id},
-            body=m.CreateGrantRequest(
-                idempotency_key=key,
-                entries=list(entries),
-                kind=GrantKind(kind),
-                expires_at=expires_at,
-                source_kind=source_kind,
-                source_ref_id=source_ref_id,
-                metadata=None if metadata is None else dict(metadata),
-            ),
-            idempotency_key=key,
-        )
-
-    def _ack(
-        self, external_id: str, grant_id: str, *, idempotency_key: str | None = None
-    ) -> Call[m.GrantResponse]:
-        """Mark a grant claimed by your backend (``acked_by="server_api"``) after crediting it yourself.
-
-        Idempotent: acking a grant that is already claimed answers it as it is.
-        """
-        return Call(
-            SERVER_ACK_GRANT,
-            m.GrantResponse,
-            path={"externalId": external_id, "grantId": grant_id},
-            idempotency_key=idempotency_key,
-        )
-
-
-class ServerGrants(SyncResource[SyncClient], _ServerGrantsCalls):
+class ServerGrants(SyncResource[SyncClient], ServerGrantsCalls):
     """``server.grants``: the ``/server/v1`` grant calls."""
 
-    create = sync_method(_ServerGrantsCalls._create)
-    ack = sync_method(_ServerGrantsCalls._ack)
+    create = sync_method(ServerGrantsCalls._create)
+    ack = sync_method(ServerGrantsCalls._ack)
 
 
-class AsyncServerGrants(AsyncResource[AsyncClient], _ServerGrantsCalls):
+class AsyncServerGrants(AsyncResource[AsyncClient], ServerGrantsCalls):
     """The methods of :class:`ServerGrants`, awaited."""
 
-    create = async_method(_ServerGrantsCalls._create)
-    ack = async_method(_ServerGrantsCalls._ack)
+    create = async_method(ServerGrantsCalls._create)
+    ack = async_method(ServerGrantsCalls._ack)

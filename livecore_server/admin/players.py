@@ -9,6 +9,7 @@ import attrs
 
 from livecore.economy import commands as economy
 from livecore.economy.api import ItemAdjustResponse
+from livecore.economy.handlers import inventory_view, wallet_view
 from livecore.economy.rules import merged_parameters
 from livecore.economy.views import items_adjusted
 from livecore.errors import LivecoreError
@@ -23,7 +24,6 @@ from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
 from livecore_server.admin.webhooks import player_deliveries
-from livecore_server.economy.sdk import inventory_view, wallet_view
 from livecore_server.friends.sdk import friends_view
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction

@@ -1,10 +1,10 @@
-"""The crates area's server side: the handler bound to each of its routes."""
+"""The crates area's server side: its report part (its route's handler is the core's,
+:mod:`livecore.crates.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.crates.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.crates import sdk
 from livecore_server.crates.report import REPORT
 
-SERVER_AREA = ServerArea(AREA, report=REPORT, bindings=tuple(sdk.BINDINGS))
+SERVER_AREA = ServerArea(AREA, report=REPORT)

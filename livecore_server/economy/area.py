@@ -1,16 +1,16 @@
-"""The economy area's server side: the handler bound to each of its routes."""
+"""The economy area's server side: its tables, SQL ports and report part (its routes' handlers are the
+core's, :mod:`livecore.economy.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.economy.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.economy import schema, sdk, server
+from livecore_server.economy import schema
 from livecore_server.economy.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

@@ -1,16 +1,17 @@
-"""The grants area's server side: the handler bound to each of its routes."""
+"""The grants area's server side: what a grant's creation reads ahead, its tables, SQL ports and report
+part (its routes' handlers are the core's, :mod:`livecore.grants.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.grants.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.grants import schema, sdk, server
+from livecore_server.grants import schema, server
 from livecore_server.grants.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    bindings=tuple(server.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

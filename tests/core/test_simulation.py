@@ -9,6 +9,7 @@ import pytest
 
 from livecore.exceptions import InvalidRequestError, LivecoreAPIError
 from livecore.gifts.errors import GiftNotFriendsError
+from livecore.grants.api import RewardEntry
 from livecore.live_events.errors import InsufficientEntryCostError
 from livecore.live_events.webhooks import WindowClosed
 from livecore.lobbies.api import LobbyForming
@@ -189,7 +190,7 @@ def test_a_shared_board_rolls_over_at_the_weeks_end_and_pays(sim: Simulation) ->
 
 def test_a_crate_the_studio_sends_is_opened_by_the_player(sim: Simulation) -> None:
     ada = sim.player("ada")
-    crate = sim.server.grants.create(ada, [{"type": "crate", "key": "chest", "amount": 1}], kind="crate")
+    crate = sim.server.grants.create(ada, [RewardEntry(type="crate", key="chest", amount=1)], kind="crate")
     opened = ada.grants.open_crate(crate.grant.grant_id)
     assert opened.contents.entries[0].key == "gems"
     assert sim.balance(ada, "gems") == 2

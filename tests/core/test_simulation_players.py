@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from livecore.exceptions import IdempotencyConflictError, InvalidRequestError
+from livecore.grants.api import RewardEntry
 from livecore.players.errors import PlayerBannedError, PlayerNotFoundError
 from livecore.simulation import Simulation
 
@@ -94,7 +95,7 @@ def test_the_studio_reads_a_players_profile_with_the_build_its_client_reported()
     ada = sim.player("ada", platform="ios", app_version="2.1.0")
     sim.player("bo", platform="switch")
     sim.player("cy", platform="smart-fridge")
-    sim.server.grants.create(ada, [{"type": "currency", "key": "coins", "amount": 5}])
+    sim.server.grants.create(ada, [RewardEntry(type="currency", key="coins", amount=5)])
 
     profile = sim.server.players.profile(ada)
     seen = profile.player
