@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from livecore.simulation import Simulation
-from livecore.simulation.actions import Actions, ServerActions
+from livecore.simulation import actions, calls
 from livecore_client import SdkClient, ServerClient
 
 # What a simulation adds for its scripts, which no client method answers.
@@ -39,7 +39,9 @@ def _groups() -> list[Any]:
         ("server", sim.server, ServerClient, {"self", *HELD}),
     ):
         for name, group in vars(holder).items():
-            if isinstance(group, Actions | ServerActions):
+            if isinstance(
+                group, actions.Actions | actions.ServerActions | calls.Actions | calls.ServerActions
+            ):
                 found.append(
                     pytest.param(side, name, group, getattr(client, name), dropped, id=f"{side}.{name}")
                 )
