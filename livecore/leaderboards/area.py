@@ -9,6 +9,7 @@ from livecore.commands import Runtime
 from livecore.leaderboards import api, samples
 from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import feed, merge_entries, next_rollover, periods_due, rollover_step
+from livecore.leaderboards.handlers import HANDLERS
 from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
@@ -63,6 +64,7 @@ AREA = Area(
     page="leaderboards",
     builds_on=("live_events",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     merge=_merge,
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
     webhooks=(PeriodFinalized,),

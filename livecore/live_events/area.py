@@ -21,6 +21,7 @@ from livecore.live_events.commands.live_events import (
     open_due_windows,
 )
 from livecore.live_events.errors import ATTEMPT_NOT_FOUND, CODES, LEADERBOARD_NOT_FOUND
+from livecore.live_events.handlers import HANDLERS
 from livecore.live_events.hooks import LiveEventSpecs
 from livecore.live_events.manifest import EVENTS
 from livecore.live_events.memory import LiveEventTables
@@ -121,6 +122,7 @@ AREA = Area(
     page="events",
     builds_on=("grants",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"attemptId": ATTEMPT_NOT_FOUND, "leaderboardId": LEADERBOARD_NOT_FOUND},
     merge=_merge,
     erase=_erase,

@@ -1,32 +1,28 @@
-"""The live-event actions of a simulation: a player's (``sdk.live_events``: the events list, starting an
-attempt, seated in a lobby first on a lobby event, and reporting its progress) and the studio's test tool
-(``server.live_events.end_now``)."""
+"""The live-event actions of a simulation, each its client method's builder
+(:mod:`livecore.live_events.calls`) run in memory (:mod:`livecore.simulation.calls`): a player's
+(``ada.live_events``, as ``sdk.live_events`` without the external id: the events list, starting an
+attempt, seated in a lobby first on a lobby event, and reporting its progress), the client key's board
+read, which names no player (:meth:`Simulation.board <livecore.simulation.player.Simulation.board>`), and
+the studio's test tool (``sim.server.live_events.end_now``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from livecore.grants.api import GrantView
 from livecore.live_events import api
+from livecore.live_events.calls import LiveEventsCalls, ServerLiveEventsCalls
 from livecore.live_events.commands import live_events as commands
 from livecore.live_events.commands.steps import Held, HeldStart
 from livecore.players.rules import Player
-from livecore.simulation.actions import Actions, ServerActions, body
+from livecore.simulation.actions import body
+from livecore.simulation.calls import Actions, ServerActions, player_method, server_method
 
 
-class LiveEvents(Actions):
-    def list(self, *, with_attempts: bool = True) -> api.EventListResponse:
-        """Every event of the game, with the player's attempts in each open window; ``with_attempts``
-        False reads as the client key alone (``attempts`` None), as the client does."""
-        sim = self._sim
+class LiveEvents(Actions, LiveEventsCalls):
+    """``player.live_events``: the events, and the player's attempts in them."""
 
-        def listed(tx: commands.LiveEventsTx, me: Player | None) -> api.EventListResponse:
-            listings = commands.list_events(tx, sim.rt, sim.scope, me)
-            return api.EventListResponse(events=[api.EventView.of(listing) for listing in listings])
-
-        if not with_attempts:
-            return sim.run(lambda tx: listed(tx, None))
-        return self._read(listed)
+    list = player_method(LiveEventsCalls._list)
+    report_progress = player_method(LiveEventsCalls._report_progress)
 
     def start_attempt(
         self, event_key: str, *, player_context: dict[str, Any] | None = None
@@ -35,7 +31,9 @@ class LiveEvents(Actions):
         back: on a lobby event the player is seated first, and while its lobby forms the answer is the
         lobbies' ``LobbyForming`` (a :class:`HeldStart`) and nothing is paid; start again once the lobby
         is active."""
-        sim = self._sim
+        # Written here, not run through a builder: the start's builder is the client's, since its 202
+        # answer reads into the lobbies' model, of an area built on this one (livecore.live_events.calls).
+        sim = self._player.sim
         asked = body(api.StartAttemptRequest, player_context=player_context)
 
         def op(tx: commands.LiveEventsTx, me: Player) -> api.AttemptResponse | Held[Any]:
@@ -46,40 +44,18 @@ class LiveEvents(Actions):
                 else api.AttemptResponse(attempt=api.AttemptView.of(started))
             )
 
-        started = self._write(op)
+        started = self._player.act(op, write=True)
         # The server answers a forming lobby 202 with the seat it took (committed), as this does.
         return started.view if isinstance(started, Held) else started
 
-    def report_progress(
-        self, event_key: str, attempt_id: str, metrics: dict[str, Any], *, complete: bool = False
-    ) -> api.ProgressResponse:
-        """Report the attempt's metrics (its score among them); ``complete`` ends it. Milestones reached
-        are granted at once and listed."""
-        sim = self._sim
-        asked = body(api.ProgressRequest, metrics=metrics, complete=complete)
 
-        def op(tx: commands.LiveEventsTx, me: Player) -> api.ProgressResponse:
-            attempt, granted = commands.record_progress(
-                tx, sim.rt, sim.scope, me, event_key, attempt_id, asked.metrics, asked.complete
-            )
-            return api.ProgressResponse(
-                attempt=api.AttemptView.of(attempt), milestones_granted=[GrantView.of(g) for g in granted]
-            )
+class BoardReads(ServerActions, LiveEventsCalls):
+    """The client key's event board read, which names no player."""
 
-        return self._write(op)
+    leaderboard = server_method(LiveEventsCalls._leaderboard)
 
 
-class ServerLiveEvents(ServerActions):
+class ServerLiveEvents(ServerActions, ServerLiveEventsCalls):
     """``sim.server.live_events``: the studio's test-environment tool on events."""
 
-    def end_now(self, event_key: str) -> api.EndNowResponse:
-        """Close the event's open window now, as its end would: attempts in progress expire, its boards
-        are finalized, its rank rewards granted. Answers the windows closed (none when none was open); the
-        next window still opens on schedule. A simulation of the live environment is refused
-        (:class:`~livecore.exceptions.PermissionDeniedError`), as a live key is."""
-        sim = self._sim
-        return self._run(
-            lambda tx: api.EndNowResponse(
-                closed_windows=commands.end_now(tx, sim.rt, sim.server_scope, event_key)
-            )
-        )
+    end_now = server_method(ServerLiveEventsCalls._end_now)

@@ -19,6 +19,7 @@ from livecore.lobbies.commands import (
     seat_start,
 )
 from livecore.lobbies.errors import CODES, LOBBY_NOT_FOUND
+from livecore.lobbies.handlers import HANDLERS
 from livecore.lobbies.manifest import LOBBY, SUDDEN_DEATH
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
@@ -72,6 +73,7 @@ AREA = Area(
     page="events",
     builds_on=("live_events",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"lobbyId": LOBBY_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,

@@ -28,15 +28,12 @@ from livecore.grants.simulation import ServerGrants
 from livecore.guilds.api import GuildResponse, GuildSearchResponse
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
 from livecore.guilds.simulation import GuildReads, Guilds, ServerGuilds
-from livecore.leaderboards import commands as leaderboards
-from livecore.leaderboards.api import LeaderboardQuery, LeaderboardResponse
-from livecore.leaderboards.simulation import ServerLeaderboards
-from livecore.live_events.api import BoardQuery, BoardResponse
-from livecore.live_events.commands import boards
-from livecore.live_events.simulation import LiveEvents, ServerLiveEvents
-from livecore.lobbies import simulation as lobbies
+from livecore.leaderboards.api import LeaderboardResponse
+from livecore.leaderboards.simulation import LeaderboardReads, ServerLeaderboards
+from livecore.live_events.api import BoardResponse
+from livecore.live_events.simulation import BoardReads, LiveEvents, ServerLiveEvents
 from livecore.lobbies.api import LobbyResponse
-from livecore.lobbies.simulation import ServerLobbies
+from livecore.lobbies.simulation import LobbyReads, ServerLobbies
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
 from livecore.player_tools.simulation import ServerPlayerTools
@@ -47,7 +44,7 @@ from livecore.players.rules import Player, seen_is_due
 from livecore.players.simulation import Players
 from livecore.purchases.simulation import Purchases, ServerPurchases
 from livecore.scope import Environment
-from livecore.simulation.actions import body, query
+from livecore.simulation.actions import body
 from livecore.simulation.calls import send
 from livecore.simulation.world import DEFAULT_START, BaseSimulation
 from livecore.teams.simulation import ServerTeams, Teams
@@ -235,14 +232,7 @@ class Simulation(BaseSimulation):
     ) -> BoardResponse:
         """A page of an event board (``sdk.live_events.leaderboard``): its id is an attempt's
         ``leaderboard_id``."""
-        q = query(BoardQuery, limit=limit, cursor=cursor, around=around)
-        return self.run(
-            lambda tx: BoardResponse.of(
-                boards.read_board(
-                    tx, self.rt, self.scope, leaderboard_id, limit=q.limit, cursor=q.cursor, around=q.around
-                )
-            )
-        )
+        return BoardReads(self).leaderboard(leaderboard_id, limit=limit, cursor=cursor, around=around)
 
     def leaderboard(
         self,
@@ -257,35 +247,19 @@ class Simulation(BaseSimulation):
     ) -> LeaderboardResponse:
         """A page of a shared leaderboard (``sdk.leaderboards.get``): the current period, or the one
         ``period`` names, or the one before (``previous``); ``division``: one of its divisions."""
-        q = query(
-            LeaderboardQuery,
+        return LeaderboardReads(self).get(
+            leaderboard_key,
             limit=limit,
             cursor=cursor,
             around=around,
             division=division,
             period=period,
-            previous=previous or None,
-        )
-        return self.run(
-            lambda tx: LeaderboardResponse.of(
-                leaderboards.read(
-                    tx,
-                    self.rt,
-                    self.scope,
-                    leaderboard_key,
-                    limit=q.limit,
-                    cursor=q.cursor,
-                    around=q.around,
-                    division=q.division,
-                    period=q.period,
-                    previous=q.previous,
-                )
-            )
+            previous=previous,
         )
 
     def lobby(self, lobby_id: str) -> LobbyResponse:
         """A lobby with its seats (``sdk.lobbies.get``)."""
-        return lobbies.get(self, lobby_id)
+        return LobbyReads(self).get(lobby_id)
 
     def guilds(
         self, q: str | None = None, *, limit: int = DEFAULT_PAGE_LIMIT, offset: int = 0

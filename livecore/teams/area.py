@@ -11,6 +11,7 @@ from livecore.store import Transaction
 from livecore.teams import api, samples
 from livecore.teams.commands import contribute, finalize_teams
 from livecore.teams.errors import CODES, INVITE_NOT_FOUND
+from livecore.teams.handlers import HANDLERS
 from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
@@ -45,6 +46,7 @@ AREA = Area(
     page="events",
     builds_on=("friends", "live_events"),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"inviteId": INVITE_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,

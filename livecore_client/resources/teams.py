@@ -1,188 +1,41 @@
-"""Teams and partners: ``sdk.teams``, ``server.teams``."""
+"""Teams and partners: ``sdk.teams``, ``server.teams``; each method is its route's builder
+(:mod:`livecore.teams.calls`) sent over HTTP."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from livecore.teams.calls import ServerTeamsCalls, TeamsCalls
 
-from livecore.api.call import Call
-from livecore.teams.api import SDK_ACCEPT, SDK_INVITE, SDK_MY_TEAM, SERVER_PUT_ROSTER, SERVER_TEAM
-
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from .._transport import new_idempotency_key
-from ._base import SdkCalls, ServerCalls
 
 __all__ = ["AsyncServerTeams", "AsyncTeams", "ServerTeams", "Teams"]
 
 
-class _TeamsCalls(SdkCalls):
-    """The ``/sdk/v1`` team calls."""
-
-    def _mine(
-        self, external_id: str, event_key: str, *, player_secret: str | None = None
-    ) -> Call[m.MyTeamResponse]:
-        """The player's team in the event's window open now (``team`` ``None`` when it sits on none, or
-        no window is open): its ``score``, ``goal``, ``completed``, and its seated ``members`` in rank
-        order, each with its ``contribution`` (its best attempt score in the window) and ``rank`` (ties
-        rank the earlier seated first, then by external id). Raises
-        :class:`~livecore_client.errors.EventNotFoundError` for an unknown event and
-        :class:`~livecore_client.errors.InvalidRequestError` for an event without teams.
-        """
-        return Call(
-            SDK_MY_TEAM,
-            m.MyTeamResponse,
-            path={"externalId": external_id, "eventKey": event_key},
-            player_secret=self._secret(player_secret),
-        )
-
-    def _invite_partner(
-        self,
-        external_id: str,
-        event_key: str,
-        external_player_id: str,
-        *,
-        idempotency_key: str | None = None,
-        player_secret: str | None = None,
-    ) -> Call[m.InviteResponse]:
-        """Invite a friend to pair up in the event's open window (an event whose teams form by
-        ``partner``): the invite (201) expires 24 hours after it is sent; the friend accepts it with
-        :meth:`accept_invite`.
-
-        Refusals, in this order (nothing is written):
-        :class:`~livecore_client.errors.EventNotFoundError`,
-        :class:`~livecore_client.errors.InvalidRequestError` (an event without partner teams),
-        :class:`~livecore_client.errors.EventNotOpenError`,
-        :class:`~livecore_client.errors.PlayerNotFoundError` (an unknown friend),
-        :class:`~livecore_client.errors.InvalidRequestError` (yourself),
-        :class:`~livecore_client.errors.GiftNotFriendsError` (403 ``not_friends``),
-        :class:`~livecore_client.errors.AlreadyOnTeamError` (either of you on a team of the window) and
-        :class:`~livecore_client.errors.InvitePendingError` (an invite between you, either way).
-        """
-        return Call(
-            SDK_INVITE,
-            m.InviteResponse,
-            path={"externalId": external_id, "eventKey": event_key},
-            body=m.InviteRequest(external_player_id=external_player_id),
-            idempotency_key=idempotency_key,
-            player_secret=self._secret(player_secret),
-        )
-
-    def _accept_invite(
-        self,
-        external_id: str,
-        event_key: str,
-        invite_id: str,
-        *,
-        idempotency_key: str | None = None,
-        player_secret: str | None = None,
-    ) -> Call[m.TeamResponse]:
-        """Accept a partner invite made to this player: the two form a team of the window (its ``key``
-        is the invite's id), answered with its two members.
-
-        Refusals, in this order: :class:`~livecore_client.errors.InviteNotFoundError` (unknown, or made
-        to another player), :class:`~livecore_client.errors.AlreadyOnTeamError` (accepted already),
-        :class:`~livecore_client.errors.InviteExpiredError` and
-        :class:`~livecore_client.errors.AlreadyOnTeamError` (either player on a team of the window).
-        """
-        return Call(
-            SDK_ACCEPT,
-            m.TeamResponse,
-            path={"externalId": external_id, "eventKey": event_key, "inviteId": invite_id},
-            idempotency_key=idempotency_key,
-            player_secret=self._secret(player_secret),
-        )
-
-
-class Teams(SyncResource[SdkSurface], _TeamsCalls):
+class Teams(SyncResource[SdkSurface], TeamsCalls):
     """``sdk.teams``: the ``/sdk/v1`` team calls."""
 
-    mine = sync_method(_TeamsCalls._mine)
-    invite_partner = sync_method(_TeamsCalls._invite_partner)
-    accept_invite = sync_method(_TeamsCalls._accept_invite)
+    mine = sync_method(TeamsCalls._mine)
+    invite_partner = sync_method(TeamsCalls._invite_partner)
+    accept_invite = sync_method(TeamsCalls._accept_invite)
 
 
-class AsyncTeams(AsyncResource[AsyncSdkSurface], _TeamsCalls):
+class AsyncTeams(AsyncResource[AsyncSdkSurface], TeamsCalls):
     """The methods of :class:`Teams`, awaited."""
 
-    mine = async_method(_TeamsCalls._mine)
-    invite_partner = async_method(_TeamsCalls._invite_partner)
-    accept_invite = async_method(_TeamsCalls._accept_invite)
+    mine = async_method(TeamsCalls._mine)
+    invite_partner = async_method(TeamsCalls._invite_partner)
+    accept_invite = async_method(TeamsCalls._accept_invite)
 
 
-class _ServerTeamsCalls(ServerCalls):
-    """The ``/server/v1`` team calls."""
-
-    def _put_roster(
-        self,
-        event_key: str,
-        team_key: str,
-        external_player_ids: Sequence[str],
-        *,
-        name: str | None = None,
-        attributes: Mapping[str, Any] | None = None,
-        window_id: str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.TeamResponse]:
-        """Make ``external_player_ids`` the whole roster of team ``team_key`` (an event whose teams form
-        ``external``) in one window: ``window_id``, else the window open now, else the next scheduled
-        one; the answer's ``window_id`` names it. The team forms on its first PUT; players missing from
-        the roster leave it (reason ``kicked``); ``name`` and ``attributes`` are kept when not given.
-        All or nothing.
-
-        Refusals, in this order, each changing nothing:
-        :class:`~livecore_client.errors.EventNotFoundError`,
-        :class:`~livecore_client.errors.InvalidRequestError` (an event without external teams, a window
-        id of another event, a player named twice, more players than the team's size),
-        :class:`~livecore_client.errors.EventNotOpenError` (the window has ended),
-        :class:`~livecore_client.errors.PlayerNotFoundError` (a player never registered) and
-        :class:`~livecore_client.errors.LockedElsewhereError` (players on another team of the window:
-        its ``external_player_ids``).
-
-        A repeated PUT with the same ``idempotency_key`` and body answers the first one's team. Without
-        one, a random key is made once per call and reused by its retries.
-        """
-        # The body field is required by the model, so the key is made here, once, before any retry.
-        key = new_idempotency_key() if idempotency_key is None else idempotency_key
-        return Call(
-            SERVER_PUT_ROSTER,
-            m.TeamResponse,
-            path={"eventKey": event_key, "teamKey": team_key},
-            body=m.RosterRequest(
-                external_player_ids=list(external_player_ids),
-                name=name,
-                attributes=None if attributes is None else dict(attributes),
-                window_id=window_id,
-                idempotency_key=key,
-            ),
-            idempotency_key=key,
-        )
-
-    def _get(self, event_key: str, team_key: str, *, window_id: str | None = None) -> Call[m.TeamResponse]:
-        """Team ``team_key`` of window ``window_id`` (default: the window open now), its seated
-        ``members`` in rank order (by contribution; ties: the earlier seated first, then by external
-        id) and, once its window closed on a team board, its ``final_rank``. Raises
-        :class:`~livecore_client.errors.TeamNotFoundError` when the window has no such team and
-        :class:`~livecore_client.errors.EventNotFoundError` for an unknown event.
-        """
-        return Call(
-            SERVER_TEAM,
-            m.TeamResponse,
-            path={"eventKey": event_key, "teamKey": team_key},
-            query=m.TeamQuery(window_id=window_id),
-        )
-
-
-class ServerTeams(SyncResource[SyncClient], _ServerTeamsCalls):
+class ServerTeams(SyncResource[SyncClient], ServerTeamsCalls):
     """``server.teams``: the ``/server/v1`` team calls."""
 
-    put_roster = sync_method(_ServerTeamsCalls._put_roster)
-    get = sync_method(_ServerTeamsCalls._get)
+    put_roster = sync_method(ServerTeamsCalls._put_roster)
+    get = sync_method(ServerTeamsCalls._get)
 
 
-class AsyncServerTeams(AsyncResource[AsyncClient], _ServerTeamsCalls):
+class AsyncServerTeams(AsyncResource[AsyncClient], ServerTeamsCalls):
     """The methods of :class:`ServerTeams`, awaited."""
 
-    put_roster = async_method(_ServerTeamsCalls._put_roster)
-    get = async_method(_ServerTeamsCalls._get)
+    put_roster = async_method(ServerTeamsCalls._put_roster)
+    get = async_method(ServerTeamsCalls._get)

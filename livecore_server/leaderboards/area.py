@@ -1,16 +1,17 @@
-"""The leaderboards area's server side: the handler bound to each of its routes."""
+"""The leaderboards area's server side: its tables, SQL ports, report part and the one route it answers
+itself, the rollover-now (the others' handlers are the core's, :mod:`livecore.leaderboards.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.leaderboards.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.leaderboards import schema, sdk, server
+from livecore_server.leaderboards import schema, server
 from livecore_server.leaderboards.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    bindings=tuple(server.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

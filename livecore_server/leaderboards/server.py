@@ -1,23 +1,14 @@
-"""Server shared-leaderboard routes: a studio's score submission and the test environment's rollover-now
-(docs/leaderboards.md)."""
+"""The test environment's rollover-now (docs/leaderboards.md), the one shared-leaderboard route the server
+answers itself: the period stops in one transaction, then its rollover runs step by step on the server's
+store, as the scheduler's (the others' handlers are the core's, :mod:`livecore.leaderboards.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.leaderboards import api, commands
 from livecore.leaderboards.area import rollover
-from livecore.leaderboards.commands import LeaderboardsTx
-from livecore.live_events.api import EntryView
-from livecore_server.http.endpoint import Binding, Call, bind, bind_direct
+from livecore_server.http.endpoint import Binding, Call, bind_direct
 from livecore_server.scheduler import run_task
 from livecore_server.storage.server_store import ServerTransaction, game_queue
-
-
-def submit_score(call: Call[api.SubmitScoreRequest, None], tx: LeaderboardsTx) -> api.ScoreResponse:
-    body = call.body
-    period, entry, player = commands.submit(
-        tx, call.rt, call.scope, call.params["leaderboardKey"], body.external_player_id, body.score
-    )
-    return api.ScoreResponse(entry=EntryView.of(commands.standing(tx, period, entry, player)))
 
 
 async def rollover_now(call: Call[None, None]) -> api.RolloverResponse:
@@ -35,7 +26,4 @@ async def rollover_now(call: Call[None, None]) -> api.RolloverResponse:
     return api.RolloverResponse(rolled_over=True, period_id=period_id)
 
 
-BINDINGS: list[Binding] = [
-    bind(api.SERVER_SUBMIT_SCORE, submit_score),
-    bind_direct(api.SERVER_ROLLOVER_NOW, rollover_now),
-]
+BINDINGS: list[Binding] = [bind_direct(api.SERVER_ROLLOVER_NOW, rollover_now)]

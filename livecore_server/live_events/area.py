@@ -1,16 +1,18 @@
-"""The live events area's server side: the handler bound to each of its routes."""
+"""The live events area's server side: its tables, SQL ports, report part and the routes it binds itself,
+a start with the request's country and a board's live stream (the others' handlers are the core's,
+:mod:`livecore.live_events.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.live_events.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.live_events import schema, sdk, server
+from livecore_server.live_events import schema, sdk
 from livecore_server.live_events.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    bindings=tuple(sdk.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

@@ -1,16 +1,16 @@
-"""The lobbies area's server side: the handler bound to each of its routes."""
+"""The lobbies area's server side: its tables, SQL ports and report part (its routes' handlers are the
+core's, :mod:`livecore.lobbies.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.lobbies.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.lobbies import schema, sdk, server
+from livecore_server.lobbies import schema
 from livecore_server.lobbies.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

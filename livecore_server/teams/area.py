@@ -1,16 +1,16 @@
-"""The teams area's server side: the handler bound to each of its routes."""
+"""The teams area's server side: its tables, SQL ports and report part (its routes' handlers are the
+core's, :mod:`livecore.teams.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.teams.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.teams import schema, sdk, server
+from livecore_server.teams import schema
 from livecore_server.teams.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

@@ -1,0 +1,83 @@
+"""The live-event routes' handlers: the events list, start and progress of attempts and a page of an
+event board (the player's and the client key's), and the test environment's end-now (the studio's).
+docs/events.md. A board's live stream is the server's (:mod:`livecore_server.live_events.sdk`)."""
+
+from __future__ import annotations
+
+from livecore.api.request import Handler, Reply, Request, player_of
+from livecore.api.route import Route
+from livecore.grants.api import GrantView
+from livecore.live_events import api
+from livecore.live_events.commands import boards
+from livecore.live_events.commands import live_events as commands
+from livecore.live_events.commands.live_events import LiveEventsTx
+from livecore.live_events.commands.steps import Held
+
+
+def list_events(request: Request[None, None], tx: LiveEventsTx) -> api.EventListResponse:
+    listings = commands.list_events(tx, request.rt, request.scope, request.player)
+    return api.EventListResponse(events=[api.EventView.of(listing) for listing in listings])
+
+
+def start(
+    request: Request[api.StartAttemptRequest | None, None], tx: LiveEventsTx, country: str | None = None
+) -> api.AttemptResponse | Reply:
+    """``country``: the one the request's headers or address resolve to, which only the server knows
+    (:mod:`livecore_server.live_events.sdk` passes it); an embedded call has none."""
+    body = request.body or api.StartAttemptRequest()
+    started = commands.start(
+        tx,
+        request.rt,
+        request.scope,
+        player_of(request),
+        request.params["eventKey"],
+        body.player_context,
+        country=country,
+    )
+    if isinstance(started, Held):
+        return Reply(started.answer, 202)
+    return api.AttemptResponse(attempt=api.AttemptView.of(started))
+
+
+def progress(request: Request[api.ProgressRequest, None], tx: LiveEventsTx) -> api.ProgressResponse:
+    attempt, granted = commands.record_progress(
+        tx,
+        request.rt,
+        request.scope,
+        player_of(request),
+        request.params["eventKey"],
+        request.params["attemptId"],
+        request.body.metrics,
+        request.body.complete,
+    )
+    return api.ProgressResponse(
+        attempt=api.AttemptView.of(attempt), milestones_granted=[GrantView.of(g) for g in granted]
+    )
+
+
+def read_board(request: Request[None, api.BoardQuery], tx: boards.ReadTx) -> api.BoardResponse:
+    q = request.query
+    page = boards.read_board(
+        tx,
+        request.rt,
+        request.scope,
+        request.params["leaderboardId"],
+        limit=q.limit,
+        cursor=q.cursor,
+        around=q.around,
+    )
+    return api.BoardResponse.of(page)
+
+
+def end_now(request: Request[None, None], tx: LiveEventsTx) -> api.EndNowResponse:
+    closed = commands.end_now(tx, request.rt, request.scope, request.params["eventKey"])
+    return api.EndNowResponse(closed_windows=closed)
+
+
+HANDLERS: dict[Route, Handler] = {
+    api.SDK_EVENTS: list_events,
+    api.SDK_START: start,
+    api.SDK_PROGRESS: progress,
+    api.SDK_BOARD: read_board,
+    api.SERVER_END_NOW: end_now,
+}
