@@ -139,7 +139,15 @@ def build_services(
         config.client_address_header,
     )
     rng = rng or SystemRandomSource()
-    runtime = Runtime(clock=clock, rng=rng, hasher=keys.hasher, checks=areas.checks(served))
+    # Made before the runtime, whose commands and views read presence through it.
+    presence = PresenceBoard()
+    runtime = Runtime(
+        clock=clock,
+        rng=rng,
+        hasher=keys.hasher,
+        checks=areas.checks(served),
+        presence_of=presence.presence_of,
+    )
 
     async def claim(job: str, due: datetime) -> bool:
         now = to_millis(clock.now())
@@ -158,7 +166,7 @@ def build_services(
         auth_throttle=auth_throttle,
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
-        presence=PresenceBoard(),
+        presence=presence,
         players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
         streams=BoardHubs(store, runtime),
         stream_slots=StreamSlots(store, shared=config.postgres),

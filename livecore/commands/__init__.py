@@ -11,6 +11,7 @@ from livecore.events import DomainEvent
 from livecore.hashing import KeyedHasher
 from livecore.hooks import NO_CHECKS, Checks
 from livecore.ids import Prefix, new_id
+from livecore.players.presence import PresenceOf, stored_presence
 from livecore.rand import RandomSource
 from livecore.scope import Environment, Scope
 from livecore.store import HasOutbox
@@ -19,13 +20,18 @@ from livecore.webhooks.payload import WebhookPayload
 
 @attrs.frozen
 class Runtime:
-    """What a command may use besides the store: time, randomness, the secret hasher."""
+    """What a command may use besides the store: time, randomness, the secret hasher, and how a player's
+    presence is read."""
 
     clock: Clock
     rng: RandomSource
     hasher: KeyedHasher
     # The checks the registered areas add to built-in commands (livecore.hooks).
     checks: Checks = NO_CHECKS
+    # A server keeps heartbeats on its presence board, newer than the stored rows
+    # (livecore_server.presence), and reads presence through it; an embedded store has only the rows.
+    # Left out of == and hash: a board's bound method hashes its board, which is mutable.
+    presence_of: PresenceOf = attrs.field(default=stored_presence, eq=False)
 
 
 def emit(

@@ -10,6 +10,7 @@ from livecore.friends import api, samples
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.errors import CODES, FRIEND_REQUEST_NOT_FOUND
+from livecore.friends.handlers import HANDLERS
 from livecore.friends.manifest import FRIENDS, PRESENCE
 from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
@@ -51,6 +52,7 @@ AREA = Area(
     page="friends-and-presence",
     builds_on=("economy",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"requestId": FRIEND_REQUEST_NOT_FOUND},
     merge=merge_friends,
     erase=_erase,

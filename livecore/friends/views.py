@@ -1,7 +1,7 @@
 """The friends lists as the API answers them, read from the store: the server's routes and an embedded
-simulation answer the same rows. Presence comes from the caller (``presence_of``): the server's presence
-board holds heartbeats newer than the stored row, an embedded store has only the row
-(:func:`stored_presence`).
+simulation answer the same rows. Presence comes from the caller (``presence_of``, the runtime's
+:attr:`~livecore.commands.Runtime.presence_of`): the server's presence board holds heartbeats newer than
+the stored row, an embedded store has only the row.
 
 An area that builds on friends adds fields of its own to the friend rows (the gifts' cooldown) and fills
 them with :func:`add_row_fields`, so friends name no such area."""
@@ -22,12 +22,9 @@ from livecore.friends.rules import check_progression_keys
 from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Game
 from livecore.parts import PartKey
-from livecore.players.presence import Presence
+from livecore.players.presence import PresenceOf
 from livecore.players.rules import Player, PlayerCard
 from livecore.store import HasGames, HasLedger
-
-#: A player's presence as the reader knows it.
-PresenceOf = Callable[[Player | PlayerCard], Presence]
 
 
 class ViewsTx(FriendsTx, HasGames, HasLedger, Protocol):
@@ -55,11 +52,6 @@ def _row_fields(tx: ViewsTx, game: Game, player: Player, now: datetime) -> dict[
         for friend_id, part in fields(tx, game, player, now).items():
             merged.setdefault(friend_id, {})[key] = part
     return merged
-
-
-def stored_presence(player: Player | PlayerCard) -> Presence:
-    """The presence the player's row holds."""
-    return player.presence
 
 
 def progression_for(

@@ -13,6 +13,7 @@ from livecore.gifts import api, samples
 from livecore.gifts import rules as gifts
 from livecore.gifts.commands import delivered, friend_row_cooldowns
 from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIFT_NOT_FOUND
+from livecore.gifts.handlers import HANDLERS
 from livecore.gifts.hooks import GiftSpecs
 from livecore.gifts.manifest import GIFT_RESOURCE_FIELDS, GIFTING
 from livecore.gifts.memory import GiftTables, MemoryGifts
@@ -62,6 +63,7 @@ AREA = Area(
     page="gifts",
     builds_on=("friends", "grants"),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"giftId": GIFT_NOT_FOUND},
     merge=_merge,
     erase=_erase,

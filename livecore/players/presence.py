@@ -10,11 +10,16 @@ player's record (:attr:`livecore.players.rules.Player.presence`) and written by 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import attrs
 
 from livecore.limits import Text
+
+if TYPE_CHECKING:
+    from livecore.players.rules import Player, PlayerCard
 
 STATUS = Text(max_length=64)
 
@@ -30,3 +35,12 @@ class Presence:
 
 def heartbeat(status: str | None, now: datetime) -> Presence:
     return Presence(last_active_at=now, status=STATUS.check_optional(status, "status"))
+
+
+#: A player's presence as its reader knows it (:attr:`livecore.commands.Runtime.presence_of`).
+PresenceOf = Callable[["Player | PlayerCard"], Presence]
+
+
+def stored_presence(player: Player | PlayerCard) -> Presence:
+    """The presence the player's row holds: all an embedded store knows."""
+    return player.presence

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING
 
 from livecore.api.call import SdkCalls, ServerCalls
 
-__all__ = ["AdminCalls", "SdkCalls", "ServerCalls", "env_of", "friend_target"]
+__all__ = ["AdminCalls", "SdkCalls", "ServerCalls", "env_of"]
 
-from .. import models as m
 from .._surfaces import AdminSurface, AsyncAdminSurface
 from ..models import Environment
 
@@ -34,11 +33,3 @@ def env_of(env: Environment | str | None) -> Environment | None:
     """The environment to act in; None leaves the choice to the server: the one the game has API keys in,
     live when it has both (docs/operators.md#environments)."""
     return None if env is None else Environment(env)
-
-
-def friend_target(friend_code: str | None, external_player_id: str | None) -> m.FriendTarget:
-    """docs/reference/friends-and-presence.md: exactly one of the two; checked here so a wrong call never
-    reaches the network."""
-    if (friend_code is None) == (external_player_id is None):
-        raise ValueError("pass exactly one of friend_code and external_player_id")
-    return m.FriendTarget(friend_code=friend_code, external_player_id=external_player_id)

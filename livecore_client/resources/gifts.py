@@ -1,215 +1,43 @@
-"""Gifts between friends: ``sdk.gifts``, and a player's gift history in ``server.gifts``."""
+"""Gifts between friends: ``sdk.gifts``, and a player's gift history in ``server.gifts``; each method is
+its route's builder (:mod:`livecore.gifts.calls`) sent over HTTP."""
 
 from __future__ import annotations
 
-import attrs
+from livecore.gifts.calls import GiftsCalls, ServerGiftsCalls
 
-from livecore.api.call import Call
-from livecore.gifts.api import GIFT_CATALOG, GIFT_CLAIM, GIFT_INBOX, GIFT_SEND, GIFT_SENT, SERVER_GIFTS
-
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from ..models import (
-    GiftHistoryDirection,
-    ResourceType,
-)
-from ._base import SdkCalls, ServerCalls, friend_target
 
 __all__ = ["AsyncGifts", "AsyncServerGifts", "Gifts", "ServerGifts"]
 
 
-_GIFTS: type[list[m.GiftView]] = GIFT_INBOX.response
-
-
-def _gift_list_query(pending: bool, limit: int | None) -> m.GiftListQuery:
-    query = m.GiftListQuery(pending=pending)
-    return query if limit is None else attrs.evolve(query, limit=limit)
-
-
-class _GiftsCalls(SdkCalls):
-    """The ``/sdk/v1`` gift calls."""
-
-    def _send(
-        self,
-        external_id: str,
-        *,
-        type: ResourceType | str,
-        resource_key: str,
-        amount: int,
-        external_player_id: str | None = None,
-        friend_code: str | None = None,
-        message: str | None = None,
-        player_secret: str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.GiftResponse]:
-        """Send a friend ``amount`` of resource ``resource_key`` (``type`` ``"item"`` or ``"currency"``,
-        XP included), by ``external_player_id`` or by ``friend_code`` (exactly one), with an optional
-        ``message`` of up to 200 characters. The gift comes back ``pending`` (201); the friend claims it
-        later with :meth:`claim` (or by claiming its ``grant_id`` as a pending grant), and only
-        then is it credited. The gift catalog says what may be sent and how much.
-
-        The idempotency key (made once per call unless given, sent in the body's ``idempotencyKey``)
-        makes a resend answer the original gift (200) instead of failing the cooldown; the same key with
-        a different gift raises :class:`~livecore_client.errors.IdempotencyConflictError`.
-
-        Refusals, checked in this order:
-        :class:`~livecore_client.errors.GiftingDisabledError`,
-        :class:`~livecore_client.errors.GiftNotFriendsError` (not an accepted friend, or yourself),
-        :class:`~livecore_client.errors.GiftNotAllowedError` (not giftable),
-        :class:`~livecore_client.errors.GiftAmountInvalidError` (below 1 or above the resource's cap),
-        :class:`~livecore_client.errors.GiftCooldownError` (this friend was gifted too recently; see its
-        ``cooldown_until``), :class:`~livecore_client.errors.GiftLimitReachedError` (the daily send
-        limit) and :class:`~livecore_client.errors.GiftInsufficientBalanceError` (a gift that costs
-        the sender). An unknown target raises :class:`~livecore_client.errors.PlayerNotFoundError` or
-        :class:`~livecore_client.errors.FriendCodeInvalidError`; ``ValueError`` (before any request)
-        when both or neither target is given, or ``type`` is not a resource type.
-        """
-        target = friend_target(friend_code, external_player_id)
-        return Call(
-            GIFT_SEND,
-            m.GiftResponse,
-            path={"externalId": external_id},
-            body=m.SendGiftRequest(
-                type=ResourceType(type),
-                resource_key=resource_key,
-                amount=amount,
-                external_player_id=target.external_player_id,
-                friend_code=target.friend_code,
-                message=message,
-            ),
-            idempotency_key=idempotency_key,
-            player_secret=self._secret(player_secret),
-        )
-
-    def _claim(
-        self,
-        external_id: str,
-        gift_id: str,
-        *,
-        idempotency_key: str | None = None,
-        player_secret: str | None = None,
-    ) -> Call[m.GiftResponse]:
-        """Claim a gift this player received: its contents are credited now and the gift comes back
-        ``claimed`` with ``claimed_at`` set (its delivering grant is claimed with it).
-
-        Raises :class:`~livecore_client.errors.GiftNotFoundError` for a gift that is not this
-        player's to claim (unknown, or one they sent),
-        :class:`~livecore_client.errors.GiftAlreadyClaimedError` for a gift claimed before (here or
-        through its grant) and :class:`~livecore_client.errors.GiftExpiredError` (410) past its
-        ``expires_at``.
-        """
-        return Call(
-            GIFT_CLAIM,
-            m.GiftResponse,
-            path={"externalId": external_id, "giftId": gift_id},
-            idempotency_key=idempotency_key,
-            player_secret=self._secret(player_secret),
-        )
-
-    def _catalog(self, external_id: str, *, player_secret: str | None = None) -> Call[m.GiftCatalogResponse]:
-        """What this player can gift: whether gifting is ``enabled``, the per-friend ``cooldown_seconds``,
-        the ``daily_send_limit`` (``None``: unlimited) and how many gifts they sent today (UTC,
-        ``sent_today``), and the giftable ``resources`` (each with its ``max_amount`` per gift and
-        whether it ``costs_sender``). Empty while gifting is off."""
-        return Call(
-            GIFT_CATALOG,
-            m.GiftCatalogResponse,
-            path={"externalId": external_id},
-            player_secret=self._secret(player_secret),
-        )
-
-    def _inbox(
-        self,
-        external_id: str,
-        *,
-        pending: bool = False,
-        limit: int | None = None,
-        player_secret: str | None = None,
-    ) -> Call[list[m.GiftView]]:
-        """The gifts this player received, newest first (``direction="incoming"``, ``player`` is the
-        sender). ``pending=True`` keeps only those still claimable (pending and not expired). ``limit``
-        defaults to 100 and is clamped to 1..200 by the service."""
-        return Call(
-            GIFT_INBOX,
-            _GIFTS,
-            path={"externalId": external_id},
-            query=_gift_list_query(pending, limit),
-            player_secret=self._secret(player_secret),
-        )
-
-    def _sent(
-        self,
-        external_id: str,
-        *,
-        pending: bool = False,
-        limit: int | None = None,
-        player_secret: str | None = None,
-    ) -> Call[list[m.GiftView]]:
-        """The gifts this player sent, newest first (``direction="outgoing"``, ``player`` is the
-        recipient). ``pending=True`` keeps only those not yet claimed nor expired. ``limit`` defaults
-        to 100 and is clamped to 1..200 by the service."""
-        return Call(
-            GIFT_SENT,
-            _GIFTS,
-            path={"externalId": external_id},
-            query=_gift_list_query(pending, limit),
-            player_secret=self._secret(player_secret),
-        )
-
-
-class Gifts(SyncResource[SdkSurface], _GiftsCalls):
+class Gifts(SyncResource[SdkSurface], GiftsCalls):
     """``sdk.gifts``: the ``/sdk/v1`` gift calls."""
 
-    send = sync_method(_GiftsCalls._send)
-    claim = sync_method(_GiftsCalls._claim)
-    catalog = sync_method(_GiftsCalls._catalog)
-    inbox = sync_method(_GiftsCalls._inbox)
-    sent = sync_method(_GiftsCalls._sent)
+    send = sync_method(GiftsCalls._send)
+    claim = sync_method(GiftsCalls._claim)
+    catalog = sync_method(GiftsCalls._catalog)
+    inbox = sync_method(GiftsCalls._inbox)
+    sent = sync_method(GiftsCalls._sent)
 
 
-class AsyncGifts(AsyncResource[AsyncSdkSurface], _GiftsCalls):
+class AsyncGifts(AsyncResource[AsyncSdkSurface], GiftsCalls):
     """The methods of :class:`Gifts`, awaited."""
 
-    send = async_method(_GiftsCalls._send)
-    claim = async_method(_GiftsCalls._claim)
-    catalog = async_method(_GiftsCalls._catalog)
-    inbox = async_method(_GiftsCalls._inbox)
-    sent = async_method(_GiftsCalls._sent)
+    send = async_method(GiftsCalls._send)
+    claim = async_method(GiftsCalls._claim)
+    catalog = async_method(GiftsCalls._catalog)
+    inbox = async_method(GiftsCalls._inbox)
+    sent = async_method(GiftsCalls._sent)
 
 
-class _ServerGiftsCalls(ServerCalls):
-    """The ``/server/v1`` gift call (read-only)."""
-
-    def _list(
-        self,
-        external_id: str,
-        *,
-        direction: GiftHistoryDirection | str = GiftHistoryDirection.RECEIVED,
-        limit: int | None = None,
-    ) -> Call[m.ServerGiftsResponse]:
-        """A player's gift history, newest first: the gifts they received (``direction="received"``,
-        the default) or sent (``"sent"``), each with its counterparty's identity and the delivering
-        grant's status (``grant_status``). ``limit`` defaults to 50 and must be from 1 to 200 (else
-        :class:`~livecore_client.errors.InvalidRequestError`).
-
-        Raises :class:`~livecore_client.errors.GiftingDisabledError` when the game has never enabled
-        gifting and :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player;
-        ``ValueError`` (before any request) for a ``direction`` other than the two.
-        """
-        query = m.ServerGiftsQuery(direction=GiftHistoryDirection(direction))
-        if limit is not None:
-            query = attrs.evolve(query, limit=limit)
-        return Call(SERVER_GIFTS, m.ServerGiftsResponse, path={"externalId": external_id}, query=query)
-
-
-class ServerGifts(SyncResource[SyncClient], _ServerGiftsCalls):
+class ServerGifts(SyncResource[SyncClient], ServerGiftsCalls):
     """``server.gifts``: the ``/server/v1`` gift call."""
 
-    list = sync_method(_ServerGiftsCalls._list)
+    list = sync_method(ServerGiftsCalls._list)
 
 
-class AsyncServerGifts(AsyncResource[AsyncClient], _ServerGiftsCalls):
+class AsyncServerGifts(AsyncResource[AsyncClient], ServerGiftsCalls):
     """The methods of :class:`ServerGifts`, awaited."""
 
-    list = async_method(_ServerGiftsCalls._list)
+    list = async_method(ServerGiftsCalls._list)

@@ -13,6 +13,7 @@ from livecore.economy.handlers import inventory_view, wallet_view
 from livecore.economy.rules import merged_parameters
 from livecore.economy.views import items_adjusted
 from livecore.errors import LivecoreError
+from livecore.friends.views import friends_view
 from livecore.limits import FREE_TEXT
 from livecore.operators import api
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState
@@ -24,7 +25,6 @@ from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
 from livecore_server.admin.audit import record, view
 from livecore_server.admin.webhooks import player_deliveries
-from livecore_server.friends.sdk import friends_view
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.audit import AuditFilter
@@ -49,7 +49,9 @@ def lookup(call: Call[None, api.LookupQuery], tx: ServerTransaction) -> api.Play
         profile=player_profile(tx, call.scope, player, limit, call.rt.clock.now()),
         ban=BanState.of(player),
         country=api.PlayerCountryView.of(player),
-        friends=friends_view(call, tx, player, None).friends,
+        friends=friends_view(
+            tx, load_game(tx, call.scope), player, None, call.rt.clock.now(), call.rt.presence_of
+        ).friends,
         wallet=wallet_view(call, tx, player).currencies,
         inventory=inventory_view(call, tx, player).items,
         audit=[view(e) for _, e in audit],

@@ -1,14 +1,27 @@
-"""The friends area's server side: the handler bound to each of its routes."""
+"""The friends area's server side: its tables and SQL ports, the heartbeat kept on the presence board
+(:mod:`livecore_server.friends.sdk_presence`), and the read routes that make the caller's friend code on
+its first friends call, bound to write (``may_write``). Every other route's handler is the core's
+(:mod:`livecore.friends.handlers`)."""
 
 from __future__ import annotations
 
+from livecore.friends import api, handlers
 from livecore.friends.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.friends import schema, sdk, sdk_presence, server
+from livecore_server.friends import schema, sdk_presence
+from livecore_server.http.endpoint import bind
 
 SERVER_AREA = ServerArea(
     AREA,
-    bindings=(*sdk.BINDINGS, *sdk_presence.BINDINGS, *server.BINDINGS),
+    bindings=(
+        bind(api.FRIEND_CODE, handlers.code, may_write=True),
+        bind(api.FRIENDS_SEARCH, handlers.search, may_write=True),
+        bind(api.FRIEND_REQUESTS, handlers.requests, may_write=True),
+        bind(api.FRIENDS_LIST, handlers.friends, may_write=True),
+        bind(api.FRIENDS_SUGGESTIONS, handlers.suggestions, may_write=True),
+        bind(api.FRIEND_BLOCKS, handlers.blocks, may_write=True),
+        *sdk_presence.BINDINGS,
+    ),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

@@ -1,17 +1,24 @@
-"""The gifts area's server side: the handler bound to each of its routes."""
+"""The gifts area's server side: its tables, SQL ports and report part, and what it reads ahead of a send
+and a claim (their bindings declare the reads, :data:`~livecore_server.gifts.read_ahead.READ_AHEAD` reads
+them). Its routes' handlers are the core's (:mod:`livecore.gifts.handlers`)."""
 
 from __future__ import annotations
 
+from livecore.gifts import api, handlers
 from livecore.gifts.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.gifts import schema, sdk, server
+from livecore_server.gifts import schema
 from livecore_server.gifts.read_ahead import READ_AHEAD
 from livecore_server.gifts.report import REPORT
+from livecore_server.http.endpoint import bind
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    bindings=(
+        bind(api.GIFT_SEND, handlers.send, reads=handlers.send_reads),
+        bind(api.GIFT_CLAIM, handlers.claim, reads=handlers.claim_reads),
+    ),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

@@ -139,8 +139,10 @@ def test_a_refusal_is_the_clients_exception_and_changes_nothing(sim: Simulation)
 def test_a_body_the_server_refuses_is_refused_with_the_same_fields(sim: Simulation) -> None:
     ada = sim.player("ada")
     with pytest.raises(InvalidRequestError) as refused:
+        ada.gifts.send(type="currency", resource_key="coins", amount=5.5, external_player_id="bo")  # type: ignore[arg-type]
+    assert refused.value.details is not None and "amount" in refused.value.details["fields"]
+    with pytest.raises(ValueError, match="ResourceType"):  # as the client's method, before any request
         ada.gifts.send(type="gold", resource_key="coins", amount=5, external_player_id="bo")
-    assert refused.value.details is not None and "type" in refused.value.details["fields"]
 
 
 def test_an_event_window_charges_entry_grants_milestones_and_pays_its_ranks(sim: Simulation) -> None:
