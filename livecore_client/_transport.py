@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import secrets
 import time
 import typing
 from collections.abc import Awaitable, Callable, Mapping
@@ -29,7 +28,7 @@ import httpx
 import orjson
 
 import livecore
-from livecore.api.call import Call, wire_body, wire_query
+from livecore.api.call import Call, new_idempotency_key, wire_body, wire_query
 from livecore.api.convert import response_converter
 from livecore.api.route import Auth
 from livecore.errors import Code, LivecoreError
@@ -75,11 +74,6 @@ def request_timeout(timeout: httpx.Timeout, request: PreparedRequest) -> httpx.T
     if not request.work_time or timeout.read is None:
         return timeout
     return with_read_timeout(timeout, timeout.read + request.work_time)
-
-
-def new_idempotency_key() -> str:
-    """SDKs stamp writes (docs/reference/conventions.md#idempotency) with a random 16-byte key."""
-    return secrets.token_hex(16)
 
 
 def build_headers(platform: str | None, app_version: str | None) -> dict[str, str]:

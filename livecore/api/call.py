@@ -11,6 +11,7 @@ declaration, and they cannot take different parameters or read the answer differ
 from __future__ import annotations
 
 import inspect
+import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -69,6 +70,11 @@ def _reads(model: Any, wire: Any) -> bool:
     if not (attrs.has(model) and attrs.has(wire)):
         return False
     return {f.name for f in attrs.fields(model)} <= {f.name for f in attrs.fields(wire)}
+
+
+def new_idempotency_key() -> str:
+    """SDKs stamp writes (docs/reference/conventions.md#idempotency) with a random 16-byte key."""
+    return secrets.token_hex(16)
 
 
 def wire_query(call: Call[Any]) -> dict[str, str]:

@@ -4,12 +4,11 @@ simulation runs them (``ada.grants``, ``sim.server.grants``): one builder per ro
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from livecore.api.call import Call, SdkCalls, ServerCalls
+from livecore.api.call import Call, SdkCalls, ServerCalls, new_idempotency_key
 from livecore.grants import api
 from livecore.grants.api import GrantSourceKind, RewardEntry
 from livecore.grants.rules import GrantKind
@@ -84,7 +83,7 @@ class ServerGrantsCalls(ServerCalls):
         """
         # The body field is required by the model, so the key is made here, once, before any retry: a
         # random 16-byte key, as the clients stamp every other write (livecore_client._transport).
-        key = secrets.token_hex(16) if idempotency_key is None else idempotency_key
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
         return Call(
             api.SERVER_CREATE_GRANT,
             api.GrantResponse,

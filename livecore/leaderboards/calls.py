@@ -4,17 +4,10 @@ one builder per route (:mod:`livecore.api.call`)."""
 
 from __future__ import annotations
 
-import secrets
-
 import attrs
 
-from livecore.api.call import Call, SdkCalls, ServerCalls
+from livecore.api.call import Call, SdkCalls, ServerCalls, new_idempotency_key
 from livecore.leaderboards import api
-
-
-def _new_key() -> str:
-    """A random 16-byte key, as the SDKs stamp their writes (docs/reference/conventions.md#idempotency)."""
-    return secrets.token_hex(16)
 
 
 class LeaderboardsCalls(SdkCalls):
@@ -90,7 +83,7 @@ class ServerLeaderboardsCalls(ServerCalls):
         :class:`~livecore_client.errors.InvalidRequestError` for a score out of range.
         """
         # The body field is required by the model, so the key is made here, once, before any retry.
-        key = _new_key() if idempotency_key is None else idempotency_key
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
         return Call(
             api.SERVER_SUBMIT_SCORE,
             api.ScoreResponse,

@@ -4,17 +4,11 @@ simulation runs them (``ada.teams``, ``sim.server.teams``): one builder per rout
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from livecore.api.call import Call, SdkCalls, ServerCalls
+from livecore.api.call import Call, SdkCalls, ServerCalls, new_idempotency_key
 from livecore.teams import api
-
-
-def _new_key() -> str:
-    """A random 16-byte key, as the SDKs stamp their writes (docs/reference/conventions.md#idempotency)."""
-    return secrets.token_hex(16)
 
 
 class TeamsCalls(SdkCalls):
@@ -128,7 +122,7 @@ class ServerTeamsCalls(ServerCalls):
         one, a random key is made once per call and reused by its retries.
         """
         # The body field is required by the model, so the key is made here, once, before any retry.
-        key = _new_key() if idempotency_key is None else idempotency_key
+        key = new_idempotency_key() if idempotency_key is None else idempotency_key
         return Call(
             api.SERVER_PUT_ROSTER,
             api.TeamResponse,

@@ -96,6 +96,7 @@ def _structure_parts(cls: type) -> Callable[[Mapping[str, Any], Any], Any]:
     own: Callable[[Mapping[str, Any], Any], Any] = make_dict_structure_fn(
         cls, settings_converter, _cattrs_forbid_extra_keys=False, parts=override(omit=True)
     )
+
     def structure(stored: Mapping[str, Any], _: Any) -> Any:
         sections = _part_keys()[cls]
         held = {

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from livecore.simulation import Simulation
-from livecore.simulation import actions, calls
+from livecore.simulation import Simulation, actions, calls
 from livecore_client import SdkClient, ServerClient
 
 # What a simulation adds for its scripts, which no client method answers.

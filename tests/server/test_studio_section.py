@@ -48,7 +48,9 @@ SECTION = Section(
     rules=Rules(fields={(TournamentSettings, "rounds"): at_least(1)}),
     check=_fee_under_a_thousand,
 )
-AREA = Area(name="tournaments", summary="Tournaments (a test's area).", page="tournaments", manifest=(SECTION,))
+AREA = Area(
+    name="tournaments", summary="Tournaments (a test's area).", page="tournaments", manifest=(SECTION,)
+)
 SERVER_AREA = ServerArea(AREA)
 
 MANIFEST = """
@@ -106,7 +108,9 @@ def test_a_section_may_take_neither_a_built_in_sections_key_nor_a_games_own_fiel
 def test_a_stored_game_reads_the_sections_settings_back(tmp_path: Path) -> None:
     services = build_services(*service_args(tmp_path / "s.db"), storage=storage((SERVER_AREA,)))
     try:
-        apply_manifest(services.store, services.keys, services.runtime, parse_manifest(MANIFEST, areas=[AREA]))
+        apply_manifest(
+            services.store, services.keys, services.runtime, parse_manifest(MANIFEST, areas=[AREA])
+        )
         (game,) = services.store.run(lambda tx: tx.games.every())
     finally:
         services.close()
