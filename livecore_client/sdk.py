@@ -20,8 +20,7 @@ from .resources.friends import AsyncFriends, AsyncPresence, Friends, Presence
 from .resources.gifts import AsyncGifts, Gifts
 from .resources.guilds import AsyncGuilds, Guilds
 from .resources.leaderboards import AsyncLeaderboards, Leaderboards
-from .resources.live_events import AsyncLiveEvents, LiveEvents
-from .resources.lobbies import AsyncLobbies, Lobbies
+from .resources.lobbies import AsyncLiveEvents, AsyncLobbies, LiveEvents, Lobbies
 from .resources.players import AsyncPlayers, Players
 from .resources.purchases import AsyncPurchases, Purchases
 from .resources.teams import AsyncTeams, Teams

@@ -27,8 +27,8 @@ import attrs
 
 from livecore.clock import to_millis
 from livecore.players.platforms import ClientBuild
-from livecore.players.presence import Presence
-from livecore.players.rules import SEEN_EVERY, Activity, Player, PlayerCard, seen_is_due
+from livecore.players.presence import Presence, Present
+from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
 
@@ -65,7 +65,7 @@ class PresenceBoard:
         elif player.build.reported(build) != player.build:
             self._builds[player.id] = build
 
-    def presence_of(self, player: Player | PlayerCard) -> Presence:
+    def presence_of(self, player: Present) -> Presence:
         """The player's presence: the board's when it is newer than the stored one."""
         stored = player.presence
         beat = self._beats.get(player.id)

@@ -8,7 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from livecore.api.call import Call, SdkCalls, ServerCalls
+from livecore.live_events.api import SDK_START, AttemptResponse, StartAttemptRequest
+from livecore.live_events.calls import LiveEventsCalls
+from livecore.live_events.errors import LOBBY_FORMING
 from livecore.lobbies import api
+from livecore.lobbies.forming import LobbyForming
 
 
 class LobbiesCalls(SdkCalls):
@@ -76,3 +80,48 @@ class ServerLobbiesCalls(ServerCalls):
         or an unknown id.
         """
         return Call(api.SERVER_LOBBY, api.LobbyResponse, path={"gameId": game_id, "lobbyId": lobby_id})
+
+
+class StartingCalls(LiveEventsCalls):
+    """The ``/sdk/v1`` live event calls with the start's: a lobby event's start seats its player in a
+    lobby first, and its 202 answer is this area's :class:`~livecore.lobbies.forming.LobbyForming`, so the
+    lobbies, which build on live events, complete the events' calls with it."""
+
+    def _start_attempt(
+        self,
+        external_id: str,
+        event_key: str,
+        *,
+        player_context: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        player_secret: str | None = None,
+    ) -> Call[AttemptResponse | LobbyForming]:
+        """Start an attempt in the event's open window, paying its entry cost in the same step; the
+        attempt comes back ``in_progress`` (201) with its ``leaderboard_id`` and ``ends_at``.
+        ``player_context`` (at most 4 KiB as JSON) picks the board of a segmented event: each segment
+        key's value, a string (``country`` falls back to the player's resolved country).
+
+        On a lobby event the player is seated first (docs/lobbies.md#starting-on-a-lobby-event): while
+        its lobby forms the answer is a :class:`~livecore_client.models.LobbyForming` (202
+        ``lobby_forming``: its ``lobby_id``, ``participant_count``, ``capacity`` and ``fill_by``), and
+        nothing is charged; start again once the lobby is active to get the attempt on the lobby's
+        board. Any other event always answers an :class:`~livecore_client.models.AttemptResponse`.
+
+        Refusals, checked in this order (nothing is charged or written):
+        :class:`~livecore_client.errors.PlayerBannedError`,
+        :class:`~livecore_client.errors.EventNotFoundError`,
+        :class:`~livecore_client.errors.EventNotOpenError` (also a lobby closed early: its
+        ``details["lobbyId"]``),
+        :class:`~livecore_client.errors.AttemptInProgressError` (its ``attempt_id``),
+        :class:`~livecore_client.errors.MaxAttemptsReachedError` and
+        :class:`~livecore_client.errors.InsufficientEntryCostError`.
+        """
+        return Call(
+            SDK_START,
+            AttemptResponse,
+            path={"externalId": external_id, "eventKey": event_key},
+            body=None if player_context is None else StartAttemptRequest(player_context=dict(player_context)),
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+            accepted=(LOBBY_FORMING, LobbyForming),
+        )

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import attrs
 
 from livecore.limits import Text
-
-if TYPE_CHECKING:
-    from livecore.players.rules import Player, PlayerCard
 
 STATUS = Text(max_length=64)
 
@@ -37,10 +34,21 @@ def heartbeat(status: str | None, now: datetime) -> Presence:
     return Presence(last_active_at=now, status=STATUS.check_optional(status, "status"))
 
 
+class Present(Protocol):
+    """A player as a presence reader reads it: its record (:class:`livecore.players.rules.Player`) or its
+    card, by its id and with its stored presence."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def presence(self) -> Presence: ...
+
+
 #: A player's presence as its reader knows it (:attr:`livecore.commands.Runtime.presence_of`).
-PresenceOf = Callable[["Player | PlayerCard"], Presence]
+PresenceOf = Callable[[Present], Presence]
 
 
-def stored_presence(player: Player | PlayerCard) -> Presence:
+def stored_presence(player: Present) -> Presence:
     """The presence the player's row holds: all an embedded store knows."""
     return player.presence

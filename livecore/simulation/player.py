@@ -31,9 +31,9 @@ from livecore.guilds.simulation import GuildReads, Guilds, ServerGuilds
 from livecore.leaderboards.api import LeaderboardResponse
 from livecore.leaderboards.simulation import LeaderboardReads, ServerLeaderboards
 from livecore.live_events.api import BoardResponse
-from livecore.live_events.simulation import BoardReads, LiveEvents, ServerLiveEvents
+from livecore.live_events.simulation import BoardReads, ServerLiveEvents
 from livecore.lobbies.api import LobbyResponse
-from livecore.lobbies.simulation import LobbyReads, ServerLobbies
+from livecore.lobbies.simulation import LiveEvents, LobbyReads, ServerLobbies
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
 from livecore.player_tools.simulation import ServerPlayerTools

@@ -1,14 +1,29 @@
-"""Lobbies: ``sdk.lobbies``, ``server.lobbies``; each method is its route's builder
-(:mod:`livecore.lobbies.calls`) sent over HTTP."""
+"""Lobbies: ``sdk.lobbies``, ``server.lobbies``, and the live events' start (``sdk.live_events``, which
+seats a lobby event's player first); each method is its route's builder (:mod:`livecore.lobbies.calls`)
+sent over HTTP."""
 
 from __future__ import annotations
 
-from livecore.lobbies.calls import LobbiesCalls, ServerLobbiesCalls
+from livecore.lobbies.calls import LobbiesCalls, ServerLobbiesCalls, StartingCalls
 
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
+from . import live_events
 
-__all__ = ["AsyncLobbies", "AsyncServerLobbies", "Lobbies", "ServerLobbies"]
+__all__ = ["AsyncLiveEvents", "AsyncLobbies", "AsyncServerLobbies", "LiveEvents", "Lobbies", "ServerLobbies"]
+
+
+class LiveEvents(live_events.LiveEvents, StartingCalls):
+    """``sdk.live_events``: the events' calls with the start, which seats the player in a lobby first on a
+    lobby event (:class:`~livecore.lobbies.calls.StartingCalls`)."""
+
+    start_attempt = sync_method(StartingCalls._start_attempt)
+
+
+class AsyncLiveEvents(live_events.AsyncLiveEvents, StartingCalls):
+    """The methods of :class:`LiveEvents`, awaited."""
+
+    start_attempt = async_method(StartingCalls._start_attempt)
 
 
 class Lobbies(SyncResource[SdkSurface], LobbiesCalls):
