@@ -7,19 +7,19 @@ once, as a builder returning a :class:`~livecore_client._transport.Call` (its si
 the public ones). :func:`sync_method` and :func:`async_method` wrap the builder into the real method, so
 the sync and async resources share every parameter, default and type by construction::
 
-    class _PlayersCalls(SdkCalls):
+    class PlayersCalls(SdkCalls):
         def _register(self, external_id: str, *, force: bool = False) -> Call[RegisterResponse]:
             \"\"\"Register a player.\"\"\"
             return Call(REGISTER, RegisterResponse, path={"externalId": external_id}, ...)
 
-    class Players(SyncResource["SdkClient"], _PlayersCalls):
-        register = sync_method(_PlayersCalls._register)    # (external_id, *, force) -> RegisterResponse
+    class Players(SyncResource["SdkClient"], PlayersCalls):
+        register = sync_method(PlayersCalls._register)    # (external_id, *, force) -> RegisterResponse
 
-    class AsyncPlayers(AsyncResource["AsyncSdkClient"], _PlayersCalls):
-        register = async_method(_PlayersCalls._register)   # awaitable of the same
+    class AsyncPlayers(AsyncResource["AsyncSdkClient"], PlayersCalls):
+        register = async_method(PlayersCalls._register)   # awaitable of the same
 
     class SdkClient(SyncClient):
-        players = resource(Players)                         # sdk.players.register("ada")
+        players = resource(Players)                        # sdk.players.register("ada")
 """
 
 from __future__ import annotations

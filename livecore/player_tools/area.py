@@ -8,6 +8,7 @@ from livecore import limits
 from livecore.area import Area
 from livecore.player_tools import api, migration
 from livecore.player_tools.errors import CODES
+from livecore.player_tools.handlers import HANDLERS
 from livecore.player_tools.memory import PlayerToolTables
 from livecore.player_tools.memory.erasures import MemoryErasures
 from livecore.player_tools.memory.merges import MemoryMerges
@@ -31,6 +32,7 @@ AREA = Area(
     page="player-tools",
     builds_on=("grants", "purchases", "lobbies"),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     errors=CODES,
     limits=_limits,
     tables=PlayerToolTables,

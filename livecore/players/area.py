@@ -12,6 +12,7 @@ from livecore.players import api, identity, platforms, samples
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
 from livecore.players.errors import CODES
+from livecore.players.handlers import HANDLERS
 from livecore.players.hooks import PlayerSpecs
 from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.rules import PLAYER_ID_PREFIX
@@ -52,6 +53,7 @@ AREA = Area(
     summary="Players and identity: register, secrets, display identity, sessions, streaks, bans, builds.",
     page="players-and-identity",
     routes=api.ROUTES,
+    handlers=HANDLERS,
     jobs=(Job("login_streak_sweep", _streaks, every=timedelta(hours=1)),),
     webhooks=(
         PlayerRegistered,

@@ -11,6 +11,7 @@ from livecore.players.rules import Player
 from livecore.purchases import api, samples
 from livecore.purchases import rules as purchases
 from livecore.purchases.errors import CODES
+from livecore.purchases.handlers import HANDLERS
 from livecore.purchases.memory import MemoryPurchases, PurchaseTables
 from livecore.purchases.rules import PURCHASE_ID_PREFIX
 from livecore.purchases.webhooks import PurchaseTracked
@@ -49,6 +50,7 @@ AREA = Area(
     page="economy",
     builds_on=("players",),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     merge=_move_records,
     erase=_move_records,
     webhooks=(PurchaseTracked,),

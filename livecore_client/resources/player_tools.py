@@ -1,174 +1,40 @@
 """The player tools on ``server.players``: a player's profile, bans, the debug flag, merge, erasure and
-export, beside the players area's own server call (:mod:`livecore_client.resources.players`), which the
-resource holds too, as the player tools build on players. The migration calls are
-:mod:`livecore_client.resources.migration`."""
+export, beside the players area's own server call, which the resource holds too, as the player tools
+build on players; each method is its route's builder (:mod:`livecore.player_tools.calls`) sent over HTTP.
+The migration calls are :mod:`livecore_client.resources.migration`."""
 
 from __future__ import annotations
 
-from livecore.api.call import Call
-from livecore.player_tools.api import (
-    PLAYER_BAN,
-    PLAYER_DEBUG_CLEAR,
-    PLAYER_DEBUG_SET,
-    PLAYER_DELETE,
-    PLAYER_EXPORT,
-    PLAYER_MERGE,
-    PLAYER_PROFILE,
-    PLAYER_UNBAN,
-)
+from livecore.player_tools.calls import PlayerToolsCalls
 
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
-from ..models import ErasureReasonView
-from .players import ServerPlayersCalls
 
 __all__ = ["AsyncServerPlayers", "ServerPlayers"]
 
 
-class _PlayerToolsCalls(ServerPlayersCalls):
-    """The ``/server/v1`` player tools' calls, after the players area's."""
-
-    def _profile(self, external_id: str, *, limit: int | None = None) -> Call[m.PlayerProfileResponse]:
-        """A player's profile: the record (with ``banned``, ``debug`` and ``lifecycle``), the most recent
-        ``grants`` (and ``attempts`` and ``lobbies``), and the ``summary`` counters. ``limit`` caps each
-        list; it defaults to 50 and must be from 1 to 200 (else
-        :class:`~livecore_client.errors.InvalidRequestError`). Raises
-        :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player.
-        """
-        query = m.ProfileQuery() if limit is None else m.ProfileQuery(limit=limit)
-        return Call(PLAYER_PROFILE, m.PlayerProfileResponse, path={"externalId": external_id}, query=query)
-
-    def _ban(
-        self, external_id: str, *, reason: str, idempotency_key: str | None = None
-    ) -> Call[m.BanPlayerResponse]:
-        """Ban a player (soft): their player-scoped client writes and registration raise
-        :class:`~livecore_client.errors.PlayerBannedError`; reads keep working. ``reason`` (1 to 500
-        characters) is required.
-
-        ``applied`` is true only on the transition (which fires ``player.banned``); banning a banned
-        player refreshes the reason quietly and answers ``applied=False``. ``ban`` is the state after.
-        """
-        return Call(
-            PLAYER_BAN,
-            m.BanPlayerResponse,
-            path={"externalId": external_id},
-            body=m.BanRequest(reason=reason),
-            idempotency_key=idempotency_key,
-        )
-
-    def _unban(self, external_id: str, *, idempotency_key: str | None = None) -> Call[m.BanPlayerResponse]:
-        """Lift a ban. ``applied`` is true only when the player was banned (which fires
-        ``player.unbanned``); unbanning a player who is not banned answers ``applied=False``."""
-        return Call(
-            PLAYER_UNBAN,
-            m.BanPlayerResponse,
-            path={"externalId": external_id},
-            idempotency_key=idempotency_key,
-        )
-
-    def _flag_debug(
-        self, external_id: str, *, reason: str | None = None, idempotency_key: str | None = None
-    ) -> Call[m.DebugPlayerResponse]:
-        """Flag a debug (test or staff) account: it is left out of revenue reporting
-        (:meth:`purchases.spend_players`, :meth:`purchases.revenue_summary`), retroactively, while its own
-        :meth:`purchases.player_spend` keeps counting. ``reason`` is optional (at most 500 characters).
-        Idempotent: ``applied`` is false when the player was already flagged."""
-        return Call(
-            PLAYER_DEBUG_SET,
-            m.DebugPlayerResponse,
-            path={"externalId": external_id},
-            body=None if reason is None else m.DebugRequest(reason=reason),
-            idempotency_key=idempotency_key,
-        )
-
-    def _unflag_debug(
-        self, external_id: str, *, idempotency_key: str | None = None
-    ) -> Call[m.DebugPlayerResponse]:
-        """Remove the debug flag, retroactively: the player's purchases count in revenue reporting
-        again. Idempotent: ``applied`` is false when the player was not flagged."""
-        return Call(
-            PLAYER_DEBUG_CLEAR,
-            m.DebugPlayerResponse,
-            path={"externalId": external_id},
-            idempotency_key=idempotency_key,
-        )
-
-    def _merge(
-        self, from_external_id: str, to_external_id: str, *, idempotency_key: str | None = None
-    ) -> Call[m.MergePlayerResponse]:
-        """Fold player ``from_external_id`` into ``to_external_id``: grants, gifts, purchases, friends
-        and the wallet and inventory ledgers move to the target (balances of the same key are summed).
-        The source's row stays under the placeholder ``anonymized_external_player_id`` and its
-        original id becomes free. Fires ``player.merged``.
-
-        ``status`` is ``"merged"``, or ``"no_op_already_merged"`` when the source was already merged
-        into this same target (a safe replay). Raises
-        :class:`~livecore_client.errors.PlayerNotFoundError` when either player never existed and
-        :class:`~livecore_client.errors.InvalidMergeError` (422) for the same player twice, a source
-        merged elsewhere or erased, or a banned, merged or erased target.
-        """
-        return Call(
-            PLAYER_MERGE,
-            m.MergePlayerResponse,
-            path={"fromExternalId": from_external_id, "toExternalId": to_external_id},
-            idempotency_key=idempotency_key,
-        )
-
-    def _delete(
-        self,
-        external_id: str,
-        *,
-        reason: ErasureReasonView | str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Call[m.DeletePlayerResponse]:
-        """Erase a player: ``player.deleted`` fires with the original id, then the row is anonymized in
-        place under ``anonymized_external_id``; financial records (purchases, ledgers) are kept.
-        ``reason`` is ``"gdpr_erasure"`` (the service's default), ``"studio_request"`` or ``"test"``
-        (or :class:`~livecore_client.models.ErasureReasonView`); ``ValueError`` (before any request)
-        for another value.
-
-        Idempotent: ``status`` is ``"deleted"``, or begins with ``no_op_`` for a player already erased
-        or one that never existed (``anonymized_external_id`` may then be ``None``).
-        """
-        body = None if reason is None else m.DeletePlayerRequest(reason=ErasureReasonView(reason))
-        return Call(
-            PLAYER_DELETE,
-            m.DeletePlayerResponse,
-            path={"externalId": external_id},
-            body=body,
-            idempotency_key=idempotency_key,
-        )
-
-    def _export(self, external_id: str) -> Call[m.ExportPlayerResponse]:
-        """Everything held about a player (a data-access request): the player record, grants, inventory
-        and wallet holdings, purchases, attempts and lobby memberships, each list capped at 1,000 rows.
-        Raises :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player."""
-        return Call(PLAYER_EXPORT, m.ExportPlayerResponse, path={"externalId": external_id})
-
-
-class ServerPlayers(SyncResource[SyncClient], _PlayerToolsCalls):
+class ServerPlayers(SyncResource[SyncClient], PlayerToolsCalls):
     """``server.players``: the ``/server/v1`` player calls."""
 
-    set_identity = sync_method(_PlayerToolsCalls._set_identity)
-    profile = sync_method(_PlayerToolsCalls._profile)
-    ban = sync_method(_PlayerToolsCalls._ban)
-    unban = sync_method(_PlayerToolsCalls._unban)
-    flag_debug = sync_method(_PlayerToolsCalls._flag_debug)
-    unflag_debug = sync_method(_PlayerToolsCalls._unflag_debug)
-    merge = sync_method(_PlayerToolsCalls._merge)
-    delete = sync_method(_PlayerToolsCalls._delete)
-    export = sync_method(_PlayerToolsCalls._export)
+    set_identity = sync_method(PlayerToolsCalls._set_identity)
+    profile = sync_method(PlayerToolsCalls._profile)
+    ban = sync_method(PlayerToolsCalls._ban)
+    unban = sync_method(PlayerToolsCalls._unban)
+    flag_debug = sync_method(PlayerToolsCalls._flag_debug)
+    unflag_debug = sync_method(PlayerToolsCalls._unflag_debug)
+    merge = sync_method(PlayerToolsCalls._merge)
+    delete = sync_method(PlayerToolsCalls._delete)
+    export = sync_method(PlayerToolsCalls._export)
 
 
-class AsyncServerPlayers(AsyncResource[AsyncClient], _PlayerToolsCalls):
+class AsyncServerPlayers(AsyncResource[AsyncClient], PlayerToolsCalls):
     """The methods of :class:`ServerPlayers`, awaited."""
 
-    set_identity = async_method(_PlayerToolsCalls._set_identity)
-    profile = async_method(_PlayerToolsCalls._profile)
-    ban = async_method(_PlayerToolsCalls._ban)
-    unban = async_method(_PlayerToolsCalls._unban)
-    flag_debug = async_method(_PlayerToolsCalls._flag_debug)
-    unflag_debug = async_method(_PlayerToolsCalls._unflag_debug)
-    merge = async_method(_PlayerToolsCalls._merge)
-    delete = async_method(_PlayerToolsCalls._delete)
-    export = async_method(_PlayerToolsCalls._export)
+    set_identity = async_method(PlayerToolsCalls._set_identity)
+    profile = async_method(PlayerToolsCalls._profile)
+    ban = async_method(PlayerToolsCalls._ban)
+    unban = async_method(PlayerToolsCalls._unban)
+    flag_debug = async_method(PlayerToolsCalls._flag_debug)
+    unflag_debug = async_method(PlayerToolsCalls._unflag_debug)
+    merge = async_method(PlayerToolsCalls._merge)
+    delete = async_method(PlayerToolsCalls._delete)
+    export = async_method(PlayerToolsCalls._export)

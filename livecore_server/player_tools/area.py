@@ -1,4 +1,5 @@
-"""The player tools area's server side: the handler bound to each of its routes."""
+"""The player tools area's server side: its tables, SQL ports and the handlers of the merge, erasure and
+migration routes (its other routes' handlers are the core's, :mod:`livecore.player_tools.handlers`)."""
 
 from __future__ import annotations
 

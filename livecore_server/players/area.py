@@ -1,14 +1,15 @@
-"""The players area's server side: the handler bound to each of its routes."""
+"""The players area's server side: its tables, SQL ports and the registration's handler (its other routes'
+handlers are the core's, :mod:`livecore.players.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.players.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.players import schema, sdk, server
+from livecore_server.players import schema, sdk
 
 SERVER_AREA = ServerArea(
     AREA,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
+    bindings=tuple(sdk.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

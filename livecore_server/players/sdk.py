@@ -1,4 +1,6 @@
-"""Client player routes: register and set own identity."""
+"""The registration route, the players' one handler that needs the server: it reads the client's address
+and the server's geo settings for the country, and audits the API key that registered (the others are
+the core's, :mod:`livecore.players.handlers`)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from collections.abc import Mapping
 from livecore.api.views import anonymized_view, display_view
 from livecore.commands.reads import Reads
 from livecore.players import api
-from livecore.players.commands import PlayersTx, register, set_identity
+from livecore.players.commands import register
 from livecore_server.admin import audit
 from livecore_server.config import Config
 from livecore_server.http.endpoint import Binding, Call, bind, path_player
@@ -70,15 +72,6 @@ def register_player(
     )
 
 
-def set_own_identity(call: Call[api.SetIdentityRequest, None], tx: PlayersTx) -> api.IdentityResponse:
-    assert call.player is not None  # player-scoped route: authenticated before the handler runs
-    player = set_identity(
-        tx, call.rt, call.player, name=call.body.name, avatar=call.body.avatar, by_player=True
-    )
-    return api.IdentityResponse(display_identity=display_view(player))
-
-
 BINDINGS: list[Binding] = [
     bind(api.REGISTER, register_player, reads=register_reads),
-    bind(api.SDK_SET_IDENTITY, set_own_identity),
 ]

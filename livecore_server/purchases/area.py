@@ -1,14 +1,14 @@
-"""The purchases area's server side: the handler bound to each of its routes."""
+"""The purchases area's server side: its tables and SQL ports (its routes' handlers are the core's,
+:mod:`livecore.purchases.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.purchases.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.purchases import schema, sdk, server
+from livecore_server.purchases import schema
 
 SERVER_AREA = ServerArea(
     AREA,
-    bindings=(*sdk.BINDINGS, *server.BINDINGS),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,

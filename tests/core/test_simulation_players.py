@@ -1,5 +1,5 @@
 """Players and purchases in a simulation (livecore/players/simulation.py, livecore/purchases/simulation.py):
-identities, the studio's bans and tracked purchases, as the server's routes do them."""
+identities, the studio's bans, player tools and purchases, as the server's routes do them."""
 
 from __future__ import annotations
 
@@ -116,3 +116,21 @@ def test_the_studio_reads_a_players_profile_with_the_build_its_client_reported()
     assert refused.value.details == {"fields": {"limit": "must be from 1 to 200"}}
     with pytest.raises(PlayerNotFoundError):
         sim.server.players.profile("nobody")
+
+
+def test_the_studios_player_tools_and_spend_reads_are_its_client_methods(sim: Simulation) -> None:
+    ada, bo = sim.player("ada"), sim.player("bo")
+    ada.purchases.track(transaction_id="t-1", amount_minor=499, **GEMS)
+    sim.server.purchases.track(bo, transaction_id="t-2", amount_minor=999, **GEMS)
+    assert [p.transaction_id for p in sim.server.purchases.iter(ada, page_size=1)] == ["t-1"]
+    spend = sim.server.purchases.player_spend(ada, windows=[7])
+    assert (spend.lifetime_amount_minor, [w.amount_minor for w in spend.windows]) == (499, [499])
+
+    assert sim.server.players.flag_debug(ada, reason="qa").debug is True
+    # A debug account is left out of revenue reporting.
+    assert [s.external_player_id for s in sim.server.purchases.spend_players().players] == ["bo"]
+    assert sim.server.purchases.revenue_summary().gross_amount_minor == 999
+    assert sim.server.players.unflag_debug(ada).applied is True
+    assert sim.server.purchases.revenue_summary().gross_amount_minor == 1498
+
+    assert [p.transaction_id for p in sim.server.players.export(ada).purchases] == ["t-1"]

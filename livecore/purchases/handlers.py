@@ -1,5 +1,6 @@
-"""Purchases and spend (docs/reference/economy.md#purchases): track from the studio backend, list, spend,
-revenue. The client's report (``livecore_server.purchases.sdk``) is tracked by the same :func:`track`."""
+"""The purchase routes' handlers (docs/reference/economy.md#purchases): the client's report of a store
+purchase (unverified) and the studio backend's track, which :func:`track` shares (idempotent on the
+transaction id), then the studio's list, spend and revenue reads."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Protocol
 
 import orjson
 
+from livecore.api.request import AnyRequest, Handler, Reply, Request, player_of
+from livecore.api.route import Route
 from livecore.clock import from_millis, to_millis
 from livecore.errors import invalid_request
 from livecore.limits import MOMENT
@@ -29,7 +32,6 @@ from livecore.store import (
     HasPlayers,
     HasPurchases,
 )
-from livecore_server.http.endpoint import AnyCall, Binding, Call, Reply, bind
 
 
 class Tx(HasGames, HasPlayers, HasPurchases, HasOutbox, Protocol):
@@ -41,19 +43,24 @@ _FIRST_DAY = datetime.min.replace(tzinfo=UTC)
 
 
 def track(
-    call: AnyCall, tx: Tx, player: Player, request: PurchaseRequest, *, by_player: bool = False
+    request: AnyRequest, tx: Tx, player: Player, purchase: PurchaseRequest, *, by_player: bool = False
 ) -> api.TrackPurchaseResponse | Reply:
-    """Track ``request`` for ``player`` (``by_player``: the client's own report, refused to a banned
+    """Track ``purchase`` for ``player`` (``by_player``: the client's own report, refused to a banned
     player); a repeated transaction id answers the purchase tracked first."""
-    done = (cmd.report if by_player else cmd.track)(tx, call.rt, call.scope, player, request)
+    done = (cmd.report if by_player else cmd.track)(tx, request.rt, request.scope, player, purchase)
     view = api.TrackPurchaseResponse.of(done)
     return Reply(view, 200, replayed=True) if done.replayed else view
 
 
+def sdk_track(request: Request[api.TrackPurchaseRequest, None], tx: Tx) -> api.TrackPurchaseResponse | Reply:
+    """The client's report: the same request, never verified."""
+    return track(request, tx, player_of(request), PurchaseRequest.reported(request.body), by_player=True)
+
+
 def server_track(
-    call: Call[api.ServerTrackPurchaseRequest, None], tx: Tx
+    request: Request[api.ServerTrackPurchaseRequest, None], tx: Tx
 ) -> api.TrackPurchaseResponse | Reply:
-    return track(call, tx, get_player(tx, call.scope, call.external_id), call.body)
+    return track(request, tx, get_player(tx, request.scope, request.external_id), request.body)
 
 
 def _cursor(p: Purchase) -> str:
@@ -69,11 +76,12 @@ def _after(cursor: str) -> tuple[datetime, str]:
         raise invalid_request("cursor is not one this service returned.", {"cursor": "invalid"}) from None
 
 
-def list_purchases(call: Call[None, api.PurchaseListQuery], tx: Tx) -> api.PurchaseListResponse:
-    limit = call.query.limit
-    player = get_player(tx, call.scope, call.external_id, retired=True)
+def list_purchases(request: Request[None, api.PurchaseListQuery], tx: Tx) -> api.PurchaseListResponse:
+    query = request.query
+    limit = query.limit
+    player = get_player(tx, request.scope, request.external_id, retired=True)
     # One row past the page says whether there is a next page.
-    rows = tx.purchases.page(player.id, _after(call.query.cursor) if call.query.cursor else None, limit + 1)
+    rows = tx.purchases.page(player.id, _after(query.cursor) if query.cursor else None, limit + 1)
     page = rows[:limit]
     return api.PurchaseListResponse(
         purchases=[api.PurchaseView.of(p) for p in page],
@@ -81,10 +89,11 @@ def list_purchases(call: Call[None, api.PurchaseListQuery], tx: Tx) -> api.Purch
     )
 
 
-def player_spend(call: Call[None, api.SpendQuery], tx: Tx) -> api.PlayerSpendResponse:
-    windows = check_windows(call.query.windows or ())
-    player = get_player(tx, call.scope, call.external_id, retired=True)
-    spend = tx.purchases.player_spend(player.id, call.rt.clock.now(), windows)
+def player_spend(request: Request[None, api.SpendQuery], tx: Tx) -> api.PlayerSpendResponse:
+    query = request.query
+    windows = check_windows(query.windows or ())
+    player = get_player(tx, request.scope, request.external_id, retired=True)
+    spend = tx.purchases.player_spend(player.id, request.rt.clock.now(), windows)
     return api.PlayerSpendResponse(
         external_player_id=player.external_id,
         lifetime_amount_minor=spend.lifetime_amount_minor,
@@ -96,39 +105,37 @@ def player_spend(call: Call[None, api.SpendQuery], tx: Tx) -> api.PlayerSpendRes
     )
 
 
-def spend_players(call: Call[None, api.SpendPlayersQuery], tx: Tx) -> api.SpendQueryResponse:
-    limit = call.query.limit
-    since = (
-        window_start(call.rt.clock.now(), call.query.window_days)
-        if call.query.window_days is not None
-        else None
-    )
+def spend_players(request: Request[None, api.SpendPlayersQuery], tx: Tx) -> api.SpendQueryResponse:
+    query = request.query
+    limit = query.limit
+    since = window_start(request.rt.clock.now(), query.window_days) if query.window_days is not None else None
     found = tx.purchases.spenders(
-        call.scope.game_id, call.scope.env, call.query.min_amount_minor, since, limit, call.query.offset
+        request.scope.game_id, request.scope.env, query.min_amount_minor, since, limit, query.offset
     )
     return api.SpendQueryResponse(
         players=[
             api.Spender(s.external_player_id, s.amount_minor, s.purchase_count, s.last_purchase_at)
             for s in found
         ],
-        min_amount_minor=call.query.min_amount_minor,
-        window_days=call.query.window_days,
+        min_amount_minor=query.min_amount_minor,
+        window_days=query.window_days,
         limit=limit,
-        offset=call.query.offset,
+        offset=query.offset,
     )
 
 
-def revenue(call: Call[None, api.RevenueQuery], tx: Tx) -> api.RevenueSummaryResponse:
-    end = MOMENT.parse(call.query.to, "to", end=True) if call.query.to else call.rt.clock.now()
-    if call.query.from_:
-        start = MOMENT.parse(call.query.from_, "from")
+def revenue(request: Request[None, api.RevenueQuery], tx: Tx) -> api.RevenueSummaryResponse:
+    query = request.query
+    end = MOMENT.parse(query.to, "to", end=True) if query.to else request.rt.clock.now()
+    if query.from_:
+        start = MOMENT.parse(query.from_, "from")
     else:
         start = end - min(end - _FIRST_DAY, timedelta(days=REVENUE_DAYS))  # or as many as the calendar has
     if start > end:
         raise invalid_request("from must not be after to.", {"from": "after to"})
     if end - start > timedelta(days=MAX_WINDOW_DAYS):
         raise invalid_request(f"At most {MAX_WINDOW_DAYS} days per summary.", {"from": "range too long"})
-    summary = tx.purchases.revenue(call.scope.game_id, call.scope.env, start, end)
+    summary = tx.purchases.revenue(request.scope.game_id, request.scope.env, start, end)
     return api.RevenueSummaryResponse(
         from_=start,
         to=end,
@@ -145,10 +152,11 @@ def revenue(call: Call[None, api.RevenueQuery], tx: Tx) -> api.RevenueSummaryRes
     )
 
 
-BINDINGS: list[Binding] = [
-    bind(api.SERVER_TRACK_PURCHASE, server_track),
-    bind(api.SERVER_PURCHASES, list_purchases),
-    bind(api.PLAYER_SPEND, player_spend),
-    bind(api.SPEND_PLAYERS, spend_players),
-    bind(api.SPEND_SUMMARY, revenue),
-]
+HANDLERS: dict[Route, Handler] = {
+    api.SDK_TRACK_PURCHASE: sdk_track,
+    api.SERVER_TRACK_PURCHASE: server_track,
+    api.SERVER_PURCHASES: list_purchases,
+    api.PLAYER_SPEND: player_spend,
+    api.SPEND_PLAYERS: spend_players,
+    api.SPEND_SUMMARY: revenue,
+}
