@@ -1,8 +1,8 @@
 """Play a game embedded: :class:`Simulation` (docs/simulation.md).
 
 The two names are read on first use: each area's actions (``livecore/<area>/simulation.py``) import
-:mod:`livecore.simulation.actions`, and :class:`SimPlayer` and :class:`Simulation` import the areas' actions,
-so loading them with the package would leave an area's module half made when it is imported first."""
+:mod:`livecore.simulation.calls`, and :class:`SimPlayer` and :class:`Simulation` import the areas'
+actions, so loading them with the package would leave an area's module half made when it is imported first."""
 
 from __future__ import annotations
 

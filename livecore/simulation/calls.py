@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
+import attrs
+
 from livecore.api.call import Call, present, wire_body, wire_query
 from livecore.api.convert import response_converter, unstructure
 from livecore.api.request import Request, answer_of, structured
@@ -40,13 +42,21 @@ T = TypeVar("T")
 SIMULATED_KEY = "simulated"
 
 
-def send(sim: World, call: Call[T], player: Handle | None = None) -> T:
-    """Run ``call`` as the server runs its request, as ``player`` (its secret is the call's) or, for a
-    route that takes no player, under the key of the route's surface."""
+@attrs.frozen
+class Read:
+    """A call as the server reads its request before any transaction: the path's ids, the body and the
+    query as the route's models, and the write's idempotency key."""
+
+    params: dict[str, str]
+    body: Any
+    query: Any
+    key: str | None
+
+
+def read(sim: World, call: Call[Any]) -> Read:
+    """``call`` read as the server reads its request (400 naming each offending field, raised as the
+    client's exception class)."""
     route = call.route
-    handler = sim.handlers.get(route)
-    if handler is None:
-        raise TypeError(f"{route.name} has no handler a simulation runs (Area.handlers)")
     # A simulated player is its external id (a str subclass): the path holds plain ids, as a URL does.
     params = {name: str(value) for name, value in call.path.items()}
     required = route.idempotency is Idempotency.REQUIRED
@@ -57,11 +67,22 @@ def send(sim: World, call: Call[T], player: Handle | None = None) -> T:
     except LivecoreError as err:
         # Read before any transaction: translated here, as the transaction translates its refusals.
         raise api_error(err) from None
+    return Read(params, body, query, key)
+
+
+def send(sim: World, call: Call[T], player: Handle | None = None) -> T:
+    """Run ``call`` as the server runs its request, as ``player`` (its secret is the call's) or, for a
+    route that takes no player, under the key of the route's surface."""
+    route = call.route
+    handler = sim.handlers.get(route)
+    if handler is None:
+        raise TypeError(f"{route.name} has no handler a simulation runs (Area.handlers)")
+    asked = read(sim, call)
     scope = sim.server_scope if route.surface is Surface.SERVER else sim.scope
 
     def run(tx: MemoryTransaction, me: Any = None) -> tuple[Any, int]:
-        sim.paths.check_records(route, params)
-        request = Request(route, sim.rt, scope, params, body, query, {}, me, key)
+        sim.paths.check_records(route, asked.params)
+        request = Request(route, sim.rt, scope, asked.params, asked.body, asked.query, {}, me, asked.key)
         return answer_of(handler(request, tx), route)
 
     as_player = route.auth is Auth.PLAYER or (route.auth is Auth.KEY_OR_PLAYER and call.player_secret)

@@ -37,15 +37,14 @@ from livecore.lobbies.simulation import LiveEvents, LobbyReads, ServerLobbies
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
 from livecore.player_tools.simulation import ServerPlayerTools
-from livecore.players.api import RegisterRequest
+from livecore.players.calls import PlayersCalls
 from livecore.players.commands import authenticate, register
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.players.rules import Player, seen_is_due
 from livecore.players.simulation import Players
 from livecore.purchases.simulation import Purchases, ServerPurchases
 from livecore.scope import Environment
-from livecore.simulation.actions import body
-from livecore.simulation.calls import send
+from livecore.simulation.calls import read, send
 from livecore.simulation.world import DEFAULT_START, BaseSimulation
 from livecore.teams.simulation import ServerTeams, Teams
 
@@ -77,7 +76,10 @@ class SimPlayer(str):
         self.external_id = str(external_id)
         # As the SDK reports them in its headers, and checked the same way.
         headers = {k: v for k, v in ((PLATFORM_HEADER, platform), (APP_VERSION_HEADER, app_version)) if v}
-        context = body(RegisterRequest, player_context=player_context).player_context
+        # The client's registration, read as the server reads it; registered by the command, as the
+        # server's route (which reads the request's address) is the server's alone.
+        asked = read(sim, PlayersCalls()._register(external_id, player_context=player_context))
+        context = None if asked.body is None else asked.body.player_context
         registered = sim.run(
             lambda tx: register(
                 tx, sim.rt, sim.scope, external_id, context=context, build=sent_build(headers)

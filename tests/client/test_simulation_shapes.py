@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from livecore.simulation import Simulation, actions, calls
+from livecore.simulation import Simulation
+from livecore.simulation.calls import Actions, ServerActions
 from livecore_client import SdkClient, ServerClient
 
 # What a simulation adds for its scripts, which no client method answers.
@@ -38,9 +39,7 @@ def _groups() -> list[Any]:
         ("server", sim.server, ServerClient, {"self", *HELD}),
     ):
         for name, group in vars(holder).items():
-            if isinstance(
-                group, actions.Actions | actions.ServerActions | calls.Actions | calls.ServerActions
-            ):
+            if isinstance(group, Actions | ServerActions):
                 found.append(
                     pytest.param(side, name, group, getattr(client, name), dropped, id=f"{side}.{name}")
                 )
