@@ -125,11 +125,18 @@ _read_own_settings = make_dict_structure_fn(
 )
 
 
+#: The keys of the built-in areas' sections, each stored at its default when a game has none.
+_BUILT_IN_KEYS = tuple(
+    section.holds for section in core_areas.sections() if section.holds is not None and section.within is None
+)
+
+
 def _unstructure_settings(settings: GameSettings) -> dict[str, Any]:
-    """One JSON object: the game's own fields and each area's settings under its section's key, every
-    registered area's (at its default when the game has none), as the settings record had them as fields."""
+    """One JSON object: the game's own fields and each area's settings under its section's key: every
+    built-in area's (at its default when the game has none), as the settings record had them as fields,
+    and those of a studio's area the game holds."""
     stored = _own_settings(settings)
-    for key in (*_area_keys(), *(key for key in settings.sections if key not in _area_keys())):
+    for key in (*_BUILT_IN_KEYS, *(key for key in settings.sections if key not in _BUILT_IN_KEYS)):
         stored[key.name] = settings_converter.unstructure(settings.of(key), key.kind)
     return stored
 
