@@ -10,6 +10,7 @@ reading, the same handler, the same answer.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -124,6 +125,10 @@ def _parse_query(params: Mapping[str, list[str]], route: Route) -> Any:
     return structure_query(params, route.query)
 
 
+# The same few ids (the players', the games' keys) are in most paths: their verdicts are kept.
+_id_problem = functools.lru_cache(maxsize=1 << 14)(ID.problem)
+
+
 @attrs.frozen
 class PathIds:
     """The ids in a route's path (docs/reference/conventions.md#requests). ``record_ids``: the path
@@ -145,12 +150,12 @@ class PathIds:
         return {
             name: problem
             for name, value in params.items()
-            if self._record_code(route, name) is None and (problem := ID.problem(value)) is not None
+            if self._record_code(route, name) is None and (problem := _id_problem(value)) is not None
         }
 
     def check_records(self, route: Route, params: Mapping[str, str]) -> None:
         """Refuse a malformed record id with its not-found code."""
         for name, value in params.items():
             code = self._record_code(route, name)
-            if code is not None and ID.problem(value) is not None:
+            if code is not None and _id_problem(value) is not None:
                 raise LivecoreError(code, f"No such {name.removesuffix('Id')}.")

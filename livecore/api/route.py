@@ -70,7 +70,9 @@ class Deprecation:
     successor: str | None = None
 
 
-@attrs.frozen
+# The hash is kept: a route is a key of the handler tables every simulated call looks up, and hashing its
+# every field (its errors' codes among them) each time showed in a season's profile.
+@attrs.frozen(cache_hash=True)
 class Route:
     name: str
     surface: Surface

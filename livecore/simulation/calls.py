@@ -21,8 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-import attrs
-
 from livecore.api.call import Call, present, wire_body, wire_query
 from livecore.api.convert import response_converter, unstructure
 from livecore.api.request import Request, answer_of, structured
@@ -42,15 +40,17 @@ T = TypeVar("T")
 SIMULATED_KEY = "simulated"
 
 
-@attrs.frozen
-class Read:
-    """A call as the server reads its request before any transaction: the path's ids, the body and the
-    query as the route's models, and the write's idempotency key."""
+#: A call as the server reads its request before any transaction: the path's ids, the body and the query
+#: as the route's models, and the write's idempotency key.
+Read = tuple[dict[str, str], Any, Any, str | None]
 
-    params: dict[str, str]
-    body: Any
-    query: Any
-    key: str | None
+
+def _simulated_key() -> str:
+    return SIMULATED_KEY
+
+
+def _no_key() -> None:
+    return None
 
 
 def read(sim: World, call: Call[Any]) -> Read:
@@ -59,15 +59,16 @@ def read(sim: World, call: Call[Any]) -> Read:
     route = call.route
     # A simulated player is its external id (a str subclass): the path holds plain ids, as a URL does.
     params = {name: str(value) for name, value in call.path.items()}
-    required = route.idempotency is Idempotency.REQUIRED
     try:
-        payload, key = wire_body(call, lambda: SIMULATED_KEY if required else None)
+        payload, key = wire_body(
+            call, _simulated_key if route.idempotency is Idempotency.REQUIRED else _no_key
+        )
         errors = sim.paths.errors(route, params)
         body, query = structured(route, payload, {k: [v] for k, v in wire_query(call).items()}, errors)
     except LivecoreError as err:
         # Read before any transaction: translated here, as the transaction translates its refusals.
         raise api_error(err) from None
-    return Read(params, body, query, key)
+    return params, body, query, key
 
 
 def send(sim: World, call: Call[T], player: Handle | None = None) -> T:
@@ -77,12 +78,12 @@ def send(sim: World, call: Call[T], player: Handle | None = None) -> T:
     handler = sim.handlers.get(route)
     if handler is None:
         raise TypeError(f"{route.name} has no handler a simulation runs (Area.handlers)")
-    asked = read(sim, call)
+    params, body, query, key = read(sim, call)
     scope = sim.server_scope if route.surface is Surface.SERVER else sim.scope
 
     def run(tx: MemoryTransaction, me: Any = None) -> tuple[Any, int]:
-        sim.paths.check_records(route, asked.params)
-        request = Request(route, sim.rt, scope, asked.params, asked.body, asked.query, {}, me, asked.key)
+        sim.paths.check_records(route, params)
+        request = Request(route, sim.rt, scope, params, body, query, {}, me, key)
         return answer_of(handler(request, tx), route)
 
     as_player = route.auth is Auth.PLAYER or (route.auth is Auth.KEY_OR_PLAYER and call.player_secret)

@@ -78,8 +78,8 @@ class SimPlayer(str):
         headers = {k: v for k, v in ((PLATFORM_HEADER, platform), (APP_VERSION_HEADER, app_version)) if v}
         # The client's registration, read as the server reads it; registered by the command, as the
         # server's route (which reads the request's address) is the server's alone.
-        asked = read(sim, PlayersCalls()._register(external_id, player_context=player_context))
-        context = None if asked.body is None else asked.body.player_context
+        _, asked, _, _ = read(sim, PlayersCalls()._register(external_id, player_context=player_context))
+        context = None if asked is None else asked.player_context
         registered = sim.run(
             lambda tx: register(
                 tx, sim.rt, sim.scope, external_id, context=context, build=sent_build(headers)
