@@ -4,7 +4,7 @@ a simulation runs them (``ada.purchases``, ``sim.server.purchases``): one builde
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -181,3 +181,16 @@ class ServerPurchasesCalls(ServerCalls):
             api.RevenueSummaryResponse,
             query=api.RevenueQuery(from_=_bound(from_, "from_"), to=_bound(to, "to")),
         )
+
+
+def every_purchase(page_at: Callable[[str | None], api.PurchaseListResponse]) -> Iterator[api.PurchaseView]:
+    """Every purchase of the pages ``page_at(cursor)`` answers, following ``next_cursor`` from the first
+    page (``None``) as the iteration reaches them: a blocking ``server.purchases.iter``."""
+    cursor: str | None = None
+    while True:
+        page = page_at(cursor)
+        yield from page.purchases
+        # A cursor handed back unchanged would repeat this page for ever: stop instead.
+        if page.next_cursor is None or page.next_cursor == cursor:
+            return
+        cursor = page.next_cursor

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from livecore.purchases import api
-from livecore.purchases.calls import PurchasesCalls, ServerPurchasesCalls
+from livecore.purchases.calls import PurchasesCalls, ServerPurchasesCalls, every_purchase
 from livecore.simulation.calls import Actions, ServerActions, player_method, server_method
 
 
@@ -28,13 +28,7 @@ class ServerPurchases(ServerActions, ServerPurchasesCalls):
     def iter(self, external_id: str, *, page_size: int | None = None) -> Iterator[api.PurchaseView]:
         """Every purchase of a player, newest first, a page of ``page_size`` (default 50) at a time, as
         the client's ``server.purchases.iter`` walks them."""
-        cursor: str | None = None
-        while True:
-            page = self.list(external_id, limit=page_size, cursor=cursor)
-            yield from page.purchases
-            if page.next_cursor is None or page.next_cursor == cursor:
-                return
-            cursor = page.next_cursor
+        return every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
 
     player_spend = server_method(ServerPurchasesCalls._player_spend)
     spend_players = server_method(ServerPurchasesCalls._spend_players)

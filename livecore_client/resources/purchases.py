@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
-from livecore.purchases.calls import PurchasesCalls, ServerPurchasesCalls
+from livecore.purchases.calls import PurchasesCalls, ServerPurchasesCalls, every_purchase
 
 from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
@@ -35,14 +35,7 @@ class ServerPurchases(SyncResource[SyncClient], ServerPurchasesCalls):
     def iter(self, external_id: str, *, page_size: int | None = None) -> Iterator[m.PurchaseView]:
         """Every purchase of a player, newest first, fetching pages of ``page_size`` (default 50) as
         the iteration reaches them by following ``next_cursor``."""
-        cursor: str | None = None
-        while True:
-            page = self.list(external_id, limit=page_size, cursor=cursor)
-            yield from page.purchases
-            # A cursor handed back unchanged would repeat this page for ever: stop instead.
-            if page.next_cursor is None or page.next_cursor == cursor:
-                return
-            cursor = page.next_cursor
+        return every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
 
     player_spend = sync_method(ServerPurchasesCalls._player_spend)
     spend_players = sync_method(ServerPurchasesCalls._spend_players)
