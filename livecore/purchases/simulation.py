@@ -28,7 +28,7 @@ class ServerPurchases(ServerActions, ServerPurchasesCalls):
     def iter(self, external_id: str, *, page_size: int | None = None) -> Iterator[api.PurchaseView]:
         """Every purchase of a player, newest first, a page of ``page_size`` (default 50) at a time, as
         the client's ``server.purchases.iter`` walks them."""
-        return every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
+        yield from every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
 
     player_spend = server_method(ServerPurchasesCalls._player_spend)
     spend_players = server_method(ServerPurchasesCalls._spend_players)

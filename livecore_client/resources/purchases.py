@@ -35,7 +35,7 @@ class ServerPurchases(SyncResource[SyncClient], ServerPurchasesCalls):
     def iter(self, external_id: str, *, page_size: int | None = None) -> Iterator[m.PurchaseView]:
         """Every purchase of a player, newest first, fetching pages of ``page_size`` (default 50) as
         the iteration reaches them by following ``next_cursor``."""
-        return every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
+        yield from every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
 
     player_spend = sync_method(ServerPurchasesCalls._player_spend)
     spend_players = sync_method(ServerPurchasesCalls._spend_players)
