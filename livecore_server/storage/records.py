@@ -37,10 +37,15 @@ def serve_sections(sections: Iterable[Section]) -> None:
         _part_keys.cache_clear()
 
 
+def _game_keys(sections: Iterable[Section]) -> tuple[SettingsKey[Any], ...]:
+    """The keys the game's own sections hold their settings under (:attr:`livecore.section.Section.holds`)."""
+    return tuple(s.holds for s in sections if s.holds is not None and s.within is None)
+
+
 @functools.cache
 def _area_keys() -> tuple[SettingsKey[Any], ...]:
-    """The keys the served areas hold their settings under (:attr:`livecore.section.Section.holds`)."""
-    return tuple(section.holds for section in _SERVED if section.holds is not None and section.within is None)
+    """The keys the served areas hold their settings under."""
+    return _game_keys(_SERVED)
 
 
 @functools.cache
@@ -126,9 +131,7 @@ _read_own_settings = make_dict_structure_fn(
 
 
 #: The keys of the built-in areas' sections, each stored at its default when a game has none.
-_BUILT_IN_KEYS = tuple(
-    section.holds for section in core_areas.sections() if section.holds is not None and section.within is None
-)
+_BUILT_IN_KEYS = _game_keys(core_areas.sections())
 
 
 def _unstructure_settings(settings: GameSettings) -> dict[str, Any]:
