@@ -22,6 +22,7 @@ import click
 
 from livecore.webhooks.delivery import DeliveryStatus
 from livecore_server.config import Config, is_postgres, sqlite_path
+from livecore_server.simulate import shipped
 
 # Every other import of the server happens in the command that needs it: `--help` and the commands that
 # only read the database answer without loading the web server, the portal, OpenID Connect or /mcp
@@ -836,7 +837,7 @@ def lockouts_clear(address: str, db: str | None) -> None:
 
 
 @main.command()
-@click.argument("manifest", type=click.Path(exists=True, dir_okay=False))
+@click.argument("manifest", type=shipped.option(shipped.MANIFESTS, "manifest"))
 @click.option("--days", default=28, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
 @click.option(
     "--players", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
@@ -851,16 +852,17 @@ def lockouts_clear(address: str, db: str | None) -> None:
 )
 @click.option(
     "--population",
-    type=click.Path(exists=True, dir_okay=False),
+    type=shipped.option(shipped.POPULATIONS, "population"),
     default=None,
-    help="The population file (docs/simulation.md#the-population); default: three segments of players.",
+    help="The population file (docs/simulation.md#the-population), or demo: the one shipped for the demo"
+    " manifest; default: three segments of players.",
 )
 @click.option(
     "--compare",
     "other",
-    type=click.Path(exists=True, dir_okay=False),
+    type=shipped.option(shipped.MANIFESTS, "manifest"),
     default=None,
-    help="Another manifest: play both on the same population and report them side by side.",
+    help="Another manifest (or demo): play both on the same population and report them side by side.",
 )
 @click.option(
     "--start",

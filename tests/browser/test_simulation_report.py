@@ -17,10 +17,11 @@ from livecore.simulation.population import parse_population
 from livecore_server.manifest import demo_manifest
 from livecore_server.simulate.render import write
 from livecore_server.simulate.run import simulate
+from livecore_server.simulate.shipped import POPULATIONS, resolve
 from tests.season_support import MONDAY, SEASON
 
 SHOT = os.environ.get("LIVECORE_SIMULATION_SCREENSHOT")
-EXAMPLE_POPULATION = Path(__file__).resolve().parents[2] / "examples" / "population.toml"
+EXAMPLE_POPULATION = Path(resolve("demo", POPULATIONS))
 
 
 class Opened:

@@ -15,6 +15,7 @@ from livecore.simulation.population import check_population
 from livecore_server.cli import main
 from livecore_server.manifest import demo_manifest
 from livecore_server.simulate.run import read_population
+from livecore_server.simulate.shipped import POPULATIONS, resolve
 from tests.season_support import POPULATION, SEASON
 
 SECTIONS = [
@@ -139,7 +140,7 @@ def test_a_population_is_refused_by_its_fields(tmp_path: Path) -> None:
 
 
 def test_the_example_population_fits_the_demo() -> None:
-    population = read_population(Path(__file__).resolve().parents[2] / "examples" / "population.toml")
+    population = read_population(resolve("demo", POPULATIONS))
     check_population(population, demo_manifest().games["space-race"].settings())
     assert [s.name for s in population.segments] == ["engaged", "regular", "casual"]
     assert population.table(SPENT) == ("coins", "gems")
@@ -188,4 +189,35 @@ def test_an_area_that_cannot_be_loaded_is_refused(tmp_path: Path) -> None:
     result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--area", "no_such_area")
     assert result.exit_code == 2
     assert "area no_such_area: no module named 'no_such_area' can be imported" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_demo_and_its_population_are_played_by_name_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From a directory with no checkout, as from an installed package.
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "demo", "--population", "demo", "--players", "20", "--days", "1", "--out", "out"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    run = json.loads((tmp_path / "out" / "report.json").read_text())["run"]
+    assert (run["manifest"], run["population"], run["game"]) == (
+        "demo.toml",
+        "demo_population.toml",
+        "space-race",
+    )
+    # A name is a path first: a file called demo here is the manifest played.
+    (tmp_path / "demo").write_text(SEASON)
+    result = CliRunner().invoke(main, ["simulate", "demo", "--players", "20", "--days", "1", "--out", "mine"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "mine" / "report.json").read_text())["run"]["manifest"] == "demo"
+
+
+def test_a_name_that_is_neither_a_file_nor_shipped_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["simulate", str(tmp_path / "nope"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "is neither a file nor a shipped manifest (demo)" in result.stderr
+    result = simulate(tmp_path, "out", "--population", "casual")
+    assert result.exit_code == 2
+    assert "is neither a file nor a shipped population (demo)" in result.stderr
     assert not (tmp_path / "out").exists()
