@@ -139,22 +139,24 @@ class Schedule:
 
     def _next(self, ran: dict[tuple[str, datetime], int]) -> tuple[datetime, Job] | None:
         found: tuple[datetime, Job] | None = None
-        for job in self.jobs:
-            if job.name in self._paused:
-                continue
-            if job.every is not None:
-                due: datetime | None = self._periodic[job.name]
-            else:
-                assert job.next_due is not None
-                with self.store.transaction() as tx:
+        now = self.clock.now()
+        # One read of the state for every job: this runs at each move of the clock.
+        with self.store.transaction() as tx:
+            for job in self.jobs:
+                if job.name in self._paused:
+                    continue
+                if job.every is not None:
+                    due: datetime | None = self._periodic[job.name]
+                else:
+                    assert job.next_due is not None
                     due = job.next_due(tx, self.rt)
-                if due is not None:
-                    due = max(due, self.clock.now())
-            # Work still due at the same time after three runs (it could not finish) must not spin.
-            if due is not None and ran.get((job.name, due), 0) >= 3:
-                continue
-            if due is not None and (found is None or due < found[0]):
-                found = (due, job)
+                    if due is not None:
+                        due = max(due, now)
+                # Work still due at the same time after three runs (it could not finish) must not spin.
+                if due is not None and ran.get((job.name, due), 0) >= 3:
+                    continue
+                if due is not None and (found is None or due < found[0]):
+                    found = (due, job)
         return found
 
     def run_due(self) -> None:

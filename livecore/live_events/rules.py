@@ -21,6 +21,7 @@ window still open closes on time with the settings it opened with.
 from __future__ import annotations
 
 import enum
+import functools
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -91,6 +92,9 @@ def event_id(game_id: str, event: EventSettings) -> str:
     return derived_id(LIVE_EVENT_ID_PREFIX, event.starts_at, game_id, event.key)
 
 
+# Kept: the scheduler asks for each event's current window at every move of a manual clock, and the id
+# is a hash of what names it.
+@functools.lru_cache(maxsize=4096)
 def window_id(game_id: str, env: Environment, event_key: str, starts_at: datetime) -> str:
     return derived_id(WINDOW_ID_PREFIX, starts_at, game_id, env.value, event_key, starts_at.isoformat())
 

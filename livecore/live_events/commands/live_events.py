@@ -441,12 +441,12 @@ def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environme
     game, environment and event key order: windows opening together open in the same order on every store
     (PostgreSQL keeps a game's settings as JSONB, which does not keep the manifest's order of keys)."""
     for game in _with_events(tx):
+        # Each event's slot once, not once per environment: the manual clock's scheduler asks at every move.
+        events = sorted(game.settings.of(EVENT_SETTINGS).items())
+        open_now = [(event, slot) for _, event in events if (slot := slot_at(event, now)) is not None]
         for env in Environment:
-            for _, event in sorted(game.settings.of(EVENT_SETTINGS).items()):
-                slot = slot_at(event, now)
-                if slot is not None and not tx.windows.get(
-                    game.id, window_id(game.id, env, event.key, slot.starts_at)
-                ):
+            for event, slot in open_now:
+                if not tx.windows.get(game.id, window_id(game.id, env, event.key, slot.starts_at)):
                     yield game, env, event, slot
 
 
