@@ -837,7 +837,7 @@ def lockouts_clear(address: str, db: str | None) -> None:
 
 
 @main.command()
-@click.argument("manifest", type=shipped.option(shipped.MANIFESTS, "manifest"))
+@click.argument("manifest", callback=shipped.option(shipped.MANIFESTS, "manifest"))
 @click.option("--days", default=28, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
 @click.option(
     "--players", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
@@ -852,7 +852,7 @@ def lockouts_clear(address: str, db: str | None) -> None:
 )
 @click.option(
     "--population",
-    type=shipped.option(shipped.POPULATIONS, "population"),
+    callback=shipped.option(shipped.POPULATIONS, "population"),
     default=None,
     help="The population file (docs/simulation.md#the-population), or demo: the one shipped for the demo"
     " manifest; default: three segments of players.",
@@ -860,7 +860,7 @@ def lockouts_clear(address: str, db: str | None) -> None:
 @click.option(
     "--compare",
     "other",
-    type=shipped.option(shipped.MANIFESTS, "manifest"),
+    callback=shipped.option(shipped.MANIFESTS, "manifest"),
     default=None,
     help="Another manifest (or demo): play both on the same population and report them side by side.",
 )

@@ -6,7 +6,7 @@ as ``--population``. A name is read as a path first: a file called ``demo`` in t
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 
 import click
@@ -21,21 +21,24 @@ def resolve(given: str, shipped: Mapping[str, str]) -> str:
     of that name. An installed package is a directory, so the shipped file is a path on disk."""
     if os.path.exists(given) or given not in shipped:
         return given
-    return os.fspath(resources.files("livecore_server").joinpath(shipped[given]))
+    return str(resources.files("livecore_server").joinpath(shipped[given]))
 
 
-def option(shipped: Mapping[str, str], what: str) -> click.ParamType:
-    """A click type for a file or a shipped name: a path that is neither a file nor a name is refused as
+def option(
+    shipped: Mapping[str, str], what: str
+) -> Callable[[click.Context, click.Parameter, str | None], str | None]:
+    """A click callback for a file or a shipped name: a path that is neither a file nor a name is refused as
     click refuses a missing file (exit 2)."""
     names = ", ".join(sorted(shipped))
 
-    class _Shipped(click.ParamType):
-        name = "path"
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        path = resolve(value, shipped)
+        if not os.path.isfile(path):
+            raise click.BadParameter(
+                f"{value!r} is neither a file nor a shipped {what} ({names}).", ctx, param
+            )
+        return path
 
-        def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
-            path = resolve(value, shipped)
-            if not os.path.isfile(path):
-                self.fail(f"{value!r} is neither a file nor a shipped {what} ({names}).", param, ctx)
-            return path
-
-    return _Shipped()
+    return check
