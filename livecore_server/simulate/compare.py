@@ -1,12 +1,21 @@
-"""Two reports side by side (``livecore-server simulate --compare``): the same seeded population played on
-two manifests, the headline numbers of each and how they differ, each area's part giving its rows."""
+"""A report's headline numbers, each area's part giving its rows: two reports side by side
+(``livecore-server simulate --compare``: the same seeded population played on two manifests, the
+headline numbers of each and how they differ), and with several seeds (``--seeds``) each number's spread
+over the seeds, or its change over the seeds paired and whether it stands out of their noise
+(:mod:`livecore_server.simulate.noise`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from livecore_server.simulate.section import ReportPart, Row, row
+from livecore_server.simulate import noise
+from livecore_server.simulate.section import ReportPart, Row, number, row
+
+T = TypeVar("T")
+
+#: A headline number's name: its section, subject and metric.
+Key = tuple[str, str, str]
 
 
 def differences(base: dict[str, Any], other: dict[str, Any], parts: Sequence[ReportPart]) -> list[Row]:
@@ -20,6 +29,73 @@ def differences(base: dict[str, Any], other: dict[str, Any], parts: Sequence[Rep
     return rows
 
 
-def comparison(base: dict[str, Any], other: dict[str, Any], parts: Sequence[ReportPart]) -> dict[str, Any]:
-    """The comparison report: both reports whole, and their differences."""
-    return {"compare": True, "base": base, "other": other, "differences": differences(base, other, parts)}
+def figures(report: dict[str, Any], parts: Sequence[ReportPart]) -> list[tuple[str, str, str, Any]]:
+    """The headline numbers of one report, ``(section, subject, metric, value)``: the rows of the report
+    compared with itself, so a spread and a comparison name the same numbers."""
+    return [(r["section"], r["subject"], r["metric"], r["base"]) for r in differences(report, report, parts)]
+
+
+def _by_key(seeds: Sequence[Sequence[tuple[Key, T]]]) -> dict[Key, list[T | None]]:
+    """Each seed's items by their name, in the order the first seed to have each gives them; None where a
+    seed has no such item."""
+    found: dict[Key, list[T | None]] = {}
+    for seed, items in enumerate(seeds):
+        for key, item in items:
+            found.setdefault(key, [None] * len(seeds))[seed] = item
+    return found
+
+
+def _summary(values: Sequence[Any]) -> dict[str, Any]:
+    """:func:`noise.summary` as a report writes it: the mean and sd to 4 decimals (:func:`number`), but
+    one value as it was."""
+    found = noise.summary(values)
+    several = sum(v is not None for v in values) > 1
+    return {
+        **found,
+        "mean": number(found["mean"]) if several and found["mean"] is not None else found["mean"],
+        "sd": None if found["sd"] is None else number(found["sd"]),
+    }
+
+
+def spread(reports: Sequence[dict[str, Any]], parts: Sequence[ReportPart]) -> list[dict[str, Any]]:
+    """Each headline number (:func:`figures`) over the seeds' ``reports`` (in the seeds' order): its
+    ``values`` (None where a seed's report has no such number), their ``mean``, ``sd`` (the sample's; None
+    with one value), ``min`` and ``max``."""
+    named = _by_key([[((s, subject, m), v) for s, subject, m, v in figures(r, parts)] for r in reports])
+    return [
+        {"section": s, "subject": subject, "metric": m, "values": values, **_summary(values)}
+        for (s, subject, m), values in named.items()
+    ]
+
+
+def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
+    """The rows of several seeds' comparisons (:func:`differences`, one list per seed, in the seeds'
+    order) as one: ``base``, ``other`` and ``change`` the means over the seeds (``change`` that of the
+    per-seed changes), ``changes`` per seed, and ``significant`` (:func:`noise.significant`: None with
+    one seed, or where a seed lacks the number)."""
+    named = _by_key([[((r["section"], r["subject"], r["metric"]), r) for r in seed] for seed in rows])
+    out: list[Row] = []
+    for (section, subject, metric), seeds in named.items():
+        changes = [None if r is None else r["change"] for r in seeds]
+        out.append(
+            {
+                "section": section,
+                "subject": subject,
+                "metric": metric,
+                "base": _summary([None if r is None else r["base"] for r in seeds])["mean"],
+                "other": _summary([None if r is None else r["other"] for r in seeds])["mean"],
+                "change": _summary(changes)["mean"],
+                "changes": changes,
+                "significant": noise.significant(changes),
+            }
+        )
+    return out
+
+
+def comparison(
+    bases: Sequence[dict[str, Any]], others: Sequence[dict[str, Any]], parts: Sequence[ReportPart]
+) -> dict[str, Any]:
+    """The comparison report of one or several seeds (``bases[i]`` and ``others[i]`` played on the same
+    seed): the first seed's two reports whole, and the differences over the seeds (:func:`paired`)."""
+    rows = [differences(b, o, parts) for b, o in zip(bases, others, strict=True)]
+    return {"compare": True, "base": bases[0], "other": others[0], "differences": paired(rows)}

@@ -129,4 +129,4 @@ def simulate(
         run = {"manifest": name, "population": population_name}
         reports.append(play(ready, run=run, on_day=on_day, on_players=on_players, areas=areas))
         del ready
-    return reports[0] if len(reports) == 1 else comparison(reports[0], reports[1], parts(areas))
+    return reports[0] if len(reports) == 1 else comparison(reports[:1], reports[1:], parts(areas))
