@@ -844,6 +844,14 @@ def lockouts_clear(address: str, db: str | None) -> None:
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Every draw comes from it.")
 @click.option(
+    "--seeds",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 100),
+    help="Seeds to play, --seed the first (in parallel, a process per core): the report gives each headline"
+    " number's spread over them and, with --compare, whether each change stands out of their noise.",
+)
+@click.option(
     "--out",
     "out",
     required=True,
@@ -882,6 +890,7 @@ def simulate(
     days: int,
     players: int,
     seed: int,
+    seeds: int,
     out: str,
     population: str | None,
     other: str | None,
@@ -895,27 +904,30 @@ def simulate(
     lobbies, teams, shared leaderboards, guilds, gifts and crates, and the studio's own areas (--area),
     for --days days; report.json and report.html (one self-contained page with charts) go into --out.
     With --compare OTHER_MANIFEST both manifests are played by the same players and reported side by
-    side. The same seed writes the same files, byte for byte. docs/simulation.md says what each number
-    means."""
+    side. With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
+    the report gives each headline number's spread over them, and a comparison marks which changes stand
+    out of the seeds' noise (a paired t-test at 95%). The same seeds write the same files, byte for byte.
+    docs/simulation.md says what each number means."""
     import time
     from datetime import UTC
 
     from livecore.manifest import ManifestError
     from livecore.simulation.population import PopulationError
     from livecore_server import plugins
-    from livecore_server.manifest import load_manifest
+    from livecore_server.manifest import read_manifest
     from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
-    from livecore_server.simulate.run import memory_need, read_population
+    from livecore_server.simulate.run import Sources, memory_need, parse, read_population, workers
     from livecore_server.simulate.run import simulate as run_simulation
 
     names = _area_names(studio_areas)
     manifests = []
+    texts = []
     for path in (manifest, *([other] if other else [])):
         try:
-            manifests.append(
-                (os.path.basename(path), load_manifest(path, allow_private_webhooks=True, areas=names))
-            )
+            text = read_manifest(path)
+            manifests.append((os.path.basename(path), parse(text, names)))
+            texts.append((os.path.basename(path), text))
         except ManifestError as exc:
             click.echo(_refusal(f"manifest {path} refused", exc.problems), err=True)
             sys.exit(2)
@@ -932,7 +944,7 @@ def simulate(
         sys.exit(2)
     _can_be_directory(out)
     began = time.perf_counter()
-    label = f"{players:,} players x {days} days"
+    label = f"{players:,} players x {days} days" + (f" x {seeds} seeds" if seeds > 1 else "")
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
 
@@ -940,11 +952,11 @@ def simulate(
             """Once every season is checked, before the first player is made (a million take minutes,
             and gigabytes): the memory it needs, and a bar with a step per player made and per player's
             day played, which so moves from the first second."""
-            need = memory_need(players, days)
+            need = memory_need(players, days, processes=workers(seeds))
             here = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
             beyond = f", more than this machine's {_bytes(here)}" if need > here else ""
             click.echo(f"{label}: about {_bytes(need)} of memory{beyond}", err=True)
-            steps = len(manifests) * players * (1 + days)
+            steps = seeds * len(manifests) * players * (1 + days)
             bars.append(stack.enter_context(click.progressbar(length=steps, label=label, file=sys.stderr)))
 
         try:
@@ -958,6 +970,8 @@ def simulate(
                 start=start.replace(tzinfo=UTC),
                 game=game,
                 areas=served,
+                seeds=seeds,
+                sources=Sources(tuple(texts), names, named),
                 on_start=starting,
                 on_day=lambda _: bars[0].update(players),
                 on_players=lambda made: bars[0].update(made),

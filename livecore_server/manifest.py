@@ -18,7 +18,7 @@ from livecore import manifest as core_manifest
 from livecore.area import Area
 from livecore.manifest import Manifest, ManifestError
 
-__all__ = ["demo_manifest", "demo_manifest_text", "load_manifest", "parse_manifest"]
+__all__ = ["demo_manifest", "demo_manifest_text", "load_manifest", "parse_manifest", "read_manifest"]
 
 _DEMO_RESOURCE = "demo.toml"
 
@@ -60,12 +60,16 @@ def load_manifest(
     path: str | os.PathLike[str], *, allow_private_webhooks: bool = False, areas: Sequence[str] = ()
 ) -> Manifest:
     """Read a manifest file (UTF-8 TOML) and parse it; an unreadable file is a :class:`ManifestError` too."""
+    return parse_manifest(read_manifest(path), allow_private_webhooks=allow_private_webhooks, areas=areas)
+
+
+def read_manifest(path: str | os.PathLike[str]) -> str:
+    """A manifest file's text (UTF-8); an unreadable file is a :class:`ManifestError` at path ``manifest``."""
     try:
         with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+            return fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError({"manifest": f"cannot be read from {os.fspath(path)}: {exc}"}) from None
-    return parse_manifest(text, allow_private_webhooks=allow_private_webhooks, areas=areas)
 
 
 def demo_manifest_text() -> str:

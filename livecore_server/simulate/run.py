@@ -5,11 +5,16 @@ and write it; with another manifest, play the same population on both and compar
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import queue
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from livecore import areas as core_areas
 from livecore.games import GameSettings
@@ -17,11 +22,12 @@ from livecore.manifest import Manifest
 from livecore.simulation import Simulation
 from livecore.simulation.population import Population, parse_population
 from livecore.simulation.season import Season
-from livecore_server.simulate.compare import comparison
+from livecore_server.simulate.compare import comparison, spread
 from livecore_server.simulate.gather import gather, parts
 
 if TYPE_CHECKING:
     from livecore_server.area import ServerArea
+    from livecore_server.simulate.section import ReportPart
 
 #: What a season holds per player, measured with the demo manifest and examples/population.toml
 #: (docs/simulation.md#memory): once made, and for each day played (its ledger, grants, scores).
@@ -31,10 +37,15 @@ BYTES_PER_PLAYER_DAY = 7_200
 BYTES_BASE = 125_000_000
 
 
-def memory_need(players: int, days: int) -> int:
+def memory_need(players: int, days: int, *, processes: int = 1) -> int:
     """About how much memory a season of ``players`` players and ``days`` days takes at its peak (a
-    comparison plays its two seasons one after the other: no more)."""
-    return BYTES_BASE + players * (BYTES_PER_PLAYER + BYTES_PER_PLAYER_DAY * days)
+    comparison plays its two seasons one after the other: no more). ``processes``: worker processes
+    playing seeds side by side (:func:`workers`), each an interpreter of its own holding one season at a
+    time, besides the command's (1: the command plays them itself)."""
+    season = players * (BYTES_PER_PLAYER + BYTES_PER_PLAYER_DAY * days)
+    if processes <= 1:
+        return BYTES_BASE + season
+    return BYTES_BASE + processes * (BYTES_BASE + season)
 
 
 def read_population(path: str | os.PathLike[str] | None, areas: Sequence[ServerArea] = ()) -> Population:
@@ -92,6 +103,156 @@ def _settings(manifest: Manifest, game: str | None) -> GameSettings:
     return manifest.games[key].settings()
 
 
+def parse(text: str, areas: Sequence[str] = ()) -> Manifest:
+    """A manifest's text as ``simulate`` reads it (``areas``: the studio's areas named besides those it
+    names, ``--area``): as ``apply --allow-private-webhooks`` does, since a season delivers no webhook."""
+    from livecore_server.manifest import parse_manifest
+
+    return parse_manifest(text, allow_private_webhooks=True, areas=areas)
+
+
+@attrs.frozen
+class Sources:
+    """What a run plays, as the plain data a worker process (one seed of ``--seeds``) makes it again from:
+    each manifest's name and text, parsed (:func:`parse`) with the studio's areas ``manifest_areas``, and
+    the studio's areas played, by package name (``plugins.load``). A parsed manifest cannot be sent to
+    another process (the classes of its records are made as it is parsed), and an area loaded again by
+    name is the very object the command loaded, not a copy of it."""
+
+    manifests: tuple[tuple[str, str], ...]
+    manifest_areas: tuple[str, ...] = ()
+    areas: tuple[str, ...] = ()
+
+    def load(self) -> tuple[list[tuple[str, Manifest]], tuple[ServerArea, ...]]:
+        """The manifests, by name, and the areas played."""
+        from livecore_server import plugins
+
+        manifests = [(name, parse(text, self.manifest_areas)) for name, text in self.manifests]
+        return manifests, plugins.load(self.areas)
+
+
+#: The most seeds one run plays (``--seeds``).
+MOST_SEEDS = 100
+
+
+def workers(seeds: int) -> int:
+    """How many processes play ``seeds`` seeds side by side: one per core this process may run on, no more
+    than the seeds; 1 (the command's own process) for one seed."""
+    if seeds <= 1:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(seeds, cores))
+
+
+@attrs.frozen
+class _Seeds:
+    """What every seed of a run shares: the population (pinned for a comparison), the season's size and
+    start, and the run's facts the report leads with."""
+
+    population: Population
+    population_name: str
+    players: int
+    days: int
+    start: datetime
+    game: str | None
+
+    def seasons(
+        self, manifests: Sequence[tuple[str, Manifest]], seed: int, areas: Sequence[ServerArea]
+    ) -> list[tuple[str, Season]]:
+        """Each manifest's season of ``seed``, checked and ready to play."""
+        return [
+            (
+                name,
+                season(
+                    m,
+                    self.population,
+                    players=self.players,
+                    days=self.days,
+                    seed=seed,
+                    start=self.start,
+                    game=self.game,
+                    areas=areas,
+                ),
+            )
+            for name, m in manifests
+        ]
+
+    def played(
+        self,
+        seasons: list[tuple[str, Season]],
+        areas: Sequence[ServerArea],
+        on_day: Callable[[int], None] | None,
+        on_players: Callable[[int], None] | None,
+    ) -> list[dict[str, Any]]:
+        """The reports of ``seasons``, played one after the other, each dropped once played: a comparison
+        holds one season's players at a time."""
+        reports = []
+        while seasons:
+            name, ready = seasons.pop(0)
+            run = {"manifest": name, "population": self.population_name}
+            reports.append(play(ready, run=run, on_day=on_day, on_players=on_players, areas=areas))
+            del ready
+        return reports
+
+
+# A worker process's queue of progress messages (``("day", day)``, ``("players", made)``, and
+# ``("done", seed)`` once a seed is played or has failed), read by the command's process.
+_progress: Any = None
+
+
+def _listen(progress: Any) -> None:
+    global _progress
+    _progress = progress
+
+
+def _play_seed(shared: _Seeds, sources: Sources, seed: int) -> list[dict[str, Any]]:
+    """In a worker process: the reports of one seed (its manifest's, or both of a comparison), plain data."""
+    try:
+        manifests, areas = sources.load()
+        return shared.played(
+            shared.seasons(manifests, seed, areas),
+            areas,
+            lambda day: _progress.put(("day", day)),
+            lambda made: _progress.put(("players", made)),
+        )
+    finally:
+        _progress.put(("done", seed))
+
+
+def _in_parallel(
+    shared: _Seeds,
+    sources: Sources,
+    seeds: Sequence[int],
+    on_day: Callable[[int], None] | None,
+    on_players: Callable[[int], None] | None,
+) -> list[list[dict[str, Any]]]:
+    """Each seed's reports, the seeds played in :func:`workers` processes (each a new interpreter:
+    ``spawn``, so nothing of this process's threads or state is copied), in the seeds' order whatever the
+    order they finish in. The callbacks are called in this process as the workers report their steps."""
+    context = multiprocessing.get_context("spawn")
+    progress = context.Queue()
+    with ProcessPoolExecutor(
+        workers(len(seeds)), mp_context=context, initializer=_listen, initargs=(progress,)
+    ) as pool:
+        futures = [pool.submit(_play_seed, shared, sources, seed) for seed in seeds]
+        done = 0
+        while done < len(futures):
+            try:
+                kind, value = progress.get(timeout=0.5)
+            except queue.Empty:
+                for future in futures:  # a worker that died says nothing: its seed's future fails
+                    if future.done() and future.exception() is not None:
+                        future.result()
+                continue
+            if kind == "day" and on_day is not None:
+                on_day(value)
+            elif kind == "players" and on_players is not None:
+                on_players(value)
+            elif kind == "done":
+                done += 1
+        return [future.result() for future in futures]
+
+
 def simulate(
     manifests: list[tuple[str, Manifest]],
     population: Population,
@@ -103,6 +264,8 @@ def simulate(
     start: datetime,
     game: str | None = None,
     areas: Sequence[ServerArea] = (),
+    seeds: int = 1,
+    sources: Sources | None = None,
     on_start: Callable[[], None] | None = None,
     on_day: Callable[[int], None] | None = None,
     on_players: Callable[[int], None] | None = None,
@@ -110,23 +273,61 @@ def simulate(
     """The report of one manifest, or the comparison of two (the first the base), each played with the
     same population, seed and start (and the base's score ranges: :meth:`Population.pinned`). Every
     season is checked before any is played; ``on_start()`` then, before the first player is made.
-    ``areas``: a studio's areas (their server sides) played and reported after the built-in ones."""
+    ``areas``: a studio's areas (their server sides) played and reported after the built-in ones.
+
+    ``seeds``: how many seeds to play, ``seed`` the first, each played as above and reported together
+    (docs/simulation.md#several-seeds): the first seed's report whole, its ``run`` with the ``seeds``, and
+    each headline number's ``spread`` over them; or, comparing, the differences over the seeds paired,
+    each with whether it stands out of their noise (:mod:`livecore_server.simulate.compare`). With
+    ``sources`` (what ``manifests`` and ``areas`` are made from) the seeds are played in worker processes
+    side by side (:func:`workers`), else one after the other here; the report is the same."""
+    if not 1 <= seeds <= MOST_SEEDS:
+        raise ValueError(f"a run plays 1 to {MOST_SEEDS} seeds")
     if len(manifests) == 2:
         base, other = (_settings(m, game) for _, m in manifests)
         population = population.pinned(base, other, core_areas.registered(a.area for a in areas))
-    seasons = [
-        (
-            name,
-            season(m, population, players=players, days=days, seed=seed, start=start, game=game, areas=areas),
-        )
-        for name, m in manifests
-    ]
+    shared = _Seeds(population, population_name, players, days, start, game)
+    checked = shared.seasons(manifests, seed, areas)  # nothing checked depends on the seed
     if on_start is not None:
         on_start()
-    reports = []
-    while seasons:  # each season dropped once played: a comparison holds one season's players at a time
-        name, ready = seasons.pop(0)
-        run = {"manifest": name, "population": population_name}
-        reports.append(play(ready, run=run, on_day=on_day, on_players=on_players, areas=areas))
-        del ready
-    return reports[0] if len(reports) == 1 else comparison(reports[:1], reports[1:], parts(areas))
+    played: list[list[dict[str, Any]]]
+    numbers = list(range(seed, seed + seeds))
+    if seeds == 1:
+        played = [shared.played(checked, areas, on_day, on_players)]
+    else:
+        checked.clear()
+        if sources is not None and workers(seeds) > 1:
+            played = _in_parallel(shared, sources, numbers, on_day, on_players)
+        else:
+            played = [
+                shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers
+            ]
+    return _reported(played, numbers, parts(areas))
+
+
+def _with_seeds(report: dict[str, Any], seeds: list[int]) -> dict[str, Any]:
+    """``report`` with its run's ``seeds`` (after its ``seed``, the first), when there are several."""
+    if len(seeds) == 1:
+        return report
+    run: dict[str, Any] = {}
+    for name, value in report["run"].items():
+        run[name] = value
+        if name == "seed":
+            run["seeds"] = seeds
+    return {**report, "run": run}
+
+
+def _reported(
+    played: list[list[dict[str, Any]]], seeds: list[int], found: Sequence[ReportPart]
+) -> dict[str, Any]:
+    """The report of the seeds' reports (``played``: each seed's, in the seeds' order)."""
+    firsts = [reports[0] for reports in played]
+    if len(played[0]) == 2:
+        others = [reports[1] for reports in played]
+        return comparison(
+            [_with_seeds(firsts[0], seeds), *firsts[1:]], [_with_seeds(others[0], seeds), *others[1:]], found
+        )
+    report = _with_seeds(firsts[0], seeds)
+    if len(seeds) > 1:
+        report["spread"] = spread(firsts, found)
+    return report

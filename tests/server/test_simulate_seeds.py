@@ -1,0 +1,172 @@
+"""`livecore-server simulate --seeds N` (docs/simulation.md#several-seeds): the seeds played side by side in
+worker processes and reported together, the same bytes for the same seeds; a comparison over the seeds
+marks a change the seeds' noise cannot explain, and nothing when a manifest meets itself."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from livecore.simulation.population import parse_population
+from livecore_server.cli import main
+from livecore_server.manifest import demo_manifest_text
+from livecore_server.simulate.run import Sources, memory_need, parse, simulate, workers
+
+#: The demo's daily time trial pays each completion this; the richer copy pays 50 times as much.
+COMPLETION = 'completion_rewards = [{ type = "currency", key = "coins", amount = 10 }]'
+DEMO = demo_manifest_text()
+RICHER = DEMO.replace(COMPLETION, COMPLETION.replace("amount = 10", "amount = 500"))
+#: A small season: seconds per seed, and the 50-fold reward stands out of the noise on every seed tried.
+SMALL = ("--players", "60", "--days", "2")
+
+
+def run(tmp_path: Path, out: str, *args: str, other: str | None = None) -> Result:
+    demo = tmp_path / "demo.toml"
+    demo.write_text(DEMO)
+    command = ["simulate", str(demo), "--out", str(tmp_path / out), *SMALL, *args]
+    if other is not None:
+        path = tmp_path / "other.toml"
+        path.write_text(other)
+        command += ["--compare", str(path)]
+    return CliRunner().invoke(main, command)
+
+
+def report(tmp_path: Path, out: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((tmp_path / out / "report.json").read_text())
+    return found
+
+
+def test_the_copy_differs_in_the_time_trials_completion_coins_only() -> None:
+    assert DEMO.count(COMPLETION) == 1
+    assert RICHER != DEMO
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("seeds")
+    result = run(tmp, "first", "--seed", "4", "--seeds", "3")
+    assert result.exit_code == 0, result.output
+    return tmp
+
+
+def test_several_seeds_write_the_same_bytes(seeded: Path) -> None:
+    again = run(seeded, "second", "--seed", "4", "--seeds", "3")
+    assert again.exit_code == 0, again.output
+    for name in ("report.json", "report.html"):
+        assert (seeded / "second" / name).read_bytes() == (seeded / "first" / name).read_bytes()
+
+
+def test_the_report_holds_the_first_seed_whole_and_the_spread(seeded: Path) -> None:
+    found = report(seeded, "first")
+    assert list(found)[-3:] == ["refusals", "warnings", "spread"]
+    assert found["run"]["seed"] == 4 and found["run"]["seeds"] == [4, 5, 6]
+    assert list(found["run"])[:4] == ["manifest", "population", "seed", "seeds"]
+    minted = next(
+        s
+        for s in found["spread"]
+        if (s["section"], s["subject"], s["metric"]) == ("economy", "coins", "minted")
+    )
+    assert list(minted) == ["section", "subject", "metric", "values", "mean", "sd", "min", "max"]
+    assert len(minted["values"]) == 3 and minted["values"][0] == sum(
+        found["economy"]["coins"]["minted"].values()
+    )
+    assert minted["min"] <= minted["mean"] <= minted["max"] and minted["sd"] > 0
+    assert found["spread"][-1]["metric"] == "warnings"
+    page = (seeded / "first" / "report.html").read_text()
+    assert '<h2 id="spread">Across seeds</h2>' in page and "3: 4 to 6" in page
+    assert "<script" not in page
+
+
+def test_the_first_seed_is_the_report_of_that_seed_alone(seeded: Path) -> None:
+    """A seed played in a worker process reports as the command's own process does."""
+    alone = run(seeded, "alone", "--seed", "4")
+    assert alone.exit_code == 0, alone.output
+    first = report(seeded, "first")
+    del first["spread"], first["run"]["seeds"]
+    assert first == report(seeded, "alone")
+
+
+def test_a_manifest_against_itself_marks_nothing(tmp_path: Path) -> None:
+    result = run(tmp_path, "aa", "--seed", "1", "--seeds", "3", other=DEMO)
+    assert result.exit_code == 0, result.output
+    found = report(tmp_path, "aa")
+    assert found["base"]["run"]["seeds"] == found["other"]["run"]["seeds"] == [1, 2, 3]
+    rows = found["differences"]
+    assert rows and all(r["significant"] is False for r in rows)
+    assert all(r["changes"] == [0, 0, 0] and r["change"] == 0 for r in rows)
+    page = (tmp_path / "aa" / "report.html").read_text()
+    assert page.count('<tr class="noise">') == len(rows)
+
+
+def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
+    result = run(tmp_path, "rich", "--seed", "9", "--seeds", "3", other=RICHER)
+    assert result.exit_code == 0, result.output
+    rows = {(r["section"], r["subject"], r["metric"]): r for r in report(tmp_path, "rich")["differences"]}
+    minted = rows["economy", "coins", "minted"]
+    assert minted["significant"] is True
+    assert len(minted["changes"]) == 3 and all(c > 10_000 for c in minted["changes"])
+    assert minted["change"] == pytest.approx(sum(minted["changes"]) / 3, abs=1e-4)
+    assert minted["other"] - minted["base"] == pytest.approx(minted["change"], abs=1e-3)
+    # What the coins cannot touch is not marked.
+    assert rows["economy", "gems", "minted"]["significant"] is False
+    page = (tmp_path / "rich" / "report.html").read_text()
+    assert "Beyond noise" in page and '<tr class="noise">' in page
+
+
+def test_a_comparison_of_one_seed_says_nothing_of_noise(tmp_path: Path) -> None:
+    result = run(tmp_path, "one", "--players", "20", "--days", "1", other=RICHER)
+    assert result.exit_code == 0, result.output
+    rows = report(tmp_path, "one")["differences"]
+    assert all(r["significant"] is None and r["changes"] == [r["change"]] for r in rows)
+    page = (tmp_path / "one" / "report.html").read_text()
+    assert 'class="noise"' not in page and "Beyond noise" not in page
+
+
+@pytest.mark.parametrize("seeds", ["0", "101", "-2"])
+def test_seeds_outside_1_to_100_are_refused(tmp_path: Path, seeds: str) -> None:
+    result = run(tmp_path, "out", "--seeds", seeds)
+    assert result.exit_code == 2
+    assert "Invalid value for '--seeds'" in result.stderr and "1<=x<=100" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_workers_play_as_this_process_does_and_report_their_steps() -> None:
+    """The seeds played in worker processes (with ``sources``) and one after the other here (without)
+    give one report; the workers' steps reach the callbacks here, each seed's all."""
+    manifests = [("demo.toml", parse(DEMO)), ("richer.toml", parse(RICHER))]
+    sources = Sources(tuple((name, text) for name, text in (("demo.toml", DEMO), ("richer.toml", RICHER))))
+    steps: dict[str, list[int]] = {}
+
+    def played(source: Sources | None) -> dict[str, Any]:
+        days: list[int] = []
+        made: list[int] = []
+        found = simulate(
+            manifests,
+            parse_population(""),
+            population_name="default",
+            players=15,
+            days=2,
+            seed=2,
+            start=datetime(2026, 1, 5, tzinfo=UTC),
+            seeds=2,
+            sources=source,
+            on_day=days.append,
+            on_players=made.append,
+        )
+        steps["here" if source is None else "workers"] = [len(days), sum(made)]
+        return found
+
+    assert played(sources) == played(None)
+    assert steps["workers"] == steps["here"] == [2 * 2 * 2, 2 * 2 * 15]
+
+
+def test_memory_counts_each_worker() -> None:
+    one = memory_need(1000, 7)
+    assert memory_need(1000, 7, processes=1) == one
+    assert memory_need(1000, 7, processes=2) > 2 * one
+    assert workers(1) == 1 and 1 <= workers(3) <= 3
