@@ -22,7 +22,7 @@ import click
 
 from livecore.webhooks.delivery import DeliveryStatus
 from livecore_server.config import Config, is_postgres, sqlite_path
-from livecore_server.simulate import shipped
+from livecore_server.simulate import MOST_SEEDS, shipped
 
 # Every other import of the server happens in the command that needs it: `--help` and the commands that
 # only read the database answer without loading the web server, the portal, OpenID Connect or /mcp
@@ -847,7 +847,7 @@ def lockouts_clear(address: str, db: str | None) -> None:
     "--seeds",
     default=1,
     show_default=True,
-    type=click.IntRange(1, 100),
+    type=click.IntRange(1, MOST_SEEDS),
     help="Seeds to play, --seed the first (in parallel, a process per core): the report gives each headline"
     " number's spread over them and, with --compare, whether each change stands out of their noise.",
 )

@@ -22,6 +22,7 @@ from livecore.manifest import Manifest
 from livecore.simulation import Simulation
 from livecore.simulation.population import Population, parse_population
 from livecore.simulation.season import Season
+from livecore_server.simulate import MOST_SEEDS
 from livecore_server.simulate.compare import comparison, spread
 from livecore_server.simulate.gather import gather, parts
 
@@ -129,10 +130,6 @@ class Sources:
 
         manifests = [(name, parse(text, self.manifest_areas)) for name, text in self.manifests]
         return manifests, plugins.load(self.areas)
-
-
-#: The most seeds one run plays (``--seeds``).
-MOST_SEEDS = 100
 
 
 def workers(seeds: int) -> int:
