@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import queue
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -203,7 +204,10 @@ def _listen(progress: Any) -> None:
 
 
 def _play_seed(shared: _Seeds, sources: Sources, seed: int) -> list[dict[str, Any]]:
-    """In a worker process: the reports of one seed (its manifest's, or both of a comparison), plain data."""
+    """In a worker process: the reports of one seed (its manifest's, or both of a comparison), plain data.
+    What fails is raised in the command's process; an exception that cannot be sent there as it is (one
+    whose arguments do not make it again, as a refusal's problems) as a :class:`RuntimeError` naming it,
+    since one that cannot be would break the pool, and every other seed with it."""
     try:
         manifests, areas = sources.load()
         return shared.played(
@@ -212,6 +216,12 @@ def _play_seed(shared: _Seeds, sources: Sources, seed: int) -> list[dict[str, An
             lambda day: _progress.put(("day", day)),
             lambda made: _progress.put(("players", made)),
         )
+    except Exception as exc:
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:
+            raise RuntimeError(f"seed {seed}: {type(exc).__name__}: {exc}") from exc
+        raise
     finally:
         _progress.put(("done", seed))
 
@@ -232,22 +242,28 @@ def _in_parallel(
         workers(len(seeds)), mp_context=context, initializer=_listen, initargs=(progress,)
     ) as pool:
         futures = [pool.submit(_play_seed, shared, sources, seed) for seed in seeds]
-        done = 0
-        while done < len(futures):
-            try:
-                kind, value = progress.get(timeout=0.5)
-            except queue.Empty:
-                for future in futures:  # a worker that died says nothing: its seed's future fails
-                    if future.done() and future.exception() is not None:
-                        future.result()
-                continue
-            if kind == "day" and on_day is not None:
-                on_day(value)
-            elif kind == "players" and on_players is not None:
-                on_players(value)
-            elif kind == "done":
-                done += 1
-        return [future.result() for future in futures]
+        try:
+            done = 0
+            while done < len(futures):
+                try:
+                    kind, value = progress.get(timeout=0.5)
+                except queue.Empty:
+                    for future in futures:  # a worker that died says nothing: its seed's future fails
+                        if future.done() and future.exception() is not None:
+                            future.result()
+                    continue
+                if kind == "day" and on_day is not None:
+                    on_day(value)
+                elif kind == "players" and on_players is not None:
+                    on_players(value)
+                elif kind == "done":
+                    done += 1
+            return [future.result() for future in futures]
+        except BaseException:
+            # The seeds not yet started are not played; those playing end first (their processes read
+            # the queue this process drops after).
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
 
 
 def simulate(

@@ -170,3 +170,20 @@ def test_memory_counts_each_worker() -> None:
     assert memory_need(1000, 7, processes=1) == one
     assert memory_need(1000, 7, processes=2) > 2 * one
     assert workers(1) == 1 and 1 <= workers(3) <= 3
+
+
+def test_a_seed_failing_in_its_worker_fails_the_run() -> None:
+    """A refusal's problems do not make it again from its arguments: it is raised here as a RuntimeError
+    naming it, rather than breaking the pool."""
+    with pytest.raises(RuntimeError, match="seed 0: ManifestError: "):
+        simulate(
+            [("demo.toml", parse(DEMO))],
+            parse_population(""),
+            population_name="default",
+            players=5,
+            days=1,
+            seed=0,
+            start=datetime(2026, 1, 5, tzinfo=UTC),
+            seeds=2,
+            sources=Sources((("demo.toml", "not = [a manifest"),)),
+        )
