@@ -1,7 +1,8 @@
 """``livecore-server simulate`` (docs/simulation.md#livecore-server-simulate): read a manifest and a
 population, play the season embedded (:class:`livecore.simulation.season.Season`), gather its report
-and write it; with another manifest, play the same population on both and compare. A studio's areas
-(``areas``: their server sides, as a server serves them) are played and reported after the built-in ones."""
+and write it; with another manifest, play the same population on both and compare; with several seeds,
+play each (side by side, in worker processes) and report them together. A studio's areas (``areas``:
+their server sides, as a server serves them) are played and reported after the built-in ones."""
 
 from __future__ import annotations
 
