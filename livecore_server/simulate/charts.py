@@ -3,13 +3,20 @@ Each area's part draws its own (``livecore_server/<area>/report.py``) with the t
 
 Each chart is drawn with matplotlib's object API (no pyplot state) and saved with a fixed hash salt per
 chart and no date, so one report renders to the same bytes every time, and two charts of one page never
-share an element id. Text stays text (``svg.fonttype = none``): the page's own fonts draw it.
+share an element id. Text stays text (``svg.fonttype = none``): the page's own fonts draw it, at the
+size the chart was drawn for (the page shows a chart no wider than that, narrower on a narrow screen).
+
+A chart says something at any size of season: a title is wrapped to its axes (:func:`title`), a bar chart
+is drawn only when two or more of its bars have a value (:func:`worth_bars`; else the part says it in a
+sentence or its table does), a line of a few points marks them (:func:`marker`), and many categories
+along an axis are labelled every so many (:func:`categories`).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -18,6 +25,8 @@ import matplotlib
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import TextToPath
 from matplotlib.ticker import MaxNLocator
 
 # matplotlib logs at INFO when it builds its font cache; the CLI logs INFO.
@@ -29,6 +38,16 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 SINKS = ("#7f7f7f", "#a1262b", "#3f3f3f", "#c49c94", "#8c564b", "#bcbd22")
 #: The other configuration of a comparison is drawn dashed, in the same colours.
 OTHER = "--"
+#: Above zero and below it (a net flow).
+GAIN, LOSS = "#009E73", "#D55E00"
+#: Points a line marks each of (with fewer, a line of two or three points would hardly show).
+FEW_POINTS = 12
+#: Labels an axis of categories (periods) shows at most; the others are left out, evenly.
+MOST_LABELS = 8
+#: The room above the axes for a title of one line, and for each further line (inches).
+_TITLE, _TITLE_LINE = 0.35, 0.17
+#: The page's pixels per inch of a chart: a chart is drawn for this size on the page.
+_PX_PER_INCH = 96
 
 _STYLE: dict[str, Any] = {
     "svg.fonttype": "none",
@@ -47,23 +66,34 @@ _STYLE: dict[str, Any] = {
 
 
 def svg(
-    name: str, draw: Callable[[Figure], None], *, size: tuple[float, float] = (8.0, 3.0), legend_rows: int = 0
+    name: str,
+    draw: Callable[[Figure], None],
+    *,
+    size: tuple[float, float] = (8.0, 3.0),
+    legend_rows: int = 0,
+    left: float = 0.6,
+    hspace: float = 0.5,
 ) -> str:
     """The SVG text of the figure ``draw`` fills, its ids salted with ``name`` (unique in a page).
-    Margins are fixed (in inches, a layout engine measuring every label costs more than the data);
-    ``legend_rows`` leaves room below the axes for a figure legend (:func:`legend_below`)."""
+    Margins are fixed (in inches, a layout engine measuring every label costs more than the data):
+    ``left`` for the y axis's labels, and ``legend_rows`` leaves room below the axes for a figure legend
+    (:func:`legend_below`); ``hspace`` parts rows of axes (a share of their height)."""
     style = {**_STYLE, "svg.hashsalt": f"livecore-{name}"}
     with matplotlib.rc_context(cast(Any, style)):
         width, height = size
         fig = Figure(figsize=size)
         fig.subplots_adjust(
-            left=0.6 / width,
+            left=left / width,
             right=1 - 0.2 / width,
-            top=1 - 0.35 / height,
+            top=1 - _TITLE / height,
             bottom=(0.45 + 0.2 * legend_rows) / height,
             wspace=0.32,
+            hspace=hspace,
         )
         draw(fig)
+        lines = max((ax.get_title().count("\n") + 1 for ax in fig.axes), default=1)
+        if lines > 1:  # a wrapped title (:func:`title`): room for its lines above the axes
+            fig.subplots_adjust(top=1 - (_TITLE + _TITLE_LINE * (lines - 1)) / height)
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
     text = out.getvalue()
@@ -71,7 +101,10 @@ def svg(
     text = text[text.index("<svg") :]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
     text = re.sub(
-        r'<svg([^>]*) width="[^"]*" height="[^"]*"', r'<svg\1 class="chart" role="img"', text, count=1
+        r'<svg([^>]*) width="[^"]*" height="[^"]*"',
+        rf'<svg\1 class="chart" role="img" style="max-width: {round(width * _PX_PER_INCH)}px"',
+        text,
+        count=1,
     )
     return text.replace("<svg", f'<svg aria-label="{name}" data-chart="{name}"', 1)
 
@@ -88,6 +121,53 @@ def legend_below(fig: Figure, *axes: Axes, columns: int = 4) -> None:
         fig.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.05, 0.0), ncols=columns)
 
 
+def title(ax: Axes, text: str) -> None:
+    """``text`` as ``ax``'s title, wrapped between words to the axes' width (a title wider than its axes
+    runs into its neighbour's or off the figure); :func:`svg` leaves room above the axes for its lines."""
+    fig = ax.get_figure()
+    assert isinstance(fig, Figure)
+    font = FontProperties(size=matplotlib.rcParams["axes.titlesize"])
+    points = ax.get_position().width * fig.get_figwidth() * 72
+    words = text.split(" ")
+    lines = [words[0]]
+    for word in words[1:]:
+        longer = f"{lines[-1]} {word}"
+        if _TEXT.get_text_width_height_descent(longer, font, ismath=False)[0] <= points:
+            lines[-1] = longer
+        else:
+            lines.append(word)
+    ax.set_title("\n".join(lines))
+
+
+#: Measures a text as the page draws it (the same font, DejaVu Sans), in points.
+_TEXT = TextToPath()
+
+
+def worth_bars(values: Sequence[float]) -> bool:
+    """Whether bars of ``values`` say more than a sentence: two or more of them have a value."""
+    return sum(1 for v in values if v) >= 2
+
+
+def marker(points: int) -> str:
+    """The marker of a line of ``points`` points: each marked when there are few."""
+    return "o" if points <= FEW_POINTS else ""
+
+
+def categories(ax: Axes, labels: Sequence[str]) -> list[int]:
+    """Positions 0, 1, ... of ``labels`` along ``ax``'s x axis, labelled every so many (at most
+    :data:`MOST_LABELS` labels, the first always)."""
+    every = max(1, math.ceil(len(labels) / MOST_LABELS))
+    ax.set_xticks(range(0, len(labels), every), [labels[i] for i in range(0, len(labels), every)])
+    return list(range(len(labels)))
+
+
+def from_zero(*axes: Axes) -> None:
+    """The y axis from 0 (counts), with room above the highest value for its marker."""
+    for ax in axes:
+        top = ax.dataLim.y1
+        ax.set_ylim(0, top * 1.08 if top > 0 else 1)
+
+
 def whole(*axes: Axes) -> None:
     """Whole numbers on the x axis (days, windows)."""
     for ax in axes:
@@ -101,5 +181,6 @@ def days(rows: Sequence[dict[str, Any]]) -> list[int]:
 def overlay(
     ax: Axes, x: Sequence[Any], base: Sequence[float], other: Sequence[float], colour: str, label: str
 ) -> None:
-    ax.plot(x, base, "-", color=colour, label=f"{label} (base)")
-    ax.plot(x, other, OTHER, color=colour, label=f"{label} (other)")
+    mark = marker(len(x))
+    ax.plot(x, base, "-", marker=mark, color=colour, label=f"{label} (base)")
+    ax.plot(x, other, OTHER, marker=mark, markerfacecolor="none", color=colour, label=f"{label} (other)")
