@@ -6,6 +6,9 @@ webhooks. Nothing here counts alongside the commands: a report says what the ser
 
 :func:`gather` answers the report as plain data (dicts, lists, numbers and strings, in a fixed order), so
 the JSON file is the same bytes for the same run; :mod:`livecore_server.simulate.render` draws it.
+
+The ``segments`` section, after ``run``, puts the parts' per-player figures by segment side by side
+(:attr:`ReportPart.by_segment`): what each kind of player did, where the areas' sections count everyone.
 """
 
 from __future__ import annotations
@@ -39,9 +42,6 @@ def gather(
     the report has too."""
     found = parts(areas)
     at = Gathering(sim, season, found)
-    counts: dict[str, int] = {}
-    for name in season.segment_of.values():
-        counts[name] = counts.get(name, 0) + 1
     report: dict[str, Any] = {
         "run": {
             **run,
@@ -51,10 +51,11 @@ def gather(
             "start": iso(at.start),
             "end": iso(at.end),
             "segments": [
-                {"name": s.name, "share": number(s.share), "players": counts.get(s.name, 0)}
+                {"name": s.name, "share": number(s.share), "players": at.segments[s.name]}
                 for s in season.population.segments
             ],
         },
+        "segments": segments(at, found),
     }
     for part in found:
         if part.key is not None and part.gather is not None and part.within is None:
@@ -66,3 +67,20 @@ def gather(
     report["refusals"] = dict(sorted(season.refusals.items()))
     report["warnings"] = warnings_of(report, at.settings, found)
     return report
+
+
+def segments(at: Gathering, found: Iterable[ReportPart]) -> dict[str, Any]:
+    """The ``segments`` section: each segment's players, and each part's per-player figures
+    (``figures.<section>.<figure>.<segment>``), every segment in the population's order (None where a
+    part gives a segment no value)."""
+    figures: dict[str, dict[str, dict[str, float | None]]] = {}
+    for part in found:
+        section = part.key or part.within
+        if part.by_segment is None or section is None:
+            continue
+        given = part.by_segment(at)
+        if given:
+            into = figures.setdefault(section, {})
+            for figure, values in given.items():
+                into[figure] = {name: values.get(name) for name in at.segments}
+    return {"players": dict(at.segments), "figures": figures}

@@ -1,22 +1,27 @@
-"""A report as files: ``report.json`` (the gathered data, byte for byte the same for the same run) and
+"""A report as files: ``report.json`` (the gathered data, byte for byte the same for the same run),
 ``report.html``, one self-contained page (its styles and its charts' SVG inline: nothing is fetched when
 it is viewed) drawn with Jinja2 (``templates/report.html``, and each area's part's own section of it,
-``ReportPart.page``) and matplotlib (each part's charts, :mod:`livecore_server.simulate.charts`)."""
+``ReportPart.page``) and matplotlib (each part's charts, :mod:`livecore_server.simulate.charts`), and a
+CSV file of each table of the page (:mod:`livecore_server.simulate.tables`)."""
 
 from __future__ import annotations
 
+import csv
 import importlib.resources
+import io
 import json
 import os
+import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from livecore_server.simulate.gather import parts as built_in
-from livecore_server.simulate.section import Label, ReportPart, labeller
+from livecore_server.simulate.section import Label, ReportPart, Table, labeller
+from livecore_server.simulate.tables import tables_of
 
 
 class _PartLoader(jinja2.BaseLoader):
@@ -97,12 +102,20 @@ def _parts(parts: Sequence[ReportPart] | None) -> Sequence[ReportPart]:
     return parts if parts is not None else built_in()
 
 
-def to_html(report: dict[str, Any], parts: Sequence[ReportPart] | None = None) -> str:
+def to_html(
+    report: dict[str, Any],
+    parts: Sequence[ReportPart] | None = None,
+    tables: Mapping[str, Table] | None = None,
+) -> str:
     """The report as one HTML page, each part's section drawn by its own template (the section's data
     shown plainly when it has none); a comparison (``report["compare"]``) shows both side by side.
-    ``parts``: the report's (:func:`livecore_server.simulate.gather.parts`, by default the built-in ones)."""
+    ``parts``: the report's (:func:`livecore_server.simulate.gather.parts`, by default the built-in ones);
+    ``tables``: the page's (:func:`~livecore_server.simulate.tables.tables_of`, by default read from
+    the report)."""
     found = [p for p in _parts(parts) if p.key is not None]
     label = labeller(_parts(parts))
+    if tables is None:
+        tables = tables_of(report, _parts(parts))
     template = _TEMPLATES.get_template("report.html")
     if report.get("compare"):
         base, other = report["base"], report["other"]
@@ -119,6 +132,7 @@ def to_html(report: dict[str, Any], parts: Sequence[ReportPart] | None = None) -
             charts=shown,
             label=label,
             parts=found,
+            tables=tables,
         )
     drawn = {p.key: p.charts(report[p.key], label) for p in found if p.charts is not None and p.key in report}
     return template.render(
@@ -130,6 +144,7 @@ def to_html(report: dict[str, Any], parts: Sequence[ReportPart] | None = None) -
         label=label,
         parts=found,
         plain=_PLAIN,
+        tables=tables,
     )
 
 
@@ -137,12 +152,47 @@ def to_html(report: dict[str, Any], parts: Sequence[ReportPart] | None = None) -
 _PLAIN = "livecore_server.simulate:templates/section.html"
 
 
+def to_csv(found: Table) -> str:
+    """A table as CSV text: a header row, then a row per row; numbers as the JSON writes them (no
+    thousands separators), nothing where there is no value, lines ended by ``\n``. A text starting
+    as a spreadsheet formula would (``=``, ``+``, ``-``, ``@``) is written after a ``'``, so that a name
+    from a manifest is never run as one."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow([c.heading for c in found.columns])
+    for row in found.rows:
+        writer.writerow([_cell(value) for value in row])
+    return text.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+#: What a table's name may be: a file name of its own in ``--out``, never a hidden one nor a path.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
 def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None = None) -> tuple[Path, Path]:
-    """Write ``report.json`` and ``report.html`` into ``out`` (made if missing); answers both paths."""
+    """Write ``report.json``, ``report.html`` and ``<name>.csv`` for each table of the page into ``out``
+    (made if missing); answers the first two paths."""
+    tables = tables_of(report, _parts(parts))
+    for name in tables:
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"a table of the report is named {name!r}, which is not a file name of its own")
     out.mkdir(parents=True, exist_ok=True)
     json_path, html_path = out / "report.json", out / "report.html"
     _replace(json_path, to_json(report))
-    _replace(html_path, to_html(report, parts))
+    _replace(html_path, to_html(report, parts, tables))
+    for name, found in tables.items():
+        _replace(out / f"{name}.csv", to_csv(found))
     return json_path, html_path
 
 
@@ -153,7 +203,8 @@ def _replace(path: Path, text: str) -> None:
     temp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        # No newline translation: the same bytes on every system.
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
         os.replace(temp, path)
     except BaseException:

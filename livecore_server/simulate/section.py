@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import attrs
 
@@ -33,6 +33,34 @@ Warning = dict[str, str]
 Row = dict[str, Any]
 #: What the report calls a source kind (a grant's ``sourceKind``, or a ledger reason's name).
 Label = Callable[[str], str]
+#: Per-player figures of a part by segment: ``{figure: {segment: value}}`` (:attr:`ReportPart.by_segment`).
+Figures = Mapping[str, Mapping[str, float | None]]
+
+
+@attrs.frozen
+class Column:
+    """A column of a :class:`Table`: its heading, and how the page shows its values: ``number``
+    (thousands separated), ``share`` (0.25 as 25.0%), ``text`` (as it is, left-aligned) or ``source`` (a
+    source kind, as the report calls it). The CSV file writes each value plainly."""
+
+    heading: str
+    kind: Literal["number", "share", "text", "source"] = "number"
+
+
+@attrs.frozen
+class Table:
+    """A table of the page and its CSV file: its columns and its rows, each a value per column (a number,
+    a string, or None where there is none)."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+def table(columns: Iterable[Column | str], rows: Iterable[Iterable[Any]]) -> Table:
+    """A :class:`Table`; a column given as a string is a ``number`` column of that heading."""
+    return Table(
+        tuple(c if isinstance(c, Column) else Column(c) for c in columns), tuple(tuple(r) for r in rows)
+    )
 
 
 class Gathering:
@@ -50,6 +78,10 @@ class Gathering:
         self.days = season.days
         self._parts = parts
         self._memo: dict[str, Any] = {}
+        #: The population's segments, by name in the population's order, and each one's players.
+        self.segments: dict[str, int] = {s.name: 0 for s in season.population.segments}
+        for name in season.segment_of.values():
+            self.segments[name] += 1
 
     def day(self, when: datetime) -> int:
         """The season's day of ``when`` (1 the first), within the season."""
@@ -61,6 +93,19 @@ class Gathering:
             self._memo[name] = make()
         found: T = self._memo[name]
         return found
+
+    def segment(self, player_id: str) -> str | None:
+        """The segment of the player of that id (None for a player the season did not make)."""
+        member = self.season.member_of(player_id)
+        return None if member is None else member.segment.name
+
+    def per_player(self, totals: Mapping[str, float]) -> dict[str, float | None]:
+        """``totals`` by segment divided by each segment's players (a count of players so becomes their
+        share), every segment in order: 0 where it has no total, None where it has no player."""
+        return {
+            name: number(totals.get(name, 0) / players) if players else None
+            for name, players in self.segments.items()
+        }
 
     def ledger_sources(self) -> dict[str, str]:
         """The source kind of each record a ledger entry names as its source (its ``source_ref_id``), by
@@ -98,12 +143,22 @@ class ReportPart:
       refusals (``{"<action>:<code>": times}``) call for, after every section's;
     - ``compare``: its rows of a comparison (:func:`row`), given both reports' sections (None where a
       report has none);
-    - ``charts``: the page's charts of its section (SVG text, or a dict of them by subject; None: none),
+    - ``charts``: the page's charts of its section (SVG text, or a dict of them by subject, a subject's None
+      where a sentence or a table says what its chart would; None: none),
       ``compare_charts`` those of a comparison; each imports matplotlib (``livecore_server.simulate.charts``)
       when it draws, so declaring a part loads none;
     - ``page``: the Jinja template of its section of the page, named ``<package>:<path>``, rendered with
-      ``report``, ``charts`` (by section key) and the filters ``fmt``, ``pct`` and ``source`` (None: the
-      section's data shown as its JSON); ``compare_page``: its section of a comparison's page (None: none);
+      ``report``, ``charts`` (by section key), ``tables`` (by name), the macro ``table(name)`` and the
+      filters ``fmt``, ``pct`` and ``source`` (None: the section's data shown as its JSON, after its
+      tables); ``compare_page``: its section of a comparison's page (None: none);
+    - ``tables``: the page's tables of its section, by name (a :class:`Table` each; the part's ``page``
+      draws them with the ``table`` macro, and the report writes each as ``<name>.csv``): names are unique
+      in a report, ``<key>`` or ``<key>.<subject>[.<what>]`` (``economy.coins.daily``), the dots keeping
+      apart what the manifest's keys (letters, digits, ``-`` and ``_``) name;
+    - ``by_segment``: per-player figures of the area for the report's ``segments`` section, read from a
+      :class:`Gathering`: ``{figure: {segment: value}}``, keyed by figure (a name saying what it counts,
+      ``coins minted per player``) then by segment, every segment of :attr:`Gathering.segments`
+      (:meth:`Gathering.per_player` divides totals by each segment's players);
     - ``labels``: what the report calls each source kind the area names;
     - ``ledger_sources``: the source kind of each record of the area a ledger entry names as its source;
     - ``within``: the key of another part whose section ``gather``'s fields are added to (the crates'
@@ -121,6 +176,8 @@ class ReportPart:
     compare_charts: Callable[[Any, Any, Label], Any] | None = None
     page: str | None = None
     compare_page: str | None = None
+    tables: Callable[[Any], Mapping[str, Table]] | None = None
+    by_segment: Callable[[Gathering], Figures] | None = None
     labels: Mapping[str, str] = attrs.field(factory=dict)
     ledger_sources: Callable[[Gathering], Mapping[str, str]] | None = None
     within: str | None = None

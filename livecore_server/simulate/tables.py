@@ -1,0 +1,76 @@
+"""The report's tables (docs/simulation.md#csv-files): each part's (:attr:`ReportPart.tables`) and the
+report's own (the segments, the refusals and the warnings; a comparison's differences and both runs'
+warnings), by name. The page draws them from here and :func:`~livecore_server.simulate.render.write`
+writes each as ``<name>.csv``: one declaration each, so the page and the files say the same."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from livecore_server.simulate.section import Column, ReportPart, Row, Table, Warning, table
+
+
+def tables_of(report: Mapping[str, Any], parts: Sequence[ReportPart]) -> dict[str, Table]:
+    """Every table of ``report``'s page, by name, in the page's order; a name two tables take is
+    refused (``ValueError``): each is a file of its own."""
+    if report.get("compare"):
+        return {
+            "differences": differences(report["differences"]),
+            "warnings": warnings((name, w) for name in ("base", "other") for w in report[name]["warnings"]),
+        }
+    named: list[tuple[str, Table]] = [("segments", segments(report["segments"]))]
+    for part in parts:
+        if part.tables is not None and part.key is not None and part.key in report:
+            named += part.tables(report[part.key]).items()
+    named += [
+        ("refusals", refusals(report["refusals"])),
+        ("warnings", warnings((None, w) for w in report["warnings"])),
+    ]
+    found: dict[str, Table] = {}
+    for name, made in named:
+        if name in found:
+            raise ValueError(f"two tables of the report are named {name!r}")
+        found[name] = made
+    return found
+
+
+def segments(section: Mapping[str, Any]) -> Table:
+    """A row per figure (its section, its name), a column per segment: the players first."""
+    names = list(section["players"])
+    rows: list[list[Any]] = [["segments", "players", *section["players"].values()]]
+    for key, figures in section["figures"].items():
+        for figure, values in figures.items():
+            rows.append([key, figure, *(values[n] for n in names)])
+    return table([Column("Section", "text"), Column("Figure", "text"), *names], rows)
+
+
+def refusals(counts: Mapping[str, int]) -> Table:
+    """A row per action and error code the service refused (``<action>:<code>``)."""
+    rows = []
+    for name, times in counts.items():
+        action, _, code = name.partition(":")
+        rows.append([action, code, times])
+    return table([Column("Action", "text"), Column("Code", "text"), "Times"], rows)
+
+
+def warnings(found: Iterable[tuple[str | None, Warning]]) -> Table:
+    """A row per warning; with the configuration each is of (a comparison's ``base``, ``other``) when
+    they are named."""
+    rows = [(of, w) for of, w in found]
+    named = any(of is not None for of, _ in rows)
+    columns = [Column("Area", "text"), Column("Subject", "text"), Column("Message", "text")]
+    return table(
+        [Column("Configuration", "text"), *columns] if named else columns,
+        ([*([of] if named else []), w["area"], w["subject"], w["message"]] for of, w in rows),
+    )
+
+
+def differences(rows: Sequence[Row]) -> Table:
+    """A row per difference, a column per field of the rows (text where a value is a string)."""
+    fields = list(dict.fromkeys(field for r in rows for field in r))
+    text = {f for f in fields if any(isinstance(r.get(f), str) for r in rows)}
+    return table(
+        [Column(f.replace("_", " ").capitalize(), "text" if f in text else "number") for f in fields],
+        ([r.get(f) for f in fields] for r in rows),
+    )
