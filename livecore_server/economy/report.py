@@ -1,5 +1,6 @@
 """The economy's part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): per
-resource and day, what was minted and sunk by source kind and what the players held."""
+resource and day, what was minted and sunk by source kind, the net flow (minted minus sunk) and what the
+players held; per segment, what a player minted, sank and held."""
 
 from __future__ import annotations
 
@@ -12,15 +13,19 @@ from livecore.economy.rules import Reason
 from livecore.economy.season import SPENT, spent
 from livecore.games import GameSettings
 from livecore_server.simulate.section import (
+    Column,
+    Figures,
     Gathering,
     Label,
     ReportPart,
     Row,
+    Table,
     Warning,
     keys,
     pct,
     percentiles,
     row,
+    table,
     warning,
 )
 
@@ -45,11 +50,15 @@ SINK_OR_SOURCE: dict[Reason, str] = {
 DOMINANT_SOURCE = 0.6
 #: A resource sinking less than this share of what is minted inflates.
 LOW_SINK = 0.1
+#: The subject of the page's chart of every resource's net flow, among the resources' (no resource's key
+#: has a space).
+NET = "net flow"
 
 
 def gather(at: Gathering) -> dict[str, Any]:
-    """Per resource and day: minted and sunk by source kind, and the holdings' percentiles over every
-    player at the day's end (a player holding none holds 0)."""
+    """Per resource and day: minted and sunk by source kind, the net flow (``net``: all that was minted
+    minus all that was sunk), and the holdings' percentiles over every player at the day's end (a player
+    holding none holds 0); the season's totals."""
     settings, days = at.settings, at.days
     keys_ = list(settings.resources)
     players = at.season.players
@@ -97,15 +106,52 @@ def gather(at: Gathering) -> dict[str, Any]:
             "spent_by_players": key in spending,
             "minted": dict(sorted(total_minted.items())),
             "sunk": dict(sorted(total_sunk.items())),
+            "net": sum(total_minted.values()) - sum(total_sunk.values()),
             "days": [
                 {
                     "day": d + 1,
                     "minted": dict(sorted(minted[key][d].items())),
                     "sunk": dict(sorted(sunk[key][d].items())),
+                    "net": sum(minted[key][d].values()) - sum(sunk[key][d].values()),
                     "holdings": holdings[key][d],
                 }
                 for d in range(days)
             ],
+        }
+    return out
+
+
+def by_segment(at: Gathering) -> Figures:
+    """Per resource some player of the season minted, sank or held: what a player of each segment
+    minted and sank, on average, and the median of what its players held at the end (0 for one holding
+    none)."""
+    minted: dict[str, dict[str, float]] = {}
+    sunk: dict[str, dict[str, float]] = {}
+    # resource -> player id -> its segment and its balance after its last entry
+    held: dict[str, dict[str, tuple[str, int]]] = {}
+    resources = at.settings.resources
+    for entry in at.sim.store.tables_of(EconomyTables).entries:
+        if entry.game_id != at.game_id or entry.resource_key not in resources:
+            continue
+        segment = at.segment(entry.player_id)
+        if segment is None:
+            continue
+        held.setdefault(entry.resource_key, {})[entry.player_id] = (segment, entry.balance_after)
+        into = minted if entry.delta > 0 else sunk
+        by = into.setdefault(entry.resource_key, {})
+        by[segment] = by.get(segment, 0) + abs(entry.delta)
+    out: dict[str, dict[str, float | None]] = {}
+    for key in (k for k in resources if k in held):
+        balances: dict[str, list[float]] = {name: [] for name in at.segments}
+        for segment, balance in held[key].values():
+            balances[segment].append(balance)
+        out[f"{key} minted per player"] = at.per_player(minted.get(key, {}))
+        out[f"{key} sunk per player"] = at.per_player(sunk.get(key, {}))
+        out[f"{key} held at the end (p50)"] = {
+            name: percentiles(values + [0] * (at.segments[name] - len(values)), ps=(50,))["p50"]
+            if at.segments[name]
+            else None
+            for name, values in balances.items()
         }
     return out
 
@@ -177,8 +223,14 @@ def moved(resource: dict[str, Any]) -> bool:
     return bool(resource["minted"] or resource["sunk"]) or any(d["holdings"]["max"] for d in resource["days"])
 
 
-def charts(section: dict[str, Any], label: Label) -> dict[str, str]:
-    return {k: _chart(k, r, label) for k, r in section.items() if moved(r)}
+def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
+    """A chart of each resource moved (None where a sentence says it: :func:`_chart`), and one of their
+    net flows (:data:`NET`) over two days or more."""
+    moving = {k: r for k, r in section.items() if moved(r)}
+    drawn = {k: _chart(k, r, label) for k, r in moving.items()}
+    if moving and len(next(iter(moving.values()))["days"]) > 1:
+        drawn[NET] = _net_chart(moving)
+    return drawn
 
 
 def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) -> dict[str, str]:
@@ -189,16 +241,63 @@ def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) ->
     }
 
 
-def _chart(key: str, resource: dict[str, Any], label: Label) -> str:
-    """Minted (up) and sunk (down) per day by source kind; the holdings' percentiles at each day's end."""
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """Of the resources moved: their net flow per day (``economy.net``), and each one's totals by source
+    (``economy.<key>``) and its days (``economy.<key>.daily``)."""
+    moving = {k: r for k, r in section.items() if moved(r)}
+    if not moving:
+        return {}
+    days = [d["day"] for d in next(iter(moving.values()))["days"]]
+    out = {
+        "economy.net": table(
+            ["Day", *(f"{k} net" for k in moving)],
+            ([day, *(r["days"][i]["net"] for r in moving.values())] for i, day in enumerate(days)),
+        )
+    }
+    for key, resource in moving.items():
+        sources = keys(resource["minted"], resource["sunk"])
+        out[f"economy.{key}"] = table(
+            [Column("Source", "source"), "Minted", "Sunk"],
+            ([s, resource["minted"].get(s), resource["sunk"].get(s)] for s in sources),
+        )
+        out[f"economy.{key}.daily"] = table(
+            ["Day", "Minted", "Sunk", "Net", *(f"Held {p}" for p in HELD)],
+            (
+                [
+                    d["day"],
+                    sum(d["minted"].values()),
+                    sum(d["sunk"].values()),
+                    d["net"],
+                    *(d["holdings"][p] for p in HELD),
+                ]
+                for d in resource["days"]
+            ),
+        )
+    return out
+
+
+#: The holdings' percentiles a resource's table of its days gives.
+HELD = ("p10", "p50", "p90", "p99", "max", "mean")
+
+
+def _chart(key: str, resource: dict[str, Any], label: Label) -> str | None:
+    """Minted (up) and sunk (down) per day by source kind, and the holdings' percentiles at each day's
+    end; over one day, what each source minted or sank (none when one source did it all: the table says
+    it)."""
     from livecore_server.simulate import charts as c
+
+    rows = resource["days"]
+    minted = sorted(resource["minted"], key=lambda s: -resource["minted"][s])
+    sunk = sorted(resource["sunk"], key=lambda s: -resource["sunk"][s])
+    if len(rows) == 1:
+        amounts = [resource["minted"][s] for s in minted] + [-resource["sunk"][s] for s in sunk]
+        if not c.worth_bars(amounts):
+            return None
+        return _day_chart(key, minted, sunk, amounts, label)
 
     def draw(fig: Figure) -> None:
         flows, held = fig.subplots(1, 2, width_ratios=(3, 2))
-        rows = resource["days"]
         days = c.days(rows)
-        minted = sorted(resource["minted"], key=lambda s: -resource["minted"][s])
-        sunk = sorted(resource["sunk"], key=lambda s: -resource["sunk"][s])
         base = [0.0] * len(days)
         for i, source in enumerate(minted):
             values = [r["minted"].get(source, 0) for r in rows]
@@ -213,20 +312,77 @@ def _chart(key: str, resource: dict[str, Any], label: Label) -> str:
             flows.bar(days, values, bottom=base, color=colour, hatch="//", label=f"- {label(source)}")
             base = [b + v for b, v in zip(base, values, strict=True)]
         flows.axhline(0, color="#555555", linewidth=0.8)
-        flows.set_title(f"{key}: minted (+) and sunk (-) per day")
+        c.title(flows, f"{key}: minted (+) and sunk (-) per day")
         flows.set_xlabel("day")
+        mark = c.marker(len(days))
         for p, style in (("p50", "-"), ("p90", "--"), ("p99", ":")):
             held.plot(
-                days, [r["holdings"][p] for r in rows], style, color=c.PALETTE[0], label=f"holdings {p}"
+                days,
+                [r["holdings"][p] for r in rows],
+                style,
+                marker=mark,
+                color=c.PALETTE[0],
+                label=f"holdings {p}",
             )
-        held.plot(days, [r["holdings"]["mean"] for r in rows], "-", color=c.PALETTE[1], label="holdings mean")
-        held.set_title(f"{key}: holdings at day's end")
+        held.plot(
+            days,
+            [r["holdings"]["mean"] for r in rows],
+            "-",
+            marker=mark,
+            color=c.PALETTE[1],
+            label="holdings mean",
+        )
+        c.title(held, f"{key}: holdings at day's end")
         held.set_xlabel("day")
+        c.from_zero(held)
         c.whole(flows, held)
         c.legend_below(fig, flows, held)
 
-    rows = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4) // 4)
-    return c.svg(f"economy-{key}", draw, size=(8.0, 3.0 + 0.2 * rows), legend_rows=rows)
+    legend = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4) // 4)
+    return c.svg(f"economy-{key}", draw, size=(8.0, 3.0 + 0.2 * legend), legend_rows=legend)
+
+
+def _day_chart(key: str, minted: list[str], sunk: list[str], amounts: list[float], label: Label) -> str:
+    """A season of one day: what each source minted (right) or sank (left), one bar each."""
+    from livecore_server.simulate import charts as c
+
+    names = [f"+ {label(s)}" for s in minted] + [f"- {label(s)}" for s in sunk]
+
+    def draw(fig: Figure) -> None:
+        ax = fig.subplots()
+        colours = [c.GAIN if a > 0 else c.LOSS for a in amounts]
+        ax.barh(range(len(names)), amounts, color=colours)
+        ax.set_yticks(range(len(names)), names)
+        ax.invert_yaxis()  # the first source on top
+        ax.axvline(0, color="#555555", linewidth=0.8)
+        c.title(ax, f"{key} on the season's day: minted (+) and sunk (-) by source")
+
+    # Room on the left for the sources' names, as long as the longest.
+    width, height = 8.0, 1.0 + 0.25 * len(names)
+    return c.svg(f"economy-{key}", draw, size=(width, height), left=0.3 + 0.075 * max(map(len, names)))
+
+
+def _net_chart(section: dict[str, Any]) -> str:
+    """Each resource's net flow per day (minted minus sunk), above zero or below, one small chart each."""
+    from livecore_server.simulate import charts as c
+
+    columns = 1 if len(section) == 1 else 2
+    rows = -(-len(section) // columns)
+
+    def draw(fig: Figure) -> None:
+        axes = list(fig.subplots(rows, columns, squeeze=False).flat)
+        for ax, (key, resource) in zip(axes, section.items(), strict=False):
+            days = c.days(resource["days"])
+            net = [d["net"] for d in resource["days"]]
+            ax.bar(days, net, color=[c.GAIN if n >= 0 else c.LOSS for n in net])
+            ax.axhline(0, color="#555555", linewidth=0.8)
+            c.title(ax, f"{key}: net per day")
+            ax.set_xlabel("day")
+            c.whole(ax)
+        for ax in axes[len(section) :]:  # the grid's cells left over
+            ax.set_visible(False)
+
+    return c.svg("economy-net", draw, size=(8.0, 0.3 + 2.1 * rows), hspace=0.8)
 
 
 def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
@@ -253,13 +409,13 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
             c.PALETTE[3],
             "sunk",
         )
-        flows.set_title(f"{key}: minted and sunk per day")
+        c.title(flows, f"{key}: minted and sunk per day")
         flows.set_xlabel("day")
         for p, colour in (("p50", c.PALETTE[0]), ("p90", c.PALETTE[1])):
             c.overlay(
                 held, days, [r["holdings"][p] for r in rows_a], [r["holdings"][p] for r in rows_b], colour, p
             )
-        held.set_title(f"{key}: holdings")
+        c.title(held, f"{key}: holdings")
         held.set_xlabel("day")
         c.whole(flows, held)
         c.legend_below(fig, flows, held)
@@ -277,5 +433,7 @@ REPORT = ReportPart(
     compare=compare,
     charts=charts,
     compare_charts=compare_charts,
+    tables=tables,
+    by_segment=by_segment,
     labels={"studio_credit": "studio credits", "spend": "spending"},
 )
