@@ -1,5 +1,6 @@
 """The live events' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): per
-event window, its entrants, attempts, completion and milestone rates, scores and rank rewards."""
+event window, its entrants, attempts, completion and milestone rates, scores and rank rewards; per
+segment, the share of players who entered each event, their attempts and how often they completed."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
+    Column,
+    Figures,
     Gathering,
     Label,
     ReportPart,
     Row,
+    Table,
     Warning,
     get,
     iso,
@@ -25,6 +29,7 @@ from livecore_server.simulate.section import (
     percentiles,
     row,
     share,
+    table,
     warning,
 )
 
@@ -35,11 +40,24 @@ if TYPE_CHECKING:
 RARE_MILESTONE = 0.01
 
 
-def gather(at: Gathering) -> dict[str, Any]:
-    """Per event window: entrants, attempts, completion and milestone rates, score percentiles (each
-    entrant's best), and the rank rewards its boards paid."""
+def _attempts(at: Gathering) -> dict[str, list[Any]]:
+    """The played game's attempts by window id, read once per report (the section and the segments'
+    figures read them)."""
+
+    def read() -> dict[str, list[Any]]:
+        by_window: dict[str, list[Any]] = {}
+        for (game, _), attempt in at.sim.store.tables_of(LiveEventTables).attempts.items():
+            if game == at.game_id:
+                by_window.setdefault(attempt.window_id, []).append(attempt)
+        return by_window
+
+    return at.memo("attempts", read)
+
+
+def _windows(at: Gathering) -> list[Any]:
+    """The played game's windows that opened during the season, by event and start."""
     live = at.sim.store.tables_of(LiveEventTables)
-    windows = sorted(
+    return sorted(
         (
             w
             for (game, _), w in live.windows.items()
@@ -47,10 +65,14 @@ def gather(at: Gathering) -> dict[str, Any]:
         ),
         key=lambda w: (w.event_key, w.starts_at),
     )
-    by_window: dict[str, list[Any]] = {}
-    for (game, _), attempt in live.attempts.items():
-        if game == at.game_id:
-            by_window.setdefault(attempt.window_id, []).append(attempt)
+
+
+def gather(at: Gathering) -> dict[str, Any]:
+    """Per event window: entrants, attempts, completion and milestone rates, score percentiles (each
+    entrant's best), and the rank rewards its boards paid."""
+    live = at.sim.store.tables_of(LiveEventTables)
+    windows = _windows(at)
+    by_window = _attempts(at)
     board_window = {b.id: b.window_id for b in live.boards.values()}
     paid: dict[str, dict[str, int]] = {}
     paid_count: dict[str, int] = {}
@@ -121,6 +143,43 @@ def _window_row(
         "rank_rewards_paid": paid_count.get(window.id, 0),
         "rank_rewards": dict(sorted(paid.get(window.id, {}).items())),
     }
+
+
+def by_segment(at: Gathering) -> Figures:
+    """Per event a window of which opened: the share of each segment's players who entered it (made an
+    attempt), its attempts per player, and its completion rate: of the windows its players entered (a
+    player and a window), the share they completed an attempt in (None where none entered)."""
+    by_window = _attempts(at)
+    out: dict[str, dict[str, float | None]] = {}
+    windows = _windows(at)
+    for key in at.settings.of(EVENT_SETTINGS):
+        opened = [w for w in windows if w.event_key == key]
+        if not opened:
+            continue
+        entered: dict[str, dict[str, None]] = {name: {} for name in at.segments}
+        attempts: dict[str, float] = {}
+        played: dict[str, float] = {}  # windows entered (a player and a window), by segment
+        completed: dict[str, float] = {}
+        for window in opened:
+            done: dict[str, tuple[str, bool]] = {}  # player id -> its segment, whether it completed
+            for attempt in by_window.get(window.id, []):
+                segment = at.segment(attempt.player_id)
+                if segment is None:
+                    continue
+                attempts[segment] = attempts.get(segment, 0) + 1
+                before = done.get(attempt.player_id, (segment, False))[1]
+                done[attempt.player_id] = (segment, before or attempt.status is AttemptStatus.COMPLETED)
+            for player_id, (segment, completes) in done.items():
+                entered[segment][player_id] = None
+                played[segment] = played.get(segment, 0) + 1
+                completed[segment] = completed.get(segment, 0) + completes
+        out[f"{key}: share who entered"] = at.per_player({s: len(p) for s, p in entered.items()})
+        out[f"{key}: attempts per player"] = at.per_player(attempts)
+        out[f"{key}: completion rate"] = {
+            name: share(completed.get(name, 0), played[name]) if played.get(name) else None
+            for name in at.segments
+        }
+    return out
 
 
 def _better(order: Order, score: float, than: float) -> bool:
@@ -238,8 +297,67 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     return rows
 
 
-def charts(section: dict[str, Any], label: Label) -> dict[str, str]:
+def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
     return {k: _chart(k, e) for k, e in section.items() if e["windows"]}
+
+
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """Of each event a window of which opened: its summary (``events.<key>``) and its windows
+    (``events.<key>.windows``)."""
+    out: dict[str, Table] = {}
+    for key, event in section.items():
+        if not event["windows"]:
+            continue
+        milestones = list(event["milestones"])
+        summary = event["summary"]
+        out[f"events.{key}"] = table(
+            [
+                "Windows",
+                "Entrants p50",
+                "Entrants p90",
+                Column("Completion", "share"),
+                *(Column(f"Milestone {m}", "share") for m in milestones),
+                "Rank reward grants",
+            ],
+            [
+                [
+                    summary["windows"],
+                    summary["entrants"]["p50"],
+                    summary["entrants"]["p90"],
+                    summary["completion_rate"],
+                    *(summary["milestone_rates"][m] for m in milestones),
+                    summary["rank_rewards_paid"],
+                ]
+            ],
+        )
+        out[f"events.{key}.windows"] = table(
+            [
+                Column("Starts", "text"),
+                "Entrants",
+                "Attempts",
+                Column("Completion", "share"),
+                *(Column(m, "share") for m in milestones),
+                "Score p10",
+                "p50",
+                "p90",
+                "Rank grants",
+            ],
+            (
+                [
+                    w["starts_at"],
+                    w["entrants"],
+                    w["attempts"],
+                    w["completion_rate"],
+                    *(w["milestone_rates"][m] for m in milestones),
+                    w["scores"]["p10"],
+                    w["scores"]["p50"],
+                    w["scores"]["p90"],
+                    w["rank_rewards_paid"],
+                ]
+                for w in event["windows"]
+            ),
+        )
+    return out
 
 
 def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) -> dict[str, str]:
@@ -250,47 +368,54 @@ def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) ->
     }
 
 
-def _chart(key: str, data: dict[str, Any]) -> str:
-    """Per window: entrants; completion and milestone rates; the entrants' best scores (p10 to p90)."""
+def _chart(key: str, data: dict[str, Any]) -> str | None:
+    """Per window: entrants; completion and milestone rates; the entrants' best scores (p10 to p90).
+    None for one window, a point each: its table says it."""
     from livecore_server.simulate import charts as c
+
+    rows = data["windows"]
+    if len(rows) < 2:
+        return None
 
     def draw(fig: Figure) -> None:
         crowd, rates, scores = fig.subplots(1, 3)
-        rows = data["windows"]
         x = list(range(1, len(rows) + 1))
-        crowd.plot(x, [r["entrants"] for r in rows], color=c.PALETTE[0])
-        crowd.set_title("entrants per window")
+        mark = c.marker(len(rows))
+        crowd.plot(x, [r["entrants"] for r in rows], marker=mark, color=c.PALETTE[0])
+        c.from_zero(crowd)
+        c.title(crowd, "entrants per window")
         crowd.set_xlabel("window")
-        rates.plot(x, [r["completion_rate"] for r in rows], color=c.PALETTE[0], label="completed")
+        rates.plot(
+            x, [r["completion_rate"] for r in rows], marker=mark, color=c.PALETTE[0], label="completed"
+        )
         for i, milestone in enumerate(data["milestones"]):
             rates.plot(
                 x,
                 [r["milestone_rates"][milestone] for r in rows],
+                marker=mark,
                 color=c.PALETTE[(i + 1) % len(c.PALETTE)],
                 label=f"milestone {milestone}",
             )
         rates.set_ylim(0, 1.05)
-        rates.set_title("share of entrants")
+        c.title(rates, "share of entrants")
         rates.set_xlabel("window")
         low = [r["scores"]["p10"] for r in rows]
         high = [r["scores"]["p90"] for r in rows]
         scores.fill_between(x, low, high, color=c.PALETTE[5], alpha=0.4, label="p10 to p90")
-        scores.plot(x, [r["scores"]["p50"] for r in rows], color=c.PALETTE[0], label="p50")
+        scores.plot(x, [r["scores"]["p50"] for r in rows], marker=mark, color=c.PALETTE[0], label="p50")
         for i, (milestone, threshold) in enumerate(data["milestones"].items()):
             scores.axhline(
                 threshold, color=c.PALETTE[(i + 1) % len(c.PALETTE)], linestyle=":", label=milestone
             )
         if data["order"] == "asc":
             scores.invert_yaxis()
-        scores.set_title(
-            "best score" + (" (lower is better)" if data["order"] == "asc" else "") + ", p10-p90"
-        )
+        c.title(scores, "best score, p10 to p90" + (" (lower is better)" if data["order"] == "asc" else ""))
         scores.set_xlabel("window")
         c.whole(crowd, rates, scores)
         c.legend_below(fig, rates, scores)
 
-    rows = -(-(2 + 2 * len(data["milestones"]) + 2) // 4)
-    return c.svg(f"event-{key}", draw, size=(9.0, 2.8 + 0.2 * rows), legend_rows=rows)
+    legend = -(-(2 + 2 * len(data["milestones"]) + 2) // 4)
+    return c.svg(f"event-{key}", draw, size=(9.0, 2.8 + 0.2 * legend), legend_rows=legend)
 
 
 def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
@@ -305,7 +430,7 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
         c.overlay(
             crowd, x, [r["entrants"] for r in a[:n]], [r["entrants"] for r in b[:n]], c.PALETTE[0], "entrants"
         )
-        crowd.set_title(f"{base['name']}: entrants per window")
+        c.title(crowd, f"{base['name']}: entrants per window")
         c.overlay(
             rates,
             x,
@@ -324,7 +449,7 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
                 milestone,
             )
         rates.set_ylim(0, 1.05)
-        rates.set_title("share of entrants")
+        c.title(rates, "share of entrants")
         c.whole(crowd, rates)
         c.legend_below(fig, crowd, rates)
 
@@ -343,6 +468,8 @@ REPORT = ReportPart(
     compare=compare,
     charts=charts,
     compare_charts=compare_charts,
+    tables=tables,
+    by_segment=by_segment,
     labels={
         "event_rank": "event rank rewards",
         "event_milestone": "milestones",
