@@ -11,14 +11,17 @@ from livecore.leaderboards.rules import PeriodStatus, moves
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
+    Column,
     Gathering,
     Label,
     ReportPart,
     Row,
+    Table,
     Warning,
     iso,
     keys,
     row,
+    table,
     warning,
 )
 
@@ -170,31 +173,91 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     return rows
 
 
-def charts(section: dict[str, Any], label: Label) -> dict[str, str]:
+def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
     return {k: _chart(k, b) for k, b in section.items() if b["periods"]}
 
 
-def _chart(key: str, data: dict[str, Any]) -> str:
-    """Players per tier in each period (stacked), with the divisions' count above each bar."""
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """Of each board someone scored on: its periods (``leaderboards.<key>``) and, per period, its tiers'
+    divisions, players and smallest division (``leaderboards.<key>.tiers``)."""
+    out: dict[str, Table] = {}
+    for key, board in section.items():
+        periods = board["periods"]
+        if not periods:
+            continue
+        out[f"leaderboards.{key}"] = table(
+            [
+                Column("Period from", "text"),
+                Column("Status", "text"),
+                "Entries",
+                "Divisions",
+                "Promoted",
+                "Relegated",
+                "Rank grants",
+            ],
+            (
+                [
+                    _starts(p),
+                    p["status"],
+                    p["entries"],
+                    len(p["divisions"]),
+                    p["promoted"],
+                    p["relegated"],
+                    p["rank_rewards_paid"],
+                ]
+                for p in periods
+            ),
+        )
+        if board["tiers"]:
+            out[f"leaderboards.{key}.tiers"] = table(
+                [Column("Period from", "text"), Column("Tier", "text"), "Divisions", "Players", "Smallest"],
+                (
+                    [_starts(p), tier, t["divisions"], t["players"], t["smallest"]]
+                    for p in periods
+                    for tier, t in p["tiers"].items()
+                ),
+            )
+    return out
+
+
+def _starts(period: dict[str, Any]) -> str:
+    """The day a period starts, or ``all time``."""
+    return period["starts_at"][:10] if period["starts_at"] else "all time"
+
+
+def _chart(key: str, data: dict[str, Any]) -> str | None:
+    """Players per tier in each period (stacked), with the divisions' count above each bar. None for one
+    period, one bar: its table says it."""
     from livecore_server.simulate import charts as c
+
+    periods = data["periods"]
+    if len(periods) < 2:
+        return None
+    # The tiers someone played in: one nobody reached is a warning, not a colour in the legend.
+    tiers = [t for t in data["tiers"] if any(t in p["tiers"] for p in periods)]
 
     def draw(fig: Figure) -> None:
         ax = fig.subplots()
-        periods = data["periods"]
-        x = [p["starts_at"][:10] if p["starts_at"] else "all time" for p in periods]
-        tiers = data["tiers"] or [""]
+        x = c.categories(ax, [_starts(p) for p in periods])
         base = [0] * len(periods)
-        for i, tier in enumerate(tiers):
-            values = [sum(d["players"] for d in p["divisions"] if d["tier"] == tier) for p in periods]
-            if not data["tiers"]:
+        for i, tier in enumerate(tiers or [""]):
+            if tier:
+                values = [p["tiers"].get(tier, {}).get("players", 0) for p in periods]
+            else:
                 values = [p["entries"] for p in periods]
-            ax.bar(x, values, bottom=base, color=c.PALETTE[i % len(c.PALETTE)], label=tier or "entries")
+            colour = c.PALETTE[i % len(c.PALETTE)]
+            ax.bar(x, values, width=0.6, bottom=base, color=colour, label=tier or "entries")
             base = [b + v for b, v in zip(base, values, strict=True)]
-        for i, p in enumerate(periods):
-            if p["divisions"]:
-                ax.annotate(f"{len(p['divisions'])} div.", (i, base[i]), ha="center", va="bottom", fontsize=7)
-        ax.set_title(f"{data['name']}: players per tier and period")
-        c.legend_below(fig, ax, columns=len(tiers))
+        if len(periods) <= c.MOST_LABELS:  # more would crowd each other
+            for i, p in enumerate(periods):
+                if p["divisions"]:
+                    ax.annotate(
+                        f"{len(p['divisions'])} div.", (i, base[i]), ha="center", va="bottom", fontsize=7
+                    )
+        ax.set_ylim(0, max(base) * 1.15 or 1)  # room above the bars for their counts
+        c.title(ax, f"{data['name']}: players per tier and period")
+        ax.set_xlabel("period from")
+        c.legend_below(fig, ax, columns=max(1, len(tiers)))
 
     return c.svg(f"leaderboard-{key}", draw, size=(8.0, 3.0), legend_rows=1)
 
@@ -207,5 +270,6 @@ REPORT = ReportPart(
     warnings=warnings,
     compare=compare,
     charts=charts,
+    tables=tables,
     labels={"leaderboard_rank": "league rank rewards"},
 )
