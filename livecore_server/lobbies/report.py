@@ -12,10 +12,12 @@ from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import PromotionReason
 from livecore.lobbies.settings import LOBBY_SETTINGS
 from livecore_server.simulate.section import (
+    Column,
     Gathering,
     Label,
     ReportPart,
     Row,
+    Table,
     Warning,
     get,
     histogram,
@@ -24,6 +26,7 @@ from livecore_server.simulate.section import (
     percentiles,
     row,
     share,
+    table,
     warning,
 )
 
@@ -129,24 +132,77 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     return rows
 
 
-def charts(section: dict[str, Any], label: Label) -> dict[str, str]:
+def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
     return {k: _chart(k, lobby) for k, lobby in section.items()}
 
 
-def _chart(key: str, data: dict[str, Any]) -> str:
-    """Time to fill (histogram) and who took the seats."""
+#: How a lobby starts, as ``started_by`` counts them, and the table's column of each (the same columns in
+#: every report).
+STARTS = {
+    PromotionReason.CAPACITY.value: "Started full",
+    PromotionReason.TIMEOUT.value: "Started at fill time",
+    PromotionReason.EXTERNAL_PUSH.value: "Started by a push",
+    "never_started": "Never started",
+}
+
+
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """Of each lobby event: its lobbies, how long they took to fill, who took the seats and how they
+    started (``lobbies.<key>``)."""
+    return {
+        f"lobbies.{key}": table(
+            [
+                "Lobbies",
+                "Fill p50 (s)",
+                "p90",
+                "p99",
+                Column("Bot seats", "share"),
+                "Players per lobby p50",
+                *STARTS.values(),
+                "Sudden deaths",
+            ],
+            [
+                [
+                    lobby["lobbies"],
+                    lobby["time_to_fill_seconds"]["p50"],
+                    lobby["time_to_fill_seconds"]["p90"],
+                    lobby["time_to_fill_seconds"]["p99"],
+                    lobby["bot_seat_share"],
+                    lobby["players_per_lobby"]["p50"],
+                    *(lobby["started_by"].get(s, 0) for s in STARTS),
+                    lobby["sudden_deaths"],
+                ]
+            ],
+        )
+        for key, lobby in section.items()
+    }
+
+
+def _chart(key: str, data: dict[str, Any]) -> str | None:
+    """Time to fill (histogram) and who took the seats: each drawn when two or more of its bars have a
+    value (the page says the other in a sentence); None when neither is."""
     from livecore_server.simulate import charts as c
 
-    def draw(fig: Figure) -> None:
-        fill, seats = fig.subplots(1, 2, width_ratios=(3, 1))
-        bins = data["fill_histogram"]
-        fill.bar([f"{b['from']}s+" for b in bins], [b["count"] for b in bins], color=c.PALETTE[0])
-        fill.set_title("time to fill (lobbies)")
-        players = data["seats"] - data["bot_seats"]
-        seats.bar(["players", "bots"], [players, data["bot_seats"]], color=[c.PALETTE[0], c.PALETTE[3]])
-        seats.set_title("seats")
+    bins = data["fill_histogram"]
+    fills = [b["count"] for b in bins]
+    seated = [data["seats"] - data["bot_seats"], data["bot_seats"]]
+    show_fills, show_seats = c.worth_bars(fills), c.worth_bars(seated)
+    panels = show_fills + show_seats
+    if not panels:
+        return None
 
-    return c.svg(f"lobby-{key}", draw, size=(8.0, 2.6))
+    def draw(fig: Figure) -> None:
+        axes = list(fig.subplots(1, panels, width_ratios=(3, 1)[:panels], squeeze=False).flat)
+        if show_fills:
+            fill = axes.pop(0)
+            fill.bar([f"{b['from']}s+" for b in bins], fills, color=c.PALETTE[0])
+            c.title(fill, "time to fill (lobbies)")
+        if show_seats:
+            seats = axes.pop(0)
+            seats.bar(["players", "bots"], seated, color=[c.PALETTE[0], c.PALETTE[3]])
+            c.title(seats, "who took the seats")
+
+    return c.svg(f"lobby-{key}", draw, size=(8.0 if panels == 2 else 4.0, 2.6))
 
 
 REPORT = ReportPart(
@@ -157,4 +213,5 @@ REPORT = ReportPart(
     warnings=warnings,
     compare=compare,
     charts=charts,
+    tables=tables,
 )
