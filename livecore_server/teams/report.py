@@ -1,5 +1,6 @@
 """The teams' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): per
-team event, its teams, their sizes, the goals reached, the milestones unlocked and what they paid."""
+team event, its teams, their sizes, the goals reached, the milestones unlocked and what they paid; per
+segment, the teams a player joined."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ from livecore.teams.memory import TeamTables
 from livecore.teams.settings import TEAM_SETTINGS
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
+    Figures,
     Gathering,
     Label,
     ReportPart,
     Row,
+    Table,
     Warning,
     get,
     keys,
     percentiles,
     row,
+    table,
     warning,
 )
 
@@ -107,19 +111,73 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     return rows
 
 
-def charts(section: dict[str, Any], label: Label) -> dict[str, str]:
+def by_segment(at: Gathering) -> Figures:
+    """Per team event: the teams a player of each segment took a seat on, on average (a seat it left
+    counts: it played on that team)."""
+    tables = at.sim.store.tables_of(TeamTables)
+    event_of = {
+        t.id: t.event_key for t in tables.teams.values() if t.game_id == at.game_id and t.env is at.env
+    }
+    seats: dict[str, dict[str, float]] = {}
+    for member in tables.team_members.values():
+        event = event_of.get(member.team_id)
+        segment = at.segment(member.player_id)
+        if event is not None and segment is not None:
+            by = seats.setdefault(event, {})
+            by[segment] = by.get(segment, 0) + 1
+    return {
+        f"{key}: teams joined per player": at.per_player(seats.get(key, {}))
+        for key, event in at.settings.of(EVENT_SETTINGS).items()
+        if event.of(TEAM_SETTINGS) is not None
+    }
+
+
+def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
     return {k: _chart(k, team) for k, team in section.items()}
 
 
-def _chart(key: str, data: dict[str, Any]) -> str:
-    """Teams by size (seated members)."""
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """Of each team event: its teams, goals reached, the median score, each milestone's unlocks and what
+    the milestones and the ranks paid, by resource (``teams.<key>``)."""
+    out: dict[str, Table] = {}
+    for key, team in section.items():
+        unlocked = team["milestones_unlocked"]
+        milestone_rewards, rank_rewards = team["milestone_rewards"], team["rank_rewards"]
+        out[f"teams.{key}"] = table(
+            [
+                "Teams",
+                "Goals reached",
+                "Score p50",
+                *(f"Unlocked {m}" for m in unlocked),
+                *(f"{r} from milestones" for r in milestone_rewards),
+                *(f"{r} from ranks" for r in rank_rewards),
+            ],
+            [
+                [
+                    team["teams"],
+                    team["goal_completed"],
+                    team["scores"]["p50"],
+                    *unlocked.values(),
+                    *milestone_rewards.values(),
+                    *rank_rewards.values(),
+                ]
+            ],
+        )
+    return out
+
+
+def _chart(key: str, data: dict[str, Any]) -> str | None:
+    """Teams by size (seated members); None when they are all of one size (the page says it)."""
     from livecore_server.simulate import charts as c
+
+    sizes = data["sizes"]
+    if not c.worth_bars(list(sizes.values())):
+        return None
 
     def draw(fig: Figure) -> None:
         ax = fig.subplots()
-        sizes = data["sizes"]
         ax.bar([str(s) for s in sizes], list(sizes.values()), color=c.PALETTE[2])
-        ax.set_title(f"{data['name']}: teams by members")
+        c.title(ax, f"{data['name']}: teams by members")
         ax.set_xlabel("members")
 
     return c.svg(f"team-{key}", draw, size=(4.0, 2.4))
@@ -133,5 +191,7 @@ REPORT = ReportPart(
     warnings=warnings,
     compare=compare,
     charts=charts,
+    tables=tables,
+    by_segment=by_segment,
     labels={"event_team_rank": "team rank rewards", "event_team_milestone": "team milestones"},
 )
