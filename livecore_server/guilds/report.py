@@ -1,5 +1,6 @@
 """The guilds' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): the
-guilds at the end, their sizes, and the help requests asked, filled and expired."""
+guilds at the end, their sizes, and the help requests asked, filled and expired; per segment, the share
+of players in a guild at the end."""
 
 from __future__ import annotations
 
@@ -11,16 +12,19 @@ from livecore.guilds.memory import GuildTables
 from livecore.guilds.rules import HelpStatus, help_status
 from livecore.guilds.settings import GUILD_SETTINGS
 from livecore_server.simulate.section import (
+    Figures,
     Gathering,
     Label,
     ReportPart,
     Row,
+    Table,
     Warning,
     get,
     histogram,
     pct,
     percentiles,
     row,
+    table,
     warning,
 )
 
@@ -71,8 +75,9 @@ def gather(at: Gathering) -> dict[str, Any]:
 
 
 def _size_bins(cap: int) -> list[float]:
+    """Up to seven bins from 1 member to the cap (none beyond it: no guild is larger)."""
     step = max(1, math.ceil(cap / 6))
-    return [float(1 + step * i) for i in range(7)]
+    return [float(edge) for edge in range(1, cap + 1, step)]
 
 
 def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
@@ -95,20 +100,71 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     ]
 
 
+def by_segment(at: Gathering) -> Figures:
+    """The share of each segment's players in a guild at the end (none when the game's guilds are off)."""
+    if not at.settings.of(GUILD_SETTINGS).enabled:
+        return {}
+    tables = at.sim.store.tables_of(GuildTables)
+    members: dict[str, float] = {}
+    for player_id, stint_id in tables.current_stints.items():
+        stint = tables.stints[stint_id]
+        segment = at.segment(player_id)
+        if stint.game_id == at.game_id and stint.env is at.env and segment is not None:
+            members[segment] = members.get(segment, 0) + 1
+    return {"share in a guild at the end": at.per_player(members)}
+
+
 def chart(section: dict[str, Any], label: Label) -> str | None:
-    """Guilds by size (none when the game's guilds are off)."""
-    if not section["enabled"]:
-        return None
+    """Guilds by size (none when the game's guilds are off, or when every guild falls in one bin of the
+    histogram: the page says it)."""
     from livecore_server.simulate import charts as c
+
+    bins = section["size_histogram"]
+    if not section["enabled"] or not c.worth_bars([b["count"] for b in bins]):
+        return None
 
     def draw(fig: Figure) -> None:
         ax = fig.subplots()
-        bins = section["size_histogram"]
-        ax.bar([f"{b['from']}+" for b in bins], [b["count"] for b in bins], color=c.PALETTE[2])
-        ax.set_title("guilds by members")
+        ends = [b["from"] - 1 for b in bins[1:]] + [section["max_members"]]
+        ranges = [
+            str(b["from"]) if b["from"] == end else f"{b['from']}-{end}"
+            for b, end in zip(bins, ends, strict=True)
+        ]
+        ax.bar(ranges, [b["count"] for b in bins], color=c.PALETTE[2])
+        c.title(ax, "guilds by members")
         ax.set_xlabel("members")
 
     return c.svg("guilds", draw, size=(4.0, 2.4))
+
+
+#: The columns of the help requests, after the guilds'.
+_HELP = ("Help asked", "Filled", "Expired", "Open", "Donations")
+
+
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """The guilds at the end and their help requests (``guilds``), when the game's guilds are on."""
+    if not section["enabled"]:
+        return {}
+    h = section["help_requests"]
+    return {
+        "guilds": table(
+            [*("Guilds", "Members", "Size p50", "p90", "Full"), *_HELP],
+            [
+                [
+                    section["guilds"],
+                    section["members"],
+                    section["sizes"]["p50"],
+                    section["sizes"]["p90"],
+                    section["full"],
+                    h["asked"],
+                    h["filled"],
+                    h["expired"],
+                    h["open"],
+                    h["donations"],
+                ]
+            ],
+        )
+    }
 
 
 REPORT = ReportPart(
@@ -119,6 +175,8 @@ REPORT = ReportPart(
     warnings=warnings,
     compare=compare,
     charts=chart,
+    tables=tables,
+    by_segment=by_segment,
     labels={
         "guild_help": "guild help received",
         "guild_help_reward": "guild donor rewards",
