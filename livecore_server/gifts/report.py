@@ -1,5 +1,5 @@
 """The gifts' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): gifts
-sent, claimed and expired, in all and per day."""
+sent, claimed and expired, in all and per day; per segment, the gifts a player sent and claimed."""
 
 from __future__ import annotations
 
@@ -7,8 +7,20 @@ from typing import TYPE_CHECKING, Any
 
 from livecore.games import GameSettings
 from livecore.gifts.memory import GiftTables
-from livecore.gifts.rules import GiftStatus
-from livecore_server.simulate.section import Gathering, Label, ReportPart, Row, Warning, pct, row, warning
+from livecore.gifts.rules import Gift, GiftStatus
+from livecore_server.simulate.section import (
+    Figures,
+    Gathering,
+    Label,
+    ReportPart,
+    Row,
+    Table,
+    Warning,
+    pct,
+    row,
+    table,
+    warning,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -17,9 +29,13 @@ if TYPE_CHECKING:
 EXPIRED_GIFTS = 0.2
 
 
+def _gifts(at: Gathering) -> list[Gift]:
+    return [g for g in at.sim.store.tables_of(GiftTables).gifts.values() if g.game_id == at.game_id]
+
+
 def gather(at: Gathering) -> dict[str, Any]:
     """Gifts sent, claimed and expired (unclaimed past their expiry), in all and per day sent."""
-    gifts = [g for g in at.sim.store.tables_of(GiftTables).gifts.values() if g.game_id == at.game_id]
+    gifts = _gifts(at)
     per_day = [{"day": d + 1, "sent": 0, "claimed": 0} for d in range(at.days)]
     by_resource: dict[str, dict[str, int]] = {}
     claimed = expired = 0
@@ -57,21 +73,53 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     ]
 
 
-def chart(section: dict[str, Any], label: Label) -> str:
-    """Gifts sent and claimed per day."""
+def by_segment(at: Gathering) -> Figures:
+    """The gifts a player of each segment sent, and those it claimed, on average."""
+    sent: dict[str, float] = {}
+    claimed: dict[str, float] = {}
+    for gift in _gifts(at):
+        sender = at.segment(gift.sender_id)
+        if sender is not None:
+            sent[sender] = sent.get(sender, 0) + 1
+        recipient = at.segment(gift.recipient_id)
+        if recipient is not None and gift.status is GiftStatus.CLAIMED:
+            claimed[recipient] = claimed.get(recipient, 0) + 1
+    return {"gifts sent per player": at.per_player(sent), "gifts claimed per player": at.per_player(claimed)}
+
+
+def chart(section: dict[str, Any], label: Label) -> str | None:
+    """Gifts sent and claimed per day; None over one day (its table says it)."""
     from livecore_server.simulate import charts as c
+
+    rows = section["days"]
+    if len(rows) < 2:
+        return None
 
     def draw(fig: Figure) -> None:
         ax = fig.subplots()
-        rows = section["days"]
-        ax.plot(c.days(rows), [r["sent"] for r in rows], color=c.PALETTE[0], label="sent")
-        ax.plot(c.days(rows), [r["claimed"] for r in rows], color=c.PALETTE[2], label="claimed")
-        ax.set_title("gifts per day")
+        mark = c.marker(len(rows))
+        ax.plot(c.days(rows), [r["sent"] for r in rows], marker=mark, color=c.PALETTE[0], label="sent")
+        ax.plot(c.days(rows), [r["claimed"] for r in rows], marker=mark, color=c.PALETTE[2], label="claimed")
+        c.from_zero(ax)
+        c.title(ax, "gifts per day")
         ax.set_xlabel("day")
         c.whole(ax)
         c.legend_below(fig, ax)
 
     return c.svg("gifts", draw, size=(4.0, 2.6), legend_rows=1)
+
+
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """The gifts in all (``gifts``) and per day (``gifts.daily``)."""
+    return {
+        "gifts": table(
+            ["Gifts sent", "Claimed", "Expired", "Pending"],
+            [[section["sent"], section["claimed"], section["expired"], section["pending"]]],
+        ),
+        "gifts.daily": table(
+            ["Day", "Sent", "Claimed"], ([d["day"], d["sent"], d["claimed"]] for d in section["days"])
+        ),
+    }
 
 
 REPORT = ReportPart(
@@ -82,5 +130,7 @@ REPORT = ReportPart(
     warnings=warnings,
     compare=compare,
     charts=chart,
+    tables=tables,
+    by_segment=by_segment,
     labels={"gift": "gifts", "gift_cost": "gift costs"},
 )

@@ -10,7 +10,20 @@ from typing import Any
 from livecore.games import GameSettings
 from livecore.grants.memory import GrantTables
 from livecore.grants.rules import Grant, GrantStatus
-from livecore_server.simulate.section import Gathering, Label, ReportPart, Row, Warning, pct, row, warning
+from livecore_server.simulate.section import (
+    Column,
+    Figures,
+    Gathering,
+    Label,
+    ReportPart,
+    Row,
+    Table,
+    Warning,
+    pct,
+    row,
+    table,
+    warning,
+)
 
 #: Grants left pending: more than this share of those issued is named.
 PENDING_GRANTS = 0.25
@@ -60,6 +73,34 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     return [row("grants", "", "pending at the end", base["pending_at_end"], other["pending_at_end"])]
 
 
+def by_segment(at: Gathering) -> Figures:
+    """The grants a player of each segment left pending at the end, on average."""
+    pending: dict[str, float] = {}
+    for grant in grants_of(at).values():
+        segment = at.segment(grant.player_id)
+        if segment is not None and pending_at_end(grant, at):
+            pending[segment] = pending.get(segment, 0) + 1
+    return {"grants pending at the end per player": at.per_player(pending)}
+
+
+def tables(section: dict[str, Any]) -> dict[str, Table]:
+    """The section's counts (``grants``: those issued, pending at the end, and the counts the parts
+    within it add), and the grants pending at the end by source kind (``grants.pending``)."""
+    counts = {k: v for k, v in section.items() if isinstance(v, int)}
+    return {
+        "grants": table(
+            [_HEADINGS.get(k, k.replace("_", " ").capitalize()) for k in counts], [list(counts.values())]
+        ),
+        "grants.pending": table(
+            [Column("Pending at the end, by source", "source"), "Grants"],
+            section["pending_by_source"].items(),
+        ),
+    }
+
+
+_HEADINGS = {"issued": "Grants issued", "pending_at_end": "Pending at the end"}
+
+
 def ledger_sources(at: Gathering) -> dict[str, str]:
     """A ledger entry paying a grant out names the grant: its source kind (``event_rank``, ``api``)."""
     return {grant_id: grant.source_kind for grant_id, grant in grants_of(at).items()}
@@ -72,6 +113,8 @@ REPORT = ReportPart(
     gather=gather,
     warnings=warnings,
     compare=compare,
+    tables=tables,
+    by_segment=by_segment,
     labels={"api": "studio grants"},
     ledger_sources=ledger_sources,
     parts_before="pending_by_source",
