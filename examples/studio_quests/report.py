@@ -1,7 +1,7 @@
 """The quests area's part of a simulated season's report (docs/extending.md#your-area-in-a-simulated-season):
-the players who checked in, the check-ins in all and the streaks, a warning when few came back, and the
-rows a comparison of two manifests shows. The report's page shows the section as its JSON (the part brings
-no template of its own)."""
+the players who checked in, the check-ins in all and the streaks, a warning when few came back, the rows
+a comparison of two manifests shows, and the check-ins per player of each segment. The report's page shows
+the section as its JSON (the part brings no template of its own)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from livecore.games import GameSettings
 from livecore_server.simulate.section import (
+    Figures,
     Gathering,
     Label,
     ReportPart,
@@ -39,6 +40,17 @@ def gather(at: Gathering) -> dict[str, Any]:
     }
 
 
+def by_segment(at: Gathering) -> Figures:
+    """Check-ins per player of each segment (the report's ``segments`` section)."""
+    rows: dict[str, QuestState] = at.sim.store.tables[TABLE]
+    check_ins: dict[str, float] = {}
+    for state in rows.values():
+        segment = at.segment(state.player_id)
+        if state.game_id == at.game_id and segment is not None:
+            check_ins[segment] = check_ins.get(segment, 0) + state.total
+    return {"check-ins per player": at.per_player(check_ins)}
+
+
 def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
     players = section["players"]
     if players and section["came_back"] / players < CAME_BACK:
@@ -65,5 +77,6 @@ REPORT = ReportPart(
     gather=gather,
     warnings=warnings,
     compare=compare,
+    by_segment=by_segment,
     labels={SOURCE_KIND: "daily check-ins"},
 )
