@@ -1,7 +1,9 @@
 """The simulation report (`livecore-server simulate`, docs/simulation.md#the-report) in headless Chromium:
-the page renders from the file alone, its charts are drawn, nothing is fetched and nothing is logged as an
-error. With ``$LIVECORE_SIMULATION_SCREENSHOT`` set (``nox -s screenshots``), a report of the demo
-manifest is rendered and its screenshot written there (docs/simulation.md shows it)."""
+the page renders from the file alone, its charts are drawn legibly with no text cut off, its tables link
+their CSV files, nothing is fetched and nothing is logged as an error. With
+``$LIVECORE_SIMULATION_SCREENSHOT`` set (``nox -s screenshots``), a report of the demo manifest is rendered
+and its screenshots written there and beside it (``-economy``: the economy's net flow and first resource;
+docs/simulation.md shows both)."""
 
 from __future__ import annotations
 
@@ -53,41 +55,86 @@ def report_of(tmp: Path, manifests: list[tuple[str, str]], *, players: int, days
 
 
 def charts_drawn(opened: Opened) -> list[str]:
-    """The names of the page's charts, each drawn with a size and its axes and data."""
+    """The names of the page's charts, each drawn with a size and its axes and data, its text at least
+    10 pixels high (the page draws a chart no smaller than it was made, on a wide screen), and none of
+    its text (a title, a label, a legend) outside it."""
     charts = opened.page.eval_on_selector_all(
         "svg.chart",
-        """els => els.map(e => ({name: e.dataset.chart, width: e.getBoundingClientRect().width,
-                                  height: e.getBoundingClientRect().height,
-                                  paths: e.querySelectorAll("path").length}))""",
+        """els => els.map(e => {
+             const box = e.getBoundingClientRect();
+             const out = [...e.querySelectorAll("text")].filter(t => {
+               const r = t.getBoundingClientRect();
+               return r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1
+                 || r.bottom > box.bottom + 1;
+             }).map(t => t.textContent);
+             return {name: e.dataset.chart, width: box.width, height: box.height,
+                     scale: box.width / e.viewBox.baseVal.width, outside: out,
+                     paths: e.querySelectorAll("path").length};
+           })""",
     )
     for chart in charts:
         assert chart["width"] > 200 and chart["height"] > 80, chart
         assert chart["paths"] > 10, chart  # axes, ticks and the data
+        assert chart["scale"] * 9 >= 10, chart  # the charts' 9-point text
+        assert chart["outside"] == [], chart
     return [chart["name"] for chart in charts]
 
 
 def test_the_report_renders_its_charts_offline(browser: Any, tmp_path: Path) -> None:
-    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1)
+    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=2)
     opened = Opened(browser, html)
     page = opened.page
     assert page.title() == "Simulation report: arena"
     headings = page.locator("h2").all_inner_texts()
-    for section in ("Warnings", "Economy", "Events", "Shared leaderboards", "Lobbies", "Teams", "Guilds"):
+    for section in (
+        "Warnings",
+        "Segments",
+        "Economy",
+        "Events",
+        "Shared leaderboards",
+        "Lobbies",
+        "Teams",
+        "Guilds",
+    ):
         assert section in headings
     names = charts_drawn(opened)
     assert {
+        "economy-net",
         "economy-coins",
         "event-sprint",
         "leaderboard-daily",
         "lobby-duel",
-        "team-relay",
         "guilds",
     } <= set(names)
     assert page.locator("li.warning").count() >= 1
+    segments = page.locator("table[data-table=segments]")
+    assert segments.locator("thead th").all_inner_texts() == [
+        "Section",
+        "Figure",
+        "engaged",
+        "regular",
+        "casual",
+    ]
+    assert segments.locator("tbody tr").first.inner_text().split("\t")[:2] == ["segments", "players"]
     page.locator("details summary").first.click()
     assert page.locator("details[open] tbody tr").first.is_visible()
+    # Each table names its CSV file, beside the page.
+    for link in page.locator("table caption a").all():
+        href = link.get_attribute("href")
+        assert href is not None and (html.parent / href).is_file(), href
     assert opened.errors == []
     assert opened.fetched == []
+
+
+def test_a_season_of_one_day_says_in_tables_what_one_bar_would(browser: Any, tmp_path: Path) -> None:
+    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1)
+    opened = Opened(browser, html)
+    names = charts_drawn(opened)
+    assert "leaderboard-daily" not in names and "event-sprint" not in names and "economy-net" not in names
+    page = opened.page
+    assert page.locator("table[data-table='events.sprint.windows']").is_visible()
+    assert page.locator("table[data-table='economy.net'] tbody tr").count() == 1
+    assert opened.errors == [] and opened.fetched == []
 
 
 def test_a_comparison_renders_both_side_by_side(browser: Any, tmp_path: Path) -> None:
@@ -118,4 +165,12 @@ def test_the_screenshot_of_a_report_of_the_demo(browser: Any, tmp_path: Path) ->
     opened = Opened(browser, html)
     charts_drawn(opened)
     assert opened.errors == []
-    opened.page.screenshot(path=SHOT, clip={"x": 0, "y": 0, "width": 1280, "height": 1800}, full_page=True)
+    page = opened.page
+    page.screenshot(path=SHOT, clip={"x": 0, "y": 0, "width": 1280, "height": 1800}, full_page=True)
+    # The economy: its net flow and its first resource, down to the next resource's heading.
+    top = page.locator("#economy").bounding_box()
+    end = page.locator("#economy ~ h3").nth(2).bounding_box()
+    assert top is not None and end is not None
+    economy = str(Path(SHOT).with_name(Path(SHOT).stem + "-economy.png"))
+    clip = {"x": 0, "y": top["y"] - 8, "width": 1280, "height": end["y"] - top["y"]}
+    page.screenshot(path=economy, clip=clip, full_page=True)

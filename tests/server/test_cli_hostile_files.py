@@ -97,19 +97,22 @@ def test_a_refused_season_leaves_no_out_directory_behind(tmp_path: Path) -> None
     assert not (tmp_path / "a").exists()
 
 
-def test_the_report_replaces_a_symlink_planted_at_report_json(tmp_path: Path) -> None:
+def test_the_report_replaces_a_symlink_planted_at_its_files(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
-    (out / "report.json").symlink_to(victim)
-    (out / "report.html").symlink_to(victim)
+    planted = ("report.json", "report.html", "warnings.csv")
+    for name in planted:
+        (out / name).symlink_to(victim)
     result = simulate(tmp_path, "--players", "5", "--days", "1", out=str(out))
     assert result.exit_code == 0, result.output
     assert victim.read_text() == "precious\n"
-    for name in ("report.json", "report.html"):
+    for name in planted:
         assert not (out / name).is_symlink() and (out / name).stat().st_size > 0
-    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.json"]  # no temporary file left
+    written = sorted(p.name for p in out.iterdir())
+    assert {"report.html", "report.json", "segments.csv", "warnings.csv"} <= set(written)
+    assert all(name.endswith((".csv", ".json", ".html")) for name in written)  # no temporary file left
 
 
 def _item(parameters: str) -> str:
@@ -224,7 +227,8 @@ def test_a_page_draws_no_chart_for_the_resources_no_player_touched(tmp_path: Pat
     # ten minutes.
     declared = "".join(f'[games.arena.resources.r{i}]\ntype = "item"\n\n' for i in range(3000))
     manifest = SEASON.replace("[games.arena.resources.coins]", declared + "[games.arena.resources.coins]", 1)
-    result = simulate(tmp_path, "--players", "5", "--days", "1", manifest=manifest)
+    # Two days: a season of one draws a resource minted by a single source in no chart at all.
+    result = simulate(tmp_path, "--players", "5", "--days", "2", manifest=manifest)
     assert result.exit_code == 0, result.output
     page = (tmp_path / "out" / "report.html").read_text()
     drawn = re.findall(r'data-chart="economy-([^"]+)"', page)

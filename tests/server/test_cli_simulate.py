@@ -4,6 +4,7 @@ naming the field."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tests.season_support import POPULATION, SEASON
 
 SECTIONS = [
     "run",
+    "segments",
     "economy",
     "events",
     "leaderboards",
@@ -81,8 +83,91 @@ def test_the_report_answers_each_section(season_dir: Path) -> None:
 def test_the_same_seed_writes_the_same_bytes(season_dir: Path) -> None:
     again = simulate(season_dir, "second", "--players", "200", "--days", "3", "--seed", "7")
     assert again.exit_code == 0, again.output
-    for name in ("report.json", "report.html"):
-        assert (season_dir / "second" / name).read_bytes() == (season_dir / "first" / name).read_bytes()
+    first, second = season_dir / "first", season_dir / "second"
+    names = sorted(p.name for p in first.iterdir())
+    assert sorted(p.name for p in second.iterdir()) == names
+    assert {"report.json", "report.html", "segments.csv", "economy.coins.daily.csv"} <= set(names)
+    for name in names:
+        assert (second / name).read_bytes() == (first / name).read_bytes(), name
+
+
+#: The CSV files of the season's report: one per table of its page.
+TABLES = {
+    "segments",
+    "economy.net",
+    *(f"economy.{k}{what}" for k in ("coins", "gems", "potion") for what in ("", ".daily")),
+    *(f"events.{k}{what}" for k in ("sprint", "duel", "relay", "raid") for what in ("", ".windows")),
+    "leaderboards.daily",
+    "leaderboards.daily.tiers",
+    "lobbies.duel",
+    "teams.relay",
+    "teams.raid",
+    "guilds",
+    "gifts",
+    "gifts.daily",
+    "grants",
+    "grants.pending",
+    "refusals",
+    "warnings",
+}
+
+
+def rows_of(path: Path) -> list[list[str]]:
+    """A CSV file's rows, the header first; each row as wide as the header."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows and all(len(r) == len(rows[0]) for r in rows), path.name
+    return rows
+
+
+def test_each_table_is_a_csv_file_saying_what_the_json_says(season_dir: Path) -> None:
+    out = season_dir / "first"
+    report = json.loads((out / "report.json").read_text())
+    assert {p.name.removesuffix(".csv") for p in out.glob("*.csv")} == TABLES
+    for path in out.glob("*.csv"):
+        text = path.read_bytes().decode("utf-8")
+        assert "\r" not in text and text.endswith("\n")
+        rows_of(path)
+
+    coins = report["economy"]["coins"]
+    daily = rows_of(out / "economy.coins.daily.csv")
+    held = ("p10", "p50", "p90", "p99", "max", "mean")
+    assert daily[0] == ["Day", "Minted", "Sunk", "Net", *(f"Held {p}" for p in held)]
+    for line, day in zip(daily[1:], coins["days"], strict=True):
+        minted, sunk = sum(day["minted"].values()), sum(day["sunk"].values())
+        assert day["net"] == minted - sunk
+        assert [int(v) for v in line[:4]] == [day["day"], minted, sunk, day["net"]]
+        assert [float(v) for v in line[4:]] == [
+            day["holdings"][p] for p in ("p10", "p50", "p90", "p99", "max", "mean")
+        ]
+    assert coins["net"] == sum(d["net"] for d in coins["days"])
+    net = rows_of(out / "economy.net.csv")
+    assert net[0] == ["Day", "coins net", "gems net", "potion net"]
+    assert [int(line[1]) for line in net[1:]] == [d["net"] for d in coins["days"]]
+    sources = {line[0]: line[1:] for line in rows_of(out / "economy.coins.csv")[1:]}
+    assert sources["spend"] == ["", str(coins["sunk"]["spend"])]  # no value: an empty cell, not a dash
+
+    segments = rows_of(out / "segments.csv")
+    names = [s["name"] for s in report["run"]["segments"]]
+    assert segments[0] == ["Section", "Figure", *names]
+    assert segments[1] == ["segments", "players", *(str(s["players"]) for s in report["run"]["segments"])]
+    figures = report["segments"]["figures"]
+    assert len(segments) == 2 + sum(len(f) for f in figures.values())
+    for section, figure, *values in segments[2:]:
+        given = figures[section][figure]
+        assert [float(v) if v else None for v in values] == [given[n] for n in names], figure
+
+    windows = rows_of(out / "events.sprint.windows.csv")
+    assert [int(line[1]) for line in windows[1:]] == [
+        w["entrants"] for w in report["events"]["sprint"]["windows"]
+    ]
+    refusals = {f"{a}:{c}": int(n) for a, c, n in rows_of(out / "refusals.csv")[1:]}
+    assert refusals == report["refusals"]
+    warnings = [
+        dict(zip(("area", "subject", "message"), line, strict=True))
+        for line in rows_of(out / "warnings.csv")[1:]
+    ]
+    assert warnings == report["warnings"]
 
 
 def test_the_page_holds_its_charts_and_fetches_nothing(season_dir: Path) -> None:
@@ -124,6 +209,13 @@ def test_compare_plays_one_population_on_two_manifests(tmp_path: Path) -> None:
     assert half["other"] > half["base"] and half["change"] > 0
     page = (tmp_path / "cmp" / "report.html").read_text()
     assert "Differences" in page and 'data-chart="compare-economy-coins"' in page
+    assert sorted(p.name for p in (tmp_path / "cmp").glob("*.csv")) == ["differences.csv", "warnings.csv"]
+    differences = rows_of(tmp_path / "cmp" / "differences.csv")
+    assert differences[0][:6] == ["Section", "Subject", "Metric", "Base", "Other", "Change"]
+    assert len(differences) == 1 + len(report["differences"])
+    warned = rows_of(tmp_path / "cmp" / "warnings.csv")
+    assert len(warned) == 1 + len(report["base"]["warnings"]) + len(report["other"]["warnings"])
+    assert {line[0] for line in warned[1:]} <= {"base", "other"}
 
 
 def test_a_population_is_refused_by_its_fields(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import attrs
+import pytest
 from studio_quests.area import AREA
 from studio_quests.report import REPORT
 from studio_quests.server import SERVER_AREA
@@ -18,8 +19,8 @@ from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
 from livecore_server.simulate.compare import differences
 from livecore_server.simulate.gather import gather, parts
-from livecore_server.simulate.render import to_html
-from livecore_server.simulate.section import ReportPart
+from livecore_server.simulate.render import to_html, write
+from livecore_server.simulate.section import ReportPart, table
 
 ROOT = Path(__file__).resolve().parents[2]
 AREAS = {p.parent.name for p in (ROOT / "livecore").glob("*/area.py")}
@@ -87,6 +88,45 @@ def test_a_studios_area_has_its_part_of_the_report() -> None:
     page = to_html(report, parts(served))
     assert '<h2 id="quests">quests</h2>' in page
     assert '"check_ins": 4' in page
+    # Its figure per segment, in the segments section: the check-ins of each segment's players.
+    per_player = report["segments"]["figures"]["quests"]["check-ins per player"]
+    players = report["segments"]["players"]
+    assert sum(v * players[s] for s, v in per_player.items() if v is not None) == len(checked)
+
+
+def test_a_studios_part_declares_its_tables_for_the_page_and_the_csv_files(tmp_path: Path) -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    season = Season(sim, parse_population(""), players=4, days=1, seed=3)
+    season.play()
+
+    def tables(section: dict[str, int]) -> dict[str, object]:
+        return {"quests": table(["Players", "Check-ins"], [[section["players"], section["check_ins"]]])}
+
+    served = [attrs.evolve(SERVER_AREA, report=attrs.evolve(REPORT, tables=tables))]
+    report = gather(sim, season, run={"manifest": "q.toml", "population": "default", "seed": 3}, areas=served)
+
+    write(report, tmp_path, parts(served))
+    quests = report["quests"]
+    assert (
+        tmp_path / "quests.csv"
+    ).read_text() == f"Players,Check-ins\n{quests['players']},{quests['check_ins']}\n"
+    page = (tmp_path / "report.html").read_text()
+    assert '<table data-table="quests">' in page and '<a href="quests.csv">quests.csv</a>' in page
+
+
+@pytest.mark.parametrize(("name", "refusal"), [("refusals", "two tables"), ("../quests", "not a file name")])
+def test_a_table_named_as_another_or_as_no_file_of_its_own_is_refused(
+    tmp_path: Path, name: str, refusal: str
+) -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    season = Season(sim, parse_population(""), players=4, days=1, seed=3)
+    season.play()
+    made = table(["Players"], [[0]])
+    served = [attrs.evolve(SERVER_AREA, report=attrs.evolve(REPORT, tables=lambda section: {name: made}))]
+    report = gather(sim, season, run={}, areas=served)
+    with pytest.raises(ValueError, match=refusal):
+        write(report, tmp_path / "out", parts(served))
+    assert not (tmp_path / "out").exists()  # refused before a file is written
 
 
 def test_without_its_part_the_report_is_the_built_in_one() -> None:

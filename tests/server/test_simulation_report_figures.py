@@ -1,0 +1,221 @@
+"""What a season's report says beyond each area's totals (docs/simulation.md#the-report): the figures of
+each segment of the population, the economy's net flow per day, and charts that say something at any
+size of season (no chart of one bar, the page saying it in a sentence or a table instead)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from livecore.manifest import parse_manifest
+from livecore.simulation import Simulation
+from livecore.simulation.population import parse_population
+from livecore.simulation.season import Season
+from livecore_server.economy.report import NET
+from livecore_server.simulate.gather import gather, parts
+from livecore_server.simulate.render import to_html
+from livecore_server.simulate.section import labeller
+from livecore_server.teams.report import REPORT as TEAMS
+from tests.season_support import MONDAY, SEASON
+
+#: Two kinds of player: the keen play everything; the quiet never gift, join a guild, enter an event
+#: nor spend (they still log in, claim and open crates).
+POPULATION = """
+[segments.keen]
+share = 0.5
+sessions_per_day = 3
+gifts = 0.8
+guilds = 0.8
+spend = 0.5
+
+[segments.quiet]
+share = 0.5
+sessions_per_day = 1
+gifts = 0
+guilds = 0
+events = 0
+lobbies = 0
+teams = 0
+spend = 0
+
+[studio]
+login_credit = { coins = 20 }
+"""
+
+
+def play(days: int, players: int = 120) -> dict[str, Any]:
+    sim = Simulation(parse_manifest(SEASON), seed=5, start=MONDAY)
+    season = Season(sim, parse_population(POPULATION), players=players, days=days, seed=5)
+    season.play()
+    return gather(sim, season, run={"manifest": "season.toml", "population": "two", "seed": 5})
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    return play(days=2)
+
+
+@pytest.fixture(scope="module")
+def one_day() -> dict[str, Any]:
+    return play(days=1)
+
+
+def test_the_segments_section_stands_after_the_run(report: dict[str, Any]) -> None:
+    assert list(report)[:3] == ["run", "segments", "economy"]
+    segments = report["segments"]
+    assert segments["players"] == {"keen": 60, "quiet": 60}
+    assert sum(segments["players"].values()) == report["run"]["players"]
+    assert list(segments["figures"]) == ["economy", "events", "teams", "guilds", "gifts", "grants"]
+    for figures in segments["figures"].values():
+        for values in figures.values():
+            assert list(values) == ["keen", "quiet"]  # every segment, in the population's order
+
+
+def test_a_segment_that_never_gifts_sends_no_gift(report: dict[str, Any]) -> None:
+    gifts = report["segments"]["figures"]["gifts"]
+    assert gifts["gifts sent per player"]["quiet"] == 0
+    assert gifts["gifts sent per player"]["keen"] > 0
+    # The keen send to friends of both segments: the quiet claim some.
+    assert gifts["gifts claimed per player"]["quiet"] > 0
+    sent = sum(v * report["segments"]["players"][s] for s, v in gifts["gifts sent per player"].items())
+    assert sent == pytest.approx(report["gifts"]["sent"], abs=0.01)
+
+
+def test_the_segments_figures_add_up_to_the_areas_totals(report: dict[str, Any]) -> None:
+    players = report["segments"]["players"]
+    economy = report["segments"]["figures"]["economy"]
+    for key, resource in report["economy"].items():
+        if f"{key} minted per player" not in economy:
+            assert not resource["minted"] and not resource["sunk"]
+            continue
+        for flow in ("minted", "sunk"):
+            total = sum(v * players[s] for s, v in economy[f"{key} {flow} per player"].items())
+            assert total == pytest.approx(sum(resource[flow].values()), rel=1e-3), (key, flow)
+    assert economy["coins sunk per player"]["keen"] > 0
+    guilds = report["segments"]["figures"]["guilds"]["share in a guild at the end"]
+    assert guilds["quiet"] == 0 and 0 < guilds["keen"] <= 1
+    assert guilds["keen"] * players["keen"] == pytest.approx(report["guilds"]["members"], abs=0.01)
+
+
+def test_a_segment_that_enters_no_event_has_no_completion_rate(report: dict[str, Any]) -> None:
+    events = report["segments"]["figures"]["events"]
+    for key in ("sprint", "duel", "relay", "raid"):
+        assert events[f"{key}: share who entered"]["quiet"] == 0
+        assert events[f"{key}: attempts per player"]["quiet"] == 0
+        assert events[f"{key}: completion rate"]["quiet"] is None  # none entered: no rate, not 0
+        assert 0 < events[f"{key}: share who entered"]["keen"] <= 1
+        assert 0 <= events[f"{key}: completion rate"]["keen"] <= 1
+    attempts = sum(w["attempts"] for w in report["events"]["sprint"]["windows"])
+    assert events["sprint: attempts per player"]["keen"] * 60 == pytest.approx(attempts, abs=0.01)
+
+
+def test_the_net_flow_of_a_day_is_what_was_minted_minus_what_was_sunk(report: dict[str, Any]) -> None:
+    for resource in report["economy"].values():
+        for day in resource["days"]:
+            assert day["net"] == sum(day["minted"].values()) - sum(day["sunk"].values())
+        assert resource["net"] == sum(resource["minted"].values()) - sum(resource["sunk"].values())
+    page = to_html(report)
+    assert 'data-chart="economy-net"' in page
+    assert '<table data-table="segments">' in page
+
+
+def bars(svg: str) -> list[int]:
+    """The categories each axes of a chart draws bars at (those with a value), by the bars' paths:
+    matplotlib writes each bar as a ``patch`` of its axes, a filled rectangle (the axes' background is
+    white, its spines unfilled)."""
+    found = []
+    root = ET.fromstring(re.sub(r' xmlns="[^"]+"', "", svg, count=1))
+    for axes in root.iter("g"):
+        if not axes.get("id", "").startswith("axes_"):
+            continue
+        rectangles = []
+        for patch in axes.findall("g"):
+            path = patch.find("path")
+            if not patch.get("id", "").startswith("patch_") or path is None:
+                continue
+            if re.search(r"fill: (none|#ffffff)", path.get("style", "")):
+                continue
+            numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", path.get("d", ""))]
+            xs, ys = numbers[0::2], numbers[1::2]
+            rectangles.append((min(xs), max(xs), min(ys), max(ys)))
+        drawn = [r for r in rectangles if r[1] - r[0] > 0.01 and r[3] - r[2] > 0.01]
+        if not drawn:
+            continue
+        upright = len({round(r[1] - r[0], 2) for r in drawn}) == 1  # bars of one width stand up
+        centres = {round((r[0] + r[1]) / 2 if upright else (r[2] + r[3]) / 2, 1) for r in drawn}
+        found.append(len(centres))
+    return found
+
+
+def charts_of(report: dict[str, Any]) -> dict[str, str]:
+    label = labeller(parts())
+    drawn: dict[str, str] = {}
+    for part in parts():
+        if part.charts is not None and part.key in report:
+            made = part.charts(report[part.key], label)
+            for subject, chart in made.items() if isinstance(made, dict) else [("", made)]:
+                if chart is not None:
+                    drawn[f"{part.key}:{subject}"] = chart
+    return drawn
+
+
+@pytest.mark.parametrize("season", ["report", "one_day"])
+def test_no_chart_draws_a_single_bar(season: str, request: pytest.FixtureRequest) -> None:
+    drawn = charts_of(request.getfixturevalue(season))
+    assert drawn
+    for name, chart in drawn.items():
+        assert all(n >= 2 for n in bars(chart)), (name, bars(chart))
+
+
+def test_the_bar_counter_sees_a_single_bar() -> None:
+    from livecore_server.simulate import charts as c
+
+    chart = c.svg("one", lambda fig: fig.subplots().bar(["a", "b"], [3, 0]))
+    assert bars(chart) == [1]
+    stacked = c.svg("two", lambda fig: [fig.subplots().bar(["a", "b"], [3, 4], bottom=[1, 1])])
+    assert bars(stacked) == [2]
+
+
+def test_a_season_of_one_day_says_in_tables_what_a_chart_of_one_point_would(one_day: dict[str, Any]) -> None:
+    drawn = charts_of(one_day)
+    # One window, one period, one day: no line of one point, no bar of one period.
+    assert "events:sprint" not in drawn and "events:duel" in drawn  # the duel's windows are hours
+    assert "leaderboards:daily" not in drawn
+    assert "gifts:" not in drawn
+    assert f"economy:{NET}" not in drawn
+    # What each source minted or sank on the day, a bar each, in place of a bar per day.
+    assert "economy:coins" in drawn and bars(drawn["economy:coins"]) == [
+        len(one_day["economy"]["coins"]["minted"]) + len(one_day["economy"]["coins"]["sunk"])
+    ]
+    page = to_html(one_day)
+    for table in ("events.sprint.windows", "leaderboards.daily", "economy.net", "gifts.daily"):
+        assert f'<table data-table="{table}">' in page
+
+
+def test_teams_all_of_one_size_are_a_sentence() -> None:
+    section = {"relay": {"name": "Relay", "sizes": {"2": 40}}}
+    assert TEAMS.charts is not None
+    assert TEAMS.charts(section, str) == {"relay": None}
+    section["relay"]["sizes"] = {"1": 3, "2": 40}
+    drawn = TEAMS.charts(section, str)["relay"]
+    assert drawn is not None and bars(drawn) == [2]
+
+
+def test_a_title_wider_than_its_axes_is_wrapped_between_words() -> None:
+    from livecore_server.simulate import charts as c
+
+    text = "best score, p10 to p90 (lower is better), a title wider than a third of the chart"
+
+    def draw(fig: Any) -> None:
+        for ax in fig.subplots(1, 3):
+            c.title(ax, text)
+
+    chart = c.svg("wrapped", draw, size=(9.0, 3.0))
+    lines = re.findall(r'<text style="font-size: 10.8px[^>]*>([^<]*)</text>', chart)
+    assert len(lines) == 3 * 3  # three lines over each of the three axes
+    assert " ".join(lines[:3]) == text
+    # The axes stand lower, under the title's three lines: none is cut off at the top.
+    assert all(float(y) > 10 for y in re.findall(r'<text style="font-size: 10.8px[^>]*y="([\d.]+)"', chart))
