@@ -993,7 +993,8 @@ def simulate(
         else report["base"]["warnings"] + report["other"]["warnings"]
     )
     click.echo(
-        f"wrote {json_path} and {html_path}: {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
+        f"wrote {json_path}, {html_path} and each table of the page as CSV beside them:"
+        f" {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
     )
 
 

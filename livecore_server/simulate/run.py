@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from livecore_server.area import ServerArea
     from livecore_server.simulate.section import ReportPart
 
-#: What a season holds per player, measured with the demo manifest and examples/population.toml
+#: What a season holds per player, measured with the demo manifest and its population (demo_population.toml)
 #: (docs/simulation.md#memory): once made, and for each day played (its ledger, grants, scores).
 BYTES_PER_PLAYER = 5_500
 BYTES_PER_PLAYER_DAY = 7_200

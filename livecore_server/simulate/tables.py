@@ -16,10 +16,12 @@ def tables_of(report: Mapping[str, Any], parts: Sequence[ReportPart]) -> dict[st
     refused (``ValueError``): each is a file of its own."""
     if report.get("compare"):
         return {
-            "differences": differences(report["differences"]),
+            "differences": differences(report["differences"], report["base"]["run"].get("seeds")),
             "warnings": warnings((name, w) for name in ("base", "other") for w in report[name]["warnings"]),
         }
     named: list[tuple[str, Table]] = [("segments", segments(report["segments"]))]
+    if "spread" in report:
+        named.append(("spread", spread(report["spread"], report["run"]["seeds"])))
     for part in parts:
         if part.tables is not None and part.key is not None and part.key in report:
             named += part.tables(report[part.key]).items()
@@ -66,11 +68,41 @@ def warnings(found: Iterable[tuple[str | None, Warning]]) -> Table:
     )
 
 
-def differences(rows: Sequence[Row]) -> Table:
-    """A row per difference, a column per field of the rows (text where a value is a string)."""
-    fields = list(dict.fromkeys(field for r in rows for field in r))
-    text = {f for f in fields if any(isinstance(r.get(f), str) for r in rows)}
+_FIGURE = (Column("Section", "text"), Column("Subject", "text"), Column("Metric", "text"))
+
+
+def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
+    """A row per headline figure of a comparison: base, other, the change; over several ``seeds``, the
+    change of each seed and whether it is beyond the seeds' noise."""
+    per_seed = [f"Change, seed {seed}" for seed in seeds or ()]
+    columns: list[Column | str] = [*_FIGURE, "Base", "Other", "Change", *per_seed]
+    if seeds:
+        columns.append(Column("Significant", "text"))
     return table(
-        [Column(f.replace("_", " ").capitalize(), "text" if f in text else "number") for f in fields],
-        ([r.get(f) for f in fields] for r in rows),
+        columns,
+        (
+            [
+                r["section"],
+                r["subject"],
+                r["metric"],
+                r["base"],
+                r["other"],
+                r["change"],
+                *(r["changes"] if seeds else ()),
+                *([r["significant"]] if seeds else ()),
+            ]
+            for r in rows
+        ),
+    )
+
+
+def spread(rows: Sequence[Mapping[str, Any]], seeds: Sequence[int]) -> Table:
+    """A row per headline figure over several ``seeds``: each seed's value, their mean, standard
+    deviation, smallest and largest."""
+    return table(
+        [*_FIGURE, *(f"Seed {seed}" for seed in seeds), "Mean", "SD", "Min", "Max"],
+        (
+            [r["section"], r["subject"], r["metric"], *r["values"], r["mean"], r["sd"], r["min"], r["max"]]
+            for r in rows
+        ),
     )

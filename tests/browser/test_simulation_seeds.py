@@ -60,7 +60,7 @@ def test_the_spread_over_the_seeds_is_a_table(browser: Any, tmp_path: Path) -> N
     opened = Opened(browser, report_of(tmp_path, [("season.toml", SEASON)]))
     page = opened.page
     assert "Across seeds" in page.locator("h2").all_inner_texts()
-    assert page.locator("table.spread tbody tr").count() > 20
+    assert page.locator("table[data-table=spread] tbody tr").count() > 20
     assert "3: 3 to 5" in page.locator("dl.facts").inner_text()
     assert page.locator("svg.chart").count() >= 5  # the first seed's report, whole
     assert opened.errors == [] and opened.fetched == []

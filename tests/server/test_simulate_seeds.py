@@ -4,6 +4,7 @@ marks a change the seeds' noise cannot explain, and nothing when a manifest meet
 
 from __future__ import annotations
 
+import csv
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -80,6 +81,22 @@ def test_the_report_holds_the_first_seed_whole_and_the_spread(seeded: Path) -> N
     page = (seeded / "first" / "report.html").read_text()
     assert '<h2 id="spread">Across seeds</h2>' in page and "3: 4 to 6" in page
     assert "<script" not in page
+    rows = list(csv.reader((seeded / "first" / "spread.csv").open(encoding="utf-8")))
+    assert rows[0] == [
+        "Section",
+        "Subject",
+        "Metric",
+        "Seed 4",
+        "Seed 5",
+        "Seed 6",
+        "Mean",
+        "SD",
+        "Min",
+        "Max",
+    ]
+    assert ["economy", "coins", "minted", *(json.dumps(v) for v in minted["values"])] == rows[
+        1 + found["spread"].index(minted)
+    ][:6]
 
 
 def test_the_first_seed_is_the_report_of_that_seed_alone(seeded: Path) -> None:
@@ -116,6 +133,12 @@ def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
     assert rows["economy", "gems", "minted"]["significant"] is False
     page = (tmp_path / "rich" / "report.html").read_text()
     assert "Beyond noise" in page and '<tr class="noise">' in page
+    written = {
+        (r["Section"], r["Subject"], r["Metric"]): r
+        for r in csv.DictReader((tmp_path / "rich" / "differences.csv").open(encoding="utf-8"))
+    }
+    coins = written["economy", "coins", "minted"]
+    assert coins["Significant"] == "true" and coins["Change, seed 9"] == json.dumps(minted["changes"][0])
 
 
 def test_a_comparison_of_one_seed_says_nothing_of_noise(tmp_path: Path) -> None:
