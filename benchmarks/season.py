@@ -8,15 +8,23 @@ the tool's own: the demo manifest (``livecore_server/demo.toml``) and the defaul
 :class:`livecore.simulation.season.Season`, then the report gathered from what it played. It reports the
 seconds of each part (process CPU and wall), the CPU per player and simulated day, what was played, and
 the process's peak resident memory (run it as its own process: the peak is the process's).
+
+Two more figures: what a move of the clock costs the scheduler's look at what falls due (the demo with a
+few players and nothing else to do, a day of 10-second ticks: a season moves to every tick that has an
+action), and what ``--seeds 2`` gains from the second core (the command run with one seed and with two,
+in processes of their own, wall time: 2 means the two seeds took the time of one).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +73,38 @@ def run(players: int = 10_000, days: int = 28, seed: int = 7) -> dict[str, Any]:
     }
 
 
+def tick_micros(ticks: int = 8_640) -> float:
+    """CPU microseconds per 10-second move of the demo's clock with nothing due but the schedule's look."""
+    sim = Simulation.from_manifest(DEMO, seed=3, start=START)
+    for index in range(50):
+        sim.player(f"p{index}")
+    cpu = time.process_time()
+    for _ in range(ticks):
+        sim.advance(timedelta(seconds=10))
+    return (time.process_time() - cpu) / ticks * 1e6
+
+
+def seeds_speedup(players: int = 2_000, days: int = 3) -> dict[str, Any]:
+    """``simulate --seeds 1`` and ``--seeds 2`` as the command runs them, wall time of each."""
+    walls = {}
+    with tempfile.TemporaryDirectory() as out:
+        for seeds in (1, 2):
+            command = [sys.executable, "-m", "livecore_server.cli", "simulate", os.fspath(DEMO)]
+            command += ["--players", str(players), "--days", str(days), "--seeds", str(seeds)]
+            wall = time.perf_counter()
+            subprocess.run(
+                [*command, "--out", os.path.join(out, str(seeds))], check=True, capture_output=True
+            )
+            walls[seeds] = time.perf_counter() - wall
+    return {
+        "players": players,
+        "days": days,
+        "oneSeedWallSeconds": walls[1],
+        "twoSeedsWallSeconds": walls[2],
+        "speedup": 2 * walls[1] / walls[2],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.season", description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=10_000)
@@ -73,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     result = run(args.players, args.days, args.seed)
+    result["tickMicros"] = tick_micros()
+    result["seeds"] = seeds_speedup(min(args.players, 2_000), min(args.days, 3))
     verdict = "met" if result["met"] else "MISSED"
     print(
         f"season of the demo, {args.players:,} players x {args.days} days:"
@@ -82,6 +124,13 @@ def main(argv: list[str] | None = None) -> int:
         f" peak {result['peakResidentMB']:,.0f} MB resident"
     )
     print(f"season: {result['wallSeconds']:,.1f} s (target {TARGET_SECONDS} s: {verdict})")
+    print(f"a move of the clock: {result['tickMicros']:,.1f} µs of CPU for the scheduler's look")
+    seeds = result["seeds"]
+    print(
+        f"--seeds 2 ({seeds['players']:,} players x {seeds['days']} days):"
+        f" {seeds['twoSeedsWallSeconds']:,.1f} s,"
+        f" one seed {seeds['oneSeedWallSeconds']:,.1f} s: {seeds['speedup']:.2f} seeds in the time of one"
+    )
     if args.json is not None:
         write_json(args.json, result)
     return 0

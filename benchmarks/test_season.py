@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from benchmarks.season import main, run
 
 
@@ -14,4 +16,6 @@ def test_a_small_season_is_played_and_reported() -> None:
 def test_cli_writes_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "season.json"
     assert main(["--players", "20", "--days", "1", "--json", str(out)]) == 0
-    assert '"scenario": "season_demo"' in out.read_text()
+    found = json.loads(out.read_text())
+    assert found["scenario"] == "season_demo" and found["tickMicros"] > 0
+    assert found["seeds"]["players"] == 20 and found["seeds"]["speedup"] > 0
