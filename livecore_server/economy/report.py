@@ -4,12 +4,13 @@ players held; per segment, what a player minted, sank and held."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from livecore.economy.memory import EconomyTables
-from livecore.economy.rules import Reason
+from livecore.economy.rules import LedgerEntry, Reason
 from livecore.economy.season import SPENT, spent
 from livecore.games import GameSettings
 from livecore_server.simulate.section import (
@@ -55,44 +56,95 @@ LOW_SINK = 0.1
 NET = "net flow"
 
 
+class _Ledger:
+    """The ledger's entries walked once, in order: what each resource minted and sank per day by source
+    kind, the players' balances with each day's percentiles, and the totals per segment. The economy's
+    section and its figures per segment both read it. While a season plays, each day's entries are taken
+    at the day's end and then dropped from the store (:func:`fold`): no rule reads a player's past
+    entries, and they are most of what a long season would otherwise hold."""
+
+    def __init__(self, at: Gathering) -> None:
+        keys_ = list(at.settings.resources)
+        self.minted: dict[str, list[dict[str, int]]] = {k: [{} for _ in range(at.days)] for k in keys_}
+        self.sunk: dict[str, list[dict[str, int]]] = {k: [{} for _ in range(at.days)] for k in keys_}
+        self.holdings: dict[str, list[dict[str, float]]] = {k: [] for k in keys_}
+        self.balances: dict[str, dict[str, int]] = {k: {} for k in keys_}
+        # resource -> segment -> minted, sunk; resource -> player id -> its segment and its last balance
+        self.segment_minted: dict[str, dict[str, float]] = {}
+        self.segment_sunk: dict[str, dict[str, float]] = {}
+        self.held: dict[str, dict[str, tuple[str, int]]] = {}
+        self.day = 0
+        self.day_end = at.start + timedelta(days=1)
+        self.taken = 0  # entries of the store's list already walked
+
+    def take(self, at: Gathering) -> list[LedgerEntry]:
+        """Walk the store's entries not walked yet; answers the store's list."""
+        entries = at.sim.store.tables_of(EconomyTables).entries
+        sources = at.ledger_sources() if len(entries) > self.taken else {}
+        players = at.season.players
+        for entry in itertools.islice(entries, self.taken, None):
+            if entry.game_id != at.game_id or entry.resource_key not in self.minted:
+                continue
+            while entry.created_at >= self.day_end and self.day < at.days - 1:
+                _snapshot(self.balances, self.holdings, players)
+                self.day += 1
+                self.day_end += timedelta(days=1)
+            self.balances[entry.resource_key][entry.player_id] = entry.balance_after
+            segment = at.segment(entry.player_id)
+            if segment is not None:
+                self.held.setdefault(entry.resource_key, {})[entry.player_id] = (segment, entry.balance_after)
+            if entry.delta == 0:
+                continue
+            if entry.reason is Reason.GRANT:
+                source = sources.get(entry.source_ref_id or "", "grant")
+            else:
+                source = SINK_OR_SOURCE.get(entry.reason, entry.reason.value)
+            into = self.minted if entry.delta > 0 else self.sunk
+            bucket = into[entry.resource_key][self.day]
+            bucket[source] = bucket.get(source, 0) + abs(entry.delta)
+            if segment is not None:
+                by = (self.segment_minted if entry.delta > 0 else self.segment_sunk).setdefault(
+                    entry.resource_key, {}
+                )
+                by[segment] = by.get(segment, 0) + abs(entry.delta)
+        self.taken = len(entries)
+        return entries
+
+    def to_end(self, at: Gathering) -> None:
+        """The season played: every entry walked, and the days left without entries snapshot."""
+        self.take(at)
+        while self.day < at.days:
+            _snapshot(self.balances, self.holdings, at.season.players)
+            self.day += 1
+
+
+def _ledger(at: Gathering) -> _Ledger:
+    return at.kept("economy.ledger", lambda: _Ledger(at))
+
+
+def fold(at: Gathering) -> Callable[[], None]:
+    """The day's entries taken; what drops them from the store once every part has folded."""
+    ledger = _ledger(at)
+    entries = ledger.take(at)
+
+    def drop() -> None:
+        del entries[: ledger.taken]
+        ledger.taken = 0
+
+    return drop
+
+
 def gather(at: Gathering) -> dict[str, Any]:
     """Per resource and day: minted and sunk by source kind, the net flow (``net``: all that was minted
     minus all that was sunk), and the holdings' percentiles over every player at the day's end (a player
     holding none holds 0); the season's totals."""
     settings, days = at.settings, at.days
-    keys_ = list(settings.resources)
-    players = at.season.players
-    minted = {k: [dict[str, int]() for _ in range(days)] for k in keys_}
-    sunk = {k: [dict[str, int]() for _ in range(days)] for k in keys_}
-    holdings: dict[str, list[dict[str, float]]] = {k: [] for k in keys_}
-    balances: dict[str, dict[str, int]] = {k: {} for k in keys_}
-    sources = at.ledger_sources()
-    day_end = at.start + timedelta(days=1)
-    day = 0
-    for entry in at.sim.store.tables_of(EconomyTables).entries:
-        if entry.game_id != at.game_id or entry.resource_key not in minted:
-            continue
-        while entry.created_at >= day_end and day < days - 1:
-            _snapshot(balances, holdings, players)
-            day += 1
-            day_end += timedelta(days=1)
-        balances[entry.resource_key][entry.player_id] = entry.balance_after
-        if entry.delta == 0:
-            continue
-        reason = entry.reason
-        if reason is Reason.GRANT:
-            source = sources.get(entry.source_ref_id or "", "grant")
-        else:
-            source = SINK_OR_SOURCE.get(reason, reason.value)
-        into = minted if entry.delta > 0 else sunk
-        bucket = into[entry.resource_key][day]
-        bucket[source] = bucket.get(source, 0) + abs(entry.delta)
-    while day < days:
-        _snapshot(balances, holdings, players)
-        day += 1
+    ledger = _ledger(at)
+    ledger.to_end(at)
+    minted, sunk, holdings = ledger.minted, ledger.sunk, ledger.holdings
     spending = set(spent(at.season.population.table(SPENT), settings))  # looked up once per resource
     out: dict[str, Any] = {}
-    for key in keys_:
+    for key in settings.resources:
         total_minted: dict[str, int] = {}
         total_sunk: dict[str, int] = {}
         for m in minted[key]:
@@ -125,28 +177,15 @@ def by_segment(at: Gathering) -> Figures:
     """Per resource some player of the season minted, sank or held: what a player of each segment
     minted and sank, on average, and the median of what its players held at the end (0 for one holding
     none)."""
-    minted: dict[str, dict[str, float]] = {}
-    sunk: dict[str, dict[str, float]] = {}
-    # resource -> player id -> its segment and its balance after its last entry
-    held: dict[str, dict[str, tuple[str, int]]] = {}
-    resources = at.settings.resources
-    for entry in at.sim.store.tables_of(EconomyTables).entries:
-        if entry.game_id != at.game_id or entry.resource_key not in resources:
-            continue
-        segment = at.segment(entry.player_id)
-        if segment is None:
-            continue
-        held.setdefault(entry.resource_key, {})[entry.player_id] = (segment, entry.balance_after)
-        into = minted if entry.delta > 0 else sunk
-        by = into.setdefault(entry.resource_key, {})
-        by[segment] = by.get(segment, 0) + abs(entry.delta)
+    ledger = _ledger(at)
+    ledger.to_end(at)
     out: dict[str, dict[str, float | None]] = {}
-    for key in (k for k in resources if k in held):
+    for key in (k for k in at.settings.resources if k in ledger.held):
         balances: dict[str, list[float]] = {name: [] for name in at.segments}
-        for segment, balance in held[key].values():
+        for segment, balance in ledger.held[key].values():
             balances[segment].append(balance)
-        out[f"{key} minted per player"] = at.per_player(minted.get(key, {}))
-        out[f"{key} sunk per player"] = at.per_player(sunk.get(key, {}))
+        out[f"{key} minted per player"] = at.per_player(ledger.segment_minted.get(key, {}))
+        out[f"{key} sunk per player"] = at.per_player(ledger.segment_sunk.get(key, {}))
         out[f"{key} held at the end (p50)"] = {
             name: percentiles(values + [0] * (at.segments[name] - len(values)), ps=(50,))["p50"]
             if at.segments[name]
@@ -435,5 +474,6 @@ REPORT = ReportPart(
     compare_charts=compare_charts,
     tables=tables,
     by_segment=by_segment,
+    fold=fold,
     labels={"studio_credit": "studio credits", "spend": "spending"},
 )

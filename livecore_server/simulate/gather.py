@@ -33,15 +33,38 @@ def parts(studio: Iterable[ServerArea] = ()) -> tuple[ReportPart, ...]:
     return tuple(sorted(found, key=lambda part: part.place))
 
 
+def gathering(sim: Simulation, season: Season, areas: Iterable[ServerArea] = ()) -> Gathering:
+    """What the report of ``season`` is read from, made before it plays when the report folds as it
+    plays (:func:`fold`); ``areas``: a studio's served areas whose parts the report has too."""
+    return Gathering(sim, season, parts(areas))
+
+
+def fold(at: Gathering) -> None:
+    """At a day's end while the season plays: each part takes what it folds (:attr:`ReportPart.fold`),
+    then the records taken are dropped from the store."""
+    at.read_again()
+    drops = [part.fold(at) for part in at.parts if part.fold is not None]
+    for drop in drops:
+        if drop is not None:
+            drop()
+
+
 def gather(
-    sim: Simulation, season: Season, *, run: dict[str, Any], areas: Iterable[ServerArea] = ()
+    sim: Simulation,
+    season: Season,
+    *,
+    run: dict[str, Any],
+    areas: Iterable[ServerArea] = (),
+    at: Gathering | None = None,
 ) -> dict[str, Any]:
     """The report of ``season``, played on ``sim`` (whose clock is at the season's end): its run, each
     part's section, the refusals and the warnings. ``run`` says how it was made (the manifest's and the
     population's names, the seed): it leads the report. ``areas``: a studio's served areas whose parts
-    the report has too."""
-    found = parts(areas)
-    at = Gathering(sim, season, found)
+    the report has too; ``at``: the :func:`gathering` the parts folded into as the season played."""
+    if at is None:
+        at = gathering(sim, season, areas)
+    at.read_again()
+    found = at.parts
     report: dict[str, Any] = {
         "run": {
             **run,

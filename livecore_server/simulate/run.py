@@ -26,7 +26,7 @@ from livecore.simulation.population import Population, parse_population
 from livecore.simulation.season import Season
 from livecore_server.simulate import MOST_SEEDS
 from livecore_server.simulate.compare import comparison, spread
-from livecore_server.simulate.gather import gather, parts
+from livecore_server.simulate.gather import fold, gather, gathering, parts
 
 if TYPE_CHECKING:
     from livecore_server.area import ServerArea
@@ -94,9 +94,17 @@ def play(
     areas: Sequence[ServerArea] = (),
 ) -> dict[str, Any]:
     """``season`` played and gathered into its report (the callbacks: :meth:`Season.play`), with the
-    parts of a studio's ``areas``."""
-    season.play(on_day, on_players)
-    return gather(season.sim, season, run={**run, "seed": season.seed}, areas=areas)
+    parts of a studio's ``areas``. The report folds each day as it ends (:func:`fold`), so the season's
+    memory does not grow with what the parts fold."""
+    at = gathering(season.sim, season, areas)
+
+    def day_ended(day: int) -> None:
+        fold(at)
+        if on_day is not None:
+            on_day(day)
+
+    season.play(day_ended, on_players)
+    return gather(season.sim, season, run={**run, "seed": season.seed}, at=at)
 
 
 def _settings(manifest: Manifest, game: str | None) -> GameSettings:

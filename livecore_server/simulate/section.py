@@ -64,8 +64,9 @@ def table(columns: Iterable[Column | str], rows: Iterable[Iterable[Any]]) -> Tab
 
 
 class Gathering:
-    """What a part's section is read from: the simulation (its clock at the season's end), the season,
-    the game's settings, and the facts parts share (:meth:`memo`)."""
+    """What a part's section is read from: the simulation (its clock at the season's end, or at a day's
+    end while the season plays and the parts fold), the season, the game's settings, and the facts parts
+    share (:meth:`memo`), kept from one fold to the next."""
 
     def __init__(self, sim: Simulation, season: Season, parts: Sequence[ReportPart]) -> None:
         self.sim = sim
@@ -74,25 +75,51 @@ class Gathering:
         self.game_id = sim.game.id
         self.env = sim.env
         self.start = season.start
-        self.end = sim.now()
         self.days = season.days
-        self._parts = parts
+        #: The report's parts, in their order.
+        self.parts = parts
         self._memo: dict[str, Any] = {}
-        #: The population's segments, by name in the population's order, and each one's players.
-        self.segments: dict[str, int] = {s.name: 0 for s in season.population.segments}
-        for name in season.segment_of.values():
-            self.segments[name] += 1
+        self._kept: dict[str, Any] = {}
+
+    @property
+    def segments(self) -> dict[str, int]:
+        """The population's segments, by name in the population's order, and each one's players."""
+
+        def count() -> dict[str, int]:
+            found = {s.name: 0 for s in self.season.population.segments}
+            for name in self.season.segment_of.values():
+                found[name] += 1
+            return found
+
+        return self.memo("segments", count)
+
+    @property
+    def end(self) -> datetime:
+        """The simulation's time: the season's end once it is played."""
+        return self.sim.now()
 
     def day(self, when: datetime) -> int:
         """The season's day of ``when`` (1 the first), within the season."""
         return min(self.days, max(1, int((when - self.start) / timedelta(days=1)) + 1))
 
     def memo(self, name: str, make: Callable[[], T]) -> T:
-        """``make()``, made once per report: a fact several parts read (the game's grants, by id)."""
+        """``make()``, made once per reading of the store: a fact several parts read (the game's grants, by
+        id), made again at each fold and at the end (:meth:`read_again`), the store having changed."""
         if name not in self._memo:
             self._memo[name] = make()
         found: T = self._memo[name]
         return found
+
+    def kept(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, made once per report and kept from one fold to the next: what a part has folded."""
+        if name not in self._kept:
+            self._kept[name] = make()
+        found: T = self._kept[name]
+        return found
+
+    def read_again(self) -> None:
+        """Forget the facts read of the store (:meth:`memo`): it has changed since."""
+        self._memo.clear()
 
     def segment(self, player_id: str) -> str | None:
         """The segment of the player of that id (None for a player the season did not make)."""
@@ -111,7 +138,7 @@ class Gathering:
         """The source kind of each record a ledger entry names as its source (its ``source_ref_id``), by
         record id: what the parts declaring :attr:`ReportPart.ledger_sources` say."""
         found: dict[str, str] = {}
-        for part in self._parts:
+        for part in self.parts:
             if part.ledger_sources is not None:
                 found.update(part.ledger_sources(self))
         return found
@@ -161,6 +188,13 @@ class ReportPart:
       (:meth:`Gathering.per_player` divides totals by each segment's players);
     - ``labels``: what the report calls each source kind the area names;
     - ``ledger_sources``: the source kind of each record of the area a ledger entry names as its source;
+    - ``fold``: what the part takes from the store at each day's end while the season plays
+      (:func:`~livecore_server.simulate.gather.fold`), of the records the report would otherwise read at
+      the end: it keeps what it took in the :class:`Gathering` (:meth:`Gathering.kept`) and answers how to
+      drop those records from the store (None: nothing to drop), so that a long season's memory does not
+      grow with them; its ``gather`` then reads what it kept and what the store still holds. The drops
+      run once every part has folded: a part may read another's records the day they are dropped (the
+      grants' source kinds, for the ledger);
     - ``within``: the key of another part whose section ``gather``'s fields are added to (the crates'
       count of pending crates, in the grants' section), instead of a section of its own; that part's
       ``parts_before`` names the field of its section the added fields stand before (None: at its end).
@@ -180,6 +214,7 @@ class ReportPart:
     by_segment: Callable[[Gathering], Figures] | None = None
     labels: Mapping[str, str] = attrs.field(factory=dict)
     ledger_sources: Callable[[Gathering], Mapping[str, str]] | None = None
+    fold: Callable[[Gathering], Callable[[], None] | None] | None = None
     within: str | None = None
     parts_before: str | None = None
 
