@@ -4,12 +4,14 @@ segment, the share of players who entered each event, their attempts and how oft
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from livecore.games import GameSettings, Order
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.memory import LiveEventTables
+from livecore.live_events.rules import WindowStatus
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
@@ -40,20 +42,6 @@ if TYPE_CHECKING:
 RARE_MILESTONE = 0.01
 
 
-def _attempts(at: Gathering) -> dict[str, list[Any]]:
-    """The played game's attempts by window id, read once per report (the section and the segments'
-    figures read them)."""
-
-    def read() -> dict[str, list[Any]]:
-        by_window: dict[str, list[Any]] = {}
-        for (game, _), attempt in at.sim.store.tables_of(LiveEventTables).attempts.items():
-            if game == at.game_id:
-                by_window.setdefault(attempt.window_id, []).append(attempt)
-        return by_window
-
-    return at.memo("attempts", read)
-
-
 def _windows(at: Gathering) -> list[Any]:
     """The played game's windows that opened during the season, by event and start."""
     live = at.sim.store.tables_of(LiveEventTables)
@@ -67,13 +55,96 @@ def _windows(at: Gathering) -> list[Any]:
     )
 
 
-def gather(at: Gathering) -> dict[str, Any]:
-    """Per event window: entrants, attempts, completion and milestone rates, score percentiles (each
-    entrant's best), and the rank rewards its boards paid."""
+class _Tally:
+    """What each segment did in an event's windows: the players who entered one, the attempts, the
+    windows entered (a player and a window) and those completed."""
+
+    def __init__(self) -> None:
+        self.entered: dict[str, dict[str, None]] = {}
+        self.attempts: dict[str, float] = {}
+        self.played: dict[str, float] = {}
+        self.completed: dict[str, float] = {}
+
+    def add(self, at: Gathering, attempts: list[Any]) -> None:
+        """The attempts of one window."""
+        done: dict[str, tuple[str, bool]] = {}  # player id -> its segment, whether it completed
+        for attempt in attempts:
+            segment = at.segment(attempt.player_id)
+            if segment is None:
+                continue
+            self.attempts[segment] = self.attempts.get(segment, 0) + 1
+            before = done.get(attempt.player_id, (segment, False))[1]
+            done[attempt.player_id] = (segment, before or attempt.status is AttemptStatus.COMPLETED)
+        for player_id, (segment, completes) in done.items():
+            self.entered.setdefault(segment, {})[player_id] = None
+            self.played[segment] = self.played.get(segment, 0) + 1
+            self.completed[segment] = self.completed.get(segment, 0) + completes
+
+
+class _Taken:
+    """The windows read so far: each one's row of the section, by window id, and what each segment did,
+    by event. While the season plays, a window is taken at the first day's end it is over (:func:`_over`)
+    with no attempt in progress, and its attempts are then dropped from the store (:func:`fold`): no rule
+    reads them again but a player's history, and they are much of what a long season would otherwise
+    hold. At the end the others are taken as they stand."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.tallies: dict[str, _Tally] = {}
+
+    def take(self, at: Gathering, *, closed_only: bool) -> list[str]:
+        """Take the windows not taken yet (``closed_only``: those over with no attempt in progress);
+        answers their ids."""
+        live = at.sim.store.tables_of(LiveEventTables)
+        events = at.settings.of(EVENT_SETTINGS)
+        by_window: dict[str, list[Any]] = {}
+        for (game, _), attempt in live.attempts.items():
+            if game == at.game_id:
+                by_window.setdefault(attempt.window_id, []).append(attempt)
+        running = {live.attempts[key].window_id for key in live.in_progress}
+        due = [
+            w
+            for w in _windows(at)
+            if w.id not in self.rows
+            and w.event_key in events
+            and (not closed_only or (_over(w, at.end) and w.id not in running))
+        ]
+        if not due:
+            return []
+        paid, paid_count = _rank_rewards(at, {w.id for w in due})
+        for window in due:
+            attempts = by_window.get(window.id, [])
+            self.rows[window.id] = _window_row(events[window.event_key], window, attempts, paid, paid_count)
+            self.tallies.setdefault(window.event_key, _Tally()).add(at, attempts)
+        return [w.id for w in due]
+
+
+def _over(window: Any, now: datetime) -> bool:
+    """Closed, and an attempt's time past its end: a player of the season reports an attempt within its
+    time, so none reports one of this window again (a report on one dropped would be refused as not
+    found, where the service answers that it is no longer in progress)."""
+    ends = window.ends_at + timedelta(seconds=window.settings.attempt_seconds)
+    return window.status is WindowStatus.CLOSED and ends <= now
+
+
+def _taken(at: Gathering, *, closed_only: bool = False) -> _Taken:
+    """What the part has read, every window taken unless ``closed_only``."""
+    taken = at.kept("events.windows", _Taken)
+    taken.take(at, closed_only=closed_only)
+    return taken
+
+
+def fold(at: Gathering) -> Callable[[], None]:
+    """The windows over since the last fold taken; what drops their attempts from the store."""
+    taken = at.kept("events.windows", _Taken)
+    windows = taken.take(at, closed_only=True)
+    return lambda: at.sim.store.tables_of(LiveEventTables).forget_attempts(windows)
+
+
+def _rank_rewards(at: Gathering, windows: set[str]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """What the rank rewards of those windows' boards paid, by window: by resource, and how many."""
     live = at.sim.store.tables_of(LiveEventTables)
-    windows = _windows(at)
-    by_window = _attempts(at)
-    board_window = {b.id: b.window_id for b in live.boards.values()}
+    board_window = {b.id: b.window_id for b in live.boards.values() if b.window_id in windows}
     paid: dict[str, dict[str, int]] = {}
     paid_count: dict[str, int] = {}
     for grant in grants_of(at).values():
@@ -84,12 +155,17 @@ def gather(at: Gathering) -> dict[str, Any]:
                 into = paid.setdefault(window_id, {})
                 for entry in grant.rewards:
                     into[entry.key] = into.get(entry.key, 0) + entry.amount
+    return paid, paid_count
+
+
+def gather(at: Gathering) -> dict[str, Any]:
+    """Per event window: entrants, attempts, completion and milestone rates, score percentiles (each
+    entrant's best), and the rank rewards its boards paid."""
+    windows = _windows(at)
+    taken = _taken(at)
     out: dict[str, Any] = {}
     for key, event in at.settings.of(EVENT_SETTINGS).items():
-        rows = []
-        for window in (w for w in windows if w.event_key == key):
-            attempts = by_window.get(window.id, [])
-            rows.append(_window_row(event, window, attempts, paid, paid_count))
+        rows = [taken.rows[w.id] for w in windows if w.event_key == key]
         entrants = [r["entrants"] for r in rows]
         out[key] = {
             "name": event.name,
@@ -149,34 +225,17 @@ def by_segment(at: Gathering) -> Figures:
     """Per event a window of which opened: the share of each segment's players who entered it (made an
     attempt), its attempts per player, and its completion rate: of the windows its players entered (a
     player and a window), the share they completed an attempt in (None where none entered)."""
-    by_window = _attempts(at)
-    out: dict[str, dict[str, float | None]] = {}
     windows = _windows(at)
+    taken = _taken(at)
+    out: dict[str, dict[str, float | None]] = {}
     for key in at.settings.of(EVENT_SETTINGS):
-        opened = [w for w in windows if w.event_key == key]
-        if not opened:
+        if not any(w.event_key == key for w in windows):
             continue
-        entered: dict[str, dict[str, None]] = {name: {} for name in at.segments}
-        attempts: dict[str, float] = {}
-        played: dict[str, float] = {}  # windows entered (a player and a window), by segment
-        completed: dict[str, float] = {}
-        for window in opened:
-            done: dict[str, tuple[str, bool]] = {}  # player id -> its segment, whether it completed
-            for attempt in by_window.get(window.id, []):
-                segment = at.segment(attempt.player_id)
-                if segment is None:
-                    continue
-                attempts[segment] = attempts.get(segment, 0) + 1
-                before = done.get(attempt.player_id, (segment, False))[1]
-                done[attempt.player_id] = (segment, before or attempt.status is AttemptStatus.COMPLETED)
-            for player_id, (segment, completes) in done.items():
-                entered[segment][player_id] = None
-                played[segment] = played.get(segment, 0) + 1
-                completed[segment] = completed.get(segment, 0) + completes
-        out[f"{key}: share who entered"] = at.per_player({s: len(p) for s, p in entered.items()})
-        out[f"{key}: attempts per player"] = at.per_player(attempts)
+        tally = taken.tallies.get(key, _Tally())
+        out[f"{key}: share who entered"] = at.per_player({s: len(p) for s, p in tally.entered.items()})
+        out[f"{key}: attempts per player"] = at.per_player(tally.attempts)
         out[f"{key}: completion rate"] = {
-            name: share(completed.get(name, 0), played[name]) if played.get(name) else None
+            name: share(tally.completed.get(name, 0), tally.played[name]) if tally.played.get(name) else None
             for name in at.segments
         }
     return out
@@ -470,6 +529,7 @@ REPORT = ReportPart(
     compare_charts=compare_charts,
     tables=tables,
     by_segment=by_segment,
+    fold=fold,
     labels={
         "event_rank": "event rank rewards",
         "event_milestone": "milestones",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from livecore.economy.memory import EconomyTables
+from livecore.live_events.memory import LiveEventTables
 from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
@@ -30,17 +31,21 @@ def test_a_report_folded_day_by_day_is_the_report_gathered_at_the_end() -> None:
     assert sum(sum(r["minted"].values()) for r in folded["economy"].values()) > 0
 
 
-def test_the_ledger_is_dropped_at_each_days_end() -> None:
+def test_the_ledger_and_the_attempts_of_windows_over_are_dropped_at_each_days_end() -> None:
     season = _season()
     entries = season.sim.store.tables_of(EconomyTables).entries
     held: list[int] = []
     play(season, run={}, on_day=lambda day: held.append(len(entries)))
     # Each day's end, once folded, the ledger holds nothing: what the season did is in the report.
     assert held == [0, 0, 0]
-    # A season gathered only at its end keeps every entry.
+    # A season gathered only at its end keeps every entry and every attempt; the folded one keeps the
+    # attempts of the windows not yet over only.
     kept = _season()
     kept.play()
     assert len(kept.sim.store.tables_of(EconomyTables).entries) > 100
+    attempts = season.sim.store.tables_of(LiveEventTables).attempts
+    every = kept.sim.store.tables_of(LiveEventTables).attempts
+    assert len(every) > 100 and len(attempts) < len(every) / 2
 
 
 def test_every_part_folds_before_any_drops() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import attrs
 
 from livecore.live_events.attempts import Attempt
@@ -28,3 +30,18 @@ class LiveEventTables:
     # finalized among a season's every board.
     board_players: dict[str, dict[str, None]] = attrs.field(factory=dict)
     window_boards: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+
+    def forget_attempts(self, window_ids: Collection[str]) -> None:
+        """Drop the attempts of those windows, closed with none in progress: a long simulated season does
+        once its report has read them (``livecore-server simulate``). No rule reads a closed window's
+        attempts again; a player's history (its recent attempts, their counts) then holds the others."""
+        if not window_ids:
+            return
+        wanted = set(window_ids)
+        gone = [key for key, attempt in self.attempts.items() if attempt.window_id in wanted]
+        for key in gone:
+            attempt = self.attempts.pop(key)
+            self.in_progress.pop(key, None)
+            self.attempt_index.pop((attempt.player_id, attempt.window_id), None)
+            if attempt.lobby_id is not None:
+                self.room_attempts.pop(attempt.lobby_id, None)
