@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 import attrs
@@ -25,6 +26,16 @@ class LobbyTables:
     lobby_seats: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     forming: dict[str, None] = attrs.field(factory=dict)
     window_lobbies: dict[str, tuple[str, ...]] = attrs.field(factory=dict)  # window id -> its lobbies' ids
+
+    def forget_seats(self, lobby_ids: Iterable[str]) -> None:
+        """Drop the seats of those lobbies, whose window is over: a long simulated season does
+        (``livecore-server simulate``). No rule reads them again; a player's history of lobbies then
+        holds the others."""
+        for lobby_id in lobby_ids:
+            for seat_id in self.lobby_seats.pop(lobby_id, ()):
+                seat = self.seats.pop((lobby_id, seat_id), None)
+                if seat is not None:
+                    self.window_seats.pop((seat.window_id, seat_id), None)
 
 
 class MemoryLobbies(AreaPort[LobbyTables]):

@@ -83,7 +83,7 @@ class _Tally:
 
 class _Taken:
     """The windows read so far: each one's row of the section, by window id, and what each segment did,
-    by event. While the season plays, a window is taken at the first day's end it is over (:func:`_over`)
+    by event. While the season plays, a window is taken at the first day's end it is over (:func:`over`)
     with no attempt in progress, and its attempts are then dropped from the store (:func:`fold`): no rule
     reads them again but a player's history, and they are much of what a long season would otherwise
     hold. At the end the others are taken as they stand."""
@@ -107,7 +107,7 @@ class _Taken:
             for w in _windows(at)
             if w.id not in self.rows
             and w.event_key in events
-            and (not closed_only or (_over(w, at.end) and w.id not in running))
+            and (not closed_only or (over(w, at.end) and w.id not in running))
         ]
         if not due:
             return []
@@ -119,9 +119,9 @@ class _Taken:
         return [w.id for w in due]
 
 
-def _over(window: Any, now: datetime) -> bool:
-    """Closed, and an attempt's time past its end: a player of the season reports an attempt within its
-    time, so none reports one of this window again (a report on one dropped would be refused as not
+def over(window: Any, now: datetime) -> bool:
+    """A window closed, an attempt's time past its end: a player of the season reports an attempt
+    within its time, so none reports one of this window again (a report on one dropped would be refused as not
     found, where the service answers that it is no longer in progress)."""
     ends = window.ends_at + timedelta(seconds=window.settings.attempt_seconds)
     return window.status is WindowStatus.CLOSED and ends <= now

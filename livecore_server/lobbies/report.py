@@ -4,13 +4,16 @@ lobby event, its lobbies, how long they took to fill, who took the seats and how
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from livecore.games import GameSettings
+from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.lobbies.memory import LobbyTables
 from livecore.lobbies.rules import PromotionReason
 from livecore.lobbies.settings import LOBBY_SETTINGS
+from livecore_server.live_events.report import over
 from livecore_server.simulate.section import (
     Column,
     Gathering,
@@ -35,6 +38,26 @@ if TYPE_CHECKING:
 
 #: Lobbies whose seats bots took more than this share of were filled mostly by bots.
 BOT_SHARE = 0.5
+
+
+def fold(at: Gathering) -> Callable[[], None]:
+    """What drops the seats of the lobbies whose window is over (as
+    :func:`~livecore_server.live_events.report.over` says), as the season plays: the section reads the
+    lobbies, never their seats, and no rule reads them again but a player's history."""
+    live = at.sim.store.tables_of(LiveEventTables)
+    done = at.kept("lobbies.windows_dropped", set[str])
+    windows = [
+        w.id
+        for (game, _), w in live.windows.items()
+        if game == at.game_id and w.id not in done and over(w, at.end)
+    ]
+    tables = at.sim.store.tables_of(LobbyTables)
+
+    def drop() -> None:
+        tables.forget_seats([lobby for w in windows for lobby in tables.window_lobbies.get(w, ())])
+        done.update(windows)
+
+    return drop
 
 
 def gather(at: Gathering) -> dict[str, Any]:
@@ -214,4 +237,5 @@ REPORT = ReportPart(
     compare=compare,
     charts=charts,
     tables=tables,
+    fold=fold,
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from livecore.economy.memory import EconomyTables
 from livecore.live_events.memory import LiveEventTables
+from livecore.lobbies.memory import LobbyTables
 from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
@@ -31,7 +32,7 @@ def test_a_report_folded_day_by_day_is_the_report_gathered_at_the_end() -> None:
     assert sum(sum(r["minted"].values()) for r in folded["economy"].values()) > 0
 
 
-def test_the_ledger_and_the_attempts_of_windows_over_are_dropped_at_each_days_end() -> None:
+def test_the_ledger_and_the_attempts_and_seats_of_windows_over_are_dropped_at_each_days_end() -> None:
     season = _season()
     entries = season.sim.store.tables_of(EconomyTables).entries
     held: list[int] = []
@@ -46,6 +47,10 @@ def test_the_ledger_and_the_attempts_of_windows_over_are_dropped_at_each_days_en
     attempts = season.sim.store.tables_of(LiveEventTables).attempts
     every = kept.sim.store.tables_of(LiveEventTables).attempts
     assert len(every) > 100 and len(attempts) < len(every) / 2
+    # And the seats of the lobbies of those windows, which the report never reads.
+    seats = season.sim.store.tables_of(LobbyTables).seats
+    every_seat = kept.sim.store.tables_of(LobbyTables).seats
+    assert len(every_seat) > 50 and len(seats) < len(every_seat) / 2
 
 
 def test_every_part_folds_before_any_drops() -> None:
