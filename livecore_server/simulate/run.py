@@ -33,9 +33,10 @@ if TYPE_CHECKING:
     from livecore_server.simulate.section import ReportPart
 
 #: What a season holds per player, measured with the demo manifest and its population (demo_population.toml)
-#: (docs/simulation.md#memory): once made, and for each day played (its ledger, grants, scores).
+#: (docs/simulation.md#memory): once made, and for each day played (what the report does not fold: its
+#: grants, lobbies, teams, gifts, boards' entries).
 BYTES_PER_PLAYER = 5_500
-BYTES_PER_PLAYER_DAY = 7_200
+BYTES_PER_PLAYER_DAY = 4_500
 #: The command itself: the interpreter, the core, matplotlib.
 BYTES_BASE = 125_000_000
 
