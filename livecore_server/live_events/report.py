@@ -97,10 +97,6 @@ class _Taken:
         answers their ids."""
         live = at.sim.store.tables_of(LiveEventTables)
         events = at.settings.of(EVENT_SETTINGS)
-        by_window: dict[str, list[Any]] = {}
-        for (game, _), attempt in live.attempts.items():
-            if game == at.game_id:
-                by_window.setdefault(attempt.window_id, []).append(attempt)
         running = {live.attempts[key].window_id for key in live.in_progress}
         due = [
             w
@@ -111,7 +107,12 @@ class _Taken:
         ]
         if not due:
             return []
-        paid, paid_count = _rank_rewards(at, {w.id for w in due})
+        wanted = {w.id for w in due}
+        by_window: dict[str, list[Any]] = {}
+        for (game, _), attempt in live.attempts.items():
+            if game == at.game_id and attempt.window_id in wanted:
+                by_window.setdefault(attempt.window_id, []).append(attempt)
+        paid, paid_count = _rank_rewards(at, wanted)
         for window in due:
             attempts = by_window.get(window.id, [])
             self.rows[window.id] = _window_row(events[window.event_key], window, attempts, paid, paid_count)

@@ -65,8 +65,9 @@ def table(columns: Iterable[Column | str], rows: Iterable[Iterable[Any]]) -> Tab
 
 class Gathering:
     """What a part's section is read from: the simulation (its clock at the season's end, or at a day's
-    end while the season plays and the parts fold), the season, the game's settings, and the facts parts
-    share (:meth:`memo`), kept from one fold to the next."""
+    end while the season plays and the parts fold), the season, the game's settings, the facts parts
+    share (:meth:`memo`, read again at each fold), and what each part has folded (:meth:`kept`, kept
+    from one fold to the next)."""
 
     def __init__(self, sim: Simulation, season: Season, parts: Sequence[ReportPart]) -> None:
         self.sim = sim

@@ -32,9 +32,10 @@ class LiveEventTables:
     window_boards: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
 
     def forget_attempts(self, window_ids: Collection[str]) -> None:
-        """Drop the attempts of those windows, closed with none in progress: a long simulated season does
-        once its report has read them (``livecore-server simulate``). No rule reads a closed window's
-        attempts again; a player's history (its recent attempts, their counts) then holds the others."""
+        """Drop the attempts of those windows, over (closed, an attempt's time past their end) with none in
+        progress: a long simulated season does once its report has read them (``livecore-server
+        simulate``). No rule reads them again; a player's history (its recent attempts, their counts) then
+        holds the others."""
         if not window_ids:
             return
         wanted = set(window_ids)
