@@ -28,7 +28,7 @@ DEMO_PLAYER = "alice"
 # The demo's member, whose sign-in link the demo prints.
 DEMO_MEMBER = "owner"
 # The server_meta row that keeps what the demo printed, sealed, and what the seal is bound to.
-_REMEMBERED = "demo_secrets"
+REMEMBERED = "demo_secrets"
 
 
 def apply_demo(services: Services, *, new_keys: bool = False) -> tuple[dict[str, Any], str | None]:
@@ -45,7 +45,7 @@ def apply_demo(services: Services, *, new_keys: bool = False) -> tuple[dict[str,
             if key["secret"] is not None:
                 continue  # minted just now
             kept = remembered.get(f"key:{name}")
-            found = tx.keys.by_hash(hasher.hash(kept), now_ms) if kept else None
+            found = hasher.find(kept, lambda d: tx.keys.by_hash(d, now_ms)) if kept else None
             if found is not None and found.name == name and found.retires_at_ms is None:
                 game["apiKeys"][name] = {**key, "id": found.id, "secret": kept}
                 continue
@@ -61,19 +61,19 @@ def apply_demo(services: Services, *, new_keys: bool = False) -> tuple[dict[str,
     kept = {f"key:{name}": key["secret"] for name, key in game["apiKeys"].items()}
     if secret is not None:
         kept["player"] = secret
-    sealed = services.keys.seal_answer(orjson.dumps(kept), context=_REMEMBERED).hex()
-    services.store.run(lambda tx: tx.meta.put(_REMEMBERED, sealed, now_ms))
+    sealed = services.keys.seal_answer(orjson.dumps(kept), context=REMEMBERED).hex()
+    services.store.run(lambda tx: tx.meta.put(REMEMBERED, sealed, now_ms))
     return result, secret
 
 
 def _remembered(services: Services) -> dict[str, str]:
     """What the demo printed last time, or nothing (none kept, or kept under another server key)."""
-    stored = services.store.run(lambda tx: tx.meta.get(_REMEMBERED), write=False)
+    stored = services.store.run(lambda tx: tx.meta.get(REMEMBERED), write=False)
     if stored is None:
         return {}
     try:
         opened: dict[str, str] = orjson.loads(
-            services.keys.open_answer(bytes.fromhex(stored), context=_REMEMBERED)
+            services.keys.open_answer(bytes.fromhex(stored), context=REMEMBERED)
         )
     except Exception:  # another server key, or damaged: mint anew
         return {}

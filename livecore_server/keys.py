@@ -77,8 +77,10 @@ class KeyCache:
             key = hit[1]
             retired = key is not None and key.retires_at_ms is not None and key.retires_at_ms <= service_ms
             return None if retired else key
-        digest = self._hasher.hash(secret)
-        key = await self._store.read(lambda tx: tx.keys.by_hash(digest, service_ms))
+        hasher = self._hasher
+        # One hash and one lookup with a single server key; after a rotation, a key made under an earlier
+        # one is looked up by its hash under each (livecore.hashing).
+        key = await self._store.read(lambda tx: hasher.find(secret, lambda d: tx.keys.by_hash(d, service_ms)))
         if len(self._entries) > 10_000:
             self._entries.clear()
         self._entries[secret] = (now, key)

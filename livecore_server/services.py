@@ -115,7 +115,7 @@ def build_services(
     # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
     # deployment needs the same one) or ./livecore.key.
     server_key = load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file)
-    keys = ServerKeys(server_key.master)
+    keys = ServerKeys(server_key.master, server_key.previous)
     store = open_store(config.db, pool_size=config.pool_size, areas=storage)
     try:
         check_server_key(store, server_key, keys, to_millis(clock.now()))

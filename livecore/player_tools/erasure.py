@@ -32,7 +32,13 @@ class ErasureReason(enum.StrEnum):
 
 def id_hash(hasher: KeyedHasher, game_id: str, env: Environment, external_id: str) -> str:
     """How erasures are remembered: never the id itself."""
-    return hasher.hash(f"{game_id}:{env.value}:{external_id}")
+    return hasher.hash(hashed_id(game_id, env, external_id))
+
+
+def hashed_id(game_id: str, env: Environment, external_id: str) -> str:
+    """What :func:`id_hash` hashes: an erasure is looked up by it under each server key
+    (``KeyedHasher.find``), since one kept before a rotation keeps its hash."""
+    return f"{game_id}:{env.value}:{external_id}"
 
 
 class ErasureStatus(enum.StrEnum):

@@ -17,7 +17,6 @@ handler; so an operator may do exactly the same things in all three places.
 
 from __future__ import annotations
 
-import hmac
 import re
 import time
 from collections.abc import Mapping
@@ -95,8 +94,8 @@ async def credential_of(
     token = request.cookies.get(SESSION_COOKIE) if cookie else None
     if not token or len(token) > 100:
         return None
-    digest = services.runtime.hasher.hash(token)
-    found = await services.store.read(lambda tx: tx.members.session(digest, now_ms))
+    hasher = services.runtime.hasher
+    found = await services.store.read(lambda tx: hasher.find(token, lambda d: tx.members.session(d, now_ms)))
     if found is None:
         return None
     return session_operator(found[1], found[0])
@@ -105,8 +104,10 @@ async def credential_of(
 async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) -> Operator | None:
     if not personal_key_shaped(secret):
         return None
-    digest = services.runtime.hasher.hash(secret)
-    found = await services.store.read(lambda tx: tx.members.key_by_hash(digest, now_ms))
+    hasher = services.runtime.hasher
+    found = await services.store.read(
+        lambda tx: hasher.find(secret, lambda d: tx.members.key_by_hash(d, now_ms))
+    )
     if found is None:
         return None
     key, member = found
@@ -150,8 +151,8 @@ def check_csrf(services: Services, operator: Operator, sent: str | None) -> None
     session_id = operator.session_id
     if session_id is None:
         return
-    expected = csrf_token(services, session_id)
-    if not sent or not hmac.compare_digest(sent.encode(), expected.encode()):
+    # verify: a token made under a server key before a rotation still holds for its session.
+    if not sent or not services.runtime.hasher.verify(f"csrf\x00{session_id}", sent):
         raise LivecoreError(
             CSRF_INVALID, f"Send the session's CSRF token as {CSRF_HEADER} (GET /admin/v1/me)."
         )

@@ -90,10 +90,9 @@ async def redeem_link(services: Services, token: str, ip: str | None) -> str | N
     if not token.startswith(LINK_PREFIX) or len(token) > 100:
         return None
     rt = services.runtime
-    digest = rt.hasher.hash(token)
 
     def run(tx: ServerTransaction) -> str | None:
-        member = tx.members.use_link(digest, to_millis(rt.clock.now()))
+        member = rt.hasher.find(token, lambda d: tx.members.use_link(d, to_millis(rt.clock.now())))
         return None if member is None else _start(tx, services, member, "link", ip)
 
     result: str | None = await services.store.run_async(run)

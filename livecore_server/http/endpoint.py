@@ -276,7 +276,7 @@ def _idempotency_scope(call: AnyCall) -> str:
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
 
 
-def _answer_context(scope: str, key: str) -> str:
+def answer_context(scope: str, key: str) -> str:
     """What a sealed answer is bound to: a sealed answer copied onto another record does not open."""
     return f"{scope}\x00{key}"
 
@@ -303,7 +303,7 @@ def _replay(tx: ServerTransaction, call: AnyCall, key: str, fp: str) -> _Outcome
     stored = check_replay(record, fp, call.rt.clock.now())
     if stored is None:
         return None
-    body = call.services.keys.open_answer(stored.body, context=_answer_context(stored.scope, key))
+    body = call.services.keys.open_answer(stored.body, context=answer_context(stored.scope, key))
     return _Outcome(replay_status(stored.status), body, replayed=True)
 
 
@@ -324,7 +324,7 @@ def _execute(
         scope = _idempotency_scope(call)
         # Sealed, every route's answer alike: a register's holds the player's secret, and no route can
         # forget to say that its answer is secret (docs/server.md#secrets-at-rest).
-        sealed = call.services.keys.seal_answer(body, context=_answer_context(scope, key))
+        sealed = call.services.keys.seal_answer(body, context=answer_context(scope, key))
         tx.idempotency.put(StoredResponse(scope, key, fp, status, sealed, call.rt.clock.now()))
     return _Outcome(status, body, replayed=isinstance(result, Reply) and result.replayed)
 

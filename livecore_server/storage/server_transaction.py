@@ -20,6 +20,7 @@ from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.sealed import SqlSealed
 from livecore_server.storage.sql.webhooks import SqlWebhooks
 
 
@@ -52,5 +53,7 @@ class ServerTransaction(Transaction, Protocol):
     def rate_buckets(self) -> SqlRateBuckets: ...
     @property
     def open_streams(self) -> SqlOpenStreams: ...
+    @property
+    def sealed(self) -> SqlSealed: ...
     @property
     def ports(self) -> Ports: ...

@@ -12,6 +12,7 @@ from livecore.player_tools.erasure import (
     ErasureRecord,
     ErasureStatus,
     anonymized,
+    hashed_id,
     id_hash,
 )
 from livecore.player_tools.merge import DELETED_PREFIX, placeholder
@@ -32,7 +33,9 @@ def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: 
     key = id_hash(rt.hasher, scope.game_id, scope.env, external_id)
     player = find_player(tx, scope, external_id)
     if player is None:
-        earlier = tx.erasures.get(scope.game_id, key)
+        earlier = rt.hasher.find(
+            hashed_id(scope.game_id, scope.env, external_id), lambda d: tx.erasures.get(scope.game_id, d)
+        )
         if earlier is not None:
             return Erased(ErasureStatus.NO_OP_ALREADY_DELETED, earlier.placeholder)
         row = find_record(tx, scope, external_id)  # named by its placeholder

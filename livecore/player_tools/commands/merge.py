@@ -15,7 +15,7 @@ from livecore import areas
 from livecore.commands import Runtime, emit
 from livecore.errors import LivecoreError
 from livecore.ids import new_uuid
-from livecore.player_tools.erasure import id_hash
+from livecore.player_tools.erasure import hashed_id
 from livecore.player_tools.merge import (
     MERGED_PREFIX,
     MergeRecord,
@@ -54,7 +54,8 @@ def _retired(tx: Transaction, rt: Runtime, scope: Scope, external_id: str) -> st
         return "erased" if row.lifecycle is Lifecycle.DELETED else "merged into another player"
     if tx.merges.get(scope.game_id, scope.env, external_id) is not None:
         return "merged into another player"
-    if tx.erasures.get(scope.game_id, id_hash(rt.hasher, scope.game_id, scope.env, external_id)) is not None:
+    erased_as = hashed_id(scope.game_id, scope.env, external_id)
+    if rt.hasher.find(erased_as, lambda d: tx.erasures.get(scope.game_id, d)) is not None:
         return "erased"
     return None
 

@@ -24,6 +24,7 @@ from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.sealed import SqlSealed
 from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import Dialects, SqlPort, SqlTransaction
 
@@ -43,6 +44,7 @@ SHARED_PORTS: Mapping[str, type[SqlPort] | Dialects] = {
     "audit": SqlAudit,
     "rate_buckets": SqlRateBuckets,
     "open_streams": SqlOpenStreams,
+    "sealed": SqlSealed,
 }
 
 

@@ -25,6 +25,9 @@ class SqlMeta(SqlPort):
         assert kept is not None
         return kept
 
+    def delete(self, name: str) -> None:
+        self.db.change("server_meta", "DELETE FROM server_meta WHERE name = ?", (name,))
+
     def put(self, name: str, value: str, now_ms: int) -> None:
         """Keep ``value`` under ``name``, replacing what was there."""
         self.db.change(
