@@ -238,3 +238,39 @@ async def test_with_a_key_file_the_command_writes_the_new_key_into_it(
     again = load_server_key(db)
     assert again.previous == (interrupted.master,)
     await still_works(db, made)
+
+
+async def test_a_value_under_a_key_the_ring_lacks_stops_the_rotation_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "game.db")
+    use_ring(monkeypatch, OLD)
+    made = await make_secrets(db)
+    stray = ServerKeys(os.urandom(32))
+    endpoint_id = next(iter(made["webhooks"]))
+    services = make_services(db)
+    try:
+        services.store.run(
+            lambda tx: tx.execute(
+                "UPDATE webhook_endpoints SET secret_enc = ? WHERE id = ?",
+                (stray.encrypt("whsec_lost", context=endpoint_id), endpoint_id),
+            )
+        )
+    finally:
+        services.close()
+
+    env = use_ring(monkeypatch, NEW, OLD)
+    result = run("rotate-server-key", "--db", db, env=env)
+    assert result.exit_code == 1
+    assert "webhook signing secrets: 1 re-encrypted, 0 already" in result.stdout
+    assert result.stderr.strip().splitlines() == [
+        "Error: 1 values open under no key of the ring (a key missing from it, or damaged) and were left"
+        " as they are: add the missing key to LIVECORE_PREVIOUS_SECRET_KEYS and run the command again"
+    ]
+    services = make_services(db)
+    try:
+        assert services.store.run(lambda tx: tx.meta.get(ROTATING), write=False) == key_id(NEW).hex()
+        assert under(services, NEW)["webhook signing secrets"] == (1, 2)
+        assert under(services, NEW)["idempotent answers"] == (5, 5)
+    finally:
+        services.close()
