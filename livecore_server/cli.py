@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import click
 
-from livecore.webhooks.delivery import DeliveryStatus
+from livecore.webhooks.delivery import DEFAULT_OVERLAP, OVERLAP, DeliveryStatus
 from livecore_server.config import Config, is_postgres, sqlite_path
 from livecore_server.simulate import MOST_SEEDS, shipped
 
@@ -754,6 +754,29 @@ def webhook_sample(endpoint_id: str, kind: str | None, db: str | None) -> None:
     from livecore_server.admin.webhooks import send_sample
 
     click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind or DEFAULT_SAMPLE_KIND)))
+
+
+@webhooks.command("rotate-secret")
+@click.argument("endpoint_id")
+@click.option(
+    "--overlap",
+    "overlap_seconds",
+    default=int(DEFAULT_OVERLAP.total_seconds()),
+    show_default=True,
+    type=click.IntRange(OVERLAP.minimum, OVERLAP.maximum),
+    help="Seconds the old secret keeps signing beside the new one (0: it stops at once; at most 7 days).",
+)
+@click.option("--db", default=None, help=DB_HELP)
+def webhook_rotate_secret(endpoint_id: str, overlap_seconds: int, db: str | None) -> None:
+    """Mint a new signing secret and print it (shown once); the old one signs beside it for the overlap."""
+    from livecore.clock import format_ts
+    from livecore_server.admin.webhooks import rotate_secret
+
+    endpoint, secret = _operate(db, lambda s: rotate_secret(s, endpoint_id, overlap_seconds))
+    until = endpoint.previous_secret_until
+    click.echo(f"signing secret: {secret}")
+    old = "no longer signs" if until is None else f"signs until {format_ts(until)}"
+    click.echo(f"the old secret {old}")
 
 
 @main.group()

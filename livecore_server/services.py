@@ -22,7 +22,7 @@ from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
-from livecore.webhooks.delivery import RETENTION
+from livecore.webhooks.delivery import RETENTION, SECRET_SWEEP
 from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
@@ -191,8 +191,24 @@ def schedule_work(s: Services) -> None:
         cutoff = s.clock.now() - RETENTION
         await s.store.run_async(lambda tx: tx.webhooks.purge_finished(cutoff))
 
+    def overlap_ends() -> datetime | None:
+        return s.store.run(lambda tx: tx.webhooks.next_previous_secret_expiry(), write=False)
+
+    async def webhook_secrets() -> None:
+        # Read first: nothing is written while no rotated secret's overlap has ended.
+        now = s.clock.now()
+        ends = await s.store.read(lambda tx: tx.webhooks.next_previous_secret_expiry())
+        if ends is not None and ends <= now:
+            await s.store.run_async(lambda tx: tx.webhooks.forget_previous_secrets(now))
+
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
     s.scheduler.every("webhook_retention", timedelta(hours=1), webhook_history)
+    # A previous signing secret is deleted when its overlap ends: at that very time under the manual
+    # clock, within SECRET_SWEEP under the wall clock.
+    if isinstance(s.clock, ManualClock):
+        s.scheduler.when("webhook_secret_overlap", overlap_ends, webhook_secrets)
+    else:
+        s.scheduler.every("webhook_secret_overlap", SECRET_SWEEP, webhook_secrets)
 
 
 SERVICES = web.AppKey("services", Services)

@@ -46,7 +46,7 @@ from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
 from livecore.scope import Environment, Permission
-from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
+from livecore.webhooks.delivery import DEFAULT_OVERLAP, OVERLAP, DeliveryStatus, EndpointStatus
 
 STUDIO_PATH = "/studios/{studio}"
 GAME_PATH = f"{STUDIO_PATH}/games/{{game}}"
@@ -140,6 +140,8 @@ class EndpointView:
     events: list[str]
     status: EndpointStatus
     consecutive_failures: int
+    #: While the secret rotated last still signs beside the new one: until then, else null.
+    previous_secret_expires_at: datetime | None = None
 
 
 @attrs.frozen
@@ -326,10 +328,20 @@ class CreateEndpointRequest:
 
 @attrs.frozen
 class CreateEndpointResponse:
-    """The endpoint and its signing secret, shown once."""
+    """The endpoint and its signing secret, shown once (a new endpoint's, or a rotated one's new secret)."""
 
     endpoint: EndpointView
     secret: str
+
+
+@attrs.frozen
+class RotateEndpointSecretRequest:
+    """How long the secret being replaced keeps signing beside the new one: 0 (it stops at once) to 604800
+    seconds (7 days)."""
+
+    overlap_seconds: int = attrs.field(
+        default=int(DEFAULT_OVERLAP.total_seconds()), metadata=limited(OVERLAP)
+    )
 
 
 @attrs.frozen
@@ -621,6 +633,18 @@ WEBHOOK_SEND_SAMPLE = admin_route(
     request_optional=True,
     errors=(NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND),
 )
+WEBHOOK_ROTATE_SECRET = admin_route(
+    "admin.webhooks.rotate_secret",
+    "POST",
+    f"{GAME_PATH}/webhooks/{{endpointId}}/rotate-secret",
+    "Mint a new signing secret, shown once; the old one signs beside it for overlapSeconds (default 24 h)."
+    " Dashboard-only for a live endpoint.",
+    CreateEndpointResponse,
+    Action.WEBHOOK_ROTATE_SECRET,
+    request=RotateEndpointSecretRequest,
+    request_optional=True,
+    errors=(NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, DASHBOARD_ONLY),
+)
 DELIVERY_REPLAY = admin_route(
     "admin.deliveries.replay",
     "POST",
@@ -738,6 +762,7 @@ ROUTES = (
     WEBHOOK_DELIVERIES,
     WEBHOOK_UNPAUSE,
     WEBHOOK_SEND_SAMPLE,
+    WEBHOOK_ROTATE_SECRET,
     DELIVERY_REPLAY,
     API_KEYS,
     API_KEY_CREATE,

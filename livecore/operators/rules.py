@@ -13,8 +13,8 @@ The rules, as a studio's lead would write them on a whiteboard:
    before. It lives from 7 days to 1 year (:data:`KEY_LIFETIME`), may be read-only, may carry a lower
    role than its member's, and never more than the member's *current* role: what it may do is what both
    roles allow. It stops working when the member is removed.
-4. Dashboard-only actions (:data:`DASHBOARD_ONLY`: API keys, personal keys, live webhook endpoints) are
-   refused to personal keys: 403 ``dashboard_only``.
+4. Dashboard-only actions (:data:`DASHBOARD_ONLY`: API keys, personal keys, creating a live webhook
+   endpoint or rotating its signing secret) are refused to personal keys: 403 ``dashboard_only``.
 5. Every action writes an audit entry in the transaction of its effect (:class:`AuditEntry`).
 
 Who may act is decided by :func:`authorize`, whose refusals come in this order:
@@ -25,9 +25,10 @@ Who may act is decided by :func:`authorize`, whose refusals come in this order:
 4. the role (both roles, for a personal key) does not allow the action: 403 ``permission_denied``.
 
 An unknown, expired or revoked credential, or one of a removed member, never gets this far: it is 401
-``invalid_api_key`` where it is read. Creating a *live* webhook endpoint is dashboard-only, but whether an
-endpoint is live is in the request's body: the route admits the key first (steps 1, 3, 4 for creating
-an endpoint at all), and its handler then refuses a live one with ``dashboard_only``.
+``invalid_api_key`` where it is read. Creating a *live* webhook endpoint, or rotating a live endpoint's
+signing secret, is dashboard-only, but whether an endpoint is live is in the request's body or in the
+endpoint: the route admits the key first (steps 1, 3, 4 for the action on any endpoint), and its handler
+then refuses a live one with ``dashboard_only``.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class Action(enum.StrEnum):
     WEBHOOK_REPLAY = "webhook.replay"
     WEBHOOK_UNPAUSE = "webhook.unpause"
     WEBHOOK_SEND_SAMPLE = "webhook.send_sample"
+    WEBHOOK_ROTATE_SECRET = "webhook.secret_rotate"
     API_KEY_CREATE = "api_key.create"
     API_KEY_ROTATE = "api_key.rotate"
     API_KEY_REVOKE = "api_key.revoke"
@@ -117,6 +119,8 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.WEBHOOK_REPLAY: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
     Action.WEBHOOK_UNPAUSE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
     Action.WEBHOOK_SEND_SAMPLE: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
+    # Whoever may create an endpoint may give it a new secret.
+    Action.WEBHOOK_ROTATE_SECRET: _roles(Role.GAME_ADMIN, Role.GAME_DEVELOPER),
     Action.API_KEY_CREATE: _roles(Role.GAME_ADMIN),
     Action.API_KEY_ROTATE: _roles(Role.GAME_ADMIN),
     Action.API_KEY_REVOKE: _roles(Role.GAME_ADMIN),

@@ -18,6 +18,14 @@
   ``evt_`` id, so receivers dedupe it) with a fresh schedule.
 - Retention: finished deliveries are kept 30 days, then removed with events that have no delivery left;
   pending deliveries are never removed.
+- Rolling the signing secret (docs/webhooks.md#rolling-the-signing-secret): a new secret is minted and
+  becomes the endpoint's secret; the one it replaces stays the *previous* secret for an overlap the
+  operator chooses, 0 to 7 days (:data:`OVERLAP`, 24 hours when not said). Every attempt made before the
+  overlap ends (service time) is signed with both, the new one first; every attempt after it with the new
+  one only, retries of deliveries made before the roll included. An endpoint holds two secrets at most:
+  rolling again during an overlap makes the secret being replaced the previous one, and the earlier
+  previous one is dropped at once. An overlap of 0 drops the old secret at once. A previous secret whose
+  overlap ended is deleted from storage within a minute (:data:`SECRET_SWEEP`).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from datetime import datetime, timedelta
 import attrs
 
 from livecore.events import DomainEvent
+from livecore.limits import Range
 from livecore.scope import Environment
 
 RETRY_SCHEDULE: tuple[timedelta, ...] = (
@@ -45,6 +54,13 @@ BREAKER_THRESHOLD = 5
 # Finished deliveries (and events left with none) are kept this long for listing and replay.
 RETENTION = timedelta(days=30)
 ENDPOINT_FAILED = "webhook.endpoint.failed"
+#: Seconds a rolled secret's predecessor keeps signing: up to 7 days, as Stripe allows, so a receiver
+#: deployed weekly still has its slot; 0 stops the old secret at once (a leaked secret).
+OVERLAP = Range(0, 7 * 24 * 3600)
+#: The overlap when the operator names none: Svix's fixed one, a day for a receiver to take the new secret.
+DEFAULT_OVERLAP = timedelta(hours=24)
+#: How often previous secrets whose overlap ended are deleted.
+SECRET_SWEEP = timedelta(minutes=1)
 
 
 class DeliveryStatus(enum.StrEnum):
@@ -68,6 +84,12 @@ class Endpoint:
     events: tuple[str, ...]
     status: EndpointStatus = EndpointStatus.ACTIVE
     consecutive_failures: int = 0
+    # While a rolled secret's predecessor still signs: until then (service time), else None.
+    previous_secret_until: datetime | None = None
+
+    def signs_with_previous(self, now: datetime) -> bool:
+        """Whether an attempt made at ``now`` also carries the previous secret's signature."""
+        return self.previous_secret_until is not None and now < self.previous_secret_until
 
 
 @attrs.frozen
@@ -164,6 +186,14 @@ def endpoint_after_attempt(endpoint: Endpoint, result: AttemptResult) -> tuple[E
 
 def unpause(endpoint: Endpoint) -> Endpoint:
     return attrs.evolve(endpoint, status=EndpointStatus.ACTIVE, consecutive_failures=0)
+
+
+def rolled(endpoint: Endpoint, now: datetime, overlap_seconds: int) -> Endpoint:
+    """The endpoint once its secret is rolled at ``now``: the secret it had signs alongside the new one
+    for ``overlap_seconds`` (not at all for 0). 400 ``invalid_request`` outside :data:`OVERLAP`."""
+    OVERLAP.check(overlap_seconds, "overlapSeconds")
+    until = now + timedelta(seconds=overlap_seconds) if overlap_seconds else None
+    return attrs.evolve(endpoint, previous_secret_until=until)
 
 
 def replay(delivery: Delivery, new_id: str, now: datetime) -> Delivery:

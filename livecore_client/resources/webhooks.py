@@ -93,6 +93,28 @@ class _AdminWebhooksCalls(AdminCalls):
             idempotency_key=idempotency_key,
         )
 
+    def _rotate_secret(
+        self,
+        game: str,
+        endpoint_id: str,
+        *,
+        overlap_seconds: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Call[m.CreateEndpointResponse]:
+        """Mint a new signing ``secret`` for the endpoint, shown once. The old secret signs every delivery
+        beside it for ``overlap_seconds`` (0 to 604800; 86400 by default; 0 stops it at once), until
+        ``endpoint.previous_secret_expires_at``. A live endpoint is dashboard-only:
+        :class:`~livecore_client.errors.DashboardOnlyError`."""
+        return Call(
+            api.WEBHOOK_ROTATE_SECRET,
+            m.CreateEndpointResponse,
+            path=self._at(game, endpointId=endpoint_id),
+            body=None
+            if overlap_seconds is None
+            else m.RotateEndpointSecretRequest(overlap_seconds=overlap_seconds),
+            idempotency_key=idempotency_key,
+        )
+
     def _replay_delivery(
         self, game: str, delivery_id: str, *, idempotency_key: str | None = None
     ) -> Call[m.ReplayResponse]:
@@ -115,6 +137,7 @@ class AdminWebhooks(SyncResource[AdminSurface], _AdminWebhooksCalls):
     deliveries = sync_method(_AdminWebhooksCalls._deliveries)
     unpause_endpoint = sync_method(_AdminWebhooksCalls._unpause_endpoint)
     send_sample = sync_method(_AdminWebhooksCalls._send_sample)
+    rotate_secret = sync_method(_AdminWebhooksCalls._rotate_secret)
     replay_delivery = sync_method(_AdminWebhooksCalls._replay_delivery)
 
 
@@ -126,4 +149,5 @@ class AsyncAdminWebhooks(AsyncResource[AsyncAdminSurface], _AdminWebhooksCalls):
     deliveries = async_method(_AdminWebhooksCalls._deliveries)
     unpause_endpoint = async_method(_AdminWebhooksCalls._unpause_endpoint)
     send_sample = async_method(_AdminWebhooksCalls._send_sample)
+    rotate_secret = async_method(_AdminWebhooksCalls._rotate_secret)
     replay_delivery = async_method(_AdminWebhooksCalls._replay_delivery)

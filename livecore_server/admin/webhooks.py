@@ -1,11 +1,12 @@
 """Operator actions on webhooks (docs/operators.md#webhook-endpoints, docs/reference/webhooks.md#delivery):
 list a game's endpoints, create one, list an endpoint's deliveries, replay a delivery, unpause an
-endpoint, send a sample event. The admin API, the portal and ``/mcp`` run the route handlers; the CLI
-runs the same transaction functions on an endpoint or delivery id. The rules are in
-:mod:`livecore.webhooks.delivery`."""
+endpoint, send a sample event, rotate an endpoint's signing secret. The admin API, the portal and
+``/mcp`` run the route handlers; the CLI runs the same transaction functions on an endpoint or delivery
+id. The rules are in :mod:`livecore.webhooks.delivery`."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -21,7 +22,15 @@ from livecore.operators import api
 from livecore.operators.errors import DELIVERY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.rules import Action, authorize
 from livecore.scope import Environment
-from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint, replay, unpause
+from livecore.webhooks.delivery import (
+    DEFAULT_OVERLAP,
+    Delivery,
+    DeliveryStatus,
+    Endpoint,
+    replay,
+    rolled,
+    unpause,
+)
 from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND, sample_payload
 from livecore_server.admin.audit import record
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind
@@ -42,6 +51,7 @@ def endpoint_view(e: Endpoint) -> api.EndpointView:
         events=list(e.events),
         status=e.status,
         consecutive_failures=e.consecutive_failures,
+        previous_secret_expires_at=e.previous_secret_until,
     )
 
 
@@ -64,8 +74,10 @@ def delivery_view(d: Delivery, kind: str) -> api.DeliveryView:
 # --- the actions, one transaction each ----------------------------------------------------------------
 
 
-def _endpoint(tx: ServerTransaction, endpoint_id: str, game_id: str | None) -> Endpoint:
-    endpoint = tx.webhooks.get_endpoint(endpoint_id)
+def _endpoint(
+    tx: ServerTransaction, endpoint_id: str, game_id: str | None, *, lock: bool = False
+) -> Endpoint:
+    endpoint = tx.webhooks.get_endpoint(endpoint_id, lock=lock)
     if endpoint is None or (game_id is not None and endpoint.game_id != game_id):
         raise LivecoreError(
             WEBHOOK_ENDPOINT_NOT_FOUND, "No such webhook endpoint.", {"endpointId": endpoint_id}
@@ -114,6 +126,19 @@ def _send_sample(tx: ServerTransaction, services: Services, endpoint: Endpoint, 
     )
     tx.outbox.insert_sample(event, endpoint.id)
     return event.id
+
+
+def _rotate_secret(
+    tx: ServerTransaction, services: Services, endpoint: Endpoint, overlap_seconds: int
+) -> tuple[Endpoint, str]:
+    """The endpoint with a new signing secret, and that secret (to show once)."""
+    now = services.clock.now()
+    after = rolled(endpoint, now, overlap_seconds)
+    secret = new_secret(services.rng, prefix="whsec_")
+    tx.webhooks.rotate_secret(
+        endpoint.id, services.keys.encrypt(secret, context=endpoint.id), after.previous_secret_until, now
+    )
+    return after, secret
 
 
 # --- the CLI's wrappers ----------------------------------------------------------------------------------
@@ -190,6 +215,20 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
         services, lambda tx: _send_sample(tx, services, _endpoint(tx, endpoint_id, None), kind)
     )
     return event_id
+
+
+def rotate_secret(
+    services: Services, endpoint_id: str, overlap_seconds: int = int(DEFAULT_OVERLAP.total_seconds())
+) -> tuple[Endpoint, str]:
+    """Give the endpoint a new signing secret; the old one signs beside it for ``overlap_seconds``.
+    Returns the endpoint and the new secret."""
+
+    def run(tx: ServerTransaction) -> tuple[Endpoint, str]:
+        endpoint = _endpoint(tx, endpoint_id, None, lock=True)
+        return _rotate_secret(tx, services, endpoint, overlap_seconds)
+
+    result: tuple[Endpoint, str] = _cli(services, run)
+    return result
 
 
 # --- the admin routes ----------------------------------------------------------------------------------
@@ -301,11 +340,40 @@ _PLAYER_FIELDS = (
 )
 
 
+def rotate_secret_route(
+    call: Call[api.RotateEndpointSecretRequest | None, None], tx: ServerTransaction
+) -> api.CreateEndpointResponse:
+    body = call.body or api.RotateEndpointSecretRequest()
+    endpoint = _endpoint(tx, call.params["endpointId"], call.scope.game_id, lock=True)
+    if endpoint.env is Environment.LIVE:
+        assert call.operator is not None
+        authorize(call.operator, call.scope.studio_id, Action.WEBHOOK_ROTATE_SECRET, live_webhook=True)
+    rotated, secret = _rotate_secret(tx, call.services, endpoint, body.overlap_seconds)
+    record(
+        tx,
+        call,
+        f"webhook:{endpoint.id}",
+        metadata={
+            "overlapSeconds": body.overlap_seconds,
+            # An earlier rotation's secret still signing was dropped by this one.
+            "droppedPreviousSecret": endpoint.previous_secret_until is not None,
+        },
+        before={"previousSecretExpiresAt": _ts(endpoint.previous_secret_until)},
+        after={"previousSecretExpiresAt": _ts(rotated.previous_secret_until)},
+    )
+    return api.CreateEndpointResponse(endpoint=endpoint_view(rotated), secret=secret)
+
+
+def _ts(at: datetime | None) -> str | None:
+    return None if at is None else format_ts(at)
+
+
 BINDINGS: list[Binding] = [
     bind(api.WEBHOOKS, endpoints),
     bind(api.WEBHOOK_CREATE, create),
     bind(api.WEBHOOK_DELIVERIES, deliveries),
     bind(api.WEBHOOK_UNPAUSE, unpause_route),
     bind(api.WEBHOOK_SEND_SAMPLE, send_sample_route),
+    bind(api.WEBHOOK_ROTATE_SECRET, rotate_secret_route),
     bind(api.DELIVERY_REPLAY, replay_route),
 ]

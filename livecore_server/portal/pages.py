@@ -9,6 +9,7 @@ secret) are shown once, in the page that answers the form that made them.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 from collections.abc import Awaitable, Callable, Mapping
@@ -562,6 +563,25 @@ async def webhook_action(page: Page) -> web.StreamResponse:
     action = page.request.match_info["action"]
     form = await _form(page)
     params = {"game": game.key, "endpointId": endpoint_id}
+    if action == "rotate-secret":
+        overlap: Any = _text(form, "overlapSeconds")
+        with contextlib.suppress(TypeError, ValueError):
+            overlap = int(overlap)  # else refused by the route, naming the field
+        body = None if overlap is None else {"overlapSeconds": overlap}
+        made = await page.run("admin.webhooks.rotate_secret", params, body=body)
+        until = made.endpoint.previous_secret_expires_at
+        return render(
+            page.request,
+            "secret.html",
+            **page.context(
+                title=f"New signing secret of webhook endpoint {made.endpoint.name}",
+                secret=made.secret,
+                note="The old secret no longer signs."
+                if until is None
+                else f"Deliveries carry a signature by the old secret too until {_ts(until)}.",
+                back=f"/portal/games/{game.key}/webhooks/{endpoint_id}",
+            ),
+        )
     if action == "unpause":
         await page.run("admin.webhooks.unpause", params)
     elif action == "send-sample":

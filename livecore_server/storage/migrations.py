@@ -207,4 +207,12 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         "0027_rate_buckets",
         schema.SHARED.create_statements("rate_buckets", schema.SQLITE),
     ),
+    (
+        # A rotated webhook signing secret's predecessor signs beside it for the overlap the operator chose.
+        "0030_webhook_secret_overlap",
+        [
+            schema.SHARED.add_column("webhook_endpoints", "previous_secret_enc", schema.SQLITE),
+            schema.SHARED.add_column("webhook_endpoints", "previous_secret_until", schema.SQLITE),
+        ],
+    ),
 ]

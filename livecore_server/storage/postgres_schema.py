@@ -390,4 +390,12 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
         "0019_open_streams",
         schema.SHARED.create_statements("open_streams", schema.POSTGRES),
     ),
+    (
+        # A rotated webhook signing secret's predecessor signs beside it for the overlap the operator chose.
+        "0022_webhook_secret_overlap",
+        [
+            schema.SHARED.add_column("webhook_endpoints", "previous_secret_enc", schema.POSTGRES),
+            schema.SHARED.add_column("webhook_endpoints", "previous_secret_until", schema.POSTGRES),
+        ],
+    ),
 ]

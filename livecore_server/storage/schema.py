@@ -380,6 +380,10 @@ SHARED = Schema(
             Column("created_at", MS),
             Column("updated_at", MS),
             nullable("paused_at", MS),
+            # A rotated secret's predecessor (sealed as secret_enc is), signing beside it until
+            # previous_secret_until; both cleared once that has passed.
+            nullable("previous_secret_enc", BYTES),
+            nullable("previous_secret_until", MS),
             unique=(("game_id", "name"),),
         ),
         table(

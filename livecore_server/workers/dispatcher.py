@@ -249,12 +249,19 @@ class Dispatcher:
     async def _send(self, item: DueDelivery, body: bytes) -> AttemptResult:
         assert self._session is not None
         try:
-            secret = self.services.keys.decrypt(item.secret_enc, context=item.endpoint.id)
+            keys = self.services.keys
+            secret = keys.decrypt(item.secret_enc, context=item.endpoint.id)
+            # During a rotation's overlap (service time) the previous secret signs too, after the new one.
+            previous = item.previous_secret_enc
+            signs_with_previous = previous is not None and item.endpoint.signs_with_previous(
+                self.services.clock.now()
+            )
+            extra = (keys.decrypt(previous, context=item.endpoint.id),) if signs_with_previous else ()
             headers = {
                 "Content-Type": "application/json",
                 # The signature's t is wall-clock time, even under a manual clock
                 # (docs/reference/webhooks.md#signing-and-verifying).
-                "X-Signature": signature_header(secret, int(time.time()), body),
+                "X-Signature": signature_header(secret, int(time.time()), body, extra_secrets=extra),
             }
             if item.sample:
                 headers[TEST_HEADER] = "1"

@@ -161,7 +161,8 @@ _SNAPSHOT = {
     "audit_log": "*",
     "api_keys": "id, game_id, name, env, permission, secret_hash, created_at, revoked_at, retires_at",
     "personal_keys": "id, member_id, secret_hash, role, read_only, expires_at, revoked_at",
-    "webhook_endpoints": "id, game_id, name, env, url, events, status",
+    "webhook_endpoints": "id, game_id, name, env, url, events, status, secret_enc, previous_secret_enc,"
+    " previous_secret_until",
     "webhook_deliveries": "id, endpoint_id, event_seq",
     "members": "*",
     "member_sessions": "*",

@@ -45,6 +45,9 @@ class DueDelivery:
     secret_enc: bytes
     event: DomainEvent
     sample: bool
+    # The rotated secret's predecessor, while it is kept: it signs too until
+    # ``endpoint.previous_secret_until`` (:meth:`Endpoint.signs_with_previous`).
+    previous_secret_enc: bytes | None = None
 
 
 def _endpoint(
@@ -56,6 +59,7 @@ def _endpoint(
     events: Any,
     status: Any,
     consecutive_failures: Any,
+    previous_secret_until: Any,
 ) -> Endpoint:
     return Endpoint(
         id=id,
@@ -66,6 +70,7 @@ def _endpoint(
         events=tuple(orjson.loads(events)),
         status=EndpointStatus(status),
         consecutive_failures=consecutive_failures,
+        previous_secret_until=None if previous_secret_until is None else from_millis(previous_secret_until),
     )
 
 
@@ -102,15 +107,16 @@ def _delivery(
 _DELIVERY_COLUMNS = Columns(_delivery, "d", event_id="o.id")
 
 
-def _due(secret_enc: Any, sample: Any, row: Sequence[Any]) -> DueDelivery:
-    """A claimed delivery from its endpoint's secret, whether it is a sample, and a row of the delivery's,
-    the endpoint's and the event's columns."""
+def _due(secret_enc: Any, previous_enc: Any, sample: Any, row: Sequence[Any]) -> DueDelivery:
+    """A claimed delivery from its endpoint's secrets (the current and the previous one), whether it is a
+    sample, and a row of the delivery's, the endpoint's and the event's columns."""
     delivery, rest = _DELIVERY_COLUMNS.split(row)
     endpoint, event = _ENDPOINT_COLUMNS.split(rest)
     return DueDelivery(
         delivery=delivery,
         endpoint=endpoint,
         secret_enc=bytes(secret_enc),
+        previous_secret_enc=None if previous_enc is None else bytes(previous_enc),
         sample=bool(sample),
         event=OUTBOX_COLUMNS.of(event),
     )
@@ -207,7 +213,8 @@ class SqlWebhooks(SqlPort):
         deliveries returned carry the number of the attempt to make). Rows another process is claiming
         right now are skipped, not waited for."""
         rows = self.db.read(
-            f"SELECT e.secret_enc, o.target_endpoint IS NOT NULL, {_DELIVERY_COLUMNS.sql},"
+            "SELECT e.secret_enc, e.previous_secret_enc, o.target_endpoint IS NOT NULL,"
+            f" {_DELIVERY_COLUMNS.sql},"
             f" {_ENDPOINT_COLUMNS.qualified('e')}, {OUTBOX_COLUMNS.qualified('o')}"
             " FROM webhook_deliveries d"
             " JOIN webhook_endpoints e ON e.id = d.endpoint_id"
@@ -219,8 +226,8 @@ class SqlWebhooks(SqlPort):
         ).fetchall()
         taken = dict(busy)
         out = []
-        for secret_enc, sample, *row in rows:
-            item = _due(secret_enc, sample, row)
+        for secret_enc, previous_enc, sample, *row in rows:
+            item = _due(secret_enc, previous_enc, sample, row)
             endpoint_id = item.endpoint.id
             if taken.get(endpoint_id, 0) < per_endpoint:
                 taken[endpoint_id] = taken.get(endpoint_id, 0) + 1
@@ -384,6 +391,39 @@ class SqlWebhooks(SqlPort):
             ),
         )
         self.db.config_changed(GAME_CHANGED + endpoint.game_id)
+
+    def rotate_secret(
+        self, endpoint_id: str, secret_enc: bytes, previous_until: datetime | None, now: datetime
+    ) -> None:
+        """Give the endpoint a new secret (encrypted). The secret it had becomes the previous one, signing
+        until ``previous_until``, or (None) is dropped; an earlier previous secret is dropped either way."""
+        # The right-hand sides read the row as it was, in SQLite and PostgreSQL alike.
+        previous = "NULL" if previous_until is None else "secret_enc"
+        self.db.change(
+            "webhook_endpoints",
+            f"UPDATE webhook_endpoints SET previous_secret_enc = {previous}, previous_secret_until = ?,"
+            " secret_enc = ?, updated_at = ? WHERE id = ?",
+            (
+                None if previous_until is None else to_millis(previous_until),
+                secret_enc,
+                to_millis(now),
+                endpoint_id,
+            ),
+        )
+
+    def next_previous_secret_expiry(self) -> datetime | None:
+        """When the next previous secret's overlap ends, if any is kept."""
+        row = self.db.read("SELECT min(previous_secret_until) FROM webhook_endpoints", ()).fetchone()
+        return None if row[0] is None else from_millis(row[0])
+
+    def forget_previous_secrets(self, now: datetime) -> int:
+        """Delete the previous secrets whose overlap has ended by ``now``; how many."""
+        return self.db.change(
+            "webhook_endpoints",
+            "UPDATE webhook_endpoints SET previous_secret_enc = NULL, previous_secret_until = NULL"
+            " WHERE previous_secret_until <= ?",
+            (to_millis(now),),
+        ).rowcount
 
     def update_endpoint_target(
         self, endpoint_id: str, env: Environment, url: str, events: tuple[str, ...], now_ms: int
