@@ -61,7 +61,9 @@ class Receiver:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 import json
 
-                receiver.received.append({"headers": dict(self.headers), "body": json.loads(body)})
+                receiver.received.append(
+                    {"headers": dict(self.headers), "body": json.loads(body), "raw": body}
+                )
                 self.send_response(receiver.status)
                 self.end_headers()
 
@@ -86,6 +88,7 @@ class Portal:
     keys: dict[str, str]
     receiver: Receiver
     endpoint_id: str
+    webhook_secret: str  # the endpoint's signing secret as the manifest made it
     shots: Path | None
 
     def link(self, member: str) -> str:
@@ -130,6 +133,7 @@ def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Portal]:
                 keys,
                 receiver,
                 game["webhooks"]["hooks"]["id"],
+                game["webhooks"]["hooks"]["secret"],
                 Path(shots) if shots else None,
             )
     finally:

@@ -1,5 +1,6 @@
 """The operators' portal in headless Chromium: signing in by link, the player look-up and its actions,
-API key rotation, replaying a failed delivery, and the audit log showing each action."""
+API key rotation, rotating a webhook endpoint's signing secret, replaying a failed delivery, and the audit
+log showing each action."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 
 from livecore_client import SdkClient
+from livecore_client.webhooks import InvalidSignatureError, verify
 from tests.browser.conftest import Portal
 from tests.waiting import until_sync
 
@@ -159,6 +162,34 @@ def test_rotating_an_api_key_leaves_both_keys_working(page: Any, portal: Portal)
     assert page.locator("#keys tr", has_text="live-server").filter(has_text="retiring").count() == 1
     portal.shot(page, "api-keys")
     audit_shows(page, portal, "api_key.rotate", "api_key:")
+
+
+def test_rotating_a_webhook_secret_shows_it_once_and_deliveries_carry_both_signatures(
+    page: Any, portal: Portal
+) -> None:
+    receiver = portal.receiver
+    receiver.status = 200
+    sign_in(page, portal, "dev")
+    endpoint_page = f"{portal.base_url}/portal/games/space-race/webhooks/{portal.endpoint_id}"
+    page.goto(endpoint_page)
+    page.locator("select[name=overlapSeconds]").select_option("3600")
+    page.get_by_role("button", name="Rotate secret").click()
+    new = page.locator("#secret").inner_text().strip()
+    assert new.startswith("whsec_") and new != portal.webhook_secret
+    assert "old secret too until" in page.content()
+    page.goto(endpoint_page)
+    assert "previous secret signs too until" in page.locator("#overlap").inner_text()
+    assert new not in page.content()  # shown once
+    portal.shot(page, "webhook-secret")
+    old, portal.webhook_secret = portal.webhook_secret, new
+    register(portal, "eve")
+    until_sync(lambda: any(r["body"]["data"].get("externalPlayerId") == "eve" for r in receiver.received))
+    got = next(r for r in receiver.received if r["body"]["data"].get("externalPlayerId") == "eve")
+    for secret in (old, new):
+        verify(got["raw"], got["headers"]["X-Signature"], secret)
+    with pytest.raises(InvalidSignatureError):
+        verify(got["raw"], got["headers"]["X-Signature"], "whsec_someone-else")
+    audit_shows(page, portal, "webhook.secret_rotate", f"webhook:{portal.endpoint_id}")
 
 
 def test_replaying_a_failed_delivery_reaches_the_receiver(page: Any, portal: Portal) -> None:

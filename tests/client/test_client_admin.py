@@ -399,6 +399,20 @@ CASES = [
         m.SendSampleResponse,
     ),
     Case(
+        "webhooks.rotate_secret",
+        ("space-race", "whe_1"),
+        {"overlap_seconds": 3600},
+        "POST",
+        f"{GAME}/webhooks/whe_1/rotate-secret",
+        {},
+        {"overlapSeconds": 3600},
+        {
+            "endpoint": {**ENDPOINT, "previousSecretExpiresAt": "2026-03-02T13:00:00.000Z"},
+            "secret": "whsec_2",
+        },
+        m.CreateEndpointResponse,
+    ),
+    Case(
         "webhooks.replay_delivery",
         ("space-race", "dlv_1"),
         {},
@@ -672,6 +686,12 @@ def test_defaults_send_the_service_defaults(admin: AdminClient, respx_mock: resp
     )
     admin.webhooks.send_sample("space-race", "whe_1")
     assert sample.calls.last.request.content == b""
+    rotated = respx_mock.post(f"{GAME}/webhooks/whe_1/rotate-secret").mock(
+        return_value=ok({"endpoint": ENDPOINT, "secret": "whsec_2"})
+    )
+    answer = admin.webhooks.rotate_secret("space-race", "whe_1")
+    assert rotated.calls.last.request.content == b""  # the server's 24 hours
+    assert (answer.secret, answer.endpoint.previous_secret_expires_at) == ("whsec_2", None)
     deliveries = respx_mock.get(f"{GAME}/webhooks/whe_1/deliveries").mock(return_value=ok({"deliveries": []}))
     admin.webhooks.deliveries("space-race", "whe_1")
     assert dict(deliveries.calls.last.request.url.params) == {"limit": "50"}

@@ -136,6 +136,31 @@ def test_dashboard_only_actions_are_refused_to_a_key(live_server: LiveServer, gi
         assert [k.name for k in admin.api_keys.list(GAME).keys if k.name == "from-a-script"] == []
 
 
+def test_an_endpoints_secret_is_rotated_with_an_overlap(live_server: LiveServer, gina: str) -> None:
+    name = f"rotating-{next(_ids)}"
+    with AdminClient(gina, studio="acme", base_url=live_server.base_url) as admin:
+        made = admin.webhooks.create_endpoint(
+            GAME, name=name, env="test", url="https://hooks.acme.test/x", events=["player.banned"]
+        )
+        endpoint_id = made.endpoint.endpoint_id
+        assert made.endpoint.previous_secret_expires_at is None
+        rotated = admin.webhooks.rotate_secret(GAME, endpoint_id, overlap_seconds=3600)
+        assert rotated.secret.startswith("whsec_") and rotated.secret != made.secret
+        until = rotated.endpoint.previous_secret_expires_at
+        assert until is not None
+        (listed,) = [e for e in admin.webhooks.endpoints(GAME).endpoints if e.endpoint_id == endpoint_id]
+        assert listed == rotated.endpoint
+        with pytest.raises(InvalidRequestError) as bad:
+            admin.webhooks.rotate_secret(GAME, endpoint_id, overlap_seconds=7 * 24 * 3600 + 1)
+        assert "overlapSeconds" in bad.value.details["fields"]
+        with pytest.raises(WebhookEndpointNotFoundError):
+            admin.webhooks.rotate_secret(GAME, "whe_unknown")
+        (entry,) = admin.audit.game(
+            GAME, action="webhook.secret_rotate", target=f"webhook:{endpoint_id}"
+        ).entries
+        assert entry.metadata == {"overlapSeconds": 3600, "droppedPreviousSecret": False}
+
+
 async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str) -> None:
     player = f"admin-live-{next(_ids)}"
     async with (
@@ -149,6 +174,15 @@ async def test_async_client_on_the_same_wire(live_server: LiveServer, gina: str)
         assert (await sdk.grants.pending(player, player_secret=secret)).grants == []
         with pytest.raises(WebhookEndpointNotFoundError):
             await admin.webhooks.deliveries(GAME, "whe_unknown")
+        hook = await admin.webhooks.create_endpoint(
+            GAME, name=f"async-{player}", env="test", url="https://hooks.acme.test/y", events=["*"]
+        )
+        # Without an overlap named, the old secret signs for 24 hours more; 0 stops it at once.
+        rolled = await admin.webhooks.rotate_secret(GAME, hook.endpoint.endpoint_id)
+        assert rolled.endpoint.previous_secret_expires_at is not None
+        stopped = await admin.webhooks.rotate_secret(GAME, hook.endpoint.endpoint_id, overlap_seconds=0)
+        assert stopped.endpoint.previous_secret_expires_at is None
+        assert len({hook.secret, rolled.secret, stopped.secret}) == 3
         actions: list[Any] = [
             e.action async for e in admin.audit.iter(game=GAME, target=f"player:{player}", page_size=1)
         ]

@@ -411,6 +411,10 @@ async def _send_sample(b: Bench, member: str) -> Prepared:
     return "POST", f"{ARCADE}/webhooks/{b.endpoint_id}/send-sample", {"kind": "player.banned"}
 
 
+async def _webhook_rotate_secret(b: Bench, member: str) -> Prepared:
+    return "POST", f"{ARCADE}/webhooks/{b.endpoint_id}/rotate-secret", {"overlapSeconds": 60}
+
+
 async def _replay(b: Bench, member: str) -> Prepared:
     return "POST", f"{ARCADE}/deliveries/{b.delivered_id}/replay", None
 
@@ -461,6 +465,7 @@ MATRIX: dict[str, tuple[Callable[[Bench, str], Awaitable[Prepared]], set[str]]] 
     "admin.webhooks.create": (_webhook_create, {"olga", "gina", "dev"}),
     "admin.webhooks.unpause": (_unpause, {"olga", "gina", "dev"}),
     "admin.webhooks.send_sample": (_send_sample, {"olga", "gina", "dev"}),
+    "admin.webhooks.rotate_secret": (_webhook_rotate_secret, {"olga", "gina", "dev"}),
     "admin.deliveries.replay": (_replay, {"olga", "gina", "dev"}),
     "admin.api_keys.create": (_api_key_create, {"olga", "gina"}),
     "admin.api_keys.rotate": (_api_key_rotate, {"olga", "gina"}),

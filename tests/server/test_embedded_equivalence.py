@@ -2458,7 +2458,7 @@ SCRIPT: list[tuple[str, Step]] = [(area, step) for area, steps in AREAS.items() 
 
 # The server's scheduled work that the embedded scheduler leaves out: its storage housekeeping and the
 # delivery of webhooks (the events compared are those written to the outbox).
-HOUSEKEEPING = {"idempotency_purge", "webhook_retention", "webhook_dispatch"}
+HOUSEKEEPING = {"idempotency_purge", "webhook_retention", "webhook_secret_overlap", "webhook_dispatch"}
 
 
 @pytest.fixture

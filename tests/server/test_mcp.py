@@ -49,6 +49,7 @@ GAME_ADMIN_WRITES = {
     "webhooks_create",
     "webhooks_unpause",
     "webhooks_send_sample",
+    "webhooks_rotate_secret",
     "deliveries_replay",
 }
 # What the dashboard-only routes' tools would be named, were there any.
