@@ -253,10 +253,9 @@ class Dispatcher:
             secret = keys.decrypt(item.secret_enc, context=item.endpoint.id)
             # During a rotation's overlap (service time) the previous secret signs too, after the new one.
             previous = item.previous_secret_enc
-            signs_with_previous = previous is not None and item.endpoint.signs_with_previous(
-                self.services.clock.now()
-            )
-            extra = (keys.decrypt(previous, context=item.endpoint.id),) if signs_with_previous else ()
+            extra: tuple[str, ...] = ()
+            if previous is not None and item.endpoint.signs_with_previous(self.services.clock.now()):
+                extra = (keys.decrypt(previous, context=item.endpoint.id),)
             headers = {
                 "Content-Type": "application/json",
                 # The signature's t is wall-clock time, even under a manual clock
