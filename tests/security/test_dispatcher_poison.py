@@ -61,10 +61,10 @@ async def test_a_delivery_whose_signing_raises_is_a_failed_attempt(
     h, receiver = hooks
     sign = dispatcher.signature_header
 
-    def signing(secret: str, t: int, body: bytes) -> str:
+    def signing(secret: str, t: int, body: bytes, **kw: Any) -> str:
         if b'"externalPlayerId":"unsignable"' in body:
             raise ValueError("cannot sign this one")
-        return sign(secret, t, body)
+        return sign(secret, t, body, **kw)
 
     monkeypatch.setattr(dispatcher, "signature_header", signing)
     good = h.registered("good")
