@@ -23,6 +23,7 @@ from livecore.operators.rules import DASHBOARD_ONLY
 from livecore_server.admin.access import SESSION_COOKIE
 from livecore_server.admin.mcp_tools import tool_name
 from tests.conftest import World
+from tests.server.admin_support import admin as admin_call
 from tests.server.admin_support import personal_key, sign_in
 
 READS = {
@@ -279,3 +280,33 @@ async def test_refusals_come_back_as_tool_errors_with_their_code(world: World) -
             )
     audited = world.rows("SELECT action FROM audit_log")
     assert ("grant.manual_create",) not in audited
+
+
+async def test_a_key_rotates_a_test_endpoints_secret_and_is_refused_a_live_ones(world: World) -> None:
+    """A rotation's answer shows the new secret, as the admin API's does; a live endpoint's secret is
+    dashboard-only (docs/webhooks.md#rolling-the-signing-secret)."""
+    dev = await sign_in(world, "dev")
+    ids: dict[str, str] = {}
+    for env in ("test", "live"):
+        hook = {"name": f"h-{env}", "env": env, "url": "https://example.test/h", "events": ["*"]}
+        made = await admin_call(
+            world, "POST", "/admin/v1/studios/acme/games/space-race/webhooks", dev, json=hook
+        )
+        assert made[0] == 201, made[1]
+        ids[env] = made[1]["data"]["endpoint"]["endpointId"]
+    async with mcp_session(world, await key_of(world, "dev")) as client:
+        rotated = await client.call_tool(
+            "webhooks_rotate_secret", {"game": "space-race", "endpointId": ids["test"], "overlapSeconds": 0}
+        )
+        live = await client.call_tool(
+            "webhooks_rotate_secret", {"game": "space-race", "endpointId": ids["live"]}
+        )
+    assert not rotated.is_error
+    answer = orjson.loads(only_text(rotated))
+    assert answer["secret"].startswith("whsec_") and answer["endpoint"]["previousSecretExpiresAt"] is None
+    assert live.is_error and only_text(live).startswith("dashboard_only: ")
+    actors = world.rows("SELECT target, actor FROM audit_log WHERE action = 'webhook.secret_rotate'")
+    assert [
+        (target, orjson.loads(bytes(actor) if isinstance(actor, memoryview) else actor)["via"])
+        for target, actor in actors
+    ] == [(f"webhook:{ids['test']}", "mcp")]
