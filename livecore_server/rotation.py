@@ -61,6 +61,15 @@ ENCRYPTED: tuple[Encrypted, ...] = (
         Purpose.SECRET,
     ),
     Encrypted(
+        "previous webhook signing secrets",  # a rotated secret's predecessor, during its overlap
+        "webhook_endpoints",
+        ("id",),
+        "previous_secret_enc",
+        lambda k: str(k[0]),
+        Purpose.SECRET,
+        where="previous_secret_enc IS NOT NULL",
+    ),
+    Encrypted(
         "idempotent answers",
         "idempotency",
         ("scope", "key"),

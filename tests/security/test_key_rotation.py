@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from livecore.clock import to_millis
 from livecore_server.admin.sessions import issue_login_link, redeem_link
+from livecore_server.admin.webhooks import rotate_secret
 from livecore_server.app import SERVICES
 from livecore_server.crypto import (
     ENV_VAR,
@@ -87,7 +88,8 @@ def encrypted_values(services: Services) -> dict[str, list[bytes]]:
 
 async def make_secrets(db: str) -> dict[str, Any]:
     """Under the ring in force: the test manifest with two webhooks, a player, idempotent credits, a
-    sign-in link, and one webhook secret stored as versions before key ids stored it."""
+    sign-in link, one webhook secret stored as versions before key ids stored it, and the other one
+    rotated (its predecessor kept for the overlap)."""
     w = await start_world(db, manifest_extra=HOOKS, every_event=False)
     try:
         game = w.applied["games"]["space-race"]
@@ -109,12 +111,15 @@ async def make_secrets(db: str) -> dict[str, Any]:
                 "UPDATE webhook_endpoints SET secret_enc = ? WHERE id = ?", (legacy, one["id"])
             )
         )
+        two = game["webhooks"]["two"]
+        _, rotated = rotate_secret(w.services, two["id"], 3600)
         return {
             "keys": w.keys,
             "player": player,
             "answers": answers,
             "link": link,
-            "webhooks": {h["id"]: h["secret"] for h in game["webhooks"].values()},
+            "webhooks": {one["id"]: one["secret"], two["id"]: rotated},
+            "previous": {two["id"]: two["secret"]},
         }
     finally:
         await w.client.close()
@@ -133,12 +138,15 @@ async def still_works(db: str, made: dict[str, Any]) -> Services:
         for endpoint_id, secret in made["webhooks"].items():
             blob = services.store.run(lambda tx, e=endpoint_id: secret_enc(tx, e), write=False)
             assert services.keys.decrypt(blob, context=endpoint_id) == secret  # signs as before
+        for endpoint_id, secret in made["previous"].items():
+            blob = services.store.run(lambda tx, e=endpoint_id: secret_enc(tx, e, "previous_"), write=False)
+            assert services.keys.decrypt(blob, context=endpoint_id) == secret  # signs beside it
         return services
     raise AssertionError("not served")
 
 
-def secret_enc(tx: Any, endpoint_id: str) -> bytes:
-    rows = list(tx.execute("SELECT secret_enc FROM webhook_endpoints WHERE id = ?", (endpoint_id,)))
+def secret_enc(tx: Any, endpoint_id: str, which: str = "") -> bytes:
+    rows = list(tx.execute(f"SELECT {which}secret_enc FROM webhook_endpoints WHERE id = ?", (endpoint_id,)))
     return bytes(rows[0][0])
 
 
@@ -169,6 +177,7 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
             rotate(services.store, services.keys, to_millis(services.clock.now()), batch=2, after_batch=stop)
         counts = under(services, NEW)
         assert counts["webhook signing secrets"] == (2, 2)
+        assert counts["previous webhook signing secrets"] == (1, 1)
         assert counts["idempotent answers"][0] == 2 < counts["idempotent answers"][1]
         state = services.store.run(lambda tx: (tx.meta.get(KEY_CHECK), tx.meta.get(ROTATING)), write=False)
         assert state == (ServerKeys(NEW).check_value, key_id(NEW).hex())
@@ -180,6 +189,7 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
     assert result.exit_code == 0, result.output
     assert "idempotent answers: 3 re-encrypted, 2 already under key" in result.stdout
     assert "webhook signing secrets: 0 re-encrypted, 2 already" in result.stdout
+    assert "previous webhook signing secrets: 0 re-encrypted, 1 already" in result.stdout
     assert "the demo's secrets: 0 re-encrypted, 0 already" in result.stdout
     assert encode_key(NEW) not in result.output and encode_key(OLD) not in result.output
     result = run("rotate-server-key", "--db", db_url, env=env)
@@ -191,6 +201,7 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
     services = await still_works(db_url, made)
     assert under(services, NEW) == {
         "webhook signing secrets": (2, 2),
+        "previous webhook signing secrets": (1, 1),
         "idempotent answers": (5, 5),
         "the demo's secrets": (0, 0),
     }
