@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from livecore.api.route import add_refusals
 from livecore.area import Area
-from livecore.crates import api, samples
+from livecore.crates import api, samples, webhooks
 from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.handlers import HANDLERS
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
 from livecore.crates.season import SEASON
-from livecore.crates.webhooks import CrateOpened
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT
 
 # A crate grant (its kind registered by livecore.crates.rules) is opened: a claim or an ack refuses it.
@@ -24,7 +23,7 @@ AREA = Area(
     builds_on=("grants",),
     routes=api.ROUTES,
     handlers=HANDLERS,
-    webhooks=(CrateOpened,),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     hookspecs=CrateSpecs,

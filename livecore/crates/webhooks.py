@@ -38,3 +38,7 @@ class CrateOpened(WebhookPayload):
             contents=contents.entries,
             opened_at=known(crate.claimed_at, "claimedAt"),
         )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (CrateOpened,)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.economy import api, samples
+from livecore.economy import api, samples, webhooks
 from livecore.economy import rules as economy
 from livecore.economy.errors import CODES
 from livecore.economy.handlers import HANDLERS
@@ -14,7 +14,6 @@ from livecore.economy.manifest import RESOURCES
 from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX, fold_holdings
 from livecore.economy.season import SEASON
-from livecore.economy.webhooks import InventoryChanged, WalletChanged
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -43,10 +42,7 @@ AREA = Area(
     routes=api.ROUTES,
     handlers=HANDLERS,
     merge=_merge,
-    webhooks=(
-        WalletChanged,
-        InventoryChanged,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

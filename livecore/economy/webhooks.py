@@ -74,3 +74,10 @@ def balance_changed(
         quantity=holding.amount,
         parameters=merged_parameters(resource, holding.parameters),
     )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    WalletChanged,
+    InventoryChanged,
+)

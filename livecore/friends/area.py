@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.friends import api, samples
+from livecore.friends import api, samples, webhooks
 from livecore.friends import rules as friends
 from livecore.friends.commands import merge_friends
 from livecore.friends.errors import CODES, FRIEND_REQUEST_NOT_FOUND
@@ -16,7 +16,6 @@ from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
 from livecore.friends.season import SEASON
 from livecore.friends.settings import FriendsSettings, PresenceSettings
-from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.players import presence
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -56,11 +55,7 @@ AREA = Area(
     record_ids={"requestId": FRIEND_REQUEST_NOT_FOUND},
     merge=merge_friends,
     erase=_erase,
-    webhooks=(
-        FriendRequestSent,
-        FriendRequestAccepted,
-        FriendRemoved,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

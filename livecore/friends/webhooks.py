@@ -53,3 +53,11 @@ class FriendRemoved(WebhookPayload):
     friend_external_player_id: str
     reason: str
     removed_at: datetime
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    FriendRequestSent,
+    FriendRequestAccepted,
+    FriendRemoved,
+)

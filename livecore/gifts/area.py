@@ -9,7 +9,7 @@ from livecore.api.route import add_refusals
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.friends.views import add_row_fields
-from livecore.gifts import api, samples
+from livecore.gifts import api, samples, webhooks
 from livecore.gifts import rules as gifts
 from livecore.gifts.commands import delivered, friend_row_cooldowns
 from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIFT_NOT_FOUND
@@ -19,7 +19,6 @@ from livecore.gifts.manifest import GIFT_RESOURCE_FIELDS, GIFTING
 from livecore.gifts.memory import GiftTables, MemoryGifts
 from livecore.gifts.season import SEASON
 from livecore.gifts.settings import GiftingSettings
-from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.grants.api import SDK_CLAIM_GRANT
 from livecore.grants.commands import register_delivery
 from livecore.limits import duration
@@ -67,10 +66,7 @@ AREA = Area(
     record_ids={"giftId": GIFT_NOT_FOUND},
     merge=_merge,
     erase=_erase,
-    webhooks=(
-        GiftSent,
-        GiftClaimed,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

@@ -80,3 +80,10 @@ class GiftClaimed(GiftPayload):
     def of(cls, gift: Gift) -> GiftClaimed:
         assert gift.claimed_at is not None
         return cls(**_parties(gift), claimed_at=gift.claimed_at)
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    GiftSent,
+    GiftClaimed,
+)

@@ -7,14 +7,13 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.grants import api, samples
+from livecore.grants import api, samples, webhooks
 from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants
 from livecore.grants.errors import CODES, GRANT_NOT_FOUND
 from livecore.grants.handlers import HANDLERS
 from livecore.grants.memory import GrantTables, MemoryGrants
 from livecore.grants.season import EXPIRY_JOB, SEASON
-from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
@@ -49,11 +48,7 @@ AREA = Area(
     merge=_move_records,
     erase=_move_records,
     jobs=(Job(EXPIRY_JOB, _expiring, every=timedelta(minutes=1)),),
-    webhooks=(
-        GrantCreated,
-        GrantClaimed,
-        GrantExpired,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

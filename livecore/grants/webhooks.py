@@ -64,3 +64,11 @@ class GrantClaimed(GrantChange):
 @attrs.frozen
 class GrantExpired(GrantChange):
     KIND: ClassVar[str] = "grant.expired"
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    GrantCreated,
+    GrantClaimed,
+    GrantExpired,
+)

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.guilds import api, samples
+from livecore.guilds import api, samples, webhooks
 from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
 from livecore.guilds.errors import CODES, GUILD_NOT_FOUND
 from livecore.guilds.handlers import HANDLERS
@@ -22,17 +22,6 @@ from livecore.guilds.rules import (
 )
 from livecore.guilds.season import SEASON
 from livecore.guilds.settings import GUILD_SETTINGS
-from livecore.guilds.webhooks import (
-    GuildCreated,
-    GuildDisbanded,
-    GuildHelpDonated,
-    GuildHelpRequested,
-    GuildJoinRequested,
-    GuildMemberJoined,
-    GuildMemberLeft,
-    GuildRoleChanged,
-    GuildUpdated,
-)
 from livecore.schedule import Job, Step, Task
 from livecore.store import Transaction
 
@@ -66,17 +55,7 @@ AREA = Area(
     merge=merge_guilds,
     erase=erase_guilds,
     jobs=(Job("guild_succession_sweep", _succession, every=timedelta(hours=1)),),
-    webhooks=(
-        GuildCreated,
-        GuildUpdated,
-        GuildDisbanded,
-        GuildMemberJoined,
-        GuildMemberLeft,
-        GuildRoleChanged,
-        GuildJoinRequested,
-        GuildHelpRequested,
-        GuildHelpDonated,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     hookspecs=GuildSpecs,

@@ -354,3 +354,17 @@ class GuildHelpDonated(GuildPayload):
             filled=request.status is HelpStatus.FILLED,
             donated_at=donation.donated_at,
         )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    GuildCreated,
+    GuildUpdated,
+    GuildDisbanded,
+    GuildMemberJoined,
+    GuildMemberLeft,
+    GuildRoleChanged,
+    GuildJoinRequested,
+    GuildHelpRequested,
+    GuildHelpDonated,
+)

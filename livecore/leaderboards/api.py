@@ -10,8 +10,7 @@ import attrs
 from livecore.api.route import Idempotency, Route, Surface
 from livecore.games import Order
 from livecore.idempotency import KEY
-from livecore.leaderboards.commands import SharedPage
-from livecore.leaderboards.rules import SCORE
+from livecore.leaderboards.rules import SCORE, SharedPage
 from livecore.leaderboards.settings import Period
 from livecore.limits import ID, PAGE, limited
 from livecore.live_events.api import EntryView

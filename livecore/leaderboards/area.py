@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.leaderboards import api, samples
+from livecore.leaderboards import api, samples, webhooks
 from livecore.leaderboards import rules as leaderboards
 from livecore.leaderboards.commands import feed, merge_entries, next_rollover, periods_due, rollover_step
 from livecore.leaderboards.handlers import HANDLERS
@@ -14,7 +14,6 @@ from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
 from livecore.leaderboards.season import SEASON
-from livecore.leaderboards.webhooks import PeriodFinalized
 from livecore.limits import PAGE
 from livecore.live_events import boards
 from livecore.live_events.commands.attempts import on_finish
@@ -67,7 +66,7 @@ AREA = Area(
     handlers=HANDLERS,
     merge=_merge,
     jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
-    webhooks=(PeriodFinalized,),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     limits=_limits,
     id_prefixes=(PERIOD_ID_PREFIX, DIVISION_ID_PREFIX),

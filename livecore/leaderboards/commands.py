@@ -27,6 +27,7 @@ from livecore.leaderboards.rules import (
     Division,
     PeriodStatus,
     SharedEntry,
+    SharedPage,
     combine,
     division_id,
     opened_now,
@@ -71,14 +72,6 @@ def divisions_per_step(divisions: Divisions) -> int:
 
 class LeaderboardsTx(GrantsTx, HasLeaderboards, Protocol):
     """The ports these commands use."""
-
-
-@attrs.frozen
-class SharedPage:
-    period: BoardPeriod
-    division: Division | None
-    standings: list[Standing[SharedEntry]]
-    next_cursor: str | None
 
 
 def board_settings(game: Game, key: str) -> LeaderboardSettings:

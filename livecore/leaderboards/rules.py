@@ -27,6 +27,7 @@ from livecore.ids import derived_id
 from livecore.leaderboards.settings import Aggregation, Divisions, LeaderboardSettings, Period
 from livecore.limits import BOARD_NUMBER, on_a_board, saturate
 from livecore.live_events.attempts import better
+from livecore.live_events.boards import Standing
 from livecore.scope import Environment
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -147,6 +148,17 @@ class SharedEntry:
     score: float = attrs.field(validator=on_a_board)
     reached_at: datetime
     division_id: str | None = None
+
+
+@attrs.frozen
+class SharedPage:
+    """A page of a shared board as read: the period, the division read (with divisions), its standings
+    and the cursor of the next page."""
+
+    period: BoardPeriod
+    division: Division | None
+    standings: list[Standing[SharedEntry]]
+    next_cursor: str | None
 
 
 @attrs.frozen

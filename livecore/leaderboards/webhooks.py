@@ -34,3 +34,7 @@ class PeriodFinalized(WebhookPayload):
     period_ends_at: datetime | None
     entry_count: int
     top: tuple[PeriodEntry, ...]
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (PeriodFinalized,)

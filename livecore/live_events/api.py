@@ -4,7 +4,7 @@ test environment's end-now (docs/events.md)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -20,9 +20,7 @@ from livecore.games import Order
 from livecore.grants.api import GrantView, RewardEntry
 from livecore.limits import BOARD_NUMBER, ID, PAGE, limited
 from livecore.live_events.attempts import METRICS, PLAYER_CONTEXT, Attempt, AttemptStatus, effective_status
-from livecore.live_events.boards import DEFAULT_LIMIT, BoardStatus, Standing, entry_fields
-from livecore.live_events.commands.boards import BoardPage
-from livecore.live_events.commands.live_events import EventListing
+from livecore.live_events.boards import DEFAULT_LIMIT, BoardPage, BoardStatus, Standing, entry_fields
 from livecore.live_events.errors import (
     ANTI_CHEAT_REJECTED,
     ATTEMPT_IN_PROGRESS,
@@ -37,6 +35,9 @@ from livecore.live_events.errors import (
 )
 from livecore.live_events.rules import EventState
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
+
+if TYPE_CHECKING:
+    from livecore.live_events.commands.live_events import EventListing
 
 
 @attrs.frozen

@@ -9,7 +9,7 @@ from livecore import events
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.limits import PAGE, duration
-from livecore.live_events import api, attempts, boards, samples
+from livecore.live_events import api, attempts, boards, samples, webhooks
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
     close_window,
@@ -35,20 +35,6 @@ from livecore.live_events.rules import (
     WINDOW_ID_PREFIX,
 )
 from livecore.live_events.season import SEASON
-from livecore.live_events.webhooks import (
-    AttemptCompleted,
-    AttemptExpired,
-    AttemptFlagged,
-    AttemptForceCompleted,
-    AttemptRestarted,
-    AttemptStarted,
-    EntryCostCharged,
-    LeaderboardFinalized,
-    MilestoneGranted,
-    ProgressUpdated,
-    WindowClosed,
-    WindowOpened,
-)
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once, until_false
 from livecore.scope import Scope
@@ -127,20 +113,7 @@ AREA = Area(
     merge=_merge,
     erase=_erase,
     jobs=JOBS,
-    webhooks=(
-        AttemptStarted,
-        AttemptRestarted,
-        ProgressUpdated,
-        AttemptCompleted,
-        AttemptForceCompleted,
-        AttemptExpired,
-        AttemptFlagged,
-        MilestoneGranted,
-        EntryCostCharged,
-        WindowOpened,
-        WindowClosed,
-        LeaderboardFinalized,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

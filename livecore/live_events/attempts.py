@@ -103,6 +103,13 @@ class Attempt:
 
 
 @attrs.frozen
+class HeldStart:
+    """The body of a held start's 202 answer as a caller reads it (its ``details``), refined by the area
+    that holds it (the lobbies' ``LobbyForming``): what a simulated player gets back instead of an
+    attempt."""
+
+
+@attrs.frozen
 class Flag:
     """A check that flagged a write: what ``event.attempt_flagged`` reports."""
 

@@ -114,6 +114,15 @@ class Standing(Generic[E]):
     player: Contender
 
 
+@attrs.frozen
+class BoardPage:
+    """A page of an event's board as read: the board, its standings and the cursor of the next page."""
+
+    board: Board
+    standings: list[Standing[BoardEntry]]
+    next_cursor: str | None
+
+
 Key = tuple[float, datetime, str]  # an entry's place in board order (:func:`sort_key`)
 
 

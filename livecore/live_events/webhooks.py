@@ -324,3 +324,20 @@ class LeaderboardFinalized(WebhookPayload):
     entry_count: int
     top: tuple[FinalEntry, ...]
     finalized_at: datetime
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    AttemptStarted,
+    AttemptRestarted,
+    ProgressUpdated,
+    AttemptCompleted,
+    AttemptForceCompleted,
+    AttemptExpired,
+    AttemptFlagged,
+    MilestoneGranted,
+    EntryCostCharged,
+    WindowOpened,
+    WindowClosed,
+    LeaderboardFinalized,
+)

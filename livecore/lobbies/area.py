@@ -8,7 +8,7 @@ from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.live_events.commands.boards import on_room_board
 from livecore.live_events.commands.steps import on_close, on_progress, on_start
-from livecore.lobbies import api, samples
+from livecore.lobbies import api, samples, webhooks
 from livecore.lobbies.boards import lobby_rows
 from livecore.lobbies.commands import (
     after_progress,
@@ -24,16 +24,6 @@ from livecore.lobbies.manifest import LOBBY, SUDDEN_DEATH
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
 from livecore.lobbies.season import SEASON
-from livecore.lobbies.webhooks import (
-    LobbyBotFilled,
-    LobbyClosed,
-    LobbyCreated,
-    LobbyFillTimeout,
-    LobbyPlayerJoined,
-    LobbyStarted,
-    SessionFrozen,
-    SessionTerminated,
-)
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once
 from livecore.scope import Scope
@@ -78,16 +68,7 @@ AREA = Area(
     merge=_move_records,
     erase=_move_records,
     jobs=(Job("lobby_fill_timeouts", _filling, next_due=lambda tx, rt: next_fill(tx)),),
-    webhooks=(
-        LobbyCreated,
-        LobbyPlayerJoined,
-        LobbyBotFilled,
-        LobbyStarted,
-        LobbyFillTimeout,
-        LobbyClosed,
-        SessionTerminated,
-        SessionFrozen,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     id_prefixes=(LOBBY_ID_PREFIX, BOT_ID_PREFIX),

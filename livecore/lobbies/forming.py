@@ -7,7 +7,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.live_events.commands.steps import HeldStart
+from livecore.live_events.attempts import HeldStart
 from livecore.lobbies.rules import Lobby
 
 

@@ -283,3 +283,16 @@ class SessionFrozen(WebhookPayload):
             fired_trigger=known(lobby.terminated_by, "fired trigger"),
             frozen_at=now,
         )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    LobbyCreated,
+    LobbyPlayerJoined,
+    LobbyBotFilled,
+    LobbyStarted,
+    LobbyFillTimeout,
+    LobbyClosed,
+    SessionTerminated,
+    SessionFrozen,
+)

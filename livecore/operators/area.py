@@ -12,7 +12,7 @@ from livecore.operators.rules import (
     PERSONAL_KEY_ID_PREFIX,
     SESSION_ID_PREFIX,
 )
-from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks import endpoints
 
 AREA = Area(
     name="operators",
@@ -21,7 +21,7 @@ AREA = Area(
     builds_on=("crates", "friends", "player_tools", "live_events"),
     routes=api.ROUTES,
     record_ids={"gameId": NOT_FOUND},
-    webhooks=(WebhookEndpointFailed,),
+    webhooks=endpoints.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     id_prefixes=(MEMBER_ID_PREFIX, SESSION_ID_PREFIX, PERSONAL_KEY_ID_PREFIX, AUDIT_ENTRY_ID_PREFIX),

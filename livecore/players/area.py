@@ -8,7 +8,7 @@ from datetime import timedelta
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.limits import duration
-from livecore.players import api, identity, platforms, samples
+from livecore.players import api, identity, platforms, samples, webhooks
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
 from livecore.players.errors import CODES
@@ -16,15 +16,6 @@ from livecore.players.handlers import HANDLERS
 from livecore.players.hooks import PlayerSpecs
 from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.rules import PLAYER_ID_PREFIX
-from livecore.players.webhooks import (
-    PlayerBanned,
-    PlayerDeleted,
-    PlayerMerged,
-    PlayerRegistered,
-    PlayerSecretRotated,
-    PlayerSecretSet,
-    PlayerUnbanned,
-)
 from livecore.schedule import Job, Task, once
 from livecore.store import Transaction
 
@@ -55,15 +46,7 @@ AREA = Area(
     routes=api.ROUTES,
     handlers=HANDLERS,
     jobs=(Job("login_streak_sweep", _streaks, every=timedelta(hours=1)),),
-    webhooks=(
-        PlayerRegistered,
-        PlayerSecretSet,
-        PlayerSecretRotated,
-        PlayerBanned,
-        PlayerUnbanned,
-        PlayerMerged,
-        PlayerDeleted,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

@@ -141,3 +141,15 @@ class PlayerDeleted(WebhookPayload):
             reason=str(reason),
             anonymized_external_id=placeholder,
         )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    PlayerRegistered,
+    PlayerSecretSet,
+    PlayerSecretRotated,
+    PlayerBanned,
+    PlayerUnbanned,
+    PlayerMerged,
+    PlayerDeleted,
+)

@@ -8,13 +8,12 @@ from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.limits import duration
 from livecore.players.rules import Player
-from livecore.purchases import api, samples
+from livecore.purchases import api, samples, webhooks
 from livecore.purchases import rules as purchases
 from livecore.purchases.errors import CODES
 from livecore.purchases.handlers import HANDLERS
 from livecore.purchases.memory import MemoryPurchases, PurchaseTables
 from livecore.purchases.rules import PURCHASE_ID_PREFIX
-from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
 from livecore.store import Transaction
 
@@ -53,7 +52,7 @@ AREA = Area(
     handlers=HANDLERS,
     merge=_move_records,
     erase=_move_records,
-    webhooks=(PurchaseTracked,),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     limits=_limits,

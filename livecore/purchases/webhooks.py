@@ -57,3 +57,7 @@ class PurchaseTracked(WebhookPayload):
             purchase_count=spend.purchase_count,
             metadata=p.metadata,
         )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (PurchaseTracked,)

@@ -8,7 +8,7 @@ from livecore.live_events.commands.steps import on_close, on_score
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
-from livecore.teams import api, samples
+from livecore.teams import api, samples, webhooks
 from livecore.teams.commands import contribute, finalize_teams
 from livecore.teams.errors import CODES, INVITE_NOT_FOUND
 from livecore.teams.handlers import HANDLERS
@@ -16,16 +16,6 @@ from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
 from livecore.teams.season import SEASON
-from livecore.teams.webhooks import (
-    EventTeamFinalized,
-    EventTeamFormed,
-    EventTeamGoalCompleted,
-    EventTeamMemberJoined,
-    EventTeamMemberLeft,
-    EventTeamMilestoneUnlocked,
-    PartnerInviteAccepted,
-    PartnerInviteSent,
-)
 
 # Teams build on live events: a member's score moving moves its team's, and the window's close
 # finalizes its teams. Live events name nothing of teams.
@@ -50,16 +40,7 @@ AREA = Area(
     record_ids={"inviteId": INVITE_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
-    webhooks=(
-        EventTeamFormed,
-        EventTeamMemberJoined,
-        EventTeamMemberLeft,
-        EventTeamMilestoneUnlocked,
-        EventTeamGoalCompleted,
-        EventTeamFinalized,
-        PartnerInviteSent,
-        PartnerInviteAccepted,
-    ),
+    webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
     id_prefixes=(TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX, INVITE_ID_PREFIX),

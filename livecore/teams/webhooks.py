@@ -311,3 +311,16 @@ class PartnerInviteAccepted(PartnerInvitePayload):
             accepted_at=known(invite.accepted_at, "acceptance"),
             goal_target=team.goal,
         )
+
+
+#: The kinds this area sends, as its area declares them (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (
+    EventTeamFormed,
+    EventTeamMemberJoined,
+    EventTeamMemberLeft,
+    EventTeamMilestoneUnlocked,
+    EventTeamGoalCompleted,
+    EventTeamFinalized,
+    PartnerInviteSent,
+    PartnerInviteAccepted,
+)

@@ -37,3 +37,7 @@ class WebhookEndpointFailed(WebhookPayload):
             last_error=result.error,
             reason="consecutive_failures",
         )
+
+
+#: The kinds about endpoints, which the operators' area sends (:attr:`livecore.area.Area.webhooks`).
+PAYLOADS: tuple[type[WebhookPayload], ...] = (WebhookEndpointFailed,)

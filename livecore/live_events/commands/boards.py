@@ -25,6 +25,7 @@ from livecore.live_events.boards import (
     STREAM_TOP,
     Board,
     BoardEntry,
+    BoardPage,
     BoardStatus,
     Contender,
     Ranking,
@@ -53,13 +54,6 @@ RANK_SOURCE_KIND = "event_rank"
 
 class BoardsTx(GrantsTx, HasBoards, HasLobbies, Protocol):
     """The ports these commands use."""
-
-
-@attrs.frozen
-class BoardPage:
-    board: Board
-    standings: list[Standing[BoardEntry]]
-    next_cursor: str | None
 
 
 def record_score(tx: HasBoards, scope: Scope, player: Player, attempt: Attempt) -> bool:

@@ -25,7 +25,7 @@ import attrs
 
 from livecore.commands import Runtime
 from livecore.errors import LivecoreError
-from livecore.live_events.attempts import Attempt
+from livecore.live_events.attempts import Attempt, HeldStart
 from livecore.live_events.commands.attempts import AttemptsTx
 from livecore.live_events.rules import Window
 from livecore.live_events.settings import EventSettings
@@ -47,13 +47,6 @@ class Room:
 
     id: str
     board_id: str
-
-
-@attrs.frozen
-class HeldStart:
-    """The body of a held start's 202 answer as a caller reads it (its ``details``), refined by the area
-    that holds it (the lobbies' ``LobbyForming``): what a simulated player gets back instead of an
-    attempt."""
 
 
 @attrs.frozen
