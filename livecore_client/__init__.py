@@ -10,6 +10,9 @@
 - :mod:`livecore_client.models`: the wire models the methods accept and return.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from livecore import __version__
 from livecore.crates.errors import *  # noqa: F403
 from livecore.economy.errors import *  # noqa: F403
@@ -26,13 +29,52 @@ from livecore.players.errors import *  # noqa: F403
 from livecore.purchases.errors import *  # noqa: F403
 from livecore.teams.errors import *  # noqa: F403
 
-from . import errors, models, webhooks
+from . import errors
 from ._transport import RetryPolicy
-from .admin import AdminClient, AsyncAdminClient
 from .errors import APIConnectionError, APIResponseValidationError, APITimeoutError
-from .sdk import AsyncSdkClient, SdkClient
-from .server import AsyncServerClient, ServerClient
-from .webhooks import InvalidPayloadError, WebhookError, WebhookEvent, WebhookSignatureError, construct_event
+
+if TYPE_CHECKING:
+    from . import models, webhooks
+    from .admin import AdminClient, AsyncAdminClient
+    from .sdk import AsyncSdkClient, SdkClient
+    from .server import AsyncServerClient, ServerClient
+    from .webhooks import (
+        InvalidPayloadError,
+        WebhookError,
+        WebhookEvent,
+        WebhookSignatureError,
+        construct_event,
+    )
+
+# Each client, the models and the webhooks are loaded on first use: each surface's wire models are many
+# classes, and a studio's backend that reads webhooks only, or calls one surface, should not build them
+# all (docs/client.md#import-cost).
+_ON_FIRST_USE = {
+    "AdminClient": "admin",
+    "AsyncAdminClient": "admin",
+    "SdkClient": "sdk",
+    "AsyncSdkClient": "sdk",
+    "ServerClient": "server",
+    "AsyncServerClient": "server",
+    "InvalidPayloadError": "webhooks",
+    "WebhookError": "webhooks",
+    "WebhookEvent": "webhooks",
+    "WebhookSignatureError": "webhooks",
+    "construct_event": "webhooks",
+    "models": "models",
+    "webhooks": "webhooks",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    loaded = importlib.import_module(f"{__name__}.{module}")
+    value = loaded if name == module else getattr(loaded, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "APIConnectionError",

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from livecore.api.call import SdkCalls, ServerCalls
+from livecore.scope import Environment
 
 __all__ = ["AdminCalls", "SdkCalls", "ServerCalls", "env_of"]
 
 from .._surfaces import AdminSurface, AsyncAdminSurface
-from ..models import Environment
 
 
 class AdminCalls:

@@ -10,16 +10,22 @@ from livecore.player_tools.api import (
     MIGRATE_INVENTORY,
     MIGRATE_PLAYERS,
     MIGRATE_WALLET,
+    MigrateInventoryRequest,
+    MigrateInventoryRow,
+    MigrateOutcome,
+    MigratePlayerRow,
+    MigratePlayersRequest,
+    MigrateWalletRequest,
+    MigrateWalletRow,
 )
 
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from ._base import ServerCalls
 
 __all__ = ["AsyncServerMigration", "ServerMigration"]
 
 
-_Row = TypeVar("_Row", m.MigratePlayerRow, m.MigrateWalletRow, m.MigrateInventoryRow)
+_Row = TypeVar("_Row", MigratePlayerRow, MigrateWalletRow, MigrateInventoryRow)
 
 
 def _rows(cls: type[_Row], rows: Sequence[_Row | Mapping[str, Any]]) -> list[_Row]:
@@ -32,11 +38,11 @@ class _ServerMigrationCalls(ServerCalls):
 
     def _players(
         self,
-        rows: Sequence[m.MigratePlayerRow | Mapping[str, Any]],
+        rows: Sequence[MigratePlayerRow | Mapping[str, Any]],
         *,
         emit_webhooks: bool = False,
         idempotency_key: str | None = None,
-    ) -> Call[m.MigrateOutcome]:
+    ) -> Call[MigrateOutcome]:
         """Import up to 1,000 players from a legacy backend: ``MigratePlayerRow(external_player_id,
         idempotency_key, name=None, avatar=None, country=None, first_seen_at=None)``, or mappings of
         those names. Each row's own ``idempotency_key`` makes a re-run of the same rows ``replayed``
@@ -47,44 +53,42 @@ class _ServerMigrationCalls(ServerCalls):
         """
         return Call(
             MIGRATE_PLAYERS,
-            m.MigrateOutcome,
-            body=m.MigratePlayersRequest(rows=_rows(m.MigratePlayerRow, rows), emit_webhooks=emit_webhooks),
+            MigrateOutcome,
+            body=MigratePlayersRequest(rows=_rows(MigratePlayerRow, rows), emit_webhooks=emit_webhooks),
             idempotency_key=idempotency_key,
         )
 
     def _wallet(
         self,
-        rows: Sequence[m.MigrateWalletRow | Mapping[str, Any]],
+        rows: Sequence[MigrateWalletRow | Mapping[str, Any]],
         *,
         emit_webhooks: bool = False,
         idempotency_key: str | None = None,
-    ) -> Call[m.MigrateOutcome]:
+    ) -> Call[MigrateOutcome]:
         """Import up to 1,000 currency balances: ``MigrateWalletRow(external_player_id,
         idempotency_key, economy_key, amount)`` (or mappings of those names), each credited once per
         row key; players are created as needed. Outcome and webhooks as :meth:`players`."""
         return Call(
             MIGRATE_WALLET,
-            m.MigrateOutcome,
-            body=m.MigrateWalletRequest(rows=_rows(m.MigrateWalletRow, rows), emit_webhooks=emit_webhooks),
+            MigrateOutcome,
+            body=MigrateWalletRequest(rows=_rows(MigrateWalletRow, rows), emit_webhooks=emit_webhooks),
             idempotency_key=idempotency_key,
         )
 
     def _inventory(
         self,
-        rows: Sequence[m.MigrateInventoryRow | Mapping[str, Any]],
+        rows: Sequence[MigrateInventoryRow | Mapping[str, Any]],
         *,
         emit_webhooks: bool = False,
         idempotency_key: str | None = None,
-    ) -> Call[m.MigrateOutcome]:
+    ) -> Call[MigrateOutcome]:
         """Import up to 1,000 item holdings: ``MigrateInventoryRow(external_player_id, idempotency_key,
         item_key, quantity, parameters=None)`` (or mappings of those names); ``parameters`` are the
         player's per-instance item attributes. Outcome and webhooks as :meth:`players`."""
         return Call(
             MIGRATE_INVENTORY,
-            m.MigrateOutcome,
-            body=m.MigrateInventoryRequest(
-                rows=_rows(m.MigrateInventoryRow, rows), emit_webhooks=emit_webhooks
-            ),
+            MigrateOutcome,
+            body=MigrateInventoryRequest(rows=_rows(MigrateInventoryRow, rows), emit_webhooks=emit_webhooks),
             idempotency_key=idempotency_key,
         )
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
+from livecore.purchases.api import PurchaseView
 from livecore.purchases.calls import PurchasesCalls, ServerPurchasesCalls, every_purchase
 
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
 
@@ -32,7 +32,7 @@ class ServerPurchases(SyncResource[SyncClient], ServerPurchasesCalls):
     track = sync_method(ServerPurchasesCalls._track)
     list = sync_method(ServerPurchasesCalls._list)
 
-    def iter(self, external_id: str, *, page_size: int | None = None) -> Iterator[m.PurchaseView]:
+    def iter(self, external_id: str, *, page_size: int | None = None) -> Iterator[PurchaseView]:
         """Every purchase of a player, newest first, fetching pages of ``page_size`` (default 50) as
         the iteration reaches them by following ``next_cursor``."""
         yield from every_purchase(lambda cursor: self.list(external_id, limit=page_size, cursor=cursor))
@@ -48,7 +48,7 @@ class AsyncServerPurchases(AsyncResource[AsyncClient], ServerPurchasesCalls):
     track = async_method(ServerPurchasesCalls._track)
     list = async_method(ServerPurchasesCalls._list)
 
-    async def iter(self, external_id: str, *, page_size: int | None = None) -> AsyncIterator[m.PurchaseView]:
+    async def iter(self, external_id: str, *, page_size: int | None = None) -> AsyncIterator[PurchaseView]:
         """Every purchase of a player, newest first, fetching pages of ``page_size`` (default 50) as
         the iteration reaches them by following ``next_cursor`` (``async for``)."""
         cursor: str | None = None

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from livecore.api.call import Call
-from livecore.api.system import CLOCK_ADVANCE, CLOCK_STEP, HEALTH, PING
+from livecore.api.system import (
+    CLOCK_ADVANCE,
+    CLOCK_STEP,
+    HEALTH,
+    PING,
+    ClockAdvanceRequest,
+    ClockAdvanceResponse,
+    HealthResponse,
+    ServerPingResponse,
+)
 
-from .. import models as m
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from ._base import ServerCalls
 
@@ -20,15 +28,15 @@ ADVANCE_SECONDS_PER_DAY = 30.0
 class _ServerSystemCalls(ServerCalls):
     """The ``/server/v1`` probe and clock calls (and the public health probe)."""
 
-    def _ping(self) -> Call[m.ServerPingResponse]:
+    def _ping(self) -> Call[ServerPingResponse]:
         """Check connectivity and the key: which studio, game and environment it belongs to."""
-        return Call(PING, m.ServerPingResponse)
+        return Call(PING, ServerPingResponse)
 
-    def _health(self) -> Call[m.HealthResponse]:
+    def _health(self) -> Call[HealthResponse]:
         """The public liveness probe (``/admin/v1/health``); sent without the API key."""
-        return Call(HEALTH, m.HealthResponse)
+        return Call(HEALTH, HealthResponse)
 
-    def _advance_clock(self, seconds: float) -> Call[m.ClockAdvanceResponse]:
+    def _advance_clock(self, seconds: float) -> Call[ClockAdvanceResponse]:
         """Move a manual-clock server forward and run the work that came due (test keys only).
 
         The server answers once that work has run, so the answer is waited for the client's timeout plus
@@ -37,8 +45,8 @@ class _ServerSystemCalls(ServerCalls):
         """
         return Call(
             CLOCK_ADVANCE,
-            m.ClockAdvanceResponse,
-            body=m.ClockAdvanceRequest(seconds=seconds),
+            ClockAdvanceResponse,
+            body=ClockAdvanceRequest(seconds=seconds),
             # Within the step the server takes: a value it refuses is refused before any work.
             work_time=min(max(0.0, seconds), CLOCK_STEP.maximum) / 86_400 * ADVANCE_SECONDS_PER_DAY,
         )
