@@ -1,9 +1,12 @@
 """The package as a studio installs it (README.md, Quickstart; docs/testing.md#the-built-package).
 
 The sdist and wheels are built from a copy of this checkout with ``python -m build``; the wheel is
-installed with its dependencies into a fresh virtual environment (no system site packages) and run from a
-directory outside the source tree, with ``PYTHONPATH`` unset, so nothing of the checkout can be imported:
-the demo, the portal's pages, an example and ``init`` + ``apply`` run on what the wheel holds alone.
+installed with its dependencies into fresh virtual environments (no system site packages), both ways, and
+run from a directory outside the source tree, with ``PYTHONPATH`` unset, so nothing of the checkout can be
+imported. With the ``server`` extra, the demo, the portal's pages, an example and ``init`` + ``apply`` run
+on what the wheel holds alone. Plain (``pip install livecore``), it brings none of the server's
+dependencies: the clients call that demo, the core plays a simulation, and ``livecore-server`` says in one
+line what to install.
 
 Dependencies come from the package index through uv (the ``dev`` extra): a few seconds with a cold cache,
 under one with a warm one, where a virtual environment made with pip took about 20.
@@ -29,6 +32,7 @@ import attrs
 import httpx
 import pytest
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 from uv import find_uv_bin
 
 from tests.waiting import until_sync
@@ -131,6 +135,7 @@ def test_the_sdist_holds_the_sources_the_readme_and_the_project_metadata(built: 
     assert metadata.get_payload().strip() == (ROOT / "README.md").read_text().strip()
     runtime = {str(Requirement(r)) for r in metadata.get_all("Requires-Dist") if "extra ==" not in r}
     assert runtime == {str(Requirement(r)) for r in project["dependencies"]}
+    assert {"server", "dev"} <= set(metadata.get_all("Provides-Extra"))
 
 
 # --- installed in a fresh environment -----------------------------------------------------------------------
@@ -149,15 +154,33 @@ class Installed:
         return _run(*command, cwd=self.home, env=self.env)
 
 
-@pytest.fixture(scope="module")
-def installed(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    """The wheel and its dependencies in a virtual environment of their own, as ``pip install
-    livecore-*.whl`` makes it (uv resolves the same requirements from the wheel's metadata)."""
-    venv = tmp_path_factory.mktemp("installed") / "venv"
+def _install(requirement: str, tmp_path_factory: pytest.TempPathFactory, name: str) -> Installed:
+    """``requirement`` and its dependencies in a virtual environment of their own, as ``pip install`` makes
+    it (uv resolves the same requirements from the wheel's metadata)."""
+    venv = tmp_path_factory.mktemp(name) / "venv"
     uv = find_uv_bin()
     _run(uv, "venv", "--quiet", "--python", sys.executable, venv)
-    _run(uv, "pip", "install", "--quiet", "--python", venv / "bin" / "python", built.wheel)
-    return Installed(venv, tmp_path_factory.mktemp("studio"), _clean_env())
+    _run(uv, "pip", "install", "--quiet", "--python", venv / "bin" / "python", requirement)
+    return Installed(venv, tmp_path_factory.mktemp(f"{name}-studio"), _clean_env())
+
+
+@pytest.fixture(scope="module")
+def installed(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The wheel with the server: ``pip install "livecore-*.whl[server]"``."""
+    return _install(f"{NAME}[server] @ {built.wheel.as_uri()}", tmp_path_factory, "installed")
+
+
+@pytest.fixture(scope="module")
+def plain(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The wheel alone, the core and the clients: ``pip install livecore-*.whl``."""
+    return _install(str(built.wheel), tmp_path_factory, "plain")
+
+
+def _distributions(env: Installed) -> set[str]:
+    """The canonical names of the distributions installed in ``env``."""
+    code = "import importlib.metadata as m, json\n"
+    code += "print(json.dumps([d.metadata['Name'] for d in m.distributions()]))"
+    return {canonicalize_name(name) for name in json.loads(env.run(env.bin("python"), "-c", code))}
 
 
 def test_the_installed_packages_are_imported_from_the_environment_not_the_checkout(
@@ -250,3 +273,63 @@ def test_the_installed_init_writes_the_starter_manifest_and_apply_accepts_it(ins
     game = applied["games"]["my-game"]
     assert {k["secret"][:8] for k in game["apiKeys"].values()} == {"lc_test_"}
     assert game["webhooks"]["backend"]["secret"].startswith("whsec_")
+
+
+# --- installed plain: the core and the clients ------------------------------------------------------------
+
+
+def test_a_plain_install_brings_the_core_dependencies_and_none_of_the_server(
+    plain: Installed, installed: Installed
+) -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
+    server = {
+        canonicalize_name(r.name)
+        for r in map(Requirement, project["optional-dependencies"]["server"])
+        if r.marker is None or r.marker.evaluate()
+    }
+    have = _distributions(plain)
+    assert core | {NAME} <= have
+    assert have & server == set()
+    assert server <= _distributions(installed)  # which the extra brings
+
+
+def test_livecore_server_on_a_plain_install_says_in_one_line_what_to_install(plain: Installed) -> None:
+    done = subprocess.run(
+        [plain.bin("livecore-server"), "demo"], cwd=plain.home, env=plain.env, capture_output=True, text=True
+    )
+    assert done.returncode == 1, done
+    assert done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("Error: ") and line.endswith('pip install "livecore[server]"'), line
+    assert "(missing: aiohttp," in line
+
+
+def test_the_clients_of_a_plain_install_call_the_demo(plain: Installed, demo: Demo) -> None:
+    code = """
+import os, sys
+from livecore_client import SdkClient, ServerClient
+url = os.environ["LIVECORE_URL"]
+with ServerClient(os.environ["LIVECORE_SERVER_KEY"], base_url=url) as server:
+    print("ping:", server.system.ping().environment)
+with SdkClient(os.environ["LIVECORE_CLIENT_KEY"], base_url=url) as sdk:
+    print("registered:", sdk.players.register("plain-install").external_player_id)
+print("server modules:", sorted({m.split(".")[0] for m in sys.modules} & {"aiohttp", "livecore_server"}))
+"""
+    out = _run(plain.bin("python"), "-c", code, cwd=plain.home, env={**plain.env, **demo.exports})
+    assert out.splitlines() == ["ping: test", "registered: plain-install", "server modules: []"]
+
+
+def test_the_core_of_a_plain_install_plays_the_demo_season_embedded(plain: Installed) -> None:
+    code = """
+from pathlib import Path
+import livecore_server
+from livecore import Simulation
+sim = Simulation.from_manifest(Path(livecore_server.__file__).parent / "demo.toml", seed=7)
+ada, bo = sim.player("ada"), sim.player("bo")
+request = ada.friends.send_request(external_player_id=bo)
+bo.friends.accept_request(request.request.request_id)
+sim.advance(days=1)
+print(len(sim.webhooks_of("friend.request_accepted")))
+"""
+    assert plain.run(plain.bin("python"), "-c", code).strip() == "1"
