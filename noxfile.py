@@ -131,3 +131,5 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks.rollover", "--json", "benchmarks/results/rollover.json")
     # Migration: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")
+    # What `import livecore` and `import livecore_client` cost, as ratios to `import httpx`.
+    session.run("python", "-m", "benchmarks.imports", "--json", "benchmarks/results/imports.json")
