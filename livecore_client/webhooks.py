@@ -39,11 +39,17 @@ import cattrs
 import orjson
 
 from livecore.api.convert import field_errors, response_converter
+from livecore.crates import webhooks as _crates
 from livecore.crates.webhooks import CrateOpened
+from livecore.economy import webhooks as _economy
 from livecore.economy.webhooks import BalanceChange, InventoryChanged, WalletChanged
+from livecore.friends import webhooks as _friends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
+from livecore.gifts import webhooks as _gifts
 from livecore.gifts.webhooks import GiftClaimed, GiftPayload, GiftSent
+from livecore.grants import webhooks as _grants
 from livecore.grants.webhooks import GrantChange, GrantClaimed, GrantCreated, GrantExpired
+from livecore.guilds import webhooks as _guilds
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -56,7 +62,9 @@ from livecore.guilds.webhooks import (
     GuildRoleChanged,
     GuildUpdated,
 )
+from livecore.leaderboards import webhooks as _leaderboards
 from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
+from livecore.live_events import webhooks as _live_events
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptExpired,
@@ -77,6 +85,7 @@ from livecore.live_events.webhooks import (
     WindowClosed,
     WindowOpened,
 )
+from livecore.lobbies import webhooks as _lobbies
 from livecore.lobbies.webhooks import (
     FilledBot,
     LobbyBotFilled,
@@ -89,6 +98,7 @@ from livecore.lobbies.webhooks import (
     SessionFrozen,
     SessionTerminated,
 )
+from livecore.players import webhooks as _players
 from livecore.players.webhooks import (
     PlayerBanned,
     PlayerDeleted,
@@ -99,7 +109,9 @@ from livecore.players.webhooks import (
     PlayerSecretSet,
     PlayerUnbanned,
 )
+from livecore.purchases import webhooks as _purchases
 from livecore.purchases.webhooks import PurchaseTracked
+from livecore.teams import webhooks as _teams
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,
@@ -111,9 +123,9 @@ from livecore.teams.webhooks import (
     PartnerInvitePayload,
     PartnerInviteSent,
 )
+from livecore.webhooks import endpoints as _endpoints
 from livecore.webhooks import signing
 from livecore.webhooks.endpoints import WebhookEndpointFailed
-from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 
@@ -288,6 +300,30 @@ def _client_error(exc: signing.SignatureError) -> WebhookSignatureError:
 
 WebhookData = WebhookPayload
 """Base of the typed ``data`` classes; ``isinstance(event.data, PlayerRegistered)`` picks a kind."""
+
+PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
+    payload.KIND: payload
+    for module in (
+        _players,
+        _economy,
+        _grants,
+        _crates,
+        _friends,
+        _gifts,
+        _purchases,
+        _live_events,
+        _lobbies,
+        _leaderboards,
+        _teams,
+        _guilds,
+        _endpoints,
+    )
+    for payload in module.PAYLOADS
+}
+"""Every kind of the built-in areas, with its class, in the areas' order: each area's payload module lists
+its kinds (``PAYLOADS``), as its area declares them. Read from those modules rather than from the area
+registry (``livecore.webhooks.kinds``, the same map), which imports every area's commands and stores;
+tests/client/test_client_webhooks.py holds the two together."""
 
 
 # --- The event ----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.webhooks import signing
+from livecore.webhooks import kinds, signing
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.samples import SAMPLES
@@ -167,6 +167,10 @@ def test_construct_event_returns_the_core_class_of_each_kind(kind: str) -> None:
     assert type(event.data) is PAYLOAD_TYPES[kind] is type(sample)
     assert event.data == sample
     assert event.raw["data"] == sample.to_wire()
+
+
+def test_the_client_reads_every_kind_the_registered_areas_declare_in_their_order() -> None:
+    assert list(PAYLOAD_TYPES.items()) == list(kinds.PAYLOAD_TYPES.items())
 
 
 def test_the_client_names_are_the_core_classes() -> None:
