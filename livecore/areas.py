@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from livecore.api.area import SYSTEM
 from livecore.api.request import Handler
 from livecore.api.route import Route
+from livecore.api.system_area import SYSTEM
 from livecore.area import Area
 from livecore.crates.area import AREA as CRATES
 from livecore.economy.area import AREA as ECONOMY

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Iterable
 
 from livecore import areas as core_areas
-from livecore.api.area import SYSTEM
+from livecore.api.system_area import SYSTEM
 from livecore.operators.area import AREA as OPERATORS
 from livecore_server.admin import attempts, audit, grants, health, keys, members, players, webhooks
 from livecore_server.area import ServerArea, storage_of
