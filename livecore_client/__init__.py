@@ -76,6 +76,10 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_FIRST_USE})
+
+
 __all__ = [
     "APIConnectionError",
     "APIResponseValidationError",

@@ -92,6 +92,17 @@ def test_importing_the_clients_builds_no_wire_model_until_one_is_named() -> None
     assert [name for name in loaded if re.fullmatch(r"livecore\.\w+\.(api|webhooks|calls)", name)] == []
 
 
+def test_every_name_the_clients_export_resolves_when_named() -> None:
+    code = (
+        "import livecore_client as c\n"
+        "assert set(c.__all__) <= set(dir(c)), set(c.__all__) - set(dir(c))\n"
+        "from livecore_client import *\n"
+        "assert ServerClient is c.server.ServerClient and construct_event is c.webhooks.construct_event\n"
+        "assert c.models.GiftView.__module__ == 'livecore.gifts.api'\n"
+    )
+    assert "livecore_client.models" in _loaded_after(code)
+
+
 def test_the_core_imports_only_its_errors() -> None:
     loaded = _loaded_after("import livecore")
     assert [name for name in loaded if name.startswith("livecore")] == ["livecore", "livecore.errors"]
