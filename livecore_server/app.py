@@ -107,6 +107,7 @@ def _front_door() -> Handler:
         "portal": "/portal/",
         "sdkOpenapi": f"{Surface.SDK.value}/openapi.json",
         "serverOpenapi": f"{Surface.SERVER.value}/openapi.json",
+        "adminOpenapi": f"{Surface.ADMIN.value}/openapi.json",
     }
     if (docs := _docs_url()) is not None:
         links["docs"] = docs
@@ -216,14 +217,13 @@ def create_app(
                 b.route.method, path, guard(b.route, make_handler(b, root)), name=b.route.name
             )
         names = [b.route.name for b in own]
-        if surface is not Surface.ADMIN:
-            openapi = _openapi_route(surface)
-            root.router.add_get(
-                openapi.full_path,
-                guard(openapi, _openapi_handler(surface, areas.routes(core))),
-                name=openapi.name,
-            )
-            names.append(openapi.name)
+        openapi = _openapi_route(surface)
+        root.router.add_get(
+            openapi.full_path,
+            guard(openapi, _openapi_handler(surface, areas.routes(core))),
+            name=openapi.name,
+        )
+        names.append(openapi.name)
         misses[surface.value] = guard(None, _miss([root.router[name] for name in names]))
     # The root's own paths, which answer another method 405 (:func:`_unrouted`).
     root_paths = [

@@ -663,7 +663,10 @@ def demo(
         ' -H "Authorization: Bearer $LIVECORE_CLIENT_KEY" -H "X-Player-Secret: $PLAYER_SECRET"'
         """ -H "Content-Type: application/json" -d '{"name": "Alice"}'"""
     )
-    click.echo(f"  OpenAPI: {base}/sdk/v1/openapi.json and {base}/server/v1/openapi.json")
+    click.echo(
+        f"  OpenAPI: {base}/sdk/v1/openapi.json, {base}/server/v1/openapi.json"
+        f" and {base}/admin/v1/openapi.json (operators)"
+    )
     click.echo("The operators' portal, signed in as the demo's owner (this link works once, for 15 minutes):")
     click.echo(f"  {portal_link}\n")
     config = _config(db, header_timeout=header_timeout, body_timeout=body_timeout)

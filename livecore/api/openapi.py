@@ -1,9 +1,10 @@
 """The OpenAPI 3.1 documents of the public surfaces, generated from the route declarations.
 
 The contract (docs/reference/conventions.md#versioning-and-deprecation) publishes one document for the client
-surface (``/sdk/v1``) and one for the server surface (``/server/v1``); the admin surface is not part of the
-public contract and has none. Everything here is derived from :data:`livecore.api.routes.ALL` and the attrs
-wire models, so the documents cannot drift from the server and the clients:
+surface (``/sdk/v1``) and one for the server surface (``/server/v1``); the operators' surface (``/admin/v1``)
+has one too, built the same way, though it is not part of the public contract. Everything here is derived
+from :data:`livecore.api.routes.ALL` and the attrs wire models, so the documents cannot drift from the
+server and the clients:
 
 - JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses) is generated generically from the attrs models:
   properties by camelCase wire name, nested models as ``#/components/schemas/<ClassName>`` references.
@@ -12,7 +13,11 @@ wire models, so the documents cannot drift from the server and the clients:
   (docs/reference/conventions.md#versioning-and-deprecation) lets new fields land in v1. A model reached both
   ways gets two components: ``<ClassName>`` (response) and ``<ClassName>Input`` (request).
 - ``required`` lists the fields without a default; a response field marked ``omit_if_none`` is left out
-  of ``required`` and is never ``null`` (the converter omits it instead).
+  of ``required`` and is never ``null`` (the converter omits it instead). A request field's default is said
+  in its ``description``, not as a ``default`` keyword: generators (openapi-typescript by default) make a
+  property with a ``default`` required, and a caller may leave such a field out.
+- A free-form object (``metadata``, ``parameters``) says ``additionalProperties: true``: generators read an
+  object with no properties and no ``additionalProperties`` as an object that holds nothing.
 - Requests publish their limits (docs/reference/conventions.md#requests), from the rules their fields
   name (:mod:`livecore.limits`): ``minLength``/``maxLength``, ``minimum``/``maximum`` (every integer
   within signed 64 bits), ``minItems``/``maxItems`` (``minProperties``/``maxProperties`` for a map), a
@@ -37,6 +42,7 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 import attrs
+import orjson
 
 from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.parts import wire_fields
@@ -70,14 +76,26 @@ from livecore.limits import (
     count_of,
     rule_of,
 )
+from livecore.operators.rules import (
+    ALLOWED,
+    CSRF_HEADER,
+    DASHBOARD_ONLY,
+    PERSONAL_KEY_PREFIX,
+    SESSION_COOKIE,
+    Action,
+    Role,
+)
 from livecore.players.errors import PLAYER_SECRET_INVALID
 from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
 
-#: The surfaces that have a published document (docs/reference/conventions.md#versioning-and-deprecation).
+#: The surfaces of the public contract, each with its document
+#: (docs/reference/conventions.md#versioning-and-deprecation).
 PUBLIC_SURFACES: tuple[Surface, ...] = (Surface.SDK, Surface.SERVER)
+#: Every surface with a document: the public ones and the operators' (docs/reference/admin.md).
+DOCUMENTED_SURFACES: tuple[Surface, ...] = (*PUBLIC_SURFACES, Surface.ADMIN)
 
 _Mode = Literal["input", "output"]
 _NONE_TYPE = type(None)
@@ -106,9 +124,25 @@ _TITLES: dict[Surface, tuple[str, str]] = {
         "`Authorization: Bearer <API_KEY>`; never ship that key in a game client. Every state-changing "
         "route needs an idempotency key. Send `X-Svc-SDK: <name>/<version>` on every request." + _REQUESTS,
     ),
+    Surface.ADMIN: (
+        "livecore admin API",
+        "The operators' surface (`/admin/v1`): what the portal and `/mcp` run, and what a studio's scripts "
+        "call as one of its members. It is not part of the public contract: it may change between minor "
+        "versions, announced in the changelog. Every route but the health probe takes a member's "
+        "credential, checked before anything else (401 `invalid_api_key` without a valid one): a personal "
+        f"key as `Authorization: Bearer {PERSONAL_KEY_PREFIX}...`, or a portal session's cookie "
+        f"(`{SESSION_COOKIE}`, set by the portal's sign-in), whose writes also send the session's CSRF "
+        f"token as `{CSRF_HEADER}` (`csrfToken` of `GET /admin/v1/me`; 403 `csrf_invalid` without it). "
+        "Each route names the operator action it takes (`x-operator-action`) and the roles that may take "
+        "it; a personal key never takes a dashboard-only action (403 `dashboard_only`). `{studio}` and "
+        "`{game}` take a key or an id. Writes take an optional idempotency key. Send "
+        "`X-Svc-SDK: <name>/<version>` on every request.\n\nNot described here, since they are not JSON "
+        "routes of this surface: the portal's HTML pages (`/portal/`, a browser's) and `/mcp` (the Model "
+        "Context Protocol over HTTP, whose tools are these same routes)." + _REQUESTS,
+    ),
 }
 
-_SECURITY_SCHEMES: dict[str, Any] = {
+_API_KEY_SCHEMES: dict[str, Any] = {
     "apiKey": {
         "type": "http",
         "scheme": "bearer",
@@ -119,6 +153,30 @@ _SECURITY_SCHEMES: dict[str, Any] = {
         "in": "header",
         "name": "X-Player-Secret",
         "description": "The player's secret, minted by register; needed on every player-scoped route.",
+    },
+}
+
+# How a member authenticates on the admin surface (livecore_server/admin/access.py): a personal key, or a
+# portal session whose writes also carry its CSRF token.
+_MEMBER_SCHEMES: dict[str, Any] = {
+    "personalKey": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": f"A member's personal key (`{PERSONAL_KEY_PREFIX}...`), made in the portal; it acts "
+        "with its member's role at most, never on a dashboard-only action.",
+    },
+    "session": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": SESSION_COOKIE,
+        "description": "A portal session (HTTP-only cookie, set when a member signs in to the portal).",
+    },
+    "csrfToken": {
+        "type": "apiKey",
+        "in": "header",
+        "name": CSRF_HEADER,
+        "description": "The session's CSRF token (`csrfToken` of `GET /admin/v1/me`), on a session's "
+        "writes; a personal key sends none.",
     },
 }
 
@@ -187,14 +245,14 @@ _PARAMETERS: dict[str, Any] = {
 
 
 def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: str) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of ``surface`` (``Surface.SDK`` or ``Surface.SERVER``) from ``routes``.
+    """The OpenAPI 3.1 document of ``surface`` (one of :data:`DOCUMENTED_SURFACES`) from ``routes``.
 
     Routes of other surfaces are ignored. ``version`` is the document's ``info.version`` (the package
-    version, say). Raises :class:`ValueError` for the admin surface, a repeated operation name or a
-    repeated method and path, and :class:`TypeError` for a model field type with no JSON Schema.
+    version, say). Raises :class:`ValueError` for a surface with no document, a repeated operation name
+    or a repeated method and path, and :class:`TypeError` for a model field type with no JSON Schema.
     """
     if surface not in _TITLES:
-        raise ValueError(f"{surface.value} is not a public surface; documents exist for {PUBLIC_SURFACES}")
+        raise ValueError(f"{surface.value} has no document; documents exist for {DOCUMENTED_SURFACES}")
     selected = [route for route in routes if route.surface is surface]
     _check_unique(selected)
 
@@ -230,7 +288,9 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
         "paths": paths,
         "components": {
             "schemas": schemas.components(),
-            "securitySchemes": copy.deepcopy(_SECURITY_SCHEMES),
+            "securitySchemes": copy.deepcopy(
+                _MEMBER_SCHEMES if surface is Surface.ADMIN else _API_KEY_SCHEMES
+            ),
             "headers": copy.deepcopy(_HEADERS),
             "parameters": copy.deepcopy(
                 {**_PARAMETERS, **_BUILD_PARAMETERS} if surface is Surface.SDK else _PARAMETERS
@@ -239,10 +299,12 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
     }
 
 
-def build_documents(routes: Iterable[Route] = ALL, *, version: str) -> dict[Surface, dict[str, Any]]:
-    """Both published documents, by surface."""
+def build_documents(
+    routes: Iterable[Route] = ALL, *, version: str, surfaces: Iterable[Surface] = PUBLIC_SURFACES
+) -> dict[Surface, dict[str, Any]]:
+    """The documents of ``surfaces`` (the public contract's two unless told), by surface."""
     selected = tuple(routes)
-    return {surface: build_document(surface, selected, version=version) for surface in PUBLIC_SURFACES}
+    return {surface: build_document(surface, selected, version=version) for surface in surfaces}
 
 
 # --- Operations -----------------------------------------------------------------------------------
@@ -279,7 +341,7 @@ def _operation(route: Route, schemas: _Schemas, sibling_paths: list[str]) -> dic
             "content": {_JSON: {"schema": schemas.schema(route.request, "input")}},
         }
     op["responses"] = _responses(route, schemas)
-    op["security"] = _security(route.auth)
+    op["security"] = _security(route)
     if route.deprecated is not None:
         op["deprecated"] = True
         deprecation: dict[str, Any] = {"reason": route.deprecated.reason}
@@ -290,6 +352,8 @@ def _operation(route: Route, schemas: _Schemas, sibling_paths: list[str]) -> dic
         op["x-deprecation"] = deprecation
     if route.test_only:
         op["x-test-only"] = True
+    if route.action is not None:
+        op["x-operator-action"] = route.action.value
     op["x-rate-limit-bucket"] = route.bucket.value
     return op
 
@@ -305,6 +369,9 @@ def _description(route: Route) -> str:
         )
     elif route.auth is Auth.PUBLIC:
         lines.append("Needs no credentials.")
+    elif route.auth is Auth.MEMBER:
+        session = f"a portal session and its `{CSRF_HEADER}`" if route.is_write else "a portal session"
+        lines.append(f"Needs a member's personal key or {session}{_allowed(route.action)}.")
     if route.idempotency is Idempotency.REQUIRED:
         lines.append(f"Needs an idempotency key ({_key_source(route)}); a missing key is a 400.")
     elif route.idempotency is Idempotency.OPTIONAL:
@@ -347,9 +414,28 @@ def _key_source(route: Route) -> str:
     return "`Idempotency-Key` header"
 
 
-def _security(auth: Auth) -> list[dict[str, list[str]]]:
+def _allowed(action: Action | None) -> str:
+    """Who may take a member route's ``action``, in words, for its description."""
+    if action is None:
+        return ""
+    roles = ALLOWED[action]
+    named = ", ".join(f"`{role.value}`" for role in Role if role in roles)
+    if roles == frozenset(Role):
+        named = "every role"
+    if action in DASHBOARD_ONLY:
+        named += "; dashboard-only: a personal key gets 403 `dashboard_only`"
+    return f", allowed the operator action `{action.value}` ({named})"
+
+
+def _security(route: Route) -> list[dict[str, list[str]]]:
+    auth = route.auth
     if auth is Auth.PUBLIC:
         return []
+    if auth is Auth.MEMBER:
+        session: dict[str, list[str]] = {"session": []}
+        if route.is_write:
+            session["csrfToken"] = []
+        return [{"personalKey": []}, session]
     if auth is Auth.PLAYER:
         return [{"apiKey": [], "playerSecret": []}]
     if auth is Auth.KEY_OR_PLAYER:
@@ -657,12 +743,9 @@ class _Schemas:
             value = args[1] if len(args) == 2 else Any
             if args and args[0] is not str:
                 raise TypeError(f"JSON object keys must be strings: {tp!r}")
-            value_schema = self.schema(value, mode)
-            return (
-                {"type": "object", "additionalProperties": value_schema}
-                if value_schema
-                else {"type": "object"}
-            )
+            # A free-form object says it is open: generators read a bare ``{"type": "object"}`` as
+            # an object that holds nothing (openapi-typescript: ``Record<string, never>``).
+            return {"type": "object", "additionalProperties": self.schema(value, mode) or True}
         if container in (list, collections.abc.Sequence, collections.abc.MutableSequence):
             return {"type": "array", "items": self.schema(args[0] if args else Any, mode)}
         if container in (set, frozenset, collections.abc.Set, collections.abc.MutableSet):
@@ -704,14 +787,19 @@ class _Schemas:
                 prop = _with_rules(prop, field)
             if field.default is attrs.NOTHING and not omitted_when_none:
                 required.append(name)
-            elif mode == "input":
+            description = field.metadata.get("description")
+            if description is None and mode == "input" and name == BODY_FIELD:
+                description = _BODY_KEY
+            if mode == "input" and name not in required:
+                # In words, not as ``default``: generators make a property with a ``default`` required
+                # (openapi-typescript by default), and a request may leave the field out.
                 has_default, default = _json_default(field.default)
-                if has_default:
-                    prop = {**prop, "default": default}
-            if description := field.metadata.get("description"):
+                if has_default and default is not None:  # a nullable field left out is null: unsaid
+                    said = description or prop.get("description")
+                    left_out = f"Left out: `{orjson.dumps(default).decode()}`."
+                    description = f"{said.rstrip('.')}. {left_out}" if said else left_out
+            if description:
                 prop = {**prop, "description": description}
-            elif mode == "input" and name == BODY_FIELD:
-                prop = {**prop, "description": _BODY_KEY}
             properties[name] = prop
         schema: dict[str, Any] = {"type": "object"}
         doc = cls.__dict__.get("__doc__")

@@ -266,8 +266,8 @@ class _Context:
         if kind == "array":
             return f"array of {self.type_text(schema.get('items', {}), page)}"
         if kind == "object":
-            values = schema.get("additionalProperties")
-            return f"object of {self.type_text(values, page)}" if values else "object"
+            values = schema.get("additionalProperties")  # ``True`` for a free-form object
+            return f"object of {self.type_text(values, page)}" if isinstance(values, dict) else "object"
         return {"integer": "integer", "number": "number", "boolean": "boolean"}.get(kind, kind)
 
     def field_table(self, model: _Model, page: str) -> str:

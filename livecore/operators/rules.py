@@ -146,6 +146,9 @@ DASHBOARD_ONLY = frozenset(
 #: How long a personal key lives, in days (docs/operators.md#personal-keys).
 KEY_LIFETIME = Range(7, 365)
 PERSONAL_KEY_PREFIX = "svc_pk_"
+#: A portal session's cookie, and the header a session's writes carry its CSRF token in.
+SESSION_COOKIE = "livecore_session"
+CSRF_HEADER = "X-CSRF-Token"
 #: A one-time sign-in link works this long, once; a portal session lasts this long.
 LOGIN_LINK_TTL = timedelta(minutes=15)
 SESSION_TTL = timedelta(hours=12)

@@ -29,7 +29,9 @@ from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
 from livecore.operators.errors import CSRF_INVALID
 from livecore.operators.rules import (
+    CSRF_HEADER,
     PERSONAL_KEY_PREFIX,
+    SESSION_COOKIE,
     Action,
     Operator,
     Via,
@@ -53,8 +55,6 @@ from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.members import Member
 
-SESSION_COOKIE = "livecore_session"
-CSRF_HEADER = "X-CSRF-Token"
 # A personal key's last use is written at most this often (seconds): the column says roughly when.
 _TOUCH_EVERY = 60.0
 

@@ -26,11 +26,10 @@ from multidict import MultiDictProxy
 from livecore.clock import format_ts, to_millis
 from livecore.errors import NOT_FOUND, RATE_LIMITED, LivecoreError
 from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
-from livecore.operators.rules import Action, Operator, may
+from livecore.operators.rules import SESSION_COOKIE, Action, Operator, may
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore_server.admin import attempts, audit, grants, keys, members, players, webhooks
 from livecore_server.admin.access import (
-    SESSION_COOKIE,
     credential_of,
     csrf_token,
     env_of,

@@ -16,14 +16,15 @@ from openapi_spec_validator.shortcuts import get_validator_cls
 
 from livecore.api import routes as r
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.openapi import PUBLIC_SURFACES, build_document, build_documents
+from livecore.api.openapi import DOCUMENTED_SURFACES, PUBLIC_SURFACES, build_document, build_documents
 from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
-from livecore.api.system import CLOCK_ADVANCE, PING
+from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
 from livecore.api.views import ErrorEnvelope
 from livecore.gifts.errors import GIFT_EXPIRED
 from livecore.limits import ANY_TEXT, ID, INT64_MAX, INT64_MIN
 from livecore.live_events.api import SDK_BOARD_STREAM, SDK_EVENTS
 from livecore.live_events.errors import LOBBY_FORMING
+from livecore.operators.api import ME, PERSONAL_KEY_REVOKE, PLAYER_BAN
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 from livecore.players.errors import PLAYER_BANNED
 
@@ -205,14 +206,14 @@ def _resolve(doc: dict[str, Any], ref: str) -> Any:
 
 
 def _all_docs() -> list[tuple[Surface, dict[str, Any]]]:
-    docs = [(s, build_document(s, version=VERSION)) for s in PUBLIC_SURFACES]
+    docs = [(s, build_document(s, version=VERSION)) for s in DOCUMENTED_SURFACES]
     docs += [(s, _doc(s, *EXTRA_ROUTES)) for s in PUBLIC_SURFACES]
     return docs
 
 
 ALL_DOCS = _all_docs()
 DOC_IDS = [
-    f"{s.name}-{'extra' if i >= len(PUBLIC_SURFACES) else 'current'}" for i, (s, _) in enumerate(ALL_DOCS)
+    f"{s.name}-{'extra' if i >= len(DOCUMENTED_SURFACES) else 'current'}" for i, (s, _) in enumerate(ALL_DOCS)
 ]
 
 
@@ -265,12 +266,40 @@ def test_current_routes_are_documented() -> None:
     assert _op(server, SERVER_SET_IDENTITY)["operationId"] == "server.players.set_identity"
 
 
-def test_admin_routes_are_left_out() -> None:
-    for doc in build_documents(version=VERSION).values():
-        assert not any(path.startswith("/admin") for path in doc["paths"])
-        assert "HealthResponse" not in doc["components"]["schemas"]
-    with pytest.raises(ValueError, match="not a public surface"):
-        build_document(Surface.ADMIN, version=VERSION)
+def test_the_public_documents_leave_the_admin_routes_to_their_own() -> None:
+    docs = build_documents(version=VERSION, surfaces=DOCUMENTED_SURFACES)
+    for surface in PUBLIC_SURFACES:
+        assert not any(path.startswith("/admin") for path in docs[surface]["paths"])
+        assert "HealthResponse" not in docs[surface]["components"]["schemas"]
+    admin = docs[Surface.ADMIN]
+    assert all(path.startswith("/admin/v1/") for path in admin["paths"])
+    operations = [op for item in admin["paths"].values() for op in item.values()]
+    assert sorted(op["operationId"] for op in operations) == sorted(
+        route.name for route in r.ALL if route.surface is Surface.ADMIN
+    )
+    assert len({doc["info"]["title"] for doc in docs.values()}) == 3
+    assert "/portal/" in admin["info"]["description"] and "/mcp" in admin["info"]["description"]
+
+
+def test_the_admin_document_describes_a_member_s_credentials_as_the_server_takes_them() -> None:
+    admin = build_document(Surface.ADMIN, version=VERSION)
+    schemes = admin["components"]["securitySchemes"]
+    assert set(schemes) == {"personalKey", "session", "csrfToken"}
+    assert schemes["personalKey"]["type"] == "http" and schemes["personalKey"]["scheme"] == "bearer"
+    assert (schemes["session"]["in"], schemes["session"]["name"]) == ("cookie", "livecore_session")
+    assert (schemes["csrfToken"]["in"], schemes["csrfToken"]["name"]) == ("header", "X-CSRF-Token")
+    # A read takes either credential; a session's write also takes its CSRF token, a key's does not.
+    assert _op(admin, ME)["security"] == [{"personalKey": []}, {"session": []}]
+    assert _op(admin, PLAYER_BAN)["security"] == [{"personalKey": []}, {"session": [], "csrfToken": []}]
+    assert _op(admin, HEALTH)["security"] == []
+    ban = _op(admin, PLAYER_BAN)
+    assert ban["x-operator-action"] == "player.ban"
+    assert "`GAME_DEBUGGER`" in ban["description"] and "`VIEWER`" not in ban["description"]
+    assert "csrf_invalid" in ban["responses"]["403"]["x-error-codes"]
+    revoke = _op(admin, PERSONAL_KEY_REVOKE)
+    assert "dashboard-only" in revoke["description"]
+    assert "dashboard_only" in revoke["responses"]["403"]["x-error-codes"]
+    assert "invalid_api_key" in _op(admin, ME)["responses"]["401"]["x-error-codes"]
 
 
 def test_surfaces_are_separate_documents() -> None:
@@ -329,6 +358,8 @@ def test_omit_if_none_fields_are_not_required_and_never_null_in_responses() -> N
     request = _schema(doc, "WidgetRequest")
     assert "extra" not in request["required"]
     assert request["properties"]["extra"]["type"] == ["object", "null"]  # a client may send null
+    # Free-form, and said so: generators read an object with no properties as one that holds nothing.
+    assert request["properties"]["extra"]["additionalProperties"] is True
 
 
 def test_request_models_are_closed_and_response_models_open() -> None:
@@ -359,12 +390,9 @@ def test_model_used_both_ways_gets_a_closed_input_variant() -> None:
     assert request["tags"] == {
         "type": "array",
         "items": {"$ref": "#/components/schemas/TagInput"},
-        "default": [],
+        "description": "Left out: `[]`.",
     }
-    assert request["tag"] == {
-        "anyOf": [{"$ref": "#/components/schemas/TagInput"}, {"type": "null"}],
-        "default": None,
-    }
+    assert request["tag"] == {"anyOf": [{"$ref": "#/components/schemas/TagInput"}, {"type": "null"}]}
     response = schemas["WidgetResponse"]["properties"]
     assert response["tags"] == {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}}
     assert response["owner"] == {"anyOf": [{"$ref": "#/components/schemas/Tag"}, {"type": "null"}]}
@@ -392,9 +420,13 @@ def test_scalar_enum_and_default_schemas() -> None:
     request = _schema(doc, "WidgetRequest")["properties"]
     assert request["name"] == {"type": "string", "pattern": ANY_TEXT.pattern()}
     assert request["count"] == INT64
-    assert request["ratio"] == {"type": "number", "default": 0.5}
-    assert request["color"] == {"type": "string", "enum": ["red", "blue"], "default": "red"}
-    assert request["note"] == {"type": ["string", "null"], "default": None, "pattern": TEXT["pattern"]}
+    # A default is said in words: with a ``default`` keyword generators would make the field required.
+    assert request["ratio"] == {"type": "number", "description": "Left out: `0.5`."}
+    color = {"type": "string", "enum": ["red", "blue"], "description": 'Left out: `"red"`.'}
+    assert request["color"] == color
+    assert request["note"] == {"type": ["string", "null"], "pattern": TEXT["pattern"]}  # null: unsaid
+    required = _schema(doc, "WidgetRequest")["required"]
+    assert "ratio" not in required and "color" not in required and "note" not in required
     response = _schema(doc, "WidgetResponse")["properties"]
     assert response["createdAt"] == {"type": "string", "format": "date-time"}
     assert response["spins"] == {"type": "integer"}  # defaults are documented on requests only
@@ -696,9 +728,10 @@ def test_no_node_is_shared(surface: Surface, doc: dict[str, Any]) -> None:
 
     walk(doc)
     other = build_document(surface, version=VERSION)
-    other["components"]["securitySchemes"]["apiKey"]["scheme"] = "changed"
+    scheme = "personalKey" if surface is Surface.ADMIN else "apiKey"
+    other["components"]["securitySchemes"][scheme]["scheme"] = "changed"
     assert (
-        build_document(surface, version=VERSION)["components"]["securitySchemes"]["apiKey"]["scheme"]
+        build_document(surface, version=VERSION)["components"]["securitySchemes"][scheme]["scheme"]
         == "bearer"
     )
 

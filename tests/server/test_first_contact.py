@@ -23,6 +23,7 @@ async def test_the_front_door_names_the_service_its_version_and_where_to_go(worl
             "portal": "/portal/",
             "sdkOpenapi": "/sdk/v1/openapi.json",
             "serverOpenapi": "/server/v1/openapi.json",
+            "adminOpenapi": "/admin/v1/openapi.json",
         },
     }
     # Every link is one the server serves: it answers.
