@@ -48,7 +48,7 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def fuzz(session: nox.Session) -> None:
-    """schemathesis against a live server on a fresh database, on both OpenAPI documents, every check on
+    """schemathesis against a live server on a fresh database, on the three OpenAPI documents, every check on
     (docs/testing.md#fuzzing): what the suite's fuzz/test_documents.py runs, with 50 examples per
     operation unless told. Arguments after -- go to fuzz/run.py (`--examples N`, or
     $LIVECORE_FUZZ_EXAMPLES), and after a second -- to `st run`."""

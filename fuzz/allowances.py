@@ -11,13 +11,14 @@ values at once, and are listed by operation. :func:`operations_toml` renders the
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
 
-from livecore.api.route import Idempotency, Route, Surface
-from livecore.limits import FreeForm, rule_of
+from livecore.api.route import Idempotency, Route
+from livecore.limits import FreeForm, Rule, rule_of
+from livecore.players.identity import COUNTRY
 
 
 @attrs.frozen
@@ -62,6 +63,19 @@ WHAT_THE_GAME_DECLARES = Allowance(
     "one document serves every game; what a game declares is in the game's manifest, not in the contract",
     {"positive_data_acceptance": ("400",)},
 )
+ASSIGNED_COUNTRY = Allowance(
+    "a country someone chooses (a guild's, an operator's override) is a code ISO 3166-1 assigns: `AA` has "
+    "the form and is not one",
+    "the assigned codes are a list the standard keeps and the service reads; the document gives the form",
+    {"positive_data_acceptance": ("400",)},
+)
+WEBHOOK_TARGET = Allowance(
+    "a webhook endpoint's URL is an `https` address (`http` only on a loopback host) that leads to a public "
+    "address, and its events, like a sample's kind, are webhook kinds the service sends",
+    "where a host name leads is known when it is resolved, and the kinds are those the service's areas "
+    "register",
+    {"positive_data_acceptance": ("400",)},
+)
 
 BY_OPERATION: dict[str, tuple[Allowance, ...]] = {
     "event_leaderboards.read": (TWO_VALUES, OPAQUE_CURSOR),
@@ -85,21 +99,33 @@ BY_OPERATION: dict[str, tuple[Allowance, ...]] = {
     "guilds.help.ask": (WHAT_THE_GAME_DECLARES,),
     "purchases.track": (WHAT_THE_GAME_DECLARES,),
     "server.purchases.track": (WHAT_THE_GAME_DECLARES,),
+    "admin.webhooks.create": (WEBHOOK_TARGET,),
+    "admin.webhooks.send_sample": (WEBHOOK_TARGET,),
 }
 
 
-def _holds_free_form(model: type | None, seen: frozenset[type] = frozenset()) -> bool:
-    """Whether a request model has a free-form object, at any depth of its fields."""
+def _holds(
+    model: type | None, holds: Callable[[Rule | None], bool], seen: frozenset[type] = frozenset()
+) -> bool:
+    """Whether a request model has a field whose rule ``holds``, at any depth of its fields."""
     if model is None or not attrs.has(model) or model in seen:
         return False
     hints = typing.get_type_hints(model)
     for field in attrs.fields(model):
-        if isinstance(rule_of(field), FreeForm):
+        if holds(rule_of(field)):
             return True
         nested = [a for a in _args(hints[field.name]) if isinstance(a, type) and attrs.has(a)]
-        if any(_holds_free_form(n, seen | {model}) for n in nested):
+        if any(_holds(n, holds, seen | {model}) for n in nested):
             return True
     return False
+
+
+def _free_form(rule: Rule | None) -> bool:
+    return isinstance(rule, FreeForm)
+
+
+def _country(rule: Rule | None) -> bool:
+    return rule is COUNTRY
 
 
 def _args(tp: Any) -> list[Any]:
@@ -110,16 +136,16 @@ def _args(tp: Any) -> list[Any]:
 
 
 def allowances(routes: Iterable[Route]) -> dict[str, tuple[Allowance, ...]]:
-    """Each operation of the public documents that has an allowance, with them."""
+    """Each operation that has an allowance, with them."""
     found: dict[str, tuple[Allowance, ...]] = {}
     for route in routes:
-        if route.surface is Surface.ADMIN:
-            continue
         these = list(BY_OPERATION.get(route.name, ()))
         if route.body_idempotency_field and route.idempotency is not Idempotency.NONE:
             these.append(KEY_IN_TWO_PLACES)
-        if _holds_free_form(route.request):
+        if _holds(route.request, _free_form):
             these.append(FREE_FORM_OBJECT)
+        if _holds(route.request, _country):
+            these.append(ASSIGNED_COUNTRY)
         if these:
             found[route.name] = tuple(these)
     return found

@@ -1,13 +1,14 @@
-"""schemathesis against a live server, on both OpenAPI documents (docs/testing.md#fuzzing): the suite's
+"""schemathesis against a live server, on the three OpenAPI documents (docs/testing.md#fuzzing): the suite's
 fuzz/test_documents.py, and ``nox -s fuzz`` for longer runs.
 
 A fresh SQLite database gets the fuzz manifest (``fuzz/manifest.toml``); ``livecore-server serve`` runs on
 it on a free loopback port with the system clock, as a deployment does. The driver seeds, through the
-typed clients, the records the requests name (:func:`seed`), and fills their ids into a copy of
+typed clients, the records the requests name (:func:`seed`), makes the studio owner's personal key as a
+member would in the portal (:func:`personal_key`), and fills their ids into a copy of
 ``fuzz/schemathesis.toml`` (:func:`render_config`). Then ``st run`` fuzzes ``/sdk/v1/openapi.json`` with
-the client key and the fuzzed player's secret, and ``/server/v1/openapi.json`` with the server key. The
-run fails when either finds a failure, or when the server stops meanwhile. What was sent and answered is
-in the report directory, with the server's log.
+the client key and the fuzzed player's secret, ``/server/v1/openapi.json`` with the server key, and
+``/admin/v1/openapi.json`` with the personal key. The run fails when any finds a failure, or when the
+server stops meanwhile. What was sent and answered is in the report directory, with the server's log.
 """
 
 from __future__ import annotations
@@ -22,24 +23,27 @@ import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
-from benchmarks.server import ServerProcess, apply_manifest, manifest_vars
+from benchmarks.server import ServerProcess, apply_manifest, manifest_vars, server_command
 from fuzz.allowances import allowances, operations_toml
 from livecore.api import routes
-from livecore.api.openapi import PUBLIC_SURFACES
+from livecore.api.openapi import DOCUMENTED_SURFACES
+from livecore.operators.rules import CSRF_HEADER, SESSION_COOKIE
 from livecore_client import SdkClient, ServerClient
 from livecore_client.models import AttemptResponse, GuildJoinPending, RewardEntry
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.toml"
 CONFIG = HERE / "schemathesis.toml"
-DOCUMENTS = {"sdk": "/sdk/v1/openapi.json", "server": "/server/v1/openapi.json"}
+DOCUMENTS = {s.name.lower(): f"{s.value}/openapi.json" for s in DOCUMENTED_SURFACES}
 EXAMPLES_ENV = "LIVECORE_FUZZ_EXAMPLES"
 PLACEHOLDER = "LIVECORE_FUZZ_"
-# Examples per operation in the fuzzing phase (the other phases do not depend on it): both documents
-# within about a minute on the 2-core machine (docs/testing.md#fuzzing).
+# Examples per operation in the fuzzing phase (the other phases do not depend on it): the public documents
+# within about a minute on the 2-core machine, the admin one in about three, held by its key's rate limit
+# (docs/testing.md#fuzzing).
 DEFAULT_EXAMPLES = 50
 SEED = 21
 
@@ -50,6 +54,9 @@ FRIEND = "fuzz-friend"
 STRANGER = "fuzz-stranger"
 PLAYERS = (PLAYER, FRIEND, STRANGER, "fuzz-register", "fuzz-erased", "fuzz-merged")
 TEAM = "fuzz-team"
+# The manifest's member whose personal key fuzzes the admin API, and how long the key lives (days).
+MEMBER = "fuzz-owner"
+KEY_DAYS = 7
 
 
 class Api:
@@ -120,6 +127,30 @@ def seed(api: Api) -> dict[str, str]:
     }
 
 
+def personal_key(api: Api, db: Path) -> str:
+    """The fuzz member's personal key, made as a member makes one: a sign-in link
+    (``livecore-server members login-link``), its button in the portal, then the personal-keys route with
+    the session and its CSRF token."""
+    command = [*server_command(), "members", "login-link", MEMBER, "--db", str(db)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr}")
+    link = urlsplit(done.stdout.strip()).path
+    with httpx.Client(base_url=str(api.http.base_url), timeout=10.0) as portal:
+        signed_in = portal.post(link, headers={"Origin": str(api.http.base_url).rstrip("/")})
+        if SESSION_COOKIE not in portal.cookies:
+            raise SystemExit(f"signing in with {link} answered {signed_in.status_code}: no session")
+        csrf = portal.get("/admin/v1/me").json()["data"]["csrfToken"]
+        made = portal.post(
+            "/admin/v1/studios/fuzz/personal-keys",
+            json={"expiresInDays": KEY_DAYS},
+            headers={CSRF_HEADER: csrf},
+        )
+        made.raise_for_status()
+        secret: str = made.json()["data"]["secret"]
+        return secret
+
+
 def render_config(values: Mapping[str, str], into: Path) -> Path:
     """fuzz/schemathesis.toml with the run's keys and seeded ids in its ``${LIVECORE_FUZZ_<NAME>}``
     placeholders (schemathesis reads environment variables in some settings but not in dictionaries, so
@@ -128,7 +159,7 @@ def render_config(values: Mapping[str, str], into: Path) -> Path:
     for name, value in values.items():
         text = text.replace(f"${{{PLACEHOLDER}{name}}}", value)
     found = allowances(routes.ALL)
-    for surface in PUBLIC_SURFACES:
+    for surface in DOCUMENTED_SURFACES:
         names = [r.name for r in routes.ALL if r.surface is surface]
         text = text.replace(f"#@allowances {surface.name.lower()}\n", operations_toml(found, names))
     left = sorted(set(re.findall(rf"\$\{{{PLACEHOLDER}\w+\}}", text)))
@@ -214,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             api = Api(server.base_url, keys)
             check_titles(api)
             seeded = {"CLIENT_KEY": keys["client_key"], "SERVER_KEY": keys["server_key"], **seed(api)}
+            seeded["PERSONAL_KEY"] = personal_key(api, db)
             config = render_config(seeded, options.report_dir)
             for name in options.document or list(DOCUMENTS):
                 extra = options.extra

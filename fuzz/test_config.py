@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from fuzz.allowances import TWO_VALUES, allowances
-from fuzz.run import CONFIG, MANIFEST, PLAYERS
+from fuzz.run import CONFIG, MANIFEST, MEMBER, PLAYERS
 from livecore.api import routes
-from livecore.api.openapi import build_document
-from livecore.api.route import Surface
+from livecore.api.openapi import DOCUMENTED_SURFACES, build_document
 from livecore.live_events.rules import EventState, state
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore_server.manifest import load_manifest
@@ -22,7 +21,7 @@ from livecore_server.manifest import load_manifest
 CONFIGURED: dict[str, Any] = tomllib.loads(CONFIG.read_text())
 DOCUMENTS = {
     doc["info"]["title"]: doc
-    for doc in (build_document(s, routes.ALL, version="test") for s in (Surface.SDK, Surface.SERVER))
+    for doc in (build_document(s, routes.ALL, version="test") for s in DOCUMENTED_SURFACES)
 }
 
 
@@ -60,12 +59,14 @@ def test_every_project_names_a_document_and_its_operations(project: dict[str, An
     assert fixed <= set().union(*(parameter_names(doc, op) for op in ops.values()))
 
 
-def test_both_documents_have_a_project() -> None:
+def test_every_document_has_a_project() -> None:
     assert {p["title"] for p in CONFIGURED["project"]} == set(DOCUMENTS)
 
 
 def test_the_names_in_the_config_are_the_run_s() -> None:
     manifest = tomllib.loads(MANIFEST.read_text())
+    assert set(CONFIGURED["dictionaries"]["studios"]["values"]) == {manifest["studio"], *manifest["games"]}
+    assert MEMBER in manifest["members"]
     resources = manifest["games"]["fuzz"]["resources"]
     dictionaries = CONFIGURED["dictionaries"]
     assert set(dictionaries["currencies"]["values"]) <= {

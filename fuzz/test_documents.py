@@ -1,5 +1,5 @@
-"""Both OpenAPI documents say what the server enforces: schemathesis, every check on, against a live server
-with the run's records seeded (fuzz/run.py, docs/testing.md#fuzzing).
+"""The three OpenAPI documents say what the server enforces: schemathesis, every check on, against a live
+server with the run's records seeded (fuzz/run.py, docs/testing.md#fuzzing).
 
 A failure prints each case with the ``curl`` command that sent it; the report directory (JUnit reports and
 the server's log) is kept under pytest's temporary directory, whose path the failure names.

@@ -168,7 +168,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
 def test_the_demo_serves_without_development_packages(demo: Demo) -> None:
     # (jsonschema is no longer among them: the mcp package, a runtime dependency, needs it.)
     assert {"hypothesis", "pytest", "openapi_spec_validator"} <= set(dev_only_modules())
-    for surface in ("sdk", "server"):
+    for surface in ("sdk", "server", "admin"):
         assert demo.get(f"/{surface}/v1/openapi.json").json()["openapi"].startswith("3.1")
     registered = httpx.post(
         f"{demo.exports['LIVECORE_URL']}/sdk/v1/players/zed/register",
