@@ -98,9 +98,11 @@ def _closure(requirements: list[str]) -> set[str]:
 
 
 def dev_only_modules() -> list[str]:
-    """Top-level modules installed only because of the ``dev`` extra (pyproject.toml)."""
+    """Top-level modules installed only because of the ``dev`` extra (pyproject.toml): not the package
+    itself, nor what a plain install or its ``server`` extra brings."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    dev_only = _closure(project["optional-dependencies"]["dev"]) - _closure(project["dependencies"])
+    served = _closure([*project["dependencies"], *project["optional-dependencies"]["server"]])
+    dev_only = _closure(project["optional-dependencies"]["dev"]) - served - {project["name"]}
     modules = importlib.metadata.packages_distributions()
     return sorted(
         module
