@@ -35,6 +35,8 @@ class GuildTables:
     guild_names: dict[tuple[str, str, str], str] = attrs.field(factory=dict)
     stints: dict[str, Stint] = attrs.field(factory=dict)
     current_stints: dict[str, str] = attrs.field(factory=dict)  # player id -> the stint not ended
+    # Each guild's stints (their ids), which every join and every look at a guild's members reads.
+    guild_stints: dict[str, dict[str, None]] = attrs.field(factory=dict)
     join_requests: dict[str, JoinRequest] = attrs.field(factory=dict)
     help_requests: dict[str, HelpRequest] = attrs.field(factory=dict)
     # Each player's help requests (their ids), which every request for help looks up.
@@ -114,6 +116,7 @@ class MemoryGuilds(AreaPort[GuildTables]):
         if stint.current:
             self._tx.put(self._t.current_stints, stint.player_id, stint.id)
         self._tx.put(self._t.stints, stint.id, stint)
+        self._tx.put(self._t.guild_stints.setdefault(stint.guild_id, {}), stint.id, None)
 
     def current_stint(self, player_id: str) -> Stint | None:
         stint_id = self._t.current_stints.get(player_id)
@@ -123,7 +126,8 @@ class MemoryGuilds(AreaPort[GuildTables]):
         return [s for s in self.history(guild_id) if s.current]
 
     def history(self, guild_id: str) -> list[Stint]:
-        mine = [s for s in self._t.stints.values() if s.guild_id == guild_id]
+        stints = self._t.stints
+        mine = [stints[stint_id] for stint_id in self._t.guild_stints.get(guild_id, ())]
         return sorted(mine, key=lambda s: (s.joined_at, s.id))
 
     def stints_of(self, player_id: str) -> list[Stint]:
@@ -219,7 +223,7 @@ class MemoryGuilds(AreaPort[GuildTables]):
         # Who made a change in the guilds the player was in names it no more, as the rest does not.
         by_to = By.player(to)
         ever = {s.guild_id for s in self._t.stints.values() if s.player_id == from_id}
-        for stint in [s for s in self._t.stints.values() if s.guild_id in ever]:
+        for stint in [s for guild_id in ever for s in self.history(guild_id)]:
             joined_by = by_to if _names(stint.joined_by, from_id) else stint.joined_by
             left_by = by_to if _names(stint.left_by, from_id) else stint.left_by
             if (joined_by, left_by) != (stint.joined_by, stint.left_by):

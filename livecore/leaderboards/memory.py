@@ -20,6 +20,8 @@ class LeaderboardTables:
 
     periods: dict[str, BoardPeriod] = attrs.field(factory=dict)
     divisions: dict[str, Division] = attrs.field(factory=dict)
+    # Each period's divisions (their ids), which every placement of a player in a division reads.
+    period_divisions: dict[str, dict[str, None]] = attrs.field(factory=dict)
     shared_entries: dict[tuple[str, str], SharedEntry] = attrs.field(factory=dict)  # (period, player id)
     tiers: dict[tuple[str, str, str, str], int] = attrs.field(factory=dict)  # (game, env, board key, player)
 
@@ -69,12 +71,14 @@ class MemoryLeaderboards(AreaPort[LeaderboardTables]):
 
     def insert_division(self, division: Division) -> None:
         self._tx.put(self._t.divisions, division.id, division)
+        self._tx.put(self._t.period_divisions.setdefault(division.period_id, {}), division.id, None)
 
     def update_division(self, division: Division) -> None:
         self._tx.put(self._t.divisions, division.id, division)
 
     def _divisions(self, period_id: str) -> list[Division]:
-        mine = [d for d in self._t.divisions.values() if d.period_id == period_id]
+        divisions = self._t.divisions
+        mine = [divisions[division_id] for division_id in self._t.period_divisions.get(period_id, ())]
         return sorted(mine, key=lambda d: (d.tier, d.number))
 
     def newest_division(self, period_id: str, tier: int) -> Division | None:
