@@ -24,7 +24,9 @@ class _Guilds(Driver):
     def __init__(self, play: Play) -> None:
         self.play = play
         self.member_of: dict[int, str] = {}  # member index -> its guild id
-        self.sizes: dict[str, int] = {}  # guild id -> members, for the guilds the players founded or joined
+        # The guilds the players founded that have room as far as they know, in the order founded: kept as
+        # it changes, not listed again at each turn, for a million players found tens of thousands.
+        self.open: list[str] = []
         self.help: dict[str, list[list[Any]]] = {}  # guild id -> [request id, member, lacking, expires]
 
     def session(self, member: Member) -> None:
@@ -37,22 +39,23 @@ class _Guilds(Driver):
         settings = play.settings.of(GUILD_SETTINGS)
         mine = self.member_of.get(member.index)
         if mine is None:
-            open_ = [g for g, n in self.sizes.items() if n < settings.max_members]
             # Most join a guild with room; some found their own (all when none has room).
-            if open_ and rng.random() < JOINING:
-                chosen = rng.choice(open_)
+            if self.open and rng.random() < JOINING:
+                chosen = rng.choice(self.open)
                 joined = play.act("guilds.join", member.handle.guilds.join, chosen)
                 if isinstance(joined, GuildJoined):
                     self.member_of[member.index] = chosen
-                    self.sizes[chosen] = joined.guild.member_count
+                    if joined.guild.member_count >= settings.max_members:
+                        self.open.remove(chosen)
                 elif joined is None:
-                    self.sizes.pop(chosen, None)  # full, or gone: the player looks elsewhere next time
+                    self.open.remove(chosen)  # full, or gone: the player looks elsewhere next time
                 return
             name = f"Guild {member.handle.external_id}"
             made = play.act("guilds.create", member.handle.guilds.create, name, JoinType.OPEN)
             if made is not None:
                 self.member_of[member.index] = made.guild.guild_id
-                self.sizes[made.guild.guild_id] = 1
+                if settings.max_members > 1:
+                    self.open.append(made.guild.guild_id)
             return
         help_ = settings.help
         if help_ is None:
