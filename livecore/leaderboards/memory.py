@@ -20,8 +20,10 @@ class LeaderboardTables:
 
     periods: dict[str, BoardPeriod] = attrs.field(factory=dict)
     divisions: dict[str, Division] = attrs.field(factory=dict)
-    # Each period's divisions (their ids), which every placement of a player in a division reads.
+    # Each period's divisions (their ids), for what reads them in order.
     period_divisions: dict[str, dict[str, None]] = attrs.field(factory=dict)
+    # (period id, tier) -> its newest division's id, which every placement of a player reads.
+    newest_divisions: dict[tuple[str, int], str] = attrs.field(factory=dict)
     shared_entries: dict[tuple[str, str], SharedEntry] = attrs.field(factory=dict)  # (period, player id)
     tiers: dict[tuple[str, str, str, str], int] = attrs.field(factory=dict)  # (game, env, board key, player)
 
@@ -72,6 +74,9 @@ class MemoryLeaderboards(AreaPort[LeaderboardTables]):
     def insert_division(self, division: Division) -> None:
         self._tx.put(self._t.divisions, division.id, division)
         self._tx.put(self._t.period_divisions.setdefault(division.period_id, {}), division.id, None)
+        newest = self.newest_division(division.period_id, division.tier)
+        if newest is None or newest.number < division.number:
+            self._tx.put(self._t.newest_divisions, (division.period_id, division.tier), division.id)
 
     def update_division(self, division: Division) -> None:
         self._tx.put(self._t.divisions, division.id, division)
@@ -82,8 +87,8 @@ class MemoryLeaderboards(AreaPort[LeaderboardTables]):
         return sorted(mine, key=lambda d: (d.tier, d.number))
 
     def newest_division(self, period_id: str, tier: int) -> Division | None:
-        mine = [d for d in self._divisions(period_id) if d.tier == tier]
-        return mine[-1] if mine else None
+        newest = self._t.newest_divisions.get((period_id, tier))
+        return None if newest is None else self._t.divisions[newest]
 
     def divisions_from(self, period_id: str, offset: int, limit: int) -> list[Division]:
         return self._divisions(period_id)[offset : offset + limit]
