@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 #: What a season holds per player, measured with the demo manifest and its population (demo_population.toml)
 #: (docs/simulation.md#memory): once made, and for each day played (what the report does not fold: its
 #: grants, lobbies, teams, gifts, boards' entries).
-BYTES_PER_PLAYER = 5_500
-BYTES_PER_PLAYER_DAY = 4_500
+BYTES_PER_PLAYER = 9_000
+BYTES_PER_PLAYER_DAY = 4_000
 #: The command itself: the interpreter, the core, matplotlib.
 BYTES_BASE = 125_000_000
 

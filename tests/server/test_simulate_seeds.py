@@ -195,6 +195,17 @@ def test_memory_counts_each_worker() -> None:
     assert workers(1) == 1 and 1 <= workers(3) <= 3
 
 
+# Peak resident memory of demo seasons, measured with /usr/bin/time (docs/simulation.md#memory):
+# (players, days) -> bytes.
+MEASURED_PEAKS = {(10_000, 28): 1_240_000_000, (100_000, 1): 1_384_000_000, (1_000_000, 1): 12_700_000_000}
+
+
+@pytest.mark.parametrize(("size", "peak"), MEASURED_PEAKS.items())
+def test_the_memory_stated_up_front_is_not_below_a_measured_peak(size: tuple[int, int], peak: int) -> None:
+    players, days = size
+    assert peak <= memory_need(players, days) <= 1.15 * peak
+
+
 def test_a_seed_failing_in_its_worker_fails_the_run() -> None:
     """A refusal's problems do not make it again from its arguments: it is raised here as a RuntimeError
     naming it, rather than breaking the pool."""
