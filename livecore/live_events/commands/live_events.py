@@ -444,10 +444,16 @@ def _unopened(tx: LiveEventsTx, now: datetime) -> Iterator[tuple[Game, Environme
         # Each event's slot once, not once per environment: the manual clock's scheduler asks at every move.
         events = sorted(game.settings.of(EVENT_SETTINGS).items())
         open_now = [(event, slot) for _, event in events if (slot := slot_at(event, now)) is not None]
-        for env in Environment:
-            for event, slot in open_now:
-                if not tx.windows.get(game.id, window_id(game.id, env, event.key, slot.starts_at)):
-                    yield game, env, event, slot
+        due = [
+            (env, event, slot, window_id(game.id, env, event.key, slot.starts_at))
+            for env in Environment
+            for event, slot in open_now
+        ]
+        # The game's open windows looked up together: one statement whatever the number of events.
+        recorded = tx.windows.recorded(game.id, [w for *_, w in due]) if due else set()
+        for env, event, slot, window in due:
+            if window not in recorded:
+                yield game, env, event, slot
 
 
 def _with_events(tx: HasGames) -> list[Game]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from livecore.live_events.memory import LiveEventTables
@@ -17,6 +18,10 @@ class MemoryWindows(AreaPort[LiveEventTables]):
 
     def get(self, game_id: str, window_id: str) -> Window | None:
         return self._t.windows.get((game_id, window_id))
+
+    def recorded(self, game_id: str, window_ids: Sequence[str]) -> set[str]:
+        windows = self._t.windows
+        return {w for w in window_ids if (game_id, w) in windows}
 
     def insert(self, window: Window) -> None:
         self.update(window)

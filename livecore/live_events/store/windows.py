@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -11,6 +12,10 @@ from livecore.scope import Environment
 
 class WindowStore(Protocol):
     def get(self, game_id: str, window_id: str) -> Window | None: ...
+
+    def recorded(self, game_id: str, window_ids: Sequence[str]) -> set[str]:
+        """Which of the game's ``window_ids`` are recorded."""
+        ...
 
     def insert(self, window: Window) -> None: ...
 

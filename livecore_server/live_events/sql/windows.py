@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from livecore.clock import to_millis
@@ -22,6 +23,15 @@ class SqlWindows(SqlPort):
             f"SELECT {WINDOW_COLUMNS.sql} FROM windows WHERE id = ? AND game_id = ?", (window_id, game_id)
         ).fetchone()
         return None if row is None else WINDOW_COLUMNS.of(row)
+
+    def recorded(self, game_id: str, window_ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        step = self.db.MAX_IN_LIST
+        for at in range(0, len(window_ids), step):
+            ids, params = self.db.in_list("id", window_ids[at : at + step])
+            rows = self.db.read(f"SELECT id FROM windows WHERE {ids} AND game_id = ?", (*params, game_id))
+            found.update(r[0] for r in rows)
+        return found
 
     def insert(self, window: Window) -> None:
         self.db.insert(INSERT_WINDOW, window_row(window))
