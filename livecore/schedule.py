@@ -63,16 +63,21 @@ class Job:
     """Scheduled work: ``tasks(tx, rt)`` reads what is due now. A job with ``next_due`` runs when its time
     comes (``next_due(tx, rt)``, None when nothing is due) and is looked at by every process; a job with
     ``every`` runs at each multiple of the period on the clock (an hourly job at every full hour), in
-    one process only."""
+    one process only. A job with ``every`` may say when it next has work (``idle_until(tx, rt)``, None
+    when it has none): its runs before then do nothing, so a scheduler moving a manual clock passes over
+    them (a minute sweep does not run 1,440 times in a day with nothing to sweep)."""
 
     name: str
     tasks: Callable[[Any, Any], Sequence[Task]]
     next_due: Callable[[Any, Any], datetime | None] | None = None
     every: timedelta | None = None
+    idle_until: Callable[[Any, Any], datetime | None] | None = None
 
     def __attrs_post_init__(self) -> None:
         if (self.next_due is None) == (self.every is None):
             raise ValueError(f"job {self.name}: give next_due or every, not both")
+        if self.idle_until is not None and self.every is None:
+            raise ValueError(f"job {self.name}: idle_until is for a job run every period")
 
 
 def aligned(now: datetime, interval: timedelta) -> datetime:

@@ -25,6 +25,26 @@ def render(services: Services) -> str:
     )
     return "".join(
         f"# HELP {name} {text}\n# TYPE {name} gauge\n{name} {value}\n" for name, text, value in gauges
+    ) + _scheduled(services)
+
+
+def _scheduled(services: Services) -> str:
+    """What each scheduled job's runs cost in this process since it started, by job."""
+    tallies = sorted(services.scheduler.tallies.items())
+    counters = (
+        ("livecore_scheduled_runs_total", "Runs of each scheduled job in this process.", "runs"),
+        (
+            "livecore_scheduled_transactions_total",
+            "Transactions the runs of each scheduled job took, their claims and the look-ups of their due"
+            " times included.",
+            "transactions",
+        ),
+        ("livecore_scheduled_seconds_total", "Seconds the runs of each scheduled job took.", "seconds"),
+    )
+    return "".join(
+        f"# HELP {name} {text}\n# TYPE {name} counter\n"
+        + "".join(f'{name}{{job="{job}"}} {getattr(tally, field)}\n' for job, tally in tallies)
+        for name, text, field in counters
     )
 
 

@@ -33,7 +33,7 @@ from livecore_server.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler, schedule_jobs
 from livecore_server.storage.area_storage import AreaStorage
-from livecore_server.storage.server_store import ServerStore, open_store
+from livecore_server.storage.server_store import ServerStore, ServerTransaction, open_store
 from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.stream_slots import StreamSlots
 
@@ -151,7 +151,7 @@ def build_services(
 
     async def claim(job: str, due: datetime) -> bool:
         now = to_millis(clock.now())
-        return await store.run_async(lambda tx: tx.schedule.claim(job, to_millis(due), now))
+        return await store.run_async(lambda tx: tx.schedule.claim(job, to_millis(due), now, flushed=False))
 
     services = Services(
         config=config,
@@ -160,7 +160,7 @@ def build_services(
         rng=rng,
         keys=keys,
         runtime=runtime,
-        scheduler=Scheduler(clock, claim=claim),
+        scheduler=Scheduler(clock, claim=claim, store=store),
         ratelimiter=ratelimiter,
         secret_brake=secret_brake,
         auth_throttle=auth_throttle,
@@ -191,8 +191,8 @@ def schedule_work(s: Services) -> None:
         cutoff = s.clock.now() - RETENTION
         await s.store.run_async(lambda tx: tx.webhooks.purge_finished(cutoff))
 
-    def overlap_ends() -> datetime | None:
-        return s.store.run(lambda tx: tx.webhooks.next_previous_secret_expiry(), write=False)
+    def overlap_ends(tx: ServerTransaction) -> datetime | None:
+        return tx.webhooks.next_previous_secret_expiry()
 
     async def webhook_secrets() -> None:
         # Read first: nothing is written while no rotated secret's overlap has ended.

@@ -9,7 +9,7 @@ from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.grants import api, samples, webhooks
 from livecore.grants import rules as grants
-from livecore.grants.commands import SWEEP_BATCH, expire_grants
+from livecore.grants.commands import SWEEP_BATCH, expire_grants, next_grant_expiry
 from livecore.grants.errors import CODES, GRANT_NOT_FOUND
 from livecore.grants.handlers import HANDLERS
 from livecore.grants.memory import GrantTables, MemoryGrants
@@ -47,7 +47,14 @@ AREA = Area(
     record_ids={"grantId": GRANT_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
-    jobs=(Job(EXPIRY_JOB, _expiring, every=timedelta(minutes=1)),),
+    jobs=(
+        Job(
+            EXPIRY_JOB,
+            _expiring,
+            every=timedelta(minutes=1),
+            idle_until=lambda tx, rt: next_grant_expiry(tx),
+        ),
+    ),
     webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,

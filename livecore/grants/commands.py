@@ -7,7 +7,7 @@ the record is settled with its grant (:class:`Delivery`); grants name no such ar
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol, Self, TypeVar
 
 from livecore.commands import Runtime, emit
@@ -204,6 +204,17 @@ def settle_loaded(
     return settled, delivery
 
 
+# Later than any grant expires.
+_END_OF_TIME = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def next_grant_expiry(tx: GrantsTx) -> datetime | None:
+    """When the pending grant that expires first expires (None: none expires): the expiry sweep has
+    nothing to do before then."""
+    first = tx.grants.past_expiry(_END_OF_TIME, 1)
+    return first[0].expires_at if first else None
+
+
 def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
     """The expiry sweep: pending grants past ``expiresAt`` become expired; ``grant.expired`` is
     worker-driven and fires live (docs/reference/grants.md)."""
@@ -226,6 +237,7 @@ __all__ = [
     "expire_grants",
     "get_grant",
     "issue_grant",
+    "next_grant_expiry",
     "register_delivery",
     "settle",
     "settle_loaded",

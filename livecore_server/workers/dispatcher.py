@@ -177,8 +177,8 @@ class Dispatcher:
         return HELD_RETRY if seconds <= 0 or not self._told else seconds
 
     # --- passes -----------------------------------------------------------------------------------
-    def next_due(self) -> datetime | None:
-        return self.services.store.run(lambda tx: tx.webhooks.next_due(), write=False)
+    def next_due(self, tx: ServerTransaction) -> datetime | None:
+        return tx.webhooks.next_due()
 
     async def drain_due(self) -> None:
         """Start everything due now and wait until every attempt in flight has finished."""

@@ -23,7 +23,7 @@ from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
 from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
-from livecore_server.storage.sql.schedule import SqlSchedule
+from livecore_server.storage.sql.schedule import PostgresSchedule, SqlSchedule
 from livecore_server.storage.sql.sealed import SqlSealed
 from livecore_server.storage.sql.webhooks import SqlWebhooks
 from livecore_server.storage.sqlport import Dialects, SqlPort, SqlTransaction
@@ -36,7 +36,7 @@ SHARED_PORTS: Mapping[str, type[SqlPort] | Dialects] = {
     "idempotency": SqlIdempotency,
     "keys": SqlKeys,
     "presence": SqlPresence,
-    "schedule": SqlSchedule,
+    "schedule": Dialects(SqlSchedule, postgres=PostgresSchedule),
     "webhooks": SqlWebhooks,
     "manifest": SqlManifest,
     "meta": SqlMeta,
