@@ -129,6 +129,8 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks.stream", "--json", "benchmarks/results/stream.json")
     # A shared leaderboard's rollover: 100,000 entries while a prober's requests go on.
     session.run("python", "-m", "benchmarks.rollover", "--json", "benchmarks/results/rollover.json")
+    # A day of the demo's scheduled work: a 24 h advance of the manual clock, SQLite and PostgreSQL.
+    session.run("python", "-m", "benchmarks.advance", "--json", "benchmarks/results/advance.json")
     # Migration: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")
     # What `import livecore` and `import livecore_client` cost, as ratios to `import httpx`.
