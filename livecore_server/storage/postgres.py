@@ -95,8 +95,16 @@ UNLOCK_QUEUE = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
 # one that hit a unique violation: every command looks a row up before inserting it, so a duplicate key
 # means a concurrent transaction inserted it after our snapshot (PostgreSQL reports that as a unique
 # violation rather than a serialization failure when the lookup and the insert differ in predicate); run
-# again, the command sees that row and answers as it would have serially.
-RETRYABLE = (errors.SerializationFailure, errors.DeadlockDetected, errors.UniqueViolation)
+# again, the command sees that row and answers as it would have serially. And so can one that found
+# PostgreSQL's shared lock table full ("out of shared memory", SQLSTATE 53200): SERIALIZABLE keeps each
+# transaction's predicate locks there until every transaction that overlapped it has ended, so under a
+# burst of writes it fills for moments and empties again (docs/deployment.md, max_pred_locks_per_transaction).
+RETRYABLE = (
+    errors.SerializationFailure,
+    errors.DeadlockDetected,
+    errors.UniqueViolation,
+    errors.OutOfMemory,
+)
 
 
 class _JsonText(Loader):

@@ -118,21 +118,32 @@ async def test_a_statement_whose_answer_was_not_read_fails_its_own_write(store: 
     assert _rows(store) == {"holder": 1, "a": 1, "b": 1}
 
 
-async def test_a_serialization_failure_runs_the_whole_group_again(store: PostgresStore) -> None:
+@pytest.mark.parametrize(
+    "lost",
+    [
+        psycopg.errors.SerializationFailure("lost a race"),
+        psycopg.errors.OutOfMemory("out of shared memory"),  # the predicate locks' table, full for a moment
+    ],
+    ids=["serialization", "lock-table-full"],
+)
+async def test_a_serialization_failure_runs_the_whole_group_again(
+    store: PostgresStore, lost: psycopg.Error
+) -> None:
     calls: list[str] = []
 
-    def counted(k: str, fail_first: bool = False) -> Callable[[Any], int]:
+    def counted(k: str, failing: int = 0) -> Callable[[Any], int]:
         def fn(tx: Any) -> int:
             calls.append(k)
             txid = insert(k)(tx)
-            if fail_first and calls.count(k) == 1:
-                raise psycopg.errors.SerializationFailure("lost a race")
+            if calls.count(k) <= failing:
+                raise lost
             return txid
 
         return fn
 
-    outcomes = await _after_a_holder(store, [counted("a"), counted("b", fail_first=True), counted("c")])
-    assert calls == ["a", "b", "a", "b", "c"]
+    # Twice: a run that fails with any other error of the database is tried once more, carefully.
+    outcomes = await _after_a_holder(store, [counted("a"), counted("b", failing=2), counted("c")])
+    assert calls == ["a", "b", "a", "b", "a", "b", "c"]
     assert len(set(outcomes)) == 1
     assert _rows(store) == {"holder": 1, "a": 1, "b": 1, "c": 1}
 
