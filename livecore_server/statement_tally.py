@@ -1,13 +1,16 @@
-"""A count of the statements a SQLite server runs, for the benchmark report's statements per request.
+"""A count of the statements a server runs (and on PostgreSQL of the round trips it waits for), for the
+benchmark report's statements and round trips per request.
 
 A benchmarking aid, off unless asked for: with ``LIVECORE_STATEMENT_TALLY=<file>`` in its environment,
 ``serve`` on SQLite counts the statements of every connection of its store (the event loop's, which the
 webhook dispatcher shares, and the WAL checkpointer's) with SQLite's trace callback, and whenever the
 process gets SIGUSR1 it writes the running count to ``<file>`` as ``{"statements": N, "seq": K}``, K
 counting the writes so that a reader can wait for a fresh one (a temporary file, then ``os.replace``: a
-reader never sees half of one). The benchmark harness reads it before and after each slice
-(benchmarks/README.md, "Reading the table"). Without the variable no callback is installed and nothing
-costs; with it, each statement costs about half a microsecond more.
+reader never sees half of one). On PostgreSQL it counts the statements its connections send and the
+round trips its threads wait for (:mod:`livecore_server.storage.postgres_tally`), written as
+``{"statements": N, "round_trips": R, "seq": K}``. The benchmark harness reads it before and after each
+slice (benchmarks/README.md, "Reading the table"). Without the variable no callback or hook is installed
+and nothing costs; with it, each statement costs about half a microsecond more.
 
 What counts is everything the server ran, the transactions' BEGIN, SAVEPOINT, RELEASE and COMMIT
 included. Not counted: SQLite's inner statements (a full-text index's own, traced as lines starting with
@@ -29,9 +32,13 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from livecore_server.storage.postgres_tally import Tally
 
 ENV_VAR = "LIVECORE_STATEMENT_TALLY"
 # The statements that can fire a trigger, hence be traced again with their own text.
@@ -77,25 +84,54 @@ class StatementTally:
 
         conn.set_trace_callback(traced)
 
+    def counts(self) -> dict[str, int]:
+        return {"statements": self.statements}
+
     def write(self) -> None:
         """Write the running count to the file, replacing the previous one at once."""
         self.seq += 1
         tmp = self.path.with_name(f".{self.path.name}.tmp")
-        tmp.write_text(json.dumps({"statements": self.statements, "seq": self.seq}))
+        tmp.write_text(json.dumps({**self.counts(), "seq": self.seq}))
         os.replace(tmp, self.path)
 
 
+class RoundTripTally(StatementTally):
+    """A PostgreSQL server's statements and round trips, counted in psycopg (postgres_tally)."""
+
+    def __init__(self, path: str | Path, counted: Tally) -> None:
+        super().__init__(path)
+        self._counted = counted
+
+    @property
+    def statements(self) -> int:
+        return self._counted.statements
+
+    def counts(self) -> dict[str, int]:
+        return {"statements": self._counted.statements, "round_trips": self._counted.round_trips}
+
+
 def start(store: ServerStore, path: str | None) -> Callable[[], None]:
-    """Count ``store``'s statements, written to ``path`` on each SIGUSR1 (on the running loop); returns
-    what stops answering the signal. Nothing when ``path`` is None. Called before ``store.start()``, so
-    that the WAL checkpointer's connection is counted from its start."""
+    """Count ``store``'s statements (and round trips, on PostgreSQL), written to ``path`` on each SIGUSR1
+    (on the running loop); returns what stops answering the signal and counting. Nothing when ``path``
+    is None. Called before ``store.start()``, so that the WAL checkpointer's connection is counted from
+    its start."""
     if path is None:
         return lambda: None
-    if not isinstance(store, SqliteStore):
-        log.warning("%s is set, but only a SQLite store counts its statements: ignored", ENV_VAR)
-        return lambda: None
-    tally = StatementTally(path)
-    store.on_connection(tally.watch)
+    tally: StatementTally
+    uncount: Callable[[], None] = lambda: None  # noqa: E731
+    if isinstance(store, SqliteStore):
+        tally = StatementTally(path)
+        store.on_connection(tally.watch)
+    else:
+        from livecore_server.storage.postgres import PostgresStore
+        from livecore_server.storage.postgres_tally import Tally, install
+
+        if not isinstance(store, PostgresStore):
+            log.warning("%s is set, but this store does not count its statements: ignored", ENV_VAR)
+            return lambda: None
+        counted = Tally()
+        uncount = install(counted)
+        tally = RoundTripTally(path, counted)
 
     def write() -> None:
         try:
@@ -108,5 +144,6 @@ def start(store: ServerStore, path: str | None) -> Callable[[], None]:
 
     def stop() -> None:
         loop.remove_signal_handler(signal.SIGUSR1)
+        uncount()
 
     return stop
