@@ -9,7 +9,8 @@ checkout's for both sides, so both are measured the same way; the server (``live
 ``livecore-server`` this interpreter's environment installed imports from it.
 
 The report: per scenario and side, the medians over the rounds of req/s, the ratio to bare, the ratio to
-the twin, statements and server CPU a request, and the worst p99; plus the JSON of every round.
+the twin, statements, round trips (PostgreSQL) and server CPU a request, and the worst p99; plus the
+JSON of every round.
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ FIGURES = (
     ("ratio", "vs bare", ".3f"),
     ("ratio_to_twin", "vs twin", ".2f"),
     ("statements_per_request_median", "statements/req", ".1f"),
+    ("round_trips_per_request_median", "round trips/req", ".2f"),
     ("cpu_us_per_request_median", "CPU µs/req", ".0f"),
     ("p99_ms_worst", "p99 ms", ".1f"),
 )

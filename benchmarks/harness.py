@@ -270,8 +270,9 @@ def _run_in(
     # The run's database, for setups that seed more than requests could (benchmarks/seed.py).
     variables["db"] = str(db)
     extra = [] if options.db_pool is None else ["--db-pool", str(options.db_pool)]
-    # SQLite: the server counts its statements, for statements per request (benchmarks/README.md).
-    statement_file = work / "statements.json" if options.store == "sqlite" else None
+    # One server process counts its statements (and PostgreSQL's round trips), for statements and round
+    # trips per request (benchmarks/README.md).
+    statement_file = work / "statements.json" if options.processes == 1 else None
     served = ServerProcess(
         db,
         work / "server.log",
@@ -419,7 +420,7 @@ class Slicer:
             p.request, nonce=secrets.token_hex(4), variables=p.variables, extra_lua=p.scenario.lua
         )
         script.write_text(lua)
-        statements_before = server.statements()
+        counts_before = server.counts()
         db_before = None if self.db_cpu is None else self.db_cpu.snapshot()
         cpu_before = server.cpu_seconds()
         connections = p.scenario.connections or self.options.connections
@@ -434,11 +435,15 @@ class Slicer:
         db_after = None if self.db_cpu is None else self.db_cpu.snapshot()
         if not server.alive():
             raise BenchError(f"a server process died during {p.scenario.name}:\n{server.log_tail()}")
-        statements_after = server.statements()
+        counts_after = server.counts()
         if cpu_before is not None and cpu_after is not None:
             result = dataclasses.replace(result, server_cpu_s=round(cpu_after - cpu_before, 3))
-        if statements_before is not None and statements_after is not None:
-            result = dataclasses.replace(result, statements=statements_after - statements_before)
+        if counts_before is not None and counts_after is not None:
+            (statements_before, trips_before), (statements_after, trips_after) = counts_before, counts_after
+            trips = None if trips_before is None or trips_after is None else trips_after - trips_before
+            result = dataclasses.replace(
+                result, statements=statements_after - statements_before, round_trips=trips
+            )
         db_spent = postgres.BackendCpu.spent(db_before, db_after)
         if db_spent is not None:
             result = dataclasses.replace(result, db_cpu_s=round(db_spent, 3))

@@ -84,6 +84,10 @@ class ScenarioFigures:
         return _median([r.statements_per_request for r in self.rounds])
 
     @property
+    def round_trips_per_request(self) -> float | None:
+        return _median([r.round_trips_per_request for r in self.rounds])
+
+    @property
     def cpu_ratio(self) -> float | None:
         """Baseline CPU per request over this scenario's: the ratio again, measured by CPU time."""
         mine, base = self.cpu_us_per_request, self.baseline.cpu_us_per_request
@@ -137,6 +141,7 @@ class ScenarioFigures:
             "cpu_ratio": _round(self.cpu_ratio, 4),
             "db_cpu_us_per_request_median": _round(self.db_cpu_us_per_request, 1),
             "statements_per_request_median": _round(self.statements_per_request, 1),
+            "round_trips_per_request_median": _round(self.round_trips_per_request, 2),
             "checks": self.checks(),
             "verdict": self.verdict,
             "errored": self.errored,
@@ -213,21 +218,25 @@ def _fmt(value: float | None, spec: str) -> str:
 
 
 def markdown(rows: Sequence[ScenarioFigures]) -> str:
-    """The table; with a ``DB CPU µs/req`` column when PostgreSQL's backend CPU was measured.
-    ``statements/req`` is counted on SQLite only: ``—`` on PostgreSQL."""
+    """The table; with ``DB CPU µs/req`` and ``round trips/req`` columns when PostgreSQL's backend CPU
+    was measured."""
     db = any(r.db_cpu_s is not None for f in rows for r in f.rounds)
     head = [
         "| scenario | req/s (median) | p50 ms (median) | p99 ms (worst round) | ratio | vs twin | target |"
-        " result "
-        f"| server CPU µs/req (ratio) | statements/req |{' DB CPU µs/req |' if db else ''} req/s per round |",
-        f"|---|--:|--:|--:|--:|--:|---|---|--:|--:|{'--:|' if db else ''}---|",
+        " result | server CPU µs/req (ratio) | statements/req |"
+        f"{' round trips/req | DB CPU µs/req |' if db else ''} req/s per round |",
+        f"|---|--:|--:|--:|--:|--:|---|---|--:|--:|{'--:|--:|' if db else ''}---|",
     ]
     body = []
     for f in rows:
         per_round = " / ".join(f"{r.rps:.0f}" for r in f.rounds)
         cpu = f"{_fmt(f.cpu_us_per_request, '.0f')} ({_fmt(f.cpu_ratio, '.2f')})"
         statements = _fmt(f.statements_per_request, ".1f")
-        db_cpu = f" {_fmt(f.db_cpu_us_per_request, '.0f')} |" if db else ""
+        db_cpu = (
+            f" {_fmt(f.round_trips_per_request, '.2f')} | {_fmt(f.db_cpu_us_per_request, '.0f')} |"
+            if db
+            else ""
+        )
         body.append(
             f"| {f.scenario.name} | {f.rps:.0f} | {f.p50_ms:.2f} | {f.p99_ms:.2f} | {_fmt(f.ratio, '.2f')} "
             f"| {_fmt(f.ratio_to_twin, '.2f')} | {_target(f.scenario, bool(f.twin))} | {f.verdict} | {cpu} "
@@ -244,7 +253,11 @@ def twin_rows(rows: Sequence[ScenarioFigures]) -> list[str]:
         t = f.twin_figures
         if t is None:
             continue
-        db = " — |" if any(r.db_cpu_s is not None for g in rows for r in g.rounds) else ""
+        db = (
+            f" {_fmt(t.round_trips_per_request, '.2f')} | — |"
+            if any(r.db_cpu_s is not None for g in rows for r in g.rounds)
+            else ""
+        )
         per_round = " / ".join(f"{r.rps:.0f}" for r in t.rounds)
         out.append(
             f"| {t.scenario.name} | {t.rps:.0f} | {t.p50_ms:.2f} | {t.p99_ms:.2f} | {_fmt(t.ratio, '.2f')} "

@@ -211,8 +211,14 @@ class ServerProcess:
         return total
 
     def statements(self, timeout_s: float = 30.0) -> int | None:
-        """Statements the server has run so far (None without ``statement_file``): asks with SIGUSR1 and
-        waits until the file holds a count written after the signal."""
+        """Statements the server has run so far (None without ``statement_file``)."""
+        counted = self.counts(timeout_s)
+        return None if counted is None else counted[0]
+
+    def counts(self, timeout_s: float = 30.0) -> tuple[int, int | None] | None:
+        """Statements the server has run so far and the round trips it waited for (PostgreSQL's; None
+        on SQLite), or None without ``statement_file``: asks with SIGUSR1 and waits until the file holds
+        a count written after the signal."""
         if self.statement_file is None or not self.processes:
             return None
         (process,) = self.processes
@@ -223,7 +229,7 @@ class ServerProcess:
         while True:
             found = read_statement_file(self.statement_file)
             if found is not None and found[1] > seq:
-                return found[0]
+                return found[0], found[2]
             if process.poll() is not None:
                 why = " (SIGUSR1 killed it: a livecore-server without the statement count?)"
                 why = why if process.returncode == -signal.SIGUSR1 else ""
@@ -251,13 +257,15 @@ class ServerProcess:
         return "\n".join(tails)
 
 
-def read_statement_file(path: Path) -> tuple[int, int] | None:
-    """The statement count and its sequence number in ``path`` (written whole, by rename), or None."""
+def read_statement_file(path: Path) -> tuple[int, int, int | None] | None:
+    """The statement count, its sequence number and the round trips (PostgreSQL's; None on SQLite) in
+    ``path`` (written whole, by rename), or None."""
     try:
         found = json.loads(path.read_text())
     except FileNotFoundError:
         return None
-    return int(found["statements"]), int(found["seq"])
+    trips = found.get("round_trips")
+    return int(found["statements"]), int(found["seq"]), None if trips is None else int(trips)
 
 
 def proc_stat(pid: int) -> tuple[str, list[str]] | None:

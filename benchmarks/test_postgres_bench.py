@@ -47,9 +47,13 @@ def test_postgres_targets_are_the_issue_8_ratios_and_sqlite_keeps_its_own() -> N
         SCENARIOS["heartbeat"].for_store("mysql")
 
 
-def _result(requests: int, *, cpu: float | None = None, db_cpu: float | None = None) -> WrkResult:
+def _result(
+    requests: int, *, cpu: float | None = None, db_cpu: float | None = None, **counted: int
+) -> WrkResult:
     latency = {"p50": 500.0, "p90": 900.0, "p99": 2000.0, "max": 3000.0, "mean": 600.0}
-    return WrkResult(requests, 1_000_000, 0, {"status": 0}, latency, server_cpu_s=cpu, db_cpu_s=db_cpu)
+    return WrkResult(
+        requests, 1_000_000, 0, {"status": 0}, latency, server_cpu_s=cpu, db_cpu_s=db_cpu, **counted
+    )
 
 
 def test_the_report_checks_the_targets_of_the_store_run() -> None:
@@ -61,15 +65,20 @@ def test_the_report_checks_the_targets_of_the_store_run() -> None:
     assert "| ≥ 0.10 | PASS |" in report.markdown(on_postgres)
 
 
-def test_the_db_cpu_column_appears_only_when_measured() -> None:
+def test_the_db_cpu_and_round_trip_columns_appear_only_when_measured() -> None:
     scenarios = select(["server_ping"])
     plain = report.markdown(report.figures(scenarios, {BASELINE: [_result(10)], "server_ping": [_result(5)]}))
-    assert "DB CPU" not in plain
-    measured = {BASELINE: [_result(10, cpu=0.001)], "server_ping": [_result(5, cpu=0.002, db_cpu=0.001)]}
-    table = report.markdown(report.figures(scenarios, measured))
-    assert "DB CPU µs/req" in table
-    # server 2 ms / 5 requests; statements not counted (PostgreSQL); DB 1 ms / 5 requests
-    assert "| 400 (0.25) | — | 200 |" in table
+    assert "DB CPU" not in plain and "round trips" not in plain
+    measured = {
+        BASELINE: [_result(10, cpu=0.001)],
+        "server_ping": [_result(5, cpu=0.002, db_cpu=0.001, statements=75, round_trips=20)],
+    }
+    figures = report.figures(scenarios, measured)
+    table = report.markdown(figures)
+    assert "| statements/req | round trips/req | DB CPU µs/req |" in table
+    # server 2 ms / 5 requests; 75 statements and 20 round trips / 5 requests; DB 1 ms / 5 requests
+    assert "| 400 (0.25) | 15.0 | 4.00 | 200 |" in table
+    assert figures[1].to_json(None)["round_trips_per_request_median"] == 4.0
 
 
 def test_several_processes_need_postgres(capsys: pytest.CaptureFixture[str]) -> None:

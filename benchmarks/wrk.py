@@ -54,8 +54,12 @@ class WrkResult:
     server_cpu_s: float | None = None
     # CPU time PostgreSQL's backends for the run's database used (PostgreSQL on this machine; else None).
     db_cpu_s: float | None = None
-    # Statements the server ran during the run (SQLite: livecore_server/statement_tally.py; else None).
+    # Statements the server ran during the run (livecore_server/statement_tally.py; None where not
+    # counted).
     statements: int | None = None
+    # Round trips the server waited for during the run (PostgreSQL: livecore_server/storage/postgres_tally.py;
+    # else None).
+    round_trips: int | None = None
 
     @property
     def rps(self) -> float:
@@ -85,11 +89,18 @@ class WrkResult:
 
     @property
     def statements_per_request(self) -> float | None:
-        """Everything the server ran on SQLite over the run, per request (commits and the webhook
-        dispatcher included)."""
+        """Everything the server ran over the run, per request (commits and the webhook dispatcher
+        included)."""
         if self.statements is None or not self.requests:
             return None
         return self.statements / self.requests
+
+    @property
+    def round_trips_per_request(self) -> float | None:
+        """The times the server waited for PostgreSQL's answer over the run, per request."""
+        if self.round_trips is None or not self.requests:
+            return None
+        return self.round_trips / self.requests
 
     @property
     def error_count(self) -> int:
@@ -115,6 +126,8 @@ class WrkResult:
             "db_cpu_us_per_request": _round(self.db_cpu_us_per_request, 1),
             "statements": self.statements,
             "statements_per_request": _round(self.statements_per_request, 3),
+            "round_trips": self.round_trips,
+            "round_trips_per_request": _round(self.round_trips_per_request, 3),
         }
 
 
