@@ -38,7 +38,7 @@ P = "/sdk/v1/players"
 
 # Route -> (round trips, statements) of one request alone.
 BUDGETS = {
-    "register": (5, 15),
+    "register": (4, 15),
     "server_grant": (4, 12),
     "send_gift": (4, 15),
     "claim_gift": (4, 18),

@@ -71,7 +71,8 @@ class SqlAudit(SqlPort):
     __slots__ = ()
 
     def insert(self, entry: AuditEntry) -> None:
-        self.db.change(
+        # Nobody reads its answer: on PostgreSQL it travels with the next statement that waits.
+        self.db.write(
             "audit_log",
             "INSERT INTO audit_log"
             " (id, studio_id, game_id, at, actor, member_id, action, target, metadata, before, after, ip)"
