@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from livecore.api.request import Handler, Reply, Request, player_of
 from livecore.api.route import Route
+from livecore.commands.reads import Reads
 from livecore.guilds import api, commands
+from livecore.guilds.reads import GuildDonateReads
+from livecore.limits import ID
 
 
 def create(request: Request[api.CreateGuildRequest, None], tx: commands.GuildsTx) -> api.GuildResponse:
@@ -118,6 +121,15 @@ def donate(request: Request[api.DonateRequest, None], tx: commands.GuildsTx) -> 
     request_id = request.params["requestId"]
     done = commands.donate(tx, request.rt, request.scope, player_of(request), request_id, request.body.amount)
     return api.DonationResponse.of(done, request.rt.clock.now())
+
+
+def donate_reads(request: Request[api.DonateRequest, None], tx: commands.GuildsTx) -> Reads:
+    request_id = request.params["requestId"]
+    # A malformed id names no request: the donation answers its 404 without reading it (and a NUL never
+    # reaches PostgreSQL's text).
+    if ID.problem(request_id) is not None:
+        return Reads()
+    return Reads(areas=(GuildDonateReads((request.scope.game_id, request.external_id), request_id),))
 
 
 def server_list(request: Request[None, api.GuildListQuery], tx: commands.GuildsTx) -> api.GuildListResponse:

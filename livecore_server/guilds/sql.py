@@ -8,12 +8,13 @@ of one player, breaks a unique index and fails the transaction with the database
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from livecore.clock import to_millis
 from livecore.guilds.rules import By, Donation, Guild, HelpRequest, JoinRequest, Stint, name_key
 from livecore.players.rules import Player
 from livecore.scope import Environment
+from livecore_server.guilds.read_ahead import CURRENT, GUILDS, HELP, STINTS
 from livecore_server.guilds.rows import (
     DONATION_COLUMNS,
     GUILD_COLUMNS,
@@ -28,6 +29,7 @@ from livecore_server.guilds.rows import (
     stint_row,
 )
 from livecore_server.players.sql import like_escape
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
@@ -65,6 +67,9 @@ class SqlGuilds(SqlPort):
     _BY_PLAYER: ClassVar[str]
 
     def get(self, game_id: str, guild_id: str) -> Guild | None:
+        ahead = self.db.ahead(GUILDS, (game_id, guild_id))
+        if ahead is not MISSING:
+            return cast(Guild | None, ahead)
         row = self.db.read(
             f"SELECT {GUILD_COLUMNS.sql} FROM guilds WHERE id = ? AND game_id = ?", (guild_id, game_id)
         ).fetchone()
@@ -133,6 +138,9 @@ class SqlGuilds(SqlPort):
         self.db.insert(PUT_STINT, stint_row(stint))
 
     def current_stint(self, player_id: str) -> Stint | None:
+        ahead = self.db.ahead(STINTS, (player_id, CURRENT))
+        if ahead is not MISSING:
+            return cast(Stint | None, ahead)
         row = self.db.read(
             f"SELECT {STINT_COLUMNS.sql} FROM guild_stints WHERE player_id = ? AND left_at IS NULL",
             (player_id,),
@@ -212,14 +220,18 @@ class SqlGuilds(SqlPort):
         self.db.insert(INSERT_HELP, help_row(request))
 
     def update_help(self, request: HelpRequest) -> None:
-        # What a donation or its player's leaving changes.
-        self.db.write(
-            "guild_help_requests",
-            "UPDATE guild_help_requests SET donated = ?, status = ?, closed_at = ? WHERE id = ?",
-            (request.donated, request.status.value, ms(request.closed_at), request.id),
-        )
+        # What a donation or its player's leaving changes: that request, and nothing else read ahead.
+        with self.db.exactly(lambda p: p.forget(HELP, (request.game_id, request.id))):
+            self.db.write(
+                "guild_help_requests",
+                "UPDATE guild_help_requests SET donated = ?, status = ?, closed_at = ? WHERE id = ?",
+                (request.donated, request.status.value, ms(request.closed_at), request.id),
+            )
 
     def help(self, game_id: str, request_id: str) -> HelpRequest | None:
+        ahead = self.db.ahead(HELP, (game_id, request_id))
+        if ahead is not MISSING:
+            return cast(HelpRequest | None, ahead)
         row = self.db.read(
             f"SELECT {HELP_COLUMNS.sql} FROM guild_help_requests WHERE id = ? AND game_id = ?",
             (request_id, game_id),

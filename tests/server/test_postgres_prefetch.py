@@ -30,6 +30,7 @@ from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.reads import GiftSendReads
 from livecore.gifts.rules import Gift, GiftStatus, SenderStats, SendRequest, stats_window
 from livecore.gifts.settings import GIFTING_SETTINGS
+from livecore.guilds.reads import GuildDonateReads
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.players.commands import first_contact
@@ -41,6 +42,7 @@ from livecore_server.friends.sql import SqlFriendGraph
 from livecore_server.gifts import read_ahead as gift_reads
 from livecore_server.gifts.prefetched import GIFT_KEYS, STATS, Stats, gift_written, stats_for
 from livecore_server.gifts.sql import SqlGifts
+from livecore_server.guilds import read_ahead as guild_reads
 from livecore_server.manifest import parse_manifest
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_groups, postgres_prefetch
@@ -57,13 +59,14 @@ from tests.waiting import until
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
 # The statements a group reads ahead with, by name: every write's (postgres_prefetch), a gift send's
-# (livecore_server/gifts/read_ahead.py).
+# (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py).
 READS_AHEAD = {
     "PLAYERS": postgres_prefetch.PLAYERS,
     "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
     "GIFT_KEYS": gift_reads.KEYS,
     "PAIRS": gift_reads.PAIRS,
     "HOLDINGS": gift_reads.COSTS,
+    "DONATIONS": guild_reads.DONATIONS,
 }
 
 
@@ -548,7 +551,10 @@ def test_reads_ahead_are_planned_once() -> None:
     reads = Reads(
         players=(("g", "a"), ("g", "b")),
         idempotency=(("g:test:send", "k"),),
-        areas=(GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),),
+        areas=(
+            GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),
+            GuildDonateReads(("g", "a"), "r"),
+        ),
     )
     runs = 20
     with scratch_store(pool_size=1) as store:
@@ -605,4 +611,7 @@ _ANY_COLUMN = {
     "attempts": "flagged = flagged",
     "boards": "version = version",
     "board_entries": "score = score",
+    "guilds": "name = name",
+    "guild_stints": "role = role",
+    "guild_help_requests": "donated = donated",
 }

@@ -1,0 +1,105 @@
+"""What the guilds area reads ahead of a donation (:data:`READ_AHEAD`, its ``ServerArea``'s), once the
+players are read (:mod:`livecore_server.storage.read_ahead`): the donor's current stint and its guild,
+the help request, the donor's holding of what it asks for and the player who asked, each of which the
+donation otherwise read one round trip at a time. PostgreSQL reads a group's in the one round trip of its
+reads ahead (:func:`_postgres`); SQLite, where a read costs no round trip, reads them as the donation
+runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
+
+from livecore.guilds.reads import GuildDonateReads
+from livecore_server.economy.rows import HOLDING_COLUMNS
+from livecore_server.guilds.rows import GUILD_COLUMNS, HELP_COLUMNS, STINT_COLUMNS
+from livecore_server.players.rows import PLAYER_COLUMNS
+from livecore_server.storage.postgres_prefetch import key_read, maybe, one
+from livecore_server.storage.read_ahead import Prefetched, ReadAhead
+
+# The kinds of rows the guilds port reads back from what was read ahead, by the arguments of its reads:
+# a player's current stint by (player id, CURRENT), a guild and a help request by (game id, their id).
+STINTS, GUILDS, HELP = "guild_stints", "guilds", "guild_help"
+CURRENT = "current"
+HOLDINGS = "holdings"  # the economy port's, by (player id, resource key)
+
+DONATIONS = key_read(
+    "game text, donor text, request text",
+    f"SELECT k.game, k.request, p.id, {STINT_COLUMNS.qualified('m')}, {GUILD_COLUMNS.qualified('g')},"
+    f" {HELP_COLUMNS.qualified('q')}, h.amount, h.parameters, {PLAYER_COLUMNS.qualified('a')}"
+    " FROM {keys} "
+    + one("p", "id", "players", "game_id = k.game AND external_id = k.donor")
+    + " "
+    # The donor's latest stint, through the index of a player's stints: by its current one
+    # (``left_at IS NULL``), PostgreSQL planned on empty tables a scan of every member's stint instead.
+    + maybe("m", STINT_COLUMNS.sql, "guild_stints", "player_id = p.id ORDER BY joined_at DESC, id DESC")
+    + " "
+    + maybe("g", GUILD_COLUMNS.sql, "guilds", "id = m.guild_id")
+    + " "
+    + maybe("q", HELP_COLUMNS.sql, "guild_help_requests", "id = k.request")
+    + " "
+    + maybe("h", "amount, parameters", "holdings", "player_id = p.id AND resource_key = q.resource_key")
+    + " "
+    + maybe("a", PLAYER_COLUMNS.sql, "players", "id = q.player_id"),
+)
+
+
+class _InAGame(Protocol):
+    @property
+    def game_id(self) -> str: ...
+
+
+R = TypeVar("R", bound=_InAGame)
+
+
+def _of_game(row: R | None, game_id: str) -> R | None:
+    """The row if it is of ``game_id``, as the port reads it (by its id and game): the reads ahead find
+    it by its id alone, through its primary key, and check its game here."""
+    return row if row is not None and row.game_id == game_id else None
+
+
+def _sqlite(tx: Any, found: Prefetched, declared: Sequence[Any]) -> None:
+    """Nothing: on SQLite a read costs no round trip, and the donation reads as it runs."""
+
+
+def _postgres(
+    declared: Sequence[Any],
+) -> tuple[list[tuple[str, Sequence[Any]]], Callable[[Prefetched, Iterator[list[Any]]], None]]:
+    keys = sorted({(*d.donor, d.request_id) for d in declared if isinstance(d, GuildDonateReads)})
+
+    def found_by(found: Prefetched, results: Iterator[list[Any]]) -> None:
+        for game_id, request_id, player_id, *rest in next(results):
+            stint_row, rest = rest[: STINT_COLUMNS.width], rest[STINT_COLUMNS.width :]
+            guild_row, rest = rest[: GUILD_COLUMNS.width], rest[GUILD_COLUMNS.width :]
+            help_row, rest = rest[: HELP_COLUMNS.width], rest[HELP_COLUMNS.width :]
+            (amount, parameters), asker_row = rest[:2], rest[2:]
+            stint = None if stint_row[0] is None else STINT_COLUMNS.of(stint_row)
+            # No stint at all: none is current. The latest not ended: it is the current one (a player
+            # has one at most). The latest ended: an earlier one may still be current only if both began
+            # in one millisecond, so the port reads it as it runs.
+            if stint is None or stint.left_at is None:
+                found.of(STINTS)[player_id, CURRENT] = stint
+            if stint is not None and stint.left_at is None:
+                guild = None if guild_row[0] is None else GUILD_COLUMNS.of(guild_row)
+                found.of(GUILDS)[game_id, stint.guild_id] = _of_game(guild, game_id)
+            request = _of_game(None if help_row[0] is None else HELP_COLUMNS.of(help_row), game_id)
+            found.of(HELP)[game_id, request_id] = request
+            if request is None:
+                continue
+            found.of(HOLDINGS)[player_id, request.resource_key] = HOLDING_COLUMNS.of(
+                (request.resource_key, amount, parameters)
+            )
+            if asker_row[0] is not None:
+                asker = PLAYER_COLUMNS.of(asker_row)
+                found.players.setdefault((asker.game_id, asker.external_id), asker)
+
+    return [(DONATIONS.sql, DONATIONS.keys(keys))], found_by
+
+
+#: The guilds area's reads ahead (its ``ServerArea.read_ahead``).
+READ_AHEAD = ReadAhead(
+    reads=(GuildDonateReads,),
+    tables=frozenset({"guild_stints", "guilds", "guild_help_requests", "holdings"}),
+    sqlite=_sqlite,
+    postgres=_postgres,
+)
