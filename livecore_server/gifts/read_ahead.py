@@ -12,6 +12,7 @@ from typing import Any
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Friendship
 from livecore.gifts.reads import GiftClaimReads, GiftSendReads
+from livecore_server.economy.read_ahead import HOLDINGS, HOLDINGS_OF, holdings_found
 from livecore_server.economy.rows import HOLDING_COLUMNS
 from livecore_server.gifts.prefetched import GIFT_KEYS, GIFTS, STATS, Stats
 from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
@@ -23,7 +24,7 @@ from livecore_server.storage.read_ahead import Prefetched, ReadAhead
 from livecore_server.storage.sqlport import SqlTransaction
 
 # The kinds of rows of the areas a gift reads, as their ports read them back.
-FRIENDSHIPS, HOLDINGS, GRANTS = "friendships", "holdings", "grants"
+FRIENDSHIPS, GRANTS = "friendships", "grants"
 
 # A claim's read ahead, on both stores: its gift (``g``, with the players ``s`` and ``r`` of the gift's
 # columns), the gift's grant, its sender (for the answer) and the recipient's holding of the gift.
@@ -148,11 +149,7 @@ PAIRS = key_read(
     )
     + ") x",
 )
-COSTS = key_read(  # every sender found, with or without a holding of the key
-    "game text, sender text, key text",
-    f"SELECT s.id, {HOLDING_COLUMNS.qualified('h', resource_key='k.key')} FROM {{keys}} {_SENDER} "
-    + maybe("h", HOLDING_COLUMNS.sql, "holdings", "player_id = s.id AND resource_key = k.key"),
-)
+COSTS = HOLDINGS_OF  # every sender found, with or without a holding of the key
 CLAIMS = key_read(
     "game text, gift text",
     f"SELECT {CLAIM_COLUMNS} FROM {{keys}} "
@@ -208,9 +205,7 @@ def _postgres(
                     else Friendship(sender_id, recipient_id, from_millis(friends_since))
                 )
         if costs:
-            for player_id, *holding_row in next(results):
-                holding = HOLDING_COLUMNS.of(holding_row)
-                found.of(HOLDINGS)[player_id, holding.key] = holding
+            holdings_found(found, next(results))
         if claims:
             found.of(GIFTS).update(dict.fromkeys(claims))
             for row in next(results):

@@ -8,14 +8,14 @@ runs."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from livecore.guilds.reads import GuildDonateReads
 from livecore_server.economy.rows import HOLDING_COLUMNS
 from livecore_server.guilds.rows import GUILD_COLUMNS, HELP_COLUMNS, STINT_COLUMNS
 from livecore_server.players.rows import PLAYER_COLUMNS
 from livecore_server.storage.postgres_prefetch import key_read, maybe, one
-from livecore_server.storage.read_ahead import Prefetched, ReadAhead
+from livecore_server.storage.read_ahead import Prefetched, ReadAhead, of_game
 
 # The kinds of rows the guilds port reads back from what was read ahead, by the arguments of its reads:
 # a player's current stint by (player id, CURRENT), a guild and a help request by (game id, their id).
@@ -44,20 +44,6 @@ DONATIONS = key_read(
 )
 
 
-class _InAGame(Protocol):
-    @property
-    def game_id(self) -> str: ...
-
-
-R = TypeVar("R", bound=_InAGame)
-
-
-def _of_game(row: R | None, game_id: str) -> R | None:
-    """The row if it is of ``game_id``, as the port reads it (by its id and game): the reads ahead find
-    it by its id alone, through its primary key, and check its game here."""
-    return row if row is not None and row.game_id == game_id else None
-
-
 def _sqlite(tx: Any, found: Prefetched, declared: Sequence[Any]) -> None:
     """Nothing: on SQLite a read costs no round trip, and the donation reads as it runs."""
 
@@ -81,8 +67,8 @@ def _postgres(
                 found.of(STINTS)[player_id, CURRENT] = stint
             if stint is not None and stint.left_at is None:
                 guild = None if guild_row[0] is None else GUILD_COLUMNS.of(guild_row)
-                found.of(GUILDS)[game_id, stint.guild_id] = _of_game(guild, game_id)
-            request = _of_game(None if help_row[0] is None else HELP_COLUMNS.of(help_row), game_id)
+                found.of(GUILDS)[game_id, stint.guild_id] = of_game(guild, game_id)
+            request = of_game(None if help_row[0] is None else HELP_COLUMNS.of(help_row), game_id)
             found.of(HELP)[game_id, request_id] = request
             if request is None:
                 continue

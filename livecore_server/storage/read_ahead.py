@@ -23,7 +23,7 @@ forgotten (they are read again), and changed nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 
@@ -79,6 +79,21 @@ class Prefetched:
     def forget(self, kind: str, key: Any) -> None:
         """A row an area read ahead as ``kind`` (by ``key``) was written."""
         self.found.get(kind, {}).pop(key, None)
+
+
+class _OfAGame(Protocol):
+    @property
+    def game_id(self) -> str: ...
+
+
+G = TypeVar("G", bound=_OfAGame)
+
+
+def of_game(row: G | None, game_id: str) -> G | None:
+    """``row`` if it is of ``game_id``, as a port reads a row by its id and game: a read ahead finds it by
+    its id alone, through its primary key (a plan with the game as a filter is what the plan test
+    refuses), and checks its game here."""
+    return row if row is not None and row.game_id == game_id else None
 
 
 #: An area's read ahead on SQLite: ``(transaction, what was read so far, the area's declared reads)``.

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from livecore.clock import ManualClock, to_millis
 from livecore.commands import Runtime
 from livecore.commands.reads import Reads
+from livecore.crates.reads import CrateOpenReads
 from livecore.economy.commands import server_adjust
 from livecore.errors import LivecoreError
 from livecore.friends import commands as friends_cmd
@@ -37,6 +38,7 @@ from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.areas import storage
+from livecore_server.crates import read_ahead as crate_reads
 from livecore_server.economy.sql import SqlLedger
 from livecore_server.friends.sql import SqlFriendGraph
 from livecore_server.gifts import read_ahead as gift_reads
@@ -59,7 +61,8 @@ from tests.waiting import until
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
 # The statements a group reads ahead with, by name: every write's (postgres_prefetch), a gift send's
-# (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py).
+# (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py), a crate
+# open's (livecore_server/crates/read_ahead.py; its holdings are a send's).
 READS_AHEAD = {
     "PLAYERS": postgres_prefetch.PLAYERS,
     "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
@@ -67,6 +70,7 @@ READS_AHEAD = {
     "PAIRS": gift_reads.PAIRS,
     "HOLDINGS": gift_reads.COSTS,
     "DONATIONS": guild_reads.DONATIONS,
+    "CRATES": crate_reads.CRATES,
 }
 
 
@@ -554,6 +558,7 @@ def test_reads_ahead_are_planned_once() -> None:
         areas=(
             GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),
             GuildDonateReads(("g", "a"), "r"),
+            CrateOpenReads("g", "c", ("g", "a"), ()),
         ),
     )
     runs = 20

@@ -45,7 +45,7 @@ BUDGETS = {
     "send_gift": (4, 15),
     "claim_gift": (4, 18),
     "event_progress": (9, 21),
-    "open_crate": (5, 21),
+    "open_crate": (3, 20),
     "guild_donate": (3, 19),
 }
 
