@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from livecore.api.request import Handler, Reply, Request, player_of
 from livecore.api.route import Route
+from livecore.commands.reads import Reads
 from livecore.grants.api import GrantView
+from livecore.limits import ID
 from livecore.live_events import api
 from livecore.live_events.commands import boards
 from livecore.live_events.commands import live_events as commands
 from livecore.live_events.commands.live_events import LiveEventsTx
 from livecore.live_events.commands.steps import Held
+from livecore.live_events.reads import ProgressReads
 
 
 def list_events(request: Request[None, None], tx: LiveEventsTx) -> api.EventListResponse:
@@ -53,6 +56,15 @@ def progress(request: Request[api.ProgressRequest, None], tx: LiveEventsTx) -> a
     return api.ProgressResponse(
         attempt=api.AttemptView.of(attempt), milestones_granted=[GrantView.of(g) for g in granted]
     )
+
+
+def progress_reads(request: Request[api.ProgressRequest, None], tx: LiveEventsTx) -> Reads:
+    attempt_id = request.params["attemptId"]
+    # A malformed id names no attempt: the write answers its 404 without reading (and a NUL never reaches
+    # PostgreSQL's text).
+    if ID.problem(attempt_id) is not None:
+        return Reads()
+    return Reads(areas=(ProgressReads(request.scope.game_id, attempt_id),))
 
 
 def read_board(request: Request[None, api.BoardQuery], tx: boards.ReadTx) -> api.BoardResponse:

@@ -1,12 +1,14 @@
 """The live events area's server side: its tables, SQL ports, report part and the routes it binds itself,
-a start with the request's country and a board's live stream (the others' handlers are the core's,
-:mod:`livecore.live_events.handlers`)."""
+a start with the request's country, a progress write that declares what it reads (read ahead by
+:data:`~livecore_server.live_events.read_ahead.READ_AHEAD`) and a board's live stream (the others'
+handlers are the core's, :mod:`livecore.live_events.handlers`)."""
 
 from __future__ import annotations
 
 from livecore.live_events.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.live_events import schema, sdk
+from livecore_server.live_events.read_ahead import READ_AHEAD
 from livecore_server.live_events.report import REPORT
 
 SERVER_AREA = ServerArea(
@@ -16,4 +18,5 @@ SERVER_AREA = ServerArea(
     schema=schema.SCHEMA,
     history=schema.HISTORY,
     sql_ports=schema.SQL_PORTS,
+    read_ahead=READ_AHEAD,
 )

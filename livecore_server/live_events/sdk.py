@@ -59,5 +59,6 @@ async def stream_board(call: Call[None, None], request: web.Request) -> web.Stre
 
 BINDINGS: list[Binding] = [
     bind(api.SDK_START, start),
+    bind(api.SDK_PROGRESS, handlers.progress, reads=handlers.progress_reads),
     bind_stream(api.SDK_BOARD_STREAM, stream_board),
 ]

@@ -34,6 +34,7 @@ from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore.guilds.reads import GuildDonateReads
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
+from livecore.live_events.reads import ProgressReads
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -45,6 +46,7 @@ from livecore_server.gifts import read_ahead as gift_reads
 from livecore_server.gifts.prefetched import GIFT_KEYS, STATS, Stats, gift_written, stats_for
 from livecore_server.gifts.sql import SqlGifts
 from livecore_server.guilds import read_ahead as guild_reads
+from livecore_server.live_events import read_ahead as event_reads
 from livecore_server.manifest import parse_manifest
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_groups, postgres_prefetch
@@ -62,7 +64,8 @@ T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
 # The statements a group reads ahead with, by name: every write's (postgres_prefetch), a gift send's
 # (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py), a crate
-# open's (livecore_server/crates/read_ahead.py; its holdings are a send's).
+# open's (livecore_server/crates/read_ahead.py; its holdings are a send's), a progress write's
+# (livecore_server/live_events/read_ahead.py).
 READS_AHEAD = {
     "PLAYERS": postgres_prefetch.PLAYERS,
     "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
@@ -71,6 +74,7 @@ READS_AHEAD = {
     "HOLDINGS": gift_reads.COSTS,
     "DONATIONS": guild_reads.DONATIONS,
     "CRATES": crate_reads.CRATES,
+    "PROGRESS": event_reads.PROGRESS,
 }
 
 
@@ -559,6 +563,7 @@ def test_reads_ahead_are_planned_once() -> None:
             GiftSendReads(("g", "a"), ("g", "b"), "k", "coins", T0, DAY),
             GuildDonateReads(("g", "a"), "r"),
             CrateOpenReads("g", "c", ("g", "a"), ()),
+            ProgressReads("g", "t"),
         ),
     )
     runs = 20
@@ -583,10 +588,6 @@ def test_reads_ahead_are_planned_once() -> None:
         ("outbox", False),
         ("ledger", False),
         ("merges", False),
-        ("windows", False),
-        ("attempts", False),
-        ("boards", False),
-        ("board_entries", False),
     ],
 )
 def test_a_change_of_a_table_read_ahead_forgets_what_was_read(pf: _World, table: str, forgets: bool) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import cast
 
 from livecore.clock import to_millis
 from livecore.live_events.attempts import Attempt, AttemptStatus
 from livecore.players.rules import Player
+from livecore_server.live_events.read_ahead import ATTEMPTS
 from livecore_server.live_events.rows import ATTEMPT_COLUMNS, attempt_row
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_ATTEMPT = Insert("attempts", ATTEMPT_COLUMNS.names)
@@ -21,6 +24,9 @@ class SqlAttempts(SqlPort):
         self.db.insert(INSERT_ATTEMPT, attempt_row(attempt))
 
     def get(self, game_id: str, attempt_id: str) -> Attempt | None:
+        ahead = self.db.ahead(ATTEMPTS, (game_id, attempt_id))
+        if ahead is not MISSING:
+            return cast(Attempt | None, ahead)
         row = self.db.read(
             f"SELECT {ATTEMPT_COLUMNS.sql} FROM attempts WHERE id = ? AND game_id = ?", (attempt_id, game_id)
         ).fetchone()
@@ -28,7 +34,8 @@ class SqlAttempts(SqlPort):
 
     def update(self, attempt: Attempt) -> None:
         values = attempt_row(attempt)
-        self.db.write("attempts", _UPDATE, (*values[1:], values[0]))
+        with self.db.exactly(lambda p: p.forget(ATTEMPTS, (attempt.game_id, attempt.id))):
+            self.db.write("attempts", _UPDATE, (*values[1:], values[0]))
 
     def of_player_in_window(self, player_id: str, window_id: str) -> list[Attempt]:
         rows = self.db.read(

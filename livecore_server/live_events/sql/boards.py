@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from livecore.clock import to_millis
 from livecore.live_events.boards import Board, BoardEntry, Contender, sort_key
 from livecore.players.identity import Identity
+from livecore_server.live_events.read_ahead import BOARDS, ENTRIES
 from livecore_server.live_events.rows import BOARD_COLUMNS, ENTRY_COLUMNS, board_row
 from livecore_server.live_events.sql.rank_pages import RankPages
 from livecore_server.players.rows import SHOWN_COUNTRY
 from livecore_server.storage.columns import Columns
+from livecore_server.storage.read_ahead import MISSING, Prefetched
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort, SqlTransaction
 
@@ -123,6 +125,9 @@ class SqlBoards(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, board_id: str) -> Board | None:
+        ahead = self.db.ahead(BOARDS, (game_id, board_id))
+        if ahead is not MISSING:
+            return cast(Board | None, ahead)
         row = self.db.read(
             f"SELECT {BOARD_COLUMNS.sql} FROM boards WHERE id = ? AND game_id = ?", (board_id, game_id)
         ).fetchone()
@@ -150,6 +155,9 @@ class SqlBoards(SqlPort):
         return [BOARD_COLUMNS.of(r) for r in rows]
 
     def entry(self, board_id: str, player_id: str) -> BoardEntry | None:
+        ahead = self.db.ahead(ENTRIES, (board_id, player_id))
+        if ahead is not MISSING:
+            return cast(BoardEntry | None, ahead)
         row = self.db.read(
             f"SELECT {ENTRY_COLUMNS.sql} FROM board_entries WHERE board_id = ? AND player_id = ?",
             (board_id, player_id),
@@ -159,8 +167,14 @@ class SqlBoards(SqlPort):
     def put_entry(self, board: Board, entry: BoardEntry) -> None:
         key = stored_key(sort_key(board.order, entry))
         row = (entry.board_id, entry.player_id, entry.score, key[0], key[1], entry.attempt_id)
-        PAGES.moved(self.db, board.id, entry.player_id, key, lambda: self.db.insert(PUT_ENTRY, row))
-        self._set(board)
+
+        def forget(p: Prefetched) -> None:  # the entry and its board, nothing else read ahead
+            p.forget(ENTRIES, (entry.board_id, entry.player_id))
+            p.forget(BOARDS, (board.game_id, board.id))
+
+        with self.db.exactly(forget):
+            PAGES.moved(self.db, board.id, entry.player_id, key, lambda: self.db.insert(PUT_ENTRY, row))
+            self._set(board)
         self.db.board_changed(board.id, board.version, entry.player_id)
 
     def delete_entry(self, board_id: str, player_id: str) -> None:

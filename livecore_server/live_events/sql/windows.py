@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from livecore.clock import to_millis
 from livecore.live_events.rules import Window
 from livecore.scope import Environment
+from livecore_server.live_events.read_ahead import WINDOWS
 from livecore_server.live_events.rows import WINDOW_COLUMNS, window_row
+from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
@@ -19,6 +22,9 @@ class SqlWindows(SqlPort):
     __slots__ = ()
 
     def get(self, game_id: str, window_id: str) -> Window | None:
+        ahead = self.db.ahead(WINDOWS, (game_id, window_id))
+        if ahead is not MISSING:
+            return cast(Window | None, ahead)
         row = self.db.read(
             f"SELECT {WINDOW_COLUMNS.sql} FROM windows WHERE id = ? AND game_id = ?", (window_id, game_id)
         ).fetchone()
