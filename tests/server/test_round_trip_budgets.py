@@ -44,7 +44,7 @@ BUDGETS = {
     "server_grant": (4, 12),
     "send_gift": (4, 15),
     "claim_gift": (4, 18),
-    "event_progress": (5, 18),
+    "event_progress": (4, 18),
     "open_crate": (3, 20),
     "guild_donate": (3, 19),
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import orjson
 
 from livecore.clock import to_millis
@@ -27,6 +29,19 @@ INSERT_EVENT = Insert(
 )
 
 
+@functools.cache
+def _debounced(not_fanned_out: str) -> Insert:
+    """An event's insert that replaces the data and time of the pending event of its debounce key
+    (``not_fanned_out``: the dialect's condition of the pending events' unique index)."""
+    return Insert(
+        "outbox",
+        INSERT_EVENT.columns,
+        conflict=("debounce_key",),
+        action=f"WHERE {not_fanned_out}"
+        " DO UPDATE SET data = excluded.data, occurred_at = excluded.occurred_at",
+    )
+
+
 class SqlOutbox(SqlPort):
     __slots__ = ()
 
@@ -35,19 +50,15 @@ class SqlOutbox(SqlPort):
             return  # nobody would receive it (docs/webhooks.md#what-is-kept)
         self.db.emitted = True
         data = orjson.dumps(event.data).decode()
-        not_before = None
-        if event.debounce_key is not None:
-            # Last state wins: a burst with one key is one event, sent DEBOUNCE after its first one.
-            replaced = self.db.change(
-                "outbox",
-                "UPDATE outbox SET data = ?, occurred_at = ?"
-                f" WHERE debounce_key = ? AND {self.db.NOT_FANNED_OUT}",
-                (data, to_millis(event.occurred_at), event.debounce_key),
-            ).rowcount
-            if replaced:
-                return
-            not_before = to_millis(event.occurred_at + DEBOUNCE)
-        self._insert(event, data, not_before=not_before)
+        if event.debounce_key is None:
+            self._insert(event, data)
+            return
+        # Last state wins: a burst with one key is one event, sent DEBOUNCE after its first one. One
+        # upsert on the pending events' unique key: the pending event of the key takes the new data and
+        # time (its id and not_before stay), or this one is inserted. Nobody reads its answer, so on
+        # PostgreSQL it travels with the next statement that waits.
+        debounced = _debounced(self.db.NOT_FANNED_OUT)
+        self._insert(event, data, not_before=to_millis(event.occurred_at + DEBOUNCE), insert=debounced)
 
     def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
         """A sample event for one endpoint; fanned out only to it (sample deliveries,
@@ -61,6 +72,7 @@ class SqlOutbox(SqlPort):
         *,
         not_before: int | None = None,
         target_endpoint: str | None = None,
+        insert: Insert = INSERT_EVENT,
     ) -> None:
         row = (
             event.id,
@@ -74,7 +86,7 @@ class SqlOutbox(SqlPort):
             not_before,
             target_endpoint,
         )
-        self.db.insert(INSERT_EVENT, row)
+        self.db.insert(insert, row)
 
     def events(self) -> list[DomainEvent]:
         rows = self.db.read(f"SELECT {OUTBOX_COLUMNS.sql} FROM outbox ORDER BY seq", ())
