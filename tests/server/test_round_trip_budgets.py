@@ -5,13 +5,14 @@ On PostgreSQL every statement whose answer a request waits for costs a round tri
 game's writes wait in one queue (group commit): a round trip inside it is time in which nothing else of
 the game is written. A registration, a server grant, a gift sent and claimed, an event's progress, a
 crate opened and a guild donation are the writes games do most. Each alone here (a group of one), its
-round trips counted as the bench counts them (:mod:`livecore_server.storage.postgres_tally`): the idempotency
-pre-check outside the transaction, the transaction's queue lock with its BEGIN and reads ahead, each
-statement whose answer the command reads, the COMMIT. A change that adds a round trip to a route fails
-here, naming the statements each waited for, so that it is made on purpose and the budget raised with
-it; a change that removes one lowers the budget. The statements sent are pinned too, as on SQLite
-(tests/server/test_statement_budgets.py), but here every one PostgreSQL is sent, BEGIN and COMMIT
-included.
+round trips counted as the bench counts them (:mod:`livecore_server.storage.postgres_tally`): the
+rate-limit bucket of a key with the default limits (a lease of one token; the ``arcade`` keys' lifted
+limits lease many), the idempotency pre-check outside the transaction, the transaction's queue lock with
+its BEGIN and reads ahead, each statement whose answer the command reads, the COMMIT. A change that adds
+a round trip to a route fails here, naming the statements each waited for, so that it is made on purpose
+and the budget raised with it; a change that removes one lowers the budget. The statements sent are
+pinned too, as on SQLite (tests/server/test_statement_budgets.py), but here every one PostgreSQL is sent,
+BEGIN and COMMIT included.
 """
 
 from __future__ import annotations
