@@ -55,18 +55,21 @@ class RankPages:
         )
 
     def count_ahead(self, db: SqlTransaction, list_id: str, key: Key) -> int:
-        """How many entries of the list come before ``key``."""
-        found = db.read(self._page_of(), (list_id, *key)).fetchone()
-        if found is None:  # nothing was ever entered in the list
-            return 0
-        start = tuple(found[:3])
+        """How many entries of the list come before ``key``, in one statement (the key's page first and
+        then the counts would cost a round trip more on PostgreSQL): the entries of the pages starting at
+        or before the key, less those of its own page, plus those of its own page before the key. A list
+        without pages never had an entry: 0."""
+        start = "(own.rank_key, own.reached_at, own.player_id)"
         sql = (
-            f"SELECT (SELECT COALESCE(SUM(entries), 0) FROM {self.pages}"
-            f"         WHERE list_id = ? AND ({ORDER}) < (?, ?, ?))"
-            f" + (SELECT COUNT(*) FROM {self.entries}"
-            f"    WHERE {self.list_column} = ? AND ({ORDER}) >= (?, ?, ?) AND ({ORDER}) < (?, ?, ?))"
+            f"WITH own AS ({self._page_of()})"
+            f" SELECT (SELECT COALESCE(SUM(entries), 0) FROM {self.pages}"
+            f"         WHERE list_id = ? AND ({ORDER}) <= (?, ?, ?))"
+            " - COALESCE((SELECT entries FROM own), 0)"
+            f" + (SELECT COUNT(*) FROM {self.entries} e, own WHERE e.{self.list_column} = ?"
+            f"    AND (e.rank_key, e.reached_at, e.player_id) >= {start}"
+            "     AND (e.rank_key, e.reached_at, e.player_id) < (?, ?, ?))"
         )
-        return int(db.read(sql, (list_id, *start, list_id, *start, *key)).fetchone()[0])
+        return int(db.read(sql, (list_id, *key, list_id, *key, list_id, *key)).fetchone()[0])
 
     def size(self, db: SqlTransaction, list_id: str) -> int:
         row = db.read(f"SELECT COALESCE(SUM(entries), 0) FROM {self.pages} WHERE list_id = ?", (list_id,))
