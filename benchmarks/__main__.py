@@ -138,10 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         for s in SCENARIOS.values():
             print(f"{s.name:24} {s.method:6} {s.path}  {s.description}")
             sqlite = _targets(s.target_ratio, s.max_p99_ms)
-            if s.name in twins.TWINNED:
-                twin = f">= {twins.TARGET:.2f} of its twin"
-                sqlite = twin if sqlite == "-" else f"{sqlite}, {twin}"
             pg = _targets(s.postgres_target_ratio, s.postgres_max_p99_ms)
+            if s.name in twins.TWINNED:  # on both stores
+                twin = f">= {twins.TARGET:.2f} of its twin"
+                sqlite, pg = (twin if t == "-" else f"{t}, {twin}" for t in (sqlite, pg))
             print(f"{'':24} targets: SQLite {sqlite}; PostgreSQL {pg}")
         return 0
     options = Options(

@@ -263,7 +263,7 @@ def _run_in(
     variables = manifest_vars(apply_manifest(options.manifest, db, env))
     # How long each scenario runs (warm-up + rounds), for setups that size a pool the run consumes.
     variables["run_seconds"] = str(options.warmup_s + options.rounds * options.slice_s)
-    twinned = options.store == "sqlite" and any(s.name in twins.TWINNED for s in scenarios)
+    twinned = any(s.name in twins.TWINNED for s in scenarios)
     if twinned:
         # A twin takes from its scenario's pool too, and faster than livecore.
         variables["run_seconds"] = str(int(variables["run_seconds"]) * twins.POOL_FACTOR)
@@ -285,7 +285,7 @@ def _run_in(
         served as server,
         httpx.Client(base_url=server.base_url, timeout=30.0) as client,
         backend_cpu(db, options) as db_cpu,
-        twin_server(work, db, env, twinned) as twin,
+        twin_server(work, db, env, twinned, statement_file is not None) as twin,
     ):
         pids = ", ".join(str(pid) for pid in server.pids)
         log(f"bench: server on {server.base_url}, {len(server.pids)} process(es), pid {pids}")
@@ -301,12 +301,16 @@ def _run_in(
 
 
 @contextmanager
-def twin_server(work: Path, db: str, env: Mapping[str, str], wanted: bool) -> Iterator[ServerProcess | None]:
-    """The twins' server (benchmarks/twins.py) on the run's database, after livecore's made it."""
+def twin_server(
+    work: Path, db: str, env: Mapping[str, str], wanted: bool, counted: bool = True
+) -> Iterator[ServerProcess | None]:
+    """The twins' server (benchmarks/twins/) on the run's database, after livecore's made it; counting its
+    statements as livecore's when ``counted`` (SQLite)."""
     if not wanted:
         yield None
         return
-    with twins.TwinProcess(db, work / "twins.log", env, work / "twin-statements.json") as served:
+    tally = work / "twin-statements.json" if counted else None
+    with twins.TwinProcess(db, work / "twins.log", env, tally) as served:
         yield served
 
 

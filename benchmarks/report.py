@@ -28,7 +28,7 @@ class Baseline:
     cpu_us_per_request: float | None = None
 
 
-# The results of a scenario's twin (benchmarks/twins.py) are kept under its name and this suffix.
+# The results of a scenario's twin (benchmarks/twins/) are kept under its name and this suffix.
 TWIN_SUFFIX = "@twin"
 
 
@@ -37,7 +37,7 @@ class ScenarioFigures:
     scenario: Scenario
     rounds: Sequence[WrkResult]
     baseline: Baseline
-    twin: Sequence[WrkResult] = ()  # its twin's rounds, alternating with its own (SQLite write scenarios)
+    twin: Sequence[WrkResult] = ()  # its twin's rounds, alternating with its own (twins.TWINNED)
 
     @property
     def errored(self) -> bool:
@@ -160,7 +160,7 @@ class ScenarioFigures:
         return ScenarioFigures(named, self.twin, self.baseline)
 
     def twin_json(self) -> dict[str, Any]:
-        """The twin's figures (none for a scenario without a twin, or on PostgreSQL)."""
+        """The twin's figures (none for a scenario without a twin)."""
         t = self.twin_figures
         if t is None:
             return {}
@@ -173,6 +173,7 @@ class ScenarioFigures:
                 "ratio": _round(t.ratio, 4),
                 "cpu_us_per_request_median": _round(t.cpu_us_per_request, 1),
                 "statements_per_request_median": _round(t.statements_per_request, 1),
+                "db_cpu_us_per_request_median": _round(t.db_cpu_us_per_request, 1),
                 "errored": t.errored,
                 "rounds": [
                     {"round": i + 1, **r.to_json(), "failed": r.failed} for i, r in enumerate(t.rounds)
@@ -254,7 +255,7 @@ def twin_rows(rows: Sequence[ScenarioFigures]) -> list[str]:
         if t is None:
             continue
         db = (
-            f" {_fmt(t.round_trips_per_request, '.2f')} | — |"
+            f" {_fmt(t.round_trips_per_request, '.2f')} | {_fmt(t.db_cpu_us_per_request, '.0f')} |"
             if any(r.db_cpu_s is not None for g in rows for r in g.rounds)
             else ""
         )

@@ -1,31 +1,16 @@
-"""Twins: the physical limit of each write scenario (benchmarks/README.md, "Twins").
-
-A twin is a hand-written aiohttp handler for a write scenario's route that writes the same rows as
-livecore (the same tables of the run's SQLite database, so the same indexes and triggers fire) with as few
-statements as it can, in one transaction, and answers a comparable JSON body. The harness sends a twin the
-very requests of its scenario (same paths, headers, bodies and Lua), from its own process on the run's
-database (``python -m benchmarks.twins``), in slices alternating with livecore's, and reports livecore's
-requests a second over the twin's (``ratio_to_twin``).
-
-What a twin keeps of livecore's work: the API key (its hash, from a table loaded at start) and the player
-secret (compared inside the write's ``WHERE``), the reads a write depends on, folded into that write where
-SQL allows (a grant names its player by a sub-select), the idempotency record (sealed as livecore seals
-it), the ledger, and the webhook events an endpoint subscribes to in the outbox (livecore stores no other,
-docs/webhooks.md#what-is-kept; the bench game has no endpoint, so a run stores none). What it leaves out:
-rate limits, the key's last-use stamp, the access log, metrics, and the dispatcher's pass over the
-outbox: a twin writes each event fanned out already, except the debounced progress event, which must
-stay open for the next progress of its attempt to replace.
-"""
+"""The twins' routes and their server, once for both databases (the package's doc says what a twin
+is; :mod:`benchmarks.twins.stores` what the databases do differently)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import functools
 import hashlib
 import os
 import random
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -37,26 +22,12 @@ import orjson
 from aiohttp import web
 
 from benchmarks.server import HOST, ServerProcess
+from benchmarks.twins.stores import SqliteStore, Tx, store
 from livecore_server.cli import server_event_loop
 from livecore_server.crypto import ServerKeys, load_server_key
+from livecore_server.players.rows import SHOWN_COUNTRY
 from livecore_server.statement_tally import ENV_VAR as STATEMENT_TALLY_ENV
 from livecore_server.statement_tally import StatementTally
-
-# The write scenarios that have a twin (benchmarks/scenarios.py), each a route below.
-TWINNED = (
-    "sdk_register",
-    "server_grant",
-    "send_gift",
-    "claim_gift",
-    "event_progress",
-    "open_crate",
-    "guild_donate",
-)
-# The share of its twin's requests a second each write scenario should reach.
-TARGET = 0.6
-# Pools a setup prepares (pending gifts, crates) are sized for this many times the run's seconds when the
-# twins run: a twin drains its scenario's pool too, and faster than livecore.
-POOL_FACTOR = 3
 
 # The rank pages (livecore_server/live_events/sql/rank_pages.py): the page holding a key is the last to
 # start at or before it. A twin leaves pages uncut: a cut comes once every thousand entries or so.
@@ -65,6 +36,7 @@ PAGE_OF = (
     f"SELECT {ORDER} FROM board_pages WHERE list_id = ?1 AND ({ORDER}) <= ({{key}})"
     " ORDER BY rank_key DESC, reached_at DESC, player_id DESC LIMIT 1"
 )
+BACKWARDS = "rank_key DESC, reached_at DESC, player_id DESC"
 OLD_KEY = f"SELECT {ORDER} FROM board_entries WHERE board_id = ?1 AND player_id = ?2"
 DEBOUNCE_MS = 5_000  # livecore.events.DEBOUNCE: a progress event is sent this long after its first one
 CRATE_ROWS = {  # manifest.toml's bench-box: its one row, what each open draws
@@ -73,6 +45,83 @@ CRATE_ROWS = {  # manifest.toml's bench-box: its one row, what each open draws
 GIFT_COOLDOWN_MS = 1_000  # manifest.toml's gifting
 DAILY_SEND_LIMIT = 1_000_000
 DONOR_REWARD = (("currency", "coins", 1),)  # manifest.toml's guild help donor_reward
+
+
+# What a board's page shows of each entry and its player, in the row layout Twin.ranked reads: the side
+# of the player read around (0 ahead of it, 1 from it on), the entries ahead of it, then these.
+SHOWN = (
+    "e.rank_key, e.reached_at, e.player_id, e.score, p.external_id, p.anon_name, p.anon_avatar,"
+    f" p.display_name, p.display_avatar, {SHOWN_COUNTRY}"
+)
+KEY_OF = "({a}.rank_key, {a}.reached_at, {a}.player_id)"
+
+
+def by_key(dialect: str) -> str:
+    """The entry's player, looked up by its key for each entry of the page (as livecore's ``by_key``: on
+    PostgreSQL a bound limit's guess would otherwise hash the whole players table)."""
+    if dialect == "postgres":
+        return "CROSS JOIN LATERAL (SELECT * FROM players p WHERE p.id = e.player_id LIMIT 1) p"
+    return "JOIN players p ON p.id = e.player_id"
+
+
+@dataclass(frozen=True)
+class Lists:
+    """The statements reading one kind of ranked list: its entries table (``column`` names the list), and
+    the rank pages counting them (livecore_server/live_events/sql/rank_pages.py)."""
+
+    entries: str
+    column: str
+    pages: str
+
+    @functools.cache  # noqa: B019  (two instances, for the process's life)
+    def top(self, dialect: str) -> str:
+        """?1 the list, ?2 how many."""
+        return (
+            f"SELECT 1, 0, {SHOWN} FROM (SELECT rank_key, reached_at, player_id, score FROM {self.entries}"
+            f" WHERE {self.column} = ?1 ORDER BY {ORDER} LIMIT ?2) e {by_key(dialect)}"
+            " ORDER BY e.rank_key, e.reached_at, e.player_id"
+        )
+
+    @functools.cache  # noqa: B019
+    def ahead(self, dialect: str) -> str:
+        """?1 the list, ?2 ?3 ?4 a key, ?5 how many of the entries just before it."""
+        return (
+            f"SELECT 0, 0, {SHOWN} FROM (SELECT rank_key, reached_at, player_id, score FROM {self.entries}"
+            f" WHERE {self.column} = ?1 AND ({ORDER}) < (?2, ?3, ?4) ORDER BY {BACKWARDS} LIMIT ?5) e"
+            f" {by_key(dialect)} ORDER BY e.rank_key, e.reached_at, e.player_id"
+        )
+
+    @functools.cache  # noqa: B019
+    def around(self, dialect: str) -> str:
+        """?1 the list, ?2 the game, ?3 the player's external id, ?4 the list's pages, ?5 how many ahead,
+        ?6 how many from the player's entry on: both sides and the count ahead in one statement."""
+        x, g, s, me = (KEY_OF.format(a=a) for a in ("x", "g", "s", "me"))
+        side = (
+            f"SELECT {{side}} AS side, x.rank_key, x.reached_at, x.player_id, x.score FROM {self.entries} x,"
+            f" me WHERE x.{self.column} = ?1 AND {x} {{cmp}} {me} ORDER BY {{order}} LIMIT {{n}}"
+        )
+        backwards = "x.rank_key DESC, x.reached_at DESC, x.player_id DESC"
+        forwards = "x.rank_key, x.reached_at, x.player_id"
+        return (
+            f"WITH me AS (SELECT x.rank_key, x.reached_at, x.player_id FROM players pl"
+            f" JOIN {self.entries} x ON x.{self.column} = ?1 AND x.player_id = pl.id"
+            " WHERE pl.game_id = ?2 AND pl.external_id = ?3),"
+            f" start AS (SELECT g.rank_key, g.reached_at, g.player_id FROM {self.pages} g, me"
+            f" WHERE g.list_id = ?4 AND {g} <= {me}"
+            " ORDER BY g.rank_key DESC, g.reached_at DESC, g.player_id DESC LIMIT 1),"
+            f" ahead AS (SELECT (SELECT COALESCE(SUM(g.entries), 0) FROM {self.pages} g, start s"
+            f" WHERE g.list_id = ?4 AND {g} < {s}) + (SELECT COUNT(*) FROM {self.entries} x, start s, me"
+            f" WHERE x.{self.column} = ?1 AND {x} >= {s} AND {x} < {me}) AS n)"
+            f" SELECT e.side, ahead.n, {SHOWN} FROM"
+            f" (SELECT * FROM ({side.format(side=0, cmp='<', order=backwards, n='?5')}) a"
+            f" UNION ALL SELECT * FROM ({side.format(side=1, cmp='>=', order=forwards, n='?6')}) b) e"
+            f" CROSS JOIN ahead {by_key(dialect)} ORDER BY e.side, e.rank_key, e.reached_at, e.player_id"
+        )
+
+
+EVENT_BOARD = Lists("board_entries", "board_id", "board_pages")
+SHARED_BOARD = Lists("shared_entries", "period_id", "shared_pages")
+PRESENCE_TTL_MS = 90_000  # livecore.friends.settings: a friend is online this long after a heartbeat
 
 ADJECTIVES = ("Lucky", "Keen", "Merry", "Brave", "Swift", "Quiet", "Bold", "Sunny")
 ANIMALS = ("Puffin", "Lynx", "Dragon", "Otter", "Falcon", "Badger", "Heron", "Fox")
@@ -134,58 +183,50 @@ Body = dict[str, Any]  # the JSON body ({} for a route without one)
 
 
 class Twin:
-    """The twins' state: one connection to the run's database, the keys, the studio."""
+    """The twins' state: the run's database, the keys, the studio."""
 
     def __init__(self, db: str) -> None:
-        self.db = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-        for pragma in (
-            "journal_mode=WAL",
-            "synchronous=NORMAL",
-            "busy_timeout=5000",
-            "foreign_keys=ON",
-            "cache_size=-65536",
-            "mmap_size=268435456",
-        ):
-            self.db.execute(f"PRAGMA {pragma}")
+        self.store = store(db)
         self.server_keys = ServerKeys(load_server_key(db).master)
+        self.keys: dict[str, Key] = {}
+        self.studio: dict[str, str] = {}
+        self.subscribed: dict[tuple[str, str], set[str]] = {}  # (game, env) -> kinds, "*" for every kind
+        self.paged = True
+
+    async def load(self) -> None:
+        """What every request needs, read once at start."""
+        await self.store.open()
         self.keys = {
             secret_hash: Key(id_, game, env, prefix, permission)
-            for id_, game, env, prefix, permission, secret_hash in self.db.execute(
-                "SELECT id, game_id, env, prefix, permission, secret_hash FROM api_keys WHERE revoked_at"
-                " IS NULL"
+            for id_, game, env, prefix, permission, secret_hash in await self.store.read(
+                lambda tx: tx.all(
+                    "SELECT id, game_id, env, prefix, permission, secret_hash FROM api_keys WHERE"
+                    " revoked_at IS NULL"
+                )
             )
         }
-        self.studio = dict(self.db.execute("SELECT g.id, g.studio_id FROM games g"))
-        self.subscribed: dict[tuple[str, str], set[str]] = {}  # (game, env) -> kinds, "*" for every kind
-        for game, env, kinds in self.db.execute("SELECT game_id, env, events FROM webhook_endpoints"):
+        self.studio = dict(await self.store.read(lambda tx: tx.all("SELECT id, studio_id FROM games")))
+        self.subscribed = {}
+        endpoints = await self.store.read(
+            lambda tx: tx.all("SELECT game_id, env, events FROM webhook_endpoints")
+        )
+        for game, env, kinds in endpoints:
             self.subscribed.setdefault((game, env), set()).update(orjson.loads(kinds))
         # A server from before the rank pages (a before side of benchmarks.alternate) has none to keep.
-        self.paged = (
-            self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'board_pages'").fetchone() is not None
-        )
+        self.paged = await self.store.has_table("board_pages")
 
     def hash(self, secret: str) -> str:
         return self.server_keys.hasher.hash(secret)
 
     # --- the transaction's pieces ---------------------------------------------------------------------
 
-    def transaction(self, write: Callable[[], Any]) -> Any:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            out = write()
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-        return out
-
-    def answer(self, req: Request, route: str, status: int, data: Any) -> bytes:
+    async def answer(self, tx: Tx, req: Request, route: str, status: int, data: Any) -> bytes:
         """The response body, kept under its idempotency key (sealed as livecore keeps it)."""
         body = orjson.dumps({"data": data})
         if req.idempotency_key:
             scope = f"{req.key.game_id}:{req.key.env}:{route}"
             context = f"{scope}:{req.idempotency_key}"
-            self.db.execute(
+            await tx.run(
                 "INSERT INTO idempotency (scope, key, fingerprint, status, body, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (
@@ -204,7 +245,7 @@ class Twin:
         kinds = self.subscribed.get((req.key.game_id, req.key.env), set())
         return "*" in kinds or kind in kinds
 
-    def events(self, req: Request, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    async def events(self, tx: Tx, req: Request, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """The webhook events an endpoint subscribes to, one statement for all of them, written fanned out
         (see the module's doc)."""
         studio, game, env = self.studio[req.key.game_id], req.key.game_id, req.key.env
@@ -215,33 +256,41 @@ class Twin:
         ]
         if not rows:
             return
-        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, 1)"] * len(rows))
-        self.db.execute(
+        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, TRUE)"] * len(rows))
+        await tx.run(
             f"INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, fanned_out) VALUES"
             f" {values}",
             [v for row in rows for v in row],
         )
 
-    def credit(
-        self, req: Request, player: str, entries: Sequence[tuple[str, str, int]], reason: str, ref: str
+    async def credit(
+        self,
+        tx: Tx,
+        req: Request,
+        player: str,
+        entries: Sequence[tuple[str, str, int]],
+        reason: str,
+        ref: str,
     ) -> list[tuple[str, str, int, int, str]]:
         """Add ``entries`` to the player's holdings (one upsert) and write their ledger lines (one insert):
         (type, key, delta, balance, ledger id) for each."""
         values = ", ".join(["(?, ?, ?)"] * len(entries))
-        balances = dict(
-            self.db.execute(
+        balances: dict[str, int] = dict(
+            await tx.all(
                 f"INSERT INTO holdings (player_id, resource_key, amount) VALUES {values}"
-                " ON CONFLICT (player_id, resource_key) DO UPDATE SET amount = amount + excluded.amount"
+                " ON CONFLICT (player_id, resource_key) DO UPDATE"
+                " SET amount = holdings.amount + excluded.amount"
                 " RETURNING resource_key, amount",
                 [v for _, key, amount in entries for v in (player, key, amount)],
-            ).fetchall()
+            )
         )
         lines = [(t, k, a, balances[k], new_id("led_")) for t, k, a in entries]
-        self.ledger(req, player, lines, reason, ref)
+        await self.ledger(tx, req, player, lines, reason, ref)
         return lines
 
-    def ledger(
+    async def ledger(
         self,
+        tx: Tx,
         req: Request,
         player: str,
         lines: Sequence[tuple[str, str, int, int, str]],
@@ -249,7 +298,7 @@ class Twin:
         ref: str,
     ) -> None:
         values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(lines))
-        self.db.execute(
+        await tx.run(
             "INSERT INTO ledger (id, player_id, game_id, resource_key, resource_type, delta, balance_after,"
             f" reason, source_ref_id, actor, created_at) VALUES {values}",
             [
@@ -289,7 +338,7 @@ class Twin:
                 out.append(("wallet.changed", {**data, "economyKey": k, "balance": balance}))
         return out
 
-    def insert_grants(self, rows: Sequence[dict[str, Any]]) -> None:
+    async def insert_grants(self, tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
         columns = (
             "id",
             "game_id",
@@ -306,20 +355,20 @@ class Twin:
             "acked_by",
         )
         values = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(rows))
-        self.db.execute(
+        await tx.run(
             f"INSERT INTO grants ({', '.join(columns)}) VALUES {values}",
             [row.get(c) for row in rows for c in columns],
         )
 
     # --- the routes -----------------------------------------------------------------------------------
 
-    def register(self, req: Request, p: Params, _: Body) -> bytes:
+    async def register(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
         external = p["ext"]
         player, secret = new_id("plr_"), "ps_" + os.urandom(32).hex()[:43]
         name = f"{random.choice(ADJECTIVES)} {random.choice(ANIMALS)} {random.randrange(100)}"
         avatar = f"avatar_{random.randrange(32)}"
         day = time.strftime("%Y-%m-%d", time.gmtime(req.now / 1000))
-        self.db.execute(
+        await tx.run(
             "INSERT INTO players (id, game_id, env, external_id, first_seen_at, last_seen_at, anon_name,"
             " anon_avatar, secret_hash, secret_prefix, registered_at, sessions, last_active_at, streak,"
             " best_streak, streak_day, search_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 1, 1,"
@@ -341,7 +390,7 @@ class Twin:
                 name.lower(),
             ),
         )
-        self.db.execute(
+        await tx.run(
             "INSERT INTO audit_log (id, studio_id, game_id, at, actor, action, target, metadata, ip)"
             " VALUES (?, ?, ?, ?, ?, 'player.register', ?, ?, '127.0.0.1')",
             (
@@ -356,7 +405,8 @@ class Twin:
         )
         at = iso(req.now)
         ids = {"playerId": player, "externalPlayerId": external}
-        self.events(
+        await self.events(
+            tx,
             req,
             [
                 ("player.registered", {**ids, "firstSeenAt": at, "contextSnapshot": {}}),
@@ -378,27 +428,27 @@ class Twin:
             "country": None,
             "syntheticIdentity": {"name": name, "avatar": avatar},
         }
-        return self.answer(req, "players.register", 201, data)
+        return await self.answer(tx, req, "players.register", 201, data)
 
-    def grant(self, req: Request, p: Params, body: Body) -> bytes:
+    async def grant(self, tx: Tx, req: Request, p: Params, body: Body) -> bytes:
         external = p["ext"]
         grant = new_id()
         entries = dumps(body["entries"])
-        found = self.db.execute(
+        found = await tx.one(
             "INSERT INTO grants (id, game_id, player_id, external_player_id, kind, status, entries,"
             " source_kind,"
             " metadata, created_at) SELECT ?, game_id, id, external_id, 'reward', 'pending', ?, 'api',"
             " '{}', ?"
             " FROM players WHERE game_id = ? AND external_id = ? RETURNING player_id",
             (grant, entries, req.now, req.key.game_id, external),
-        ).fetchone()
+        )
         if found is None:
             raise Refused(404, "player_not_found")
         view = self.grant_view(
             grant, found[0], external, "reward", "pending", body["entries"], "api", None, req.now
         )
-        self.events(req, [("grant.created", view)])
-        return self.answer(req, "server.grants.create", 201, {"grant": view})
+        await self.events(tx, req, [("grant.created", view)])
+        return await self.answer(tx, req, "server.grants.create", 201, {"grant": view})
 
     @staticmethod
     def grant_view(
@@ -430,12 +480,16 @@ class Twin:
             "ackedBy": None if claimed is None else "client",
         }
 
-    def send_gift(self, req: Request, p: Params, body: Body) -> bytes:
+    async def send_gift(self, tx: Tx, req: Request, p: Params, body: Body) -> bytes:
         """The checks livecore makes (friends, cooldown, daily count) in the one read, then the writes."""
         external = p["ext"]
         kind, key, amount = body["type"], body["resourceKey"], int(body["amount"])
         day_start = req.now - req.now % 86_400_000
-        found = self.db.execute(
+        # The sender's sends queue on its row, so the cooldown and the daily count read below stand.
+        await tx.serialize(
+            "SELECT 1 FROM players WHERE game_id = ? AND external_id = ?", (req.key.game_id, external)
+        )
+        found = await tx.one(
             "SELECT s.id, r.id,"
             " EXISTS (SELECT 1 FROM friendships WHERE player_id = s.id AND friend_id = r.id),"
             " (SELECT max(sent_at) FROM gifts WHERE sender_id = s.id AND recipient_id = r.id AND sent_at >"
@@ -451,7 +505,7 @@ class Twin:
                 req.player_hash,
                 body["externalPlayerId"],
             ),
-        ).fetchone()
+        )
         if found is None:
             raise Refused(404, "player_not_found")
         sender, recipient, friends, recent, today = found
@@ -465,19 +519,20 @@ class Twin:
         events: list[tuple[str, dict[str, Any]]] = []
         costs = key == "coins"  # manifest.toml: coins cost the sender
         if costs:
-            left = self.db.execute(
+            left = await tx.one(
                 "UPDATE holdings SET amount = amount - ? WHERE player_id = ? AND resource_key = ? AND"
                 " amount >= ?"
                 " RETURNING amount",
                 (amount, sender, key, amount),
-            ).fetchone()
+            )
             if left is None:
                 raise Refused(409, "insufficient_balance")
             line = (kind, key, -amount, left[0], new_id("led_"))
-            self.ledger(req, sender, [line], "gift_sent", gift)
+            await self.ledger(tx, req, sender, [line], "gift_sent", gift)
             events += self.wallet_events(req, sender, external, [line], "gift_sent", gift)
         entries = [{"type": kind, "key": key, "amount": amount}]
-        self.insert_grants(
+        await self.insert_grants(
+            tx,
             [
                 {
                     "id": grant,
@@ -492,9 +547,9 @@ class Twin:
                     "metadata": "{}",
                     "created_at": req.now,
                 }
-            ]
+            ],
         )
-        self.db.execute(
+        await tx.run(
             "INSERT INTO gifts (id, game_id, grant_id, sender_id, recipient_id, type, resource_key,"
             " amount, message,"
             " status, sent_at, deducted, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?,"
@@ -510,7 +565,7 @@ class Twin:
                 amount,
                 body.get("message"),
                 req.now,
-                int(costs),
+                costs,
                 body.get("idempotencyKey"),
             ),
         )
@@ -533,28 +588,28 @@ class Twin:
             grant, recipient, body["externalPlayerId"], "reward", "pending", entries, "gift", gift, req.now
         )
         events += [("gift.sent", sent), ("grant.created", view)]
-        self.events(req, events)
-        return self.answer(req, "friends.gifts.send", 201, {"gift": sent})
+        await self.events(tx, req, events)
+        return await self.answer(tx, req, "friends.gifts.send", 201, {"gift": sent})
 
-    def claim_gift(self, req: Request, p: Params, _: Body) -> bytes:
+    async def claim_gift(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
         external, gift = p["ext"], p["gift"]
-        found = self.db.execute(
+        found = await tx.one(
             "UPDATE gifts SET status = 'claimed', claimed_at = ? WHERE id = ? AND status = 'pending'"
             " AND recipient_id = (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND"
             " secret_hash = ?)"
             " RETURNING grant_id, sender_id, recipient_id, type, resource_key, amount,"
-            " (SELECT external_id FROM players WHERE id = sender_id)",
+            " (SELECT external_id FROM players WHERE id = sender_id),"
+            " (SELECT created_at FROM grants WHERE id = grant_id)",
             (req.now, gift, req.key.game_id, external, req.player_hash),
-        ).fetchone()
+        )
         if found is None:
             raise Refused(404, "gift_not_found")
-        grant, sender, player, kind, key, amount, sender_external = found
-        created = self.db.execute(
-            "UPDATE grants SET status = 'claimed', claimed_at = ?, acked_by = 'client' WHERE id = ?"
-            " RETURNING created_at",
+        grant, sender, player, kind, key, amount, sender_external, created = found
+        await tx.run(
+            "UPDATE grants SET status = 'claimed', claimed_at = ?, acked_by = 'client' WHERE id = ?",
             (req.now, grant),
-        ).fetchone()[0]
-        lines = self.credit(req, player, [(kind, key, amount)], "grant", grant)
+        )
+        lines = await self.credit(tx, req, player, [(kind, key, amount)], "grant", grant)
         entries = [{"type": kind, "key": key, "amount": amount}]
         claimed = {
             "giftId": gift,
@@ -571,7 +626,8 @@ class Twin:
         view = self.grant_view(
             grant, player, external, "reward", "claimed", entries, "gift", gift, created, req.now
         )
-        self.events(
+        await self.events(
+            tx,
             req,
             [
                 *self.wallet_events(req, player, external, lines, "grant", grant),
@@ -579,31 +635,34 @@ class Twin:
                 ("grant.claimed", view),
             ],
         )
-        return self.answer(req, "friends.gifts.claim", 200, {"gift": claimed})
+        return await self.answer(tx, req, "friends.gifts.claim", 200, {"gift": claimed})
 
-    def progress(self, req: Request, p: Params, body: Body) -> bytes:
+    async def progress(self, tx: Tx, req: Request, p: Params, body: Body) -> bytes:
         external, event, attempt = p["ext"], p["event"], p["attempt"]
         metrics = body["metrics"]
         score = float(metrics["score"])
-        found = self.db.execute(
+        found = await tx.one(
             "UPDATE attempts SET metrics = ?, score = ?, score_at = ? WHERE id = ? AND event_key = ?"
             " AND status = 'in_progress' AND player_id ="
             " (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND secret_hash = ?)"
             " RETURNING board_id, player_id, event_id, window_id, started_at, ends_at, attempt_count",
             (dumps(metrics), score, req.now, attempt, event, req.key.game_id, external, req.player_hash),
-        ).fetchone()
+        )
         if found is None:
             raise Refused(404, "attempt_not_found")
         board, player, event_id, window, started, ends, count = found
+        # The board's row first: writes to one board queue there (on PostgreSQL; SQLite has one writer),
+        # so no two of them update its rank pages in opposite orders.
+        await tx.run("UPDATE boards SET version = version + 1 WHERE id = ?", (board,))
         # The rank pages count the entries of each stretch of the board: the entry leaves its page...
         if self.paged:
-            self.db.execute(
+            await tx.run(
                 f"UPDATE board_pages SET entries = entries - 1 WHERE list_id = ?1 AND ({ORDER}) ="
                 f" ({PAGE_OF.format(key=OLD_KEY)})",
                 (board, player),
             )
         # The board's order puts the best score first: its rank key is the score negated.
-        self.db.execute(
+        await tx.run(
             "INSERT INTO board_entries (board_id, player_id, score, rank_key, reached_at, attempt_id)"
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (board_id, player_id) DO UPDATE SET score ="
             " excluded.score,"
@@ -613,16 +672,15 @@ class Twin:
         )
         # ... and joins the page of its new key (the board's first page, before every key, when none is).
         if self.paged:
-            self.db.execute(
+            await tx.run(
                 f"INSERT INTO board_pages (list_id, {ORDER}, entries)"
-                " SELECT ?1, COALESCE(p.rank_key, -1e999), COALESCE(p.reached_at, 0),"
+                f" SELECT ?1, COALESCE(p.rank_key, {tx.first_key}), COALESCE(p.reached_at, 0),"
                 " COALESCE(p.player_id, ''), 1"
                 # "WHERE true": SQLite's parser takes an upsert's ON after a SELECT's FROM for a join's.
-                f" FROM (SELECT 1) LEFT JOIN ({PAGE_OF.format(key='?2, ?3, ?4')}) p ON true WHERE true"
-                f" ON CONFLICT (list_id, {ORDER}) DO UPDATE SET entries = entries + 1",
+                f" FROM (SELECT 1) one LEFT JOIN ({PAGE_OF.format(key='?2, ?3, ?4')}) p ON true WHERE true"
+                f" ON CONFLICT (list_id, {ORDER}) DO UPDATE SET entries = board_pages.entries + 1",
                 (board, -score, req.now, player),
             )
-        self.db.execute("UPDATE boards SET version = version + 1 WHERE id = ?", (board,))
         view = {
             "attemptId": attempt,
             "eventKey": event,
@@ -642,11 +700,11 @@ class Twin:
         }
         # Debounced as livecore's: the attempt's open event takes the latest state, or one is opened.
         if self.kept(req, "event.progress_updated"):
-            self.db.execute(
+            await tx.run(
                 "INSERT INTO outbox (id, studio_id, game_id, env, kind, occurred_at, data, not_before,"
                 " debounce_key)"
                 " VALUES (?, ?, ?, ?, 'event.progress_updated', ?, ?, ?, ?) ON CONFLICT (debounce_key)"
-                " WHERE fanned_out = 0"
+                f" WHERE {tx.open_event}"
                 " DO UPDATE SET data = excluded.data, occurred_at = excluded.occurred_at",
                 (
                     new_id("evt_"),
@@ -659,17 +717,17 @@ class Twin:
                     attempt,
                 ),
             )
-        return self.answer(req, "events.progress", 200, {"attempt": view, "milestonesGranted": []})
+        return await self.answer(tx, req, "events.progress", 200, {"attempt": view, "milestonesGranted": []})
 
-    def open_crate(self, req: Request, p: Params, _: Body) -> bytes:
+    async def open_crate(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
         external, crate = p["ext"], p["grant"]
-        found = self.db.execute(
+        found = await tx.one(
             "UPDATE grants SET status = 'claimed', claimed_at = ?, acked_by = 'client' WHERE id = ?"
             " AND kind = 'crate' AND status = 'pending' AND player_id ="
             " (SELECT id FROM players WHERE game_id = ? AND external_id = ? AND secret_hash = ?)"
             " RETURNING player_id, entries, created_at",
             (req.now, crate, req.key.game_id, external, req.player_hash),
-        ).fetchone()
+        )
         if found is None:
             raise Refused(404, "grant_not_found")
         player, crate_entries, created = found
@@ -681,7 +739,8 @@ class Twin:
         entries = [(t, k, a) for (t, k), a in drawn.items()]
         contents = new_id()
         wire = [{"type": t, "key": k, "amount": a} for t, k, a in entries]
-        self.insert_grants(
+        await self.insert_grants(
+            tx,
             [
                 {
                     "id": contents,
@@ -698,9 +757,9 @@ class Twin:
                     "claimed_at": req.now,
                     "acked_by": "client",
                 }
-            ]
+            ],
         )
-        lines = self.credit(req, player, entries, "grant", contents)
+        lines = await self.credit(tx, req, player, entries, "grant", contents)
         crate_view = self.grant_view(
             crate,
             player,
@@ -716,7 +775,8 @@ class Twin:
         view = self.grant_view(
             contents, player, external, "reward", "claimed", wire, "crate", crate, req.now, req.now
         )
-        self.events(
+        await self.events(
+            tx,
             req,
             [
                 ("grant.claimed", crate_view),
@@ -726,12 +786,14 @@ class Twin:
                 ("crate.opened", {"crateGrantId": crate, "contentsGrantId": contents, "playerId": player}),
             ],
         )
-        return self.answer(req, "crates.open", 200, {"crate": crate_view, "contents": view})
+        return await self.answer(tx, req, "crates.open", 200, {"crate": crate_view, "contents": view})
 
-    def donate(self, req: Request, p: Params, body: Body) -> bytes:
+    async def donate(self, tx: Tx, req: Request, p: Params, body: Body) -> bytes:
         external, request = p["ext"], p["request"]
         amount = int(body["amount"])
-        found = self.db.execute(
+        # A request's donations queue on its row, so the amount it lacks, read below, stands.
+        await tx.serialize("SELECT 1 FROM guild_help_requests WHERE id = ?", (request,))
+        found = await tx.one(
             "SELECT p.id, h.player_id, h.external_player_id, h.guild_id, g.name, h.type, h.resource_key,"
             " h.amount - h.donated FROM players p"
             " JOIN guild_stints s ON s.player_id = p.id AND s.left_at IS NULL"
@@ -739,27 +801,28 @@ class Twin:
             " AND h.expires_at > ? AND h.player_id != p.id JOIN guilds g ON g.id = h.guild_id"
             " WHERE p.game_id = ? AND p.external_id = ? AND p.secret_hash = ?",
             (request, req.now, req.key.game_id, external, req.player_hash),
-        ).fetchone()
+        )
         if found is None:
             raise Refused(404, "help_request_not_found")
         donor, recipient, recipient_external, guild, guild_name, kind, key, lacking = found
         if not 1 <= amount <= lacking:
             raise Refused(400, "invalid_request")
-        left = self.db.execute(
+        left = await tx.one(
             "UPDATE holdings SET amount = amount - ? WHERE player_id = ? AND resource_key = ? AND amount >= ?"
             " RETURNING amount",
             (amount, donor, key, amount),
-        ).fetchone()
+        )
         if left is None:
             raise Refused(409, "insufficient_balance")
         line = (kind, key, -amount, left[0], new_id("led_"))
-        self.ledger(req, donor, [line], "guild_help_donation", request)
+        await self.ledger(tx, req, donor, [line], "guild_help_donation", request)
         grant, reward, donation = new_id(), new_id(), new_id("gdn_")
         ref = {"guildId": guild, "requestId": request}
         given = [{"type": kind, "key": key, "amount": amount}]
         rewarded = [{"type": t, "key": k, "amount": a} for t, k, a in DONOR_REWARD]
         common = {"game_id": req.key.game_id, "kind": "reward", "status": "pending", "source_ref_id": request}
-        self.insert_grants(
+        await self.insert_grants(
+            tx,
             [
                 {
                     **common,
@@ -781,15 +844,17 @@ class Twin:
                     "metadata": dumps(ref),
                     "created_at": req.now,
                 },
-            ]
+            ],
         )
         status = "filled" if amount == lacking else "open"
-        donated = self.db.execute(
+        donated = await tx.one(
             "UPDATE guild_help_requests SET donated = donated + ?, status = ? WHERE id = ? RETURNING"
             " donated, amount",
             (amount, status, request),
-        ).fetchone()
-        self.db.execute(
+        )
+        if donated is None:
+            raise Refused(404, "help_request_not_found")
+        await tx.run(
             "INSERT INTO guild_donations (id, request_id, guild_id, game_id, donor_player_id,"
             " donor_external_player_id,"
             " amount, grant_id, reward_grant_id, donated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -803,7 +868,8 @@ class Twin:
             "rewardGrantId": reward,
             "donatedAt": iso(req.now),
         }
-        self.events(
+        await self.events(
+            tx,
             req,
             [
                 *self.wallet_events(req, donor, external, [line], "guild_help_donation", request),
@@ -860,32 +926,181 @@ class Twin:
             ],
         )
         help_view = {"requestId": request, "donated": donated[0], "amount": donated[1], "status": status}
-        return self.answer(req, "guilds.help.donate", 200, {"donation": view, "helpRequest": help_view})
+        return await self.answer(
+            tx, req, "guilds.help.donate", 200, {"donation": view, "helpRequest": help_view}
+        )
+
+    # --- the reads --------------------------------------------------------------------------------------
+
+    async def friends(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
+        """The player (its secret checked) and its friends' rows, one statement: a player without friends
+        still gives its own row."""
+        rows = await tx.all(
+            "SELECT f.since, p.external_id, COALESCE(p.display_name, p.anon_name),"
+            " CASE WHEN p.display_name IS NULL THEN p.anon_avatar ELSE p.display_avatar END,"
+            f" {SHOWN_COUNTRY}, p.presence_at, p.presence_status FROM players me"
+            " LEFT JOIN friendships f ON f.player_id = me.id LEFT JOIN players p ON p.id = f.friend_id"
+            " WHERE me.game_id = ? AND me.external_id = ? AND me.secret_hash = ?"
+            " ORDER BY f.since, f.friend_id",
+            (req.key.game_id, p["ext"], req.player_hash),
+        )
+        if not rows:
+            raise Refused(401, "player_secret_invalid")
+        friends = [
+            {
+                "externalPlayerId": external,
+                "displayIdentity": {"name": name, "avatar": avatar, "country": country},
+                "friendsSince": iso(since),
+                "online": seen is not None and req.now - seen < PRESENCE_TTL_MS,
+                "lastActiveAt": None if seen is None else iso(seen),
+                "status": status,
+            }
+            for since, external, name, avatar, country, seen, status in rows
+            if since is not None
+        ]
+        return orjson.dumps({"data": {"friends": friends}})
+
+    async def event_board(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
+        board = p["board"]
+        found = await tx.one(
+            "SELECT event_key, window_id, lobby_id, segment_values, status, closes_at FROM boards"
+            " WHERE id = ? AND game_id = ? AND env = ?",
+            (board, req.key.game_id, req.key.env),
+        )
+        if found is None:
+            raise Refused(404, "leaderboard_not_found")
+        event_key, window, lobby, segments, status, closes = found
+        head = {
+            "id": board,
+            "eventKey": event_key,
+            "windowId": window,
+            "lobbyId": lobby,
+            "segmentValues": orjson.loads(segments),
+            "status": status,
+            "closesAt": iso(closes),
+        }
+        entries, cursor = await self.ranked(tx, req, EVENT_BOARD, board, board, board, p)
+        return orjson.dumps({"data": {"leaderboard": head, "entries": entries, "nextCursor": cursor}})
+
+    async def shared_board(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
+        """The board's open period (a board without divisions), then its page: two statements, as the
+        period names the list the page reads."""
+        found = await tx.one(
+            "SELECT id, starts_at, ends_at, settings FROM board_periods WHERE game_id = ? AND env = ?"
+            " AND board_key = ? AND status = 'open' ORDER BY starts_at DESC LIMIT 1",
+            (req.key.game_id, req.key.env, p["board"]),
+        )
+        if found is None:
+            raise Refused(404, "leaderboard_not_found")
+        period, starts, ends, settings = found
+        s = orjson.loads(settings)
+        head = {
+            "key": s["key"],
+            "name": s["name"],
+            "order": s["order"],
+            "period": s["period"],
+            "periodId": period,
+            "periodStartsAt": None if starts is None else iso(starts),
+            "periodEndsAt": None if ends is None else iso(ends),
+            "division": None,
+        }
+        entries, cursor = await self.ranked(tx, req, SHARED_BOARD, period, period, f"{period}/", p)
+        return orjson.dumps({"data": {"leaderboard": head, "entries": entries, "nextCursor": cursor}})
+
+    async def ranked(
+        self, tx: Tx, req: Request, lists: Lists, list_id: str, pages_id: str, cursor_id: str, p: Params
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of ``limit`` entries with ranks, from the top or around the player ``around``, and the
+        cursor after it when more follow: one statement (two for a player within a half page of the end).
+        Around a player, the entries ahead of it are counted as livecore counts them, on the rank pages:
+        the entries of the pages before its page, and those of its page before it."""
+        limit = int(p.get("limit", "50"))
+        around = p.get("around")
+        if around is None:
+            rows = await tx.all(lists.top(tx.dialect), (list_id, limit + 1))
+            more = len(rows) > limit
+            shown, first = rows[:limit], 1
+        else:
+            half = (limit - 1) // 2
+            params = (list_id, req.key.game_id, around, pages_id, half, limit + 1)
+            rows = await tx.all(lists.around(tx.dialect), params)
+            if not rows:
+                raise Refused(404, "player_not_found")
+            ahead = [r for r in rows if r[0] == 0]  # in board order, the nearest last
+            mine = [r for r in rows if r[0] == 1]
+            after = mine[1:]
+            room = limit - 1 - len(ahead)
+            more = len(after) > room
+            after = after[:room]
+            if len(ahead) == half and len(after) < limit - 1 - half:  # near the end: it starts earlier
+                ahead = await tx.all(
+                    lists.ahead(tx.dialect), (list_id, *mine[0][2:5], limit - 1 - len(after))
+                )
+            shown = [*ahead, mine[0], *after]
+            first = mine[0][1] - len(ahead) + 1
+        entries = [
+            {
+                "rank": first + i,
+                "externalPlayerId": external,
+                "name": display or anon,
+                "avatar": avatar if display is not None else anon_avatar,
+                "anonymizedName": anon,
+                "anonymizedAvatar": anon_avatar,
+                "country": country,
+                "score": int(score) if score.is_integer() else score,
+                "updatedAt": iso(reached),
+                "isBot": False,
+            }
+            for i, (
+                _,
+                _,
+                _,
+                reached,
+                _,
+                score,
+                external,
+                anon,
+                anon_avatar,
+                display,
+                avatar,
+                country,
+            ) in enumerate(shown)
+        ]
+        cursor = None
+        if more and shown:
+            _, _, _, reached, player, score, *_ = shown[-1]
+            raw = orjson.dumps([cursor_id, score, reached, player])
+            cursor = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+        return entries, cursor
 
 
 # --- the HTTP side -----------------------------------------------------------------------------------------
 
 TWIN: web.AppKey[Twin] = web.AppKey("twin", Twin)
-Route = Callable[[Twin, Request, Params, Body], bytes]
+Route = Callable[[Twin, Tx, Request, Params, Body], Awaitable[bytes]]
 Handler = Callable[[web.Request], Awaitable[web.Response]]
 SDK, SERVER = "client_sdk", "server_integration"
 P = "/sdk/v1/players/{ext}"
-# Each scenario's route as livecore's: path, the key's permission, the status, the write, whether the
-# player's secret is required.
-ROUTES: tuple[tuple[str, str, int, Route, bool], ...] = (
-    (f"{P}/register", SDK, 201, Twin.register, False),
-    ("/server/v1/players/{ext}/grants", SERVER, 201, Twin.grant, False),
-    (f"{P}/friends/gifts", SDK, 201, Twin.send_gift, True),
-    (f"{P}/friends/gifts/{{gift}}/claim", SDK, 200, Twin.claim_gift, True),
-    (f"{P}/events/{{event}}/attempts/{{attempt}}/progress", SDK, 200, Twin.progress, True),
-    (f"{P}/crates/{{grant}}/open", SDK, 200, Twin.open_crate, True),
-    (f"{P}/guild/help-requests/{{request}}/donate", SDK, 200, Twin.donate, True),
+# Each scenario's route as livecore's: method, path, the key's permission, the status, the route (a POST
+# writes in one transaction, a GET reads), whether the player's secret is required.
+ROUTES: tuple[tuple[str, str, str, int, Route, bool], ...] = (
+    ("POST", f"{P}/register", SDK, 201, Twin.register, False),
+    ("POST", "/server/v1/players/{ext}/grants", SERVER, 201, Twin.grant, False),
+    ("POST", f"{P}/friends/gifts", SDK, 201, Twin.send_gift, True),
+    ("POST", f"{P}/friends/gifts/{{gift}}/claim", SDK, 200, Twin.claim_gift, True),
+    ("POST", f"{P}/events/{{event}}/attempts/{{attempt}}/progress", SDK, 200, Twin.progress, True),
+    ("POST", f"{P}/crates/{{grant}}/open", SDK, 200, Twin.open_crate, True),
+    ("POST", f"{P}/guild/help-requests/{{request}}/donate", SDK, 200, Twin.donate, True),
+    ("GET", f"{P}/friends", SDK, 200, Twin.friends, True),
+    ("GET", "/sdk/v1/event-leaderboards/{board}", SDK, 200, Twin.event_board, False),
+    ("GET", "/sdk/v1/leaderboards/{board}", SDK, 200, Twin.shared_board, False),
 )
 
 
-def routed(permission: str, status: int, route: Route, player: bool) -> Handler:
+def routed(method: str, permission: str, status: int, route: Route, player: bool) -> Handler:
     """An aiohttp handler: the key and the player secret as livecore takes them, the body parsed, the
-    route's transaction, its answer."""
+    route's transaction (or, for a read, its statements), its answer. The path's and the query's
+    parameters are the route's ``Params``."""
 
     async def handler(request: web.Request) -> web.Response:
         twin = request.app[TWIN]
@@ -904,8 +1119,10 @@ def routed(permission: str, status: int, route: Route, player: bool) -> Handler:
             idempotency_key=request.headers.get("Idempotency-Key") or body.get("idempotencyKey", ""),
             player_hash=twin.hash(secret) if secret else None,
         )
+        params = {**request.query, **request.match_info}
+        run = twin.store.write if method == "POST" else twin.store.read
         try:
-            answer = twin.transaction(lambda: route(twin, req, request.match_info, body))
+            answer = await run(lambda tx: route(twin, tx, req, params, body))
         except Refused as refused:
             return error(refused.status, refused.code)
         return web.Response(body=answer, status=status, content_type="application/json")
@@ -926,26 +1143,30 @@ async def health(_: web.Request) -> web.Response:
 def app(db: str) -> web.Application:
     root = web.Application()
     root[TWIN] = Twin(db)
-    for path, permission, status, route, player in ROUTES:
-        root.router.add_post(path, routed(permission, status, route, player))
+    for method, path, permission, status, route, player in ROUTES:
+        root.router.add_route(method, path, routed(method, permission, status, route, player))
     root.router.add_get("/admin/v1/health", health)
     return root
 
 
 def serve(db: str, host: str, port: int) -> None:
-    """Serve the twins on ``host:port`` until SIGTERM; with ``LIVECORE_STATEMENT_TALLY`` set, count the
-    statements as livecore's server does (written on SIGUSR1), so statements a request compare."""
+    """Serve the twins on ``host:port`` until SIGTERM; on SQLite with ``LIVECORE_STATEMENT_TALLY`` set,
+    count the statements as livecore's server does (written on SIGUSR1), so statements a request
+    compare."""
     application = app(db)
     tally_path = os.environ.get(STATEMENT_TALLY_ENV)
 
-    async def counted(a: web.Application) -> Any:
-        if tally_path:
+    async def started(a: web.Application) -> Any:
+        twin = a[TWIN]
+        await twin.load()
+        if tally_path and isinstance(twin.store, SqliteStore):
             tally = StatementTally(tally_path)
-            tally.watch(a[TWIN].db)
+            tally.watch(twin.store.conn)
             asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, tally.write)
         yield
+        await twin.store.close()
 
-    application.cleanup_ctx.append(counted)
+    application.cleanup_ctx.append(started)
     loop = server_event_loop()  # the event loop livecore's server runs on
     web.run_app(
         application, host=host, port=port, print=None, access_log=None, loop=loop, handle_signals=True
@@ -957,7 +1178,9 @@ class TwinProcess(ServerProcess):
     health, CPU, statements), from this package whatever the working directory."""
 
     def __init__(self, db: str, log_path: Path, env: Mapping[str, str], statement_file: Path | None) -> None:
-        here = str(Path(__file__).parent.parent)  # not resolved: a linked package keeps its own livecore
+        here = str(
+            Path(__file__).parent.parent.parent
+        )  # not resolved: a linked package keeps its own livecore
         path = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
         super().__init__(db, log_path, {**env, "PYTHONPATH": path}, statement_file=statement_file)
 
@@ -977,7 +1200,11 @@ class TwinProcess(ServerProcess):
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.twins", description=__doc__.splitlines()[0])
-    p.add_argument("--db", required=True, help="the run's SQLite database (livecore's schema applied)")
+    p.add_argument(
+        "--db",
+        required=True,
+        help="the run's database, a SQLite file or a PostgreSQL URL (livecore's schema)",
+    )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, required=True)
     args = p.parse_args(argv)

@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.twins.app import main
+
+sys.exit(main())
