@@ -143,11 +143,11 @@ def test_each_twin_writes_the_tables_livecore_writes_for_the_same_requests(
 ) -> None:
     db, server, twin, variables = served
     counted = not db.startswith("postgresql://")
-    options = Options(rounds=1, slice_s=1, warmup_s=0)
+    options = Options(rounds=1, slice_s=1, warmup_s=0, store="sqlite" if counted else "postgres")
     with httpx.Client(base_url=server.base_url, timeout=30.0) as client:
         slicer = Slicer(tmp_path, options, server, client, lambda line: None, twin=twin)
         for name in twins.WRITES:
-            p = prepare(SCENARIOS[name], server.base_url, client, variables)
+            p = prepare(SCENARIOS[name], server.base_url, client, variables, options.concurrency)
             start = settled(db)
             mine = slicer.slice(p, 1)
             after_livecore = settled(db)
@@ -165,10 +165,11 @@ def test_each_twin_writes_the_tables_livecore_writes_for_the_same_requests(
 def test_each_read_twin_answers_as_livecore(served: Served) -> None:
     """The same body for the same request: the top of each board, and around players at the top, in
     the middle and at the end of each (the end reads the entries ahead of the player again)."""
-    _, server, twin, variables = served
+    db, server, twin, variables = served
+    concurrency = Options(store="postgres" if db.startswith("postgresql://") else "sqlite").concurrency
     with httpx.Client(base_url=server.base_url, timeout=30.0) as client:
         for name in twins.READS:
-            p = prepare(SCENARIOS[name], server.base_url, client, variables)
+            p = prepare(SCENARIOS[name], server.base_url, client, variables, concurrency)
             paths = [p.request.path]
             if name == "event_board_top":  # the around reading of the same route (event_board_around)
                 ranked = p.variables["ranked"].split(",")

@@ -22,7 +22,7 @@ import orjson
 from aiohttp import web
 
 from benchmarks.server import HOST, ServerProcess
-from benchmarks.twins.stores import SqliteStore, Tx, store
+from benchmarks.twins.stores import Row, SqliteStore, Tx, store
 from livecore_server.cli import server_event_loop
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.players.rows import SHOWN_COUNTRY
@@ -49,10 +49,19 @@ DONOR_REWARD = (("currency", "coins", 1),)  # manifest.toml's guild help donor_r
 
 # What a board's page shows of each entry and its player, in the row layout Twin.ranked reads: the side
 # of the player read around (0 ahead of it, 1 from it on), the entries ahead of it, then these.
-SHOWN = (
-    "e.rank_key, e.reached_at, e.player_id, e.score, p.external_id, p.anon_name, p.anon_avatar,"
-    f" p.display_name, p.display_avatar, {SHOWN_COUNTRY}"
+SHOWN_COLUMNS = (
+    *(
+        "e.rank_key",
+        "e.reached_at",
+        "e.player_id",
+        "e.score",
+        "p.external_id",
+        "p.anon_name",
+        "p.anon_avatar",
+    ),
+    *("p.display_name", "p.display_avatar", SHOWN_COUNTRY),
 )
+SHOWN = ", ".join(SHOWN_COLUMNS)
 KEY_OF = "({a}.rank_key, {a}.reached_at, {a}.player_id)"
 
 
@@ -60,26 +69,30 @@ def by_key(dialect: str) -> str:
     """The entry's player, looked up by its key for each entry of the page (as livecore's ``by_key``: on
     PostgreSQL a bound limit's guess would otherwise hash the whole players table)."""
     if dialect == "postgres":
-        return "CROSS JOIN LATERAL (SELECT * FROM players p WHERE p.id = e.player_id LIMIT 1) p"
-    return "JOIN players p ON p.id = e.player_id"
+        return "LEFT JOIN LATERAL (SELECT * FROM players p WHERE p.id = e.player_id LIMIT 1) p ON true"
+    return "LEFT JOIN players p ON p.id = e.player_id"
 
 
 @dataclass(frozen=True)
 class Lists:
-    """The statements reading one kind of ranked list: its entries table (``column`` names the list), and
-    the rank pages counting them (livecore_server/live_events/sql/rank_pages.py)."""
+    """The statements reading one kind of ranked list, each in one statement with the list's head: its
+    entries table (``column`` names the list), the rank pages counting them
+    (livecore_server/live_events/sql/rank_pages.py), and ``head``, the list's row (its id, then what an
+    answer shows of it) from ?1 (the path's board), ?2 the game and ?3 the environment."""
 
     entries: str
     column: str
     pages: str
+    head: str
 
     @functools.cache  # noqa: B019  (two instances, for the process's life)
     def top(self, dialect: str) -> str:
-        """?1 the list, ?2 how many."""
+        """?4 how many entries."""
         return (
-            f"SELECT 1, 0, {SHOWN} FROM (SELECT rank_key, reached_at, player_id, score FROM {self.entries}"
-            f" WHERE {self.column} = ?1 ORDER BY {ORDER} LIMIT ?2) e {by_key(dialect)}"
-            " ORDER BY e.rank_key, e.reached_at, e.player_id"
+            f"WITH h AS ({self.head}) SELECT h.*, 1, 0, {SHOWN} FROM h LEFT JOIN"
+            f" (SELECT rank_key, reached_at, player_id, score FROM {self.entries}"
+            f" WHERE {self.column} = (SELECT id FROM h) ORDER BY {ORDER}"
+            f" LIMIT ?4) e ON true {by_key(dialect)} ORDER BY e.rank_key, e.reached_at, e.player_id"
         )
 
     @functools.cache  # noqa: B019
@@ -93,34 +106,48 @@ class Lists:
 
     @functools.cache  # noqa: B019
     def around(self, dialect: str) -> str:
-        """?1 the list, ?2 the game, ?3 the player's external id, ?4 the list's pages, ?5 how many ahead,
-        ?6 how many from the player's entry on: both sides and the count ahead in one statement."""
+        """?4 the player's external id, ?5 how many entries ahead of its, ?6 how many from it on: both
+        sides and the count of the entries ahead."""
         x, g, s, me = (KEY_OF.format(a=a) for a in ("x", "g", "s", "me"))
         side = (
             f"SELECT {{side}} AS side, x.rank_key, x.reached_at, x.player_id, x.score FROM {self.entries} x,"
-            f" me WHERE x.{self.column} = ?1 AND {x} {{cmp}} {me} ORDER BY {{order}} LIMIT {{n}}"
+            f" me WHERE x.{self.column} = (SELECT id FROM h) AND {x} {{cmp}} {me} ORDER BY {{order}}"
+            " LIMIT {n}"
         )
         backwards = "x.rank_key DESC, x.reached_at DESC, x.player_id DESC"
         forwards = "x.rank_key, x.reached_at, x.player_id"
         return (
-            f"WITH me AS (SELECT x.rank_key, x.reached_at, x.player_id FROM players pl"
-            f" JOIN {self.entries} x ON x.{self.column} = ?1 AND x.player_id = pl.id"
-            " WHERE pl.game_id = ?2 AND pl.external_id = ?3),"
+            f"WITH h AS ({self.head}), me AS (SELECT x.rank_key, x.reached_at, x.player_id FROM players pl"
+            f" JOIN {self.entries} x ON x.{self.column} = (SELECT id FROM h) AND x.player_id = pl.id"
+            " WHERE pl.game_id = ?2 AND pl.external_id = ?4),"
             f" start AS (SELECT g.rank_key, g.reached_at, g.player_id FROM {self.pages} g, me"
-            f" WHERE g.list_id = ?4 AND {g} <= {me}"
+            f" WHERE g.list_id = (SELECT id FROM h) AND {g} <= {me}"
             " ORDER BY g.rank_key DESC, g.reached_at DESC, g.player_id DESC LIMIT 1),"
             f" ahead AS (SELECT (SELECT COALESCE(SUM(g.entries), 0) FROM {self.pages} g, start s"
-            f" WHERE g.list_id = ?4 AND {g} < {s}) + (SELECT COUNT(*) FROM {self.entries} x, start s, me"
-            f" WHERE x.{self.column} = ?1 AND {x} >= {s} AND {x} < {me}) AS n)"
-            f" SELECT e.side, ahead.n, {SHOWN} FROM"
+            f" WHERE g.list_id = (SELECT id FROM h) AND {g} < {s}) + (SELECT COUNT(*) FROM {self.entries} x,"
+            f" start s, me WHERE x.{self.column} = (SELECT id FROM h) AND {x} >= {s} AND {x} < {me}) AS n)"
+            f" SELECT h.*, e.side, ahead.n, {SHOWN} FROM h CROSS JOIN ahead CROSS JOIN"
             f" (SELECT * FROM ({side.format(side=0, cmp='<', order=backwards, n='?5')}) a"
             f" UNION ALL SELECT * FROM ({side.format(side=1, cmp='>=', order=forwards, n='?6')}) b) e"
-            f" CROSS JOIN ahead {by_key(dialect)} ORDER BY e.side, e.rank_key, e.reached_at, e.player_id"
+            f" {by_key(dialect)} ORDER BY e.side, e.rank_key, e.reached_at, e.player_id"
         )
 
 
-EVENT_BOARD = Lists("board_entries", "board_id", "board_pages")
-SHARED_BOARD = Lists("shared_entries", "period_id", "shared_pages")
+EVENT_BOARD = Lists(
+    "board_entries",
+    "board_id",
+    "board_pages",
+    "SELECT id, event_key, window_id, lobby_id, segment_values, status, closes_at FROM boards"
+    " WHERE id = ?1 AND game_id = ?2 AND env = ?3",
+)
+# A shared board without divisions: its open period is the list.
+SHARED_BOARD = Lists(
+    "shared_entries",
+    "period_id",
+    "shared_pages",
+    "SELECT id, starts_at, ends_at, settings FROM board_periods WHERE board_key = ?1 AND game_id = ?2"
+    " AND env = ?3 AND status = 'open' ORDER BY starts_at DESC LIMIT 1",
+)
 PRESENCE_TTL_MS = 90_000  # livecore.friends.settings: a friend is online this long after a heartbeat
 
 ADJECTIVES = ("Lucky", "Keen", "Merry", "Brave", "Swift", "Quiet", "Bold", "Sunny")
@@ -795,7 +822,7 @@ class Twin:
         await tx.serialize("SELECT 1 FROM guild_help_requests WHERE id = ?", (request,))
         found = await tx.one(
             "SELECT p.id, h.player_id, h.external_player_id, h.guild_id, g.name, h.type, h.resource_key,"
-            " h.amount - h.donated FROM players p"
+            " h.amount, h.donated FROM players p"
             " JOIN guild_stints s ON s.player_id = p.id AND s.left_at IS NULL"
             " JOIN guild_help_requests h ON h.id = ? AND h.guild_id = s.guild_id AND h.status = 'open'"
             " AND h.expires_at > ? AND h.player_id != p.id JOIN guilds g ON g.id = h.guild_id"
@@ -804,7 +831,8 @@ class Twin:
         )
         if found is None:
             raise Refused(404, "help_request_not_found")
-        donor, recipient, recipient_external, guild, guild_name, kind, key, lacking = found
+        donor, recipient, recipient_external, guild, guild_name, kind, key, requested, received = found
+        lacking = requested - received
         if not 1 <= amount <= lacking:
             raise Refused(400, "invalid_request")
         left = await tx.one(
@@ -847,13 +875,12 @@ class Twin:
             ],
         )
         status = "filled" if amount == lacking else "open"
-        donated = await tx.one(
-            "UPDATE guild_help_requests SET donated = donated + ?, status = ? WHERE id = ? RETURNING"
-            " donated, amount",
+        # The request's row stands since the read above (locked on PostgreSQL): nothing to read back.
+        await tx.run(
+            "UPDATE guild_help_requests SET donated = donated + ?, status = ? WHERE id = ?",
             (amount, status, request),
         )
-        if donated is None:
-            raise Refused(404, "help_request_not_found")
+        donated = (received + amount, requested)
         await tx.run(
             "INSERT INTO guild_donations (id, request_id, guild_id, game_id, donor_player_id,"
             " donor_external_player_id,"
@@ -961,16 +988,9 @@ class Twin:
         return orjson.dumps({"data": {"friends": friends}})
 
     async def event_board(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
-        board = p["board"]
-        found = await tx.one(
-            "SELECT event_key, window_id, lobby_id, segment_values, status, closes_at FROM boards"
-            " WHERE id = ? AND game_id = ? AND env = ?",
-            (board, req.key.game_id, req.key.env),
-        )
-        if found is None:
-            raise Refused(404, "leaderboard_not_found")
-        event_key, window, lobby, segments, status, closes = found
-        head = {
+        head, entries, cursor = await self.ranked(tx, req, EVENT_BOARD, p)
+        board, event_key, window, lobby, segments, status, closes = head
+        view = {
             "id": board,
             "eventKey": event_key,
             "windowId": window,
@@ -979,22 +999,13 @@ class Twin:
             "status": status,
             "closesAt": iso(closes),
         }
-        entries, cursor = await self.ranked(tx, req, EVENT_BOARD, board, board, board, p)
-        return orjson.dumps({"data": {"leaderboard": head, "entries": entries, "nextCursor": cursor}})
+        return orjson.dumps({"data": {"leaderboard": view, "entries": entries, "nextCursor": cursor}})
 
     async def shared_board(self, tx: Tx, req: Request, p: Params, _: Body) -> bytes:
-        """The board's open period (a board without divisions), then its page: two statements, as the
-        period names the list the page reads."""
-        found = await tx.one(
-            "SELECT id, starts_at, ends_at, settings FROM board_periods WHERE game_id = ? AND env = ?"
-            " AND board_key = ? AND status = 'open' ORDER BY starts_at DESC LIMIT 1",
-            (req.key.game_id, req.key.env, p["board"]),
-        )
-        if found is None:
-            raise Refused(404, "leaderboard_not_found")
-        period, starts, ends, settings = found
+        head, entries, cursor = await self.ranked(tx, req, SHARED_BOARD, p)
+        period, starts, ends, settings = head
         s = orjson.loads(settings)
-        head = {
+        view = {
             "key": s["key"],
             "name": s["name"],
             "order": s["order"],
@@ -1004,28 +1015,33 @@ class Twin:
             "periodEndsAt": None if ends is None else iso(ends),
             "division": None,
         }
-        entries, cursor = await self.ranked(tx, req, SHARED_BOARD, period, period, f"{period}/", p)
-        return orjson.dumps({"data": {"leaderboard": head, "entries": entries, "nextCursor": cursor}})
+        return orjson.dumps({"data": {"leaderboard": view, "entries": entries, "nextCursor": cursor}})
 
     async def ranked(
-        self, tx: Tx, req: Request, lists: Lists, list_id: str, pages_id: str, cursor_id: str, p: Params
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """A page of ``limit`` entries with ranks, from the top or around the player ``around``, and the
-        cursor after it when more follow: one statement (two for a player within a half page of the end).
-        Around a player, the entries ahead of it are counted as livecore counts them, on the rank pages:
-        the entries of the pages before its page, and those of its page before it."""
+        self, tx: Tx, req: Request, lists: Lists, p: Params
+    ) -> tuple[Row, list[dict[str, Any]], str | None]:
+        """The list's head, a page of ``limit`` entries with ranks, from the top or around the player
+        ``around``, and the cursor after it when more follow: one statement (two for a player within
+        half a page of the end). Around a player, the entries ahead of it are counted as livecore counts
+        them, on the rank pages: the entries of the pages before its page, and those of its page before
+        it."""
         limit = int(p.get("limit", "50"))
         around = p.get("around")
+        head_params = (p["board"], req.key.game_id, req.key.env)
         if around is None:
-            rows = await tx.all(lists.top(tx.dialect), (list_id, limit + 1))
+            rows = await tx.all(lists.top(tx.dialect), (*head_params, limit + 1))
+        else:
+            half = (limit - 1) // 2
+            rows = await tx.all(lists.around(tx.dialect), (*head_params, around, half, limit + 1))
+        if not rows:
+            raise Refused(404, "leaderboard_not_found" if around is None else "player_not_found")
+        width = len(rows[0]) - len(SHOWN_COLUMNS) - 2  # the head's columns
+        head, list_id = rows[0][:width], rows[0][0]
+        rows = [r[width:] for r in rows if r[width + 2] is not None]  # an empty list: its head alone
+        if around is None:
             more = len(rows) > limit
             shown, first = rows[:limit], 1
         else:
-            half = (limit - 1) // 2
-            params = (list_id, req.key.game_id, around, pages_id, half, limit + 1)
-            rows = await tx.all(lists.around(tx.dialect), params)
-            if not rows:
-                raise Refused(404, "player_not_found")
             ahead = [r for r in rows if r[0] == 0]  # in board order, the nearest last
             mine = [r for r in rows if r[0] == 1]
             after = mine[1:]
@@ -1033,9 +1049,8 @@ class Twin:
             more = len(after) > room
             after = after[:room]
             if len(ahead) == half and len(after) < limit - 1 - half:  # near the end: it starts earlier
-                ahead = await tx.all(
-                    lists.ahead(tx.dialect), (list_id, *mine[0][2:5], limit - 1 - len(after))
-                )
+                more_ahead = (list_id, *mine[0][2:5], limit - 1 - len(after))
+                ahead = await tx.all(lists.ahead(tx.dialect), more_ahead)
             shown = [*ahead, mine[0], *after]
             first = mine[0][1] - len(ahead) + 1
         entries = [
@@ -1069,9 +1084,11 @@ class Twin:
         cursor = None
         if more and shown:
             _, _, _, reached, player, score, *_ = shown[-1]
+            # A shared board's list is its period and division (none here).
+            cursor_id = list_id if lists is EVENT_BOARD else f"{list_id}/"
             raw = orjson.dumps([cursor_id, score, reached, player])
             cursor = base64.urlsafe_b64encode(raw).decode().rstrip("=")
-        return entries, cursor
+        return head, entries, cursor
 
 
 # --- the HTTP side -----------------------------------------------------------------------------------------
