@@ -109,10 +109,13 @@ class Lists:
         """?4 the player's external id, ?5 how many entries ahead of its, ?6 how many from it on: both
         sides and the count of the entries ahead."""
         x, g, s, me = (KEY_OF.format(a=a) for a in ("x", "g", "s", "me"))
+        # The player's key as constants (not a join), so each side is a range of the rank index read in
+        # its order, and the count a range bounded at both ends, on SQLite as on PostgreSQL.
+        mine = "((SELECT rank_key FROM me), (SELECT reached_at FROM me), (SELECT player_id FROM me))"
         side = (
-            f"SELECT {{side}} AS side, x.rank_key, x.reached_at, x.player_id, x.score FROM {self.entries} x,"
-            f" me WHERE x.{self.column} = (SELECT id FROM h) AND {x} {{cmp}} {me} ORDER BY {{order}}"
-            " LIMIT {n}"
+            f"SELECT {{side}} AS side, x.rank_key, x.reached_at, x.player_id, x.score FROM {self.entries} x"
+            f" WHERE x.{self.column} = (SELECT id FROM h) AND {x} {{cmp}} {mine}"
+            " ORDER BY {order} LIMIT {n}"
         )
         backwards = "x.rank_key DESC, x.reached_at DESC, x.player_id DESC"
         forwards = "x.rank_key, x.reached_at, x.player_id"
@@ -124,8 +127,9 @@ class Lists:
             f" WHERE g.list_id = (SELECT id FROM h) AND {g} <= {me}"
             " ORDER BY g.rank_key DESC, g.reached_at DESC, g.player_id DESC LIMIT 1),"
             f" ahead AS (SELECT (SELECT COALESCE(SUM(g.entries), 0) FROM {self.pages} g, start s"
-            f" WHERE g.list_id = (SELECT id FROM h) AND {g} < {s}) + (SELECT COUNT(*) FROM {self.entries} x,"
-            f" start s, me WHERE x.{self.column} = (SELECT id FROM h) AND {x} >= {s} AND {x} < {me}) AS n)"
+            f" WHERE g.list_id = (SELECT id FROM h) AND {g} < {s}) + (SELECT COUNT(*)"
+            f" FROM start s CROSS JOIN {self.entries} x WHERE x.{self.column} = (SELECT id FROM h)"
+            f" AND {x} >= {s} AND {x} < {mine}) AS n)"
             f" SELECT h.*, e.side, ahead.n, {SHOWN} FROM h CROSS JOIN ahead CROSS JOIN"
             f" (SELECT * FROM ({side.format(side=0, cmp='<', order=backwards, n='?5')}) a"
             f" UNION ALL SELECT * FROM ({side.format(side=1, cmp='>=', order=forwards, n='?6')}) b) e"
