@@ -96,12 +96,14 @@ class Lists:
         )
 
     @functools.cache  # noqa: B019
-    def ahead(self, dialect: str) -> str:
-        """?1 the list, ?2 ?3 ?4 a key, ?5 how many of the entries just before it."""
+    def beside(self, dialect: str, ahead: bool) -> str:
+        """?1 the list, ?2 ?3 ?4 a key, ?5 how many of the entries just before it (``ahead``) or just
+        after it, in board order."""
+        cmp, order = ("<", BACKWARDS) if ahead else (">", ORDER)
         return (
-            f"SELECT 0, 0, {SHOWN} FROM (SELECT rank_key, reached_at, player_id, score FROM {self.entries}"
-            f" WHERE {self.column} = ?1 AND ({ORDER}) < (?2, ?3, ?4) ORDER BY {BACKWARDS} LIMIT ?5) e"
-            f" {by_key(dialect)} ORDER BY e.rank_key, e.reached_at, e.player_id"
+            f"SELECT {int(not ahead)}, 0, {SHOWN} FROM (SELECT rank_key, reached_at, player_id, score"
+            f" FROM {self.entries} WHERE {self.column} = ?1 AND ({ORDER}) {cmp} (?2, ?3, ?4) ORDER BY {order}"
+            f" LIMIT ?5) e {by_key(dialect)} ORDER BY e.rank_key, e.reached_at, e.player_id"
         )
 
     @functools.cache  # noqa: B019
@@ -1026,7 +1028,7 @@ class Twin:
     ) -> tuple[Row, list[dict[str, Any]], str | None]:
         """The list's head, a page of ``limit`` entries with ranks, from the top or around the player
         ``around``, and the cursor after it when more follow: one statement (two for a player within
-        half a page of the end). Around a player, the entries ahead of it are counted as livecore counts
+        half a page of either end). Around a player, the entries ahead of it are counted as livecore counts
         them, on the rank pages: the entries of the pages before its page, and those of its page before
         it."""
         limit = int(p.get("limit", "50"))
@@ -1036,7 +1038,9 @@ class Twin:
             rows = await tx.all(lists.top(tx.dialect), (*head_params, limit + 1))
         else:
             half = (limit - 1) // 2
-            rows = await tx.all(lists.around(tx.dialect), (*head_params, around, half, limit + 1))
+            # The page's shape when the player has half a page ahead of it, and one more to see whether
+            # more follow.
+            rows = await tx.all(lists.around(tx.dialect), (*head_params, around, half, limit - half + 1))
         if not rows:
             raise Refused(404, "leaderboard_not_found" if around is None else "player_not_found")
         width = len(rows[0]) - len(SHOWN_COLUMNS) - 2  # the head's columns
@@ -1050,11 +1054,13 @@ class Twin:
             mine = [r for r in rows if r[0] == 1]
             after = mine[1:]
             room = limit - 1 - len(ahead)
+            key = (list_id, *mine[0][2:5])
+            if len(ahead) < half:  # near the top: the page goes on further after the player
+                after = await tx.all(lists.beside(tx.dialect, False), (*key, room + 1))
             more = len(after) > room
             after = after[:room]
             if len(ahead) == half and len(after) < limit - 1 - half:  # near the end: it starts earlier
-                more_ahead = (list_id, *mine[0][2:5], limit - 1 - len(after))
-                ahead = await tx.all(lists.ahead(tx.dialect), more_ahead)
+                ahead = await tx.all(lists.beside(tx.dialect, True), (*key, limit - 1 - len(after)))
             shown = [*ahead, mine[0], *after]
             first = mine[0][1] - len(ahead) + 1
         entries = [
