@@ -15,16 +15,16 @@ engineer would write for an asyncio server on PostgreSQL, and it is the fairest 
 threads and their hand-offs are livecore's choice, not the database's cost, so the twin does without
 them. Every transaction runs in pipeline mode: the statements whose rows a request does not need are
 queued and go with the next statement it reads, or with the ``COMMIT``, so a write costs as many round
-trips as it has reads that the next statement depends on, plus one (two for most of the seven writes).
+trips as it has reads that the next statement depends on, plus one (one to three for the seven writes,
+one for each read).
 Isolation is READ COMMITTED, PostgreSQL's default: what keeps the rows right under concurrent requests
 is written in the statements, as livecore's SERIALIZABLE transactions and per-game queue keep it for
 any command: a debit is an ``UPDATE ... WHERE amount >= ?``, a claim or an open an ``UPDATE ... WHERE
 status = 'pending'``, a progress write takes its board's row first (so writes to one board queue there,
 and the rank pages are never updated in two orders at once), and a check that a concurrent request
-could make stale (a gift's cooldown and daily count, a help request's lacking amount) reads its rows
+could make stale (a gift's cooldown and daily count, a help request's lacking amount) locks its rows
 ``FOR UPDATE`` first (the sender's player row, the help request: queued, so no round trip of its own).
-A transaction that still loses a
-deadlock or a serialization race runs again.
+A transaction that still loses a deadlock or a serialization race runs again.
 """
 
 from __future__ import annotations
