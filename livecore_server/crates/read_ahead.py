@@ -41,7 +41,7 @@ def _postgres(
 
     def found_by(found: Prefetched, results: Iterator[list[Any]]) -> None:
         for game_id, grant_id, *grant_row in next(results):
-            grant = None if grant_row[0] is None else GRANT_COLUMNS.of(grant_row)
+            grant, _ = GRANT_COLUMNS.split_joined(grant_row)
             found.of(GRANTS)[game_id, grant_id] = (
                 grant if grant is not None and grant.game_id == game_id else None
             )

@@ -55,28 +55,26 @@ def _postgres(
 
     def found_by(found: Prefetched, results: Iterator[list[Any]]) -> None:
         for game_id, request_id, player_id, *rest in next(results):
-            stint_row, rest = rest[: STINT_COLUMNS.width], rest[STINT_COLUMNS.width :]
-            guild_row, rest = rest[: GUILD_COLUMNS.width], rest[GUILD_COLUMNS.width :]
-            help_row, rest = rest[: HELP_COLUMNS.width], rest[HELP_COLUMNS.width :]
-            (amount, parameters), asker_row = rest[:2], rest[2:]
-            stint = None if stint_row[0] is None else STINT_COLUMNS.of(stint_row)
+            stint, rest = STINT_COLUMNS.split_joined(rest)
+            guild, rest = GUILD_COLUMNS.split_joined(rest)
+            request, rest = HELP_COLUMNS.split_joined(rest)
+            (amount, parameters), rest = rest[:2], rest[2:]
+            asker, _ = PLAYER_COLUMNS.split_joined(rest)
             # No stint at all: none is current. The latest not ended: it is the current one (a player
             # has one at most). The latest ended: an earlier one may still be current only if both began
             # in one millisecond, so the port reads it as it runs.
             if stint is None or stint.left_at is None:
                 found.of(STINTS)[player_id, CURRENT] = stint
             if stint is not None and stint.left_at is None:
-                guild = None if guild_row[0] is None else GUILD_COLUMNS.of(guild_row)
                 found.of(GUILDS)[game_id, stint.guild_id] = of_game(guild, game_id)
-            request = of_game(None if help_row[0] is None else HELP_COLUMNS.of(help_row), game_id)
+            request = of_game(request, game_id)
             found.of(HELP)[game_id, request_id] = request
             if request is None:
                 continue
             found.of(HOLDINGS)[player_id, request.resource_key] = HOLDING_COLUMNS.of(
                 (request.resource_key, amount, parameters)
             )
-            if asker_row[0] is not None:
-                asker = PLAYER_COLUMNS.of(asker_row)
+            if asker is not None:
                 found.players.setdefault((asker.game_id, asker.external_id), asker)
 
     return [(DONATIONS.sql, DONATIONS.keys(keys))], found_by

@@ -43,20 +43,17 @@ def _postgres(
 
     def found_by(found: Prefetched, results: Iterator[list[Any]]) -> None:
         for game_id, attempt_id, *row in next(results):
-            attempt_row, row = row[: ATTEMPT_COLUMNS.width], row[ATTEMPT_COLUMNS.width :]
-            window_row, row = row[: WINDOW_COLUMNS.width], row[WINDOW_COLUMNS.width :]
-            board_row, entry_row = row[: BOARD_COLUMNS.width], row[BOARD_COLUMNS.width :]
-            attempt = of_game(None if attempt_row[0] is None else ATTEMPT_COLUMNS.of(attempt_row), game_id)
+            attempt, row = ATTEMPT_COLUMNS.split_joined(row)
+            window, row = WINDOW_COLUMNS.split_joined(row)
+            board, row = BOARD_COLUMNS.split_joined(row)
+            entry, _ = ENTRY_COLUMNS.split_joined(row)
+            attempt = of_game(attempt, game_id)
             found.of(ATTEMPTS)[game_id, attempt_id] = attempt
             if attempt is None:
                 continue
-            window = None if window_row[0] is None else WINDOW_COLUMNS.of(window_row)
             found.of(WINDOWS)[game_id, attempt.window_id] = of_game(window, game_id)
-            board = None if board_row[0] is None else BOARD_COLUMNS.of(board_row)
             found.of(BOARDS)[game_id, attempt.board_id] = of_game(board, game_id)
-            found.of(ENTRIES)[attempt.board_id, attempt.player_id] = (
-                None if entry_row[0] is None else ENTRY_COLUMNS.of(entry_row)
-            )
+            found.of(ENTRIES)[attempt.board_id, attempt.player_id] = entry
 
     return [(PROGRESS.sql, PROGRESS.keys(keys))], found_by
 

@@ -51,6 +51,12 @@ class Columns(Generic[T]):
         the SELECT that follow them, another record's or single values)."""
         return self.build(*row[: self.width]), row[self.width :]
 
+    def split_joined(self, row: Sequence[Any]) -> tuple[T | None, Sequence[Any]]:
+        """As :meth:`split`, for columns an outer join read: None when it found no row (its first
+        column, a key, is NULL)."""
+        head, rest = row[: self.width], row[self.width :]
+        return (None if head[0] is None else self.build(*head)), rest
+
     def qualified(self, alias: str, **expressions: str) -> str:
         """The SELECT list with each plain column qualified by ``alias`` (a read that joins the table),
         and ``expressions`` read instead of the columns they name."""
