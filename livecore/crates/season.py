@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from livecore.crates.rules import CONTENTS_SOURCE_KIND
+from livecore.crates.rules import CONTENTS_SOURCE_KIND, CRATE
 from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
 from livecore.grants.api import RewardEntry
-from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart, StudioRates
+from livecore.simulation.part import (
+    Driver,
+    Fit,
+    FitPeriod,
+    Member,
+    Play,
+    Rate,
+    SeasonPart,
+    StudioRates,
+    Tallies,
+)
 
 #: A session's chance to open the crates its player holds.
 CRATES = Rate("crates", 0.8, {"engaged": 0.95, "regular": 0.8, "casual": 0.6})
@@ -54,4 +64,27 @@ class _Crates(Driver):
                 play.act("crates.open", member.handle.grants.open_crate, grant_id)
 
 
-SEASON = SeasonPart(rates=(CRATES,), studio=(SENT,), driver=_Crates, claimed=(CONTENTS_SOURCE_KIND,))
+# --- fitting ------------------------------------------------------------------------------------------
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    waits = tx.grants.waits(period.game_id, str(CRATE), period.since, period.until)
+    return {p: {"opened": w.taken, "waited": w.waited_days} for p, w in waits.items()}
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``crates``: each session opens the crates the player holds by its chance, so a crate is opened at
+    ``crates`` times the sessions a day: the chance is the crates opened over the days they waited, over
+    the sessions a day."""
+    per_day = tallies.sessions / tallies.days if tallies.days else 0.0
+    met = tallies.sum("waited") * per_day
+    return {CRATES.name: tallies.sum("opened") / met} if met > 0 else {}
+
+
+SEASON = SeasonPart(
+    rates=(CRATES,),
+    studio=(SENT,),
+    driver=_Crates,
+    claimed=(CONTENTS_SOURCE_KIND,),
+    fit=Fit(read=_read, rates=_rates),
+)

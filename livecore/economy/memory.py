@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 import attrs
 
-from livecore.economy.rules import Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry
 from livecore.economy.store import Ledger
 from livecore.memory.journal import AreaPort
 
@@ -44,6 +47,19 @@ class MemoryLedger(AreaPort[EconomyTables]):
         return [
             e for e in self._t.entries if e.player_id == player_id and (key is None or e.resource_key == key)
         ]
+
+    def debits(
+        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+    ) -> dict[str, DebitTally]:
+        moments: dict[str, set[datetime]] = {}
+        counts: dict[str, list[float]] = {}  # -> entries, share sum
+        for e in self._t.entries:
+            if e.game_id == game_id and e.delta < 0 and e.reason in reasons and since <= e.created_at < until:
+                moments.setdefault(e.player_id, set()).add(e.created_at)
+                tally = counts.setdefault(e.player_id, [0, 0.0])
+                tally[0] += 1
+                tally[1] += -e.delta / (e.balance_after - e.delta)
+        return {p: DebitTally(len(moments[p]), int(n), share) for p, (n, share) in counts.items()}
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         store = self._t

@@ -107,6 +107,17 @@ class LedgerEntry:
     created_at: datetime
 
 
+@attrs.frozen
+class DebitTally:
+    """A player's debits of a period, in aggregate (:mod:`livecore.simulation.fitting`): the moments it
+    was debited at (debits of several currencies at one instant are one), the entries, and the sum of
+    each entry's share of the balance it took."""
+
+    moments: int
+    entries: int
+    share_sum: float
+
+
 def is_platform_managed(game: Game) -> bool:
     return game.settings.economy is Economy.PLATFORM
 

@@ -8,13 +8,26 @@ player's."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from livecore.economy.memory import EconomyTables
+from livecore.economy.rules import Reason
 from livecore.games import Economy, GameSettings, ResourceType
 from livecore.section import KEY_PATTERN
 from livecore.simulation.fields import Problems, table, unknown
-from livecore.simulation.part import Driver, Member, Play, PopulationTable, Rate, SeasonPart, StudioRates
+from livecore.simulation.part import (
+    Driver,
+    Fit,
+    FitPeriod,
+    Member,
+    Play,
+    PopulationTable,
+    Rate,
+    SeasonPart,
+    StudioRates,
+    Tallies,
+)
 
 #: A session's chance to spend currency.
 SPEND = Rate("spend", 0.2, {"engaged": 0.4, "regular": 0.2, "casual": 0.1})
@@ -103,4 +116,36 @@ class _Economy(Driver):
                 play.act("wallet.debit", debit, member.handle, key, amount, reason="spend")
 
 
-SEASON = SeasonPart(rates=(SPEND, SPEND_SHARE), studio=(LOGIN_CREDIT,), tables=(SPENT,), driver=_Economy)
+# --- fitting ------------------------------------------------------------------------------------------
+
+#: The debits a player's spending writes: its own (a platform game's), the studio's backend's for it.
+_SPENDING = (Reason.CLIENT_DEBIT.value, Reason.SERVER_DEBIT.value)
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    debits = tx.ledger.debits(period.game_id, _SPENDING, period.since, period.until)
+    return {p: {"spends": d.moments, "debits": d.entries, "share": d.share_sum} for p, d in debits.items()}
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``spend``: the spends a session (a spend debits each currency it spends at one moment);
+    ``spend_share``: the mean share of the balance a debit took."""
+    rates: dict[str, float] = {}
+    if tallies.sessions > 0:
+        rates[SPEND.name] = tallies.sum("spends") / tallies.sessions
+    if tallies.sum("debits"):
+        rates[SPEND_SHARE.name] = tallies.sum("share") / tallies.sum("debits")
+    return rates
+
+
+def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
+    return {"spends": (tallies.get("spends", 0.0), sessions)}
+
+
+SEASON = SeasonPart(
+    rates=(SPEND, SPEND_SHARE),
+    studio=(LOGIN_CREDIT,),
+    tables=(SPENT,),
+    driver=_Economy,
+    fit=Fit(read=_read, rates=_rates, features=_features),
+)

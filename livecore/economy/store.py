@@ -4,9 +4,11 @@ entry.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
-from livecore.economy.rules import Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry
 
 
 class Ledger(Protocol):
@@ -21,6 +23,13 @@ class Ledger(Protocol):
     def append(self, entry: LedgerEntry, holding: Holding) -> None: ...
 
     def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]: ...
+
+    def debits(
+        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+    ) -> dict[str, DebitTally]:
+        """Player id -> its debits of a game for one of ``reasons`` from ``since`` to before ``until``,
+        tallied, in one read."""
+        ...
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         """Every ledger entry of ``from_id`` becomes ``to_id``'s; ``from_id`` holds nothing after, and

@@ -1,4 +1,5 @@
-"""The friends' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``friends``,
+"""The friends' part of a simulated season (docs/simulation.md#playing-a-season): the presence heartbeat
+a client sends as each session opens (which counts the player's sessions), a segment's ``friends``,
 the friend requests a player sends at its first session (to as many players drawn at random, but itself
 and its friends), and its answers, at each session, to the requests waiting for it. What the players know
 of their friends is kept here: the areas that build on the friends read it through
@@ -32,6 +33,10 @@ class FriendsDriver(Driver):
     def _befriended(self, one: int, other: int) -> None:
         self.friends.setdefault(one, {})[other] = None
         self.friends.setdefault(other, {})[one] = None
+
+    def launch(self, member: Member) -> None:
+        # A client heartbeats as it launches: the session is counted as a server counts it.
+        self.play.act("presence.heartbeat", member.handle.presence.heartbeat)
 
     def first_session(self, member: Member) -> None:
         play, rng = self.play, self.play.rng

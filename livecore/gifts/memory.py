@@ -69,6 +69,13 @@ class MemoryGifts(AreaPort[GiftTables]):
     def cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
         return {r: t for t, r, _ in self._sent_after(sender_id, since)}
 
+    def sent_counts(self, game_id: str, since: datetime, until: datetime) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for gift in self._t.gifts.values():
+            if gift.game_id == game_id and since <= gift.sent_at < until:
+                counts[gift.sender_id] = counts.get(gift.sender_id, 0) + 1
+        return counts
+
     def page(
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
     ) -> list[GiftListing]:

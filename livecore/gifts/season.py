@@ -5,10 +5,13 @@ received, as it claims its grants. A gift's grant is claimed as the gift, not as
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from livecore.friends.season import FriendsDriver
 from livecore.gifts.rules import GIFT_SOURCE_KIND
 from livecore.gifts.settings import GIFT_RESOURCE
-from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
+from livecore.simulation.part import Driver, Fit, FitPeriod, Member, Play, Rate, SeasonPart, Tallies
 
 #: A session's chance to send a gift to a friend.
 GIFTS = Rate("gifts", 0.3, {"engaged": 0.5, "regular": 0.3, "casual": 0.1})
@@ -47,4 +50,24 @@ class _Gifts(Driver):
             self.received.setdefault(friend.index, []).append(sent.gift.gift_id)
 
 
-SEASON = SeasonPart(rates=(GIFTS,), driver=_Gifts, claimed=(GIFT_SOURCE_KIND,))
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    return {
+        p: {"sent": n} for p, n in tx.gifts.sent_counts(period.game_id, period.since, period.until).items()
+    }
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``gifts``: the gifts sent a session (a session sends at most one)."""
+    return {GIFTS.name: tallies.sum("sent") / tallies.sessions} if tallies.sessions > 0 else {}
+
+
+def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
+    return {"sent": (tallies.get("sent", 0.0), sessions)}
+
+
+SEASON = SeasonPart(
+    rates=(GIFTS,),
+    driver=_Gifts,
+    claimed=(GIFT_SOURCE_KIND,),
+    fit=Fit(read=_read, rates=_rates, features=_features),
+)

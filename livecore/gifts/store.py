@@ -36,6 +36,10 @@ class GiftStore(Protocol):
         pending and not expired then."""
         ...
 
+    def sent_counts(self, game_id: str, since: datetime, until: datetime) -> dict[str, int]:
+        """Sender id -> the gifts it sent in a game from ``since`` to before ``until``, in one read."""
+        ...
+
     def clear_messages(self, player_id: str) -> None: ...
 
     def reassign(self, from_id: str, to: Player) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.grants.rules import Grant, GrantStatus
+from livecore.grants.rules import Grant, GrantStatus, GrantWaits
 from livecore.grants.store import GrantStore
 from livecore.memory.journal import AreaPort
 from livecore.players.rules import Player
@@ -80,6 +80,27 @@ class MemoryGrants(AreaPort[GrantTables]):
             if g.player_id == player_id and g.source_ref_id == source_ref_id
         ]
         return sorted(mine, key=lambda g: (g.created_at, g.id))
+
+    def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
+        tallies: dict[str, list[float]] = {}  # -> made, taken, at once, seconds waited
+        for g in self._t.grants.values():
+            if g.game_id != game_id or g.kind != kind or not since <= g.created_at < until:
+                continue
+            tally = tallies.setdefault(g.player_id, [0, 0, 0, 0.0])
+            tally[0] += 1
+            if g.claimed_at is not None and g.claimed_at < until:
+                tally[1] += 1
+                tally[2] += g.claimed_at == g.created_at
+                end = g.claimed_at
+            elif g.expires_at is not None and g.expires_at < until:
+                end = g.expires_at
+            else:
+                end = until
+            tally[3] += (end - g.created_at).total_seconds()
+        return {
+            p: GrantWaits(int(made), int(taken), int(once), waited / 86_400)
+            for p, (made, taken, once, waited) in tallies.items()
+        }
 
     def reassign(self, from_id: str, to: Player) -> None:
         for g in list(self._t.grants.values()):

@@ -122,6 +122,19 @@ class Grant:
         return tuple(e for e in self.entries if isinstance(e, Entry))
 
 
+@attrs.frozen
+class GrantWaits:
+    """A player's grants of one kind made in a period, in aggregate (:mod:`livecore.simulation.fitting`):
+    how many were ``made``; how many ``taken`` (claimed, a crate opened) before the period's end, of
+    which ``at_once`` at the instant they were made; and the days they waited, summed: each from its making
+    to when it was taken, expired or the period ended, whichever came first."""
+
+    made: int
+    taken: int
+    at_once: int
+    waited_days: float
+
+
 # (status, trigger) -> next status. A missing pair is a refusal (see ``_refusal``); an ack of a claimed
 # grant is allowed and changes nothing.
 TRANSITIONS: dict[tuple[GrantStatus, GrantTrigger], GrantStatus] = {

@@ -14,7 +14,8 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
+from livecore.grants.rules import GrantKind
+from livecore.simulation.part import Driver, Fit, FitPeriod, Member, Play, Rate, SeasonPart, Tallies
 
 #: The grants' expiry sweep, a scheduled job (every minute).
 EXPIRY_JOB = "grant_expiry_sweep"
@@ -60,4 +61,29 @@ class _Grants(Driver):
         self.play.run(EXPIRY_JOB)
 
 
-SEASON = SeasonPart(rates=(CLAIMS,), driver=_Grants, runs=(EXPIRY_JOB,))
+# --- fitting ------------------------------------------------------------------------------------------
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    """Each player's reward grants of the period (gifts' grants among them) that waited for a session:
+    a grant claimed at the instant it was made (a crate's contents) never waited."""
+    waits = tx.grants.waits(period.game_id, GrantKind.REWARD.value, period.since, period.until)
+    return {p: {"claimed": w.taken - w.at_once, "waited": w.waited_days} for p, w in waits.items()}
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``claims``: a session claims what waits for it by its chance, so a pending grant is claimed at
+    ``claims`` times the sessions a day: the chance is the grants claimed over the days they waited, over
+    the sessions a day."""
+    waited, per_day = tallies.sum("waited"), tallies.sessions / tallies.days if tallies.days else 0.0
+    if waited <= 0 or per_day <= 0:
+        return {}
+    return {CLAIMS.name: tallies.sum("claimed") / waited / per_day}
+
+
+SEASON = SeasonPart(
+    rates=(CLAIMS,),
+    driver=_Grants,
+    runs=(EXPIRY_JOB,),
+    fit=Fit(read=_read, rates=_rates),
+)

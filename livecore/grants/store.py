@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.grants.rules import Grant, GrantStatus
+from livecore.grants.rules import Grant, GrantStatus, GrantWaits
 from livecore.players.rules import Player
 
 
@@ -32,6 +32,11 @@ class GrantStore(Protocol):
 
     def of_source(self, player_id: str, source_ref_id: str) -> list[Grant]:
         """The player's grants whose ``sourceRefId`` is ``source_ref_id`` (an attempt's), oldest first."""
+        ...
+
+    def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
+        """Player id -> its grants of ``kind`` in a game made from ``since`` to before ``until``, their
+        waits tallied (taken, expired or cut by ``until``), in one read."""
         ...
 
     def reassign(self, from_id: str, to: Player) -> None:

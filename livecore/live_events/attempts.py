@@ -103,6 +103,18 @@ class Attempt:
 
 
 @attrs.frozen
+class AttemptTally:
+    """A player's attempts at one event over a period, in aggregate (:mod:`livecore.simulation.fitting`):
+    the ``attempts`` started, the ``plays`` (runs of attempts each started before the one before it was
+    due to end: what one session plays), those ``scored``, and the sum of their scores."""
+
+    attempts: int
+    plays: int
+    scored: int
+    score_sum: float
+
+
+@attrs.frozen
 class HeldStart:
     """The body of a held start's 202 answer as a caller reads it (its ``details``), refined by the area
     that holds it (the lobbies' ``LobbyForming``): what a simulated player gets back instead of an

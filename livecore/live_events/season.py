@@ -11,7 +11,7 @@ while its lobby forms, played later through :meth:`LiveEvents.attempt`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,13 +21,18 @@ from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.simulation.fields import Problems, Scale, check_scales, scales
 from livecore.simulation.part import (
+    SKILL,
+    SKILL_COUNT,
     Driver,
     EventRate,
+    Fit,
+    FitPeriod,
     Member,
     Play,
     PopulationTable,
     Rate,
     SeasonPart,
+    Tallies,
 )
 
 #: A session's chance to play each open event (but those of a kind with a chance of its own); the
@@ -163,4 +168,75 @@ class LiveEvents(Driver):
             self.attempt(member, event, left)
 
 
-SEASON = SeasonPart(rates=(EVENTS, ATTEMPTS), tables=(RANGES,), driver=LiveEvents)
+# --- fitting ------------------------------------------------------------------------------------------
+
+#: How often an event's windows are looked at to tell the share of a period it is open.
+_OPEN_STEP = timedelta(minutes=10)
+
+
+def _plain(period: FitPeriod) -> dict[str, EventSettings]:
+    """The events a session plays by its ``events`` chance: those of no kind another area hosts."""
+    kinds = kinds_of(period.parts)
+    events = period.settings.of(EVENT_SETTINGS)
+    return {key: e for key, e in events.items() if not any(kind.kind(e) for kind in kinds)}
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    """Each player's attempts and plays at the plain events, and its skill: each scored attempt's score
+    placed on its event's default range (:func:`default_scale`, inverted)."""
+    plain = _plain(period)
+    kinds = kinds_of(period.parts)
+    scales = {key: default_scale(event, kinds) for key, event in plain.items()}
+    out: dict[str, dict[str, float]] = {}
+    for (player_id, key), tally in tx.attempts.tallies(
+        period.game_id, period.env, period.since, period.until
+    ).items():
+        if key not in plain:
+            continue
+        mine = out.setdefault(player_id, {})
+        mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
+        mine["plays"] = mine.get("plays", 0.0) + tally.plays
+        scale = scales[key]
+        if tally.scored and scale.best != scale.worst:
+            placed = (tally.score_sum - tally.scored * scale.worst) / (scale.best - scale.worst)
+            mine[SKILL] = mine.get(SKILL, 0.0) + placed
+            mine[SKILL_COUNT] = mine.get(SKILL_COUNT, 0.0) + tally.scored
+    return out
+
+
+def open_share(event: EventSettings, since: datetime, until: datetime) -> float:
+    """The share of the period the event is open (a window of it), looked at every ten minutes."""
+    looks = open_ = 0
+    at = since
+    while at < until:
+        looks += 1
+        open_ += slot_at(event, at) is not None
+        at += _OPEN_STEP
+    return open_ / looks if looks else 0.0
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: the
+    plays a session made, over the plain events open at a session (their shares of the period open)."""
+    plays, attempts = tallies.sum("plays"), tallies.sum("attempts")
+    rates: dict[str, float] = {}
+    if plays:
+        rates[ATTEMPTS.name] = attempts / plays
+    open_events = sum(open_share(e, period.since, period.until) for e in _plain(period).values())
+    if tallies.sessions > 0 and open_events > 0:
+        rates[EVENTS.name] = plays / (tallies.sessions * open_events)
+    return rates
+
+
+def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
+    """The plays a session, and the attempts a play beyond its first."""
+    plays = tallies.get("plays", 0.0)
+    return {"plays": (plays, sessions), "attempts": (tallies.get("attempts", 0.0) - plays, plays)}
+
+
+SEASON = SeasonPart(
+    rates=(EVENTS, ATTEMPTS),
+    tables=(RANGES,),
+    driver=LiveEvents,
+    fit=Fit(read=_read, rates=_rates, features=_features),
+)

@@ -16,6 +16,7 @@ from livecore.players.handlers import HANDLERS
 from livecore.players.hooks import PlayerSpecs
 from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.rules import PLAYER_ID_PREFIX
+from livecore.players.season import SEASON
 from livecore.schedule import Job, Task, once
 from livecore.store import Transaction
 
@@ -54,4 +55,5 @@ AREA = Area(
     id_prefixes=(PLAYER_ID_PREFIX,),
     tables=PlayerTables,
     ports={"players": MemoryPlayers},
+    season=SEASON,
 )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 import attrs
 
 from livecore.memory.journal import AreaPort
 from livecore.names import fold
-from livecore.players.rules import Activity, Lifecycle, Player, PlayerCard, name_matches
+from livecore.players.rules import Activity, Lifecycle, PeriodActivity, Player, PlayerCard, name_matches
 from livecore.players.store import PlayerStore
 from livecore.scope import Environment
 
@@ -111,6 +111,19 @@ class MemoryPlayers(AreaPort[PlayerTables]):
 
     def activities(self, player_ids: list[str]) -> dict[str, Activity]:
         return {i: p.activity for i in player_ids if (p := self._t.by_id(i)) is not None}
+
+    def active_in(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, PeriodActivity]:
+        return {
+            p.id: PeriodActivity(first_seen_at=p.first_seen_at, sessions=p.activity.sessions)
+            for p in self._t.players.values()
+            if p.game_id == game_id
+            and p.env is env
+            and p.first_seen_at < until
+            and p.activity.last_active_at is not None
+            and p.activity.last_active_at >= since
+        }
 
 
 def _implements_the_port(port: MemoryPlayers) -> PlayerStore:

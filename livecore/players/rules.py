@@ -54,6 +54,15 @@ class Activity:
 
 
 @attrs.frozen
+class PeriodActivity:
+    """A player's record as a population is fitted from it (:mod:`livecore.simulation.fitting`): when
+    it was first seen and its sessions on record (every one, the period's and those before it)."""
+
+    first_seen_at: datetime
+    sessions: int
+
+
+@attrs.frozen
 class Ban:
     reason: str
     banned_at: datetime

@@ -4,10 +4,10 @@ player's id never changes.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Protocol
 
-from livecore.players.rules import Activity, Player, PlayerCard
+from livecore.players.rules import Activity, PeriodActivity, Player, PlayerCard
 from livecore.scope import Environment
 
 
@@ -36,6 +36,13 @@ class PlayerStore(Protocol):
 
     def activities(self, player_ids: list[str]) -> dict[str, Activity]:
         """The activity of each of these players that exists (a list row's progression)."""
+        ...
+
+    def active_in(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, PeriodActivity]:
+        """The players of a game and environment first seen before ``until`` and last active at or after
+        ``since``, by player id: the players a population is fitted on, in one read."""
         ...
 
 

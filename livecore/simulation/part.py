@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
@@ -20,6 +20,7 @@ from livecore.simulation.fields import CHANCE, Problems
 
 if TYPE_CHECKING:
     from livecore.games import GameSettings
+    from livecore.scope import Environment
 
 T = TypeVar("T")
 D = TypeVar("D", bound="Driver")
@@ -199,10 +200,10 @@ class Play(Protocol):
 class Driver:
     """An area's driver in one season: what a member does in the area, at the steps of a session (the
     season's docstring lists them), and at each hour. Each step does nothing unless the area's driver says
-    otherwise. The season takes the steps ``first_session``, ``studio_day``, ``answer``, ``collect``,
-    ``use``, ``compete``, ``session`` and ``spend``, in that order, and ``hour``; the others are taken
-    by the driver of the area they belong to (``granted`` and ``claim`` by the grants', ``held`` and
-    ``before_event`` by the live events'), through :meth:`Play.drivers`."""
+    otherwise. The season takes the steps ``launch``, ``first_session``, ``studio_day``, ``answer``,
+    ``collect``, ``use``, ``compete``, ``session`` and ``spend``, in that order, and ``hour``; the others
+    are taken by the driver of the area they belong to (``granted`` and ``claim`` by the grants', ``held``
+    and ``before_event`` by the live events'), through :meth:`Play.drivers`."""
 
     #: The webhook kinds :meth:`webhook` is given, as the season reads them.
     reads: frozenset[str] = frozenset()
@@ -213,6 +214,10 @@ class Driver:
     def hour(self) -> None:
         """At each hour of the season, after what falls due then: the scheduled work the area's driver
         runs itself (the grants' expiry sweep, when a grant has come due)."""
+
+    def launch(self, member: Member) -> None:
+        """At the start of every session, before anything else: what the client does as it launches
+        (its presence heartbeat, which opens a session on record as it does on a server)."""
 
     def first_session(self, member: Member) -> None:
         """At the member's first session of the season, before anything else: what it does once (asks
@@ -260,6 +265,79 @@ class Driver:
         """The session's last step: what the member spends."""
 
 
+#: The tallies a part's :attr:`Fit.read` may give a player that place its skill (the population's
+#: ``score``): the sum of its scores placed on their ranges (0 worst, 1 best), and how many there were.
+SKILL = "skill"
+SKILL_COUNT = "skilled"
+
+
+@attrs.frozen
+class FitPeriod:
+    """What a population is fitted on (:mod:`livecore.simulation.fitting`): a game's players of one
+    environment from ``since`` to before ``until``, the game's settings and the parts of the areas played
+    (what a part's fit reads to place a score or to tell an event's kind)."""
+
+    game_id: str
+    env: Environment
+    since: datetime
+    until: datetime
+    settings: GameSettings
+    parts: Sequence[SeasonPart]
+
+    @property
+    def days(self) -> float:
+        return (self.until - self.since).total_seconds() / 86_400
+
+
+@attrs.frozen
+class Tallies:
+    """A fitted segment's players, as a part's :attr:`Fit.rates` reads them: how many, the sessions
+    they played (estimated from those on record: two sessions less than 30 minutes apart are one on
+    record), the days they were observed (summed over them) and the sums of their tallies (what the
+    part's :attr:`Fit.read` gave them), by name."""
+
+    players: int
+    sessions: float
+    days: float
+    sums: Mapping[str, float]
+
+    def sum(self, name: str) -> float:
+        return self.sums.get(name, 0.0)
+
+
+@attrs.frozen
+class Fit:
+    """How an area's rates are fitted from what happened (docs/simulation.md#fitting-a-population),
+    next to how its driver plays them.
+
+    ``read(tx, period)`` reads the area's tallies of the period through its store ports (aggregates,
+    one read each, grouped by player): player id -> tally name -> number; a player it leaves out has
+    none. ``rates(tallies, period)`` turns a segment's summed tallies (:class:`Tallies`) into the values
+    of the part's :class:`Rate` fields, by name (a rate it cannot tell is left out, so its default
+    applies). ``features(tallies, sessions)``, optional, gives what a player's tallies (and its
+    sessions played) add to the features its segment is found by, by name: each a rate as a ``(count,
+    per)`` pair (gifts sent, sessions), on the scale of a chance (a rate a session, the attempts a play
+    beyond the first), which tells one kind of player from another. The engine takes it as is (not
+    standardized, so a rate that does not differ between players does not weigh as much as one that
+    does), drawn towards the players' overall rate where ``per`` is small (a player of two sessions
+    shows little)."""
+
+    read: Callable[[Any, FitPeriod], Mapping[str, Mapping[str, float]]]
+    rates: Callable[[Tallies, FitPeriod], Mapping[str, float]]
+    features: Callable[[Mapping[str, float], float], Mapping[str, tuple[float, float]]] | None = None
+
+
+@attrs.frozen
+class Sessions:
+    """How the players' sessions are on record, declared by the area that counts them (the players'):
+    ``read(tx, period)`` reads the players a population is fitted on, through its store port (one read):
+    player id -> (when it was first seen, its sessions on record, the period's and those before it);
+    two sessions less than ``gap`` apart are one on record."""
+
+    read: Callable[[Any, FitPeriod], Mapping[str, tuple[datetime, int]]]
+    gap: timedelta
+
+
 @attrs.frozen
 class SeasonPart:
     """An area's part of a season: its segment fields, the kinds of live event it hosts, its
@@ -267,7 +345,9 @@ class SeasonPart:
     season; the drivers' steps run in the areas' order), the source kinds of the grants its driver
     or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift), and
     the names of the scheduled jobs its driver runs itself (:meth:`Play.run`), which the schedule then
-    leaves out (the grants' minute sweep, run hourly when a grant has come due)."""
+    leaves out (the grants' minute sweep, run hourly when a grant has come due); and how its rates are
+    fitted from what happened (:class:`Fit`), None when they are not; and, for the area that counts the
+    players' sessions, how they are on record (:class:`Sessions`)."""
 
     rates: tuple[Rate, ...] = ()
     events: tuple[EventRate, ...] = ()
@@ -276,16 +356,24 @@ class SeasonPart:
     driver: Callable[[Play], Driver] | None = None
     claimed: tuple[str, ...] = ()
     runs: tuple[str, ...] = ()
+    fit: Fit | None = None
+    sessions: Sessions | None = None
 
 
 __all__ = [
+    "SKILL",
+    "SKILL_COUNT",
     "Driver",
     "EventRate",
+    "Fit",
+    "FitPeriod",
     "Member",
     "Play",
     "PopulationTable",
     "Rate",
     "SeasonPart",
     "Segment",
+    "Sessions",
     "StudioRates",
+    "Tallies",
 ]

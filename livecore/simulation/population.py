@@ -48,6 +48,8 @@ those areas'. Each area adds them with its part of a season (its :attr:`~livecor
 :mod:`livecore.simulation.part`), as a studio's area may add its own; this module names none of them.
 
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
+:func:`write_population` writes a population as text this module reads back (a fitted one:
+:mod:`livecore.simulation.fitting`).
 :func:`check_population` checks a population against the game it plays: the events, the keys of an
 area's ``[studio]`` tables (crates, currencies credited) and the currencies it names must be declared
 there.
@@ -316,6 +318,41 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
     )
 
 
+# --- writing ------------------------------------------------------------------------------------------
+
+
+def _number(found: float, whole: bool = False) -> str:
+    return str(int(found)) if whole else repr(float(found))
+
+
+def write_population(
+    population: Population, header: Sequence[str] = (), areas: Sequence[Area] = core_areas.BUILT_IN
+) -> str:
+    """Population TOML text :func:`parse_population` reads back as ``population``: ``header`` first, as
+    comment lines, then its segments (every field it sets) and its ``[studio]`` tables. The tables the
+    areas add (``[events]``, ``[economy]``) are not written: a population that sets one is refused
+    (``ValueError``). ``areas``: the areas played, whose fields tell an integer from a number."""
+    if population.tables:
+        raise ValueError(f"the areas' tables are not written: {', '.join(sorted(population.tables))}")
+    rates = _rates(areas)
+    lines = [f"# {line}".rstrip() for line in header]
+    for segment in population.segments:
+        lines += ["", f"[segments.{segment.name}]", f"share = {_number(segment.share)}"]
+        lines.append(f"sessions_per_day = {_number(segment.sessions_per_day)}")
+        skill = segment.score
+        lines.append(f"score = {{ mean = {_number(skill.mean)}, sd = {_number(skill.sd)} }}")
+        for name, found in segment.rates.items():
+            lines.append(f"{name} = {_number(found, name in rates and rates[name].whole)}")
+    if population.studio.rates:
+        tables = _tables(areas)
+        lines += ["", "[studio]"]
+        for name, sent in population.studio.rates.items():
+            whole = name in tables and tables[name].whole
+            pairs = ", ".join(f"{key} = {_number(amount, whole)}" for key, amount in sent.items())
+            lines.append(f"{name} = {{ {pairs} }}")
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
 def check_population(
     population: Population, settings: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
 ) -> None:
@@ -350,4 +387,5 @@ __all__ = [
     "Studio",
     "check_population",
     "parse_population",
+    "write_population",
 ]

@@ -37,6 +37,8 @@ from livecore.memory.store import MemoryTransaction
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Actor, Environment, Scope
+from livecore.simulation.fitting import FittedPopulation, fit_population
+from livecore.simulation.part import FitPeriod
 
 T = TypeVar("T")
 
@@ -83,6 +85,8 @@ class BaseSimulation:
         if not EARLIEST <= start < LATEST:
             raise ValueError(f"the start must be from {EARLIEST:%Y-%m-%d} to before {LATEST:%Y-%m-%d} (UTC)")
         self.manifest = manifest
+        #: Where its clock started.
+        self.started = start
         #: The areas it plays: the built-in ones and then the studio's.
         self.areas = core_areas.registered(areas)
         self.clock = ManualClock(start)
@@ -183,6 +187,39 @@ class BaseSimulation:
     def webhooks_of(self, kind: str) -> list[DomainEvent]:
         """The events of one kind (``"gift.sent"``), in order."""
         return [e for e in self.store.outbox if e.kind == kind]
+
+    def fit_population(
+        self,
+        segments: int = 3,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        made_sessions: int = 1,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> FittedPopulation:
+        """The population its game's players played, fitted from its store as ``livecore-server
+        population`` fits one from a server's (:func:`livecore.simulation.fitting.fit_population`): from
+        ``since`` (its start) to before ``until`` (now). ``made_sessions``: the sessions on record of each
+        player that no play opened: a simulated player's registration, at its making, is one (a
+        :class:`~livecore.simulation.season.Season` makes its players at its start). Its ``toml()`` is the
+        file ``simulate --population`` reads."""
+        period = FitPeriod(
+            game_id=self.game.id,
+            env=self.env,
+            since=self.started if since is None else since,
+            until=self.now() if until is None else until,
+            settings=self.game.settings,
+            parts=[area.season for area in self.areas if area.season is not None],
+        )
+        with self.store.transaction() as tx:
+            return fit_population(
+                tx,
+                period,
+                game=self.game.key,
+                segments=segments,
+                made_sessions=made_sessions,
+                progress=progress,
+            )
 
     # --- running commands ------------------------------------------------------------------------
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
 import orjson
 
 from livecore.clock import to_millis
-from livecore.economy.rules import Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry
 from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.sqlport import Insert, SqlPort
@@ -107,6 +109,21 @@ class SqlLedger(SqlPort):
             query += " AND resource_key = ?"
             params = (player_id, key)
         return [LEDGER_COLUMNS.of(r) for r in self.db.read(query + " ORDER BY seq", params)]
+
+    def debits(
+        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+    ) -> dict[str, DebitTally]:
+        if not reasons:
+            return {}
+        among, params = self.db.in_list("reason", list(reasons))
+        rows = self.db.read(
+            "SELECT player_id, COUNT(DISTINCT created_at), COUNT(*),"
+            " SUM(-delta * 1.0 / (balance_after - delta))"
+            f" FROM ledger WHERE game_id = ? AND delta < 0 AND {among} AND created_at >= ? AND created_at < ?"
+            " GROUP BY player_id",
+            (game_id, *params, to_millis(since), to_millis(until)),
+        )
+        return {p: DebitTally(moments, n, float(share)) for p, moments, n, share in rows}
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))

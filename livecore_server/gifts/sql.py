@@ -132,6 +132,14 @@ class SqlGifts(SqlPort):
         )
         return {recipient_id: from_millis(last) for recipient_id, last in rows}
 
+    def sent_counts(self, game_id: str, since: datetime, until: datetime) -> dict[str, int]:
+        rows = self.db.read(
+            "SELECT sender_id, COUNT(*) FROM gifts WHERE game_id = ? AND sent_at >= ? AND sent_at < ?"
+            " GROUP BY sender_id",
+            (game_id, to_millis(since), to_millis(until)),
+        )
+        return {sender: n for sender, n in rows}
+
     def page(
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int
     ) -> list[GiftListing]:

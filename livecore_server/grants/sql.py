@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import cast
 
 from livecore.clock import to_millis
-from livecore.grants.rules import Grant, GrantStatus
+from livecore.grants.rules import Grant, GrantStatus, GrantWaits
 from livecore.players.rules import Player
 from livecore_server.grants.rows import GRANT_COLUMNS, grant_row
 from livecore_server.storage.read_ahead import MISSING
@@ -14,6 +14,18 @@ from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_GRANT = Insert("grants", GRANT_COLUMNS.names)
+
+# Each grant waits from its making to when it was taken, expired or the period ended, whichever came first
+# (in milliseconds: the parameters are the period's end, four times, then the game, kind and period).
+_WAITS = (
+    "SELECT player_id, COUNT(*),"
+    " SUM(CASE WHEN claimed_at < ? THEN 1 ELSE 0 END),"
+    " SUM(CASE WHEN claimed_at = created_at THEN 1 ELSE 0 END),"
+    " SUM(CASE WHEN claimed_at < ? THEN claimed_at WHEN expires_at < ? THEN expires_at ELSE ? END"
+    " - created_at)"
+    " FROM grants WHERE game_id = ? AND kind = ? AND created_at >= ? AND created_at < ? GROUP BY player_id"
+)
+_DAY_MS = 86_400_000
 
 
 class SqlGrants(SqlPort):
@@ -88,6 +100,14 @@ class SqlGrants(SqlPort):
             (player_id, source_ref_id),
         )
         return [GRANT_COLUMNS.of(r) for r in rows]
+
+    def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
+        end = to_millis(until)
+        rows = self.db.read(_WAITS, (end, end, end, end, game_id, kind, to_millis(since), end))
+        return {
+            p: GrantWaits(made, int(taken), int(once), float(waited) / _DAY_MS)
+            for p, made, taken, once, waited in rows
+        }
 
     def reassign(self, from_id: str, to: Player) -> None:
         self.db.change(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, cast
 
+from livecore.clock import from_millis, to_millis
 from livecore.names import fold
-from livecore.players.rules import SEARCH_ANYWHERE_MIN, Activity, Player, PlayerCard
+from livecore.players.rules import SEARCH_ANYWHERE_MIN, Activity, PeriodActivity, Player, PlayerCard
 from livecore.scope import Environment
 from livecore_server.players.rows import ACTIVITY_COLUMNS, CARD_COLUMNS, PLAYER_COLUMNS, player_row
 from livecore_server.storage.postgres_transaction import PLAYERS_CHANNEL
@@ -99,6 +100,16 @@ class SqlPlayers(SqlPort):
         ids, params = self.db.in_list("id", player_ids)
         rows = self.db.read(f"SELECT id, {ACTIVITY_COLUMNS.sql} FROM players WHERE {ids}", params)
         return {player_id: ACTIVITY_COLUMNS.of(activity) for player_id, *activity in rows}
+
+    def active_in(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, PeriodActivity]:
+        rows = self.db.read(
+            "SELECT id, first_seen_at, sessions FROM players WHERE game_id = ? AND env = ?"
+            " AND first_seen_at < ? AND last_active_at >= ?",
+            (game_id, env.value, to_millis(until), to_millis(since)),
+        )
+        return {i: PeriodActivity(first_seen_at=from_millis(seen), sessions=n) for i, seen, n in rows}
 
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         """Players whose lower-cased name contains ``needle`` (three characters or more)."""

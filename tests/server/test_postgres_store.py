@@ -21,7 +21,7 @@ import pytest
 from livecore.clock import ManualClock, to_millis
 from livecore.commands import Runtime
 from livecore.economy.commands import change, server_adjust
-from livecore.economy.rules import Holding, LedgerEntry, Reason, resource
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, Reason, resource
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import commands as friends_cmd
 from livecore.games import Game, ResourceType, Studio
@@ -31,7 +31,7 @@ from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.leaderboards import commands as leaderboards_cmd
 from livecore.leaderboards.rules import PeriodStatus, PlayerTier
-from livecore.live_events.attempts import AttemptStatus
+from livecore.live_events.attempts import AttemptStatus, AttemptTally
 from livecore.live_events.boards import BoardStatus, sort_key
 from livecore.live_events.commands import live_events
 from livecore.live_events.commands.boards import merge_entries
@@ -42,9 +42,9 @@ from livecore.player_tools.commands.erasure import erase
 from livecore.player_tools.commands.merge import merge
 from livecore.player_tools.erasure import ErasureReason, ErasureRecord
 from livecore.player_tools.migration import MigrationKind
-from livecore.players.commands import first_contact, load_game
+from livecore.players.commands import first_contact, heartbeat, load_game
 from livecore.players.identity import Identity
-from livecore.players.rules import DebugFlag
+from livecore.players.rules import DebugFlag, PeriodActivity
 from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
@@ -1002,6 +1002,115 @@ def test_event_windows_attempts_and_boards_read_back_alike_on_every_store(events
     assert final.status is BoardStatus.FINALIZED and final.version == board.version + 1
     assert twin.read(lambda tx: tx.attempts.in_progress_in_window(window.id, 10)) == []
     assert twin.read(lambda tx: tx.attempts.past_end(T0 + timedelta(days=1), 10)) == []
+
+
+# --- what a population is fitted from (livecore/simulation/fitting.py) --------------------------------
+
+
+def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(events: Twin) -> None:
+    """The players active in a period with their sessions, their attempts by event (a play: a run of
+    attempts each started before the one before was due to end, counted where it starts, one begun
+    before the period included), and their debits (a moment: the debits of one instant)."""
+    twin = events
+    game_id, env = twin.scope.game_id, Environment.TEST
+    _credited(twin, "a", "b", "c")
+
+    def beat(name: str) -> None:
+        twin.do(lambda tx, rt: heartbeat(tx, rt, twin.player(tx, name), None))
+
+    def debit(name: str, amount: int) -> None:
+        twin.do(
+            lambda tx, rt: change(
+                tx,
+                rt,
+                twin.scope,
+                twin.game(tx),
+                twin.player(tx, name),
+                resource(twin.game(tx), "coins"),
+                -amount,
+                Reason.CLIENT_DEBIT,
+            )
+        )
+
+    beat("a")
+    beat("b")
+    first = _start(twin, "a", "sprint")  # 12:31, due to end 12:41
+    twin.advance(300)
+    _progress(twin, "a", first, {"time": 30}, complete=True)
+    second = _start(twin, "a", "sprint")  # before the first was due to end: the same play
+    twin.advance(60)
+    _progress(twin, "a", second, {"time": 20}, complete=True)
+    debit("a", 10)
+    debit("a", 10)  # the same instant: one spend
+    race = _start(twin, "b", "race")
+    _progress(twin, "b", race, {"points": 40})
+    twin.advance(1_200)  # 12:57
+    _start(twin, "a", "sprint")  # a new play, not scored
+    twin.advance(600)
+    beat("a")  # more than 30 minutes after its last: a second session
+    debit("a", 30)
+    ids = {n: twin.read(lambda tx, n=n: twin.player(tx, n).id) for n in "abc"}
+    since, until = T0, T0 + timedelta(hours=2)
+
+    active = twin.read(lambda tx: tx.players.active_in(game_id, env, since, until))
+    seen = twin.read(lambda tx: twin.player(tx, "a").first_seen_at)
+    assert set(active) == {ids["a"], ids["b"]} and active[ids["a"]] == PeriodActivity(seen, 2)
+    assert twin.read(lambda tx: tx.players.active_in(game_id, Environment.LIVE, since, until)) == {}
+    assert twin.read(lambda tx: tx.players.active_in(game_id, env, until, until + timedelta(hours=1))) == {}
+
+    tallies = twin.read(lambda tx: tx.attempts.tallies(game_id, env, since, until))
+    assert tallies == {
+        (ids["a"], "sprint"): AttemptTally(attempts=3, plays=2, scored=2, score_sum=50.0),
+        (ids["b"], "race"): AttemptTally(attempts=1, plays=1, scored=1, score_sum=40.0),
+    }
+    # From the second attempt on: a play begun before the period is not counted again.
+    later = twin.read(lambda tx: tx.attempts.tallies(game_id, env, T0 + timedelta(minutes=33), until))
+    assert later[ids["a"], "sprint"] == AttemptTally(attempts=2, plays=1, scored=1, score_sum=20.0)
+    assert twin.read(lambda tx: tx.attempts.tallies(game_id, Environment.LIVE, since, until)) == {}
+
+    spending = ["client_debit", "server_debit"]
+    debits = twin.read(lambda tx: tx.ledger.debits(game_id, spending, since, until))
+    # a's 100 coins (the sprint is free): 10 of 100, 10 of 90, 30 of 80.
+    assert debits == {ids["a"]: DebitTally(moments=2, entries=3, share_sum=10 / 100 + 10 / 90 + 30 / 80)}
+    assert twin.read(lambda tx: tx.ledger.debits(game_id, ["entry_cost"], since, until)).keys() == {ids["b"]}
+    assert twin.read(lambda tx: tx.ledger.debits(game_id, [], since, until)) == {}
+
+
+@pytest.fixture
+def gifting(twin: Twin) -> Twin:
+    """The gifting game on both stores and in memory."""
+    with twin.sqlite.transaction() as tx:
+        game = twin.game(tx)
+    memory = MemoryStore()
+    memory.add_game(Studio(id="std_1", key="pg"), game)
+    runtimes = [
+        Runtime(clock=ManualClock(START), rng=SeededRandomSource(11), hasher=KeyedHasher(b"k" * 32))
+        for _ in range(3)
+    ]
+    return Twin(twin.sqlite, twin.pg, twin.scope, runtimes, memory)
+
+
+def test_gifts_sent_in_a_period_are_counted_alike_on_every_store(gifting: Twin) -> None:
+    twin = gifting
+    players(twin, "a", "b", "c")
+    befriend(twin, "a", "b")
+    befriend(twin, "a", "c")
+    befriend(twin, "b", "c")
+    credit(twin, "a", "coins", 100)
+    credit(twin, "b", "coins", 100)
+    send(twin, "a", "b", "coins", 5)
+    send(twin, "a", "c", "coins", 5)
+    twin.advance(61)
+    send(twin, "b", "c", "coins", 1)
+    ids = {n: twin.read(lambda tx, n=n: twin.player(tx, n).id) for n in "ab"}
+    game_id = twin.scope.game_id
+    counts = twin.read(lambda tx: tx.gifts.sent_counts(game_id, START, START + timedelta(hours=1)))
+    assert counts == {ids["a"]: 2, ids["b"]: 1}
+    later = twin.read(
+        lambda tx: tx.gifts.sent_counts(game_id, START + timedelta(seconds=30), START + timedelta(hours=1))
+    )
+    assert later == {ids["b"]: 1}
+    assert twin.read(lambda tx: tx.gifts.sent_counts("gam_2", START, START + timedelta(hours=1))) == {}
 
 
 # --- shared leaderboards: periods, divisions, entries, tiers ------------------------------------------

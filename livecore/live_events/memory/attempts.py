@@ -6,11 +6,12 @@ from datetime import datetime
 
 import attrs
 
-from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.store.attempts import AttemptStore
 from livecore.memory.journal import AreaPort
 from livecore.players.rules import Player
+from livecore.scope import Environment
 
 
 class MemoryAttempts(AreaPort[LiveEventTables]):
@@ -76,6 +77,29 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
             if a.player_id == player_id:
                 counts[a.status] += 1
         return counts
+
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[tuple[str, str], AttemptTally]:
+        found = sorted(
+            (a for a in self._t.attempts.values() if a.game_id == game_id and a.env is env),
+            key=lambda a: (a.started_at, a.id),
+        )
+        counts: dict[tuple[str, str], list[float]] = {}  # -> attempts, plays, scored, score sum
+        ends: dict[tuple[str, str], datetime] = {}  # -> the end due of the latest attempt
+        for a in found:
+            key = (a.player_id, a.event_key)
+            before = ends.get(key)
+            ends[key] = a.ends_at
+            if not since <= a.started_at < until:
+                continue
+            tally = counts.setdefault(key, [0, 0, 0, 0.0])
+            tally[0] += 1
+            tally[1] += before is None or a.started_at >= before
+            if a.score is not None:
+                tally[2] += 1
+                tally[3] += a.score
+        return {k: AttemptTally(int(n), int(p), int(s), total) for k, (n, p, s, total) in counts.items()}
 
     def reassign(self, from_id: str, to: Player) -> None:
         for key, a in list(self._t.attempts.items()):

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.players.rules import Player
+from livecore.scope import Environment
 
 
 class AttemptStore(Protocol):
@@ -38,6 +39,13 @@ class AttemptStore(Protocol):
         ...
 
     def counts(self, player_id: str) -> dict[AttemptStatus, int]: ...
+
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[tuple[str, str], AttemptTally]:
+        """The attempts of a game and environment started from ``since`` to before ``until``, tallied
+        by (player id, event key), in one read."""
+        ...
 
     def reassign(self, from_id: str, to: Player) -> None:
         """Every attempt of ``from_id`` becomes ``to``'s, its external id included: a merge, or an erasure

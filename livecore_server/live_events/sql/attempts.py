@@ -6,8 +6,9 @@ from datetime import datetime
 from typing import cast
 
 from livecore.clock import to_millis
-from livecore.live_events.attempts import Attempt, AttemptStatus
+from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.players.rules import Player
+from livecore.scope import Environment
 from livecore_server.live_events.read_ahead import ATTEMPTS
 from livecore_server.live_events.rows import ATTEMPT_COLUMNS, attempt_row
 from livecore_server.storage.read_ahead import MISSING
@@ -15,6 +16,18 @@ from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_ATTEMPT = Insert("attempts", ATTEMPT_COLUMNS.names)
 _UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT_COLUMNS.names[1:]) + " WHERE id = ?"
+
+# A play starts where an attempt starts at or after the end due of the player's attempt before it at the
+# event (one before the period counts too, so a play the period cuts is not counted twice).
+_TALLIES = (
+    "SELECT player_id, event_key, COUNT(*),"
+    " SUM(CASE WHEN before_end IS NULL OR started_at >= before_end THEN 1 ELSE 0 END),"
+    " COUNT(score), COALESCE(SUM(score), 0)"
+    " FROM (SELECT player_id, event_key, started_at, score,"
+    " LAG(ends_at) OVER (PARTITION BY player_id, event_key ORDER BY started_at, id) AS before_end"
+    " FROM attempts WHERE game_id = ? AND env = ? AND started_at < ?) a"
+    " WHERE started_at >= ? GROUP BY player_id, event_key"
+)
 
 
 class SqlAttempts(SqlPort):
@@ -84,6 +97,14 @@ class SqlAttempts(SqlPort):
         for status, n in rows:
             counts[AttemptStatus(status)] = n
         return counts
+
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[tuple[str, str], AttemptTally]:
+        rows = self.db.read(_TALLIES, (game_id, env.value, to_millis(until), to_millis(since)))
+        return {
+            (p, e): AttemptTally(n, plays, scored, float(total)) for p, e, n, plays, scored, total in rows
+        }
 
     def reassign(self, from_id: str, to: Player) -> None:
         self.db.change(

@@ -1,0 +1,348 @@
+"""Fitting a population from what happened (docs/simulation.md#fitting-a-population): the segments of
+a game's players over a period, each with its share and rates, read through the store ports, so a season
+is simulated with the players a game has rather than with guessed ones.
+
+:func:`fit_population` reads the players active in the period (their sessions on record) and each
+area's tallies of the period (its part's :attr:`~livecore.simulation.part.SeasonPart.fit`: aggregates by
+player, one read each), makes each player's features (its sessions a day, its skill, the rates per
+session the parts add), standardizes them, finds ``segments`` clusters by k-means from a fixed-seed
+k-means++ start, and fits each segment: its share, its ``sessions_per_day`` (from the sessions on record,
+two of which less than 30 minutes apart are one), its ``score`` (the skill the parts' scores place) and
+the rates each part tells from its summed tallies. The segments are named ``segment-1`` to
+``segment-N``, the most sessions a day first.
+
+It is pure: it reads a transaction and writes nothing; the same records and arguments give the same
+population (players are taken in the order of their ids, every draw from a fixed seed). Only aggregates
+leave it: no player id, name or address is in a :class:`FittedPopulation`. This module names no area: a
+studio's area whose part declares a fit is fitted the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from livecore.scope import Environment
+from livecore.simulation.part import SKILL, SKILL_COUNT, Fit, FitPeriod, SeasonPart, Sessions, Tallies
+from livecore.simulation.population import Population, Segment, Skill, write_population
+
+#: The fewest players a segment is fitted on: fewer tell its rates apart from chance.
+MIN_PER_SEGMENT = 20
+#: The most segments fitted.
+MAX_SEGMENTS = 12
+#: The players the clusters are found on, at most (a deterministic sample); every player is then placed.
+SAMPLE = 20_000
+#: How far a player's rate is drawn towards the players' overall rate: as if it had this many more
+#: sessions (plays) at that rate.
+SHRINK = 5.0
+#: The k-means rounds, at most (it stops sooner once no player changes cluster).
+ROUNDS = 60
+_DAY = 86_400.0
+_MIN_DAYS = 1 / 24  # a player first seen in the period's last hour is observed an hour
+
+
+class FittingError(ValueError):
+    """The population could not be fitted: ``problems`` maps each offending argument (``period``,
+    ``segments``) to what is wrong, as :class:`~livecore.simulation.population.PopulationError` does."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems: dict[str, str] = dict(sorted(problems.items()))
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(f"{path}: {message}" for path, message in self.problems.items())
+
+
+@attrs.frozen
+class FittedPopulation:
+    """A fitted population, with what it was fitted on: the game (its key), the environment, the period,
+    how many players. :meth:`toml` writes the file ``simulate --population`` reads."""
+
+    population: Population
+    game: str
+    env: Environment
+    since: datetime
+    until: datetime
+    players: int
+
+    def header(self) -> list[str]:
+        """The file's comment lines: what it was fitted on, and by what."""
+        return [
+            "A population fitted by livecore from a game's recorded history (docs/simulation.md).",
+            f"game: {self.game} ({self.env.value})",
+            f"period: {self.since.isoformat()} to {self.until.isoformat()}",
+            f"players: {self.players}, segments: {len(self.population.segments)}",
+        ]
+
+    def toml(self) -> str:
+        """The population as TOML text (:func:`~livecore.simulation.population.write_population`)."""
+        return write_population(self.population, self.header())
+
+
+@attrs.define
+class _Player:
+    life_days: float  # from first seen to the period's end
+    days: float  # observed in the period
+    sessions: int  # on record, from first seen
+    tallies: list[dict[str, float]]  # each fitted part's, in the parts' order
+    skill: float = 0.0  # the scores placed on their ranges, summed over the parts
+    skilled: float = 0.0  # how many
+
+
+def _skill(player: _Player) -> float | None:
+    return None if player.skilled <= 0 else min(1.0, max(0.0, player.skill / player.skilled))
+
+
+def _fits(parts: Sequence[SeasonPart]) -> list[tuple[SeasonPart, Fit]]:
+    return [(part, part.fit) for part in parts if part.fit is not None]
+
+
+def fit_population(
+    tx: Any,
+    period: FitPeriod,
+    *,
+    game: str,
+    segments: int = 3,
+    made_sessions: int = 0,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> FittedPopulation:
+    """Fit ``segments`` segments to the players of ``period`` read through ``tx`` (a transaction with the
+    ports the parts read: the part that counts the sessions, :class:`~livecore.simulation.part.Sessions`,
+    and those that fit their rates), raising :class:`FittingError` for a period with
+    no player or too few for the segments (:data:`MIN_PER_SEGMENT` each). ``game``: the game's key, for
+    the header. ``made_sessions``: sessions on record per player that no play opened (an embedded season
+    registers every player at its start, which counts one). ``progress(step, done, total)`` is called as
+    each step ends: ``players``, each fitted part's read, ``clusters``, ``segments``."""
+    problems: dict[str, str] = {}
+    if not 1 <= segments <= MAX_SEGMENTS:
+        problems["segments"] = f"must be from 1 to {MAX_SEGMENTS} (got {segments})"
+    if period.until <= period.since:
+        problems["period"] = "must end after it starts"
+    counted = next((part.sessions for part in period.parts if part.sessions is not None), None)
+    if counted is None:
+        problems["period"] = "no area played counts the players' sessions"
+    if problems:
+        raise FittingError(problems)
+    assert counted is not None
+    fits = _fits(period.parts)
+    total = len(fits) + 3
+    step = 0
+
+    def done(name: str) -> None:
+        nonlocal step
+        step += 1
+        if progress is not None:
+            progress(name, step, total)
+
+    players = _players(tx, period, counted, made_sessions, len(fits))
+    done("players")
+    if not players:
+        raise FittingError(
+            {
+                "period": f"no player of the game ({period.env.value}) was active from"
+                f" {period.since.isoformat()} to {period.until.isoformat()}"
+            }
+        )
+    if len(players) < segments * MIN_PER_SEGMENT:
+        raise FittingError(
+            {
+                "segments": f"{len(players)} players were active in the period: {segments} segments need"
+                f" at least {segments * MIN_PER_SEGMENT} ({MIN_PER_SEGMENT} a segment, fewer tell a"
+                " segment's rates apart from chance); fit fewer segments or a longer period"
+            }
+        )
+    for index, (_, fit) in enumerate(fits):
+        for player_id, tallies in fit.read(tx, period).items():
+            found = players.get(player_id)
+            if found is not None:
+                found.tallies[index] = dict(tallies)
+                found.skill += tallies.get(SKILL, 0.0)
+                found.skilled += tallies.get(SKILL_COUNT, 0.0)
+        done(f"part-{index + 1}")
+    ids = sorted(players)
+    rows = [players[i] for i in ids]
+    features = _features(rows, fits)
+    clusters = _cluster(features, segments)
+    done("clusters")
+    population = _population(rows, clusters, segments, period, fits, counted.gap.total_seconds() / _DAY)
+    done("segments")
+    return FittedPopulation(population, game, period.env, period.since, period.until, len(rows))
+
+
+def _players(
+    tx: Any, period: FitPeriod, counted: Sessions, made_sessions: int, parts: int
+) -> dict[str, _Player]:
+    out: dict[str, _Player] = {}
+    for player_id, (seen, on_record) in counted.read(tx, period).items():
+        life = max(_MIN_DAYS, (period.until - seen).total_seconds() / _DAY)
+        days = max(_MIN_DAYS, (period.until - max(seen, period.since)).total_seconds() / _DAY)
+        sessions = max(0, on_record - made_sessions)
+        out[player_id] = _Player(life, days, sessions, [{} for _ in range(parts)])
+    return out
+
+
+def _rate(player: _Player) -> float:
+    return min(48.0, player.sessions / player.life_days)
+
+
+def _features(rows: Sequence[_Player], fits: Sequence[tuple[SeasonPart, Fit]]) -> list[list[float]]:
+    """Each player's features, each on about the scale of a chance, so that none outweighs the others by
+    its unit: its sessions a day (on a log scale: a whale's dozens and a casual's fraction are told apart
+    alike), its skill (the mean where it has none), and the parts' rates, each drawn towards the players'
+    overall rate by :data:`SHRINK` of its ``per`` (a few sessions show little). They are not
+    standardized: a rate that hardly differs between players (noise) would weigh as much as one that
+    tells them apart."""
+    columns: list[list[float]] = [[math.log1p(_rate(p)) for p in rows]]
+    skills = [_skill(p) for p in rows]
+    known = [s for s in skills if s is not None]
+    if known:
+        mean = sum(known) / len(known)
+        columns.append([mean if s is None else s for s in skills])
+    for index, (_, fit) in enumerate(fits):
+        if fit.features is None:
+            continue
+        added = [fit.features(p.tallies[index], _rate(p) * p.days) for p in rows]
+        for name in sorted({n for a in added for n in a}):
+            pairs = [a.get(name, (0.0, 0.0)) for a in added]
+            per = sum(p for _, p in pairs)
+            overall = sum(c for c, _ in pairs) / per if per > 0 else 0.0
+            columns.append([(c + SHRINK * overall) / (p + SHRINK) for c, p in pairs])
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
+def _distance(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum((x - y) * (x - y) for x, y in zip(a, b, strict=True))
+
+
+def _nearest(point: Sequence[float], centers: Sequence[Sequence[float]]) -> int:
+    best, found = math.inf, 0
+    for index, center in enumerate(centers):
+        d = _distance(point, center)
+        if d < best:
+            best, found = d, index
+    return found
+
+
+def _cluster(points: Sequence[Sequence[float]], k: int) -> list[int]:
+    """Each point's cluster, by k-means on a deterministic sample of at most :data:`SAMPLE` points from a
+    k-means++ start drawn from a fixed seed; then every point to its nearest center."""
+    rng = random.Random(f"fitting:{k}")
+    indexes = list(range(len(points)))
+    sample = sorted(rng.sample(indexes, SAMPLE)) if len(points) > SAMPLE else indexes
+    chosen = [points[i] for i in sample]
+    centers = [list(chosen[rng.randrange(len(chosen))])]
+    nearest = [_distance(p, centers[0]) for p in chosen]
+    while len(centers) < k:
+        reach = sum(nearest)
+        if reach <= 0:
+            centers.append(list(chosen[rng.randrange(len(chosen))]))
+            continue
+        pick, walked = rng.random() * reach, 0.0
+        at = len(chosen) - 1
+        for index, d in enumerate(nearest):
+            walked += d
+            if walked >= pick:
+                at = index
+                break
+        centers.append(list(chosen[at]))
+        nearest = [min(n, _distance(p, centers[-1])) for n, p in zip(nearest, chosen, strict=True)]
+    assigned: list[int] = []
+    for _ in range(ROUNDS):
+        again = [_nearest(p, centers) for p in chosen]
+        if again == assigned:
+            break
+        assigned = again
+        for index in range(k):
+            members = [p for p, c in zip(chosen, assigned, strict=True) if c == index]
+            if members:
+                centers[index] = [sum(column) / len(members) for column in zip(*members, strict=True)]
+    return [_nearest(p, centers) for p in points]
+
+
+def _sessions_per_day(observed: float, gap: float) -> float:
+    """The sessions a day played, from those on record a day: sessions at random times, a session less
+    than ``gap`` days after another is not one on record (a rate ``r`` shows ``r * exp(-r * gap)``)."""
+    if observed * gap * math.e >= 1:
+        return 48.0  # past what the record can tell apart
+    played = observed
+    for _ in range(100):
+        played = observed * math.exp(played * gap)
+    return min(48.0, played)
+
+
+def _shares(counts: Sequence[int]) -> list[float]:
+    """Each segment's share, rounded, summing to 1 (the rounding's remainder on the largest)."""
+    total = sum(counts)
+    shares = [round(c / total, 4) for c in counts]
+    largest = max(range(len(shares)), key=lambda i: (shares[i], -i))
+    shares[largest] = round(shares[largest] + 1 - sum(shares), 4)
+    return shares
+
+
+def _population(
+    rows: Sequence[_Player],
+    clusters: Sequence[int],
+    k: int,
+    period: FitPeriod,
+    fits: Sequence[tuple[SeasonPart, Fit]],
+    gap: float,
+) -> Population:
+    groups = [[p for p, c in zip(rows, clusters, strict=True) if c == index] for index in range(k)]
+    groups = [g for g in groups if g]
+
+    def observed(group: Sequence[_Player]) -> float:
+        return sum(p.sessions for p in group) / sum(p.life_days for p in group)
+
+    groups.sort(key=observed, reverse=True)
+    shares = _shares([len(g) for g in groups])
+    fitted: list[Segment] = []
+    for number, (group, share) in enumerate(zip(groups, shares, strict=True), start=1):
+        per_day = _sessions_per_day(observed(group), gap)
+        days = sum(p.days for p in group)
+        rates: dict[str, float] = {}
+        for index, (part, fit) in enumerate(fits):
+            sums: dict[str, float] = {}
+            for player in group:
+                for name, amount in player.tallies[index].items():
+                    sums[name] = sums.get(name, 0.0) + amount
+            tallies = Tallies(players=len(group), sessions=per_day * days, days=days, sums=sums)
+            declared = {rate.name: rate for rate in part.rates}
+            for name, found in fit.rates(tallies, period).items():
+                rate = declared[name]
+                low, high = rate.bounds
+                value = min(high, max(low, found))
+                rates[name] = round(value) if rate.whole else round(value, 4)
+        fitted.append(
+            Segment(
+                name=f"segment-{number}",
+                share=share,
+                sessions_per_day=round(per_day, 4),
+                score=_score(group),
+                rates=rates,
+            )
+        )
+    return Population(segments=tuple(fitted))
+
+
+def _score(group: Sequence[_Player]) -> Skill:
+    """The segment's skill: the mean and the spread of its players' skills (each the mean of what its
+    scores place), the default where none scored."""
+    skills = [s for p in group if (s := _skill(p)) is not None]
+    if not skills:
+        return Skill()
+    mean = sum(skills) / len(skills)
+    sd = math.sqrt(sum((s - mean) ** 2 for s in skills) / len(skills))
+    return Skill(mean=round(mean, 4), sd=round(min(1.0, sd), 4))
+
+
+__all__ = [
+    "MIN_PER_SEGMENT",
+    "FittedPopulation",
+    "FittingError",
+    "fit_population",
+]
