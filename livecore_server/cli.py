@@ -1,4 +1,5 @@
-"""The ``livecore-server`` command (docs/reference/manifest-and-cli.md): ``serve``, ``apply``, ``demo``."""
+"""The ``livecore-server`` command (docs/reference/manifest-and-cli.md): ``serve``, ``apply``, ``demo``,
+``simulate``, ``population`` and the operators' commands."""
 
 from __future__ import annotations
 
@@ -1137,6 +1138,134 @@ def _bytes(count: int) -> str:
     if count >= 10**9:
         return f"{count / 10**9:.1f} GB"
     return f"{max(1, round(count / 10**6))} MB"
+
+
+def _moment(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """An ISO date (its midnight) or date and time, in UTC where it names no offset."""
+    from datetime import UTC, datetime
+
+    if value is None:
+        return None
+    try:
+        found = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a date: give 2026-03-02 or 2026-03-02T12:00:00"
+            " (UTC unless an offset is given)",
+            ctx,
+            param,
+        ) from None
+    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+
+
+#: The options a fitting's refusal names (livecore_server.population), by the problem's key.
+_FIT_OPTIONS = {"game": "--game", "studio": "--studio", "segments": "--segments", "period": "--since/--until"}
+
+
+@main.command()
+@click.option("--db", default=None, help=DB_HELP)
+@click.option("--game", "game_key", required=True, help="The game's key, as the manifest names it.")
+@click.option(
+    "--studio", default=None, help="The studio's key, when several studios have a game of that key."
+)
+@click.option("--env", type=click.Choice(["test", "live"]), default="live", show_default=True)
+@click.option(
+    "--since",
+    callback=_moment,
+    default=None,
+    help="The period's start (UTC unless an offset is given), a date or a date and time; default: the"
+    " game's first player's first sighting (its whole history).",
+)
+@click.option(
+    "--until",
+    callback=_moment,
+    default=None,
+    help="The period's end, not included (as --since); default: now, by the system clock (a server on"
+    " --clock manual keeps no time of its own in the database: give --until).",
+)
+@click.option(
+    "--segments",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1),
+    help="How many segments to find (at most 12, each of 20 players or more).",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False, writable=True),
+    help="The population file to write (replaced whole, if it exists).",
+)
+def population(
+    db: str | None,
+    game_key: str,
+    studio: str | None,
+    env: str,
+    since: Any,
+    until: Any,
+    segments: int,
+    out: str,
+) -> None:
+    """Fit a population file from a game's recorded history, for simulate --population.
+
+    The game's players active in the period are found into --segments segments by their activity (their
+    sessions a day, their events' plays, attempts and scores, their gifts and spending); each segment's
+    share and rates are written, with a comment header saying what period and how many players they were
+    fitted on. Only aggregates leave the database: no player's id, name or address is in the file. The
+    same database and arguments write the same file, byte for byte. docs/simulation.md#fitting-from-a-
+    servers-history says how each rate is fitted."""
+    from livecore.scope import Environment
+    from livecore.simulation.fitting import FittingError
+    from livecore_server import population as fitting
+    from livecore_server.clock import SystemClock
+
+    path = Path(out)
+    if not path.parent.is_dir():
+        raise Refused(
+            "cannot_write",
+            _shown(f"--out {out}: the directory {str(path.parent)!r} does not exist"),
+            exit_code=2,
+        )
+    request = fitting.Request(
+        game=game_key,
+        studio=studio,
+        env=Environment(env),
+        since=since,
+        until=until or SystemClock().now(),
+        segments=segments,
+    )
+    played = fitting.parts()
+    services = _services(_config(_db(db)))
+    try:
+        with contextlib.ExitStack() as stack:
+            progress = None
+            if sys.stderr.isatty():
+                bar = stack.enter_context(
+                    click.progressbar(
+                        length=fitting.steps(played), label=f"fitting {game_key}", file=sys.stderr
+                    )
+                )
+
+                def progress(step: str, done: int, total: int) -> None:
+                    bar.update(done - bar.pos)
+
+            try:
+                fitted = fitting.fit(services.store, request, played, progress)
+            except FittingError as exc:
+                problems = {_FIT_OPTIONS.get(k, k): m for k, m in exc.problems.items()}
+                click.echo(_refusal(f"population of {game_key} not fitted", problems), err=True)
+                sys.exit(2)
+    finally:
+        services.close()
+    try:
+        fitting.write_atomically(path, fitted.toml())
+    except OSError as exc:
+        raise Refused("cannot_write", _shown(f"cannot write {out}: {exc}"), exit_code=2) from None
+    shares = ", ".join(f"{s.name} {s.share:.0%}" for s in fitted.population.segments)
+    click.echo(
+        f"wrote {out}: {fitted.players:,} players of {fitted.game} ({fitted.env.value}) from"
+        f" {fitted.since.isoformat()} to {fitted.until.isoformat()}: {shares}"
+    )
 
 
 @main.command()

@@ -1,0 +1,195 @@
+"""A known population played through the real server, for ``livecore-server population`` to fit back
+(tests/server/test_cli_population.py).
+
+The game ``duel`` (platform-managed, a ``coins`` currency, one event ``race`` open all day every day,
+scored by ``score`` against a target of 1,000) is added to the shared test manifest; its players play in
+the live environment through its keys, and the manual clock moves through the dev route with the test
+server key, running the scheduled work on the way, as a studio's test harness drives a server.
+
+Each player of a segment launches at the season's start (its registration and a heartbeat: its first
+session on record, in which it plays nothing further), then draws its sessions over the days at random
+times from its ``sessions_per_day``, on ten-minute ticks. The first session plays nothing because the
+fitting counts a player's sessions a day from those after its first (which opens its life on record) and
+divides its tallies by as many: a first session that played would add its plays to the tallies but not
+to the sessions (a bias of one session in ``1 + sessions_per_day * days``, a third of a light player's
+over three days). A session opens with the presence heartbeat, as a client does; on the player's first
+session of a day the studio's backend credits it ``CREDIT`` coins; it plays the event by its ``events``
+chance, ``attempts`` attempts one after the other, each scored near its skill (a score placed on the
+event's default range, 0 to 1,500); and spends by its ``spend`` chance the ``spend_share`` of its coins.
+Nothing is drawn but from the seed: the same seed plays the same history.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from datetime import timedelta
+
+import attrs
+
+from tests.conftest import START, World
+
+GAME = "duel"
+CREDIT = 1000
+#: A score's noise around the player's skill, attempt by attempt.
+NOISE = 0.05
+#: The event's default range (livecore.live_events.season.default_scale): 1.5 times its target.
+BEST = 1500
+
+DUEL = """
+[games.duel]
+name = "Duel"
+economy = "platform"
+
+[games.duel.resources.coins]
+type = "currency"
+
+[games.duel.events.race]
+name = "Race"
+starts_at = "2026-03-01T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 300
+score_metric = "score"
+target = 1000
+
+[games.duel.api_keys.client]
+env = "live"
+permission = "client_sdk"
+rate_limits = { sdk_read = 100000, sdk_write = 100000 }
+
+[games.duel.api_keys.server]
+env = "live"
+permission = "server_integration"
+rate_limits = { server_api = 100000 }
+"""
+
+
+@attrs.frozen
+class Segment:
+    name: str
+    share: float
+    sessions_per_day: float
+    skill: float
+    skill_sd: float
+    events: float
+    attempts: int
+    spend: float
+    spend_share: float
+
+
+#: Two well-separated segments.
+KNOWN = (
+    Segment("keen", 0.3, 4.0, 0.75, 0.08, events=0.9, attempts=3, spend=0.5, spend_share=0.7),
+    Segment("light", 0.7, 0.8, 0.35, 0.08, events=0.5, attempts=1, spend=0.1, spend_share=0.3),
+)
+
+
+@attrs.define
+class _Player:
+    name: str
+    segment: Segment
+    skill: float
+    secret: str = ""
+    coins: int = 0
+    credited_day: int = -1
+
+
+def _poisson(rng: random.Random, mean: float) -> int:
+    limit, count, product = math.exp(-mean), 0, rng.random()
+    while product > limit:
+        count += 1
+        product *= rng.random()
+    return count
+
+
+class Driver:
+    """Plays ``players`` players of ``segments`` for ``days`` days through ``world``'s server."""
+
+    def __init__(
+        self, world: World, segments: Sequence[Segment] = KNOWN, *, players: int, days: int, seed: int = 1
+    ) -> None:
+        self.world, self.days = world, days
+        self.rng = random.Random(seed)
+        self.players: list[_Player] = []
+        self.spends = 0
+        for segment in segments:
+            for _ in range(round(players * segment.share)):
+                skill = min(1.0, max(0.0, self.rng.gauss(segment.skill, segment.skill_sd)))
+                self.players.append(_Player(f"p{len(self.players):04d}", segment, skill))
+        game = world.applied["games"][GAME]
+        self.client = game["apiKeys"]["client"]["secret"]
+        self.server = game["apiKeys"]["server"]["secret"]
+
+    async def play(self) -> None:
+        """The whole season: every player's launch at the start, then each tick's sessions; the clock
+        ends ``days`` days after the start (the buffered activity written)."""
+        for player in self.players:
+            status, body, _ = await self.world.call(
+                "POST", f"/sdk/v1/players/{player.name}/register", key=self.client
+            )
+            assert status == 201, body
+            player.secret = body["data"]["playerSecret"]
+            # The install's first launch: on record, played no further (see the module's docstring).
+            await self.sdk(player, "/presence", {"status": "playing"})
+        ticks: dict[int, list[_Player]] = {}
+        per_day = 24 * 6
+        for player in self.players:
+            count = _poisson(self.rng, player.segment.sessions_per_day * self.days)
+            for _ in range(count):
+                ticks.setdefault(self.rng.randrange(1, per_day * self.days), []).append(player)
+        at = 0
+        for tick in sorted(ticks):
+            await self.advance((tick - at) * 600)
+            at = tick
+            for player in ticks[tick]:
+                await self.session(player, tick // per_day)
+        await self.advance((per_day * self.days - at) * 600)
+        assert self.world.clock.now() == START + timedelta(days=self.days)
+
+    async def advance(self, seconds: int) -> None:
+        if seconds > 0:
+            status, body, _ = await self.world.call(
+                "POST", "/server/v1/dev/clock/advance", json={"seconds": seconds}
+            )
+            assert status == 200, body
+
+    async def sdk(self, player: _Player, path: str, json: object) -> object:
+        status, body, _ = await self.world.call(
+            "POST", f"/sdk/v1/players/{player.name}{path}", key=self.client, json=json, secret=player.secret
+        )
+        assert status in (200, 201), (path, body)
+        return body["data"]
+
+    async def session(self, player: _Player, day: int) -> None:
+        rng, segment = self.rng, player.segment
+        await self.sdk(player, "/presence", {"status": "playing"})
+        if player.credited_day != day:
+            player.credited_day = day
+            status, body, _ = await self.world.call(
+                "POST",
+                f"/server/v1/players/{player.name}/wallet/coins/credit",
+                key=self.server,
+                json={"amount": CREDIT, "idempotencyKey": f"credit-{player.name}-{day}"},
+            )
+            assert status == 200, body
+            player.coins += CREDIT
+        if rng.random() < segment.events:
+            for _ in range(segment.attempts):
+                started = await self.sdk(player, "/events/race/start", None)
+                attempt = started["attempt"]["attemptId"]  # type: ignore[index]
+                skill = min(1.0, max(0.0, rng.gauss(player.skill, NOISE)))
+                metrics = {"score": round(skill * BEST)}
+                await self.sdk(
+                    player,
+                    f"/events/race/attempts/{attempt}/progress",
+                    {"metrics": metrics, "complete": True},
+                )
+        if rng.random() < segment.spend:
+            amount = int(player.coins * segment.spend_share)
+            if amount > 0:
+                self.spends += 1
+                body = {"amount": amount, "reason": "spend", "idempotencyKey": f"spend-{self.spends}"}
+                await self.sdk(player, "/wallet/coins/debit", body)
+                player.coins -= amount

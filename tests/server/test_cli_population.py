@@ -1,0 +1,196 @@
+"""``livecore-server population`` (docs/simulation.md#fitting-from-a-servers-history), on SQLite and on
+PostgreSQL: a known population played through the server on its manual clock
+(tests/server/population_support.py) is fitted back by the command, each segment's share and rates within
+the tolerances below; the file is the same for the same database and arguments, names no player, reads
+back and plays in ``simulate``; and each refusal names its option."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import attrs
+import pytest
+from click.testing import CliRunner, Result
+
+from livecore.simulation.population import Segment, parse_population
+from livecore_server.cli import main
+from tests.conftest import BACKENDS, START, _pg_key_file, start_world
+from tests.server.population_support import DUEL, GAME, KNOWN, Driver
+
+PLAYERS = 200
+DAYS = 3
+UNTIL = START + timedelta(days=DAYS)
+
+#: How far a fitted value may be from the one played: the share nearly exactly (the two segments are far
+#: apart); sessions a day relative (a Poisson count over three days); skill and the chances within about
+#: three standard deviations of a chance over the light segment's 340-odd sessions (0.027 for an even
+#: chance); the spend's share of the balance nearly exactly (whole coins of a thousand).
+TOLERANCES: dict[str, float] = {
+    "share": 0.02,
+    "sessions_per_day": 0.1,  # relative
+    "score.mean": 0.02,
+    "score.sd": 0.03,
+    "events": 0.08,
+    "spend": 0.05,
+    "spend_share": 0.02,
+}
+
+
+@attrs.frozen
+class History:
+    db: str
+    home: Path  # the working directory the commands run in (a PostgreSQL database's key file is there)
+    names: list[str]  # the players' external ids
+    ids: list[str]  # their player ids
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def history(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[History]:
+    """The known population's season, played once per store."""
+    home = tmp_path_factory.mktemp("population")
+    if request.param == "sqlite":
+        yield _played(str(home / "season.db"), home)
+        return
+    from tests.postgres_support import reused_schema
+
+    with reused_schema() as url:
+        shutil.copy(_pg_key_file(), home / "livecore.key")
+        yield _played(url, home)
+
+
+def _played(db: str, home: Path) -> History:
+    async def play() -> History:
+        world = await start_world(db, manifest_extra=DUEL, every_event=False)
+        try:
+            world.only_hourly_jobs()
+            driver = Driver(world, players=PLAYERS, days=DAYS)
+            await driver.play()
+            game_id = world.applied["games"][GAME]["id"]
+            ids = [r[0] for r in world.rows("SELECT id FROM players WHERE game_id = ?", (game_id,))]
+            return History(db, home, [p.name for p in driver.players], ids)
+        finally:
+            await world.client.close()
+
+    return asyncio.run(play())
+
+
+def population(history: History, *args: str, out: str = "fitted.toml") -> Result:
+    command = ["population", "--db", history.db, "--out", str(history.home / out), *args]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(history.home)
+        return CliRunner().invoke(main, command)
+
+
+def fitted(history: History, out: str, *args: str) -> str:
+    result = population(history, "--game", GAME, "--until", UNTIL.isoformat(), *args, out=out)
+    assert result.exit_code == 0, result.output
+    return (history.home / out).read_text()
+
+
+def test_a_known_population_played_through_the_server_is_fitted_back(history: History) -> None:
+    text = fitted(history, "round-trip.toml", "--segments", "2")
+    found = parse_population(text)
+    assert f"players: {PLAYERS}, segments: 2" in text
+    assert f"period: {START.isoformat()} to {UNTIL.isoformat()}" in text
+    for played, segment in zip(KNOWN, found.segments, strict=True):
+        _within(played, segment)
+
+
+def _within(played: object, found: Segment) -> None:
+    from tests.server.population_support import Segment as Played
+
+    assert isinstance(played, Played)
+    name = played.name
+    assert abs(found.share - played.share) <= TOLERANCES["share"], (name, found)
+    spd = played.sessions_per_day
+    assert abs(found.sessions_per_day - spd) <= TOLERANCES["sessions_per_day"] * spd, (name, found)
+    assert abs(found.score.mean - played.skill) <= TOLERANCES["score.mean"], (name, found)
+    assert abs(found.score.sd - played.skill_sd) <= TOLERANCES["score.sd"], (name, found)
+    assert found.rates["attempts_per_session"] == played.attempts, (name, found)
+    for rate, value in (
+        ("events", played.events),
+        ("spend", played.spend),
+        ("spend_share", played.spend_share),
+    ):
+        assert abs(found.rates[rate] - value) <= TOLERANCES[rate], (name, rate, found.rates)
+
+
+def test_the_same_database_and_arguments_write_the_same_file(history: History) -> None:
+    first = fitted(history, "once.toml")
+    assert fitted(history, "twice.toml") == first
+
+
+def test_the_file_names_no_player(history: History) -> None:
+    text = fitted(history, "private.toml")
+    assert history.ids and history.names
+    for word in (*history.ids, *history.names, "plr_"):
+        assert word not in text
+
+
+def test_simulate_plays_the_fitted_file(history: History, tmp_path: Path) -> None:
+    fitted(history, "played.toml")
+    manifest = tmp_path / "duel.toml"
+    manifest.write_text('studio = "acme"\n' + DUEL)
+    population = str(history.home / "played.toml")
+    command = ["simulate", str(manifest), "--population", population, "--players", "50", "--days", "1"]
+    result = CliRunner().invoke(main, [*command, "--out", str(tmp_path / "report"), "--start", "2026-03-02"])
+    assert result.exit_code == 0, result.output
+
+
+def test_an_unknown_game_is_refused_listing_the_known_ones(history: History) -> None:
+    result = population(history, "--game", "nope", "--until", UNTIL.isoformat())
+    assert result.exit_code == 2
+    assert "--game: no game 'nope' in this database (games: duel, other-game, space-race)" in result.output
+    assert not (history.home / "fitted.toml").exists()
+
+
+def test_an_unknown_studio_is_refused(history: History) -> None:
+    result = population(history, "--game", GAME, "--studio", "nope")
+    assert result.exit_code == 2
+    assert "--studio: no studio 'nope' in this database (studios: acme)" in result.output
+
+
+def test_a_period_with_no_player_is_refused(history: History) -> None:
+    before = (START - timedelta(days=10)).date().isoformat()
+    result = population(history, "--game", GAME, "--since", before, "--until", START.date().isoformat())
+    assert result.exit_code == 2
+    assert "--since/--until: no player of the game (live) was active from" in result.output
+    test_env = population(history, "--game", GAME, "--env", "test", "--until", UNTIL.isoformat())
+    assert test_env.exit_code == 2
+    assert "--since/--until: no player of game 'duel' (test) is on record" in test_env.output
+
+
+def test_too_few_players_for_the_segments_is_refused(history: History) -> None:
+    result = population(history, "--game", GAME, "--until", UNTIL.isoformat(), "--segments", "11")
+    assert result.exit_code == 2
+    assert f"--segments: {PLAYERS} players were active in the period: 11 segments need at least 220" in (
+        result.output
+    )
+    beyond = population(history, "--game", GAME, "--segments", "13")
+    assert beyond.exit_code == 2 and "--segments: must be from 1 to 12 (got 13)" in beyond.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--since", "yesterday"], "'yesterday' is not a date"),
+        (["--until", "2026-13-01"], "'2026-13-01' is not a date"),
+        (["--since", "2026-03-05", "--until", "2026-03-04"], "--since/--until: must end after it starts"),
+    ],
+    ids=["words", "no-such-month", "backwards"],
+)
+def test_bad_dates_are_refused_by_their_option(history: History, args: list[str], message: str) -> None:
+    result = population(history, "--game", GAME, *args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_a_directory_is_not_written_over(history: History) -> None:
+    (history.home / "a-directory").mkdir(exist_ok=True)
+    result = population(history, "--game", GAME, "--until", UNTIL.isoformat(), out="a-directory")
+    assert result.exit_code == 2
+    assert "is a directory" in result.output
