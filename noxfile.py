@@ -133,5 +133,9 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "benchmarks.advance", "--json", "benchmarks/results/advance.json")
     # Migration: 100,000 players then their wallets through the migration routes, 1,000 rows a call.
     session.run("python", "-m", "benchmarks.migration", "--json", "benchmarks/results/migration.json")
+    # Fitting a population from a 100,000-player, 28-day history: `livecore-server population` on SQLite.
+    session.run(
+        "python", "-m", "benchmarks.population_fit", "--json", "benchmarks/results/population_fit.json"
+    )
     # What `import livecore` and `import livecore_client` cost, as ratios to `import httpx`.
     session.run("python", "-m", "benchmarks.imports", "--json", "benchmarks/results/imports.json")
