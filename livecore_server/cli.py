@@ -1168,9 +1168,16 @@ _FIT_OPTIONS = {"game": "--game", "studio": "--studio", "segments": "--segments"
 @click.option(
     "--studio", default=None, help="The studio's key, when several studios have a game of that key."
 )
-@click.option("--env", type=click.Choice(["test", "live"]), default="live", show_default=True)
+@click.option(
+    "--env",
+    type=click.Choice(["test", "live"]),
+    default="live",
+    show_default=True,
+    help="The environment whose players are fitted.",
+)
 @click.option(
     "--since",
+    metavar="DATE",
     callback=_moment,
     default=None,
     help="The period's start (UTC unless an offset is given), a date or a date and time; default: the"
@@ -1178,6 +1185,7 @@ _FIT_OPTIONS = {"game": "--game", "studio": "--studio", "segments": "--segments"
 )
 @click.option(
     "--until",
+    metavar="DATE",
     callback=_moment,
     default=None,
     help="The period's end, not included (as --since); default: now, by the system clock (a server on"
@@ -1212,8 +1220,8 @@ def population(
     sessions a day, their events' plays, attempts and scores, their gifts and spending); each segment's
     share and rates are written, with a comment header saying what period and how many players they were
     fitted on. Only aggregates leave the database: no player's id, name or address is in the file. The
-    same database and arguments write the same file, byte for byte. docs/simulation.md#fitting-from-a-
-    servers-history says how each rate is fitted."""
+    same database and arguments write the same file, byte for byte. docs/simulation.md ("Fitting from a
+    server's history") says how each rate is fitted."""
     from livecore.scope import Environment
     from livecore.simulation.fitting import FittingError
     from livecore_server import population as fitting
