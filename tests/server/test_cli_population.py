@@ -194,3 +194,47 @@ def test_a_directory_is_not_written_over(history: History) -> None:
     result = population(history, "--game", GAME, "--until", UNTIL.isoformat(), out="a-directory")
     assert result.exit_code == 2
     assert "is a directory" in result.output
+
+
+def test_a_game_key_several_studios_have_needs_the_studio(tmp_path: Path) -> None:
+    from livecore_server.apply import apply_manifest
+    from livecore_server.manifest import parse_manifest
+    from tests.conftest import make_services
+
+    db = str(tmp_path / "two.db")
+    services = make_services(db)
+    try:
+        for studio in ("north", "south"):
+            manifest = parse_manifest(f'studio = "{studio}"\n\n[games.duel]\nname = "Duel"\n')
+            apply_manifest(services.store, services.keys, services.runtime, manifest)
+    finally:
+        services.close()
+    home = History(db, tmp_path, [], [])
+    both = population(home, "--game", GAME)
+    assert both.exit_code == 2
+    assert "--game: studios north, south each have a game 'duel': choose one with --studio" in both.output
+    chosen = population(home, "--game", GAME, "--studio", "south")
+    assert chosen.exit_code == 2
+    assert "--since/--until: no player of game 'duel' (live) is on record" in chosen.output
+    unknown = population(home, "--game", "nope", "--studio", "north")
+    assert "--game: no game 'nope' of studio 'north' in this database (games: duel)" in unknown.output
+
+
+def test_the_progress_bar_moves_a_step_per_read_and_stage_to_its_end(
+    history: History, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from livecore.scope import Environment
+    from livecore_server import population as fitting
+    from livecore_server.cli import _config, _services
+
+    monkeypatch.chdir(history.home)
+    played = fitting.parts()
+    request = fitting.Request(GAME, None, Environment.LIVE, None, UNTIL, 2)
+    steps: list[tuple[int, int]] = []
+    services = _services(_config(history.db))
+    try:
+        fitting.fit(services.store, request, played, lambda _, done, total: steps.append((done, total)))
+    finally:
+        services.close()
+    length = fitting.steps(played)
+    assert steps == [(n, length) for n in range(1, length + 1)]
