@@ -15,7 +15,8 @@ to the sessions (a bias of one session in ``1 + sessions_per_day * days``, a thi
 over three days). A session opens with the presence heartbeat, as a client does; on the player's first
 session of a day the studio's backend credits it ``CREDIT`` coins; it plays the event by its ``events``
 chance, ``attempts`` attempts one after the other, each scored near its skill (a score placed on the
-event's default range, 0 to 1,500); and spends by its ``spend`` chance the ``spend_share`` of its coins.
+event's default range, 0 to 1,500); sends a coin to one of its two friends (a ring of the players made at
+the start) by its ``gifts`` chance; and spends by its ``spend`` chance the ``spend_share`` of its coins.
 Nothing is drawn but from the seed: the same seed plays the same history.
 """
 
@@ -42,8 +43,14 @@ DUEL = """
 name = "Duel"
 economy = "platform"
 
+[games.duel.gifting]
+enabled = true
+cooldown_seconds = 60
+daily_send_limit = 50
+
 [games.duel.resources.coins]
 type = "currency"
+giftable = true
 
 [games.duel.events.race]
 name = "Race"
@@ -77,12 +84,13 @@ class Segment:
     attempts: int
     spend: float
     spend_share: float
+    gifts: float
 
 
 #: Two well-separated segments.
 KNOWN = (
-    Segment("keen", 0.3, 4.0, 0.75, 0.08, events=0.9, attempts=3, spend=0.5, spend_share=0.7),
-    Segment("light", 0.7, 0.8, 0.35, 0.08, events=0.5, attempts=1, spend=0.1, spend_share=0.3),
+    Segment("keen", 0.3, 4.0, 0.75, 0.08, events=0.9, attempts=3, spend=0.5, spend_share=0.7, gifts=0.6),
+    Segment("light", 0.7, 0.8, 0.35, 0.08, events=0.5, attempts=1, spend=0.1, spend_share=0.3, gifts=0.15),
 )
 
 
@@ -94,6 +102,7 @@ class _Player:
     secret: str = ""
     coins: int = 0
     credited_day: int = -1
+    friends: list[str] = attrs.Factory(list)
 
 
 def _poisson(rng: random.Random, mean: float) -> int:
@@ -133,6 +142,7 @@ class Driver:
             player.secret = body["data"]["playerSecret"]
             # The install's first launch: on record, played no further (see the module's docstring).
             await self.sdk(player, "/presence", {"status": "playing"})
+        await self.befriend()
         ticks: dict[int, list[_Player]] = {}
         per_day = 24 * 6
         for player in self.players:
@@ -147,6 +157,17 @@ class Driver:
                 await self.session(player, tick // per_day)
         await self.advance((per_day * self.days - at) * 600)
         assert self.world.clock.now() == START + timedelta(days=self.days)
+
+    async def befriend(self) -> None:
+        """Friends in a ring of the players in a drawn order: each has two."""
+        ring = list(self.players)
+        self.rng.shuffle(ring)
+        for one, other in zip(ring, ring[1:] + ring[:1], strict=True):
+            asked = await self.sdk(one, "/friends/requests", {"externalPlayerId": other.name})
+            request_id = asked["request"]["requestId"]  # type: ignore[index]
+            await self.sdk(other, f"/friends/requests/{request_id}/accept", None)
+            one.friends.append(other.name)
+            other.friends.append(one.name)
 
     async def advance(self, seconds: int) -> None:
         if seconds > 0:
@@ -186,6 +207,19 @@ class Driver:
                     f"/events/race/attempts/{attempt}/progress",
                     {"metrics": metrics, "complete": True},
                 )
+        if rng.random() < segment.gifts:
+            gift = {"type": "currency", "resourceKey": "coins", "amount": 1}
+            to = rng.choice(player.friends)
+            status, body, _ = await self.world.call(
+                "POST",
+                f"/sdk/v1/players/{player.name}/friends/gifts",
+                key=self.client,
+                json={**gift, "externalPlayerId": to},
+                secret=player.secret,
+            )
+            # Two sessions of a tick (one on record) may pick one friend twice: the second waits out
+            # the cooldown, refused, as a client's would be.
+            assert status == 201 or body["error"]["code"] == "gift_cooldown", body
         if rng.random() < segment.spend:
             amount = int(player.coins * segment.spend_share)
             if amount > 0:

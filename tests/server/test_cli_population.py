@@ -36,6 +36,7 @@ TOLERANCES: dict[str, float] = {
     "score.sd": 0.03,
     "events": 0.08,
     "spend": 0.05,
+    "gifts": 0.06,
     "spend_share": 0.02,
 }
 
@@ -115,6 +116,7 @@ def _within(played: object, found: Segment) -> None:
         ("events", played.events),
         ("spend", played.spend),
         ("spend_share", played.spend_share),
+        ("gifts", played.gifts),
     ):
         assert abs(found.rates[rate] - value) <= TOLERANCES[rate], (name, rate, found.rates)
 
