@@ -1228,6 +1228,9 @@ def population(
     from livecore_server.clock import SystemClock
 
     path = Path(out)
+    if path.exists() and not path.is_file():
+        # The file is replaced by renaming over it: a device (/dev/null) or a socket would be replaced too.
+        raise Refused("cannot_write", _shown(f"--out {out} is not a regular file"), exit_code=2)
     if not path.parent.is_dir():
         raise Refused(
             "cannot_write",

@@ -41,6 +41,7 @@ COMMANDS = [
     ["webhooks", "--help"],
     ["webhooks", "deliveries", "--help"],
     ["init", "--help"],
+    ["population", "--help"],
 ]
 
 

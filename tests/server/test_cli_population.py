@@ -45,7 +45,7 @@ TOLERANCES: dict[str, float] = {
 class History:
     db: str
     home: Path  # the working directory the commands run in (a PostgreSQL database's key file is there)
-    names: list[str]  # the players' external ids
+    names: list[str]  # the players' external ids and names
     ids: list[str]  # their player ids
 
 
@@ -71,8 +71,9 @@ def _played(db: str, home: Path) -> History:
             driver = Driver(world, players=PLAYERS, days=DAYS)
             await driver.play()
             game_id = world.applied["games"][GAME]["id"]
-            ids = [r[0] for r in world.rows("SELECT id FROM players WHERE game_id = ?", (game_id,))]
-            return History(db, home, [p.name for p in driver.players], ids)
+            rows = world.rows("SELECT id, anon_name FROM players WHERE game_id = ?", (game_id,))
+            names = [p.name for p in driver.players] + [name for _, name in rows]
+            return History(db, home, names, [player_id for player_id, _ in rows])
         finally:
             await world.client.close()
 
@@ -240,3 +241,10 @@ def test_the_progress_bar_moves_a_step_per_read_and_stage_to_its_end(
         services.close()
     length = fitting.steps(played)
     assert steps == [(n, length) for n in range(1, length + 1)]
+
+
+def test_a_device_is_not_written_over(history: History) -> None:
+    result = population(history, "--game", GAME, "--until", UNTIL.isoformat(), out="/dev/null")
+    assert result.exit_code == 2
+    assert "--out /dev/null is not a regular file" in result.output
+    assert Path("/dev/null").is_char_device()
