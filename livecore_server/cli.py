@@ -1242,7 +1242,7 @@ def population(
         studio=studio,
         env=Environment(env),
         since=since,
-        until=until or SystemClock().now(),
+        until=until or SystemClock().now().replace(microsecond=0),
         segments=segments,
     )
     played = fitting.parts()
