@@ -1249,19 +1249,22 @@ def population(
     services = _services(_config(_db(db)))
     try:
         with contextlib.ExitStack() as stack:
-            progress = None
-            if sys.stderr.isatty():
-                bar = stack.enter_context(
-                    click.progressbar(
-                        length=fitting.steps(played), label=f"fitting {game_key}", file=sys.stderr
-                    )
-                )
+            bars: list[Any] = []
 
-                def progress(step: str, done: int, total: int) -> None:
-                    bar.update(done - bar.pos)
+            def progress(step: str, done: int, total: int) -> None:
+                """A step of the fitting done: the bar, on a terminal only, made at the first (which
+                says how many there are)."""
+                if not bars:
+                    label = f"fitting {game_key}"
+                    bars.append(
+                        stack.enter_context(click.progressbar(length=total, label=label, file=sys.stderr))
+                    )
+                bars[0].update(done - bars[0].pos)
 
             try:
-                fitted = fitting.fit(services.store, request, played, progress)
+                fitted = fitting.fit(
+                    services.store, request, played, progress if sys.stderr.isatty() else None
+                )
             except FittingError as exc:
                 problems = {_FIT_OPTIONS.get(k, k): m for k, m in exc.problems.items()}
                 click.echo(_refusal(f"population of {game_key} not fitted", problems), err=True)

@@ -56,12 +56,6 @@ def parts(studio: Sequence[Area] = ()) -> list[SeasonPart]:
     return [area.season for area in core_areas.registered(studio) if area.season is not None]
 
 
-def steps(played: Sequence[SeasonPart]) -> int:
-    """The steps :func:`fit_population` reports progress by: the players, each fitted part, the
-    clusters, the segments."""
-    return sum(1 for part in played if part.fit is not None) + 3
-
-
 def find_game(tx: ServerTransaction, key: str, studio: str | None) -> Game:
     """The game of ``key`` (in ``studio``, when given), refused by field (:class:`FittingError`): an
     unknown studio or game, listing the known ones; a key several studios have, without ``studio``."""
@@ -155,4 +149,4 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-__all__ = ["Request", "find_game", "first_seen", "fit", "parts", "steps", "write_atomically"]
+__all__ = ["Request", "find_game", "first_seen", "fit", "parts", "write_atomically"]
