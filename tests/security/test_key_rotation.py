@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -64,15 +65,6 @@ def use_ring(monkeypatch: pytest.MonkeyPatch, current: bytes | None, *previous: 
     return env
 
 
-async def serving(db: str) -> AsyncIterator[tuple[TestClient[Any, Any], Services]]:
-    client = TestClient(TestServer(make_app(db)))
-    await client.start_server()
-    try:
-        yield client, client.app[SERVICES]
-    finally:
-        await client.close()
-
-
 def encrypted_values(services: Services) -> dict[str, list[bytes]]:
     """Every encrypted value of the database, by column."""
 
@@ -125,9 +117,14 @@ async def make_secrets(db: str) -> dict[str, Any]:
         await w.client.close()
 
 
-async def still_works(db: str, made: dict[str, Any]) -> Services:
-    """Everything made before the rotation works under the ring in force."""
-    async for client, services in serving(db):
+@asynccontextmanager
+async def still_works(db: str, made: dict[str, Any]) -> AsyncIterator[Services]:
+    """Everything made before the rotation works under the ring in force, on a server that stops as the
+    block ends (before the next server or command opens the file)."""
+    client = TestClient(TestServer(make_app(db)))
+    await client.start_server()
+    try:
+        services = client.app[SERVICES]
         auth = {"Authorization": f"Bearer {made['keys']['test-client']}", "X-Player-Secret": made["player"]}
         r = await client.get("/sdk/v1/players/p1/wallet", headers=auth)
         assert r.status == 200, await r.text()
@@ -141,8 +138,9 @@ async def still_works(db: str, made: dict[str, Any]) -> Services:
         for endpoint_id, secret in made["previous"].items():
             blob = services.store.run(lambda tx, e=endpoint_id: secret_enc(tx, e, "previous_"), write=False)
             assert services.keys.decrypt(blob, context=endpoint_id) == secret  # signs beside it
-        return services
-    raise AssertionError("not served")
+        yield services
+    finally:
+        await client.close()
 
 
 def secret_enc(tx: Any, endpoint_id: str, which: str = "") -> bytes:
@@ -198,16 +196,16 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
 
     # The old key leaves the ring: every API key, player secret, answer and webhook secret still works.
     use_ring(monkeypatch, NEW)
-    services = await still_works(db_url, made)
-    assert under(services, NEW) == {
-        "webhook signing secrets": (2, 2),
-        "previous webhook signing secrets": (1, 1),
-        "idempotent answers": (5, 5),
-        "the demo's secrets": (0, 0),
-    }
-    assert services.store.run(lambda tx: tx.meta.get(ROTATING), write=False) is None
-    # A sign-in link minted under the old key still signs in.
-    assert await redeem_link(services, made["link"], None) is not None
+    async with still_works(db_url, made) as services:
+        assert under(services, NEW) == {
+            "webhook signing secrets": (2, 2),
+            "previous webhook signing secrets": (1, 1),
+            "idempotent answers": (5, 5),
+            "the demo's secrets": (0, 0),
+        }
+        assert services.store.run(lambda tx: tx.meta.get(ROTATING), write=False) is None
+        # A sign-in link minted under the old key still signs in.
+        assert await redeem_link(services, made["link"], None) is not None
 
     # A process started with the old key alone is refused: the database is the new key's now.
     result = run("webhooks", "endpoints", "--db", db_url, env=use_ring(monkeypatch, OLD))
@@ -229,12 +227,13 @@ async def test_with_a_key_file_the_command_writes_the_new_key_into_it(
     ring = load_server_key(db)
     assert ring.previous == (old,) and ring.master != old
     assert encode_key(ring.master) not in result.output
-    services = await still_works(db, made)
-    assert under(services, ring.master)["webhook signing secrets"] == (2, 2)
+    async with still_works(db, made) as services:
+        assert under(services, ring.master)["webhook signing secrets"] == (2, 2)
 
     # The old key dropped from the file: still every secret works.
     write_key_ring(key_file, ring.master)
-    await still_works(db, made)
+    async with still_works(db, made):
+        pass
 
     # A run stopped after the key file was written is finished by the next, under the same key.
     write_key_ring(key_file, os.urandom(32), [ring.master])
@@ -248,7 +247,8 @@ async def test_with_a_key_file_the_command_writes_the_new_key_into_it(
     assert result.exit_code == 0 and "new server key written" in result.stderr
     again = load_server_key(db)
     assert again.previous == (interrupted.master,)
-    await still_works(db, made)
+    async with still_works(db, made):
+        pass
 
 
 async def test_a_value_under_a_key_the_ring_lacks_stops_the_rotation_with_one_line(
