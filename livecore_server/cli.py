@@ -1219,9 +1219,9 @@ def population(
     The game's players active in the period are found into --segments segments by their activity (their
     sessions a day, their events' plays, attempts and scores, their gifts and spending); each segment's
     share and rates are written, with a comment header saying what period and how many players they were
-    fitted on. Only aggregates leave the database: no player's id, name or address is in the file. The
-    same database and arguments write the same file, byte for byte. docs/simulation.md ("Fitting from a
-    server's history") says how each rate is fitted."""
+    fitted on. Only aggregates leave the database: no player's id, name or address is in the file. Given
+    --until, the same database and arguments write the same file, byte for byte. docs/simulation.md
+    ("Fitting from a server's history") says how each rate is fitted."""
     from livecore.scope import Environment
     from livecore.simulation.fitting import FittingError
     from livecore_server import population as fitting
