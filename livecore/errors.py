@@ -18,6 +18,19 @@ from typing import Any, NotRequired, TypedDict
 import attrs
 
 
+class FileProblems(ValueError):
+    """A file or a set of arguments refused whole, every problem at once: ``problems`` maps each
+    offending field path (``games.arena.events.sprint.window_seconds``, ``segments``) to what is wrong.
+    The manifest's, the population's and the fitting's refusals are of this kind."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems: dict[str, str] = dict(sorted(problems.items()))
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(f"{path}: {message}" for path, message in self.problems.items())
+
+
 @attrs.frozen
 class Code:
     """An error code (``guild_full``, a studio's own area's ``quest_not_found``): its stable ``value`` and

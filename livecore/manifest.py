@@ -87,6 +87,7 @@ from cattrs.gen import make_dict_structure_fn, override
 from livecore import areas as core_areas
 from livecore.api.convert import field_errors, make_converter
 from livecore.area import Area
+from livecore.errors import FileProblems
 from livecore.games import Economy, GameSettings, RankBand, SettingsKey
 from livecore.operators.rules import Role
 from livecore.players.platforms import PLATFORM
@@ -138,15 +139,8 @@ _CURRENCY = re.compile(r"[A-Z]{3}")
 AreaLoader = Callable[[str], Area | str]
 
 
-class ManifestError(ValueError):
+class ManifestError(FileProblems):
     """The manifest was refused; nothing from it may be applied."""
-
-    def __init__(self, problems: Mapping[str, str]) -> None:
-        self.problems: dict[str, str] = dict(sorted(problems.items()))
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(f"{path}: {message}" for path, message in self.problems.items())
 
 
 # --- models -------------------------------------------------------------------------------------------

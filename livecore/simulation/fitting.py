@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import attrs
 
+from livecore.errors import FileProblems
 from livecore.scope import Environment
 from livecore.simulation.part import SKILL, SKILL_COUNT, Fit, FitPeriod, SeasonPart, Sessions, Tallies
 from livecore.simulation.population import Population, Segment, Skill, write_population
@@ -46,16 +47,9 @@ _DAY = 86_400.0
 _MIN_DAYS = 1 / 24  # a player first seen in the period's last hour is observed an hour
 
 
-class FittingError(ValueError):
+class FittingError(FileProblems):
     """The population could not be fitted: ``problems`` maps each offending argument (``period``,
     ``segments``) to what is wrong, as :class:`~livecore.simulation.population.PopulationError` does."""
-
-    def __init__(self, problems: Mapping[str, str]) -> None:
-        self.problems: dict[str, str] = dict(sorted(problems.items()))
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(f"{path}: {message}" for path, message in self.problems.items())
 
 
 @attrs.frozen

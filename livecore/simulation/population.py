@@ -64,22 +64,16 @@ import attrs
 
 from livecore import areas as core_areas
 from livecore.area import Area
+from livecore.errors import FileProblems
 from livecore.games import GameSettings
 from livecore.section import read_toml
 from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value
 from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
 
 
-class PopulationError(ValueError):
+class PopulationError(FileProblems):
     """The population was refused: ``problems`` maps each offending field path
     (``segments.whales.share``) to what is wrong, every problem at once."""
-
-    def __init__(self, problems: Mapping[str, str]) -> None:
-        self.problems: dict[str, str] = dict(sorted(problems.items()))
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(f"{path}: {message}" for path, message in self.problems.items())
 
 
 @attrs.frozen
