@@ -23,7 +23,7 @@ from typing import Any
 from livecore import areas
 from livecore.economy.rules import DebitTally
 from livecore.grants.rules import GrantWaits
-from livecore.live_events.attempts import AttemptTally
+from livecore.live_events.attempts import AttemptTally, ScoreSpread
 from livecore.manifest import parse_manifest
 from livecore.players.rules import PeriodActivity
 from livecore.scope import Environment
@@ -57,12 +57,19 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         debits[player] = DebitTally(int(sessions * 0.2), int(sessions * 0.4), sessions * 0.1)
         rewards[player] = GrantWaits(sessions, sessions, 0, sessions * 0.5)
         crates[player] = GrantWaits(3, 3, 0, 2.0)
+    spread = ScoreSpread(len(attempts), 500.0 * len(attempts), 100.0 * len(attempts), len(attempts) // 2)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
-        attempts=_Reads(tallies=lambda *_: attempts),
+        attempts=_Reads(tallies=lambda *_: attempts, spreads=lambda *_: {"time-trial": spread}),
         gifts=_Reads(sent_counts=lambda *_: gifts),
-        ledger=_Reads(debits=lambda *_: debits),
-        grants=_Reads(waits=lambda _game, kind, *_: rewards if kind == "reward" else crates),
+        ledger=_Reads(
+            debits=lambda *_: debits,
+            moved=lambda *_: {("server_credit", "coins"): 20 * players, ("client_debit", "coins"): -players},
+        ),
+        grants=_Reads(
+            waits=lambda _game, kind, *_: rewards if kind == "reward" else crates,
+            made=lambda *_: {"bronze-chest": players},
+        ),
     )
 
 

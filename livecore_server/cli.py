@@ -987,6 +987,14 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
     help="Another manifest (or demo): play both on the same population and report them side by side.",
 )
 @click.option(
+    "--compare-population",
+    "other_population",
+    callback=shipped.option(shipped.POPULATIONS, "population"),
+    default=None,
+    help="Another population file (or demo): play the manifest (with --compare, the other manifest) with it"
+    " too, on the same seeds, and report both side by side.",
+)
+@click.option(
     "--start",
     default="2026-01-05",
     show_default=True,
@@ -1008,6 +1016,7 @@ def simulate(
     out: str,
     population: str | None,
     other: str | None,
+    other_population: str | None,
     start: Any,
     game: str | None,
     studio_areas: tuple[str, ...],
@@ -1018,7 +1027,8 @@ def simulate(
     lobbies, teams, shared leaderboards, guilds, gifts and crates, and the studio's own areas (--area),
     for --days days; report.json and report.html (one self-contained page with charts) go into --out.
     With --compare OTHER_MANIFEST both manifests are played by the same players and reported side by
-    side. With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
+    side; with --compare-population OTHER_POPULATION, both populations (another manifest too with both
+    options). With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
     the report gives each headline number's spread over them, and a comparison marks which changes stand
     out of the seeds' noise (a paired t-test at 95%). The same seeds write the same files, byte for byte.
     docs/simulation.md says what each number means."""
@@ -1031,7 +1041,14 @@ def simulate(
     from livecore_server.manifest import read_manifest
     from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
-    from livecore_server.simulate.run import Sources, memory_need, parse, read_population, workers
+    from livecore_server.simulate.run import (
+        PopulationRefused,
+        Sources,
+        memory_need,
+        parse,
+        read_population,
+        workers,
+    )
     from livecore_server.simulate.run import simulate as run_simulation
 
     names = _area_names(studio_areas)
@@ -1051,11 +1068,17 @@ def simulate(
         served = plugins.load(named)
     except plugins.PluginError as exc:
         raise Refused("plugin_refused", _shown(str(exc)), exit_code=2) from None
-    try:
-        people = read_population(population, served)
-    except PopulationError as exc:
-        click.echo(_refusal(f"population {population} refused", exc.problems), err=True)
-        sys.exit(2)
+    populations = []
+    given: dict[str, str | None] = {}  # each population's path, by its name in the report
+    for file in (population, *([other_population] if other_population else [])):
+        try:
+            people = read_population(file, served)
+        except PopulationError as exc:
+            click.echo(_refusal(f"population {file} refused", exc.problems), err=True)
+            sys.exit(2)
+        name = os.path.basename(file) if file else "default"
+        given[name] = file
+        populations.append((name, people))
     _can_be_directory(out)
     began = time.perf_counter()
     label = f"{players:,} players x {days} days" + (f" x {seeds} seeds" if seeds > 1 else "")
@@ -1070,14 +1093,13 @@ def simulate(
             here = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
             beyond = f", more than this machine's {_bytes(here)}" if need > here else ""
             click.echo(f"{label}: about {_bytes(need)} of memory{beyond}", err=True)
-            steps = seeds * len(manifests) * players * (1 + days)
+            steps = seeds * max(len(manifests), len(populations)) * players * (1 + days)
             bars.append(stack.enter_context(click.progressbar(length=steps, label=label, file=sys.stderr)))
 
         try:
             report = run_simulation(
                 manifests,
-                people,
-                population_name=os.path.basename(population) if population else "default",
+                populations,
                 players=players,
                 days=days,
                 seed=seed,
@@ -1090,8 +1112,8 @@ def simulate(
                 on_day=lambda _: bars[0].update(players),
                 on_players=lambda made: bars[0].update(made),
             )
-        except PopulationError as exc:
-            click.echo(_refusal(f"population {population} refused", exc.problems), err=True)
+        except PopulationRefused as exc:
+            click.echo(_refusal(f"population {given[exc.name]} refused", exc.problems), err=True)
             sys.exit(2)
         except ValueError as exc:
             raise Refused("simulation_refused", _shown(str(exc)), exit_code=2) from None

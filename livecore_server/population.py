@@ -30,12 +30,6 @@ from livecore.simulation.part import FitPeriod, SeasonPart
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.server_transaction import ServerTransaction
 
-#: The sessions of each player's record that its rate did not draw: the one that first saw it. A player is
-#: first seen as it first plays, so its life on record starts with a session; those after it are the ones
-#: its sessions a day draw over that life (counted, the first would add a session over its life, a
-#: whole one a day to a player seen for a day).
-FIRST_SESSION = 1
-
 
 @attrs.frozen
 class Request:
@@ -129,7 +123,7 @@ def fit(
             period,
             game=game.key,
             segments=request.segments,
-            made_sessions=FIRST_SESSION,
+            first_session_plays=True,  # a player is first seen as it first plays
             progress=progress,
         )
 

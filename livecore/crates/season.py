@@ -17,6 +17,7 @@ from livecore.simulation.part import (
     FitPeriod,
     Member,
     Play,
+    Played,
     Rate,
     SeasonPart,
     StudioRates,
@@ -31,8 +32,16 @@ def _declared(settings: GameSettings) -> list[str]:
     return list(settings.of(CRATE_SETTINGS))
 
 
+def _fit_sent(tx: Any, period: FitPeriod, played: Played) -> dict[str, float]:
+    """Each crate sent in the period (the crate grants' crates), per day played."""
+    if played.days_played <= 0:
+        return {}
+    made = tx.grants.made(period.game_id, str(CRATE), period.since, period.until)
+    return {key: amount / played.days_played for key, amount in made.items() if amount > 0}
+
+
 #: ``[studio] crates``: the crates the studio's backend sends a player per day it plays.
-SENT = StudioRates("crates", "crate", _declared, 0.1)
+SENT = StudioRates("crates", "crate", _declared, 0.1, fit=_fit_sent)
 
 
 class _Crates(Driver):

@@ -61,6 +61,16 @@ class MemoryLedger(AreaPort[EconomyTables]):
                 tally[1] += -e.delta / (e.balance_after - e.delta)
         return {p: DebitTally(len(moments[p]), int(n), share) for p, (n, share) in counts.items()}
 
+    def moved(
+        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+    ) -> dict[tuple[str, str], int]:
+        sums: dict[tuple[str, str], int] = {}
+        for e in self._t.entries:
+            if e.game_id == game_id and e.reason in reasons and since <= e.created_at < until:
+                key = (e.reason.value, e.resource_key)
+                sums[key] = sums.get(key, 0) + e.delta
+        return sums
+
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         store = self._t
         before = store.entries

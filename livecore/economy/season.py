@@ -22,6 +22,7 @@ from livecore.simulation.part import (
     FitPeriod,
     Member,
     Play,
+    Played,
     PopulationTable,
     Rate,
     SeasonPart,
@@ -59,18 +60,48 @@ def _check(found: tuple[str, ...], settings: GameSettings, problems: Problems) -
             problems["economy.spend"] = f"{key!r} is not a currency of the game"
 
 
+def _fit_spent(tx: Any, period: FitPeriod, played: Played) -> tuple[str, ...] | None:
+    """The currencies players spent in the period (a spend's debits), in the game's order; None where
+    none was spent."""
+    debited = tx.ledger.moved(period.game_id, _SPENDING, period.since, period.until)
+    found = {key for (_, key), total in debited.items() if total < 0}
+    spent = tuple(key for key in _currencies(period.settings) if key in found)
+    return spent or None
+
+
+def _write_spent(found: tuple[str, ...]) -> list[str]:
+    # A currency's key is a plain word (letters, digits, ``-``, ``_``): a basic string as it is.
+    keys = ", ".join(f'"{key}"' for key in found)
+    return ["[economy]", f"spend = [{keys}]"]
+
+
 #: ``[economy] spend``: the currencies players spend (the value: their keys).
-SPENT = PopulationTable("economy", _parse, _check)
+SPENT = PopulationTable("economy", _parse, _check, fit=_fit_spent, write=_write_spent)
 
 
 def _currencies(settings: GameSettings) -> list[str]:
     return [k for k, r in settings.resources.items() if r.type is ResourceType.CURRENCY]
 
 
+def _fit_credit(tx: Any, period: FitPeriod, played: Played) -> dict[str, float]:
+    """Each currency the studio's backend credited (server credits), per day played."""
+    if played.days_played <= 0:
+        return {}
+    credited = tx.ledger.moved(period.game_id, (Reason.SERVER_CREDIT.value,), period.since, period.until)
+    return {key: total / played.days_played for (_, key), total in credited.items() if total > 0}
+
+
 #: ``[studio] login_credit``: the currency the studio's backend credits a player at its first session of
 #: a day (whole amounts; none by default).
 LOGIN_CREDIT = StudioRates(
-    "login_credit", "currency", _currencies, None, bounds=(1, 10**12), whole=True, listed=False
+    "login_credit",
+    "currency",
+    _currencies,
+    None,
+    bounds=(1, 10**12),
+    whole=True,
+    listed=False,
+    fit=_fit_credit,
 )
 
 

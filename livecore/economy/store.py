@@ -31,6 +31,13 @@ class Ledger(Protocol):
         tallied, in one read."""
         ...
 
+    def moved(
+        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+    ) -> dict[tuple[str, str], int]:
+        """(reason, resource key) -> the entries' deltas summed, of a game's entries for one of
+        ``reasons`` from ``since`` to before ``until``, in one read."""
+        ...
+
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         """Every ledger entry of ``from_id`` becomes ``to_id``'s; ``from_id`` holds nothing after, and
         ``to_id``'s holdings become ``holdings``."""

@@ -81,6 +81,14 @@ class MemoryGrants(AreaPort[GrantTables]):
         ]
         return sorted(mine, key=lambda g: (g.created_at, g.id))
 
+    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+        sums: dict[str, int] = {}
+        for g in self._t.grants.values():
+            if g.game_id == game_id and g.kind == kind and since <= g.created_at < until:
+                for entry in g.entries:
+                    sums[entry.key] = sums.get(entry.key, 0) + entry.amount
+        return sums
+
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
         tallies: dict[str, list[float]] = {}  # -> made, taken, at once, seconds waited
         for g in self._t.grants.values():

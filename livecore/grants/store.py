@@ -34,6 +34,11 @@ class GrantStore(Protocol):
         """The player's grants whose ``sourceRefId`` is ``source_ref_id`` (an attempt's), oldest first."""
         ...
 
+    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+        """Entry key -> the amount of it the grants of ``kind`` in a game made from ``since`` to before
+        ``until`` hold, summed, in one read."""
+        ...
+
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
         """Player id -> its grants of ``kind`` in a game made from ``since`` to before ``until``, their
         waits tallied (taken, expired or cut by ``until``), in one read."""

@@ -115,6 +115,19 @@ class AttemptTally:
 
 
 @attrs.frozen
+class ScoreSpread:
+    """The scored attempts at one event over a period, in aggregate (:mod:`livecore.simulation.fitting`):
+    how many were ``scored`` and their scores' sum (``total``); and how far a player's scores stray from
+    its own mean: the squared deviations summed over the players (``within``), and the degrees of freedom
+    they have (``freedom``: each player's scored attempts but one)."""
+
+    scored: int
+    total: float
+    within: float
+    freedom: int
+
+
+@attrs.frozen
 class HeldStart:
     """The body of a held start's 202 answer as a caller reads it (its ``details``), refined by the area
     that holds it (the lobbies' ``LobbyForming``): what a simulated player gets back instead of an

@@ -11,6 +11,7 @@ while its lobby forms, played later through :meth:`LiveEvents.attempt`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,7 +20,7 @@ from livecore.games import GameSettings, Order
 from livecore.live_events.api import AttemptResponse
 from livecore.live_events.rules import slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
-from livecore.simulation.fields import Problems, Scale, check_scales, scales
+from livecore.simulation.fields import Problems, Scale, check_scales, scales, write_scales
 from livecore.simulation.part import (
     SKILL,
     SKILL_COUNT,
@@ -29,6 +30,7 @@ from livecore.simulation.part import (
     FitPeriod,
     Member,
     Play,
+    Played,
     PopulationTable,
     Rate,
     SeasonPart,
@@ -105,8 +107,35 @@ def _pin(
     return {**pinned, **found}
 
 
+def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] | None:
+    """Each plain event's score range, the one its scores were played on as far as they tell: an
+    attempt strays from its player's skill by :data:`ATTEMPT_NOISE` of the range, so the range is as wide
+    as the spread of a player's scores about its own mean makes it (pooled over the players), centred on
+    the mean score (moved up to start at 0 where it would reach below). An event no player scored twice
+    at keeps its default range (:func:`default_scale`). Written in, the file plays a skill at the score
+    it was read from whatever manifest it is played with (:func:`_read` places the skills on it)."""
+    kinds = kinds_of(period.parts)
+    plain = _plain(period)
+    spreads = tx.attempts.spreads(period.game_id, period.env, period.since, period.until)
+    ranges: dict[str, Scale] = {}
+    for key, event in plain.items():
+        spread = spreads.get(key)
+        if spread is None or spread.freedom <= 0 or spread.within <= 0:
+            ranges[key] = default_scale(event, kinds)
+            continue
+        width = math.sqrt(spread.within / spread.freedom) / ATTEMPT_NOISE
+        low = max(0.0, spread.total / spread.scored - width / 2)
+        low, high = round(low, 4), round(low + width, 4)
+        ranges[key] = Scale(worst=high, best=low) if event.order is Order.ASC else Scale(worst=low, best=high)
+    return ranges or None
+
+
+def _write_ranges(found: dict[str, Scale]) -> list[str]:
+    return write_scales("events", found)
+
+
 #: ``[events.<key>]``: an event's score range (``worst``, ``best``); default: :func:`default_scale`.
-RANGES = PopulationTable("events", _parse, _check, _pin)
+RANGES = PopulationTable("events", _parse, _check, _pin, fit=_fit_ranges, write=_write_ranges)
 
 
 class LiveEvents(Driver):
@@ -183,10 +212,12 @@ def _plain(period: FitPeriod) -> dict[str, EventSettings]:
 
 def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     """Each player's attempts and plays at the plain events, and its skill: each scored attempt's score
-    placed on its event's default range (:func:`default_scale`, inverted)."""
+    placed on its event's fitted range (:func:`_fit_ranges`; else its default, :func:`default_scale`),
+    inverted."""
     plain = _plain(period)
     kinds = kinds_of(period.parts)
-    scales = {key: default_scale(event, kinds) for key, event in plain.items()}
+    fitted: dict[str, Scale] = period.tables.get(RANGES.name) or {}
+    scales = {key: fitted.get(key) or default_scale(event, kinds) for key, event in plain.items()}
     out: dict[str, dict[str, float]] = {}
     for (player_id, key), tally in tx.attempts.tallies(
         period.game_id, period.env, period.since, period.until

@@ -102,6 +102,19 @@ def scales(raw: Any, path: str, problems: Problems) -> dict[str, Scale]:
     return found
 
 
+def written(found: float, whole: bool = False) -> str:
+    """A number as a population file writes it: an integer, or a float that reads back the same."""
+    return str(int(found)) if whole else repr(float(found))
+
+
+def write_scales(path: str, found: Mapping[str, Scale]) -> list[str]:
+    """Score ranges as TOML lines :func:`scales` reads back: a ``[<path>.<key>]`` table each."""
+    lines: list[str] = []
+    for key, scale in found.items():
+        lines += [f"[{path}.{key}]", f"worst = {written(scale.worst)}", f"best = {written(scale.best)}", ""]
+    return lines[:-1]
+
+
 def check_scales(
     found: Mapping[str, Scale],
     declared: Mapping[str, Any],

@@ -29,8 +29,17 @@ import attrs
 
 from livecore.errors import FileProblems
 from livecore.scope import Environment
-from livecore.simulation.part import SKILL, SKILL_COUNT, Fit, FitPeriod, SeasonPart, Sessions, Tallies
-from livecore.simulation.population import Population, Segment, Skill, write_population
+from livecore.simulation.part import (
+    SKILL,
+    SKILL_COUNT,
+    Fit,
+    FitPeriod,
+    Played,
+    SeasonPart,
+    Sessions,
+    Tallies,
+)
+from livecore.simulation.population import Population, Segment, Skill, Studio, write_population
 
 #: The fewest players a segment is fitted on: fewer tell its rates apart from chance.
 MIN_PER_SEGMENT = 20
@@ -43,6 +52,8 @@ SAMPLE = 20_000
 SHRINK = 5.0
 #: The k-means rounds, at most (it stops sooner once no player changes cluster).
 ROUNDS = 60
+#: The k-means++ starts k-means runs from; the clusters nearest their players are kept.
+STARTS = 4
 _DAY = 86_400.0
 _MIN_DAYS = 1 / 24  # a player first seen in the period's last hour is observed an hour
 
@@ -82,7 +93,8 @@ class FittedPopulation:
 class _Player:
     life_days: float  # from first seen to the period's end
     days: float  # observed in the period
-    sessions: int  # on record, from first seen
+    sessions: int  # on record after the first, which opened its life
+    opened: int  # 1 where its first session is in the period and played in it
     tallies: list[dict[str, float]]  # each fitted part's, in the parts' order
     skill: float = 0.0  # the scores placed on their ranges, summed over the parts
     skilled: float = 0.0  # how many
@@ -102,16 +114,17 @@ def fit_population(
     *,
     game: str,
     segments: int = 3,
-    made_sessions: int = 0,
+    first_session_plays: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> FittedPopulation:
     """Fit ``segments`` segments to the players of ``period`` read through ``tx`` (a transaction with the
     ports the parts read: the part that counts the sessions, :class:`~livecore.simulation.part.Sessions`,
     and those that fit their rates), raising :class:`FittingError` for a period with
     no player or too few for the segments (:data:`MIN_PER_SEGMENT` each). ``game``: the game's key, for
-    the header. ``made_sessions``: sessions on record per player that no play opened (an embedded season
-    registers every player at its start, which counts one). ``progress(step, done, total)`` is called as
-    each step ends: ``players``, each fitted part's read, ``clusters``, ``segments``."""
+    the header. ``first_session_plays``: whether a player's first session on record played (a
+    server's: a player is first seen as it first plays) or only opened its life (an embedded season
+    registers every player at its start, and plays later). ``progress(step, done, total)`` is called as
+    each step ends: ``players``, ``tables``, each fitted part's read, ``clusters``, ``segments``."""
     problems: dict[str, str] = {}
     if not 1 <= segments <= MAX_SEGMENTS:
         problems["segments"] = f"must be from 1 to {MAX_SEGMENTS} (got {segments})"
@@ -124,7 +137,7 @@ def fit_population(
         raise FittingError(problems)
     assert counted is not None
     fits = _fits(period.parts)
-    total = len(fits) + 3
+    total = len(fits) + 4
     step = 0
 
     def done(name: str) -> None:
@@ -133,7 +146,7 @@ def fit_population(
         if progress is not None:
             progress(name, step, total)
 
-    players = _players(tx, period, counted, made_sessions, len(fits))
+    players = _players(tx, period, counted, first_session_plays, len(fits))
     done("players")
     if not players:
         raise FittingError(
@@ -150,6 +163,9 @@ def fit_population(
                 " segment's rates apart from chance); fit fewer segments or a longer period"
             }
         )
+    tables, studio = _tables(tx, period, [players[i] for i in sorted(players)])
+    period = attrs.evolve(period, tables=tables)
+    done("tables")
     for index, (_, fit) in enumerate(fits):
         for player_id, tallies in fit.read(tx, period).items():
             found = players.get(player_id)
@@ -164,20 +180,56 @@ def fit_population(
     clusters = _cluster(features, segments)
     done("clusters")
     population = _population(rows, clusters, segments, period, fits, counted.gap.total_seconds() / _DAY)
+    population = attrs.evolve(population, tables=tables, studio=Studio(studio))
     done("segments")
     return FittedPopulation(population, game, period.env, period.since, period.until, len(rows))
 
 
+def _tables(
+    tx: Any, period: FitPeriod, rows: Sequence[_Player]
+) -> tuple[dict[str, Any], dict[str, dict[str, float]]]:
+    """The population's tables and ``[studio]`` tables the parts fit, by name; a table the period cannot
+    tell is left out."""
+    played = Played(len(rows), sum(_days_played(p) for p in rows))
+    tables: dict[str, Any] = {}
+    studio: dict[str, dict[str, float]] = {}
+    for part in period.parts:
+        for table in part.tables:
+            if table.fit is not None and (value := table.fit(tx, period, played)) is not None:
+                tables[table.name] = value
+        for sent in part.studio:
+            if sent.fit is not None and (rates := sent.fit(tx, period, played)):
+                studio[sent.name] = {
+                    key: _kept(rate, sent.bounds, sent.whole) for key, rate in sorted(rates.items())
+                }
+    return tables, studio
+
+
+def _days_played(player: _Player) -> float:
+    """The days the player played in the period (:class:`~livecore.simulation.part.Played`): its
+    sessions in the period, at most one a day."""
+    return min(player.days, _played(player))
+
+
 def _players(
-    tx: Any, period: FitPeriod, counted: Sessions, made_sessions: int, parts: int
+    tx: Any, period: FitPeriod, counted: Sessions, first_session_plays: bool, parts: int
 ) -> dict[str, _Player]:
+    """The players active in the period. A player's first session on record opens its life: its rate
+    draws the sessions after it over that life (counted, the first would add a session over the life, a
+    whole one a day to a player seen for a day). Where the first session played, it is one of the
+    period's sessions its tallies are divided by all the same."""
     out: dict[str, _Player] = {}
     for player_id, (seen, on_record) in counted.read(tx, period).items():
         life = max(_MIN_DAYS, (period.until - seen).total_seconds() / _DAY)
         days = max(_MIN_DAYS, (period.until - max(seen, period.since)).total_seconds() / _DAY)
-        sessions = max(0, on_record - made_sessions)
-        out[player_id] = _Player(life, days, sessions, [{} for _ in range(parts)])
+        opened = int(first_session_plays and on_record > 0 and seen >= period.since)
+        out[player_id] = _Player(life, days, max(0, on_record - 1), opened, [{} for _ in range(parts)])
     return out
+
+
+def _played(player: _Player) -> float:
+    """The sessions the player played in the period: those its rate drew there, and its first."""
+    return _rate(player) * player.days + player.opened
 
 
 def _rate(player: _Player) -> float:
@@ -200,7 +252,7 @@ def _features(rows: Sequence[_Player], fits: Sequence[tuple[SeasonPart, Fit]]) -
     for index, (_, fit) in enumerate(fits):
         if fit.features is None:
             continue
-        added = [fit.features(p.tallies[index], _rate(p) * p.days) for p in rows]
+        added = [fit.features(p.tallies[index], _played(p)) for p in rows]
         for name in sorted({n for a in added for n in a}):
             pairs = [a.get(name, (0.0, 0.0)) for a in added]
             per = sum(p for _, p in pairs)
@@ -223,12 +275,27 @@ def _nearest(point: Sequence[float], centers: Sequence[Sequence[float]]) -> int:
 
 
 def _cluster(points: Sequence[Sequence[float]], k: int) -> list[int]:
-    """Each point's cluster, by k-means on a deterministic sample of at most :data:`SAMPLE` points from a
-    k-means++ start drawn from a fixed seed; then every point to its nearest center."""
+    """Each point's cluster, by k-means on a deterministic sample of at most :data:`SAMPLE` points: run
+    from :data:`STARTS` k-means++ starts, each drawn from a fixed seed, the clusters nearest their
+    points kept (k-means ends at the nearest clusters of where it started, which one start can miss by
+    far); then every point to its nearest center."""
     rng = random.Random(f"fitting:{k}")
     indexes = list(range(len(points)))
     sample = sorted(rng.sample(indexes, SAMPLE)) if len(points) > SAMPLE else indexes
     chosen = [points[i] for i in sample]
+    best: tuple[float, list[list[float]]] | None = None
+    for start in range(STARTS):
+        centers = _k_means(chosen, _start(chosen, k, random.Random(f"fitting:{k}:{start}")))
+        spread = sum(_distance(p, centers[_nearest(p, centers)]) for p in chosen)
+        if best is None or spread < best[0]:
+            best = (spread, centers)
+    assert best is not None
+    return [_nearest(p, best[1]) for p in points]
+
+
+def _start(chosen: Sequence[Sequence[float]], k: int, rng: random.Random) -> list[list[float]]:
+    """k-means++: a first center drawn at random, each next one drawn by its squared distance to the
+    nearest center drawn."""
     centers = [list(chosen[rng.randrange(len(chosen))])]
     nearest = [_distance(p, centers[0]) for p in chosen]
     while len(centers) < k:
@@ -245,17 +312,23 @@ def _cluster(points: Sequence[Sequence[float]], k: int) -> list[int]:
                 break
         centers.append(list(chosen[at]))
         nearest = [min(n, _distance(p, centers[-1])) for n, p in zip(nearest, chosen, strict=True)]
+    return centers
+
+
+def _k_means(chosen: Sequence[Sequence[float]], centers: list[list[float]]) -> list[list[float]]:
+    """The centers k-means moves ``centers`` to: each to the mean of its points, until none changes
+    cluster (at most :data:`ROUNDS` rounds)."""
     assigned: list[int] = []
     for _ in range(ROUNDS):
         again = [_nearest(p, centers) for p in chosen]
         if again == assigned:
             break
         assigned = again
-        for index in range(k):
+        for index in range(len(centers)):
             members = [p for p, c in zip(chosen, assigned, strict=True) if c == index]
             if members:
                 centers[index] = [sum(column) / len(members) for column in zip(*members, strict=True)]
-    return [_nearest(p, centers) for p in points]
+    return centers
 
 
 def _sessions_per_day(observed: float, gap: float) -> float:
@@ -298,19 +371,18 @@ def _population(
     for number, (group, share) in enumerate(zip(groups, shares, strict=True), start=1):
         per_day = _sessions_per_day(observed(group), gap)
         days = sum(p.days for p in group)
+        sessions = per_day * days + sum(p.opened for p in group)
         rates: dict[str, float] = {}
         for index, (part, fit) in enumerate(fits):
             sums: dict[str, float] = {}
             for player in group:
                 for name, amount in player.tallies[index].items():
                     sums[name] = sums.get(name, 0.0) + amount
-            tallies = Tallies(players=len(group), sessions=per_day * days, days=days, sums=sums)
+            tallies = Tallies(players=len(group), sessions=sessions, days=days, sums=sums)
             declared = {rate.name: rate for rate in part.rates}
             for name, found in fit.rates(tallies, period).items():
                 rate = declared[name]
-                low, high = rate.bounds
-                value = min(high, max(low, found))
-                rates[name] = round(value) if rate.whole else round(value, 4)
+                rates[name] = _kept(found, rate.bounds, rate.whole)
         fitted.append(
             Segment(
                 name=f"segment-{number}",
@@ -321,6 +393,13 @@ def _population(
             )
         )
     return Population(segments=tuple(fitted))
+
+
+def _kept(value: float, bounds: tuple[float, float], whole: bool) -> float:
+    """A fitted value as the file keeps it: within its field's bounds, whole or to 4 decimals."""
+    low, high = bounds
+    kept = min(high, max(low, value))
+    return round(kept) if whole else round(kept, 4)
 
 
 def _score(group: Sequence[_Player]) -> Skill:

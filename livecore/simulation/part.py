@@ -56,6 +56,12 @@ class PopulationTable:
     parse: Callable[[Any, Problems], Any]
     check: Callable[[Any, GameSettings, Problems], None] = _no_check
     pin: Callable[[Any, GameSettings, GameSettings, Sequence[SeasonPart]], Any] | None = None
+    #: How the table is fitted from what happened (docs/simulation.md#fitting-a-population):
+    #: ``fit(tx, period, played)`` reads it through the area's store ports (:class:`Played`: the players
+    #: fitted), None where the period cannot tell; ``write(value)`` gives the value as the file's TOML
+    #: lines, its header first, which ``parse`` reads back. Neither, or both.
+    fit: Callable[[Any, FitPeriod, Played], Any] | None = None
+    write: Callable[[Any], list[str]] | None = None
 
 
 @attrs.frozen
@@ -86,6 +92,10 @@ class StudioRates:
     bounds: tuple[float, float] = (0.0, 100.0)
     whole: bool = False
     listed: bool = True
+    #: How the table is fitted from what happened (docs/simulation.md#fitting-a-population):
+    #: ``fit(tx, period, played)`` reads what the studio's backend sent the players fitted
+    #: (:class:`Played`) through the area's store ports, by key, per day played; empty where it sent none.
+    fit: Callable[[Any, FitPeriod, Played], Mapping[str, float]] | None = None
 
 
 class Segment(Protocol):
@@ -275,7 +285,9 @@ SKILL_COUNT = "skilled"
 class FitPeriod:
     """What a population is fitted on (:mod:`livecore.simulation.fitting`): a game's players of one
     environment from ``since`` to before ``until``, the game's settings and the parts of the areas played
-    (what a part's fit reads to place a score or to tell an event's kind)."""
+    (what a part's fit reads to place a score or to tell an event's kind); and, once fitted (before the
+    parts' reads), the population's tables by name (:attr:`PopulationTable.fit`: the score ranges a
+    part places a score on)."""
 
     game_id: str
     env: Environment
@@ -283,10 +295,22 @@ class FitPeriod:
     until: datetime
     settings: GameSettings
     parts: Sequence[SeasonPart]
+    tables: Mapping[str, Any] = attrs.field(factory=dict)
 
     @property
     def days(self) -> float:
         return (self.until - self.since).total_seconds() / 86_400
+
+
+@attrs.frozen
+class Played:
+    """The players a population is fitted on, as a table's fit reads them: how many, and the days they
+    played in the period, summed over them. A day played is one with a session; the record tells how many
+    sessions, not on what days, so a player is taken to play every day observed at a session a day or
+    more, and on as many days as its sessions below that, as a season spreads them."""
+
+    players: int
+    days_played: float
 
 
 @attrs.frozen
@@ -369,6 +393,7 @@ __all__ = [
     "FitPeriod",
     "Member",
     "Play",
+    "Played",
     "PopulationTable",
     "Rate",
     "SeasonPart",

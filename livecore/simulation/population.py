@@ -67,7 +67,7 @@ from livecore.area import Area
 from livecore.errors import FileProblems
 from livecore.games import GameSettings
 from livecore.section import read_toml
-from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value
+from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value, written
 from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
 
 
@@ -315,34 +315,37 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
 # --- writing ------------------------------------------------------------------------------------------
 
 
-def _number(found: float, whole: bool = False) -> str:
-    return str(int(found)) if whole else repr(float(found))
-
-
 def write_population(
     population: Population, header: Sequence[str] = (), areas: Sequence[Area] = core_areas.BUILT_IN
 ) -> str:
     """Population TOML text :func:`parse_population` reads back as ``population``: ``header`` first, as
-    comment lines, then its segments (every field it sets) and its ``[studio]`` tables. The tables the
-    areas add (``[events]``, ``[economy]``) are not written: a population that sets one is refused
-    (``ValueError``). ``areas``: the areas played, whose fields tell an integer from a number."""
-    if population.tables:
-        raise ValueError(f"the areas' tables are not written: {', '.join(sorted(population.tables))}")
+    comment lines, then its segments (every field it sets), the tables the areas add (``[events]``,
+    ``[economy]``), each by its table's ``write``, and its ``[studio]`` tables. A table no area played can
+    write is refused (``ValueError``). ``areas``: the areas played, whose fields tell an integer from a
+    number."""
+    added = _population_tables(areas)
+    unwritten = sorted(n for n in population.tables if n not in added or added[n].write is None)
+    if unwritten:
+        raise ValueError(f"these tables cannot be written: {', '.join(unwritten)}")
     rates = _rates(areas)
     lines = [f"# {line}".rstrip() for line in header]
     for segment in population.segments:
-        lines += ["", f"[segments.{segment.name}]", f"share = {_number(segment.share)}"]
-        lines.append(f"sessions_per_day = {_number(segment.sessions_per_day)}")
+        lines += ["", f"[segments.{segment.name}]", f"share = {written(segment.share)}"]
+        lines.append(f"sessions_per_day = {written(segment.sessions_per_day)}")
         skill = segment.score
-        lines.append(f"score = {{ mean = {_number(skill.mean)}, sd = {_number(skill.sd)} }}")
+        lines.append(f"score = {{ mean = {written(skill.mean)}, sd = {written(skill.sd)} }}")
         for name, found in segment.rates.items():
-            lines.append(f"{name} = {_number(found, name in rates and rates[name].whole)}")
+            lines.append(f"{name} = {written(found, name in rates and rates[name].whole)}")
+    for name, fitted in population.tables.items():
+        write = added[name].write
+        assert write is not None
+        lines += ["", *write(fitted)]
     if population.studio.rates:
         tables = _tables(areas)
         lines += ["", "[studio]"]
         for name, sent in population.studio.rates.items():
             whole = name in tables and tables[name].whole
-            pairs = ", ".join(f"{key} = {_number(amount, whole)}" for key, amount in sent.items())
+            pairs = ", ".join(f"{key} = {written(amount, whole)}" for key, amount in sent.items())
             lines.append(f"{name} = {{ {pairs} }}")
     return "\n".join(lines).lstrip("\n") + "\n"
 

@@ -194,15 +194,15 @@ class BaseSimulation:
         *,
         since: datetime | None = None,
         until: datetime | None = None,
-        made_sessions: int = 1,
+        first_session_plays: bool = False,
         progress: Callable[[str, int, int], None] | None = None,
     ) -> FittedPopulation:
         """The population its game's players played, fitted from its store as ``livecore-server
         population`` fits one from a server's (:func:`livecore.simulation.fitting.fit_population`): from
-        ``since`` (its start) to before ``until`` (now). ``made_sessions``: the sessions on record of each
-        player that no play opened: a simulated player's registration, at its making, is one (a
-        :class:`~livecore.simulation.season.Season` makes its players at its start). Its ``toml()`` is the
-        file ``simulate --population`` reads."""
+        ``since`` (its start) to before ``until`` (now). ``first_session_plays``: whether a player's
+        first session on record played; a simulated player's is its registration, at its making, which
+        plays nothing (a :class:`~livecore.simulation.season.Season` makes its players at its start). Its
+        ``toml()`` is the file ``simulate --population`` reads."""
         period = FitPeriod(
             game_id=self.game.id,
             env=self.env,
@@ -217,7 +217,7 @@ class BaseSimulation:
                 period,
                 game=self.game.key,
                 segments=segments,
-                made_sessions=made_sessions,
+                first_session_plays=first_session_plays,
                 progress=progress,
             )
 

@@ -125,6 +125,20 @@ class SqlLedger(SqlPort):
         )
         return {p: DebitTally(moments, n, float(share)) for p, moments, n, share in rows}
 
+    def moved(
+        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+    ) -> dict[tuple[str, str], int]:
+        if not reasons:
+            return {}
+        among, params = self.db.in_list("reason", list(reasons))
+        rows = self.db.read(
+            "SELECT reason, resource_key, SUM(delta)"
+            f" FROM ledger WHERE game_id = ? AND {among} AND created_at >= ? AND created_at < ?"
+            " GROUP BY reason, resource_key",
+            (game_id, *params, to_millis(since), to_millis(until)),
+        )
+        return {(reason, key): int(total) for reason, key, total in rows}
+
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))
         self.db.change("holdings", "DELETE FROM holdings WHERE player_id IN (?, ?)", (from_id, to_id))

@@ -1,8 +1,9 @@
 """``livecore-server simulate`` (docs/simulation.md#livecore-server-simulate): read a manifest and a
 population, play the season embedded (:class:`livecore.simulation.season.Season`), gather its report
-and write it; with another manifest, play the same population on both and compare; with several seeds,
-play each (side by side, in worker processes) and report them together. A studio's areas (``areas``:
-their server sides, as a server serves them) are played and reported after the built-in ones."""
+and write it; with another manifest, another population or both, play both configurations on the same
+seeds and compare; with several seeds, play each (side by side, in worker processes) and report them
+together. A studio's areas (``areas``: their server sides, as a server serves them) are played and
+reported after the built-in ones."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import multiprocessing
 import os
 import pickle
 import queue
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -22,11 +23,13 @@ from livecore import areas as core_areas
 from livecore.games import GameSettings
 from livecore.manifest import Manifest
 from livecore.simulation import Simulation
-from livecore.simulation.population import Population, parse_population
+from livecore.simulation.population import Population, PopulationError, parse_population
 from livecore.simulation.season import Season
 from livecore_server.simulate import MOST_SEEDS
 from livecore_server.simulate.compare import comparison, spread
 from livecore_server.simulate.gather import fold, gather, gathering, parts
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from livecore_server.area import ServerArea
@@ -59,8 +62,6 @@ def read_population(path: str | os.PathLike[str] | None, areas: Sequence[ServerA
     played = core_areas.registered(a.area for a in areas)
     if path is None:
         return parse_population("", played)
-    from livecore.simulation.population import PopulationError
-
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -152,13 +153,21 @@ def workers(seeds: int) -> int:
     return max(1, min(seeds, cores))
 
 
+class PopulationRefused(PopulationError):
+    """A population a run plays refused against the game it plays (an event it names is not there):
+    ``name`` says which of the run's populations."""
+
+    def __init__(self, name: str, problems: Mapping[str, str]) -> None:
+        super().__init__(problems)
+        self.name = name
+
+
 @attrs.frozen
 class _Seeds:
-    """What every seed of a run shares: the population (pinned for a comparison), the season's size and
-    start, and the run's facts the report leads with."""
+    """What every seed of a run shares: each season's population by name (both pinned for a comparison),
+    the season's size and start, and the run's facts the report leads with."""
 
-    population: Population
-    population_name: str
+    populations: tuple[tuple[str, Population], ...]
     players: int
     days: int
     start: datetime
@@ -166,28 +175,32 @@ class _Seeds:
 
     def seasons(
         self, manifests: Sequence[tuple[str, Manifest]], seed: int, areas: Sequence[ServerArea]
-    ) -> list[tuple[str, Season]]:
-        """Each manifest's season of ``seed``, checked and ready to play."""
-        return [
-            (
-                name,
-                season(
+    ) -> list[tuple[dict[str, str], Season]]:
+        """Each season of ``seed`` (of a comparison: the base's, then the other's), checked and ready to
+        play, with the run's names: its manifest and its population."""
+        ready = []
+        for (name, m), (population_name, population) in zip(
+            _each(manifests, len(self.populations)), self.populations, strict=True
+        ):
+            try:
+                made = season(
                     m,
-                    self.population,
+                    population,
                     players=self.players,
                     days=self.days,
                     seed=seed,
                     start=self.start,
                     game=self.game,
                     areas=areas,
-                ),
-            )
-            for name, m in manifests
-        ]
+                )
+            except PopulationError as exc:
+                raise PopulationRefused(population_name, exc.problems) from None
+            ready.append(({"manifest": name, "population": population_name}, made))
+        return ready
 
     def played(
         self,
-        seasons: list[tuple[str, Season]],
+        seasons: list[tuple[dict[str, str], Season]],
         areas: Sequence[ServerArea],
         on_day: Callable[[int], None] | None,
         on_players: Callable[[int], None] | None,
@@ -196,11 +209,16 @@ class _Seeds:
         holds one season's players at a time."""
         reports = []
         while seasons:
-            name, ready = seasons.pop(0)
-            run = {"manifest": name, "population": self.population_name}
+            run, ready = seasons.pop(0)
             reports.append(play(ready, run=run, on_day=on_day, on_players=on_players, areas=areas))
             del ready
         return reports
+
+
+def _each(items: Sequence[T], runs: int) -> list[T]:
+    """One item per run: the items themselves, or the one item every run plays (a comparison of two
+    populations plays one manifest twice; one of two manifests, one population on both)."""
+    return list(items) if len(items) == runs else [items[0]] * runs
 
 
 # A worker process's queue of progress messages (``("day", day)``, ``("players", made)``, and
@@ -278,9 +296,8 @@ def _in_parallel(
 
 def simulate(
     manifests: list[tuple[str, Manifest]],
-    population: Population,
+    populations: list[tuple[str, Population]],
     *,
-    population_name: str,
     players: int,
     days: int,
     seed: int,
@@ -293,10 +310,12 @@ def simulate(
     on_day: Callable[[int], None] | None = None,
     on_players: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """The report of one manifest, or the comparison of two (the first the base), each played with the
-    same population, seed and start (and the base's score ranges: :meth:`Population.pinned`). Every
-    season is checked before any is played; ``on_start()`` then, before the first player is made.
-    ``areas``: a studio's areas (their server sides) played and reported after the built-in ones.
+    """The report of one manifest played by one population (each by name), or the comparison of two
+    configurations (the first the base): two manifests, two populations, or both, the one given once
+    serving both runs. Each run plays the same seed and start, and places a skill on the base manifest's
+    score ranges where its population sets none (:meth:`Population.pinned`). Every season is checked
+    before any is played; ``on_start()`` then, before the first player is made. ``areas``: a studio's
+    areas (their server sides) played and reported after the built-in ones.
 
     ``seeds``: how many seeds to play, ``seed`` the first, each played as above and reported together
     (docs/simulation.md#several-seeds): the first seed's report whole, its ``run`` with the ``seeds``, and
@@ -306,10 +325,14 @@ def simulate(
     side by side (:func:`workers`), else one after the other here; the report is the same."""
     if not 1 <= seeds <= MOST_SEEDS:
         raise ValueError(f"a run plays 1 to {MOST_SEEDS} seeds")
-    if len(manifests) == 2:
-        base, other = (_settings(m, game) for _, m in manifests)
-        population = population.pinned(base, other, core_areas.registered(a.area for a in areas))
-    shared = _Seeds(population, population_name, players, days, start, game)
+    if not (1 <= len(manifests) <= 2 and 1 <= len(populations) <= 2):
+        raise ValueError("a run plays one or two manifests, and one or two populations")
+    runs = max(len(manifests), len(populations))
+    if runs == 2:
+        base, other = (_settings(m, game) for _, m in _each(manifests, 2))
+        played_areas = core_areas.registered(a.area for a in areas)
+        populations = [(name, p.pinned(base, other, played_areas)) for name, p in _each(populations, 2)]
+    shared = _Seeds(tuple(populations), players, days, start, game)
     checked = shared.seasons(manifests, seed, areas)  # nothing checked depends on the seed
     if on_start is not None:
         on_start()

@@ -43,8 +43,7 @@ def report_of(tmp: Path, manifests: list[tuple[str, str]], *, players: int, days
     parsed = [(name, parse_manifest(text)) for name, text in manifests]
     report = simulate(
         parsed,
-        parse_population(""),
-        population_name="default",
+        [("default", parse_population(""))],
         players=players,
         days=days,
         seed=3,
@@ -154,8 +153,7 @@ def test_the_screenshot_of_a_report_of_the_demo(browser: Any, tmp_path: Path) ->
 
     report = simulate(
         [("demo.toml", demo_manifest())],
-        read_population(EXAMPLE_POPULATION),
-        population_name="population.toml",
+        [("population.toml", read_population(EXAMPLE_POPULATION))],
         players=1000,
         days=14,
         seed=7,

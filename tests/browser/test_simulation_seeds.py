@@ -21,8 +21,7 @@ def report_of(tmp: Path, manifests: list[tuple[str, str]]) -> Path:
     parsed = [(name, parse_manifest(text)) for name, text in manifests]
     report = simulate(
         parsed,
-        parse_population(""),
-        population_name="default",
+        [("default", parse_population(""))],
         players=60,
         days=2,
         seed=3,

@@ -6,13 +6,10 @@ scored by ``score`` against a target of 1,000) is added to the shared test manif
 the live environment through its keys, and the manual clock moves through the dev route with the test
 server key, running the scheduled work on the way, as a studio's test harness drives a server.
 
-Each player of a segment launches at the season's start (its registration and a heartbeat: its first
-session on record, in which it plays nothing further), then draws its sessions over the days at random
-times from its ``sessions_per_day``, on ten-minute ticks. The first session plays nothing because the
-fitting counts a player's sessions a day from those after its first (which opens its life on record) and
-divides its tallies by as many: a first session that played would add its plays to the tallies but not
-to the sessions (a bias of one session in ``1 + sessions_per_day * days``, a third of a light player's
-over three days). A session opens with the presence heartbeat, as a client does; on the player's first
+Each player of a segment registers at the season's start and plays its first session there (once the
+players are friends), then draws its other sessions over the days at random times from its
+``sessions_per_day``, on ten-minute ticks: the first session opens its life on record, and the rate draws
+those after it. A session opens with the presence heartbeat, as a client does; on the player's first
 session of a day the studio's backend credits it ``CREDIT`` coins; it plays the event by its ``events``
 chance, ``attempts`` attempts one after the other, each scored near its skill (a score placed on the
 event's default range, 0 to 1,500); sends a coin to one of its two friends (a ring of the players made at
@@ -140,9 +137,9 @@ class Driver:
             )
             assert status == 201, body
             player.secret = body["data"]["playerSecret"]
-            # The install's first launch: on record, played no further (see the module's docstring).
-            await self.sdk(player, "/presence", {"status": "playing"})
         await self.befriend()
+        for player in self.players:
+            await self.session(player, 0)  # the install's first launch, the life's first session
         ticks: dict[int, list[_Player]] = {}
         per_day = 24 * 6
         for player in self.players:

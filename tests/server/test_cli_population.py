@@ -16,10 +16,11 @@ import attrs
 import pytest
 from click.testing import CliRunner, Result
 
+from livecore.simulation.fields import Scale
 from livecore.simulation.population import Segment, parse_population
 from livecore_server.cli import main
 from tests.conftest import BACKENDS, START, _pg_key_file, start_world
-from tests.server.population_support import DUEL, GAME, KNOWN, Driver
+from tests.server.population_support import BEST, CREDIT, DUEL, GAME, KNOWN, Driver
 
 PLAYERS = 200
 DAYS = 3
@@ -30,6 +31,8 @@ UNTIL = START + timedelta(days=DAYS)
 #: three standard deviations of a chance over the light segment's 340-odd sessions (0.027 for an even
 #: chance); the spend's share of the balance nearly exactly (whole coins of a thousand).
 TOLERANCES: dict[str, float] = {
+    "range": 0.1,  # relative
+    "credited": 0.1,  # relative
     "share": 0.02,
     "sessions_per_day": 0.1,  # relative
     "score.mean": 0.02,
@@ -47,6 +50,7 @@ class History:
     home: Path  # the working directory the commands run in (a PostgreSQL database's key file is there)
     names: list[str]  # the players' external ids and names
     ids: list[str]  # their player ids
+    credited: int  # the coins the studio's backend credited
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -73,7 +77,10 @@ def _played(db: str, home: Path) -> History:
             game_id = world.applied["games"][GAME]["id"]
             rows = world.rows("SELECT id, anon_name FROM players WHERE game_id = ?", (game_id,))
             names = [p.name for p in driver.players] + [name for _, name in rows]
-            return History(db, home, names, [player_id for player_id, _ in rows])
+            credited = world.rows(
+                "SELECT SUM(delta) FROM ledger WHERE game_id = ? AND reason = 'server_credit'", (game_id,)
+            )[0][0]
+            return History(db, home, names, [player_id for player_id, _ in rows], int(credited))
         finally:
             await world.client.close()
 
@@ -98,11 +105,25 @@ def test_a_known_population_played_through_the_server_is_fitted_back(history: Hi
     found = parse_population(text)
     assert f"players: {PLAYERS}, segments: 2" in text
     assert f"period: {START.isoformat()} to {UNTIL.isoformat()}" in text
+    # The race's scores were played from 0 to BEST: the fitted range is as wide, as the spread of a
+    # player's scores tells.
+    scale = found.tables["events"]["race"]
+    assert abs((scale.best - scale.worst) - BEST) <= TOLERANCES["range"] * BEST, scale
     for played, segment in zip(KNOWN, found.segments, strict=True):
-        _within(played, segment)
+        _within(played, segment, scale)
+    # What the studio's backend did: CREDIT coins at a player's first session of a day. Fitted per day a
+    # season plays (every day at a session a day or more, else a day a session), it credits as much as
+    # the studio did; the driver's sessions came at random times, on fewer days, so more each.
+    credit = found.studio.rates["login_credit"]["coins"]
+    days = sum(s.share * PLAYERS * min(1.0, s.sessions_per_day) * DAYS for s in found.segments)
+    assert abs(credit * days - history.credited) <= TOLERANCES["credited"] * history.credited, credit
+    assert credit < CREDIT
+    assert found.tables["economy"] == ("coins",)
 
 
-def _within(played: object, found: Segment) -> None:
+def _within(played: object, found: Segment, scale: Scale) -> None:
+    """The segment fitted back; its skill compared as the scores it plays, a share of the played range
+    (the fitted skill on the fitted range ``scale``, the played one from 0 to BEST)."""
     from tests.server.population_support import Segment as Played
 
     assert isinstance(played, Played)
@@ -110,8 +131,10 @@ def _within(played: object, found: Segment) -> None:
     assert abs(found.share - played.share) <= TOLERANCES["share"], (name, found)
     spd = played.sessions_per_day
     assert abs(found.sessions_per_day - spd) <= TOLERANCES["sessions_per_day"] * spd, (name, found)
-    assert abs(found.score.mean - played.skill) <= TOLERANCES["score.mean"], (name, found)
-    assert abs(found.score.sd - played.skill_sd) <= TOLERANCES["score.sd"], (name, found)
+    mean = scale.score(found.score.mean) - played.skill * BEST
+    assert abs(mean) <= TOLERANCES["score.mean"] * BEST, (name, found)
+    spread = found.score.sd * abs(scale.best - scale.worst) - played.skill_sd * BEST
+    assert abs(spread) <= TOLERANCES["score.sd"] * BEST, (name, found)
     assert found.rates["attempts_per_session"] == played.attempts, (name, found)
     for rate, value in (
         ("events", played.events),
@@ -212,7 +235,7 @@ def test_a_game_key_several_studios_have_needs_the_studio(tmp_path: Path) -> Non
             apply_manifest(services.store, services.keys, services.runtime, manifest)
     finally:
         services.close()
-    home = History(db, tmp_path, [], [])
+    home = History(db, tmp_path, [], [], 0)
     both = population(home, "--game", GAME)
     assert both.exit_code == 2
     assert "--game: studios north, south each have a game 'duel': choose one with --studio" in both.output

@@ -24,14 +24,16 @@ from livecore.economy.commands import change, server_adjust
 from livecore.economy.rules import DebitTally, Holding, LedgerEntry, Reason, resource
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import commands as friends_cmd
-from livecore.games import Game, ResourceType, Studio
+from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import commands as gifts_cmd
 from livecore.gifts.rules import SendRequest
+from livecore.grants.commands import create_grant
+from livecore.grants.rules import GrantKind
 from livecore.hashing import KeyedHasher
 from livecore.idempotency import StoredResponse
 from livecore.leaderboards import commands as leaderboards_cmd
 from livecore.leaderboards.rules import PeriodStatus, PlayerTier
-from livecore.live_events.attempts import AttemptStatus, AttemptTally
+from livecore.live_events.attempts import AttemptStatus, AttemptTally, ScoreSpread
 from livecore.live_events.boards import BoardStatus, sort_key
 from livecore.live_events.commands import live_events
 from livecore.live_events.commands.boards import merge_entries
@@ -1074,6 +1076,44 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
     assert debits == {ids["a"]: DebitTally(moments=2, entries=3, share_sum=10 / 100 + 10 / 90 + 30 / 80)}
     assert twin.read(lambda tx: tx.ledger.debits(game_id, ["entry_cost"], since, until)).keys() == {ids["b"]}
     assert twin.read(lambda tx: tx.ledger.debits(game_id, [], since, until)) == {}
+    # The coins credited (100 each at the start) and debited, by reason and resource, summed.
+    moved = twin.read(lambda tx: tx.ledger.moved(game_id, ["server_credit", *spending], since, until))
+    assert moved == {("server_credit", "coins"): 300, ("client_debit", "coins"): -50}
+    assert twin.read(lambda tx: tx.ledger.moved(game_id, spending, until, until + timedelta(hours=1))) == {}
+
+    # The scores' spread by event: a's sprint scored 30 and 20 (its mean 25), b's race 40 once.
+    spreads = twin.read(lambda tx: tx.attempts.spreads(game_id, env, since, until))
+    assert spreads == {
+        "sprint": ScoreSpread(scored=2, total=50.0, within=50.0, freedom=1),
+        "race": ScoreSpread(scored=1, total=40.0, within=0.0, freedom=0),
+    }
+    assert twin.read(lambda tx: tx.attempts.spreads(game_id, Environment.LIVE, since, until)) == {}
+
+    # The entries of the grants of a kind made in the period, summed by key.
+    def granted(name: str, amount: int) -> None:
+        coins = Entry(type=ResourceType.CURRENCY, key="coins", amount=amount)
+        twin.do(
+            lambda tx, rt: create_grant(
+                tx,
+                rt,
+                twin.scope,
+                name,
+                kind=GrantKind.REWARD,
+                entries=[coins],
+                expires_at=None,
+                source_kind="studio",
+                source_ref_id=None,
+                metadata=None,
+            )
+        )
+
+    twin.advance(3_600)  # past the period: its grants (the events' rewards) are left out
+    granted("a", 5)
+    granted("b", 5)
+    granted("c", 7)
+    end = until + timedelta(hours=1)
+    assert twin.read(lambda tx: tx.grants.made(game_id, "reward", until, end)) == {"coins": 17}
+    assert twin.read(lambda tx: tx.grants.made(game_id, "crate", until, end)) == {}
 
 
 @pytest.fixture

@@ -170,8 +170,7 @@ def test_workers_play_as_this_process_does_and_report_their_steps() -> None:
         made: list[int] = []
         found = simulate(
             manifests,
-            parse_population(""),
-            population_name="default",
+            [("default", parse_population(""))],
             players=15,
             days=2,
             seed=2,
@@ -212,8 +211,7 @@ def test_a_seed_failing_in_its_worker_fails_the_run() -> None:
     with pytest.raises(RuntimeError, match="seed 0: ManifestError: "):
         simulate(
             [("demo.toml", parse(DEMO))],
-            parse_population(""),
-            population_name="default",
+            [("default", parse_population(""))],
             players=5,
             days=1,
             seed=0,
