@@ -1,4 +1,4 @@
-"""The guilds port in memory."""
+"""The guilds' ports in memory: the guilds (``tx.guilds``) and their help (``tx.guild_help``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from livecore.guilds.rules import (
     Stint,
     name_key,
 )
-from livecore.guilds.store import GuildStore
+from livecore.guilds.store import GuildHelpStore, GuildStore
 from livecore.memory.journal import AreaPort
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
@@ -175,6 +175,26 @@ class MemoryGuilds(AreaPort[GuildTables]):
         found = [r for r in self._t.join_requests.values() if r.pending and mine(r)]
         return sorted(found, key=lambda r: (r.created_at, r.id))
 
+    def reassign(self, from_id: str, to: Player) -> None:
+        # Who made a change in the guilds the player was in names it no more, as the rest does not.
+        by_to = By.player(to)
+        ever = {s.guild_id for s in self._t.stints.values() if s.player_id == from_id}
+        for stint in [s for guild_id in ever for s in self.history(guild_id)]:
+            joined_by = by_to if _names(stint.joined_by, from_id) else stint.joined_by
+            left_by = by_to if _names(stint.left_by, from_id) else stint.left_by
+            if (joined_by, left_by) != (stint.joined_by, stint.left_by):
+                self.put_stint(attrs.evolve(stint, joined_by=joined_by, left_by=left_by))
+        for stint in [s for s in self._t.stints.values() if s.player_id == from_id]:
+            self.put_stint(attrs.evolve(stint, player_id=to.id, external_player_id=to.external_id))
+        for request in [r for r in self._t.join_requests.values() if r.player_id == from_id]:
+            moved = attrs.evolve(request, player_id=to.id, external_player_id=to.external_id)
+            self._tx.put(self._t.join_requests, request.id, moved)
+
+
+class MemoryGuildHelp(AreaPort[GuildTables]):
+    __slots__ = ()
+    TABLES = GuildTables
+
     def insert_help(self, request: HelpRequest) -> None:
         self._tx.put(self._t.help_requests, request.id, request)
         self._tx.put(self._t.player_help.setdefault(request.player_id, {}), request.id, None)
@@ -220,29 +240,14 @@ class MemoryGuilds(AreaPort[GuildTables]):
         return sorted(found, key=lambda d: (d.donated_at, d.id))
 
     def reassign(self, from_id: str, to: Player) -> None:
-        # Who made a change in the guilds the player was in names it no more, as the rest does not.
-        by_to = By.player(to)
-        ever = {s.guild_id for s in self._t.stints.values() if s.player_id == from_id}
-        for stint in [s for guild_id in ever for s in self.history(guild_id)]:
-            joined_by = by_to if _names(stint.joined_by, from_id) else stint.joined_by
-            left_by = by_to if _names(stint.left_by, from_id) else stint.left_by
-            if (joined_by, left_by) != (stint.joined_by, stint.left_by):
-                self.put_stint(attrs.evolve(stint, joined_by=joined_by, left_by=left_by))
-        for stint in [s for s in self._t.stints.values() if s.player_id == from_id]:
-            self.put_stint(attrs.evolve(stint, player_id=to.id, external_player_id=to.external_id))
-        for request in [r for r in self._t.join_requests.values() if r.player_id == from_id]:
-            moved = attrs.evolve(request, player_id=to.id, external_player_id=to.external_id)
-            self._tx.put(self._t.join_requests, request.id, moved)
         for help_ in [r for r in self._t.help_requests.values() if r.player_id == from_id]:
-            moved_help = attrs.evolve(help_, player_id=to.id, external_player_id=to.external_id)
-            self._tx.put(self._t.help_requests, help_.id, moved_help)
+            moved = attrs.evolve(help_, player_id=to.id, external_player_id=to.external_id)
+            self._tx.put(self._t.help_requests, help_.id, moved)
             self._tx.drop(self._t.player_help.get(from_id, {}), help_.id)
             self._tx.put(self._t.player_help.setdefault(to.id, {}), help_.id, None)
         for donation in [d for d in self._t.donations.values() if d.donor_player_id == from_id]:
-            moved_donation = attrs.evolve(
-                donation, donor_player_id=to.id, donor_external_player_id=to.external_id
-            )
-            self._tx.put(self._t.donations, donation.id, moved_donation)
+            given = attrs.evolve(donation, donor_player_id=to.id, donor_external_player_id=to.external_id)
+            self._tx.put(self._t.donations, donation.id, given)
 
 
 def _names(by: By | None, player_id: str) -> bool:
@@ -251,3 +256,7 @@ def _names(by: By | None, player_id: str) -> bool:
 
 def _implements_the_port(port: MemoryGuilds) -> GuildStore:
     return port  # mypy checks the class against the area's port here
+
+
+def _implements_the_help_port(port: MemoryGuildHelp) -> GuildHelpStore:
+    return port

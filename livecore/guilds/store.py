@@ -1,5 +1,6 @@
-"""The guilds port: guilds by (game_id, guild id), members' stints, join requests, help requests and their
-donations."""
+"""The guilds' ports: guilds by (game_id, guild id), members' stints and join requests
+(:class:`GuildStore`, ``tx.guilds``); help requests and their donations (:class:`GuildHelpStore`,
+``tx.guild_help``), an aggregate of their own."""
 
 from __future__ import annotations
 
@@ -83,6 +84,21 @@ class GuildStore(Protocol):
         """The player's pending join requests, to any guild, oldest first."""
         ...
 
+    def reassign(self, from_id: str, to: Player) -> None:
+        """Every stint and join request of ``from_id`` becomes ``to``'s, external ids included: a merge, or
+        an erasure (``to`` is then the same row under its placeholder). The command ends the source's
+        current stint and resolves its pending requests first, so no unique key is broken."""
+        ...
+
+
+class HasGuilds(Protocol):
+    """A transaction that reaches the guilds port."""
+
+    @property
+    def guilds(self) -> GuildStore: ...
+
+
+class GuildHelpStore(Protocol):
     def insert_help(self, request: HelpRequest) -> None: ...
 
     def update_help(self, request: HelpRequest) -> None: ...
@@ -110,15 +126,13 @@ class GuildStore(Protocol):
         ...
 
     def reassign(self, from_id: str, to: Player) -> None:
-        """Every stint, join request, help request and donation of ``from_id`` becomes ``to``'s, external
-        ids included: a merge, or an erasure (``to`` is then the same row under its placeholder). The
-        command ends the source's current stint and resolves its pending requests first, so no unique key
-        is broken."""
+        """Every help request and donation of ``from_id`` becomes ``to``'s, external ids included: a merge,
+        or an erasure (``to`` is then the same row under its placeholder)."""
         ...
 
 
-class HasGuilds(Protocol):
-    """A transaction that reaches the guilds port."""
+class HasGuildHelp(Protocol):
+    """A transaction that reaches the guilds' help port."""
 
     @property
-    def guilds(self) -> GuildStore: ...
+    def guild_help(self) -> GuildHelpStore: ...

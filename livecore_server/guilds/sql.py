@@ -1,4 +1,5 @@
-"""The guilds port in SQL, for SQLite and PostgreSQL: each read is one range of one index (schema.py's
+"""The guilds' ports in SQL, for SQLite and PostgreSQL: the guilds (``tx.guilds``) and their help
+(``tx.guild_help``). Each read is one range of one index (schema.py's
 ``guilds_*``, ``guild_stints_*``, ``guild_join_requests_*``, ``guild_help_*`` and ``guild_donations_*``),
 but two searches, which sort what they find: by name, three characters or more, through the name's
 trigram index (SQLite's full-text table ``guild_names``, PostgreSQL's ``guilds_name_trigrams``), and by
@@ -216,6 +217,34 @@ class SqlGuilds(SqlPort):
         )
         return [JOIN_REQUEST_COLUMNS.of(r) for r in rows]
 
+    def reassign(self, from_id: str, to: Player) -> None:
+        # Who made a change in the guilds the player was in (a kick, a promotion, its own joining) names it
+        # no more: ``by`` holds an external id, which an erasure must not leave behind.
+        for column in ("joined_by", "left_by"):
+            self.db.write(
+                "guild_stints",
+                f"UPDATE guild_stints SET {column} = ? WHERE guild_id IN"
+                " (SELECT guild_id FROM guild_stints WHERE player_id = ?)"
+                f" AND {self._BY_PLAYER.format(column=column)} = ?",
+                (by_json(By.player(to)), from_id, from_id),
+            )
+        self.db.write(
+            "guild_stints",
+            "UPDATE guild_stints SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+        self.db.write(
+            "guild_join_requests",
+            "UPDATE guild_join_requests SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+
+
+class SqlGuildHelp(SqlPort):
+    """The guilds' help port in SQL: help requests and their donations."""
+
+    __slots__ = ()
+
     def insert_help(self, request: HelpRequest) -> None:
         self.db.insert(INSERT_HELP, help_row(request))
 
@@ -276,27 +305,11 @@ class SqlGuilds(SqlPort):
         return [DONATION_COLUMNS.of(r) for r in rows]
 
     def reassign(self, from_id: str, to: Player) -> None:
-        # Who made a change in the guilds the player was in (a kick, a promotion, its own joining) names it
-        # no more: ``by`` holds an external id, which an erasure must not leave behind.
-        for column in ("joined_by", "left_by"):
-            self.db.write(
-                "guild_stints",
-                f"UPDATE guild_stints SET {column} = ? WHERE guild_id IN"
-                " (SELECT guild_id FROM guild_stints WHERE player_id = ?)"
-                f" AND {self._BY_PLAYER.format(column=column)} = ?",
-                (by_json(By.player(to)), from_id, from_id),
-            )
         self.db.write(
-            "guild_stints",
-            "UPDATE guild_stints SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            "guild_help_requests",
+            "UPDATE guild_help_requests SET player_id = ?, external_player_id = ? WHERE player_id = ?",
             (to.id, to.external_id, from_id),
         )
-        for table in ("guild_join_requests", "guild_help_requests"):
-            self.db.write(
-                table,
-                f"UPDATE {table} SET player_id = ?, external_player_id = ? WHERE player_id = ?",
-                (to.id, to.external_id, from_id),
-            )
         self.db.write(
             "guild_donations",
             "UPDATE guild_donations SET donor_player_id = ?, donor_external_player_id = ?"
