@@ -4,10 +4,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
-from livecore.guilds.rules import Donation, Guild, HelpRequest, JoinRequest, Stint
+from livecore.guilds.rules import (
+    Donation,
+    Guild,
+    HelpRequest,
+    HelpTallies,
+    JoinRequest,
+    Stint,
+    StintTallies,
+)
 from livecore.players.rules import Player
 from livecore.scope import Environment
 
@@ -84,6 +92,14 @@ class GuildStore(Protocol):
         """The player's pending join requests, to any guild, oldest first."""
         ...
 
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, StintTallies]:
+        """Player id -> its stints in the game and environment from ``since`` to before ``until``, in
+        aggregate (those that started in the period, the days in a guild in it), for each player with a
+        stint in the period, in one read."""
+        ...
+
     def reassign(self, from_id: str, to: Player) -> None:
         """Every stint and join request of ``from_id`` becomes ``to``'s, external ids included: a merge, or
         an erasure (``to`` is then the same row under its placeholder). The command ends the source's
@@ -123,6 +139,15 @@ class GuildHelpStore(Protocol):
 
     def donations(self, request_id: str) -> list[Donation]:
         """The request's donations, oldest first (``donated_at``, then id)."""
+        ...
+
+    def tallies(
+        self, game_id: str, since: datetime, until: datetime, cooldown: timedelta
+    ) -> dict[str, HelpTallies]:
+        """Player id -> its help in the game from ``since`` to before ``until``, in aggregate (its
+        requests and donations in the period, the days of it it could not ask again, a request's
+        ``cooldown`` counted), for each player that asked or donated or could not ask in the period, in
+        one read."""
         ...
 
     def reassign(self, from_id: str, to: Player) -> None:
