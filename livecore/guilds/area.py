@@ -12,7 +12,7 @@ from livecore.guilds.errors import CODES, GUILD_NOT_FOUND
 from livecore.guilds.handlers import HANDLERS
 from livecore.guilds.hooks import GuildSpecs
 from livecore.guilds.manifest import GUILDS
-from livecore.guilds.memory import GuildTables, MemoryGuilds
+from livecore.guilds.memory import GuildTables, MemoryGuildHelp, MemoryGuilds
 from livecore.guilds.rules import (
     DONATION_ID_PREFIX,
     GUILD_ID_PREFIX,
@@ -67,6 +67,6 @@ AREA = Area(
         DONATION_ID_PREFIX,
     ),
     tables=GuildTables,
-    ports={"guilds": MemoryGuilds},
+    ports={"guilds": MemoryGuilds, "guild_help": MemoryGuildHelp},
     season=SEASON,
 )

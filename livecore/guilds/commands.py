@@ -98,7 +98,7 @@ from livecore.limits import ID, OFFSET
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import HasGuilds
+from livecore.store import HasGuildHelp, HasGuilds
 
 HELP_SOURCE_KIND = "guild_help"
 HELP_REWARD_SOURCE_KIND = "guild_help_reward"
@@ -108,7 +108,7 @@ GUILD_CREATE_COST = Reason.register("guild_create_cost")
 GUILD_HELP_DONATION = Reason.register("guild_help_donation")
 
 
-class GuildsTx(GrantsTx, HasGuilds, Protocol):
+class GuildsTx(GrantsTx, HasGuilds, HasGuildHelp, Protocol):
     """The ports these commands use."""
 
 
@@ -289,9 +289,9 @@ def _depart(
     tx.guilds.put_stint(left)
     guild = attrs.evolve(guild, member_count=guild.member_count - 1)
     tx.guilds.update(guild)
-    help_ = tx.guilds.open_help_of(stint.player_id)
+    help_ = tx.guild_help.open_help_of(stint.player_id)
     if help_ is not None:
-        tx.guilds.update_help(closed(help_, now))
+        tx.guild_help.update_help(closed(help_, now))
     emit(tx, rt, scope, GuildMemberLeft.of(guild, left, by))
     if not settle:
         return guild
@@ -588,12 +588,12 @@ def ask_help(
         resource_key,
         amount,
         declared,
-        open_request=tx.guilds.open_help_of(player.id),
-        last_request=tx.guilds.last_help(guild.id, player.id),
+        open_request=tx.guild_help.open_help_of(player.id),
+        last_request=tx.guild_help.last_help(guild.id, player.id),
         now=now,
     )
     request = new_help_request(guild, player, help_, type_, resource_key, amount, now, rt.rng)
-    tx.guilds.insert_help(request)
+    tx.guild_help.insert_help(request)
     emit(tx, rt, scope, GuildHelpRequested.of(guild, request, By.player(player)))
     return request
 
@@ -602,7 +602,7 @@ def help_requests(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player) -> li
     """The open help requests of the caller's guild, newest first."""
     _enabled_game(tx, scope)
     guild, _ = _own(tx, player)
-    return tx.guilds.open_help(guild.id, rt.clock.now())
+    return tx.guild_help.open_help(guild.id, rt.clock.now())
 
 
 def donate(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, request_id: str, amount: int) -> Donated:
@@ -613,7 +613,7 @@ def donate(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, request_id: 
     game, settings = _enabled_game(tx, scope)
     guild, stint = _own(tx, player)
     now = rt.clock.now()
-    request = check_donation(tx.guilds.help(scope.game_id, request_id), request_id, stint, amount, now)
+    request = check_donation(tx.guild_help.help(scope.game_id, request_id), request_id, stint, amount, now)
     entry = Entry(type=request.type, key=request.resource_key, amount=amount)
     if is_platform_managed(game):
         _debit(tx, rt, scope, game, player, entry, GUILD_HELP_DONATION, request.id)
@@ -651,11 +651,11 @@ def donate(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, request_id: 
         else None
     )
     after = donated(request, amount, now)
-    tx.guilds.update_help(after)
+    tx.guild_help.update_help(after)
     donation = new_donation(
         after, player, amount, grant.id, None if reward_grant is None else reward_grant.id, now, rt.rng
     )
-    tx.guilds.insert_donation(donation)
+    tx.guild_help.insert_donation(donation)
     emit(tx, rt, scope, GuildHelpDonated.of(guild, after, donation, charged_by(game), By.player(player)))
     return Donated(donation, after)
 
@@ -836,6 +836,7 @@ def merge_guilds(tx: GuildsTx, rt: Runtime, scope: Scope, source: Player, target
         if takes_seat:
             _seat(tx, rt, scope, guild, target, stint.role, JoinVia.MERGE, by)
     tx.guilds.reassign(source.id, target)
+    tx.guild_help.reassign(source.id, target)
 
 
 def erase_guilds(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
@@ -846,3 +847,4 @@ def erase_guilds(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, kept: 
         guild, stint = found
         _depart(tx, rt, scope, guild, stint, LeftReason.ERASED, By.of(scope.actor))
     tx.guilds.reassign(player.id, kept)
+    tx.guild_help.reassign(player.id, kept)

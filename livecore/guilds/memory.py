@@ -1,12 +1,13 @@
-"""The guilds port in memory."""
+"""The guilds' ports in memory: the guilds (``tx.guilds``) and their help (``tx.guild_help``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import attrs
 
+from livecore.clock import to_millis
 from livecore.guilds.rules import (
     By,
     ByKind,
@@ -14,12 +15,15 @@ from livecore.guilds.rules import (
     Guild,
     HelpRequest,
     HelpStatus,
+    HelpTallies,
     JoinRequest,
     Role,
     Stint,
+    StintTallies,
+    asks_again,
     name_key,
 )
-from livecore.guilds.store import GuildStore
+from livecore.guilds.store import GuildHelpStore, GuildStore
 from livecore.memory.journal import AreaPort
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player
@@ -42,6 +46,9 @@ class GuildTables:
     # Each player's help requests (their ids), which every request for help looks up.
     player_help: dict[str, dict[str, None]] = attrs.field(factory=dict)
     donations: dict[str, Donation] = attrs.field(factory=dict)
+
+
+_DAY_MS = 86_400_000
 
 
 class MemoryGuilds(AreaPort[GuildTables]):
@@ -175,6 +182,42 @@ class MemoryGuilds(AreaPort[GuildTables]):
         found = [r for r in self._t.join_requests.values() if r.pending and mine(r)]
         return sorted(found, key=lambda r: (r.created_at, r.id))
 
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, StintTallies]:
+        # In milliseconds, as the SQL stores sum them, so the days are the same float.
+        start, end = to_millis(since), to_millis(until)
+        found: dict[str, list[int]] = {}  # player id -> stints joined, milliseconds in a guild
+        for s in self._t.stints.values():
+            joined = to_millis(s.joined_at)
+            left = end if s.left_at is None else min(end, to_millis(s.left_at))
+            if s.game_id != game_id or s.env != env or joined >= end or left <= start:
+                continue
+            tally = found.setdefault(s.player_id, [0, 0])
+            tally[0] += joined >= start
+            tally[1] += left - max(joined, start)
+        return {p: StintTallies(joined, ms / _DAY_MS) for p, (joined, ms) in found.items()}
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        # Who made a change in the guilds the player was in names it no more, as the rest does not.
+        by_to = By.player(to)
+        ever = {s.guild_id for s in self._t.stints.values() if s.player_id == from_id}
+        for stint in [s for guild_id in ever for s in self.history(guild_id)]:
+            joined_by = by_to if _names(stint.joined_by, from_id) else stint.joined_by
+            left_by = by_to if _names(stint.left_by, from_id) else stint.left_by
+            if (joined_by, left_by) != (stint.joined_by, stint.left_by):
+                self.put_stint(attrs.evolve(stint, joined_by=joined_by, left_by=left_by))
+        for stint in [s for s in self._t.stints.values() if s.player_id == from_id]:
+            self.put_stint(attrs.evolve(stint, player_id=to.id, external_player_id=to.external_id))
+        for request in [r for r in self._t.join_requests.values() if r.player_id == from_id]:
+            moved = attrs.evolve(request, player_id=to.id, external_player_id=to.external_id)
+            self._tx.put(self._t.join_requests, request.id, moved)
+
+
+class MemoryGuildHelp(AreaPort[GuildTables]):
+    __slots__ = ()
+    TABLES = GuildTables
+
     def insert_help(self, request: HelpRequest) -> None:
         self._tx.put(self._t.help_requests, request.id, request)
         self._tx.put(self._t.player_help.setdefault(request.player_id, {}), request.id, None)
@@ -219,30 +262,33 @@ class MemoryGuilds(AreaPort[GuildTables]):
         found = [d for d in self._t.donations.values() if d.request_id == request_id]
         return sorted(found, key=lambda d: (d.donated_at, d.id))
 
+    def tallies(
+        self, game_id: str, since: datetime, until: datetime, cooldown: timedelta
+    ) -> dict[str, HelpTallies]:
+        # In milliseconds, as the SQL stores sum them, so the days are the same float.
+        start, end = to_millis(since), to_millis(until)
+        found: dict[str, list[int]] = {}  # player id -> asked, donations, milliseconds blocked
+        for r in self._t.help_requests.values():
+            made, again = to_millis(r.created_at), to_millis(asks_again(r, cooldown))
+            if r.game_id != game_id or made >= end or again <= start:
+                continue
+            tally = found.setdefault(r.player_id, [0, 0, 0])
+            tally[0] += made >= start
+            tally[2] += min(again, end) - max(made, start)
+        for d in self._t.donations.values():
+            if d.game_id == game_id and start <= to_millis(d.donated_at) < end:
+                found.setdefault(d.donor_player_id, [0, 0, 0])[1] += 1
+        return {p: HelpTallies(asked, given, ms / _DAY_MS) for p, (asked, given, ms) in found.items()}
+
     def reassign(self, from_id: str, to: Player) -> None:
-        # Who made a change in the guilds the player was in names it no more, as the rest does not.
-        by_to = By.player(to)
-        ever = {s.guild_id for s in self._t.stints.values() if s.player_id == from_id}
-        for stint in [s for guild_id in ever for s in self.history(guild_id)]:
-            joined_by = by_to if _names(stint.joined_by, from_id) else stint.joined_by
-            left_by = by_to if _names(stint.left_by, from_id) else stint.left_by
-            if (joined_by, left_by) != (stint.joined_by, stint.left_by):
-                self.put_stint(attrs.evolve(stint, joined_by=joined_by, left_by=left_by))
-        for stint in [s for s in self._t.stints.values() if s.player_id == from_id]:
-            self.put_stint(attrs.evolve(stint, player_id=to.id, external_player_id=to.external_id))
-        for request in [r for r in self._t.join_requests.values() if r.player_id == from_id]:
-            moved = attrs.evolve(request, player_id=to.id, external_player_id=to.external_id)
-            self._tx.put(self._t.join_requests, request.id, moved)
         for help_ in [r for r in self._t.help_requests.values() if r.player_id == from_id]:
-            moved_help = attrs.evolve(help_, player_id=to.id, external_player_id=to.external_id)
-            self._tx.put(self._t.help_requests, help_.id, moved_help)
+            moved = attrs.evolve(help_, player_id=to.id, external_player_id=to.external_id)
+            self._tx.put(self._t.help_requests, help_.id, moved)
             self._tx.drop(self._t.player_help.get(from_id, {}), help_.id)
             self._tx.put(self._t.player_help.setdefault(to.id, {}), help_.id, None)
         for donation in [d for d in self._t.donations.values() if d.donor_player_id == from_id]:
-            moved_donation = attrs.evolve(
-                donation, donor_player_id=to.id, donor_external_player_id=to.external_id
-            )
-            self._tx.put(self._t.donations, donation.id, moved_donation)
+            given = attrs.evolve(donation, donor_player_id=to.id, donor_external_player_id=to.external_id)
+            self._tx.put(self._t.donations, donation.id, given)
 
 
 def _names(by: By | None, player_id: str) -> bool:
@@ -251,3 +297,7 @@ def _names(by: By | None, player_id: str) -> bool:
 
 def _implements_the_port(port: MemoryGuilds) -> GuildStore:
     return port  # mypy checks the class against the area's port here
+
+
+def _implements_the_help_port(port: MemoryGuildHelp) -> GuildHelpStore:
+    return port

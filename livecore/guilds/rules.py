@@ -331,6 +331,30 @@ class Donation:
     donated_at: datetime
 
 
+@attrs.frozen
+class StintTallies:
+    """A player's stints in a period, in aggregate (:mod:`livecore.simulation.fitting`): the stints it
+    ``joined`` in the period (a guild joined or founded), and the days it was in a guild in the period,
+    summed over its stints (each from its joining or the period's start to its leaving or the period's
+    end)."""
+
+    joined: int
+    guild_days: float
+
+
+@attrs.frozen
+class HelpTallies:
+    """A player's help in a period, in aggregate (:mod:`livecore.simulation.fitting`): the help requests
+    it ``asked`` in the period, the ``donations`` it made in it, and the days of the period it could not
+    ask (``blocked_days``), summed over its requests: each from its asking to its cooldown's end or, when
+    later, to when it stopped being open (filled, or expired), or to when it was closed as its player left
+    the guild."""
+
+    asked: int
+    donations: int
+    blocked_days: float
+
+
 # --- the guild's profile ------------------------------------------------------------------------------
 
 
@@ -767,6 +791,16 @@ def donated(request: HelpRequest, amount: int, now: datetime) -> HelpRequest:
         status=HelpStatus.FILLED if filled else request.status,
         closed_at=now if filled else request.closed_at,
     )
+
+
+def asks_again(request: HelpRequest, cooldown: timedelta) -> datetime:
+    """When the player of ``request`` may ask again (:func:`check_help_request`): at its cooldown's end or,
+    when later, once it stops being open (filled, or expired); a request closed as its player left the
+    guild, at its closing (another guild has no cooldown of this one)."""
+    if request.status is HelpStatus.CLOSED and request.closed_at is not None:
+        return request.closed_at
+    stopped = request.expires_at if request.closed_at is None else request.closed_at
+    return max(request.created_at + cooldown, stopped)
 
 
 def closed(request: HelpRequest, now: datetime) -> HelpRequest:

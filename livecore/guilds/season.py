@@ -1,16 +1,27 @@
 """The guilds' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``guilds``
 chance, and a session's turn in the guilds. A player outside a guild joins one with room (most do) or
 founds its own; inside one, it donates to another member's open help request and, by the same chance
-again, asks for help itself."""
+again, asks for help itself. Its ``guilds`` is fitted from what the players did (:class:`Fit`, below)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from livecore.guilds.api import GuildJoined
 from livecore.guilds.rules import JoinType
 from livecore.guilds.settings import GUILD_SETTINGS
-from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
+from livecore.simulation.part import (
+    Driver,
+    Fit,
+    FitPeriod,
+    Member,
+    Play,
+    Rate,
+    SeasonPart,
+    Tallies,
+)
 
 #: A session's chance, outside a guild, to join or found one; inside one, to ask for help and to donate.
 GUILDS = Rate("guilds", 0.3, {"engaged": 0.6, "regular": 0.35, "casual": 0.1})
@@ -81,4 +92,78 @@ class _Guilds(Driver):
                 requests.append([view.request_id, member, view.amount, expires])
 
 
-SEASON = SeasonPart(rates=(GUILDS,), driver=_Guilds)
+# --- fitting ------------------------------------------------------------------------------------------
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    """Each player's stints of the period (those it started, its days in a guild) and, where the game's
+    guilds ask for help, its help requests and the days it could not ask (one read a port)."""
+    settings = period.settings.of(GUILD_SETTINGS)
+    if not settings.enabled:
+        return {}
+    found: dict[str, dict[str, float]] = {}
+    for player_id, s in tx.guilds.tallies(period.game_id, period.env, period.since, period.until).items():
+        found[player_id] = {"joined": s.joined, "guild_days": s.guild_days}
+    if settings.help is not None:
+        cooldown = timedelta(seconds=settings.help.cooldown_seconds)
+        helped = tx.guild_help.tallies(period.game_id, period.since, period.until, cooldown)
+        for player_id, h in helped.items():
+            found.setdefault(player_id, {}).update(asked=h.asked, blocked_days=h.blocked_days)
+    return found
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``guilds``, as :meth:`_Guilds._turn` plays it: a session takes a turn by the chance ``p``; outside a
+    guild the turn joins or founds one, so each session outside joins by ``p``; inside one, the turn asks
+    for help by ``p`` again, so each session in a guild able to ask (no request of its open, its cooldown
+    over) asks by ``p²``. The sessions come at random times (the fitting's model), so those outside a
+    guild are the segment's sessions a day times its days outside one, and those able to ask the same
+    over its days in a guild less those its requests blocked: a stretch of time that ends at a join or
+    an ask holds, on average, the sessions up to and including it. Each session is a trial, a join or an
+    ask a success, and ``p`` is the chance under which the joins and the asks seen are likeliest (where
+    the likelihood's slope is nought, found by halving):
+
+        (joins + 2·asks) / p = (outside - joins) / (1 - p) + 2p·(inside - asks) / (1 - p²)
+
+    So each weighs by what it tells: the joins of the players new to guilds (a player joins once, and a
+    keen one within a few sessions), the asks a member makes day after day. Without help requests (the
+    game has none) the joins alone tell it. The donations are not read into it: one needs another
+    member's open request, which the record does not show at a session."""
+    if not period.settings.of(GUILD_SETTINGS).enabled or tallies.days <= 0 or tallies.sessions <= 0:
+        return {}
+    per_day = tallies.sessions / tallies.days
+    in_guild = min(tallies.days, tallies.sum("guild_days"))
+    joins, asks = tallies.sum("joined"), tallies.sum("asked")
+    outside = max(joins, per_day * (tallies.days - in_guild))
+    inside = max(asks, per_day * max(0.0, in_guild - tallies.sum("blocked_days")))
+    p = likeliest(joins, outside, asks, inside)
+    return {} if p is None else {GUILDS.name: p}
+
+
+def likeliest(joins: float, outside: float, asks: float, inside: float) -> float | None:
+    """The chance ``p`` under which ``joins`` successes of ``outside`` trials by ``p`` and ``asks`` of
+    ``inside`` trials by ``p²`` are likeliest; None without a trial."""
+    if outside + inside <= 0:
+        return None
+    seen, missed_out, missed_in = joins + 2 * asks, outside - joins, inside - asks
+    if seen <= 0:
+        return 0.0
+    if missed_out <= 0 and missed_in <= 0:
+        return 1.0
+    low, high = 0.0, 1.0
+    for _ in range(60):  # the slope falls from p = 0 to p = 1: halving finds its root
+        p = (low + high) / 2
+        slope = seen / p - missed_out / (1 - p) - 2 * p * missed_in / (1 - p * p)
+        low, high = (p, high) if slope > 0 else (low, p)
+    return (low + high) / 2
+
+
+def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
+    return {"asked": (tallies.get("asked", 0.0), sessions)}
+
+
+SEASON = SeasonPart(
+    rates=(GUILDS,),
+    driver=_Guilds,
+    fit=Fit(read=_read, rates=_rates, features=_features),
+)

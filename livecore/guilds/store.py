@@ -1,12 +1,21 @@
-"""The guilds port: guilds by (game_id, guild id), members' stints, join requests, help requests and their
-donations."""
+"""The guilds' ports: guilds by (game_id, guild id), members' stints and join requests
+(:class:`GuildStore`, ``tx.guilds``); help requests and their donations (:class:`GuildHelpStore`,
+``tx.guild_help``), an aggregate of their own."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
-from livecore.guilds.rules import Donation, Guild, HelpRequest, JoinRequest, Stint
+from livecore.guilds.rules import (
+    Donation,
+    Guild,
+    HelpRequest,
+    HelpTallies,
+    JoinRequest,
+    Stint,
+    StintTallies,
+)
 from livecore.players.rules import Player
 from livecore.scope import Environment
 
@@ -83,6 +92,29 @@ class GuildStore(Protocol):
         """The player's pending join requests, to any guild, oldest first."""
         ...
 
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, StintTallies]:
+        """Player id -> its stints in the game and environment from ``since`` to before ``until``, in
+        aggregate (those that started in the period, the days in a guild in it), for each player with a
+        stint in the period, in one read."""
+        ...
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        """Every stint and join request of ``from_id`` becomes ``to``'s, external ids included: a merge, or
+        an erasure (``to`` is then the same row under its placeholder). The command ends the source's
+        current stint and resolves its pending requests first, so no unique key is broken."""
+        ...
+
+
+class HasGuilds(Protocol):
+    """A transaction that reaches the guilds port."""
+
+    @property
+    def guilds(self) -> GuildStore: ...
+
+
+class GuildHelpStore(Protocol):
     def insert_help(self, request: HelpRequest) -> None: ...
 
     def update_help(self, request: HelpRequest) -> None: ...
@@ -109,16 +141,23 @@ class GuildStore(Protocol):
         """The request's donations, oldest first (``donated_at``, then id)."""
         ...
 
+    def tallies(
+        self, game_id: str, since: datetime, until: datetime, cooldown: timedelta
+    ) -> dict[str, HelpTallies]:
+        """Player id -> its help in the game from ``since`` to before ``until``, in aggregate (its
+        requests and donations in the period, the days of it it could not ask again, a request's
+        ``cooldown`` counted), for each player that asked or donated or could not ask in the period, in
+        one read."""
+        ...
+
     def reassign(self, from_id: str, to: Player) -> None:
-        """Every stint, join request, help request and donation of ``from_id`` becomes ``to``'s, external
-        ids included: a merge, or an erasure (``to`` is then the same row under its placeholder). The
-        command ends the source's current stint and resolves its pending requests first, so no unique key
-        is broken."""
+        """Every help request and donation of ``from_id`` becomes ``to``'s, external ids included: a merge,
+        or an erasure (``to`` is then the same row under its placeholder)."""
         ...
 
 
-class HasGuilds(Protocol):
-    """A transaction that reaches the guilds port."""
+class HasGuildHelp(Protocol):
+    """A transaction that reaches the guilds' help port."""
 
     @property
-    def guilds(self) -> GuildStore: ...
+    def guild_help(self) -> GuildHelpStore: ...

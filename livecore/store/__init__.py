@@ -19,7 +19,7 @@ from livecore.economy.store import HasLedger, Ledger
 from livecore.friends.store import FriendGraph, HasFriends
 from livecore.gifts.store import GiftStore, HasGifts
 from livecore.grants.store import GrantStore, HasGrants
-from livecore.guilds.store import GuildStore, HasGuilds
+from livecore.guilds.store import GuildHelpStore, GuildStore, HasGuildHelp, HasGuilds
 from livecore.leaderboards.store import HasLeaderboards, LeaderboardStore
 from livecore.live_events.store.attempts import AttemptStore, HasAttempts
 from livecore.live_events.store.boards import BoardStore, HasBoards
@@ -43,6 +43,7 @@ __all__ = [
     "GameStore",
     "GiftStore",
     "GrantStore",
+    "GuildHelpStore",
     "GuildStore",
     "HasAttempts",
     "HasBoards",
@@ -51,6 +52,7 @@ __all__ = [
     "HasGames",
     "HasGifts",
     "HasGrants",
+    "HasGuildHelp",
     "HasGuilds",
     "HasIdempotency",
     "HasLeaderboards",
@@ -99,6 +101,7 @@ class Transaction(
     HasLobbies,
     HasTeams,
     HasGuilds,
+    HasGuildHelp,
     Protocol,
 ):
     """Every port of the core, in one unit of work."""

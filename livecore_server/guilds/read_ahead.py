@@ -17,7 +17,7 @@ from livecore_server.players.rows import PLAYER_COLUMNS
 from livecore_server.storage.postgres_prefetch import key_read, maybe, one
 from livecore_server.storage.read_ahead import Prefetched, ReadAhead, of_game
 
-# The kinds of rows the guilds port reads back from what was read ahead, by the arguments of its reads:
+# The kinds of rows the guilds' ports read back from what was read ahead, by the arguments of its reads:
 # a player's current stint by (player id, CURRENT), a guild and a help request by (game id, their id).
 STINTS, GUILDS, HELP = "guild_stints", "guilds", "guild_help"
 CURRENT = "current"

@@ -6,10 +6,11 @@ its store adds them to the shared ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from livecore.guilds.rules import name_key
-from livecore_server.guilds.sql import PostgresGuilds, SqlGuilds, SqliteGuilds
+from livecore_server.guilds.sql import PostgresGuilds, SqlGuildHelp, SqlGuilds, SqliteGuilds
 from livecore_server.players.schema import refold_player_names
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -301,4 +302,7 @@ HISTORY = History(
     ),
 )
 
-SQL_PORTS = {"guilds": Dialects(SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds)}
+SQL_PORTS: dict[str, Callable[[Any], object] | Dialects] = {
+    "guilds": Dialects(SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds),
+    "guild_help": SqlGuildHelp,
+}

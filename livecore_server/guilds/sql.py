@@ -1,4 +1,5 @@
-"""The guilds port in SQL, for SQLite and PostgreSQL: each read is one range of one index (schema.py's
+"""The guilds' ports in SQL, for SQLite and PostgreSQL: the guilds (``tx.guilds``) and their help
+(``tx.guild_help``). Each read is one range of one index (schema.py's
 ``guilds_*``, ``guild_stints_*``, ``guild_join_requests_*``, ``guild_help_*`` and ``guild_donations_*``),
 but two searches, which sort what they find: by name, three characters or more, through the name's
 trigram index (SQLite's full-text table ``guild_names``, PostgreSQL's ``guilds_name_trigrams``), and by
@@ -7,11 +8,21 @@ of one player, breaks a unique index and fails the transaction with the database
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, ClassVar, cast
 
 from livecore.clock import to_millis
-from livecore.guilds.rules import By, Donation, Guild, HelpRequest, JoinRequest, Stint, name_key
+from livecore.guilds.rules import (
+    By,
+    Donation,
+    Guild,
+    HelpRequest,
+    HelpTallies,
+    JoinRequest,
+    Stint,
+    StintTallies,
+    name_key,
+)
 from livecore.players.rules import Player
 from livecore.scope import Environment
 from livecore_server.guilds.read_ahead import CURRENT, GUILDS, HELP, STINTS
@@ -54,6 +65,38 @@ _UPDATED = tuple(
 UPDATE_GUILD = (
     f"UPDATE guilds SET {', '.join(f'{GUILD_COLUMNS.names[i]} = ?' for i in _UPDATED)} WHERE id = ?"
 )
+
+# A player's stints of a period: those that started in it, and the time in a guild, each stint from its
+# joining or the period's start to its leaving or the period's end (the parameters, in milliseconds: the
+# start, the end twice, the start twice; then the game, the environment, the end and the start).
+_STINT_TALLIES = (
+    "SELECT player_id, SUM(CASE WHEN joined_at >= ? THEN 1 ELSE 0 END),"
+    " SUM(CASE WHEN left_at IS NULL OR left_at > ? THEN ? ELSE left_at END"
+    " - CASE WHEN joined_at < ? THEN ? ELSE joined_at END)"
+    " FROM guild_stints WHERE game_id = ? AND env = ? AND joined_at < ? AND (left_at IS NULL OR left_at > ?)"
+    " GROUP BY player_id"
+)
+# A player's help of a period, in one grouped read: its requests, each blocking it from its asking to when
+# it may ask again (:func:`livecore.guilds.rules.asks_again`), and its donations (the parameters, in
+# milliseconds: the start, the end twice, the start twice; the cooldown twice, the game, the end and the
+# start; then the game, the start and the end).
+_HELP_TALLIES = (
+    "SELECT player_id, SUM(asked), SUM(given), SUM(blocked) FROM ("
+    " SELECT player_id, CASE WHEN created_at >= ? THEN 1 ELSE 0 END AS asked, 0 AS given,"
+    " CASE WHEN again > ? THEN ? ELSE again END - CASE WHEN created_at < ? THEN ? ELSE created_at END"
+    " AS blocked"
+    " FROM (SELECT player_id, created_at,"
+    " CASE WHEN status = 'closed' THEN closed_at"
+    " WHEN COALESCE(closed_at, expires_at) > created_at + ? THEN COALESCE(closed_at, expires_at)"
+    " ELSE created_at + ? END AS again"
+    " FROM guild_help_requests WHERE game_id = ? AND created_at < ?) r"
+    " WHERE again > ?"
+    " UNION ALL"
+    " SELECT donor_player_id, 0, 1, 0 FROM guild_donations"
+    " WHERE game_id = ? AND donated_at >= ? AND donated_at < ?"
+    ") t GROUP BY player_id"
+)
+_DAY_MS = 86_400_000
 
 # Search text this long or longer goes through the name's trigram index; shorter text has no trigram, and
 # is matched walking the newest-first index (a short text matches most names: the page fills early).
@@ -216,6 +259,41 @@ class SqlGuilds(SqlPort):
         )
         return [JOIN_REQUEST_COLUMNS.of(r) for r in rows]
 
+    def tallies(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, StintTallies]:
+        start, end = to_millis(since), to_millis(until)
+        rows = self.db.read(_STINT_TALLIES, (start, end, end, start, start, game_id, env.value, end, start))
+        return {p: StintTallies(int(joined), int(ms) / _DAY_MS) for p, joined, ms in rows}
+
+    def reassign(self, from_id: str, to: Player) -> None:
+        # Who made a change in the guilds the player was in (a kick, a promotion, its own joining) names it
+        # no more: ``by`` holds an external id, which an erasure must not leave behind.
+        for column in ("joined_by", "left_by"):
+            self.db.write(
+                "guild_stints",
+                f"UPDATE guild_stints SET {column} = ? WHERE guild_id IN"
+                " (SELECT guild_id FROM guild_stints WHERE player_id = ?)"
+                f" AND {self._BY_PLAYER.format(column=column)} = ?",
+                (by_json(By.player(to)), from_id, from_id),
+            )
+        self.db.write(
+            "guild_stints",
+            "UPDATE guild_stints SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+        self.db.write(
+            "guild_join_requests",
+            "UPDATE guild_join_requests SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            (to.id, to.external_id, from_id),
+        )
+
+
+class SqlGuildHelp(SqlPort):
+    """The guilds' help port in SQL: help requests and their donations."""
+
+    __slots__ = ()
+
     def insert_help(self, request: HelpRequest) -> None:
         self.db.insert(INSERT_HELP, help_row(request))
 
@@ -275,28 +353,22 @@ class SqlGuilds(SqlPort):
         )
         return [DONATION_COLUMNS.of(r) for r in rows]
 
+    def tallies(
+        self, game_id: str, since: datetime, until: datetime, cooldown: timedelta
+    ) -> dict[str, HelpTallies]:
+        start, end, wait = to_millis(since), to_millis(until), cooldown // timedelta(milliseconds=1)
+        params = (start, end, end, start, start, wait, wait, game_id, end, start, game_id, start, end)
+        return {
+            p: HelpTallies(int(asked), int(given), int(ms) / _DAY_MS)
+            for p, asked, given, ms in self.db.read(_HELP_TALLIES, params)
+        }
+
     def reassign(self, from_id: str, to: Player) -> None:
-        # Who made a change in the guilds the player was in (a kick, a promotion, its own joining) names it
-        # no more: ``by`` holds an external id, which an erasure must not leave behind.
-        for column in ("joined_by", "left_by"):
-            self.db.write(
-                "guild_stints",
-                f"UPDATE guild_stints SET {column} = ? WHERE guild_id IN"
-                " (SELECT guild_id FROM guild_stints WHERE player_id = ?)"
-                f" AND {self._BY_PLAYER.format(column=column)} = ?",
-                (by_json(By.player(to)), from_id, from_id),
-            )
         self.db.write(
-            "guild_stints",
-            "UPDATE guild_stints SET player_id = ?, external_player_id = ? WHERE player_id = ?",
+            "guild_help_requests",
+            "UPDATE guild_help_requests SET player_id = ?, external_player_id = ? WHERE player_id = ?",
             (to.id, to.external_id, from_id),
         )
-        for table in ("guild_join_requests", "guild_help_requests"):
-            self.db.write(
-                table,
-                f"UPDATE {table} SET player_id = ?, external_player_id = ? WHERE player_id = ?",
-                (to.id, to.external_id, from_id),
-            )
         self.db.write(
             "guild_donations",
             "UPDATE guild_donations SET donor_player_id = ?, donor_external_player_id = ?"

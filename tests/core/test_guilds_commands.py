@@ -832,7 +832,7 @@ def test_a_help_request_expires_when_read_and_the_cooldown_runs_from_its_creatio
     # Expired as read: no longer listed, refused to donors, and nothing written.
     before = world.snapshot()
     assert world.act(gc.help_requests, "ada") == []
-    assert world.tx(lambda tx: tx.guilds.help("gam_1", asked.id)).status is HelpStatus.OPEN
+    assert world.tx(lambda tx: tx.guild_help.help("gam_1", asked.id)).status is HelpStatus.OPEN
     assert world.snapshot() == before
     error = refused(world, lambda: world.act(gc.donate, "ada", asked.id, 1))
     assert (error.code, error.details) == (
@@ -912,7 +912,7 @@ def test_a_donation_debits_the_donor_and_grants_the_requester_and_the_donor_pend
     (_, data) = world.events(mark)[-1]
     assert (data["amountReceived"], data["filled"]) == (5, True)
     assert world.act(gc.help_requests, "ada") == []
-    assert world.tx(lambda tx: [d.amount for d in tx.guilds.donations(asked.id)]) == [4, 1]
+    assert world.tx(lambda tx: [d.amount for d in tx.guild_help.donations(asked.id)]) == [4, 1]
 
 
 def test_donation_refusals_come_in_order(world: World) -> None:

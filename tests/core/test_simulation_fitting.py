@@ -273,6 +273,14 @@ rewards = [{ type = "currency", key = "coins", amount = 1 }]
 [games.duel.crates.chest]
 rolls = 1
 table = [{ weight = 1, rewards = [{ type = "currency", key = "coins", amount = 10 }] }]
+
+[games.duel.guilds]
+enabled = true
+max_members = 20
+
+[games.duel.guilds.help]
+resources = ["coins"]
+max_amount = 5
 """
 
 #: Two well-separated segments (the fields not fitted are set alike, so they do not tell them apart).
@@ -288,6 +296,7 @@ spend = 0.5
 spend_share = 0.7
 claims = 0.95
 crates = 0.9
+guilds = 0.6
 friends = 8
 
 [segments.light]
@@ -301,6 +310,7 @@ spend = 0.1
 spend_share = 0.3
 claims = 0.5
 crates = 0.4
+guilds = 0.2
 friends = 8
 
 [studio]
@@ -312,7 +322,9 @@ crates = { chest = 0.5 }
 #: share and the skill nearly exactly; a chance a few points below (a start refused while the session's
 #: earlier attempt is in progress, a gift before the player has friends, a spend's whole amounts); the
 #: chances read from how long something waited for a session (claims, crates) further, as a season's
-#: sessions are spread more evenly than the fitting's model of sessions at random times.
+#: sessions are spread more evenly than the fitting's model of sessions at random times; ``guilds``, read
+#: from the sessions in the time outside a guild and in a guild able to ask, a few points above for the
+#: same reason (the session after a cooldown's end comes sooner than at random).
 TOLERANCES: dict[str, float] = {
     "range": 0.1,  # relative
     "crates_sent": 0.05,
@@ -326,10 +338,13 @@ TOLERANCES: dict[str, float] = {
     "spend_share": 0.05,
     "claims": 0.12,
     "crates": 0.12,
+    "guilds": 0.05,
 }
 #: The race's score range the known population played on: its default (its milestone's 1,000 the
 #: reference, :func:`livecore.live_events.season.default_scale`).
 PLAYED_RANGE = Scale(worst=0.0, best=1500.0)
+#: The help requests' cooldown (the guilds' default), which the asks' figure reads.
+COOLDOWN = timedelta(hours=8)
 #: How far a season played by the fitted population may be from the known one's, in each figure
 #: (relative): the figures a report compares.
 FIGURES = 0.08
@@ -364,7 +379,7 @@ def test_a_season_played_by_a_known_population_is_fitted_back_within_tolerances(
 
 def _figures(sim: Simulation) -> dict[str, float]:
     """A season's totals: sessions on record, attempts, gifts sent, spends, grants claimed, crates
-    opened."""
+    opened, guilds joined or founded, help requests asked."""
     since, until = START, START + timedelta(days=7)
     game, env = sim.game.id, sim.env
     with sim.store.transaction() as tx:
@@ -375,6 +390,8 @@ def _figures(sim: Simulation) -> dict[str, float]:
             "spends": sum(d.moments for d in tx.ledger.debits(game, ["client_debit"], since, until).values()),
             "claims": sum(w.taken for w in tx.grants.waits(game, "reward", since, until).values()),
             "crates": sum(w.taken for w in tx.grants.waits(game, "crate", since, until).values()),
+            "joins": sum(s.joined for s in tx.guilds.tallies(game, env, since, until).values()),
+            "asks": sum(h.asked for h in tx.guild_help.tallies(game, since, until, COOLDOWN).values()),
         }
 
 
@@ -392,5 +409,5 @@ def _within(played: Segment, found: Segment, scale: Scale) -> None:
     spread = found.score.sd * abs(scale.best - scale.worst) - played.score.sd * width
     assert abs(spread) <= TOLERANCES["score.sd"] * width, name
     assert found.rates["attempts_per_session"] == played.rates["attempts_per_session"], name
-    for rate in ("events", "gifts", "spend", "spend_share", "claims", "crates"):
+    for rate in ("events", "gifts", "spend", "spend_share", "claims", "crates", "guilds"):
         assert abs(found.rates[rate] - played.rates[rate]) <= TOLERANCES[rate], (name, rate, found.rates)

@@ -182,7 +182,7 @@ def _filled(store: Any) -> Runtime:
             for k, (status, expires) in enumerate(
                 ((HelpStatus.FILLED, 1), (HelpStatus.OPEN, -1), (HelpStatus.OPEN, 1))
             ):
-                tx.guilds.insert_help(
+                tx.guild_help.insert_help(
                     HelpRequest(
                         id=f"ghr_{n:04d}{k}",
                         guild_id=guilds[n % 10].id,
@@ -199,7 +199,7 @@ def _filled(store: Any) -> Runtime:
                 )
         for n, player in enumerate(players):  # to requests all inserted
             for k in range(2):
-                tx.guilds.insert_donation(
+                tx.guild_help.insert_donation(
                     Donation(
                         id=f"gdn_{n:04d}{k}",
                         request_id=f"ghr_{(n + 1) % PLAYERS:04d}2",
@@ -270,7 +270,7 @@ def filled(request: pytest.FixtureRequest) -> Iterator[tuple[Any, Runtime]]:
         yield store, _filled(store)
 
 
-def test_every_read_of_the_guilds_port_is_an_index_look_up(filled: tuple[Any, Runtime]) -> None:
+def test_every_read_of_the_guilds_ports_is_an_index_look_up(filled: tuple[Any, Runtime]) -> None:
     store, rt = filled
     now = rt.clock.now()
 
@@ -289,11 +289,12 @@ def test_every_read_of_the_guilds_port_is_an_index_look_up(filled: tuple[Any, Ru
         ports.request(SCOPE.game_id, "gjr_00120")
         assert len(ports.pending_requests(guild.id)) == 2
         assert len(ports.pending_of(player.id)) == 2
-        ports.help(SCOPE.game_id, "ghr_00122")
-        assert len(ports.open_help(guild.id, now)) == 30
-        assert ports.open_help_of(player.id).id == "ghr_00122"
-        assert ports.last_help(guild.id, player.id).id == "ghr_00122"
-        assert len(ports.donations("ghr_00122")) == 2
+        helped = tx.guild_help
+        helped.help(SCOPE.game_id, "ghr_00122")
+        assert len(helped.open_help(guild.id, now)) == 30
+        assert helped.open_help_of(player.id).id == "ghr_00122"
+        assert helped.last_help(guild.id, player.id).id == "ghr_00122"
+        assert len(helped.donations("ghr_00122")) == 2
 
     plans = _plans(store, reads)
     scan = SQLITE_SCAN if isinstance(store, SqliteStore) else POSTGRES_SCAN
@@ -375,6 +376,7 @@ def test_reassign_rewrites_through_indexes(filled: tuple[Any, Runtime]) -> None:
         tx.write = recorded
         try:
             tx.guilds.reassign(player.id, player)
+            tx.guild_help.reassign(player.id, player)
         finally:
             tx.write = write
         explain = "EXPLAIN QUERY PLAN" if isinstance(store, SqliteStore) else "EXPLAIN"

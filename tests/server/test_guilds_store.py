@@ -1,7 +1,8 @@
-"""The guilds port on every store (memory, SQLite, PostgreSQL), step for step, as
-tests/server/test_teams_store.py checks the teams port (and with the twins of test_postgres_store.py):
-the same calls return the same records, in the same order, and each store refuses a second guild not
-disbanded of one name (ignoring case) and a second current stint of one player."""
+"""The guilds' ports (the guilds, and their help) on every store (memory, SQLite, PostgreSQL), step for
+step, as tests/server/test_teams_store.py checks the teams port (and with the twins of
+test_postgres_store.py): the same calls return the same records, in the same order, and each store
+refuses a second guild not disbanded of one name (ignoring case) and a second current stint of one
+player."""
 
 from __future__ import annotations
 
@@ -146,6 +147,11 @@ def _setup(twin: Twin, *names: str) -> tuple[dict[str, Any], datetime]:
 def _put(twin: Twin, write: Callable[[Any, Any], None], *records: Any) -> None:
     for record in records:
         twin.read(lambda tx, record=record: write(tx.guilds, record))
+
+
+def _put_help(twin: Twin, write: Callable[[Any, Any], None], *records: Any) -> None:
+    for record in records:
+        twin.read(lambda tx, record=record: write(tx.guild_help, record))
 
 
 def test_guilds_read_back_alike_and_a_live_name_is_taken_whatever_its_case(events: Twin) -> None:
@@ -422,38 +428,38 @@ def test_join_requests_help_requests_and_donations_read_back_alike(events: Twin)
     h2 = _help(2, g1, p["b"], t0 + SECOND, type=ResourceType.ITEM, resource_key="energy", amount=3)
     h3 = _help(3, g1, p["c"], t0 + SECOND, status=HelpStatus.FILLED, donated=5, closed_at=t0 + SECOND)
     h4 = _help(4, g2, p["a"], t0 + 3 * SECOND)  # a's next, to another guild, while h1 is expired
-    _put(twin, lambda port, h: port.insert_help(h), h1, h2, h3, h4)
-    open_at = lambda at: twin.read(lambda tx: tx.guilds.open_help(g1.id, at))  # noqa: E731
-    assert twin.read(lambda tx: tx.guilds.help(GAME, h2.id)) == h2
-    assert twin.read(lambda tx: tx.guilds.help(OTHER_GAME, h2.id)) is None
+    _put_help(twin, lambda port, h: port.insert_help(h), h1, h2, h3, h4)
+    open_at = lambda at: twin.read(lambda tx: tx.guild_help.open_help(g1.id, at))  # noqa: E731
+    assert twin.read(lambda tx: tx.guild_help.help(GAME, h2.id)) == h2
+    assert twin.read(lambda tx: tx.guild_help.help(OTHER_GAME, h2.id)) is None
     assert open_at(t0 + SECOND) == [h2, h1]
     assert open_at(t0 + 2 * SECOND - timedelta(milliseconds=1)) == [h2, h1]
     assert open_at(t0 + 2 * SECOND) == [h2]  # h1 expired: at its expiry exactly
-    assert twin.read(lambda tx: tx.guilds.open_help_of(p["a"].id)) == h4
-    assert twin.read(lambda tx: tx.guilds.open_help_of(p["b"].id)) == h2
-    assert twin.read(lambda tx: tx.guilds.open_help_of(p["c"].id)) is None
-    assert twin.read(lambda tx: tx.guilds.last_help(g1.id, p["a"].id)) == h1
-    assert twin.read(lambda tx: tx.guilds.last_help(g2.id, p["a"].id)) == h4
-    assert twin.read(lambda tx: tx.guilds.last_help(g1.id, p["c"].id)) == h3
-    assert twin.read(lambda tx: tx.guilds.last_help(g2.id, p["b"].id)) is None
+    assert twin.read(lambda tx: tx.guild_help.open_help_of(p["a"].id)) == h4
+    assert twin.read(lambda tx: tx.guild_help.open_help_of(p["b"].id)) == h2
+    assert twin.read(lambda tx: tx.guild_help.open_help_of(p["c"].id)) is None
+    assert twin.read(lambda tx: tx.guild_help.last_help(g1.id, p["a"].id)) == h1
+    assert twin.read(lambda tx: tx.guild_help.last_help(g2.id, p["a"].id)) == h4
+    assert twin.read(lambda tx: tx.guild_help.last_help(g1.id, p["c"].id)) == h3
+    assert twin.read(lambda tx: tx.guild_help.last_help(g2.id, p["b"].id)) is None
     h5 = _help(5, g1, p["a"], t0, status=HelpStatus.CLOSED, closed_at=t0)  # one millisecond: by id
-    twin.read(lambda tx: tx.guilds.insert_help(h5))
-    assert twin.read(lambda tx: tx.guilds.last_help(g1.id, p["a"].id)) == h5
+    twin.read(lambda tx: tx.guild_help.insert_help(h5))
+    assert twin.read(lambda tx: tx.guild_help.last_help(g1.id, p["a"].id)) == h5
 
     # Donations oldest first (one millisecond: by id); what a donation and a leaving change reads back.
     d1 = _donation(3, h2, p["a"], t0 + 2 * SECOND)
     d2 = _donation(1, h2, p["c"], t0 + 2 * SECOND, amount=2)
     d3 = _donation(2, h2, p["a"], t0 + SECOND)
-    _put(twin, lambda port, d: port.insert_donation(d), d1, d2, d3)
-    assert twin.read(lambda tx: tx.guilds.donations(h2.id)) == [d3, d2, d1]
-    assert twin.read(lambda tx: tx.guilds.donations(h1.id)) == []
+    _put_help(twin, lambda port, d: port.insert_donation(d), d1, d2, d3)
+    assert twin.read(lambda tx: tx.guild_help.donations(h2.id)) == [d3, d2, d1]
+    assert twin.read(lambda tx: tx.guild_help.donations(h1.id)) == []
     filled = attrs.evolve(h2, donated=3, status=HelpStatus.FILLED, closed_at=t0 + 2 * SECOND)
-    twin.read(lambda tx: tx.guilds.update_help(filled))
-    assert twin.read(lambda tx: tx.guilds.help(GAME, h2.id)) == filled
+    twin.read(lambda tx: tx.guild_help.update_help(filled))
+    assert twin.read(lambda tx: tx.guild_help.help(GAME, h2.id)) == filled
     assert open_at(t0 + SECOND) == [h1]
-    twin.read(lambda tx: tx.guilds.update_help(attrs.evolve(h1, status=HelpStatus.CLOSED, closed_at=t0)))
+    twin.read(lambda tx: tx.guild_help.update_help(attrs.evolve(h1, status=HelpStatus.CLOSED, closed_at=t0)))
     assert open_at(t0) == []
-    assert twin.read(lambda tx: tx.guilds.open_help_of(p["b"].id)) is None
+    assert twin.read(lambda tx: tx.guild_help.open_help_of(p["b"].id)) is None
 
 
 def test_reassign_moves_everything_of_a_player_and_who_acted_names_it_no_more(events: Twin) -> None:
@@ -479,10 +485,10 @@ def test_reassign_moves_everything_of_a_player_and_who_acted_names_it_no_more(ev
     _put(twin, lambda port, r: port.insert_request(r), ra, rk)
     ha = _help(1, g2, a, t0, status=HelpStatus.CLOSED, closed_at=t0 + 3 * SECOND)
     hc = _help(2, g2, c, t0)
-    _put(twin, lambda port, h: port.insert_help(h), ha, hc)
+    _put_help(twin, lambda port, h: port.insert_help(h), ha, hc)
     da = _donation(1, hc, a, t0 + SECOND)
     dk = _donation(2, ha, k, t0 + SECOND)
-    _put(twin, lambda port, d: port.insert_donation(d), da, dk)
+    _put_help(twin, lambda port, d: port.insert_donation(d), da, dk)
 
     # A source with a current stint into a target with one breaks the key: the command ends it first.
     a_current = _stint(6, g1, a, t0 + 5 * SECOND)
@@ -493,7 +499,7 @@ def test_reassign_moves_everything_of_a_player_and_who_acted_names_it_no_more(ev
 
     # The merge of a into b: a's stints, requests, help requests and donations are b's, and the ``by``
     # naming a (its own founding and leaving, k's acceptance and kick) names b; c's kick stays c's.
-    twin.read(lambda tx: tx.guilds.reassign(a.id, b))
+    twin.read(lambda tx: (tx.guilds.reassign(a.id, b), tx.guild_help.reassign(a.id, b)))
     as_b = {"player_id": b.id, "external_player_id": "b"}
     by_b = By.player(b)
     a1_b = attrs.evolve(a1, joined_by=by_b, left_by=by_b, **as_b)
@@ -515,13 +521,13 @@ def test_reassign_moves_everything_of_a_player_and_who_acted_names_it_no_more(ev
     ]
     assert twin.read(lambda tx: tx.guilds.request(GAME, ra.id)) == attrs.evolve(ra, **as_b)
     assert twin.read(lambda tx: tx.guilds.request(GAME, rk.id)) == rk
-    assert twin.read(lambda tx: tx.guilds.help(GAME, ha.id)) == attrs.evolve(ha, **as_b)
-    assert twin.read(lambda tx: tx.guilds.last_help(g2.id, b.id)) == attrs.evolve(ha, **as_b)
-    assert twin.read(lambda tx: tx.guilds.help(GAME, hc.id)) == hc
-    assert twin.read(lambda tx: tx.guilds.donations(hc.id)) == [
+    assert twin.read(lambda tx: tx.guild_help.help(GAME, ha.id)) == attrs.evolve(ha, **as_b)
+    assert twin.read(lambda tx: tx.guild_help.last_help(g2.id, b.id)) == attrs.evolve(ha, **as_b)
+    assert twin.read(lambda tx: tx.guild_help.help(GAME, hc.id)) == hc
+    assert twin.read(lambda tx: tx.guild_help.donations(hc.id)) == [
         attrs.evolve(da, donor_player_id=b.id, donor_external_player_id="b")
     ]
-    assert twin.read(lambda tx: tx.guilds.donations(ha.id)) == [dk]
+    assert twin.read(lambda tx: tx.guild_help.donations(ha.id)) == [dk]
     assert twin.read(
         lambda tx: tx.guilds.search(
             GAME, Environment.TEST, text=None, player_id=b.id, include_disbanded=True, limit=10, offset=0
@@ -531,7 +537,7 @@ def test_reassign_moves_everything_of_a_player_and_who_acted_names_it_no_more(ev
     # An erasure: the same row under its placeholder, everywhere it was named.
     gone = "__deleted_x__"
     kept = attrs.evolve(b, external_id=gone)
-    twin.read(lambda tx: tx.guilds.reassign(b.id, kept))
+    twin.read(lambda tx: (tx.guilds.reassign(b.id, kept), tx.guild_help.reassign(b.id, kept)))
     as_kept = {"player_id": b.id, "external_player_id": gone}
     by_kept = By.player(kept)
     assert by_kept.external_player_id == gone
@@ -546,7 +552,7 @@ def test_reassign_moves_everything_of_a_player_and_who_acted_names_it_no_more(ev
     ]
     assert twin.read(lambda tx: tx.guilds.history(g3.id)) == [attrs.evolve(b3, joined_by=by_kept, **as_kept)]
     assert twin.read(lambda tx: tx.guilds.request(GAME, ra.id)) == attrs.evolve(ra, **as_kept)
-    assert twin.read(lambda tx: tx.guilds.help(GAME, ha.id)) == attrs.evolve(ha, **as_kept)
-    assert twin.read(lambda tx: tx.guilds.donations(hc.id)) == [
+    assert twin.read(lambda tx: tx.guild_help.help(GAME, ha.id)) == attrs.evolve(ha, **as_kept)
+    assert twin.read(lambda tx: tx.guild_help.donations(hc.id)) == [
         attrs.evolve(da, donor_player_id=b.id, donor_external_player_id=gone)
     ]
