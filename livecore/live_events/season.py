@@ -51,6 +51,12 @@ def kinds_of(parts: Iterable[SeasonPart]) -> list[EventRate]:
     return [kind for part in parts for kind in part.events]
 
 
+def rate_of(event: EventSettings, kinds: Iterable[EventRate]) -> Rate:
+    """The chance a session plays the event by: that of the first kind of event it is of (a lobby event,
+    a team event), else the segment's ``events`` chance."""
+    return next((kind.rate for kind in kinds if kind.kind(event)), EVENTS)
+
+
 def default_scale(event: EventSettings, kinds: Iterable[EventRate]) -> Scale:
     """An event's score range read from its manifest, when the population sets none: its reference
     score is the median (the lower one of an even count) of what the event measures scores against (its
@@ -119,11 +125,7 @@ class LiveEvents(Driver):
         kinds = kinds_of(play.parts)
         ranges: dict[str, Scale] = play.table(RANGES) or {}
         self.scales = {e.key: ranges.get(e.key) or default_scale(e, kinds) for e in self.events}
-        # Each event's chance of being played in a session: the first kind of event it is of (a lobby
-        # event, a team event) names it, else the segment's events chance.
-        self.rates: dict[str, Rate] = {
-            e.key: next((k.rate for k in kinds if k.kind(e)), EVENTS) for e in self.events
-        }
+        self.rates = {e.key: rate_of(e, kinds) for e in self.events}
         self.tries: dict[tuple[int, str], tuple[datetime, int]] = {}  # -> (its window's start, attempts)
 
     def compete(self, member: Member) -> None:
@@ -174,24 +176,26 @@ class LiveEvents(Driver):
 _OPEN_STEP = timedelta(minutes=10)
 
 
-def _plain(period: FitPeriod) -> dict[str, EventSettings]:
-    """The events a session plays by its ``events`` chance: those of no kind another area hosts."""
+def played_by(rate: Rate, period: FitPeriod) -> dict[str, EventSettings]:
+    """The events a session plays by ``rate`` (:func:`rate_of`): by ``events``, those of no kind another
+    area hosts."""
     kinds = kinds_of(period.parts)
     events = period.settings.of(EVENT_SETTINGS)
-    return {key: e for key, e in events.items() if not any(kind.kind(e) for kind in kinds)}
+    return {key: e for key, e in events.items() if rate_of(e, kinds) == rate}
 
 
-def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
-    """Each player's attempts and plays at the plain events, and its skill: each scored attempt's score
-    placed on its event's default range (:func:`default_scale`, inverted)."""
-    plain = _plain(period)
+def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, float]]:
+    """Each player's attempts and plays at the events played by ``rate`` (:func:`played_by`), and its
+    skill: each scored attempt's score placed on its event's default range (:func:`default_scale`,
+    inverted)."""
+    played = played_by(rate, period)
     kinds = kinds_of(period.parts)
-    scales = {key: default_scale(event, kinds) for key, event in plain.items()}
+    scales = {key: default_scale(event, kinds) for key, event in played.items()}
     out: dict[str, dict[str, float]] = {}
     for (player_id, key), tally in tx.attempts.tallies(
         period.game_id, period.env, period.since, period.until
     ).items():
-        if key not in plain:
+        if key not in played:
             continue
         mine = out.setdefault(player_id, {})
         mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
@@ -215,23 +219,51 @@ def open_share(event: EventSettings, since: datetime, until: datetime) -> float:
     return open_ / looks if looks else 0.0
 
 
+def play_rate(tallies: Tallies, period: FitPeriod, rate: Rate) -> dict[str, float]:
+    """``rate``: the plays a session made at the events played by it (:func:`read_plays`), over those
+    open at a session (their shares of the period open); left out when none is open."""
+    open_events = sum(open_share(e, period.since, period.until) for e in played_by(rate, period).values())
+    if tallies.sessions <= 0 or open_events <= 0:
+        return {}
+    return {rate.name: tallies.sum("plays") / (tallies.sessions * open_events)}
+
+
+def _plays(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
+    """The plays a session."""
+    return {"plays": (tallies.get("plays", 0.0), sessions)}
+
+
+def fit_plays(rate: Rate) -> Fit:
+    """The fit of a kind of event's ``rate`` (a lobby event's ``lobbies``, a team event's ``teams``), as
+    the ``events`` chance is fitted: its players' plays at the events of the kind (:func:`read_plays`,
+    their skill too), over their sessions and the events open (:func:`play_rate`); its feature, the
+    plays a session."""
+
+    def read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+        return read_plays(tx, period, rate)
+
+    def rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+        return play_rate(tallies, period, rate)
+
+    return Fit(read=read, rates=rates, features=_plays)
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    return read_plays(tx, period, EVENTS)
+
+
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
-    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: the
-    plays a session made, over the plain events open at a session (their shares of the period open)."""
+    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: as
+    :func:`play_rate` fits it."""
     plays, attempts = tallies.sum("plays"), tallies.sum("attempts")
-    rates: dict[str, float] = {}
-    if plays:
-        rates[ATTEMPTS.name] = attempts / plays
-    open_events = sum(open_share(e, period.since, period.until) for e in _plain(period).values())
-    if tallies.sessions > 0 and open_events > 0:
-        rates[EVENTS.name] = plays / (tallies.sessions * open_events)
-    return rates
+    rates = {ATTEMPTS.name: attempts / plays} if plays else {}
+    return {**rates, **play_rate(tallies, period, EVENTS)}
 
 
 def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
     """The plays a session, and the attempts a play beyond its first."""
     plays = tallies.get("plays", 0.0)
-    return {"plays": (plays, sessions), "attempts": (tallies.get("attempts", 0.0) - plays, plays)}
+    return {**_plays(tallies, sessions), "attempts": (tallies.get("attempts", 0.0) - plays, plays)}
 
 
 SEASON = SeasonPart(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from livecore.live_events.season import LiveEvents
+from livecore.live_events.season import LiveEvents, fit_plays
 from livecore.lobbies.api import LobbyForming
 from livecore.lobbies.settings import LOBBY_SETTINGS, SUDDEN_DEATH_SETTINGS, TriggerType
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
@@ -49,4 +49,9 @@ class _Lobbies(Driver):
             self.play.later(self.attempt, member, event, 1)
 
 
-SEASON = SeasonPart(rates=(LOBBIES,), events=(EventRate(LOBBIES, _lobby_event, _hints),), driver=_Lobbies)
+SEASON = SeasonPart(
+    rates=(LOBBIES,),
+    events=(EventRate(LOBBIES, _lobby_event, _hints),),
+    driver=_Lobbies,
+    fit=fit_plays(LOBBIES),
+)

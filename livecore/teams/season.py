@@ -11,6 +11,7 @@ from typing import Any
 
 from livecore.friends.season import FriendsDriver
 from livecore.live_events.rules import slot_at
+from livecore.live_events.season import fit_plays
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
 from livecore.teams.settings import TEAM_SETTINGS, Formation
@@ -88,4 +89,9 @@ class _Teams(Driver):
             play.act("teams.roster", put, event.key, f"team-{number}", roster)
 
 
-SEASON = SeasonPart(rates=(TEAMS,), events=(EventRate(TEAMS, _team_event, _hints),), driver=_Teams)
+SEASON = SeasonPart(
+    rates=(TEAMS,),
+    events=(EventRate(TEAMS, _team_event, _hints),),
+    driver=_Teams,
+    fit=fit_plays(TEAMS),
+)
