@@ -189,6 +189,8 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
     skill: each scored attempt's score placed on its event's default range (:func:`default_scale`,
     inverted)."""
     played = played_by(rate, period)
+    if not played:
+        return {}  # no event of the kind: the attempts need no read
     kinds = kinds_of(period.parts)
     scales = {key: default_scale(event, kinds) for key, event in played.items()}
     out: dict[str, dict[str, float]] = {}

@@ -1,6 +1,8 @@
 """The lobbies' part of a simulated season (docs/simulation.md#playing-a-season): a session plays an open
 lobby event by its segment's ``lobbies`` chance. A player whose start is held while its lobby forms waits
-for the lobby to start (``lobby.started``: filled by players, or by bots at its fill time) and plays then."""
+for the lobby to start (``lobby.started``: filled by players, or by bots at its fill time) and plays then,
+so the attempt it makes then is the play the chance is fitted from
+(:func:`~livecore.live_events.season.fit_plays`)."""
 
 from __future__ import annotations
 
