@@ -45,7 +45,7 @@ class _Reads:
 
 def planted(players: int, days: int, seed: int = 1) -> Any:
     rng = random.Random(seed)
-    active, attempts, gifts, debits, rewards, crates = {}, {}, {}, {}, {}, {}
+    active, attempts, gifts, debits, rewards, crates, requests = {}, {}, {}, {}, {}, {}, {}
     for i in range(players):
         player = f"plr_{i:07d}"
         sessions = max(1, int(rng.choice(KINDS) * days * rng.uniform(0.7, 1.3)))
@@ -57,12 +57,14 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         debits[player] = DebitTally(int(sessions * 0.2), int(sessions * 0.4), sessions * 0.1)
         rewards[player] = GrantWaits(sessions, sessions, 0, sessions * 0.5)
         crates[player] = GrantWaits(3, 3, 0, 2.0)
+        requests[player] = rng.randrange(10)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
         attempts=_Reads(tallies=lambda *_: attempts),
         gifts=_Reads(sent_counts=lambda *_: gifts),
         ledger=_Reads(debits=lambda *_: debits),
         grants=_Reads(waits=lambda _game, kind, *_: rewards if kind == "reward" else crates),
+        friends=_Reads(first_day_requests=lambda *_: requests),
     )
 
 
