@@ -113,6 +113,8 @@ def _within(played: object, found: Segment) -> None:
     assert abs(found.score.mean - played.skill) <= TOLERANCES["score.mean"], (name, found)
     assert abs(found.score.sd - played.skill_sd) <= TOLERANCES["score.sd"], (name, found)
     assert found.rates["attempts_per_session"] == played.attempts, (name, found)
+    # Each player asked its neighbour in the ring as it started: accepted, the request is still read.
+    assert found.rates["friends"] == 1, (name, found)
     for rate, value in (
         ("events", played.events),
         ("spend", played.spend),
