@@ -45,7 +45,7 @@ class _Reads:
 
 def planted(players: int, days: int, seed: int = 1) -> Any:
     rng = random.Random(seed)
-    active, attempts, gifts, debits, rewards, crates = {}, {}, {}, {}, {}, {}
+    active, attempts, gifts, debits, rewards, crates, requests = {}, {}, {}, {}, {}, {}, {}
     for i in range(players):
         player = f"plr_{i:07d}"
         sessions = max(1, int(rng.choice(KINDS) * days * rng.uniform(0.7, 1.3)))
@@ -57,6 +57,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         debits[player] = DebitTally(int(sessions * 0.2), int(sessions * 0.4), sessions * 0.1)
         rewards[player] = GrantWaits(sessions, sessions, 0, sessions * 0.5)
         crates[player] = GrantWaits(3, 3, 0, 2.0)
+        requests[player] = rng.randrange(10)
     spread = ScoreSpread(len(attempts), 500.0 * len(attempts), 100.0 * len(attempts), len(attempts) // 2)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
@@ -70,6 +71,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
             waits=lambda _game, kind, *_: rewards if kind == "reward" else crates,
             made=lambda *_: {"bronze-chest": players},
         ),
+        friends=_Reads(first_day_requests=lambda *_: requests),
     )
 
 

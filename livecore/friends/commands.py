@@ -151,7 +151,7 @@ def _befriend(
     check_limit(tx.friends.count_friends(other.id), max_friends, whose="That player")
     now = rt.clock.now()
     tx.friends.delete_request(request.id)
-    tx.friends.insert_friendship(caller.id, other.id, now)
+    tx.friends.insert_friendship(caller.id, other.id, now, request)
     emit(
         tx,
         rt,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import attrs
 
@@ -11,6 +11,9 @@ from livecore.friends.store import FriendGraph
 from livecore.memory.journal import AreaPort
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import PlayerCard
+from livecore.scope import Environment
+
+_DAY = timedelta(days=1)
 
 
 @attrs.define
@@ -24,6 +27,8 @@ class FriendTables:
     # simulation's thousands of players look them up on every friends call.
     friends_of: dict[str, dict[str, None]] = attrs.field(factory=dict)
     pairs: dict[tuple[str, str], str] = attrs.field(factory=dict)
+    # When the request a friendship came from was sent, by (its sender, the friend).
+    requested: dict[tuple[str, str], datetime] = attrs.field(factory=dict)
 
 
 def _pair(a_id: str, b_id: str) -> tuple[str, str]:
@@ -57,7 +62,12 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None:
         return self._t.friendships.get((player_id, friend_id))
 
-    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
+    def insert_friendship(
+        self, a_id: str, b_id: str, since: datetime, request: FriendRequest | None = None
+    ) -> None:
+        if request is not None:
+            sent = (request.from_player_id, request.to_player_id)
+            self._tx.put(self._t.requested, sent, request.created_at)
         self._tx.put(self._t.friendships, (a_id, b_id), Friendship(a_id, b_id, since))
         self._tx.put(self._t.friendships, (b_id, a_id), Friendship(b_id, a_id, since))
         self._tx.put(self._t.friends_of.setdefault(a_id, {}), b_id, None)
@@ -69,6 +79,7 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
 
     def _drop_friendship(self, key: tuple[str, str]) -> None:
         self._tx.drop(self._t.friendships, key)
+        self._tx.drop(self._t.requested, key)
         self._tx.drop(self._t.friends_of.get(key[0], {}), key[1])
 
     def count_friends(self, player_id: str) -> int:
@@ -130,6 +141,22 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
     def blocks_involving(self, player_id: str) -> list[Block]:
         return [b for (a, c), b in self._t.blocks.items() if player_id in (a, c)]
 
+    def first_day_requests(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, int]:
+        players = self._s.tables_of(PlayerTables).players.values()
+        sent: dict[str, list[datetime]] = {
+            p.id: []
+            for p in players
+            if p.game_id == game_id and p.env is env and since <= p.first_seen_at < until - _DAY
+        }
+        asked = [(r.from_player_id, r.created_at) for r in self._t.requests.values()]
+        asked += [(sender, at) for (sender, _), at in self._t.requested.items()]
+        for sender, at in asked:
+            if sender in sent and at < until:
+                sent[sender].append(at)
+        return {p: _within_a_day(ats) for p, ats in sent.items()}
+
     def remove_player(self, player_id: str) -> None:
         for key in [k for k in self._t.friendships if player_id in k]:
             self._drop_friendship(key)
@@ -139,6 +166,12 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
             self.delete_request(rid)
         for key in [k for k in self._t.blocks if player_id in k]:
             self._tx.drop(self._t.blocks, key)
+
+
+def _within_a_day(times: list[datetime]) -> int:
+    """How many of ``times`` are less than a day after the first of them."""
+    first = min(times, default=None)
+    return 0 if first is None else sum(at < first + _DAY for at in times)
 
 
 def _implements_the_port(port: MemoryFriendGraph) -> FriendGraph:

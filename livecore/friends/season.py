@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
-from livecore.simulation.part import Driver, Member, Play, Rate, SeasonPart
+from livecore.simulation.part import Driver, Fit, FitPeriod, Member, Play, Rate, SeasonPart, Tallies
 
 #: The friend requests a player sends at its first session.
 FRIENDS = Rate("friends", 5, {"engaged": 12, "regular": 6, "casual": 2}, bounds=(0, 500), whole=True)
@@ -64,4 +65,22 @@ class FriendsDriver(Driver):
                 self._befriended(member.index, sender)
 
 
-SEASON = SeasonPart(rates=(FRIENDS,), driver=FriendsDriver)
+# --- fitting ------------------------------------------------------------------------------------------
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    """The players first seen in the period, a day before its end at the latest (one seen before tells
+    nothing of its first session), each with the friend requests it sent within a day of its first one:
+    a season sends them at the player's first session, which may come days after its first sighting."""
+    found = tx.friends.first_day_requests(period.game_id, period.env, period.since, period.until)
+    return {player_id: {"newcomers": 1.0, "requests": float(sent)} for player_id, sent in found.items()}
+
+
+def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+    """``friends``: the requests a newcomer sent in its first day; left out when no player of the segment
+    was first seen in the period."""
+    newcomers = tallies.sum("newcomers")
+    return {FRIENDS.name: tallies.sum("requests") / newcomers} if newcomers else {}
+
+
+SEASON = SeasonPart(rates=(FRIENDS,), driver=FriendsDriver, fit=Fit(read=_read, rates=_rates))

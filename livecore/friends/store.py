@@ -9,6 +9,7 @@ from typing import Protocol
 
 from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
+from livecore.scope import Environment
 
 
 class FriendGraph(Protocol):
@@ -24,7 +25,12 @@ class FriendGraph(Protocol):
 
     def get_friendship(self, player_id: str, friend_id: str) -> Friendship | None: ...
 
-    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None: ...
+    def insert_friendship(
+        self, a_id: str, b_id: str, since: datetime, request: FriendRequest | None = None
+    ) -> None:
+        """The two players are friends from ``since``; ``request``, the request it came from, if one did:
+        who sent it and when stay on record (:meth:`first_day_requests` counts them)."""
+        ...
 
     def delete_friendship(self, a_id: str, b_id: str) -> None: ...
 
@@ -60,6 +66,14 @@ class FriendGraph(Protocol):
 
     def blocks_involving(self, player_id: str) -> list[Block]:
         """Blocks the player made or received."""
+        ...
+
+    def first_day_requests(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, int]:
+        """The players of a game and environment first seen from ``since`` to a day before ``until``, each
+        with the friend requests it sent before ``until`` within a day of its first one: those pending and
+        those accepted (a declined or cancelled request leaves no record), in one read."""
         ...
 
     def remove_player(self, player_id: str) -> None:

@@ -53,6 +53,12 @@ def kinds_of(parts: Iterable[SeasonPart]) -> list[EventRate]:
     return [kind for part in parts for kind in part.events]
 
 
+def rate_of(event: EventSettings, kinds: Iterable[EventRate]) -> Rate:
+    """The chance a session plays the event by: that of the first kind of event it is of (a lobby event,
+    a team event), else the segment's ``events`` chance."""
+    return next((kind.rate for kind in kinds if kind.kind(event)), EVENTS)
+
+
 def default_scale(event: EventSettings, kinds: Iterable[EventRate]) -> Scale:
     """An event's score range read from its manifest, when the population sets none: its reference
     score is the median (the lower one of an even count) of what the event measures scores against (its
@@ -108,26 +114,70 @@ def _pin(
 
 
 def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] | None:
-    """Each plain event's score range, the one its scores were played on as far as they tell: an
-    attempt strays from its player's skill by :data:`ATTEMPT_NOISE` of the range, so the range is as wide
-    as the spread of a player's scores about its own mean makes it (pooled over the players), centred on
-    the mean score (moved up to start at 0 where it would reach below). An event no player scored twice
-    at keeps its default range (:func:`default_scale`). Written in, the file plays a skill at the score
-    it was read from whatever manifest it is played with (:func:`_read` places the skills on it)."""
+    """Each event's score range, the one its scores were played on as far as they tell (the skills are
+    then placed on it, :func:`read_plays`; written in, the file plays a skill at the score it was read
+    from, whatever manifest it is played with).
+
+    Its width: an attempt strays from its player's skill by :data:`ATTEMPT_NOISE` of the range, so the
+    range is as wide as the spread of a player's scores about its own mean makes it (pooled over the
+    players). Where it lies: a skill is one number across the events, so only one event's range can be
+    placed freely. The event scored most often is centred on its mean score; every other is placed where
+    the players it shares with that one score at the skill their scores there place (its own mean score
+    centred where it shares none). A range is moved up to start at 0 where it would reach below. An
+    event no player scored twice at keeps its default range (:func:`default_scale`)."""
     kinds = kinds_of(period.parts)
-    plain = _plain(period)
+    events = period.settings.of(EVENT_SETTINGS)
     spreads = tx.attempts.spreads(period.game_id, period.env, period.since, period.until)
-    ranges: dict[str, Scale] = {}
-    for key, event in plain.items():
-        spread = spreads.get(key)
-        if spread is None or spread.freedom <= 0 or spread.within <= 0:
-            ranges[key] = default_scale(event, kinds)
-            continue
-        width = math.sqrt(spread.within / spread.freedom) / ATTEMPT_NOISE
-        low = max(0.0, spread.total / spread.scored - width / 2)
-        low, high = round(low, 4), round(low + width, 4)
-        ranges[key] = Scale(worst=high, best=low) if event.order is Order.ASC else Scale(worst=low, best=high)
-    return ranges or None
+    widths = {
+        key: math.sqrt(spread.within / spread.freedom) / ATTEMPT_NOISE
+        for key, spread in spreads.items()
+        if key in events and spread.freedom > 0 and spread.within > 0
+    }
+    ranges = {key: default_scale(event, kinds) for key, event in events.items() if key not in widths}
+    if widths:
+        tallies = period.shared(
+            "attempts.tallies",
+            lambda: tx.attempts.tallies(period.game_id, period.env, period.since, period.until),
+        )
+        first = max(widths, key=lambda key: (spreads[key].scored, key))
+        mean = spreads[first].total / spreads[first].scored
+        ranges[first] = _placed(events[first], mean, widths[first], skill=0.5)
+        skills = {
+            player_id: _skill_at(ranges[first], tally.score_sum / tally.scored)
+            for (player_id, key), tally in tallies.items()
+            if key == first and tally.scored
+        }
+        for key, width in widths.items():
+            if key == first:
+                continue
+            shared = [
+                (tally.score_sum / tally.scored, skills[player_id], tally.scored)
+                for (player_id, event_key), tally in tallies.items()
+                if event_key == key and tally.scored and player_id in skills
+            ]
+            if shared:
+                count = sum(n for *_, n in shared)
+                mean = sum(score * n for score, _, n in shared) / count
+                skill = sum(skill * n for _, skill, n in shared) / count
+            else:
+                mean, skill = spreads[key].total / spreads[key].scored, 0.5
+            ranges[key] = _placed(events[key], mean, width, skill=skill)
+    return {key: ranges[key] for key in events if key in ranges} or None
+
+
+def _placed(event: EventSettings, mean: float, width: float, *, skill: float) -> Scale:
+    """The range ``width`` wide, by the event's order, that places the score ``mean`` at ``skill``; moved
+    up to start at 0 where it would reach below."""
+    toward = -1.0 if event.order is Order.ASC else 1.0
+    worst = mean - toward * skill * width
+    best = worst + toward * width
+    shift = max(0.0, -min(worst, best))
+    return Scale(worst=round(worst + shift, 4), best=round(best + shift, 4))
+
+
+def _skill_at(scale: Scale, score: float) -> float:
+    """The skill ``scale`` places a score at: the range inverted."""
+    return (score - scale.worst) / (scale.best - scale.worst)
 
 
 def _write_ranges(found: dict[str, Scale]) -> list[str]:
@@ -148,11 +198,7 @@ class LiveEvents(Driver):
         kinds = kinds_of(play.parts)
         ranges: dict[str, Scale] = play.table(RANGES) or {}
         self.scales = {e.key: ranges.get(e.key) or default_scale(e, kinds) for e in self.events}
-        # Each event's chance of being played in a session: the first kind of event it is of (a lobby
-        # event, a team event) names it, else the segment's events chance.
-        self.rates: dict[str, Rate] = {
-            e.key: next((k.rate for k in kinds if k.kind(e)), EVENTS) for e in self.events
-        }
+        self.rates = {e.key: rate_of(e, kinds) for e in self.events}
         self.tries: dict[tuple[int, str], tuple[datetime, int]] = {}  # -> (its window's start, attempts)
 
     def compete(self, member: Member) -> None:
@@ -203,26 +249,31 @@ class LiveEvents(Driver):
 _OPEN_STEP = timedelta(minutes=10)
 
 
-def _plain(period: FitPeriod) -> dict[str, EventSettings]:
-    """The events a session plays by its ``events`` chance: those of no kind another area hosts."""
+def played_by(rate: Rate, period: FitPeriod) -> dict[str, EventSettings]:
+    """The events a session plays by ``rate`` (:func:`rate_of`): by ``events``, those of no kind another
+    area hosts."""
     kinds = kinds_of(period.parts)
     events = period.settings.of(EVENT_SETTINGS)
-    return {key: e for key, e in events.items() if not any(kind.kind(e) for kind in kinds)}
+    return {key: e for key, e in events.items() if rate_of(e, kinds) == rate}
 
 
-def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
-    """Each player's attempts and plays at the plain events, and its skill: each scored attempt's score
-    placed on its event's fitted range (:func:`_fit_ranges`; else its default, :func:`default_scale`),
-    inverted."""
-    plain = _plain(period)
+def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, float]]:
+    """Each player's attempts and plays at the events played by ``rate`` (:func:`played_by`), and its
+    skill: each scored attempt's score placed on its event's fitted range (:func:`_fit_ranges`; else its
+    default, :func:`default_scale`), inverted. The attempts are read once for every kind of event."""
+    played = played_by(rate, period)
+    if not played:
+        return {}  # no event of the kind: the attempts need no read
     kinds = kinds_of(period.parts)
     fitted: dict[str, Scale] = period.tables.get(RANGES.name) or {}
-    scales = {key: fitted.get(key) or default_scale(event, kinds) for key, event in plain.items()}
+    scales = {key: fitted.get(key) or default_scale(event, kinds) for key, event in played.items()}
+    tallies = period.shared(
+        "attempts.tallies",
+        lambda: tx.attempts.tallies(period.game_id, period.env, period.since, period.until),
+    )
     out: dict[str, dict[str, float]] = {}
-    for (player_id, key), tally in tx.attempts.tallies(
-        period.game_id, period.env, period.since, period.until
-    ).items():
-        if key not in plain:
+    for (player_id, key), tally in tallies.items():
+        if key not in played:
             continue
         mine = out.setdefault(player_id, {})
         mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
@@ -246,23 +297,51 @@ def open_share(event: EventSettings, since: datetime, until: datetime) -> float:
     return open_ / looks if looks else 0.0
 
 
+def play_rate(tallies: Tallies, period: FitPeriod, rate: Rate) -> dict[str, float]:
+    """``rate``: the plays a session made at the events played by it (:func:`read_plays`), over those
+    open at a session (their shares of the period open); left out when none is open."""
+    open_events = sum(open_share(e, period.since, period.until) for e in played_by(rate, period).values())
+    if tallies.sessions <= 0 or open_events <= 0:
+        return {}
+    return {rate.name: tallies.sum("plays") / (tallies.sessions * open_events)}
+
+
+def _plays(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
+    """The plays a session."""
+    return {"plays": (tallies.get("plays", 0.0), sessions)}
+
+
+def fit_plays(rate: Rate) -> Fit:
+    """The fit of a kind of event's ``rate`` (a lobby event's ``lobbies``, a team event's ``teams``), as
+    the ``events`` chance is fitted: its players' plays at the events of the kind (:func:`read_plays`,
+    their skill too), over their sessions and the events open (:func:`play_rate`); its feature, the
+    plays a session."""
+
+    def read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+        return read_plays(tx, period, rate)
+
+    def rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
+        return play_rate(tallies, period, rate)
+
+    return Fit(read=read, rates=rates, features=_plays)
+
+
+def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
+    return read_plays(tx, period, EVENTS)
+
+
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
-    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: the
-    plays a session made, over the plain events open at a session (their shares of the period open)."""
+    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: as
+    :func:`play_rate` fits it."""
     plays, attempts = tallies.sum("plays"), tallies.sum("attempts")
-    rates: dict[str, float] = {}
-    if plays:
-        rates[ATTEMPTS.name] = attempts / plays
-    open_events = sum(open_share(e, period.since, period.until) for e in _plain(period).values())
-    if tallies.sessions > 0 and open_events > 0:
-        rates[EVENTS.name] = plays / (tallies.sessions * open_events)
-    return rates
+    rates = {ATTEMPTS.name: attempts / plays} if plays else {}
+    return {**rates, **play_rate(tallies, period, EVENTS)}
 
 
 def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
     """The plays a session, and the attempts a play beyond its first."""
     plays = tallies.get("plays", 0.0)
-    return {"plays": (plays, sessions), "attempts": (tallies.get("attempts", 0.0) - plays, plays)}
+    return {**_plays(tallies, sessions), "attempts": (tallies.get("attempts", 0.0) - plays, plays)}
 
 
 SEASON = SeasonPart(

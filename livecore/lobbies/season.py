@@ -1,12 +1,14 @@
 """The lobbies' part of a simulated season (docs/simulation.md#playing-a-season): a session plays an open
 lobby event by its segment's ``lobbies`` chance. A player whose start is held while its lobby forms waits
-for the lobby to start (``lobby.started``: filled by players, or by bots at its fill time) and plays then."""
+for the lobby to start (``lobby.started``: filled by players, or by bots at its fill time) and plays then,
+so the attempt it makes then is the play the chance is fitted from
+(:func:`~livecore.live_events.season.fit_plays`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from livecore.live_events.season import LiveEvents
+from livecore.live_events.season import LiveEvents, fit_plays
 from livecore.lobbies.api import LobbyForming
 from livecore.lobbies.settings import LOBBY_SETTINGS, SUDDEN_DEATH_SETTINGS, TriggerType
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
@@ -49,4 +51,9 @@ class _Lobbies(Driver):
             self.play.later(self.attempt, member, event, 1)
 
 
-SEASON = SeasonPart(rates=(LOBBIES,), events=(EventRate(LOBBIES, _lobby_event, _hints),), driver=_Lobbies)
+SEASON = SeasonPart(
+    rates=(LOBBIES,),
+    events=(EventRate(LOBBIES, _lobby_event, _hints),),
+    driver=_Lobbies,
+    fit=fit_plays(LOBBIES),
+)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import attrs
 
@@ -296,6 +296,14 @@ class FitPeriod:
     settings: GameSettings
     parts: Sequence[SeasonPart]
     tables: Mapping[str, Any] = attrs.field(factory=dict)
+    reads: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def shared(self, name: str, read: Callable[[], T]) -> T:
+        """``read()``'s answer, read once for the parts that fit from the same read (the live events'
+        and the kinds of event other areas host, each from the attempts), by ``name``."""
+        if name not in self.reads:
+            self.reads[name] = read()
+        return cast(T, self.reads[name])
 
     @property
     def days(self) -> float:

@@ -2,7 +2,9 @@
 team event by its segment's ``teams`` chance. On a partner event the player first teams up: it accepts a
 partner's invite waiting for it, else invites a friend not yet on a team, who accepts at its next
 session. On an external event the studio's backend puts the rosters as the window opens: the players
-each inclined to play it (by the same chance), in teams of the event's size."""
+each inclined to play it (by the same chance), in teams of the event's size. A player plays a team event
+on a team or not, its attempts its own: the chance is fitted from them
+(:func:`~livecore.live_events.season.fit_plays`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 from livecore.friends.season import FriendsDriver
 from livecore.live_events.rules import slot_at
+from livecore.live_events.season import fit_plays
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.simulation.part import Driver, EventRate, Member, Play, Rate, SeasonPart
 from livecore.teams.settings import TEAM_SETTINGS, Formation
@@ -88,4 +91,9 @@ class _Teams(Driver):
             play.act("teams.roster", put, event.key, f"team-{number}", roster)
 
 
-SEASON = SeasonPart(rates=(TEAMS,), events=(EventRate(TEAMS, _team_event, _hints),), driver=_Teams)
+SEASON = SeasonPart(
+    rates=(TEAMS,),
+    events=(EventRate(TEAMS, _team_event, _hints),),
+    driver=_Teams,
+    fit=fit_plays(TEAMS),
+)

@@ -12,6 +12,8 @@ from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     MS,
     PLAYER,
+    POSTGRES,
+    SQLITE,
     Column,
     Index,
     Schema,
@@ -37,6 +39,8 @@ SCHEMA = Schema(
             Column("player_id", references=PLAYER),
             Column("friend_id", references=PLAYER),
             Column("since", MS),
+            # On the row of the player who sent the request the friendship came from: when it was sent.
+            Column("requested_at", MS, null=True, since="0031_friendships_requested (PostgreSQL: 0023)"),
             primary_key=("player_id", "friend_id"),
             checks=("player_id != friend_id",),
             rowid=False,
@@ -100,6 +104,18 @@ HISTORY = History(
                 "CREATE INDEX players_recently_active ON players (game_id, env, last_active_at)"
                 " WHERE last_active_at IS NOT NULL",
             ],
+        ),
+        (
+            # Who asked for a friendship, and when: a player's requests sent stay counted once accepted.
+            "0031_friendships_requested",
+            [SCHEMA.add_column("friendships", "requested_at", SQLITE)],
+        ),
+    ),
+    postgres=(
+        (
+            # Who asked for a friendship, and when: a player's requests sent stay counted once accepted.
+            "0023_friendships_requested",
+            [SCHEMA.add_column("friendships", "requested_at", POSTGRES)],
         ),
     ),
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
+from livecore.scope import Environment
 from livecore_server.friends.rows import REQUEST_COLUMNS, pair_key
 from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
@@ -16,6 +17,8 @@ from livecore_server.storage.sqlport import SqlPort
 
 if TYPE_CHECKING:
     pass
+
+_DAY_MS = 86_400_000
 
 
 class SqlFriendGraph(SqlPort):
@@ -62,11 +65,15 @@ class SqlFriendGraph(SqlPort):
         ).fetchone()
         return None if row is None else Friendship(player_id, friend_id, from_millis(row[0]))
 
-    def insert_friendship(self, a_id: str, b_id: str, since: datetime) -> None:
+    def insert_friendship(
+        self, a_id: str, b_id: str, since: datetime, request: FriendRequest | None = None
+    ) -> None:
         ms = to_millis(since)
+        # The sender's row records when it asked; the other's, nothing.
+        asked = {} if request is None else {request.from_player_id: to_millis(request.created_at)}
         self.db.executemany(
-            "INSERT INTO friendships (player_id, friend_id, since) VALUES (?, ?, ?)",
-            [(a_id, b_id, ms), (b_id, a_id, ms)],
+            "INSERT INTO friendships (player_id, friend_id, since, requested_at) VALUES (?, ?, ?, ?)",
+            [(a_id, b_id, ms, asked.get(a_id)), (b_id, a_id, ms, asked.get(b_id))],
         )
 
     def delete_friendship(self, a_id: str, b_id: str) -> None:
@@ -156,6 +163,32 @@ class SqlFriendGraph(SqlPort):
             (player_id, player_id),
         )
         return [Block(blocker_id, blocked_id, from_millis(at)) for blocker_id, blocked_id, at in rows]
+
+    def first_day_requests(
+        self, game_id: str, env: Environment, since: datetime, until: datetime
+    ) -> dict[str, int]:
+        # A request sent is pending (its sender's), or accepted (on its sender's friendship row).
+        rows = self.db.read(
+            "WITH newcomers AS (SELECT id FROM players WHERE game_id = ? AND env = ?"
+            " AND first_seen_at >= ? AND first_seen_at < ?),"
+            " sent AS (SELECT n.id AS player_id, r.created_at AS at FROM newcomers n"
+            " JOIN friend_requests r ON r.from_player_id = n.id WHERE r.created_at < ?"
+            " UNION ALL SELECT n.id, f.requested_at FROM newcomers n"
+            " JOIN friendships f ON f.player_id = n.id WHERE f.requested_at < ?),"
+            " firsts AS (SELECT player_id, min(at) AS first_at FROM sent GROUP BY player_id)"
+            " SELECT n.id, count(s.at) FROM newcomers n LEFT JOIN firsts f ON f.player_id = n.id"
+            " LEFT JOIN sent s ON s.player_id = n.id AND s.at < f.first_at + ? GROUP BY n.id",
+            (
+                game_id,
+                env.value,
+                to_millis(since),
+                to_millis(until) - _DAY_MS,
+                to_millis(until),
+                to_millis(until),
+                _DAY_MS,
+            ),
+        )
+        return {player_id: int(count) for player_id, count in rows}
 
     def remove_player(self, player_id: str) -> None:
         for table, column in (

@@ -136,6 +136,8 @@ def _within(played: object, found: Segment, scale: Scale) -> None:
     spread = found.score.sd * abs(scale.best - scale.worst) - played.skill_sd * BEST
     assert abs(spread) <= TOLERANCES["score.sd"] * BEST, (name, found)
     assert found.rates["attempts_per_session"] == played.attempts, (name, found)
+    # Each player asked its neighbour in the ring as it started: accepted, the request is still read.
+    assert found.rates["friends"] == 1, (name, found)
     for rate, value in (
         ("events", played.events),
         ("spend", played.spend),

@@ -1,0 +1,117 @@
+"""The social areas' rates fitted back (docs/simulation.md#fitting-a-population): a season played on a
+game with a lobby event, a partner team event and friends by a known population of two segments, fitted
+from the simulation's store; each segment's ``lobbies``, ``teams`` and ``friends`` (and its share and
+skill, which the lobby's and the team's scores place too) within the tolerances the docs state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from livecore.simulation import Simulation
+from livecore.simulation.fields import Scale
+from livecore.simulation.population import parse_population
+from livecore.simulation.season import Season
+
+START = datetime(2026, 3, 2, tzinfo=UTC)
+
+SOCIAL = """
+studio = "acme"
+
+[games.social]
+name = "Social"
+economy = "platform"
+
+[games.social.resources.coins]
+type = "currency"
+
+[games.social.events.race]
+name = "Race"
+starts_at = "2026-03-02T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 300
+score_metric = "score"
+
+[games.social.events.arena]
+name = "Arena"
+starts_at = "2026-03-02T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 300
+score_metric = "score"
+
+[games.social.events.arena.lobby]
+capacity = 4
+fill_seconds = 300
+fill_bots = true
+bot_score = { min = 200, max = 900 }
+
+[games.social.events.pair]
+name = "Pair"
+starts_at = "2026-03-02T00:00:00Z"
+window_seconds = 86400
+repeat_every_seconds = 86400
+attempt_seconds = 300
+score_metric = "score"
+
+[games.social.events.pair.teams]
+formation = "partner"
+size = 2
+goal = 1000
+"""
+
+#: Two segments apart in how often they play and in each social rate.
+KNOWN = """
+[segments.keen]
+share = 0.3
+sessions_per_day = 4.0
+score = { mean = 0.75, sd = 0.08 }
+events = 0.5
+lobbies = 0.7
+teams = 0.6
+friends = 12
+
+[segments.light]
+share = 0.7
+sessions_per_day = 1.2
+score = { mean = 0.35, sd = 0.08 }
+events = 0.5
+lobbies = 0.2
+teams = 0.15
+friends = 3
+"""
+
+#: How far a fitted value may be from the one played (docs/simulation.md#fitting-a-population): a
+#: kind's chance as the ``events`` chance (a few points low: two sessions' attempts less than an attempt
+#: apart are one play, and a lobby's start held while it forms takes in a second one), the requests
+#: within one (a request to a player who asked first is that player's, accepted).
+TOLERANCES = {"share": 0.02, "range": 0.1, "score.mean": 0.02, "lobbies": 0.05, "teams": 0.05, "friends": 1}
+#: The ranges the events' scores were played on: their defaults (:func:`livecore.live_events.season.
+#: default_scale`), from 1,000 where nothing places it, the arena's bots' best score of 900, the pair's goal
+#: shared by its two members.
+PLAYED_RANGES = {
+    "race": Scale(worst=0.0, best=1500.0),
+    "arena": Scale(worst=0.0, best=1350.0),
+    "pair": Scale(worst=0.0, best=750.0),
+}
+
+
+def test_a_season_with_lobbies_teams_and_friends_is_fitted_back_within_tolerances() -> None:
+    sim = Simulation.from_manifest(SOCIAL, start=START, seed=3)
+    known = parse_population(KNOWN)
+    Season(sim, known, players=400, days=6, seed=3).play()
+    result = sim.fit_population(2)
+    assert result.players == 400
+    fitted = result.population.tables["events"]
+    for key, scale in PLAYED_RANGES.items():
+        width = scale.best - scale.worst
+        assert abs(abs(fitted[key].best - fitted[key].worst) - width) <= TOLERANCES["range"] * width, key
+    for played, found in zip(known.segments, result.population.segments, strict=True):
+        name = played.name
+        assert abs(found.share - played.share) <= TOLERANCES["share"], name
+        # One skill for every event: each event's fitted range places it at the scores it was played at.
+        for key, scale in PLAYED_RANGES.items():
+            off = fitted[key].score(found.score.mean) - scale.score(played.score.mean)
+            assert abs(off) <= TOLERANCES["score.mean"] * (scale.best - scale.worst), (name, key)
+        for rate in ("lobbies", "teams", "friends"):
+            assert abs(found.rates[rate] - played.rates[rate]) <= TOLERANCES[rate], (name, rate, found.rates)
