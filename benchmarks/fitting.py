@@ -23,6 +23,7 @@ from typing import Any
 from livecore import areas
 from livecore.economy.rules import DebitTally
 from livecore.grants.rules import GrantWaits
+from livecore.guilds.rules import HelpTallies, StintTallies
 from livecore.live_events.attempts import AttemptTally, ScoreSpread
 from livecore.manifest import parse_manifest
 from livecore.players.rules import PeriodActivity
@@ -46,6 +47,8 @@ class _Reads:
 def planted(players: int, days: int, seed: int = 1) -> Any:
     rng = random.Random(seed)
     active, attempts, gifts, debits, rewards, crates, requests = {}, {}, {}, {}, {}, {}, {}
+    stints: dict[str, StintTallies] = {}
+    help_: dict[str, HelpTallies] = {}
     for i in range(players):
         player = f"plr_{i:07d}"
         sessions = max(1, int(rng.choice(KINDS) * days * rng.uniform(0.7, 1.3)))
@@ -58,6 +61,10 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         rewards[player] = GrantWaits(sessions, sessions, 0, sessions * 0.5)
         crates[player] = GrantWaits(3, 3, 0, 2.0)
         requests[player] = rng.randrange(10)
+        stints[player] = StintTallies(joined=1, guild_days=days * 0.8)
+        help_[player] = HelpTallies(
+            asked=int(sessions * 0.1), donations=int(sessions * 0.2), blocked_days=1.0
+        )
     spread = ScoreSpread(len(attempts), 500.0 * len(attempts), 100.0 * len(attempts), len(attempts) // 2)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
@@ -72,6 +79,8 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
             made=lambda *_: {"bronze-chest": players},
         ),
         friends=_Reads(first_day_requests=lambda *_: requests),
+        guilds=_Reads(tallies=lambda *_: stints),
+        guild_help=_Reads(tallies=lambda *_: help_),
     )
 
 

@@ -11,7 +11,7 @@ def test_a_small_fit_finds_the_planted_kinds() -> None:
     assert len(result["shares"]) == 3 and all(abs(s - 1 / 3) <= 0.05 for s in result["shares"])
     fitted = sum(1 for area in areas.BUILT_IN if area.season is not None and area.season.fit is not None)
     parts = {f"part-{n}" for n in range(1, fitted + 1)}
-    assert set(result["steps"]) == {"players", *parts, "clusters", "segments"}
+    assert set(result["steps"]) == {"players", "tables", *parts, "clusters", "segments"}
 
 
 def test_cli_runs() -> None:
