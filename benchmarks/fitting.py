@@ -22,6 +22,7 @@ from typing import Any
 
 from livecore import areas
 from livecore.economy.rules import DebitTally
+from livecore.friends.rules import FirstFriend
 from livecore.grants.rules import GrantWaits
 from livecore.live_events.attempts import AttemptTally, ScoreSpread
 from livecore.manifest import parse_manifest
@@ -46,6 +47,7 @@ class _Reads:
 def planted(players: int, days: int, seed: int = 1) -> Any:
     rng = random.Random(seed)
     active, attempts, gifts, debits, rewards, crates, requests = {}, {}, {}, {}, {}, {}, {}
+    befriended = {}
     for i in range(players):
         player = f"plr_{i:07d}"
         sessions = max(1, int(rng.choice(KINDS) * days * rng.uniform(0.7, 1.3)))
@@ -58,6 +60,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         rewards[player] = GrantWaits(sessions, sessions, 0, sessions * 0.5)
         crates[player] = GrantWaits(3, 3, 0, 2.0)
         requests[player] = rng.randrange(10)
+        befriended[player] = FirstFriend(START, START, answered=False, friends=1 + rng.randrange(10))
     spread = ScoreSpread(len(attempts), 500.0 * len(attempts), 100.0 * len(attempts), len(attempts) // 2)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
@@ -71,7 +74,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
             waits=lambda _game, kind, *_: rewards if kind == "reward" else crates,
             made=lambda *_: {"bronze-chest": players},
         ),
-        friends=_Reads(first_day_requests=lambda *_: requests),
+        friends=_Reads(first_day_requests=lambda *_: requests, first_friends=lambda *_: befriended),
     )
 
 

@@ -320,11 +320,12 @@ crates = { chest = 0.5 }
 
 #: How far a fitted value may be from the one played (docs/simulation.md#fitting-a-population): the
 #: share and the skill nearly exactly; a chance a few points below (a start refused while the session's
-#: earlier attempt is in progress, a gift before the player has friends, a spend's whole amounts); the
-#: chances read from how long something waited for a session (claims, crates) further, as a season's
-#: sessions are spread more evenly than the fitting's model of sessions at random times; ``guilds``, read
-#: from the sessions in the time outside a guild and in a guild able to ask, a few points above for the
-#: same reason (the session after a cooldown's end comes sooner than at random).
+#: earlier attempt is in progress, a spend's whole amounts; ``gifts``, over the sessions with a friend,
+#: counts the rest of the day a friendship began in as holding sessions at random, which a season's hold
+#: fewer of); the chances read from how long something waited for a session (claims, crates) further, as
+#: a season's sessions are spread more evenly than the fitting's model of sessions at random times;
+#: ``guilds``, read from the sessions in the time outside a guild and in a guild able to ask, a few points
+#: above for the same reason (the session after a cooldown's end comes sooner than at random).
 TOLERANCES: dict[str, float] = {
     "range": 0.1,  # relative
     "crates_sent": 0.05,
