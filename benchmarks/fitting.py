@@ -22,6 +22,7 @@ from typing import Any
 
 from livecore import areas
 from livecore.economy.rules import DebitTally
+from livecore.friends.rules import FirstFriend
 from livecore.grants.rules import GrantWaits
 from livecore.guilds.rules import HelpTallies, StintTallies
 from livecore.live_events.attempts import AttemptTally, ScoreSpread
@@ -49,6 +50,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
     active, attempts, gifts, debits, rewards, crates, requests = {}, {}, {}, {}, {}, {}, {}
     stints: dict[str, StintTallies] = {}
     help_: dict[str, HelpTallies] = {}
+    befriended = {}
     for i in range(players):
         player = f"plr_{i:07d}"
         sessions = max(1, int(rng.choice(KINDS) * days * rng.uniform(0.7, 1.3)))
@@ -65,6 +67,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         help_[player] = HelpTallies(
             asked=int(sessions * 0.1), donations=int(sessions * 0.2), blocked_days=1.0
         )
+        befriended[player] = FirstFriend(START, START, answered=False, friends=1 + rng.randrange(10))
     spread = ScoreSpread(len(attempts), 500.0 * len(attempts), 100.0 * len(attempts), len(attempts) // 2)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
@@ -78,7 +81,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
             waits=lambda _game, kind, *_: rewards if kind == "reward" else crates,
             made=lambda *_: {"bronze-chest": players},
         ),
-        friends=_Reads(first_day_requests=lambda *_: requests),
+        friends=_Reads(first_day_requests=lambda *_: requests, first_friends=lambda *_: befriended),
         guilds=_Reads(tallies=lambda *_: stints),
         guild_help=_Reads(tallies=lambda *_: help_),
     )

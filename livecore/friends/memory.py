@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import attrs
 
-from livecore.friends.rules import Block, FriendRequest, Friendship
+from livecore.friends.rules import Block, FirstFriend, FriendRequest, Friendship
 from livecore.friends.store import FriendGraph
 from livecore.memory.journal import AreaPort
 from livecore.players.memory import PlayerTables
@@ -156,6 +156,26 @@ class MemoryFriendGraph(AreaPort[FriendTables]):
             if sender in sent and at < until:
                 sent[sender].append(at)
         return {p: _within_a_day(ats) for p, ats in sent.items()}
+
+    def first_friends(self, game_id: str, env: Environment, until: datetime) -> dict[str, FirstFriend]:
+        players = self._s.tables_of(PlayerTables)
+        found: dict[str, FirstFriend] = {}
+        for key, f in self._t.friendships.items():
+            if f.since >= until:
+                continue
+            answered = key not in self._t.requested
+            had = found.get(f.player_id)
+            if had is None:
+                p = players.by_id(f.player_id)
+                if p is None or p.game_id != game_id or p.env is not env:
+                    continue
+                found[f.player_id] = FirstFriend(p.first_seen_at, f.since, answered, 1)
+            elif f.since < had.since:
+                found[f.player_id] = FirstFriend(had.seen, f.since, answered, had.friends + 1)
+            else:
+                either = had.answered or (answered and f.since == had.since)
+                found[f.player_id] = FirstFriend(had.seen, had.since, either, had.friends + 1)
+        return found
 
     def remove_player(self, player_id: str) -> None:
         for key in [k for k in self._t.friendships if player_id in k]:

@@ -194,6 +194,19 @@ class Friendship:
 
 
 @attrs.frozen
+class FirstFriend:
+    """A player's friendships as a fit reads them (:meth:`~livecore.friends.store.FriendGraph.first_friends`):
+    when the player was first seen, when its first friendship on record began, whether the player
+    answered it (it did not ask for it, so it began at a session of the player's, as it accepted), and
+    how many friends it had made by the end of the period read."""
+
+    seen: datetime
+    since: datetime
+    answered: bool
+    friends: int
+
+
+@attrs.frozen
 class Block:
     blocker_id: str
     blocked_id: str

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.friends.rules import Block, FriendRequest, Friendship
+from livecore.friends.rules import Block, FirstFriend, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
 from livecore.scope import Environment
 
@@ -74,6 +74,14 @@ class FriendGraph(Protocol):
         """The players of a game and environment first seen from ``since`` to a day before ``until``, each
         with the friend requests it sent before ``until`` within a day of its first one: those pending and
         those accepted (a declined or cancelled request leaves no record), in one read."""
+        ...
+
+    def first_friends(self, game_id: str, env: Environment, until: datetime) -> dict[str, FirstFriend]:
+        """The players of a game and environment with a friendship begun before ``until``, each with when
+        it was first seen, when the first of its friendships still on record began and whether it answered
+        that one (it recorded no request of the player's: a friendship made before who asked was recorded
+        counts as answered), and how many it had begun by ``until`` (a friendship ended leaves no
+        record), in one read."""
         ...
 
     def remove_player(self, player_id: str) -> None:

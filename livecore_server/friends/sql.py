@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from livecore.clock import from_millis, to_millis
-from livecore.friends.rules import Block, FriendRequest, Friendship
+from livecore.friends.rules import Block, FirstFriend, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
 from livecore.scope import Environment
 from livecore_server.friends.rows import REQUEST_COLUMNS, pair_key
@@ -189,6 +189,20 @@ class SqlFriendGraph(SqlPort):
             ),
         )
         return {player_id: int(count) for player_id, count in rows}
+
+    def first_friends(self, game_id: str, env: Environment, until: datetime) -> dict[str, FirstFriend]:
+        # The first friendship the player answered (its row records no request of its) is its first.
+        rows = self.db.read(
+            "SELECT f.player_id, p.first_seen_at, min(f.since),"
+            " min(CASE WHEN f.requested_at IS NULL THEN f.since END), count(*) FROM friendships f"
+            " JOIN players p ON p.id = f.player_id WHERE p.game_id = ? AND p.env = ? AND f.since < ?"
+            " GROUP BY f.player_id, p.first_seen_at",
+            (game_id, env.value, to_millis(until)),
+        )
+        return {
+            player_id: FirstFriend(from_millis(seen), from_millis(since), answered == since, int(friends))
+            for player_id, seen, since, answered, friends in rows
+        }
 
     def remove_player(self, player_id: str) -> None:
         for table, column in (

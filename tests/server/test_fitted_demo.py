@@ -1,0 +1,56 @@
+"""The demo played by its own population, fitted back, and simulated again (docs/simulation.md#fitting-a-
+population): `simulate --compare-population` of the demo with the fitted population against the
+population that played the history marks no difference beyond the seeds' noise."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from livecore.simulation import Simulation
+from livecore.simulation.season import Season
+from livecore_server.cli import main
+from livecore_server.simulate import shipped
+from livecore_server.simulate.run import parse, read_population
+
+START = datetime(2026, 1, 5, tzinfo=UTC)
+#: The history: the demo's population, 2,000 players over a week, fitted into its three segments.
+HISTORY = {"players": 2_000, "days": 7, "seed": 11}
+#: The comparison: a week of 500 players on each of six seeds.
+COMPARISON = ("--players", "500", "--days", "7", "--seeds", "6", "--seed", "100")
+
+
+@pytest.fixture(scope="module")
+def fitted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's history fitted into a population file."""
+    manifest = parse(Path(shipped.resolve("demo", shipped.MANIFESTS)).read_text(encoding="utf-8"))
+    population = read_population(shipped.resolve("demo", shipped.POPULATIONS))
+    sim = Simulation(manifest, seed=HISTORY["seed"], start=START)
+    Season(sim, population, players=HISTORY["players"], days=HISTORY["days"], seed=HISTORY["seed"]).play()
+    path = tmp_path_factory.mktemp("fitted") / "fitted.toml"
+    path.write_text(sim.fit_population(3).toml(), encoding="utf-8")
+    return path
+
+
+def test_the_fitted_file_carries_the_populations_tables(fitted: Path) -> None:
+    text = fitted.read_text(encoding="utf-8")
+    for table in ("[economy]", "[events.time-trial]", "[events.duel]", "[events.relay]", "[studio]"):
+        assert table in text
+    assert 'spend = ["coins", "gems"]' in text and "login_credit = { coins = 20 }" in text
+
+
+def test_the_fitted_population_plays_the_demo_within_the_seeds_noise(fitted: Path, tmp_path: Path) -> None:
+    out = tmp_path / "comparison"
+    command = ["simulate", "demo", "--population", "demo", "--compare-population", str(fitted)]
+    result = CliRunner().invoke(main, [*command, *COMPARISON, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report: dict[str, Any] = json.loads((out / "report.json").read_text())
+    rows = report["differences"]
+    assert len(rows) > 40 and all(r["significant"] is not None for r in rows)
+    marked = [(r["section"], r["subject"], r["metric"], r["changes"]) for r in rows if r["significant"]]
+    assert marked == []
