@@ -319,8 +319,8 @@ crates = { chest = 0.5 }
 """
 
 #: How far a fitted value may be from the one played (docs/simulation.md#fitting-a-population): the
-#: share and the skill nearly exactly; a chance a few points below (a start refused while the session's
-#: earlier attempt is in progress, a gift before the player has friends, a spend's whole amounts); the
+#: share and the skill nearly exactly; a chance a few points below (a gift before the player has
+#: friends, a spend's whole amounts, the sessions a day fitted a little high); the
 #: chances read from how long something waited for a session (claims, crates) further, as a season's
 #: sessions are spread more evenly than the fitting's model of sessions at random times; ``guilds``, read
 #: from the sessions in the time outside a guild and in a guild able to ask, a few points above for the
