@@ -32,39 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.report import write_json
+from tests.server.population_support import DUEL
 
 TARGET_SECONDS = 60.0
 ROOT = Path(__file__).resolve().parents[1]
 START = datetime(2026, 3, 2, tzinfo=UTC)
 GAME = "duel"
 
-MANIFEST = """
-studio = "bench"
-
-[games.duel]
-name = "Duel"
-economy = "platform"
-
-[games.duel.gifting]
-enabled = true
-
-[games.duel.resources.coins]
-type = "currency"
-giftable = true
-
-[games.duel.events.race]
-name = "Race"
-starts_at = "2026-03-01T00:00:00Z"
-window_seconds = 86400
-repeat_every_seconds = 86400
-attempt_seconds = 300
-score_metric = "score"
-target = 1000
-
-[games.duel.api_keys.client]
-env = "live"
-permission = "client_sdk"
-"""
+#: The server round trip's game (tests/server/population_support.py), in a studio of its own.
+MANIFEST = 'studio = "bench"\n' + DUEL
 
 #: The kinds of player: (share, sessions a day, event chance, attempts a play, skill, spend chance, gift
 #: chance), a session's chances.

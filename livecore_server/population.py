@@ -22,7 +22,6 @@ import attrs
 
 from livecore import areas as core_areas
 from livecore.area import Area
-from livecore.clock import from_millis
 from livecore.games import Game
 from livecore.scope import Environment
 from livecore.simulation.fitting import FittedPopulation, FittingError, fit_population
@@ -78,15 +77,6 @@ def find_game(tx: ServerTransaction, key: str, studio: str | None) -> Game:
     return game
 
 
-def first_seen(tx: Any, game_id: str, env: Environment) -> datetime | None:
-    """When the game's first player of ``env`` was first seen: where its history starts. ``tx``: a SQL
-    transaction (its ``execute``); a statement of its own, as no port reads it."""
-    row = tx.execute(
-        "SELECT MIN(first_seen_at) FROM players WHERE game_id = ? AND env = ?", (game_id, env.value)
-    ).fetchone()
-    return None if row is None or row[0] is None else from_millis(int(row[0]))
-
-
 def fit(
     store: ServerStore,
     request: Request,
@@ -101,7 +91,7 @@ def fit(
         game = find_game(tx, request.game, request.studio)
         since = request.since
         if since is None:
-            since = first_seen(tx, game.id, request.env)
+            since = tx.players.first_seen(game.id, request.env)
             if since is None:
                 raise FittingError(
                     {"period": f"no player of game {game.key!r} ({request.env.value}) is on record"}
@@ -143,4 +133,4 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-__all__ = ["Request", "find_game", "first_seen", "fit", "parts", "write_atomically"]
+__all__ = ["Request", "find_game", "fit", "parts", "write_atomically"]

@@ -121,10 +121,13 @@ def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] 
     Its width: an attempt strays from its player's skill by :data:`ATTEMPT_NOISE` of the range, so the
     range is as wide as the spread of a player's scores about its own mean makes it (pooled over the
     players). Where it lies: a skill is one number across the events, so only one event's range can be
-    placed freely. The event scored most often is centred on its mean score; every other is placed where
-    the players it shares with that one score at the skill their scores there place (its own mean score
-    centred where it shares none). A range is moved up to start at 0 where it would reach below. An
-    event no player scored twice at keeps its default range (:func:`default_scale`)."""
+    placed freely. The event scored most often is centred on its players' mean scores, between the
+    lowest and the highest (their :data:`_EDGE` outliers at each end left out): a season's skills are
+    kept between 0 and 1, so its players' scores reach the ends of the range they were played on. Every
+    other event is placed where the players it shares with that one score at the skill their scores there
+    place (centred on its mean score where it shares none). A range is moved up to start at 0 where it
+    would reach below. An event no player scored twice at keeps its default range
+    (:func:`default_scale`)."""
     kinds = kinds_of(period.parts)
     events = period.settings.of(EVENT_SETTINGS)
     spreads = tx.attempts.spreads(period.game_id, period.env, period.since, period.until)
@@ -140,8 +143,10 @@ def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] 
             lambda: tx.attempts.tallies(period.game_id, period.env, period.since, period.until),
         )
         first = max(widths, key=lambda key: (spreads[key].scored, key))
-        mean = spreads[first].total / spreads[first].scored
-        ranges[first] = _placed(events[first], mean, widths[first], skill=0.5)
+        means = sorted(t.score_sum / t.scored for (_, key), t in tallies.items() if key == first and t.scored)
+        edge = int(len(means) * _EDGE)
+        middle = (means[edge] + means[-1 - edge]) / 2
+        ranges[first] = _placed(events[first], middle, widths[first], skill=0.5)
         skills = {
             player_id: _skill_at(ranges[first], tally.score_sum / tally.scored)
             for (player_id, key), tally in tallies.items()
@@ -163,6 +168,11 @@ def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] 
                 mean, skill = spreads[key].total / spreads[key].scored, 0.5
             ranges[key] = _placed(events[key], mean, width, skill=skill)
     return {key: ranges[key] for key in events if key in ranges} or None
+
+
+#: The share of the players at each end of the most scored event's scores left out as outliers where
+#: its range is placed (:func:`_fit_ranges`).
+_EDGE = 0.01
 
 
 def _placed(event: EventSettings, mean: float, width: float, *, skill: float) -> Scale:

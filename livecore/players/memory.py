@@ -125,6 +125,10 @@ class MemoryPlayers(AreaPort[PlayerTables]):
             and p.activity.last_active_at >= since
         }
 
+    def first_seen(self, game_id: str, env: Environment) -> datetime | None:
+        seen = [p.first_seen_at for p in self._t.players.values() if p.game_id == game_id and p.env is env]
+        return min(seen, default=None)
+
 
 def _implements_the_port(port: MemoryPlayers) -> PlayerStore:
     return port  # mypy checks the class against the area's port here

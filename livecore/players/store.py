@@ -45,6 +45,11 @@ class PlayerStore(Protocol):
         ``since``, by player id: the players a population is fitted on, in one read."""
         ...
 
+    def first_seen(self, game_id: str, env: Environment) -> datetime | None:
+        """When the game's first player of ``env`` was first seen (where its history starts); None
+        without a player."""
+        ...
+
 
 class HasPlayers(Protocol):
     """A transaction that reaches the players port."""

@@ -206,9 +206,13 @@ def _tables(
 
 
 def _days_played(player: _Player) -> float:
-    """The days the player played in the period (:class:`~livecore.simulation.part.Played`): its
-    sessions in the period, at most one a day."""
-    return min(player.days, _played(player))
+    """The days the player played in the period (:class:`~livecore.simulation.part.Played`): ``n``
+    sessions at random times over ``d`` days leave a day without one by ``(1 - 1/d)^n``; a player
+    observed a day or less played on one."""
+    sessions = _played(player)
+    if player.days <= 1:
+        return min(1.0, sessions)
+    return player.days * -math.expm1(sessions * math.log1p(-1 / player.days))
 
 
 def _players(

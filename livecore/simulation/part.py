@@ -317,8 +317,8 @@ class FitPeriod:
 class Played:
     """The players a population is fitted on, as a table's fit reads them: how many, and the days they
     played in the period, summed over them. A day played is one with a session; the record tells how many
-    sessions, not on what days, so a player is taken to play every day observed at a session a day or
-    more, and on as many days as its sessions below that, as a season spreads them."""
+    sessions, not on what days, so a player's sessions are taken to come at random times, as a season's
+    do: at ``r`` a day, a day has none by ``e^-r``."""
 
     players: int
     days_played: float

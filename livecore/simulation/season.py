@@ -318,10 +318,14 @@ class Season:
         base = day * _DAY
         for member in self._members:
             rate = member.segment.sessions_per_day
-            count = int(rate) + (rng.random() < rate - int(rate))
-            times = sorted(rng.randrange(_DAY) for _ in range(count))
-            for at in times:
-                self._push(base + min(self._at_tick(at), _DAY - self.tick), self._session, (member, day))
+            if rate <= 0:
+                continue
+            # Sessions at random times, as a player's come: each the next after a wait drawn at the
+            # segment's rate, so a day holds a Poisson count of them (none on some days, more on others).
+            at = rng.expovariate(rate / _DAY)
+            while at < _DAY:
+                self._push(base + min(self._at_tick(int(at)), _DAY - self.tick), self._session, (member, day))
+                at += rng.expovariate(rate / _DAY)
 
     # --- what the webhooks tell the players ----------------------------------------------------------
 

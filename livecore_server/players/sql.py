@@ -111,6 +111,12 @@ class SqlPlayers(SqlPort):
         )
         return {i: PeriodActivity(first_seen_at=from_millis(seen), sessions=n) for i, seen, n in rows}
 
+    def first_seen(self, game_id: str, env: Environment) -> datetime | None:
+        row = self.db.read(
+            "SELECT MIN(first_seen_at) FROM players WHERE game_id = ? AND env = ?", (game_id, env.value)
+        ).fetchone()
+        return None if row is None or row[0] is None else from_millis(int(row[0]))
+
     def _names_containing(self, game_id: str, env: Environment, needle: str, limit: int) -> list[PlayerCard]:
         """Players whose lower-cased name contains ``needle`` (three characters or more)."""
         raise NotImplementedError

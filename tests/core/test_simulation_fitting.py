@@ -319,12 +319,8 @@ crates = { chest = 0.5 }
 """
 
 #: How far a fitted value may be from the one played (docs/simulation.md#fitting-a-population): the
-#: share and the skill nearly exactly; a chance a few points below (a gift before the player has
-#: friends, a spend's whole amounts, the sessions a day fitted a little high); the
-#: chances read from how long something waited for a session (claims, crates) further, as a season's
-#: sessions are spread more evenly than the fitting's model of sessions at random times; ``guilds``, read
-#: from the sessions in the time outside a guild and in a guild able to ask, a few points above for the
-#: same reason (the session after a cooldown's end comes sooner than at random).
+#: share and the skill nearly exactly; a chance a few points off (a gift before the player has friends, a
+#: spend's whole amounts, a chance read from how long something waited for a session).
 TOLERANCES: dict[str, float] = {
     "range": 0.1,  # relative
     "crates_sent": 0.05,
@@ -336,8 +332,8 @@ TOLERANCES: dict[str, float] = {
     "gifts": 0.05,
     "spend": 0.04,
     "spend_share": 0.05,
-    "claims": 0.12,
-    "crates": 0.12,
+    "claims": 0.05,
+    "crates": 0.05,
     "guilds": 0.05,
 }
 #: The race's score range the known population played on: its default (its milestone's 1,000 the
