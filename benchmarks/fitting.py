@@ -55,8 +55,9 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         player = f"plr_{i:07d}"
         sessions = max(1, int(rng.choice(KINDS) * days * rng.uniform(0.7, 1.3)))
         active[player] = PeriodActivity(START, sessions)
+        plays = int(sessions * 0.8)
         attempts[player, "time-trial"] = AttemptTally(
-            sessions, int(sessions * 0.8), sessions, 500.0 * sessions
+            sessions, plays, sessions, 500.0 * sessions, 600.0 * plays
         )
         gifts[player] = int(sessions * 0.3)
         debits[player] = DebitTally(int(sessions * 0.2), int(sessions * 0.4), sessions * 0.1)

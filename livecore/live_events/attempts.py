@@ -106,12 +106,15 @@ class Attempt:
 class AttemptTally:
     """A player's attempts at one event over a period, in aggregate (:mod:`livecore.simulation.fitting`):
     the ``attempts`` started, the ``plays`` (runs of attempts each started before the one before it was
-    due to end: what one session plays), those ``scored``, and the sum of their scores."""
+    due to end: what one session plays), those ``scored``, and the sum of their scores; and the seconds
+    its plays were due to take (``busy``: from a play's first start to the end due of its last attempt,
+    the attempts' times due joined), in which the player could start no other play of the event."""
 
     attempts: int
     plays: int
     scored: int
     score_sum: float
+    busy: float
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ from typing import Any
 
 from livecore.games import GameSettings, Order
 from livecore.live_events.api import AttemptResponse
-from livecore.live_events.rules import slot_at
+from livecore.live_events.rules import next_start, slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.simulation.fields import Problems, Scale, check_scales, scales, write_scales
 from livecore.simulation.part import (
@@ -255,8 +255,7 @@ class LiveEvents(Driver):
 
 # --- fitting ------------------------------------------------------------------------------------------
 
-#: How often an event's windows are looked at to tell the share of a period it is open.
-_OPEN_STEP = timedelta(minutes=10)
+_DAY = 86_400
 
 
 def played_by(rate: Rate, period: FitPeriod) -> dict[str, EventSettings]:
@@ -268,9 +267,10 @@ def played_by(rate: Rate, period: FitPeriod) -> dict[str, EventSettings]:
 
 
 def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, float]]:
-    """Each player's attempts and plays at the events played by ``rate`` (:func:`played_by`), and its
-    skill: each scored attempt's score placed on its event's fitted range (:func:`_fit_ranges`; else its
-    default, :func:`default_scale`), inverted. The attempts are read once for every kind of event."""
+    """Each player's attempts and plays at the events played by ``rate`` (:func:`played_by`), the days
+    its plays were due to take (``busy``), and its skill: each scored attempt's score placed on its
+    event's fitted range (:func:`_fit_ranges`; else its default, :func:`default_scale`), inverted. The
+    attempts are read once for every kind of event."""
     played = played_by(rate, period)
     if not played:
         return {}  # no event of the kind: the attempts need no read
@@ -288,6 +288,7 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
         mine = out.setdefault(player_id, {})
         mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
         mine["plays"] = mine.get("plays", 0.0) + tally.plays
+        mine["busy"] = mine.get("busy", 0.0) + tally.busy / _DAY
         scale = scales[key]
         if tally.scored and scale.best != scale.worst:
             placed = (tally.score_sum - tally.scored * scale.worst) / (scale.best - scale.worst)
@@ -296,24 +297,45 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
     return out
 
 
-def open_share(event: EventSettings, since: datetime, until: datetime) -> float:
-    """The share of the period the event is open (a window of it), looked at every ten minutes."""
-    looks = open_ = 0
-    at = since
-    while at < until:
-        looks += 1
-        open_ += slot_at(event, at) is not None
-        at += _OPEN_STEP
-    return open_ / looks if looks else 0.0
+def open_share(event: EventSettings, since: datetime, until: datetime, *, closing: float = 0.0) -> float:
+    """The share of the period a session could start a play of the event in: the time its windows are
+    open in it, each less its last ``closing`` seconds."""
+    if until <= since:
+        return 0.0
+    seconds = 0.0
+    at: datetime | None = since
+    while at is not None and at < until:
+        slot, after = slot_at(event, at), next_start(event, at)
+        if slot is not None:
+            ends = min(slot.ends_at - timedelta(seconds=closing), until, after or until)
+            seconds += max(0.0, (ends - at).total_seconds())
+        at = after
+    return seconds / (until - since).total_seconds()
+
+
+def closing(event: EventSettings, kinds: Iterable[EventRate]) -> float:
+    """The last seconds of the event's windows a start is not played in: its kind's
+    (:attr:`~livecore.simulation.part.EventRate.closing`, a lobby's fill time), else none."""
+    return next((kind.closing(event) for kind in kinds if kind.kind(event)), 0.0)
 
 
 def play_rate(tallies: Tallies, period: FitPeriod, rate: Rate) -> dict[str, float]:
     """``rate``: the plays a session made at the events played by it (:func:`read_plays`), over those
-    open at a session (their shares of the period open); left out when none is open."""
-    open_events = sum(open_share(e, period.since, period.until) for e in played_by(rate, period).values())
-    if tallies.sessions <= 0 or open_events <= 0:
+    it could start there: the events open at a session (their shares of the period open), less the
+    sessions that came while the player's play of an event was due (its ``busy`` days at the
+    segment's sessions a day). Such a session's start is refused (an attempt in progress) or joins the
+    play, and a season played from the fit refuses and joins as many: counted, they would fit the chance
+    low by the share of the time a play takes. Left out when none is open."""
+    kinds = kinds_of(period.parts)
+    open_events = sum(
+        open_share(e, period.since, period.until, closing=closing(e, kinds))
+        for e in played_by(rate, period).values()
+    )
+    if tallies.sessions <= 0 or tallies.days <= 0 or open_events <= 0:
         return {}
-    return {rate.name: tallies.sum("plays") / (tallies.sessions * open_events)}
+    busy = tallies.sum("busy") * tallies.sessions / tallies.days
+    could = tallies.sessions * open_events - busy
+    return {rate.name: tallies.sum("plays") / could} if could > 0 else {}
 
 
 def _plays(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:

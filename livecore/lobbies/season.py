@@ -30,6 +30,12 @@ def _hints(event: Any) -> list[float]:
     return found
 
 
+def _closing(event: Any) -> float:
+    """A lobby starts its fill time after its first start at the latest: one held in a window's last
+    fill time waits for a lobby the window's close ends first, and is not played."""
+    return float(event.of(LOBBY_SETTINGS).fill_seconds)
+
+
 class _Lobbies(Driver):
     """The players seated in each forming lobby, waiting for it to start."""
 
@@ -53,7 +59,7 @@ class _Lobbies(Driver):
 
 SEASON = SeasonPart(
     rates=(LOBBIES,),
-    events=(EventRate(LOBBIES, _lobby_event, _hints),),
+    events=(EventRate(LOBBIES, _lobby_event, _hints, _closing),),
     driver=_Lobbies,
     fit=fit_plays(LOBBIES),
 )

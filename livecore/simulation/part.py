@@ -75,6 +75,9 @@ class EventRate:
     #: The scores an event of the kind is also measured against (its bots' best score), which place the
     #: event's default score range (:func:`livecore.live_events.season.default_scale`).
     hints: Callable[[Any], Iterable[float]] = attrs.field(default=lambda event: ())
+    #: The last seconds of an event's window in which a start is not played before the window closes (a
+    #: lobby's fill time: the window closes first), which the chance is not fitted over.
+    closing: Callable[[Any], float] = attrs.field(default=lambda event: 0.0)
 
 
 @attrs.frozen

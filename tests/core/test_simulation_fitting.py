@@ -319,10 +319,9 @@ crates = { chest = 0.5 }
 """
 
 #: How far a fitted value may be from the one played (docs/simulation.md#fitting-a-population): the
-#: share and the skill nearly exactly; a chance a few points off (a start refused while the session's
-#: earlier attempt is in progress, a spend's whole amounts, a chance read from how long something waited
-#: for a session; ``gifts``, over the sessions with a friend, counts the rest of the day a friendship began
-#: in as holding sessions at random).
+#: share and the skill nearly exactly; a chance a few points off (a spend's whole amounts, a chance read
+#: from how long something waited for a session; ``gifts``, over the sessions with a friend, counts the
+#: rest of the day a friendship began in as holding sessions at random).
 TOLERANCES: dict[str, float] = {
     "range": 0.1,  # relative
     "crates_sent": 0.05,

@@ -1065,12 +1065,14 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
 
     tallies = twin.read(lambda tx: tx.attempts.tallies(game_id, env, since, until))
     assert tallies == {
-        (ids["a"], "sprint"): AttemptTally(attempts=3, plays=2, scored=2, score_sum=50.0),
-        (ids["b"], "race"): AttemptTally(attempts=1, plays=1, scored=1, score_sum=40.0),
+        (ids["a"], "sprint"): AttemptTally(attempts=3, plays=2, scored=2, score_sum=50.0, busy=1_080.0),
+        (ids["b"], "race"): AttemptTally(attempts=1, plays=1, scored=1, score_sum=40.0, busy=900.0),
     }
     # From the second attempt on: a play begun before the period is not counted again.
     later = twin.read(lambda tx: tx.attempts.tallies(game_id, env, T0 + timedelta(minutes=33), until))
-    assert later[ids["a"], "sprint"] == AttemptTally(attempts=2, plays=1, scored=1, score_sum=20.0)
+    assert later[ids["a"], "sprint"] == AttemptTally(
+        attempts=2, plays=1, scored=1, score_sum=20.0, busy=480.0
+    )
     assert twin.read(lambda tx: tx.attempts.tallies(game_id, Environment.LIVE, since, until)) == {}
 
     spending = ["client_debit", "server_debit"]

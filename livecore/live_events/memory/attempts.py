@@ -85,7 +85,8 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
             (a for a in self._t.attempts.values() if a.game_id == game_id and a.env is env),
             key=lambda a: (a.started_at, a.id),
         )
-        counts: dict[tuple[str, str], list[float]] = {}  # -> attempts, plays, scored, score sum
+        # -> attempts, plays, scored, score sum, busy seconds
+        counts: dict[tuple[str, str], list[float]] = {}
         ends: dict[tuple[str, str], datetime] = {}  # -> the end due of the latest attempt
         for a in found:
             key = (a.player_id, a.event_key)
@@ -93,13 +94,19 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
             ends[key] = a.ends_at
             if not since <= a.started_at < until:
                 continue
-            tally = counts.setdefault(key, [0, 0, 0, 0.0])
+            tally = counts.setdefault(key, [0, 0, 0, 0.0, 0.0])
             tally[0] += 1
             tally[1] += before is None or a.started_at >= before
+            # The time due it adds to its play: from its start, or from the end due of the one before.
+            added_from = a.started_at if before is None else max(a.started_at, before)
+            tally[4] += max(0.0, (a.ends_at - added_from).total_seconds())
             if a.score is not None:
                 tally[2] += 1
                 tally[3] += a.score
-        return {k: AttemptTally(int(n), int(p), int(s), total) for k, (n, p, s, total) in counts.items()}
+        return {
+            k: AttemptTally(int(n), int(p), int(s), total, busy)
+            for k, (n, p, s, total, busy) in counts.items()
+        }
 
     def spreads(
         self, game_id: str, env: Environment, since: datetime, until: datetime

@@ -18,12 +18,15 @@ INSERT_ATTEMPT = Insert("attempts", ATTEMPT_COLUMNS.names)
 _UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT_COLUMNS.names[1:]) + " WHERE id = ?"
 
 # A play starts where an attempt starts at or after the end due of the player's attempt before it at the
-# event (one before the period counts too, so a play the period cuts is not counted twice).
+# event (one before the period counts too, so a play the period cuts is not counted twice). An attempt
+# adds to its play's time due from its start, or from the end due of the one before.
 _TALLIES = (
     "SELECT player_id, event_key, COUNT(*),"
     " SUM(CASE WHEN before_end IS NULL OR started_at >= before_end THEN 1 ELSE 0 END),"
-    " COUNT(score), COALESCE(SUM(score), 0)"
-    " FROM (SELECT player_id, event_key, started_at, score,"
+    " COUNT(score), COALESCE(SUM(score), 0),"
+    " SUM(CASE WHEN before_end IS NULL OR started_at >= before_end THEN ends_at - started_at"
+    " WHEN ends_at > before_end THEN ends_at - before_end ELSE 0 END)"
+    " FROM (SELECT player_id, event_key, started_at, ends_at, score,"
     " LAG(ends_at) OVER (PARTITION BY player_id, event_key ORDER BY started_at, id) AS before_end"
     " FROM attempts WHERE game_id = ? AND env = ? AND started_at < ?) a"
     " WHERE started_at >= ? GROUP BY player_id, event_key"
@@ -112,7 +115,8 @@ class SqlAttempts(SqlPort):
     ) -> dict[tuple[str, str], AttemptTally]:
         rows = self.db.read(_TALLIES, (game_id, env.value, to_millis(until), to_millis(since)))
         return {
-            (p, e): AttemptTally(n, plays, scored, float(total)) for p, e, n, plays, scored, total in rows
+            (p, e): AttemptTally(n, plays, scored, float(total), float(busy) / 1000)
+            for p, e, n, plays, scored, total, busy in rows
         }
 
     def spreads(
