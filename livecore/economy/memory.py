@@ -52,14 +52,18 @@ class MemoryLedger(AreaPort[EconomyTables]):
         self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
     ) -> dict[str, DebitTally]:
         moments: dict[str, set[datetime]] = {}
-        counts: dict[str, list[float]] = {}  # -> entries, share sum
+        counts: dict[str, list[float]] = {}  # -> entries, share sum, inverse sum
         for e in self._t.entries:
             if e.game_id == game_id and e.delta < 0 and e.reason in reasons and since <= e.created_at < until:
                 moments.setdefault(e.player_id, set()).add(e.created_at)
-                tally = counts.setdefault(e.player_id, [0, 0.0])
+                tally = counts.setdefault(e.player_id, [0, 0.0, 0.0])
                 tally[0] += 1
                 tally[1] += -e.delta / (e.balance_after - e.delta)
-        return {p: DebitTally(len(moments[p]), int(n), share) for p, (n, share) in counts.items()}
+                tally[2] += 1 / (e.balance_after - e.delta)
+        return {
+            p: DebitTally(len(moments[p]), int(n), share, inverse)
+            for p, (n, share, inverse) in counts.items()
+        }
 
     def moved(
         self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime

@@ -110,12 +110,13 @@ class LedgerEntry:
 @attrs.frozen
 class DebitTally:
     """A player's debits of a period, in aggregate (:mod:`livecore.simulation.fitting`): the moments it
-    was debited at (debits of several currencies at one instant are one), the entries, and the sum of
-    each entry's share of the balance it took."""
+    was debited at (debits of several currencies at one instant are one), the entries, the sum of each
+    entry's share of the balance it took, and the sum of one over each balance debited."""
 
     moments: int
     entries: int
     share_sum: float
+    inverse_sum: float = 0.0
 
 
 def is_platform_managed(game: Game) -> bool:

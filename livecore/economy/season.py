@@ -155,17 +155,23 @@ _SPENDING = (Reason.CLIENT_DEBIT.value, Reason.SERVER_DEBIT.value)
 
 def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     debits = tx.ledger.debits(period.game_id, _SPENDING, period.since, period.until)
-    return {p: {"spends": d.moments, "debits": d.entries, "share": d.share_sum} for p, d in debits.items()}
+    return {
+        p: {"spends": d.moments, "debits": d.entries, "share": d.share_sum, "inverse": d.inverse_sum}
+        for p, d in debits.items()
+    }
 
 
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
     """``spend``: the spends a session (a spend debits each currency it spends at one moment);
-    ``spend_share``: the mean share of the balance a debit took."""
+    ``spend_share``: the mean share of the balance a debit took, each debit's whole amount taken as the
+    share's amount rounded down (as a season spends: half a unit lost on average, so half a unit over the
+    balance is added back)."""
     rates: dict[str, float] = {}
     if tallies.sessions > 0:
         rates[SPEND.name] = tallies.sum("spends") / tallies.sessions
     if tallies.sum("debits"):
-        rates[SPEND_SHARE.name] = tallies.sum("share") / tallies.sum("debits")
+        share = tallies.sum("share") + tallies.sum("inverse") / 2
+        rates[SPEND_SHARE.name] = share / tallies.sum("debits")
     return rates
 
 

@@ -288,6 +288,7 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
         mine = out.setdefault(player_id, {})
         mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
         mine["plays"] = mine.get("plays", 0.0) + tally.plays
+        mine[f"plays@{key}"] = tally.plays
         mine["busy"] = mine.get("busy", 0.0) + tally.busy / _DAY
         scale = scales[key]
         if tally.scored and scale.best != scale.worst:
@@ -327,15 +328,52 @@ def play_rate(tallies: Tallies, period: FitPeriod, rate: Rate) -> dict[str, floa
     play, and a season played from the fit refuses and joins as many: counted, they would fit the chance
     low by the share of the time a play takes. Left out when none is open."""
     kinds = kinds_of(period.parts)
-    open_events = sum(
-        open_share(e, period.since, period.until, closing=closing(e, kinds))
-        for e in played_by(rate, period).values()
-    )
+    shares = {
+        key: open_share(e, period.since, period.until, closing=closing(e, kinds))
+        for key, e in played_by(rate, period).items()
+    }
+    open_events = sum(shares.values())
     if tallies.sessions <= 0 or tallies.days <= 0 or open_events <= 0:
         return {}
     busy = tallies.sum("busy") * tallies.sessions / tallies.days
     could = tallies.sessions * open_events - busy
-    return {rate.name: tallies.sum("plays") / could} if could > 0 else {}
+    plays = sum(_decided(tallies, period, key, share) for key, share in shares.items())
+    return {rate.name: plays / could} if could > 0 else {}
+
+
+def _decided(tallies: Tallies, period: FitPeriod, key: str, share: float) -> float:
+    """The plays of the event a segment's players decided on: those on record where its windows allow as
+    many attempts as they want. Where they allow ``max_attempts``, a window holds at most ``k`` plays of
+    the segment's attempts a play, and the plays decided in a window (a Poisson count of its sessions'
+    decisions: sessions at random times) are told from the plays on record, ``E[min(N, k)]`` inverted."""
+    recorded = tallies.sum(f"plays@{key}")
+    event = period.settings.of(EVENT_SETTINGS)[key]
+    windows = tallies.days * share * _DAY / event.window_seconds  # (player, window) pairs observed
+    plays, attempts = tallies.sum("plays"), tallies.sum("attempts")
+    if event.max_attempts is None or recorded <= 0 or windows <= 0 or plays <= 0:
+        return recorded
+    most = math.ceil(event.max_attempts / max(1, round(attempts / plays)))
+    return poisson_uncapped(recorded / windows, most) * windows
+
+
+def poisson_uncapped(mean: float, most: int) -> float:
+    """The mean ``λ`` of a Poisson count ``N`` whose ``min(N, most)`` has mean ``mean``."""
+    if mean >= most * 0.999:
+        return mean  # past what a capped count can tell apart
+
+    def capped(rate: float) -> float:
+        term, below, total = math.exp(-rate), 0.0, 0.0
+        for n in range(most):  # E[min(N, k)] = sum over j < k of P(N > j)
+            below += term
+            total += 1 - below
+            term *= rate / (n + 1)
+        return total
+
+    low, high = mean, mean * 2 + most
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if capped(middle) < mean else (low, middle)
+    return (low + high) / 2
 
 
 def _plays(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:

@@ -118,12 +118,14 @@ class SqlLedger(SqlPort):
         among, params = self.db.in_list("reason", list(reasons))
         rows = self.db.read(
             "SELECT player_id, COUNT(DISTINCT created_at), COUNT(*),"
-            " SUM(-delta * 1.0 / (balance_after - delta))"
+            " SUM(-delta * 1.0 / (balance_after - delta)), SUM(1.0 / (balance_after - delta))"
             f" FROM ledger WHERE game_id = ? AND delta < 0 AND {among} AND created_at >= ? AND created_at < ?"
             " GROUP BY player_id",
             (game_id, *params, to_millis(since), to_millis(until)),
         )
-        return {p: DebitTally(moments, n, float(share)) for p, moments, n, share in rows}
+        return {
+            p: DebitTally(moments, n, float(share), float(inverse)) for p, moments, n, share, inverse in rows
+        }
 
     def moved(
         self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime

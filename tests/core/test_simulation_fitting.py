@@ -15,6 +15,7 @@ import pytest
 
 from livecore.area import Area
 from livecore.games import GameSettings
+from livecore.live_events.season import poisson_uncapped
 from livecore.players.rules import PeriodActivity
 from livecore.players.season import SEASON as PLAYERS
 from livecore.scope import Environment
@@ -408,3 +409,12 @@ def _within(played: Segment, found: Segment, scale: Scale) -> None:
     assert found.rates["attempts_per_session"] == played.rates["attempts_per_session"], name
     for rate in ("events", "gifts", "spend", "spend_share", "claims", "crates", "guilds"):
         assert abs(found.rates[rate] - played.rates[rate]) <= TOLERANCES[rate], (name, rate, found.rates)
+
+
+@pytest.mark.parametrize("decided", [0.2, 1.0, 2.5, 4.0])
+def test_the_plays_a_window_decided_are_told_from_those_its_attempts_allowed(decided: float) -> None:
+    """A window allows three plays (``max_attempts``): a Poisson count of decisions of mean ``decided``
+    records ``E[min(N, 3)]`` plays, which is inverted back to the decisions."""
+    recorded = sum(min(n, 3) * math.exp(-decided) * decided**n / math.factorial(n) for n in range(80))
+    assert recorded < decided
+    assert poisson_uncapped(recorded, 3) == pytest.approx(decided, rel=1e-6)

@@ -146,7 +146,7 @@ def test_a_lobby_event_is_fitted_over_its_windows_but_their_last_fill_time() -> 
         (1.5 * 86_400 - 600) / (1.5 * 86_400)
     )
     sessions = 200.0
-    tallies = Tallies(players=10, sessions=sessions, days=20.0, sums={"plays": 100.0})
+    tallies = Tallies(players=10, sessions=sessions, days=20.0, sums={"plays": 100.0, "plays@arena": 100.0})
     assert play_rate(tallies, period, LOBBIES) == {
         "lobbies": pytest.approx(100 / (sessions * (1 - 300 / 86_400)))
     }
@@ -158,6 +158,7 @@ def test_the_sessions_that_came_while_a_play_was_due_could_start_none() -> None:
     counted among those that could play."""
     period = _period(days=2)
     # 10 players of 2 days, 10 sessions a day; their plays at the race were due for 0.5 days in all.
-    tallies = Tallies(players=10, sessions=200.0, days=20.0, sums={"plays": 95.0, "busy": 0.5})
+    sums = {"plays": 95.0, "plays@race": 95.0, "busy": 0.5}
+    tallies = Tallies(players=10, sessions=200.0, days=20.0, sums=sums)
     # The race, the only plain event, is open the whole period.
     assert play_rate(tallies, period, EVENTS) == {"events": pytest.approx(95.0 / (200.0 - 0.5 * 10))}

@@ -1078,7 +1078,14 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
     spending = ["client_debit", "server_debit"]
     debits = twin.read(lambda tx: tx.ledger.debits(game_id, spending, since, until))
     # a's 100 coins (the sprint is free): 10 of 100, 10 of 90, 30 of 80.
-    assert debits == {ids["a"]: DebitTally(moments=2, entries=3, share_sum=10 / 100 + 10 / 90 + 30 / 80)}
+    assert debits == {
+        ids["a"]: DebitTally(
+            moments=2,
+            entries=3,
+            share_sum=10 / 100 + 10 / 90 + 30 / 80,
+            inverse_sum=1 / 100 + 1 / 90 + 1 / 80,
+        )
+    }
     assert twin.read(lambda tx: tx.ledger.debits(game_id, ["entry_cost"], since, until)).keys() == {ids["b"]}
     assert twin.read(lambda tx: tx.ledger.debits(game_id, [], since, until)) == {}
     # The coins credited (100 each at the start) and debited, by reason and resource, summed.
