@@ -80,7 +80,7 @@ def charts_drawn(opened: Opened) -> list[str]:
 
 
 def test_the_report_renders_its_charts_offline(browser: Any, tmp_path: Path) -> None:
-    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=2)
+    html = report_of(tmp_path, [("season.toml", SEASON)], players=80, days=2)
     opened = Opened(browser, html)
     page = opened.page
     assert page.title() == "Simulation report: arena"
