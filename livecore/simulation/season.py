@@ -2,20 +2,20 @@
 players of a :class:`~livecore.simulation.population.Population` and plays them against a
 :class:`~livecore.simulation.Simulation`'s game, day after day, through the simulation's actions.
 
-Each day every player draws its sessions (how many, from its segment's ``sessions_per_day``; when, at
-random over the day). A session opens as a client launches, with the player's presence heartbeat (so its
-sessions are counted as on a server: a new one after 30 minutes of silence); on the player's first day, it
-asks for friends; on a day's first session the studio's backend credits ``login_credit`` and sends crates;
-then the player answers what waits for it (friend requests, partner invites), claims its gifts and grants,
-opens its crates, plays each open event by its segment's chances (teaming up first on a team event,
-waiting for its lobby on a lobby event) and has its shared boards' scores submitted, takes its turn in the
-areas (a gift sent to a friend, the guilds' joins and help), and spends. All of it is the areas' own: each
-area that declares a part of a season (its :attr:`~livecore.area.Area.season`, from the area's package:
-``livecore/<area>/season.py``) plays its steps of a session (:class:`~livecore.simulation.part.Driver`:
-``launch``, ``first_session``, ``studio_day``, ``answer``, ``collect``, ``use``, ``compete``, ``session``,
-``spend``), each step in the areas' order, and this module names no area. What is left here is the engine:
-the ticks, the sessions, the clock, the scheduled work, the webhooks dispatched to the drivers that read
-them, and the steps.
+Each day every player draws its sessions at random times at its segment's ``sessions_per_day`` (a Poisson
+count a day, as a game's players' are and as the fitting takes them). A session opens as a client
+launches, with the player's presence heartbeat (so its sessions are counted as on a server: a new one
+after 30 minutes of silence); on the player's first day, it asks for friends; on a day's first session the
+studio's backend credits ``login_credit`` and sends crates; then the player answers what waits for it
+(friend requests, partner invites), claims its gifts and grants, opens its crates, plays each open event
+by its segment's chances (teaming up first on a team event, waiting for its lobby on a lobby event) and
+has its shared boards' scores submitted, takes its turn in the areas (a gift sent to a friend, the guilds'
+joins and help), and spends. All of it is the areas' own: each area that declares a part of a season (its
+:attr:`~livecore.area.Area.season`, from the area's package: ``livecore/<area>/season.py``) plays its
+steps of a session (:class:`~livecore.simulation.part.Driver`: ``launch``, ``first_session``,
+``studio_day``, ``answer``, ``collect``, ``use``, ``compete``, ``session``, ``spend``), each step in the
+areas' order, and this module names no area. What is left here is the engine: the ticks, the sessions, the
+clock, the scheduled work, the webhooks dispatched to the drivers that read them, and the steps.
 
 Time moves in ticks (``tick``, 10 seconds by default): every action falls on a tick, and the clock moves
 to each tick that has one, running the scheduled work that falls due on the way (windows, lobbies'
