@@ -318,7 +318,7 @@ class Played:
     """The players a population is fitted on, as a table's fit reads them: how many, and the days they
     played in the period, summed over them. A day played is one with a session; the record tells how many
     sessions, not on what days, so a player's sessions are taken to come at random times, as a season's
-    do: at ``r`` a day, a day has none by ``e^-r``."""
+    do: ``n`` of them over ``d`` days leave a day without one by ``(1 - 1/d)^n``."""
 
     players: int
     days_played: float
