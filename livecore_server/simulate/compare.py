@@ -71,12 +71,16 @@ def spread(reports: Sequence[dict[str, Any]], parts: Sequence[ReportPart]) -> li
 def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
     """The rows of several seeds' comparisons (:func:`differences`, one list per seed, in the seeds'
     order) as one: ``base``, ``other`` and ``change`` the means over the seeds (``change`` that of the
-    per-seed changes), ``changes`` per seed, and ``significant`` (:func:`noise.significant`: None with
-    one seed, or where a seed lacks the number)."""
+    per-seed changes), ``changes`` per seed, ``p`` (the paired t-test's p-value, :func:`noise.p_value`)
+    and ``significant`` (:func:`noise.marked`, the rows' p-values taken together); both None with one
+    seed, or where a seed lacks the number."""
     named = _by_key([[((r["section"], r["subject"], r["metric"]), r) for r in seed] for seed in rows])
     out: list[Row] = []
+    p_values: list[float | None] = []
     for (section, subject, metric), seeds in named.items():
         changes = [None if r is None else r["change"] for r in seeds]
+        p = noise.p_value(changes)
+        p_values.append(p)
         out.append(
             {
                 "section": section,
@@ -86,9 +90,11 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
                 "other": _summary([None if r is None else r["other"] for r in seeds])["mean"],
                 "change": _summary(changes)["mean"],
                 "changes": changes,
-                "significant": noise.significant(changes),
+                "p": None if p is None else float(f"{p:.4g}"),
             }
         )
+    for found, significant in zip(out, noise.marked(p_values), strict=True):
+        found["significant"] = significant
     return out
 
 

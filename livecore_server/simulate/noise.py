@@ -5,12 +5,16 @@ soon as one thing differs (a reward, a threshold) the players' paths part, and n
 touch move too. So a comparison plays several seeds and asks, of each headline number, whether its change
 stands out of the seed-to-seed noise.
 
-The test is Student's paired t-test, two-sided, at 95%: each seed plays both manifests, so the change of a
-seed (other minus base) already removes what that seed's players bring, and the changes are what is
-tested (is their mean nonzero?). It needs no more than the changes themselves and a table of critical
-values (no scipy); it holds for few seeds (the t distribution widens the bar: with 3 seeds, 2 degrees of
-freedom, the mean change must be 4.3 standard errors from zero), where a normal approximation would
-call noise a change.
+Each number is tested by Student's paired t-test, two-sided: each seed plays both manifests, so the change
+of a seed (other minus base) already removes what that seed's players bring, and the changes are what is
+tested (is their mean nonzero?). Its p-value is exact for the whole degrees of freedom a count of seeds
+gives (no scipy), and it holds for few seeds, where a normal approximation would call noise a change.
+
+A comparison asks this of every headline number at once, some fifty: at 95% each, two or three numbers
+the change cannot touch would be marked by chance in every comparison. So the numbers marked are chosen
+together, by the Benjamini-Hochberg procedure: of the numbers a comparison marks, no more than
+:data:`FALSE_DISCOVERY_RATE` are noise on average, and where nothing changed, nothing is marked but
+once in twenty comparisons.
 
 Nothing here knows a report: these are numbers in, numbers out, None where a seed has no such number.
 """
@@ -21,56 +25,63 @@ import math
 import statistics
 from collections.abc import Sequence
 
-#: Student's t, two-sided at 95% (the 97.5th percentile), by degrees of freedom: 1 to 30, then a few
-#: beyond. A number of degrees of freedom between two listed uses the smaller's (the larger, so the
-#: stricter, value); beyond the last, the normal distribution's 1.96.
-T_CRITICAL_95: dict[int, float] = {
-    1: 12.706,
-    2: 4.303,
-    3: 3.182,
-    4: 2.776,
-    5: 2.571,
-    6: 2.447,
-    7: 2.365,
-    8: 2.306,
-    9: 2.262,
-    10: 2.228,
-    11: 2.201,
-    12: 2.179,
-    13: 2.160,
-    14: 2.145,
-    15: 2.131,
-    16: 2.120,
-    17: 2.110,
-    18: 2.101,
-    19: 2.093,
-    20: 2.086,
-    21: 2.080,
-    22: 2.074,
-    23: 2.069,
-    24: 2.064,
-    25: 2.060,
-    26: 2.056,
-    27: 2.052,
-    28: 2.048,
-    29: 2.045,
-    30: 2.042,
-    40: 2.021,
-    60: 2.000,
-    80: 1.990,
-    100: 1.984,
-}
-#: Beyond the table: the normal distribution's.
-Z_95 = 1.96
+#: The share of a comparison's marked numbers that may be noise, on average.
+FALSE_DISCOVERY_RATE = 0.05
 
 
-def critical(df: int) -> float:
-    """The value ``|t|`` must exceed, two-sided at 95%, with ``df`` (at least 1) degrees of freedom."""
+def t_p_value(t: float, df: int) -> float:
+    """The chance that Student's t with ``df`` (at least 1) degrees of freedom lies as far from 0 as
+    ``t`` or farther, either way: 1 - A(t|df), A by the finite series of Abramowitz and Stegun 26.7.3
+    (odd ``df``) and 26.7.4 (even), in powers of cos(theta), theta = atan(|t| / sqrt(df))."""
     if df < 1:
         raise ValueError("a t-test needs at least one degree of freedom (two values)")
-    if df > max(T_CRITICAL_95):
-        return Z_95
-    return T_CRITICAL_95[max(d for d in T_CRITICAL_95 if d <= df)]
+    theta = math.atan(abs(t) / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    term = 1.0 if df % 2 == 0 else math.cos(theta)
+    series = term
+    for k in range(2 + df % 2, df - 1, 2):
+        term *= cos2 * (k - 1) / k
+        series += term
+    if df % 2 == 0:
+        within = math.sin(theta) * series
+    elif df == 1:
+        within = 2 * theta / math.pi
+    else:
+        within = 2 / math.pi * (theta + math.sin(theta) * series)
+    return min(1.0, max(0.0, 1.0 - within))
+
+
+def p_value(changes: Sequence[float | None]) -> float | None:
+    """The paired two-sided t-test's p-value of the per-seed ``changes`` of a number (other minus base,
+    one per seed): t = mean / (sd / sqrt(n)) on n - 1 degrees of freedom.
+
+    - None (nothing to say) with one seed, where nothing estimates the noise, or where a seed has no such
+      number (None among the changes);
+    - 1 when the mean change is 0: a manifest compared with itself changes nothing on any seed;
+    - 0 when every seed changed it by the same nonzero amount (sd 0: no noise at all)."""
+    if len(changes) < 2 or any(c is None for c in changes):
+        return None
+    found = [float(c) for c in changes if c is not None]
+    centre = statistics.fmean(found)
+    if centre == 0:
+        return 1.0
+    spread = statistics.stdev(found)
+    if spread == 0:
+        return 0.0
+    return t_p_value(centre / (spread / math.sqrt(len(found))), len(found) - 1)
+
+
+def marked(p_values: Sequence[float | None], rate: float = FALSE_DISCOVERY_RATE) -> list[bool | None]:
+    """Which of a comparison's numbers stand out of the noise, by their ``p_values`` taken together
+    (Benjamini-Hochberg): with the m p-values in rising order, the k smallest are marked, k the largest
+    rank whose p-value is at most k / m * ``rate``. None where a number has no p-value."""
+    present = sorted((p, index) for index, p in enumerate(p_values) if p is not None)
+    count = len(present)
+    kept = max((rank for rank, (p, _) in enumerate(present, start=1) if p <= rank / count * rate), default=0)
+    out: list[bool | None] = [None if p is None else False for p in p_values]
+    for _, index in present[:kept]:
+        out[index] = True
+    return out
 
 
 def summary(values: Sequence[float | None]) -> dict[str, float | None]:
@@ -87,25 +98,3 @@ def summary(values: Sequence[float | None]) -> dict[str, float | None]:
         "min": min(found),
         "max": max(found),
     }
-
-
-def significant(changes: Sequence[float | None]) -> bool | None:
-    """Whether the per-seed ``changes`` of a number (other minus base, one per seed, paired) show a change
-    beyond the noise: a paired two-sided t-test at 95% on them, ``|mean| / (sd / sqrt(n))`` above the
-    critical value for n - 1 degrees of freedom.
-
-    - None (nothing to say) with one seed, where nothing estimates the noise, or where a seed has no such
-      number (None among the changes);
-    - False when the mean change is 0: a manifest compared with itself changes nothing on any seed;
-    - True when every seed changed it by the same nonzero amount (sd 0: no noise at all)."""
-    if len(changes) < 2 or any(c is None for c in changes):
-        return None
-    found = [float(c) for c in changes if c is not None]
-    centre = statistics.fmean(found)
-    if centre == 0:
-        return False
-    spread = statistics.stdev(found)
-    if spread == 0:
-        return True
-    t = centre / (spread / math.sqrt(len(found)))
-    return abs(t) > critical(len(found) - 1)

@@ -73,11 +73,11 @@ _FIGURE = (Column("Section", "text"), Column("Subject", "text"), Column("Metric"
 
 def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
     """A row per headline figure of a comparison: base, other, the change; over several ``seeds``, the
-    change of each seed and whether it is beyond the seeds' noise."""
+    change of each seed, its p-value and whether it is beyond the seeds' noise."""
     per_seed = [f"Change, seed {seed}" for seed in seeds or ()]
     columns: list[Column | str] = [*_FIGURE, "Base", "Other", "Change", *per_seed]
     if seeds:
-        columns.append(Column("Significant", "text"))
+        columns += ["p", Column("Significant", "text")]
     return table(
         columns,
         (
@@ -89,7 +89,7 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
                 r["other"],
                 r["change"],
                 *(r["changes"] if seeds else ()),
-                *([r["significant"]] if seeds else ()),
+                *([r["p"], r["significant"]] if seeds else ()),
             ]
             for r in rows
         ),

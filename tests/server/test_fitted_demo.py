@@ -24,11 +24,6 @@ START = datetime(2026, 1, 5, tzinfo=UTC)
 HISTORY = {"players": 2_000, "days": 7, "seed": 11}
 #: The comparison: a week of 500 players on each of six seeds.
 COMPARISON = ("--players", "500", "--days", "7", "--seeds", "6", "--seed", "100")
-#: What the comparison still marks: the fitted population sends a few percent fewer gifts (its ``gifts``
-#: fits a few points low, docs/simulation.md#limits), and with them mints fewer coins, a gift's grant
-#: among the coins' sources. Each stays within :data:`SHORT` of the base.
-GIFTS_SHORT = {("gifts", "", "sent"), ("gifts", "", "claimed"), ("economy", "coins", "minted")}
-SHORT = 0.08
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +54,7 @@ def test_the_fitted_population_plays_the_demo_within_the_seeds_noise(fitted: Pat
     report: dict[str, Any] = json.loads((out / "report.json").read_text())
     rows = report["differences"]
     assert len(rows) > 40 and all(r["significant"] is not None for r in rows)
-    marked = {(r["section"], r["subject"], r["metric"]): r for r in rows if r["significant"]}
-    assert set(marked) <= GIFTS_SHORT, sorted(set(marked) - GIFTS_SHORT)
-    for row in marked.values():
-        assert abs(row["change"]) <= SHORT * row["base"], row
+    marked = [
+        (r["section"], r["subject"], r["metric"], r["change"], r["p"]) for r in rows if r["significant"]
+    ]
+    assert not marked

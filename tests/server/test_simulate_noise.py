@@ -1,7 +1,7 @@
 """The statistics of `simulate --seeds` (livecore_server/simulate/noise.py, docs/simulation.md#several-seeds):
-a paired two-sided t-test at 95% on the per-seed changes, and a number's spread over the seeds; and how a
-report's rows become the rows over several seeds (livecore_server/simulate/compare.py). No season is
-played here."""
+a paired two-sided t-test on the per-seed changes, the numbers marked chosen together at a 5% false
+discovery rate, and a number's spread over the seeds; and how a report's rows become the rows over
+several seeds (livecore_server/simulate/compare.py). No season is played here."""
 
 from __future__ import annotations
 
@@ -10,53 +10,70 @@ import statistics
 import pytest
 
 from livecore_server.simulate.compare import paired
-from livecore_server.simulate.noise import T_CRITICAL_95, Z_95, critical, significant, summary
+from livecore_server.simulate.noise import marked, p_value, summary, t_p_value
 from livecore_server.simulate.section import row
 
 
 def test_a_manifest_against_itself_changes_nothing() -> None:
-    assert significant([0, 0, 0]) is False
-    assert significant([0.0] * 30) is False
+    assert p_value([0, 0, 0]) == 1.0
+    assert p_value([0.0] * 30) == 1.0
 
 
-def test_a_consistent_large_change_is_significant() -> None:
-    assert significant([48_020, 50_470, 46_550]) is True
-    assert significant([-12, -10, -11, -13]) is True
+def test_a_consistent_large_change_has_a_small_p_value() -> None:
+    # t = 42.3 on 2 degrees of freedom, whose p-value is 1 - t / sqrt(t^2 + 2).
+    assert p_value([48_020, 50_470, 46_550]) == pytest.approx(0.000559, abs=1e-6)
+    assert p_value([-12, -10, -11, -13]) == pytest.approx(0.000386, abs=1e-6)  # t = -17.8
 
 
-def test_noisy_small_changes_are_not() -> None:
-    assert significant([5, -3, 2]) is False
-    assert significant([1, 2, -1, 0, 3, -2]) is False
+def test_noisy_small_changes_have_a_large_one() -> None:
+    assert p_value([5, -3, 2]) > 0.5
+    assert p_value([1, 2, -1, 0, 3, -2]) > 0.5
     # A mean of zero with noise around it: nothing changed.
-    assert significant([3, -3]) is False
+    assert p_value([3, -3]) == 1.0
 
 
-def test_the_same_nonzero_change_on_every_seed_is_significant() -> None:
-    assert significant([7, 7, 7]) is True
-    assert significant([0.1, 0.1, 0.1]) is True
-    assert significant([-1, -1]) is True
+def test_the_same_nonzero_change_on_every_seed_is_certain() -> None:
+    assert p_value([7, 7, 7]) == 0.0
+    assert p_value([0.1, 0.1, 0.1]) == 0.0
+    assert p_value([-1, -1]) == 0.0
 
 
 def test_one_seed_or_a_missing_number_says_nothing() -> None:
-    assert significant([]) is None
-    assert significant([120]) is None
-    assert significant([0]) is None
-    assert significant([5, None, 6]) is None
+    assert p_value([]) is None
+    assert p_value([120]) is None
+    assert p_value([0]) is None
+    assert p_value([5, None, 6]) is None
 
 
-def test_the_bar_is_students_t_for_the_seeds() -> None:
-    assert critical(2) == 4.303  # 3 seeds
-    assert critical(1) == 12.706
-    assert critical(30) == 2.042
-    assert critical(45) == T_CRITICAL_95[40]  # between two listed: the stricter
-    assert critical(99) == T_CRITICAL_95[80]
-    assert critical(100) == 1.984
-    assert critical(1000) == Z_95
+@pytest.mark.parametrize(
+    ("t", "df"),
+    # Student's t's two-sided 95% critical values, as printed tables give them.
+    [(12.706, 1), (4.303, 2), (3.182, 3), (2.776, 4), (2.571, 5), (2.262, 9), (2.042, 30), (1.984, 100)],
+)
+def test_the_p_value_is_students_t_for_the_seeds(t: float, df: int) -> None:
+    assert t_p_value(t, df) == pytest.approx(0.05, abs=1e-4)
+    assert t_p_value(-t, df) == t_p_value(t, df)
+    assert t_p_value(t * 1.01, df) < 0.05 < t_p_value(t * 0.99, df)
+
+
+def test_the_p_value_at_zero_and_far_out() -> None:
+    assert t_p_value(0, 3) == 1.0
+    assert t_p_value(1e9, 4) == pytest.approx(0.0, abs=1e-12)
+    assert t_p_value(1.96, 100_000) == pytest.approx(0.05, abs=1e-4)  # the normal distribution's
     with pytest.raises(ValueError):
-        critical(0)
-    # |t| just above and just below 4.303 with 3 seeds (sd 1, so t = mean * sqrt(3)).
-    assert significant([2.5 - 1, 2.5, 2.5 + 1]) is True  # t = 4.33
-    assert significant([2.48 - 1, 2.48, 2.48 + 1]) is False  # t = 4.295
+        t_p_value(2.0, 0)
+
+
+def test_the_numbers_marked_are_chosen_together() -> None:
+    # Benjamini-Hochberg at 5% over five numbers: ranks 1-5 are held to 0.01, 0.02, ... 0.05.
+    assert marked([0.009, 0.5, 0.019, 0.8, 0.04]) == [True, False, True, False, False]
+    # The third smallest under its bar (0.03) marks the two smaller ones with it, though 0.025 > 0.02.
+    assert marked([0.03, 0.025, 0.009, 0.9, 0.7]) == [True, True, True, False, False]
+    # One p-value of 0.04 alone is marked; among twenty it is not.
+    assert marked([0.04]) == [True]
+    assert marked([0.04, *[0.6] * 19]) == [False] * 20
+    assert marked([None, 0.001, None]) == [None, True, None]
+    assert marked([]) == []
 
 
 def test_a_summary_is_over_the_values_present() -> None:
@@ -80,9 +97,10 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         "other": 151,
         "change": 51,
         "changes": [50, 52, 51],
+        "p": 0.0001281,
         "significant": True,
     }
-    assert (sent["change"], sent["changes"], sent["significant"]) == (0, [0, -1, 1], False)
+    assert (sent["change"], sent["changes"], sent["p"], sent["significant"]) == (0, [0, -1, 1], 1.0, False)
 
 
 def test_a_row_a_seed_lacks_is_not_judged() -> None:
@@ -93,11 +111,11 @@ def test_a_row_a_seed_lacks_is_not_judged() -> None:
     ]
     (rate,) = paired(seeds)
     assert rate["changes"] == [0.2, None, None]
-    assert rate["significant"] is None
+    assert rate["p"] is None and rate["significant"] is None
     assert (rate["base"], rate["other"], rate["change"]) == (0.51, 0.7, 0.2)
 
 
 def test_one_seed_keeps_its_row_and_says_nothing_of_noise() -> None:
     alone = row("economy", "coins", "holdings p50 at the end", 8.33333, 9)
     (found,) = paired([[alone]])
-    assert found == {**alone, "changes": [alone["change"]], "significant": None}
+    assert found == {**alone, "changes": [alone["change"]], "p": None, "significant": None}

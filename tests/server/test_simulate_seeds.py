@@ -121,13 +121,14 @@ def test_a_manifest_against_itself_marks_nothing(tmp_path: Path) -> None:
 
 
 def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
-    result = run(tmp_path, "rich", "--seed", "9", "--seeds", "3", other=RICHER)
+    result = run(tmp_path, "rich", "--seed", "9", "--seeds", "5", other=RICHER)
     assert result.exit_code == 0, result.output
     rows = {(r["section"], r["subject"], r["metric"]): r for r in report(tmp_path, "rich")["differences"]}
     minted = rows["economy", "coins", "minted"]
     assert minted["significant"] is True
-    assert len(minted["changes"]) == 3 and all(c > 10_000 for c in minted["changes"])
-    assert minted["change"] == pytest.approx(sum(minted["changes"]) / 3, abs=1e-4)
+    assert len(minted["changes"]) == 5 and all(c > 10_000 for c in minted["changes"])
+    assert minted["change"] == pytest.approx(sum(minted["changes"]) / 5, abs=1e-4)
+    assert minted["p"] < 0.001
     assert minted["other"] - minted["base"] == pytest.approx(minted["change"], abs=1e-3)
     # What the coins cannot touch is not marked.
     assert rows["economy", "gems", "minted"]["significant"] is False
@@ -139,6 +140,7 @@ def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
     }
     coins = written["economy", "coins", "minted"]
     assert coins["Significant"] == "true" and coins["Change, seed 9"] == json.dumps(minted["changes"][0])
+    assert coins["p"] == json.dumps(minted["p"])
 
 
 def test_a_comparison_of_one_seed_says_nothing_of_noise(tmp_path: Path) -> None:
