@@ -1030,8 +1030,9 @@ def simulate(
     side; with --compare-population OTHER_POPULATION, both populations (another manifest too with both
     options). With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
     the report gives each headline number's spread over them, and a comparison marks which changes stand
-    out of the seeds' noise (a paired t-test at 95%). The same seeds write the same files, byte for byte.
-    docs/simulation.md says what each number means."""
+    out of the seeds' noise (paired t-tests, the numbers marked chosen together at a 5% false discovery
+    rate). The same seeds write the same files, byte for byte. docs/simulation.md says what each number
+    means."""
     import time
     from datetime import UTC
 
