@@ -475,6 +475,12 @@ async def _settled(two: TwoServers) -> list[tuple[Any, ...]]:
     rows: list[tuple[Any, ...]] = []
 
     def settled() -> bool:
+        # Every event fanned out first, then its deliveries: read the other way round, a fan-out between
+        # the two reads leaves deliveries the rows never saw pending.
+        unfanned = store.run(
+            lambda tx: tx.execute("SELECT count(*) FROM outbox WHERE NOT fanned_out").fetchone()[0],
+            write=False,
+        )
         rows[:] = store.run(
             lambda tx: [
                 tuple(r)
@@ -483,10 +489,6 @@ async def _settled(two: TwoServers) -> list[tuple[Any, ...]]:
                     " JOIN outbox o ON o.seq = d.event_seq JOIN webhook_endpoints e ON e.id = d.endpoint_id"
                 )
             ],
-            write=False,
-        )
-        unfanned = store.run(
-            lambda tx: tx.execute("SELECT count(*) FROM outbox WHERE NOT fanned_out").fetchone()[0],
             write=False,
         )
         idle = all(not c.app[DISPATCHER]._inflight for c in two.clients)
