@@ -25,7 +25,7 @@ from livecore.economy.rules import DebitTally
 from livecore.friends.rules import FirstFriend
 from livecore.grants.rules import GrantWaits
 from livecore.guilds.rules import HelpTallies, StintTallies
-from livecore.live_events.attempts import AttemptTally, ScoreSpread
+from livecore.live_events.attempts import AttemptTally
 from livecore.manifest import parse_manifest
 from livecore.players.rules import PeriodActivity
 from livecore.scope import Environment
@@ -57,7 +57,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         active[player] = PeriodActivity(START, sessions)
         plays = int(sessions * 0.8)
         attempts[player, "time-trial"] = AttemptTally(
-            sessions, plays, sessions, 500.0 * sessions, 600.0 * plays
+            sessions, plays, sessions, 500.0 * sessions, 250_100.0 * sessions, 600.0 * plays
         )
         gifts[player] = int(sessions * 0.3)
         debits[player] = DebitTally(int(sessions * 0.2), int(sessions * 0.4), sessions * 0.1)
@@ -69,10 +69,9 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
             asked=int(sessions * 0.1), donations=int(sessions * 0.2), blocked_days=1.0
         )
         befriended[player] = FirstFriend(START, START, answered=False, friends=1 + rng.randrange(10))
-    spread = ScoreSpread(len(attempts), 500.0 * len(attempts), 100.0 * len(attempts), len(attempts) // 2)
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
-        attempts=_Reads(tallies=lambda *_: attempts, spreads=lambda *_: {"time-trial": spread}),
+        attempts=_Reads(tallies=lambda *_: attempts),
         gifts=_Reads(sent_counts=lambda *_: gifts),
         ledger=_Reads(
             debits=lambda *_: debits,

@@ -33,6 +33,7 @@ threshold; reaching ``target`` completes the attempt.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -106,14 +107,16 @@ class Attempt:
 class AttemptTally:
     """A player's attempts at one event over a period, in aggregate (:mod:`livecore.simulation.fitting`):
     the ``attempts`` started, the ``plays`` (runs of attempts each started before the one before it was
-    due to end: what one session plays), those ``scored``, and the sum of their scores; and the seconds
-    its plays were due to take (``busy``: from a play's first start to the end due of its last attempt,
-    the attempts' times due joined), in which the player could start no other play of the event."""
+    due to end: what one session plays), those ``scored``, the sum of their scores and of their squares;
+    and the seconds its plays were due to take (``busy``: from a play's first start to the end due of its
+    last attempt, the attempts' times due joined), in which the player could start no other play of the
+    event."""
 
     attempts: int
     plays: int
     scored: int
     score_sum: float
+    score_squares: float
     busy: float
 
 
@@ -128,6 +131,25 @@ class ScoreSpread:
     total: float
     within: float
     freedom: int
+
+    @classmethod
+    def of(cls, tallies: Mapping[tuple[str, str], AttemptTally]) -> dict[str, ScoreSpread]:
+        """Event key -> the spread of its scores, from the players' tallies by (player id, event key): a
+        player's squared deviations from its mean are its squares' sum less its sum squared over its
+        count."""
+        found: dict[str, ScoreSpread] = {}
+        for (_, key), t in tallies.items():
+            if not t.scored:
+                continue
+            had = found.get(key, cls(0, 0.0, 0.0, 0))
+            within = max(0.0, t.score_squares - t.score_sum * t.score_sum / t.scored)
+            found[key] = cls(
+                had.scored + t.scored,
+                had.total + t.score_sum,
+                had.within + within,
+                had.freedom + t.scored - 1,
+            )
+        return found
 
 
 @attrs.frozen

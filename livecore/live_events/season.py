@@ -18,6 +18,7 @@ from typing import Any
 
 from livecore.games import GameSettings, Order
 from livecore.live_events.api import AttemptResponse
+from livecore.live_events.attempts import AttemptTally, ScoreSpread
 from livecore.live_events.rules import next_start, slot_at
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.simulation.fields import Problems, Scale, check_scales, scales, write_scales
@@ -130,7 +131,8 @@ def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] 
     (:func:`default_scale`)."""
     kinds = kinds_of(period.parts)
     events = period.settings.of(EVENT_SETTINGS)
-    spreads = tx.attempts.spreads(period.game_id, period.env, period.since, period.until)
+    tallies = _tallies(tx, period)
+    spreads = ScoreSpread.of(tallies)
     widths = {
         key: math.sqrt(spread.within / spread.freedom) / ATTEMPT_NOISE
         for key, spread in spreads.items()
@@ -138,10 +140,6 @@ def _fit_ranges(tx: Any, period: FitPeriod, played: Played) -> dict[str, Scale] 
     }
     ranges = {key: default_scale(event, kinds) for key, event in events.items() if key not in widths}
     if widths:
-        tallies = period.shared(
-            "attempts.tallies",
-            lambda: tx.attempts.tallies(period.game_id, period.env, period.since, period.until),
-        )
         first = max(widths, key=lambda key: (spreads[key].scored, key))
         means = sorted(t.score_sum / t.scored for (_, key), t in tallies.items() if key == first and t.scored)
         edge = int(len(means) * _EDGE)
@@ -266,6 +264,14 @@ def played_by(rate: Rate, period: FitPeriod) -> dict[str, EventSettings]:
     return {key: e for key, e in events.items() if rate_of(e, kinds) == rate}
 
 
+def _tallies(tx: Any, period: FitPeriod) -> Mapping[tuple[str, str], AttemptTally]:
+    """The period's attempts tallied by (player id, event key): read once however many fits use them."""
+    return period.shared(
+        "attempts.tallies",
+        lambda: tx.attempts.tallies(period.game_id, period.env, period.since, period.until),
+    )
+
+
 def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, float]]:
     """Each player's attempts and plays at the events played by ``rate`` (:func:`played_by`), the days
     its plays were due to take (``busy``), and its skill: each scored attempt's score placed on its
@@ -277,10 +283,7 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
     kinds = kinds_of(period.parts)
     fitted: dict[str, Scale] = period.tables.get(RANGES.name) or {}
     scales = {key: fitted.get(key) or default_scale(event, kinds) for key, event in played.items()}
-    tallies = period.shared(
-        "attempts.tallies",
-        lambda: tx.attempts.tallies(period.game_id, period.env, period.since, period.until),
-    )
+    tallies = _tallies(tx, period)
     out: dict[str, dict[str, float]] = {}
     for (player_id, key), tally in tallies.items():
         if key not in played:

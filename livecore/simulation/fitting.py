@@ -266,16 +266,13 @@ def _features(rows: Sequence[_Player], fits: Sequence[tuple[SeasonPart, Fit]]) -
 
 
 def _distance(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum((x - y) * (x - y) for x, y in zip(a, b, strict=True))
+    """The squared distance of two points."""
+    return math.dist(a, b) ** 2
 
 
 def _nearest(point: Sequence[float], centers: Sequence[Sequence[float]]) -> int:
-    best, found = math.inf, 0
-    for index, center in enumerate(centers):
-        d = _distance(point, center)
-        if d < best:
-            best, found = d, index
-    return found
+    """The index of the center nearest the point (the first of those as near)."""
+    return min(range(len(centers)), key=lambda index: math.dist(point, centers[index]))
 
 
 def _cluster(points: Sequence[Sequence[float]], k: int) -> list[int]:

@@ -1065,13 +1065,17 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
 
     tallies = twin.read(lambda tx: tx.attempts.tallies(game_id, env, since, until))
     assert tallies == {
-        (ids["a"], "sprint"): AttemptTally(attempts=3, plays=2, scored=2, score_sum=50.0, busy=1_080.0),
-        (ids["b"], "race"): AttemptTally(attempts=1, plays=1, scored=1, score_sum=40.0, busy=900.0),
+        (ids["a"], "sprint"): AttemptTally(
+            attempts=3, plays=2, scored=2, score_sum=50.0, score_squares=1_300.0, busy=1_080.0
+        ),
+        (ids["b"], "race"): AttemptTally(
+            attempts=1, plays=1, scored=1, score_sum=40.0, score_squares=1_600.0, busy=900.0
+        ),
     }
     # From the second attempt on: a play begun before the period is not counted again.
     later = twin.read(lambda tx: tx.attempts.tallies(game_id, env, T0 + timedelta(minutes=33), until))
     assert later[ids["a"], "sprint"] == AttemptTally(
-        attempts=2, plays=1, scored=1, score_sum=20.0, busy=480.0
+        attempts=2, plays=1, scored=1, score_sum=20.0, score_squares=400.0, busy=480.0
     )
     assert twin.read(lambda tx: tx.attempts.tallies(game_id, Environment.LIVE, since, until)) == {}
 
@@ -1093,13 +1097,12 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
     assert moved == {("server_credit", "coins"): 300, ("client_debit", "coins"): -50}
     assert twin.read(lambda tx: tx.ledger.moved(game_id, spending, until, until + timedelta(hours=1))) == {}
 
-    # The scores' spread by event: a's sprint scored 30 and 20 (its mean 25), b's race 40 once.
-    spreads = twin.read(lambda tx: tx.attempts.spreads(game_id, env, since, until))
-    assert spreads == {
+    # The scores' spread by event, from the tallies: a's sprint scored 30 and 20 (its mean 25), b's race
+    # 40 once.
+    assert ScoreSpread.of(tallies) == {
         "sprint": ScoreSpread(scored=2, total=50.0, within=50.0, freedom=1),
         "race": ScoreSpread(scored=1, total=40.0, within=0.0, freedom=0),
     }
-    assert twin.read(lambda tx: tx.attempts.spreads(game_id, Environment.LIVE, since, until)) == {}
 
     # The entries of the grants of a kind made in the period, summed by key.
     def granted(name: str, amount: int) -> None:

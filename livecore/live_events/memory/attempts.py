@@ -6,7 +6,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally, ScoreSpread
+from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.store.attempts import AttemptStore
 from livecore.memory.journal import AreaPort
@@ -85,7 +85,7 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
             (a for a in self._t.attempts.values() if a.game_id == game_id and a.env is env),
             key=lambda a: (a.started_at, a.id),
         )
-        # -> attempts, plays, scored, score sum, busy seconds
+        # -> attempts, plays, scored, score sum, sum of squared scores, busy seconds
         counts: dict[tuple[str, str], list[float]] = {}
         ends: dict[tuple[str, str], datetime] = {}  # -> the end due of the latest attempt
         for a in found:
@@ -94,41 +94,20 @@ class MemoryAttempts(AreaPort[LiveEventTables]):
             ends[key] = a.ends_at
             if not since <= a.started_at < until:
                 continue
-            tally = counts.setdefault(key, [0, 0, 0, 0.0, 0.0])
+            tally = counts.setdefault(key, [0, 0, 0, 0.0, 0.0, 0.0])
             tally[0] += 1
             tally[1] += before is None or a.started_at >= before
             # The time due it adds to its play: from its start, or from the end due of the one before.
             added_from = a.started_at if before is None else max(a.started_at, before)
-            tally[4] += max(0.0, (a.ends_at - added_from).total_seconds())
+            tally[5] += max(0.0, (a.ends_at - added_from).total_seconds())
             if a.score is not None:
                 tally[2] += 1
                 tally[3] += a.score
+                tally[4] += float(a.score) * a.score
         return {
-            k: AttemptTally(int(n), int(p), int(s), total, busy)
-            for k, (n, p, s, total, busy) in counts.items()
+            k: AttemptTally(int(n), int(p), int(s), total, squares, busy)
+            for k, (n, p, s, total, squares, busy) in counts.items()
         }
-
-    def spreads(
-        self, game_id: str, env: Environment, since: datetime, until: datetime
-    ) -> dict[str, ScoreSpread]:
-        scores: dict[tuple[str, str], list[float]] = {}  # (event key, player id) -> its scores
-        for a in self._t.attempts.values():
-            if (
-                a.game_id == game_id
-                and a.env is env
-                and since <= a.started_at < until
-                and a.score is not None
-            ):
-                scores.setdefault((a.event_key, a.player_id), []).append(float(a.score))
-        found: dict[str, list[float]] = {}  # event key -> scored, total, within, freedom
-        for (key, _), mine in scores.items():
-            mean = sum(mine) / len(mine)
-            spread = found.setdefault(key, [0, 0.0, 0.0, 0])
-            spread[0] += len(mine)
-            spread[1] += sum(mine)
-            spread[2] += sum((x - mean) ** 2 for x in mine)
-            spread[3] += len(mine) - 1
-        return {k: ScoreSpread(int(n), total, within, int(f)) for k, (n, total, within, f) in found.items()}
 
     def reassign(self, from_id: str, to: Player) -> None:
         for key, a in list(self._t.attempts.items()):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally, ScoreSpread
+from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.players.rules import Player
 from livecore.scope import Environment
 
@@ -45,13 +45,6 @@ class AttemptStore(Protocol):
     ) -> dict[tuple[str, str], AttemptTally]:
         """The attempts of a game and environment started from ``since`` to before ``until``, tallied
         by (player id, event key), in one read."""
-        ...
-
-    def spreads(
-        self, game_id: str, env: Environment, since: datetime, until: datetime
-    ) -> dict[str, ScoreSpread]:
-        """Event key -> the spread of the scored attempts of a game and environment started from
-        ``since`` to before ``until``, in one read."""
         ...
 
     def reassign(self, from_id: str, to: Player) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import cast
 
 from livecore.clock import to_millis
-from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally, ScoreSpread
+from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.players.rules import Player
 from livecore.scope import Environment
 from livecore_server.live_events.read_ahead import ATTEMPTS
@@ -23,22 +23,13 @@ _UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT_COLUMNS
 _TALLIES = (
     "SELECT player_id, event_key, COUNT(*),"
     " SUM(CASE WHEN before_end IS NULL OR started_at >= before_end THEN 1 ELSE 0 END),"
-    " COUNT(score), COALESCE(SUM(score), 0),"
+    " COUNT(score), COALESCE(SUM(score), 0), COALESCE(SUM(CAST(score AS DOUBLE PRECISION) * score), 0),"
     " SUM(CASE WHEN before_end IS NULL OR started_at >= before_end THEN ends_at - started_at"
     " WHEN ends_at > before_end THEN ends_at - before_end ELSE 0 END)"
     " FROM (SELECT player_id, event_key, started_at, ends_at, score,"
     " LAG(ends_at) OVER (PARTITION BY player_id, event_key ORDER BY started_at, id) AS before_end"
     " FROM attempts WHERE game_id = ? AND env = ? AND started_at < ?) a"
     " WHERE started_at >= ? GROUP BY player_id, event_key"
-)
-
-# Scores as floats: a score's square overflows PostgreSQL's BIGINT long before a double's range.
-_SPREADS = (
-    "SELECT event_key, SUM(n), SUM(s), SUM(ss - s * s / n), SUM(n - 1)"
-    " FROM (SELECT event_key, COUNT(*) AS n, SUM(x) AS s, SUM(x * x) AS ss"
-    " FROM (SELECT event_key, player_id, CAST(score AS DOUBLE PRECISION) AS x FROM attempts"
-    " WHERE game_id = ? AND env = ? AND started_at >= ? AND started_at < ? AND score IS NOT NULL) a"
-    " GROUP BY event_key, player_id) p GROUP BY event_key"
 )
 
 
@@ -115,17 +106,8 @@ class SqlAttempts(SqlPort):
     ) -> dict[tuple[str, str], AttemptTally]:
         rows = self.db.read(_TALLIES, (game_id, env.value, to_millis(until), to_millis(since)))
         return {
-            (p, e): AttemptTally(n, plays, scored, float(total), float(busy) / 1000)
-            for p, e, n, plays, scored, total, busy in rows
-        }
-
-    def spreads(
-        self, game_id: str, env: Environment, since: datetime, until: datetime
-    ) -> dict[str, ScoreSpread]:
-        rows = self.db.read(_SPREADS, (game_id, env.value, to_millis(since), to_millis(until)))
-        return {
-            key: ScoreSpread(int(n), float(total), max(0.0, float(within)), int(freedom))
-            for key, n, total, within, freedom in rows
+            (p, e): AttemptTally(n, plays, scored, float(total), float(squares), float(busy) / 1000)
+            for p, e, n, plays, scored, total, squares, busy in rows
         }
 
     def reassign(self, from_id: str, to: Player) -> None:
