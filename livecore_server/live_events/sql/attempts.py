@@ -20,6 +20,7 @@ _UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT_COLUMNS
 # A play starts where an attempt starts at or after the end due of the player's attempt before it at the
 # event (one before the period counts too, so a play the period cuts is not counted twice). An attempt
 # adds to its play's time due from its start, or from the end due of the one before.
+# The squares as floats: a score's square overflows PostgreSQL's BIGINT long before a double's range.
 _TALLIES = (
     "SELECT player_id, event_key, COUNT(*),"
     " SUM(CASE WHEN before_end IS NULL OR started_at >= before_end THEN 1 ELSE 0 END),"
