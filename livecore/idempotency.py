@@ -3,10 +3,13 @@
 - A write's key comes from the body field ``idempotencyKey`` where the route names one, else from the
   ``Idempotency-Key`` header; both present and different is a 400.
 - Keys are scoped to the game, environment and route, and kept 24 hours.
-- The fingerprint covers method, concrete path, query and the body's JSON value (key order and white
-  space do not matter, nor whether the key travels in the body or the header), so a replay with the
-  same request answers the stored response with ``Idempotent-Replay: true`` (201 becomes 200), and a
-  different request under the same key is a 409.
+- The fingerprint covers who asks (the credential: a player, an API key, a personal key or a signed-in
+  member), method, concrete path, query and the body's JSON value (key order and white space do not
+  matter, nor whether the key travels in the body or the header), so a replay of the same request by
+  the same credential answers the stored response with ``Idempotent-Replay: true`` (201 becomes 200),
+  and a different request under the same key, or the same one from another credential, is a 409: a
+  stored answer is never handed to a credential that did not make it, and a write is never applied
+  twice because a retry came with another key.
 """
 
 from __future__ import annotations
@@ -51,13 +54,14 @@ def choose_key(body_key: Any, header_key: str | None) -> str | None:
     return None if header_key is None else KEY.check(header_key, HEADER)
 
 
-def fingerprint(method: str, path: str, query: str, body: Any) -> str:
+def fingerprint(principal: str, method: str, path: str, query: str, body: Any) -> str:
+    """The request's fingerprint; ``principal`` names the credential that made it (its kind and id)."""
     if isinstance(body, dict) and "idempotencyKey" in body:
         body = {k: v for k, v in body.items() if k != "idempotencyKey"}
     # Sorted keys make the canonical form; orjson because every idempotent write computes it.
     canonical = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256()
-    for part in (method.upper(), path, query):
+    for part in (principal, method.upper(), path, query):
         digest.update(part.encode("utf-8"))
         digest.update(b"\x00")
     digest.update(canonical)
@@ -75,7 +79,7 @@ def check_replay(stored: StoredResponse | None, fp: str, now: datetime) -> Store
     if stored.fingerprint != fp:
         raise LivecoreError(
             IDEMPOTENCY_CONFLICT,
-            "This idempotency key was used with a different request.",
+            "This idempotency key was used with a different request, or by another credential.",
             {"idempotencyKey": stored.key},
         )
     return stored

@@ -276,6 +276,23 @@ def _idempotency_scope(call: AnyCall) -> str:
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
 
 
+def _principal(route: Route, request: web.Request, api_key: ApiKey | None) -> str:
+    """The credential a request is made with, as its idempotency fingerprint names it: the player on a
+    request that authenticates one (its path names it; its secret is checked before any replay), else
+    the operator's personal key or signed-in member, else the API key. Another credential sending the
+    same key gets a 409, never the stored answer (docs/reference/conventions.md#idempotency)."""
+    if takes_player(route, request.headers):
+        return f"player:{request.match_info.get('externalId', '')}"
+    operator = request.get(OPERATOR)
+    if operator is not None:
+        return (
+            f"personal_key:{operator.key_id}"
+            if operator.key_id is not None
+            else f"member:{operator.member_id}"
+        )
+    return f"api_key:{api_key.id}" if api_key is not None else "anonymous"
+
+
 def answer_context(scope: str, key: str) -> str:
     """What a sealed answer is bound to: a sealed answer copied onto another record does not open."""
     return f"{scope}\x00{key}"
@@ -390,7 +407,17 @@ def make_handler(
                 build=build,
             )
 
-        fp = fingerprint(request.method, request.path, request.query_string, raw_body) if key else None
+        fp = (
+            fingerprint(
+                _principal(route, request, api_key),
+                request.method,
+                request.path,
+                request.query_string,
+                raw_body,
+            )
+            if key
+            else None
+        )
         if key is not None and fp is not None:
             # A replay is answered before parsing the body or joining a write, and only from committed
             # data: a record still inside an open commit group is waited for and read again.
