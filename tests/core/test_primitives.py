@@ -137,9 +137,18 @@ def test_idempotency_key_choice() -> None:
 
 
 def test_fingerprint_ignores_key_order_not_values() -> None:
-    assert fingerprint("post", "/p", "", {"a": 1, "b": 2}) == fingerprint("POST", "/p", "", {"b": 2, "a": 1})
-    assert fingerprint("POST", "/p", "", {"a": 1}) != fingerprint("POST", "/p", "", {"a": 2})
-    assert fingerprint("POST", "/p", "", None) != fingerprint("POST", "/q", "", None)
+    who = "api_key:k1"
+    assert fingerprint(who, "post", "/p", "", {"a": 1, "b": 2}) == fingerprint(
+        who, "POST", "/p", "", {"b": 2, "a": 1}
+    )
+    assert fingerprint(who, "POST", "/p", "", {"a": 1}) != fingerprint(who, "POST", "/p", "", {"a": 2})
+    assert fingerprint(who, "POST", "/p", "", None) != fingerprint(who, "POST", "/q", "", None)
+
+
+def test_fingerprint_names_the_credential() -> None:
+    assert fingerprint("member:m1", "POST", "/p", "", None) != fingerprint(
+        "personal_key:k1", "POST", "/p", "", None
+    )
 
 
 def test_replay_conflict_and_expiry() -> None:
