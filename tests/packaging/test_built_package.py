@@ -5,7 +5,8 @@ installed with its dependencies into fresh virtual environments (no system site 
 run from a directory outside the source tree, with ``PYTHONPATH`` unset, so nothing of the checkout can be
 imported. With the ``server`` extra, the demo, the portal's pages, an example and ``init`` + ``apply`` run
 on what the wheel holds alone. Plain (``pip install livecore``), it brings none of the server's
-dependencies: the clients call that demo, the core plays a simulation, and ``livecore-server`` says in one
+dependencies: the clients call that demo, the core plays a simulation, every example runs (the client ones
+against the demo, the webhook receiver getting a delivery from it), and ``livecore-server`` says in one
 line what to install.
 
 Dependencies come from the package index through uv (the ``dev`` extra): a few seconds with a cold cache,
