@@ -17,7 +17,8 @@ Run it against a server (both keys are needed):
     livecore-server demo
     LIVECORE_CLIENT_KEY=lc_test_... LIVECORE_SERVER_KEY=lc_test_... python examples/crate_drop.py
 
-Without the keys it starts its own demo server on a temporary SQLite file.
+Against a server it needs only the clients (``pip install livecore``). Without the keys it starts its own
+demo server on a temporary SQLite file, which needs the server installed (``pip install "livecore[server]"``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import secrets
 
 from livecore.grants.api import RewardEntry
 from livecore_client import CrateMustBeOpenedError, GrantAlreadyClaimedError, SdkClient, ServerClient
-from livecore_server.embedded import demo_server
 
 
 def run(base_url: str, client_key: str, server_key: str) -> None:
@@ -81,6 +81,8 @@ def main() -> None:
     if client_key and server_key:
         run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key, server_key)
         return
+    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+
     with demo_server() as demo:
         run(demo.base_url, demo.client_key, demo.server_key)
 

@@ -17,7 +17,9 @@ Run it against a server (only the client key is needed):
     livecore-server demo
     LIVECORE_CLIENT_KEY=lc_test_... python examples/friends.py
 
-Without ``LIVECORE_CLIENT_KEY`` it starts its own demo server on a temporary SQLite file.
+Against a server it needs only the clients (``pip install livecore``). Without ``LIVECORE_CLIENT_KEY`` it
+starts its own demo server on a temporary SQLite file, which needs the server installed
+(``pip install "livecore[server]"``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from contextlib import ExitStack
 
 from livecore_client import AlreadyFriendsError, SdkClient
 from livecore_client.models import FriendRow
-from livecore_server.embedded import demo_server
 
 
 def describe(friend: FriendRow) -> str:
@@ -94,6 +95,8 @@ def main() -> None:
     if client_key:
         run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key)
         return
+    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+
     with demo_server() as demo:
         run(demo.base_url, demo.client_key)
 

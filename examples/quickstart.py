@@ -8,8 +8,9 @@ then, in another:
 
     LIVECORE_CLIENT_KEY=lc_test_... LIVECORE_SERVER_KEY=lc_test_... python examples/quickstart.py
 
-Without the two variables the example starts its own server on a temporary SQLite file and uses that,
-so it also runs as written with nothing else set up.
+Against a server it needs only the clients (``pip install livecore``). Without the two variables it starts
+its own server on a temporary SQLite file and uses that, so it also runs as written with nothing else set
+up; that needs the server installed too (``pip install "livecore[server]"``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import os
 import secrets
 
 from livecore_client import PlayerAlreadyRegisteredError, SdkClient, ServerClient
-from livecore_server.embedded import demo_server
 
 
 def tour(base_url: str, client_key: str, server_key: str) -> None:
@@ -47,6 +47,8 @@ def main() -> None:
     if client_key and server_key:
         tour(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key, server_key)
         return
+    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+
     with demo_server() as demo:
         tour(demo.base_url, demo.client_key, demo.server_key)
 

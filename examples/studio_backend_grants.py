@@ -18,7 +18,9 @@ Run it against a server (only the server key is needed):
     livecore-server demo
     LIVECORE_SERVER_KEY=lc_test_... python examples/studio_backend_grants.py
 
-Without ``LIVECORE_SERVER_KEY`` it starts its own demo server on a temporary SQLite file.
+Against a server it needs only the clients (``pip install livecore``). Without ``LIVECORE_SERVER_KEY`` it
+starts its own demo server on a temporary SQLite file, which needs the server installed
+(``pip install "livecore[server]"``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from collections import Counter
 from livecore.games import ResourceType
 from livecore.grants.api import GrantView, RewardEntry
 from livecore_client import ServerClient
-from livecore_server.embedded import demo_server
 
 SEASON_REWARD = [
     RewardEntry(type=ResourceType.CURRENCY, key="coins", amount=100),
@@ -99,6 +100,8 @@ def main() -> None:
     if server_key:
         run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), server_key)
         return
+    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+
     with demo_server() as demo:
         run(demo.base_url, demo.server_key)
 

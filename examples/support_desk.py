@@ -15,9 +15,10 @@ Run it with your key against your server:
 ``LIVECORE_ENV=test`` or ``live`` names the environment; unset, the server acts in the one the game has API
 keys in (live when it has both).
 
-Without a key it starts its own demo server, signs in the demo studio's owner with the sign-in link the
-demo prints (as a browser would: press the link's button, then make a personal key in the portal), and
-helps a demo player of its own.
+With a key it needs only the clients (``pip install livecore``). Without one it starts its own demo
+server, signs in the demo studio's owner with the sign-in link the demo prints (as a browser would: press
+the link's button, then make a personal key in the portal), and helps a demo player of its own; that needs
+the server installed (``pip install "livecore[server]"``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import httpx
 
 from livecore.grants.api import RewardEntry
 from livecore_client import AdminClient, SdkClient
-from livecore_server.embedded import demo_server
 
 
 def run(base_url: str, personal_key: str, studio: str, game: str, player: str, env: str | None) -> None:
@@ -92,6 +92,8 @@ def main() -> None:
             os.environ.get("LIVECORE_ENV"),  # unset: the environment the game has API keys in
         )
         return
+    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+
     with demo_server() as demo:
         player = f"ada-{secrets.token_hex(3)}"
         with SdkClient(demo.client_key, base_url=demo.base_url) as sdk:

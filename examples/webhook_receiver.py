@@ -1,10 +1,12 @@
-"""A livecore webhook receiver in aiohttp that verifies signatures and dedupes deliveries.
+"""A livecore webhook receiver that verifies signatures and dedupes deliveries, on the standard library.
 
     python examples/webhook_receiver.py --secret whsec_... --port 9000
 
-Point a webhook endpoint at ``http://localhost:9000/webhooks``. Plain http is allowed for loopback hosts
-outside production (docs/reference/webhooks.md). While the secret is being rotated, pass ``--secret`` twice,
-new one first. Each accepted event is printed on one line.
+It needs only the plain install (``pip install livecore``): ``http.server`` serves, and
+``livecore_client.webhooks`` verifies. Point a webhook endpoint at ``http://localhost:9000/webhooks``
+(docs/webhooks.md#from-the-demo-to-your-receiver walks the demo's way there). Plain http is allowed for
+loopback hosts outside production (docs/reference/webhooks.md). While the secret is being rotated, pass
+``--secret`` twice, new one first. Each accepted event is printed on one line.
 
 What a receiver must do (docs/reference/webhooks.md):
 
@@ -21,12 +23,13 @@ What a receiver must do (docs/reference/webhooks.md):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections import OrderedDict
 from collections.abc import Sequence
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import orjson
-from aiohttp import web
 
 from livecore_client.webhooks import (
     SIGNATURE_HEADER,
@@ -60,38 +63,58 @@ class RecentIds:
         return len(self._ids)
 
 
-SEEN = web.AppKey("seen", RecentIds)
+class Receiver(HTTPServer):
+    """``POST /webhooks``, verified with ``secret`` (or any of several while rotating). It answers one
+    request at a time, so two concurrent copies of an event cannot both get through the dedupe."""
+
+    def __init__(
+        self, address: tuple[str, int], secret: str | Sequence[str], *, seen_limit: int = 10_000
+    ) -> None:
+        super().__init__(address, Handler)
+        self.secret = secret
+        self.seen = RecentIds(seen_limit)
 
 
-def make_app(secret: str | Sequence[str], *, seen_limit: int = 10_000) -> web.Application:
-    """The receiver: ``POST /webhooks``, verified with ``secret`` (or any of several while rotating)."""
+class Handler(BaseHTTPRequestHandler):
+    server: Receiver
 
-    async def receive(request: web.Request) -> web.Response:
-        body = await request.read()  # raw bytes, as signed
+    def do_POST(self) -> None:
+        if self.path != "/webhooks":
+            self._answer(404, "not found\n")
+            return
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # raw bytes, as signed
         try:
-            event = construct_event(body, request.headers.get(SIGNATURE_HEADER), secret)
+            event = construct_event(body, self.headers.get(SIGNATURE_HEADER), self.server.secret)
         except WebhookSignatureError as exc:
             print(f"rejected: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
-            return web.Response(status=400, text="bad signature\n")
+            self._answer(400, "bad signature\n")
+            return
         except InvalidPayloadError as exc:
             print(f"rejected: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
-            return web.Response(status=400, text="invalid payload\n")
-        # No await between the check and the print, so two concurrent copies cannot both get through.
-        if not request.app[SEEN].add(event.id):
-            return web.Response(text="duplicate\n")
-        sample = " sample" if request.headers.get(TEST_DELIVERY_HEADER) == "1" else ""
+            self._answer(400, "invalid payload\n")
+            return
+        if not self.server.seen.add(event.id):
+            self._answer(200, "duplicate\n")
+            return
+        sample = " sample" if self.headers.get(TEST_DELIVERY_HEADER) == "1" else ""
         data = orjson.dumps(event.raw.get("data")).decode()
         print(
             f"{event.id} {event.event_name} attempt={event.delivery_attempt}{sample} "
             f"game={event.game_id} data={data}",
             flush=True,
         )
-        return web.Response(text="ok\n")
+        self._answer(200, "ok\n")
 
-    app = web.Application()
-    app[SEEN] = RecentIds(seen_limit)
-    app.router.add_post("/webhooks", receive)
-    return app
+    def _answer(self, status: int, text: str) -> None:
+        body = text.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the accepted events are the output, and a rejection is told on stderr above."""
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -105,8 +128,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=9000)
     args = parser.parse_args(argv)
-    print(f"listening on http://{args.host}:{args.port}/webhooks", flush=True)
-    web.run_app(make_app(args.secret), host=args.host, port=args.port, print=None)
+    with Receiver((args.host, args.port), args.secret) as receiver:
+        print(f"listening on http://{args.host}:{args.port}/webhooks", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it quietly
+            receiver.serve_forever()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 An area package ``studio_quests`` declares its core side in ``studio_quests/area.py`` (``AREA``, a
 :class:`livecore.area.Area`) and, when it has routes or tables, its server side in
 ``studio_quests/server.py`` (``SERVER_AREA``, a :class:`livecore_server.area.ServerArea`), as the built-in
-areas do (docs/extending.md); an area of one module declares both in the package itself
-(``studio_daily/__init__.py``). The server serves, after its own areas:
+areas do (docs/extending.md); an area of one module with no server part declares its ``AREA`` in the
+package itself (``studio_daily/__init__.py``). The server serves, after its own areas:
 
 - every area an installed distribution names under the entry point group ``livecore.areas``
   (``[project.entry-points."livecore.areas"] studio_quests = "studio_quests"``);
@@ -57,7 +57,8 @@ def _import(name: str) -> ModuleType | None:
 
 def load_area(name: str) -> ServerArea:
     """The area of package ``name``: its ``server.SERVER_AREA``, else its ``area.AREA`` alone; an area
-    of one module (``examples/studio_daily``) declares them in the package itself."""
+    of one module (``examples/studio_daily``) declares them in the package itself (its ``AREA`` alone, so
+    that it imports without the server)."""
     package = _import(name)
     if package is None:
         raise PluginError(f"area {name}: no module named {name!r} can be imported")

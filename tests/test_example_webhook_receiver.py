@@ -6,16 +6,15 @@ import importlib.util
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 
 import httpx
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
 
 from livecore.events import DomainEvent
 from livecore.scope import Environment
@@ -25,7 +24,6 @@ from tests.waiting import until_sync
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "webhook_receiver.py"
 SECRET = "whsec_example_secret"
-Client = TestClient[web.Request, web.Application]
 
 
 def load_example() -> ModuleType:
@@ -63,17 +61,26 @@ def delivery(
 
 
 @pytest.fixture
-async def client() -> AsyncIterator[Client]:
-    async with TestClient(TestServer(receiver.make_app(SECRET))) as c:
-        yield c
+def client() -> Iterator[httpx.Client]:
+    """The receiver on a free port, served on a thread, and a client of it."""
+    server = receiver.Receiver(("127.0.0.1", 0), SECRET)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.server_address[1]}") as c:
+            yield c
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
 
 
-async def test_valid_event_is_accepted_and_printed(
-    client: Client, capsys: pytest.CaptureFixture[str]
+def test_valid_event_is_accepted_and_printed(
+    client: httpx.Client, capsys: pytest.CaptureFixture[str]
 ) -> None:
     body, headers = delivery()
-    response = await client.post("/webhooks", data=body, headers=headers)
-    assert response.status == 200
+    response = client.post("/webhooks", content=body, headers=headers)
+    assert response.status_code == 200
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
         'evt_01a player.registered attempt=1 game=gam_1 data={"playerId":"plr_1","externalPlayerId":"ada",'
@@ -81,48 +88,48 @@ async def test_valid_event_is_accepted_and_printed(
     ]
 
 
-async def test_duplicate_is_acknowledged_but_not_printed_twice(
-    client: Client,
+def test_duplicate_is_acknowledged_but_not_printed_twice(
+    client: httpx.Client,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     body, headers = delivery()
-    assert (await client.post("/webhooks", data=body, headers=headers)).status == 200
+    assert client.post("/webhooks", content=body, headers=headers).status_code == 200
     retry_body, retry_headers = delivery(attempt=2)  # a retry: same id, next attempt number
-    response = await client.post("/webhooks", data=retry_body, headers=retry_headers)
-    assert response.status == 200
-    assert await response.text() == "duplicate\n"
+    response = client.post("/webhooks", content=retry_body, headers=retry_headers)
+    assert response.status_code == 200
+    assert response.text == "duplicate\n"
     assert capsys.readouterr().out.count("evt_01a") == 1
 
 
-async def test_bad_signature_is_400_and_not_printed(
-    client: Client,
+def test_bad_signature_is_400_and_not_printed(
+    client: httpx.Client,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     body, headers = delivery(secret="whsec_someone_else")
-    response = await client.post("/webhooks", data=body, headers=headers)
-    assert response.status == 400
-    assert await response.text() == "bad signature\n"
+    response = client.post("/webhooks", content=body, headers=headers)
+    assert response.status_code == 400
+    assert response.text == "bad signature\n"
     body, headers = delivery()
     tampered = body.replace(b'"ada"', b'"eve"')
-    assert (await client.post("/webhooks", data=tampered, headers=headers)).status == 400
+    assert client.post("/webhooks", content=tampered, headers=headers).status_code == 400
     headers.pop("X-Signature")
-    assert (await client.post("/webhooks", data=body, headers=headers)).status == 400
+    assert client.post("/webhooks", content=body, headers=headers).status_code == 400
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "InvalidSignatureError" in captured.err
     assert "MalformedSignatureHeaderError" in captured.err
     # A rejected delivery is not remembered: the genuine one still gets through afterwards.
     headers = delivery()[1]
-    assert (await client.post("/webhooks", data=body, headers=headers)).status == 200
+    assert client.post("/webhooks", content=body, headers=headers).status_code == 200
     assert capsys.readouterr().out.count("evt_01a") == 1
 
 
-async def test_authentic_body_that_is_not_an_envelope_is_400(client: Client) -> None:
+def test_authentic_body_that_is_not_an_envelope_is_400(client: httpx.Client) -> None:
     body = b"[]"
     headers = {"X-Signature": signature_header(SECRET, int(time.time()), body)}
-    response = await client.post("/webhooks", data=body, headers=headers)
-    assert response.status == 400
-    assert await response.text() == "invalid payload\n"
+    response = client.post("/webhooks", content=body, headers=headers)
+    assert response.status_code == 400
+    assert response.text == "invalid payload\n"
 
 
 def test_recent_ids_are_bounded() -> None:

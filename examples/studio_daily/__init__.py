@@ -3,8 +3,9 @@
 A player claims a daily bonus once per UTC day, granted as a pending grant of the game's
 ``[games.<key>.areas.daily]`` section; and the bonus's resource may not be gifted. That is one route and
 its handler, a check on a built-in command (the gift send) and the section's check, declared as one
-:class:`Area` and served as one :class:`ServerArea`: no table of its own (the grants it issued are its
-record), no migration, no port.
+:class:`Area`: no table of its own (the grants it issued are its record), no migration, no port, so no
+server part; the server serves the declaration as it is. The module imports only the core, so the area
+imports and plays in a ``livecore.Simulation`` on the plain install (``pip install livecore``).
 
 What every player route needs (a registered player, its secret, no ban on a write) is applied by the
 runtime before the handler runs, served and embedded: the area declares none of it.
@@ -32,7 +33,6 @@ from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.section import resource_refusal
-from livecore_server.area import ServerArea
 
 NAME = "daily"
 #: The ``sourceKind`` of a bonus's grant; its ``sourceRefId`` is the day claimed (``daily:YYYY-MM-DD``).
@@ -131,6 +131,3 @@ AREA = Area(
     hooks=Checks(),
     settings=problems,
 )
-
-
-SERVER_AREA = ServerArea(AREA)

@@ -5,7 +5,8 @@ installed with its dependencies into fresh virtual environments (no system site 
 run from a directory outside the source tree, with ``PYTHONPATH`` unset, so nothing of the checkout can be
 imported. With the ``server`` extra, the demo, the portal's pages, an example and ``init`` + ``apply`` run
 on what the wheel holds alone. Plain (``pip install livecore``), it brings none of the server's
-dependencies: the clients call that demo, the core plays a simulation, and ``livecore-server`` says in one
+dependencies: the clients call that demo, the core plays a simulation, every example runs (the client ones
+against the demo, the webhook receiver getting a delivery from it), and ``livecore-server`` says in one
 line what to install.
 
 Dependencies come from the package index through uv (the ``dev`` extra): a few seconds with a cold cache,
@@ -15,6 +16,7 @@ under one with a warm one, where a virtual environment made with pip took about 
 from __future__ import annotations
 
 import email
+import importlib.util
 import json
 import os
 import re
@@ -25,7 +27,7 @@ import sys
 import tarfile
 import tomllib
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import attrs
@@ -35,6 +37,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from uv import find_uv_bin
 
+from livecore_server.embedded import free_port
 from tests.waiting import until_sync
 
 pytestmark = pytest.mark.slow
@@ -206,10 +209,11 @@ class Demo:
         return self.exports["LIVECORE_URL"]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def demo(installed: Installed) -> Iterator[Demo]:
     """``livecore-server demo`` from the environment on a free port, up once it printed its keys and
-    answers with them."""
+    answers with them; one for the module, which each test uses with players of its own. Its printed
+    sign-in link works once: :func:`owner_key` makes another."""
     out = installed.home / "demo.out"
     command = [installed.bin("livecore-server"), "demo", "--db", installed.home / "demo.db", "--port", "0"]
     with out.open("wb") as sink:
@@ -333,3 +337,176 @@ sim.advance(days=1)
 print(len(sim.webhooks_of("friend.request_accepted")))
 """
     assert plain.run(plain.bin("python"), "-c", code).strip() == "1"
+
+
+# --- the examples on a plain install ----------------------------------------------------------------------
+
+EXAMPLES = ROOT / "examples"
+# Each example, run on the plain install its docstring names, with a line it prints once it ran to the end.
+# The client examples run against the demo served from the server's environment, with its variables:
+AGAINST_THE_DEMO = {
+    "quickstart.py": "studio backend renamed it: Stella (VIP)",
+    "friends.py": "Ada and Bea are friends: gifting-ready",
+    "gifts.py": "Bea sent Ada 1 energy-potion",
+    "crate_drop.py": "opening it again: refused, grant_already_claimed",
+    "studio_backend_grants.py": "retried create returned the same grant: True",
+    "support_desk.py": "granted by hand: 100 coins, pending",
+}
+EMBEDDED = {  # no server at all
+    "embedded_simulation.py": "ada  sessions=7 streak=7 platform=ios app=1.0.0",
+    "guild_story.py": "ada handed over: ada (co_leader), bo (member), cy (leader)",
+    "live_event.py": "leaderboard.finalized x1",
+    "lobby_event.py": ": forming, 10/12 seats",
+    "team_race.py": "first to the goal: blue",
+    "weekly_league.py": "webhooks: leaderboard.period_finalized x3",
+    "daily_quests.py": "webhooks: quest.checked_in x5",
+}
+# The webhook receiver serves until stopped: test_the_demo_delivers_to_the_receiver_of_a_plain_install.
+RECEIVER = "webhook_receiver.py"
+# A game with docs/extending.md's smallest area (examples/studio_daily).
+DAILY_MANIFEST = """
+studio = "acme"
+
+[plugins]
+areas = ["studio_daily"]
+
+[games.g]
+name = "G"
+
+[games.g.resources.gems]
+type = "currency"
+
+[games.g.areas.daily]
+resource = "gems"
+amount = 5
+"""
+
+# Runs each example named as its script does (``__main__``), one after the other in one interpreter, so the
+# core and the clients load once (loading them took most of each example's run); prints what each printed,
+# and whether anything of the server was imported.
+RUN_EXAMPLES = """
+import contextlib, io, json, runpy, sys
+printed = {}
+for script in sys.argv[1:]:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        runpy.run_path(script, run_name="__main__")
+    printed[script] = out.getvalue()
+server = sorted({m.split(".")[0] for m in sys.modules} & {"aiohttp", "livecore_server"})
+print(json.dumps({"printed": printed, "server": server}))
+"""
+
+
+@pytest.fixture(scope="module")
+def examples(plain: Installed) -> Path:
+    """A copy of examples/ in the plain install's directory, its areas' packages beside the scripts."""
+    copy = plain.home / "examples"
+    shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("__pycache__", "tests"))
+    return copy
+
+
+def _run_examples(
+    plain: Installed, examples: Path, scripts: Iterable[str], env: Mapping[str, str]
+) -> dict[str, str]:
+    """What each of ``scripts`` printed, run from ``examples`` on the plain install, with nothing of the
+    server imported."""
+    command: tuple[str | Path, ...] = (plain.bin("python"), "-c", RUN_EXAMPLES, *scripts)
+    ran = json.loads(_run(*command, cwd=examples, env={**plain.env, **env}))
+    assert ran["server"] == [], ran["server"]
+    printed: dict[str, str] = ran["printed"]
+    return printed
+
+
+def test_every_example_is_run_on_a_plain_install() -> None:
+    scripts = {path.name for path in EXAMPLES.glob("*.py")}
+    assert scripts == {*AGAINST_THE_DEMO, *EMBEDDED, RECEIVER}
+
+
+def test_the_client_examples_run_on_a_plain_install_against_the_demo(
+    plain: Installed, examples: Path, demo: Demo, owner_key: str
+) -> None:
+    player = "plain-desk"
+    key = {"Authorization": f"Bearer {demo.exports['LIVECORE_CLIENT_KEY']}"}
+    registered = httpx.post(f"{demo.url}/sdk/v1/players/{player}/register", headers=key, timeout=10)
+    assert registered.status_code in (200, 201), registered.text
+    desk = {
+        "LIVECORE_PERSONAL_KEY": owner_key,
+        "LIVECORE_STUDIO": "demo",
+        "LIVECORE_GAME": "space-race",
+        "LIVECORE_PLAYER": player,
+    }
+    printed = _run_examples(plain, examples, AGAINST_THE_DEMO, {**demo.exports, **desk})
+    for script, line in AGAINST_THE_DEMO.items():
+        assert line in printed[script], f"{script} printed:\n{printed[script]}"
+
+
+def test_the_embedded_examples_and_the_smallest_area_run_on_a_plain_install(
+    plain: Installed, examples: Path
+) -> None:
+    printed = _run_examples(plain, examples, EMBEDDED, {})
+    for script, line in EMBEDDED.items():
+        assert line in printed[script], f"{script} printed:\n{printed[script]}"
+    # docs/extending.md's smallest area, simulated as a studio's CI does without the server.
+    code = f"""
+from livecore.api.call import Call
+from livecore.simulation import Simulation
+from studio_daily import AREA, CLAIM, ClaimResponse
+sim = Simulation.from_manifest({DAILY_MANIFEST!r}, areas=[AREA])
+ada = sim.player("ada")
+grant = ada.send(Call(CLAIM, ClaimResponse, path={{"externalId": ada}})).grant
+print(grant.entries[0].key, grant.entries[0].amount, grant.source_kind)
+"""
+    out = _run(plain.bin("python"), "-c", code, cwd=examples, env=plain.env)
+    assert out.strip() == "gems 5 daily_bonus"
+
+
+@pytest.fixture(scope="module")
+def owner_key(installed: Installed, demo: Demo) -> str:
+    """A personal key of the demo's owner, made as docs/webhooks.md says: sign in with a link (the demo's
+    printed one is the portal test's; ``members login-link`` makes another), then make the key in the
+    portal, as the support desk example does."""
+    server = installed.bin("livecore-server")
+    link = installed.run(server, "members", "login-link", "owner", "--base-url", demo.url, "--db", "demo.db")
+    spec = importlib.util.spec_from_file_location("support_desk_example", EXAMPLES / "support_desk.py")
+    assert spec is not None and spec.loader is not None
+    desk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(desk)
+    key: str = desk.personal_key_from_link(link.strip())
+    return key
+
+
+def test_the_demo_delivers_to_the_receiver_of_a_plain_install(
+    plain: Installed, examples: Path, demo: Demo, owner_key: str
+) -> None:
+    """docs/webhooks.md#from-the-demo-to-your-receiver, step by step: an endpoint added to the running
+    demo with the admin API, the receiver example started with its secret, a player registered."""
+    port = free_port()
+    hook = {"name": "local", "env": "test", "url": f"http://127.0.0.1:{port}/webhooks"}
+    made = httpx.post(
+        f"{demo.url}/admin/v1/studios/demo/games/space-race/webhooks",
+        headers={"Authorization": f"Bearer {owner_key}"},
+        json={**hook, "events": ["player.registered"]},
+        timeout=10,
+    )
+    assert made.status_code == 201, made.text
+    secret = made.json()["data"]["secret"]
+
+    out = plain.home / "receiver.out"
+    command = [plain.bin("python"), examples / RECEIVER, "--secret", secret, "--port", str(port)]
+    with out.open("wb") as sink:
+        receiver = subprocess.Popen(command, cwd=plain.home, env=plain.env, stdout=sink, stderr=sink)
+    try:
+
+        def printed(text: str) -> bool:
+            assert receiver.poll() is None, f"the receiver stopped:\n{out.read_text()}"
+            return text in out.read_text()
+
+        until_sync(lambda: printed("listening on"), lambda: f"the receiver to start:\n{out.read_text()}")
+        key = {"Authorization": f"Bearer {demo.exports['LIVECORE_CLIENT_KEY']}"}
+        registered = httpx.post(f"{demo.url}/sdk/v1/players/dana/register", headers=key, timeout=10)
+        assert registered.status_code in (200, 201), registered.text
+        until_sync(lambda: printed('"externalPlayerId":"dana"'), lambda: f"the delivery:\n{out.read_text()}")
+    finally:
+        receiver.terminate()
+        receiver.wait(10)
+    (line,) = [line for line in out.read_text().splitlines() if "dana" in line]
+    assert re.fullmatch(r"evt_\S+ player\.registered attempt=1 game=\S+ data=\{.*\}", line), line

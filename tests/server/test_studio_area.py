@@ -266,7 +266,7 @@ def test_an_area_name_that_does_not_import_is_a_plugin_error(tmp_path: Path) -> 
 def test_an_area_of_one_module_is_served_from_its_package() -> None:
     import studio_daily
 
-    assert plugins.load_area("studio_daily") is studio_daily.SERVER_AREA
+    assert plugins.load_area("studio_daily").area is studio_daily.AREA
 
 
 def test_the_manifest_names_each_problem_of_its_areas() -> None:
