@@ -129,6 +129,7 @@ from livecore.webhooks.endpoints import WebhookEndpointFailed
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 
+from . import _additions  # noqa: F401  # a crate entry in a grant's entries
 from .errors import LivecoreClientError
 
 __all__ = [
