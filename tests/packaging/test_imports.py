@@ -82,6 +82,13 @@ def test_importing_the_clients_builds_no_wire_model_until_one_is_named() -> None
     assert [name for name in loaded if re.fullmatch(r"livecore\.\w+\.(api|webhooks|calls)", name)] == []
 
 
+def test_reading_webhooks_builds_no_route_model() -> None:
+    """A backend that only reads webhooks loads the payloads, not the clients' answers: no area's routes
+    or calls (docs/client.md#import-cost)."""
+    loaded = _loaded_after("from livecore_client import construct_event")
+    assert [name for name in loaded if re.fullmatch(r"livecore\.\w+\.(api|calls)", name)] == []
+
+
 def test_every_name_the_clients_export_resolves_when_named() -> None:
     code = (
         "import livecore_client as c\n"
