@@ -25,6 +25,9 @@ Rules:
   ``livecore.webhooks`` (re-exported here), the same ones its commands build and serialise. Unknown fields are
   ignored because the contract (docs/reference/conventions.md#versioning-and-deprecation) lets new optional
   fields land in v1 without notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
+- A crate grant's entries (in ``grant.*`` of kind ``crate``, and ``crate.opened``'s ``crates``) read as
+  :class:`CrateEntry`; importing it here registers the entry type ``crate``, which a process that loaded
+  nothing else of the crates would not know (docs/client.md#what-a-client-alone-reads).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import orjson
 
 from livecore.api.convert import field_errors, response_converter
 from livecore.crates import webhooks as _crates
+from livecore.crates.rules import CrateEntry
 from livecore.crates.webhooks import CrateOpened
 from livecore.economy import webhooks as _economy
 from livecore.economy.webhooks import BalanceChange, InventoryChanged, WalletChanged
@@ -147,6 +151,7 @@ __all__ = [
     "BalanceChange",
     "Cost",
     "CostLine",
+    "CrateEntry",
     "CrateOpened",
     "EntryCostCharged",
     "EventTeamFinalized",

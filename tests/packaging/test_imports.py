@@ -10,20 +10,14 @@ the CLI. tests/packaging/test_built_package.py installs the wheel both ways and 
 from __future__ import annotations
 
 import importlib.metadata
-import json
-import os
 import re
-import subprocess
-import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 
 from livecore_server import entry
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.packaging.fresh_support import ROOT, fresh
 
 #: The parts of the core that run commands on a store, and the registry that gathers them: the server's
 #: and the simulation's, never the wire declarations'.
@@ -33,11 +27,7 @@ AREA_PARTS = ("commands", "store", "memory", "handlers")
 
 def _loaded_after(statement: str) -> list[str]:
     """Every module a fresh interpreter holds after ``statement``, from this checkout."""
-    code = f"import json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))\n"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    loaded: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    loaded: list[str] = fresh(f"import json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))\n")
     return loaded
 
 
@@ -90,6 +80,13 @@ def test_importing_the_clients_builds_no_wire_model_until_one_is_named() -> None
     loaded = _loaded_after("import livecore_client")
     assert "livecore_client.models" not in loaded
     assert [name for name in loaded if re.fullmatch(r"livecore\.\w+\.(api|webhooks|calls)", name)] == []
+
+
+def test_reading_webhooks_builds_no_route_model() -> None:
+    """A backend that only reads webhooks loads the payloads, not the clients' answers: no area's routes
+    or calls (docs/client.md#import-cost)."""
+    loaded = _loaded_after("from livecore_client import construct_event")
+    assert [name for name in loaded if re.fullmatch(r"livecore\.\w+\.(api|calls)", name)] == []
 
 
 def test_every_name_the_clients_export_resolves_when_named() -> None:
