@@ -952,9 +952,10 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
 
 @main.command()
 @click.argument("manifest", callback=shipped.option(shipped.MANIFESTS, "manifest"))
-@click.option("--days", default=28, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
+# A first season plays in about 20 s; a month of 10,000 players takes minutes (docs/simulation.md).
+@click.option("--days", default=7, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
 @click.option(
-    "--players", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
+    "--players", default=1_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Every draw comes from it.")
 @click.option(
