@@ -952,9 +952,10 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
 
 @main.command()
 @click.argument("manifest", callback=shipped.option(shipped.MANIFESTS, "manifest"))
-@click.option("--days", default=28, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
+# A first season plays in about 20 s; a month of 10,000 players takes minutes (docs/simulation.md).
+@click.option("--days", default=7, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
 @click.option(
-    "--players", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
+    "--players", default=1_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Every draw comes from it.")
 @click.option(
@@ -1194,9 +1195,9 @@ _FIT_OPTIONS = {"game": "--game", "studio": "--studio", "segments": "--segments"
 @click.option(
     "--env",
     type=click.Choice(["test", "live"]),
-    default="live",
-    show_default=True,
-    help="The environment whose players are fitted.",
+    default=None,
+    help="The environment whose players are fitted; default: live if the game has players on record there,"
+    " else test (the demo's).",
 )
 @click.option(
     "--since",
@@ -1219,7 +1220,8 @@ _FIT_OPTIONS = {"game": "--game", "studio": "--studio", "segments": "--segments"
     default=3,
     show_default=True,
     type=click.IntRange(1),
-    help="How many segments to find (at most 12, each of 20 players or more).",
+    help="How many segments to find (at most 12, each of 20 players or more: fewer players fit fewer, with a"
+    " warning).",
 )
 @click.option(
     "--out",
@@ -1231,7 +1233,7 @@ def population(
     db: str | None,
     game_key: str,
     studio: str | None,
-    env: str,
+    env: str | None,
     since: Any,
     until: Any,
     segments: int,
@@ -1240,7 +1242,8 @@ def population(
     """Fit a population file from a game's recorded history, for simulate --population.
 
     The game's players active in the period are found into --segments segments by their activity (their
-    sessions a day, their events' plays, attempts and scores, their gifts and spending); each segment's
+    sessions a day, their events' plays, attempts and scores, their gifts and spending; fewer segments,
+    with a warning, where the players are too few for them); each segment's
     share and rates are written, with a comment header saying what period and how many players they were
     fitted on. Only aggregates leave the database: no player's id, name or address is in the file. Given
     --until, the same database and arguments write the same file, byte for byte. docs/simulation.md
@@ -1263,7 +1266,7 @@ def population(
     request = fitting.Request(
         game=game_key,
         studio=studio,
-        env=Environment(env),
+        env=None if env is None else Environment(env),
         since=since,
         until=until or SystemClock().now().replace(microsecond=0),
         segments=segments,
@@ -1298,9 +1301,12 @@ def population(
         fitting.write_atomically(path, fitted.toml())
     except OSError as exc:
         raise Refused("cannot_write", _shown(f"cannot write {out}: {exc}"), exit_code=2) from None
+    for warning in fitted.warnings:
+        click.echo(f"warning: {warning}", err=True)
     shares = ", ".join(f"{s.name} {s.share:.0%}" for s in fitted.population.segments)
+    players = f"{fitted.players:,} player{'' if fitted.players == 1 else 's'}"
     click.echo(
-        f"wrote {out}: {fitted.players:,} players of {fitted.game} ({fitted.env.value}) from"
+        f"wrote {out}: {players} of {fitted.game} ({fitted.env.value}) from"
         f" {fitted.since.isoformat()} to {fitted.until.isoformat()}: {shares}"
     )
 

@@ -33,12 +33,13 @@ from livecore_server.storage.server_transaction import ServerTransaction
 @attrs.frozen
 class Request:
     """What to fit: the game's key (and its studio's, or None for the only studio that has such a game),
-    the environment, the period (``since`` None: from the game's first player; ``until``: its end, not
-    included) and how many segments."""
+    the environment (None: :func:`recorded_env`), the period (``since`` None: from the game's first
+    player; ``until``: its end, not included) and how many segments (fewer where the players are too
+    few)."""
 
     game: str
     studio: str | None
-    env: Environment
+    env: Environment | None
     since: datetime | None
     until: datetime
     segments: int
@@ -77,6 +78,15 @@ def find_game(tx: ServerTransaction, key: str, studio: str | None) -> Game:
     return game
 
 
+def recorded_env(tx: ServerTransaction, game: Game) -> Environment:
+    """The environment fitted when none is named: live where the game has players on record there, else
+    test where it has (a demo's, or a game not yet launched), refused where it has none in either."""
+    for env in (Environment.LIVE, Environment.TEST):
+        if tx.players.first_seen(game.id, env) is not None:
+            return env
+    raise FittingError({"period": f"no player of game {game.key!r} is on record, in live or test"})
+
+
 def fit(
     store: ServerStore,
     request: Request,
@@ -89,20 +99,19 @@ def fit(
 
     def read(tx: Any) -> FittedPopulation:
         game = find_game(tx, request.game, request.studio)
+        env = request.env or recorded_env(tx, game)
         since = request.since
         if since is None:
-            since = tx.players.first_seen(game.id, request.env)
+            since = tx.players.first_seen(game.id, env)
             if since is None:
-                raise FittingError(
-                    {"period": f"no player of game {game.key!r} ({request.env.value}) is on record"}
-                )
+                raise FittingError({"period": f"no player of game {game.key!r} ({env.value}) is on record"})
         if request.until <= since:
             raise FittingError(
                 {"period": f"must end after it starts: {since.isoformat()} to {request.until.isoformat()}"}
             )
         period = FitPeriod(
             game_id=game.id,
-            env=request.env,
+            env=env,
             since=since,
             until=request.until,
             settings=game.settings,
@@ -133,4 +142,4 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-__all__ = ["Request", "find_game", "fit", "parts", "write_atomically"]
+__all__ = ["Request", "find_game", "fit", "parts", "recorded_env", "write_atomically"]

@@ -74,14 +74,17 @@ class FittedPopulation:
     since: datetime
     until: datetime
     players: int
+    #: What a reader of the file should know, each one line: fewer segments fitted than asked for.
+    warnings: tuple[str, ...] = ()
 
     def header(self) -> list[str]:
-        """The file's comment lines: what it was fitted on, and by what."""
+        """The file's comment lines: what it was fitted on, by what, and its warnings."""
         return [
             "A population fitted by livecore from a game's recorded history (docs/simulation.md).",
             f"game: {self.game} ({self.env.value})",
             f"period: {self.since.isoformat()} to {self.until.isoformat()}",
             f"players: {self.players}, segments: {len(self.population.segments)}",
+            *(f"warning: {w}" for w in self.warnings),
         ]
 
     def toml(self) -> str:
@@ -120,8 +123,9 @@ def fit_population(
     """Fit ``segments`` segments to the players of ``period`` read through ``tx`` (a transaction with the
     ports the parts read: the part that counts the sessions, :class:`~livecore.simulation.part.Sessions`,
     and those that fit their rates), raising :class:`FittingError` for a period with
-    no player or too few for the segments (:data:`MIN_PER_SEGMENT` each). ``game``: the game's key, for
-    the header. ``first_session_plays``: whether a player's first session on record played (a
+    no player; a period with too few players for the segments (:data:`MIN_PER_SEGMENT` each) is fitted
+    into fewer, and says so in :attr:`FittedPopulation.warnings`. ``game``: the game's key, for the
+    header. ``first_session_plays``: whether a player's first session on record played (a
     server's: a player is first seen as it first plays) or only opened its life (an embedded season
     registers every player at its start, and plays later). ``progress(step, done, total)`` is called as
     each step ends: ``players``, ``tables``, each fitted part's read, ``clusters``, ``segments``."""
@@ -155,14 +159,7 @@ def fit_population(
                 f" {period.since.isoformat()} to {period.until.isoformat()}"
             }
         )
-    if len(players) < segments * MIN_PER_SEGMENT:
-        raise FittingError(
-            {
-                "segments": f"{len(players)} players were active in the period: {segments} segments need"
-                f" at least {segments * MIN_PER_SEGMENT} ({MIN_PER_SEGMENT} a segment, fewer tell a"
-                " segment's rates apart from chance); fit fewer segments or a longer period"
-            }
-        )
+    asked, segments = segments, _fewer(len(players), segments)
     tables, studio = _tables(tx, period, [players[i] for i in sorted(players)])
     period = attrs.evolve(period, tables=tables)
     done("tables")
@@ -182,7 +179,35 @@ def fit_population(
     population = _population(rows, clusters, segments, period, fits, counted.gap.total_seconds() / _DAY)
     population = attrs.evolve(population, tables=tables, studio=Studio(studio))
     done("segments")
-    return FittedPopulation(population, game, period.env, period.since, period.until, len(rows))
+    warning = _too_few(len(rows), asked, segments)
+    return FittedPopulation(
+        population,
+        game,
+        period.env,
+        period.since,
+        period.until,
+        len(rows),
+        () if warning is None else (warning,),
+    )
+
+
+def _fewer(players: int, segments: int) -> int:
+    """The segments ``players`` can be fitted into, at most ``segments``: :data:`MIN_PER_SEGMENT` players
+    each, and one however few they are (a newcomer's first history is a handful of players)."""
+    return max(1, min(segments, players // MIN_PER_SEGMENT))
+
+
+def _too_few(players: int, asked: int, fitted: int) -> str | None:
+    """The warning of a history too small for the segments asked for, None where it is not."""
+    if players >= asked * MIN_PER_SEGMENT:
+        return None
+    instead = "" if fitted == asked else f" instead of {asked}"
+    told = (
+        f"{fitted} segment{'s' if fitted > 1 else ''} fitted{instead} ({MIN_PER_SEGMENT} players a segment)"
+        if players >= MIN_PER_SEGMENT
+        else f"1 segment fitted{instead}, on fewer than {MIN_PER_SEGMENT} players: chance sways its rates"
+    )
+    return f"{players} players were active in the period: {told}; a longer period or more players fit more"
 
 
 def _tables(

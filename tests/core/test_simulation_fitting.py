@@ -196,16 +196,27 @@ def test_a_period_with_no_player_is_refused_by_its_field() -> None:
     assert "no player of the game (live) was active from 2026-03-02" in str(caught.value)
 
 
-def test_too_few_players_for_the_segments_is_refused_with_the_minimum() -> None:
-    tx = planted([(2 * MIN_PER_SEGMENT - 1, 1.0, 0.5, 0.5)])
-    with pytest.raises(FittingError) as caught:
-        fitted(tx, segments=2)
-    assert caught.value.problems == {
-        "segments": f"{2 * MIN_PER_SEGMENT - 1} players were active in the period: 2 segments need at least"
-        f" {2 * MIN_PER_SEGMENT} ({MIN_PER_SEGMENT} a segment, fewer tell a segment's rates apart from"
-        " chance); fit fewer segments or a longer period"
-    }
-    assert len(fitted(tx, segments=1).population.segments) == 1
+def test_too_few_players_for_the_segments_fit_fewer_with_a_warning() -> None:
+    tx = planted([(2 * MIN_PER_SEGMENT + 5, 1.0, 0.5, 0.5)])
+    fewer = fitted(tx, segments=3)
+    assert len(fewer.population.segments) == 2
+    warning = (
+        f"{2 * MIN_PER_SEGMENT + 5} players were active in the period: 2 segments fitted instead of 3"
+        f" ({MIN_PER_SEGMENT} players a segment); a longer period or more players fit more"
+    )
+    assert fewer.warnings == (warning,)
+    assert f"# warning: {warning}" in fewer.toml()
+    assert fitted(tx, segments=2).warnings == ()
+
+
+def test_fewer_players_than_a_segment_fit_one_with_a_warning() -> None:
+    handful = fitted(planted([(3, 1.0, 0.5, 0.5)]))
+    assert [s.share for s in handful.population.segments] == [1.0]
+    assert handful.warnings == (
+        f"3 players were active in the period: 1 segment fitted instead of 3, on fewer than {MIN_PER_SEGMENT}"
+        " players: chance sways its rates; a longer period or more players fit more",
+    )
+    assert len(fitted(planted([(3, 1.0, 0.5, 0.5)]), segments=1).warnings) == 1
 
 
 def test_a_segment_count_or_a_period_out_of_range_is_refused() -> None:

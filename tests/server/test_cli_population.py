@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 from livecore.simulation.fields import Scale
 from livecore.simulation.population import Segment, parse_population
 from livecore_server.cli import main
-from tests.conftest import BACKENDS, START, _pg_key_file, start_world
+from tests.conftest import BACKENDS, START, World, _pg_key_file, start_world
 from tests.server.population_support import BEST, CREDIT, DUEL, GAME, KNOWN, Driver
 
 PLAYERS = 200
@@ -184,12 +184,13 @@ def test_a_period_with_no_player_is_refused(history: History) -> None:
     assert "--since/--until: no player of game 'duel' (test) is on record" in test_env.output
 
 
-def test_too_few_players_for_the_segments_is_refused(history: History) -> None:
+def test_too_few_players_for_the_segments_fit_fewer_with_a_warning(history: History) -> None:
     result = population(history, "--game", GAME, "--until", UNTIL.isoformat(), "--segments", "11")
-    assert result.exit_code == 2
-    assert f"--segments: {PLAYERS} players were active in the period: 11 segments need at least 220" in (
-        result.output
-    )
+    assert result.exit_code == 0, result.output
+    warning = f"{PLAYERS} players were active in the period: 10 segments fitted instead of 11"
+    assert f"warning: {warning}" in result.output
+    text = (history.home / "fitted.toml").read_text()
+    assert f"players: {PLAYERS}, segments: 10" in text and f"# warning: {warning}" in text
     beyond = population(history, "--game", GAME, "--segments", "13")
     assert beyond.exit_code == 2 and "--segments: must be from 1 to 12 (got 13)" in beyond.output
 
@@ -235,7 +236,9 @@ def test_a_game_key_several_studios_have_needs_the_studio(tmp_path: Path) -> Non
     assert "--game: studios north, south each have a game 'duel': choose one with --studio" in both.output
     chosen = population(home, "--game", GAME, "--studio", "south")
     assert chosen.exit_code == 2
-    assert "--since/--until: no player of game 'duel' (live) is on record" in chosen.output
+    assert "--since/--until: no player of game 'duel' is on record, in live or test" in chosen.output
+    live = population(home, "--game", GAME, "--studio", "south", "--env", "live")
+    assert "--since/--until: no player of game 'duel' (live) is on record" in live.output
     unknown = population(home, "--game", "nope", "--studio", "north")
     assert "--game: no game 'nope' of studio 'north' in this database (games: duel)" in unknown.output
 
@@ -268,3 +271,25 @@ def test_a_device_is_not_written_over(history: History) -> None:
     assert result.exit_code == 2
     assert "--out /dev/null is not a regular file" in result.output
     assert Path("/dev/null").is_char_device()
+
+
+async def test_the_environment_fitted_by_default_is_live_else_the_one_with_players(
+    world: World, tmp_path: Path
+) -> None:
+    """As the demo's database right after the README's tour: a handful of players, all in test."""
+    if world.on_postgres:
+        shutil.copy(_pg_key_file(), tmp_path / "livecore.key")
+    home = History(world.services.config.db, tmp_path, [], [])
+    until = (START + timedelta(days=1)).isoformat()
+    for name in ("alice", "bob", "carol"):
+        await world.register(name)
+    # In a thread: the world's server keeps serving (and committing) on the loop meanwhile.
+    handful = await asyncio.to_thread(population, home, "--game", "space-race", "--until", until)
+    assert handful.exit_code == 0, handful.output
+    assert "wrote" in handful.output and "3 players of space-race (test)" in handful.output
+    assert "warning: 3 players were active in the period: 1 segment fitted instead of 3" in handful.output
+    assert "# game: space-race (test)" in (tmp_path / "fitted.toml").read_text()
+    await world.register("dave", key="live-client")
+    live = await asyncio.to_thread(population, home, "--game", "space-race", "--until", until)
+    assert live.exit_code == 0, live.output
+    assert "1 player of space-race (live)" in live.output

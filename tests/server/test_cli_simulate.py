@@ -313,3 +313,15 @@ def test_a_name_that_is_neither_a_file_nor_shipped_is_refused(tmp_path: Path) ->
     assert result.exit_code == 2
     assert "is neither a file nor a shipped population (demo)" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_default_season_is_a_first_run_of_a_week_of_1000_players_as_documented() -> None:
+    """A first run plays in well under a minute (about 20 s: docs/simulation.md); the month of 10,000
+    players it used to be took minutes, with no warning."""
+    command = main.commands["simulate"]
+    defaults = {p.name: p.default for p in command.params}
+    assert (defaults["players"], defaults["days"]) == (1_000, 7)
+    root = Path(__file__).resolve().parents[2]
+    assert "[--days 7] [--players 1000]" in (root / "docs/reference/manifest-and-cli.md").read_text()
+    page = (root / "docs/simulation.md").read_text()
+    assert "| `--days` | 7 |" in page and "| `--players` | 1,000 |" in page
