@@ -1,6 +1,6 @@
-"""Operator commands beside a running server (docs/webhooks.md#waking): what `livecore-server webhooks
-sample`, `replay` and `unpause` write from a process of their own goes out from a `serve` process at
-once, on both stores, with no request to the server to wake it."""
+"""Operator commands beside a running server (docs/webhooks.md#waking-a-running-server): what
+`livecore-server webhooks sample`, `replay` and `unpause` write from a process of their own goes out from a
+`serve` process at once, on both stores, with no request to the server to wake it."""
 
 from __future__ import annotations
 
