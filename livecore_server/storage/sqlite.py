@@ -245,10 +245,9 @@ class SqliteStore:
         watching(True)
         seen: int | None = None
         while not self._closed:
-            try:
+            now: int | None = seen
+            with contextlib.suppress(sqlite3.Error):  # the connection's own requests say what is wrong
                 now = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
-            except sqlite3.Error:  # the connection's own requests say what is wrong with it
-                now = seen
             if seen is not None and now != seen:
                 self._events_committed()
             seen = now
