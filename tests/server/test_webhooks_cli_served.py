@@ -1,60 +1,34 @@
 """Operator commands beside a running server (docs/webhooks.md#waking-a-running-server): what
 `livecore-server webhooks sample`, `replay` and `unpause` write from a process of their own goes out from a
-`serve` process at once, on both stores, with no request to the server to wake it."""
+`serve` process at once, on both stores, with no request to the server to wake it. The sample is the
+command itself; the replay and the unpause run the same functions from the test's process (one more
+process beside the server), which spares a command's start-up each."""
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import os
-import socket
 import sqlite3
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-from livecore_server.admin.webhooks import send_sample
+from livecore_server.admin.webhooks import replay_delivery, send_sample, unpause_endpoint
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
+from tests.server.test_scale_out import _cli, _env, _ready, _serve, _stop
 from tests.waiting import until
 
 # Generous: the rule is "within a second"; a delivery that waits for the next request never comes here.
 WITHIN = 10.0
 
 
-def _cli(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "livecore_server.cli", *args], env=env, capture_output=True, timeout=60
-    )
+def _run(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(_cli(*args), env=env, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     return done.stdout.decode()
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _serve(db: str, env: dict[str, str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    port = _port()
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "livecore_server.cli", "serve", "--db", db, "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    return f"http://127.0.0.1:{port}", proc
-
-
-def _tail(log: Path) -> str:
-    return log.read_text()[-3000:]
 
 
 @contextlib.asynccontextmanager
@@ -62,20 +36,10 @@ async def _serving(db: str, env: dict[str, str], log: Path) -> AsyncIterator[Non
     """A `serve` process on ``db``, once it answers."""
     base, proc = _serve(db, env, log)
     try:
-        async with httpx.AsyncClient() as client:
-
-            async def healthy() -> bool:
-                assert proc.poll() is None, f"the server exited: {_tail(log)}"
-                try:
-                    return (await client.get(f"{base}/admin/v1/health")).status_code == 200
-                except httpx.TransportError:
-                    return False
-
-            await until(healthy, "the server to start")
+        await _ready(base, proc, log)
         yield
     finally:
-        proc.terminate()
-        await asyncio.to_thread(proc.wait, 20)
+        await asyncio.to_thread(_stop, [proc])
 
 
 async def _arrives(receiver: Receiver, event_id: str, times: int) -> None:
@@ -90,12 +54,8 @@ async def _arrives(receiver: Receiver, event_id: str, times: int) -> None:
 async def test_deliveries_operator_commands_make_go_out_from_a_running_server_at_once(
     db_url: str, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LIVECORE_SECRET_KEY", base64.urlsafe_b64encode(os.urandom(32)).decode())
-    env = dict(os.environ)
-
-    async def cli(*args: str) -> str:
-        return await asyncio.to_thread(_cli, env, *args, "--db", db_url)
-
+    env = _env()  # the server key of the test's own services too
+    monkeypatch.setenv("LIVECORE_SECRET_KEY", env["LIVECORE_SECRET_KEY"])
     # The test's own services stand for one more process beside the server and the commands.
     services = make_services(db_url, manual=False)
     try:
@@ -107,13 +67,14 @@ async def test_deliveries_operator_commands_make_go_out_from_a_running_server_at
             return [d.id for d, _ in rows if d.status.value == status]
 
         async with _serving(db_url, env, tmp_path / "server.log"):
-            # A sample.
-            event_id = (await cli("webhooks", "sample", endpoint_id)).strip()
+            # A sample, by the command.
+            sample = ("webhooks", "sample", endpoint_id, "--db", db_url)
+            event_id = (await asyncio.to_thread(_run, env, *sample)).strip()
             await _arrives(receiver, event_id, 1)
 
             # A replay of its delivery, once the server recorded it.
             (delivery_id,) = await until(lambda: deliveries("delivered"), "the sample recorded delivered")
-            await cli("webhooks", "replay", delivery_id)
+            replay_delivery(services, delivery_id)
             await _arrives(receiver, event_id, 2)
 
             # An unpause: the delivery the paused endpoint held goes out.
@@ -122,7 +83,7 @@ async def test_deliveries_operator_commands_make_go_out_from_a_running_server_at
             held_id = send_sample(services, endpoint_id)
             await until(lambda: deliveries("pending"), "the held sample fanned out")
             assert held_id not in {r.envelope["id"] for r in receiver.received}
-            await cli("webhooks", "unpause", endpoint_id)
+            unpause_endpoint(services, endpoint_id)
             await _arrives(receiver, held_id, 1)
     finally:
         services.close()
