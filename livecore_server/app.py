@@ -274,7 +274,6 @@ def _lifetime(
             await dispatcher.start()
             try:
                 app[DISPATCHER] = dispatcher
-                services.deliveries_due.listen(dispatcher.wake)
                 players = services.players
 
                 def watching(on: bool) -> None:

@@ -336,9 +336,18 @@ def _serve(
         raise click.ClickException(str(exc)) from None
     kind = "manual" if isinstance(clock, ManualClock) else "system"
 
-    async def announce(_: web.Application) -> None:  # after the services opened (the cleanup context)
+    async def announce(app: web.Application) -> None:  # after the services opened (the cleanup context)
+        from livecore.clock import to_millis
+        from livecore_server.admin.sessions import PORTAL_ADDRESS, served_address
+        from livecore_server.services import SERVICES
+
         where = f"db {redact(config.db)}, clock {kind}"
         click.echo(f"livecore-server listening on http://{host}:{port} ({where})")
+        # Where `members login-link` points its links (docs/operators.md#sign-in-links).
+        services = app[SERVICES]
+        address = served_address(host, port, config.public_url)
+        now_ms = to_millis(services.clock.now())
+        await services.store.run_async(lambda tx: tx.meta.put(PORTAL_ADDRESS, address, now_ms))
 
     app.on_startup.append(announce)
     # run_app opens the services as the app starts, handles SIGINT and SIGTERM: it stops accepting, lets
@@ -809,20 +818,26 @@ def members_list(studio: str | None, db: str | None) -> None:
 @members.command("login-link")
 @click.argument("member")
 @click.option("--studio", default=None, help="The studio's key (default: the only one).")
-@click.option("--base-url", default="http://127.0.0.1:8080", show_default=True, help="The portal's address.")
+@click.option(
+    "--base-url",
+    default=None,
+    help="The portal's address (default: the one the last server started on the database serves, its"
+    " LIVECORE_PUBLIC_URL or http://HOST:PORT; http://127.0.0.1:8080 before any).",
+)
 @click.option("--db", default=None, help=DB_HELP)
-def members_login_link(member: str, studio: str | None, base_url: str, db: str | None) -> None:
+def members_login_link(member: str, studio: str | None, base_url: str | None, db: str | None) -> None:
     """Print a one-time sign-in link for MEMBER (its key in the manifest): it works once, for 15 minutes."""
-    from livecore_server.admin.sessions import SignInError, issue_login_link
+    from livecore_server.admin.sessions import SignInError, issue_login_link, link_address
 
-    def run(services: Services) -> str:
+    def run(services: Services) -> tuple[str, str]:
         try:
-            return issue_login_link(services, member, studio)
+            token = issue_login_link(services, member, studio)
         except SignInError as exc:
             raise click.ClickException(str(exc)) from None
+        return base_url or services.store.run(link_address, write=False), token
 
-    token = _operate(db, run)
-    click.echo(f"{base_url.rstrip('/')}/portal/login/{token}")
+    base, token = _operate(db, run)
+    click.echo(f"{base.rstrip('/')}/portal/login/{token}")
 
 
 @main.group()

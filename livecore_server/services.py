@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import attrs
@@ -39,21 +38,6 @@ from livecore_server.stream_slots import StreamSlots
 
 
 @attrs.frozen
-class Signal:
-    """A notice with listeners: who listens is decided once the server runs (the webhook dispatcher
-    starts with the app), the services that carry the signal do not change."""
-
-    _listeners: list[Callable[[], None]] = attrs.Factory(list)
-
-    def listen(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
-
-    def notify(self) -> None:
-        for listener in self._listeners:
-            listener()
-
-
-@attrs.frozen
 class Services:
     config: Config
     store: ServerStore
@@ -73,9 +57,6 @@ class Services:
     stream_slots: StreamSlots
     # The areas served: the built-in ones and the studio's own (livecore.areas.registered).
     areas: tuple[Area, ...] = areas.BUILT_IN
-    # Webhook deliveries written outside the outbox (test sends, replays, an unpaused endpoint) are due
-    # now: the running dispatcher listens.
-    deliveries_due: Signal = attrs.Factory(Signal)
     # Held while the buffers are written: a flush that finds them empty because another one took them
     # waits until that one has committed, so "flushed" means written.
     _flushing: asyncio.Lock = attrs.field(factory=asyncio.Lock, init=False)

@@ -25,6 +25,25 @@ from livecore_server.storage.sql.members import Member
 
 LINK_PREFIX = "lnk_"
 SESSION_PREFIX = "lcs_"
+# Where members reach the portal, as the last server started on the database serves it (``server_meta``):
+# the address ``members login-link`` prints its link under unless told another.
+PORTAL_ADDRESS = "portal_address"
+# ``serve``'s own default, for a database no server has served yet.
+DEFAULT_PORTAL_ADDRESS = "http://127.0.0.1:8080"
+
+
+def served_address(host: str, port: int, public_url: str | None) -> str:
+    """Where members reach a server listening on ``host``:``port``: its public URL when it has one
+    (``LIVECORE_PUBLIC_URL``), else the listening address, this machine's loopback for a wildcard."""
+    if public_url:
+        return public_url.rstrip("/")
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def link_address(tx: ServerTransaction) -> str:
+    """The address a sign-in link is printed under when none is given (:data:`PORTAL_ADDRESS`)."""
+    return tx.meta.get(PORTAL_ADDRESS) or DEFAULT_PORTAL_ADDRESS
 
 
 class SignInError(LookupError):

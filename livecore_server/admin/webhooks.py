@@ -159,7 +159,6 @@ def _cli(services: Services, run: Any) -> Any:
         result = services.store.run(run)
     except LivecoreError as exc:
         raise _refused(exc) from None
-    services.deliveries_due.notify()
     return result
 
 

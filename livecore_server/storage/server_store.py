@@ -47,7 +47,8 @@ class ServerStore(Protocol):
         SQLite has no other serving process)."""
 
     def on_events_committed(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` on the event loop after each commit that wrote outbox events."""
+        """Call ``listener`` on the event loop after each commit that wrote outbox events or deliveries,
+        other processes' as :meth:`watch` hears of them."""
 
     def on_player_written(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with the id of each player row a transaction of this process writes, when it
@@ -63,8 +64,9 @@ class ServerStore(Protocol):
         """Hear of the player rows and board changes every process writes, for as long as this runs (a
         background task): ``watching(True)`` once ``written`` is sure to be told the id of every player
         row (and the board listeners every board change) any process commits from then on,
-        ``watching(False)`` when that stops being so (then True again, if it recovers). Returns at once
-        when the writes of this process are all there is (SQLite)."""
+        ``watching(False)`` when that stops being so (then True again, if it recovers); and tell the
+        commit listeners (:meth:`on_events_committed`) of other processes' commits that may have written
+        deliveries (PostgreSQL: their notifications; SQLite: a look every ``OTHERS_EVERY`` seconds)."""
 
     def cached_game(self, game_id: str) -> Game | None:
         """The game's settings if read within the last ``GAME_CACHE_TTL``, without reading the database."""

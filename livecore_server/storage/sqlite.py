@@ -47,6 +47,10 @@ else:
 
 log = logging.getLogger("livecore_server.storage")
 
+# Seconds between two looks for another process's commit (SqliteStore.watch): a running server sends what
+# an operator command wrote within this, plus a dispatcher pass.
+OTHERS_EVERY = 0.25
+
 
 def connect(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -213,7 +217,8 @@ class SqliteStore:
         self._checkpointer.start()
 
     def on_events_committed(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` after every commit that wrote events to the outbox."""
+        """Call ``listener`` after every commit that wrote events to the outbox, and, while :meth:`watch`
+        runs, after another process's commits (an operator command's sample, replay or unpause)."""
         self._commit_listeners.append(listener)
 
     def on_player_written(self, listener: Callable[[str], None]) -> None:
@@ -227,12 +232,26 @@ class SqliteStore:
         self._board_listeners.append(listener)
 
     async def watch(self, written: Callable[[str], None], watching: Callable[[bool], None]) -> None:
-        """Every write to the database is this process's (one serving process per file; operator
-        commands write no players or boards): each player row reaches ``on_player_written`` as it is
-        made, each board change reaches ``on_board_changed`` as its transaction commits. A read sees an
-        open commit group's writes and waits for it to settle (:meth:`lookup`), so nothing older than a
-        write can be cached after it."""
+        """Every player and board write to the database is this process's (one serving process per file;
+        operator commands write no players or boards): each player row reaches ``on_player_written`` as
+        it is made, each board change reaches ``on_board_changed`` as its transaction commits. A read
+        sees an open commit group's writes and waits for it to settle (:meth:`lookup`), so nothing older
+        than a write can be cached after it.
+
+        Operator commands in other processes do write deliveries (a sample, a replay, an unpause): until
+        cancelled, this looks every OTHERS_EVERY seconds whether another connection committed (``PRAGMA
+        data_version`` of the loop's connection, which its own commits leave unchanged: a few
+        microseconds, no I/O) and then tells the commit listeners, so that the dispatcher passes."""
         watching(True)
+        seen: int | None = None
+        while not self._closed:
+            now: int | None = seen
+            with contextlib.suppress(sqlite3.Error):  # the connection's own requests say what is wrong
+                now = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            if seen is not None and now != seen:
+                self._events_committed()
+            seen = now
+            await asyncio.sleep(OTHERS_EVERY)
 
     def cached_game(self, game_id: str) -> Game | None:
         return cached_game(self._tx.game_cache, game_id)

@@ -105,8 +105,8 @@ class SqlTransaction:
     FANNED_OUT: ClassVar[str]  # outbox rows already fanned out
     GREATEST: ClassVar[str]  # the larger of two values: SQLite's scalar max(), PostgreSQL's GREATEST()
 
-    # Set by the outbox's emit; the store tells its commit listeners (the dispatcher) once the events
-    # are durable.
+    # Set by whatever gives the dispatcher work (the outbox's emit, a sample, a replay, an unpause); the
+    # store tells its commit listeners once it is durable.
     emitted: bool
     # Game settings are read by most commands and change rarely: parsed once per GAME_CACHE_TTL.
     game_cache: dict[str, tuple[float, Game]]

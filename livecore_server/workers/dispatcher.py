@@ -16,9 +16,10 @@ When the claimer dies mid-attempt, the claim runs out and another process (or th
 sends it. On SQLite there is one server process, so its claims are released when it starts.
 
 Wall clock: a background loop wakes when there is something to send: a commit that wrote events (this
-process's as it commits; on PostgreSQL another process's as its notification arrives), a delivery
-written outside the outbox (``Services.deliveries_due``), a free slot of an endpoint, and the due time
-of the next retry. Nothing pending, nothing runs. Should a pass leave a delivery due that it could not
+process's as it commits; another process's as its notification arrives on PostgreSQL, within
+``OTHERS_EVERY`` on SQLite: ``ServerStore.watch``), a delivery written outside the outbox (a sample, a
+replay, an unpause: the same commit listeners), a free slot of an endpoint, and the due time of the next
+retry. Nothing pending, nothing runs. Should a pass leave a delivery due that it could not
 take (another process holds its claim), it looks again a second later. Manual clock: the same loop
 sends what is due at the service time, and ``clock/advance`` runs each retry at its due time and waits
 for the attempts to finish.

@@ -5,14 +5,25 @@ login-link`` command."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
 from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_TTL
 from livecore_server.admin.access import SESSION_COOKIE, session_operator
-from livecore_server.admin.sessions import SignInError, issue_login_link, redeem_link, sign_out
+from livecore_server.admin.sessions import (
+    SignInError,
+    issue_login_link,
+    redeem_link,
+    served_address,
+    sign_out,
+)
 from livecore_server.cli import main
 from tests.conftest import TEST_MANIFEST, World, make_services
 from tests.server.admin_support import (
@@ -26,6 +37,7 @@ from tests.server.admin_support import (
     second_studio,
     sign_in,
 )
+from tests.waiting import until_sync
 
 LINK_SECONDS = LOGIN_LINK_TTL.total_seconds()
 SESSION_SECONDS = SESSION_TTL.total_seconds()
@@ -201,3 +213,58 @@ async def test_the_login_link_command_prints_a_link_that_signs_the_member_in(tmp
     assert code != 0 and "--studio" in err  # two studios: it must be named
     code, out, err = _cli("members", "login-link", "bob", "--studio", "beta", "--db", db)
     assert code == 0 and "/portal/login/lnk_" in out, err
+
+
+def test_the_login_link_is_under_the_address_the_running_server_serves(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(TEST_MANIFEST)
+    assert _cli("apply", str(manifest), "--db", db)[0] == 0
+    code, out, err = _cli("members", "login-link", "gina", "--db", db)
+    assert code == 0, err
+    assert out.startswith("http://127.0.0.1:8080/portal/login/lnk_")  # no server yet: serve's default
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "LIVECORE_PUBLIC_URL"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "livecore_server.cli", "serve", "--db", db, "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+
+        def health() -> bool:
+            assert server.poll() is None, "the server exited"
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/admin/v1/health", timeout=5).status_code == 200
+            except httpx.TransportError:
+                return False
+
+        until_sync(health, "the server to start")
+        code, out, err = _cli("members", "login-link", "gina", "--db", db)
+        assert code == 0, err
+        assert out.startswith(f"http://127.0.0.1:{port}/portal/login/lnk_")
+        code, out, err = _cli("members", "login-link", "gina", "--db", db, "--base-url", "https://ops.test")
+        assert out.startswith("https://ops.test/portal/login/lnk_")  # told: that address
+    finally:
+        server.terminate()
+        server.wait(20)
+
+
+@pytest.mark.parametrize(
+    ("host", "public_url", "address"),
+    [
+        ("127.0.0.1", None, "http://127.0.0.1:9000"),
+        ("0.0.0.0", None, "http://127.0.0.1:9000"),
+        ("::", None, "http://[::1]:9000"),
+        ("10.1.2.3", None, "http://10.1.2.3:9000"),
+        ("0.0.0.0", "https://ops.example.com/", "https://ops.example.com"),
+    ],
+)
+def test_a_servers_address_is_its_public_url_else_where_it_listens(
+    host: str, public_url: str | None, address: str
+) -> None:
+    assert served_address(host, 9000, public_url) == address

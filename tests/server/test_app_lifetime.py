@@ -8,9 +8,10 @@ import attrs
 import pytest
 from aiohttp import web
 
+from livecore_server.admin.webhooks import send_sample
 from livecore_server.app import DISPATCHER
 from livecore_server.services import SERVICES
-from tests.conftest import make_app
+from tests.conftest import apply_test_manifest, make_app, webhook_manifest
 
 
 async def test_services_open_with_the_app_and_close_with_it(tmp_path: Path) -> None:
@@ -29,14 +30,19 @@ async def test_services_open_with_the_app_and_close_with_it(tmp_path: Path) -> N
     assert services.store.closed
 
 
-async def test_due_deliveries_wake_the_running_dispatcher(tmp_path: Path) -> None:
-    app = make_app(tmp_path / "wake.db")
+async def test_a_sample_wakes_the_running_dispatcher(db_url: str) -> None:
+    """Deliveries written outside the outbox (a sample here; a replay, an unpause) reach the running
+    dispatcher as its commit does."""
+    app = make_app(db_url)
     runner = web.AppRunner(app)
     await runner.setup()
     try:
+        services = app[SERVICES]
+        hook = webhook_manifest(hook=("test", "http://127.0.0.1:9/h", '["*"]'))
+        hooks = apply_test_manifest(services, hook)
         dispatcher = app[DISPATCHER]
         dispatcher._wake.clear()
-        app[SERVICES].deliveries_due.notify()
+        send_sample(services, hooks["games"]["space-race"]["webhooks"]["hook"]["id"])
         assert dispatcher._wake.is_set()
     finally:
         await runner.cleanup()

@@ -7,8 +7,9 @@ pinned too, over rows of several players: a statement per row would show as soon
 that adds a statement to a route fails here, naming the statements, so that it is made on purpose and the
 budget raised with it; a change that removes one lowers the budget. Counted with SQLite's trace callback,
 the caches kept for the whole test (``caches_kept``) so that only the route's own statements count; the
-webhook dispatcher's (it shares the connection), the transaction's own BEGIN/COMMIT/SAVEPOINT and SQLite's
-inner statements (its full-text index's, a write traced again per trigger) are not the route's.
+webhook dispatcher's (it shares the connection), the store's look for other processes' commits (``PRAGMA
+data_version``, SqliteStore.watch), the transaction's own BEGIN/COMMIT/SAVEPOINT and SQLite's inner
+statements (its full-text index's, a write traced again per trigger) are not the route's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tests.server.test_friends_query_plans import caches_kept
 P = "/sdk/v1/players"
 WEBHOOK_TABLES = re.compile(r"\b(outbox|webhook_\w+)\b")
 TRANSACTION = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
+STORE_WATCH = re.compile(r"^\s*PRAGMA data_version\b")
 
 # Route -> statements per request: SELECTs read (the idempotency record before the write; then the players
 # with the record again in one statement, and what the rule needs in one more:
@@ -76,7 +78,12 @@ async def _count(world: World, method: str, path: str, **kw: Any) -> tuple[list[
     assert status in (200, 201), body
     own: list[str] = []
     for s in statements:
-        if not_its_own(s, own[-1] if own else "") or WEBHOOK_TABLES.search(s) or TRANSACTION.match(s):
+        if (
+            not_its_own(s, own[-1] if own else "")
+            or WEBHOOK_TABLES.search(s)
+            or TRANSACTION.match(s)
+            or STORE_WATCH.match(s)
+        ):
             continue  # not the route's (see the module docstring)
         own.append(s)
     return own, body

@@ -62,7 +62,8 @@ class SqlOutbox(SqlPort):
 
     def insert_sample(self, event: DomainEvent, endpoint_id: str) -> None:
         """A sample event for one endpoint; fanned out only to it (sample deliveries,
-        docs/reference/webhooks.md#signing-and-verifying)."""
+        docs/reference/webhooks.md#signing-and-verifying); the dispatcher hears of it once committed."""
+        self.db.emitted = True
         self._insert(event, orjson.dumps(event.data).decode(), target_endpoint=endpoint_id)
 
     def _insert(
