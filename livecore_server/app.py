@@ -30,7 +30,7 @@ from livecore_server.admin import mcp_tools
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import json_response
-from livecore_server.http.middlewares import Handler, envelope_for, namespace
+from livecore_server.http.middlewares import REQUEST_IDS, Handler, envelope_for, namespace
 from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.portal.pages import portal_app
 from livecore_server.scheduler import catch_up
@@ -154,7 +154,7 @@ def _unrouted(misses: dict[str, Handler], own: Handler) -> Handler:
         try:
             return await own(request)
         except web.HTTPException as exc:
-            return envelope_for(exc, request, {})
+            return envelope_for(exc, request, {"X-Request-Id": request.app[REQUEST_IDS].new()})
 
     return handler
 
