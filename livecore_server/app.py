@@ -114,7 +114,7 @@ def _front_door() -> Handler:
     body = orjson.dumps({"service": "livecore", "version": __version__, "links": links})
 
     async def handler(request: web.Request) -> web.StreamResponse:
-        return web.Response(body=body, content_type="application/json")
+        return json_response(body, 200, {"X-Request-Id": request.app[REQUEST_IDS].new()})
 
     return handler
 

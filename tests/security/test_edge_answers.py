@@ -90,6 +90,12 @@ async def test_an_unknown_expectation_is_a_400_in_the_envelope_quoting_nothing(
 
 
 @pytest.mark.parametrize("path", ["/", "/metrics"])
+async def test_a_root_path_answers_with_a_request_id(world: World, path: str) -> None:
+    answer = await exchange(world, request("GET", path, _proxied({})))
+    assert answer.status == 200 and answer.headers["x-request-id"].startswith("req_"), answer
+
+
+@pytest.mark.parametrize("path", ["/", "/metrics"])
 async def test_a_wrong_method_on_a_root_path_is_a_405_with_a_request_id(world: World, path: str) -> None:
     answer = await exchange(world, request("DELETE", path, _proxied({})))
     _with_request_id(answer, 405, "method_not_allowed")
