@@ -1,14 +1,15 @@
 """Requests that aiohttp refuses before any application code runs, answered in the error envelope.
 
-aiohttp's HTTP parser refuses some requests itself: a request line or header line over 8,190 bytes, a
-NUL or another control character in a header, a ``Content-Encoding`` it cannot decode (``br``), a request
-line that is not HTTP. It answers them from ``RequestHandler.handle_error``, in plain text that quotes
-what it refused (the whole over-long header, secrets included), logs a traceback at ERROR for each, and
-runs no middleware or signal on the way: aiohttp has no public hook for these answers. So the root
-application's servers make their connections' handlers :class:`EnvelopeRequestHandler`, whose error
-handler (aiohttp's ``_make_error_handler``, the one place that may await) answers the envelope
-(docs/reference/conventions.md#errors) with a message that quotes nothing of the request, and whose log is
-one line at INFO naming the kind of refusal. The connection is closed after the answer, as aiohttp does.
+aiohttp's HTTP parser refuses some requests itself: a request line or header line over 8,190 bytes, a NUL or
+another control character in a header, a ``Content-Encoding`` it cannot decode (``br``), a ``Content-Length``
+that is not a number of bytes (``-5``), a request line that is not HTTP. It answers them from
+``RequestHandler.handle_error``, in plain text that quotes what it refused (the whole over-long header,
+secrets included), logs a traceback at ERROR for each, and runs no middleware or signal on the way: aiohttp
+has no public hook for these answers. So the root application's servers make their connections' handlers
+:class:`EnvelopeRequestHandler`, whose error handler (aiohttp's ``_make_error_handler``, the one place that
+may await) answers the envelope (docs/reference/conventions.md#errors) with a message that quotes nothing of
+the request, and whose log is one line at INFO naming the kind of refusal. The connection is closed after the
+answer, as aiohttp does.
 
 Like every other 400, the answer carries an ``X-Request-Id`` and the ``RateLimit-*`` headers, and is
 counted: against the caller's address, as a request without a valid key is, in the address's
@@ -28,7 +29,7 @@ answer was the refusal.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
 from aiohttp import web
@@ -96,12 +97,19 @@ class EnvelopeRequestHandler(RequestHandler):
             err = limited
         return error_response(err, headers)
 
-    async def finish_response(
+    def finish_response(
         self, request: web.BaseRequest, resp: web.StreamResponse, start_time: float | None
-    ) -> tuple[web.StreamResponse, bool]:
+    ) -> Coroutine[Any, Any, tuple[web.StreamResponse, bool]]:
+        # Every answer passes here: a plain function handing on aiohttp's coroutine costs it no frame.
         if resp.status == 417:  # only aiohttp's default expect handler answers it (module docstring)
-            resp = await self._refused(request, _UNKNOWN_EXPECTATION)
-        return await super().finish_response(request, resp, start_time)
+            return self._finish_unexpected(request, start_time)
+        return super().finish_response(request, resp, start_time)
+
+    async def _finish_unexpected(
+        self, request: web.BaseRequest, start_time: float | None
+    ) -> tuple[web.StreamResponse, bool]:
+        refused = await self._refused(request, _UNKNOWN_EXPECTATION)
+        return await super().finish_response(request, refused, start_time)
 
     def handle_error(
         self,
