@@ -22,10 +22,15 @@ from tests.conftest import World
 from tests.security.raw_http import Answer, exchange, request
 
 pytestmark = pytest.mark.usefixtures("no_error_logged")
-PROXY_HEADER = "X-Forwarded-For"
+# What each proxy header says of the client behind it.
+PROXIED = {
+    "X-Forwarded-For": "203.0.113.9",
+    "Forwarded": "for=203.0.113.9;proto=https",
+    "X-Real-IP": "203.0.113.9",
+}
 
 
-@pytest.fixture(params=[None, PROXY_HEADER], ids=["direct", "behind-a-proxy"])
+@pytest.fixture(params=[None, *PROXIED], ids=lambda header: header or "direct")
 def world_config(request: pytest.FixtureRequest) -> dict[str, Any]:
     return {"client_address_header": request.param}
 
@@ -47,8 +52,8 @@ async def _refused_and_counted(world: World, raw: bytes) -> None:
 
 
 def _proxied(headers: dict[str, str | bytes]) -> dict[str, str | bytes]:
-    """``headers`` as a proxy passes them on: with the client's address appended."""
-    return {**headers, PROXY_HEADER: "203.0.113.9"}
+    """``headers`` as a proxy passes them on: with the client's address, in each proxy header."""
+    return {**headers, **PROXIED}
 
 
 async def test_content_encoding_br_is_a_counted_400(world: World) -> None:
